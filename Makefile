@@ -1,0 +1,39 @@
+# The README's two commands: `make lab` and `make test`.
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed
+DEMO_DIR ?= $(CURDIR)/demo_memory
+NBVAL_SANITIZE := tests/nbval_sanitize.cfg
+
+.PHONY: lab test test-fast bench demo venv clean
+
+venv: $(STAMP)
+
+# Re-install whenever pyproject.toml changes; a fresh clone builds the venv from scratch.
+$(STAMP): pyproject.toml
+	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[notebook,dev]'
+	@touch $(STAMP)
+
+demo: $(STAMP)
+	$(BIN)/memdir-nb demo $(DEMO_DIR) --overwrite
+
+lab: demo
+	MEMDIR_NB_DIR=$(DEMO_DIR) $(BIN)/jupyter lab notebooks/00_tour.ipynb
+
+test: $(STAMP)
+	$(BIN)/python -m pytest tests
+	@if ls notebooks/*.ipynb >/dev/null 2>&1; then \
+		$(BIN)/python -m pytest --nbval --nbval-current-env --nbval-sanitize-with $(NBVAL_SANITIZE) -p no:cacheprovider notebooks; \
+	fi
+
+test-fast: $(STAMP)
+	$(BIN)/python -m pytest tests -m "not slow and not browser" -x -q
+
+bench: $(STAMP)
+	$(BIN)/python benchmarks/bench_scan.py
+
+clean:
+	rm -rf $(VENV) $(DEMO_DIR) .pytest_cache
