@@ -1,0 +1,325 @@
+"""Runtime configuration: environment variables, settings files, feature flags and the clock.
+
+This is the only module in memdir_nb that reads ``os.environ``. Everything else receives a
+:class:`MemdirConfig` (or explicit arguments), so tests can build any situation without
+touching the real environment or the developer's real ``~/.claude``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import logging
+import os
+import sys
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+logger = logging.getLogger(__name__)
+
+TRUTHY_VALUES = frozenset({"1", "true", "yes", "on"})
+
+# Settings layers in trust order, most trusted first. Project settings are parsed but never
+# trusted for where memory lives: a cloned repo must not be able to point writes at ~/.ssh.
+TRUSTED_LAYERS: tuple[str, ...] = ("policy", "flag", "local", "user")
+ALL_LAYERS: tuple[str, ...] = TRUSTED_LAYERS + ("project",)
+
+# Settings keys whose type we check at load time, so a UI can show a clear problem.
+_TYPED_KEYS: dict[str, type] = {"autoMemoryDirectory": str, "autoMemoryEnabled": bool}
+
+FLAG_ENV_VARS: dict[str, str] = {
+    "team_memory": "MEMDIR_NB_TEAM_MEMORY",
+    "extract_mode": "MEMDIR_NB_EXTRACT_MODE",
+    "extract_non_interactive": "MEMDIR_NB_EXTRACT_NON_INTERACTIVE",
+    "search_past_context": "MEMDIR_NB_SEARCH_PAST_CONTEXT",
+    "skip_index": "MEMDIR_NB_SKIP_INDEX",
+    "kairos": "MEMDIR_NB_KAIROS",
+}
+
+SELECTOR_NAMES: tuple[str, ...] = ("lexical", "anthropic")
+
+
+def is_env_truthy(value: str | None) -> bool:
+    """True for 1/true/yes/on (any case, surrounding spaces ignored); False otherwise."""
+    if value is None:
+        return False
+    return value.strip().lower() in TRUTHY_VALUES
+
+
+def system_clock_ms() -> float:
+    """The wall clock in milliseconds since the epoch."""
+    return time.time() * 1000.0
+
+
+def default_policy_settings_path(platform: str | None = None) -> Path:
+    """Where managed (policy) settings live on this platform, as Claude Code looks for them."""
+    platform = platform or sys.platform
+    if platform == "darwin":
+        return Path("/Library/Application Support/ClaudeCode/managed-settings.json")
+    if platform.startswith("win"):
+        return Path(r"C:\ProgramData\ClaudeCode\managed-settings.json")
+    return Path("/etc/claude-code/managed-settings.json")
+
+
+def home_from_passwd() -> Path:
+    """The current user's home directory from the password database (not from $HOME)."""
+    import pwd  # POSIX only; imported here so the module still imports elsewhere
+
+    return Path(pwd.getpwuid(os.getuid()).pw_dir)
+
+
+@dataclass(frozen=True)
+class FeatureFlags:
+    """The spec's feature gates, as plain booleans (all off by default, as in the spec)."""
+
+    team_memory: bool = False  # tengu_herring_clock
+    extract_mode: bool = False  # tengu_passport_quail
+    extract_non_interactive: bool = False  # tengu_slate_thimble
+    search_past_context: bool = False  # tengu_coral_fern
+    skip_index: bool = False  # tengu_moth_copse
+    kairos: bool = False  # KAIROS
+
+    @classmethod
+    def from_env(cls, env: Mapping[str, str]) -> FeatureFlags:
+        """Read every flag from its MEMDIR_NB_* variable in ``env``."""
+        return cls(**{name: is_env_truthy(env.get(var)) for name, var in FLAG_ENV_VARS.items()})
+
+
+@dataclass(frozen=True)
+class SettingsLayers:
+    """Parsed settings.json objects per layer ({} when a file is absent or unusable)."""
+
+    policy: dict = field(default_factory=dict)
+    flag: dict = field(default_factory=dict)
+    local: dict = field(default_factory=dict)
+    user: dict = field(default_factory=dict)
+    project: dict = field(default_factory=dict)
+    paths: dict = field(default_factory=dict)  # layer -> file path it was read from (or would be)
+
+    def layer(self, name: str) -> dict:
+        """The parsed object of one layer by name."""
+        if name not in ALL_LAYERS:
+            raise ValueError(f"unknown settings layer {name!r}; use one of {', '.join(ALL_LAYERS)}")
+        return getattr(self, name)
+
+    def trusted_values(self, key: str) -> list[tuple[object, str]]:
+        """Every (value, layer) for ``key`` in trusted layers, most trusted first; never project."""
+        found: list[tuple[object, str]] = []
+        for name in TRUSTED_LAYERS:
+            data = getattr(self, name)
+            if key in data and data[key] is not None:
+                found.append((data[key], name))
+        return found
+
+    def trusted_value(self, key: str) -> tuple[object, str] | None:
+        """The (value, layer) of the most trusted layer that sets ``key``; project is never used."""
+        found = self.trusted_values(key)
+        return found[0] if found else None
+
+
+def load_settings_file(path: Path | str | None, layer: str) -> tuple[dict, str | None]:
+    """Parse one settings file; returns (object or {}, problem text or None). Never raises."""
+    if path is None:
+        return {}, None
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8-sig")
+    except FileNotFoundError:
+        return {}, None
+    except NotADirectoryError:
+        return {}, None
+    except (OSError, UnicodeDecodeError) as exc:
+        problem = f"{layer} settings {path}: cannot read ({type(exc).__name__}: {exc}); ignored"
+        logger.warning(problem)
+        return {}, problem
+    if not text.strip():
+        return {}, None
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        problem = (
+            f"{layer} settings {path}: not valid JSON ({exc.msg} at line {exc.lineno}, "
+            f"column {exc.colno}); ignored. Fix the JSON or delete the file."
+        )
+        logger.warning(problem)
+        return {}, problem
+    if not isinstance(data, dict):
+        problem = (
+            f"{layer} settings {path}: top level is a {type(data).__name__}, "
+            "but settings must be a JSON object ({...}); ignored."
+        )
+        logger.warning(problem)
+        return {}, problem
+    return data, None
+
+
+def _typed_key_problems(layer: str, path: object, data: Mapping[str, Any]) -> list[str]:
+    problems = []
+    for key, expected in _TYPED_KEYS.items():
+        if key in data and data[key] is not None and type(data[key]) is not expected:
+            want = "true or false" if expected is bool else "a string path"
+            problem = (
+                f"{layer} settings {path}: {key} must be {want}, got {data[key]!r}; "
+                "this value is ignored."
+            )
+            logger.warning(problem)
+            problems.append(problem)
+    return problems
+
+
+def _nonempty(value: str | None) -> str | None:
+    return value if value else None
+
+
+@dataclass(frozen=True)
+class MemdirConfig:
+    """Everything memdir_nb needs from the outside world, read once and passed around."""
+
+    home: Path
+    cwd: Path
+    claude_home: Path
+    cowork_memory_override: str | None = None
+    remote_memory_dir: str | None = None
+    disable_auto_memory: bool = False
+    simple_mode: bool = False
+    remote_mode: bool = False
+    non_interactive: bool = False
+    settings: SettingsLayers = field(default_factory=SettingsLayers)
+    flags: FeatureFlags = field(default_factory=FeatureFlags)
+    anthropic_api_key: str | None = field(default=None, repr=False)
+    selector: str | None = None
+    demo_dir: str | None = None
+    clock: Callable[[], float] = field(default=system_clock_ms, repr=False, compare=False)
+    settings_problems: tuple[str, ...] = ()
+
+    def now_ms(self) -> float:
+        """The current time in milliseconds, from the injected clock."""
+        return float(self.clock())
+
+    @classmethod
+    def from_environment(
+        cls,
+        env: Mapping[str, str] | None = None,
+        *,
+        cwd: Path | str | None = None,
+        home: Path | str | None = None,
+        clock: Callable[[], float] | None = None,
+        flag_settings_path: Path | str | None = None,
+        policy_settings_path: Path | str | None = None,
+        non_interactive: bool | None = None,
+    ) -> MemdirConfig:
+        """Read env vars (``env`` defaults to os.environ) and the settings files into a config."""
+        env = os.environ if env is None else env
+        problems: list[str] = []
+
+        if home is None:
+            home = _nonempty(env.get("HOME")) or home_from_passwd()
+        home = Path(home).expanduser()
+        cwd = Path(os.getcwd() if cwd is None else cwd)
+
+        claude_home = home / ".claude"
+        config_dir = _nonempty(env.get("CLAUDE_CONFIG_DIR"))
+        if config_dir is not None:
+            if os.path.isabs(config_dir):
+                claude_home = Path(config_dir)
+            else:
+                problem = (
+                    f"CLAUDE_CONFIG_DIR={config_dir!r} is not an absolute path; "
+                    f"using {claude_home} instead. Set it to an absolute path."
+                )
+                logger.warning(problem)
+                problems.append(problem)
+
+        if policy_settings_path is None:
+            policy_settings_path = default_policy_settings_path()
+        layer_paths: dict[str, Path | None] = {
+            "policy": Path(policy_settings_path),
+            "flag": Path(flag_settings_path) if flag_settings_path is not None else None,
+            "local": cwd / ".claude" / "settings.local.json",
+            "user": claude_home / "settings.json",
+            "project": cwd / ".claude" / "settings.json",
+        }
+        layers: dict[str, dict] = {}
+        for name, path in layer_paths.items():
+            data, problem = load_settings_file(path, name)
+            if problem:
+                problems.append(problem)
+            problems.extend(_typed_key_problems(name, path, data))
+            layers[name] = data
+        if flag_settings_path is not None and not Path(flag_settings_path).is_file():
+            problem = f"flag settings {flag_settings_path}: file not found; ignored."
+            logger.warning(problem)
+            problems.append(problem)
+        settings = SettingsLayers(
+            **layers, paths={k: str(v) for k, v in layer_paths.items() if v is not None}
+        )
+
+        selector = _nonempty(env.get("MEMDIR_NB_SELECTOR"))
+        if selector is not None:
+            selector = selector.strip().lower()
+            if selector not in SELECTOR_NAMES:
+                problem = (
+                    f"MEMDIR_NB_SELECTOR={selector!r} is not a known selector; "
+                    f"use one of {', '.join(SELECTOR_NAMES)}. Ignored (default selector used)."
+                )
+                logger.warning(problem)
+                problems.append(problem)
+                selector = None
+
+        if non_interactive is None:
+            non_interactive = is_env_truthy(env.get("MEMDIR_NB_NON_INTERACTIVE"))
+
+        return cls(
+            home=home,
+            cwd=cwd,
+            claude_home=claude_home,
+            cowork_memory_override=_nonempty(env.get("CLAUDE_COWORK_MEMORY_PATH_OVERRIDE")),
+            remote_memory_dir=_nonempty(env.get("CLAUDE_CODE_REMOTE_MEMORY_DIR")),
+            disable_auto_memory=is_env_truthy(env.get("CLAUDE_CODE_DISABLE_AUTO_MEMORY")),
+            simple_mode=is_env_truthy(env.get("CLAUDE_CODE_SIMPLE")),
+            remote_mode=is_env_truthy(env.get("CLAUDE_CODE_REMOTE")),
+            non_interactive=bool(non_interactive),
+            settings=settings,
+            flags=FeatureFlags.from_env(env),
+            anthropic_api_key=_nonempty(env.get("ANTHROPIC_API_KEY")),
+            selector=selector,
+            demo_dir=_nonempty(env.get("MEMDIR_NB_DIR")),
+            clock=clock or system_clock_ms,
+            settings_problems=tuple(problems),
+        )
+
+    @classmethod
+    def for_tests(cls, *, home: Path | str, cwd: Path | str, **overrides: Any) -> MemdirConfig:
+        """A config that reads nothing (no env, no files); any field can be overridden.
+
+        Conveniences: ``settings`` may be a mapping of layer name -> dict, ``flags`` a mapping
+        of flag name -> bool, and ``now_ms`` a number that fixes the clock.
+        """
+        names = {f.name for f in dataclasses.fields(cls)}
+        now = overrides.pop("now_ms", None)
+        unknown = sorted(set(overrides) - names)
+        if unknown:
+            raise TypeError(
+                f"unknown MemdirConfig field(s) {', '.join(unknown)}; "
+                f"valid fields are {', '.join(sorted(names | {'now_ms'}))}"
+            )
+        home = Path(home)
+        settings = overrides.get("settings")
+        if isinstance(settings, Mapping):
+            bad = sorted(set(settings) - set(ALL_LAYERS))
+            if bad:
+                raise ValueError(
+                    f"unknown settings layer(s) {', '.join(bad)}; use {', '.join(ALL_LAYERS)}"
+                )
+            overrides["settings"] = SettingsLayers(**{k: dict(v) for k, v in settings.items()})
+        flags = overrides.get("flags")
+        if isinstance(flags, Mapping):
+            overrides["flags"] = FeatureFlags(**flags)
+        if now is not None:
+            fixed = float(now)
+            overrides["clock"] = lambda: fixed
+        overrides.setdefault("claude_home", home / ".claude")
+        return cls(home=home, cwd=Path(cwd), **overrides)

@@ -1,0 +1,390 @@
+"""Where memory lives: directory resolution, path validation, enable gates, agent and log dirs.
+
+The auto-memory directory is resolved in the spec's priority order (first match wins):
+
+1. ``CLAUDE_COWORK_MEMORY_PATH_OVERRIDE`` (validated, no ``~`` expansion);
+2. ``autoMemoryDirectory`` from trusted settings, policy > flag > local > user (``~/`` expanded,
+   validated; an invalid value is skipped and the next source is tried). Project settings
+   (``<repo>/.claude/settings.json``) are never consulted: a cloned repo must not be able to
+   aim memory writes at ``~/.ssh``;
+3. ``{memoryBase}/projects/{sanitize_path(canonical git root)}/memory/`` with memoryBase
+   ``CLAUDE_CODE_REMOTE_MEMORY_DIR`` or ``~/.claude``.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import logging
+import os
+import shutil
+import subprocess
+import unicodedata
+from dataclasses import dataclass
+from pathlib import Path
+
+from memdir_nb.config import MemdirConfig, home_from_passwd
+
+logger = logging.getLogger(__name__)
+
+MAX_SANITIZED_LENGTH = 200
+AGENT_MEMORY_SCOPES: tuple[str, ...] = ("user", "project", "local")
+GIT_TIMEOUT_SECONDS = 10.0
+
+
+# --------------------------------------------------------------------------- sanitising
+
+
+def _djb2_base36(text: str) -> str:
+    """Claude Code's fallback string hash: 32-bit djb2 over UTF-16 units, abs, base 36."""
+    h = 0
+    data = text.encode("utf-16-le", "surrogatepass")
+    for i in range(0, len(data), 2):
+        unit = data[i] | (data[i + 1] << 8)
+        h = ((h << 5) - h + unit) & 0xFFFFFFFF
+    if h >= 0x80000000:
+        h -= 0x100000000
+    h = abs(h)
+    digits = "0123456789abcdefghijklmnopqrstuvwxyz"
+    if h == 0:
+        return "0"
+    out = []
+    while h:
+        h, r = divmod(h, 36)
+        out.append(digits[r])
+    return "".join(reversed(out))
+
+
+def sanitize_path(p: str | os.PathLike[str]) -> str:
+    """Turn a path into one safe folder name: non-[a-zA-Z0-9] -> '-', long names get a hash."""
+    text = os.fspath(p)
+    # JavaScript counts UTF-16 units, so a character outside the BMP becomes two dashes.
+    pieces = []
+    for ch in text:
+        if ch.isascii() and ch.isalnum():
+            pieces.append(ch)
+        else:
+            pieces.append("--" if ord(ch) > 0xFFFF else "-")
+    sanitized = "".join(pieces)
+    if len(sanitized) <= MAX_SANITIZED_LENGTH:
+        return sanitized
+    return f"{sanitized[:MAX_SANITIZED_LENGTH]}-{_djb2_base36(text)}"
+
+
+# --------------------------------------------------------------------------- validation
+
+
+def _default_home(home: str | os.PathLike[str] | None) -> str:
+    return os.fspath(home) if home is not None else os.fspath(home_from_passwd())
+
+
+def memory_path_problem(
+    raw: str | None, expand_tilde: bool, *, home: str | os.PathLike[str] | None = None
+) -> tuple[str | None, str | None]:
+    """Validate a memory dir setting; returns (normalised path, None) or (None, reason)."""
+    if raw is None or raw == "":
+        return None, "empty"
+    if not isinstance(raw, str):
+        return None, f"not a string (got {type(raw).__name__})"
+    if "\0" in raw:
+        return None, "contains a null byte"
+    candidate = raw
+    if expand_tilde and (candidate.startswith("~/") or candidate.startswith("~\\")):
+        rest = candidate[2:]
+        rest_norm = os.path.normpath(rest.replace("\\", "/") or ".")
+        first = rest_norm.split("/", 1)[0]
+        if rest_norm == "." or first == "..":
+            return None, "expands to the home directory or one of its ancestors"
+        candidate = os.path.join(_default_home(home), rest)
+    if candidate.startswith("\\\\") or candidate.startswith("//"):
+        return None, "is a UNC / network path"
+    normalized = os.path.normpath(candidate).rstrip("/\\")
+    if len(normalized) == 2 and normalized[1] == ":" and normalized[0].isascii() and normalized[0].isalpha():
+        return None, "is a Windows drive root"
+    if normalized.startswith("\\\\") or normalized.startswith("//"):
+        return None, "is a UNC / network path"
+    if not os.path.isabs(normalized):
+        if raw.startswith("~"):
+            return None, "is relative ('~' is only expanded in settings files, as '~/...')"
+        return None, "is not an absolute path"
+    if len(normalized) < 3:
+        return None, "is too short (a filesystem root or near it)"
+    return unicodedata.normalize("NFC", normalized + os.sep), None
+
+
+def validate_memory_path(
+    raw: str | None, expand_tilde: bool, *, home: str | os.PathLike[str] | None = None
+) -> str | None:
+    """Normalise a configured memory dir (one trailing sep, NFC), or None if it is unsafe."""
+    return memory_path_problem(raw, expand_tilde, home=home)[0]
+
+
+# --------------------------------------------------------------------------- git root
+
+
+def _run_git(git: str, cwd: Path, *args: str) -> subprocess.CompletedProcess[str] | None:
+    try:
+        return subprocess.run(
+            [git, *args],
+            cwd=cwd,
+            capture_output=True,
+            text=True,
+            timeout=GIT_TIMEOUT_SECONDS,
+            check=False,
+        )
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        logger.debug("git %s failed in %s: %s", " ".join(args), cwd, exc)
+        return None
+
+
+def _git_output(git: str, cwd: Path, *args: str) -> str | None:
+    proc = _run_git(git, cwd, *args)
+    if proc is None or proc.returncode != 0:
+        return None
+    return proc.stdout.strip()
+
+
+class _NotARepository(Exception):
+    """git itself answered that the folder is not inside a repository."""
+
+
+def _find_root_with_git(start: Path, git: str) -> Path | None:
+    """Ask git for the common dir; None means git failed (so the caller walks up instead)."""
+    proc = _run_git(git, start, "rev-parse", "--path-format=absolute", "--git-common-dir")
+    if proc is None:
+        return None
+    if proc.returncode != 0:
+        if "not a git repository" in proc.stderr.lower():
+            raise _NotARepository(proc.stderr.strip())
+        logger.debug("git rev-parse failed in %s: %s", start, proc.stderr.strip())
+        return None
+    common = Path(proc.stdout.strip())
+    if common.name == ".git":
+        return common.parent
+    # Unusual layouts: only then pay for the extra git calls.
+    superproject = _git_output(git, start, "rev-parse", "--show-superproject-working-tree")
+    if superproject:
+        # A submodule's git dir lives in the superproject's .git/modules; it keeps its own key.
+        toplevel = _git_output(git, start, "rev-parse", "--show-toplevel")
+        return Path(toplevel) if toplevel else common
+    # A bare repository (and every worktree made from it) or a --separate-git-dir repository:
+    # the shared git dir itself is the identity all of its checkouts have in common.
+    return common
+
+
+def _read_gitfile(dot_git: Path) -> Path | None:
+    try:
+        text = dot_git.read_text(encoding="utf-8").strip()
+    except (OSError, UnicodeDecodeError):
+        return None
+    if not text.startswith("gitdir:"):
+        return None
+    target = Path(text[len("gitdir:"):].strip())
+    return target if target.is_absolute() else (dot_git.parent / target)
+
+
+def _find_root_by_walking(start: Path) -> Path | None:
+    """Without git: find the nearest .git entry and follow gitdir/commondir files by hand."""
+    for folder in (start, *start.parents):
+        dot_git = folder / ".git"
+        if dot_git.is_dir():
+            return folder
+        if dot_git.is_file():
+            git_dir = _read_gitfile(dot_git)
+            if git_dir is None:
+                return folder
+            commondir_file = git_dir / "commondir"
+            try:
+                common = (git_dir / commondir_file.read_text(encoding="utf-8").strip()).resolve()
+            except (OSError, UnicodeDecodeError):
+                return folder  # a submodule or --separate-git-dir checkout: its own root
+            return common.parent if common.name == ".git" else common
+    return None
+
+
+def find_canonical_git_root(start: str | os.PathLike[str], *, git: str | None = "git") -> Path | None:
+    """The main checkout's root for ``start`` (shared by all worktrees), or None outside git."""
+    start_path = Path(start)
+    if not start_path.is_dir():
+        start_path = start_path.parent
+    root: Path | None = None
+    git_exe = shutil.which(git) if git else None
+    if git_exe is not None:
+        try:
+            root = _find_root_with_git(start_path, git_exe)
+        except _NotARepository:
+            return None
+    if root is None:
+        # git is missing or failed for another reason (e.g. "dubious ownership"): walk up.
+        root = _find_root_by_walking(start_path.resolve())
+    if root is None:
+        return None
+    return Path(unicodedata.normalize("NFC", os.path.realpath(root)))
+
+
+# --------------------------------------------------------------------------- resolution
+
+
+@dataclass(frozen=True)
+class AutoMemPathResolution:
+    """The resolved memory dir, which rule chose it, and the candidates that were rejected."""
+
+    path: str
+    source: str  # "cowork-override" | "settings:<layer>" | "default"
+    skipped: tuple[str, ...] = ()
+
+
+def get_memory_base_dir(config: MemdirConfig) -> Path:
+    """CLAUDE_CODE_REMOTE_MEMORY_DIR when set (must be absolute), else ~/.claude."""
+    if config.remote_memory_dir is None:
+        return config.claude_home
+    valid, problem = memory_path_problem(config.remote_memory_dir, False, home=config.home)
+    if valid is None:
+        raise ValueError(
+            f"CLAUDE_CODE_REMOTE_MEMORY_DIR={config.remote_memory_dir!r} {problem}; "
+            "set it to an absolute directory path or unset it."
+        )
+    return Path(valid)
+
+
+def project_key_root(config: MemdirConfig, *, git: str | None = "git") -> Path:
+    """The folder whose sanitised path names the project's memory: git root, else cwd."""
+    root = find_canonical_git_root(config.cwd, git=git)
+    if root is not None:
+        return root
+    return Path(unicodedata.normalize("NFC", os.path.realpath(config.cwd)))
+
+
+def resolve_auto_mem_path(config: MemdirConfig, *, git: str | None = "git") -> AutoMemPathResolution:
+    """Resolve the auto-memory dir and say why (which source won, what was skipped)."""
+    skipped: list[str] = []
+    if config.cowork_memory_override is not None:
+        valid, problem = memory_path_problem(config.cowork_memory_override, False, home=config.home)
+        if valid is not None:
+            return AutoMemPathResolution(valid, "cowork-override", tuple(skipped))
+        note = f"CLAUDE_COWORK_MEMORY_PATH_OVERRIDE={config.cowork_memory_override!r} {problem}"
+        logger.warning("ignoring %s", note)
+        skipped.append(note)
+    for value, layer in config.settings.trusted_values("autoMemoryDirectory"):
+        if not isinstance(value, str):
+            valid, problem = None, f"is not a string (got {type(value).__name__})"
+        else:
+            valid, problem = memory_path_problem(value, True, home=config.home)
+        if valid is not None:
+            return AutoMemPathResolution(valid, f"settings:{layer}", tuple(skipped))
+        note = f"{layer} settings autoMemoryDirectory={value!r} {problem}"
+        logger.warning("ignoring %s", note)
+        skipped.append(note)
+    base = get_memory_base_dir(config)
+    key = sanitize_path(project_key_root(config, git=git))
+    path = os.path.join(os.fspath(base), "projects", key, "memory") + os.sep
+    return AutoMemPathResolution(unicodedata.normalize("NFC", path), "default", tuple(skipped))
+
+
+def get_auto_mem_path(config: MemdirConfig) -> str:
+    """The auto-memory directory for this config, with exactly one trailing separator."""
+    return resolve_auto_mem_path(config).path
+
+
+def get_team_mem_path(config: MemdirConfig) -> str:
+    """The team memory dir: the auto-memory dir's ``team`` subfolder, one trailing separator."""
+    return os.path.join(get_auto_mem_path(config), "team") + os.sep
+
+
+def ensure_memory_dir_exists(path: str | os.PathLike[str]) -> bool:
+    """mkdir -p the memory dir; True if it exists afterwards. Logs and returns False on error."""
+    try:
+        os.makedirs(path, exist_ok=True)
+    except OSError as exc:
+        logger.warning("cannot create memory dir %s: %s: %s", os.fspath(path), type(exc).__name__, exc)
+        return False
+    if not os.path.isdir(path):
+        logger.warning("memory dir %s exists but is not a directory", os.fspath(path))
+        return False
+    return True
+
+
+# --------------------------------------------------------------------------- gates
+
+
+def auto_memory_status(config: MemdirConfig) -> tuple[bool, str]:
+    """Whether auto memory is on, and the rule that decided it (for UIs and logs)."""
+    if config.disable_auto_memory:
+        return False, "CLAUDE_CODE_DISABLE_AUTO_MEMORY is set"
+    if config.simple_mode:
+        return False, "CLAUDE_CODE_SIMPLE (bare mode) is set"
+    if config.remote_mode and config.remote_memory_dir is None:
+        return False, "CLAUDE_CODE_REMOTE is set without CLAUDE_CODE_REMOTE_MEMORY_DIR"
+    if config.remote_memory_dir is not None:
+        _, problem = memory_path_problem(config.remote_memory_dir, False, home=config.home)
+        if problem is not None:
+            return False, f"CLAUDE_CODE_REMOTE_MEMORY_DIR {problem}"
+    # Trust order for the switch: policy > flag > local > project > user, but a project file
+    # may only turn memory OFF (the safe direction); it can never turn on what a user disabled.
+    s = config.settings
+    for layer in ("policy", "flag", "local", "project", "user"):
+        value = s.layer(layer).get("autoMemoryEnabled")
+        if type(value) is not bool:
+            continue
+        if layer == "project" and value:
+            continue
+        return value, f"autoMemoryEnabled={str(value).lower()} in {layer} settings"
+    return True, "enabled by default"
+
+
+def is_auto_memory_enabled(config: MemdirConfig) -> bool:
+    """The spec's gate chain: disable env, bare mode, remote without dir, settings, default on."""
+    return auto_memory_status(config)[0]
+
+
+def is_team_memory_enabled(config: MemdirConfig) -> bool:
+    """Team memory needs auto memory on and the team flag on."""
+    return config.flags.team_memory and is_auto_memory_enabled(config)
+
+
+def is_extract_mode_active(config: MemdirConfig) -> bool:
+    """Extraction runs when its flag is on, in interactive sessions or with the non-interactive flag."""
+    return config.flags.extract_mode and (
+        not config.non_interactive or config.flags.extract_non_interactive
+    )
+
+
+# --------------------------------------------------------------------------- agent memory
+
+
+def sanitize_agent_type_for_path(agent_type: str) -> str:
+    """Make an agent type one safe path segment: ':' '/' '\\' NUL and leading dots become '-'."""
+    if not isinstance(agent_type, str) or not agent_type.strip():
+        raise ValueError(
+            f"agent type must be a non-empty name such as 'code-reviewer', got {agent_type!r}"
+        )
+    out = []
+    for ch in agent_type:
+        out.append("-" if ch in ":/\\\0" or ord(ch) < 0x20 or ch == "\x7f" else ch)
+    text = "".join(out)
+    stripped = text.lstrip(".")
+    return "-" * (len(text) - len(stripped)) + stripped
+
+
+def get_agent_memory_dir(agent_type: str, scope: str, config: MemdirConfig) -> Path:
+    """An agent's memory dir for scope user (~/.claude), project or local (project root)."""
+    name = sanitize_agent_type_for_path(agent_type)
+    if scope == "user":
+        return get_memory_base_dir(config) / "agent-memory" / name
+    if scope == "project":
+        return config.cwd / ".claude" / "agent-memory" / name
+    if scope == "local":
+        return config.cwd / ".claude" / "agent-memory-local" / name
+    raise ValueError(
+        f"unknown agent memory scope {scope!r}; use one of {', '.join(AGENT_MEMORY_SCOPES)}"
+    )
+
+
+# --------------------------------------------------------------------------- daily logs
+
+
+def daily_log_path(memory_dir: str | os.PathLike[str], date: _dt.date) -> Path:
+    """The KAIROS daily log file for ``date``: memory_dir/logs/YYYY/MM/YYYY-MM-DD.md."""
+    if not isinstance(date, _dt.date):
+        raise TypeError(f"date must be a datetime.date, got {type(date).__name__}")
+    yyyy, mm, dd = f"{date.year:04d}", f"{date.month:02d}", f"{date.day:02d}"
+    return Path(memory_dir) / "logs" / yyyy / mm / f"{yyyy}-{mm}-{dd}.md"
