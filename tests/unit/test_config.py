@@ -1,0 +1,380 @@
+"""Tests for memdir_nb.config: env vars, settings layers and trust order, flags, clock."""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import pwd
+from pathlib import Path
+
+import pytest
+
+from memdir_nb.config import (
+    FLAG_ENV_VARS,
+    FeatureFlags,
+    MemdirConfig,
+    SettingsLayers,
+    default_policy_settings_path,
+    is_env_truthy,
+    load_settings_file,
+)
+
+
+@pytest.fixture
+def world(tmp_path: Path) -> dict[str, Path]:
+    """A fake home, project and policy file location, all under tmp_path."""
+    home = tmp_path / "home"
+    project = tmp_path / "project"
+    (home / ".claude").mkdir(parents=True)
+    (project / ".claude").mkdir(parents=True)
+    return {
+        "home": home,
+        "project": project,
+        "policy": tmp_path / "etc" / "managed-settings.json",
+        "flag": tmp_path / "flag-settings.json",
+    }
+
+
+def write_json(path: Path, data: object) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(data), encoding="utf-8")
+    return path
+
+
+def load(world: dict[str, Path], env: dict[str, str] | None = None, **kw) -> MemdirConfig:
+    kw.setdefault("policy_settings_path", world["policy"])
+    return MemdirConfig.from_environment(
+        env or {}, home=world["home"], cwd=world["project"], **kw
+    )
+
+
+# --------------------------------------------------------------------------- env vars
+
+
+@pytest.mark.parametrize("value", ["1", "true", "TRUE", "yes", "Yes", "on", " on "])
+def test_truthy_values_are_1_true_yes_on_any_case(value: str) -> None:
+    assert is_env_truthy(value)
+
+
+@pytest.mark.parametrize("value", [None, "", "0", "false", "no", "off", "2", "enabled"])
+def test_other_values_are_not_truthy(value: str | None) -> None:
+    assert not is_env_truthy(value)
+
+
+def test_spec_env_vars_map_to_config_fields(world) -> None:
+    cfg = load(
+        world,
+        {
+            "CLAUDE_COWORK_MEMORY_PATH_OVERRIDE": "/srv/cowork/memory",
+            "CLAUDE_CODE_REMOTE_MEMORY_DIR": "/mnt/remote",
+            "CLAUDE_CODE_DISABLE_AUTO_MEMORY": "1",
+            "CLAUDE_CODE_SIMPLE": "true",
+            "CLAUDE_CODE_REMOTE": "yes",
+            "ANTHROPIC_API_KEY": "sk-ant-test",
+            "MEMDIR_NB_SELECTOR": "Anthropic",
+            "MEMDIR_NB_DIR": "/data/mem",
+        },
+    )
+    assert cfg.cowork_memory_override == "/srv/cowork/memory"
+    assert cfg.remote_memory_dir == "/mnt/remote"
+    assert cfg.disable_auto_memory and cfg.simple_mode and cfg.remote_mode
+    assert cfg.anthropic_api_key == "sk-ant-test"
+    assert cfg.selector == "anthropic"
+    assert cfg.demo_dir == "/data/mem"
+    assert cfg.settings_problems == ()
+
+
+def test_absent_env_vars_give_defaults(world) -> None:
+    cfg = load(world)
+    assert cfg.cowork_memory_override is None and cfg.remote_memory_dir is None
+    assert not (cfg.disable_auto_memory or cfg.simple_mode or cfg.remote_mode or cfg.non_interactive)
+    assert cfg.anthropic_api_key is None and cfg.selector is None and cfg.demo_dir is None
+    assert cfg.flags == FeatureFlags()
+
+
+def test_empty_env_vars_count_as_unset(world) -> None:
+    cfg = load(
+        world,
+        {"CLAUDE_COWORK_MEMORY_PATH_OVERRIDE": "", "CLAUDE_CODE_REMOTE_MEMORY_DIR": "",
+         "ANTHROPIC_API_KEY": "", "MEMDIR_NB_DIR": ""},
+    )
+    assert cfg.cowork_memory_override is None
+    assert cfg.remote_memory_dir is None
+    assert cfg.anthropic_api_key is None
+    assert cfg.demo_dir is None
+
+
+def test_api_key_is_not_shown_in_repr(world) -> None:
+    cfg = load(world, {"ANTHROPIC_API_KEY": "sk-ant-secret-value"})
+    assert "sk-ant-secret-value" not in repr(cfg)
+
+
+def test_unknown_selector_is_recorded_and_ignored(world) -> None:
+    cfg = load(world, {"MEMDIR_NB_SELECTOR": "magic"})
+    assert cfg.selector is None
+    assert any("MEMDIR_NB_SELECTOR" in p and "lexical" in p for p in cfg.settings_problems)
+
+
+@pytest.mark.parametrize("flag_name", sorted(FLAG_ENV_VARS))
+def test_each_feature_flag_reads_its_own_env_var(world, flag_name: str) -> None:
+    cfg = load(world, {FLAG_ENV_VARS[flag_name]: "on"})
+    on = {name for name in FLAG_ENV_VARS if getattr(cfg.flags, name)}
+    assert on == {flag_name}
+
+
+def test_feature_flag_env_var_names_match_the_contract() -> None:
+    assert set(FLAG_ENV_VARS.values()) == {
+        "MEMDIR_NB_TEAM_MEMORY", "MEMDIR_NB_EXTRACT_MODE", "MEMDIR_NB_EXTRACT_NON_INTERACTIVE",
+        "MEMDIR_NB_SEARCH_PAST_CONTEXT", "MEMDIR_NB_SKIP_INDEX", "MEMDIR_NB_KAIROS",
+    }
+
+
+def test_feature_flag_with_non_truthy_value_stays_off(world) -> None:
+    cfg = load(world, {"MEMDIR_NB_TEAM_MEMORY": "0", "MEMDIR_NB_KAIROS": "false"})
+    assert not cfg.flags.team_memory and not cfg.flags.kairos
+
+
+def test_non_interactive_from_keyword_or_env(world) -> None:
+    assert load(world, non_interactive=True).non_interactive
+    assert load(world, {"MEMDIR_NB_NON_INTERACTIVE": "1"}).non_interactive
+    assert not load(world, {"MEMDIR_NB_NON_INTERACTIVE": "1"}, non_interactive=False).non_interactive
+
+
+def test_from_environment_reads_os_environ_when_env_is_none(world, monkeypatch) -> None:
+    monkeypatch.setenv("CLAUDE_CODE_SIMPLE", "1")
+    monkeypatch.setenv("MEMDIR_NB_SKIP_INDEX", "yes")
+    cfg = MemdirConfig.from_environment(
+        home=world["home"], cwd=world["project"], policy_settings_path=world["policy"]
+    )
+    assert cfg.simple_mode and cfg.flags.skip_index
+
+
+def test_home_defaults_to_env_home(world) -> None:
+    cfg = MemdirConfig.from_environment(
+        {"HOME": str(world["home"])}, cwd=world["project"], policy_settings_path=world["policy"]
+    )
+    assert cfg.home == world["home"]
+    assert cfg.claude_home == world["home"] / ".claude"
+
+
+def test_home_falls_back_to_password_database_without_home_var(world) -> None:
+    cfg = MemdirConfig.from_environment({}, cwd=world["project"], policy_settings_path=world["policy"])
+    assert cfg.home == Path(pwd.getpwuid(os.getuid()).pw_dir)
+
+
+def test_cwd_defaults_to_process_cwd(world, monkeypatch) -> None:
+    monkeypatch.chdir(world["project"])
+    cfg = MemdirConfig.from_environment({}, home=world["home"], policy_settings_path=world["policy"])
+    assert cfg.cwd == world["project"]
+
+
+def test_claude_config_dir_moves_claude_home_and_user_settings(world, tmp_path) -> None:
+    alt = tmp_path / "alt-claude"
+    write_json(alt / "settings.json", {"autoMemoryDirectory": "/srv/alt"})
+    cfg = load(world, {"CLAUDE_CONFIG_DIR": str(alt)})
+    assert cfg.claude_home == alt
+    assert cfg.settings.user == {"autoMemoryDirectory": "/srv/alt"}
+
+
+def test_relative_claude_config_dir_is_reported_and_not_used(world) -> None:
+    cfg = load(world, {"CLAUDE_CONFIG_DIR": "relative/dir"})
+    assert cfg.claude_home == world["home"] / ".claude"
+    assert any("CLAUDE_CONFIG_DIR" in p and "absolute" in p for p in cfg.settings_problems)
+
+
+# --------------------------------------------------------------------------- settings layers
+
+
+def test_each_settings_layer_is_read_from_its_file(world) -> None:
+    write_json(world["policy"], {"k": "policy"})
+    write_json(world["flag"], {"k": "flag"})
+    write_json(world["project"] / ".claude" / "settings.local.json", {"k": "local"})
+    write_json(world["home"] / ".claude" / "settings.json", {"k": "user"})
+    write_json(world["project"] / ".claude" / "settings.json", {"k": "project"})
+    cfg = load(world, flag_settings_path=world["flag"])
+    s = cfg.settings
+    assert (s.policy, s.flag, s.local, s.user, s.project) == (
+        {"k": "policy"}, {"k": "flag"}, {"k": "local"}, {"k": "user"}, {"k": "project"}
+    )
+    assert s.paths["policy"] == str(world["policy"])
+    assert s.paths["project"] == str(world["project"] / ".claude" / "settings.json")
+
+
+def test_trust_order_is_policy_then_flag_then_local_then_user(world) -> None:
+    files = {
+        "policy": world["policy"],
+        "flag": world["flag"],
+        "local": world["project"] / ".claude" / "settings.local.json",
+        "user": world["home"] / ".claude" / "settings.json",
+    }
+    order = ["policy", "flag", "local", "user"]
+    for i, winner in enumerate(order):
+        for layer in order[i:]:
+            write_json(files[layer], {"autoMemoryDirectory": f"/srv/{layer}"})
+        for layer in order[:i]:
+            files[layer].unlink(missing_ok=True)
+        cfg = load(world, flag_settings_path=world["flag"])
+        assert cfg.settings.trusted_value("autoMemoryDirectory") == (f"/srv/{winner}", winner)
+
+
+def test_project_settings_are_parsed_but_never_trusted(world) -> None:
+    write_json(world["project"] / ".claude" / "settings.json", {"autoMemoryDirectory": "~/.ssh"})
+    cfg = load(world)
+    assert cfg.settings.project == {"autoMemoryDirectory": "~/.ssh"}
+    assert cfg.settings.trusted_value("autoMemoryDirectory") is None
+    assert cfg.settings.trusted_values("autoMemoryDirectory") == []
+
+
+def test_trusted_values_lists_every_trusted_layer_in_order() -> None:
+    layers = SettingsLayers(
+        policy={}, flag={"x": 1}, local={"x": None}, user={"x": 3}, project={"x": 4}
+    )
+    assert layers.trusted_values("x") == [(1, "flag"), (3, "user")]
+
+
+def test_unknown_layer_name_is_a_clear_error() -> None:
+    with pytest.raises(ValueError, match="policy, flag, local, user, project"):
+        SettingsLayers().layer("enterprise")
+
+
+def test_invalid_json_settings_is_logged_recorded_and_treated_as_empty(world, caplog) -> None:
+    user_file = world["home"] / ".claude" / "settings.json"
+    user_file.write_text('{"autoMemoryDirectory": "/srv/x",', encoding="utf-8")
+    with caplog.at_level(logging.WARNING, logger="memdir_nb.config"):
+        cfg = load(world)
+    assert cfg.settings.user == {}
+    assert len(cfg.settings_problems) == 1
+    assert "not valid JSON" in cfg.settings_problems[0]
+    assert str(user_file) in cfg.settings_problems[0]
+    assert any("not valid JSON" in r.getMessage() for r in caplog.records)
+
+
+def test_settings_that_are_not_an_object_are_recorded_and_empty(world) -> None:
+    write_json(world["policy"], ["autoMemoryDirectory", "/srv/x"])
+    cfg = load(world)
+    assert cfg.settings.policy == {}
+    assert any("policy" in p and "JSON object" in p for p in cfg.settings_problems)
+
+
+def test_unreadable_settings_path_is_recorded_not_raised(world) -> None:
+    # A directory where the file should be cannot be read.
+    (world["project"] / ".claude" / "settings.local.json").mkdir()
+    cfg = load(world)
+    assert cfg.settings.local == {}
+    assert any("local settings" in p and "cannot read" in p for p in cfg.settings_problems)
+
+
+def test_empty_settings_file_is_empty_without_problem(world) -> None:
+    (world["home"] / ".claude" / "settings.json").write_text("  \n", encoding="utf-8")
+    cfg = load(world)
+    assert cfg.settings.user == {} and cfg.settings_problems == ()
+
+
+def test_settings_with_utf8_bom_are_parsed(world) -> None:
+    path = world["home"] / ".claude" / "settings.json"
+    path.write_bytes(b"\xef\xbb\xbf" + json.dumps({"autoMemoryEnabled": False}).encode())
+    assert load(world).settings.user == {"autoMemoryEnabled": False}
+
+
+def test_wrongly_typed_memory_keys_are_reported(world) -> None:
+    write_json(world["home"] / ".claude" / "settings.json",
+               {"autoMemoryEnabled": "false", "autoMemoryDirectory": 42})
+    problems = load(world).settings_problems
+    assert any("autoMemoryEnabled must be true or false" in p for p in problems)
+    assert any("autoMemoryDirectory must be a string" in p for p in problems)
+
+
+def test_missing_flag_settings_file_is_reported(world) -> None:
+    cfg = load(world, flag_settings_path=world["flag"])
+    assert cfg.settings.flag == {}
+    assert any("flag settings" in p and "not found" in p for p in cfg.settings_problems)
+
+
+def test_missing_settings_files_are_not_problems(world) -> None:
+    cfg = load(world)
+    assert cfg.settings == SettingsLayers(paths=cfg.settings.paths)
+    assert cfg.settings_problems == ()
+
+
+def test_load_settings_file_with_no_path_is_empty() -> None:
+    assert load_settings_file(None, "flag") == ({}, None)
+
+
+def test_default_policy_path_per_platform() -> None:
+    assert default_policy_settings_path("linux") == Path("/etc/claude-code/managed-settings.json")
+    assert "ClaudeCode" in str(default_policy_settings_path("darwin"))
+
+
+# --------------------------------------------------------------------------- clock, for_tests
+
+
+def test_clock_is_injectable(world) -> None:
+    ticks = iter([1000.0, 2500.0])
+    cfg = load(world, clock=lambda: next(ticks))
+    assert cfg.now_ms() == 1000.0
+    assert cfg.now_ms() == 2500.0
+
+
+def test_default_clock_is_wall_time_in_ms(world) -> None:
+    import time
+
+    before = time.time() * 1000
+    now = load(world).now_ms()
+    after = time.time() * 1000
+    assert before <= now <= after
+
+
+def test_for_tests_ignores_the_real_environment(tmp_path, monkeypatch) -> None:
+    monkeypatch.setenv("CLAUDE_CODE_SIMPLE", "1")
+    monkeypatch.setenv("CLAUDE_COWORK_MEMORY_PATH_OVERRIDE", "/srv/override")
+    monkeypatch.setenv("MEMDIR_NB_TEAM_MEMORY", "1")
+    (tmp_path / ".claude").mkdir()
+    write_json(tmp_path / ".claude" / "settings.json", {"autoMemoryDirectory": "/srv/x"})
+    cfg = MemdirConfig.for_tests(home=tmp_path, cwd=tmp_path)
+    assert not cfg.simple_mode
+    assert cfg.cowork_memory_override is None
+    assert not cfg.flags.team_memory
+    assert cfg.settings.user == {}
+    assert cfg.claude_home == tmp_path / ".claude"
+
+
+def test_for_tests_accepts_overrides_and_conveniences(tmp_path) -> None:
+    cfg = MemdirConfig.for_tests(
+        home=tmp_path, cwd=tmp_path / "p", simple_mode=True,
+        settings={"user": {"autoMemoryEnabled": False}}, flags={"kairos": True}, now_ms=123.0,
+    )
+    assert cfg.simple_mode
+    assert cfg.settings.user == {"autoMemoryEnabled": False}
+    assert cfg.flags.kairos and not cfg.flags.team_memory
+    assert cfg.now_ms() == 123.0
+    assert cfg.cwd == tmp_path / "p"
+
+
+def test_for_tests_rejects_unknown_fields_by_name(tmp_path) -> None:
+    with pytest.raises(TypeError, match="simpel_mode"):
+        MemdirConfig.for_tests(home=tmp_path, cwd=tmp_path, simpel_mode=True)
+
+
+def test_for_tests_rejects_unknown_settings_layer(tmp_path) -> None:
+    with pytest.raises(ValueError, match="projcet"):
+        MemdirConfig.for_tests(home=tmp_path, cwd=tmp_path, settings={"projcet": {}})
+
+
+def test_config_is_frozen(tmp_path) -> None:
+    cfg = MemdirConfig.for_tests(home=tmp_path, cwd=tmp_path)
+    with pytest.raises(AttributeError):
+        cfg.simple_mode = True  # type: ignore[misc]
+
+
+def test_config_module_import_is_light() -> None:
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, memdir_nb.config, memdir_nb.paths;"
+        "heavy = {'anthropic','pandas','numpy','bm25s','ipywidgets','detect_secrets','rapidfuzz'};"
+        "print(sorted(heavy & set(sys.modules)))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"
