@@ -1,0 +1,328 @@
+"""Path security for writes into the memory directory and its shared `team/` folder.
+
+Two layers, as in the spec's teamMemPaths module:
+
+* `sanitize_path_key` looks at a relative key as text and refuses anything that is, or could
+  become after some later decoding step, a traversal: null bytes, percent-encoded or
+  Unicode-normalised `..`, `/` or `\\`, backslashes, absolute keys, `..` segments.
+* `validate_team_mem_key` / `validate_team_mem_write_path` / `validate_memory_write_path`
+  then check containment twice: once on the lexically resolved path (pass 1), and once on
+  the real path of its deepest existing ancestor (pass 2), so a symlink planted inside the
+  directory cannot redirect a write outside it.
+
+Every failure raises `PathTraversalError`, whose `.rule` names the check that fired.
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+import re
+import stat
+import unicodedata
+from urllib.parse import unquote_to_bytes
+
+__all__ = [
+    "NAME_MAX_BYTES",
+    "PATH_MAX_BYTES",
+    "PathTraversalError",
+    "is_real_path_within",
+    "realpath_deepest_existing",
+    "sanitize_path_key",
+    "validate_memory_write_path",
+    "validate_team_mem_key",
+    "validate_team_mem_write_path",
+]
+
+# Linux limits (NAME_MAX, PATH_MAX including the terminating NUL).
+NAME_MAX_BYTES = 255
+PATH_MAX_BYTES = 4095
+
+# How many rounds of percent-decoding / NFKC we apply when looking for hidden traversal.
+# Each round must change the text, so real keys stop after one or two.
+_MAX_DECODE_ROUNDS = 8
+
+_DRIVE_ABSOLUTE = re.compile(r"^[A-Za-z]:[/\\]")
+_PERCENT_ESCAPE = re.compile(r"%[0-9A-Fa-f]{2}")
+_DANGEROUS_OVERLONG = {ord("."), ord("/"), ord("\\"), 0}
+
+
+class PathTraversalError(ValueError):
+    """A path or key that could leave the directory it must stay in; `.rule` says which check fired."""
+
+    def __init__(self, rule: str, message: str) -> None:
+        super().__init__(message)
+        self.rule = rule
+
+
+# ---------------------------------------------------------------------------------------------
+# Pass 0: the key as text
+# ---------------------------------------------------------------------------------------------
+
+
+def _percent_decode_once(text: str) -> str:
+    """Decode the well-formed %XX escapes in text; malformed ones stay as they are."""
+    if "%" not in text:
+        return text
+    return unquote_to_bytes(text).decode("utf-8", errors="replace") if _PERCENT_ESCAPE.search(text) else text
+
+
+def _overlong_dangerous(text: str) -> bool:
+    """True if text percent-encodes an overlong UTF-8 form of '.', '/', '\\' or NUL (e.g. %C0%AE)."""
+    if not _PERCENT_ESCAPE.search(text):
+        return False
+    raw = unquote_to_bytes(text)
+    i = 0
+    while i < len(raw):
+        b0 = raw[i]
+        if b0 in (0xC0, 0xC1) and i + 1 < len(raw):
+            cp = ((b0 & 0x1F) << 6) | (raw[i + 1] & 0x3F)
+            if cp in _DANGEROUS_OVERLONG:
+                return True
+        elif b0 == 0xE0 and i + 2 < len(raw) and raw[i + 1] < 0xA0:
+            cp = ((raw[i + 1] & 0x3F) << 6) | (raw[i + 2] & 0x3F)
+            if cp in _DANGEROUS_OVERLONG:
+                return True
+        elif b0 == 0xF0 and i + 3 < len(raw) and raw[i + 1] < 0x90:
+            cp = ((raw[i + 2] & 0x3F) << 6) | (raw[i + 3] & 0x3F)
+            if cp in _DANGEROUS_OVERLONG:
+                return True
+        i += 1
+    return False
+
+
+def _introduces_traversal(original: str, transformed: str) -> bool:
+    """True if transformed has a NUL, backslash, slash or '..' that original did not have."""
+    if transformed == original:
+        return False
+    return (
+        transformed.count("\0") > original.count("\0")
+        or transformed.count("\\") > original.count("\\")
+        or transformed.count("/") > original.count("/")
+        or transformed.count("..") > original.count("..")
+    )
+
+
+def _decode_chain(key: str, steps: tuple[str, ...]) -> list[str]:
+    """Every distinct form of key reached by repeatedly applying the given steps ('url', 'nfkc')."""
+    forms = []
+    current = key
+    for _ in range(_MAX_DECODE_ROUNDS):
+        changed = False
+        for step in steps:
+            nxt = _percent_decode_once(current) if step == "url" else unicodedata.normalize("NFKC", current)
+            if nxt != current:
+                current = nxt
+                forms.append(current)
+                changed = True
+        if not changed:
+            break
+    return forms
+
+
+def _check_encoded_traversal(key: str) -> None:
+    """Reject keys whose percent-decoded and/or NFKC-normalised forms gain traversal characters."""
+    if _overlong_dangerous(key):
+        raise PathTraversalError(
+            "url-encoded-traversal",
+            f"Overlong UTF-8 percent-encoding of '.', '/' or '\\' in path key {key!r}; "
+            "use the plain characters of the file name instead.",
+        )
+    for form in _decode_chain(key, ("url",)):
+        if "\0" in form:
+            raise PathTraversalError(
+                "null-byte",
+                f"Percent-encoded null byte in path key {key!r}; remove the %00 from the name.",
+            )
+        if _introduces_traversal(key, form):
+            raise PathTraversalError(
+                "url-encoded-traversal",
+                f"URL-encoded traversal in path key {key!r} (decodes to {form!r}); "
+                "write the file name without percent-encoded '.', '/' or '\\'.",
+            )
+    for form in _decode_chain(key, ("nfkc",)):
+        if _introduces_traversal(key, form):
+            raise PathTraversalError(
+                "unicode-traversal",
+                f"Unicode-normalised traversal in path key {key!r} (NFKC gives {form!r}); "
+                "use ordinary characters instead of fullwidth or compatibility dots and slashes.",
+            )
+    for form in _decode_chain(key, ("nfkc", "url")):
+        if "\0" in form or _introduces_traversal(key, form):
+            raise PathTraversalError(
+                "mixed-encoding-traversal",
+                f"Traversal hidden behind mixed Unicode and percent-encoding in path key {key!r} "
+                f"(decodes to {form!r}); use a plain file name.",
+            )
+
+
+def sanitize_path_key(key: str) -> str:
+    """Return key unchanged if it is a safe relative key, else raise PathTraversalError naming the rule."""
+    if not isinstance(key, str):
+        raise TypeError(f"path key must be a str, not {type(key).__name__}")
+    if key == "":
+        raise PathTraversalError("empty", "Empty path key; give a file name such as 'notes.md'.")
+    if "\0" in key:
+        raise PathTraversalError(
+            "null-byte", f"Null byte in path key {key!r}; remove it from the file name."
+        )
+    if any(0xD800 <= ord(ch) <= 0xDFFF for ch in key):
+        raise PathTraversalError(
+            "invalid-unicode",
+            f"Path key {key!r} contains lone surrogates (undecodable bytes); use a valid UTF-8 name.",
+        )
+    _check_encoded_traversal(key)
+    if "\\" in key:
+        raise PathTraversalError(
+            "backslash",
+            f"Backslash in path key {key!r}; use '/' to separate folders.",
+        )
+    if key.startswith("/") or _DRIVE_ABSOLUTE.match(key):
+        raise PathTraversalError(
+            "absolute",
+            f"Absolute path key {key!r}; keys are relative to the memory folder, e.g. 'notes/x.md'.",
+        )
+    segments = key.split("/")
+    if ".." in segments:
+        raise PathTraversalError(
+            "parent-segment",
+            f"Path key {key!r} has a '..' segment; name the file directly, without going up a folder.",
+        )
+    if segments[-1] in ("", "."):
+        raise PathTraversalError(
+            "not-a-file",
+            f"Path key {key!r} names a folder, not a file; end it with a file name such as 'x.md'.",
+        )
+    return key
+
+
+# ---------------------------------------------------------------------------------------------
+# Pass 2 helpers: real paths
+# ---------------------------------------------------------------------------------------------
+
+
+def realpath_deepest_existing(path: str | os.PathLike[str]) -> str:
+    """Realpath of the deepest existing ancestor of path, with the missing tail re-joined."""
+    current = os.path.abspath(os.fspath(path))
+    if "\0" in current:
+        raise PathTraversalError("null-byte", f"Null byte in path {current!r}.")
+    tail: list[str] = []
+    while True:
+        try:
+            real = os.path.realpath(current, strict=True)
+        except OSError as exc:
+            code = exc.errno
+            if code == errno.ENOENT:
+                # A true miss walks up; a symlink whose target is missing is refused, since
+                # writing through it would create a file wherever the link points.
+                try:
+                    st = os.lstat(current)
+                except OSError:
+                    pass
+                else:
+                    if stat.S_ISLNK(st.st_mode):
+                        raise PathTraversalError(
+                            "dangling-symlink",
+                            f"Dangling symlink (its target does not exist) at {current!r}; "
+                            "remove the link or point it inside the memory folder.",
+                        ) from exc
+            elif code == errno.ELOOP:
+                raise PathTraversalError(
+                    "symlink-loop",
+                    f"Symlink loop at {current!r}; remove the looping link.",
+                ) from exc
+            elif code not in (errno.ENOTDIR, errno.ENAMETOOLONG):
+                raise PathTraversalError(
+                    "cannot-verify",
+                    f"Cannot verify where {current!r} really points "
+                    f"({errno.errorcode.get(code or 0, code)}: {exc.strerror}); "
+                    "refusing the write. Check the folder's permissions.",
+                ) from exc
+        else:
+            return os.path.join(real, *reversed(tail)) if tail else real
+        parent = os.path.dirname(current)
+        if parent == current:
+            raise PathTraversalError(
+                "cannot-verify", f"No existing ancestor found for {path!r}; refusing the write."
+            )
+        tail.append(os.path.basename(current))
+        current = parent
+
+
+def is_real_path_within(real_path: str, real_dir: str) -> bool:
+    """True if real_path lies strictly inside real_dir (separator-aware, so 'team-evil' is not in 'team')."""
+    base = real_dir.rstrip(os.sep) + os.sep
+    return real_path.startswith(base) and len(real_path) > len(base)
+
+
+# ---------------------------------------------------------------------------------------------
+# The two-pass validators
+# ---------------------------------------------------------------------------------------------
+
+
+def _check_length(resolved: str, base: str) -> None:
+    """Refuse names the filesystem would reject, with a clear error instead of a late OSError."""
+    rel = resolved[len(base):]
+    for part in rel.split(os.sep):
+        if len(os.fsencode(part)) > NAME_MAX_BYTES:
+            raise PathTraversalError(
+                "too-long",
+                f"File or folder name {part[:40]!r}... is {len(os.fsencode(part))} bytes; "
+                f"the limit is {NAME_MAX_BYTES}. Use a shorter name.",
+            )
+    if len(os.fsencode(resolved)) > PATH_MAX_BYTES:
+        raise PathTraversalError(
+            "too-long",
+            f"Path is {len(os.fsencode(resolved))} bytes; the limit is {PATH_MAX_BYTES}. "
+            "Use fewer or shorter folder names.",
+        )
+
+
+def _validate_within(path: str | os.PathLike[str], base_dir: str | os.PathLike[str], label: str) -> str:
+    """Pass 1 (lexical containment) then pass 2 (real containment); return the resolved path."""
+    raw = os.fspath(path)
+    base_raw = os.fspath(base_dir)
+    if "\0" in raw or "\0" in base_raw:
+        raise PathTraversalError("null-byte", f"Null byte in path {raw!r}; remove it.")
+    if base_raw == "":
+        raise ValueError(f"The {label} path is empty; pass the folder the write must stay in.")
+    base = os.path.abspath(base_raw)
+    candidate = raw if os.path.isabs(raw) else os.path.join(base, raw)
+    resolved = os.path.abspath(candidate)
+    base_with_sep = base.rstrip(os.sep) + os.sep
+
+    # Pass 1: lexical containment, separator-aware.
+    if not (resolved.startswith(base_with_sep) and len(resolved) > len(base_with_sep)):
+        raise PathTraversalError(
+            "escapes-dir",
+            f"Path {raw!r} resolves to {resolved!r}, outside the {label} {base_with_sep!r}.",
+        )
+
+    # Pass 2: follow symlinks on the deepest existing ancestor, for both the target and the
+    # base (the configured base may itself be a symlink; its target is then the real base).
+    real_target = realpath_deepest_existing(resolved)
+    real_base = realpath_deepest_existing(base)
+    if not is_real_path_within(real_target, real_base):
+        raise PathTraversalError(
+            "symlink-escape",
+            f"Path {raw!r} escapes the {label} through a symlink: it really points to "
+            f"{real_target!r}, outside {real_base!r}. Remove the symlink or write elsewhere.",
+        )
+    _check_length(resolved, base_with_sep)
+    return resolved
+
+
+def validate_team_mem_write_path(path: str | os.PathLike[str], team_dir: str | os.PathLike[str]) -> str:
+    """Check that a write to path (absolute, or relative to team_dir) stays inside team_dir; return it resolved."""
+    return _validate_within(path, team_dir, "team memory folder")
+
+
+def validate_team_mem_key(key: str, team_dir: str | os.PathLike[str]) -> str:
+    """Sanitize a relative key and check that team_dir/key stays inside team_dir; return the absolute path."""
+    sanitize_path_key(key)
+    return validate_team_mem_write_path(os.path.join(os.path.abspath(os.fspath(team_dir)), key), team_dir)
+
+
+def validate_memory_write_path(path: str | os.PathLike[str], memory_dir: str | os.PathLike[str]) -> str:
+    """The same two passes for the private scope: path must stay inside memory_dir; return it resolved."""
+    return _validate_within(path, memory_dir, "memory folder")
