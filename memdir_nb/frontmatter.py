@@ -1,0 +1,420 @@
+"""Read, parse and render the YAML frontmatter at the top of a memory file.
+
+Reading is bounded: only the first FRONTMATTER_MAX_LINES lines and at most
+FRONTMATTER_MAX_BYTES bytes are ever read, with one open() and an fstat() on the same
+descriptor, so a 10 MB one-line file costs the same as a small one.
+
+Parsing never raises on bad content. Memory files are written by models and by people, and
+often hold things strict YAML rejects (``description: Release steps: tag, build``); when
+YAML fails, name/description/type are recovered line by line and the header is flagged
+``malformed`` with the reasons in ``problems`` so lint can report them.
+"""
+
+from __future__ import annotations
+
+import codecs
+import datetime as _dt
+import os
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from memdir_nb.types import MemoryType, parse_memory_type, require_memory_type
+
+FRONTMATTER_MAX_LINES = 30
+FRONTMATTER_MAX_BYTES = 8192
+
+FENCE = "---"
+_CORE_KEYS = ("name", "description", "type")
+
+try:  # libyaml is several times faster; the pure-Python loader gives identical results
+    _YamlLoader: Any = yaml.CSafeLoader
+except AttributeError:  # pragma: no cover - depends on how PyYAML was built
+    _YamlLoader = yaml.SafeLoader
+
+
+@dataclass(frozen=True)
+class Frontmatter:
+    """What could be read from a memory file's header; missing fields are None."""
+
+    name: str | None = None
+    description: str | None = None
+    type: MemoryType | None = None
+    raw_type: str | None = None
+    fields: dict[str, object] = field(default_factory=dict)
+    has_frontmatter: bool = False
+    malformed: bool = False
+    problems: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class HeadRead:
+    """The result of one bounded read of a file's head."""
+
+    text: str
+    stat: os.stat_result
+    bytes_read: int
+    invalid_utf8: bool
+    hit_byte_limit: bool
+
+
+# ---------------------------------------------------------------------------- reading
+
+
+def read_head_info(
+    path: str | os.PathLike[str],
+    *,
+    max_lines: int = FRONTMATTER_MAX_LINES,
+    max_bytes: int = FRONTMATTER_MAX_BYTES,
+    nofollow: bool = False,
+) -> HeadRead:
+    """Read at most max_bytes of a file once, and return its first max_lines lines decoded.
+
+    With nofollow=True the open fails (ELOOP) if the last path component is a symlink.
+    """
+    if max_lines < 1 or max_bytes < 1:
+        raise ValueError("max_lines and max_bytes must be at least 1")
+    flags = os.O_RDONLY | getattr(os, "O_CLOEXEC", 0)
+    if nofollow:
+        flags |= getattr(os, "O_NOFOLLOW", 0)
+    fd = os.open(path, flags)
+    try:
+        st = os.fstat(fd)
+        data = os.read(fd, max_bytes)
+    finally:
+        os.close(fd)
+    hit_limit = len(data) >= max_bytes
+    text, invalid = _decode(data, final=not hit_limit)
+    return HeadRead(
+        text=_keep_lines(_normalise(text), max_lines),
+        stat=st,
+        bytes_read=len(data),
+        invalid_utf8=invalid,
+        hit_byte_limit=hit_limit,
+    )
+
+
+def read_head(
+    path: str | os.PathLike[str],
+    *,
+    max_lines: int = FRONTMATTER_MAX_LINES,
+    max_bytes: int = FRONTMATTER_MAX_BYTES,
+) -> tuple[str, os.stat_result]:
+    """The first max_lines lines of a file (bounded read) and its fstat result."""
+    head = read_head_info(path, max_lines=max_lines, max_bytes=max_bytes)
+    return head.text, head.stat
+
+
+def _decode(data: bytes, *, final: bool) -> tuple[str, bool]:
+    """Decode UTF-8; a character cut by the byte bound is dropped rather than mangled."""
+    try:
+        return codecs.getincrementaldecoder("utf-8")("strict").decode(data, final), False
+    except UnicodeDecodeError:
+        return codecs.getincrementaldecoder("utf-8")("replace").decode(data, final), True
+
+
+def _normalise(text: str) -> str:
+    """Strip a byte-order mark and turn CRLF / lone CR line ends into LF."""
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    if "\r" in text:
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
+    return text
+
+
+def _keep_lines(text: str, max_lines: int) -> str:
+    """The first max_lines lines of text (line ends kept)."""
+    end = -1
+    for _ in range(max_lines):
+        end = text.find("\n", end + 1)
+        if end < 0:
+            return text
+    return text[: end + 1]
+
+
+def read_frontmatter(path: str | os.PathLike[str]) -> Frontmatter:
+    """Parse the header of the memory file at path (bounded read; OSError propagates)."""
+    return read_header(path)[0]
+
+
+def read_header(
+    path: str | os.PathLike[str], *, nofollow: bool = False
+) -> tuple[Frontmatter, os.stat_result]:
+    """The parsed header and fstat result of a file, from a single bounded read."""
+    head = read_head_info(path, nofollow=nofollow)
+    fm, _ = parse_frontmatter(head.text)
+    if head.invalid_utf8:
+        fm = _with_problem(fm, "file is not valid UTF-8; invalid bytes were replaced")
+    if head.hit_byte_limit and fm.malformed:
+        fm = _with_problem(fm, f"only the first {FRONTMATTER_MAX_BYTES} bytes of the file are read for the header")
+    return fm, head.stat
+
+
+# ---------------------------------------------------------------------------- parsing
+
+
+def parse_frontmatter(text: str, *, max_lines: int = FRONTMATTER_MAX_LINES) -> tuple[Frontmatter, str]:
+    """Split a memory file into (header, body); never raises on bad content."""
+    text = _normalise(text)
+    first_nl = text.find("\n")
+    first_line = text if first_nl < 0 else text[:first_nl]
+    if first_line.rstrip() != FENCE:
+        return Frontmatter(), text
+
+    lines = text.split("\n", max_lines)
+    close = next(
+        (i for i in range(1, min(len(lines), max_lines)) if lines[i].rstrip() == FENCE),
+        None,
+    )
+    if close is None:
+        # Closing fence missing or beyond the 30-line window: salvage what we can.
+        fm = _recover(
+            lines[1:max_lines],
+            f"no closing '---' within the first {max_lines} lines; "
+            "fields were recovered line by line",
+        )
+        return fm, text
+
+    header_lines = lines[1:close]
+    body = "\n".join(lines[close + 1 :]).lstrip("\n")
+    return _parse_header(header_lines), body
+
+
+def _parse_header(lines: list[str]) -> Frontmatter:
+    """Parse the lines between the fences: fast path, then YAML, then line-by-line recovery."""
+    fast = _fast_parse(lines)
+    if fast is not None:
+        return _build(fast, lines, problems=[], malformed=False)
+    block = "\n".join(lines)
+    try:
+        if any(isinstance(ev, yaml.AliasEvent) for ev in yaml.parse(block, Loader=_YamlLoader)):
+            return _recover(lines, "YAML aliases are not allowed in frontmatter; fields were recovered line by line")
+        data = yaml.load(block, Loader=_YamlLoader)  # noqa: S506 - a SafeLoader
+    except yaml.YAMLError as exc:
+        reason = " ".join(str(exc).split())
+        return _recover(lines, f"YAML error: {reason}; fields were recovered line by line")
+    except (ValueError, TypeError, OverflowError, RecursionError) as exc:
+        # e.g. a timestamp YAML recognises but datetime cannot hold
+        return _recover(lines, f"YAML value error: {exc}; fields were recovered line by line")
+    if data is None:
+        data = {}
+    if not isinstance(data, dict):
+        return _recover(
+            lines,
+            f"frontmatter is a YAML {type(data).__name__}, not a mapping of keys to values; "
+            "fields were recovered line by line",
+        )
+    return _build(data, lines, problems=[], malformed=False)
+
+
+# A key line the fast path understands: `key: value` at column 0.
+_KEY_LINE = re.compile(r"([A-Za-z_][A-Za-z0-9_-]*):(?:[ ]+(.*))?\Z")
+# Characters that make YAML read a plain value as something other than a simple string.
+_PLAIN_BAD_START = set("-?:,[]{}#&*!|>'\"%@`=<+.0123456789~")
+_YAML_SPECIAL_WORDS = frozenset(
+    w
+    for base in ("yes", "no", "true", "false", "on", "off", "null", "y", "n")
+    for w in (base, base.capitalize(), base.upper())
+)
+_UNSAFE_CHARS = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\t\ufeff\u2028\u2029\ud800-\udfff\ufffe\uffff]")
+
+
+def _fast_scalar(value: str) -> str | None:
+    """The string YAML would load for value, when that is certain without YAML; else None."""
+    if not value:
+        return None
+    if _UNSAFE_CHARS.search(value):
+        return None
+    first = value[0]
+    if first == "'" and len(value) >= 2 and value.endswith("'"):
+        inner = value[1:-1]
+        if "'" in inner.replace("''", ""):
+            return None
+        return inner.replace("''", "'")
+    if first == '"' and len(value) >= 2 and value.endswith('"'):
+        inner = value[1:-1]
+        if '"' in inner or "\\" in inner:
+            return None
+        return inner
+    if first in _PLAIN_BAD_START or value in _YAML_SPECIAL_WORDS:
+        return None
+    if ": " in value or " #" in value or value.endswith(":"):
+        return None
+    return value
+
+
+def _fast_parse(lines: list[str]) -> dict[str, object] | None:
+    """Parse a header of simple `key: plain text` lines without YAML, or None if unsure."""
+    out: dict[str, object] = {}
+    for line in lines:
+        stripped = line.strip(" ")
+        if not stripped or (stripped.startswith("#") and line.startswith(stripped)):
+            if "\t" in line:
+                return None
+            continue
+        m = _KEY_LINE.match(line.rstrip(" "))
+        if m is None or m.group(1) in _YAML_SPECIAL_WORDS:
+            return None
+        raw = m.group(2)
+        if raw is None or not raw:
+            out[m.group(1)] = None
+            continue
+        value = _fast_scalar(raw)
+        if value is None:
+            return None
+        out[m.group(1)] = value
+    return out
+
+
+_RECOVER_LINE = re.compile(r"([A-Za-z_][A-Za-z0-9_-]*)[ \t]*:(?:[ \t]+(.*))?\Z")
+_REFUSED_START = set("&*[{|>!")
+
+
+def _recover_value(raw: str | None) -> str | None:
+    """A best-effort text value from one `key: value` line that YAML refused."""
+    if raw is None:
+        return None
+    value = raw.strip()
+    if not value or value[0] in _REFUSED_START:
+        return None
+    if len(value) >= 2 and value[0] == value[-1] and value[0] in "'\"":
+        inner = value[1:-1]
+        if value[0] == "'":
+            return inner.replace("''", "'")
+        try:
+            loaded = yaml.load(value, Loader=_YamlLoader)  # noqa: S506 - a SafeLoader
+            return loaded if isinstance(loaded, str) else inner
+        except yaml.YAMLError:
+            return inner
+    hash_at = value.find(" #")
+    if hash_at >= 0:
+        value = value[:hash_at].rstrip()
+    return value or None
+
+
+def _recover_fields(lines: list[str]) -> dict[str, object]:
+    """Every top-level `key: value` line read as text, last one winning."""
+    out: dict[str, object] = {}
+    for line in lines:
+        m = _RECOVER_LINE.match(line.rstrip())
+        if m is not None:
+            out[m.group(1)] = _recover_value(m.group(2))
+    return out
+
+
+def _recover(lines: list[str], problem: str) -> Frontmatter:
+    """Build a malformed header from line-by-line recovery."""
+    return _build(_recover_fields(lines), lines, problems=[problem], malformed=True)
+
+
+def _text_field(key: str, data: dict[str, object], lines: list[str], problems: list[str]) -> str | None:
+    """A core field as stripped text; non-text YAML values fall back to the literal line."""
+    if key not in data:
+        return None
+    value = data[key]
+    if value is None:
+        return None
+    if not isinstance(value, str):
+        if isinstance(value, (bool, int, float, _dt.date)):
+            literal = _recover_fields(lines).get(key)
+            value = literal if isinstance(literal, str) else str(value)
+        else:
+            problems.append(f"{key} is a YAML {type(value).__name__}, not plain text; it was ignored")
+            return None
+    value = value.strip()
+    return value or None
+
+
+def _build(data: dict[str, object], lines: list[str], *, problems: list[str], malformed: bool) -> Frontmatter:
+    """Turn a key/value mapping into a Frontmatter, checking the three core fields."""
+    fields = {str(k): v for k, v in data.items()}
+    before = len(problems)
+    name = _text_field("name", fields, lines, problems)
+    description = _text_field("description", fields, lines, problems)
+    raw_type = _text_field("type", fields, lines, problems)
+    malformed = malformed or len(problems) > before  # a core field that is not text
+    mtype = parse_memory_type(raw_type) if raw_type is not None else None
+    if raw_type is not None and mtype is None:
+        problems.append(
+            f"unknown type {raw_type!r}; expected one of user, feedback, project, reference"
+        )
+    return Frontmatter(
+        name=name,
+        description=description,
+        type=mtype,
+        raw_type=raw_type,
+        fields=fields,
+        has_frontmatter=True,
+        malformed=malformed,
+        problems=tuple(problems),
+    )
+
+
+def _with_problem(fm: Frontmatter, problem: str) -> Frontmatter:
+    """A copy of fm flagged malformed with one more problem."""
+    return Frontmatter(
+        name=fm.name,
+        description=fm.description,
+        type=fm.type,
+        raw_type=fm.raw_type,
+        fields=fm.fields,
+        has_frontmatter=fm.has_frontmatter,
+        malformed=True,
+        problems=fm.problems + (problem,),
+    )
+
+
+# ---------------------------------------------------------------------------- rendering
+
+_LINE_BREAKS = re.compile(r"\s*[\r\n\x85\u2028\u2029]+\s*")
+
+
+def one_line(text: str) -> str:
+    """Collapse line breaks (and the space around them) into single spaces, then strip."""
+    return _LINE_BREAKS.sub(" ", text).strip()
+
+
+def _dump_field(key: str, value: str) -> str:
+    """One `key: value` line, quoted by yaml.safe_dump whenever YAML needs it."""
+    out = yaml.safe_dump({key: value}, allow_unicode=True, width=2**31 - 1, sort_keys=False)
+    return out if out.endswith("\n") else out + "\n"
+
+
+def render_memory_file(name: str, description: str, type: MemoryType | str, body: str) -> str:  # noqa: A002
+    """A complete memory file: frontmatter (name, description, type) then the body."""
+    if not isinstance(name, str) or not one_line(name):
+        raise ValueError("a memory needs a non-empty name: pass a short title such as 'Testing policy'")
+    if not isinstance(description, str):
+        raise ValueError("description must be text: pass one line saying when this memory is useful")
+    if not isinstance(body, str):
+        raise ValueError("body must be text: pass the memory's content as a string")
+    mtype = require_memory_type(type)
+    head = (
+        FENCE
+        + "\n"
+        + _dump_field("name", one_line(name))
+        + _dump_field("description", one_line(description))
+        + _dump_field("type", mtype.value)
+        + FENCE
+        + "\n"
+    )
+    body = body.replace("\r\n", "\n").strip("\n")
+    return head + ("\n" + body + "\n" if body else "")
+
+
+def parse_memory_file(path: str | os.PathLike[str]) -> tuple[Frontmatter, str]:
+    """Read a whole memory file (not bounded) and split it into (header, body)."""
+    raw = Path(path).read_bytes()
+    try:
+        text = raw.decode("utf-8")
+        bad = False
+    except UnicodeDecodeError:
+        text = raw.decode("utf-8", errors="replace")
+        bad = True
+    fm, body = parse_frontmatter(text)
+    if bad:
+        fm = _with_problem(fm, "file is not valid UTF-8; invalid bytes were replaced")
+    return fm, body

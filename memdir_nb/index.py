@@ -1,0 +1,365 @@
+"""MEMORY.md, the index: entry lines, the size caps applied when it is loaded, and rebuilds.
+
+MEMORY.md is a list of pointers, one line per memory: ``- [Title](file.md) — hook``. The
+topic files are authoritative; the index can always be rebuilt from their frontmatter.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import re
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Literal
+
+from memdir_nb.frontmatter import one_line
+from memdir_nb.scan import ENTRYPOINT_NAME, MemoryHeader, scan_memory_dir
+from memdir_nb.types import MEMORY_TYPES
+
+MAX_ENTRYPOINT_LINES = 200
+MAX_ENTRYPOINT_BYTES = 25_000
+MAX_HOOK_CHARS = 150
+NO_DESCRIPTION_HOOK = "(no description)"
+ENTRY_DASH = "\u2014"  # the em dash between link and hook
+
+__all__ = [
+    "ENTRYPOINT_NAME",
+    "MAX_ENTRYPOINT_LINES",
+    "MAX_ENTRYPOINT_BYTES",
+    "MAX_HOOK_CHARS",
+    "EntrypointTruncation",
+    "IndexEntry",
+    "truncate_entrypoint_content",
+    "format_index_entry",
+    "parse_index",
+    "upsert_index_entry",
+    "remove_index_entry",
+    "entrypoint_path",
+    "read_entrypoint",
+    "rebuild_index",
+]
+
+
+@dataclass(frozen=True)
+class EntrypointTruncation:
+    """MEMORY.md as loaded into the prompt, with what was cut and why."""
+
+    content: str
+    line_count: int
+    byte_count: int
+    was_line_truncated: bool
+    was_byte_truncated: bool
+    kept_line_count: int
+    warning: str
+
+
+@dataclass(frozen=True)
+class IndexEntry:
+    """One pointer line of MEMORY.md."""
+
+    line_no: int
+    title: str
+    target: str
+    hook: str
+    raw: str
+
+
+# ---------------------------------------------------------------------------- truncation
+
+
+def format_size(n_bytes: int) -> str:
+    """A byte count for people: '812 bytes', '31.2 KB', '1.4 MB' (rounded up, decimal units)."""
+    if n_bytes < 1000:
+        return f"{n_bytes} bytes"
+    if n_bytes < 1_000_000:
+        # Rounded up so a size just over a limit never displays as equal to it.
+        return f"{math.ceil(n_bytes / 100) / 10:.1f} KB"
+    return f"{math.ceil(n_bytes / 100_000) / 10:.1f} MB"
+
+
+def _limit_size(n_bytes: int) -> str:
+    """The byte cap as people say it: 25,000 -> '25 KB'."""
+    return f"{n_bytes / 1000:g} KB"
+
+
+def _cut_to_bytes(text: str, max_bytes: int) -> str:
+    """Cut text to at most max_bytes UTF-8 bytes at the last newline, else at a whole character."""
+    data = text.encode("utf-8")
+    if len(data) <= max_bytes:
+        return text
+    cut = data.rfind(b"\n", 0, max_bytes + 1)
+    if cut > 0:
+        return data[:cut].decode("utf-8")
+    # One enormous line: keep the longest prefix that ends on a character boundary.
+    return data[:max_bytes].decode("utf-8", errors="ignore")
+
+
+def truncate_entrypoint_content(
+    raw: str,
+    *,
+    max_lines: int = MAX_ENTRYPOINT_LINES,
+    max_bytes: int = MAX_ENTRYPOINT_BYTES,
+) -> EntrypointTruncation:
+    """Apply the line cap, then the byte cap, to MEMORY.md; append a warning naming what fired."""
+    trimmed = raw.strip()
+    lines = trimmed.split("\n")
+    line_count = len(lines) if trimmed else 0
+    byte_count = len(trimmed.encode("utf-8"))
+
+    was_line_truncated = line_count > max_lines
+    kept = "\n".join(lines[:max_lines]) if was_line_truncated else trimmed
+    after_lines = kept
+    kept = _cut_to_bytes(kept, max_bytes)
+    was_byte_truncated = kept != after_lines
+
+    if not (was_line_truncated or was_byte_truncated):
+        return EntrypointTruncation(
+            content=trimmed,
+            line_count=line_count,
+            byte_count=byte_count,
+            was_line_truncated=False,
+            was_byte_truncated=False,
+            kept_line_count=line_count,
+            warning="",
+        )
+
+    size, limit = format_size(byte_count), _limit_size(max_bytes)
+    if was_line_truncated and was_byte_truncated:
+        reason = f"{line_count} lines and {size} (limits: {max_lines} lines, {limit})"
+    elif was_line_truncated:
+        reason = f"{line_count} lines (limit: {max_lines})"
+    else:
+        reason = f"{size} (limit: {limit}) because index entries are too long"
+    warning = (
+        f"> WARNING: MEMORY.md is {reason}, so only part of it was loaded. "
+        f"To fix it, keep each entry to one short line (about {MAX_HOOK_CHARS} characters) "
+        "and move the detail into topic files."
+    )
+    kept_line_count = kept.count("\n") + 1 if kept else 0
+    return EntrypointTruncation(
+        content=f"{kept}\n\n{warning}",
+        line_count=line_count,
+        byte_count=byte_count,
+        was_line_truncated=was_line_truncated,
+        was_byte_truncated=was_byte_truncated,
+        kept_line_count=kept_line_count,
+        warning=warning,
+    )
+
+
+# ---------------------------------------------------------------------------- entry lines
+
+_ENTRY = re.compile(
+    r"^\s*[-*+]\s+\[(?P<title>(?:\\.|[^\]\\])*)\]"
+    r"\((?P<target><[^>\n]*>|[^)\s]*)\)"
+    r"(?:\s*(?:\u2014|\u2013|--?)\s*(?P<hook>.*?))?\s*$"
+)
+
+
+def _clean_title(title: str) -> str:
+    """One line, with brackets turned into parentheses so the link syntax stays intact."""
+    return one_line(title).replace("[", "(").replace("]", ")")
+
+
+def shorten_hook(hook: str, max_chars: int = MAX_HOOK_CHARS) -> str:
+    """One line of at most max_chars, cut on a word boundary with an ellipsis when longer."""
+    text = " ".join(hook.split())
+    if len(text) <= max_chars:
+        return text
+    room = text[: max_chars - 1]
+    space = room.rfind(" ")
+    if space > max_chars // 2:
+        room = room[:space]
+    return room.rstrip(" ,;:.-") + "\u2026"
+
+
+def _format_target(target: str) -> str:
+    """The link target, in <angle brackets> when it holds spaces or parentheses."""
+    if not target or any(ch in target for ch in "\n\r<>"):
+        raise ValueError(
+            f"index link target {target!r} is empty or holds a newline or angle bracket; "
+            "pass the memory file's path relative to the index, e.g. 'feedback_testing.md'"
+        )
+    if any(ch in target for ch in " ()\t"):
+        return f"<{target}>"
+    return target
+
+
+def format_index_entry(title: str, target: str, hook: str) -> str:
+    """'- [Title](file.md) — hook', with the hook cut to about MAX_HOOK_CHARS characters."""
+    clean_title = _clean_title(title) or Path(target).stem
+    line = f"- [{clean_title}]({_format_target(target)})"
+    short = shorten_hook(hook)
+    return f"{line} {ENTRY_DASH} {short}" if short else line
+
+
+def _norm_target(target: str) -> str:
+    """A link target compared loosely: no <>, no leading './'."""
+    target = target.strip()
+    if target.startswith("<") and target.endswith(">"):
+        target = target[1:-1]
+    while target.startswith("./"):
+        target = target[2:]
+    return target
+
+
+def _parse_line(line: str, line_no: int) -> IndexEntry | None:
+    """The entry on one line, or None when the line is not an entry."""
+    m = _ENTRY.match(line)
+    if m is None:
+        return None
+    return IndexEntry(
+        line_no=line_no,
+        title=m.group("title").replace("\\]", "]").replace("\\[", "["),
+        target=_norm_target(m.group("target")),
+        hook=(m.group("hook") or "").strip(),
+        raw=line,
+    )
+
+
+def parse_index(text: str) -> list[IndexEntry]:
+    """The pointer entries in MEMORY.md text; headings, prose and blank lines are ignored."""
+    entries = []
+    for no, line in enumerate(text.replace("\r\n", "\n").split("\n"), start=1):
+        entry = _parse_line(line, no)
+        if entry is not None:
+            entries.append(entry)
+    return entries
+
+
+def _split_keep_end(text: str) -> tuple[list[str], bool]:
+    """Lines of text, and whether it ended with a newline."""
+    text = text.replace("\r\n", "\n")
+    ends = text.endswith("\n")
+    body = text[:-1] if ends else text
+    return (body.split("\n") if body else []), ends
+
+
+def upsert_index_entry(text: str, entry_line: str, target: str) -> str:
+    """Replace the entry line for target (dropping duplicates of it), or append one."""
+    if "\n" in entry_line.strip("\n"):
+        raise ValueError("an index entry must be a single line; use format_index_entry to build it")
+    entry_line = entry_line.strip("\n")
+    want = _norm_target(target)
+    lines, ends = _split_keep_end(text)
+    out: list[str] = []
+    replaced = False
+    for no, line in enumerate(lines, start=1):
+        entry = _parse_line(line, no)
+        if entry is not None and entry.target == want:
+            if not replaced:
+                out.append(entry_line)
+                replaced = True
+            continue
+        out.append(line)
+    if not replaced:
+        out.append(entry_line)
+        ends = True
+    return "\n".join(out) + ("\n" if ends else "")
+
+
+def remove_index_entry(text: str, target: str) -> str:
+    """MEMORY.md text without the entry line(s) for target; everything else kept as it was."""
+    want = _norm_target(target)
+    lines, ends = _split_keep_end(text)
+    out = [
+        line
+        for no, line in enumerate(lines, start=1)
+        if (entry := _parse_line(line, no)) is None or entry.target != want
+    ]
+    if not out:
+        return ""
+    return "\n".join(out) + ("\n" if ends else "")
+
+
+# ---------------------------------------------------------------------------- files
+
+
+def entrypoint_path(scope_dir: str | os.PathLike[str]) -> Path:
+    """Where a scope's index lives: scope_dir / MEMORY.md."""
+    return Path(scope_dir) / ENTRYPOINT_NAME
+
+
+def read_entrypoint(scope_dir: str | os.PathLike[str]) -> str:
+    """The text of a scope's MEMORY.md, or '' when there is none."""
+    try:
+        return entrypoint_path(scope_dir).read_bytes().decode("utf-8", errors="replace")
+    except FileNotFoundError:
+        return ""
+
+
+_TYPE_ORDER = {t: i for i, t in enumerate(MEMORY_TYPES)}
+
+
+def _rebuild_order(header: MemoryHeader) -> tuple[int, str, str]:
+    """Sort by type (the taxonomy's order, unknown last), then title, then filename."""
+    title = header.name or Path(header.filename).stem
+    rank = _TYPE_ORDER.get(header.type, len(_TYPE_ORDER)) if header.type is not None else len(_TYPE_ORDER)
+    return (rank, title.casefold(), header.filename)
+
+
+def render_index(headers: list[MemoryHeader]) -> str:
+    """MEMORY.md text with one entry per header, sorted by type then title."""
+    lines = [
+        format_index_entry(
+            h.name or Path(h.filename).stem,
+            h.filename,
+            h.description or NO_DESCRIPTION_HOOK,
+        )
+        for h in sorted(headers, key=_rebuild_order)
+    ]
+    return "".join(line + "\n" for line in lines)
+
+
+def write_text_atomic(path: Path, text: str) -> None:
+    """Write text to path via a temp file in the same folder, fsync and os.replace."""
+    try:
+        mode = os.stat(path).st_mode & 0o777
+    except FileNotFoundError:
+        mode = 0o644
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
+            fh.write(text)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.chmod(tmp, mode)
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except FileNotFoundError:
+            pass
+        raise
+
+
+def rebuild_index(
+    scope_dir: str | os.PathLike[str],
+    *,
+    write: bool = True,
+    scope: Literal["private", "team"] | None = None,
+) -> str:
+    """Rebuild a scope's MEMORY.md from its topic files' frontmatter; return the new text.
+
+    Private scope (the memory dir) indexes its memory files except those under team/,
+    logs/ and dot-folders; team scope (memory_dir/team) indexes every memory file under it.
+    scope=None infers team when the folder is named 'team'. Targets are relative to scope_dir.
+    """
+    folder = Path(scope_dir)
+    if not folder.is_dir():
+        raise ValueError(
+            f"cannot rebuild the index: {folder} is not a folder; "
+            "pass an existing memory dir (or its team/ folder)"
+        )
+    if scope is None:
+        scope = "team" if folder.name == "team" else "private"
+    if scope not in ("private", "team"):
+        raise ValueError(f"scope must be 'private' or 'team', got {scope!r}")
+    excluded = ("logs", "team") if scope == "private" else ()
+    report = scan_memory_dir(folder, limit=None, exclude_top_level=excluded)
+    text = render_index(report.headers)
+    if write:
+        write_text_atomic(entrypoint_path(folder), text)
+    return text
