@@ -1,0 +1,19 @@
+"""Recall: choosing the memories that help with a query and injecting them into a turn."""
+
+from memdir_nb.recall.base import MAX_RELEVANT_MEMORIES, RecallCancelled, RelevantMemory, Selector
+from memdir_nb.recall.find import find_relevant_memories
+from memdir_nb.recall.lexical import LexicalOptions, LexicalSelector
+from memdir_nb.recall.selectors import SelectorConfigError, default_selector, make_selector
+
+__all__ = [
+    "MAX_RELEVANT_MEMORIES",
+    "LexicalOptions",
+    "LexicalSelector",
+    "RecallCancelled",
+    "RelevantMemory",
+    "Selector",
+    "SelectorConfigError",
+    "default_selector",
+    "find_relevant_memories",
+    "make_selector",
+]

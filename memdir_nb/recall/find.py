@@ -1,0 +1,111 @@
+"""The per-turn read path: scan, drop what was already surfaced, select, map back to files."""
+
+from __future__ import annotations
+
+import inspect
+import os
+import threading
+from typing import TYPE_CHECKING, Collection, Sequence
+
+from memdir_nb.recall.base import (
+    MAX_RELEVANT_MEMORIES,
+    RecallCancelled,
+    RelevantMemory,
+    Selector,
+    keep_known_filenames,
+)
+
+if TYPE_CHECKING:  # pragma: no cover
+    from memdir_nb.scan import MemoryHeader
+
+
+def _surfaced_keys(already_surfaced: Collection[str]) -> set[str]:
+    """Normalise surfaced entries so absolute paths, real paths and filenames all match."""
+    keys: set[str] = set()
+    for entry in already_surfaced:
+        text = os.fspath(entry)
+        keys.add(text)
+        if os.path.isabs(text):
+            keys.add(os.path.normpath(text))
+            keys.add(os.path.realpath(text))
+    return keys
+
+
+def drop_surfaced(
+    headers: Sequence["MemoryHeader"], already_surfaced: Collection[str]
+) -> list["MemoryHeader"]:
+    """Remove headers whose absolute path or relative filename was already surfaced."""
+    if not already_surfaced:
+        return list(headers)
+    keys = _surfaced_keys(already_surfaced)
+    fresh = []
+    for header in headers:
+        candidates = {
+            header.filename,
+            header.file_path,
+            os.path.normpath(header.file_path),
+            os.path.realpath(header.file_path),
+        }
+        if candidates.isdisjoint(keys):
+            fresh.append(header)
+    return fresh
+
+
+def accepts_cancel(selector: object) -> bool:
+    """True when the selector's select() takes a `cancel` keyword (ours all do)."""
+    try:
+        params = inspect.signature(selector.select).parameters  # type: ignore[attr-defined]
+    except (TypeError, ValueError):
+        return False
+    return "cancel" in params or any(p.kind is p.VAR_KEYWORD for p in params.values())
+
+
+def run_selector(
+    selector: Selector,
+    query: str,
+    headers: Sequence["MemoryHeader"],
+    recent_tools: Sequence[str],
+    cancel: threading.Event | None,
+) -> list[str]:
+    """Call selector.select, passing the cancel event only to selectors that accept it."""
+    if cancel is not None and accepts_cancel(selector):
+        return selector.select(query, headers, recent_tools=tuple(recent_tools), cancel=cancel)
+    return selector.select(query, headers, recent_tools=tuple(recent_tools))
+
+
+def find_relevant_memories(
+    query: str,
+    memory_dir: str | os.PathLike[str],
+    *,
+    recent_tools: Sequence[str] = (),
+    already_surfaced: Collection[str] = frozenset(),
+    selector: Selector | None = None,
+    now_ms: float | None = None,
+    cancel: threading.Event | None = None,
+) -> list[RelevantMemory]:
+    """Pick up to five memories from memory_dir that help with query (never re-surfacing one)."""
+    from memdir_nb.scan import scan_memory_files
+
+    del now_ms  # selection does not depend on the clock; accepted for a uniform signature
+    headers = scan_memory_files(memory_dir)
+    candidates = drop_surfaced(headers, already_surfaced)
+    if not candidates or not query.strip():
+        return []
+    if cancel is not None and cancel.is_set():
+        return []
+    if selector is None:
+        from memdir_nb.recall.selectors import default_selector
+
+        selector = default_selector()
+    try:
+        chosen = run_selector(selector, query, candidates, recent_tools, cancel)
+    except RecallCancelled:
+        return []
+    if cancel is not None and cancel.is_set():
+        return []
+    by_name = {h.filename: h for h in candidates}
+    kept = keep_known_filenames(chosen, by_name, limit=MAX_RELEVANT_MEMORIES)
+    return [
+        RelevantMemory(path=os.path.abspath(by_name[name].file_path), mtime_ms=by_name[name].mtime_ms)
+        for name in kept
+    ]

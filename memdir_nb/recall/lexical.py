@@ -1,0 +1,381 @@
+"""LexicalSelector: the offline selector, a BM25 ranking (bm25s) over the memory manifest.
+
+It sees what the model-backed selector sees -- name, description, type and filename -- and
+answers with nothing when no memory covers enough of the query. Recently used tools get the
+same rule the model is given: their usage docs are skipped, their warnings are kept.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import threading
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import TYPE_CHECKING, Iterable, Sequence
+
+from memdir_nb.recall.base import MAX_RELEVANT_MEMORIES
+
+if TYPE_CHECKING:  # pragma: no cover
+    from memdir_nb.scan import MemoryHeader
+
+# Function words plus the filler of a request ("please write me ..."). They say what the user
+# wants done, not what it is about, so they never decide which memory is relevant.
+STOPWORDS: frozenset[str] = frozenset(
+    """
+    a about above after again against all am an and any are aren as at be because been before
+    being below between both but by can cannot could couldn did didn do does doesn doing done
+    down during each either else etc ever every few for from further get gets getting got had
+    has have having he her here hers herself him himself his how i i'd i'll i'm i've if in into
+    is isn it it's its itself just let lets like ll me mine more most much must my myself need
+    needs no nor not now of off on once one only or other our ours ourselves out over own per
+    please re really s same shall she should so some such t than that that's the their theirs
+    them themselves then there these they this those through thus to too under until up upon
+    us ve very via was wasn we were what what's when where where's whether which while who
+    who's whom whose why will with within without won would yet you your yours yourself
+    also again already always anything something everything nothing someone anyone thing things
+    way ways lot lots bit kind sort want wants wanted know make makes made use used using
+    write draft add give tell show find help look looks go goes going take put run check
+    new old good bad better best right just quick quickly still actually maybe probably
+    today yesterday tomorrow now again exactly again any many
+    """.split()
+)
+
+# Common engineering vocabulary that is spelled several ways. Each group becomes one extra
+# concept token on both sides, so "PR" in a query meets "pull request" in a description.
+# Only generic terms belong here: nothing tied to one team's product or to the eval set.
+SYNONYM_GROUPS: tuple[tuple[str, ...], ...] = (
+    ("pr", "prs", "pull request", "merge request", "mr"),
+    ("ci", "pipeline", "continuous integration", "github actions", "build server"),
+    ("k8s", "kubernetes", "kubectl", "helm", "cluster", "pod", "pods"),
+    ("db", "database", "postgres", "postgresql", "mysql", "sql", "sqlite"),
+    ("deploy", "deployment", "rollout", "roll out", "release", "ship to prod"),
+    ("login", "log in", "sign in", "signin", "auth", "authentication", "session"),
+    ("docs", "documentation", "doc", "readme", "wiki"),
+    ("env var", "env vars", "environment variable", "environment variables", "envrc", "dotenv"),
+    ("crash", "crashes", "exception", "stack trace", "error report"),
+    ("aws", "amazon web services", "amazon", "ec2", "s3", "rds"),
+    ("cost", "costs", "spend", "spending", "billing", "bill", "budget"),
+    ("on-call", "oncall", "on call", "pager", "pagerduty", "paging"),
+    ("mock", "mocks", "mocked", "stub", "stubs", "fake", "fakes"),
+    ("repo", "repository", "monorepo"),
+    ("dependency", "dependencies", "package", "packages", "library", "libraries", "lib"),
+    ("feature flag", "feature flags", "flag", "flags", "toggle", "launchdarkly"),
+    ("credential", "credentials", "secret", "secrets", "password", "passwords", "api key"),
+    ("api", "endpoint", "endpoints", "route", "routes"),
+    ("legacy", "deprecated", "deprecation", "sunset", "end of life", "old version"),
+    ("incident", "outage", "postmortem", "post-mortem", "downtime"),
+    ("terminal", "shell", "command line", "cli", "bash", "zsh", "fish"),
+    ("test", "tests", "testing", "unit test", "integration test"),
+    ("flaky", "flake", "flakes", "intermittent", "intermittently"),
+    ("typescript", "ts", "javascript", "js", "react", "frontend", "front end"),
+    ("standup", "stand-up", "status update", "status updates"),
+    ("commit message", "commit messages"),
+    ("code review", "review", "reviews", "reviewer", "reviewers"),
+    ("timezone", "time zone", "working hours", "office hours"),
+)
+
+# Cues that a memory is a warning, gotcha or known issue (kept even for tools in use). Strong
+# cues win over usage cues; weak ones only count when nothing marks the memory as a usage doc.
+STRONG_WARNING_CUES = re.compile(
+    r"\b(gotchas?|warn(?:s|ing|ings)?|caveats?|careful|beware|bugs?|buggy|known issues?|"
+    r"lag(?:s|ging)?|stale|flak(?:y|e|es)|caps|capped|silently|don'?t|do not|never|avoid|"
+    r"pitfalls?|trap|breaks?|broken)\b",
+    re.IGNORECASE,
+)
+WEAK_WARNING_CUES = re.compile(
+    r"\b(issues?|limits?|limited|fails?|failing|time ?outs?|times? out|missing|"
+    r"skip(?:s|ped)?|wrong|instead|always|must)\b",
+    re.IGNORECASE,
+)
+
+# Cues that a memory is usage or reference documentation for a tool.
+STRONG_USAGE_CUES = re.compile(
+    r"\b(usage|how to use|how-to|syntax|cheat ?sheet|documentation|reference docs?|manual)\b",
+    re.IGNORECASE,
+)
+WEAK_USAGE_CUES = re.compile(
+    r"\b(reference|docs?|parameters?|options?|examples?|filters?|flags|modes?|api|commands?)\b",
+    re.IGNORECASE,
+)
+
+_WORD = re.compile(r"[a-z0-9]+(?:['\-][a-z0-9]+)*")
+_SPLIT_FILENAME = re.compile(r"[_\-/.\s]+")
+_CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
+
+
+@lru_cache(maxsize=1)
+def _stemmer():  # a PyStemmer object; cached because building it costs more than a scan
+    import Stemmer
+
+    return Stemmer.Stemmer("english")
+
+
+def _synonym_patterns() -> tuple[tuple[str, re.Pattern[str]], ...]:
+    patterns = []
+    for group in SYNONYM_GROUPS:
+        alternatives = "|".join(re.escape(term) for term in sorted(group, key=len, reverse=True))
+        patterns.append(("syn_" + re.sub(r"\W+", "", group[0]), re.compile(rf"\b(?:{alternatives})(?:s|es)?\b")))
+    return tuple(patterns)
+
+
+_SYNONYMS = _synonym_patterns()
+
+
+def filename_words(filename: str) -> str:
+    """'team/project_release-freeze.md' -> 'team project release freeze'."""
+    stem = filename[:-3] if filename.lower().endswith(".md") else filename
+    return " ".join(part for part in _SPLIT_FILENAME.split(stem) if part)
+
+
+def raw_words(text: str) -> list[str]:
+    """Lowercase words; hyphenated compounds give the joined form and each part."""
+    words: list[str] = []
+    for match in _WORD.finditer(_CAMEL.sub(" ", text).lower() if text else ""):
+        word = match.group(0)
+        if "-" in word or "'" in word:
+            words.append(word.replace("-", "").replace("'", ""))
+            words.extend(p for p in re.split(r"['\-]", word) if p)
+        else:
+            words.append(word)
+    return words
+
+
+@dataclass(frozen=True)
+class LexicalOptions:
+    """Switches for the variants the benchmark compares; the defaults are the shipped selector."""
+
+    stemming: bool = True
+    synonyms: bool = True
+    threshold: bool = True
+    tool_rule: bool = True
+    min_coverage: float = 0.22       # share of the query's IDF mass a memory must cover
+    relative_cut: float = 0.5        # and at least this share of the best memory's BM25 score
+    name_weight: int = 2             # the name is repeated: it is the memory's own title
+
+
+def tokens(text: str, options: LexicalOptions) -> list[str]:
+    """Index terms of a text: words minus stopwords, stemmed, plus synonym concept tokens."""
+    words = [w for w in raw_words(text) if w not in STOPWORDS and len(w) > 1 or w.isdigit()]
+    if options.stemming:
+        words = _stemmer().stemWords(words)
+    if options.synonyms and text:
+        lowered = " ".join(raw_words(text))
+        words.extend(tag for tag, pattern in _SYNONYMS if pattern.search(lowered))
+    return words
+
+
+def _header_text(header: "MemoryHeader") -> tuple[str, str, str, str]:
+    type_text = header.type.value if header.type is not None else ""
+    return (header.name or "", header.description or "", type_text, filename_words(header.filename))
+
+
+def document_tokens(header: "MemoryHeader", options: LexicalOptions) -> list[str]:
+    """The terms a memory is indexed under: name (weighted), description, type, filename."""
+    name, description, type_text, file_words = _header_text(header)
+    name_tokens = tokens(name, options)
+    return (
+        name_tokens * max(1, options.name_weight)
+        + tokens(description, options)
+        + tokens(type_text, options)
+        + tokens(file_words, options)
+    )
+
+
+# ---- the recent-tools rule -------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ToolKey:
+    """How a tool name is recognised in memories: the words that must be mentioned."""
+
+    tool: str
+    subject: str                      # "grep", "bash", or the MCP server name ("linear")
+    extra: frozenset[str]             # MCP: "mcp" and the function's words ("search")
+    is_mcp: bool
+
+
+def tool_key(tool: str) -> ToolKey:
+    """'mcp__linear__search' -> subject 'linear' (+ 'mcp', 'search'); 'Grep' -> 'grep'."""
+    parts = [p for p in tool.split("__") if p]
+    if len(parts) >= 2 and parts[0].lower() == "mcp":
+        subject = " ".join(raw_words(parts[1].replace("_", " ")))
+        extra = {"mcp"}
+        for part in parts[2:]:
+            extra.update(raw_words(part.replace("_", " ")))
+        return ToolKey(tool, subject, frozenset(extra), True)
+    return ToolKey(tool, " ".join(raw_words(tool.replace("_", " "))), frozenset(), False)
+
+
+def _mentions(words: Sequence[str], phrase: str) -> bool:
+    target = phrase.split()
+    if not target:
+        return False
+    joined = "".join(target)
+    if joined in words:
+        return True
+    n = len(target)
+    return any(list(words[i : i + n]) == target for i in range(len(words) - n + 1))
+
+
+def is_about_tool(header: "MemoryHeader", key: ToolKey) -> bool:
+    """Is this memory about the tool itself, not merely about the same word or product?
+
+    The tool must be named in the memory's title (name or filename), or in the description as
+    "<tool> tool" / "<server> MCP". For an MCP server named after a product ("postgres",
+    "linear"), the memory must also name the MCP tool or its function ("mcp", "search").
+    """
+    name, description, _, file_words = _header_text(header)
+    title_words = raw_words(name) + raw_words(file_words)
+    desc_words = raw_words(description)
+    named = _mentions(title_words, key.subject) or any(
+        _mentions(desc_words, f"{key.subject} {suffix}") for suffix in ("tool", "tools", "mcp")
+    )
+    if not named:
+        return False
+    if not key.is_mcp:
+        return True
+    return any(word in key.extra for word in title_words + desc_words)
+
+
+def tool_memory_class(header: "MemoryHeader") -> str | None:
+    """'warning' for gotchas/known issues, 'usage' for how-to/reference docs, else None."""
+    from memdir_nb.types import MemoryType
+
+    name, description, _, file_words = _header_text(header)
+    text = " ".join((name, description, file_words))
+    if STRONG_WARNING_CUES.search(text):
+        return "warning"
+    if STRONG_USAGE_CUES.search(text):
+        return "usage"
+    if WEAK_WARNING_CUES.search(text):
+        return "warning"
+    if header.type == MemoryType.REFERENCE or WEAK_USAGE_CUES.search(text):
+        return "usage"
+    return None
+
+
+def classify_for_tools(header: "MemoryHeader", keys: Sequence[ToolKey]) -> str | None:
+    """'warning' / 'usage' for memories about a tool in use, None when no tool rule applies."""
+    if not any(is_about_tool(header, key) for key in keys):
+        return None
+    return tool_memory_class(header)
+
+
+# ---- the selector ----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ScoredMemory:
+    """One candidate's figures, kept so notebooks can show why a memory was (not) chosen."""
+
+    filename: str
+    score: float
+    coverage: float
+    matched: tuple[str, ...]
+    tool_class: str | None
+    selected: bool
+
+
+class LexicalSelector:
+    """Offline selector: BM25 (bm25s) with stemming, synonyms, a coverage threshold, tool rule."""
+
+    name = "lexical"
+
+    def __init__(self, options: LexicalOptions | None = None, *, limit: int = MAX_RELEVANT_MEMORIES) -> None:
+        self.options = options or LexicalOptions()
+        self.limit = limit
+        self.last_error: str | None = None
+        self.last_scores: list[ScoredMemory] = []
+
+    def select(
+        self,
+        query: str,
+        headers: Sequence["MemoryHeader"],
+        *,
+        recent_tools: Sequence[str] = (),
+        cancel: threading.Event | None = None,
+    ) -> list[str]:
+        """Rank headers against the query and return up to `limit` filenames, best first."""
+        self.last_error = None
+        scored = self.score(query, headers, recent_tools=recent_tools)
+        self.last_scores = scored
+        return [s.filename for s in scored if s.selected]
+
+    def score(
+        self, query: str, headers: Sequence["MemoryHeader"], *, recent_tools: Sequence[str] = ()
+    ) -> list[ScoredMemory]:
+        """Every candidate with its BM25 score, coverage and verdict, best first."""
+        import bm25s
+
+        opts = self.options
+        headers = sorted(headers, key=lambda h: h.filename)  # determinism: ties go by filename
+        if not headers:
+            return []
+        docs = [document_tokens(h, opts) for h in headers]
+        query_terms = list(dict.fromkeys(tokens(query, opts)))
+        keys = [tool_key(t) for t in recent_tools if t.strip()] if opts.tool_rule else []
+        classes = [classify_for_tools(h, keys) if keys else None for h in headers]
+
+        n_docs = len(docs)
+        doc_sets = [set(d) for d in docs]
+        df: dict[str, int] = {}
+        for terms in doc_sets:
+            for term in terms:
+                df[term] = df.get(term, 0) + 1
+
+        def idf(term: str) -> float:
+            count = df.get(term, 0)
+            return math.log(1 + (n_docs - count + 0.5) / (count + 0.5))
+
+        query_mass = sum(idf(t) for t in query_terms)
+        if query_terms and any(t in df for t in query_terms):
+            retriever = bm25s.BM25()
+            retriever.index([d if d else [""] for d in docs], show_progress=False)
+            known = [t for t in query_terms if t in df]
+            raw_scores = [float(s) for s in retriever.get_scores(known)]
+        else:
+            raw_scores = [0.0] * n_docs
+
+        rows = []
+        for header, terms, score, tool_class in zip(headers, doc_sets, raw_scores, classes):
+            matched = tuple(t for t in query_terms if t in terms)
+            coverage = sum(idf(t) for t in matched) / query_mass if query_mass else 0.0
+            rows.append((header, score, coverage, matched, tool_class))
+
+        top = max((r[1] for r in rows if r[4] != "usage"), default=0.0)
+
+        def passes(row) -> bool:
+            _, score, coverage, matched, tool_class = row
+            if tool_class == "usage":
+                return False
+            if tool_class == "warning":
+                return True
+            if score <= 0 or not matched:
+                return False
+            if not opts.threshold:
+                return True
+            return coverage >= opts.min_coverage and score >= opts.relative_cut * top
+
+        ordered = sorted(
+            rows,
+            key=lambda r: (r[4] != "warning", -r[1], r[0].filename),
+        )
+        result: list[ScoredMemory] = []
+        picked = 0
+        for row in ordered:
+            ok = passes(row) and picked < self.limit
+            picked += ok
+            header, score, coverage, matched, tool_class = row
+            result.append(ScoredMemory(header.filename, score, coverage, matched, tool_class, ok))
+        return result
+
+
+def plain_bm25_selector(limit: int = MAX_RELEVANT_MEMORIES) -> LexicalSelector:
+    """Baseline: BM25 top-k, no stemming/synonyms/threshold/tool rule (anything that matched)."""
+    return LexicalSelector(
+        LexicalOptions(stemming=False, synonyms=False, threshold=False, tool_rule=False, name_weight=1),
+        limit=limit,
+    )
+
+

@@ -1,0 +1,52 @@
+"""Choosing a selector: the model-backed one when a key is present, else the lexical one."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from memdir_nb.recall.base import Selector
+
+if TYPE_CHECKING:  # pragma: no cover
+    from memdir_nb.config import MemdirConfig
+
+SELECTOR_CHOICES = ("lexical", "anthropic")
+
+
+class SelectorConfigError(ValueError):
+    """The requested selector cannot be built from this configuration."""
+
+
+def make_selector(name: str, config: "MemdirConfig | None" = None) -> Selector:
+    """Build a selector by name ('lexical' or 'anthropic'); the key comes from config."""
+    choice = name.strip().lower()
+    if choice == "lexical":
+        from memdir_nb.recall.lexical import LexicalSelector
+
+        return LexicalSelector()
+    if choice == "anthropic":
+        if config is None:
+            from memdir_nb.config import MemdirConfig
+
+            config = MemdirConfig.from_environment()
+        if not config.anthropic_api_key:
+            raise SelectorConfigError(
+                "the 'anthropic' selector needs an API key, but ANTHROPIC_API_KEY is not set; "
+                "set ANTHROPIC_API_KEY, or use MEMDIR_NB_SELECTOR=lexical for the offline selector"
+            )
+        from memdir_nb.recall.anthropic_selector import AnthropicSelector
+
+        return AnthropicSelector(api_key=config.anthropic_api_key)
+    raise SelectorConfigError(
+        f"unknown selector {name!r}; choose one of: {', '.join(SELECTOR_CHOICES)}"
+    )
+
+
+def default_selector(config: "MemdirConfig | None" = None) -> Selector:
+    """AnthropicSelector when an API key is set (unless the config asks for 'lexical')."""
+    if config is None:
+        from memdir_nb.config import MemdirConfig
+
+        config = MemdirConfig.from_environment()
+    if config.selector:
+        return make_selector(config.selector, config)
+    return make_selector("anthropic" if config.anthropic_api_key else "lexical", config)
