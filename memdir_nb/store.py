@@ -1,0 +1,572 @@
+"""MemoryStore: the only code that writes memories. Atomic files, one lock, a trash instead of unlink.
+
+Every change (a topic file plus the MEMORY.md line that points at it, or a move between the
+private and team scopes with both indexes) happens in one step under a single
+`filelock.FileLock` at `<memory_dir>/.memdir.lock`. Files are written to a dot-prefixed temp
+file in the same folder, fsynced and `os.replace`d, so a reader sees the old file or the new
+one, never half of one. If any write in a step fails, the files it already changed are put
+back as they were.
+"""
+
+from __future__ import annotations
+
+import builtins
+import datetime as _dt
+import hashlib
+import logging
+import os
+import re
+import secrets
+import time
+import unicodedata
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from memdir_nb import frontmatter, index, scan, secret_scan, team_paths
+from memdir_nb.types import SCOPES, InvalidMemoryTypeError, MemoryType, require_memory_type
+
+if TYPE_CHECKING:
+    from memdir_nb.config import MemdirConfig
+    from memdir_nb.scan import MemoryHeader
+
+log = logging.getLogger(__name__)
+
+LOCK_NAME = ".memdir.lock"
+TRASH_DIRNAME = ".trash"
+TEAM_DIRNAME = "team"
+MAX_SLUG_CHARS = 60
+LOCK_TIMEOUT_S = 60.0
+
+
+class MemoryValidationError(ValueError):
+    """Bad input to the store; the message names the problem and the fix. Nothing was written."""
+
+
+class MemoryNotFoundError(MemoryValidationError):
+    """The memory file named does not exist."""
+
+
+# --- input checks -------------------------------------------------------------------------
+
+
+def _require_text(value: object, what: str, *, one_line: bool) -> str:
+    """A non-blank string (stripped); one_line refuses line breaks that would break the index."""
+    if not isinstance(value, str):
+        raise MemoryValidationError(f"the memory {what} must be a string, got {type(value).__name__}")
+    text = value.strip()
+    if not text:
+        raise MemoryValidationError(f"the memory {what} is empty: give a short, specific {what}")
+    if one_line and ("\n" in text or "\r" in text):
+        raise MemoryValidationError(
+            f"the memory {what} must be one line (it becomes the MEMORY.md pointer); "
+            "move the detail into the body"
+        )
+    if "\0" in text:
+        raise MemoryValidationError(f"the memory {what} contains a NUL byte; remove it")
+    return text
+
+
+def _require_type(raw: object) -> MemoryType:
+    try:
+        return require_memory_type(raw)
+    except InvalidMemoryTypeError as exc:
+        raise MemoryValidationError(str(exc)) from exc
+
+
+def _require_body(body: object) -> str:
+    if not isinstance(body, str):
+        raise MemoryValidationError(f"the memory body must be a string, got {type(body).__name__}")
+    if "\0" in body:
+        raise MemoryValidationError("the memory body contains a NUL byte; remove it")
+    return body
+
+
+def _require_scope(scope: object) -> str:
+    if scope not in SCOPES:
+        raise MemoryValidationError(f"unknown scope {scope!r}: use 'private' or 'team'")
+    return str(scope)
+
+
+def check_plain_md_name(filename: object) -> str:
+    """A bare `*.md` file name: no folders, no `..`, no leading dot, not MEMORY.md, no NUL/backslash."""
+    fix = "pass a plain file name such as 'feedback_testing.md' (the scope picks the folder)"
+    if not isinstance(filename, str) or not filename:
+        raise MemoryValidationError(f"filename must be a non-empty string; {fix}")
+    if "\0" in filename:
+        raise MemoryValidationError(f"filename {filename!r} contains a NUL byte; {fix}")
+    if "\\" in filename:
+        raise MemoryValidationError(f"filename {filename!r} contains a backslash; {fix}")
+    if "/" in filename or filename in (".", ".."):
+        raise MemoryValidationError(f"filename {filename!r} is a path, not a file name; {fix}")
+    if ".." in filename:
+        raise MemoryValidationError(f"filename {filename!r} contains '..'; {fix}")
+    if filename.startswith("."):
+        raise MemoryValidationError(
+            f"filename {filename!r} starts with a dot, so scans would never see it; {fix}"
+        )
+    if not filename.endswith(".md") or filename == ".md":
+        raise MemoryValidationError(f"filename {filename!r} does not end in .md; {fix}")
+    if filename.casefold() == index.ENTRYPOINT_NAME.casefold():
+        raise MemoryValidationError(
+            f"{filename!r} is the index file, not a memory; choose another name ({fix})"
+        )
+    if any(ord(c) < 32 for c in filename):
+        raise MemoryValidationError(f"filename {filename!r} contains a control character; {fix}")
+    return filename
+
+
+def slugify(name: str, *, max_chars: int = MAX_SLUG_CHARS) -> str:
+    """Lowercase ascii words joined by '_' (accents dropped), cut at a word end; a short hash if nothing is left."""
+    ascii_text = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode("ascii")
+    words = re.findall(r"[a-z0-9]+", ascii_text.lower())
+    slug = ""
+    for word in words:
+        candidate = f"{slug}_{word}" if slug else word
+        if len(candidate) > max_chars:
+            if not slug:
+                slug = word[:max_chars]
+            break
+        slug = candidate
+    if not slug:
+        slug = "m" + hashlib.sha1(name.encode("utf-8")).hexdigest()[:8]
+    return slug
+
+
+def default_filename(name: str, memory_type: MemoryType | str) -> str:
+    """`{type}_{slug(name)}.md`."""
+    return f"{_require_type(memory_type).value}_{slugify(name)}.md"
+
+
+# --- atomic writes with rollback ----------------------------------------------------------
+
+
+def _fsync_dir(path: Path) -> None:
+    try:
+        fd = os.open(path, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass  # some filesystems refuse fsync on a directory; the rename itself is still atomic
+    finally:
+        os.close(fd)
+
+
+def atomic_write_text(path: Path, text: str) -> None:
+    """Write UTF-8 text atomically (see atomic_write_bytes)."""
+    atomic_write_bytes(path, text.encode("utf-8"))
+
+
+def atomic_write_bytes(path: Path, data: bytes) -> None:
+    """Write to a dot-prefixed temp file beside `path` (never named *.md), fsync, then os.replace."""
+    tmp = path.parent / f".{path.name}.{os.getpid()}.{secrets.token_hex(4)}.tmp"
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except FileNotFoundError:
+            pass
+        raise
+    _fsync_dir(path.parent)
+
+
+@dataclass
+class _Step:
+    """The files changed so far in one locked step, so a failure can put them back."""
+
+    undo: list[tuple[str, Path, object]] = field(default_factory=list)
+
+    def write(self, path: Path, text: str) -> None:
+        previous: bytes | None = path.read_bytes() if path.exists() else None
+        atomic_write_text(path, text)
+        self.undo.append(("write", path, previous))
+
+    def move(self, src: Path, dst: Path) -> None:
+        if os.path.lexists(dst):
+            raise FileExistsError(f"{dst} already exists")
+        os.replace(src, dst)
+        _fsync_dir(dst.parent)
+        self.undo.append(("move", dst, src))
+
+    def rollback(self) -> None:
+        for kind, path, other in reversed(self.undo):
+            try:
+                if kind == "move":
+                    os.replace(path, other)  # type: ignore[arg-type]
+                elif other is None:
+                    os.unlink(path)
+                else:
+                    atomic_write_bytes(path, other)  # type: ignore[arg-type]
+            except OSError as exc:  # keep undoing the rest; report what could not be restored
+                log.error("could not undo %s of %s: %s", kind, path, exc)
+
+
+# --- the store ----------------------------------------------------------------------------
+
+
+class MemoryStore:
+    """Saves, updates, forgets and moves memories in one memory dir (private + team/)."""
+
+    def __init__(
+        self,
+        memory_dir: str | os.PathLike[str],
+        *,
+        config: MemdirConfig | None = None,
+        now_ms: float | None = None,
+    ) -> None:
+        self.memory_dir = Path(os.path.abspath(os.fspath(memory_dir)))
+        self.team_dir = self.memory_dir / TEAM_DIRNAME
+        self.trash_dir = self.memory_dir / TRASH_DIRNAME
+        self.lock_path = self.memory_dir / LOCK_NAME
+        self.config = config
+        self._fixed_now_ms = now_ms
+        self.warnings: list[str] = []
+
+    # -- helpers
+
+    def _now_ms(self) -> float:
+        if self._fixed_now_ms is not None:
+            return self._fixed_now_ms
+        if self.config is not None:
+            return self.config.now_ms()
+        return time.time() * 1000
+
+    def _scope_dir(self, scope: str) -> Path:
+        return self.team_dir if scope == "team" else self.memory_dir
+
+    def _validate_target(self, path: Path, scope: str) -> Path:
+        """Both containment passes (string, then realpath) for the scope; raises PathTraversalError."""
+        if scope == "team":
+            checked = team_paths.validate_team_mem_write_path(str(path), str(self.team_dir) + os.sep)
+        else:
+            checked = team_paths.validate_memory_write_path(str(path), str(self.memory_dir) + os.sep)
+        return Path(checked)
+
+    def _split(self, filename: object) -> tuple[str, str]:
+        """'x.md' -> ('private', 'x.md'); 'team/x.md' -> ('team', 'x.md')."""
+        if not isinstance(filename, str):
+            raise MemoryValidationError(
+                f"filename must be a string such as 'x.md' or 'team/x.md', got {type(filename).__name__}"
+            )
+        if filename.startswith(TEAM_DIRNAME + "/"):
+            return "team", check_plain_md_name(filename[len(TEAM_DIRNAME) + 1 :])
+        if "/" in filename:
+            raise MemoryValidationError(
+                f"filename {filename!r} must be 'name.md' (private) or 'team/name.md' (team), "
+                "relative to the memory dir, as store.list() shows them"
+            )
+        return "private", check_plain_md_name(filename)
+
+    def _rel(self, scope: str, plain: str) -> str:
+        return f"{TEAM_DIRNAME}/{plain}" if scope == "team" else plain
+
+    def _not_found(self, rel: str) -> MemoryNotFoundError:
+        return MemoryNotFoundError(
+            f"no memory file {rel!r} in {self.memory_dir}; call store.list() (or run "
+            f"`memdir-nb scan {self.memory_dir}`) to see the memories that exist"
+        )
+
+    @contextmanager
+    def _locked(self) -> Iterator[_Step]:
+        """Hold the one lock for the whole memory dir; undo the step's writes if it fails."""
+        from filelock import FileLock, Timeout
+
+        os.makedirs(self.memory_dir, exist_ok=True)
+        lock = FileLock(str(self.lock_path), timeout=LOCK_TIMEOUT_S)
+        try:
+            lock.acquire()
+        except Timeout as exc:
+            raise TimeoutError(
+                f"another process has held {self.lock_path} for over {LOCK_TIMEOUT_S:.0f}s; "
+                "if no memdir process is running, delete that lock file and retry"
+            ) from exc
+        step = _Step()
+        try:
+            yield step
+        except BaseException:
+            step.rollback()
+            raise
+        finally:
+            lock.release()
+
+    def _scan_fields(self, name: str, description: str, body: str) -> list[secret_scan.SecretFinding]:
+        return secret_scan.scan_for_secrets({"name": name, "description": description, "body": body})
+
+    def _warn_private_secret(self, rel: str, findings: list[secret_scan.SecretFinding]) -> None:
+        for f in findings:
+            msg = (
+                f"{rel}: {f.describe()}; saved in private memory only, but credentials do not "
+                "belong in memory files (refer to where the secret is stored instead)"
+            )
+            self.warnings.append(msg)
+            log.warning(msg)
+
+    def _write_index_line(
+        self, step: _Step, scope: str, plain: str, title: str, hook: str
+    ) -> None:
+        scope_dir = self._scope_dir(scope)
+        entry_path = self._validate_target(scope_dir / index.ENTRYPOINT_NAME, scope)
+        current = index.read_entrypoint(scope_dir)
+        line = index.format_index_entry(title, plain, hook)
+        step.write(entry_path, index.upsert_index_entry(current, line, plain))
+
+    def _remove_index_line(self, step: _Step, scope: str, plain: str) -> None:
+        scope_dir = self._scope_dir(scope)
+        current = index.read_entrypoint(scope_dir)
+        if not current:
+            return
+        updated = index.remove_index_entry(current, plain)
+        if updated != current:
+            entry_path = self._validate_target(scope_dir / index.ENTRYPOINT_NAME, scope)
+            step.write(entry_path, updated)
+
+    def _read(self, path: Path) -> tuple[frontmatter.Frontmatter, str]:
+        return frontmatter.parse_memory_file(path)
+
+    # -- public API
+
+    def save(
+        self,
+        name: str,
+        description: str,
+        type: MemoryType | str,  # noqa: A002 - the spec's field name
+        body: str,
+        *,
+        scope: str = "private",
+        filename: str | None = None,
+    ) -> Path:
+        """Write a topic file and its MEMORY.md line in one locked step; returns the file's path."""
+        name = _require_text(name, "name", one_line=True)
+        description = _require_text(description, "description", one_line=True)
+        mtype = _require_type(type)
+        body = _require_body(body)
+        scope = _require_scope(scope)
+        if scope == "team" and mtype is MemoryType.USER:
+            raise MemoryValidationError(
+                "a user memory describes one person and is always private; save it with "
+                "scope='private'"
+            )
+        if filename is not None:
+            check_plain_md_name(filename)
+        base = filename or default_filename(name, mtype)
+        rel_base = self._rel(scope, base)
+        findings = self._scan_fields(name, description, body)
+        if findings and scope == "team":
+            raise secret_scan.SecretInTeamMemoryError(findings)
+        scope_dir = self._scope_dir(scope)
+        # checked before taking the lock too, so a refused path leaves no trace (not even the lock file)
+        self._validate_target(scope_dir / base, scope)
+        self._validate_target(scope_dir / index.ENTRYPOINT_NAME, scope)
+        text = frontmatter.render_memory_file(name, description, mtype, body)
+
+        with self._locked() as step:
+            plain = self._pick_filename(scope, base, text, explicit=filename is not None)
+            target = self._validate_target(scope_dir / plain, scope)
+            os.makedirs(scope_dir, exist_ok=True)
+            if not (target.exists() and target.read_text(encoding="utf-8", errors="replace") == text):
+                step.write(target, text)
+            self._write_index_line(step, scope, plain, name, description)
+        if findings:
+            self._warn_private_secret(self._rel(scope, plain), findings)
+        log.debug("saved %s", rel_base if plain == base else self._rel(scope, plain))
+        return scope_dir / plain
+
+    def _pick_filename(self, scope: str, base: str, text: str, *, explicit: bool) -> str:
+        """`base`, or `stem_2.md`, `stem_3.md`... when another memory already has that name."""
+        scope_dir = self._scope_dir(scope)
+        stem = base[: -len(".md")]
+        n = 1
+        while True:
+            plain = base if n == 1 else f"{stem}_{n}.md"
+            path = scope_dir / plain
+            if not os.path.lexists(path):
+                return plain
+            if path.is_file() and not path.is_symlink():
+                if path.read_text(encoding="utf-8", errors="replace") == text:
+                    return plain  # the very same memory saved again: no duplicate
+            if explicit:
+                raise MemoryValidationError(
+                    f"{self._rel(scope, plain)} already holds another memory; call "
+                    f"store.update({self._rel(scope, plain)!r}, ...) to change it, or pick a new filename"
+                )
+            n += 1
+
+    def update(
+        self,
+        filename: str,
+        *,
+        name: str | None = None,
+        description: str | None = None,
+        type: MemoryType | str | None = None,  # noqa: A002
+        body: str | None = None,
+    ) -> Path:
+        """Re-render an existing memory (fields left as None keep their value) and its index line."""
+        scope, plain = self._split(filename)
+        rel = self._rel(scope, plain)
+        new_name = None if name is None else _require_text(name, "name", one_line=True)
+        new_desc = None if description is None else _require_text(description, "description", one_line=True)
+        new_type = None if type is None else _require_type(type)
+        new_body = None if body is None else _require_body(body)
+        scope_dir = self._scope_dir(scope)
+        self._validate_target(scope_dir / plain, scope)
+        if not os.path.lexists(scope_dir / plain):
+            raise self._not_found(rel)
+
+        with self._locked() as step:
+            target = self._validate_target(scope_dir / plain, scope)
+            if not target.is_file():
+                raise self._not_found(rel)
+            fm, old_body = self._read(target)
+            final_name = new_name or (fm.name or "").strip()
+            final_desc = new_desc or (fm.description or "").strip()
+            if not final_name or not final_desc:
+                missing = "name" if not final_name else "description"
+                raise MemoryValidationError(
+                    f"{rel} has no {missing} in its frontmatter; pass {missing}=... to update()"
+                )
+            if new_type is None and fm.type is None:
+                raise MemoryValidationError(
+                    f"{rel} has no valid type in its frontmatter (found {fm.raw_type!r}); pass "
+                    "type=... (user, feedback, project or reference) to update()"
+                )
+            final_type = new_type or fm.type
+            assert final_type is not None
+            final_body = old_body if new_body is None else new_body
+            if scope == "team" and final_type is MemoryType.USER:
+                raise MemoryValidationError(
+                    f"{rel} is in team memory, and a user memory is always private; "
+                    "demote it first or keep its type"
+                )
+            findings = self._scan_fields(final_name, final_desc, final_body)
+            if findings and scope == "team":
+                raise secret_scan.SecretInTeamMemoryError(findings)
+            text = frontmatter.render_memory_file(final_name, final_desc, final_type, final_body)
+            step.write(target, text)
+            self._write_index_line(step, scope, plain, final_name, final_desc)
+        if findings:
+            self._warn_private_secret(rel, findings)
+        return scope_dir / plain
+
+    def forget(self, filename: str) -> Path:
+        """Drop the index line and move the file into .trash/ (never unlinked); returns the trash path."""
+        scope, plain = self._split(filename)
+        rel = self._rel(scope, plain)
+        source = self._scope_dir(scope) / plain
+        if not os.path.lexists(source):
+            raise self._not_found(rel)
+        self._validate_target(source, scope)
+
+        with self._locked() as step:
+            if not os.path.lexists(source):
+                raise self._not_found(rel)
+            self._validate_target(source, scope)
+            os.makedirs(self.trash_dir, exist_ok=True)
+            trash_path = self._trash_path(rel)
+            step.move(source, trash_path)
+            self._remove_index_line(step, scope, plain)
+        return trash_path
+
+    def _trash_path(self, rel: str) -> Path:
+        stamp = _dt.datetime.fromtimestamp(self._now_ms() / 1000, tz=_dt.timezone.utc)
+        prefix = stamp.strftime("%Y%m%dT%H%M%S") + f"{stamp.microsecond // 1000:03d}Z"
+        flat = rel.replace("/", "__")
+        candidate = self.trash_dir / f"{prefix}-{flat}"
+        n = 2
+        while os.path.lexists(candidate):
+            candidate = self.trash_dir / f"{prefix}-{n}-{flat}"
+            n += 1
+        return candidate
+
+    def list(self, scope: str | None = None) -> builtins.list[MemoryHeader]:  # noqa: A003
+        """Memories newest first (all of them, not capped at 200), optionally one scope only."""
+        if scope is not None:
+            _require_scope(scope)
+        headers = scan.scan_memory_dir(self.memory_dir, limit=None).headers
+        if scope is None:
+            return headers
+        in_team = [h.filename.startswith(TEAM_DIRNAME + "/") for h in headers]
+        return [h for h, t in zip(headers, in_team) if t == (scope == "team")]
+
+    def promote(self, filename: str) -> Path:
+        """Move a private memory into team/, updating both indexes in one locked step."""
+        return self._move_scope(filename, "private", "team")
+
+    def demote(self, filename: str) -> Path:
+        """Move a team memory back to private, updating both indexes in one locked step."""
+        return self._move_scope(filename, "team", "private")
+
+    def _move_scope(self, filename: str, src_scope: str, dst_scope: str) -> Path:
+        scope, plain = self._split(filename)
+        rel = self._rel(scope, plain)
+        verb = "promote" if dst_scope == "team" else "demote"
+        if scope != src_scope:
+            raise MemoryValidationError(
+                f"{rel} is already in {scope} memory; {verb}() takes a {src_scope} memory "
+                f"({'name.md' if src_scope == 'private' else 'team/name.md'})"
+            )
+        source = self._scope_dir(src_scope) / plain
+        if not os.path.lexists(source):
+            raise self._not_found(rel)
+        self._validate_target(source, src_scope)
+        self._validate_target(self._scope_dir(dst_scope) / plain, dst_scope)
+
+        with self._locked() as step:
+            source = self._validate_target(source, src_scope)
+            if not source.is_file():
+                raise self._not_found(rel)
+            fm, body = self._read(source)
+            if dst_scope == "team":
+                if fm.type is MemoryType.USER:
+                    raise MemoryValidationError(
+                        f"{rel} is a user memory, and user memories are always private; "
+                        "it cannot be promoted to team"
+                    )
+                if fm.type is None:
+                    raise MemoryValidationError(
+                        f"{rel} has no valid type (found {fm.raw_type!r}); set one with "
+                        "store.update(..., type=...) before promoting it"
+                    )
+                findings = self._scan_fields(fm.name or "", fm.description or "", body)
+                if findings:
+                    raise secret_scan.SecretInTeamMemoryError(findings)
+            if not fm.name or not fm.description:
+                raise MemoryValidationError(
+                    f"{rel} lacks a name or description in its frontmatter; fix it with "
+                    f"store.update({rel!r}, name=..., description=...) first"
+                )
+            dst_dir = self._scope_dir(dst_scope)
+            target = self._validate_target(dst_dir / plain, dst_scope)
+            if os.path.lexists(target):
+                raise MemoryValidationError(
+                    f"{self._rel(dst_scope, plain)} already exists; rename or forget one of the "
+                    f"two before you {verb} {rel}"
+                )
+            os.makedirs(dst_dir, exist_ok=True)
+            step.move(source, target)
+            self._remove_index_line(step, src_scope, plain)
+            self._write_index_line(step, dst_scope, plain, fm.name.strip(), fm.description.strip())
+        return dst_dir / plain
+
+    def rebuild_indexes(self) -> dict[str, Path]:
+        """Regenerate both MEMORY.md files from the topic files' frontmatter, under the lock."""
+        written: dict[str, Path] = {}
+        with self._locked() as step:
+            for scope in SCOPES:
+                scope_dir = self._scope_dir(scope)
+                if not scope_dir.is_dir():
+                    continue
+                entry = self._validate_target(scope_dir / index.ENTRYPOINT_NAME, scope)
+                text = index.rebuild_index(scope_dir, write=False, scope=scope)  # type: ignore[arg-type]
+                step.write(entry, text)
+                written[scope] = entry
+        return written
