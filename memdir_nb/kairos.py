@@ -1,0 +1,163 @@
+"""KAIROS daily logs: append-only, date-named notes that a later dream distils into memories.
+
+In KAIROS ("assistant") mode the agent does not keep MEMORY.md up to date while it works.
+It appends short entries to `logs/YYYY/MM/YYYY-MM-DD.md` (the local date) and leaves the
+sorting into topic files to the consolidation pass in `dream.py`.
+
+Appends are serialised by a `filelock` lock file, so several processes writing at once
+interleave whole entries: no entry is torn, none is lost.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import os
+import time
+from pathlib import Path
+
+from filelock import FileLock
+
+from memdir_nb import paths, team_paths
+
+LOCK_NAME = ".daily-log.lock"
+LOCK_TIMEOUT_S = 30.0
+MAX_ENTRY_CHARS = 20_000
+ENTRY_HEADING_PREFIX = "## "
+
+
+class DailyLogError(ValueError):
+    """Raised for a daily-log append that cannot be done as asked; nothing is written."""
+
+
+def _now_ms(now_ms: float | None) -> float:
+    return time.time() * 1000 if now_ms is None else float(now_ms)
+
+
+def local_date(now_ms: float | None = None) -> _dt.date:
+    """The local calendar date at `now_ms` (the date a daily log is named after)."""
+    return _dt.datetime.fromtimestamp(_now_ms(now_ms) / 1000).date()
+
+
+def daily_log_file(memory_dir: str | os.PathLike[str], *, now_ms: float | None = None) -> Path:
+    """Path of the daily log for the local date at `now_ms` (it may not exist yet)."""
+    return Path(paths.daily_log_path(Path(memory_dir), local_date(now_ms)))
+
+
+def _check_memory_dir(memory_dir: str | os.PathLike[str]) -> Path:
+    root = Path(memory_dir)
+    if not root.exists():
+        raise DailyLogError(
+            f"memory dir {str(root)!r} does not exist; create it first "
+            "(paths.ensure_memory_dir_exists) or pass the right directory"
+        )
+    if not root.is_dir():
+        raise DailyLogError(f"memory dir {str(root)!r} is not a directory; pass the memory directory itself")
+    return root
+
+
+def _clean_text(text: object) -> str:
+    if not isinstance(text, str):
+        raise DailyLogError(f"daily log text must be a str, got {type(text).__name__}; pass the note as text")
+    if "\x00" in text:
+        raise DailyLogError("daily log text contains a NUL byte; remove it and try again")
+    cleaned = text.replace("\r\n", "\n").replace("\r", "\n").strip("\n")
+    if not cleaned.strip():
+        raise DailyLogError("daily log text is empty; write at least one non-blank line")
+    if len(cleaned) > MAX_ENTRY_CHARS:
+        raise DailyLogError(
+            f"daily log entry is {len(cleaned)} characters, over the {MAX_ENTRY_CHARS} limit; "
+            "log a short note and keep long material in a topic file"
+        )
+    # A line starting with the heading prefix would read as a new entry; indent it instead.
+    lines = [(" " + ln) if ln.startswith(ENTRY_HEADING_PREFIX) else ln for ln in cleaned.split("\n")]
+    return "\n".join(line.rstrip() for line in lines)
+
+
+def format_entry(text: str, *, now_ms: float | None = None) -> str:
+    """One log entry: a `## HH:MM:SS` heading (local time), the text, and a blank line."""
+    stamp = _dt.datetime.fromtimestamp(_now_ms(now_ms) / 1000).strftime("%H:%M:%S")
+    return f"{ENTRY_HEADING_PREFIX}{stamp}\n\n{_clean_text(text)}\n\n"
+
+
+def append_daily_log(memory_dir: str | os.PathLike[str], text: str, *, now_ms: float | None = None) -> Path:
+    """Append one entry to today's log under `memory_dir/logs/` and return the log's path."""
+    root = _check_memory_dir(memory_dir)
+    day = local_date(now_ms)
+    entry = format_entry(text, now_ms=now_ms)
+    log_path = Path(paths.daily_log_path(root, day))
+    # Same containment check as every other write: a symlinked logs/ folder must not lead out.
+    team_paths.validate_memory_write_path(str(log_path), str(root))
+    log_path.parent.mkdir(parents=True, exist_ok=True)
+    lock = FileLock(str(root / "logs" / LOCK_NAME), timeout=LOCK_TIMEOUT_S)
+    with lock:
+        fd = os.open(log_path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+        try:
+            if os.fstat(fd).st_size == 0:
+                entry = f"# Daily log {day.isoformat()}\n\n" + entry
+            data = entry.encode("utf-8")
+            written = 0
+            while written < len(data):
+                written += os.write(fd, data[written:])
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+    return log_path
+
+
+def read_daily_log_entries(log_path: str | os.PathLike[str]) -> list[tuple[str, str]]:
+    """Parse a daily log into (HH:MM:SS, text) pairs, in file order."""
+    entries: list[tuple[str, str]] = []
+    stamp: str | None = None
+    body: list[str] = []
+    for line in Path(log_path).read_text(encoding="utf-8").split("\n"):
+        if line.startswith(ENTRY_HEADING_PREFIX):
+            if stamp is not None:
+                entries.append((stamp, "\n".join(body).strip("\n")))
+            stamp, body = line[len(ENTRY_HEADING_PREFIX):].strip(), []
+        elif stamp is not None:
+            body.append(line)
+    if stamp is not None:
+        entries.append((stamp, "\n".join(body).strip("\n")))
+    return entries
+
+
+def build_assistant_daily_log_prompt(memory_dir: str | os.PathLike[str], *, now_ms: float | None = None) -> str:
+    """The memory instructions for KAIROS mode: append to today's log, never curate an index."""
+    root = Path(memory_dir)
+    today = local_date(now_ms)
+    log_path = daily_log_file(root, now_ms=now_ms)
+    return "\n".join(
+        [
+            "# Memory (daily log mode)",
+            "",
+            f"You keep a running log of what is worth remembering, under `{root}`.",
+            f"Today's log file is `{log_path}` (local date {today.isoformat()}). Its folders may not",
+            "exist yet; writing the file creates them, so do not check for them first.",
+            "",
+            "## How to log",
+            "",
+            "- Only ever append. Add each note at the end of today's file under a heading with the",
+            "  local time, e.g. `## 14:05:00`, then the note. Never rewrite, reorder or delete lines",
+            "  already in a log, today's or an earlier day's.",
+            "- Keep each note short and self-contained: what happened or what you learned, and why",
+            "  it matters for later sessions. Write dates as absolute dates, never 'tomorrow'.",
+            "- Do not touch MEMORY.md and do not create or edit topic files for these notes. A later",
+            "  consolidation pass (dream) reads the logs and folds them into topic memories and",
+            "  the index; your job here is only to capture.",
+            "- When the user asks you to remember something, log it now. When the user asks you to",
+            "  forget something, log that request too, so the consolidation pass removes it.",
+            "",
+            "## What not to log",
+            "",
+            "The same exclusions as for memories apply, even when the user asks you to log it:",
+            "- code patterns, conventions, architecture, file paths or project layout: reading the",
+            "  code gives the current truth;",
+            "- git history, recent changes or who changed what: git log and git blame have it;",
+            "- how a bug was debugged or fixed: the fix lives in the code, the story in the commit;",
+            "- anything already written in CLAUDE.md;",
+            "- the passing state of the current task (work in progress, to-do steps);",
+            "- secrets of any kind: API keys, tokens, passwords, private keys, credentials.",
+            "If a request to log touches these, log only the part that cannot be derived, such as",
+            "the decision, the surprise or the deadline behind it.",
+        ]
+    )

@@ -1,0 +1,149 @@
+"""KAIROS daily logs: file location, entry format, whole-entry appends across processes, prompt."""
+
+from __future__ import annotations
+
+import datetime as dt
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from memdir_nb import kairos
+from memdir_nb.kairos import (
+    DailyLogError,
+    append_daily_log,
+    build_assistant_daily_log_prompt,
+    read_daily_log_entries,
+)
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def _ms(y: int, mo: int, d: int, h: int = 12, mi: int = 0, s: int = 0) -> float:
+    return dt.datetime(y, mo, d, h, mi, s).timestamp() * 1000  # local time, as the logs use
+
+
+@pytest.fixture()
+def memdir(tmp_path: Path) -> Path:
+    d = tmp_path / "memory"
+    d.mkdir()
+    return d
+
+
+def test_append_goes_to_logs_year_month_local_date_file(memdir: Path) -> None:
+    path = append_daily_log(memdir, "User prefers short answers.", now_ms=_ms(2026, 4, 1, 9, 30))
+    assert path == memdir / "logs" / "2026" / "04" / "2026-04-01.md"
+    text = path.read_text(encoding="utf-8")
+    assert text.startswith("# Daily log 2026-04-01\n")
+    assert "## 09:30:00\n\nUser prefers short answers.\n" in text
+
+
+def test_second_append_same_day_keeps_first_entry_and_adds_after_it(memdir: Path) -> None:
+    append_daily_log(memdir, "first", now_ms=_ms(2026, 4, 1, 9))
+    path = append_daily_log(memdir, "second\nwith two lines", now_ms=_ms(2026, 4, 1, 17, 5, 9))
+    assert read_daily_log_entries(path) == [("09:00:00", "first"), ("17:05:09", "second\nwith two lines")]
+    assert path.read_text(encoding="utf-8").count("# Daily log") == 1
+
+
+def test_entries_on_different_days_go_to_different_files(memdir: Path) -> None:
+    a = append_daily_log(memdir, "before midnight", now_ms=_ms(2026, 12, 31, 23, 59, 59))
+    b = append_daily_log(memdir, "after midnight", now_ms=_ms(2027, 1, 1, 0, 0, 1))
+    assert a == memdir / "logs/2026/12/2026-12-31.md"
+    assert b == memdir / "logs/2027/01/2027-01-01.md"
+    assert read_daily_log_entries(a) == [("23:59:59", "before midnight")]
+
+
+def test_text_line_that_looks_like_a_heading_is_indented_not_a_new_entry(memdir: Path) -> None:
+    path = append_daily_log(memdir, "note\n## 10:00:00\nnot a heading", now_ms=_ms(2026, 4, 1))
+    entries = read_daily_log_entries(path)
+    assert len(entries) == 1
+    assert entries[0][1] == "note\n ## 10:00:00\nnot a heading"
+
+
+@pytest.mark.parametrize(
+    ("text", "fragment"),
+    [("", "empty"), ("  \n\t\n", "empty"), (b"bytes", "must be a str"), ("a\x00b", "NUL"), ("x" * 20_001, "limit")],
+)
+def test_bad_text_is_refused_and_nothing_is_written(memdir: Path, text: object, fragment: str) -> None:
+    with pytest.raises(DailyLogError, match=fragment):
+        append_daily_log(memdir, text, now_ms=_ms(2026, 4, 1))  # type: ignore[arg-type]
+    assert not (memdir / "logs").exists()
+
+
+def test_missing_memory_dir_is_refused_with_the_fix(tmp_path: Path) -> None:
+    with pytest.raises(DailyLogError, match="does not exist; create it first"):
+        append_daily_log(tmp_path / "nope", "hello", now_ms=_ms(2026, 4, 1))
+    assert not (tmp_path / "nope").exists()
+
+
+def test_symlinked_logs_folder_leading_outside_is_refused(memdir: Path, tmp_path: Path) -> None:
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (memdir / "logs").symlink_to(outside, target_is_directory=True)
+    with pytest.raises(ValueError):
+        append_daily_log(memdir, "escape attempt", now_ms=_ms(2026, 4, 1))
+    assert list(outside.rglob("*.md")) == []
+
+
+_WORKER = textwrap.dedent(
+    """
+    import sys
+    from memdir_nb.kairos import append_daily_log
+    memdir, worker, count, now_ms = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), float(sys.argv[4])
+    # Long multi-line entries make torn writes visible if appends were not serialised.
+    for i in range(count):
+        body = "\\n".join(f"worker {worker} entry {i} line {j} " + "x" * 300 for j in range(8))
+        append_daily_log(memdir, body, now_ms=now_ms)
+    """
+)
+
+
+def test_concurrent_processes_append_whole_entries_and_lose_none(memdir: Path, tmp_path: Path) -> None:
+    script = tmp_path / "append_worker.py"
+    script.write_text(_WORKER, encoding="utf-8")
+    workers, per_worker = 6, 25
+    now = _ms(2026, 4, 1, 8)
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    procs = [
+        subprocess.Popen([sys.executable, str(script), str(memdir), str(w), str(per_worker), str(now)], env=env)
+        for w in range(workers)
+    ]
+    assert [p.wait(timeout=120) for p in procs] == [0] * workers
+    log = kairos.daily_log_file(memdir, now_ms=now)
+    entries = read_daily_log_entries(log)
+    assert len(entries) == workers * per_worker
+    seen = set()
+    for _, body in entries:
+        lines = body.split("\n")
+        assert len(lines) == 8
+        worker, entry = lines[0].split()[1], lines[0].split()[3]
+        for j, line in enumerate(lines):
+            assert line == f"worker {worker} entry {entry} line {j} " + "x" * 300
+        seen.add((int(worker), int(entry)))
+    assert seen == {(w, i) for w in range(workers) for i in range(per_worker)}
+    assert log.read_text(encoding="utf-8").count("# Daily log") == 1
+
+
+def test_prompt_names_todays_file_and_the_append_only_rules(memdir: Path) -> None:
+    prompt = build_assistant_daily_log_prompt(memdir, now_ms=_ms(2026, 4, 1, 10))
+    assert str(memdir / "logs/2026/04/2026-04-01.md") in prompt
+    lowered = prompt.lower()
+    assert "append" in lowered and "never rewrite" in lowered
+    assert "memory.md" in lowered and "do not touch" in lowered
+    assert "dream" in lowered
+    for excluded in ("git history", "claude.md", "code patterns", "secrets"):
+        assert excluded in lowered
+
+
+def test_prompt_follows_the_clock_to_the_next_day(memdir: Path) -> None:
+    prompt = build_assistant_daily_log_prompt(memdir, now_ms=_ms(2026, 4, 2, 0, 0, 5))
+    assert "2026-04-02.md" in prompt and "2026-04-01" not in prompt
+
+
+def test_importing_kairos_loads_no_heavy_library() -> None:
+    code = "import sys, memdir_nb.kairos; print(sorted(m for m in ('anthropic','pandas','numpy','rapidfuzz') if m in sys.modules))"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO, check=True)
+    assert out.stdout.strip() == "[]"
