@@ -1,0 +1,376 @@
+"""Tests for memdir_nb.demo: the bundled demo memory dir, built in real tmp dirs."""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+import time
+from collections import Counter
+from pathlib import Path
+
+import pytest
+import yaml
+
+from memdir_nb import demo
+from memdir_nb.age import memory_age_days
+from memdir_nb.frontmatter import parse_frontmatter, read_frontmatter
+from memdir_nb.index import (
+    MAX_ENTRYPOINT_BYTES,
+    MAX_ENTRYPOINT_LINES,
+    parse_index,
+    truncate_entrypoint_content,
+)
+from memdir_nb.kairos import read_daily_log_entries
+from memdir_nb.scan import scan_memory_dir, scan_memory_files
+from memdir_nb.types import MemoryType
+
+# A fixed clock: 2026-03-28 14:30 UTC (afternoon everywhere from UTC-10 to UTC+9).
+NOW_MS = 1_774_708_200_000.0
+DAY_MS = 86_400_000
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """One demo dir shared by the read-only tests."""
+    return demo.build_demo_memory_dir(tmp_path_factory.mktemp("demo") / "memory", now_ms=NOW_MS)
+
+
+def _snapshot(root: Path) -> dict[str, tuple[bytes | None, int]]:
+    """Every file and folder under root: relative path -> (bytes or None for a dir, mtime_ns)."""
+    out: dict[str, tuple[bytes | None, int]] = {}
+    for p in sorted(root.rglob("*")):
+        rel = p.relative_to(root).as_posix()
+        out[rel] = (None if p.is_dir() else p.read_bytes(), p.stat().st_mtime_ns)
+    return out
+
+
+def _index_targets(path: Path) -> list[str]:
+    return [e.target for e in parse_index(path.read_text(encoding="utf-8"))]
+
+
+# ---- contents ---------------------------------------------------------------------------
+
+
+def test_demo_has_about_forty_memories_of_all_four_types_in_both_scopes(built: Path) -> None:
+    headers = scan_memory_files(built)
+    assert 36 <= len(headers) <= 44
+    kinds = Counter(("team" if h.filename.startswith("team/") else "private", h.type) for h in headers)
+    for t in (MemoryType.FEEDBACK, MemoryType.PROJECT, MemoryType.REFERENCE):
+        assert kinds[("private", t)] >= 2, t
+        assert kinds[("team", t)] >= 2, t
+    assert 8 <= kinds[("private", MemoryType.USER)] <= 10
+    per_type = Counter(h.type for h in headers)
+    assert 10 <= per_type[MemoryType.FEEDBACK] <= 11
+    assert 10 <= per_type[MemoryType.PROJECT] <= 12
+    assert 8 <= per_type[MemoryType.REFERENCE] <= 10
+
+
+def test_no_user_memory_lives_in_team_scope(built: Path) -> None:
+    team = [h for h in scan_memory_files(built) if h.filename.startswith("team/")]
+    assert team, "the demo must have team memories"
+    assert all(h.type is not MemoryType.USER for h in team)
+
+
+def test_files_on_disk_match_the_exposed_memory_list(built: Path) -> None:
+    memories = demo.demo_memories(NOW_MS)
+    assert len({m.path for m in memories}) == len(memories)
+    for mem in memories:
+        fm = read_frontmatter(built / mem.path)
+        assert (fm.name, fm.description, fm.type) == (mem.name, mem.description, mem.type), mem.path
+        assert fm.malformed is mem.malformed, mem.path
+        _, body = parse_frontmatter((built / mem.path).read_text(encoding="utf-8"))
+        assert body.strip() == mem.body.strip(), mem.path
+
+
+def test_feedback_and_project_bodies_give_why_then_how_to_apply(built: Path) -> None:
+    for mem in demo.demo_memories(NOW_MS):
+        if mem.type not in (MemoryType.FEEDBACK, MemoryType.PROJECT):
+            continue
+        body = mem.body
+        why, how = body.find("**Why:**"), body.find("**How to apply:**")
+        assert 0 < why < how, f"{mem.path} lacks the rule / Why / How to apply order"
+        assert body[:why].strip(), f"{mem.path} has no rule or fact before **Why:**"
+
+
+def test_project_dates_are_absolute_and_move_with_now_ms(tmp_path: Path) -> None:
+    later = NOW_MS + 10 * DAY_MS
+    a = {m.path: m for m in demo.demo_memories(NOW_MS)}
+    b = {m.path: m for m in demo.demo_memories(later)}
+    shifted = 0
+    for path, mem in a.items():
+        dates_a = re.findall(r"\d{4}-\d{2}-\d{2}", mem.body + mem.description)
+        dates_b = re.findall(r"\d{4}-\d{2}-\d{2}", b[path].body + b[path].description)
+        assert len(dates_a) == len(dates_b)
+        for x, y in zip(dates_a, dates_b):
+            assert (dt.date.fromisoformat(y) - dt.date.fromisoformat(x)).days == 10, path
+            shifted += 1
+    assert shifted >= 10
+    freeze = a["team/project_merge_freeze.md"]
+    today = dt.date(*time.localtime(NOW_MS / 1000)[:3])
+    assert (today + dt.timedelta(days=9)).isoformat() in freeze.description
+
+
+def test_recall_playground_queries_have_a_clear_target(built: Path) -> None:
+    by_name = {h.filename: h for h in scan_memory_files(built)}
+    expected = {
+        "team/reference_deploy_runbook.md": ("deploy", "production"),
+        "team/feedback_billing_tests.md": ("tests", "billing service"),
+        "team/reference_oncall.md": ("on call", "this week"),
+        "team/reference_latency_dashboards.md": ("API latency dashboards",),
+    }
+    for filename, words in expected.items():
+        description = (by_name[filename].description or "").lower()
+        for word in words:
+            assert word.lower() in description, (filename, word)
+
+
+# ---- ages and mtimes --------------------------------------------------------------------
+
+
+def test_ages_span_today_to_over_a_year(built: Path) -> None:
+    headers = scan_memory_files(built)
+    ages = {h.filename: memory_age_days(h.mtime_ms, NOW_MS) for h in headers}
+    assert min(ages.values()) == 0
+    assert max(ages.values()) > 365
+    assert {0, 1, 2, 5, 12, 30, 47, 90, 200} <= set(ages.values())
+    for mem in demo.demo_memories(NOW_MS):
+        assert ages[mem.path] == mem.age_days, mem.path
+
+
+def test_mtimes_sit_two_hours_past_whole_days(built: Path) -> None:
+    for mem in demo.demo_memories(NOW_MS):
+        mtime_ms = (built / mem.path).stat().st_mtime_ns / 1e6
+        assert mtime_ms == pytest.approx(NOW_MS - mem.age_days * DAY_MS - 2 * 3_600_000, abs=0.01)
+        # an hour later the age has not moved
+        assert memory_age_days(mtime_ms, NOW_MS + 3_600_000) == mem.age_days
+
+
+def test_scan_returns_memories_only_not_indexes_logs_or_marker(built: Path) -> None:
+    report = scan_memory_dir(built)
+    names = [h.filename for h in report.headers]
+    assert len(names) == len(demo.demo_memories(NOW_MS))
+    assert not [n for n in names if n.endswith("MEMORY.md") or n.startswith("logs/")]
+    assert demo.MARKER_NAME not in names
+    assert (built / demo.MARKER_NAME).is_file()
+    assert (built / "MEMORY.md").is_file() and (built / "team" / "MEMORY.md").is_file()
+
+
+# ---- indexes ----------------------------------------------------------------------------
+
+
+def test_team_index_triggers_both_caps_but_keeps_real_entries(built: Path) -> None:
+    raw = (built / "team" / "MEMORY.md").read_text(encoding="utf-8")
+    assert len(raw.splitlines()) > MAX_ENTRYPOINT_LINES
+    assert len(raw.encode("utf-8")) > MAX_ENTRYPOINT_BYTES
+    cut = truncate_entrypoint_content(raw)
+    assert cut.was_line_truncated and cut.was_byte_truncated
+    assert cut.warning
+    kept_targets = {e.target for e in parse_index(cut.content)}
+    team_files = {m.filename for m in demo.demo_memories(NOW_MS) if m.scope == "team"}
+    assert team_files <= kept_targets
+    # the cut lands inside the pasted notes, after the real entries
+    assert "planning call" in cut.content
+    assert "(recording in the shared drive" not in cut.content
+
+
+def test_private_index_triggers_neither_cap_and_has_well_formed_lines(built: Path) -> None:
+    raw = (built / "MEMORY.md").read_text(encoding="utf-8")
+    cut = truncate_entrypoint_content(raw)
+    assert not cut.was_line_truncated and not cut.was_byte_truncated
+    assert cut.warning == ""
+    lines = [ln for ln in raw.splitlines() if ln.strip()]
+    entries = parse_index(raw)
+    assert len(entries) == len(lines)
+    assert all(re.fullmatch(r"- \[[^\]]+\]\([^)]+\.md\) — .+", ln) for ln in lines)
+    assert all(len(ln) <= 200 for ln in lines)
+
+
+def test_team_index_links_are_relative_to_the_team_folder(built: Path) -> None:
+    team_files = {m.filename for m in demo.demo_memories(NOW_MS) if m.scope == "team"}
+    targets = _index_targets(built / "team" / "MEMORY.md")
+    assert set(targets) == team_files
+    assert all((built / "team" / t).is_file() for t in targets)
+
+
+# ---- the malformed file and the daily log ------------------------------------------------
+
+
+def test_malformed_file_is_flagged_but_fields_are_recovered(built: Path) -> None:
+    (path,) = demo.DEMO_QUIRKS["malformed_frontmatter"].paths
+    text = (built / path).read_text(encoding="utf-8")
+    header = text.split("---\n")[1]
+    with pytest.raises(yaml.YAMLError):
+        yaml.safe_load(header)
+    (h,) = [h for h in scan_memory_files(built) if h.filename == path]
+    assert h.malformed
+    assert h.name == "Release checklist"
+    assert h.description == "Release steps: tag, build, canary, promote"
+    assert h.type is MemoryType.REFERENCE
+    others = [x for x in scan_memory_files(built) if x.filename != path]
+    assert not [x.filename for x in others if x.malformed]
+
+
+def test_daily_log_is_at_yesterdays_local_date(built: Path) -> None:
+    yesterday = dt.date(*time.localtime(NOW_MS / 1000)[:3]) - dt.timedelta(days=1)
+    log = built / "logs" / f"{yesterday:%Y}" / f"{yesterday:%m}" / f"{yesterday.isoformat()}.md"
+    assert log.is_file()
+    assert demo.daily_log_relpath(NOW_MS) == log.relative_to(built).as_posix()
+    entries = read_daily_log_entries(log)
+    assert len(entries) >= 3
+    stamps = [s for s, _ in entries]
+    assert stamps == sorted(stamps)
+    assert all(text for _, text in entries)
+    mtime = dt.date.fromtimestamp(log.stat().st_mtime)
+    assert mtime == yesterday
+    assert len(list((built / "logs").rglob("*.md"))) == 1
+
+
+# ---- determinism and safety -------------------------------------------------------------
+
+
+def test_same_now_ms_gives_identical_files_and_mtimes(tmp_path: Path) -> None:
+    a = demo.build_demo_memory_dir(tmp_path / "a", now_ms=NOW_MS)
+    b = demo.build_demo_memory_dir(tmp_path / "b", now_ms=NOW_MS)
+    snap_a, snap_b = _snapshot(a), _snapshot(b)
+    assert snap_a == snap_b
+    assert sum(1 for v in snap_a.values() if v[0] is not None) >= 44
+
+
+def test_returns_absolute_path_and_leaves_no_staging_dirs(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    out = demo.build_demo_memory_dir("nested/memory", now_ms=NOW_MS)
+    assert out == tmp_path / "nested" / "memory" and out.is_absolute()
+    assert sorted(p.name for p in (tmp_path / "nested").iterdir()) == ["memory"]
+    assert oct(out.stat().st_mode & 0o777) == oct(0o755)
+
+
+def test_builds_into_an_existing_empty_dir(tmp_path: Path) -> None:
+    target = tmp_path / "memory"
+    target.mkdir()
+    demo.build_demo_memory_dir(target, now_ms=NOW_MS)
+    assert (target / "MEMORY.md").is_file()
+
+
+def test_refuses_a_non_demo_dir_and_writes_nothing(tmp_path: Path) -> None:
+    target = tmp_path / "memory"
+    target.mkdir()
+    (target / "user_me.md").write_text("my real memory\n", encoding="utf-8")
+    for overwrite in (False, True):
+        with pytest.raises(demo.DemoDirError, match="not a memdir_nb demo dir"):
+            demo.build_demo_memory_dir(target, now_ms=NOW_MS, overwrite=overwrite)
+    assert sorted(p.name for p in target.iterdir()) == ["user_me.md"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["memory"]
+
+
+def test_refuses_a_file_or_a_symlink_as_target(tmp_path: Path) -> None:
+    afile = tmp_path / "memory.md"
+    afile.write_text("x", encoding="utf-8")
+    with pytest.raises(demo.DemoDirError, match="not a directory"):
+        demo.build_demo_memory_dir(afile, now_ms=NOW_MS)
+    real = tmp_path / "real"
+    real.mkdir()
+    link = tmp_path / "link"
+    link.symlink_to(real)
+    with pytest.raises(demo.DemoDirError, match="symlink"):
+        demo.build_demo_memory_dir(link, now_ms=NOW_MS)
+    assert list(real.iterdir()) == []
+
+
+def test_existing_demo_needs_overwrite_and_overwrite_replaces_it(tmp_path: Path) -> None:
+    target = demo.build_demo_memory_dir(tmp_path / "memory", now_ms=NOW_MS)
+    stray = target / "user_added_by_hand.md"
+    stray.write_text("---\nname: x\ndescription: y\ntype: user\n---\n", encoding="utf-8")
+    with pytest.raises(demo.DemoDirError, match="overwrite=True"):
+        demo.build_demo_memory_dir(target, now_ms=NOW_MS)
+    assert stray.exists()
+    later = NOW_MS + 3 * DAY_MS
+    again = demo.build_demo_memory_dir(target, now_ms=later, overwrite=True)
+    assert again == target and not stray.exists()
+    assert _snapshot(target) == _snapshot(demo.build_demo_memory_dir(tmp_path / "fresh", now_ms=later))
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["fresh", "memory"]
+
+
+def test_default_clock_builds_a_current_demo(tmp_path: Path) -> None:
+    before = time.time() * 1000
+    out = demo.build_demo_memory_dir(tmp_path / "memory")
+    ages = [memory_age_days(h.mtime_ms, before) for h in scan_memory_files(out)]
+    assert min(ages) == 0 and max(ages) > 365
+
+
+# ---- the deliberate quirks --------------------------------------------------------------
+
+
+def test_quirk_list_is_the_documented_set() -> None:
+    assert set(demo.DEMO_QUIRKS) == {
+        "malformed_frontmatter", "relative_date", "derivable_content", "near_duplicate",
+        "dangling_index_entry", "missing_from_index", "vague_description", "oversized_index",
+        "stale_project",
+    }
+    with pytest.raises(TypeError):
+        demo.DEMO_QUIRKS["new"] = demo.DemoQuirk(("x",), "y")  # type: ignore[index]
+
+
+def test_quirk_relative_date_only_in_its_project_memory(built: Path) -> None:
+    (path,) = demo.DEMO_QUIRKS["relative_date"].paths
+    relative = re.compile(
+        r"\b(next|last|this) (monday|tuesday|wednesday|thursday|friday|week|month)\b|"
+        r"\btomorrow\b|\byesterday\b", re.I)
+    assert relative.search((built / path).read_text(encoding="utf-8"))
+    for mem in demo.demo_memories(NOW_MS):
+        if mem.type is MemoryType.PROJECT and mem.path != path:
+            assert not relative.search(mem.body + mem.description), mem.path
+
+
+def test_quirk_derivable_content_names_a_file_and_line(built: Path) -> None:
+    (path,) = demo.DEMO_QUIRKS["derivable_content"].paths
+    assert re.search(r"\b[\w/]+\.py:\d+\b", (built / path).read_text(encoding="utf-8"))
+
+
+def test_quirk_near_duplicates_are_close_in_wording(built: Path) -> None:
+    from rapidfuzz import fuzz
+
+    a, b = (read_frontmatter(built / p) for p in demo.DEMO_QUIRKS["near_duplicate"].paths)
+    assert a.type == b.type
+    assert fuzz.token_set_ratio(a.description, b.description) >= 85
+    assert all("/" not in p for p in demo.DEMO_QUIRKS["near_duplicate"].paths)  # same scope
+
+
+def test_quirk_dangling_index_entry_points_at_a_missing_file(built: Path) -> None:
+    index_rel, missing = demo.DEMO_QUIRKS["dangling_index_entry"].paths
+    targets = _index_targets(built / index_rel)
+    assert missing in targets and not (built / missing).exists()
+    dangling = [t for t in targets if not (built / t).exists()]
+    assert dangling == [missing]
+
+
+def test_quirk_missing_from_index_is_the_only_unindexed_private_file(built: Path) -> None:
+    (path,) = demo.DEMO_QUIRKS["missing_from_index"].paths
+    assert (built / path).is_file()
+    targets = set(_index_targets(built / "MEMORY.md"))
+    private_files = {p.name for p in built.glob("*.md") if p.name != "MEMORY.md"}
+    assert private_files - targets == {path}
+
+
+def test_quirk_vague_description_is_vague(built: Path) -> None:
+    (path,) = demo.DEMO_QUIRKS["vague_description"].paths
+    assert read_frontmatter(built / path).description == "misc notes"
+
+
+def test_quirk_oversized_and_stale_entries_point_at_real_cases(built: Path) -> None:
+    (index_rel,) = demo.DEMO_QUIRKS["oversized_index"].paths
+    assert truncate_entrypoint_content((built / index_rel).read_text(encoding="utf-8")).was_byte_truncated
+    (stale,) = demo.DEMO_QUIRKS["stale_project"].paths
+    fm = read_frontmatter(built / stale)
+    assert fm.type is MemoryType.PROJECT
+    mtime_ms = (built / stale).stat().st_mtime_ns / 1e6
+    assert memory_age_days(mtime_ms, NOW_MS) > 365
+
+
+def test_quirk_paths_exist_except_the_dangling_target(built: Path) -> None:
+    dangling = demo.DEMO_QUIRKS["dangling_index_entry"].paths[1]
+    for name, quirk in demo.DEMO_QUIRKS.items():
+        assert quirk.what, name
+        for p in quirk.paths:
+            assert (built / p).is_file() or p == dangling, (name, p)
