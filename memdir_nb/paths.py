@@ -98,6 +98,8 @@ def memory_path_problem(
     if candidate.startswith("\\\\") or candidate.startswith("//"):
         return None, "is a UNC / network path"
     normalized = os.path.normpath(candidate).rstrip("/\\")
+    if normalized == "":
+        return None, "is the filesystem root (too short)"
     if len(normalized) == 2 and normalized[1] == ":" and normalized[0].isascii() and normalized[0].isalpha():
         return None, "is a Windows drive root"
     if normalized.startswith("\\\\") or normalized.startswith("//"):
@@ -157,7 +159,13 @@ def _find_root_with_git(start: Path, git: str) -> Path | None:
             raise _NotARepository(proc.stderr.strip())
         logger.debug("git rev-parse failed in %s: %s", start, proc.stderr.strip())
         return None
-    common = Path(proc.stdout.strip())
+    lines = proc.stdout.strip().splitlines()
+    if not lines:
+        return None
+    # git older than 2.31 echoes the unknown --path-format option and prints a relative dir.
+    common = Path(lines[-1])
+    if not common.is_absolute():
+        common = (start / common).resolve()
     if common.name == ".git":
         return common.parent
     # Unusual layouts: only then pay for the extra git calls.
