@@ -12,6 +12,7 @@ demos, plus an oversized team index that trips both MEMORY.md caps.
 from __future__ import annotations
 
 import datetime as _dt
+import math
 import os
 import shutil
 import tempfile
@@ -121,8 +122,32 @@ DEMO_QUIRKS: Mapping[str, DemoQuirk] = MappingProxyType(
     }
 )
 
+# Queries for the recall playground, each with the memory that should clearly answer it.
+DEMO_QUERIES: Mapping[str, str] = MappingProxyType(
+    {
+        "how do we deploy to production": "team/reference_deploy_runbook.md",
+        "write tests for the billing service": "team/feedback_billing_tests.md",
+        "who is on call this week": "team/reference_oncall.md",
+        "where are the API latency dashboards": "team/reference_latency_dashboards.md",
+        "is there a merge freeze coming up": "team/project_merge_freeze.md",
+        "which colours should this chart use": "user_colour_vision.md",
+    }
+)
+
 DANGLING_INDEX_TARGET = "user_old_laptop.md"
 DANGLING_INDEX_AFTER = "user_editor_shell.md"  # the dangling line sits right after this entry
+
+
+def _clock(now_ms: float | None) -> float:
+    """now_ms as a float, or the wall clock; rejects values that are not finite numbers."""
+    if now_ms is None:
+        return time.time() * 1000
+    if isinstance(now_ms, bool) or not isinstance(now_ms, (int, float)) or not math.isfinite(now_ms):
+        raise ValueError(
+            f"now_ms must be a finite number of milliseconds since the epoch, got {now_ms!r}; "
+            "pass e.g. time.time() * 1000, or None for the current time"
+        )
+    return float(now_ms)
 
 
 def mtime_for_age(age_days: int, now_ms: float) -> float:
@@ -147,7 +172,7 @@ def _date_fn(now_ms: float) -> Callable[[int], str]:
 
 def demo_memories(now_ms: float | None = None) -> tuple[DemoMemory, ...]:
     """Every memory in the demo, with its dates filled in relative to now_ms."""
-    now = time.time() * 1000 if now_ms is None else float(now_ms)
+    now = _clock(now_ms)
     d = _date_fn(now)
     U, F, P, R = MemoryType.USER, MemoryType.FEEDBACK, MemoryType.PROJECT, MemoryType.REFERENCE
     m = DemoMemory
@@ -635,7 +660,7 @@ def _populate(root: Path, now_ms: float) -> None:
 def build_demo_memory_dir(target: str | os.PathLike[str], *, now_ms: float | None = None,
                           overwrite: bool = False) -> Path:
     """Create the demo memory dir at target (new or empty; a previous demo only with overwrite)."""
-    now = time.time() * 1000 if now_ms is None else float(now_ms)
+    now = _clock(now_ms)
     dest = Path(os.path.abspath(os.fspath(target)))
     replace = _check_target(dest, overwrite)
     dest.parent.mkdir(parents=True, exist_ok=True)

@@ -374,3 +374,21 @@ def test_quirk_paths_exist_except_the_dangling_target(built: Path) -> None:
         assert quirk.what, name
         for p in quirk.paths:
             assert (built / p).is_file() or p == dangling, (name, p)
+
+
+def test_demo_queries_recall_their_target_with_the_offline_selector(built: Path) -> None:
+    from memdir_nb.recall import LexicalSelector, find_relevant_memories
+
+    assert len(demo.DEMO_QUERIES) >= 4
+    for query, expected in demo.DEMO_QUERIES.items():
+        assert (built / expected).is_file(), expected
+        found = find_relevant_memories(query, built, selector=LexicalSelector(), now_ms=NOW_MS)
+        paths = [Path(r.path).relative_to(built).as_posix() for r in found]
+        assert expected in paths, (query, paths)
+
+
+@pytest.mark.parametrize("bad", [float("nan"), float("inf"), "1774708200000", True])
+def test_bad_clock_is_refused_before_anything_is_written(tmp_path: Path, bad: object) -> None:
+    with pytest.raises(ValueError, match="now_ms must be a finite number"):
+        demo.build_demo_memory_dir(tmp_path / "memory", now_ms=bad)  # type: ignore[arg-type]
+    assert list(tmp_path.iterdir()) == []
