@@ -1,11 +1,30 @@
 """Recall: choosing the memories that help with a query and injecting them into a turn."""
 
 from memdir_nb.recall.base import MAX_RELEVANT_MEMORIES, RecallCancelled, RelevantMemory, Selector
+from memdir_nb.recall.anthropic_selector import AnthropicSelector
 from memdir_nb.recall.find import find_relevant_memories
+from memdir_nb.recall.prefetch import MemoryPrefetch, start_relevant_memory_prefetch
+from memdir_nb.recall.session import (
+    MAX_MEMORY_BYTES,
+    MAX_MEMORY_LINES,
+    MAX_SESSION_BYTES,
+    InjectedMemory,
+    RecallSession,
+    render_recall,
+)
 from memdir_nb.recall.lexical import LexicalOptions, LexicalSelector
 from memdir_nb.recall.selectors import SelectorConfigError, default_selector, make_selector
 
 __all__ = [
+    "MAX_MEMORY_BYTES",
+    "MAX_MEMORY_LINES",
+    "MAX_SESSION_BYTES",
+    "InjectedMemory",
+    "MemoryPrefetch",
+    "RecallSession",
+    "render_recall",
+    "start_relevant_memory_prefetch",
+    "AnthropicSelector",
     "MAX_RELEVANT_MEMORIES",
     "LexicalOptions",
     "LexicalSelector",
@@ -17,3 +36,4 @@ __all__ = [
     "find_relevant_memories",
     "make_selector",
 ]
+

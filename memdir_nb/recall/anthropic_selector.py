@@ -1,0 +1,210 @@
+"""AnthropicSelector: a model reads the manifest and names the memories that will help.
+
+It sends one Messages API request with structured output constrained to
+{"selected_memories": [filename, ...]}, max_tokens 256. Any failure (HTTP error, timeout,
+refusal, malformed or wrongly shaped JSON) gives [] and a reason in `last_error`: a broken
+recall must never break the turn it serves.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from typing import TYPE_CHECKING, Any, Sequence
+
+from memdir_nb.recall.base import MAX_RELEVANT_MEMORIES, RecallCancelled
+
+if TYPE_CHECKING:  # pragma: no cover
+    from memdir_nb.scan import MemoryHeader
+
+DEFAULT_MODEL = "claude-sonnet-4-5"
+DEFAULT_TIMEOUT_S = 20.0
+DEFAULT_MAX_RETRIES = 2
+MAX_TOKENS = 256
+
+RESPONSE_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "selected_memories": {"type": "array", "items": {"type": "string"}},
+    },
+    "required": ["selected_memories"],
+    "additionalProperties": False,
+}
+
+# The project's own wording of the selection rules (see docs/selection.md).
+SYSTEM_PROMPT = """\
+Your job is to pick, from a list of saved memory files, the ones that Claude Code should read \
+before it works on the user's request. Each memory is listed with its type, its filename, when \
+it was last saved, and a one-line description.
+
+Answer with the filenames of the memories that will plainly help with this request, at most five, \
+most useful first. Judge by the name and description only.
+- Be strict. A memory that merely shares a word or topic with the request does not belong; \
+leave out anything you are unsure about.
+- Choosing nothing is a good answer when nothing clearly helps: return an empty list.
+- When recently used tools are listed, Claude Code is already working with those tools, so \
+leave out memories that explain how to use them (usage notes, reference or API docs). Do keep \
+memories that warn about them: gotchas, known issues, limits and bugs matter most while a tool \
+is in use.
+- Copy filenames exactly as they appear in the list."""
+
+
+def build_user_message(query: str, manifest: str, recent_tools: Sequence[str] = ()) -> str:
+    """The single user turn: the query, the memory list, and the tools section when tools are given."""
+    text = f"Query: {query}\n\nAvailable memories:\n{manifest}"
+    tools = [t for t in recent_tools if t and t.strip()]
+    if tools:
+        text += f"\n\nRecently used tools: {', '.join(tools)}"
+    return text
+
+
+class AnthropicSelector:
+    """Model-backed selector using the `anthropic` SDK; never raises into the caller."""
+
+    name = "anthropic"
+
+    def __init__(
+        self,
+        *,
+        api_key: str | None = None,
+        base_url: str | None = None,
+        client: Any | None = None,
+        model: str = DEFAULT_MODEL,
+        timeout: float = DEFAULT_TIMEOUT_S,
+        max_retries: int = DEFAULT_MAX_RETRIES,
+    ) -> None:
+        if timeout <= 0:
+            raise ValueError(f"timeout must be a positive number of seconds, got {timeout!r}")
+        if max_retries < 0:
+            raise ValueError(f"max_retries must be 0 or more, got {max_retries!r}")
+        self.model = model
+        self.timeout = timeout
+        self.max_retries = max_retries
+        self._api_key = api_key
+        self._base_url = base_url
+        self._client = client
+        self._client_lock = threading.Lock()
+        self.last_error: str | None = None
+        self.last_response: Any = None
+
+    def __repr__(self) -> str:
+        return f"AnthropicSelector(model={self.model!r}, timeout={self.timeout}, max_retries={self.max_retries})"
+
+    @property
+    def client(self) -> Any:
+        """The SDK client, built on first use (the SDK reads ANTHROPIC_API_KEY if no key was given)."""
+        with self._client_lock:
+            if self._client is None:
+                import anthropic
+
+                kwargs: dict[str, Any] = {"timeout": self.timeout, "max_retries": self.max_retries}
+                if self._api_key is not None:
+                    kwargs["api_key"] = self._api_key
+                if self._base_url is not None:
+                    kwargs["base_url"] = self._base_url
+                self._client = anthropic.Anthropic(**kwargs)
+            return self._client
+
+    def build_request(
+        self, query: str, headers: Sequence["MemoryHeader"], recent_tools: Sequence[str] = ()
+    ) -> dict[str, Any]:
+        """The exact keyword arguments messages.create receives (safe to show: no key inside)."""
+        from memdir_nb.scan import format_memory_manifest
+
+        manifest = format_memory_manifest(headers)
+        return {
+            "model": self.model,
+            "max_tokens": MAX_TOKENS,
+            "system": SYSTEM_PROMPT,
+            "messages": [{"role": "user", "content": build_user_message(query, manifest, recent_tools)}],
+            "output_config": {"format": {"type": "json_schema", "schema": RESPONSE_SCHEMA}},
+        }
+
+    def select(
+        self,
+        query: str,
+        headers: Sequence["MemoryHeader"],
+        *,
+        recent_tools: Sequence[str] = (),
+        cancel: threading.Event | None = None,
+    ) -> list[str]:
+        """Ask the model; return the filenames it chose (at most five), or [] on any failure."""
+        self.last_error = None
+        if not headers:
+            return []
+        if cancel is not None and cancel.is_set():
+            self.last_error = "cancelled before the request was sent"
+            raise RecallCancelled(self.last_error)
+        try:
+            request = self.build_request(query, headers, recent_tools)
+            client = self.client
+            if cancel is not None:
+                client = client.with_middleware(_cancel_guard(cancel))
+            response = client.messages.create(**request)
+        except RecallCancelled:
+            self.last_error = "cancelled: no further request was sent"
+            raise
+        except Exception as err:  # any SDK or transport failure ends as "no memories"
+            if cancel is not None and cancel.is_set():
+                self.last_error = "cancelled while the request was in flight"
+                raise RecallCancelled(self.last_error) from err
+            self.last_error = describe_api_error(err)
+            return []
+        if cancel is not None and cancel.is_set():
+            self.last_error = "cancelled; the reply that arrived was discarded"
+            raise RecallCancelled(self.last_error)
+        self.last_response = response
+        try:
+            names = parse_selection(response)
+        except ValueError as err:
+            self.last_error = str(err)
+            return []
+        return names[:MAX_RELEVANT_MEMORIES]
+
+
+def _cancel_guard(cancel: threading.Event):
+    """SDK middleware that refuses to send any attempt (first try or retry) once cancelled."""
+
+    def memdir_recall_cancel_guard(request: Any, call_next: Any) -> Any:
+        if cancel.is_set():
+            raise RecallCancelled("prefetch cancelled; request not sent")
+        return call_next(request)
+
+    return memdir_recall_cancel_guard
+
+
+def describe_api_error(err: BaseException) -> str:
+    """A one-line reason naming the failure kind, e.g. 'HTTP 500 api_error: ...'."""
+    import anthropic
+
+    if isinstance(err, anthropic.APITimeoutError):
+        return f"request timed out: {err}"
+    if isinstance(err, anthropic.APIStatusError):
+        detail = err.message
+        return f"HTTP {err.status_code} from the Messages API: {detail}"
+    if isinstance(err, anthropic.APIConnectionError):
+        cause = err.__cause__
+        return f"connection error: {cause or err}"
+    return f"{type(err).__name__}: {err}"
+
+
+def parse_selection(response: Any) -> list[str]:
+    """Pull selected_memories out of a message; ValueError names what was wrong."""
+    stop_reason = getattr(response, "stop_reason", None)
+    if stop_reason == "refusal":
+        raise ValueError("the model refused to answer (stop_reason 'refusal')")
+    texts = [getattr(block, "text", "") for block in getattr(response, "content", []) if getattr(block, "type", None) == "text"]
+    raw = "".join(texts).strip()
+    if not raw:
+        raise ValueError(f"the reply had no text to parse (stop_reason {stop_reason!r})")
+    try:
+        data = json.loads(raw)
+    except json.JSONDecodeError as err:
+        hint = " (cut off by max_tokens)" if stop_reason == "max_tokens" else ""
+        raise ValueError(f"the reply was not valid JSON{hint}: {err.msg} at char {err.pos}") from err
+    if not isinstance(data, dict) or "selected_memories" not in data:
+        raise ValueError("the reply JSON has no 'selected_memories' key")
+    selected = data["selected_memories"]
+    if not isinstance(selected, list) or not all(isinstance(x, str) for x in selected):
+        raise ValueError("'selected_memories' must be a list of filename strings")
+    return selected

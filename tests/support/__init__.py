@@ -1,0 +1,1 @@
+"""Test helpers shared across test suites (local servers, fixtures)."""
