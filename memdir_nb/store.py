@@ -115,6 +115,8 @@ def check_plain_md_name(filename: object) -> str:
         )
     if any(ord(c) < 32 for c in filename):
         raise MemoryValidationError(f"filename {filename!r} contains a control character; {fix}")
+    # percent-encoded or Unicode look-alike traversal ('%2e%2e%2f', fullwidth dots): PathTraversalError
+    team_paths.sanitize_path_key(filename)
     return filename
 
 
@@ -164,12 +166,18 @@ def atomic_write_text(path: Path, text: str) -> None:
 def atomic_write_bytes(path: Path, data: bytes) -> None:
     """Write to a dot-prefixed temp file beside `path` (never named *.md), fsync, then os.replace."""
     tmp = path.parent / f".{path.name}.{os.getpid()}.{secrets.token_hex(4)}.tmp"
+    try:
+        mode: int | None = os.stat(path).st_mode & 0o777
+    except FileNotFoundError:
+        mode = None
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
     try:
         with os.fdopen(fd, "wb") as fh:
             fh.write(data)
             fh.flush()
             os.fsync(fh.fileno())
+        if mode is not None:
+            os.chmod(tmp, mode)  # an overwrite keeps the file's permissions
         os.replace(tmp, path)
     except BaseException:
         try:
@@ -247,9 +255,11 @@ class MemoryStore:
     def _validate_target(self, path: Path, scope: str) -> Path:
         """Both containment passes (string, then realpath) for the scope; raises PathTraversalError."""
         if scope == "team":
-            checked = team_paths.validate_team_mem_write_path(str(path), str(self.team_dir) + os.sep)
-        else:
-            checked = team_paths.validate_memory_write_path(str(path), str(self.memory_dir) + os.sep)
+            team_paths.validate_team_mem_write_path(str(path), str(self.team_dir) + os.sep)
+        # Team writes are checked against the memory dir as well: the team check takes the
+        # team dir's own realpath as its base, so a planted `team -> /elsewhere` link would
+        # otherwise pass.
+        checked = team_paths.validate_memory_write_path(str(path), str(self.memory_dir) + os.sep)
         return Path(checked)
 
     def _split(self, filename: object) -> tuple[str, str]:
@@ -359,7 +369,6 @@ class MemoryStore:
         if filename is not None:
             check_plain_md_name(filename)
         base = filename or default_filename(name, mtype)
-        rel_base = self._rel(scope, base)
         findings = self._scan_fields(name, description, body)
         if findings and scope == "team":
             raise secret_scan.SecretInTeamMemoryError(findings)
@@ -378,7 +387,7 @@ class MemoryStore:
             self._write_index_line(step, scope, plain, name, description)
         if findings:
             self._warn_private_secret(self._rel(scope, plain), findings)
-        log.debug("saved %s", rel_base if plain == base else self._rel(scope, plain))
+        log.debug("saved %s", self._rel(scope, plain))
         return scope_dir / plain
 
     def _pick_filename(self, scope: str, base: str, text: str, *, explicit: bool) -> str:

@@ -1,0 +1,544 @@
+"""Tests for memdir_nb.store: real files, real symlinks and real processes under tmp_path."""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import re
+import string
+from pathlib import Path
+
+import pytest
+
+from memdir_nb import index, store as store_mod
+from memdir_nb.config import MemdirConfig
+from memdir_nb.frontmatter import read_frontmatter
+from memdir_nb.scan import scan_memory_files
+from memdir_nb.secret_scan import SecretInTeamMemoryError
+from memdir_nb.store import MemoryNotFoundError, MemoryStore, MemoryValidationError, slugify
+from memdir_nb.team_paths import PathTraversalError
+from memdir_nb.types import MemoryType
+
+# 2026-04-02T10:15:30.123Z
+NOW_MS = 1_775_124_930_123.0
+
+
+def aws_key() -> str:
+    """An AWS-access-key-shaped string, built at runtime so no literal key sits in the repo."""
+    tail = "".join(string.ascii_uppercase[(i * 7) % 26] if i % 3 else str(i % 10) for i in range(16))
+    return "AKIA" + tail
+
+
+def rsa_block() -> str:
+    return "-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEA" + "q" * 40 + "\n-----END RSA PRIVATE KEY-----"
+
+
+def snapshot(root: Path) -> dict[str, tuple[str, bytes | str]]:
+    """Every entry under root (symlinks not followed): relative path -> (kind, content or target)."""
+    out: dict[str, tuple[str, bytes | str]] = {}
+    if not os.path.lexists(root):
+        return out
+    for dirpath, dirnames, filenames in os.walk(root):
+        for name in dirnames + filenames:
+            full = os.path.join(dirpath, name)
+            rel = os.path.relpath(full, root)
+            if os.path.islink(full):
+                out[rel] = ("link", os.readlink(full))
+            elif os.path.isdir(full):
+                out[rel] = ("dir", b"")
+            else:
+                out[rel] = ("file", Path(full).read_bytes())
+    return out
+
+
+def index_targets(scope_dir: Path) -> list[str]:
+    return [e.target for e in index.parse_index(index.read_entrypoint(scope_dir))]
+
+
+@pytest.fixture
+def mem(tmp_path: Path) -> Path:
+    return tmp_path / "memory"
+
+
+@pytest.fixture
+def store(mem: Path) -> MemoryStore:
+    return MemoryStore(mem, now_ms=NOW_MS)
+
+
+def save_feedback(store: MemoryStore, name: str = "Testing policy", **kw) -> Path:
+    return store.save(
+        name,
+        kw.pop("description", "Integration tests hit a real database, never mocks"),
+        kw.pop("type", "feedback"),
+        kw.pop("body", "Use the real database.\n\n**Why:** mocks hid a broken migration.\n"
+               "**How to apply:** every integration test."),
+        **kw,
+    )
+
+
+# --- save -----------------------------------------------------------------------------------
+
+
+def test_save_writes_the_topic_file_and_exactly_one_index_line(store: MemoryStore, mem: Path) -> None:
+    path = save_feedback(store)
+    assert path == mem / "feedback_testing_policy.md"
+    assert path.read_text().startswith("---\nname: Testing policy\n")
+    lines = (mem / "MEMORY.md").read_text().splitlines()
+    assert lines == [
+        "- [Testing policy](feedback_testing_policy.md) — Integration tests hit a real database, never mocks"
+    ]
+
+
+def test_saved_frontmatter_round_trips_through_scan(store: MemoryStore, mem: Path) -> None:
+    store.save("Deploy: the \"blue\" way", "Use blue/green: never # in-place", "project", "Body text.")
+    [header] = scan_memory_files(mem)
+    assert header.filename == "project_deploy_the_blue_way.md"
+    assert header.name == 'Deploy: the "blue" way'
+    assert header.description == "Use blue/green: never # in-place"
+    assert header.type is MemoryType.PROJECT
+    assert not header.malformed
+
+
+def test_team_save_writes_under_team_with_its_own_index(store: MemoryStore, mem: Path) -> None:
+    path = store.save("Merge freeze", "Freeze from 2026-03-05", "project", "No merges.", scope="team")
+    assert path == mem / "team" / "project_merge_freeze.md"
+    assert (mem / "team" / "MEMORY.md").read_text() == (
+        "- [Merge freeze](project_merge_freeze.md) — Freeze from 2026-03-05\n"
+    )
+    assert not (mem / "MEMORY.md").exists()
+    assert [h.filename for h in store.list("team")] == ["team/project_merge_freeze.md"]
+    assert store.list("private") == []
+
+
+def test_saving_the_identical_memory_again_makes_no_duplicate(store: MemoryStore, mem: Path) -> None:
+    first = save_feedback(store)
+    second = save_feedback(store)
+    assert first == second
+    assert index_targets(mem) == ["feedback_testing_policy.md"]
+    assert sorted(p.name for p in mem.glob("*.md")) == ["MEMORY.md", "feedback_testing_policy.md"]
+
+
+def test_a_different_memory_with_the_same_name_gets_a_numbered_file(store: MemoryStore, mem: Path) -> None:
+    a = save_feedback(store, body="first")
+    b = save_feedback(store, body="second")
+    c = save_feedback(store, body="third")
+    assert [a.name, b.name, c.name] == [
+        "feedback_testing_policy.md", "feedback_testing_policy_2.md", "feedback_testing_policy_3.md"
+    ]
+    assert "first" in a.read_text() and "second" in b.read_text()
+    assert index_targets(mem) == [a.name, b.name, c.name]
+
+
+def test_explicit_filename_never_overwrites_another_memory(store: MemoryStore, mem: Path) -> None:
+    save_feedback(store, filename="testing.md", body="original")
+    before = snapshot(mem)
+    with pytest.raises(MemoryValidationError, match=r"already holds another memory.*update"):
+        save_feedback(store, filename="testing.md", body="replacement")
+    assert snapshot(mem) == before
+
+
+def test_slug_is_lowercase_ascii_words_capped_with_a_hash_fallback() -> None:
+    assert slugify("Café Ünïcode: Testing Policy!!") == "cafe_unicode_testing_policy"
+    long = slugify("word " * 40)
+    assert len(long) <= 60 and long.endswith("word") and "__" not in long
+    cjk = slugify("日本語のメモ")
+    assert re.fullmatch(r"m[0-9a-f]{8}", cjk)
+    assert cjk == slugify("日本語のメモ") and cjk != slugify("別のメモ")
+
+
+def test_non_ascii_name_gets_a_hashed_default_filename(store: MemoryStore, mem: Path) -> None:
+    path = store.save("日本語のメモ", "A note written in Japanese", "user", "本文")
+    assert re.fullmatch(r"user_m[0-9a-f]{8}\.md", path.name)
+    assert read_frontmatter(path).name == "日本語のメモ"
+
+
+def test_private_secret_is_saved_with_a_warning(store: MemoryStore, mem: Path, caplog) -> None:
+    path = store.save("S3 deploy", "How deploys reach S3", "reference", f"deploy uses {aws_key()}")
+    assert path.exists()
+    assert len(store.warnings) == 1
+    assert "AWS access key" in store.warnings[0] and "reference_s3_deploy.md" in store.warnings[0]
+    assert aws_key() not in store.warnings[0]
+    assert any("AWS access key" in r.getMessage() for r in caplog.records)
+
+
+# --- bad input writes nothing ---------------------------------------------------------------
+
+
+BAD_SAVES = {
+    "unknown type": (dict(type="opinion"), r"user, feedback, project, reference"),
+    "empty name": (dict(name=""), r"name is empty"),
+    "whitespace name": (dict(name="   \t"), r"name is empty"),
+    "whitespace description": (dict(description="  \n "), r"description is empty"),
+    "two-line name": (dict(name="one\ntwo"), r"must be one line"),
+    "folder in filename": (dict(filename="sub/x.md"), r"is a path"),
+    "dotdot filename": (dict(filename="../x.md"), r"is a path"),
+    "dotdot inside filename": (dict(filename="a..b.md"), r"'\.\.'"),
+    "index as filename": (dict(filename="MEMORY.md"), r"index file"),
+    "index as filename lowercase": (dict(filename="memory.md"), r"index file"),
+    "hidden filename": (dict(filename=".hidden.md"), r"starts with a dot"),
+    "not markdown": (dict(filename="notes.txt"), r"does not end in \.md"),
+    "NUL in filename": (dict(filename="a\0b.md"), r"NUL"),
+    "backslash in filename": (dict(filename="a\\b.md"), r"backslash"),
+    "user type in team": (dict(type="user", scope="team"), r"always private"),
+    "unknown scope": (dict(scope="public"), r"'private' or 'team'"),
+    "non-string body": (dict(body=None), r"body must be a string"),
+}
+
+
+@pytest.mark.parametrize("filename", ["%2e%2e%2fescape.md", "\uff0e\uff0e\uff0fescape.md"])
+def test_encoded_traversal_in_filename_is_refused(store: MemoryStore, mem: Path, filename: str) -> None:
+    save_feedback(store)
+    before = snapshot(mem)
+    with pytest.raises(PathTraversalError):
+        store.save("Another", "Something else", "project", "text", filename=filename)
+    assert snapshot(mem) == before
+
+
+def test_overwrite_keeps_the_file_permissions(store: MemoryStore, mem: Path) -> None:
+    path = save_feedback(store)
+    os.chmod(path, 0o600)
+    store.update(path.name, body="changed")
+    assert path.stat().st_mode & 0o777 == 0o600
+
+
+@pytest.mark.parametrize("case", sorted(BAD_SAVES))
+def test_bad_input_raises_a_clear_error_and_writes_nothing(store: MemoryStore, mem: Path, case: str) -> None:
+    save_feedback(store)  # an existing memory, index and lock file
+    before = snapshot(mem)
+    overrides, message = BAD_SAVES[case]
+    args = dict(name="Another", description="Something else", type="feedback", body="text")
+    args.update(overrides)
+    with pytest.raises(MemoryValidationError, match=message):
+        store.save(args.pop("name"), args.pop("description"), args.pop("type"), args.pop("body"), **args)
+    assert snapshot(mem) == before
+
+
+def test_bad_input_on_a_fresh_dir_does_not_even_create_it(store: MemoryStore, mem: Path) -> None:
+    with pytest.raises(MemoryValidationError):
+        store.save("x", "y", "opinion", "z")
+    assert not mem.exists()
+
+
+# --- symlinks: no write leaves the memory dir -----------------------------------------------
+
+
+def test_team_dir_symlinked_outside_refuses_the_save(store: MemoryStore, mem: Path, tmp_path: Path) -> None:
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    mem.mkdir()
+    (mem / "team").symlink_to(elsewhere, target_is_directory=True)
+    before = snapshot(tmp_path)
+    with pytest.raises(PathTraversalError) as err:
+        store.save("Freeze", "Freeze from 2026-03-05", "project", "x", scope="team")
+    assert err.value.rule == "symlink-escape"
+    assert snapshot(tmp_path) == before
+    assert list(elsewhere.iterdir()) == []
+
+
+def test_team_file_symlinked_outside_refuses_the_save(store: MemoryStore, mem: Path, tmp_path: Path) -> None:
+    outside = tmp_path / "outside.md"
+    outside.write_text("precious\n")
+    (mem / "team").mkdir(parents=True)
+    (mem / "team" / "x.md").symlink_to(outside)
+    before = snapshot(tmp_path)
+    with pytest.raises(PathTraversalError):
+        store.save("X", "An x", "project", "overwrite?", scope="team", filename="x.md")
+    assert snapshot(tmp_path) == before
+    assert outside.read_text() == "precious\n"
+
+
+def test_team_index_symlinked_outside_refuses_the_save(store: MemoryStore, mem: Path, tmp_path: Path) -> None:
+    outside = tmp_path / "outside_index.md"
+    outside.write_text("keep me\n")
+    (mem / "team").mkdir(parents=True)
+    (mem / "team" / "MEMORY.md").symlink_to(outside)
+    before = snapshot(tmp_path)
+    with pytest.raises(PathTraversalError):
+        store.save("Freeze", "Freeze from 2026-03-05", "project", "x", scope="team")
+    assert snapshot(tmp_path) == before
+
+
+def test_private_file_symlinked_outside_refuses_the_save(store: MemoryStore, mem: Path, tmp_path: Path) -> None:
+    outside = tmp_path / "id_rsa"
+    outside.write_text("not yours\n")
+    mem.mkdir()
+    (mem / "feedback_testing_policy.md").symlink_to(outside)
+    before = snapshot(tmp_path)
+    with pytest.raises(PathTraversalError):
+        save_feedback(store)
+    assert snapshot(tmp_path) == before
+
+
+# --- secrets in team memory -----------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("field", "kind"),
+    [("body", "AWS access key"), ("description", "AWS access key"), ("body", "private key")],
+)
+def test_team_save_with_a_secret_is_refused_and_writes_nothing(
+    store: MemoryStore, mem: Path, field: str, kind: str
+) -> None:
+    secret = rsa_block() if kind == "private key" else f"key {aws_key()}"
+    args = {"name": "S3 access", "description": "Where S3 creds live", "body": "See the vault."}
+    args[field] = secret if field == "body" else f"S3 key {aws_key()}"
+    save_feedback(store)
+    before = snapshot(mem)
+    with pytest.raises(SecretInTeamMemoryError) as err:
+        store.save(args["name"], args["description"], "reference", args["body"], scope="team")
+    assert kind in str(err.value) and field in str(err.value)
+    assert aws_key() not in str(err.value)
+    assert snapshot(mem) == before
+
+
+def test_update_that_adds_a_secret_to_team_memory_is_refused(store: MemoryStore, mem: Path) -> None:
+    store.save("S3 access", "Where S3 creds live", "reference", "See the vault.", scope="team")
+    before = snapshot(mem)
+    with pytest.raises(SecretInTeamMemoryError):
+        store.update("team/reference_s3_access.md", body=f"it is {aws_key()}")
+    assert snapshot(mem) == before
+
+
+# --- update ---------------------------------------------------------------------------------
+
+
+def test_update_rerenders_the_file_and_its_index_line(store: MemoryStore, mem: Path) -> None:
+    path = save_feedback(store)
+    store.save("Other", "Another memory", "project", "x")
+    store.update("feedback_testing_policy.md", description="Real DB in integration tests, since the Q3 outage")
+    fm = read_frontmatter(path)
+    assert fm.name == "Testing policy" and fm.type is MemoryType.FEEDBACK
+    assert fm.description == "Real DB in integration tests, since the Q3 outage"
+    assert "**Why:** mocks hid a broken migration." in path.read_text()  # body kept
+    lines = (mem / "MEMORY.md").read_text().splitlines()
+    assert lines == [
+        "- [Testing policy](feedback_testing_policy.md) — Real DB in integration tests, since the Q3 outage",
+        "- [Other](project_other.md) — Another memory",
+    ]
+
+
+def test_update_can_change_name_type_and_body(store: MemoryStore, mem: Path) -> None:
+    path = save_feedback(store)
+    store.update("feedback_testing_policy.md", name="DB policy", type="project", body="New body")
+    fm = read_frontmatter(path)
+    assert (fm.name, fm.type) == ("DB policy", MemoryType.PROJECT)
+    assert path.read_text().rstrip().endswith("New body")
+    assert index_targets(mem) == ["feedback_testing_policy.md"]
+    assert "[DB policy]" in (mem / "MEMORY.md").read_text()
+
+
+def test_update_of_a_missing_file_names_it_and_writes_nothing(store: MemoryStore, mem: Path) -> None:
+    save_feedback(store)
+    before = snapshot(mem)
+    with pytest.raises(MemoryNotFoundError, match=r"'nope\.md'.*store\.list\(\)"):
+        store.update("nope.md", body="x")
+    with pytest.raises(MemoryValidationError, match="user, feedback"):
+        store.update("feedback_testing_policy.md", type="opinion")
+    assert snapshot(mem) == before
+
+
+# --- forget ---------------------------------------------------------------------------------
+
+
+def test_forget_moves_the_file_to_trash_and_drops_its_line(store: MemoryStore, mem: Path) -> None:
+    path = save_feedback(store)
+    content = path.read_bytes()
+    store.save("Other", "Another memory", "project", "x")
+    trashed = store.forget("feedback_testing_policy.md")
+    assert trashed == mem / ".trash" / "20260402T101530123Z-feedback_testing_policy.md"
+    assert trashed.read_bytes() == content
+    assert not path.exists()
+    assert index_targets(mem) == ["project_other.md"]
+    assert [h.filename for h in store.list()] == ["project_other.md"]  # scans skip .trash
+
+
+def test_forget_team_memory_flattens_the_trash_name(mem: Path) -> None:
+    cfg = MemdirConfig.for_tests(home=mem.parent, cwd=mem.parent, now_ms=NOW_MS)
+    store = MemoryStore(mem, config=cfg)
+    store.save("Freeze", "Freeze from 2026-03-05", "project", "x", scope="team")
+    trashed = store.forget("team/project_freeze.md")
+    assert trashed.name == "20260402T101530123Z-team__project_freeze.md"
+    assert index_targets(mem / "team") == []
+    # forgetting the same name again later does not clobber the first trashed copy
+    store.save("Freeze", "Freeze from 2026-03-05", "project", "x", scope="team")
+    again = store.forget("team/project_freeze.md")
+    assert again != trashed and again.exists() and trashed.exists()
+
+
+def test_forget_a_missing_file_says_how_to_list(store: MemoryStore, mem: Path) -> None:
+    save_feedback(store)
+    before = snapshot(mem)
+    with pytest.raises(MemoryNotFoundError, match=r"'ghost\.md'.*store\.list\(\).*memdir-nb scan"):
+        store.forget("ghost.md")
+    with pytest.raises(MemoryValidationError, match="team/name.md"):
+        store.forget("other/x.md")
+    assert snapshot(mem) == before
+
+
+# --- promote / demote -----------------------------------------------------------------------
+
+
+def test_promote_moves_to_team_and_updates_both_indexes(store: MemoryStore, mem: Path) -> None:
+    save_feedback(store)
+    store.save("Keep", "Stays private", "feedback", "x")
+    content = (mem / "feedback_testing_policy.md").read_bytes()
+    new = store.promote("feedback_testing_policy.md")
+    assert new == mem / "team" / "feedback_testing_policy.md"
+    assert new.read_bytes() == content
+    assert not (mem / "feedback_testing_policy.md").exists()
+    assert index_targets(mem) == ["feedback_keep.md"]
+    assert index_targets(mem / "team") == ["feedback_testing_policy.md"]
+
+
+def test_demote_moves_back_to_private_and_updates_both_indexes(store: MemoryStore, mem: Path) -> None:
+    store.save("Freeze", "Freeze from 2026-03-05", "project", "x", scope="team")
+    new = store.demote("team/project_freeze.md")
+    assert new == mem / "project_freeze.md"
+    assert index_targets(mem / "team") == []
+    assert index_targets(mem) == ["project_freeze.md"]
+
+
+def test_promote_refuses_user_memories(store: MemoryStore, mem: Path) -> None:
+    store.save("Role", "Senior backend engineer, new to Rust", "user", "x")
+    before = snapshot(mem)
+    with pytest.raises(MemoryValidationError, match="always private"):
+        store.promote("user_role.md")
+    assert snapshot(mem) == before
+
+
+def test_promote_refuses_a_memory_holding_a_secret(store: MemoryStore, mem: Path) -> None:
+    store.save("Deploy key", "How we deploy", "reference", rsa_block())
+    before = snapshot(mem)
+    with pytest.raises(SecretInTeamMemoryError, match="private key"):
+        store.promote("reference_deploy_key.md")
+    assert snapshot(mem) == before
+
+
+def test_promote_refuses_when_the_team_already_has_that_file(store: MemoryStore, mem: Path) -> None:
+    save_feedback(store)
+    save_feedback(store, scope="team", body="the team's own version")
+    before = snapshot(mem)
+    with pytest.raises(MemoryValidationError, match="already exists"):
+        store.promote("feedback_testing_policy.md")
+    with pytest.raises(MemoryValidationError, match="already in team"):
+        store.promote("team/feedback_testing_policy.md")
+    assert snapshot(mem) == before
+
+
+def test_promote_into_a_symlinked_team_dir_is_refused(store: MemoryStore, mem: Path, tmp_path: Path) -> None:
+    save_feedback(store)
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    (mem / "team").symlink_to(elsewhere, target_is_directory=True)
+    before = snapshot(tmp_path)
+    with pytest.raises(PathTraversalError):
+        store.promote("feedback_testing_policy.md")
+    assert snapshot(tmp_path) == before
+
+
+def test_a_failed_index_write_restores_the_previous_state(store: MemoryStore, mem: Path) -> None:
+    save_feedback(store)
+    (mem / "team").mkdir()
+    (mem / "team" / "MEMORY.md").mkdir()  # the team index cannot be read or replaced
+    before = snapshot(mem)
+    with pytest.raises(IsADirectoryError):
+        store.promote("feedback_testing_policy.md")
+    assert snapshot(mem) == before
+    with pytest.raises(IsADirectoryError):
+        store.save("Freeze", "Freeze from 2026-03-05", "project", "x", scope="team")
+    assert snapshot(mem) == before
+
+
+# --- list and rebuild -----------------------------------------------------------------------
+
+
+def test_list_filters_by_scope_and_refuses_unknown_scopes(store: MemoryStore) -> None:
+    save_feedback(store)
+    store.save("Freeze", "Freeze from 2026-03-05", "project", "x", scope="team")
+    assert {h.filename for h in store.list()} == {"feedback_testing_policy.md", "team/project_freeze.md"}
+    assert [h.filename for h in store.list("private")] == ["feedback_testing_policy.md"]
+    assert [h.filename for h in store.list("team")] == ["team/project_freeze.md"]
+    with pytest.raises(MemoryValidationError):
+        store.list("public")
+
+
+def test_rebuild_indexes_regenerates_both_from_frontmatter(store: MemoryStore, mem: Path) -> None:
+    save_feedback(store)
+    store.save("Role", "Backend engineer", "user", "x")
+    store.save("Freeze", "Freeze from 2026-03-05", "project", "x", scope="team")
+    (mem / "MEMORY.md").write_text("garbage\n")
+    (mem / "team" / "MEMORY.md").unlink()
+    written = store.rebuild_indexes()
+    assert set(written) == {"private", "team"}
+    assert index_targets(mem) == ["user_role.md", "feedback_testing_policy.md"]
+    assert index_targets(mem / "team") == ["project_freeze.md"]
+
+
+# --- atomic writes --------------------------------------------------------------------------
+
+
+def test_temp_files_are_dot_prefixed_never_md_and_never_left_behind(
+    store: MemoryStore, mem: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    sources: list[str] = []
+    real_replace = os.replace
+
+    def spy(src, dst, *a, **kw):
+        sources.append(os.path.basename(os.fspath(src)))
+        return real_replace(src, dst, *a, **kw)
+
+    monkeypatch.setattr(store_mod.os, "replace", spy)
+    save_feedback(store)
+    store.save("Freeze", "Freeze from 2026-03-05", "project", "x", scope="team")
+    store.update("feedback_testing_policy.md", body="changed")
+    tmp_names = [s for s in sources if s.startswith(".")]
+    assert len(tmp_names) >= 6  # file + index for each of the three changes
+    assert all(not s.endswith(".md") for s in tmp_names)
+    leftovers = [p for p in mem.rglob(".*") if p.name not in (".memdir.lock",)]
+    assert leftovers == []
+
+
+def test_the_lock_file_lives_in_the_memory_dir(store: MemoryStore, mem: Path) -> None:
+    save_feedback(store)
+    assert store.lock_path == mem / ".memdir.lock"
+    assert store.lock_path.exists()
+    assert all(h.filename != ".memdir.lock" for h in store.list())
+
+
+# --- concurrency: real processes ------------------------------------------------------------
+
+
+def _save_many(mem: str, worker: int, count: int, same_name: bool) -> None:
+    s = MemoryStore(mem)
+    for i in range(count):
+        name = "Shared topic" if same_name else f"Topic {worker} {i}"
+        s.save(name, f"hook from worker {worker} item {i}", "project", f"body {worker}/{i}")
+
+
+def _run_workers(mem: Path, workers: int, count: int, same_name: bool) -> None:
+    ctx = multiprocessing.get_context("spawn")
+    procs = [ctx.Process(target=_save_many, args=(str(mem), w, count, same_name)) for w in range(workers)]
+    for p in procs:
+        p.start()
+    for p in procs:
+        p.join(120)
+    assert [p.exitcode for p in procs] == [0] * workers
+
+
+@pytest.mark.slow
+def test_concurrent_saves_from_four_processes_lose_no_index_line(mem: Path) -> None:
+    _run_workers(mem, workers=4, count=20, same_name=False)
+    targets = index_targets(mem)
+    assert len(targets) == 80 and len(set(targets)) == 80
+    files = {p.name for p in mem.glob("*.md")} - {"MEMORY.md"}
+    assert files == set(targets)
+
+
+@pytest.mark.slow
+def test_concurrent_saves_of_one_name_get_distinct_numbered_files(mem: Path) -> None:
+    _run_workers(mem, workers=4, count=5, same_name=True)
+    targets = index_targets(mem)
+    expected = {"project_shared_topic.md"} | {f"project_shared_topic_{n}.md" for n in range(2, 21)}
+    assert set(targets) == expected and len(targets) == 20
+    bodies = {p.read_text().rstrip().rsplit("\n", 1)[-1] for p in mem.glob("project_shared_topic*.md")}
+    assert len(bodies) == 20
