@@ -292,6 +292,7 @@ class MemoryStore:
         from filelock import FileLock, Timeout
 
         os.makedirs(self.memory_dir, exist_ok=True)
+        self._validate_target(self.lock_path, "private")  # a planted symlink is refused up front
         lock = FileLock(str(self.lock_path), timeout=LOCK_TIMEOUT_S)
         try:
             lock.acquire()
@@ -474,13 +475,14 @@ class MemoryStore:
         if not os.path.lexists(source):
             raise self._not_found(rel)
         self._validate_target(source, scope)
+        self._validate_target(self.trash_dir / "x", "private")
 
         with self._locked() as step:
             if not os.path.lexists(source):
                 raise self._not_found(rel)
             self._validate_target(source, scope)
+            trash_path = self._validate_target(self._trash_path(rel), "private")
             os.makedirs(self.trash_dir, exist_ok=True)
-            trash_path = self._trash_path(rel)
             step.move(source, trash_path)
             self._remove_index_line(step, scope, plain)
         return trash_path

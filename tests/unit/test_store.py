@@ -269,6 +269,28 @@ def test_private_file_symlinked_outside_refuses_the_save(store: MemoryStore, mem
     assert snapshot(tmp_path) == before
 
 
+def test_trash_symlinked_outside_refuses_forget(store: MemoryStore, mem: Path, tmp_path: Path) -> None:
+    save_feedback(store)
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    (mem / ".trash").symlink_to(elsewhere, target_is_directory=True)
+    before = snapshot(tmp_path)
+    with pytest.raises(PathTraversalError):
+        store.forget("feedback_testing_policy.md")
+    assert snapshot(tmp_path) == before
+
+
+def test_lock_file_symlinked_outside_is_refused(store: MemoryStore, mem: Path, tmp_path: Path) -> None:
+    victim = tmp_path / "victim.txt"
+    victim.write_text("keep\n")
+    mem.mkdir()
+    (mem / ".memdir.lock").symlink_to(victim)
+    before = snapshot(tmp_path)
+    with pytest.raises(PathTraversalError):
+        save_feedback(store)
+    assert snapshot(tmp_path) == before
+
+
 # --- secrets in team memory -----------------------------------------------------------------
 
 
