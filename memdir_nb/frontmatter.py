@@ -401,7 +401,7 @@ def render_memory_file(name: str, description: str, type: MemoryType | str, body
         + FENCE
         + "\n"
     )
-    body = body.replace("\r\n", "\n").strip("\n")
+    body = body.replace("\r\n", "\n").replace("\r", "\n").strip("\n")
     return head + ("\n" + body + "\n" if body else "")
 
 

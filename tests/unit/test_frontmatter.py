@@ -1,0 +1,358 @@
+"""Rules of memdir_nb.frontmatter: bounded reads, graceful degradation, recovery, round trip."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+import yaml
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from memdir_nb.frontmatter import (
+    FRONTMATTER_MAX_BYTES,
+    FRONTMATTER_MAX_LINES,
+    _fast_parse,
+    parse_frontmatter,
+    parse_memory_file,
+    read_frontmatter,
+    read_head,
+    read_head_info,
+    render_memory_file,
+)
+from memdir_nb.types import InvalidMemoryTypeError, MemoryType
+
+
+def write(path: Path, data: str | bytes) -> Path:
+    path.write_bytes(data.encode("utf-8") if isinstance(data, str) else data)
+    return path
+
+
+GOOD = "---\nname: Testing policy\ndescription: Integration tests hit a real database\ntype: feedback\n---\n\nBody.\n"
+
+
+# ---------------------------------------------------------------- the basic case
+
+
+def test_well_formed_header_gives_all_three_fields(tmp_path: Path) -> None:
+    fm = read_frontmatter(write(tmp_path / "m.md", GOOD))
+    assert fm.name == "Testing policy"
+    assert fm.description == "Integration tests hit a real database"
+    assert fm.type is MemoryType.FEEDBACK
+    assert fm.has_frontmatter and not fm.malformed and fm.problems == ()
+
+
+def test_parse_returns_body_after_closing_fence() -> None:
+    fm, body = parse_frontmatter(GOOD)
+    assert fm.name == "Testing policy"
+    assert body == "Body.\n"
+
+
+def test_read_head_returns_fstat_of_the_same_file(tmp_path: Path) -> None:
+    path = write(tmp_path / "m.md", GOOD)
+    os.utime(path, ns=(1_700_000_000_123_000_000, 1_700_000_000_123_000_000))
+    text, st = read_head(path)
+    assert text == GOOD
+    assert st.st_mtime_ns == 1_700_000_000_123_000_000
+
+
+# ---------------------------------------------------------------- bounds
+
+
+def test_only_first_30_lines_are_read(tmp_path: Path) -> None:
+    lines = [f"line {i}" for i in range(100)]
+    text, _ = read_head(write(tmp_path / "m.md", "\n".join(lines) + "\n"))
+    assert text.split("\n")[:-1] == lines[:FRONTMATTER_MAX_LINES]
+
+
+def test_closing_fence_on_line_30_is_found() -> None:
+    header = ["---", "name: Late", "type: user"] + ["# padding"] * 26 + ["---"]
+    assert len(header) == FRONTMATTER_MAX_LINES
+    fm, body = parse_frontmatter("\n".join(header) + "\nbody\n")
+    assert fm.name == "Late" and not fm.malformed
+    assert body == "body\n"
+
+
+def test_closing_fence_past_line_30_is_malformed_but_recovered() -> None:
+    header = ["---", "name: Late", "type: user"] + ["# padding"] * 27 + ["---"]
+    fm, _ = parse_frontmatter("\n".join(header) + "\nbody\n")
+    assert fm.malformed
+    assert fm.name == "Late" and fm.type is MemoryType.USER
+    assert any("no closing '---' within the first 30 lines" in p for p in fm.problems)
+
+
+def test_fields_after_line_30_are_not_read(tmp_path: Path) -> None:
+    header = ["---", "name: Early"] + ["# padding"] * 30 + ["description: too late", "---"]
+    fm = read_frontmatter(write(tmp_path / "m.md", "\n".join(header) + "\n"))
+    assert fm.name == "Early" and fm.description is None and fm.malformed
+
+
+def test_ten_megabyte_single_line_file_read_is_bounded(tmp_path: Path) -> None:
+    path = write(tmp_path / "big.md", b"---\nname: Big\ntype: user\n---\n" + b"x" * (10 * 1024 * 1024))
+    head = read_head_info(path)
+    assert head.bytes_read == FRONTMATTER_MAX_BYTES
+    assert head.hit_byte_limit
+    assert len(head.text.encode()) <= FRONTMATTER_MAX_BYTES
+    assert head.stat.st_size > 10 * 1024 * 1024
+    fm = read_frontmatter(path)
+    assert fm.name == "Big" and fm.type is MemoryType.USER and not fm.malformed
+
+
+def test_content_past_the_byte_bound_is_ignored(tmp_path: Path) -> None:
+    filler = "# " + "y" * (FRONTMATTER_MAX_BYTES + 100) + "\n"
+    path = write(tmp_path / "m.md", "---\nname: A\n" + filler + "description: hidden\n---\n")
+    fm = read_frontmatter(path)
+    assert fm.name == "A" and fm.description is None
+    assert fm.malformed
+    assert any(f"first {FRONTMATTER_MAX_BYTES} bytes" in p for p in fm.problems)
+
+
+def test_multibyte_character_cut_by_byte_bound_is_dropped_not_replaced(tmp_path: Path) -> None:
+    prefix = b"---\nname: A\n# "
+    pad = b"a" * (FRONTMATTER_MAX_BYTES - len(prefix) - 1)
+    path = write(tmp_path / "m.md", prefix + pad + "é".encode() + b"tail")
+    head = read_head_info(path)
+    assert not head.invalid_utf8
+    assert "\ufffd" not in head.text and head.text.endswith("a")
+
+
+# ---------------------------------------------------------------- graceful degradation
+
+
+def test_no_frontmatter_gives_empty_header_and_whole_body(tmp_path: Path) -> None:
+    path = write(tmp_path / "m.md", "# Just notes\n\nname: not a header\n")
+    fm = read_frontmatter(path)
+    assert (fm.name, fm.description, fm.type) == (None, None, None)
+    assert not fm.has_frontmatter and not fm.malformed
+    _, body = parse_frontmatter(path.read_text())
+    assert body == path.read_text()
+
+
+def test_empty_file_gives_empty_header(tmp_path: Path) -> None:
+    fm = read_frontmatter(write(tmp_path / "m.md", b""))
+    assert fm.name is None and not fm.has_frontmatter
+
+
+def test_unknown_type_keeps_raw_value_and_is_not_malformed() -> None:
+    fm, _ = parse_frontmatter("---\nname: X\ntype: diary\n---\n")
+    assert fm.type is None and fm.raw_type == "diary"
+    assert not fm.malformed
+    assert any("unknown type 'diary'" in p for p in fm.problems)
+
+
+def test_type_is_case_insensitive() -> None:
+    fm, _ = parse_frontmatter("---\ntype: Reference\n---\n")
+    assert fm.type is MemoryType.REFERENCE
+
+
+def test_broken_yaml_is_flagged_and_recovered() -> None:
+    fm, _ = parse_frontmatter("---\nname: [unclosed\ndescription: still here\ntype: user\n---\n")
+    assert fm.malformed
+    assert fm.description == "still here" and fm.type is MemoryType.USER
+    assert fm.name is None  # a flow sequence opener is not text
+    assert any(p.startswith("YAML error") for p in fm.problems)
+
+
+def test_non_utf8_bytes_are_replaced_and_flagged(tmp_path: Path) -> None:
+    path = write(tmp_path / "m.md", b"---\nname: caf\xe9\ntype: user\n---\nbody\n")
+    fm = read_frontmatter(path)
+    assert fm.name == "caf\ufffd" and fm.type is MemoryType.USER
+    assert fm.malformed
+    assert any("not valid UTF-8" in p for p in fm.problems)
+
+
+def test_bom_is_stripped(tmp_path: Path) -> None:
+    fm = read_frontmatter(write(tmp_path / "m.md", "\ufeff" + GOOD))
+    assert fm.name == "Testing policy" and not fm.malformed
+
+
+def test_crlf_line_ends_are_normalised(tmp_path: Path) -> None:
+    fm = read_frontmatter(write(tmp_path / "m.md", GOOD.replace("\n", "\r\n")))
+    assert fm.name == "Testing policy" and fm.type is MemoryType.FEEDBACK and not fm.malformed
+    _, body = parse_frontmatter(GOOD.replace("\n", "\r\n"))
+    assert body == "Body.\n"
+
+
+def test_non_mapping_yaml_is_malformed() -> None:
+    fm, _ = parse_frontmatter("---\n- just\n- a list\n---\n")
+    assert fm.malformed and fm.name is None
+    assert any("not a mapping" in p for p in fm.problems)
+
+
+def test_empty_frontmatter_block_is_fine() -> None:
+    fm, body = parse_frontmatter("---\n---\nbody\n")
+    assert fm.has_frontmatter and not fm.malformed and fm.name is None
+    assert body == "body\n"
+
+
+# ---------------------------------------------------------------- unquoted colons
+
+
+def test_unquoted_colon_in_description_is_recovered_and_flagged() -> None:
+    text = "---\nname: Release\ndescription: Release steps: tag, build, canary\ntype: project\n---\n"
+    fm, _ = parse_frontmatter(text)
+    assert fm.description == "Release steps: tag, build, canary"
+    assert fm.name == "Release" and fm.type is MemoryType.PROJECT
+    assert fm.malformed
+    assert any("recovered line by line" in p for p in fm.problems)
+
+
+def test_recovery_unquotes_quoted_values_and_drops_comments() -> None:
+    text = "---\nname: 'It''s here'\ndescription: \"tab\\there\" \ntype: user # note\nbad: a: b\n---\n"
+    fm, _ = parse_frontmatter(text)
+    assert fm.malformed
+    assert fm.name == "It's here"
+    assert fm.description == "tab\there"
+    assert fm.type is MemoryType.USER
+
+
+# ---------------------------------------------------------------- YAML bombs and odd values
+
+
+def test_billion_laughs_does_not_expand() -> None:
+    lines = ['a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]']
+    for i in range(1, 9):
+        prev, cur = chr(ord("a") + i - 1), chr(ord("a") + i)
+        lines.append(f"{cur}: &{cur} [" + ",".join([f"*{prev}"] * 9) + "]")
+    lines.append("name: *i")
+    fm, _ = parse_frontmatter("---\n" + "\n".join(lines) + "\ntype: user\n---\n")
+    assert fm.malformed and fm.name is None
+    assert fm.type is MemoryType.USER
+    assert any("aliases" in p for p in fm.problems)
+    assert all(not isinstance(v, list) for v in fm.fields.values())
+
+
+def test_non_scalar_name_is_ignored_and_flagged() -> None:
+    fm, _ = parse_frontmatter("---\nname:\n  nested: map\ndescription: ok\n---\n")
+    assert fm.name is None and fm.description == "ok"
+    assert fm.malformed
+    assert any("name is a YAML dict" in p for p in fm.problems)
+
+
+def test_scalar_that_yaml_types_keeps_its_literal_text() -> None:
+    fm, _ = parse_frontmatter("---\nname: 2024-01-05\ndescription: yes\n---\n")
+    assert fm.name == "2024-01-05" and fm.description == "yes"
+    assert not fm.malformed
+
+
+def test_deeply_nested_yaml_does_not_raise() -> None:
+    fm, _ = parse_frontmatter("---\nname: x\nz: " + "[" * 5000 + "]" * 5000 + "\n---\n")
+    assert fm.name == "x"
+
+
+def test_extra_keys_are_kept_in_fields() -> None:
+    fm, _ = parse_frontmatter("---\nname: x\ntags: [a, b]\n---\n")
+    assert fm.fields["tags"] == ["a", "b"]
+
+
+# ---------------------------------------------------------------- fast path agrees with YAML
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "name: plain words",
+        "name: it's got 'quotes' and \"more\"",
+        "name: 'single: quoted'",
+        'name: "double quoted"',
+        "name: ünïcödé — dash",
+        "name: a#b",
+        "name:",
+        "# a comment",
+        "",
+        "name: trailing spaces   ",
+    ],
+)
+def test_fast_path_matches_yaml_when_it_answers(line: str) -> None:
+    fast = _fast_parse([line])
+    assert fast is not None
+    assert fast == (yaml.safe_load(line) or {})
+
+
+@pytest.mark.parametrize(
+    "line",
+    ["name: yes", "name: 12", "name: a: b", "name: x # c", "name: [1]", "on: x", "name: -x", "name: \tx"],
+)
+def test_fast_path_declines_what_yaml_reads_differently(line: str) -> None:
+    assert _fast_parse([line]) is None
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet=st.characters(blacklist_categories=("Cs",), blacklist_characters="\n\r"), max_size=40))
+def test_fast_path_never_disagrees_with_yaml(value: str) -> None:
+    line = f"name: {value}"
+    fast = _fast_parse([line])
+    if fast is None:
+        return
+    assert fast == yaml.safe_load(line)
+
+
+# ---------------------------------------------------------------- rendering
+
+
+def test_render_layout() -> None:
+    text = render_memory_file("Testing policy", "Real database in tests", "feedback", "Rule.\n")
+    assert text == (
+        "---\nname: Testing policy\ndescription: Real database in tests\ntype: feedback\n---\n\nRule.\n"
+    )
+
+
+@pytest.mark.parametrize(
+    "name, description",
+    [
+        ("Release: steps", "Release steps: tag, build, canary"),
+        ("'quoted'", '"double" and \'single\''),
+        ("- leading dash", "--- three dashes"),
+        ("ünïcode ✓ 日本語", "emoji 🧠 and accents é"),
+        ("# hash", "value # not a comment"),
+        ("yes", "null"),
+        ("123", "1.5e3"),
+        ("[brackets]", "{braces}"),
+        ("&anchor", "*alias"),
+        ("key: value: more", "trailing colon:"),
+    ],
+)
+def test_render_round_trips_awkward_values(tmp_path: Path, name: str, description: str) -> None:
+    path = write(tmp_path / "m.md", render_memory_file(name, description, MemoryType.PROJECT, "Body"))
+    fm = read_frontmatter(path)
+    assert (fm.name, fm.description, fm.type) == (name, description, MemoryType.PROJECT)
+    assert not fm.malformed
+    fm2, body = parse_memory_file(path)
+    assert fm2 == fm and body == "Body\n"
+
+
+def test_render_collapses_newlines_in_description() -> None:
+    fm, _ = parse_frontmatter(render_memory_file("N", "line one\nline two\r\n  three", "user", ""))
+    assert fm.description == "line one line two three"
+
+
+def test_render_rejects_unknown_type_and_empty_name() -> None:
+    with pytest.raises(InvalidMemoryTypeError, match="user, feedback, project, reference"):
+        render_memory_file("N", "d", "diary", "")
+    with pytest.raises(ValueError, match="non-empty name"):
+        render_memory_file("  \n ", "d", "user", "")
+
+
+_text = st.text(alphabet=st.characters(blacklist_categories=("Cs",)), max_size=60)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    name=_text.filter(lambda s: s.strip() and " ".join(s.split())),
+    description=_text,
+    mtype=st.sampled_from(list(MemoryType)),
+    body=_text,
+)
+def test_render_parse_round_trip_property(name: str, description: str, mtype: MemoryType, body: str) -> None:
+    from memdir_nb.frontmatter import one_line
+
+    expected_name = one_line(name) or None
+    expected_description = one_line(description) or None
+    fm, parsed_body = parse_frontmatter(render_memory_file(name, description, mtype, body))
+    assert not fm.malformed, fm.problems
+    assert fm.name == expected_name
+    assert fm.description == expected_description
+    assert fm.type is mtype
+    stripped = body.replace("\r\n", "\n").replace("\r", "\n").strip("\n")
+    assert parsed_body == (stripped + "\n" if stripped else "")

@@ -1,0 +1,357 @@
+"""Rules of memdir_nb.scan: what is a memory file, order, cap, symlink containment, manifest."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import tempfile
+from pathlib import Path
+from typing import Iterator
+
+import pytest
+
+from memdir_nb.frontmatter import render_memory_file
+from memdir_nb.scan import (
+    MAX_MEMORY_FILES,
+    MemoryHeader,
+    format_memory_manifest,
+    iso_timestamp,
+    scan_memory_dir,
+    scan_memory_files,
+)
+from memdir_nb.types import MemoryType
+
+BASE_S = 1_774_693_800  # 2026-03-28T10:30:00Z
+
+
+def memory(root: Path, rel: str, *, age_s: int = 0, name: str | None = None, type_: str = "project",
+           description: str | None = None) -> Path:
+    """Write a memory file at root/rel with an mtime age_s seconds before BASE_S."""
+    path = root / rel
+    path.parent.mkdir(parents=True, exist_ok=True)
+    stem = Path(rel).stem
+    path.write_text(render_memory_file(name or stem, description or f"about {stem}", type_, "body"))
+    os.utime(path, (BASE_S - age_s, BASE_S - age_s))
+    return path
+
+
+def names(headers: list[MemoryHeader]) -> list[str]:
+    return [h.filename for h in headers]
+
+
+# ---------------------------------------------------------------- what counts as a memory
+
+
+def test_missing_dir_returns_empty_list(tmp_path: Path) -> None:
+    assert scan_memory_files(tmp_path / "nope") == []
+    report = scan_memory_dir(tmp_path / "nope")
+    assert report.headers == [] and report.skipped == [] and report.total_found == 0
+
+
+def test_path_that_is_a_file_gives_empty_report_with_reason(tmp_path: Path) -> None:
+    (tmp_path / "f").write_text("x")
+    report = scan_memory_dir(tmp_path / "f")
+    assert report.headers == []
+    assert report.skipped and "cannot list" in report.skipped[0].reason
+
+
+def test_scan_is_recursive_and_uses_relative_slash_paths(tmp_path: Path) -> None:
+    memory(tmp_path, "a.md", age_s=1)
+    memory(tmp_path, "team/b.md", age_s=2)
+    memory(tmp_path, "topics/deep/c.md", age_s=3)
+    headers = scan_memory_files(tmp_path)
+    assert names(headers) == ["a.md", "team/b.md", "topics/deep/c.md"]
+    assert headers[1].file_path == str(tmp_path / "team" / "b.md")
+
+
+def test_memory_md_is_excluded_at_every_level(tmp_path: Path) -> None:
+    memory(tmp_path, "a.md")
+    (tmp_path / "MEMORY.md").write_text("- [a](a.md) — x\n")
+    (tmp_path / "team").mkdir()
+    (tmp_path / "team" / "MEMORY.md").write_text("- [b](b.md) — y\n")
+    assert names(scan_memory_files(tmp_path)) == ["a.md"]
+
+
+def test_non_markdown_files_are_ignored(tmp_path: Path) -> None:
+    memory(tmp_path, "a.md")
+    (tmp_path / "notes.txt").write_text("x")
+    (tmp_path / "a.md.bak").write_text("x")
+    (tmp_path / "upper.MD").write_text("x")
+    assert names(scan_memory_files(tmp_path)) == ["a.md"]
+
+
+def test_dot_folders_and_dot_files_are_skipped(tmp_path: Path) -> None:
+    memory(tmp_path, "a.md")
+    memory(tmp_path, ".trash/old.md")
+    memory(tmp_path, ".git/x.md")
+    memory(tmp_path, "team/.trash/t.md")
+    memory(tmp_path, ".a.md.tmp.md")
+    assert names(scan_memory_files(tmp_path)) == ["a.md"]
+
+
+def test_top_level_logs_folder_is_skipped_but_nested_logs_is_not(tmp_path: Path) -> None:
+    memory(tmp_path, "a.md", age_s=1)
+    memory(tmp_path, "logs/2026/03/2026-03-28.md")
+    memory(tmp_path, "topics/logs/b.md", age_s=2)
+    assert names(scan_memory_files(tmp_path)) == ["a.md", "topics/logs/b.md"]
+
+
+def test_headers_carry_frontmatter_and_file_mtime(tmp_path: Path) -> None:
+    path = memory(tmp_path, "feedback_x.md", name="Terse replies", type_="feedback", description="No recap")
+    os.utime(path, ns=(BASE_S * 10**9 + 123_456_789, BASE_S * 10**9 + 123_456_789))
+    (h,) = scan_memory_files(tmp_path)
+    assert (h.name, h.description, h.type, h.malformed) == ("Terse replies", "No recap", MemoryType.FEEDBACK, False)
+    assert h.mtime_ms == pytest.approx(BASE_S * 1000 + 123.456789)
+
+
+def test_file_without_frontmatter_is_listed_with_empty_fields(tmp_path: Path) -> None:
+    (tmp_path / "plain.md").write_text("just text\n")
+    (tmp_path / "broken.md").write_text("---\ndescription: steps: a, b\n---\n")
+    by_name = {h.filename: h for h in scan_memory_files(tmp_path)}
+    assert by_name["plain.md"].name is None and by_name["plain.md"].type is None
+    assert by_name["broken.md"].malformed and by_name["broken.md"].description == "steps: a, b"
+
+
+# ---------------------------------------------------------------- order and cap
+
+
+def test_newest_first(tmp_path: Path) -> None:
+    memory(tmp_path, "old.md", age_s=300)
+    memory(tmp_path, "new.md", age_s=1)
+    memory(tmp_path, "mid.md", age_s=100)
+    assert names(scan_memory_files(tmp_path)) == ["new.md", "mid.md", "old.md"]
+
+
+def test_equal_mtimes_are_ordered_by_filename(tmp_path: Path) -> None:
+    for rel in ["c.md", "a.md", "team/b.md", "b.md"]:
+        memory(tmp_path, rel, age_s=5)
+    assert names(scan_memory_files(tmp_path)) == ["a.md", "b.md", "c.md", "team/b.md"]
+
+
+def test_cap_keeps_the_200_newest(tmp_path: Path) -> None:
+    for i in range(MAX_MEMORY_FILES + 5):
+        memory(tmp_path, f"m{i:03d}.md", age_s=i)
+    report = scan_memory_dir(tmp_path)
+    assert len(report.headers) == MAX_MEMORY_FILES
+    assert report.total_found == MAX_MEMORY_FILES + 5
+    assert report.headers[0].filename == "m000.md"
+    assert report.headers[-1].filename == f"m{MAX_MEMORY_FILES - 1:03d}.md"
+
+
+def test_limit_can_be_lowered_or_lifted(tmp_path: Path) -> None:
+    for i in range(5):
+        memory(tmp_path, f"m{i}.md", age_s=i)
+    assert names(scan_memory_files(tmp_path, limit=2)) == ["m0.md", "m1.md"]
+    assert len(scan_memory_files(tmp_path, limit=None)) == 5
+    with pytest.raises(ValueError, match="limit must be 0 or more"):
+        scan_memory_files(tmp_path, limit=-1)
+
+
+# ---------------------------------------------------------------- symlinks
+
+
+def test_symlinked_file_outside_the_dir_is_skipped(tmp_path: Path) -> None:
+    mem, outside = tmp_path / "memory", tmp_path / "secret"
+    memory(mem, "a.md")
+    target = memory(outside, "ssh_key.md", name="SECRET NAME")
+    os.symlink(target, mem / "planted.md")
+    report = scan_memory_dir(mem)
+    assert names(report.headers) == ["a.md"]
+    assert [(s.path, s.reason) for s in report.skipped] == [("planted.md", "symlink leaves the memory dir")]
+    assert "SECRET" not in format_memory_manifest(report.headers)
+
+
+def test_relative_symlink_escaping_with_dotdot_is_skipped(tmp_path: Path) -> None:
+    mem = tmp_path / "memory"
+    memory(tmp_path, "outside.md")
+    memory(mem, "a.md")
+    os.symlink("../outside.md", mem / "rel.md")
+    report = scan_memory_dir(mem)
+    assert names(report.headers) == ["a.md"]
+    assert report.skipped[0].reason == "symlink leaves the memory dir"
+
+
+def test_symlinked_file_inside_the_dir_is_read(tmp_path: Path) -> None:
+    memory(tmp_path, "topics/real.md", name="Real one", age_s=10)
+    os.symlink("topics/real.md", tmp_path / "alias.md")
+    report = scan_memory_dir(tmp_path)
+    by_name = {h.filename: h for h in report.headers}
+    assert by_name["alias.md"].name == "Real one"
+    assert by_name["alias.md"].file_path == str(tmp_path / "alias.md")
+    assert report.skipped == []
+
+
+def test_symlinked_folder_is_not_followed(tmp_path: Path) -> None:
+    mem, outside = tmp_path / "memory", tmp_path / "other_project"
+    memory(mem, "a.md")
+    memory(outside, "b.md")
+    memory(mem, "inner/c.md")
+    os.symlink(outside, mem / "linked")
+    os.symlink(mem / "inner", mem / "inner_again")  # even one pointing inside
+    report = scan_memory_dir(mem)
+    assert names(report.headers) == ["a.md", "inner/c.md"]
+    assert {(s.path, s.reason) for s in report.skipped} == {
+        ("linked", "symlinked folder is not followed"),
+        ("inner_again", "symlinked folder is not followed"),
+    }
+
+
+@pytest.mark.timeout(30)
+def test_symlink_loops_do_not_hang(tmp_path: Path) -> None:
+    memory(tmp_path, "a.md")
+    os.symlink("self.md", tmp_path / "self.md")
+    os.symlink("pong.md", tmp_path / "ping.md")
+    os.symlink("ping.md", tmp_path / "pong.md")
+    (tmp_path / "sub").mkdir()
+    os.symlink("..", tmp_path / "sub" / "up")
+    os.symlink(tmp_path, tmp_path / "sub" / "root")
+    report = scan_memory_dir(tmp_path)
+    assert names(report.headers) == ["a.md"]
+    reasons = {s.path: s.reason for s in report.skipped}
+    assert reasons["self.md"] == reasons["ping.md"] == reasons["pong.md"] == "symlink loop"
+    assert reasons["sub/up"] == reasons["sub/root"] == "symlinked folder is not followed"
+
+
+def test_dangling_symlink_is_reported(tmp_path: Path) -> None:
+    memory(tmp_path, "a.md")
+    os.symlink(tmp_path / "gone.md", tmp_path / "dangling.md")
+    report = scan_memory_dir(tmp_path)
+    assert names(report.headers) == ["a.md"]
+    assert [(s.path, s.reason) for s in report.skipped] == [("dangling.md", "dangling symlink")]
+
+
+def test_memory_dir_reached_through_a_symlink_still_works(tmp_path: Path) -> None:
+    real = tmp_path / "real_memory"
+    memory(real, "a.md", age_s=2)
+    memory(real, "b.md", age_s=1)
+    os.symlink("b.md", real / "alias.md")
+    os.symlink(real, tmp_path / "link_to_memory")
+    report = scan_memory_dir(tmp_path / "link_to_memory")
+    assert names(report.headers) == ["alias.md", "b.md", "a.md"]
+    assert report.skipped == []
+
+
+# ---------------------------------------------------------------- unreadable files (as another user)
+
+
+@pytest.fixture
+def shared_dir() -> Iterator[Path]:
+    """A world-traversable temp dir (tmp_path's parents are private to root)."""
+    path = Path(tempfile.mkdtemp(prefix="memdir_scan_"))
+    path.chmod(0o755)
+    yield path
+    shutil.rmtree(path, ignore_errors=True)
+
+
+def scan_as_unprivileged(memory_dir: Path, limit: int = MAX_MEMORY_FILES) -> dict:
+    """Run scan_memory_dir in a forked child that has dropped to uid/gid 65534 (nobody)."""
+    read_fd, write_fd = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # child
+        code = 1
+        try:
+            os.close(read_fd)
+            os.setgroups([])
+            os.setgid(65534)
+            os.setuid(65534)
+            report = scan_memory_dir(memory_dir, limit=limit)
+            payload = {
+                "headers": [h.filename for h in report.headers],
+                "skipped": [[s.path, s.reason] for s in report.skipped],
+                "total": report.total_found,
+            }
+            os.write(write_fd, json.dumps(payload).encode())
+            code = 0
+        finally:
+            os._exit(code)
+    os.close(write_fd)
+    with os.fdopen(read_fd, "rb") as fh:
+        data = fh.read()
+    _, status = os.waitpid(pid, 0)
+    assert os.waitstatus_to_exitcode(status) == 0, "child scan process failed"
+    return json.loads(data)
+
+
+def make_unreadable(path: Path) -> None:
+    path.chmod(0o000)
+
+
+def test_unreadable_file_is_skipped_not_raised(shared_dir: Path) -> None:
+    if os.geteuid() != 0:
+        pytest.skip("needs root to drop to another uid; as non-root the chmod test below covers it")
+    mem = shared_dir / "memory"
+    for rel in ("a.md", "locked.md", "team/b.md"):
+        memory(mem, rel, age_s=len(rel))
+    for folder in (mem, mem / "team"):
+        folder.chmod(0o755)
+    for p in mem.rglob("*.md"):
+        p.chmod(0o644)
+    make_unreadable(mem / "locked.md")
+    (mem / "closed").mkdir()
+    memory(mem, "closed/hidden.md")
+    (mem / "closed").chmod(0o000)
+    result = scan_as_unprivileged(mem)
+    assert result["headers"] == ["a.md", "team/b.md"]
+    assert ["locked.md", "unreadable: PermissionError"] in result["skipped"]
+    assert ["closed", "unreadable folder: PermissionError"] in result["skipped"]
+
+
+def test_unreadable_file_does_not_shrink_a_capped_scan(shared_dir: Path) -> None:
+    if os.geteuid() != 0:
+        pytest.skip("needs root to drop to another uid")
+    mem = shared_dir / "memory"
+    for i in range(4):
+        memory(mem, f"m{i}.md", age_s=i).chmod(0o644)
+    mem.chmod(0o755)
+    make_unreadable(mem / "m0.md")
+    result = scan_as_unprivileged(mem, limit=3)
+    assert result["headers"] == ["m1.md", "m2.md", "m3.md"]
+    assert result["total"] == 4
+
+
+def test_unreadable_file_skipped_when_not_root(tmp_path: Path) -> None:
+    if os.geteuid() == 0:
+        pytest.skip("root reads chmod-000 files; the forked unprivileged tests above cover this case")
+    memory(tmp_path, "a.md")
+    make_unreadable(memory(tmp_path, "locked.md"))
+    report = scan_memory_dir(tmp_path)
+    assert names(report.headers) == ["a.md"]
+    assert report.skipped[0].reason == "unreadable: PermissionError"
+
+
+# ---------------------------------------------------------------- manifest
+
+
+def test_iso_timestamp_matches_javascript_to_iso_string() -> None:
+    assert iso_timestamp(BASE_S * 1000) == "2026-03-28T10:30:00.000Z"
+    assert iso_timestamp(BASE_S * 1000 + 123.9) == "2026-03-28T10:30:00.123Z"  # truncated, not rounded
+    assert iso_timestamp(0) == "1970-01-01T00:00:00.000Z"
+    assert iso_timestamp(-1) == "1969-12-31T23:59:59.999Z"
+
+
+def test_manifest_line_format(tmp_path: Path) -> None:
+    headers = [
+        MemoryHeader("feedback_tests.md", "/m/feedback_tests.md", BASE_S * 1000.0, "T", "Real DB in tests",
+                     MemoryType.FEEDBACK),
+        MemoryHeader("team/odd.md", "/m/team/odd.md", BASE_S * 1000.0 - 1, None, "no type here", None),
+        MemoryHeader("bare.md", "/m/bare.md", 0.0, None, None, MemoryType.USER),
+        MemoryHeader("multi.md", "/m/multi.md", 0.0, None, "line one\nline two", None),
+    ]
+    assert format_memory_manifest(headers).split("\n") == [
+        "- [feedback] feedback_tests.md (2026-03-28T10:30:00.000Z): Real DB in tests",
+        "- team/odd.md (2026-03-28T10:29:59.999Z): no type here",
+        "- [user] bare.md (1970-01-01T00:00:00.000Z)",
+        "- multi.md (1970-01-01T00:00:00.000Z): line one line two",
+    ]
+
+
+def test_manifest_of_a_scan(tmp_path: Path) -> None:
+    memory(tmp_path, "reference_linear.md", type_="reference", description="Bugs live in Linear INGEST")
+    assert format_memory_manifest(scan_memory_files(tmp_path)) == (
+        "- [reference] reference_linear.md (2026-03-28T10:30:00.000Z): Bugs live in Linear INGEST"
+    )
+
+
+def test_manifest_of_nothing_is_empty() -> None:
+    assert format_memory_manifest([]) == ""
