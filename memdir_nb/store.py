@@ -206,7 +206,9 @@ class _Step:
         _fsync_dir(dst.parent)
         self.undo.append(("move", dst, src))
 
-    def rollback(self) -> None:
+    def rollback(self) -> list[str]:
+        """Undo in reverse order; return what could not be undone (empty when all went back)."""
+        failed: list[str] = []
         for kind, path, other in reversed(self.undo):
             try:
                 if kind == "move":
@@ -216,7 +218,9 @@ class _Step:
                 else:
                     atomic_write_bytes(path, other)  # type: ignore[arg-type]
             except OSError as exc:  # keep undoing the rest; report what could not be restored
-                log.error("could not undo %s of %s: %s", kind, path, exc)
+                failed.append(f"could not undo the {kind} of {path}: {exc}")
+                log.error(failed[-1])
+        return failed
 
 
 # --- the store ----------------------------------------------------------------------------
@@ -304,8 +308,9 @@ class MemoryStore:
         step = _Step()
         try:
             yield step
-        except BaseException:
-            step.rollback()
+        except BaseException as exc:
+            for problem in step.rollback():
+                exc.add_note(problem)
             raise
         finally:
             lock.release()
