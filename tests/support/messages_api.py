@@ -125,7 +125,9 @@ class MessagesAPIServer:
         handler = self._make_handler()
         self._server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
         self._server.daemon_threads = True
-        self._thread = threading.Thread(target=self._server.serve_forever, name="messages-api", daemon=True)
+        self._thread = threading.Thread(
+            target=self._server.serve_forever, kwargs={"poll_interval": 0.05}, name="messages-api", daemon=True
+        )
         self._thread.start()
         return self
 

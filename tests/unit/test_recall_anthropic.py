@@ -1,0 +1,201 @@
+"""AnthropicSelector against a local Messages API server, through the real anthropic SDK."""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+
+from memdir_nb.recall import AnthropicSelector, find_relevant_memories
+from memdir_nb.recall.anthropic_selector import MAX_TOKENS, RESPONSE_SCHEMA, SYSTEM_PROMPT
+from memdir_nb.recall.prefetch import start_relevant_memory_prefetch
+from memdir_nb.scan import format_memory_manifest, scan_memory_files
+from tests.support import write_memory
+from tests.support.messages_api import MessagesAPIServer, error_reply, json_reply, text_reply
+
+NOW = 1_760_000_000_000.0
+MODEL = "claude-test-model"
+
+
+@pytest.fixture()
+def memory_dir(tmp_path):
+    d = tmp_path / "memory"
+    write_memory(d, "feedback_testing.md", name="Real DB in tests", description="Integration tests hit a real Postgres, never mocks", type="feedback", age_days=3, now_ms=NOW)
+    write_memory(d, "reference_grep_usage.md", name="Grep usage", description="Grep tool usage: regex syntax and glob filters", type="reference", age_days=1, now_ms=NOW)
+    write_memory(d, "team/project_freeze.md", name="Merge freeze", description="Merge freeze for the mobile release", type="project", age_days=0, now_ms=NOW)
+    return d
+
+
+@pytest.fixture()
+def api():
+    with MessagesAPIServer() as server:
+        yield server
+
+
+def selector_for(api, **kwargs) -> AnthropicSelector:
+    kwargs.setdefault("max_retries", 0)
+    kwargs.setdefault("timeout", 5.0)
+    return AnthropicSelector(api_key="sk-test-not-real", base_url=api.base_url, model=MODEL, **kwargs)
+
+
+def test_correct_reply_returns_paths_in_the_order_chosen(api, memory_dir):
+    api.enqueue(json_reply({"selected_memories": ["team/project_freeze.md", "feedback_testing.md"]}))
+    selector = selector_for(api)
+    found = find_relevant_memories("Can I merge today?", memory_dir, selector=selector)
+    assert [m.path for m in found] == [str(memory_dir / "team/project_freeze.md"), str(memory_dir / "feedback_testing.md")]
+    assert selector.last_error is None
+    assert all(m.mtime_ms > 0 for m in found)
+
+
+def test_request_carries_model_max_tokens_schema_manifest_and_no_tools_section(api, memory_dir):
+    api.enqueue(json_reply({"selected_memories": []}))
+    find_relevant_memories("Can I merge today?", memory_dir, selector=selector_for(api))
+    assert api.request_count == 1
+    request = api.requests[0]
+    assert request.path == "/v1/messages"
+    sent_key = request.headers.get("x-api-key") or request.headers.get("authorization", "")
+    assert sent_key.endswith("sk-test-not-real")
+    body = request.body
+    assert body["model"] == MODEL
+    assert body["max_tokens"] == MAX_TOKENS == 256
+    assert body["system"] == SYSTEM_PROMPT
+    assert body["output_config"] == {"format": {"type": "json_schema", "schema": RESPONSE_SCHEMA}}
+    assert RESPONSE_SCHEMA["required"] == ["selected_memories"]
+    assert RESPONSE_SCHEMA["additionalProperties"] is False
+    assert len(body["messages"]) == 1 and body["messages"][0]["role"] == "user"
+    content = body["messages"][0]["content"]
+    assert content.startswith("Query: Can I merge today?\n\nAvailable memories:\n")
+    manifest = format_memory_manifest(scan_memory_files(memory_dir))
+    assert manifest in content
+    assert "- [project] team/project_freeze.md (" in content
+    assert "Recently used tools" not in content
+
+
+def test_tools_section_present_when_tools_given(api, memory_dir):
+    api.enqueue(json_reply({"selected_memories": []}))
+    find_relevant_memories("search the code", memory_dir, recent_tools=("Grep", "Bash"), selector=selector_for(api))
+    content = api.requests[0].body["messages"][0]["content"]
+    assert content.endswith("\n\nRecently used tools: Grep, Bash")
+
+
+def test_filename_not_in_manifest_is_dropped_and_duplicates_collapse(api, memory_dir):
+    api.enqueue(json_reply({"selected_memories": ["made_up.md", "feedback_testing.md", "feedback_testing.md", "../etc/passwd"]}))
+    found = find_relevant_memories("tests", memory_dir, selector=selector_for(api))
+    assert [m.path for m in found] == [str(memory_dir / "feedback_testing.md")]
+
+
+def test_malformed_json_gives_empty_and_records_reason(api, memory_dir):
+    api.enqueue(text_reply('{"selected_memories": ["feedback_testing.md"'))
+    selector = selector_for(api)
+    assert find_relevant_memories("tests", memory_dir, selector=selector) == []
+    assert "not valid JSON" in selector.last_error
+
+
+def test_wrong_shape_gives_empty_and_records_reason(api, memory_dir):
+    api.enqueue(json_reply({"selected_memories": "feedback_testing.md"}))
+    selector = selector_for(api)
+    assert find_relevant_memories("tests", memory_dir, selector=selector) == []
+    assert "list of filename strings" in selector.last_error
+
+
+def test_refusal_gives_empty_and_records_reason(api, memory_dir):
+    api.enqueue(text_reply("", stop_reason="refusal"))
+    selector = selector_for(api)
+    assert find_relevant_memories("tests", memory_dir, selector=selector) == []
+    assert "refused" in selector.last_error
+
+
+def test_rate_limit_then_success_is_retried_by_the_sdk(api, memory_dir):
+    api.enqueue(
+        error_reply(429, "slow down", headers={"retry-after-ms": "10"}),
+        json_reply({"selected_memories": ["feedback_testing.md"]}),
+    )
+    selector = selector_for(api, max_retries=2)
+    found = find_relevant_memories("tests", memory_dir, selector=selector)
+    assert [m.path for m in found] == [str(memory_dir / "feedback_testing.md")]
+    assert api.request_count == 2
+    assert selector.last_error is None
+
+
+def test_server_error_gives_empty_and_names_the_status(api, memory_dir):
+    api.default = error_reply(500, "boom", headers={"retry-after-ms": "5"})
+    selector = selector_for(api, max_retries=1)
+    assert find_relevant_memories("tests", memory_dir, selector=selector) == []
+    assert "HTTP 500" in selector.last_error
+    assert api.request_count == 2  # the first try and one retry
+
+
+def test_error_is_cleared_after_a_later_success(api, memory_dir):
+    api.enqueue(error_reply(500, "boom"), json_reply({"selected_memories": []}))
+    selector = selector_for(api)
+    find_relevant_memories("tests", memory_dir, selector=selector)
+    assert selector.last_error is not None
+    find_relevant_memories("tests", memory_dir, selector=selector)
+    assert selector.last_error is None
+
+
+def test_timeout_gives_empty_and_says_it_timed_out(api, memory_dir):
+    release = threading.Event()
+    api.enqueue(json_reply({"selected_memories": ["feedback_testing.md"]}, hold=release))
+    selector = selector_for(api, timeout=0.3)
+    try:
+        assert find_relevant_memories("tests", memory_dir, selector=selector) == []
+    finally:
+        release.set()
+    assert "timed out" in selector.last_error
+
+
+def test_missing_or_empty_dir_returns_empty_without_calling_the_api(api, tmp_path):
+    selector = selector_for(api)
+    assert find_relevant_memories("tests", tmp_path / "nope", selector=selector) == []
+    (tmp_path / "empty").mkdir()
+    assert find_relevant_memories("tests", tmp_path / "empty", selector=selector) == []
+    assert api.request_count == 0
+
+
+def test_all_already_surfaced_means_no_api_call(api, memory_dir):
+    selector = selector_for(api)
+    surfaced = {str(memory_dir / "feedback_testing.md"), "reference_grep_usage.md", "team/project_freeze.md"}
+    assert find_relevant_memories("tests", memory_dir, already_surfaced=surfaced, selector=selector) == []
+    assert api.request_count == 0
+
+
+def test_surfaced_memories_are_left_out_of_the_manifest(api, memory_dir):
+    api.enqueue(json_reply({"selected_memories": ["feedback_testing.md"]}))
+    found = find_relevant_memories(
+        "tests", memory_dir, already_surfaced={"feedback_testing.md"}, selector=selector_for(api)
+    )
+    assert found == []  # the model named a memory that was not offered
+    assert "feedback_testing.md" not in api.requests[0].body["messages"][0]["content"]
+
+
+def test_build_request_needs_no_key_and_matches_what_is_sent(api, memory_dir):
+    headers = scan_memory_files(memory_dir)
+    offline = AnthropicSelector(model=MODEL)
+    expected = offline.build_request("q", headers, ("Grep",))
+    api.enqueue(json_reply({"selected_memories": []}))
+    selector_for(api).select("q", headers, recent_tools=("Grep",))
+    assert api.requests[0].body == expected
+
+
+def test_cancelled_prefetch_sends_no_further_request_and_returns_nothing(api, memory_dir):
+    hold = threading.Event()
+    # the first attempt is held open, then answers 429: without the cancel guard the SDK would retry
+    api.enqueue(error_reply(429, "busy", headers={"retry-after-ms": "10"}, hold=hold))
+    api.default = json_reply({"selected_memories": ["feedback_testing.md"]})
+    selector = selector_for(api, max_retries=2)
+    with start_relevant_memory_prefetch("tests", memory_dir, selector=selector) as prefetch:
+        assert api.wait_for_requests(1, timeout=10)
+        prefetch.cancel()
+        assert prefetch.done and prefetch.cancelled
+        assert prefetch.result_if_ready() == []
+    hold.set()
+    assert prefetch.join(timeout=15)
+    assert api.request_count == 1
+    assert prefetch.result_if_ready() == []
+    assert "cancel" in (selector.last_error or "")
+
+
+def test_invalid_timeout_is_refused_with_a_clear_error():
+    with pytest.raises(ValueError, match="timeout must be a positive"):
+        AnthropicSelector(timeout=0)
