@@ -1,0 +1,343 @@
+"""Rules of memdir_nb.index: MEMORY.md caps and warning, entry lines, edits, rebuild."""
+
+from __future__ import annotations
+
+import os
+import stat
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from memdir_nb.frontmatter import render_memory_file
+from memdir_nb.index import (
+    MAX_ENTRYPOINT_BYTES,
+    MAX_ENTRYPOINT_LINES,
+    MAX_HOOK_CHARS,
+    entrypoint_path,
+    format_index_entry,
+    format_size,
+    parse_index,
+    read_entrypoint,
+    rebuild_index,
+    remove_index_entry,
+    truncate_entrypoint_content,
+    upsert_index_entry,
+)
+
+WARNING_START = "> WARNING: MEMORY.md is "
+
+
+def entry_lines(n: int, width: int = 40) -> list[str]:
+    """n distinct index lines, each exactly `width` ASCII characters (so width bytes)."""
+    return [f"- [m{i}](m{i}.md) - ".ljust(width, "x") for i in range(n)]
+
+
+def kept_part(content: str) -> str:
+    return content.split("\n\n" + WARNING_START)[0]
+
+
+# ---------------------------------------------------------------- truncation
+
+
+def test_under_both_caps_is_unchanged_apart_from_trimming() -> None:
+    raw = "\n\n" + "\n".join(entry_lines(10)) + "\n\n"
+    result = truncate_entrypoint_content(raw)
+    assert result.content == raw.strip()
+    assert result.warning == ""
+    assert not result.was_line_truncated and not result.was_byte_truncated
+    assert result.line_count == result.kept_line_count == 10
+
+
+def test_exactly_200_lines_is_not_truncated() -> None:
+    result = truncate_entrypoint_content("\n".join(entry_lines(MAX_ENTRYPOINT_LINES)))
+    assert not result.was_line_truncated and result.warning == ""
+
+
+def test_line_cap_keeps_first_200_lines() -> None:
+    lines = entry_lines(287)
+    result = truncate_entrypoint_content("\n".join(lines) + "\n")
+    assert result.was_line_truncated and not result.was_byte_truncated
+    assert kept_part(result.content) == "\n".join(lines[:MAX_ENTRYPOINT_LINES])
+    assert result.line_count == 287 and result.kept_line_count == 200
+    assert result.content.endswith("\n\n" + result.warning)
+
+
+def test_line_warning_names_the_cap_and_counts() -> None:
+    warning = truncate_entrypoint_content("\n".join(entry_lines(287))).warning
+    assert warning.startswith(WARNING_START + "287 lines (limit: 200)")
+    assert "only part of it was loaded" in warning
+    assert "KB" not in warning
+    assert "one short line" in warning and "topic files" in warning
+
+
+def test_byte_cap_cuts_at_last_newline() -> None:
+    lines = entry_lines(150, width=300)  # 150 lines, ~45 KB
+    raw = "\n".join(lines)
+    result = truncate_entrypoint_content(raw)
+    assert result.was_byte_truncated and not result.was_line_truncated
+    kept = kept_part(result.content)
+    assert len(kept.encode()) <= MAX_ENTRYPOINT_BYTES
+    assert kept.split("\n") == lines[: len(kept.split("\n"))]  # whole lines only
+    assert len(kept.encode()) + 1 + len(lines[len(kept.split("\n"))]) > MAX_ENTRYPOINT_BYTES  # the next line would not fit
+    assert result.kept_line_count == len(kept.split("\n")) == 83
+
+
+def test_byte_warning_names_the_size_and_says_entries_are_too_long() -> None:
+    raw = "\n".join(entry_lines(104, width=299))  # 104*300 - 1 = 31,199 bytes
+    result = truncate_entrypoint_content(raw)
+    assert result.byte_count == 31_199
+    assert result.warning.startswith(
+        WARNING_START + "31.2 KB (limit: 25 KB) because index entries are too long"
+    )
+    assert "lines" not in result.warning.split(",")[0]
+
+
+def test_bytes_are_measured_in_utf8_not_characters() -> None:
+    # 12,600 characters but 25,200 bytes: over the byte cap only when counted in UTF-8.
+    lines = ["- " + "é" * 124 for _ in range(100)]
+    raw = "\n".join(lines)
+    assert len(raw) < MAX_ENTRYPOINT_BYTES < len(raw.encode())
+    result = truncate_entrypoint_content(raw)
+    assert result.was_byte_truncated
+    assert result.byte_count == len(raw.encode())
+    assert len(kept_part(result.content).encode()) <= MAX_ENTRYPOINT_BYTES
+
+
+def test_multibyte_character_at_the_boundary_is_never_split() -> None:
+    raw = "€" * 10_000  # 30,000 bytes, no newline at all: cut at a whole character
+    result = truncate_entrypoint_content(raw)
+    kept = kept_part(result.content)
+    assert kept == "€" * (MAX_ENTRYPOINT_BYTES // 3)
+    assert "\ufffd" not in kept
+    assert result.kept_line_count == 1
+
+
+def test_single_huge_line_after_some_short_ones_cuts_at_the_newline() -> None:
+    raw = "- [a](a.md) — short\n- [b](b.md) — " + "z" * 200_000
+    result = truncate_entrypoint_content(raw)
+    assert kept_part(result.content) == "- [a](a.md) — short"
+    assert result.warning.startswith(WARNING_START + "200.1 KB (limit: 25 KB)")
+
+
+def test_both_caps_named_when_both_fire() -> None:
+    lines = entry_lines(300, width=200)  # 60,299 bytes
+    result = truncate_entrypoint_content("\n".join(lines))
+    assert result.was_line_truncated and result.was_byte_truncated
+    assert result.warning.startswith(WARNING_START + "300 lines and 60.3 KB (limits: 200 lines, 25 KB)")
+    kept = kept_part(result.content)
+    assert len(kept.encode()) <= MAX_ENTRYPOINT_BYTES
+    assert kept.split("\n") == lines[: result.kept_line_count]
+
+
+def test_line_cap_that_brings_bytes_under_limit_reports_lines_only() -> None:
+    lines = entry_lines(300, width=110)  # 33 KB in total, 22 KB in the first 200 lines
+    result = truncate_entrypoint_content("\n".join(lines))
+    assert result.was_line_truncated and not result.was_byte_truncated
+    assert result.warning.startswith(WARNING_START + "300 lines (limit: 200),")
+
+
+def test_empty_index() -> None:
+    result = truncate_entrypoint_content("  \n\n ")
+    assert result.content == "" and result.line_count == 0 and result.warning == ""
+
+
+@pytest.mark.parametrize(
+    "n, text", [(0, "0 bytes"), (999, "999 bytes"), (1000, "1.0 KB"), (25_001, "25.1 KB"), (31_200, "31.2 KB"),
+                (1_500_000, "1.5 MB")]
+)
+def test_format_size(n: int, text: str) -> None:
+    assert format_size(n) == text
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.text(alphabet=st.characters(blacklist_categories=("Cs",), blacklist_characters="\n\r"),
+                        max_size=400), max_size=300))
+def test_truncation_always_respects_both_caps_on_whole_lines(lines: list[str]) -> None:
+    raw = "\n".join(lines)
+    result = truncate_entrypoint_content(raw)
+    kept = kept_part(result.content) if result.warning else result.content
+    assert len(kept.encode()) <= MAX_ENTRYPOINT_BYTES
+    assert (kept.count("\n") + 1 if kept else 0) <= MAX_ENTRYPOINT_LINES
+    assert raw.strip().startswith(kept)
+    if "\n" in raw.strip()[: len(kept) + 1] and result.was_byte_truncated:
+        assert raw.strip()[len(kept)] == "\n"
+
+
+# ---------------------------------------------------------------- entry lines
+
+
+def test_entry_line_format() -> None:
+    assert format_index_entry("Testing policy", "feedback_testing.md", "Real DB, no mocks") == (
+        "- [Testing policy](feedback_testing.md) — Real DB, no mocks"
+    )
+
+
+def test_long_hook_is_cut_on_a_word_boundary_with_ellipsis() -> None:
+    hook = " ".join(["word"] * 60)
+    line = format_index_entry("T", "t.md", hook)
+    shown = line.split(" — ", 1)[1]
+    assert len(shown) <= MAX_HOOK_CHARS
+    assert shown.endswith("word…")
+    assert len(shown) > MAX_HOOK_CHARS - 10
+
+
+def test_hook_of_exactly_150_chars_is_kept_whole() -> None:
+    hook = "a" * MAX_HOOK_CHARS
+    assert format_index_entry("T", "t.md", hook).endswith(" — " + hook)
+
+
+def test_hook_without_spaces_is_cut_hard() -> None:
+    shown = format_index_entry("T", "t.md", "x" * 400).split(" — ", 1)[1]
+    assert shown == "x" * (MAX_HOOK_CHARS - 1) + "…"
+
+
+def test_title_brackets_and_newlines_are_sanitised() -> None:
+    line = format_index_entry("Odd [title]\nsecond line", "odd.md", "hook\nmore")
+    assert line == "- [Odd (title) second line](odd.md) — hook more"
+    (entry,) = parse_index(line)
+    assert entry.title == "Odd (title) second line" and entry.target == "odd.md"
+
+
+def test_target_with_spaces_uses_angle_brackets_and_parses_back() -> None:
+    line = format_index_entry("T", "my notes (v2).md", "h")
+    assert line == "- [T](<my notes (v2).md>) — h"
+    assert parse_index(line)[0].target == "my notes (v2).md"
+
+
+def test_bad_target_is_refused() -> None:
+    with pytest.raises(ValueError, match="relative to the index"):
+        format_index_entry("T", "a\nb.md", "h")
+
+
+def test_parse_index_ignores_non_entry_lines() -> None:
+    text = "# Memory index\n\nSome prose.\n- [A](a.md) — first\n* [B](./team/b.md) – second\n- not a link\n- [C](c.md)\n"
+    entries = parse_index(text)
+    assert [(e.line_no, e.title, e.target, e.hook) for e in entries] == [
+        (4, "A", "a.md", "first"),
+        (5, "B", "team/b.md", "second"),
+        (7, "C", "c.md", ""),
+    ]
+    assert entries[0].raw == "- [A](a.md) — first"
+
+
+def test_upsert_replaces_the_line_for_the_same_target() -> None:
+    text = "# Index\n- [A](a.md) — old\n- [B](b.md) — b\n"
+    new = upsert_index_entry(text, format_index_entry("A2", "a.md", "new"), "a.md")
+    assert new == "# Index\n- [A2](a.md) — new\n- [B](b.md) — b\n"
+
+
+def test_upsert_appends_when_target_is_new_and_keeps_other_lines() -> None:
+    text = "# Index\n\nprose line\n- [B](b.md) — b"
+    new = upsert_index_entry(text, "- [A](a.md) — a", "a.md")
+    assert new == "# Index\n\nprose line\n- [B](b.md) — b\n- [A](a.md) — a\n"
+    assert upsert_index_entry("", "- [A](a.md) — a", "a.md") == "- [A](a.md) — a\n"
+
+
+def test_upsert_preserves_missing_trailing_newline_on_replace() -> None:
+    assert upsert_index_entry("- [A](a.md) — x", "- [A](a.md) — y", "a.md") == "- [A](a.md) — y"
+
+
+def test_upsert_drops_duplicate_lines_for_the_target() -> None:
+    text = "- [A](a.md) — 1\n- [B](b.md) — b\n- [A again](./a.md) — 2\n"
+    assert upsert_index_entry(text, "- [A](a.md) — 3", "a.md") == "- [A](a.md) — 3\n- [B](b.md) — b\n"
+
+
+def test_upsert_refuses_multi_line_entries() -> None:
+    with pytest.raises(ValueError, match="single line"):
+        upsert_index_entry("", "- [A](a.md) — x\n- [B](b.md) — y", "a.md")
+
+
+def test_remove_deletes_only_the_target_line() -> None:
+    text = "# Index\n- [A](a.md) — a\n- [B](b.md) — b\n"
+    assert remove_index_entry(text, "a.md") == "# Index\n- [B](b.md) — b\n"
+    assert remove_index_entry(text, "zzz.md") == text
+    assert remove_index_entry("- [A](a.md) — a\n", "a.md") == ""
+
+
+# ---------------------------------------------------------------- files and rebuild
+
+
+def memory(root: Path, rel: str, name: str | None, description: str, type_: str) -> Path:
+    path = root / rel
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(render_memory_file(name or "x", description, type_, "body"))
+    if name is None:  # a hand-written file without a name
+        path.write_text(f"---\ndescription: {description}\ntype: {type_}\n---\nbody\n")
+    return path
+
+
+def test_read_entrypoint_missing_is_empty(tmp_path: Path) -> None:
+    assert read_entrypoint(tmp_path) == ""
+    assert entrypoint_path(tmp_path) == tmp_path / "MEMORY.md"
+
+
+def test_rebuild_private_index_from_frontmatter(tmp_path: Path) -> None:
+    memory(tmp_path, "reference_linear.md", "Bug tracker", "Pipeline bugs in Linear INGEST", "reference")
+    memory(tmp_path, "user_role.md", "User role", "Backend engineer, new to Rust", "user")
+    memory(tmp_path, "feedback_tests.md", "Testing", "Real DB in tests", "feedback")
+    memory(tmp_path, "topics/project_freeze.md", "Merge freeze", "Freeze from 2026-03-05", "project")
+    memory(tmp_path, "team/project_shared.md", "Shared", "team only", "project")
+    memory(tmp_path, "logs/2026/03/2026-03-28.md", "Log", "daily log", "project")
+    memory(tmp_path, ".trash/feedback_old.md", "Old", "forgotten", "feedback")
+    (tmp_path / "MEMORY.md").write_text("- [Stale](gone.md) — pointer to a deleted file\n")
+    text = rebuild_index(tmp_path)
+    assert text == (
+        "- [User role](user_role.md) — Backend engineer, new to Rust\n"
+        "- [Testing](feedback_tests.md) — Real DB in tests\n"
+        "- [Merge freeze](topics/project_freeze.md) — Freeze from 2026-03-05\n"
+        "- [Bug tracker](reference_linear.md) — Pipeline bugs in Linear INGEST\n"
+    )
+    assert (tmp_path / "MEMORY.md").read_text() == text
+
+
+def test_rebuild_team_index_uses_paths_relative_to_team(tmp_path: Path) -> None:
+    memory(tmp_path, "user_role.md", "User role", "private", "user")
+    memory(tmp_path, "team/reference_grafana.md", "Grafana", "api-latency board", "reference")
+    memory(tmp_path, "team/project_freeze.md", "Freeze", "Mobile release", "project")
+    text = rebuild_index(tmp_path / "team")
+    assert text == "- [Freeze](project_freeze.md) — Mobile release\n- [Grafana](reference_grafana.md) — api-latency board\n"
+    assert read_entrypoint(tmp_path / "team") == text
+
+
+def test_rebuild_uses_stem_and_placeholder_when_fields_missing(tmp_path: Path) -> None:
+    (tmp_path / "loose_note.md").write_text("no frontmatter at all\n")
+    memory(tmp_path, "feedback_x.md", None, "", "feedback")
+    text = rebuild_index(tmp_path)
+    assert text == (
+        "- [feedback_x](feedback_x.md) — (no description)\n"
+        "- [loose_note](loose_note.md) — (no description)\n"
+    )
+
+
+def test_rebuild_without_write_leaves_disk_alone(tmp_path: Path) -> None:
+    memory(tmp_path, "user_a.md", "A", "a", "user")
+    assert rebuild_index(tmp_path, write=False).startswith("- [A](user_a.md)")
+    assert not (tmp_path / "MEMORY.md").exists()
+
+
+def test_rebuild_is_atomic_and_leaves_no_temp_files(tmp_path: Path) -> None:
+    memory(tmp_path, "user_a.md", "A", "a", "user")
+    index = tmp_path / "MEMORY.md"
+    index.write_text("old\n")
+    index.chmod(0o640)
+    inode_before = index.stat().st_ino
+    rebuild_index(tmp_path)
+    assert index.stat().st_ino != inode_before  # replaced, not rewritten in place
+    assert stat.S_IMODE(index.stat().st_mode) == 0o640
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["MEMORY.md", "user_a.md"]
+
+
+def test_rebuild_of_missing_folder_is_a_clear_error(tmp_path: Path) -> None:
+    with pytest.raises(ValueError, match="is not a folder"):
+        rebuild_index(tmp_path / "nope")
+    assert not (tmp_path / "nope").exists()
+
+
+def test_rebuild_skips_symlinks_that_leave_the_dir(tmp_path: Path) -> None:
+    mem = tmp_path / "memory"
+    memory(mem, "user_a.md", "A", "a", "user")
+    outside = memory(tmp_path, "secret.md", "SECRET", "s", "user")
+    os.symlink(outside, mem / "planted.md")
+    assert "SECRET" not in rebuild_index(mem)
