@@ -13,6 +13,7 @@ docs/security.md for the tuning and its reasons.
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
@@ -20,6 +21,8 @@ from typing import Any
 
 __all__ = [
     "BASE64_ENTROPY_LIMIT",
+    "ENTROPY_RATIO",
+    "base64_entropy_limit",
     "HEX_ENTROPY_LIMIT",
     "MIN_ENTROPY_TOKEN_LENGTH",
     "SecretFinding",
@@ -30,11 +33,15 @@ __all__ = [
     "scan_for_secrets",
 ]
 
-# detect-secrets' own defaults; with the extra filters below they stay quiet on prose.
+# detect-secrets' own defaults are the ceilings. Shannon entropy of a short string cannot
+# exceed log2(length), so a flat 4.5 misses most random tokens under ~36 chars; the base64
+# limit is therefore min(4.5, ENTROPY_RATIO * log2(length)). See docs/security.md.
 BASE64_ENTROPY_LIMIT = 4.5
+ENTROPY_RATIO = 0.85
 HEX_ENTROPY_LIMIT = 3.0
 MIN_ENTROPY_TOKEN_LENGTH = 20
 MIN_KEYWORD_VALUE_LENGTH = 6
+MIN_LETTER_DIGIT_SWITCHES = 3
 MAX_LISTED_FINDINGS = 5
 
 # detect-secrets plugin class name -> the kind we report. Left out on purpose: Artifactory
@@ -74,10 +81,10 @@ _HEX_CREDENTIAL_CONTEXT = re.compile(
     re.IGNORECASE,
 )
 _ENTROPY_CANDIDATE = re.compile(r"[A-Za-z0-9+/=_\-]{%d,}" % MIN_ENTROPY_TOKEN_LENGTH)
+_URL = re.compile(r"[a-z][a-z0-9+.\-]*://[^\s'\"<>`]+", re.IGNORECASE)
+_URL_SEPARATORS = re.compile(r"[/?&=.:#]")
 _HEX_ONLY = re.compile(r"^[0-9a-fA-F]+$")
 _DATE_OR_NUMBER = re.compile(r"^[0-9\-:./,+TZ]+$")
-_WORD_PART_SPLIT = re.compile(r"[/_\-+=.]+")
-_CAMEL_SPLIT = re.compile(r"(?<=[a-z])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
 _JWT_TAIL = re.compile(r"[A-Za-z0-9\-_.+/=]*")
 _PEM_END = re.compile(r"-----END [A-Z0-9 ]*PRIVATE KEY-----|---- END SSH2", re.IGNORECASE)
 
@@ -237,16 +244,27 @@ def _plausible_keyword_value(value: str, quoted: bool, det: dict[str, Any]) -> b
 
 
 def _looks_random(token: str) -> bool:
-    """True unless token is built only from word-like parts (paths, identifiers, slugs)."""
-    parts = [p for chunk in _WORD_PART_SPLIT.split(token) for p in _CAMEL_SPLIT.split(chunk) if p]
-    return any(any(c.isdigit() for c in p) and any(c.isalpha() for c in p) for p in parts)
+    """True if letters and digits alternate often, as in generated tokens and unlike identifiers.
+
+    Identifiers, slugs and versions ('RetryPolicyV2Factory', 'keys-v3', 'utf8mb4') switch
+    between letters and digits once or twice; a random 20+ char alphanumeric token does so
+    about five times on average.
+    """
+    transitions = sum(
+        1 for a, b in zip(token, token[1:])
+        if (a.isdigit() and b.isalpha()) or (a.isalpha() and b.isdigit())
+    )
+    return transitions >= MIN_LETTER_DIGIT_SWITCHES
 
 
 def _entropy_hits(line: str, det: dict[str, Any]) -> list[_Hit]:
     """Long random-looking tokens, scored with detect-secrets' entropy and filters."""
     h = det["heuristic"]
     hits: list[_Hit] = []
-    for m in _ENTROPY_CANDIDATE.finditer(line):
+    # Inside URLs, '/', '?', '&', '=', '.', ':' separate parts: a dashboard id in a path is
+    # short and public, while a long token passed as a query value is still caught.
+    masked = _URL.sub(lambda u: _URL_SEPARATORS.sub(" ", u.group(0)), line)
+    for m in _ENTROPY_CANDIDATE.finditer(masked):
         token = m.group(0).strip("=-_/+") or m.group(0)
         if h.is_sequential_string(token) or h.is_potential_uuid(token):
             continue
@@ -262,9 +280,14 @@ def _entropy_hits(line: str, det: dict[str, Any]) -> list[_Hit]:
             continue
         if not _looks_random(token):
             continue
-        if det["b64"].calculate_shannon_entropy(token) > BASE64_ENTROPY_LIMIT:
+        if det["b64"].calculate_shannon_entropy(token) > base64_entropy_limit(len(token)):
             hits.append(_Hit("high-entropy token", m.start(), m.end(), 0))
     return hits
+
+
+def base64_entropy_limit(length: int) -> float:
+    """The entropy a token of this length must exceed to count as random."""
+    return min(BASE64_ENTROPY_LIMIT, ENTROPY_RATIO * math.log2(max(length, 2)))
 
 
 def _dedupe(hits: list[_Hit]) -> list[_Hit]:
