@@ -1,0 +1,94 @@
+"""find_relevant_memories: scan, drop surfaced, select, keep manifest names; default_selector."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from memdir_nb.config import MemdirConfig
+from memdir_nb.recall import (
+    AnthropicSelector,
+    LexicalSelector,
+    RelevantMemory,
+    SelectorConfigError,
+    default_selector,
+    find_relevant_memories,
+)
+from tests.support import DAY_MS, write_memory
+
+NOW = 1_760_000_000_000.0
+
+
+class RecordingSelector:
+    def __init__(self, answer):
+        self.answer = answer
+        self.offered = None
+        self.last_error = None
+
+    def select(self, query, headers, *, recent_tools=()):
+        self.offered = [h.filename for h in headers]
+        return list(self.answer)
+
+
+@pytest.fixture()
+def memory_dir(tmp_path):
+    d = tmp_path / "memory"
+    for i in range(8):
+        write_memory(d, f"project_{i}.md", name=f"P{i}", description=f"project {i}", age_days=i, now_ms=NOW)
+    write_memory(d, "team/project_t.md", name="T", description="team one", now_ms=NOW)
+    return d
+
+
+def test_returns_relevant_memory_with_absolute_path_and_mtime(memory_dir):
+    found = find_relevant_memories("q", memory_dir, selector=RecordingSelector(["project_2.md"]))
+    assert found == [RelevantMemory(str(memory_dir / "project_2.md"), pytest.approx(NOW - 2 * DAY_MS, abs=1000))]
+    assert os.path.isabs(found[0].path)
+
+
+def test_at_most_five_are_returned_in_selector_order(memory_dir):
+    answer = [f"project_{i}.md" for i in (7, 6, 5, 4, 3, 2, 1)]
+    found = find_relevant_memories("q", memory_dir, selector=RecordingSelector(answer))
+    assert [os.path.basename(m.path) for m in found] == answer[:5]
+
+
+def test_surfaced_memories_are_removed_before_selection_by_path_or_filename(memory_dir):
+    selector = RecordingSelector([])
+    find_relevant_memories(
+        "q", memory_dir, already_surfaced={str(memory_dir / "project_0.md"), "team/project_t.md"}, selector=selector
+    )
+    assert "project_0.md" not in selector.offered and "team/project_t.md" not in selector.offered
+    assert len(selector.offered) == 7
+
+
+def test_unknown_names_and_non_strings_are_dropped(memory_dir):
+    found = find_relevant_memories("q", memory_dir, selector=RecordingSelector(["nope.md", 3, "team/project_t.md"]))
+    assert [m.path for m in found] == [str(memory_dir / "team/project_t.md")]
+
+
+def test_missing_dir_and_empty_query_return_empty_without_selecting(tmp_path, memory_dir):
+    selector = RecordingSelector(["project_1.md"])
+    assert find_relevant_memories("q", tmp_path / "missing", selector=selector) == []
+    assert find_relevant_memories("   ", memory_dir, selector=selector) == []
+    assert selector.offered is None
+
+
+def test_default_selector_is_lexical_without_a_key(tmp_path):
+    config = MemdirConfig.for_tests(home=tmp_path, cwd=tmp_path)
+    assert isinstance(default_selector(config), LexicalSelector)
+
+
+def test_default_selector_is_anthropic_with_a_key(tmp_path):
+    config = MemdirConfig.for_tests(home=tmp_path, cwd=tmp_path, anthropic_api_key="sk-test")
+    assert isinstance(default_selector(config), AnthropicSelector)
+
+
+def test_lexical_choice_wins_over_a_key(tmp_path):
+    config = MemdirConfig.for_tests(home=tmp_path, cwd=tmp_path, anthropic_api_key="sk-test", selector="lexical")
+    assert isinstance(default_selector(config), LexicalSelector)
+
+
+def test_anthropic_choice_without_a_key_is_a_clear_error(tmp_path):
+    config = MemdirConfig.for_tests(home=tmp_path, cwd=tmp_path, selector="anthropic")
+    with pytest.raises(SelectorConfigError, match="ANTHROPIC_API_KEY is not set"):
+        default_selector(config)
