@@ -680,3 +680,27 @@ def build_demo_memory_dir(target: str | os.PathLike[str], *, now_ms: float | Non
         shutil.rmtree(staging, ignore_errors=True)
         raise
     return dest
+
+
+def notebook_memory_dir(chosen: str | os.PathLike[str] | None = None, *, config=None,
+                        now_ms: float | None = None) -> Path:
+    """The memory dir a notebook opens: the one chosen, else MEMDIR_NB_DIR, else a fresh demo."""
+    if chosen:
+        path = Path(os.fspath(chosen)).expanduser()
+        source = "the notebook's parameters cell"
+    else:
+        if config is None:
+            from memdir_nb.config import MemdirConfig
+
+            config = MemdirConfig.from_environment()
+        path = Path(config.demo_dir).expanduser() if config.demo_dir else None
+        source = "MEMDIR_NB_DIR"
+    if path is not None:
+        if not path.is_dir():
+            raise DemoDirError(
+                f"{path} (from {source}) is not a directory; point it at a memory dir "
+                "(the folder that holds MEMORY.md), or unset it to use the bundled demo"
+            )
+        return path.resolve()
+    scratch = Path(tempfile.mkdtemp(prefix="memdir-nb-demo-"))
+    return build_demo_memory_dir(scratch / "memory", now_ms=now_ms)

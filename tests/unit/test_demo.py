@@ -392,3 +392,27 @@ def test_bad_clock_is_refused_before_anything_is_written(tmp_path: Path, bad: ob
     with pytest.raises(ValueError, match="now_ms must be a finite number"):
         demo.build_demo_memory_dir(tmp_path / "memory", now_ms=bad)  # type: ignore[arg-type]
     assert list(tmp_path.iterdir()) == []
+
+
+def test_notebook_dir_prefers_the_parameter_then_the_env_then_a_fresh_demo(tmp_path: Path) -> None:
+    from memdir_nb.config import MemdirConfig
+    from memdir_nb.demo import notebook_memory_dir
+
+    chosen = tmp_path / "chosen"
+    chosen.mkdir()
+    from_env = tmp_path / "from_env"
+    from_env.mkdir()
+    config = MemdirConfig.for_tests(home=tmp_path, cwd=tmp_path, demo_dir=str(from_env))
+    assert notebook_memory_dir(chosen, config=config) == chosen.resolve()
+    assert notebook_memory_dir(None, config=config) == from_env.resolve()
+    fresh = notebook_memory_dir(None, config=MemdirConfig.for_tests(home=tmp_path, cwd=tmp_path))
+    assert (fresh / ".memdir-nb-demo").is_file() and (fresh / "MEMORY.md").is_file()
+
+
+def test_notebook_dir_names_the_source_of_a_missing_dir(tmp_path: Path) -> None:
+    from memdir_nb.config import MemdirConfig
+    from memdir_nb.demo import DemoDirError, notebook_memory_dir
+
+    config = MemdirConfig.for_tests(home=tmp_path, cwd=tmp_path, demo_dir=str(tmp_path / "gone"))
+    with pytest.raises(DemoDirError, match="MEMDIR_NB_DIR"):
+        notebook_memory_dir(None, config=config)
