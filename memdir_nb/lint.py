@@ -1,0 +1,626 @@
+"""Memory checks: derivable content, secrets, relative dates, structure and the two indexes.
+
+`lint_memory_dir` reads every memory file (not just the 200 newest the selector sees) with a
+bounded read, and returns one `Finding` per problem. Severity policy: "error" is for things
+that make a memory dir wrong or unsafe (a credential in team memory, a user memory shared
+with the team, an unknown type, an index line pointing at nothing, an index the loader cuts);
+"warning" is for style and hygiene that weakens recall without breaking anything.
+
+Rules are deliberately narrow: ordinary memory prose (a deadline with its date, a rule with
+its Why and How-to-apply lines, a Grafana board name) produces no findings.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Literal
+
+from memdir_nb.frontmatter import Frontmatter, parse_frontmatter
+from memdir_nb.index import (
+    ENTRYPOINT_NAME,
+    MAX_ENTRYPOINT_BYTES,
+    MAX_ENTRYPOINT_LINES,
+    IndexEntry,
+    parse_index,
+)
+from memdir_nb.scan import MemoryHeader, SkippedFile, scan_memory_dir
+from memdir_nb.types import TYPE_NAMES, MemoryType
+
+Severity = Literal["error", "warning"]
+TEAM_DIR = "team"
+
+# Each memory file is read up to this many bytes: enough for any sane memory, bounded for a
+# 10 MB file someone dropped in the folder.
+MAX_READ_BYTES = 256 * 1024
+# Recall injects at most this much of one memory (recall/session.py); longer memories are cut.
+RECALL_MAX_LINES = 200
+RECALL_MAX_BYTES = 4096
+MAX_INDEX_LINE_CHARS = 200
+STALE_PROJECT_DAYS = 365
+MAX_DESCRIPTION_CHARS = 150
+MIN_DESCRIPTION_WORDS = 3
+VAGUE_DESCRIPTIONS = frozenset(
+    {"misc", "misc notes", "miscellaneous", "notes", "note", "stuff", "things", "various",
+     "various notes", "todo", "tbd", "info", "general", "random", "memory", "untitled", "n/a"}
+)
+# Rule id -> severity. Secrets vary with scope and are decided where they are found.
+SEVERITIES: dict[str, Severity] = {
+    "unreadable": "error",
+    "not-text": "warning",
+    "invalid-utf8": "warning",
+    "missing-frontmatter": "warning",
+    "malformed-frontmatter": "warning",
+    "missing-name": "warning",
+    "missing-type": "warning",
+    "unknown-type": "error",
+    "missing-description": "warning",
+    "vague-description": "warning",
+    "long-description": "warning",
+    "user-memory-in-team": "error",
+    "missing-why": "warning",
+    "missing-how-to-apply": "warning",
+    "relative-date": "warning",
+    "derivable-file-path": "warning",
+    "derivable-code-block": "warning",
+    "derivable-git-history": "warning",
+    "derivable-code-symbol": "warning",
+    "ephemeral-task-state": "warning",
+    "memory-too-long": "warning",
+    "stale-project": "warning",
+    "index-missing": "warning",
+    "index-over-cap": "error",
+    "index-line-too-long": "warning",
+    "index-not-pointer": "warning",
+    "index-duplicate-entry": "warning",
+    "index-dangling-entry": "error",
+    "not-in-index": "warning",
+    "skipped-by-scan": "warning",
+}
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One problem in a memory dir: where, which rule, how bad, what, and how to fix it."""
+
+    path: str  # relative to the memory dir, '/'-separated
+    rule: str
+    severity: Severity
+    message: str
+    hint: str
+    line: int | None = None
+
+    def format(self) -> str:
+        """One line: 'path:line: severity [rule] message (fix: hint)'."""
+        where = f"{self.path}:{self.line}" if self.line is not None else self.path
+        return f"{where}: {self.severity} [{self.rule}] {self.message} (fix: {self.hint})"
+
+
+@dataclass(frozen=True)
+class MemoryText:
+    """A memory file as lint and analysis read it: bounded, decoded, split into header and body."""
+
+    rel: str
+    scope: str
+    size: int
+    mtime_ms: float
+    text: str  # at most MAX_READ_BYTES of the file, decoded, CRLF normalised
+    capped: bool  # the file is longer than what was read
+    binary: bool
+    invalid_utf8: bool
+    header: Frontmatter
+    body: str
+    body_line: int  # 1-based file line where the body starts
+
+    @property
+    def lines(self) -> int:
+        """Number of lines in what was read."""
+        if not self.text:
+            return 0
+        return self.text.count("\n") + (0 if self.text.endswith("\n") else 1)
+
+
+@dataclass(frozen=True)
+class ScopeIndex:
+    """One MEMORY.md: its entries, which memory files it points at, and which entries dangle."""
+
+    scope: str
+    path: str  # relative to the memory dir: "MEMORY.md" or "team/MEMORY.md"
+    exists: bool
+    text: str
+    entries: list[IndexEntry] = field(default_factory=list)
+    referenced: frozenset[str] = frozenset()  # memory-dir-relative paths the entries resolve to
+    dangling: list[IndexEntry] = field(default_factory=list)
+    outside: list[IndexEntry] = field(default_factory=list)  # targets that leave the scope dir
+
+
+def scope_of(rel: str) -> str:
+    """'team' for a path under team/, else 'private'."""
+    return "team" if rel.startswith(TEAM_DIR + "/") else "private"
+
+
+# ---------------------------------------------------------------------------- reading
+
+
+def _inside(real: str, real_root: str) -> bool:
+    return real == real_root or real.startswith(real_root.rstrip(os.sep) + os.sep)
+
+
+def read_memory_text(memory_dir: str | os.PathLike[str], header: MemoryHeader) -> MemoryText:
+    """Read one scanned memory file (bounded) and parse it; OSError propagates."""
+    root = os.path.realpath(os.fspath(memory_dir))
+    real = os.path.realpath(header.file_path)
+    if not _inside(real, root):
+        raise PermissionError(f"{header.filename} resolves outside the memory dir; not read")
+    with open(real, "rb") as fh:
+        st = os.fstat(fh.fileno())
+        data = fh.read(MAX_READ_BYTES + 1)
+    capped = len(data) > MAX_READ_BYTES
+    data = data[:MAX_READ_BYTES]
+    binary = b"\x00" in data
+    try:
+        text = data.decode("utf-8")
+        invalid = False
+    except UnicodeDecodeError as exc:
+        # A character cut by the read bound is not an encoding problem.
+        if capped and exc.start >= len(data) - 3:
+            text = data[: exc.start].decode("utf-8", errors="replace")
+            invalid = False
+        else:
+            text = data.decode("utf-8", errors="replace")
+            invalid = True
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    text = text.replace("\r\n", "\n").replace("\r", "\n")
+    fm, body = parse_frontmatter(text)
+    head_lines = text[: len(text) - len(body)].count("\n") if body else text.count("\n")
+    return MemoryText(
+        rel=header.filename,
+        scope=scope_of(header.filename),
+        size=st.st_size,
+        mtime_ms=st.st_mtime_ns / 1_000_000,
+        text=text,
+        capped=capped,
+        binary=binary,
+        invalid_utf8=invalid,
+        header=fm,
+        body=body,
+        body_line=head_lines + 1,
+    )
+
+
+def _resolve_target(scope_dir: str, target: str) -> str | None:
+    """The absolute path an index target names inside scope_dir, or None if it is not a file link."""
+    target = target.split("#", 1)[0].strip()
+    if not target or re.match(r"^[a-z][a-z0-9+.\-]*:", target, re.IGNORECASE):
+        return None  # an anchor or a URL, not a memory file
+    return os.path.normpath(os.path.join(scope_dir, target))
+
+
+def read_scope_indexes(memory_dir: str | os.PathLike[str]) -> list[ScopeIndex]:
+    """Parse MEMORY.md (and team/MEMORY.md when team/ exists) and resolve every entry."""
+    root = os.path.abspath(os.fspath(memory_dir))
+    scopes = [("private", root, ENTRYPOINT_NAME)]
+    if os.path.isdir(os.path.join(root, TEAM_DIR)):
+        scopes.append(("team", os.path.join(root, TEAM_DIR), f"{TEAM_DIR}/{ENTRYPOINT_NAME}"))
+    out = []
+    for scope, scope_dir, rel in scopes:
+        path = os.path.join(scope_dir, ENTRYPOINT_NAME)
+        try:
+            with open(path, "rb") as fh:
+                text = fh.read(4 * MAX_ENTRYPOINT_BYTES + 1).decode("utf-8", errors="replace")
+            exists = True
+        except FileNotFoundError:
+            text, exists = "", False
+        except OSError:
+            text, exists = "", True
+        entries = parse_index(text)
+        referenced: set[str] = set()
+        dangling: list[IndexEntry] = []
+        outside: list[IndexEntry] = []
+        for entry in entries:
+            resolved = _resolve_target(scope_dir, entry.target)
+            if resolved is None:
+                continue
+            if not _inside(resolved, scope_dir):
+                outside.append(entry)
+                continue
+            if os.path.isfile(resolved):
+                referenced.add(os.path.relpath(resolved, root).replace(os.sep, "/"))
+            else:
+                dangling.append(entry)
+        out.append(ScopeIndex(scope, rel, exists, text, entries, frozenset(referenced), dangling, outside))
+    return out
+
+
+# ---------------------------------------------------------------------------- content rules
+
+_WEEKDAY = r"(?:Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday)"
+_MONTH = (r"(?:Jan(?:uary)?|Feb(?:ruary)?|Mar(?:ch)?|Apr(?:il)?|May|June?|July?|Aug(?:ust)?|"
+          r"Sep(?:t(?:ember)?)?|Oct(?:ober)?|Nov(?:ember)?|Dec(?:ember)?)")
+_ABS_DATE = re.compile(
+    rf"\b\d{{4}}-\d{{2}}-\d{{2}}\b|\b{_MONTH}\.? \d{{1,2}}\b|\b\d{{1,2}} {_MONTH}\b|\b\d{{1,2}}/\d{{1,2}}(?:/\d{{2,4}})?\b"
+)
+_WEEKDAY_RE = re.compile(rf"\b{_WEEKDAY}\b")
+_RECURRING_BEFORE = re.compile(r"\b(?:every|each|on alternate|most|some)\s+$", re.IGNORECASE)
+_RELATIVE_PHRASES = re.compile(
+    r"\b(?:tomorrow|yesterday|tonight|today"
+    r"|(?:next|last|this|coming|past)\s+(?:week(?:end)?|month|year|" + _WEEKDAY + r")"
+    r"|in\s+(?:\d+|a|an|one|two|three|four|five|six|seven|a\s+few|a\s+couple\s+of)\s+(?:day|week|month)s?"
+    r"|(?:\d+|a|one|two|three|four|five|six|a\s+few|a\s+couple\s+of)\s+(?:day|week|month)s?\s+ago"
+    r"|end\s+of\s+(?:the|this|next)\s+(?:week|month)"
+    r"|this\s+(?:morning|afternoon|evening))\b",
+    re.IGNORECASE,
+)
+_FENCE = re.compile(r"^\s{0,3}(```|~~~)")
+_FILE_EXT = r"(?:py|pyi|js|jsx|ts|tsx|mjs|cjs|go|rs|java|kt|kts|scala|rb|php|c|h|cc|cpp|hpp|cs|swift|m|sql|sh|bash|zsh|ps1|yaml|yml|toml|json|ini|cfg|tf|proto|vue|svelte|lua|ex|exs|erl|hs|ml|r|jl|dart|gradle)"
+_FILE_LINE = re.compile(
+    rf"(?<![\w/.-])(?:[\w.\-]+/)*[\w.\-]+\.{_FILE_EXT}(?::\d+(?::\d+)?\b|,?\s+(?:line|lines|l\.)\s*\d+)",
+    re.IGNORECASE,
+)
+_GIT_SHA_CONTEXT = re.compile(
+    r"\b(?:commit|commits|sha|revert(?:ed|s)?|cherry-pick(?:ed)?|fixed in|landed in|introduced in|merged as)\b[^\n]{0,40}?\b([0-9a-f]{7,40})\b",
+    re.IGNORECASE,
+)
+_LONG_SHA = re.compile(r"(?<![\w/])[0-9a-f]{40}(?![\w])")
+_PR_REF = re.compile(r"(?:\bPRs?\s*#?\d+|(?<![\w&])#\d{2,}\b|/pull/\d+)", re.IGNORECASE)
+_CODE_SYMBOL = re.compile(
+    rf"`(?:[A-Za-z_][\w.]*\(\)|(?:class|def|fn|func|function)\s+[A-Za-z_]\w*)`"
+    rf"[^\n]{{0,40}}?\b(?:in|from|inside|defined in|lives in|at)\s+`?(?:[\w.\-]+/)*[\w.\-]+\.{_FILE_EXT}\b",
+    re.IGNORECASE,
+)
+_EPHEMERAL = re.compile(
+    r"\b(?:currently\s+(?:working\s+on|debugging|fixing|implementing|investigating|looking\s+(?:at|into)|refactoring)"
+    r"|(?:I'?m|I\s+am|we'?re|we\s+are)\s+(?:now\s+)?(?:working\s+on|in\s+the\s+middle\s+of)"
+    r"|TODO\s*[:(\-]|FIXME\s*:|WIP\b|work\s+in\s+progress"
+    r"|(?:in|during)\s+this\s+(?:conversation|session|chat)"
+    r"|(?:status|state)\s*:\s*(?:in\s+progress|ongoing|todo|wip|not\s+started))",
+    re.IGNORECASE,
+)
+_IN_PROGRESS = re.compile(r"\bin\s+progress\b", re.IGNORECASE)
+_WHY = re.compile(r"^\W{0,6}why\W{0,4}:", re.IGNORECASE | re.MULTILINE)
+_HOW = re.compile(r"^\W{0,6}how\s+to\s+apply\W{0,4}:", re.IGNORECASE | re.MULTILINE)
+
+
+def _weekday_anchored(line: str, start: int, end: int) -> bool:
+    """Whether a weekday name sits right next to an absolute date ('Thursday 2026-03-05')."""
+    after = line[end : end + 24]
+    before = line[max(0, start - 24) : start]
+    m_after = _ABS_DATE.search(after)
+    if m_after and not after[: m_after.start()].strip(" ,(").strip():
+        return True
+    for m in _ABS_DATE.finditer(before):
+        if not before[m.end():].strip(" ,()").strip():
+            return True
+    return False
+
+
+def find_relative_dates(text: str) -> list[tuple[int, str]]:
+    """(line index, phrase) for every relative date in text that has no absolute date beside it."""
+    hits = []
+    for i, line in enumerate(text.split("\n")):
+        for m in _RELATIVE_PHRASES.finditer(line):
+            phrase = m.group(0)
+            wd = _WEEKDAY_RE.search(phrase)
+            if wd and _weekday_anchored(line, m.start() + wd.start(), m.start() + wd.end()):
+                continue
+            hits.append((i, phrase))
+        for m in _WEEKDAY_RE.finditer(line):
+            if any(m.group(0) in phrase for j, phrase in hits if j == i):
+                continue
+            if _RECURRING_BEFORE.search(line[: m.start()]) or line[m.end(): m.end() + 1] == "s":
+                continue
+            if _weekday_anchored(line, m.start(), m.end()):
+                continue
+            hits.append((i, m.group(0)))
+    return hits
+
+
+def _content_lines(body: str) -> Iterable[tuple[int, str, bool]]:
+    """(line index, line, inside a fenced block) for each body line."""
+    fenced = False
+    for i, line in enumerate(body.split("\n")):
+        if _FENCE.match(line):
+            fenced = not fenced
+            yield i, line, True
+            continue
+        yield i, line, fenced
+
+
+# ---------------------------------------------------------------------------- per-file checks
+
+
+class _Collector:
+    """Builds findings for one file, with severities from SEVERITIES."""
+
+    def __init__(self, rel: str) -> None:
+        self.rel = rel
+        self.items: list[Finding] = []
+
+    def add(self, rule: str, message: str, hint: str, line: int | None = None,
+            severity: Severity | None = None) -> None:
+        self.items.append(Finding(self.rel, rule, severity or SEVERITIES[rule], message, hint, line))
+
+
+def field_line(mem: MemoryText, key: str) -> int:
+    """The 1-based line of a header field ('description: ...'), or 1 when it cannot be found."""
+    head = mem.text.split("\n", mem.body_line)[: mem.body_line]
+    for no, line in enumerate(head, start=1):
+        if line.startswith(key + ":"):
+            return no
+    return 1
+
+
+def _check_header(mem: MemoryText, c: _Collector) -> None:
+    fm = mem.header
+    if not fm.has_frontmatter:
+        c.add("missing-frontmatter", "no frontmatter: the file does not start with a '---' header",
+              "add a header with name, description and type (see any other memory file)", 1)
+        return
+    if fm.malformed:
+        why = "; ".join(fm.problems) or "the header could not be parsed as YAML"
+        c.add("malformed-frontmatter", f"malformed header ({why})",
+              "quote values that contain ':' or '#', and close the header with a '---' line", 1)
+    if not (fm.name or "").strip():
+        c.add("missing-name", "no name in the header", "add 'name: <short title>' to the header", 1)
+    if fm.type is None:
+        if fm.raw_type:
+            c.add("unknown-type", f"unknown type {fm.raw_type!r}",
+                  f"use one of: {', '.join(TYPE_NAMES)}", field_line(mem, "type"))
+        else:
+            c.add("missing-type", "no type in the header",
+                  f"add 'type:' with one of {', '.join(TYPE_NAMES)}", 1)
+    desc = " ".join((fm.description or "").split())
+    if not desc:
+        c.add("missing-description", "no description: the selector has nothing to match on",
+              "add a one-line description saying when this memory is useful", 1)
+    elif desc.casefold().strip(".!") in VAGUE_DESCRIPTIONS or len(desc.split()) < MIN_DESCRIPTION_WORDS:
+        c.add("vague-description", f"description {desc!r} is too vague to recall by",
+              "say what the memory is about and when it applies, in one specific line", field_line(mem, "description"))
+    elif len(desc) > MAX_DESCRIPTION_CHARS:
+        c.add("long-description",
+              f"description is {len(desc)} characters; the index hook keeps about {MAX_DESCRIPTION_CHARS}",
+              "shorten it to a one-line hook and move the detail into the body", field_line(mem, "description"))
+    if fm.type is MemoryType.USER and mem.scope == "team":
+        c.add("user-memory-in-team", "a user memory is in team scope, so every teammate's agent reads it",
+              "move it to the private memory dir (user memories are always private)", field_line(mem, "type"))
+
+
+def _check_structure(mem: MemoryText, c: _Collector) -> None:
+    if mem.header.type not in (MemoryType.FEEDBACK, MemoryType.PROJECT):
+        return
+    kind = mem.header.type.value
+    if not _WHY.search(mem.body):
+        c.add("missing-why", f"{kind} memory has no 'Why:' line",
+              "add '**Why:**' with the reason or incident behind it, so edge cases can be judged")
+    if not _HOW.search(mem.body):
+        c.add("missing-how-to-apply", f"{kind} memory has no 'How to apply:' line",
+              "add '**How to apply:**' saying when and where this should change what is done")
+
+
+def _check_content(mem: MemoryText, c: _Collector) -> None:
+    fm = mem.header
+    sources = [(field_line(mem, k), v) for k, v in (("name", fm.name), ("description", fm.description)) if v]
+    body_lines = list(_content_lines(mem.body))
+    block_start: int | None = None
+    pr_refs: list[tuple[int, str]] = []
+    sha_hits: list[tuple[int, str]] = []
+    for i, line, fenced in body_lines:
+        if _FENCE.match(line):
+            if block_start is None:
+                block_start = mem.body_line + i
+            continue
+    if block_start is not None:
+        c.add("derivable-code-block", "a fenced code block: code lives in the repository, not in memory",
+              "remove the code and keep only what the code cannot tell (the decision, the reason)",
+              block_start)
+    texts = sources + [(mem.body_line + i, line) for i, line, fenced in body_lines if not fenced]
+    anchored = bool(_ABS_DATE.search(mem.text))
+    seen_rules: set[str] = set()
+    for line_no, line in texts:
+        m = _FILE_LINE.search(line)
+        if m and "derivable-file-path" not in seen_rules:
+            seen_rules.add("derivable-file-path")
+            c.add("derivable-file-path", f"file path with a line number ({m.group(0)!r}) goes stale as code moves",
+                  "drop the location; say what is non-obvious about it, or where to look by name", line_no)
+        m = _CODE_SYMBOL.search(line)
+        if m and "derivable-code-symbol" not in seen_rules:
+            seen_rules.add("derivable-code-symbol")
+            c.add("derivable-code-symbol", f"records where code lives ({m.group(0)!r}), which reading the code shows",
+                  "keep only the reason or surprise behind it, not the code map", line_no)
+        for sm in _GIT_SHA_CONTEXT.finditer(line):
+            if re.search(r"[a-f]", sm.group(1)) and re.search(r"\d", sm.group(1)):
+                sha_hits.append((line_no, sm.group(1)))
+        sha_hits += [(line_no, x.group(0)) for x in _LONG_SHA.finditer(line)]
+        pr_refs += [(line_no, x.group(0)) for x in _PR_REF.finditer(line)]
+        m = _EPHEMERAL.search(line)
+        if m is None and not anchored:
+            m = _IN_PROGRESS.search(line)
+        if m and "ephemeral-task-state" not in seen_rules:
+            seen_rules.add("ephemeral-task-state")
+            c.add("ephemeral-task-state", f"ephemeral task state ({m.group(0)!r}) is stale by the next session",
+                  "save only lasting facts; use a task list or plan for work in flight", line_no)
+    if sha_hits:
+        c.add("derivable-git-history", f"git commit ids ({', '.join(s for _, s in sha_hits[:3])}) are git history",
+              "use git log / git blame; keep only the decision or incident they explain", sha_hits[0][0])
+    elif len({r for _, r in pr_refs}) >= 3:
+        c.add("derivable-git-history", f"a list of {len(pr_refs)} PR references is git history",
+              "link the tracking issue instead, or keep only what was decided", pr_refs[0][0])
+    if fm.type is MemoryType.PROJECT:
+        for line_no, line in texts:
+            hits = find_relative_dates(line)
+            if hits:
+                c.add("relative-date", f"relative date {hits[0][1]!r} in a project memory means nothing weeks later",
+                      "replace it with an absolute date, e.g. 'Thursday' -> '2026-03-05'", line_no)
+                break
+
+
+def _check_secrets(mem: MemoryText, c: _Collector) -> None:
+    from memdir_nb.secret_scan import scan_for_secrets
+
+    fm = mem.header
+    fields = {"name": fm.name or "", "description": fm.description or "", "body": mem.body}
+    findings = scan_for_secrets(fields)
+    if not findings:
+        return
+    team = mem.scope == "team"
+    first = findings[0]
+    line = mem.body_line + first.line - 1 if first.field == "body" else field_line(mem, first.field)
+    kinds = ", ".join(sorted({f.kind for f in findings}))
+    where = "team memory, shared with everyone in the project" if team else "private memory"
+    c.add("secret", f"looks like a credential ({kinds}; e.g. `{first.excerpt}`) in {where}",
+          "remove it and name where it is stored instead (e.g. the vault entry); rotate it if it was shared",
+          line, severity="error" if team else "warning")
+
+
+def lint_memory(mem: MemoryText, *, now_ms: float | None = None) -> list[Finding]:
+    """Every finding for one memory file read with read_memory_text."""
+    from memdir_nb.age import memory_age_days
+
+    c = _Collector(mem.rel)
+    if mem.header.type is MemoryType.PROJECT:
+        days = memory_age_days(mem.mtime_ms, now_ms)
+        if days > STALE_PROJECT_DAYS:
+            c.add("stale-project", f"project memory last changed {days} days ago; goals and deadlines drift",
+                  "check it still holds: update it (with absolute dates) or forget it")
+    if mem.binary:
+        c.add("not-text", "binary content (NUL bytes) in a memory file",
+              "remove the file or move it out of the memory dir; memories are Markdown text")
+        return c.items
+    if mem.invalid_utf8:
+        c.add("invalid-utf8", "the file is not valid UTF-8; invalid bytes were replaced when reading",
+              "re-save the file as UTF-8")
+    _check_header(mem, c)
+    _check_structure(mem, c)
+    _check_content(mem, c)
+    _check_secrets(mem, c)
+    if mem.capped or mem.size > RECALL_MAX_BYTES or mem.lines > RECALL_MAX_LINES:
+        c.add("memory-too-long",
+              f"{mem.size:,} bytes / {'more than ' if mem.capped else ''}{mem.lines} lines; recall shows only the "
+              f"first {RECALL_MAX_LINES} lines or {RECALL_MAX_BYTES:,} bytes",
+              "split it into focused topic files or cut it down to what is not derivable")
+    return c.items
+
+
+# ---------------------------------------------------------------------------- index checks
+
+
+def lint_index(index: ScopeIndex, memory_files: Iterable[str]) -> list[Finding]:
+    """Findings for one MEMORY.md given the memory files of its scope (memory-dir relative)."""
+    c = _Collector(index.path)
+    files = sorted(memory_files)
+    if not index.exists:
+        if files:
+            c.add("index-missing", f"no {index.path} although {len(files)} memory files exist in this scope",
+                  "run `rebuild_index` (memdir_nb.index) to write one from the files' frontmatter")
+        return c.items
+    text = index.text.strip()
+    lines = text.split("\n") if text else []
+    n_bytes = len(text.encode("utf-8"))
+    if len(lines) > MAX_ENTRYPOINT_LINES or n_bytes > MAX_ENTRYPOINT_BYTES:
+        c.add("index-over-cap",
+              f"{len(lines)} lines / {n_bytes:,} bytes (caps {MAX_ENTRYPOINT_LINES} lines, "
+              f"{MAX_ENTRYPOINT_BYTES:,} bytes): everything past the cap is never loaded",
+              "keep one short pointer line per memory; move notes into topic files")
+    entry_lines = {e.line_no for e in index.entries}
+    non_pointer = [no for no, ln in enumerate(index.text.replace("\r\n", "\n").split("\n"), 1)
+                   if ln.strip() and no not in entry_lines and not ln.lstrip().startswith("#")]
+    if non_pointer:
+        c.add("index-not-pointer",
+              f"{len(non_pointer)} lines are neither index entries nor headings (content belongs in topic files)",
+              "keep only '- [Title](file.md) — hook' lines; move the rest into a memory file", non_pointer[0])
+    for no, ln in enumerate(index.text.replace("\r\n", "\n").split("\n"), 1):
+        if len(ln) > MAX_INDEX_LINE_CHARS:
+            c.add("index-line-too-long", f"line is {len(ln)} characters (keep entries under ~{MAX_INDEX_LINE_CHARS})",
+                  "shorten the hook to one line; detail belongs in the topic file", no)
+    seen: dict[str, int] = {}
+    for e in index.entries:
+        if e.target in seen:
+            c.add("index-duplicate-entry", f"{e.target} is listed again (first on line {seen[e.target]})",
+                  "keep one entry per memory file", e.line_no)
+        else:
+            seen[e.target] = e.line_no
+    for e in index.dangling:
+        c.add("index-dangling-entry", f"entry points at {e.target}, which does not exist",
+              "remove the line, or restore the file if it was deleted by mistake", e.line_no)
+    for e in index.outside:
+        c.add("index-dangling-entry", f"entry points at {e.target}, outside this index's folder",
+              "link only files inside the memory dir", e.line_no)
+    return c.items
+
+
+def _not_in_index(indexes: list[ScopeIndex], files_by_scope: dict[str, list[str]]) -> list[Finding]:
+    out = []
+    for index in indexes:
+        if not index.exists:
+            continue
+        for rel in sorted(files_by_scope.get(index.scope, [])):
+            if rel not in index.referenced:
+                out.append(Finding(rel, "not-in-index", SEVERITIES["not-in-index"],
+                                   f"not listed in {index.path}, so it is never loaded with the index",
+                                   f"add a '- [Title]({rel.split('/', 1)[1] if index.scope == 'team' else rel})"
+                                   " — hook' line, or rebuild the index"))
+    return out
+
+
+# ---------------------------------------------------------------------------- the whole dir
+
+
+@dataclass(frozen=True)
+class LintResult:
+    """Findings plus what was read, so analysis can reuse one pass."""
+
+    findings: list[Finding]
+    memories: list[MemoryText]
+    headers: list[MemoryHeader]
+    indexes: list[ScopeIndex]
+    skipped: list[SkippedFile]
+
+
+def lint_dir(memory_dir: str | os.PathLike[str], *, now_ms: float | None = None) -> LintResult:
+    """Lint every memory file and both indexes; return the findings and what was read."""
+    root = Path(memory_dir)
+    if not root.is_dir():
+        raise ValueError(f"{memory_dir} is not a directory; pass a memory dir (the folder holding MEMORY.md)")
+    report = scan_memory_dir(root, limit=None)
+    findings: list[Finding] = []
+    memories: list[MemoryText] = []
+    skipped = list(report.skipped)
+    for s in report.skipped:
+        findings.append(Finding(s.path, "skipped-by-scan", "warning", f"not read: {s.reason}",
+                                "remove or fix the link/permissions, or move the file out of the memory dir"))
+    for h in sorted(report.headers, key=lambda h: h.filename):
+        try:
+            mem = read_memory_text(root, h)
+        except OSError as exc:
+            skipped.append(SkippedFile(h.filename, f"unreadable: {type(exc).__name__}"))
+            findings.append(Finding(h.filename, "unreadable", "error", f"cannot read the file ({type(exc).__name__})",
+                                    "fix its permissions, or remove it"))
+            continue
+        memories.append(mem)
+        findings.extend(lint_memory(mem, now_ms=now_ms))
+    indexes = read_scope_indexes(root)
+    files_by_scope: dict[str, list[str]] = {"private": [], "team": []}
+    for h in report.headers:
+        files_by_scope[scope_of(h.filename)].append(h.filename)
+    for index in indexes:
+        findings.extend(lint_index(index, files_by_scope.get(index.scope, [])))
+    findings.extend(_not_in_index(indexes, files_by_scope))
+    findings.sort(key=lambda f: (f.path, f.line or 0, f.rule))
+    return LintResult(findings, memories, list(report.headers), indexes, skipped)
+
+
+def lint_memory_dir(memory_dir: str | os.PathLike[str], *, now_ms: float | None = None) -> list[Finding]:
+    """Every finding in a memory dir, sorted by file then line."""
+    return lint_dir(memory_dir, now_ms=now_ms).findings
+
+
+def count_by_severity(findings: Iterable[Finding]) -> dict[str, int]:
+    """{'error': n, 'warning': m}."""
+    out = {"error": 0, "warning": 0}
+    for f in findings:
+        out[f.severity] += 1
+    return out
