@@ -151,6 +151,27 @@ def cmd_recall(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_lint(args: argparse.Namespace) -> int:
+    """Print one line per finding (file, rule, fix hint); exit 1 when any is an error."""
+    from memdir_nb.lint import count_by_severity, lint_memory_dir
+
+    findings = lint_memory_dir(args.dir)
+    if args.errors_only:
+        findings = [f for f in findings if f.severity == "error"]
+    counts = count_by_severity(findings)
+    if args.json:
+        print(json.dumps([
+            {"path": f.path, "line": f.line, "rule": f.rule, "severity": f.severity,
+             "message": f.message, "hint": f.hint}
+            for f in findings
+        ], indent=2))
+    else:
+        for f in findings:
+            print(f.format())
+        print(f"{counts['error']} errors, {counts['warning']} warnings in {args.dir}")
+    return 1 if counts["error"] else 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser, exposed for tests."""
     parser = argparse.ArgumentParser(
@@ -171,6 +192,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--show", action="store_true", help="print each index as it would be loaded")
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.set_defaults(func=cmd_index)
+
+    p = sub.add_parser("lint", help="check memories and indexes; exit 1 on errors")
+    p.add_argument("dir", type=_existing_dir, help="the memory dir")
+    p.add_argument("--errors-only", action="store_true", help="list only findings of severity error")
+    p.add_argument("--json", action="store_true", help="machine-readable output")
+    p.set_defaults(func=cmd_lint)
 
     p = sub.add_parser("demo", help="build the bundled demo memory dir")
     p.add_argument("dir", type=Path, help="where to create it")
