@@ -43,6 +43,7 @@ _EXPORTS: dict[str, str] = {
     # store
     "MemoryStore": "store",
     "MemoryValidationError": "store",
+    "MemoryNotFoundError": "store",
     # paths
     "get_auto_mem_path": "paths",
     "is_auto_memory_enabled": "paths",
@@ -56,11 +57,16 @@ _EXPORTS: dict[str, str] = {
     "validate_team_mem_key": "team_paths",
     "validate_team_mem_write_path": "team_paths",
     "realpath_deepest_existing": "team_paths",
+    "validate_memory_write_path": "team_paths",
+    "scan_for_secrets": "secret_scan",
+    "SecretFinding": "secret_scan",
+    "SecretInTeamMemoryError": "secret_scan",
     # prompts
     "build_memory_lines": "prompts",
     "build_memory_prompt": "prompts",
     "build_combined_memory_prompt": "prompts",
-    "build_assistant_daily_log_prompt": "prompts",
+    "build_assistant_daily_log_prompt": "kairos",
+    "SearchPastContext": "prompts",
     "load_memory_prompt": "prompts",
     # recall
     "RelevantMemory": "recall",
@@ -72,6 +78,10 @@ _EXPORTS: dict[str, str] = {
     "start_relevant_memory_prefetch": "recall",
     # demo
     "build_demo_memory_dir": "demo",
+    "DEMO_QUIRKS": "demo",
+    "DEMO_QUERIES": "demo",
+    # lifecycle
+    "append_daily_log": "kairos",
 }
 
 __all__ = sorted(_EXPORTS) + ["__version__"]
