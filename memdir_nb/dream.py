@@ -289,3 +289,505 @@ def dream_gates(
         return GateResult(False, "lock", f"another process holds {lock.path}", last, sessions, throttle)
     return GateResult(True, "open", f"{sessions} sessions since the last consolidation; lock taken",
                       last, sessions, throttle, lock)
+
+
+# --------------------------------------------------------------------------- consolidation plan
+
+DUPLICATE_HEAD_THRESHOLD = 90.0   # rapidfuzz token_sort_ratio over name + description
+DUPLICATE_BODY_THRESHOLD = 60.0   # and token_set_ratio over the bodies
+CONTRADICTION_THRESHOLD = 75.0    # token_set_ratio of descriptions once negations are removed
+MAX_INDEX_LINE_CHARS = 200
+INDEX_NAME = "MEMORY.md"
+TEAM_DIR = "team"
+_NEGATION = re.compile(r"\b(never|not|no longer|don't|do not|doesn't|does not|avoid|stop|without|no)\b", re.I)
+
+
+class PlanError(ValueError):
+    """A plan cannot be applied as asked; nothing was changed."""
+
+
+class PlanStaleError(PlanError):
+    """Files the plan read changed after it was made."""
+
+
+class RestoreError(ValueError):
+    """A dream cannot be restored as asked; nothing was changed."""
+
+
+@dataclass(frozen=True)
+class PlanAction:
+    """One proposed change. `ops` are applied in order when the action is approved."""
+
+    id: str
+    kind: str
+    summary: str
+    files: tuple[str, ...]
+    ops: tuple[tuple, ...] = ()
+
+
+@dataclass
+class ConsolidationPlan:
+    """A dry-run consolidation: actions, the file contents and hashes it read, and its diff."""
+
+    memory_dir: Path
+    actions: list[PlanAction]
+    snapshot: dict[str, str | None]       # rel path -> text read (None: absent)
+    hashes: dict[str, str | None]         # rel path -> sha256 of the bytes read (None: absent)
+    created_ms: float
+    applied: bool = False
+
+    def action(self, action_id: str) -> PlanAction:
+        """The action with this id."""
+        for a in self.actions:
+            if a.id == action_id:
+                return a
+        raise PlanError(f"no action {action_id!r} in this plan; choose from {[a.id for a in self.actions]}")
+
+    def result(self, approve: Collection[str | PlanAction] | None = None) -> dict[str, str | None]:
+        """The new content (None: moved to trash) of every file the approved actions change."""
+        return _simulate(self, _approved(self, approve))
+
+    def diff(self, approve: Collection[str | PlanAction] | None = None) -> str:
+        """A unified diff of every file the (approved) actions would change."""
+        out: list[str] = []
+        for rel, after in sorted(self.result(approve).items()):
+            before = self.snapshot.get(rel)
+            a = (before or "").splitlines(keepends=True)
+            b = (after or "").splitlines(keepends=True)
+            out.extend(difflib.unified_diff(a, b, f"a/{rel}" if before is not None else "/dev/null",
+                                            f"b/{rel}" if after is not None else "/dev/null"))
+        return "".join(line if line.endswith("\n") else line + "\n" for line in out)
+
+
+def _sha(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def _split_front(text: str) -> tuple[str, str]:
+    """(frontmatter block including fences, body); ('', text) when there is no frontmatter."""
+    if text.startswith("---\n"):
+        end = text.find("\n---", 4)
+        if end != -1:
+            nl = text.find("\n", end + 4)
+            cut = len(text) if nl == -1 else nl + 1
+            return text[:cut], text[cut:]
+    return "", text
+
+
+# relative-date conversion ----------------------------------------------------------------
+
+_WEEKDAYS = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
+_REL_DATE = re.compile(
+    r"\b(?:(?P<simple>today|yesterday|tomorrow)"
+    r"|(?P<n>\d{1,3}) days? ago|in (?P<in>\d{1,3}) days?"
+    r"|(?P<wk>last|next|this) week|(?P<mo>last|next|this) month"
+    r"|(?P<dayrel>last|next|this) (?P<day>monday|tuesday|wednesday|thursday|friday|saturday|sunday))\b",
+    re.IGNORECASE,
+)
+
+
+def _absolute(m: re.Match[str], base: _dt.date) -> str:
+    g = {k: (v.lower() if isinstance(v, str) else v) for k, v in m.groupdict().items()}
+    if g["simple"]:
+        return (base + _dt.timedelta(days={"today": 0, "yesterday": -1, "tomorrow": 1}[g["simple"]])).isoformat()
+    if g["n"]:
+        return (base - _dt.timedelta(days=int(g["n"]))).isoformat()
+    if g["in"]:
+        return (base + _dt.timedelta(days=int(g["in"]))).isoformat()
+    if g["wk"]:
+        monday = base - _dt.timedelta(days=base.weekday()) + _dt.timedelta(weeks={"last": -1, "this": 0, "next": 1}[g["wk"]])
+        return f"the week of {monday.isoformat()}"
+    if g["mo"]:
+        month = base.month - 1 + {"last": -1, "this": 0, "next": 1}[g["mo"]]
+        first = _dt.date(base.year + month // 12, month % 12 + 1, 1)
+        return first.strftime("%B %Y")
+    target = _WEEKDAYS.index(g["day"])
+    delta = target - base.weekday()
+    if g["dayrel"] == "last":
+        delta = delta - 7 if delta >= 0 else delta
+    elif g["dayrel"] == "next":
+        delta = delta + 7 if delta <= 0 else delta
+    return (base + _dt.timedelta(days=delta)).isoformat()
+
+
+def convert_relative_dates(body: str, base: _dt.date) -> tuple[str, list[str]]:
+    """Replace relative dates outside code with absolute ones; return (text, ['yesterday -> 2026-03-27', ...])."""
+    changes: list[str] = []
+    out: list[str] = []
+    in_fence = False
+    for line in body.split("\n"):
+        if line.lstrip().startswith("```"):
+            in_fence = not in_fence
+            out.append(line)
+            continue
+        if in_fence:
+            out.append(line)
+            continue
+        pieces = re.split(r"(`[^`]*`)", line)  # leave inline code alone
+        for i in range(0, len(pieces), 2):
+            def repl(m: re.Match[str]) -> str:
+                new = _absolute(m, base)
+                changes.append(f"{m.group(0)!r} -> {new!r}")
+                return new
+            pieces[i] = _REL_DATE.sub(repl, pieces[i])
+        out.append("".join(pieces))
+    return "\n".join(out), changes
+
+
+# simulation ------------------------------------------------------------------------------
+
+
+def _approved(plan: ConsolidationPlan, approve: Collection[str | PlanAction] | None) -> list[PlanAction]:
+    if approve is None:
+        return list(plan.actions)
+    if isinstance(approve, (str, PlanAction)):
+        approve = [approve]
+    ids = {a.id if isinstance(a, PlanAction) else a for a in approve}
+    unknown = ids - {a.id for a in plan.actions}
+    if unknown:
+        raise PlanError(f"approved action(s) {sorted(unknown)} are not in this plan; "
+                        f"choose from {[a.id for a in plan.actions]}")
+    return [a for a in plan.actions if a.id in ids]
+
+
+def _simulate(plan: ConsolidationPlan, actions: Iterable[PlanAction]) -> dict[str, str | None]:
+    from memdir_nb import index
+
+    state: dict[str, str | None] = {}
+
+    def current(rel: str) -> str | None:
+        return state[rel] if rel in state else plan.snapshot.get(rel)
+
+    for action in actions:
+        for op in action.ops:
+            kind, rel = op[0], op[1]
+            if kind == "write":
+                state[rel] = op[2]
+            elif kind == "trash":
+                state[rel] = None
+            elif kind == "replace":
+                text = current(rel)
+                if text is not None and op[2] in text:
+                    state[rel] = text.replace(op[2], op[3], 1)
+            elif kind == "index_remove":
+                state[rel] = index.remove_index_entry(current(rel) or "", op[2])
+            elif kind == "index_upsert":
+                state[rel] = index.upsert_index_entry(current(rel) or "", op[3], op[2])
+            elif kind == "index_fit":
+                state[rel] = _fit_index(current(rel) or "", op[2])
+    return {rel: text for rel, text in state.items() if text != plan.snapshot.get(rel)}
+
+
+def _fit_index(text: str, order: tuple[str, ...]) -> str:
+    """Bring an index under both caps: collapse blank runs, shorten hooks, then drop the oldest entries."""
+    from memdir_nb import index
+
+    def fits(t: str) -> bool:
+        lines = t.rstrip("\n").split("\n")
+        return len(lines) <= index.MAX_ENTRYPOINT_LINES and len(t.encode()) <= index.MAX_ENTRYPOINT_BYTES
+
+    lines = text.rstrip("\n").split("\n")
+    collapsed: list[str] = []
+    for line in lines:
+        if not line.strip() and collapsed and not collapsed[-1].strip():
+            continue
+        collapsed.append(line)
+    text = "\n".join(collapsed) + "\n"
+    if fits(text):
+        return text
+    out = []
+    for line in text.rstrip("\n").split("\n"):
+        entry = index.parse_index(line)
+        out.append(index.format_index_entry(entry[0].title, entry[0].target, index.shorten_hook(entry[0].hook, 80))
+                   if entry else line)
+    text = "\n".join(out) + "\n"
+    for target in order:  # oldest first: their files stay, only the pointer goes
+        if fits(text):
+            break
+        text = index.remove_index_entry(text, target)
+    return text
+
+
+# planning --------------------------------------------------------------------------------
+
+
+@dataclass
+class _Mem:
+    rel: str             # relative to memory_dir
+    scope_rel: str       # relative to its scope dir (the index link target)
+    scope: str           # "" (private) or "team"
+    text: str
+    name: str
+    description: str
+    type: str
+    body: str
+    mtime_ms: float
+
+
+def _index_rel(scope: str) -> str:
+    return f"{scope}/{INDEX_NAME}" if scope else INDEX_NAME
+
+
+def plan_consolidation(memory_dir: str | os.PathLike[str], *, now_ms: float | None = None) -> ConsolidationPlan:
+    """Read the memory dir and propose consolidation actions (nothing is written)."""
+    from rapidfuzz import fuzz
+
+    from memdir_nb import index
+    from memdir_nb.frontmatter import parse_frontmatter
+    from memdir_nb.scan import scan_memory_dir
+
+    root = Path(memory_dir)
+    if not root.is_dir():
+        raise PlanError(f"memory dir {str(root)!r} does not exist or is not a directory; pass the memory directory")
+    snapshot: dict[str, str | None] = {}
+    hashes: dict[str, str | None] = {}
+
+    def read(rel: str) -> str | None:
+        try:
+            data = (root / rel).read_bytes()
+        except FileNotFoundError:
+            snapshot[rel], hashes[rel] = None, None
+            return None
+        snapshot[rel], hashes[rel] = data.decode("utf-8", "replace"), _sha(data)
+        return snapshot[rel]
+
+    mems: list[_Mem] = []
+    for h in scan_memory_dir(root, limit=None).headers:
+        text = read(h.filename)
+        if text is None:
+            continue
+        fm, _ = parse_frontmatter(text)
+        _, body = _split_front(text)
+        scope = TEAM_DIR if h.filename.startswith(TEAM_DIR + "/") else ""
+        mems.append(_Mem(h.filename, h.filename[len(scope) + 1:] if scope else h.filename, scope, text,
+                         fm.name or Path(h.filename).stem, fm.description or "", str(fm.type or fm.raw_type or ""),
+                         body, h.mtime_ms))
+    scopes = [""] + ([TEAM_DIR] if (root / TEAM_DIR).is_dir() else [])
+    for scope in scopes:
+        read(_index_rel(scope))
+
+    actions: list[PlanAction] = []
+    merged: set[str] = set()
+
+    # 1. near-duplicates: same scope and type; the newest file absorbs the others
+    def near_duplicates(a: _Mem, b: _Mem) -> bool:
+        if a.type != b.type or bool(_NEGATION.search(a.description)) != bool(_NEGATION.search(b.description)):
+            return False
+        head = fuzz.token_sort_ratio(f"{a.name} {a.description}".lower(), f"{b.name} {b.description}".lower())
+        return head >= DUPLICATE_HEAD_THRESHOLD and fuzz.token_set_ratio(a.body.lower(), b.body.lower()) >= DUPLICATE_BODY_THRESHOLD
+
+    for scope in scopes:
+        group_of: dict[str, set[str]] = {}
+        pool = [m for m in mems if m.scope == scope]
+        for i, a in enumerate(pool):
+            for b in pool[i + 1:]:
+                if near_duplicates(a, b):
+                    g = group_of.get(a.rel, {a.rel}) | group_of.get(b.rel, {b.rel})
+                    for r in g:
+                        group_of[r] = g
+        seen_groups: list[set[str]] = []
+        for g in group_of.values():
+            if g not in seen_groups:
+                seen_groups.append(g)
+        for g in seen_groups:
+            members = sorted((m for m in pool if m.rel in g), key=lambda m: (-m.mtime_ms, m.rel))
+            keep, dups = members[0], members[1:]
+            front, body = _split_front(keep.text)
+            keep_lines = [ln.strip() for ln in body.split("\n") if ln.strip()]
+            extra: list[str] = []
+            for d in dups:
+                d_body, _ = convert_relative_dates(d.body, _dt.datetime.fromtimestamp(d.mtime_ms / 1000).date())
+                for ln in d_body.split("\n"):
+                    s = ln.strip()
+                    if s and all(fuzz.ratio(s, k) < 90 for k in keep_lines + extra):
+                        extra.append(s)
+            new_body, _ = convert_relative_dates(body, _dt.datetime.fromtimestamp(keep.mtime_ms / 1000).date())
+            if extra:
+                new_body = new_body.rstrip("\n") + "\n\n" + "\n".join(extra) + "\n"
+            ops: list[tuple] = [("write", keep.rel, front + new_body)]
+            for d in dups:
+                ops += [("trash", d.rel), ("index_remove", _index_rel(scope), d.scope_rel)]
+            merged.update(g)
+            actions.append(PlanAction(
+                f"merge:{keep.rel}", "merge_duplicates",
+                f"merge {', '.join(d.rel for d in dups)} into {keep.rel} (near-duplicates; "
+                f"{len(extra)} new line(s) carried over, merged files go to {TRASH_DIR}/)",
+                tuple([keep.rel] + [d.rel for d in dups] + [_index_rel(scope)]), tuple(ops)))
+
+    # 2. contradictions: similar subject, opposite polarity; flagged, never auto-resolved
+    for i, a in enumerate(mems):
+        for b in mems[i + 1:]:
+            if a.rel in merged and b.rel in merged or a.type != b.type:
+                continue
+            ta, tb = f"{a.description} {a.body}", f"{b.description} {b.body}"
+            if bool(_NEGATION.search(ta)) == bool(_NEGATION.search(tb)):
+                continue
+            if fuzz.token_set_ratio(_NEGATION.sub(" ", ta).lower(), _NEGATION.sub(" ", tb).lower()) >= CONTRADICTION_THRESHOLD:
+                actions.append(PlanAction(f"review:{a.rel}|{b.rel}", "flag_contradiction",
+                                          f"{a.rel} and {b.rel} may contradict each other; review them and keep one",
+                                          (a.rel, b.rel)))
+
+    # 3. relative dates, against each file's own mtime
+    for m in mems:
+        if m.rel in merged:
+            continue
+        front, body = _split_front(m.text)
+        new_body, changes = convert_relative_dates(body, _dt.datetime.fromtimestamp(m.mtime_ms / 1000).date())
+        if changes:
+            actions.append(PlanAction(f"dates:{m.rel}", "absolute_dates",
+                                      f"{m.rel}: " + "; ".join(changes), (m.rel,), (("replace", m.rel, body, new_body),)))
+
+    # 4-7. each scope's index: dangling lines, missing lines, long lines, caps
+    for scope in scopes:
+        irel = _index_rel(scope)
+        text = snapshot.get(irel) or ""
+        scope_dir = root / scope if scope else root
+        in_scope = {m.scope_rel: m for m in mems if m.scope == scope}
+        indexed = set()
+        for e in index.parse_index(text):
+            indexed.add(e.target)
+            if re.match(r"^[a-z]+://", e.target):
+                continue
+            if e.target not in in_scope and not (scope_dir / e.target).is_file():
+                actions.append(PlanAction(f"unindex:{irel}:{e.target}", "drop_dangling_index_line",
+                                          f"{irel} line {e.line_no} points at {e.target}, which does not exist",
+                                          (irel,), (("index_remove", irel, e.target),)))
+            elif len(e.raw) > MAX_INDEX_LINE_CHARS:
+                actions.append(PlanAction(f"shorten:{irel}:{e.target}", "shorten_index_line",
+                                          f"{irel} line {e.line_no} is {len(e.raw)} characters; shorten its hook "
+                                          "(the detail belongs in the topic file)", (irel,),
+                                          (("index_upsert", irel, e.target, index.format_index_entry(e.title, e.target, e.hook)),)))
+        for rel, m in sorted(in_scope.items()):
+            if rel not in indexed and m.rel not in merged - {a.files[0] for a in actions if a.kind == "merge_duplicates"}:
+                line = index.format_index_entry(m.name, rel, m.description or index.NO_DESCRIPTION_HOOK)
+                actions.append(PlanAction(f"index:{irel}:{rel}", "add_missing_index_line",
+                                          f"{rel} has no line in {irel}; add one", (irel, m.rel),
+                                          (("index_upsert", irel, rel, line),)))
+        order = tuple(m.scope_rel for m in sorted(in_scope.values(), key=lambda m: (m.mtime_ms, m.rel)))
+        probe = ConsolidationPlan(root, actions, snapshot, hashes, 0.0)
+        after = probe.result().get(irel, text) or ""
+        n_lines = len(after.rstrip("\n").split("\n")) if after else 0
+        n_bytes = len(after.encode())
+        if n_lines > index.MAX_ENTRYPOINT_LINES or n_bytes > index.MAX_ENTRYPOINT_BYTES:
+            actions.append(PlanAction(f"fit:{irel}", "fit_index_caps",
+                                      f"{irel} would be {n_lines} lines / {n_bytes} bytes, over the "
+                                      f"{index.MAX_ENTRYPOINT_LINES}-line / {index.MAX_ENTRYPOINT_BYTES}-byte caps: "
+                                      "collapse blank runs, shorten hooks, then drop pointers to the oldest "
+                                      "memories (their files stay and recall still finds them)",
+                                      (irel,), (("index_fit", irel, order),)))
+    return ConsolidationPlan(root, actions, snapshot, hashes, _now_ms(now_ms))
+
+
+# applying and restoring ------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ApplyResult:
+    """What apply_plan changed and where the previous versions went."""
+
+    batch: str                       # the trash batch name, for restore()
+    changed: tuple[str, ...]
+    trashed: tuple[str, ...]
+
+
+def _current_hash(path: Path) -> str | None:
+    try:
+        return _sha(path.read_bytes())
+    except FileNotFoundError:
+        return None
+
+
+def apply_plan(plan: ConsolidationPlan, approve: Collection[str | PlanAction] | None = None) -> ApplyResult:
+    """Apply the approved actions (None: all); old versions go to .trash/<batch>/, nothing is unlinked."""
+    from memdir_nb import team_paths
+    from memdir_nb.store import atomic_write_text
+
+    if plan.applied:
+        raise PlanError("this plan was already applied; make a new plan with plan_consolidation()")
+    actions = _approved(plan, approve)
+    root = plan.memory_dir
+    with FileLock(str(root / STORE_LOCK_NAME), timeout=60):
+        touched = sorted({rel for a in actions for rel in a.files} | set(_simulate(plan, actions)))
+        changed_underneath = []
+        for rel in touched:
+            now_hash = _current_hash(root / rel)
+            if now_hash != plan.hashes.get(rel, now_hash):
+                what = "deleted" if now_hash is None else ("created" if plan.hashes.get(rel) is None else "modified")
+                changed_underneath.append(f"{rel} ({what})")
+        if changed_underneath:
+            raise PlanStaleError("files changed since the plan was made: " + ", ".join(changed_underneath)
+                                 + "; nothing was applied. Make a new plan with plan_consolidation().")
+        result = _simulate(plan, actions)
+        for rel in result:
+            team_paths.validate_memory_write_path(str(root / rel), str(root))
+        stamp = _dt.datetime.fromtimestamp(time.time()).strftime("%Y%m%dT%H%M%S")
+        batch = f"dream-{stamp}-{os.getpid()}-{hashlib.sha1(repr(sorted(result)).encode()).hexdigest()[:6]}"
+        bdir = root / TRASH_DIR / batch
+        manifest = {"created_ms": time.time() * 1000, "actions": [a.id for a in actions], "files": {}}
+        bdir.mkdir(parents=True)
+        for rel, after in result.items():
+            src = root / rel
+            before_exists = plan.snapshot.get(rel) is not None
+            if before_exists:
+                dst = bdir / rel
+                dst.parent.mkdir(parents=True, exist_ok=True)
+                if after is None:
+                    os.replace(src, dst)          # moved, never unlinked
+                else:
+                    dst.write_bytes(src.read_bytes())
+            if after is not None:
+                src.parent.mkdir(parents=True, exist_ok=True)
+                atomic_write_text(src, after)
+            manifest["files"][rel] = {"before": before_exists,
+                                      "after_sha": None if after is None else _sha(after.encode("utf-8"))}
+        (bdir / "manifest.json").write_text(json.dumps(manifest, indent=2), encoding="utf-8")
+        plan.applied = True
+    return ApplyResult(batch, tuple(r for r, t in result.items() if t is not None),
+                       tuple(r for r, t in result.items() if t is None))
+
+
+def list_dreams(memory_dir: str | os.PathLike[str]) -> list[str]:
+    """Batch names of applied dreams in .trash/, oldest first."""
+    tdir = Path(memory_dir) / TRASH_DIR
+    if not tdir.is_dir():
+        return []
+    return sorted(p.name for p in tdir.iterdir() if p.name.startswith("dream-") and (p / "manifest.json").is_file())
+
+
+def restore(memory_dir: str | os.PathLike[str], name: str) -> list[str]:
+    """Undo a dream batch (name 'dream-...') or restore one file (its relative name) from the newest batch holding it."""
+    from memdir_nb.store import atomic_write_bytes
+
+    root = Path(memory_dir)
+    batches = list_dreams(root)
+    if name in batches:
+        batch, only = name, None
+    else:
+        holding = [b for b in batches if name in json.loads((root / TRASH_DIR / b / "manifest.json").read_text())["files"]]
+        if not holding:
+            raise RestoreError(f"nothing named {name!r} in {root / TRASH_DIR}; dreams there: {batches or 'none'}")
+        batch, only = holding[-1], name
+    bdir = root / TRASH_DIR / batch
+    manifest = json.loads((bdir / "manifest.json").read_text(encoding="utf-8"))
+    files = {r: v for r, v in manifest["files"].items() if only is None or r == only}
+    if manifest.get("restored", {}) and all(r in manifest["restored"] for r in files):
+        raise RestoreError(f"{name!r} was already restored from {batch}")
+    with FileLock(str(root / STORE_LOCK_NAME), timeout=60):
+        conflicts = [r for r, v in files.items() if _current_hash(root / r) != v["after_sha"]]
+        if conflicts:
+            raise RestoreError(f"cannot restore {batch}: {', '.join(conflicts)} changed after the dream; "
+                               "move those edits aside first. Nothing was restored.")
+        done = []
+        for rel, info in files.items():
+            target = root / rel
+            if info["before"]:
+                target.parent.mkdir(parents=True, exist_ok=True)
+                atomic_write_bytes(target, (bdir / rel).read_bytes())
+            elif target.exists():
+                keep = bdir / "created-by-dream" / rel
+                keep.parent.mkdir(parents=True, exist_ok=True)
+                os.replace(target, keep)
+            done.append(rel)
+        manifest.setdefault("restored", {}).update({r: time.time() * 1000 for r in done})
+        (bdir / "manifest.json").write_text(json.dumps(manifest, indent=2), encoding="utf-8")
+    return done

@@ -608,7 +608,7 @@ TOOL_SCHEMAS: list[dict[str, Any]] = [
 
 # --------------------------------------------------------------------------- extractor
 
-DEFAULT_MODEL = "claude-sonnet-4-5"
+DEFAULT_MODEL = "claude-sonnet-4-6"
 DEFAULT_MAX_TOKENS = 4096
 MAX_RENDERED_BLOCK_CHARS = 2_000
 

@@ -310,3 +310,204 @@ def test_corrupt_lock_closes_the_lock_gate_with_the_reason(memdir: Path) -> None
     assert (result.open, result.gate) == (False, "lock")
     assert "should hold a process id" in result.reason
     assert lock.read_text() == "garbage"
+
+
+# --------------------------------------------------------------------------- plan / apply / restore
+
+import datetime as dt  # noqa: E402
+
+from memdir_nb.dream import (  # noqa: E402
+    PlanError,
+    PlanStaleError,
+    RestoreError,
+    apply_plan,
+    convert_relative_dates,
+    list_dreams,
+    plan_consolidation,
+    restore,
+)
+from tests.support import write_memory  # noqa: E402
+
+PLAN_NOW = dt.datetime(2026, 3, 28, 12, 0).timestamp() * 1000
+DAY = 86_400_000.0
+
+
+def _tree(memdir: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(memdir)): p.read_bytes() for p in sorted(memdir.rglob("*"))
+            if p.is_file() and not any(part.startswith(".") for part in p.relative_to(memdir).parts)}
+
+
+@pytest.fixture()
+def messy(memdir: Path) -> Path:
+    write_memory(memdir, "feedback_testing.md", name="Integration tests hit a real database",
+                 description="integration tests must use a real database, not mocks", type="feedback",
+                 body="Integration tests must hit a real database, not mocks.\nWhy: mocked tests passed while the migration failed.",
+                 age_days=1, now_ms=PLAN_NOW)
+    write_memory(memdir, "feedback_testing_db.md", name="Integration tests hit a real database",
+                 description="integration tests must use a real database, not mocks", type="feedback",
+                 body="Integration tests must hit a real database, not mocks.\nHow to apply: use the docker compose db.",
+                 age_days=20, now_ms=PLAN_NOW)
+    write_memory(memdir, "project_freeze.md", name="Merge freeze", description="mobile release freeze",
+                 type="project", body="Merge freeze starts next Thursday; decided yesterday.\n```\necho yesterday\n```",
+                 age_days=0, now_ms=PLAN_NOW)
+    write_memory(memdir, "user_role.md", name="User role", description="data scientist new to the frontend",
+                 type="user", body="Ten years of Python, first week with React.", age_days=3, now_ms=PLAN_NOW)
+    write_memory(memdir, "reference_dashboard.md", name="Grafana board", description="where the latency dashboard lives",
+                 type="reference", body="grafana.internal/d/api-latency is what on-call watches.", age_days=5, now_ms=PLAN_NOW)
+    long_hook = "the mobile team freezes merges for the release; " * 6
+    (memdir / "MEMORY.md").write_text(
+        "- [Integration tests hit a real database](feedback_testing.md) — real db, no mocks\n"
+        "- [Integration tests hit a real database](feedback_testing_db.md) — real db, no mocks\n"
+        f"- [Merge freeze](project_freeze.md) — {long_hook}\n"
+        "- [Grafana board](reference_dashboard.md) — latency dashboard\n"
+        "- [Old deploy notes](project_deploy_old.md) — deleted long ago\n",
+        encoding="utf-8")
+    return memdir
+
+
+def test_relative_dates_become_absolute_against_the_file_date_outside_code() -> None:
+    base = dt.date(2026, 3, 28)  # a Saturday
+    text, changes = convert_relative_dates(
+        "Decided yesterday; ship in 3 days, review last week, freeze next Thursday, `today` stays.\n```\ntoday\n```",
+        base)
+    assert text.startswith("Decided 2026-03-27; ship 2026-03-31, review the week of 2026-03-16, freeze 2026-04-02,")
+    assert "`today` stays" in text and text.endswith("```\ntoday\n```")
+    assert len(changes) == 4
+
+
+def test_plan_is_a_dry_run_listing_every_kind_of_fix(messy: Path) -> None:
+    before = _tree(messy)
+    plan = plan_consolidation(messy, now_ms=PLAN_NOW)
+    assert _tree(messy) == before and not (messy / ".trash").exists()
+    kinds = {a.kind: a for a in plan.actions}
+    assert set(kinds) >= {"merge_duplicates", "absolute_dates", "drop_dangling_index_line",
+                          "add_missing_index_line", "shorten_index_line"}
+    merge = kinds["merge_duplicates"]
+    assert merge.files[:2] == ("feedback_testing.md", "feedback_testing_db.md")  # the newest absorbs the older
+    assert "project_freeze.md" in kinds["absolute_dates"].files
+    assert "project_deploy_old.md" in kinds["drop_dangling_index_line"].summary
+    assert kinds["add_missing_index_line"].files == ("MEMORY.md", "user_role.md")
+    diff = plan.diff()
+    assert "--- a/feedback_testing_db.md\n+++ /dev/null" in diff
+    assert "+Merge freeze starts 2026-04-02; decided 2026-03-27." in diff
+    assert "-- [Old deploy notes](project_deploy_old.md)" in diff
+    assert "+- [User role](user_role.md)" in diff
+    assert "+How to apply: use the docker compose db." in diff
+
+
+def test_apply_all_then_restore_brings_every_file_back(messy: Path) -> None:
+    before = _tree(messy)
+    plan = plan_consolidation(messy, now_ms=PLAN_NOW)
+    expected = plan.result()
+    result = apply_plan(plan)
+    assert result.trashed == ("feedback_testing_db.md",)
+    assert not (messy / "feedback_testing_db.md").exists()
+    assert (messy / ".trash" / result.batch / "feedback_testing_db.md").read_bytes() == before["feedback_testing_db.md"]
+    for rel, text in expected.items():
+        assert (messy / rel).read_text(encoding="utf-8") == text if text is not None else not (messy / rel).exists()
+    index_text = (messy / "MEMORY.md").read_text(encoding="utf-8")
+    assert "project_deploy_old.md" not in index_text and "feedback_testing_db.md" not in index_text
+    assert all(len(line) <= 200 for line in index_text.split("\n"))
+    assert list_dreams(messy) == [result.batch]
+    restored = restore(messy, result.batch)
+    assert set(restored) == set(expected)
+    assert _tree(messy) == before
+    with pytest.raises(RestoreError, match="already restored"):
+        restore(messy, result.batch)
+
+
+def test_apply_changes_only_the_approved_actions(messy: Path) -> None:
+    before = _tree(messy)
+    plan = plan_consolidation(messy, now_ms=PLAN_NOW)
+    dates = next(a for a in plan.actions if a.kind == "absolute_dates")
+    result = apply_plan(plan, approve=[dates.id])
+    after = _tree(messy)
+    assert result.changed == ("project_freeze.md",) and result.trashed == ()
+    assert {k for k in before if before[k] != after.get(k)} == {"project_freeze.md"}
+    assert "2026-03-27" in after["project_freeze.md"].decode()
+
+
+def test_plan_applied_twice_is_refused(messy: Path) -> None:
+    plan = plan_consolidation(messy, now_ms=PLAN_NOW)
+    apply_plan(plan)
+    snapshot = _tree(messy)
+    with pytest.raises(PlanError, match="already applied"):
+        apply_plan(plan)
+    plan.applied = False  # even a copy that forgot it was applied is caught by the hashes
+    with pytest.raises(PlanStaleError, match="changed since the plan was made"):
+        apply_plan(plan)
+    assert _tree(messy) == snapshot
+
+
+def test_plan_refused_when_a_file_changed_underneath_and_names_it(messy: Path) -> None:
+    plan = plan_consolidation(messy, now_ms=PLAN_NOW)
+    before = _tree(messy)
+    (messy / "feedback_testing_db.md").write_text("edited by the user meanwhile\n")
+    (messy / "MEMORY.md").unlink()
+    with pytest.raises(PlanStaleError) as err:
+        apply_plan(plan)
+    assert "feedback_testing_db.md (modified)" in str(err.value) and "MEMORY.md (deleted)" in str(err.value)
+    after = _tree(messy)
+    assert after["feedback_testing.md"] == before["feedback_testing.md"]
+    assert not (messy / ".trash").exists()
+
+
+def test_unknown_approved_action_is_refused_and_nothing_changes(messy: Path) -> None:
+    plan = plan_consolidation(messy, now_ms=PLAN_NOW)
+    before = _tree(messy)
+    with pytest.raises(PlanError, match="not in this plan"):
+        apply_plan(plan, approve=["merge:nope.md"])
+    assert _tree(messy) == before
+
+
+def test_contradicting_memories_are_flagged_not_changed(memdir: Path) -> None:
+    write_memory(memdir, "feedback_tabs.md", name="Indent Go with tabs", description="use tabs to indent Go code",
+                 type="feedback", body="Use tabs to indent Go code in this repo.", now_ms=PLAN_NOW)
+    write_memory(memdir, "feedback_spaces.md", name="Go indentation", description="never use tabs to indent Go code",
+                 type="feedback", body="Never use tabs to indent Go code here; spaces only.", now_ms=PLAN_NOW)
+    plan = plan_consolidation(memdir, now_ms=PLAN_NOW)
+    flags = [a for a in plan.actions if a.kind == "flag_contradiction"]
+    assert len(flags) == 1 and set(flags[0].files) == {"feedback_tabs.md", "feedback_spaces.md"}
+    assert flags[0].ops == ()
+    assert not any(a.kind == "merge_duplicates" for a in plan.actions)
+
+
+def test_index_over_both_caps_is_brought_back_under_them(memdir: Path) -> None:
+    import random
+
+    rng = random.Random(7)
+    vocab = [f"{a}{b}" for a in ("ka", "lo", "mi", "nu", "pe", "ro", "su", "ti", "va", "ze") for b in
+             ("bar", "cor", "dun", "fel", "gim", "hox", "jup", "kel", "mor", "nix")]
+    lines = []
+    for i in range(230):
+        words = rng.sample(vocab, 8)
+        write_memory(memdir, f"project_note_{i:03d}.md", name=" ".join(words[:3]), description=" ".join(words[3:6]),
+                     type="project", body=" ".join(rng.sample(vocab, 12)), age_days=i, now_ms=PLAN_NOW)
+        lines.append(f"- [Note {i}](project_note_{i:03d}.md) — topic number {i} " + "q" * 120)
+    (memdir / "MEMORY.md").write_text("\n".join(lines) + "\n")
+    plan = plan_consolidation(memdir, now_ms=PLAN_NOW)
+    assert any(a.kind == "fit_index_caps" for a in plan.actions)
+    apply_plan(plan)
+    text = (memdir / "MEMORY.md").read_text(encoding="utf-8")
+    assert len(text.rstrip("\n").split("\n")) <= 200 and len(text.encode()) <= 25_000
+    assert "project_note_000.md" in text and "project_note_229.md" not in text  # the oldest pointers go
+    assert (memdir / "project_note_229.md").exists()  # files are never removed by fitting
+
+
+def test_restore_single_file_and_refuse_when_it_was_edited_after(messy: Path) -> None:
+    plan = plan_consolidation(messy, now_ms=PLAN_NOW)
+    original = (messy / "feedback_testing_db.md").read_bytes()
+    apply_plan(plan)
+    assert restore(messy, "feedback_testing_db.md") == ["feedback_testing_db.md"]
+    assert (messy / "feedback_testing_db.md").read_bytes() == original
+    (messy / "project_freeze.md").write_text("user edit after the dream\n")
+    with pytest.raises(RestoreError, match="project_freeze.md changed after the dream"):
+        restore(messy, "project_freeze.md")
+    assert (messy / "project_freeze.md").read_text() == "user edit after the dream\n"
+    with pytest.raises(RestoreError, match="nothing named"):
+        restore(messy, "never_existed.md")
+
+
+def test_plan_of_missing_dir_is_a_clear_error(tmp_path: Path) -> None:
+    with pytest.raises(PlanError, match="does not exist"):
+        plan_consolidation(tmp_path / "nope")
