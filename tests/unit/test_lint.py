@@ -1,0 +1,349 @@
+"""Tests for memdir_nb.lint: each rule with a case that trips it and one that must not."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from memdir_nb.demo import DEMO_QUIRKS, build_demo_memory_dir
+from memdir_nb.frontmatter import render_memory_file
+from memdir_nb.index import format_index_entry
+from memdir_nb.lint import Finding, find_relative_dates, lint_memory_dir
+
+NOW_MS = 1_780_000_000_000.0
+DAY_MS = 86_400_000
+
+WHY_HOW = "\n\n**Why:** it broke production once.\n\n**How to apply:** check it before merging."
+# A realistic, clean memory of each type: no rule may fire on these.
+CLEAN = {
+    "user_role.md": ("Role", "User is a data engineer who knows Spark well and is new to Rust", "user",
+                     "Works on the ingestion pipeline; explain Rust ownership when it comes up."),
+    "feedback_tests.md": ("Real database in tests", "Integration tests hit a real Postgres, never mocks",
+                          "feedback", "Do not mock the database in integration tests." + WHY_HOW),
+    "project_freeze.md": ("Merge freeze", "Merge freeze on mobile from 2026-03-05 to 2026-03-10 for the release",
+                          "project", "No merges to main from Thursday 2026-03-05 through 2026-03-10." + WHY_HOW),
+    "reference_dash.md": ("Latency dashboards", "Grafana board api-latency is where on-call checks p99 latency",
+                          "reference", "Grafana folder 'API', board `api-latency`; alerts page the primary."),
+}
+
+
+def write_memory(root: Path, rel: str, name: str, desc: str, mtype: str, body: str, *, mtime_ms: float | None = None) -> Path:
+    path = root / rel
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(render_memory_file(name, desc, mtype, body), encoding="utf-8")
+    if mtime_ms is not None:
+        import os
+
+        os.utime(path, ns=(int(mtime_ms * 1e6),) * 2)
+    return path
+
+
+def write_index(scope_dir: Path) -> None:
+    lines = [format_index_entry(p.stem, p.name, "hook") for p in sorted(scope_dir.glob("*.md")) if p.name != "MEMORY.md"]
+    (scope_dir / "MEMORY.md").write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+
+def clean_dir(root: Path) -> Path:
+    for rel, (name, desc, mtype, body) in CLEAN.items():
+        write_memory(root, rel, name, desc, mtype, body, mtime_ms=NOW_MS - 3 * DAY_MS)
+    write_index(root)
+    return root
+
+
+def lint_one(tmp_path: Path, body: str, *, mtype: str = "reference", desc: str = "Where the API latency board lives for on-call",
+             rel: str = "reference_x.md", name: str = "A memory") -> list[Finding]:
+    clean_dir(tmp_path)
+    write_memory(tmp_path, rel, name, desc, mtype, body, mtime_ms=NOW_MS - DAY_MS)
+    write_index(tmp_path / Path(rel).parent) if "/" in rel else write_index(tmp_path)
+    return [f for f in lint_memory_dir(tmp_path, now_ms=NOW_MS) if f.path == rel]
+
+
+def rules(findings: list[Finding]) -> set[str]:
+    return {f.rule for f in findings}
+
+
+def test_clean_realistic_memories_produce_no_findings(tmp_path):
+    clean_dir(tmp_path)
+    assert lint_memory_dir(tmp_path, now_ms=NOW_MS) == []
+
+
+def test_demo_dir_yields_one_finding_per_documented_quirk(tmp_path):
+    root = build_demo_memory_dir(tmp_path / "demo", now_ms=NOW_MS)
+    found = lint_memory_dir(root, now_ms=NOW_MS)
+    by = {(f.path, f.rule) for f in found}
+    assert ("team/reference_release_steps.md", "malformed-frontmatter") in by
+    assert ("project_insurer_demo.md", "relative-date") in by
+    assert ("reference_forecast_cache_ttl.md", "derivable-file-path") in by
+    assert ("MEMORY.md", "index-dangling-entry") in by
+    assert ("user_colour_vision.md", "not-in-index") in by
+    assert ("reference_misc.md", "vague-description") in by
+    assert ("team/MEMORY.md", "index-over-cap") in by
+    assert ("team/project_availability_okr.md", "stale-project") in by
+    # Errors only for real errors: the dangling line and the index the loader cuts.
+    assert {(f.path, f.rule) for f in found if f.severity == "error"} == {
+        ("MEMORY.md", "index-dangling-entry"), ("team/MEMORY.md", "index-over-cap")}
+    quirk_files = {p for q in DEMO_QUIRKS.values() for p in q.paths}
+    # No memory outside the quirk list gets a finding: the rules do not trip on ordinary prose.
+    assert {f.path for f in found} <= quirk_files | {"team/MEMORY.md", "MEMORY.md"}
+
+
+# ---------------------------------------------------------------- derivable content
+
+
+def test_file_path_with_line_number_is_flagged(tmp_path):
+    found = lint_one(tmp_path, "The retry limit is set in src/billing/retry.py:142 and nowhere else.")
+    f = next(f for f in found if f.rule == "derivable-file-path")
+    assert f.severity == "warning" and "src/billing/retry.py:142" in f.message and f.line == 7
+
+
+def test_file_path_without_line_number_and_times_are_not_flagged(tmp_path):
+    found = lint_one(tmp_path, "Handoff at 10:30 in #oncall; the runbook is docs/runbook.md on the wiki.")
+    assert "derivable-file-path" not in rules(found)
+
+
+def test_fenced_code_block_is_flagged(tmp_path):
+    found = lint_one(tmp_path, "Run this:\n\n```python\nprint('hi')\n```\n")
+    assert "derivable-code-block" in rules(found)
+
+
+def test_inline_code_is_not_a_code_block(tmp_path):
+    found = lint_one(tmp_path, "Use the `stripe_test_clock` fixture rather than sleeping.")
+    assert "derivable-code-block" not in rules(found)
+
+
+def test_git_sha_next_to_commit_is_flagged(tmp_path):
+    found = lint_one(tmp_path, "The bug was introduced in commit 3f9a2c1d and reverted later.")
+    assert "derivable-git-history" in rules(found)
+
+
+def test_list_of_pr_numbers_is_flagged_but_one_ticket_is_not(tmp_path):
+    found = lint_one(tmp_path, "Related: PR #4512, PR #4513 and PR #4520.")
+    assert "derivable-git-history" in rules(found)
+    found = lint_one(tmp_path / "b", "Follow-up is tracked in FCST-388 (see #412 for the discussion).")
+    assert "derivable-git-history" not in rules(found)
+
+
+def test_plain_hex_like_word_is_not_a_sha(tmp_path):
+    found = lint_one(tmp_path, "The colour is deadbeef-ish; the board id is 1234567.")
+    assert "derivable-git-history" not in rules(found)
+
+
+def test_function_in_file_presented_as_fact_is_flagged(tmp_path):
+    found = lint_one(tmp_path, "`parse_rates()` in rates.py handles the currency rounding.")
+    assert "derivable-code-symbol" in rules(found)
+
+
+def test_backticked_fixture_name_without_location_is_not_flagged(tmp_path):
+    found = lint_one(tmp_path, "Use `pg_container()` for a real database; advance the clock instead of sleeping.")
+    assert "derivable-code-symbol" not in rules(found)
+
+
+@pytest.mark.parametrize("phrase", ["I'm currently working on the parser", "TODO: finish the migration",
+                                    "Status: in progress", "WIP on the exporter", "In this session we renamed it"])
+def test_ephemeral_task_state_is_flagged(tmp_path, phrase):
+    assert "ephemeral-task-state" in rules(lint_one(tmp_path, phrase))
+
+
+def test_dated_in_progress_project_status_is_not_ephemeral(tmp_path):
+    found = lint_one(tmp_path, "Backfill in progress until 2026-04-02; do not restart workers." + WHY_HOW,
+                     mtype="project", rel="project_backfill.md", desc="ERA5 backfill runs until 2026-04-02; no restarts")
+    assert "ephemeral-task-state" not in rules(found)
+
+
+# ---------------------------------------------------------------- secrets
+
+
+SECRET_BODY = "The staging key is AKIAIOSFODNN7EXAMPLQ with secret in the env."
+
+
+def test_secret_in_team_memory_is_an_error(tmp_path):
+    (tmp_path / "team").mkdir(parents=True)
+    found = lint_one(tmp_path, SECRET_BODY, rel="team/reference_keys.md")
+    f = next(f for f in found if f.rule == "secret")
+    assert f.severity == "error" and "AKIAIOSFODNN7EXAMPLQ" not in f.message
+
+
+def test_secret_in_private_memory_is_a_warning(tmp_path):
+    f = next(f for f in lint_one(tmp_path, SECRET_BODY) if f.rule == "secret")
+    assert f.severity == "warning"
+
+
+def test_pointer_to_vault_is_not_a_secret(tmp_path):
+    assert "secret" not in rules(lint_one(tmp_path, "The API key lives in 1Password, vault 'Data vendors'."))
+
+
+# ---------------------------------------------------------------- relative dates
+
+
+@pytest.mark.parametrize("text", ["Demo is on Thursday.", "Ship next week.", "Due in 3 days.",
+                                  "Review tomorrow.", "Decided yesterday.", "Budget closed last month."])
+def test_relative_dates_in_project_memory_are_flagged(tmp_path, text):
+    found = lint_one(tmp_path, text + WHY_HOW, mtype="project", rel="project_x.md", desc="Launch plan for the v3 API")
+    assert "relative-date" in rules(found)
+
+
+@pytest.mark.parametrize("text", ["Demo is on Thursday 2026-03-05.", "Demo on 2026-03-05 (Thursday).",
+                                  "Handoff every Monday at 10.", "Triage happens on Tuesdays."])
+def test_anchored_or_recurring_weekdays_are_not_relative_dates(text):
+    assert find_relative_dates(text) == []
+
+
+def test_relative_dates_outside_project_memories_are_not_flagged(tmp_path):
+    assert "relative-date" not in rules(lint_one(tmp_path, "Handoff notes go out next week as usual."))
+
+
+# ---------------------------------------------------------------- structure
+
+
+def test_feedback_without_why_or_how_to_apply_is_flagged(tmp_path):
+    found = lint_one(tmp_path, "Never mock the database.", mtype="feedback", rel="feedback_x.md",
+                     desc="Never mock the database in integration tests")
+    assert {"missing-why", "missing-how-to-apply"} <= rules(found)
+
+
+def test_plain_why_and_how_lines_satisfy_the_structure_rule(tmp_path):
+    found = lint_one(tmp_path, "Never mock the database.\nWhy: it hid a bug.\nHow to apply: integration tests only.",
+                     mtype="feedback", rel="feedback_x.md", desc="Never mock the database in integration tests")
+    assert not {"missing-why", "missing-how-to-apply"} & rules(found)
+
+
+@pytest.mark.parametrize("desc", ["misc", "notes", "Stuff", "various", "api things"])
+def test_vague_or_too_short_description_is_flagged(tmp_path, desc):
+    assert "vague-description" in rules(lint_one(tmp_path, "Grafana board.", desc=desc))
+
+
+def test_description_over_150_chars_is_flagged(tmp_path):
+    found = lint_one(tmp_path, "Board.", desc="Where the board is " + "and more detail " * 10)
+    assert "long-description" in rules(found)
+
+
+def test_missing_description_and_unknown_type(tmp_path):
+    (tmp_path / "reference_bad.md").write_text("---\nname: Bad\ntype: snippet\n---\n\nBody.\n", encoding="utf-8")
+    found = [f for f in lint_memory_dir(clean_dir(tmp_path), now_ms=NOW_MS) if f.path == "reference_bad.md"]
+    by = {f.rule: f for f in found}
+    assert by["unknown-type"].severity == "error" and "'snippet'" in by["unknown-type"].message
+    assert by["unknown-type"].line == 3
+    assert "missing-description" in by
+
+
+def test_malformed_header_and_missing_frontmatter(tmp_path):
+    clean_dir(tmp_path)
+    (tmp_path / "reference_colon.md").write_text(
+        "---\nname: Steps\ndescription: Release steps: tag, build, ship to prod\ntype: reference\n---\nBody\n")
+    (tmp_path / "reference_plain.md").write_text("Just a note without a header.\n")
+    found = lint_memory_dir(tmp_path, now_ms=NOW_MS)
+    assert ("reference_colon.md", "malformed-frontmatter") in {(f.path, f.rule) for f in found}
+    plain = {f.rule for f in found if f.path == "reference_plain.md"}
+    assert "missing-frontmatter" in plain and "missing-description" not in plain
+
+
+def test_user_memory_in_team_is_an_error(tmp_path):
+    (tmp_path / "team").mkdir()
+    found = lint_one(tmp_path, "Prefers terse answers.", mtype="user", rel="team/user_terse.md",
+                     desc="User prefers terse answers without recaps")
+    assert next(f for f in found if f.rule == "user-memory-in-team").severity == "error"
+
+
+def test_stale_project_depends_on_the_clock(tmp_path):
+    clean_dir(tmp_path)
+    old = NOW_MS - 400 * DAY_MS
+    write_memory(tmp_path, "project_old.md", "Old goal", "Availability goal of 99.9% for the year", "project",
+                 "Goal set on 2025-01-01." + WHY_HOW, mtime_ms=old)
+    write_index(tmp_path)
+    assert "stale-project" in rules(lint_memory_dir(tmp_path, now_ms=NOW_MS))
+    assert "stale-project" not in rules(lint_memory_dir(tmp_path, now_ms=old + 30 * DAY_MS))
+
+
+# ---------------------------------------------------------------- indexes
+
+
+def test_index_rules_dangling_missing_long_and_duplicate(tmp_path):
+    clean_dir(tmp_path)
+    idx = tmp_path / "MEMORY.md"
+    lines = idx.read_text().splitlines()
+    lines = [l for l in lines if "reference_dash" not in l]
+    lines.append(format_index_entry("Gone", "gone.md", "was deleted"))
+    lines.append(format_index_entry("Role again", "user_role.md", "dup"))
+    lines.append("- [Long](project_freeze.md) — " + "x" * 220)
+    idx.write_text("\n".join(lines) + "\n")
+    found = lint_memory_dir(tmp_path, now_ms=NOW_MS)
+    by = {(f.path, f.rule): f for f in found}
+    assert by[("MEMORY.md", "index-dangling-entry")].severity == "error"
+    assert by[("MEMORY.md", "index-dangling-entry")].line == 4
+    assert ("reference_dash.md", "not-in-index") in by
+    assert ("MEMORY.md", "index-duplicate-entry") in by
+    assert by[("MEMORY.md", "index-line-too-long")].line == 6
+    assert ("user_role.md", "not-in-index") not in by
+
+
+def test_index_target_escaping_the_dir_is_dangling(tmp_path):
+    clean_dir(tmp_path)
+    with open(tmp_path / "MEMORY.md", "a") as fh:
+        fh.write("- [Keys](../../.ssh/id_rsa) — keys\n")
+    assert any(f.rule == "index-dangling-entry" and "outside" in f.message for f in lint_memory_dir(tmp_path))
+
+
+def test_index_over_line_cap_is_an_error_and_non_pointer_lines_a_warning(tmp_path):
+    clean_dir(tmp_path)
+    with open(tmp_path / "MEMORY.md", "a") as fh:
+        fh.write("".join(f"note {i}\n" for i in range(210)))
+    by = {f.rule: f for f in lint_memory_dir(tmp_path) if f.path == "MEMORY.md"}
+    assert by["index-over-cap"].severity == "error"
+    assert by["index-not-pointer"].severity == "warning" and "210 lines" in by["index-not-pointer"].message
+
+
+def test_headings_and_blank_lines_in_index_are_fine(tmp_path):
+    clean_dir(tmp_path)
+    text = (tmp_path / "MEMORY.md").read_text()
+    (tmp_path / "MEMORY.md").write_text("# Memory index\n\n" + text)
+    assert lint_memory_dir(tmp_path, now_ms=NOW_MS) == []
+
+
+def test_missing_index_is_one_finding_not_one_per_file(tmp_path):
+    clean_dir(tmp_path)
+    (tmp_path / "MEMORY.md").unlink()
+    found = lint_memory_dir(tmp_path, now_ms=NOW_MS)
+    assert [f.rule for f in found] == ["index-missing"]
+
+
+def test_lint_sees_more_than_the_200_newest_files(tmp_path):
+    for i in range(230):
+        write_memory(tmp_path, f"reference_{i:03d}.md", f"Ref {i}", "misc", "reference", "Board.",
+                     mtime_ms=NOW_MS - i * 60_000)
+    assert sum(f.rule == "vague-description" for f in lint_memory_dir(tmp_path)) == 230
+
+
+def test_not_a_directory_is_a_clear_error(tmp_path):
+    with pytest.raises(ValueError, match="not a directory"):
+        lint_memory_dir(tmp_path / "nope")
+
+
+# ---------------------------------------------------------------- CLI
+
+
+def run_cli(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "memdir_nb.cli", *args], capture_output=True, text=True, timeout=120)
+
+
+def test_cli_lint_exits_nonzero_on_errors_and_prints_rule_and_hint(tmp_path):
+    root = build_demo_memory_dir(tmp_path / "demo", now_ms=time.time() * 1000)
+    proc = run_cli("lint", str(root))
+    assert proc.returncode == 1
+    line = next(l for l in proc.stdout.splitlines() if "index-dangling-entry" in l)
+    assert line.startswith("MEMORY.md:") and "error" in line and "(fix: " in line
+    assert proc.stdout.strip().splitlines()[-1].startswith("2 errors,")
+
+
+def test_cli_lint_exits_zero_on_warnings_only_and_json_is_parseable(tmp_path):
+    clean_dir(tmp_path)
+    write_memory(tmp_path, "reference_misc.md", "Misc", "misc", "reference", "Board.")
+    write_index(tmp_path)
+    proc = run_cli("lint", str(tmp_path), "--json")
+    assert proc.returncode == 0
+    data = json.loads(proc.stdout)
+    assert [(d["path"], d["rule"], d["severity"]) for d in data] == [("reference_misc.md", "vague-description", "warning")]
