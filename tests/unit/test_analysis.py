@@ -1,0 +1,132 @@
+"""Tests for memdir_nb.analysis: the frame's rows and columns, summaries, multi-dir discovery."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from memdir_nb.analysis import (
+    COLUMNS,
+    age_bucket,
+    discover_memory_dirs,
+    index_budget_frame,
+    summarize,
+    to_dataframe,
+    to_dataframe_many,
+)
+from memdir_nb.demo import build_demo_memory_dir, demo_memories
+from memdir_nb.frontmatter import render_memory_file
+
+NOW_MS = 1_780_000_000_000.0
+DAY_MS = 86_400_000
+
+
+@pytest.fixture
+def demo(tmp_path: Path) -> Path:
+    return build_demo_memory_dir(tmp_path / "demo", now_ms=NOW_MS)
+
+
+def test_frame_has_one_row_per_demo_memory_with_the_documented_columns(demo):
+    df = to_dataframe(demo, now_ms=NOW_MS)
+    assert list(df.columns) == list(COLUMNS)
+    expected = {m.path: m for m in demo_memories(NOW_MS)}
+    assert set(df["path"]) == set(expected)
+    row = df.set_index("path").loc["team/project_availability_okr.md"]
+    assert row["scope"] == "team" and row["type"] == "project" and row["age_days"] == 420
+    assert row["bytes"] == (demo / "team/project_availability_okr.md").stat().st_size
+    assert row["lines"] == (demo / "team/project_availability_okr.md").read_text().count("\n")
+    assert row["lint_rules"] == ["stale-project"] and row["lint_count"] == 1
+
+
+def test_in_index_and_lint_columns_match_the_demo_quirks(demo):
+    df = to_dataframe(demo, now_ms=NOW_MS).set_index("path")
+    assert not df.loc["user_colour_vision.md", "in_index"]
+    assert df["in_index"].sum() == len(df) - 1
+    assert "vague-description" in df.loc["reference_misc.md", "lint_rules"]
+    assert bool(df.loc["team/reference_release_steps.md", "malformed"])
+    assert df["lint_errors"].sum() == 0  # the demo's two errors are in the indexes, not in memories
+
+
+def test_ages_follow_the_clock_passed_in(demo):
+    later = to_dataframe(demo, now_ms=NOW_MS + 10 * DAY_MS).set_index("path")
+    assert later.loc["user_role.md", "age_days"] == 440
+
+
+def test_summary_counts_budget_orphans_and_dangling(demo):
+    s = summarize(demo, now_ms=NOW_MS)
+    mems = demo_memories(NOW_MS)
+    assert s.total == len(mems) == sum(s.by_type.values()) == sum(s.by_scope.values()) == sum(s.by_age.values())
+    assert s.by_scope == {"private": sum(m.scope == "private" for m in mems), "team": sum(m.scope == "team" for m in mems)}
+    team = next(b for b in s.index_budget if b.scope == "team")
+    assert team.lines > 200 and team.bytes > 25_000 and team.line_use > 1 and team.byte_use > 1
+    private = next(b for b in s.index_budget if b.scope == "private")
+    assert private.line_use < 1
+    assert s.orphans == ["user_colour_vision.md"]
+    assert s.dangling == [("MEMORY.md", 9, "user_old_laptop.md")]
+    assert s.errors == 2 and s.findings_by_rule["index-over-cap"] == 1
+
+
+def test_index_budget_frame_has_a_row_per_index(demo):
+    df = index_budget_frame(demo).set_index("scope")
+    assert df.loc["team", "byte_use"] > 1 and df.loc["private", "exists"]
+
+
+@pytest.mark.parametrize(("days", "label"), [(0, "0-1 days"), (1, "0-1 days"), (2, "2-7 days"), (30, "8-30 days"),
+                                             (365, "91-365 days"), (366, "over a year")])
+def test_age_buckets_edges(days, label):
+    assert age_bucket(days) == label
+
+
+def test_analysis_sees_every_file_beyond_the_selector_cap(tmp_path):
+    for i in range(250):
+        p = tmp_path / f"reference_{i:03d}.md"
+        p.write_text(render_memory_file(f"Ref {i}", f"Reference number {i} for the board", "reference", "Body."))
+    assert len(to_dataframe(tmp_path)) == 250
+
+
+def test_empty_dir_gives_an_empty_frame_with_the_columns(tmp_path):
+    df = to_dataframe(tmp_path)
+    assert df.empty and list(df.columns) == list(COLUMNS)
+
+
+def claude_home(tmp_path: Path) -> Path:
+    home = tmp_path / ".claude"
+    for key in ("-home-a-proj1", "-home-a-proj2"):
+        mem = home / "projects" / key / "memory"
+        mem.mkdir(parents=True)
+        (mem / "user_x.md").write_text(render_memory_file("X", f"User profile for {key}", "user", "Body."))
+    (home / "projects" / "-home-a-nomem").mkdir()
+    outside = tmp_path / "elsewhere" / "memory"
+    outside.mkdir(parents=True)
+    os.symlink(outside.parent, home / "projects" / "-linked")
+    return home
+
+
+def test_discover_finds_every_project_memory_dir_but_not_symlinked_ones(tmp_path):
+    home = claude_home(tmp_path)
+    found = discover_memory_dirs(home)
+    assert [p.parent.name for p in found] == ["-home-a-proj1", "-home-a-proj2"]
+
+
+def test_discover_rejects_a_missing_base_with_a_clear_error(tmp_path):
+    with pytest.raises(ValueError, match="Claude home"):
+        discover_memory_dirs(tmp_path / "missing")
+
+
+def test_many_frame_has_a_project_column(tmp_path):
+    home = claude_home(tmp_path)
+    df = to_dataframe_many(discover_memory_dirs(home))
+    assert list(df.columns)[0] == "project"
+    assert sorted(df["project"]) == ["-home-a-proj1", "-home-a-proj2"]
+    named = to_dataframe_many({"a": home / "projects/-home-a-proj1/memory"})
+    assert list(named["project"]) == ["a"]
+
+
+def test_importing_analysis_does_not_import_pandas():
+    code = "import sys, memdir_nb.analysis, memdir_nb.lint; print('pandas' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"
