@@ -111,15 +111,38 @@ def _stemmer():  # a PyStemmer object; cached because building it costs more tha
     return Stemmer.Stemmer("english")
 
 
-def _synonym_patterns() -> tuple[tuple[str, re.Pattern[str]], ...]:
-    patterns = []
+def _synonym_table() -> tuple[dict[tuple[str, ...], str], int]:
+    """Map each synonym (as a tuple of words) to its group's concept token; also the longest phrase."""
+    table: dict[tuple[str, ...], str] = {}
+    longest = 1
     for group in SYNONYM_GROUPS:
-        alternatives = "|".join(re.escape(term) for term in sorted(group, key=len, reverse=True))
-        patterns.append(("syn_" + re.sub(r"\W+", "", group[0]), re.compile(rf"\b(?:{alternatives})(?:s|es)?\b")))
-    return tuple(patterns)
+        tag = "syn_" + re.sub(r"\W+", "", group[0])
+        for term in group:
+            words = tuple(re.split(r"[\s\-]+", term.lower()))
+            table[words] = tag
+            table[("".join(words),)] = tag
+            longest = max(longest, len(words))
+    return table, longest
 
 
-_SYNONYMS = _synonym_patterns()
+_SYNONYMS, _LONGEST_SYNONYM = _synonym_table()
+
+
+def synonym_tags(words: Sequence[str]) -> list[str]:
+    """Concept tokens for every synonym phrase found in a word list (plurals included)."""
+    found: list[str] = []
+    n = len(words)
+    for i in range(n):
+        for length in range(1, _LONGEST_SYNONYM + 1):
+            if i + length > n:
+                break
+            phrase = tuple(words[i : i + length])
+            tag = _SYNONYMS.get(phrase)
+            if tag is None and phrase[-1].endswith("s"):
+                tag = _SYNONYMS.get(phrase[:-1] + (phrase[-1][:-1],))
+            if tag is not None and tag not in found:
+                found.append(tag)
+    return found
 
 
 def filename_words(filename: str) -> str:
@@ -150,18 +173,18 @@ class LexicalOptions:
     threshold: bool = True
     tool_rule: bool = True
     min_coverage: float = 0.22       # share of the query's IDF mass a memory must cover
-    relative_cut: float = 0.5        # and at least this share of the best memory's BM25 score
+    relative_cut: float = 0.7        # and at least this share of the best memory's BM25 score
     name_weight: int = 2             # the name is repeated: it is the memory's own title
 
 
 def tokens(text: str, options: LexicalOptions) -> list[str]:
     """Index terms of a text: words minus stopwords, stemmed, plus synonym concept tokens."""
-    words = [w for w in raw_words(text) if w not in STOPWORDS and len(w) > 1 or w.isdigit()]
+    every_word = raw_words(text)
+    words = [w for w in every_word if w not in STOPWORDS and len(w) > 1 or w.isdigit()]
     if options.stemming:
         words = _stemmer().stemWords(words)
-    if options.synonyms and text:
-        lowered = " ".join(raw_words(text))
-        words.extend(tag for tag, pattern in _SYNONYMS if pattern.search(lowered))
+    if options.synonyms:
+        words.extend(synonym_tags(every_word))
     return words
 
 
@@ -287,6 +310,17 @@ class LexicalSelector:
         self.limit = limit
         self.last_error: str | None = None
         self.last_scores: list[ScoredMemory] = []
+        self._doc_cache: dict[tuple, list[str]] = {}
+
+    def _document_tokens(self, header: "MemoryHeader") -> list[str]:
+        """document_tokens, memoised per (filename, name, description, type) for repeat turns."""
+        key = (header.filename, header.name, header.description, header.type)
+        cached = self._doc_cache.get(key)
+        if cached is None:
+            if len(self._doc_cache) > 4096:
+                self._doc_cache.clear()
+            cached = self._doc_cache[key] = document_tokens(header, self.options)
+        return cached
 
     def select(
         self,
@@ -312,7 +346,7 @@ class LexicalSelector:
         headers = sorted(headers, key=lambda h: h.filename)  # determinism: ties go by filename
         if not headers:
             return []
-        docs = [document_tokens(h, opts) for h in headers]
+        docs = [self._document_tokens(h) for h in headers]
         query_terms = list(dict.fromkeys(tokens(query, opts)))
         keys = [tool_key(t) for t in recent_tools if t.strip()] if opts.tool_rule else []
         classes = [classify_for_tools(h, keys) if keys else None for h in headers]
@@ -328,7 +362,9 @@ class LexicalSelector:
             count = df.get(term, 0)
             return math.log(1 + (n_docs - count + 0.5) / (count + 0.5))
 
-        query_mass = sum(idf(t) for t in query_terms)
+        # Concept tokens stand in for words already in the query, so they add to what a memory
+        # covers but not to the query's own mass.
+        query_mass = sum(idf(t) for t in query_terms if not t.startswith("syn_"))
         if query_terms and any(t in df for t in query_terms):
             retriever = bm25s.BM25()
             retriever.index([d if d else [""] for d in docs], show_progress=False)
@@ -340,7 +376,7 @@ class LexicalSelector:
         rows = []
         for header, terms, score, tool_class in zip(headers, doc_sets, raw_scores, classes):
             matched = tuple(t for t in query_terms if t in terms)
-            coverage = sum(idf(t) for t in matched) / query_mass if query_mass else 0.0
+            coverage = min(1.0, sum(idf(t) for t in matched) / query_mass) if query_mass else 0.0
             rows.append((header, score, coverage, matched, tool_class))
 
         top = max((r[1] for r in rows if r[4] != "usage"), default=0.0)
