@@ -56,6 +56,7 @@ __all__ = [
     "compose_body",
     "check_draft",
     "find_relative_dates",
+    "absolute_date_for",
     "index_budget",
     "freshness_data",
     "scope_rules",
@@ -255,31 +256,39 @@ def _local_date(ms: float) -> _dt.date:
     return _dt.date(*time.localtime(ms / 1000)[:3])
 
 
-def find_relative_dates(text: str, *, now_ms: float | None = None) -> list[RelativeDate]:
-    """Relative date phrases ('next Thursday', 'tomorrow', 'in 3 days') with their absolute dates."""
+def absolute_date_for(phrase: str, *, now_ms: float | None = None) -> str | None:
+    """The ISO date a relative phrase means ('next Thursday' -> the coming Thursday), or None."""
+    m = _RELATIVE.search(phrase)
+    if m is None:
+        return None
     today = _local_date(_now(now_ms))
-    found: list[RelativeDate] = []
-    for m in _RELATIVE.finditer(text):
-        absolute: _dt.date | None = None
-        if m.group("rel_day"):
-            word = m.group("rel_day").lower()
-            absolute = today + _dt.timedelta(days={"yesterday": -1, "tomorrow": 1}.get(word, 0))
-        elif m.group("mod_day") or m.group("day"):
-            target = _WEEKDAYS.index((m.group("mod_day") or m.group("day")).lower())
-            if (m.group("mod") or "").lower() == "last":
-                back = (today.weekday() - target) % 7 or 7
-                absolute = today - _dt.timedelta(days=back)
-            else:
-                ahead = (target - today.weekday()) % 7 or 7
-                absolute = today + _dt.timedelta(days=ahead)
-        elif m.group("in_n"):
-            n = int(m.group("in_n")) * (7 if m.group("in_unit").lower().startswith("week") else 1)
-            absolute = today + _dt.timedelta(days=n)
-        elif m.group("ago_n"):
-            n = int(m.group("ago_n")) * (7 if m.group("ago_unit").lower().startswith("week") else 1)
-            absolute = today - _dt.timedelta(days=n)
-        found.append(RelativeDate(m.group(0), absolute.isoformat() if absolute else None))
-    return found
+    absolute: _dt.date | None = None
+    if m.group("rel_day"):
+        word = m.group("rel_day").lower()
+        absolute = today + _dt.timedelta(days={"yesterday": -1, "tomorrow": 1}.get(word, 0))
+    elif m.group("mod_day") or m.group("day"):
+        target = _WEEKDAYS.index((m.group("mod_day") or m.group("day")).lower())
+        if (m.group("mod") or "").lower() == "last":
+            absolute = today - _dt.timedelta(days=(today.weekday() - target) % 7 or 7)
+        else:
+            absolute = today + _dt.timedelta(days=(target - today.weekday()) % 7 or 7)
+    elif m.group("in_n"):
+        n = int(m.group("in_n")) * (7 if m.group("in_unit").lower().startswith("week") else 1)
+        absolute = today + _dt.timedelta(days=n)
+    elif m.group("ago_n"):
+        n = int(m.group("ago_n")) * (7 if m.group("ago_unit").lower().startswith("week") else 1)
+        absolute = today - _dt.timedelta(days=n)
+    return absolute.isoformat() if absolute else None
+
+
+def find_relative_dates(text: str, *, now_ms: float | None = None) -> list[RelativeDate]:
+    """The relative dates lint finds in text, each with the absolute date it means when one is clear."""
+    from memdir_nb.lint import find_relative_dates as lint_relative_dates
+
+    return [
+        RelativeDate(phrase, absolute_date_for(phrase, now_ms=now_ms))
+        for _, phrase in lint_relative_dates(text)
+    ]
 
 
 def compose_body(memory_type: MemoryType | str | None, rule: str, why: str = "", how: str = "") -> str:
@@ -334,12 +343,11 @@ def check_draft(
     errors: list[str] = []
     warnings: list[str] = []
     mtype = parse_memory_type(type)
-    if mtype is None:
-        shown = "" if type is None else str(type)
-        errors.append(
-            f"unknown memory type {shown!r}: choose one of "
-            f"{', '.join(t.value for t in MEMORY_TYPES)}"
-        )
+    choices = ", ".join(t.value for t in MEMORY_TYPES)
+    if mtype is None and (type is None or not str(type).strip()):
+        errors.append(f"no memory type chosen: pick one of {choices}")
+    elif mtype is None:
+        errors.append(f"unknown memory type {str(type)!r}: the type must be one of {choices}")
     if scope not in ("private", "team"):
         errors.append(f"unknown scope {scope!r}: choose private or team")
     for label, value in (("name", name), ("description", description)):

@@ -1,0 +1,25 @@
+"""ipywidgets views over a memory dir; each calls the core and holds no logic of its own.
+
+Importing this package imports ipywidgets (install the [notebook] extra); `import memdir_nb`
+does not import it.
+"""
+
+from memdir_nb.widgets.browser import MemoryBrowser
+from memdir_nb.widgets.dashboard import Dashboard
+from memdir_nb.widgets.editor import MemoryEditor
+from memdir_nb.widgets.freshness import FreshnessView
+from memdir_nb.widgets.inspector import IndexInspector
+from memdir_nb.widgets.recall import RecallPlayground
+from memdir_nb.widgets.security import PathSecurityLab
+from memdir_nb.widgets.team import TeamScopeView
+
+__all__ = [
+    "Dashboard",
+    "FreshnessView",
+    "IndexInspector",
+    "MemoryBrowser",
+    "MemoryEditor",
+    "PathSecurityLab",
+    "RecallPlayground",
+    "TeamScopeView",
+]

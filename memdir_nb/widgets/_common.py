@@ -1,0 +1,93 @@
+"""Shared pieces of the widget views: the base class, the clock, and HTML helpers."""
+
+from __future__ import annotations
+
+import html
+import os
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Callable
+
+import ipywidgets as widgets
+
+if TYPE_CHECKING:  # pragma: no cover
+    from memdir_nb.config import MemdirConfig
+
+BADGE_STYLE = {
+    "fresh": "background:#1b7837;color:#fff",
+    "aging": "background:#dfc27d;color:#000",
+    "stale": "background:#542788;color:#fff",
+}
+
+
+def esc(text: object) -> str:
+    """HTML-escape any value for display."""
+    return html.escape(str(text), quote=True)
+
+
+def pre(text: str, css_class: str = "") -> str:
+    """Text in a <pre> block, escaped."""
+    cls = f' class="{css_class}"' if css_class else ""
+    return f'<pre{cls} style="white-space:pre-wrap;max-height:24em;overflow:auto">{esc(text)}</pre>'
+
+
+def badge(name: str) -> str:
+    """A coloured freshness badge."""
+    style = BADGE_STYLE.get(name, "background:#999;color:#fff")
+    return f'<span class="memdir-badge memdir-badge-{esc(name)}" style="{style};padding:0 .4em;border-radius:3px">{esc(name)}</span>'
+
+
+def message_list(items: list[str], kind: str) -> str:
+    """Errors or warnings as an HTML list ('' when there are none)."""
+    if not items:
+        return ""
+    colour = "#b2182b" if kind == "error" else "#8c510a"
+    lis = "".join(f"<li>{esc(i)}</li>" for i in items)
+    return f'<ul class="memdir-{kind}s" style="color:{colour}">{lis}</ul>'
+
+
+class MemdirView(widgets.VBox):
+    """A VBox showing one memory dir; subclasses build controls and call the core."""
+
+    def __init__(
+        self,
+        memory_dir: str | os.PathLike[str],
+        *,
+        now_ms: float | None = None,
+        config: "MemdirConfig | None" = None,
+        **kwargs: Any,
+    ) -> None:
+        super().__init__(**kwargs)
+        path = Path(os.path.abspath(os.fspath(memory_dir)))
+        if path.exists() and not path.is_dir():
+            raise ValueError(f"{path} is not a folder; pass the memory dir (the folder holding MEMORY.md)")
+        self.memory_dir = path
+        self.config = config
+        self._fixed_now_ms = now_ms
+        self._listeners: list[Callable[[], None]] = []
+        self.add_class("memdir-view")
+
+    def now_ms(self) -> float | None:
+        """The view's clock: the fixed now_ms, else the config's clock, else None (wall clock)."""
+        if self._fixed_now_ms is not None:
+            return float(self._fixed_now_ms)
+        if self.config is not None:
+            return self.config.now_ms()
+        return None
+
+    def on_change(self, callback: Callable[[], None]) -> None:
+        """Call callback after this view changes files on disk (the dashboard refreshes the others)."""
+        self._listeners.append(callback)
+
+    def _changed(self) -> None:
+        for callback in list(self._listeners):
+            callback()
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}(VBox, memory_dir={self.memory_dir.name!r})"
+
+
+def classed(widget: widgets.DOMWidget, *names: str) -> Any:
+    """Add stable DOM classes to a control and return it."""
+    for name in names:
+        widget.add_class(name)
+    return widget

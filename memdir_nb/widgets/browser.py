@@ -1,0 +1,166 @@
+"""MemoryBrowser: a filterable table of every memory, with a freshness badge and a detail pane.
+
+DOM classes: memdir-browser (the view), memdir-browser-type, memdir-browser-scope,
+memdir-browser-age, memdir-browser-search (filters), memdir-browser-table (HTML table),
+memdir-browser-list (the row chooser), memdir-browser-detail (file, index line, freshness
+note), memdir-browser-progress, memdir-browser-refresh, memdir-browser-summary.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import TYPE_CHECKING, Any
+
+import ipywidgets as widgets
+
+from memdir_nb import explain
+from memdir_nb.types import TYPE_NAMES
+from memdir_nb.widgets._common import MemdirView, badge, classed, esc, pre
+
+if TYPE_CHECKING:  # pragma: no cover
+    from memdir_nb.config import MemdirConfig
+
+ALL = "all"
+AGE_CHOICES = (("any age", ALL), ("fresh (today/yesterday)", "fresh"), ("aging", "aging"), ("stale", "stale"))
+
+
+class MemoryBrowser(MemdirView):
+    """Every memory by type, scope and age; selecting one shows its file, index line and freshness note."""
+
+    def __init__(
+        self,
+        memory_dir: str | os.PathLike[str],
+        *,
+        now_ms: float | None = None,
+        config: "MemdirConfig | None" = None,
+        stale_after_days: int = explain.STALE_AFTER_DAYS,
+        **kwargs: Any,
+    ) -> None:
+        super().__init__(memory_dir, now_ms=now_ms, config=config, **kwargs)
+        self.add_class("memdir-browser")
+        self.stale_after_days = stale_after_days
+        self.rows: list[explain.MemoryRow] = []
+        self.visible_rows: list[explain.MemoryRow] = []
+        self.selected: explain.MemoryDetail | None = None
+
+        self.type_filter = classed(widgets.Dropdown(options=[ALL, *TYPE_NAMES], value=ALL, description="type"), "memdir-browser-type")
+        self.scope_filter = classed(widgets.ToggleButtons(options=[ALL, "private", "team"], value=ALL, description="scope"), "memdir-browser-scope")
+        self.age_filter = classed(widgets.Dropdown(options=AGE_CHOICES, value=ALL, description="age"), "memdir-browser-age")
+        self.search = classed(widgets.Text(placeholder="search name, description, file", description="search"), "memdir-browser-search")
+        self.refresh_button = classed(widgets.Button(description="Rescan", icon="refresh"), "memdir-browser-refresh")
+        self.progress = classed(widgets.IntProgress(value=0, min=0, max=1, description="scan"), "memdir-browser-progress")
+        self.summary = classed(widgets.HTML(), "memdir-browser-summary")
+        self.table = classed(widgets.HTML(), "memdir-browser-table")
+        self.chooser = classed(widgets.Select(options=[], rows=10, description="memory", layout=widgets.Layout(width="95%")), "memdir-browser-list")
+        self.detail = classed(widgets.HTML(), "memdir-browser-detail")
+
+        for control in (self.type_filter, self.scope_filter, self.age_filter, self.search):
+            control.observe(self._on_filter, names="value")
+        self.chooser.observe(self._on_choose, names="value")
+        self.refresh_button.on_click(lambda _b: self.refresh())
+
+        self.children = [
+            widgets.HBox([self.type_filter, self.age_filter, self.search]),
+            widgets.HBox([self.scope_filter, self.refresh_button, self.progress]),
+            self.summary,
+            self.table,
+            self.chooser,
+            self.detail,
+        ]
+        self.refresh()
+
+    # -- actions
+
+    def refresh(self) -> None:
+        """Rescan the memory dir and redraw the table (keeps the selection when it still exists)."""
+        keep = self.chooser.value
+        self.progress.value = 0
+
+        def step(done: int, total: int) -> None:
+            self.progress.max = max(total, 1)
+            self.progress.value = done
+
+        self.rows = explain.memory_rows(
+            self.memory_dir, now_ms=self.now_ms(), stale_after_days=self.stale_after_days, progress=step
+        )
+        self.progress.max = max(len(self.rows), 1)
+        self.progress.value = self.progress.max
+        self._apply_filters(keep)
+
+    def select(self, filename: str | None) -> None:
+        """Select a memory by its filename relative to the dir ('team/x.md'), or clear with None."""
+        self.chooser.value = filename
+
+    # -- callbacks
+
+    def _on_filter(self, _change: Any = None) -> None:
+        self._apply_filters(self.chooser.value)
+
+    def _on_choose(self, change: Any) -> None:
+        filename = change["new"]
+        row = next((r for r in self.rows if r.filename == filename), None)
+        if row is None:
+            self.selected = None
+            self.detail.value = ""
+            return
+        try:
+            self.selected = explain.memory_detail(row, now_ms=self.now_ms())
+        except OSError as err:
+            self.selected = None
+            self.detail.value = f"<p>Cannot read {esc(row.filename)}: {esc(err)}. Press Rescan.</p>"
+            return
+        self.detail.value = self._render_detail(self.selected)
+
+    # -- rendering
+
+    def _apply_filters(self, keep: str | None) -> None:
+        kind = self.type_filter.value
+        self.visible_rows = explain.filter_rows(
+            self.rows,
+            types=None if kind == ALL else [kind],
+            scope=None if self.scope_filter.value == ALL else self.scope_filter.value,
+            badge=None if self.age_filter.value == ALL else self.age_filter.value,
+            text=self.search.value,
+        )
+        self.summary.value = (
+            f"<b>{len(self.visible_rows)}</b> of {len(self.rows)} memories shown "
+            f"({sum(r.scope == 'team' for r in self.rows)} team, "
+            f"{sum(r.badge == 'stale' for r in self.rows)} stale: {self.stale_after_days}+ days old)"
+        )
+        self.table.value = self._render_table(self.visible_rows)
+        options = [(f"{r.filename}  [{r.badge}, {r.age}]", r.filename) for r in self.visible_rows]
+        names = [value for _, value in options]
+        self.chooser.options = options
+        self.chooser.value = keep if keep in names else None
+        if self.chooser.value is None:
+            self.selected = None
+            self.detail.value = ""
+
+    @staticmethod
+    def _render_table(rows: list[explain.MemoryRow]) -> str:
+        head = "".join(f"<th>{h}</th>" for h in ("file", "type", "scope", "age", "freshness", "description", "in index"))
+        body = "".join(
+            "<tr>"
+            f"<td><code>{esc(r.filename)}</code>{' (malformed header)' if r.malformed else ''}</td>"
+            f"<td>{esc(r.type or '—')}</td><td>{esc(r.scope)}</td><td>{esc(r.age)}</td>"
+            f"<td>{badge(r.badge)}</td><td>{esc(r.description)}</td>"
+            f"<td>{'yes' if r.index_line else '<b>no</b>'}</td>"
+            "</tr>"
+            for r in rows
+        )
+        return (
+            '<div style="max-height:22em;overflow:auto"><table class="memdir-table">'
+            f"<thead><tr>{head}</tr></thead><tbody>{body}</tbody></table></div>"
+        )
+
+    @staticmethod
+    def _render_detail(detail: explain.MemoryDetail) -> str:
+        r = detail.row
+        cut = " (first 64 KB shown)" if detail.truncated else ""
+        return (
+            f"<h4>{esc(r.name or r.filename)} {badge(r.badge)}</h4>"
+            f"<p><code>{esc(r.file_path)}</code>, saved {esc(r.age)}{cut}</p>"
+            f"<p><b>Index line</b></p>{pre(detail.index_line, 'memdir-index-line')}"
+            f"<p><b>Freshness note recall adds</b></p>{pre(detail.freshness_note, 'memdir-freshness-note')}"
+            f"<p><b>File</b></p>{pre(detail.text, 'memdir-file')}"
+        )

@@ -1,0 +1,70 @@
+"""Dashboard: every memdir view in tabs, for Voila.
+
+DOM classes: memdir-dashboard (the view), memdir-dashboard-tabs; each tab keeps its own
+view's classes. A change made in one tab (save, forget, promote, rebuild) refreshes the others.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import TYPE_CHECKING, Any
+
+import ipywidgets as widgets
+
+from memdir_nb.widgets._common import MemdirView, classed, esc
+from memdir_nb.widgets.browser import MemoryBrowser
+from memdir_nb.widgets.editor import MemoryEditor
+from memdir_nb.widgets.freshness import FreshnessView
+from memdir_nb.widgets.inspector import IndexInspector
+from memdir_nb.widgets.recall import RecallPlayground
+from memdir_nb.widgets.security import PathSecurityLab
+from memdir_nb.widgets.team import TeamScopeView
+
+if TYPE_CHECKING:  # pragma: no cover
+    from memdir_nb.config import MemdirConfig
+
+
+class Dashboard(MemdirView):
+    """All the views over one memory dir, in tabs."""
+
+    def __init__(
+        self,
+        memory_dir: str | os.PathLike[str],
+        *,
+        now_ms: float | None = None,
+        config: "MemdirConfig | None" = None,
+        **kwargs: Any,
+    ) -> None:
+        if config is None:
+            from memdir_nb.config import MemdirConfig
+
+            config = MemdirConfig.from_environment()
+        super().__init__(memory_dir, now_ms=now_ms, config=config, **kwargs)
+        self.add_class("memdir-dashboard")
+        opts = {"now_ms": now_ms, "config": config}
+        self.browser = MemoryBrowser(self.memory_dir, **opts)
+        self.editor = MemoryEditor(self.memory_dir, **opts)
+        self.inspector = IndexInspector(self.memory_dir, **opts)
+        self.playground = RecallPlayground(self.memory_dir, **opts)
+        self.freshness = FreshnessView(self.memory_dir, **opts)
+        self.team = TeamScopeView(self.memory_dir, **opts)
+        self.lab = PathSecurityLab(self.memory_dir, **opts)
+        self.views: dict[str, MemdirView] = {
+            "Memories": self.browser,
+            "Save": self.editor,
+            "Index": self.inspector,
+            "Recall": self.playground,
+            "Freshness": self.freshness,
+            "Team": self.team,
+            "Path security": self.lab,
+        }
+        for view in (self.editor, self.inspector, self.team):
+            view.on_change(lambda source=view: self._refresh_others(source))
+        self.tabs = classed(widgets.Tab(children=list(self.views.values())), "memdir-dashboard-tabs")
+        self.tabs.titles = tuple(self.views)
+        self.children = [widgets.HTML(f"<h3>memdir: <code>{esc(self.memory_dir)}</code></h3>"), self.tabs]
+
+    def _refresh_others(self, source: MemdirView) -> None:
+        for view in (self.browser, self.editor, self.inspector, self.freshness, self.team):
+            if view is not source:
+                view.refresh()

@@ -1,0 +1,222 @@
+"""MemoryEditor: a save form with live previews and validation, saving through MemoryStore.
+
+DOM classes: memdir-editor (the view), memdir-editor-type, memdir-editor-guidance,
+memdir-editor-scope, memdir-editor-name, memdir-editor-description, memdir-editor-body,
+memdir-editor-why, memdir-editor-how, memdir-editor-errors, memdir-editor-warnings,
+memdir-editor-preview-file, memdir-editor-preview-index, memdir-editor-save,
+memdir-editor-forget-choice, memdir-editor-forget, memdir-editor-status.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import ipywidgets as widgets
+
+from memdir_nb import explain
+from memdir_nb.types import MEMORY_TYPES, TYPE_GUIDANCE, default_scope, parse_memory_type
+from memdir_nb.widgets._common import MemdirView, classed, esc, message_list, pre
+
+if TYPE_CHECKING:  # pragma: no cover
+    from memdir_nb.config import MemdirConfig
+
+NO_TYPE = ""
+
+
+class MemoryEditor(MemdirView):
+    """Fill in a memory, see the file and index line it makes, then save or forget via MemoryStore."""
+
+    def __init__(
+        self,
+        memory_dir: str | os.PathLike[str],
+        *,
+        now_ms: float | None = None,
+        config: "MemdirConfig | None" = None,
+        **kwargs: Any,
+    ) -> None:
+        super().__init__(memory_dir, now_ms=now_ms, config=config, **kwargs)
+        self.add_class("memdir-editor")
+        self.errors: list[str] = []
+        self.warnings: list[str] = []
+        self.preview_file = ""
+        self.preview_index_line = ""
+        self.last_saved: Path | None = None
+        self.last_forgotten: Path | None = None
+        self.status_text = ""
+
+        type_options = [("— choose a type —", NO_TYPE)] + [(t.value, t.value) for t in MEMORY_TYPES]
+        self.type_select = classed(widgets.Dropdown(options=type_options, value=NO_TYPE, description="type"), "memdir-editor-type")
+        self.guidance = classed(widgets.HTML(), "memdir-editor-guidance")
+        self.scope_toggle = classed(widgets.ToggleButtons(options=["private", "team"], value="private", description="scope"), "memdir-editor-scope")
+        self.scope_rule = classed(widgets.HTML(), "memdir-editor-scope-rule")
+        wide = widgets.Layout(width="95%")
+        self.name_input = classed(widgets.Text(description="name", layout=wide), "memdir-editor-name")
+        self.description_input = classed(widgets.Text(description="description", placeholder="one line: the index hook", layout=wide), "memdir-editor-description")
+        self.body_input = classed(widgets.Textarea(description="memory", placeholder="the rule or fact", layout=wide), "memdir-editor-body")
+        self.why_input = classed(widgets.Textarea(description="Why", placeholder="the reason behind it", layout=wide), "memdir-editor-why")
+        self.how_input = classed(widgets.Textarea(description="How to apply", placeholder="when and where it applies", layout=wide), "memdir-editor-how")
+        self.errors_box = classed(widgets.HTML(), "memdir-editor-errors")
+        self.warnings_box = classed(widgets.HTML(), "memdir-editor-warnings")
+        self.preview_file_box = classed(widgets.HTML(), "memdir-editor-preview-file")
+        self.preview_index_box = classed(widgets.HTML(), "memdir-editor-preview-index")
+        self.save_button = classed(widgets.Button(description="Save", button_style="primary", icon="save"), "memdir-editor-save")
+        self.forget_choice = classed(widgets.Dropdown(options=[], description="memory"), "memdir-editor-forget-choice")
+        self.forget_button = classed(widgets.Button(description="Forget (move to .trash)", button_style="warning", icon="trash"), "memdir-editor-forget")
+        self.status = classed(widgets.HTML(), "memdir-editor-status")
+
+        self.type_select.observe(self._on_type, names="value")
+        for control in (self.scope_toggle, self.name_input, self.description_input, self.body_input, self.why_input, self.how_input):
+            control.observe(lambda _c: self.update_preview(), names="value")
+        self.save_button.on_click(lambda _b: self.save())
+        self.forget_button.on_click(lambda _b: self.forget())
+
+        self.why_how = widgets.VBox([self.why_input, self.how_input])
+        self.children = [
+            self.type_select,
+            self.guidance,
+            widgets.HBox([self.scope_toggle, self.scope_rule]),
+            self.name_input,
+            self.description_input,
+            self.body_input,
+            self.why_how,
+            self.errors_box,
+            self.warnings_box,
+            widgets.HTML("<b>Index line preview</b>"),
+            self.preview_index_box,
+            widgets.HTML("<b>File preview</b>"),
+            self.preview_file_box,
+            self.save_button,
+            widgets.HBox([self.forget_choice, self.forget_button]),
+            self.status,
+        ]
+        self._on_type({"new": self.type_select.value})
+        self._refresh_forget_choices()
+
+    # -- public actions
+
+    def fill(self, *, type: str, name: str, description: str, body: str, why: str = "", how: str = "", scope: str | None = None) -> None:  # noqa: A002
+        """Set every field at once (the scope defaults from the type's rule unless given)."""
+        self.type_select.value = type
+        if scope is not None:
+            self.scope_toggle.value = scope
+        self.name_input.value = name
+        self.description_input.value = description
+        self.body_input.value = body
+        self.why_input.value = why
+        self.how_input.value = how
+        self.update_preview()
+
+    def update_preview(self) -> explain.DraftCheck:
+        """Re-check the form and redraw the errors, warnings and both previews."""
+        check = explain.check_draft(
+            self.memory_dir,
+            name=self.name_input.value,
+            description=self.description_input.value,
+            type=self.type_select.value or None,
+            rule=self.body_input.value,
+            why=self.why_input.value,
+            how=self.how_input.value,
+            scope=self.scope_toggle.value,
+            now_ms=self.now_ms(),
+        )
+        self.errors = list(check.errors)
+        self.warnings = list(check.warnings)
+        self.preview_file = check.preview_file
+        self.preview_index_line = check.preview_index_line
+        self.errors_box.value = message_list(self.errors, "error")
+        self.warnings_box.value = message_list(self.warnings, "warning")
+        target = f" → {check.relative_path}" if check.relative_path else ""
+        self.preview_index_box.value = pre(self.preview_index_line or "(fill in type, name and description)") + esc(target)
+        self.preview_file_box.value = pre(self.preview_file or "(fill in type, name and description)")
+        self.save_button.disabled = bool(self.errors)
+        return check
+
+    def save(self) -> Path | None:
+        """Save through MemoryStore when the form is valid; returns the file written, or None."""
+        from memdir_nb.store import MemoryStore
+
+        check = self.update_preview()
+        if check.errors:
+            self._set_status(f"Not saved: fix the {len(check.errors)} problem(s) listed above.", error=True)
+            return None
+        store = MemoryStore(self.memory_dir, config=self.config, now_ms=self.now_ms())
+        try:
+            path = store.save(
+                self.name_input.value,
+                self.description_input.value,
+                self.type_select.value,
+                check.body,
+                scope=self.scope_toggle.value,
+            )
+        except ValueError as err:  # MemoryValidationError, SecretInTeamMemoryError, PathTraversalError
+            self.errors = [str(err)]
+            self.errors_box.value = message_list(self.errors, "error")
+            self._set_status("Not saved: the store refused it (see above).", error=True)
+            return None
+        self.warnings = self.warnings + [w for w in store.warnings if w not in self.warnings]
+        self.warnings_box.value = message_list(self.warnings, "warning")
+        self.last_saved = path
+        rel = path.relative_to(self.memory_dir).as_posix()
+        self._set_status(f"Saved {rel} and its line in {'team/' if rel.startswith('team/') else ''}MEMORY.md.")
+        self._refresh_forget_choices()
+        self._changed()
+        return path
+
+    def forget(self, filename: str | None = None) -> Path | None:
+        """Forget a memory (the chosen one by default) through MemoryStore; returns its place in .trash/."""
+        from memdir_nb.store import MemoryStore
+
+        target = filename if filename is not None else self.forget_choice.value
+        if not target:
+            self._set_status("Choose a memory to forget first.", error=True)
+            return None
+        try:
+            trashed = MemoryStore(self.memory_dir, config=self.config, now_ms=self.now_ms()).forget(target)
+        except ValueError as err:
+            self._set_status(f"Not forgotten: {err}", error=True)
+            return None
+        self.last_forgotten = trashed
+        self._set_status(f"Forgot {target}: moved to {trashed.relative_to(self.memory_dir).as_posix()} and removed its index line.")
+        self._refresh_forget_choices()
+        self._changed()
+        return trashed
+
+    def refresh(self) -> None:
+        """Re-list the memories the forget menu offers and re-check the form."""
+        self._refresh_forget_choices()
+        self.update_preview()
+
+    # -- callbacks and helpers
+
+    def _on_type(self, change: Any) -> None:
+        mtype = parse_memory_type(change["new"])
+        if mtype is None:
+            self.guidance.value = "<p>Choose one of the four types; each has its own purpose and scope rule.</p>"
+            self.scope_rule.value = ""
+            self.why_how.layout.display = "none"
+        else:
+            g = TYPE_GUIDANCE[mtype]
+            examples = "".join(f"<li>{esc(e)}</li>" for e in g.examples)
+            self.guidance.value = (
+                f"<p><b>{esc(mtype.value)}</b>: {esc(g.purpose)}<br><i>When to save:</i> {esc(g.when_to_save)}"
+                f"<br><i>How it is used:</i> {esc(g.how_to_use)}</p><ul>{examples}</ul>"
+            )
+            self.scope_rule.value = f"<i>{esc(g.scope_rule)}</i>"
+            self.scope_toggle.value = default_scope(mtype)
+            self.why_how.layout.display = "flex" if g.needs_why_and_how else "none"
+        self.update_preview()
+
+    def _refresh_forget_choices(self) -> None:
+        from memdir_nb.scan import scan_memory_dir
+
+        names = sorted(h.filename for h in scan_memory_dir(self.memory_dir, limit=None).headers)
+        current = self.forget_choice.value
+        self.forget_choice.options = names
+        self.forget_choice.value = current if current in names else None
+
+    def _set_status(self, text: str, *, error: bool = False) -> None:
+        self.status_text = text
+        colour = "#b2182b" if error else "#1b7837"
+        self.status.value = f'<p style="color:{colour}">{esc(text)}</p>'

@@ -1,0 +1,159 @@
+"""TeamScopeView: private and team memories side by side, each type's scope rule, promote and demote.
+
+DOM classes: memdir-team (the view), memdir-team-rules (scope rule table),
+memdir-team-private and memdir-team-shared (the two lists), memdir-team-verdict (the secret
+scan's verdict on the chosen private memory), memdir-team-promote, memdir-team-demote,
+memdir-team-status.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import ipywidgets as widgets
+
+from memdir_nb import explain
+from memdir_nb.widgets._common import MemdirView, classed, esc, message_list
+
+if TYPE_CHECKING:  # pragma: no cover
+    from memdir_nb.config import MemdirConfig
+
+
+class TeamScopeView(MemdirView):
+    """Move memories between private and team scope, checked by the type rule and the secret scan."""
+
+    def __init__(
+        self,
+        memory_dir: str | os.PathLike[str],
+        *,
+        now_ms: float | None = None,
+        config: "MemdirConfig | None" = None,
+        **kwargs: Any,
+    ) -> None:
+        super().__init__(memory_dir, now_ms=now_ms, config=config, **kwargs)
+        self.add_class("memdir-team")
+        self.private_rows: list[explain.MemoryRow] = []
+        self.team_rows: list[explain.MemoryRow] = []
+        self.verdict: explain.PromotionVerdict | None = None
+        self.status_text = ""
+        self.last_moved: Path | None = None
+        self.rules = explain.scope_rules()
+        rule_rows = "".join(
+            f"<tr><td><b>{esc(r.type)}</b></td><td>{esc(r.default_scope)}</td>"
+            f"<td>{'yes' if r.allowed_in_team else 'never'}</td><td>{esc(r.rule)}</td></tr>"
+            for r in self.rules
+        )
+        self.rules_box = classed(widgets.HTML(
+            "<table><thead><tr><th>type</th><th>default scope</th><th>in team?</th><th>rule</th></tr></thead>"
+            f"<tbody>{rule_rows}</tbody></table>"
+        ), "memdir-team-rules")
+        layout = widgets.Layout(width="48%")
+        self.private_list = classed(widgets.Select(options=[], rows=14, description="private", layout=layout), "memdir-team-private")
+        self.team_list = classed(widgets.Select(options=[], rows=14, description="team", layout=layout), "memdir-team-shared")
+        self.verdict_box = classed(widgets.HTML(), "memdir-team-verdict")
+        self.promote_button = classed(widgets.Button(description="Promote to team →", button_style="info", disabled=True), "memdir-team-promote")
+        self.demote_button = classed(widgets.Button(description="← Demote to private", disabled=True), "memdir-team-demote")
+        self.status = classed(widgets.HTML(), "memdir-team-status")
+
+        self.private_list.observe(self._on_private, names="value")
+        self.team_list.observe(self._on_team, names="value")
+        self.promote_button.on_click(lambda _b: self.promote())
+        self.demote_button.on_click(lambda _b: self.demote())
+        self.children = [
+            self.rules_box,
+            widgets.HBox([self.private_list, self.team_list]),
+            widgets.HBox([self.promote_button, self.demote_button]),
+            self.verdict_box,
+            self.status,
+        ]
+        self.refresh()
+
+    def refresh(self) -> None:
+        """Rescan both scopes and redraw the lists."""
+        rows = explain.memory_rows(self.memory_dir, now_ms=self.now_ms())
+        self.private_rows = sorted((r for r in rows if r.scope == "private"), key=lambda r: r.filename)
+        self.team_rows = sorted((r for r in rows if r.scope == "team"), key=lambda r: r.filename)
+        for select, items in ((self.private_list, self.private_rows), (self.team_list, self.team_rows)):
+            keep = select.value
+            select.options = [(f"{r.filename} [{r.type or '?'}]", r.filename) for r in items]
+            select.value = keep if keep in [r.filename for r in items] else None
+        self._on_private({"new": self.private_list.value})
+        self.demote_button.disabled = self.team_list.value is None
+
+    def promote(self, filename: str | None = None) -> Path | None:
+        """Promote a private memory (the chosen one by default) via MemoryStore.promote."""
+        from memdir_nb.store import MemoryStore
+
+        target = filename or self.private_list.value
+        if not target:
+            return self._fail("Choose a private memory to promote.")
+        self.verdict = explain.promotion_verdict(self.memory_dir, target)
+        self._show_verdict()
+        try:
+            moved = MemoryStore(self.memory_dir, config=self.config, now_ms=self.now_ms()).promote(target)
+        except ValueError as err:  # validation, secret found, path traversal
+            return self._fail(f"Not promoted: {err}")
+        return self._moved(moved, f"Promoted {target} to team/; both indexes updated.")
+
+    def demote(self, filename: str | None = None) -> Path | None:
+        """Demote a team memory (the chosen one by default) via MemoryStore.demote."""
+        from memdir_nb.store import MemoryStore
+
+        target = filename or self.team_list.value
+        if not target:
+            return self._fail("Choose a team memory to demote.")
+        try:
+            moved = MemoryStore(self.memory_dir, config=self.config, now_ms=self.now_ms()).demote(target)
+        except ValueError as err:
+            return self._fail(f"Not demoted: {err}")
+        return self._moved(moved, f"Demoted {target} to private memory; both indexes updated.")
+
+    # -- helpers
+
+    def _moved(self, path: Path, text: str) -> Path:
+        self.last_moved = path
+        self.status_text = text
+        self.status.value = f'<p style="color:#1b7837">{esc(text)}</p>'
+        self.private_list.value = None
+        self.team_list.value = None
+        self.refresh()
+        self._changed()
+        return path
+
+    def _fail(self, text: str) -> None:
+        self.status_text = text
+        self.status.value = f'<p style="color:#b2182b">{esc(text)}</p>'
+        return None
+
+    def _on_private(self, change: Any) -> None:
+        filename = change["new"]
+        if not filename:
+            self.verdict = None
+            self.verdict_box.value = "<p>Choose a private memory to see whether it may be shared.</p>"
+            self.promote_button.disabled = True
+            return
+        try:
+            self.verdict = explain.promotion_verdict(self.memory_dir, filename)
+        except OSError as err:
+            self.verdict = None
+            self.verdict_box.value = f"<p>Cannot read {esc(filename)}: {esc(err)}</p>"
+            self.promote_button.disabled = True
+            return
+        self._show_verdict()
+
+    def _show_verdict(self) -> None:
+        v = self.verdict
+        if v is None:
+            return
+        scan = "no credential found" if not v.secret_findings else f"{len(v.secret_findings)} suspected credential(s)"
+        self.verdict_box.value = (
+            f"<p><b>{esc(v.filename)}</b>: secret scan: {esc(scan)}. "
+            f"{'It may be promoted.' if v.allowed else 'It cannot be promoted:'}</p>"
+            + message_list(v.reasons, "error")
+        )
+        self.promote_button.disabled = not v.allowed
+
+    def _on_team(self, change: Any) -> None:
+        self.demote_button.disabled = not change["new"]
