@@ -82,6 +82,16 @@ _EXPORTS: dict[str, str] = {
     "DEMO_QUERIES": "demo",
     # lifecycle
     "append_daily_log": "kairos",
+    "ConsolidationLock": "dream",
+    "ConsolidationPlan": "dream",
+    "dream_gates": "dream",
+    "plan_consolidation": "dream",
+    "apply_plan": "dream",
+    "restore": "dream",
+    "ExtractionScheduler": "extract",
+    "has_memory_writes_since": "extract",
+    "can_use_tool": "extract",
+    "ToolVerdict": "extract",
 }
 
 __all__ = sorted(_EXPORTS) + ["__version__"]
