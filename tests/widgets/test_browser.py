@@ -1,0 +1,78 @@
+from __future__ import annotations
+
+from memdir_nb.widgets import MemoryBrowser
+
+from widget_helpers import NOW
+
+
+def test_browser_lists_every_memory_with_scope_age_and_badge(mem, config):
+    b = MemoryBrowser(mem, now_ms=NOW, config=config)
+    assert len(b.rows) == 40
+    assert b.visible_rows == b.rows
+    okr = next(r for r in b.rows if r.filename == "team/project_availability_okr.md")
+    assert (okr.scope, okr.type, okr.age, okr.badge) == ("team", "project", "420 days ago", "stale")
+    colour = next(r for r in b.rows if r.filename == "user_colour_vision.md")
+    assert (colour.scope, colour.age, colour.badge) == ("private", "yesterday", "fresh")
+    assert 'class="memdir-badge memdir-badge-stale"' in b.table.value
+    assert b.progress.value == b.progress.max == 40
+
+
+def test_filters_by_type_scope_age_and_text(mem, config):
+    b = MemoryBrowser(mem, now_ms=NOW, config=config)
+    b.type_filter.value = "user"
+    assert {r.type for r in b.visible_rows} == {"user"} and len(b.visible_rows) == 9
+    b.type_filter.value = "all"
+    b.scope_filter.value = "team"
+    assert b.visible_rows and all(r.filename.startswith("team/") for r in b.visible_rows)
+    b.age_filter.value = "stale"
+    assert b.visible_rows and all(r.age_days >= 90 for r in b.visible_rows)
+    b.scope_filter.value = "all"
+    b.age_filter.value = "all"
+    b.search.value = "grafana"
+    assert [r.filename for r in b.visible_rows] == ["team/reference_latency_dashboards.md"]
+    assert len(b.chooser.options) == 1
+
+
+def test_selecting_a_row_shows_file_index_line_and_freshness_note(mem, config):
+    b = MemoryBrowser(mem, now_ms=NOW, config=config)
+    b.select("team/reference_deploy_runbook.md")
+    d = b.selected
+    assert d is not None
+    assert d.text == (mem / "team/reference_deploy_runbook.md").read_text()
+    assert d.index_line.startswith("- [How we deploy to production](reference_deploy_runbook.md) \u2014 ")
+    assert d.freshness_note.startswith("<system-reminder>This memory is 47 days old.")
+    assert "47 days old" in b.detail.value and "Argo CD" in b.detail.value
+
+
+def test_unindexed_memory_says_it_is_missing_from_the_index(mem, config):
+    b = MemoryBrowser(mem, now_ms=NOW, config=config)
+    b.select("user_colour_vision.md")
+    assert b.selected.row.index_line is None
+    assert "not listed in MEMORY.md" in b.selected.index_line
+    assert "no staleness caveat" in b.selected.freshness_note
+
+
+def test_filtering_out_the_selected_row_clears_the_selection(mem, config):
+    b = MemoryBrowser(mem, now_ms=NOW, config=config)
+    b.select("user_role.md")
+    b.type_filter.value = "reference"
+    assert b.selected is None and b.detail.value == ""
+
+
+def test_rescan_picks_up_a_new_file_and_keeps_the_selection(mem, config):
+    from memdir_nb.store import MemoryStore
+
+    b = MemoryBrowser(mem, now_ms=NOW, config=config)
+    b.select("user_role.md")
+    MemoryStore(mem, now_ms=NOW).save("Tea", "User drinks green tea", "user", "Green tea, no sugar.")
+    b.refresh_button.click()
+    assert len(b.rows) == 41
+    assert b.selected is not None and b.selected.row.filename == "user_role.md"
+
+
+def test_output_is_deterministic_for_a_dir_and_clock(mem, config):
+    a = MemoryBrowser(mem, now_ms=NOW, config=config)
+    b = MemoryBrowser(mem, now_ms=NOW, config=config)
+    assert a.table.value == b.table.value and a.summary.value == b.summary.value
+    assert repr(a) == "MemoryBrowser(VBox, memory_dir='mem')"
+    assert "memdir-browser-list" in a.chooser._dom_classes

@@ -1,0 +1,137 @@
+from __future__ import annotations
+
+import pytest
+
+from memdir_nb.index import parse_index, read_entrypoint
+from memdir_nb.widgets import MemoryEditor
+
+from widget_helpers import NOW, snapshot
+
+SECRET = "the deploy key is sk-ant-api03-" + "Zq9xW2vB7nR4tY6uI8oP1aS3dF5gH7jK9lM0"
+
+
+def test_type_sets_guidance_and_default_scope(mem, config):
+    e = MemoryEditor(mem, now_ms=NOW, config=config)
+    e.type_select.value = "reference"
+    assert e.scope_toggle.value == "team"
+    assert "usually team" in e.scope_rule.value
+    assert e.why_how.layout.display == "none"
+    e.type_select.value = "feedback"
+    assert e.scope_toggle.value == "private"
+    assert e.why_how.layout.display == "flex"
+    assert "When to save" in e.guidance.value
+
+
+def test_no_type_chosen_is_an_error_and_save_writes_nothing(mem, config):
+    e = MemoryEditor(mem, now_ms=NOW, config=config)
+    e.name_input.value = "x"
+    before = snapshot(mem)
+    e.save_button.click()
+    assert any("no memory type chosen" in err for err in e.errors)
+    assert e.last_saved is None and snapshot(mem) == before
+
+
+def test_empty_fields_and_missing_why_how_block_the_save(mem, config):
+    e = MemoryEditor(mem, now_ms=NOW, config=config)
+    e.fill(type="feedback", name="", description=" ", body="Run the linters first")
+    assert any("name is empty" in x for x in e.errors)
+    assert any("description is empty" in x for x in e.errors)
+    assert any("needs a Why" in x for x in e.errors)
+    assert any("needs a How to apply" in x for x in e.errors)
+    assert e.save_button.disabled
+
+
+def test_live_preview_shows_file_and_index_line(mem, config):
+    e = MemoryEditor(mem, now_ms=NOW, config=config)
+    e.fill(type="feedback", name="Lint before commit", description="Run ruff before every commit",
+           body="Run ruff before committing.", why="CI rejects lint errors.", how="Any Python change.")
+    assert e.errors == []
+    assert e.preview_index_line == "- [Lint before commit](feedback_lint_before_commit.md) \u2014 Run ruff before every commit"
+    assert e.preview_file.startswith("---\nname: Lint before commit\n")
+    assert "**Why:** CI rejects lint errors." in e.preview_file
+    assert "**How to apply:** Any Python change." in e.preview_file
+
+
+def test_save_writes_the_file_and_its_index_line(mem, config):
+    e = MemoryEditor(mem, now_ms=NOW, config=config)
+    e.fill(type="feedback", name="Lint before commit", description="Run ruff before every commit",
+           body="Run ruff before committing.", why="CI rejects lint errors.", how="Any Python change.")
+    preview = e.preview_file
+    e.save_button.click()
+    assert e.last_saved == mem / "feedback_lint_before_commit.md"
+    assert e.last_saved.read_text() == preview
+    targets = {x.target: x.raw for x in parse_index(read_entrypoint(mem))}
+    assert targets["feedback_lint_before_commit.md"] == e.preview_index_line
+    assert "Saved feedback_lint_before_commit.md" in e.status_text
+    assert "feedback_lint_before_commit.md" in e.forget_choice.options
+
+
+def test_team_save_goes_to_team_dir_and_team_index(mem, config):
+    e = MemoryEditor(mem, now_ms=NOW, config=config)
+    e.fill(type="reference", name="SLO budget board", description="Error budget lives on Grafana board slo-budget",
+           body="Grafana board slo-budget tracks the monthly error budget.")
+    assert e.scope_toggle.value == "team"
+    e.save_button.click()
+    assert e.last_saved == mem / "team" / "reference_slo_budget_board.md"
+    assert "reference_slo_budget_board.md" in {x.target for x in parse_index(read_entrypoint(mem / "team"))}
+
+
+def test_secret_in_team_scope_shows_error_and_writes_nothing(mem, config):
+    e = MemoryEditor(mem, now_ms=NOW, config=config)
+    e.fill(type="reference", name="Deploy key", description="Where the deploy key is", body=SECRET, scope="team")
+    assert any("Anthropic API key" in x and "refused" in x for x in e.errors)
+    assert "Zq9xW2vB7nR4tY6uI8oP1aS3" not in " ".join(e.errors)  # redacted, never echoed whole
+    before = snapshot(mem)
+    e.save_button.click()
+    assert e.last_saved is None and snapshot(mem) == before
+
+
+def test_secret_in_private_scope_only_warns(mem, config):
+    e = MemoryEditor(mem, now_ms=NOW, config=config)
+    e.fill(type="reference", name="Deploy key", description="Where the deploy key is", body=SECRET, scope="private")
+    assert e.errors == []
+    assert any("credentials do not belong" in w for w in e.warnings)
+
+
+def test_relative_date_in_project_memory_is_an_error_naming_the_date(mem, config):
+    e = MemoryEditor(mem, now_ms=NOW, config=config)
+    e.fill(type="project", name="Insurer demo day", description="Demo for the insurer pilot",
+           body="The demo is next Thursday.", why="Pilot contract.", how="Freeze demo branch.")
+    # NOW is 2026-02-02T02:40Z: Monday in UTC and east of it, Sunday in the Americas; Thursday is 02-05 in both
+    assert any("'next Thursday'" in x and "write 2026-02-05" in x for x in e.errors)
+    e.body_input.value = "The demo is on 2026-02-05."
+    assert e.errors == []
+
+
+def test_user_memory_in_team_scope_is_refused(mem, config):
+    e = MemoryEditor(mem, now_ms=NOW, config=config)
+    e.fill(type="user", name="Likes tea", description="User likes tea", body="Green tea.", scope="team")
+    assert any("always private" in x for x in e.errors)
+
+
+def test_forget_moves_the_file_to_trash_and_drops_the_index_line(mem, config):
+    e = MemoryEditor(mem, now_ms=NOW, config=config)
+    e.forget_choice.value = "team/reference_oncall.md"
+    e.forget_button.click()
+    assert not (mem / "team/reference_oncall.md").exists()
+    assert e.last_forgotten is not None and e.last_forgotten.parent == mem / ".trash"
+    assert e.last_forgotten.read_text().startswith("---\nname: Who is on call")
+    assert "reference_oncall.md" not in {x.target for x in parse_index(read_entrypoint(mem / "team"))}
+    assert "team/reference_oncall.md" not in e.forget_choice.options
+
+
+def test_forget_with_nothing_chosen_says_so(mem, config):
+    e = MemoryEditor(mem, now_ms=NOW, config=config)
+    before = snapshot(mem)
+    e.forget_button.click()
+    assert "Choose a memory" in e.status_text and snapshot(mem) == before
+
+
+@pytest.mark.parametrize("scope", ["private", "team"])
+def test_on_change_listeners_run_after_a_save(mem, config, scope):
+    e = MemoryEditor(mem, now_ms=NOW, config=config)
+    calls = []
+    e.on_change(lambda: calls.append(1))
+    e.fill(type="reference", name=f"Board {scope}", description="A board", body="Grafana board x.", scope=scope)
+    e.save_button.click()
+    assert calls == [1]
