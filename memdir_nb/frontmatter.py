@@ -110,6 +110,11 @@ def read_head(
 
 def _decode(data: bytes, *, final: bool) -> tuple[str, bool]:
     """Decode UTF-8; a character cut by the byte bound is dropped rather than mangled."""
+    if final:
+        try:
+            return data.decode("utf-8"), False
+        except UnicodeDecodeError:
+            return data.decode("utf-8", errors="replace"), True
     try:
         return codecs.getincrementaldecoder("utf-8")("strict").decode(data, final), False
     except UnicodeDecodeError:
@@ -127,6 +132,8 @@ def _normalise(text: str) -> str:
 
 def _keep_lines(text: str, max_lines: int) -> str:
     """The first max_lines lines of text (line ends kept)."""
+    if text.count("\n") < max_lines:
+        return text
     end = -1
     for _ in range(max_lines):
         end = text.find("\n", end + 1)
@@ -165,10 +172,11 @@ def parse_frontmatter(text: str, *, max_lines: int = FRONTMATTER_MAX_LINES) -> t
         return Frontmatter(), text
 
     lines = text.split("\n", max_lines)
-    close = next(
-        (i for i in range(1, min(len(lines), max_lines)) if lines[i].rstrip() == FENCE),
-        None,
-    )
+    window = min(len(lines), max_lines)
+    try:
+        close: int | None = lines.index(FENCE, 1, window)
+    except ValueError:  # maybe a fence with trailing spaces
+        close = next((i for i in range(1, window) if lines[i].rstrip() == FENCE), None)
     if close is None:
         # Closing fence missing or beyond the 30-line window: salvage what we can.
         fm = _recover(
@@ -190,7 +198,7 @@ def _parse_header(lines: list[str]) -> Frontmatter:
         return _build(fast, lines, problems=[], malformed=False)
     block = "\n".join(lines)
     try:
-        if any(isinstance(ev, yaml.AliasEvent) for ev in yaml.parse(block, Loader=_YamlLoader)):
+        if "*" in block and any(isinstance(ev, yaml.AliasEvent) for ev in yaml.parse(block, Loader=_YamlLoader)):
             return _recover(lines, "YAML aliases are not allowed in frontmatter; fields were recovered line by line")
         data = yaml.load(block, Loader=_YamlLoader)  # noqa: S506 - a SafeLoader
     except yaml.YAMLError as exc:
@@ -210,8 +218,6 @@ def _parse_header(lines: list[str]) -> Frontmatter:
     return _build(data, lines, problems=[], malformed=False)
 
 
-# A key line the fast path understands: `key: value` at column 0.
-_KEY_LINE = re.compile(r"([A-Za-z_][A-Za-z0-9_-]*):(?:[ ]+(.*))?\Z")
 # Characters that make YAML read a plain value as something other than a simple string.
 _PLAIN_BAD_START = set("-?:,[]{}#&*!|>'\"%@`=<+.0123456789~")
 _YAML_SPECIAL_WORDS = frozenset(
@@ -219,14 +225,13 @@ _YAML_SPECIAL_WORDS = frozenset(
     for base in ("yes", "no", "true", "false", "on", "off", "null", "y", "n")
     for w in (base, base.capitalize(), base.upper())
 )
-_UNSAFE_CHARS = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\t\ufeff\u2028\u2029\ud800-\udfff\ufffe\uffff]")
 
 
 def _fast_scalar(value: str) -> str | None:
     """The string YAML would load for value, when that is certain without YAML; else None."""
     if not value:
         return None
-    if _UNSAFE_CHARS.search(value):
+    if not value.isprintable():  # stricter than YAML's printable set, and C-fast
         return None
     first = value[0]
     if first == "'" and len(value) >= 2 and value.endswith("'"):
@@ -250,23 +255,34 @@ def _fast_parse(lines: list[str]) -> dict[str, object] | None:
     """Parse a header of simple `key: plain text` lines without YAML, or None if unsure."""
     out: dict[str, object] = {}
     for line in lines:
-        stripped = line.strip(" ")
-        if not stripped or (stripped.startswith("#") and line.startswith(stripped)):
-            if "\t" in line:
-                return None
-            continue
-        m = _KEY_LINE.match(line.rstrip(" "))
-        if m is None or m.group(1) in _YAML_SPECIAL_WORDS:
+        key, colon, rest = line.partition(":")
+        if not colon:
+            if not line.strip(" ") or (line.startswith("#") and line.isprintable()):
+                continue  # blank line or comment
             return None
-        raw = m.group(2)
-        if raw is None or not raw:
-            out[m.group(1)] = None
-            continue
-        value = _fast_scalar(raw)
-        if value is None:
+        if not _is_simple_key(key):
             return None
-        out[m.group(1)] = value
+        if rest and rest[0] != " ":
+            return None  # `key:value` is one scalar to YAML, not a pair
+        value = rest.strip(" ")
+        if not value:
+            out[key] = None
+            continue
+        parsed = _fast_scalar(value)
+        if parsed is None:
+            return None
+        out[key] = parsed
     return out
+
+
+def _is_simple_key(key: str) -> bool:
+    """An ASCII identifier-like key (dashes allowed) that YAML reads as that same string."""
+    return (
+        key.isascii()
+        and key[:1] not in ("", "-")
+        and key.replace("-", "_").isidentifier()
+        and key not in _YAML_SPECIAL_WORDS
+    )
 
 
 _RECOVER_LINE = re.compile(r"([A-Za-z_][A-Za-z0-9_-]*)[ \t]*:(?:[ \t]+(.*))?\Z")
@@ -330,7 +346,7 @@ def _text_field(key: str, data: dict[str, object], lines: list[str], problems: l
 
 def _build(data: dict[str, object], lines: list[str], *, problems: list[str], malformed: bool) -> Frontmatter:
     """Turn a key/value mapping into a Frontmatter, checking the three core fields."""
-    fields = {str(k): v for k, v in data.items()}
+    fields = data if all(type(k) is str for k in data) else {str(k): v for k, v in data.items()}
     before = len(problems)
     name = _text_field("name", fields, lines, problems)
     description = _text_field("description", fields, lines, problems)

@@ -262,6 +262,8 @@ def test_extra_keys_are_kept_in_fields() -> None:
         "# a comment",
         "",
         "name: trailing spaces   ",
+        "name:    many leading spaces",
+        "name: a:b and c#d",
     ],
 )
 def test_fast_path_matches_yaml_when_it_answers(line: str) -> None:
@@ -272,7 +274,8 @@ def test_fast_path_matches_yaml_when_it_answers(line: str) -> None:
 
 @pytest.mark.parametrize(
     "line",
-    ["name: yes", "name: 12", "name: a: b", "name: x # c", "name: [1]", "on: x", "name: -x", "name: \tx"],
+    ["name: yes", "name: 12", "name:   0", "name: a: b", "name: x # c", "name: [1]", "on: x", "name: -x",
+     "name: \tx", "name:  'q'x"],
 )
 def test_fast_path_declines_what_yaml_reads_differently(line: str) -> None:
     assert _fast_parse([line]) is None
