@@ -76,6 +76,10 @@ _EXPORTS: dict[str, str] = {
     "default_selector": "recall",
     "RecallSession": "recall",
     "start_relevant_memory_prefetch": "recall",
+    "SelectorConfigError": "recall",
+    "InjectedMemory": "recall",
+    "MemoryPrefetch": "recall",
+    "render_recall": "recall",
     # demo
     "build_demo_memory_dir": "demo",
     "DEMO_QUIRKS": "demo",

@@ -17,7 +17,7 @@ from memdir_nb.recall.base import MAX_RELEVANT_MEMORIES, RecallCancelled
 if TYPE_CHECKING:  # pragma: no cover
     from memdir_nb.scan import MemoryHeader
 
-DEFAULT_MODEL = "claude-sonnet-4-5"
+DEFAULT_MODEL = "claude-sonnet-4-6"
 DEFAULT_TIMEOUT_S = 20.0
 DEFAULT_MAX_RETRIES = 2
 MAX_TOKENS = 256
