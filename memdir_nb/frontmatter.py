@@ -77,24 +77,28 @@ def read_head_info(
     """
     if max_lines < 1 or max_bytes < 1:
         raise ValueError("max_lines and max_bytes must be at least 1")
-    flags = os.O_RDONLY | getattr(os, "O_CLOEXEC", 0)
-    if nofollow:
-        flags |= getattr(os, "O_NOFOLLOW", 0)
-    fd = os.open(path, flags)
+    text, st, n_read, invalid = _read_bounded(path, max_lines, max_bytes, nofollow)
+    return HeadRead(
+        text=text, stat=st, bytes_read=n_read, invalid_utf8=invalid, hit_byte_limit=n_read >= max_bytes
+    )
+
+
+_OPEN_FLAGS = os.O_RDONLY | getattr(os, "O_CLOEXEC", 0)
+_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
+
+
+def _read_bounded(
+    path: str | os.PathLike[str], max_lines: int, max_bytes: int, nofollow: bool
+) -> tuple[str, os.stat_result, int, bool]:
+    """One open, one fstat, one read: (first lines, stat, bytes read, invalid UTF-8 seen)."""
+    fd = os.open(path, _OPEN_FLAGS | _NOFOLLOW if nofollow else _OPEN_FLAGS)
     try:
         st = os.fstat(fd)
         data = os.read(fd, max_bytes)
     finally:
         os.close(fd)
-    hit_limit = len(data) >= max_bytes
-    text, invalid = _decode(data, final=not hit_limit)
-    return HeadRead(
-        text=_keep_lines(_normalise(text), max_lines),
-        stat=st,
-        bytes_read=len(data),
-        invalid_utf8=invalid,
-        hit_byte_limit=hit_limit,
-    )
+    text, invalid = _decode(data, final=len(data) < max_bytes)
+    return _keep_lines(_normalise(text), max_lines), st, len(data), invalid
 
 
 def read_head(
@@ -151,13 +155,13 @@ def read_header(
     path: str | os.PathLike[str], *, nofollow: bool = False
 ) -> tuple[Frontmatter, os.stat_result]:
     """The parsed header and fstat result of a file, from a single bounded read."""
-    head = read_head_info(path, nofollow=nofollow)
-    fm, _ = parse_frontmatter(head.text)
-    if head.invalid_utf8:
+    text, st, n_read, invalid = _read_bounded(path, FRONTMATTER_MAX_LINES, FRONTMATTER_MAX_BYTES, nofollow)
+    fm, _ = parse_frontmatter(text)
+    if invalid:
         fm = _with_problem(fm, "file is not valid UTF-8; invalid bytes were replaced")
-    if head.hit_byte_limit and fm.malformed:
+    if n_read >= FRONTMATTER_MAX_BYTES and fm.malformed:
         fm = _with_problem(fm, f"only the first {FRONTMATTER_MAX_BYTES} bytes of the file are read for the header")
-    return fm, head.stat
+    return fm, st
 
 
 # ---------------------------------------------------------------------------- parsing

@@ -359,3 +359,16 @@ def test_render_parse_round_trip_property(name: str, description: str, mtype: Me
     assert fm.type is mtype
     stripped = body.replace("\r\n", "\n").replace("\r", "\n").strip("\n")
     assert parsed_body == (stripped + "\n" if stripped else "")
+
+
+def test_nofollow_read_refuses_a_symlink(tmp_path: Path) -> None:
+    import errno
+
+    from memdir_nb.frontmatter import read_header
+
+    target = write(tmp_path / "real.md", GOOD)
+    os.symlink(target, tmp_path / "link.md")
+    assert read_header(tmp_path / "link.md")[0].name == "Testing policy"
+    with pytest.raises(OSError) as info:
+        read_header(tmp_path / "link.md", nofollow=True)
+    assert info.value.errno == errno.ELOOP
