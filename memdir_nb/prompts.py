@@ -478,3 +478,81 @@ def build_assistant_daily_log_prompt(
     from memdir_nb.kairos import build_assistant_daily_log_prompt as build
 
     return build(memory_dir, now_ms=now_ms)
+
+
+# --- agent memory -------------------------------------------------------------------------
+
+AGENT_MEMORY_DISPLAY_NAME = "Persistent agent memory"
+
+_AGENT_SCOPE_NOTES = {
+    "user": (
+        "user scope: it lives in your home folder and follows you into every project, so keep "
+        "only what holds for this kind of agent anywhere, never facts about one repository."
+    ),
+    "project": (
+        "project scope: it lives inside this project under .claude/ and is normally checked "
+        "into version control, so everyone who runs this agent on this project reads it. Keep "
+        "what is specific to this project and safe to share: no secrets, nothing personal."
+    ),
+    "local": (
+        "local scope: it lives inside this project under .claude/ but is kept out of version "
+        "control, so it stays on this machine. Use it for what only holds here (local tools, "
+        "paths, quirks of this checkout); nobody else will see it."
+    ),
+}
+
+
+def _agent_framing_lines(agent_type: str, scope: str, memory_dir: str) -> list[str]:
+    return [
+        f"# {AGENT_MEMORY_DISPLAY_NAME}",
+        "",
+        f"You have a persistent memory kept as plain files in `{memory_dir}`. What you write there "
+        f"survives this run and is read by the next `{agent_type}` agent that starts.",
+        "",
+        "That folder has been created for you before the run started. Save files into it "
+        "straight away: no mkdir, and no ls or other check to see whether it is there.",
+        "",
+        f"## What this memory is for ({agent_type} agent)",
+        "",
+        f"This folder belongs to the `{agent_type}` agent type, not to the main assistant. It "
+        "holds operational knowledge: how this kind of agent should do its job well. Think of "
+        "navigation tricks an explorer learned, the test command a test runner must use, traps "
+        "that cost you time before and how to avoid them.",
+        "- It is not the place for the user's personal preferences or for project decisions; "
+        "those belong to the main memory, which you do not write from here.",
+        "- Write for the next run of the same agent type: it starts with no recollection of "
+        "this one.",
+        f"- Where it lives: {_AGENT_SCOPE_NOTES[scope]}",
+        "",
+    ]
+
+
+def build_agent_memory_prompt(
+    agent_type: str,
+    scope: str,
+    config: MemdirConfig,
+    *,
+    skip_index: bool | None = None,
+    extra_guidelines: Sequence[str] | None = None,
+) -> str:
+    """The memory prompt for one agent type's memory dir, built like the main memory prompt."""
+    from memdir_nb import paths
+
+    if scope not in _AGENT_SCOPE_NOTES:
+        raise ValueError(
+            f"unknown agent memory scope {scope!r}; use one of {', '.join(paths.AGENT_MEMORY_SCOPES)}"
+        )
+    agent_dir = paths.get_agent_memory_dir(agent_type, scope, config)  # validates agent_type
+    paths.ensure_memory_dir_exists(agent_dir)
+    skip = config.flags.skip_index if skip_index is None else bool(skip_index)
+    mem = _dir_text(agent_dir)
+    lines = build_memory_lines(
+        AGENT_MEMORY_DISPLAY_NAME, agent_dir, skip_index=skip, extra_guidelines=extra_guidelines
+    )
+    # The main intro speaks of the user and the project; the agent's own intro replaces it, so
+    # the framing colours every shared rule that follows.
+    cut = len(_intro_lines(AGENT_MEMORY_DISPLAY_NAME, mem))
+    lines[:cut] = _agent_framing_lines(str(agent_type), scope, mem)
+    if not skip:
+        lines += _index_block(mem, f"memory of the {agent_type} agent, {scope} scope")
+    return "\n".join(lines).rstrip("\n") + "\n"

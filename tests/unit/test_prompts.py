@@ -406,3 +406,116 @@ def test_no_ten_word_run_is_shared_with_the_seeds(tmp_path: Path) -> None:
             if tuple(w[i : i + n]) in seed_runs:
                 shared.add(" ".join(w[i : i + n]))
     assert not shared, sorted(shared)[:5]
+
+
+# --- agent memory -----------------------------------------------------------------------------
+
+
+def _agent_config(tmp_path: Path, **kw) -> MemdirConfig:
+    return MemdirConfig.for_tests(home=tmp_path / "home", cwd=tmp_path / "proj", **kw)
+
+
+@pytest.mark.parametrize(
+    ("scope", "parts"),
+    [
+        ("user", ("home", ".claude", "agent-memory", "plugin-explorer")),
+        ("project", ("proj", ".claude", "agent-memory", "plugin-explorer")),
+        ("local", ("proj", ".claude", "agent-memory-local", "plugin-explorer")),
+    ],
+)
+def test_agent_prompt_uses_the_scope_dir_with_colon_sanitised_and_creates_it(tmp_path: Path, scope, parts) -> None:
+    from memdir_nb.prompts import build_agent_memory_prompt
+
+    expected = tmp_path.joinpath(*parts)
+    assert not expected.exists()
+    text = build_agent_memory_prompt("plugin:explorer", scope, _agent_config(tmp_path))
+    assert expected.is_dir()  # ensure_memory_dir_exists ran
+    assert f"`{expected}/`" in text
+    assert f"Contents of {expected}/MEMORY.md" in text
+    assert "plugin:explorer/" not in text  # the raw type never reaches a path
+
+
+def test_agent_prompt_frames_memory_as_operational_knowledge_not_user_preferences(tmp_path: Path) -> None:
+    from memdir_nb.prompts import build_agent_memory_prompt
+
+    text = build_agent_memory_prompt("explorer", "user", _agent_config(tmp_path))
+    assert text.startswith("# Persistent agent memory\n")
+    assert "`explorer` agent type, not to the main assistant" in text
+    assert "operational knowledge" in text
+    assert "not the place for the user's personal preferences or for project decisions" in text
+    # the main prompt's user-centred intro is replaced, not kept alongside
+    assert "what you learn about the user" not in text
+
+
+@pytest.mark.parametrize(
+    ("scope", "phrase"),
+    [
+        ("user", "follows you into every project"),
+        ("project", "checked into version control"),
+        ("local", "kept out of version control, so it stays on this machine"),
+    ],
+)
+def test_agent_prompt_says_where_each_scope_is_shared(tmp_path: Path, scope, phrase) -> None:
+    from memdir_nb.prompts import build_agent_memory_prompt
+
+    text = build_agent_memory_prompt("tester", scope, _agent_config(tmp_path))
+    assert phrase in text
+    others = {"user", "project", "local"} - {scope}
+    assert all(f"Where it lives: {o} scope" not in text for o in others)
+
+
+def test_agent_prompt_keeps_the_main_prompt_sections(tmp_path: Path) -> None:
+    from memdir_nb.prompts import build_agent_memory_prompt
+
+    cfg = _agent_config(tmp_path)
+    text = build_agent_memory_prompt("tester", "project", cfg)
+    agent_dir = tmp_path / "proj" / ".claude" / "agent-memory" / "tester"
+    main = build_memory_prompt("Persistent agent memory", agent_dir)
+    # every section heading after the intro is shared with the main builder
+    main_heads = [ln for ln in main.splitlines() if ln.startswith("## ")]
+    for head in main_heads:
+        assert head in text
+    for t in MemoryType:
+        assert f"<name>{t.value}</name>" in text
+
+
+def test_agent_prompt_truncates_the_agent_index_like_main_memory(tmp_path: Path) -> None:
+    from memdir_nb.prompts import build_agent_memory_prompt
+
+    cfg = _agent_config(tmp_path)
+    agent_dir = tmp_path / "proj" / ".claude" / "agent-memory-local" / "a-b"
+    agent_dir.mkdir(parents=True)
+    (agent_dir / "MEMORY.md").write_text(_index_lines(260, "trick"), encoding="utf-8")
+    text = build_agent_memory_prompt("a:b", "local", cfg)
+    assert "- [trick 0](trick_0.md) — hook number 0" in text
+    assert "- [trick 199](trick_199.md)" in text
+    assert "- [trick 200](trick_200.md)" not in text
+    assert "260" in text  # the truncation warning reports the original size
+
+
+def test_agent_prompt_skip_index_follows_the_flag(tmp_path: Path) -> None:
+    from memdir_nb.prompts import build_agent_memory_prompt
+
+    cfg = _agent_config(tmp_path, flags={"skip_index": True})
+    agent_dir = tmp_path / "home" / ".claude" / "agent-memory" / "x"
+    agent_dir.mkdir(parents=True)
+    (agent_dir / "MEMORY.md").write_text("- [secret sauce](s.md) — hook\n", encoding="utf-8")
+    assert "secret sauce" not in build_agent_memory_prompt("x", "user", cfg)
+    assert "secret sauce" in build_agent_memory_prompt("x", "user", cfg, skip_index=False)
+
+
+@pytest.mark.parametrize("scope", ["team", "", "USER"])
+def test_agent_prompt_rejects_unknown_scope_and_creates_nothing(tmp_path: Path, scope) -> None:
+    from memdir_nb.prompts import build_agent_memory_prompt
+
+    with pytest.raises(ValueError, match="user, project, local"):
+        build_agent_memory_prompt("explorer", scope, _agent_config(tmp_path))
+    assert not (tmp_path / "home").exists() and not (tmp_path / "proj").exists()
+
+
+def test_agent_prompt_rejects_empty_agent_type_and_creates_nothing(tmp_path: Path) -> None:
+    from memdir_nb.prompts import build_agent_memory_prompt
+
+    with pytest.raises(ValueError, match="agent type"):
+        build_agent_memory_prompt("  ", "project", _agent_config(tmp_path))
+    assert not (tmp_path / "proj").exists()
