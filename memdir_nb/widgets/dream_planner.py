@@ -1,0 +1,268 @@
+"""DreamPlanner: the dream gates, a dry-run consolidation plan as a diff, approve/apply, restore.
+
+All logic lives in memdir_nb.dream; this view only calls it and shows the results.
+
+DOM classes: memdir-dream (the view), memdir-dream-gates (gate table), memdir-dream-plan
+(the "Plan" button), memdir-dream-actions (the action list), memdir-dream-action (each
+action's checkbox), memdir-dream-diff (the diff of the approved actions), memdir-dream-apply,
+memdir-dream-dreams (applied dreams dropdown), memdir-dream-restore, memdir-dream-status.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Callable
+
+import ipywidgets as widgets
+
+from memdir_nb import dream
+from memdir_nb.widgets._common import MemdirView, classed, esc, pre
+
+if TYPE_CHECKING:  # pragma: no cover
+    from memdir_nb.config import MemdirConfig
+
+Planner = Callable[[Path], "dream.ConsolidationPlan"]
+
+
+class DreamPlanner(MemdirView):
+    """Shows why a dream would or would not run, proposes a plan, applies the approved part, restores."""
+
+    def __init__(
+        self,
+        memory_dir: str | os.PathLike[str],
+        *,
+        project_dir: str | os.PathLike[str] | None = None,
+        current_session: str | None = None,
+        planner: Planner | None = None,
+        min_hours: float = dream.MIN_HOURS,
+        min_sessions: int = dream.MIN_SESSIONS,
+        now_ms: float | None = None,
+        config: "MemdirConfig | None" = None,
+        **kwargs: Any,
+    ) -> None:
+        super().__init__(memory_dir, now_ms=now_ms, config=config, **kwargs)
+        self.add_class("memdir-dream")
+        self.project_dir = Path(project_dir) if project_dir is not None else self.memory_dir.parent
+        self.current_session = current_session
+        self.min_hours = min_hours
+        self.min_sessions = min_sessions
+        self._planner = planner
+        # state, readable by tests
+        self.gate: dream.GateResult | None = None
+        self.lock_status = ""
+        self.plan: dream.ConsolidationPlan | None = None
+        self.approved: set[str] = set()
+        self.diff_text = ""
+        self.last_result: dream.ApplyResult | None = None
+        self.dreams: list[str] = []
+        self.status_text = ""
+        self.action_boxes: dict[str, widgets.Checkbox] = {}
+        # controls
+        self.gates_html = classed(widgets.HTML(), "memdir-dream-gates")
+        self.plan_button = classed(
+            widgets.Button(description="Plan (dry run)", icon="search",
+                           tooltip="Read the memory dir and propose changes; nothing is written"),
+            "memdir-dream-plan",
+        )
+        self.actions_box = classed(widgets.VBox(), "memdir-dream-actions")
+        self.diff_html = classed(widgets.HTML(), "memdir-dream-diff")
+        self.apply_button = classed(
+            widgets.Button(description="Apply approved", icon="check", button_style="warning", disabled=True,
+                           tooltip="Change only the ticked actions; old versions go to .trash/"),
+            "memdir-dream-apply",
+        )
+        self.dreams_select = classed(widgets.Dropdown(description="Dream", options=[]), "memdir-dream-dreams")
+        self.restore_button = classed(
+            widgets.Button(description="Restore", icon="undo", disabled=True,
+                           tooltip="Put back every file the chosen dream changed"),
+            "memdir-dream-restore",
+        )
+        self.status = classed(widgets.HTML(), "memdir-dream-status")
+        self.plan_button.on_click(lambda _b: self.make_plan())
+        self.apply_button.on_click(lambda _b: self.apply())
+        self.restore_button.on_click(lambda _b: self.restore())
+        self.children = [
+            self.gates_html,
+            widgets.HBox([self.plan_button, self.apply_button]),
+            self.actions_box,
+            self.diff_html,
+            widgets.HBox([self.dreams_select, self.restore_button]),
+            self.status,
+        ]
+        self.refresh()
+
+    # ----------------------------------------------------------------------------- gates
+
+    def refresh(self) -> None:
+        """Re-check the gates (without taking the lock) and the list of applied dreams."""
+        try:
+            self.gate = dream.dream_gates(
+                self.memory_dir, current_session=self.current_session, project_dir=self.project_dir,
+                now_ms=self.now_ms(), min_hours=self.min_hours, min_sessions=self.min_sessions, acquire=False,
+            )
+            self.lock_status = dream.ConsolidationLock(self.memory_dir).holder_status(now_ms=self.now_ms())
+        except dream.LockFileCorruptError as err:
+            self.lock_status = f"unreadable: {err}"
+        self.gates_html.value = self._gates_table()
+        self.dreams = dream.list_dreams(self.memory_dir)
+        newest_first = list(reversed(self.dreams))
+        self.dreams_select.options = newest_first
+        self.dreams_select.value = newest_first[0] if newest_first else None
+        self.restore_button.disabled = not self.dreams
+
+    def _gates_table(self) -> str:
+        g = self.gate
+        rows: list[tuple[str, str, str]] = []
+        if g is None:
+            rows.append(("lock", "closed", self.lock_status))
+        else:
+            last = g.last_consolidated_ms
+            hours = (self._now() - last) / 3_600_000 if last else None
+            time_open = last == 0 or hours >= self.min_hours
+            rows.append(("time", "open" if time_open else "closed",
+                         "never consolidated" if not last else f"last consolidation {hours:.1f} h ago "
+                         f"(needs {self.min_hours:g} h)"))
+            if g.session_count is None:
+                rows.append(("sessions", "not checked", g.reason if g.gate == "sessions" else "time gate closed first"))
+            else:
+                rows.append(("sessions", "open" if g.session_count >= self.min_sessions else "closed",
+                             f"{g.session_count} session(s) since then (needs {self.min_sessions})"))
+            rows.append(("lock", "open" if self.lock_status in ("free", "stale", "dead") else "closed",
+                         f"consolidation lock is {self.lock_status}"))
+        body = "".join(
+            f'<tr class="memdir-dream-gate-{esc(name)}"><td>{esc(name)}</td><td><b>{esc(state)}</b></td>'
+            f"<td>{esc(why)}</td></tr>" for name, state, why in rows
+        )
+        verdict = "A dream would run now." if g is not None and g.open and self.lock_status in ("free", "stale", "dead") \
+            else "A dream would not run on its own now; you can still plan and apply one by hand."
+        return f"<h4>Gates</h4><table>{body}</table><p>{esc(verdict)}</p>"
+
+    def _now(self) -> float:
+        now = self.now_ms()
+        return dream._now_ms(now)
+
+    # ----------------------------------------------------------------------------- plan
+
+    def make_plan(self) -> dream.ConsolidationPlan | None:
+        """Build a dry-run plan (nothing is written) and approve all of its actions by default."""
+        try:
+            if self._planner is not None:
+                plan = self._planner(self.memory_dir)
+            else:
+                plan = dream.plan_consolidation(self.memory_dir, now_ms=self.now_ms())
+        except (OSError, ValueError) as err:
+            self.plan = None
+            self._set_status(f"Planning failed: {err}")
+            self._show_plan()
+            return None
+        self.plan = plan
+        self.approved = {a.id for a in plan.actions if a.ops}
+        self._show_plan()
+        self._set_status(f"Plan ready: {len(plan.actions)} action(s); nothing has been written yet.")
+        return plan
+
+    def set_approved(self, action_ids: set[str] | list[str] | tuple[str, ...]) -> None:
+        """Tick exactly these actions (ids from plan.actions) and redraw the diff."""
+        if self.plan is None:
+            raise ValueError("there is no plan yet; click 'Plan (dry run)' (or call make_plan()) first")
+        ids = set(action_ids)
+        known = {a.id for a in self.plan.actions}
+        if ids - known:
+            raise ValueError(f"unknown action id(s) {sorted(ids - known)}; choose from {sorted(known)}")
+        for aid, box in self.action_boxes.items():
+            box.value = aid in ids  # each change calls _on_tick, which keeps self.approved in step
+        self.approved = ids
+        self._show_diff()
+
+    def _show_plan(self) -> None:
+        self.action_boxes = {}
+        rows: list[widgets.Widget] = []
+        if self.plan is None:
+            self.actions_box.children = ()
+            self._show_diff()
+            return
+        if not self.plan.actions:
+            rows.append(widgets.HTML("<p>Nothing to consolidate: the dir is already tidy.</p>"))
+        for a in self.plan.actions:
+            box = classed(
+                widgets.Checkbox(value=a.id in self.approved, description=f"[{a.kind}] {a.summary}", indent=False,
+                                 disabled=not a.ops, layout=widgets.Layout(width="auto")),
+                "memdir-dream-action",
+            )
+            box.observe(lambda change, aid=a.id: self._on_tick(aid, change["new"]), names="value")
+            self.action_boxes[a.id] = box
+            rows.append(box)
+        self.actions_box.children = tuple(rows)
+        self._show_diff()
+
+    def _on_tick(self, action_id: str, ticked: bool) -> None:
+        if ticked:
+            self.approved.add(action_id)
+        else:
+            self.approved.discard(action_id)
+        self._show_diff()
+
+    def _show_diff(self) -> None:
+        if self.plan is None:
+            self.diff_text = ""
+            self.diff_html.value = ""
+        else:
+            self.diff_text = self.plan.diff(sorted(self.approved))
+            shown = self.diff_text or "(no file changes for the ticked actions)"
+            self.diff_html.value = "<h4>Diff of the ticked actions</h4>" + pre(shown, "memdir-dream-diff-text")
+        self.apply_button.disabled = self.plan is None or self.plan.applied or not self.approved
+
+    # ----------------------------------------------------------------------------- apply / restore
+
+    def apply(self) -> dream.ApplyResult | None:
+        """Apply the ticked actions under the consolidation lock; a success stamps lastConsolidatedAt."""
+        if self.plan is None or not self.approved:
+            self._set_status("Nothing to apply: make a plan and tick at least one action.")
+            return None
+        lock = dream.ConsolidationLock(self.memory_dir)
+        try:
+            got = lock.try_acquire(now_ms=self.now_ms())
+        except (dream.LockFileCorruptError, OSError) as err:
+            self._set_status(f"Not applied: {err}")
+            return None
+        if not got:
+            self._set_status(f"Not applied: another process is consolidating ({lock.path} is held).")
+            return None
+        try:
+            result = dream.apply_plan(self.plan, sorted(self.approved))
+        except (OSError, ValueError) as err:
+            lock.rollback()  # a failed dream must not close the time gate
+            self._set_status(f"Not applied: {err}")
+            return None
+        lock.release()
+        self.last_result = result
+        self._set_status(
+            f"Applied {len(self.approved)} action(s): changed {', '.join(result.changed) or 'nothing'}"
+            + (f"; moved to .trash/: {', '.join(result.trashed)}" if result.trashed else "")
+            + ". Restore puts every file back."
+        )
+        self._show_diff()
+        self.refresh()
+        self._changed()
+        return result
+
+    def restore(self, batch: str | None = None) -> list[str]:
+        """Undo an applied dream (default: the one chosen in the dropdown, newest first)."""
+        name = batch or self.dreams_select.value
+        if not name:
+            self._set_status("Nothing to restore: no dream has been applied in this dir.")
+            return []
+        try:
+            restored = dream.restore(self.memory_dir, name)
+        except (OSError, ValueError) as err:
+            self._set_status(f"Not restored: {err}")
+            return []
+        self._set_status(f"Restored {len(restored)} file(s): {', '.join(restored)}.")
+        self.refresh()
+        self._changed()
+        return restored
+
+    def _set_status(self, text: str) -> None:
+        self.status_text = text
+        self.status.value = f"<p>{esc(text)}</p>"

@@ -1,0 +1,152 @@
+"""DreamPlanner: gates shown, plan as actions and diff, apply only the approved subset, restore."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from memdir_nb.dream import LOCK_NAME, ConsolidationLock, list_dreams
+from memdir_nb.index import read_entrypoint
+from memdir_nb.widgets.dream_planner import DreamPlanner
+
+from widget_helpers import NOW, snapshot
+
+HOUR_MS = 3_600_000.0
+
+
+def _sessions(project_dir: Path, n: int, mtime_ms: float) -> None:
+    for i in range(n):
+        p = project_dir / f"session-{i}.jsonl"
+        p.write_text('{"type": "summary"}\n', encoding="utf-8")
+        os.utime(p, ns=(int(mtime_ms * 1e6),) * 2)
+
+
+def _visible(mem: Path) -> dict[str, bytes]:
+    """Every file outside the dot-folders (trash, locks), to compare the memories themselves."""
+    return {k: v for k, v in snapshot(mem).items() if not any(part.startswith(".") for part in k.split("/"))}
+
+
+def test_gates_show_sessions_closed_when_too_few_transcripts(mem, config):
+    _sessions(mem.parent, 2, NOW - HOUR_MS)
+    w = DreamPlanner(mem, now_ms=NOW, config=config)
+    assert w.gate is not None and not w.gate.open and w.gate.gate == "sessions"
+    html = w.gates_html.value
+    assert "never consolidated" in html
+    assert "2 session(s) since then (needs 5)" in html
+    assert "memdir-dream-gate-sessions" in html and "would not run" in html
+    assert "memdir-dream-gates" in w.gates_html._dom_classes
+
+
+def test_gates_open_with_enough_sessions_and_the_lock_is_not_taken(mem, config):
+    _sessions(mem.parent, 5, NOW - HOUR_MS)
+    w = DreamPlanner(mem, now_ms=NOW, config=config)
+    assert w.gate.open and w.lock_status == "free"
+    assert "A dream would run now." in w.gates_html.value
+    assert not (mem / LOCK_NAME).exists()  # showing the gates never takes the lock
+
+
+def test_time_gate_closed_after_a_recent_consolidation(mem, config):
+    lock = mem / LOCK_NAME
+    lock.write_text("", encoding="ascii")
+    os.utime(lock, ns=(int((NOW - 3 * HOUR_MS) * 1e6),) * 2)
+    w = DreamPlanner(mem, now_ms=NOW, config=config)
+    assert w.gate.gate == "time"
+    assert "last consolidation 3.0 h ago (needs 24 h)" in w.gates_html.value
+
+
+def test_plan_lists_actions_and_writes_nothing(mem, config):
+    before = snapshot(mem)
+    w = DreamPlanner(mem, now_ms=NOW, config=config)
+    w.plan_button.click()
+    kinds = {a.kind for a in w.plan.actions}
+    assert {"drop_dangling_index_line", "add_missing_index_line", "fit_index_caps"} <= kinds
+    assert set(w.action_boxes) == {a.id for a in w.plan.actions}
+    assert all("memdir-dream-action" in b._dom_classes for b in w.action_boxes.values())
+    assert w.approved == {a.id for a in w.plan.actions if a.ops}
+    assert "user_old_laptop.md" in w.diff_text and w.diff_text.startswith("--- a/")
+    assert not w.apply_button.disabled
+    assert snapshot(mem) == before
+
+
+def test_unticking_an_action_removes_it_from_the_diff(mem, config):
+    w = DreamPlanner(mem, now_ms=NOW, config=config)
+    w.make_plan()
+    fit = next(a.id for a in w.plan.actions if a.kind == "fit_index_caps")
+    assert "team/MEMORY.md" in w.diff_text
+    w.action_boxes[fit].value = False
+    assert fit not in w.approved
+    assert "team/MEMORY.md" not in w.diff_text
+
+
+def test_apply_changes_only_the_approved_actions_and_restore_undoes_it(mem, config):
+    w = DreamPlanner(mem, now_ms=NOW, config=config)
+    w.make_plan()
+    team_before = read_entrypoint(mem / "team")
+    visible_before = _visible(mem)
+    dangling = next(a.id for a in w.plan.actions if a.kind == "drop_dangling_index_line")
+    w.set_approved({dangling})
+    assert w.diff_text.count("+++ ") == 1  # only MEMORY.md
+    w.apply_button.click()
+    assert w.last_result is not None and w.last_result.changed == ("MEMORY.md",)
+    private = read_entrypoint(mem)
+    assert "user_old_laptop.md" not in private
+    assert "user_colour_vision.md" not in private  # its action was not approved
+    assert read_entrypoint(mem / "team") == team_before
+    changed = {k for k in _visible(mem) if _visible(mem)[k] != visible_before.get(k)}
+    assert changed == {"MEMORY.md"}
+    # the apply counts as a consolidation: the lock is released and its mtime closes the time gate
+    assert ConsolidationLock(mem).read_state().holder_pid is None
+    assert w.gate.gate == "time"
+    assert w.apply_button.disabled  # a plan applies once
+    assert w.dreams == list_dreams(mem) and len(w.dreams) == 1
+    assert w.dreams_select.value == w.dreams[0]
+
+    w.restore_button.click()
+    assert _visible(mem) == visible_before
+    assert "Restored 1 file(s): MEMORY.md" in w.status_text
+
+
+def test_apply_refused_while_another_process_holds_the_lock(mem, config):
+    w = DreamPlanner(mem, now_ms=NOW, config=config)
+    w.make_plan()
+    before = _visible(mem)
+    (mem / LOCK_NAME).write_text("1", encoding="ascii")  # PID 1 is alive, and the lock is fresh
+    assert w.apply() is None
+    assert "another process is consolidating" in w.status_text
+    assert _visible(mem) == before
+    assert list_dreams(mem) == []
+
+
+def test_apply_on_a_stale_plan_changes_nothing_and_keeps_the_time_gate_open(mem, config):
+    w = DreamPlanner(mem, now_ms=NOW, config=config)
+    w.make_plan()
+    (mem / "MEMORY.md").write_text(read_entrypoint(mem) + "- [New](new.md) — added meanwhile\n", encoding="utf-8")
+    before = _visible(mem)
+    assert w.apply() is None
+    assert "changed since the plan was made" in w.status_text
+    assert _visible(mem) == before
+    assert not (mem / LOCK_NAME).exists()  # rolled back: the lock file was absent before
+
+
+def test_set_approved_rejects_unknown_ids(mem, config):
+    w = DreamPlanner(mem, now_ms=NOW, config=config)
+    with pytest.raises(ValueError, match="no plan yet"):
+        w.set_approved({"x"})
+    w.make_plan()
+    with pytest.raises(ValueError, match="unknown action id"):
+        w.set_approved({"nope"})
+
+
+def test_restore_with_no_dreams_says_so(mem, config):
+    w = DreamPlanner(mem, now_ms=NOW, config=config)
+    assert w.restore_button.disabled
+    assert w.restore() == []
+    assert "no dream has been applied" in w.status_text
+
+
+def test_planning_a_missing_dir_reports_the_error(tmp_path, config):
+    w = DreamPlanner(tmp_path / "absent", now_ms=NOW, config=config)
+    assert w.make_plan() is None
+    assert "does not exist" in w.status_text
