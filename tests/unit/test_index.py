@@ -341,3 +341,14 @@ def test_rebuild_skips_symlinks_that_leave_the_dir(tmp_path: Path) -> None:
     outside = memory(tmp_path, "secret.md", "SECRET", "s", "user")
     os.symlink(outside, mem / "planted.md")
     assert "SECRET" not in rebuild_index(mem)
+
+
+def test_rebuild_scope_can_be_given_explicitly(tmp_path: Path) -> None:
+    shared = tmp_path / "shared_memories"
+    memory(shared, "team/project_nested.md", "Nested", "kept for a team scope", "project")
+    memory(shared, "logs/reference_log.md", "Log notes", "kept for a team scope", "reference")
+    team_text = rebuild_index(shared, write=False, scope="team")
+    assert "team/project_nested.md" in team_text and "logs/reference_log.md" in team_text
+    assert rebuild_index(shared, write=False) == ""  # inferred private: team/ and logs/ left out
+    with pytest.raises(ValueError, match="'private' or 'team'"):
+        rebuild_index(shared, write=False, scope="shared")  # type: ignore[arg-type]
