@@ -19,6 +19,7 @@ from memdir_nb.widgets._common import MemdirView, classed, esc, pre
 
 if TYPE_CHECKING:  # pragma: no cover
     from memdir_nb.config import MemdirConfig
+    from memdir_nb.recall.base import Selector
     from memdir_nb.recall.session import InjectedMemory
 
 COMMON_TOOLS = ("Bash", "Read", "Edit", "Write", "Grep", "Glob", "WebFetch", "pytest", "git", "docker", "kubectl")
@@ -33,6 +34,7 @@ class RecallPlayground(MemdirView):
         *,
         now_ms: float | None = None,
         config: "MemdirConfig | None" = None,
+        selector: "Selector | None" = None,
         **kwargs: Any,
     ) -> None:
         from memdir_nb.recall.session import RecallSession
@@ -44,6 +46,7 @@ class RecallPlayground(MemdirView):
         super().__init__(memory_dir, now_ms=now_ms, config=config, **kwargs)
         self.add_class("memdir-recall")
         self.session = RecallSession()
+        self.custom_selector = selector  # overrides the offline/Claude choice (e.g. a local test server)
         self.selected: list[InjectedMemory] = []
         self.manifest = ""
         self.request_json = ""
@@ -106,6 +109,8 @@ class RecallPlayground(MemdirView):
     @property
     def selector_name(self) -> str:
         """'anthropic' when the Claude toggle is on (only possible with a key), else 'lexical'."""
+        if self.custom_selector is not None:
+            return str(getattr(self.custom_selector, "name", type(self.custom_selector).__name__))
         return "anthropic" if (self.claude.value and self.has_key) else "lexical"
 
     @property
@@ -127,7 +132,7 @@ class RecallPlayground(MemdirView):
             self.last_error = None
             self.error_box.value = "<p>Type a query first.</p>"
             return []
-        selector = make_selector(self.selector_name, self.config)
+        selector = self.custom_selector or make_selector(self.selector_name, self.config)
         preview = explain.recall_preview(
             self.query.value, self.memory_dir, self.session, selector,
             recent_tools=list(self.tools.value), now_ms=self.now_ms(),

@@ -1,0 +1,41 @@
+from __future__ import annotations
+
+from memdir_nb.widgets import FreshnessView
+
+from widget_helpers import NOW
+
+
+def test_histogram_counts_every_memory_by_type_and_age(mem, config):
+    f = FreshnessView(mem, now_ms=NOW, config=config)
+    data = f.data
+    assert sum(sum(c) for c in data.counts.values()) == 40
+    assert data.counts["user"][data.bins.index("yesterday")] == 1  # user_colour_vision.md
+    assert data.counts["project"][data.bins.index("over a year")] == 1  # the availability OKR
+
+
+def test_stale_memories_are_marked_and_listed(mem, config):
+    f = FreshnessView(mem, now_ms=NOW, config=config)
+    assert "team/project_availability_okr.md" in f.stale
+    assert all(r.age_days >= 90 for r in f.rows if r.filename in f.stale)
+    assert len(f.stale) == sum(r.age_days >= 90 for r in f.rows)
+    assert "team/project_availability_okr.md" in f.stale_box.value
+    assert "stale (90+ days)" in f.timeline_svg
+
+
+def test_threshold_slider_changes_what_counts_as_stale(mem, config):
+    f = FreshnessView(mem, now_ms=NOW, config=config)
+    f.threshold.value = 400
+    assert set(f.stale) == {r.filename for r in f.rows if r.age_days >= 400}
+    assert "stale (400+ days)" in f.timeline_svg
+
+
+def test_charts_are_inline_svg_and_deterministic(mem, config):
+    a = FreshnessView(mem, now_ms=NOW, config=config)
+    b = FreshnessView(mem, now_ms=NOW, config=config)
+    assert a.histogram.value.startswith("<svg") and a.timeline.value.startswith("<svg")
+    assert a.histogram_svg == b.histogram_svg and a.timeline_svg == b.timeline_svg
+    for svg in (a.histogram_svg, a.timeline_svg):
+        assert "http://" not in svg.replace("http://www.w3.org", "").replace("http://purl.org", "").replace(
+            "http://creativecommons.org", ""
+        )
+        assert "<dc:date>" not in svg

@@ -1,0 +1,64 @@
+from __future__ import annotations
+
+from memdir_nb.index import MAX_ENTRYPOINT_LINES, read_entrypoint
+from memdir_nb.widgets import IndexInspector
+
+from widget_helpers import NOW
+
+
+def test_gauges_show_both_budgets_for_both_scopes(mem, config):
+    i = IndexInspector(mem, now_ms=NOW, config=config)
+    team = i.budgets["team"]
+    assert team.line_count > MAX_ENTRYPOINT_LINES and team.byte_count > 25_000
+    gauge_lines = i.panels["team"].children[1]
+    gauge_bytes = i.panels["team"].children[2]
+    assert "memdir-inspector-lines" in gauge_lines._dom_classes
+    assert (gauge_lines.value, gauge_lines.max, gauge_lines.bar_style) == (200, 200, "danger")
+    assert (gauge_bytes.max, gauge_bytes.bar_style) == (25_000, "danger")
+    private_lines = i.panels["private"].children[1]
+    assert private_lines.value == i.budgets["private"].line_count < 200
+    assert private_lines.bar_style == "success"
+
+
+def test_dropped_lines_are_exactly_those_truncation_cuts(mem, config):
+    i = IndexInspector(mem, now_ms=NOW, config=config)
+    assert i.dropped_lines["private"] == [] and i.warnings["private"] == ""
+    dropped = i.dropped_lines["team"]
+    file_lines = read_entrypoint(mem / "team").split("\n")
+    kept = i.budgets["team"].kept_line_count
+    assert [d.line_no for d in dropped] == list(range(kept + 1, i.budgets["team"].line_count + 1))
+    assert all(file_lines[d.line_no - 1] == d.text for d in dropped)
+    assert {d.reason for d in dropped if d.line_no > 200} == {"line cap"}
+    assert {d.reason for d in dropped if d.line_no <= 200} == {"byte cap"}
+    html = i.panels["team"].children[4].value
+    assert html.count("<mark") == len(dropped)
+
+
+def test_warning_that_would_be_appended_is_shown(mem, config):
+    i = IndexInspector(mem, now_ms=NOW, config=config)
+    assert i.warnings["team"].startswith("> WARNING: MEMORY.md is ")
+    assert "200 lines" in i.warnings["team"]
+    assert i.panels["team"].children[3].value.count("WARNING") == 1
+
+
+def test_rebuild_regenerates_both_indexes_through_the_store(mem, config):
+    i = IndexInspector(mem, now_ms=NOW, config=config)
+    predicted = i.rebuild_preview["team"]
+    i.rebuild_button.click()
+    assert i.dropped_lines == {"private": [], "team": []}
+    text = read_entrypoint(mem / "team")
+    assert "Keiko:" not in text  # the pasted call transcript is gone
+    assert (i.budgets["team"].line_count, i.budgets["team"].byte_count) == predicted[:2]
+    assert "user_colour_vision.md" in read_entrypoint(mem)  # the unindexed memory is listed now
+    assert "user_old_laptop.md" not in read_entrypoint(mem)  # the dangling line is dropped
+    assert i.status_text.startswith("Rebuilt MEMORY.md, team/MEMORY.md")
+
+
+def test_missing_team_folder_is_reported_not_an_error(tmp_path, config):
+    from memdir_nb.store import MemoryStore
+
+    d = tmp_path / "solo"
+    MemoryStore(d, now_ms=NOW).save("Tea", "User drinks green tea", "user", "Green tea.")
+    i = IndexInspector(d, now_ms=NOW, config=config)
+    assert not i.budgets["team"].exists and i.rebuild_preview["team"] is None
+    assert "(missing)" in i.panels["team"].children[0].value

@@ -1,0 +1,104 @@
+from __future__ import annotations
+
+import json
+
+from memdir_nb.config import MemdirConfig
+from memdir_nb.widgets import RecallPlayground
+
+from widget_helpers import NOW
+
+
+def test_claude_option_is_disabled_without_a_key_and_says_why(mem, config):
+    p = RecallPlayground(mem, now_ms=NOW, config=config)
+    assert p.claude.disabled and not p.claude.value
+    assert p.selector_name == "lexical"
+    assert "no ANTHROPIC_API_KEY" in p.claude_reason.value
+
+
+def test_claude_option_is_enabled_with_a_key(mem, tmp_path):
+    cfg = MemdirConfig.for_tests(home=tmp_path, cwd=tmp_path, now_ms=NOW, anthropic_api_key="sk-ant-test")
+    p = RecallPlayground(mem, now_ms=NOW, config=cfg)
+    assert not p.claude.disabled and p.claude.value and p.selector_name == "anthropic"
+    assert "sk-ant-test" not in p.request_json  # the key never appears in the shown request
+
+
+def test_request_json_is_the_exact_claude_request_without_a_key(mem, config):
+    p = RecallPlayground(mem, now_ms=NOW, config=config)
+    p.query.value = "who is on call this week"
+    p.tools.value = ["Bash", "kubectl"]
+    req = json.loads(p.request_json)
+    assert req["max_tokens"] == 256
+    content = req["messages"][0]["content"]
+    assert content.startswith("Query: who is on call this week")
+    assert "Recently used tools: Bash, kubectl" in content
+    assert p.manifest in content and p.manifest.count("\n") == 39
+    assert req["output_config"]["format"]["schema"]["properties"]["selected_memories"]["type"] == "array"
+    assert "who is on call" in p.request_box.value
+
+
+def test_run_injects_memories_with_headers_and_freshness_notes(mem, config):
+    p = RecallPlayground(mem, now_ms=NOW, config=config)
+    p.query.value = "how do we deploy to production"
+    p.run_button.click()
+    paths = [m.path for m in p.selected]
+    assert str(mem / "team/reference_deploy_runbook.md") in paths
+    assert p.last_error is None
+    assert "<system-reminder>\nThis memory is 47 days old." in p.rendered
+    assert f"Memory: {mem / 'team/reference_deploy_runbook.md'}:" in p.rendered
+    assert "Argo CD" in p.result_box.value
+
+
+def test_session_tracks_surfaced_set_and_budget_and_never_repeats(mem, config):
+    p = RecallPlayground(mem, now_ms=NOW, config=config)
+    first = p.run("how do we deploy to production")
+    assert first and p.surfaced == frozenset(m.path for m in first)
+    used = p.session.bytes_used
+    assert used == sum(m.injected_bytes for m in first) > 0
+    assert f"{used:,} of 61,440 bytes" in p.session_box.value
+    assert "reference_deploy_runbook.md" in p.session_box.value
+    again = p.run("how do we deploy to production")
+    assert not set(m.path for m in again) & set(m.path for m in first)
+    assert "team/reference_deploy_runbook.md" not in p.manifest
+
+
+def test_new_session_resets_surfaced_and_budget(mem, config):
+    p = RecallPlayground(mem, now_ms=NOW, config=config)
+    p.run("how do we deploy to production")
+    p.reset_button.click()
+    assert p.surfaced == frozenset() and p.session.bytes_used == 0
+    assert "team/reference_deploy_runbook.md" in p.manifest
+    assert [m.path for m in p.run("how do we deploy to production")]
+
+
+def test_unrelated_query_injects_nothing_and_says_so(mem, config):
+    p = RecallPlayground(mem, now_ms=NOW, config=config)
+    assert p.run("quantum chromodynamics lattice gauge") == []
+    assert "nothing is injected" in p.result_box.value
+
+
+def test_example_queries_come_from_the_demo(mem, config):
+    from memdir_nb.demo import DEMO_QUERIES
+
+    p = RecallPlayground(mem, now_ms=NOW, config=config)
+    labels = [v for _, v in p.examples.options if v]
+    assert labels == list(DEMO_QUERIES)
+    p.examples.value = "who is on call this week"
+    assert p.query.value == "who is on call this week"
+
+
+def test_selector_error_is_shown(mem, tmp_path):
+    # a key is set but the API is a closed local port: the error is shown, nothing is injected
+    import socket
+
+    from memdir_nb.recall import AnthropicSelector
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    selector = AnthropicSelector(api_key="sk-ant-test", base_url=f"http://127.0.0.1:{port}", max_retries=0, timeout=2)
+    cfg = MemdirConfig.for_tests(home=tmp_path, cwd=tmp_path, now_ms=NOW, anthropic_api_key="sk-ant-test")
+    p = RecallPlayground(mem, now_ms=NOW, config=cfg, selector=selector)
+    assert p.run("how do we deploy to production") == []
+    assert p.last_error and p.selector_name == "anthropic"
+    assert "Selector error (anthropic)" in p.error_box.value
+    assert p.surfaced == frozenset()

@@ -1,0 +1,65 @@
+from __future__ import annotations
+
+from memdir_nb.index import parse_index, read_entrypoint
+from memdir_nb.store import MemoryStore
+from memdir_nb.widgets import TeamScopeView
+
+from widget_helpers import NOW, snapshot
+
+SECRET_BODY = "Stripe live key: sk_live_" + "4eC39HqLyjWDarjtT1zdp7dc" + "\nuse it for refunds"
+
+
+def _targets(scope_dir):
+    return {e.target for e in parse_index(read_entrypoint(scope_dir))}
+
+
+def test_private_and_team_side_by_side_with_scope_rules(mem, config):
+    v = TeamScopeView(mem, now_ms=NOW, config=config)
+    assert {r.scope for r in v.private_rows} == {"private"} and {r.scope for r in v.team_rows} == {"team"}
+    assert len(v.private_rows) + len(v.team_rows) == 40
+    assert [r.type for r in v.rules] == ["user", "feedback", "project", "reference"]
+    assert "never" in v.rules_box.value and "always private" in v.rules_box.value
+
+
+def test_promote_moves_the_file_and_updates_both_indexes(mem, config):
+    v = TeamScopeView(mem, now_ms=NOW, config=config)
+    v.private_list.value = "feedback_small_prs.md"
+    assert v.verdict.allowed and "no credential found" in v.verdict_box.value
+    assert not v.promote_button.disabled
+    v.promote_button.click()
+    assert not (mem / "feedback_small_prs.md").exists()
+    assert (mem / "team/feedback_small_prs.md").is_file()
+    assert "feedback_small_prs.md" not in _targets(mem)
+    assert "feedback_small_prs.md" in _targets(mem / "team")
+    assert "team/feedback_small_prs.md" in [r.filename for r in v.team_rows]
+
+
+def test_demote_moves_it_back(mem, config):
+    v = TeamScopeView(mem, now_ms=NOW, config=config)
+    v.team_list.value = "team/reference_oncall.md"
+    assert not v.demote_button.disabled
+    v.demote_button.click()
+    assert (mem / "reference_oncall.md").is_file() and not (mem / "team/reference_oncall.md").exists()
+    assert "reference_oncall.md" in _targets(mem) and "reference_oncall.md" not in _targets(mem / "team")
+
+
+def test_secret_scan_verdict_blocks_promotion_and_nothing_moves(mem, config):
+    MemoryStore(mem, now_ms=NOW).save("Refund key", "Key for refunds", "reference", SECRET_BODY)
+    v = TeamScopeView(mem, now_ms=NOW, config=config)
+    v.private_list.value = "reference_refund_key.md"
+    assert not v.verdict.allowed and v.verdict.secret_findings
+    assert v.promote_button.disabled
+    assert "Stripe" in v.verdict_box.value
+    before = snapshot(mem)
+    v.promote("reference_refund_key.md")  # even called directly, the store refuses
+    assert "Not promoted" in v.status_text and "credential" in v.status_text
+    assert snapshot(mem) == before
+
+
+def test_user_memory_cannot_be_promoted(mem, config):
+    v = TeamScopeView(mem, now_ms=NOW, config=config)
+    v.private_list.value = "user_role.md"
+    assert not v.verdict.allowed and "always private" in v.verdict_box.value
+    before = snapshot(mem)
+    v.promote("user_role.md")
+    assert snapshot(mem) == before and "always private" in v.status_text
