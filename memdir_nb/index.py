@@ -9,7 +9,6 @@ from __future__ import annotations
 import math
 import os
 import re
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
@@ -315,6 +314,8 @@ def render_index(headers: list[MemoryHeader]) -> str:
 
 def write_text_atomic(path: Path, text: str) -> None:
     """Write text to path via a temp file in the same folder, fsync and os.replace."""
+    import tempfile  # only writers need it; keeps `import memdir_nb.index` light
+
     try:
         mode = os.stat(path).st_mode & 0o777
     except FileNotFoundError:
