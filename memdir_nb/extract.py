@@ -693,31 +693,59 @@ def _block_to_param(block: Any) -> dict[str, Any]:
     return block.model_dump(exclude_none=True)
 
 
-def run_extraction(
+class MissingAPIKeyError(ValueError):
+    """No Anthropic client was given and the config holds no API key."""
+
+
+def client_from_config(config: Any = None, **client_options: Any) -> Any:
+    """An anthropic.Anthropic client built from config.anthropic_api_key (config None: from the environment)."""
+    if config is None:
+        from memdir_nb.config import MemdirConfig
+
+        config = MemdirConfig.from_environment()
+    key = getattr(config, "anthropic_api_key", None)
+    if not key:
+        raise MissingAPIKeyError(
+            "no Anthropic API key: set ANTHROPIC_API_KEY in the environment (or pass a MemdirConfig "
+            "with anthropic_api_key, or an anthropic client as client=) to run the extractor"
+        )
+    import anthropic
+
+    return anthropic.Anthropic(api_key=key, **client_options)
+
+
+def build_extraction_request(
     memory_dir: str | os.PathLike[str],
     new_messages: Sequence[TranscriptMessage],
     *,
-    client: Any,
     model: str = DEFAULT_MODEL,
-    max_turns: int = MAX_TURNS,
     max_tokens: int = DEFAULT_MAX_TOKENS,
-    cwd: str | os.PathLike[str] | None = None,
-) -> ExtractionResult:
-    """Run the Claude tool-use loop (at most `max_turns` model calls) over the new messages."""
+) -> dict[str, Any]:
+    """The keyword arguments of the extractor's first messages.create call (built, not sent)."""
     from memdir_nb.scan import format_memory_manifest, scan_memory_files
 
     if not new_messages:
         raise ValueError("no new messages to extract from; the scheduler should have skipped this run")
-    if not 1 <= max_turns <= MAX_TURNS:
-        raise ValueError(f"max_turns must be between 1 and {MAX_TURNS}, got {max_turns}")
     system = build_extraction_prompt(memory_dir, format_memory_manifest(scan_memory_files(memory_dir)),
                                      len(new_messages))
-    convo: list[dict[str, Any]] = [{"role": "user", "content": render_messages(new_messages)}]
-    runner = ToolRunner(memory_dir, cwd=cwd)
+    return {"model": model, "max_tokens": max_tokens, "system": system,
+            "messages": [{"role": "user", "content": render_messages(new_messages)}],
+            "tools": TOOL_SCHEMAS}
+
+
+def run_tool_loop(
+    request: Mapping[str, Any],
+    runner: Any,
+    *,
+    client: Any,
+    max_turns: int = MAX_TURNS,
+) -> ExtractionResult:
+    """Send `request`, run each tool call through `runner.run` (sandboxed), repeat until no calls or max_turns."""
+    convo: list[dict[str, Any]] = list(request["messages"])
     result = ExtractionResult(turns=0, stop_reason=None)
+    calls: list[Any] = []
     for _ in range(max_turns):
-        response = client.messages.create(model=model, max_tokens=max_tokens, system=system,
-                                          messages=convo, tools=TOOL_SCHEMAS)
+        response = client.messages.create(**{**request, "messages": convo})
         result.turns += 1
         result.stop_reason = response.stop_reason
         blocks = list(response.content)
@@ -734,13 +762,41 @@ def run_extraction(
         convo.append({"role": "user", "content": results})
     else:
         result.hit_turn_cap = bool(calls)
-    result.written = list(runner.written)
-    result.refused = list(runner.refused)
+    result.written = list(getattr(runner, "written", []))
+    result.refused = list(getattr(runner, "refused", []))
     return result
 
 
-def make_extractor(memory_dir: str | os.PathLike[str], *, client: Any, **kwargs: Any) -> Callable[[ExtractionRequest], ExtractionResult]:
+def run_extraction(
+    memory_dir: str | os.PathLike[str],
+    new_messages: Sequence[TranscriptMessage],
+    *,
+    client: Any = None,
+    config: Any = None,
+    client_options: Mapping[str, Any] | None = None,
+    model: str = DEFAULT_MODEL,
+    max_turns: int = MAX_TURNS,
+    max_tokens: int = DEFAULT_MAX_TOKENS,
+    cwd: str | os.PathLike[str] | None = None,
+) -> ExtractionResult:
+    """Run the Claude tool-use loop (at most `max_turns` model calls) over the new messages.
+
+    Without `client`, one is built from `config` (or the environment) with `client_options`.
+    """
+    if not 1 <= max_turns <= MAX_TURNS:
+        raise ValueError(f"max_turns must be between 1 and {MAX_TURNS}, got {max_turns}")
+    request = build_extraction_request(memory_dir, new_messages, model=model, max_tokens=max_tokens)
+    if client is None:
+        client = client_from_config(config, **dict(client_options or {}))
+    return run_tool_loop(request, ToolRunner(memory_dir, cwd=cwd), client=client, max_turns=max_turns)
+
+
+def make_extractor(memory_dir: str | os.PathLike[str], *, client: Any = None, config: Any = None,
+                   **kwargs: Any) -> Callable[[ExtractionRequest], ExtractionResult]:
     """An `extract` callable for ExtractionScheduler that runs the Claude loop on each request."""
+    if client is None:  # fail now, not on the first turn, when there is no key
+        client = client_from_config(config, **dict(kwargs.pop("client_options", None) or {}))
+
     def extract(request: ExtractionRequest) -> ExtractionResult:
         return run_extraction(memory_dir, request.new_messages, client=client, **kwargs)
     return extract

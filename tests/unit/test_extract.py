@@ -390,3 +390,61 @@ def test_runner_bash_chains_follow_shell_rules_without_a_shell(memdir: Path) -> 
     out = runner.run("Bash", {"command": "ls missing && cat a.md && cat a.md"}).content
     assert "alpha" not in out and "[exit code" in out
     assert "alpha" in runner.run("Bash", {"command": "ls missing || cat a.md"}).content
+
+
+# --------------------------------------------------------------------------- client from config
+
+
+def _config(tmp_path: Path, key: str | None):
+    from memdir_nb.config import MemdirConfig
+
+    return MemdirConfig.for_tests(home=tmp_path / "home", cwd=tmp_path, anthropic_api_key=key)
+
+
+def test_run_extraction_builds_its_client_from_the_config_key(memdir: Path, tmp_path: Path) -> None:
+    with MessagesAPIServer([text_reply("Nothing worth saving.")]) as api:
+        result = run_extraction(memdir, _msgs(2), config=_config(tmp_path, "sk-from-config"),
+                                client_options={"base_url": api.base_url, "max_retries": 0})
+        sent = api.requests[0]
+    assert result.turns == 1 and result.final_text == "Nothing worth saving."
+    # SDK versions differ in the header they put the key in; either way it is the config's key
+    assert "sk-from-config" in (sent.headers.get("x-api-key"), sent.headers.get("authorization", "").removeprefix("Bearer "))
+
+
+def test_run_extraction_without_client_or_key_names_the_variable_and_sends_nothing(memdir: Path, tmp_path: Path) -> None:
+    from memdir_nb.extract import MissingAPIKeyError
+
+    with MessagesAPIServer() as api:
+        with pytest.raises(MissingAPIKeyError, match="ANTHROPIC_API_KEY"):
+            run_extraction(memdir, _msgs(2), config=_config(tmp_path, None),
+                           client_options={"base_url": api.base_url})
+        assert api.request_count == 0
+    assert list(memdir.iterdir()) == []
+
+
+def test_make_extractor_without_key_fails_when_made_not_on_the_first_turn(memdir: Path, tmp_path: Path) -> None:
+    from memdir_nb.extract import MissingAPIKeyError
+
+    with pytest.raises(MissingAPIKeyError, match="ANTHROPIC_API_KEY"):
+        make_extractor(memdir, config=_config(tmp_path, ""))
+
+
+def test_built_request_is_exactly_what_the_first_call_sends(memdir: Path) -> None:
+    from memdir_nb.extract import build_extraction_request
+
+    write_memory(memdir, "feedback_testing.md", name="No mocks", description="tests hit real services",
+                 type="feedback", now_ms=NOW_MS)
+    messages = read_transcript(SAMPLE).messages[-4:]
+    request = build_extraction_request(memdir, messages, model="claude-test-model", max_tokens=321)
+    with MessagesAPIServer([text_reply("ok")]) as api:
+        run_extraction(memdir, messages, client=_client(api), model="claude-test-model", max_tokens=321)
+        body = api.requests[0].body
+    assert body == json.loads(json.dumps(request))
+    assert set(request) == {"model", "max_tokens", "system", "messages", "tools"}
+
+
+def test_build_request_with_no_messages_is_refused(memdir: Path) -> None:
+    from memdir_nb.extract import build_extraction_request
+
+    with pytest.raises(ValueError, match="no new messages"):
+        build_extraction_request(memdir, [])
