@@ -1,0 +1,196 @@
+"""Fixtures for the browser tests: Debian's Chromium driven by Playwright, Voila and JupyterLab.
+
+Chromium comes from the OS (`apt-get install chromium`, /usr/bin/chromium), never from
+`playwright install`. It is launched with flags that keep it off the network, and every server
+listens on 127.0.0.1 only. Without Chromium the tests are skipped, except in CI (CI=true),
+where they fail so a missing browser cannot pass unnoticed.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+BIN = Path(sys.executable).parent
+ARTIFACTS = REPO / "artifacts" / "browser"
+CHROMIUM_CANDIDATES = ("/usr/bin/chromium", "/usr/bin/chromium-browser")
+CHROMIUM_FLAGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--disable-default-apps",
+    "--disable-extensions",
+    "--disable-dev-shm-usage",
+]
+SERVER_START_TIMEOUT_S = 90
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Every test in tests/browser/ is a browser test."""
+    for item in items:
+        if Path(str(item.fspath)).is_relative_to(Path(__file__).parent):
+            item.add_marker(pytest.mark.browser)
+
+
+def find_chromium() -> str | None:
+    """The OS Chromium binary, or None."""
+    for path in CHROMIUM_CANDIDATES:
+        if os.access(path, os.X_OK):
+            return path
+    return shutil.which("chromium")
+
+
+def free_port() -> int:
+    """A TCP port on 127.0.0.1 that nothing listens on right now."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def wait_for_http(url: str, proc: subprocess.Popen, log: Path, timeout: float = SERVER_START_TIMEOUT_S) -> None:
+    """Poll url until it answers; fail with the server's log if the process dies or time runs out."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            pytest.fail(f"server exited with {proc.returncode} before answering {url}:\n{log.read_text()[-4000:]}")
+        try:
+            with urllib.request.urlopen(url, timeout=2):
+                return
+        except urllib.error.HTTPError:
+            return  # it answered (a 403/404 still means the server is up)
+        except OSError:
+            time.sleep(0.3)
+    pytest.fail(f"server did not answer {url} within {timeout}s:\n{log.read_text()[-4000:]}")
+
+
+def stop(proc: subprocess.Popen) -> None:
+    """Stop a server we started (its whole process group), politely first."""
+    if proc.poll() is None:
+        os.killpg(proc.pid, 15)
+        try:
+            proc.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, 9)
+            proc.wait(timeout=5)
+
+
+def jupyter_env(root: Path) -> dict[str, str]:
+    """Environment for a Jupyter server: private config/runtime dirs, no real memory dir leaking in."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("JUPYTER_", "MEMDIR_NB_"))}
+    for name in ("config", "runtime", "data"):
+        (root / name).mkdir(parents=True, exist_ok=True)
+    env.update(
+        JUPYTER_CONFIG_DIR=str(root / "config"),
+        JUPYTER_RUNTIME_DIR=str(root / "runtime"),
+        JUPYTER_DATA_DIR=str(root / "data"),
+        JUPYTER_PLATFORM_DIRS="1",
+        ANTHROPIC_API_KEY="",
+        PATH=f"{BIN}{os.pathsep}{env.get('PATH', '')}",
+    )
+    env.pop("ANTHROPIC_API_KEY")
+    return env
+
+
+@pytest.fixture(scope="session")
+def chromium_path() -> str:
+    path = find_chromium()
+    if path is None:
+        message = ("Chromium not found at /usr/bin/chromium; install it with "
+                   "`apt-get install chromium` (never `playwright install`)")
+        if os.environ.get("CI") == "true":
+            pytest.fail(message + " -- CI must run the browser tests")
+        pytest.skip(message)
+    return path
+
+
+@pytest.fixture(scope="session")
+def browser(chromium_path: str) -> Iterator[object]:
+    from playwright.sync_api import sync_playwright
+
+    # headless=True adds --headless; Playwright gives each launch a fresh profile dir in tmp
+    # (it refuses --user-data-dir in args), so no state survives between runs.
+    with sync_playwright() as pw:
+        b = pw.chromium.launch(executable_path=chromium_path, headless=True, args=CHROMIUM_FLAGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture()
+def page(browser, request: pytest.FixtureRequest) -> Iterator[object]:
+    """A fresh page; its screenshot is saved to artifacts/browser/<test>.png whatever the outcome."""
+    context = browser.new_context(viewport={"width": 1400, "height": 1000})
+    pg = context.new_page()
+    pg.set_default_timeout(60_000)
+    yield pg
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    try:
+        pg.screenshot(path=str(ARTIFACTS / f"{request.node.name}.png"), full_page=True)
+    finally:
+        context.close()
+
+
+@pytest.fixture(scope="session")
+def demo_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    from memdir_nb.demo import build_demo_memory_dir
+
+    return build_demo_memory_dir(tmp_path_factory.mktemp("voila") / "demo_memory")
+
+
+@pytest.fixture(scope="session")
+def voila_url(demo_dir: Path, tmp_path_factory: pytest.TempPathFactory, chromium_path: str) -> Iterator[str]:
+    """Voila serving notebooks/dashboard.ipynb on 127.0.0.1 with MEMDIR_NB_DIR = a demo dir in tmp."""
+    root = tmp_path_factory.mktemp("voila-home")
+    port = free_port()
+    env = jupyter_env(root)
+    env["MEMDIR_NB_DIR"] = str(demo_dir)
+    log = root / "voila.log"
+    with open(log, "wb") as out:
+        proc = subprocess.Popen(
+            [str(BIN / "voila"), "notebooks/dashboard.ipynb", "--no-browser", f"--port={port}",
+             "--Voila.ip=127.0.0.1", "--Voila.open_browser=False"],
+            cwd=REPO, env=env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True,
+        )
+    url = f"http://127.0.0.1:{port}/"
+    try:
+        wait_for_http(url, proc, log)
+        yield url
+    finally:
+        stop(proc)
+
+
+@pytest.fixture(scope="session")
+def lab_url(tmp_path_factory: pytest.TempPathFactory, chromium_path: str) -> Iterator[str]:
+    """JupyterLab on 127.0.0.1 over a tmp root holding a copy of notebooks/, with a token."""
+    root = tmp_path_factory.mktemp("lab-home")
+    work = root / "work"
+    shutil.copytree(REPO / "notebooks", work / "notebooks")
+    port = free_port()
+    token = "memdir-nb-browser-test"
+    log = root / "lab.log"
+    with open(log, "wb") as out:
+        proc = subprocess.Popen(
+            [str(BIN / "jupyter"), "lab", "--no-browser", f"--port={port}", "--ServerApp.ip=127.0.0.1",
+             f"--ServerApp.token={token}", f"--ServerApp.root_dir={work}",
+             "--LabApp.news_url=", "--LabServerApp.extra_labextensions_path=[]"],
+            cwd=work, env=jupyter_env(root), stdout=out, stderr=subprocess.STDOUT, start_new_session=True,
+        )
+    base = f"http://127.0.0.1:{port}"
+    try:
+        wait_for_http(f"{base}/api/status?token={token}", proc, log)
+        yield f"{base}/lab/tree/notebooks/00_tour.ipynb?token={token}"
+    finally:
+        stop(proc)

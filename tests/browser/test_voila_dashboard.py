@@ -1,0 +1,74 @@
+"""The Voila dashboard in a real Chromium: tabs render, recall finds the expected memory,
+a save shows up in the browser tab and on disk, and the path lab rejects an attack key."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from memdir_nb.demo import DEMO_QUERIES
+
+TABS = ("Memories", "Save", "Index", "Recall", "Freshness", "Team", "Path security")
+
+
+def open_dashboard(page, url: str) -> None:
+    page.goto(url, wait_until="domcontentloaded")
+    page.wait_for_selector(".memdir-dashboard", timeout=120_000)
+
+
+def open_tab(page, title: str) -> None:
+    page.locator(".memdir-dashboard-tabs .lm-TabBar-tab", has_text=title).first.click()
+
+
+def test_dashboard_renders_every_tab(page, voila_url: str) -> None:
+    open_dashboard(page, voila_url)
+    titles = page.locator(".memdir-dashboard-tabs .lm-TabBar-tab").all_inner_texts()
+    assert [t.strip() for t in titles] == list(TABS)
+    page.wait_for_selector(".memdir-browser-table table")
+    assert "feedback_no_recap.md" in page.locator(".memdir-browser-table").inner_text()
+    for title, css in (("Index", ".memdir-inspector"), ("Freshness", ".memdir-freshness-histogram svg"),
+                       ("Team", ".memdir-team"), ("Path security", ".memdir-lab")):
+        open_tab(page, title)
+        page.locator(css).first.wait_for(state="visible")
+
+
+def test_recall_playground_finds_the_expected_memory(page, voila_url: str) -> None:
+    query, expected = next(iter(DEMO_QUERIES.items()))
+    open_dashboard(page, voila_url)
+    open_tab(page, "Recall")
+    page.locator(".memdir-recall-query input").fill(query)
+    page.locator(".memdir-recall-run").click()
+    result = page.locator(".memdir-recall-result")
+    result.get_by_text(Path(expected).name).first.wait_for()
+    assert Path(expected).name in result.inner_text()
+
+
+def test_saving_in_the_editor_shows_in_browser_and_on_disk(page, voila_url: str, demo_dir: Path) -> None:
+    target = demo_dir / "feedback_lint_before_pushing.md"
+    assert not target.exists()
+    open_dashboard(page, voila_url)
+    open_tab(page, "Save")
+    page.locator(".memdir-editor-type select").select_option("feedback")
+    page.locator(".memdir-editor-name input").fill("Lint before pushing")
+    page.locator(".memdir-editor-description input").fill("Run ruff and the fast tests before every git push")
+    page.locator(".memdir-editor-body textarea").fill("Run ruff check and make test-fast before pushing.")
+    page.locator(".memdir-editor-why textarea").fill("CI takes twenty minutes; a lint failure wastes a run.")
+    page.locator(".memdir-editor-how textarea").fill("Before any git push on this repo.")
+    page.locator(".memdir-editor-save").click()
+    page.locator(".memdir-editor-status").get_by_text("Saved").wait_for()
+    assert target.is_file()
+    assert "name: Lint before pushing" in target.read_text(encoding="utf-8")
+    assert "(feedback_lint_before_pushing.md)" in (demo_dir / "MEMORY.md").read_text(encoding="utf-8")
+    open_tab(page, "Memories")
+    page.locator(".memdir-browser-table").get_by_text("feedback_lint_before_pushing.md").first.wait_for()
+
+
+def test_path_security_lab_rejects_an_attack_key(page, voila_url: str) -> None:
+    open_dashboard(page, voila_url)
+    open_tab(page, "Path security")
+    page.locator(".memdir-lab-key input").fill("../../.ssh/authorized_keys")
+    verdict = page.locator(".memdir-lab-verdict")
+    verdict.get_by_text("rejected").wait_for()
+    assert "parent-segment" in verdict.inner_text()
+    assert page.locator(".memdir-lab-steps .memdir-step-fail").count() == 1
