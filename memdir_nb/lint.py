@@ -41,6 +41,11 @@ RECALL_MAX_LINES = 200
 RECALL_MAX_BYTES = 4096
 MAX_INDEX_LINE_CHARS = 200
 STALE_PROJECT_DAYS = 365
+# The secret scan covers the first 64 KB of a body, in windows of 1,000 characters per line.
+MAX_SECRET_SCAN_CHARS = 64 * 1024
+SECRET_LINE_WINDOW = 1000
+SECRET_LINE_OVERLAP = 200
+MAX_HEADER_SCAN_CHARS = 4096
 MAX_DESCRIPTION_CHARS = 150
 MIN_DESCRIPTION_WORDS = 3
 VAGUE_DESCRIPTIONS = frozenset(
@@ -345,6 +350,11 @@ class _Collector:
         self.items.append(Finding(self.rel, rule, severity or SEVERITIES[rule], message, hint, line))
 
 
+def _clip(text: str, limit: int = 80) -> str:
+    """text cut to limit characters with an ellipsis, for messages."""
+    return text if len(text) <= limit else text[: limit - 1] + "\u2026"
+
+
 def field_line(mem: MemoryText, key: str) -> int:
     """The 1-based line of a header field ('description: ...'), or 1 when it cannot be found."""
     head = mem.text.split("\n", mem.body_line)[: mem.body_line]
@@ -368,7 +378,7 @@ def _check_header(mem: MemoryText, c: _Collector) -> None:
         c.add("missing-name", "no name in the header", "add 'name: <short title>' to the header", 1)
     if fm.type is None:
         if fm.raw_type:
-            c.add("unknown-type", f"unknown type {fm.raw_type!r}",
+            c.add("unknown-type", f"unknown type {_clip(fm.raw_type)!r}",
                   f"use one of: {', '.join(TYPE_NAMES)}", field_line(mem, "type"))
         else:
             c.add("missing-type", "no type in the header",
@@ -378,7 +388,7 @@ def _check_header(mem: MemoryText, c: _Collector) -> None:
         c.add("missing-description", "no description: the selector has nothing to match on",
               "add a one-line description saying when this memory is useful", 1)
     elif desc.casefold().strip(".!") in VAGUE_DESCRIPTIONS or len(desc.split()) < MIN_DESCRIPTION_WORDS:
-        c.add("vague-description", f"description {desc!r} is too vague to recall by",
+        c.add("vague-description", f"description {_clip(desc)!r} is too vague to recall by",
               "say what the memory is about and when it applies, in one specific line", field_line(mem, "description"))
     elif len(desc) > MAX_DESCRIPTION_CHARS:
         c.add("long-description",
@@ -424,12 +434,12 @@ def _check_content(mem: MemoryText, c: _Collector) -> None:
         m = _FILE_LINE.search(line)
         if m and "derivable-file-path" not in seen_rules:
             seen_rules.add("derivable-file-path")
-            c.add("derivable-file-path", f"file path with a line number ({m.group(0)!r}) goes stale as code moves",
+            c.add("derivable-file-path", f"file path with a line number ({_clip(m.group(0))!r}) goes stale as code moves",
                   "drop the location; say what is non-obvious about it, or where to look by name", line_no)
         m = _CODE_SYMBOL.search(line)
         if m and "derivable-code-symbol" not in seen_rules:
             seen_rules.add("derivable-code-symbol")
-            c.add("derivable-code-symbol", f"records where code lives ({m.group(0)!r}), which reading the code shows",
+            c.add("derivable-code-symbol", f"records where code lives ({_clip(m.group(0))!r}), which reading the code shows",
                   "keep only the reason or surprise behind it, not the code map", line_no)
         for sm in _GIT_SHA_CONTEXT.finditer(line):
             if re.search(r"[a-f]", sm.group(1)) and re.search(r"\d", sm.group(1)):
@@ -441,7 +451,7 @@ def _check_content(mem: MemoryText, c: _Collector) -> None:
             m = _IN_PROGRESS.search(line)
         if m and "ephemeral-task-state" not in seen_rules:
             seen_rules.add("ephemeral-task-state")
-            c.add("ephemeral-task-state", f"ephemeral task state ({m.group(0)!r}) is stale by the next session",
+            c.add("ephemeral-task-state", f"ephemeral task state ({_clip(m.group(0))!r}) is stale by the next session",
                   "save only lasting facts; use a task list or plan for work in flight", line_no)
     if sha_hits:
         c.add("derivable-git-history", f"git commit ids ({', '.join(s for _, s in sha_hits[:3])}) are git history",
@@ -458,11 +468,32 @@ def _check_content(mem: MemoryText, c: _Collector) -> None:
                 break
 
 
+def _secret_window(text: str) -> str:
+    """Text with very long lines cut into overlapping pieces, each on its own line.
+
+    The secret scanner's cost grows with the square of a line's length (a 32,000-character
+    line takes seconds), so a pasted blob is scanned in windows; overlap keeps a token that
+    straddles a cut whole in one piece. Line numbers shift only inside such blobs.
+    """
+    if all(len(line) <= SECRET_LINE_WINDOW for line in text.split("\n")):
+        return text
+    out = []
+    step = SECRET_LINE_WINDOW - SECRET_LINE_OVERLAP
+    for line in text.split("\n"):
+        if len(line) <= SECRET_LINE_WINDOW:
+            out.append(line)
+            continue
+        out.extend(line[i : i + SECRET_LINE_WINDOW] for i in range(0, len(line) - SECRET_LINE_OVERLAP, step))
+    return "\n".join(out)
+
+
 def _check_secrets(mem: MemoryText, c: _Collector) -> None:
     from memdir_nb.secret_scan import scan_for_secrets
 
     fm = mem.header
-    fields = {"name": fm.name or "", "description": fm.description or "", "body": mem.body}
+    fields = {"name": _secret_window((fm.name or "")[:MAX_HEADER_SCAN_CHARS]),
+              "description": _secret_window((fm.description or "")[:MAX_HEADER_SCAN_CHARS]),
+              "body": _secret_window(mem.body[:MAX_SECRET_SCAN_CHARS])}
     findings = scan_for_secrets(fields)
     if not findings:
         return
