@@ -10,7 +10,9 @@ from typing import Sequence
 
 
 def _existing_dir(raw: str) -> Path:
-    path = Path(raw).expanduser()
+    from memdir_nb.config import MemdirConfig
+
+    path = MemdirConfig.from_environment().expand_user(raw)
     if not path.is_dir():
         raise argparse.ArgumentTypeError(
             f"{raw!r} is not a directory; pass the memory dir (the folder holding MEMORY.md)"

@@ -199,6 +199,13 @@ class MemdirConfig:
         """The current time in milliseconds, from the injected clock."""
         return float(self.clock())
 
+    def expand_user(self, raw: str | os.PathLike[str]) -> Path:
+        """Expand a leading `~` against this config's home (never the process environment)."""
+        text = os.fspath(raw)
+        if text == "~" or text.startswith("~/"):
+            return self.home / text[2:] if len(text) > 1 else self.home
+        return Path(text)
+
     @classmethod
     def from_environment(
         cls,

@@ -685,15 +685,15 @@ def build_demo_memory_dir(target: str | os.PathLike[str], *, now_ms: float | Non
 def notebook_memory_dir(chosen: str | os.PathLike[str] | None = None, *, config=None,
                         now_ms: float | None = None) -> Path:
     """The memory dir a notebook opens: the one chosen, else MEMDIR_NB_DIR, else a fresh demo."""
+    if config is None:
+        from memdir_nb.config import MemdirConfig
+
+        config = MemdirConfig.from_environment()
     if chosen:
-        path = Path(os.fspath(chosen)).expanduser()
+        path = config.expand_user(chosen)
         source = "the notebook's parameters cell"
     else:
-        if config is None:
-            from memdir_nb.config import MemdirConfig
-
-            config = MemdirConfig.from_environment()
-        path = Path(config.demo_dir).expanduser() if config.demo_dir else None
+        path = config.expand_user(config.demo_dir) if config.demo_dir else None
         source = "MEMDIR_NB_DIR"
     if path is not None:
         if not path.is_dir():

@@ -378,3 +378,13 @@ def test_config_module_import_is_light() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
+
+
+def test_expand_user_uses_the_config_home_not_the_process_env(tmp_path) -> None:
+    from memdir_nb.config import MemdirConfig
+
+    config = MemdirConfig.for_tests(home=tmp_path / "me", cwd=tmp_path)
+    assert config.expand_user("~") == tmp_path / "me"
+    assert config.expand_user("~/notes/memory") == tmp_path / "me" / "notes" / "memory"
+    assert config.expand_user("/abs/~x") == Path("/abs/~x")
+    assert config.expand_user("~other/x") == Path("~other/x")
