@@ -5,6 +5,8 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 DEMO_DIR ?= $(CURDIR)/demo_memory
 NBVAL_SANITIZE := tests/nbval_sanitize.cfg
+# Jupyter refuses to start as root unless told; containers and CI machines often are root.
+LAB_FLAGS := $(if $(filter 0,$(shell id -u)),--allow-root)
 
 .PHONY: lab test test-fast bench demo venv clean
 
@@ -21,7 +23,7 @@ demo: $(STAMP)
 	$(BIN)/memdir-nb demo $(DEMO_DIR) --overwrite
 
 lab: demo
-	MEMDIR_NB_DIR=$(DEMO_DIR) $(BIN)/jupyter lab notebooks/00_tour.ipynb
+	MEMDIR_NB_DIR=$(DEMO_DIR) $(BIN)/jupyter lab $(LAB_FLAGS) notebooks/00_tour.ipynb
 
 test: $(STAMP)
 	$(BIN)/python -m pytest tests
