@@ -52,8 +52,9 @@ def test_filter_rows_combines_filters(mem):
 
 
 def test_memory_detail_reads_at_most_the_preview_cap(tmp_path):
-    store = MemoryStore(tmp_path / "m", now_ms=NOW)
-    store.save("Huge", "a big memory", "reference", "y" * (explain.MAX_PREVIEW_BYTES * 2))
+    d = tmp_path / "m"
+    d.mkdir()
+    (d / "huge.md").write_text("---\nname: Huge\ndescription: big\ntype: reference\n---\n" + "y" * (explain.MAX_PREVIEW_BYTES * 2))
     row = explain.memory_rows(tmp_path / "m", now_ms=NOW)[0]
     d = explain.memory_detail(row, now_ms=NOW)
     assert d.truncated and len(d.text.encode()) == explain.MAX_PREVIEW_BYTES
