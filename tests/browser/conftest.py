@@ -184,8 +184,10 @@ def lab_url(tmp_path_factory: pytest.TempPathFactory, chromium_path: str) -> Ite
     with open(log, "wb") as out:
         proc = subprocess.Popen(
             [str(BIN / "jupyter"), "lab", "--no-browser", f"--port={port}", "--ServerApp.ip=127.0.0.1",
-             f"--ServerApp.token={token}", f"--ServerApp.root_dir={work}",
-             "--LabApp.news_url=", "--LabServerApp.extra_labextensions_path=[]"],
+             f"--IdentityProvider.token={token}", f"--ServerApp.root_dir={work}", "--allow-root",
+             # keep Lab off the network: no news feed, no update check, no PyPI extension manager
+             "--LabApp.news_url=", "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
+             "--LabApp.extension_manager=readonly"],
             cwd=work, env=jupyter_env(root), stdout=out, stderr=subprocess.STDOUT, start_new_session=True,
         )
     base = f"http://127.0.0.1:{port}"
