@@ -84,6 +84,12 @@ _EXPORTS: dict[str, str] = {
     "build_demo_memory_dir": "demo",
     "DEMO_QUIRKS": "demo",
     "DEMO_QUERIES": "demo",
+    # analysis and lint
+    "to_dataframe": "analysis",
+    "to_dataframe_many": "analysis",
+    "discover_memory_dirs": "analysis",
+    "lint_memory_dir": "lint",
+    "Finding": "lint",
     # lifecycle
     "append_daily_log": "kairos",
     "ConsolidationLock": "dream",
