@@ -10,7 +10,10 @@ Three parts, each usable alone:
 - `can_use_tool`: the sandbox. Read/Grep/Glob allowed; Bash only for read-only commands;
   Write/Edit only inside the memory dir (team_paths validation, as the store); all else denied.
 - `run_extraction`: a Claude tool-use loop (anthropic SDK, at most 5 turns) whose tool calls run
-  locally through `ToolRunner`, and only after `can_use_tool` allowed them.
+  locally through `ToolRunner`, and only after `can_use_tool` allowed them. The first call is
+  exactly `build_extraction_request(...)` (notebooks show it without sending it); the loop itself
+  is `run_tool_loop`, shared with dream's Claude-driven consolidation. Without a client, one is
+  built from `MemdirConfig.anthropic_api_key` (`client_from_config`).
 """
 
 from __future__ import annotations

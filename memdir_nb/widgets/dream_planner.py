@@ -159,7 +159,8 @@ class DreamPlanner(MemdirView):
         self.plan = plan
         self.approved = {a.id for a in plan.actions if a.ops}
         self._show_plan()
-        self._set_status(f"Plan ready: {len(plan.actions)} action(s); nothing has been written yet.")
+        notes = f" Notes: {'; '.join(plan.notes)}" if plan.notes else ""
+        self._set_status(f"Plan ready ({plan.source}): {len(plan.actions)} action(s); nothing has been written yet.{notes}")
         return plan
 
     def set_approved(self, action_ids: set[str] | list[str] | tuple[str, ...]) -> None:

@@ -150,3 +150,26 @@ def test_planning_a_missing_dir_reports_the_error(tmp_path, config):
     w = DreamPlanner(tmp_path / "absent", now_ms=NOW, config=config)
     assert w.make_plan() is None
     assert "does not exist" in w.status_text
+
+
+def test_a_custom_planner_plan_is_shown_with_its_notes_and_applies_the_same_way(mem, config):
+    from memdir_nb.dream import ConsolidationPlan, PlanAction
+
+    text = (mem / "MEMORY.md").read_text(encoding="utf-8")
+
+    def planner(root):
+        action = PlanAction("claude:MEMORY.md", "claude_rewrite", "rewrite MEMORY.md", ("MEMORY.md",),
+                            (("write", "MEMORY.md", text + "- [X](x.md) — proposed by a model\n"),))
+        import hashlib
+        return ConsolidationPlan(root, [action], {"MEMORY.md": text},
+                                 {"MEMORY.md": hashlib.sha256(text.encode()).hexdigest()}, NOW,
+                                 source="claude", notes=["refused Bash: 'rm' is not a read-only command"])
+
+    w = DreamPlanner(mem, planner=planner, now_ms=NOW, config=config)
+    w.make_plan()
+    assert "Plan ready (claude): 1 action(s)" in w.status_text and "refused Bash" in w.status_text
+    assert "+- [X](x.md) — proposed by a model" in w.diff_text
+    w.apply()
+    assert (mem / "MEMORY.md").read_text(encoding="utf-8").endswith("proposed by a model\n")
+    w.restore()
+    assert (mem / "MEMORY.md").read_text(encoding="utf-8") == text
