@@ -81,7 +81,9 @@ _HEX_CREDENTIAL_CONTEXT = re.compile(
     re.IGNORECASE,
 )
 _ENTROPY_CANDIDATE = re.compile(r"[A-Za-z0-9+/=_\-]{%d,}" % MIN_ENTROPY_TOKEN_LENGTH)
-_URL = re.compile(r"[a-z][a-z0-9+.\-]*://[^\s'\"<>`]+", re.IGNORECASE)
+# The scheme is bounded and must start a word: an unbounded `[a-z][...]*://` restarts at every
+# letter of a long word and rescans to its end, which is quadratic in the line length.
+_URL = re.compile(r"(?<![a-z0-9+.\-])[a-z][a-z0-9+.\-]{0,31}://[^\s'\"<>`]+", re.IGNORECASE)
 _URL_SEPARATORS = re.compile(r"[/?&=.:#]")
 _HEX_ONLY = re.compile(r"^[0-9a-fA-F]+$")
 _DATE_OR_NUMBER = re.compile(r"^[0-9\-:./,+TZ]+$")
@@ -263,7 +265,7 @@ def _entropy_hits(line: str, det: dict[str, Any]) -> list[_Hit]:
     hits: list[_Hit] = []
     # Inside URLs, '/', '?', '&', '=', '.', ':' separate parts: a dashboard id in a path is
     # short and public, while a long token passed as a query value is still caught.
-    masked = _URL.sub(lambda u: _URL_SEPARATORS.sub(" ", u.group(0)), line)
+    masked = _URL.sub(lambda u: _URL_SEPARATORS.sub(" ", u.group(0)), line) if "://" in line else line
     for m in _ENTROPY_CANDIDATE.finditer(masked):
         token = m.group(0).strip("=-_/+") or m.group(0)
         if h.is_sequential_string(token) or h.is_potential_uuid(token):

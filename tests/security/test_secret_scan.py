@@ -230,3 +230,14 @@ def test_scan_does_not_touch_detect_secrets_global_settings() -> None:
     before = get_settings().json()
     scan_for_secrets({"body": f"{AWS_KEY}\npassword = {DB_PASSWORD}"})
     assert get_settings().json() == before
+
+
+@pytest.mark.timeout(60)
+def test_a_long_single_line_body_does_not_stall_the_guard() -> None:
+    # One 200 KB word used to take minutes (a URL pattern rescanned the line from every
+    # letter); the timeout is a hang guard, not a speed target.
+    line = "x" * 200_000
+    assert scan_for_secrets({"body": line}) == []
+    key = "AKIA" + "Q" * 16
+    findings = scan_for_secrets({"body": line[:100_000] + " " + key + " " + line[:100_000]})
+    assert [f.kind for f in findings] == ["AWS access key"]
