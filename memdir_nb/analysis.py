@@ -70,9 +70,13 @@ class MemorySummary:
     skipped: list[tuple[str, str]] = field(default_factory=list)
 
 
-def discover_memory_dirs(base: str | os.PathLike[str]) -> list[Path]:
-    """Every projects/*/memory folder under a Claude home (e.g. ~/.claude), sorted."""
-    root = Path(base).expanduser()
+def discover_memory_dirs(base: str | os.PathLike[str] | None = None, *, config=None) -> list[Path]:
+    """Every projects/*/memory folder under a Claude home (default: the config's), sorted."""
+    if config is None:
+        from memdir_nb.config import MemdirConfig
+
+        config = MemdirConfig.from_environment()
+    root = config.expand_user(base) if base is not None else config.claude_home
     if not root.is_dir():
         raise ValueError(f"{base} is not a directory; pass a Claude home such as ~/.claude")
     projects = root / "projects"

@@ -130,3 +130,15 @@ def test_importing_analysis_does_not_import_pandas():
     code = "import sys, memdir_nb.analysis, memdir_nb.lint; print('pandas' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
+
+
+def test_discover_defaults_to_the_configured_claude_home(tmp_path) -> None:
+    from memdir_nb.analysis import discover_memory_dirs
+    from memdir_nb.config import MemdirConfig
+
+    home = tmp_path / "home"
+    (home / ".claude" / "projects" / "-repo-a" / "memory").mkdir(parents=True)
+    (home / ".claude" / "projects" / "-repo-b").mkdir(parents=True)
+    config = MemdirConfig.for_tests(home=home, cwd=tmp_path)
+    assert discover_memory_dirs(config=config) == [home / ".claude" / "projects" / "-repo-a" / "memory"]
+    assert discover_memory_dirs("~/.claude", config=config) == discover_memory_dirs(config=config)
