@@ -68,6 +68,7 @@ _EXPORTS: dict[str, str] = {
     "build_assistant_daily_log_prompt": "kairos",
     "SearchPastContext": "prompts",
     "load_memory_prompt": "prompts",
+    "build_agent_memory_prompt": "prompts",
     # recall
     "RelevantMemory": "recall",
     "find_relevant_memories": "recall",
@@ -98,6 +99,7 @@ _EXPORTS: dict[str, str] = {
     "plan_consolidation": "dream",
     "apply_plan": "dream",
     "restore": "dream",
+    "plan_consolidation_with_claude": "dream",
     "ExtractionScheduler": "extract",
     "has_memory_writes_since": "extract",
     "can_use_tool": "extract",

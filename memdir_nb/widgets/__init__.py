@@ -6,6 +6,7 @@ does not import it.
 
 from memdir_nb.widgets.browser import MemoryBrowser
 from memdir_nb.widgets.dashboard import Dashboard
+from memdir_nb.widgets.dream_planner import DreamPlanner
 from memdir_nb.widgets.editor import MemoryEditor
 from memdir_nb.widgets.freshness import FreshnessView
 from memdir_nb.widgets.inspector import IndexInspector
@@ -15,6 +16,7 @@ from memdir_nb.widgets.team import TeamScopeView
 
 __all__ = [
     "Dashboard",
+    "DreamPlanner",
     "FreshnessView",
     "IndexInspector",
     "MemoryBrowser",
