@@ -1,0 +1,469 @@
+"""Rules of memdir_nb.scan.ScanCache: a cached scan gives exactly the cold scan's report,
+reopens no unchanged file, and never carries a stale header or a security decision over."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import tempfile
+import threading
+import time
+from pathlib import Path
+from typing import Callable, Iterator
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from memdir_nb import scan as scan_module
+from memdir_nb.frontmatter import render_memory_file
+from memdir_nb.scan import ScanCache, ScanReport, scan_memory_dir, scan_memory_files, stat_key
+
+BASE_NS = 1_774_693_800 * 1_000_000_000  # 2026-03-28T10:30:00Z
+HOUR_MS = 3_600_000.0
+
+
+def trusting_cache(**kwargs: object) -> ScanCache:
+    """A cache whose clock runs an hour ahead, so every header just read may be kept."""
+    return ScanCache(clock=lambda: time.time() * 1000 + HOUR_MS, **kwargs)  # type: ignore[arg-type]
+
+
+def write(root: Path, rel: str, *, name: str = "n", desc: str = "d", mtime_ns: int = BASE_NS) -> Path:
+    """A memory file at root/rel with an exact mtime."""
+    path = root / rel
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(render_memory_file(name, desc, "project", "body"))
+    os.utime(path, ns=(mtime_ns, mtime_ns))
+    return path
+
+
+def rewrite_visibly(path: Path, text: str, mtime_ns: int) -> None:
+    """Rewrite a file in place with a forced mtime, until its stat identity shows the change.
+
+    On filesystems with coarse timestamps two writes in one clock tick can leave every stat
+    field equal; only the cache's racy window can catch that (tested on its own below).
+    """
+    before = stat_key(os.stat(path))
+    for _ in range(100):
+        with open(path, "r+", encoding="utf-8") as fh:  # same inode: no rename
+            fh.truncate(0)
+            fh.write(text)
+        os.utime(path, ns=(mtime_ns, mtime_ns))
+        if stat_key(os.stat(path)) != before:
+            return
+        time.sleep(0.005)
+    raise AssertionError(f"the filesystem never recorded a change to {path}")
+
+
+def cold(root: Path, limit: int | None = 200) -> ScanReport:
+    return scan_memory_dir(root, limit=limit)
+
+
+@pytest.fixture
+def count_opens(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """Every path opened through os.open (the scan's reader) or builtins.open from now on."""
+    opened: list[str] = []
+    real_os_open: Callable[..., int] = os.open
+    real_open = open
+
+    def counting_os_open(path, *args, **kwargs):  # type: ignore[no-untyped-def]
+        opened.append(os.fspath(path))
+        return real_os_open(path, *args, **kwargs)
+
+    def counting_open(file, *args, **kwargs):  # type: ignore[no-untyped-def]
+        opened.append(os.fspath(file) if not isinstance(file, int) else f"fd:{file}")
+        return real_open(file, *args, **kwargs)
+
+    monkeypatch.setattr(scan_module.os, "open", counting_os_open)
+    monkeypatch.setattr("builtins.open", counting_open)
+    return opened
+
+
+# ---------------------------------------------------------------- reuse
+
+
+def test_rescan_of_unchanged_dir_opens_no_file(tmp_path: Path, count_opens: list[str]) -> None:
+    for i in range(30):
+        write(tmp_path, f"{'team/' if i % 3 == 0 else ''}m{i:02d}.md", mtime_ns=BASE_NS - i)
+    cache = trusting_cache()
+    first = scan_memory_dir(tmp_path, cache=cache)
+    assert len(count_opens) == 30  # the counter does see the scan's reads
+    count_opens.clear()
+    again = scan_memory_dir(tmp_path, cache=cache)
+    assert count_opens == []
+    assert again == first
+
+
+def test_rescan_hit_counter_equals_file_count(tmp_path: Path) -> None:
+    for i in range(12):
+        write(tmp_path, f"m{i}.md", mtime_ns=BASE_NS - i)
+    cache = trusting_cache()
+    scan_memory_files(tmp_path, cache=cache)
+    assert (cache.stats().hits, cache.stats().misses, cache.stats().entries) == (0, 12, 12)
+    scan_memory_files(tmp_path, cache=cache)
+    assert (cache.stats().hits, cache.stats().misses) == (12, 12)
+
+
+def test_capped_rescan_reads_only_files_that_enter_the_cap(tmp_path: Path, count_opens: list[str]) -> None:
+    for i in range(10):
+        write(tmp_path, f"m{i}.md", mtime_ns=BASE_NS - i * 1000)
+    cache = trusting_cache()
+    scan_memory_dir(tmp_path, limit=3, cache=cache)
+    newest = write(tmp_path, "new.md", mtime_ns=BASE_NS + 1000)
+    count_opens.clear()
+    report = scan_memory_dir(tmp_path, limit=3, cache=cache)
+    assert count_opens == [str(newest)]
+    assert report == cold(tmp_path, limit=3)
+    assert [h.filename for h in report.headers] == ["new.md", "m0.md", "m1.md"]
+
+
+# ---------------------------------------------------------------- changes are seen
+
+
+def test_same_size_rewrite_with_equal_mtime_is_read_again(tmp_path: Path) -> None:
+    path = write(tmp_path, "a.md", name="alpha", desc="one")
+    cache = trusting_cache()
+    scan_memory_dir(tmp_path, cache=cache)
+    text = path.read_text().replace("alpha", "omega").replace("one", "two")
+    assert len(text) == path.stat().st_size
+    rewrite_visibly(path, text, BASE_NS)
+    assert path.stat().st_mtime_ns == BASE_NS and path.stat().st_size == len(text)
+    report = scan_memory_dir(tmp_path, cache=cache)
+    assert report == cold(tmp_path)
+    assert (report.headers[0].name, report.headers[0].description) == ("omega", "two")
+
+
+def test_file_replaced_by_same_size_file_with_equal_mtime_is_read_again(tmp_path: Path) -> None:
+    path = write(tmp_path, "a.md", name="alpha")
+    cache = trusting_cache()
+    scan_memory_dir(tmp_path, cache=cache)
+    other = write(tmp_path, ".tmp-a.md", name="omega")  # a dot-file, as the store's temp files are
+    assert other.stat().st_size == path.stat().st_size
+    os.replace(other, path)
+    report = scan_memory_dir(tmp_path, cache=cache)
+    assert report == cold(tmp_path)
+    assert report.headers[0].name == "omega"
+
+
+def test_touch_within_the_same_second_is_seen(tmp_path: Path) -> None:
+    # mtime_ms is a float of ms (as in the spec), so steps below ~1 us do not change the order.
+    write(tmp_path, "a.md", mtime_ns=BASE_NS)
+    b = write(tmp_path, "b.md", mtime_ns=BASE_NS + 1000)
+    cache = trusting_cache()
+    assert [h.filename for h in scan_memory_files(tmp_path, cache=cache)] == ["b.md", "a.md"]
+    os.utime(b, ns=(BASE_NS - 1000, BASE_NS - 1000))  # two microseconds back, same second
+    report = scan_memory_dir(tmp_path, cache=cache)
+    assert report == cold(tmp_path)
+    assert [h.filename for h in report.headers] == ["a.md", "b.md"]
+    assert report.headers[1].mtime_ms == (BASE_NS - 1000) / 1_000_000
+    os.utime(b, ns=(BASE_NS - 999, BASE_NS - 999))  # one nanosecond: same header order, new stat
+    assert scan_memory_dir(tmp_path, cache=cache) == cold(tmp_path)
+
+
+def test_added_and_deleted_files_match_a_cold_scan_and_leave_the_cache(tmp_path: Path) -> None:
+    for i in range(5):
+        write(tmp_path, f"m{i}.md", mtime_ns=BASE_NS - i)
+    cache = trusting_cache()
+    scan_memory_dir(tmp_path, cache=cache)
+    (tmp_path / "m1.md").unlink()
+    (tmp_path / "m3.md").unlink()
+    write(tmp_path, "sub/new.md", mtime_ns=BASE_NS)
+    report = scan_memory_dir(tmp_path, cache=cache)
+    assert report == cold(tmp_path)
+    assert cache.stats().entries == 4
+    shutil.rmtree(tmp_path / "sub")
+    for p in tmp_path.glob("*.md"):
+        p.unlink()
+    assert scan_memory_dir(tmp_path, cache=cache) == ScanReport()
+    assert cache.stats().entries == 0
+
+
+def test_removed_memory_dir_forgets_its_entries(tmp_path: Path) -> None:
+    mem = tmp_path / "memory"
+    write(mem, "a.md")
+    cache = trusting_cache()
+    scan_memory_dir(mem, cache=cache)
+    assert cache.stats().entries == 1
+    shutil.rmtree(mem)
+    assert scan_memory_dir(mem, cache=cache) == ScanReport()
+    assert cache.stats().entries == 0
+
+
+# ---------------------------------------------------------------- symlinks: re-checked every scan
+
+
+def test_symlink_retargeted_inside_the_dir_gives_the_new_target(tmp_path: Path) -> None:
+    write(tmp_path, "one.md", name="first")
+    write(tmp_path, "two.md", name="second")
+    os.symlink("one.md", tmp_path / "alias.md")
+    cache = trusting_cache()
+    assert {h.filename: h.name for h in scan_memory_files(tmp_path, cache=cache)}["alias.md"] == "first"
+    (tmp_path / "alias.md").unlink()
+    os.symlink("two.md", tmp_path / "alias.md")
+    report = scan_memory_dir(tmp_path, cache=cache)
+    assert report == cold(tmp_path)
+    assert {h.filename: h.name for h in report.headers}["alias.md"] == "second"
+
+
+def test_symlink_retargeted_outside_is_skipped_although_its_header_was_cached(tmp_path: Path) -> None:
+    mem, outside = tmp_path / "memory", tmp_path / "outside"
+    write(mem, "real.md", name="inside")
+    os.symlink("real.md", mem / "alias.md")
+    cache = trusting_cache()
+    assert len(scan_memory_files(mem, cache=cache)) == 2
+    # Same content, same size, same mtime: only the containment check can tell.
+    outside.mkdir()
+    shutil.copy2(mem / "real.md", outside / "real.md")
+    (mem / "alias.md").unlink()
+    os.symlink(outside / "real.md", mem / "alias.md")
+    report = scan_memory_dir(mem, cache=cache)
+    assert report == cold(mem)
+    assert [h.filename for h in report.headers] == ["real.md"]
+    assert [(s.path, s.reason) for s in report.skipped] == [("alias.md", "symlink leaves the memory dir")]
+
+
+def test_regular_file_swapped_for_an_escaping_symlink_is_skipped(tmp_path: Path) -> None:
+    mem, outside = tmp_path / "memory", tmp_path / "outside"
+    path = write(mem, "a.md", name="mine")
+    cache = trusting_cache()
+    scan_memory_dir(mem, cache=cache)
+    outside.mkdir()
+    os.replace(path, outside / "a.md")  # the same inode, now outside
+    os.symlink(outside / "a.md", mem / "a.md")
+    report = scan_memory_dir(mem, cache=cache)
+    assert report == cold(mem)
+    assert report.headers == [] and report.skipped[0].reason == "symlink leaves the memory dir"
+
+
+# ---------------------------------------------------------------- racy timestamps
+
+
+class StepClock:
+    """A clock in ms that the test moves by hand."""
+
+    def __init__(self, now_ms: float) -> None:
+        self.now_ms = now_ms
+
+    def __call__(self) -> float:
+        return self.now_ms
+
+
+def test_file_changed_within_the_racy_window_is_read_again(tmp_path: Path, count_opens: list[str]) -> None:
+    path = write(tmp_path, "a.md")
+    clock = StepClock(time.time() * 1000)  # the file's ctime is "just now"
+    cache = ScanCache(clock=clock)
+    scan_memory_dir(tmp_path, cache=cache)
+    scan_memory_dir(tmp_path, cache=cache)
+    assert count_opens == [str(path), str(path)]
+    assert cache.stats().racy == 2 and cache.stats().entries == 0
+    clock.now_ms += 2_001  # the racy window has passed
+    count_opens.clear()
+    scan_memory_dir(tmp_path, cache=cache)
+    scan_memory_dir(tmp_path, cache=cache)
+    assert count_opens == [str(path)]
+    assert cache.stats().hits == 1
+
+
+def test_zero_racy_window_keeps_a_header_read_just_after_its_change(tmp_path: Path) -> None:
+    write(tmp_path, "a.md")
+    cache = ScanCache(racy_window_ms=0, clock=lambda: time.time() * 1000 + 1)
+    scan_memory_dir(tmp_path, cache=cache)
+    assert cache.stats().entries == 1 and cache.stats().racy == 0
+
+
+# ---------------------------------------------------------------- bounds
+
+
+def test_max_entries_bounds_the_cache_and_keeps_the_newest(tmp_path: Path, count_opens: list[str]) -> None:
+    for i in range(10):
+        write(tmp_path, f"m{i}.md", mtime_ns=BASE_NS - i * 1000)
+    cache = trusting_cache(max_entries=4)
+    scan_memory_dir(tmp_path, limit=None, cache=cache)
+    assert cache.stats().entries == 4
+    count_opens.clear()
+    report = scan_memory_dir(tmp_path, limit=None, cache=cache)
+    assert sorted(count_opens) == sorted(str(tmp_path / f"m{i}.md") for i in range(4, 10))
+    assert report == cold(tmp_path, limit=None)
+
+
+def test_least_recently_scanned_dir_is_dropped_first(tmp_path: Path) -> None:
+    dirs = [tmp_path / name for name in ("a", "b", "c")]
+    for d in dirs:
+        for i in range(3):
+            write(d, f"m{i}.md")
+    cache = trusting_cache(max_entries=7)
+    for d in dirs:
+        scan_memory_dir(d, cache=cache)
+    assert (cache.stats().entries, cache.stats().roots) == (6, 2)
+    before = cache.stats().hits
+    scan_memory_dir(dirs[2], cache=cache)
+    scan_memory_dir(dirs[1], cache=cache)
+    assert cache.stats().hits - before == 6
+
+
+def test_clear_forgets_entries_and_totals(tmp_path: Path) -> None:
+    write(tmp_path, "a.md")
+    cache = trusting_cache()
+    scan_memory_dir(tmp_path, cache=cache)
+    cache.clear()
+    assert cache.stats() == scan_module.ScanCacheStats(0, 0, 0, 0, 0)
+    assert len(cache) == 0
+
+
+def test_bad_cache_arguments_are_refused_with_the_fix() -> None:
+    with pytest.raises(TypeError, match="ScanCache"):
+        scan_memory_dir("/nonexistent", cache={})  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="max_entries"):
+        ScanCache(max_entries=0)
+    with pytest.raises(ValueError, match="racy_window_ms"):
+        ScanCache(racy_window_ms=-1)
+
+
+# ---------------------------------------------------------------- threads
+
+
+def test_threads_sharing_a_cache_get_the_cold_result(tmp_path: Path) -> None:
+    for i in range(60):
+        write(tmp_path, f"{'t/' if i % 2 else ''}m{i:02d}.md", name=f"n{i}", mtime_ns=BASE_NS - i)
+    cache = trusting_cache()
+    stop = threading.Event()
+    errors: list[BaseException] = []
+
+    def mutate() -> None:
+        i = 0
+        while not stop.is_set():
+            write(tmp_path, f"churn{i % 7}.md", name=f"c{i}", mtime_ns=BASE_NS - 500 - i)
+            if i % 3 == 0:
+                (tmp_path / f"churn{(i + 4) % 7}.md").unlink(missing_ok=True)
+            i += 1
+
+    def scan_loop() -> None:
+        try:
+            for _ in range(25):
+                scan_memory_dir(tmp_path, limit=None, cache=cache)
+        except BaseException as exc:  # noqa: BLE001 - reported to the main thread
+            errors.append(exc)
+
+    mutator = threading.Thread(target=mutate)
+    scanners = [threading.Thread(target=scan_loop) for _ in range(3)]
+    mutator.start()
+    for t in scanners:
+        t.start()
+    for t in scanners:
+        t.join()
+    stop.set()
+    mutator.join()
+    assert errors == []
+    assert scan_memory_dir(tmp_path, limit=None, cache=cache) == cold(tmp_path, limit=None)
+    assert cache.stats().hits > 0
+
+
+# ---------------------------------------------------------------- unreadable (as another user)
+
+
+@pytest.fixture
+def shared_dir() -> Iterator[Path]:
+    """A world-traversable temp dir (tmp_path's parents are private to root)."""
+    path = Path(tempfile.mkdtemp(prefix="memdir_cache_"))
+    path.chmod(0o755)
+    yield path
+    shutil.rmtree(path, ignore_errors=True)
+
+
+def test_file_made_unreadable_after_caching_is_skipped(shared_dir: Path) -> None:
+    if os.geteuid() != 0:
+        pytest.skip("needs root to hand the files to another uid")
+    mem = shared_dir / "memory"
+    for i in range(3):
+        write(mem, f"m{i}.md", mtime_ns=BASE_NS - i)
+    for p in [mem, *mem.iterdir()]:
+        os.chown(p, 65534, 65534)
+    read_fd, write_fd = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # child: nobody owns the files and can chmod them
+        code = 1
+        try:
+            os.close(read_fd)
+            os.setgroups([])
+            os.setgid(65534)
+            os.setuid(65534)
+            cache = trusting_cache()
+            scan_memory_dir(mem, cache=cache)
+            os.chmod(mem / "m1.md", 0o000)
+            cached = scan_memory_dir(mem, cache=cache)
+            fresh = scan_memory_dir(mem)
+            payload = {"same": cached == fresh, "headers": [h.filename for h in cached.headers],
+                       "skipped": [[s.path, s.reason] for s in cached.skipped]}
+            os.write(write_fd, json.dumps(payload).encode())
+            code = 0
+        finally:
+            os._exit(code)
+    os.close(write_fd)
+    with os.fdopen(read_fd, "rb") as fh:
+        result = json.loads(fh.read() or b"{}")
+    _, status = os.waitpid(pid, 0)
+    assert os.waitstatus_to_exitcode(status) == 0, "child scan process failed"
+    assert result == {"same": True, "headers": ["m0.md", "m2.md"],
+                      "skipped": [["m1.md", "unreadable: PermissionError"]]}
+
+
+# ---------------------------------------------------------------- property: cached == cold
+
+NAMES = ("a.md", "b.md", "team/c.md", "team/d.md", "deep/x/e.md")
+VARIANTS = ("alpha", "omega", "gamma-long-name")  # alpha and omega have the same length
+
+operation = st.one_of(
+    st.tuples(st.just("write"), st.sampled_from(NAMES), st.sampled_from(VARIANTS), st.sampled_from((-2000, 0, 1, 2000))),
+    st.tuples(st.just("rewrite_same_size"), st.sampled_from(NAMES)),
+    st.tuples(st.just("delete"), st.sampled_from(NAMES)),
+    st.tuples(st.just("touch"), st.sampled_from(NAMES), st.sampled_from((-5000, -1, 0, 1, 5000))),
+    st.tuples(st.just("replace"), st.sampled_from(NAMES), st.sampled_from(NAMES)),
+    st.tuples(st.just("link"), st.sampled_from(NAMES), st.sampled_from(NAMES + ("../outside.md",))),
+    st.tuples(st.just("scan"), st.sampled_from((None, 1, 2, 200))),
+)
+
+
+def apply(root: Path, op: tuple) -> None:  # type: ignore[type-arg]
+    """Carry out one random change under root; changes that make no sense here do nothing."""
+    kind = op[0]
+    path = root / op[1] if kind != "scan" else root
+    if kind == "write":
+        if path.is_symlink():
+            path.unlink()
+        write(root, op[1], name=op[2], mtime_ns=BASE_NS + op[3])
+    elif kind == "rewrite_same_size" and path.is_file() and not path.is_symlink():
+        text = path.read_text()
+        swapped = text.replace("alpha", "omega") if "alpha" in text else text.replace("omega", "alpha")
+        rewrite_visibly(path, swapped, path.stat().st_mtime_ns) if swapped != text else None
+    elif kind == "delete" and (path.is_symlink() or path.exists()):
+        path.unlink()
+    elif kind == "touch" and path.exists() and not path.is_symlink():
+        t = path.stat().st_mtime_ns + op[2]
+        os.utime(path, ns=(t, t))
+    elif kind == "replace" and op[1] != op[2] and path.exists():
+        (root / op[2]).parent.mkdir(parents=True, exist_ok=True)
+        os.replace(path, root / op[2])
+    elif kind == "link" and op[1] != op[2] and not path.exists() and not path.is_symlink():
+        path.parent.mkdir(parents=True, exist_ok=True)
+        os.symlink(os.path.relpath(root / op[2], path.parent), path)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(ops=st.lists(operation, min_size=1, max_size=25), max_entries=st.sampled_from((3, 1000)))
+def test_cached_scan_equals_cold_scan_after_any_sequence_of_changes(
+    ops: list[tuple], max_entries: int  # type: ignore[type-arg]
+) -> None:
+    base = Path(tempfile.mkdtemp(prefix="memdir_prop_"))
+    try:
+        root = base / "memory"
+        root.mkdir()
+        write(base, "outside.md", name="alpha")
+        cache = trusting_cache(max_entries=max_entries)  # 3: eviction is exercised too
+        for op in ops:
+            apply(root, op)
+            limit = op[1] if op[0] == "scan" else 200
+            assert scan_memory_dir(root, limit=limit, cache=cache) == cold(root, limit=limit), op
+        assert scan_memory_dir(root, limit=None, cache=cache) == cold(root, limit=None)
+    finally:
+        shutil.rmtree(base, ignore_errors=True)
