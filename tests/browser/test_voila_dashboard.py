@@ -50,11 +50,14 @@ def test_saving_in_the_editor_shows_in_browser_and_on_disk(page, voila_url: str,
     open_dashboard(page, voila_url)
     open_tab(page, "Save")
     page.locator(".memdir-editor-type select").select_option("feedback")
-    page.locator(".memdir-editor-name input").fill("Lint before pushing")
-    page.locator(".memdir-editor-description input").fill("Run ruff and the fast tests before every git push")
-    page.locator(".memdir-editor-body textarea").fill("Run ruff check and make test-fast before pushing.")
-    page.locator(".memdir-editor-why textarea").fill("CI takes twenty minutes; a lint failure wastes a run.")
-    page.locator(".memdir-editor-how textarea").fill("Before any git push on this repo.")
+    for css, text in ((".memdir-editor-name input", "Lint before pushing"),
+                      (".memdir-editor-description input", "Run ruff and the fast tests before every git push"),
+                      (".memdir-editor-body textarea", "Run ruff check and make test-fast before pushing."),
+                      (".memdir-editor-why textarea", "CI takes twenty minutes; a lint failure wastes a run."),
+                      (".memdir-editor-how textarea", "Before any git push on this repo.")):
+        field = page.locator(css)
+        field.fill(text)
+        field.blur()  # the editor's fields sync on commit (blur/Enter), not on every keystroke
     page.locator(".memdir-editor-save").click()
     page.locator(".memdir-editor-status").get_by_text("Saved").wait_for()
     assert target.is_file()
