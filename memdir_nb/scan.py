@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import datetime as _dt
 import errno
+import itertools
 import os
 import stat as _stat
 import threading
@@ -61,7 +62,7 @@ class ScanReport:
     total_found: int = 0
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)  # not frozen: built 10,000 times per scan, never changed after
 class _Candidate:
     mtime_ns: int
     rel: str
@@ -180,14 +181,11 @@ class ScanCache:
         counts: tuple[int, int, int],
     ) -> None:
         """Swap in this dir's new entries: files still present, newest first, fresh reads winning."""
-        new: dict[str, CachedHeader] = {}
+        get = {**old, **read_now}.get if read_now else old.get
+        new = {cand.open_path: e for cand in found if (e := get(cand.open_path)) is not None}
         limit = self.max_entries
-        for cand in found:
-            entry = read_now.get(cand.open_path) or old.get(cand.open_path)
-            if entry is not None:
-                new[cand.open_path] = entry
-                if len(new) >= limit:
-                    break
+        if len(new) > limit:  # found is newest first, so the cut keeps the newest
+            new = dict(itertools.islice(new.items(), limit))
         with self._lock:
             self._hits += counts[0]
             self._misses += counts[1]
