@@ -8,7 +8,7 @@ NBVAL_SANITIZE := tests/nbval_sanitize.cfg
 # Jupyter refuses to start as root unless told; containers and CI machines often are root.
 LAB_FLAGS := $(if $(filter 0,$(shell id -u)),--allow-root)
 
-.PHONY: lab test test-fast bench demo venv clean
+.PHONY: lab test test-fast test-browser binder-check bench demo venv clean
 
 venv: $(STAMP)
 
@@ -31,11 +31,19 @@ test: $(STAMP)
 		$(BIN)/python -m pytest --nbval --nbval-current-env --nbval-sanitize-with $(NBVAL_SANITIZE) -p no:cacheprovider notebooks; \
 	fi
 
+# Quick loop while developing: no browser, no Binder venv build, no multi-process soak tests.
 test-fast: $(STAMP)
-	$(BIN)/python -m pytest tests -m "not slow and not browser" -x -q
+	$(BIN)/python -m pytest tests -m "not slow and not browser and not binder" -x -q
+
+test-browser: $(STAMP)
+	$(BIN)/python -m pytest tests/browser -q
+
+binder-check: $(STAMP)
+	$(BIN)/python -m pytest tests/test_binder_config.py -q
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_scan.py
+	$(BIN)/python benchmarks/recall_eval.py
 
 clean:
 	rm -rf $(VENV) $(DEMO_DIR) .pytest_cache

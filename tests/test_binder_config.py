@@ -98,6 +98,7 @@ def _run(cmd: list[str], *, cwd: Path, env: dict[str, str] | None = None, timeou
 
 
 @pytest.mark.slow
+@pytest.mark.binder
 @pytest.mark.timeout(900)
 def test_fresh_venv_from_binder_requirements_runs_the_tour(tmp_path: Path) -> None:
     """Mirror repo2docker: fresh venv, pip install -r binder/requirements.txt from the repo root."""
