@@ -128,3 +128,26 @@ def test_fresh_venv_from_binder_requirements_runs_the_tour(tmp_path: Path) -> No
     assert not errors, f"the tour raised in the Binder environment: {errors[0].get('ename')}: {errors[0].get('evalue')}"
     code_cells = [c for c in executed["cells"] if c["cell_type"] == "code"]
     assert code_cells and all(c.get("execution_count") for c in code_cells)
+
+
+@pytest.mark.binder
+@pytest.mark.timeout(300)
+def test_repo2docker_would_install_the_repo_after_copying_it() -> None:
+    """Generate (not build) the Dockerfile Binder would use; no Docker daemon is needed."""
+    repo2docker = Path(sys.executable).parent / "repo2docker"
+    if not repo2docker.exists():
+        if os.environ.get("CI") == "true":
+            pytest.fail("repo2docker is missing in CI; install the [dev] extra")
+        pytest.skip("repo2docker not installed (pip install jupyter-repo2docker)")
+    out = subprocess.run(
+        [str(repo2docker), "--no-build", "--no-run", "--debug", str(REPO)],
+        capture_output=True, text=True, timeout=240,
+    )
+    assert out.returncode == 0, out.stderr[-2000:]
+    text = out.stdout + out.stderr
+    assert "python=3.11" in text
+    copy_all = text.index("COPY --chown=0:0 src/ ${REPO_DIR}/")
+    install = text.index('pip install --no-cache-dir -r "binder/requirements.txt"')
+    # `-e .` needs the whole checkout, so the install must come after the full copy.
+    assert copy_all < install
+    assert "environment.yml" not in text
