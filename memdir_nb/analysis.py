@@ -101,11 +101,12 @@ def age_bucket(age_days: float) -> str:
     return AGE_BUCKETS[-1][1]  # pragma: no cover - inf catches everything
 
 
-def _rows(memory_dir: str | os.PathLike[str], now_ms: float | None) -> tuple[list[dict[str, Any]], Any]:
+def _rows(memory_dir: str | os.PathLike[str], now_ms: float | None,
+          progress: bool | None = None) -> tuple[list[dict[str, Any]], Any]:
     from memdir_nb.age import memory_age_days
     from memdir_nb.lint import lint_dir, scope_of
 
-    result = lint_dir(memory_dir, now_ms=now_ms)
+    result = lint_dir(memory_dir, now_ms=now_ms, progress=progress)
     by_path: dict[str, list[Any]] = {}
     for f in result.findings:
         by_path.setdefault(f.path, []).append(f)
@@ -148,9 +149,13 @@ def _frame(rows: list[dict[str, Any]], extra: tuple[str, ...] = ()) -> pd.DataFr
     return df
 
 
-def to_dataframe(memory_dir: str | os.PathLike[str], *, now_ms: float | None = None) -> pd.DataFrame:
-    """One row per memory file under memory_dir (every one, not only the newest 200)."""
-    rows, _ = _rows(memory_dir, now_ms)
+def to_dataframe(memory_dir: str | os.PathLike[str], *, now_ms: float | None = None,
+                 progress: bool | None = None) -> pd.DataFrame:
+    """One row per memory file under memory_dir (every one, not only the newest 200).
+
+    progress: None shows a tqdm bar only for large dirs (lint.PROGRESS_MIN_FILES files or more).
+    """
+    rows, _ = _rows(memory_dir, now_ms, progress)
     return _frame(rows)
 
 
@@ -158,6 +163,7 @@ def to_dataframe_many(
     dirs: Iterable[str | os.PathLike[str]] | Mapping[str, str | os.PathLike[str]],
     *,
     now_ms: float | None = None,
+    progress: bool | None = None,
 ) -> pd.DataFrame:
     """One frame for several memory dirs, with a 'project' column (the key, or the dir's parent name)."""
     if isinstance(dirs, Mapping):
@@ -166,7 +172,7 @@ def to_dataframe_many(
         named = [(Path(d).parent.name or str(d), Path(d)) for d in dirs]
     rows: list[dict[str, Any]] = []
     for project, d in named:
-        for row in _rows(d, now_ms)[0]:
+        for row in _rows(d, now_ms, progress)[0]:
             rows.append({"project": project, **row})
     return _frame(rows, extra=("project",))
 

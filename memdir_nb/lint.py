@@ -17,7 +17,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 from memdir_nb.frontmatter import Frontmatter, parse_frontmatter
 from memdir_nb.index import (
@@ -611,8 +611,25 @@ class LintResult:
     skipped: list[SkippedFile]
 
 
-def lint_dir(memory_dir: str | os.PathLike[str], *, now_ms: float | None = None) -> LintResult:
-    """Lint every memory file and both indexes; return the findings and what was read."""
+# Dirs this large take over a second to read and lint, so they get a progress bar by default.
+PROGRESS_MIN_FILES = 500
+
+
+def _with_progress(items: list, *, show: bool, desc: str) -> Any:
+    """Wrap items in a tqdm.auto bar (a widget in notebooks, stderr elsewhere) when show is set."""
+    if not show:
+        return items
+    from tqdm.auto import tqdm
+
+    return tqdm(items, desc=desc, unit="file", leave=False)
+
+
+def lint_dir(memory_dir: str | os.PathLike[str], *, now_ms: float | None = None,
+             progress: bool | None = None) -> LintResult:
+    """Lint every memory file and both indexes; return the findings and what was read.
+
+    progress: None shows a bar only for dirs of PROGRESS_MIN_FILES or more; True/False force it.
+    """
     root = Path(memory_dir)
     if not root.is_dir():
         raise ValueError(f"{memory_dir} is not a directory; pass a memory dir (the folder holding MEMORY.md)")
@@ -623,7 +640,9 @@ def lint_dir(memory_dir: str | os.PathLike[str], *, now_ms: float | None = None)
     for s in report.skipped:
         findings.append(Finding(s.path, "skipped-by-scan", "warning", f"not read: {s.reason}",
                                 "remove or fix the link/permissions, or move the file out of the memory dir"))
-    for h in sorted(report.headers, key=lambda h: h.filename):
+    show = progress if progress is not None else len(report.headers) >= PROGRESS_MIN_FILES
+    for h in _with_progress(sorted(report.headers, key=lambda h: h.filename), show=show,
+                            desc=f"reading {root.name}"):
         try:
             mem = read_memory_text(root, h)
         except OSError as exc:
@@ -644,9 +663,10 @@ def lint_dir(memory_dir: str | os.PathLike[str], *, now_ms: float | None = None)
     return LintResult(findings, memories, list(report.headers), indexes, skipped)
 
 
-def lint_memory_dir(memory_dir: str | os.PathLike[str], *, now_ms: float | None = None) -> list[Finding]:
+def lint_memory_dir(memory_dir: str | os.PathLike[str], *, now_ms: float | None = None,
+                    progress: bool | None = None) -> list[Finding]:
     """Every finding in a memory dir, sorted by file then line."""
-    return lint_dir(memory_dir, now_ms=now_ms).findings
+    return lint_dir(memory_dir, now_ms=now_ms, progress=progress).findings
 
 
 def count_by_severity(findings: Iterable[Finding]) -> dict[str, int]:

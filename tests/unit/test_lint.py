@@ -347,3 +347,16 @@ def test_cli_lint_exits_zero_on_warnings_only_and_json_is_parseable(tmp_path):
     assert proc.returncode == 0
     data = json.loads(proc.stdout)
     assert [(d["path"], d["rule"], d["severity"]) for d in data] == [("reference_misc.md", "vague-description", "warning")]
+
+
+def test_progress_bar_only_when_asked_or_the_dir_is_large(tmp_path, capsys) -> None:
+    from memdir_nb.lint import lint_memory_dir
+    from memdir_nb.store import MemoryStore
+
+    store = MemoryStore(tmp_path / "mem")
+    store.save("Deploy runbook", "Where the production deploy runbook lives", "reference",
+               "The runbook is the Notion page 'Deploys'.")
+    lint_memory_dir(tmp_path / "mem")
+    assert "reading mem" not in capsys.readouterr().err
+    lint_memory_dir(tmp_path / "mem", progress=True)
+    assert "reading mem" in capsys.readouterr().err
