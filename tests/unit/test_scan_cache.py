@@ -467,3 +467,24 @@ def test_cached_scan_equals_cold_scan_after_any_sequence_of_changes(
         assert scan_memory_dir(root, limit=None, cache=cache) == cold(root, limit=None)
     finally:
         shutil.rmtree(base, ignore_errors=True)
+
+
+# ---------------------------------------------------------------- the benchmark's own check
+
+
+@pytest.mark.timeout(120)
+def test_bench_scale_runs_and_reports_every_operation_as_json() -> None:
+    import subprocess
+    import sys
+
+    script = Path(__file__).resolve().parents[2] / "benchmarks" / "bench_scale.py"
+    done = subprocess.run([sys.executable, str(script), "--json", "--sizes", "30", "--runs-factor", "0.2"],
+                          capture_output=True, text=True, timeout=110)
+    assert done.returncode == 0, done.stderr
+    result = json.loads(done.stdout)
+    rows = {(r["operation"], r["state"]) for r in result["results"]}
+    assert rows == {("bare", "cold"), ("scan", "cold"), ("bare", "warm"), ("scan", "warm"), ("scan", "cached"),
+                    ("scan_all", "warm"), ("scan_all", "cached"), ("recall", "warm"), ("validate", "warm")}
+    assert all(r["files"] == 30 and r["wall_ms"] > 0 and r["ratio_to_bare"] > 0 for r in result["results"])
+    assert set(result["machine"]) >= {"cpu_model", "cpus", "python"}
+    assert len(result["load_average_1m"]) == 2
