@@ -704,7 +704,7 @@ def _current_hash(path: Path) -> str | None:
 def apply_plan(plan: ConsolidationPlan, approve: Collection[str | PlanAction] | None = None) -> ApplyResult:
     """Apply the approved actions (None: all); old versions go to .trash/<batch>/, nothing is unlinked."""
     from memdir_nb import team_paths
-    from memdir_nb.store import atomic_write_text
+    from memdir_nb.fsutil import atomic_write_text
 
     if plan.applied:
         raise PlanError("this plan was already applied; make a new plan with plan_consolidation()")
@@ -760,7 +760,7 @@ def list_dreams(memory_dir: str | os.PathLike[str]) -> list[str]:
 
 def restore(memory_dir: str | os.PathLike[str], name: str) -> list[str]:
     """Undo a dream batch (name 'dream-...') or restore one file (its relative name) from the newest batch holding it."""
-    from memdir_nb.store import atomic_write_bytes
+    from memdir_nb.fsutil import atomic_write_bytes
 
     root = Path(memory_dir)
     batches = list_dreams(root)

@@ -554,7 +554,7 @@ class ToolRunner:
         return code, (data or b"").decode("utf-8", "replace") + errors.decode("utf-8", "replace")
 
     def _tool_write(self, inp: Mapping[str, Any]) -> str:
-        from memdir_nb.store import atomic_write_text
+        from memdir_nb.fsutil import atomic_write_text
 
         path = self._path(inp.get("file_path"))
         content = inp.get("content")
@@ -567,7 +567,7 @@ class ToolRunner:
         return f"{'Updated' if existed else 'Created'} {path}"
 
     def _tool_edit(self, inp: Mapping[str, Any]) -> str:
-        from memdir_nb.store import atomic_write_text
+        from memdir_nb.fsutil import atomic_write_text
 
         path = self._path(inp.get("file_path"))
         old, new = inp.get("old_string"), inp.get("new_string")

@@ -312,30 +312,6 @@ def render_index(headers: list[MemoryHeader]) -> str:
     return "".join(line + "\n" for line in lines)
 
 
-def write_text_atomic(path: Path, text: str) -> None:
-    """Write text to path via a temp file in the same folder, fsync and os.replace."""
-    import tempfile  # only writers need it; keeps `import memdir_nb.index` light
-
-    try:
-        mode = os.stat(path).st_mode & 0o777
-    except FileNotFoundError:
-        mode = 0o644
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
-            fh.write(text)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.chmod(tmp, mode)
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except FileNotFoundError:
-            pass
-        raise
-
-
 def rebuild_index(
     scope_dir: str | os.PathLike[str],
     *,
@@ -362,5 +338,7 @@ def rebuild_index(
     report = scan_memory_dir(folder, limit=None, exclude_top_level=excluded)
     text = render_index(report.headers)
     if write:
-        write_text_atomic(entrypoint_path(folder), text)
+        from memdir_nb.fsutil import atomic_write_text
+
+        atomic_write_text(entrypoint_path(folder), text)
     return text

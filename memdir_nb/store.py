@@ -16,7 +16,6 @@ import hashlib
 import logging
 import os
 import re
-import secrets
 import time
 import unicodedata
 from collections.abc import Iterator
@@ -26,6 +25,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from memdir_nb import frontmatter, index, scan, secret_scan, team_paths
+from memdir_nb.fsutil import atomic_write_bytes, atomic_write_text, fsync_dir
 from memdir_nb.types import SCOPES, InvalidMemoryTypeError, MemoryType, require_memory_type
 
 if TYPE_CHECKING:
@@ -145,49 +145,6 @@ def default_filename(name: str, memory_type: MemoryType | str) -> str:
 # --- atomic writes with rollback ----------------------------------------------------------
 
 
-def _fsync_dir(path: Path) -> None:
-    try:
-        fd = os.open(path, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass  # some filesystems refuse fsync on a directory; the rename itself is still atomic
-    finally:
-        os.close(fd)
-
-
-def atomic_write_text(path: Path, text: str) -> None:
-    """Write UTF-8 text atomically (see atomic_write_bytes)."""
-    atomic_write_bytes(path, text.encode("utf-8"))
-
-
-def atomic_write_bytes(path: Path, data: bytes) -> None:
-    """Write to a dot-prefixed temp file beside `path` (never named *.md), fsync, then os.replace."""
-    tmp = path.parent / f".{path.name}.{os.getpid()}.{secrets.token_hex(4)}.tmp"
-    try:
-        mode: int | None = os.stat(path).st_mode & 0o777
-    except FileNotFoundError:
-        mode = None
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-            fh.flush()
-            os.fsync(fh.fileno())
-        if mode is not None:
-            os.chmod(tmp, mode)  # an overwrite keeps the file's permissions
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except FileNotFoundError:
-            pass
-        raise
-    _fsync_dir(path.parent)
-
-
 @dataclass
 class _Step:
     """The files changed so far in one locked step, so a failure can put them back."""
@@ -203,7 +160,7 @@ class _Step:
         if os.path.lexists(dst):
             raise FileExistsError(f"{dst} already exists")
         os.replace(src, dst)
-        _fsync_dir(dst.parent)
+        fsync_dir(dst.parent)
         self.undo.append(("move", dst, src))
 
     def rollback(self) -> list[str]:
