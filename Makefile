@@ -43,6 +43,7 @@ binder-check: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_scan.py
+	$(BIN)/python benchmarks/bench_scale.py
 	$(BIN)/python benchmarks/recall_eval.py
 
 clean:

@@ -34,6 +34,8 @@ _EXPORTS: dict[str, str] = {
     "MemoryHeader": "scan",
     "scan_memory_files": "scan",
     "format_memory_manifest": "scan",
+    "scan_memory_dir": "scan",
+    "ScanCache": "scan",
     # freshness
     "memory_age_days": "age",
     "memory_age": "age",
