@@ -16,7 +16,7 @@ from memdir_nb.recall.base import (
 )
 
 if TYPE_CHECKING:  # pragma: no cover
-    from memdir_nb.scan import MemoryHeader
+    from memdir_nb.scan import MemoryHeader, ScanCache
 
 
 def _surfaced_keys(already_surfaced: Collection[str]) -> set[str]:
@@ -82,12 +82,16 @@ def find_relevant_memories(
     selector: Selector | None = None,
     now_ms: float | None = None,
     cancel: threading.Event | None = None,
+    scan_cache: "ScanCache | None" = None,
 ) -> list[RelevantMemory]:
-    """Pick up to five memories from memory_dir that help with query (never re-surfacing one)."""
+    """Pick up to five memories from memory_dir that help with query (never re-surfacing one).
+
+    scan_cache: a ScanCache shared across turns, so unchanged headers are not read again.
+    """
     from memdir_nb.scan import scan_memory_files
 
     del now_ms  # selection does not depend on the clock; accepted for a uniform signature
-    headers = scan_memory_files(memory_dir)
+    headers = scan_memory_files(memory_dir, cache=scan_cache)
     candidates = drop_surfaced(headers, already_surfaced)
     if not candidates or not query.strip():
         return []

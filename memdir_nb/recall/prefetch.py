@@ -5,9 +5,12 @@ from __future__ import annotations
 import os
 import threading
 import time
-from typing import Callable, Collection, Sequence
+from typing import TYPE_CHECKING, Callable, Collection, Sequence
 
 from memdir_nb.recall.base import RelevantMemory, Selector
+
+if TYPE_CHECKING:  # pragma: no cover
+    from memdir_nb.scan import ScanCache
 
 
 class MemoryPrefetch:
@@ -23,11 +26,12 @@ class MemoryPrefetch:
         selector: Selector | None = None,
         now_ms: float | None = None,
         clock: Callable[[], float] | None = None,
+        scan_cache: "ScanCache | None" = None,
     ) -> None:
         self.query = query
         self.memory_dir = memory_dir
         self._clock = clock or (lambda: time.time() * 1000.0)
-        self._args = (tuple(recent_tools), frozenset(already_surfaced), selector, now_ms)
+        self._args = (tuple(recent_tools), frozenset(already_surfaced), selector, now_ms, scan_cache)
         self._cancel = threading.Event()
         self._settled = threading.Event()
         self._lock = threading.Lock()
@@ -44,7 +48,7 @@ class MemoryPrefetch:
     def _run(self) -> None:
         from memdir_nb.recall.find import find_relevant_memories
 
-        recent_tools, surfaced, selector, now_ms = self._args
+        recent_tools, surfaced, selector, now_ms, scan_cache = self._args
         result: list[RelevantMemory] = []
         error: str | None = None
         try:
@@ -56,6 +60,7 @@ class MemoryPrefetch:
                 selector=selector,
                 now_ms=now_ms,
                 cancel=self._cancel,
+                scan_cache=scan_cache,
             )
             error = getattr(selector, "last_error", None) if selector is not None else None
         except Exception as err:  # a broken selector or scan must not reach the turn
@@ -130,6 +135,7 @@ def start_relevant_memory_prefetch(
     selector: Selector | None = None,
     now_ms: float | None = None,
     clock: Callable[[], float] | None = None,
+    scan_cache: "ScanCache | None" = None,
 ) -> MemoryPrefetch:
     """Start selecting memories in the background and return at once with a handle."""
     return MemoryPrefetch(
@@ -140,4 +146,5 @@ def start_relevant_memory_prefetch(
         selector=selector,
         now_ms=now_ms,
         clock=clock,
+        scan_cache=scan_cache,
     )

@@ -11,6 +11,7 @@ from memdir_nb.recall.base import RelevantMemory, Selector
 from memdir_nb.recall.find import find_relevant_memories
 
 if TYPE_CHECKING:  # pragma: no cover
+    from memdir_nb.scan import ScanCache
     from memdir_nb.config import MemdirConfig
 
 MAX_MEMORY_LINES = 200
@@ -101,6 +102,7 @@ class RecallSession:
         max_memory_lines: int = MAX_MEMORY_LINES,
         max_memory_bytes: int = MAX_MEMORY_BYTES,
         max_session_bytes: int = MAX_SESSION_BYTES,
+        scan_cache: "ScanCache | None" = None,
     ) -> None:
         for label, value in (
             ("max_memory_lines", max_memory_lines),
@@ -113,6 +115,10 @@ class RecallSession:
         self.max_memory_bytes = max_memory_bytes
         self.max_session_bytes = max_session_bytes
         self._lock = threading.Lock()
+        # One scan cache for the session's life: each turn rereads only headers that changed.
+        from memdir_nb.scan import ScanCache
+
+        self.scan_cache = scan_cache if scan_cache is not None else ScanCache()
         self.reset()
 
     # -- state ------------------------------------------------------------------------------
@@ -190,6 +196,7 @@ class RecallSession:
             already_surfaced=self.surfaced,
             selector=selector,
             now_ms=now_ms,
+            scan_cache=self.scan_cache,
         )
         self.last_selector_error = getattr(selector, "last_error", None)
         return self.inject(found, now_ms=now_ms)

@@ -170,3 +170,23 @@ def test_render_recall_says_when_nothing_helps(tmp_path):
 def test_render_recall_unknown_selector_is_a_clear_error(tmp_path):
     with pytest.raises(ValueError, match="unknown selector 'magic'"):
         render_recall("q", tmp_path, selector_name="magic")
+
+
+def test_session_reuses_its_scan_cache_across_turns(tmp_path) -> None:
+    from memdir_nb.recall import LexicalSelector, RecallSession
+    from memdir_nb.store import MemoryStore
+
+    store = MemoryStore(tmp_path / "mem")
+    store.save("Deploy runbook", "How to deploy the API to production with Argo CD", "reference",
+               "Merge to main, then promote the release tag.")
+    store.save("Testing policy", "Integration tests use a real Postgres, never mocks", "feedback",
+               "Use the real database.\n\n**Why:** mocks hid a broken migration.\n**How to apply:** SQL tests.")
+    from memdir_nb.scan import ScanCache
+
+    session = RecallSession(scan_cache=ScanCache(racy_window_ms=0))
+    session.recall("deploy to production", tmp_path / "mem", selector=LexicalSelector())
+    first = session.scan_cache.stats()
+    session.recall("integration tests with postgres", tmp_path / "mem", selector=LexicalSelector())
+    second = session.scan_cache.stats()
+    assert second.misses == first.misses  # no header was read again on the second turn
+    assert second.hits > first.hits
