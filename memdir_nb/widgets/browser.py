@@ -47,7 +47,7 @@ class MemoryBrowser(MemdirView):
         self.scope_filter = classed(widgets.ToggleButtons(options=[ALL, "private", "team"], value=ALL, description="scope"), "memdir-browser-scope")
         self.age_filter = classed(widgets.Dropdown(options=AGE_CHOICES, value=ALL, description="age"), "memdir-browser-age")
         self.search = classed(widgets.Text(placeholder="search name, description, file", description="search"), "memdir-browser-search")
-        self.refresh_button = classed(widgets.Button(description="Rescan", icon="refresh"), "memdir-browser-refresh")
+        self.refresh_button = classed(widgets.Button(layout=widgets.Layout(width="auto"), description="Rescan", icon="refresh"), "memdir-browser-refresh")
         self.progress = classed(widgets.IntProgress(value=0, min=0, max=1, description="scan"), "memdir-browser-progress")
         self.summary = classed(widgets.HTML(), "memdir-browser-summary")
         self.table = classed(widgets.HTML(), "memdir-browser-table")

@@ -61,20 +61,20 @@ class DreamPlanner(MemdirView):
         # controls
         self.gates_html = classed(widgets.HTML(), "memdir-dream-gates")
         self.plan_button = classed(
-            widgets.Button(description="Plan (dry run)", icon="search",
+            widgets.Button(layout=widgets.Layout(width="auto"), description="Plan (dry run)", icon="search",
                            tooltip="Read the memory dir and propose changes; nothing is written"),
             "memdir-dream-plan",
         )
         self.actions_box = classed(widgets.VBox(), "memdir-dream-actions")
         self.diff_html = classed(widgets.HTML(), "memdir-dream-diff")
         self.apply_button = classed(
-            widgets.Button(description="Apply approved", icon="check", button_style="warning", disabled=True,
+            widgets.Button(layout=widgets.Layout(width="auto"), description="Apply approved", icon="check", button_style="warning", disabled=True,
                            tooltip="Change only the ticked actions; old versions go to .trash/"),
             "memdir-dream-apply",
         )
         self.dreams_select = classed(widgets.Dropdown(description="Dream", options=[]), "memdir-dream-dreams")
         self.restore_button = classed(
-            widgets.Button(description="Restore", icon="undo", disabled=True,
+            widgets.Button(layout=widgets.Layout(width="auto"), description="Restore", icon="undo", disabled=True,
                            tooltip="Put back every file the chosen dream changed"),
             "memdir-dream-restore",
         )

@@ -61,9 +61,9 @@ class MemoryEditor(MemdirView):
         self.warnings_box = classed(widgets.HTML(), "memdir-editor-warnings")
         self.preview_file_box = classed(widgets.HTML(), "memdir-editor-preview-file")
         self.preview_index_box = classed(widgets.HTML(), "memdir-editor-preview-index")
-        self.save_button = classed(widgets.Button(description="Save", button_style="primary", icon="save"), "memdir-editor-save")
+        self.save_button = classed(widgets.Button(layout=widgets.Layout(width="auto"), description="Save", button_style="primary", icon="save"), "memdir-editor-save")
         self.forget_choice = classed(widgets.Dropdown(options=[], description="memory"), "memdir-editor-forget-choice")
-        self.forget_button = classed(widgets.Button(description="Forget (move to .trash)", button_style="warning", icon="trash"), "memdir-editor-forget")
+        self.forget_button = classed(widgets.Button(layout=widgets.Layout(width="auto"), description="Forget (move to .trash)", button_style="warning", icon="trash"), "memdir-editor-forget")
         self.status = classed(widgets.HTML(), "memdir-editor-status")
 
         self.type_select.observe(self._on_type, names="value")

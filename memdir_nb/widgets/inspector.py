@@ -53,7 +53,7 @@ class IndexInspector(MemdirView):
         self.status_text = ""
         self.panels: dict[str, widgets.VBox] = {}
         self.rebuild_button = classed(
-            widgets.Button(description="Rebuild both indexes", icon="wrench", button_style="warning",
+            widgets.Button(layout=widgets.Layout(width="auto"), description="Rebuild both indexes", icon="wrench", button_style="warning",
                            tooltip="Regenerate MEMORY.md and team/MEMORY.md from the topic files' frontmatter"),
             "memdir-inspector-rebuild",
         )

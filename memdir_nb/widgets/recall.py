@@ -69,13 +69,13 @@ class RecallPlayground(MemdirView):
         self.tool_suggestions = widgets.HTML(f"<small>recently used tools, e.g. {esc(', '.join(COMMON_TOOLS))}</small>")
         prefer_claude = self.has_key and (config.selector or "anthropic") == "anthropic"
         self.claude = classed(
-            widgets.ToggleButton(value=prefer_claude, description="Use Claude", disabled=not self.has_key,
+            widgets.ToggleButton(layout=widgets.Layout(width="auto"), value=prefer_claude, description="Use Claude", disabled=not self.has_key,
                                  tooltip=self.claude_disabled_reason or "select with the Anthropic API"),
             "memdir-recall-claude",
         )
         self.claude_reason = classed(widgets.HTML(f"<small>{esc(self.claude_disabled_reason)}</small>"), "memdir-recall-claude-reason")
-        self.run_button = classed(widgets.Button(description="Recall", button_style="primary", icon="search"), "memdir-recall-run")
-        self.reset_button = classed(widgets.Button(description="New session", icon="undo"), "memdir-recall-reset")
+        self.run_button = classed(widgets.Button(layout=widgets.Layout(width="auto"), description="Recall", button_style="primary", icon="search"), "memdir-recall-run")
+        self.reset_button = classed(widgets.Button(layout=widgets.Layout(width="auto"), description="New session", icon="undo"), "memdir-recall-reset")
         self.result_box = classed(widgets.HTML(), "memdir-recall-result")
         self.manifest_box = classed(widgets.HTML(), "memdir-recall-manifest")
         self.request_box = classed(widgets.HTML(), "memdir-recall-request")

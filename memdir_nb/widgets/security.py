@@ -46,11 +46,11 @@ class PathSecurityLab(MemdirView):
         options = [("— attack examples —", -1)] + [(ex.label, i) for i, ex in enumerate(explain.ATTACK_EXAMPLES)]
         self.key = classed(widgets.Text(description="key", placeholder="e.g. notes/deploy.md", layout=widgets.Layout(width="60%")), "memdir-lab-key")
         self.examples = classed(widgets.Dropdown(options=options, value=-1, description="examples"), "memdir-lab-examples")
-        self.run_all = classed(widgets.Checkbox(value=False, description="run the containment passes even when the sanitizer rejects",
+        self.run_all = classed(widgets.Checkbox(value=False, layout=widgets.Layout(width="auto"), description="run the containment passes even when the sanitizer rejects",
                                                 indent=False), "memdir-lab-run-all")
         self.steps_box = classed(widgets.HTML(), "memdir-lab-steps")
         self.verdict_box = classed(widgets.HTML(), "memdir-lab-verdict")
-        self.plant_button = classed(widgets.Button(description="Plant example symlink in team/", icon="link",
+        self.plant_button = classed(widgets.Button(layout=widgets.Layout(width="auto"), description="Plant example symlink in team/", icon="link",
                                                    button_style="danger", disabled=True), "memdir-lab-plant")
         self.status = classed(widgets.HTML(), "memdir-lab-status")
         self.key.observe(lambda _c: self.check(), names="value")

@@ -53,8 +53,8 @@ class TeamScopeView(MemdirView):
         self.private_list = classed(widgets.Select(options=[], rows=14, description="private", layout=layout), "memdir-team-private")
         self.team_list = classed(widgets.Select(options=[], rows=14, description="team", layout=layout), "memdir-team-shared")
         self.verdict_box = classed(widgets.HTML(), "memdir-team-verdict")
-        self.promote_button = classed(widgets.Button(description="Promote to team →", button_style="info", disabled=True), "memdir-team-promote")
-        self.demote_button = classed(widgets.Button(description="← Demote to private", disabled=True), "memdir-team-demote")
+        self.promote_button = classed(widgets.Button(layout=widgets.Layout(width="auto"), description="Promote to team →", button_style="info", disabled=True), "memdir-team-promote")
+        self.demote_button = classed(widgets.Button(layout=widgets.Layout(width="auto"), description="← Demote to private", disabled=True), "memdir-team-demote")
         self.status = classed(widgets.HTML(), "memdir-team-status")
 
         self.private_list.observe(self._on_private, names="value")
