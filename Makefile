@@ -22,8 +22,17 @@ $(STAMP): pyproject.toml
 demo: $(STAMP)
 	$(BIN)/memdir-nb demo $(DEMO_DIR) --overwrite
 
-lab: demo
-	MEMDIR_NB_DIR=$(DEMO_DIR) $(BIN)/jupyter lab $(LAB_FLAGS) notebooks/00_tour.ipynb
+# `MEMDIR_NB_DIR=/path/to/memory make lab` opens a real memory dir; otherwise the demo is (re)built.
+MEMDIR_NB_DIR ?= $(DEMO_DIR)
+
+lab: $(STAMP)
+	@if [ "$(MEMDIR_NB_DIR)" = "$(DEMO_DIR)" ]; then \
+		$(BIN)/memdir-nb demo "$(DEMO_DIR)" --overwrite; \
+	else \
+		test -d "$(MEMDIR_NB_DIR)" || { echo "MEMDIR_NB_DIR=$(MEMDIR_NB_DIR) is not a directory; point it at a memory dir (the folder holding MEMORY.md)"; exit 2; }; \
+		echo "opening $(MEMDIR_NB_DIR)"; \
+	fi
+	MEMDIR_NB_DIR="$(MEMDIR_NB_DIR)" $(BIN)/jupyter lab $(LAB_FLAGS) notebooks/00_tour.ipynb
 
 test: $(STAMP)
 	$(BIN)/python -m pytest tests
