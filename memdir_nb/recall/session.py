@@ -119,6 +119,8 @@ class RecallSession:
         from memdir_nb.scan import ScanCache
 
         self.scan_cache = scan_cache if scan_cache is not None else ScanCache()
+        self._selector: Selector | None = None
+        self._selector_config: object = None
         self.reset()
 
     # -- state ------------------------------------------------------------------------------
@@ -186,9 +188,7 @@ class RecallSession:
         if self._budget_spent:
             return []
         if selector is None:
-            from memdir_nb.recall.selectors import default_selector
-
-            selector = default_selector(config)
+            selector = self._default_selector(config)
         found = find_relevant_memories(
             query,
             memory_dir,
@@ -200,6 +200,15 @@ class RecallSession:
         )
         self.last_selector_error = getattr(selector, "last_error", None)
         return self.inject(found, now_ms=now_ms)
+
+    def _default_selector(self, config: "MemdirConfig | None") -> Selector:
+        """The session's own default selector, built once per config so its caches last the session."""
+        if self._selector is None or self._selector_config is not config:
+            from memdir_nb.recall.selectors import default_selector
+
+            self._selector = default_selector(config)
+            self._selector_config = config
+        return self._selector
 
     def inject(self, memories: Iterable[RelevantMemory], *, now_ms: float | None = None) -> list[InjectedMemory]:
         """Read, cap and account for each memory; stop for good when the budget runs out."""

@@ -190,3 +190,19 @@ def test_session_reuses_its_scan_cache_across_turns(tmp_path) -> None:
     second = session.scan_cache.stats()
     assert second.misses == first.misses  # no header was read again on the second turn
     assert second.hits > first.hits
+
+
+def test_session_builds_its_default_selector_once(tmp_path) -> None:
+    from memdir_nb.config import MemdirConfig
+    from memdir_nb.recall import LexicalSelector, RecallSession
+    from memdir_nb.store import MemoryStore
+
+    MemoryStore(tmp_path / "mem").save("Deploy runbook", "How to deploy the API to production",
+                                       "reference", "Merge to main, then promote the tag.")
+    config = MemdirConfig.for_tests(home=tmp_path, cwd=tmp_path)
+    session = RecallSession()
+    session.recall("deploy to production", tmp_path / "mem", config=config)
+    first = session._default_selector(config)
+    session.recall("deploy again", tmp_path / "mem", config=config)
+    assert isinstance(first, LexicalSelector)
+    assert session._default_selector(config) is first
