@@ -8,7 +8,7 @@ NBVAL_SANITIZE := tests/nbval_sanitize.cfg
 # Jupyter refuses to start as root unless told; containers and CI machines often are root.
 LAB_FLAGS := $(if $(filter 0,$(shell id -u)),--allow-root)
 
-.PHONY: lab test test-fast test-browser binder-check bench demo venv clean
+.PHONY: lab lint test test-fast test-browser binder-check bench demo venv clean
 
 venv: $(STAMP)
 
@@ -34,7 +34,11 @@ lab: $(STAMP)
 	fi
 	MEMDIR_NB_DIR="$(MEMDIR_NB_DIR)" $(BIN)/jupyter lab $(LAB_FLAGS) notebooks/00_tour.ipynb
 
-test: $(STAMP)
+lint: $(STAMP)
+	$(BIN)/ruff check memdir_nb tests benchmarks
+	$(BIN)/ruff format --check memdir_nb tests benchmarks
+
+test: $(STAMP) lint
 	$(BIN)/python -m pytest tests
 	@if ls notebooks/*.ipynb >/dev/null 2>&1; then \
 		$(BIN)/python -m pytest --nbval --nbval-current-env --nbval-sanitize-with $(NBVAL_SANITIZE) -p no:cacheprovider notebooks; \

@@ -38,22 +38,26 @@ import statistics
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench_scan import bare_loop, build_dir, median_ms  # noqa: E402
+from bench_scan import bare_loop, build_dir, median_ms
 
-from memdir_nb.recall import LexicalSelector, find_relevant_memories  # noqa: E402
-from memdir_nb.scan import MAX_MEMORY_FILES, ScanCache, scan_memory_dir, scan_memory_files  # noqa: E402
-from memdir_nb.team_paths import validate_team_mem_key  # noqa: E402
+from memdir_nb.recall import LexicalSelector, find_relevant_memories
+from memdir_nb.scan import MAX_MEMORY_FILES, ScanCache, scan_memory_dir, scan_memory_files
+from memdir_nb.team_paths import validate_team_mem_key
 
 QUERY = "which flaky tests block the release pipeline, and who reviews the schema migration?"
-RUNS = {200: 15, 1_000: 9, 10_000: 5}            # warm and cached runs per size
-COLD_RUNS = {200: 7, 1_000: 5, 10_000: 3}        # cold runs (each drops the page cache first)
-TARGETS_MS = {("scan", "warm", 200): 10.0, ("scan", "warm", 10_000): 300.0, ("recall", "warm", 200): 20.0}
+RUNS = {200: 15, 1_000: 9, 10_000: 5}  # warm and cached runs per size
+COLD_RUNS = {200: 7, 1_000: 5, 10_000: 3}  # cold runs (each drops the page cache first)
+TARGETS_MS = {
+    ("scan", "warm", 200): 10.0,
+    ("scan", "warm", 10_000): 300.0,
+    ("recall", "warm", 200): 20.0,
+}
 RACY_WAIT_S = ScanCache().racy_window_ms / 1000 + 0.1
 
 
@@ -99,16 +103,25 @@ def measure_size(count: int, runs: int, cold_runs: int) -> list[dict[str, object
 
         def row(op: str, state: str, wall: float, cpu: float, bare: float, n_runs: int) -> None:
             target = TARGETS_MS.get((op, state, count))
-            rows.append({
-                "files": count, "operation": op, "state": state, "runs": n_runs,
-                "wall_ms": round(wall, 3), "cpu_ms": round(cpu, 3),
-                "ratio_to_bare": round(wall / bare, 3),
-                "target_ms": target, "meets_target": None if target is None else wall < target,
-            })
+            rows.append(
+                {
+                    "files": count,
+                    "operation": op,
+                    "state": state,
+                    "runs": n_runs,
+                    "wall_ms": round(wall, 3),
+                    "cpu_ms": round(cpu, 3),
+                    "ratio_to_bare": round(wall / bare, 3),
+                    "target_ms": target,
+                    "meets_target": None if target is None else wall < target,
+                }
+            )
 
         cold_bare, cold_bare_cpu = median_cold_ms(lambda: bare_loop(paths), paths, cold_runs)
         row("bare", "cold", cold_bare, cold_bare_cpu, cold_bare, cold_runs)
-        wall, cpu = median_cold_ms(lambda: scan_memory_files(root, cache=ScanCache()), paths, cold_runs)
+        wall, cpu = median_cold_ms(
+            lambda: scan_memory_files(root, cache=ScanCache()), paths, cold_runs
+        )
         row("scan", "cold", wall, cpu, cold_bare, cold_runs)
 
         bare, bare_cpu = median_ms(lambda: bare_loop(paths), runs)
@@ -122,7 +135,9 @@ def measure_size(count: int, runs: int, cold_runs: int) -> list[dict[str, object
         assert len(scan_memory_files(root, cache=cache)) == expected
         wall, cpu = median_ms(lambda: scan_memory_files(root, cache=cache), runs)
         stats = cache.stats()
-        assert stats.hits == expected * (runs + 1) and stats.racy == 0, f"cache did not hit: {stats}"
+        assert stats.hits == expected * (runs + 1) and stats.racy == 0, (
+            f"cache did not hit: {stats}"
+        )
         row("scan", "cached", wall, cpu, bare, runs)
 
         all_runs = max(3, runs // 2) if count >= 10_000 else runs
@@ -131,10 +146,14 @@ def measure_size(count: int, runs: int, cold_runs: int) -> list[dict[str, object
         cache_all = ScanCache()
         scan_memory_dir(root, limit=None, cache=cache_all)
         wall, cpu = median_ms(lambda: scan_memory_dir(root, limit=None, cache=cache_all), all_runs)
-        assert cache_all.stats().hits == count * (all_runs + 1), f"cache did not hit: {cache_all.stats()}"
+        assert cache_all.stats().hits == count * (all_runs + 1), (
+            f"cache did not hit: {cache_all.stats()}"
+        )
         row("scan_all", "cached", wall, cpu, bare, all_runs)
 
-        assert find_relevant_memories(QUERY, root, selector=selector), "the query should find something"
+        assert find_relevant_memories(QUERY, root, selector=selector), (
+            "the query should find something"
+        )
         wall, cpu = median_ms(lambda: find_relevant_memories(QUERY, root, selector=selector), runs)
         row("recall", "warm", wall, cpu, bare, runs)
 
@@ -154,23 +173,39 @@ def machine() -> dict[str, object]:
                     break
     except OSError:
         pass
-    return {"cpu_model": model, "cpus": os.cpu_count(), "python": platform.python_version(),
-            "platform": platform.platform()}
+    return {
+        "cpu_model": model,
+        "cpus": os.cpu_count(),
+        "python": platform.python_version(),
+        "platform": platform.platform(),
+    }
 
 
 def print_table(result: dict) -> None:  # type: ignore[type-arg]
     m = result["machine"]
     load = result["load_average_1m"]
-    print(f"scale benchmark: {m['cpu_model']}, {m['cpus']} CPUs, Python {m['python']}; "
-          f"1-min load average {load[0]:.2f} -> {load[1]:.2f}; medians")
-    print(f"{'files':>6} {'operation':<9} {'state':<6} {'runs':>4} {'wall ms':>9} {'cpu ms':>9} "
-          f"{'x bare':>7} {'target':>10}")
+    print(
+        f"scale benchmark: {m['cpu_model']}, {m['cpus']} CPUs, Python {m['python']}; "
+        f"1-min load average {load[0]:.2f} -> {load[1]:.2f}; medians"
+    )
+    print(
+        f"{'files':>6} {'operation':<9} {'state':<6} {'runs':>4} {'wall ms':>9} {'cpu ms':>9} "
+        f"{'x bare':>7} {'target':>10}"
+    )
     for r in result["results"]:
-        target = "" if r["target_ms"] is None else f"<{r['target_ms']:g} {'ok' if r['meets_target'] else 'MISS'}"
-        print(f"{r['files']:>6} {r['operation']:<9} {r['state']:<6} {r['runs']:>4} {r['wall_ms']:>9.2f} "
-              f"{r['cpu_ms']:>9.2f} {r['ratio_to_bare']:>7.2f} {target:>10}")
-    print("x bare: wall median over the bare open+read-4KB loop of the same size and page-cache state "
-          "(cold rows over cold bare, the rest over warm bare).")
+        target = (
+            ""
+            if r["target_ms"] is None
+            else f"<{r['target_ms']:g} {'ok' if r['meets_target'] else 'MISS'}"
+        )
+        print(
+            f"{r['files']:>6} {r['operation']:<9} {r['state']:<6} {r['runs']:>4} {r['wall_ms']:>9.2f} "
+            f"{r['cpu_ms']:>9.2f} {r['ratio_to_bare']:>7.2f} {target:>10}"
+        )
+    print(
+        "x bare: wall median over the bare open+read-4KB loop of the same size and page-cache state "
+        "(cold rows over cold bare, the rest over warm bare)."
+    )
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -182,7 +217,9 @@ def main(argv: list[str] | None = None) -> int:
     try:
         sizes = [int(s) for s in args.sizes.split(",") if s.strip()]
     except ValueError:
-        parser.error(f"--sizes takes whole numbers separated by commas, e.g. 200,1000; got {args.sizes!r}")
+        parser.error(
+            f"--sizes takes whole numbers separated by commas, e.g. 200,1000; got {args.sizes!r}"
+        )
     if not sizes or min(sizes) < 1 or args.runs_factor <= 0:
         parser.error("--sizes must list counts of at least 1 and --runs-factor must be above 0")
 

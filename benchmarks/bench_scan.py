@@ -30,15 +30,39 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from memdir_nb.frontmatter import render_memory_file  # noqa: E402
-from memdir_nb.scan import scan_memory_dir, scan_memory_files  # noqa: E402
+from memdir_nb.frontmatter import render_memory_file
+from memdir_nb.scan import scan_memory_dir, scan_memory_files
 
 TYPES = ("user", "feedback", "project", "reference")
-WORDS = (
-    "release freeze pipeline database mocks linear grafana latency deploy canary rollback "
-    "schema migration oncall review tests flaky cache auth token rust go react budget"
-).split()
-BODY_SENTENCE = "The team agreed on this after the incident review; see the linked dashboard for detail. "
+WORDS = [
+    "release",
+    "freeze",
+    "pipeline",
+    "database",
+    "mocks",
+    "linear",
+    "grafana",
+    "latency",
+    "deploy",
+    "canary",
+    "rollback",
+    "schema",
+    "migration",
+    "oncall",
+    "review",
+    "tests",
+    "flaky",
+    "cache",
+    "auth",
+    "token",
+    "rust",
+    "go",
+    "react",
+    "budget",
+]
+BODY_SENTENCE = (
+    "The team agreed on this after the incident review; see the linked dashboard for detail. "
+)
 
 
 def _text(rng: random.Random, n: int) -> str:
@@ -132,20 +156,38 @@ def main(argv: list[str] | None = None) -> int:
         r["target_ms"] = targets[r["files"]]
         r["meets_target"] = r["scan_ms"] < r["target_ms"]
     if args.json:
-        print(json.dumps({"benchmark": "scan", "cpus": os.cpu_count(),
-                          "load_average_1m": [round(load_before, 2), round(load_after, 2)],
-                          "results": results}, indent=2))
+        print(
+            json.dumps(
+                {
+                    "benchmark": "scan",
+                    "cpus": os.cpu_count(),
+                    "load_average_1m": [round(load_before, 2), round(load_after, 2)],
+                    "results": results,
+                },
+                indent=2,
+            )
+        )
         return 0
-    print(f"scan benchmark on {os.cpu_count()} CPUs; 1-min load average {load_before:.2f} -> {load_after:.2f}")
-    print(f"{'files':>7} {'runs':>4} {'scan ms':>9} {'scan_all ms':>11} {'bare ms':>9} "
-          f"{'scan/bare':>9} {'all/bare':>8} {'target':>8}")
+    print(
+        f"scan benchmark on {os.cpu_count()} CPUs; 1-min load average {load_before:.2f} -> {load_after:.2f}"
+    )
+    print(
+        f"{'files':>7} {'runs':>4} {'scan ms':>9} {'scan_all ms':>11} {'bare ms':>9} "
+        f"{'scan/bare':>9} {'all/bare':>8} {'target':>8}"
+    )
     for r in results:
-        print(f"{r['files']:>7} {r['runs']:>4} {r['scan_ms']:>9.2f} {r['scan_all_ms']:>11.2f} "
-              f"{r['bare_ms']:>9.2f} {r['scan_over_bare']:>9.2f} {r['scan_all_over_bare']:>8.2f} "
-              f"{'<' + format(r['target_ms'], 'g') + ' ' + ('ok' if r['meets_target'] else 'MISS'):>8}")
-    print("CPU-time medians (ms): " + "; ".join(
-        f"{r['files']} files: scan {r['scan_cpu_ms']:.2f}, scan_all {r['scan_all_cpu_ms']:.2f}, bare {r['bare_cpu_ms']:.2f}"
-        for r in results))
+        print(
+            f"{r['files']:>7} {r['runs']:>4} {r['scan_ms']:>9.2f} {r['scan_all_ms']:>11.2f} "
+            f"{r['bare_ms']:>9.2f} {r['scan_over_bare']:>9.2f} {r['scan_all_over_bare']:>8.2f} "
+            f"{'<' + format(r['target_ms'], 'g') + ' ' + ('ok' if r['meets_target'] else 'MISS'):>8}"
+        )
+    print(
+        "CPU-time medians (ms): "
+        + "; ".join(
+            f"{r['files']} files: scan {r['scan_cpu_ms']:.2f}, scan_all {r['scan_all_cpu_ms']:.2f}, bare {r['bare_cpu_ms']:.2f}"
+            for r in results
+        )
+    )
     return 0
 
 

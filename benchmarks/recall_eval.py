@@ -18,9 +18,9 @@ import statistics
 import sys
 import tempfile
 import time
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Sequence
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 if str(REPO_ROOT) not in sys.path:
@@ -64,7 +64,12 @@ def selectors() -> dict[str, Callable[[], object]]:
 def _yaml_value(value: str) -> str:
     import yaml
 
-    return yaml.safe_dump(value, default_flow_style=True, allow_unicode=True, width=10_000).strip().removesuffix("\n...").strip()
+    return (
+        yaml.safe_dump(value, default_flow_style=True, allow_unicode=True, width=10_000)
+        .strip()
+        .removesuffix("\n...")
+        .strip()
+    )
 
 
 def build_memory_dir(cases: dict, target: Path, *, now_ms: float) -> Path:
@@ -94,8 +99,8 @@ class QueryScore:
     id: str
     kind: str
     answer: list[str]
-    recall: float | None        # None for queries with no relevant memory
-    precision: float | None     # None for an empty answer (no claim made)
+    recall: float | None  # None for queries with no relevant memory
+    precision: float | None  # None for an empty answer (no claim made)
     f1: float
     false_positives: list[str] = field(default_factory=list)
 
@@ -125,7 +130,10 @@ def run_selector(cases: dict, memory_dir: Path, factory: Callable[[], object]) -
     for case in cases["queries"]:
         selector = factory()
         found = find_relevant_memories(
-            case["query"], memory_dir, recent_tools=tuple(case.get("recent_tools", [])), selector=selector
+            case["query"],
+            memory_dir,
+            recent_tools=tuple(case.get("recent_tools", [])),
+            selector=selector,
         )
         answer = [Path(m.path).resolve().relative_to(root).as_posix() for m in found]
         scores.append(score_answer(case, answer))
@@ -141,7 +149,7 @@ def summarise(scores: list[QueryScore], split: Callable[[str], str] | None = Non
     """Per kind: recall, precision, empty-answer share for 'none', mean F1; plus overall."""
     kinds = sorted({s.kind for s in scores})
     out: dict[str, dict] = {}
-    for kind in kinds + ["ALL"]:
+    for kind in [*kinds, "ALL"]:
         group = [s for s in scores if kind == "ALL" or s.kind == kind]
         none_group = [s for s in group if s.recall is None]
         out[kind] = {
@@ -149,7 +157,9 @@ def summarise(scores: list[QueryScore], split: Callable[[str], str] | None = Non
             "recall": _mean([s.recall for s in group]),
             "precision": _mean([s.precision for s in group]),
             "answered": sum(1 for s in group if s.answer),
-            "empty_on_none": (sum(1 for s in none_group if not s.answer) / len(none_group)) if none_group else None,
+            "empty_on_none": (sum(1 for s in none_group if not s.answer) / len(none_group))
+            if none_group
+            else None,
             "mean_f1": _mean([s.f1 for s in group]),
         }
     halves = {"tune (odd ids)": [], "holdout (even ids)": []}
@@ -181,10 +191,14 @@ def print_table(results: dict[str, dict]) -> None:
     print("\nsummary: mean F1 (all / tune / holdout)")
     for name, summary in results.items():
         split = list(summary["split"].values())
-        print(f"  {name:<26} {_fmt(summary['ALL']['mean_f1'])} / {_fmt(split[0])} / {_fmt(split[1])}")
+        print(
+            f"  {name:<26} {_fmt(summary['ALL']['mean_f1'])} / {_fmt(split[0])} / {_fmt(split[1])}"
+        )
 
 
-def evaluate(cases: dict, *, now_ms: float | None = None, only: Sequence[str] | None = None) -> dict[str, dict]:
+def evaluate(
+    cases: dict, *, now_ms: float | None = None, only: Sequence[str] | None = None
+) -> dict[str, dict]:
     """Build the labelled dir once and score every selector (or `only` those); summaries by name."""
     now_ms = time.time() * 1000 if now_ms is None else now_ms
     with tempfile.TemporaryDirectory(prefix="recall-eval-") as tmp:
@@ -217,10 +231,17 @@ def measure_speed(cases: dict, *, files: int = 200, repeats: int = 40) -> dict[s
         for r in range(repeats):
             q = queries[r % len(queries)]
             t0 = time.perf_counter()
-            find_relevant_memories(q["query"], memory_dir, recent_tools=tuple(q["recent_tools"]), selector=selector)
+            find_relevant_memories(
+                q["query"], memory_dir, recent_tools=tuple(q["recent_tools"]), selector=selector
+            )
             timings.append((time.perf_counter() - t0) * 1000)
             t0 = time.perf_counter()  # a fresh selector: no memoised document tokens
-            find_relevant_memories(q["query"], memory_dir, recent_tools=tuple(q["recent_tools"]), selector=LexicalSelector())
+            find_relevant_memories(
+                q["query"],
+                memory_dir,
+                recent_tools=tuple(q["recent_tools"]),
+                selector=LexicalSelector(),
+            )
             cold.append((time.perf_counter() - t0) * 1000)
         bare = []
         paths = sorted(p for p in Path(memory_dir).rglob("*.md"))
@@ -232,7 +253,13 @@ def measure_speed(cases: dict, *, files: int = 200, repeats: int = 40) -> dict[s
             bare.append((time.perf_counter() - t0) * 1000)
     find_ms = statistics.median(timings)
     bare_ms = statistics.median(bare)
-    return {"files": files, "find_median_ms": find_ms, "find_cold_median_ms": statistics.median(cold), "bare_read_median_ms": bare_ms, "ratio": find_ms / bare_ms}
+    return {
+        "files": files,
+        "find_median_ms": find_ms,
+        "find_cold_median_ms": statistics.median(cold),
+        "bare_read_median_ms": bare_ms,
+        "ratio": find_ms / bare_ms,
+    }
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -240,12 +267,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("cases", nargs="?", default=str(DEFAULT_CASES), help="labelled cases JSON")
     parser.add_argument("--json", action="store_true", help="print machine-readable results")
-    parser.add_argument("--speed", action="store_true", help="also time find_relevant_memories on 200 files")
-    parser.add_argument("--per-query", action="store_true", help="list each query's answer for the default")
+    parser.add_argument(
+        "--speed", action="store_true", help="also time find_relevant_memories on 200 files"
+    )
+    parser.add_argument(
+        "--per-query", action="store_true", help="list each query's answer for the default"
+    )
     args = parser.parse_args(argv)
     path = Path(args.cases)
     if not path.is_file():
-        parser.error(f"cases file not found: {path} (pass a path, or check out shared/ next to the repo)")
+        parser.error(
+            f"cases file not found: {path} (pass a path, or check out shared/ next to the repo)"
+        )
     cases = json.loads(path.read_text(encoding="utf-8"))
     results = evaluate(cases)
     speed = measure_speed(cases) if args.speed else None
@@ -253,11 +286,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(json.dumps({"cases": str(path), "results": results, "speed": speed}, indent=2))
         return 0
     print(f"cases: {path} ({len(cases['memories'])} memories, {len(cases['queries'])} queries)")
-    print_table({k: {kk: vv for kk, vv in v.items() if kk != "queries"} for k, v in results.items()})
+    print_table(
+        {k: {kk: vv for kk, vv in v.items() if kk != "queries"} for k, v in results.items()}
+    )
     if args.per_query:
         print("\nlexical (default), per query:")
         for q in results["lexical (default)"]["queries"]:
-            print(f"  {q['id']} {q['kind']:<15} F1={q['f1']:.2f} answer={q['answer']} fp={q['false_positives']}")
+            print(
+                f"  {q['id']} {q['kind']:<15} F1={q['f1']:.2f} answer={q['answer']} fp={q['false_positives']}"
+            )
     if speed:
         print(
             f"\nspeed: find_relevant_memories over {speed['files']} files, median "

@@ -108,7 +108,7 @@ _EXPORTS: dict[str, str] = {
     "ToolVerdict": "extract",
 }
 
-__all__ = sorted(_EXPORTS) + ["__version__"]
+__all__ = [*sorted(_EXPORTS), "__version__"]
 
 
 def __getattr__(name: str) -> Any:

@@ -20,13 +20,30 @@ if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
 
 COLUMNS = (
-    "path", "scope", "type", "name", "description", "mtime", "mtime_ms", "age_days",
-    "bytes", "lines", "in_index", "malformed", "lint_rules", "lint_count", "lint_errors",
+    "path",
+    "scope",
+    "type",
+    "name",
+    "description",
+    "mtime",
+    "mtime_ms",
+    "age_days",
+    "bytes",
+    "lines",
+    "in_index",
+    "malformed",
+    "lint_rules",
+    "lint_count",
+    "lint_errors",
 )
 # Upper bounds (days, inclusive) of the age buckets, with their labels.
 AGE_BUCKETS: tuple[tuple[float, str], ...] = (
-    (1, "0-1 days"), (7, "2-7 days"), (30, "8-30 days"), (90, "31-90 days"),
-    (365, "91-365 days"), (float("inf"), "over a year"),
+    (1, "0-1 days"),
+    (7, "2-7 days"),
+    (30, "8-30 days"),
+    (90, "31-90 days"),
+    (365, "91-365 days"),
+    (float("inf"), "over a year"),
 )
 
 
@@ -101,8 +118,9 @@ def age_bucket(age_days: float) -> str:
     return AGE_BUCKETS[-1][1]  # pragma: no cover - inf catches everything
 
 
-def _rows(memory_dir: str | os.PathLike[str], now_ms: float | None,
-          progress: bool | None = None) -> tuple[list[dict[str, Any]], Any]:
+def _rows(
+    memory_dir: str | os.PathLike[str], now_ms: float | None, progress: bool | None = None
+) -> tuple[list[dict[str, Any]], Any]:
     from memdir_nb.age import memory_age_days
     from memdir_nb.lint import lint_dir, scope_of
 
@@ -116,22 +134,24 @@ def _rows(memory_dir: str | os.PathLike[str], now_ms: float | None,
     for h in sorted(result.headers, key=lambda h: h.filename):
         mem = read.get(h.filename)
         found = by_path.get(h.filename, [])
-        rows.append({
-            "path": h.filename,
-            "scope": scope_of(h.filename),
-            "type": h.type.value if h.type is not None else None,
-            "name": h.name,
-            "description": h.description,
-            "mtime_ms": h.mtime_ms,
-            "age_days": memory_age_days(h.mtime_ms, now_ms),
-            "bytes": mem.size if mem else None,
-            "lines": mem.lines if mem else None,
-            "in_index": h.filename in referenced,
-            "malformed": h.malformed,
-            "lint_rules": sorted({f.rule for f in found}),
-            "lint_count": len(found),
-            "lint_errors": sum(f.severity == "error" for f in found),
-        })
+        rows.append(
+            {
+                "path": h.filename,
+                "scope": scope_of(h.filename),
+                "type": h.type.value if h.type is not None else None,
+                "name": h.name,
+                "description": h.description,
+                "mtime_ms": h.mtime_ms,
+                "age_days": memory_age_days(h.mtime_ms, now_ms),
+                "bytes": mem.size if mem else None,
+                "lines": mem.lines if mem else None,
+                "in_index": h.filename in referenced,
+                "malformed": h.malformed,
+                "lint_rules": sorted({f.rule for f in found}),
+                "lint_count": len(found),
+                "lint_errors": sum(f.severity == "error" for f in found),
+            }
+        )
     return rows, result
 
 
@@ -149,8 +169,9 @@ def _frame(rows: list[dict[str, Any]], extra: tuple[str, ...] = ()) -> pd.DataFr
     return df
 
 
-def to_dataframe(memory_dir: str | os.PathLike[str], *, now_ms: float | None = None,
-                 progress: bool | None = None) -> pd.DataFrame:
+def to_dataframe(
+    memory_dir: str | os.PathLike[str], *, now_ms: float | None = None, progress: bool | None = None
+) -> pd.DataFrame:
     """One row per memory file under memory_dir (every one, not only the newest 200).
 
     progress: None shows a tqdm bar only for large dirs (lint.PROGRESS_MIN_FILES files or more).
@@ -186,7 +207,9 @@ def summarize(memory_dir: str | os.PathLike[str], *, now_ms: float | None = None
     for ix in result.indexes:
         t = truncate_entrypoint_content(ix.text)
         budgets.append(IndexBudget(ix.scope, ix.path, ix.exists, t.line_count, t.byte_count))
-    dangling = [(ix.path, e.line_no, e.target) for ix in result.indexes for e in [*ix.dangling, *ix.outside]]
+    dangling = [
+        (ix.path, e.line_no, e.target) for ix in result.indexes for e in [*ix.dangling, *ix.outside]
+    ]
     indexed_scopes = {ix.scope for ix in result.indexes if ix.exists}
     orphans = [r["path"] for r in rows if not r["in_index"] and r["scope"] in indexed_scopes]
     by_age = {label: 0 for _, label in AGE_BUCKETS}
@@ -219,7 +242,17 @@ def index_budget_frame(memory_dir: str | os.PathLike[str]) -> pd.DataFrame:
     for ix in read_scope_indexes(memory_dir):
         t = truncate_entrypoint_content(ix.text)
         b = IndexBudget(ix.scope, ix.path, ix.exists, t.line_count, t.byte_count)
-        rows.append({"scope": b.scope, "path": b.path, "exists": b.exists, "lines": b.lines,
-                     "line_cap": b.line_cap, "line_use": round(b.line_use, 3), "bytes": b.bytes,
-                     "byte_cap": b.byte_cap, "byte_use": round(b.byte_use, 3)})
+        rows.append(
+            {
+                "scope": b.scope,
+                "path": b.path,
+                "exists": b.exists,
+                "lines": b.lines,
+                "line_cap": b.line_cap,
+                "line_use": round(b.line_use, 3),
+                "bytes": b.bytes,
+                "byte_cap": b.byte_cap,
+                "byte_use": round(b.byte_use, 3),
+            }
+        )
     return pd.DataFrame(rows)

@@ -5,8 +5,8 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Sequence
 
 
 def _existing_dir(raw: str) -> Path:
@@ -54,8 +54,10 @@ def cmd_scan(args: argparse.Namespace) -> int:
     print(".")
     malformed = [h.filename for h in report.headers if h.malformed]
     if malformed:
-        print(f"{len(malformed)} with a malformed header (fields recovered line by line): "
-              + ", ".join(malformed))
+        print(
+            f"{len(malformed)} with a malformed header (fields recovered line by line): "
+            + ", ".join(malformed)
+        )
     for skipped in report.skipped:
         print(f"skipped {skipped.path}: {skipped.reason}")
     return 0
@@ -108,10 +110,14 @@ def cmd_index(args: argparse.Namespace) -> int:
         if not rep["exists"]:
             print("  no MEMORY.md yet (nothing is loaded into the prompt)")
             continue
-        print(f"  lines {rep['lines']} / {rep['line_limit']}"
-              f"{'  (over: cut to the first ' + str(rep['line_limit']) + ')' if rep['line_capped'] else ''}")
-        print(f"  bytes {rep['bytes']:,} / {rep['byte_limit']:,}"
-              f"{'  (over: cut at the last newline before the cap)' if rep['byte_capped'] else ''}")
+        print(
+            f"  lines {rep['lines']} / {rep['line_limit']}"
+            f"{'  (over: cut to the first ' + str(rep['line_limit']) + ')' if rep['line_capped'] else ''}"
+        )
+        print(
+            f"  bytes {rep['bytes']:,} / {rep['byte_limit']:,}"
+            f"{'  (over: cut at the last newline before the cap)' if rep['byte_capped'] else ''}"
+        )
         if rep["warning"]:
             dropped = rep["lines"] - rep["kept_lines"]
             print(f"  truncated: {rep['kept_lines']} lines kept, {dropped} dropped")
@@ -144,8 +150,9 @@ def cmd_recall(args: argparse.Namespace) -> int:
     from memdir_nb.recall import render_recall
 
     try:
-        out = render_recall(args.query, args.dir, tools=tuple(args.tool or ()),
-                            selector_name=args.selector)
+        out = render_recall(
+            args.query, args.dir, tools=tuple(args.tool or ()), selector_name=args.selector
+        )
     except ValueError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
@@ -162,11 +169,22 @@ def cmd_lint(args: argparse.Namespace) -> int:
         findings = [f for f in findings if f.severity == "error"]
     counts = count_by_severity(findings)
     if args.json:
-        print(json.dumps([
-            {"path": f.path, "line": f.line, "rule": f.rule, "severity": f.severity,
-             "message": f.message, "hint": f.hint}
-            for f in findings
-        ], indent=2))
+        print(
+            json.dumps(
+                [
+                    {
+                        "path": f.path,
+                        "line": f.line,
+                        "rule": f.rule,
+                        "severity": f.severity,
+                        "message": f.message,
+                        "hint": f.hint,
+                    }
+                    for f in findings
+                ],
+                indent=2,
+            )
+        )
     else:
         for f in findings:
             print(f.format())
@@ -197,22 +215,32 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("lint", help="check memories and indexes; exit 1 on errors")
     p.add_argument("dir", type=_existing_dir, help="the memory dir")
-    p.add_argument("--errors-only", action="store_true", help="list only findings of severity error")
+    p.add_argument(
+        "--errors-only", action="store_true", help="list only findings of severity error"
+    )
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.set_defaults(func=cmd_lint)
 
     p = sub.add_parser("demo", help="build the bundled demo memory dir")
     p.add_argument("dir", type=Path, help="where to create it")
     p.add_argument("--overwrite", action="store_true", help="replace an earlier demo dir there")
-    p.add_argument("--now-ms", type=float, default=None, help="pretend 'now' is this epoch time in ms")
+    p.add_argument(
+        "--now-ms", type=float, default=None, help="pretend 'now' is this epoch time in ms"
+    )
     p.set_defaults(func=cmd_demo)
 
     p = sub.add_parser("recall", help="select memories for a query and print them as injected")
     p.add_argument("query")
     p.add_argument("--dir", type=_existing_dir, required=True, help="the memory dir")
-    p.add_argument("--tool", action="append", metavar="NAME", help="a recently used tool (repeatable)")
-    p.add_argument("--selector", choices=("lexical", "anthropic"), default=None,
-                   help="default: anthropic when ANTHROPIC_API_KEY is set, else lexical")
+    p.add_argument(
+        "--tool", action="append", metavar="NAME", help="a recently used tool (repeatable)"
+    )
+    p.add_argument(
+        "--selector",
+        choices=("lexical", "anthropic"),
+        default=None,
+        help="default: anthropic when ANTHROPIC_API_KEY is set, else lexical",
+    )
     p.set_defaults(func=cmd_recall)
     return parser
 

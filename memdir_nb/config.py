@@ -25,7 +25,7 @@ TRUTHY_VALUES = frozenset({"1", "true", "yes", "on"})
 # Settings layers in trust order, most trusted first. Project settings are parsed but never
 # trusted for where memory lives: a cloned repo must not be able to point writes at ~/.ssh.
 TRUSTED_LAYERS: tuple[str, ...] = ("policy", "flag", "local", "user")
-ALL_LAYERS: tuple[str, ...] = TRUSTED_LAYERS + ("project",)
+ALL_LAYERS: tuple[str, ...] = (*TRUSTED_LAYERS, "project")
 
 # Settings keys whose type we check at load time, so a UI can show a clear problem.
 _TYPED_KEYS: dict[str, type] = {"autoMemoryDirectory": str, "autoMemoryEnabled": bool}

@@ -15,7 +15,6 @@ into the plan instead of reaching the disk.
 from __future__ import annotations
 
 import contextlib
-import dataclasses
 import datetime as _dt
 import difflib
 import hashlib
@@ -23,20 +22,21 @@ import json
 import os
 import re
 import time
+from collections.abc import Collection, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Collection, Iterable, Iterator
+from typing import Any
 
 from filelock import FileLock
 
 LOCK_NAME = ".consolidate-lock"
 LOCK_GUARD_SUFFIX = ".guard"
-HOLDER_STALE_MS = 60 * 60 * 1000          # a lock older than this is reclaimed whatever its PID
-MIN_HOURS = 24                             # time gate
-MIN_SESSIONS = 5                           # sessions gate
+HOLDER_STALE_MS = 60 * 60 * 1000  # a lock older than this is reclaimed whatever its PID
+MIN_HOURS = 24  # time gate
+MIN_SESSIONS = 5  # sessions gate
 SESSION_SCAN_INTERVAL_MS = 10 * 60 * 1000  # sessions gate scan throttle
 TRASH_DIR = ".trash"
-STORE_LOCK_NAME = ".memdir.lock"           # the store's lock: plans apply under it too
+STORE_LOCK_NAME = ".memdir.lock"  # the store's lock: plans apply under it too
 
 
 def _now_ms(now_ms: float | None) -> float:
@@ -73,9 +73,9 @@ class LockState:
     """What the lock file says right now."""
 
     exists: bool
-    mtime_ms: float          # lastConsolidatedAt; 0.0 when the file is absent
+    mtime_ms: float  # lastConsolidatedAt; 0.0 when the file is absent
     mtime_ns: int | None
-    holder_pid: int | None   # None when absent or empty (released)
+    holder_pid: int | None  # None when absent or empty (released)
 
 
 class ConsolidationLock:
@@ -108,7 +108,11 @@ class ConsolidationLock:
             text = raw.decode("ascii").strip()
         except UnicodeDecodeError:
             text = None
-        if text is None or (text and not re.fullmatch(r"[0-9]{1,10}", text)) or (text and int(text) <= 0):
+        if (
+            text is None
+            or (text and not re.fullmatch(r"[0-9]{1,10}", text))
+            or (text and int(text) <= 0)
+        ):
             shown = raw[:40].decode("utf-8", "replace")
             raise LockFileCorruptError(
                 f"{self.path} should hold a process id or be empty, but holds {shown!r}; "
@@ -136,7 +140,9 @@ class ConsolidationLock:
     def try_acquire(self, *, now_ms: float | None = None) -> bool:
         """Take the lock for this PID; False if a live process holds a fresh lock or we lost a race."""
         if self._held:
-            raise RuntimeError(f"{self.path} is already held by this ConsolidationLock; release it first")
+            raise RuntimeError(
+                f"{self.path} is already held by this ConsolidationLock; release it first"
+            )
         self.memory_dir.mkdir(parents=True, exist_ok=True)
         # The guard makes check-and-write atomic among memdir_nb processes; write-then-verify
         # below still catches another writer that does not use the guard.
@@ -172,7 +178,9 @@ class ConsolidationLock:
 
     def _require_held(self, what: str) -> None:
         if not self._held:
-            raise RuntimeError(f"cannot {what} {self.path}: this ConsolidationLock does not hold it")
+            raise RuntimeError(
+                f"cannot {what} {self.path}: this ConsolidationLock does not hold it"
+            )
         pid = self._read_pid()
         if pid != self.pid:
             self._held = False
@@ -222,7 +230,7 @@ class GateResult:
     """Outcome of `dream_gates`: which gate closed (or 'open'), why, and the new throttle state."""
 
     open: bool
-    gate: str                       # "time" | "sessions" | "lock" | "open"
+    gate: str  # "time" | "sessions" | "lock" | "open"
     reason: str
     last_consolidated_ms: float
     session_count: int | None
@@ -269,39 +277,71 @@ def dream_gates(
     last = lock.last_consolidated_at()
     hours = (now - last) / 3_600_000
     if last and hours < min_hours:
-        return GateResult(False, "time", f"last consolidation {hours:.1f} h ago, under {min_hours:g} h",
-                          last, None, throttle)
+        return GateResult(
+            False,
+            "time",
+            f"last consolidation {hours:.1f} h ago, under {min_hours:g} h",
+            last,
+            None,
+            throttle,
+        )
     if throttle.last_scan_ms is not None and now - throttle.last_scan_ms < scan_interval_ms:
         mins = (now - throttle.last_scan_ms) / 60_000
-        return GateResult(False, "sessions", f"sessions scanned {mins:.1f} min ago; scans are throttled to "
-                          f"one per {scan_interval_ms / 60_000:g} min", last, None, throttle)
+        return GateResult(
+            False,
+            "sessions",
+            f"sessions scanned {mins:.1f} min ago; scans are throttled to "
+            f"one per {scan_interval_ms / 60_000:g} min",
+            last,
+            None,
+            throttle,
+        )
     throttle = SessionScanThrottle(last_scan_ms=now)
     pdir = Path(project_dir) if project_dir is not None else Path(memory_dir).parent
     sessions = count_sessions_since(pdir, last, exclude_session=current_session)
     if sessions < min_sessions:
-        return GateResult(False, "sessions", f"{sessions} session(s) since the last consolidation, "
-                          f"need {min_sessions}", last, sessions, throttle)
+        return GateResult(
+            False,
+            "sessions",
+            f"{sessions} session(s) since the last consolidation, need {min_sessions}",
+            last,
+            sessions,
+            throttle,
+        )
     if not acquire:
-        return GateResult(True, "open", "time and sessions gates open (lock not taken)", last, sessions, throttle)
+        return GateResult(
+            True, "open", "time and sessions gates open (lock not taken)", last, sessions, throttle
+        )
     try:
         got = lock.try_acquire(now_ms=now)
     except LockFileCorruptError as exc:
         return GateResult(False, "lock", str(exc), last, sessions, throttle)
     if not got:
-        return GateResult(False, "lock", f"another process holds {lock.path}", last, sessions, throttle)
-    return GateResult(True, "open", f"{sessions} sessions since the last consolidation; lock taken",
-                      last, sessions, throttle, lock)
+        return GateResult(
+            False, "lock", f"another process holds {lock.path}", last, sessions, throttle
+        )
+    return GateResult(
+        True,
+        "open",
+        f"{sessions} sessions since the last consolidation; lock taken",
+        last,
+        sessions,
+        throttle,
+        lock,
+    )
 
 
 # --------------------------------------------------------------------------- consolidation plan
 
-DUPLICATE_HEAD_THRESHOLD = 90.0   # rapidfuzz token_sort_ratio over name + description
-DUPLICATE_BODY_THRESHOLD = 60.0   # and token_set_ratio over the bodies
-CONTRADICTION_THRESHOLD = 75.0    # token_set_ratio of descriptions once negations are removed
+DUPLICATE_HEAD_THRESHOLD = 90.0  # rapidfuzz token_sort_ratio over name + description
+DUPLICATE_BODY_THRESHOLD = 60.0  # and token_set_ratio over the bodies
+CONTRADICTION_THRESHOLD = 75.0  # token_set_ratio of descriptions once negations are removed
 MAX_INDEX_LINE_CHARS = 200
 INDEX_NAME = "MEMORY.md"
 TEAM_DIR = "team"
-_NEGATION = re.compile(r"\b(never|not|no longer|don't|do not|doesn't|does not|avoid|stop|without|no)\b", re.I)
+_NEGATION = re.compile(
+    r"\b(never|not|no longer|don't|do not|doesn't|does not|avoid|stop|without|no)\b", re.I
+)
 
 
 class PlanError(ValueError):
@@ -333,19 +373,25 @@ class ConsolidationPlan:
 
     memory_dir: Path
     actions: list[PlanAction]
-    snapshot: dict[str, str | None]       # rel path -> text read (None: absent)
-    hashes: dict[str, str | None]         # rel path -> sha256 of the bytes read (None: absent)
+    snapshot: dict[str, str | None]  # rel path -> text read (None: absent)
+    hashes: dict[str, str | None]  # rel path -> sha256 of the bytes read (None: absent)
     created_ms: float
     applied: bool = False
-    source: str = "offline"               # "offline" (plan_consolidation) or "claude" (plan_consolidation_with_claude)
-    notes: list[str] = field(default_factory=list)   # e.g. refused tool calls, Claude's closing remarks
+    source: str = (
+        "offline"  # "offline" (plan_consolidation) or "claude" (plan_consolidation_with_claude)
+    )
+    notes: list[str] = field(
+        default_factory=list
+    )  # e.g. refused tool calls, Claude's closing remarks
 
     def action(self, action_id: str) -> PlanAction:
         """The action with this id."""
         for a in self.actions:
             if a.id == action_id:
                 return a
-        raise PlanError(f"no action {action_id!r} in this plan; choose from {[a.id for a in self.actions]}")
+        raise PlanError(
+            f"no action {action_id!r} in this plan; choose from {[a.id for a in self.actions]}"
+        )
 
     def result(self, approve: Collection[str | PlanAction] | None = None) -> dict[str, str | None]:
         """The new content (None: moved to trash) of every file the approved actions change."""
@@ -358,8 +404,14 @@ class ConsolidationPlan:
             before = self.snapshot.get(rel)
             a = (before or "").splitlines(keepends=True)
             b = (after or "").splitlines(keepends=True)
-            out.extend(difflib.unified_diff(a, b, f"a/{rel}" if before is not None else "/dev/null",
-                                            f"b/{rel}" if after is not None else "/dev/null"))
+            out.extend(
+                difflib.unified_diff(
+                    a,
+                    b,
+                    f"a/{rel}" if before is not None else "/dev/null",
+                    f"b/{rel}" if after is not None else "/dev/null",
+                )
+            )
         return "".join(line if line.endswith("\n") else line + "\n" for line in out)
 
 
@@ -393,13 +445,19 @@ _REL_DATE = re.compile(
 def _absolute(m: re.Match[str], base: _dt.date) -> str:
     g = {k: (v.lower() if isinstance(v, str) else v) for k, v in m.groupdict().items()}
     if g["simple"]:
-        return (base + _dt.timedelta(days={"today": 0, "yesterday": -1, "tomorrow": 1}[g["simple"]])).isoformat()
+        return (
+            base + _dt.timedelta(days={"today": 0, "yesterday": -1, "tomorrow": 1}[g["simple"]])
+        ).isoformat()
     if g["n"]:
         return (base - _dt.timedelta(days=int(g["n"]))).isoformat()
     if g["in"]:
         return (base + _dt.timedelta(days=int(g["in"]))).isoformat()
     if g["wk"]:
-        monday = base - _dt.timedelta(days=base.weekday()) + _dt.timedelta(weeks={"last": -1, "this": 0, "next": 1}[g["wk"]])
+        monday = (
+            base
+            - _dt.timedelta(days=base.weekday())
+            + _dt.timedelta(weeks={"last": -1, "this": 0, "next": 1}[g["wk"]])
+        )
         return f"the week of {monday.isoformat()}"
     if g["mo"]:
         month = base.month - 1 + {"last": -1, "this": 0, "next": 1}[g["mo"]]
@@ -429,10 +487,12 @@ def convert_relative_dates(body: str, base: _dt.date) -> tuple[str, list[str]]:
             continue
         pieces = re.split(r"(`[^`]*`)", line)  # leave inline code alone
         for i in range(0, len(pieces), 2):
+
             def repl(m: re.Match[str]) -> str:
                 new = _absolute(m, base)
                 changes.append(f"{m.group(0)!r} -> {new!r}")
                 return new
+
             pieces[i] = _REL_DATE.sub(repl, pieces[i])
         out.append("".join(pieces))
     return "\n".join(out), changes
@@ -441,7 +501,9 @@ def convert_relative_dates(body: str, base: _dt.date) -> tuple[str, list[str]]:
 # simulation ------------------------------------------------------------------------------
 
 
-def _approved(plan: ConsolidationPlan, approve: Collection[str | PlanAction] | None) -> list[PlanAction]:
+def _approved(
+    plan: ConsolidationPlan, approve: Collection[str | PlanAction] | None
+) -> list[PlanAction]:
     if approve is None:
         return list(plan.actions)
     if isinstance(approve, (str, PlanAction)):
@@ -449,8 +511,10 @@ def _approved(plan: ConsolidationPlan, approve: Collection[str | PlanAction] | N
     ids = {a.id if isinstance(a, PlanAction) else a for a in approve}
     unknown = ids - {a.id for a in plan.actions}
     if unknown:
-        raise PlanError(f"approved action(s) {sorted(unknown)} are not in this plan; "
-                        f"choose from {[a.id for a in plan.actions]}")
+        raise PlanError(
+            f"approved action(s) {sorted(unknown)} are not in this plan; "
+            f"choose from {[a.id for a in plan.actions]}"
+        )
     return [a for a in plan.actions if a.id in ids]
 
 
@@ -488,7 +552,10 @@ def _fit_index(text: str, order: tuple[str, ...]) -> str:
 
     def fits(t: str) -> bool:
         lines = t.rstrip("\n").split("\n")
-        return len(lines) <= index.MAX_ENTRYPOINT_LINES and len(t.encode()) <= index.MAX_ENTRYPOINT_BYTES
+        return (
+            len(lines) <= index.MAX_ENTRYPOINT_LINES
+            and len(t.encode()) <= index.MAX_ENTRYPOINT_BYTES
+        )
 
     lines = text.rstrip("\n").split("\n")
     collapsed: list[str] = []
@@ -502,8 +569,13 @@ def _fit_index(text: str, order: tuple[str, ...]) -> str:
     out = []
     for line in text.rstrip("\n").split("\n"):
         entry = index.parse_index(line)
-        out.append(index.format_index_entry(entry[0].title, entry[0].target, index.shorten_hook(entry[0].hook, 80))
-                   if entry else line)
+        out.append(
+            index.format_index_entry(
+                entry[0].title, entry[0].target, index.shorten_hook(entry[0].hook, 80)
+            )
+            if entry
+            else line
+        )
     text = "\n".join(out) + "\n"
     for target in order:  # oldest first: their files stay, only the pointer goes
         if fits(text):
@@ -517,9 +589,9 @@ def _fit_index(text: str, order: tuple[str, ...]) -> str:
 
 @dataclass
 class _Mem:
-    rel: str             # relative to memory_dir
-    scope_rel: str       # relative to its scope dir (the index link target)
-    scope: str           # "" (private) or "team"
+    rel: str  # relative to memory_dir
+    scope_rel: str  # relative to its scope dir (the index link target)
+    scope: str  # "" (private) or "team"
     text: str
     name: str
     description: str
@@ -532,7 +604,9 @@ def _index_rel(scope: str) -> str:
     return f"{scope}/{INDEX_NAME}" if scope else INDEX_NAME
 
 
-def plan_consolidation(memory_dir: str | os.PathLike[str], *, now_ms: float | None = None) -> ConsolidationPlan:
+def plan_consolidation(
+    memory_dir: str | os.PathLike[str], *, now_ms: float | None = None
+) -> ConsolidationPlan:
     """Read the memory dir and propose consolidation actions (nothing is written)."""
     from rapidfuzz import fuzz
 
@@ -542,7 +616,9 @@ def plan_consolidation(memory_dir: str | os.PathLike[str], *, now_ms: float | No
 
     root = Path(memory_dir)
     if not root.is_dir():
-        raise PlanError(f"memory dir {str(root)!r} does not exist or is not a directory; pass the memory directory")
+        raise PlanError(
+            f"memory dir {str(root)!r} does not exist or is not a directory; pass the memory directory"
+        )
     snapshot: dict[str, str | None] = {}
     hashes: dict[str, str | None] = {}
 
@@ -563,9 +639,19 @@ def plan_consolidation(memory_dir: str | os.PathLike[str], *, now_ms: float | No
         fm, _ = parse_frontmatter(text)
         _, body = _split_front(text)
         scope = TEAM_DIR if h.filename.startswith(TEAM_DIR + "/") else ""
-        mems.append(_Mem(h.filename, h.filename[len(scope) + 1:] if scope else h.filename, scope, text,
-                         fm.name or Path(h.filename).stem, fm.description or "", str(fm.type or fm.raw_type or ""),
-                         body, h.mtime_ms))
+        mems.append(
+            _Mem(
+                h.filename,
+                h.filename[len(scope) + 1 :] if scope else h.filename,
+                scope,
+                text,
+                fm.name or Path(h.filename).stem,
+                fm.description or "",
+                str(fm.type or fm.raw_type or ""),
+                body,
+                h.mtime_ms,
+            )
+        )
     scopes = [""] + ([TEAM_DIR] if (root / TEAM_DIR).is_dir() else [])
     for scope in scopes:
         read(_index_rel(scope))
@@ -575,16 +661,23 @@ def plan_consolidation(memory_dir: str | os.PathLike[str], *, now_ms: float | No
 
     # 1. near-duplicates: same scope and type; the newest file absorbs the others
     def near_duplicates(a: _Mem, b: _Mem) -> bool:
-        if a.type != b.type or bool(_NEGATION.search(a.description)) != bool(_NEGATION.search(b.description)):
+        if a.type != b.type or bool(_NEGATION.search(a.description)) != bool(
+            _NEGATION.search(b.description)
+        ):
             return False
-        head = fuzz.token_sort_ratio(f"{a.name} {a.description}".lower(), f"{b.name} {b.description}".lower())
-        return head >= DUPLICATE_HEAD_THRESHOLD and fuzz.token_set_ratio(a.body.lower(), b.body.lower()) >= DUPLICATE_BODY_THRESHOLD
+        head = fuzz.token_sort_ratio(
+            f"{a.name} {a.description}".lower(), f"{b.name} {b.description}".lower()
+        )
+        return (
+            head >= DUPLICATE_HEAD_THRESHOLD
+            and fuzz.token_set_ratio(a.body.lower(), b.body.lower()) >= DUPLICATE_BODY_THRESHOLD
+        )
 
     for scope in scopes:
         group_of: dict[str, set[str]] = {}
         pool = [m for m in mems if m.scope == scope]
         for i, a in enumerate(pool):
-            for b in pool[i + 1:]:
+            for b in pool[i + 1 :]:
                 if near_duplicates(a, b):
                     g = group_of.get(a.rel, {a.rel}) | group_of.get(b.rel, {b.rel})
                     for r in g:
@@ -600,46 +693,72 @@ def plan_consolidation(memory_dir: str | os.PathLike[str], *, now_ms: float | No
             keep_lines = [ln.strip() for ln in body.split("\n") if ln.strip()]
             extra: list[str] = []
             for d in dups:
-                d_body, _ = convert_relative_dates(d.body, _dt.datetime.fromtimestamp(d.mtime_ms / 1000).date())
+                d_body, _ = convert_relative_dates(
+                    d.body, _dt.datetime.fromtimestamp(d.mtime_ms / 1000).date()
+                )
                 for ln in d_body.split("\n"):
                     s = ln.strip()
                     if s and all(fuzz.ratio(s, k) < 90 for k in keep_lines + extra):
                         extra.append(s)
-            new_body, _ = convert_relative_dates(body, _dt.datetime.fromtimestamp(keep.mtime_ms / 1000).date())
+            new_body, _ = convert_relative_dates(
+                body, _dt.datetime.fromtimestamp(keep.mtime_ms / 1000).date()
+            )
             if extra:
                 new_body = new_body.rstrip("\n") + "\n\n" + "\n".join(extra) + "\n"
             ops: list[tuple] = [("write", keep.rel, front + new_body)]
             for d in dups:
                 ops += [("trash", d.rel), ("index_remove", _index_rel(scope), d.scope_rel)]
             merged.update(g)
-            actions.append(PlanAction(
-                f"merge:{keep.rel}", "merge_duplicates",
-                f"merge {', '.join(d.rel for d in dups)} into {keep.rel} (near-duplicates; "
-                f"{len(extra)} new line(s) carried over, merged files go to {TRASH_DIR}/)",
-                tuple([keep.rel] + [d.rel for d in dups] + [_index_rel(scope)]), tuple(ops)))
+            actions.append(
+                PlanAction(
+                    f"merge:{keep.rel}",
+                    "merge_duplicates",
+                    f"merge {', '.join(d.rel for d in dups)} into {keep.rel} (near-duplicates; "
+                    f"{len(extra)} new line(s) carried over, merged files go to {TRASH_DIR}/)",
+                    tuple([keep.rel] + [d.rel for d in dups] + [_index_rel(scope)]),
+                    tuple(ops),
+                )
+            )
 
     # 2. contradictions: similar subject, opposite polarity; flagged, never auto-resolved
     for i, a in enumerate(mems):
-        for b in mems[i + 1:]:
-            if a.rel in merged and b.rel in merged or a.type != b.type:
+        for b in mems[i + 1 :]:
+            if (a.rel in merged and b.rel in merged) or a.type != b.type:
                 continue
             ta, tb = f"{a.description} {a.body}", f"{b.description} {b.body}"
             if bool(_NEGATION.search(ta)) == bool(_NEGATION.search(tb)):
                 continue
-            if fuzz.token_set_ratio(_NEGATION.sub(" ", ta).lower(), _NEGATION.sub(" ", tb).lower()) >= CONTRADICTION_THRESHOLD:
-                actions.append(PlanAction(f"review:{a.rel}|{b.rel}", "flag_contradiction",
-                                          f"{a.rel} and {b.rel} may contradict each other; review them and keep one",
-                                          (a.rel, b.rel)))
+            if (
+                fuzz.token_set_ratio(_NEGATION.sub(" ", ta).lower(), _NEGATION.sub(" ", tb).lower())
+                >= CONTRADICTION_THRESHOLD
+            ):
+                actions.append(
+                    PlanAction(
+                        f"review:{a.rel}|{b.rel}",
+                        "flag_contradiction",
+                        f"{a.rel} and {b.rel} may contradict each other; review them and keep one",
+                        (a.rel, b.rel),
+                    )
+                )
 
     # 3. relative dates, against each file's own mtime
     for m in mems:
         if m.rel in merged:
             continue
         front, body = _split_front(m.text)
-        new_body, changes = convert_relative_dates(body, _dt.datetime.fromtimestamp(m.mtime_ms / 1000).date())
+        new_body, changes = convert_relative_dates(
+            body, _dt.datetime.fromtimestamp(m.mtime_ms / 1000).date()
+        )
         if changes:
-            actions.append(PlanAction(f"dates:{m.rel}", "absolute_dates",
-                                      f"{m.rel}: " + "; ".join(changes), (m.rel,), (("replace", m.rel, body, new_body),)))
+            actions.append(
+                PlanAction(
+                    f"dates:{m.rel}",
+                    "absolute_dates",
+                    f"{m.rel}: " + "; ".join(changes),
+                    (m.rel,),
+                    (("replace", m.rel, body, new_body),),
+                )
+            )
 
     # 4-7. each scope's index: dangling lines, missing lines, long lines, caps
     for scope in scopes:
@@ -653,32 +772,69 @@ def plan_consolidation(memory_dir: str | os.PathLike[str], *, now_ms: float | No
             if re.match(r"^[a-z]+://", e.target):
                 continue
             if e.target not in in_scope and not (scope_dir / e.target).is_file():
-                actions.append(PlanAction(f"unindex:{irel}:{e.target}", "drop_dangling_index_line",
-                                          f"{irel} line {e.line_no} points at {e.target}, which does not exist",
-                                          (irel,), (("index_remove", irel, e.target),)))
+                actions.append(
+                    PlanAction(
+                        f"unindex:{irel}:{e.target}",
+                        "drop_dangling_index_line",
+                        f"{irel} line {e.line_no} points at {e.target}, which does not exist",
+                        (irel,),
+                        (("index_remove", irel, e.target),),
+                    )
+                )
             elif len(e.raw) > MAX_INDEX_LINE_CHARS:
-                actions.append(PlanAction(f"shorten:{irel}:{e.target}", "shorten_index_line",
-                                          f"{irel} line {e.line_no} is {len(e.raw)} characters; shorten its hook "
-                                          "(the detail belongs in the topic file)", (irel,),
-                                          (("index_upsert", irel, e.target, index.format_index_entry(e.title, e.target, e.hook)),)))
+                actions.append(
+                    PlanAction(
+                        f"shorten:{irel}:{e.target}",
+                        "shorten_index_line",
+                        f"{irel} line {e.line_no} is {len(e.raw)} characters; shorten its hook "
+                        "(the detail belongs in the topic file)",
+                        (irel,),
+                        (
+                            (
+                                "index_upsert",
+                                irel,
+                                e.target,
+                                index.format_index_entry(e.title, e.target, e.hook),
+                            ),
+                        ),
+                    )
+                )
         for rel, m in sorted(in_scope.items()):
-            if rel not in indexed and m.rel not in merged - {a.files[0] for a in actions if a.kind == "merge_duplicates"}:
-                line = index.format_index_entry(m.name, rel, m.description or index.NO_DESCRIPTION_HOOK)
-                actions.append(PlanAction(f"index:{irel}:{rel}", "add_missing_index_line",
-                                          f"{rel} has no line in {irel}; add one", (irel, m.rel),
-                                          (("index_upsert", irel, rel, line),)))
-        order = tuple(m.scope_rel for m in sorted(in_scope.values(), key=lambda m: (m.mtime_ms, m.rel)))
+            if rel not in indexed and m.rel not in merged - {
+                a.files[0] for a in actions if a.kind == "merge_duplicates"
+            }:
+                line = index.format_index_entry(
+                    m.name, rel, m.description or index.NO_DESCRIPTION_HOOK
+                )
+                actions.append(
+                    PlanAction(
+                        f"index:{irel}:{rel}",
+                        "add_missing_index_line",
+                        f"{rel} has no line in {irel}; add one",
+                        (irel, m.rel),
+                        (("index_upsert", irel, rel, line),),
+                    )
+                )
+        order = tuple(
+            m.scope_rel for m in sorted(in_scope.values(), key=lambda m: (m.mtime_ms, m.rel))
+        )
         probe = ConsolidationPlan(root, actions, snapshot, hashes, 0.0)
         after = probe.result().get(irel, text) or ""
         n_lines = len(after.rstrip("\n").split("\n")) if after else 0
         n_bytes = len(after.encode())
         if n_lines > index.MAX_ENTRYPOINT_LINES or n_bytes > index.MAX_ENTRYPOINT_BYTES:
-            actions.append(PlanAction(f"fit:{irel}", "fit_index_caps",
-                                      f"{irel} would be {n_lines} lines / {n_bytes} bytes, over the "
-                                      f"{index.MAX_ENTRYPOINT_LINES}-line / {index.MAX_ENTRYPOINT_BYTES}-byte caps: "
-                                      "collapse blank runs, shorten hooks, then drop pointers to the oldest "
-                                      "memories (their files stay and recall still finds them)",
-                                      (irel,), (("index_fit", irel, order),)))
+            actions.append(
+                PlanAction(
+                    f"fit:{irel}",
+                    "fit_index_caps",
+                    f"{irel} would be {n_lines} lines / {n_bytes} bytes, over the "
+                    f"{index.MAX_ENTRYPOINT_LINES}-line / {index.MAX_ENTRYPOINT_BYTES}-byte caps: "
+                    "collapse blank runs, shorten hooks, then drop pointers to the oldest "
+                    "memories (their files stay and recall still finds them)",
+                    (irel,),
+                    (("index_fit", irel, order),),
+                )
+            )
     return ConsolidationPlan(root, actions, snapshot, hashes, _now_ms(now_ms))
 
 
@@ -689,7 +845,7 @@ def plan_consolidation(memory_dir: str | os.PathLike[str], *, now_ms: float | No
 class ApplyResult:
     """What apply_plan changed and where the previous versions went."""
 
-    batch: str                       # the trash batch name, for restore()
+    batch: str  # the trash batch name, for restore()
     changed: tuple[str, ...]
     trashed: tuple[str, ...]
 
@@ -701,7 +857,9 @@ def _current_hash(path: Path) -> str | None:
         return None
 
 
-def apply_plan(plan: ConsolidationPlan, approve: Collection[str | PlanAction] | None = None) -> ApplyResult:
+def apply_plan(
+    plan: ConsolidationPlan, approve: Collection[str | PlanAction] | None = None
+) -> ApplyResult:
     """Apply the approved actions (None: all); old versions go to .trash/<batch>/, nothing is unlinked."""
     from memdir_nb import team_paths
     from memdir_nb.fsutil import atomic_write_text
@@ -716,18 +874,29 @@ def apply_plan(plan: ConsolidationPlan, approve: Collection[str | PlanAction] | 
         for rel in touched:
             now_hash = _current_hash(root / rel)
             if now_hash != plan.hashes.get(rel, now_hash):
-                what = "deleted" if now_hash is None else ("created" if plan.hashes.get(rel) is None else "modified")
+                what = (
+                    "deleted"
+                    if now_hash is None
+                    else ("created" if plan.hashes.get(rel) is None else "modified")
+                )
                 changed_underneath.append(f"{rel} ({what})")
         if changed_underneath:
-            raise PlanStaleError("files changed since the plan was made: " + ", ".join(changed_underneath)
-                                 + "; nothing was applied. Make a new plan with plan_consolidation().")
+            raise PlanStaleError(
+                "files changed since the plan was made: "
+                + ", ".join(changed_underneath)
+                + "; nothing was applied. Make a new plan with plan_consolidation()."
+            )
         result = _simulate(plan, actions)
         for rel in result:
             team_paths.validate_memory_write_path(str(root / rel), str(root))
         stamp = _dt.datetime.fromtimestamp(time.time()).strftime("%Y%m%dT%H%M%S")
         batch = f"dream-{stamp}-{os.getpid()}-{hashlib.sha1(repr(sorted(result)).encode()).hexdigest()[:6]}"
         bdir = root / TRASH_DIR / batch
-        manifest = {"created_ms": time.time() * 1000, "actions": [a.id for a in actions], "files": {}}
+        manifest = {
+            "created_ms": time.time() * 1000,
+            "actions": [a.id for a in actions],
+            "files": {},
+        }
         bdir.mkdir(parents=True)
         for rel, after in result.items():
             src = root / rel
@@ -736,18 +905,23 @@ def apply_plan(plan: ConsolidationPlan, approve: Collection[str | PlanAction] | 
                 dst = bdir / rel
                 dst.parent.mkdir(parents=True, exist_ok=True)
                 if after is None:
-                    os.replace(src, dst)          # moved, never unlinked
+                    os.replace(src, dst)  # moved, never unlinked
                 else:
                     dst.write_bytes(src.read_bytes())
             if after is not None:
                 src.parent.mkdir(parents=True, exist_ok=True)
                 atomic_write_text(src, after)
-            manifest["files"][rel] = {"before": before_exists,
-                                      "after_sha": None if after is None else _sha(after.encode("utf-8"))}
+            manifest["files"][rel] = {
+                "before": before_exists,
+                "after_sha": None if after is None else _sha(after.encode("utf-8")),
+            }
         (bdir / "manifest.json").write_text(json.dumps(manifest, indent=2), encoding="utf-8")
         plan.applied = True
-    return ApplyResult(batch, tuple(r for r, t in result.items() if t is not None),
-                       tuple(r for r, t in result.items() if t is None))
+    return ApplyResult(
+        batch,
+        tuple(r for r, t in result.items() if t is not None),
+        tuple(r for r, t in result.items() if t is None),
+    )
 
 
 def list_dreams(memory_dir: str | os.PathLike[str]) -> list[str]:
@@ -755,7 +929,11 @@ def list_dreams(memory_dir: str | os.PathLike[str]) -> list[str]:
     tdir = Path(memory_dir) / TRASH_DIR
     if not tdir.is_dir():
         return []
-    return sorted(p.name for p in tdir.iterdir() if p.name.startswith("dream-") and (p / "manifest.json").is_file())
+    return sorted(
+        p.name
+        for p in tdir.iterdir()
+        if p.name.startswith("dream-") and (p / "manifest.json").is_file()
+    )
 
 
 def restore(memory_dir: str | os.PathLike[str], name: str) -> list[str]:
@@ -767,9 +945,15 @@ def restore(memory_dir: str | os.PathLike[str], name: str) -> list[str]:
     if name in batches:
         batch, only = name, None
     else:
-        holding = [b for b in batches if name in json.loads((root / TRASH_DIR / b / "manifest.json").read_text())["files"]]
+        holding = [
+            b
+            for b in batches
+            if name in json.loads((root / TRASH_DIR / b / "manifest.json").read_text())["files"]
+        ]
         if not holding:
-            raise RestoreError(f"nothing named {name!r} in {root / TRASH_DIR}; dreams there: {batches or 'none'}")
+            raise RestoreError(
+                f"nothing named {name!r} in {root / TRASH_DIR}; dreams there: {batches or 'none'}"
+            )
         batch, only = holding[-1], name
     bdir = root / TRASH_DIR / batch
     manifest = json.loads((bdir / "manifest.json").read_text(encoding="utf-8"))
@@ -779,8 +963,10 @@ def restore(memory_dir: str | os.PathLike[str], name: str) -> list[str]:
     with FileLock(str(root / STORE_LOCK_NAME), timeout=60):
         conflicts = [r for r, v in files.items() if _current_hash(root / r) != v["after_sha"]]
         if conflicts:
-            raise RestoreError(f"cannot restore {batch}: {', '.join(conflicts)} changed after the dream; "
-                               "move those edits aside first. Nothing was restored.")
+            raise RestoreError(
+                f"cannot restore {batch}: {', '.join(conflicts)} changed after the dream; "
+                "move those edits aside first. Nothing was restored."
+            )
         done = []
         for rel, info in files.items():
             target = root / rel
@@ -803,70 +989,82 @@ CLAUDE_MAX_TURNS = 10
 RETIRE_HINT = "an empty Write retires the file"
 
 
-def build_consolidation_prompt(memory_dir: str | os.PathLike[str], *, now_ms: float | None = None,
-                               transcripts_dir: str | os.PathLike[str] | None = None) -> str:
+def build_consolidation_prompt(
+    memory_dir: str | os.PathLike[str],
+    *,
+    now_ms: float | None = None,
+    transcripts_dir: str | os.PathLike[str] | None = None,
+) -> str:
     """The consolidation agent's system prompt (the four dream phases, in this project's words)."""
     from memdir_nb.scan import format_memory_manifest, scan_memory_files
 
     root = Path(memory_dir)
-    logs = sorted(p.relative_to(root).as_posix() for p in (root / "logs").rglob("*.md")) if (root / "logs").is_dir() else []
+    logs = (
+        sorted(p.relative_to(root).as_posix() for p in (root / "logs").rglob("*.md"))
+        if (root / "logs").is_dir()
+        else []
+    )
     transcripts = Path(transcripts_dir) if transcripts_dir is not None else root.parent
     today = _dt.datetime.fromtimestamp(_now_ms(now_ms) / 1000).date().isoformat()
-    return "\n".join([
-        "You are consolidating a memory directory: a reflective pass over what has been saved, so",
-        f"that future sessions find it accurate, short and easy to scan. The directory is `{root}`;",
-        f"today is {today}.",
-        "",
-        "Your Write and Edit calls are proposals. They are recorded, shown to the user as a diff,",
-        "and applied only if the user approves them; nothing you write reaches the disk during this",
-        "pass. To retire a file (merged into another, or simply wrong), Write it with empty",
-        "content: on approval it is moved to the trash, where it can still be restored.",
-        "Read, Grep and Glob work anywhere; Bash allows only read-only commands (ls, find, grep,",
-        "cat, stat, wc, head, tail). Write and Edit work only inside the memory directory.",
-        "",
-        "Work in four phases:",
-        "",
-        "1. Orient. List the directory, read MEMORY.md, and skim the topic files you may touch.",
-        "   Know what is there before you change anything; prefer improving an existing file to",
-        "   adding a new one.",
-        "2. Gather recent signal. In this order: the daily logs below (notes not yet folded into",
-        "   memories); memories that disagree with each other or look out of date; and, only for a",
-        f"   specific question you already have, a narrow grep of the session transcripts in `{transcripts}`",
-        "   (*.jsonl). Never read transcripts end to end.",
-        "3. Consolidate. Fold new facts into the right topic files; merge near-duplicates into one",
-        "   file and retire the rest; when two memories contradict each other, keep the one the",
-        "   evidence supports and fix or retire the other; write every relative date ('yesterday',",
-        "   'next Thursday') as an absolute date. Keep each file's frontmatter (name, description,",
-        "   type: user, feedback, project or reference).",
-        "4. Prune and index. MEMORY.md is an index, not a container: one line per file,",
-        "   `- [Title](file.md) — hook`, about 150 characters at most; a longer line means the",
-        "   detail belongs in the topic file. Keep it under 200 lines and 25,000 bytes. Remove",
-        "   pointers to files that do not exist or that you retired; add pointers for files that",
-        "   have none. Team memory (team/) has its own MEMORY.md, and never holds secrets.",
-        "",
-        "When you are done, reply with a short summary of what you proposed and why.",
-        "",
-        "Daily logs waiting to be folded in:",
-        *([f"- {p}" for p in logs] or ["(none)"]),
-        "",
-        "Existing memories (type, filename, last change, description):",
-        format_memory_manifest(scan_memory_files(root)) or "(none yet)",
-    ])
+    return "\n".join(
+        [
+            "You are consolidating a memory directory: a reflective pass over what has been saved, so",
+            f"that future sessions find it accurate, short and easy to scan. The directory is `{root}`;",
+            f"today is {today}.",
+            "",
+            "Your Write and Edit calls are proposals. They are recorded, shown to the user as a diff,",
+            "and applied only if the user approves them; nothing you write reaches the disk during this",
+            "pass. To retire a file (merged into another, or simply wrong), Write it with empty",
+            "content: on approval it is moved to the trash, where it can still be restored.",
+            "Read, Grep and Glob work anywhere; Bash allows only read-only commands (ls, find, grep,",
+            "cat, stat, wc, head, tail). Write and Edit work only inside the memory directory.",
+            "",
+            "Work in four phases:",
+            "",
+            "1. Orient. List the directory, read MEMORY.md, and skim the topic files you may touch.",
+            "   Know what is there before you change anything; prefer improving an existing file to",
+            "   adding a new one.",
+            "2. Gather recent signal. In this order: the daily logs below (notes not yet folded into",
+            "   memories); memories that disagree with each other or look out of date; and, only for a",
+            f"   specific question you already have, a narrow grep of the session transcripts in `{transcripts}`",
+            "   (*.jsonl). Never read transcripts end to end.",
+            "3. Consolidate. Fold new facts into the right topic files; merge near-duplicates into one",
+            "   file and retire the rest; when two memories contradict each other, keep the one the",
+            "   evidence supports and fix or retire the other; write every relative date ('yesterday',",
+            "   'next Thursday') as an absolute date. Keep each file's frontmatter (name, description,",
+            "   type: user, feedback, project or reference).",
+            "4. Prune and index. MEMORY.md is an index, not a container: one line per file,",
+            "   `- [Title](file.md) — hook`, about 150 characters at most; a longer line means the",
+            "   detail belongs in the topic file. Keep it under 200 lines and 25,000 bytes. Remove",
+            "   pointers to files that do not exist or that you retired; add pointers for files that",
+            "   have none. Team memory (team/) has its own MEMORY.md, and never holds secrets.",
+            "",
+            "When you are done, reply with a short summary of what you proposed and why.",
+            "",
+            "Daily logs waiting to be folded in:",
+            *([f"- {p}" for p in logs] or ["(none)"]),
+            "",
+            "Existing memories (type, filename, last change, description):",
+            format_memory_manifest(scan_memory_files(root)) or "(none yet)",
+        ]
+    )
 
 
 class PlanRecorder:
     """A tool runner for consolidation: reads run (sandboxed), Write/Edit are captured, never applied."""
 
-    def __init__(self, memory_dir: str | os.PathLike[str], *, cwd: str | os.PathLike[str] | None = None) -> None:
+    def __init__(
+        self, memory_dir: str | os.PathLike[str], *, cwd: str | os.PathLike[str] | None = None
+    ) -> None:
         from memdir_nb.extract import ToolRunner
 
         self.memory_dir = Path(os.path.abspath(os.fspath(memory_dir)))
         self._reader = ToolRunner(self.memory_dir, cwd=cwd)
-        self.pending: dict[str, str] = {}          # rel path -> proposed content ("" = retire)
-        self.edits: dict[str, int] = {}            # rel path -> number of captured Write/Edit calls
+        self.pending: dict[str, str] = {}  # rel path -> proposed content ("" = retire)
+        self.edits: dict[str, int] = {}  # rel path -> number of captured Write/Edit calls
         self.snapshot: dict[str, str | None] = {}  # rel path -> text when first touched
         self.hashes: dict[str, str | None] = {}
-        self.written: list[str] = []               # always empty: nothing is written
+        self.written: list[str] = []  # always empty: nothing is written
         self.refused = self._reader.refused
 
     def _rel(self, raw: str) -> str | None:
@@ -896,12 +1094,18 @@ class PlanRecorder:
         if name == "Read":
             if rel is not None and rel in self.pending:  # show the model its own proposal
                 lines = self.pending[rel].split("\n")
-                return ToolOutcome("\n".join(f"{i + 1:6d}\t{ln}" for i, ln in enumerate(lines)), False, verdict)
+                return ToolOutcome(
+                    "\n".join(f"{i + 1:6d}\t{ln}" for i, ln in enumerate(lines)), False, verdict
+                )
             if rel is not None:
                 self._touch(rel)
             return self._reader.run(name, tool_input)
         if rel is None:  # the sandbox allowed it, so this cannot happen; fail closed anyway
-            return ToolOutcome(f"{name} refused: {tool_input.get('file_path')!r} is not inside the memory dir", True, verdict)
+            return ToolOutcome(
+                f"{name} refused: {tool_input.get('file_path')!r} is not inside the memory dir",
+                True,
+                verdict,
+            )
         current = self._touch(rel)
         if name == "Write":
             content = tool_input.get("content")
@@ -911,20 +1115,39 @@ class PlanRecorder:
         else:
             old, new = tool_input.get("old_string"), tool_input.get("new_string")
             if not isinstance(old, str) or not isinstance(new, str):
-                return ToolOutcome("Edit failed: 'old_string' and 'new_string' must be strings", True, verdict)
+                return ToolOutcome(
+                    "Edit failed: 'old_string' and 'new_string' must be strings", True, verdict
+                )
             if current is None:
-                return ToolOutcome(f"Edit failed: {rel} does not exist; use Write to create it", True, verdict)
+                return ToolOutcome(
+                    f"Edit failed: {rel} does not exist; use Write to create it", True, verdict
+                )
             count = current.count(old) if old else 0
             if count == 0:
-                return ToolOutcome(f"Edit failed: old_string not found in {rel}; Read it and copy the text exactly",
-                                   True, verdict)
+                return ToolOutcome(
+                    f"Edit failed: old_string not found in {rel}; Read it and copy the text exactly",
+                    True,
+                    verdict,
+                )
             if count > 1 and not tool_input.get("replace_all"):
-                return ToolOutcome(f"Edit failed: old_string occurs {count} times in {rel}; give more context "
-                                   "or set replace_all", True, verdict)
-            self.pending[rel] = current.replace(old, new) if tool_input.get("replace_all") else current.replace(old, new, 1)
+                return ToolOutcome(
+                    f"Edit failed: old_string occurs {count} times in {rel}; give more context "
+                    "or set replace_all",
+                    True,
+                    verdict,
+                )
+            self.pending[rel] = (
+                current.replace(old, new)
+                if tool_input.get("replace_all")
+                else current.replace(old, new, 1)
+            )
         self.edits[rel] = self.edits.get(rel, 0) + 1
-        return ToolOutcome(f"Recorded the proposed {name} of {rel}; it is applied only if the user approves it "
-                           f"({RETIRE_HINT}).", False, verdict)
+        return ToolOutcome(
+            f"Recorded the proposed {name} of {rel}; it is applied only if the user approves it "
+            f"({RETIRE_HINT}).",
+            False,
+            verdict,
+        )
 
     def actions(self) -> list[PlanAction]:
         """One action per file the model proposed to change (unchanged proposals are dropped)."""
@@ -935,12 +1158,26 @@ class PlanRecorder:
             if not after.strip():
                 if before is None:
                     continue
-                out.append(PlanAction(f"claude:{rel}", "claude_retire",
-                                      f"retire {rel} (moved to {TRASH_DIR}/ on approval)", (rel,), (("trash", rel),)))
+                out.append(
+                    PlanAction(
+                        f"claude:{rel}",
+                        "claude_retire",
+                        f"retire {rel} (moved to {TRASH_DIR}/ on approval)",
+                        (rel,),
+                        (("trash", rel),),
+                    )
+                )
             elif after != before:
                 verb = "create" if before is None else "rewrite"
-                out.append(PlanAction(f"claude:{rel}", f"claude_{verb}",
-                                      f"{verb} {rel} ({n} proposed Write/Edit call(s))", (rel,), (("write", rel, after),)))
+                out.append(
+                    PlanAction(
+                        f"claude:{rel}",
+                        f"claude_{verb}",
+                        f"{verb} {rel} ({n} proposed Write/Edit call(s))",
+                        (rel,),
+                        (("write", rel, after),),
+                    )
+                )
         return out
 
 
@@ -961,14 +1198,18 @@ def plan_consolidation_with_claude(
 
     root = Path(memory_dir)
     if not root.is_dir():
-        raise PlanError(f"memory dir {str(root)!r} does not exist or is not a directory; pass the memory directory")
+        raise PlanError(
+            f"memory dir {str(root)!r} does not exist or is not a directory; pass the memory directory"
+        )
     if not isinstance(max_turns, int) or max_turns < 1:
         raise PlanError(f"max_turns must be a whole number >= 1, got {max_turns!r}")
     request = {
         "model": model or extract.DEFAULT_MODEL,
         "max_tokens": max_tokens or extract.DEFAULT_MAX_TOKENS,
         "system": build_consolidation_prompt(root, now_ms=now_ms, transcripts_dir=transcripts_dir),
-        "messages": [{"role": "user", "content": "Consolidate the memory directory now, phase by phase."}],
+        "messages": [
+            {"role": "user", "content": "Consolidate the memory directory now, phase by phase."}
+        ],
         "tools": extract.TOOL_SCHEMAS,
     }
     if client is None:
@@ -977,8 +1218,17 @@ def plan_consolidation_with_claude(
     loop = extract.run_tool_loop(request, recorder, client=client, max_turns=max_turns)
     notes = [f"refused {name}: {reason}" for name, _inp, reason in recorder.refused]
     if loop.hit_turn_cap:
-        notes.append(f"stopped at the {max_turns}-turn cap; the plan holds what was proposed so far")
+        notes.append(
+            f"stopped at the {max_turns}-turn cap; the plan holds what was proposed so far"
+        )
     if loop.final_text:
         notes.append(f"Claude: {loop.final_text}")
-    return ConsolidationPlan(root, recorder.actions(), dict(recorder.snapshot), dict(recorder.hashes),
-                             _now_ms(now_ms), source="claude", notes=notes)
+    return ConsolidationPlan(
+        root,
+        recorder.actions(),
+        dict(recorder.snapshot),
+        dict(recorder.hashes),
+        _now_ms(now_ms),
+        source="claude",
+        notes=notes,
+    )

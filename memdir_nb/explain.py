@@ -34,38 +34,38 @@ MAX_PREVIEW_BYTES = 64 * 1024
 ProgressFn = Callable[[int, int], None]
 
 __all__ = [
-    "STALE_AFTER_DAYS",
     "AGE_BINS",
-    "MemoryRow",
-    "MemoryDetail",
+    "ATTACK_EXAMPLES",
+    "STALE_AFTER_DAYS",
+    "AttackExample",
+    "CheckStep",
     "DraftCheck",
-    "RelativeDate",
-    "IndexBudget",
     "DroppedLine",
     "FreshnessData",
-    "ScopeRule",
+    "IndexBudget",
+    "MemoryDetail",
+    "MemoryRow",
     "PromotionVerdict",
-    "CheckStep",
-    "AttackExample",
-    "ATTACK_EXAMPLES",
     "RecallPreview",
-    "freshness_badge",
-    "memory_rows",
-    "filter_rows",
-    "memory_detail",
-    "compose_body",
-    "check_draft",
-    "find_relative_dates",
+    "RelativeDate",
+    "ScopeRule",
     "absolute_date_for",
-    "index_budget",
-    "freshness_data",
-    "scope_rules",
-    "promotion_verdict",
+    "check_draft",
     "check_team_key",
+    "compose_body",
+    "filter_rows",
+    "find_relative_dates",
+    "freshness_badge",
+    "freshness_data",
+    "index_budget",
+    "is_demo_dir",
+    "memory_detail",
+    "memory_rows",
     "plant_example_symlink",
+    "promotion_verdict",
     "recall_preview",
     "request_json",
-    "is_demo_dir",
+    "scope_rules",
 ]
 
 
@@ -84,17 +84,17 @@ def _scope_of(filename: str) -> Scope:
 class MemoryRow:
     """One memory as the browser's table shows it."""
 
-    filename: str             # relative to the memory dir, e.g. "team/project_x.md"
+    filename: str  # relative to the memory dir, e.g. "team/project_x.md"
     file_path: str
     scope: Scope
-    type: str                 # the type's value, or "" when missing/unknown
+    type: str  # the type's value, or "" when missing/unknown
     name: str
     description: str
     mtime_ms: float
     age_days: int
-    age: str                  # "today" | "yesterday" | "N days ago"
-    badge: str                # "fresh" | "aging" | "stale"
-    index_line: str | None    # the MEMORY.md line that points at it, None when unindexed
+    age: str  # "today" | "yesterday" | "N days ago"
+    badge: str  # "fresh" | "aging" | "stale"
+    index_line: str | None  # the MEMORY.md line that points at it, None when unindexed
     malformed: bool
 
 
@@ -191,11 +191,11 @@ class MemoryDetail:
     """What selecting a row shows: the file, its index line and its freshness note."""
 
     row: MemoryRow
-    text: str                  # the file's text (at most MAX_PREVIEW_BYTES)
+    text: str  # the file's text (at most MAX_PREVIEW_BYTES)
     truncated: bool
-    index_line: str            # the line, or a sentence saying it is missing
-    freshness_note: str        # the <system-reminder> note recall would add, or a sentence saying none
-    header: str                # the header line recall would put above it
+    index_line: str  # the line, or a sentence saying it is missing
+    freshness_note: str  # the <system-reminder> note recall would add, or a sentence saying none
+    header: str  # the header line recall would put above it
 
 
 def memory_detail(row: MemoryRow, *, now_ms: float | None = None) -> MemoryDetail:
@@ -212,7 +212,8 @@ def memory_detail(row: MemoryRow, *, now_ms: float | None = None) -> MemoryDetai
         row=row,
         text=text,
         truncated=truncated,
-        index_line=row.index_line or f"(not listed in {index_file}: recall can still find it, "
+        index_line=row.index_line
+        or f"(not listed in {index_file}: recall can still find it, "
         "but the index the model reads every session does not point to it)",
         freshness_note=note or f"(none: saved {row.age}, so recall adds no staleness caveat)",
         header=memory_header(row.file_path, row.mtime_ms, now_ms),
@@ -241,11 +242,15 @@ class RelativeDate:
     """A relative date phrase found in text, and the absolute date it means (when one is clear)."""
 
     phrase: str
-    absolute: str | None       # ISO date, or None when the phrase names no single day
+    absolute: str | None  # ISO date, or None when the phrase names no single day
 
     def message(self) -> str:
         """A validation message naming the phrase and the fix."""
-        fix = f"write {self.absolute} instead" if self.absolute else "write the exact date (YYYY-MM-DD)"
+        fix = (
+            f"write {self.absolute} instead"
+            if self.absolute
+            else "write the exact date (YYYY-MM-DD)"
+        )
         return (
             f"relative date {self.phrase!r} in a project memory: it stops making sense once the "
             f"week has passed; {fix}"
@@ -291,7 +296,9 @@ def find_relative_dates(text: str, *, now_ms: float | None = None) -> list[Relat
     ]
 
 
-def compose_body(memory_type: MemoryType | str | None, rule: str, why: str = "", how: str = "") -> str:
+def compose_body(
+    memory_type: MemoryType | str | None, rule: str, why: str = "", how: str = ""
+) -> str:
     """The body text: the rule or fact, then **Why:** and **How to apply:** lines for types that need them."""
     parts = [rule.strip()]
     mtype = parse_memory_type(memory_type)
@@ -310,11 +317,11 @@ class DraftCheck:
     errors: list[str]
     warnings: list[str]
     body: str
-    filename: str              # the file name the store will choose first ('' when unknown)
-    relative_path: str         # relative to the memory dir ('team/x.md' for team)
-    preview_file: str          # the file text that would be written ('' when the type is invalid)
+    filename: str  # the file name the store will choose first ('' when unknown)
+    relative_path: str  # relative to the memory dir ('team/x.md' for team)
+    preview_file: str  # the file text that would be written ('' when the type is invalid)
     preview_index_line: str
-    secret_findings: list["SecretFinding"] = field(default_factory=list)
+    secret_findings: list[SecretFinding] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
@@ -327,7 +334,7 @@ def check_draft(
     *,
     name: str,
     description: str,
-    type: str | MemoryType | None,  # noqa: A002 - the spec's field name
+    type: str | MemoryType | None,
     rule: str,
     why: str = "",
     how: str = "",
@@ -359,11 +366,15 @@ def check_draft(
         errors.append("the memory text is empty: write the rule or fact to remember")
     if mtype is not None and TYPE_GUIDANCE[mtype].needs_why_and_how:
         if not why.strip():
-            errors.append(f"a {mtype.value} memory needs a Why: the reason behind it, so edge cases can be judged")
+            errors.append(
+                f"a {mtype.value} memory needs a Why: the reason behind it, so edge cases can be judged"
+            )
         if not how.strip():
             errors.append(f"a {mtype.value} memory needs a How to apply: when and where it applies")
     if mtype is MemoryType.USER and scope == "team":
-        errors.append("a user memory describes one person and is always private: switch the scope to private")
+        errors.append(
+            "a user memory describes one person and is always private: switch the scope to private"
+        )
 
     body = compose_body(mtype, rule, why, how)
     findings = scan_for_secrets({"name": name, "description": description, "body": body})
@@ -374,7 +385,9 @@ def check_draft(
                 "remove the secret (name where it is stored instead) or save privately"
             )
         else:
-            warnings.append(f"{f.describe()}: credentials do not belong in memory, even private memory")
+            warnings.append(
+                f"{f.describe()}: credentials do not belong in memory, even private memory"
+            )
     if mtype is MemoryType.PROJECT:
         for rel in find_relative_dates("\n".join((name, description, body)), now_ms=now_ms):
             errors.append(rel.message())
@@ -413,9 +426,9 @@ def check_draft(
 class DroppedLine:
     """A line of MEMORY.md that truncation leaves out of the prompt."""
 
-    line_no: int               # 1-based line in the file
+    line_no: int  # 1-based line in the file
     text: str
-    reason: str                # "line cap" | "byte cap" | "byte cap (cut mid-line)"
+    reason: str  # "line cap" | "byte cap" | "byte cap (cut mid-line)"
 
 
 @dataclass(frozen=True)
@@ -466,7 +479,11 @@ def index_budget(memory_dir: str | os.PathLike[str], scope: Scope = "private") -
     trimmed = raw.strip()
     offset = raw[: len(raw) - len(raw.lstrip())].count("\n")
     lines = trimmed.split("\n") if trimmed else []
-    kept_text = result.content[: len(result.content) - len(result.warning)].rstrip("\n") if result.warning else trimmed
+    kept_text = (
+        result.content[: len(result.content) - len(result.warning)].rstrip("\n")
+        if result.warning
+        else trimmed
+    )
     kept_lines = kept_text.split("\n") if kept_text else []
     dropped: list[DroppedLine] = []
     if result.warning:
@@ -513,8 +530,8 @@ class FreshnessData:
 
     bins: list[str]
     types: list[str]
-    counts: dict[str, list[int]]           # type -> count per bin
-    timeline: list[tuple[str, str, int, bool]]   # (filename, type, age_days, stale), oldest first
+    counts: dict[str, list[int]]  # type -> count per bin
+    timeline: list[tuple[str, str, int, bool]]  # (filename, type, age_days, stale), oldest first
     stale_after_days: int
 
     @property
@@ -530,7 +547,9 @@ def _bin_index(age_days: int) -> int:
     return len(AGE_BINS) - 1
 
 
-def freshness_data(rows: Sequence[MemoryRow], *, stale_after_days: int = STALE_AFTER_DAYS) -> FreshnessData:
+def freshness_data(
+    rows: Sequence[MemoryRow], *, stale_after_days: int = STALE_AFTER_DAYS
+) -> FreshnessData:
     """Count memories per age bin and type, and list each one's age, marking the stale ones."""
     types = [t.value for t in MEMORY_TYPES]
     if any(not r.type for r in rows):
@@ -569,7 +588,9 @@ def scope_rules() -> list[ScopeRule]:
     from memdir_nb.types import allowed_in_team
 
     return [
-        ScopeRule(t.value, TYPE_GUIDANCE[t].default_scope, allowed_in_team(t), TYPE_GUIDANCE[t].scope_rule)
+        ScopeRule(
+            t.value, TYPE_GUIDANCE[t].default_scope, allowed_in_team(t), TYPE_GUIDANCE[t].scope_rule
+        )
         for t in MEMORY_TYPES
     ]
 
@@ -581,7 +602,7 @@ class PromotionVerdict:
     filename: str
     allowed: bool
     reasons: list[str]
-    secret_findings: list["SecretFinding"]
+    secret_findings: list[SecretFinding]
 
     def summary(self) -> str:
         """One line for display."""
@@ -607,8 +628,12 @@ def promotion_verdict(memory_dir: str | os.PathLike[str], filename: str) -> Prom
         reasons.append("its frontmatter lacks a name or description")
     if (Path(memory_dir) / TEAM_DIRNAME / filename).exists():
         reasons.append(f"team/{filename} already exists")
-    findings = scan_for_secrets({"name": fm.name or "", "description": fm.description or "", "body": body})
-    reasons.extend(f"{f.describe()} (team memory is shared, so secrets are refused)" for f in findings)
+    findings = scan_for_secrets(
+        {"name": fm.name or "", "description": fm.description or "", "body": body}
+    )
+    reasons.extend(
+        f"{f.describe()} (team memory is shared, so secrets are refused)" for f in findings
+    )
     return PromotionVerdict(filename, not reasons, reasons, list(findings))
 
 
@@ -620,15 +645,25 @@ KEY_CHECKS: tuple[tuple[str, str, frozenset[str]], ...] = (
     ("empty", "key is not empty", frozenset({"empty"})),
     ("null-byte", "no null byte", frozenset({"null-byte"})),
     ("invalid-unicode", "valid Unicode (no lone surrogates)", frozenset({"invalid-unicode"})),
-    ("encoded", "no traversal hidden by percent-encoding or Unicode normalisation",
-     frozenset({"url-encoded-traversal", "unicode-traversal", "mixed-encoding-traversal"})),
+    (
+        "encoded",
+        "no traversal hidden by percent-encoding or Unicode normalisation",
+        frozenset({"url-encoded-traversal", "unicode-traversal", "mixed-encoding-traversal"}),
+    ),
     ("backslash", "no backslash", frozenset({"backslash"})),
     ("absolute", "relative, not absolute", frozenset({"absolute"})),
     ("parent-segment", "no '..' segment", frozenset({"parent-segment"})),
     ("not-a-file", "names a file, not a folder", frozenset({"not-a-file"})),
-    ("pass-1", "pass 1: resolved path stays inside team/ (string containment)", frozenset({"escapes-dir"})),
-    ("pass-2", "pass 2: real path of the deepest existing ancestor stays inside team/",
-     frozenset({"symlink-escape", "dangling-symlink", "symlink-loop", "cannot-verify"})),
+    (
+        "pass-1",
+        "pass 1: resolved path stays inside team/ (string containment)",
+        frozenset({"escapes-dir"}),
+    ),
+    (
+        "pass-2",
+        "pass 2: real path of the deepest existing ancestor stays inside team/",
+        frozenset({"symlink-escape", "dangling-symlink", "symlink-loop", "cannot-verify"}),
+    ),
     ("length", "file and path names within the filesystem's limits", frozenset({"too-long"})),
 )
 SANITIZER_STEPS = 8  # the first eight checks belong to sanitize_path_key
@@ -640,7 +675,7 @@ class CheckStep:
 
     step: str
     title: str
-    status: str                # "pass" | "fail" | "not reached"
+    status: str  # "pass" | "fail" | "not reached"
     rule: str = ""
     detail: str = ""
 
@@ -658,7 +693,13 @@ def _failing_step(exc: Exception, key: str, stage: str) -> str:
     return "pass-2" if stage == "contain" else "encoded"
 
 
-def _mark(steps: list[CheckStep], ids: Sequence[str], failed: str | None, exc: Exception | None, extra: Mapping[str, str]) -> None:
+def _mark(
+    steps: list[CheckStep],
+    ids: Sequence[str],
+    failed: str | None,
+    exc: Exception | None,
+    extra: Mapping[str, str],
+) -> None:
     reached = True
     for step_id in ids:
         title = next(t for s, t, _ in KEY_CHECKS if s == step_id)
@@ -722,22 +763,36 @@ class AttackExample:
 
     label: str
     key: str
-    expected_rule: str | None          # None for a key that must be accepted
-    symlink: tuple[str, str] | None = None   # (link name in team/, target kind)
+    expected_rule: str | None  # None for a key that must be accepted
+    symlink: tuple[str, str] | None = None  # (link name in team/, target kind)
 
 
 ATTACK_EXAMPLES: tuple[AttackExample, ...] = (
     AttackExample("ordinary key (accepted)", "notes/deploy.md", None),
     AttackExample("parent traversal", "../../.ssh/authorized_keys", "parent-segment"),
     AttackExample("null byte", "notes.md\0.png", "null-byte"),
-    AttackExample("percent-encoded traversal %2e%2e%2f", "%2e%2e%2f%2e%2e%2fetc/passwd", "url-encoded-traversal"),
+    AttackExample(
+        "percent-encoded traversal %2e%2e%2f",
+        "%2e%2e%2f%2e%2e%2fetc/passwd",
+        "url-encoded-traversal",
+    ),
     AttackExample("double percent-encoding", "%252e%252e%252fsecrets.md", "url-encoded-traversal"),
-    AttackExample("fullwidth dots and slash \uff0e\uff0e\uff0f", "\uff0e\uff0e\uff0fsecrets.md", "unicode-traversal"),
+    AttackExample(
+        "fullwidth dots and slash \uff0e\uff0e\uff0f",
+        "\uff0e\uff0e\uff0fsecrets.md",
+        "unicode-traversal",
+    ),
     AttackExample("backslash", "..\\..\\secrets.md", "backslash"),
     AttackExample("absolute path", "/etc/passwd", "absolute"),
-    AttackExample("planted symlink to outside the memory dir", "leak/stolen.md", "symlink-escape",
-                  ("leak", "outside")),
-    AttackExample("dangling symlink", "dangling/new.md", "dangling-symlink", ("dangling", "missing")),
+    AttackExample(
+        "planted symlink to outside the memory dir",
+        "leak/stolen.md",
+        "symlink-escape",
+        ("leak", "outside"),
+    ),
+    AttackExample(
+        "dangling symlink", "dangling/new.md", "dangling-symlink", ("dangling", "missing")
+    ),
     AttackExample("symlink loop", "loop/x.md", "symlink-loop", ("loop", "loop")),
 )
 
@@ -782,7 +837,7 @@ class RecallPreview:
 
     manifest: str
     request_json: str
-    selected: list["InjectedMemory"]
+    selected: list[InjectedMemory]
     rendered: str
     last_error: str | None
     surfaced: list[str]
@@ -791,19 +846,27 @@ class RecallPreview:
     status: str
 
 
-def request_json(query: str, headers: Sequence["MemoryHeader"], recent_tools: Sequence[str] = (), *, model: str | None = None) -> str:
+def request_json(
+    query: str,
+    headers: Sequence[MemoryHeader],
+    recent_tools: Sequence[str] = (),
+    *,
+    model: str | None = None,
+) -> str:
     """The Messages API request a Claude selection would send, as indented JSON (no key needed)."""
     from memdir_nb.recall.anthropic_selector import AnthropicSelector
 
     selector = AnthropicSelector() if model is None else AnthropicSelector(model=model)
-    return json.dumps(selector.build_request(query, headers, recent_tools), indent=2, ensure_ascii=False)
+    return json.dumps(
+        selector.build_request(query, headers, recent_tools), indent=2, ensure_ascii=False
+    )
 
 
 def recall_preview(
     query: str,
     memory_dir: str | os.PathLike[str],
-    session: "RecallSession",
-    selector: "Selector",
+    session: RecallSession,
+    selector: Selector,
     *,
     recent_tools: Sequence[str] = (),
     now_ms: float | None = None,
@@ -816,7 +879,9 @@ def recall_preview(
     candidates = drop_surfaced(scan_memory_files(memory_dir), session.surfaced)
     manifest = format_memory_manifest(candidates)
     sent = request_json(query, candidates, tools, model=getattr(selector, "model", None))
-    injected = session.recall(query, memory_dir, recent_tools=tools, selector=selector, now_ms=now_ms)
+    injected = session.recall(
+        query, memory_dir, recent_tools=tools, selector=selector, now_ms=now_ms
+    )
     return RecallPreview(
         manifest=manifest,
         request_json=sent,

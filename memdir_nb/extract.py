@@ -25,9 +25,10 @@ import re
 import shlex
 import subprocess
 import threading
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Iterable, Mapping, Sequence
+from typing import Any
 
 from memdir_nb import team_paths
 
@@ -35,8 +36,9 @@ READ_ONLY_COMMANDS = frozenset({"ls", "find", "grep", "cat", "stat", "wc", "head
 READ_TOOLS = frozenset({"Read", "Grep", "Glob"})
 WRITE_TOOLS = frozenset({"Write", "Edit"})
 # find's actions that write files or run other programs
-FIND_WRITING_FLAGS = frozenset({"-delete", "-exec", "-execdir", "-ok", "-okdir", "-fprint", "-fprint0",
-                                "-fprintf", "-fls"})
+FIND_WRITING_FLAGS = frozenset(
+    {"-delete", "-exec", "-execdir", "-ok", "-okdir", "-fprint", "-fprint0", "-fprintf", "-fls"}
+)
 # chain operators allowed between two read-only commands; anything else is refused
 CHAIN_OPERATORS = frozenset({"|", "&&", "||"})
 MAX_TURNS = 5
@@ -116,8 +118,10 @@ def parse_bash_command(command: object) -> ParsedCommand:
 def _check_read_only_segment(argv: list[str]) -> None:
     name = argv[0]
     if name not in READ_ONLY_COMMANDS:
-        raise BashRefused(f"{name!r} is not a read-only command; Bash here allows only "
-                          f"{', '.join(sorted(READ_ONLY_COMMANDS))}")
+        raise BashRefused(
+            f"{name!r} is not a read-only command; Bash here allows only "
+            f"{', '.join(sorted(READ_ONLY_COMMANDS))}"
+        )
     for arg in argv[1:]:
         if name == "find" and (arg in FIND_WRITING_FLAGS or arg.startswith("-fprint")):
             raise BashRefused(f"find {arg} can change files or run programs; it is not allowed")
@@ -139,13 +143,17 @@ def _in_team_dir(resolved: str, memory_dir: str) -> bool:
     return resolved == team or resolved.startswith(team + os.sep)
 
 
-def check_memory_write(tool_name: str, tool_input: Mapping[str, Any], memory_dir: str | os.PathLike[str]) -> ToolVerdict:
+def check_memory_write(
+    tool_name: str, tool_input: Mapping[str, Any], memory_dir: str | os.PathLike[str]
+) -> ToolVerdict:
     """Allow a Write/Edit only when its file_path passes the store's memory-dir validation."""
     raw = tool_input.get("file_path")
     if not isinstance(raw, str) or not raw:
         return _deny(f"{tool_name} needs a 'file_path' string")
     if not os.path.isabs(raw):
-        return _deny(f"{tool_name} file_path {raw!r} must be absolute (inside {os.fspath(memory_dir)})")
+        return _deny(
+            f"{tool_name} file_path {raw!r} must be absolute (inside {os.fspath(memory_dir)})"
+        )
     mem = os.fspath(memory_dir)
     try:
         resolved = team_paths.validate_memory_write_path(raw, mem)
@@ -153,7 +161,9 @@ def check_memory_write(tool_name: str, tool_input: Mapping[str, Any], memory_dir
         return _deny(f"{tool_name} outside the memory dir is not allowed: {exc}")
     rel_parts = Path(os.path.relpath(resolved, os.path.abspath(mem))).parts
     if any(part.startswith(".") for part in rel_parts):
-        return _deny(f"{tool_name} into dot-files or dot-folders of the memory dir (locks, trash) is not allowed")
+        return _deny(
+            f"{tool_name} into dot-files or dot-folders of the memory dir (locks, trash) is not allowed"
+        )
     if _in_team_dir(resolved, mem):
         try:
             team_paths.validate_team_mem_write_path(raw, os.path.join(mem, "team"))
@@ -165,12 +175,16 @@ def check_memory_write(tool_name: str, tool_input: Mapping[str, Any], memory_dir
 
             findings = secret_scan.scan_for_secrets({"body": text})
             if findings:
-                return _deny(f"{tool_name} into team memory refused: it looks like it holds a secret "
-                             f"({secret_scan.format_findings(findings)}); never share credentials")
+                return _deny(
+                    f"{tool_name} into team memory refused: it looks like it holds a secret "
+                    f"({secret_scan.format_findings(findings)}); never share credentials"
+                )
     return ToolVerdict(True, f"{tool_name} inside the memory dir")
 
 
-def can_use_tool(tool_name: str, tool_input: Mapping[str, Any], memory_dir: str | os.PathLike[str]) -> ToolVerdict:
+def can_use_tool(
+    tool_name: str, tool_input: Mapping[str, Any], memory_dir: str | os.PathLike[str]
+) -> ToolVerdict:
     """The extraction sandbox: which tool calls may run, with the reason."""
     if not isinstance(tool_input, Mapping):
         return _deny(f"{tool_name} input must be an object")
@@ -180,8 +194,10 @@ def can_use_tool(tool_name: str, tool_input: Mapping[str, Any], memory_dir: str 
         return check_bash_command(tool_input.get("command"))
     if tool_name in WRITE_TOOLS:
         return check_memory_write(tool_name, tool_input, memory_dir)
-    return _deny(f"tool {tool_name!r} is not available to the memory extractor "
-                 "(only Read, Grep, Glob, read-only Bash, and Write/Edit inside the memory dir)")
+    return _deny(
+        f"tool {tool_name!r} is not available to the memory extractor "
+        "(only Read, Grep, Glob, read-only Bash, and Write/Edit inside the memory dir)"
+    )
 
 
 # --------------------------------------------------------------------------- transcript
@@ -193,7 +209,7 @@ class TranscriptMessage:
 
     uuid: str
     parent_uuid: str | None
-    type: str                         # "user" | "assistant"
+    type: str  # "user" | "assistant"
     role: str
     content: str | list[dict[str, Any]]
     timestamp: str | None = None
@@ -241,7 +257,9 @@ def parse_transcript_lines(lines: Iterable[str]) -> Transcript:
         try:
             record = json.loads(line)
         except json.JSONDecodeError as exc:
-            problems.append(TranscriptProblem(line_no, f"not JSON ({exc.msg} at column {exc.colno}); skipped"))
+            problems.append(
+                TranscriptProblem(line_no, f"not JSON ({exc.msg} at column {exc.colno}); skipped")
+            )
             continue
         if not isinstance(record, dict):
             problems.append(TranscriptProblem(line_no, "not a JSON object; skipped"))
@@ -252,10 +270,16 @@ def parse_transcript_lines(lines: Iterable[str]) -> Transcript:
         msg = record.get("message")
         uuid = record.get("uuid")
         if not isinstance(uuid, str) or not uuid:
-            problems.append(TranscriptProblem(line_no, f"{record['type']} record without a 'uuid'; skipped"))
+            problems.append(
+                TranscriptProblem(line_no, f"{record['type']} record without a 'uuid'; skipped")
+            )
             continue
         if not isinstance(msg, dict) or not isinstance(msg.get("content"), (str, list)):
-            problems.append(TranscriptProblem(line_no, f"{record['type']} record without message.content; skipped"))
+            problems.append(
+                TranscriptProblem(
+                    line_no, f"{record['type']} record without message.content; skipped"
+                )
+            )
             continue
         messages.append(
             TranscriptMessage(
@@ -278,12 +302,14 @@ def read_transcript(path: str | os.PathLike[str]) -> Transcript:
         return parse_transcript_lines(fh.read().split("\n"))
 
 
-def messages_since(messages: Sequence[TranscriptMessage], since_uuid: str | None) -> list[TranscriptMessage]:
+def messages_since(
+    messages: Sequence[TranscriptMessage], since_uuid: str | None
+) -> list[TranscriptMessage]:
     """Messages after the one with `since_uuid`; all of them when it is None or no longer present."""
     if since_uuid is not None:
         for i, m in enumerate(messages):
             if m.uuid == since_uuid:
-                return list(messages[i + 1:])
+                return list(messages[i + 1 :])
     return list(messages)
 
 
@@ -297,22 +323,33 @@ def _is_memory_path(raw: object, memory_dir: str | os.PathLike[str]) -> bool:
     return True
 
 
-def memory_writes(messages: Iterable[TranscriptMessage], memory_dir: str | os.PathLike[str]) -> list[str]:
+def memory_writes(
+    messages: Iterable[TranscriptMessage], memory_dir: str | os.PathLike[str]
+) -> list[str]:
     """file_paths of the assistant's Write/Edit tool calls that target the memory dir."""
     found = []
     for m in messages:
         if m.type != "assistant":
             continue
         for b in m.blocks():
-            if b.get("type") == "tool_use" and b.get("name") in WRITE_TOOLS | {"MultiEdit", "NotebookEdit"}:
-                path = (b.get("input") or {}).get("file_path") if isinstance(b.get("input"), dict) else None
+            if b.get("type") == "tool_use" and b.get("name") in WRITE_TOOLS | {
+                "MultiEdit",
+                "NotebookEdit",
+            }:
+                path = (
+                    (b.get("input") or {}).get("file_path")
+                    if isinstance(b.get("input"), dict)
+                    else None
+                )
                 if _is_memory_path(path, memory_dir):
                     found.append(path)
     return found
 
 
 def has_memory_writes_since(
-    messages: Sequence[TranscriptMessage], since_uuid: str | None, memory_dir: str | os.PathLike[str]
+    messages: Sequence[TranscriptMessage],
+    since_uuid: str | None,
+    memory_dir: str | os.PathLike[str],
 ) -> bool:
     """True when the main agent wrote into the memory dir after the cursor (so extraction skips)."""
     return bool(memory_writes(messages_since(messages, since_uuid), memory_dir))
@@ -334,7 +371,7 @@ class ExtractionRequest:
 class SchedulerDecision:
     """What the scheduler did with one turn end."""
 
-    action: str        # "ran" | "failed" | "skipped_main_agent_wrote" | "throttled" | "queued" | "nothing_new"
+    action: str  # "ran" | "failed" | "skipped_main_agent_wrote" | "throttled" | "queued" | "nothing_new"
     detail: str
     is_trailing: bool = False
     result: Any = None
@@ -381,9 +418,17 @@ class ExtractionScheduler:
             if self._in_progress:
                 replaced = self._pending is not None
                 self._pending = snapshot  # later requests overwrite earlier ones
-                return self._record(SchedulerDecision(
-                    "queued", "a run is in progress; " + ("replaced the pending request" if replaced
-                                                          else "will run once it finishes")))
+                return self._record(
+                    SchedulerDecision(
+                        "queued",
+                        "a run is in progress; "
+                        + (
+                            "replaced the pending request"
+                            if replaced
+                            else "will run once it finishes"
+                        ),
+                    )
+                )
             self._in_progress = True
         try:
             first = self._run_once(snapshot, trailing=False)
@@ -399,30 +444,46 @@ class ExtractionScheduler:
                 self._in_progress = False
             raise
 
-    def _run_once(self, messages: tuple[TranscriptMessage, ...], *, trailing: bool) -> SchedulerDecision:
+    def _run_once(
+        self, messages: tuple[TranscriptMessage, ...], *, trailing: bool
+    ) -> SchedulerDecision:
         new = messages_since(messages, self.cursor)
         if not new:
-            return self._record(SchedulerDecision("nothing_new", "no messages since the cursor", trailing))
+            return self._record(
+                SchedulerDecision("nothing_new", "no messages since the cursor", trailing)
+            )
         writes = memory_writes(new, self.memory_dir)
         if writes:
             self.cursor = messages[-1].uuid
             self.turns_since_last = 0
-            return self._record(SchedulerDecision(
-                "skipped_main_agent_wrote", f"the main agent already wrote {', '.join(writes)}; cursor advanced",
-                trailing))
+            return self._record(
+                SchedulerDecision(
+                    "skipped_main_agent_wrote",
+                    f"the main agent already wrote {', '.join(writes)}; cursor advanced",
+                    trailing,
+                )
+            )
         if not trailing:
             self.turns_since_last += 1
             if self.turns_since_last < self.turns_between:
-                return self._record(SchedulerDecision(
-                    "throttled", f"turn {self.turns_since_last} of {self.turns_between} since the last run"))
+                return self._record(
+                    SchedulerDecision(
+                        "throttled",
+                        f"turn {self.turns_since_last} of {self.turns_between} since the last run",
+                    )
+                )
             self.turns_since_last = 0
         request = ExtractionRequest(messages, tuple(new), trailing)
         try:
             result = self.extract(request)
         except Exception as exc:  # a failed run keeps the cursor, so the next turn retries it
-            return self._record(SchedulerDecision("failed", f"{type(exc).__name__}: {exc}", trailing))
+            return self._record(
+                SchedulerDecision("failed", f"{type(exc).__name__}: {exc}", trailing)
+            )
         self.cursor = messages[-1].uuid
-        return self._record(SchedulerDecision("ran", f"{len(new)} new message(s)", trailing, result))
+        return self._record(
+            SchedulerDecision("ran", f"{len(new)} new message(s)", trailing, result)
+        )
 
     def _record(self, decision: SchedulerDecision) -> SchedulerDecision:
         self.history.append(decision)
@@ -455,7 +516,9 @@ def _clip(text: str) -> str:
 class ToolRunner:
     """Runs the extractor's tool calls locally, each only after `can_use_tool` allowed it."""
 
-    def __init__(self, memory_dir: str | os.PathLike[str], *, cwd: str | os.PathLike[str] | None = None) -> None:
+    def __init__(
+        self, memory_dir: str | os.PathLike[str], *, cwd: str | os.PathLike[str] | None = None
+    ) -> None:
         self.memory_dir = Path(memory_dir)
         self.cwd = Path(cwd) if cwd is not None else self.memory_dir
         self.written: list[str] = []
@@ -465,7 +528,9 @@ class ToolRunner:
         """Check the call with the sandbox, then run it; refusals and failures become error results."""
         verdict = can_use_tool(name, tool_input, self.memory_dir)
         if not verdict.allowed:
-            self.refused.append((name, dict(tool_input) if isinstance(tool_input, Mapping) else {}, verdict.reason))
+            self.refused.append(
+                (name, dict(tool_input) if isinstance(tool_input, Mapping) else {}, verdict.reason)
+            )
             return ToolOutcome(f"Permission denied: {verdict.reason}", True, verdict)
         handler = getattr(self, f"_tool_{name.lower()}")
         try:
@@ -484,7 +549,7 @@ class ToolRunner:
         offset = max(int(inp.get("offset") or 1), 1)
         limit = max(int(inp.get("limit") or 2000), 1)
         lines = path.read_text(encoding="utf-8", errors="replace").split("\n")
-        chosen = lines[offset - 1: offset - 1 + limit]
+        chosen = lines[offset - 1 : offset - 1 + limit]
         return "\n".join(f"{offset + i:6d}\t{line}" for i, line in enumerate(chosen))
 
     def _tool_glob(self, inp: Mapping[str, Any]) -> str:
@@ -503,8 +568,15 @@ class ToolRunner:
         regex = re.compile(pattern, re.IGNORECASE if inp.get("-i") else 0)
         base = self._path(inp.get("path") or str(self.cwd), "path")
         name_glob = inp.get("glob")
-        files = [base] if base.is_file() else sorted(
-            p for p in base.rglob("*") if p.is_file() and not any(part.startswith(".") for part in p.relative_to(base).parts)
+        files = (
+            [base]
+            if base.is_file()
+            else sorted(
+                p
+                for p in base.rglob("*")
+                if p.is_file()
+                and not any(part.startswith(".") for part in p.relative_to(base).parts)
+            )
         )
         out: list[str] = []
         for p in files:
@@ -526,7 +598,7 @@ class ToolRunner:
         # No shell: each segment runs as an argv list, so what was checked is exactly what runs.
         pipelines: list[list[tuple[str, ...]]] = [[parsed.segments[0]]]
         joins: list[str] = []
-        for op, seg in zip(parsed.operators, parsed.segments[1:]):
+        for op, seg in zip(parsed.operators, parsed.segments[1:], strict=False):
             if op == "|":
                 pipelines[-1].append(seg)
             else:
@@ -534,7 +606,7 @@ class ToolRunner:
                 pipelines.append([seg])
         code, out = self._run_pipeline(pipelines[0])
         outputs = [out]
-        for op, pipeline in zip(joins, pipelines[1:]):
+        for op, pipeline in zip(joins, pipelines[1:], strict=False):
             # as in the shell: && runs after a success, || after a failure; a skip keeps the status
             if (op == "&&") == (code == 0):
                 code, out = self._run_pipeline(pipeline)
@@ -547,8 +619,14 @@ class ToolRunner:
         code = 0
         errors = b""
         for argv in argvs:
-            proc = subprocess.run(list(argv), input=data if data is not None else b"", capture_output=True,
-                                  cwd=self.cwd, timeout=BASH_TIMEOUT_S, check=False)
+            proc = subprocess.run(
+                list(argv),
+                input=data if data is not None else b"",
+                capture_output=True,
+                cwd=self.cwd,
+                timeout=BASH_TIMEOUT_S,
+                check=False,
+            )
             data, code = proc.stdout, proc.returncode
             errors += proc.stderr
         return code, (data or b"").decode("utf-8", "replace") + errors.decode("utf-8", "replace")
@@ -576,36 +654,90 @@ class ToolRunner:
         text = path.read_text(encoding="utf-8")
         count = text.count(old) if old else 0
         if count == 0:
-            raise ValueError(f"old_string not found in {path}; Read the file and copy the text exactly")
+            raise ValueError(
+                f"old_string not found in {path}; Read the file and copy the text exactly"
+            )
         if count > 1 and not inp.get("replace_all"):
-            raise ValueError(f"old_string occurs {count} times in {path}; give more context or set replace_all")
-        atomic_write_text(path, text.replace(old, new) if inp.get("replace_all") else text.replace(old, new, 1))
+            raise ValueError(
+                f"old_string occurs {count} times in {path}; give more context or set replace_all"
+            )
+        atomic_write_text(
+            path, text.replace(old, new) if inp.get("replace_all") else text.replace(old, new, 1)
+        )
         self.written.append(str(path))
         return f"Edited {path}"
 
 
 TOOL_SCHEMAS: list[dict[str, Any]] = [
-    {"name": "Read", "description": "Read a text file; lines come back numbered.",
-     "input_schema": {"type": "object", "properties": {"file_path": {"type": "string"}, "offset": {"type": "integer"},
-                                                        "limit": {"type": "integer"}}, "required": ["file_path"]}},
-    {"name": "Grep", "description": "Search file contents with a regular expression.",
-     "input_schema": {"type": "object", "properties": {"pattern": {"type": "string"}, "path": {"type": "string"},
-                                                        "glob": {"type": "string"}, "-i": {"type": "boolean"}},
-                      "required": ["pattern"]}},
-    {"name": "Glob", "description": "List files matching a glob pattern, newest first.",
-     "input_schema": {"type": "object", "properties": {"pattern": {"type": "string"}, "path": {"type": "string"}},
-                      "required": ["pattern"]}},
-    {"name": "Bash", "description": "Run one read-only command (ls, find, grep, cat, stat, wc, head, tail), "
-                                    "optionally piped; no redirection, no shell expansion, no globbing.",
-     "input_schema": {"type": "object", "properties": {"command": {"type": "string"}}, "required": ["command"]}},
-    {"name": "Write", "description": "Create or overwrite a file inside the memory directory.",
-     "input_schema": {"type": "object", "properties": {"file_path": {"type": "string"}, "content": {"type": "string"}},
-                      "required": ["file_path", "content"]}},
-    {"name": "Edit", "description": "Replace exact text in a file inside the memory directory.",
-     "input_schema": {"type": "object", "properties": {"file_path": {"type": "string"}, "old_string": {"type": "string"},
-                                                        "new_string": {"type": "string"},
-                                                        "replace_all": {"type": "boolean"}},
-                      "required": ["file_path", "old_string", "new_string"]}},
+    {
+        "name": "Read",
+        "description": "Read a text file; lines come back numbered.",
+        "input_schema": {
+            "type": "object",
+            "properties": {
+                "file_path": {"type": "string"},
+                "offset": {"type": "integer"},
+                "limit": {"type": "integer"},
+            },
+            "required": ["file_path"],
+        },
+    },
+    {
+        "name": "Grep",
+        "description": "Search file contents with a regular expression.",
+        "input_schema": {
+            "type": "object",
+            "properties": {
+                "pattern": {"type": "string"},
+                "path": {"type": "string"},
+                "glob": {"type": "string"},
+                "-i": {"type": "boolean"},
+            },
+            "required": ["pattern"],
+        },
+    },
+    {
+        "name": "Glob",
+        "description": "List files matching a glob pattern, newest first.",
+        "input_schema": {
+            "type": "object",
+            "properties": {"pattern": {"type": "string"}, "path": {"type": "string"}},
+            "required": ["pattern"],
+        },
+    },
+    {
+        "name": "Bash",
+        "description": "Run one read-only command (ls, find, grep, cat, stat, wc, head, tail), "
+        "optionally piped; no redirection, no shell expansion, no globbing.",
+        "input_schema": {
+            "type": "object",
+            "properties": {"command": {"type": "string"}},
+            "required": ["command"],
+        },
+    },
+    {
+        "name": "Write",
+        "description": "Create or overwrite a file inside the memory directory.",
+        "input_schema": {
+            "type": "object",
+            "properties": {"file_path": {"type": "string"}, "content": {"type": "string"}},
+            "required": ["file_path", "content"],
+        },
+    },
+    {
+        "name": "Edit",
+        "description": "Replace exact text in a file inside the memory directory.",
+        "input_schema": {
+            "type": "object",
+            "properties": {
+                "file_path": {"type": "string"},
+                "old_string": {"type": "string"},
+                "new_string": {"type": "string"},
+                "replace_all": {"type": "boolean"},
+            },
+            "required": ["file_path", "old_string", "new_string"],
+        },
+    },
 ]
 
 
@@ -616,38 +748,42 @@ DEFAULT_MAX_TOKENS = 4096
 MAX_RENDERED_BLOCK_CHARS = 2_000
 
 
-def build_extraction_prompt(memory_dir: str | os.PathLike[str], manifest: str, new_message_count: int) -> str:
+def build_extraction_prompt(
+    memory_dir: str | os.PathLike[str], manifest: str, new_message_count: int
+) -> str:
     """The extractor's system prompt, in this project's own words, with the manifest pre-injected."""
     root = Path(memory_dir)
-    return "\n".join([
-        "You are the background memory extractor. The conversation excerpt in the user message",
-        f"is the newest part of a session; your job is to keep the memory directory `{root}` up to date",
-        "with what that excerpt taught us that a future session could not work out for itself.",
-        "",
-        f"Scope: use only the last ~{new_message_count} messages shown. Earlier history has already",
-        "been processed; do not revisit it.",
-        "",
-        "What to save: who the user is (user), corrections or confirmed preferences about how to work",
-        "(feedback, with why and how to apply it), decisions, deadlines and context about the project",
-        "that the code does not show (project, with relative dates written as absolute dates), and",
-        "pointers to outside systems (reference).",
-        "Do not save anything derivable from the code or git: code patterns, file layout, history,",
-        "how a bug was fixed, or what is already in CLAUDE.md. Do not save secrets.",
-        "",
-        "How to work, within a budget of a few turns:",
-        "- Do not investigate: no reading source files, no grepping the project, no git. The excerpt",
-        "  is all the evidence you need.",
-        "- Turn 1: issue every Read you need at once (existing memory files you might update).",
-        "- Turn 2: issue every Write/Edit at once. Then stop.",
-        "- Prefer updating an existing memory over creating a near-duplicate.",
-        "- Each memory is one Markdown file with frontmatter (name, description, type: one of user,",
-        "  feedback, project, reference), then the body. Add a one-line entry for each new file to",
-        f"  `{root / 'MEMORY.md'}` in the form `- [Title](file.md) — one-line hook`.",
-        "- If nothing in the excerpt is worth remembering, reply briefly and write nothing.",
-        "",
-        "Existing memories (filename, type, last change, description); you need not list the folder:",
-        manifest or "(none yet)",
-    ])
+    return "\n".join(
+        [
+            "You are the background memory extractor. The conversation excerpt in the user message",
+            f"is the newest part of a session; your job is to keep the memory directory `{root}` up to date",
+            "with what that excerpt taught us that a future session could not work out for itself.",
+            "",
+            f"Scope: use only the last ~{new_message_count} messages shown. Earlier history has already",
+            "been processed; do not revisit it.",
+            "",
+            "What to save: who the user is (user), corrections or confirmed preferences about how to work",
+            "(feedback, with why and how to apply it), decisions, deadlines and context about the project",
+            "that the code does not show (project, with relative dates written as absolute dates), and",
+            "pointers to outside systems (reference).",
+            "Do not save anything derivable from the code or git: code patterns, file layout, history,",
+            "how a bug was fixed, or what is already in CLAUDE.md. Do not save secrets.",
+            "",
+            "How to work, within a budget of a few turns:",
+            "- Do not investigate: no reading source files, no grepping the project, no git. The excerpt",
+            "  is all the evidence you need.",
+            "- Turn 1: issue every Read you need at once (existing memory files you might update).",
+            "- Turn 2: issue every Write/Edit at once. Then stop.",
+            "- Prefer updating an existing memory over creating a near-duplicate.",
+            "- Each memory is one Markdown file with frontmatter (name, description, type: one of user,",
+            "  feedback, project, reference), then the body. Add a one-line entry for each new file to",
+            f"  `{root / 'MEMORY.md'}` in the form `- [Title](file.md) — one-line hook`.",
+            "- If nothing in the excerpt is worth remembering, reply briefly and write nothing.",
+            "",
+            "Existing memories (filename, type, last change, description); you need not list the folder:",
+            manifest or "(none yet)",
+        ]
+    )
 
 
 def _render_block(block: Mapping[str, Any]) -> str:
@@ -655,7 +791,9 @@ def _render_block(block: Mapping[str, Any]) -> str:
     if kind == "text":
         text = str(block.get("text", ""))
     elif kind == "tool_use":
-        text = f"<tool call {block.get('name')}> {json.dumps(block.get('input'), ensure_ascii=False)}"
+        text = (
+            f"<tool call {block.get('name')}> {json.dumps(block.get('input'), ensure_ascii=False)}"
+        )
     elif kind == "tool_result":
         raw = block.get("content")
         if isinstance(raw, list):
@@ -663,7 +801,11 @@ def _render_block(block: Mapping[str, Any]) -> str:
         text = f"<tool result> {raw}"
     else:
         return ""
-    return text if len(text) <= MAX_RENDERED_BLOCK_CHARS else text[:MAX_RENDERED_BLOCK_CHARS] + " [...]"
+    return (
+        text
+        if len(text) <= MAX_RENDERED_BLOCK_CHARS
+        else text[:MAX_RENDERED_BLOCK_CHARS] + " [...]"
+    )
 
 
 def render_messages(messages: Sequence[TranscriptMessage]) -> str:
@@ -728,12 +870,19 @@ def build_extraction_request(
     from memdir_nb.scan import format_memory_manifest, scan_memory_files
 
     if not new_messages:
-        raise ValueError("no new messages to extract from; the scheduler should have skipped this run")
-    system = build_extraction_prompt(memory_dir, format_memory_manifest(scan_memory_files(memory_dir)),
-                                     len(new_messages))
-    return {"model": model, "max_tokens": max_tokens, "system": system,
-            "messages": [{"role": "user", "content": render_messages(new_messages)}],
-            "tools": TOOL_SCHEMAS}
+        raise ValueError(
+            "no new messages to extract from; the scheduler should have skipped this run"
+        )
+    system = build_extraction_prompt(
+        memory_dir, format_memory_manifest(scan_memory_files(memory_dir)), len(new_messages)
+    )
+    return {
+        "model": model,
+        "max_tokens": max_tokens,
+        "system": system,
+        "messages": [{"role": "user", "content": render_messages(new_messages)}],
+        "tools": TOOL_SCHEMAS,
+    }
 
 
 def run_tool_loop(
@@ -760,8 +909,14 @@ def run_tool_loop(
         results = []
         for call in calls:
             outcome = runner.run(call.name, call.input if isinstance(call.input, dict) else {})
-            results.append({"type": "tool_result", "tool_use_id": call.id, "content": outcome.content,
-                            "is_error": outcome.is_error})
+            results.append(
+                {
+                    "type": "tool_result",
+                    "tool_use_id": call.id,
+                    "content": outcome.content,
+                    "is_error": outcome.is_error,
+                }
+            )
         convo.append({"role": "user", "content": results})
     else:
         result.hit_turn_cap = bool(calls)
@@ -791,15 +946,19 @@ def run_extraction(
     request = build_extraction_request(memory_dir, new_messages, model=model, max_tokens=max_tokens)
     if client is None:
         client = client_from_config(config, **dict(client_options or {}))
-    return run_tool_loop(request, ToolRunner(memory_dir, cwd=cwd), client=client, max_turns=max_turns)
+    return run_tool_loop(
+        request, ToolRunner(memory_dir, cwd=cwd), client=client, max_turns=max_turns
+    )
 
 
-def make_extractor(memory_dir: str | os.PathLike[str], *, client: Any = None, config: Any = None,
-                   **kwargs: Any) -> Callable[[ExtractionRequest], ExtractionResult]:
+def make_extractor(
+    memory_dir: str | os.PathLike[str], *, client: Any = None, config: Any = None, **kwargs: Any
+) -> Callable[[ExtractionRequest], ExtractionResult]:
     """An `extract` callable for ExtractionScheduler that runs the Claude loop on each request."""
     if client is None:  # fail now, not on the first turn, when there is no key
         client = client_from_config(config, **dict(kwargs.pop("client_options", None) or {}))
 
     def extract(request: ExtractionRequest) -> ExtractionResult:
         return run_extraction(memory_dir, request.new_messages, client=client, **kwargs)
+
     return extract

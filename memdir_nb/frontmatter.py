@@ -79,7 +79,11 @@ def read_head_info(
         raise ValueError("max_lines and max_bytes must be at least 1")
     text, st, n_read, invalid = _read_bounded(path, max_lines, max_bytes, nofollow)
     return HeadRead(
-        text=text, stat=st, bytes_read=n_read, invalid_utf8=invalid, hit_byte_limit=n_read >= max_bytes
+        text=text,
+        stat=st,
+        bytes_read=n_read,
+        invalid_utf8=invalid,
+        hit_byte_limit=n_read >= max_bytes,
     )
 
 
@@ -155,19 +159,25 @@ def read_header(
     path: str | os.PathLike[str], *, nofollow: bool = False
 ) -> tuple[Frontmatter, os.stat_result]:
     """The parsed header and fstat result of a file, from a single bounded read."""
-    text, st, n_read, invalid = _read_bounded(path, FRONTMATTER_MAX_LINES, FRONTMATTER_MAX_BYTES, nofollow)
+    text, st, n_read, invalid = _read_bounded(
+        path, FRONTMATTER_MAX_LINES, FRONTMATTER_MAX_BYTES, nofollow
+    )
     fm, _ = parse_frontmatter(text)
     if invalid:
         fm = _with_problem(fm, "file is not valid UTF-8; invalid bytes were replaced")
     if n_read >= FRONTMATTER_MAX_BYTES and fm.malformed:
-        fm = _with_problem(fm, f"only the first {FRONTMATTER_MAX_BYTES} bytes of the file are read for the header")
+        fm = _with_problem(
+            fm, f"only the first {FRONTMATTER_MAX_BYTES} bytes of the file are read for the header"
+        )
     return fm, st
 
 
 # ---------------------------------------------------------------------------- parsing
 
 
-def parse_frontmatter(text: str, *, max_lines: int = FRONTMATTER_MAX_LINES) -> tuple[Frontmatter, str]:
+def parse_frontmatter(
+    text: str, *, max_lines: int = FRONTMATTER_MAX_LINES
+) -> tuple[Frontmatter, str]:
     """Split a memory file into (header, body); never raises on bad content."""
     text = _normalise(text)
     first_nl = text.find("\n")
@@ -202,9 +212,14 @@ def _parse_header(lines: list[str]) -> Frontmatter:
         return _build(fast, lines, problems=[], malformed=False)
     block = "\n".join(lines)
     try:
-        if "*" in block and any(isinstance(ev, yaml.AliasEvent) for ev in yaml.parse(block, Loader=_YamlLoader)):
-            return _recover(lines, "YAML aliases are not allowed in frontmatter; fields were recovered line by line")
-        data = yaml.load(block, Loader=_YamlLoader)  # noqa: S506 - a SafeLoader
+        if "*" in block and any(
+            isinstance(ev, yaml.AliasEvent) for ev in yaml.parse(block, Loader=_YamlLoader)
+        ):
+            return _recover(
+                lines,
+                "YAML aliases are not allowed in frontmatter; fields were recovered line by line",
+            )
+        data = yaml.load(block, Loader=_YamlLoader)
     except yaml.YAMLError as exc:
         reason = " ".join(str(exc).split())
         return _recover(lines, f"YAML error: {reason}; fields were recovered line by line")
@@ -305,7 +320,7 @@ def _recover_value(raw: str | None) -> str | None:
         if value[0] == "'":
             return inner.replace("''", "'")
         try:
-            loaded = yaml.load(value, Loader=_YamlLoader)  # noqa: S506 - a SafeLoader
+            loaded = yaml.load(value, Loader=_YamlLoader)
             return loaded if isinstance(loaded, str) else inner
         except yaml.YAMLError:
             return inner
@@ -330,7 +345,9 @@ def _recover(lines: list[str], problem: str) -> Frontmatter:
     return _build(_recover_fields(lines), lines, problems=[problem], malformed=True)
 
 
-def _text_field(key: str, data: dict[str, object], lines: list[str], problems: list[str]) -> str | None:
+def _text_field(
+    key: str, data: dict[str, object], lines: list[str], problems: list[str]
+) -> str | None:
     """A core field as stripped text; non-text YAML values fall back to the literal line."""
     if key not in data:
         return None
@@ -342,13 +359,17 @@ def _text_field(key: str, data: dict[str, object], lines: list[str], problems: l
             literal = _recover_fields(lines).get(key)
             value = literal if isinstance(literal, str) else str(value)
         else:
-            problems.append(f"{key} is a YAML {type(value).__name__}, not plain text; it was ignored")
+            problems.append(
+                f"{key} is a YAML {type(value).__name__}, not plain text; it was ignored"
+            )
             return None
     value = value.strip()
     return value or None
 
 
-def _build(data: dict[str, object], lines: list[str], *, problems: list[str], malformed: bool) -> Frontmatter:
+def _build(
+    data: dict[str, object], lines: list[str], *, problems: list[str], malformed: bool
+) -> Frontmatter:
     """Turn a key/value mapping into a Frontmatter, checking the three core fields."""
     fields = data if all(type(k) is str for k in data) else {str(k): v for k, v in data.items()}
     before = len(problems)
@@ -383,7 +404,7 @@ def _with_problem(fm: Frontmatter, problem: str) -> Frontmatter:
         fields=fm.fields,
         has_frontmatter=fm.has_frontmatter,
         malformed=True,
-        problems=fm.problems + (problem,),
+        problems=(*fm.problems, problem),
     )
 
 
@@ -403,12 +424,16 @@ def _dump_field(key: str, value: str) -> str:
     return out if out.endswith("\n") else out + "\n"
 
 
-def render_memory_file(name: str, description: str, type: MemoryType | str, body: str) -> str:  # noqa: A002
+def render_memory_file(name: str, description: str, type: MemoryType | str, body: str) -> str:
     """A complete memory file: frontmatter (name, description, type) then the body."""
     if not isinstance(name, str) or not one_line(name):
-        raise ValueError("a memory needs a non-empty name: pass a short title such as 'Testing policy'")
+        raise ValueError(
+            "a memory needs a non-empty name: pass a short title such as 'Testing policy'"
+        )
     if not isinstance(description, str):
-        raise ValueError("description must be text: pass one line saying when this memory is useful")
+        raise ValueError(
+            "description must be text: pass one line saying when this memory is useful"
+        )
     if not isinstance(body, str):
         raise ValueError("body must be text: pass the memory's content as a string")
     mtype = require_memory_type(type)

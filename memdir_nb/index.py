@@ -25,19 +25,19 @@ ENTRY_DASH = "\u2014"  # the em dash between link and hook
 
 __all__ = [
     "ENTRYPOINT_NAME",
-    "MAX_ENTRYPOINT_LINES",
     "MAX_ENTRYPOINT_BYTES",
+    "MAX_ENTRYPOINT_LINES",
     "MAX_HOOK_CHARS",
     "EntrypointTruncation",
     "IndexEntry",
-    "truncate_entrypoint_content",
+    "entrypoint_path",
     "format_index_entry",
     "parse_index",
-    "upsert_index_entry",
-    "remove_index_entry",
-    "entrypoint_path",
     "read_entrypoint",
     "rebuild_index",
+    "remove_index_entry",
+    "truncate_entrypoint_content",
+    "upsert_index_entry",
 ]
 
 
@@ -295,7 +295,11 @@ _TYPE_ORDER = {t: i for i, t in enumerate(MEMORY_TYPES)}
 def _rebuild_order(header: MemoryHeader) -> tuple[int, str, str]:
     """Sort by type (the taxonomy's order, unknown last), then title, then filename."""
     title = header.name or Path(header.filename).stem
-    rank = _TYPE_ORDER.get(header.type, len(_TYPE_ORDER)) if header.type is not None else len(_TYPE_ORDER)
+    rank = (
+        _TYPE_ORDER.get(header.type, len(_TYPE_ORDER))
+        if header.type is not None
+        else len(_TYPE_ORDER)
+    )
     return (rank, title.casefold(), header.filename)
 
 

@@ -51,13 +51,17 @@ def _check_memory_dir(memory_dir: str | os.PathLike[str]) -> Path:
             "(paths.ensure_memory_dir_exists) or pass the right directory"
         )
     if not root.is_dir():
-        raise DailyLogError(f"memory dir {str(root)!r} is not a directory; pass the memory directory itself")
+        raise DailyLogError(
+            f"memory dir {str(root)!r} is not a directory; pass the memory directory itself"
+        )
     return root
 
 
 def _clean_text(text: object) -> str:
     if not isinstance(text, str):
-        raise DailyLogError(f"daily log text must be a str, got {type(text).__name__}; pass the note as text")
+        raise DailyLogError(
+            f"daily log text must be a str, got {type(text).__name__}; pass the note as text"
+        )
     if "\x00" in text:
         raise DailyLogError("daily log text contains a NUL byte; remove it and try again")
     cleaned = text.replace("\r\n", "\n").replace("\r", "\n").strip("\n")
@@ -69,7 +73,9 @@ def _clean_text(text: object) -> str:
             "log a short note and keep long material in a topic file"
         )
     # A line starting with the heading prefix would read as a new entry; indent it instead.
-    lines = [(" " + ln) if ln.startswith(ENTRY_HEADING_PREFIX) else ln for ln in cleaned.split("\n")]
+    lines = [
+        (" " + ln) if ln.startswith(ENTRY_HEADING_PREFIX) else ln for ln in cleaned.split("\n")
+    ]
     return "\n".join(line.rstrip() for line in lines)
 
 
@@ -79,7 +85,9 @@ def format_entry(text: str, *, now_ms: float | None = None) -> str:
     return f"{ENTRY_HEADING_PREFIX}{stamp}\n\n{_clean_text(text)}\n\n"
 
 
-def append_daily_log(memory_dir: str | os.PathLike[str], text: str, *, now_ms: float | None = None) -> Path:
+def append_daily_log(
+    memory_dir: str | os.PathLike[str], text: str, *, now_ms: float | None = None
+) -> Path:
     """Append one entry to today's log under `memory_dir/logs/` and return the log's path."""
     root = _check_memory_dir(memory_dir)
     day = local_date(now_ms)
@@ -113,7 +121,7 @@ def read_daily_log_entries(log_path: str | os.PathLike[str]) -> list[tuple[str, 
         if line.startswith(ENTRY_HEADING_PREFIX):
             if stamp is not None:
                 entries.append((stamp, "\n".join(body).strip("\n")))
-            stamp, body = line[len(ENTRY_HEADING_PREFIX):].strip(), []
+            stamp, body = line[len(ENTRY_HEADING_PREFIX) :].strip(), []
         elif stamp is not None:
             body.append(line)
     if stamp is not None:
@@ -121,7 +129,9 @@ def read_daily_log_entries(log_path: str | os.PathLike[str]) -> list[tuple[str, 
     return entries
 
 
-def build_assistant_daily_log_prompt(memory_dir: str | os.PathLike[str], *, now_ms: float | None = None) -> str:
+def build_assistant_daily_log_prompt(
+    memory_dir: str | os.PathLike[str], *, now_ms: float | None = None
+) -> str:
     """The memory instructions for KAIROS mode: append to today's log, never curate an index."""
     root = Path(memory_dir)
     today = local_date(now_ms)

@@ -49,8 +49,25 @@ MAX_HEADER_SCAN_CHARS = 4096
 MAX_DESCRIPTION_CHARS = 150
 MIN_DESCRIPTION_WORDS = 3
 VAGUE_DESCRIPTIONS = frozenset(
-    {"misc", "misc notes", "miscellaneous", "notes", "note", "stuff", "things", "various",
-     "various notes", "todo", "tbd", "info", "general", "random", "memory", "untitled", "n/a"}
+    {
+        "misc",
+        "misc notes",
+        "miscellaneous",
+        "notes",
+        "note",
+        "stuff",
+        "things",
+        "various",
+        "various notes",
+        "todo",
+        "tbd",
+        "info",
+        "general",
+        "random",
+        "memory",
+        "untitled",
+        "n/a",
+    }
 )
 # Rule id -> severity. Secrets vary with scope and are decided where they are found.
 SEVERITIES: dict[str, Severity] = {
@@ -237,15 +254,19 @@ def read_scope_indexes(memory_dir: str | os.PathLike[str]) -> list[ScopeIndex]:
                 referenced.add(os.path.relpath(resolved, root).replace(os.sep, "/"))
             else:
                 dangling.append(entry)
-        out.append(ScopeIndex(scope, rel, exists, text, entries, frozenset(referenced), dangling, outside))
+        out.append(
+            ScopeIndex(scope, rel, exists, text, entries, frozenset(referenced), dangling, outside)
+        )
     return out
 
 
 # ---------------------------------------------------------------------------- content rules
 
 _WEEKDAY = r"(?:Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday)"
-_MONTH = (r"(?:Jan(?:uary)?|Feb(?:ruary)?|Mar(?:ch)?|Apr(?:il)?|May|June?|July?|Aug(?:ust)?|"
-          r"Sep(?:t(?:ember)?)?|Oct(?:ober)?|Nov(?:ember)?|Dec(?:ember)?)")
+_MONTH = (
+    r"(?:Jan(?:uary)?|Feb(?:ruary)?|Mar(?:ch)?|Apr(?:il)?|May|June?|July?|Aug(?:ust)?|"
+    r"Sep(?:t(?:ember)?)?|Oct(?:ober)?|Nov(?:ember)?|Dec(?:ember)?)"
+)
 _ABS_DATE = re.compile(
     rf"\b\d{{4}}-\d{{2}}-\d{{2}}\b|\b{_MONTH}\.? \d{{1,2}}\b|\b\d{{1,2}} {_MONTH}\b|\b\d{{1,2}}/\d{{1,2}}(?:/\d{{2,4}})?\b"
 )
@@ -297,10 +318,7 @@ def _weekday_anchored(line: str, start: int, end: int) -> bool:
     m_after = _ABS_DATE.search(after)
     if m_after and not after[: m_after.start()].strip(" ,(").strip():
         return True
-    for m in _ABS_DATE.finditer(before):
-        if not before[m.end():].strip(" ,()").strip():
-            return True
-    return False
+    return any(not before[m.end() :].strip(" ,()").strip() for m in _ABS_DATE.finditer(before))
 
 
 def find_relative_dates(text: str) -> list[tuple[int, str]]:
@@ -316,7 +334,7 @@ def find_relative_dates(text: str) -> list[tuple[int, str]]:
         for m in _WEEKDAY_RE.finditer(line):
             if any(m.group(0) in phrase for j, phrase in hits if j == i):
                 continue
-            if _RECURRING_BEFORE.search(line[: m.start()]) or line[m.end(): m.end() + 1] == "s":
+            if _RECURRING_BEFORE.search(line[: m.start()]) or line[m.end() : m.end() + 1] == "s":
                 continue
             if _weekday_anchored(line, m.start(), m.end()):
                 continue
@@ -345,9 +363,17 @@ class _Collector:
         self.rel = rel
         self.items: list[Finding] = []
 
-    def add(self, rule: str, message: str, hint: str, line: int | None = None,
-            severity: Severity | None = None) -> None:
-        self.items.append(Finding(self.rel, rule, severity or SEVERITIES[rule], message, hint, line))
+    def add(
+        self,
+        rule: str,
+        message: str,
+        hint: str,
+        line: int | None = None,
+        severity: Severity | None = None,
+    ) -> None:
+        self.items.append(
+            Finding(self.rel, rule, severity or SEVERITIES[rule], message, hint, line)
+        )
 
 
 def _clip(text: str, limit: int = 80) -> str:
@@ -367,36 +393,70 @@ def field_line(mem: MemoryText, key: str) -> int:
 def _check_header(mem: MemoryText, c: _Collector) -> None:
     fm = mem.header
     if not fm.has_frontmatter:
-        c.add("missing-frontmatter", "no frontmatter: the file does not start with a '---' header",
-              "add a header with name, description and type (see any other memory file)", 1)
+        c.add(
+            "missing-frontmatter",
+            "no frontmatter: the file does not start with a '---' header",
+            "add a header with name, description and type (see any other memory file)",
+            1,
+        )
         return
     if fm.malformed:
         why = "; ".join(fm.problems) or "the header could not be parsed as YAML"
-        c.add("malformed-frontmatter", f"malformed header ({why})",
-              "quote values that contain ':' or '#', and close the header with a '---' line", 1)
+        c.add(
+            "malformed-frontmatter",
+            f"malformed header ({why})",
+            "quote values that contain ':' or '#', and close the header with a '---' line",
+            1,
+        )
     if not (fm.name or "").strip():
         c.add("missing-name", "no name in the header", "add 'name: <short title>' to the header", 1)
     if fm.type is None:
         if fm.raw_type:
-            c.add("unknown-type", f"unknown type {_clip(fm.raw_type)!r}",
-                  f"use one of: {', '.join(TYPE_NAMES)}", field_line(mem, "type"))
+            c.add(
+                "unknown-type",
+                f"unknown type {_clip(fm.raw_type)!r}",
+                f"use one of: {', '.join(TYPE_NAMES)}",
+                field_line(mem, "type"),
+            )
         else:
-            c.add("missing-type", "no type in the header",
-                  f"add 'type:' with one of {', '.join(TYPE_NAMES)}", 1)
+            c.add(
+                "missing-type",
+                "no type in the header",
+                f"add 'type:' with one of {', '.join(TYPE_NAMES)}",
+                1,
+            )
     desc = " ".join((fm.description or "").split())
     if not desc:
-        c.add("missing-description", "no description: the selector has nothing to match on",
-              "add a one-line description saying when this memory is useful", 1)
-    elif desc.casefold().strip(".!") in VAGUE_DESCRIPTIONS or len(desc.split()) < MIN_DESCRIPTION_WORDS:
-        c.add("vague-description", f"description {_clip(desc)!r} is too vague to recall by",
-              "say what the memory is about and when it applies, in one specific line", field_line(mem, "description"))
+        c.add(
+            "missing-description",
+            "no description: the selector has nothing to match on",
+            "add a one-line description saying when this memory is useful",
+            1,
+        )
+    elif (
+        desc.casefold().strip(".!") in VAGUE_DESCRIPTIONS
+        or len(desc.split()) < MIN_DESCRIPTION_WORDS
+    ):
+        c.add(
+            "vague-description",
+            f"description {_clip(desc)!r} is too vague to recall by",
+            "say what the memory is about and when it applies, in one specific line",
+            field_line(mem, "description"),
+        )
     elif len(desc) > MAX_DESCRIPTION_CHARS:
-        c.add("long-description",
-              f"description is {len(desc)} characters; the index hook keeps about {MAX_DESCRIPTION_CHARS}",
-              "shorten it to a one-line hook and move the detail into the body", field_line(mem, "description"))
+        c.add(
+            "long-description",
+            f"description is {len(desc)} characters; the index hook keeps about {MAX_DESCRIPTION_CHARS}",
+            "shorten it to a one-line hook and move the detail into the body",
+            field_line(mem, "description"),
+        )
     if fm.type is MemoryType.USER and mem.scope == "team":
-        c.add("user-memory-in-team", "a user memory is in team scope, so every teammate's agent reads it",
-              "move it to the private memory dir (user memories are always private)", field_line(mem, "type"))
+        c.add(
+            "user-memory-in-team",
+            "a user memory is in team scope, so every teammate's agent reads it",
+            "move it to the private memory dir (user memories are always private)",
+            field_line(mem, "type"),
+        )
 
 
 def _check_structure(mem: MemoryText, c: _Collector) -> None:
@@ -404,29 +464,42 @@ def _check_structure(mem: MemoryText, c: _Collector) -> None:
         return
     kind = mem.header.type.value
     if not _WHY.search(mem.body):
-        c.add("missing-why", f"{kind} memory has no 'Why:' line",
-              "add '**Why:**' with the reason or incident behind it, so edge cases can be judged")
+        c.add(
+            "missing-why",
+            f"{kind} memory has no 'Why:' line",
+            "add '**Why:**' with the reason or incident behind it, so edge cases can be judged",
+        )
     if not _HOW.search(mem.body):
-        c.add("missing-how-to-apply", f"{kind} memory has no 'How to apply:' line",
-              "add '**How to apply:**' saying when and where this should change what is done")
+        c.add(
+            "missing-how-to-apply",
+            f"{kind} memory has no 'How to apply:' line",
+            "add '**How to apply:**' saying when and where this should change what is done",
+        )
 
 
 def _check_content(mem: MemoryText, c: _Collector) -> None:
     fm = mem.header
-    sources = [(field_line(mem, k), v) for k, v in (("name", fm.name), ("description", fm.description)) if v]
+    sources = [
+        (field_line(mem, k), v)
+        for k, v in (("name", fm.name), ("description", fm.description))
+        if v
+    ]
     body_lines = list(_content_lines(mem.body))
     block_start: int | None = None
     pr_refs: list[tuple[int, str]] = []
     sha_hits: list[tuple[int, str]] = []
-    for i, line, fenced in body_lines:
+    for i, line, _fenced in body_lines:
         if _FENCE.match(line):
             if block_start is None:
                 block_start = mem.body_line + i
             continue
     if block_start is not None:
-        c.add("derivable-code-block", "a fenced code block: code lives in the repository, not in memory",
-              "remove the code and keep only what the code cannot tell (the decision, the reason)",
-              block_start)
+        c.add(
+            "derivable-code-block",
+            "a fenced code block: code lives in the repository, not in memory",
+            "remove the code and keep only what the code cannot tell (the decision, the reason)",
+            block_start,
+        )
     texts = sources + [(mem.body_line + i, line) for i, line, fenced in body_lines if not fenced]
     anchored = bool(_ABS_DATE.search(mem.text))
     seen_rules: set[str] = set()
@@ -434,13 +507,21 @@ def _check_content(mem: MemoryText, c: _Collector) -> None:
         m = _FILE_LINE.search(line)
         if m and "derivable-file-path" not in seen_rules:
             seen_rules.add("derivable-file-path")
-            c.add("derivable-file-path", f"file path with a line number ({_clip(m.group(0))!r}) goes stale as code moves",
-                  "drop the location; say what is non-obvious about it, or where to look by name", line_no)
+            c.add(
+                "derivable-file-path",
+                f"file path with a line number ({_clip(m.group(0))!r}) goes stale as code moves",
+                "drop the location; say what is non-obvious about it, or where to look by name",
+                line_no,
+            )
         m = _CODE_SYMBOL.search(line)
         if m and "derivable-code-symbol" not in seen_rules:
             seen_rules.add("derivable-code-symbol")
-            c.add("derivable-code-symbol", f"records where code lives ({_clip(m.group(0))!r}), which reading the code shows",
-                  "keep only the reason or surprise behind it, not the code map", line_no)
+            c.add(
+                "derivable-code-symbol",
+                f"records where code lives ({_clip(m.group(0))!r}), which reading the code shows",
+                "keep only the reason or surprise behind it, not the code map",
+                line_no,
+            )
         for sm in _GIT_SHA_CONTEXT.finditer(line):
             if re.search(r"[a-f]", sm.group(1)) and re.search(r"\d", sm.group(1)):
                 sha_hits.append((line_no, sm.group(1)))
@@ -451,20 +532,36 @@ def _check_content(mem: MemoryText, c: _Collector) -> None:
             m = _IN_PROGRESS.search(line)
         if m and "ephemeral-task-state" not in seen_rules:
             seen_rules.add("ephemeral-task-state")
-            c.add("ephemeral-task-state", f"ephemeral task state ({_clip(m.group(0))!r}) is stale by the next session",
-                  "save only lasting facts; use a task list or plan for work in flight", line_no)
+            c.add(
+                "ephemeral-task-state",
+                f"ephemeral task state ({_clip(m.group(0))!r}) is stale by the next session",
+                "save only lasting facts; use a task list or plan for work in flight",
+                line_no,
+            )
     if sha_hits:
-        c.add("derivable-git-history", f"git commit ids ({', '.join(s for _, s in sha_hits[:3])}) are git history",
-              "use git log / git blame; keep only the decision or incident they explain", sha_hits[0][0])
+        c.add(
+            "derivable-git-history",
+            f"git commit ids ({', '.join(s for _, s in sha_hits[:3])}) are git history",
+            "use git log / git blame; keep only the decision or incident they explain",
+            sha_hits[0][0],
+        )
     elif len({r for _, r in pr_refs}) >= 3:
-        c.add("derivable-git-history", f"a list of {len(pr_refs)} PR references is git history",
-              "link the tracking issue instead, or keep only what was decided", pr_refs[0][0])
+        c.add(
+            "derivable-git-history",
+            f"a list of {len(pr_refs)} PR references is git history",
+            "link the tracking issue instead, or keep only what was decided",
+            pr_refs[0][0],
+        )
     if fm.type is MemoryType.PROJECT:
         for line_no, line in texts:
             hits = find_relative_dates(line)
             if hits:
-                c.add("relative-date", f"relative date {hits[0][1]!r} in a project memory means nothing weeks later",
-                      "replace it with an absolute date, e.g. 'Thursday' -> '2026-03-05'", line_no)
+                c.add(
+                    "relative-date",
+                    f"relative date {hits[0][1]!r} in a project memory means nothing weeks later",
+                    "replace it with an absolute date, e.g. 'Thursday' -> '2026-03-05'",
+                    line_no,
+                )
                 break
 
 
@@ -483,7 +580,10 @@ def _secret_window(text: str) -> str:
         if len(line) <= SECRET_LINE_WINDOW:
             out.append(line)
             continue
-        out.extend(line[i : i + SECRET_LINE_WINDOW] for i in range(0, len(line) - SECRET_LINE_OVERLAP, step))
+        out.extend(
+            line[i : i + SECRET_LINE_WINDOW]
+            for i in range(0, len(line) - SECRET_LINE_OVERLAP, step)
+        )
     return "\n".join(out)
 
 
@@ -491,9 +591,11 @@ def _check_secrets(mem: MemoryText, c: _Collector) -> None:
     from memdir_nb.secret_scan import scan_for_secrets
 
     fm = mem.header
-    fields = {"name": _secret_window((fm.name or "")[:MAX_HEADER_SCAN_CHARS]),
-              "description": _secret_window((fm.description or "")[:MAX_HEADER_SCAN_CHARS]),
-              "body": _secret_window(mem.body[:MAX_SECRET_SCAN_CHARS])}
+    fields = {
+        "name": _secret_window((fm.name or "")[:MAX_HEADER_SCAN_CHARS]),
+        "description": _secret_window((fm.description or "")[:MAX_HEADER_SCAN_CHARS]),
+        "body": _secret_window(mem.body[:MAX_SECRET_SCAN_CHARS]),
+    }
     findings = scan_for_secrets(fields)
     if not findings:
         return
@@ -502,9 +604,13 @@ def _check_secrets(mem: MemoryText, c: _Collector) -> None:
     line = mem.body_line + first.line - 1 if first.field == "body" else field_line(mem, first.field)
     kinds = ", ".join(sorted({f.kind for f in findings}))
     where = "team memory, shared with everyone in the project" if team else "private memory"
-    c.add("secret", f"looks like a credential ({kinds}; e.g. `{first.excerpt}`) in {where}",
-          "remove it and name where it is stored instead (e.g. the vault entry); rotate it if it was shared",
-          line, severity="error" if team else "warning")
+    c.add(
+        "secret",
+        f"looks like a credential ({kinds}; e.g. `{first.excerpt}`) in {where}",
+        "remove it and name where it is stored instead (e.g. the vault entry); rotate it if it was shared",
+        line,
+        severity="error" if team else "warning",
+    )
 
 
 def lint_memory(mem: MemoryText, *, now_ms: float | None = None) -> list[Finding]:
@@ -515,24 +621,35 @@ def lint_memory(mem: MemoryText, *, now_ms: float | None = None) -> list[Finding
     if mem.header.type is MemoryType.PROJECT:
         days = memory_age_days(mem.mtime_ms, now_ms)
         if days > STALE_PROJECT_DAYS:
-            c.add("stale-project", f"project memory last changed {days} days ago; goals and deadlines drift",
-                  "check it still holds: update it (with absolute dates) or forget it")
+            c.add(
+                "stale-project",
+                f"project memory last changed {days} days ago; goals and deadlines drift",
+                "check it still holds: update it (with absolute dates) or forget it",
+            )
     if mem.binary:
-        c.add("not-text", "binary content (NUL bytes) in a memory file",
-              "remove the file or move it out of the memory dir; memories are Markdown text")
+        c.add(
+            "not-text",
+            "binary content (NUL bytes) in a memory file",
+            "remove the file or move it out of the memory dir; memories are Markdown text",
+        )
         return c.items
     if mem.invalid_utf8:
-        c.add("invalid-utf8", "the file is not valid UTF-8; invalid bytes were replaced when reading",
-              "re-save the file as UTF-8")
+        c.add(
+            "invalid-utf8",
+            "the file is not valid UTF-8; invalid bytes were replaced when reading",
+            "re-save the file as UTF-8",
+        )
     _check_header(mem, c)
     _check_structure(mem, c)
     _check_content(mem, c)
     _check_secrets(mem, c)
     if mem.capped or mem.size > RECALL_MAX_BYTES or mem.lines > RECALL_MAX_LINES:
-        c.add("memory-too-long",
-              f"{mem.size:,} bytes / {'more than ' if mem.capped else ''}{mem.lines} lines; recall shows only the "
-              f"first {RECALL_MAX_LINES} lines or {RECALL_MAX_BYTES:,} bytes",
-              "split it into focused topic files or cut it down to what is not derivable")
+        c.add(
+            "memory-too-long",
+            f"{mem.size:,} bytes / {'more than ' if mem.capped else ''}{mem.lines} lines; recall shows only the "
+            f"first {RECALL_MAX_LINES} lines or {RECALL_MAX_BYTES:,} bytes",
+            "split it into focused topic files or cut it down to what is not derivable",
+        )
     return c.items
 
 
@@ -545,41 +662,68 @@ def lint_index(index: ScopeIndex, memory_files: Iterable[str]) -> list[Finding]:
     files = sorted(memory_files)
     if not index.exists:
         if files:
-            c.add("index-missing", f"no {index.path} although {len(files)} memory files exist in this scope",
-                  "run `rebuild_index` (memdir_nb.index) to write one from the files' frontmatter")
+            c.add(
+                "index-missing",
+                f"no {index.path} although {len(files)} memory files exist in this scope",
+                "run `rebuild_index` (memdir_nb.index) to write one from the files' frontmatter",
+            )
         return c.items
     text = index.text.strip()
     lines = text.split("\n") if text else []
     n_bytes = len(text.encode("utf-8"))
     if len(lines) > MAX_ENTRYPOINT_LINES or n_bytes > MAX_ENTRYPOINT_BYTES:
-        c.add("index-over-cap",
-              f"{len(lines)} lines / {n_bytes:,} bytes (caps {MAX_ENTRYPOINT_LINES} lines, "
-              f"{MAX_ENTRYPOINT_BYTES:,} bytes): everything past the cap is never loaded",
-              "keep one short pointer line per memory; move notes into topic files")
+        c.add(
+            "index-over-cap",
+            f"{len(lines)} lines / {n_bytes:,} bytes (caps {MAX_ENTRYPOINT_LINES} lines, "
+            f"{MAX_ENTRYPOINT_BYTES:,} bytes): everything past the cap is never loaded",
+            "keep one short pointer line per memory; move notes into topic files",
+        )
     entry_lines = {e.line_no for e in index.entries}
-    non_pointer = [no for no, ln in enumerate(index.text.replace("\r\n", "\n").split("\n"), 1)
-                   if ln.strip() and no not in entry_lines and not ln.lstrip().startswith("#")]
+    non_pointer = [
+        no
+        for no, ln in enumerate(index.text.replace("\r\n", "\n").split("\n"), 1)
+        if ln.strip() and no not in entry_lines and not ln.lstrip().startswith("#")
+    ]
     if non_pointer:
-        c.add("index-not-pointer",
-              f"{len(non_pointer)} lines are neither index entries nor headings (content belongs in topic files)",
-              "keep only '- [Title](file.md) — hook' lines; move the rest into a memory file", non_pointer[0])
+        c.add(
+            "index-not-pointer",
+            f"{len(non_pointer)} lines are neither index entries nor headings (content belongs in topic files)",
+            "keep only '- [Title](file.md) — hook' lines; move the rest into a memory file",
+            non_pointer[0],
+        )
     for no, ln in enumerate(index.text.replace("\r\n", "\n").split("\n"), 1):
         if len(ln) > MAX_INDEX_LINE_CHARS:
-            c.add("index-line-too-long", f"line is {len(ln)} characters (keep entries under ~{MAX_INDEX_LINE_CHARS})",
-                  "shorten the hook to one line; detail belongs in the topic file", no)
+            c.add(
+                "index-line-too-long",
+                f"line is {len(ln)} characters (keep entries under ~{MAX_INDEX_LINE_CHARS})",
+                "shorten the hook to one line; detail belongs in the topic file",
+                no,
+            )
     seen: dict[str, int] = {}
     for e in index.entries:
         if e.target in seen:
-            c.add("index-duplicate-entry", f"{e.target} is listed again (first on line {seen[e.target]})",
-                  "keep one entry per memory file", e.line_no)
+            c.add(
+                "index-duplicate-entry",
+                f"{e.target} is listed again (first on line {seen[e.target]})",
+                "keep one entry per memory file",
+                e.line_no,
+            )
         else:
             seen[e.target] = e.line_no
     for e in index.dangling:
-        c.add("index-dangling-entry", f"entry points at {e.target}, which does not exist",
-              "remove the line, or restore the file if it was deleted by mistake", e.line_no)
+        c.add(
+            "index-dangling-entry",
+            f"entry points at {e.target}, which does not exist",
+            "remove the line, or restore the file if it was deleted by mistake",
+            e.line_no,
+        )
     for e in index.outside:
-        c.add("index-dangling-entry", f"entry points at {e.target}, outside this index's folder",
-              "link only files inside the memory dir", e.line_no)
+        c.add(
+            "index-dangling-entry",
+            f"entry points at {e.target}, outside this index's folder",
+            "link only files inside the memory dir",
+            e.line_no,
+        )
     return c.items
 
 
@@ -590,10 +734,16 @@ def _not_in_index(indexes: list[ScopeIndex], files_by_scope: dict[str, list[str]
             continue
         for rel in sorted(files_by_scope.get(index.scope, [])):
             if rel not in index.referenced:
-                out.append(Finding(rel, "not-in-index", SEVERITIES["not-in-index"],
-                                   f"not listed in {index.path}, so it is never loaded with the index",
-                                   f"add a '- [Title]({rel.split('/', 1)[1] if index.scope == 'team' else rel})"
-                                   " — hook' line, or rebuild the index"))
+                out.append(
+                    Finding(
+                        rel,
+                        "not-in-index",
+                        SEVERITIES["not-in-index"],
+                        f"not listed in {index.path}, so it is never loaded with the index",
+                        f"add a '- [Title]({rel.split('/', 1)[1] if index.scope == 'team' else rel})"
+                        " — hook' line, or rebuild the index",
+                    )
+                )
     return out
 
 
@@ -624,31 +774,49 @@ def _with_progress(items: list, *, show: bool, desc: str) -> Any:
     return tqdm(items, desc=desc, unit="file", leave=False)
 
 
-def lint_dir(memory_dir: str | os.PathLike[str], *, now_ms: float | None = None,
-             progress: bool | None = None) -> LintResult:
+def lint_dir(
+    memory_dir: str | os.PathLike[str], *, now_ms: float | None = None, progress: bool | None = None
+) -> LintResult:
     """Lint every memory file and both indexes; return the findings and what was read.
 
     progress: None shows a bar only for dirs of PROGRESS_MIN_FILES or more; True/False force it.
     """
     root = Path(memory_dir)
     if not root.is_dir():
-        raise ValueError(f"{memory_dir} is not a directory; pass a memory dir (the folder holding MEMORY.md)")
+        raise ValueError(
+            f"{memory_dir} is not a directory; pass a memory dir (the folder holding MEMORY.md)"
+        )
     report = scan_memory_dir(root, limit=None)
     findings: list[Finding] = []
     memories: list[MemoryText] = []
     skipped = list(report.skipped)
     for s in report.skipped:
-        findings.append(Finding(s.path, "skipped-by-scan", "warning", f"not read: {s.reason}",
-                                "remove or fix the link/permissions, or move the file out of the memory dir"))
+        findings.append(
+            Finding(
+                s.path,
+                "skipped-by-scan",
+                "warning",
+                f"not read: {s.reason}",
+                "remove or fix the link/permissions, or move the file out of the memory dir",
+            )
+        )
     show = progress if progress is not None else len(report.headers) >= PROGRESS_MIN_FILES
-    for h in _with_progress(sorted(report.headers, key=lambda h: h.filename), show=show,
-                            desc=f"reading {root.name}"):
+    for h in _with_progress(
+        sorted(report.headers, key=lambda h: h.filename), show=show, desc=f"reading {root.name}"
+    ):
         try:
             mem = read_memory_text(root, h)
         except OSError as exc:
             skipped.append(SkippedFile(h.filename, f"unreadable: {type(exc).__name__}"))
-            findings.append(Finding(h.filename, "unreadable", "error", f"cannot read the file ({type(exc).__name__})",
-                                    "fix its permissions, or remove it"))
+            findings.append(
+                Finding(
+                    h.filename,
+                    "unreadable",
+                    "error",
+                    f"cannot read the file ({type(exc).__name__})",
+                    "fix its permissions, or remove it",
+                )
+            )
             continue
         memories.append(mem)
         findings.extend(lint_memory(mem, now_ms=now_ms))
@@ -663,8 +831,9 @@ def lint_dir(memory_dir: str | os.PathLike[str], *, now_ms: float | None = None,
     return LintResult(findings, memories, list(report.headers), indexes, skipped)
 
 
-def lint_memory_dir(memory_dir: str | os.PathLike[str], *, now_ms: float | None = None,
-                    progress: bool | None = None) -> list[Finding]:
+def lint_memory_dir(
+    memory_dir: str | os.PathLike[str], *, now_ms: float | None = None, progress: bool | None = None
+) -> list[Finding]:
     """Every finding in a memory dir, sorted by file then line."""
     return lint_dir(memory_dir, now_ms=now_ms, progress=progress).findings
 

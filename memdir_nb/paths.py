@@ -100,7 +100,12 @@ def memory_path_problem(
     normalized = os.path.normpath(candidate).rstrip("/\\")
     if normalized == "":
         return None, "is the filesystem root (too short)"
-    if len(normalized) == 2 and normalized[1] == ":" and normalized[0].isascii() and normalized[0].isalpha():
+    if (
+        len(normalized) == 2
+        and normalized[1] == ":"
+        and normalized[0].isascii()
+        and normalized[0].isalpha()
+    ):
         return None, "is a Windows drive root"
     if normalized.startswith("\\\\") or normalized.startswith("//"):
         return None, "is a UNC / network path"
@@ -186,7 +191,7 @@ def _read_gitfile(dot_git: Path) -> Path | None:
         return None
     if not text.startswith("gitdir:"):
         return None
-    target = Path(text[len("gitdir:"):].strip())
+    target = Path(text[len("gitdir:") :].strip())
     return target if target.is_absolute() else (dot_git.parent / target)
 
 
@@ -209,7 +214,9 @@ def _find_root_by_walking(start: Path) -> Path | None:
     return None
 
 
-def find_canonical_git_root(start: str | os.PathLike[str], *, git: str | None = "git") -> Path | None:
+def find_canonical_git_root(
+    start: str | os.PathLike[str], *, git: str | None = "git"
+) -> Path | None:
     """The main checkout's root for ``start`` (shared by all worktrees), or None outside git."""
     start_path = Path(start)
     if not start_path.is_dir():
@@ -262,7 +269,9 @@ def project_key_root(config: MemdirConfig, *, git: str | None = "git") -> Path:
     return Path(unicodedata.normalize("NFC", os.path.realpath(config.cwd)))
 
 
-def resolve_auto_mem_path(config: MemdirConfig, *, git: str | None = "git") -> AutoMemPathResolution:
+def resolve_auto_mem_path(
+    config: MemdirConfig, *, git: str | None = "git"
+) -> AutoMemPathResolution:
     """Resolve the auto-memory dir and say why (which source won, what was skipped)."""
     skipped: list[str] = []
     if config.cowork_memory_override is not None:
@@ -303,7 +312,9 @@ def ensure_memory_dir_exists(path: str | os.PathLike[str]) -> bool:
     try:
         os.makedirs(path, exist_ok=True)
     except OSError as exc:
-        logger.warning("cannot create memory dir %s: %s: %s", os.fspath(path), type(exc).__name__, exc)
+        logger.warning(
+            "cannot create memory dir %s: %s: %s", os.fspath(path), type(exc).__name__, exc
+        )
         return False
     if not os.path.isdir(path):
         logger.warning("memory dir %s exists but is not a directory", os.fspath(path))

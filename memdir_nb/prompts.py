@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Union
+from typing import TYPE_CHECKING
 
 from memdir_nb import index
 from memdir_nb.types import MEMORY_TYPES, TYPE_GUIDANCE, MemoryType
@@ -30,7 +30,7 @@ class SearchPastContext:
     transcripts_dir: str
 
 
-SearchArg = Union[SearchPastContext, Mapping[str, object], None]
+SearchArg = SearchPastContext | Mapping[str, object] | None
 
 
 def _search_dir(search: SearchArg) -> str | None:
@@ -105,7 +105,7 @@ def _type_block(t: MemoryType, *, with_scope: bool) -> list[str]:
         )
     if t is MemoryType.PROJECT:
         lines.append(
-            "<dates>Never store a relative date. Turn \"Thursday\" or \"next week\" into an "
+            '<dates>Never store a relative date. Turn "Thursday" or "next week" into an '
             "absolute date (YYYY-MM-DD) before saving, because the memory will be read weeks "
             "from now.</dates>"
         )
@@ -230,7 +230,7 @@ def _before_recommending_lines() -> list[str]:
         "suggest something because of it:",
         "- it names a file path: confirm that the file is still there;",
         "- it names a function, class or flag: grep for it;",
-        "- \"a memory mentions X\" only shows that X existed once, not that X exists today.",
+        '- "a memory mentions X" only shows that X existed once, not that X exists today.',
         "The older the memory, the more likely it is out of date, and the more you should check.",
         "",
     ]
@@ -256,9 +256,9 @@ def _search_lines(memory_dir: str, transcripts_dir: str) -> list[str]:
         "## Searching past context",
         "",
         "When you need something from earlier sessions that the index does not point to:",
-        f"1. search the memory files: `grep -rn \"<term>\" {memory_dir} --include=\"*.md\"`",
+        f'1. search the memory files: `grep -rn "<term>" {memory_dir} --include="*.md"`',
         "2. only if that finds nothing, search the raw session transcripts (large, so slow): "
-        f"`grep -rn \"<term>\" {transcripts} --include=\"*.jsonl\"`",
+        f'`grep -rn "<term>" {transcripts} --include="*.jsonl"`',
         "",
     ]
 
@@ -352,8 +352,7 @@ def _combined_intro(auto: str, team: str) -> list[str]:
         "",
         "## Memory scope",
         "",
-        "- Private memories concern this user: who they are and how they personally like to "
-        "work.",
+        "- Private memories concern this user: who they are and how they personally like to work.",
         "- Team memories are things every teammate's session should know: project decisions, "
         "deadlines, shared conventions and where outside information lives.",
         "When unsure, follow the type's <scope> tag below.",
@@ -369,7 +368,8 @@ def _combined_how_to_save(auto: str, team: str, skip_index: bool) -> list[str]:
         "",
     ]
     if skip_index:
-        return head + [
+        return [
+            *head,
             "Write the memory to its own file in the chosen folder (one topic per file, named "
             "like `project_release_freeze.md`), starting with this frontmatter:",
             "",
@@ -378,7 +378,8 @@ def _combined_how_to_save(auto: str, team: str, skip_index: bool) -> list[str]:
             "That is the whole step: neither folder has an index file to keep up to date.",
             "",
         ]
-    return head + [
+    return [
+        *head,
         "Step 1: write the memory to its own file in the chosen folder (one topic per file, "
         "named like `project_release_freeze.md`), starting with this frontmatter:",
         "",

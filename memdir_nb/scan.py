@@ -21,8 +21,8 @@ import stat as _stat
 import threading
 import time
 from collections import OrderedDict
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Callable, Iterable, Mapping
 
 from memdir_nb.frontmatter import one_line, read_header
 from memdir_nb.types import MemoryType
@@ -66,8 +66,8 @@ class ScanReport:
 class _Candidate:
     mtime_ns: int
     rel: str
-    path: str        # absolute path as it sits in the memory dir
-    open_path: str   # what to open: the path itself, or a symlink's verified real path
+    path: str  # absolute path as it sits in the memory dir
+    open_path: str  # what to open: the path itself, or a symlink's verified real path
     st: os.stat_result  # stat of what open_path names, taken during the walk
 
 
@@ -130,9 +130,13 @@ class ScanCache:
         clock: Callable[[], float] | None = None,
     ) -> None:
         if not isinstance(max_entries, int) or isinstance(max_entries, bool) or max_entries < 1:
-            raise ValueError(f"max_entries must be a whole number of at least 1, got {max_entries!r}")
+            raise ValueError(
+                f"max_entries must be a whole number of at least 1, got {max_entries!r}"
+            )
         if not isinstance(racy_window_ms, (int, float)) or racy_window_ms < 0:
-            raise ValueError(f"racy_window_ms must be 0 or more milliseconds, got {racy_window_ms!r}")
+            raise ValueError(
+                f"racy_window_ms must be 0 or more milliseconds, got {racy_window_ms!r}"
+            )
         self.max_entries = max_entries
         self.racy_window_ms = float(racy_window_ms)
         self._clock = clock if clock is not None else _wall_clock_ms
@@ -236,7 +240,9 @@ def _walk(
                 entries = list(it)
         except OSError as exc:
             if prefix:
-                skipped.append(SkippedFile(prefix.rstrip("/"), f"unreadable folder: {type(exc).__name__}"))
+                skipped.append(
+                    SkippedFile(prefix.rstrip("/"), f"unreadable folder: {type(exc).__name__}")
+                )
                 continue
             raise
         for entry in entries:
@@ -258,7 +264,11 @@ def _walk(
 
 
 def _visit_symlink(
-    entry: os.DirEntry[str], rel: str, real_root: str, found: list[_Candidate], skipped: list[SkippedFile]
+    entry: os.DirEntry[str],
+    rel: str,
+    real_root: str,
+    found: list[_Candidate],
+    skipped: list[SkippedFile],
 ) -> None:
     """Record a symlinked memory file if it stays inside the memory dir; report the rest."""
     try:
@@ -301,7 +311,9 @@ def scan_memory_dir(
     if limit is not None and limit < 0:
         raise ValueError(f"limit must be 0 or more (or None for no cap), got {limit}")
     if cache is not None and not isinstance(cache, ScanCache):
-        raise TypeError(f"cache must be a ScanCache or None, got {type(cache).__name__}; create one with ScanCache()")
+        raise TypeError(
+            f"cache must be a ScanCache or None, got {type(cache).__name__}; create one with ScanCache()"
+        )
     excluded = frozenset(exclude_top_level)
     started_ms = cache._now_ms() if cache is not None else 0.0
     root = os.path.abspath(os.fspath(memory_dir))
@@ -313,7 +325,9 @@ def scan_memory_dir(
             cache._publish((root, excluded), {}, [], {}, (0, 0, 0))
         if isinstance(exc, FileNotFoundError):
             return ScanReport()
-        return ScanReport(skipped=[SkippedFile(".", f"cannot list the memory dir: {type(exc).__name__}")])
+        return ScanReport(
+            skipped=[SkippedFile(".", f"cannot list the memory dir: {type(exc).__name__}")]
+        )
 
     # Sort on the listing's mtimes, then read only as many files as the cap needs: with
     # 10,000 files, 200 bounded reads instead of 10,000. A file that fails to read is
@@ -347,12 +361,18 @@ def scan_memory_dir(
         try:
             fm, st = read_header(cand.open_path, nofollow=True)
         except OSError as exc:
-            reason = "symlink appeared after listing" if exc.errno == errno.ELOOP else f"unreadable: {type(exc).__name__}"
+            reason = (
+                "symlink appeared after listing"
+                if exc.errno == errno.ELOOP
+                else f"unreadable: {type(exc).__name__}"
+            )
             skipped.append(SkippedFile(cand.rel, reason))
             continue
         if cache is not None:
             if cache._trusts(st, started_ms):
-                read_now[cand.open_path] = CachedHeader(stat_key(st), fm.name, fm.description, fm.type, fm.malformed)
+                read_now[cand.open_path] = CachedHeader(
+                    stat_key(st), fm.name, fm.description, fm.type, fm.malformed
+                )
             else:
                 racy += 1
         headers.append(
@@ -387,7 +407,7 @@ def scan_memory_files(
 def iso_timestamp(mtime_ms: float) -> str:
     """UTC time with milliseconds and a trailing Z, like JavaScript's Date.toISOString()."""
     whole_ms = int(mtime_ms)  # a JS Date truncates fractional milliseconds
-    moment = _dt.datetime(1970, 1, 1, tzinfo=_dt.timezone.utc) + _dt.timedelta(milliseconds=whole_ms)
+    moment = _dt.datetime(1970, 1, 1, tzinfo=_dt.UTC) + _dt.timedelta(milliseconds=whole_ms)
     return moment.strftime("%Y-%m-%dT%H:%M:%S.") + f"{moment.microsecond // 1000:03d}Z"
 
 

@@ -13,6 +13,7 @@ docs/security.md for the tuning and its reasons.
 
 from __future__ import annotations
 
+import itertools
 import math
 import re
 from collections.abc import Iterable, Mapping
@@ -22,11 +23,11 @@ from typing import Any
 __all__ = [
     "BASE64_ENTROPY_LIMIT",
     "ENTROPY_RATIO",
-    "base64_entropy_limit",
     "HEX_ENTROPY_LIMIT",
     "MIN_ENTROPY_TOKEN_LENGTH",
     "SecretFinding",
     "SecretInTeamMemoryError",
+    "base64_entropy_limit",
     "format_findings",
     "raise_if_secrets",
     "redact",
@@ -80,7 +81,7 @@ _HEX_CREDENTIAL_CONTEXT = re.compile(
     r"(?:token|secret|key|passw(?:or)?d|pwd|credential|auth)\w*['\"\]]*\s*[:=]{1,2}\s*['\"]?$",
     re.IGNORECASE,
 )
-_ENTROPY_CANDIDATE = re.compile(r"[A-Za-z0-9+/=_\-]{%d,}" % MIN_ENTROPY_TOKEN_LENGTH)
+_ENTROPY_CANDIDATE = re.compile(rf"[A-Za-z0-9+/=_\-]{{{MIN_ENTROPY_TOKEN_LENGTH},}}")
 # The scheme is bounded and must start a word: an unbounded `[a-z][...]*://` restarts at every
 # letter of a long word and rescans to its end, which is quadratic in the line length.
 _URL = re.compile(r"(?<![a-z0-9+.\-])[a-z][a-z0-9+.\-]{0,31}://[^\s'\"<>`]+", re.IGNORECASE)
@@ -150,28 +151,55 @@ class _Hit:
     kind: str
     start: int
     end: int
-    priority: int           # 2 provider/format match, 1 keyword or bearer context, 0 entropy only
+    priority: int  # 2 provider/format match, 1 keyword or bearer context, 0 entropy only
 
 
 def _load_detectors() -> dict[str, Any]:
     """Import detect-secrets lazily and build the detector objects one scan needs."""
     from detect_secrets.filters import heuristic
     from detect_secrets.plugins import (
-        aws, azure_storage_key, basic_auth, discord, github_token, gitlab_token, jwt, mailchimp,
-        npm, openai, private_key, pypi_token, sendgrid, slack, stripe, telegram_token, twilio,
+        aws,
+        azure_storage_key,
+        basic_auth,
+        discord,
+        github_token,
+        gitlab_token,
+        jwt,
+        keyword,
+        mailchimp,
+        npm,
+        openai,
+        private_key,
+        pypi_token,
+        sendgrid,
+        slack,
+        stripe,
+        telegram_token,
+        twilio,
     )
-    from detect_secrets.plugins import keyword
     from detect_secrets.plugins.high_entropy_strings import (
-        Base64HighEntropyString, HexHighEntropyString,
+        Base64HighEntropyString,
+        HexHighEntropyString,
     )
 
     classes = [
-        aws.AWSKeyDetector, github_token.GitHubTokenDetector, gitlab_token.GitLabTokenDetector,
-        slack.SlackDetector, stripe.StripeDetector, openai.OpenAIDetector,
-        sendgrid.SendGridDetector, twilio.TwilioKeyDetector, pypi_token.PypiTokenDetector,
-        npm.NpmDetector, discord.DiscordBotTokenDetector, telegram_token.TelegramBotTokenDetector,
-        mailchimp.MailchimpDetector, azure_storage_key.AzureStorageKeyDetector,
-        basic_auth.BasicAuthDetector, private_key.PrivateKeyDetector, jwt.JwtTokenDetector,
+        aws.AWSKeyDetector,
+        github_token.GitHubTokenDetector,
+        gitlab_token.GitLabTokenDetector,
+        slack.SlackDetector,
+        stripe.StripeDetector,
+        openai.OpenAIDetector,
+        sendgrid.SendGridDetector,
+        twilio.TwilioKeyDetector,
+        pypi_token.PypiTokenDetector,
+        npm.NpmDetector,
+        discord.DiscordBotTokenDetector,
+        telegram_token.TelegramBotTokenDetector,
+        mailchimp.MailchimpDetector,
+        azure_storage_key.AzureStorageKeyDetector,
+        basic_auth.BasicAuthDetector,
+        private_key.PrivateKeyDetector,
+        jwt.JwtTokenDetector,
     ]
     return {
         "providers": [(_PROVIDER_KINDS[c.__name__], c) for c in classes],
@@ -220,12 +248,18 @@ def _keyword_hits(line: str, det: dict[str, Any]) -> list[_Hit]:
             raw_value = m.group(group) or ""
             value = raw_value.strip().split()[0] if raw_value.strip() else ""
             value = value.strip("'\"`,;)")
-            quoted = raw_value[:1] in "'\"`" or line[max(0, m.start(group) - 1):m.start(group)] in ("'", '"')
+            quoted = raw_value[:1] in "'\"`" or line[
+                max(0, m.start(group) - 1) : m.start(group)
+            ] in ("'", '"')
             if not _plausible_keyword_value(value, quoted, det):
                 continue
             start = line.find(value, m.start(group))
             keyword_text = m.group(0)[: m.start(group) - m.start()]
-            kind = "password assignment" if _PASSWORD_WORDS.search(keyword_text) else "secret assignment"
+            kind = (
+                "password assignment"
+                if _PASSWORD_WORDS.search(keyword_text)
+                else "secret assignment"
+            )
             hits.append(_Hit(kind, start, start + len(value), 1))
     return hits
 
@@ -253,7 +287,8 @@ def _looks_random(token: str) -> bool:
     about five times on average.
     """
     transitions = sum(
-        1 for a, b in zip(token, token[1:])
+        1
+        for a, b in itertools.pairwise(token)
         if (a.isdigit() and b.isalpha()) or (a.isalpha() and b.isdigit())
     )
     return transitions >= MIN_LETTER_DIGIT_SWITCHES
@@ -265,7 +300,9 @@ def _entropy_hits(line: str, det: dict[str, Any]) -> list[_Hit]:
     hits: list[_Hit] = []
     # Inside URLs, '/', '?', '&', '=', '.', ':' separate parts: a dashboard id in a path is
     # short and public, while a long token passed as a query value is still caught.
-    masked = _URL.sub(lambda u: _URL_SEPARATORS.sub(" ", u.group(0)), line) if "://" in line else line
+    masked = (
+        _URL.sub(lambda u: _URL_SEPARATORS.sub(" ", u.group(0)), line) if "://" in line else line
+    )
     for m in _ENTROPY_CANDIDATE.finditer(masked):
         token = m.group(0).strip("=-_/+") or m.group(0)
         if h.is_sequential_string(token) or h.is_potential_uuid(token):
@@ -307,16 +344,20 @@ def _excerpt(line: str, hits: list[_Hit], focus: _Hit, width: int = 100) -> str:
     for hit in sorted(hits, key=lambda x: x.start):
         if hit.start < pos:
             continue
-        out.append(line[pos:hit.start])
+        out.append(line[pos : hit.start])
         if hit is focus:
             focus_at = sum(len(s) for s in out)
-        out.append(redact(line[hit.start:hit.end]))
+        out.append(redact(line[hit.start : hit.end]))
         pos = hit.end
     out.append(line[pos:])
     text = "".join(out).strip()
     if len(text) > width:
         begin = max(0, min(focus_at - width // 3, len(text) - width))
-        text = ("…" if begin else "") + text[begin:begin + width] + ("…" if begin + width < len(text) else "")
+        text = (
+            ("…" if begin else "")
+            + text[begin : begin + width]
+            + ("…" if begin + width < len(text) else "")
+        )
     return text
 
 

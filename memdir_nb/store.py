@@ -55,7 +55,9 @@ class MemoryNotFoundError(MemoryValidationError):
 def _require_text(value: object, what: str, *, one_line: bool) -> str:
     """A non-blank string (stripped); one_line refuses line breaks that would break the index."""
     if not isinstance(value, str):
-        raise MemoryValidationError(f"the memory {what} must be a string, got {type(value).__name__}")
+        raise MemoryValidationError(
+            f"the memory {what} must be a string, got {type(value).__name__}"
+        )
     text = value.strip()
     if not text:
         raise MemoryValidationError(f"the memory {what} is empty: give a short, specific {what}")
@@ -272,8 +274,12 @@ class MemoryStore:
         finally:
             lock.release()
 
-    def _scan_fields(self, name: str, description: str, body: str) -> list[secret_scan.SecretFinding]:
-        return secret_scan.scan_for_secrets({"name": name, "description": description, "body": body})
+    def _scan_fields(
+        self, name: str, description: str, body: str
+    ) -> list[secret_scan.SecretFinding]:
+        return secret_scan.scan_for_secrets(
+            {"name": name, "description": description, "body": body}
+        )
 
     def _warn_private_secret(self, rel: str, findings: list[secret_scan.SecretFinding]) -> None:
         for f in findings:
@@ -284,9 +290,7 @@ class MemoryStore:
             self.warnings.append(msg)
             log.warning(msg)
 
-    def _write_index_line(
-        self, step: _Step, scope: str, plain: str, title: str, hook: str
-    ) -> None:
+    def _write_index_line(self, step: _Step, scope: str, plain: str, title: str, hook: str) -> None:
         scope_dir = self._scope_dir(scope)
         entry_path = self._validate_target(scope_dir / index.ENTRYPOINT_NAME, scope)
         current = index.read_entrypoint(scope_dir)
@@ -312,7 +316,7 @@ class MemoryStore:
         self,
         name: str,
         description: str,
-        type: MemoryType | str,  # noqa: A002 - the spec's field name
+        type: MemoryType | str,
         body: str,
         *,
         scope: str = "private",
@@ -345,7 +349,9 @@ class MemoryStore:
             plain = self._pick_filename(scope, base, text, explicit=filename is not None)
             target = self._validate_target(scope_dir / plain, scope)
             os.makedirs(scope_dir, exist_ok=True)
-            if not (target.exists() and target.read_text(encoding="utf-8", errors="replace") == text):
+            if not (
+                target.exists() and target.read_text(encoding="utf-8", errors="replace") == text
+            ):
                 step.write(target, text)
             self._write_index_line(step, scope, plain, name, description)
         if findings:
@@ -363,9 +369,12 @@ class MemoryStore:
             path = scope_dir / plain
             if not os.path.lexists(path):
                 return plain
-            if path.is_file() and not path.is_symlink():
-                if path.read_text(encoding="utf-8", errors="replace") == text:
-                    return plain  # the very same memory saved again: no duplicate
+            if (
+                path.is_file()
+                and not path.is_symlink()
+                and path.read_text(encoding="utf-8", errors="replace") == text
+            ):
+                return plain  # the very same memory saved again: no duplicate
             if explicit:
                 raise MemoryValidationError(
                     f"{self._rel(scope, plain)} already holds another memory; call "
@@ -379,14 +388,18 @@ class MemoryStore:
         *,
         name: str | None = None,
         description: str | None = None,
-        type: MemoryType | str | None = None,  # noqa: A002
+        type: MemoryType | str | None = None,
         body: str | None = None,
     ) -> Path:
         """Re-render an existing memory (fields left as None keep their value) and its index line."""
         scope, plain = self._split(filename)
         rel = self._rel(scope, plain)
         new_name = None if name is None else _require_text(name, "name", one_line=True)
-        new_desc = None if description is None else _require_text(description, "description", one_line=True)
+        new_desc = (
+            None
+            if description is None
+            else _require_text(description, "description", one_line=True)
+        )
         new_type = None if type is None else _require_type(type)
         new_body = None if body is None else _require_body(body)
         scope_dir = self._scope_dir(scope)
@@ -450,7 +463,7 @@ class MemoryStore:
         return trash_path
 
     def _trash_path(self, rel: str) -> Path:
-        stamp = _dt.datetime.fromtimestamp(self._now_ms() / 1000, tz=_dt.timezone.utc)
+        stamp = _dt.datetime.fromtimestamp(self._now_ms() / 1000, tz=_dt.UTC)
         prefix = stamp.strftime("%Y%m%dT%H%M%S") + f"{stamp.microsecond // 1000:03d}Z"
         flat = rel.replace("/", "__")
         candidate = self.trash_dir / f"{prefix}-{flat}"
@@ -460,7 +473,7 @@ class MemoryStore:
             n += 1
         return candidate
 
-    def list(self, scope: str | None = None) -> builtins.list[MemoryHeader]:  # noqa: A003
+    def list(self, scope: str | None = None) -> builtins.list[MemoryHeader]:
         """Memories newest first (all of them, not capped at 200), optionally one scope only."""
         if scope is not None:
             _require_scope(scope)
@@ -468,7 +481,7 @@ class MemoryStore:
         if scope is None:
             return headers
         in_team = [h.filename.startswith(TEAM_DIRNAME + "/") for h in headers]
-        return [h for h, t in zip(headers, in_team) if t == (scope == "team")]
+        return [h for h, t in zip(headers, in_team, strict=False) if t == (scope == "team")]
 
     def promote(self, filename: str) -> Path:
         """Move a private memory into team/, updating both indexes in one locked step."""

@@ -64,7 +64,11 @@ def _percent_decode_once(text: str) -> str:
     """Decode the well-formed %XX escapes in text; malformed ones stay as they are."""
     if "%" not in text:
         return text
-    return unquote_to_bytes(text).decode("utf-8", errors="replace") if _PERCENT_ESCAPE.search(text) else text
+    return (
+        unquote_to_bytes(text).decode("utf-8", errors="replace")
+        if _PERCENT_ESCAPE.search(text)
+        else text
+    )
 
 
 def _overlong_dangerous(text: str) -> bool:
@@ -110,7 +114,11 @@ def _decode_chain(key: str, steps: tuple[str, ...]) -> list[str]:
     for _ in range(_MAX_DECODE_ROUNDS):
         changed = False
         for step in steps:
-            nxt = _percent_decode_once(current) if step == "url" else unicodedata.normalize("NFKC", current)
+            nxt = (
+                _percent_decode_once(current)
+                if step == "url"
+                else unicodedata.normalize("NFKC", current)
+            )
             if nxt != current:
                 current = nxt
                 forms.append(current)
@@ -262,7 +270,7 @@ def is_real_path_within(real_path: str, real_dir: str) -> bool:
 
 def _check_length(resolved: str, base: str) -> None:
     """Refuse names the filesystem would reject, with a clear error instead of a late OSError."""
-    rel = resolved[len(base):]
+    rel = resolved[len(base) :]
     for part in rel.split(os.sep):
         if len(os.fsencode(part)) > NAME_MAX_BYTES:
             raise PathTraversalError(
@@ -278,7 +286,9 @@ def _check_length(resolved: str, base: str) -> None:
         )
 
 
-def _validate_within(path: str | os.PathLike[str], base_dir: str | os.PathLike[str], label: str) -> str:
+def _validate_within(
+    path: str | os.PathLike[str], base_dir: str | os.PathLike[str], label: str
+) -> str:
     """Pass 1 (lexical containment) then pass 2 (real containment); return the resolved path."""
     raw = os.fspath(path)
     base_raw = os.fspath(base_dir)
@@ -312,7 +322,9 @@ def _validate_within(path: str | os.PathLike[str], base_dir: str | os.PathLike[s
     return resolved
 
 
-def validate_team_mem_write_path(path: str | os.PathLike[str], team_dir: str | os.PathLike[str]) -> str:
+def validate_team_mem_write_path(
+    path: str | os.PathLike[str], team_dir: str | os.PathLike[str]
+) -> str:
     """Check that a write to path (absolute, or relative to team_dir) stays inside team_dir; return it resolved."""
     return _validate_within(path, team_dir, "team memory folder")
 
@@ -320,9 +332,13 @@ def validate_team_mem_write_path(path: str | os.PathLike[str], team_dir: str | o
 def validate_team_mem_key(key: str, team_dir: str | os.PathLike[str]) -> str:
     """Sanitize a relative key and check that team_dir/key stays inside team_dir; return the absolute path."""
     sanitize_path_key(key)
-    return validate_team_mem_write_path(os.path.join(os.path.abspath(os.fspath(team_dir)), key), team_dir)
+    return validate_team_mem_write_path(
+        os.path.join(os.path.abspath(os.fspath(team_dir)), key), team_dir
+    )
 
 
-def validate_memory_write_path(path: str | os.PathLike[str], memory_dir: str | os.PathLike[str]) -> str:
+def validate_memory_write_path(
+    path: str | os.PathLike[str], memory_dir: str | os.PathLike[str]
+) -> str:
     """The same two passes for the private scope: path must stay inside memory_dir; return it resolved."""
     return _validate_within(path, memory_dir, "memory folder")

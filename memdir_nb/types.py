@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from enum import Enum
+from enum import StrEnum
 from typing import Literal
 
 Scope = Literal["private", "team"]
 SCOPES: tuple[Scope, ...] = ("private", "team")
 
 
-class MemoryType(str, Enum):
+class MemoryType(StrEnum):
     """One of the four memory types; the set is closed on purpose."""
 
     USER = "user"
@@ -62,8 +62,8 @@ TYPE_GUIDANCE: dict[MemoryType, TypeGuidance] = {
         type=MemoryType.FEEDBACK,
         purpose="How the user wants the work done: what to stop doing and what to keep doing.",
         when_to_save=(
-            "When the user corrects you (\"don't do X\") and also when they confirm an approach "
-            "(\"yes, exactly like that\"); saving only corrections makes you drift and over-hedge."
+            'When the user corrects you ("don\'t do X") and also when they confirm an approach '
+            '("yes, exactly like that"); saving only corrections makes you drift and over-hedge.'
         ),
         how_to_use="Follow the rule, and use its reason to judge the edge cases it does not spell out.",
         examples=(
@@ -82,7 +82,7 @@ TYPE_GUIDANCE: dict[MemoryType, TypeGuidance] = {
         ),
         when_to_save=(
             "When you learn who is doing what, why, or by when. Turn relative dates into absolute "
-            "ones before saving (\"Thursday\" becomes \"2026-03-05\")."
+            'ones before saving ("Thursday" becomes "2026-03-05").'
         ),
         how_to_use="Let it shape suggestions: respect deadlines, freezes and the reasons behind decisions.",
         examples=(

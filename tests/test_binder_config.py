@@ -26,7 +26,9 @@ BADGE_TARGETS = ("notebooks/00_tour.ipynb", "notebooks/dashboard.ipynb")
 
 def _requirement_lines() -> list[str]:
     text = (BINDER / "requirements.txt").read_text(encoding="utf-8")
-    return [ln.strip() for ln in text.splitlines() if ln.strip() and not ln.lstrip().startswith("#")]
+    return [
+        ln.strip() for ln in text.splitlines() if ln.strip() and not ln.lstrip().startswith("#")
+    ]
 
 
 def _pyproject() -> dict:
@@ -36,7 +38,9 @@ def _pyproject() -> dict:
 def test_requirements_install_the_repo_itself_with_the_notebook_extra() -> None:
     lines = _requirement_lines()
     editable = [ln for ln in lines if re.fullmatch(r"-e\s+\.\[([a-z0-9_,-]+)\]", ln)]
-    assert editable, f"binder/requirements.txt must install the repo itself ('-e .[notebook]'), got {lines}"
+    assert editable, (
+        f"binder/requirements.txt must install the repo itself ('-e .[notebook]'), got {lines}"
+    )
     extras = re.fullmatch(r"-e\s+\.\[([a-z0-9_,-]+)\]", editable[0]).group(1).split(",")
     assert "notebook" in extras
 
@@ -88,7 +92,9 @@ def test_no_other_binder_config_shadows_requirements() -> None:
     assert not (BINDER / "Pipfile").exists()
 
 
-def _run(cmd: list[str], *, cwd: Path, env: dict[str, str] | None = None, timeout: int = 600) -> str:
+def _run(
+    cmd: list[str], *, cwd: Path, env: dict[str, str] | None = None, timeout: int = 600
+) -> str:
     proc = subprocess.run(cmd, cwd=cwd, env=env, capture_output=True, text=True, timeout=timeout)
     assert proc.returncode == 0, (
         f"{' '.join(cmd)} failed with exit code {proc.returncode}\n"
@@ -107,25 +113,56 @@ def test_fresh_venv_from_binder_requirements_runs_the_tour(tmp_path: Path) -> No
     venv = tmp_path / "venv"
     _run([sys.executable, "-m", "venv", str(venv)], cwd=tmp_path)
     py = venv / "bin" / "python"
-    env = {k: v for k, v in os.environ.items() if k not in ("VIRTUAL_ENV", "PYTHONPATH", "MEMDIR_NB_DIR")}
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if k not in ("VIRTUAL_ENV", "PYTHONPATH", "MEMDIR_NB_DIR")
+    }
     env["PIP_DISABLE_PIP_VERSION_CHECK"] = "1"
-    _run([str(py), "-m", "pip", "install", "--quiet", "-r", "binder/requirements.txt"], cwd=REPO, env=env)
+    _run(
+        [str(py), "-m", "pip", "install", "--quiet", "-r", "binder/requirements.txt"],
+        cwd=REPO,
+        env=env,
+    )
 
     # The editable install must resolve to this checkout, as "-e ." from the repo root does.
-    where = _run([str(py), "-c", "import memdir_nb, os; print(os.path.dirname(memdir_nb.__file__))"],
-                 cwd=tmp_path, env=env).strip()
+    where = _run(
+        [str(py), "-c", "import memdir_nb, os; print(os.path.dirname(memdir_nb.__file__))"],
+        cwd=tmp_path,
+        env=env,
+    ).strip()
     assert Path(where).resolve() == (REPO / "memdir_nb").resolve()
     for module in ("ipywidgets", "voila", "jupyterlab", "pandas", "matplotlib"):
         _run([str(py), "-c", f"import {module}"], cwd=tmp_path, env=env)
 
     out = tmp_path / "tour_executed.ipynb"
     env["HOME"] = str(tmp_path / "home")  # keep the run's Jupyter config and runtime files out of ~
-    _run([str(venv / "bin" / "jupyter"), "nbconvert", "--to", "notebook", "--execute",
-          "--ExecutePreprocessor.timeout=300", "--ExecutePreprocessor.kernel_name=python3",
-          "--output", str(out), str(REPO / "notebooks" / "00_tour.ipynb")], cwd=REPO, env=env)
+    _run(
+        [
+            str(venv / "bin" / "jupyter"),
+            "nbconvert",
+            "--to",
+            "notebook",
+            "--execute",
+            "--ExecutePreprocessor.timeout=300",
+            "--ExecutePreprocessor.kernel_name=python3",
+            "--output",
+            str(out),
+            str(REPO / "notebooks" / "00_tour.ipynb"),
+        ],
+        cwd=REPO,
+        env=env,
+    )
     executed = json.loads(out.read_text(encoding="utf-8"))
-    errors = [o for c in executed["cells"] for o in c.get("outputs", []) if o.get("output_type") == "error"]
-    assert not errors, f"the tour raised in the Binder environment: {errors[0].get('ename')}: {errors[0].get('evalue')}"
+    errors = [
+        o
+        for c in executed["cells"]
+        for o in c.get("outputs", [])
+        if o.get("output_type") == "error"
+    ]
+    assert not errors, (
+        f"the tour raised in the Binder environment: {errors[0].get('ename')}: {errors[0].get('evalue')}"
+    )
     code_cells = [c for c in executed["cells"] if c["cell_type"] == "code"]
     assert code_cells and all(c.get("execution_count") for c in code_cells)
 
@@ -141,7 +178,9 @@ def test_repo2docker_would_install_the_repo_after_copying_it() -> None:
         pytest.skip("repo2docker not installed (pip install jupyter-repo2docker)")
     out = subprocess.run(
         [str(repo2docker), "--no-build", "--no-run", "--debug", str(REPO)],
-        capture_output=True, text=True, timeout=240,
+        capture_output=True,
+        text=True,
+        timeout=240,
     )
     assert out.returncode == 0, out.stderr[-2000:]
     text = out.stdout + out.stderr

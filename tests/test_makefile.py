@@ -13,7 +13,9 @@ def dry_run(*args: str, env_dir: str | None = None) -> str:
     env = {k: v for k, v in os.environ.items() if k != "MEMDIR_NB_DIR"}
     if env_dir is not None:
         env["MEMDIR_NB_DIR"] = env_dir
-    out = subprocess.run(["make", "-n", *args], cwd=REPO, env=env, capture_output=True, text=True, timeout=60)
+    out = subprocess.run(
+        ["make", "-n", *args], cwd=REPO, env=env, capture_output=True, text=True, timeout=60
+    )
     assert out.returncode == 0, out.stderr
     return out.stdout
 

@@ -14,8 +14,13 @@ def test_readme_api_example_runs_and_recalls_the_saved_memory(tmp_path: Path) ->
     block = re.search(r"```python\n(.*?)```", README.read_text(encoding="utf-8"), re.S)
     assert block, "README.md has no python example"
     code = block.group(1).replace("/tmp/mem", str(tmp_path / "mem"))
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                         timeout=120, env={"PATH": "/usr/bin:/bin", "HOME": str(tmp_path)})
+    out = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={"PATH": "/usr/bin:/bin", "HOME": str(tmp_path)},
+    )
     assert out.returncode == 0, out.stderr
     lines = out.stdout.splitlines()
     assert lines[0].startswith("- [feedback] feedback_testing_policy.md (")

@@ -1,9 +1,11 @@
 """Recall: choosing the memories that help with a query and injecting them into a turn."""
 
-from memdir_nb.recall.base import MAX_RELEVANT_MEMORIES, RecallCancelled, RelevantMemory, Selector
 from memdir_nb.recall.anthropic_selector import AnthropicSelector
+from memdir_nb.recall.base import MAX_RELEVANT_MEMORIES, RecallCancelled, RelevantMemory, Selector
 from memdir_nb.recall.find import find_relevant_memories
+from memdir_nb.recall.lexical import LexicalOptions, LexicalSelector
 from memdir_nb.recall.prefetch import MemoryPrefetch, start_relevant_memory_prefetch
+from memdir_nb.recall.selectors import SelectorConfigError, default_selector, make_selector
 from memdir_nb.recall.session import (
     MAX_MEMORY_BYTES,
     MAX_MEMORY_LINES,
@@ -12,28 +14,25 @@ from memdir_nb.recall.session import (
     RecallSession,
     render_recall,
 )
-from memdir_nb.recall.lexical import LexicalOptions, LexicalSelector
-from memdir_nb.recall.selectors import SelectorConfigError, default_selector, make_selector
 
 __all__ = [
     "MAX_MEMORY_BYTES",
     "MAX_MEMORY_LINES",
-    "MAX_SESSION_BYTES",
-    "InjectedMemory",
-    "MemoryPrefetch",
-    "RecallSession",
-    "render_recall",
-    "start_relevant_memory_prefetch",
-    "AnthropicSelector",
     "MAX_RELEVANT_MEMORIES",
+    "MAX_SESSION_BYTES",
+    "AnthropicSelector",
+    "InjectedMemory",
     "LexicalOptions",
     "LexicalSelector",
+    "MemoryPrefetch",
     "RecallCancelled",
+    "RecallSession",
     "RelevantMemory",
     "Selector",
     "SelectorConfigError",
     "default_selector",
     "find_relevant_memories",
     "make_selector",
+    "render_recall",
+    "start_relevant_memory_prefetch",
 ]
-

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import json
 import threading
-from typing import TYPE_CHECKING, Any, Sequence
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
 
 from memdir_nb.recall.base import MAX_RELEVANT_MEMORIES, RecallCancelled
 
@@ -106,7 +107,7 @@ class AnthropicSelector:
             return self._client
 
     def build_request(
-        self, query: str, headers: Sequence["MemoryHeader"], recent_tools: Sequence[str] = ()
+        self, query: str, headers: Sequence[MemoryHeader], recent_tools: Sequence[str] = ()
     ) -> dict[str, Any]:
         """The exact keyword arguments messages.create receives (safe to show: no key inside)."""
         from memdir_nb.scan import format_memory_manifest
@@ -116,14 +117,16 @@ class AnthropicSelector:
             "model": self.model,
             "max_tokens": MAX_TOKENS,
             "system": SYSTEM_PROMPT,
-            "messages": [{"role": "user", "content": build_user_message(query, manifest, recent_tools)}],
+            "messages": [
+                {"role": "user", "content": build_user_message(query, manifest, recent_tools)}
+            ],
             "output_config": {"format": {"type": "json_schema", "schema": RESPONSE_SCHEMA}},
         }
 
     def select(
         self,
         query: str,
-        headers: Sequence["MemoryHeader"],
+        headers: Sequence[MemoryHeader],
         *,
         recent_tools: Sequence[str] = (),
         cancel: threading.Event | None = None,
@@ -193,7 +196,11 @@ def parse_selection(response: Any) -> list[str]:
     stop_reason = getattr(response, "stop_reason", None)
     if stop_reason == "refusal":
         raise ValueError("the model refused to answer (stop_reason 'refusal')")
-    texts = [getattr(block, "text", "") for block in getattr(response, "content", []) if getattr(block, "type", None) == "text"]
+    texts = [
+        getattr(block, "text", "")
+        for block in getattr(response, "content", [])
+        if getattr(block, "type", None) == "text"
+    ]
     raw = "".join(texts).strip()
     if not raw:
         raise ValueError(f"the reply had no text to parse (stop_reason {stop_reason!r})")
@@ -201,7 +208,9 @@ def parse_selection(response: Any) -> list[str]:
         data = json.loads(raw)
     except json.JSONDecodeError as err:
         hint = " (cut off by max_tokens)" if stop_reason == "max_tokens" else ""
-        raise ValueError(f"the reply was not valid JSON{hint}: {err.msg} at char {err.pos}") from err
+        raise ValueError(
+            f"the reply was not valid JSON{hint}: {err.msg} at char {err.pos}"
+        ) from err
     if not isinstance(data, dict) or "selected_memories" not in data:
         raise ValueError("the reply JSON has no 'selected_memories' key")
     selected = data["selected_memories"]

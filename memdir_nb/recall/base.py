@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import threading
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Iterable, Protocol, Sequence, runtime_checkable
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
     from memdir_nb.scan import MemoryHeader
@@ -33,7 +34,7 @@ class Selector(Protocol):
     def select(
         self,
         query: str,
-        headers: Sequence["MemoryHeader"],
+        headers: Sequence[MemoryHeader],
         *,
         recent_tools: Sequence[str] = (),
         cancel: threading.Event | None = None,

@@ -5,7 +5,8 @@ from __future__ import annotations
 import inspect
 import os
 import threading
-from typing import TYPE_CHECKING, Collection, Sequence
+from collections.abc import Collection, Sequence
+from typing import TYPE_CHECKING
 
 from memdir_nb.recall.base import (
     MAX_RELEVANT_MEMORIES,
@@ -32,8 +33,8 @@ def _surfaced_keys(already_surfaced: Collection[str]) -> set[str]:
 
 
 def drop_surfaced(
-    headers: Sequence["MemoryHeader"], already_surfaced: Collection[str]
-) -> list["MemoryHeader"]:
+    headers: Sequence[MemoryHeader], already_surfaced: Collection[str]
+) -> list[MemoryHeader]:
     """Remove headers whose absolute path or relative filename was already surfaced."""
     if not already_surfaced:
         return list(headers)
@@ -63,7 +64,7 @@ def accepts_cancel(selector: object) -> bool:
 def run_selector(
     selector: Selector,
     query: str,
-    headers: Sequence["MemoryHeader"],
+    headers: Sequence[MemoryHeader],
     recent_tools: Sequence[str],
     cancel: threading.Event | None,
 ) -> list[str]:
@@ -82,7 +83,7 @@ def find_relevant_memories(
     selector: Selector | None = None,
     now_ms: float | None = None,
     cancel: threading.Event | None = None,
-    scan_cache: "ScanCache | None" = None,
+    scan_cache: ScanCache | None = None,
 ) -> list[RelevantMemory]:
     """Pick up to five memories from memory_dir that help with query (never re-surfacing one).
 
@@ -110,6 +111,8 @@ def find_relevant_memories(
     by_name = {h.filename: h for h in candidates}
     kept = keep_known_filenames(chosen, by_name, limit=MAX_RELEVANT_MEMORIES)
     return [
-        RelevantMemory(path=os.path.abspath(by_name[name].file_path), mtime_ms=by_name[name].mtime_ms)
+        RelevantMemory(
+            path=os.path.abspath(by_name[name].file_path), mtime_ms=by_name[name].mtime_ms
+        )
         for name in kept
     ]

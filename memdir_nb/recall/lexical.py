@@ -10,9 +10,10 @@ from __future__ import annotations
 import math
 import re
 import threading
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import TYPE_CHECKING, Iterable, Sequence
+from typing import TYPE_CHECKING
 
 from memdir_nb.recall.base import MAX_RELEVANT_MEMORIES
 
@@ -22,23 +23,256 @@ if TYPE_CHECKING:  # pragma: no cover
 # Function words plus the filler of a request ("please write me ..."). They say what the user
 # wants done, not what it is about, so they never decide which memory is relevant.
 STOPWORDS: frozenset[str] = frozenset(
-    """
-    a about above after again against all am an and any are aren as at be because been before
-    being below between both but by can cannot could couldn did didn do does doesn doing done
-    down during each either else etc ever every few for from further get gets getting got had
-    has have having he her here hers herself him himself his how i i'd i'll i'm i've if in into
-    is isn it it's its itself just let lets like ll me mine more most much must my myself need
-    needs no nor not now of off on once one only or other our ours ourselves out over own per
-    please re really s same shall she should so some such t than that that's the their theirs
-    them themselves then there these they this those through thus to too under until up upon
-    us ve very via was wasn we were what what's when where where's whether which while who
-    who's whom whose why will with within without won would yet you your yours yourself
-    also again already always anything something everything nothing someone anyone thing things
-    way ways lot lots bit kind sort want wants wanted know make makes made use used using
-    write draft add give tell show find help look looks go goes going take put run check
-    new old good bad better best right just quick quickly still actually maybe probably
-    today yesterday tomorrow now again exactly again any many
-    """.split()
+    [
+        "a",
+        "about",
+        "above",
+        "after",
+        "again",
+        "against",
+        "all",
+        "am",
+        "an",
+        "and",
+        "any",
+        "are",
+        "aren",
+        "as",
+        "at",
+        "be",
+        "because",
+        "been",
+        "before",
+        "being",
+        "below",
+        "between",
+        "both",
+        "but",
+        "by",
+        "can",
+        "cannot",
+        "could",
+        "couldn",
+        "did",
+        "didn",
+        "do",
+        "does",
+        "doesn",
+        "doing",
+        "done",
+        "down",
+        "during",
+        "each",
+        "either",
+        "else",
+        "etc",
+        "ever",
+        "every",
+        "few",
+        "for",
+        "from",
+        "further",
+        "get",
+        "gets",
+        "getting",
+        "got",
+        "had",
+        "has",
+        "have",
+        "having",
+        "he",
+        "her",
+        "here",
+        "hers",
+        "herself",
+        "him",
+        "himself",
+        "his",
+        "how",
+        "i",
+        "i'd",
+        "i'll",
+        "i'm",
+        "i've",
+        "if",
+        "in",
+        "into",
+        "is",
+        "isn",
+        "it",
+        "it's",
+        "its",
+        "itself",
+        "just",
+        "let",
+        "lets",
+        "like",
+        "ll",
+        "me",
+        "mine",
+        "more",
+        "most",
+        "much",
+        "must",
+        "my",
+        "myself",
+        "need",
+        "needs",
+        "no",
+        "nor",
+        "not",
+        "now",
+        "of",
+        "off",
+        "on",
+        "once",
+        "one",
+        "only",
+        "or",
+        "other",
+        "our",
+        "ours",
+        "ourselves",
+        "out",
+        "over",
+        "own",
+        "per",
+        "please",
+        "re",
+        "really",
+        "s",
+        "same",
+        "shall",
+        "she",
+        "should",
+        "so",
+        "some",
+        "such",
+        "t",
+        "than",
+        "that",
+        "that's",
+        "the",
+        "their",
+        "theirs",
+        "them",
+        "themselves",
+        "then",
+        "there",
+        "these",
+        "they",
+        "this",
+        "those",
+        "through",
+        "thus",
+        "to",
+        "too",
+        "under",
+        "until",
+        "up",
+        "upon",
+        "us",
+        "ve",
+        "very",
+        "via",
+        "was",
+        "wasn",
+        "we",
+        "were",
+        "what",
+        "what's",
+        "when",
+        "where",
+        "where's",
+        "whether",
+        "which",
+        "while",
+        "who",
+        "who's",
+        "whom",
+        "whose",
+        "why",
+        "will",
+        "with",
+        "within",
+        "without",
+        "won",
+        "would",
+        "yet",
+        "you",
+        "your",
+        "yours",
+        "yourself",
+        "also",
+        "again",
+        "already",
+        "always",
+        "anything",
+        "something",
+        "everything",
+        "nothing",
+        "someone",
+        "anyone",
+        "thing",
+        "things",
+        "way",
+        "ways",
+        "lot",
+        "lots",
+        "bit",
+        "kind",
+        "sort",
+        "want",
+        "wants",
+        "wanted",
+        "know",
+        "make",
+        "makes",
+        "made",
+        "use",
+        "used",
+        "using",
+        "write",
+        "draft",
+        "add",
+        "give",
+        "tell",
+        "show",
+        "find",
+        "help",
+        "look",
+        "looks",
+        "go",
+        "goes",
+        "going",
+        "take",
+        "put",
+        "run",
+        "check",
+        "new",
+        "old",
+        "good",
+        "bad",
+        "better",
+        "best",
+        "right",
+        "just",
+        "quick",
+        "quickly",
+        "still",
+        "actually",
+        "maybe",
+        "probably",
+        "today",
+        "yesterday",
+        "tomorrow",
+        "now",
+        "again",
+        "exactly",
+        "again",
+        "any",
+        "many",
+    ]
 )
 
 # Common engineering vocabulary that is spelled several ways. Each group becomes one extra
@@ -139,7 +373,7 @@ def synonym_tags(words: Sequence[str]) -> list[str]:
             phrase = tuple(words[i : i + length])
             tag = _SYNONYMS.get(phrase)
             if tag is None and phrase[-1].endswith("s"):
-                tag = _SYNONYMS.get(phrase[:-1] + (phrase[-1][:-1],))
+                tag = _SYNONYMS.get((*phrase[:-1], phrase[-1][:-1]))
             if tag is not None and tag not in found:
                 found.append(tag)
     return found
@@ -172,15 +406,15 @@ class LexicalOptions:
     synonyms: bool = True
     threshold: bool = True
     tool_rule: bool = True
-    min_coverage: float = 0.22       # share of the query's IDF mass a memory must cover
-    relative_cut: float = 0.7        # and at least this share of the best memory's BM25 score
-    name_weight: int = 2             # the name is repeated: it is the memory's own title
+    min_coverage: float = 0.22  # share of the query's IDF mass a memory must cover
+    relative_cut: float = 0.7  # and at least this share of the best memory's BM25 score
+    name_weight: int = 2  # the name is repeated: it is the memory's own title
 
 
 def tokens(text: str, options: LexicalOptions) -> list[str]:
     """Index terms of a text: words minus stopwords, stemmed, plus synonym concept tokens."""
     every_word = raw_words(text)
-    words = [w for w in every_word if w not in STOPWORDS and len(w) > 1 or w.isdigit()]
+    words = [w for w in every_word if (w not in STOPWORDS and len(w) > 1) or w.isdigit()]
     if options.stemming:
         words = _stemmer().stemWords(words)
     if options.synonyms:
@@ -188,12 +422,12 @@ def tokens(text: str, options: LexicalOptions) -> list[str]:
     return words
 
 
-def _header_text(header: "MemoryHeader") -> tuple[str, str, str, str]:
+def _header_text(header: MemoryHeader) -> tuple[str, str, str, str]:
     type_text = header.type.value if header.type is not None else ""
     return (header.name or "", header.description or "", type_text, filename_words(header.filename))
 
 
-def document_tokens(header: "MemoryHeader", options: LexicalOptions) -> list[str]:
+def document_tokens(header: MemoryHeader, options: LexicalOptions) -> list[str]:
     """The terms a memory is indexed under: name (weighted), description, type, filename."""
     name, description, type_text, file_words = _header_text(header)
     name_tokens = tokens(name, options)
@@ -213,8 +447,8 @@ class ToolKey:
     """How a tool name is recognised in memories: the words that must be mentioned."""
 
     tool: str
-    subject: str                      # "grep", "bash", or the MCP server name ("linear")
-    extra: frozenset[str]             # MCP: "mcp" and the function's words ("search")
+    subject: str  # "grep", "bash", or the MCP server name ("linear")
+    extra: frozenset[str]  # MCP: "mcp" and the function's words ("search")
     is_mcp: bool
 
 
@@ -241,7 +475,7 @@ def _mentions(words: Sequence[str], phrase: str) -> bool:
     return any(list(words[i : i + n]) == target for i in range(len(words) - n + 1))
 
 
-def is_about_tool(header: "MemoryHeader", key: ToolKey) -> bool:
+def is_about_tool(header: MemoryHeader, key: ToolKey) -> bool:
     """Is this memory about the tool itself, not merely about the same word or product?
 
     The tool must be named in the memory's title (name or filename), or in the description as
@@ -261,7 +495,7 @@ def is_about_tool(header: "MemoryHeader", key: ToolKey) -> bool:
     return any(word in key.extra for word in title_words + desc_words)
 
 
-def tool_memory_class(header: "MemoryHeader") -> str | None:
+def tool_memory_class(header: MemoryHeader) -> str | None:
     """'warning' for gotchas/known issues, 'usage' for how-to/reference docs, else None."""
     from memdir_nb.types import MemoryType
 
@@ -278,7 +512,7 @@ def tool_memory_class(header: "MemoryHeader") -> str | None:
     return None
 
 
-def classify_for_tools(header: "MemoryHeader", keys: Sequence[ToolKey]) -> str | None:
+def classify_for_tools(header: MemoryHeader, keys: Sequence[ToolKey]) -> str | None:
     """'warning' / 'usage' for memories about a tool in use, None when no tool rule applies."""
     if not any(is_about_tool(header, key) for key in keys):
         return None
@@ -305,14 +539,16 @@ class LexicalSelector:
 
     name = "lexical"
 
-    def __init__(self, options: LexicalOptions | None = None, *, limit: int = MAX_RELEVANT_MEMORIES) -> None:
+    def __init__(
+        self, options: LexicalOptions | None = None, *, limit: int = MAX_RELEVANT_MEMORIES
+    ) -> None:
         self.options = options or LexicalOptions()
         self.limit = limit
         self.last_error: str | None = None
         self.last_scores: list[ScoredMemory] = []
         self._doc_cache: dict[tuple, list[str]] = {}
 
-    def _document_tokens(self, header: "MemoryHeader") -> list[str]:
+    def _document_tokens(self, header: MemoryHeader) -> list[str]:
         """document_tokens, memoised per (filename, name, description, type) for repeat turns."""
         key = (header.filename, header.name, header.description, header.type)
         cached = self._doc_cache.get(key)
@@ -325,7 +561,7 @@ class LexicalSelector:
     def select(
         self,
         query: str,
-        headers: Sequence["MemoryHeader"],
+        headers: Sequence[MemoryHeader],
         *,
         recent_tools: Sequence[str] = (),
         cancel: threading.Event | None = None,
@@ -337,7 +573,7 @@ class LexicalSelector:
         return [s.filename for s in scored if s.selected]
 
     def score(
-        self, query: str, headers: Sequence["MemoryHeader"], *, recent_tools: Sequence[str] = ()
+        self, query: str, headers: Sequence[MemoryHeader], *, recent_tools: Sequence[str] = ()
     ) -> list[ScoredMemory]:
         """Every candidate with its BM25 score, coverage and verdict, best first."""
         import bm25s
@@ -374,7 +610,9 @@ class LexicalSelector:
             raw_scores = [0.0] * n_docs
 
         rows = []
-        for header, terms, score, tool_class in zip(headers, doc_sets, raw_scores, classes):
+        for header, terms, score, tool_class in zip(
+            headers, doc_sets, raw_scores, classes, strict=False
+        ):
             matched = tuple(t for t in query_terms if t in terms)
             coverage = min(1.0, sum(idf(t) for t in matched) / query_mass) if query_mass else 0.0
             rows.append((header, score, coverage, matched, tool_class))
@@ -410,8 +648,8 @@ class LexicalSelector:
 def plain_bm25_selector(limit: int = MAX_RELEVANT_MEMORIES) -> LexicalSelector:
     """Baseline: BM25 top-k, no stemming/synonyms/threshold/tool rule (anything that matched)."""
     return LexicalSelector(
-        LexicalOptions(stemming=False, synonyms=False, threshold=False, tool_rule=False, name_weight=1),
+        LexicalOptions(
+            stemming=False, synonyms=False, threshold=False, tool_rule=False, name_weight=1
+        ),
         limit=limit,
     )
-
-

@@ -5,7 +5,8 @@ from __future__ import annotations
 import os
 import threading
 import time
-from typing import TYPE_CHECKING, Callable, Collection, Sequence
+from collections.abc import Callable, Collection, Sequence
+from typing import TYPE_CHECKING
 
 from memdir_nb.recall.base import RelevantMemory, Selector
 
@@ -26,12 +27,18 @@ class MemoryPrefetch:
         selector: Selector | None = None,
         now_ms: float | None = None,
         clock: Callable[[], float] | None = None,
-        scan_cache: "ScanCache | None" = None,
+        scan_cache: ScanCache | None = None,
     ) -> None:
         self.query = query
         self.memory_dir = memory_dir
         self._clock = clock or (lambda: time.time() * 1000.0)
-        self._args = (tuple(recent_tools), frozenset(already_surfaced), selector, now_ms, scan_cache)
+        self._args = (
+            tuple(recent_tools),
+            frozenset(already_surfaced),
+            selector,
+            now_ms,
+            scan_cache,
+        )
         self._cancel = threading.Event()
         self._settled = threading.Event()
         self._lock = threading.Lock()
@@ -40,7 +47,9 @@ class MemoryPrefetch:
         self.settled_at: float | None = None
         self.started_at: float = self._clock()
         self.consumed = False
-        self._thread = threading.Thread(target=self._run, name="memdir-recall-prefetch", daemon=True)
+        self._thread = threading.Thread(
+            target=self._run, name="memdir-recall-prefetch", daemon=True
+        )
         self._thread.start()
 
     # -- background -------------------------------------------------------------------------
@@ -112,7 +121,7 @@ class MemoryPrefetch:
         self._thread.join(timeout)
         return not self._thread.is_alive()
 
-    def __enter__(self) -> "MemoryPrefetch":
+    def __enter__(self) -> MemoryPrefetch:
         return self
 
     def __exit__(self, *exc: object) -> None:
@@ -135,7 +144,7 @@ def start_relevant_memory_prefetch(
     selector: Selector | None = None,
     now_ms: float | None = None,
     clock: Callable[[], float] | None = None,
-    scan_cache: "ScanCache | None" = None,
+    scan_cache: ScanCache | None = None,
 ) -> MemoryPrefetch:
     """Start selecting memories in the background and return at once with a handle."""
     return MemoryPrefetch(

@@ -16,7 +16,7 @@ class SelectorConfigError(ValueError):
     """The requested selector cannot be built from this configuration."""
 
 
-def make_selector(name: str, config: "MemdirConfig | None" = None) -> Selector:
+def make_selector(name: str, config: MemdirConfig | None = None) -> Selector:
     """Build a selector by name ('lexical' or 'anthropic'); the key comes from config."""
     choice = name.strip().lower()
     if choice == "lexical":
@@ -41,7 +41,7 @@ def make_selector(name: str, config: "MemdirConfig | None" = None) -> Selector:
     )
 
 
-def default_selector(config: "MemdirConfig | None" = None) -> Selector:
+def default_selector(config: MemdirConfig | None = None) -> Selector:
     """AnthropicSelector when an API key is set (unless the config asks for 'lexical')."""
     if config is None:
         from memdir_nb.config import MemdirConfig

@@ -4,15 +4,16 @@ from __future__ import annotations
 
 import os
 import threading
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Iterable, Sequence
+from typing import TYPE_CHECKING
 
 from memdir_nb.recall.base import RelevantMemory, Selector
 from memdir_nb.recall.find import find_relevant_memories
 
 if TYPE_CHECKING:  # pragma: no cover
-    from memdir_nb.scan import ScanCache
     from memdir_nb.config import MemdirConfig
+    from memdir_nb.scan import ScanCache
 
 MAX_MEMORY_LINES = 200
 MAX_MEMORY_BYTES = 4096
@@ -28,8 +29,8 @@ class InjectedMemory:
     header: str
     content: str
     truncated: bool
-    file_bytes: int               # size of the file on disk
-    injected_bytes: int           # UTF-8 bytes of header + blank line + content
+    file_bytes: int  # size of the file on disk
+    injected_bytes: int  # UTF-8 bytes of header + blank line + content
 
     @property
     def text(self) -> str:
@@ -102,7 +103,7 @@ class RecallSession:
         max_memory_lines: int = MAX_MEMORY_LINES,
         max_memory_bytes: int = MAX_MEMORY_BYTES,
         max_session_bytes: int = MAX_SESSION_BYTES,
-        scan_cache: "ScanCache | None" = None,
+        scan_cache: ScanCache | None = None,
     ) -> None:
         for label, value in (
             ("max_memory_lines", max_memory_lines),
@@ -182,7 +183,7 @@ class RecallSession:
         recent_tools: Sequence[str] = (),
         selector: Selector | None = None,
         now_ms: float | None = None,
-        config: "MemdirConfig | None" = None,
+        config: MemdirConfig | None = None,
     ) -> list[InjectedMemory]:
         """Select fresh memories for the query and inject what the budget allows."""
         if self._budget_spent:
@@ -201,7 +202,7 @@ class RecallSession:
         self.last_selector_error = getattr(selector, "last_error", None)
         return self.inject(found, now_ms=now_ms)
 
-    def _default_selector(self, config: "MemdirConfig | None") -> Selector:
+    def _default_selector(self, config: MemdirConfig | None) -> Selector:
         """The session's own default selector, built once per config so its caches last the session."""
         if self._selector is None or self._selector_config is not config:
             from memdir_nb.recall.selectors import default_selector
@@ -210,7 +211,9 @@ class RecallSession:
             self._selector_config = config
         return self._selector
 
-    def inject(self, memories: Iterable[RelevantMemory], *, now_ms: float | None = None) -> list[InjectedMemory]:
+    def inject(
+        self, memories: Iterable[RelevantMemory], *, now_ms: float | None = None
+    ) -> list[InjectedMemory]:
         """Read, cap and account for each memory; stop for good when the budget runs out."""
         from memdir_nb.age import memory_header
 
@@ -227,7 +230,9 @@ class RecallSession:
             except OSError as err:
                 self.skipped.append((path, f"unreadable: {type(err).__name__}: {err}"))
                 continue
-            capped = cap_memory_text(raw, max_lines=self.max_memory_lines, max_bytes=self.max_memory_bytes)
+            capped = cap_memory_text(
+                raw, max_lines=self.max_memory_lines, max_bytes=self.max_memory_bytes
+            )
             truncated = capped.truncated or file_bytes > capped.kept_bytes
             content = capped.text.rstrip("\n")
             if truncated:
@@ -256,7 +261,9 @@ class RecallSession:
         """The relevant_memories attachment: each memory in its own <system-reminder> block."""
         blocks = [f"<system-reminder>\n{item.text}\n</system-reminder>" for item in injected]
         if self._budget_spent:
-            blocks.append(f"<system-reminder>\n{budget_spent_note(self.max_session_bytes)}\n</system-reminder>")
+            blocks.append(
+                f"<system-reminder>\n{budget_spent_note(self.max_session_bytes)}\n</system-reminder>"
+            )
         return "\n".join(blocks)
 
 
@@ -265,7 +272,11 @@ def _read_capped(path: str, max_bytes: int) -> tuple[int, str]:
     with open(path, "rb") as handle:
         size = os.fstat(handle.fileno()).st_size
         data = handle.read(max_bytes + 4)  # a little over, so a cut can be seen
-    text = data.decode("utf-8", "replace") if len(data) <= max_bytes else data.decode("utf-8", "ignore")
+    text = (
+        data.decode("utf-8", "replace")
+        if len(data) <= max_bytes
+        else data.decode("utf-8", "ignore")
+    )
     if text.startswith("\ufeff"):
         text = text[1:]
     return size, text.replace("\r\n", "\n")
@@ -278,7 +289,7 @@ def render_recall(
     tools: Sequence[str] = (),
     selector_name: str | None = None,
     now_ms: float | None = None,
-    config: "MemdirConfig | None" = None,
+    config: MemdirConfig | None = None,
 ) -> str:
     """What `memdir-nb recall` prints: the attachment, or a sentence saying why there is none."""
     from memdir_nb.recall.selectors import default_selector, make_selector
@@ -286,14 +297,18 @@ def render_recall(
     selector = make_selector(selector_name, config) if selector_name else default_selector(config)
     label = getattr(selector, "name", type(selector).__name__)
     session = RecallSession()
-    injected = session.recall(query, memory_dir, recent_tools=tools, selector=selector, now_ms=now_ms)
+    injected = session.recall(
+        query, memory_dir, recent_tools=tools, selector=selector, now_ms=now_ms
+    )
     lines: list[str] = []
     if session.last_selector_error:
         lines.append(f"The {label} selector failed: {session.last_selector_error}")
     for path, reason in session.skipped:
         lines.append(f"Skipped {path}: {reason}")
     if not injected:
-        lines.append(f"No memory in {os.fspath(memory_dir)} clearly helps with this query (selector: {label}).")
+        lines.append(
+            f"No memory in {os.fspath(memory_dir)} clearly helps with this query (selector: {label})."
+        )
         return "\n".join(lines) + "\n"
     count = len(injected)
     lines.append(f"{count} {'memory' if count == 1 else 'memories'} recalled (selector: {label}):")

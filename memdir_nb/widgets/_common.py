@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import html
 import os
+from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any
 
 import ipywidgets as widgets
 
@@ -53,13 +54,15 @@ class MemdirView(widgets.VBox):
         memory_dir: str | os.PathLike[str],
         *,
         now_ms: float | None = None,
-        config: "MemdirConfig | None" = None,
+        config: MemdirConfig | None = None,
         **kwargs: Any,
     ) -> None:
         super().__init__(**kwargs)
         path = Path(os.path.abspath(os.fspath(memory_dir)))
         if path.exists() and not path.is_dir():
-            raise ValueError(f"{path} is not a folder; pass the memory dir (the folder holding MEMORY.md)")
+            raise ValueError(
+                f"{path} is not a folder; pass the memory dir (the folder holding MEMORY.md)"
+            )
         self.memory_dir = path
         self.config = config
         self._fixed_now_ms = now_ms

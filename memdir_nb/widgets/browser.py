@@ -21,7 +21,12 @@ if TYPE_CHECKING:  # pragma: no cover
     from memdir_nb.config import MemdirConfig
 
 ALL = "all"
-AGE_CHOICES = (("any age", ALL), ("fresh (today/yesterday)", "fresh"), ("aging", "aging"), ("stale", "stale"))
+AGE_CHOICES = (
+    ("any age", ALL),
+    ("fresh (today/yesterday)", "fresh"),
+    ("aging", "aging"),
+    ("stale", "stale"),
+)
 
 
 class MemoryBrowser(MemdirView):
@@ -32,7 +37,7 @@ class MemoryBrowser(MemdirView):
         memory_dir: str | os.PathLike[str],
         *,
         now_ms: float | None = None,
-        config: "MemdirConfig | None" = None,
+        config: MemdirConfig | None = None,
         stale_after_days: int = explain.STALE_AFTER_DAYS,
         **kwargs: Any,
     ) -> None:
@@ -43,15 +48,40 @@ class MemoryBrowser(MemdirView):
         self.visible_rows: list[explain.MemoryRow] = []
         self.selected: explain.MemoryDetail | None = None
 
-        self.type_filter = classed(widgets.Dropdown(options=[ALL, *TYPE_NAMES], value=ALL, description="type"), "memdir-browser-type")
-        self.scope_filter = classed(widgets.ToggleButtons(options=[ALL, "private", "team"], value=ALL, description="scope"), "memdir-browser-scope")
-        self.age_filter = classed(widgets.Dropdown(options=AGE_CHOICES, value=ALL, description="age"), "memdir-browser-age")
-        self.search = classed(widgets.Text(placeholder="search name, description, file", description="search"), "memdir-browser-search")
-        self.refresh_button = classed(widgets.Button(layout=widgets.Layout(width="auto"), description="Rescan", icon="refresh"), "memdir-browser-refresh")
-        self.progress = classed(widgets.IntProgress(value=0, min=0, max=1, description="scan"), "memdir-browser-progress")
+        self.type_filter = classed(
+            widgets.Dropdown(options=[ALL, *TYPE_NAMES], value=ALL, description="type"),
+            "memdir-browser-type",
+        )
+        self.scope_filter = classed(
+            widgets.ToggleButtons(options=[ALL, "private", "team"], value=ALL, description="scope"),
+            "memdir-browser-scope",
+        )
+        self.age_filter = classed(
+            widgets.Dropdown(options=AGE_CHOICES, value=ALL, description="age"),
+            "memdir-browser-age",
+        )
+        self.search = classed(
+            widgets.Text(placeholder="search name, description, file", description="search"),
+            "memdir-browser-search",
+        )
+        self.refresh_button = classed(
+            widgets.Button(
+                layout=widgets.Layout(width="auto"), description="Rescan", icon="refresh"
+            ),
+            "memdir-browser-refresh",
+        )
+        self.progress = classed(
+            widgets.IntProgress(value=0, min=0, max=1, description="scan"),
+            "memdir-browser-progress",
+        )
         self.summary = classed(widgets.HTML(), "memdir-browser-summary")
         self.table = classed(widgets.HTML(), "memdir-browser-table")
-        self.chooser = classed(widgets.Select(options=[], rows=10, description="memory", layout=widgets.Layout(width="95%")), "memdir-browser-list")
+        self.chooser = classed(
+            widgets.Select(
+                options=[], rows=10, description="memory", layout=widgets.Layout(width="95%")
+            ),
+            "memdir-browser-list",
+        )
         self.detail = classed(widgets.HTML(), "memdir-browser-detail")
 
         for control in (self.type_filter, self.scope_filter, self.age_filter, self.search):
@@ -81,7 +111,10 @@ class MemoryBrowser(MemdirView):
             self.progress.value = done
 
         self.rows = explain.memory_rows(
-            self.memory_dir, now_ms=self.now_ms(), stale_after_days=self.stale_after_days, progress=step
+            self.memory_dir,
+            now_ms=self.now_ms(),
+            stale_after_days=self.stale_after_days,
+            progress=step,
         )
         self.progress.max = max(len(self.rows), 1)
         self.progress.value = self.progress.max
@@ -138,7 +171,10 @@ class MemoryBrowser(MemdirView):
 
     @staticmethod
     def _render_table(rows: list[explain.MemoryRow]) -> str:
-        head = "".join(f"<th>{h}</th>" for h in ("file", "type", "scope", "age", "freshness", "description", "in index"))
+        head = "".join(
+            f"<th>{h}</th>"
+            for h in ("file", "type", "scope", "age", "freshness", "description", "in index")
+        )
         body = "".join(
             "<tr>"
             f"<td><code>{esc(r.filename)}</code>{' (malformed header)' if r.malformed else ''}</td>"

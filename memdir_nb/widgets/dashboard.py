@@ -32,7 +32,7 @@ class Dashboard(MemdirView):
         memory_dir: str | os.PathLike[str],
         *,
         now_ms: float | None = None,
-        config: "MemdirConfig | None" = None,
+        config: MemdirConfig | None = None,
         **kwargs: Any,
     ) -> None:
         if config is None:
@@ -60,9 +60,14 @@ class Dashboard(MemdirView):
         }
         for view in (self.editor, self.inspector, self.team):
             view.on_change(lambda source=view: self._refresh_others(source))
-        self.tabs = classed(widgets.Tab(children=list(self.views.values())), "memdir-dashboard-tabs")
+        self.tabs = classed(
+            widgets.Tab(children=list(self.views.values())), "memdir-dashboard-tabs"
+        )
         self.tabs.titles = tuple(self.views)
-        self.children = [widgets.HTML(f"<h3>memdir: <code>{esc(self.memory_dir)}</code></h3>"), self.tabs]
+        self.children = [
+            widgets.HTML(f"<h3>memdir: <code>{esc(self.memory_dir)}</code></h3>"),
+            self.tabs,
+        ]
 
     def _refresh_others(self, source: MemdirView) -> None:
         for view in (self.browser, self.editor, self.inspector, self.freshness, self.team):

@@ -11,8 +11,9 @@ memdir-dream-dreams (applied dreams dropdown), memdir-dream-restore, memdir-drea
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any
 
 import ipywidgets as widgets
 
@@ -38,7 +39,7 @@ class DreamPlanner(MemdirView):
         min_hours: float = dream.MIN_HOURS,
         min_sessions: int = dream.MIN_SESSIONS,
         now_ms: float | None = None,
-        config: "MemdirConfig | None" = None,
+        config: MemdirConfig | None = None,
         **kwargs: Any,
     ) -> None:
         super().__init__(memory_dir, now_ms=now_ms, config=config, **kwargs)
@@ -61,21 +62,38 @@ class DreamPlanner(MemdirView):
         # controls
         self.gates_html = classed(widgets.HTML(), "memdir-dream-gates")
         self.plan_button = classed(
-            widgets.Button(layout=widgets.Layout(width="auto"), description="Plan (dry run)", icon="search",
-                           tooltip="Read the memory dir and propose changes; nothing is written"),
+            widgets.Button(
+                layout=widgets.Layout(width="auto"),
+                description="Plan (dry run)",
+                icon="search",
+                tooltip="Read the memory dir and propose changes; nothing is written",
+            ),
             "memdir-dream-plan",
         )
         self.actions_box = classed(widgets.VBox(), "memdir-dream-actions")
         self.diff_html = classed(widgets.HTML(), "memdir-dream-diff")
         self.apply_button = classed(
-            widgets.Button(layout=widgets.Layout(width="auto"), description="Apply approved", icon="check", button_style="warning", disabled=True,
-                           tooltip="Change only the ticked actions; old versions go to .trash/"),
+            widgets.Button(
+                layout=widgets.Layout(width="auto"),
+                description="Apply approved",
+                icon="check",
+                button_style="warning",
+                disabled=True,
+                tooltip="Change only the ticked actions; old versions go to .trash/",
+            ),
             "memdir-dream-apply",
         )
-        self.dreams_select = classed(widgets.Dropdown(description="Dream", options=[]), "memdir-dream-dreams")
+        self.dreams_select = classed(
+            widgets.Dropdown(description="Dream", options=[]), "memdir-dream-dreams"
+        )
         self.restore_button = classed(
-            widgets.Button(layout=widgets.Layout(width="auto"), description="Restore", icon="undo", disabled=True,
-                           tooltip="Put back every file the chosen dream changed"),
+            widgets.Button(
+                layout=widgets.Layout(width="auto"),
+                description="Restore",
+                icon="undo",
+                disabled=True,
+                tooltip="Put back every file the chosen dream changed",
+            ),
             "memdir-dream-restore",
         )
         self.status = classed(widgets.HTML(), "memdir-dream-status")
@@ -98,10 +116,17 @@ class DreamPlanner(MemdirView):
         """Re-check the gates (without taking the lock) and the list of applied dreams."""
         try:
             self.gate = dream.dream_gates(
-                self.memory_dir, current_session=self.current_session, project_dir=self.project_dir,
-                now_ms=self.now_ms(), min_hours=self.min_hours, min_sessions=self.min_sessions, acquire=False,
+                self.memory_dir,
+                current_session=self.current_session,
+                project_dir=self.project_dir,
+                now_ms=self.now_ms(),
+                min_hours=self.min_hours,
+                min_sessions=self.min_sessions,
+                acquire=False,
             )
-            self.lock_status = dream.ConsolidationLock(self.memory_dir).holder_status(now_ms=self.now_ms())
+            self.lock_status = dream.ConsolidationLock(self.memory_dir).holder_status(
+                now_ms=self.now_ms()
+            )
         except dream.LockFileCorruptError as err:
             self.lock_status = f"unreadable: {err}"
         self.gates_html.value = self._gates_table()
@@ -120,22 +145,48 @@ class DreamPlanner(MemdirView):
             last = g.last_consolidated_ms
             hours = (self._now() - last) / 3_600_000 if last else None
             time_open = last == 0 or hours >= self.min_hours
-            rows.append(("time", "open" if time_open else "closed",
-                         "never consolidated" if not last else f"last consolidation {hours:.1f} h ago "
-                         f"(needs {self.min_hours:g} h)"))
+            rows.append(
+                (
+                    "time",
+                    "open" if time_open else "closed",
+                    "never consolidated"
+                    if not last
+                    else f"last consolidation {hours:.1f} h ago (needs {self.min_hours:g} h)",
+                )
+            )
             if g.session_count is None:
-                rows.append(("sessions", "not checked", g.reason if g.gate == "sessions" else "time gate closed first"))
+                rows.append(
+                    (
+                        "sessions",
+                        "not checked",
+                        g.reason if g.gate == "sessions" else "time gate closed first",
+                    )
+                )
             else:
-                rows.append(("sessions", "open" if g.session_count >= self.min_sessions else "closed",
-                             f"{g.session_count} session(s) since then (needs {self.min_sessions})"))
-            rows.append(("lock", "open" if self.lock_status in ("free", "stale", "dead") else "closed",
-                         f"consolidation lock is {self.lock_status}"))
+                rows.append(
+                    (
+                        "sessions",
+                        "open" if g.session_count >= self.min_sessions else "closed",
+                        f"{g.session_count} session(s) since then (needs {self.min_sessions})",
+                    )
+                )
+            rows.append(
+                (
+                    "lock",
+                    "open" if self.lock_status in ("free", "stale", "dead") else "closed",
+                    f"consolidation lock is {self.lock_status}",
+                )
+            )
         body = "".join(
             f'<tr class="memdir-dream-gate-{esc(name)}"><td>{esc(name)}</td><td><b>{esc(state)}</b></td>'
-            f"<td>{esc(why)}</td></tr>" for name, state, why in rows
+            f"<td>{esc(why)}</td></tr>"
+            for name, state, why in rows
         )
-        verdict = "A dream would run now." if g is not None and g.open and self.lock_status in ("free", "stale", "dead") \
+        verdict = (
+            "A dream would run now."
+            if g is not None and g.open and self.lock_status in ("free", "stale", "dead")
             else "A dream would not run on its own now; you can still plan and apply one by hand."
+        )
         return f"<h4>Gates</h4><table>{body}</table><p>{esc(verdict)}</p>"
 
     def _now(self) -> float:
@@ -160,17 +211,23 @@ class DreamPlanner(MemdirView):
         self.approved = {a.id for a in plan.actions if a.ops}
         self._show_plan()
         notes = f" Notes: {'; '.join(plan.notes)}" if plan.notes else ""
-        self._set_status(f"Plan ready ({plan.source}): {len(plan.actions)} action(s); nothing has been written yet.{notes}")
+        self._set_status(
+            f"Plan ready ({plan.source}): {len(plan.actions)} action(s); nothing has been written yet.{notes}"
+        )
         return plan
 
     def set_approved(self, action_ids: set[str] | list[str] | tuple[str, ...]) -> None:
         """Tick exactly these actions (ids from plan.actions) and redraw the diff."""
         if self.plan is None:
-            raise ValueError("there is no plan yet; click 'Plan (dry run)' (or call make_plan()) first")
+            raise ValueError(
+                "there is no plan yet; click 'Plan (dry run)' (or call make_plan()) first"
+            )
         ids = set(action_ids)
         known = {a.id for a in self.plan.actions}
         if ids - known:
-            raise ValueError(f"unknown action id(s) {sorted(ids - known)}; choose from {sorted(known)}")
+            raise ValueError(
+                f"unknown action id(s) {sorted(ids - known)}; choose from {sorted(known)}"
+            )
         for aid, box in self.action_boxes.items():
             box.value = aid in ids  # each change calls _on_tick, which keeps self.approved in step
         self.approved = ids
@@ -187,8 +244,13 @@ class DreamPlanner(MemdirView):
             rows.append(widgets.HTML("<p>Nothing to consolidate: the dir is already tidy.</p>"))
         for a in self.plan.actions:
             box = classed(
-                widgets.Checkbox(value=a.id in self.approved, description=f"[{a.kind}] {a.summary}", indent=False,
-                                 disabled=not a.ops, layout=widgets.Layout(width="auto")),
+                widgets.Checkbox(
+                    value=a.id in self.approved,
+                    description=f"[{a.kind}] {a.summary}",
+                    indent=False,
+                    disabled=not a.ops,
+                    layout=widgets.Layout(width="auto"),
+                ),
                 "memdir-dream-action",
             )
             box.observe(lambda change, aid=a.id: self._on_tick(aid, change["new"]), names="value")
@@ -211,7 +273,9 @@ class DreamPlanner(MemdirView):
         else:
             self.diff_text = self.plan.diff(sorted(self.approved))
             shown = self.diff_text or "(no file changes for the ticked actions)"
-            self.diff_html.value = "<h4>Diff of the ticked actions</h4>" + pre(shown, "memdir-dream-diff-text")
+            self.diff_html.value = "<h4>Diff of the ticked actions</h4>" + pre(
+                shown, "memdir-dream-diff-text"
+            )
         self.apply_button.disabled = self.plan is None or self.plan.applied or not self.approved
 
     # ----------------------------------------------------------------------------- apply / restore
@@ -228,7 +292,9 @@ class DreamPlanner(MemdirView):
             self._set_status(f"Not applied: {err}")
             return None
         if not got:
-            self._set_status(f"Not applied: another process is consolidating ({lock.path} is held).")
+            self._set_status(
+                f"Not applied: another process is consolidating ({lock.path} is held)."
+            )
             return None
         try:
             result = dream.apply_plan(self.plan, sorted(self.approved))

@@ -33,7 +33,7 @@ class MemoryEditor(MemdirView):
         memory_dir: str | os.PathLike[str],
         *,
         now_ms: float | None = None,
-        config: "MemdirConfig | None" = None,
+        config: MemdirConfig | None = None,
         **kwargs: Any,
     ) -> None:
         super().__init__(memory_dir, now_ms=now_ms, config=config, **kwargs)
@@ -47,27 +47,95 @@ class MemoryEditor(MemdirView):
         self.status_text = ""
 
         type_options = [("— choose a type —", NO_TYPE)] + [(t.value, t.value) for t in MEMORY_TYPES]
-        self.type_select = classed(widgets.Dropdown(options=type_options, value=NO_TYPE, description="type"), "memdir-editor-type")
+        self.type_select = classed(
+            widgets.Dropdown(options=type_options, value=NO_TYPE, description="type"),
+            "memdir-editor-type",
+        )
         self.guidance = classed(widgets.HTML(), "memdir-editor-guidance")
-        self.scope_toggle = classed(widgets.ToggleButtons(options=["private", "team"], value="private", description="scope"), "memdir-editor-scope")
+        self.scope_toggle = classed(
+            widgets.ToggleButtons(
+                options=["private", "team"], value="private", description="scope"
+            ),
+            "memdir-editor-scope",
+        )
         self.scope_rule = classed(widgets.HTML(), "memdir-editor-scope-rule")
         wide = widgets.Layout(width="95%")
-        self.name_input = classed(widgets.Text(description="name", continuous_update=False, layout=wide), "memdir-editor-name")
-        self.description_input = classed(widgets.Text(description="description", continuous_update=False, placeholder="one line: the index hook", layout=wide), "memdir-editor-description")
-        self.body_input = classed(widgets.Textarea(description="memory", continuous_update=False, placeholder="the rule or fact", layout=wide), "memdir-editor-body")
-        self.why_input = classed(widgets.Textarea(description="Why", continuous_update=False, placeholder="the reason behind it", layout=wide), "memdir-editor-why")
-        self.how_input = classed(widgets.Textarea(description="How to apply", continuous_update=False, placeholder="when and where it applies", layout=wide), "memdir-editor-how")
+        self.name_input = classed(
+            widgets.Text(description="name", continuous_update=False, layout=wide),
+            "memdir-editor-name",
+        )
+        self.description_input = classed(
+            widgets.Text(
+                description="description",
+                continuous_update=False,
+                placeholder="one line: the index hook",
+                layout=wide,
+            ),
+            "memdir-editor-description",
+        )
+        self.body_input = classed(
+            widgets.Textarea(
+                description="memory",
+                continuous_update=False,
+                placeholder="the rule or fact",
+                layout=wide,
+            ),
+            "memdir-editor-body",
+        )
+        self.why_input = classed(
+            widgets.Textarea(
+                description="Why",
+                continuous_update=False,
+                placeholder="the reason behind it",
+                layout=wide,
+            ),
+            "memdir-editor-why",
+        )
+        self.how_input = classed(
+            widgets.Textarea(
+                description="How to apply",
+                continuous_update=False,
+                placeholder="when and where it applies",
+                layout=wide,
+            ),
+            "memdir-editor-how",
+        )
         self.errors_box = classed(widgets.HTML(), "memdir-editor-errors")
         self.warnings_box = classed(widgets.HTML(), "memdir-editor-warnings")
         self.preview_file_box = classed(widgets.HTML(), "memdir-editor-preview-file")
         self.preview_index_box = classed(widgets.HTML(), "memdir-editor-preview-index")
-        self.save_button = classed(widgets.Button(layout=widgets.Layout(width="auto"), description="Save", button_style="primary", icon="save"), "memdir-editor-save")
-        self.forget_choice = classed(widgets.Dropdown(options=[], description="memory"), "memdir-editor-forget-choice")
-        self.forget_button = classed(widgets.Button(layout=widgets.Layout(width="auto"), description="Forget (move to .trash)", button_style="warning", icon="trash"), "memdir-editor-forget")
+        self.save_button = classed(
+            widgets.Button(
+                layout=widgets.Layout(width="auto"),
+                description="Save",
+                button_style="primary",
+                icon="save",
+            ),
+            "memdir-editor-save",
+        )
+        self.forget_choice = classed(
+            widgets.Dropdown(options=[], description="memory"), "memdir-editor-forget-choice"
+        )
+        self.forget_button = classed(
+            widgets.Button(
+                layout=widgets.Layout(width="auto"),
+                description="Forget (move to .trash)",
+                button_style="warning",
+                icon="trash",
+            ),
+            "memdir-editor-forget",
+        )
         self.status = classed(widgets.HTML(), "memdir-editor-status")
 
         self.type_select.observe(self._on_type, names="value")
-        for control in (self.scope_toggle, self.name_input, self.description_input, self.body_input, self.why_input, self.how_input):
+        for control in (
+            self.scope_toggle,
+            self.name_input,
+            self.description_input,
+            self.body_input,
+            self.why_input,
+            self.how_input,
+        ):
             control.observe(lambda _c: self.update_preview(), names="value")
         self.save_button.on_click(lambda _b: self.save())
         self.forget_button.on_click(lambda _b: self.forget())
@@ -96,7 +164,17 @@ class MemoryEditor(MemdirView):
 
     # -- public actions
 
-    def fill(self, *, type: str, name: str, description: str, body: str, why: str = "", how: str = "", scope: str | None = None) -> None:  # noqa: A002
+    def fill(
+        self,
+        *,
+        type: str,
+        name: str,
+        description: str,
+        body: str,
+        why: str = "",
+        how: str = "",
+        scope: str | None = None,
+    ) -> None:
         """Set every field at once (the scope defaults from the type's rule unless given)."""
         self.type_select.value = type
         if scope is not None:
@@ -128,8 +206,12 @@ class MemoryEditor(MemdirView):
         self.errors_box.value = message_list(self.errors, "error")
         self.warnings_box.value = message_list(self.warnings, "warning")
         target = f" → {check.relative_path}" if check.relative_path else ""
-        self.preview_index_box.value = pre(self.preview_index_line or "(fill in type, name and description)") + esc(target)
-        self.preview_file_box.value = pre(self.preview_file or "(fill in type, name and description)")
+        self.preview_index_box.value = pre(
+            self.preview_index_line or "(fill in type, name and description)"
+        ) + esc(target)
+        self.preview_file_box.value = pre(
+            self.preview_file or "(fill in type, name and description)"
+        )
         self.save_button.disabled = bool(self.errors)
         return check
 
@@ -139,7 +221,9 @@ class MemoryEditor(MemdirView):
 
         check = self.update_preview()
         if check.errors:
-            self._set_status(f"Not saved: fix the {len(check.errors)} problem(s) listed above.", error=True)
+            self._set_status(
+                f"Not saved: fix the {len(check.errors)} problem(s) listed above.", error=True
+            )
             return None
         store = MemoryStore(self.memory_dir, config=self.config, now_ms=self.now_ms())
         try:
@@ -150,7 +234,9 @@ class MemoryEditor(MemdirView):
                 check.body,
                 scope=self.scope_toggle.value,
             )
-        except ValueError as err:  # MemoryValidationError, SecretInTeamMemoryError, PathTraversalError
+        except (
+            ValueError
+        ) as err:  # MemoryValidationError, SecretInTeamMemoryError, PathTraversalError
             self.errors = [str(err)]
             self.errors_box.value = message_list(self.errors, "error")
             self._set_status("Not saved: the store refused it (see above).", error=True)
@@ -159,7 +245,9 @@ class MemoryEditor(MemdirView):
         self.warnings_box.value = message_list(self.warnings, "warning")
         self.last_saved = path
         rel = path.relative_to(self.memory_dir).as_posix()
-        self._set_status(f"Saved {rel} and its line in {'team/' if rel.startswith('team/') else ''}MEMORY.md.")
+        self._set_status(
+            f"Saved {rel} and its line in {'team/' if rel.startswith('team/') else ''}MEMORY.md."
+        )
         self._refresh_forget_choices()
         self._changed()
         return path
@@ -173,12 +261,16 @@ class MemoryEditor(MemdirView):
             self._set_status("Choose a memory to forget first.", error=True)
             return None
         try:
-            trashed = MemoryStore(self.memory_dir, config=self.config, now_ms=self.now_ms()).forget(target)
+            trashed = MemoryStore(self.memory_dir, config=self.config, now_ms=self.now_ms()).forget(
+                target
+            )
         except ValueError as err:
             self._set_status(f"Not forgotten: {err}", error=True)
             return None
         self.last_forgotten = trashed
-        self._set_status(f"Forgot {target}: moved to {trashed.relative_to(self.memory_dir).as_posix()} and removed its index line.")
+        self._set_status(
+            f"Forgot {target}: moved to {trashed.relative_to(self.memory_dir).as_posix()} and removed its index line."
+        )
         self._refresh_forget_choices()
         self._changed()
         return trashed
@@ -193,7 +285,9 @@ class MemoryEditor(MemdirView):
     def _on_type(self, change: Any) -> None:
         mtype = parse_memory_type(change["new"])
         if mtype is None:
-            self.guidance.value = "<p>Choose one of the four types; each has its own purpose and scope rule.</p>"
+            self.guidance.value = (
+                "<p>Choose one of the four types; each has its own purpose and scope rule.</p>"
+            )
             self.scope_rule.value = ""
             self.why_how.layout.display = "none"
         else:

@@ -40,7 +40,7 @@ def _svg(fig: Any) -> str:
     with matplotlib.rc_context({"svg.hashsalt": SVG_SALT, "svg.fonttype": "none"}):
         fig.savefig(buf, format="svg", metadata={"Date": None}, bbox_inches="tight")
     text = buf.getvalue()
-    return text[text.index("<svg"):]  # drop the XML prolog and doctype so it embeds in HTML
+    return text[text.index("<svg") :]  # drop the XML prolog and doctype so it embeds in HTML
 
 
 def histogram_svg(data: explain.FreshnessData) -> str:
@@ -53,8 +53,10 @@ def histogram_svg(data: explain.FreshnessData) -> str:
     for t in data.types:
         counts = data.counts[t]
         colour, _ = TYPE_STYLE.get(t, TYPE_STYLE[explain.UNTYPED])
-        ax.bar(range(len(data.bins)), counts, bottom=bottoms, color=colour, label=t, edgecolor="white")
-        bottoms = [b + c for b, c in zip(bottoms, counts)]
+        ax.bar(
+            range(len(data.bins)), counts, bottom=bottoms, color=colour, label=t, edgecolor="white"
+        )
+        bottoms = [b + c for b, c in zip(bottoms, counts, strict=False)]
     ax.set_xticks(range(len(data.bins)), data.bins, rotation=20, ha="right")
     ax.set_ylabel("memories")
     ax.set_title("Memory age by type")
@@ -71,13 +73,23 @@ def timeline_svg(data: explain.FreshnessData) -> str:
     rows = {t: i for i, t in enumerate(data.types)}
     for t in data.types:
         colour, marker = TYPE_STYLE.get(t, TYPE_STYLE[explain.UNTYPED])
-        fresh = [(age + 1, rows[t]) for _, kind, age, stale in data.timeline if kind == t and not stale]
+        fresh = [
+            (age + 1, rows[t]) for _, kind, age, stale in data.timeline if kind == t and not stale
+        ]
         if fresh:
-            ax.scatter([x for x, _ in fresh], [y for _, y in fresh], color=colour, marker=marker, label=t)
+            ax.scatter(
+                [x for x, _ in fresh], [y for _, y in fresh], color=colour, marker=marker, label=t
+            )
     stale = [(age + 1, rows[kind]) for _, kind, age, s in data.timeline if s]
     if stale:
-        ax.scatter([x for x, _ in stale], [y for _, y in stale], color="#D55E00", marker="x", s=60,
-                   label=f"stale ({data.stale_after_days}+ days)")
+        ax.scatter(
+            [x for x, _ in stale],
+            [y for _, y in stale],
+            color="#D55E00",
+            marker="x",
+            s=60,
+            label=f"stale ({data.stale_after_days}+ days)",
+        )
     ax.axvline(data.stale_after_days + 1, color="#D55E00", linestyle="--", linewidth=1)
     ax.set_xscale("log")
     ax.set_yticks(range(len(data.types)), data.types)
@@ -95,7 +107,7 @@ class FreshnessView(MemdirView):
         memory_dir: str | os.PathLike[str],
         *,
         now_ms: float | None = None,
-        config: "MemdirConfig | None" = None,
+        config: MemdirConfig | None = None,
         stale_after_days: int = explain.STALE_AFTER_DAYS,
         **kwargs: Any,
     ) -> None:
@@ -105,15 +117,31 @@ class FreshnessView(MemdirView):
         self.data: explain.FreshnessData | None = None
         self.histogram_svg = ""
         self.timeline_svg = ""
-        self.threshold = classed(widgets.IntSlider(value=stale_after_days, min=2, max=730, description="stale after (days)",
-                                                   style={"description_width": "initial"}, continuous_update=False),
-                                 "memdir-freshness-threshold")
-        self.progress = classed(widgets.IntProgress(value=0, min=0, max=1, description="scan"), "memdir-freshness-progress")
+        self.threshold = classed(
+            widgets.IntSlider(
+                value=stale_after_days,
+                min=2,
+                max=730,
+                description="stale after (days)",
+                style={"description_width": "initial"},
+                continuous_update=False,
+            ),
+            "memdir-freshness-threshold",
+        )
+        self.progress = classed(
+            widgets.IntProgress(value=0, min=0, max=1, description="scan"),
+            "memdir-freshness-progress",
+        )
         self.histogram = classed(widgets.HTML(), "memdir-freshness-histogram")
         self.timeline = classed(widgets.HTML(), "memdir-freshness-timeline")
         self.stale_box = classed(widgets.HTML(), "memdir-freshness-stale")
         self.threshold.observe(lambda _c: self.refresh(), names="value")
-        self.children = [widgets.HBox([self.threshold, self.progress]), self.histogram, self.timeline, self.stale_box]
+        self.children = [
+            widgets.HBox([self.threshold, self.progress]),
+            self.histogram,
+            self.timeline,
+            self.stale_box,
+        ]
         self.refresh()
 
     @property
@@ -123,12 +151,15 @@ class FreshnessView(MemdirView):
 
     def refresh(self) -> None:
         """Rescan and redraw both charts and the stale list."""
+
         def step(done: int, total: int) -> None:
             self.progress.max = max(total, 1)
             self.progress.value = done
 
         days = self.threshold.value
-        self.rows = explain.memory_rows(self.memory_dir, now_ms=self.now_ms(), stale_after_days=days, progress=step)
+        self.rows = explain.memory_rows(
+            self.memory_dir, now_ms=self.now_ms(), stale_after_days=days, progress=step
+        )
         self.data = explain.freshness_data(self.rows, stale_after_days=days)
         self.histogram_svg = histogram_svg(self.data)
         self.timeline_svg = timeline_svg(self.data)
@@ -136,7 +167,8 @@ class FreshnessView(MemdirView):
         self.timeline.value = self.timeline_svg
         by_name = {r.filename: r for r in self.rows}
         items = "".join(
-            f"<li><code>{esc(f)}</code>: {esc(by_name[f].age)}, {esc(by_name[f].description)}</li>" for f in self.stale
+            f"<li><code>{esc(f)}</code>: {esc(by_name[f].age)}, {esc(by_name[f].description)}</li>"
+            for f in self.stale
         )
         self.stale_box.value = (
             f"<p><b>{len(self.stale)} stale memories</b> ({days}+ days old; recall shows them with a "

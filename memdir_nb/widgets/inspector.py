@@ -41,7 +41,7 @@ class IndexInspector(MemdirView):
         memory_dir: str | os.PathLike[str],
         *,
         now_ms: float | None = None,
-        config: "MemdirConfig | None" = None,
+        config: MemdirConfig | None = None,
         **kwargs: Any,
     ) -> None:
         super().__init__(memory_dir, now_ms=now_ms, config=config, **kwargs)
@@ -49,12 +49,19 @@ class IndexInspector(MemdirView):
         self.budgets: dict[str, explain.IndexBudget] = {}
         self.dropped_lines: dict[str, list[explain.DroppedLine]] = {}
         self.warnings: dict[str, str] = {}
-        self.rebuild_preview: dict[str, tuple[int, int, bool] | None] = {}  # (lines, bytes, still cut)
+        self.rebuild_preview: dict[
+            str, tuple[int, int, bool] | None
+        ] = {}  # (lines, bytes, still cut)
         self.status_text = ""
         self.panels: dict[str, widgets.VBox] = {}
         self.rebuild_button = classed(
-            widgets.Button(layout=widgets.Layout(width="auto"), description="Rebuild both indexes", icon="wrench", button_style="warning",
-                           tooltip="Regenerate MEMORY.md and team/MEMORY.md from the topic files' frontmatter"),
+            widgets.Button(
+                layout=widgets.Layout(width="auto"),
+                description="Rebuild both indexes",
+                icon="wrench",
+                button_style="warning",
+                tooltip="Regenerate MEMORY.md and team/MEMORY.md from the topic files' frontmatter",
+            ),
             "memdir-inspector-rebuild",
         )
         self.status = classed(widgets.HTML(), "memdir-inspector-status")
@@ -89,12 +96,16 @@ class IndexInspector(MemdirView):
         from memdir_nb.store import MemoryStore
 
         try:
-            written = MemoryStore(self.memory_dir, config=self.config, now_ms=self.now_ms()).rebuild_indexes()
+            written = MemoryStore(
+                self.memory_dir, config=self.config, now_ms=self.now_ms()
+            ).rebuild_indexes()
         except (OSError, ValueError) as err:
             self.status_text = f"Rebuild failed: {err}"
         else:
             names = ", ".join(p.relative_to(self.memory_dir).as_posix() for p in written.values())
-            self.status_text = f"Rebuilt {names or 'nothing (no scope folders)'} from the topic files."
+            self.status_text = (
+                f"Rebuilt {names or 'nothing (no scope folders)'} from the topic files."
+            )
         self.status.value = f"<p>{esc(self.status_text)}</p>"
         self.refresh()
         self._changed()
@@ -124,7 +135,11 @@ class IndexInspector(MemdirView):
             dropped_html = "<p>Nothing is dropped: the whole index reaches the prompt.</p>"
         dropped = classed(widgets.HTML(dropped_html), "memdir-inspector-dropped")
         warning = classed(
-            widgets.HTML(f"<p><b>Warning appended to the prompt:</b></p>{pre(b.warning)}" if b.warning else ""),
+            widgets.HTML(
+                f"<p><b>Warning appended to the prompt:</b></p>{pre(b.warning)}"
+                if b.warning
+                else ""
+            ),
             "memdir-inspector-warning",
         )
         if preview is None:
@@ -136,4 +151,7 @@ class IndexInspector(MemdirView):
                 f"{' (still over a cap)' if cut else ' (within both caps)'}.</p>"
             )
         rebuild = classed(widgets.HTML(after), "memdir-inspector-rebuild-preview")
-        return classed(widgets.VBox([head, lines, size, warning, dropped, rebuild]), f"memdir-inspector-{b.scope}")
+        return classed(
+            widgets.VBox([head, lines, size, warning, dropped, rebuild]),
+            f"memdir-inspector-{b.scope}",
+        )

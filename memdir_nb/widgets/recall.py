@@ -10,7 +10,8 @@ injected), memdir-recall-session (surfaced set and byte budget), memdir-recall-e
 from __future__ import annotations
 
 import os
-from typing import TYPE_CHECKING, Any, Sequence
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
 
 import ipywidgets as widgets
 
@@ -22,7 +23,19 @@ if TYPE_CHECKING:  # pragma: no cover
     from memdir_nb.recall.base import Selector
     from memdir_nb.recall.session import InjectedMemory
 
-COMMON_TOOLS = ("Bash", "Read", "Edit", "Write", "Grep", "Glob", "WebFetch", "pytest", "git", "docker", "kubectl")
+COMMON_TOOLS = (
+    "Bash",
+    "Read",
+    "Edit",
+    "Write",
+    "Grep",
+    "Glob",
+    "WebFetch",
+    "pytest",
+    "git",
+    "docker",
+    "kubectl",
+)
 
 
 class RecallPlayground(MemdirView):
@@ -33,8 +46,8 @@ class RecallPlayground(MemdirView):
         memory_dir: str | os.PathLike[str],
         *,
         now_ms: float | None = None,
-        config: "MemdirConfig | None" = None,
-        selector: "Selector | None" = None,
+        config: MemdirConfig | None = None,
+        selector: Selector | None = None,
         **kwargs: Any,
     ) -> None:
         from memdir_nb.recall.session import RecallSession
@@ -46,7 +59,9 @@ class RecallPlayground(MemdirView):
         super().__init__(memory_dir, now_ms=now_ms, config=config, **kwargs)
         self.add_class("memdir-recall")
         self.session = RecallSession()
-        self.custom_selector = selector  # overrides the offline/Claude choice (e.g. a local test server)
+        self.custom_selector = (
+            selector  # overrides the offline/Claude choice (e.g. a local test server)
+        )
         self.selected: list[InjectedMemory] = []
         self.manifest = ""
         self.request_json = ""
@@ -55,27 +70,66 @@ class RecallPlayground(MemdirView):
         self.last_preview: explain.RecallPreview | None = None
         self.has_key = bool(config.anthropic_api_key)
         self.claude_disabled_reason = (
-            "" if self.has_key else
-            "Claude selection is off: no ANTHROPIC_API_KEY in this configuration. The offline selector "
+            ""
+            if self.has_key
+            else "Claude selection is off: no ANTHROPIC_API_KEY in this configuration. The offline selector "
             "runs instead; the request below is exactly what Claude would receive."
         )
 
         examples = list(self._example_queries())
-        self.query = classed(widgets.Text(description="query", placeholder="what is the user asking about?",
-                                          layout=widgets.Layout(width="95%")), "memdir-recall-query")
-        self.examples = classed(widgets.Dropdown(options=[("— example queries —", "")] + [(q, q) for q in examples],
-                                                 value="", description="examples"), "memdir-recall-examples")
-        self.tools = classed(widgets.TagsInput(value=[], allowed_tags=[], allow_duplicates=False), "memdir-recall-tools")
-        self.tool_suggestions = widgets.HTML(f"<small>recently used tools, e.g. {esc(', '.join(COMMON_TOOLS))}</small>")
+        self.query = classed(
+            widgets.Text(
+                description="query",
+                placeholder="what is the user asking about?",
+                layout=widgets.Layout(width="95%"),
+            ),
+            "memdir-recall-query",
+        )
+        self.examples = classed(
+            widgets.Dropdown(
+                options=[("— example queries —", "")] + [(q, q) for q in examples],
+                value="",
+                description="examples",
+            ),
+            "memdir-recall-examples",
+        )
+        self.tools = classed(
+            widgets.TagsInput(value=[], allowed_tags=[], allow_duplicates=False),
+            "memdir-recall-tools",
+        )
+        self.tool_suggestions = widgets.HTML(
+            f"<small>recently used tools, e.g. {esc(', '.join(COMMON_TOOLS))}</small>"
+        )
         prefer_claude = self.has_key and (config.selector or "anthropic") == "anthropic"
         self.claude = classed(
-            widgets.ToggleButton(layout=widgets.Layout(width="auto"), value=prefer_claude, description="Use Claude", disabled=not self.has_key,
-                                 tooltip=self.claude_disabled_reason or "select with the Anthropic API"),
+            widgets.ToggleButton(
+                layout=widgets.Layout(width="auto"),
+                value=prefer_claude,
+                description="Use Claude",
+                disabled=not self.has_key,
+                tooltip=self.claude_disabled_reason or "select with the Anthropic API",
+            ),
             "memdir-recall-claude",
         )
-        self.claude_reason = classed(widgets.HTML(f"<small>{esc(self.claude_disabled_reason)}</small>"), "memdir-recall-claude-reason")
-        self.run_button = classed(widgets.Button(layout=widgets.Layout(width="auto"), description="Recall", button_style="primary", icon="search"), "memdir-recall-run")
-        self.reset_button = classed(widgets.Button(layout=widgets.Layout(width="auto"), description="New session", icon="undo"), "memdir-recall-reset")
+        self.claude_reason = classed(
+            widgets.HTML(f"<small>{esc(self.claude_disabled_reason)}</small>"),
+            "memdir-recall-claude-reason",
+        )
+        self.run_button = classed(
+            widgets.Button(
+                layout=widgets.Layout(width="auto"),
+                description="Recall",
+                button_style="primary",
+                icon="search",
+            ),
+            "memdir-recall-run",
+        )
+        self.reset_button = classed(
+            widgets.Button(
+                layout=widgets.Layout(width="auto"), description="New session", icon="undo"
+            ),
+            "memdir-recall-reset",
+        )
         self.result_box = classed(widgets.HTML(), "memdir-recall-result")
         self.manifest_box = classed(widgets.HTML(), "memdir-recall-manifest")
         self.request_box = classed(widgets.HTML(), "memdir-recall-request")
@@ -120,7 +174,9 @@ class RecallPlayground(MemdirView):
 
     # -- actions
 
-    def run(self, query: str | None = None, tools: Sequence[str] | None = None) -> list["InjectedMemory"]:
+    def run(
+        self, query: str | None = None, tools: Sequence[str] | None = None
+    ) -> list[InjectedMemory]:
         """Run one recall turn in the current session and show everything about it."""
         from memdir_nb.recall.selectors import make_selector
 
@@ -134,8 +190,12 @@ class RecallPlayground(MemdirView):
             return []
         selector = self.custom_selector or make_selector(self.selector_name, self.config)
         preview = explain.recall_preview(
-            self.query.value, self.memory_dir, self.session, selector,
-            recent_tools=list(self.tools.value), now_ms=self.now_ms(),
+            self.query.value,
+            self.memory_dir,
+            self.session,
+            selector,
+            recent_tools=list(self.tools.value),
+            now_ms=self.now_ms(),
         )
         self.last_preview = preview
         self.selected = preview.selected
@@ -147,14 +207,19 @@ class RecallPlayground(MemdirView):
         self.request_box.value = pre(self.request_json)
         self.error_box.value = (
             f'<p style="color:#b2182b">Selector error ({esc(self.selector_name)}): {esc(self.last_error)}</p>'
-            if self.last_error else ""
+            if self.last_error
+            else ""
         )
         if self.selected:
             self.result_box.value = pre(self.rendered, "memdir-recall-rendered")
         elif self.session.budget_spent:
-            self.result_box.value = pre(self.rendered or "Session budget spent: nothing more is injected.")
+            self.result_box.value = pre(
+                self.rendered or "Session budget spent: nothing more is injected."
+            )
         else:
-            self.result_box.value = "<p>No memory clearly helps with this query, so nothing is injected.</p>"
+            self.result_box.value = (
+                "<p>No memory clearly helps with this query, so nothing is injected.</p>"
+            )
         self._show_session()
         return self.selected
 
@@ -189,7 +254,9 @@ class RecallPlayground(MemdirView):
 
         candidates = drop_surfaced(scan_memory_files(self.memory_dir), self.session.surfaced)
         self.manifest = format_memory_manifest(candidates)
-        self.request_json = explain.request_json(self.query.value, candidates, list(self.tools.value))
+        self.request_json = explain.request_json(
+            self.query.value, candidates, list(self.tools.value)
+        )
         self.manifest_box.value = pre(self.manifest or "(no memories left to offer)")
         self.request_box.value = pre(self.request_json)
 

@@ -33,7 +33,7 @@ class PathSecurityLab(MemdirView):
         memory_dir: str | os.PathLike[str],
         *,
         now_ms: float | None = None,
-        config: "MemdirConfig | None" = None,
+        config: MemdirConfig | None = None,
         **kwargs: Any,
     ) -> None:
         super().__init__(memory_dir, now_ms=now_ms, config=config, **kwargs)
@@ -43,22 +43,51 @@ class PathSecurityLab(MemdirView):
         self.verdict = ""
         self.planted: list[Path] = []
         self.status_text = ""
-        options = [("— attack examples —", -1)] + [(ex.label, i) for i, ex in enumerate(explain.ATTACK_EXAMPLES)]
-        self.key = classed(widgets.Text(description="key", placeholder="e.g. notes/deploy.md", layout=widgets.Layout(width="60%")), "memdir-lab-key")
-        self.examples = classed(widgets.Dropdown(options=options, value=-1, description="examples"), "memdir-lab-examples")
-        self.run_all = classed(widgets.Checkbox(value=False, layout=widgets.Layout(width="auto"), description="run the containment passes even when the sanitizer rejects",
-                                                indent=False), "memdir-lab-run-all")
+        options = [("— attack examples —", -1)] + [
+            (ex.label, i) for i, ex in enumerate(explain.ATTACK_EXAMPLES)
+        ]
+        self.key = classed(
+            widgets.Text(
+                description="key",
+                placeholder="e.g. notes/deploy.md",
+                layout=widgets.Layout(width="60%"),
+            ),
+            "memdir-lab-key",
+        )
+        self.examples = classed(
+            widgets.Dropdown(options=options, value=-1, description="examples"),
+            "memdir-lab-examples",
+        )
+        self.run_all = classed(
+            widgets.Checkbox(
+                value=False,
+                layout=widgets.Layout(width="auto"),
+                description="run the containment passes even when the sanitizer rejects",
+                indent=False,
+            ),
+            "memdir-lab-run-all",
+        )
         self.steps_box = classed(widgets.HTML(), "memdir-lab-steps")
         self.verdict_box = classed(widgets.HTML(), "memdir-lab-verdict")
-        self.plant_button = classed(widgets.Button(layout=widgets.Layout(width="auto"), description="Plant example symlink in team/", icon="link",
-                                                   button_style="danger", disabled=True), "memdir-lab-plant")
+        self.plant_button = classed(
+            widgets.Button(
+                layout=widgets.Layout(width="auto"),
+                description="Plant example symlink in team/",
+                icon="link",
+                button_style="danger",
+                disabled=True,
+            ),
+            "memdir-lab-plant",
+        )
         self.status = classed(widgets.HTML(), "memdir-lab-status")
         self.key.observe(lambda _c: self.check(), names="value")
         self.run_all.observe(lambda _c: self.check(), names="value")
         self.examples.observe(self._on_example, names="value")
         self.plant_button.on_click(lambda _b: self.plant())
         self.children = [
-            widgets.HTML(f"<p>Team dir: <code>{esc(self.team_dir)}</code>. Testing a key writes nothing.</p>"),
+            widgets.HTML(
+                f"<p>Team dir: <code>{esc(self.team_dir)}</code>. Testing a key writes nothing.</p>"
+            ),
             widgets.HBox([self.key, self.examples]),
             self.run_all,
             self.verdict_box,
@@ -90,7 +119,9 @@ class PathSecurityLab(MemdirView):
         failed = [s for s in self.steps if s.status == "fail"]
         self.verdict = f"rejected at {failed[0].rule}" if failed else "accepted"
         colour = STEP_STYLE["fail" if failed else "pass"]
-        self.verdict_box.value = f'<p style="color:{colour}"><b>{esc(repr(text))}: {esc(self.verdict)}</b></p>'
+        self.verdict_box.value = (
+            f'<p style="color:{colour}"><b>{esc(repr(text))}: {esc(self.verdict)}</b></p>'
+        )
         self.steps_box.value = "".join(
             f'<div class="memdir-step memdir-step-{s.status.replace(" ", "-")}" style="color:{STEP_STYLE[s.status]}">'
             f"{STEP_MARK[s.status]} {i}. {esc(s.title)}: <b>{esc(s.status)}</b>"

@@ -29,7 +29,7 @@ class TeamScopeView(MemdirView):
         memory_dir: str | os.PathLike[str],
         *,
         now_ms: float | None = None,
-        config: "MemdirConfig | None" = None,
+        config: MemdirConfig | None = None,
         **kwargs: Any,
     ) -> None:
         super().__init__(memory_dir, now_ms=now_ms, config=config, **kwargs)
@@ -45,16 +45,40 @@ class TeamScopeView(MemdirView):
             f"<td>{'yes' if r.allowed_in_team else 'never'}</td><td>{esc(r.rule)}</td></tr>"
             for r in self.rules
         )
-        self.rules_box = classed(widgets.HTML(
-            "<table><thead><tr><th>type</th><th>default scope</th><th>in team?</th><th>rule</th></tr></thead>"
-            f"<tbody>{rule_rows}</tbody></table>"
-        ), "memdir-team-rules")
+        self.rules_box = classed(
+            widgets.HTML(
+                "<table><thead><tr><th>type</th><th>default scope</th><th>in team?</th><th>rule</th></tr></thead>"
+                f"<tbody>{rule_rows}</tbody></table>"
+            ),
+            "memdir-team-rules",
+        )
         layout = widgets.Layout(width="48%")
-        self.private_list = classed(widgets.Select(options=[], rows=14, description="private", layout=layout), "memdir-team-private")
-        self.team_list = classed(widgets.Select(options=[], rows=14, description="team", layout=layout), "memdir-team-shared")
+        self.private_list = classed(
+            widgets.Select(options=[], rows=14, description="private", layout=layout),
+            "memdir-team-private",
+        )
+        self.team_list = classed(
+            widgets.Select(options=[], rows=14, description="team", layout=layout),
+            "memdir-team-shared",
+        )
         self.verdict_box = classed(widgets.HTML(), "memdir-team-verdict")
-        self.promote_button = classed(widgets.Button(layout=widgets.Layout(width="auto"), description="Promote to team →", button_style="info", disabled=True), "memdir-team-promote")
-        self.demote_button = classed(widgets.Button(layout=widgets.Layout(width="auto"), description="← Demote to private", disabled=True), "memdir-team-demote")
+        self.promote_button = classed(
+            widgets.Button(
+                layout=widgets.Layout(width="auto"),
+                description="Promote to team →",
+                button_style="info",
+                disabled=True,
+            ),
+            "memdir-team-promote",
+        )
+        self.demote_button = classed(
+            widgets.Button(
+                layout=widgets.Layout(width="auto"),
+                description="← Demote to private",
+                disabled=True,
+            ),
+            "memdir-team-demote",
+        )
         self.status = classed(widgets.HTML(), "memdir-team-status")
 
         self.private_list.observe(self._on_private, names="value")
@@ -73,9 +97,14 @@ class TeamScopeView(MemdirView):
     def refresh(self) -> None:
         """Rescan both scopes and redraw the lists."""
         rows = explain.memory_rows(self.memory_dir, now_ms=self.now_ms())
-        self.private_rows = sorted((r for r in rows if r.scope == "private"), key=lambda r: r.filename)
+        self.private_rows = sorted(
+            (r for r in rows if r.scope == "private"), key=lambda r: r.filename
+        )
         self.team_rows = sorted((r for r in rows if r.scope == "team"), key=lambda r: r.filename)
-        for select, items in ((self.private_list, self.private_rows), (self.team_list, self.team_rows)):
+        for select, items in (
+            (self.private_list, self.private_rows),
+            (self.team_list, self.team_rows),
+        ):
             keep = select.value
             select.options = [(f"{r.filename} [{r.type or '?'}]", r.filename) for r in items]
             select.value = keep if keep in [r.filename for r in items] else None
@@ -92,7 +121,9 @@ class TeamScopeView(MemdirView):
         self.verdict = explain.promotion_verdict(self.memory_dir, target)
         self._show_verdict()
         try:
-            moved = MemoryStore(self.memory_dir, config=self.config, now_ms=self.now_ms()).promote(target)
+            moved = MemoryStore(self.memory_dir, config=self.config, now_ms=self.now_ms()).promote(
+                target
+            )
         except ValueError as err:  # validation, secret found, path traversal
             return self._fail(f"Not promoted: {err}")
         return self._moved(moved, f"Promoted {target} to team/; both indexes updated.")
@@ -105,7 +136,9 @@ class TeamScopeView(MemdirView):
         if not target:
             return self._fail("Choose a team memory to demote.")
         try:
-            moved = MemoryStore(self.memory_dir, config=self.config, now_ms=self.now_ms()).demote(target)
+            moved = MemoryStore(self.memory_dir, config=self.config, now_ms=self.now_ms()).demote(
+                target
+            )
         except ValueError as err:
             return self._fail(f"Not demoted: {err}")
         return self._moved(moved, f"Demoted {target} to private memory; both indexes updated.")
@@ -131,7 +164,9 @@ class TeamScopeView(MemdirView):
         filename = change["new"]
         if not filename:
             self.verdict = None
-            self.verdict_box.value = "<p>Choose a private memory to see whether it may be shared.</p>"
+            self.verdict_box.value = (
+                "<p>Choose a private memory to see whether it may be shared.</p>"
+            )
             self.promote_button.disabled = True
             return
         try:
@@ -147,7 +182,11 @@ class TeamScopeView(MemdirView):
         v = self.verdict
         if v is None:
             return
-        scan = "no credential found" if not v.secret_findings else f"{len(v.secret_findings)} suspected credential(s)"
+        scan = (
+            "no credential found"
+            if not v.secret_findings
+            else f"{len(v.secret_findings)} suspected credential(s)"
+        )
         self.verdict_box.value = (
             f"<p><b>{esc(v.filename)}</b>: secret scan: {esc(scan)}. "
             f"{'It may be promoted.' if v.allowed else 'It cannot be promoted:'}</p>"

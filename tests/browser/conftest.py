@@ -61,12 +61,16 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
-def wait_for_http(url: str, proc: subprocess.Popen, log: Path, timeout: float = SERVER_START_TIMEOUT_S) -> None:
+def wait_for_http(
+    url: str, proc: subprocess.Popen, log: Path, timeout: float = SERVER_START_TIMEOUT_S
+) -> None:
     """Poll url until it answers; fail with the server's log if the process dies or time runs out."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if proc.poll() is not None:
-            pytest.fail(f"server exited with {proc.returncode} before answering {url}:\n{log.read_text()[-4000:]}")
+            pytest.fail(
+                f"server exited with {proc.returncode} before answering {url}:\n{log.read_text()[-4000:]}"
+            )
         try:
             with urllib.request.urlopen(url, timeout=2):
                 return
@@ -109,8 +113,10 @@ def jupyter_env(root: Path) -> dict[str, str]:
 def chromium_path() -> str:
     path = find_chromium()
     if path is None:
-        message = ("Chromium not found at /usr/bin/chromium; install it with "
-                   "`apt-get install chromium` (never `playwright install`)")
+        message = (
+            "Chromium not found at /usr/bin/chromium; install it with "
+            "`apt-get install chromium` (never `playwright install`)"
+        )
         if os.environ.get("CI") == "true":
             pytest.fail(message + " -- CI must run the browser tests")
         pytest.skip(message)
@@ -151,7 +157,9 @@ def demo_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 @pytest.fixture(scope="session")
-def voila_url(demo_dir: Path, tmp_path_factory: pytest.TempPathFactory, chromium_path: str) -> Iterator[str]:
+def voila_url(
+    demo_dir: Path, tmp_path_factory: pytest.TempPathFactory, chromium_path: str
+) -> Iterator[str]:
     """Voila serving notebooks/dashboard.ipynb on 127.0.0.1 with MEMDIR_NB_DIR = a demo dir in tmp."""
     root = tmp_path_factory.mktemp("voila-home")
     port = free_port()
@@ -160,9 +168,19 @@ def voila_url(demo_dir: Path, tmp_path_factory: pytest.TempPathFactory, chromium
     log = root / "voila.log"
     with open(log, "wb") as out:
         proc = subprocess.Popen(
-            [str(BIN / "voila"), "notebooks/dashboard.ipynb", "--no-browser", f"--port={port}",
-             "--Voila.ip=127.0.0.1", "--Voila.open_browser=False"],
-            cwd=REPO, env=env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True,
+            [
+                str(BIN / "voila"),
+                "notebooks/dashboard.ipynb",
+                "--no-browser",
+                f"--port={port}",
+                "--Voila.ip=127.0.0.1",
+                "--Voila.open_browser=False",
+            ],
+            cwd=REPO,
+            env=env,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
         )
     url = f"http://127.0.0.1:{port}/"
     try:
@@ -183,12 +201,25 @@ def lab_url(tmp_path_factory: pytest.TempPathFactory, chromium_path: str) -> Ite
     log = root / "lab.log"
     with open(log, "wb") as out:
         proc = subprocess.Popen(
-            [str(BIN / "jupyter"), "lab", "--no-browser", f"--port={port}", "--ServerApp.ip=127.0.0.1",
-             f"--IdentityProvider.token={token}", f"--ServerApp.root_dir={work}", "--allow-root",
-             # keep Lab off the network: no news feed, no update check, no PyPI extension manager
-             "--LabApp.news_url=", "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
-             "--LabApp.extension_manager=readonly"],
-            cwd=work, env=jupyter_env(root), stdout=out, stderr=subprocess.STDOUT, start_new_session=True,
+            [
+                str(BIN / "jupyter"),
+                "lab",
+                "--no-browser",
+                f"--port={port}",
+                "--ServerApp.ip=127.0.0.1",
+                f"--IdentityProvider.token={token}",
+                f"--ServerApp.root_dir={work}",
+                "--allow-root",
+                # keep Lab off the network: no news feed, no update check, no PyPI extension manager
+                "--LabApp.news_url=",
+                "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
+                "--LabApp.extension_manager=readonly",
+            ],
+            cwd=work,
+            env=jupyter_env(root),
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
         )
     base = f"http://127.0.0.1:{port}"
     try:

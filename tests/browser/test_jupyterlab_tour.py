@@ -26,7 +26,9 @@ def test_tour_opens_in_jupyterlab_and_its_browser_widget_renders(page, lab_url: 
     run_all_cells(page)
     widget = page.locator(".jp-OutputArea-output .memdir-browser")
     widget.first.wait_for(state="visible", timeout=120_000)
-    page.locator(".memdir-browser .memdir-browser-table").get_by_text("feedback_no_recap.md").first.wait_for(timeout=60_000)
+    page.locator(".memdir-browser .memdir-browser-table").get_by_text(
+        "feedback_no_recap.md"
+    ).first.wait_for(timeout=60_000)
     widget.first.scroll_into_view_if_needed()
     errors = page.locator(".jp-OutputArea-output[data-mime-type='application/vnd.jupyter.stderr']")
     assert errors.count() == 0, errors.first.inner_text()

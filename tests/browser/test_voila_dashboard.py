@@ -5,8 +5,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
-
 from memdir_nb.demo import DEMO_QUERIES
 
 TABS = ("Memories", "Save", "Index", "Recall", "Freshness", "Team", "Path security")
@@ -27,8 +25,12 @@ def test_dashboard_renders_every_tab(page, voila_url: str) -> None:
     assert [t.strip() for t in titles] == list(TABS)
     page.wait_for_selector(".memdir-browser-table table")
     assert "feedback_no_recap.md" in page.locator(".memdir-browser-table").inner_text()
-    for title, css in (("Index", ".memdir-inspector"), ("Freshness", ".memdir-freshness-histogram svg"),
-                       ("Team", ".memdir-team"), ("Path security", ".memdir-lab")):
+    for title, css in (
+        ("Index", ".memdir-inspector"),
+        ("Freshness", ".memdir-freshness-histogram svg"),
+        ("Team", ".memdir-team"),
+        ("Path security", ".memdir-lab"),
+    ):
         open_tab(page, title)
         page.locator(css).first.wait_for(state="visible")
 
@@ -44,17 +46,21 @@ def test_recall_playground_finds_the_expected_memory(page, voila_url: str) -> No
     assert Path(expected).name in result.inner_text()
 
 
-def test_saving_in_the_editor_shows_in_browser_and_on_disk(page, voila_url: str, demo_dir: Path) -> None:
+def test_saving_in_the_editor_shows_in_browser_and_on_disk(
+    page, voila_url: str, demo_dir: Path
+) -> None:
     target = demo_dir / "feedback_lint_before_pushing.md"
     assert not target.exists()
     open_dashboard(page, voila_url)
     open_tab(page, "Save")
     page.locator(".memdir-editor-type select").select_option("feedback")
-    for css, text in ((".memdir-editor-name input", "Lint before pushing"),
-                      (".memdir-editor-description input", "Run ruff and the fast tests before every git push"),
-                      (".memdir-editor-body textarea", "Run ruff check and make test-fast before pushing."),
-                      (".memdir-editor-why textarea", "CI takes twenty minutes; a lint failure wastes a run."),
-                      (".memdir-editor-how textarea", "Before any git push on this repo.")):
+    for css, text in (
+        (".memdir-editor-name input", "Lint before pushing"),
+        (".memdir-editor-description input", "Run ruff and the fast tests before every git push"),
+        (".memdir-editor-body textarea", "Run ruff check and make test-fast before pushing."),
+        (".memdir-editor-why textarea", "CI takes twenty minutes; a lint failure wastes a run."),
+        (".memdir-editor-how textarea", "Before any git push on this repo."),
+    ):
         field = page.locator(css)
         field.fill(text)
         field.blur()  # the editor's fields sync on commit (blur/Enter), not on every keystroke
@@ -62,9 +68,13 @@ def test_saving_in_the_editor_shows_in_browser_and_on_disk(page, voila_url: str,
     page.locator(".memdir-editor-status").get_by_text("Saved").wait_for()
     assert target.is_file()
     assert "name: Lint before pushing" in target.read_text(encoding="utf-8")
-    assert "(feedback_lint_before_pushing.md)" in (demo_dir / "MEMORY.md").read_text(encoding="utf-8")
+    assert "(feedback_lint_before_pushing.md)" in (demo_dir / "MEMORY.md").read_text(
+        encoding="utf-8"
+    )
     open_tab(page, "Memories")
-    page.locator(".memdir-browser-table").get_by_text("feedback_lint_before_pushing.md").first.wait_for()
+    page.locator(".memdir-browser-table").get_by_text(
+        "feedback_lint_before_pushing.md"
+    ).first.wait_for()
 
 
 def test_path_security_lab_rejects_an_attack_key(page, voila_url: str) -> None:

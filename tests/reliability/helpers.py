@@ -23,7 +23,9 @@ def check_consistent(memory_dir: Path) -> list[str]:
     headers = scan_memory_dir(memory_dir, limit=None).headers
     for scope, scope_dir in (("private", memory_dir), ("team", memory_dir / "team")):
         targets = index_targets(scope_dir)
-        files = [h.filename for h in headers if (h.filename.startswith("team/")) == (scope == "team")]
+        files = [
+            h.filename for h in headers if (h.filename.startswith("team/")) == (scope == "team")
+        ]
         rel = [f.split("/", 1)[1] if scope == "team" else f for f in files]
         for name in rel:
             n = targets.count(name)

@@ -44,8 +44,12 @@ print(json.dumps({"kept": kept, "forgotten": forgotten}))
 def test_eight_processes_saving_and_forgetting_leave_a_consistent_dir(tmp_path: Path) -> None:
     memory_dir = tmp_path / "memory"
     procs = [
-        subprocess.Popen([sys.executable, "-c", WORKER, str(memory_dir), str(w), str(SAVES)],
-                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        subprocess.Popen(
+            [sys.executable, "-c", WORKER, str(memory_dir), str(w), str(SAVES)],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
         for w in range(WORKERS)
     ]
     kept: set[str] = set()

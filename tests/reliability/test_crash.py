@@ -31,8 +31,12 @@ def save_forever(memory_dir: Path, run: int) -> None:
     while True:
         scope = "team" if j % 2 else "private"
         name = f"Run {run} memory {j}"
-        body = f"First line of {name}.\n" + ("a longer paragraph of filler text. " * 40 + "\n") * (j % 5)
-        path = store.save(name, f"Reference {j} from run {run}", "reference", body + BODY_END, scope=scope)
+        body = f"First line of {name}.\n" + ("a longer paragraph of filler text. " * 40 + "\n") * (
+            j % 5
+        )
+        path = store.save(
+            name, f"Reference {j} from run {run}", "reference", body + BODY_END, scope=scope
+        )
         rel = ("team/" if scope == "team" else "") + path.name
         if j % 3 == 2:
             store.update(rel, body="rewritten\n" + BODY_END)
@@ -51,13 +55,16 @@ def kill_while_saving(memory_dir: Path, run: int, delay_s: float) -> None:
     time.sleep(delay_s)
     os.kill(pid, signal.SIGKILL)
     _, status = os.waitpid(pid, 0)
-    assert os.WIFSIGNALED(status) and os.WTERMSIG(status) == signal.SIGKILL, \
+    assert os.WIFSIGNALED(status) and os.WTERMSIG(status) == signal.SIGKILL, (
         "the saver died on its own before it was killed"
+    )
 
 
 @pytest.mark.slow
 @pytest.mark.timeout(300)
-def test_sigkill_at_random_points_leaves_complete_files_and_a_rebuildable_index(tmp_path: Path) -> None:
+def test_sigkill_at_random_points_leaves_complete_files_and_a_rebuildable_index(
+    tmp_path: Path,
+) -> None:
     scan_for_secrets({"body": "warm the detectors up before forking"})
     rng = random.Random(20260305)
     memory_dir = tmp_path / "memory"

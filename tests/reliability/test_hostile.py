@@ -32,15 +32,24 @@ YAML_BOMB = (
 
 def build_hostile(root: Path) -> None:
     root.mkdir(parents=True, exist_ok=True)
-    ok = render_memory_file("Fine", "A perfectly ordinary reference memory", "reference", "Grafana board.")
+    ok = render_memory_file(
+        "Fine", "A perfectly ordinary reference memory", "reference", "Grafana board."
+    )
     (root / "reference_ok.md").write_text(ok)
     with open(root / "huge_one_line.md", "wb") as fh:
         fh.write(b"---\nname: huge\ndescription: " + b"x" * BIG + b"\n")
     (root / "binary.md").write_bytes(bytes(range(256)) * 64)
-    (root / "latin1.md").write_bytes("---\nname: caf\xe9\ndescription: r\xe9sum\xe9 of the board\ntype: reference\n---\n".encode("latin-1"))
+    (root / "latin1.md").write_bytes(
+        "---\nname: caf\xe9\ndescription: r\xe9sum\xe9 of the board\ntype: reference\n---\n".encode(
+            "latin-1"
+        )
+    )
     (root / "bom.md").write_bytes(b"\xef\xbb\xbf" + ok.encode())
     (root / "crlf.md").write_bytes(ok.replace("\n", "\r\n").encode())
-    (root / "unclosed.md").write_text("---\nname: Unclosed\ndescription: header never closes\ntype: reference\nbody forever\n" * 50)
+    (root / "unclosed.md").write_text(
+        "---\nname: Unclosed\ndescription: header never closes\ntype: reference\nbody forever\n"
+        * 50
+    )
     (root / "yaml_bomb.md").write_text(YAML_BOMB)
     (root / "loop.md").symlink_to("loop.md")
     (root / "sub").mkdir()
@@ -72,7 +81,12 @@ def test_scan_lint_and_analysis_survive_hostile_files_and_stay_bounded(tmp_path:
     skipped = {s.path: s.reason for s in report.skipped}
     assert skipped["loop.md"] == "symlink loop"
     assert "sub/back" in skipped
-    assert {h.filename for h in report.headers} >= {"reference_ok.md", "bom.md", "crlf.md", "huge_one_line.md"}
+    assert {h.filename for h in report.headers} >= {
+        "reference_ok.md",
+        "bom.md",
+        "crlf.md",
+        "huge_one_line.md",
+    }
     assert all(len(m.text) <= MAX_READ_BYTES for m in result.memories)
     by = {(f.path, f.rule) for f in result.findings}
     assert ("binary.md", "not-text") in by
@@ -124,8 +138,11 @@ def run_as_nobody(memory_dir: Path) -> dict:
             os.setuid(65534)
             result = lint_dir(memory_dir)
             df = to_dataframe(memory_dir)
-            payload = {"findings": [[f.path, f.rule, f.severity] for f in result.findings],
-                       "skipped": [[s.path, s.reason] for s in result.skipped], "rows": list(df["path"])}
+            payload = {
+                "findings": [[f.path, f.rule, f.severity] for f in result.findings],
+                "skipped": [[s.path, s.reason] for s in result.skipped],
+                "rows": list(df["path"]),
+            }
             os.write(write_fd, json.dumps(payload).encode())
             code = 0
         except BaseException:
@@ -144,7 +161,9 @@ def run_as_nobody(memory_dir: Path) -> dict:
 
 def test_unreadable_files_are_reported_not_raised(shared_dir: Path) -> None:
     if os.geteuid() != 0:
-        pytest.skip("needs root to drop to uid 65534; chmod 000 does not stop the file's owner reliably")
+        pytest.skip(
+            "needs root to drop to uid 65534; chmod 000 does not stop the file's owner reliably"
+        )
     root = shared_dir / "memory"
     root.mkdir()
     root.chmod(0o755)

@@ -15,15 +15,26 @@ from memdir_nb.types import MemoryType
 
 # Text a person or model might put in a header: any printable character, YAML-special ones
 # included (':', '#', quotes, '---', '&', '*', leading '-', unicode), no line breaks.
-ONE_LINE = st.text(
-    alphabet=st.characters(blacklist_categories=("Cc", "Cs", "Zl", "Zp"), blacklist_characters="\x85"),
-    min_size=1, max_size=80,
-).map(str.strip).filter(bool)
-BODY = st.text(alphabet=st.characters(blacklist_categories=("Cs",), blacklist_characters="\x00"), max_size=400)
+ONE_LINE = (
+    st.text(
+        alphabet=st.characters(
+            blacklist_categories=("Cc", "Cs", "Zl", "Zp"), blacklist_characters="\x85"
+        ),
+        min_size=1,
+        max_size=80,
+    )
+    .map(str.strip)
+    .filter(bool)
+)
+BODY = st.text(
+    alphabet=st.characters(blacklist_categories=("Cs",), blacklist_characters="\x00"), max_size=400
+)
 
 
 @pytest.mark.slow
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
 @given(name=ONE_LINE, description=ONE_LINE, mtype=st.sampled_from(list(MemoryType)), body=BODY)
 def test_save_then_scan_round_trips_name_description_and_type(name, description, mtype, body):
     with tempfile.TemporaryDirectory() as tmp:

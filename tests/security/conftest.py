@@ -13,11 +13,11 @@ import pytest
 class AttackTree:
     """Paths of a memory dir whose team/ folder holds symlinks of every kind."""
 
-    root: Path          # holds memory/ and an outside/ folder
-    memory: Path        # <root>/memory
-    team: Path          # <root>/memory/team
-    team_evil: Path     # <root>/memory/team-evil (a sibling that shares the prefix)
-    outside: Path       # <root>/outside
+    root: Path  # holds memory/ and an outside/ folder
+    memory: Path  # <root>/memory
+    team: Path  # <root>/memory/team
+    team_evil: Path  # <root>/memory/team-evil (a sibling that shares the prefix)
+    outside: Path  # <root>/outside
 
 
 def build_attack_tree(root: Path) -> AttackTree:

@@ -65,7 +65,11 @@ TEXT_VECTORS = [
     ("small-full-stop", "\ufe52\ufe52/x.md", "unicode-traversal"),
     ("mixed-fullwidth-ascii-dot", "\uff0e./x.md", "unicode-traversal"),
     # both layers at once
-    ("fullwidth-percent", "\uff05\uff12\uff45\uff05\uff12\uff45\uff05\uff12\uff46x", "mixed-encoding-traversal"),
+    (
+        "fullwidth-percent",
+        "\uff05\uff12\uff45\uff05\uff12\uff45\uff05\uff12\uff46x",
+        "mixed-encoding-traversal",
+    ),
     ("encoded-fullwidth", "%EF%BC%8E%EF%BC%8E%EF%BC%8Fx", "mixed-encoding-traversal"),
     ("encoded-two-dot-leader", "%E2%80%A5/x", "mixed-encoding-traversal"),
     # other separators and absolute forms
@@ -98,23 +102,31 @@ FS_VECTORS = [
 ]
 
 
-@pytest.mark.parametrize(("key", "rule"), [v[1:] for v in TEXT_VECTORS], ids=[v[0] for v in TEXT_VECTORS])
+@pytest.mark.parametrize(
+    ("key", "rule"), [v[1:] for v in TEXT_VECTORS], ids=[v[0] for v in TEXT_VECTORS]
+)
 def test_text_vector_is_refused_by_sanitize_with_its_rule(key: str, rule: str) -> None:
     with pytest.raises(PathTraversalError) as info:
         sanitize_path_key(key)
     assert info.value.rule == rule, str(info.value)
 
 
-@pytest.mark.parametrize(("key", "rule"), [v[1:] for v in TEXT_VECTORS], ids=[v[0] for v in TEXT_VECTORS])
+@pytest.mark.parametrize(
+    ("key", "rule"), [v[1:] for v in TEXT_VECTORS], ids=[v[0] for v in TEXT_VECTORS]
+)
 def test_text_vector_is_refused_by_validate_team_mem_key(key: str, rule: str, attack_tree) -> None:
     with pytest.raises(PathTraversalError) as info:
         validate_team_mem_key(key, attack_tree.team)
     assert info.value.rule == rule, str(info.value)
 
 
-@pytest.mark.parametrize(("key", "rule"), [v[1:] for v in FS_VECTORS], ids=[v[0] for v in FS_VECTORS])
+@pytest.mark.parametrize(
+    ("key", "rule"), [v[1:] for v in FS_VECTORS], ids=[v[0] for v in FS_VECTORS]
+)
 def test_filesystem_vector_is_refused_with_its_rule(key: str, rule: str, attack_tree) -> None:
-    assert sanitize_path_key(key) == key  # the text is innocent: only the filesystem check can stop it
+    assert (
+        sanitize_path_key(key) == key
+    )  # the text is innocent: only the filesystem check can stop it
     with pytest.raises(PathTraversalError) as info:
         validate_team_mem_key(key, attack_tree.team)
     assert info.value.rule == rule, str(info.value)

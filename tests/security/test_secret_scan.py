@@ -25,7 +25,9 @@ from memdir_nb.secret_scan import (
 )
 
 
-def _random_token(length: int, seed: int, alphabet: str = string.ascii_letters + string.digits) -> str:
+def _random_token(
+    length: int, seed: int, alphabet: str = string.ascii_letters + string.digits
+) -> str:
     rng = random.Random(seed)
     return "".join(rng.choice(alphabet) for _ in range(length))
 
@@ -35,14 +37,21 @@ def _b64url(obj: dict) -> str:
 
 
 def _fake_jwt() -> str:
-    return ".".join([_b64url({"alg": "HS256", "typ": "JWT"}), _b64url({"sub": "42", "name": "Ann"}),
-                     _random_token(43, 7, string.ascii_letters + string.digits + "-_")])
+    return ".".join(
+        [
+            _b64url({"alg": "HS256", "typ": "JWT"}),
+            _b64url({"sub": "42", "name": "Ann"}),
+            _random_token(43, 7, string.ascii_letters + string.digits + "-_"),
+        ]
+    )
 
 
 AWS_KEY = "AKIA" + "Q7WZ" * 4
 ANTHROPIC_KEY = "sk-" + "ant-" + "api03-" + _random_token(93, 1) + "AA"
 OPENAI_LEGACY = "sk-" + _random_token(20, 2) + "T3Blbk" + "FJ" + _random_token(20, 3)
-OPENAI_PROJECT = "sk-" + "proj-" + _random_token(120, 4, string.ascii_letters + string.digits + "_-")
+OPENAI_PROJECT = (
+    "sk-" + "proj-" + _random_token(120, 4, string.ascii_letters + string.digits + "_-")
+)
 GITHUB_TOKEN = "gh" + "p_" + _random_token(36, 5)
 SLACK_TOKEN = "xo" + "xb-" + "1234567890" + "12-" + "1234567890123-" + _random_token(24, 6)
 STRIPE_KEY = "sk_" + "live_" + _random_token(24, 8)
@@ -66,13 +75,33 @@ KIND_CASES = [
     ("stripe", f"stripe live key {STRIPE_KEY}", "Stripe API key", STRIPE_KEY),
     ("private-key", PEM_BEGIN, "private key block", PEM_BEGIN),
     ("jwt", f"a session cookie looked like {JWT}", "JWT", JWT),
-    ("bearer", f"curl -H 'Authorization: Bearer {BEARER}' https://api.internal/v1", "bearer token", BEARER),
+    (
+        "bearer",
+        f"curl -H 'Authorization: Bearer {BEARER}' https://api.internal/v1",
+        "bearer token",
+        BEARER,
+    ),
     ("password-equals", f"password = {DB_PASSWORD}", "password assignment", DB_PASSWORD),
     ("password-colon", f"staging db password: {DB_PASSWORD}", "password assignment", DB_PASSWORD),
-    ("password-quoted", "DB_PASS: 'correcthorsebattery'", "password assignment", "correcthorsebattery"),
+    (
+        "password-quoted",
+        "DB_PASS: 'correcthorsebattery'",
+        "password assignment",
+        "correcthorsebattery",
+    ),
     ("api-key-assignment", f"api_key: {DB_PASSWORD}", "secret assignment", DB_PASSWORD),
-    ("password-in-url", f"postgres://admin:{URL_PASSWORD}@db.internal:5432/app", "password in URL", URL_PASSWORD),
-    ("high-entropy", f"the staging signing secret is {HIGH_ENTROPY}", "high-entropy token", HIGH_ENTROPY),
+    (
+        "password-in-url",
+        f"postgres://admin:{URL_PASSWORD}@db.internal:5432/app",
+        "password in URL",
+        URL_PASSWORD,
+    ),
+    (
+        "high-entropy",
+        f"the staging signing secret is {HIGH_ENTROPY}",
+        "high-entropy token",
+        HIGH_ENTROPY,
+    ),
     ("hex-token", f"token: {HEX_SECRET}", "high-entropy hex token", HEX_SECRET),
 ]
 
@@ -101,8 +130,12 @@ CLEAN_TEXTS = [
 ]
 
 
-@pytest.mark.parametrize(("text", "kind", "secret"), [c[1:] for c in KIND_CASES], ids=[c[0] for c in KIND_CASES])
-def test_each_credential_kind_is_found_with_its_kind_name(text: str, kind: str, secret: str) -> None:
+@pytest.mark.parametrize(
+    ("text", "kind", "secret"), [c[1:] for c in KIND_CASES], ids=[c[0] for c in KIND_CASES]
+)
+def test_each_credential_kind_is_found_with_its_kind_name(
+    text: str, kind: str, secret: str
+) -> None:
     findings = scan_for_secrets({"body": text})
     assert [f.kind for f in findings] == [kind], findings
     assert findings[0].field == "body" and findings[0].line == 1
@@ -120,7 +153,9 @@ def test_clean_corpus_is_large_enough() -> None:
 
 def test_finding_reports_field_and_line_within_that_field() -> None:
     body = "line one\nline two\n" + f"deploy with {GITHUB_TOKEN}\n"
-    findings = scan_for_secrets({"name": "Deploy notes", "description": f"uses {AWS_KEY}", "body": body})
+    findings = scan_for_secrets(
+        {"name": "Deploy notes", "description": f"uses {AWS_KEY}", "body": body}
+    )
     assert [(f.kind, f.field, f.line) for f in findings] == [
         ("AWS access key", "description", 1),
         ("GitHub token", "body", 3),
@@ -128,8 +163,14 @@ def test_finding_reports_field_and_line_within_that_field() -> None:
 
 
 def test_private_key_block_is_one_finding_not_one_per_line() -> None:
-    key_lines = [_random_token(64, 100 + i, string.ascii_letters + string.digits + "+/") for i in range(5)]
-    body = "Server key for staging:\n" + "\n".join([PEM_BEGIN, *key_lines, PEM_END]) + "\nafter the block"
+    key_lines = [
+        _random_token(64, 100 + i, string.ascii_letters + string.digits + "+/") for i in range(5)
+    ]
+    body = (
+        "Server key for staging:\n"
+        + "\n".join([PEM_BEGIN, *key_lines, PEM_END])
+        + "\nafter the block"
+    )
     findings = scan_for_secrets({"body": body})
     assert [(f.kind, f.line) for f in findings] == [("private key block", 2)]
 
@@ -137,7 +178,9 @@ def test_private_key_block_is_one_finding_not_one_per_line() -> None:
 def test_scanning_resumes_after_a_key_block_ends() -> None:
     body = "\n".join([PEM_BEGIN, _random_token(64, 200), PEM_END, f"and also {AWS_KEY}"])
     assert [(f.kind, f.line) for f in scan_for_secrets({"body": body})] == [
-        ("private key block", 1), ("AWS access key", 4)]
+        ("private key block", 1),
+        ("AWS access key", 4),
+    ]
 
 
 def test_one_secret_matched_by_several_detectors_is_reported_once() -> None:
@@ -162,7 +205,11 @@ def test_redact_never_returns_the_whole_secret() -> None:
 
 
 def test_error_names_kind_field_and_line_and_hides_the_secret() -> None:
-    fields = {"name": "Deploy", "description": "how we deploy", "body": f"step 1\nkey {ANTHROPIC_KEY}\n"}
+    fields = {
+        "name": "Deploy",
+        "description": "how we deploy",
+        "body": f"step 1\nkey {ANTHROPIC_KEY}\n",
+    }
     with pytest.raises(SecretInTeamMemoryError) as info:
         raise_if_secrets(fields)
     err = info.value
@@ -176,8 +223,13 @@ def test_error_names_kind_field_and_line_and_hides_the_secret() -> None:
 
 
 def test_raise_if_secrets_is_silent_on_clean_fields() -> None:
-    raise_if_secrets({"name": "Testing policy", "description": "integration tests hit a real db",
-                      "body": CLEAN_TEXTS[0]})
+    raise_if_secrets(
+        {
+            "name": "Testing policy",
+            "description": "integration tests hit a real db",
+            "body": CLEAN_TEXTS[0],
+        }
+    )
 
 
 def test_format_findings_lists_a_handful_and_counts_the_rest() -> None:
@@ -202,17 +254,26 @@ def test_most_random_40_char_tokens_are_caught_by_entropy() -> None:
 
 
 def test_identifiers_paths_and_versions_are_not_random_tokens() -> None:
-    samples = ["handleV2RenewalWebhook3", "oauth2-client-credentials-v2", "utf8mb4_unicode_ci_collation",
-               "k8s-prod-eu-west-1-cluster-2", "com.example.payments.RetryPolicyV2Factory",
-               "arn:aws:iam::123456789012:role/DeployRole2", "feature/PAY-2231-idempotency-keys-v3",
-               "ghcr.io/acme/api-server:v4.12.0-rc2", "x86_64-unknown-linux-gnu"]
+    samples = [
+        "handleV2RenewalWebhook3",
+        "oauth2-client-credentials-v2",
+        "utf8mb4_unicode_ci_collation",
+        "k8s-prod-eu-west-1-cluster-2",
+        "com.example.payments.RetryPolicyV2Factory",
+        "arn:aws:iam::123456789012:role/DeployRole2",
+        "feature/PAY-2231-idempotency-keys-v3",
+        "ghcr.io/acme/api-server:v4.12.0-rc2",
+        "x86_64-unknown-linux-gnu",
+    ]
     for sample in samples:
         assert scan_for_secrets({"body": f"see {sample} for details"}) == [], sample
 
 
 def test_long_token_in_a_url_query_is_still_caught() -> None:
     token = _random_token(40, 12)
-    findings = scan_for_secrets({"body": f"https://hooks.example.com/notify?channel=ops&token={token}"})
+    findings = scan_for_secrets(
+        {"body": f"https://hooks.example.com/notify?channel=ops&token={token}"}
+    )
     assert [f.kind for f in findings] == ["high-entropy token"]
     assert token not in findings[0].excerpt
 

@@ -41,18 +41,18 @@ LEGIT_KEYS = [
     "a..b/c...d.md",
     ".hidden.md",
     "emoji 🚀.md",
-    "cafe\u0301.md",          # NFD: normalises, but introduces nothing dangerous
-    "\ufb01le.md",            # 'fi' ligature
+    "cafe\u0301.md",  # NFD: normalises, but introduces nothing dangerous
+    "\ufb01le.md",  # 'fi' ligature
     "\uff11\uff12\uff13.md",  # fullwidth digits
     "UPPER.MD",
     "a b/c d.md",
     "file-name_with-dashes.md",
     "new_folder/deeper/x.md",
     "existing.md",
-    "link_inside/x.md",       # symlink that stays inside team/
-    "link_inside_abs/y.md",   # absolute symlink that stays inside team/
+    "link_inside/x.md",  # symlink that stays inside team/
+    "link_inside_abs/y.md",  # absolute symlink that stays inside team/
     "sub/z.md",
-    "~/not-home.md",          # no tilde expansion: this is a folder literally named '~'
+    "~/not-home.md",  # no tilde expansion: this is a folder literally named '~'
 ]
 
 
@@ -138,7 +138,9 @@ def test_prefix_sibling_is_outside_on_pass_one(attack_tree) -> None:
 
 
 def test_relative_write_path_is_taken_relative_to_the_dir(attack_tree) -> None:
-    assert validate_team_mem_write_path("x/y.md", attack_tree.team) == str(attack_tree.team / "x" / "y.md")
+    assert validate_team_mem_write_path("x/y.md", attack_tree.team) == str(
+        attack_tree.team / "x" / "y.md"
+    )
 
 
 def test_dotdot_that_stays_inside_is_allowed_for_write_paths(attack_tree) -> None:
@@ -157,7 +159,9 @@ def test_empty_dir_argument_is_refused(attack_tree) -> None:
 
 
 def test_realpath_of_existing_path_is_plain_realpath(attack_tree) -> None:
-    assert realpath_deepest_existing(attack_tree.team / "link_inside") == str(attack_tree.team / "inner_dir")
+    assert realpath_deepest_existing(attack_tree.team / "link_inside") == str(
+        attack_tree.team / "inner_dir"
+    )
 
 
 def test_realpath_rejoins_missing_tail_on_real_ancestor(attack_tree) -> None:
@@ -166,7 +170,9 @@ def test_realpath_rejoins_missing_tail_on_real_ancestor(attack_tree) -> None:
 
 
 def test_realpath_tells_dangling_symlink_from_missing_file(attack_tree) -> None:
-    assert realpath_deepest_existing(attack_tree.team / "missing.md") == str(attack_tree.team / "missing.md")
+    assert realpath_deepest_existing(attack_tree.team / "missing.md") == str(
+        attack_tree.team / "missing.md"
+    )
     with pytest.raises(PathTraversalError) as info:
         realpath_deepest_existing(attack_tree.team / "dangling")
     assert info.value.rule == "dangling-symlink"
@@ -230,10 +236,8 @@ print(json.dumps(out))
 
 
 def test_unsearchable_folder_fails_closed_with_cannot_verify() -> None:
-    if os.geteuid() == 0:
-        drop_to = 65534  # nobody
-    else:
-        drop_to = -1     # already unprivileged: permissions bite without dropping
+    # Drop to nobody when root; an unprivileged run is already bitten by permissions.
+    drop_to = 65534 if os.geteuid() == 0 else -1
     # A world-searchable base outside pytest's 0700 tmp tree, so only 'locked' is unreachable.
     base = Path(tempfile.mkdtemp(prefix="memdir-eacces-", dir="/tmp"))
     try:
@@ -246,7 +250,9 @@ def test_unsearchable_folder_fails_closed_with_cannot_verify() -> None:
         (team / "locked").chmod(0o000)
         proc = subprocess.run(
             [sys.executable, "-c", _DROP_AND_VALIDATE, str(team), str(drop_to)],
-            capture_output=True, text=True, timeout=60,
+            capture_output=True,
+            text=True,
+            timeout=60,
         )
         assert proc.returncode == 0, proc.stderr
         result = json.loads(proc.stdout)
@@ -264,8 +270,12 @@ def test_unsearchable_folder_fails_closed_with_cannot_verify() -> None:
 
 
 def test_private_write_inside_memory_dir_passes(attack_tree) -> None:
-    assert validate_memory_write_path("user_role.md", attack_tree.memory) == str(attack_tree.memory / "user_role.md")
-    assert validate_memory_write_path(str(attack_tree.team / "a.md"), attack_tree.memory) == str(attack_tree.team / "a.md")
+    assert validate_memory_write_path("user_role.md", attack_tree.memory) == str(
+        attack_tree.memory / "user_role.md"
+    )
+    assert validate_memory_write_path(str(attack_tree.team / "a.md"), attack_tree.memory) == str(
+        attack_tree.team / "a.md"
+    )
 
 
 def test_private_write_through_team_symlink_out_is_refused(attack_tree) -> None:
@@ -286,14 +296,54 @@ def test_private_write_with_dotdot_out_is_refused(attack_tree) -> None:
 # --------------------------------------------------------------------------------------------
 
 _TOKENS = [
-    ".", "..", "/", "%", "\\", "\x00", "2", "e", "E", "f", "F", "5", "c", "0", "a", "x", " ", "ü",
-    "%2e", "%2E", "%2f", "%5c", "%25", "%00", "%c0%ae", "\uff0e", "\uff0f", "\uff3c", "\uff05",
-    "\u2024", "\u2025", "\ufe52", ".md", "link_root", "link_sibling", "link_inside", "sub", "up",
-    "dangling", "loop_a", "existing.md", "C:",
+    ".",
+    "..",
+    "/",
+    "%",
+    "\\",
+    "\x00",
+    "2",
+    "e",
+    "E",
+    "f",
+    "F",
+    "5",
+    "c",
+    "0",
+    "a",
+    "x",
+    " ",
+    "ü",
+    "%2e",
+    "%2E",
+    "%2f",
+    "%5c",
+    "%25",
+    "%00",
+    "%c0%ae",
+    "\uff0e",
+    "\uff0f",
+    "\uff3c",
+    "\uff05",
+    "\u2024",
+    "\u2025",
+    "\ufe52",
+    ".md",
+    "link_root",
+    "link_sibling",
+    "link_inside",
+    "sub",
+    "up",
+    "dangling",
+    "loop_a",
+    "existing.md",
+    "C:",
 ]
 
 
-@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=400, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
 @given(st.lists(st.sampled_from(_TOKENS), min_size=0, max_size=12).map("".join))
 def test_any_key_is_refused_or_lands_inside_real_team_dir(attack_tree, key: str) -> None:
     try:
@@ -301,15 +351,23 @@ def test_any_key_is_refused_or_lands_inside_real_team_dir(attack_tree, key: str)
     except PathTraversalError as exc:
         assert exc.rule
         return
-    assert is_real_path_within(os.path.realpath(path), os.path.realpath(attack_tree.team)), (key, path)
+    assert is_real_path_within(os.path.realpath(path), os.path.realpath(attack_tree.team)), (
+        key,
+        path,
+    )
     assert is_real_path_within(path, str(attack_tree.team))
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
 @given(st.text(min_size=0, max_size=40))
 def test_arbitrary_text_key_never_raises_anything_else(attack_tree, key: str) -> None:
     try:
         path = validate_team_mem_key(key, attack_tree.team)
     except PathTraversalError:
         return
-    assert is_real_path_within(os.path.realpath(path), os.path.realpath(attack_tree.team)), (key, path)
+    assert is_real_path_within(os.path.realpath(path), os.path.realpath(attack_tree.team)), (
+        key,
+        path,
+    )

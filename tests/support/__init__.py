@@ -24,7 +24,11 @@ def write_memory(
     """Write a memory file with YAML frontmatter and set its mtime to age_days before now_ms."""
     path = Path(memory_dir) / filename
     path.parent.mkdir(parents=True, exist_ok=True)
-    header = yaml.safe_dump({"name": name, "description": description, "type": type}, sort_keys=False, allow_unicode=True)
+    header = yaml.safe_dump(
+        {"name": name, "description": description, "type": type},
+        sort_keys=False,
+        allow_unicode=True,
+    )
     path.write_text(f"---\n{header}---\n\n{body}\n", encoding="utf-8")
     mtime_s = (now_ms - age_days * DAY_MS) / 1000.0
     os.utime(path, (mtime_s, mtime_s))

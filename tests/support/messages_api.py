@@ -15,9 +15,10 @@ from __future__ import annotations
 import json
 import threading
 import uuid
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Any, Callable, Union
+from typing import Any
 
 ERROR_TYPES = {
     400: "invalid_request_error",
@@ -38,8 +39,8 @@ class RecordedRequest:
     method: str
     path: str
     headers: dict[str, str]
-    body: Any                      # parsed JSON, or the raw text when it was not JSON
-    index: int                     # 0-based order of arrival
+    body: Any  # parsed JSON, or the raw text when it was not JSON
+    index: int  # 0-based order of arrival
 
 
 @dataclass
@@ -47,14 +48,14 @@ class Reply:
     """One scripted response."""
 
     status: int = 200
-    body: Any = None               # dict/list -> JSON; str/bytes -> sent as is
+    body: Any = None  # dict/list -> JSON; str/bytes -> sent as is
     headers: dict[str, str] = field(default_factory=dict)
-    delay_s: float = 0.0           # sleep before answering (cut short when the server stops)
-    hold: threading.Event | None = None   # wait for this event before answering
+    delay_s: float = 0.0  # sleep before answering (cut short when the server stops)
+    hold: threading.Event | None = None  # wait for this event before answering
     hold_timeout_s: float = 30.0
 
 
-ReplySource = Union[Reply, Callable[[RecordedRequest], Reply]]
+ReplySource = Reply | Callable[[RecordedRequest], Reply]
 
 
 def message_body(
@@ -92,26 +93,54 @@ def json_reply(payload: Any, **kwargs: Any) -> Reply:
     return text_reply(json.dumps(payload), **kwargs)
 
 
-def tool_use_reply(name: str, tool_input: dict, *, tool_id: str | None = None, text: str | None = None, **kwargs: Any) -> Reply:
+def tool_use_reply(
+    name: str,
+    tool_input: dict,
+    *,
+    tool_id: str | None = None,
+    text: str | None = None,
+    **kwargs: Any,
+) -> Reply:
     """A 200 reply asking for one tool call (stop_reason 'tool_use')."""
     blocks: list[dict] = [{"type": "text", "text": text}] if text else []
-    blocks.append({"type": "tool_use", "id": tool_id or f"toolu_{uuid.uuid4().hex[:20]}", "name": name, "input": tool_input})
+    blocks.append(
+        {
+            "type": "tool_use",
+            "id": tool_id or f"toolu_{uuid.uuid4().hex[:20]}",
+            "name": name,
+            "input": tool_input,
+        }
+    )
     return Reply(200, message_body(blocks, stop_reason="tool_use", **kwargs))
 
 
-def error_reply(status: int, message: str = "scripted error", *, error_type: str | None = None, headers: dict[str, str] | None = None, **kwargs: Any) -> Reply:
+def error_reply(
+    status: int,
+    message: str = "scripted error",
+    *,
+    error_type: str | None = None,
+    headers: dict[str, str] | None = None,
+    **kwargs: Any,
+) -> Reply:
     """An error in Anthropic's format: {"type": "error", "error": {"type": ..., "message": ...}}."""
-    body = {"type": "error", "error": {"type": error_type or ERROR_TYPES.get(status, "api_error"), "message": message}}
+    body = {
+        "type": "error",
+        "error": {"type": error_type or ERROR_TYPES.get(status, "api_error"), "message": message},
+    }
     return Reply(status, body, headers=dict(headers or {}), **kwargs)
 
 
 class MessagesAPIServer:
     """A threaded HTTP server on 127.0.0.1 (port 0) answering with scripted replies."""
 
-    def __init__(self, replies: list[ReplySource] | None = None, *, default: ReplySource | None = None) -> None:
+    def __init__(
+        self, replies: list[ReplySource] | None = None, *, default: ReplySource | None = None
+    ) -> None:
         self._lock = threading.Lock()
         self._script: list[ReplySource] = list(replies or [])
-        self.default: ReplySource = default or error_reply(500, "the test script has no reply for this request")
+        self.default: ReplySource = default or error_reply(
+            500, "the test script has no reply for this request"
+        )
         self.requests: list[RecordedRequest] = []
         self._arrived = threading.Condition(self._lock)
         self._stopping = threading.Event()
@@ -120,13 +149,16 @@ class MessagesAPIServer:
 
     # -- lifecycle --------------------------------------------------------------------------
 
-    def start(self) -> "MessagesAPIServer":
+    def start(self) -> MessagesAPIServer:
         """Bind 127.0.0.1 on a free port and serve in a daemon thread."""
         handler = self._make_handler()
         self._server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
         self._server.daemon_threads = True
         self._thread = threading.Thread(
-            target=self._server.serve_forever, kwargs={"poll_interval": 0.05}, name="messages-api", daemon=True
+            target=self._server.serve_forever,
+            kwargs={"poll_interval": 0.05},
+            name="messages-api",
+            daemon=True,
         )
         self._thread.start()
         return self
@@ -139,7 +171,7 @@ class MessagesAPIServer:
             self._server.server_close()
             self._server = None
 
-    def __enter__(self) -> "MessagesAPIServer":
+    def __enter__(self) -> MessagesAPIServer:
         return self.start()
 
     def __exit__(self, *exc: object) -> None:
@@ -149,7 +181,9 @@ class MessagesAPIServer:
     def base_url(self) -> str:
         """http://127.0.0.1:<port> (pass as the SDK's base_url)."""
         if self._server is None:
-            raise RuntimeError("the server is not running; use it as a context manager or call start()")
+            raise RuntimeError(
+                "the server is not running; use it as a context manager or call start()"
+            )
         host, port = self._server.server_address[:2]
         return f"http://{host}:{port}"
 
@@ -196,7 +230,11 @@ class MessagesAPIServer:
                 except ValueError:
                     body = raw.decode("utf-8", "replace")
                 recorded = RecordedRequest(
-                    self.command, self.path, {k.lower(): v for k, v in self.headers.items()}, body, -1
+                    self.command,
+                    self.path,
+                    {k.lower(): v for k, v in self.headers.items()},
+                    body,
+                    -1,
                 )
                 if self.command != "POST" or self.path.split("?")[0] != "/v1/messages":
                     reply = error_reply(404, f"no route for {self.command} {self.path}")
@@ -208,7 +246,11 @@ class MessagesAPIServer:
                     reply = api._record_and_pick(recorded)
                 if reply.hold is not None:
                     waited = 0.0
-                    while not reply.hold.is_set() and not api._stopping.is_set() and waited < reply.hold_timeout_s:
+                    while (
+                        not reply.hold.is_set()
+                        and not api._stopping.is_set()
+                        and waited < reply.hold_timeout_s
+                    ):
                         reply.hold.wait(0.05)
                         waited += 0.05
                 if reply.delay_s:
@@ -225,7 +267,9 @@ class MessagesAPIServer:
                     payload, content_type = str(reply.body or "").encode(), "application/json"
                 try:
                     self.send_response(reply.status)
-                    self.send_header("content-type", reply.headers.get("content-type", content_type))
+                    self.send_header(
+                        "content-type", reply.headers.get("content-type", content_type)
+                    )
                     self.send_header("content-length", str(len(payload)))
                     self.send_header("request-id", f"req_{uuid.uuid4().hex[:16]}")
                     for key, value in reply.headers.items():

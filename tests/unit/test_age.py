@@ -49,7 +49,15 @@ def test_default_clock_is_wall_time() -> None:
 
 
 @pytest.mark.parametrize(
-    "age_days, word", [(0, "today"), (0.5, "today"), (1, "yesterday"), (1.9, "yesterday"), (2, "2 days ago"), (47, "47 days ago")]
+    "age_days, word",
+    [
+        (0, "today"),
+        (0.5, "today"),
+        (1, "yesterday"),
+        (1.9, "yesterday"),
+        (2, "2 days ago"),
+        (47, "47 days ago"),
+    ],
 )
 def test_age_words(age_days: float, word: str) -> None:
     assert memory_age(days_ago(age_days), NOW) == word
@@ -82,7 +90,10 @@ def test_freshness_note_wraps_text_in_system_reminder() -> None:
 
 
 def test_header_for_today_and_yesterday() -> None:
-    assert memory_header("/m/feedback_terse.md", days_ago(0.2), NOW) == "Memory (saved today): /m/feedback_terse.md:"
+    assert (
+        memory_header("/m/feedback_terse.md", days_ago(0.2), NOW)
+        == "Memory (saved today): /m/feedback_terse.md:"
+    )
     assert memory_header("/m/x.md", days_ago(1.2), NOW) == "Memory (saved yesterday): /m/x.md:"
 
 

@@ -59,8 +59,17 @@ def test_ages_follow_the_clock_passed_in(demo):
 def test_summary_counts_budget_orphans_and_dangling(demo):
     s = summarize(demo, now_ms=NOW_MS)
     mems = demo_memories(NOW_MS)
-    assert s.total == len(mems) == sum(s.by_type.values()) == sum(s.by_scope.values()) == sum(s.by_age.values())
-    assert s.by_scope == {"private": sum(m.scope == "private" for m in mems), "team": sum(m.scope == "team" for m in mems)}
+    assert (
+        s.total
+        == len(mems)
+        == sum(s.by_type.values())
+        == sum(s.by_scope.values())
+        == sum(s.by_age.values())
+    )
+    assert s.by_scope == {
+        "private": sum(m.scope == "private" for m in mems),
+        "team": sum(m.scope == "team" for m in mems),
+    }
     team = next(b for b in s.index_budget if b.scope == "team")
     assert team.lines > 200 and team.bytes > 25_000 and team.line_use > 1 and team.byte_use > 1
     private = next(b for b in s.index_budget if b.scope == "private")
@@ -75,8 +84,17 @@ def test_index_budget_frame_has_a_row_per_index(demo):
     assert df.loc["team", "byte_use"] > 1 and df.loc["private", "exists"]
 
 
-@pytest.mark.parametrize(("days", "label"), [(0, "0-1 days"), (1, "0-1 days"), (2, "2-7 days"), (30, "8-30 days"),
-                                             (365, "91-365 days"), (366, "over a year")])
+@pytest.mark.parametrize(
+    ("days", "label"),
+    [
+        (0, "0-1 days"),
+        (1, "0-1 days"),
+        (2, "2-7 days"),
+        (30, "8-30 days"),
+        (365, "91-365 days"),
+        (366, "over a year"),
+    ],
+)
 def test_age_buckets_edges(days, label):
     assert age_bucket(days) == label
 
@@ -84,7 +102,11 @@ def test_age_buckets_edges(days, label):
 def test_analysis_sees_every_file_beyond_the_selector_cap(tmp_path):
     for i in range(250):
         p = tmp_path / f"reference_{i:03d}.md"
-        p.write_text(render_memory_file(f"Ref {i}", f"Reference number {i} for the board", "reference", "Body."))
+        p.write_text(
+            render_memory_file(
+                f"Ref {i}", f"Reference number {i} for the board", "reference", "Body."
+            )
+        )
     assert len(to_dataframe(tmp_path)) == 250
 
 
@@ -98,7 +120,9 @@ def claude_home(tmp_path: Path) -> Path:
     for key in ("-home-a-proj1", "-home-a-proj2"):
         mem = home / "projects" / key / "memory"
         mem.mkdir(parents=True)
-        (mem / "user_x.md").write_text(render_memory_file("X", f"User profile for {key}", "user", "Body."))
+        (mem / "user_x.md").write_text(
+            render_memory_file("X", f"User profile for {key}", "user", "Body.")
+        )
     (home / "projects" / "-home-a-nomem").mkdir()
     outside = tmp_path / "elsewhere" / "memory"
     outside.mkdir(parents=True)
@@ -120,7 +144,7 @@ def test_discover_rejects_a_missing_base_with_a_clear_error(tmp_path):
 def test_many_frame_has_a_project_column(tmp_path):
     home = claude_home(tmp_path)
     df = to_dataframe_many(discover_memory_dirs(home))
-    assert list(df.columns)[0] == "project"
+    assert next(iter(df.columns)) == "project"
     assert sorted(df["project"]) == ["-home-a-proj1", "-home-a-proj2"]
     named = to_dataframe_many({"a": home / "projects/-home-a-proj1/memory"})
     assert list(named["project"]) == ["a"]
@@ -140,5 +164,7 @@ def test_discover_defaults_to_the_configured_claude_home(tmp_path) -> None:
     (home / ".claude" / "projects" / "-repo-a" / "memory").mkdir(parents=True)
     (home / ".claude" / "projects" / "-repo-b").mkdir(parents=True)
     config = MemdirConfig.for_tests(home=home, cwd=tmp_path)
-    assert discover_memory_dirs(config=config) == [home / ".claude" / "projects" / "-repo-a" / "memory"]
+    assert discover_memory_dirs(config=config) == [
+        home / ".claude" / "projects" / "-repo-a" / "memory"
+    ]
     assert discover_memory_dirs("~/.claude", config=config) == discover_memory_dirs(config=config)

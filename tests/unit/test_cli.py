@@ -19,7 +19,10 @@ def run_cli(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[
     env = {"PATH": "/usr/bin:/bin", "HOME": str(cwd or Path.cwd())}
     return subprocess.run(
         [sys.executable, "-m", "memdir_nb.cli", *args],
-        capture_output=True, text=True, env=env, timeout=120,
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
     )
 
 
@@ -31,9 +34,9 @@ def demo_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def test_scan_prints_one_manifest_line_per_memory(demo_dir: Path) -> None:
     out = run_cli("scan", str(demo_dir))
     assert out.returncode == 0, out.stderr
-    lines = [l for l in out.stdout.splitlines() if l.startswith("- ")]
+    lines = [ln for ln in out.stdout.splitlines() if ln.startswith("- ")]
     assert len(lines) == 40
-    assert all(" (" in l and "): " in l for l in lines)
+    assert all(" (" in ln and "): " in ln for ln in lines)
     assert "40 memories listed." in out.stdout
 
 
@@ -95,8 +98,9 @@ def test_demo_builds_a_dir_the_scan_can_read(tmp_path: Path) -> None:
 
 
 def test_recall_prints_memories_wrapped_as_injected(demo_dir: Path) -> None:
-    out = run_cli("recall", "how do we deploy to production", "--dir", str(demo_dir),
-                  "--selector", "lexical")
+    out = run_cli(
+        "recall", "how do we deploy to production", "--dir", str(demo_dir), "--selector", "lexical"
+    )
     assert out.returncode == 0, out.stderr
     assert "<system-reminder>" in out.stdout
     assert "reference_deploy_runbook.md" in out.stdout

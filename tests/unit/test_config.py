@@ -44,9 +44,7 @@ def write_json(path: Path, data: object) -> Path:
 
 def load(world: dict[str, Path], env: dict[str, str] | None = None, **kw) -> MemdirConfig:
     kw.setdefault("policy_settings_path", world["policy"])
-    return MemdirConfig.from_environment(
-        env or {}, home=world["home"], cwd=world["project"], **kw
-    )
+    return MemdirConfig.from_environment(env or {}, home=world["home"], cwd=world["project"], **kw)
 
 
 # --------------------------------------------------------------------------- env vars
@@ -88,7 +86,9 @@ def test_spec_env_vars_map_to_config_fields(world) -> None:
 def test_absent_env_vars_give_defaults(world) -> None:
     cfg = load(world)
     assert cfg.cowork_memory_override is None and cfg.remote_memory_dir is None
-    assert not (cfg.disable_auto_memory or cfg.simple_mode or cfg.remote_mode or cfg.non_interactive)
+    assert not (
+        cfg.disable_auto_memory or cfg.simple_mode or cfg.remote_mode or cfg.non_interactive
+    )
     assert cfg.anthropic_api_key is None and cfg.selector is None and cfg.demo_dir is None
     assert cfg.flags == FeatureFlags()
 
@@ -96,8 +96,12 @@ def test_absent_env_vars_give_defaults(world) -> None:
 def test_empty_env_vars_count_as_unset(world) -> None:
     cfg = load(
         world,
-        {"CLAUDE_COWORK_MEMORY_PATH_OVERRIDE": "", "CLAUDE_CODE_REMOTE_MEMORY_DIR": "",
-         "ANTHROPIC_API_KEY": "", "MEMDIR_NB_DIR": ""},
+        {
+            "CLAUDE_COWORK_MEMORY_PATH_OVERRIDE": "",
+            "CLAUDE_CODE_REMOTE_MEMORY_DIR": "",
+            "ANTHROPIC_API_KEY": "",
+            "MEMDIR_NB_DIR": "",
+        },
     )
     assert cfg.cowork_memory_override is None
     assert cfg.remote_memory_dir is None
@@ -125,8 +129,12 @@ def test_each_feature_flag_reads_its_own_env_var(world, flag_name: str) -> None:
 
 def test_feature_flag_env_var_names_match_the_contract() -> None:
     assert set(FLAG_ENV_VARS.values()) == {
-        "MEMDIR_NB_TEAM_MEMORY", "MEMDIR_NB_EXTRACT_MODE", "MEMDIR_NB_EXTRACT_NON_INTERACTIVE",
-        "MEMDIR_NB_SEARCH_PAST_CONTEXT", "MEMDIR_NB_SKIP_INDEX", "MEMDIR_NB_KAIROS",
+        "MEMDIR_NB_TEAM_MEMORY",
+        "MEMDIR_NB_EXTRACT_MODE",
+        "MEMDIR_NB_EXTRACT_NON_INTERACTIVE",
+        "MEMDIR_NB_SEARCH_PAST_CONTEXT",
+        "MEMDIR_NB_SKIP_INDEX",
+        "MEMDIR_NB_KAIROS",
     }
 
 
@@ -138,7 +146,9 @@ def test_feature_flag_with_non_truthy_value_stays_off(world) -> None:
 def test_non_interactive_from_keyword_or_env(world) -> None:
     assert load(world, non_interactive=True).non_interactive
     assert load(world, {"MEMDIR_NB_NON_INTERACTIVE": "1"}).non_interactive
-    assert not load(world, {"MEMDIR_NB_NON_INTERACTIVE": "1"}, non_interactive=False).non_interactive
+    assert not load(
+        world, {"MEMDIR_NB_NON_INTERACTIVE": "1"}, non_interactive=False
+    ).non_interactive
 
 
 def test_from_environment_reads_os_environ_when_env_is_none(world, monkeypatch) -> None:
@@ -159,13 +169,17 @@ def test_home_defaults_to_env_home(world) -> None:
 
 
 def test_home_falls_back_to_password_database_without_home_var(world) -> None:
-    cfg = MemdirConfig.from_environment({}, cwd=world["project"], policy_settings_path=world["policy"])
+    cfg = MemdirConfig.from_environment(
+        {}, cwd=world["project"], policy_settings_path=world["policy"]
+    )
     assert cfg.home == Path(pwd.getpwuid(os.getuid()).pw_dir)
 
 
 def test_cwd_defaults_to_process_cwd(world, monkeypatch) -> None:
     monkeypatch.chdir(world["project"])
-    cfg = MemdirConfig.from_environment({}, home=world["home"], policy_settings_path=world["policy"])
+    cfg = MemdirConfig.from_environment(
+        {}, home=world["home"], policy_settings_path=world["policy"]
+    )
     assert cfg.cwd == world["project"]
 
 
@@ -195,7 +209,11 @@ def test_each_settings_layer_is_read_from_its_file(world) -> None:
     cfg = load(world, flag_settings_path=world["flag"])
     s = cfg.settings
     assert (s.policy, s.flag, s.local, s.user, s.project) == (
-        {"k": "policy"}, {"k": "flag"}, {"k": "local"}, {"k": "user"}, {"k": "project"}
+        {"k": "policy"},
+        {"k": "flag"},
+        {"k": "local"},
+        {"k": "user"},
+        {"k": "project"},
     )
     assert s.paths["policy"] == str(world["policy"])
     assert s.paths["project"] == str(world["project"] / ".claude" / "settings.json")
@@ -278,8 +296,10 @@ def test_settings_with_utf8_bom_are_parsed(world) -> None:
 
 
 def test_wrongly_typed_memory_keys_are_reported(world) -> None:
-    write_json(world["home"] / ".claude" / "settings.json",
-               {"autoMemoryEnabled": "false", "autoMemoryDirectory": 42})
+    write_json(
+        world["home"] / ".claude" / "settings.json",
+        {"autoMemoryEnabled": "false", "autoMemoryDirectory": 42},
+    )
     problems = load(world).settings_problems
     assert any("autoMemoryEnabled must be true or false" in p for p in problems)
     assert any("autoMemoryDirectory must be a string" in p for p in problems)
@@ -341,8 +361,12 @@ def test_for_tests_ignores_the_real_environment(tmp_path, monkeypatch) -> None:
 
 def test_for_tests_accepts_overrides_and_conveniences(tmp_path) -> None:
     cfg = MemdirConfig.for_tests(
-        home=tmp_path, cwd=tmp_path / "p", simple_mode=True,
-        settings={"user": {"autoMemoryEnabled": False}}, flags={"kairos": True}, now_ms=123.0,
+        home=tmp_path,
+        cwd=tmp_path / "p",
+        simple_mode=True,
+        settings={"user": {"autoMemoryEnabled": False}},
+        flags={"kairos": True},
+        now_ms=123.0,
     )
     assert cfg.simple_mode
     assert cfg.settings.user == {"autoMemoryEnabled": False}

@@ -54,7 +54,9 @@ def _index_targets(path: Path) -> list[str]:
 def test_demo_has_about_forty_memories_of_all_four_types_in_both_scopes(built: Path) -> None:
     headers = scan_memory_files(built)
     assert 36 <= len(headers) <= 44
-    kinds = Counter(("team" if h.filename.startswith("team/") else "private", h.type) for h in headers)
+    kinds = Counter(
+        ("team" if h.filename.startswith("team/") else "private", h.type) for h in headers
+    )
     for t in (MemoryType.FEEDBACK, MemoryType.PROJECT, MemoryType.REFERENCE):
         assert kinds[("private", t)] >= 2, t
         assert kinds[("team", t)] >= 2, t
@@ -101,7 +103,7 @@ def test_project_dates_are_absolute_and_move_with_now_ms(tmp_path: Path) -> None
         dates_a = re.findall(r"\d{4}-\d{2}-\d{2}", mem.body + mem.description)
         dates_b = re.findall(r"\d{4}-\d{2}-\d{2}", b[path].body + b[path].description)
         assert len(dates_a) == len(dates_b)
-        for x, y in zip(dates_a, dates_b):
+        for x, y in zip(dates_a, dates_b, strict=False):
             assert (dt.date.fromisoformat(y) - dt.date.fromisoformat(x)).days == 10, path
             shifted += 1
     assert shifted >= 10
@@ -288,7 +290,9 @@ def test_existing_demo_needs_overwrite_and_overwrite_replaces_it(tmp_path: Path)
     later = NOW_MS + 3 * DAY_MS
     again = demo.build_demo_memory_dir(target, now_ms=later, overwrite=True)
     assert again == target and not stray.exists()
-    assert _snapshot(target) == _snapshot(demo.build_demo_memory_dir(tmp_path / "fresh", now_ms=later))
+    assert _snapshot(target) == _snapshot(
+        demo.build_demo_memory_dir(tmp_path / "fresh", now_ms=later)
+    )
     assert sorted(p.name for p in tmp_path.iterdir()) == ["fresh", "memory"]
 
 
@@ -304,8 +308,14 @@ def test_default_clock_builds_a_current_demo(tmp_path: Path) -> None:
 
 def test_quirk_list_is_the_documented_set() -> None:
     assert set(demo.DEMO_QUIRKS) == {
-        "malformed_frontmatter", "relative_date", "derivable_content", "near_duplicate",
-        "dangling_index_entry", "missing_from_index", "vague_description", "oversized_index",
+        "malformed_frontmatter",
+        "relative_date",
+        "derivable_content",
+        "near_duplicate",
+        "dangling_index_entry",
+        "missing_from_index",
+        "vague_description",
+        "oversized_index",
         "stale_project",
     }
     with pytest.raises(TypeError):
@@ -316,7 +326,9 @@ def test_quirk_relative_date_only_in_its_project_memory(built: Path) -> None:
     (path,) = demo.DEMO_QUIRKS["relative_date"].paths
     relative = re.compile(
         r"\b(next|last|this) (monday|tuesday|wednesday|thursday|friday|week|month)\b|"
-        r"\btomorrow\b|\byesterday\b", re.I)
+        r"\btomorrow\b|\byesterday\b",
+        re.I,
+    )
     assert relative.search((built / path).read_text(encoding="utf-8"))
     for mem in demo.demo_memories(NOW_MS):
         if mem.type is MemoryType.PROJECT and mem.path != path:
@@ -360,7 +372,9 @@ def test_quirk_vague_description_is_vague(built: Path) -> None:
 
 def test_quirk_oversized_and_stale_entries_point_at_real_cases(built: Path) -> None:
     (index_rel,) = demo.DEMO_QUIRKS["oversized_index"].paths
-    assert truncate_entrypoint_content((built / index_rel).read_text(encoding="utf-8")).was_byte_truncated
+    assert truncate_entrypoint_content(
+        (built / index_rel).read_text(encoding="utf-8")
+    ).was_byte_truncated
     (stale,) = demo.DEMO_QUIRKS["stale_project"].paths
     fm = read_frontmatter(built / stale)
     assert fm.type is MemoryType.PROJECT

@@ -14,20 +14,20 @@ import anthropic
 import pytest
 
 from memdir_nb.dream import (
-    PlanStaleError,
-    apply_plan,
-    build_consolidation_prompt,
-    list_dreams,
-    plan_consolidation_with_claude,
-    restore,
     HOLDER_STALE_MS,
     LOCK_NAME,
     ConsolidationLock,
     LockFileCorruptError,
+    PlanStaleError,
     SessionScanThrottle,
+    apply_plan,
+    build_consolidation_prompt,
     count_sessions_since,
     dream_gates,
     is_process_running,
+    list_dreams,
+    plan_consolidation_with_claude,
+    restore,
 )
 from tests.support import write_memory
 from tests.support.messages_api import MessagesAPIServer, Reply, message_body, text_reply
@@ -67,7 +67,9 @@ _HOLDER = textwrap.dedent(
 def _spawn_holder(tmp_path: Path, memdir: Path) -> subprocess.Popen[str]:
     script = tmp_path / "holder.py"
     script.write_text(_HOLDER, encoding="utf-8")
-    proc = subprocess.Popen([sys.executable, str(script), str(memdir)], stdout=subprocess.PIPE, text=True, env=ENV)
+    proc = subprocess.Popen(
+        [sys.executable, str(script), str(memdir)], stdout=subprocess.PIPE, text=True, env=ENV
+    )
     assert proc.stdout is not None
     assert proc.stdout.readline().strip() == "acquired"
     return proc
@@ -91,7 +93,9 @@ def test_acquire_writes_pid_and_release_keeps_mtime_as_last_consolidated(memdir:
     assert ConsolidationLock(memdir).holder_status() == "free"
 
 
-def test_live_holder_process_blocks_then_killed_holder_lock_is_reclaimed(memdir: Path, tmp_path: Path) -> None:
+def test_live_holder_process_blocks_then_killed_holder_lock_is_reclaimed(
+    memdir: Path, tmp_path: Path
+) -> None:
     proc = _spawn_holder(tmp_path, memdir)
     try:
         lock = ConsolidationLock(memdir)
@@ -120,7 +124,9 @@ def test_unreaped_zombie_holder_counts_as_dead(memdir: Path, tmp_path: Path) -> 
         proc.wait(timeout=30)
 
 
-def test_lock_older_than_an_hour_is_reclaimed_even_with_live_holder(memdir: Path, tmp_path: Path) -> None:
+def test_lock_older_than_an_hour_is_reclaimed_even_with_live_holder(
+    memdir: Path, tmp_path: Path
+) -> None:
     proc = _spawn_holder(tmp_path, memdir)
     try:
         lock = ConsolidationLock(memdir)
@@ -158,8 +164,13 @@ def test_racing_processes_exactly_one_wins(memdir: Path, tmp_path: Path, start: 
     script.write_text(_RACER, encoding="utf-8")
     go = tmp_path / "go"
     procs = [
-        subprocess.Popen([sys.executable, str(script), str(memdir), str(go)],
-                         stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, env=ENV)
+        subprocess.Popen(
+            [sys.executable, str(script), str(memdir), str(go)],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+            env=ENV,
+        )
         for _ in range(4)
     ]
     time.sleep(0.5)  # let them all import and spin on the start flag
@@ -168,7 +179,7 @@ def test_racing_processes_exactly_one_wins(memdir: Path, tmp_path: Path, start: 
     for p in procs:
         assert p.stdout is not None
         results.append(p.stdout.readline().strip())
-    winner_pids = [p.pid for p, r in zip(procs, results) if r == "won"]
+    winner_pids = [p.pid for p, r in zip(procs, results, strict=False) if r == "won"]
     holder = (memdir / LOCK_NAME).read_text().strip()
     for p in procs:
         p.communicate("", timeout=30)
@@ -202,10 +213,9 @@ def test_hold_context_rolls_back_when_the_dream_fails(memdir: Path) -> None:
     lock.path.write_text("")
     old = time.time() * 1000 - 48 * HOUR_MS
     _set_mtime_ms(lock.path, old)
-    with pytest.raises(RuntimeError, match="model failed"):
-        with lock.hold() as got:
-            assert got
-            raise RuntimeError("model failed")
+    with pytest.raises(RuntimeError, match="model failed"), lock.hold() as got:
+        assert got
+        raise RuntimeError("model failed")
     assert _mtime_ms(lock.path) == pytest.approx(old, abs=1)
 
 
@@ -219,7 +229,9 @@ def test_release_refuses_when_another_process_reclaimed_the_lock(memdir: Path) -
 
 
 @pytest.mark.parametrize("body", [b"not a pid", b"12abc", b"\xff\xfe\x00", b"-5", b"0"])
-def test_corrupt_lock_file_is_a_clear_error_and_is_left_untouched(memdir: Path, body: bytes) -> None:
+def test_corrupt_lock_file_is_a_clear_error_and_is_left_untouched(
+    memdir: Path, body: bytes
+) -> None:
     lock = ConsolidationLock(memdir)
     lock.path.write_bytes(body)
     old = time.time() * 1000 - 30 * HOUR_MS
@@ -272,8 +284,13 @@ def test_sessions_gate_counts_newer_transcripts_excluding_current(memdir: Path) 
     assert count_sessions_since(memdir.parent, now - 48 * HOUR_MS) == 5
     result = dream_gates(memdir, current_session="new0", now_ms=now, acquire=False)
     assert (result.open, result.gate, result.session_count) == (False, "sessions", 4)
-    result = dream_gates(memdir, current_session="someone-else", now_ms=now + 11 * 60_000, acquire=False,
-                         throttle=result.throttle)
+    result = dream_gates(
+        memdir,
+        current_session="someone-else",
+        now_ms=now + 11 * 60_000,
+        acquire=False,
+        throttle=result.throttle,
+    )
     assert (result.open, result.session_count) == (True, 5)
 
 
@@ -292,7 +309,9 @@ def test_sessions_scan_is_throttled_to_one_per_ten_minutes(memdir: Path) -> None
     assert not (memdir / LOCK_NAME).exists()
 
 
-def test_live_holder_closes_the_time_gate_and_the_lock_gate_when_time_is_waived(memdir: Path, tmp_path: Path) -> None:
+def test_live_holder_closes_the_time_gate_and_the_lock_gate_when_time_is_waived(
+    memdir: Path, tmp_path: Path
+) -> None:
     now = time.time() * 1000
     _sessions(memdir, 5, now - HOUR_MS)
     proc = _spawn_holder(tmp_path, memdir)
@@ -327,42 +346,75 @@ import datetime as dt  # noqa: E402
 
 from memdir_nb.dream import (  # noqa: E402
     PlanError,
-    PlanStaleError,
     RestoreError,
-    apply_plan,
     convert_relative_dates,
-    list_dreams,
     plan_consolidation,
-    restore,
 )
-from tests.support import write_memory  # noqa: E402
 
 PLAN_NOW = dt.datetime(2026, 3, 28, 12, 0).timestamp() * 1000
 DAY = 86_400_000.0
 
 
 def _tree(memdir: Path) -> dict[str, bytes]:
-    return {str(p.relative_to(memdir)): p.read_bytes() for p in sorted(memdir.rglob("*"))
-            if p.is_file() and not any(part.startswith(".") for part in p.relative_to(memdir).parts)}
+    return {
+        str(p.relative_to(memdir)): p.read_bytes()
+        for p in sorted(memdir.rglob("*"))
+        if p.is_file() and not any(part.startswith(".") for part in p.relative_to(memdir).parts)
+    }
 
 
 @pytest.fixture()
 def messy(memdir: Path) -> Path:
-    write_memory(memdir, "feedback_testing.md", name="Integration tests hit a real database",
-                 description="integration tests must use a real database, not mocks", type="feedback",
-                 body="Integration tests must hit a real database, not mocks.\nWhy: mocked tests passed while the migration failed.",
-                 age_days=1, now_ms=PLAN_NOW)
-    write_memory(memdir, "feedback_testing_db.md", name="Integration tests hit a real database",
-                 description="integration tests must use a real database, not mocks", type="feedback",
-                 body="Integration tests must hit a real database, not mocks.\nHow to apply: use the docker compose db.",
-                 age_days=20, now_ms=PLAN_NOW)
-    write_memory(memdir, "project_freeze.md", name="Merge freeze", description="mobile release freeze",
-                 type="project", body="Merge freeze starts next Thursday; decided yesterday.\n```\necho yesterday\n```",
-                 age_days=0, now_ms=PLAN_NOW)
-    write_memory(memdir, "user_role.md", name="User role", description="data scientist new to the frontend",
-                 type="user", body="Ten years of Python, first week with React.", age_days=3, now_ms=PLAN_NOW)
-    write_memory(memdir, "reference_dashboard.md", name="Grafana board", description="where the latency dashboard lives",
-                 type="reference", body="grafana.internal/d/api-latency is what on-call watches.", age_days=5, now_ms=PLAN_NOW)
+    write_memory(
+        memdir,
+        "feedback_testing.md",
+        name="Integration tests hit a real database",
+        description="integration tests must use a real database, not mocks",
+        type="feedback",
+        body="Integration tests must hit a real database, not mocks.\nWhy: mocked tests passed while the migration failed.",
+        age_days=1,
+        now_ms=PLAN_NOW,
+    )
+    write_memory(
+        memdir,
+        "feedback_testing_db.md",
+        name="Integration tests hit a real database",
+        description="integration tests must use a real database, not mocks",
+        type="feedback",
+        body="Integration tests must hit a real database, not mocks.\nHow to apply: use the docker compose db.",
+        age_days=20,
+        now_ms=PLAN_NOW,
+    )
+    write_memory(
+        memdir,
+        "project_freeze.md",
+        name="Merge freeze",
+        description="mobile release freeze",
+        type="project",
+        body="Merge freeze starts next Thursday; decided yesterday.\n```\necho yesterday\n```",
+        age_days=0,
+        now_ms=PLAN_NOW,
+    )
+    write_memory(
+        memdir,
+        "user_role.md",
+        name="User role",
+        description="data scientist new to the frontend",
+        type="user",
+        body="Ten years of Python, first week with React.",
+        age_days=3,
+        now_ms=PLAN_NOW,
+    )
+    write_memory(
+        memdir,
+        "reference_dashboard.md",
+        name="Grafana board",
+        description="where the latency dashboard lives",
+        type="reference",
+        body="grafana.internal/d/api-latency is what on-call watches.",
+        age_days=5,
+        now_ms=PLAN_NOW,
+    )
     long_hook = "the mobile team freezes merges for the release; " * 6
     (memdir / "MEMORY.md").write_text(
         "- [Integration tests hit a real database](feedback_testing.md) — real db, no mocks\n"
@@ -370,7 +422,8 @@ def messy(memdir: Path) -> Path:
         f"- [Merge freeze](project_freeze.md) — {long_hook}\n"
         "- [Grafana board](reference_dashboard.md) — latency dashboard\n"
         "- [Old deploy notes](project_deploy_old.md) — deleted long ago\n",
-        encoding="utf-8")
+        encoding="utf-8",
+    )
     return memdir
 
 
@@ -378,8 +431,11 @@ def test_relative_dates_become_absolute_against_the_file_date_outside_code() -> 
     base = dt.date(2026, 3, 28)  # a Saturday
     text, changes = convert_relative_dates(
         "Decided yesterday; ship in 3 days, review last week, freeze next Thursday, `today` stays.\n```\ntoday\n```",
-        base)
-    assert text.startswith("Decided 2026-03-27; ship 2026-03-31, review the week of 2026-03-16, freeze 2026-04-02,")
+        base,
+    )
+    assert text.startswith(
+        "Decided 2026-03-27; ship 2026-03-31, review the week of 2026-03-16, freeze 2026-04-02,"
+    )
     assert "`today` stays" in text and text.endswith("```\ntoday\n```")
     assert len(changes) == 4
 
@@ -389,10 +445,18 @@ def test_plan_is_a_dry_run_listing_every_kind_of_fix(messy: Path) -> None:
     plan = plan_consolidation(messy, now_ms=PLAN_NOW)
     assert _tree(messy) == before and not (messy / ".trash").exists()
     kinds = {a.kind: a for a in plan.actions}
-    assert set(kinds) >= {"merge_duplicates", "absolute_dates", "drop_dangling_index_line",
-                          "add_missing_index_line", "shorten_index_line"}
+    assert set(kinds) >= {
+        "merge_duplicates",
+        "absolute_dates",
+        "drop_dangling_index_line",
+        "add_missing_index_line",
+        "shorten_index_line",
+    }
     merge = kinds["merge_duplicates"]
-    assert merge.files[:2] == ("feedback_testing.md", "feedback_testing_db.md")  # the newest absorbs the older
+    assert merge.files[:2] == (
+        "feedback_testing.md",
+        "feedback_testing_db.md",
+    )  # the newest absorbs the older
     assert "project_freeze.md" in kinds["absolute_dates"].files
     assert "project_deploy_old.md" in kinds["drop_dangling_index_line"].summary
     assert kinds["add_missing_index_line"].files == ("MEMORY.md", "user_role.md")
@@ -411,9 +475,15 @@ def test_apply_all_then_restore_brings_every_file_back(messy: Path) -> None:
     result = apply_plan(plan)
     assert result.trashed == ("feedback_testing_db.md",)
     assert not (messy / "feedback_testing_db.md").exists()
-    assert (messy / ".trash" / result.batch / "feedback_testing_db.md").read_bytes() == before["feedback_testing_db.md"]
+    assert (messy / ".trash" / result.batch / "feedback_testing_db.md").read_bytes() == before[
+        "feedback_testing_db.md"
+    ]
     for rel, text in expected.items():
-        assert (messy / rel).read_text(encoding="utf-8") == text if text is not None else not (messy / rel).exists()
+        assert (
+            (messy / rel).read_text(encoding="utf-8") == text
+            if text is not None
+            else not (messy / rel).exists()
+        )
     index_text = (messy / "MEMORY.md").read_text(encoding="utf-8")
     assert "project_deploy_old.md" not in index_text and "feedback_testing_db.md" not in index_text
     assert all(len(line) <= 200 for line in index_text.split("\n"))
@@ -455,7 +525,9 @@ def test_plan_refused_when_a_file_changed_underneath_and_names_it(messy: Path) -
     (messy / "MEMORY.md").unlink()
     with pytest.raises(PlanStaleError) as err:
         apply_plan(plan)
-    assert "feedback_testing_db.md (modified)" in str(err.value) and "MEMORY.md (deleted)" in str(err.value)
+    assert "feedback_testing_db.md (modified)" in str(err.value) and "MEMORY.md (deleted)" in str(
+        err.value
+    )
     after = _tree(messy)
     assert after["feedback_testing.md"] == before["feedback_testing.md"]
     assert not (messy / ".trash").exists()
@@ -470,10 +542,24 @@ def test_unknown_approved_action_is_refused_and_nothing_changes(messy: Path) -> 
 
 
 def test_contradicting_memories_are_flagged_not_changed(memdir: Path) -> None:
-    write_memory(memdir, "feedback_tabs.md", name="Indent Go with tabs", description="use tabs to indent Go code",
-                 type="feedback", body="Use tabs to indent Go code in this repo.", now_ms=PLAN_NOW)
-    write_memory(memdir, "feedback_spaces.md", name="Go indentation", description="never use tabs to indent Go code",
-                 type="feedback", body="Never use tabs to indent Go code here; spaces only.", now_ms=PLAN_NOW)
+    write_memory(
+        memdir,
+        "feedback_tabs.md",
+        name="Indent Go with tabs",
+        description="use tabs to indent Go code",
+        type="feedback",
+        body="Use tabs to indent Go code in this repo.",
+        now_ms=PLAN_NOW,
+    )
+    write_memory(
+        memdir,
+        "feedback_spaces.md",
+        name="Go indentation",
+        description="never use tabs to indent Go code",
+        type="feedback",
+        body="Never use tabs to indent Go code here; spaces only.",
+        now_ms=PLAN_NOW,
+    )
     plan = plan_consolidation(memdir, now_ms=PLAN_NOW)
     flags = [a for a in plan.actions if a.kind == "flag_contradiction"]
     assert len(flags) == 1 and set(flags[0].files) == {"feedback_tabs.md", "feedback_spaces.md"}
@@ -485,13 +571,24 @@ def test_index_over_both_caps_is_brought_back_under_them(memdir: Path) -> None:
     import random
 
     rng = random.Random(7)
-    vocab = [f"{a}{b}" for a in ("ka", "lo", "mi", "nu", "pe", "ro", "su", "ti", "va", "ze") for b in
-             ("bar", "cor", "dun", "fel", "gim", "hox", "jup", "kel", "mor", "nix")]
+    vocab = [
+        f"{a}{b}"
+        for a in ("ka", "lo", "mi", "nu", "pe", "ro", "su", "ti", "va", "ze")
+        for b in ("bar", "cor", "dun", "fel", "gim", "hox", "jup", "kel", "mor", "nix")
+    ]
     lines = []
     for i in range(230):
         words = rng.sample(vocab, 8)
-        write_memory(memdir, f"project_note_{i:03d}.md", name=" ".join(words[:3]), description=" ".join(words[3:6]),
-                     type="project", body=" ".join(rng.sample(vocab, 12)), age_days=i, now_ms=PLAN_NOW)
+        write_memory(
+            memdir,
+            f"project_note_{i:03d}.md",
+            name=" ".join(words[:3]),
+            description=" ".join(words[3:6]),
+            type="project",
+            body=" ".join(rng.sample(vocab, 12)),
+            age_days=i,
+            now_ms=PLAN_NOW,
+        )
         lines.append(f"- [Note {i}](project_note_{i:03d}.md) — topic number {i} " + "q" * 120)
     (memdir / "MEMORY.md").write_text("\n".join(lines) + "\n")
     plan = plan_consolidation(memdir, now_ms=PLAN_NOW)
@@ -499,7 +596,9 @@ def test_index_over_both_caps_is_brought_back_under_them(memdir: Path) -> None:
     apply_plan(plan)
     text = (memdir / "MEMORY.md").read_text(encoding="utf-8")
     assert len(text.rstrip("\n").split("\n")) <= 200 and len(text.encode()) <= 25_000
-    assert "project_note_000.md" in text and "project_note_229.md" not in text  # the oldest pointers go
+    assert (
+        "project_note_000.md" in text and "project_note_229.md" not in text
+    )  # the oldest pointers go
     assert (memdir / "project_note_229.md").exists()  # files are never removed by fitting
 
 
@@ -528,49 +627,96 @@ CLAUDE_NOW = 1_774_700_000_000.0
 
 
 def _calls(*calls: tuple[str, str, dict]) -> Reply:
-    blocks = [{"type": "tool_use", "id": cid, "name": name, "input": inp} for cid, name, inp in calls]
+    blocks = [
+        {"type": "tool_use", "id": cid, "name": name, "input": inp} for cid, name, inp in calls
+    ]
     return Reply(200, message_body(blocks, stop_reason="tool_use"))
 
 
 def _all_files(root: Path) -> dict[str, bytes]:
-    return {p.relative_to(root).as_posix(): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
+    return {
+        p.relative_to(root).as_posix(): p.read_bytes()
+        for p in sorted(root.rglob("*"))
+        if p.is_file()
+    }
 
 
 @pytest.fixture()
 def claude_dir(tmp_path: Path) -> Path:
     mem = tmp_path / "project" / "memory"
     mem.mkdir(parents=True)
-    write_memory(mem, "feedback_tests.md", name="Real services in tests", description="integration tests hit the sandbox",
-                 type="feedback", body="Use the sandbox gateway.\n**Why:** mocks hid a failed migration.", now_ms=CLAUDE_NOW)
-    write_memory(mem, "feedback_tests_2.md", name="No mocks", description="no mocked payment tests",
-                 type="feedback", body="Never mock the payment gateway.", now_ms=CLAUDE_NOW, age_days=3)
+    write_memory(
+        mem,
+        "feedback_tests.md",
+        name="Real services in tests",
+        description="integration tests hit the sandbox",
+        type="feedback",
+        body="Use the sandbox gateway.\n**Why:** mocks hid a failed migration.",
+        now_ms=CLAUDE_NOW,
+    )
+    write_memory(
+        mem,
+        "feedback_tests_2.md",
+        name="No mocks",
+        description="no mocked payment tests",
+        type="feedback",
+        body="Never mock the payment gateway.",
+        now_ms=CLAUDE_NOW,
+        age_days=3,
+    )
     (mem / "MEMORY.md").write_text(
         "- [Real services in tests](feedback_tests.md) — integration tests hit the sandbox\n"
-        "- [No mocks](feedback_tests_2.md) — no mocked payment tests\n", encoding="utf-8")
+        "- [No mocks](feedback_tests_2.md) — no mocked payment tests\n",
+        encoding="utf-8",
+    )
     (mem / "logs" / "2026" / "03").mkdir(parents=True)
-    (mem / "logs" / "2026" / "03" / "2026-03-27.md").write_text("# Daily log 2026-03-27\n\n## 10:00:00\n\nDana owns the gateway.\n")
+    (mem / "logs" / "2026" / "03" / "2026-03-27.md").write_text(
+        "# Daily log 2026-03-27\n\n## 10:00:00\n\nDana owns the gateway.\n"
+    )
     return mem
 
 
 def _claude_script(mem: Path, outside: Path) -> list[Reply]:
-    merged = ("---\nname: Real services in tests\ndescription: payment tests hit the sandbox gateway, never mocks\n"
-              "type: feedback\n---\n\nUse the sandbox gateway; never mock it.\n**Why:** mocks hid a failed migration.\n")
+    merged = (
+        "---\nname: Real services in tests\ndescription: payment tests hit the sandbox gateway, never mocks\n"
+        "type: feedback\n---\n\nUse the sandbox gateway; never mock it.\n**Why:** mocks hid a failed migration.\n"
+    )
     return [
-        _calls(("r1", "Read", {"file_path": str(mem / "MEMORY.md")}),
-               ("r2", "Bash", {"command": f"ls {mem}"}),
-               ("r3", "Bash", {"command": f"rm -rf {mem}"}),
-               ("r4", "Bash", {"command": f"cat {mem}/MEMORY.md > {outside}"}),
-               ("r5", "Write", {"file_path": str(outside), "content": "pwned"})),
-        _calls(("w1", "Write", {"file_path": str(mem / "feedback_tests.md"), "content": merged}),
-               ("w2", "Write", {"file_path": str(mem / "feedback_tests_2.md"), "content": ""}),
-               ("w3", "Edit", {"file_path": str(mem / "MEMORY.md"),
-                               "old_string": "- [No mocks](feedback_tests_2.md) — no mocked payment tests\n",
-                               "new_string": ""}),
-               ("w4", "Write", {"file_path": str(mem / "reference_gateway.md"),
-                                "content": "---\nname: Gateway owner\ndescription: Dana owns the sandbox gateway\n"
-                                           "type: reference\n---\n\nDana owns it.\n"}),
-               ("w5", "Write", {"file_path": str(mem / ".trash" / "x.md"), "content": "x"}),
-               ("w6", "Edit", {"file_path": str(mem / "MEMORY.md"), "old_string": "not there", "new_string": "y"})),
+        _calls(
+            ("r1", "Read", {"file_path": str(mem / "MEMORY.md")}),
+            ("r2", "Bash", {"command": f"ls {mem}"}),
+            ("r3", "Bash", {"command": f"rm -rf {mem}"}),
+            ("r4", "Bash", {"command": f"cat {mem}/MEMORY.md > {outside}"}),
+            ("r5", "Write", {"file_path": str(outside), "content": "pwned"}),
+        ),
+        _calls(
+            ("w1", "Write", {"file_path": str(mem / "feedback_tests.md"), "content": merged}),
+            ("w2", "Write", {"file_path": str(mem / "feedback_tests_2.md"), "content": ""}),
+            (
+                "w3",
+                "Edit",
+                {
+                    "file_path": str(mem / "MEMORY.md"),
+                    "old_string": "- [No mocks](feedback_tests_2.md) — no mocked payment tests\n",
+                    "new_string": "",
+                },
+            ),
+            (
+                "w4",
+                "Write",
+                {
+                    "file_path": str(mem / "reference_gateway.md"),
+                    "content": "---\nname: Gateway owner\ndescription: Dana owns the sandbox gateway\n"
+                    "type: reference\n---\n\nDana owns it.\n",
+                },
+            ),
+            ("w5", "Write", {"file_path": str(mem / ".trash" / "x.md"), "content": "x"}),
+            (
+                "w6",
+                "Edit",
+                {"file_path": str(mem / "MEMORY.md"), "old_string": "not there", "new_string": "y"},
+            ),
+        ),
         _calls(("c1", "Read", {"file_path": str(mem / "feedback_tests.md")})),
         text_reply("Merged the two testing memories and recorded the gateway owner."),
     ]
@@ -580,7 +726,9 @@ def _client(api: MessagesAPIServer) -> anthropic.Anthropic:
     return anthropic.Anthropic(api_key="test-key", base_url=api.base_url, max_retries=0)
 
 
-def test_claude_plan_captures_writes_and_writes_nothing_until_apply(claude_dir: Path, tmp_path: Path) -> None:
+def test_claude_plan_captures_writes_and_writes_nothing_until_apply(
+    claude_dir: Path, tmp_path: Path
+) -> None:
     mem = claude_dir
     outside = tmp_path / "outside.txt"
     before = _all_files(tmp_path)
@@ -592,16 +740,28 @@ def test_claude_plan_captures_writes_and_writes_nothing_until_apply(claude_dir: 
 
     assert plan.source == "claude"
     kinds = {a.id: a.kind for a in plan.actions}
-    assert kinds == {"claude:MEMORY.md": "claude_rewrite", "claude:feedback_tests.md": "claude_rewrite",
-                     "claude:feedback_tests_2.md": "claude_retire", "claude:reference_gateway.md": "claude_create"}
+    assert kinds == {
+        "claude:MEMORY.md": "claude_rewrite",
+        "claude:feedback_tests.md": "claude_rewrite",
+        "claude:feedback_tests_2.md": "claude_retire",
+        "claude:reference_gateway.md": "claude_create",
+    }
     diff = plan.diff()
-    assert "-- [No mocks](feedback_tests_2.md)" in diff and "+++ /dev/null" in diff and "never mock it" in diff
+    assert (
+        "-- [No mocks](feedback_tests_2.md)" in diff
+        and "+++ /dev/null" in diff
+        and "never mock it" in diff
+    )
 
     # the sandbox refused the dangerous calls and told the model so
     refused = [n for n in plan.notes if n.startswith("refused")]
     assert len(refused) == 4
-    results = {b["tool_use_id"]: b for req in bodies[1:] for b in req["messages"][-1]["content"]
-               if isinstance(b, dict) and b.get("type") == "tool_result"}
+    results = {
+        b["tool_use_id"]: b
+        for req in bodies[1:]
+        for b in req["messages"][-1]["content"]
+        if isinstance(b, dict) and b.get("type") == "tool_result"
+    }
     for cid in ("r3", "r4", "r5", "w5"):
         assert results[cid]["is_error"] is True and "Permission denied" in results[cid]["content"]
     assert results["r1"]["is_error"] is False and "feedback_tests_2.md" in results["r1"]["content"]
@@ -610,7 +770,9 @@ def test_claude_plan_captures_writes_and_writes_nothing_until_apply(claude_dir: 
     assert "Recorded the proposed Write" in results["w1"]["content"]
     # a Read after a captured Write shows the proposal, not the disk
     assert "never mock it" in results["c1"]["content"]
-    assert plan.notes[-1] == "Claude: Merged the two testing memories and recorded the gateway owner."
+    assert (
+        plan.notes[-1] == "Claude: Merged the two testing memories and recorded the gateway owner."
+    )
 
     # the prompt: four phases, the daily log, the manifest
     system = bodies[0]["system"]
@@ -628,10 +790,16 @@ def test_claude_plan_captures_writes_and_writes_nothing_until_apply(claude_dir: 
     assert (mem / ".trash" / batch / "feedback_tests_2.md").is_file()
     restore(mem, batch)
     # every memory is back; only the bookkeeping (lock file, trash batch) remains
-    assert {k: v for k, v in _all_files(tmp_path).items() if not any(p.startswith(".") for p in k.split("/"))} == before
+    assert {
+        k: v
+        for k, v in _all_files(tmp_path).items()
+        if not any(p.startswith(".") for p in k.split("/"))
+    } == before
 
 
-def test_claude_plan_goes_stale_when_a_file_changes_before_apply(claude_dir: Path, tmp_path: Path) -> None:
+def test_claude_plan_goes_stale_when_a_file_changes_before_apply(
+    claude_dir: Path, tmp_path: Path
+) -> None:
     mem = claude_dir
     with MessagesAPIServer(_claude_script(mem, tmp_path / "o.txt")) as api:
         plan = plan_consolidation_with_claude(mem, client=_client(api), now_ms=CLAUDE_NOW)
@@ -641,7 +809,9 @@ def test_claude_plan_goes_stale_when_a_file_changes_before_apply(claude_dir: Pat
     assert (mem / "feedback_tests_2.md").exists() and not (mem / ".trash").exists()
 
 
-def test_claude_plan_without_key_or_dir_is_refused_before_any_request(claude_dir: Path, tmp_path: Path) -> None:
+def test_claude_plan_without_key_or_dir_is_refused_before_any_request(
+    claude_dir: Path, tmp_path: Path
+) -> None:
     from memdir_nb.config import MemdirConfig
     from memdir_nb.dream import PlanError
     from memdir_nb.extract import MissingAPIKeyError
@@ -649,7 +819,9 @@ def test_claude_plan_without_key_or_dir_is_refused_before_any_request(claude_dir
     cfg = MemdirConfig.for_tests(home=tmp_path / "home", cwd=tmp_path, anthropic_api_key=None)
     with MessagesAPIServer() as api:
         with pytest.raises(MissingAPIKeyError, match="ANTHROPIC_API_KEY"):
-            plan_consolidation_with_claude(claude_dir, config=cfg, client_options={"base_url": api.base_url})
+            plan_consolidation_with_claude(
+                claude_dir, config=cfg, client_options={"base_url": api.base_url}
+            )
         with pytest.raises(PlanError, match="does not exist"):
             plan_consolidation_with_claude(tmp_path / "absent", client=_client(api))
         assert api.request_count == 0

@@ -19,7 +19,10 @@ def mem(tmp_path: Path) -> Path:
     return build_demo_memory_dir(tmp_path / "mem", now_ms=NOW)
 
 
-@pytest.mark.parametrize("days,badge", [(0, "fresh"), (1, "fresh"), (2, "aging"), (89, "aging"), (90, "stale"), (400, "stale")])
+@pytest.mark.parametrize(
+    "days,badge",
+    [(0, "fresh"), (1, "fresh"), (2, "aging"), (89, "aging"), (90, "stale"), (400, "stale")],
+)
 def test_badge_follows_the_caveat_and_the_stale_threshold(days, badge):
     assert explain.freshness_badge(days) == badge
 
@@ -33,7 +36,9 @@ def test_rows_cover_every_memory_beyond_the_scan_cap(tmp_path):
 
 def test_rows_carry_the_index_line_of_their_scope(mem):
     rows = {r.filename: r for r in explain.memory_rows(mem, now_ms=NOW)}
-    assert rows["team/reference_oncall.md"].index_line.startswith("- [Who is on call](reference_oncall.md)")
+    assert rows["team/reference_oncall.md"].index_line.startswith(
+        "- [Who is on call](reference_oncall.md)"
+    )
     assert rows["user_colour_vision.md"].index_line is None
     assert rows["team/reference_release_steps.md"].malformed
 
@@ -47,40 +52,59 @@ def test_progress_reports_each_row(mem):
 def test_filter_rows_combines_filters(mem):
     rows = explain.memory_rows(mem, now_ms=NOW)
     out = explain.filter_rows(rows, types=["project"], scope="team", badge="stale")
-    assert {r.filename for r in out} == {"team/project_availability_okr.md", "team/project_grib_decoder.md", "team/project_v1_sunset.md"}
-    assert explain.filter_rows(rows, max_age_days=1, min_age_days=1) == [r for r in rows if r.age_days == 1]
+    assert {r.filename for r in out} == {
+        "team/project_availability_okr.md",
+        "team/project_grib_decoder.md",
+        "team/project_v1_sunset.md",
+    }
+    assert explain.filter_rows(rows, max_age_days=1, min_age_days=1) == [
+        r for r in rows if r.age_days == 1
+    ]
 
 
 def test_memory_detail_reads_at_most_the_preview_cap(tmp_path):
     d = tmp_path / "m"
     d.mkdir()
-    (d / "huge.md").write_text("---\nname: Huge\ndescription: big\ntype: reference\n---\n" + "y" * (explain.MAX_PREVIEW_BYTES * 2))
+    (d / "huge.md").write_text(
+        "---\nname: Huge\ndescription: big\ntype: reference\n---\n"
+        + "y" * (explain.MAX_PREVIEW_BYTES * 2)
+    )
     row = explain.memory_rows(tmp_path / "m", now_ms=NOW)[0]
     d = explain.memory_detail(row, now_ms=NOW)
     assert d.truncated and len(d.text.encode()) == explain.MAX_PREVIEW_BYTES
 
 
 def test_compose_body_adds_why_and_how_only_for_types_that_need_them():
-    assert explain.compose_body("feedback", "Rule.", "Because.", "Always.") == "Rule.\n\n**Why:** Because.\n\n**How to apply:** Always."
+    assert (
+        explain.compose_body("feedback", "Rule.", "Because.", "Always.")
+        == "Rule.\n\n**Why:** Because.\n\n**How to apply:** Always."
+    )
     assert explain.compose_body("reference", "Board x.", "ignored", "ignored") == "Board x."
 
 
 def test_check_draft_reports_unknown_type_and_names_the_four(mem):
     c = explain.check_draft(mem, name="a", description="b", type="opinion", rule="c")
-    assert c.errors == ["unknown memory type 'opinion': the type must be one of user, feedback, project, reference"]
+    assert c.errors == [
+        "unknown memory type 'opinion': the type must be one of user, feedback, project, reference"
+    ]
     assert c.preview_file == ""
 
 
 def test_check_draft_warns_when_the_file_name_is_taken(mem):
     c = explain.check_draft(mem, name="Role at Isobar Labs", description="x", type="user", rule="y")
     assert c.relative_path == "user_role_at_isobar_labs.md"
-    c2 = explain.check_draft(mem, name="Misc", description="x", type="reference", rule="y", scope="private")
+    c2 = explain.check_draft(
+        mem, name="Misc", description="x", type="reference", rule="y", scope="private"
+    )
     assert any("reference_misc.md already exists" in w for w in c2.warnings)
 
 
 def test_relative_dates_only_matter_for_project_memories(mem):
     base = dict(name="n", description="d", rule="Ship it tomorrow", why="w", how="h")
-    assert any("'tomorrow'" in e for e in explain.check_draft(mem, type="project", now_ms=NOW, **base).errors)
+    assert any(
+        "'tomorrow'" in e
+        for e in explain.check_draft(mem, type="project", now_ms=NOW, **base).errors
+    )
     assert explain.check_draft(mem, type="feedback", now_ms=NOW, **base).errors == []
 
 
@@ -95,12 +119,22 @@ def test_absolute_dates_are_computed_from_the_clock():
 def test_index_budget_maps_dropped_lines_back_to_file_lines(tmp_path):
     d = tmp_path / "m"
     d.mkdir()
-    lines = [format_index_entry(f"T{i}", f"f{i}.md", "hook") for i in range(MAX_ENTRYPOINT_LINES + 5)]
+    lines = [
+        format_index_entry(f"T{i}", f"f{i}.md", "hook") for i in range(MAX_ENTRYPOINT_LINES + 5)
+    ]
     (d / "MEMORY.md").write_text("\n\n" + "\n".join(lines) + "\n")
     b = explain.index_budget(d, "private")
     assert b.was_line_truncated and not b.was_byte_truncated
-    assert [x.line_no for x in b.dropped_lines] == [203, 204, 205, 206, 207]  # two leading blank lines
-    assert b.dropped_lines[0].text == lines[200] and {x.reason for x in b.dropped_lines} == {"line cap"}
+    assert [x.line_no for x in b.dropped_lines] == [
+        203,
+        204,
+        205,
+        206,
+        207,
+    ]  # two leading blank lines
+    assert b.dropped_lines[0].text == lines[200] and {x.reason for x in b.dropped_lines} == {
+        "line cap"
+    }
 
 
 def test_index_budget_marks_a_single_line_cut_mid_line(tmp_path):
@@ -137,7 +171,13 @@ def test_scope_rules_follow_the_taxonomy():
 def test_promotion_verdict_lists_every_reason(mem):
     v = explain.promotion_verdict(mem, "team/reference_oncall.md")
     assert not v.allowed and v.reasons == ["it is already in team memory"]
-    MemoryStore(mem, now_ms=NOW).save("Oncall", "dup", "reference", "AKIAIOSFODNN7EXAMPLE is the key", filename="reference_oncall.md")
+    MemoryStore(mem, now_ms=NOW).save(
+        "Oncall",
+        "dup",
+        "reference",
+        "AKIAIOSFODNN7EXAMPLE is the key",
+        filename="reference_oncall.md",
+    )
     v = explain.promotion_verdict(mem, "reference_oncall.md")
     assert any("already exists" in r for r in v.reasons) and any("AWS" in r for r in v.reasons)
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
 import threading
 from pathlib import Path
 
@@ -24,7 +23,13 @@ from memdir_nb.extract import (
     run_extraction,
 )
 from tests.support import write_memory
-from tests.support.messages_api import MessagesAPIServer, Reply, message_body, text_reply, tool_use_reply
+from tests.support.messages_api import (
+    MessagesAPIServer,
+    Reply,
+    message_body,
+    text_reply,
+    tool_use_reply,
+)
 
 SAMPLE = Path(__file__).resolve().parents[1] / "data" / "sample_transcript.jsonl"
 SAMPLE_MEMDIR = "/home/dev/.claude/projects/-home-dev-shop/memory"
@@ -49,9 +54,20 @@ def test_read_tools_are_allowed_anywhere(memdir: Path, tool: str) -> None:
 
 @pytest.mark.parametrize(
     "command",
-    ["ls -la", "cat MEMORY.md", "grep -rn deploy .", "find . -name '*.md' -type f", "stat MEMORY.md",
-     "wc -l MEMORY.md", "head -n 20 a.md", "tail -5 a.md", "grep -c x a.md | head -1", "ls a && cat b",
-     "grep 'a|b' f.md", "cat missing || ls"],
+    [
+        "ls -la",
+        "cat MEMORY.md",
+        "grep -rn deploy .",
+        "find . -name '*.md' -type f",
+        "stat MEMORY.md",
+        "wc -l MEMORY.md",
+        "head -n 20 a.md",
+        "tail -5 a.md",
+        "grep -c x a.md | head -1",
+        "ls a && cat b",
+        "grep 'a|b' f.md",
+        "cat missing || ls",
+    ],
 )
 def test_read_only_bash_commands_are_allowed(memdir: Path, command: str) -> None:
     assert can_use_tool("Bash", {"command": command}, memdir).allowed
@@ -97,16 +113,31 @@ def test_unsafe_bash_is_refused_with_the_reason(memdir: Path, command: str, why:
 
 
 def test_write_and_edit_inside_memory_dir_are_allowed(memdir: Path) -> None:
-    assert can_use_tool("Write", {"file_path": str(memdir / "user_role.md"), "content": "x"}, memdir).allowed
-    assert can_use_tool("Edit", {"file_path": str(memdir / "MEMORY.md"), "old_string": "a", "new_string": "b"},
-                        memdir).allowed
-    assert can_use_tool("Write", {"file_path": str(memdir / "team" / "project_x.md"), "content": "x"}, memdir).allowed
+    assert can_use_tool(
+        "Write", {"file_path": str(memdir / "user_role.md"), "content": "x"}, memdir
+    ).allowed
+    assert can_use_tool(
+        "Edit",
+        {"file_path": str(memdir / "MEMORY.md"), "old_string": "a", "new_string": "b"},
+        memdir,
+    ).allowed
+    assert can_use_tool(
+        "Write", {"file_path": str(memdir / "team" / "project_x.md"), "content": "x"}, memdir
+    ).allowed
 
 
 @pytest.mark.parametrize(
     "target",
-    ["../escape.md", "/etc/passwd", "{m}/../outside.md", "{m}-evil/x.md", "{m}", "relative.md",
-     "{m}/.trash/x.md", "{m}/.consolidate-lock"],
+    [
+        "../escape.md",
+        "/etc/passwd",
+        "{m}/../outside.md",
+        "{m}-evil/x.md",
+        "{m}",
+        "relative.md",
+        "{m}/.trash/x.md",
+        "{m}/.consolidate-lock",
+    ],
 )
 def test_write_outside_or_to_bookkeeping_files_is_refused(memdir: Path, target: str) -> None:
     path = target.format(m=memdir)
@@ -119,17 +150,25 @@ def test_write_through_a_symlink_leading_out_is_refused(memdir: Path, tmp_path: 
     outside = tmp_path / "outside"
     outside.mkdir()
     (memdir / "link").symlink_to(outside, target_is_directory=True)
-    verdict = can_use_tool("Write", {"file_path": str(memdir / "link" / "x.md"), "content": "x"}, memdir)
+    verdict = can_use_tool(
+        "Write", {"file_path": str(memdir / "link" / "x.md"), "content": "x"}, memdir
+    )
     assert not verdict.allowed and "symlink" in verdict.reason
 
 
 def test_team_write_holding_a_secret_is_refused(memdir: Path) -> None:
     content = "Deploy key: AKIAIOSFODNN7EXAMPLE and aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY"
-    verdict = can_use_tool("Write", {"file_path": str(memdir / "team" / "reference_aws.md"), "content": content}, memdir)
+    verdict = can_use_tool(
+        "Write",
+        {"file_path": str(memdir / "team" / "reference_aws.md"), "content": content},
+        memdir,
+    )
     assert not verdict.allowed and "secret" in verdict.reason
 
 
-@pytest.mark.parametrize("tool", ["WebFetch", "Agent", "NotebookEdit", "MultiEdit", "mcp__github__create_issue", "bash"])
+@pytest.mark.parametrize(
+    "tool", ["WebFetch", "Agent", "NotebookEdit", "MultiEdit", "mcp__github__create_issue", "bash"]
+)
 def test_every_other_tool_is_denied(memdir: Path, tool: str) -> None:
     verdict = can_use_tool(tool, {"file_path": str(memdir / "a.md")}, memdir)
     assert not verdict.allowed and "not available" in verdict.reason
@@ -150,8 +189,11 @@ def test_sample_transcript_parses_messages_and_counts_other_records() -> None:
     assert {m.type for m in transcript.messages} == {"user", "assistant"}
     first = transcript.messages[0]
     assert first.parent_uuid is None and first.session_id and first.line_no == 2
-    assert all(b.parent_uuid == a.uuid for a, b in zip(transcript.messages, transcript.messages[1:])
-               if b.parent_uuid == a.uuid)
+    assert all(
+        b.parent_uuid == a.uuid
+        for a, b in zip(transcript.messages, transcript.messages[1:], strict=False)
+        if b.parent_uuid == a.uuid
+    )
 
 
 def test_bad_lines_are_reported_by_line_number_and_the_rest_is_kept() -> None:
@@ -161,7 +203,9 @@ def test_bad_lines_are_reported_by_line_number_and_the_rest_is_kept() -> None:
     lines.insert(8, json.dumps({"type": "user", "message": {"role": "user", "content": "x"}}))
     transcript = parse_transcript_lines(lines)
     assert [p.line_no for p in transcript.problems] == [5, 7, 9]
-    assert "not JSON" in str(transcript.problems[0]) and str(transcript.problems[0]).startswith("line 5:")
+    assert "not JSON" in str(transcript.problems[0]) and str(transcript.problems[0]).startswith(
+        "line 5:"
+    )
     assert "uuid" in transcript.problems[2].reason
     assert len(transcript.messages) == 24
 
@@ -169,8 +213,11 @@ def test_bad_lines_are_reported_by_line_number_and_the_rest_is_kept() -> None:
 def test_has_memory_writes_since_sees_the_main_agents_write_into_memory_dir() -> None:
     messages = read_transcript(SAMPLE).messages
     assert has_memory_writes_since(messages, None, SAMPLE_MEMDIR)
-    edit_index = next(i for i, m in enumerate(messages)
-                      if any(b.get("name") == "Edit" and "MEMORY.md" in json.dumps(b) for b in m.blocks()))
+    edit_index = next(
+        i
+        for i, m in enumerate(messages)
+        if any(b.get("name") == "Edit" and "MEMORY.md" in json.dumps(b) for b in m.blocks())
+    )
     # after the memory writes only a project-file Edit follows, which does not count
     assert not has_memory_writes_since(messages, messages[edit_index].uuid, SAMPLE_MEMDIR)
     assert has_memory_writes_since(messages, messages[edit_index - 1].uuid, SAMPLE_MEMDIR)
@@ -187,9 +234,19 @@ def test_cursor_that_is_no_longer_in_the_transcript_means_all_messages() -> None
 
 
 def _msgs(n: int, start: int = 0) -> list:
-    lines = [json.dumps({"type": "user" if i % 2 == 0 else "assistant", "uuid": f"u{i}",
-                         "message": {"role": "user" if i % 2 == 0 else "assistant", "content": f"message {i}"}})
-             for i in range(start, start + n)]
+    lines = [
+        json.dumps(
+            {
+                "type": "user" if i % 2 == 0 else "assistant",
+                "uuid": f"u{i}",
+                "message": {
+                    "role": "user" if i % 2 == 0 else "assistant",
+                    "content": f"message {i}",
+                },
+            }
+        )
+        for i in range(start, start + n)
+    ]
     return parse_transcript_lines(lines).messages
 
 
@@ -280,7 +337,9 @@ def test_failed_run_keeps_the_cursor_so_the_next_turn_retries(memdir: Path) -> N
     assert attempts == [2, 3]
 
 
-def test_scheduler_reads_a_transcript_with_a_broken_line_and_reports_it(memdir: Path, tmp_path: Path) -> None:
+def test_scheduler_reads_a_transcript_with_a_broken_line_and_reports_it(
+    memdir: Path, tmp_path: Path
+) -> None:
     path = tmp_path / "session.jsonl"
     lines = SAMPLE.read_text(encoding="utf-8").split("\n")
     lines.insert(3, '{"type": "user", "message": ')  # a torn write
@@ -300,14 +359,27 @@ def _client(api: MessagesAPIServer) -> anthropic.Anthropic:
 
 
 def _multi_tool_reply(*calls: tuple[str, str, dict]) -> Reply:
-    blocks = [{"type": "tool_use", "id": cid, "name": name, "input": inp} for cid, name, inp in calls]
+    blocks = [
+        {"type": "tool_use", "id": cid, "name": name, "input": inp} for cid, name, inp in calls
+    ]
     return Reply(200, message_body(blocks, stop_reason="tool_use"))
 
 
-def test_extractor_runs_allowed_tools_and_returns_refusals_as_errors(memdir: Path, tmp_path: Path) -> None:
-    existing = write_memory(memdir, "feedback_testing.md", name="No mocks", description="tests hit real services",
-                            type="feedback", body="Use the sandbox, not mocks.", now_ms=NOW_MS)
-    (memdir / "MEMORY.md").write_text("- [No mocks](feedback_testing.md) — tests hit real services\n")
+def test_extractor_runs_allowed_tools_and_returns_refusals_as_errors(
+    memdir: Path, tmp_path: Path
+) -> None:
+    existing = write_memory(
+        memdir,
+        "feedback_testing.md",
+        name="No mocks",
+        description="tests hit real services",
+        type="feedback",
+        body="Use the sandbox, not mocks.",
+        now_ms=NOW_MS,
+    )
+    (memdir / "MEMORY.md").write_text(
+        "- [No mocks](feedback_testing.md) — tests hit real services\n"
+    )
     project = tmp_path / "project"
     project.mkdir()
     victim = project / "keep.txt"
@@ -323,8 +395,15 @@ def test_extractor_runs_allowed_tools_and_returns_refusals_as_errors(memdir: Pat
         ),
         _multi_tool_reply(
             ("t5", "Write", {"file_path": str(new_file), "content": content}),
-            ("t6", "Edit", {"file_path": str(memdir / "MEMORY.md"), "old_string": "real services\n",
-                            "new_string": "real services\n- [On-call lead](user_oncall.md) — payments on-call until 2026-04-30\n"}),
+            (
+                "t6",
+                "Edit",
+                {
+                    "file_path": str(memdir / "MEMORY.md"),
+                    "old_string": "real services\n",
+                    "new_string": "real services\n- [On-call lead](user_oncall.md) — payments on-call until 2026-04-30\n",
+                },
+            ),
             ("t7", "Write", {"file_path": str(memdir / ".." / "escape.md"), "content": "x"}),
         ),
         text_reply("Saved one user memory."),
@@ -333,7 +412,11 @@ def test_extractor_runs_allowed_tools_and_returns_refusals_as_errors(memdir: Pat
     with MessagesAPIServer(replies) as api:
         result = run_extraction(memdir, messages, client=_client(api), cwd=project)
         requests = [r.body for r in api.requests]
-    assert result.turns == 3 and not result.hit_turn_cap and result.final_text == "Saved one user memory."
+    assert (
+        result.turns == 3
+        and not result.hit_turn_cap
+        and result.final_text == "Saved one user memory."
+    )
     assert victim.read_text() == "precious"
     assert sorted(p.name for p in project.iterdir()) == ["keep.txt"]
     assert not (tmp_path / "escape.md").exists()
@@ -343,12 +426,25 @@ def test_extractor_runs_allowed_tools_and_returns_refusals_as_errors(memdir: Pat
     assert [name for name, _, _ in result.refused] == ["Bash", "Write", "Write"]
 
     # what the model saw: the manifest in the system prompt, the excerpt, and error tool_results
-    assert "feedback_testing.md" in requests[0]["system"] and "tests hit real services" in requests[0]["system"]
+    assert (
+        "feedback_testing.md" in requests[0]["system"]
+        and "tests hit real services" in requests[0]["system"]
+    )
     assert "last ~4 messages" in requests[0]["system"]
     assert "merge freeze" in requests[0]["messages"][0]["content"]
-    assert {t["name"] for t in requests[0]["tools"]} == {"Read", "Grep", "Glob", "Bash", "Write", "Edit"}
+    assert {t["name"] for t in requests[0]["tools"]} == {
+        "Read",
+        "Grep",
+        "Glob",
+        "Bash",
+        "Write",
+        "Edit",
+    }
     results = {b["tool_use_id"]: b for b in requests[1]["messages"][-1]["content"]}
-    assert results["t1"]["is_error"] is False and "Use the sandbox, not mocks." in results["t1"]["content"]
+    assert (
+        results["t1"]["is_error"] is False
+        and "Use the sandbox, not mocks." in results["t1"]["content"]
+    )
     assert results["t2"]["is_error"] is True and "Permission denied" in results["t2"]["content"]
     assert results["t3"]["is_error"] is True
     assert results["t4"]["is_error"] is False and "feedback_testing.md" in results["t4"]["content"]
@@ -403,26 +499,41 @@ def _config(tmp_path: Path, key: str | None):
 
 def test_run_extraction_builds_its_client_from_the_config_key(memdir: Path, tmp_path: Path) -> None:
     with MessagesAPIServer([text_reply("Nothing worth saving.")]) as api:
-        result = run_extraction(memdir, _msgs(2), config=_config(tmp_path, "sk-from-config"),
-                                client_options={"base_url": api.base_url, "max_retries": 0})
+        result = run_extraction(
+            memdir,
+            _msgs(2),
+            config=_config(tmp_path, "sk-from-config"),
+            client_options={"base_url": api.base_url, "max_retries": 0},
+        )
         sent = api.requests[0]
     assert result.turns == 1 and result.final_text == "Nothing worth saving."
     # SDK versions differ in the header they put the key in; either way it is the config's key
-    assert "sk-from-config" in (sent.headers.get("x-api-key"), sent.headers.get("authorization", "").removeprefix("Bearer "))
+    assert "sk-from-config" in (
+        sent.headers.get("x-api-key"),
+        sent.headers.get("authorization", "").removeprefix("Bearer "),
+    )
 
 
-def test_run_extraction_without_client_or_key_names_the_variable_and_sends_nothing(memdir: Path, tmp_path: Path) -> None:
+def test_run_extraction_without_client_or_key_names_the_variable_and_sends_nothing(
+    memdir: Path, tmp_path: Path
+) -> None:
     from memdir_nb.extract import MissingAPIKeyError
 
     with MessagesAPIServer() as api:
         with pytest.raises(MissingAPIKeyError, match="ANTHROPIC_API_KEY"):
-            run_extraction(memdir, _msgs(2), config=_config(tmp_path, None),
-                           client_options={"base_url": api.base_url})
+            run_extraction(
+                memdir,
+                _msgs(2),
+                config=_config(tmp_path, None),
+                client_options={"base_url": api.base_url},
+            )
         assert api.request_count == 0
     assert list(memdir.iterdir()) == []
 
 
-def test_make_extractor_without_key_fails_when_made_not_on_the_first_turn(memdir: Path, tmp_path: Path) -> None:
+def test_make_extractor_without_key_fails_when_made_not_on_the_first_turn(
+    memdir: Path, tmp_path: Path
+) -> None:
     from memdir_nb.extract import MissingAPIKeyError
 
     with pytest.raises(MissingAPIKeyError, match="ANTHROPIC_API_KEY"):
@@ -432,12 +543,20 @@ def test_make_extractor_without_key_fails_when_made_not_on_the_first_turn(memdir
 def test_built_request_is_exactly_what_the_first_call_sends(memdir: Path) -> None:
     from memdir_nb.extract import build_extraction_request
 
-    write_memory(memdir, "feedback_testing.md", name="No mocks", description="tests hit real services",
-                 type="feedback", now_ms=NOW_MS)
+    write_memory(
+        memdir,
+        "feedback_testing.md",
+        name="No mocks",
+        description="tests hit real services",
+        type="feedback",
+        now_ms=NOW_MS,
+    )
     messages = read_transcript(SAMPLE).messages[-4:]
     request = build_extraction_request(memdir, messages, model="claude-test-model", max_tokens=321)
     with MessagesAPIServer([text_reply("ok")]) as api:
-        run_extraction(memdir, messages, client=_client(api), model="claude-test-model", max_tokens=321)
+        run_extraction(
+            memdir, messages, client=_client(api), model="claude-test-model", max_tokens=321
+        )
         body = api.requests[0].body
     assert body == json.loads(json.dumps(request))
     assert set(request) == {"model", "max_tokens", "system", "messages", "tools"}

@@ -89,7 +89,9 @@ def test_fields_after_line_30_are_not_read(tmp_path: Path) -> None:
 
 
 def test_ten_megabyte_single_line_file_read_is_bounded(tmp_path: Path) -> None:
-    path = write(tmp_path / "big.md", b"---\nname: Big\ntype: user\n---\n" + b"x" * (10 * 1024 * 1024))
+    path = write(
+        tmp_path / "big.md", b"---\nname: Big\ntype: user\n---\n" + b"x" * (10 * 1024 * 1024)
+    )
     head = read_head_info(path)
     assert head.bytes_read == FRONTMATTER_MAX_BYTES
     assert head.hit_byte_limit
@@ -190,7 +192,9 @@ def test_empty_frontmatter_block_is_fine() -> None:
 
 
 def test_unquoted_colon_in_description_is_recovered_and_flagged() -> None:
-    text = "---\nname: Release\ndescription: Release steps: tag, build, canary\ntype: project\n---\n"
+    text = (
+        "---\nname: Release\ndescription: Release steps: tag, build, canary\ntype: project\n---\n"
+    )
     fm, _ = parse_frontmatter(text)
     assert fm.description == "Release steps: tag, build, canary"
     assert fm.name == "Release" and fm.type is MemoryType.PROJECT
@@ -199,7 +203,9 @@ def test_unquoted_colon_in_description_is_recovered_and_flagged() -> None:
 
 
 def test_recovery_unquotes_quoted_values_and_drops_comments() -> None:
-    text = "---\nname: 'It''s here'\ndescription: \"tab\\there\" \ntype: user # note\nbad: a: b\n---\n"
+    text = (
+        "---\nname: 'It''s here'\ndescription: \"tab\\there\" \ntype: user # note\nbad: a: b\n---\n"
+    )
     fm, _ = parse_frontmatter(text)
     assert fm.malformed
     assert fm.name == "It's here"
@@ -274,15 +280,30 @@ def test_fast_path_matches_yaml_when_it_answers(line: str) -> None:
 
 @pytest.mark.parametrize(
     "line",
-    ["name: yes", "name: 12", "name:   0", "name: a: b", "name: x # c", "name: [1]", "on: x", "name: -x",
-     "name: \tx", "name:  'q'x"],
+    [
+        "name: yes",
+        "name: 12",
+        "name:   0",
+        "name: a: b",
+        "name: x # c",
+        "name: [1]",
+        "on: x",
+        "name: -x",
+        "name: \tx",
+        "name:  'q'x",
+    ],
 )
 def test_fast_path_declines_what_yaml_reads_differently(line: str) -> None:
     assert _fast_parse([line]) is None
 
 
 @settings(max_examples=300, deadline=None)
-@given(st.text(alphabet=st.characters(blacklist_categories=("Cs",), blacklist_characters="\n\r"), max_size=40))
+@given(
+    st.text(
+        alphabet=st.characters(blacklist_categories=("Cs",), blacklist_characters="\n\r"),
+        max_size=40,
+    )
+)
 def test_fast_path_never_disagrees_with_yaml(value: str) -> None:
     line = f"name: {value}"
     fast = _fast_parse([line])
@@ -305,7 +326,7 @@ def test_render_layout() -> None:
     "name, description",
     [
         ("Release: steps", "Release steps: tag, build, canary"),
-        ("'quoted'", '"double" and \'single\''),
+        ("'quoted'", "\"double\" and 'single'"),
         ("- leading dash", "--- three dashes"),
         ("ünïcode ✓ 日本語", "emoji 🧠 and accents é"),
         ("# hash", "value # not a comment"),
@@ -317,7 +338,9 @@ def test_render_layout() -> None:
     ],
 )
 def test_render_round_trips_awkward_values(tmp_path: Path, name: str, description: str) -> None:
-    path = write(tmp_path / "m.md", render_memory_file(name, description, MemoryType.PROJECT, "Body"))
+    path = write(
+        tmp_path / "m.md", render_memory_file(name, description, MemoryType.PROJECT, "Body")
+    )
     fm = read_frontmatter(path)
     assert (fm.name, fm.description, fm.type) == (name, description, MemoryType.PROJECT)
     assert not fm.malformed
@@ -347,7 +370,9 @@ _text = st.text(alphabet=st.characters(blacklist_categories=("Cs",)), max_size=6
     mtype=st.sampled_from(list(MemoryType)),
     body=_text,
 )
-def test_render_parse_round_trip_property(name: str, description: str, mtype: MemoryType, body: str) -> None:
+def test_render_parse_round_trip_property(
+    name: str, description: str, mtype: MemoryType, body: str
+) -> None:
     from memdir_nb.frontmatter import one_line
 
     expected_name = one_line(name) or None

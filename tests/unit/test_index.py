@@ -80,7 +80,9 @@ def test_byte_cap_cuts_at_last_newline() -> None:
     kept = kept_part(result.content)
     assert len(kept.encode()) <= MAX_ENTRYPOINT_BYTES
     assert kept.split("\n") == lines[: len(kept.split("\n"))]  # whole lines only
-    assert len(kept.encode()) + 1 + len(lines[len(kept.split("\n"))]) > MAX_ENTRYPOINT_BYTES  # the next line would not fit
+    assert (
+        len(kept.encode()) + 1 + len(lines[len(kept.split("\n"))]) > MAX_ENTRYPOINT_BYTES
+    )  # the next line would not fit
     assert result.kept_line_count == len(kept.split("\n")) == 83
 
 
@@ -125,7 +127,9 @@ def test_both_caps_named_when_both_fire() -> None:
     lines = entry_lines(300, width=200)  # 60,299 bytes
     result = truncate_entrypoint_content("\n".join(lines))
     assert result.was_line_truncated and result.was_byte_truncated
-    assert result.warning.startswith(WARNING_START + "300 lines and 60.3 KB (limits: 200 lines, 25 KB)")
+    assert result.warning.startswith(
+        WARNING_START + "300 lines and 60.3 KB (limits: 200 lines, 25 KB)"
+    )
     kept = kept_part(result.content)
     assert len(kept.encode()) <= MAX_ENTRYPOINT_BYTES
     assert kept.split("\n") == lines[: result.kept_line_count]
@@ -144,16 +148,30 @@ def test_empty_index() -> None:
 
 
 @pytest.mark.parametrize(
-    "n, text", [(0, "0 bytes"), (999, "999 bytes"), (1000, "1.0 KB"), (25_001, "25.1 KB"), (31_200, "31.2 KB"),
-                (1_500_000, "1.5 MB")]
+    "n, text",
+    [
+        (0, "0 bytes"),
+        (999, "999 bytes"),
+        (1000, "1.0 KB"),
+        (25_001, "25.1 KB"),
+        (31_200, "31.2 KB"),
+        (1_500_000, "1.5 MB"),
+    ],
 )
 def test_format_size(n: int, text: str) -> None:
     assert format_size(n) == text
 
 
 @settings(max_examples=200, deadline=None)
-@given(st.lists(st.text(alphabet=st.characters(blacklist_categories=("Cs",), blacklist_characters="\n\r"),
-                        max_size=400), max_size=300))
+@given(
+    st.lists(
+        st.text(
+            alphabet=st.characters(blacklist_categories=("Cs",), blacklist_characters="\n\r"),
+            max_size=400,
+        ),
+        max_size=300,
+    )
+)
 def test_truncation_always_respects_both_caps_on_whole_lines(lines: list[str]) -> None:
     raw = "\n".join(lines)
     result = truncate_entrypoint_content(raw)
@@ -241,7 +259,9 @@ def test_upsert_preserves_missing_trailing_newline_on_replace() -> None:
 
 def test_upsert_drops_duplicate_lines_for_the_target() -> None:
     text = "- [A](a.md) — 1\n- [B](b.md) — b\n- [A again](./a.md) — 2\n"
-    assert upsert_index_entry(text, "- [A](a.md) — 3", "a.md") == "- [A](a.md) — 3\n- [B](b.md) — b\n"
+    assert (
+        upsert_index_entry(text, "- [A](a.md) — 3", "a.md") == "- [A](a.md) — 3\n- [B](b.md) — b\n"
+    )
 
 
 def test_upsert_refuses_multi_line_entries() -> None:
@@ -274,10 +294,18 @@ def test_read_entrypoint_missing_is_empty(tmp_path: Path) -> None:
 
 
 def test_rebuild_private_index_from_frontmatter(tmp_path: Path) -> None:
-    memory(tmp_path, "reference_linear.md", "Bug tracker", "Pipeline bugs in Linear INGEST", "reference")
+    memory(
+        tmp_path,
+        "reference_linear.md",
+        "Bug tracker",
+        "Pipeline bugs in Linear INGEST",
+        "reference",
+    )
     memory(tmp_path, "user_role.md", "User role", "Backend engineer, new to Rust", "user")
     memory(tmp_path, "feedback_tests.md", "Testing", "Real DB in tests", "feedback")
-    memory(tmp_path, "topics/project_freeze.md", "Merge freeze", "Freeze from 2026-03-05", "project")
+    memory(
+        tmp_path, "topics/project_freeze.md", "Merge freeze", "Freeze from 2026-03-05", "project"
+    )
     memory(tmp_path, "team/project_shared.md", "Shared", "team only", "project")
     memory(tmp_path, "logs/2026/03/2026-03-28.md", "Log", "daily log", "project")
     memory(tmp_path, ".trash/feedback_old.md", "Old", "forgotten", "feedback")
@@ -297,7 +325,10 @@ def test_rebuild_team_index_uses_paths_relative_to_team(tmp_path: Path) -> None:
     memory(tmp_path, "team/reference_grafana.md", "Grafana", "api-latency board", "reference")
     memory(tmp_path, "team/project_freeze.md", "Freeze", "Mobile release", "project")
     text = rebuild_index(tmp_path / "team")
-    assert text == "- [Freeze](project_freeze.md) — Mobile release\n- [Grafana](reference_grafana.md) — api-latency board\n"
+    assert (
+        text
+        == "- [Freeze](project_freeze.md) — Mobile release\n- [Grafana](reference_grafana.md) — api-latency board\n"
+    )
     assert read_entrypoint(tmp_path / "team") == text
 
 

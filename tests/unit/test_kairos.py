@@ -44,7 +44,10 @@ def test_append_goes_to_logs_year_month_local_date_file(memdir: Path) -> None:
 def test_second_append_same_day_keeps_first_entry_and_adds_after_it(memdir: Path) -> None:
     append_daily_log(memdir, "first", now_ms=_ms(2026, 4, 1, 9))
     path = append_daily_log(memdir, "second\nwith two lines", now_ms=_ms(2026, 4, 1, 17, 5, 9))
-    assert read_daily_log_entries(path) == [("09:00:00", "first"), ("17:05:09", "second\nwith two lines")]
+    assert read_daily_log_entries(path) == [
+        ("09:00:00", "first"),
+        ("17:05:09", "second\nwith two lines"),
+    ]
     assert path.read_text(encoding="utf-8").count("# Daily log") == 1
 
 
@@ -65,9 +68,17 @@ def test_text_line_that_looks_like_a_heading_is_indented_not_a_new_entry(memdir:
 
 @pytest.mark.parametrize(
     ("text", "fragment"),
-    [("", "empty"), ("  \n\t\n", "empty"), (b"bytes", "must be a str"), ("a\x00b", "NUL"), ("x" * 20_001, "limit")],
+    [
+        ("", "empty"),
+        ("  \n\t\n", "empty"),
+        (b"bytes", "must be a str"),
+        ("a\x00b", "NUL"),
+        ("x" * 20_001, "limit"),
+    ],
 )
-def test_bad_text_is_refused_and_nothing_is_written(memdir: Path, text: object, fragment: str) -> None:
+def test_bad_text_is_refused_and_nothing_is_written(
+    memdir: Path, text: object, fragment: str
+) -> None:
     with pytest.raises(DailyLogError, match=fragment):
         append_daily_log(memdir, text, now_ms=_ms(2026, 4, 1))  # type: ignore[arg-type]
     assert not (memdir / "logs").exists()
@@ -101,14 +112,18 @@ _WORKER = textwrap.dedent(
 )
 
 
-def test_concurrent_processes_append_whole_entries_and_lose_none(memdir: Path, tmp_path: Path) -> None:
+def test_concurrent_processes_append_whole_entries_and_lose_none(
+    memdir: Path, tmp_path: Path
+) -> None:
     script = tmp_path / "append_worker.py"
     script.write_text(_WORKER, encoding="utf-8")
     workers, per_worker = 6, 25
     now = _ms(2026, 4, 1, 8)
     env = {**os.environ, "PYTHONPATH": str(REPO)}
     procs = [
-        subprocess.Popen([sys.executable, str(script), str(memdir), str(w), str(per_worker), str(now)], env=env)
+        subprocess.Popen(
+            [sys.executable, str(script), str(memdir), str(w), str(per_worker), str(now)], env=env
+        )
         for w in range(workers)
     ]
     assert [p.wait(timeout=120) for p in procs] == [0] * workers
@@ -145,5 +160,7 @@ def test_prompt_follows_the_clock_to_the_next_day(memdir: Path) -> None:
 
 def test_importing_kairos_loads_no_heavy_library() -> None:
     code = "import sys, memdir_nb.kairos; print(sorted(m for m in ('anthropic','pandas','numpy','rapidfuzz') if m in sys.modules))"
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO, check=True)
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO, check=True
+    )
     assert out.stdout.strip() == "[]"

@@ -21,18 +21,43 @@ DAY_MS = 86_400_000
 WHY_HOW = "\n\n**Why:** it broke production once.\n\n**How to apply:** check it before merging."
 # A realistic, clean memory of each type: no rule may fire on these.
 CLEAN = {
-    "user_role.md": ("Role", "User is a data engineer who knows Spark well and is new to Rust", "user",
-                     "Works on the ingestion pipeline; explain Rust ownership when it comes up."),
-    "feedback_tests.md": ("Real database in tests", "Integration tests hit a real Postgres, never mocks",
-                          "feedback", "Do not mock the database in integration tests." + WHY_HOW),
-    "project_freeze.md": ("Merge freeze", "Merge freeze on mobile from 2026-03-05 to 2026-03-10 for the release",
-                          "project", "No merges to main from Thursday 2026-03-05 through 2026-03-10." + WHY_HOW),
-    "reference_dash.md": ("Latency dashboards", "Grafana board api-latency is where on-call checks p99 latency",
-                          "reference", "Grafana folder 'API', board `api-latency`; alerts page the primary."),
+    "user_role.md": (
+        "Role",
+        "User is a data engineer who knows Spark well and is new to Rust",
+        "user",
+        "Works on the ingestion pipeline; explain Rust ownership when it comes up.",
+    ),
+    "feedback_tests.md": (
+        "Real database in tests",
+        "Integration tests hit a real Postgres, never mocks",
+        "feedback",
+        "Do not mock the database in integration tests." + WHY_HOW,
+    ),
+    "project_freeze.md": (
+        "Merge freeze",
+        "Merge freeze on mobile from 2026-03-05 to 2026-03-10 for the release",
+        "project",
+        "No merges to main from Thursday 2026-03-05 through 2026-03-10." + WHY_HOW,
+    ),
+    "reference_dash.md": (
+        "Latency dashboards",
+        "Grafana board api-latency is where on-call checks p99 latency",
+        "reference",
+        "Grafana folder 'API', board `api-latency`; alerts page the primary.",
+    ),
 }
 
 
-def write_memory(root: Path, rel: str, name: str, desc: str, mtype: str, body: str, *, mtime_ms: float | None = None) -> Path:
+def write_memory(
+    root: Path,
+    rel: str,
+    name: str,
+    desc: str,
+    mtype: str,
+    body: str,
+    *,
+    mtime_ms: float | None = None,
+) -> Path:
     path = root / rel
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(render_memory_file(name, desc, mtype, body), encoding="utf-8")
@@ -44,7 +69,11 @@ def write_memory(root: Path, rel: str, name: str, desc: str, mtype: str, body: s
 
 
 def write_index(scope_dir: Path) -> None:
-    lines = [format_index_entry(p.stem, p.name, "hook") for p in sorted(scope_dir.glob("*.md")) if p.name != "MEMORY.md"]
+    lines = [
+        format_index_entry(p.stem, p.name, "hook")
+        for p in sorted(scope_dir.glob("*.md"))
+        if p.name != "MEMORY.md"
+    ]
     (scope_dir / "MEMORY.md").write_text("\n".join(lines) + "\n", encoding="utf-8")
 
 
@@ -55,8 +84,15 @@ def clean_dir(root: Path) -> Path:
     return root
 
 
-def lint_one(tmp_path: Path, body: str, *, mtype: str = "reference", desc: str = "Where the API latency board lives for on-call",
-             rel: str = "reference_x.md", name: str = "A memory") -> list[Finding]:
+def lint_one(
+    tmp_path: Path,
+    body: str,
+    *,
+    mtype: str = "reference",
+    desc: str = "Where the API latency board lives for on-call",
+    rel: str = "reference_x.md",
+    name: str = "A memory",
+) -> list[Finding]:
     clean_dir(tmp_path)
     write_memory(tmp_path, rel, name, desc, mtype, body, mtime_ms=NOW_MS - DAY_MS)
     write_index(tmp_path / Path(rel).parent) if "/" in rel else write_index(tmp_path)
@@ -86,7 +122,9 @@ def test_demo_dir_yields_one_finding_per_documented_quirk(tmp_path):
     assert ("team/project_availability_okr.md", "stale-project") in by
     # Errors only for real errors: the dangling line and the index the loader cuts.
     assert {(f.path, f.rule) for f in found if f.severity == "error"} == {
-        ("MEMORY.md", "index-dangling-entry"), ("team/MEMORY.md", "index-over-cap")}
+        ("MEMORY.md", "index-dangling-entry"),
+        ("team/MEMORY.md", "index-over-cap"),
+    }
     quirk_files = {p for q in DEMO_QUIRKS.values() for p in q.paths}
     # No memory outside the quirk list gets a finding: the rules do not trip on ordinary prose.
     assert {f.path for f in found} <= quirk_files | {"team/MEMORY.md", "MEMORY.md"}
@@ -96,13 +134,17 @@ def test_demo_dir_yields_one_finding_per_documented_quirk(tmp_path):
 
 
 def test_file_path_with_line_number_is_flagged(tmp_path):
-    found = lint_one(tmp_path, "The retry limit is set in src/billing/retry.py:142 and nowhere else.")
+    found = lint_one(
+        tmp_path, "The retry limit is set in src/billing/retry.py:142 and nowhere else."
+    )
     f = next(f for f in found if f.rule == "derivable-file-path")
     assert f.severity == "warning" and "src/billing/retry.py:142" in f.message and f.line == 7
 
 
 def test_file_path_without_line_number_and_times_are_not_flagged(tmp_path):
-    found = lint_one(tmp_path, "Handoff at 10:30 in #oncall; the runbook is docs/runbook.md on the wiki.")
+    found = lint_one(
+        tmp_path, "Handoff at 10:30 in #oncall; the runbook is docs/runbook.md on the wiki."
+    )
     assert "derivable-file-path" not in rules(found)
 
 
@@ -124,7 +166,9 @@ def test_git_sha_next_to_commit_is_flagged(tmp_path):
 def test_list_of_pr_numbers_is_flagged_but_one_ticket_is_not(tmp_path):
     found = lint_one(tmp_path, "Related: PR #4512, PR #4513 and PR #4520.")
     assert "derivable-git-history" in rules(found)
-    found = lint_one(tmp_path / "b", "Follow-up is tracked in FCST-388 (see #412 for the discussion).")
+    found = lint_one(
+        tmp_path / "b", "Follow-up is tracked in FCST-388 (see #412 for the discussion)."
+    )
     assert "derivable-git-history" not in rules(found)
 
 
@@ -139,19 +183,34 @@ def test_function_in_file_presented_as_fact_is_flagged(tmp_path):
 
 
 def test_backticked_fixture_name_without_location_is_not_flagged(tmp_path):
-    found = lint_one(tmp_path, "Use `pg_container()` for a real database; advance the clock instead of sleeping.")
+    found = lint_one(
+        tmp_path, "Use `pg_container()` for a real database; advance the clock instead of sleeping."
+    )
     assert "derivable-code-symbol" not in rules(found)
 
 
-@pytest.mark.parametrize("phrase", ["I'm currently working on the parser", "TODO: finish the migration",
-                                    "Status: in progress", "WIP on the exporter", "In this session we renamed it"])
+@pytest.mark.parametrize(
+    "phrase",
+    [
+        "I'm currently working on the parser",
+        "TODO: finish the migration",
+        "Status: in progress",
+        "WIP on the exporter",
+        "In this session we renamed it",
+    ],
+)
 def test_ephemeral_task_state_is_flagged(tmp_path, phrase):
     assert "ephemeral-task-state" in rules(lint_one(tmp_path, phrase))
 
 
 def test_dated_in_progress_project_status_is_not_ephemeral(tmp_path):
-    found = lint_one(tmp_path, "Backfill in progress until 2026-04-02; do not restart workers." + WHY_HOW,
-                     mtype="project", rel="project_backfill.md", desc="ERA5 backfill runs until 2026-04-02; no restarts")
+    found = lint_one(
+        tmp_path,
+        "Backfill in progress until 2026-04-02; do not restart workers." + WHY_HOW,
+        mtype="project",
+        rel="project_backfill.md",
+        desc="ERA5 backfill runs until 2026-04-02; no restarts",
+    )
     assert "ephemeral-task-state" not in rules(found)
 
 
@@ -174,41 +233,77 @@ def test_secret_in_private_memory_is_a_warning(tmp_path):
 
 
 def test_pointer_to_vault_is_not_a_secret(tmp_path):
-    assert "secret" not in rules(lint_one(tmp_path, "The API key lives in 1Password, vault 'Data vendors'."))
+    assert "secret" not in rules(
+        lint_one(tmp_path, "The API key lives in 1Password, vault 'Data vendors'.")
+    )
 
 
 # ---------------------------------------------------------------- relative dates
 
 
-@pytest.mark.parametrize("text", ["Demo is on Thursday.", "Ship next week.", "Due in 3 days.",
-                                  "Review tomorrow.", "Decided yesterday.", "Budget closed last month."])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Demo is on Thursday.",
+        "Ship next week.",
+        "Due in 3 days.",
+        "Review tomorrow.",
+        "Decided yesterday.",
+        "Budget closed last month.",
+    ],
+)
 def test_relative_dates_in_project_memory_are_flagged(tmp_path, text):
-    found = lint_one(tmp_path, text + WHY_HOW, mtype="project", rel="project_x.md", desc="Launch plan for the v3 API")
+    found = lint_one(
+        tmp_path,
+        text + WHY_HOW,
+        mtype="project",
+        rel="project_x.md",
+        desc="Launch plan for the v3 API",
+    )
     assert "relative-date" in rules(found)
 
 
-@pytest.mark.parametrize("text", ["Demo is on Thursday 2026-03-05.", "Demo on 2026-03-05 (Thursday).",
-                                  "Handoff every Monday at 10.", "Triage happens on Tuesdays."])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Demo is on Thursday 2026-03-05.",
+        "Demo on 2026-03-05 (Thursday).",
+        "Handoff every Monday at 10.",
+        "Triage happens on Tuesdays.",
+    ],
+)
 def test_anchored_or_recurring_weekdays_are_not_relative_dates(text):
     assert find_relative_dates(text) == []
 
 
 def test_relative_dates_outside_project_memories_are_not_flagged(tmp_path):
-    assert "relative-date" not in rules(lint_one(tmp_path, "Handoff notes go out next week as usual."))
+    assert "relative-date" not in rules(
+        lint_one(tmp_path, "Handoff notes go out next week as usual.")
+    )
 
 
 # ---------------------------------------------------------------- structure
 
 
 def test_feedback_without_why_or_how_to_apply_is_flagged(tmp_path):
-    found = lint_one(tmp_path, "Never mock the database.", mtype="feedback", rel="feedback_x.md",
-                     desc="Never mock the database in integration tests")
+    found = lint_one(
+        tmp_path,
+        "Never mock the database.",
+        mtype="feedback",
+        rel="feedback_x.md",
+        desc="Never mock the database in integration tests",
+    )
     assert {"missing-why", "missing-how-to-apply"} <= rules(found)
 
 
 def test_plain_why_and_how_lines_satisfy_the_structure_rule(tmp_path):
-    found = lint_one(tmp_path, "Never mock the database.\nWhy: it hid a bug.\nHow to apply: integration tests only.",
-                     mtype="feedback", rel="feedback_x.md", desc="Never mock the database in integration tests")
+    found = lint_one(
+        tmp_path,
+        "Never mock the database.\nWhy: it hid a bug.\nHow to apply: integration tests only.",
+        mtype="feedback",
+        rel="feedback_x.md",
+        desc="Never mock the database in integration tests",
+    )
     assert not {"missing-why", "missing-how-to-apply"} & rules(found)
 
 
@@ -223,8 +318,14 @@ def test_description_over_150_chars_is_flagged(tmp_path):
 
 
 def test_missing_description_and_unknown_type(tmp_path):
-    (tmp_path / "reference_bad.md").write_text("---\nname: Bad\ntype: snippet\n---\n\nBody.\n", encoding="utf-8")
-    found = [f for f in lint_memory_dir(clean_dir(tmp_path), now_ms=NOW_MS) if f.path == "reference_bad.md"]
+    (tmp_path / "reference_bad.md").write_text(
+        "---\nname: Bad\ntype: snippet\n---\n\nBody.\n", encoding="utf-8"
+    )
+    found = [
+        f
+        for f in lint_memory_dir(clean_dir(tmp_path), now_ms=NOW_MS)
+        if f.path == "reference_bad.md"
+    ]
     by = {f.rule: f for f in found}
     assert by["unknown-type"].severity == "error" and "'snippet'" in by["unknown-type"].message
     assert by["unknown-type"].line == 3
@@ -234,7 +335,8 @@ def test_missing_description_and_unknown_type(tmp_path):
 def test_malformed_header_and_missing_frontmatter(tmp_path):
     clean_dir(tmp_path)
     (tmp_path / "reference_colon.md").write_text(
-        "---\nname: Steps\ndescription: Release steps: tag, build, ship to prod\ntype: reference\n---\nBody\n")
+        "---\nname: Steps\ndescription: Release steps: tag, build, ship to prod\ntype: reference\n---\nBody\n"
+    )
     (tmp_path / "reference_plain.md").write_text("Just a note without a header.\n")
     found = lint_memory_dir(tmp_path, now_ms=NOW_MS)
     assert ("reference_colon.md", "malformed-frontmatter") in {(f.path, f.rule) for f in found}
@@ -244,16 +346,28 @@ def test_malformed_header_and_missing_frontmatter(tmp_path):
 
 def test_user_memory_in_team_is_an_error(tmp_path):
     (tmp_path / "team").mkdir()
-    found = lint_one(tmp_path, "Prefers terse answers.", mtype="user", rel="team/user_terse.md",
-                     desc="User prefers terse answers without recaps")
+    found = lint_one(
+        tmp_path,
+        "Prefers terse answers.",
+        mtype="user",
+        rel="team/user_terse.md",
+        desc="User prefers terse answers without recaps",
+    )
     assert next(f for f in found if f.rule == "user-memory-in-team").severity == "error"
 
 
 def test_stale_project_depends_on_the_clock(tmp_path):
     clean_dir(tmp_path)
     old = NOW_MS - 400 * DAY_MS
-    write_memory(tmp_path, "project_old.md", "Old goal", "Availability goal of 99.9% for the year", "project",
-                 "Goal set on 2025-01-01." + WHY_HOW, mtime_ms=old)
+    write_memory(
+        tmp_path,
+        "project_old.md",
+        "Old goal",
+        "Availability goal of 99.9% for the year",
+        "project",
+        "Goal set on 2025-01-01." + WHY_HOW,
+        mtime_ms=old,
+    )
     write_index(tmp_path)
     assert "stale-project" in rules(lint_memory_dir(tmp_path, now_ms=NOW_MS))
     assert "stale-project" not in rules(lint_memory_dir(tmp_path, now_ms=old + 30 * DAY_MS))
@@ -266,7 +380,7 @@ def test_index_rules_dangling_missing_long_and_duplicate(tmp_path):
     clean_dir(tmp_path)
     idx = tmp_path / "MEMORY.md"
     lines = idx.read_text().splitlines()
-    lines = [l for l in lines if "reference_dash" not in l]
+    lines = [ln for ln in lines if "reference_dash" not in ln]
     lines.append(format_index_entry("Gone", "gone.md", "was deleted"))
     lines.append(format_index_entry("Role again", "user_role.md", "dup"))
     lines.append("- [Long](project_freeze.md) — " + "x" * 220)
@@ -285,7 +399,10 @@ def test_index_target_escaping_the_dir_is_dangling(tmp_path):
     clean_dir(tmp_path)
     with open(tmp_path / "MEMORY.md", "a") as fh:
         fh.write("- [Keys](../../.ssh/id_rsa) — keys\n")
-    assert any(f.rule == "index-dangling-entry" and "outside" in f.message for f in lint_memory_dir(tmp_path))
+    assert any(
+        f.rule == "index-dangling-entry" and "outside" in f.message
+        for f in lint_memory_dir(tmp_path)
+    )
 
 
 def test_index_over_line_cap_is_an_error_and_non_pointer_lines_a_warning(tmp_path):
@@ -294,7 +411,10 @@ def test_index_over_line_cap_is_an_error_and_non_pointer_lines_a_warning(tmp_pat
         fh.write("".join(f"note {i}\n" for i in range(210)))
     by = {f.rule: f for f in lint_memory_dir(tmp_path) if f.path == "MEMORY.md"}
     assert by["index-over-cap"].severity == "error"
-    assert by["index-not-pointer"].severity == "warning" and "210 lines" in by["index-not-pointer"].message
+    assert (
+        by["index-not-pointer"].severity == "warning"
+        and "210 lines" in by["index-not-pointer"].message
+    )
 
 
 def test_headings_and_blank_lines_in_index_are_fine(tmp_path):
@@ -313,8 +433,15 @@ def test_missing_index_is_one_finding_not_one_per_file(tmp_path):
 
 def test_lint_sees_more_than_the_200_newest_files(tmp_path):
     for i in range(230):
-        write_memory(tmp_path, f"reference_{i:03d}.md", f"Ref {i}", "misc", "reference", "Board.",
-                     mtime_ms=NOW_MS - i * 60_000)
+        write_memory(
+            tmp_path,
+            f"reference_{i:03d}.md",
+            f"Ref {i}",
+            "misc",
+            "reference",
+            "Board.",
+            mtime_ms=NOW_MS - i * 60_000,
+        )
     assert sum(f.rule == "vague-description" for f in lint_memory_dir(tmp_path)) == 230
 
 
@@ -327,14 +454,16 @@ def test_not_a_directory_is_a_clear_error(tmp_path):
 
 
 def run_cli(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "memdir_nb.cli", *args], capture_output=True, text=True, timeout=120)
+    return subprocess.run(
+        [sys.executable, "-m", "memdir_nb.cli", *args], capture_output=True, text=True, timeout=120
+    )
 
 
 def test_cli_lint_exits_nonzero_on_errors_and_prints_rule_and_hint(tmp_path):
     root = build_demo_memory_dir(tmp_path / "demo", now_ms=time.time() * 1000)
     proc = run_cli("lint", str(root))
     assert proc.returncode == 1
-    line = next(l for l in proc.stdout.splitlines() if "index-dangling-entry" in l)
+    line = next(ln for ln in proc.stdout.splitlines() if "index-dangling-entry" in ln)
     assert line.startswith("MEMORY.md:") and "error" in line and "(fix: " in line
     assert proc.stdout.strip().splitlines()[-1].startswith("2 errors,")
 
@@ -346,7 +475,9 @@ def test_cli_lint_exits_zero_on_warnings_only_and_json_is_parseable(tmp_path):
     proc = run_cli("lint", str(tmp_path), "--json")
     assert proc.returncode == 0
     data = json.loads(proc.stdout)
-    assert [(d["path"], d["rule"], d["severity"]) for d in data] == [("reference_misc.md", "vague-description", "warning")]
+    assert [(d["path"], d["rule"], d["severity"]) for d in data] == [
+        ("reference_misc.md", "vague-description", "warning")
+    ]
 
 
 def test_progress_bar_only_when_asked_or_the_dir_is_large(tmp_path, capsys) -> None:
@@ -354,8 +485,12 @@ def test_progress_bar_only_when_asked_or_the_dir_is_large(tmp_path, capsys) -> N
     from memdir_nb.store import MemoryStore
 
     store = MemoryStore(tmp_path / "mem")
-    store.save("Deploy runbook", "Where the production deploy runbook lives", "reference",
-               "The runbook is the Notion page 'Deploys'.")
+    store.save(
+        "Deploy runbook",
+        "Where the production deploy runbook lives",
+        "reference",
+        "The runbook is the Notion page 'Deploys'.",
+    )
     lint_memory_dir(tmp_path / "mem")
     assert "reading mem" not in capsys.readouterr().err
     lint_memory_dir(tmp_path / "mem", progress=True)

@@ -72,7 +72,10 @@ def cfg(tmp_path: Path, cwd: Path | None = None, **overrides) -> MemdirConfig:
 
 
 def expected_default(home: Path, root: Path) -> str:
-    return str(home / ".claude" / "projects" / sanitize_path(os.path.realpath(root)) / "memory") + os.sep
+    return (
+        str(home / ".claude" / "projects" / sanitize_path(os.path.realpath(root)) / "memory")
+        + os.sep
+    )
 
 
 # --------------------------------------------------------------------------- validate_memory_path
@@ -122,7 +125,9 @@ def test_validate_memory_path_normalizes_dot_segments() -> None:
 
 def test_validate_memory_path_nfc_normalizes() -> None:
     decomposed = "/srv/cafe\u0301/memory"
-    assert unicodedata.is_normalized("NFD", decomposed) and not unicodedata.is_normalized("NFC", decomposed)
+    assert unicodedata.is_normalized("NFD", decomposed) and not unicodedata.is_normalized(
+        "NFC", decomposed
+    )
     assert validate_memory_path(decomposed, False) == "/srv/caf\u00e9/memory/"
 
 
@@ -157,7 +162,7 @@ def test_sanitize_path_replaces_non_ascii_letters() -> None:
 
 
 def test_sanitize_path_counts_astral_characters_as_two_units_like_javascript() -> None:
-    assert sanitize_path("/a\U0001F600b") == "-a--b"
+    assert sanitize_path("/a\U0001f600b") == "-a--b"
 
 
 def test_sanitize_path_short_path_has_no_hash() -> None:
@@ -181,7 +186,7 @@ def test_sanitize_path_distinct_long_paths_stay_distinct() -> None:
 
 
 def test_sanitize_path_is_stable() -> None:
-    p = "/home/é/\U0001F600/" + "x" * 300
+    p = "/home/é/\U0001f600/" + "x" * 300
     assert sanitize_path(p) == sanitize_path(p)
     assert sanitize_path(p).endswith("-3vmev9")  # same value Node computes
 
@@ -283,7 +288,9 @@ def test_auto_mem_path_has_exactly_one_trailing_separator(tmp_path) -> None:
 def test_default_path_uses_git_root_from_a_subfolder(tmp_path) -> None:
     repo = make_repo(tmp_path / "repo")
     (repo / "src").mkdir()
-    assert get_auto_mem_path(cfg(tmp_path, repo / "src")) == expected_default(tmp_path / "home", repo)
+    assert get_auto_mem_path(cfg(tmp_path, repo / "src")) == expected_default(
+        tmp_path / "home", repo
+    )
 
 
 @needs_git
@@ -297,15 +304,21 @@ def test_worktree_shares_memory_dir_with_main_checkout(tmp_path) -> None:
 
 
 def test_cowork_override_wins_over_settings(tmp_path) -> None:
-    c = cfg(tmp_path, cowork_memory_override="/srv/cowork/mem",
-            settings={"policy": {"autoMemoryDirectory": "/srv/policy"}})
+    c = cfg(
+        tmp_path,
+        cowork_memory_override="/srv/cowork/mem",
+        settings={"policy": {"autoMemoryDirectory": "/srv/policy"}},
+    )
     res = resolve_auto_mem_path(c)
     assert (res.path, res.source) == ("/srv/cowork/mem/", "cowork-override")
 
 
 def test_cowork_override_is_not_tilde_expanded_and_falls_through(tmp_path, caplog) -> None:
-    c = cfg(tmp_path, cowork_memory_override="~/cowork",
-            settings={"user": {"autoMemoryDirectory": "/srv/user"}})
+    c = cfg(
+        tmp_path,
+        cowork_memory_override="~/cowork",
+        settings={"user": {"autoMemoryDirectory": "/srv/user"}},
+    )
     with caplog.at_level(logging.WARNING, logger="memdir_nb.paths"):
         res = resolve_auto_mem_path(c)
     assert (res.path, res.source) == ("/srv/user/", "settings:user")
@@ -320,19 +333,34 @@ def test_invalid_override_falls_through_to_default(tmp_path) -> None:
 
 
 def test_policy_settings_beat_user_settings(tmp_path) -> None:
-    c = cfg(tmp_path, settings={"policy": {"autoMemoryDirectory": "/srv/policy"},
-                                "user": {"autoMemoryDirectory": "/srv/user"}})
+    c = cfg(
+        tmp_path,
+        settings={
+            "policy": {"autoMemoryDirectory": "/srv/policy"},
+            "user": {"autoMemoryDirectory": "/srv/user"},
+        },
+    )
     assert resolve_auto_mem_path(c).source == "settings:policy"
     assert get_auto_mem_path(c) == "/srv/policy/"
 
 
 def test_flag_and_local_settings_beat_user_settings(tmp_path) -> None:
-    c = cfg(tmp_path, settings={"flag": {"autoMemoryDirectory": "/srv/flag"},
-                                "local": {"autoMemoryDirectory": "/srv/local"},
-                                "user": {"autoMemoryDirectory": "/srv/user"}})
+    c = cfg(
+        tmp_path,
+        settings={
+            "flag": {"autoMemoryDirectory": "/srv/flag"},
+            "local": {"autoMemoryDirectory": "/srv/local"},
+            "user": {"autoMemoryDirectory": "/srv/user"},
+        },
+    )
     assert get_auto_mem_path(c) == "/srv/flag/"
-    c2 = cfg(tmp_path, settings={"local": {"autoMemoryDirectory": "/srv/local"},
-                                 "user": {"autoMemoryDirectory": "/srv/user"}})
+    c2 = cfg(
+        tmp_path,
+        settings={
+            "local": {"autoMemoryDirectory": "/srv/local"},
+            "user": {"autoMemoryDirectory": "/srv/user"},
+        },
+    )
     assert get_auto_mem_path(c2) == "/srv/local/"
 
 
@@ -342,9 +370,14 @@ def test_settings_directory_expands_tilde_against_config_home(tmp_path) -> None:
 
 
 def test_invalid_settings_value_is_skipped_for_the_next_source(tmp_path) -> None:
-    c = cfg(tmp_path, settings={"policy": {"autoMemoryDirectory": "~/"},
-                                "local": {"autoMemoryDirectory": 7},
-                                "user": {"autoMemoryDirectory": "/srv/user"}})
+    c = cfg(
+        tmp_path,
+        settings={
+            "policy": {"autoMemoryDirectory": "~/"},
+            "local": {"autoMemoryDirectory": 7},
+            "user": {"autoMemoryDirectory": "/srv/user"},
+        },
+    )
     res = resolve_auto_mem_path(c)
     assert (res.path, res.source) == ("/srv/user/", "settings:user")
     assert len(res.skipped) == 2
@@ -443,8 +476,7 @@ def test_auto_memory_is_on_by_default(tmp_path) -> None:
 
 
 def test_disable_env_turns_memory_off_even_if_settings_enable_it(tmp_path) -> None:
-    c = cfg(tmp_path, disable_auto_memory=True,
-            settings={"policy": {"autoMemoryEnabled": True}})
+    c = cfg(tmp_path, disable_auto_memory=True, settings={"policy": {"autoMemoryEnabled": True}})
     assert not is_auto_memory_enabled(c)
     assert "CLAUDE_CODE_DISABLE_AUTO_MEMORY" in auto_memory_status(c)[1]
 
@@ -473,8 +505,10 @@ def test_user_settings_can_disable_memory(tmp_path) -> None:
 
 
 def test_policy_setting_beats_user_setting_for_enabled(tmp_path) -> None:
-    c = cfg(tmp_path, settings={"policy": {"autoMemoryEnabled": True},
-                                "user": {"autoMemoryEnabled": False}})
+    c = cfg(
+        tmp_path,
+        settings={"policy": {"autoMemoryEnabled": True}, "user": {"autoMemoryEnabled": False}},
+    )
     assert is_auto_memory_enabled(c)
 
 
@@ -484,14 +518,18 @@ def test_project_settings_may_turn_memory_off(tmp_path) -> None:
 
 
 def test_project_settings_cannot_turn_on_what_the_user_disabled(tmp_path) -> None:
-    c = cfg(tmp_path, settings={"project": {"autoMemoryEnabled": True},
-                                "user": {"autoMemoryEnabled": False}})
+    c = cfg(
+        tmp_path,
+        settings={"project": {"autoMemoryEnabled": True}, "user": {"autoMemoryEnabled": False}},
+    )
     assert not is_auto_memory_enabled(c)
 
 
 def test_local_settings_beat_project_opt_out(tmp_path) -> None:
-    c = cfg(tmp_path, settings={"project": {"autoMemoryEnabled": False},
-                                "local": {"autoMemoryEnabled": True}})
+    c = cfg(
+        tmp_path,
+        settings={"project": {"autoMemoryEnabled": False}, "local": {"autoMemoryEnabled": True}},
+    )
     assert is_auto_memory_enabled(c)
 
 
@@ -520,8 +558,11 @@ def test_team_memory_needs_flag_and_auto_memory(tmp_path) -> None:
 def test_extract_mode_needs_flag_and_interactive_or_its_own_flag(
     tmp_path, extract, non_interactive_flag, non_interactive, expected
 ) -> None:
-    c = cfg(tmp_path, non_interactive=non_interactive,
-            flags={"extract_mode": extract, "extract_non_interactive": non_interactive_flag})
+    c = cfg(
+        tmp_path,
+        non_interactive=non_interactive,
+        flags={"extract_mode": extract, "extract_non_interactive": non_interactive_flag},
+    )
     assert is_extract_mode_active(c) is expected
 
 
@@ -556,9 +597,18 @@ def test_agent_memory_dir_per_scope(tmp_path) -> None:
     project = tmp_path / "project"
     c = cfg(tmp_path, project)
     home = tmp_path / "home"
-    assert get_agent_memory_dir("plugin:rev", "user", c) == home / ".claude" / "agent-memory" / "plugin-rev"
-    assert get_agent_memory_dir("plugin:rev", "project", c) == project / ".claude" / "agent-memory" / "plugin-rev"
-    assert get_agent_memory_dir("plugin:rev", "local", c) == project / ".claude" / "agent-memory-local" / "plugin-rev"
+    assert (
+        get_agent_memory_dir("plugin:rev", "user", c)
+        == home / ".claude" / "agent-memory" / "plugin-rev"
+    )
+    assert (
+        get_agent_memory_dir("plugin:rev", "project", c)
+        == project / ".claude" / "agent-memory" / "plugin-rev"
+    )
+    assert (
+        get_agent_memory_dir("plugin:rev", "local", c)
+        == project / ".claude" / "agent-memory-local" / "plugin-rev"
+    )
 
 
 def test_agent_memory_dir_stays_inside_its_parent(tmp_path) -> None:
@@ -577,7 +627,10 @@ def test_agent_memory_unknown_scope_lists_the_three(tmp_path) -> None:
 
 
 def test_daily_log_path_is_year_month_date(tmp_path) -> None:
-    assert daily_log_path(tmp_path, dt.date(2026, 3, 7)) == tmp_path / "logs" / "2026" / "03" / "2026-03-07.md"
+    assert (
+        daily_log_path(tmp_path, dt.date(2026, 3, 7))
+        == tmp_path / "logs" / "2026" / "03" / "2026-03-07.md"
+    )
 
 
 def test_daily_log_path_accepts_str_memory_dir_with_trailing_sep(tmp_path) -> None:

@@ -42,7 +42,10 @@ def test_intro_names_the_dir_and_says_it_already_exists(tmp_path: Path) -> None:
 def test_explicit_remember_and_forget_requests_are_covered(tmp_path: Path) -> None:
     text = _text(tmp_path)
     assert "Asked to remember something: save it now" in text
-    assert "Asked to forget something: find the memory and remove its file and its line in MEMORY.md" in text
+    assert (
+        "Asked to forget something: find the memory and remove its file and its line in MEMORY.md"
+        in text
+    )
 
 
 def test_types_section_has_all_four_types_from_type_guidance(tmp_path: Path) -> None:
@@ -302,7 +305,9 @@ def _config(tmp_path: Path, **flags: bool) -> MemdirConfig:
 def test_dispatch_returns_none_when_auto_memory_is_disabled(tmp_path: Path) -> None:
     cfg = _config(tmp_path)
     cfg = MemdirConfig.for_tests(
-        home=cfg.home, cwd=cfg.cwd, cowork_memory_override=cfg.cowork_memory_override,
+        home=cfg.home,
+        cwd=cfg.cwd,
+        cowork_memory_override=cfg.cowork_memory_override,
         disable_auto_memory=True,
     )
     assert load_memory_prompt(cfg) is None
@@ -350,7 +355,9 @@ def test_dispatch_skip_index_flag(tmp_path: Path) -> None:
 def test_public_daily_log_name_delegates_to_kairos(tmp_path: Path) -> None:
     from memdir_nb.kairos import build_assistant_daily_log_prompt as real
 
-    assert prompts.build_assistant_daily_log_prompt(tmp_path, now_ms=1.7e12) == real(tmp_path, now_ms=1.7e12)
+    assert prompts.build_assistant_daily_log_prompt(tmp_path, now_ms=1.7e12) == real(
+        tmp_path, now_ms=1.7e12
+    )
 
 
 # --- own words ------------------------------------------------------------------------------
@@ -423,7 +430,9 @@ def _agent_config(tmp_path: Path, **kw) -> MemdirConfig:
         ("local", ("proj", ".claude", "agent-memory-local", "plugin-explorer")),
     ],
 )
-def test_agent_prompt_uses_the_scope_dir_with_colon_sanitised_and_creates_it(tmp_path: Path, scope, parts) -> None:
+def test_agent_prompt_uses_the_scope_dir_with_colon_sanitised_and_creates_it(
+    tmp_path: Path, scope, parts
+) -> None:
     from memdir_nb.prompts import build_agent_memory_prompt
 
     expected = tmp_path.joinpath(*parts)
@@ -435,7 +444,9 @@ def test_agent_prompt_uses_the_scope_dir_with_colon_sanitised_and_creates_it(tmp
     assert "plugin:explorer/" not in text  # the raw type never reaches a path
 
 
-def test_agent_prompt_frames_memory_as_operational_knowledge_not_user_preferences(tmp_path: Path) -> None:
+def test_agent_prompt_frames_memory_as_operational_knowledge_not_user_preferences(
+    tmp_path: Path,
+) -> None:
     from memdir_nb.prompts import build_agent_memory_prompt
 
     text = build_agent_memory_prompt("explorer", "user", _agent_config(tmp_path))

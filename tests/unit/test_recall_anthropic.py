@@ -20,9 +20,33 @@ MODEL = "claude-test-model"
 @pytest.fixture()
 def memory_dir(tmp_path):
     d = tmp_path / "memory"
-    write_memory(d, "feedback_testing.md", name="Real DB in tests", description="Integration tests hit a real Postgres, never mocks", type="feedback", age_days=3, now_ms=NOW)
-    write_memory(d, "reference_grep_usage.md", name="Grep usage", description="Grep tool usage: regex syntax and glob filters", type="reference", age_days=1, now_ms=NOW)
-    write_memory(d, "team/project_freeze.md", name="Merge freeze", description="Merge freeze for the mobile release", type="project", age_days=0, now_ms=NOW)
+    write_memory(
+        d,
+        "feedback_testing.md",
+        name="Real DB in tests",
+        description="Integration tests hit a real Postgres, never mocks",
+        type="feedback",
+        age_days=3,
+        now_ms=NOW,
+    )
+    write_memory(
+        d,
+        "reference_grep_usage.md",
+        name="Grep usage",
+        description="Grep tool usage: regex syntax and glob filters",
+        type="reference",
+        age_days=1,
+        now_ms=NOW,
+    )
+    write_memory(
+        d,
+        "team/project_freeze.md",
+        name="Merge freeze",
+        description="Merge freeze for the mobile release",
+        type="project",
+        age_days=0,
+        now_ms=NOW,
+    )
     return d
 
 
@@ -35,14 +59,21 @@ def api():
 def selector_for(api, **kwargs) -> AnthropicSelector:
     kwargs.setdefault("max_retries", 0)
     kwargs.setdefault("timeout", 5.0)
-    return AnthropicSelector(api_key="sk-test-not-real", base_url=api.base_url, model=MODEL, **kwargs)
+    return AnthropicSelector(
+        api_key="sk-test-not-real", base_url=api.base_url, model=MODEL, **kwargs
+    )
 
 
 def test_correct_reply_returns_paths_in_the_order_chosen(api, memory_dir):
-    api.enqueue(json_reply({"selected_memories": ["team/project_freeze.md", "feedback_testing.md"]}))
+    api.enqueue(
+        json_reply({"selected_memories": ["team/project_freeze.md", "feedback_testing.md"]})
+    )
     selector = selector_for(api)
     found = find_relevant_memories("Can I merge today?", memory_dir, selector=selector)
-    assert [m.path for m in found] == [str(memory_dir / "team/project_freeze.md"), str(memory_dir / "feedback_testing.md")]
+    assert [m.path for m in found] == [
+        str(memory_dir / "team/project_freeze.md"),
+        str(memory_dir / "feedback_testing.md"),
+    ]
     assert selector.last_error is None
     assert all(m.mtime_ms > 0 for m in found)
 
@@ -73,13 +104,26 @@ def test_request_carries_model_max_tokens_schema_manifest_and_no_tools_section(a
 
 def test_tools_section_present_when_tools_given(api, memory_dir):
     api.enqueue(json_reply({"selected_memories": []}))
-    find_relevant_memories("search the code", memory_dir, recent_tools=("Grep", "Bash"), selector=selector_for(api))
+    find_relevant_memories(
+        "search the code", memory_dir, recent_tools=("Grep", "Bash"), selector=selector_for(api)
+    )
     content = api.requests[0].body["messages"][0]["content"]
     assert content.endswith("\n\nRecently used tools: Grep, Bash")
 
 
 def test_filename_not_in_manifest_is_dropped_and_duplicates_collapse(api, memory_dir):
-    api.enqueue(json_reply({"selected_memories": ["made_up.md", "feedback_testing.md", "feedback_testing.md", "../etc/passwd"]}))
+    api.enqueue(
+        json_reply(
+            {
+                "selected_memories": [
+                    "made_up.md",
+                    "feedback_testing.md",
+                    "feedback_testing.md",
+                    "../etc/passwd",
+                ]
+            }
+        )
+    )
     found = find_relevant_memories("tests", memory_dir, selector=selector_for(api))
     assert [m.path for m in found] == [str(memory_dir / "feedback_testing.md")]
 
@@ -155,8 +199,15 @@ def test_missing_or_empty_dir_returns_empty_without_calling_the_api(api, tmp_pat
 
 def test_all_already_surfaced_means_no_api_call(api, memory_dir):
     selector = selector_for(api)
-    surfaced = {str(memory_dir / "feedback_testing.md"), "reference_grep_usage.md", "team/project_freeze.md"}
-    assert find_relevant_memories("tests", memory_dir, already_surfaced=surfaced, selector=selector) == []
+    surfaced = {
+        str(memory_dir / "feedback_testing.md"),
+        "reference_grep_usage.md",
+        "team/project_freeze.md",
+    }
+    assert (
+        find_relevant_memories("tests", memory_dir, already_surfaced=surfaced, selector=selector)
+        == []
+    )
     assert api.request_count == 0
 
 

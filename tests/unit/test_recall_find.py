@@ -35,14 +35,18 @@ class RecordingSelector:
 def memory_dir(tmp_path):
     d = tmp_path / "memory"
     for i in range(8):
-        write_memory(d, f"project_{i}.md", name=f"P{i}", description=f"project {i}", age_days=i, now_ms=NOW)
+        write_memory(
+            d, f"project_{i}.md", name=f"P{i}", description=f"project {i}", age_days=i, now_ms=NOW
+        )
     write_memory(d, "team/project_t.md", name="T", description="team one", now_ms=NOW)
     return d
 
 
 def test_returns_relevant_memory_with_absolute_path_and_mtime(memory_dir):
     found = find_relevant_memories("q", memory_dir, selector=RecordingSelector(["project_2.md"]))
-    assert found == [RelevantMemory(str(memory_dir / "project_2.md"), pytest.approx(NOW - 2 * DAY_MS, abs=1000))]
+    assert found == [
+        RelevantMemory(str(memory_dir / "project_2.md"), pytest.approx(NOW - 2 * DAY_MS, abs=1000))
+    ]
     assert os.path.isabs(found[0].path)
 
 
@@ -55,14 +59,19 @@ def test_at_most_five_are_returned_in_selector_order(memory_dir):
 def test_surfaced_memories_are_removed_before_selection_by_path_or_filename(memory_dir):
     selector = RecordingSelector([])
     find_relevant_memories(
-        "q", memory_dir, already_surfaced={str(memory_dir / "project_0.md"), "team/project_t.md"}, selector=selector
+        "q",
+        memory_dir,
+        already_surfaced={str(memory_dir / "project_0.md"), "team/project_t.md"},
+        selector=selector,
     )
     assert "project_0.md" not in selector.offered and "team/project_t.md" not in selector.offered
     assert len(selector.offered) == 7
 
 
 def test_unknown_names_and_non_strings_are_dropped(memory_dir):
-    found = find_relevant_memories("q", memory_dir, selector=RecordingSelector(["nope.md", 3, "team/project_t.md"]))
+    found = find_relevant_memories(
+        "q", memory_dir, selector=RecordingSelector(["nope.md", 3, "team/project_t.md"])
+    )
     assert [m.path for m in found] == [str(memory_dir / "team/project_t.md")]
 
 
@@ -84,7 +93,9 @@ def test_default_selector_is_anthropic_with_a_key(tmp_path):
 
 
 def test_lexical_choice_wins_over_a_key(tmp_path):
-    config = MemdirConfig.for_tests(home=tmp_path, cwd=tmp_path, anthropic_api_key="sk-test", selector="lexical")
+    config = MemdirConfig.for_tests(
+        home=tmp_path, cwd=tmp_path, anthropic_api_key="sk-test", selector="lexical"
+    )
     assert isinstance(default_selector(config), LexicalSelector)
 
 

@@ -21,18 +21,65 @@ EVAL_CASES = Path(__file__).resolve().parents[2].parent / "shared/eval/recall_ca
 def memory_dir(tmp_path):
     d = tmp_path / "memory"
     specs = [
-        ("feedback_testing.md", "Integration tests use a real database", "Integration tests must hit a real Postgres, not mocks", "feedback"),
-        ("feedback_commit_messages.md", "Commit message format", "Commit messages: imperative mood, ticket prefix, no emoji", "feedback"),
-        ("reference_grep_tool_usage.md", "Grep tool usage", "Grep tool usage notes: regex syntax, glob filters, output modes", "reference"),
-        ("feedback_grep_monorepo.md", "Scope Grep in the monorepo", "Grep in the monorepo: always scope with a path; unscoped searches time out", "feedback"),
-        ("reference_linear_mcp_usage.md", "Linear MCP search usage", "Linear MCP search tool usage: query syntax and filters", "reference"),
-        ("reference_linear_mcp_gotchas.md", "Linear MCP search gotchas", "Linear MCP search known issues: silently caps at 50 results", "reference"),
-        ("team/project_release_freeze.md", "Release merge freeze", "Merge freeze on main for the mobile release, hotfixes only", "project"),
-        ("user_k8s.md", "Kubernetes familiarity", "User is new to Kubernetes; explain kubectl commands first", "user"),
-        ("project_code_review.md", "Review turnaround", "Reviewers answer a pull request within one business day", "project"),
+        (
+            "feedback_testing.md",
+            "Integration tests use a real database",
+            "Integration tests must hit a real Postgres, not mocks",
+            "feedback",
+        ),
+        (
+            "feedback_commit_messages.md",
+            "Commit message format",
+            "Commit messages: imperative mood, ticket prefix, no emoji",
+            "feedback",
+        ),
+        (
+            "reference_grep_tool_usage.md",
+            "Grep tool usage",
+            "Grep tool usage notes: regex syntax, glob filters, output modes",
+            "reference",
+        ),
+        (
+            "feedback_grep_monorepo.md",
+            "Scope Grep in the monorepo",
+            "Grep in the monorepo: always scope with a path; unscoped searches time out",
+            "feedback",
+        ),
+        (
+            "reference_linear_mcp_usage.md",
+            "Linear MCP search usage",
+            "Linear MCP search tool usage: query syntax and filters",
+            "reference",
+        ),
+        (
+            "reference_linear_mcp_gotchas.md",
+            "Linear MCP search gotchas",
+            "Linear MCP search known issues: silently caps at 50 results",
+            "reference",
+        ),
+        (
+            "team/project_release_freeze.md",
+            "Release merge freeze",
+            "Merge freeze on main for the mobile release, hotfixes only",
+            "project",
+        ),
+        (
+            "user_k8s.md",
+            "Kubernetes familiarity",
+            "User is new to Kubernetes; explain kubectl commands first",
+            "user",
+        ),
+        (
+            "project_code_review.md",
+            "Review turnaround",
+            "Reviewers answer a pull request within one business day",
+            "project",
+        ),
     ]
     for i, (filename, name, description, type_) in enumerate(specs):
-        write_memory(d, filename, name=name, description=description, type=type_, age_days=i, now_ms=NOW)
+        write_memory(
+            d, filename, name=name, description=description, type=type_, age_days=i, now_ms=NOW
+        )
     return d
 
 
@@ -41,55 +88,87 @@ def names(found):
 
 
 def test_direct_match_is_found(memory_dir):
-    found = find_relevant_memories("Draft a commit message for this change", memory_dir, selector=LexicalSelector())
+    found = find_relevant_memories(
+        "Draft a commit message for this change", memory_dir, selector=LexicalSelector()
+    )
     assert names(found) == ["feedback_commit_messages.md"]
 
 
 def test_stemming_matches_other_word_forms(memory_dir):
     query = "any freezes on merging?"
-    assert names(find_relevant_memories(query, memory_dir, selector=LexicalSelector())) == ["project_release_freeze.md"]
+    assert names(find_relevant_memories(query, memory_dir, selector=LexicalSelector())) == [
+        "project_release_freeze.md"
+    ]
     unstemmed = LexicalSelector(LexicalOptions(stemming=False))
     assert find_relevant_memories(query, memory_dir, selector=unstemmed) == []
 
 
 def test_synonym_layer_links_pr_to_pull_request(memory_dir):
     query = "how fast do reviewers look at my PR?"
-    assert "project_code_review.md" in names(find_relevant_memories(query, memory_dir, selector=LexicalSelector()))
+    assert "project_code_review.md" in names(
+        find_relevant_memories(query, memory_dir, selector=LexicalSelector())
+    )
 
 
 def test_synonym_layer_links_k8s_to_kubernetes(memory_dir):
-    found = find_relevant_memories("apply this k8s manifest", memory_dir, selector=LexicalSelector())
+    found = find_relevant_memories(
+        "apply this k8s manifest", memory_dir, selector=LexicalSelector()
+    )
     assert names(found) == ["user_k8s.md"]
 
 
 def test_unrelated_query_returns_nothing(memory_dir):
-    assert find_relevant_memories("Write a limerick about a cat who hates Mondays", memory_dir, selector=LexicalSelector()) == []
+    assert (
+        find_relevant_memories(
+            "Write a limerick about a cat who hates Mondays", memory_dir, selector=LexicalSelector()
+        )
+        == []
+    )
 
 
 def test_stopword_only_query_returns_nothing(memory_dir):
-    assert find_relevant_memories("what is it that we should do?", memory_dir, selector=LexicalSelector()) == []
+    assert (
+        find_relevant_memories(
+            "what is it that we should do?", memory_dir, selector=LexicalSelector()
+        )
+        == []
+    )
 
 
 def test_without_threshold_weak_matches_come_back(memory_dir):
     query = "the mobile app crashes on startup"
     assert find_relevant_memories(query, memory_dir, selector=LexicalSelector()) == []
     loose = LexicalSelector(LexicalOptions(threshold=False))
-    assert names(find_relevant_memories(query, memory_dir, selector=loose)) == ["project_release_freeze.md"]
+    assert names(find_relevant_memories(query, memory_dir, selector=loose)) == [
+        "project_release_freeze.md"
+    ]
 
 
 def test_tool_in_use_drops_its_usage_doc_and_keeps_its_gotcha(memory_dir):
-    found = find_relevant_memories("search the code for fuel surcharge", memory_dir, recent_tools=("Grep",), selector=LexicalSelector())
+    found = find_relevant_memories(
+        "search the code for fuel surcharge",
+        memory_dir,
+        recent_tools=("Grep",),
+        selector=LexicalSelector(),
+    )
     assert "feedback_grep_monorepo.md" in names(found)
     assert "reference_grep_tool_usage.md" not in names(found)
 
 
 def test_usage_doc_is_fine_when_the_tool_is_not_in_use(memory_dir):
-    found = find_relevant_memories("How do I search Linear with the MCP tool?", memory_dir, selector=LexicalSelector())
+    found = find_relevant_memories(
+        "How do I search Linear with the MCP tool?", memory_dir, selector=LexicalSelector()
+    )
     assert "reference_linear_mcp_usage.md" in names(found)
 
 
 def test_mcp_tool_name_matches_memories_about_the_server(memory_dir):
-    found = find_relevant_memories("list the open issues", memory_dir, recent_tools=("mcp__linear__search",), selector=LexicalSelector())
+    found = find_relevant_memories(
+        "list the open issues",
+        memory_dir,
+        recent_tools=("mcp__linear__search",),
+        selector=LexicalSelector(),
+    )
     assert names(found)[0] == "reference_linear_mcp_gotchas.md"
     assert "reference_linear_mcp_usage.md" not in names(found)
 
@@ -118,16 +197,26 @@ def test_ranking_is_deterministic_and_ties_break_by_filename(tmp_path):
 def test_never_more_than_five(tmp_path):
     d = tmp_path / "memory"
     for i in range(9):
-        write_memory(d, f"project_deploy_{i}.md", name="Deploy checklist", description="deploy checklist step", now_ms=NOW)
+        write_memory(
+            d,
+            f"project_deploy_{i}.md",
+            name="Deploy checklist",
+            description="deploy checklist step",
+            now_ms=NOW,
+        )
     assert len(find_relevant_memories("deploy checklist", d, selector=LexicalSelector())) == 5
 
 
 def test_lexical_default_beats_plain_bm25_top5_on_the_eval_set():
     if not EVAL_CASES.is_file():
-        pytest.skip(f"eval cases not found at {EVAL_CASES} (shared/ must be checked out next to the repo)")
+        pytest.skip(
+            f"eval cases not found at {EVAL_CASES} (shared/ must be checked out next to the repo)"
+        )
     import importlib.util
 
-    spec = importlib.util.spec_from_file_location("recall_eval", Path(__file__).resolve().parents[2] / "benchmarks/recall_eval.py")
+    spec = importlib.util.spec_from_file_location(
+        "recall_eval", Path(__file__).resolve().parents[2] / "benchmarks/recall_eval.py"
+    )
     recall_eval = importlib.util.module_from_spec(spec)
     sys.modules[spec.name] = recall_eval  # dataclasses look their module up while being built
     spec.loader.exec_module(recall_eval)

@@ -63,7 +63,15 @@ def test_short_memory_is_not_marked_cut():
 
 def test_injected_memory_has_header_blank_line_content_and_truncation_note(tmp_path):
     d = tmp_path / "memory"
-    path = write_memory(d, "project_big.md", name="Big", description="big one", body="y" * 120 + "\n" * 0 + "\n".join("z" * 80 for _ in range(100)), age_days=0, now_ms=NOW)
+    path = write_memory(
+        d,
+        "project_big.md",
+        name="Big",
+        description="big one",
+        body="y" * 120 + "\n" * 0 + "\n".join("z" * 80 for _ in range(100)),
+        age_days=0,
+        now_ms=NOW,
+    )
     session = RecallSession()
     [item] = session.inject([RelevantMemory(str(path), NOW)], now_ms=NOW)
     assert item.truncated
@@ -107,11 +115,15 @@ def test_budget_stops_injection_for_the_rest_of_the_session_and_says_so(tmp_path
     names = []
     for i in range(20):  # 20 memories of ~4 KB each: well over 60 KB
         names.append(f"project_{i:02d}.md")
-        write_memory(d, names[-1], name=f"M{i}", description="d", body=("w" * 79 + "\n") * 60, now_ms=NOW)
+        write_memory(
+            d, names[-1], name=f"M{i}", description="d", body=("w" * 79 + "\n") * 60, now_ms=NOW
+        )
     session = RecallSession()
     injected = []
     for start in range(0, 20, 5):
-        injected += session.recall("q", d, selector=FixedSelector(*names[start : start + 5]), now_ms=NOW)
+        injected += session.recall(
+            "q", d, selector=FixedSelector(*names[start : start + 5]), now_ms=NOW
+        )
     assert session.budget_spent and session.budget_left == 0
     assert session.bytes_used <= MAX_SESSION_BYTES
     assert 10 <= len(injected) < 20
@@ -154,15 +166,31 @@ def test_bad_caps_are_refused():
 
 def test_render_recall_prints_the_attachment_for_the_cli(tmp_path):
     d = tmp_path / "memory"
-    write_memory(d, "feedback_testing.md", name="Integration tests use a real database", description="Integration tests hit a real Postgres, never mocks", type="feedback", now_ms=NOW)
-    out = render_recall("write integration tests for the database layer", d, selector_name="lexical", now_ms=NOW)
+    write_memory(
+        d,
+        "feedback_testing.md",
+        name="Integration tests use a real database",
+        description="Integration tests hit a real Postgres, never mocks",
+        type="feedback",
+        now_ms=NOW,
+    )
+    out = render_recall(
+        "write integration tests for the database layer", d, selector_name="lexical", now_ms=NOW
+    )
     assert out.startswith("1 memory recalled (selector: lexical):\n\n<system-reminder>\n")
     assert str(d / "feedback_testing.md") in out
 
 
 def test_render_recall_says_when_nothing_helps(tmp_path):
     d = tmp_path / "memory"
-    write_memory(d, "feedback_testing.md", name="Real DB", description="Integration tests hit a real Postgres", type="feedback", now_ms=NOW)
+    write_memory(
+        d,
+        "feedback_testing.md",
+        name="Real DB",
+        description="Integration tests hit a real Postgres",
+        type="feedback",
+        now_ms=NOW,
+    )
     out = render_recall("write a limerick about a cat", d, selector_name="lexical", now_ms=NOW)
     assert out == f"No memory in {d} clearly helps with this query (selector: lexical).\n"
 
@@ -177,10 +205,18 @@ def test_session_reuses_its_scan_cache_across_turns(tmp_path) -> None:
     from memdir_nb.store import MemoryStore
 
     store = MemoryStore(tmp_path / "mem")
-    store.save("Deploy runbook", "How to deploy the API to production with Argo CD", "reference",
-               "Merge to main, then promote the release tag.")
-    store.save("Testing policy", "Integration tests use a real Postgres, never mocks", "feedback",
-               "Use the real database.\n\n**Why:** mocks hid a broken migration.\n**How to apply:** SQL tests.")
+    store.save(
+        "Deploy runbook",
+        "How to deploy the API to production with Argo CD",
+        "reference",
+        "Merge to main, then promote the release tag.",
+    )
+    store.save(
+        "Testing policy",
+        "Integration tests use a real Postgres, never mocks",
+        "feedback",
+        "Use the real database.\n\n**Why:** mocks hid a broken migration.\n**How to apply:** SQL tests.",
+    )
     from memdir_nb.scan import ScanCache
 
     session = RecallSession(scan_cache=ScanCache(racy_window_ms=0))
@@ -197,8 +233,12 @@ def test_session_builds_its_default_selector_once(tmp_path) -> None:
     from memdir_nb.recall import LexicalSelector, RecallSession
     from memdir_nb.store import MemoryStore
 
-    MemoryStore(tmp_path / "mem").save("Deploy runbook", "How to deploy the API to production",
-                                       "reference", "Merge to main, then promote the tag.")
+    MemoryStore(tmp_path / "mem").save(
+        "Deploy runbook",
+        "How to deploy the API to production",
+        "reference",
+        "Merge to main, then promote the tag.",
+    )
     config = MemdirConfig.for_tests(home=tmp_path, cwd=tmp_path)
     session = RecallSession()
     session.recall("deploy to production", tmp_path / "mem", config=config)

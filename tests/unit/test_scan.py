@@ -6,8 +6,8 @@ import json
 import os
 import shutil
 import tempfile
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Iterator
 
 import pytest
 
@@ -25,8 +25,15 @@ from memdir_nb.types import MemoryType
 BASE_S = 1_774_693_800  # 2026-03-28T10:30:00Z
 
 
-def memory(root: Path, rel: str, *, age_s: int = 0, name: str | None = None, type_: str = "project",
-           description: str | None = None) -> Path:
+def memory(
+    root: Path,
+    rel: str,
+    *,
+    age_s: int = 0,
+    name: str | None = None,
+    type_: str = "project",
+    description: str | None = None,
+) -> Path:
     """Write a memory file at root/rel with an mtime age_s seconds before BASE_S."""
     path = root / rel
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -98,10 +105,17 @@ def test_top_level_logs_folder_is_skipped_but_nested_logs_is_not(tmp_path: Path)
 
 
 def test_headers_carry_frontmatter_and_file_mtime(tmp_path: Path) -> None:
-    path = memory(tmp_path, "feedback_x.md", name="Terse replies", type_="feedback", description="No recap")
+    path = memory(
+        tmp_path, "feedback_x.md", name="Terse replies", type_="feedback", description="No recap"
+    )
     os.utime(path, ns=(BASE_S * 10**9 + 123_456_789, BASE_S * 10**9 + 123_456_789))
     (h,) = scan_memory_files(tmp_path)
-    assert (h.name, h.description, h.type, h.malformed) == ("Terse replies", "No recap", MemoryType.FEEDBACK, False)
+    assert (h.name, h.description, h.type, h.malformed) == (
+        "Terse replies",
+        "No recap",
+        MemoryType.FEEDBACK,
+        False,
+    )
     assert h.mtime_ms == pytest.approx(BASE_S * 1000 + 123.456789)
 
 
@@ -158,7 +172,9 @@ def test_symlinked_file_outside_the_dir_is_skipped(tmp_path: Path) -> None:
     os.symlink(target, mem / "planted.md")
     report = scan_memory_dir(mem)
     assert names(report.headers) == ["a.md"]
-    assert [(s.path, s.reason) for s in report.skipped] == [("planted.md", "symlink leaves the memory dir")]
+    assert [(s.path, s.reason) for s in report.skipped] == [
+        ("planted.md", "symlink leaves the memory dir")
+    ]
     assert "SECRET" not in format_memory_manifest(report.headers)
 
 
@@ -312,7 +328,9 @@ def test_unreadable_file_does_not_shrink_a_capped_scan(shared_dir: Path) -> None
 
 def test_unreadable_file_skipped_when_not_root(tmp_path: Path) -> None:
     if os.geteuid() == 0:
-        pytest.skip("root reads chmod-000 files; the forked unprivileged tests above cover this case")
+        pytest.skip(
+            "root reads chmod-000 files; the forked unprivileged tests above cover this case"
+        )
     memory(tmp_path, "a.md")
     make_unreadable(memory(tmp_path, "locked.md"))
     report = scan_memory_dir(tmp_path)
@@ -325,16 +343,26 @@ def test_unreadable_file_skipped_when_not_root(tmp_path: Path) -> None:
 
 def test_iso_timestamp_matches_javascript_to_iso_string() -> None:
     assert iso_timestamp(BASE_S * 1000) == "2026-03-28T10:30:00.000Z"
-    assert iso_timestamp(BASE_S * 1000 + 123.9) == "2026-03-28T10:30:00.123Z"  # truncated, not rounded
+    assert (
+        iso_timestamp(BASE_S * 1000 + 123.9) == "2026-03-28T10:30:00.123Z"
+    )  # truncated, not rounded
     assert iso_timestamp(0) == "1970-01-01T00:00:00.000Z"
     assert iso_timestamp(-1) == "1969-12-31T23:59:59.999Z"
 
 
 def test_manifest_line_format(tmp_path: Path) -> None:
     headers = [
-        MemoryHeader("feedback_tests.md", "/m/feedback_tests.md", BASE_S * 1000.0, "T", "Real DB in tests",
-                     MemoryType.FEEDBACK),
-        MemoryHeader("team/odd.md", "/m/team/odd.md", BASE_S * 1000.0 - 1, None, "no type here", None),
+        MemoryHeader(
+            "feedback_tests.md",
+            "/m/feedback_tests.md",
+            BASE_S * 1000.0,
+            "T",
+            "Real DB in tests",
+            MemoryType.FEEDBACK,
+        ),
+        MemoryHeader(
+            "team/odd.md", "/m/team/odd.md", BASE_S * 1000.0 - 1, None, "no type here", None
+        ),
         MemoryHeader("bare.md", "/m/bare.md", 0.0, None, None, MemoryType.USER),
         MemoryHeader("multi.md", "/m/multi.md", 0.0, None, "line one\nline two", None),
     ]
@@ -347,7 +375,9 @@ def test_manifest_line_format(tmp_path: Path) -> None:
 
 
 def test_manifest_of_a_scan(tmp_path: Path) -> None:
-    memory(tmp_path, "reference_linear.md", type_="reference", description="Bugs live in Linear INGEST")
+    memory(
+        tmp_path, "reference_linear.md", type_="reference", description="Bugs live in Linear INGEST"
+    )
     assert format_memory_manifest(scan_memory_files(tmp_path)) == (
         "- [reference] reference_linear.md (2026-03-28T10:30:00.000Z): Bugs live in Linear INGEST"
     )

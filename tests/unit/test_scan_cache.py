@@ -9,8 +9,8 @@ import shutil
 import tempfile
 import threading
 import time
+from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Callable, Iterator
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -29,7 +29,9 @@ def trusting_cache(**kwargs: object) -> ScanCache:
     return ScanCache(clock=lambda: time.time() * 1000 + HOUR_MS, **kwargs)  # type: ignore[arg-type]
 
 
-def write(root: Path, rel: str, *, name: str = "n", desc: str = "d", mtime_ns: int = BASE_NS) -> Path:
+def write(
+    root: Path, rel: str, *, name: str = "n", desc: str = "d", mtime_ns: int = BASE_NS
+) -> Path:
     """A memory file at root/rel with an exact mtime."""
     path = root / rel
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -105,7 +107,9 @@ def test_rescan_hit_counter_equals_file_count(tmp_path: Path) -> None:
     assert (cache.stats().hits, cache.stats().misses) == (12, 12)
 
 
-def test_capped_rescan_reads_only_files_that_enter_the_cap(tmp_path: Path, count_opens: list[str]) -> None:
+def test_capped_rescan_reads_only_files_that_enter_the_cap(
+    tmp_path: Path, count_opens: list[str]
+) -> None:
     for i in range(10):
         write(tmp_path, f"m{i}.md", mtime_ns=BASE_NS - i * 1000)
     cache = trusting_cache()
@@ -198,7 +202,9 @@ def test_symlink_retargeted_inside_the_dir_gives_the_new_target(tmp_path: Path) 
     write(tmp_path, "two.md", name="second")
     os.symlink("one.md", tmp_path / "alias.md")
     cache = trusting_cache()
-    assert {h.filename: h.name for h in scan_memory_files(tmp_path, cache=cache)}["alias.md"] == "first"
+    assert {h.filename: h.name for h in scan_memory_files(tmp_path, cache=cache)}[
+        "alias.md"
+    ] == "first"
     (tmp_path / "alias.md").unlink()
     os.symlink("two.md", tmp_path / "alias.md")
     report = scan_memory_dir(tmp_path, cache=cache)
@@ -206,7 +212,9 @@ def test_symlink_retargeted_inside_the_dir_gives_the_new_target(tmp_path: Path) 
     assert {h.filename: h.name for h in report.headers}["alias.md"] == "second"
 
 
-def test_symlink_retargeted_outside_is_skipped_although_its_header_was_cached(tmp_path: Path) -> None:
+def test_symlink_retargeted_outside_is_skipped_although_its_header_was_cached(
+    tmp_path: Path,
+) -> None:
     mem, outside = tmp_path / "memory", tmp_path / "outside"
     write(mem, "real.md", name="inside")
     os.symlink("real.md", mem / "alias.md")
@@ -220,7 +228,9 @@ def test_symlink_retargeted_outside_is_skipped_although_its_header_was_cached(tm
     report = scan_memory_dir(mem, cache=cache)
     assert report == cold(mem)
     assert [h.filename for h in report.headers] == ["real.md"]
-    assert [(s.path, s.reason) for s in report.skipped] == [("alias.md", "symlink leaves the memory dir")]
+    assert [(s.path, s.reason) for s in report.skipped] == [
+        ("alias.md", "symlink leaves the memory dir")
+    ]
 
 
 def test_regular_file_swapped_for_an_escaping_symlink_is_skipped(tmp_path: Path) -> None:
@@ -249,7 +259,9 @@ class StepClock:
         return self.now_ms
 
 
-def test_file_changed_within_the_racy_window_is_read_again(tmp_path: Path, count_opens: list[str]) -> None:
+def test_file_changed_within_the_racy_window_is_read_again(
+    tmp_path: Path, count_opens: list[str]
+) -> None:
     path = write(tmp_path, "a.md")
     clock = StepClock(time.time() * 1000)  # the file's ctime is "just now"
     cache = ScanCache(clock=clock)
@@ -275,7 +287,9 @@ def test_zero_racy_window_keeps_a_header_read_just_after_its_change(tmp_path: Pa
 # ---------------------------------------------------------------- bounds
 
 
-def test_max_entries_bounds_the_cache_and_keeps_the_newest(tmp_path: Path, count_opens: list[str]) -> None:
+def test_max_entries_bounds_the_cache_and_keeps_the_newest(
+    tmp_path: Path, count_opens: list[str]
+) -> None:
     for i in range(10):
         write(tmp_path, f"m{i}.md", mtime_ns=BASE_NS - i * 1000)
     cache = trusting_cache(max_entries=4)
@@ -342,7 +356,7 @@ def test_threads_sharing_a_cache_get_the_cold_result(tmp_path: Path) -> None:
         try:
             for _ in range(25):
                 scan_memory_dir(tmp_path, limit=None, cache=cache)
-        except BaseException as exc:  # noqa: BLE001 - reported to the main thread
+        except BaseException as exc:
             errors.append(exc)
 
     mutator = threading.Thread(target=mutate)
@@ -393,8 +407,11 @@ def test_file_made_unreadable_after_caching_is_skipped(shared_dir: Path) -> None
             os.chmod(mem / "m1.md", 0o000)
             cached = scan_memory_dir(mem, cache=cache)
             fresh = scan_memory_dir(mem)
-            payload = {"same": cached == fresh, "headers": [h.filename for h in cached.headers],
-                       "skipped": [[s.path, s.reason] for s in cached.skipped]}
+            payload = {
+                "same": cached == fresh,
+                "headers": [h.filename for h in cached.headers],
+                "skipped": [[s.path, s.reason] for s in cached.skipped],
+            }
             os.write(write_fd, json.dumps(payload).encode())
             code = 0
         finally:
@@ -404,8 +421,11 @@ def test_file_made_unreadable_after_caching_is_skipped(shared_dir: Path) -> None
         result = json.loads(fh.read() or b"{}")
     _, status = os.waitpid(pid, 0)
     assert os.waitstatus_to_exitcode(status) == 0, "child scan process failed"
-    assert result == {"same": True, "headers": ["m0.md", "m2.md"],
-                      "skipped": [["m1.md", "unreadable: PermissionError"]]}
+    assert result == {
+        "same": True,
+        "headers": ["m0.md", "m2.md"],
+        "skipped": [["m1.md", "unreadable: PermissionError"]],
+    }
 
 
 # ---------------------------------------------------------------- property: cached == cold
@@ -414,12 +434,17 @@ NAMES = ("a.md", "b.md", "team/c.md", "team/d.md", "deep/x/e.md")
 VARIANTS = ("alpha", "omega", "gamma-long-name")  # alpha and omega have the same length
 
 operation = st.one_of(
-    st.tuples(st.just("write"), st.sampled_from(NAMES), st.sampled_from(VARIANTS), st.sampled_from((-2000, 0, 1, 2000))),
+    st.tuples(
+        st.just("write"),
+        st.sampled_from(NAMES),
+        st.sampled_from(VARIANTS),
+        st.sampled_from((-2000, 0, 1, 2000)),
+    ),
     st.tuples(st.just("rewrite_same_size"), st.sampled_from(NAMES)),
     st.tuples(st.just("delete"), st.sampled_from(NAMES)),
     st.tuples(st.just("touch"), st.sampled_from(NAMES), st.sampled_from((-5000, -1, 0, 1, 5000))),
     st.tuples(st.just("replace"), st.sampled_from(NAMES), st.sampled_from(NAMES)),
-    st.tuples(st.just("link"), st.sampled_from(NAMES), st.sampled_from(NAMES + ("../outside.md",))),
+    st.tuples(st.just("link"), st.sampled_from(NAMES), st.sampled_from((*NAMES, "../outside.md"))),
     st.tuples(st.just("scan"), st.sampled_from((None, 1, 2, 200))),
 )
 
@@ -434,7 +459,9 @@ def apply(root: Path, op: tuple) -> None:  # type: ignore[type-arg]
         write(root, op[1], name=op[2], mtime_ns=BASE_NS + op[3])
     elif kind == "rewrite_same_size" and path.is_file() and not path.is_symlink():
         text = path.read_text()
-        swapped = text.replace("alpha", "omega") if "alpha" in text else text.replace("omega", "alpha")
+        swapped = (
+            text.replace("alpha", "omega") if "alpha" in text else text.replace("omega", "alpha")
+        )
         rewrite_visibly(path, swapped, path.stat().st_mtime_ns) if swapped != text else None
     elif kind == "delete" and (path.is_symlink() or path.exists()):
         path.unlink()
@@ -452,7 +479,8 @@ def apply(root: Path, op: tuple) -> None:  # type: ignore[type-arg]
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(ops=st.lists(operation, min_size=1, max_size=25), max_entries=st.sampled_from((3, 1000)))
 def test_cached_scan_equals_cold_scan_after_any_sequence_of_changes(
-    ops: list[tuple], max_entries: int  # type: ignore[type-arg]
+    ops: list[tuple],
+    max_entries: int,  # type: ignore[type-arg]
 ) -> None:
     base = Path(tempfile.mkdtemp(prefix="memdir_prop_"))
     try:
@@ -478,13 +506,28 @@ def test_bench_scale_runs_and_reports_every_operation_as_json() -> None:
     import sys
 
     script = Path(__file__).resolve().parents[2] / "benchmarks" / "bench_scale.py"
-    done = subprocess.run([sys.executable, str(script), "--json", "--sizes", "30", "--runs-factor", "0.2"],
-                          capture_output=True, text=True, timeout=110)
+    done = subprocess.run(
+        [sys.executable, str(script), "--json", "--sizes", "30", "--runs-factor", "0.2"],
+        capture_output=True,
+        text=True,
+        timeout=110,
+    )
     assert done.returncode == 0, done.stderr
     result = json.loads(done.stdout)
     rows = {(r["operation"], r["state"]) for r in result["results"]}
-    assert rows == {("bare", "cold"), ("scan", "cold"), ("bare", "warm"), ("scan", "warm"), ("scan", "cached"),
-                    ("scan_all", "warm"), ("scan_all", "cached"), ("recall", "warm"), ("validate", "warm")}
-    assert all(r["files"] == 30 and r["wall_ms"] > 0 and r["ratio_to_bare"] > 0 for r in result["results"])
+    assert rows == {
+        ("bare", "cold"),
+        ("scan", "cold"),
+        ("bare", "warm"),
+        ("scan", "warm"),
+        ("scan", "cached"),
+        ("scan_all", "warm"),
+        ("scan_all", "cached"),
+        ("recall", "warm"),
+        ("validate", "warm"),
+    }
+    assert all(
+        r["files"] == 30 and r["wall_ms"] > 0 and r["ratio_to_bare"] > 0 for r in result["results"]
+    )
     assert set(result["machine"]) >= {"cpu_model", "cpus", "python"}
     assert len(result["load_average_1m"]) == 2

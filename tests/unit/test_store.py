@@ -10,7 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from memdir_nb import index, store as store_mod
+from memdir_nb import index
+from memdir_nb import store as store_mod
 from memdir_nb.config import MemdirConfig
 from memdir_nb.frontmatter import read_frontmatter
 from memdir_nb.scan import scan_memory_files
@@ -25,12 +26,18 @@ NOW_MS = 1_775_124_930_123.0
 
 def aws_key() -> str:
     """An AWS-access-key-shaped string, built at runtime so no literal key sits in the repo."""
-    tail = "".join(string.ascii_uppercase[(i * 7) % 26] if i % 3 else str(i % 10) for i in range(16))
+    tail = "".join(
+        string.ascii_uppercase[(i * 7) % 26] if i % 3 else str(i % 10) for i in range(16)
+    )
     return "AKIA" + tail
 
 
 def rsa_block() -> str:
-    return "-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEA" + "q" * 40 + "\n-----END RSA PRIVATE KEY-----"
+    return (
+        "-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEA"
+        + "q" * 40
+        + "\n-----END RSA PRIVATE KEY-----"
+    )
 
 
 def snapshot(root: Path) -> dict[str, tuple[str, bytes | str]]:
@@ -70,8 +77,11 @@ def save_feedback(store: MemoryStore, name: str = "Testing policy", **kw) -> Pat
         name,
         kw.pop("description", "Integration tests hit a real database, never mocks"),
         kw.pop("type", "feedback"),
-        kw.pop("body", "Use the real database.\n\n**Why:** mocks hid a broken migration.\n"
-               "**How to apply:** every integration test."),
+        kw.pop(
+            "body",
+            "Use the real database.\n\n**Why:** mocks hid a broken migration.\n"
+            "**How to apply:** every integration test.",
+        ),
         **kw,
     )
 
@@ -79,7 +89,9 @@ def save_feedback(store: MemoryStore, name: str = "Testing policy", **kw) -> Pat
 # --- save -----------------------------------------------------------------------------------
 
 
-def test_save_writes_the_topic_file_and_exactly_one_index_line(store: MemoryStore, mem: Path) -> None:
+def test_save_writes_the_topic_file_and_exactly_one_index_line(
+    store: MemoryStore, mem: Path
+) -> None:
     path = save_feedback(store)
     assert path == mem / "feedback_testing_policy.md"
     assert path.read_text().startswith("---\nname: Testing policy\n")
@@ -90,7 +102,9 @@ def test_save_writes_the_topic_file_and_exactly_one_index_line(store: MemoryStor
 
 
 def test_saved_frontmatter_round_trips_through_scan(store: MemoryStore, mem: Path) -> None:
-    store.save("Deploy: the \"blue\" way", "Use blue/green: never # in-place", "project", "Body text.")
+    store.save(
+        'Deploy: the "blue" way', "Use blue/green: never # in-place", "project", "Body text."
+    )
     [header] = scan_memory_files(mem)
     assert header.filename == "project_deploy_the_blue_way.md"
     assert header.name == 'Deploy: the "blue" way'
@@ -100,7 +114,9 @@ def test_saved_frontmatter_round_trips_through_scan(store: MemoryStore, mem: Pat
 
 
 def test_team_save_writes_under_team_with_its_own_index(store: MemoryStore, mem: Path) -> None:
-    path = store.save("Merge freeze", "Freeze from 2026-03-05", "project", "No merges.", scope="team")
+    path = store.save(
+        "Merge freeze", "Freeze from 2026-03-05", "project", "No merges.", scope="team"
+    )
     assert path == mem / "team" / "project_merge_freeze.md"
     assert (mem / "team" / "MEMORY.md").read_text() == (
         "- [Merge freeze](project_merge_freeze.md) — Freeze from 2026-03-05\n"
@@ -110,7 +126,9 @@ def test_team_save_writes_under_team_with_its_own_index(store: MemoryStore, mem:
     assert store.list("private") == []
 
 
-def test_saving_the_identical_memory_again_makes_no_duplicate(store: MemoryStore, mem: Path) -> None:
+def test_saving_the_identical_memory_again_makes_no_duplicate(
+    store: MemoryStore, mem: Path
+) -> None:
     first = save_feedback(store)
     second = save_feedback(store)
     assert first == second
@@ -118,12 +136,16 @@ def test_saving_the_identical_memory_again_makes_no_duplicate(store: MemoryStore
     assert sorted(p.name for p in mem.glob("*.md")) == ["MEMORY.md", "feedback_testing_policy.md"]
 
 
-def test_a_different_memory_with_the_same_name_gets_a_numbered_file(store: MemoryStore, mem: Path) -> None:
+def test_a_different_memory_with_the_same_name_gets_a_numbered_file(
+    store: MemoryStore, mem: Path
+) -> None:
     a = save_feedback(store, body="first")
     b = save_feedback(store, body="second")
     c = save_feedback(store, body="third")
     assert [a.name, b.name, c.name] == [
-        "feedback_testing_policy.md", "feedback_testing_policy_2.md", "feedback_testing_policy_3.md"
+        "feedback_testing_policy.md",
+        "feedback_testing_policy_2.md",
+        "feedback_testing_policy_3.md",
     ]
     assert "first" in a.read_text() and "second" in b.read_text()
     assert index_targets(mem) == [a.name, b.name, c.name]
@@ -186,7 +208,9 @@ BAD_SAVES = {
 
 
 @pytest.mark.parametrize("filename", ["%2e%2e%2fescape.md", "\uff0e\uff0e\uff0fescape.md"])
-def test_encoded_traversal_in_filename_is_refused(store: MemoryStore, mem: Path, filename: str) -> None:
+def test_encoded_traversal_in_filename_is_refused(
+    store: MemoryStore, mem: Path, filename: str
+) -> None:
     save_feedback(store)
     before = snapshot(mem)
     with pytest.raises(PathTraversalError):
@@ -202,14 +226,18 @@ def test_overwrite_keeps_the_file_permissions(store: MemoryStore, mem: Path) -> 
 
 
 @pytest.mark.parametrize("case", sorted(BAD_SAVES))
-def test_bad_input_raises_a_clear_error_and_writes_nothing(store: MemoryStore, mem: Path, case: str) -> None:
+def test_bad_input_raises_a_clear_error_and_writes_nothing(
+    store: MemoryStore, mem: Path, case: str
+) -> None:
     save_feedback(store)  # an existing memory, index and lock file
     before = snapshot(mem)
     overrides, message = BAD_SAVES[case]
     args = dict(name="Another", description="Something else", type="feedback", body="text")
     args.update(overrides)
     with pytest.raises(MemoryValidationError, match=message):
-        store.save(args.pop("name"), args.pop("description"), args.pop("type"), args.pop("body"), **args)
+        store.save(
+            args.pop("name"), args.pop("description"), args.pop("type"), args.pop("body"), **args
+        )
     assert snapshot(mem) == before
 
 
@@ -222,7 +250,9 @@ def test_bad_input_on_a_fresh_dir_does_not_even_create_it(store: MemoryStore, me
 # --- symlinks: no write leaves the memory dir -----------------------------------------------
 
 
-def test_team_dir_symlinked_outside_refuses_the_save(store: MemoryStore, mem: Path, tmp_path: Path) -> None:
+def test_team_dir_symlinked_outside_refuses_the_save(
+    store: MemoryStore, mem: Path, tmp_path: Path
+) -> None:
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
     mem.mkdir()
@@ -235,7 +265,9 @@ def test_team_dir_symlinked_outside_refuses_the_save(store: MemoryStore, mem: Pa
     assert list(elsewhere.iterdir()) == []
 
 
-def test_team_file_symlinked_outside_refuses_the_save(store: MemoryStore, mem: Path, tmp_path: Path) -> None:
+def test_team_file_symlinked_outside_refuses_the_save(
+    store: MemoryStore, mem: Path, tmp_path: Path
+) -> None:
     outside = tmp_path / "outside.md"
     outside.write_text("precious\n")
     (mem / "team").mkdir(parents=True)
@@ -247,7 +279,9 @@ def test_team_file_symlinked_outside_refuses_the_save(store: MemoryStore, mem: P
     assert outside.read_text() == "precious\n"
 
 
-def test_team_index_symlinked_outside_refuses_the_save(store: MemoryStore, mem: Path, tmp_path: Path) -> None:
+def test_team_index_symlinked_outside_refuses_the_save(
+    store: MemoryStore, mem: Path, tmp_path: Path
+) -> None:
     outside = tmp_path / "outside_index.md"
     outside.write_text("keep me\n")
     (mem / "team").mkdir(parents=True)
@@ -258,7 +292,9 @@ def test_team_index_symlinked_outside_refuses_the_save(store: MemoryStore, mem: 
     assert snapshot(tmp_path) == before
 
 
-def test_private_file_symlinked_outside_refuses_the_save(store: MemoryStore, mem: Path, tmp_path: Path) -> None:
+def test_private_file_symlinked_outside_refuses_the_save(
+    store: MemoryStore, mem: Path, tmp_path: Path
+) -> None:
     outside = tmp_path / "id_rsa"
     outside.write_text("not yours\n")
     mem.mkdir()
@@ -269,7 +305,9 @@ def test_private_file_symlinked_outside_refuses_the_save(store: MemoryStore, mem
     assert snapshot(tmp_path) == before
 
 
-def test_trash_symlinked_outside_refuses_forget(store: MemoryStore, mem: Path, tmp_path: Path) -> None:
+def test_trash_symlinked_outside_refuses_forget(
+    store: MemoryStore, mem: Path, tmp_path: Path
+) -> None:
     save_feedback(store)
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
@@ -280,7 +318,9 @@ def test_trash_symlinked_outside_refuses_forget(store: MemoryStore, mem: Path, t
     assert snapshot(tmp_path) == before
 
 
-def test_lock_file_symlinked_outside_is_refused(store: MemoryStore, mem: Path, tmp_path: Path) -> None:
+def test_lock_file_symlinked_outside_is_refused(
+    store: MemoryStore, mem: Path, tmp_path: Path
+) -> None:
     victim = tmp_path / "victim.txt"
     victim.write_text("keep\n")
     mem.mkdir()
@@ -327,7 +367,10 @@ def test_update_that_adds_a_secret_to_team_memory_is_refused(store: MemoryStore,
 def test_update_rerenders_the_file_and_its_index_line(store: MemoryStore, mem: Path) -> None:
     path = save_feedback(store)
     store.save("Other", "Another memory", "project", "x")
-    store.update("feedback_testing_policy.md", description="Real DB in integration tests, since the Q3 outage")
+    store.update(
+        "feedback_testing_policy.md",
+        description="Real DB in integration tests, since the Q3 outage",
+    )
     fm = read_frontmatter(path)
     assert fm.name == "Testing policy" and fm.type is MemoryType.FEEDBACK
     assert fm.description == "Real DB in integration tests, since the Q3 outage"
@@ -349,7 +392,9 @@ def test_update_can_change_name_type_and_body(store: MemoryStore, mem: Path) -> 
     assert "[DB policy]" in (mem / "MEMORY.md").read_text()
 
 
-def test_update_of_a_missing_file_names_it_and_writes_nothing(store: MemoryStore, mem: Path) -> None:
+def test_update_of_a_missing_file_names_it_and_writes_nothing(
+    store: MemoryStore, mem: Path
+) -> None:
     save_feedback(store)
     before = snapshot(mem)
     with pytest.raises(MemoryNotFoundError, match=r"'nope\.md'.*store\.list\(\)"):
@@ -412,7 +457,9 @@ def test_promote_moves_to_team_and_updates_both_indexes(store: MemoryStore, mem:
     assert index_targets(mem / "team") == ["feedback_testing_policy.md"]
 
 
-def test_demote_moves_back_to_private_and_updates_both_indexes(store: MemoryStore, mem: Path) -> None:
+def test_demote_moves_back_to_private_and_updates_both_indexes(
+    store: MemoryStore, mem: Path
+) -> None:
     store.save("Freeze", "Freeze from 2026-03-05", "project", "x", scope="team")
     new = store.demote("team/project_freeze.md")
     assert new == mem / "project_freeze.md"
@@ -447,7 +494,9 @@ def test_promote_refuses_when_the_team_already_has_that_file(store: MemoryStore,
     assert snapshot(mem) == before
 
 
-def test_promote_into_a_symlinked_team_dir_is_refused(store: MemoryStore, mem: Path, tmp_path: Path) -> None:
+def test_promote_into_a_symlinked_team_dir_is_refused(
+    store: MemoryStore, mem: Path, tmp_path: Path
+) -> None:
     save_feedback(store)
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
@@ -477,7 +526,10 @@ def test_a_failed_index_write_restores_the_previous_state(store: MemoryStore, me
 def test_list_filters_by_scope_and_refuses_unknown_scopes(store: MemoryStore) -> None:
     save_feedback(store)
     store.save("Freeze", "Freeze from 2026-03-05", "project", "x", scope="team")
-    assert {h.filename for h in store.list()} == {"feedback_testing_policy.md", "team/project_freeze.md"}
+    assert {h.filename for h in store.list()} == {
+        "feedback_testing_policy.md",
+        "team/project_freeze.md",
+    }
     assert [h.filename for h in store.list("private")] == ["feedback_testing_policy.md"]
     assert [h.filename for h in store.list("team")] == ["team/project_freeze.md"]
     with pytest.raises(MemoryValidationError):
@@ -539,7 +591,9 @@ def _save_many(mem: str, worker: int, count: int, same_name: bool) -> None:
 
 def _run_workers(mem: Path, workers: int, count: int, same_name: bool) -> None:
     ctx = multiprocessing.get_context("spawn")
-    procs = [ctx.Process(target=_save_many, args=(str(mem), w, count, same_name)) for w in range(workers)]
+    procs = [
+        ctx.Process(target=_save_many, args=(str(mem), w, count, same_name)) for w in range(workers)
+    ]
     for p in procs:
         p.start()
     for p in procs:
@@ -562,5 +616,7 @@ def test_concurrent_saves_of_one_name_get_distinct_numbered_files(mem: Path) -> 
     targets = index_targets(mem)
     expected = {"project_shared_topic.md"} | {f"project_shared_topic_{n}.md" for n in range(2, 21)}
     assert set(targets) == expected and len(targets) == 20
-    bodies = {p.read_text().rstrip().rsplit("\n", 1)[-1] for p in mem.glob("project_shared_topic*.md")}
+    bodies = {
+        p.read_text().rstrip().rsplit("\n", 1)[-1] for p in mem.glob("project_shared_topic*.md")
+    }
     assert len(bodies) == 20

@@ -5,11 +5,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from widget_helpers import NOW
 
 from memdir_nb.config import MemdirConfig
 from memdir_nb.demo import build_demo_memory_dir
-
-from widget_helpers import NOW
 
 
 @pytest.fixture

@@ -1,8 +1,8 @@
 from __future__ import annotations
 
-from memdir_nb.widgets import MemoryBrowser
-
 from widget_helpers import NOW
+
+from memdir_nb.widgets import MemoryBrowser
 
 
 def test_browser_lists_every_memory_with_scope_age_and_badge(mem, config):
@@ -39,7 +39,9 @@ def test_selecting_a_row_shows_file_index_line_and_freshness_note(mem, config):
     d = b.selected
     assert d is not None
     assert d.text == (mem / "team/reference_deploy_runbook.md").read_text()
-    assert d.index_line.startswith("- [How we deploy to production](reference_deploy_runbook.md) \u2014 ")
+    assert d.index_line.startswith(
+        "- [How we deploy to production](reference_deploy_runbook.md) \u2014 "
+    )
     assert d.freshness_note.startswith("<system-reminder>This memory is 47 days old.")
     assert "47 days old" in b.detail.value and "Argo CD" in b.detail.value
 
@@ -64,7 +66,9 @@ def test_rescan_picks_up_a_new_file_and_keeps_the_selection(mem, config):
 
     b = MemoryBrowser(mem, now_ms=NOW, config=config)
     b.select("user_role.md")
-    MemoryStore(mem, now_ms=NOW).save("Tea", "User drinks green tea", "user", "Green tea, no sugar.")
+    MemoryStore(mem, now_ms=NOW).save(
+        "Tea", "User drinks green tea", "user", "Green tea, no sugar."
+    )
     b.refresh_button.click()
     assert len(b.rows) == 41
     assert b.selected is not None and b.selected.row.filename == "user_role.md"

@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+from widget_helpers import NOW
+
 from memdir_nb.widgets import (
     Dashboard,
     FreshnessView,
@@ -11,20 +13,39 @@ from memdir_nb.widgets import (
     TeamScopeView,
 )
 
-from widget_helpers import NOW
-
 
 def test_dashboard_has_every_view_in_tabs(mem, config):
     d = Dashboard(mem, now_ms=NOW, config=config)
     kinds = [type(c) for c in d.tabs.children]
-    assert kinds == [MemoryBrowser, MemoryEditor, IndexInspector, RecallPlayground, FreshnessView, TeamScopeView, PathSecurityLab]
-    assert d.tabs.titles == ("Memories", "Save", "Index", "Recall", "Freshness", "Team", "Path security")
+    assert kinds == [
+        MemoryBrowser,
+        MemoryEditor,
+        IndexInspector,
+        RecallPlayground,
+        FreshnessView,
+        TeamScopeView,
+        PathSecurityLab,
+    ]
+    assert d.tabs.titles == (
+        "Memories",
+        "Save",
+        "Index",
+        "Recall",
+        "Freshness",
+        "Team",
+        "Path security",
+    )
     assert repr(d) == "Dashboard(VBox, memory_dir='mem')"
 
 
 def test_a_save_in_the_editor_refreshes_the_other_tabs(mem, config):
     d = Dashboard(mem, now_ms=NOW, config=config)
-    d.editor.fill(type="reference", name="SLO board", description="Error budget board", body="Grafana slo-budget.")
+    d.editor.fill(
+        type="reference",
+        name="SLO board",
+        description="Error budget board",
+        body="Grafana slo-budget.",
+    )
     d.editor.save_button.click()
     assert "team/reference_slo_board.md" in [r.filename for r in d.browser.rows]
     assert "team/reference_slo_board.md" in [r.filename for r in d.team.team_rows]
@@ -40,7 +61,15 @@ def test_a_promotion_refreshes_browser_and_inspector(mem, config):
 
 
 def test_every_widget_takes_the_dir_first_and_is_deterministic(mem, config):
-    for cls in (MemoryBrowser, MemoryEditor, IndexInspector, RecallPlayground, FreshnessView, TeamScopeView, PathSecurityLab):
+    for cls in (
+        MemoryBrowser,
+        MemoryEditor,
+        IndexInspector,
+        RecallPlayground,
+        FreshnessView,
+        TeamScopeView,
+        PathSecurityLab,
+    ):
         a, b = cls(mem, now_ms=NOW, config=config), cls(mem, now_ms=NOW, config=config)
         assert repr(a) == repr(b) == f"{cls.__name__}(VBox, memory_dir='mem')"
         assert "memdir-view" in a._dom_classes

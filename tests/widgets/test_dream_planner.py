@@ -6,12 +6,11 @@ import os
 from pathlib import Path
 
 import pytest
+from widget_helpers import NOW, snapshot
 
 from memdir_nb.dream import LOCK_NAME, ConsolidationLock, list_dreams
 from memdir_nb.index import read_entrypoint
 from memdir_nb.widgets.dream_planner import DreamPlanner
-
-from widget_helpers import NOW, snapshot
 
 HOUR_MS = 3_600_000.0
 
@@ -25,7 +24,11 @@ def _sessions(project_dir: Path, n: int, mtime_ms: float) -> None:
 
 def _visible(mem: Path) -> dict[str, bytes]:
     """Every file outside the dot-folders (trash, locks), to compare the memories themselves."""
-    return {k: v for k, v in snapshot(mem).items() if not any(part.startswith(".") for part in k.split("/"))}
+    return {
+        k: v
+        for k, v in snapshot(mem).items()
+        if not any(part.startswith(".") for part in k.split("/"))
+    }
 
 
 def test_gates_show_sessions_closed_when_too_few_transcripts(mem, config):
@@ -122,7 +125,9 @@ def test_apply_refused_while_another_process_holds_the_lock(mem, config):
 def test_apply_on_a_stale_plan_changes_nothing_and_keeps_the_time_gate_open(mem, config):
     w = DreamPlanner(mem, now_ms=NOW, config=config)
     w.make_plan()
-    (mem / "MEMORY.md").write_text(read_entrypoint(mem) + "- [New](new.md) — added meanwhile\n", encoding="utf-8")
+    (mem / "MEMORY.md").write_text(
+        read_entrypoint(mem) + "- [New](new.md) — added meanwhile\n", encoding="utf-8"
+    )
     before = _visible(mem)
     assert w.apply() is None
     assert "changed since the plan was made" in w.status_text
@@ -158,12 +163,24 @@ def test_a_custom_planner_plan_is_shown_with_its_notes_and_applies_the_same_way(
     text = (mem / "MEMORY.md").read_text(encoding="utf-8")
 
     def planner(root):
-        action = PlanAction("claude:MEMORY.md", "claude_rewrite", "rewrite MEMORY.md", ("MEMORY.md",),
-                            (("write", "MEMORY.md", text + "- [X](x.md) — proposed by a model\n"),))
+        action = PlanAction(
+            "claude:MEMORY.md",
+            "claude_rewrite",
+            "rewrite MEMORY.md",
+            ("MEMORY.md",),
+            (("write", "MEMORY.md", text + "- [X](x.md) — proposed by a model\n"),),
+        )
         import hashlib
-        return ConsolidationPlan(root, [action], {"MEMORY.md": text},
-                                 {"MEMORY.md": hashlib.sha256(text.encode()).hexdigest()}, NOW,
-                                 source="claude", notes=["refused Bash: 'rm' is not a read-only command"])
+
+        return ConsolidationPlan(
+            root,
+            [action],
+            {"MEMORY.md": text},
+            {"MEMORY.md": hashlib.sha256(text.encode()).hexdigest()},
+            NOW,
+            source="claude",
+            notes=["refused Bash: 'rm' is not a read-only command"],
+        )
 
     w = DreamPlanner(mem, planner=planner, now_ms=NOW, config=config)
     w.make_plan()

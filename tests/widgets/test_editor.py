@@ -1,11 +1,10 @@
 from __future__ import annotations
 
 import pytest
+from widget_helpers import NOW, snapshot
 
 from memdir_nb.index import parse_index, read_entrypoint
 from memdir_nb.widgets import MemoryEditor
-
-from widget_helpers import NOW, snapshot
 
 SECRET = "the deploy key is sk-ant-api03-" + "Zq9xW2vB7nR4tY6uI8oP1aS3dF5gH7jK9lM0"
 
@@ -43,10 +42,19 @@ def test_empty_fields_and_missing_why_how_block_the_save(mem, config):
 
 def test_live_preview_shows_file_and_index_line(mem, config):
     e = MemoryEditor(mem, now_ms=NOW, config=config)
-    e.fill(type="feedback", name="Lint before commit", description="Run ruff before every commit",
-           body="Run ruff before committing.", why="CI rejects lint errors.", how="Any Python change.")
+    e.fill(
+        type="feedback",
+        name="Lint before commit",
+        description="Run ruff before every commit",
+        body="Run ruff before committing.",
+        why="CI rejects lint errors.",
+        how="Any Python change.",
+    )
     assert e.errors == []
-    assert e.preview_index_line == "- [Lint before commit](feedback_lint_before_commit.md) \u2014 Run ruff before every commit"
+    assert (
+        e.preview_index_line
+        == "- [Lint before commit](feedback_lint_before_commit.md) \u2014 Run ruff before every commit"
+    )
     assert e.preview_file.startswith("---\nname: Lint before commit\n")
     assert "**Why:** CI rejects lint errors." in e.preview_file
     assert "**How to apply:** Any Python change." in e.preview_file
@@ -54,8 +62,14 @@ def test_live_preview_shows_file_and_index_line(mem, config):
 
 def test_save_writes_the_file_and_its_index_line(mem, config):
     e = MemoryEditor(mem, now_ms=NOW, config=config)
-    e.fill(type="feedback", name="Lint before commit", description="Run ruff before every commit",
-           body="Run ruff before committing.", why="CI rejects lint errors.", how="Any Python change.")
+    e.fill(
+        type="feedback",
+        name="Lint before commit",
+        description="Run ruff before every commit",
+        body="Run ruff before committing.",
+        why="CI rejects lint errors.",
+        how="Any Python change.",
+    )
     preview = e.preview_file
     e.save_button.click()
     assert e.last_saved == mem / "feedback_lint_before_commit.md"
@@ -68,17 +82,29 @@ def test_save_writes_the_file_and_its_index_line(mem, config):
 
 def test_team_save_goes_to_team_dir_and_team_index(mem, config):
     e = MemoryEditor(mem, now_ms=NOW, config=config)
-    e.fill(type="reference", name="SLO budget board", description="Error budget lives on Grafana board slo-budget",
-           body="Grafana board slo-budget tracks the monthly error budget.")
+    e.fill(
+        type="reference",
+        name="SLO budget board",
+        description="Error budget lives on Grafana board slo-budget",
+        body="Grafana board slo-budget tracks the monthly error budget.",
+    )
     assert e.scope_toggle.value == "team"
     e.save_button.click()
     assert e.last_saved == mem / "team" / "reference_slo_budget_board.md"
-    assert "reference_slo_budget_board.md" in {x.target for x in parse_index(read_entrypoint(mem / "team"))}
+    assert "reference_slo_budget_board.md" in {
+        x.target for x in parse_index(read_entrypoint(mem / "team"))
+    }
 
 
 def test_secret_in_team_scope_shows_error_and_writes_nothing(mem, config):
     e = MemoryEditor(mem, now_ms=NOW, config=config)
-    e.fill(type="reference", name="Deploy key", description="Where the deploy key is", body=SECRET, scope="team")
+    e.fill(
+        type="reference",
+        name="Deploy key",
+        description="Where the deploy key is",
+        body=SECRET,
+        scope="team",
+    )
     assert any("Anthropic API key" in x and "refused" in x for x in e.errors)
     assert "Zq9xW2vB7nR4tY6uI8oP1aS3" not in " ".join(e.errors)  # redacted, never echoed whole
     before = snapshot(mem)
@@ -88,15 +114,27 @@ def test_secret_in_team_scope_shows_error_and_writes_nothing(mem, config):
 
 def test_secret_in_private_scope_only_warns(mem, config):
     e = MemoryEditor(mem, now_ms=NOW, config=config)
-    e.fill(type="reference", name="Deploy key", description="Where the deploy key is", body=SECRET, scope="private")
+    e.fill(
+        type="reference",
+        name="Deploy key",
+        description="Where the deploy key is",
+        body=SECRET,
+        scope="private",
+    )
     assert e.errors == []
     assert any("credentials do not belong" in w for w in e.warnings)
 
 
 def test_relative_date_in_project_memory_is_an_error_naming_the_date(mem, config):
     e = MemoryEditor(mem, now_ms=NOW, config=config)
-    e.fill(type="project", name="Insurer demo day", description="Demo for the insurer pilot",
-           body="The demo is next Thursday.", why="Pilot contract.", how="Freeze demo branch.")
+    e.fill(
+        type="project",
+        name="Insurer demo day",
+        description="Demo for the insurer pilot",
+        body="The demo is next Thursday.",
+        why="Pilot contract.",
+        how="Freeze demo branch.",
+    )
     # NOW is 2026-02-02T02:40Z: Monday in UTC and east of it, Sunday in the Americas; Thursday is 02-05 in both
     assert any("'next Thursday'" in x and "write 2026-02-05" in x for x in e.errors)
     e.body_input.value = "The demo is on 2026-02-05."
@@ -105,7 +143,9 @@ def test_relative_date_in_project_memory_is_an_error_naming_the_date(mem, config
 
 def test_user_memory_in_team_scope_is_refused(mem, config):
     e = MemoryEditor(mem, now_ms=NOW, config=config)
-    e.fill(type="user", name="Likes tea", description="User likes tea", body="Green tea.", scope="team")
+    e.fill(
+        type="user", name="Likes tea", description="User likes tea", body="Green tea.", scope="team"
+    )
     assert any("always private" in x for x in e.errors)
 
 
@@ -116,7 +156,9 @@ def test_forget_moves_the_file_to_trash_and_drops_the_index_line(mem, config):
     assert not (mem / "team/reference_oncall.md").exists()
     assert e.last_forgotten is not None and e.last_forgotten.parent == mem / ".trash"
     assert e.last_forgotten.read_text().startswith("---\nname: Who is on call")
-    assert "reference_oncall.md" not in {x.target for x in parse_index(read_entrypoint(mem / "team"))}
+    assert "reference_oncall.md" not in {
+        x.target for x in parse_index(read_entrypoint(mem / "team"))
+    }
     assert "team/reference_oncall.md" not in e.forget_choice.options
 
 
@@ -132,6 +174,12 @@ def test_on_change_listeners_run_after_a_save(mem, config, scope):
     e = MemoryEditor(mem, now_ms=NOW, config=config)
     calls = []
     e.on_change(lambda: calls.append(1))
-    e.fill(type="reference", name=f"Board {scope}", description="A board", body="Grafana board x.", scope=scope)
+    e.fill(
+        type="reference",
+        name=f"Board {scope}",
+        description="A board",
+        body="Grafana board x.",
+        scope=scope,
+    )
     e.save_button.click()
     assert calls == [1]

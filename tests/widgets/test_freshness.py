@@ -1,8 +1,8 @@
 from __future__ import annotations
 
-from memdir_nb.widgets import FreshnessView
-
 from widget_helpers import NOW
+
+from memdir_nb.widgets import FreshnessView
 
 
 def test_histogram_counts_every_memory_by_type_and_age(mem, config):
@@ -35,7 +35,7 @@ def test_charts_are_inline_svg_and_deterministic(mem, config):
     assert a.histogram.value.startswith("<svg") and a.timeline.value.startswith("<svg")
     assert a.histogram_svg == b.histogram_svg and a.timeline_svg == b.timeline_svg
     for svg in (a.histogram_svg, a.timeline_svg):
-        assert "http://" not in svg.replace("http://www.w3.org", "").replace("http://purl.org", "").replace(
-            "http://creativecommons.org", ""
-        )
+        assert "http://" not in svg.replace("http://www.w3.org", "").replace(
+            "http://purl.org", ""
+        ).replace("http://creativecommons.org", "")
         assert "<dc:date>" not in svg

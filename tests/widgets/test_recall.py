@@ -2,10 +2,10 @@ from __future__ import annotations
 
 import json
 
+from widget_helpers import NOW
+
 from memdir_nb.config import MemdirConfig
 from memdir_nb.widgets import RecallPlayground
-
-from widget_helpers import NOW
 
 
 def test_claude_option_is_disabled_without_a_key_and_says_why(mem, config):
@@ -16,7 +16,9 @@ def test_claude_option_is_disabled_without_a_key_and_says_why(mem, config):
 
 
 def test_claude_option_is_enabled_with_a_key(mem, tmp_path):
-    cfg = MemdirConfig.for_tests(home=tmp_path, cwd=tmp_path, now_ms=NOW, anthropic_api_key="sk-ant-test")
+    cfg = MemdirConfig.for_tests(
+        home=tmp_path, cwd=tmp_path, now_ms=NOW, anthropic_api_key="sk-ant-test"
+    )
     p = RecallPlayground(mem, now_ms=NOW, config=cfg)
     assert not p.claude.disabled and p.claude.value and p.selector_name == "anthropic"
     assert "sk-ant-test" not in p.request_json  # the key never appears in the shown request
@@ -32,7 +34,10 @@ def test_request_json_is_the_exact_claude_request_without_a_key(mem, config):
     assert content.startswith("Query: who is on call this week")
     assert "Recently used tools: Bash, kubectl" in content
     assert p.manifest in content and p.manifest.count("\n") == 39
-    assert req["output_config"]["format"]["schema"]["properties"]["selected_memories"]["type"] == "array"
+    assert (
+        req["output_config"]["format"]["schema"]["properties"]["selected_memories"]["type"]
+        == "array"
+    )
     assert "who is on call" in p.request_box.value
 
 
@@ -95,8 +100,12 @@ def test_selector_error_is_shown(mem, tmp_path):
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
-    selector = AnthropicSelector(api_key="sk-ant-test", base_url=f"http://127.0.0.1:{port}", max_retries=0, timeout=2)
-    cfg = MemdirConfig.for_tests(home=tmp_path, cwd=tmp_path, now_ms=NOW, anthropic_api_key="sk-ant-test")
+    selector = AnthropicSelector(
+        api_key="sk-ant-test", base_url=f"http://127.0.0.1:{port}", max_retries=0, timeout=2
+    )
+    cfg = MemdirConfig.for_tests(
+        home=tmp_path, cwd=tmp_path, now_ms=NOW, anthropic_api_key="sk-ant-test"
+    )
     p = RecallPlayground(mem, now_ms=NOW, config=cfg, selector=selector)
     assert p.run("how do we deploy to production") == []
     assert p.last_error and p.selector_name == "anthropic"

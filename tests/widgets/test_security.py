@@ -3,11 +3,10 @@ from __future__ import annotations
 import os
 
 import pytest
+from widget_helpers import NOW, snapshot
 
 from memdir_nb.explain import ATTACK_EXAMPLES
 from memdir_nb.widgets import PathSecurityLab
-
-from widget_helpers import NOW, snapshot
 
 
 def _example_index(label_part: str) -> int:
@@ -18,7 +17,11 @@ def test_percent_encoded_traversal_is_rejected_at_the_url_encoded_rule(mem, conf
     lab = PathSecurityLab(mem, now_ms=NOW, config=config)
     lab.key.value = "%2e%2e%2fsecrets.md"
     failed = [s for s in lab.steps if s.status == "fail"]
-    assert len(failed) == 1 and failed[0].rule == "url-encoded-traversal" and failed[0].step == "encoded"
+    assert (
+        len(failed) == 1
+        and failed[0].rule == "url-encoded-traversal"
+        and failed[0].step == "encoded"
+    )
     assert [s.status for s in lab.steps[:3]] == ["pass", "pass", "pass"]
     assert all(s.status == "not reached" for s in lab.steps[4:])
     assert lab.verdict == "rejected at url-encoded-traversal"
@@ -34,7 +37,9 @@ def test_ordinary_key_passes_every_check_in_order(mem, config):
     assert lab.verdict == "accepted"
 
 
-@pytest.mark.parametrize("example", [ex for ex in ATTACK_EXAMPLES if ex.symlink is None], ids=lambda ex: ex.label)
+@pytest.mark.parametrize(
+    "example", [ex for ex in ATTACK_EXAMPLES if ex.symlink is None], ids=lambda ex: ex.label
+)
 def test_each_attack_example_fails_at_its_rule(mem, config, example):
     lab = PathSecurityLab(mem, now_ms=NOW, config=config)
     lab.examples.value = ATTACK_EXAMPLES.index(example)

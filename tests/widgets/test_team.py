@@ -1,10 +1,10 @@
 from __future__ import annotations
 
+from widget_helpers import NOW, snapshot
+
 from memdir_nb.index import parse_index, read_entrypoint
 from memdir_nb.store import MemoryStore
 from memdir_nb.widgets import TeamScopeView
-
-from widget_helpers import NOW, snapshot
 
 SECRET_BODY = "Stripe live key: sk_live_" + "4eC39HqLyjWDarjtT1zdp7dc" + "\nuse it for refunds"
 
@@ -15,7 +15,9 @@ def _targets(scope_dir):
 
 def test_private_and_team_side_by_side_with_scope_rules(mem, config):
     v = TeamScopeView(mem, now_ms=NOW, config=config)
-    assert {r.scope for r in v.private_rows} == {"private"} and {r.scope for r in v.team_rows} == {"team"}
+    assert {r.scope for r in v.private_rows} == {"private"} and {r.scope for r in v.team_rows} == {
+        "team"
+    }
     assert len(v.private_rows) + len(v.team_rows) == 40
     assert [r.type for r in v.rules] == ["user", "feedback", "project", "reference"]
     assert "never" in v.rules_box.value and "always private" in v.rules_box.value
@@ -39,8 +41,12 @@ def test_demote_moves_it_back(mem, config):
     v.team_list.value = "team/reference_oncall.md"
     assert not v.demote_button.disabled
     v.demote_button.click()
-    assert (mem / "reference_oncall.md").is_file() and not (mem / "team/reference_oncall.md").exists()
-    assert "reference_oncall.md" in _targets(mem) and "reference_oncall.md" not in _targets(mem / "team")
+    assert (mem / "reference_oncall.md").is_file() and not (
+        mem / "team/reference_oncall.md"
+    ).exists()
+    assert "reference_oncall.md" in _targets(mem) and "reference_oncall.md" not in _targets(
+        mem / "team"
+    )
 
 
 def test_secret_scan_verdict_blocks_promotion_and_nothing_moves(mem, config):
