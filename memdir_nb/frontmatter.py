@@ -22,10 +22,8 @@ from typing import Any
 
 import yaml
 
+from memdir_nb.constants import FRONTMATTER_MAX_BYTES, FRONTMATTER_MAX_LINES
 from memdir_nb.types import MemoryType, parse_memory_type, require_memory_type
-
-FRONTMATTER_MAX_LINES = 30
-FRONTMATTER_MAX_BYTES = 8192
 
 FENCE = "---"
 _CORE_KEYS = ("name", "description", "type")

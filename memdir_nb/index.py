@@ -13,12 +13,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
+from memdir_nb.constants import MAX_ENTRYPOINT_BYTES, MAX_ENTRYPOINT_LINES
 from memdir_nb.frontmatter import one_line
 from memdir_nb.scan import ENTRYPOINT_NAME, MemoryHeader, scan_memory_dir
 from memdir_nb.types import MEMORY_TYPES
 
-MAX_ENTRYPOINT_LINES = 200
-MAX_ENTRYPOINT_BYTES = 25_000
 MAX_HOOK_CHARS = 150
 NO_DESCRIPTION_HOOK = "(no description)"
 ENTRY_DASH = "\u2014"  # the em dash between link and hook

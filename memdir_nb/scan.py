@@ -24,12 +24,11 @@ from collections import OrderedDict
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 
+from memdir_nb.constants import ENTRYPOINT_NAME, LOGS_DIRNAME, MAX_MEMORY_FILES
 from memdir_nb.frontmatter import one_line, read_header
 from memdir_nb.types import MemoryType
 
-MAX_MEMORY_FILES = 200
-ENTRYPOINT_NAME = "MEMORY.md"
-DEFAULT_EXCLUDED_TOP_LEVEL: tuple[str, ...] = ("logs",)
+DEFAULT_EXCLUDED_TOP_LEVEL: tuple[str, ...] = (LOGS_DIRNAME,)
 
 
 @dataclass(frozen=True)

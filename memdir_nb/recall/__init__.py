@@ -1,25 +1,28 @@
 """Recall: choosing the memories that help with a query and injecting them into a turn."""
 
+from memdir_nb.constants import (
+    MAX_RELEVANT_MEMORIES,
+    MAX_SESSION_BYTES,
+    RECALL_MAX_BYTES,
+    RECALL_MAX_LINES,
+)
 from memdir_nb.recall.anthropic_selector import AnthropicSelector
-from memdir_nb.recall.base import MAX_RELEVANT_MEMORIES, RecallCancelled, RelevantMemory, Selector
+from memdir_nb.recall.base import RecallCancelled, RelevantMemory, Selector
 from memdir_nb.recall.find import find_relevant_memories
 from memdir_nb.recall.lexical import LexicalOptions, LexicalSelector
 from memdir_nb.recall.prefetch import MemoryPrefetch, start_relevant_memory_prefetch
 from memdir_nb.recall.selectors import SelectorConfigError, default_selector, make_selector
 from memdir_nb.recall.session import (
-    MAX_MEMORY_BYTES,
-    MAX_MEMORY_LINES,
-    MAX_SESSION_BYTES,
     InjectedMemory,
     RecallSession,
     render_recall,
 )
 
 __all__ = [
-    "MAX_MEMORY_BYTES",
-    "MAX_MEMORY_LINES",
     "MAX_RELEVANT_MEMORIES",
     "MAX_SESSION_BYTES",
+    "RECALL_MAX_BYTES",
+    "RECALL_MAX_LINES",
     "AnthropicSelector",
     "InjectedMemory",
     "LexicalOptions",

@@ -8,16 +8,13 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from memdir_nb.constants import MAX_SESSION_BYTES, RECALL_MAX_BYTES, RECALL_MAX_LINES
 from memdir_nb.recall.base import RelevantMemory, Selector
 from memdir_nb.recall.find import find_relevant_memories
 
 if TYPE_CHECKING:  # pragma: no cover
     from memdir_nb.config import MemdirConfig
     from memdir_nb.scan import ScanCache
-
-MAX_MEMORY_LINES = 200
-MAX_MEMORY_BYTES = 4096
-MAX_SESSION_BYTES = 60 * 1024
 
 
 @dataclass(frozen=True)
@@ -53,7 +50,7 @@ def _utf8_len(text: str) -> int:
 
 
 def cap_memory_text(
-    text: str, *, max_lines: int = MAX_MEMORY_LINES, max_bytes: int = MAX_MEMORY_BYTES
+    text: str, *, max_lines: int = RECALL_MAX_LINES, max_bytes: int = RECALL_MAX_BYTES
 ) -> CappedText:
     """Keep at most max_lines lines and max_bytes UTF-8 bytes, cutting at a line boundary."""
     lines = text.splitlines(keepends=True)
@@ -100,8 +97,8 @@ class RecallSession:
     def __init__(
         self,
         *,
-        max_memory_lines: int = MAX_MEMORY_LINES,
-        max_memory_bytes: int = MAX_MEMORY_BYTES,
+        max_memory_lines: int = RECALL_MAX_LINES,
+        max_memory_bytes: int = RECALL_MAX_BYTES,
         max_session_bytes: int = MAX_SESSION_BYTES,
         scan_cache: ScanCache | None = None,
     ) -> None:

@@ -6,8 +6,9 @@ from pathlib import Path
 
 import pytest
 
+from memdir_nb.constants import MAX_SESSION_BYTES, RECALL_MAX_BYTES
 from memdir_nb.recall import RecallSession, RelevantMemory, render_recall
-from memdir_nb.recall.session import MAX_MEMORY_BYTES, MAX_SESSION_BYTES, cap_memory_text
+from memdir_nb.recall.session import cap_memory_text
 from tests.support import DAY_MS, write_memory
 
 NOW = 1_760_000_000_000.0
@@ -41,7 +42,7 @@ def test_byte_cap_cuts_at_last_newline_within_4096_bytes():
     capped = cap_memory_text(line * 50)
     assert capped.truncated
     assert capped.kept_bytes == 4000 and capped.text.endswith("\n")
-    assert len(capped.text.encode()) <= MAX_MEMORY_BYTES
+    assert len(capped.text.encode()) <= RECALL_MAX_BYTES
 
 
 def test_byte_cap_counts_utf8_bytes_not_characters():
