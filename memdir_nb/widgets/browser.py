@@ -38,8 +38,12 @@ AGE_CHOICES = (
 class MemoryBrowser(MemdirView):
     """Every memory by type, scope and age; selecting one shows its file, index line and freshness note."""
 
-    rows = traitlets.List(help="every memory in the dir, newest first (view.MemoryRow)")
-    visible_rows = traitlets.List(help="the rows the filters let through")
+    rows: traitlets.List[view.MemoryRow] = traitlets.List(
+        help="every memory in the dir, newest first (view.MemoryRow)"
+    )
+    visible_rows: traitlets.List[view.MemoryRow] = traitlets.List(
+        help="the rows the filters let through"
+    )
     selected = traitlets.Instance(view.MemoryDetail, allow_none=True)
     stale_after_days = traitlets.Int(STALE_AFTER_DAYS)
 

@@ -44,15 +44,14 @@ class Dashboard(MemdirView):
             config = MemdirConfig.from_environment()
         super().__init__(memory_dir, now_ms=now_ms, config=config, **kwargs)
         self.add_class("memdir-dashboard")
-        opts = {"now_ms": now_ms, "config": config}
-        self.browser = MemoryBrowser(self.memory_dir, **opts)
-        self.editor = MemoryEditor(self.memory_dir, **opts)
-        self.inspector = IndexInspector(self.memory_dir, **opts)
-        self.playground = RecallPlayground(self.memory_dir, **opts)
-        self.freshness = FreshnessView(self.memory_dir, **opts)
-        self.team = TeamScopeView(self.memory_dir, **opts)
-        self.lab = PathSecurityLab(self.memory_dir, **opts)
-        self.dream = DreamPlanner(self.memory_dir, **opts)
+        self.browser = MemoryBrowser(self.memory_dir, now_ms=now_ms, config=config)
+        self.editor = MemoryEditor(self.memory_dir, now_ms=now_ms, config=config)
+        self.inspector = IndexInspector(self.memory_dir, now_ms=now_ms, config=config)
+        self.playground = RecallPlayground(self.memory_dir, now_ms=now_ms, config=config)
+        self.freshness = FreshnessView(self.memory_dir, now_ms=now_ms, config=config)
+        self.team = TeamScopeView(self.memory_dir, now_ms=now_ms, config=config)
+        self.lab = PathSecurityLab(self.memory_dir, now_ms=now_ms, config=config)
+        self.dream = DreamPlanner(self.memory_dir, now_ms=now_ms, config=config)
         self.views: dict[str, MemdirView] = {
             "Memories": self.browser,
             "Save": self.editor,

@@ -109,7 +109,9 @@ class FreshnessView(MemdirView):
     """How old the memories are, per type, and which ones have gone stale."""
 
     stale_after_days = traitlets.Int(STALE_AFTER_DAYS)
-    rows = traitlets.List(help="every memory (view.MemoryRow), newest first")
+    rows: traitlets.List[rows_view.MemoryRow] = traitlets.List(
+        help="every memory (view.MemoryRow), newest first"
+    )
     data = traitlets.Instance(view.FreshnessData, allow_none=True)
     histogram_svg = traitlets.Unicode("")
     timeline_svg = traitlets.Unicode("")

@@ -54,7 +54,9 @@ class RecallPlayground(MemdirView):
     request_json = traitlets.Unicode(view.NOT_RUN_NOTE, help="the request the selector sent")
     rendered = traitlets.Unicode("")
     last_error = traitlets.Unicode(None, allow_none=True)
-    selected = traitlets.List(help="the memories injected by the last turn (InjectedMemory)")
+    selected: traitlets.List[InjectedMemory] = traitlets.List(
+        help="the memories injected by the last turn (InjectedMemory)"
+    )
     last_preview = traitlets.Instance(view.RecallPreview, allow_none=True)
     explanation = traitlets.List(
         traitlets.Dict(), help="one row per memory from the selector's own explanation, if any"

@@ -32,10 +32,14 @@ STEP_MARK = {"pass": "✔", "fail": "✘", "not reached": "·"}
 class PathSecurityLab(MemdirView):
     """Each check a team memory key goes through (sanitizer, pass 1, pass 2) with its verdict."""
 
-    steps = traitlets.List(help="the checks run on the key (view.CheckStep), in order")
+    steps: traitlets.List[view.CheckStep] = traitlets.List(
+        help="the checks run on the key (view.CheckStep), in order"
+    )
     verdict = traitlets.Unicode("", help="'accepted', 'rejected at <rule>', or '' with no key")
     status_text = traitlets.Unicode("")
-    planted = traitlets.List(help="symlinks this lab planted in team/ (Paths)")
+    planted: traitlets.List[Path] = traitlets.List(
+        help="symlinks this lab planted in team/ (Paths)"
+    )
 
     def __init__(
         self,

@@ -29,8 +29,12 @@ if TYPE_CHECKING:  # pragma: no cover
 class TeamScopeView(MemdirView):
     """Move memories between private and team scope, checked by the type rule and the secret scan."""
 
-    private_rows = traitlets.List(help="private memories (view.MemoryRow), by filename")
-    team_rows = traitlets.List(help="team memories (view.MemoryRow), by filename")
+    private_rows: traitlets.List[rows_view.MemoryRow] = traitlets.List(
+        help="private memories (view.MemoryRow), by filename"
+    )
+    team_rows: traitlets.List[rows_view.MemoryRow] = traitlets.List(
+        help="team memories (view.MemoryRow), by filename"
+    )
     verdict = traitlets.Instance(view.PromotionVerdict, allow_none=True)
     status_text = traitlets.Unicode("")
     status_error = traitlets.Bool(False)
@@ -132,14 +136,16 @@ class TeamScopeView(MemdirView):
 
         target = filename or self.private_list.value
         if not target:
-            return self._fail("Choose a private memory to promote.")
+            self._fail("Choose a private memory to promote.")
+            return None
         self.verdict = view.promotion_verdict(self.memory_dir, target)
         try:
             moved = MemoryStore(self.memory_dir, config=self.config, now_ms=self.now_ms()).promote(
                 target
             )
         except ValueError as err:  # validation, secret found, path traversal
-            return self._fail(f"Not promoted: {err}")
+            self._fail(f"Not promoted: {err}")
+            return None
         return self._moved(moved, f"Promoted {target} to team/; both indexes updated.")
 
     def demote(self, filename: str | None = None) -> Path | None:
@@ -148,13 +154,15 @@ class TeamScopeView(MemdirView):
 
         target = filename or self.team_list.value
         if not target:
-            return self._fail("Choose a team memory to demote.")
+            self._fail("Choose a team memory to demote.")
+            return None
         try:
             moved = MemoryStore(self.memory_dir, config=self.config, now_ms=self.now_ms()).demote(
                 target
             )
         except ValueError as err:
-            return self._fail(f"Not demoted: {err}")
+            self._fail(f"Not demoted: {err}")
+            return None
         return self._moved(moved, f"Demoted {target} to private memory; both indexes updated.")
 
     # -- helpers

@@ -63,3 +63,11 @@ def test_memory_detail_reads_at_most_the_preview_cap(tmp_path, demo_now_ms):
     row = view.memory_rows(tmp_path / "m", now_ms=demo_now_ms)[0]
     d = view.memory_detail(row, now_ms=demo_now_ms)
     assert d.truncated and len(d.text.encode()) == view.MAX_PREVIEW_BYTES
+
+
+def test_rows_summary_counts_shown_total_team_and_stale(demo_mem, demo_now_ms):
+    rows = view.memory_rows(demo_mem, now_ms=demo_now_ms)
+    team = view.filter_rows(rows, scope="team")
+    shown, total, n_team, stale = view.rows_summary(rows, team, 90)
+    assert (shown, total, n_team) == (len(team), 40, len(team))
+    assert stale == sum(r.age_days >= 90 for r in rows)
