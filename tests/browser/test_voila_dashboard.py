@@ -7,7 +7,7 @@ from pathlib import Path
 
 from memdir_nb.demo import DEMO_QUERIES
 
-TABS = ("Memories", "Save", "Index", "Recall", "Freshness", "Team", "Path security")
+TABS = ("Memories", "Save", "Index", "Recall", "Freshness", "Team", "Path security", "Dream")
 
 
 def open_dashboard(page, url: str) -> None:
@@ -30,6 +30,7 @@ def test_dashboard_renders_every_tab(page, voila_url: str) -> None:
         ("Freshness", ".memdir-freshness-histogram svg"),
         ("Team", ".memdir-team"),
         ("Path security", ".memdir-lab"),
+        ("Dream", ".memdir-dream-gates"),
     ):
         open_tab(page, title)
         page.locator(css).first.wait_for(state="visible")
@@ -85,3 +86,41 @@ def test_path_security_lab_rejects_an_attack_key(page, voila_url: str) -> None:
     verdict.get_by_text("rejected").wait_for()
     assert "parent-segment" in verdict.inner_text()
     assert page.locator(".memdir-lab-steps .memdir-step-fail").count() == 1
+
+
+def test_the_browser_tab_draws_its_list_once(page, voila_url: str) -> None:
+    open_dashboard(page, voila_url)
+    page.wait_for_selector(".memdir-browser-table table")
+    visible = page.locator(".memdir-browser").inner_text()
+    assert visible.count("feedback_no_recap.md") == 1
+
+
+def test_the_index_tab_private_panel_is_readable_at_dashboard_width(page, voila_url: str) -> None:
+    open_dashboard(page, voila_url)
+    open_tab(page, "Index")
+    private = page.locator(".memdir-inspector-private").first
+    private.wait_for(state="visible")
+    tabs = page.locator(".memdir-dashboard-tabs").first.bounding_box()
+    box = private.bounding_box()
+    team = page.locator(".memdir-inspector-team").first.bounding_box()
+    assert box["width"] >= 0.4 * tabs["width"], (box, tabs)
+    assert abs(box["width"] - team["width"]) < 0.1 * tabs["width"], (box, team)
+
+
+def test_the_recall_tab_tool_input_is_a_usable_size(page, voila_url: str) -> None:
+    open_dashboard(page, voila_url)
+    open_tab(page, "Recall")
+    tools = page.locator(".memdir-recall-tools").first
+    tools.wait_for(state="visible")
+    box = tools.bounding_box()
+    assert box["width"] >= 300 and box["height"] >= 24, box
+    tools.locator("input").first.fill("kubectl")
+    tools.locator("input").first.press("Enter")
+    assert "kubectl" in tools.inner_text()
+
+
+def test_the_save_tab_opens_with_no_errors(page, voila_url: str) -> None:
+    open_dashboard(page, voila_url)
+    open_tab(page, "Save")
+    page.locator(".memdir-editor-name").first.wait_for(state="visible")
+    assert page.locator(".memdir-editor-errors li").count() == 0
