@@ -2,8 +2,8 @@
 
 DOM classes: memdir-browser (the view), memdir-browser-type, memdir-browser-scope,
 memdir-browser-age, memdir-browser-search (filters), memdir-browser-table (HTML table: the
-one list of memories), memdir-browser-list (a dropdown that opens one of them, so the list is
-not drawn a second time), memdir-browser-detail (file, index line, freshness note),
+one list of memories), memdir-browser-list (a combobox: type or pick a file name to open it;
+its suggestions stay hidden until asked for, so the list is not drawn a second time), memdir-browser-detail (file, index line, freshness note),
 memdir-browser-progress, memdir-browser-refresh, memdir-browser-summary.
 
 State lives in traitlets (rows, visible_rows, selected); the table, summary and detail pane
@@ -89,8 +89,13 @@ class MemoryBrowser(MemdirView):
         self.summary = classed(widgets.HTML(), "memdir-browser-summary")
         self.table = classed(widgets.HTML(), "memdir-browser-table")
         self.chooser = classed(
-            widgets.Dropdown(
-                options=[], value=None, description="open", layout=widgets.Layout(width="60%")
+            widgets.Combobox(
+                options=[],
+                value="",
+                ensure_option=True,
+                description="open",
+                placeholder="type or pick a file name from the table",
+                layout=widgets.Layout(width="60%"),
             ),
             "memdir-browser-list",
         )
@@ -138,7 +143,7 @@ class MemoryBrowser(MemdirView):
 
     def select(self, filename: str | None) -> None:
         """Select a memory by its filename relative to the dir ('team/x.md'), or clear with None."""
-        self.chooser.value = filename
+        self.chooser.value = filename or ""
 
     # -- callbacks
 
@@ -180,9 +185,9 @@ class MemoryBrowser(MemdirView):
 
     def _show_choices(self, _change: Any = None) -> None:
         keep = self.chooser.value
-        options = [(f"{r.filename}  [{r.badge}, {r.age}]", r.filename) for r in self.visible_rows]
-        self.chooser.options = options
-        self.chooser.value = keep if keep in {name for _, name in options} else None
+        names = [r.filename for r in self.visible_rows]
+        self.chooser.options = names
+        self.chooser.value = keep if keep in names else ""
         self._show_detail(self.chooser.value)  # re-read even when the choice stayed the same
 
     @staticmethod

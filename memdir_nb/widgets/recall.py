@@ -31,6 +31,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from memdir_nb.recall.session import InjectedMemory
 
 NO_MANIFEST = "(no memories left to offer)"
+TOOLS_PLACEHOLDER = "add a recently used tool, then press Enter"
 
 COMMON_TOOLS = (
     "Bash",
@@ -107,18 +108,19 @@ class RecallPlayground(MemdirView):
             ),
             "memdir-recall-examples",
         )
+        # TagsInput sizes its text box to the placeholder, so the placeholder also sets the width
         self.tools = classed(
             widgets.TagsInput(
                 value=[],
                 allowed_tags=[],
                 allow_duplicates=False,
-                layout=widgets.Layout(width="60%", min_width="24em", min_height="2.4em"),
+                placeholder=TOOLS_PLACEHOLDER,
+                layout=widgets.Layout(width="60%", min_width="24em"),
             ),
             "memdir-recall-tools",
         )
         self.tool_suggestions = widgets.HTML(
-            f"<small>recently used tools (type one, then Enter), e.g. "
-            f"{esc(', '.join(COMMON_TOOLS))}</small>",
+            f"<small>recently used tools, e.g. {esc(', '.join(COMMON_TOOLS))}</small>",
             layout=widgets.Layout(flex="1 1 0%", min_width="0"),
         )
         prefer_claude = self.has_key and (config.selector or "anthropic") == "anthropic"

@@ -84,9 +84,10 @@ def test_output_is_deterministic_for_a_dir_and_clock(mem, config):
 
 
 def test_the_list_of_memories_is_drawn_once(mem, config):
-    # the table is the list; the chooser is a dropdown that shows only the chosen file
+    # the table is the list; the chooser is a combobox whose suggestions stay hidden until asked
     b = MemoryBrowser(mem, now_ms=NOW, config=config)
-    assert isinstance(b.chooser, widgets.Dropdown)
+    assert isinstance(b.chooser, widgets.Combobox) and b.chooser.ensure_option
+    assert "user_role.md" in b.chooser.options
     assert b.table.value.count("<code>user_role.md</code>") == 1
     shown_elsewhere = [
         c

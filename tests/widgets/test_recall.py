@@ -81,7 +81,9 @@ def test_a_turn_with_nothing_left_to_offer_says_no_request_was_sent(mem, config)
 
 
 def test_the_tool_input_is_wide_enough_to_use(mem, config):
+    # the TagsInput text box is as wide as its placeholder (it was one character wide)
     p = RecallPlayground(mem, now_ms=NOW, config=config)
+    assert len(p.tools.placeholder) >= 30
     assert p.tools.layout.width == "60%" and p.tools.layout.min_width == "24em"
 
 
