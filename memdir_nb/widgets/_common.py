@@ -33,7 +33,10 @@ def esc(text: object) -> str:
 def pre(text: str, css_class: str = "") -> str:
     """Text in a <pre> block, escaped."""
     cls = f' class="{css_class}"' if css_class else ""
-    return f'<pre{cls} style="white-space:pre-wrap;max-height:24em;overflow:auto">{esc(text)}</pre>'
+    return (
+        f'<pre{cls} style="white-space:pre-wrap;word-break:normal;overflow-wrap:anywhere;'
+        f'max-height:24em;overflow:auto">{esc(text)}</pre>'
+    )
 
 
 def badge(name: str) -> str:
