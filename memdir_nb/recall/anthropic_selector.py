@@ -87,6 +87,9 @@ class AnthropicSelector:
         self._client_lock = threading.Lock()
         self.last_error: str | None = None
         self.last_response: Any = None
+        # the keyword arguments the last select() really passed to messages.create (None when
+        # it sent nothing); the recall view shows this, never a request rebuilt for display
+        self.last_request: dict[str, Any] | None = None
 
     def __repr__(self) -> str:
         return f"AnthropicSelector(model={self.model!r}, timeout={self.timeout}, max_retries={self.max_retries})"
@@ -133,6 +136,7 @@ class AnthropicSelector:
     ) -> list[str]:
         """Ask the model; return the filenames it chose (at most five), or [] on any failure."""
         self.last_error = None
+        self.last_request = None
         if not headers:
             return []
         if cancel is not None and cancel.is_set():
@@ -143,6 +147,7 @@ class AnthropicSelector:
             client = self.client
             if cancel is not None:
                 client = client.with_middleware(_cancel_guard(cancel))
+            self.last_request = request
             response = client.messages.create(**request)
         except RecallCancelled:
             self.last_error = "cancelled: no further request was sent"

@@ -546,6 +546,8 @@ class LexicalSelector:
         self.limit = limit
         self.last_error: str | None = None
         self.last_scores: list[ScoredMemory] = []
+        # the inputs the last select() ranked (the offline twin of AnthropicSelector.last_request)
+        self.last_request: dict[str, object] | None = None
         self._doc_cache: dict[tuple, list[str]] = {}
 
     def _document_tokens(self, header: MemoryHeader) -> list[str]:
@@ -568,6 +570,12 @@ class LexicalSelector:
     ) -> list[str]:
         """Rank headers against the query and return up to `limit` filenames, best first."""
         self.last_error = None
+        self.last_request = {
+            "selector": self.name,
+            "query": query,
+            "recent_tools": list(recent_tools),
+            "candidates": [h.filename for h in headers],
+        }
         scored = self.score(query, headers, recent_tools=recent_tools)
         self.last_scores = scored
         return [s.filename for s in scored if s.selected]

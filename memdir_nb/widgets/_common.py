@@ -1,14 +1,19 @@
-"""Shared pieces of the widget views: the base class, the clock, and HTML helpers."""
+"""Shared pieces of the widget views: the base class, the clock, and HTML helpers.
+
+Widgets keep their state in traitlets and react through `observe` and `link`/`dlink`: a view
+that changes files on disk bumps its `disk_revision` trait, and whoever shows the same dir
+(the dashboard) observes it.
+"""
 
 from __future__ import annotations
 
 import html
 import os
-from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import ipywidgets as widgets
+import traitlets
 
 if TYPE_CHECKING:  # pragma: no cover
     from memdir_nb.config import MemdirConfig
@@ -28,7 +33,10 @@ def esc(text: object) -> str:
 def pre(text: str, css_class: str = "") -> str:
     """Text in a <pre> block, escaped."""
     cls = f' class="{css_class}"' if css_class else ""
-    return f'<pre{cls} style="white-space:pre-wrap;max-height:24em;overflow:auto">{esc(text)}</pre>'
+    return (
+        f'<pre{cls} style="white-space:pre-wrap;word-break:normal;overflow-wrap:anywhere;'
+        f'max-height:24em;overflow:auto">{esc(text)}</pre>'
+    )
 
 
 def badge(name: str) -> str:
@@ -46,8 +54,18 @@ def message_list(items: list[str], kind: str) -> str:
     return f'<ul class="memdir-{kind}s" style="color:{colour}">{lis}</ul>'
 
 
+def status_html(text: str, error: bool) -> str:
+    """A status line, red for a failure and green otherwise ('' when there is no text)."""
+    if not text:
+        return ""
+    colour = "#b2182b" if error else "#1b7837"
+    return f'<p style="color:{colour}">{esc(text)}</p>'
+
+
 class MemdirView(widgets.VBox):
     """A VBox showing one memory dir; subclasses build controls and call the core."""
+
+    disk_revision = traitlets.Int(0, help="bumped each time this view changes files on disk")
 
     def __init__(
         self,
@@ -66,7 +84,6 @@ class MemdirView(widgets.VBox):
         self.memory_dir = path
         self.config = config
         self._fixed_now_ms = now_ms
-        self._listeners: list[Callable[[], None]] = []
         self.add_class("memdir-view")
 
     def now_ms(self) -> float | None:
@@ -77,13 +94,13 @@ class MemdirView(widgets.VBox):
             return self.config.now_ms()
         return None
 
-    def on_change(self, callback: Callable[[], None]) -> None:
-        """Call callback after this view changes files on disk (the dashboard refreshes the others)."""
-        self._listeners.append(callback)
+    def refresh(self) -> None:
+        """Re-read the memory dir and redraw (each view defines what that means)."""
+        raise NotImplementedError(f"{type(self).__name__} must define refresh()")
 
     def _changed(self) -> None:
-        for callback in list(self._listeners):
-            callback()
+        """Record a change made on disk; observers of disk_revision (the dashboard) refresh."""
+        self.disk_revision += 1
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}(VBox, memory_dir={self.memory_dir.name!r})"

@@ -1,9 +1,13 @@
 """MemoryBrowser: a filterable table of every memory, with a freshness badge and a detail pane.
 
 DOM classes: memdir-browser (the view), memdir-browser-type, memdir-browser-scope,
-memdir-browser-age, memdir-browser-search (filters), memdir-browser-table (HTML table),
-memdir-browser-list (the row chooser), memdir-browser-detail (file, index line, freshness
-note), memdir-browser-progress, memdir-browser-refresh, memdir-browser-summary.
+memdir-browser-age, memdir-browser-search (filters), memdir-browser-table (HTML table: the
+one list of memories), memdir-browser-list (a combobox: type or pick a file name to open it;
+its suggestions stay hidden until asked for, so the list is not drawn a second time), memdir-browser-detail (file, index line, freshness note),
+memdir-browser-progress, memdir-browser-refresh, memdir-browser-summary.
+
+State lives in traitlets (rows, visible_rows, selected); the table, summary and detail pane
+follow them through observe/dlink.
 """
 
 from __future__ import annotations
@@ -12,9 +16,11 @@ import os
 from typing import TYPE_CHECKING, Any
 
 import ipywidgets as widgets
+import traitlets
 
-from memdir_nb import explain
 from memdir_nb.types import TYPE_NAMES
+from memdir_nb.views import browser as view
+from memdir_nb.views.common import STALE_AFTER_DAYS
 from memdir_nb.widgets._common import MemdirView, badge, classed, esc, pre
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -32,21 +38,27 @@ AGE_CHOICES = (
 class MemoryBrowser(MemdirView):
     """Every memory by type, scope and age; selecting one shows its file, index line and freshness note."""
 
+    rows: traitlets.List[view.MemoryRow] = traitlets.List(
+        help="every memory in the dir, newest first (view.MemoryRow)"
+    )
+    visible_rows: traitlets.List[view.MemoryRow] = traitlets.List(
+        help="the rows the filters let through"
+    )
+    selected = traitlets.Instance(view.MemoryDetail, allow_none=True)
+    stale_after_days = traitlets.Int(STALE_AFTER_DAYS)
+
     def __init__(
         self,
         memory_dir: str | os.PathLike[str],
         *,
         now_ms: float | None = None,
         config: MemdirConfig | None = None,
-        stale_after_days: int = explain.STALE_AFTER_DAYS,
+        stale_after_days: int = STALE_AFTER_DAYS,
         **kwargs: Any,
     ) -> None:
         super().__init__(memory_dir, now_ms=now_ms, config=config, **kwargs)
         self.add_class("memdir-browser")
         self.stale_after_days = stale_after_days
-        self.rows: list[explain.MemoryRow] = []
-        self.visible_rows: list[explain.MemoryRow] = []
-        self.selected: explain.MemoryDetail | None = None
 
         self.type_filter = classed(
             widgets.Dropdown(options=[ALL, *TYPE_NAMES], value=ALL, description="type"),
@@ -77,8 +89,13 @@ class MemoryBrowser(MemdirView):
         self.summary = classed(widgets.HTML(), "memdir-browser-summary")
         self.table = classed(widgets.HTML(), "memdir-browser-table")
         self.chooser = classed(
-            widgets.Select(
-                options=[], rows=10, description="memory", layout=widgets.Layout(width="95%")
+            widgets.Combobox(
+                options=[],
+                value="",
+                ensure_option=True,
+                description="open",
+                placeholder="type or pick a file name from the table",
+                layout=widgets.Layout(width="60%"),
             ),
             "memdir-browser-list",
         )
@@ -86,6 +103,11 @@ class MemoryBrowser(MemdirView):
 
         for control in (self.type_filter, self.scope_filter, self.age_filter, self.search):
             control.observe(self._on_filter, names="value")
+        self.observe(self._on_filter, names="rows")
+        self.observe(self._show_summary, names=["rows", "visible_rows"])
+        self.observe(self._show_choices, names="visible_rows")
+        widgets.dlink((self, "visible_rows"), (self.table, "value"), self._render_table)
+        widgets.dlink((self, "selected"), (self.detail, "value"), self._render_detail)
         self.chooser.observe(self._on_choose, names="value")
         self.refresh_button.on_click(lambda _b: self.refresh())
 
@@ -102,75 +124,74 @@ class MemoryBrowser(MemdirView):
     # -- actions
 
     def refresh(self) -> None:
-        """Rescan the memory dir and redraw the table (keeps the selection when it still exists)."""
-        keep = self.chooser.value
+        """Rescan the memory dir; the table redraws and the selection stays when it still exists."""
         self.progress.value = 0
 
         def step(done: int, total: int) -> None:
             self.progress.max = max(total, 1)
             self.progress.value = done
 
-        self.rows = explain.memory_rows(
+        rows = view.memory_rows(
             self.memory_dir,
             now_ms=self.now_ms(),
             stale_after_days=self.stale_after_days,
             progress=step,
         )
-        self.progress.max = max(len(self.rows), 1)
+        self.progress.max = max(len(rows), 1)
         self.progress.value = self.progress.max
-        self._apply_filters(keep)
+        self.rows = rows  # observers re-filter, redraw and keep the selection when it still exists
 
     def select(self, filename: str | None) -> None:
         """Select a memory by its filename relative to the dir ('team/x.md'), or clear with None."""
-        self.chooser.value = filename
+        self.chooser.value = filename or ""
 
     # -- callbacks
 
     def _on_filter(self, _change: Any = None) -> None:
-        self._apply_filters(self.chooser.value)
-
-    def _on_choose(self, change: Any) -> None:
-        filename = change["new"]
-        row = next((r for r in self.rows if r.filename == filename), None)
-        if row is None:
-            self.selected = None
-            self.detail.value = ""
-            return
-        try:
-            self.selected = explain.memory_detail(row, now_ms=self.now_ms())
-        except OSError as err:
-            self.selected = None
-            self.detail.value = f"<p>Cannot read {esc(row.filename)}: {esc(err)}. Press Rescan.</p>"
-            return
-        self.detail.value = self._render_detail(self.selected)
-
-    # -- rendering
-
-    def _apply_filters(self, keep: str | None) -> None:
         kind = self.type_filter.value
-        self.visible_rows = explain.filter_rows(
+        self.visible_rows = view.filter_rows(
             self.rows,
             types=None if kind == ALL else [kind],
             scope=None if self.scope_filter.value == ALL else self.scope_filter.value,
             badge=None if self.age_filter.value == ALL else self.age_filter.value,
             text=self.search.value,
         )
-        self.summary.value = (
-            f"<b>{len(self.visible_rows)}</b> of {len(self.rows)} memories shown "
-            f"({sum(r.scope == 'team' for r in self.rows)} team, "
-            f"{sum(r.badge == 'stale' for r in self.rows)} stale: {self.stale_after_days}+ days old)"
-        )
-        self.table.value = self._render_table(self.visible_rows)
-        options = [(f"{r.filename}  [{r.badge}, {r.age}]", r.filename) for r in self.visible_rows]
-        names = [value for _, value in options]
-        self.chooser.options = options
-        self.chooser.value = keep if keep in names else None
-        if self.chooser.value is None:
+
+    def _on_choose(self, change: Any) -> None:
+        self._show_detail(change["new"])
+
+    def _show_detail(self, filename: str | None) -> None:
+        """Load the detail of the chosen row (re-read, so a rescan shows the file as it is now)."""
+        row = next((r for r in self.rows if r.filename == filename), None)
+        if row is None:
             self.selected = None
-            self.detail.value = ""
+            return
+        try:
+            self.selected = view.memory_detail(row, now_ms=self.now_ms())
+        except OSError as err:
+            self.selected = None
+            self.detail.value = f"<p>Cannot read {esc(row.filename)}: {esc(err)}. Press Rescan.</p>"
+
+    # -- rendering
+
+    def _show_summary(self, _change: Any = None) -> None:
+        shown, total, team, stale = view.rows_summary(
+            self.rows, self.visible_rows, self.stale_after_days
+        )
+        self.summary.value = (
+            f"<b>{shown}</b> of {total} memories shown ({team} team, "
+            f"{stale} stale: {self.stale_after_days}+ days old)"
+        )
+
+    def _show_choices(self, _change: Any = None) -> None:
+        keep = self.chooser.value
+        names = [r.filename for r in self.visible_rows]
+        self.chooser.options = names
+        self.chooser.value = keep if keep in names else ""
+        self._show_detail(self.chooser.value)  # re-read even when the choice stayed the same
 
     @staticmethod
-    def _render_table(rows: list[explain.MemoryRow]) -> str:
+    def _render_table(rows: list[view.MemoryRow]) -> str:
         head = "".join(
             f"<th>{h}</th>"
             for h in ("file", "type", "scope", "age", "freshness", "description", "in index")
@@ -190,7 +211,9 @@ class MemoryBrowser(MemdirView):
         )
 
     @staticmethod
-    def _render_detail(detail: explain.MemoryDetail) -> str:
+    def _render_detail(detail: view.MemoryDetail | None) -> str:
+        if detail is None:
+            return ""
         r = detail.row
         cut = " (first 64 KB shown)" if detail.truncated else ""
         return (

@@ -1,7 +1,9 @@
 """Dashboard: every memdir view in tabs, for Voila.
 
 DOM classes: memdir-dashboard (the view), memdir-dashboard-tabs; each tab keeps its own
-view's classes. A change made in one tab (save, forget, promote, rebuild) refreshes the others.
+view's classes. A change one tab makes on disk (save, forget, promote, rebuild, a dream applied
+or restored) bumps that view's `disk_revision` trait; the dashboard observes it and refreshes
+the other tabs.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ import ipywidgets as widgets
 
 from memdir_nb.widgets._common import MemdirView, classed, esc
 from memdir_nb.widgets.browser import MemoryBrowser
+from memdir_nb.widgets.dream_planner import DreamPlanner
 from memdir_nb.widgets.editor import MemoryEditor
 from memdir_nb.widgets.freshness import FreshnessView
 from memdir_nb.widgets.inspector import IndexInspector
@@ -41,14 +44,14 @@ class Dashboard(MemdirView):
             config = MemdirConfig.from_environment()
         super().__init__(memory_dir, now_ms=now_ms, config=config, **kwargs)
         self.add_class("memdir-dashboard")
-        opts = {"now_ms": now_ms, "config": config}
-        self.browser = MemoryBrowser(self.memory_dir, **opts)
-        self.editor = MemoryEditor(self.memory_dir, **opts)
-        self.inspector = IndexInspector(self.memory_dir, **opts)
-        self.playground = RecallPlayground(self.memory_dir, **opts)
-        self.freshness = FreshnessView(self.memory_dir, **opts)
-        self.team = TeamScopeView(self.memory_dir, **opts)
-        self.lab = PathSecurityLab(self.memory_dir, **opts)
+        self.browser = MemoryBrowser(self.memory_dir, now_ms=now_ms, config=config)
+        self.editor = MemoryEditor(self.memory_dir, now_ms=now_ms, config=config)
+        self.inspector = IndexInspector(self.memory_dir, now_ms=now_ms, config=config)
+        self.playground = RecallPlayground(self.memory_dir, now_ms=now_ms, config=config)
+        self.freshness = FreshnessView(self.memory_dir, now_ms=now_ms, config=config)
+        self.team = TeamScopeView(self.memory_dir, now_ms=now_ms, config=config)
+        self.lab = PathSecurityLab(self.memory_dir, now_ms=now_ms, config=config)
+        self.dream = DreamPlanner(self.memory_dir, now_ms=now_ms, config=config)
         self.views: dict[str, MemdirView] = {
             "Memories": self.browser,
             "Save": self.editor,
@@ -57,9 +60,10 @@ class Dashboard(MemdirView):
             "Freshness": self.freshness,
             "Team": self.team,
             "Path security": self.lab,
+            "Dream": self.dream,
         }
-        for view in (self.editor, self.inspector, self.team):
-            view.on_change(lambda source=view: self._refresh_others(source))
+        for view in self.views.values():
+            view.observe(lambda _change, source=view: self._refresh_others(source), "disk_revision")
         self.tabs = classed(
             widgets.Tab(children=list(self.views.values())), "memdir-dashboard-tabs"
         )
@@ -70,6 +74,11 @@ class Dashboard(MemdirView):
         ]
 
     def _refresh_others(self, source: MemdirView) -> None:
-        for view in (self.browser, self.editor, self.inspector, self.freshness, self.team):
+        for view in self.views.values():
             if view is not source:
                 view.refresh()
+
+    def refresh(self) -> None:
+        """Re-read the memory dir in every tab."""
+        for view in self.views.values():
+            view.refresh()

@@ -6,6 +6,9 @@ DOM classes: memdir-dream (the view), memdir-dream-gates (gate table), memdir-dr
 (the "Plan" button), memdir-dream-actions (the action list), memdir-dream-action (each
 action's checkbox), memdir-dream-diff (the diff of the approved actions), memdir-dream-apply,
 memdir-dream-dreams (applied dreams dropdown), memdir-dream-restore, memdir-dream-status.
+
+State lives in traitlets (gate, lock status, plan, approved ids, diff, dreams, status); the
+gate table, diff, buttons and status follow them through observe/dlink.
 """
 
 from __future__ import annotations
@@ -16,8 +19,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import ipywidgets as widgets
+import traitlets
 
 from memdir_nb import dream
+from memdir_nb.views import dream as view
 from memdir_nb.widgets._common import MemdirView, classed, esc, pre
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -28,6 +33,15 @@ Planner = Callable[[Path], "dream.ConsolidationPlan"]
 
 class DreamPlanner(MemdirView):
     """Shows why a dream would or would not run, proposes a plan, applies the approved part, restores."""
+
+    gate = traitlets.Instance(dream.GateResult, allow_none=True)
+    lock_status = traitlets.Unicode("")
+    plan = traitlets.Instance(dream.ConsolidationPlan, allow_none=True)
+    approved = traitlets.Set(traitlets.Unicode(), help="ids of the ticked actions")
+    diff_text = traitlets.Unicode("")
+    last_result = traitlets.Instance(dream.ApplyResult, allow_none=True)
+    dreams = traitlets.List(traitlets.Unicode(), help="applied dreams, oldest first")
+    status_text = traitlets.Unicode("")
 
     def __init__(
         self,
@@ -49,15 +63,6 @@ class DreamPlanner(MemdirView):
         self.min_hours = min_hours
         self.min_sessions = min_sessions
         self._planner = planner
-        # state, readable by tests
-        self.gate: dream.GateResult | None = None
-        self.lock_status = ""
-        self.plan: dream.ConsolidationPlan | None = None
-        self.approved: set[str] = set()
-        self.diff_text = ""
-        self.last_result: dream.ApplyResult | None = None
-        self.dreams: list[str] = []
-        self.status_text = ""
         self.action_boxes: dict[str, widgets.Checkbox] = {}
         # controls
         self.gates_html = classed(widgets.HTML(), "memdir-dream-gates")
@@ -97,6 +102,12 @@ class DreamPlanner(MemdirView):
             "memdir-dream-restore",
         )
         self.status = classed(widgets.HTML(), "memdir-dream-status")
+        widgets.dlink(
+            (self, "status_text"), (self.status, "value"), lambda t: f"<p>{esc(t)}</p>" if t else ""
+        )
+        self.observe(self._show_gates, names=["gate", "lock_status"])
+        self.observe(self._show_dreams, names="dreams")
+        self.observe(self._show_diff, names="approved")
         self.plan_button.on_click(lambda _b: self.make_plan())
         self.apply_button.on_click(lambda _b: self.apply())
         self.restore_button.on_click(lambda _b: self.restore())
@@ -114,8 +125,9 @@ class DreamPlanner(MemdirView):
 
     def refresh(self) -> None:
         """Re-check the gates (without taking the lock) and the list of applied dreams."""
+        gate: dream.GateResult | None = None
         try:
-            self.gate = dream.dream_gates(
+            gate = dream.dream_gates(
                 self.memory_dir,
                 current_session=self.current_session,
                 project_dir=self.project_dir,
@@ -124,74 +136,43 @@ class DreamPlanner(MemdirView):
                 min_sessions=self.min_sessions,
                 acquire=False,
             )
-            self.lock_status = dream.ConsolidationLock(self.memory_dir).holder_status(
+            lock_status = dream.ConsolidationLock(self.memory_dir).holder_status(
                 now_ms=self.now_ms()
             )
         except dream.LockFileCorruptError as err:
-            self.lock_status = f"unreadable: {err}"
-        self.gates_html.value = self._gates_table()
+            gate, lock_status = self.gate, f"unreadable: {err}"
+        with self.hold_trait_notifications():
+            self.gate = gate
+            self.lock_status = lock_status
+        self._show_gates()  # the gate's hours move on with the clock even when nothing else did
         self.dreams = dream.list_dreams(self.memory_dir)
+        self._show_dreams()
+
+    def _show_gates(self, _change: object = None) -> None:
+        rows = view.gate_rows(
+            self.gate,
+            self.lock_status,
+            min_hours=self.min_hours,
+            min_sessions=self.min_sessions,
+            now_ms=self.now_ms(),
+        )
+        body = "".join(
+            f'<tr class="memdir-dream-gate-{esc(r.name)}"><td>{esc(r.name)}</td>'
+            f"<td><b>{esc(r.state)}</b></td><td>{esc(r.why)}</td></tr>"
+            for r in rows
+        )
+        verdict = (
+            "A dream would run now."
+            if view.would_run(self.gate, self.lock_status)
+            else "A dream would not run on its own now; you can still plan and apply one by hand."
+        )
+        self.gates_html.value = f"<h4>Gates</h4><table>{body}</table><p>{esc(verdict)}</p>"
+
+    def _show_dreams(self, _change: object = None) -> None:
         newest_first = list(reversed(self.dreams))
         self.dreams_select.options = newest_first
         self.dreams_select.value = newest_first[0] if newest_first else None
         self.restore_button.disabled = not self.dreams
-
-    def _gates_table(self) -> str:
-        g = self.gate
-        rows: list[tuple[str, str, str]] = []
-        if g is None:
-            rows.append(("lock", "closed", self.lock_status))
-        else:
-            last = g.last_consolidated_ms
-            hours = (self._now() - last) / 3_600_000 if last else None
-            time_open = last == 0 or hours >= self.min_hours
-            rows.append(
-                (
-                    "time",
-                    "open" if time_open else "closed",
-                    "never consolidated"
-                    if not last
-                    else f"last consolidation {hours:.1f} h ago (needs {self.min_hours:g} h)",
-                )
-            )
-            if g.session_count is None:
-                rows.append(
-                    (
-                        "sessions",
-                        "not checked",
-                        g.reason if g.gate == "sessions" else "time gate closed first",
-                    )
-                )
-            else:
-                rows.append(
-                    (
-                        "sessions",
-                        "open" if g.session_count >= self.min_sessions else "closed",
-                        f"{g.session_count} session(s) since then (needs {self.min_sessions})",
-                    )
-                )
-            rows.append(
-                (
-                    "lock",
-                    "open" if self.lock_status in ("free", "stale", "dead") else "closed",
-                    f"consolidation lock is {self.lock_status}",
-                )
-            )
-        body = "".join(
-            f'<tr class="memdir-dream-gate-{esc(name)}"><td>{esc(name)}</td><td><b>{esc(state)}</b></td>'
-            f"<td>{esc(why)}</td></tr>"
-            for name, state, why in rows
-        )
-        verdict = (
-            "A dream would run now."
-            if g is not None and g.open and self.lock_status in ("free", "stale", "dead")
-            else "A dream would not run on its own now; you can still plan and apply one by hand."
-        )
-        return f"<h4>Gates</h4><table>{body}</table><p>{esc(verdict)}</p>"
-
-    def _now(self) -> float:
-        now = self.now_ms()
-        return dream._now_ms(now)
 
     # ----------------------------------------------------------------------------- plan
 
@@ -207,9 +188,10 @@ class DreamPlanner(MemdirView):
             self._set_status(f"Planning failed: {err}")
             self._show_plan()
             return None
-        self.plan = plan
-        self.approved = {a.id for a in plan.actions if a.ops}
-        self._show_plan()
+        with self.hold_trait_notifications():
+            self.approved = {a.id for a in plan.actions if a.ops}
+            self.plan = plan
+        self._show_plan()  # new checkboxes, even when the new plan equals the old one
         notes = f" Notes: {'; '.join(plan.notes)}" if plan.notes else ""
         self._set_status(
             f"Plan ready ({plan.source}): {len(plan.actions)} action(s); nothing has been written yet.{notes}"
@@ -231,7 +213,6 @@ class DreamPlanner(MemdirView):
         for aid, box in self.action_boxes.items():
             box.value = aid in ids  # each change calls _on_tick, which keeps self.approved in step
         self.approved = ids
-        self._show_diff()
 
     def _show_plan(self) -> None:
         self.action_boxes = {}
@@ -260,13 +241,10 @@ class DreamPlanner(MemdirView):
         self._show_diff()
 
     def _on_tick(self, action_id: str, ticked: bool) -> None:
-        if ticked:
-            self.approved.add(action_id)
-        else:
-            self.approved.discard(action_id)
-        self._show_diff()
+        # a new set, not an in-place change, so the approved observer redraws the diff
+        self.approved = self.approved | {action_id} if ticked else self.approved - {action_id}
 
-    def _show_diff(self) -> None:
+    def _show_diff(self, _change: object = None) -> None:
         if self.plan is None:
             self.diff_text = ""
             self.diff_html.value = ""
@@ -332,4 +310,3 @@ class DreamPlanner(MemdirView):
 
     def _set_status(self, text: str) -> None:
         self.status_text = text
-        self.status.value = f"<p>{esc(text)}</p>"

@@ -5,6 +5,10 @@ memdir-editor-scope, memdir-editor-name, memdir-editor-description, memdir-edito
 memdir-editor-why, memdir-editor-how, memdir-editor-errors, memdir-editor-warnings,
 memdir-editor-preview-file, memdir-editor-preview-index, memdir-editor-save,
 memdir-editor-forget-choice, memdir-editor-forget, memdir-editor-status.
+
+State lives in traitlets (errors, warnings, previews, status); the boxes follow through
+observe/dlink. An untouched form shows no errors: they appear once a field is committed or
+Save is pressed (`show_errors`), though `errors` always holds the current verdict.
 """
 
 from __future__ import annotations
@@ -14,19 +18,32 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import ipywidgets as widgets
+import traitlets
 
-from memdir_nb import explain
 from memdir_nb.types import MEMORY_TYPES, TYPE_GUIDANCE, default_scope, parse_memory_type
-from memdir_nb.widgets._common import MemdirView, classed, esc, message_list, pre
+from memdir_nb.views import editor as view
+from memdir_nb.widgets._common import MemdirView, classed, esc, message_list, pre, status_html
 
 if TYPE_CHECKING:  # pragma: no cover
     from memdir_nb.config import MemdirConfig
 
 NO_TYPE = ""
+FILL_IN = "(fill in type, name and description)"
 
 
 class MemoryEditor(MemdirView):
     """Fill in a memory, see the file and index line it makes, then save or forget via MemoryStore."""
+
+    errors = traitlets.List(traitlets.Unicode(), help="what blocks a save, always up to date")
+    warnings = traitlets.List(traitlets.Unicode())
+    show_errors = traitlets.Bool(False, help="True once a field was committed or Save pressed")
+    preview_file = traitlets.Unicode("")
+    preview_index_line = traitlets.Unicode("")
+    relative_path = traitlets.Unicode("")
+    status_text = traitlets.Unicode("")
+    status_error = traitlets.Bool(False)
+    last_saved = traitlets.Instance(Path, allow_none=True)
+    last_forgotten = traitlets.Instance(Path, allow_none=True)
 
     def __init__(
         self,
@@ -38,13 +55,6 @@ class MemoryEditor(MemdirView):
     ) -> None:
         super().__init__(memory_dir, now_ms=now_ms, config=config, **kwargs)
         self.add_class("memdir-editor")
-        self.errors: list[str] = []
-        self.warnings: list[str] = []
-        self.preview_file = ""
-        self.preview_index_line = ""
-        self.last_saved: Path | None = None
-        self.last_forgotten: Path | None = None
-        self.status_text = ""
 
         type_options = [("— choose a type —", NO_TYPE)] + [(t.value, t.value) for t in MEMORY_TYPES]
         self.type_select = classed(
@@ -129,6 +139,7 @@ class MemoryEditor(MemdirView):
 
         self.type_select.observe(self._on_type, names="value")
         for control in (
+            self.type_select,
             self.scope_toggle,
             self.name_input,
             self.description_input,
@@ -136,7 +147,16 @@ class MemoryEditor(MemdirView):
             self.why_input,
             self.how_input,
         ):
-            control.observe(lambda _c: self.update_preview(), names="value")
+            control.observe(self._on_commit, names="value")
+        self.observe(self._show_errors, names=["errors", "show_errors"])
+        widgets.dlink(
+            (self, "warnings"), (self.warnings_box, "value"), lambda w: message_list(w, "warning")
+        )
+        widgets.dlink(
+            (self, "preview_file"), (self.preview_file_box, "value"), lambda t: pre(t or FILL_IN)
+        )
+        self.observe(self._show_index_preview, names=["preview_index_line", "relative_path"])
+        self.observe(self._show_status, names=["status_text", "status_error"])
         self.save_button.on_click(lambda _b: self.save())
         self.forget_button.on_click(lambda _b: self.forget())
 
@@ -160,6 +180,9 @@ class MemoryEditor(MemdirView):
             self.status,
         ]
         self._on_type({"new": self.type_select.value})
+        self.update_preview()
+        self._show_errors()
+        self._show_index_preview()
         self._refresh_forget_choices()
 
     # -- public actions
@@ -184,11 +207,12 @@ class MemoryEditor(MemdirView):
         self.body_input.value = body
         self.why_input.value = why
         self.how_input.value = how
+        self.show_errors = True
         self.update_preview()
 
-    def update_preview(self) -> explain.DraftCheck:
-        """Re-check the form and redraw the errors, warnings and both previews."""
-        check = explain.check_draft(
+    def update_preview(self) -> view.DraftCheck:
+        """Re-check the form; the errors, warnings and both previews follow the new state."""
+        check = view.check_draft(
             self.memory_dir,
             name=self.name_input.value,
             description=self.description_input.value,
@@ -203,22 +227,14 @@ class MemoryEditor(MemdirView):
         self.warnings = list(check.warnings)
         self.preview_file = check.preview_file
         self.preview_index_line = check.preview_index_line
-        self.errors_box.value = message_list(self.errors, "error")
-        self.warnings_box.value = message_list(self.warnings, "warning")
-        target = f" → {check.relative_path}" if check.relative_path else ""
-        self.preview_index_box.value = pre(
-            self.preview_index_line or "(fill in type, name and description)"
-        ) + esc(target)
-        self.preview_file_box.value = pre(
-            self.preview_file or "(fill in type, name and description)"
-        )
-        self.save_button.disabled = bool(self.errors)
+        self.relative_path = check.relative_path
         return check
 
     def save(self) -> Path | None:
         """Save through MemoryStore when the form is valid; returns the file written, or None."""
         from memdir_nb.store import MemoryStore
 
+        self.show_errors = True
         check = self.update_preview()
         if check.errors:
             self._set_status(
@@ -238,11 +254,9 @@ class MemoryEditor(MemdirView):
             ValueError
         ) as err:  # MemoryValidationError, SecretInTeamMemoryError, PathTraversalError
             self.errors = [str(err)]
-            self.errors_box.value = message_list(self.errors, "error")
             self._set_status("Not saved: the store refused it (see above).", error=True)
             return None
         self.warnings = self.warnings + [w for w in store.warnings if w not in self.warnings]
-        self.warnings_box.value = message_list(self.warnings, "warning")
         self.last_saved = path
         rel = path.relative_to(self.memory_dir).as_posix()
         self._set_status(
@@ -282,6 +296,22 @@ class MemoryEditor(MemdirView):
 
     # -- callbacks and helpers
 
+    def _on_commit(self, _change: Any) -> None:
+        self.show_errors = True
+        self.update_preview()
+
+    def _show_errors(self, _change: Any = None) -> None:
+        shown = self.errors if self.show_errors else []
+        self.errors_box.value = message_list(shown, "error")
+        self.save_button.disabled = bool(shown)
+
+    def _show_index_preview(self, _change: Any = None) -> None:
+        target = f" → {self.relative_path}" if self.relative_path else ""
+        self.preview_index_box.value = pre(self.preview_index_line or FILL_IN) + esc(target)
+
+    def _show_status(self, _change: Any = None) -> None:
+        self.status.value = status_html(self.status_text, self.status_error)
+
     def _on_type(self, change: Any) -> None:
         mtype = parse_memory_type(change["new"])
         if mtype is None:
@@ -300,7 +330,6 @@ class MemoryEditor(MemdirView):
             self.scope_rule.value = f"<i>{esc(g.scope_rule)}</i>"
             self.scope_toggle.value = default_scope(mtype)
             self.why_how.layout.display = "flex" if g.needs_why_and_how else "none"
-        self.update_preview()
 
     def _refresh_forget_choices(self) -> None:
         from memdir_nb.scan import scan_memory_dir
@@ -311,6 +340,6 @@ class MemoryEditor(MemdirView):
         self.forget_choice.value = current if current in names else None
 
     def _set_status(self, text: str, *, error: bool = False) -> None:
-        self.status_text = text
-        colour = "#b2182b" if error else "#1b7837"
-        self.status.value = f'<p style="color:{colour}">{esc(text)}</p>'
+        with self.hold_trait_notifications():
+            self.status_text = text
+            self.status_error = error

@@ -5,6 +5,9 @@ deterministic for a given dir and now_ms. DOM classes: memdir-freshness (the vie
 memdir-freshness-threshold (stale-after slider), memdir-freshness-histogram,
 memdir-freshness-timeline, memdir-freshness-stale (list of stale memories),
 memdir-freshness-progress.
+
+State lives in traitlets: the slider is linked to `stale_after_days`, and the charts and the
+stale list follow `data`.
 """
 
 from __future__ import annotations
@@ -14,8 +17,11 @@ import os
 from typing import TYPE_CHECKING, Any
 
 import ipywidgets as widgets
+import traitlets
 
-from memdir_nb import explain
+from memdir_nb.views import browser as rows_view
+from memdir_nb.views import freshness as view
+from memdir_nb.views.common import STALE_AFTER_DAYS
 from memdir_nb.widgets._common import MemdirView, classed, esc
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -27,7 +33,7 @@ TYPE_STYLE = {
     "feedback": ("#E69F00", "s"),
     "project": ("#009E73", "^"),
     "reference": ("#CC79A7", "D"),
-    explain.UNTYPED: ("#999999", "v"),
+    view.UNTYPED: ("#999999", "v"),
 }
 SVG_SALT = "memdir-nb"
 
@@ -43,7 +49,7 @@ def _svg(fig: Any) -> str:
     return text[text.index("<svg") :]  # drop the XML prolog and doctype so it embeds in HTML
 
 
-def histogram_svg(data: explain.FreshnessData) -> str:
+def histogram_svg(data: view.FreshnessData) -> str:
     """Stacked bars: how many memories of each type fall in each age bin."""
     from matplotlib.figure import Figure
 
@@ -52,7 +58,7 @@ def histogram_svg(data: explain.FreshnessData) -> str:
     bottoms = [0] * len(data.bins)
     for t in data.types:
         counts = data.counts[t]
-        colour, _ = TYPE_STYLE.get(t, TYPE_STYLE[explain.UNTYPED])
+        colour, _ = TYPE_STYLE.get(t, TYPE_STYLE[view.UNTYPED])
         ax.bar(
             range(len(data.bins)), counts, bottom=bottoms, color=colour, label=t, edgecolor="white"
         )
@@ -64,7 +70,7 @@ def histogram_svg(data: explain.FreshnessData) -> str:
     return _svg(fig)
 
 
-def timeline_svg(data: explain.FreshnessData) -> str:
+def timeline_svg(data: view.FreshnessData) -> str:
     """One point per memory at its age (log scale), a row per type; stale ones drawn as red crosses."""
     from matplotlib.figure import Figure
 
@@ -72,7 +78,7 @@ def timeline_svg(data: explain.FreshnessData) -> str:
     ax = fig.add_subplot()
     rows = {t: i for i, t in enumerate(data.types)}
     for t in data.types:
-        colour, marker = TYPE_STYLE.get(t, TYPE_STYLE[explain.UNTYPED])
+        colour, marker = TYPE_STYLE.get(t, TYPE_STYLE[view.UNTYPED])
         fresh = [
             (age + 1, rows[t]) for _, kind, age, stale in data.timeline if kind == t and not stale
         ]
@@ -102,21 +108,26 @@ def timeline_svg(data: explain.FreshnessData) -> str:
 class FreshnessView(MemdirView):
     """How old the memories are, per type, and which ones have gone stale."""
 
+    stale_after_days = traitlets.Int(STALE_AFTER_DAYS)
+    rows: traitlets.List[rows_view.MemoryRow] = traitlets.List(
+        help="every memory (view.MemoryRow), newest first"
+    )
+    data = traitlets.Instance(view.FreshnessData, allow_none=True)
+    histogram_svg = traitlets.Unicode("")
+    timeline_svg = traitlets.Unicode("")
+
     def __init__(
         self,
         memory_dir: str | os.PathLike[str],
         *,
         now_ms: float | None = None,
         config: MemdirConfig | None = None,
-        stale_after_days: int = explain.STALE_AFTER_DAYS,
+        stale_after_days: int = STALE_AFTER_DAYS,
         **kwargs: Any,
     ) -> None:
         super().__init__(memory_dir, now_ms=now_ms, config=config, **kwargs)
         self.add_class("memdir-freshness")
-        self.rows: list[explain.MemoryRow] = []
-        self.data: explain.FreshnessData | None = None
-        self.histogram_svg = ""
-        self.timeline_svg = ""
+        self.stale_after_days = stale_after_days
         self.threshold = classed(
             widgets.IntSlider(
                 value=stale_after_days,
@@ -135,7 +146,11 @@ class FreshnessView(MemdirView):
         self.histogram = classed(widgets.HTML(), "memdir-freshness-histogram")
         self.timeline = classed(widgets.HTML(), "memdir-freshness-timeline")
         self.stale_box = classed(widgets.HTML(), "memdir-freshness-stale")
-        self.threshold.observe(lambda _c: self.refresh(), names="value")
+        widgets.link((self, "stale_after_days"), (self.threshold, "value"))
+        widgets.dlink((self, "histogram_svg"), (self.histogram, "value"))
+        widgets.dlink((self, "timeline_svg"), (self.timeline, "value"))
+        self.observe(lambda _c: self.refresh(), names="stale_after_days")
+        self.observe(self._show_data, names="data")
         self.children = [
             widgets.HBox([self.threshold, self.progress]),
             self.histogram,
@@ -156,21 +171,27 @@ class FreshnessView(MemdirView):
             self.progress.max = max(total, 1)
             self.progress.value = done
 
-        days = self.threshold.value
-        self.rows = explain.memory_rows(
+        days = self.stale_after_days
+        rows = rows_view.memory_rows(
             self.memory_dir, now_ms=self.now_ms(), stale_after_days=days, progress=step
         )
-        self.data = explain.freshness_data(self.rows, stale_after_days=days)
-        self.histogram_svg = histogram_svg(self.data)
-        self.timeline_svg = timeline_svg(self.data)
-        self.histogram.value = self.histogram_svg
-        self.timeline.value = self.timeline_svg
+        with self.hold_trait_notifications():
+            self.rows = rows
+            self.data = view.freshness_data(rows, stale_after_days=days)
+
+    def _show_data(self, _change: Any = None) -> None:
+        data = self.data
+        if data is None:
+            return
+        self.histogram_svg = histogram_svg(data)
+        self.timeline_svg = timeline_svg(data)
         by_name = {r.filename: r for r in self.rows}
         items = "".join(
             f"<li><code>{esc(f)}</code>: {esc(by_name[f].age)}, {esc(by_name[f].description)}</li>"
-            for f in self.stale
+            for f in data.stale
         )
         self.stale_box.value = (
-            f"<p><b>{len(self.stale)} stale memories</b> ({days}+ days old; recall shows them with a "
-            f"staleness caveat, and they are worth checking or forgetting):</p><ul>{items}</ul>"
+            f"<p><b>{len(data.stale)} stale memories</b> ({data.stale_after_days}+ days old; recall "
+            "shows them with a staleness caveat, and they are worth checking or forgetting):</p>"
+            f"<ul>{items}</ul>"
         )

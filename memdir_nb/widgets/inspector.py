@@ -4,6 +4,9 @@ DOM classes: memdir-inspector (the view), memdir-inspector-private and memdir-in
 (one panel per scope), memdir-inspector-lines and memdir-inspector-bytes (the gauges),
 memdir-inspector-dropped (the dropped lines, each in a <mark>), memdir-inspector-warning,
 memdir-inspector-rebuild-preview, memdir-inspector-rebuild, memdir-inspector-status.
+
+The two panels share the row equally and wrap long index lines, so the private panel stays
+readable at the dashboard's width whatever the team index holds.
 """
 
 from __future__ import annotations
@@ -12,10 +15,16 @@ import os
 from typing import TYPE_CHECKING, Any
 
 import ipywidgets as widgets
+import traitlets
 
-from memdir_nb import explain
+from memdir_nb.constants import ENTRYPOINT_NAME, TEAM_DIRNAME
 from memdir_nb.types import SCOPES
+from memdir_nb.views import inspector as view
 from memdir_nb.widgets._common import MemdirView, classed, esc, pre
+
+# Each scope's panel takes half the row (flex-basis 0, allowed to shrink below its content).
+PANEL_LAYOUT = {"flex": "1 1 0%", "min_width": "0", "width": "50%"}
+WRAP = "overflow-wrap:anywhere;word-break:break-word"
 
 if TYPE_CHECKING:  # pragma: no cover
     from memdir_nb.config import MemdirConfig
@@ -36,6 +45,12 @@ def _gauge(used: int, cap: int, unit: str, css: str) -> widgets.IntProgress:
 class IndexInspector(MemdirView):
     """How the private and team MEMORY.md use their line and byte budgets, and what loading drops."""
 
+    budgets = traitlets.Dict(help="scope -> view.IndexBudget")
+    dropped_lines = traitlets.Dict(help="scope -> the lines loading drops")
+    warnings = traitlets.Dict(help="scope -> the warning appended to the prompt ('' when none)")
+    rebuild_preview = traitlets.Dict(help="scope -> (lines, bytes, still cut) after a rebuild")
+    status_text = traitlets.Unicode("")
+
     def __init__(
         self,
         memory_dir: str | os.PathLike[str],
@@ -46,13 +61,6 @@ class IndexInspector(MemdirView):
     ) -> None:
         super().__init__(memory_dir, now_ms=now_ms, config=config, **kwargs)
         self.add_class("memdir-inspector")
-        self.budgets: dict[str, explain.IndexBudget] = {}
-        self.dropped_lines: dict[str, list[explain.DroppedLine]] = {}
-        self.warnings: dict[str, str] = {}
-        self.rebuild_preview: dict[
-            str, tuple[int, int, bool] | None
-        ] = {}  # (lines, bytes, still cut)
-        self.status_text = ""
         self.panels: dict[str, widgets.VBox] = {}
         self.rebuild_button = classed(
             widgets.Button(
@@ -65,6 +73,10 @@ class IndexInspector(MemdirView):
             "memdir-inspector-rebuild",
         )
         self.status = classed(widgets.HTML(), "memdir-inspector-status")
+        widgets.dlink(
+            (self, "status_text"), (self.status, "value"), lambda t: f"<p>{esc(t)}</p>" if t else ""
+        )
+        self.observe(self._show_panels, names=["budgets", "rebuild_preview"])
         self.rebuild_button.on_click(lambda _b: self.rebuild())
         self.refresh()
 
@@ -72,21 +84,30 @@ class IndexInspector(MemdirView):
         """Re-measure both indexes and redraw the panels."""
         from memdir_nb.index import rebuild_index, truncate_entrypoint_content
 
+        budgets: dict[str, view.IndexBudget] = {}
+        previews: dict[str, tuple[int, int, bool] | None] = {}
         for scope in SCOPES:
-            budget = explain.index_budget(self.memory_dir, scope)
-            self.budgets[scope] = budget
-            self.dropped_lines[scope] = budget.dropped_lines
-            self.warnings[scope] = budget.warning
-            scope_dir = self.memory_dir / "team" if scope == "team" else self.memory_dir
-            preview = None
+            budgets[scope] = view.index_budget(self.memory_dir, scope)
+            scope_dir = self.memory_dir / TEAM_DIRNAME if scope == "team" else self.memory_dir
+            previews[scope] = None
             if scope_dir.is_dir():
                 rebuilt = rebuild_index(scope_dir, write=False, scope=scope)
                 t = truncate_entrypoint_content(rebuilt)
-                preview = (t.line_count, t.byte_count, bool(t.warning))
-            self.rebuild_preview[scope] = preview
-            self.panels[scope] = self._panel(budget, preview)
+                previews[scope] = (t.line_count, t.byte_count, bool(t.warning))
+        with self.hold_trait_notifications():
+            self.dropped_lines = {s: b.dropped_lines for s, b in budgets.items()}
+            self.warnings = {s: b.warning for s, b in budgets.items()}
+            self.rebuild_preview = previews
+            self.budgets = budgets
+
+    def _show_panels(self, _change: object = None) -> None:
+        for scope in SCOPES:
+            self.panels[scope] = self._panel(self.budgets[scope], self.rebuild_preview[scope])
         self.children = [
-            widgets.HBox([self.panels["private"], self.panels["team"]]),
+            widgets.HBox(
+                [self.panels["private"], self.panels["team"]],
+                layout=widgets.Layout(width="100%"),
+            ),
             widgets.HBox([self.rebuild_button]),
             self.status,
         ]
@@ -106,13 +127,12 @@ class IndexInspector(MemdirView):
             self.status_text = (
                 f"Rebuilt {names or 'nothing (no scope folders)'} from the topic files."
             )
-        self.status.value = f"<p>{esc(self.status_text)}</p>"
         self.refresh()
         self._changed()
 
     @staticmethod
-    def _panel(b: explain.IndexBudget, preview: tuple[int, int, bool] | None) -> widgets.VBox:
-        title = "team/MEMORY.md" if b.scope == "team" else "MEMORY.md"
+    def _panel(b: view.IndexBudget, preview: tuple[int, int, bool] | None) -> widgets.VBox:
+        title = f"{TEAM_DIRNAME}/{ENTRYPOINT_NAME}" if b.scope == "team" else ENTRYPOINT_NAME
         head = widgets.HTML(
             f"<h4>{esc(title)}{'' if b.exists else ' (missing)'}</h4>"
             f"<p>{b.line_count} of {b.max_lines} lines ({b.line_fraction:.0%}), "
@@ -123,7 +143,7 @@ class IndexInspector(MemdirView):
         size = _gauge(b.byte_count, b.max_bytes, "bytes", "memdir-inspector-bytes")
         if b.dropped_lines:
             items = "".join(
-                f'<div><code>{d.line_no:>4}</code> <mark title="{esc(d.reason)}">{esc(d.text)}</mark> '
+                f'<div style="{WRAP}"><code>{d.line_no:>4}</code> <mark title="{esc(d.reason)}">{esc(d.text)}</mark> '
                 f"<small>({esc(d.reason)})</small></div>"
                 for d in b.dropped_lines
             )
@@ -152,6 +172,9 @@ class IndexInspector(MemdirView):
             )
         rebuild = classed(widgets.HTML(after), "memdir-inspector-rebuild-preview")
         return classed(
-            widgets.VBox([head, lines, size, warning, dropped, rebuild]),
+            widgets.VBox(
+                [head, lines, size, warning, dropped, rebuild],
+                layout=widgets.Layout(**PANEL_LAYOUT),
+            ),
             f"memdir-inspector-{b.scope}",
         )

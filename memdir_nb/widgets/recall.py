@@ -4,7 +4,12 @@ DOM classes: memdir-recall (the view), memdir-recall-query, memdir-recall-exampl
 memdir-recall-tools (TagsInput chips), memdir-recall-claude (the Claude toggle; disabled
 without an API key), memdir-recall-claude-reason, memdir-recall-run, memdir-recall-reset,
 memdir-recall-manifest, memdir-recall-request (the JSON), memdir-recall-result (memories as
-injected), memdir-recall-session (surfaced set and byte budget), memdir-recall-error.
+injected), memdir-recall-session (surfaced set and byte budget), memdir-recall-error,
+memdir-recall-explanation (a per-memory table, shown when the selector records one).
+
+The request shown is the one the selector recorded while it ran (`last_request`), not one
+rebuilt for display; before the first turn the panel says so. State lives in traitlets and the
+panels follow through dlink.
 """
 
 from __future__ import annotations
@@ -14,14 +19,19 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 import ipywidgets as widgets
+import traitlets
 
-from memdir_nb import explain
+from memdir_nb.views import recall as view
+from memdir_nb.views.common import is_demo_dir
 from memdir_nb.widgets._common import MemdirView, classed, esc, pre
 
 if TYPE_CHECKING:  # pragma: no cover
     from memdir_nb.config import MemdirConfig
     from memdir_nb.recall.base import Selector
     from memdir_nb.recall.session import InjectedMemory
+
+NO_MANIFEST = "(no memories left to offer)"
+TOOLS_PLACEHOLDER = "add a recently used tool, then press Enter"
 
 COMMON_TOOLS = (
     "Bash",
@@ -41,6 +51,18 @@ COMMON_TOOLS = (
 class RecallPlayground(MemdirView):
     """Query box, recent-tool chips and a selector choice; shows each turn's request and injection."""
 
+    manifest = traitlets.Unicode("", help="the memories the next (or last) turn offers")
+    request_json = traitlets.Unicode(view.NOT_RUN_NOTE, help="the request the selector sent")
+    rendered = traitlets.Unicode("")
+    last_error = traitlets.Unicode(None, allow_none=True)
+    selected: traitlets.List[InjectedMemory] = traitlets.List(
+        help="the memories injected by the last turn (InjectedMemory)"
+    )
+    last_preview = traitlets.Instance(view.RecallPreview, allow_none=True)
+    explanation = traitlets.List(
+        traitlets.Dict(), help="one row per memory from the selector's own explanation, if any"
+    )
+
     def __init__(
         self,
         memory_dir: str | os.PathLike[str],
@@ -59,21 +81,14 @@ class RecallPlayground(MemdirView):
         super().__init__(memory_dir, now_ms=now_ms, config=config, **kwargs)
         self.add_class("memdir-recall")
         self.session = RecallSession()
-        self.custom_selector = (
-            selector  # overrides the offline/Claude choice (e.g. a local test server)
-        )
-        self.selected: list[InjectedMemory] = []
-        self.manifest = ""
-        self.request_json = ""
-        self.rendered = ""
-        self.last_error: str | None = None
-        self.last_preview: explain.RecallPreview | None = None
+        # overrides the offline/Claude choice (e.g. a selector pointed at a local test server)
+        self.custom_selector = selector
         self.has_key = bool(config.anthropic_api_key)
         self.claude_disabled_reason = (
             ""
             if self.has_key
-            else "Claude selection is off: no ANTHROPIC_API_KEY in this configuration. The offline selector "
-            "runs instead; the request below is exactly what Claude would receive."
+            else "Claude selection is off: no ANTHROPIC_API_KEY in this configuration. The offline "
+            "selector runs instead, and the request panel shows what it received."
         )
 
         examples = list(self._example_queries())
@@ -93,12 +108,20 @@ class RecallPlayground(MemdirView):
             ),
             "memdir-recall-examples",
         )
+        # TagsInput sizes its text box to the placeholder, so the placeholder also sets the width
         self.tools = classed(
-            widgets.TagsInput(value=[], allowed_tags=[], allow_duplicates=False),
+            widgets.TagsInput(
+                value=[],
+                allowed_tags=[],
+                allow_duplicates=False,
+                placeholder=TOOLS_PLACEHOLDER,
+                layout=widgets.Layout(width="60%", min_width="24em"),
+            ),
             "memdir-recall-tools",
         )
         self.tool_suggestions = widgets.HTML(
-            f"<small>recently used tools, e.g. {esc(', '.join(COMMON_TOOLS))}</small>"
+            f"<small>recently used tools, e.g. {esc(', '.join(COMMON_TOOLS))}</small>",
+            layout=widgets.Layout(flex="1 1 0%", min_width="0"),
         )
         prefer_claude = self.has_key and (config.selector or "anthropic") == "anthropic"
         self.claude = classed(
@@ -133,38 +156,46 @@ class RecallPlayground(MemdirView):
         self.result_box = classed(widgets.HTML(), "memdir-recall-result")
         self.manifest_box = classed(widgets.HTML(), "memdir-recall-manifest")
         self.request_box = classed(widgets.HTML(), "memdir-recall-request")
+        self.request_title = widgets.HTML()
         self.session_box = classed(widgets.HTML(), "memdir-recall-session")
         self.error_box = classed(widgets.HTML(), "memdir-recall-error")
+        self.explanation_box = classed(widgets.HTML(), "memdir-recall-explanation")
 
+        widgets.dlink(
+            (self, "manifest"), (self.manifest_box, "value"), lambda m: pre(m or NO_MANIFEST)
+        )
+        widgets.dlink((self, "request_json"), (self.request_box, "value"), pre)
+        widgets.dlink((self, "explanation"), (self.explanation_box, "value"), explanation_table)
+        self.observe(self._show_request_title, names="last_preview")
         self.examples.observe(self._on_example, names="value")
-        self.query.observe(lambda _c: self._preview_request(), names="value")
-        self.tools.observe(lambda _c: self._preview_request(), names="value")
         self.run_button.on_click(lambda _b: self.run())
         self.reset_button.on_click(lambda _b: self.new_session())
 
         self.children = [
             self.query,
             self.examples,
-            widgets.HBox([self.tools, self.tool_suggestions]),
+            widgets.HBox([self.tools, self.tool_suggestions], layout=widgets.Layout(width="95%")),
             widgets.HBox([self.claude, self.run_button, self.reset_button]),
             self.claude_reason,
             self.error_box,
             widgets.HTML("<b>Memories injected this turn</b>"),
             self.result_box,
+            self.explanation_box,
             self.session_box,
             widgets.HTML("<b>Manifest the selector reads</b>"),
             self.manifest_box,
-            widgets.HTML("<b>Request a Claude selection carries</b>"),
+            self.request_title,
             self.request_box,
         ]
-        self._preview_request()
+        self._show_request_title()
+        self._show_manifest()
         self._show_session()
 
     @property
     def selector_name(self) -> str:
         """'anthropic' when the Claude toggle is on (only possible with a key), else 'lexical'."""
         if self.custom_selector is not None:
-            return str(getattr(self.custom_selector, "name", type(self.custom_selector).__name__))
+            return view.selector_label(self.custom_selector)
         return "anthropic" if (self.claude.value and self.has_key) else "lexical"
 
     @property
@@ -189,7 +220,7 @@ class RecallPlayground(MemdirView):
             self.error_box.value = "<p>Type a query first.</p>"
             return []
         selector = self.custom_selector or make_selector(self.selector_name, self.config)
-        preview = explain.recall_preview(
+        preview = view.recall_preview(
             self.query.value,
             self.memory_dir,
             self.session,
@@ -197,16 +228,15 @@ class RecallPlayground(MemdirView):
             recent_tools=list(self.tools.value),
             now_ms=self.now_ms(),
         )
-        self.last_preview = preview
-        self.selected = preview.selected
-        self.manifest = preview.manifest
-        self.request_json = preview.request_json
-        self.rendered = preview.rendered
-        self.last_error = preview.last_error
-        self.manifest_box.value = pre(self.manifest or "(no memories left to offer)")
-        self.request_box.value = pre(self.request_json)
+        with self.hold_trait_notifications():
+            self.last_preview = preview
+            self.selected = preview.selected
+            self.manifest = preview.manifest
+            self.request_json = preview.request_json
+            self.rendered = preview.rendered
+            self.last_error = preview.last_error
         self.error_box.value = (
-            f'<p style="color:#b2182b">Selector error ({esc(self.selector_name)}): {esc(self.last_error)}</p>'
+            f'<p style="color:#b2182b">Selector error ({esc(preview.selector)}): {esc(self.last_error)}</p>'
             if self.last_error
             else ""
         )
@@ -226,18 +256,30 @@ class RecallPlayground(MemdirView):
     def new_session(self) -> None:
         """Start a fresh session: nothing surfaced, the full byte budget back."""
         self.session.reset()
-        self.selected = []
-        self.rendered = ""
-        self.last_error = None
+        with self.hold_trait_notifications():
+            self.selected = []
+            self.rendered = ""
+            self.last_error = None
+            self.last_preview = None
+            self.request_json = view.NOT_RUN_NOTE
+            self.explanation = []
         self.result_box.value = "<p>New session started.</p>"
         self.error_box.value = ""
-        self._preview_request()
+        self._show_manifest()
         self._show_session()
+
+    def refresh(self) -> None:
+        """Re-scan the dir so the manifest shows what the next turn would offer."""
+        self._show_manifest()
+
+    def show_explanation(self, rows: Sequence[dict[str, object]]) -> None:
+        """Show a per-memory explanation table (one dict per memory, same keys in each)."""
+        self.explanation = [dict(r) for r in rows]
 
     # -- helpers
 
     def _example_queries(self) -> Sequence[str]:
-        if explain.is_demo_dir(self.memory_dir):
+        if is_demo_dir(self.memory_dir):
             from memdir_nb.demo import DEMO_QUERIES
 
             return tuple(DEMO_QUERIES)
@@ -247,18 +289,18 @@ class RecallPlayground(MemdirView):
         if change["new"]:
             self.query.value = change["new"]
 
-    def _preview_request(self) -> None:
-        """Show the manifest and request the next turn would send (nothing is sent)."""
+    def _show_manifest(self) -> None:
+        """The manifest the next turn would offer (what this session has not surfaced yet)."""
         from memdir_nb.recall.find import drop_surfaced
         from memdir_nb.scan import format_memory_manifest, scan_memory_files
 
         candidates = drop_surfaced(scan_memory_files(self.memory_dir), self.session.surfaced)
         self.manifest = format_memory_manifest(candidates)
-        self.request_json = explain.request_json(
-            self.query.value, candidates, list(self.tools.value)
-        )
-        self.manifest_box.value = pre(self.manifest or "(no memories left to offer)")
-        self.request_box.value = pre(self.request_json)
+
+    def _show_request_title(self, _change: Any = None) -> None:
+        p = self.last_preview
+        who = f"the {p.selector} selector" if p is not None else "the selector"
+        self.request_title.value = f"<b>Request {esc(who)} received this turn</b>"
 
     def _show_session(self) -> None:
         s = self.session
@@ -269,3 +311,18 @@ class RecallPlayground(MemdirView):
             f"<p>{s.bytes_used:,} of {s.max_session_bytes:,} bytes of recall budget used.</p>"
             f"<p>Already surfaced (never offered again this session):</p><ul>{listed}</ul>"
         )
+
+
+def explanation_table(rows: Sequence[dict[str, object]]) -> str:
+    """Rows of dicts as an HTML table, columns in the first row's key order ('' when empty)."""
+    if not rows:
+        return ""
+    columns = list(rows[0])
+    head = "".join(f"<th>{esc(c)}</th>" for c in columns)
+    body = "".join(
+        "<tr>" + "".join(f"<td>{esc(r.get(c, ''))}</td>" for c in columns) + "</tr>" for r in rows
+    )
+    return (
+        "<p><b>Why each memory was or was not picked</b></p>"
+        f'<table class="memdir-table"><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>'
+    )

@@ -5,6 +5,8 @@ that happens only when the "Plant example symlink" button is pressed. DOM classe
 memdir-lab (the view), memdir-lab-key, memdir-lab-examples, memdir-lab-run-all,
 memdir-lab-steps (one row per check, classes memdir-step-pass / -fail / -not-reached),
 memdir-lab-verdict, memdir-lab-plant, memdir-lab-status.
+
+State lives in traitlets (steps, verdict, status); the step list and verdict follow `steps`.
 """
 
 from __future__ import annotations
@@ -14,8 +16,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import ipywidgets as widgets
+import traitlets
 
-from memdir_nb import explain
+from memdir_nb.constants import TEAM_DIRNAME
+from memdir_nb.views import security as view
 from memdir_nb.widgets._common import MemdirView, classed, esc
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -28,6 +32,15 @@ STEP_MARK = {"pass": "✔", "fail": "✘", "not reached": "·"}
 class PathSecurityLab(MemdirView):
     """Each check a team memory key goes through (sanitizer, pass 1, pass 2) with its verdict."""
 
+    steps: traitlets.List[view.CheckStep] = traitlets.List(
+        help="the checks run on the key (view.CheckStep), in order"
+    )
+    verdict = traitlets.Unicode("", help="'accepted', 'rejected at <rule>', or '' with no key")
+    status_text = traitlets.Unicode("")
+    planted: traitlets.List[Path] = traitlets.List(
+        help="symlinks this lab planted in team/ (Paths)"
+    )
+
     def __init__(
         self,
         memory_dir: str | os.PathLike[str],
@@ -38,13 +51,9 @@ class PathSecurityLab(MemdirView):
     ) -> None:
         super().__init__(memory_dir, now_ms=now_ms, config=config, **kwargs)
         self.add_class("memdir-lab")
-        self.team_dir = self.memory_dir / "team"
-        self.steps: list[explain.CheckStep] = []
-        self.verdict = ""
-        self.planted: list[Path] = []
-        self.status_text = ""
+        self.team_dir = self.memory_dir / TEAM_DIRNAME
         options = [("— attack examples —", -1)] + [
-            (ex.label, i) for i, ex in enumerate(explain.ATTACK_EXAMPLES)
+            (ex.label, i) for i, ex in enumerate(view.ATTACK_EXAMPLES)
         ]
         self.key = classed(
             widgets.Text(
@@ -80,6 +89,9 @@ class PathSecurityLab(MemdirView):
             "memdir-lab-plant",
         )
         self.status = classed(widgets.HTML(), "memdir-lab-status")
+        widgets.dlink(
+            (self, "status_text"), (self.status, "value"), lambda t: f"<p>{esc(t)}</p>" if t else ""
+        )
         self.key.observe(lambda _c: self.check(), names="value")
         self.run_all.observe(lambda _c: self.check(), names="value")
         self.examples.observe(self._on_example, names="value")
@@ -98,27 +110,36 @@ class PathSecurityLab(MemdirView):
         self.check()
 
     @property
-    def example(self) -> explain.AttackExample | None:
+    def example(self) -> view.AttackExample | None:
         """The attack example chosen in the menu, if any."""
         i = self.examples.value
-        return explain.ATTACK_EXAMPLES[i] if i is not None and i >= 0 else None
+        return view.ATTACK_EXAMPLES[i] if i is not None and i >= 0 else None
 
-    def check(self, key: str | None = None) -> list[explain.CheckStep]:
+    def check(self, key: str | None = None) -> list[view.CheckStep]:
         """Run every check on the key (the typed one by default) and redraw; writes nothing."""
         if key is not None:
             self.key.value = key  # the observer runs the check
             return self.steps
         text = self.key.value
         if not text:
-            self.steps = []
             self.verdict = ""
+            self.steps = []
+            self._show_steps()
+            return self.steps
+        steps = view.check_team_key(text, self.team_dir, run_all=self.run_all.value)
+        failed = [s for s in steps if s.status == "fail"]
+        self.verdict = f"rejected at {failed[0].rule}" if failed else "accepted"
+        self.steps = steps
+        self._show_steps()
+        return self.steps
+
+    def _show_steps(self, _change: Any = None) -> None:
+        text = self.key.value
+        if not text:
             self.steps_box.value = ""
             self.verdict_box.value = "<p>Type a key or pick an attack example.</p>"
-            return self.steps
-        self.steps = explain.check_team_key(text, self.team_dir, run_all=self.run_all.value)
-        failed = [s for s in self.steps if s.status == "fail"]
-        self.verdict = f"rejected at {failed[0].rule}" if failed else "accepted"
-        colour = STEP_STYLE["fail" if failed else "pass"]
+            return
+        colour = STEP_STYLE["pass" if self.verdict == "accepted" else "fail"]
         self.verdict_box.value = (
             f'<p style="color:{colour}"><b>{esc(repr(text))}: {esc(self.verdict)}</b></p>'
         )
@@ -129,7 +150,10 @@ class PathSecurityLab(MemdirView):
             f"{'<br><small>' + esc(s.detail) + '</small>' if s.detail else ''}</div>"
             for i, s in enumerate(self.steps, start=1)
         )
-        return self.steps
+
+    def refresh(self) -> None:
+        """Re-run the checks on the current key (links in team/ may have changed)."""
+        self.check()
 
     def plant(self) -> Path | None:
         """Plant the chosen example's symlink inside team/ (explicit request only), then re-check."""
@@ -138,17 +162,15 @@ class PathSecurityLab(MemdirView):
             self.status_text = "This example needs no symlink."
         else:
             try:
-                link = explain.plant_example_symlink(self.team_dir, ex)
+                link = view.plant_example_symlink(self.team_dir, ex)
             except (OSError, ValueError) as err:
                 self.status_text = f"Could not plant the symlink: {err}"
             else:
                 if link not in self.planted:
-                    self.planted.append(link)
+                    self.planted = [*self.planted, link]
                 self.status_text = f"Planted {link} -> {os.readlink(link)}. Remove it when done."
-                self.status.value = f"<p>{esc(self.status_text)}</p>"
                 self.check()
                 return link
-        self.status.value = f"<p>{esc(self.status_text)}</p>"
         return None
 
     def _on_example(self, change: Any) -> None:

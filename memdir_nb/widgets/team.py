@@ -4,6 +4,9 @@ DOM classes: memdir-team (the view), memdir-team-rules (scope rule table),
 memdir-team-private and memdir-team-shared (the two lists), memdir-team-verdict (the secret
 scan's verdict on the chosen private memory), memdir-team-promote, memdir-team-demote,
 memdir-team-status.
+
+State lives in traitlets (the two row lists, the verdict, the status); the lists, the verdict
+box and the buttons follow them through observe/dlink.
 """
 
 from __future__ import annotations
@@ -13,9 +16,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import ipywidgets as widgets
+import traitlets
 
-from memdir_nb import explain
-from memdir_nb.widgets._common import MemdirView, classed, esc, message_list
+from memdir_nb.views import browser as rows_view
+from memdir_nb.views import team as view
+from memdir_nb.widgets._common import MemdirView, classed, esc, message_list, status_html
 
 if TYPE_CHECKING:  # pragma: no cover
     from memdir_nb.config import MemdirConfig
@@ -23,6 +28,17 @@ if TYPE_CHECKING:  # pragma: no cover
 
 class TeamScopeView(MemdirView):
     """Move memories between private and team scope, checked by the type rule and the secret scan."""
+
+    private_rows: traitlets.List[rows_view.MemoryRow] = traitlets.List(
+        help="private memories (view.MemoryRow), by filename"
+    )
+    team_rows: traitlets.List[rows_view.MemoryRow] = traitlets.List(
+        help="team memories (view.MemoryRow), by filename"
+    )
+    verdict = traitlets.Instance(view.PromotionVerdict, allow_none=True)
+    status_text = traitlets.Unicode("")
+    status_error = traitlets.Bool(False)
+    last_moved = traitlets.Instance(Path, allow_none=True)
 
     def __init__(
         self,
@@ -34,12 +50,7 @@ class TeamScopeView(MemdirView):
     ) -> None:
         super().__init__(memory_dir, now_ms=now_ms, config=config, **kwargs)
         self.add_class("memdir-team")
-        self.private_rows: list[explain.MemoryRow] = []
-        self.team_rows: list[explain.MemoryRow] = []
-        self.verdict: explain.PromotionVerdict | None = None
-        self.status_text = ""
-        self.last_moved: Path | None = None
-        self.rules = explain.scope_rules()
+        self.rules = view.scope_rules()
         rule_rows = "".join(
             f"<tr><td><b>{esc(r.type)}</b></td><td>{esc(r.default_scope)}</td>"
             f"<td>{'yes' if r.allowed_in_team else 'never'}</td><td>{esc(r.rule)}</td></tr>"
@@ -83,6 +94,9 @@ class TeamScopeView(MemdirView):
 
         self.private_list.observe(self._on_private, names="value")
         self.team_list.observe(self._on_team, names="value")
+        self.observe(self._show_lists, names=["private_rows", "team_rows"])
+        self.observe(self._show_verdict, names="verdict")
+        self.observe(self._show_status, names=["status_text", "status_error"])
         self.promote_button.on_click(lambda _b: self.promote())
         self.demote_button.on_click(lambda _b: self.demote())
         self.children = [
@@ -96,11 +110,18 @@ class TeamScopeView(MemdirView):
 
     def refresh(self) -> None:
         """Rescan both scopes and redraw the lists."""
-        rows = explain.memory_rows(self.memory_dir, now_ms=self.now_ms())
-        self.private_rows = sorted(
-            (r for r in rows if r.scope == "private"), key=lambda r: r.filename
-        )
-        self.team_rows = sorted((r for r in rows if r.scope == "team"), key=lambda r: r.filename)
+        rows = rows_view.memory_rows(self.memory_dir, now_ms=self.now_ms())
+        with self.hold_trait_notifications():
+            self.private_rows = sorted(
+                (r for r in rows if r.scope == "private"), key=lambda r: r.filename
+            )
+            self.team_rows = sorted(
+                (r for r in rows if r.scope == "team"), key=lambda r: r.filename
+            )
+        self._on_private({"new": self.private_list.value})  # the chosen file may have changed
+        self.demote_button.disabled = self.team_list.value is None
+
+    def _show_lists(self, _change: Any = None) -> None:
         for select, items in (
             (self.private_list, self.private_rows),
             (self.team_list, self.team_rows),
@@ -108,8 +129,6 @@ class TeamScopeView(MemdirView):
             keep = select.value
             select.options = [(f"{r.filename} [{r.type or '?'}]", r.filename) for r in items]
             select.value = keep if keep in [r.filename for r in items] else None
-        self._on_private({"new": self.private_list.value})
-        self.demote_button.disabled = self.team_list.value is None
 
     def promote(self, filename: str | None = None) -> Path | None:
         """Promote a private memory (the chosen one by default) via MemoryStore.promote."""
@@ -117,15 +136,16 @@ class TeamScopeView(MemdirView):
 
         target = filename or self.private_list.value
         if not target:
-            return self._fail("Choose a private memory to promote.")
-        self.verdict = explain.promotion_verdict(self.memory_dir, target)
-        self._show_verdict()
+            self._fail("Choose a private memory to promote.")
+            return None
+        self.verdict = view.promotion_verdict(self.memory_dir, target)
         try:
             moved = MemoryStore(self.memory_dir, config=self.config, now_ms=self.now_ms()).promote(
                 target
             )
         except ValueError as err:  # validation, secret found, path traversal
-            return self._fail(f"Not promoted: {err}")
+            self._fail(f"Not promoted: {err}")
+            return None
         return self._moved(moved, f"Promoted {target} to team/; both indexes updated.")
 
     def demote(self, filename: str | None = None) -> Path | None:
@@ -134,21 +154,22 @@ class TeamScopeView(MemdirView):
 
         target = filename or self.team_list.value
         if not target:
-            return self._fail("Choose a team memory to demote.")
+            self._fail("Choose a team memory to demote.")
+            return None
         try:
             moved = MemoryStore(self.memory_dir, config=self.config, now_ms=self.now_ms()).demote(
                 target
             )
         except ValueError as err:
-            return self._fail(f"Not demoted: {err}")
+            self._fail(f"Not demoted: {err}")
+            return None
         return self._moved(moved, f"Demoted {target} to private memory; both indexes updated.")
 
     # -- helpers
 
     def _moved(self, path: Path, text: str) -> Path:
         self.last_moved = path
-        self.status_text = text
-        self.status.value = f'<p style="color:#1b7837">{esc(text)}</p>'
+        self._set_status(text, error=False)
         self.private_list.value = None
         self.team_list.value = None
         self.refresh()
@@ -156,31 +177,36 @@ class TeamScopeView(MemdirView):
         return path
 
     def _fail(self, text: str) -> None:
-        self.status_text = text
-        self.status.value = f'<p style="color:#b2182b">{esc(text)}</p>'
+        self._set_status(text, error=True)
         return None
+
+    def _set_status(self, text: str, *, error: bool) -> None:
+        with self.hold_trait_notifications():
+            self.status_text = text
+            self.status_error = error
+
+    def _show_status(self, _change: Any = None) -> None:
+        self.status.value = status_html(self.status_text, self.status_error)
 
     def _on_private(self, change: Any) -> None:
         filename = change["new"]
         if not filename:
             self.verdict = None
-            self.verdict_box.value = (
-                "<p>Choose a private memory to see whether it may be shared.</p>"
-            )
-            self.promote_button.disabled = True
+            self._show_verdict()
             return
         try:
-            self.verdict = explain.promotion_verdict(self.memory_dir, filename)
+            self.verdict = view.promotion_verdict(self.memory_dir, filename)
         except OSError as err:
             self.verdict = None
             self.verdict_box.value = f"<p>Cannot read {esc(filename)}: {esc(err)}</p>"
-            self.promote_button.disabled = True
-            return
-        self._show_verdict()
 
-    def _show_verdict(self) -> None:
+    def _show_verdict(self, _change: Any = None) -> None:
         v = self.verdict
+        self.promote_button.disabled = v is None or not v.allowed
         if v is None:
+            self.verdict_box.value = (
+                "<p>Choose a private memory to see whether it may be shared.</p>"
+            )
             return
         scan = (
             "no credential found"

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from memdir_nb.demo import DEMO_QUERIES
 
-TABS = ("Memories", "Save", "Index", "Recall", "Freshness", "Team", "Path security")
+TABS = ("Memories", "Save", "Index", "Recall", "Freshness", "Team", "Path security", "Dream")
 
 
 def open_dashboard(page, url: str) -> None:
@@ -30,6 +30,7 @@ def test_dashboard_renders_every_tab(page, voila_url: str) -> None:
         ("Freshness", ".memdir-freshness-histogram svg"),
         ("Team", ".memdir-team"),
         ("Path security", ".memdir-lab"),
+        ("Dream", ".memdir-dream-gates"),
     ):
         open_tab(page, title)
         page.locator(css).first.wait_for(state="visible")
@@ -85,3 +86,42 @@ def test_path_security_lab_rejects_an_attack_key(page, voila_url: str) -> None:
     verdict.get_by_text("rejected").wait_for()
     assert "parent-segment" in verdict.inner_text()
     assert page.locator(".memdir-lab-steps .memdir-step-fail").count() == 1
+
+
+def test_the_browser_tab_draws_its_list_once(page, voila_url: str) -> None:
+    open_dashboard(page, voila_url)
+    page.wait_for_selector(".memdir-browser-table table")
+    shown = page.locator(".memdir-browser").get_by_text("feedback_no_recap.md")
+    assert shown.count() == 1  # the table row; the chooser lists nothing until it is opened
+
+
+def test_the_index_tab_private_panel_is_readable_at_dashboard_width(page, voila_url: str) -> None:
+    open_dashboard(page, voila_url)
+    open_tab(page, "Index")
+    private = page.locator(".memdir-inspector-private").first
+    private.wait_for(state="visible")
+    tabs = page.locator(".memdir-dashboard-tabs").first.bounding_box()
+    box = private.bounding_box()
+    team = page.locator(".memdir-inspector-team").first.bounding_box()
+    assert box["width"] >= 0.4 * tabs["width"], (box, tabs)
+    assert abs(box["width"] - team["width"]) < 0.1 * tabs["width"], (box, team)
+
+
+def test_the_recall_tab_tool_input_is_a_usable_size(page, voila_url: str) -> None:
+    open_dashboard(page, voila_url)
+    open_tab(page, "Recall")
+    tools = page.locator(".memdir-recall-tools").first
+    text_box = tools.locator("input").first
+    text_box.wait_for(state="visible")
+    box = text_box.bounding_box()  # the box one types into, not just its container
+    assert box["width"] >= 200 and box["height"] >= 16, box
+    text_box.fill("kubectl")
+    text_box.press("Enter")
+    tools.locator(".jupyter-widget-tag", has_text="kubectl").first.wait_for()
+
+
+def test_the_save_tab_opens_with_no_errors(page, voila_url: str) -> None:
+    open_dashboard(page, voila_url)
+    open_tab(page, "Save")
+    page.locator(".memdir-editor-name").first.wait_for(state="visible")
+    assert page.locator(".memdir-editor-errors li").count() == 0

@@ -250,3 +250,22 @@ def test_cancelled_prefetch_sends_no_further_request_and_returns_nothing(api, me
 def test_invalid_timeout_is_refused_with_a_clear_error():
     with pytest.raises(ValueError, match="timeout must be a positive"):
         AnthropicSelector(timeout=0)
+
+
+def test_last_request_is_what_the_api_received(api, memory_dir):
+    api.enqueue(json_reply({"selected_memories": []}))
+    selector = selector_for(api)
+    headers = scan_memory_files(memory_dir)
+    selector.select("Can I merge today?", headers, recent_tools=["Bash"])
+    sent = api.requests[0].body
+    assert selector.last_request is not None
+    assert selector.last_request == {key: sent[key] for key in selector.last_request}
+
+
+def test_last_request_is_cleared_when_nothing_is_sent(api, memory_dir):
+    api.enqueue(json_reply({"selected_memories": []}))
+    selector = selector_for(api)
+    selector.select("Can I merge today?", scan_memory_files(memory_dir))
+    assert selector.last_request is not None
+    assert selector.select("Can I merge today?", []) == []
+    assert selector.last_request is None and api.request_count == 1

@@ -229,3 +229,15 @@ def test_lexical_default_beats_plain_bm25_top5_on_the_eval_set():
     plain = results["baseline: BM25 top-5"]["ALL"]["mean_f1"]
     assert default >= plain + 0.15, (default, plain)
     assert results["lexical (default)"]["none"]["empty_on_none"] >= 0.75
+
+
+def test_last_request_records_the_inputs_it_ranked(memory_dir):
+    selector = LexicalSelector()
+    headers = scan_memory_files(memory_dir)
+    selector.select("deploy to production", headers, recent_tools=["Bash"])
+    assert selector.last_request == {
+        "selector": "lexical",
+        "query": "deploy to production",
+        "recent_tools": ["Bash"],
+        "candidates": [h.filename for h in headers],
+    }

@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import ipywidgets as widgets
 from widget_helpers import NOW
 
 from memdir_nb.widgets import MemoryBrowser
@@ -80,3 +81,28 @@ def test_output_is_deterministic_for_a_dir_and_clock(mem, config):
     assert a.table.value == b.table.value and a.summary.value == b.summary.value
     assert repr(a) == "MemoryBrowser(VBox, memory_dir='mem')"
     assert "memdir-browser-list" in a.chooser._dom_classes
+
+
+def test_the_list_of_memories_is_drawn_once(mem, config):
+    # the table is the list; the chooser is a combobox whose suggestions stay hidden until asked
+    b = MemoryBrowser(mem, now_ms=NOW, config=config)
+    assert isinstance(b.chooser, widgets.Combobox) and b.chooser.ensure_option
+    assert "user_role.md" in b.chooser.options
+    assert b.table.value.count("<code>user_role.md</code>") == 1
+    shown_elsewhere = [
+        c
+        for c in b.children
+        if isinstance(c, widgets.HTML) and c is not b.table and "user_role.md" in c.value
+    ]
+    assert shown_elsewhere == []
+
+
+def test_rows_and_selection_are_traits_that_drive_the_display(mem, config):
+    b = MemoryBrowser(mem, now_ms=NOW, config=config)
+    seen = []
+    b.observe(lambda change: seen.append(change["name"]), names=["visible_rows", "selected"])
+    b.search.value = "grafana"
+    b.select("team/reference_latency_dashboards.md")
+    assert seen == ["visible_rows", "selected"]
+    assert "<b>1</b> of 40 memories shown" in b.summary.value
+    assert "Grafana folder" in b.detail.value

@@ -2,8 +2,11 @@ from __future__ import annotations
 
 from widget_helpers import NOW
 
+from memdir_nb.index import read_entrypoint
+from memdir_nb.views.inspector import index_budget
 from memdir_nb.widgets import (
     Dashboard,
+    DreamPlanner,
     FreshnessView,
     IndexInspector,
     MemoryBrowser,
@@ -25,6 +28,7 @@ def test_dashboard_has_every_view_in_tabs(mem, config):
         FreshnessView,
         TeamScopeView,
         PathSecurityLab,
+        DreamPlanner,
     ]
     assert d.tabs.titles == (
         "Memories",
@@ -34,6 +38,7 @@ def test_dashboard_has_every_view_in_tabs(mem, config):
         "Freshness",
         "Team",
         "Path security",
+        "Dream",
     )
     assert repr(d) == "Dashboard(VBox, memory_dir='mem')"
 
@@ -60,6 +65,28 @@ def test_a_promotion_refreshes_browser_and_inspector(mem, config):
     assert d.inspector.budgets["private"].line_count == before - 1
 
 
+def test_a_dream_applied_in_its_tab_refreshes_the_index_and_browser(mem, config):
+    d = Dashboard(mem, now_ms=NOW, config=config)
+    before = len(d.inspector.dropped_lines["team"])  # the demo's team index is over its caps
+    d.dream.make_plan()
+    d.dream.apply()
+    assert d.dream.disk_revision == 1
+    assert d.inspector.dropped_lines["team"] == index_budget(mem, "team").dropped_lines
+    assert len(d.inspector.dropped_lines["team"]) < before
+    assert "user_colour_vision.md" in read_entrypoint(mem)
+    assert next(r for r in d.browser.rows if r.filename == "user_colour_vision.md").index_line
+
+
+def test_a_dream_restore_refreshes_the_other_tabs_again(mem, config):
+    d = Dashboard(mem, now_ms=NOW, config=config)
+    before = len(d.inspector.dropped_lines["team"])
+    d.dream.make_plan()
+    d.dream.apply()
+    d.dream.restore()
+    assert d.dream.disk_revision == 2
+    assert len(d.inspector.dropped_lines["team"]) == before  # back as it was
+
+
 def test_every_widget_takes_the_dir_first_and_is_deterministic(mem, config):
     for cls in (
         MemoryBrowser,
@@ -69,6 +96,7 @@ def test_every_widget_takes_the_dir_first_and_is_deterministic(mem, config):
         FreshnessView,
         TeamScopeView,
         PathSecurityLab,
+        DreamPlanner,
     ):
         a, b = cls(mem, now_ms=NOW, config=config), cls(mem, now_ms=NOW, config=config)
         assert repr(a) == repr(b) == f"{cls.__name__}(VBox, memory_dir='mem')"

@@ -170,10 +170,10 @@ def test_forget_with_nothing_chosen_says_so(mem, config):
 
 
 @pytest.mark.parametrize("scope", ["private", "team"])
-def test_on_change_listeners_run_after_a_save(mem, config, scope):
+def test_a_save_bumps_disk_revision_for_observers(mem, config, scope):
     e = MemoryEditor(mem, now_ms=NOW, config=config)
     calls = []
-    e.on_change(lambda: calls.append(1))
+    e.observe(lambda change: calls.append(change["new"]), names="disk_revision")
     e.fill(
         type="reference",
         name=f"Board {scope}",
@@ -182,4 +182,35 @@ def test_on_change_listeners_run_after_a_save(mem, config, scope):
         scope=scope,
     )
     e.save_button.click()
-    assert calls == [1]
+    assert calls == [1] and e.disk_revision == 1
+
+
+def test_an_untouched_blank_form_shows_no_errors(mem, config):
+    e = MemoryEditor(mem, now_ms=NOW, config=config)
+    assert e.errors  # the verdict is known: nothing is filled in
+    assert not e.show_errors
+    assert e.errors_box.value == ""
+    assert not e.save_button.disabled  # pressing Save is how a user asks what is missing
+
+
+def test_errors_appear_once_a_field_is_committed(mem, config):
+    e = MemoryEditor(mem, now_ms=NOW, config=config)
+    e.name_input.value = "Tea"
+    assert e.show_errors
+    assert "no memory type chosen" in e.errors_box.value
+    assert e.save_button.disabled
+
+
+def test_errors_appear_when_save_is_pressed_on_a_blank_form(mem, config):
+    e = MemoryEditor(mem, now_ms=NOW, config=config)
+    before = snapshot(mem)
+    e.save_button.click()
+    assert "no memory type chosen" in e.errors_box.value
+    assert "Not saved" in e.status_text and e.last_saved is None
+    assert snapshot(mem) == before
+
+
+def test_a_refresh_from_another_tab_does_not_reveal_errors(mem, config):
+    e = MemoryEditor(mem, now_ms=NOW, config=config)
+    e.refresh()
+    assert e.errors_box.value == "" and not e.show_errors

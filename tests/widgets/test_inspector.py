@@ -62,3 +62,12 @@ def test_missing_team_folder_is_reported_not_an_error(tmp_path, config):
     i = IndexInspector(d, now_ms=NOW, config=config)
     assert not i.budgets["team"].exists and i.rebuild_preview["team"] is None
     assert "(missing)" in i.panels["team"].children[0].value
+
+
+def test_the_two_panels_share_the_row_equally(mem, config):
+    # the team index holds long lines; the private panel must not be squeezed by them
+    i = IndexInspector(mem, now_ms=NOW, config=config)
+    for scope in ("private", "team"):
+        layout = i.panels[scope].layout
+        assert (layout.flex, layout.min_width, layout.width) == ("1 1 0%", "0", "50%")
+    assert "overflow-wrap:anywhere" in i.panels["team"].children[4].value

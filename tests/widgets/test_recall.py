@@ -5,6 +5,8 @@ import json
 from widget_helpers import NOW
 
 from memdir_nb.config import MemdirConfig
+from memdir_nb.scan import scan_memory_dir
+from memdir_nb.views.recall import NOT_RUN_NOTE
 from memdir_nb.widgets import RecallPlayground
 
 
@@ -24,21 +26,75 @@ def test_claude_option_is_enabled_with_a_key(mem, tmp_path):
     assert "sk-ant-test" not in p.request_json  # the key never appears in the shown request
 
 
-def test_request_json_is_the_exact_claude_request_without_a_key(mem, config):
+def test_no_request_is_shown_before_a_turn_runs(mem, config):
     p = RecallPlayground(mem, now_ms=NOW, config=config)
     p.query.value = "who is on call this week"
-    p.tools.value = ["Bash", "kubectl"]
+    p.tools.value = ["Bash"]
+    assert p.request_json == NOT_RUN_NOTE  # typing builds no request for display
+    assert "press Recall" in p.request_box.value
+    assert p.manifest.count("\n") == 39  # the 40 memories the next turn offers
+
+
+def test_an_offline_turn_shows_the_inputs_the_lexical_selector_ranked(mem, config):
+    p = RecallPlayground(mem, now_ms=NOW, config=config)
+    p.run("who is on call this week", tools=["Bash", "kubectl"])
     req = json.loads(p.request_json)
-    assert req["max_tokens"] == 256
-    content = req["messages"][0]["content"]
-    assert content.startswith("Query: who is on call this week")
-    assert "Recently used tools: Bash, kubectl" in content
-    assert p.manifest in content and p.manifest.count("\n") == 39
-    assert (
-        req["output_config"]["format"]["schema"]["properties"]["selected_memories"]["type"]
-        == "array"
-    )
+    assert req["selector"] == "lexical"
+    assert req["query"] == "who is on call this week"
+    assert req["recent_tools"] == ["Bash", "kubectl"]
+    assert len(req["candidates"]) == 40 and "team/reference_oncall.md" in req["candidates"]
+    assert "Request the lexical selector received" in p.request_title.value
     assert "who is on call" in p.request_box.value
+
+
+def test_a_claude_turn_shows_the_request_the_api_received(mem, tmp_path):
+    from memdir_nb.recall import AnthropicSelector
+    from tests.support.messages_api import MessagesAPIServer, json_reply
+
+    cfg = MemdirConfig.for_tests(
+        home=tmp_path, cwd=tmp_path, now_ms=NOW, anthropic_api_key="sk-ant-test"
+    )
+    with MessagesAPIServer() as api:
+        api.enqueue(json_reply({"selected_memories": ["team/reference_oncall.md"]}))
+        selector = AnthropicSelector(
+            api_key="sk-ant-test", base_url=api.base_url, max_retries=0, timeout=5
+        )
+        p = RecallPlayground(mem, now_ms=NOW, config=cfg, selector=selector)
+        p.run("who is on call this week", tools=["Bash"])
+        sent = api.requests[0].body
+    shown = json.loads(p.request_json)
+    assert shown == {key: sent[key] for key in shown}  # every shown field is what went out
+    assert set(shown) >= {"model", "max_tokens", "system", "messages"}
+    content = shown["messages"][0]["content"]
+    assert content.startswith("Query: who is on call this week")
+    assert "Recently used tools: Bash" in content and p.manifest in content
+    assert "sk-ant-test" not in p.request_json
+    assert [m.path for m in p.selected] == [str(mem / "team/reference_oncall.md")]
+
+
+def test_a_turn_with_nothing_left_to_offer_says_no_request_was_sent(mem, config):
+    p = RecallPlayground(mem, now_ms=NOW, config=config)
+    for header in scan_memory_dir(mem, limit=None).headers:
+        p.session.mark_surfaced(header.file_path)
+    p.run("who is on call this week")
+    assert p.request_json.startswith("(no request: every memory was already surfaced")
+
+
+def test_the_tool_input_is_wide_enough_to_use(mem, config):
+    # the TagsInput text box is as wide as its placeholder (it was one character wide)
+    p = RecallPlayground(mem, now_ms=NOW, config=config)
+    assert len(p.tools.placeholder) >= 30
+    assert p.tools.layout.width == "60%" and p.tools.layout.min_width == "24em"
+
+
+def test_a_per_memory_explanation_is_shown_as_a_table(mem, config):
+    p = RecallPlayground(mem, now_ms=NOW, config=config)
+    assert p.explanation_box.value == ""
+    p.show_explanation([{"memory": "a.md", "decision": "picked"}])
+    assert "<th>memory</th><th>decision</th>" in p.explanation_box.value
+    assert "<td>a.md</td><td>picked</td>" in p.explanation_box.value
+    p.new_session()
+    assert p.explanation_box.value == ""
 
 
 def test_run_injects_memories_with_headers_and_freshness_notes(mem, config):

@@ -5,7 +5,7 @@ import os
 import pytest
 from widget_helpers import NOW, snapshot
 
-from memdir_nb.explain import ATTACK_EXAMPLES
+from memdir_nb.views.security import ATTACK_EXAMPLES
 from memdir_nb.widgets import PathSecurityLab
 
 

@@ -1,0 +1,81 @@
+"""The team view's view-model: each type's scope rule, and whether a private memory may be promoted."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from memdir_nb.constants import TEAM_DIRNAME
+from memdir_nb.types import MEMORY_TYPES, TYPE_GUIDANCE, MemoryType, Scope
+from memdir_nb.views.common import scope_of
+
+if TYPE_CHECKING:  # pragma: no cover
+    from memdir_nb.secret_scan import SecretFinding
+
+__all__ = ["PromotionVerdict", "ScopeRule", "promotion_verdict", "scope_rules"]
+
+
+@dataclass(frozen=True)
+class ScopeRule:
+    """Where memories of one type go."""
+
+    type: str
+    default_scope: Scope
+    allowed_in_team: bool
+    rule: str
+
+
+def scope_rules() -> list[ScopeRule]:
+    """The scope rule of each of the four types, in the taxonomy's order."""
+    from memdir_nb.types import allowed_in_team
+
+    return [
+        ScopeRule(
+            t.value, TYPE_GUIDANCE[t].default_scope, allowed_in_team(t), TYPE_GUIDANCE[t].scope_rule
+        )
+        for t in MEMORY_TYPES
+    ]
+
+
+@dataclass(frozen=True)
+class PromotionVerdict:
+    """Whether a private memory may move to team/, and every reason it may not."""
+
+    filename: str
+    allowed: bool
+    reasons: list[str]
+    secret_findings: list[SecretFinding]
+
+    def summary(self) -> str:
+        """One line for display."""
+        if self.allowed:
+            return f"{self.filename}: may be promoted (no credential found, type allowed in team)"
+        return f"{self.filename}: cannot be promoted: " + "; ".join(self.reasons)
+
+
+def promotion_verdict(memory_dir: str | os.PathLike[str], filename: str) -> PromotionVerdict:
+    """Check a private memory the way promote() will: its type, its fields, and the secret scan."""
+    from memdir_nb.frontmatter import parse_memory_file
+    from memdir_nb.secret_scan import scan_for_secrets
+
+    if scope_of(filename) == "team":
+        return PromotionVerdict(filename, False, ["it is already in team memory"], [])
+    fm, body = parse_memory_file(Path(memory_dir) / filename)
+    reasons: list[str] = []
+    if fm.type is MemoryType.USER:
+        reasons.append("user memories are always private")
+    elif fm.type is None:
+        reasons.append(f"it has no valid type (found {fm.raw_type!r}); set one first")
+    if not (fm.name or "").strip() or not (fm.description or "").strip():
+        reasons.append("its frontmatter lacks a name or description")
+    if (Path(memory_dir) / TEAM_DIRNAME / filename).exists():
+        reasons.append(f"team/{filename} already exists")
+    findings = scan_for_secrets(
+        {"name": fm.name or "", "description": fm.description or "", "body": body}
+    )
+    reasons.extend(
+        f"{f.describe()} (team memory is shared, so secrets are refused)" for f in findings
+    )
+    return PromotionVerdict(filename, not reasons, reasons, list(findings))

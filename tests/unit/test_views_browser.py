@@ -1,0 +1,73 @@
+"""The browser view-model: rows, badges, filters and a bounded detail read."""
+
+from __future__ import annotations
+
+import pytest
+
+from memdir_nb.store import MemoryStore
+from memdir_nb.views import browser as view
+
+
+@pytest.mark.parametrize(
+    "days,badge",
+    [(0, "fresh"), (1, "fresh"), (2, "aging"), (89, "aging"), (90, "stale"), (400, "stale")],
+)
+def test_badge_follows_the_caveat_and_the_stale_threshold(days, badge):
+    assert view.freshness_badge(days) == badge
+
+
+def test_rows_cover_every_memory_beyond_the_scan_cap(tmp_path, demo_now_ms):
+    store = MemoryStore(tmp_path / "big", now_ms=demo_now_ms)
+    for i in range(205):
+        store.save(f"Note {i}", f"note number {i}", "reference", "x")
+    assert len(view.memory_rows(tmp_path / "big", now_ms=demo_now_ms)) == 205
+
+
+def test_rows_carry_the_index_line_of_their_scope(demo_mem, demo_now_ms):
+    rows = {r.filename: r for r in view.memory_rows(demo_mem, now_ms=demo_now_ms)}
+    assert rows["team/reference_oncall.md"].index_line.startswith(
+        "- [Who is on call](reference_oncall.md)"
+    )
+    assert rows["user_colour_vision.md"].index_line is None
+    assert rows["team/reference_release_steps.md"].malformed
+
+
+def test_progress_reports_each_row(demo_mem, demo_now_ms):
+    seen = []
+    view.memory_rows(
+        demo_mem, now_ms=demo_now_ms, progress=lambda done, total: seen.append((done, total))
+    )
+    assert seen[0] == (1, 40) and seen[-1] == (40, 40)
+
+
+def test_filter_rows_combines_filters(demo_mem, demo_now_ms):
+    rows = view.memory_rows(demo_mem, now_ms=demo_now_ms)
+    out = view.filter_rows(rows, types=["project"], scope="team", badge="stale")
+    assert {r.filename for r in out} == {
+        "team/project_availability_okr.md",
+        "team/project_grib_decoder.md",
+        "team/project_v1_sunset.md",
+    }
+    assert view.filter_rows(rows, max_age_days=1, min_age_days=1) == [
+        r for r in rows if r.age_days == 1
+    ]
+
+
+def test_memory_detail_reads_at_most_the_preview_cap(tmp_path, demo_now_ms):
+    d = tmp_path / "m"
+    d.mkdir()
+    (d / "huge.md").write_text(
+        "---\nname: Huge\ndescription: big\ntype: reference\n---\n"
+        + "y" * (view.MAX_PREVIEW_BYTES * 2)
+    )
+    row = view.memory_rows(tmp_path / "m", now_ms=demo_now_ms)[0]
+    d = view.memory_detail(row, now_ms=demo_now_ms)
+    assert d.truncated and len(d.text.encode()) == view.MAX_PREVIEW_BYTES
+
+
+def test_rows_summary_counts_shown_total_team_and_stale(demo_mem, demo_now_ms):
+    rows = view.memory_rows(demo_mem, now_ms=demo_now_ms)
+    team = view.filter_rows(rows, scope="team")
+    shown, total, n_team, stale = view.rows_summary(rows, team, 90)
+    assert (shown, total, n_team) == (len(team), 40, len(team))
+    assert stale == sum(r.age_days >= 90 for r in rows)

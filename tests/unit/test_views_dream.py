@@ -1,0 +1,57 @@
+"""The dream view-model: the time, sessions and lock gates as rows, and whether a dream would run."""
+
+from __future__ import annotations
+
+from memdir_nb.dream import GateResult, SessionScanThrottle
+from memdir_nb.views import dream as view
+
+HOUR_MS = 3_600_000.0
+NOW = 1_770_000_000_000.0
+
+
+def _gate(**kw: object) -> GateResult:
+    base: dict[str, object] = dict(
+        open=False,
+        gate="time",
+        reason="",
+        last_consolidated_ms=0.0,
+        session_count=None,
+        throttle=SessionScanThrottle(),
+    )
+    base.update(kw)
+    return GateResult(**base)
+
+
+def test_never_consolidated_opens_the_time_gate():
+    rows = view.gate_rows(
+        _gate(open=True, gate="open", session_count=6), "free", min_hours=24, min_sessions=5
+    )
+    assert [(r.name, r.state) for r in rows] == [
+        ("time", "open"),
+        ("sessions", "open"),
+        ("lock", "open"),
+    ]
+    assert rows[0].why == "never consolidated"
+    assert rows[1].why == "6 session(s) since then (needs 5)"
+
+
+def test_a_recent_consolidation_closes_the_time_gate_and_skips_the_sessions_check():
+    gate = _gate(last_consolidated_ms=NOW - 3 * HOUR_MS)
+    rows = view.gate_rows(gate, "free", min_hours=24, min_sessions=5, now_ms=NOW)
+    assert rows[0] == view.GateRow("time", "closed", "last consolidation 3.0 h ago (needs 24 h)")
+    assert rows[1] == view.GateRow("sessions", "not checked", "time gate closed first")
+    assert not view.would_run(gate, "free")
+
+
+def test_a_held_lock_is_a_closed_gate_even_when_the_others_are_open():
+    gate = _gate(open=True, gate="open", session_count=9)
+    rows = view.gate_rows(gate, "held by 4242", min_hours=24, min_sessions=5, now_ms=NOW)
+    assert rows[-1] == view.GateRow("lock", "closed", "consolidation lock is held by 4242")
+    assert not view.would_run(gate, "held by 4242")
+    assert view.would_run(gate, "stale")
+
+
+def test_unreadable_gates_show_only_the_lock_row():
+    rows = view.gate_rows(None, "unreadable: bad pid", min_hours=24, min_sessions=5)
+    assert rows == [view.GateRow("lock", "closed", "unreadable: bad pid")]
+    assert not view.would_run(None, "free")

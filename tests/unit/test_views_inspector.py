@@ -1,0 +1,43 @@
+"""The inspector view-model: each index against its caps, and the lines loading drops."""
+
+from __future__ import annotations
+
+import pytest
+
+from memdir_nb.index import MAX_ENTRYPOINT_BYTES, MAX_ENTRYPOINT_LINES, format_index_entry
+from memdir_nb.views import inspector as view
+
+
+def test_index_budget_maps_dropped_lines_back_to_file_lines(tmp_path):
+    d = tmp_path / "m"
+    d.mkdir()
+    lines = [
+        format_index_entry(f"T{i}", f"f{i}.md", "hook") for i in range(MAX_ENTRYPOINT_LINES + 5)
+    ]
+    (d / "MEMORY.md").write_text("\n\n" + "\n".join(lines) + "\n")
+    b = view.index_budget(d, "private")
+    assert b.was_line_truncated and not b.was_byte_truncated
+    assert [x.line_no for x in b.dropped_lines] == [
+        203,
+        204,
+        205,
+        206,
+        207,
+    ]  # two leading blank lines
+    assert b.dropped_lines[0].text == lines[200] and {x.reason for x in b.dropped_lines} == {
+        "line cap"
+    }
+
+
+def test_index_budget_marks_a_single_line_cut_mid_line(tmp_path):
+    d = tmp_path / "m"
+    d.mkdir()
+    (d / "MEMORY.md").write_text("x" * (MAX_ENTRYPOINT_BYTES + 10))
+    b = view.index_budget(d)
+    assert [(x.line_no, x.reason) for x in b.dropped_lines] == [(1, "byte cap (cut mid-line)")]
+    assert b.byte_fraction > 1
+
+
+def test_index_budget_rejects_an_unknown_scope(demo_mem):
+    with pytest.raises(ValueError, match="scope must be"):
+        view.index_budget(demo_mem, "shared")  # type: ignore[arg-type]

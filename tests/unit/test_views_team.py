@@ -1,0 +1,26 @@
+"""The team view-model: scope rules and promotion verdicts."""
+
+from __future__ import annotations
+
+from memdir_nb.store import MemoryStore
+from memdir_nb.views import team as view
+
+
+def test_scope_rules_follow_the_taxonomy():
+    rules = {r.type: r for r in view.scope_rules()}
+    assert rules["user"].default_scope == "private" and not rules["user"].allowed_in_team
+    assert rules["reference"].default_scope == "team" and rules["project"].allowed_in_team
+
+
+def test_promotion_verdict_lists_every_reason(demo_mem, demo_now_ms):
+    v = view.promotion_verdict(demo_mem, "team/reference_oncall.md")
+    assert not v.allowed and v.reasons == ["it is already in team memory"]
+    MemoryStore(demo_mem, now_ms=demo_now_ms).save(
+        "Oncall",
+        "dup",
+        "reference",
+        "AKIAIOSFODNN7EXAMPLE is the key",
+        filename="reference_oncall.md",
+    )
+    v = view.promotion_verdict(demo_mem, "reference_oncall.md")
+    assert any("already exists" in r for r in v.reasons) and any("AWS" in r for r in v.reasons)
