@@ -395,14 +395,25 @@ def test_index_rules_dangling_missing_long_and_duplicate(tmp_path):
     assert ("user_role.md", "not-in-index") not in by
 
 
-def test_index_target_escaping_the_dir_is_dangling(tmp_path):
+def test_index_link_leaving_the_dir_is_reported_as_outside(tmp_path):
+    clean_dir(tmp_path)
+    with open(tmp_path / "MEMORY.md", "a") as fh:
+        fh.write("- [Plan](../../plans/secret.md) — plan\n- [Home](~/.claude/notes.md) — notes\n")
+    found = [f for f in lint_memory_dir(tmp_path) if f.rule == "index-outside-link"]
+    assert [f.line for f in found] == [
+        len((tmp_path / "MEMORY.md").read_text().splitlines()) - 1,
+        len((tmp_path / "MEMORY.md").read_text().splitlines()),
+    ]
+    assert all("outside the memory dir" in f.message for f in found)
+
+
+def test_index_link_to_a_non_markdown_file_points_at_nothing(tmp_path):
     clean_dir(tmp_path)
     with open(tmp_path / "MEMORY.md", "a") as fh:
         fh.write("- [Keys](../../.ssh/id_rsa) — keys\n")
-    assert any(
-        f.rule == "index-dangling-entry" and "outside" in f.message
-        for f in lint_memory_dir(tmp_path)
-    )
+    n = len((tmp_path / "MEMORY.md").read_text().splitlines())
+    (found,) = [f for f in lint_memory_dir(tmp_path) if f.rule == "index-not-pointer"]
+    assert f"lines {n}" in found.message
 
 
 def test_index_over_line_cap_is_an_error_and_non_pointer_lines_a_warning(tmp_path):
