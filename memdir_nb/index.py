@@ -227,15 +227,15 @@ def _parse_line(line: str, line_no: int) -> IndexEntry | None:
                 hook=_hook_after(line, m.end()),
                 raw=line,
             )
-    m = _TICKED_MD.search(line)
-    if m is None:
+    ticked = _TICKED_MD.search(line)
+    if ticked is None:
         return None
-    target = _norm_target(m.group("target"))
+    target = _norm_target(ticked.group("target"))
     return IndexEntry(
         line_no=line_no,
         title=Path(target).stem,
         target=target,
-        hook=_hook_after(line, m.end()),
+        hook=_hook_after(line, ticked.end()),
         raw=line,
     )
 

@@ -333,8 +333,21 @@ def _names_a_status(line: str, m: re.Match[str]) -> bool:
     return _NAMED_AFTER.match(line[m.end() :]) is not None
 
 
-_WHY = re.compile(r"^\W{0,6}why\W{0,4}:", re.IGNORECASE | re.MULTILINE)
-_HOW = re.compile(r"^\W{0,6}how\s+to\s+apply\W{0,4}:", re.IGNORECASE | re.MULTILINE)
+# The Why / How-to-apply lines: a label line ('**Why:**', 'Why this worked:') or a heading
+# ('## Why'), in English or in the languages real memory dirs are written in.
+_WHY_WORDS = r"(?:why|reason|理由|原因|为什么|為什麼|なぜ|이유|왜|почему|причина|warum|grund)"
+_HOW_WORDS = (
+    r"(?:how\s+to\s+apply|如何应用|应用方式|适用方式|如何適用|適用方法|適用|적용\s*방법|적용|"
+    r"как\s+применять|применение|anwendung|wie\s+anwenden)"
+)
+_WHY = re.compile(
+    rf"^(?:\W{{0,6}}{_WHY_WORDS}[^\n:：]{{0,40}}[:：]|#{{1,6}}\s*\W{{0,3}}{_WHY_WORDS}\b)",
+    re.IGNORECASE | re.MULTILINE,
+)
+_HOW = re.compile(
+    rf"^(?:\W{{0,6}}{_HOW_WORDS}[^\n:：]{{0,40}}[:：]|#{{1,6}}\s*\W{{0,3}}{_HOW_WORDS})",
+    re.IGNORECASE | re.MULTILINE,
+)
 
 
 def _weekday_anchored(line: str, start: int, end: int) -> bool:
@@ -772,16 +785,19 @@ _RULE_LINE = re.compile(r"^\s*(?:-{3,}|\*{3,}|_{3,}|\|?[\s:|-]+\|[\s:|-]*)$")
 def pointless_lines(index: ScopeIndex) -> list[int]:
     """Line numbers of MEMORY.md lines that point at no file and are not headings or layout.
 
-    Headings, blank lines, one-line HTML comments, horizontal rules and table separator rows
-    are layout, not content.
+    Headings, blank lines, one-line HTML comments, horizontal rules, table header and
+    separator rows are layout, not content.
     """
     entry_lines = {e.line_no for e in index.entries}
+    lines = index.text.replace("\r\n", "\n").split("\n")
     out = []
-    for no, ln in enumerate(index.text.replace("\r\n", "\n").split("\n"), 1):
+    for no, ln in enumerate(lines, 1):
         if not ln.strip() or no in entry_lines or ln.lstrip().startswith("#"):
             continue
         if _HTML_COMMENT.match(ln) or _RULE_LINE.match(ln):
             continue
+        if ln.lstrip().startswith("|") and no < len(lines) and _RULE_LINE.match(lines[no]):
+            continue  # a table's header row
         out.append(no)
     return out
 
