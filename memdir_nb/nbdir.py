@@ -12,7 +12,6 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 from pathlib import Path
-
 from typing import TYPE_CHECKING
 
 from memdir_nb.constants import ENTRYPOINT_NAME, LOGS_DIRNAME, TEAM_DIRNAME
