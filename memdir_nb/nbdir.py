@@ -46,8 +46,8 @@ class DirProfile:
 
     @property
     def label(self) -> str:
-        """How notebooks name the dir: 'the bundled demo dir (<path>)' or the path."""
-        return f"the bundled demo dir ({self.path})" if self.is_demo else str(self.path)
+        """How notebooks name the dir: 'the bundled demo dir' (a fresh temp folder) or its path."""
+        return "the bundled demo dir" if self.is_demo else str(self.path)
 
     @property
     def total_files(self) -> int:
@@ -69,7 +69,7 @@ class DirProfile:
         if self.has_team_dir:
             parts.append("team index: " + ("team/MEMORY.md" if self.team_index else "none"))
         if self.log_files:
-            parts.append(f"{self.log_files} daily log files (not scanned)")
+            parts.append(f"daily log files: {self.log_files} (not scanned)")
         return ", ".join(parts)
 
     def demo_only(self, what: str) -> bool:
