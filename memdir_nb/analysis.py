@@ -81,6 +81,7 @@ class MemorySummary:
     index_budget: list[IndexBudget]
     orphans: list[str]  # memory files no index lists
     dangling: list[tuple[str, int, str]]  # (index path, line, target) pointing at nothing
+    outside: list[tuple[str, int, str]] = field(default_factory=list)  # links leaving the dir
     findings_by_rule: dict[str, int] = field(default_factory=dict)
     errors: int = 0
     warnings: int = 0
@@ -225,9 +226,8 @@ def summarize(memory_dir: str | os.PathLike[str], *, now_ms: float | None = None
     for ix in result.indexes:
         t = truncate_entrypoint_content(ix.text)
         budgets.append(IndexBudget(ix.scope, ix.path, ix.exists, t.line_count, t.byte_count))
-    dangling = [
-        (ix.path, e.line_no, e.target) for ix in result.indexes for e in [*ix.dangling, *ix.outside]
-    ]
+    dangling = [(ix.path, e.line_no, e.target) for ix in result.indexes for e in ix.dangling]
+    outside = [(ix.path, e.line_no, e.target) for ix in result.indexes for e in ix.outside]
     indexed_scopes = {ix.scope for ix in result.indexes if ix.exists}
     orphans = [r["path"] for r in rows if not r["in_index"] and r["scope"] in indexed_scopes]
     by_age = {label: 0 for _, label in AGE_BUCKETS}
@@ -242,6 +242,7 @@ def summarize(memory_dir: str | os.PathLike[str], *, now_ms: float | None = None
         index_budget=budgets,
         orphans=orphans,
         dangling=dangling,
+        outside=outside,
         findings_by_rule=dict(sorted(rules.items(), key=lambda kv: (-kv[1], kv[0]))),
         errors=sum(f.severity == "error" for f in result.findings),
         warnings=sum(f.severity == "warning" for f in result.findings),

@@ -184,3 +184,12 @@ def test_nested_metadata_keys_become_columns_and_types_are_kept(real_dir):
 def test_every_index_variant_counts_as_in_index(real_dir):
     df = to_dataframe(real_dir("index-variants"))
     assert df["in_index"].all(), df.loc[~df["in_index"], "path"].tolist()
+
+
+def test_summary_keeps_links_that_leave_the_dir_apart_from_dangling_ones(real_dir):
+    root = real_dir("private-only")
+    with open(root / "MEMORY.md", "a", encoding="utf-8") as fh:
+        fh.write("- [Plans](../plans/INDEX.md) — outside\n- [Gone](gone.md) — deleted\n")
+    s = summarize(root)
+    assert s.dangling == [("MEMORY.md", 4, "gone.md")]
+    assert s.outside == [("MEMORY.md", 3, "../plans/INDEX.md")]
