@@ -682,16 +682,43 @@ def _public(m: re.Match[str]) -> str:
     return m.group("pre")
 
 
+# A memory that speaks of Google Docs or Drive holds document and folder ids: 25-50 characters
+# of [A-Za-z0-9_-]. They name a file (sharing settings decide who can open it) and are removed
+# before the scan, unless they carry a provider's key prefix.
+_DRIVE_CONTEXT = re.compile(
+    r"(?i)google\s*(?:docs|drive|sheets|slides)|(?:docs|drive)\.google\.com|구글\s*(?:드라이브|독스|문서)|"
+    r"谷歌(?:文档|云端硬盘)|\bfolders/"
+)
+_DRIVE_ID = re.compile(r"(?<![\w-])(?=[\w-]*\d)(?=[\w-]*[A-Za-z])[A-Za-z0-9_-]{25,50}(?![\w-])")
+_KEY_PREFIXES = (
+    "AIza",
+    "sk-",
+    "sk_",
+    "ghp_",
+    "gho_",
+    "ghs_",
+    "github_pat_",
+    "xox",
+    "AKIA",
+    "glpat-",
+)
+
+
 def mask_public_values(text: str) -> str:
     """text with values that are public by context removed before the secret scan.
 
     Public keys, chat channel ids on a line that says "channel", environment variable names,
-    file names and paths, agent session ids, and (on lines that do not speak of a credential)
-    CamelCase or snake_case identifiers look random but grant nothing. The detectors
+    file names and paths, agent session ids, Google Docs/Drive ids in a memory about those,
+    and (on lines that do not speak of a credential) CamelCase or snake_case identifiers look
+    random but grant nothing. The detectors
     (secret_scan.py) are shared with the store's team guard, which stays strict; this context
     handling is lint's own. Line breaks are kept, so line numbers hold.
     """
     text = _PUBLIC_KEY.sub(_public, text)
+    if _DRIVE_CONTEXT.search(text):
+        text = _DRIVE_ID.sub(
+            lambda m: m.group(0) if m.group(0).startswith(_KEY_PREFIXES) else "", text
+        )
     lines = text.split("\n")
     for i, line in enumerate(lines):
         if "channel" in line.lower():

@@ -667,3 +667,18 @@ def test_relative_date_words_inside_korean_prose_are_labels(tmp_path):
         body="- 강조색은 CTA·today 버튼 등 액센트에만 쓴다\n\n**이유:** 가독성\n\n**적용:** 모든 화면",
     )
     assert ("project_design.md", "relative-date") not in _rules(tmp_path)
+
+
+def test_document_ids_in_a_memory_about_google_docs_are_not_secrets(tmp_path):
+    clean_dir(tmp_path)
+    _mem(
+        tmp_path,
+        "reference_book_docs.md",
+        name="Book drafts",
+        description="Where the book chapters live in Google Docs",
+        type="reference",
+        body="### Google Docs ids\n- plan: `1Qw8ErTy7uIo9pAs0dFg_hJk2lZx3cVb4nM5qWeRtYu`\n"
+        "- key for the API: `AIzaSyD4x7Qm2Lp9Vb0Nc3Rt8Kw6Hj1Fg5Ds2Ae`\n",
+    )
+    found = [f for f in lint_memory_dir(tmp_path, now_ms=NOW_MS) if f.rule == "secret"]
+    assert len(found) == 1 and "AIza" in found[0].message
