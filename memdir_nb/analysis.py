@@ -81,6 +81,7 @@ class MemorySummary:
     index_budget: list[IndexBudget]
     orphans: list[str]  # memory files no index lists
     dangling: list[tuple[str, int, str]]  # (index path, line, target) pointing at nothing
+    outside: list[tuple[str, int, str]] = field(default_factory=list)  # links leaving the dir
     findings_by_rule: dict[str, int] = field(default_factory=dict)
     errors: int = 0
     warnings: int = 0
@@ -122,14 +123,14 @@ def _rows(
     memory_dir: str | os.PathLike[str], now_ms: float | None, progress: bool | None = None
 ) -> tuple[list[dict[str, Any]], Any]:
     from memdir_nb.age import memory_age_days
-    from memdir_nb.lint import lint_dir, scope_of
+    from memdir_nb.lint import indexed_files, lint_dir, scope_of
 
     result = lint_dir(memory_dir, now_ms=now_ms, progress=progress)
     by_path: dict[str, list[Any]] = {}
     for f in result.findings:
         by_path.setdefault(f.path, []).append(f)
-    referenced = set().union(*(ix.referenced for ix in result.indexes)) if result.indexes else set()
     read = {m.rel: m for m in result.memories}
+    referenced = set(indexed_files(result.indexes))
     rows = []
     for h in sorted(result.headers, key=lambda h: h.filename):
         mem = read.get(h.filename)
@@ -150,15 +151,33 @@ def _rows(
                 "lint_rules": sorted({f.rule for f in found}),
                 "lint_count": len(found),
                 "lint_errors": sum(f.severity == "error" for f in found),
+                **(header_extra_columns(mem.header.extra_fields()) if mem else {}),
             }
         )
     return rows, result
 
 
+def header_extra_columns(extra: Mapping[str, object]) -> dict[str, object]:
+    """Header keys beyond name/description/type (nested `metadata:` keys included) as columns.
+
+    A key that clashes with a built-in column is prefixed 'fm_'; values that are not plain
+    scalars (dates, lists, mappings) become text.
+    """
+    out: dict[str, object] = {}
+    for key, value in extra.items():
+        col = f"fm_{key}" if key in COLUMNS or key == "project" else key
+        plain = value is None or isinstance(value, (str, int, float, bool))
+        out[col] = value if plain else str(value)
+    return out
+
+
 def _frame(rows: list[dict[str, Any]], extra: tuple[str, ...] = ()) -> pd.DataFrame:
+    """The frame: extra leading columns, COLUMNS, then every header key found in any row."""
     import pandas as pd
 
-    df = pd.DataFrame(rows, columns=[*extra, *COLUMNS])
+    known = {*extra, *COLUMNS}
+    header_cols = list(dict.fromkeys(k for r in rows for k in r if k not in known))
+    df = pd.DataFrame(rows, columns=[*extra, *COLUMNS, *header_cols])
     df["mtime"] = pd.to_datetime(df["mtime_ms"], unit="ms", utc=True)
     df["in_index"] = df["in_index"].astype(bool)
     df["malformed"] = df["malformed"].astype(bool)
@@ -207,9 +226,8 @@ def summarize(memory_dir: str | os.PathLike[str], *, now_ms: float | None = None
     for ix in result.indexes:
         t = truncate_entrypoint_content(ix.text)
         budgets.append(IndexBudget(ix.scope, ix.path, ix.exists, t.line_count, t.byte_count))
-    dangling = [
-        (ix.path, e.line_no, e.target) for ix in result.indexes for e in [*ix.dangling, *ix.outside]
-    ]
+    dangling = [(ix.path, e.line_no, e.target) for ix in result.indexes for e in ix.dangling]
+    outside = [(ix.path, e.line_no, e.target) for ix in result.indexes for e in ix.outside]
     indexed_scopes = {ix.scope for ix in result.indexes if ix.exists}
     orphans = [r["path"] for r in rows if not r["in_index"] and r["scope"] in indexed_scopes]
     by_age = {label: 0 for _, label in AGE_BUCKETS}
@@ -224,6 +242,7 @@ def summarize(memory_dir: str | os.PathLike[str], *, now_ms: float | None = None
         index_budget=budgets,
         orphans=orphans,
         dangling=dangling,
+        outside=outside,
         findings_by_rule=dict(sorted(rules.items(), key=lambda kv: (-kv[1], kv[0]))),
         errors=sum(f.severity == "error" for f in result.findings),
         warnings=sum(f.severity == "warning" for f in result.findings),

@@ -11,6 +11,25 @@ STORE_LOCK_NAME = ".memdir.lock"  # the store's one lock; dream applies under it
 DAILY_LOG_LOCK_NAME = ".daily-log.lock"  # appends to daily logs (inside logs/)
 CONSOLIDATION_LOCK_NAME = ".consolidate-lock"  # the dream lock; its mtime is the last-run time
 
+# Repository files that an exported memory dir (a folder pushed to a public repo) holds next
+# to its memories. At the top level of a memory dir these names are never memories: the scan
+# passes over them (ScanReport.ignored says so). Compared case-insensitively on the stem;
+# LICENSE-* variants count too.
+REPOSITORY_FILE_STEMS = frozenset(
+    {
+        "readme",
+        "license",
+        "licence",
+        "copying",
+        "changelog",
+        "contributing",
+        "code_of_conduct",
+        "security",
+        "notice",
+        "authors",
+    }
+)
+
 # The index caps: lines first, then UTF-8 bytes cut at the last newline.
 MAX_ENTRYPOINT_LINES = 200
 MAX_ENTRYPOINT_BYTES = 25_000

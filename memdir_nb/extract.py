@@ -748,10 +748,30 @@ DEFAULT_MAX_TOKENS = 4096
 MAX_RENDERED_BLOCK_CHARS = 2_000
 
 
+def _index_step_lines(root: Path, skip_index: bool) -> list[str]:
+    """The save step about MEMORY.md: add a pointer line, or (skip-index mode) write no index."""
+    if skip_index:
+        return [
+            "  feedback, project, reference), then the body. There is no index to maintain: do not",
+            "  create or edit MEMORY.md; the description in the frontmatter is what recall reads.",
+        ]
+    return [
+        "  feedback, project, reference), then the body. Add a one-line entry for each new file to",
+        f"  `{root / 'MEMORY.md'}` in the form `- [Title](file.md) — one-line hook`.",
+    ]
+
+
 def build_extraction_prompt(
-    memory_dir: str | os.PathLike[str], manifest: str, new_message_count: int
+    memory_dir: str | os.PathLike[str],
+    manifest: str,
+    new_message_count: int,
+    *,
+    skip_index: bool = False,
 ) -> str:
-    """The extractor's system prompt, in this project's own words, with the manifest pre-injected."""
+    """The extractor's system prompt, in this project's own words, with the manifest pre-injected.
+
+    skip_index follows the config flag of the same name, as the memory prompts do.
+    """
     root = Path(memory_dir)
     return "\n".join(
         [
@@ -776,8 +796,7 @@ def build_extraction_prompt(
             "- Turn 2: issue every Write/Edit at once. Then stop.",
             "- Prefer updating an existing memory over creating a near-duplicate.",
             "- Each memory is one Markdown file with frontmatter (name, description, type: one of user,",
-            "  feedback, project, reference), then the body. Add a one-line entry for each new file to",
-            f"  `{root / 'MEMORY.md'}` in the form `- [Title](file.md) — one-line hook`.",
+            *_index_step_lines(root, skip_index),
             "- If nothing in the excerpt is worth remembering, reply briefly and write nothing.",
             "",
             "Existing memories (filename, type, last change, description); you need not list the folder:",
@@ -865,8 +884,12 @@ def build_extraction_request(
     *,
     model: str = DEFAULT_MODEL,
     max_tokens: int = DEFAULT_MAX_TOKENS,
+    skip_index: bool = False,
 ) -> dict[str, Any]:
-    """The keyword arguments of the extractor's first messages.create call (built, not sent)."""
+    """The keyword arguments of the extractor's first messages.create call (built, not sent).
+
+    skip_index=True (the config's skip_index flag) leaves MEMORY.md out of the save steps.
+    """
     from memdir_nb.scan import format_memory_manifest, scan_memory_files
 
     if not new_messages:
@@ -874,7 +897,10 @@ def build_extraction_request(
             "no new messages to extract from; the scheduler should have skipped this run"
         )
     system = build_extraction_prompt(
-        memory_dir, format_memory_manifest(scan_memory_files(memory_dir)), len(new_messages)
+        memory_dir,
+        format_memory_manifest(scan_memory_files(memory_dir)),
+        len(new_messages),
+        skip_index=skip_index,
     )
     return {
         "model": model,
@@ -936,14 +962,24 @@ def run_extraction(
     max_turns: int = MAX_TURNS,
     max_tokens: int = DEFAULT_MAX_TOKENS,
     cwd: str | os.PathLike[str] | None = None,
+    skip_index: bool | None = None,
 ) -> ExtractionResult:
     """Run the Claude tool-use loop (at most `max_turns` model calls) over the new messages.
 
     Without `client`, one is built from `config` (or the environment) with `client_options`.
+    skip_index None follows `config.flags.skip_index` (the environment's when config is None).
     """
     if not 1 <= max_turns <= MAX_TURNS:
         raise ValueError(f"max_turns must be between 1 and {MAX_TURNS}, got {max_turns}")
-    request = build_extraction_request(memory_dir, new_messages, model=model, max_tokens=max_tokens)
+    if skip_index is None:
+        if config is None:
+            from memdir_nb.config import MemdirConfig
+
+            config = MemdirConfig.from_environment()
+        skip_index = bool(config.flags.skip_index)
+    request = build_extraction_request(
+        memory_dir, new_messages, model=model, max_tokens=max_tokens, skip_index=skip_index
+    )
     if client is None:
         client = client_from_config(config, **dict(client_options or {}))
     return run_tool_loop(
@@ -959,6 +995,8 @@ def make_extractor(
         client = client_from_config(config, **dict(kwargs.pop("client_options", None) or {}))
 
     def extract(request: ExtractionRequest) -> ExtractionResult:
-        return run_extraction(memory_dir, request.new_messages, client=client, **kwargs)
+        return run_extraction(
+            memory_dir, request.new_messages, client=client, config=config, **kwargs
+        )
 
     return extract

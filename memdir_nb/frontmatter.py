@@ -13,6 +13,7 @@ YAML fails, name/description/type are recovered line by line and the header is f
 from __future__ import annotations
 
 import codecs
+import dataclasses
 import datetime as _dt
 import os
 import re
@@ -27,6 +28,9 @@ from memdir_nb.types import MemoryType, parse_memory_type, require_memory_type
 
 FENCE = "---"
 _CORE_KEYS = ("name", "description", "type")
+# Real files written by current Claude Code nest the type (with node_type, originSessionId,
+# modified...) under this key instead of writing a top-level `type:`.
+METADATA_KEY = "metadata"
 
 try:  # libyaml is several times faster; the pure-Python loader gives identical results
     _YamlLoader: Any = yaml.CSafeLoader
@@ -46,6 +50,28 @@ class Frontmatter:
     has_frontmatter: bool = False
     malformed: bool = False
     problems: tuple[str, ...] = ()
+    type_nested: bool = False  # the type was read from the nested `metadata:` mapping
+    header_lines: tuple[str, ...] = ()  # the raw lines between the fences, for in-place updates
+    closed: bool = False  # the header ends with a closing '---' line
+
+    @property
+    def metadata(self) -> dict[str, object]:
+        """The nested `metadata:` mapping, or {} when the header has none."""
+        nested = self.fields.get(METADATA_KEY)
+        return dict(nested) if isinstance(nested, dict) else {}
+
+    def extra_fields(self) -> dict[str, object]:
+        """Header keys other than name/description/type, nested `metadata:` keys flattened in.
+
+        A top-level key wins over a nested key of the same name.
+        """
+        out: dict[str, object] = {
+            str(k): v for k, v in self.metadata.items() if str(k) not in _CORE_KEYS
+        }
+        for k, v in self.fields.items():
+            if k not in _CORE_KEYS and k != METADATA_KEY:
+                out[k] = v
+        return out
 
 
 @dataclass(frozen=True)
@@ -200,7 +226,8 @@ def parse_frontmatter(
 
     header_lines = lines[1:close]
     body = "\n".join(lines[close + 1 :]).lstrip("\n")
-    return _parse_header(header_lines), body
+    fm = _parse_header(header_lines)
+    return dataclasses.replace(fm, header_lines=tuple(header_lines), closed=True), body
 
 
 def _parse_header(lines: list[str]) -> Frontmatter:
@@ -329,12 +356,28 @@ def _recover_value(raw: str | None) -> str | None:
 
 
 def _recover_fields(lines: list[str]) -> dict[str, object]:
-    """Every top-level `key: value` line read as text, last one winning."""
+    """Every top-level `key: value` line read as text, last one winning.
+
+    Indented `key: value` lines under a bare `metadata:` line are collected as its mapping.
+    """
     out: dict[str, object] = {}
+    nested: dict[str, object] | None = None
     for line in lines:
-        m = _RECOVER_LINE.match(line.rstrip())
+        stripped = line.rstrip()
+        if nested is not None and stripped[:1] in (" ", "\t"):
+            m = _RECOVER_LINE.match(stripped.lstrip())
+            if m is not None:
+                nested[m.group(1)] = _recover_value(m.group(2))
+            continue
+        nested = None
+        m = _RECOVER_LINE.match(stripped)
         if m is not None:
-            out[m.group(1)] = _recover_value(m.group(2))
+            value = _recover_value(m.group(2))
+            if m.group(1) == METADATA_KEY and value is None:
+                nested = {}
+                out[METADATA_KEY] = nested
+            else:
+                out[m.group(1)] = value
     return out
 
 
@@ -374,6 +417,11 @@ def _build(
     name = _text_field("name", fields, lines, problems)
     description = _text_field("description", fields, lines, problems)
     raw_type = _text_field("type", fields, lines, problems)
+    nested = fields.get(METADATA_KEY)
+    type_nested = False
+    if raw_type is None and isinstance(nested, dict) and "type" in nested:
+        raw_type = _text_field("type", nested, [], problems)
+        type_nested = raw_type is not None
     malformed = malformed or len(problems) > before  # a core field that is not text
     mtype = parse_memory_type(raw_type) if raw_type is not None else None
     if raw_type is not None and mtype is None:
@@ -389,21 +437,13 @@ def _build(
         has_frontmatter=True,
         malformed=malformed,
         problems=tuple(problems),
+        type_nested=type_nested,
     )
 
 
 def _with_problem(fm: Frontmatter, problem: str) -> Frontmatter:
     """A copy of fm flagged malformed with one more problem."""
-    return Frontmatter(
-        name=fm.name,
-        description=fm.description,
-        type=fm.type,
-        raw_type=fm.raw_type,
-        fields=fm.fields,
-        has_frontmatter=fm.has_frontmatter,
-        malformed=True,
-        problems=(*fm.problems, problem),
-    )
+    return dataclasses.replace(fm, malformed=True, problems=(*fm.problems, problem))
 
 
 # ---------------------------------------------------------------------------- rendering
@@ -444,8 +484,13 @@ def render_memory_file(name: str, description: str, type: MemoryType | str, body
         + FENCE
         + "\n"
     )
+    return head + _body_part(body)
+
+
+def _body_part(body: str) -> str:
+    """The body as written after the header: one blank line, the text, a final newline."""
     body = body.replace("\r\n", "\n").replace("\r", "\n").strip("\n")
-    return head + ("\n" + body + "\n" if body else "")
+    return "\n" + body + "\n" if body else ""
 
 
 def parse_memory_file(path: str | os.PathLike[str]) -> tuple[Frontmatter, str]:
@@ -461,3 +506,70 @@ def parse_memory_file(path: str | os.PathLike[str]) -> tuple[Frontmatter, str]:
     if bad:
         fm = _with_problem(fm, "file is not valid UTF-8; invalid bytes were replaced")
     return fm, body
+
+
+# ---------------------------------------------------------------------------- in-place update
+
+
+def _is_top_key_line(line: str, key: str) -> bool:
+    """Whether line is `key:` (with or without a value) at column 0."""
+    return line.startswith(key + ":") and (len(line) == len(key) + 1 or line[len(key) + 1] in " \t")
+
+
+def _block_end(lines: list[str], start: int) -> int:
+    """The index after a top-level key's value: its line plus indented or blank continuations."""
+    end = start + 1
+    while end < len(lines) and (lines[end][:1] in (" ", "\t") or not lines[end].strip()):
+        end += 1
+    while end > start + 1 and not lines[end - 1].strip():  # trailing blanks stay outside
+        end -= 1
+    return end
+
+
+def _set_top_key(lines: list[str], key: str, value: str) -> list[str]:
+    """lines with the top-level `key:` (and its continuation lines) replaced, or appended."""
+    new = _dump_field(key, value).rstrip("\n").split("\n")
+    for i, line in enumerate(lines):
+        if _is_top_key_line(line, key):
+            return [*lines[:i], *new, *lines[_block_end(lines, i) :]]
+    return [*lines, *new]
+
+
+def _set_nested_type(lines: list[str], value: str) -> list[str] | None:
+    """lines with the `type:` inside the `metadata:` block replaced, or None if there is none."""
+    for i, line in enumerate(lines):
+        if not _is_top_key_line(line, METADATA_KEY):
+            continue
+        for j in range(i + 1, _block_end(lines, i)):
+            inner = lines[j]
+            indent = inner[: len(inner) - len(inner.lstrip(" \t"))]
+            if _is_top_key_line(inner.lstrip(" \t"), "type"):
+                return [
+                    *lines[:j],
+                    indent + _dump_field("type", value).rstrip("\n"),
+                    *lines[j + 1 :],
+                ]
+    return None
+
+
+def render_updated_memory_file(
+    fm: Frontmatter, name: str, description: str, type: MemoryType | str, body: str
+) -> str:
+    """A memory file whose name, description and type are set, keeping every other header line.
+
+    Keys this toolkit does not own (a nested `metadata:` mapping with node_type and
+    originSessionId, `modified:`, comments) are kept as written. A type that lived under
+    `metadata:` is updated there; otherwise the spec's top-level `type:` is written. A header
+    that cannot be edited in place (none, or no closing fence) is rendered fresh.
+    """
+    if not fm.has_frontmatter or not fm.closed:
+        return render_memory_file(name, description, type, body)
+    render_memory_file(name, description, type, body)  # validates every argument
+    mtype = require_memory_type(type)
+    lines = list(fm.header_lines)
+    lines = _set_top_key(lines, "name", one_line(name))
+    lines = _set_top_key(lines, "description", one_line(description))
+    nested = _set_nested_type(lines, mtype.value) if fm.type_nested else None
+    lines = nested if nested is not None else _set_top_key(lines, "type", mtype.value)
+    head = FENCE + "\n" + "".join(line + "\n" for line in lines) + FENCE + "\n"
+    return head + _body_part(body)

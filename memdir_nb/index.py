@@ -149,11 +149,23 @@ def truncate_entrypoint_content(
 
 # ---------------------------------------------------------------------------- entry lines
 
-_ENTRY = re.compile(
-    r"^\s*[-*+]\s+\[(?P<title>(?:\\.|[^\]\\])*)\]"
-    r"\((?P<target><[^>\n]*>|[^)\s]*)\)"
-    r"(?:\s*(?:\u2014|\u2013|--?)\s*(?P<hook>.*?))?\s*$"
+# An index line points at a topic file when it holds a markdown link to a .md file, or a
+# backticked .md file name: whatever the list marker, a leading word ("See"), a './' prefix,
+# a table cell or a heading above it. These two patterns are the one recogniser used by
+# lint (not-in-index, dangling), analysis (in_index), the index report and the store.
+_MD_LINK = re.compile(
+    r"\[(?P<title>(?:\\.|[^\]\\])*)\]"
+    r"\((?P<target><[^>\n]*>|[^)\s]*)(?:\s+\"[^\"\n]*\")?\)"
 )
+_TICKED_MD = re.compile(r"`(?P<target>[^`\s]+\.md)`", re.IGNORECASE)
+_URL_SCHEME = re.compile(r"^[a-z][a-z0-9+.\-]*:", re.IGNORECASE)
+_HOOK_LEAD = re.compile(r"^[\s\u2014\u2013:|*_)\]-]*")
+
+
+def is_md_target(target: str) -> bool:
+    """Whether a link target names a Markdown file (not a URL; an #anchor is ignored)."""
+    path = _norm_target(target).split("#", 1)[0]
+    return bool(path) and path.lower().endswith(".md") and not _URL_SCHEME.match(path)
 
 
 def _clean_title(title: str) -> str:
@@ -204,23 +216,44 @@ def _norm_target(target: str) -> str:
 
 
 def _parse_line(line: str, line_no: int) -> IndexEntry | None:
-    """The entry on one line, or None when the line is not an entry."""
-    m = _ENTRY.match(line)
-    if m is None:
+    """The entry on one line (its first .md link, else its first backticked .md name), or None."""
+    for m in _MD_LINK.finditer(line):
+        if is_md_target(m.group("target")):
+            target = _norm_target(m.group("target"))
+            return IndexEntry(
+                line_no=line_no,
+                title=m.group("title").replace("\\]", "]").replace("\\[", "["),
+                target=target,
+                hook=_hook_after(line, m.end()),
+                raw=line,
+            )
+    ticked = _TICKED_MD.search(line)
+    if ticked is None:
         return None
+    target = _norm_target(ticked.group("target"))
     return IndexEntry(
         line_no=line_no,
-        title=m.group("title").replace("\\]", "]").replace("\\[", "["),
-        target=_norm_target(m.group("target")),
-        hook=(m.group("hook") or "").strip(),
+        title=Path(target).stem,
+        target=target,
+        hook=_hook_after(line, ticked.end()),
         raw=line,
     )
+
+
+def _hook_after(line: str, end: int) -> str:
+    """The text after an entry's link: separators before it and a table's closing pipe dropped."""
+    return _HOOK_LEAD.sub("", line[end:]).strip().rstrip("|").strip()
 
 
 def parse_index(text: str) -> list[IndexEntry]:
     """The pointer entries in MEMORY.md text; headings, prose and blank lines are ignored."""
     entries = []
+    in_comment = False
     for no, line in enumerate(text.replace("\r\n", "\n").split("\n"), start=1):
+        # An HTML comment (often an example entry left for the model) points at nothing.
+        if in_comment or line.lstrip().startswith("<!--"):
+            in_comment = "-->" not in line
+            continue
         entry = _parse_line(line, no)
         if entry is not None:
             entries.append(entry)

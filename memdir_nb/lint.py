@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
+from memdir_nb import textseg
 from memdir_nb.frontmatter import Frontmatter, parse_frontmatter
 from memdir_nb.index import (
     ENTRYPOINT_NAME,
@@ -99,6 +100,7 @@ SEVERITIES: dict[str, Severity] = {
     "index-not-pointer": "warning",
     "index-duplicate-entry": "warning",
     "index-dangling-entry": "error",
+    "index-outside-link": "warning",
     "not-in-index": "warning",
     "skipped-by-scan": "warning",
 }
@@ -247,7 +249,7 @@ def read_scope_indexes(memory_dir: str | os.PathLike[str]) -> list[ScopeIndex]:
             resolved = _resolve_target(scope_dir, entry.target)
             if resolved is None:
                 continue
-            if not _inside(resolved, scope_dir):
+            if entry.target.startswith("~") or not _inside(resolved, scope_dir):
                 outside.append(entry)
                 continue
             if os.path.isfile(resolved):
@@ -307,8 +309,45 @@ _EPHEMERAL = re.compile(
     re.IGNORECASE,
 )
 _IN_PROGRESS = re.compile(r"\bin\s+progress\b", re.IGNORECASE)
-_WHY = re.compile(r"^\W{0,6}why\W{0,4}:", re.IGNORECASE | re.MULTILINE)
-_HOW = re.compile(r"^\W{0,6}how\s+to\s+apply\W{0,4}:", re.IGNORECASE | re.MULTILINE)
+# Words that, right after "in progress", show it is the name of something (a status, a hook).
+_NAMED_AFTER = re.compile(
+    r"^[\s\"'`\u201d]*(?:hooks?|status(?:es)?|states?|columns?|labels?|tags?|lanes?|badges?|"
+    r"filters?|values?|options?|events?|steps?|buckets?|icons?|colou?rs?|field|enum|flag)\b",
+    re.IGNORECASE,
+)
+
+
+def _names_a_status(line: str, m: re.Match[str]) -> bool:
+    """Whether an "in progress" hit names a status or hook rather than saying work is under way.
+
+    A table row listing statuses, a quoted or backticked phrase ('the "in progress" hook'), or
+    the phrase followed by a noun such as status, column or hook is vocabulary, not task state.
+    """
+    if "progress" not in m.group(0).lower():
+        return False
+    if line.lstrip().startswith("|"):
+        return True
+    before = line[: m.start()].rstrip()
+    if before[-1:] in ("`", '"', "'", "\u201c", "\u2018"):
+        return True
+    return _NAMED_AFTER.match(line[m.end() :]) is not None
+
+
+# The Why / How-to-apply lines: a label line ('**Why:**', 'Why this worked:') or a heading
+# ('## Why'), in English or in the languages real memory dirs are written in.
+_WHY_WORDS = r"(?:why|reason|理由|原因|为什么|為什麼|なぜ|이유|왜|почему|причина|warum|grund)"
+_HOW_WORDS = (
+    r"(?:how\s+to\s+apply|如何应用|应用方式|适用方式|如何適用|適用方法|適用|적용\s*방법|적용|"
+    r"как\s+применять|применение|anwendung|wie\s+anwenden)"
+)
+_WHY = re.compile(
+    rf"^(?:\W{{0,6}}{_WHY_WORDS}[^\n:：]{{0,40}}[:：]|#{{1,6}}\s*\W{{0,3}}{_WHY_WORDS}\b)",
+    re.IGNORECASE | re.MULTILINE,
+)
+_HOW = re.compile(
+    rf"^(?:\W{{0,6}}{_HOW_WORDS}[^\n:：]{{0,40}}[:：]|#{{1,6}}\s*\W{{0,3}}{_HOW_WORDS})",
+    re.IGNORECASE | re.MULTILINE,
+)
 
 
 def _weekday_anchored(line: str, start: int, end: int) -> bool:
@@ -340,6 +379,16 @@ def find_relative_dates(text: str) -> list[tuple[int, str]]:
                 continue
             hits.append((i, m.group(0)))
     return hits
+
+
+_LATIN_LETTER = re.compile(r"[A-Za-z\u00c0-\u024f]")
+_ANY_LETTER = re.compile(r"[^\W\d_]")
+
+
+def _mostly_other_script(line: str) -> bool:
+    """Whether most letters of a line are outside the Latin script (CJK, Hangul, Cyrillic...)."""
+    letters = len(_ANY_LETTER.findall(line))
+    return letters > 0 and len(_LATIN_LETTER.findall(line)) < letters / 2
 
 
 def _content_lines(body: str) -> Iterable[tuple[int, str, bool]]:
@@ -387,6 +436,10 @@ def field_line(mem: MemoryText, key: str) -> int:
     for no, line in enumerate(head, start=1):
         if line.startswith(key + ":"):
             return no
+    if key == "type" and mem.header.type_nested:  # `type:` under `metadata:`
+        for no, line in enumerate(head, start=1):
+            if line[:1] in (" ", "\t") and line.lstrip(" \t").startswith("type:"):
+                return no
     return 1
 
 
@@ -435,7 +488,7 @@ def _check_header(mem: MemoryText, c: _Collector) -> None:
         )
     elif (
         desc.casefold().strip(".!") in VAGUE_DESCRIPTIONS
-        or len(desc.split()) < MIN_DESCRIPTION_WORDS
+        or textseg.word_count(desc) < MIN_DESCRIPTION_WORDS
     ):
         c.add(
             "vague-description",
@@ -530,6 +583,8 @@ def _check_content(mem: MemoryText, c: _Collector) -> None:
         m = _EPHEMERAL.search(line)
         if m is None and not anchored:
             m = _IN_PROGRESS.search(line)
+        if m and _names_a_status(line, m):
+            m = None
         if m and "ephemeral-task-state" not in seen_rules:
             seen_rules.add("ephemeral-task-state")
             c.add(
@@ -554,6 +609,8 @@ def _check_content(mem: MemoryText, c: _Collector) -> None:
         )
     if fm.type is MemoryType.PROJECT:
         for line_no, line in texts:
+            if _mostly_other_script(line):
+                continue  # an English 'today' inside Korean or Chinese prose is a label, not a date
             hits = find_relative_dates(line)
             if hits:
                 c.add(
@@ -587,14 +644,105 @@ def _secret_window(text: str) -> str:
     return "\n".join(out)
 
 
+# Values that look random but are public by what the line says they are. Lint masks them
+# before the secret scan (the detectors in secret_scan.py are shared with the store's team
+# guard, which stays strict); each pattern names its context, so a bare token is still scanned.
+_PUBLIC_KEY = re.compile(
+    r"(?P<pre>(?i:\bpub(?:lic)?[ _-]?key)[^\w\n+/]{0,6}(?:is\s+|=\s*|:\s*)?[`'\"]?)"
+    r"(?P<v>[A-Za-z0-9+/]{20,}={0,2})"
+)
+_CHANNEL_ID = re.compile(r"(?P<pre>)\b(?P<v>[CG][A-Z0-9]{8,11})\b")
+_PUBLIC_VALUE_PATTERNS = (
+    # an environment variable's NAME (HOLIDAY_API_KEY), not its value
+    re.compile(r"(?P<pre>)(?<![\w=:])(?P<v>[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+)(?![\w=])"),
+    # a file name, or an absolute or home path: the path to a credential is not the credential
+    re.compile(
+        r"(?P<pre>)(?<![\w/])(?P<v>(?:~|/)?(?:[\w.-]+/)*[\w-]+\.(?:py|pyi|js|ts|tsx|json|ya?ml|"
+        r"toml|md|txt|csv|sh|go|rs|java|sql|ipynb|log|conf|cfg|ini|xml|html))(?![\w])"
+    ),
+    re.compile(r"(?P<pre>)(?<![\w/])(?P<v>~?/(?:[\w.-]+/)+[\w.-]*)"),
+    # an agent session id (ses_...), which names a transcript and grants nothing
+    re.compile(r"(?P<pre>)\b(?P<v>ses_[A-Za-z0-9]{16,})\b"),
+)
+# Lines that speak of a credential keep their identifier-like values: a password can be CamelCase.
+_CREDENTIAL_WORDS = re.compile(
+    r"(?i)pass(?:word|wd|phrase)?\b|\bpwd\b|secret|token|api[_ -]?key|credential|bearer"
+)
+_IDENTIFIER = re.compile(r"(?<![\w+/=-])[A-Za-z][A-Za-z0-9_]{7,}(?![\w+/=])")
+_WORDLIKE_PART = re.compile(r"[A-Z]?[a-z]{2,}")
+
+
+def _looks_like_identifier(token: str) -> bool:
+    """A CamelCase or snake_case name made mostly of word-like parts (AlphaXmfRpt1270LowLiq)."""
+    parts = _WORDLIKE_PART.findall(token)
+    return len(parts) >= 2 and sum(map(len, parts)) >= 0.6 * len(token)
+
+
+def _public(m: re.Match[str]) -> str:
+    return m.group("pre")
+
+
+# A memory that speaks of Google Docs or Drive holds document and folder ids: 25-50 characters
+# of [A-Za-z0-9_-]. They name a file (sharing settings decide who can open it) and are removed
+# before the scan, unless they carry a provider's key prefix.
+_DRIVE_CONTEXT = re.compile(
+    r"(?i)google\s*(?:docs|drive|sheets|slides)|(?:docs|drive)\.google\.com|구글\s*(?:드라이브|독스|문서)|"
+    r"谷歌(?:文档|云端硬盘)|\bfolders/"
+)
+_DRIVE_ID = re.compile(r"(?<![\w-])(?=[\w-]*\d)(?=[\w-]*[A-Za-z])[A-Za-z0-9_-]{25,50}(?![\w-])")
+_KEY_PREFIXES = (
+    "AIza",
+    "sk-",
+    "sk_",
+    "ghp_",
+    "gho_",
+    "ghs_",
+    "github_pat_",
+    "xox",
+    "AKIA",
+    "glpat-",
+)
+
+
+def mask_public_values(text: str) -> str:
+    """text with values that are public by context removed before the secret scan.
+
+    Public keys, chat channel ids on a line that says "channel", environment variable names,
+    file names and paths, agent session ids, Google Docs/Drive ids in a memory about those,
+    and (on lines that do not speak of a credential) CamelCase or snake_case identifiers look
+    random but grant nothing. The detectors
+    (secret_scan.py) are shared with the store's team guard, which stays strict; this context
+    handling is lint's own. Line breaks are kept, so line numbers hold.
+    """
+    text = _PUBLIC_KEY.sub(_public, text)
+    if _DRIVE_CONTEXT.search(text):
+        text = _DRIVE_ID.sub(
+            lambda m: m.group(0) if m.group(0).startswith(_KEY_PREFIXES) else "", text
+        )
+    lines = text.split("\n")
+    for i, line in enumerate(lines):
+        if "channel" in line.lower():
+            line = _CHANNEL_ID.sub(_public, line)
+        for pattern in _PUBLIC_VALUE_PATTERNS:
+            line = pattern.sub(_public, line)
+        if not _CREDENTIAL_WORDS.search(line):
+            line = _IDENTIFIER.sub(
+                lambda m: "" if _looks_like_identifier(m.group(0)) else m.group(0), line
+            )
+        lines[i] = line
+    return "\n".join(lines)
+
+
 def _check_secrets(mem: MemoryText, c: _Collector) -> None:
     from memdir_nb.secret_scan import scan_for_secrets
 
     fm = mem.header
     fields = {
-        "name": _secret_window((fm.name or "")[:MAX_HEADER_SCAN_CHARS]),
-        "description": _secret_window((fm.description or "")[:MAX_HEADER_SCAN_CHARS]),
-        "body": _secret_window(mem.body[:MAX_SECRET_SCAN_CHARS]),
+        "name": _secret_window(mask_public_values((fm.name or "")[:MAX_HEADER_SCAN_CHARS])),
+        "description": _secret_window(
+            mask_public_values((fm.description or "")[:MAX_HEADER_SCAN_CHARS])
+        ),
+        "body": _secret_window(mask_public_values(mem.body[:MAX_SECRET_SCAN_CHARS])),
     }
     findings = scan_for_secrets(fields)
     if not findings:
@@ -656,6 +804,31 @@ def lint_memory(mem: MemoryText, *, now_ms: float | None = None) -> list[Finding
 # ---------------------------------------------------------------------------- index checks
 
 
+MAX_LISTED_LINES = 8
+_HTML_COMMENT = re.compile(r"^\s*<!--.*-->\s*$")
+_RULE_LINE = re.compile(r"^\s*(?:-{3,}|\*{3,}|_{3,}|\|?[\s:|-]+\|[\s:|-]*)$")
+
+
+def pointless_lines(index: ScopeIndex) -> list[int]:
+    """Line numbers of MEMORY.md lines that point at no file and are not headings or layout.
+
+    Headings, blank lines, one-line HTML comments, horizontal rules, table header and
+    separator rows are layout, not content.
+    """
+    entry_lines = {e.line_no for e in index.entries}
+    lines = index.text.replace("\r\n", "\n").split("\n")
+    out = []
+    for no, ln in enumerate(lines, 1):
+        if not ln.strip() or no in entry_lines or ln.lstrip().startswith("#"):
+            continue
+        if _HTML_COMMENT.match(ln) or _RULE_LINE.match(ln):
+            continue
+        if ln.lstrip().startswith("|") and no < len(lines) and _RULE_LINE.match(lines[no]):
+            continue  # a table's header row
+        out.append(no)
+    return out
+
+
 def lint_index(index: ScopeIndex, memory_files: Iterable[str]) -> list[Finding]:
     """Findings for one MEMORY.md given the memory files of its scope (memory-dir relative)."""
     c = _Collector(index.path)
@@ -678,16 +851,14 @@ def lint_index(index: ScopeIndex, memory_files: Iterable[str]) -> list[Finding]:
             f"{MAX_ENTRYPOINT_BYTES:,} bytes): everything past the cap is never loaded",
             "keep one short pointer line per memory; move notes into topic files",
         )
-    entry_lines = {e.line_no for e in index.entries}
-    non_pointer = [
-        no
-        for no, ln in enumerate(index.text.replace("\r\n", "\n").split("\n"), 1)
-        if ln.strip() and no not in entry_lines and not ln.lstrip().startswith("#")
-    ]
+    non_pointer = pointless_lines(index)
     if non_pointer:
+        shown = ", ".join(str(n) for n in non_pointer[:MAX_LISTED_LINES])
+        more = ", \u2026" if len(non_pointer) > MAX_LISTED_LINES else ""
         c.add(
             "index-not-pointer",
-            f"{len(non_pointer)} lines are neither index entries nor headings (content belongs in topic files)",
+            f"{len(non_pointer)} lines point at no memory file (lines {shown}{more}); "
+            "content in the index costs its line and byte budget",
             "keep only '- [Title](file.md) — hook' lines; move the rest into a memory file",
             non_pointer[0],
         )
@@ -719,21 +890,27 @@ def lint_index(index: ScopeIndex, memory_files: Iterable[str]) -> list[Finding]:
         )
     for e in index.outside:
         c.add(
-            "index-dangling-entry",
-            f"entry points at {e.target}, outside this index's folder",
-            "link only files inside the memory dir",
+            "index-outside-link",
+            f"line links {e.target}, outside the memory dir: recall never loads it",
+            "keep pointers to memory files only; mention outside docs in CLAUDE.md instead",
             e.line_no,
         )
     return c.items
 
 
+def indexed_files(indexes: Iterable[ScopeIndex]) -> frozenset[str]:
+    """Memory files some index points at (a private index may list team/ files too)."""
+    return frozenset().union(*(ix.referenced for ix in indexes))
+
+
 def _not_in_index(indexes: list[ScopeIndex], files_by_scope: dict[str, list[str]]) -> list[Finding]:
     out = []
+    referenced = indexed_files(indexes)
     for index in indexes:
         if not index.exists:
             continue
         for rel in sorted(files_by_scope.get(index.scope, [])):
-            if rel not in index.referenced:
+            if rel not in referenced:
                 out.append(
                     Finding(
                         rel,

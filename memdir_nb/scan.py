@@ -24,7 +24,12 @@ from collections import OrderedDict
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 
-from memdir_nb.constants import ENTRYPOINT_NAME, LOGS_DIRNAME, MAX_MEMORY_FILES
+from memdir_nb.constants import (
+    ENTRYPOINT_NAME,
+    LOGS_DIRNAME,
+    MAX_MEMORY_FILES,
+    REPOSITORY_FILE_STEMS,
+)
 from memdir_nb.frontmatter import one_line, read_header
 from memdir_nb.types import MemoryType
 
@@ -59,6 +64,7 @@ class ScanReport:
     headers: list[MemoryHeader] = field(default_factory=list)
     skipped: list[SkippedFile] = field(default_factory=list)
     total_found: int = 0
+    ignored: list[str] = field(default_factory=list)  # top-level README.md, LICENSE.md, ...
 
 
 @dataclass(slots=True)  # not frozen: built 10,000 times per scan, never changed after
@@ -224,10 +230,20 @@ def _is_memory_name(name: str) -> bool:
     return name.endswith(".md") and name != ENTRYPOINT_NAME and not name.startswith(".")
 
 
+def is_repository_file(name: str) -> bool:
+    """Whether a top-level file name is a repository file (README.md, LICENSE-MIT.md...)."""
+    stem = name.rsplit(".", 1)[0].casefold()
+    return stem in REPOSITORY_FILE_STEMS or stem.startswith(("license-", "licence-", "readme-"))
+
+
 def _walk(
-    root: str, real_root: str, exclude_top_level: Iterable[str]
+    root: str, real_root: str, exclude_top_level: Iterable[str], ignored: list[str] | None = None
 ) -> tuple[list[_Candidate], list[SkippedFile]]:
-    """Collect every memory file under root with its mtime, without leaving root."""
+    """Collect every memory file under root with its mtime, without leaving root.
+
+    Top-level repository files (README.md, LICENSE.md...) are not memories; their names go
+    into `ignored` when a list is given.
+    """
     excluded = frozenset(exclude_top_level)
     found: list[_Candidate] = []
     skipped: list[SkippedFile] = []
@@ -255,6 +271,10 @@ def _walk(
                         continue
                     stack.append((entry.path, rel + "/"))
                 elif _is_memory_name(name) and entry.is_file(follow_symlinks=False):
+                    if not prefix and is_repository_file(name):
+                        if ignored is not None:
+                            ignored.append(name)
+                        continue
                     st = entry.stat(follow_symlinks=False)
                     found.append(_Candidate(st.st_mtime_ns, rel, entry.path, entry.path, st))
             except OSError as exc:  # vanished or unreadable between listing and stat
@@ -318,7 +338,8 @@ def scan_memory_dir(
     root = os.path.abspath(os.fspath(memory_dir))
     try:
         real_root = os.path.realpath(root)
-        found, skipped = _walk(root, real_root, excluded)
+        ignored: list[str] = []
+        found, skipped = _walk(root, real_root, excluded, ignored)
     except OSError as exc:
         if cache is not None:  # the dir is gone or unlistable: forget what it held
             cache._publish((root, excluded), {}, [], {}, (0, 0, 0))
@@ -390,7 +411,9 @@ def scan_memory_dir(
     skipped.sort(key=lambda s: s.path)
     if cache is not None and view is not None:
         cache._publish(root_key, view, found, read_now, (hits, misses, racy))
-    return ScanReport(headers=headers, skipped=skipped, total_found=len(found))
+    return ScanReport(
+        headers=headers, skipped=skipped, total_found=len(found), ignored=sorted(ignored)
+    )
 
 
 def scan_memory_files(

@@ -435,7 +435,9 @@ class MemoryStore:
             findings = self._scan_fields(final_name, final_desc, final_body)
             if findings and scope == "team":
                 raise secret_scan.SecretInTeamMemoryError(findings)
-            text = frontmatter.render_memory_file(final_name, final_desc, final_type, final_body)
+            text = frontmatter.render_updated_memory_file(
+                fm, final_name, final_desc, final_type, final_body
+            )
             step.write(target, text)
             self._write_index_line(step, scope, plain, final_name, final_desc)
         if findings:

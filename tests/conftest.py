@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import os
+import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -23,3 +26,274 @@ def demo_mem(tmp_path: Path, demo_now_ms: float) -> Path:
     from memdir_nb.demo import build_demo_memory_dir
 
     return build_demo_memory_dir(tmp_path / "mem", now_ms=demo_now_ms)
+
+
+# ---------------------------------------------------------------------------------------------
+# branch realdirs: builders of memory dirs shaped like the ones published in public repositories
+# (see docs/lint_precision.md for the shapes). All text here is written for these tests.
+
+DAY_S = 86_400
+
+
+def _put(path: Path, text: str, age_days: float = 0.0) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+    when = time.time() - age_days * DAY_S
+    os.utime(path, (when, when))
+    return path
+
+
+def nested_memory(name: str, description: str, type_: str, body: str, *, session: str) -> str:
+    """A memory whose type sits under `metadata:` with node_type and an originSessionId."""
+    return (
+        f"---\nname: {name}\ndescription: {description}\nmetadata: \n  node_type: memory\n"
+        f"  type: {type_}\n  originSessionId: {session}\n  modified: 2026-09-08T10:00:00.000Z\n"
+        f"---\n\n{body}\n"
+    )
+
+
+def flat_memory(name: str, description: str, type_: str, body: str) -> str:
+    """A memory in the spec's shape: name, description and type at the top level."""
+    return f"---\nname: {name}\ndescription: {description}\ntype: {type_}\n---\n\n{body}\n"
+
+
+def build_nested_dir(root: Path) -> Path:
+    """Every file nests its type under metadata:, as current Claude Code writes them."""
+    _put(
+        root / "feedback_no_force_push.md",
+        nested_memory(
+            "No force pushes",
+            "Never force-push shared branches; open a revert PR instead",
+            "feedback",
+            "Force pushes on main are refused.\n\n**Why:** a rewrite lost a teammate's work.\n\n"
+            "**How to apply:** revert with a new commit.",
+            session="0b6c1d0e-1111-4a2b-9c3d-000000000001",
+        ),
+        3,
+    )
+    _put(
+        root / "project_flaky_outbox_test.md",
+        nested_memory(
+            "Flaky outbox ordering test",
+            "The outbox ordering integration test depends on a sleep and fails at random",
+            "project",
+            "It races two threads.\n\n**Why:** measured on 2026-09-08.\n\n"
+            "**How to apply:** rerun once before treating it as a regression.",
+            session="0b6c1d0e-1111-4a2b-9c3d-000000000002",
+        ),
+        10,
+    )
+    _put(
+        root / "reference_price_tables.md",
+        nested_memory(
+            "Where van price tables live",
+            "Which manufacturers publish dimension tables and on which page of their price lists",
+            "reference",
+            "Most put them on pages two to five.",
+            session="0b6c1d0e-1111-4a2b-9c3d-000000000003",
+        ),
+        40,
+    )
+    _put(
+        root / "MEMORY.md",
+        "- [No force pushes](feedback_no_force_push.md) — revert instead of rewriting main\n"
+        "- [Flaky outbox test](project_flaky_outbox_test.md) — rerun once before blaming a change\n"
+        "- [Van price tables](reference_price_tables.md) — which page holds the dimensions\n",
+    )
+    return root
+
+
+def build_index_variants_dir(root: Path) -> Path:
+    """An index written by people and models: links after words, backticks, ./, headings, team/."""
+    for stem, type_ in (
+        ("see_link", "feedback"),
+        ("see_backtick", "project"),
+        ("dot_slash", "reference"),
+        ("numbered", "user"),
+        ("under_heading", "project"),
+        ("table_row", "reference"),
+    ):
+        _put(
+            root / f"{stem}.md",
+            flat_memory(
+                stem.replace("_", " "),
+                f"How the {stem.replace('_', ' ')} index line is written",
+                type_,
+                "**Why:** seen in the wild.\n\n**How to apply:** keep it recognised.",
+            ),
+        )
+    _put(
+        root / "team" / "shared_runbook.md",
+        flat_memory(
+            "Shared runbook",
+            "Where the team's release runbook lives",
+            "reference",
+            "In the wiki.",
+        ),
+    )
+    _put(
+        root / "MEMORY.md",
+        "# Memory Index\n\n"
+        "<!-- one line per file, e.g. - [Title](example.md) — hook -->\n"
+        "- See [see_link.md](see_link.md) — written after a leading word\n"
+        "- See `see_backtick.md` — a backticked file name\n"
+        "* [Dot slash](./dot_slash.md) – star marker and ./ prefix\n"
+        "1. [Numbered](numbered.md): numbered list\n\n"
+        "## Project\n"
+        "- [Under a heading](under_heading.md) — below a heading\n\n"
+        "| File | Hook |\n|---|---|\n| [Table row](table_row.md) | in a table |\n\n"
+        "- [Team runbook](team/shared_runbook.md) — a team file from the private index\n"
+        "Remember to keep this file short.\n",
+    )
+    return root
+
+
+LANG_MEMORIES = {
+    "zh": ("部署流程", "生产环境部署之前必须先在预发布环境验证数据库迁移", "数据库迁移 预发布环境"),
+    "ja": (
+        "テスト方針",
+        "結合テストでは本物のデータベースを使いモックは使わない",
+        "データベース テスト",
+    ),
+    "ko": ("배포 규칙", "금요일 오후에는 운영 서버 배포를 하지 않는다", "운영 서버 배포"),
+    "ru": (
+        "Правила ревью",
+        "Каждый пулреквест проверяют два человека перед слиянием",
+        "ревью слиянием",
+    ),
+    "de": (
+        "Überprüfung",
+        "Jede Änderung an der Datenbankstruktur braucht eine Rücksprache mit Jürgen",
+        "Datenbankstruktur Rücksprache",
+    ),
+}
+
+
+def build_multilingual_dir(root: Path) -> Path:
+    """One memory per language (Chinese, Japanese, Korean, Russian, German), all indexed."""
+    lines = []
+    for lang, (name, description, _query) in LANG_MEMORIES.items():
+        _put(
+            root / f"rule_{lang}.md",
+            flat_memory(name, description, "reference", f"{description}。"),
+        )
+        lines.append(f"- [{name}](rule_{lang}.md) — {description}\n")
+    _put(root / "MEMORY.md", "".join(lines))
+    return root
+
+
+def build_private_only_dir(root: Path) -> Path:
+    """An ordinary private memory dir: a few spec-shaped memories and their index."""
+    _put(
+        root / "user_role.md",
+        flat_memory("Role", "The user is a data engineer who reads Go", "user", "Data engineer."),
+        2,
+    )
+    _put(
+        root / "feedback_small_prs.md",
+        flat_memory(
+            "Small PRs",
+            "Keep pull requests under four hundred lines",
+            "feedback",
+            "Split big changes.\n\n**Why:** reviews stall.\n\n**How to apply:** split by layer.",
+        ),
+        12,
+    )
+    _put(
+        root / "MEMORY.md",
+        "- [Role](user_role.md) — data engineer who reads Go\n"
+        "- [Small PRs](feedback_small_prs.md) — under four hundred lines\n",
+    )
+    return root
+
+
+def build_team_only_dir(root: Path) -> Path:
+    """Nothing private: only a team/ folder with its own index."""
+    _put(
+        root / "team" / "project_freeze.md",
+        flat_memory(
+            "Release freeze",
+            "No merges to main during the release freeze week",
+            "project",
+            "Freeze starts 2026-12-14.\n\n**Why:** the store review.\n\n**How to apply:** queue PRs.",
+        ),
+        5,
+    )
+    _put(root / "team" / "MEMORY.md", "- [Release freeze](project_freeze.md) — no merges\n")
+    return root
+
+
+def build_no_index_dir(root: Path) -> Path:
+    """Memories but no MEMORY.md (a skip-index dir, or an index lost in a copy)."""
+    build_private_only_dir(root)
+    (root / "MEMORY.md").unlink()
+    return root
+
+
+def build_exported_dir(root: Path) -> Path:
+    """A memory dir pushed to a repository: README.md and LICENSE sit next to the memories."""
+    build_private_only_dir(root)
+    _put(root / "README.md", "# My memory export\n\nSnapshot of my assistant's memory.\n")
+    _put(root / "LICENSE", "MIT License\n")
+    _put(root / "LICENSE-NOTES.md", "Licence still to be decided.\n")
+    return root
+
+
+def build_project_local(root: Path) -> Path:
+    """A repository with a project-local .claude/memory/ folder; returns that folder."""
+    _put(root / "README.md", "# Some project\n")
+    memory = root / ".claude" / "memory"
+    build_private_only_dir(memory)
+    return memory
+
+
+def build_logs_dir(root: Path) -> Path:
+    """A memory dir with daily logs under logs/YYYY/MM/ next to its memories."""
+    build_private_only_dir(root)
+    _put(
+        root / "logs" / "2026" / "09" / "2026-09-07.md",
+        "# 2026-09-07\n\n- 10:02 looked at the flaky test\n",
+    )
+    return root
+
+
+def build_many_files_dir(root: Path, n: int = 500) -> Path:
+    """n spec-shaped memories with an index listing all of them."""
+    types = ("user", "feedback", "project", "reference")
+    lines = []
+    for i in range(n):
+        t = types[i % 4]
+        _put(
+            root / f"{t}_note_{i:04d}.md",
+            flat_memory(f"Note {i}", f"Generated note number {i} about topic {i % 37}", t, "Body."),
+            i % 400,
+        )
+        lines.append(f"- [Note {i}]({t}_note_{i:04d}.md) — topic {i % 37}\n")
+    _put(root / "MEMORY.md", "".join(lines))
+    return root
+
+
+REAL_DIR_BUILDERS: dict[str, Callable[[Path], Path]] = {
+    "nested": build_nested_dir,
+    "index-variants": build_index_variants_dir,
+    "multilingual": build_multilingual_dir,
+    "private-only": build_private_only_dir,
+    "team-only": build_team_only_dir,
+    "no-index": build_no_index_dir,
+    "exported": build_exported_dir,
+    "project-local": build_project_local,
+    "logs": build_logs_dir,
+    "empty": lambda root: root,
+    "many-files": build_many_files_dir,
+}
+
+
+def real_dir(tmp_path: Path) -> Callable[[str], Path]:
+    """Build a real-shaped memory dir by kind (see REAL_DIR_BUILDERS); returns its path."""
+
+    def make(kind: str) -> Path:
+        root = tmp_path / kind
+        root.mkdir(parents=True, exist_ok=True)
+        return REAL_DIR_BUILDERS[kind](root)
+
+    return make

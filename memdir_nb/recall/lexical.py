@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
+from memdir_nb import textseg
 from memdir_nb.recall.base import MAX_RELEVANT_MEMORIES
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -333,7 +334,6 @@ WEAK_USAGE_CUES = re.compile(
     re.IGNORECASE,
 )
 
-_WORD = re.compile(r"[a-z0-9]+(?:['\-][a-z0-9]+)*")
 _SPLIT_FILENAME = re.compile(r"[_\-/.\s]+")
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
 
@@ -386,10 +386,12 @@ def filename_words(filename: str) -> str:
 
 
 def raw_words(text: str) -> list[str]:
-    """Lowercase words; hyphenated compounds give the joined form and each part."""
+    """Lowercase words in any script (memdir_nb.textseg; CJK as two-character pieces).
+
+    Hyphenated compounds give the joined form and each part.
+    """
     words: list[str] = []
-    for match in _WORD.finditer(_CAMEL.sub(" ", text).lower() if text else ""):
-        word = match.group(0)
+    for word in textseg.words(_CAMEL.sub(" ", text) if text else ""):
         if "-" in word or "'" in word:
             words.append(word.replace("-", "").replace("'", ""))
             words.extend(p for p in re.split(r"['\-]", word) if p)

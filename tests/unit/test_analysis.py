@@ -168,3 +168,28 @@ def test_discover_defaults_to_the_configured_claude_home(tmp_path) -> None:
         home / ".claude" / "projects" / "-repo-a" / "memory"
     ]
     assert discover_memory_dirs("~/.claude", config=config) == discover_memory_dirs(config=config)
+
+
+# ---- realdirs: nested header keys as columns, index variants as in_index
+
+
+def test_nested_metadata_keys_become_columns_and_types_are_kept(real_dir):
+    df = to_dataframe(real_dir("nested"))
+    assert sorted(df["type"]) == ["feedback", "project", "reference"]
+    assert set(df["node_type"]) == {"memory"}
+    assert df["originSessionId"].str.startswith("0b6c1d0e").all()
+    assert df["modified"].notna().all()
+
+
+def test_every_index_variant_counts_as_in_index(real_dir):
+    df = to_dataframe(real_dir("index-variants"))
+    assert df["in_index"].all(), df.loc[~df["in_index"], "path"].tolist()
+
+
+def test_summary_keeps_links_that_leave_the_dir_apart_from_dangling_ones(real_dir):
+    root = real_dir("private-only")
+    with open(root / "MEMORY.md", "a", encoding="utf-8") as fh:
+        fh.write("- [Plans](../plans/INDEX.md) — outside\n- [Gone](gone.md) — deleted\n")
+    s = summarize(root)
+    assert s.dangling == [("MEMORY.md", 4, "gone.md")]
+    assert s.outside == [("MEMORY.md", 3, "../plans/INDEX.md")]

@@ -567,3 +567,39 @@ def test_build_request_with_no_messages_is_refused(memdir: Path) -> None:
 
     with pytest.raises(ValueError, match="no new messages"):
         build_extraction_request(memdir, [])
+
+
+# ---- realdirs: the extraction request follows the skip-index flag, as the prompts do
+
+
+def test_extraction_prompt_asks_for_an_index_line_by_default(memdir: Path) -> None:
+    from memdir_nb.extract import build_extraction_request
+
+    messages = read_transcript(SAMPLE).messages[-4:]
+    system = build_extraction_request(memdir, messages)["system"]
+    assert "MEMORY.md" in system
+    assert "- [Title](file.md)" in system
+
+
+def test_extraction_prompt_in_skip_index_mode_never_asks_for_an_index_line(memdir: Path) -> None:
+    from memdir_nb.extract import build_extraction_request
+
+    messages = read_transcript(SAMPLE).messages[-4:]
+    system = build_extraction_request(memdir, messages, skip_index=True)["system"]
+    assert "- [Title](file.md)" not in system
+    assert "do not\n  create or edit MEMORY.md" in system
+
+
+def test_run_extraction_takes_skip_index_from_the_config_flag(memdir: Path, tmp_path: Path) -> None:
+    from memdir_nb.config import MemdirConfig
+
+    for flag, expect_line in ((True, False), (False, True)):
+        config = MemdirConfig.for_tests(
+            home=tmp_path / "home", cwd=tmp_path, flags={"skip_index": flag}
+        )
+        with MessagesAPIServer([text_reply("Nothing worth saving.")]) as api:
+            run_extraction(
+                memdir, read_transcript(SAMPLE).messages[-4:], client=_client(api), config=config
+            )
+            system = api.requests[0].body["system"]
+        assert ("- [Title](file.md)" in system) is expect_line

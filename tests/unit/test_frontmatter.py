@@ -397,3 +397,50 @@ def test_nofollow_read_refuses_a_symlink(tmp_path: Path) -> None:
     with pytest.raises(OSError) as info:
         read_header(tmp_path / "link.md", nofollow=True)
     assert info.value.errno == errno.ELOOP
+
+
+# ---- realdirs: the nested `metadata:` header shape
+
+
+def test_type_is_read_from_a_nested_metadata_mapping() -> None:
+    from memdir_nb.frontmatter import parse_frontmatter
+
+    fm, body = parse_frontmatter(
+        "---\nname: n\ndescription: d\nmetadata: \n  node_type: memory\n  type: feedback\n"
+        "  originSessionId: abc-123\n---\n\nbody\n"
+    )
+    assert (fm.type, fm.type_nested, fm.malformed, body) == (
+        MemoryType.FEEDBACK,
+        True,
+        False,
+        "body\n",
+    )
+    assert fm.metadata == {"node_type": "memory", "type": "feedback", "originSessionId": "abc-123"}
+    assert fm.extra_fields() == {"node_type": "memory", "originSessionId": "abc-123"}
+
+
+def test_top_level_type_wins_over_a_nested_one() -> None:
+    from memdir_nb.frontmatter import parse_frontmatter
+
+    fm, _ = parse_frontmatter(
+        "---\nname: n\ndescription: d\ntype: user\nmetadata:\n  type: project\n---\n"
+    )
+    assert (fm.type, fm.type_nested) == (MemoryType.USER, False)
+
+
+def test_nested_type_is_recovered_when_yaml_fails() -> None:
+    from memdir_nb.frontmatter import parse_frontmatter
+
+    fm, _ = parse_frontmatter(
+        "---\nname: n\ndescription: Steps: tag: build\nmetadata:\n  node_type: memory\n"
+        "  type: reference\n---\n"
+    )
+    assert fm.malformed and fm.type is MemoryType.REFERENCE and fm.type_nested
+
+
+def test_unknown_nested_type_is_reported_like_a_top_level_one() -> None:
+    from memdir_nb.frontmatter import parse_frontmatter
+
+    fm, _ = parse_frontmatter("---\nname: n\ndescription: d\nmetadata:\n  type: gotcha\n---\n")
+    assert fm.type is None and fm.raw_type == "gotcha"
+    assert any("unknown type 'gotcha'" in p for p in fm.problems)

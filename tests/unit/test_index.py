@@ -383,3 +383,38 @@ def test_rebuild_scope_can_be_given_explicitly(tmp_path: Path) -> None:
     assert rebuild_index(shared, write=False) == ""  # inferred private: team/ and logs/ left out
     with pytest.raises(ValueError, match="'private' or 'team'"):
         rebuild_index(shared, write=False, scope="shared")  # type: ignore[arg-type]
+
+
+# ---- realdirs: index lines are recognised by the .md file they point at
+
+
+def test_index_lines_in_every_real_form_point_at_their_files(real_dir) -> None:
+    root = real_dir("index-variants")
+    entries = parse_index((root / "MEMORY.md").read_text(encoding="utf-8"))
+    assert [e.target for e in entries] == [
+        "see_link.md",
+        "see_backtick.md",
+        "dot_slash.md",
+        "numbered.md",
+        "under_heading.md",
+        "table_row.md",
+        "team/shared_runbook.md",
+    ]
+    by_target = {e.target: e for e in entries}
+    assert by_target["see_backtick.md"].hook == "a backticked file name"
+    assert by_target["numbered.md"].hook == "numbered list"
+    assert by_target["table_row.md"].hook == "in a table"
+
+
+def test_links_to_urls_and_non_markdown_files_are_not_entries() -> None:
+    text = "- [Site](https://example.com/a.md) — web\n- [Key](../id_rsa) — no\n- see `code.py`\n"
+    assert parse_index(text) == []
+
+
+def test_an_example_entry_inside_an_html_comment_is_not_an_entry() -> None:
+    assert parse_index("<!--\n- [Example](example.md) — hook\n-->\n<!-- [X](x.md) -->\n") == []
+
+
+def test_upsert_replaces_a_see_style_line_for_the_same_file() -> None:
+    text = "- See [a.md](a.md) — old\n"
+    assert upsert_index_entry(text, "- [A](a.md) — new", "a.md") == "- [A](a.md) — new\n"

@@ -395,14 +395,25 @@ def test_index_rules_dangling_missing_long_and_duplicate(tmp_path):
     assert ("user_role.md", "not-in-index") not in by
 
 
-def test_index_target_escaping_the_dir_is_dangling(tmp_path):
+def test_index_link_leaving_the_dir_is_reported_as_outside(tmp_path):
+    clean_dir(tmp_path)
+    with open(tmp_path / "MEMORY.md", "a") as fh:
+        fh.write("- [Plan](../../plans/secret.md) — plan\n- [Home](~/.claude/notes.md) — notes\n")
+    found = [f for f in lint_memory_dir(tmp_path) if f.rule == "index-outside-link"]
+    assert [f.line for f in found] == [
+        len((tmp_path / "MEMORY.md").read_text().splitlines()) - 1,
+        len((tmp_path / "MEMORY.md").read_text().splitlines()),
+    ]
+    assert all("outside the memory dir" in f.message for f in found)
+
+
+def test_index_link_to_a_non_markdown_file_points_at_nothing(tmp_path):
     clean_dir(tmp_path)
     with open(tmp_path / "MEMORY.md", "a") as fh:
         fh.write("- [Keys](../../.ssh/id_rsa) — keys\n")
-    assert any(
-        f.rule == "index-dangling-entry" and "outside" in f.message
-        for f in lint_memory_dir(tmp_path)
-    )
+    n = len((tmp_path / "MEMORY.md").read_text().splitlines())
+    (found,) = [f for f in lint_memory_dir(tmp_path) if f.rule == "index-not-pointer"]
+    assert f"lines {n}" in found.message
 
 
 def test_index_over_line_cap_is_an_error_and_non_pointer_lines_a_warning(tmp_path):
@@ -495,3 +506,179 @@ def test_progress_bar_only_when_asked_or_the_dir_is_large(tmp_path, capsys) -> N
     assert "reading mem" not in capsys.readouterr().err
     lint_memory_dir(tmp_path / "mem", progress=True)
     assert "reading mem" in capsys.readouterr().err
+
+
+# ---- realdirs: shapes found in published memory dirs
+
+
+def _rules(root):
+    return {(f.path, f.rule) for f in lint_memory_dir(root, now_ms=NOW_MS)}
+
+
+def _mem(root, rel, *, name, description, type, body):
+    write_memory(root, rel, name, description, type, body, mtime_ms=NOW_MS - DAY_MS)
+    write_index(root)
+
+
+def test_nested_metadata_types_are_not_reported_missing(real_dir):
+    rules = _rules(real_dir("nested"))
+    assert not any(rule in ("missing-type", "not-in-index") for _, rule in rules)
+    assert ("project_flaky_outbox_test.md", "missing-why") not in rules
+
+
+def test_missing_type_only_when_neither_place_has_one(tmp_path):
+    (tmp_path / "MEMORY.md").write_text("- [A](a.md) — a\n- [B](b.md) — b\n")
+    (tmp_path / "a.md").write_text(
+        "---\nname: A\ndescription: no type anywhere in this header\nmetadata:\n  node_type: memory\n---\n"
+    )
+    (tmp_path / "b.md").write_text(
+        "---\nname: B\ndescription: a custom type under metadata\nmetadata:\n  type: gotcha\n---\n"
+    )
+    found = {(f.path, f.rule): f for f in lint_memory_dir(tmp_path)}
+    assert ("a.md", "missing-type") in found
+    assert ("b.md", "missing-type") not in found
+    assert found[("b.md", "unknown-type")].line == 5  # the nested `type:` line
+
+
+def test_every_index_line_variant_counts_as_indexed(real_dir):
+    root = real_dir("index-variants")
+    found = lint_memory_dir(root)
+    assert not [f for f in found if f.rule in ("not-in-index", "index-dangling-entry")]
+    (pointless,) = [f for f in found if f.rule == "index-not-pointer"]
+    last = len((root / "MEMORY.md").read_text(encoding="utf-8").splitlines())
+    assert pointless.line == last and f"lines {last}" in pointless.message
+
+
+def test_a_dir_without_memory_md_gets_one_index_missing_warning(real_dir):
+    found = lint_memory_dir(real_dir("no-index"))
+    assert [f.rule for f in found if f.rule.startswith("index") or f.rule == "not-in-index"] == [
+        "index-missing"
+    ]
+
+
+def test_a_team_only_dir_is_linted_without_private_index_noise(real_dir):
+    found = lint_memory_dir(real_dir("team-only"))
+    assert [(f.path, f.rule) for f in found] == []
+
+
+def test_readme_and_license_of_an_exported_dir_are_not_memories(real_dir):
+    root = real_dir("exported")
+    paths = {f.path for f in lint_memory_dir(root)}
+    assert not paths & {"README.md", "LICENSE", "LICENSE-NOTES.md"}
+    from memdir_nb.scan import scan_memory_dir
+
+    assert scan_memory_dir(root).ignored == ["LICENSE-NOTES.md", "README.md"]
+
+
+def test_a_project_local_claude_memory_folder_lints_like_any_memory_dir(real_dir):
+    memory = real_dir("project-local")
+    assert memory.parts[-2:] == (".claude", "memory")
+    assert [f.rule for f in lint_memory_dir(memory)] == []
+
+
+def test_daily_logs_are_not_linted_as_memories(real_dir):
+    assert not [f for f in lint_memory_dir(real_dir("logs")) if f.path.startswith("logs/")]
+
+
+def test_in_progress_as_a_status_name_or_hook_name_is_not_task_state(tmp_path):
+    clean_dir(tmp_path)
+    _mem(
+        tmp_path,
+        "reference_board.md",
+        name="Board columns",
+        description="What each column of the team board means",
+        type="reference",
+        body="| Column | Meaning |\n|---|---|\n| In progress | someone owns it |\n\n"
+        'The "in progress" hook posts to chat. Cards move to In Progress status on claim.',
+    )
+    assert ("reference_board.md", "ephemeral-task-state") not in _rules(tmp_path)
+
+
+def test_work_still_in_progress_is_task_state(tmp_path):
+    clean_dir(tmp_path)
+    _mem(
+        tmp_path,
+        "project_migration.md",
+        name="Migration",
+        description="State of the billing migration to the new ledger",
+        type="project",
+        body="The migration is still in progress and half the tables are copied.\n\n"
+        "**Why:** x\n\n**How to apply:** y",
+    )
+    assert ("project_migration.md", "ephemeral-task-state") in _rules(tmp_path)
+
+
+def test_public_values_are_not_secrets_but_passwords_still_are(tmp_path):
+    clean_dir(tmp_path)
+    _mem(
+        tmp_path,
+        "reference_chat.md",
+        name="Release channel",
+        description="Where release notes are posted and how the VPN peers are set up",
+        type="reference",
+        body="Post release notes to #releases (channel id C04QX7R2M9K).\n"
+        "Server pubkey `q3Vb7Lp0Zx9Wm2Ns8Kd4Rt6Yh1Gf5Jc0Ae3Iu7Ol9Pw=` for the WireGuard peer.\n"
+        "Worker secrets: HOLIDAY_API_KEY, BILLING_WEBHOOK_SECRET (values in the vault).\n",
+    )
+    _mem(
+        tmp_path,
+        "reference_router.md",
+        name="Router login",
+        description="How to log in to the office router admin page",
+        type="reference",
+        body="Admin user `admin`, password: `Qmrtz8841Kv`\n",
+    )
+    rules = _rules(tmp_path)
+    assert ("reference_chat.md", "secret") not in rules
+    assert ("reference_router.md", "secret") in rules
+
+
+def test_why_and_how_lines_are_found_as_headings_and_in_other_languages(tmp_path):
+    clean_dir(tmp_path)
+    _mem(
+        tmp_path,
+        "feedback_heading.md",
+        name="Heading style",
+        description="Why and how written as section headings",
+        type="feedback",
+        body="Rule.\n\n## Why\nBecause.\n\n## How to Apply\nAlways.",
+    )
+    _mem(
+        tmp_path,
+        "feedback_zh.md",
+        name="中文规则",
+        description="部署之前必须运行完整的测试套件",
+        type="feedback",
+        body="规则。\n\n**理由**：上次出过事故。\n\n**如何应用**：每次部署。",
+    )
+    rules = _rules(tmp_path)
+    for path in ("feedback_heading.md", "feedback_zh.md"):
+        assert (path, "missing-why") not in rules and (path, "missing-how-to-apply") not in rules
+
+
+def test_relative_date_words_inside_korean_prose_are_labels(tmp_path):
+    clean_dir(tmp_path)
+    _mem(
+        tmp_path,
+        "project_design.md",
+        name="디자인 원칙",
+        description="캘린더 화면의 색상과 강조 규칙",
+        type="project",
+        body="- 강조색은 CTA·today 버튼 등 액센트에만 쓴다\n\n**이유:** 가독성\n\n**적용:** 모든 화면",
+    )
+    assert ("project_design.md", "relative-date") not in _rules(tmp_path)
+
+
+def test_document_ids_in_a_memory_about_google_docs_are_not_secrets(tmp_path):
+    clean_dir(tmp_path)
+    _mem(
+        tmp_path,
+        "reference_book_docs.md",
+        name="Book drafts",
+        description="Where the book chapters live in Google Docs",
+        type="reference",
+        body="### Google Docs ids\n- plan: `1Qw8ErTy7uIo9pAs0dFg_hJk2lZx3cVb4nM5qWeRtYu`\n"
+        "- key for the API: `AIzaSyD4x7Qm2Lp9Vb0Nc3Rt8Kw6Hj1Fg5Ds2Ae`\n",
+    )
+    found = [f for f in lint_memory_dir(tmp_path, now_ms=NOW_MS) if f.rule == "secret"]
+    assert len(found) == 1 and "AIza" in found[0].message

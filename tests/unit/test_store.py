@@ -620,3 +620,40 @@ def test_concurrent_saves_of_one_name_get_distinct_numbered_files(mem: Path) -> 
         p.read_text().rstrip().rsplit("\n", 1)[-1] for p in mem.glob("project_shared_topic*.md")
     }
     assert len(bodies) == 20
+
+
+# ---- realdirs: updates keep the header keys the store does not own, in either shape
+
+
+def test_update_of_a_nested_header_keeps_metadata_and_updates_the_type_there(real_dir) -> None:
+    root = real_dir("nested")
+    store = MemoryStore(root, now_ms=NOW_MS)
+    store.update("feedback_no_force_push.md", description="Revert, never rewrite", type="project")
+    text = (root / "feedback_no_force_push.md").read_text(encoding="utf-8")
+    head = text.split("---\n")[1]
+    assert "\ntype:" not in "\n" + head.split("metadata:")[0]  # no top-level type added
+    assert "  type: project\n" in head
+    assert "  node_type: memory\n" in head
+    assert "  originSessionId: 0b6c1d0e-1111-4a2b-9c3d-000000000001\n" in head
+    assert "  modified: 2026-09-08T10:00:00.000Z\n" in head
+    fm = read_frontmatter(root / "feedback_no_force_push.md")
+    assert (fm.type, fm.description) == (MemoryType.PROJECT, "Revert, never rewrite")
+
+
+def test_update_of_a_flat_header_keeps_unknown_top_level_keys(
+    mem: Path, store: MemoryStore
+) -> None:
+    mem.mkdir(parents=True, exist_ok=True)
+    (mem / "x.md").write_text(
+        "---\nname: X\ndescription: d\ntype: user\nsource: interview # kept\ntags: [a, b]\n---\n\nbody\n",
+        encoding="utf-8",
+    )
+    store.update("x.md", name="X2")
+    head = (mem / "x.md").read_text(encoding="utf-8").split("---\n")[1]
+    assert head == "name: X2\ndescription: d\ntype: user\nsource: interview # kept\ntags: [a, b]\n"
+
+
+def test_new_memories_use_the_spec_top_level_shape(store: MemoryStore) -> None:
+    path = save_feedback(store)
+    head = path.read_text(encoding="utf-8").split("---\n")[1]
+    assert "metadata" not in head and "\ntype: feedback\n" in "\n" + head
