@@ -1,4 +1,4 @@
-"""Fixtures shared by every test directory."""
+"""Fixtures shared by every test suite."""
 
 from __future__ import annotations
 
@@ -8,25 +8,6 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-
-# --- branch widgets: the demo dir at a fixed clock, for the view-model tests (tests/unit/test_views_*)
-
-DEMO_NOW_MS = 1_770_000_000_000.0  # 2026-02-02T02:40Z, so ages read the same on every run
-
-
-@pytest.fixture
-def demo_now_ms() -> float:
-    """The fixed clock the demo dir fixture was built at."""
-    return DEMO_NOW_MS
-
-
-@pytest.fixture
-def demo_mem(tmp_path: Path, demo_now_ms: float) -> Path:
-    """A freshly built demo memory dir (40 memories, private and team) at demo_now_ms."""
-    from memdir_nb.demo import build_demo_memory_dir
-
-    return build_demo_memory_dir(tmp_path / "mem", now_ms=demo_now_ms)
-
 
 # ---------------------------------------------------------------------------------------------
 # branch realdirs: builders of memory dirs shaped like the ones published in public repositories
@@ -288,6 +269,7 @@ REAL_DIR_BUILDERS: dict[str, Callable[[Path], Path]] = {
 }
 
 
+@pytest.fixture
 def real_dir(tmp_path: Path) -> Callable[[str], Path]:
     """Build a real-shaped memory dir by kind (see REAL_DIR_BUILDERS); returns its path."""
 
@@ -297,3 +279,22 @@ def real_dir(tmp_path: Path) -> Callable[[str], Path]:
         return REAL_DIR_BUILDERS[kind](root)
 
     return make
+
+
+# --- branch widgets: the demo dir at a fixed clock, for the view-model tests (tests/unit/test_views_*)
+
+DEMO_NOW_MS = 1_770_000_000_000.0  # 2026-02-02T02:40Z, so ages read the same on every run
+
+
+@pytest.fixture
+def demo_now_ms() -> float:
+    """The fixed clock the demo dir fixture was built at."""
+    return DEMO_NOW_MS
+
+
+@pytest.fixture
+def demo_mem(tmp_path: Path, demo_now_ms: float) -> Path:
+    """A freshly built demo memory dir (40 memories, private and team) at demo_now_ms."""
+    from memdir_nb.demo import build_demo_memory_dir
+
+    return build_demo_memory_dir(tmp_path / "mem", now_ms=demo_now_ms)
