@@ -8,6 +8,8 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+from memdir_nb.constants import TEAM_DIRNAME
+
 
 def _existing_dir(raw: str) -> Path:
     from memdir_nb.config import MemdirConfig
@@ -94,8 +96,8 @@ def _index_report(scope_dir: Path, label: str) -> dict:
 def cmd_index(args: argparse.Namespace) -> int:
     """Report how each MEMORY.md fits its two caps, and what truncation would drop."""
     scopes = [("private", args.dir)]
-    if (args.dir / "team").is_dir():
-        scopes.append(("team", args.dir / "team"))
+    if (args.dir / TEAM_DIRNAME).is_dir():
+        scopes.append(("team", args.dir / TEAM_DIRNAME))
     if args.scope != "all":
         scopes = [s for s in scopes if s[0] == args.scope]
         if not scopes:

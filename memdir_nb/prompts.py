@@ -20,7 +20,6 @@ if TYPE_CHECKING:
     from memdir_nb.config import MemdirConfig
 
 AUTO_MEM_DISPLAY_NAME = "auto memory"
-TEAM_DIRNAME = "team"
 
 
 @dataclass(frozen=True)

@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 
 from memdir_nb.constants import ENTRYPOINT_NAME, LOGS_DIRNAME, MAX_MEMORY_FILES
 from memdir_nb.frontmatter import one_line, read_header
-from memdir_nb.types import MemoryType
+from memdir_nb.types import MemoryType, Scope, scope_of_path
 
 DEFAULT_EXCLUDED_TOP_LEVEL: tuple[str, ...] = (LOGS_DIRNAME,)
 
@@ -42,6 +42,11 @@ class MemoryHeader:
     description: str | None
     type: MemoryType | None
     malformed: bool = False
+
+    @property
+    def scope(self) -> Scope:
+        """'team' for a file under team/, else 'private' (filename is relative to the memory dir)."""
+        return scope_of_path(self.filename)
 
 
 @dataclass(frozen=True)
