@@ -14,10 +14,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from memdir_nb.index import MAX_ENTRYPOINT_BYTES, MAX_ENTRYPOINT_LINES
+from memdir_nb.constants import MAX_ENTRYPOINT_BYTES, MAX_ENTRYPOINT_LINES
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
+
+    from memdir_nb.config import MemdirConfig
 
 COLUMNS = (
     "path",
@@ -87,7 +89,9 @@ class MemorySummary:
     skipped: list[tuple[str, str]] = field(default_factory=list)
 
 
-def discover_memory_dirs(base: str | os.PathLike[str] | None = None, *, config=None) -> list[Path]:
+def discover_memory_dirs(
+    base: str | os.PathLike[str] | None = None, *, config: MemdirConfig | None = None
+) -> list[Path]:
     """Every projects/*/memory folder under a Claude home (default: the config's), sorted."""
     if config is None:
         from memdir_nb.config import MemdirConfig

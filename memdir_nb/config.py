@@ -260,9 +260,9 @@ class MemdirConfig:
         }
         layers: dict[str, dict] = {}
         for name, path in layer_paths.items():
-            data, problem = load_settings_file(path, name)
-            if problem:
-                problems.append(problem)
+            data, load_problem = load_settings_file(path, name)
+            if load_problem:
+                problems.append(load_problem)
             problems.extend(_typed_key_problems(name, path, data))
             layers[name] = data
         if flag_settings_path is not None and not Path(flag_settings_path).is_file():

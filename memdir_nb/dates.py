@@ -220,8 +220,8 @@ def resolve_relative_date(phrase: str, today: _dt.date) -> DateResolution | None
         bare = _BARE_WEEKDAY.fullmatch(phrase.strip())
         if bare is None:
             return None
-        day = _weekday_date(today, "next", bare.group(0))
-        return DateResolution(day, day.isoformat(), True)
+        coming = _weekday_date(today, "next", bare.group(0))
+        return DateResolution(coming, coming.isoformat(), True)
     g = {k: v for k, v in m.groupdict().items() if v is not None}
     day: _dt.date | None = None
     if "day_word" in g:

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from types import MappingProxyType
 
-from memdir_nb.config import system_clock_ms
+from memdir_nb.config import MemdirConfig, system_clock_ms
 from memdir_nb.constants import ENTRYPOINT_NAME, LOGS_DIRNAME, TEAM_DIRNAME
 from memdir_nb.dates import local_date
 from memdir_nb.types import MemoryType, Scope, scope_of_path
@@ -902,13 +902,15 @@ def build_demo_memory_dir(
 
 
 def notebook_memory_dir(
-    chosen: str | os.PathLike[str] | None = None, *, config=None, now_ms: float | None = None
+    chosen: str | os.PathLike[str] | None = None,
+    *,
+    config: MemdirConfig | None = None,
+    now_ms: float | None = None,
 ) -> Path:
     """The memory dir a notebook opens: the one chosen, else MEMDIR_NB_DIR, else a fresh demo."""
     if config is None:
-        from memdir_nb.config import MemdirConfig
-
         config = MemdirConfig.from_environment()
+    path: Path | None
     if chosen:
         path = config.expand_user(chosen)
         source = "the notebook's parameters cell"

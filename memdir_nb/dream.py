@@ -835,7 +835,7 @@ def apply_plan(
         if (root / TRASH_DIRNAME / batch).exists():  # a fixed clock can repeat a stamp
             batch += f"-{sum(1 for _ in (root / TRASH_DIRNAME).glob(batch + '*')) + 1}"
         bdir = root / TRASH_DIRNAME / batch
-        manifest = {
+        manifest: dict[str, Any] = {
             "created_ms": applied_ms,
             "actions": [a.id for a in actions],
             "files": {},

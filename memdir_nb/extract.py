@@ -342,7 +342,7 @@ def memory_writes(
                     if isinstance(b.get("input"), dict)
                     else None
                 )
-                if _is_memory_path(path, memory_dir):
+                if isinstance(path, str) and _is_memory_path(path, memory_dir):
                     found.append(path)
     return found
 

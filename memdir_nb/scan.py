@@ -19,11 +19,11 @@ import itertools
 import os
 import stat as _stat
 import threading
-import time
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 
+from memdir_nb.config import system_clock_ms
 from memdir_nb.constants import ENTRYPOINT_NAME, LOGS_DIRNAME, MAX_MEMORY_FILES
 from memdir_nb.frontmatter import one_line, read_header
 from memdir_nb.types import MemoryType, Scope, scope_of_path
@@ -207,7 +207,7 @@ class ScanCache:
 
 
 def _wall_clock_ms() -> float:
-    return time.time() * 1000
+    return system_clock_ms()
 
 
 def _inside(real: str, real_root: str) -> bool:

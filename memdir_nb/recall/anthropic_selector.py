@@ -165,7 +165,7 @@ class AnthropicSelector:
         return names[:MAX_RELEVANT_MEMORIES]
 
 
-def _cancel_guard(cancel: threading.Event):
+def _cancel_guard(cancel: threading.Event) -> Any:
     """SDK middleware that refuses to send any attempt (first try or retry) once cancelled."""
 
     def memdir_recall_cancel_guard(request: Any, call_next: Any) -> Any:

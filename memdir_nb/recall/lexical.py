@@ -13,7 +13,7 @@ import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from memdir_nb.recall.base import MAX_RELEVANT_MEMORIES
 
@@ -339,7 +339,7 @@ _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
 
 
 @lru_cache(maxsize=1)
-def _stemmer():  # a PyStemmer object; cached because building it costs more than a scan
+def _stemmer() -> Any:  # a PyStemmer object; cached because building it costs more than a scan
     import Stemmer
 
     return Stemmer.Stemmer("english")
@@ -619,7 +619,7 @@ class LexicalSelector:
 
         top = max((r[1] for r in rows if r[4] != "usage"), default=0.0)
 
-        def passes(row) -> bool:
+        def passes(row: tuple[Any, ...]) -> bool:
             _, score, coverage, matched, tool_class = row
             if tool_class == "usage":
                 return False

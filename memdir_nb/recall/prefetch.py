@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import os
 import threading
-import time
 from collections.abc import Callable, Collection, Sequence
 from typing import TYPE_CHECKING
 
+from memdir_nb.config import system_clock_ms
 from memdir_nb.recall.base import RelevantMemory, Selector
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -31,7 +31,7 @@ class MemoryPrefetch:
     ) -> None:
         self.query = query
         self.memory_dir = memory_dir
-        self._clock = clock or (lambda: time.time() * 1000.0)
+        self._clock = clock or system_clock_ms
         self._args = (
             tuple(recent_tools),
             frozenset(already_surfaced),
