@@ -10,7 +10,8 @@ from typing import TYPE_CHECKING
 
 from memdir_nb.constants import MAX_SESSION_BYTES, RECALL_MAX_BYTES, RECALL_MAX_LINES
 from memdir_nb.recall.base import RelevantMemory, Selector
-from memdir_nb.recall.find import find_relevant_memories
+from memdir_nb.recall.find import recall_memories
+from memdir_nb.recall.request import RecallRequest
 
 if TYPE_CHECKING:  # pragma: no cover
     from memdir_nb.config import MemdirConfig
@@ -187,14 +188,16 @@ class RecallSession:
             return []
         if selector is None:
             selector = self._default_selector(config)
-        found = find_relevant_memories(
-            query,
-            memory_dir,
-            recent_tools=recent_tools,
-            already_surfaced=self.surfaced,
-            selector=selector,
-            now_ms=now_ms,
-            scan_cache=self.scan_cache,
+        found = recall_memories(
+            RecallRequest.build(
+                query,
+                memory_dir,
+                recent_tools=recent_tools,
+                already_surfaced=self.surfaced,
+                selector=selector,
+                now_ms=now_ms,
+                scan_cache=self.scan_cache,
+            )
         )
         self.last_selector_error = getattr(selector, "last_error", None)
         return self.inject(found, now_ms=now_ms)

@@ -26,7 +26,7 @@ class RecordingSelector:
         self.offered = None
         self.last_error = None
 
-    def select(self, query, headers, *, recent_tools=()):
+    def select(self, query, headers, *, recent_tools=(), cancel=None):
         self.offered = [h.filename for h in headers]
         return list(self.answer)
 
