@@ -8,11 +8,22 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+from memdir_nb.config import MemdirConfig
 from memdir_nb.constants import TEAM_DIRNAME
+from memdir_nb.demo import build_demo_memory_dir
+from memdir_nb.index import (
+    MAX_ENTRYPOINT_BYTES,
+    MAX_ENTRYPOINT_LINES,
+    entrypoint_path,
+    read_entrypoint,
+    truncate_entrypoint_content,
+)
+from memdir_nb.lint import count_by_severity, lint_memory_dir
+from memdir_nb.recall import render_recall
+from memdir_nb.scan import format_memory_manifest, scan_memory_dir
 
 
 def _existing_dir(raw: str) -> Path:
-    from memdir_nb.config import MemdirConfig
 
     path = MemdirConfig.from_environment().expand_user(raw)
     if not path.is_dir():
@@ -24,7 +35,6 @@ def _existing_dir(raw: str) -> Path:
 
 def cmd_scan(args: argparse.Namespace) -> int:
     """Print the manifest the selector would see, then what was skipped."""
-    from memdir_nb.scan import format_memory_manifest, scan_memory_dir
 
     report = scan_memory_dir(args.dir, limit=args.limit)
     if args.json:
@@ -66,13 +76,6 @@ def cmd_scan(args: argparse.Namespace) -> int:
 
 
 def _index_report(scope_dir: Path, label: str) -> dict:
-    from memdir_nb.index import (
-        MAX_ENTRYPOINT_BYTES,
-        MAX_ENTRYPOINT_LINES,
-        entrypoint_path,
-        read_entrypoint,
-        truncate_entrypoint_content,
-    )
 
     path = entrypoint_path(scope_dir)
     raw = read_entrypoint(scope_dir)
@@ -134,8 +137,6 @@ def cmd_index(args: argparse.Namespace) -> int:
 
 def cmd_demo(args: argparse.Namespace) -> int:
     """Build the bundled demo memory dir."""
-    from memdir_nb.demo import build_demo_memory_dir
-    from memdir_nb.scan import scan_memory_dir
 
     try:
         path = build_demo_memory_dir(args.dir, now_ms=args.now_ms, overwrite=args.overwrite)
@@ -149,7 +150,6 @@ def cmd_demo(args: argparse.Namespace) -> int:
 
 def cmd_recall(args: argparse.Namespace) -> int:
     """Print the memories selected for a query, exactly as they would be injected."""
-    from memdir_nb.recall import render_recall
 
     try:
         out = render_recall(
@@ -164,7 +164,6 @@ def cmd_recall(args: argparse.Namespace) -> int:
 
 def cmd_lint(args: argparse.Namespace) -> int:
     """Print one line per finding (file, rule, fix hint); exit 1 when any is an error."""
-    from memdir_nb.lint import count_by_severity, lint_memory_dir
 
     findings = lint_memory_dir(args.dir)
     if args.errors_only:

@@ -23,8 +23,11 @@ from pathlib import Path
 from types import MappingProxyType
 
 from memdir_nb.config import MemdirConfig, system_clock_ms
-from memdir_nb.constants import ENTRYPOINT_NAME, LOGS_DIRNAME, TEAM_DIRNAME
+from memdir_nb.constants import DAILY_LOG_LOCK_NAME, ENTRYPOINT_NAME, LOGS_DIRNAME, TEAM_DIRNAME
 from memdir_nb.dates import local_date
+from memdir_nb.frontmatter import render_memory_file
+from memdir_nb.index import format_index_entry
+from memdir_nb.kairos import append_daily_log
 from memdir_nb.types import MemoryType, Scope, scope_of_path
 
 DAY_MS = 86_400_000
@@ -651,21 +654,18 @@ def _render_file(mem: DemoMemory) -> str:
             f"---\nname: {mem.name}\ndescription: {mem.description}\n"
             f"type: {mem.type.value}\n---\n\n{mem.body}\n"
         )
-    from memdir_nb.frontmatter import render_memory_file
 
     return render_memory_file(mem.name, mem.description, mem.type, mem.body)
 
 
 def _index_line(mem: DemoMemory) -> str:
     """The MEMORY.md line for one memory, linking relative to its scope folder."""
-    from memdir_nb.index import format_index_entry
 
     return format_index_entry(mem.name, mem.filename, mem.description)
 
 
 def _private_index(memories: tuple[DemoMemory, ...]) -> str:
     """The private MEMORY.md: entries oldest first, one dangling line, one file left out."""
-    from memdir_nb.index import format_index_entry
 
     lines: list[str] = []
     for mem in sorted(memories, key=lambda x: (-x.age_days, x.path)):
@@ -795,8 +795,6 @@ def _entry_ms(day: _dt.date, hour: int, minute: int) -> float:
 
 def _write_daily_log(root: Path, now_ms: float) -> Path:
     """Append yesterday's entries through the real KAIROS writer; mtime = the last entry."""
-    from memdir_nb.constants import DAILY_LOG_LOCK_NAME
-    from memdir_nb.kairos import append_daily_log
 
     day = daily_log_date(now_ms)
     log_path = root / daily_log_relpath(now_ms)

@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from memdir_nb.config import resolve_now_ms
 from memdir_nb.dates import find_relative_dates, local_date, resolve_relative_date
 from memdir_nb.secret_scan import SecretFinding, scan_for_secrets
 from memdir_nb.types import (
@@ -167,7 +168,6 @@ def validate_draft(
     now_ms: float | None = None,
 ) -> DraftVerdict:
     """Check a memory draft against every write rule; each problem is named once."""
-    from memdir_nb.config import resolve_now_ms
 
     errors: list[DraftProblem] = []
     warnings: list[DraftProblem] = []

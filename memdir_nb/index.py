@@ -21,6 +21,7 @@ from memdir_nb.constants import (
     TEAM_DIRNAME,
 )
 from memdir_nb.frontmatter import one_line
+from memdir_nb.fsutil import atomic_write_text
 from memdir_nb.scan import MemoryHeader, scan_memory_dir
 from memdir_nb.types import MEMORY_TYPES
 
@@ -347,7 +348,5 @@ def rebuild_index(
     report = scan_memory_dir(folder, limit=None, exclude_top_level=excluded)
     text = render_index(report.headers)
     if write:
-        from memdir_nb.fsutil import atomic_write_text
-
         atomic_write_text(entrypoint_path(folder), text)
     return text

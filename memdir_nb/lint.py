@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
+from memdir_nb.age import memory_age_days
 from memdir_nb.constants import (
     ENTRYPOINT_NAME,
     MAX_ENTRYPOINT_BYTES,
@@ -34,6 +35,7 @@ from memdir_nb.draft import has_how_to_apply_line, has_why_line
 from memdir_nb.frontmatter import Frontmatter, parse_frontmatter
 from memdir_nb.index import IndexEntry, parse_index
 from memdir_nb.scan import MemoryHeader, SkippedFile, scan_memory_dir
+from memdir_nb.secret_scan import scan_for_secrets
 from memdir_nb.types import TYPE_NAMES, MemoryType, Scope, scope_of_path, scope_violation
 
 Severity = Literal["error", "warning"]
@@ -545,7 +547,6 @@ def _secret_window(text: str) -> str:
 
 
 def _check_secrets(mem: MemoryText, c: _Collector) -> None:
-    from memdir_nb.secret_scan import scan_for_secrets
 
     fm = mem.header
     fields = {
@@ -572,7 +573,6 @@ def _check_secrets(mem: MemoryText, c: _Collector) -> None:
 
 def lint_memory(mem: MemoryText, *, now_ms: float | None = None) -> list[Finding]:
     """Every finding for one memory file read with read_memory_text."""
-    from memdir_nb.age import memory_age_days
 
     c = _Collector(mem.rel)
     if mem.header.type is MemoryType.PROJECT:

@@ -15,6 +15,8 @@ from memdir_nb.recall.base import (
     keep_known_filenames,
 )
 from memdir_nb.recall.request import RecallRequest
+from memdir_nb.recall.selectors import default_selector
+from memdir_nb.scan import scan_memory_files
 
 if TYPE_CHECKING:  # pragma: no cover
     from memdir_nb.scan import MemoryHeader, ScanCache
@@ -95,7 +97,6 @@ def find_relevant_memories(
 
 def recall_memories(request: RecallRequest) -> list[RelevantMemory]:
     """Run one recall request: scan, drop what was surfaced, select, map names back to files."""
-    from memdir_nb.scan import scan_memory_files
 
     cancel = request.cancel
     headers = scan_memory_files(request.memory_dir, cache=request.scan_cache)
@@ -106,8 +107,6 @@ def recall_memories(request: RecallRequest) -> list[RelevantMemory]:
         return []
     selector = request.selector
     if selector is None:
-        from memdir_nb.recall.selectors import default_selector
-
         selector = default_selector()
     try:
         chosen = run_selector(selector, request.query, candidates, request.recent_tools, cancel)

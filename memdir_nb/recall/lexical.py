@@ -16,6 +16,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from memdir_nb.recall.base import MAX_RELEVANT_MEMORIES
+from memdir_nb.types import MemoryType
 
 if TYPE_CHECKING:  # pragma: no cover
     from memdir_nb.scan import MemoryHeader
@@ -497,7 +498,6 @@ def is_about_tool(header: MemoryHeader, key: ToolKey) -> bool:
 
 def tool_memory_class(header: MemoryHeader) -> str | None:
     """'warning' for gotchas/known issues, 'usage' for how-to/reference docs, else None."""
-    from memdir_nb.types import MemoryType
 
     name, description, _, file_words = _header_text(header)
     text = " ".join((name, description, file_words))

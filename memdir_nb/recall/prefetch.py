@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 from memdir_nb.config import system_clock_ms
 from memdir_nb.recall.base import RelevantMemory, Selector
+from memdir_nb.recall.find import recall_memories
 from memdir_nb.recall.request import RecallRequest
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -59,7 +60,6 @@ class MemoryPrefetch:
     # -- background -------------------------------------------------------------------------
 
     def _run(self) -> None:
-        from memdir_nb.recall.find import recall_memories
 
         selector = self.request.selector
         result: list[RelevantMemory] = []

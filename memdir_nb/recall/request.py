@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 import threading
 from collections.abc import Collection, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
@@ -57,6 +57,5 @@ class RecallRequest:
 
     def with_cancel(self, cancel: threading.Event) -> RecallRequest:
         """The same request, stoppable through `cancel` (the prefetch's own event)."""
-        from dataclasses import replace
 
         return replace(self, cancel=cancel)
