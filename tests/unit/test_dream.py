@@ -55,11 +55,11 @@ def _mtime_ms(path: Path) -> float:
 
 _HOLDER = textwrap.dedent(
     """
-    import sys, time
+    import sys
     from memdir_nb.dream import ConsolidationLock
     lock = ConsolidationLock(sys.argv[1])
     print("acquired" if lock.try_acquire() else "refused", flush=True)
-    time.sleep(120)
+    sys.stdin.read()  # hold the lock until the parent kills us or closes stdin
     """
 )
 
@@ -68,7 +68,11 @@ def _spawn_holder(tmp_path: Path, memdir: Path) -> subprocess.Popen[str]:
     script = tmp_path / "holder.py"
     script.write_text(_HOLDER, encoding="utf-8")
     proc = subprocess.Popen(
-        [sys.executable, str(script), str(memdir)], stdout=subprocess.PIPE, text=True, env=ENV
+        [sys.executable, str(script), str(memdir)],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+        env=ENV,
     )
     assert proc.stdout is not None
     assert proc.stdout.readline().strip() == "acquired"
@@ -144,6 +148,7 @@ _RACER = textwrap.dedent(
     import os, sys, time
     from memdir_nb.dream import ConsolidationLock
     memdir, go = sys.argv[1], sys.argv[2]
+    print("ready", flush=True)
     while not os.path.exists(go):
         time.sleep(0.001)
     lock = ConsolidationLock(memdir)
@@ -173,7 +178,9 @@ def test_racing_processes_exactly_one_wins(memdir: Path, tmp_path: Path, start: 
         )
         for _ in range(4)
     ]
-    time.sleep(0.5)  # let them all import and spin on the start flag
+    for p in procs:  # each racer says when it has imported and is spinning on the start flag
+        assert p.stdout is not None
+        assert p.stdout.readline().strip() == "ready"
     go.write_text("go")
     results = []
     for p in procs:
