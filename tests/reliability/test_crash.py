@@ -18,8 +18,7 @@ from memdir_nb.frontmatter import parse_memory_file
 from memdir_nb.scan import scan_memory_dir
 from memdir_nb.secret_scan import scan_for_secrets
 from memdir_nb.store import MemoryStore
-
-from .helpers import BODY_END, check_consistent
+from tests.support import BODY_END, check_consistent
 
 RUNS = 60
 

@@ -9,6 +9,7 @@ import sys
 import textwrap
 import time
 from pathlib import Path
+from typing import Any
 
 import anthropic
 import pytest
@@ -29,7 +30,7 @@ from memdir_nb.dream import (
     plan_consolidation_with_claude,
     restore,
 )
-from tests.support import write_memory
+from tests.support import snapshot, write_memory
 from tests.support.messages_api import MessagesAPIServer, Reply, message_body, text_reply
 
 REPO = Path(__file__).resolve().parents[2]
@@ -362,12 +363,9 @@ PLAN_NOW = dt.datetime(2026, 3, 28, 12, 0).timestamp() * 1000
 DAY = 86_400_000.0
 
 
-def _tree(memdir: Path) -> dict[str, bytes]:
-    return {
-        str(p.relative_to(memdir)): p.read_bytes()
-        for p in sorted(memdir.rglob("*"))
-        if p.is_file() and not any(part.startswith(".") for part in p.relative_to(memdir).parts)
-    }
+def _tree(memdir: Path) -> dict[str, tuple[Any, ...]]:
+    """The memories themselves: everything outside the dot-folders (trash, locks)."""
+    return snapshot(memdir, ignore=(), skip_dot_paths=True)
 
 
 @pytest.fixture()
@@ -482,9 +480,8 @@ def test_apply_all_then_restore_brings_every_file_back(messy: Path) -> None:
     result = apply_plan(plan)
     assert result.trashed == ("feedback_testing_db.md",)
     assert not (messy / "feedback_testing_db.md").exists()
-    assert (messy / ".trash" / result.batch / "feedback_testing_db.md").read_bytes() == before[
-        "feedback_testing_db.md"
-    ]
+    trashed = messy / ".trash" / result.batch / "feedback_testing_db.md"
+    assert trashed.read_bytes() == before["feedback_testing_db.md"][1]
     for rel, text in expected.items():
         assert (
             (messy / rel).read_text(encoding="utf-8") == text
@@ -510,7 +507,7 @@ def test_apply_changes_only_the_approved_actions(messy: Path) -> None:
     after = _tree(messy)
     assert result.changed == ("project_freeze.md",) and result.trashed == ()
     assert {k for k in before if before[k] != after.get(k)} == {"project_freeze.md"}
-    assert "2026-03-27" in after["project_freeze.md"].decode()
+    assert "2026-03-27" in after["project_freeze.md"][1].decode()
 
 
 def test_plan_applied_twice_is_refused(messy: Path) -> None:

@@ -1,7 +1,5 @@
 from __future__ import annotations
 
-from widget_helpers import NOW
-
 from memdir_nb.widgets import (
     Dashboard,
     FreshnessView,
@@ -12,6 +10,7 @@ from memdir_nb.widgets import (
     RecallPlayground,
     TeamScopeView,
 )
+from tests.support import NOW
 
 
 def test_dashboard_has_every_view_in_tabs(mem, config):
