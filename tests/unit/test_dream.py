@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import subprocess
@@ -843,3 +844,22 @@ def test_consolidation_prompt_lists_no_logs_when_there_are_none(tmp_path: Path) 
     text = build_consolidation_prompt(tmp_path, now_ms=CLAUDE_NOW)
     assert "Daily logs waiting to be folded in:\n(none)" in text
     assert "Never read transcripts end to end" in text
+
+
+def test_a_plan_applies_with_its_own_clock(messy: Path) -> None:
+    fixed = dt.datetime(2026, 3, 30, 9, 0, 0).timestamp() * 1000
+    plan = plan_consolidation(messy, now_ms=PLAN_NOW, clock=lambda: fixed)
+    result = apply_plan(plan)
+    assert result.batch.startswith("dream-20260330T090000-")
+    manifest = json.loads((messy / ".trash" / result.batch / "manifest.json").read_text())
+    assert manifest["created_ms"] == fixed
+
+
+def test_two_plans_on_one_fixed_clock_get_distinct_batches(messy: Path) -> None:
+    clock = lambda: PLAN_NOW  # noqa: E731
+    first = apply_plan(plan_consolidation(messy, now_ms=PLAN_NOW, clock=clock))
+    (messy / "project_extra.md").write_text(
+        "---\nname: Extra\ndescription: An extra note about the freeze\ntype: project\n---\n\nShip yesterday.\n"
+    )
+    second = apply_plan(plan_consolidation(messy, now_ms=PLAN_NOW, clock=clock))
+    assert first.batch != second.batch
