@@ -115,7 +115,7 @@ DEMO_QUIRKS: Mapping[str, DemoQuirk] = MappingProxyType(
             "description is just 'misc notes', useless for recall",
         ),
         "oversized_index": DemoQuirk(
-            ("team/MEMORY.md",),
+            (f"{TEAM_DIRNAME}/{ENTRYPOINT_NAME}",),
             "a teammate pasted a whole call transcript into the team index: "
             "over 200 lines and over 25,000 bytes",
         ),

@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from memdir_nb import team_paths
-from memdir_nb.constants import TEAM_DIRNAME
+from memdir_nb.constants import ENTRYPOINT_NAME, TEAM_DIRNAME
 
 READ_ONLY_COMMANDS = frozenset({"ls", "find", "grep", "cat", "stat", "wc", "head", "tail"})
 READ_TOOLS = frozenset({"Read", "Grep", "Glob"})
@@ -778,7 +778,7 @@ def build_extraction_prompt(
             "- Prefer updating an existing memory over creating a near-duplicate.",
             "- Each memory is one Markdown file with frontmatter (name, description, type: one of user,",
             "  feedback, project, reference), then the body. Add a one-line entry for each new file to",
-            f"  `{root / 'MEMORY.md'}` in the form `- [Title](file.md) — one-line hook`.",
+            f"  `{root / ENTRYPOINT_NAME}` in the form `- [Title](file.md) — one-line hook`.",
             "- If nothing in the excerpt is worth remembering, reply briefly and write nothing.",
             "",
             "Existing memories (filename, type, last change, description); you need not list the folder:",
