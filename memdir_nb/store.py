@@ -184,12 +184,12 @@ class _Step:
         failed: list[str] = []
         for kind, path, other in reversed(self.undo):
             try:
-                if kind == "move":
-                    os.replace(path, other)  # type: ignore[arg-type]
+                if kind == "move" and isinstance(other, Path):
+                    os.replace(path, other)
                 elif other is None:
                     os.unlink(path)
-                else:
-                    atomic_write_bytes(path, other)  # type: ignore[arg-type]
+                elif isinstance(other, bytes):
+                    atomic_write_bytes(path, other)
             except OSError as exc:  # keep undoing the rest; report what could not be restored
                 failed.append(f"could not undo the {kind} of {path}: {exc}")
                 log.error(failed[-1])
