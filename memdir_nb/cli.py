@@ -21,6 +21,7 @@ from memdir_nb.index import (
 from memdir_nb.lint import count_by_severity, lint_memory_dir
 from memdir_nb.recall import render_recall
 from memdir_nb.scan import format_memory_manifest, scan_memory_dir
+from memdir_nb.types import SCOPES
 
 
 def _existing_dir(raw: str) -> Path:
@@ -209,7 +210,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("index", help="report MEMORY.md against its 200-line / 25,000-byte caps")
     p.add_argument("dir", type=_existing_dir, help="the memory dir")
-    p.add_argument("--scope", choices=("all", "private", "team"), default="all")
+    p.add_argument("--scope", choices=("all", *SCOPES), default="all")
     p.add_argument("--show", action="store_true", help="print each index as it would be loaded")
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.set_defaults(func=cmd_index)
