@@ -55,7 +55,7 @@ def test_a_complete_draft_has_no_problems() -> None:
         (dict(type=""), "type"),
         (dict(body=None), "body"),
         (dict(scope="public"), "scope"),
-        (dict(type="user", scope="team"), "user-in-team"),
+        (dict(type="user", scope="team"), "user-memory-in-team"),
     ],
 )
 def test_each_broken_rule_is_one_error(changes: dict[str, object], code: str) -> None:
