@@ -184,7 +184,9 @@ def validate_draft(
     scope_text = scope if isinstance(scope, str) else ""
     violation = scope_violation(mtype, scope_text)
     if violation:
-        errors.append(DraftProblem("user-memory-in-team", f"{violation}; save it with scope='private'"))
+        errors.append(
+            DraftProblem("user-memory-in-team", f"{violation}; save it with scope='private'")
+        )
     texts = {k: v for k, v in (("name", name), ("description", description), ("body", body))}
     if not all(isinstance(v, str) for v in texts.values()):
         return DraftVerdict(tuple(errors), tuple(warnings))
