@@ -37,6 +37,7 @@ lab: $(STAMP)
 lint: $(STAMP)
 	$(BIN)/ruff check memdir_nb tests benchmarks
 	$(BIN)/ruff format --check memdir_nb tests benchmarks
+	$(BIN)/mypy
 
 test: $(STAMP) lint
 	$(BIN)/python -m pytest tests

@@ -40,6 +40,7 @@ import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -181,7 +182,7 @@ def machine() -> dict[str, object]:
     }
 
 
-def print_table(result: dict) -> None:  # type: ignore[type-arg]
+def print_table(result: dict[str, Any]) -> None:
     m = result["machine"]
     load = result["load_average_1m"]
     print(

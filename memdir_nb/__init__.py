@@ -7,25 +7,42 @@ fast) and heavy dependencies such as anthropic or pandas load only when a name n
 from __future__ import annotations
 
 import importlib
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 __version__ = "0.1.0"
 
 # public name -> submodule that defines it
 _EXPORTS: dict[str, str] = {
     # constants
-    "ENTRYPOINT_NAME": "index",
-    "MAX_ENTRYPOINT_LINES": "index",
-    "MAX_ENTRYPOINT_BYTES": "index",
-    "MAX_MEMORY_FILES": "scan",
-    "FRONTMATTER_MAX_LINES": "frontmatter",
+    "ENTRYPOINT_NAME": "constants",
+    "MAX_ENTRYPOINT_LINES": "constants",
+    "MAX_ENTRYPOINT_BYTES": "constants",
+    "MAX_MEMORY_FILES": "constants",
+    "FRONTMATTER_MAX_LINES": "constants",
+    "TEAM_DIRNAME": "constants",
+    "TRASH_DIRNAME": "constants",
+    "LOGS_DIRNAME": "constants",
     # types
     "MemoryType": "types",
     "TYPE_GUIDANCE": "types",
     "parse_memory_type": "types",
     "InvalidMemoryTypeError": "types",
+    "Scope": "types",
+    "scope_violation": "types",
+    "scope_of_path": "types",
+    # dates
+    "find_relative_dates": "dates",
+    "resolve_relative_date": "dates",
+    "convert_relative_dates": "dates",
+    "RelativeDate": "dates",
+    "DateResolution": "dates",
+    # draft validation
+    "validate_draft": "draft",
+    "DraftVerdict": "draft",
+    "DraftProblem": "draft",
     # config
     "MemdirConfig": "config",
+    "resolve_now_ms": "config",
     # index
     "EntrypointTruncation": "index",
     "truncate_entrypoint_content": "index",
@@ -74,6 +91,9 @@ _EXPORTS: dict[str, str] = {
     # recall
     "RelevantMemory": "recall",
     "find_relevant_memories": "recall",
+    "recall_memories": "recall",
+    "RecallRequest": "recall",
+    "Selector": "recall",
     "LexicalSelector": "recall",
     "AnthropicSelector": "recall",
     "default_selector": "recall",
@@ -108,7 +128,214 @@ _EXPORTS: dict[str, str] = {
     "ToolVerdict": "extract",
 }
 
-__all__ = [*sorted(_EXPORTS), "__version__"]
+# A type checker sees every export through these imports (names in __all__ are re-exported);
+# at run time each name is imported on first use by __getattr__ below.
+if TYPE_CHECKING:
+    from memdir_nb.age import (
+        memory_age,
+        memory_age_days,
+        memory_freshness_note,
+        memory_freshness_text,
+        memory_header,
+    )
+    from memdir_nb.analysis import discover_memory_dirs, to_dataframe, to_dataframe_many
+    from memdir_nb.config import MemdirConfig, resolve_now_ms
+    from memdir_nb.constants import (
+        ENTRYPOINT_NAME,
+        FRONTMATTER_MAX_LINES,
+        LOGS_DIRNAME,
+        MAX_ENTRYPOINT_BYTES,
+        MAX_ENTRYPOINT_LINES,
+        MAX_MEMORY_FILES,
+        TEAM_DIRNAME,
+        TRASH_DIRNAME,
+    )
+    from memdir_nb.dates import (
+        DateResolution,
+        RelativeDate,
+        convert_relative_dates,
+        find_relative_dates,
+        resolve_relative_date,
+    )
+    from memdir_nb.demo import DEMO_QUERIES, DEMO_QUIRKS, build_demo_memory_dir
+    from memdir_nb.draft import DraftProblem, DraftVerdict, validate_draft
+    from memdir_nb.dream import (
+        ConsolidationLock,
+        ConsolidationPlan,
+        apply_plan,
+        dream_gates,
+        plan_consolidation,
+        plan_consolidation_with_claude,
+        restore,
+    )
+    from memdir_nb.extract import (
+        ExtractionScheduler,
+        ToolVerdict,
+        can_use_tool,
+        has_memory_writes_since,
+    )
+    from memdir_nb.index import EntrypointTruncation, rebuild_index, truncate_entrypoint_content
+    from memdir_nb.kairos import append_daily_log, build_assistant_daily_log_prompt
+    from memdir_nb.lint import Finding, lint_memory_dir
+    from memdir_nb.paths import (
+        ensure_memory_dir_exists,
+        find_canonical_git_root,
+        get_auto_mem_path,
+        is_auto_memory_enabled,
+        sanitize_path,
+        validate_memory_path,
+    )
+    from memdir_nb.prompts import (
+        SearchPastContext,
+        build_agent_memory_prompt,
+        build_combined_memory_prompt,
+        build_memory_lines,
+        build_memory_prompt,
+        load_memory_prompt,
+    )
+    from memdir_nb.recall import (
+        AnthropicSelector,
+        InjectedMemory,
+        LexicalSelector,
+        MemoryPrefetch,
+        RecallRequest,
+        RecallSession,
+        RelevantMemory,
+        Selector,
+        SelectorConfigError,
+        default_selector,
+        find_relevant_memories,
+        recall_memories,
+        render_recall,
+        start_relevant_memory_prefetch,
+    )
+    from memdir_nb.scan import (
+        MemoryHeader,
+        ScanCache,
+        format_memory_manifest,
+        scan_memory_dir,
+        scan_memory_files,
+    )
+    from memdir_nb.secret_scan import SecretFinding, SecretInTeamMemoryError, scan_for_secrets
+    from memdir_nb.store import MemoryNotFoundError, MemoryStore, MemoryValidationError
+    from memdir_nb.team_paths import (
+        PathTraversalError,
+        realpath_deepest_existing,
+        sanitize_path_key,
+        validate_memory_write_path,
+        validate_team_mem_key,
+        validate_team_mem_write_path,
+    )
+    from memdir_nb.types import (
+        TYPE_GUIDANCE,
+        InvalidMemoryTypeError,
+        MemoryType,
+        Scope,
+        parse_memory_type,
+        scope_of_path,
+        scope_violation,
+    )
+
+__all__ = [  # literal, so type checkers and linters read it; a test keeps it equal to _EXPORTS
+    "DEMO_QUERIES",
+    "DEMO_QUIRKS",
+    "ENTRYPOINT_NAME",
+    "FRONTMATTER_MAX_LINES",
+    "LOGS_DIRNAME",
+    "MAX_ENTRYPOINT_BYTES",
+    "MAX_ENTRYPOINT_LINES",
+    "MAX_MEMORY_FILES",
+    "TEAM_DIRNAME",
+    "TRASH_DIRNAME",
+    "TYPE_GUIDANCE",
+    "AnthropicSelector",
+    "ConsolidationLock",
+    "ConsolidationPlan",
+    "DateResolution",
+    "DraftProblem",
+    "DraftVerdict",
+    "EntrypointTruncation",
+    "ExtractionScheduler",
+    "Finding",
+    "InjectedMemory",
+    "InvalidMemoryTypeError",
+    "LexicalSelector",
+    "MemdirConfig",
+    "MemoryHeader",
+    "MemoryNotFoundError",
+    "MemoryPrefetch",
+    "MemoryStore",
+    "MemoryType",
+    "MemoryValidationError",
+    "PathTraversalError",
+    "RecallRequest",
+    "RecallSession",
+    "RelativeDate",
+    "RelevantMemory",
+    "ScanCache",
+    "Scope",
+    "SearchPastContext",
+    "SecretFinding",
+    "SecretInTeamMemoryError",
+    "Selector",
+    "SelectorConfigError",
+    "ToolVerdict",
+    "__version__",
+    "append_daily_log",
+    "apply_plan",
+    "build_agent_memory_prompt",
+    "build_assistant_daily_log_prompt",
+    "build_combined_memory_prompt",
+    "build_demo_memory_dir",
+    "build_memory_lines",
+    "build_memory_prompt",
+    "can_use_tool",
+    "convert_relative_dates",
+    "default_selector",
+    "discover_memory_dirs",
+    "dream_gates",
+    "ensure_memory_dir_exists",
+    "find_canonical_git_root",
+    "find_relative_dates",
+    "find_relevant_memories",
+    "format_memory_manifest",
+    "get_auto_mem_path",
+    "has_memory_writes_since",
+    "is_auto_memory_enabled",
+    "lint_memory_dir",
+    "load_memory_prompt",
+    "memory_age",
+    "memory_age_days",
+    "memory_freshness_note",
+    "memory_freshness_text",
+    "memory_header",
+    "parse_memory_type",
+    "plan_consolidation",
+    "plan_consolidation_with_claude",
+    "realpath_deepest_existing",
+    "rebuild_index",
+    "recall_memories",
+    "render_recall",
+    "resolve_now_ms",
+    "resolve_relative_date",
+    "restore",
+    "sanitize_path",
+    "sanitize_path_key",
+    "scan_for_secrets",
+    "scan_memory_dir",
+    "scan_memory_files",
+    "scope_of_path",
+    "scope_violation",
+    "start_relevant_memory_prefetch",
+    "to_dataframe",
+    "to_dataframe_many",
+    "truncate_entrypoint_content",
+    "validate_draft",
+    "validate_memory_path",
+    "validate_memory_write_path",
+    "validate_team_mem_key",
+    "validate_team_mem_write_path",
+]
 
 
 def __getattr__(name: str) -> Any:

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import math
-import time
+
+from memdir_nb.config import resolve_now_ms
 
 MS_PER_DAY = 86_400_000
 
@@ -18,7 +19,7 @@ _STALE_CAVEAT = (
 
 def _now(now_ms: float | None) -> float:
     """The given clock reading, or the wall clock in milliseconds."""
-    return time.time() * 1000.0 if now_ms is None else float(now_ms)
+    return resolve_now_ms(now_ms)
 
 
 def memory_age_days(mtime_ms: float, now_ms: float | None = None) -> int:

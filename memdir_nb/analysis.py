@@ -14,10 +14,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from memdir_nb.index import MAX_ENTRYPOINT_BYTES, MAX_ENTRYPOINT_LINES
+from memdir_nb.age import memory_age_days
+from memdir_nb.config import MemdirConfig
+from memdir_nb.constants import MAX_ENTRYPOINT_BYTES, MAX_ENTRYPOINT_LINES
+from memdir_nb.index import truncate_entrypoint_content
+from memdir_nb.lint import indexed_files, lint_dir, read_scope_indexes, scope_of
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
+
+    from memdir_nb.config import MemdirConfig
 
 COLUMNS = (
     "path",
@@ -88,11 +94,11 @@ class MemorySummary:
     skipped: list[tuple[str, str]] = field(default_factory=list)
 
 
-def discover_memory_dirs(base: str | os.PathLike[str] | None = None, *, config=None) -> list[Path]:
+def discover_memory_dirs(
+    base: str | os.PathLike[str] | None = None, *, config: MemdirConfig | None = None
+) -> list[Path]:
     """Every projects/*/memory folder under a Claude home (default: the config's), sorted."""
     if config is None:
-        from memdir_nb.config import MemdirConfig
-
         config = MemdirConfig.from_environment()
     root = config.expand_user(base) if base is not None else config.claude_home
     if not root.is_dir():
@@ -122,8 +128,6 @@ def age_bucket(age_days: float) -> str:
 def _rows(
     memory_dir: str | os.PathLike[str], now_ms: float | None, progress: bool | None = None
 ) -> tuple[list[dict[str, Any]], Any]:
-    from memdir_nb.age import memory_age_days
-    from memdir_nb.lint import indexed_files, lint_dir, scope_of
 
     result = lint_dir(memory_dir, now_ms=now_ms, progress=progress)
     by_path: dict[str, list[Any]] = {}
@@ -219,7 +223,6 @@ def to_dataframe_many(
 
 def summarize(memory_dir: str | os.PathLike[str], *, now_ms: float | None = None) -> MemorySummary:
     """Counts by type, scope and age, index budget use, orphans, dangling lines and findings."""
-    from memdir_nb.index import truncate_entrypoint_content
 
     rows, result = _rows(memory_dir, now_ms)
     budgets = []
@@ -253,9 +256,6 @@ def summarize(memory_dir: str | os.PathLike[str], *, now_ms: float | None = None
 def index_budget_frame(memory_dir: str | os.PathLike[str]) -> pd.DataFrame:
     """One row per MEMORY.md: lines and bytes against the two caps, with use as a fraction."""
     import pandas as pd
-
-    from memdir_nb.index import truncate_entrypoint_content
-    from memdir_nb.lint import read_scope_indexes
 
     rows = []
     for ix in read_scope_indexes(memory_dir):

@@ -8,9 +8,23 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+from memdir_nb.config import MemdirConfig
+from memdir_nb.constants import TEAM_DIRNAME
+from memdir_nb.demo import build_demo_memory_dir
+from memdir_nb.index import (
+    MAX_ENTRYPOINT_BYTES,
+    MAX_ENTRYPOINT_LINES,
+    entrypoint_path,
+    read_entrypoint,
+    truncate_entrypoint_content,
+)
+from memdir_nb.lint import count_by_severity, lint_memory_dir
+from memdir_nb.recall import render_recall
+from memdir_nb.scan import format_memory_manifest, scan_memory_dir
+from memdir_nb.types import SCOPES
+
 
 def _existing_dir(raw: str) -> Path:
-    from memdir_nb.config import MemdirConfig
 
     path = MemdirConfig.from_environment().expand_user(raw)
     if not path.is_dir():
@@ -22,7 +36,6 @@ def _existing_dir(raw: str) -> Path:
 
 def cmd_scan(args: argparse.Namespace) -> int:
     """Print the manifest the selector would see, then what was skipped."""
-    from memdir_nb.scan import format_memory_manifest, scan_memory_dir
 
     report = scan_memory_dir(args.dir, limit=args.limit)
     if args.json:
@@ -64,13 +77,6 @@ def cmd_scan(args: argparse.Namespace) -> int:
 
 
 def _index_report(scope_dir: Path, label: str) -> dict:
-    from memdir_nb.index import (
-        MAX_ENTRYPOINT_BYTES,
-        MAX_ENTRYPOINT_LINES,
-        entrypoint_path,
-        read_entrypoint,
-        truncate_entrypoint_content,
-    )
 
     path = entrypoint_path(scope_dir)
     raw = read_entrypoint(scope_dir)
@@ -94,8 +100,8 @@ def _index_report(scope_dir: Path, label: str) -> dict:
 def cmd_index(args: argparse.Namespace) -> int:
     """Report how each MEMORY.md fits its two caps, and what truncation would drop."""
     scopes = [("private", args.dir)]
-    if (args.dir / "team").is_dir():
-        scopes.append(("team", args.dir / "team"))
+    if (args.dir / TEAM_DIRNAME).is_dir():
+        scopes.append(("team", args.dir / TEAM_DIRNAME))
     if args.scope != "all":
         scopes = [s for s in scopes if s[0] == args.scope]
         if not scopes:
@@ -132,8 +138,6 @@ def cmd_index(args: argparse.Namespace) -> int:
 
 def cmd_demo(args: argparse.Namespace) -> int:
     """Build the bundled demo memory dir."""
-    from memdir_nb.demo import build_demo_memory_dir
-    from memdir_nb.scan import scan_memory_dir
 
     try:
         path = build_demo_memory_dir(args.dir, now_ms=args.now_ms, overwrite=args.overwrite)
@@ -147,7 +151,6 @@ def cmd_demo(args: argparse.Namespace) -> int:
 
 def cmd_recall(args: argparse.Namespace) -> int:
     """Print the memories selected for a query, exactly as they would be injected."""
-    from memdir_nb.recall import render_recall
 
     try:
         out = render_recall(
@@ -162,7 +165,6 @@ def cmd_recall(args: argparse.Namespace) -> int:
 
 def cmd_lint(args: argparse.Namespace) -> int:
     """Print one line per finding (file, rule, fix hint); exit 1 when any is an error."""
-    from memdir_nb.lint import count_by_severity, lint_memory_dir
 
     findings = lint_memory_dir(args.dir)
     if args.errors_only:
@@ -208,7 +210,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("index", help="report MEMORY.md against its 200-line / 25,000-byte caps")
     p.add_argument("dir", type=_existing_dir, help="the memory dir")
-    p.add_argument("--scope", choices=("all", "private", "team"), default="all")
+    p.add_argument("--scope", choices=("all", *SCOPES), default="all")
     p.add_argument("--show", action="store_true", help="print each index as it would be loaded")
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.set_defaults(func=cmd_index)

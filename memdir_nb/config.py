@@ -54,6 +54,15 @@ def system_clock_ms() -> float:
     return time.time() * 1000.0
 
 
+def resolve_now_ms(now_ms: float | None = None, config: MemdirConfig | None = None) -> float:
+    """The one rule for "now": an explicit now_ms, else the config's clock, else the wall clock."""
+    if now_ms is not None:
+        return float(now_ms)
+    if config is not None:
+        return config.now_ms()
+    return system_clock_ms()
+
+
 def default_policy_settings_path(platform: str | None = None) -> Path:
     """Where managed (policy) settings live on this platform, as Claude Code looks for them."""
     platform = platform or sys.platform
@@ -251,9 +260,9 @@ class MemdirConfig:
         }
         layers: dict[str, dict] = {}
         for name, path in layer_paths.items():
-            data, problem = load_settings_file(path, name)
-            if problem:
-                problems.append(problem)
+            data, load_problem = load_settings_file(path, name)
+            if load_problem:
+                problems.append(load_problem)
             problems.extend(_typed_key_problems(name, path, data))
             layers[name] = data
         if flag_settings_path is not None and not Path(flag_settings_path).is_file():

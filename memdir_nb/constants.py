@@ -44,3 +44,6 @@ MAX_RELEVANT_MEMORIES = 5
 RECALL_MAX_LINES = 200
 RECALL_MAX_BYTES = 4096
 MAX_SESSION_BYTES = 60 * 1024
+
+# An index line is a one-line pointer; lint warns and dream shortens hooks past this length.
+MAX_INDEX_LINE_CHARS = 200

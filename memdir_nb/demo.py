@@ -22,7 +22,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from types import MappingProxyType
 
-from memdir_nb.types import MemoryType
+from memdir_nb.config import MemdirConfig, system_clock_ms
+from memdir_nb.constants import DAILY_LOG_LOCK_NAME, ENTRYPOINT_NAME, LOGS_DIRNAME, TEAM_DIRNAME
+from memdir_nb.dates import local_date
+from memdir_nb.frontmatter import render_memory_file
+from memdir_nb.index import format_index_entry
+from memdir_nb.kairos import append_daily_log
+from memdir_nb.types import MemoryType, Scope, scope_of_path
 
 DAY_MS = 86_400_000
 # Every memory's mtime sits two hours past a whole number of days, so the floor of its age in
@@ -33,8 +39,6 @@ MARKER_TEXT = (
     "This folder is the memdir_nb demo memory dir, built by memdir_nb.demo.\n"
     "It holds fictional memories only; build_demo_memory_dir(..., overwrite=True) may replace it.\n"
 )
-TEAM_DIR_NAME = "team"
-INDEX_NAME = "MEMORY.md"
 # Age (days) of the pasted planning-call notes in team/MEMORY.md.
 TEAM_NOTES_AGE_DAYS = 3
 
@@ -57,9 +61,9 @@ class DemoMemory:
     malformed: bool = False  # True for the file whose frontmatter strict YAML rejects
 
     @property
-    def scope(self) -> str:
+    def scope(self) -> Scope:
         """'team' for files under team/, else 'private'."""
-        return "team" if self.path.startswith(TEAM_DIR_NAME + "/") else "private"
+        return scope_of_path(self.path)
 
     @property
     def filename(self) -> str:
@@ -99,7 +103,7 @@ DEMO_QUIRKS: Mapping[str, DemoQuirk] = MappingProxyType(
             "two private feedback memories saying the same thing, saved weeks apart",
         ),
         "dangling_index_entry": DemoQuirk(
-            ("MEMORY.md", "user_old_laptop.md"),
+            (ENTRYPOINT_NAME, "user_old_laptop.md"),
             "the private index links user_old_laptop.md, which no longer exists",
         ),
         "missing_from_index": DemoQuirk(
@@ -111,7 +115,7 @@ DEMO_QUIRKS: Mapping[str, DemoQuirk] = MappingProxyType(
             "description is just 'misc notes', useless for recall",
         ),
         "oversized_index": DemoQuirk(
-            ("team/MEMORY.md",),
+            (f"{TEAM_DIRNAME}/{ENTRYPOINT_NAME}",),
             "a teammate pasted a whole call transcript into the team index: "
             "over 200 lines and over 25,000 bytes",
         ),
@@ -141,7 +145,7 @@ DANGLING_INDEX_AFTER = "user_editor_shell.md"  # the dangling line sits right af
 def _clock(now_ms: float | None) -> float:
     """now_ms as a float, or the wall clock; rejects values that are not finite numbers."""
     if now_ms is None:
-        return time.time() * 1000
+        return system_clock_ms()
     if (
         isinstance(now_ms, bool)
         or not isinstance(now_ms, (int, float))
@@ -159,14 +163,9 @@ def mtime_for_age(age_days: int, now_ms: float) -> float:
     return now_ms - age_days * DAY_MS - MTIME_OFFSET_MS
 
 
-def _local_date(ms: float) -> _dt.date:
-    """The local calendar date of a timestamp in ms."""
-    return _dt.date(*time.localtime(ms / 1000)[:3])
-
-
 def _date_fn(now_ms: float) -> Callable[[int], str]:
     """A helper that turns a day offset from today into an ISO date string."""
-    today = _local_date(now_ms)
+    today = local_date(now_ms)
 
     def d(offset_days: int) -> str:
         return (today + _dt.timedelta(days=offset_days)).isoformat()
@@ -655,21 +654,18 @@ def _render_file(mem: DemoMemory) -> str:
             f"---\nname: {mem.name}\ndescription: {mem.description}\n"
             f"type: {mem.type.value}\n---\n\n{mem.body}\n"
         )
-    from memdir_nb.frontmatter import render_memory_file
 
     return render_memory_file(mem.name, mem.description, mem.type, mem.body)
 
 
 def _index_line(mem: DemoMemory) -> str:
     """The MEMORY.md line for one memory, linking relative to its scope folder."""
-    from memdir_nb.index import format_index_entry
 
     return format_index_entry(mem.name, mem.filename, mem.description)
 
 
 def _private_index(memories: tuple[DemoMemory, ...]) -> str:
     """The private MEMORY.md: entries oldest first, one dangling line, one file left out."""
-    from memdir_nb.index import format_index_entry
 
     lines: list[str] = []
     for mem in sorted(memories, key=lambda x: (-x.age_days, x.path)):
@@ -783,13 +779,13 @@ _LOG_ENTRIES = (
 
 def daily_log_date(now_ms: float) -> _dt.date:
     """The local date of the demo's daily log: yesterday relative to now_ms."""
-    return _local_date(now_ms) - _dt.timedelta(days=1)
+    return local_date(now_ms) - _dt.timedelta(days=1)
 
 
 def daily_log_relpath(now_ms: float) -> str:
     """Where the demo's daily log lives, relative to the memory dir."""
     day = daily_log_date(now_ms)
-    return f"logs/{day:%Y}/{day:%m}/{day.isoformat()}.md"
+    return f"{LOGS_DIRNAME}/{day:%Y}/{day:%m}/{day.isoformat()}.md"
 
 
 def _entry_ms(day: _dt.date, hour: int, minute: int) -> float:
@@ -799,7 +795,6 @@ def _entry_ms(day: _dt.date, hour: int, minute: int) -> float:
 
 def _write_daily_log(root: Path, now_ms: float) -> Path:
     """Append yesterday's entries through the real KAIROS writer; mtime = the last entry."""
-    from memdir_nb.kairos import LOCK_NAME, append_daily_log
 
     day = daily_log_date(now_ms)
     log_path = root / daily_log_relpath(now_ms)
@@ -810,7 +805,7 @@ def _write_daily_log(root: Path, now_ms: float) -> Path:
         if written != log_path:
             raise RuntimeError(f"daily log went to {written}, expected {log_path}")
     _set_mtime(log_path, last_ms)
-    lock = root / "logs" / LOCK_NAME
+    lock = root / LOGS_DIRNAME / DAILY_LOG_LOCK_NAME
     if lock.exists():
         _set_mtime(lock, last_ms)
     return log_path
@@ -864,9 +859,9 @@ def _populate(root: Path, now_ms: float) -> None:
     for mem in memories:
         _write(root / mem.path, _render_file(mem), mem.mtime_ms(now_ms))
     newest_private = min(x.age_days for x in memories if x.scope == "private" and x.in_index)
-    _write(root / INDEX_NAME, _private_index(memories), mtime_for_age(newest_private, now_ms))
+    _write(root / ENTRYPOINT_NAME, _private_index(memories), mtime_for_age(newest_private, now_ms))
     _write(
-        root / TEAM_DIR_NAME / INDEX_NAME,
+        root / TEAM_DIRNAME / ENTRYPOINT_NAME,
         _team_index(memories, now_ms),
         mtime_for_age(TEAM_NOTES_AGE_DAYS, now_ms),
     )
@@ -905,13 +900,15 @@ def build_demo_memory_dir(
 
 
 def notebook_memory_dir(
-    chosen: str | os.PathLike[str] | None = None, *, config=None, now_ms: float | None = None
+    chosen: str | os.PathLike[str] | None = None,
+    *,
+    config: MemdirConfig | None = None,
+    now_ms: float | None = None,
 ) -> Path:
     """The memory dir a notebook opens: the one chosen, else MEMDIR_NB_DIR, else a fresh demo."""
     if config is None:
-        from memdir_nb.config import MemdirConfig
-
         config = MemdirConfig.from_environment()
+    path: Path | None
     if chosen:
         path = config.expand_user(chosen)
         source = "the notebook's parameters cell"

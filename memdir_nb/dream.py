@@ -21,26 +21,34 @@ import hashlib
 import json
 import os
 import re
-import time
-from collections.abc import Collection, Iterable, Iterator
+from collections.abc import Callable, Collection, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from filelock import FileLock
 
-LOCK_NAME = ".consolidate-lock"
+from memdir_nb.config import resolve_now_ms, system_clock_ms
+from memdir_nb.constants import CONSOLIDATION_LOCK_NAME as LOCK_NAME
+from memdir_nb.constants import (
+    ENTRYPOINT_NAME,
+    LOGS_DIRNAME,
+    MAX_INDEX_LINE_CHARS,
+    STORE_LOCK_NAME,
+    TEAM_DIRNAME,
+    TRASH_DIRNAME,
+)
+from memdir_nb.dates import convert_relative_dates, local_date
+
 LOCK_GUARD_SUFFIX = ".guard"
 HOLDER_STALE_MS = 60 * 60 * 1000  # a lock older than this is reclaimed whatever its PID
 MIN_HOURS = 24  # time gate
 MIN_SESSIONS = 5  # sessions gate
 SESSION_SCAN_INTERVAL_MS = 10 * 60 * 1000  # sessions gate scan throttle
-TRASH_DIR = ".trash"
-STORE_LOCK_NAME = ".memdir.lock"  # the store's lock: plans apply under it too
 
 
 def _now_ms(now_ms: float | None) -> float:
-    return time.time() * 1000 if now_ms is None else float(now_ms)
+    return resolve_now_ms(now_ms)
 
 
 # --------------------------------------------------------------------------- lock
@@ -336,9 +344,6 @@ def dream_gates(
 DUPLICATE_HEAD_THRESHOLD = 90.0  # rapidfuzz token_sort_ratio over name + description
 DUPLICATE_BODY_THRESHOLD = 60.0  # and token_set_ratio over the bodies
 CONTRADICTION_THRESHOLD = 75.0  # token_set_ratio of descriptions once negations are removed
-MAX_INDEX_LINE_CHARS = 200
-INDEX_NAME = "MEMORY.md"
-TEAM_DIR = "team"
 _NEGATION = re.compile(
     r"\b(never|not|no longer|don't|do not|doesn't|does not|avoid|stop|without|no)\b", re.I
 )
@@ -377,6 +382,8 @@ class ConsolidationPlan:
     hashes: dict[str, str | None]  # rel path -> sha256 of the bytes read (None: absent)
     created_ms: float
     applied: bool = False
+    # the plan's clock: apply_plan stamps its batch with it (a fixed clock in tests, the wall clock otherwise)
+    clock: Callable[[], float] = field(default=system_clock_ms, repr=False, compare=False)
     source: str = (
         "offline"  # "offline" (plan_consolidation) or "claude" (plan_consolidation_with_claude)
     )
@@ -430,73 +437,7 @@ def _split_front(text: str) -> tuple[str, str]:
     return "", text
 
 
-# relative-date conversion ----------------------------------------------------------------
-
-_WEEKDAYS = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
-_REL_DATE = re.compile(
-    r"\b(?:(?P<simple>today|yesterday|tomorrow)"
-    r"|(?P<n>\d{1,3}) days? ago|in (?P<in>\d{1,3}) days?"
-    r"|(?P<wk>last|next|this) week|(?P<mo>last|next|this) month"
-    r"|(?P<dayrel>last|next|this) (?P<day>monday|tuesday|wednesday|thursday|friday|saturday|sunday))\b",
-    re.IGNORECASE,
-)
-
-
-def _absolute(m: re.Match[str], base: _dt.date) -> str:
-    g = {k: (v.lower() if isinstance(v, str) else v) for k, v in m.groupdict().items()}
-    if g["simple"]:
-        return (
-            base + _dt.timedelta(days={"today": 0, "yesterday": -1, "tomorrow": 1}[g["simple"]])
-        ).isoformat()
-    if g["n"]:
-        return (base - _dt.timedelta(days=int(g["n"]))).isoformat()
-    if g["in"]:
-        return (base + _dt.timedelta(days=int(g["in"]))).isoformat()
-    if g["wk"]:
-        monday = (
-            base
-            - _dt.timedelta(days=base.weekday())
-            + _dt.timedelta(weeks={"last": -1, "this": 0, "next": 1}[g["wk"]])
-        )
-        return f"the week of {monday.isoformat()}"
-    if g["mo"]:
-        month = base.month - 1 + {"last": -1, "this": 0, "next": 1}[g["mo"]]
-        first = _dt.date(base.year + month // 12, month % 12 + 1, 1)
-        return first.strftime("%B %Y")
-    target = _WEEKDAYS.index(g["day"])
-    delta = target - base.weekday()
-    if g["dayrel"] == "last":
-        delta = delta - 7 if delta >= 0 else delta
-    elif g["dayrel"] == "next":
-        delta = delta + 7 if delta <= 0 else delta
-    return (base + _dt.timedelta(days=delta)).isoformat()
-
-
-def convert_relative_dates(body: str, base: _dt.date) -> tuple[str, list[str]]:
-    """Replace relative dates outside code with absolute ones; return (text, ['yesterday -> 2026-03-27', ...])."""
-    changes: list[str] = []
-    out: list[str] = []
-    in_fence = False
-    for line in body.split("\n"):
-        if line.lstrip().startswith("```"):
-            in_fence = not in_fence
-            out.append(line)
-            continue
-        if in_fence:
-            out.append(line)
-            continue
-        pieces = re.split(r"(`[^`]*`)", line)  # leave inline code alone
-        for i in range(0, len(pieces), 2):
-
-            def repl(m: re.Match[str]) -> str:
-                new = _absolute(m, base)
-                changes.append(f"{m.group(0)!r} -> {new!r}")
-                return new
-
-            pieces[i] = _REL_DATE.sub(repl, pieces[i])
-        out.append("".join(pieces))
-    return "\n".join(out), changes
-
+# relative dates: memdir_nb.dates owns the rules; convert_relative_dates is re-exported here.
 
 # simulation ------------------------------------------------------------------------------
 
@@ -601,11 +542,14 @@ class _Mem:
 
 
 def _index_rel(scope: str) -> str:
-    return f"{scope}/{INDEX_NAME}" if scope else INDEX_NAME
+    return f"{scope}/{ENTRYPOINT_NAME}" if scope else ENTRYPOINT_NAME
 
 
 def plan_consolidation(
-    memory_dir: str | os.PathLike[str], *, now_ms: float | None = None
+    memory_dir: str | os.PathLike[str],
+    *,
+    now_ms: float | None = None,
+    clock: Callable[[], float] | None = None,
 ) -> ConsolidationPlan:
     """Read the memory dir and propose consolidation actions (nothing is written)."""
     from rapidfuzz import fuzz
@@ -638,7 +582,7 @@ def plan_consolidation(
             continue
         fm, _ = parse_frontmatter(text)
         _, body = _split_front(text)
-        scope = TEAM_DIR if h.filename.startswith(TEAM_DIR + "/") else ""
+        scope = TEAM_DIRNAME if h.scope == "team" else ""
         mems.append(
             _Mem(
                 h.filename,
@@ -652,7 +596,7 @@ def plan_consolidation(
                 h.mtime_ms,
             )
         )
-    scopes = [""] + ([TEAM_DIR] if (root / TEAM_DIR).is_dir() else [])
+    scopes = [""] + ([TEAM_DIRNAME] if (root / TEAM_DIRNAME).is_dir() else [])
     for scope in scopes:
         read(_index_rel(scope))
 
@@ -693,16 +637,12 @@ def plan_consolidation(
             keep_lines = [ln.strip() for ln in body.split("\n") if ln.strip()]
             extra: list[str] = []
             for d in dups:
-                d_body, _ = convert_relative_dates(
-                    d.body, _dt.datetime.fromtimestamp(d.mtime_ms / 1000).date()
-                )
+                d_body, _ = convert_relative_dates(d.body, local_date(d.mtime_ms))
                 for ln in d_body.split("\n"):
                     s = ln.strip()
                     if s and all(fuzz.ratio(s, k) < 90 for k in keep_lines + extra):
                         extra.append(s)
-            new_body, _ = convert_relative_dates(
-                body, _dt.datetime.fromtimestamp(keep.mtime_ms / 1000).date()
-            )
+            new_body, _ = convert_relative_dates(body, local_date(keep.mtime_ms))
             if extra:
                 new_body = new_body.rstrip("\n") + "\n\n" + "\n".join(extra) + "\n"
             ops: list[tuple] = [("write", keep.rel, front + new_body)]
@@ -714,7 +654,7 @@ def plan_consolidation(
                     f"merge:{keep.rel}",
                     "merge_duplicates",
                     f"merge {', '.join(d.rel for d in dups)} into {keep.rel} (near-duplicates; "
-                    f"{len(extra)} new line(s) carried over, merged files go to {TRASH_DIR}/)",
+                    f"{len(extra)} new line(s) carried over, merged files go to {TRASH_DIRNAME}/)",
                     tuple([keep.rel] + [d.rel for d in dups] + [_index_rel(scope)]),
                     tuple(ops),
                 )
@@ -746,9 +686,7 @@ def plan_consolidation(
         if m.rel in merged:
             continue
         front, body = _split_front(m.text)
-        new_body, changes = convert_relative_dates(
-            body, _dt.datetime.fromtimestamp(m.mtime_ms / 1000).date()
-        )
+        new_body, changes = convert_relative_dates(body, local_date(m.mtime_ms))
         if changes:
             actions.append(
                 PlanAction(
@@ -835,7 +773,9 @@ def plan_consolidation(
                     (("index_fit", irel, order),),
                 )
             )
-    return ConsolidationPlan(root, actions, snapshot, hashes, _now_ms(now_ms))
+    clock = clock or system_clock_ms
+    created = float(now_ms) if now_ms is not None else clock()
+    return ConsolidationPlan(root, actions, snapshot, hashes, created, clock=clock)
 
 
 # applying and restoring ------------------------------------------------------------------
@@ -889,11 +829,14 @@ def apply_plan(
         result = _simulate(plan, actions)
         for rel in result:
             team_paths.validate_memory_write_path(str(root / rel), str(root))
-        stamp = _dt.datetime.fromtimestamp(time.time()).strftime("%Y%m%dT%H%M%S")
+        applied_ms = plan.clock()
+        stamp = _dt.datetime.fromtimestamp(applied_ms / 1000).strftime("%Y%m%dT%H%M%S")
         batch = f"dream-{stamp}-{os.getpid()}-{hashlib.sha1(repr(sorted(result)).encode()).hexdigest()[:6]}"
-        bdir = root / TRASH_DIR / batch
-        manifest = {
-            "created_ms": time.time() * 1000,
+        if (root / TRASH_DIRNAME / batch).exists():  # a fixed clock can repeat a stamp
+            batch += f"-{sum(1 for _ in (root / TRASH_DIRNAME).glob(batch + '*')) + 1}"
+        bdir = root / TRASH_DIRNAME / batch
+        manifest: dict[str, Any] = {
+            "created_ms": applied_ms,
             "actions": [a.id for a in actions],
             "files": {},
         }
@@ -926,7 +869,7 @@ def apply_plan(
 
 def list_dreams(memory_dir: str | os.PathLike[str]) -> list[str]:
     """Batch names of applied dreams in .trash/, oldest first."""
-    tdir = Path(memory_dir) / TRASH_DIR
+    tdir = Path(memory_dir) / TRASH_DIRNAME
     if not tdir.is_dir():
         return []
     return sorted(
@@ -936,7 +879,9 @@ def list_dreams(memory_dir: str | os.PathLike[str]) -> list[str]:
     )
 
 
-def restore(memory_dir: str | os.PathLike[str], name: str) -> list[str]:
+def restore(
+    memory_dir: str | os.PathLike[str], name: str, *, now_ms: float | None = None
+) -> list[str]:
     """Undo a dream batch (name 'dream-...') or restore one file (its relative name) from the newest batch holding it."""
     from memdir_nb.fsutil import atomic_write_bytes
 
@@ -948,14 +893,14 @@ def restore(memory_dir: str | os.PathLike[str], name: str) -> list[str]:
         holding = [
             b
             for b in batches
-            if name in json.loads((root / TRASH_DIR / b / "manifest.json").read_text())["files"]
+            if name in json.loads((root / TRASH_DIRNAME / b / "manifest.json").read_text())["files"]
         ]
         if not holding:
             raise RestoreError(
-                f"nothing named {name!r} in {root / TRASH_DIR}; dreams there: {batches or 'none'}"
+                f"nothing named {name!r} in {root / TRASH_DIRNAME}; dreams there: {batches or 'none'}"
             )
         batch, only = holding[-1], name
-    bdir = root / TRASH_DIR / batch
+    bdir = root / TRASH_DIRNAME / batch
     manifest = json.loads((bdir / "manifest.json").read_text(encoding="utf-8"))
     files = {r: v for r, v in manifest["files"].items() if only is None or r == only}
     if manifest.get("restored", {}) and all(r in manifest["restored"] for r in files):
@@ -978,7 +923,7 @@ def restore(memory_dir: str | os.PathLike[str], name: str) -> list[str]:
                 keep.parent.mkdir(parents=True, exist_ok=True)
                 os.replace(target, keep)
             done.append(rel)
-        manifest.setdefault("restored", {}).update({r: time.time() * 1000 for r in done})
+        manifest.setdefault("restored", {}).update({r: _now_ms(now_ms) for r in done})
         (bdir / "manifest.json").write_text(json.dumps(manifest, indent=2), encoding="utf-8")
     return done
 
@@ -1000,12 +945,12 @@ def build_consolidation_prompt(
 
     root = Path(memory_dir)
     logs = (
-        sorted(p.relative_to(root).as_posix() for p in (root / "logs").rglob("*.md"))
-        if (root / "logs").is_dir()
+        sorted(p.relative_to(root).as_posix() for p in (root / LOGS_DIRNAME).rglob("*.md"))
+        if (root / LOGS_DIRNAME).is_dir()
         else []
     )
     transcripts = Path(transcripts_dir) if transcripts_dir is not None else root.parent
-    today = _dt.datetime.fromtimestamp(_now_ms(now_ms) / 1000).date().isoformat()
+    today = local_date(_now_ms(now_ms)).isoformat()
     return "\n".join(
         [
             "You are consolidating a memory directory: a reflective pass over what has been saved, so",
@@ -1162,7 +1107,7 @@ class PlanRecorder:
                     PlanAction(
                         f"claude:{rel}",
                         "claude_retire",
-                        f"retire {rel} (moved to {TRASH_DIR}/ on approval)",
+                        f"retire {rel} (moved to {TRASH_DIRNAME}/ on approval)",
                         (rel,),
                         (("trash", rel),),
                     )

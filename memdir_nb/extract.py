@@ -31,6 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from memdir_nb import team_paths
+from memdir_nb.constants import ENTRYPOINT_NAME, TEAM_DIRNAME
 
 READ_ONLY_COMMANDS = frozenset({"ls", "find", "grep", "cat", "stat", "wc", "head", "tail"})
 READ_TOOLS = frozenset({"Read", "Grep", "Glob"})
@@ -139,7 +140,7 @@ def check_bash_command(command: object) -> ToolVerdict:
 
 
 def _in_team_dir(resolved: str, memory_dir: str) -> bool:
-    team = os.path.join(os.path.abspath(memory_dir), "team")
+    team = os.path.join(os.path.abspath(memory_dir), TEAM_DIRNAME)
     return resolved == team or resolved.startswith(team + os.sep)
 
 
@@ -166,7 +167,7 @@ def check_memory_write(
         )
     if _in_team_dir(resolved, mem):
         try:
-            team_paths.validate_team_mem_write_path(raw, os.path.join(mem, "team"))
+            team_paths.validate_team_mem_write_path(raw, os.path.join(mem, TEAM_DIRNAME))
         except ValueError as exc:
             return _deny(f"{tool_name} into team memory refused: {exc}")
         text = tool_input.get("content") if tool_name == "Write" else tool_input.get("new_string")
@@ -341,7 +342,7 @@ def memory_writes(
                     if isinstance(b.get("input"), dict)
                     else None
                 )
-                if _is_memory_path(path, memory_dir):
+                if isinstance(path, str) and _is_memory_path(path, memory_dir):
                     found.append(path)
     return found
 
@@ -753,11 +754,11 @@ def _index_step_lines(root: Path, skip_index: bool) -> list[str]:
     if skip_index:
         return [
             "  feedback, project, reference), then the body. There is no index to maintain: do not",
-            "  create or edit MEMORY.md; the description in the frontmatter is what recall reads.",
+            "  create or edit the index; the description in the frontmatter is what recall reads.",
         ]
     return [
         "  feedback, project, reference), then the body. Add a one-line entry for each new file to",
-        f"  `{root / 'MEMORY.md'}` in the form `- [Title](file.md) — one-line hook`.",
+        f"  `{root / ENTRYPOINT_NAME}` in the form `- [Title](file.md) — one-line hook`.",
     ]
 
 

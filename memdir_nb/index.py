@@ -13,9 +13,16 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
-from memdir_nb.constants import MAX_ENTRYPOINT_BYTES, MAX_ENTRYPOINT_LINES
+from memdir_nb.constants import (
+    ENTRYPOINT_NAME,
+    LOGS_DIRNAME,
+    MAX_ENTRYPOINT_BYTES,
+    MAX_ENTRYPOINT_LINES,
+    TEAM_DIRNAME,
+)
 from memdir_nb.frontmatter import one_line
-from memdir_nb.scan import ENTRYPOINT_NAME, MemoryHeader, scan_memory_dir
+from memdir_nb.fsutil import atomic_write_text
+from memdir_nb.scan import MemoryHeader, scan_memory_dir
 from memdir_nb.types import MEMORY_TYPES
 
 MAX_HOOK_CHARS = 150
@@ -367,14 +374,12 @@ def rebuild_index(
             "pass an existing memory dir (or its team/ folder)"
         )
     if scope is None:
-        scope = "team" if folder.name == "team" else "private"
+        scope = "team" if folder.name == TEAM_DIRNAME else "private"
     if scope not in ("private", "team"):
         raise ValueError(f"scope must be 'private' or 'team', got {scope!r}")
-    excluded = ("logs", "team") if scope == "private" else ()
+    excluded = (LOGS_DIRNAME, TEAM_DIRNAME) if scope == "private" else ()
     report = scan_memory_dir(folder, limit=None, exclude_top_level=excluded)
     text = render_index(report.headers)
     if write:
-        from memdir_nb.fsutil import atomic_write_text
-
         atomic_write_text(entrypoint_path(folder), text)
     return text

@@ -12,14 +12,15 @@ from __future__ import annotations
 
 import datetime as _dt
 import os
-import time
 from pathlib import Path
 
 from filelock import FileLock
 
-from memdir_nb import paths, team_paths
+from memdir_nb import dates, paths, team_paths
+from memdir_nb.config import resolve_now_ms
+from memdir_nb.constants import DAILY_LOG_LOCK_NAME as LOCK_NAME
+from memdir_nb.constants import LOGS_DIRNAME
 
-LOCK_NAME = ".daily-log.lock"
 LOCK_TIMEOUT_S = 30.0
 MAX_ENTRY_CHARS = 20_000
 ENTRY_HEADING_PREFIX = "## "
@@ -30,12 +31,12 @@ class DailyLogError(ValueError):
 
 
 def _now_ms(now_ms: float | None) -> float:
-    return time.time() * 1000 if now_ms is None else float(now_ms)
+    return resolve_now_ms(now_ms)
 
 
 def local_date(now_ms: float | None = None) -> _dt.date:
     """The local calendar date at `now_ms` (the date a daily log is named after)."""
-    return _dt.datetime.fromtimestamp(_now_ms(now_ms) / 1000).date()
+    return dates.local_date(_now_ms(now_ms))
 
 
 def daily_log_file(memory_dir: str | os.PathLike[str], *, now_ms: float | None = None) -> Path:
@@ -96,7 +97,7 @@ def append_daily_log(
     # Same containment check as every other write: a symlinked logs/ folder must not lead out.
     team_paths.validate_memory_write_path(str(log_path), str(root))
     log_path.parent.mkdir(parents=True, exist_ok=True)
-    lock = FileLock(str(root / "logs" / LOCK_NAME), timeout=LOCK_TIMEOUT_S)
+    lock = FileLock(str(root / LOGS_DIRNAME / LOCK_NAME), timeout=LOCK_TIMEOUT_S)
     with lock:
         fd = os.open(log_path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
         try:

@@ -20,27 +20,31 @@ from pathlib import Path
 from typing import Any, Literal
 
 from memdir_nb import textseg
-from memdir_nb.frontmatter import Frontmatter, parse_frontmatter
-from memdir_nb.index import (
+from memdir_nb.age import memory_age_days
+from memdir_nb.constants import (
     ENTRYPOINT_NAME,
     MAX_ENTRYPOINT_BYTES,
     MAX_ENTRYPOINT_LINES,
-    IndexEntry,
-    parse_index,
+    MAX_INDEX_LINE_CHARS,
+    RECALL_MAX_BYTES,
+    RECALL_MAX_LINES,
+    TEAM_DIRNAME,
 )
+from memdir_nb.dates import ABSOLUTE_DATE
+from memdir_nb.dates import find_relative_dates as find_date_phrases
+from memdir_nb.draft import has_how_to_apply_line, has_why_line
+from memdir_nb.frontmatter import Frontmatter, parse_frontmatter
+from memdir_nb.index import IndexEntry, parse_index
 from memdir_nb.scan import MemoryHeader, SkippedFile, scan_memory_dir
-from memdir_nb.types import TYPE_NAMES, MemoryType
+from memdir_nb.secret_scan import scan_for_secrets
+from memdir_nb.types import TYPE_NAMES, MemoryType, Scope, scope_of_path, scope_violation
 
 Severity = Literal["error", "warning"]
-TEAM_DIR = "team"
 
 # Each memory file is read up to this many bytes: enough for any sane memory, bounded for a
 # 10 MB file someone dropped in the folder.
 MAX_READ_BYTES = 256 * 1024
-# Recall injects at most this much of one memory (recall/session.py); longer memories are cut.
-RECALL_MAX_LINES = 200
-RECALL_MAX_BYTES = 4096
-MAX_INDEX_LINE_CHARS = 200
+# Recall injects at most RECALL_MAX_LINES / RECALL_MAX_BYTES of one memory; longer ones are cut.
 STALE_PROJECT_DAYS = 365
 # The secret scan covers the first 64 KB of a body, in windows of 1,000 characters per line.
 MAX_SECRET_SCAN_CHARS = 64 * 1024
@@ -161,9 +165,9 @@ class ScopeIndex:
     outside: list[IndexEntry] = field(default_factory=list)  # targets that leave the scope dir
 
 
-def scope_of(rel: str) -> str:
-    """'team' for a path under team/, else 'private'."""
-    return "team" if rel.startswith(TEAM_DIR + "/") else "private"
+def scope_of(rel: str) -> Scope:
+    """'team' for a path under team/, else 'private' (types.scope_of_path; kept for callers)."""
+    return scope_of_path(rel)
 
 
 # ---------------------------------------------------------------------------- reading
@@ -203,7 +207,7 @@ def read_memory_text(memory_dir: str | os.PathLike[str], header: MemoryHeader) -
     head_lines = text[: len(text) - len(body)].count("\n") if body else text.count("\n")
     return MemoryText(
         rel=header.filename,
-        scope=scope_of(header.filename),
+        scope=header.scope,
         size=st.st_size,
         mtime_ms=st.st_mtime_ns / 1_000_000,
         text=text,
@@ -228,8 +232,10 @@ def read_scope_indexes(memory_dir: str | os.PathLike[str]) -> list[ScopeIndex]:
     """Parse MEMORY.md (and team/MEMORY.md when team/ exists) and resolve every entry."""
     root = os.path.abspath(os.fspath(memory_dir))
     scopes = [("private", root, ENTRYPOINT_NAME)]
-    if os.path.isdir(os.path.join(root, TEAM_DIR)):
-        scopes.append(("team", os.path.join(root, TEAM_DIR), f"{TEAM_DIR}/{ENTRYPOINT_NAME}"))
+    if os.path.isdir(os.path.join(root, TEAM_DIRNAME)):
+        scopes.append(
+            ("team", os.path.join(root, TEAM_DIRNAME), f"{TEAM_DIRNAME}/{ENTRYPOINT_NAME}")
+        )
     out = []
     for scope, scope_dir, rel in scopes:
         path = os.path.join(scope_dir, ENTRYPOINT_NAME)
@@ -264,25 +270,6 @@ def read_scope_indexes(memory_dir: str | os.PathLike[str]) -> list[ScopeIndex]:
 
 # ---------------------------------------------------------------------------- content rules
 
-_WEEKDAY = r"(?:Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday)"
-_MONTH = (
-    r"(?:Jan(?:uary)?|Feb(?:ruary)?|Mar(?:ch)?|Apr(?:il)?|May|June?|July?|Aug(?:ust)?|"
-    r"Sep(?:t(?:ember)?)?|Oct(?:ober)?|Nov(?:ember)?|Dec(?:ember)?)"
-)
-_ABS_DATE = re.compile(
-    rf"\b\d{{4}}-\d{{2}}-\d{{2}}\b|\b{_MONTH}\.? \d{{1,2}}\b|\b\d{{1,2}} {_MONTH}\b|\b\d{{1,2}}/\d{{1,2}}(?:/\d{{2,4}})?\b"
-)
-_WEEKDAY_RE = re.compile(rf"\b{_WEEKDAY}\b")
-_RECURRING_BEFORE = re.compile(r"\b(?:every|each|on alternate|most|some)\s+$", re.IGNORECASE)
-_RELATIVE_PHRASES = re.compile(
-    r"\b(?:tomorrow|yesterday|tonight|today"
-    r"|(?:next|last|this|coming|past)\s+(?:week(?:end)?|month|year|" + _WEEKDAY + r")"
-    r"|in\s+(?:\d+|a|an|one|two|three|four|five|six|seven|a\s+few|a\s+couple\s+of)\s+(?:day|week|month)s?"
-    r"|(?:\d+|a|one|two|three|four|five|six|a\s+few|a\s+couple\s+of)\s+(?:day|week|month)s?\s+ago"
-    r"|end\s+of\s+(?:the|this|next)\s+(?:week|month)"
-    r"|this\s+(?:morning|afternoon|evening))\b",
-    re.IGNORECASE,
-)
 _FENCE = re.compile(r"^\s{0,3}(```|~~~)")
 _FILE_EXT = r"(?:py|pyi|js|jsx|ts|tsx|mjs|cjs|go|rs|java|kt|kts|scala|rb|php|c|h|cc|cpp|hpp|cs|swift|m|sql|sh|bash|zsh|ps1|yaml|yml|toml|json|ini|cfg|tf|proto|vue|svelte|lua|ex|exs|erl|hs|ml|r|jl|dart|gradle)"
 _FILE_LINE = re.compile(
@@ -333,52 +320,9 @@ def _names_a_status(line: str, m: re.Match[str]) -> bool:
     return _NAMED_AFTER.match(line[m.end() :]) is not None
 
 
-# The Why / How-to-apply lines: a label line ('**Why:**', 'Why this worked:') or a heading
-# ('## Why'), in English or in the languages real memory dirs are written in.
-_WHY_WORDS = r"(?:why|reason|理由|原因|为什么|為什麼|なぜ|이유|왜|почему|причина|warum|grund)"
-_HOW_WORDS = (
-    r"(?:how\s+to\s+apply|如何应用|应用方式|适用方式|如何適用|適用方法|適用|적용\s*방법|적용|"
-    r"как\s+применять|применение|anwendung|wie\s+anwenden)"
-)
-_WHY = re.compile(
-    rf"^(?:\W{{0,6}}{_WHY_WORDS}[^\n:：]{{0,40}}[:：]|#{{1,6}}\s*\W{{0,3}}{_WHY_WORDS}\b)",
-    re.IGNORECASE | re.MULTILINE,
-)
-_HOW = re.compile(
-    rf"^(?:\W{{0,6}}{_HOW_WORDS}[^\n:：]{{0,40}}[:：]|#{{1,6}}\s*\W{{0,3}}{_HOW_WORDS})",
-    re.IGNORECASE | re.MULTILINE,
-)
-
-
-def _weekday_anchored(line: str, start: int, end: int) -> bool:
-    """Whether a weekday name sits right next to an absolute date ('Thursday 2026-03-05')."""
-    after = line[end : end + 24]
-    before = line[max(0, start - 24) : start]
-    m_after = _ABS_DATE.search(after)
-    if m_after and not after[: m_after.start()].strip(" ,(").strip():
-        return True
-    return any(not before[m.end() :].strip(" ,()").strip() for m in _ABS_DATE.finditer(before))
-
-
 def find_relative_dates(text: str) -> list[tuple[int, str]]:
-    """(line index, phrase) for every relative date in text that has no absolute date beside it."""
-    hits = []
-    for i, line in enumerate(text.split("\n")):
-        for m in _RELATIVE_PHRASES.finditer(line):
-            phrase = m.group(0)
-            wd = _WEEKDAY_RE.search(phrase)
-            if wd and _weekday_anchored(line, m.start() + wd.start(), m.start() + wd.end()):
-                continue
-            hits.append((i, phrase))
-        for m in _WEEKDAY_RE.finditer(line):
-            if any(m.group(0) in phrase for j, phrase in hits if j == i):
-                continue
-            if _RECURRING_BEFORE.search(line[: m.start()]) or line[m.end() : m.end() + 1] == "s":
-                continue
-            if _weekday_anchored(line, m.start(), m.end()):
-                continue
-            hits.append((i, m.group(0)))
-    return hits
+    """(line index, phrase) for each relative date; an adapter over memdir_nb.dates for old callers."""
+    return [(hit.line, hit.phrase) for hit in find_date_phrases(text)]
 
 
 _LATIN_LETTER = re.compile(r"[A-Za-z\u00c0-\u024f]")
@@ -503,7 +447,7 @@ def _check_header(mem: MemoryText, c: _Collector) -> None:
             "shorten it to a one-line hook and move the detail into the body",
             field_line(mem, "description"),
         )
-    if fm.type is MemoryType.USER and mem.scope == "team":
+    if scope_violation(fm.type, mem.scope):
         c.add(
             "user-memory-in-team",
             "a user memory is in team scope, so every teammate's agent reads it",
@@ -516,13 +460,13 @@ def _check_structure(mem: MemoryText, c: _Collector) -> None:
     if mem.header.type not in (MemoryType.FEEDBACK, MemoryType.PROJECT):
         return
     kind = mem.header.type.value
-    if not _WHY.search(mem.body):
+    if not has_why_line(mem.body):
         c.add(
             "missing-why",
             f"{kind} memory has no 'Why:' line",
             "add '**Why:**' with the reason or incident behind it, so edge cases can be judged",
         )
-    if not _HOW.search(mem.body):
+    if not has_how_to_apply_line(mem.body):
         c.add(
             "missing-how-to-apply",
             f"{kind} memory has no 'How to apply:' line",
@@ -554,7 +498,7 @@ def _check_content(mem: MemoryText, c: _Collector) -> None:
             block_start,
         )
     texts = sources + [(mem.body_line + i, line) for i, line, fenced in body_lines if not fenced]
-    anchored = bool(_ABS_DATE.search(mem.text))
+    anchored = bool(ABSOLUTE_DATE.search(mem.text))
     seen_rules: set[str] = set()
     for line_no, line in texts:
         m = _FILE_LINE.search(line)
@@ -615,7 +559,7 @@ def _check_content(mem: MemoryText, c: _Collector) -> None:
             if hits:
                 c.add(
                     "relative-date",
-                    f"relative date {hits[0][1]!r} in a project memory means nothing weeks later",
+                    f"relative date {hits[0].phrase!r} in a project memory means nothing weeks later",
                     "replace it with an absolute date, e.g. 'Thursday' -> '2026-03-05'",
                     line_no,
                 )
@@ -734,7 +678,6 @@ def mask_public_values(text: str) -> str:
 
 
 def _check_secrets(mem: MemoryText, c: _Collector) -> None:
-    from memdir_nb.secret_scan import scan_for_secrets
 
     fm = mem.header
     fields = {
@@ -763,7 +706,6 @@ def _check_secrets(mem: MemoryText, c: _Collector) -> None:
 
 def lint_memory(mem: MemoryText, *, now_ms: float | None = None) -> list[Finding]:
     """Every finding for one memory file read with read_memory_text."""
-    from memdir_nb.age import memory_age_days
 
     c = _Collector(mem.rel)
     if mem.header.type is MemoryType.PROJECT:

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from memdir_nb.config import MemdirConfig, home_from_passwd
+from memdir_nb.constants import LOGS_DIRNAME, TEAM_DIRNAME
 
 logger = logging.getLogger(__name__)
 
@@ -304,7 +305,7 @@ def get_auto_mem_path(config: MemdirConfig) -> str:
 
 def get_team_mem_path(config: MemdirConfig) -> str:
     """The team memory dir: the auto-memory dir's ``team`` subfolder, one trailing separator."""
-    return os.path.join(get_auto_mem_path(config), "team") + os.sep
+    return os.path.join(get_auto_mem_path(config), TEAM_DIRNAME) + os.sep
 
 
 def ensure_memory_dir_exists(path: str | os.PathLike[str]) -> bool:
@@ -406,4 +407,4 @@ def daily_log_path(memory_dir: str | os.PathLike[str], date: _dt.date) -> Path:
     if not isinstance(date, _dt.date):
         raise TypeError(f"date must be a datetime.date, got {type(date).__name__}")
     yyyy, mm, dd = f"{date.year:04d}", f"{date.month:02d}", f"{date.day:02d}"
-    return Path(memory_dir) / "logs" / yyyy / mm / f"{yyyy}-{mm}-{dd}.md"
+    return Path(memory_dir) / LOGS_DIRNAME / yyyy / mm / f"{yyyy}-{mm}-{dd}.md"

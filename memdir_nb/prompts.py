@@ -13,14 +13,16 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from memdir_nb import index
+from memdir_nb import index, paths
+from memdir_nb.kairos import (  # re-exported: the daily-log prompt's one home is kairos
+    build_assistant_daily_log_prompt as build_assistant_daily_log_prompt,
+)
 from memdir_nb.types import MEMORY_TYPES, TYPE_GUIDANCE, MemoryType
 
 if TYPE_CHECKING:
     from memdir_nb.config import MemdirConfig
 
 AUTO_MEM_DISPLAY_NAME = "auto memory"
-TEAM_DIRNAME = "team"
 
 
 @dataclass(frozen=True)
@@ -443,7 +445,6 @@ def build_combined_memory_prompt(
 
 def load_memory_prompt(config: MemdirConfig) -> str | None:
     """Pick the memory prompt for this session from the config's flags; None when memory is off."""
-    from memdir_nb import paths
 
     if not paths.is_auto_memory_enabled(config):
         return None
@@ -451,7 +452,6 @@ def load_memory_prompt(config: MemdirConfig) -> str | None:
     flags = config.flags
     if flags.kairos:
         paths.ensure_memory_dir_exists(auto_dir)
-        from memdir_nb.kairos import build_assistant_daily_log_prompt
 
         return build_assistant_daily_log_prompt(auto_dir, now_ms=config.now_ms())
     search = (
@@ -470,15 +470,6 @@ def load_memory_prompt(config: MemdirConfig) -> str | None:
     return build_memory_prompt(
         AUTO_MEM_DISPLAY_NAME, auto_dir, skip_index=flags.skip_index, search_past_context=search
     )
-
-
-def build_assistant_daily_log_prompt(
-    memory_dir: str | os.PathLike[str], *, now_ms: float | None = None
-) -> str:
-    """The KAIROS daily-log prompt; it lives in memdir_nb.kairos, re-exported here for the public API."""
-    from memdir_nb.kairos import build_assistant_daily_log_prompt as build
-
-    return build(memory_dir, now_ms=now_ms)
 
 
 # --- agent memory -------------------------------------------------------------------------
@@ -537,7 +528,6 @@ def build_agent_memory_prompt(
     extra_guidelines: Sequence[str] | None = None,
 ) -> str:
     """The memory prompt for one agent type's memory dir, built like the main memory prompt."""
-    from memdir_nb import paths
 
     if scope not in _AGENT_SCOPE_NOTES:
         raise ValueError(

@@ -19,11 +19,11 @@ import itertools
 import os
 import stat as _stat
 import threading
-import time
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 
+from memdir_nb.config import system_clock_ms
 from memdir_nb.constants import (
     ENTRYPOINT_NAME,
     LOGS_DIRNAME,
@@ -31,7 +31,7 @@ from memdir_nb.constants import (
     REPOSITORY_FILE_STEMS,
 )
 from memdir_nb.frontmatter import one_line, read_header
-from memdir_nb.types import MemoryType
+from memdir_nb.types import MemoryType, Scope, scope_of_path
 
 DEFAULT_EXCLUDED_TOP_LEVEL: tuple[str, ...] = (LOGS_DIRNAME,)
 
@@ -47,6 +47,11 @@ class MemoryHeader:
     description: str | None
     type: MemoryType | None
     malformed: bool = False
+
+    @property
+    def scope(self) -> Scope:
+        """'team' for a file under team/, else 'private' (filename is relative to the memory dir)."""
+        return scope_of_path(self.filename)
 
 
 @dataclass(frozen=True)
@@ -208,7 +213,7 @@ class ScanCache:
 
 
 def _wall_clock_ms() -> float:
-    return time.time() * 1000
+    return system_clock_ms()
 
 
 def _inside(real: str, real_root: str) -> bool:

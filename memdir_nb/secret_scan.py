@@ -221,7 +221,8 @@ def _provider_hits(line: str, det: dict[str, Any]) -> list[_Hit]:
                 start, end = m.span()
                 if kind == "JWT":
                     # The plugin's pattern stops lazily before the signature; cover all of it.
-                    end = _JWT_TAIL.match(line, end).end()
+                    tail = _JWT_TAIL.match(line, end)  # the pattern matches the empty string too
+                    end = tail.end() if tail else end
                 if m.lastindex and kind not in ("private key block",):
                     # Where the pattern captures the secret itself (e.g. AWS secret keys,
                     # passwords in URLs), point at that; keep the whole match otherwise.

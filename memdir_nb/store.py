@@ -16,7 +16,6 @@ import hashlib
 import logging
 import os
 import re
-import time
 import unicodedata
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -25,8 +24,24 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from memdir_nb import frontmatter, index, scan, secret_scan, team_paths
+from memdir_nb.config import resolve_now_ms
+from memdir_nb.constants import ENTRYPOINT_NAME, STORE_LOCK_NAME, TEAM_DIRNAME, TRASH_DIRNAME
+from memdir_nb.draft import (
+    DraftVerdict,
+    body_problem,
+    scope_problem,
+    text_problem,
+    type_problem,
+    validate_draft,
+)
 from memdir_nb.fsutil import atomic_write_bytes, atomic_write_text, fsync_dir
-from memdir_nb.types import SCOPES, InvalidMemoryTypeError, MemoryType, require_memory_type
+from memdir_nb.types import (
+    SCOPES,
+    USER_NEVER_TEAM,
+    MemoryType,
+    require_memory_type,
+    scope_violation,
+)
 
 if TYPE_CHECKING:
     from memdir_nb.config import MemdirConfig
@@ -34,9 +49,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-LOCK_NAME = ".memdir.lock"
-TRASH_DIRNAME = ".trash"
-TEAM_DIRNAME = "team"
+LOCK_NAME = STORE_LOCK_NAME  # kept as an alias: older callers import store.LOCK_NAME
 MAX_SLUG_CHARS = 60
 LOCK_TIMEOUT_S = 60.0
 
@@ -52,44 +65,45 @@ class MemoryNotFoundError(MemoryValidationError):
 # --- input checks -------------------------------------------------------------------------
 
 
+# The rules themselves live in memdir_nb.draft (validate_draft); these raise their verdicts.
+
+
 def _require_text(value: object, what: str, *, one_line: bool) -> str:
     """A non-blank string (stripped); one_line refuses line breaks that would break the index."""
-    if not isinstance(value, str):
-        raise MemoryValidationError(
-            f"the memory {what} must be a string, got {type(value).__name__}"
-        )
-    text = value.strip()
-    if not text:
-        raise MemoryValidationError(f"the memory {what} is empty: give a short, specific {what}")
-    if one_line and ("\n" in text or "\r" in text):
-        raise MemoryValidationError(
-            f"the memory {what} must be one line (it becomes the MEMORY.md pointer); "
-            "move the detail into the body"
-        )
-    if "\0" in text:
-        raise MemoryValidationError(f"the memory {what} contains a NUL byte; remove it")
-    return text
+    problem = text_problem(value, what, one_line=one_line)
+    if problem:
+        raise MemoryValidationError(problem)
+    return str(value).strip()
 
 
 def _require_type(raw: object) -> MemoryType:
-    try:
-        return require_memory_type(raw)
-    except InvalidMemoryTypeError as exc:
-        raise MemoryValidationError(str(exc)) from exc
+    problem = type_problem(raw)
+    if problem:
+        raise MemoryValidationError(problem)
+    return require_memory_type(raw)
 
 
 def _require_body(body: object) -> str:
-    if not isinstance(body, str):
-        raise MemoryValidationError(f"the memory body must be a string, got {type(body).__name__}")
-    if "\0" in body:
-        raise MemoryValidationError("the memory body contains a NUL byte; remove it")
-    return body
+    problem = body_problem(body)
+    if problem:
+        raise MemoryValidationError(problem)
+    return str(body)
 
 
 def _require_scope(scope: object) -> str:
-    if scope not in SCOPES:
-        raise MemoryValidationError(f"unknown scope {scope!r}: use 'private' or 'team'")
+    problem = scope_problem(scope)
+    if problem:
+        raise MemoryValidationError(problem)
     return str(scope)
+
+
+def raise_for_verdict(verdict: DraftVerdict) -> None:
+    """Raise the verdict's errors: MemoryValidationError, or SecretInTeamMemoryError for secrets alone."""
+    others = [p.message for p in verdict.errors if p.code != "secret-in-team"]
+    if others:
+        raise MemoryValidationError("; ".join(others))
+    if verdict.errors:
+        raise secret_scan.SecretInTeamMemoryError(verdict.secret_findings)
 
 
 def check_plain_md_name(filename: object) -> str:
@@ -111,7 +125,7 @@ def check_plain_md_name(filename: object) -> str:
         )
     if not filename.endswith(".md") or filename == ".md":
         raise MemoryValidationError(f"filename {filename!r} does not end in .md; {fix}")
-    if filename.casefold() == index.ENTRYPOINT_NAME.casefold():
+    if filename.casefold() == ENTRYPOINT_NAME.casefold():
         raise MemoryValidationError(
             f"{filename!r} is the index file, not a memory; choose another name ({fix})"
         )
@@ -170,12 +184,12 @@ class _Step:
         failed: list[str] = []
         for kind, path, other in reversed(self.undo):
             try:
-                if kind == "move":
-                    os.replace(path, other)  # type: ignore[arg-type]
+                if kind == "move" and isinstance(other, Path):
+                    os.replace(path, other)
                 elif other is None:
                     os.unlink(path)
-                else:
-                    atomic_write_bytes(path, other)  # type: ignore[arg-type]
+                elif isinstance(other, bytes):
+                    atomic_write_bytes(path, other)
             except OSError as exc:  # keep undoing the rest; report what could not be restored
                 failed.append(f"could not undo the {kind} of {path}: {exc}")
                 log.error(failed[-1])
@@ -198,7 +212,7 @@ class MemoryStore:
         self.memory_dir = Path(os.path.abspath(os.fspath(memory_dir)))
         self.team_dir = self.memory_dir / TEAM_DIRNAME
         self.trash_dir = self.memory_dir / TRASH_DIRNAME
-        self.lock_path = self.memory_dir / LOCK_NAME
+        self.lock_path = self.memory_dir / STORE_LOCK_NAME
         self.config = config
         self._fixed_now_ms = now_ms
         self.warnings: list[str] = []
@@ -206,11 +220,7 @@ class MemoryStore:
     # -- helpers
 
     def _now_ms(self) -> float:
-        if self._fixed_now_ms is not None:
-            return self._fixed_now_ms
-        if self.config is not None:
-            return self.config.now_ms()
-        return time.time() * 1000
+        return resolve_now_ms(self._fixed_now_ms, self.config)
 
     def _scope_dir(self, scope: str) -> Path:
         return self.team_dir if scope == "team" else self.memory_dir
@@ -231,7 +241,7 @@ class MemoryStore:
             raise MemoryValidationError(
                 f"filename must be a string such as 'x.md' or 'team/x.md', got {type(filename).__name__}"
             )
-        if filename.startswith(TEAM_DIRNAME + "/"):
+        if filename.startswith(TEAM_DIRNAME + "/"):  # scope_of_path, but refusing other folders
             return "team", check_plain_md_name(filename[len(TEAM_DIRNAME) + 1 :])
         if "/" in filename:
             raise MemoryValidationError(
@@ -281,18 +291,16 @@ class MemoryStore:
             {"name": name, "description": description, "body": body}
         )
 
-    def _warn_private_secret(self, rel: str, findings: list[secret_scan.SecretFinding]) -> None:
-        for f in findings:
-            msg = (
-                f"{rel}: {f.describe()}; saved in private memory only, but credentials do not "
-                "belong in memory files (refer to where the secret is stored instead)"
-            )
+    def _keep_warnings(self, rel: str, verdict: DraftVerdict) -> None:
+        """Record the verdict's warnings for a write that went ahead (store.warnings, the log)."""
+        for problem in verdict.warnings:
+            msg = f"{rel}: {problem.message}"
             self.warnings.append(msg)
             log.warning(msg)
 
     def _write_index_line(self, step: _Step, scope: str, plain: str, title: str, hook: str) -> None:
         scope_dir = self._scope_dir(scope)
-        entry_path = self._validate_target(scope_dir / index.ENTRYPOINT_NAME, scope)
+        entry_path = self._validate_target(scope_dir / ENTRYPOINT_NAME, scope)
         current = index.read_entrypoint(scope_dir)
         line = index.format_index_entry(title, plain, hook)
         step.write(entry_path, index.upsert_index_entry(current, line, plain))
@@ -304,7 +312,7 @@ class MemoryStore:
             return
         updated = index.remove_index_entry(current, plain)
         if updated != current:
-            entry_path = self._validate_target(scope_dir / index.ENTRYPOINT_NAME, scope)
+            entry_path = self._validate_target(scope_dir / ENTRYPOINT_NAME, scope)
             step.write(entry_path, updated)
 
     def _read(self, path: Path) -> tuple[frontmatter.Frontmatter, str]:
@@ -323,26 +331,17 @@ class MemoryStore:
         filename: str | None = None,
     ) -> Path:
         """Write a topic file and its MEMORY.md line in one locked step; returns the file's path."""
-        name = _require_text(name, "name", one_line=True)
-        description = _require_text(description, "description", one_line=True)
-        mtype = _require_type(type)
-        body = _require_body(body)
-        scope = _require_scope(scope)
-        if scope == "team" and mtype is MemoryType.USER:
-            raise MemoryValidationError(
-                "a user memory describes one person and is always private; save it with "
-                "scope='private'"
-            )
+        verdict = validate_draft(name, description, type, body, scope=scope, now_ms=self._now_ms())
+        raise_for_verdict(verdict)
+        name, description = name.strip(), description.strip()
+        mtype = require_memory_type(type)
         if filename is not None:
             check_plain_md_name(filename)
         base = filename or default_filename(name, mtype)
-        findings = self._scan_fields(name, description, body)
-        if findings and scope == "team":
-            raise secret_scan.SecretInTeamMemoryError(findings)
         scope_dir = self._scope_dir(scope)
         # checked before taking the lock too, so a refused path leaves no trace (not even the lock file)
         self._validate_target(scope_dir / base, scope)
-        self._validate_target(scope_dir / index.ENTRYPOINT_NAME, scope)
+        self._validate_target(scope_dir / ENTRYPOINT_NAME, scope)
         text = frontmatter.render_memory_file(name, description, mtype, body)
 
         with self._locked() as step:
@@ -354,8 +353,7 @@ class MemoryStore:
             ):
                 step.write(target, text)
             self._write_index_line(step, scope, plain, name, description)
-        if findings:
-            self._warn_private_secret(self._rel(scope, plain), findings)
+        self._keep_warnings(self._rel(scope, plain), verdict)
         log.debug("saved %s", self._rel(scope, plain))
         return scope_dir / plain
 
@@ -427,21 +425,21 @@ class MemoryStore:
             final_type = new_type or fm.type
             assert final_type is not None
             final_body = old_body if new_body is None else new_body
-            if scope == "team" and final_type is MemoryType.USER:
+            if scope_violation(final_type, scope):
                 raise MemoryValidationError(
-                    f"{rel} is in team memory, and a user memory is always private; "
+                    f"{rel} is in team memory, and {USER_NEVER_TEAM}; "
                     "demote it first or keep its type"
                 )
-            findings = self._scan_fields(final_name, final_desc, final_body)
-            if findings and scope == "team":
-                raise secret_scan.SecretInTeamMemoryError(findings)
+            verdict = validate_draft(
+                final_name, final_desc, final_type, final_body, scope=scope, now_ms=self._now_ms()
+            )
+            raise_for_verdict(verdict)
             text = frontmatter.render_updated_memory_file(
                 fm, final_name, final_desc, final_type, final_body
             )
             step.write(target, text)
             self._write_index_line(step, scope, plain, final_name, final_desc)
-        if findings:
-            self._warn_private_secret(rel, findings)
+        self._keep_warnings(rel, verdict)
         return scope_dir / plain
 
     def forget(self, filename: str) -> Path:
@@ -482,8 +480,7 @@ class MemoryStore:
         headers = scan.scan_memory_dir(self.memory_dir, limit=None).headers
         if scope is None:
             return headers
-        in_team = [h.filename.startswith(TEAM_DIRNAME + "/") for h in headers]
-        return [h for h, t in zip(headers, in_team, strict=False) if t == (scope == "team")]
+        return [h for h in headers if h.scope == scope]
 
     def promote(self, filename: str) -> Path:
         """Move a private memory into team/, updating both indexes in one locked step."""
@@ -514,10 +511,9 @@ class MemoryStore:
                 raise self._not_found(rel)
             fm, body = self._read(source)
             if dst_scope == "team":
-                if fm.type is MemoryType.USER:
+                if scope_violation(fm.type, dst_scope):
                     raise MemoryValidationError(
-                        f"{rel} is a user memory, and user memories are always private; "
-                        "it cannot be promoted to team"
+                        f"{rel}: {USER_NEVER_TEAM}; it cannot be promoted to team"
                     )
                 if fm.type is None:
                     raise MemoryValidationError(
@@ -553,8 +549,8 @@ class MemoryStore:
                 scope_dir = self._scope_dir(scope)
                 if not scope_dir.is_dir():
                     continue
-                entry = self._validate_target(scope_dir / index.ENTRYPOINT_NAME, scope)
-                text = index.rebuild_index(scope_dir, write=False, scope=scope)  # type: ignore[arg-type]
+                entry = self._validate_target(scope_dir / ENTRYPOINT_NAME, scope)
+                text = index.rebuild_index(scope_dir, write=False, scope=scope)
                 step.write(entry, text)
                 written[scope] = entry
         return written

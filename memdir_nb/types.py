@@ -6,6 +6,8 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Literal
 
+from memdir_nb.constants import TEAM_DIRNAME
+
 Scope = Literal["private", "team"]
 SCOPES: tuple[Scope, ...] = ("private", "team")
 
@@ -145,3 +147,24 @@ def scope_rule(memory_type: MemoryType | str) -> str:
 def allowed_in_team(memory_type: MemoryType | str) -> bool:
     """Whether a memory of this type may live in team scope at all (user memories may not)."""
     return require_memory_type(memory_type) is not MemoryType.USER
+
+
+# The one statement of the rule; store, lint, dream and the editor all report it in these words.
+USER_NEVER_TEAM = "a user memory describes one person and is always private"
+
+
+def scope_violation(memory_type: MemoryType | str | None, scope: str) -> str | None:
+    """Why a memory of this type may not live in this scope, or None when it may.
+
+    The rule: a user memory never goes to team. An unknown or missing type breaks no scope rule
+    here (the type check reports it).
+    """
+    mtype = parse_memory_type(memory_type)
+    if scope == "team" and mtype is not None and not allowed_in_team(mtype):
+        return USER_NEVER_TEAM
+    return None
+
+
+def scope_of_path(rel: str) -> Scope:
+    """The scope of a file from its path relative to the memory dir: under team/ is team."""
+    return "team" if rel.replace("\\", "/").startswith(TEAM_DIRNAME + "/") else "private"

@@ -8,9 +8,10 @@ from memdir_nb.constants import (
 )
 from memdir_nb.recall.anthropic_selector import AnthropicSelector
 from memdir_nb.recall.base import RecallCancelled, RelevantMemory, Selector
-from memdir_nb.recall.find import find_relevant_memories
+from memdir_nb.recall.find import find_relevant_memories, recall_memories
 from memdir_nb.recall.lexical import LexicalOptions, LexicalSelector
 from memdir_nb.recall.prefetch import MemoryPrefetch, start_relevant_memory_prefetch
+from memdir_nb.recall.request import RecallRequest
 from memdir_nb.recall.selectors import SelectorConfigError, default_selector, make_selector
 from memdir_nb.recall.session import (
     InjectedMemory,
@@ -29,6 +30,7 @@ __all__ = [
     "LexicalSelector",
     "MemoryPrefetch",
     "RecallCancelled",
+    "RecallRequest",
     "RecallSession",
     "RelevantMemory",
     "Selector",
@@ -36,6 +38,7 @@ __all__ = [
     "default_selector",
     "find_relevant_memories",
     "make_selector",
+    "recall_memories",
     "render_recall",
     "start_relevant_memory_prefetch",
 ]

@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from memdir_nb.recall.base import MAX_RELEVANT_MEMORIES, RecallCancelled
+from memdir_nb.scan import format_memory_manifest
 
 if TYPE_CHECKING:  # pragma: no cover
     from memdir_nb.scan import MemoryHeader
@@ -113,7 +114,6 @@ class AnthropicSelector:
         self, query: str, headers: Sequence[MemoryHeader], recent_tools: Sequence[str] = ()
     ) -> dict[str, Any]:
         """The exact keyword arguments messages.create receives (safe to show: no key inside)."""
-        from memdir_nb.scan import format_memory_manifest
 
         manifest = format_memory_manifest(headers)
         return {
@@ -170,7 +170,7 @@ class AnthropicSelector:
         return names[:MAX_RELEVANT_MEMORIES]
 
 
-def _cancel_guard(cancel: threading.Event):
+def _cancel_guard(cancel: threading.Event) -> Any:
     """SDK middleware that refuses to send any attempt (first try or retry) once cancelled."""
 
     def memdir_recall_cancel_guard(request: Any, call_next: Any) -> Any:

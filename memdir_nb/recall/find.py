@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import inspect
 import os
 import threading
 from collections.abc import Collection, Sequence
@@ -15,6 +14,9 @@ from memdir_nb.recall.base import (
     Selector,
     keep_known_filenames,
 )
+from memdir_nb.recall.request import RecallRequest
+from memdir_nb.recall.selectors import default_selector
+from memdir_nb.scan import scan_memory_files
 
 if TYPE_CHECKING:  # pragma: no cover
     from memdir_nb.scan import MemoryHeader, ScanCache
@@ -52,15 +54,6 @@ def drop_surfaced(
     return fresh
 
 
-def accepts_cancel(selector: object) -> bool:
-    """True when the selector's select() takes a `cancel` keyword (ours all do)."""
-    try:
-        params = inspect.signature(selector.select).parameters  # type: ignore[attr-defined]
-    except (TypeError, ValueError):
-        return False
-    return "cancel" in params or any(p.kind is p.VAR_KEYWORD for p in params.values())
-
-
 def run_selector(
     selector: Selector,
     query: str,
@@ -68,10 +61,8 @@ def run_selector(
     recent_tools: Sequence[str],
     cancel: threading.Event | None,
 ) -> list[str]:
-    """Call selector.select, passing the cancel event only to selectors that accept it."""
-    if cancel is not None and accepts_cancel(selector):
-        return selector.select(query, headers, recent_tools=tuple(recent_tools), cancel=cancel)
-    return selector.select(query, headers, recent_tools=tuple(recent_tools))
+    """Call selector.select; every selector takes `cancel` (the Selector protocol requires it)."""
+    return selector.select(query, headers, recent_tools=tuple(recent_tools), cancel=cancel)
 
 
 def find_relevant_memories(
@@ -88,22 +79,37 @@ def find_relevant_memories(
     """Pick up to five memories from memory_dir that help with query (never re-surfacing one).
 
     scan_cache: a ScanCache shared across turns, so unchanged headers are not read again.
+    The keywords are those of RecallRequest; recall_memories(request) is the same call on one value.
     """
-    from memdir_nb.scan import scan_memory_files
+    return recall_memories(
+        RecallRequest.build(
+            query,
+            memory_dir,
+            recent_tools=recent_tools,
+            already_surfaced=already_surfaced,
+            selector=selector,
+            now_ms=now_ms,
+            cancel=cancel,
+            scan_cache=scan_cache,
+        )
+    )
 
-    del now_ms  # selection does not depend on the clock; accepted for a uniform signature
-    headers = scan_memory_files(memory_dir, cache=scan_cache)
-    candidates = drop_surfaced(headers, already_surfaced)
-    if not candidates or not query.strip():
+
+def recall_memories(request: RecallRequest) -> list[RelevantMemory]:
+    """Run one recall request: scan, drop what was surfaced, select, map names back to files."""
+
+    cancel = request.cancel
+    headers = scan_memory_files(request.memory_dir, cache=request.scan_cache)
+    candidates = drop_surfaced(headers, request.already_surfaced)
+    if not candidates or not request.query.strip():
         return []
     if cancel is not None and cancel.is_set():
         return []
+    selector = request.selector
     if selector is None:
-        from memdir_nb.recall.selectors import default_selector
-
         selector = default_selector()
     try:
-        chosen = run_selector(selector, query, candidates, recent_tools, cancel)
+        chosen = run_selector(selector, request.query, candidates, request.recent_tools, cancel)
     except RecallCancelled:
         return []
     if cancel is not None and cancel.is_set():

@@ -13,10 +13,11 @@ import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from memdir_nb import textseg
 from memdir_nb.recall.base import MAX_RELEVANT_MEMORIES
+from memdir_nb.types import MemoryType
 
 if TYPE_CHECKING:  # pragma: no cover
     from memdir_nb.scan import MemoryHeader
@@ -339,7 +340,7 @@ _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
 
 
 @lru_cache(maxsize=1)
-def _stemmer():  # a PyStemmer object; cached because building it costs more than a scan
+def _stemmer() -> Any:  # a PyStemmer object; cached because building it costs more than a scan
     import Stemmer
 
     return Stemmer.Stemmer("english")
@@ -499,7 +500,6 @@ def is_about_tool(header: MemoryHeader, key: ToolKey) -> bool:
 
 def tool_memory_class(header: MemoryHeader) -> str | None:
     """'warning' for gotchas/known issues, 'usage' for how-to/reference docs, else None."""
-    from memdir_nb.types import MemoryType
 
     name, description, _, file_words = _header_text(header)
     text = " ".join((name, description, file_words))
@@ -629,7 +629,7 @@ class LexicalSelector:
 
         top = max((r[1] for r in rows if r[4] != "usage"), default=0.0)
 
-        def passes(row) -> bool:
+        def passes(row: tuple[Any, ...]) -> bool:
             _, score, coverage, matched, tool_class = row
             if tool_class == "usage":
                 return False

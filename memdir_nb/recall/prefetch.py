@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import os
 import threading
-import time
 from collections.abc import Callable, Collection, Sequence
 from typing import TYPE_CHECKING
 
+from memdir_nb.config import system_clock_ms
 from memdir_nb.recall.base import RelevantMemory, Selector
+from memdir_nb.recall.find import recall_memories
+from memdir_nb.recall.request import RecallRequest
 
 if TYPE_CHECKING:  # pragma: no cover
     from memdir_nb.scan import ScanCache
@@ -31,15 +33,18 @@ class MemoryPrefetch:
     ) -> None:
         self.query = query
         self.memory_dir = memory_dir
-        self._clock = clock or (lambda: time.time() * 1000.0)
-        self._args = (
-            tuple(recent_tools),
-            frozenset(already_surfaced),
-            selector,
-            now_ms,
-            scan_cache,
-        )
+        self._clock = clock or system_clock_ms
         self._cancel = threading.Event()
+        self.request = RecallRequest.build(
+            query,
+            memory_dir,
+            recent_tools=recent_tools,
+            already_surfaced=already_surfaced,
+            selector=selector,
+            now_ms=now_ms,
+            cancel=self._cancel,
+            scan_cache=scan_cache,
+        )
         self._settled = threading.Event()
         self._lock = threading.Lock()
         self._result: list[RelevantMemory] | None = None
@@ -55,22 +60,12 @@ class MemoryPrefetch:
     # -- background -------------------------------------------------------------------------
 
     def _run(self) -> None:
-        from memdir_nb.recall.find import find_relevant_memories
 
-        recent_tools, surfaced, selector, now_ms, scan_cache = self._args
+        selector = self.request.selector
         result: list[RelevantMemory] = []
         error: str | None = None
         try:
-            result = find_relevant_memories(
-                self.query,
-                self.memory_dir,
-                recent_tools=recent_tools,
-                already_surfaced=surfaced,
-                selector=selector,
-                now_ms=now_ms,
-                cancel=self._cancel,
-                scan_cache=scan_cache,
-            )
+            result = recall_memories(self.request)
             error = getattr(selector, "last_error", None) if selector is not None else None
         except Exception as err:  # a broken selector or scan must not reach the turn
             error = f"{type(err).__name__}: {err}"

@@ -8,9 +8,13 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from memdir_nb.age import memory_header
 from memdir_nb.constants import MAX_SESSION_BYTES, RECALL_MAX_BYTES, RECALL_MAX_LINES
 from memdir_nb.recall.base import RelevantMemory, Selector
-from memdir_nb.recall.find import find_relevant_memories
+from memdir_nb.recall.find import recall_memories
+from memdir_nb.recall.request import RecallRequest
+from memdir_nb.recall.selectors import default_selector, make_selector
+from memdir_nb.scan import ScanCache
 
 if TYPE_CHECKING:  # pragma: no cover
     from memdir_nb.config import MemdirConfig
@@ -114,8 +118,6 @@ class RecallSession:
         self.max_session_bytes = max_session_bytes
         self._lock = threading.Lock()
         # One scan cache for the session's life: each turn rereads only headers that changed.
-        from memdir_nb.scan import ScanCache
-
         self.scan_cache = scan_cache if scan_cache is not None else ScanCache()
         self._selector: Selector | None = None
         self._selector_config: object = None
@@ -187,14 +189,16 @@ class RecallSession:
             return []
         if selector is None:
             selector = self._default_selector(config)
-        found = find_relevant_memories(
-            query,
-            memory_dir,
-            recent_tools=recent_tools,
-            already_surfaced=self.surfaced,
-            selector=selector,
-            now_ms=now_ms,
-            scan_cache=self.scan_cache,
+        found = recall_memories(
+            RecallRequest.build(
+                query,
+                memory_dir,
+                recent_tools=recent_tools,
+                already_surfaced=self.surfaced,
+                selector=selector,
+                now_ms=now_ms,
+                scan_cache=self.scan_cache,
+            )
         )
         self.last_selector_error = getattr(selector, "last_error", None)
         return self.inject(found, now_ms=now_ms)
@@ -202,8 +206,6 @@ class RecallSession:
     def _default_selector(self, config: MemdirConfig | None) -> Selector:
         """The session's own default selector, built once per config so its caches last the session."""
         if self._selector is None or self._selector_config is not config:
-            from memdir_nb.recall.selectors import default_selector
-
             self._selector = default_selector(config)
             self._selector_config = config
         return self._selector
@@ -212,7 +214,6 @@ class RecallSession:
         self, memories: Iterable[RelevantMemory], *, now_ms: float | None = None
     ) -> list[InjectedMemory]:
         """Read, cap and account for each memory; stop for good when the budget runs out."""
-        from memdir_nb.age import memory_header
 
         injected: list[InjectedMemory] = []
         for memory in memories:
@@ -289,7 +290,6 @@ def render_recall(
     config: MemdirConfig | None = None,
 ) -> str:
     """What `memdir-nb recall` prints: the attachment, or a sentence saying why there is none."""
-    from memdir_nb.recall.selectors import default_selector, make_selector
 
     selector = make_selector(selector_name, config) if selector_name else default_selector(config)
     label = getattr(selector, "name", type(selector).__name__)

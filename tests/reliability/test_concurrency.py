@@ -11,8 +11,7 @@ import pytest
 
 from memdir_nb.frontmatter import parse_memory_file
 from memdir_nb.scan import scan_memory_dir
-
-from .helpers import BODY_END, check_consistent
+from tests.support import BODY_END, check_consistent
 
 WORKERS = 8
 SAVES = 50

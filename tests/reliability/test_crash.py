@@ -18,8 +18,7 @@ from memdir_nb.frontmatter import parse_memory_file
 from memdir_nb.scan import scan_memory_dir
 from memdir_nb.secret_scan import scan_for_secrets
 from memdir_nb.store import MemoryStore
-
-from .helpers import BODY_END, check_consistent
+from tests.support import BODY_END, check_consistent
 
 RUNS = 60
 
@@ -46,13 +45,21 @@ def save_forever(memory_dir: Path, run: int) -> None:
 
 
 def kill_while_saving(memory_dir: Path, run: int, delay_s: float) -> None:
+    ready_r, ready_w = os.pipe()
     pid = os.fork()
     if pid == 0:  # child: never returns into pytest
         try:
+            os.close(ready_r)
+            os.write(ready_w, b"r")  # the saver is running: from here on any instant is fair
             save_forever(memory_dir, run)
         finally:
             os._exit(3)
-    time.sleep(delay_s)
+    os.close(ready_w)
+    try:
+        assert os.read(ready_r, 1) == b"r", "the saver died before it started"
+    finally:
+        os.close(ready_r)
+    time.sleep(delay_s)  # not a wait for the child: delay_s is the random kill point
     os.kill(pid, signal.SIGKILL)
     _, status = os.waitpid(pid, 0)
     assert os.WIFSIGNALED(status) and os.WTERMSIG(status) == signal.SIGKILL, (

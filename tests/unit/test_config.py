@@ -412,3 +412,15 @@ def test_expand_user_uses_the_config_home_not_the_process_env(tmp_path) -> None:
     assert config.expand_user("~/notes/memory") == tmp_path / "me" / "notes" / "memory"
     assert config.expand_user("/abs/~x") == Path("/abs/~x")
     assert config.expand_user("~other/x") == Path("~other/x")
+
+
+def test_resolve_now_prefers_explicit_then_config_clock_then_wall(tmp_path: Path) -> None:
+    import time
+
+    from memdir_nb.config import resolve_now_ms
+
+    config = MemdirConfig.for_tests(home=tmp_path / "h", cwd=tmp_path, now_ms=5.0)
+    assert resolve_now_ms(7.0, config) == 7.0
+    assert resolve_now_ms(None, config) == 5.0
+    before = time.time() * 1000
+    assert before <= resolve_now_ms() <= time.time() * 1000

@@ -7,6 +7,7 @@ import re
 import time
 from collections import Counter
 from pathlib import Path
+from typing import Any
 
 import pytest
 import yaml
@@ -23,6 +24,7 @@ from memdir_nb.index import (
 from memdir_nb.kairos import read_daily_log_entries
 from memdir_nb.scan import scan_memory_dir, scan_memory_files
 from memdir_nb.types import MemoryType
+from tests.support import snapshot
 
 # A fixed clock: 2026-03-28 14:30 UTC (afternoon everywhere from UTC-10 to UTC+9).
 NOW_MS = 1_774_708_200_000.0
@@ -35,13 +37,9 @@ def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return demo.build_demo_memory_dir(tmp_path_factory.mktemp("demo") / "memory", now_ms=NOW_MS)
 
 
-def _snapshot(root: Path) -> dict[str, tuple[bytes | None, int]]:
-    """Every file and folder under root: relative path -> (bytes or None for a dir, mtime_ns)."""
-    out: dict[str, tuple[bytes | None, int]] = {}
-    for p in sorted(root.rglob("*")):
-        rel = p.relative_to(root).as_posix()
-        out[rel] = (None if p.is_dir() else p.read_bytes(), p.stat().st_mtime_ns)
-    return out
+def _snapshot(root: Path) -> dict[str, tuple[Any, ...]]:
+    """Every file, link and folder under root with its content and mtime_ns."""
+    return snapshot(root, ignore=(), mtimes=True)
 
 
 def _index_targets(path: Path) -> list[str]:
@@ -235,7 +233,7 @@ def test_same_now_ms_gives_identical_files_and_mtimes(tmp_path: Path) -> None:
     b = demo.build_demo_memory_dir(tmp_path / "b", now_ms=NOW_MS)
     snap_a, snap_b = _snapshot(a), _snapshot(b)
     assert snap_a == snap_b
-    assert sum(1 for v in snap_a.values() if v[0] is not None) >= 44
+    assert sum(1 for v in snap_a.values() if v[0] == "file") >= 44
 
 
 def test_returns_absolute_path_and_leaves_no_staging_dirs(

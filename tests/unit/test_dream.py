@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import subprocess
@@ -9,6 +10,7 @@ import sys
 import textwrap
 import time
 from pathlib import Path
+from typing import Any
 
 import anthropic
 import pytest
@@ -29,7 +31,7 @@ from memdir_nb.dream import (
     plan_consolidation_with_claude,
     restore,
 )
-from tests.support import write_memory
+from tests.support import snapshot, write_memory
 from tests.support.messages_api import MessagesAPIServer, Reply, message_body, text_reply
 
 REPO = Path(__file__).resolve().parents[2]
@@ -55,11 +57,11 @@ def _mtime_ms(path: Path) -> float:
 
 _HOLDER = textwrap.dedent(
     """
-    import sys, time
+    import sys
     from memdir_nb.dream import ConsolidationLock
     lock = ConsolidationLock(sys.argv[1])
     print("acquired" if lock.try_acquire() else "refused", flush=True)
-    time.sleep(120)
+    sys.stdin.read()  # hold the lock until the parent kills us or closes stdin
     """
 )
 
@@ -68,7 +70,11 @@ def _spawn_holder(tmp_path: Path, memdir: Path) -> subprocess.Popen[str]:
     script = tmp_path / "holder.py"
     script.write_text(_HOLDER, encoding="utf-8")
     proc = subprocess.Popen(
-        [sys.executable, str(script), str(memdir)], stdout=subprocess.PIPE, text=True, env=ENV
+        [sys.executable, str(script), str(memdir)],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+        env=ENV,
     )
     assert proc.stdout is not None
     assert proc.stdout.readline().strip() == "acquired"
@@ -144,6 +150,7 @@ _RACER = textwrap.dedent(
     import os, sys, time
     from memdir_nb.dream import ConsolidationLock
     memdir, go = sys.argv[1], sys.argv[2]
+    print("ready", flush=True)
     while not os.path.exists(go):
         time.sleep(0.001)
     lock = ConsolidationLock(memdir)
@@ -173,7 +180,9 @@ def test_racing_processes_exactly_one_wins(memdir: Path, tmp_path: Path, start: 
         )
         for _ in range(4)
     ]
-    time.sleep(0.5)  # let them all import and spin on the start flag
+    for p in procs:  # each racer says when it has imported and is spinning on the start flag
+        assert p.stdout is not None
+        assert p.stdout.readline().strip() == "ready"
     go.write_text("go")
     results = []
     for p in procs:
@@ -355,12 +364,9 @@ PLAN_NOW = dt.datetime(2026, 3, 28, 12, 0).timestamp() * 1000
 DAY = 86_400_000.0
 
 
-def _tree(memdir: Path) -> dict[str, bytes]:
-    return {
-        str(p.relative_to(memdir)): p.read_bytes()
-        for p in sorted(memdir.rglob("*"))
-        if p.is_file() and not any(part.startswith(".") for part in p.relative_to(memdir).parts)
-    }
+def _tree(memdir: Path) -> dict[str, tuple[Any, ...]]:
+    """The memories themselves: everything outside the dot-folders (trash, locks)."""
+    return snapshot(memdir, ignore=(), skip_dot_paths=True)
 
 
 @pytest.fixture()
@@ -475,9 +481,8 @@ def test_apply_all_then_restore_brings_every_file_back(messy: Path) -> None:
     result = apply_plan(plan)
     assert result.trashed == ("feedback_testing_db.md",)
     assert not (messy / "feedback_testing_db.md").exists()
-    assert (messy / ".trash" / result.batch / "feedback_testing_db.md").read_bytes() == before[
-        "feedback_testing_db.md"
-    ]
+    trashed = messy / ".trash" / result.batch / "feedback_testing_db.md"
+    assert trashed.read_bytes() == before["feedback_testing_db.md"][1]
     for rel, text in expected.items():
         assert (
             (messy / rel).read_text(encoding="utf-8") == text
@@ -503,7 +508,7 @@ def test_apply_changes_only_the_approved_actions(messy: Path) -> None:
     after = _tree(messy)
     assert result.changed == ("project_freeze.md",) and result.trashed == ()
     assert {k for k in before if before[k] != after.get(k)} == {"project_freeze.md"}
-    assert "2026-03-27" in after["project_freeze.md"].decode()
+    assert "2026-03-27" in after["project_freeze.md"][1].decode()
 
 
 def test_plan_applied_twice_is_refused(messy: Path) -> None:
@@ -839,3 +844,22 @@ def test_consolidation_prompt_lists_no_logs_when_there_are_none(tmp_path: Path) 
     text = build_consolidation_prompt(tmp_path, now_ms=CLAUDE_NOW)
     assert "Daily logs waiting to be folded in:\n(none)" in text
     assert "Never read transcripts end to end" in text
+
+
+def test_a_plan_applies_with_its_own_clock(messy: Path) -> None:
+    fixed = dt.datetime(2026, 3, 30, 9, 0, 0).timestamp() * 1000
+    plan = plan_consolidation(messy, now_ms=PLAN_NOW, clock=lambda: fixed)
+    result = apply_plan(plan)
+    assert result.batch.startswith("dream-20260330T090000-")
+    manifest = json.loads((messy / ".trash" / result.batch / "manifest.json").read_text())
+    assert manifest["created_ms"] == fixed
+
+
+def test_two_plans_on_one_fixed_clock_get_distinct_batches(messy: Path) -> None:
+    clock = lambda: PLAN_NOW  # noqa: E731
+    first = apply_plan(plan_consolidation(messy, now_ms=PLAN_NOW, clock=clock))
+    (messy / "project_extra.md").write_text(
+        "---\nname: Extra\ndescription: An extra note about the freeze\ntype: project\n---\n\nShip yesterday.\n"
+    )
+    second = apply_plan(plan_consolidation(messy, now_ms=PLAN_NOW, clock=clock))
+    assert first.batch != second.batch

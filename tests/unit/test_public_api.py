@@ -1,9 +1,15 @@
-"""The package's public names: every one resolves, and importing the package stays light."""
+"""The package's public names: every one resolves, a type checker sees each, and importing stays light."""
 
 from __future__ import annotations
 
+import ast
+import importlib
 import subprocess
 import sys
+import tomllib
+from pathlib import Path
+
+import pytest
 
 import memdir_nb
 
@@ -75,3 +81,59 @@ def test_import_does_not_load_heavy_dependencies() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
+
+
+PACKAGE = Path(memdir_nb.__file__).parent
+ROOT = PACKAGE.parent
+
+
+def _type_checking_imports() -> dict[str, str]:
+    """name -> module for the imports inside `if TYPE_CHECKING:` in memdir_nb/__init__.py."""
+    tree = ast.parse((PACKAGE / "__init__.py").read_text(encoding="utf-8"))
+    found: dict[str, str] = {}
+    for node in tree.body:
+        if isinstance(node, ast.If) and getattr(node.test, "id", "") == "TYPE_CHECKING":
+            for imp in node.body:
+                assert isinstance(imp, ast.ImportFrom) and imp.module
+                for alias in imp.names:
+                    found[alias.name] = imp.module.removeprefix("memdir_nb.")
+    return found
+
+
+def test_all_lists_every_lazy_export_and_nothing_else() -> None:
+    assert len(memdir_nb.__all__) == len(set(memdir_nb.__all__))
+    assert set(memdir_nb.__all__) == {*memdir_nb._EXPORTS, "__version__"}
+
+
+def test_type_checker_sees_each_export_from_the_module_that_serves_it() -> None:
+    assert _type_checking_imports() == memdir_nb._EXPORTS
+
+
+@pytest.mark.parametrize("name", sorted(memdir_nb._EXPORTS))
+def test_each_export_is_the_object_its_module_defines(name: str) -> None:
+    module = importlib.import_module(f"memdir_nb.{memdir_nb._EXPORTS[name]}")
+    assert getattr(memdir_nb, name) is getattr(module, name)
+
+
+def test_package_ships_py_typed_in_the_wheel() -> None:
+    assert (PACKAGE / "py.typed").is_file()
+    wheel = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["hatch"]["build"]
+    assert "memdir_nb/py.typed" in wheel["targets"]["wheel"]["artifacts"]
+
+
+@pytest.mark.slow
+def test_no_public_name_is_any_to_mypy(tmp_path: Path) -> None:
+    api = pytest.importorskip("mypy.api")
+    probe = tmp_path / "probe.py"
+    names = sorted(memdir_nb._EXPORTS)
+    probe.write_text(
+        "import memdir_nb\n" + "".join(f"reveal_type(memdir_nb.{n})\n" for n in names),
+        encoding="utf-8",
+    )
+    out, _err, _code = api.run(
+        [str(probe), "--cache-dir", str(tmp_path / "cache"), "--follow-imports=silent"]
+    )
+    revealed = [line for line in out.splitlines() if "Revealed type" in line]
+    assert len(revealed) == len(names), out
+    as_any = [n for n, line in zip(names, revealed, strict=True) if line.endswith('"Any"')]
+    assert as_any == []

@@ -26,7 +26,7 @@ class RecordingSelector:
         self.offered = None
         self.last_error = None
 
-    def select(self, query, headers, *, recent_tools=()):
+    def select(self, query, headers, *, recent_tools=(), cancel=None):
         self.offered = [h.filename for h in headers]
         return list(self.answer)
 
@@ -103,3 +103,32 @@ def test_anthropic_choice_without_a_key_is_a_clear_error(tmp_path):
     config = MemdirConfig.for_tests(home=tmp_path, cwd=tmp_path, selector="anthropic")
     with pytest.raises(SelectorConfigError, match="ANTHROPIC_API_KEY is not set"):
         default_selector(config)
+
+
+def test_a_recall_request_is_the_same_call_as_the_keywords(tmp_path) -> None:
+    from memdir_nb.recall import RecallRequest, recall_memories
+
+    write_memory(tmp_path, "a.md", name="Deploy", description="deploy checklist", now_ms=NOW)
+    selector = LexicalSelector()
+    by_keywords = find_relevant_memories("deploy checklist", tmp_path, selector=selector)
+    request = RecallRequest.build("deploy checklist", tmp_path, selector=selector)
+    assert by_keywords and recall_memories(request) == by_keywords
+
+
+def test_every_selector_is_handed_the_cancel_event(tmp_path) -> None:
+    import threading
+
+    seen = []
+
+    class Spy:
+        last_error = None
+
+        def select(self, query, headers, *, recent_tools=(), cancel=None):
+            seen.append(cancel)
+            return [h.filename for h in headers]
+
+    write_memory(tmp_path, "a.md", name="A", description="a", now_ms=NOW)
+    event = threading.Event()
+    find_relevant_memories("a", tmp_path, selector=Spy(), cancel=event)
+    find_relevant_memories("a", tmp_path, selector=Spy())
+    assert seen == [event, None]

@@ -24,7 +24,7 @@ class FixedSelector:
         self.last_error = None
         self.calls = 0
 
-    def select(self, query, headers, *, recent_tools=()):
+    def select(self, query, headers, *, recent_tools=(), cancel=None):
         self.calls += 1
         offered = {h.filename for h in headers}
         return [n for n in self.names if n in offered]

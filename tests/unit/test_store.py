@@ -7,6 +7,7 @@ import os
 import re
 import string
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -19,6 +20,7 @@ from memdir_nb.secret_scan import SecretInTeamMemoryError
 from memdir_nb.store import MemoryNotFoundError, MemoryStore, MemoryValidationError, slugify
 from memdir_nb.team_paths import PathTraversalError
 from memdir_nb.types import MemoryType
+from tests.support import snapshot as support_snapshot
 
 # 2026-04-02T10:15:30.123Z
 NOW_MS = 1_775_124_930_123.0
@@ -40,22 +42,9 @@ def rsa_block() -> str:
     )
 
 
-def snapshot(root: Path) -> dict[str, tuple[str, bytes | str]]:
-    """Every entry under root (symlinks not followed): relative path -> (kind, content or target)."""
-    out: dict[str, tuple[str, bytes | str]] = {}
-    if not os.path.lexists(root):
-        return out
-    for dirpath, dirnames, filenames in os.walk(root):
-        for name in dirnames + filenames:
-            full = os.path.join(dirpath, name)
-            rel = os.path.relpath(full, root)
-            if os.path.islink(full):
-                out[rel] = ("link", os.readlink(full))
-            elif os.path.isdir(full):
-                out[rel] = ("dir", b"")
-            else:
-                out[rel] = ("file", Path(full).read_bytes())
-    return out
+def snapshot(root: Path) -> dict[str, tuple[Any, ...]]:
+    """Every entry under root, the store's lock file included (a refusal must not even lock)."""
+    return support_snapshot(root, ignore=())
 
 
 def index_targets(scope_dir: Path) -> list[str]:

@@ -1,9 +1,9 @@
 from __future__ import annotations
 
 import ipywidgets as widgets
-from widget_helpers import NOW
 
 from memdir_nb.widgets import MemoryBrowser
+from tests.support import NOW
 
 
 def test_browser_lists_every_memory_with_scope_age_and_badge(mem, config):

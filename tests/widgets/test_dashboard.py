@@ -1,7 +1,5 @@
 from __future__ import annotations
 
-from widget_helpers import NOW
-
 from memdir_nb.index import read_entrypoint
 from memdir_nb.views.inspector import index_budget
 from memdir_nb.widgets import (
@@ -15,6 +13,7 @@ from memdir_nb.widgets import (
     RecallPlayground,
     TeamScopeView,
 )
+from tests.support import NOW
 
 
 def test_dashboard_has_every_view_in_tabs(mem, config):

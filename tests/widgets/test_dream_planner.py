@@ -6,11 +6,11 @@ import os
 from pathlib import Path
 
 import pytest
-from widget_helpers import NOW, snapshot
 
 from memdir_nb.dream import LOCK_NAME, ConsolidationLock, list_dreams
 from memdir_nb.index import read_entrypoint
 from memdir_nb.widgets.dream_planner import DreamPlanner
+from tests.support import NOW, snapshot
 
 HOUR_MS = 3_600_000.0
 

@@ -1,10 +1,10 @@
 from __future__ import annotations
 
 import pytest
-from widget_helpers import NOW, snapshot
 
 from memdir_nb.index import parse_index, read_entrypoint
 from memdir_nb.widgets import MemoryEditor
+from tests.support import NOW, snapshot
 
 SECRET = "the deploy key is sk-ant-api03-" + "Zq9xW2vB7nR4tY6uI8oP1aS3dF5gH7jK9lM0"
 

@@ -1,8 +1,7 @@
 from __future__ import annotations
 
-from widget_helpers import NOW
-
 from memdir_nb.widgets import FreshnessView
+from tests.support import NOW
 
 
 def test_histogram_counts_every_memory_by_type_and_age(mem, config):

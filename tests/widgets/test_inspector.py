@@ -1,9 +1,8 @@
 from __future__ import annotations
 
-from widget_helpers import NOW
-
 from memdir_nb.index import MAX_ENTRYPOINT_LINES, read_entrypoint
 from memdir_nb.widgets import IndexInspector
+from tests.support import NOW
 
 
 def test_gauges_show_both_budgets_for_both_scopes(mem, config):

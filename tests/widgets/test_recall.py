@@ -2,12 +2,11 @@ from __future__ import annotations
 
 import json
 
-from widget_helpers import NOW
-
 from memdir_nb.config import MemdirConfig
 from memdir_nb.scan import scan_memory_dir
 from memdir_nb.views.recall import NOT_RUN_NOTE
 from memdir_nb.widgets import RecallPlayground
+from tests.support import NOW
 
 
 def test_claude_option_is_disabled_without_a_key_and_says_why(mem, config):

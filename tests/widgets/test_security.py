@@ -3,10 +3,10 @@ from __future__ import annotations
 import os
 
 import pytest
-from widget_helpers import NOW, snapshot
 
 from memdir_nb.views.security import ATTACK_EXAMPLES
 from memdir_nb.widgets import PathSecurityLab
+from tests.support import NOW, snapshot
 
 
 def _example_index(label_part: str) -> int:

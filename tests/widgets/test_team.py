@@ -1,10 +1,9 @@
 from __future__ import annotations
 
-from widget_helpers import NOW, snapshot
-
 from memdir_nb.index import parse_index, read_entrypoint
 from memdir_nb.store import MemoryStore
 from memdir_nb.widgets import TeamScopeView
+from tests.support import NOW, snapshot
 
 SECRET_BODY = "Stripe live key: sk_live_" + "4eC39HqLyjWDarjtT1zdp7dc" + "\nuse it for refunds"
 

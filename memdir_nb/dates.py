@@ -1,0 +1,285 @@
+"""Relative dates: find them in memory text and resolve them against a day. One home for the rules.
+
+Lint flags relative dates in project memories, the editor refuses them, and dream rewrites them to
+absolute ones: all three use this module, so "this monday" means the same day everywhere.
+The rules (weeks run Monday to Sunday; `today` is the local date of the clock reading):
+
+- today, tonight, this morning/afternoon/evening: today. tomorrow / yesterday: +1 / -1 day.
+- this <weekday>: that day of the current week (on a Wednesday, "this monday" is two days ago).
+- next / coming <weekday>, and a bare capitalised weekday ("Thursday"): the first such day after today.
+- last / past <weekday>: the last such day before today.
+- in N days/weeks/months, N days/weeks/months ago: calendar arithmetic (months keep the day, clamped).
+- this/next/last week: "the week of <its Monday>"; weekend: "the weekend of <its Saturday>";
+  month: "November 2026"; year: "2026". "next quarter" and "next sprint" are not flagged (a
+  fiscal or sprint calendar is the team's own, and lint stays narrow on ordinary prose).
+- end of (the|this) week/month/quarter/year: its last day (the week ends on Friday, the working
+  week); "end of next ..." is the same for the following period.
+- "a few days", "a couple of weeks": found, but name no single date (resolution None).
+
+A weekday written next to an absolute date ("Thursday 2026-03-05") and a recurring one ("every
+Monday", "Tuesdays") is not a relative date.
+"""
+
+from __future__ import annotations
+
+import calendar
+import datetime as _dt
+import re
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+WEEKDAYS: tuple[str, ...] = (
+    "monday",
+    "tuesday",
+    "wednesday",
+    "thursday",
+    "friday",
+    "saturday",
+    "sunday",
+)
+_WEEKDAY = r"(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)"
+_CAP_WEEKDAY = r"(?:Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday)"
+_MONTH = (
+    r"(?:Jan(?:uary)?|Feb(?:ruary)?|Mar(?:ch)?|Apr(?:il)?|May|June?|July?|Aug(?:ust)?|"
+    r"Sep(?:t(?:ember)?)?|Oct(?:ober)?|Nov(?:ember)?|Dec(?:ember)?)"
+)
+# An absolute date in any common written form: 2026-03-05, Mar 5, 5 March, 3/5, 3/5/26.
+ABSOLUTE_DATE = re.compile(
+    rf"\b\d{{4}}-\d{{2}}-\d{{2}}\b|\b{_MONTH}\.? \d{{1,2}}\b|\b\d{{1,2}} {_MONTH}\b"
+    r"|\b\d{1,2}/\d{1,2}(?:/\d{2,4})?\b"
+)
+_NUMBER_WORDS: dict[str, int] = {
+    "a": 1,
+    "an": 1,
+    "one": 1,
+    "two": 2,
+    "three": 3,
+    "four": 4,
+    "five": 5,
+    "six": 6,
+    "seven": 7,
+    "eight": 8,
+    "nine": 9,
+    "ten": 10,
+}
+_COUNT = r"(?:\d{1,3}|an?|one|two|three|four|five|six|seven|eight|nine|ten|a\s+few|a\s+couple\s+of|several)"
+_UNIT = r"(?:day|week|month)s?"
+_PERIOD = r"(?:week(?:end)?|month|year)"  # not quarter or sprint: see docs/decisions.md
+_PHRASE = re.compile(
+    r"\b(?:"
+    r"(?P<day_word>today|tonight|tomorrow|yesterday)"
+    r"|this\s+(?P<part>morning|afternoon|evening)"
+    rf"|(?P<wd_mod>this|next|last|coming|past)\s+(?P<wd>{_WEEKDAY})"
+    rf"|(?P<p_mod>this|next|last|coming|past)\s+(?P<period>{_PERIOD})"
+    rf"|in\s+(?P<in_n>{_COUNT})\s+(?P<in_unit>{_UNIT})"
+    rf"|(?P<ago_n>{_COUNT})\s+(?P<ago_unit>{_UNIT})\s+ago"
+    r"|end\s+of\s+(?:(?P<eo_mod>the|this|next)\s+)?(?P<eo>week|month|quarter|year)"
+    r")\b",
+    re.IGNORECASE,
+)
+_BARE_WEEKDAY = re.compile(rf"\b{_CAP_WEEKDAY}\b")  # capitalised only: "monday" alone is too loose
+_RECURRING_BEFORE = re.compile(r"\b(?:every|each|on alternate|most|some)\s+$", re.IGNORECASE)
+_FENCE = re.compile(r"^\s{0,3}(```|~~~)")
+_INLINE_CODE = re.compile(r"(`[^`]*`)")
+
+
+@dataclass(frozen=True)
+class RelativeDate:
+    """A relative date phrase found in text: its line (0-based) and span within that line."""
+
+    line: int
+    start: int
+    end: int
+    phrase: str
+
+
+@dataclass(frozen=True)
+class DateResolution:
+    """What a relative phrase means on a given day: the first day it names and how to write it."""
+
+    first_day: _dt.date
+    text: str  # the absolute replacement: "2026-11-23", "the week of 2026-11-23", "December 2026"
+    exact_day: bool  # True when the phrase names one single day
+
+
+def local_date(now_ms: float) -> _dt.date:
+    """The local calendar date of a clock reading in milliseconds."""
+    return _dt.date(*time.localtime(now_ms / 1000)[:3])
+
+
+def _weekday_anchored(line: str, start: int, end: int) -> bool:
+    """Whether a weekday name sits right next to an absolute date ('Thursday 2026-03-05')."""
+    after = line[end : end + 24]
+    before = line[max(0, start - 24) : start]
+    m_after = ABSOLUTE_DATE.search(after)
+    if m_after and not after[: m_after.start()].strip(" ,(").strip():
+        return True
+    return any(not before[m.end() :].strip(" ,()").strip() for m in ABSOLUTE_DATE.finditer(before))
+
+
+def _line_hits(line: str) -> Iterator[tuple[int, int, str]]:
+    """(start, end, phrase) of each relative date in one line, in order."""
+    spans: list[tuple[int, int, str]] = []
+    for m in _PHRASE.finditer(line):
+        wd = m.start("wd")
+        if wd != -1 and _weekday_anchored(line, wd, m.end("wd")):
+            continue
+        spans.append((m.start(), m.end(), m.group(0)))
+    for m in _BARE_WEEKDAY.finditer(line):
+        if any(s <= m.start() < e for s, e, _ in spans):
+            continue
+        if _RECURRING_BEFORE.search(line[: m.start()]) or line[m.end() : m.end() + 1] == "s":
+            continue
+        if _weekday_anchored(line, m.start(), m.end()):
+            continue
+        spans.append((m.start(), m.end(), m.group(0)))
+    yield from sorted(spans)
+
+
+def find_relative_dates(text: str) -> list[RelativeDate]:
+    """Every relative date in text that has no absolute date beside it, in reading order."""
+    return [
+        RelativeDate(i, s, e, phrase)
+        for i, line in enumerate(text.split("\n"))
+        for s, e, phrase in _line_hits(line)
+    ]
+
+
+def _count(raw: str) -> int | None:
+    word = " ".join(raw.lower().split())
+    if word.isdigit():
+        return int(word)
+    return _NUMBER_WORDS.get(word)  # "a few", "a couple of", "several": no single number
+
+
+def _add_months(day: _dt.date, months: int) -> _dt.date:
+    index = day.year * 12 + day.month - 1 + months
+    year, month = divmod(index, 12)
+    last = calendar.monthrange(year, month + 1)[1]
+    return _dt.date(year, month + 1, min(day.day, last))
+
+
+def _shift(today: _dt.date, n: int, unit: str) -> _dt.date:
+    unit = unit.lower().rstrip("s")
+    if unit == "month":
+        return _add_months(today, n)
+    return today + _dt.timedelta(days=n * (7 if unit == "week" else 1))
+
+
+def _weekday_date(today: _dt.date, mod: str, name: str) -> _dt.date:
+    target = WEEKDAYS.index(name.lower())
+    if mod == "this":
+        return today + _dt.timedelta(days=target - today.weekday())
+    if mod in ("last", "past"):
+        return today - _dt.timedelta(days=(today.weekday() - target) % 7 or 7)
+    return today + _dt.timedelta(days=(target - today.weekday()) % 7 or 7)  # next, coming, bare
+
+
+def _period(today: _dt.date, offset: int, period: str) -> DateResolution | None:
+    period = period.lower()
+    if period in ("week", "weekend"):
+        monday = today - _dt.timedelta(days=today.weekday()) + _dt.timedelta(weeks=offset)
+        if period == "weekend":
+            saturday = monday + _dt.timedelta(days=5)
+            return DateResolution(saturday, f"the weekend of {saturday.isoformat()}", False)
+        return DateResolution(monday, f"the week of {monday.isoformat()}", False)
+    if period == "month":
+        first = _add_months(today.replace(day=1), offset)
+        return DateResolution(first, first.strftime("%B %Y"), False)
+    if period == "quarter":
+        q_index = (today.year * 4 + (today.month - 1) // 3) + offset
+        year, q = divmod(q_index, 4)
+        return DateResolution(_dt.date(year, q * 3 + 1, 1), f"Q{q + 1} {year}", False)
+    if period == "year":
+        first = _dt.date(today.year + offset, 1, 1)
+        return DateResolution(first, str(first.year), False)
+    return None  # sprint: its length is not known
+
+
+def _end_of(today: _dt.date, offset: int, period: str) -> _dt.date:
+    start = _period(today, offset, period)
+    assert start is not None  # week, month, quarter and year always resolve
+    first = start.first_day
+    if period == "week":
+        return first + _dt.timedelta(days=4)  # Friday: the end of the working week
+    if period == "month":
+        return _add_months(first, 1) - _dt.timedelta(days=1)
+    if period == "quarter":
+        return _add_months(first, 3) - _dt.timedelta(days=1)
+    return _dt.date(first.year, 12, 31)
+
+
+_OFFSETS = {"this": 0, "the": 0, "coming": 1, "next": 1, "last": -1, "past": -1}
+
+
+def resolve_relative_date(phrase: str, today: _dt.date) -> DateResolution | None:
+    """What a relative date phrase means on `today`, or None when it names no definite date."""
+    m = _PHRASE.fullmatch(phrase.strip())
+    if m is None:
+        bare = _BARE_WEEKDAY.fullmatch(phrase.strip())
+        if bare is None:
+            return None
+        coming = _weekday_date(today, "next", bare.group(0))
+        return DateResolution(coming, coming.isoformat(), True)
+    g = {k: v for k, v in m.groupdict().items() if v is not None}
+    day: _dt.date | None = None
+    if "day_word" in g:
+        word = g["day_word"].lower()
+        day = today + _dt.timedelta(days={"tomorrow": 1, "yesterday": -1}.get(word, 0))
+    elif "part" in g:
+        day = today
+    elif "wd" in g:
+        day = _weekday_date(today, g["wd_mod"].lower(), g["wd"])
+    elif "period" in g:
+        return _period(today, _OFFSETS[g["p_mod"].lower()], g["period"])
+    elif "in_n" in g or "ago_n" in g:
+        sign, key = (1, "in") if "in_n" in g else (-1, "ago")
+        n = _count(g[f"{key}_n"])
+        if n is None:
+            return None
+        day = _shift(today, sign * n, g[f"{key}_unit"])
+    elif "eo" in g:
+        day = _end_of(today, _OFFSETS[g.get("eo_mod", "the").lower()], g["eo"].lower())
+    if day is None:
+        return None
+    return DateResolution(day, day.isoformat(), True)
+
+
+def convert_relative_dates(text: str, today: _dt.date) -> tuple[str, list[str]]:
+    """Replace resolvable relative dates outside code with absolute ones.
+
+    Returns (new text, ["'yesterday' -> '2026-03-27'", ...]). Fenced and inline code are left
+    alone; a bare weekday ("Thursday") is reported by find_relative_dates but not rewritten, since
+    it is as often a recurring day as a date.
+    """
+    changes: list[str] = []
+    out: list[str] = []
+    in_fence = False
+    for line in text.split("\n"):
+        if _FENCE.match(line):
+            in_fence = not in_fence
+        if in_fence or _FENCE.match(line):
+            out.append(line)
+            continue
+        pieces = _INLINE_CODE.split(line)
+        for i in range(0, len(pieces), 2):
+            pieces[i] = _convert_piece(pieces[i], today, changes)
+        out.append("".join(pieces))
+    return "\n".join(out), changes
+
+
+def _convert_piece(piece: str, today: _dt.date, changes: list[str]) -> str:
+    result: list[str] = []
+    pos = 0
+    for start, end, phrase in _line_hits(piece):
+        if _BARE_WEEKDAY.fullmatch(phrase):
+            continue
+        resolved = resolve_relative_date(phrase, today)
+        if resolved is None:
+            continue
+        result.append(piece[pos:start] + resolved.text)
+        changes.append(f"{phrase!r} -> {resolved.text!r}")
+        pos = end
+    result.append(piece[pos:])
+    return "".join(result)

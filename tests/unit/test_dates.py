@@ -1,0 +1,148 @@
+"""The one home of relative dates: what each phrase means on a fixed Wednesday (2026-11-18)."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+
+from memdir_nb.dates import (
+    convert_relative_dates,
+    find_relative_dates,
+    local_date,
+    resolve_relative_date,
+)
+
+WEDNESDAY = dt.date(2026, 11, 18)
+
+RESOLUTIONS = [
+    # phrase, absolute text on Wednesday 2026-11-18
+    ("today", "2026-11-18"),
+    ("tonight", "2026-11-18"),
+    ("this morning", "2026-11-18"),
+    ("tomorrow", "2026-11-19"),
+    ("yesterday", "2026-11-17"),
+    # this <weekday>: that day of the current Monday-Sunday week, past or future
+    ("this monday", "2026-11-16"),
+    ("this Wednesday", "2026-11-18"),
+    ("this friday", "2026-11-20"),
+    ("this sunday", "2026-11-22"),
+    # next / coming <weekday> and a bare weekday: the first such day after today
+    ("next monday", "2026-11-23"),
+    ("next friday", "2026-11-20"),
+    ("next wednesday", "2026-11-25"),
+    ("coming Thursday", "2026-11-19"),
+    ("Thursday", "2026-11-19"),
+    # last / past <weekday>: the last such day before today
+    ("last monday", "2026-11-16"),
+    ("last friday", "2026-11-13"),
+    ("last wednesday", "2026-11-11"),
+    ("past Tuesday", "2026-11-17"),
+    # in N / N ago: days, weeks, months (day clamped to the month's length)
+    ("in 3 days", "2026-11-21"),
+    ("in 2 weeks", "2026-12-02"),
+    ("in a week", "2026-11-25"),
+    ("in two weeks", "2026-12-02"),
+    ("in 3 months", "2027-02-18"),
+    ("5 days ago", "2026-11-13"),
+    ("2 weeks ago", "2026-11-04"),
+    ("a month ago", "2026-10-18"),
+    # periods
+    ("this week", "the week of 2026-11-16"),
+    ("next week", "the week of 2026-11-23"),
+    ("last week", "the week of 2026-11-09"),
+    ("this weekend", "the weekend of 2026-11-21"),
+    ("next month", "December 2026"),
+    ("last month", "October 2026"),
+    ("next year", "2027"),
+    # end of ...
+    ("end of month", "2026-11-30"),
+    ("end of the month", "2026-11-30"),
+    ("end of next month", "2026-12-31"),
+    ("end of the week", "2026-11-20"),
+    ("end of next week", "2026-11-27"),
+    ("end of the quarter", "2026-12-31"),
+    ("end of the year", "2026-12-31"),
+]
+
+
+@pytest.mark.parametrize(("phrase", "expected"), RESOLUTIONS)
+def test_phrase_resolves_on_a_fixed_wednesday(phrase: str, expected: str) -> None:
+    resolved = resolve_relative_date(phrase, WEDNESDAY)
+    assert resolved is not None, phrase
+    assert resolved.text == expected
+
+
+@pytest.mark.parametrize("phrase", ["in a few days", "a couple of weeks ago", "several days ago"])
+def test_vague_phrases_are_found_but_name_no_date(phrase: str) -> None:
+    assert [r.phrase for r in find_relative_dates(f"Ship {phrase}.")] == [phrase]
+    assert resolve_relative_date(phrase, WEDNESDAY) is None
+
+
+@pytest.mark.parametrize("text", ["Report at the next quarter close.", "Ship in the next sprint."])
+def test_quarters_and_sprints_are_not_flagged(text: str) -> None:
+    assert find_relative_dates(text) == []
+
+
+def test_a_single_day_is_exact_and_a_period_is_not() -> None:
+    day = resolve_relative_date("tomorrow", WEDNESDAY)
+    week = resolve_relative_date("next week", WEDNESDAY)
+    assert day is not None and day.exact_day and day.first_day == dt.date(2026, 11, 19)
+    assert week is not None and not week.exact_day and week.first_day == dt.date(2026, 11, 23)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Demo is on Thursday 2026-03-05.",
+        "Demo on 2026-03-05 (Thursday).",
+        "Freeze next Thursday 2026-03-05.",
+        "Handoff every Monday at 10.",
+        "Triage happens on Tuesdays.",
+        "the monday standup",  # a lowercase weekday alone is not flagged
+    ],
+)
+def test_anchored_recurring_or_lowercase_weekdays_are_not_relative_dates(text: str) -> None:
+    assert find_relative_dates(text) == []
+
+
+def test_finder_reports_line_span_and_phrase_in_reading_order() -> None:
+    hits = find_relative_dates("Intro\nShip tomorrow, review on Friday and in 2 weeks.")
+    assert [(h.line, h.phrase) for h in hits] == [(1, "tomorrow"), (1, "Friday"), (1, "in 2 weeks")]
+    first = hits[0]
+    assert "Ship tomorrow, review"[first.start : first.end] == "tomorrow"
+
+
+def test_convert_rewrites_outside_code_and_lists_each_change() -> None:
+    text, changes = convert_relative_dates(
+        "Decided yesterday, ship in 2 weeks, `today` stays, demo Friday.\n```\ntoday\n```",
+        WEDNESDAY,
+    )
+    assert text == (
+        "Decided 2026-11-17, ship 2026-12-02, `today` stays, demo Friday.\n```\ntoday\n```"
+    )
+    assert changes == ["'yesterday' -> '2026-11-17'", "'in 2 weeks' -> '2026-12-02'"]
+
+
+def test_convert_leaves_vague_and_anchored_phrases_alone() -> None:
+    body = "Soon: in a few days. Freeze next Thursday (2026-11-26)."
+    assert convert_relative_dates(body, WEDNESDAY) == (body, [])
+
+
+def test_local_date_reads_the_clock_it_is_given() -> None:
+    noon = dt.datetime(2026, 11, 18, 12, 0).timestamp() * 1000  # local noon
+    assert local_date(noon) == WEDNESDAY
+
+
+def test_lint_the_draft_verdict_and_dream_agree_on_one_wednesday() -> None:
+    from memdir_nb.draft import relative_date_problems
+    from memdir_nb.dream import convert_relative_dates as dream_convert
+    from memdir_nb.lint import find_relative_dates as lint_find
+
+    noon = dt.datetime(2026, 11, 18, 12, 0).timestamp() * 1000
+    text = "Review this monday, ship in 2 weeks."
+    assert [p for _, p in lint_find(text)] == ["this monday", "in 2 weeks"]
+    converted, _ = dream_convert(text, local_date(noon))
+    assert converted == "Review 2026-11-16, ship 2026-12-02."
+    messages = [p.message for p in relative_date_problems(text, noon)]
+    assert "2026-11-16" in messages[0] and "2026-12-02" in messages[1]

@@ -1,0 +1,122 @@
+"""validate_draft: the store's write rules as one verdict, each problem named once."""
+
+from __future__ import annotations
+
+import datetime as dt
+import string
+from pathlib import Path
+
+import pytest
+
+from memdir_nb.draft import DraftVerdict, validate_draft
+from memdir_nb.secret_scan import SecretInTeamMemoryError
+from memdir_nb.store import MemoryStore, MemoryValidationError
+
+WEDNESDAY_NOON = dt.datetime(2026, 11, 18, 12, 0).timestamp() * 1000  # local noon
+GOOD_BODY = "Use the staging db.\n\n**Why:** prod data is private.\n**How to apply:** in tests."
+
+
+def aws_key() -> str:
+    """An AWS-access-key-shaped string, built at run time so no literal key sits in the repo."""
+    tail = "".join(
+        string.ascii_uppercase[(i * 7) % 26] if i % 3 else str(i % 10) for i in range(16)
+    )
+    return "AKIA" + tail
+
+
+def verdict(**changes: object) -> DraftVerdict:
+    fields: dict[str, object] = dict(
+        name="Staging db", description="Tests use the staging database", type="feedback"
+    )
+    fields["body"] = GOOD_BODY
+    scope = changes.pop("scope", "private")
+    fields.update(changes)
+    return validate_draft(
+        fields["name"],
+        fields["description"],
+        fields["type"],
+        fields["body"],
+        scope=scope,
+        now_ms=WEDNESDAY_NOON,
+    )
+
+
+def test_a_complete_draft_has_no_problems() -> None:
+    v = verdict()
+    assert v.ok and v.errors == () and v.warnings == ()
+
+
+@pytest.mark.parametrize(
+    ("changes", "code"),
+    [
+        (dict(name="  "), "name"),
+        (dict(description="one\ntwo"), "description"),
+        (dict(type="opinion"), "type"),
+        (dict(type=""), "type"),
+        (dict(body=None), "body"),
+        (dict(scope="public"), "scope"),
+        (dict(type="user", scope="team"), "user-memory-in-team"),
+    ],
+)
+def test_each_broken_rule_is_one_error(changes: dict[str, object], code: str) -> None:
+    v = verdict(**changes)
+    assert [p.code for p in v.errors] == [code]
+
+
+def test_user_memory_in_team_is_refused_in_the_one_wording() -> None:
+    (problem,) = verdict(type="user", scope="team", body="Role.").errors
+    assert "always private" in problem.message
+
+
+def test_missing_why_and_how_are_warnings_not_errors() -> None:
+    v = verdict(body="Use the staging db.")
+    assert v.ok
+    assert [p.code for p in v.warnings] == ["missing-why", "missing-how-to-apply"]
+
+
+def test_reference_memories_need_no_why() -> None:
+    assert verdict(type="reference", body="Board is api-latency.").warnings == ()
+
+
+def test_relative_date_in_project_memory_warns_with_the_absolute_date() -> None:
+    v = verdict(type="project", body=GOOD_BODY + "\nFreeze starts next monday.")
+    (problem,) = v.warnings
+    assert problem.code == "relative-date" and "2026-11-23" in problem.message
+    assert verdict(type="feedback", body=GOOD_BODY + "\nnext monday").warnings == ()
+
+
+def test_the_same_phrase_twice_is_named_once() -> None:
+    v = verdict(type="project", description="Ship tomorrow", body=GOOD_BODY + "\ntomorrow")
+    assert [p.code for p in v.warnings] == ["relative-date"]
+
+
+def test_a_secret_refuses_team_and_warns_private() -> None:
+    body = GOOD_BODY + f"\nkey {aws_key()}"
+    team, private = verdict(scope="team", type="project", body=body), verdict(body=body)
+    assert [p.code for p in team.errors] == ["secret-in-team"]
+    assert private.ok and "secret-in-private" in private.codes()
+    assert aws_key() not in team.errors[0].message
+
+
+def test_store_save_raises_the_verdicts_errors_and_writes_nothing(tmp_path: Path) -> None:
+    store = MemoryStore(tmp_path / "m")
+    with pytest.raises(MemoryValidationError, match="name is empty.*unknown memory type"):
+        store.save("", "d", "opinion", "b")
+    with pytest.raises(SecretInTeamMemoryError):
+        store.save("Key", "The deploy key", "project", aws_key(), scope="team")
+    assert not (tmp_path / "m").exists() or list((tmp_path / "m").rglob("*.md")) == []
+
+
+def test_store_keeps_the_verdicts_warnings_after_writing(tmp_path: Path) -> None:
+    store = MemoryStore(tmp_path / "m", now_ms=WEDNESDAY_NOON)
+    path = store.save("Freeze", "Merge freeze for the release", "project", "Starts tomorrow.")
+    assert path.is_file()
+    assert [w.split(": ", 1)[0] for w in store.warnings] == [path.name] * 3
+    assert "2026-11-19" in store.warnings[-1]
+
+
+def test_store_update_checks_the_resulting_memory(tmp_path: Path) -> None:
+    store = MemoryStore(tmp_path / "m")
+    path = store.save("Role", "Data scientist", "user", "Role.")
+    with pytest.raises(MemoryValidationError, match="description is empty"):
+        store.update(path.name, description=" ")
