@@ -555,7 +555,7 @@ def _check_content(mem: MemoryText, c: _Collector) -> None:
         for line_no, line in texts:
             if _mostly_other_script(line):
                 continue  # an English 'today' inside Korean or Chinese prose is a label, not a date
-            hits = find_relative_dates(line)
+            hits = find_date_phrases(line)
             if hits:
                 c.add(
                     "relative-date",

@@ -64,10 +64,13 @@ class DirProfile:
         parts = [
             f"{self.private_files} private memories",
             f"{self.team_files} team memories" if self.has_team_dir else "no team/ folder",
-            "private index: " + ("MEMORY.md" if self.private_index else "none"),
+            "private index: " + (ENTRYPOINT_NAME if self.private_index else "none"),
         ]
         if self.has_team_dir:
-            parts.append("team index: " + ("team/MEMORY.md" if self.team_index else "none"))
+            parts.append(
+                "team index: "
+                + (f"{TEAM_DIRNAME}/{ENTRYPOINT_NAME}" if self.team_index else "none")
+            )
         if self.log_files:
             parts.append(f"daily log files: {self.log_files} (not scanned)")
         return ", ".join(parts)
@@ -98,7 +101,7 @@ class DirProfile:
         if self.has_team_dir:
             out.append(
                 ScopeIndexText(
-                    "team",
+                    TEAM_DIRNAME,
                     self.team_folder,
                     read_entrypoint(self.team_folder) if self.team_index else None,
                 )

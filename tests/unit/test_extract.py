@@ -587,7 +587,7 @@ def test_extraction_prompt_in_skip_index_mode_never_asks_for_an_index_line(memdi
     messages = read_transcript(SAMPLE).messages[-4:]
     system = build_extraction_request(memdir, messages, skip_index=True)["system"]
     assert "- [Title](file.md)" not in system
-    assert "do not\n  create or edit MEMORY.md" in system
+    assert "do not\n  create or edit the index" in system
 
 
 def test_run_extraction_takes_skip_index_from_the_config_flag(memdir: Path, tmp_path: Path) -> None:
