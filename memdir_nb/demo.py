@@ -43,6 +43,17 @@ class DemoDirError(ValueError):
     """The demo cannot be built at the requested target (it would clobber real data)."""
 
 
+class DemoDirExistsError(DemoDirError):
+    """The target already holds a demo dir and overwrite was not asked for."""
+
+    def __init__(self, target: Path) -> None:
+        super().__init__(
+            f"{target} already holds a demo memory dir; pass overwrite=True to rebuild it, "
+            "or choose a new directory"
+        )
+        self.target = target
+
+
 @dataclass(frozen=True)
 class DemoMemory:
     """One memory in the demo: where it lives, its frontmatter, its age and its body."""
@@ -851,10 +862,7 @@ def _check_target(target: Path, overwrite: bool) -> bool:
             "refusing to touch it. Choose an empty or new directory."
         )
     if not overwrite:
-        raise DemoDirError(
-            f"{target} already holds a demo memory dir; pass overwrite=True to rebuild it, "
-            "or choose a new directory"
-        )
+        raise DemoDirExistsError(target)
     return True
 
 

@@ -18,7 +18,13 @@ from pathlib import Path
 from typing import Any, Literal
 
 from memdir_nb.config import MEMORY_DIR_ENV_VARS, MemdirConfig
-from memdir_nb.constants import ENTRYPOINT_NAME, MAX_MEMORY_FILES, TEAM_DIRNAME
+from memdir_nb.constants import (
+    ENTRYPOINT_NAME,
+    MAX_ENTRYPOINT_BYTES,
+    MAX_ENTRYPOINT_LINES,
+    MAX_MEMORY_FILES,
+    TEAM_DIRNAME,
+)
 from memdir_nb.paths import GateDecision, sanitize_path
 from memdir_nb.where import PROJECTS_DIRNAME, WhereReport, plural, where
 
@@ -231,20 +237,26 @@ def _index_file_findings(memory_dir: Path) -> list[DoctorFinding]:
         except OSError:
             continue
         if stat.S_ISLNK(st.st_mode):
+            real = os.path.realpath(index)
+            root = os.path.realpath(memory_dir)
+            inside = real.startswith(root.rstrip(os.sep) + os.sep)
+            where_to = "a file inside the memory dir" if inside else "a file OUTSIDE the memory dir"
             out.append(
                 DoctorFinding(
                     "index-symlink",
                     "action",
-                    f"{ENTRYPOINT_NAME} is a symlink (to {os.readlink(index)}); a link can lead "
-                    "outside the memory dir, so it is not read as the index",
+                    f"{scope_dir.name}/{ENTRYPOINT_NAME} is a symlink to {where_to} ({real}): what "
+                    "is loaded then depends on a file that can change or vanish outside the index",
                     os.fspath(index),
-                    f"replace the link with a regular file: `memdir-nb rebuild-index {scope_dir}`",
+                    f"replace the link with a regular file: `memdir-nb rebuild-index {memory_dir}`",
                 )
             )
     return out
 
 
-def _grouped(findings: list[Any], rule: str, *, severity: str | None = None) -> dict[str, list[Any]]:
+def _grouped(
+    findings: list[Any], rule: str, *, severity: str | None = None
+) -> dict[str, list[Any]]:
     groups: dict[str, list[Any]] = defaultdict(list)
     for f in findings:
         if f.rule == rule and (severity is None or f.severity == severity):
@@ -252,15 +264,16 @@ def _grouped(findings: list[Any], rule: str, *, severity: str | None = None) -> 
     return groups
 
 
-def _lint_findings(memory_dir: Path, report: WhereReport, now_ms: float | None) -> list[DoctorFinding]:
-    from memdir_nb.index import entries_past_caps
+def _lint_findings(
+    memory_dir: Path, report: WhereReport, now_ms: float | None
+) -> list[DoctorFinding]:
+    from memdir_nb.index import entries_past_caps, truncate_entrypoint_content
     from memdir_nb.lint import lint_dir, scope_of
 
     result = lint_dir(memory_dir, now_ms=now_ms, progress=False)
     out: list[DoctorFinding] = []
     for ix in result.indexes:
         where_ix = os.path.join(memory_dir, ix.path)
-        scope_dir = os.path.dirname(where_ix)
         if ix.problem is not None:
             out.append(
                 DoctorFinding(
@@ -268,7 +281,7 @@ def _lint_findings(memory_dir: Path, report: WhereReport, now_ms: float | None) 
                     "action",
                     f"{ix.path} {ix.problem}, so no index is loaded",
                     where_ix,
-                    f"remove it and run `memdir-nb rebuild-index {scope_dir}`",
+                    f"remove it and run `memdir-nb rebuild-index {memory_dir}`",
                 )
             )
             continue
@@ -280,20 +293,27 @@ def _lint_findings(memory_dir: Path, report: WhereReport, now_ms: float | None) 
                     f"{ix.path} is not valid UTF-8; the bad bytes reach the prompt as "
                     "replacement characters",
                     where_ix,
-                    f"re-save it as UTF-8, or run `memdir-nb rebuild-index {scope_dir}`",
+                    f"re-save it as UTF-8, or run `memdir-nb rebuild-index {memory_dir}`",
                 )
             )
-        cut = entries_past_caps(ix.text)
-        if cut:
+        loaded = truncate_entrypoint_content(ix.text)
+        if loaded.warning:
+            cut = entries_past_caps(ix.text)
+            lost = (
+                f"{plural(len(cut), 'entry', 'entries')} past the cut {'is' if len(cut) == 1 else 'are'} never seen"
+                if cut
+                else "no entry is lost yet, but everything after the cut is, and the model is warned"
+            )
             out.append(
                 DoctorFinding(
                     "index-past-caps",
                     "action",
-                    f"{plural(len(cut), 'entry', 'entries')} of {ix.path} sit past the 200-line / "
-                    "25,000-byte caps and are never seen",
+                    f"{ix.path} is {loaded.line_count:,} lines / {loaded.byte_count:,} bytes, past "
+                    f"the {MAX_ENTRYPOINT_LINES}-line / {MAX_ENTRYPOINT_BYTES:,}-byte caps: only "
+                    f"its first {loaded.kept_line_count} lines load; {lost}",
                     where_ix,
                     "keep one short line per memory and move prose into topic files; "
-                    f"`memdir-nb rebuild-index {scope_dir}` rewrites it from the topic files",
+                    f"`memdir-nb rebuild-index {memory_dir}` rewrites it from the topic files",
                     tuple(f"line {e.line_no}: [{e.title}]({e.target})" for e in cut),
                 )
             )
@@ -307,7 +327,7 @@ def _lint_findings(memory_dir: Path, report: WhereReport, now_ms: float | None) 
                         f"no {ix.path} although {plural(len(scoped), 'memory', 'memories')} "
                         "exist in this scope, so none is listed up front",
                         where_ix,
-                        f"run `memdir-nb rebuild-index {scope_dir}`",
+                        f"run `memdir-nb rebuild-index {memory_dir}`",
                     )
                 )
     missing = sorted(f.path for f in result.findings if f.rule == "not-in-index")
@@ -334,9 +354,10 @@ def _lint_findings(memory_dir: Path, report: WhereReport, now_ms: float | None) 
             DoctorFinding(
                 "index-dangling",
                 "action",
-                f"{plural(len(dangling), 'index line')} point at nothing",
+                f"{plural(len(dangling), 'index line')} {'points' if len(dangling) == 1 else 'point'} "
+                "at nothing",
                 os.fspath(memory_dir / ENTRYPOINT_NAME),
-                "delete those lines (or restore the files); `memdir-nb rebuild-index DIR` drops them",
+                f"delete those lines (or restore the files); `memdir-nb rebuild-index {memory_dir}` drops them",
                 tuple(dangling),
             )
         )
@@ -397,7 +418,7 @@ def _lint_findings(memory_dir: Path, report: WhereReport, now_ms: float | None) 
                 "note",
                 f"team/ exists but team memory is off ({report.team_memory.reason}), so team "
                 "memories are not loaded",
-                f"{report.team_memory.setting} in {report.team_memory.source}",
+                f"{report.team_memory.setting} ({report.team_memory.source})",
                 "set MEMDIR_NB_TEAM_MEMORY=1 (the stand-in for tengu_herring_clock) to load it",
             )
         )

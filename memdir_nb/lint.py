@@ -685,7 +685,7 @@ def lint_index(index: ScopeIndex, memory_files: Iterable[str]) -> list[Finding]:
         c.add(
             "index-not-regular",
             f"{index.path} {index.problem}, so nothing of it is loaded",
-            f"replace it with a regular file: `memdir-nb rebuild-index DIR` writes one from the topic files",
+            "replace it with a regular file: `memdir-nb rebuild-index DIR` writes one from the topic files",
         )
         return c.items
     if not index.valid_utf8:

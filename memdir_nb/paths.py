@@ -347,12 +347,16 @@ def _setting_steps(config: MemdirConfig, decided: bool) -> tuple[list[Resolution
                 )
             )
             continue
+        valid: str | None
+        problem: str | None
         if not isinstance(value, str):
             valid, problem = None, f"is not a string (got {type(value).__name__})"
         else:
             valid, problem = memory_path_problem(value, True, home=config.home)
         if valid is None:
-            steps.append(ResolutionStep("autoMemoryDirectory", source, shown, "rejected", str(problem)))
+            steps.append(
+                ResolutionStep("autoMemoryDirectory", source, shown, "rejected", str(problem))
+            )
         elif decided or chosen is not None:
             steps.append(
                 ResolutionStep(
@@ -482,9 +486,7 @@ def auto_memory_decision(config: MemdirConfig) -> GateDecision:
         name = "CLAUDE_CODE_REMOTE_MEMORY_DIR"
         _, problem = memory_path_problem(config.remote_memory_dir, False, home=config.home)
         if problem is not None:
-            return GateDecision(
-                False, 3, f"{name} {problem}", _env_origin(config, name), name
-            )
+            return GateDecision(False, 3, f"{name} {problem}", _env_origin(config, name), name)
     # Trust order for the switch: policy > flag > local > project > user, but a project file
     # may only turn memory OFF (the safe direction); it can never turn on what a user disabled.
     s = config.settings
@@ -510,7 +512,9 @@ def _flag_decision(config: MemdirConfig, flag: str, spec_name: str) -> GateDecis
     var = FLAG_ENV_VARS[flag]
     auto = auto_memory_decision(config)
     if not auto.enabled:
-        return GateDecision(False, auto.level, f"auto memory is off ({auto.reason})", auto.source, auto.setting)
+        return GateDecision(
+            False, auto.level, f"auto memory is off ({auto.reason})", auto.source, auto.setting
+        )
     on = bool(getattr(config.flags, flag))
     state = "set" if on else "not set"
     source = _env_origin(config, var) if on else "nothing set: flags are off by default"

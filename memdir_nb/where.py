@@ -20,12 +20,12 @@ from typing import Any
 from memdir_nb.config import ALL_LAYERS, TRUSTED_LAYERS, MemdirConfig
 from memdir_nb.constants import MAX_ENTRYPOINT_BYTES, MAX_ENTRYPOINT_LINES
 from memdir_nb.paths import (
+    AutoMemPathResolution,
     GateDecision,
     ResolutionStep,
     auto_memory_decision,
     find_canonical_git_root,
     find_checkout_root,
-    AutoMemPathResolution,
     kairos_decision,
     resolve_auto_mem_path,
     sanitize_path,
@@ -36,7 +36,7 @@ AGENT_MEMORY_DIRNAME = "agent-memory"
 AGENT_MEMORY_LOCAL_DIRNAME = "agent-memory-local"
 PROJECTS_DIRNAME = "projects"
 # Guessing a project's path from its key walks real folders; this bounds the folders listed.
-MAX_GUESS_LISTINGS = 400
+MAX_GUESS_LISTINGS = 64
 # How much of a session transcript is read when looking for the project's cwd.
 TRANSCRIPT_PEEK_BYTES = 64 * 1024
 
@@ -46,7 +46,9 @@ def plural(n: int, word: str, many: str | None = None) -> str:
     if n == 1:
         return f"1 {word}"
     if many is None:
-        many = word[:-1] + "ies" if word.endswith("y") and word[-2:-1] not in "aeiou" else word + "s"
+        many = (
+            word[:-1] + "ies" if word.endswith("y") and word[-2:-1] not in "aeiou" else word + "s"
+        )
     return f"{n:,} {many}"
 
 
@@ -114,7 +116,7 @@ def _settings_files(config: MemdirConfig) -> tuple[SettingsFile, ...]:
             SettingsFile(
                 layer,
                 path,
-                bool(path) and os.path.isfile(path),
+                path is not None and os.path.isfile(path),
                 layer in TRUSTED_LAYERS,
                 tuple(sets),
             )
@@ -134,7 +136,9 @@ def where(config: MemdirConfig, *, git: str | None = "git") -> WhereReport:
     try:
         resolution = resolve_auto_mem_path(config, git=git)
     except ValueError as exc:  # CLAUDE_CODE_REMOTE_MEMORY_DIR is unusable: there is no dir
-        broken = ResolutionStep("default", "CLAUDE_CODE_REMOTE_MEMORY_DIR", None, "rejected", str(exc))
+        broken = ResolutionStep(
+            "default", "CLAUDE_CODE_REMOTE_MEMORY_DIR", None, "rejected", str(exc)
+        )
         resolution = AutoMemPathResolution("", "none", (str(exc),), (broken,))
     git_root = find_canonical_git_root(config.cwd, git=git)
     checkout = find_checkout_root(config.cwd, git=git) if git_root is not None else None
@@ -144,9 +148,7 @@ def where(config: MemdirConfig, *, git: str | None = "git") -> WhereReport:
         key_root = os.fspath(git_root) if git_root else os.path.realpath(config.cwd)
         key = sanitize_path(key_root)
     default_home = config.home / ".claude"
-    home_source = (
-        "HOME/.claude" if config.claude_home == default_home else "CLAUDE_CONFIG_DIR"
-    )
+    home_source = "HOME/.claude" if config.claude_home == default_home else "CLAUDE_CONFIG_DIR"
     return WhereReport(
         cwd=os.fspath(config.cwd),
         claude_home=os.fspath(config.claude_home),
@@ -175,8 +177,7 @@ def _on(decision: GateDecision) -> str:
 def format_where(report: WhereReport) -> str:
     """The report as text for the terminal: the dir first, then each step and decision."""
     lines = [
-        f"memory dir: {report.memory_dir}"
-        + ("" if report.exists else "  (does not exist yet)"),
+        f"memory dir: {report.memory_dir}" + ("" if report.exists else "  (does not exist yet)"),
         f"  chosen by: {report.source}",
         f"project:    {report.cwd}",
     ]
@@ -253,17 +254,26 @@ class MemoryDirInfo:
         return out
 
 
-def dir_stats(
-    memory_dir: str | os.PathLike[str], *, now_ms: float | None = None
-) -> tuple[list[Any], list[IndexUse], int]:
-    """(headers of every memory, index use per scope, skipped count) for one memory dir."""
+@dataclass(frozen=True)
+class DirContents:
+    """What one read of a memory dir found: every header, both indexes, what was skipped."""
+
+    headers: list[Any]
+    indexes: list[Any]  # lint.ScopeIndex, one per MEMORY.md
+    uses: list[IndexUse]
+    skipped: int
+
+
+def read_dir_contents(memory_dir: str | os.PathLike[str]) -> DirContents:
+    """Scan every memory header (no cap) and read both indexes against their caps."""
     from memdir_nb.index import truncate_entrypoint_content
     from memdir_nb.lint import read_scope_indexes
     from memdir_nb.scan import scan_memory_dir
 
     report = scan_memory_dir(memory_dir, limit=None)
+    indexes = read_scope_indexes(memory_dir)
     uses = []
-    for ix in read_scope_indexes(memory_dir):
+    for ix in indexes:
         t = truncate_entrypoint_content(ix.text)
         uses.append(
             IndexUse(
@@ -274,28 +284,33 @@ def dir_stats(
                 t.was_line_truncated or t.was_byte_truncated,
             )
         )
-    return list(report.headers), uses, len(report.skipped)
+    return DirContents(list(report.headers), indexes, uses, len(report.skipped))
+
+
+@dataclass(frozen=True)
+class FoundDir:
+    """A memory dir found under a Claude home, before it is read."""
+
+    path: Path
+    kind: str
+    key: str
+    project_path: str | None
 
 
 def describe_dir(
-    memory_dir: str | os.PathLike[str],
-    *,
-    kind: str,
-    key: str,
-    project_path: str | None,
-    now_ms: float | None = None,
+    found: FoundDir, contents: DirContents, *, now_ms: float | None = None
 ) -> MemoryDirInfo:
     """Counts by type and scope, ages and index use of one memory dir."""
     from memdir_nb.age import memory_age_days
     from memdir_nb.lint import scope_of
 
-    headers, uses, skipped = dir_stats(memory_dir, now_ms=now_ms)
+    headers = contents.headers
     ages = [memory_age_days(h.mtime_ms, now_ms) for h in headers]
     return MemoryDirInfo(
-        path=os.fspath(memory_dir),
-        kind=kind,
-        key=key,
-        project_path=project_path,
+        path=os.fspath(found.path),
+        kind=found.kind,
+        key=found.key,
+        project_path=found.project_path,
         memories=len(headers),
         by_type=dict(
             sorted(Counter(h.type.value if h.type else "(none)" for h in headers).items())
@@ -303,8 +318,8 @@ def describe_dir(
         by_scope=dict(sorted(Counter(scope_of(h.filename) for h in headers).items())),
         newest_age_days=min(ages) if ages else None,
         oldest_age_days=max(ages) if ages else None,
-        indexes=tuple(uses),
-        skipped=skipped,
+        indexes=tuple(contents.uses),
+        skipped=contents.skipped,
     )
 
 
@@ -373,48 +388,57 @@ def project_path_for_key(project_dir: Path) -> str | None:
     return guess_project_path(key)
 
 
-def _agent_dirs(base: Path, kind: str) -> list[tuple[Path, str, str]]:
+def _agent_dirs(base: Path) -> list[Path]:
     if not base.is_dir() or base.is_symlink():
         return []
     return [
-        (d, kind, d.name)
+        d
         for d in sorted(base.iterdir())
         if d.is_dir() and not d.is_symlink() and not d.name.startswith(".")
     ]
 
 
-def list_memory_dirs(
-    claude_home: str | os.PathLike[str], *, now_ms: float | None = None
-) -> list[MemoryDirInfo]:
-    """Every project memory dir and agent memory dir under a Claude home, with figures."""
+def find_memory_dirs(claude_home: str | os.PathLike[str]) -> list[FoundDir]:
+    """Every project memory dir and agent memory dir under a Claude home (nothing read yet)."""
     home = Path(claude_home)
     if not home.is_dir():
         raise ValueError(
             f"{home} is not a directory; pass a Claude home (the folder holding projects/), "
             "such as ~/.claude"
         )
-    found: list[tuple[Path, str, str, str | None]] = []
+    found: list[FoundDir] = []
     projects = home / PROJECTS_DIRNAME
     project_paths: list[str] = []
     if projects.is_dir() and not projects.is_symlink():
         for project in sorted(projects.iterdir()):
             memory = project / "memory"
+            # A symlinked project or memory folder could lead anywhere: only real folders count.
             if project.is_symlink() or memory.is_symlink() or not memory.is_dir():
                 continue
             path = project_path_for_key(project)
             if path:
                 project_paths.append(path)
-            found.append((memory, "project", project.name, path))
-    for d, kind, key in _agent_dirs(home / AGENT_MEMORY_DIRNAME, "agent:user"):
-        found.append((d, kind, key, None))
-    for project_path in project_paths:
+            found.append(FoundDir(memory, "project", project.name, path))
+    for d in _agent_dirs(home / AGENT_MEMORY_DIRNAME):
+        found.append(FoundDir(d, "agent:user", d.name, None))
+    for project_path in sorted(set(project_paths)):
         claude = Path(project_path) / ".claude"
-        for sub, kind in ((AGENT_MEMORY_DIRNAME, "agent:project"), (AGENT_MEMORY_LOCAL_DIRNAME, "agent:local")):
-            for d, k, key in _agent_dirs(claude / sub, kind):
-                found.append((d, k, key, project_path))
+        for sub, kind in (
+            (AGENT_MEMORY_DIRNAME, "agent:project"),
+            (AGENT_MEMORY_LOCAL_DIRNAME, "agent:local"),
+        ):
+            for d in _agent_dirs(claude / sub):
+                found.append(FoundDir(d, kind, d.name, project_path))
+    return found
+
+
+def list_memory_dirs(
+    claude_home: str | os.PathLike[str], *, now_ms: float | None = None
+) -> list[MemoryDirInfo]:
+    """Every project and agent memory dir under a Claude home, with counts, ages and index use."""
     return [
-        describe_dir(path, kind=kind, key=key, project_path=proj, now_ms=now_ms)
-        for path, kind, key, proj in found
+        describe_dir(found, read_dir_contents(found.path), now_ms=now_ms)
+        for found in find_memory_dirs(claude_home)
     ]
 
 
@@ -423,7 +447,9 @@ def format_list(infos: list[MemoryDirInfo]) -> str:
     lines = []
     for info in infos:
         lines.append(f"{info.path}  [{info.kind}]")
-        lines.append(f"  project: {info.project_path or '(cannot be told from the key ' + info.key + ')'}")
+        lines.append(
+            f"  project: {info.project_path or '(cannot be told from the key ' + info.key + ')'}"
+        )
         types = ", ".join(f"{k} {v}" for k, v in info.by_type.items()) or "none"
         scopes = ", ".join(f"{k} {v}" for k, v in info.by_scope.items()) or "none"
         lines.append(f"  {plural(info.memories, 'memory')}: {types}; scope: {scopes}")
