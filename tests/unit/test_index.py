@@ -383,3 +383,32 @@ def test_rebuild_scope_can_be_given_explicitly(tmp_path: Path) -> None:
     assert rebuild_index(shared, write=False) == ""  # inferred private: team/ and logs/ left out
     with pytest.raises(ValueError, match="'private' or 'team'"):
         rebuild_index(shared, write=False, scope="shared")  # type: ignore[arg-type]
+
+
+# --------------------------------------------------------------------------- reading MEMORY.md (branch doctor)
+
+
+def test_an_invalid_utf8_index_is_reported_not_hidden(tmp_path) -> None:
+    from memdir_nb.index import read_entrypoint_checked
+
+    (tmp_path / "MEMORY.md").write_bytes(b"- [Caf\xe9](a.md) \xe2\x80\x94 hook\n")
+    read = read_entrypoint_checked(tmp_path)
+    assert read.exists and not read.valid_utf8 and "\ufffd" in read.text
+
+
+def test_a_fifo_index_is_not_read_and_does_not_block(tmp_path) -> None:
+    import os
+
+    from memdir_nb.index import read_entrypoint, read_entrypoint_checked
+
+    os.mkfifo(tmp_path / "MEMORY.md")
+    read = read_entrypoint_checked(tmp_path)
+    assert read.exists and read.text == "" and "FIFO" in (read.problem or "")
+    assert read_entrypoint(tmp_path) == ""
+
+
+def test_a_missing_index_reads_as_empty(tmp_path) -> None:
+    from memdir_nb.index import read_entrypoint_checked
+
+    read = read_entrypoint_checked(tmp_path)
+    assert (read.exists, read.text, read.valid_utf8, read.problem) == (False, "", True, None)
