@@ -208,12 +208,13 @@ def cmd_demo(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return 2
-    except (FileExistsError, ValueError) as exc:
+    except ValueError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     except OSError as exc:
+        blame = f" ({exc.filename})" if exc.filename else ""
         print(
-            f"error: cannot create the demo dir at {args.dir}: {exc.strerror or exc}; "
+            f"error: cannot create the demo dir at {args.dir}: {exc.strerror or exc}{blame}; "
             "choose a folder you can write to",
             file=sys.stderr,
         )
