@@ -935,3 +935,57 @@ def notebook_memory_dir(
         return path.resolve()
     scratch = Path(tempfile.mkdtemp(prefix="memdir-nb-demo-"))
     return build_demo_memory_dir(scratch / "memory", now_ms=now_ms)
+
+
+# ---------------------------------------------------------------------------- a demo Claude home
+
+# Problems seeded into the demo Claude home, for `memdir-nb doctor` and notebook 10.
+DEMO_HOME_SETTINGS: Mapping[str, Mapping[str, object]] = MappingProxyType(
+    {
+        # Another tool "helpfully" switched auto memory off through the user settings' env block.
+        "user": {"env": {"CLAUDE_CODE_DISABLE_AUTO_MEMORY": "1"}, "theme": "dark"},
+        # The repository tries to choose the memory dir; project settings are never trusted for it.
+        "project": {"autoMemoryDirectory": "~/team-memory"},
+    }
+)
+
+
+@dataclass(frozen=True)
+class DemoClaudeHome:
+    """Where the demo Claude home's parts are."""
+
+    home: Path  # the fake $HOME
+    claude_home: Path  # home/.claude
+    project: Path  # the project folder (not a git repository)
+    memory_dir: Path  # home/.claude/projects/<key>/memory, holding the demo memory dir
+    policy_settings: Path  # where policy settings would be (absent)
+
+    @property
+    def user_settings(self) -> Path:
+        """home/.claude/settings.json (holds the seeded env block)."""
+        return self.claude_home / "settings.json"
+
+
+def build_demo_claude_home(
+    target: str | os.PathLike[str], *, now_ms: float | None = None
+) -> DemoClaudeHome:
+    """A fake home with a project, its demo memory dir, and the settings in DEMO_HOME_SETTINGS."""
+    import json
+
+    from memdir_nb.paths import sanitize_path
+
+    root = Path(os.path.abspath(os.fspath(target)))
+    if root.exists() and (not root.is_dir() or any(root.iterdir())):
+        raise DemoDirError(f"{root} is not an empty directory; choose a new or empty one")
+    home, project = root / "home", root / "project"
+    claude_home = home / ".claude"
+    paths = {
+        "user": claude_home / "settings.json",
+        "project": project / ".claude" / "settings.json",
+    }
+    for layer, data in DEMO_HOME_SETTINGS.items():
+        paths[layer].parent.mkdir(parents=True, exist_ok=True)
+        paths[layer].write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
+    key = sanitize_path(os.path.realpath(project))
+    memory_dir = build_demo_memory_dir(claude_home / "projects" / key / "memory", now_ms=now_ms)
+    return DemoClaudeHome(home, claude_home, project, memory_dir, root / "managed-settings.json")

@@ -337,7 +337,8 @@ def _lint_findings(
                 "not-in-index",
                 "action",
                 f"{plural(len(missing), 'topic file')} missing from the index: recall can still "
-                "find them, but they are never listed up front",
+                f"find {'it' if len(missing) == 1 else 'them'}, but the index never lists "
+                f"{'it' if len(missing) == 1 else 'them'} up front",
                 os.fspath(memory_dir / ENTRYPOINT_NAME),
                 "add a '- [Title](file.md) — hook' line for each, or run "
                 f"`memdir-nb rebuild-index {memory_dir}` (it rewrites hooks from descriptions)",
@@ -411,7 +412,8 @@ def _lint_findings(
                 tuple(f"{s.path}: {s.reason}" for s in result.skipped),
             )
         )
-    if (memory_dir / TEAM_DIRNAME).is_dir() and not report.team_memory.enabled:
+    team_off = report.auto_memory.enabled and not report.team_memory.enabled
+    if team_off and (memory_dir / TEAM_DIRNAME).is_dir():
         out.append(
             DoctorFinding(
                 "team-memory-off",
