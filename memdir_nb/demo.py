@@ -989,3 +989,57 @@ def build_demo_claude_home(
     key = sanitize_path(os.path.realpath(project))
     memory_dir = build_demo_memory_dir(claude_home / "projects" / key / "memory", now_ms=now_ms)
     return DemoClaudeHome(home, claude_home, project, memory_dir, root / "managed-settings.json")
+
+
+# ---------------------------------------------------------------------------- a demo fleet
+
+DEMO_FLEET_PROJECTS: tuple[str, ...] = (
+    "forecast-api",
+    "billing-svc",
+    "ingest-workers",
+    "docs-site",
+    "sdk-python",
+    "ops-runbooks",
+)
+
+
+def build_demo_fleet(target: str | os.PathLike[str], *, now_ms: float | None = None) -> Path:
+    """A Claude home whose projects/ holds one memory dir per DEMO_FLEET_PROJECTS entry.
+
+    The first project gets the whole demo memory dir; the others get deterministic slices of
+    it, older by 60 days per project, and the last one an index padded past the line cap.
+    Returns the Claude home (target/home/.claude); the project folders live in target/src/.
+    """
+    from memdir_nb.index import format_index_entry
+    from memdir_nb.paths import sanitize_path
+
+    now = _clock(now_ms)
+    root = Path(os.path.abspath(os.fspath(target)))
+    if root.exists() and (not root.is_dir() or any(root.iterdir())):
+        raise DemoDirError(f"{root} is not an empty directory; choose a new or empty one")
+    claude_home = root / "home" / ".claude"
+    memories = demo_memories(now)
+    for n, name in enumerate(DEMO_FLEET_PROJECTS):
+        project = root / "src" / name
+        project.mkdir(parents=True)
+        memory_dir = claude_home / "projects" / sanitize_path(os.fspath(project)) / "memory"
+        if n == 0:
+            build_demo_memory_dir(memory_dir, now_ms=now)
+            continue
+        chosen = [m for i, m in enumerate(memories) if (i + n) % (n + 1) == 0]
+        shift = 60 * n
+        index: dict[str, list[str]] = {"private": [], "team": []}
+        for mem in chosen:
+            _write(
+                memory_dir / mem.path, _render_file(mem), mtime_for_age(mem.age_days + shift, now)
+            )
+            index[mem.scope].append(format_index_entry(mem.name, mem.filename, mem.description))
+        if n == len(DEMO_FLEET_PROJECTS) - 1:
+            index["private"] += [
+                f"- note {i}: paste from a chat, never cleaned up" for i in range(230)
+            ]
+        for scope, lines in index.items():
+            if lines:
+                folder = memory_dir / TEAM_DIR_NAME if scope == "team" else memory_dir
+                _write(folder / INDEX_NAME, "\n".join(lines) + "\n", mtime_for_age(shift, now))
+    return claude_home
