@@ -62,6 +62,13 @@ def _existing_file(raw: str) -> Path:
     return path
 
 
+def _new_path(raw: str) -> Path:
+    """An argparse type: a non-empty path (the empty string would mean the current folder)."""
+    if not raw.strip():
+        raise argparse.ArgumentTypeError("the path is empty; give the folder to create")
+    return Path(raw)
+
+
 def _existing_dir(raw: str) -> Path:
     from memdir_nb.config import MemdirConfig
 
@@ -365,9 +372,18 @@ def cmd_export(args: argparse.Namespace) -> int:
 
 def cmd_rebuild_index(args: argparse.Namespace) -> int:
     """Rewrite MEMORY.md (and team/MEMORY.md) from the topic files' frontmatter."""
-    from memdir_nb.index import rebuild_index
+    from memdir_nb.index import read_entrypoint_checked, rebuild_index
+    from memdir_nb.scan import scan_memory_dir
     from memdir_nb.store import MemoryStore
 
+    has_index = read_entrypoint_checked(args.dir).exists
+    if not has_index and not scan_memory_dir(args.dir, limit=1).headers:
+        print(
+            f"error: {args.dir} holds no MEMORY.md and no memory files, so it is not a memory "
+            "dir; pass the folder that holds the memories (nothing was written)",
+            file=sys.stderr,
+        )
+        return 2
     if args.dry_run:
         print(rebuild_index(args.dir, write=False, scope="private"), end="")
         return 0
@@ -414,7 +430,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_lint)
 
     p = sub.add_parser("demo", help="build the bundled demo memory dir")
-    p.add_argument("dir", type=Path, help="where to create it")
+    p.add_argument("dir", type=_new_path, help="where to create it")
     p.add_argument("--overwrite", action="store_true", help="replace an earlier demo dir there")
     p.add_argument(
         "--now-ms", type=_finite_float, default=None, help="pretend 'now' is this epoch time in ms"

@@ -214,13 +214,21 @@ def test_rebuild_index_writes_an_index_lint_accepts(tmp_path: Path) -> None:
         ("list", "--home", "/no/such/home"),
         ("export", "--parquet", "DIR/MEMORY.md", "--home", "HOME"),
         ("rebuild-index", "/no/such/dir"),
+        ("rebuild-index", "EMPTY"),
+        ("demo", ""),
         ("index", "DIR", "--scope", "nope"),
     ],
 )
 def test_no_input_gives_a_traceback(tmp_path: Path, demo_dir: Path, args: tuple[str, ...]) -> None:
     home = tmp_path / "home"
     (home / ".claude").mkdir(parents=True)
-    subst = {"DIR": str(demo_dir), "NEW": str(tmp_path / "new"), "HOME": str(home)}
+    (tmp_path / "empty").mkdir()
+    subst = {
+        "DIR": str(demo_dir),
+        "NEW": str(tmp_path / "new"),
+        "HOME": str(home),
+        "EMPTY": str(tmp_path / "empty"),
+    }
     real = [subst.get(a, a.replace("DIR/", str(demo_dir) + "/")) for a in args]
     out = run_env(*real)
     assert out.returncode == 2, (out.stdout, out.stderr)
@@ -308,3 +316,10 @@ def test_every_command_a_hint_names_exists() -> None:
         named |= set(re.findall(r"memdir-nb ([a-z][a-z-]*)", path.read_text(encoding="utf-8")))
     named -= {"demo"} if "demo" in commands else set()
     assert named <= commands, named - commands
+
+
+def test_rebuild_index_refuses_a_folder_that_is_not_a_memory_dir(tmp_path: Path) -> None:
+    (tmp_path / "notes.txt").write_text("not a memory")
+    out = run_env("rebuild-index", str(tmp_path))
+    assert out.returncode == 2 and "not a memory dir" in out.stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["notes.txt"]
