@@ -53,6 +53,10 @@ _EXPORTS: dict[str, str] = {
     "sanitize_path": "paths",
     "ensure_memory_dir_exists": "paths",
     "find_canonical_git_root": "paths",
+    # where, doctor, fleet
+    "list_memory_dirs": "where",
+    "diagnose": "doctor",
+    "export_parquet": "fleet",
     # team paths and security
     "PathTraversalError": "team_paths",
     "sanitize_path_key": "team_paths",
