@@ -325,7 +325,8 @@ def _lint_findings(
                         "index-missing",
                         "action",
                         f"no {ix.path} although {plural(len(scoped), 'memory', 'memories')} "
-                        "exist in this scope, so none is listed up front",
+                        f"{'exists' if len(scoped) == 1 else 'exist'} in this scope, so none is "
+                        "listed up front",
                         where_ix,
                         f"run `memdir-nb rebuild-index {memory_dir}`",
                     )

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from memdir_nb.where import FoundDir, describe_dir, find_memory_dirs, read_dir_contents
+from memdir_nb.where import UNTYPED, FoundDir, describe_dir, find_memory_dirs, read_dir_contents
 
 MEMORIES_FILE = "memories.parquet"
 DIRS_FILE = "dirs.parquet"
@@ -137,7 +137,7 @@ def _rows_for_dir(
         "private": info.by_scope.get("private", 0),
         "team": info.by_scope.get("team", 0),
         **{f"n_{t}": info.by_type.get(t, 0) for t in TYPE_COLUMNS},
-        "untyped": info.by_type.get("(none)", 0),
+        "untyped": info.by_type.get(UNTYPED, 0),
         "stale": stale,
         "not_in_index": not_in_index,
         "newest_age_days": info.newest_age_days,

@@ -35,6 +35,7 @@ from memdir_nb.paths import (
 AGENT_MEMORY_DIRNAME = "agent-memory"
 AGENT_MEMORY_LOCAL_DIRNAME = "agent-memory-local"
 PROJECTS_DIRNAME = "projects"
+UNTYPED = "untyped"  # the count of memories with no (or an unknown) type
 # Guessing a project's path from its key walks real folders; this bounds the folders listed.
 MAX_GUESS_LISTINGS = 64
 # How much of a session transcript is read when looking for the project's cwd.
@@ -222,6 +223,7 @@ class IndexUse:
     lines: int
     bytes: int
     truncated: bool
+    problem: str | None = None  # the index is not a regular file (FIFO, folder, ...): not read
     line_cap: int = MAX_ENTRYPOINT_LINES
     byte_cap: int = MAX_ENTRYPOINT_BYTES
 
@@ -282,6 +284,7 @@ def read_dir_contents(memory_dir: str | os.PathLike[str]) -> DirContents:
                 t.line_count,
                 t.byte_count,
                 t.was_line_truncated or t.was_byte_truncated,
+                ix.problem,
             )
         )
     return DirContents(list(report.headers), indexes, uses, len(report.skipped))
@@ -312,9 +315,7 @@ def describe_dir(
         key=found.key,
         project_path=found.project_path,
         memories=len(headers),
-        by_type=dict(
-            sorted(Counter(h.type.value if h.type else "(none)" for h in headers).items())
-        ),
+        by_type=dict(sorted(Counter(h.type.value if h.type else UNTYPED for h in headers).items())),
         by_scope=dict(sorted(Counter(scope_of(h.filename) for h in headers).items())),
         newest_age_days=min(ages) if ages else None,
         oldest_age_days=max(ages) if ages else None,
@@ -461,6 +462,9 @@ def format_list(infos: list[MemoryDirInfo]) -> str:
         for ix in info.indexes:
             if not ix.exists:
                 lines.append(f"  {ix.scope} index: no MEMORY.md")
+                continue
+            if ix.problem:
+                lines.append(f"  {ix.scope} index: MEMORY.md {ix.problem}")
                 continue
             state = "TRUNCATED when loaded" if ix.truncated else "fits"
             lines.append(

@@ -220,3 +220,19 @@ def test_list_of_a_missing_home_is_a_clear_error(tmp_path: Path) -> None:
 )
 def test_plurals_read_right(n: int, word: str, text: str) -> None:
     assert plural(n, word) == text
+
+
+def test_list_says_when_an_index_is_not_a_regular_file(tmp_path: Path) -> None:
+    from memdir_nb.where import format_list
+
+    w = make_world(tmp_path, repo=False)
+    mem = w.memory_dir_for(w.project)
+    mem.mkdir(parents=True)
+    (mem / "note.md").write_text("---\nname: n\ndescription: d\ntype: nonsense\n---\nbody\n")
+    (mem / "team").mkdir()
+    os.mkfifo(mem / "team" / "MEMORY.md")
+    (info,) = list_memory_dirs(w.claude_home)
+    team = next(ix for ix in info.indexes if ix.scope == "team")
+    assert "FIFO" in (team.problem or "")
+    assert info.by_type == {"untyped": 1}
+    assert "team index: MEMORY.md is a FIFO" in format_list([info])
