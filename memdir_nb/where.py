@@ -351,22 +351,31 @@ def _cwd_from_transcripts(project_dir: Path) -> str | None:
     return None
 
 
-def guess_project_path(key: str, *, root: str = os.sep) -> str | None:
-    """An existing folder whose sanitised path is ``key``, found by walking real folders."""
+def guess_project_path(
+    key: str, *, root: str = os.sep, listings: dict[str, list[tuple[str, str]]] | None = None
+) -> str | None:
+    """An existing folder whose sanitised path is ``key``, found by walking real folders.
+
+    ``listings`` caches folder listings across calls (one `list` run looks up many keys that
+    share their first folders); only listings this call makes count against its budget.
+    """
     budget = [MAX_GUESS_LISTINGS]
+    cache: dict[str, list[tuple[str, str]]] = {} if listings is None else listings
 
     def walk(folder: str, rest: str) -> str | None:
         if rest == "":
             return folder
         if budget[0] <= 0 or not rest.startswith("-"):
             return None
-        budget[0] -= 1
-        try:
-            names = sorted(os.listdir(folder))
-        except OSError:
-            return None
-        for name in names:
-            piece = "-" + sanitize_path(name)
+        names = cache.get(folder)
+        if names is None:
+            budget[0] -= 1
+            try:
+                names = [("-" + sanitize_path(n), n) for n in sorted(os.listdir(folder))]
+            except OSError:
+                names = []
+            cache[folder] = names
+        for piece, name in names:
             if rest == piece or rest.startswith(piece + "-"):
                 child = os.path.join(folder, name)
                 if os.path.isdir(child) and not os.path.islink(child):
@@ -378,7 +387,9 @@ def guess_project_path(key: str, *, root: str = os.sep) -> str | None:
     return walk(root, key)
 
 
-def project_path_for_key(project_dir: Path) -> str | None:
+def project_path_for_key(
+    project_dir: Path, *, listings: dict[str, list[tuple[str, str]]] | None = None
+) -> str | None:
     """The project a projects/<key> folder belongs to: from transcripts, else the filesystem."""
     key = project_dir.name
     seen = _cwd_from_transcripts(project_dir)
@@ -386,7 +397,7 @@ def project_path_for_key(project_dir: Path) -> str | None:
         for folder in (Path(seen), *Path(seen).parents):
             if sanitize_path(os.fspath(folder)) == key:
                 return os.fspath(folder)
-    return guess_project_path(key)
+    return guess_project_path(key, listings=listings)
 
 
 def _agent_dirs(base: Path) -> list[Path]:
@@ -410,13 +421,14 @@ def find_memory_dirs(claude_home: str | os.PathLike[str]) -> list[FoundDir]:
     found: list[FoundDir] = []
     projects = home / PROJECTS_DIRNAME
     project_paths: list[str] = []
+    listings: dict[str, list[tuple[str, str]]] = {}
     if projects.is_dir() and not projects.is_symlink():
         for project in sorted(projects.iterdir()):
             memory = project / "memory"
             # A symlinked project or memory folder could lead anywhere: only real folders count.
             if project.is_symlink() or memory.is_symlink() or not memory.is_dir():
                 continue
-            path = project_path_for_key(project)
+            path = project_path_for_key(project, listings=listings)
             if path:
                 project_paths.append(path)
             found.append(FoundDir(memory, "project", project.name, path))
