@@ -8,7 +8,13 @@ NBVAL_SANITIZE := tests/nbval_sanitize.cfg
 # Jupyter refuses to start as root unless told; containers and CI machines often are root.
 LAB_FLAGS := $(if $(filter 0,$(shell id -u)),--allow-root)
 
-.PHONY: lab lint test test-fast test-browser binder-check bench demo venv clean
+# JupyterLab works on copies of the notebooks in $(LAB_DIR) (gitignored), never on notebooks/:
+# running a cell there changes outputs and execution counts, and nbval compares the committed
+# notebooks' outputs, so `make lab` then `make test` must leave notebooks/ untouched.
+LAB_DIR  ?= $(CURDIR)/lab
+LAB_PORT ?= 8888
+
+.PHONY: lab lab-copy lint test test-fast test-browser binder-check bench demo venv clean
 
 venv: $(STAMP)
 
@@ -25,14 +31,31 @@ demo: $(STAMP)
 # `MEMDIR_NB_DIR=/path/to/memory make lab` opens a real memory dir; otherwise the demo is (re)built.
 MEMDIR_NB_DIR ?= $(DEMO_DIR)
 
-lab: $(STAMP)
+# Copy each notebook into $(LAB_DIR) when the copy is missing or older than the committed one
+# (a `git pull` brought a new version); a copy you edited since is newer and is kept.
+lab-copy:
+	@mkdir -p "$(LAB_DIR)/data"
+	@cp -R notebooks/data/. "$(LAB_DIR)/data/"
+	@for src in notebooks/*.ipynb; do \
+		dst="$(LAB_DIR)/$${src#notebooks/}"; \
+		if [ ! -e "$$dst" ] || [ "$$src" -nt "$$dst" ]; then cp -p "$$src" "$$dst"; fi; \
+	done
+	@echo "JupyterLab works on copies in $(LAB_DIR); notebooks/ stays as committed (delete a copy to get it fresh)"
+
+lab: $(STAMP) lab-copy
 	@if [ "$(MEMDIR_NB_DIR)" = "$(DEMO_DIR)" ]; then \
 		$(BIN)/memdir-nb demo "$(DEMO_DIR)" --overwrite; \
 	else \
 		test -d "$(MEMDIR_NB_DIR)" || { echo "MEMDIR_NB_DIR=$(MEMDIR_NB_DIR) is not a directory; point it at a memory dir (the folder holding MEMORY.md)"; exit 2; }; \
 		echo "opening $(MEMDIR_NB_DIR)"; \
 	fi
-	MEMDIR_NB_DIR="$(MEMDIR_NB_DIR)" $(BIN)/jupyter lab $(LAB_FLAGS) notebooks/00_tour.ipynb
+	@token=$$($(BIN)/python -c 'import secrets; print(secrets.token_hex(24))'); \
+	echo ""; \
+	echo "    The tour: http://127.0.0.1:$(LAB_PORT)/lab/tree/00_tour.ipynb?token=$$token"; \
+	echo ""; \
+	JUPYTER_TOKEN=$$token MEMDIR_NB_DIR="$(abspath $(MEMDIR_NB_DIR))" $(BIN)/jupyter lab $(LAB_FLAGS) \
+		--ServerApp.root_dir="$(LAB_DIR)" --ServerApp.port=$(LAB_PORT) --ServerApp.port_retries=0 \
+		--LabApp.default_url=/lab/tree/00_tour.ipynb
 
 lint: $(STAMP)
 	$(BIN)/ruff check memdir_nb tests benchmarks
@@ -61,4 +84,4 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/recall_eval.py
 
 clean:
-	rm -rf $(VENV) $(DEMO_DIR) .pytest_cache
+	rm -rf $(VENV) $(DEMO_DIR) $(LAB_DIR) .pytest_cache

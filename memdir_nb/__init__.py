@@ -70,6 +70,10 @@ _EXPORTS: dict[str, str] = {
     "sanitize_path": "paths",
     "ensure_memory_dir_exists": "paths",
     "find_canonical_git_root": "paths",
+    # where, doctor, fleet
+    "list_memory_dirs": "where",
+    "diagnose": "doctor",
+    "export_parquet": "fleet",
     # team paths and security
     "PathTraversalError": "team_paths",
     "sanitize_path_key": "team_paths",
@@ -158,6 +162,7 @@ if TYPE_CHECKING:
         resolve_relative_date,
     )
     from memdir_nb.demo import DEMO_QUERIES, DEMO_QUIRKS, build_demo_memory_dir
+    from memdir_nb.doctor import diagnose
     from memdir_nb.draft import DraftProblem, DraftVerdict, validate_draft
     from memdir_nb.dream import (
         ConsolidationLock,
@@ -174,6 +179,7 @@ if TYPE_CHECKING:
         can_use_tool,
         has_memory_writes_since,
     )
+    from memdir_nb.fleet import export_parquet
     from memdir_nb.index import EntrypointTruncation, rebuild_index, truncate_entrypoint_content
     from memdir_nb.kairos import append_daily_log, build_assistant_daily_log_prompt
     from memdir_nb.lint import Finding, lint_memory_dir
@@ -235,6 +241,7 @@ if TYPE_CHECKING:
         scope_of_path,
         scope_violation,
     )
+    from memdir_nb.where import list_memory_dirs
 
 __all__ = [  # literal, so type checkers and linters read it; a test keeps it equal to _EXPORTS
     "DEMO_QUERIES",
@@ -292,9 +299,11 @@ __all__ = [  # literal, so type checkers and linters read it; a test keeps it eq
     "can_use_tool",
     "convert_relative_dates",
     "default_selector",
+    "diagnose",
     "discover_memory_dirs",
     "dream_gates",
     "ensure_memory_dir_exists",
+    "export_parquet",
     "find_canonical_git_root",
     "find_relative_dates",
     "find_relevant_memories",
@@ -303,6 +312,7 @@ __all__ = [  # literal, so type checkers and linters read it; a test keeps it eq
     "has_memory_writes_since",
     "is_auto_memory_enabled",
     "lint_memory_dir",
+    "list_memory_dirs",
     "load_memory_prompt",
     "memory_age",
     "memory_age_days",

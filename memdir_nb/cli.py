@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -15,7 +16,6 @@ from memdir_nb.index import (
     MAX_ENTRYPOINT_BYTES,
     MAX_ENTRYPOINT_LINES,
     entrypoint_path,
-    read_entrypoint,
     truncate_entrypoint_content,
 )
 from memdir_nb.lint import count_by_severity, lint_memory_dir
@@ -24,8 +24,62 @@ from memdir_nb.scan import format_memory_manifest, scan_memory_dir
 from memdir_nb.types import SCOPES
 
 
-def _existing_dir(raw: str) -> Path:
+def _plural(n: int, word: str, many: str | None = None) -> str:
+    from memdir_nb.where import plural
 
+    return plural(n, word, many)
+
+
+def _positive_int(raw: str) -> int:
+    """An argparse type: a whole number of at least 1."""
+    try:
+        value = int(raw)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{raw!r} is not a whole number; give e.g. 20") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{raw} is less than 1; give a count of 1 or more")
+    return value
+
+
+def _finite_float(raw: str) -> float:
+    """An argparse type: a finite number (no nan or inf)."""
+    import math
+
+    try:
+        value = float(raw)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{raw!r} is not a number") from None
+    if not math.isfinite(value):
+        raise argparse.ArgumentTypeError(f"{raw!r} is not a finite number")
+    return value
+
+
+def _any_dir(raw: str) -> Path:
+    """An argparse type: an existing directory (any folder, not only a memory dir)."""
+    from memdir_nb.config import MemdirConfig
+
+    path = MemdirConfig.from_environment().expand_user(raw)
+    if not path.is_dir():
+        raise argparse.ArgumentTypeError(f"{raw!r} is not a directory")
+    return Path(os.path.abspath(path))
+
+
+def _existing_file(raw: str) -> Path:
+    """An argparse type: an existing file."""
+    path = Path(raw).expanduser()
+    if not path.is_file():
+        raise argparse.ArgumentTypeError(f"{raw!r} is not a file")
+    return path
+
+
+def _new_path(raw: str) -> Path:
+    """An argparse type: a non-empty path (the empty string would mean the current folder)."""
+    if not raw.strip():
+        raise argparse.ArgumentTypeError("the path is empty; give the folder to create")
+    return Path(raw)
+
+
+def _existing_dir(raw: str) -> Path:
     path = MemdirConfig.from_environment().expand_user(raw)
     if not path.is_dir():
         raise argparse.ArgumentTypeError(
@@ -61,7 +115,7 @@ def cmd_scan(args: argparse.Namespace) -> int:
     if manifest:
         print(manifest)
     shown = len(report.headers)
-    print(f"\n{shown} memories listed", end="")
+    print(f"\n{_plural(shown, 'memory')} listed", end="")
     if report.total_found > shown:
         print(f" (newest {shown} of {report.total_found}; the rest are past the cap)", end="")
     print(".")
@@ -77,14 +131,19 @@ def cmd_scan(args: argparse.Namespace) -> int:
 
 
 def _index_report(scope_dir: Path, label: str) -> dict:
+    from memdir_nb.index import (
+        read_entrypoint_checked,
+    )
 
     path = entrypoint_path(scope_dir)
-    raw = read_entrypoint(scope_dir)
-    result = truncate_entrypoint_content(raw)
+    read = read_entrypoint_checked(scope_dir)
+    result = truncate_entrypoint_content(read.text)
     return {
         "scope": label,
         "path": str(path),
-        "exists": path.is_file(),
+        "exists": read.exists,
+        "valid_utf8": read.valid_utf8,
+        "problem": read.problem,
         "lines": result.line_count,
         "line_limit": MAX_ENTRYPOINT_LINES,
         "bytes": result.byte_count,
@@ -116,6 +175,15 @@ def cmd_index(args: argparse.Namespace) -> int:
         if not rep["exists"]:
             print("  no MEMORY.md yet (nothing is loaded into the prompt)")
             continue
+        if rep["problem"]:
+            print(f"  MEMORY.md {rep['problem']}: nothing is loaded into the prompt")
+            print(f"  fix: remove it and run `memdir-nb rebuild-index {args.dir}`")
+            continue
+        if not rep["valid_utf8"]:
+            print(
+                "  not valid UTF-8: the bad bytes reach the prompt as replacement characters "
+                f"(fix: re-save it as UTF-8, or run `memdir-nb rebuild-index {args.dir}`)"
+            )
         print(
             f"  lines {rep['lines']} / {rep['line_limit']}"
             f"{'  (over: cut to the first ' + str(rep['line_limit']) + ')' if rep['line_capped'] else ''}"
@@ -138,20 +206,44 @@ def cmd_index(args: argparse.Namespace) -> int:
 
 def cmd_demo(args: argparse.Namespace) -> int:
     """Build the bundled demo memory dir."""
+    from memdir_nb.demo import DemoDirExistsError
+    from memdir_nb.scan import scan_memory_dir
 
     try:
         path = build_demo_memory_dir(args.dir, now_ms=args.now_ms, overwrite=args.overwrite)
-    except (FileExistsError, ValueError) as exc:
+    except DemoDirExistsError as exc:
+        print(
+            f"error: {exc.target} already holds a demo memory dir; add --overwrite to rebuild "
+            "it, or choose a new directory",
+            file=sys.stderr,
+        )
+        return 2
+    except ValueError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
+    except OSError as exc:
+        blame = f" ({exc.filename})" if exc.filename else ""
+        print(
+            f"error: cannot create the demo dir at {args.dir}: {exc.strerror or exc}{blame}; "
+            "choose a folder you can write to",
+            file=sys.stderr,
+        )
+        return 2
     report = scan_memory_dir(path)
-    print(f"demo memory dir ready at {path} ({len(report.headers)} memories)")
+    print(f"demo memory dir ready at {path} ({_plural(len(report.headers), 'memory')})")
     return 0
 
 
 def cmd_recall(args: argparse.Namespace) -> int:
     """Print the memories selected for a query, exactly as they would be injected."""
 
+    if not args.query.strip():
+        print(
+            "error: the query is empty; give the text to find memories for, "
+            'e.g. memdir-nb recall "how do we deploy?" --dir DIR',
+            file=sys.stderr,
+        )
+        return 2
     try:
         out = render_recall(
             args.query, args.dir, tools=tuple(args.tool or ()), selector_name=args.selector
@@ -190,8 +282,116 @@ def cmd_lint(args: argparse.Namespace) -> int:
     else:
         for f in findings:
             print(f.format())
-        print(f"{counts['error']} errors, {counts['warning']} warnings in {args.dir}")
+        print(
+            f"{_plural(counts['error'], 'error')}, {_plural(counts['warning'], 'warning')} "
+            f"in {args.dir}"
+        )
     return 1 if counts["error"] else 0
+
+
+def _config_for(args: argparse.Namespace) -> MemdirConfig:
+    """The config `where` and `doctor` see: the real environment, settings env blocks applied."""
+    from memdir_nb.config import MemdirConfig
+
+    return MemdirConfig.from_environment(
+        cwd=args.cwd, home=args.home, flag_settings_path=args.settings
+    )
+
+
+def _claude_homes(raw: list[Path] | None) -> list[Path]:
+    """Each --home as a Claude home: a folder holding projects/ or agent-memory/ is one,
+    otherwise its .claude folder is; with no --home, the environment's Claude home."""
+    from memdir_nb.config import MemdirConfig
+
+    if not raw:
+        return [MemdirConfig.from_environment().claude_home]
+    homes = []
+    for path in raw:
+        is_claude_home = (path / "projects").is_dir() or (path / "agent-memory").is_dir()
+        homes.append(
+            path if is_claude_home or not (path / ".claude").is_dir() else path / ".claude"
+        )
+    return homes
+
+
+def cmd_where(args: argparse.Namespace) -> int:
+    """Print the memory dir for a project and every step that chose it."""
+    from memdir_nb.where import format_where, where
+
+    report = where(_config_for(args))
+    if args.json:
+        print(json.dumps(report.to_dict(), indent=2))
+    else:
+        print(format_where(report))
+    return 0
+
+
+def cmd_doctor(args: argparse.Namespace) -> int:
+    """Print why memory would not load fully; exit 1 when a finding needs action."""
+    from memdir_nb.doctor import diagnose, format_doctor
+
+    report = diagnose(_config_for(args))
+    if args.json:
+        print(json.dumps(report.to_dict(), indent=2))
+    else:
+        print(format_doctor(report))
+    return report.exit_code
+
+
+def cmd_list(args: argparse.Namespace) -> int:
+    """Print every memory dir under the Claude home(s) with counts, ages and index use."""
+    from memdir_nb.where import format_list, list_memory_dirs
+
+    infos = [info for home in _claude_homes(args.home) for info in list_memory_dirs(home)]
+    if args.json:
+        print(json.dumps([i.to_dict() for i in infos], indent=2))
+    else:
+        print(format_list(infos))
+    return 0
+
+
+def cmd_export(args: argparse.Namespace) -> int:
+    """Write memories.parquet and dirs.parquet for every memory dir under the Claude home(s)."""
+    try:
+        import pyarrow  # noqa: F401
+
+        from memdir_nb.fleet import export_parquet
+    except ImportError:
+        print(
+            "error: export needs pyarrow; install the notebook extra: "
+            "pip install 'memdir-nb[notebook]'",
+            file=sys.stderr,
+        )
+        return 2
+    result = export_parquet(_claude_homes(args.home), args.parquet)
+    print(
+        f"wrote {result.memories_path} ({_plural(result.memories, 'memory')}) and "
+        f"{result.dirs_path} ({_plural(result.dirs, 'memory dir')})"
+    )
+    return 0
+
+
+def cmd_rebuild_index(args: argparse.Namespace) -> int:
+    """Rewrite MEMORY.md (and team/MEMORY.md) from the topic files' frontmatter."""
+    from memdir_nb.index import read_entrypoint_checked, rebuild_index
+    from memdir_nb.scan import scan_memory_dir
+    from memdir_nb.store import MemoryStore
+
+    has_index = read_entrypoint_checked(args.dir).exists
+    if not has_index and not scan_memory_dir(args.dir, limit=1).headers:
+        print(
+            f"error: {args.dir} holds no MEMORY.md and no memory files, so it is not a memory "
+            "dir; pass the folder that holds the memories (nothing was written)",
+            file=sys.stderr,
+        )
+        return 2
+    if args.dry_run:
+        print(rebuild_index(args.dir, write=False, scope="private"), end="")
+        return 0
+    written = MemoryStore(args.dir).rebuild_indexes()
+    for scope, path in written.items():
+        print(f"rebuilt the {scope} index: {path}")
+    return 0
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -204,13 +404,20 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("scan", help="list the memories a selector would see")
     p.add_argument("dir", type=_existing_dir, help="the memory dir")
-    p.add_argument("--limit", type=int, default=200, help="how many memories to list (default 200)")
+    p.add_argument(
+        "--limit", type=_positive_int, default=200, help="how many memories to list (default 200)"
+    )
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.set_defaults(func=cmd_scan)
 
     p = sub.add_parser("index", help="report MEMORY.md against its 200-line / 25,000-byte caps")
     p.add_argument("dir", type=_existing_dir, help="the memory dir")
-    p.add_argument("--scope", choices=("all", *SCOPES), default="all")
+    p.add_argument(
+        "--scope",
+        choices=("all", *SCOPES),
+        default="all",
+        help="which index to report (default: all)",
+    )
     p.add_argument("--show", action="store_true", help="print each index as it would be loaded")
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.set_defaults(func=cmd_index)
@@ -224,15 +431,15 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_lint)
 
     p = sub.add_parser("demo", help="build the bundled demo memory dir")
-    p.add_argument("dir", type=Path, help="where to create it")
+    p.add_argument("dir", type=_new_path, help="where to create it")
     p.add_argument("--overwrite", action="store_true", help="replace an earlier demo dir there")
     p.add_argument(
-        "--now-ms", type=float, default=None, help="pretend 'now' is this epoch time in ms"
+        "--now-ms", type=_finite_float, default=None, help="pretend 'now' is this epoch time in ms"
     )
     p.set_defaults(func=cmd_demo)
 
     p = sub.add_parser("recall", help="select memories for a query and print them as injected")
-    p.add_argument("query")
+    p.add_argument("query", help="the user's message to find memories for")
     p.add_argument("--dir", type=_existing_dir, required=True, help="the memory dir")
     p.add_argument(
         "--tool", action="append", metavar="NAME", help="a recently used tool (repeatable)"
@@ -244,6 +451,74 @@ def build_parser() -> argparse.ArgumentParser:
         help="default: anthropic when ANTHROPIC_API_KEY is set, else lexical",
     )
     p.set_defaults(func=cmd_recall)
+
+    project_args = (
+        (
+            "--cwd",
+            {"type": _any_dir, "default": None, "help": "the project folder (default: here)"},
+        ),
+        (
+            "--home",
+            {
+                "type": _any_dir,
+                "default": None,
+                "help": "the home folder to read ~/.claude from (default: $HOME)",
+            },
+        ),
+        (
+            "--settings",
+            {
+                "type": _existing_file,
+                "default": None,
+                "help": "a settings file passed to Claude Code with --settings (the flag layer)",
+            },
+        ),
+        ("--json", {"action": "store_true", "help": "machine-readable output"}),
+    )
+    p = sub.add_parser(
+        "where", help="which memory dir a project uses, and every step that chose it"
+    )
+    for name, kw in project_args:
+        p.add_argument(name, **kw)
+    p.set_defaults(func=cmd_where)
+
+    p = sub.add_parser(
+        "doctor", help="why memory would not load fully for a project; exit 1 when action is needed"
+    )
+    for name, kw in project_args:
+        p.add_argument(name, **kw)
+    p.set_defaults(func=cmd_doctor)
+
+    home_help = (
+        "a Claude home (the folder holding projects/), or a home folder whose .claude is used; "
+        "repeatable (default: ~/.claude)"
+    )
+    p = sub.add_parser(
+        "list", help="every memory dir under a Claude home, with counts and index use"
+    )
+    p.add_argument("--home", type=_any_dir, action="append", help=home_help)
+    p.add_argument("--json", action="store_true", help="machine-readable output")
+    p.set_defaults(func=cmd_list)
+
+    p = sub.add_parser("export", help="write every memory and memory dir to Parquet files")
+    p.add_argument(
+        "--parquet",
+        type=Path,
+        required=True,
+        metavar="OUT",
+        help="the folder to write memories.parquet and dirs.parquet into",
+    )
+    p.add_argument("--home", type=_any_dir, action="append", help=home_help)
+    p.set_defaults(func=cmd_export)
+
+    p = sub.add_parser(
+        "rebuild-index", help="rewrite MEMORY.md (and team/MEMORY.md) from the topic files"
+    )
+    p.add_argument("dir", type=_existing_dir, help="the memory dir")
+    p.add_argument(
+        "--dry-run", action="store_true", help="print the new private index instead of writing it"
+    )
+    p.set_defaults(func=cmd_rebuild_index)
     return parser
 
 
@@ -256,6 +531,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         # The reader went away (e.g. `| head`); exit quietly like other shell tools.
         sys.stderr.close()
         return 0
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return 130
+    except (ValueError, OSError) as exc:
+        # Input we could not act on (a folder that vanished, a permission, a bad value):
+        # one line naming it, never a traceback.
+        detail = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+        where = f" ({exc.filename})" if isinstance(exc, OSError) and exc.filename else ""
+        print(f"error: {detail}{where}", file=sys.stderr)
+        return 2
 
 
 if __name__ == "__main__":  # pragma: no cover

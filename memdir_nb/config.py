@@ -41,6 +41,31 @@ FLAG_ENV_VARS: dict[str, str] = {
 
 SELECTOR_NAMES: tuple[str, ...] = ("lexical", "anthropic")
 
+# Settings files may carry an `env` block whose variables Claude Code puts into its own
+# environment, over the shell's. They are applied least trusted first, so a more trusted
+# layer's value wins: user < project < local < flag < policy.
+ENV_BLOCK_ORDER: tuple[str, ...] = ("user", "project", "local", "flag", "policy")
+# Variables that decide where memory lives. A project's env block may not set them, for the
+# same reason its autoMemoryDirectory is ignored: a cloned repo must not aim writes anywhere.
+MEMORY_DIR_ENV_VARS: frozenset[str] = frozenset(
+    {"CLAUDE_COWORK_MEMORY_PATH_OVERRIDE", "CLAUDE_CODE_REMOTE_MEMORY_DIR"}
+)
+# Read from the shell only: they locate the settings files, so a settings file cannot move them.
+SHELL_ONLY_ENV_VARS: frozenset[str] = frozenset({"HOME", "CLAUDE_CONFIG_DIR"})
+PROCESS_ENV_SOURCE = "environment"
+# The variables whose origin a config records (for `where` and `doctor`); never the API key.
+TRACKED_ENV_VARS: tuple[str, ...] = (
+    "CLAUDE_COWORK_MEMORY_PATH_OVERRIDE",
+    "CLAUDE_CODE_REMOTE_MEMORY_DIR",
+    "CLAUDE_CODE_DISABLE_AUTO_MEMORY",
+    "CLAUDE_CODE_SIMPLE",
+    "CLAUDE_CODE_REMOTE",
+    "MEMDIR_NB_NON_INTERACTIVE",
+    "MEMDIR_NB_SELECTOR",
+    "MEMDIR_NB_DIR",
+    *FLAG_ENV_VARS.values(),
+)
+
 
 def is_env_truthy(value: str | None) -> bool:
     """True for 1/true/yes/on (any case, surrounding spaces ignored); False otherwise."""
@@ -179,6 +204,80 @@ def _typed_key_problems(layer: str, path: object, data: Mapping[str, Any]) -> li
     return problems
 
 
+@dataclass(frozen=True)
+class EnvValue:
+    """One environment variable as memdir_nb sees it, and where its value came from."""
+
+    name: str
+    value: str
+    source: str  # "environment", or the settings layer whose env block set it ("user", ...)
+    path: str | None = None  # the settings file, when it came from an env block
+
+    def describe(self) -> str:
+        """'the environment' or 'the env block of user settings (/home/me/.claude/settings.json)'."""
+        if self.source == PROCESS_ENV_SOURCE:
+            return "the environment"
+        return f"the env block of {self.source} settings ({self.path})"
+
+
+def _env_text(value: object) -> str | None:
+    """A settings env value as the string the process would see; None for lists and objects."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (str, int, float)):
+        return str(value)
+    return None
+
+
+def effective_environment(
+    env: Mapping[str, str], settings: SettingsLayers
+) -> tuple[dict[str, str], dict[str, EnvValue], list[str]]:
+    """The shell's env with every settings env block applied; (env, sources, problems/notes)."""
+    merged = dict(env)
+    sources = _tracked(env)
+    notes: list[str] = []
+    for layer in ENV_BLOCK_ORDER:
+        block = settings.layer(layer).get("env")
+        path = settings.paths.get(layer)
+        if block is None:
+            continue
+        if not isinstance(block, dict):
+            notes.append(
+                f"{layer} settings {path}: env must be an object of NAME: value pairs, "
+                f"got {type(block).__name__}; ignored."
+            )
+            continue
+        for name, raw in block.items():
+            text = _env_text(raw)
+            if text is None:
+                notes.append(
+                    f"{layer} settings {path}: env {name} must be a string, got "
+                    f"{type(raw).__name__}; ignored."
+                )
+                continue
+            if name in SHELL_ONLY_ENV_VARS:
+                notes.append(
+                    f"{layer} settings {path}: env {name} cannot move the settings it is read "
+                    "from; ignored. Set it in the shell instead."
+                )
+                continue
+            if layer == "project" and name in MEMORY_DIR_ENV_VARS:
+                notes.append(
+                    f"project settings {path}: env {name} is ignored: a repository's settings "
+                    "may not choose where memory lives. Set it in user or local settings."
+                )
+                continue
+            merged[name] = text
+            if name in TRACKED_ENV_VARS:
+                sources[name] = EnvValue(name, text, layer, path)
+    return merged, sources, notes
+
+
+def _tracked(env: Mapping[str, str]) -> dict[str, EnvValue]:
+    """The tracked variables of a process environment, each marked as coming from it."""
+    return {k: EnvValue(k, env[k], PROCESS_ENV_SOURCE) for k in TRACKED_ENV_VARS if k in env}
+
+
 def _nonempty(value: str | None) -> str | None:
     return value if value else None
 
@@ -203,6 +302,18 @@ class MemdirConfig:
     demo_dir: str | None = None
     clock: Callable[[], float] = field(default=system_clock_ms, repr=False, compare=False)
     settings_problems: tuple[str, ...] = ()
+    env_sources: Mapping[str, EnvValue] = field(default_factory=dict, compare=False, repr=False)
+
+    def env_source(self, name: str) -> EnvValue | None:
+        """Where the variable ``name`` got the value this config holds (None when unset)."""
+        found = self.env_sources.get(name)
+        if found is not None:
+            return found
+        value = {
+            "CLAUDE_COWORK_MEMORY_PATH_OVERRIDE": self.cowork_memory_override,
+            "CLAUDE_CODE_REMOTE_MEMORY_DIR": self.remote_memory_dir,
+        }.get(name)
+        return EnvValue(name, value, PROCESS_ENV_SOURCE) if value is not None else None
 
     def now_ms(self) -> float:
         """The current time in milliseconds, from the injected clock."""
@@ -226,8 +337,13 @@ class MemdirConfig:
         flag_settings_path: Path | str | None = None,
         policy_settings_path: Path | str | None = None,
         non_interactive: bool | None = None,
+        apply_settings_env: bool = True,
     ) -> MemdirConfig:
-        """Read env vars (``env`` defaults to os.environ) and the settings files into a config."""
+        """Read env vars (``env`` defaults to os.environ) and the settings files into a config.
+
+        With apply_settings_env (the default) the settings files' ``env`` blocks are applied
+        over ``env`` as Claude Code applies them, and each variable's origin is recorded.
+        """
         env = os.environ if env is None else env
         problems: list[str] = []
 
@@ -272,6 +388,13 @@ class MemdirConfig:
         settings = SettingsLayers(
             **layers, paths={k: str(v) for k, v in layer_paths.items() if v is not None}
         )
+        if apply_settings_env:
+            env, env_sources, env_notes = effective_environment(env, settings)
+            for note in env_notes:
+                logger.warning(note)
+            problems.extend(env_notes)
+        else:
+            env_sources = _tracked(env)
 
         selector = _nonempty(env.get("MEMDIR_NB_SELECTOR"))
         if selector is not None:
@@ -305,6 +428,7 @@ class MemdirConfig:
             demo_dir=_nonempty(env.get("MEMDIR_NB_DIR")),
             clock=clock or system_clock_ms,
             settings_problems=tuple(problems),
+            env_sources=env_sources,
         )
 
     @classmethod

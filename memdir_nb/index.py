@@ -34,12 +34,15 @@ __all__ = [
     "MAX_ENTRYPOINT_BYTES",
     "MAX_ENTRYPOINT_LINES",
     "MAX_HOOK_CHARS",
+    "EntrypointRead",
     "EntrypointTruncation",
     "IndexEntry",
+    "entries_past_caps",
     "entrypoint_path",
     "format_index_entry",
     "parse_index",
     "read_entrypoint",
+    "read_entrypoint_checked",
     "rebuild_index",
     "remove_index_entry",
     "truncate_entrypoint_content",
@@ -320,12 +323,76 @@ def entrypoint_path(scope_dir: str | os.PathLike[str]) -> Path:
     return Path(scope_dir) / ENTRYPOINT_NAME
 
 
-def read_entrypoint(scope_dir: str | os.PathLike[str]) -> str:
-    """The text of a scope's MEMORY.md, or '' when there is none."""
+@dataclass(frozen=True)
+class EntrypointRead:
+    """MEMORY.md as read from disk: its text, and what was wrong with the file, if anything."""
+
+    text: str
+    exists: bool
+    valid_utf8: bool = True
+    problem: str | None = None  # e.g. "is a FIFO, not a regular file; not read"
+
+
+def _kind_of(mode: int) -> str:
+    import stat
+
+    for test, name in (
+        (stat.S_ISDIR, "a directory"),
+        (stat.S_ISFIFO, "a FIFO"),
+        (stat.S_ISSOCK, "a socket"),
+        (stat.S_ISCHR, "a character device"),
+        (stat.S_ISBLK, "a block device"),
+    ):
+        if test(mode):
+            return name
+    return "not a regular file"
+
+
+def read_entrypoint_checked(
+    scope_dir: str | os.PathLike[str], *, max_bytes: int | None = None
+) -> EntrypointRead:
+    """Read a scope's MEMORY.md: regular files only (never blocks on a FIFO), UTF-8 checked.
+
+    A stopgap until every read goes through the contained reader (access.py): it opens with
+    O_NONBLOCK, refuses anything but a regular file, and reports invalid UTF-8 instead of
+    hiding it (invalid bytes are replaced in the returned text).
+    """
+    import stat
+
+    path = entrypoint_path(scope_dir)
     try:
-        return entrypoint_path(scope_dir).read_bytes().decode("utf-8", errors="replace")
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     except FileNotFoundError:
-        return ""
+        return EntrypointRead("", False)
+    except OSError as exc:
+        return EntrypointRead("", True, problem=f"cannot be opened ({type(exc).__name__})")
+    with os.fdopen(fd, "rb") as fh:
+        mode = os.fstat(fh.fileno()).st_mode
+        if not stat.S_ISREG(mode):
+            return EntrypointRead("", True, problem=f"is {_kind_of(mode)}; not read")
+        data = fh.read() if max_bytes is None else fh.read(max_bytes)
+    try:
+        return EntrypointRead(data.decode("utf-8"), True)
+    except UnicodeDecodeError as exc:
+        if max_bytes is not None and len(data) >= max_bytes and exc.start >= len(data) - 3:
+            return EntrypointRead(data[: exc.start].decode("utf-8", errors="replace"), True)
+        return EntrypointRead(data.decode("utf-8", errors="replace"), True, valid_utf8=False)
+
+
+def read_entrypoint(scope_dir: str | os.PathLike[str]) -> str:
+    """The text of a scope's MEMORY.md, or '' when there is none (or it is not a regular file)."""
+    return read_entrypoint_checked(scope_dir).text
+
+
+def entries_past_caps(text: str) -> list[IndexEntry]:
+    """The entries of MEMORY.md text that the loader's line and byte caps cut off (never seen)."""
+    result = truncate_entrypoint_content(text)
+    if not result.warning:
+        return []
+    # Truncation works on the stripped text: count the blank lines stripped off the top.
+    lead = len(text) - len(text.lstrip())
+    offset = text[:lead].replace("\r\n", "\n").count("\n")
+    return [e for e in parse_index(text) if e.line_no - offset > result.kept_line_count]
 
 
 _TYPE_ORDER = {t: i for i, t in enumerate(MEMORY_TYPES)}

@@ -34,7 +34,7 @@ from memdir_nb.dates import ABSOLUTE_DATE
 from memdir_nb.dates import find_relative_dates as find_date_phrases
 from memdir_nb.draft import has_how_to_apply_line, has_why_line
 from memdir_nb.frontmatter import Frontmatter, parse_frontmatter
-from memdir_nb.index import IndexEntry, parse_index
+from memdir_nb.index import IndexEntry, parse_index, read_entrypoint_checked
 from memdir_nb.scan import MemoryHeader, SkippedFile, scan_memory_dir
 from memdir_nb.secret_scan import scan_for_secrets
 from memdir_nb.types import TYPE_NAMES, MemoryType, Scope, scope_of_path, scope_violation
@@ -99,6 +99,8 @@ SEVERITIES: dict[str, Severity] = {
     "memory-too-long": "warning",
     "stale-project": "warning",
     "index-missing": "warning",
+    "index-not-regular": "error",
+    "index-invalid-utf8": "error",
     "index-over-cap": "error",
     "index-line-too-long": "warning",
     "index-not-pointer": "warning",
@@ -163,6 +165,8 @@ class ScopeIndex:
     referenced: frozenset[str] = frozenset()  # memory-dir-relative paths the entries resolve to
     dangling: list[IndexEntry] = field(default_factory=list)
     outside: list[IndexEntry] = field(default_factory=list)  # targets that leave the scope dir
+    valid_utf8: bool = True
+    problem: str | None = None  # the index is not a regular file (FIFO, folder, ...): not read
 
 
 def scope_of(rel: str) -> Scope:
@@ -238,15 +242,8 @@ def read_scope_indexes(memory_dir: str | os.PathLike[str]) -> list[ScopeIndex]:
         )
     out = []
     for scope, scope_dir, rel in scopes:
-        path = os.path.join(scope_dir, ENTRYPOINT_NAME)
-        try:
-            with open(path, "rb") as fh:
-                text = fh.read(4 * MAX_ENTRYPOINT_BYTES + 1).decode("utf-8", errors="replace")
-            exists = True
-        except FileNotFoundError:
-            text, exists = "", False
-        except OSError:
-            text, exists = "", True
+        read = read_entrypoint_checked(scope_dir, max_bytes=4 * MAX_ENTRYPOINT_BYTES + 1)
+        text, exists = read.text, read.exists
         entries = parse_index(text)
         referenced: set[str] = set()
         dangling: list[IndexEntry] = []
@@ -263,7 +260,18 @@ def read_scope_indexes(memory_dir: str | os.PathLike[str]) -> list[ScopeIndex]:
             else:
                 dangling.append(entry)
         out.append(
-            ScopeIndex(scope, rel, exists, text, entries, frozenset(referenced), dangling, outside)
+            ScopeIndex(
+                scope,
+                rel,
+                exists,
+                text,
+                entries,
+                frozenset(referenced),
+                dangling,
+                outside,
+                valid_utf8=read.valid_utf8,
+                problem=read.problem,
+            )
         )
     return out
 
@@ -704,18 +712,22 @@ def _check_secrets(mem: MemoryText, c: _Collector) -> None:
     )
 
 
+def is_stale(memory_type: MemoryType | None, age_days: int) -> bool:
+    """The stale rule: a project memory unchanged for more than STALE_PROJECT_DAYS days."""
+    return memory_type is MemoryType.PROJECT and age_days > STALE_PROJECT_DAYS
+
+
 def lint_memory(mem: MemoryText, *, now_ms: float | None = None) -> list[Finding]:
     """Every finding for one memory file read with read_memory_text."""
 
     c = _Collector(mem.rel)
-    if mem.header.type is MemoryType.PROJECT:
-        days = memory_age_days(mem.mtime_ms, now_ms)
-        if days > STALE_PROJECT_DAYS:
-            c.add(
-                "stale-project",
-                f"project memory last changed {days} days ago; goals and deadlines drift",
-                "check it still holds: update it (with absolute dates) or forget it",
-            )
+    days = memory_age_days(mem.mtime_ms, now_ms)
+    if is_stale(mem.header.type, days):
+        c.add(
+            "stale-project",
+            f"project memory last changed {days} days ago; goals and deadlines drift",
+            "check it still holds: update it (with absolute dates) or forget it",
+        )
     if mem.binary:
         c.add(
             "not-text",
@@ -780,9 +792,22 @@ def lint_index(index: ScopeIndex, memory_files: Iterable[str]) -> list[Finding]:
             c.add(
                 "index-missing",
                 f"no {index.path} although {len(files)} memory files exist in this scope",
-                "run `rebuild_index` (memdir_nb.index) to write one from the files' frontmatter",
+                "run `memdir-nb rebuild-index DIR` to write one from the files' frontmatter",
             )
         return c.items
+    if index.problem is not None:
+        c.add(
+            "index-not-regular",
+            f"{index.path} {index.problem}, so nothing of it is loaded",
+            "replace it with a regular file: `memdir-nb rebuild-index DIR` writes one from the topic files",
+        )
+        return c.items
+    if not index.valid_utf8:
+        c.add(
+            "index-invalid-utf8",
+            f"{index.path} is not valid UTF-8; the invalid bytes reach the prompt as replacement characters",
+            "re-save it as UTF-8, or rebuild it with `memdir-nb rebuild-index DIR`",
+        )
     text = index.text.strip()
     lines = text.split("\n") if text else []
     n_bytes = len(text.encode("utf-8"))

@@ -22,7 +22,13 @@ import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
 
-from memdir_nb.config import MemdirConfig, home_from_passwd
+from memdir_nb.config import (
+    ALL_LAYERS,
+    FLAG_ENV_VARS,
+    TRUSTED_LAYERS,
+    MemdirConfig,
+    home_from_passwd,
+)
 from memdir_nb.constants import LOGS_DIRNAME, TEAM_DIRNAME
 
 logger = logging.getLogger(__name__)
@@ -237,16 +243,47 @@ def find_canonical_git_root(
     return Path(unicodedata.normalize("NFC", os.path.realpath(root)))
 
 
+def find_checkout_root(start: str | os.PathLike[str], *, git: str | None = "git") -> Path | None:
+    """The top of the working tree holding ``start`` (a linked worktree's own folder), or None."""
+    start_path = Path(start)
+    if not start_path.is_dir():
+        start_path = start_path.parent
+    git_exe = shutil.which(git) if git else None
+    if git_exe is not None:
+        top = _git_output(git_exe, start_path, "rev-parse", "--show-toplevel")
+        if top:
+            return Path(unicodedata.normalize("NFC", os.path.realpath(top)))
+    for folder in (start_path.resolve(), *start_path.resolve().parents):
+        if (folder / ".git").exists():
+            return Path(unicodedata.normalize("NFC", os.fspath(folder)))
+    return None
+
+
 # --------------------------------------------------------------------------- resolution
 
 
 @dataclass(frozen=True)
+class ResolutionStep:
+    """One candidate of the memory dir chain: the rule, where its value came from, what happened."""
+
+    rule: str  # "CLAUDE_COWORK_MEMORY_PATH_OVERRIDE" | "autoMemoryDirectory" | "default"
+    source: str  # "the environment", "user settings (/home/me/.claude/settings.json)", ...
+    value: str | None
+    outcome: str  # "used" | "not set" | "rejected" | "ignored" | "shadowed"
+    detail: str = ""
+
+
+@dataclass(frozen=True)
 class AutoMemPathResolution:
-    """The resolved memory dir, which rule chose it, and the candidates that were rejected."""
+    """The resolved memory dir, which rule chose it, and every candidate with its outcome."""
 
     path: str
     source: str  # "cowork-override" | "settings:<layer>" | "default"
     skipped: tuple[str, ...] = ()
+    steps: tuple[ResolutionStep, ...] = ()
+    key_root: str | None = None  # the folder whose sanitised path is the key (default rule only)
+    key: str | None = None  # the sanitised key (default rule only)
+    memory_base: str | None = None  # the folder holding projects/ (default rule only)
 
 
 def get_memory_base_dir(config: MemdirConfig) -> Path:
@@ -270,32 +307,114 @@ def project_key_root(config: MemdirConfig, *, git: str | None = "git") -> Path:
     return Path(unicodedata.normalize("NFC", os.path.realpath(config.cwd)))
 
 
-def resolve_auto_mem_path(
-    config: MemdirConfig, *, git: str | None = "git"
-) -> AutoMemPathResolution:
-    """Resolve the auto-memory dir and say why (which source won, what was skipped)."""
-    skipped: list[str] = []
-    if config.cowork_memory_override is not None:
-        valid, problem = memory_path_problem(config.cowork_memory_override, False, home=config.home)
-        if valid is not None:
-            return AutoMemPathResolution(valid, "cowork-override", tuple(skipped))
-        note = f"CLAUDE_COWORK_MEMORY_PATH_OVERRIDE={config.cowork_memory_override!r} {problem}"
-        logger.warning("ignoring %s", note)
-        skipped.append(note)
-    for value, layer in config.settings.trusted_values("autoMemoryDirectory"):
+def _settings_source(config: MemdirConfig, layer: str) -> str:
+    path = config.settings.paths.get(layer)
+    return f"{layer} settings ({path})" if path else f"{layer} settings"
+
+
+def _override_step(config: MemdirConfig) -> tuple[ResolutionStep, str | None]:
+    """Rule 1, the cowork override: its step, and the validated path when it wins."""
+    name = "CLAUDE_COWORK_MEMORY_PATH_OVERRIDE"
+    raw = config.cowork_memory_override
+    origin = config.env_source(name)
+    source = origin.describe() if origin else "the environment"
+    if raw is None:
+        return ResolutionStep(name, source, None, "not set"), None
+    valid, problem = memory_path_problem(raw, False, home=config.home)
+    if valid is None:
+        return ResolutionStep(name, source, raw, "rejected", str(problem)), None
+    return ResolutionStep(name, source, raw, "used"), valid
+
+
+def _setting_steps(config: MemdirConfig, decided: bool) -> tuple[list[ResolutionStep], str | None]:
+    """Rule 2 over every settings layer; the path of the first valid trusted value, if any."""
+    steps: list[ResolutionStep] = []
+    chosen: str | None = None
+    for layer in ALL_LAYERS:
+        value = config.settings.layer(layer).get("autoMemoryDirectory")
+        source = _settings_source(config, layer)
+        shown = value if isinstance(value, str) or value is None else repr(value)
+        if value is None:
+            steps.append(ResolutionStep("autoMemoryDirectory", source, None, "not set"))
+            continue
+        if layer not in TRUSTED_LAYERS:
+            steps.append(
+                ResolutionStep(
+                    "autoMemoryDirectory",
+                    source,
+                    shown,
+                    "ignored",
+                    "a repository's settings are never trusted to choose the memory dir",
+                )
+            )
+            continue
+        valid: str | None
+        problem: str | None
         if not isinstance(value, str):
             valid, problem = None, f"is not a string (got {type(value).__name__})"
         else:
             valid, problem = memory_path_problem(value, True, home=config.home)
-        if valid is not None:
-            return AutoMemPathResolution(valid, f"settings:{layer}", tuple(skipped))
-        note = f"{layer} settings autoMemoryDirectory={value!r} {problem}"
+        if valid is None:
+            steps.append(
+                ResolutionStep("autoMemoryDirectory", source, shown, "rejected", str(problem))
+            )
+        elif decided or chosen is not None:
+            steps.append(
+                ResolutionStep(
+                    "autoMemoryDirectory", source, shown, "shadowed", "an earlier rule already won"
+                )
+            )
+        else:
+            steps.append(ResolutionStep("autoMemoryDirectory", source, shown, "used"))
+            chosen = valid
+    return steps, chosen
+
+
+def _base_source(config: MemdirConfig) -> str:
+    origin = config.env_source("CLAUDE_CODE_REMOTE_MEMORY_DIR")
+    if config.remote_memory_dir is not None:
+        where = origin.describe() if origin else "the environment"
+        return f"CLAUDE_CODE_REMOTE_MEMORY_DIR from {where}"
+    return "the Claude home"
+
+
+def resolve_auto_mem_path(
+    config: MemdirConfig, *, git: str | None = "git"
+) -> AutoMemPathResolution:
+    """Resolve the auto-memory dir and say why (which source won, what was skipped or ignored)."""
+    override_step, override = _override_step(config)
+    setting_steps, setting = _setting_steps(config, decided=override is not None)
+    steps = (override_step, *setting_steps)
+    skipped = tuple(
+        f"{st.rule}={st.value!r} {st.detail}"
+        if st.rule != "autoMemoryDirectory"
+        else f"{st.source.split(' (')[0]} autoMemoryDirectory={st.value!r} {st.detail}"
+        for st in steps
+        if st.outcome == "rejected"
+    )
+    for note in skipped:
         logger.warning("ignoring %s", note)
-        skipped.append(note)
+    if override is not None:
+        return AutoMemPathResolution(override, "cowork-override", skipped, steps)
+    if setting is not None:
+        layer = next(st.source.split(" ")[0] for st in setting_steps if st.outcome == "used")
+        return AutoMemPathResolution(setting, f"settings:{layer}", skipped, steps)
     base = get_memory_base_dir(config)
-    key = sanitize_path(project_key_root(config, git=git))
+    root = project_key_root(config, git=git)
+    key = sanitize_path(root)
     path = os.path.join(os.fspath(base), "projects", key, "memory") + os.sep
-    return AutoMemPathResolution(unicodedata.normalize("NFC", path), "default", tuple(skipped))
+    default = ResolutionStep(
+        "default", _base_source(config), "{memoryBase}/projects/{key}/memory/", "used"
+    )
+    return AutoMemPathResolution(
+        unicodedata.normalize("NFC", path),
+        "default",
+        skipped,
+        (*steps, default),
+        key_root=os.fspath(root),
+        key=key,
+        memory_base=os.fspath(base),
+    )
 
 
 def get_auto_mem_path(config: MemdirConfig) -> str:
@@ -326,18 +445,49 @@ def ensure_memory_dir_exists(path: str | os.PathLike[str]) -> bool:
 # --------------------------------------------------------------------------- gates
 
 
-def auto_memory_status(config: MemdirConfig) -> tuple[bool, str]:
-    """Whether auto memory is on, and the rule that decided it (for UIs and logs)."""
+ENABLE_LEVELS: tuple[str, ...] = (
+    "CLAUDE_CODE_DISABLE_AUTO_MEMORY",
+    "CLAUDE_CODE_SIMPLE (bare mode)",
+    "CLAUDE_CODE_REMOTE without a memory dir",
+    "autoMemoryEnabled in settings",
+    "default",
+)
+
+
+@dataclass(frozen=True)
+class GateDecision:
+    """Whether a memory feature is on, which level of its chain decided, and where that came from."""
+
+    enabled: bool
+    level: int  # 1-5: the level of the auto-memory enable chain (ENABLE_LEVELS) that decided
+    reason: str
+    source: str  # "the environment", "the env block of user settings (...)", a settings file, ...
+    setting: str | None = None  # the variable or settings key responsible, when there is one
+
+
+def _env_origin(config: MemdirConfig, name: str) -> str:
+    origin = config.env_source(name)
+    return origin.describe() if origin else "the environment"
+
+
+def auto_memory_decision(config: MemdirConfig) -> GateDecision:
+    """The spec's five-level chain for auto memory, with the level and the source that decided."""
     if config.disable_auto_memory:
-        return False, "CLAUDE_CODE_DISABLE_AUTO_MEMORY is set"
+        name = "CLAUDE_CODE_DISABLE_AUTO_MEMORY"
+        return GateDecision(False, 1, f"{name} is set", _env_origin(config, name), name)
     if config.simple_mode:
-        return False, "CLAUDE_CODE_SIMPLE (bare mode) is set"
+        name = "CLAUDE_CODE_SIMPLE"
+        reason = "CLAUDE_CODE_SIMPLE (bare mode) is set"
+        return GateDecision(False, 2, reason, _env_origin(config, name), name)
     if config.remote_mode and config.remote_memory_dir is None:
-        return False, "CLAUDE_CODE_REMOTE is set without CLAUDE_CODE_REMOTE_MEMORY_DIR"
+        name = "CLAUDE_CODE_REMOTE"
+        reason = "CLAUDE_CODE_REMOTE is set without CLAUDE_CODE_REMOTE_MEMORY_DIR"
+        return GateDecision(False, 3, reason, _env_origin(config, name), name)
     if config.remote_memory_dir is not None:
+        name = "CLAUDE_CODE_REMOTE_MEMORY_DIR"
         _, problem = memory_path_problem(config.remote_memory_dir, False, home=config.home)
         if problem is not None:
-            return False, f"CLAUDE_CODE_REMOTE_MEMORY_DIR {problem}"
+            return GateDecision(False, 3, f"{name} {problem}", _env_origin(config, name), name)
     # Trust order for the switch: policy > flag > local > project > user, but a project file
     # may only turn memory OFF (the safe direction); it can never turn on what a user disabled.
     s = config.settings
@@ -347,8 +497,39 @@ def auto_memory_status(config: MemdirConfig) -> tuple[bool, str]:
             continue
         if layer == "project" and value:
             continue
-        return value, f"autoMemoryEnabled={str(value).lower()} in {layer} settings"
-    return True, "enabled by default"
+        reason = f"autoMemoryEnabled={str(value).lower()} in {layer} settings"
+        return GateDecision(value, 4, reason, _settings_source(config, layer), "autoMemoryEnabled")
+    return GateDecision(True, 5, "enabled by default", "nothing set: the default")
+
+
+def auto_memory_status(config: MemdirConfig) -> tuple[bool, str]:
+    """Whether auto memory is on, and the rule that decided it (for UIs and logs)."""
+    decision = auto_memory_decision(config)
+    return decision.enabled, decision.reason
+
+
+def _flag_decision(config: MemdirConfig, flag: str, spec_name: str) -> GateDecision:
+    """A feature that needs auto memory and one flag: auto memory's decision when it is off."""
+    var = FLAG_ENV_VARS[flag]
+    auto = auto_memory_decision(config)
+    if not auto.enabled:
+        return GateDecision(
+            False, auto.level, f"auto memory is off ({auto.reason})", auto.source, auto.setting
+        )
+    on = bool(getattr(config.flags, flag))
+    state = "set" if on else "not set"
+    source = _env_origin(config, var) if on else "nothing set: flags are off by default"
+    return GateDecision(on, auto.level, f"{var} ({spec_name}) is {state}", source, var)
+
+
+def team_memory_decision(config: MemdirConfig) -> GateDecision:
+    """Team memory: auto memory on, then the team flag (tengu_herring_clock)."""
+    return _flag_decision(config, "team_memory", "tengu_herring_clock")
+
+
+def kairos_decision(config: MemdirConfig) -> GateDecision:
+    """KAIROS daily-log mode: auto memory on, then the KAIROS flag."""
+    return _flag_decision(config, "kairos", "KAIROS")
 
 
 def is_auto_memory_enabled(config: MemdirConfig) -> bool:

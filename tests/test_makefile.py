@@ -30,3 +30,47 @@ def test_make_lab_opens_the_dir_named_by_memdir_nb_dir(tmp_path: Path) -> None:
     out = dry_run("lab", env_dir=str(tmp_path))
     assert f'MEMDIR_NB_DIR="{tmp_path}"' in out
     assert f'MEMDIR_NB_DIR="{REPO}/demo_memory"' not in out
+
+
+# --------------------------------------------------------------------------- Lab works on copies (branch doctor)
+
+
+def test_make_lab_serves_copies_not_the_committed_notebooks() -> None:
+    out = dry_run("lab")
+    assert f'--ServerApp.root_dir="{REPO}/lab"' in out
+    assert "notebooks/00_tour.ipynb" not in out.split("jupyter lab", 1)[1]
+
+
+def test_make_lab_prints_a_url_that_opens_the_tour() -> None:
+    out = dry_run("lab")
+    assert "/lab/tree/00_tour.ipynb?token=" in out
+    assert "--LabApp.default_url=/lab/tree/00_tour.ipynb" in out
+
+
+def test_lab_copy_leaves_notebooks_untouched_and_keeps_edited_copies(tmp_path: Path) -> None:
+    import hashlib
+
+    def digest() -> dict[str, str]:
+        return {
+            p.name: hashlib.sha256(p.read_bytes()).hexdigest()
+            for p in sorted((REPO / "notebooks").glob("*.ipynb"))
+        }
+
+    before = digest()
+    lab = tmp_path / "lab"
+    run = lambda: subprocess.run(  # noqa: E731
+        ["make", "-s", "lab-copy", f"LAB_DIR={lab}"],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert run().returncode == 0
+    assert sorted(p.name for p in lab.glob("*.ipynb")) == sorted(before)
+    assert (lab / "data" / "sample_transcript.jsonl").is_file()
+    tour = lab / "00_tour.ipynb"
+    tour.write_text(tour.read_text() + " ")  # what running cells in Lab does: the copy changes
+    edited = tour.read_text()
+    assert run().returncode == 0
+    assert tour.read_text() == edited  # an edited copy is newer than the source: kept
+    assert digest() == before  # the committed notebooks nbval checks are untouched

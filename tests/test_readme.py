@@ -25,3 +25,15 @@ def test_readme_api_example_runs_and_recalls_the_saved_memory(tmp_path: Path) ->
     lines = out.stdout.splitlines()
     assert lines[0].startswith("- [feedback] feedback_testing_policy.md (")
     assert lines[1] == f"Memory (saved today): {tmp_path / 'mem' / 'feedback_testing_policy.md'}:"
+
+
+def test_readme_gives_the_local_voila_command() -> None:
+    text = README.read_text(encoding="utf-8")
+    assert ".venv/bin/voila notebooks/dashboard.ipynb" in text
+    assert (README.parent / "notebooks" / "dashboard.ipynb").is_file()
+
+
+def test_readme_lists_every_notebook() -> None:
+    text = README.read_text(encoding="utf-8")
+    for nb in sorted((README.parent / "notebooks").glob("*.ipynb")):
+        assert f"`{nb.stem}`" in text, nb.name

@@ -110,3 +110,216 @@ def test_recall_without_key_cannot_use_claude(demo_dir: Path) -> None:
     out = run_cli("recall", "anything", "--dir", str(demo_dir), "--selector", "anthropic")
     assert out.returncode == 2
     assert "ANTHROPIC_API_KEY" in out.stderr
+
+
+# --------------------------------------------------------------------------- where, doctor, list, export (branch doctor)
+
+from tests.support.fake_home import add_memory, make_world, write_json  # noqa: E402
+
+
+def run_env(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    full = {"PATH": "/usr/bin:/bin", "HOME": "/nonexistent-home", **(env or {})}
+    return subprocess.run(
+        [sys.executable, "-m", "memdir_nb.cli", *args],
+        capture_output=True,
+        text=True,
+        env=full,
+        timeout=120,
+    )
+
+
+def test_where_json_traces_a_dir_chosen_by_the_settings_flag(tmp_path: Path) -> None:
+    w = make_world(tmp_path)
+    flag = write_json(tmp_path / "extra.json", {"autoMemoryDirectory": "/srv/flag-mem"})
+    out = run_env(
+        "where", "--cwd", str(w.project), "--home", str(w.home), "--settings", str(flag), "--json"
+    )
+    assert out.returncode == 0, out.stderr
+    payload = json.loads(out.stdout)
+    assert (payload["memory_dir"], payload["source"]) == ("/srv/flag-mem/", "settings:flag")
+
+
+def test_where_text_names_the_env_block_that_disabled_memory(tmp_path: Path) -> None:
+    w = make_world(tmp_path)
+    w.settings("local", {"env": {"CLAUDE_CODE_DISABLE_AUTO_MEMORY": "1"}})
+    out = run_env("where", "--cwd", str(w.project), "--home", str(w.home))
+    assert out.returncode == 0, out.stderr
+    line = next(ln for ln in out.stdout.splitlines() if ln.strip().startswith("auto memory"))
+    assert "off" in line and "level 1" in line and "settings.local.json" in line
+
+
+def test_doctor_exits_1_when_action_is_needed_and_0_when_memory_loads(tmp_path: Path) -> None:
+    w = make_world(tmp_path)
+    mem = w.memory_dir_for(w.project)
+    add_memory(mem, "feedback_db.md")
+    ok = run_env("doctor", "--cwd", str(w.project), "--home", str(w.home))
+    assert ok.returncode == 0, ok.stdout + ok.stderr
+    assert "memory would load fully" in ok.stdout
+    w.settings("user", {"env": {"CLAUDE_CODE_DISABLE_AUTO_MEMORY": "1"}})
+    bad = run_env("doctor", "--cwd", str(w.project), "--home", str(w.home), "--json")
+    assert bad.returncode == 1
+    (f,) = [f for f in json.loads(bad.stdout)["findings"] if f["code"] == "auto-memory-disabled"]
+    assert "settings.json" in f["responsible"] and f["fix"]
+
+
+def test_list_counts_dirs_with_plurals(tmp_path: Path) -> None:
+    w = make_world(tmp_path, repo=False)
+    add_memory(w.memory_dir_for(w.project), "feedback_db.md")
+    out = run_env("list", "--home", str(w.home))
+    assert out.returncode == 0, out.stderr
+    assert "1 memory dir found." in out.stdout and "1 memory: feedback 1" in out.stdout
+    data = json.loads(run_env("list", "--home", str(w.claude_home), "--json").stdout)
+    assert data[0]["memories"] == 1 and data[0]["project_path"] == str(w.project)
+
+
+def test_export_writes_two_parquet_files(tmp_path: Path) -> None:
+    pytest.importorskip("pyarrow")
+    w = make_world(tmp_path, repo=False)
+    add_memory(w.memory_dir_for(w.project), "feedback_db.md")
+    out = run_env("export", "--parquet", str(tmp_path / "pq"), "--home", str(w.home))
+    assert out.returncode == 0, out.stderr
+    assert "(1 memory)" in out.stdout and "(1 memory dir)" in out.stdout
+    assert (tmp_path / "pq" / "memories.parquet").is_file()
+    assert (tmp_path / "pq" / "dirs.parquet").is_file()
+
+
+def test_rebuild_index_writes_an_index_lint_accepts(tmp_path: Path) -> None:
+    mem = tmp_path / "memory"
+    add_memory(mem, "feedback_db.md", index=False)
+    (mem / "MEMORY.md").write_text("- [Gone](feedback_gone.md) — deleted\n")
+    out = run_env("rebuild-index", str(mem))
+    assert out.returncode == 0, out.stderr
+    assert "feedback_db.md" in (mem / "MEMORY.md").read_text()
+    lint = run_env("lint", str(mem), "--json")
+    rules = {f["rule"] for f in json.loads(lint.stdout)}
+    assert not rules & {"index-dangling-entry", "not-in-index", "index-missing"}
+
+
+# --------------------------------------------------------------------------- the front door
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("scan", "DIR", "--limit", "-1"),
+        ("scan", "DIR", "--limit", "0"),
+        ("scan", "DIR", "--limit", "many"),
+        ("demo", "/proc/no-such/demo"),
+        ("demo", "DIR/MEMORY.md/x"),
+        ("demo", "NEW", "--now-ms", "nan"),
+        ("recall", "", "--dir", "DIR"),
+        ("recall", "   ", "--dir", "DIR"),
+        ("where", "--cwd", "/no/such/dir"),
+        ("doctor", "--home", "/no/such/home"),
+        ("list", "--home", "/no/such/home"),
+        ("export", "--parquet", "DIR/MEMORY.md", "--home", "HOME"),
+        ("rebuild-index", "/no/such/dir"),
+        ("rebuild-index", "EMPTY"),
+        ("demo", ""),
+        ("index", "DIR", "--scope", "nope"),
+    ],
+)
+def test_no_input_gives_a_traceback(tmp_path: Path, demo_dir: Path, args: tuple[str, ...]) -> None:
+    home = tmp_path / "home"
+    (home / ".claude").mkdir(parents=True)
+    (tmp_path / "empty").mkdir()
+    subst = {
+        "DIR": str(demo_dir),
+        "NEW": str(tmp_path / "new"),
+        "HOME": str(home),
+        "EMPTY": str(tmp_path / "empty"),
+    }
+    real = [subst.get(a, a.replace("DIR/", str(demo_dir) + "/")) for a in args]
+    out = run_env(*real)
+    assert out.returncode == 2, (out.stdout, out.stderr)
+    assert "Traceback" not in out.stderr
+    assert "error" in out.stderr
+
+
+def test_scan_limit_error_says_what_to_give(demo_dir: Path) -> None:
+    out = run_env("scan", str(demo_dir), "--limit", "-1")
+    assert "1 or more" in out.stderr
+
+
+def test_demo_into_an_existing_demo_names_the_overwrite_flag(demo_dir: Path) -> None:
+    out = run_env("demo", str(demo_dir))
+    assert out.returncode == 2
+    assert "--overwrite" in out.stderr and "overwrite=True" not in out.stderr
+
+
+def test_demo_into_a_path_that_cannot_be_created_says_so(tmp_path: Path) -> None:
+    blocker = tmp_path / "file"
+    blocker.write_text("x")
+    out = run_env("demo", str(blocker / "demo"))
+    assert out.returncode == 2 and "Traceback" not in out.stderr
+    assert "cannot create" in out.stderr or "not a directory" in out.stderr
+
+
+def test_recall_of_an_empty_query_says_the_query_is_empty(demo_dir: Path) -> None:
+    out = run_env("recall", "", "--dir", str(demo_dir))
+    assert out.returncode == 2 and "query is empty" in out.stderr
+
+
+def test_one_memory_reads_in_the_singular(tmp_path: Path) -> None:
+    mem = tmp_path / "memory"
+    add_memory(mem, "feedback_db.md")
+    out = run_env("scan", str(mem))
+    assert "1 memory listed." in out.stdout
+    add_memory(mem, "project_x.md", type="project", body="Ship it next Thursday.")
+    summary = run_env("lint", str(mem)).stdout.splitlines()[-1]
+    import re
+
+    m = re.match(r"(\d+) (errors?), (\d+) (warnings?) in ", summary)
+    assert m, summary
+    for count, word in ((m.group(1), m.group(2)), (m.group(3), m.group(4))):
+        assert word.endswith("s") == (count != "1"), summary
+
+
+def test_index_and_lint_report_an_index_that_is_not_utf8(tmp_path: Path) -> None:
+    mem = tmp_path / "memory"
+    add_memory(mem, "feedback_db.md")
+    with open(mem / "MEMORY.md", "ab") as fh:
+        fh.write(b"- [Caf\xe9](feedback_db.md)\n")
+    index = run_env("index", str(mem))
+    assert "not valid UTF-8" in index.stdout
+    assert json.loads(run_env("index", str(mem), "--json").stdout)[0]["valid_utf8"] is False
+    lint = run_env("lint", str(mem))
+    assert "index-invalid-utf8" in lint.stdout and lint.returncode == 1
+
+
+def test_every_argument_has_help_text() -> None:
+    import argparse
+
+    from memdir_nb.cli import build_parser
+
+    parser = build_parser()
+    (sub,) = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
+    missing = [
+        f"{name} {action.dest}"
+        for name, p in sub.choices.items()
+        for action in p._actions
+        if not isinstance(action, argparse._HelpAction) and not action.help
+    ]
+    assert missing == []
+
+
+def test_every_command_a_hint_names_exists() -> None:
+    import re
+
+    from memdir_nb.cli import build_parser
+
+    parser = build_parser()
+    commands = set(next(a for a in parser._actions if a.dest == "command").choices)
+    package = Path(__file__).resolve().parents[2] / "memdir_nb"
+    named = set()
+    for path in package.rglob("*.py"):
+        named |= set(re.findall(r"memdir-nb ([a-z][a-z-]*)", path.read_text(encoding="utf-8")))
+    named -= {"demo"} if "demo" in commands else set()
+    assert named <= commands, named - commands
+
+
+def test_rebuild_index_refuses_a_folder_that_is_not_a_memory_dir(tmp_path: Path) -> None:
+    (tmp_path / "notes.txt").write_text("not a memory")
+    out = run_env("rebuild-index", str(tmp_path))
+    assert out.returncode == 2 and "not a memory dir" in out.stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["notes.txt"]

@@ -424,3 +424,63 @@ def test_resolve_now_prefers_explicit_then_config_clock_then_wall(tmp_path: Path
     assert resolve_now_ms(None, config) == 5.0
     before = time.time() * 1000
     assert before <= resolve_now_ms() <= time.time() * 1000
+
+
+# --------------------------------------------------------------------------- settings env blocks (branch doctor)
+
+
+def test_a_settings_env_block_sets_variables_and_records_the_file(world) -> None:
+    path = write_json(
+        world["home"] / ".claude" / "settings.json",
+        {"env": {"CLAUDE_CODE_DISABLE_AUTO_MEMORY": "1"}},
+    )
+    c = load(world)
+    assert c.disable_auto_memory
+    origin = c.env_source("CLAUDE_CODE_DISABLE_AUTO_MEMORY")
+    assert (origin.source, origin.path) == ("user", str(path))
+    assert "env block of user settings" in origin.describe()
+
+
+def test_env_blocks_override_the_shell_and_policy_wins_over_user(world) -> None:
+    write_json(world["home"] / ".claude" / "settings.json", {"env": {"MEMDIR_NB_KAIROS": "0"}})
+    write_json(world["policy"], {"env": {"MEMDIR_NB_KAIROS": "1"}})
+    c = load(world, {"MEMDIR_NB_KAIROS": "0"})
+    assert c.flags.kairos and c.env_source("MEMDIR_NB_KAIROS").source == "policy"
+
+
+def test_a_project_env_block_cannot_choose_where_memory_lives(world) -> None:
+    write_json(
+        world["project"] / ".claude" / "settings.json",
+        {"env": {"CLAUDE_COWORK_MEMORY_PATH_OVERRIDE": "/home/me/.ssh", "CLAUDE_CODE_SIMPLE": "1"}},
+    )
+    c = load(world)
+    assert c.cowork_memory_override is None
+    assert any("CLAUDE_COWORK_MEMORY_PATH_OVERRIDE is ignored" in p for p in c.settings_problems)
+    assert c.simple_mode  # switching memory off is the safe direction and is honoured
+
+
+def test_scalar_env_values_become_strings_and_objects_are_reported(world) -> None:
+    write_json(
+        world["home"] / ".claude" / "settings.json",
+        {"env": {"CLAUDE_CODE_DISABLE_AUTO_MEMORY": 1, "CLAUDE_CODE_SIMPLE": ["x"]}},
+    )
+    c = load(world)
+    assert c.disable_auto_memory and not c.simple_mode
+    assert any("env CLAUDE_CODE_SIMPLE must be a string" in p for p in c.settings_problems)
+
+
+def test_an_env_block_that_is_not_an_object_is_reported(world) -> None:
+    write_json(world["home"] / ".claude" / "settings.json", {"env": "CLAUDE_CODE_SIMPLE=1"})
+    c = load(world)
+    assert not c.simple_mode and any("env must be an object" in p for p in c.settings_problems)
+
+
+def test_env_blocks_can_be_left_out(world) -> None:
+    write_json(world["home"] / ".claude" / "settings.json", {"env": {"CLAUDE_CODE_SIMPLE": "1"}})
+    assert not load(world, apply_settings_env=False).simple_mode
+
+
+def test_the_api_key_is_never_among_the_recorded_sources(world) -> None:
+    c = load(world, {"ANTHROPIC_API_KEY": "sk-ant-secret", "CLAUDE_CODE_SIMPLE": "1"})
+    assert "ANTHROPIC_API_KEY" not in c.env_sources and "CLAUDE_CODE_SIMPLE" in c.env_sources
+    assert "sk-ant-secret" not in repr(c)

@@ -428,3 +428,32 @@ def test_notebook_dir_names_the_source_of_a_missing_dir(tmp_path: Path) -> None:
     config = MemdirConfig.for_tests(home=tmp_path, cwd=tmp_path, demo_dir=str(tmp_path / "gone"))
     with pytest.raises(DemoDirError, match="MEMDIR_NB_DIR"):
         notebook_memory_dir(None, config=config)
+
+
+# --------------------------------------------------------------------------- the demo Claude home (branch doctor)
+
+
+def test_demo_claude_home_seeds_the_problems_doctor_explains(tmp_path) -> None:
+    from memdir_nb.config import MemdirConfig
+    from memdir_nb.demo import build_demo_claude_home
+    from memdir_nb.doctor import diagnose
+
+    d = build_demo_claude_home(tmp_path / "demo-home", now_ms=1_790_000_000_000.0)
+    config = MemdirConfig.from_environment(
+        {}, home=d.home, cwd=d.project, policy_settings_path=d.policy_settings
+    )
+    report = diagnose(config)
+    assert report.where.memory_dir.rstrip("/") == str(d.memory_dir)
+    codes = {f.code for f in report.findings}
+    assert {"auto-memory-disabled", "dir-setting-ignored", "index-past-caps"} <= codes
+    assert report.exit_code == 1
+
+
+def test_demo_claude_home_refuses_a_folder_with_files(tmp_path) -> None:
+    import pytest
+
+    from memdir_nb.demo import DemoDirError, build_demo_claude_home
+
+    (tmp_path / "keep.txt").write_text("x")
+    with pytest.raises(DemoDirError, match="not an empty directory"):
+        build_demo_claude_home(tmp_path)

@@ -418,3 +418,32 @@ def test_an_example_entry_inside_an_html_comment_is_not_an_entry() -> None:
 def test_upsert_replaces_a_see_style_line_for_the_same_file() -> None:
     text = "- See [a.md](a.md) — old\n"
     assert upsert_index_entry(text, "- [A](a.md) — new", "a.md") == "- [A](a.md) — new\n"
+
+
+# --------------------------------------------------------------------------- reading MEMORY.md (branch doctor)
+
+
+def test_an_invalid_utf8_index_is_reported_not_hidden(tmp_path) -> None:
+    from memdir_nb.index import read_entrypoint_checked
+
+    (tmp_path / "MEMORY.md").write_bytes(b"- [Caf\xe9](a.md) \xe2\x80\x94 hook\n")
+    read = read_entrypoint_checked(tmp_path)
+    assert read.exists and not read.valid_utf8 and "\ufffd" in read.text
+
+
+def test_a_fifo_index_is_not_read_and_does_not_block(tmp_path) -> None:
+    import os
+
+    from memdir_nb.index import read_entrypoint, read_entrypoint_checked
+
+    os.mkfifo(tmp_path / "MEMORY.md")
+    read = read_entrypoint_checked(tmp_path)
+    assert read.exists and read.text == "" and "FIFO" in (read.problem or "")
+    assert read_entrypoint(tmp_path) == ""
+
+
+def test_a_missing_index_reads_as_empty(tmp_path) -> None:
+    from memdir_nb.index import read_entrypoint_checked
+
+    read = read_entrypoint_checked(tmp_path)
+    assert (read.exists, read.text, read.valid_utf8, read.problem) == (False, "", True, None)

@@ -682,3 +682,35 @@ def test_document_ids_in_a_memory_about_google_docs_are_not_secrets(tmp_path):
     )
     found = [f for f in lint_memory_dir(tmp_path, now_ms=NOW_MS) if f.rule == "secret"]
     assert len(found) == 1 and "AIza" in found[0].message
+
+
+# --------------------------------------------------------------------------- the index file itself (branch doctor)
+
+
+def test_lint_reports_an_index_that_is_not_utf8(tmp_path) -> None:
+    from memdir_nb.lint import lint_memory_dir
+
+    (tmp_path / "MEMORY.md").write_bytes(b"- [Caf\xe9](a.md) \xe2\x80\x94 hook\n")
+    found = [f for f in lint_memory_dir(tmp_path) if f.rule == "index-invalid-utf8"]
+    assert len(found) == 1 and found[0].severity == "error"
+    assert "memdir-nb rebuild-index" in found[0].hint
+
+
+def test_lint_reports_an_index_that_is_a_fifo(tmp_path) -> None:
+    import os
+
+    from memdir_nb.lint import lint_memory_dir
+
+    os.mkfifo(tmp_path / "MEMORY.md")
+    found = [f for f in lint_memory_dir(tmp_path) if f.rule == "index-not-regular"]
+    assert len(found) == 1 and "FIFO" in found[0].message
+
+
+def test_missing_index_hint_names_the_rebuild_index_command(tmp_path) -> None:
+    from memdir_nb.lint import lint_memory_dir
+
+    (tmp_path / "feedback_x.md").write_text(
+        "---\nname: x\ndescription: a b c\ntype: feedback\n---\nbody\n"
+    )
+    (hint,) = [f.hint for f in lint_memory_dir(tmp_path) if f.rule == "index-missing"]
+    assert "`memdir-nb rebuild-index DIR`" in hint

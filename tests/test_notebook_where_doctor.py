@@ -1,0 +1,42 @@
+"""Notebook 10 on a memory dir named by MEMDIR_NB_DIR: it runs, prints the dir, writes no errors.
+
+nbval checks the committed outputs on the demo; this runs the notebook on another dir (one
+inside a Claude home, with a FIFO index and a dangling line) the way a user points it at theirs.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from tests.support.fake_home import add_memory, make_world
+
+REPO = Path(__file__).resolve().parent.parent
+NOTEBOOK = REPO / "notebooks" / "10_where_and_doctor.ipynb"
+
+
+@pytest.mark.slow
+def test_notebook_10_runs_clean_on_a_users_memory_dir(tmp_path: Path, monkeypatch) -> None:
+    nbformat = pytest.importorskip("nbformat")
+    nbclient = pytest.importorskip("nbclient")
+    w = make_world(tmp_path, repo=False)
+    mem = w.memory_dir_for(w.project)
+    add_memory(mem, "feedback_db.md")
+    with open(mem / "MEMORY.md", "a", encoding="utf-8") as fh:
+        fh.write("- [Gone](feedback_gone.md) — deleted\n")
+    (mem / "team").mkdir()
+    os.mkfifo(mem / "team" / "MEMORY.md")
+    monkeypatch.setenv("MEMDIR_NB_DIR", str(mem))
+    monkeypatch.setenv("HOME", str(w.home))
+    nb = nbformat.read(NOTEBOOK, as_version=4)
+    nbclient.NotebookClient(
+        nb, timeout=180, resources={"metadata": {"path": str(w.project)}}
+    ).execute()
+    outputs = [o for c in nb.cells if c.cell_type == "code" for o in c.get("outputs", [])]
+    assert not [o for o in outputs if o.get("output_type") == "error" or o.get("name") == "stderr"]
+    text = "".join(o.get("text", "") for o in outputs if "text" in o)
+    assert f"opened {mem}" in text
+    assert "index-dangling" in text and "index-not-regular" in text
+    assert (mem / "MEMORY.md").read_text().count("feedback_gone.md") == 1  # nothing was written

@@ -1,0 +1,233 @@
+"""Tests for memdir_nb.doctor: each reason memory would not load fully, with cause and fix."""
+
+from __future__ import annotations
+
+import os
+import threading
+from pathlib import Path
+
+import pytest
+
+from memdir_nb.doctor import DoctorReport, diagnose, format_doctor
+from memdir_nb.index import entries_past_caps, format_index_entry
+from memdir_nb.paths import sanitize_path
+from tests.support.fake_home import HAS_GIT, NOW_MS, World, add_memory, git, make_world
+
+needs_git = pytest.mark.skipif(not HAS_GIT, reason="git is not installed")
+FAKE_KEY = "sk-ant-api03-" + "Xq7Lm2Pz9Rt4Vw8Ys1Ab3Cd5Ef6Gh0Jk" * 2 + "AA"
+
+
+def codes(report: DoctorReport) -> dict[str, str]:
+    return {f.code: f.severity for f in report.findings}
+
+
+def finding(report: DoctorReport, code: str):
+    (f,) = [f for f in report.findings if f.code == code]
+    return f
+
+
+def healthy(tmp_path: Path, **kw) -> tuple[World, Path]:
+    w = make_world(tmp_path, **kw)
+    mem = w.memory_dir_for(w.project)
+    add_memory(mem, "feedback_db.md")
+    add_memory(mem, "user_role.md", type="user", body="Backend engineer, new to Rust.")
+    return w, mem
+
+
+def test_a_healthy_dir_exits_0_with_no_action(tmp_path: Path) -> None:
+    w, _ = healthy(tmp_path)
+    report = diagnose(w.config())
+    assert report.exit_code == 0, format_doctor(report)
+    assert all(f.severity == "note" for f in report.findings)
+    assert "memory would load fully" in format_doctor(report)
+
+
+def test_disable_in_a_settings_env_block_names_the_file_and_the_fix(tmp_path: Path) -> None:
+    w, _ = healthy(tmp_path)
+    path = w.settings("user", {"env": {"CLAUDE_CODE_DISABLE_AUTO_MEMORY": "true"}})
+    report = diagnose(w.config())
+    f = finding(report, "auto-memory-disabled")
+    assert f.severity == "action" and report.exit_code == 1
+    assert "CLAUDE_CODE_DISABLE_AUTO_MEMORY" in f.responsible and str(path) in f.responsible
+    assert '"env" block' in f.fix and str(path) in f.fix
+
+
+def test_disable_in_the_shell_says_to_unset_it(tmp_path: Path) -> None:
+    w, _ = healthy(tmp_path)
+    f = finding(
+        diagnose(w.config({"CLAUDE_CODE_DISABLE_AUTO_MEMORY": "1"})), "auto-memory-disabled"
+    )
+    assert f.responsible == "CLAUDE_CODE_DISABLE_AUTO_MEMORY in the environment"
+    assert f.fix.startswith("unset CLAUDE_CODE_DISABLE_AUTO_MEMORY")
+
+
+@pytest.mark.parametrize(
+    ("env", "layer", "expect"),
+    [
+        ({"CLAUDE_CODE_SIMPLE": "1"}, None, "--bare"),
+        ({"CLAUDE_CODE_REMOTE": "1"}, None, "CLAUDE_CODE_REMOTE_MEMORY_DIR"),
+        ({}, "project", "repository setting can only switch memory off"),
+        ({}, "policy", '"autoMemoryEnabled": true'),
+    ],
+)
+def test_every_disabling_level_has_its_own_fix(
+    tmp_path: Path, env: dict, layer: str | None, expect: str
+) -> None:
+    w, _ = healthy(tmp_path)
+    if layer:
+        w.settings(layer, {"autoMemoryEnabled": False})
+    f = finding(diagnose(w.config(env)), "auto-memory-disabled")
+    assert expect in f.fix
+
+
+def test_a_dir_setting_in_project_settings_is_reported_as_ignored(tmp_path: Path) -> None:
+    w, _ = healthy(tmp_path)
+    path = w.settings("project", {"autoMemoryDirectory": "~/shared-mem"})
+    report = diagnose(w.config())
+    f = finding(report, "dir-setting-ignored")
+    assert f.severity == "action" and str(path) in f.responsible
+    assert "settings.local.json" in f.fix and report.exit_code == 1
+
+
+def test_a_dir_override_in_a_project_env_block_is_reported_as_ignored(tmp_path: Path) -> None:
+    w, _ = healthy(tmp_path)
+    w.settings("project", {"env": {"CLAUDE_COWORK_MEMORY_PATH_OVERRIDE": "/srv/x"}})
+    report = diagnose(w.config())
+    assert report.where.source == "default"
+    f = finding(report, "dir-setting-ignored")
+    assert "CLAUDE_COWORK_MEMORY_PATH_OVERRIDE" in f.cause
+
+
+def test_an_unsafe_trusted_dir_setting_is_rejected_with_the_reason(tmp_path: Path) -> None:
+    w, _ = healthy(tmp_path)
+    w.settings("user", {"autoMemoryDirectory": "~/"})
+    f = finding(diagnose(w.config()), "dir-setting-rejected")
+    assert "home directory" in f.cause and f.severity == "action"
+
+
+def test_a_broken_settings_file_is_an_action(tmp_path: Path) -> None:
+    w, _ = healthy(tmp_path)
+    (w.claude_home / "settings.json").write_text("{not json", encoding="utf-8")
+    f = finding(diagnose(w.config()), "settings-problem")
+    assert "not valid JSON" in f.cause and f.severity == "action"
+
+
+def test_no_memory_dir_yet_is_a_note_and_exit_0(tmp_path: Path) -> None:
+    w = make_world(tmp_path, repo=False)
+    report = diagnose(w.config())
+    assert codes(report) == {"no-memory-dir": "note"} and report.exit_code == 0
+
+
+def test_index_entries_past_the_caps_are_named(tmp_path: Path) -> None:
+    w = make_world(tmp_path, repo=False)
+    mem = w.memory_dir_for(w.project)
+    for i in range(203):
+        add_memory(mem, f"feedback_rule_{i:03d}.md", name=f"Rule {i:03d}")
+    f = finding(diagnose(w.config()), "index-past-caps")
+    assert f.severity == "action"
+    assert [item.split(":")[0] for item in f.items] == ["line 201", "line 202", "line 203"]
+    assert "feedback_rule_200.md" in f.items[0] and "3 entries" in f.cause
+
+
+def test_entries_past_caps_counts_lines_after_stripped_blank_lines() -> None:
+    lines = [format_index_entry(f"T{i}", f"f{i}.md", "hook") for i in range(201)]
+    text = "\n\n" + "\n".join(lines) + "\n"
+    (cut,) = entries_past_caps(text)
+    assert cut.target == "f200.md"
+
+
+def test_files_missing_from_the_index_and_lines_pointing_at_nothing(tmp_path: Path) -> None:
+    w, mem = healthy(tmp_path)
+    add_memory(mem, "feedback_unlisted.md", index=False)
+    with open(mem / "MEMORY.md", "a", encoding="utf-8") as fh:
+        fh.write(format_index_entry("Gone", "feedback_gone.md", "deleted") + "\n")
+    report = diagnose(w.config())
+    assert finding(report, "not-in-index").items == ("feedback_unlisted.md",)
+    dangling = finding(report, "index-dangling")
+    assert "feedback_gone.md" in dangling.items[0] and "rebuild-index" in dangling.fix
+
+
+def test_stale_memories_are_a_note(tmp_path: Path) -> None:
+    w, mem = healthy(tmp_path)
+    add_memory(mem, "project_old_goal.md", type="project", age_days=500)
+    report = diagnose(w.config())
+    f = finding(report, "stale-memories")
+    assert f.severity == "note" and f.items == ("project_old_goal.md",)
+    assert report.exit_code == 0
+
+
+def test_a_secret_in_team_memory_is_an_action_and_in_private_is_not(tmp_path: Path) -> None:
+    w, mem = healthy(tmp_path)
+    add_memory(mem, "reference_api.md", type="reference", body=f"The key is {FAKE_KEY}")
+    assert "team-secret" not in codes(diagnose(w.config()))
+    add_memory(mem, "team/reference_api.md", type="reference", body=f"The key is {FAKE_KEY}")
+    f = finding(diagnose(w.config()), "team-secret")
+    assert f.items == ("team/reference_api.md",) and FAKE_KEY not in format_doctor(
+        diagnose(w.config())
+    )
+
+
+def test_a_symlinked_index_is_an_action(tmp_path: Path) -> None:
+    w, mem = healthy(tmp_path)
+    real = tmp_path / "elsewhere.md"
+    os.replace(mem / "MEMORY.md", real)
+    (mem / "MEMORY.md").symlink_to(real)
+    f = finding(diagnose(w.config()), "index-symlink")
+    assert "OUTSIDE" in f.cause and f.severity == "action"
+
+
+def test_a_fifo_index_is_reported_without_blocking(tmp_path: Path) -> None:
+    w, mem = healthy(tmp_path)
+    (mem / "MEMORY.md").unlink()
+    os.mkfifo(mem / "MEMORY.md")
+    result: list[DoctorReport] = []
+    t = threading.Thread(target=lambda: result.append(diagnose(w.config())), daemon=True)
+    t.start()
+    t.join(30)
+    assert result, "diagnose blocked on a FIFO named MEMORY.md"
+    f = finding(result[0], "index-not-regular")
+    assert "FIFO" in f.cause
+
+
+def test_an_index_that_is_not_utf8_is_an_action(tmp_path: Path) -> None:
+    w, mem = healthy(tmp_path)
+    with open(mem / "MEMORY.md", "ab") as fh:
+        fh.write(b"- [Caf\xe9](feedback_db.md) \xe2\x80\x94 latin-1 slipped in\n")
+    assert codes(diagnose(w.config()))["index-invalid-utf8"] == "action"
+
+
+@needs_git
+def test_memories_orphaned_under_a_worktrees_own_key_are_found(tmp_path: Path) -> None:
+    w, mem = healthy(tmp_path)
+    wt = tmp_path / "wt-feature"
+    git(w.project, "worktree", "add", "-q", "-b", "feature", str(wt))
+    orphan = w.claude_home / "projects" / sanitize_path(os.path.realpath(wt)) / "memory"
+    add_memory(orphan, "feedback_only_in_worktree.md")
+    report = diagnose(w.config(cwd=wt))
+    f = finding(report, "worktree-orphan")
+    assert f.items == ("feedback_only_in_worktree.md",) and str(mem) in f.fix.rstrip(os.sep)
+
+
+def test_kairos_and_team_off_are_notes(tmp_path: Path) -> None:
+    w, mem = healthy(tmp_path)
+    add_memory(mem, "team/reference_board.md", type="reference")
+    report = diagnose(w.config({"MEMDIR_NB_KAIROS": "1"}))
+    assert codes(report)["kairos-mode"] == "note" and codes(report)["team-memory-off"] == "note"
+    assert report.exit_code == 0
+
+
+def test_another_dir_can_be_checked_with_the_projects_settings(tmp_path: Path) -> None:
+    w, _ = healthy(tmp_path)
+    other = tmp_path / "other-mem"
+    add_memory(other, "feedback_x.md", index=False)
+    report = diagnose(w.config(), memory_dir=other, now_ms=NOW_MS)
+    assert report.checked_dir == os.fspath(other)
+    assert {"other-dir-checked", "index-missing"} <= set(codes(report))
+
+
+def test_report_is_json_ready(tmp_path: Path) -> None:
+    import json
+
+    w, _ = healthy(tmp_path)
+    payload = json.loads(json.dumps(diagnose(w.config()).to_dict()))
+    assert payload["exit_code"] == 0 and payload["where"]["source"] == "default"

@@ -1,0 +1,87 @@
+"""Tests for memdir_nb.fleet: many Claude homes to two Parquet files, read back by DuckDB."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+pa = pytest.importorskip("pyarrow")
+pq = pytest.importorskip("pyarrow.parquet")
+
+from memdir_nb.fleet import DIRS_FILE, MEMORIES_FILE, export_parquet  # noqa: E402
+from tests.support.fake_home import NOW_MS, add_memory, make_world  # noqa: E402
+
+
+@pytest.fixture
+def two_homes(tmp_path: Path) -> list[Path]:
+    a = make_world(tmp_path / "a", repo=False)
+    mem = a.memory_dir_for(a.project)
+    add_memory(mem, "feedback_db.md", age_days=2)
+    add_memory(mem, "project_goal.md", type="project", age_days=400)
+    add_memory(mem, "team/reference_board.md", type="reference", index=False)
+    add_memory(a.claude_home / "agent-memory" / "reviewer", "feedback_style.md")
+    b = make_world(tmp_path / "b", repo=False)
+    mem_b = b.memory_dir_for(b.project)
+    for i in range(205):
+        add_memory(mem_b, f"feedback_rule_{i:03d}.md")
+    return [a.claude_home, b.claude_home]
+
+
+def test_export_writes_one_row_per_memory_and_per_dir(tmp_path: Path, two_homes) -> None:
+    result = export_parquet(two_homes, tmp_path / "out", now_ms=NOW_MS)
+    memories = pq.read_table(result.memories_path).to_pylist()
+    dirs = pq.read_table(result.dirs_path).to_pylist()
+    assert (result.memories, result.dirs) == (209, 3) == (len(memories), len(dirs))
+    goal = next(m for m in memories if m["file"] == "project_goal.md")
+    assert goal["stale"] and goal["age_days"] == 400 and goal["in_index"]
+    board = next(m for m in memories if m["file"] == "team/reference_board.md")
+    assert board["scope"] == "team" and not board["in_index"]
+    assert {d["kind"] for d in dirs} == {"project", "agent:user"}
+    big = next(d for d in dirs if d["memories"] == 205)
+    assert big["index_truncated"] and big["index_lines"] == 205 and big["index_line_use"] > 1
+    small = next(d for d in dirs if d["memories"] == 3)
+    assert (small["n_feedback"], small["n_project"], small["stale"], small["not_in_index"]) == (
+        1,
+        1,
+        1,
+        1,
+    )
+    assert small["project_path"] and small["project"] == small["project_path"]
+
+
+def test_duckdb_answers_memories_per_project_and_stale_share(tmp_path: Path, two_homes) -> None:
+    duckdb = pytest.importorskip("duckdb")
+    export_parquet(two_homes, tmp_path / "out", now_ms=NOW_MS)
+    rows = duckdb.sql(
+        f"""
+        SELECT project, count(*) AS n, avg(stale::INT) AS stale_share
+        FROM read_parquet('{tmp_path / "out" / MEMORIES_FILE}')
+        WHERE kind = 'project' GROUP BY project ORDER BY n
+        """
+    ).fetchall()
+    assert [r[1] for r in rows] == [3, 205]
+    assert rows[0][2] == pytest.approx(1 / 3)
+
+
+def test_export_refuses_a_file_as_the_output_folder(tmp_path: Path, two_homes) -> None:
+    target = tmp_path / "out"
+    target.write_text("keep")
+    with pytest.raises(ValueError, match="not a folder"):
+        export_parquet(two_homes, target)
+    assert target.read_text() == "keep"
+
+
+def test_export_needs_a_home(tmp_path: Path) -> None:
+    with pytest.raises(ValueError, match="no Claude home"):
+        export_parquet([], tmp_path / "out")
+    assert not (tmp_path / "out").exists()
+
+
+def test_an_empty_home_writes_empty_tables_with_the_schema(tmp_path: Path) -> None:
+    home = tmp_path / "h"
+    home.mkdir()
+    result = export_parquet([home], tmp_path / "out")
+    assert result.memories == 0
+    table = pq.read_table(tmp_path / "out" / DIRS_FILE)
+    assert table.num_rows == 0 and "index_truncated" in table.schema.names

@@ -1,0 +1,238 @@
+"""Tests for memdir_nb.where: the memory dir with every step's source, and the list of dirs."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+from memdir_nb.paths import sanitize_path
+from memdir_nb.where import guess_project_path, list_memory_dirs, plural, where
+from tests.support.fake_home import HAS_GIT, NOW_MS, add_memory, git, make_world
+
+needs_git = pytest.mark.skipif(not HAS_GIT, reason="git is not installed")
+
+
+# --------------------------------------------------------------------------- the dir
+
+
+@needs_git
+def test_default_dir_is_keyed_by_the_git_root(tmp_path: Path) -> None:
+    w = make_world(tmp_path)
+    (w.project / "src").mkdir()
+    r = where(w.config(cwd=w.project / "src"))
+    assert r.source == "default"
+    assert r.git_root == os.path.realpath(w.project)
+    assert r.key == sanitize_path(os.path.realpath(w.project))
+    assert r.memory_dir == os.fspath(w.memory_dir_for(w.project)) + os.sep
+    assert not r.exists and not r.is_worktree
+    assert r.steps[-1].rule == "default" and r.steps[-1].outcome == "used"
+
+
+@needs_git
+def test_a_worktree_uses_the_main_checkouts_dir_and_says_it_is_a_worktree(tmp_path: Path) -> None:
+    w = make_world(tmp_path)
+    wt = tmp_path / "wt-feature"
+    git(w.project, "worktree", "add", "-q", "-b", "feature", str(wt))
+    main, linked = where(w.config()), where(w.config(cwd=wt))
+    assert linked.memory_dir == main.memory_dir
+    assert linked.is_worktree and linked.checkout_root == os.path.realpath(wt)
+    assert linked.git_root == os.path.realpath(w.project)
+
+
+def test_outside_git_the_project_folder_is_the_key(tmp_path: Path) -> None:
+    w = make_world(tmp_path, repo=False)
+    r = where(w.config())
+    assert r.git_root is None
+    assert r.key == sanitize_path(os.path.realpath(w.project))
+
+
+@pytest.mark.parametrize("layer", ["policy", "flag", "local", "user"])
+def test_a_trusted_layer_chooses_the_dir_and_is_named(tmp_path: Path, layer: str) -> None:
+    w = make_world(tmp_path, repo=False)
+    w.settings(layer, {"autoMemoryDirectory": "/srv/mem"})
+    r = where(w.config())
+    assert (r.memory_dir, r.source) == ("/srv/mem/", f"settings:{layer}")
+    used = [s for s in r.steps if s.outcome == "used"]
+    assert len(used) == 1 and used[0].source.startswith(f"{layer} settings (")
+
+
+def test_project_settings_are_listed_as_ignored_for_the_dir(tmp_path: Path) -> None:
+    w = make_world(tmp_path, repo=False)
+    w.settings("project", {"autoMemoryDirectory": "~/.ssh"})
+    r = where(w.config())
+    assert r.source == "default"
+    (step,) = [s for s in r.steps if s.outcome == "ignored"]
+    assert step.source.startswith("project settings (") and step.value == "~/.ssh"
+    project = next(f for f in r.settings_files if f.layer == "project")
+    assert project.exists and not project.trusted_for_dir and "autoMemoryDirectory" in project.sets
+
+
+def test_a_more_trusted_layer_shadows_a_less_trusted_one(tmp_path: Path) -> None:
+    w = make_world(tmp_path, repo=False)
+    w.settings("policy", {"autoMemoryDirectory": "/srv/policy"})
+    w.settings("user", {"autoMemoryDirectory": "/srv/user"})
+    r = where(w.config())
+    outcomes = {s.source.split(" ")[0]: s.outcome for s in r.steps if s.value}
+    assert outcomes == {"policy": "used", "user": "shadowed"}
+
+
+def test_cowork_override_from_a_settings_env_block_is_traced_to_the_file(tmp_path: Path) -> None:
+    w = make_world(tmp_path, repo=False)
+    path = w.settings("user", {"env": {"CLAUDE_COWORK_MEMORY_PATH_OVERRIDE": "/srv/cowork"}})
+    r = where(w.config())
+    assert (r.memory_dir, r.source) == ("/srv/cowork/", "cowork-override")
+    assert str(path) in r.steps[0].source and "env block" in r.steps[0].source
+
+
+def test_an_unusable_remote_dir_gives_no_dir_and_no_exception(tmp_path: Path) -> None:
+    w = make_world(tmp_path, repo=False)
+    r = where(w.config({"CLAUDE_CODE_REMOTE_MEMORY_DIR": "relative/dir"}))
+    assert r.memory_dir == "" and not r.exists
+    assert not r.auto_memory.enabled and r.auto_memory.level == 3
+
+
+# --------------------------------------------------------------------------- the five levels
+
+
+@pytest.mark.parametrize(
+    ("env", "settings", "level", "enabled"),
+    [
+        ({"CLAUDE_CODE_DISABLE_AUTO_MEMORY": "1"}, {}, 1, False),
+        ({"CLAUDE_CODE_SIMPLE": "1"}, {}, 2, False),
+        ({"CLAUDE_CODE_REMOTE": "1"}, {}, 3, False),
+        ({}, {"local": {"autoMemoryEnabled": False}}, 4, False),
+        ({}, {"project": {"autoMemoryEnabled": False}}, 4, False),
+        ({}, {"user": {"autoMemoryEnabled": True}}, 4, True),
+        ({}, {}, 5, True),
+    ],
+)
+def test_each_level_of_the_enable_chain_is_named(
+    tmp_path: Path, env: dict, settings: dict, level: int, enabled: bool
+) -> None:
+    w = make_world(tmp_path, repo=False)
+    for layer, data in settings.items():
+        w.settings(layer, data)
+    d = where(w.config(env)).auto_memory
+    assert (d.enabled, d.level) == (enabled, level)
+
+
+def test_disable_written_into_user_settings_env_is_traced_to_that_file(tmp_path: Path) -> None:
+    w = make_world(tmp_path, repo=False)
+    path = w.settings("user", {"env": {"CLAUDE_CODE_DISABLE_AUTO_MEMORY": "1"}})
+    d = where(w.config()).auto_memory
+    assert not d.enabled and d.level == 1
+    assert d.setting == "CLAUDE_CODE_DISABLE_AUTO_MEMORY" and str(path) in d.source
+
+
+def test_team_and_kairos_follow_auto_memory_then_their_flags(tmp_path: Path) -> None:
+    w = make_world(tmp_path, repo=False)
+    on = where(w.config({"MEMDIR_NB_TEAM_MEMORY": "1", "MEMDIR_NB_KAIROS": "1"}))
+    assert on.team_memory.enabled and on.kairos.enabled
+    assert on.team_memory.setting == "MEMDIR_NB_TEAM_MEMORY"
+    off = where(w.config({"MEMDIR_NB_TEAM_MEMORY": "1", "CLAUDE_CODE_SIMPLE": "1"}))
+    assert not off.team_memory.enabled and off.team_memory.level == 2
+    assert "auto memory is off" in off.team_memory.reason
+
+
+def test_where_report_is_json_ready(tmp_path: Path) -> None:
+    w = make_world(tmp_path, repo=False)
+    payload = json.loads(json.dumps(where(w.config()).to_dict()))
+    assert payload["auto_memory"]["level"] == 5 and payload["team_dir"].endswith("team" + os.sep)
+
+
+# --------------------------------------------------------------------------- list
+
+
+def test_list_finds_project_and_agent_dirs_with_their_figures(tmp_path: Path) -> None:
+    w = make_world(tmp_path, repo=False)
+    mem = w.memory_dir_for(w.project)
+    add_memory(mem, "feedback_db.md", age_days=2)
+    add_memory(mem, "project_freeze.md", type="project", age_days=40)
+    add_memory(mem, "team/reference_board.md", type="reference", age_days=9)
+    agent = w.claude_home / "agent-memory" / "code-reviewer"
+    add_memory(agent, "feedback_style.md", age_days=1)
+    local_agent = w.project / ".claude" / "agent-memory-local" / "tester"
+    add_memory(local_agent, "user_role.md", type="user", age_days=0)
+    infos = {i.kind: i for i in list_memory_dirs(w.claude_home, now_ms=NOW_MS)}
+    assert set(infos) == {"project", "agent:user", "agent:local"}
+    proj = infos["project"]
+    assert proj.project_path == os.fspath(w.project)
+    assert proj.memories == 3
+    assert proj.by_type == {"feedback": 1, "project": 1, "reference": 1}
+    assert proj.by_scope == {"private": 2, "team": 1}
+    assert (proj.newest_age_days, proj.oldest_age_days) == (2, 40)
+    assert not proj.truncated and {ix.scope for ix in proj.indexes} == {"private", "team"}
+    assert infos["agent:local"].project_path == os.fspath(w.project)
+    assert infos["agent:user"].key == "code-reviewer"
+
+
+def test_list_marks_a_truncated_index(tmp_path: Path) -> None:
+    w = make_world(tmp_path, repo=False)
+    mem = w.memory_dir_for(w.project)
+    for i in range(205):
+        add_memory(mem, f"feedback_rule_{i:03d}.md")
+    (info,) = list_memory_dirs(w.claude_home, now_ms=NOW_MS)
+    assert info.truncated and info.indexes[0].lines == 205
+
+
+def test_list_skips_a_symlinked_project_folder(tmp_path: Path) -> None:
+    w = make_world(tmp_path, repo=False)
+    elsewhere = tmp_path / "elsewhere" / "memory"
+    add_memory(elsewhere, "feedback_x.md")
+    (w.claude_home / "projects").mkdir()
+    (w.claude_home / "projects" / "-evil").symlink_to(elsewhere.parent)
+    assert list_memory_dirs(w.claude_home) == []
+
+
+def test_list_reads_the_project_path_from_a_session_transcript(tmp_path: Path) -> None:
+    w = make_world(tmp_path, repo=False)
+    gone = "/no/longer/here-project"
+    key_dir = w.claude_home / "projects" / sanitize_path(gone)
+    add_memory(key_dir / "memory", "feedback_x.md")
+    (key_dir / "session.jsonl").write_text(json.dumps({"cwd": gone + "/sub"}) + "\n")
+    (info,) = list_memory_dirs(w.claude_home)
+    assert info.project_path == gone
+
+
+def test_a_key_is_matched_back_to_an_existing_folder(tmp_path: Path) -> None:
+    target = tmp_path / "my repo" / "app.v2"
+    target.mkdir(parents=True)
+    assert guess_project_path(sanitize_path(os.fspath(target))) == os.fspath(target)
+    assert guess_project_path("-no-such-place-anywhere") is None
+
+
+def test_list_of_a_missing_home_is_a_clear_error(tmp_path: Path) -> None:
+    with pytest.raises(ValueError, match="not a directory"):
+        list_memory_dirs(tmp_path / "nope")
+
+
+@pytest.mark.parametrize(
+    ("n", "word", "text"),
+    [
+        (1, "memory", "1 memory"),
+        (2, "memory", "2 memories"),
+        (0, "day", "0 days"),
+        (1, "day", "1 day"),
+    ],
+)
+def test_plurals_read_right(n: int, word: str, text: str) -> None:
+    assert plural(n, word) == text
+
+
+def test_list_says_when_an_index_is_not_a_regular_file(tmp_path: Path) -> None:
+    from memdir_nb.where import format_list
+
+    w = make_world(tmp_path, repo=False)
+    mem = w.memory_dir_for(w.project)
+    mem.mkdir(parents=True)
+    (mem / "note.md").write_text("---\nname: n\ndescription: d\ntype: nonsense\n---\nbody\n")
+    (mem / "team").mkdir()
+    os.mkfifo(mem / "team" / "MEMORY.md")
+    (info,) = list_memory_dirs(w.claude_home)
+    team = next(ix for ix in info.indexes if ix.scope == "team")
+    assert "FIFO" in (team.problem or "")
+    assert info.by_type == {"untyped": 1}
+    assert "team index: MEMORY.md is a FIFO" in format_list([info])
