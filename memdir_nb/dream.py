@@ -25,9 +25,15 @@ import time
 from collections.abc import Collection, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from filelock import FileLock
+
+from memdir_nb.constants import STORE_LOCK_NAME  # noqa: F401  (re-exported: plans apply under it)
+
+if TYPE_CHECKING:
+    from memdir_nb.store import MemoryStore
+    from memdir_nb.transaction import StoreTransaction
 
 LOCK_NAME = ".consolidate-lock"
 LOCK_GUARD_SUFFIX = ".guard"
@@ -36,7 +42,6 @@ MIN_HOURS = 24  # time gate
 MIN_SESSIONS = 5  # sessions gate
 SESSION_SCAN_INTERVAL_MS = 10 * 60 * 1000  # sessions gate scan throttle
 TRASH_DIR = ".trash"
-STORE_LOCK_NAME = ".memdir.lock"  # the store's lock: plans apply under it too
 
 
 def _now_ms(now_ms: float | None) -> float:
@@ -850,29 +855,40 @@ class ApplyResult:
     trashed: tuple[str, ...]
 
 
-def _current_hash(path: Path) -> str | None:
-    try:
-        return _sha(path.read_bytes())
-    except FileNotFoundError:
-        return None
+def _current_hash(tx: StoreTransaction, rel: str) -> str | None:
+    data = tx.read_bytes(rel)
+    return None if data is None else _sha(data)
+
+
+def _store_for(root: Path, store: MemoryStore | None) -> MemoryStore:
+    from memdir_nb.store import MemoryStore
+
+    if store is None:
+        return MemoryStore(root)
+    if Path(os.path.abspath(store.memory_dir)) != Path(os.path.abspath(root)):
+        raise PlanError(
+            f"the store given is for {store.memory_dir}, but the plan is for {root}; "
+            "pass MemoryStore(plan.memory_dir)"
+        )
+    return store
 
 
 def apply_plan(
-    plan: ConsolidationPlan, approve: Collection[str | PlanAction] | None = None
+    plan: ConsolidationPlan,
+    approve: Collection[str | PlanAction] | None = None,
+    *,
+    store: MemoryStore | None = None,
 ) -> ApplyResult:
-    """Apply the approved actions (None: all); old versions go to .trash/<batch>/, nothing is unlinked."""
-    from memdir_nb import team_paths
-    from memdir_nb.fsutil import atomic_write_text
-
+    """Apply the approved actions (None: all) in one store transaction; old versions go to .trash/<batch>/."""
     if plan.applied:
         raise PlanError("this plan was already applied; make a new plan with plan_consolidation()")
     actions = _approved(plan, approve)
     root = plan.memory_dir
-    with FileLock(str(root / STORE_LOCK_NAME), timeout=60):
+    with _store_for(root, store).transaction() as tx:
         touched = sorted({rel for a in actions for rel in a.files} | set(_simulate(plan, actions)))
         changed_underneath = []
         for rel in touched:
-            now_hash = _current_hash(root / rel)
+            now_hash = _current_hash(tx, rel)
             if now_hash != plan.hashes.get(rel, now_hash):
                 what = (
                     "deleted"
@@ -887,35 +903,30 @@ def apply_plan(
                 + "; nothing was applied. Make a new plan with plan_consolidation()."
             )
         result = _simulate(plan, actions)
-        for rel in result:
-            team_paths.validate_memory_write_path(str(root / rel), str(root))
+        for rel in result:  # every target checked before the first change, and again when written
+            tx.resolve(rel)
         stamp = _dt.datetime.fromtimestamp(time.time()).strftime("%Y%m%dT%H%M%S")
         batch = f"dream-{stamp}-{os.getpid()}-{hashlib.sha1(repr(sorted(result)).encode()).hexdigest()[:6]}"
-        bdir = root / TRASH_DIR / batch
-        manifest = {
+        bdir = f"{TRASH_DIR}/{batch}"
+        manifest: dict[str, Any] = {
             "created_ms": time.time() * 1000,
             "actions": [a.id for a in actions],
             "files": {},
         }
-        bdir.mkdir(parents=True)
         for rel, after in result.items():
-            src = root / rel
             before_exists = plan.snapshot.get(rel) is not None
             if before_exists:
-                dst = bdir / rel
-                dst.parent.mkdir(parents=True, exist_ok=True)
                 if after is None:
-                    os.replace(src, dst)  # moved, never unlinked
+                    tx.move(rel, f"{bdir}/{rel}")  # moved, never unlinked
                 else:
-                    dst.write_bytes(src.read_bytes())
+                    tx.keep_copy(rel, f"{bdir}/{rel}")
             if after is not None:
-                src.parent.mkdir(parents=True, exist_ok=True)
-                atomic_write_text(src, after)
+                tx.write(rel, after)  # re-validated here; into team/ the secret guard scans it
             manifest["files"][rel] = {
                 "before": before_exists,
                 "after_sha": None if after is None else _sha(after.encode("utf-8")),
             }
-        (bdir / "manifest.json").write_text(json.dumps(manifest, indent=2), encoding="utf-8")
+        tx.write(f"{bdir}/manifest.json", json.dumps(manifest, indent=2))
         plan.applied = True
     return ApplyResult(
         batch,
@@ -936,32 +947,45 @@ def list_dreams(memory_dir: str | os.PathLike[str]) -> list[str]:
     )
 
 
-def restore(memory_dir: str | os.PathLike[str], name: str) -> list[str]:
-    """Undo a dream batch (name 'dream-...') or restore one file (its relative name) from the newest batch holding it."""
-    from memdir_nb.fsutil import atomic_write_bytes
+def _manifest(tx: StoreTransaction, batch: str) -> dict[str, Any]:
+    raw = tx.read_text(f"{TRASH_DIR}/{batch}/manifest.json")
+    try:
+        data = json.loads(raw or "")
+        files = data["files"]
+        if not isinstance(files, dict):
+            raise TypeError("files is not an object")
+    except (ValueError, KeyError, TypeError) as exc:
+        raise RestoreError(
+            f"{TRASH_DIR}/{batch}/manifest.json is unreadable ({exc}); that dream cannot be "
+            "restored automatically: copy its files back by hand"
+        ) from exc
+    return data
 
+
+def restore(
+    memory_dir: str | os.PathLike[str], name: str, *, store: MemoryStore | None = None
+) -> list[str]:
+    """Undo a dream batch (name 'dream-...') or restore one file (its relative name) from the newest batch holding it."""
     root = Path(memory_dir)
     batches = list_dreams(root)
-    if name in batches:
-        batch, only = name, None
-    else:
-        holding = [
-            b
-            for b in batches
-            if name in json.loads((root / TRASH_DIR / b / "manifest.json").read_text())["files"]
-        ]
-        if not holding:
-            raise RestoreError(
-                f"nothing named {name!r} in {root / TRASH_DIR}; dreams there: {batches or 'none'}"
-            )
-        batch, only = holding[-1], name
-    bdir = root / TRASH_DIR / batch
-    manifest = json.loads((bdir / "manifest.json").read_text(encoding="utf-8"))
-    files = {r: v for r, v in manifest["files"].items() if only is None or r == only}
-    if manifest.get("restored", {}) and all(r in manifest["restored"] for r in files):
-        raise RestoreError(f"{name!r} was already restored from {batch}")
-    with FileLock(str(root / STORE_LOCK_NAME), timeout=60):
-        conflicts = [r for r, v in files.items() if _current_hash(root / r) != v["after_sha"]]
+    with _store_for(root, store).transaction() as tx:
+        if name in batches:
+            batch, only = name, None
+        else:
+            holding = [b for b in batches if name in _manifest(tx, b)["files"]]
+            if not holding:
+                raise RestoreError(
+                    f"nothing named {name!r} in {root / TRASH_DIR}; dreams there: {batches or 'none'}"
+                )
+            batch, only = holding[-1], name
+        bdir = f"{TRASH_DIR}/{batch}"
+        manifest = _manifest(tx, batch)
+        files = {r: v for r, v in manifest["files"].items() if only is None or r == only}
+        if manifest.get("restored", {}) and all(r in manifest["restored"] for r in files):
+            raise RestoreError(f"{name!r} was already restored from {batch}")
+        for rel in files:  # a hostile manifest naming '../x' or a swapped folder is refused here
+            tx.resolve(rel)
+        conflicts = [r for r, v in files.items() if _current_hash(tx, r) != v["after_sha"]]
         if conflicts:
             raise RestoreError(
                 f"cannot restore {batch}: {', '.join(conflicts)} changed after the dream; "
@@ -969,17 +993,18 @@ def restore(memory_dir: str | os.PathLike[str], name: str) -> list[str]:
             )
         done = []
         for rel, info in files.items():
-            target = root / rel
             if info["before"]:
-                target.parent.mkdir(parents=True, exist_ok=True)
-                atomic_write_bytes(target, (bdir / rel).read_bytes())
-            elif target.exists():
-                keep = bdir / "created-by-dream" / rel
-                keep.parent.mkdir(parents=True, exist_ok=True)
-                os.replace(target, keep)
+                old = tx.read_bytes(f"{bdir}/{rel}")
+                if old is None:
+                    raise RestoreError(
+                        f"{bdir}/{rel} is missing, so {rel} cannot be restored; nothing was restored"
+                    )
+                tx.write(rel, old)  # re-validated when written; into team/ the guard scans it
+            elif tx.exists(rel):
+                tx.move(rel, f"{bdir}/created-by-dream/{rel}")
             done.append(rel)
         manifest.setdefault("restored", {}).update({r: time.time() * 1000 for r in done})
-        (bdir / "manifest.json").write_text(json.dumps(manifest, indent=2), encoding="utf-8")
+        tx.write(f"{bdir}/manifest.json", json.dumps(manifest, indent=2))
     return done
 
 

@@ -28,9 +28,13 @@ import threading
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from memdir_nb import team_paths
+
+if TYPE_CHECKING:
+    from memdir_nb.store import MemoryStore
+    from memdir_nb.transaction import StoreTransaction, Target
 
 READ_ONLY_COMMANDS = frozenset({"ls", "find", "grep", "cat", "stat", "wc", "head", "tail"})
 READ_TOOLS = frozenset({"Read", "Grep", "Glob"})
@@ -139,8 +143,10 @@ def check_bash_command(command: object) -> ToolVerdict:
 
 
 def _in_team_dir(resolved: str, memory_dir: str) -> bool:
-    team = os.path.join(os.path.abspath(memory_dir), "team")
-    return resolved == team or resolved.startswith(team + os.sep)
+    """Team-ness on the resolved path: an alias folder that links to team/ is team too."""
+    real = team_paths.realpath_deepest_existing(resolved)
+    team = team_paths.realpath_deepest_existing(os.path.join(os.path.abspath(memory_dir), "team"))
+    return real == team or team_paths.is_real_path_within(real, team)
 
 
 def check_memory_write(
@@ -517,12 +523,17 @@ class ToolRunner:
     """Runs the extractor's tool calls locally, each only after `can_use_tool` allowed it."""
 
     def __init__(
-        self, memory_dir: str | os.PathLike[str], *, cwd: str | os.PathLike[str] | None = None
+        self,
+        memory_dir: str | os.PathLike[str],
+        *,
+        cwd: str | os.PathLike[str] | None = None,
+        crash_hook: Callable[[str], None] | None = None,
     ) -> None:
         self.memory_dir = Path(memory_dir)
         self.cwd = Path(cwd) if cwd is not None else self.memory_dir
         self.written: list[str] = []
         self.refused: list[tuple[str, dict[str, Any], str]] = []
+        self.crash_hook = crash_hook  # passed to the store's transaction (tests kill there)
 
     def run(self, name: str, tool_input: Mapping[str, Any]) -> ToolOutcome:
         """Check the call with the sandbox, then run it; refusals and failures become error results."""
@@ -631,41 +642,56 @@ class ToolRunner:
             errors += proc.stderr
         return code, (data or b"").decode("utf-8", "replace") + errors.decode("utf-8", "replace")
 
-    def _tool_write(self, inp: Mapping[str, Any]) -> str:
-        from memdir_nb.fsutil import atomic_write_text
+    def _store_target(self, tx: StoreTransaction, path: Path) -> Target:
+        """The write-time check of a Write/Edit target (the sandbox checked it when planned)."""
+        target = tx.resolve(path)
+        if target.hidden:
+            raise ValueError(
+                f"{path} resolves to {target.rel}, a dot-file or dot-folder of the memory dir "
+                "(locks, trash); write a memory file instead"
+            )
+        return target
 
+    def _tool_write(self, inp: Mapping[str, Any]) -> str:
         path = self._path(inp.get("file_path"))
         content = inp.get("content")
         if not isinstance(content, str):
             raise ValueError("'content' must be a string")
-        existed = path.exists()
-        path.parent.mkdir(parents=True, exist_ok=True)
-        atomic_write_text(path, content)
+        with self._store().transaction() as tx:
+            target = self._store_target(tx, path)
+            existed = tx.exists(target.path)
+            tx.write(target.path, content)  # team/: the whole file and its name are scanned
         self.written.append(str(path))
         return f"{'Updated' if existed else 'Created'} {path}"
 
     def _tool_edit(self, inp: Mapping[str, Any]) -> str:
-        from memdir_nb.fsutil import atomic_write_text
-
         path = self._path(inp.get("file_path"))
         old, new = inp.get("old_string"), inp.get("new_string")
         if not isinstance(old, str) or not isinstance(new, str):
             raise ValueError("'old_string' and 'new_string' must be strings")
-        text = path.read_text(encoding="utf-8")
-        count = text.count(old) if old else 0
-        if count == 0:
-            raise ValueError(
-                f"old_string not found in {path}; Read the file and copy the text exactly"
-            )
-        if count > 1 and not inp.get("replace_all"):
-            raise ValueError(
-                f"old_string occurs {count} times in {path}; give more context or set replace_all"
-            )
-        atomic_write_text(
-            path, text.replace(old, new) if inp.get("replace_all") else text.replace(old, new, 1)
-        )
+        with self._store().transaction() as tx:
+            target = self._store_target(tx, path)
+            text = tx.read_text(target.path)
+            if text is None:
+                raise FileNotFoundError(f"{path} does not exist; use Write to create it")
+            count = text.count(old) if old else 0
+            if count == 0:
+                raise ValueError(
+                    f"old_string not found in {path}; Read the file and copy the text exactly"
+                )
+            if count > 1 and not inp.get("replace_all"):
+                raise ValueError(
+                    f"old_string occurs {count} times in {path}; give more context or set replace_all"
+                )
+            edited = text.replace(old, new) if inp.get("replace_all") else text.replace(old, new, 1)
+            tx.write(target.path, edited)  # team/: the file the Edit produces is scanned, not the fragment
         self.written.append(str(path))
         return f"Edited {path}"
+
+    def _store(self) -> MemoryStore:
+        from memdir_nb.store import MemoryStore
+
+        return MemoryStore(self.memory_dir, crash_hook=self.crash_hook)
 
 
 TOOL_SCHEMAS: list[dict[str, Any]] = [

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
-from memdir_nb.constants import MAX_ENTRYPOINT_BYTES, MAX_ENTRYPOINT_LINES
+from memdir_nb.constants import MAX_ENTRYPOINT_BYTES, MAX_ENTRYPOINT_LINES, TEAM_DIRNAME
 from memdir_nb.frontmatter import one_line
 from memdir_nb.scan import ENTRYPOINT_NAME, MemoryHeader, scan_memory_dir
 from memdir_nb.types import MEMORY_TYPES
@@ -341,7 +341,12 @@ def rebuild_index(
     report = scan_memory_dir(folder, limit=None, exclude_top_level=excluded)
     text = render_index(report.headers)
     if write:
-        from memdir_nb.fsutil import atomic_write_text
+        from memdir_nb.store import MemoryStore
 
-        atomic_write_text(entrypoint_path(folder), text)
+        # team/ is written through the memory dir's transaction (team rules, secret guard);
+        # any other folder is its own memory dir.
+        is_team = scope == "team" and folder.name == TEAM_DIRNAME
+        store = MemoryStore(folder.parent if is_team else folder)
+        with store.transaction() as tx:
+            tx.write(entrypoint_path(folder), text)  # re-checked now: a swapped folder is refused
     return text

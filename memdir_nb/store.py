@@ -1,11 +1,12 @@
-"""MemoryStore: the only code that writes memories. Atomic files, one lock, a trash instead of unlink.
+"""MemoryStore: saves, updates, forgets and moves memories, each as one store transaction.
 
 Every change (a topic file plus the MEMORY.md line that points at it, or a move between the
-private and team scopes with both indexes) happens in one step under a single
-`filelock.FileLock` at `<memory_dir>/.memdir.lock`. Files are written to a dot-prefixed temp
-file in the same folder, fsynced and `os.replace`d, so a reader sees the old file or the new
-one, never half of one. If any write in a step fails, the files it already changed are put
-back as they were.
+private and team scopes with both indexes) is one `StoreTransaction` (memdir_nb.transaction):
+the store lock at `<memory_dir>/.memdir.lock`, every target checked again when it is written,
+files replaced atomically through directory descriptors that never follow a symlink, the
+secret guard on every write into team/, and a journal that rolls the step back if it fails or
+the process is killed. `store.transaction()` hands the same door to other writers (dream,
+index rebuilds, the extractor's tools).
 """
 
 from __future__ import annotations
@@ -20,12 +21,11 @@ import time
 import unicodedata
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from memdir_nb import frontmatter, index, scan, secret_scan, team_paths
-from memdir_nb.fsutil import atomic_write_bytes, atomic_write_text, fsync_dir
+from memdir_nb import constants, frontmatter, index, scan, secret_scan, team_paths
+from memdir_nb.transaction import CrashHook, StoreTransaction, open_transaction
 from memdir_nb.types import SCOPES, InvalidMemoryTypeError, MemoryType, require_memory_type
 
 if TYPE_CHECKING:
@@ -34,11 +34,11 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-LOCK_NAME = ".memdir.lock"
-TRASH_DIRNAME = ".trash"
-TEAM_DIRNAME = "team"
+LOCK_NAME = constants.STORE_LOCK_NAME
+TRASH_DIRNAME = constants.TRASH_DIRNAME
+TEAM_DIRNAME = constants.TEAM_DIRNAME
 MAX_SLUG_CHARS = 60
-LOCK_TIMEOUT_S = 60.0
+LOCK_TIMEOUT_S = constants.STORE_LOCK_TIMEOUT_S
 
 
 class MemoryValidationError(ValueError):
@@ -144,44 +144,6 @@ def default_filename(name: str, memory_type: MemoryType | str) -> str:
     return f"{_require_type(memory_type).value}_{slugify(name)}.md"
 
 
-# --- atomic writes with rollback ----------------------------------------------------------
-
-
-@dataclass
-class _Step:
-    """The files changed so far in one locked step, so a failure can put them back."""
-
-    undo: list[tuple[str, Path, object]] = field(default_factory=list)
-
-    def write(self, path: Path, text: str) -> None:
-        previous: bytes | None = path.read_bytes() if path.exists() else None
-        atomic_write_text(path, text)
-        self.undo.append(("write", path, previous))
-
-    def move(self, src: Path, dst: Path) -> None:
-        if os.path.lexists(dst):
-            raise FileExistsError(f"{dst} already exists")
-        os.replace(src, dst)
-        fsync_dir(dst.parent)
-        self.undo.append(("move", dst, src))
-
-    def rollback(self) -> list[str]:
-        """Undo in reverse order; return what could not be undone (empty when all went back)."""
-        failed: list[str] = []
-        for kind, path, other in reversed(self.undo):
-            try:
-                if kind == "move":
-                    os.replace(path, other)  # type: ignore[arg-type]
-                elif other is None:
-                    os.unlink(path)
-                else:
-                    atomic_write_bytes(path, other)  # type: ignore[arg-type]
-            except OSError as exc:  # keep undoing the rest; report what could not be restored
-                failed.append(f"could not undo the {kind} of {path}: {exc}")
-                log.error(failed[-1])
-        return failed
-
-
 # --- the store ----------------------------------------------------------------------------
 
 
@@ -194,8 +156,11 @@ class MemoryStore:
         *,
         config: MemdirConfig | None = None,
         now_ms: float | None = None,
+        crash_hook: CrashHook | None = None,
     ) -> None:
         self.memory_dir = Path(os.path.abspath(os.fspath(memory_dir)))
+        # Tests pass a callable that is told each named point inside a step (and may kill the process there).
+        self.crash_hook = crash_hook
         self.team_dir = self.memory_dir / TEAM_DIRNAME
         self.trash_dir = self.memory_dir / TRASH_DIRNAME
         self.lock_path = self.memory_dir / LOCK_NAME
@@ -250,29 +215,22 @@ class MemoryStore:
         )
 
     @contextmanager
-    def _locked(self) -> Iterator[_Step]:
-        """Hold the one lock for the whole memory dir; undo the step's writes if it fails."""
-        from filelock import FileLock, Timeout
+    def transaction(self) -> Iterator[StoreTransaction]:
+        """The one door for writes: the store lock, write-time checks, the secret guard, rollback.
 
-        os.makedirs(self.memory_dir, exist_ok=True)
-        self._validate_target(self.lock_path, "private")  # a planted symlink is refused up front
-        lock = FileLock(str(self.lock_path), timeout=LOCK_TIMEOUT_S)
-        try:
-            lock.acquire()
-        except Timeout as exc:
-            raise TimeoutError(
-                f"another process has held {self.lock_path} for over {LOCK_TIMEOUT_S:.0f}s; "
-                "if no memdir process is running, delete that lock file and retry"
-            ) from exc
-        step = _Step()
-        try:
-            yield step
-        except BaseException as exc:
-            for problem in step.rollback():
-                exc.add_note(problem)
-            raise
-        finally:
-            lock.release()
+        `with store.transaction() as tx: tx.write("team/x.md", text)`; a step that raises (or a
+        process killed inside it) is rolled back, by the journal if need be.
+        """
+        with open_transaction(self.memory_dir, crash_hook=self.crash_hook) as tx:
+            for note in tx.recovered:
+                self.warnings.append(note)
+                log.warning(note)
+            yield tx
+
+    def recover(self) -> builtins.list[str]:
+        """Repair what a killed step left (roll it back, or finish it); returns what was done."""
+        with open_transaction(self.memory_dir, crash_hook=self.crash_hook) as tx:
+            return builtins.list(tx.recovered)
 
     def _scan_fields(
         self, name: str, description: str, body: str
@@ -290,25 +248,28 @@ class MemoryStore:
             self.warnings.append(msg)
             log.warning(msg)
 
-    def _write_index_line(self, step: _Step, scope: str, plain: str, title: str, hook: str) -> None:
-        scope_dir = self._scope_dir(scope)
-        entry_path = self._validate_target(scope_dir / index.ENTRYPOINT_NAME, scope)
-        current = index.read_entrypoint(scope_dir)
+    def _write_index_line(
+        self, tx: StoreTransaction, scope: str, plain: str, title: str, hook: str
+    ) -> None:
+        entry_path = self._scope_dir(scope) / index.ENTRYPOINT_NAME
+        current = tx.read_text(entry_path) or ""
         line = index.format_index_entry(title, plain, hook)
-        step.write(entry_path, index.upsert_index_entry(current, line, plain))
+        tx.write(entry_path, index.upsert_index_entry(current, line, plain))
 
-    def _remove_index_line(self, step: _Step, scope: str, plain: str) -> None:
-        scope_dir = self._scope_dir(scope)
-        current = index.read_entrypoint(scope_dir)
+    def _remove_index_line(self, tx: StoreTransaction, scope: str, plain: str) -> None:
+        entry_path = self._scope_dir(scope) / index.ENTRYPOINT_NAME
+        current = tx.read_text(entry_path) or ""
         if not current:
             return
         updated = index.remove_index_entry(current, plain)
         if updated != current:
-            entry_path = self._validate_target(scope_dir / index.ENTRYPOINT_NAME, scope)
-            step.write(entry_path, updated)
+            tx.write(entry_path, updated)
 
-    def _read(self, path: Path) -> tuple[frontmatter.Frontmatter, str]:
-        return frontmatter.parse_memory_file(path)
+    def _read(self, tx: StoreTransaction, path: Path) -> tuple[frontmatter.Frontmatter, str]:
+        text = tx.read_text(path)
+        if text is None:
+            raise FileNotFoundError(path)
+        return frontmatter.parse_frontmatter(text)
 
     # -- public API
 
@@ -345,21 +306,20 @@ class MemoryStore:
         self._validate_target(scope_dir / index.ENTRYPOINT_NAME, scope)
         text = frontmatter.render_memory_file(name, description, mtype, body)
 
-        with self._locked() as step:
-            plain = self._pick_filename(scope, base, text, explicit=filename is not None)
+        with self.transaction() as tx:
+            plain = self._pick_filename(tx, scope, base, text, explicit=filename is not None)
             target = self._validate_target(scope_dir / plain, scope)
-            os.makedirs(scope_dir, exist_ok=True)
-            if not (
-                target.exists() and target.read_text(encoding="utf-8", errors="replace") == text
-            ):
-                step.write(target, text)
-            self._write_index_line(step, scope, plain, name, description)
+            if tx.read_text(target) != text:
+                tx.write(target, text)
+            self._write_index_line(tx, scope, plain, name, description)
         if findings:
             self._warn_private_secret(self._rel(scope, plain), findings)
         log.debug("saved %s", self._rel(scope, plain))
         return scope_dir / plain
 
-    def _pick_filename(self, scope: str, base: str, text: str, *, explicit: bool) -> str:
+    def _pick_filename(
+        self, tx: StoreTransaction, scope: str, base: str, text: str, *, explicit: bool
+    ) -> str:
         """`base`, or `stem_2.md`, `stem_3.md`... when another memory already has that name."""
         scope_dir = self._scope_dir(scope)
         stem = base[: -len(".md")]
@@ -369,11 +329,7 @@ class MemoryStore:
             path = scope_dir / plain
             if not os.path.lexists(path):
                 return plain
-            if (
-                path.is_file()
-                and not path.is_symlink()
-                and path.read_text(encoding="utf-8", errors="replace") == text
-            ):
+            if path.is_file() and not path.is_symlink() and tx.read_text(path) == text:
                 return plain  # the very same memory saved again: no duplicate
             if explicit:
                 raise MemoryValidationError(
@@ -407,11 +363,11 @@ class MemoryStore:
         if not os.path.lexists(scope_dir / plain):
             raise self._not_found(rel)
 
-        with self._locked() as step:
+        with self.transaction() as tx:
             target = self._validate_target(scope_dir / plain, scope)
             if not target.is_file():
                 raise self._not_found(rel)
-            fm, old_body = self._read(target)
+            fm, old_body = self._read(tx, target)
             final_name = new_name or (fm.name or "").strip()
             final_desc = new_desc or (fm.description or "").strip()
             if not final_name or not final_desc:
@@ -436,8 +392,8 @@ class MemoryStore:
             if findings and scope == "team":
                 raise secret_scan.SecretInTeamMemoryError(findings)
             text = frontmatter.render_memory_file(final_name, final_desc, final_type, final_body)
-            step.write(target, text)
-            self._write_index_line(step, scope, plain, final_name, final_desc)
+            tx.write(target, text)
+            self._write_index_line(tx, scope, plain, final_name, final_desc)
         if findings:
             self._warn_private_secret(rel, findings)
         return scope_dir / plain
@@ -452,14 +408,13 @@ class MemoryStore:
         self._validate_target(source, scope)
         self._validate_target(self.trash_dir / "x", "private")
 
-        with self._locked() as step:
+        with self.transaction() as tx:
             if not os.path.lexists(source):
                 raise self._not_found(rel)
             self._validate_target(source, scope)
             trash_path = self._validate_target(self._trash_path(rel), "private")
-            os.makedirs(self.trash_dir, exist_ok=True)
-            step.move(source, trash_path)
-            self._remove_index_line(step, scope, plain)
+            tx.move(source, trash_path)
+            self._remove_index_line(tx, scope, plain)
         return trash_path
 
     def _trash_path(self, rel: str) -> Path:
@@ -506,11 +461,11 @@ class MemoryStore:
         self._validate_target(source, src_scope)
         self._validate_target(self._scope_dir(dst_scope) / plain, dst_scope)
 
-        with self._locked() as step:
+        with self.transaction() as tx:
             source = self._validate_target(source, src_scope)
             if not source.is_file():
                 raise self._not_found(rel)
-            fm, body = self._read(source)
+            fm, body = self._read(tx, source)
             if dst_scope == "team":
                 if fm.type is MemoryType.USER:
                     raise MemoryValidationError(
@@ -537,22 +492,21 @@ class MemoryStore:
                     f"{self._rel(dst_scope, plain)} already exists; rename or forget one of the "
                     f"two before you {verb} {rel}"
                 )
-            os.makedirs(dst_dir, exist_ok=True)
-            step.move(source, target)
-            self._remove_index_line(step, src_scope, plain)
-            self._write_index_line(step, dst_scope, plain, fm.name.strip(), fm.description.strip())
+            tx.move(source, target)  # into team: the raw file is scanned for secrets
+            self._remove_index_line(tx, src_scope, plain)
+            self._write_index_line(tx, dst_scope, plain, fm.name.strip(), fm.description.strip())
         return dst_dir / plain
 
     def rebuild_indexes(self) -> dict[str, Path]:
         """Regenerate both MEMORY.md files from the topic files' frontmatter, under the lock."""
         written: dict[str, Path] = {}
-        with self._locked() as step:
+        with self.transaction() as tx:
             for scope in SCOPES:
                 scope_dir = self._scope_dir(scope)
                 if not scope_dir.is_dir():
                     continue
                 entry = self._validate_target(scope_dir / index.ENTRYPOINT_NAME, scope)
                 text = index.rebuild_index(scope_dir, write=False, scope=scope)  # type: ignore[arg-type]
-                step.write(entry, text)
+                tx.write(entry, text)
                 written[scope] = entry
         return written

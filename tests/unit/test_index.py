@@ -357,7 +357,8 @@ def test_rebuild_is_atomic_and_leaves_no_temp_files(tmp_path: Path) -> None:
     rebuild_index(tmp_path)
     assert index.stat().st_ino != inode_before  # replaced, not rewritten in place
     assert stat.S_IMODE(index.stat().st_mode) == 0o640
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["MEMORY.md", "user_a.md"]
+    # the store transaction's lock stays (as after any store write); no temp file, no journal
+    assert sorted(p.name for p in tmp_path.iterdir()) == [".memdir.lock", "MEMORY.md", "user_a.md"]
 
 
 def test_rebuild_of_missing_folder_is_a_clear_error(tmp_path: Path) -> None:
