@@ -27,7 +27,11 @@ RECALL_MAX_BYTES = 4096
 MAX_SESSION_BYTES = 60 * 1024
 
 # The store's transaction (sec-write): its crash journal, lock wait and read bound.
-STORE_JOURNAL_NAME = ".memdir.journal"  # written before a step changes files, replayed after a crash
+STORE_JOURNAL_NAME = (
+    ".memdir.journal"  # written before a step changes files, replayed after a crash
+)
 STORE_LOCK_TIMEOUT_S = 60.0  # how long a writer waits for the store lock before giving up
-STORE_READ_MAX_BYTES = 1024 * 1024  # the most a write step reads of one file (and scans for secrets)
+STORE_READ_MAX_BYTES = (
+    1024 * 1024
+)  # the most a write step reads of one file (and scans for secrets)
 STORE_JOURNAL_MAX_BYTES = 16 * 1024 * 1024  # a longer journal is refused rather than read

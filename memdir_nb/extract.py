@@ -171,8 +171,11 @@ def check_memory_write(
             f"{tool_name} into dot-files or dot-folders of the memory dir (locks, trash) is not allowed"
         )
     if _in_team_dir(resolved, mem):
-        try:
-            team_paths.validate_team_mem_write_path(raw, os.path.join(mem, "team"))
+        try:  # the team rules on the resolved path (an alias folder linking to team/ is team)
+            team_paths.validate_team_mem_write_path(
+                team_paths.realpath_deepest_existing(resolved),
+                team_paths.realpath_deepest_existing(os.path.join(mem, "team")),
+            )
         except ValueError as exc:
             return _deny(f"{tool_name} into team memory refused: {exc}")
         text = tool_input.get("content") if tool_name == "Write" else tool_input.get("new_string")
@@ -684,7 +687,9 @@ class ToolRunner:
                     f"old_string occurs {count} times in {path}; give more context or set replace_all"
                 )
             edited = text.replace(old, new) if inp.get("replace_all") else text.replace(old, new, 1)
-            tx.write(target.path, edited)  # team/: the file the Edit produces is scanned, not the fragment
+            tx.write(
+                target.path, edited
+            )  # team/: the file the Edit produces is scanned, not the fragment
         self.written.append(str(path))
         return f"Edited {path}"
 

@@ -128,7 +128,10 @@ def write_new_at(
 ) -> None:
     """Create `name` fresh in the folder (O_CREAT|O_EXCL|O_NOFOLLOW), fill it and fsync it."""
     fd = os.open(
-        name, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, 0o644, dir_fd=dir_fd
+        name,
+        os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC,
+        0o644,
+        dir_fd=dir_fd,
     )
     try:
         if mode is not None:

@@ -121,7 +121,9 @@ def append_daily_log(
 def _append_at(dir_fd: int, name: str, entry: str, day: _dt.date) -> None:
     """Append one entry to a regular file in the folder (created if absent, never a symlink)."""
     fd = os.open(
-        name, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, 0o644,
+        name,
+        os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC,
+        0o644,
         dir_fd=dir_fd,
     )
     try:

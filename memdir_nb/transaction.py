@@ -90,7 +90,9 @@ def resolve_target(memory_dir: str | os.PathLike[str], path: str | os.PathLike[s
 def lock_at(dir_fd: int, name: str, timeout_s: float) -> int:
     """Open a lock file in a folder without following a symlink and take its flock; returns the fd."""
     try:
-        fd = os.open(name, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, 0o644, dir_fd=dir_fd)
+        fd = os.open(
+            name, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, 0o644, dir_fd=dir_fd
+        )
     except OSError as exc:
         if exc.errno == errno.ELOOP:
             raise team_paths.PathTraversalError(
@@ -228,6 +230,7 @@ class StoreTransaction:
         payload = data.encode("utf-8") if isinstance(data, str) else bytes(data)
         if t.team:
             self._guard(t, payload)
+        self._hook(f"checked:{t.rel}")
         dfd = fsutil.open_dir_nofollow(self._need_root(), t.parts[:-1], create=True)
         try:
             name = t.parts[-1]
@@ -257,6 +260,7 @@ class StoreTransaction:
         """Rename a file to a name that must not exist yet (into team: the raw file is scanned first)."""
         s, d = self.resolve(src), self.resolve(dst)
         root = self._need_root()
+        self._hook(f"checked:{s.rel}")
         sfd = fsutil.open_dir_nofollow(root, s.parts[:-1], create=False)
         try:
             st = os.stat(s.parts[-1], dir_fd=sfd, follow_symlinks=False)
@@ -286,6 +290,7 @@ class StoreTransaction:
         root = self._need_root()
         if d.team:
             self._guard(d, self.read_bytes(src) or b"")
+        self._hook(f"checked:{d.rel}")
         sfd = fsutil.open_dir_nofollow(root, s.parts[:-1], create=False)
         try:
             dfd = fsutil.open_dir_nofollow(root, d.parts[:-1], create=True)
@@ -444,7 +449,9 @@ def _undo(root_fd: int, records: list[dict[str, Any]]) -> list[str]:
         try:
             _undo_one(root_fd, rec)
         except OSError as exc:  # keep undoing the rest; report what could not be restored
-            failed.append(f"could not undo the {rec['op']} of {rec.get('path', rec.get('src'))}: {exc}")
+            failed.append(
+                f"could not undo the {rec['op']} of {rec.get('path', rec.get('src'))}: {exc}"
+            )
     return failed
 
 
@@ -466,7 +473,9 @@ def _finish(root_fd: int, records: list[dict[str, Any]]) -> None:
 
 def _read_journal(root_fd: int) -> tuple[list[dict[str, Any]], bool] | None:
     try:
-        raw = fsutil.read_at(root_fd, constants.STORE_JOURNAL_NAME, constants.STORE_JOURNAL_MAX_BYTES)
+        raw = fsutil.read_at(
+            root_fd, constants.STORE_JOURNAL_NAME, constants.STORE_JOURNAL_MAX_BYTES
+        )
     except FileNotFoundError:
         return None
     records: list[dict[str, Any]] = []
@@ -502,8 +511,8 @@ def recover_journal(root_fd: int) -> list[str]:
                 + f". Fix the named paths, then call MemoryStore.recover() again "
                 f"({constants.STORE_JOURNAL_NAME} is kept until then)",
             )
-        files = sorted({r.get("path") or r.get("dst") for r in records})
-        done = [f"rolled back an interrupted step: {', '.join(map(str, files))}"]
+        files = sorted({str(r.get("path") or r.get("dst")) for r in records})
+        done = [f"rolled back an interrupted step: {', '.join(files)}"]
     os.unlink(constants.STORE_JOURNAL_NAME, dir_fd=root_fd)
     fsutil.fsync_fd(root_fd)
     return done
