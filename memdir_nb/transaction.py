@@ -356,8 +356,7 @@ class StoreTransaction:
                 os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_APPEND | os.O_NOFOLLOW | os.O_CLOEXEC,
                 0o644,
                 dir_fd=root,
-            )
-            fsutil.fsync_fd(root)
+            )  # the first record's fsync makes the new entry durable too (ext4, xfs)
         if record["op"] != "commit":
             self._records.append(record)
         line = (json.dumps(record) + "\n").encode("utf-8")
@@ -371,7 +370,7 @@ class StoreTransaction:
             self._journal_fd = None
         with contextlib.suppress(FileNotFoundError):
             os.unlink(constants.STORE_JOURNAL_NAME, dir_fd=root)
-        fsutil.fsync_fd(root)
+        # no fsync: a committed journal that reappears after a power cut is only finished again
         self._records = []
 
 
@@ -385,6 +384,15 @@ def _is_dir_at(dfd: int, name: str) -> bool:
         return False
 
 
+def _same_file(dfd: int, a: str, b: str) -> bool:
+    try:
+        sa = os.stat(a, dir_fd=dfd, follow_symlinks=False)
+        sb = os.stat(b, dir_fd=dfd, follow_symlinks=False)
+    except FileNotFoundError:
+        return False
+    return (sa.st_dev, sa.st_ino) == (sb.st_dev, sb.st_ino)
+
+
 def _keep_old(dfd: int, name: str, backup: str) -> None:
     """Keep the version about to be replaced under `backup` (hard link; bounded copy if links fail)."""
     try:
@@ -393,7 +401,7 @@ def _keep_old(dfd: int, name: str, backup: str) -> None:
         part = backup + ".part"
         fsutil.write_new_at(dfd, part, fsutil.iter_chunks_at(dfd, name))
         os.rename(part, backup, src_dir_fd=dfd, dst_dir_fd=dfd)
-    fsutil.fsync_fd(dfd)
+    # the folder is fsynced once, after the rename that follows, which makes both entries durable
 
 
 def _parent_fd(root_fd: int, rel: str) -> tuple[int, str] | None:
@@ -434,7 +442,10 @@ def _undo_one(root_fd: int, rec: dict[str, Any]) -> None:
         _unlink_quiet(dfd, rec.get("tmp"))
         backup = rec.get("backup")
         if backup and fsutil.exists_at(dfd, backup):
-            os.rename(backup, name, src_dir_fd=dfd, dst_dir_fd=dfd)
+            if _same_file(dfd, backup, name):  # killed before the rename: the old file is in place
+                os.unlink(backup, dir_fd=dfd)  # (rename between two links of one file does nothing)
+            else:
+                os.rename(backup, name, src_dir_fd=dfd, dst_dir_fd=dfd)
         elif not backup:
             _unlink_quiet(dfd, name)  # the step created it
         fsutil.fsync_fd(dfd)

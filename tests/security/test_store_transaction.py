@@ -25,6 +25,7 @@ from memdir_nb.team_paths import PathTraversalError
 from memdir_nb.transaction import resolve_target
 
 NOW_MS = 1_772_700_000_000.0
+RACE_WRITES = 150
 
 
 def github_token() -> str:
@@ -395,3 +396,74 @@ def test_a_step_that_fails_halfway_is_rolled_back_completely(tree) -> None:
     assert after == before
     assert not (mem / ".memdir.journal").exists()
     assert [p.name for p in mem.rglob(".*.bak")] == []
+
+
+# --- a real race: a process flips a folder between real and symlink while writes run ---------
+
+
+def _flip_forever(folder: Path, outside: Path) -> None:
+    """Child process: swap `folder` for a symlink to `outside` and back, until killed."""
+    aside = folder.with_name(folder.name + ".aside")
+    while True:
+        os.rename(folder, aside)
+        os.symlink(outside, folder, target_is_directory=True)
+        os.unlink(folder)
+        os.rename(aside, folder)
+        for _ in range(200):  # stay real a little, so some writes get through whole
+            pass
+
+
+def _race(folder: Path, outside: Path, write: Callable[[int], None], n: int) -> tuple[int, int]:
+    """Run `write(i)` n times while a child flips `folder`; returns (landed, refused)."""
+    pid = os.fork()
+    if pid == 0:  # pragma: no cover - the child never returns into pytest
+        try:
+            _flip_forever(folder, outside)
+        finally:
+            os._exit(3)
+    landed = refused = 0
+    try:
+        for i in range(n):
+            try:
+                write(i)
+                landed += 1
+            except (OSError, ValueError):  # PathTraversalError, SymlinkSwapError, vanished folders
+                refused += 1
+            assert files_under(outside) == [], f"write {i} landed outside the memory dir"
+    finally:
+        os.kill(pid, 9)
+        os.waitpid(pid, 0)
+    aside = folder.with_name(folder.name + ".aside")
+    if folder.is_symlink() or not folder.exists():
+        if folder.is_symlink():
+            folder.unlink()
+        os.rename(aside, folder)
+    return landed, refused
+
+
+@pytest.mark.timeout(120)
+@pytest.mark.parametrize("route", ["store-save-team", "extraction-write", "daily-log"])
+def test_a_folder_flipped_to_a_symlink_in_a_loop_never_lets_a_write_out(tree, route: str) -> None:
+    mem, outside = tree
+    scan_for_secrets({"body": "warm the detectors before forking"})
+    store = MemoryStore(mem, now_ms=NOW_MS)
+    (mem / "notes").mkdir()
+    kairos.append_daily_log(mem, "first", now_ms=NOW_MS)
+    runner = ToolRunner(mem)
+
+    def write(i: int) -> None:
+        if route == "store-save-team":
+            store.save(f"Note {i}", f"race note {i}", "project", f"body {i}", scope="team")
+        elif route == "extraction-write":
+            out = runner._tool_write({"file_path": str(mem / "notes" / f"n{i}.md"), "content": "x"})
+            assert out.startswith("Created")
+        else:
+            kairos.append_daily_log(mem, f"note {i}", now_ms=NOW_MS)
+
+    folder = {"store-save-team": "team", "extraction-write": "notes", "daily-log": "logs"}[route]
+    landed, refused = _race(mem / folder, outside, write, RACE_WRITES)
+    assert files_under(outside) == []
+    assert refused > 0, "the flipper never won a race: the test did not exercise anything"
+    assert landed + refused == RACE_WRITES
+    store.recover()  # whatever a refused step left half-done is rolled back
+    assert not (mem / ".memdir.journal").exists()
