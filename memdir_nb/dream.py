@@ -203,8 +203,15 @@ class ConsolidationLock:
 
     def _write_body(self, body: str) -> None:
         tmp = self.path.with_name(f"{LOCK_NAME}.{self.pid}.tmp")
-        tmp.write_text(body, encoding="ascii")
-        os.replace(tmp, self.path)
+        with contextlib.suppress(FileNotFoundError):
+            tmp.unlink()  # a leftover (or a planted symlink) goes; we never write through it
+        flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
+        fd = os.open(tmp, flags, 0o644)
+        try:
+            os.write(fd, body.encode("ascii"))
+        finally:
+            os.close(fd)
+        os.replace(tmp, self.path)  # replaces a symlink at the lock's name, never its target
 
     @contextlib.contextmanager
     def hold(self, *, now_ms: float | None = None) -> Iterator[bool]:

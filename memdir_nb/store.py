@@ -506,7 +506,7 @@ class MemoryStore:
                 if not scope_dir.is_dir():
                     continue
                 entry = self._validate_target(scope_dir / index.ENTRYPOINT_NAME, scope)
-                text = index.rebuild_index(scope_dir, write=False, scope=scope)  # type: ignore[arg-type]
+                text = index.rebuild_index(scope_dir, write=False, scope=scope)
                 tx.write(entry, text)
                 written[scope] = entry
         return written
