@@ -25,3 +25,14 @@ MAX_RELEVANT_MEMORIES = 5
 RECALL_MAX_LINES = 200
 RECALL_MAX_BYTES = 4096
 MAX_SESSION_BYTES = 60 * 1024
+
+# Read caps of the contained reader (memdir_nb/access.py), one per purpose. A read never holds
+# more than its cap in memory; what a cap cut is reported (ReadResult.truncated / cut_note).
+INDEX_READ_MAX_BYTES = 1024 * 1024  # MEMORY.md, private and team: prompts, reports, lint, edits
+HEADER_READ_MAX_BYTES = FRONTMATTER_MAX_BYTES  # a topic file's header (scan, frontmatter)
+RECALL_READ_MAX_BYTES = RECALL_MAX_BYTES + 4  # a recalled memory: its cap plus a little, so a cut shows
+MEMORY_FILE_READ_MAX_BYTES = 1024 * 1024  # a whole topic file (dream planning, lint, editor views)
+TOOL_READ_MAX_BYTES = 256 * 1024  # the extraction agent's Read tool, per call
+TOOL_GREP_FILE_MAX_BYTES = 1024 * 1024  # Grep searches at most this much of each file
+TOOL_GREP_MAX_OUTPUT_BYTES = 30_000  # Grep's result text
+TOOL_BASH_MAX_OUTPUT_BYTES = 30_000  # Bash's captured output (stdout and stderr together)
