@@ -30,7 +30,9 @@ MAX_SESSION_BYTES = 60 * 1024
 # more than its cap in memory; what a cap cut is reported (ReadResult.truncated / cut_note).
 INDEX_READ_MAX_BYTES = 1024 * 1024  # MEMORY.md, private and team: prompts, reports, lint, edits
 HEADER_READ_MAX_BYTES = FRONTMATTER_MAX_BYTES  # a topic file's header (scan, frontmatter)
-RECALL_READ_MAX_BYTES = RECALL_MAX_BYTES + 4  # a recalled memory: its cap plus a little, so a cut shows
+RECALL_READ_MAX_BYTES = (
+    RECALL_MAX_BYTES + 4
+)  # a recalled memory: its cap plus a little, so a cut shows
 MEMORY_FILE_READ_MAX_BYTES = 1024 * 1024  # a whole topic file (dream planning, lint, editor views)
 TOOL_READ_MAX_BYTES = 256 * 1024  # the extraction agent's Read tool, per call
 TOOL_GREP_FILE_MAX_BYTES = 1024 * 1024  # Grep searches at most this much of each file

@@ -73,7 +73,7 @@ def test_symlink_to_dev_zero_is_refused_as_outside(mem: Path) -> None:
     with pytest.raises(ReadRefused) as info:
         read_contained(mem, mem / "zero.md", 1000)
     assert info.value.kind == "outside"
-    assert "zero.md is a symlink to a file outside the memory dir" == str(info.value)
+    assert str(info.value) == "zero.md is a symlink to a file outside the memory dir"
 
 
 @pytest.mark.skipif(os.geteuid() != 0, reason="mknod of a device needs root")
@@ -185,7 +185,9 @@ def test_invalid_utf8_is_reported_and_a_character_cut_by_the_cap_is_not(mem: Pat
     assert (res.text, res.valid_utf8, res.truncated) == ("ab", True, True)
 
 
-def test_file_swapped_after_the_check_is_refused(mem: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_file_swapped_after_the_check_is_refused(
+    mem: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """A swap between lstat and open is caught by comparing (st_dev, st_ino)."""
     import memdir_nb.access as access
 
