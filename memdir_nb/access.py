@@ -29,7 +29,7 @@ __all__ = [
     "try_read_contained",
 ]
 
-RefusalKind = Literal["missing", "outside", "not-regular", "changed", "unreadable"]
+RefusalKind = Literal["missing", "outside", "not-regular", "changed", "unreadable", "symlink"]
 
 _CHUNK = 64 * 1024
 _DIR_FLAGS = os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | getattr(os, "O_CLOEXEC", 0)
@@ -54,6 +54,12 @@ class ReadRefused(OSError):
 
     def __str__(self) -> str:
         return self.reason
+
+    @property
+    def detail(self) -> str:
+        """The reason without the leading path: 'is a FIFO, not a regular file'."""
+        prefix = f"{self.path} "
+        return self.reason[len(prefix) :] if self.reason.startswith(prefix) else self.reason
 
     def __reduce__(self) -> tuple[object, ...]:
         return (type(self), (self.kind, self.path, self.reason, self.errno))
@@ -226,11 +232,13 @@ def read_contained(
     cap: int,
     *,
     real_root: str | None = None,
+    follow_symlinks: bool = True,
 ) -> ReadResult:
     """Read at most cap bytes of a regular file inside memory_dir; raise ReadRefused otherwise.
 
     path is absolute or relative to memory_dir. Pass real_root (the realpath of memory_dir)
-    when reading many files, to resolve it once.
+    when reading many files, to resolve it once. follow_symlinks=False refuses a path that
+    holds any symlink (kind 'symlink', errno ELOOP) instead of resolving it.
     """
     if cap < 0:
         raise ValueError(f"cap must be 0 or more bytes, got {cap}")
@@ -248,6 +256,10 @@ def read_contained(
         except OSError as exc:
             if exc.errno != errno.ELOOP or isinstance(exc, ReadRefused):
                 raise
+            if not follow_symlinks:
+                raise ReadRefused(
+                    "symlink", shown, f"{shown} is reached through a symlink", errno.ELOOP
+                ) from exc
             shown, rel = _resolve(full, root, real_root)
             try:
                 fd, lst = _open_along(real_root, rel.split(os.sep))
@@ -308,9 +320,12 @@ def try_read_contained(
     cap: int,
     *,
     real_root: str | None = None,
+    follow_symlinks: bool = True,
 ) -> ReadResult | ReadRefused:
     """Like read_contained, but returns the refusal instead of raising it."""
     try:
-        return read_contained(memory_dir, path, cap, real_root=real_root)
+        return read_contained(
+            memory_dir, path, cap, real_root=real_root, follow_symlinks=follow_symlinks
+        )
     except ReadRefused as exc:
         return exc
