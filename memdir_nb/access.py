@@ -25,6 +25,7 @@ __all__ = [
     "ReadResult",
     "RefusalKind",
     "file_kind",
+    "holds_exactly",
     "read_contained",
     "try_read_contained",
 ]
@@ -329,3 +330,15 @@ def try_read_contained(
         )
     except ReadRefused as exc:
         return exc
+
+
+def holds_exactly(
+    memory_dir: str | os.PathLike[str],
+    path: str | os.PathLike[str],
+    data: bytes,
+    *,
+    real_root: str | None = None,
+) -> bool:
+    """Whether path is a regular file inside memory_dir holding exactly data (reads len(data)+1 bytes at most)."""
+    res = try_read_contained(memory_dir, path, len(data), real_root=real_root)
+    return isinstance(res, ReadResult) and not res.truncated and res.data == data

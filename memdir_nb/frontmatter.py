@@ -453,16 +453,30 @@ def render_memory_file(name: str, description: str, type: MemoryType | str, body
     return head + ("\n" + body + "\n" if body else "")
 
 
+class MemoryFileTooLargeError(ValueError):
+    """A memory file is larger than the read cap, so it cannot be rewritten without losing its end."""
+
+
 def parse_memory_file(
     path: str | os.PathLike[str],
     *,
     root: str | os.PathLike[str] | None = None,
     cap: int = MEMORY_FILE_READ_MAX_BYTES,
+    whole: bool = False,
 ) -> tuple[Frontmatter, str]:
-    """Read a memory file (contained in root, default its folder; at most cap bytes) and split it."""
+    """Read a memory file (contained in root, default its folder; at most cap bytes) and split it.
+
+    whole=True (for an edit that writes the file back) raises MemoryFileTooLargeError instead of
+    returning a cut body.
+    """
     if root is None:
         root = os.path.dirname(os.path.abspath(path))
     res = read_contained(root, path, cap)
+    if whole and res.truncated:
+        raise MemoryFileTooLargeError(
+            f"{res.cut_note()}; it cannot be rewritten without losing its end. "
+            "Shorten it by hand (or split it into several memories) first"
+        )
     fm, body = parse_frontmatter(res.text)
     if not res.valid_utf8:
         fm = _with_problem(fm, "file is not valid UTF-8; invalid bytes were replaced")

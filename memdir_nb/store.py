@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from memdir_nb import frontmatter, index, scan, secret_scan, team_paths
+from memdir_nb.access import holds_exactly
 from memdir_nb.fsutil import atomic_write_bytes, atomic_write_text, fsync_dir
 from memdir_nb.types import SCOPES, InvalidMemoryTypeError, MemoryType, require_memory_type
 
@@ -293,13 +294,13 @@ class MemoryStore:
     def _write_index_line(self, step: _Step, scope: str, plain: str, title: str, hook: str) -> None:
         scope_dir = self._scope_dir(scope)
         entry_path = self._validate_target(scope_dir / index.ENTRYPOINT_NAME, scope)
-        current = index.read_entrypoint(scope_dir)
+        current = index.read_entrypoint_whole(scope_dir, memory_dir=self.memory_dir)
         line = index.format_index_entry(title, plain, hook)
         step.write(entry_path, index.upsert_index_entry(current, line, plain))
 
     def _remove_index_line(self, step: _Step, scope: str, plain: str) -> None:
         scope_dir = self._scope_dir(scope)
-        current = index.read_entrypoint(scope_dir)
+        current = index.read_entrypoint_whole(scope_dir, memory_dir=self.memory_dir)
         if not current:
             return
         updated = index.remove_index_entry(current, plain)
@@ -308,7 +309,7 @@ class MemoryStore:
             step.write(entry_path, updated)
 
     def _read(self, path: Path) -> tuple[frontmatter.Frontmatter, str]:
-        return frontmatter.parse_memory_file(path)
+        return frontmatter.parse_memory_file(path, root=self.memory_dir, whole=True)
 
     # -- public API
 
@@ -349,9 +350,7 @@ class MemoryStore:
             plain = self._pick_filename(scope, base, text, explicit=filename is not None)
             target = self._validate_target(scope_dir / plain, scope)
             os.makedirs(scope_dir, exist_ok=True)
-            if not (
-                target.exists() and target.read_text(encoding="utf-8", errors="replace") == text
-            ):
+            if not holds_exactly(self.memory_dir, target, text.encode("utf-8")):
                 step.write(target, text)
             self._write_index_line(step, scope, plain, name, description)
         if findings:
@@ -369,11 +368,7 @@ class MemoryStore:
             path = scope_dir / plain
             if not os.path.lexists(path):
                 return plain
-            if (
-                path.is_file()
-                and not path.is_symlink()
-                and path.read_text(encoding="utf-8", errors="replace") == text
-            ):
+            if not path.is_symlink() and holds_exactly(self.memory_dir, path, text.encode("utf-8")):
                 return plain  # the very same memory saved again: no duplicate
             if explicit:
                 raise MemoryValidationError(
