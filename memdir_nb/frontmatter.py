@@ -21,7 +21,7 @@ from typing import Any
 
 import yaml
 
-from memdir_nb.access import read_contained
+from memdir_nb.access import ContainedReader, read_contained
 from memdir_nb.constants import (
     FRONTMATTER_MAX_BYTES,
     FRONTMATTER_MAX_LINES,
@@ -97,14 +97,18 @@ def _read_bounded(
     nofollow: bool,
     root: str | os.PathLike[str] | None = None,
     real_root: str | None = None,
+    reader: ContainedReader | None = None,
 ) -> tuple[str, os.stat_result, int, bool]:
     """One contained, bounded read: (first lines, fstat, bytes read, invalid UTF-8 seen).
 
-    root is the memory dir the file must stay inside (default: the file's own folder).
+    root is the memory dir the file must stay inside (default: the file's own folder); a
+    reader, when given, is used instead (its dir is the root).
     """
-    if root is None:
-        root = os.path.dirname(os.path.abspath(path))
-    res = read_contained(root, path, max_bytes, real_root=real_root, follow_symlinks=not nofollow)
+    if reader is None:
+        if root is None:
+            root = os.path.dirname(os.path.abspath(path))
+        reader = ContainedReader(root, real_root=real_root)
+    res = reader.read(path, max_bytes, follow_symlinks=not nofollow)
     return (
         _keep_lines(_normalise(res.text), max_lines),
         res.stat,
@@ -156,6 +160,7 @@ def read_header(
     nofollow: bool = False,
     root: str | os.PathLike[str] | None = None,
     real_root: str | None = None,
+    reader: ContainedReader | None = None,
 ) -> tuple[Frontmatter, os.stat_result]:
     """The parsed header and fstat result of a file, from one contained, bounded read.
 
@@ -163,7 +168,7 @@ def read_header(
     file was not read: not a regular file, outside root, a symlink with nofollow=True.
     """
     text, st, n_read, invalid = _read_bounded(
-        path, FRONTMATTER_MAX_LINES, HEADER_READ_MAX_BYTES, nofollow, root, real_root
+        path, FRONTMATTER_MAX_LINES, HEADER_READ_MAX_BYTES, nofollow, root, real_root, reader
     )
     fm, _ = parse_frontmatter(text)
     if invalid:

@@ -24,7 +24,7 @@ from collections import OrderedDict
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 
-from memdir_nb.access import ReadRefused, file_kind
+from memdir_nb.access import ContainedReader, ReadRefused, file_kind
 from memdir_nb.constants import ENTRYPOINT_NAME, LOGS_DIRNAME, MAX_MEMORY_FILES
 from memdir_nb.frontmatter import one_line, read_header
 from memdir_nb.types import MemoryType
@@ -351,52 +351,55 @@ def scan_memory_dir(
     read_now: dict[str, CachedHeader] = {}
     hits = misses = racy = 0
     headers: list[MemoryHeader] = []
-    for cand in found:
-        if limit is not None and len(headers) >= limit:
-            break
-        if view is not None:
-            cached = view.get(cand.open_path)
-            if cached is not None and cached.key == stat_key(cand.st):
-                hits += 1
-                headers.append(
-                    MemoryHeader(
-                        filename=cand.rel,
-                        file_path=cand.path,
-                        mtime_ms=cand.st.st_mtime_ns / 1_000_000,
-                        name=cached.name,
-                        description=cached.description,
-                        type=cached.type,
-                        malformed=cached.malformed,
+    # The walk has just lstat'ed every candidate, so the reader skips its own pre-open lstat;
+    # the no-follow open and the fstat after it still refuse anything swapped in since.
+    with ContainedReader(root, real_root=real_root, check_before_open=False) as reader:
+        for cand in found:
+            if limit is not None and len(headers) >= limit:
+                break
+            if view is not None:
+                cached = view.get(cand.open_path)
+                if cached is not None and cached.key == stat_key(cand.st):
+                    hits += 1
+                    headers.append(
+                        MemoryHeader(
+                            filename=cand.rel,
+                            file_path=cand.path,
+                            mtime_ms=cand.st.st_mtime_ns / 1_000_000,
+                            name=cached.name,
+                            description=cached.description,
+                            type=cached.type,
+                            malformed=cached.malformed,
+                        )
                     )
-                )
+                    continue
+                misses += 1
+            try:
+                fm, st = read_header(cand.open_path, reader=reader)
+            except ReadRefused as exc:  # replaced by a FIFO, a link out, ... since the listing
+                skipped.append(SkippedFile(cand.rel, _refusal_reason(exc)))
                 continue
-            misses += 1
-        try:
-            fm, st = read_header(cand.open_path, root=root, real_root=real_root)
-        except ReadRefused as exc:  # replaced by a FIFO, a link out, ... since the listing
-            skipped.append(SkippedFile(cand.rel, _refusal_reason(exc)))
-            continue
-        except OSError as exc:
-            skipped.append(SkippedFile(cand.rel, f"unreadable: {type(exc).__name__}"))
-            continue
-        if cache is not None:
-            if cache._trusts(st, started_ms):
-                read_now[cand.open_path] = CachedHeader(
-                    stat_key(st), fm.name, fm.description, fm.type, fm.malformed
+            except OSError as exc:
+                skipped.append(SkippedFile(cand.rel, f"unreadable: {type(exc).__name__}"))
+                continue
+            if cache is not None:
+                if cache._trusts(st, started_ms):
+                    read_now[cand.open_path] = CachedHeader(
+                        stat_key(st), fm.name, fm.description, fm.type, fm.malformed
+                    )
+                else:
+                    racy += 1
+            headers.append(
+                MemoryHeader(
+                    filename=cand.rel,
+                    file_path=cand.path,
+                    mtime_ms=st.st_mtime_ns / 1_000_000,
+                    name=fm.name,
+                    description=fm.description,
+                    type=fm.type,
+                    malformed=fm.malformed,
                 )
-            else:
-                racy += 1
-        headers.append(
-            MemoryHeader(
-                filename=cand.rel,
-                file_path=cand.path,
-                mtime_ms=st.st_mtime_ns / 1_000_000,
-                name=fm.name,
-                description=fm.description,
-                type=fm.type,
-                malformed=fm.malformed,
             )
-        )
     # The fstat'ed mtime can be newer than the listed one if a file changed meanwhile.
     headers.sort(key=lambda h: (-h.mtime_ms, h.filename))
     skipped.sort(key=lambda s: s.path)
