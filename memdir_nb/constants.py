@@ -30,12 +30,11 @@ MAX_SESSION_BYTES = 60 * 1024
 # more than its cap in memory; what a cap cut is reported (ReadResult.truncated / cut_note).
 INDEX_READ_MAX_BYTES = 1024 * 1024  # MEMORY.md, private and team: prompts, reports, lint, edits
 HEADER_READ_MAX_BYTES = FRONTMATTER_MAX_BYTES  # a topic file's header (scan, frontmatter)
-RECALL_READ_MAX_BYTES = (
-    RECALL_MAX_BYTES + 4
-)  # a recalled memory: its cap plus a little, so a cut shows
-MEMORY_FILE_READ_MAX_BYTES = (
-    256 * 1024
-)  # a whole topic file (lint, dream planning, store edits, views)
+# A recalled memory is read a few bytes past its cap, so a cut shows.
+RECALL_READ_SLACK_BYTES = 4
+RECALL_READ_MAX_BYTES = RECALL_MAX_BYTES + RECALL_READ_SLACK_BYTES
+# A whole topic file: lint, dream planning, store edits, views.
+MEMORY_FILE_READ_MAX_BYTES = 256 * 1024
 TOOL_READ_MAX_BYTES = 256 * 1024  # the extraction agent's Read tool, per call
 TOOL_GREP_FILE_MAX_BYTES = 1024 * 1024  # Grep searches at most this much of each file
 TOOL_GREP_MAX_OUTPUT_BYTES = 30_000  # Grep's result text
