@@ -67,18 +67,17 @@ def _index_report(scope_dir: Path, label: str) -> dict:
     from memdir_nb.index import (
         MAX_ENTRYPOINT_BYTES,
         MAX_ENTRYPOINT_LINES,
-        entrypoint_path,
-        read_entrypoint,
+        load_entrypoint,
         truncate_entrypoint_content,
     )
 
-    path = entrypoint_path(scope_dir)
-    raw = read_entrypoint(scope_dir)
-    result = truncate_entrypoint_content(raw)
+    loaded = load_entrypoint(scope_dir)
+    result = truncate_entrypoint_content(loaded.text)
     return {
         "scope": label,
-        "path": str(path),
-        "exists": path.is_file(),
+        "path": loaded.path,
+        "exists": loaded.exists,
+        "problem": loaded.note(),
         "lines": result.line_count,
         "line_limit": MAX_ENTRYPOINT_LINES,
         "bytes": result.byte_count,
@@ -107,8 +106,11 @@ def cmd_index(args: argparse.Namespace) -> int:
         return 0
     for rep in reports:
         print(f"{rep['scope']}: {rep['path']}")
+        if rep["problem"]:
+            print(f"  {rep['problem']} (nothing is loaded into the prompt from it)")
         if not rep["exists"]:
-            print("  no MEMORY.md yet (nothing is loaded into the prompt)")
+            if not rep["problem"]:
+                print("  no MEMORY.md yet (nothing is loaded into the prompt)")
             continue
         print(
             f"  lines {rep['lines']} / {rep['line_limit']}"

@@ -34,6 +34,18 @@ from memdir_nb.constants import STORE_LOCK_NAME  # noqa: F401  (re-exported: pla
 if TYPE_CHECKING:
     from memdir_nb.store import MemoryStore
     from memdir_nb.transaction import StoreTransaction
+from memdir_nb.access import (
+    ContainedReader,
+    MissingFile,
+    ReadRefused,
+    read_contained,
+    try_read_contained,
+)
+from memdir_nb.constants import (
+    INDEX_READ_MAX_BYTES,
+    LOCK_READ_MAX_BYTES,
+    MEMORY_FILE_READ_MAX_BYTES,
+)
 
 LOCK_NAME = ".consolidate-lock"
 LOCK_GUARD_SUFFIX = ".guard"
@@ -101,16 +113,16 @@ class ConsolidationLock:
     def read_state(self) -> LockState:
         """Stat and read the lock file; raise LockFileCorruptError if its body is not a PID."""
         try:
-            st = os.stat(self.path)
-        except FileNotFoundError:
+            res = read_contained(self.memory_dir, self.path, LOCK_READ_MAX_BYTES)
+        except MissingFile:
             return LockState(False, 0.0, None, None)
-        if not os.path.isfile(self.path):
+        except ReadRefused as exc:
             raise LockFileCorruptError(
-                f"{self.path} is not a regular file; remove it so the consolidation lock can be recreated"
-            )
-        raw = self.path.read_bytes()
+                f"{exc}; remove it so the consolidation lock can be recreated"
+            ) from exc
+        st, raw = res.stat, res.data
         try:
-            text = raw.decode("ascii").strip()
+            text = None if res.truncated else raw.decode("ascii").strip()
         except UnicodeDecodeError:
             text = None
         if (
@@ -196,9 +208,14 @@ class ConsolidationLock:
 
     def _read_pid(self) -> int | None:
         try:
-            text = self.path.read_text(encoding="ascii", errors="replace").strip()
-        except FileNotFoundError:
+            raw = read_contained(self.memory_dir, self.path, LOCK_READ_MAX_BYTES).data
+        except MissingFile:
             return None
+        except ReadRefused as exc:
+            raise LockFileCorruptError(
+                f"{exc}; remove it so the consolidation lock can be recreated"
+            ) from exc
+        text = raw.decode("ascii", errors="replace").strip()
         return int(text) if text.isdigit() else None
 
     def _write_body(self, body: str) -> None:
@@ -633,14 +650,20 @@ def plan_consolidation(
         )
     snapshot: dict[str, str | None] = {}
     hashes: dict[str, str | None] = {}
+    read_notes: list[str] = []  # files left out because the contained reader refused or cut them
+    reader = ContainedReader(root)
 
     def read(rel: str) -> str | None:
-        try:
-            data = (root / rel).read_bytes()
-        except FileNotFoundError:
+        cap = INDEX_READ_MAX_BYTES if rel.endswith(INDEX_NAME) else MEMORY_FILE_READ_MAX_BYTES
+        res = reader.try_read(rel, cap)
+        if isinstance(res, ReadRefused) or res.truncated:
+            # Planned as absent: an action touching it then finds it "created" and refuses.
             snapshot[rel], hashes[rel] = None, None
+            if not isinstance(res, MissingFile) or res.detail != "does not exist":
+                why = str(res) if isinstance(res, ReadRefused) else res.cut_note()
+                read_notes.append(f"{why}; left out of consolidation")
             return None
-        snapshot[rel], hashes[rel] = data.decode("utf-8", "replace"), _sha(data)
+        snapshot[rel], hashes[rel] = res.text, _sha(res.data)
         return snapshot[rel]
 
     mems: list[_Mem] = []
@@ -847,7 +870,7 @@ def plan_consolidation(
                     (("index_fit", irel, order),),
                 )
             )
-    return ConsolidationPlan(root, actions, snapshot, hashes, _now_ms(now_ms))
+    return ConsolidationPlan(root, actions, snapshot, hashes, _now_ms(now_ms), notes=read_notes)
 
 
 # applying and restoring ------------------------------------------------------------------
@@ -1097,6 +1120,7 @@ class PlanRecorder:
         self.snapshot: dict[str, str | None] = {}  # rel path -> text when first touched
         self.hashes: dict[str, str | None] = {}
         self.written: list[str] = []  # always empty: nothing is written
+        self.unreadable: dict[str, str] = {}  # rel path -> why the contained reader refused it
         self.refused = self._reader.refused
 
     def _rel(self, raw: str) -> str | None:
@@ -1107,12 +1131,15 @@ class PlanRecorder:
 
     def _touch(self, rel: str) -> str | None:
         if rel not in self.snapshot:
-            try:
-                data = (self.memory_dir / rel).read_bytes()
-            except (FileNotFoundError, IsADirectoryError):
+            res = try_read_contained(self.memory_dir, rel, MEMORY_FILE_READ_MAX_BYTES)
+            if isinstance(res, ReadRefused) or res.truncated:  # absent, a FIFO, a link out, too big
                 self.snapshot[rel], self.hashes[rel] = None, None
+                if not isinstance(res, MissingFile):
+                    self.unreadable[rel] = (
+                        str(res) if isinstance(res, ReadRefused) else res.cut_note()
+                    )
             else:
-                self.snapshot[rel], self.hashes[rel] = data.decode("utf-8", "replace"), _sha(data)
+                self.snapshot[rel], self.hashes[rel] = res.text, _sha(res.data)
         return self.pending.get(rel, self.snapshot[rel])
 
     def run(self, name: str, tool_input: Any) -> Any:

@@ -111,7 +111,7 @@ def _index_lines(memory_dir: Path) -> dict[str, str]:
 
     lines: dict[str, str] = {}
     for scope_dir, prefix in ((memory_dir, ""), (memory_dir / TEAM_DIRNAME, TEAM_DIRNAME + "/")):
-        for entry in parse_index(read_entrypoint(scope_dir)):
+        for entry in parse_index(read_entrypoint(scope_dir, memory_dir=memory_dir)):
             lines.setdefault(prefix + entry.target, entry.raw.strip())
     return lines
 
@@ -200,12 +200,16 @@ class MemoryDetail:
 
 def memory_detail(row: MemoryRow, *, now_ms: float | None = None) -> MemoryDetail:
     """Read one memory (bounded) and describe how recall would present it."""
+    from memdir_nb.access import ReadRefused, read_contained
     from memdir_nb.age import memory_freshness_note, memory_header
 
-    with open(row.file_path, "rb") as fh:
-        data = fh.read(MAX_PREVIEW_BYTES + 1)
-    truncated = len(data) > MAX_PREVIEW_BYTES
-    text = data[:MAX_PREVIEW_BYTES].decode("utf-8", errors="replace")
+    path = row.file_path
+    root = path[: -len(row.filename)] if path.endswith(row.filename) else os.path.dirname(path)
+    try:
+        res = read_contained(root, path, MAX_PREVIEW_BYTES)
+        text, truncated = res.text, res.truncated
+    except ReadRefused as exc:  # a FIFO or a link out planted since the scan: say so, read nothing
+        text, truncated = f"(not shown: {exc})", False
     note = memory_freshness_note(row.mtime_ms, now_ms)
     index_file = "team/MEMORY.md" if row.scope == "team" else "MEMORY.md"
     return MemoryDetail(
@@ -447,6 +451,9 @@ class IndexBudget:
     was_byte_truncated: bool
     dropped_lines: list[DroppedLine]
     warning: str
+    problem: str = (
+        ""  # why the file counts as missing (a FIFO, a link out), or what the read cap cut
+    )
 
     @property
     def line_fraction(self) -> float:
@@ -464,16 +471,15 @@ def index_budget(memory_dir: str | os.PathLike[str], scope: Scope = "private") -
     from memdir_nb.index import (
         MAX_ENTRYPOINT_BYTES,
         MAX_ENTRYPOINT_LINES,
-        entrypoint_path,
-        read_entrypoint,
+        load_entrypoint,
         truncate_entrypoint_content,
     )
 
     if scope not in ("private", "team"):
         raise ValueError(f"scope must be 'private' or 'team', got {scope!r}")
     scope_dir = Path(memory_dir) / TEAM_DIRNAME if scope == "team" else Path(memory_dir)
-    path = entrypoint_path(scope_dir)
-    raw = read_entrypoint(scope_dir)
+    loaded = load_entrypoint(scope_dir, memory_dir=memory_dir)
+    raw = loaded.text
     result = truncate_entrypoint_content(raw)
     # truncation works on the stripped text: map its line numbers back to the file's
     trimmed = raw.strip()
@@ -495,8 +501,8 @@ def index_budget(memory_dir: str | os.PathLike[str], scope: Scope = "private") -
             dropped.append(DroppedLine(i + 1 + offset, lines[i], reason))
     return IndexBudget(
         scope=scope,
-        path=str(path),
-        exists=path.is_file(),
+        path=loaded.path,
+        exists=loaded.exists,
         line_count=result.line_count,
         byte_count=result.byte_count,
         max_lines=MAX_ENTRYPOINT_LINES,
@@ -506,6 +512,7 @@ def index_budget(memory_dir: str | os.PathLike[str], scope: Scope = "private") -
         was_byte_truncated=result.was_byte_truncated,
         dropped_lines=dropped,
         warning=result.warning,
+        problem=loaded.note(),
     )
 
 
@@ -618,7 +625,7 @@ def promotion_verdict(memory_dir: str | os.PathLike[str], filename: str) -> Prom
 
     if _scope_of(filename) == "team":
         return PromotionVerdict(filename, False, ["it is already in team memory"], [])
-    fm, body = parse_memory_file(Path(memory_dir) / filename)
+    fm, body = parse_memory_file(Path(memory_dir) / filename, root=memory_dir)
     reasons: list[str] = []
     if fm.type is MemoryType.USER:
         reasons.append("user memories are always private")

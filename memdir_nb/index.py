@@ -13,7 +13,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
-from memdir_nb.constants import MAX_ENTRYPOINT_BYTES, MAX_ENTRYPOINT_LINES, TEAM_DIRNAME
+from memdir_nb.access import MissingFile, ReadRefused, read_contained
+from memdir_nb.constants import (
+    INDEX_READ_MAX_BYTES,
+    MAX_ENTRYPOINT_BYTES,
+    MAX_ENTRYPOINT_LINES,
+    TEAM_DIRNAME,
+)
 from memdir_nb.frontmatter import one_line
 from memdir_nb.scan import ENTRYPOINT_NAME, MemoryHeader, scan_memory_dir
 from memdir_nb.types import MEMORY_TYPES
@@ -27,12 +33,16 @@ __all__ = [
     "MAX_ENTRYPOINT_BYTES",
     "MAX_ENTRYPOINT_LINES",
     "MAX_HOOK_CHARS",
+    "EntrypointRead",
     "EntrypointTruncation",
     "IndexEntry",
+    "IndexTooLargeError",
     "entrypoint_path",
     "format_index_entry",
+    "load_entrypoint",
     "parse_index",
     "read_entrypoint",
+    "read_entrypoint_whole",
     "rebuild_index",
     "remove_index_entry",
     "truncate_entrypoint_content",
@@ -280,12 +290,82 @@ def entrypoint_path(scope_dir: str | os.PathLike[str]) -> Path:
     return Path(scope_dir) / ENTRYPOINT_NAME
 
 
-def read_entrypoint(scope_dir: str | os.PathLike[str]) -> str:
-    """The text of a scope's MEMORY.md, or '' when there is none."""
-    try:
-        return entrypoint_path(scope_dir).read_bytes().decode("utf-8", errors="replace")
-    except FileNotFoundError:
+@dataclass(frozen=True)
+class EntrypointRead:
+    """A scope's MEMORY.md as the contained reader found it; text is '' when it counts as missing."""
+
+    path: str
+    text: str
+    exists: bool  # a regular file inside the memory dir was read
+    problem: str  # why an index that is there was not used ('' when read, or simply absent)
+    truncated: bool  # the file is larger than the read cap; text holds its start
+    total_size: int
+
+    def note(self) -> str:
+        """What a view should say about this index beyond its content ('' when nothing)."""
+        if self.problem:
+            return f"{self.problem}; treated as missing"
+        if self.truncated:
+            return (
+                f"{ENTRYPOINT_NAME} is {self.total_size} bytes; only the first "
+                f"{INDEX_READ_MAX_BYTES} bytes were read"
+            )
         return ""
+
+
+class IndexTooLargeError(ValueError):
+    """MEMORY.md is larger than the read cap, so it cannot be edited without losing lines."""
+
+
+def default_containment_root(scope_dir: str | os.PathLike[str]) -> str:
+    """The memory dir a scope's files must stay inside: the parent of a team/ folder, else itself."""
+    folder = os.path.abspath(os.fspath(scope_dir))
+    return os.path.dirname(folder) if os.path.basename(folder) == TEAM_DIRNAME else folder
+
+
+def load_entrypoint(
+    scope_dir: str | os.PathLike[str],
+    *,
+    memory_dir: str | os.PathLike[str] | None = None,
+    cap: int = INDEX_READ_MAX_BYTES,
+) -> EntrypointRead:
+    """Read a scope's MEMORY.md through the contained reader, with the reason when it is refused.
+
+    memory_dir is the dir the index must stay inside (default: scope_dir, or its parent when
+    scope_dir is a team/ folder). A FIFO, a device, or a symlink leaving the memory dir counts
+    as missing, and `problem` says why.
+    """
+    path = entrypoint_path(scope_dir)
+    root = memory_dir if memory_dir is not None else default_containment_root(scope_dir)
+    try:
+        res = read_contained(root, path, cap)
+    except MissingFile as exc:
+        problem = "" if exc.detail == "does not exist" else str(exc)
+        return EntrypointRead(str(path), "", False, problem, False, 0)
+    except ReadRefused as exc:
+        return EntrypointRead(str(path), "", False, str(exc), False, 0)
+    return EntrypointRead(str(path), res.text, True, "", res.truncated, res.total_size)
+
+
+def read_entrypoint(
+    scope_dir: str | os.PathLike[str], *, memory_dir: str | os.PathLike[str] | None = None
+) -> str:
+    """The text of a scope's MEMORY.md (contained, bounded), or '' when there is none or it is refused."""
+    return load_entrypoint(scope_dir, memory_dir=memory_dir).text
+
+
+def read_entrypoint_whole(
+    scope_dir: str | os.PathLike[str], *, memory_dir: str | os.PathLike[str] | None = None
+) -> str:
+    """MEMORY.md's full text for an edit; raises IndexTooLargeError rather than drop lines past the cap."""
+    loaded = load_entrypoint(scope_dir, memory_dir=memory_dir)
+    if loaded.truncated:
+        raise IndexTooLargeError(
+            f"{loaded.path} is {loaded.total_size} bytes, over the {INDEX_READ_MAX_BYTES}-byte "
+            "read cap, so it cannot be edited without losing lines; shorten it by hand or "
+            "rebuild it from the topic files with rebuild_index"
+        )
+    return loaded.text
 
 
 _TYPE_ORDER = {t: i for i, t in enumerate(MEMORY_TYPES)}

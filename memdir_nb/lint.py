@@ -19,12 +19,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
+from memdir_nb.access import ReadRefused, read_contained
+from memdir_nb.constants import MEMORY_FILE_READ_MAX_BYTES
 from memdir_nb.frontmatter import Frontmatter, parse_frontmatter
 from memdir_nb.index import (
     ENTRYPOINT_NAME,
     MAX_ENTRYPOINT_BYTES,
     MAX_ENTRYPOINT_LINES,
     IndexEntry,
+    load_entrypoint,
     parse_index,
 )
 from memdir_nb.scan import MemoryHeader, SkippedFile, scan_memory_dir
@@ -33,9 +36,9 @@ from memdir_nb.types import TYPE_NAMES, MemoryType
 Severity = Literal["error", "warning"]
 TEAM_DIR = "team"
 
-# Each memory file is read up to this many bytes: enough for any sane memory, bounded for a
-# 10 MB file someone dropped in the folder.
-MAX_READ_BYTES = 256 * 1024
+# Each memory file is read up to this many bytes (through memdir_nb.access): enough for any
+# sane memory, bounded for a 10 MB file someone dropped in the folder.
+MAX_READ_BYTES = MEMORY_FILE_READ_MAX_BYTES
 # Recall injects at most this much of one memory (recall/session.py); longer memories are cut.
 RECALL_MAX_LINES = 200
 RECALL_MAX_BYTES = 4096
@@ -94,6 +97,7 @@ SEVERITIES: dict[str, Severity] = {
     "memory-too-long": "warning",
     "stale-project": "warning",
     "index-missing": "warning",
+    "index-refused": "error",
     "index-over-cap": "error",
     "index-line-too-long": "warning",
     "index-not-pointer": "warning",
@@ -157,6 +161,7 @@ class ScopeIndex:
     referenced: frozenset[str] = frozenset()  # memory-dir-relative paths the entries resolve to
     dangling: list[IndexEntry] = field(default_factory=list)
     outside: list[IndexEntry] = field(default_factory=list)  # targets that leave the scope dir
+    problem: str = ""  # why a MEMORY.md that is there counts as missing (a FIFO, a link out)
 
 
 def scope_of(rel: str) -> str:
@@ -171,29 +176,14 @@ def _inside(real: str, real_root: str) -> bool:
     return real == real_root or real.startswith(real_root.rstrip(os.sep) + os.sep)
 
 
-def read_memory_text(memory_dir: str | os.PathLike[str], header: MemoryHeader) -> MemoryText:
-    """Read one scanned memory file (bounded) and parse it; OSError propagates."""
-    root = os.path.realpath(os.fspath(memory_dir))
-    real = os.path.realpath(header.file_path)
-    if not _inside(real, root):
-        raise PermissionError(f"{header.filename} resolves outside the memory dir; not read")
-    with open(real, "rb") as fh:
-        st = os.fstat(fh.fileno())
-        data = fh.read(MAX_READ_BYTES + 1)
-    capped = len(data) > MAX_READ_BYTES
-    data = data[:MAX_READ_BYTES]
+def read_memory_text(
+    memory_dir: str | os.PathLike[str], header: MemoryHeader, *, real_root: str | None = None
+) -> MemoryText:
+    """Read one scanned memory file (contained, bounded) and parse it; ReadRefused/OSError propagate."""
+    res = read_contained(memory_dir, header.file_path, MAX_READ_BYTES, real_root=real_root)
+    st, data, capped = res.stat, res.data, res.truncated
     binary = b"\x00" in data
-    try:
-        text = data.decode("utf-8")
-        invalid = False
-    except UnicodeDecodeError as exc:
-        # A character cut by the read bound is not an encoding problem.
-        if capped and exc.start >= len(data) - 3:
-            text = data[: exc.start].decode("utf-8", errors="replace")
-            invalid = False
-        else:
-            text = data.decode("utf-8", errors="replace")
-            invalid = True
+    text, invalid = res.text, not res.valid_utf8  # a character cut by the cap is not invalid
     if text.startswith("\ufeff"):
         text = text[1:]
     text = text.replace("\r\n", "\n").replace("\r", "\n")
@@ -230,15 +220,8 @@ def read_scope_indexes(memory_dir: str | os.PathLike[str]) -> list[ScopeIndex]:
         scopes.append(("team", os.path.join(root, TEAM_DIR), f"{TEAM_DIR}/{ENTRYPOINT_NAME}"))
     out = []
     for scope, scope_dir, rel in scopes:
-        path = os.path.join(scope_dir, ENTRYPOINT_NAME)
-        try:
-            with open(path, "rb") as fh:
-                text = fh.read(4 * MAX_ENTRYPOINT_BYTES + 1).decode("utf-8", errors="replace")
-            exists = True
-        except FileNotFoundError:
-            text, exists = "", False
-        except OSError:
-            text, exists = "", True
+        loaded = load_entrypoint(scope_dir, memory_dir=root)
+        text, exists = loaded.text, loaded.exists
         entries = parse_index(text)
         referenced: set[str] = set()
         dangling: list[IndexEntry] = []
@@ -255,7 +238,17 @@ def read_scope_indexes(memory_dir: str | os.PathLike[str]) -> list[ScopeIndex]:
             else:
                 dangling.append(entry)
         out.append(
-            ScopeIndex(scope, rel, exists, text, entries, frozenset(referenced), dangling, outside)
+            ScopeIndex(
+                scope,
+                rel,
+                exists,
+                text,
+                entries,
+                frozenset(referenced),
+                dangling,
+                outside,
+                loaded.note() if not exists else "",
+            )
         )
     return out
 
@@ -661,7 +654,14 @@ def lint_index(index: ScopeIndex, memory_files: Iterable[str]) -> list[Finding]:
     c = _Collector(index.path)
     files = sorted(memory_files)
     if not index.exists:
-        if files:
+        if index.problem:
+            c.add(
+                "index-refused",
+                f"{index.problem}: not loaded into any prompt",
+                "replace it with a regular file inside the memory dir (remove the link or FIFO, "
+                "then run `rebuild_index`)",
+            )
+        elif files:
             c.add(
                 "index-missing",
                 f"no {index.path} although {len(files)} memory files exist in this scope",
@@ -787,6 +787,7 @@ def lint_dir(
             f"{memory_dir} is not a directory; pass a memory dir (the folder holding MEMORY.md)"
         )
     report = scan_memory_dir(root, limit=None)
+    real_root = os.path.realpath(root)
     findings: list[Finding] = []
     memories: list[MemoryText] = []
     skipped = list(report.skipped)
@@ -805,7 +806,19 @@ def lint_dir(
         sorted(report.headers, key=lambda h: h.filename), show=show, desc=f"reading {root.name}"
     ):
         try:
-            mem = read_memory_text(root, h)
+            mem = read_memory_text(root, h, real_root=real_root)
+        except ReadRefused as exc:  # replaced by a FIFO or a link out since the scan
+            skipped.append(SkippedFile(h.filename, str(exc)))
+            findings.append(
+                Finding(
+                    h.filename,
+                    "unreadable",
+                    "error",
+                    f"not read: {exc}",
+                    "replace it with a regular file inside the memory dir, or remove it",
+                )
+            )
+            continue
         except OSError as exc:
             skipped.append(SkippedFile(h.filename, f"unreadable: {type(exc).__name__}"))
             findings.append(

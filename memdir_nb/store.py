@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from memdir_nb import constants, frontmatter, index, scan, secret_scan, team_paths
+from memdir_nb.access import holds_exactly
 from memdir_nb.transaction import CrashHook, StoreTransaction, open_transaction
 from memdir_nb.types import SCOPES, InvalidMemoryTypeError, MemoryType, require_memory_type
 
@@ -307,9 +308,9 @@ class MemoryStore:
         text = frontmatter.render_memory_file(name, description, mtype, body)
 
         with self.transaction() as tx:
-            plain = self._pick_filename(tx, scope, base, text, explicit=filename is not None)
+            plain = self._pick_filename(scope, base, text, explicit=filename is not None)
             target = self._validate_target(scope_dir / plain, scope)
-            if tx.read_text(target) != text:
+            if not holds_exactly(self.memory_dir, target, text.encode("utf-8")):
                 tx.write(target, text)
             self._write_index_line(tx, scope, plain, name, description)
         if findings:
@@ -317,9 +318,7 @@ class MemoryStore:
         log.debug("saved %s", self._rel(scope, plain))
         return scope_dir / plain
 
-    def _pick_filename(
-        self, tx: StoreTransaction, scope: str, base: str, text: str, *, explicit: bool
-    ) -> str:
+    def _pick_filename(self, scope: str, base: str, text: str, *, explicit: bool) -> str:
         """`base`, or `stem_2.md`, `stem_3.md`... when another memory already has that name."""
         scope_dir = self._scope_dir(scope)
         stem = base[: -len(".md")]
@@ -329,7 +328,7 @@ class MemoryStore:
             path = scope_dir / plain
             if not os.path.lexists(path):
                 return plain
-            if path.is_file() and not path.is_symlink() and tx.read_text(path) == text:
+            if not path.is_symlink() and holds_exactly(self.memory_dir, path, text.encode("utf-8")):
                 return plain  # the very same memory saved again: no duplicate
             if explicit:
                 raise MemoryValidationError(
