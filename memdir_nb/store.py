@@ -26,7 +26,12 @@ from typing import TYPE_CHECKING
 
 from memdir_nb import constants, frontmatter, index, scan, secret_scan, team_paths
 from memdir_nb.access import holds_exactly
-from memdir_nb.transaction import CrashHook, StoreTransaction, open_transaction
+from memdir_nb.transaction import (
+    CrashHook,
+    StoreTransaction,
+    TransactionError,
+    open_transaction,
+)
 from memdir_nb.types import SCOPES, InvalidMemoryTypeError, MemoryType, require_memory_type
 
 if TYPE_CHECKING:
@@ -162,6 +167,7 @@ class MemoryStore:
         self.memory_dir = Path(os.path.abspath(os.fspath(memory_dir)))
         # Tests pass a callable that is told each named point inside a step (and may kill the process there).
         self.crash_hook = crash_hook
+        self._in_transaction = False
         self.team_dir = self.memory_dir / TEAM_DIRNAME
         self.trash_dir = self.memory_dir / TRASH_DIRNAME
         self.lock_path = self.memory_dir / LOCK_NAME
@@ -222,11 +228,20 @@ class MemoryStore:
         `with store.transaction() as tx: tx.write("team/x.md", text)`; a step that raises (or a
         process killed inside it) is rolled back, by the journal if need be.
         """
-        with open_transaction(self.memory_dir, crash_hook=self.crash_hook) as tx:
-            for note in tx.recovered:
-                self.warnings.append(note)
-                log.warning(note)
-            yield tx
+        if self._in_transaction:
+            raise TransactionError(
+                "this store is already inside a transaction; do the work with the open `tx` "
+                "instead of calling store methods inside it (a second lock would wait forever)"
+            )
+        self._in_transaction = True
+        try:
+            with open_transaction(self.memory_dir, crash_hook=self.crash_hook) as tx:
+                for note in tx.recovered:
+                    self.warnings.append(note)
+                    log.warning(note)
+                yield tx
+        finally:
+            self._in_transaction = False
 
     def recover(self) -> builtins.list[str]:
         """Repair what a killed step left (roll it back, or finish it); returns what was done."""

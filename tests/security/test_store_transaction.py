@@ -487,3 +487,45 @@ def test_a_folder_flipped_to_a_symlink_in_a_loop_never_lets_a_write_out(tree, ro
     assert landed + refused >= RACE_WRITES
     store.recover()  # whatever a refused step left half-done is rolled back
     assert not (mem / ".memdir.journal").exists()
+
+
+# --- bounded, non-blocking I/O under the lock -------------------------------------------------
+
+
+@pytest.mark.timeout(20)
+def test_a_fifo_planted_as_the_team_index_fails_the_save_without_blocking(tree) -> None:
+    mem, _ = tree
+    (mem / "team" / "MEMORY.md").unlink()
+    os.mkfifo(mem / "team" / "MEMORY.md")
+    with pytest.raises(OSError, match="not a regular file"):
+        MemoryStore(mem).save("Q2", "quarter two", "project", "Plan.", scope="team")
+    assert not (mem / "team" / "project_q2.md").exists()  # rolled back with the step
+
+
+def test_a_team_file_over_the_read_cap_is_refused_as_too_large_to_check(tree) -> None:
+    from memdir_nb.constants import STORE_READ_MAX_BYTES
+
+    mem, _ = tree
+    store = MemoryStore(mem)
+    with pytest.raises(ValueError, match="too large to check"), store.transaction() as tx:
+        tx.write("team/big.md", "x" * (STORE_READ_MAX_BYTES + 1))
+    assert not (mem / "team" / "big.md").exists()
+
+
+def test_a_nested_transaction_on_the_same_store_is_refused_not_deadlocked(tree) -> None:
+    from memdir_nb.transaction import TransactionError
+
+    mem, _ = tree
+    store = MemoryStore(mem)
+    with store.transaction(), pytest.raises(TransactionError, match="already inside"):
+        store.save("A", "b", "project", "c")
+
+
+def test_a_transaction_used_outside_its_block_is_refused(tree) -> None:
+    from memdir_nb.transaction import TransactionError
+
+    mem, _ = tree
+    with MemoryStore(mem).transaction() as tx:
+        pass
+    with pytest.raises(TransactionError, match="with store.transaction"):
+        tx.write("x.md", "x")
