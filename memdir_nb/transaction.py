@@ -68,15 +68,30 @@ class Target:
         return any(p.startswith(".") for p in self.parts)
 
 
-def resolve_target(memory_dir: str | os.PathLike[str], path: str | os.PathLike[str]) -> Target:
-    """Both containment passes, then the resolved path relative to the real memory dir; raises PathTraversalError."""
+def resolve_target(
+    memory_dir: str | os.PathLike[str],
+    path: str | os.PathLike[str],
+    *,
+    follow_final: bool = True,
+) -> Target:
+    """Both containment passes, then the resolved path relative to the real memory dir; raises PathTraversalError.
+
+    follow_final=False resolves the folders only, so a move takes a symlinked memory itself
+    (which must still point inside the dir) rather than the file it points to.
+    """
     root = os.path.abspath(os.fspath(memory_dir))
     raw = os.fspath(path)
     checked = team_paths.validate_memory_write_path(
         raw if os.path.isabs(raw) else os.path.join(root, raw), root + os.sep
     )
     real_root = team_paths.realpath_deepest_existing(root)
-    real = team_paths.realpath_deepest_existing(checked)
+    if follow_final:
+        real = team_paths.realpath_deepest_existing(checked)
+    else:
+        real = os.path.join(
+            team_paths.realpath_deepest_existing(os.path.dirname(checked)),
+            os.path.basename(checked),
+        )
     if not team_paths.is_real_path_within(real, real_root):  # pragma: no cover - pass 2 covers it
         raise team_paths.PathTraversalError("symlink-escape", f"{raw!r} leaves {root!r}")
     parts = tuple(os.path.relpath(real, real_root).split(os.sep))
@@ -159,10 +174,10 @@ class StoreTransaction:
 
     # -- reading (contained, non-blocking, bounded)
 
-    def resolve(self, path: str | os.PathLike[str]) -> Target:
+    def resolve(self, path: str | os.PathLike[str], *, follow_final: bool = True) -> Target:
         """Check a target now (containment, symlinks, team rules); paths are relative to the memory dir or absolute."""
         self._need_root()
-        return resolve_target(self.memory_dir, path)
+        return resolve_target(self.memory_dir, path, follow_final=follow_final)
 
     def read_bytes(
         self, path: str | os.PathLike[str], *, max_bytes: int = constants.STORE_READ_MAX_BYTES
@@ -234,17 +249,20 @@ class StoreTransaction:
         return t.path
 
     def move(self, src: str | os.PathLike[str], dst: str | os.PathLike[str]) -> Path:
-        """Rename a file to a name that must not exist yet (into team: the raw file is scanned first)."""
-        s, d = self.resolve(src), self.resolve(dst)
+        """Rename a file (or a symlink to one inside) to a name that must not exist yet.
+
+        Into team, the raw file being moved is scanned for secrets first.
+        """
+        s, d = self.resolve(src, follow_final=False), self.resolve(dst, follow_final=False)
+        if d.team:
+            self._guard(d, self.read_bytes(src) or b"")
         root = self._need_root()
         self._hook(f"checked:{s.rel}")
         sfd = fsutil.open_dir_nofollow(root, s.parts[:-1], create=False)
         try:
             st = os.stat(s.parts[-1], dir_fd=sfd, follow_symlinks=False)
-            if not stat.S_ISREG(st.st_mode):
-                raise IsADirectoryError(errno.EINVAL, f"{s.rel} is not a regular file")
-            if d.team:
-                self._guard(d, fsutil.read_at(sfd, s.parts[-1], constants.STORE_READ_MAX_BYTES))
+            if not (stat.S_ISREG(st.st_mode) or stat.S_ISLNK(st.st_mode)):
+                raise IsADirectoryError(errno.EINVAL, f"{s.rel} is not a file")
             dfd = fsutil.open_dir_nofollow(root, d.parts[:-1], create=True)
             try:
                 if fsutil.exists_at(dfd, d.parts[-1]):

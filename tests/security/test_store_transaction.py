@@ -529,3 +529,12 @@ def test_a_transaction_used_outside_its_block_is_refused(tree) -> None:
         pass
     with pytest.raises(TransactionError, match="with store.transaction"):
         tx.write("x.md", "x")
+
+
+def test_forget_of_a_symlinked_memory_moves_the_link_not_the_file_it_names(tree) -> None:
+    mem, _ = tree
+    (mem / "alias.md").symlink_to("feedback_testing_policy.md")
+    target_bytes = (mem / "feedback_testing_policy.md").read_bytes()
+    trashed = MemoryStore(mem, now_ms=NOW_MS).forget("alias.md")
+    assert trashed.is_symlink() and not os.path.lexists(mem / "alias.md")
+    assert (mem / "feedback_testing_policy.md").read_bytes() == target_bytes
