@@ -39,4 +39,5 @@ LOCK_READ_MAX_BYTES = 64  # a lock file's body: a process id or nothing
 TOOL_READ_MAX_BYTES = 256 * 1024  # the extraction agent's Read tool, per call
 TOOL_GREP_FILE_MAX_BYTES = 1024 * 1024  # Grep searches at most this much of each file
 TOOL_GREP_MAX_OUTPUT_BYTES = 30_000  # Grep's result text
+TOOL_GREP_MAX_FILES = 10_000  # Grep searches at most this many files under a folder
 TOOL_BASH_MAX_OUTPUT_BYTES = 30_000  # Bash's captured output (stdout and stderr together)
