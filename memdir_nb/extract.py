@@ -509,10 +509,18 @@ class ToolOutcome:
     verdict: ToolVerdict | None = None
 
 
+_TRAILING_NOTES = re.compile(r"(?:\n\[[^\n]{1,300}\])+\Z")
+
+
 def _clip(text: str) -> str:
+    """Cut text to MAX_TOOL_OUTPUT_CHARS, keeping the tools' trailing '[...]' notes whole."""
     if len(text) <= MAX_TOOL_OUTPUT_CHARS:
         return text
-    return text[:MAX_TOOL_OUTPUT_CHARS] + f"\n[output cut at {MAX_TOOL_OUTPUT_CHARS} characters]"
+    m = _TRAILING_NOTES.search(text[-8000:])
+    notes = m.group(0) if m else ""
+    body = text[: len(text) - len(notes)]
+    cut = f"\n[output cut at {MAX_TOOL_OUTPUT_CHARS} characters]"
+    return body[:MAX_TOOL_OUTPUT_CHARS] + cut + notes
 
 
 class ToolRunner:
