@@ -35,6 +35,7 @@ RECALL_READ_SLACK_BYTES = 4
 RECALL_READ_MAX_BYTES = RECALL_MAX_BYTES + RECALL_READ_SLACK_BYTES
 # A whole topic file: lint, dream planning, store edits, views.
 MEMORY_FILE_READ_MAX_BYTES = 256 * 1024
+DAILY_LOG_READ_MAX_BYTES = 4 * 1024 * 1024  # one day's KAIROS log, parsed into entries
 LOCK_READ_MAX_BYTES = 64  # a lock file's body: a process id or nothing
 TOOL_READ_MAX_BYTES = 256 * 1024  # the extraction agent's Read tool, per call
 TOOL_GREP_FILE_MAX_BYTES = 1024 * 1024  # Grep searches at most this much of each file
