@@ -37,6 +37,7 @@ RECALL_READ_MAX_BYTES = RECALL_MAX_BYTES + RECALL_READ_SLACK_BYTES
 MEMORY_FILE_READ_MAX_BYTES = 256 * 1024
 DAILY_LOG_READ_MAX_BYTES = 4 * 1024 * 1024  # one day's KAIROS log, parsed into entries
 LOCK_READ_MAX_BYTES = 64  # a lock file's body: a process id or nothing
+TRANSCRIPT_READ_MAX_BYTES = 64 * 1024 * 1024  # a session transcript (not in the memory dir)
 TOOL_READ_MAX_BYTES = 256 * 1024  # the extraction agent's Read tool, per call
 TOOL_GREP_FILE_MAX_BYTES = 1024 * 1024  # Grep searches at most this much of each file
 TOOL_GREP_MAX_OUTPUT_BYTES = 30_000  # Grep's result text

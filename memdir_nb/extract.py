@@ -30,9 +30,9 @@ from pathlib import Path
 from typing import Any
 
 from memdir_nb import team_paths
-from memdir_nb.access import ReadRefused
+from memdir_nb.access import ContainedReader, ReadRefused
 from memdir_nb.bounded_tools import ToolReader, grep_files, read_numbered, run_pipeline
-from memdir_nb.constants import TOOL_BASH_MAX_OUTPUT_BYTES
+from memdir_nb.constants import TOOL_BASH_MAX_OUTPUT_BYTES, TRANSCRIPT_READ_MAX_BYTES
 
 READ_ONLY_COMMANDS = frozenset({"ls", "find", "grep", "cat", "stat", "wc", "head", "tail"})
 READ_TOOLS = frozenset({"Read", "Grep", "Glob"})
@@ -299,9 +299,21 @@ def parse_transcript_lines(lines: Iterable[str]) -> Transcript:
 
 
 def read_transcript(path: str | os.PathLike[str]) -> Transcript:
-    """Read a Claude Code transcript JSONL file (invalid UTF-8 is replaced, not fatal)."""
-    with open(path, encoding="utf-8", errors="replace") as fh:
-        return parse_transcript_lines(fh.read().split("\n"))
+    """Read a Claude Code transcript JSONL file (invalid UTF-8 is replaced, not fatal).
+
+    A regular file only (a FIFO is refused, never waited on), at most TRANSCRIPT_READ_MAX_BYTES;
+    a cut transcript keeps its whole lines and says so in `problems`.
+    """
+    res = ContainedReader(os.sep).read(os.path.abspath(path), TRANSCRIPT_READ_MAX_BYTES)
+    lines = res.text.split("\n")
+    if res.truncated:
+        lines = lines[:-1]  # the last line was cut mid-record
+    transcript = parse_transcript_lines(lines)
+    if res.truncated:
+        transcript.problems.append(
+            TranscriptProblem(len(lines), f"{res.cut_note()}; later records were not read")
+        )
+    return transcript
 
 
 def messages_since(
