@@ -313,3 +313,13 @@ def test_bad_regex_and_malformed_input_are_error_results(mem: Path) -> None:
     assert runner.run("Grep", {"pattern": "(unclosed"}).is_error
     assert runner.run("Read", {"file_path": str(mem / "MEMORY.md"), "offset": "x"}).is_error
     assert runner.run("Read", None).is_error  # type: ignore[arg-type]
+
+
+@pytest.mark.timeout(10)
+def test_transcript_that_is_a_fifo_is_refused_promptly(tmp_path: Path) -> None:
+    from memdir_nb.access import ReadRefused
+    from memdir_nb.extract import read_transcript
+
+    os.mkfifo(tmp_path / "session.jsonl")
+    with pytest.raises(ReadRefused, match="FIFO"):
+        read_transcript(tmp_path / "session.jsonl")
