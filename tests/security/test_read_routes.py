@@ -323,3 +323,19 @@ def test_transcript_that_is_a_fifo_is_refused_promptly(tmp_path: Path) -> None:
     os.mkfifo(tmp_path / "session.jsonl")
     with pytest.raises(ReadRefused, match="FIFO"):
         read_transcript(tmp_path / "session.jsonl")
+
+
+def test_rebuilding_a_team_index_through_a_team_link_outside_is_refused(
+    mem: Path, tmp_path: Path
+) -> None:
+    from memdir_nb.index import rebuild_index
+
+    outside_team = tmp_path / "elsewhere"
+    outside_team.mkdir()
+    (outside_team / "project_leak.md").write_text(
+        render_memory_file("Leak", OUTSIDE_SECRET, "project", "body")
+    )
+    os.rename(mem / "team", tmp_path / "team.old")
+    os.symlink(outside_team, mem / "team")
+    with pytest.raises(ValueError, match="leading outside the memory dir"):
+        rebuild_index(mem / "team", write=False)
