@@ -35,10 +35,13 @@ RECALL_READ_SLACK_BYTES = 4
 RECALL_READ_MAX_BYTES = RECALL_MAX_BYTES + RECALL_READ_SLACK_BYTES
 # A whole topic file: lint, dream planning, store edits, views.
 MEMORY_FILE_READ_MAX_BYTES = 256 * 1024
+DAILY_LOG_READ_MAX_BYTES = 4 * 1024 * 1024  # one day's KAIROS log, parsed into entries
 LOCK_READ_MAX_BYTES = 64  # a lock file's body: a process id or nothing
+TRANSCRIPT_READ_MAX_BYTES = 64 * 1024 * 1024  # a session transcript (not in the memory dir)
 TOOL_READ_MAX_BYTES = 256 * 1024  # the extraction agent's Read tool, per call
 TOOL_GREP_FILE_MAX_BYTES = 1024 * 1024  # Grep searches at most this much of each file
 TOOL_GREP_MAX_OUTPUT_BYTES = 30_000  # Grep's result text
+TOOL_GREP_MAX_FILES = 10_000  # Grep searches at most this many files under a folder
 TOOL_BASH_MAX_OUTPUT_BYTES = 30_000  # Bash's captured output (stdout and stderr together)
 
 # The store's transaction (memdir_nb/transaction.py): its crash journal, lock wait and read bound.

@@ -18,7 +18,6 @@ Three parts, each usable alone:
 
 from __future__ import annotations
 
-import fnmatch
 import json
 import os
 import re
@@ -31,6 +30,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from memdir_nb import team_paths
+from memdir_nb.access import ContainedReader, ReadRefused
+from memdir_nb.bounded_tools import ToolReader, grep_files, read_numbered, run_pipeline
+from memdir_nb.constants import TOOL_BASH_MAX_OUTPUT_BYTES, TRANSCRIPT_READ_MAX_BYTES
 
 if TYPE_CHECKING:
     from memdir_nb.store import MemoryStore
@@ -306,9 +308,21 @@ def parse_transcript_lines(lines: Iterable[str]) -> Transcript:
 
 
 def read_transcript(path: str | os.PathLike[str]) -> Transcript:
-    """Read a Claude Code transcript JSONL file (invalid UTF-8 is replaced, not fatal)."""
-    with open(path, encoding="utf-8", errors="replace") as fh:
-        return parse_transcript_lines(fh.read().split("\n"))
+    """Read a Claude Code transcript JSONL file (invalid UTF-8 is replaced, not fatal).
+
+    A regular file only (a FIFO is refused, never waited on), at most TRANSCRIPT_READ_MAX_BYTES;
+    a cut transcript keeps its whole lines and says so in `problems`.
+    """
+    res = ContainedReader(os.sep).read(os.path.abspath(path), TRANSCRIPT_READ_MAX_BYTES)
+    lines = res.text.split("\n")
+    if res.truncated:
+        lines = lines[:-1]  # the last line was cut mid-record
+    transcript = parse_transcript_lines(lines)
+    if res.truncated:
+        transcript.problems.append(
+            TranscriptProblem(len(lines), f"{res.cut_note()}; later records were not read")
+        )
+    return transcript
 
 
 def messages_since(
@@ -516,10 +530,18 @@ class ToolOutcome:
     verdict: ToolVerdict | None = None
 
 
+_TRAILING_NOTES = re.compile(r"(?:\n\[[^\n]{1,300}\])+\Z")
+
+
 def _clip(text: str) -> str:
+    """Cut text to MAX_TOOL_OUTPUT_CHARS, keeping the tools' trailing '[...]' notes whole."""
     if len(text) <= MAX_TOOL_OUTPUT_CHARS:
         return text
-    return text[:MAX_TOOL_OUTPUT_CHARS] + f"\n[output cut at {MAX_TOOL_OUTPUT_CHARS} characters]"
+    m = _TRAILING_NOTES.search(text[-8000:])
+    notes = m.group(0) if m else ""
+    body = text[: len(text) - len(notes)]
+    cut = f"\n[output cut at {MAX_TOOL_OUTPUT_CHARS} characters]"
+    return body[:MAX_TOOL_OUTPUT_CHARS] + cut + notes
 
 
 class ToolRunner:
@@ -537,19 +559,28 @@ class ToolRunner:
         self.written: list[str] = []
         self.refused: list[tuple[str, dict[str, Any], str]] = []
         self.crash_hook = crash_hook  # passed to the store's transaction (tests kill there)
+        self._reader = ToolReader(self.memory_dir)
 
     def run(self, name: str, tool_input: Mapping[str, Any]) -> ToolOutcome:
-        """Check the call with the sandbox, then run it; refusals and failures become error results."""
-        verdict = can_use_tool(name, tool_input, self.memory_dir)
+        """Check the call with the sandbox, then run it; refusals and failures become error results.
+
+        Nothing raises out of here: any exception a check or a tool raises becomes an error result.
+        """
+        try:
+            verdict = can_use_tool(name, tool_input, self.memory_dir)
+        except Exception as exc:  # a malformed call must not take the agent loop down
+            return ToolOutcome(f"{name} failed: {type(exc).__name__}: {exc}", True, None)
         if not verdict.allowed:
             self.refused.append(
                 (name, dict(tool_input) if isinstance(tool_input, Mapping) else {}, verdict.reason)
             )
             return ToolOutcome(f"Permission denied: {verdict.reason}", True, verdict)
-        handler = getattr(self, f"_tool_{name.lower()}")
         try:
+            handler = getattr(self, f"_tool_{str(name).lower()}")
             return ToolOutcome(_clip(handler(tool_input)), False, verdict)
-        except (OSError, ValueError, KeyError, TypeError, subprocess.SubprocessError) as exc:
+        except ReadRefused as exc:
+            return ToolOutcome(f"{name} refused: {exc}", True, verdict)
+        except Exception as exc:
             return ToolOutcome(f"{name} failed: {type(exc).__name__}: {exc}", True, verdict)
 
     def _path(self, raw: object, what: str = "file_path") -> Path:
@@ -562,9 +593,7 @@ class ToolRunner:
         path = self._path(inp.get("file_path"))
         offset = max(int(inp.get("offset") or 1), 1)
         limit = max(int(inp.get("limit") or 2000), 1)
-        lines = path.read_text(encoding="utf-8", errors="replace").split("\n")
-        chosen = lines[offset - 1 : offset - 1 + limit]
-        return "\n".join(f"{offset + i:6d}\t{line}" for i, line in enumerate(chosen))
+        return read_numbered(self._reader, path, offset, limit)
 
     def _tool_glob(self, inp: Mapping[str, Any]) -> str:
         pattern = inp.get("pattern")
@@ -582,30 +611,13 @@ class ToolRunner:
         regex = re.compile(pattern, re.IGNORECASE if inp.get("-i") else 0)
         base = self._path(inp.get("path") or str(self.cwd), "path")
         name_glob = inp.get("glob")
-        files = (
-            [base]
-            if base.is_file()
-            else sorted(
-                p
-                for p in base.rglob("*")
-                if p.is_file()
-                and not any(part.startswith(".") for part in p.relative_to(base).parts)
-            )
+        return grep_files(
+            self._reader,
+            regex,
+            str(base),
+            name_glob=name_glob if isinstance(name_glob, str) else None,
+            max_matches=MAX_GREP_MATCHES,
         )
-        out: list[str] = []
-        for p in files:
-            if isinstance(name_glob, str) and not fnmatch.fnmatch(p.name, name_glob):
-                continue
-            try:
-                text = p.read_text(encoding="utf-8", errors="replace")
-            except OSError:
-                continue
-            for no, line in enumerate(text.split("\n"), start=1):
-                if regex.search(line):
-                    out.append(f"{p}:{no}:{line}")
-                    if len(out) >= MAX_GREP_MATCHES:
-                        return "\n".join(out) + f"\n[stopped at {MAX_GREP_MATCHES} matches]"
-        return "\n".join(out) or "No matches found"
 
     def _tool_bash(self, inp: Mapping[str, Any]) -> str:
         parsed = parse_bash_command(inp.get("command"))
@@ -629,21 +641,15 @@ class ToolRunner:
         return text if code == 0 else f"{text}\n[exit code {code}]"
 
     def _run_pipeline(self, argvs: list[tuple[str, ...]]) -> tuple[int, str]:
-        data: bytes | None = None
-        code = 0
-        errors = b""
-        for argv in argvs:
-            proc = subprocess.run(
-                list(argv),
-                input=data if data is not None else b"",
-                capture_output=True,
-                cwd=self.cwd,
-                timeout=BASH_TIMEOUT_S,
-                check=False,
+        res = run_pipeline(argvs, cwd=self.cwd, timeout_s=BASH_TIMEOUT_S)
+        if res.timed_out:
+            raise subprocess.TimeoutExpired(
+                " | ".join(" ".join(a) for a in argvs), BASH_TIMEOUT_S, output=res.output
             )
-            data, code = proc.stdout, proc.returncode
-            errors += proc.stderr
-        return code, (data or b"").decode("utf-8", "replace") + errors.decode("utf-8", "replace")
+        if res.cut:
+            note = f"\n[output cut at {TOOL_BASH_MAX_OUTPUT_BYTES} bytes; the command was stopped]"
+            return res.code, res.output + note  # killed: a chain's && stops here
+        return res.code, res.output
 
     def _store_target(self, tx: StoreTransaction, path: Path) -> Target:
         """The write-time check of a Write/Edit target (the sandbox checked it when planned)."""

@@ -417,6 +417,13 @@ def rebuild_index(
         scope = "team" if folder.name == "team" else "private"
     if scope not in ("private", "team"):
         raise ValueError(f"scope must be 'private' or 'team', got {scope!r}")
+    if scope == "team" and folder.name == TEAM_DIRNAME:  # its files must stay in the memory dir
+        outer = os.path.realpath(folder.parent).rstrip(os.sep) + os.sep
+        if not os.path.realpath(folder).startswith(outer):
+            raise ValueError(
+                f"cannot rebuild the index: {folder} is a link leading outside the memory dir "
+                f"{folder.parent}; remove the link (team/ must be a real folder inside it)"
+            )
     excluded = ("logs", "team") if scope == "private" else ()
     report = scan_memory_dir(folder, limit=None, exclude_top_level=excluded)
     text = render_index(report.headers)

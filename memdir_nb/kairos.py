@@ -140,11 +140,20 @@ def _append_at(dir_fd: int, name: str, entry: str, day: _dt.date) -> None:
 
 
 def read_daily_log_entries(log_path: str | os.PathLike[str]) -> list[tuple[str, str]]:
-    """Parse a daily log into (HH:MM:SS, text) pairs, in file order."""
+    """Parse a daily log into (HH:MM:SS, text) pairs, in file order.
+
+    Read through the contained reader (a regular file, at most DAILY_LOG_READ_MAX_BYTES);
+    ReadRefused (an OSError) says why a log was not read.
+    """
+    from memdir_nb.access import read_contained
+    from memdir_nb.constants import DAILY_LOG_READ_MAX_BYTES
+
     entries: list[tuple[str, str]] = []
     stamp: str | None = None
     body: list[str] = []
-    for line in Path(log_path).read_text(encoding="utf-8").split("\n"):
+    folder = os.path.dirname(os.path.abspath(log_path))
+    text = read_contained(folder, log_path, DAILY_LOG_READ_MAX_BYTES).text
+    for line in text.split("\n"):
         if line.startswith(ENTRY_HEADING_PREFIX):
             if stamp is not None:
                 entries.append((stamp, "\n".join(body).strip("\n")))

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-from memdir_nb.access import ReadRefused, read_contained
+from memdir_nb.access import ContainedReader, ReadRefused
 from memdir_nb.constants import MEMORY_FILE_READ_MAX_BYTES
 from memdir_nb.frontmatter import Frontmatter, parse_frontmatter
 from memdir_nb.index import (
@@ -177,10 +177,16 @@ def _inside(real: str, real_root: str) -> bool:
 
 
 def read_memory_text(
-    memory_dir: str | os.PathLike[str], header: MemoryHeader, *, real_root: str | None = None
+    memory_dir: str | os.PathLike[str],
+    header: MemoryHeader,
+    *,
+    real_root: str | None = None,
+    reader: ContainedReader | None = None,
 ) -> MemoryText:
     """Read one scanned memory file (contained, bounded) and parse it; ReadRefused/OSError propagate."""
-    res = read_contained(memory_dir, header.file_path, MAX_READ_BYTES, real_root=real_root)
+    if reader is None:
+        reader = ContainedReader(memory_dir, real_root=real_root)
+    res = reader.read(header.file_path, MAX_READ_BYTES)
     st, data, capped = res.stat, res.data, res.truncated
     binary = b"\x00" in data
     text, invalid = res.text, not res.valid_utf8  # a character cut by the cap is not invalid
@@ -787,7 +793,7 @@ def lint_dir(
             f"{memory_dir} is not a directory; pass a memory dir (the folder holding MEMORY.md)"
         )
     report = scan_memory_dir(root, limit=None)
-    real_root = os.path.realpath(root)
+    reader = ContainedReader(root)  # realpath of the dir resolved once for every read
     findings: list[Finding] = []
     memories: list[MemoryText] = []
     skipped = list(report.skipped)
@@ -806,7 +812,7 @@ def lint_dir(
         sorted(report.headers, key=lambda h: h.filename), show=show, desc=f"reading {root.name}"
     ):
         try:
-            mem = read_memory_text(root, h, real_root=real_root)
+            mem = read_memory_text(root, h, reader=reader)
         except ReadRefused as exc:  # replaced by a FIFO or a link out since the scan
             skipped.append(SkippedFile(h.filename, str(exc)))
             findings.append(

@@ -397,3 +397,13 @@ def test_nofollow_read_refuses_a_symlink(tmp_path: Path) -> None:
     with pytest.raises(OSError) as info:
         read_header(tmp_path / "link.md", nofollow=True)
     assert info.value.errno == errno.ELOOP
+
+
+def test_whole_file_parse_refuses_a_file_over_the_cap(tmp_path: Path) -> None:
+    from memdir_nb.frontmatter import MemoryFileTooLargeError, parse_memory_file
+
+    path = write(tmp_path / "m.md", GOOD + "x" * 100)
+    fm, _ = parse_memory_file(path, cap=len(GOOD) + 10)
+    assert any("only the first" in p for p in fm.problems)
+    with pytest.raises(MemoryFileTooLargeError, match="cannot be rewritten"):
+        parse_memory_file(path, cap=len(GOOD) + 10, whole=True)

@@ -384,3 +384,23 @@ def test_rebuild_scope_can_be_given_explicitly(tmp_path: Path) -> None:
     assert rebuild_index(shared, write=False) == ""  # inferred private: team/ and logs/ left out
     with pytest.raises(ValueError, match="'private' or 'team'"):
         rebuild_index(shared, write=False, scope="shared")  # type: ignore[arg-type]
+
+
+def test_index_over_the_read_cap_is_refused_for_edits_not_cut(tmp_path: Path) -> None:
+    from memdir_nb.constants import INDEX_READ_MAX_BYTES
+    from memdir_nb.index import IndexTooLargeError, load_entrypoint, read_entrypoint_whole
+
+    line = "- [Note](note.md) — a hook\n"
+    (tmp_path / "MEMORY.md").write_text(line * (INDEX_READ_MAX_BYTES // len(line) + 10))
+    loaded = load_entrypoint(tmp_path)
+    assert loaded.exists and loaded.truncated and "only the first" in loaded.note()
+    with pytest.raises(IndexTooLargeError, match="rebuild_index"):
+        read_entrypoint_whole(tmp_path)
+
+
+def test_missing_index_has_no_problem_but_a_dangling_link_does(tmp_path: Path) -> None:
+    from memdir_nb.index import load_entrypoint
+
+    assert (load_entrypoint(tmp_path).exists, load_entrypoint(tmp_path).problem) == (False, "")
+    os.symlink("gone.md", tmp_path / "MEMORY.md")
+    assert load_entrypoint(tmp_path).problem == "MEMORY.md is a dangling symlink"
