@@ -64,6 +64,7 @@ class IndexBudget:
     bytes: int
     line_cap: int = MAX_ENTRYPOINT_LINES
     byte_cap: int = MAX_ENTRYPOINT_BYTES
+    problem: str = ""  # why a MEMORY.md that is there counts as missing (a FIFO, a link out)
 
     @property
     def line_use(self) -> float:
@@ -228,7 +229,11 @@ def summarize(memory_dir: str | os.PathLike[str], *, now_ms: float | None = None
     budgets = []
     for ix in result.indexes:
         t = truncate_entrypoint_content(ix.text)
-        budgets.append(IndexBudget(ix.scope, ix.path, ix.exists, t.line_count, t.byte_count))
+        budgets.append(
+            IndexBudget(
+                ix.scope, ix.path, ix.exists, t.line_count, t.byte_count, problem=ix.problem
+            )
+        )
     dangling = [(ix.path, e.line_no, e.target) for ix in result.indexes for e in ix.dangling]
     outside = [(ix.path, e.line_no, e.target) for ix in result.indexes for e in ix.outside]
     indexed_scopes = {ix.scope for ix in result.indexes if ix.exists}
@@ -260,7 +265,9 @@ def index_budget_frame(memory_dir: str | os.PathLike[str]) -> pd.DataFrame:
     rows = []
     for ix in read_scope_indexes(memory_dir):
         t = truncate_entrypoint_content(ix.text)
-        b = IndexBudget(ix.scope, ix.path, ix.exists, t.line_count, t.byte_count)
+        b = IndexBudget(
+            ix.scope, ix.path, ix.exists, t.line_count, t.byte_count, problem=ix.problem
+        )
         rows.append(
             {
                 "scope": b.scope,
@@ -272,6 +279,7 @@ def index_budget_frame(memory_dir: str | os.PathLike[str]) -> pd.DataFrame:
                 "bytes": b.bytes,
                 "byte_cap": b.byte_cap,
                 "byte_use": round(b.byte_use, 3),
+                "problem": b.problem,
             }
         )
     return pd.DataFrame(rows)

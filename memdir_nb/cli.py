@@ -15,7 +15,6 @@ from memdir_nb.demo import build_demo_memory_dir
 from memdir_nb.index import (
     MAX_ENTRYPOINT_BYTES,
     MAX_ENTRYPOINT_LINES,
-    entrypoint_path,
     truncate_entrypoint_content,
 )
 from memdir_nb.lint import count_by_severity, lint_memory_dir
@@ -132,18 +131,17 @@ def cmd_scan(args: argparse.Namespace) -> int:
 
 def _index_report(scope_dir: Path, label: str) -> dict:
     from memdir_nb.index import (
-        read_entrypoint_checked,
+        load_entrypoint,
     )
 
-    path = entrypoint_path(scope_dir)
-    read = read_entrypoint_checked(scope_dir)
-    result = truncate_entrypoint_content(read.text)
+    loaded = load_entrypoint(scope_dir)
+    result = truncate_entrypoint_content(loaded.text)
     return {
         "scope": label,
-        "path": str(path),
-        "exists": read.exists,
-        "valid_utf8": read.valid_utf8,
-        "problem": read.problem,
+        "path": loaded.path,
+        "exists": loaded.exists,
+        "valid_utf8": loaded.valid_utf8,
+        "problem": loaded.note(),
         "lines": result.line_count,
         "line_limit": MAX_ENTRYPOINT_LINES,
         "bytes": result.byte_count,
@@ -172,8 +170,11 @@ def cmd_index(args: argparse.Namespace) -> int:
         return 0
     for rep in reports:
         print(f"{rep['scope']}: {rep['path']}")
+        if rep["problem"]:
+            print(f"  {rep['problem']} (nothing is loaded into the prompt from it)")
         if not rep["exists"]:
-            print("  no MEMORY.md yet (nothing is loaded into the prompt)")
+            if not rep["problem"]:
+                print("  no MEMORY.md yet (nothing is loaded into the prompt)")
             continue
         if rep["problem"]:
             print(f"  MEMORY.md {rep['problem']}: nothing is loaded into the prompt")

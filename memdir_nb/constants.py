@@ -47,3 +47,28 @@ MAX_SESSION_BYTES = 60 * 1024
 
 # An index line is a one-line pointer; lint warns and dream shortens hooks past this length.
 MAX_INDEX_LINE_CHARS = 200
+
+# Read caps of the contained reader (memdir_nb/access.py), one per purpose. A read never holds
+# more than its cap in memory; what a cap cut is reported (ReadResult.truncated / cut_note).
+INDEX_READ_MAX_BYTES = 1024 * 1024  # MEMORY.md, private and team: prompts, reports, lint, edits
+HEADER_READ_MAX_BYTES = FRONTMATTER_MAX_BYTES  # a topic file's header (scan, frontmatter)
+# A recalled memory is read a few bytes past its cap, so a cut shows.
+RECALL_READ_SLACK_BYTES = 4
+RECALL_READ_MAX_BYTES = RECALL_MAX_BYTES + RECALL_READ_SLACK_BYTES
+# A whole topic file: lint, dream planning, store edits, views.
+MEMORY_FILE_READ_MAX_BYTES = 256 * 1024
+DAILY_LOG_READ_MAX_BYTES = 4 * 1024 * 1024  # one day's KAIROS log, parsed into entries
+LOCK_READ_MAX_BYTES = 64  # a lock file's body: a process id or nothing
+TRANSCRIPT_READ_MAX_BYTES = 64 * 1024 * 1024  # a session transcript (not in the memory dir)
+TOOL_READ_MAX_BYTES = 256 * 1024  # the extraction agent's Read tool, per call
+TOOL_GREP_FILE_MAX_BYTES = 1024 * 1024  # Grep searches at most this much of each file
+TOOL_GREP_MAX_OUTPUT_BYTES = 30_000  # Grep's result text
+TOOL_GREP_MAX_FILES = 10_000  # Grep searches at most this many files under a folder
+TOOL_BASH_MAX_OUTPUT_BYTES = 30_000  # Bash's captured output (stdout and stderr together)
+
+# The store's transaction (memdir_nb/transaction.py): its crash journal, lock wait and read bound.
+STORE_JOURNAL_NAME = ".memdir.journal"  # written before a step changes files, replayed after
+STORE_LOCK_TIMEOUT_S = 60.0  # how long a writer waits for the store lock before giving up
+# The most a write step reads of one file (an index or a topic file) and scans for secrets.
+STORE_READ_MAX_BYTES = max(INDEX_READ_MAX_BYTES, MEMORY_FILE_READ_MAX_BYTES)
+STORE_JOURNAL_MAX_BYTES = 16 * 1024 * 1024  # a longer journal is refused rather than read

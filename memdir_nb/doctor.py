@@ -274,12 +274,12 @@ def _lint_findings(
     out: list[DoctorFinding] = []
     for ix in result.indexes:
         where_ix = os.path.join(memory_dir, ix.path)
-        if ix.problem is not None:
+        if ix.problem:
             out.append(
                 DoctorFinding(
                     "index-not-regular",
                     "action",
-                    f"{ix.path} {ix.problem}, so no index is loaded",
+                    f"{ix.problem}, so no index is loaded",
                     where_ix,
                     f"remove it and run `memdir-nb rebuild-index {memory_dir}`",
                 )

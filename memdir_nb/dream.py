@@ -24,21 +24,35 @@ import re
 from collections.abc import Callable, Collection, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from filelock import FileLock
 
+from memdir_nb.access import (
+    ContainedReader,
+    MissingFile,
+    ReadRefused,
+    read_contained,
+    try_read_contained,
+)
 from memdir_nb.config import resolve_now_ms, system_clock_ms
 from memdir_nb.constants import CONSOLIDATION_LOCK_NAME as LOCK_NAME
 from memdir_nb.constants import (
     ENTRYPOINT_NAME,
+    INDEX_READ_MAX_BYTES,
+    LOCK_READ_MAX_BYTES,
     LOGS_DIRNAME,
     MAX_INDEX_LINE_CHARS,
-    STORE_LOCK_NAME,
+    MEMORY_FILE_READ_MAX_BYTES,
+    STORE_LOCK_NAME,  # noqa: F401  (re-exported: plans apply under it)
     TEAM_DIRNAME,
     TRASH_DIRNAME,
 )
 from memdir_nb.dates import convert_relative_dates, local_date
+
+if TYPE_CHECKING:
+    from memdir_nb.store import MemoryStore
+    from memdir_nb.transaction import StoreTransaction
 
 LOCK_GUARD_SUFFIX = ".guard"
 HOLDER_STALE_MS = 60 * 60 * 1000  # a lock older than this is reclaimed whatever its PID
@@ -104,16 +118,16 @@ class ConsolidationLock:
     def read_state(self) -> LockState:
         """Stat and read the lock file; raise LockFileCorruptError if its body is not a PID."""
         try:
-            st = os.stat(self.path)
-        except FileNotFoundError:
+            res = read_contained(self.memory_dir, self.path, LOCK_READ_MAX_BYTES)
+        except MissingFile:
             return LockState(False, 0.0, None, None)
-        if not os.path.isfile(self.path):
+        except ReadRefused as exc:
             raise LockFileCorruptError(
-                f"{self.path} is not a regular file; remove it so the consolidation lock can be recreated"
-            )
-        raw = self.path.read_bytes()
+                f"{exc}; remove it so the consolidation lock can be recreated"
+            ) from exc
+        st, raw = res.stat, res.data
         try:
-            text = raw.decode("ascii").strip()
+            text = None if res.truncated else raw.decode("ascii").strip()
         except UnicodeDecodeError:
             text = None
         if (
@@ -199,15 +213,27 @@ class ConsolidationLock:
 
     def _read_pid(self) -> int | None:
         try:
-            text = self.path.read_text(encoding="ascii", errors="replace").strip()
-        except FileNotFoundError:
+            raw = read_contained(self.memory_dir, self.path, LOCK_READ_MAX_BYTES).data
+        except MissingFile:
             return None
+        except ReadRefused as exc:
+            raise LockFileCorruptError(
+                f"{exc}; remove it so the consolidation lock can be recreated"
+            ) from exc
+        text = raw.decode("ascii", errors="replace").strip()
         return int(text) if text.isdigit() else None
 
     def _write_body(self, body: str) -> None:
         tmp = self.path.with_name(f"{LOCK_NAME}.{self.pid}.tmp")
-        tmp.write_text(body, encoding="ascii")
-        os.replace(tmp, self.path)
+        with contextlib.suppress(FileNotFoundError):
+            tmp.unlink()  # a leftover (or a planted symlink) goes; we never write through it
+        flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
+        fd = os.open(tmp, flags, 0o644)
+        try:
+            os.write(fd, body.encode("ascii"))
+        finally:
+            os.close(fd)
+        os.replace(tmp, self.path)  # replaces a symlink at the lock's name, never its target
 
     @contextlib.contextmanager
     def hold(self, *, now_ms: float | None = None) -> Iterator[bool]:
@@ -565,14 +591,20 @@ def plan_consolidation(
         )
     snapshot: dict[str, str | None] = {}
     hashes: dict[str, str | None] = {}
+    read_notes: list[str] = []  # files left out because the contained reader refused or cut them
+    reader = ContainedReader(root)
 
     def read(rel: str) -> str | None:
-        try:
-            data = (root / rel).read_bytes()
-        except FileNotFoundError:
+        cap = INDEX_READ_MAX_BYTES if rel.endswith(ENTRYPOINT_NAME) else MEMORY_FILE_READ_MAX_BYTES
+        res = reader.try_read(rel, cap)
+        if isinstance(res, ReadRefused) or res.truncated:
+            # Planned as absent: an action touching it then finds it "created" and refuses.
             snapshot[rel], hashes[rel] = None, None
+            if not isinstance(res, MissingFile) or res.detail != "does not exist":
+                why = str(res) if isinstance(res, ReadRefused) else res.cut_note()
+                read_notes.append(f"{why}; left out of consolidation")
             return None
-        snapshot[rel], hashes[rel] = data.decode("utf-8", "replace"), _sha(data)
+        snapshot[rel], hashes[rel] = res.text, _sha(res.data)
         return snapshot[rel]
 
     mems: list[_Mem] = []
@@ -775,7 +807,9 @@ def plan_consolidation(
             )
     clock = clock or system_clock_ms
     created = float(now_ms) if now_ms is not None else clock()
-    return ConsolidationPlan(root, actions, snapshot, hashes, created, clock=clock)
+    return ConsolidationPlan(
+        root, actions, snapshot, hashes, created, notes=read_notes, clock=clock
+    )
 
 
 # applying and restoring ------------------------------------------------------------------
@@ -790,29 +824,40 @@ class ApplyResult:
     trashed: tuple[str, ...]
 
 
-def _current_hash(path: Path) -> str | None:
-    try:
-        return _sha(path.read_bytes())
-    except FileNotFoundError:
-        return None
+def _current_hash(tx: StoreTransaction, rel: str) -> str | None:
+    data = tx.read_bytes(rel)
+    return None if data is None else _sha(data)
+
+
+def _store_for(root: Path, store: MemoryStore | None) -> MemoryStore:
+    from memdir_nb.store import MemoryStore
+
+    if store is None:
+        return MemoryStore(root)
+    if Path(os.path.abspath(store.memory_dir)) != Path(os.path.abspath(root)):
+        raise PlanError(
+            f"the store given is for {store.memory_dir}, but the plan is for {root}; "
+            "pass MemoryStore(plan.memory_dir)"
+        )
+    return store
 
 
 def apply_plan(
-    plan: ConsolidationPlan, approve: Collection[str | PlanAction] | None = None
+    plan: ConsolidationPlan,
+    approve: Collection[str | PlanAction] | None = None,
+    *,
+    store: MemoryStore | None = None,
 ) -> ApplyResult:
-    """Apply the approved actions (None: all); old versions go to .trash/<batch>/, nothing is unlinked."""
-    from memdir_nb import team_paths
-    from memdir_nb.fsutil import atomic_write_text
-
+    """Apply the approved actions (None: all) in one store transaction; old versions go to .trash/<batch>/."""
     if plan.applied:
         raise PlanError("this plan was already applied; make a new plan with plan_consolidation()")
     actions = _approved(plan, approve)
     root = plan.memory_dir
-    with FileLock(str(root / STORE_LOCK_NAME), timeout=60):
+    with _store_for(root, store).transaction() as tx:
         touched = sorted({rel for a in actions for rel in a.files} | set(_simulate(plan, actions)))
         changed_underneath = []
         for rel in touched:
-            now_hash = _current_hash(root / rel)
+            now_hash = _current_hash(tx, rel)
             if now_hash != plan.hashes.get(rel, now_hash):
                 what = (
                     "deleted"
@@ -827,38 +872,33 @@ def apply_plan(
                 + "; nothing was applied. Make a new plan with plan_consolidation()."
             )
         result = _simulate(plan, actions)
-        for rel in result:
-            team_paths.validate_memory_write_path(str(root / rel), str(root))
+        for rel in result:  # every target checked before the first change, and again when written
+            tx.resolve(rel)
         applied_ms = plan.clock()
         stamp = _dt.datetime.fromtimestamp(applied_ms / 1000).strftime("%Y%m%dT%H%M%S")
         batch = f"dream-{stamp}-{os.getpid()}-{hashlib.sha1(repr(sorted(result)).encode()).hexdigest()[:6]}"
         if (root / TRASH_DIRNAME / batch).exists():  # a fixed clock can repeat a stamp
             batch += f"-{sum(1 for _ in (root / TRASH_DIRNAME).glob(batch + '*')) + 1}"
-        bdir = root / TRASH_DIRNAME / batch
+        bdir = f"{TRASH_DIRNAME}/{batch}"
         manifest: dict[str, Any] = {
             "created_ms": applied_ms,
             "actions": [a.id for a in actions],
             "files": {},
         }
-        bdir.mkdir(parents=True)
         for rel, after in result.items():
-            src = root / rel
             before_exists = plan.snapshot.get(rel) is not None
             if before_exists:
-                dst = bdir / rel
-                dst.parent.mkdir(parents=True, exist_ok=True)
                 if after is None:
-                    os.replace(src, dst)  # moved, never unlinked
+                    tx.move(rel, f"{bdir}/{rel}")  # moved, never unlinked
                 else:
-                    dst.write_bytes(src.read_bytes())
+                    tx.keep_copy(rel, f"{bdir}/{rel}")
             if after is not None:
-                src.parent.mkdir(parents=True, exist_ok=True)
-                atomic_write_text(src, after)
+                tx.write(rel, after)  # re-validated here; into team/ the secret guard scans it
             manifest["files"][rel] = {
                 "before": before_exists,
                 "after_sha": None if after is None else _sha(after.encode("utf-8")),
             }
-        (bdir / "manifest.json").write_text(json.dumps(manifest, indent=2), encoding="utf-8")
+        tx.write(f"{bdir}/manifest.json", json.dumps(manifest, indent=2))
         plan.applied = True
     return ApplyResult(
         batch,
@@ -879,34 +919,49 @@ def list_dreams(memory_dir: str | os.PathLike[str]) -> list[str]:
     )
 
 
+def _manifest(tx: StoreTransaction, batch: str) -> dict[str, Any]:
+    raw = tx.read_text(f"{TRASH_DIRNAME}/{batch}/manifest.json")
+    try:
+        data = json.loads(raw or "")
+        files = data["files"]
+        if not isinstance(files, dict):
+            raise TypeError("files is not an object")
+    except (ValueError, KeyError, TypeError) as exc:
+        raise RestoreError(
+            f"{TRASH_DIRNAME}/{batch}/manifest.json is unreadable ({exc}); that dream cannot be "
+            "restored automatically: copy its files back by hand"
+        ) from exc
+    return data
+
+
 def restore(
-    memory_dir: str | os.PathLike[str], name: str, *, now_ms: float | None = None
+    memory_dir: str | os.PathLike[str],
+    name: str,
+    *,
+    now_ms: float | None = None,
+    store: MemoryStore | None = None,
 ) -> list[str]:
     """Undo a dream batch (name 'dream-...') or restore one file (its relative name) from the newest batch holding it."""
-    from memdir_nb.fsutil import atomic_write_bytes
-
     root = Path(memory_dir)
     batches = list_dreams(root)
-    if name in batches:
-        batch, only = name, None
-    else:
-        holding = [
-            b
-            for b in batches
-            if name in json.loads((root / TRASH_DIRNAME / b / "manifest.json").read_text())["files"]
-        ]
-        if not holding:
-            raise RestoreError(
-                f"nothing named {name!r} in {root / TRASH_DIRNAME}; dreams there: {batches or 'none'}"
-            )
-        batch, only = holding[-1], name
-    bdir = root / TRASH_DIRNAME / batch
-    manifest = json.loads((bdir / "manifest.json").read_text(encoding="utf-8"))
-    files = {r: v for r, v in manifest["files"].items() if only is None or r == only}
-    if manifest.get("restored", {}) and all(r in manifest["restored"] for r in files):
-        raise RestoreError(f"{name!r} was already restored from {batch}")
-    with FileLock(str(root / STORE_LOCK_NAME), timeout=60):
-        conflicts = [r for r, v in files.items() if _current_hash(root / r) != v["after_sha"]]
+    with _store_for(root, store).transaction() as tx:
+        if name in batches:
+            batch, only = name, None
+        else:
+            holding = [b for b in batches if name in _manifest(tx, b)["files"]]
+            if not holding:
+                raise RestoreError(
+                    f"nothing named {name!r} in {root / TRASH_DIRNAME}; dreams there: {batches or 'none'}"
+                )
+            batch, only = holding[-1], name
+        bdir = f"{TRASH_DIRNAME}/{batch}"
+        manifest = _manifest(tx, batch)
+        files = {r: v for r, v in manifest["files"].items() if only is None or r == only}
+        if manifest.get("restored", {}) and all(r in manifest["restored"] for r in files):
+            raise RestoreError(f"{name!r} was already restored from {batch}")
+        for rel in files:  # a hostile manifest naming '../x' or a swapped folder is refused here
+            tx.resolve(rel)
+        conflicts = [r for r, v in files.items() if _current_hash(tx, r) != v["after_sha"]]
         if conflicts:
             raise RestoreError(
                 f"cannot restore {batch}: {', '.join(conflicts)} changed after the dream; "
@@ -914,17 +969,18 @@ def restore(
             )
         done = []
         for rel, info in files.items():
-            target = root / rel
             if info["before"]:
-                target.parent.mkdir(parents=True, exist_ok=True)
-                atomic_write_bytes(target, (bdir / rel).read_bytes())
-            elif target.exists():
-                keep = bdir / "created-by-dream" / rel
-                keep.parent.mkdir(parents=True, exist_ok=True)
-                os.replace(target, keep)
+                old = tx.read_bytes(f"{bdir}/{rel}")
+                if old is None:
+                    raise RestoreError(
+                        f"{bdir}/{rel} is missing, so {rel} cannot be restored; nothing was restored"
+                    )
+                tx.write(rel, old)  # re-validated when written; into team/ the guard scans it
+            elif tx.exists(rel):
+                tx.move(rel, f"{bdir}/created-by-dream/{rel}")
             done.append(rel)
         manifest.setdefault("restored", {}).update({r: _now_ms(now_ms) for r in done})
-        (bdir / "manifest.json").write_text(json.dumps(manifest, indent=2), encoding="utf-8")
+        tx.write(f"{bdir}/manifest.json", json.dumps(manifest, indent=2))
     return done
 
 
@@ -1010,6 +1066,7 @@ class PlanRecorder:
         self.snapshot: dict[str, str | None] = {}  # rel path -> text when first touched
         self.hashes: dict[str, str | None] = {}
         self.written: list[str] = []  # always empty: nothing is written
+        self.unreadable: dict[str, str] = {}  # rel path -> why the contained reader refused it
         self.refused = self._reader.refused
 
     def _rel(self, raw: str) -> str | None:
@@ -1020,12 +1077,15 @@ class PlanRecorder:
 
     def _touch(self, rel: str) -> str | None:
         if rel not in self.snapshot:
-            try:
-                data = (self.memory_dir / rel).read_bytes()
-            except (FileNotFoundError, IsADirectoryError):
+            res = try_read_contained(self.memory_dir, rel, MEMORY_FILE_READ_MAX_BYTES)
+            if isinstance(res, ReadRefused) or res.truncated:  # absent, a FIFO, a link out, too big
                 self.snapshot[rel], self.hashes[rel] = None, None
+                if not isinstance(res, MissingFile):
+                    self.unreadable[rel] = (
+                        str(res) if isinstance(res, ReadRefused) else res.cut_note()
+                    )
             else:
-                self.snapshot[rel], self.hashes[rel] = data.decode("utf-8", "replace"), _sha(data)
+                self.snapshot[rel], self.hashes[rel] = res.text, _sha(res.data)
         return self.pending.get(rel, self.snapshot[rel])
 
     def run(self, name: str, tool_input: Any) -> Any:

@@ -18,7 +18,6 @@ Three parts, each usable alone:
 
 from __future__ import annotations
 
-import fnmatch
 import json
 import os
 import re
@@ -28,10 +27,21 @@ import threading
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from memdir_nb import team_paths
-from memdir_nb.constants import ENTRYPOINT_NAME, TEAM_DIRNAME
+from memdir_nb.access import ContainedReader, ReadRefused
+from memdir_nb.bounded_tools import ToolReader, grep_files, read_numbered, run_pipeline
+from memdir_nb.constants import (
+    ENTRYPOINT_NAME,
+    TEAM_DIRNAME,
+    TOOL_BASH_MAX_OUTPUT_BYTES,
+    TRANSCRIPT_READ_MAX_BYTES,
+)
+
+if TYPE_CHECKING:
+    from memdir_nb.store import MemoryStore
+    from memdir_nb.transaction import StoreTransaction, Target
 
 READ_ONLY_COMMANDS = frozenset({"ls", "find", "grep", "cat", "stat", "wc", "head", "tail"})
 READ_TOOLS = frozenset({"Read", "Grep", "Glob"})
@@ -140,8 +150,12 @@ def check_bash_command(command: object) -> ToolVerdict:
 
 
 def _in_team_dir(resolved: str, memory_dir: str) -> bool:
-    team = os.path.join(os.path.abspath(memory_dir), TEAM_DIRNAME)
-    return resolved == team or resolved.startswith(team + os.sep)
+    """Team-ness on the resolved path: an alias folder that links to team/ is team too."""
+    real = team_paths.realpath_deepest_existing(resolved)
+    team = team_paths.realpath_deepest_existing(
+        os.path.join(os.path.abspath(memory_dir), TEAM_DIRNAME)
+    )
+    return real == team or team_paths.is_real_path_within(real, team)
 
 
 def check_memory_write(
@@ -166,8 +180,11 @@ def check_memory_write(
             f"{tool_name} into dot-files or dot-folders of the memory dir (locks, trash) is not allowed"
         )
     if _in_team_dir(resolved, mem):
-        try:
-            team_paths.validate_team_mem_write_path(raw, os.path.join(mem, TEAM_DIRNAME))
+        try:  # the team rules on the resolved path (an alias folder linking to team/ is team)
+            team_paths.validate_team_mem_write_path(
+                team_paths.realpath_deepest_existing(resolved),
+                team_paths.realpath_deepest_existing(os.path.join(mem, TEAM_DIRNAME)),
+            )
         except ValueError as exc:
             return _deny(f"{tool_name} into team memory refused: {exc}")
         text = tool_input.get("content") if tool_name == "Write" else tool_input.get("new_string")
@@ -298,9 +315,21 @@ def parse_transcript_lines(lines: Iterable[str]) -> Transcript:
 
 
 def read_transcript(path: str | os.PathLike[str]) -> Transcript:
-    """Read a Claude Code transcript JSONL file (invalid UTF-8 is replaced, not fatal)."""
-    with open(path, encoding="utf-8", errors="replace") as fh:
-        return parse_transcript_lines(fh.read().split("\n"))
+    """Read a Claude Code transcript JSONL file (invalid UTF-8 is replaced, not fatal).
+
+    A regular file only (a FIFO is refused, never waited on), at most TRANSCRIPT_READ_MAX_BYTES;
+    a cut transcript keeps its whole lines and says so in `problems`.
+    """
+    res = ContainedReader(os.sep).read(os.path.abspath(path), TRANSCRIPT_READ_MAX_BYTES)
+    lines = res.text.split("\n")
+    if res.truncated:
+        lines = lines[:-1]  # the last line was cut mid-record
+    transcript = parse_transcript_lines(lines)
+    if res.truncated:
+        transcript.problems.append(
+            TranscriptProblem(len(lines), f"{res.cut_note()}; later records were not read")
+        )
+    return transcript
 
 
 def messages_since(
@@ -508,35 +537,57 @@ class ToolOutcome:
     verdict: ToolVerdict | None = None
 
 
+_TRAILING_NOTES = re.compile(r"(?:\n\[[^\n]{1,300}\])+\Z")
+
+
 def _clip(text: str) -> str:
+    """Cut text to MAX_TOOL_OUTPUT_CHARS, keeping the tools' trailing '[...]' notes whole."""
     if len(text) <= MAX_TOOL_OUTPUT_CHARS:
         return text
-    return text[:MAX_TOOL_OUTPUT_CHARS] + f"\n[output cut at {MAX_TOOL_OUTPUT_CHARS} characters]"
+    m = _TRAILING_NOTES.search(text[-8000:])
+    notes = m.group(0) if m else ""
+    body = text[: len(text) - len(notes)]
+    cut = f"\n[output cut at {MAX_TOOL_OUTPUT_CHARS} characters]"
+    return body[:MAX_TOOL_OUTPUT_CHARS] + cut + notes
 
 
 class ToolRunner:
     """Runs the extractor's tool calls locally, each only after `can_use_tool` allowed it."""
 
     def __init__(
-        self, memory_dir: str | os.PathLike[str], *, cwd: str | os.PathLike[str] | None = None
+        self,
+        memory_dir: str | os.PathLike[str],
+        *,
+        cwd: str | os.PathLike[str] | None = None,
+        crash_hook: Callable[[str], None] | None = None,
     ) -> None:
         self.memory_dir = Path(memory_dir)
         self.cwd = Path(cwd) if cwd is not None else self.memory_dir
         self.written: list[str] = []
         self.refused: list[tuple[str, dict[str, Any], str]] = []
+        self.crash_hook = crash_hook  # passed to the store's transaction (tests kill there)
+        self._reader = ToolReader(self.memory_dir)
 
     def run(self, name: str, tool_input: Mapping[str, Any]) -> ToolOutcome:
-        """Check the call with the sandbox, then run it; refusals and failures become error results."""
-        verdict = can_use_tool(name, tool_input, self.memory_dir)
+        """Check the call with the sandbox, then run it; refusals and failures become error results.
+
+        Nothing raises out of here: any exception a check or a tool raises becomes an error result.
+        """
+        try:
+            verdict = can_use_tool(name, tool_input, self.memory_dir)
+        except Exception as exc:  # a malformed call must not take the agent loop down
+            return ToolOutcome(f"{name} failed: {type(exc).__name__}: {exc}", True, None)
         if not verdict.allowed:
             self.refused.append(
                 (name, dict(tool_input) if isinstance(tool_input, Mapping) else {}, verdict.reason)
             )
             return ToolOutcome(f"Permission denied: {verdict.reason}", True, verdict)
-        handler = getattr(self, f"_tool_{name.lower()}")
         try:
+            handler = getattr(self, f"_tool_{str(name).lower()}")
             return ToolOutcome(_clip(handler(tool_input)), False, verdict)
-        except (OSError, ValueError, KeyError, TypeError, subprocess.SubprocessError) as exc:
+        except ReadRefused as exc:
+            return ToolOutcome(f"{name} refused: {exc}", True, verdict)
+        except Exception as exc:
             return ToolOutcome(f"{name} failed: {type(exc).__name__}: {exc}", True, verdict)
 
     def _path(self, raw: object, what: str = "file_path") -> Path:
@@ -549,9 +600,7 @@ class ToolRunner:
         path = self._path(inp.get("file_path"))
         offset = max(int(inp.get("offset") or 1), 1)
         limit = max(int(inp.get("limit") or 2000), 1)
-        lines = path.read_text(encoding="utf-8", errors="replace").split("\n")
-        chosen = lines[offset - 1 : offset - 1 + limit]
-        return "\n".join(f"{offset + i:6d}\t{line}" for i, line in enumerate(chosen))
+        return read_numbered(self._reader, path, offset, limit)
 
     def _tool_glob(self, inp: Mapping[str, Any]) -> str:
         pattern = inp.get("pattern")
@@ -569,30 +618,13 @@ class ToolRunner:
         regex = re.compile(pattern, re.IGNORECASE if inp.get("-i") else 0)
         base = self._path(inp.get("path") or str(self.cwd), "path")
         name_glob = inp.get("glob")
-        files = (
-            [base]
-            if base.is_file()
-            else sorted(
-                p
-                for p in base.rglob("*")
-                if p.is_file()
-                and not any(part.startswith(".") for part in p.relative_to(base).parts)
-            )
+        return grep_files(
+            self._reader,
+            regex,
+            str(base),
+            name_glob=name_glob if isinstance(name_glob, str) else None,
+            max_matches=MAX_GREP_MATCHES,
         )
-        out: list[str] = []
-        for p in files:
-            if isinstance(name_glob, str) and not fnmatch.fnmatch(p.name, name_glob):
-                continue
-            try:
-                text = p.read_text(encoding="utf-8", errors="replace")
-            except OSError:
-                continue
-            for no, line in enumerate(text.split("\n"), start=1):
-                if regex.search(line):
-                    out.append(f"{p}:{no}:{line}")
-                    if len(out) >= MAX_GREP_MATCHES:
-                        return "\n".join(out) + f"\n[stopped at {MAX_GREP_MATCHES} matches]"
-        return "\n".join(out) or "No matches found"
 
     def _tool_bash(self, inp: Mapping[str, Any]) -> str:
         parsed = parse_bash_command(inp.get("command"))
@@ -616,57 +648,68 @@ class ToolRunner:
         return text if code == 0 else f"{text}\n[exit code {code}]"
 
     def _run_pipeline(self, argvs: list[tuple[str, ...]]) -> tuple[int, str]:
-        data: bytes | None = None
-        code = 0
-        errors = b""
-        for argv in argvs:
-            proc = subprocess.run(
-                list(argv),
-                input=data if data is not None else b"",
-                capture_output=True,
-                cwd=self.cwd,
-                timeout=BASH_TIMEOUT_S,
-                check=False,
+        res = run_pipeline(argvs, cwd=self.cwd, timeout_s=BASH_TIMEOUT_S)
+        if res.timed_out:
+            raise subprocess.TimeoutExpired(
+                " | ".join(" ".join(a) for a in argvs), BASH_TIMEOUT_S, output=res.output
             )
-            data, code = proc.stdout, proc.returncode
-            errors += proc.stderr
-        return code, (data or b"").decode("utf-8", "replace") + errors.decode("utf-8", "replace")
+        if res.cut:
+            note = f"\n[output cut at {TOOL_BASH_MAX_OUTPUT_BYTES} bytes; the command was stopped]"
+            return res.code, res.output + note  # killed: a chain's && stops here
+        return res.code, res.output
+
+    def _store_target(self, tx: StoreTransaction, path: Path) -> Target:
+        """The write-time check of a Write/Edit target (the sandbox checked it when planned)."""
+        target = tx.resolve(path)
+        if target.hidden:
+            raise ValueError(
+                f"{path} resolves to {target.rel}, a dot-file or dot-folder of the memory dir "
+                "(locks, trash); write a memory file instead"
+            )
+        return target
 
     def _tool_write(self, inp: Mapping[str, Any]) -> str:
-        from memdir_nb.fsutil import atomic_write_text
-
         path = self._path(inp.get("file_path"))
         content = inp.get("content")
         if not isinstance(content, str):
             raise ValueError("'content' must be a string")
-        existed = path.exists()
-        path.parent.mkdir(parents=True, exist_ok=True)
-        atomic_write_text(path, content)
+        with self._store().transaction() as tx:
+            target = self._store_target(tx, path)
+            existed = tx.exists(target.path)
+            tx.write(target.path, content)  # team/: the whole file and its name are scanned
         self.written.append(str(path))
         return f"{'Updated' if existed else 'Created'} {path}"
 
     def _tool_edit(self, inp: Mapping[str, Any]) -> str:
-        from memdir_nb.fsutil import atomic_write_text
-
         path = self._path(inp.get("file_path"))
         old, new = inp.get("old_string"), inp.get("new_string")
         if not isinstance(old, str) or not isinstance(new, str):
             raise ValueError("'old_string' and 'new_string' must be strings")
-        text = path.read_text(encoding="utf-8")
-        count = text.count(old) if old else 0
-        if count == 0:
-            raise ValueError(
-                f"old_string not found in {path}; Read the file and copy the text exactly"
-            )
-        if count > 1 and not inp.get("replace_all"):
-            raise ValueError(
-                f"old_string occurs {count} times in {path}; give more context or set replace_all"
-            )
-        atomic_write_text(
-            path, text.replace(old, new) if inp.get("replace_all") else text.replace(old, new, 1)
-        )
+        with self._store().transaction() as tx:
+            target = self._store_target(tx, path)
+            text = tx.read_text(target.path)
+            if text is None:
+                raise FileNotFoundError(f"{path} does not exist; use Write to create it")
+            count = text.count(old) if old else 0
+            if count == 0:
+                raise ValueError(
+                    f"old_string not found in {path}; Read the file and copy the text exactly"
+                )
+            if count > 1 and not inp.get("replace_all"):
+                raise ValueError(
+                    f"old_string occurs {count} times in {path}; give more context or set replace_all"
+                )
+            edited = text.replace(old, new) if inp.get("replace_all") else text.replace(old, new, 1)
+            tx.write(
+                target.path, edited
+            )  # team/: the file the Edit produces is scanned, not the fragment
         self.written.append(str(path))
         return f"Edited {path}"
+
+    def _store(self) -> MemoryStore:
+        from memdir_nb.store import MemoryStore
+
+        return MemoryStore(self.memory_dir, crash_hook=self.crash_hook)
 
 
 TOOL_SCHEMAS: list[dict[str, Any]] = [

@@ -1,8 +1,9 @@
 """Read, parse and render the YAML frontmatter at the top of a memory file.
 
 Reading is bounded: only the first FRONTMATTER_MAX_LINES lines and at most
-FRONTMATTER_MAX_BYTES bytes are ever read, with one open() and an fstat() on the same
-descriptor, so a 10 MB one-line file costs the same as a small one.
+FRONTMATTER_MAX_BYTES bytes are ever read, with one contained read
+(memdir_nb.access: regular files only, never outside the memory dir, non-blocking), so a
+10 MB one-line file costs the same as a small one.
 
 Parsing never raises on bad content. Memory files are written by models and by people, and
 often hold things strict YAML rejects (``description: Release steps: tag, build``); when
@@ -12,18 +13,22 @@ YAML fails, name/description/type are recovered line by line and the header is f
 
 from __future__ import annotations
 
-import codecs
 import dataclasses
 import datetime as _dt
 import os
 import re
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 import yaml
 
-from memdir_nb.constants import FRONTMATTER_MAX_BYTES, FRONTMATTER_MAX_LINES
+from memdir_nb.access import ContainedReader, read_contained
+from memdir_nb.constants import (
+    FRONTMATTER_MAX_BYTES,
+    FRONTMATTER_MAX_LINES,
+    HEADER_READ_MAX_BYTES,
+    MEMORY_FILE_READ_MAX_BYTES,
+)
 from memdir_nb.types import MemoryType, parse_memory_type, require_memory_type
 
 FENCE = "---"
@@ -111,22 +116,31 @@ def read_head_info(
     )
 
 
-_OPEN_FLAGS = os.O_RDONLY | getattr(os, "O_CLOEXEC", 0)
-_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
-
-
 def _read_bounded(
-    path: str | os.PathLike[str], max_lines: int, max_bytes: int, nofollow: bool
+    path: str | os.PathLike[str],
+    max_lines: int,
+    max_bytes: int,
+    nofollow: bool,
+    root: str | os.PathLike[str] | None = None,
+    real_root: str | None = None,
+    reader: ContainedReader | None = None,
 ) -> tuple[str, os.stat_result, int, bool]:
-    """One open, one fstat, one read: (first lines, stat, bytes read, invalid UTF-8 seen)."""
-    fd = os.open(path, _OPEN_FLAGS | _NOFOLLOW if nofollow else _OPEN_FLAGS)
-    try:
-        st = os.fstat(fd)
-        data = os.read(fd, max_bytes)
-    finally:
-        os.close(fd)
-    text, invalid = _decode(data, final=len(data) < max_bytes)
-    return _keep_lines(_normalise(text), max_lines), st, len(data), invalid
+    """One contained, bounded read: (first lines, fstat, bytes read, invalid UTF-8 seen).
+
+    root is the memory dir the file must stay inside (default: the file's own folder); a
+    reader, when given, is used instead (its dir is the root).
+    """
+    if reader is None:
+        if root is None:
+            root = os.path.dirname(os.path.abspath(path))
+        reader = ContainedReader(root, real_root=real_root)
+    res = reader.read(path, max_bytes, follow_symlinks=not nofollow)
+    return (
+        _keep_lines(_normalise(res.text), max_lines),
+        res.stat,
+        res.bytes_read,
+        not res.valid_utf8,
+    )
 
 
 def read_head(
@@ -138,19 +152,6 @@ def read_head(
     """The first max_lines lines of a file (bounded read) and its fstat result."""
     head = read_head_info(path, max_lines=max_lines, max_bytes=max_bytes)
     return head.text, head.stat
-
-
-def _decode(data: bytes, *, final: bool) -> tuple[str, bool]:
-    """Decode UTF-8; a character cut by the byte bound is dropped rather than mangled."""
-    if final:
-        try:
-            return data.decode("utf-8"), False
-        except UnicodeDecodeError:
-            return data.decode("utf-8", errors="replace"), True
-    try:
-        return codecs.getincrementaldecoder("utf-8")("strict").decode(data, final), False
-    except UnicodeDecodeError:
-        return codecs.getincrementaldecoder("utf-8")("replace").decode(data, final), True
 
 
 def _normalise(text: str) -> str:
@@ -180,11 +181,20 @@ def read_frontmatter(path: str | os.PathLike[str]) -> Frontmatter:
 
 
 def read_header(
-    path: str | os.PathLike[str], *, nofollow: bool = False
+    path: str | os.PathLike[str],
+    *,
+    nofollow: bool = False,
+    root: str | os.PathLike[str] | None = None,
+    real_root: str | None = None,
+    reader: ContainedReader | None = None,
 ) -> tuple[Frontmatter, os.stat_result]:
-    """The parsed header and fstat result of a file, from a single bounded read."""
+    """The parsed header and fstat result of a file, from one contained, bounded read.
+
+    root is the memory dir (default: the file's folder); ReadRefused (an OSError) says why a
+    file was not read: not a regular file, outside root, a symlink with nofollow=True.
+    """
     text, st, n_read, invalid = _read_bounded(
-        path, FRONTMATTER_MAX_LINES, FRONTMATTER_MAX_BYTES, nofollow
+        path, FRONTMATTER_MAX_LINES, HEADER_READ_MAX_BYTES, nofollow, root, real_root, reader
     )
     fm, _ = parse_frontmatter(text)
     if invalid:
@@ -493,18 +503,35 @@ def _body_part(body: str) -> str:
     return "\n" + body + "\n" if body else ""
 
 
-def parse_memory_file(path: str | os.PathLike[str]) -> tuple[Frontmatter, str]:
-    """Read a whole memory file (not bounded) and split it into (header, body)."""
-    raw = Path(path).read_bytes()
-    try:
-        text = raw.decode("utf-8")
-        bad = False
-    except UnicodeDecodeError:
-        text = raw.decode("utf-8", errors="replace")
-        bad = True
-    fm, body = parse_frontmatter(text)
-    if bad:
+class MemoryFileTooLargeError(ValueError):
+    """A memory file is larger than the read cap, so it cannot be rewritten without losing its end."""
+
+
+def parse_memory_file(
+    path: str | os.PathLike[str],
+    *,
+    root: str | os.PathLike[str] | None = None,
+    cap: int = MEMORY_FILE_READ_MAX_BYTES,
+    whole: bool = False,
+) -> tuple[Frontmatter, str]:
+    """Read a memory file (contained in root, default its folder; at most cap bytes) and split it.
+
+    whole=True (for an edit that writes the file back) raises MemoryFileTooLargeError instead of
+    returning a cut body.
+    """
+    if root is None:
+        root = os.path.dirname(os.path.abspath(path))
+    res = read_contained(root, path, cap)
+    if whole and res.truncated:
+        raise MemoryFileTooLargeError(
+            f"{res.cut_note()}; it cannot be rewritten without losing its end. "
+            "Shorten it by hand (or split it into several memories) first"
+        )
+    fm, body = parse_frontmatter(res.text)
+    if not res.valid_utf8:
         fm = _with_problem(fm, "file is not valid UTF-8; invalid bytes were replaced")
+    if res.truncated:
+        fm = _with_problem(fm, res.cut_note())
     return fm, body
 
 

@@ -13,15 +13,16 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
+from memdir_nb.access import MissingFile, ReadRefused, read_contained
 from memdir_nb.constants import (
     ENTRYPOINT_NAME,
+    INDEX_READ_MAX_BYTES,
     LOGS_DIRNAME,
     MAX_ENTRYPOINT_BYTES,
     MAX_ENTRYPOINT_LINES,
     TEAM_DIRNAME,
 )
 from memdir_nb.frontmatter import one_line
-from memdir_nb.fsutil import atomic_write_text
 from memdir_nb.scan import MemoryHeader, scan_memory_dir
 from memdir_nb.types import MEMORY_TYPES
 
@@ -37,12 +38,15 @@ __all__ = [
     "EntrypointRead",
     "EntrypointTruncation",
     "IndexEntry",
+    "IndexTooLargeError",
     "entries_past_caps",
     "entrypoint_path",
     "format_index_entry",
+    "load_entrypoint",
     "parse_index",
     "read_entrypoint",
     "read_entrypoint_checked",
+    "read_entrypoint_whole",
     "rebuild_index",
     "remove_index_entry",
     "truncate_entrypoint_content",
@@ -325,63 +329,31 @@ def entrypoint_path(scope_dir: str | os.PathLike[str]) -> Path:
 
 @dataclass(frozen=True)
 class EntrypointRead:
-    """MEMORY.md as read from disk: its text, and what was wrong with the file, if anything."""
+    """A scope's MEMORY.md as the contained reader found it; text is '' when it counts as missing."""
 
+    path: str
     text: str
-    exists: bool
-    valid_utf8: bool = True
-    problem: str | None = None  # e.g. "is a FIFO, not a regular file; not read"
+    exists: bool  # a regular file inside the memory dir was read
+    problem: str  # why an index that is there was not used ('' when read, or simply absent)
+    truncated: bool  # the file is larger than the read cap; text holds its start
+    total_size: int
+    valid_utf8: bool = True  # False: invalid bytes were replaced in text
+
+    def note(self) -> str:
+        """What a view should say about this index beyond its content ('' when nothing)."""
+        if self.problem:
+            return f"{self.problem}; treated as missing"
+        if self.truncated:
+            return (
+                f"{ENTRYPOINT_NAME} is {self.total_size} bytes; only the first "
+                f"{INDEX_READ_MAX_BYTES} bytes were read"
+            )
+        return ""
 
 
-def _kind_of(mode: int) -> str:
-    import stat
-
-    for test, name in (
-        (stat.S_ISDIR, "a directory"),
-        (stat.S_ISFIFO, "a FIFO"),
-        (stat.S_ISSOCK, "a socket"),
-        (stat.S_ISCHR, "a character device"),
-        (stat.S_ISBLK, "a block device"),
-    ):
-        if test(mode):
-            return name
-    return "not a regular file"
-
-
-def read_entrypoint_checked(
-    scope_dir: str | os.PathLike[str], *, max_bytes: int | None = None
-) -> EntrypointRead:
-    """Read a scope's MEMORY.md: regular files only (never blocks on a FIFO), UTF-8 checked.
-
-    A stopgap until every read goes through the contained reader (access.py): it opens with
-    O_NONBLOCK, refuses anything but a regular file, and reports invalid UTF-8 instead of
-    hiding it (invalid bytes are replaced in the returned text).
-    """
-    import stat
-
-    path = entrypoint_path(scope_dir)
-    try:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
-    except FileNotFoundError:
-        return EntrypointRead("", False)
-    except OSError as exc:
-        return EntrypointRead("", True, problem=f"cannot be opened ({type(exc).__name__})")
-    with os.fdopen(fd, "rb") as fh:
-        mode = os.fstat(fh.fileno()).st_mode
-        if not stat.S_ISREG(mode):
-            return EntrypointRead("", True, problem=f"is {_kind_of(mode)}; not read")
-        data = fh.read() if max_bytes is None else fh.read(max_bytes)
-    try:
-        return EntrypointRead(data.decode("utf-8"), True)
-    except UnicodeDecodeError as exc:
-        if max_bytes is not None and len(data) >= max_bytes and exc.start >= len(data) - 3:
-            return EntrypointRead(data[: exc.start].decode("utf-8", errors="replace"), True)
-        return EntrypointRead(data.decode("utf-8", errors="replace"), True, valid_utf8=False)
-
-
-def read_entrypoint(scope_dir: str | os.PathLike[str]) -> str:
-    """The text of a scope's MEMORY.md, or '' when there is none (or it is not a regular file)."""
-    return read_entrypoint_checked(scope_dir).text
+def read_entrypoint_checked(scope_dir: str | os.PathLike[str]) -> EntrypointRead:
+    """A scope's MEMORY.md as doctor, lint and the CLI report it (the contained reader's view)."""
+    return load_entrypoint(scope_dir)
 
 
 def entries_past_caps(text: str) -> list[IndexEntry]:
@@ -393,6 +365,63 @@ def entries_past_caps(text: str) -> list[IndexEntry]:
     lead = len(text) - len(text.lstrip())
     offset = text[:lead].replace("\r\n", "\n").count("\n")
     return [e for e in parse_index(text) if e.line_no - offset > result.kept_line_count]
+
+
+class IndexTooLargeError(ValueError):
+    """MEMORY.md is larger than the read cap, so it cannot be edited without losing lines."""
+
+
+def default_containment_root(scope_dir: str | os.PathLike[str]) -> str:
+    """The memory dir a scope's files must stay inside: the parent of a team/ folder, else itself."""
+    folder = os.path.abspath(os.fspath(scope_dir))
+    return os.path.dirname(folder) if os.path.basename(folder) == TEAM_DIRNAME else folder
+
+
+def load_entrypoint(
+    scope_dir: str | os.PathLike[str],
+    *,
+    memory_dir: str | os.PathLike[str] | None = None,
+    cap: int = INDEX_READ_MAX_BYTES,
+) -> EntrypointRead:
+    """Read a scope's MEMORY.md through the contained reader, with the reason when it is refused.
+
+    memory_dir is the dir the index must stay inside (default: scope_dir, or its parent when
+    scope_dir is a team/ folder). A FIFO, a device, or a symlink leaving the memory dir counts
+    as missing, and `problem` says why.
+    """
+    path = entrypoint_path(scope_dir)
+    root = memory_dir if memory_dir is not None else default_containment_root(scope_dir)
+    try:
+        res = read_contained(root, path, cap)
+    except MissingFile as exc:
+        problem = "" if exc.detail == "does not exist" else str(exc)
+        return EntrypointRead(str(path), "", False, problem, False, 0)
+    except ReadRefused as exc:
+        return EntrypointRead(str(path), "", False, str(exc), False, 0)
+    return EntrypointRead(
+        str(path), res.text, True, "", res.truncated, res.total_size, res.valid_utf8
+    )
+
+
+def read_entrypoint(
+    scope_dir: str | os.PathLike[str], *, memory_dir: str | os.PathLike[str] | None = None
+) -> str:
+    """The text of a scope's MEMORY.md (contained, bounded), or '' when there is none or it is refused."""
+    return load_entrypoint(scope_dir, memory_dir=memory_dir).text
+
+
+def read_entrypoint_whole(
+    scope_dir: str | os.PathLike[str], *, memory_dir: str | os.PathLike[str] | None = None
+) -> str:
+    """MEMORY.md's full text for an edit; raises IndexTooLargeError rather than drop lines past the cap."""
+    loaded = load_entrypoint(scope_dir, memory_dir=memory_dir)
+    if loaded.truncated:
+        raise IndexTooLargeError(
+            f"{loaded.path} is {loaded.total_size} bytes, over the {INDEX_READ_MAX_BYTES}-byte "
+            "read cap, so it cannot be edited without losing lines; shorten it by hand or "
+            "rebuild it from the topic files with rebuild_index"
+        )
+    return loaded.text
 
 
 _TYPE_ORDER = {t: i for i, t in enumerate(MEMORY_TYPES)}
@@ -444,9 +473,23 @@ def rebuild_index(
         scope = "team" if folder.name == TEAM_DIRNAME else "private"
     if scope not in ("private", "team"):
         raise ValueError(f"scope must be 'private' or 'team', got {scope!r}")
+    if scope == "team" and folder.name == TEAM_DIRNAME:  # its files must stay in the memory dir
+        outer = os.path.realpath(folder.parent).rstrip(os.sep) + os.sep
+        if not os.path.realpath(folder).startswith(outer):
+            raise ValueError(
+                f"cannot rebuild the index: {folder} is a link leading outside the memory dir "
+                f"{folder.parent}; remove the link (team/ must be a real folder inside it)"
+            )
     excluded = (LOGS_DIRNAME, TEAM_DIRNAME) if scope == "private" else ()
     report = scan_memory_dir(folder, limit=None, exclude_top_level=excluded)
     text = render_index(report.headers)
     if write:
-        atomic_write_text(entrypoint_path(folder), text)
+        from memdir_nb.store import MemoryStore
+
+        # team/ is written through the memory dir's transaction (team rules, secret guard);
+        # any other folder is its own memory dir.
+        is_team = scope == "team" and folder.name == TEAM_DIRNAME
+        store = MemoryStore(folder.parent if is_team else folder)
+        with store.transaction() as tx:
+            tx.write(entrypoint_path(folder), text)  # re-checked now: a swapped folder is refused
     return text

@@ -4,23 +4,24 @@ In KAIROS ("assistant") mode the agent does not keep MEMORY.md up to date while 
 It appends short entries to `logs/YYYY/MM/YYYY-MM-DD.md` (the local date) and leaves the
 sorting into topic files to the consolidation pass in `dream.py`.
 
-Appends are serialised by a `filelock` lock file, so several processes writing at once
-interleave whole entries: no entry is torn, none is lost.
+Appends are serialised by a lock file in logs/ (an flock, as `filelock` takes), so several
+processes writing at once interleave whole entries: no entry is torn, none is lost. They use
+the store's write-time checks (memdir_nb.transaction): the target is resolved and contained,
+and the folders are opened one by one without following symlinks.
 """
 
 from __future__ import annotations
 
 import datetime as _dt
 import os
+import stat
 from pathlib import Path
 
-from filelock import FileLock
-
-from memdir_nb import dates, paths, team_paths
+from memdir_nb import dates, fsutil, paths, transaction
 from memdir_nb.config import resolve_now_ms
-from memdir_nb.constants import DAILY_LOG_LOCK_NAME as LOCK_NAME
-from memdir_nb.constants import LOGS_DIRNAME
+from memdir_nb.constants import DAILY_LOG_LOCK_NAME
 
+LOCK_NAME = DAILY_LOG_LOCK_NAME
 LOCK_TIMEOUT_S = 30.0
 MAX_ENTRY_CHARS = 20_000
 ENTRY_HEADING_PREFIX = "## "
@@ -94,31 +95,65 @@ def append_daily_log(
     day = local_date(now_ms)
     entry = format_entry(text, now_ms=now_ms)
     log_path = Path(paths.daily_log_path(root, day))
-    # Same containment check as every other write: a symlinked logs/ folder must not lead out.
-    team_paths.validate_memory_write_path(str(log_path), str(root))
-    log_path.parent.mkdir(parents=True, exist_ok=True)
-    lock = FileLock(str(root / LOGS_DIRNAME / LOCK_NAME), timeout=LOCK_TIMEOUT_S)
-    with lock:
-        fd = os.open(log_path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+    # The store's write-time checks: containment, realpath, then a walk that never follows a
+    # symlink, so a logs/ folder swapped for a link (before or during the append) is refused.
+    target = transaction.resolve_target(root, log_path)
+    root_fd = os.open(os.path.realpath(root), os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+    try:
+        logs_fd = fsutil.open_dir_nofollow(root_fd, target.parts[:1], create=True)
         try:
-            if os.fstat(fd).st_size == 0:
-                entry = f"# Daily log {day.isoformat()}\n\n" + entry
-            data = entry.encode("utf-8")
-            written = 0
-            while written < len(data):
-                written += os.write(fd, data[written:])
-            os.fsync(fd)
+            lock_fd = transaction.lock_at(logs_fd, LOCK_NAME, LOCK_TIMEOUT_S)
         finally:
-            os.close(fd)
+            os.close(logs_fd)
+        try:
+            day_fd = fsutil.open_dir_nofollow(root_fd, target.parts[:-1], create=True)
+            try:
+                _append_at(day_fd, target.parts[-1], entry, day)
+            finally:
+                os.close(day_fd)
+        finally:
+            os.close(lock_fd)  # closing the descriptor releases the flock
+    finally:
+        os.close(root_fd)
     return log_path
 
 
+def _append_at(dir_fd: int, name: str, entry: str, day: _dt.date) -> None:
+    """Append one entry to a regular file in the folder (created if absent, never a symlink)."""
+    fd = os.open(
+        name,
+        os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC,
+        0o644,
+        dir_fd=dir_fd,
+    )
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise DailyLogError(f"{name} is not a regular file; move it aside and retry")
+        if os.fstat(fd).st_size == 0:
+            entry = f"# Daily log {day.isoformat()}\n\n" + entry
+        data = memoryview(entry.encode("utf-8"))
+        while data:
+            data = data[os.write(fd, data) :]
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
 def read_daily_log_entries(log_path: str | os.PathLike[str]) -> list[tuple[str, str]]:
-    """Parse a daily log into (HH:MM:SS, text) pairs, in file order."""
+    """Parse a daily log into (HH:MM:SS, text) pairs, in file order.
+
+    Read through the contained reader (a regular file, at most DAILY_LOG_READ_MAX_BYTES);
+    ReadRefused (an OSError) says why a log was not read.
+    """
+    from memdir_nb.access import read_contained
+    from memdir_nb.constants import DAILY_LOG_READ_MAX_BYTES
+
     entries: list[tuple[str, str]] = []
     stamp: str | None = None
     body: list[str] = []
-    for line in Path(log_path).read_text(encoding="utf-8").split("\n"):
+    folder = os.path.dirname(os.path.abspath(log_path))
+    text = read_contained(folder, log_path, DAILY_LOG_READ_MAX_BYTES).text
+    for line in text.split("\n"):
         if line.startswith(ENTRY_HEADING_PREFIX):
             if stamp is not None:
                 entries.append((stamp, "\n".join(body).strip("\n")))

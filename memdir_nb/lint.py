@@ -20,12 +20,14 @@ from pathlib import Path
 from typing import Any, Literal
 
 from memdir_nb import textseg
+from memdir_nb.access import ContainedReader, ReadRefused
 from memdir_nb.age import memory_age_days
 from memdir_nb.constants import (
     ENTRYPOINT_NAME,
     MAX_ENTRYPOINT_BYTES,
     MAX_ENTRYPOINT_LINES,
     MAX_INDEX_LINE_CHARS,
+    MEMORY_FILE_READ_MAX_BYTES,
     RECALL_MAX_BYTES,
     RECALL_MAX_LINES,
     TEAM_DIRNAME,
@@ -34,16 +36,16 @@ from memdir_nb.dates import ABSOLUTE_DATE
 from memdir_nb.dates import find_relative_dates as find_date_phrases
 from memdir_nb.draft import has_how_to_apply_line, has_why_line
 from memdir_nb.frontmatter import Frontmatter, parse_frontmatter
-from memdir_nb.index import IndexEntry, parse_index, read_entrypoint_checked
+from memdir_nb.index import IndexEntry, load_entrypoint, parse_index
 from memdir_nb.scan import MemoryHeader, SkippedFile, scan_memory_dir
 from memdir_nb.secret_scan import scan_for_secrets
 from memdir_nb.types import TYPE_NAMES, MemoryType, Scope, scope_of_path, scope_violation
 
 Severity = Literal["error", "warning"]
 
-# Each memory file is read up to this many bytes: enough for any sane memory, bounded for a
-# 10 MB file someone dropped in the folder.
-MAX_READ_BYTES = 256 * 1024
+# Each memory file is read up to this many bytes (through memdir_nb.access): enough for any
+# sane memory, bounded for a 10 MB file someone dropped in the folder.
+MAX_READ_BYTES = MEMORY_FILE_READ_MAX_BYTES
 # Recall injects at most RECALL_MAX_LINES / RECALL_MAX_BYTES of one memory; longer ones are cut.
 STALE_PROJECT_DAYS = 365
 # The secret scan covers the first 64 KB of a body, in windows of 1,000 characters per line.
@@ -99,7 +101,7 @@ SEVERITIES: dict[str, Severity] = {
     "memory-too-long": "warning",
     "stale-project": "warning",
     "index-missing": "warning",
-    "index-not-regular": "error",
+    "index-refused": "error",
     "index-invalid-utf8": "error",
     "index-over-cap": "error",
     "index-line-too-long": "warning",
@@ -165,8 +167,8 @@ class ScopeIndex:
     referenced: frozenset[str] = frozenset()  # memory-dir-relative paths the entries resolve to
     dangling: list[IndexEntry] = field(default_factory=list)
     outside: list[IndexEntry] = field(default_factory=list)  # targets that leave the scope dir
+    problem: str = ""  # why a MEMORY.md that is there counts as missing (a FIFO, a link out)
     valid_utf8: bool = True
-    problem: str | None = None  # the index is not a regular file (FIFO, folder, ...): not read
 
 
 def scope_of(rel: str) -> Scope:
@@ -181,29 +183,20 @@ def _inside(real: str, real_root: str) -> bool:
     return real == real_root or real.startswith(real_root.rstrip(os.sep) + os.sep)
 
 
-def read_memory_text(memory_dir: str | os.PathLike[str], header: MemoryHeader) -> MemoryText:
-    """Read one scanned memory file (bounded) and parse it; OSError propagates."""
-    root = os.path.realpath(os.fspath(memory_dir))
-    real = os.path.realpath(header.file_path)
-    if not _inside(real, root):
-        raise PermissionError(f"{header.filename} resolves outside the memory dir; not read")
-    with open(real, "rb") as fh:
-        st = os.fstat(fh.fileno())
-        data = fh.read(MAX_READ_BYTES + 1)
-    capped = len(data) > MAX_READ_BYTES
-    data = data[:MAX_READ_BYTES]
+def read_memory_text(
+    memory_dir: str | os.PathLike[str],
+    header: MemoryHeader,
+    *,
+    real_root: str | None = None,
+    reader: ContainedReader | None = None,
+) -> MemoryText:
+    """Read one scanned memory file (contained, bounded) and parse it; ReadRefused/OSError propagate."""
+    if reader is None:
+        reader = ContainedReader(memory_dir, real_root=real_root)
+    res = reader.read(header.file_path, MAX_READ_BYTES)
+    st, data, capped = res.stat, res.data, res.truncated
     binary = b"\x00" in data
-    try:
-        text = data.decode("utf-8")
-        invalid = False
-    except UnicodeDecodeError as exc:
-        # A character cut by the read bound is not an encoding problem.
-        if capped and exc.start >= len(data) - 3:
-            text = data[: exc.start].decode("utf-8", errors="replace")
-            invalid = False
-        else:
-            text = data.decode("utf-8", errors="replace")
-            invalid = True
+    text, invalid = res.text, not res.valid_utf8  # a character cut by the cap is not invalid
     if text.startswith("\ufeff"):
         text = text[1:]
     text = text.replace("\r\n", "\n").replace("\r", "\n")
@@ -242,8 +235,8 @@ def read_scope_indexes(memory_dir: str | os.PathLike[str]) -> list[ScopeIndex]:
         )
     out = []
     for scope, scope_dir, rel in scopes:
-        read = read_entrypoint_checked(scope_dir, max_bytes=4 * MAX_ENTRYPOINT_BYTES + 1)
-        text, exists = read.text, read.exists
+        loaded = load_entrypoint(scope_dir, memory_dir=root)
+        text, exists = loaded.text, loaded.exists
         entries = parse_index(text)
         referenced: set[str] = set()
         dangling: list[IndexEntry] = []
@@ -269,8 +262,8 @@ def read_scope_indexes(memory_dir: str | os.PathLike[str]) -> list[ScopeIndex]:
                 frozenset(referenced),
                 dangling,
                 outside,
-                valid_utf8=read.valid_utf8,
-                problem=read.problem,
+                loaded.note() if not exists else "",
+                valid_utf8=loaded.valid_utf8,
             )
         )
     return out
@@ -788,19 +781,19 @@ def lint_index(index: ScopeIndex, memory_files: Iterable[str]) -> list[Finding]:
     c = _Collector(index.path)
     files = sorted(memory_files)
     if not index.exists:
-        if files:
+        if index.problem:
+            c.add(
+                "index-refused",
+                f"{index.problem}: not loaded into any prompt",
+                "replace it with a regular file inside the memory dir: remove the link or FIFO, "
+                "then run `memdir-nb rebuild-index DIR`",
+            )
+        elif files:
             c.add(
                 "index-missing",
                 f"no {index.path} although {len(files)} memory files exist in this scope",
                 "run `memdir-nb rebuild-index DIR` to write one from the files' frontmatter",
             )
-        return c.items
-    if index.problem is not None:
-        c.add(
-            "index-not-regular",
-            f"{index.path} {index.problem}, so nothing of it is loaded",
-            "replace it with a regular file: `memdir-nb rebuild-index DIR` writes one from the topic files",
-        )
         return c.items
     if not index.valid_utf8:
         c.add(
@@ -931,6 +924,7 @@ def lint_dir(
             f"{memory_dir} is not a directory; pass a memory dir (the folder holding MEMORY.md)"
         )
     report = scan_memory_dir(root, limit=None)
+    reader = ContainedReader(root)  # realpath of the dir resolved once for every read
     findings: list[Finding] = []
     memories: list[MemoryText] = []
     skipped = list(report.skipped)
@@ -949,7 +943,19 @@ def lint_dir(
         sorted(report.headers, key=lambda h: h.filename), show=show, desc=f"reading {root.name}"
     ):
         try:
-            mem = read_memory_text(root, h)
+            mem = read_memory_text(root, h, reader=reader)
+        except ReadRefused as exc:  # replaced by a FIFO or a link out since the scan
+            skipped.append(SkippedFile(h.filename, str(exc)))
+            findings.append(
+                Finding(
+                    h.filename,
+                    "unreadable",
+                    "error",
+                    f"not read: {exc}",
+                    "replace it with a regular file inside the memory dir, or remove it",
+                )
+            )
+            continue
         except OSError as exc:
             skipped.append(SkippedFile(h.filename, f"unreadable: {type(exc).__name__}"))
             findings.append(

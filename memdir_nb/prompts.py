@@ -301,18 +301,25 @@ def build_memory_lines(
     return lines
 
 
-def _index_block(scope_dir: str, label: str) -> list[str]:
-    """The framed, truncated MEMORY.md of one scope, or a note that it is empty."""
+def _index_block(scope_dir: str, label: str, memory_dir: str | None = None) -> list[str]:
+    """The framed, truncated MEMORY.md of one scope, or a note that it is empty or refused."""
     path = os.path.join(scope_dir, index.ENTRYPOINT_NAME)
-    raw = index.read_entrypoint(scope_dir)
-    if not raw.strip():
+    loaded = index.load_entrypoint(scope_dir, memory_dir=memory_dir)
+    if loaded.problem:
+        return [
+            f"Contents of {path} ({label}):",
+            "",
+            f"(not loaded: {loaded.note()}. Tell the user; do not write through it. A new "
+            f"{index.ENTRYPOINT_NAME} is created with the next saved memory.)",
+        ]
+    if not loaded.text.strip():
         return [
             f"Contents of {path} ({label}):",
             "",
             f"(empty: there is no {index.ENTRYPOINT_NAME} yet, or it has no entries. Create it "
             "with a pointer line when you save the first memory here.)",
         ]
-    truncation = index.truncate_entrypoint_content(raw)
+    truncation = index.truncate_entrypoint_content(loaded.text)
     return [f"Contents of {path} ({label}):", "", truncation.content]
 
 
@@ -439,7 +446,10 @@ def build_combined_memory_prompt(
     if not skip_index:
         lines += _index_block(auto, "user's auto-memory, persists across conversations")
         lines.append("")
-        lines += _index_block(team, "team memory, shared with everyone on this project")
+        inside = team.startswith(auto.rstrip(os.sep) + os.sep)
+        lines += _index_block(
+            team, "team memory, shared with everyone on this project", auto if inside else None
+        )
     return "\n".join(lines).rstrip("\n") + "\n"
 
 

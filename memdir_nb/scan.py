@@ -23,6 +23,7 @@ from collections import OrderedDict
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 
+from memdir_nb.access import ContainedReader, ReadRefused, file_kind
 from memdir_nb.config import system_clock_ms
 from memdir_nb.constants import (
     ENTRYPOINT_NAME,
@@ -230,6 +231,14 @@ def _symlink_problem(exc: OSError) -> str:
     return f"unreadable symlink: {type(exc).__name__}"
 
 
+def _refusal_reason(exc: ReadRefused) -> str:
+    """A skip reason from the reader's refusal, without the path: 'a FIFO, not a regular file'."""
+    if exc.kind == "unreadable" and exc.errno not in (None, 0, errno.ELOOP):
+        return f"unreadable: {type(OSError(exc.errno, '')).__name__}"
+    detail = exc.detail
+    return detail[3:] if detail.startswith("is ") else detail
+
+
 def _is_memory_name(name: str) -> bool:
     """A *.md file that is not an index and not hidden (dot-files include in-progress temp files)."""
     return name.endswith(".md") and name != ENTRYPOINT_NAME and not name.startswith(".")
@@ -275,13 +284,18 @@ def _walk(
                     if name.startswith(".") or (not prefix and name in excluded):
                         continue
                     stack.append((entry.path, rel + "/"))
-                elif _is_memory_name(name) and entry.is_file(follow_symlinks=False):
+                elif _is_memory_name(name):
                     if not prefix and is_repository_file(name):
                         if ignored is not None:
                             ignored.append(name)
                         continue
                     st = entry.stat(follow_symlinks=False)
-                    found.append(_Candidate(st.st_mtime_ns, rel, entry.path, entry.path, st))
+                    if _stat.S_ISREG(st.st_mode):
+                        found.append(_Candidate(st.st_mtime_ns, rel, entry.path, entry.path, st))
+                    else:  # a FIFO, socket or device named like a memory: never opened
+                        skipped.append(
+                            SkippedFile(rel, f"{file_kind(st.st_mode)}, not a regular file")
+                        )
             except OSError as exc:  # vanished or unreadable between listing and stat
                 skipped.append(SkippedFile(rel, f"unreadable: {type(exc).__name__}"))
     return found, skipped
@@ -363,54 +377,55 @@ def scan_memory_dir(
     read_now: dict[str, CachedHeader] = {}
     hits = misses = racy = 0
     headers: list[MemoryHeader] = []
-    for cand in found:
-        if limit is not None and len(headers) >= limit:
-            break
-        if view is not None:
-            cached = view.get(cand.open_path)
-            if cached is not None and cached.key == stat_key(cand.st):
-                hits += 1
-                headers.append(
-                    MemoryHeader(
-                        filename=cand.rel,
-                        file_path=cand.path,
-                        mtime_ms=cand.st.st_mtime_ns / 1_000_000,
-                        name=cached.name,
-                        description=cached.description,
-                        type=cached.type,
-                        malformed=cached.malformed,
+    # The walk has just lstat'ed every candidate, so the reader skips its own pre-open lstat;
+    # the no-follow open and the fstat after it still refuse anything swapped in since.
+    with ContainedReader(root, real_root=real_root, check_before_open=False) as reader:
+        for cand in found:
+            if limit is not None and len(headers) >= limit:
+                break
+            if view is not None:
+                cached = view.get(cand.open_path)
+                if cached is not None and cached.key == stat_key(cand.st):
+                    hits += 1
+                    headers.append(
+                        MemoryHeader(
+                            filename=cand.rel,
+                            file_path=cand.path,
+                            mtime_ms=cand.st.st_mtime_ns / 1_000_000,
+                            name=cached.name,
+                            description=cached.description,
+                            type=cached.type,
+                            malformed=cached.malformed,
+                        )
                     )
-                )
+                    continue
+                misses += 1
+            try:
+                fm, st = read_header(cand.open_path, reader=reader)
+            except ReadRefused as exc:  # replaced by a FIFO, a link out, ... since the listing
+                skipped.append(SkippedFile(cand.rel, _refusal_reason(exc)))
                 continue
-            misses += 1
-        try:
-            fm, st = read_header(cand.open_path, nofollow=True)
-        except OSError as exc:
-            reason = (
-                "symlink appeared after listing"
-                if exc.errno == errno.ELOOP
-                else f"unreadable: {type(exc).__name__}"
-            )
-            skipped.append(SkippedFile(cand.rel, reason))
-            continue
-        if cache is not None:
-            if cache._trusts(st, started_ms):
-                read_now[cand.open_path] = CachedHeader(
-                    stat_key(st), fm.name, fm.description, fm.type, fm.malformed
+            except OSError as exc:
+                skipped.append(SkippedFile(cand.rel, f"unreadable: {type(exc).__name__}"))
+                continue
+            if cache is not None:
+                if cache._trusts(st, started_ms):
+                    read_now[cand.open_path] = CachedHeader(
+                        stat_key(st), fm.name, fm.description, fm.type, fm.malformed
+                    )
+                else:
+                    racy += 1
+            headers.append(
+                MemoryHeader(
+                    filename=cand.rel,
+                    file_path=cand.path,
+                    mtime_ms=st.st_mtime_ns / 1_000_000,
+                    name=fm.name,
+                    description=fm.description,
+                    type=fm.type,
+                    malformed=fm.malformed,
                 )
-            else:
-                racy += 1
-        headers.append(
-            MemoryHeader(
-                filename=cand.rel,
-                file_path=cand.path,
-                mtime_ms=st.st_mtime_ns / 1_000_000,
-                name=fm.name,
-                description=fm.description,
-                type=fm.type,
-                malformed=fm.malformed,
             )
-        )
     # The fstat'ed mtime can be newer than the listed one if a file changed meanwhile.
     headers.sort(key=lambda h: (-h.mtime_ms, h.filename))
     skipped.sort(key=lambda s: s.path)

@@ -1,40 +1,49 @@
-"""MemoryStore: the only code that writes memories. Atomic files, one lock, a trash instead of unlink.
+"""MemoryStore: saves, updates, forgets and moves memories, each as one store transaction.
 
 Every change (a topic file plus the MEMORY.md line that points at it, or a move between the
-private and team scopes with both indexes) happens in one step under a single
-`filelock.FileLock` at `<memory_dir>/.memdir.lock`. Files are written to a dot-prefixed temp
-file in the same folder, fsynced and `os.replace`d, so a reader sees the old file or the new
-one, never half of one. If any write in a step fails, the files it already changed are put
-back as they were.
+private and team scopes with both indexes) is one `StoreTransaction` (memdir_nb.transaction):
+the store lock at `<memory_dir>/.memdir.lock`, every target checked again when it is written,
+files replaced atomically through directory descriptors that never follow a symlink, the
+secret guard on every write into team/, and a journal that rolls the step back if it fails or
+the process is killed. `store.transaction()` hands the same door to other writers (dream,
+index rebuilds, the extractor's tools).
 """
 
 from __future__ import annotations
 
 import builtins
 import datetime as _dt
-import hashlib
 import logging
 import os
-import re
-import unicodedata
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from memdir_nb import frontmatter, index, scan, secret_scan, team_paths
+from memdir_nb import constants, frontmatter, index, scan, secret_scan, team_paths
+from memdir_nb.access import holds_exactly
 from memdir_nb.config import resolve_now_ms
-from memdir_nb.constants import ENTRYPOINT_NAME, STORE_LOCK_NAME, TEAM_DIRNAME, TRASH_DIRNAME
-from memdir_nb.draft import (
-    DraftVerdict,
-    body_problem,
-    scope_problem,
-    text_problem,
-    type_problem,
-    validate_draft,
+from memdir_nb.constants import ENTRYPOINT_NAME
+from memdir_nb.draft import DraftVerdict, validate_draft
+from memdir_nb.store_checks import (  # noqa: F401  (re-exported: public names of the store)
+    MAX_SLUG_CHARS,
+    MemoryNotFoundError,
+    MemoryValidationError,
+    _require_body,
+    _require_scope,
+    _require_text,
+    _require_type,
+    check_plain_md_name,
+    default_filename,
+    raise_for_verdict,
+    slugify,
 )
-from memdir_nb.fsutil import atomic_write_bytes, atomic_write_text, fsync_dir
+from memdir_nb.transaction import (
+    CrashHook,
+    StoreTransaction,
+    TransactionError,
+    open_transaction,
+)
 from memdir_nb.types import (
     SCOPES,
     USER_NEVER_TEAM,
@@ -49,152 +58,10 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-LOCK_NAME = STORE_LOCK_NAME  # kept as an alias: older callers import store.LOCK_NAME
-MAX_SLUG_CHARS = 60
-LOCK_TIMEOUT_S = 60.0
-
-
-class MemoryValidationError(ValueError):
-    """Bad input to the store; the message names the problem and the fix. Nothing was written."""
-
-
-class MemoryNotFoundError(MemoryValidationError):
-    """The memory file named does not exist."""
-
-
-# --- input checks -------------------------------------------------------------------------
-
-
-# The rules themselves live in memdir_nb.draft (validate_draft); these raise their verdicts.
-
-
-def _require_text(value: object, what: str, *, one_line: bool) -> str:
-    """A non-blank string (stripped); one_line refuses line breaks that would break the index."""
-    problem = text_problem(value, what, one_line=one_line)
-    if problem:
-        raise MemoryValidationError(problem)
-    return str(value).strip()
-
-
-def _require_type(raw: object) -> MemoryType:
-    problem = type_problem(raw)
-    if problem:
-        raise MemoryValidationError(problem)
-    return require_memory_type(raw)
-
-
-def _require_body(body: object) -> str:
-    problem = body_problem(body)
-    if problem:
-        raise MemoryValidationError(problem)
-    return str(body)
-
-
-def _require_scope(scope: object) -> str:
-    problem = scope_problem(scope)
-    if problem:
-        raise MemoryValidationError(problem)
-    return str(scope)
-
-
-def raise_for_verdict(verdict: DraftVerdict) -> None:
-    """Raise the verdict's errors: MemoryValidationError, or SecretInTeamMemoryError for secrets alone."""
-    others = [p.message for p in verdict.errors if p.code != "secret-in-team"]
-    if others:
-        raise MemoryValidationError("; ".join(others))
-    if verdict.errors:
-        raise secret_scan.SecretInTeamMemoryError(verdict.secret_findings)
-
-
-def check_plain_md_name(filename: object) -> str:
-    """A bare `*.md` file name: no folders, no `..`, no leading dot, not MEMORY.md, no NUL/backslash."""
-    fix = "pass a plain file name such as 'feedback_testing.md' (the scope picks the folder)"
-    if not isinstance(filename, str) or not filename:
-        raise MemoryValidationError(f"filename must be a non-empty string; {fix}")
-    if "\0" in filename:
-        raise MemoryValidationError(f"filename {filename!r} contains a NUL byte; {fix}")
-    if "\\" in filename:
-        raise MemoryValidationError(f"filename {filename!r} contains a backslash; {fix}")
-    if "/" in filename or filename in (".", ".."):
-        raise MemoryValidationError(f"filename {filename!r} is a path, not a file name; {fix}")
-    if ".." in filename:
-        raise MemoryValidationError(f"filename {filename!r} contains '..'; {fix}")
-    if filename.startswith("."):
-        raise MemoryValidationError(
-            f"filename {filename!r} starts with a dot, so scans would never see it; {fix}"
-        )
-    if not filename.endswith(".md") or filename == ".md":
-        raise MemoryValidationError(f"filename {filename!r} does not end in .md; {fix}")
-    if filename.casefold() == ENTRYPOINT_NAME.casefold():
-        raise MemoryValidationError(
-            f"{filename!r} is the index file, not a memory; choose another name ({fix})"
-        )
-    if any(ord(c) < 32 for c in filename):
-        raise MemoryValidationError(f"filename {filename!r} contains a control character; {fix}")
-    # percent-encoded or Unicode look-alike traversal ('%2e%2e%2f', fullwidth dots): PathTraversalError
-    team_paths.sanitize_path_key(filename)
-    return filename
-
-
-def slugify(name: str, *, max_chars: int = MAX_SLUG_CHARS) -> str:
-    """Lowercase ascii words joined by '_' (accents dropped), cut at a word end; a short hash if nothing is left."""
-    ascii_text = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode("ascii")
-    words = re.findall(r"[a-z0-9]+", ascii_text.lower())
-    slug = ""
-    for word in words:
-        candidate = f"{slug}_{word}" if slug else word
-        if len(candidate) > max_chars:
-            if not slug:
-                slug = word[:max_chars]
-            break
-        slug = candidate
-    if not slug:
-        slug = "m" + hashlib.sha1(name.encode("utf-8")).hexdigest()[:8]
-    return slug
-
-
-def default_filename(name: str, memory_type: MemoryType | str) -> str:
-    """`{type}_{slug(name)}.md`."""
-    return f"{_require_type(memory_type).value}_{slugify(name)}.md"
-
-
-# --- atomic writes with rollback ----------------------------------------------------------
-
-
-@dataclass
-class _Step:
-    """The files changed so far in one locked step, so a failure can put them back."""
-
-    undo: list[tuple[str, Path, object]] = field(default_factory=list)
-
-    def write(self, path: Path, text: str) -> None:
-        previous: bytes | None = path.read_bytes() if path.exists() else None
-        atomic_write_text(path, text)
-        self.undo.append(("write", path, previous))
-
-    def move(self, src: Path, dst: Path) -> None:
-        if os.path.lexists(dst):
-            raise FileExistsError(f"{dst} already exists")
-        os.replace(src, dst)
-        fsync_dir(dst.parent)
-        self.undo.append(("move", dst, src))
-
-    def rollback(self) -> list[str]:
-        """Undo in reverse order; return what could not be undone (empty when all went back)."""
-        failed: list[str] = []
-        for kind, path, other in reversed(self.undo):
-            try:
-                if kind == "move" and isinstance(other, Path):
-                    os.replace(path, other)
-                elif other is None:
-                    os.unlink(path)
-                elif isinstance(other, bytes):
-                    atomic_write_bytes(path, other)
-            except OSError as exc:  # keep undoing the rest; report what could not be restored
-                failed.append(f"could not undo the {kind} of {path}: {exc}")
-                log.error(failed[-1])
-        return failed
-
+LOCK_NAME = constants.STORE_LOCK_NAME
+TRASH_DIRNAME = constants.TRASH_DIRNAME
+TEAM_DIRNAME = constants.TEAM_DIRNAME
+LOCK_TIMEOUT_S = constants.STORE_LOCK_TIMEOUT_S
 
 # --- the store ----------------------------------------------------------------------------
 
@@ -208,11 +75,15 @@ class MemoryStore:
         *,
         config: MemdirConfig | None = None,
         now_ms: float | None = None,
+        crash_hook: CrashHook | None = None,
     ) -> None:
         self.memory_dir = Path(os.path.abspath(os.fspath(memory_dir)))
+        # Tests pass a callable that is told each named point inside a step (and may kill the process there).
+        self.crash_hook = crash_hook
+        self._in_transaction = False
         self.team_dir = self.memory_dir / TEAM_DIRNAME
         self.trash_dir = self.memory_dir / TRASH_DIRNAME
-        self.lock_path = self.memory_dir / STORE_LOCK_NAME
+        self.lock_path = self.memory_dir / LOCK_NAME
         self.config = config
         self._fixed_now_ms = now_ms
         self.warnings: list[str] = []
@@ -260,29 +131,31 @@ class MemoryStore:
         )
 
     @contextmanager
-    def _locked(self) -> Iterator[_Step]:
-        """Hold the one lock for the whole memory dir; undo the step's writes if it fails."""
-        from filelock import FileLock, Timeout
+    def transaction(self) -> Iterator[StoreTransaction]:
+        """The one door for writes: the store lock, write-time checks, the secret guard, rollback.
 
-        os.makedirs(self.memory_dir, exist_ok=True)
-        self._validate_target(self.lock_path, "private")  # a planted symlink is refused up front
-        lock = FileLock(str(self.lock_path), timeout=LOCK_TIMEOUT_S)
+        `with store.transaction() as tx: tx.write("team/x.md", text)`; a step that raises (or a
+        process killed inside it) is rolled back, by the journal if need be.
+        """
+        if self._in_transaction:
+            raise TransactionError(
+                "this store is already inside a transaction; do the work with the open `tx` "
+                "instead of calling store methods inside it (a second lock would wait forever)"
+            )
+        self._in_transaction = True
         try:
-            lock.acquire()
-        except Timeout as exc:
-            raise TimeoutError(
-                f"another process has held {self.lock_path} for over {LOCK_TIMEOUT_S:.0f}s; "
-                "if no memdir process is running, delete that lock file and retry"
-            ) from exc
-        step = _Step()
-        try:
-            yield step
-        except BaseException as exc:
-            for problem in step.rollback():
-                exc.add_note(problem)
-            raise
+            with open_transaction(self.memory_dir, crash_hook=self.crash_hook) as tx:
+                for note in tx.recovered:
+                    self.warnings.append(note)
+                    log.warning(note)
+                yield tx
         finally:
-            lock.release()
+            self._in_transaction = False
+
+    def recover(self) -> builtins.list[str]:
+        """Repair what a killed step left (roll it back, or finish it); returns what was done."""
+        with open_transaction(self.memory_dir, crash_hook=self.crash_hook) as tx:
+            return builtins.list(tx.recovered)
 
     def _scan_fields(
         self, name: str, description: str, body: str
@@ -298,25 +171,28 @@ class MemoryStore:
             self.warnings.append(msg)
             log.warning(msg)
 
-    def _write_index_line(self, step: _Step, scope: str, plain: str, title: str, hook: str) -> None:
-        scope_dir = self._scope_dir(scope)
-        entry_path = self._validate_target(scope_dir / ENTRYPOINT_NAME, scope)
-        current = index.read_entrypoint(scope_dir)
+    def _write_index_line(
+        self, tx: StoreTransaction, scope: str, plain: str, title: str, hook: str
+    ) -> None:
+        entry_path = self._scope_dir(scope) / ENTRYPOINT_NAME
+        current = tx.read_text(entry_path) or ""
         line = index.format_index_entry(title, plain, hook)
-        step.write(entry_path, index.upsert_index_entry(current, line, plain))
+        tx.write(entry_path, index.upsert_index_entry(current, line, plain))
 
-    def _remove_index_line(self, step: _Step, scope: str, plain: str) -> None:
-        scope_dir = self._scope_dir(scope)
-        current = index.read_entrypoint(scope_dir)
+    def _remove_index_line(self, tx: StoreTransaction, scope: str, plain: str) -> None:
+        entry_path = self._scope_dir(scope) / index.ENTRYPOINT_NAME
+        current = tx.read_text(entry_path) or ""
         if not current:
             return
         updated = index.remove_index_entry(current, plain)
         if updated != current:
-            entry_path = self._validate_target(scope_dir / ENTRYPOINT_NAME, scope)
-            step.write(entry_path, updated)
+            tx.write(entry_path, updated)
 
-    def _read(self, path: Path) -> tuple[frontmatter.Frontmatter, str]:
-        return frontmatter.parse_memory_file(path)
+    def _read(self, tx: StoreTransaction, path: Path) -> tuple[frontmatter.Frontmatter, str]:
+        text = tx.read_text(path)
+        if text is None:
+            raise FileNotFoundError(path)
+        return frontmatter.parse_frontmatter(text)
 
     # -- public API
 
@@ -344,15 +220,12 @@ class MemoryStore:
         self._validate_target(scope_dir / ENTRYPOINT_NAME, scope)
         text = frontmatter.render_memory_file(name, description, mtype, body)
 
-        with self._locked() as step:
+        with self.transaction() as tx:
             plain = self._pick_filename(scope, base, text, explicit=filename is not None)
             target = self._validate_target(scope_dir / plain, scope)
-            os.makedirs(scope_dir, exist_ok=True)
-            if not (
-                target.exists() and target.read_text(encoding="utf-8", errors="replace") == text
-            ):
-                step.write(target, text)
-            self._write_index_line(step, scope, plain, name, description)
+            if not holds_exactly(self.memory_dir, target, text.encode("utf-8")):
+                tx.write(target, text)
+            self._write_index_line(tx, scope, plain, name, description)
         self._keep_warnings(self._rel(scope, plain), verdict)
         log.debug("saved %s", self._rel(scope, plain))
         return scope_dir / plain
@@ -367,11 +240,7 @@ class MemoryStore:
             path = scope_dir / plain
             if not os.path.lexists(path):
                 return plain
-            if (
-                path.is_file()
-                and not path.is_symlink()
-                and path.read_text(encoding="utf-8", errors="replace") == text
-            ):
+            if not path.is_symlink() and holds_exactly(self.memory_dir, path, text.encode("utf-8")):
                 return plain  # the very same memory saved again: no duplicate
             if explicit:
                 raise MemoryValidationError(
@@ -405,11 +274,11 @@ class MemoryStore:
         if not os.path.lexists(scope_dir / plain):
             raise self._not_found(rel)
 
-        with self._locked() as step:
+        with self.transaction() as tx:
             target = self._validate_target(scope_dir / plain, scope)
             if not target.is_file():
                 raise self._not_found(rel)
-            fm, old_body = self._read(target)
+            fm, old_body = self._read(tx, target)
             final_name = new_name or (fm.name or "").strip()
             final_desc = new_desc or (fm.description or "").strip()
             if not final_name or not final_desc:
@@ -437,8 +306,8 @@ class MemoryStore:
             text = frontmatter.render_updated_memory_file(
                 fm, final_name, final_desc, final_type, final_body
             )
-            step.write(target, text)
-            self._write_index_line(step, scope, plain, final_name, final_desc)
+            tx.write(target, text)
+            self._write_index_line(tx, scope, plain, final_name, final_desc)
         self._keep_warnings(rel, verdict)
         return scope_dir / plain
 
@@ -452,14 +321,13 @@ class MemoryStore:
         self._validate_target(source, scope)
         self._validate_target(self.trash_dir / "x", "private")
 
-        with self._locked() as step:
+        with self.transaction() as tx:
             if not os.path.lexists(source):
                 raise self._not_found(rel)
             self._validate_target(source, scope)
             trash_path = self._validate_target(self._trash_path(rel), "private")
-            os.makedirs(self.trash_dir, exist_ok=True)
-            step.move(source, trash_path)
-            self._remove_index_line(step, scope, plain)
+            tx.move(source, trash_path)
+            self._remove_index_line(tx, scope, plain)
         return trash_path
 
     def _trash_path(self, rel: str) -> Path:
@@ -505,11 +373,11 @@ class MemoryStore:
         self._validate_target(source, src_scope)
         self._validate_target(self._scope_dir(dst_scope) / plain, dst_scope)
 
-        with self._locked() as step:
+        with self.transaction() as tx:
             source = self._validate_target(source, src_scope)
             if not source.is_file():
                 raise self._not_found(rel)
-            fm, body = self._read(source)
+            fm, body = self._read(tx, source)
             if dst_scope == "team":
                 if scope_violation(fm.type, dst_scope):
                     raise MemoryValidationError(
@@ -535,22 +403,21 @@ class MemoryStore:
                     f"{self._rel(dst_scope, plain)} already exists; rename or forget one of the "
                     f"two before you {verb} {rel}"
                 )
-            os.makedirs(dst_dir, exist_ok=True)
-            step.move(source, target)
-            self._remove_index_line(step, src_scope, plain)
-            self._write_index_line(step, dst_scope, plain, fm.name.strip(), fm.description.strip())
+            tx.move(source, target)  # into team: the raw file is scanned for secrets
+            self._remove_index_line(tx, src_scope, plain)
+            self._write_index_line(tx, dst_scope, plain, fm.name.strip(), fm.description.strip())
         return dst_dir / plain
 
     def rebuild_indexes(self) -> dict[str, Path]:
         """Regenerate both MEMORY.md files from the topic files' frontmatter, under the lock."""
         written: dict[str, Path] = {}
-        with self._locked() as step:
+        with self.transaction() as tx:
             for scope in SCOPES:
                 scope_dir = self._scope_dir(scope)
                 if not scope_dir.is_dir():
                     continue
                 entry = self._validate_target(scope_dir / ENTRYPOINT_NAME, scope)
                 text = index.rebuild_index(scope_dir, write=False, scope=scope)
-                step.write(entry, text)
+                tx.write(entry, text)
                 written[scope] = entry
         return written

@@ -472,11 +472,11 @@ def format_list(infos: list[MemoryDirInfo]) -> str:
                 f"oldest {plural(info.oldest_age_days or 0, 'day')} old"
             )
         for ix in info.indexes:
+            if ix.problem:
+                lines.append(f"  {ix.scope} index: {ix.problem}")
+                continue
             if not ix.exists:
                 lines.append(f"  {ix.scope} index: no MEMORY.md")
-                continue
-            if ix.problem:
-                lines.append(f"  {ix.scope} index: MEMORY.md {ix.problem}")
                 continue
             state = "TRUNCATED when loaded" if ix.truncated else "fits"
             lines.append(

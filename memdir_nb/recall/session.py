@@ -8,8 +8,14 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from memdir_nb.access import ReadRefused, read_contained
 from memdir_nb.age import memory_header
-from memdir_nb.constants import MAX_SESSION_BYTES, RECALL_MAX_BYTES, RECALL_MAX_LINES
+from memdir_nb.constants import (
+    MAX_SESSION_BYTES,
+    RECALL_MAX_BYTES,
+    RECALL_MAX_LINES,
+    RECALL_READ_SLACK_BYTES,
+)
 from memdir_nb.recall.base import RelevantMemory, Selector
 from memdir_nb.recall.find import recall_memories
 from memdir_nb.recall.request import RecallRequest
@@ -201,7 +207,7 @@ class RecallSession:
             )
         )
         self.last_selector_error = getattr(selector, "last_error", None)
-        return self.inject(found, now_ms=now_ms)
+        return self.inject(found, now_ms=now_ms, memory_dir=memory_dir)
 
     def _default_selector(self, config: MemdirConfig | None) -> Selector:
         """The session's own default selector, built once per config so its caches last the session."""
@@ -211,9 +217,17 @@ class RecallSession:
         return self._selector
 
     def inject(
-        self, memories: Iterable[RelevantMemory], *, now_ms: float | None = None
+        self,
+        memories: Iterable[RelevantMemory],
+        *,
+        now_ms: float | None = None,
+        memory_dir: str | os.PathLike[str] | None = None,
     ) -> list[InjectedMemory]:
-        """Read, cap and account for each memory; stop for good when the budget runs out."""
+        """Read, cap and account for each memory; stop for good when the budget runs out.
+
+        Each file is read through the contained reader: inside memory_dir (default: the
+        file's own folder), a regular file, at most the memory cap plus a few bytes.
+        """
 
         injected: list[InjectedMemory] = []
         for memory in memories:
@@ -223,8 +237,12 @@ class RecallSession:
                     break
                 if path in self._surfaced:
                     continue
+            root = memory_dir if memory_dir is not None else os.path.dirname(path)
             try:
-                file_bytes, raw = _read_capped(path, self.max_memory_bytes)
+                file_bytes, raw = _read_capped(root, path, self.max_memory_bytes)
+            except ReadRefused as err:  # a FIFO, a link out of the dir, a vanished file
+                self.skipped.append((path, f"unreadable: {err}"))
+                continue
             except OSError as err:
                 self.skipped.append((path, f"unreadable: {type(err).__name__}: {err}"))
                 continue
@@ -265,19 +283,13 @@ class RecallSession:
         return "\n".join(blocks)
 
 
-def _read_capped(path: str, max_bytes: int) -> tuple[int, str]:
-    """(file size, text of at most max_bytes+4 bytes) from one open; CRLF normalised."""
-    with open(path, "rb") as handle:
-        size = os.fstat(handle.fileno()).st_size
-        data = handle.read(max_bytes + 4)  # a little over, so a cut can be seen
-    text = (
-        data.decode("utf-8", "replace")
-        if len(data) <= max_bytes
-        else data.decode("utf-8", "ignore")
-    )
+def _read_capped(root: str | os.PathLike[str], path: str, max_bytes: int) -> tuple[int, str]:
+    """(file size, text of at most max_bytes + slack bytes) from one contained read; CRLF normalised."""
+    res = read_contained(root, path, max_bytes + RECALL_READ_SLACK_BYTES)
+    text = res.text
     if text.startswith("\ufeff"):
         text = text[1:]
-    return size, text.replace("\r\n", "\n")
+    return res.total_size, text.replace("\r\n", "\n")
 
 
 def render_recall(

@@ -61,7 +61,7 @@ def _index_lines(memory_dir: Path) -> dict[str, str]:
 
     lines: dict[str, str] = {}
     for scope_dir, prefix in ((memory_dir, ""), (memory_dir / TEAM_DIRNAME, TEAM_DIRNAME + "/")):
-        for entry in parse_index(read_entrypoint(scope_dir)):
+        for entry in parse_index(read_entrypoint(scope_dir, memory_dir=memory_dir)):
             lines.setdefault(prefix + entry.target, entry.raw.strip())
     return lines
 
@@ -150,12 +150,16 @@ class MemoryDetail:
 
 def memory_detail(row: MemoryRow, *, now_ms: float | None = None) -> MemoryDetail:
     """Read one memory (bounded) and describe how recall would present it."""
+    from memdir_nb.access import ReadRefused, read_contained
     from memdir_nb.age import memory_freshness_note, memory_header
 
-    with open(row.file_path, "rb") as fh:
-        data = fh.read(MAX_PREVIEW_BYTES + 1)
-    truncated = len(data) > MAX_PREVIEW_BYTES
-    text = data[:MAX_PREVIEW_BYTES].decode("utf-8", errors="replace")
+    path = row.file_path
+    root = path[: -len(row.filename)] if path.endswith(row.filename) else os.path.dirname(path)
+    try:
+        res = read_contained(root, path, MAX_PREVIEW_BYTES)
+        text, truncated = res.text, res.truncated
+    except ReadRefused as exc:  # a FIFO or a link out planted since the scan: say so, read nothing
+        text, truncated = f"(not shown: {exc})", False
     note = memory_freshness_note(row.mtime_ms, now_ms)
     index_file = f"{TEAM_DIRNAME}/{ENTRYPOINT_NAME}" if row.scope == "team" else ENTRYPOINT_NAME
     return MemoryDetail(

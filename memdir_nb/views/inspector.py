@@ -37,6 +37,9 @@ class IndexBudget:
     was_byte_truncated: bool
     dropped_lines: list[DroppedLine]
     warning: str
+    problem: str = (
+        ""  # why the file counts as missing (a FIFO, a link out), or what the read cap cut
+    )
 
     @property
     def line_fraction(self) -> float:
@@ -54,16 +57,15 @@ def index_budget(memory_dir: str | os.PathLike[str], scope: Scope = "private") -
     from memdir_nb.index import (
         MAX_ENTRYPOINT_BYTES,
         MAX_ENTRYPOINT_LINES,
-        entrypoint_path,
-        read_entrypoint,
+        load_entrypoint,
         truncate_entrypoint_content,
     )
 
     if scope not in ("private", "team"):
         raise ValueError(f"scope must be 'private' or 'team', got {scope!r}")
     scope_dir = Path(memory_dir) / TEAM_DIRNAME if scope == "team" else Path(memory_dir)
-    path = entrypoint_path(scope_dir)
-    raw = read_entrypoint(scope_dir)
+    loaded = load_entrypoint(scope_dir, memory_dir=memory_dir)
+    raw = loaded.text
     result = truncate_entrypoint_content(raw)
     # truncation works on the stripped text: map its line numbers back to the file's
     trimmed = raw.strip()
@@ -85,8 +87,8 @@ def index_budget(memory_dir: str | os.PathLike[str], scope: Scope = "private") -
             dropped.append(DroppedLine(i + 1 + offset, lines[i], reason))
     return IndexBudget(
         scope=scope,
-        path=str(path),
-        exists=path.is_file(),
+        path=loaded.path,
+        exists=loaded.exists,
         line_count=result.line_count,
         byte_count=result.byte_count,
         max_lines=MAX_ENTRYPOINT_LINES,
@@ -96,4 +98,5 @@ def index_budget(memory_dir: str | os.PathLike[str], scope: Scope = "private") -
         was_byte_truncated=result.was_byte_truncated,
         dropped_lines=dropped,
         warning=result.warning,
+        problem=loaded.note(),
     )

@@ -62,7 +62,7 @@ def promotion_verdict(memory_dir: str | os.PathLike[str], filename: str) -> Prom
 
     if scope_of(filename) == "team":
         return PromotionVerdict(filename, False, ["it is already in team memory"], [])
-    fm, body = parse_memory_file(Path(memory_dir) / filename)
+    fm, body = parse_memory_file(Path(memory_dir) / filename, root=memory_dir)
     reasons: list[str] = []
     if fm.type is MemoryType.USER:
         reasons.append("user memories are always private")

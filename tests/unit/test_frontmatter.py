@@ -444,3 +444,13 @@ def test_unknown_nested_type_is_reported_like_a_top_level_one() -> None:
     fm, _ = parse_frontmatter("---\nname: n\ndescription: d\nmetadata:\n  type: gotcha\n---\n")
     assert fm.type is None and fm.raw_type == "gotcha"
     assert any("unknown type 'gotcha'" in p for p in fm.problems)
+
+
+def test_whole_file_parse_refuses_a_file_over_the_cap(tmp_path: Path) -> None:
+    from memdir_nb.frontmatter import MemoryFileTooLargeError, parse_memory_file
+
+    path = write(tmp_path / "m.md", GOOD + "x" * 100)
+    fm, _ = parse_memory_file(path, cap=len(GOOD) + 10)
+    assert any("only the first" in p for p in fm.problems)
+    with pytest.raises(MemoryFileTooLargeError, match="cannot be rewritten"):
+        parse_memory_file(path, cap=len(GOOD) + 10, whole=True)

@@ -357,7 +357,8 @@ def test_rebuild_is_atomic_and_leaves_no_temp_files(tmp_path: Path) -> None:
     rebuild_index(tmp_path)
     assert index.stat().st_ino != inode_before  # replaced, not rewritten in place
     assert stat.S_IMODE(index.stat().st_mode) == 0o640
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["MEMORY.md", "user_a.md"]
+    # the store transaction's lock stays (as after any store write); no temp file, no journal
+    assert sorted(p.name for p in tmp_path.iterdir()) == [".memdir.lock", "MEMORY.md", "user_a.md"]
 
 
 def test_rebuild_of_missing_folder_is_a_clear_error(tmp_path: Path) -> None:
@@ -438,7 +439,8 @@ def test_a_fifo_index_is_not_read_and_does_not_block(tmp_path) -> None:
 
     os.mkfifo(tmp_path / "MEMORY.md")
     read = read_entrypoint_checked(tmp_path)
-    assert read.exists and read.text == "" and "FIFO" in (read.problem or "")
+    # the contained reader's rule: a FIFO index counts as missing, and says why
+    assert not read.exists and read.text == "" and "FIFO" in read.problem
     assert read_entrypoint(tmp_path) == ""
 
 
@@ -446,4 +448,24 @@ def test_a_missing_index_reads_as_empty(tmp_path) -> None:
     from memdir_nb.index import read_entrypoint_checked
 
     read = read_entrypoint_checked(tmp_path)
-    assert (read.exists, read.text, read.valid_utf8, read.problem) == (False, "", True, None)
+    assert (read.exists, read.text, read.valid_utf8, read.problem) == (False, "", True, "")
+
+
+def test_index_over_the_read_cap_is_refused_for_edits_not_cut(tmp_path: Path) -> None:
+    from memdir_nb.constants import INDEX_READ_MAX_BYTES
+    from memdir_nb.index import IndexTooLargeError, load_entrypoint, read_entrypoint_whole
+
+    line = "- [Note](note.md) — a hook\n"
+    (tmp_path / "MEMORY.md").write_text(line * (INDEX_READ_MAX_BYTES // len(line) + 10))
+    loaded = load_entrypoint(tmp_path)
+    assert loaded.exists and loaded.truncated and "only the first" in loaded.note()
+    with pytest.raises(IndexTooLargeError, match="rebuild_index"):
+        read_entrypoint_whole(tmp_path)
+
+
+def test_missing_index_has_no_problem_but_a_dangling_link_does(tmp_path: Path) -> None:
+    from memdir_nb.index import load_entrypoint
+
+    assert (load_entrypoint(tmp_path).exists, load_entrypoint(tmp_path).problem) == (False, "")
+    os.symlink("gone.md", tmp_path / "MEMORY.md")
+    assert load_entrypoint(tmp_path).problem == "MEMORY.md is a dangling symlink"

@@ -702,7 +702,7 @@ def test_lint_reports_an_index_that_is_a_fifo(tmp_path) -> None:
     from memdir_nb.lint import lint_memory_dir
 
     os.mkfifo(tmp_path / "MEMORY.md")
-    found = [f for f in lint_memory_dir(tmp_path) if f.rule == "index-not-regular"]
+    found = [f for f in lint_memory_dir(tmp_path) if f.rule == "index-refused"]
     assert len(found) == 1 and "FIFO" in found[0].message
 
 

@@ -64,14 +64,17 @@ def cold(root: Path, limit: int | None = 200) -> ScanReport:
 
 @pytest.fixture
 def count_opens(monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    """Every path opened through os.open (the scan's reader) or builtins.open from now on."""
+    """Every file opened through os.open (the scan's reader) or builtins.open from now on."""
     opened: list[str] = []
     real_os_open: Callable[..., int] = os.open
     real_open = open
 
-    def counting_os_open(path, *args, **kwargs):  # type: ignore[no-untyped-def]
-        opened.append(os.fspath(path))
-        return real_os_open(path, *args, **kwargs)
+    def counting_os_open(path, flags, *args, **kwargs):  # type: ignore[no-untyped-def]
+        if not flags & os.O_DIRECTORY:  # the contained reader walks folders by descriptor
+            dir_fd = kwargs.get("dir_fd")
+            where = os.readlink(f"/proc/self/fd/{dir_fd}") if dir_fd is not None else ""
+            opened.append(os.path.join(where, os.fspath(path)))
+        return real_os_open(path, flags, *args, **kwargs)
 
     def counting_open(file, *args, **kwargs):  # type: ignore[no-untyped-def]
         opened.append(os.fspath(file) if not isinstance(file, int) else f"fd:{file}")

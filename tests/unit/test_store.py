@@ -544,13 +544,13 @@ def test_temp_files_are_dot_prefixed_never_md_and_never_left_behind(
     store: MemoryStore, mem: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     sources: list[str] = []
-    real_replace = os.replace
+    real_rename = os.rename
 
     def spy(src, dst, *a, **kw):
         sources.append(os.path.basename(os.fspath(src)))
-        return real_replace(src, dst, *a, **kw)
+        return real_rename(src, dst, *a, **kw)
 
-    monkeypatch.setattr(store_mod.os, "replace", spy)
+    monkeypatch.setattr(store_mod.os, "rename", spy)  # the transaction renames relative to a dir fd
     save_feedback(store)
     store.save("Freeze", "Freeze from 2026-03-05", "project", "x", scope="team")
     store.update("feedback_testing_policy.md", body="changed")

@@ -235,4 +235,4 @@ def test_list_says_when_an_index_is_not_a_regular_file(tmp_path: Path) -> None:
     team = next(ix for ix in info.indexes if ix.scope == "team")
     assert "FIFO" in (team.problem or "")
     assert info.by_type == {"untyped": 1}
-    assert "team index: MEMORY.md is a FIFO" in format_list([info])
+    assert "team index: team/MEMORY.md is a FIFO" in format_list([info])

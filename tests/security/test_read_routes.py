@@ -1,0 +1,342 @@
+"""Attacks on every read route of a memory dir: each view returns promptly, reads nothing it
+should not, and says why. FIFOs, a link to /dev/zero, links out of the dir, huge files."""
+
+from __future__ import annotations
+
+import json
+import os
+import tracemalloc
+from pathlib import Path
+
+import pytest
+
+from memdir_nb import analysis, prompts
+from memdir_nb.cli import main as cli_main
+from memdir_nb.dream import plan_consolidation
+from memdir_nb.extract import ToolRunner
+from memdir_nb.frontmatter import render_memory_file
+from memdir_nb.index import load_entrypoint
+from memdir_nb.lint import lint_dir
+from memdir_nb.recall.base import RelevantMemory
+from memdir_nb.recall.session import RecallSession
+from memdir_nb.scan import scan_memory_dir
+from memdir_nb.views import inspector
+
+OUTSIDE_SECRET = "outside-secret-do-not-load"
+NOW = 1_760_000_000_000.0
+
+
+@pytest.fixture()
+def mem(tmp_path: Path) -> Path:
+    """A small memory dir (private and team, both indexed) and an outside file next to it."""
+    memory = tmp_path / "memory"
+    (memory / "team").mkdir(parents=True)
+    (memory / "feedback_tests.md").write_text(
+        render_memory_file("Tests", "run the real database", "feedback", "Why: mocks lied.")
+    )
+    (memory / "team" / "project_release.md").write_text(
+        render_memory_file("Release", "freeze on Fridays", "project", "Since March.")
+    )
+    (memory / "MEMORY.md").write_text("- [Tests](feedback_tests.md) — run the real database\n")
+    (memory / "team" / "MEMORY.md").write_text(
+        "- [Release](project_release.md) — freeze on Fridays\n"
+    )
+    (tmp_path / "outside.md").write_text(f"- [Leak](x.md) — {OUTSIDE_SECRET}\n")
+    return memory
+
+
+def plant_fifo(path: Path) -> None:
+    path.unlink(missing_ok=True)
+    os.mkfifo(path)
+
+
+def link_outside(path: Path, target: Path) -> None:
+    path.unlink(missing_ok=True)
+    os.symlink(target, path)
+
+
+# ----------------------------------------------------------------------------- MEMORY.md
+
+
+@pytest.mark.timeout(10)
+def test_fifo_as_memory_md_leaves_every_view_prompt_with_the_reason(
+    mem: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    plant_fifo(mem / "MEMORY.md")
+    reason = "MEMORY.md is a FIFO, not a regular file"
+    assert reason in prompts.build_memory_prompt("auto memory", mem)
+    assert reason in inspector.index_budget(mem).problem
+    refused = [f for f in lint_dir(mem).findings if f.rule == "index-refused"]
+    assert [f.path for f in refused] == ["MEMORY.md"] and reason in refused[0].message
+    budget = {b.scope: b for b in analysis.summarize(mem).index_budget}
+    assert reason in budget["private"].problem and not budget["private"].exists
+    assert cli_main(["index", str(mem), "--json"]) == 0
+    report = {r["scope"]: r for r in json.loads(capsys.readouterr().out)}
+    assert reason in report["private"]["problem"] and report["team"]["problem"] == ""
+
+
+@pytest.mark.timeout(10)
+def test_fifo_as_team_memory_md_leaves_the_combined_prompt_with_the_reason(mem: Path) -> None:
+    plant_fifo(mem / "team" / "MEMORY.md")
+    text = prompts.build_combined_memory_prompt(mem, mem / "team")
+    assert "team/MEMORY.md is a FIFO, not a regular file" in text
+    assert "feedback_tests.md" in text  # the private index still loads
+
+
+def test_memory_md_linked_outside_is_missing_in_every_view_with_the_reason(
+    mem: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    link_outside(mem / "MEMORY.md", tmp_path / "outside.md")
+    reason = "MEMORY.md is a symlink to a file outside the memory dir"
+    prompt = prompts.build_memory_prompt("auto memory", mem)
+    assert reason in prompt and OUTSIDE_SECRET not in prompt
+    loaded = load_entrypoint(mem)
+    assert (loaded.exists, loaded.text) == (False, "") and reason in loaded.note()
+    assert reason in inspector.index_budget(mem).problem
+    findings = lint_dir(mem).findings
+    assert any(f.rule == "index-refused" and reason in f.message for f in findings)
+    assert not any(OUTSIDE_SECRET in f.message for f in findings)
+    frame = analysis.index_budget_frame(mem)
+    assert reason in frame.set_index("scope").loc["private", "problem"]
+    assert cli_main(["index", str(mem)]) == 0
+    assert reason in capsys.readouterr().out
+
+
+def test_team_memory_md_linked_outside_is_missing_in_the_combined_prompt(
+    mem: Path, tmp_path: Path
+) -> None:
+    link_outside(mem / "team" / "MEMORY.md", tmp_path / "outside.md")
+    text = prompts.build_combined_memory_prompt(mem, mem / "team")
+    assert "team/MEMORY.md is a symlink to a file outside the memory dir" in text
+    assert OUTSIDE_SECRET not in text
+
+
+def test_team_folder_linked_outside_does_not_load_its_index(mem: Path, tmp_path: Path) -> None:
+    outside_team = tmp_path / "elsewhere"
+    outside_team.mkdir()
+    (outside_team / "MEMORY.md").write_text(f"- [Leak](x.md) — {OUTSIDE_SECRET}\n")
+    os.rename(mem / "team", tmp_path / "team.old")
+    os.symlink(outside_team, mem / "team")
+    text = prompts.build_combined_memory_prompt(mem, mem / "team")
+    assert OUTSIDE_SECRET not in text
+    assert "outside the memory dir" in text
+
+
+def test_index_symlinked_to_dev_zero_is_refused_not_read(mem: Path) -> None:
+    link_outside(mem / "MEMORY.md", Path("/dev/zero"))
+    loaded = load_entrypoint(mem)
+    assert not loaded.exists and "outside the memory dir" in loaded.problem
+
+
+def test_memory_md_linked_to_another_file_inside_is_read(mem: Path) -> None:
+    (mem / "index-copy.md.txt").write_text("- [Tests](feedback_tests.md) — kept inside\n")
+    link_outside(mem / "MEMORY.md", mem / "index-copy.md.txt")
+    assert "kept inside" in prompts.build_memory_prompt("auto memory", mem)
+
+
+# ----------------------------------------------------------------------------- topic files
+
+
+@pytest.mark.timeout(10)
+def test_fifo_as_topic_file_is_skipped_by_scan_and_lint_with_the_reason(mem: Path) -> None:
+    plant_fifo(mem / "feedback_trap.md")
+    report = scan_memory_dir(mem)
+    assert ("feedback_trap.md", "a FIFO, not a regular file") in [
+        (s.path, s.reason) for s in report.skipped
+    ]
+    assert any(f.path == "feedback_trap.md" and "FIFO" in f.message for f in lint_dir(mem).findings)
+
+
+def test_topic_file_linked_outside_is_skipped_and_never_attached(mem: Path, tmp_path: Path) -> None:
+    link_outside(mem / "feedback_leak.md", tmp_path / "outside.md")
+    report = scan_memory_dir(mem)
+    assert ("feedback_leak.md", "symlink leaves the memory dir") in [
+        (s.path, s.reason) for s in report.skipped
+    ]
+    session = RecallSession()
+    got = session.inject(
+        [RelevantMemory(str(mem / "feedback_leak.md"), NOW)], now_ms=NOW, memory_dir=mem
+    )
+    assert got == []
+    assert "outside the memory dir" in session.skipped[0][1]
+
+
+def test_topic_file_linked_to_dev_zero_is_skipped(mem: Path) -> None:
+    link_outside(mem / "feedback_zero.md", Path("/dev/zero"))
+    reasons = dict((s.path, s.reason) for s in scan_memory_dir(mem).skipped)
+    assert reasons["feedback_zero.md"] == "symlink target is not a regular file"
+
+
+@pytest.mark.timeout(10)
+def test_fifo_in_a_recall_attachment_is_skipped_promptly_with_the_reason(mem: Path) -> None:
+    plant_fifo(mem / "feedback_tests.md")  # swapped in after the selector picked it
+    session = RecallSession()
+    got = session.inject(
+        [RelevantMemory(str(mem / "feedback_tests.md"), NOW)], now_ms=NOW, memory_dir=mem
+    )
+    assert got == []
+    assert "feedback_tests.md is a FIFO, not a regular file" in session.skipped[0][1]
+
+
+def test_huge_recalled_memory_is_read_within_its_cap(mem: Path) -> None:
+    huge = mem / "reference_huge.md"
+    with open(huge, "wb") as fh:
+        fh.write(b"---\nname: huge\ndescription: big\ntype: reference\n---\n")
+        fh.truncate(1 << 30)
+    session = RecallSession()
+    tracemalloc.start()
+    try:
+        [item] = session.inject([RelevantMemory(str(huge), NOW)], now_ms=NOW, memory_dir=mem)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert item.truncated and item.file_bytes == 1 << 30
+    assert peak < 2 * 1024 * 1024
+
+
+# ----------------------------------------------------------------------------- dream
+
+
+@pytest.mark.timeout(10)
+def test_fifo_index_in_a_dream_plan_is_left_out_with_a_note(mem: Path) -> None:
+    plant_fifo(mem / "team" / "MEMORY.md")
+    plan = plan_consolidation(mem, now_ms=NOW)
+    assert any("team/MEMORY.md is a FIFO, not a regular file" in n for n in plan.notes)
+    assert plan.snapshot["team/MEMORY.md"] is None
+
+
+def test_index_linked_outside_in_a_dream_plan_is_never_read(mem: Path, tmp_path: Path) -> None:
+    link_outside(mem / "MEMORY.md", tmp_path / "outside.md")
+    plan = plan_consolidation(mem, now_ms=NOW)
+    assert all(OUTSIDE_SECRET not in (t or "") for t in plan.snapshot.values())
+    assert any("outside the memory dir" in n for n in plan.notes)
+
+
+# ----------------------------------------------------------------------------- extraction tools
+
+
+@pytest.mark.timeout(10)
+def test_read_tool_on_a_fifo_returns_an_error_result_promptly(mem: Path) -> None:
+    plant_fifo(mem / "feedback_tests.md")
+    out = ToolRunner(mem).run("Read", {"file_path": str(mem / "feedback_tests.md")})
+    assert out.is_error and "feedback_tests.md is a FIFO, not a regular file" in out.content
+
+
+@pytest.mark.timeout(10)
+def test_grep_over_a_dir_holding_a_fifo_returns_promptly(mem: Path) -> None:
+    plant_fifo(mem / "trap.md")
+    out = ToolRunner(mem).run("Grep", {"pattern": "Fridays", "path": str(mem)})
+    assert not out.is_error and "project_release.md" in out.content
+
+
+@pytest.mark.timeout(10)
+def test_grep_on_a_fifo_says_why_it_was_not_searched(mem: Path) -> None:
+    plant_fifo(mem / "trap.md")
+    out = ToolRunner(mem).run("Grep", {"pattern": "x", "path": str(mem / "trap.md")})
+    assert "trap.md is a FIFO, not a regular file" in out.content
+
+
+def test_read_tool_refuses_a_memory_file_linked_outside(mem: Path, tmp_path: Path) -> None:
+    link_outside(mem / "feedback_leak.md", tmp_path / "outside.md")
+    out = ToolRunner(mem).run("Read", {"file_path": str(mem / "feedback_leak.md")})
+    assert out.is_error and OUTSIDE_SECRET not in out.content
+    assert "symlink to a file outside the memory dir" in out.content
+
+
+def test_read_tool_on_a_huge_file_is_capped_with_a_note(mem: Path) -> None:
+    huge = mem / "huge.md"
+    with open(huge, "wb") as fh:
+        fh.truncate(1 << 30)
+    tracemalloc.start()
+    try:
+        out = ToolRunner(mem).run("Read", {"file_path": str(huge), "limit": 3})
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert not out.is_error and "[file is 1073741824 bytes; only its first" in out.content
+    assert peak < 8 * 1024 * 1024
+
+
+def test_grep_on_a_huge_file_searches_only_its_cap(mem: Path) -> None:
+    huge = mem / "huge.md"
+    with open(huge, "wb") as fh:
+        fh.write(b"needle\n")
+        fh.truncate(1 << 30)
+    tracemalloc.start()
+    try:
+        out = ToolRunner(mem).run("Grep", {"pattern": "needle", "path": str(huge)})
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert f"{huge}:1:needle" in out.content and "were searched" in out.content
+    assert peak < 16 * 1024 * 1024
+
+
+@pytest.mark.timeout(20)
+def test_bash_printing_endlessly_is_cut_not_hung(mem: Path) -> None:
+    out = ToolRunner(mem).run("Bash", {"command": "cat /dev/zero"})
+    assert "[output cut at 30000 bytes; the command was stopped]" in out.content
+
+
+@pytest.mark.timeout(20)
+def test_bash_pipeline_reads_a_stream_through_real_pipes(mem: Path) -> None:
+    out = ToolRunner(mem).run("Bash", {"command": "cat /dev/zero | head -c 100000 | wc -c"})
+    assert out.content.strip() == "100000"
+
+
+@pytest.mark.timeout(20)
+def test_bash_blocked_on_a_fifo_times_out_and_is_stopped(
+    mem: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import memdir_nb.extract as extract
+
+    monkeypatch.setattr(extract, "BASH_TIMEOUT_S", 1.0)
+    plant_fifo(mem / "trap.md")
+    out = ToolRunner(mem).run("Bash", {"command": f"cat {mem / 'trap.md'}"})
+    assert out.is_error and "timed out" in out.content
+
+
+def test_a_tool_that_raises_returns_an_error_result(
+    mem: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    runner = ToolRunner(mem)
+
+    def boom(_inp: object) -> str:
+        raise RuntimeError("disk on fire")
+
+    monkeypatch.setattr(runner, "_tool_glob", boom)
+    out = runner.run("Glob", {"pattern": "*.md"})
+    assert out.is_error and "RuntimeError: disk on fire" in out.content
+
+
+def test_bad_regex_and_malformed_input_are_error_results(mem: Path) -> None:
+    runner = ToolRunner(mem)
+    assert runner.run("Grep", {"pattern": "(unclosed"}).is_error
+    assert runner.run("Read", {"file_path": str(mem / "MEMORY.md"), "offset": "x"}).is_error
+    assert runner.run("Read", None).is_error  # type: ignore[arg-type]
+
+
+@pytest.mark.timeout(10)
+def test_transcript_that_is_a_fifo_is_refused_promptly(tmp_path: Path) -> None:
+    from memdir_nb.access import ReadRefused
+    from memdir_nb.extract import read_transcript
+
+    os.mkfifo(tmp_path / "session.jsonl")
+    with pytest.raises(ReadRefused, match="FIFO"):
+        read_transcript(tmp_path / "session.jsonl")
+
+
+def test_rebuilding_a_team_index_through_a_team_link_outside_is_refused(
+    mem: Path, tmp_path: Path
+) -> None:
+    from memdir_nb.index import rebuild_index
+
+    outside_team = tmp_path / "elsewhere"
+    outside_team.mkdir()
+    (outside_team / "project_leak.md").write_text(
+        render_memory_file("Leak", OUTSIDE_SECRET, "project", "body")
+    )
+    os.rename(mem / "team", tmp_path / "team.old")
+    os.symlink(outside_team, mem / "team")
+    with pytest.raises(ValueError, match="leading outside the memory dir"):
+        rebuild_index(mem / "team", write=False)

@@ -1,0 +1,68 @@
+"""fsutil: the no-follow, descriptor-relative primitives every write is built on."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from memdir_nb import fsutil
+
+
+@pytest.fixture
+def root_fd(tmp_path: Path):
+    fd = os.open(tmp_path, os.O_RDONLY | os.O_DIRECTORY)
+    yield fd
+    os.close(fd)
+
+
+def test_walk_creates_missing_folders_and_never_follows_a_symlink(
+    tmp_path: Path, root_fd: int
+) -> None:
+    fd = fsutil.open_dir_nofollow(root_fd, ["a", "b"], create=True)
+    os.close(fd)
+    assert (tmp_path / "a" / "b").is_dir()
+    outside = tmp_path.parent / (tmp_path.name + "-outside")
+    outside.mkdir()
+    (tmp_path / "link").symlink_to(outside, target_is_directory=True)
+    with pytest.raises(fsutil.SymlinkSwapError, match="'link'.*symlink"):
+        fsutil.open_dir_nofollow(root_fd, ["link", "c"], create=True)
+    assert list(outside.iterdir()) == []
+
+
+def test_walk_refuses_dot_dot_and_a_file_in_the_way(tmp_path: Path, root_fd: int) -> None:
+    with pytest.raises(fsutil.SymlinkSwapError):
+        fsutil.open_dir_nofollow(root_fd, [".."], create=False)
+    (tmp_path / "f").write_text("x")
+    with pytest.raises(fsutil.SymlinkSwapError, match="not a folder"):
+        fsutil.open_dir_nofollow(root_fd, ["f"], create=True)
+
+
+def test_write_new_at_never_replaces_or_follows_an_existing_name(
+    tmp_path: Path, root_fd: int
+) -> None:
+    (tmp_path / "victim").write_text("keep")
+    (tmp_path / "tmp").symlink_to(tmp_path / "victim")
+    with pytest.raises(FileExistsError):
+        fsutil.write_new_at(root_fd, "tmp", [b"pwned"])
+    assert (tmp_path / "victim").read_text() == "keep"
+    fsutil.write_new_at(root_fd, "new", [b"a", b"b"], mode=0o600)
+    assert (tmp_path / "new").read_bytes() == b"ab"
+    assert (tmp_path / "new").stat().st_mode & 0o777 == 0o600
+
+
+@pytest.mark.timeout(10)
+def test_read_at_refuses_fifos_without_blocking_and_files_over_the_cap(
+    tmp_path: Path, root_fd: int
+) -> None:
+    os.mkfifo(tmp_path / "pipe")
+    with pytest.raises(OSError, match="not a regular file"):
+        fsutil.read_at(root_fd, "pipe", 100)
+    (tmp_path / "big").write_bytes(b"x" * 101)
+    with pytest.raises(OSError, match="over the 100-byte limit"):
+        fsutil.read_at(root_fd, "big", 100)
+    assert fsutil.read_at(root_fd, "big", 101) == b"x" * 101
+    (tmp_path / "ln").symlink_to(tmp_path / "big")
+    with pytest.raises(OSError):  # the final name is not followed either
+        fsutil.read_at(root_fd, "ln", 1000)
