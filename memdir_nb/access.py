@@ -3,10 +3,11 @@
 A path is opened one component at a time from a descriptor on the memory dir's real path,
 each with O_NOFOLLOW, so a symlink or a swapped folder can never lead the open outside the
 dir. A path that does contain a symlink is resolved once, refused if its real path leaves the
-dir, and then opened the same way along its real path. The last component is checked with
-lstat before it is opened (nothing but a regular file is ever opened), opened with
-O_NONBLOCK|O_NOCTTY (a FIFO swapped in cannot block us) and checked again with fstat, whose
-(st_dev, st_ino) must be the one lstat saw. At most `cap` bytes are read, in chunks.
+dir, and then opened the same way along its real path. The last component is lstat'ed before
+it is opened (a non-regular file is refused unopened; a caller whose walk has just lstat'ed it
+may skip this), opened with O_NONBLOCK|O_NOCTTY (a FIFO swapped in cannot block us) and checked
+with fstat, whose (st_dev, st_ino) must be the one lstat saw. At most `cap` bytes are read, in
+chunks, so memory never grows with the file.
 """
 
 from __future__ import annotations
@@ -181,10 +182,10 @@ def _read_fd(fd: int, cap: int) -> tuple[bytes, bool]:
             chunk = os.read(fd, want)
         except BlockingIOError:  # pragma: no cover - regular files do not block
             break
+        if not chunk:  # end of file (a short read alone is not: FUSE and NFS return them)
+            return b"".join(chunks), False
         chunks.append(chunk)
         left -= len(chunk)
-        if len(chunk) < want:  # a short read of a regular file is its end
-            return b"".join(chunks), False
     try:
         more = bool(os.read(fd, 1))
     except BlockingIOError:  # pragma: no cover
