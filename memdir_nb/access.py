@@ -155,10 +155,14 @@ def _inside(real: str, real_root: str) -> bool:
     return real.startswith(real_root.rstrip(os.sep) + os.sep)
 
 
-def _relative(path: str, roots: tuple[str, ...]) -> str | None:
-    """path relative to the first root it lies lexically under, or None."""
-    for root in roots:
-        prefix = root.rstrip(os.sep) + os.sep
+def _prefixes(*roots: str) -> tuple[str, ...]:
+    """Each root with exactly one trailing separator."""
+    return tuple(root.rstrip(os.sep) + os.sep for root in roots)
+
+
+def _relative(path: str, prefixes: tuple[str, ...]) -> str | None:
+    """path relative to the first root prefix it lies lexically under, or None."""
+    for prefix in prefixes:
         if path.startswith(prefix) and len(path) > len(prefix):
             return path[len(prefix) :]
     return None
@@ -172,20 +176,26 @@ def _is_link(name: str, dfd: int) -> bool:
         return False
 
 
-def _read_fd(fd: int, cap: int) -> tuple[bytes, bool]:
-    """At most cap bytes from fd in bounded chunks, and whether more remain."""
+def _read_fd(fd: int, cap: int, size: int) -> tuple[bytes, bool]:
+    """At most cap bytes from fd in bounded chunks, and whether more remain.
+
+    size is the fstat size: a read that ends exactly there is taken as the end of the file
+    (one syscall fewer); any other short read is not trusted as an end (FUSE, NFS).
+    """
     chunks: list[bytes] = []
-    left = cap
-    while left > 0:
-        want = min(_CHUNK, left)
+    got = 0
+    while got < cap:
+        want = min(_CHUNK, cap - got)
         try:
             chunk = os.read(fd, want)
         except BlockingIOError:  # pragma: no cover - regular files do not block
             break
-        if not chunk:  # end of file (a short read alone is not: FUSE and NFS return them)
+        if not chunk:
             return b"".join(chunks), False
         chunks.append(chunk)
-        left -= len(chunk)
+        got += len(chunk)
+        if got == size and len(chunk) < want:
+            return b"".join(chunks), False
     try:
         more = bool(os.read(fd, 1))
     except BlockingIOError:  # pragma: no cover
@@ -193,9 +203,17 @@ def _read_fd(fd: int, cap: int) -> tuple[bytes, bool]:
     return b"".join(chunks), more
 
 
+def _absolute(root: str, path: str) -> str:
+    """path made absolute against root and normalised (no '.', '..' or '//' parts left)."""
+    full = path if path.startswith(os.sep) else os.path.join(root, path)
+    if "/." in full or "//" in full or full.endswith("/") or os.sep != "/":
+        full = os.path.normpath(full)
+    return full
+
+
 def _resolve(path: str, root: str, real_root: str) -> tuple[str, str]:
     """(display name, path relative to real_root) after resolving symlinks; refuses escapes."""
-    shown = _relative(path, (root, real_root)) or os.path.basename(path)
+    shown = _relative(path, _prefixes(root, real_root)) or os.path.basename(path)
     try:
         real = os.path.realpath(path, strict=True)
     except FileNotFoundError as exc:
@@ -230,6 +248,7 @@ class ContainedReader:
         self.root = os.path.abspath(os.fspath(memory_dir))
         self.real_root = real_root if real_root is not None else os.path.realpath(self.root)
         self._roots = (self.root, self.real_root)
+        self._prefixes = _prefixes(self.root, self.real_root)
         self._dirs: dict[tuple[str, ...], int] | None = None  # open folders, only inside `with`
         # lstat before open (refuse devices unopened; compare identities). The no-follow walk
         # alone already keeps every open inside the dir, so hot paths may turn this off.
@@ -310,8 +329,8 @@ class ContainedReader:
     ) -> tuple[str, str, int, os.stat_result | None]:
         """(shown, rel, fd, lstat) for path, or ReadRefused saying why not."""
         root, real_root = self._roots
-        full = os.path.abspath(os.path.join(root, os.fspath(path)))
-        rel = _relative(full, self._roots)
+        full = _absolute(root, os.fspath(path))
+        rel = _relative(full, self._prefixes)
         shown = rel if rel is not None else os.fspath(path)
         try:
             if rel is None:  # not lexically inside: only a symlinked base path can make it inside
@@ -367,7 +386,7 @@ class ContainedReader:
                 )
             if lst is not None and (st.st_ino != lst.st_ino or st.st_dev != lst.st_dev):
                 raise ReadRefused("changed", shown, f"{shown} was replaced while being opened")
-            data, more = _read_fd(fd, cap)
+            data, more = _read_fd(fd, cap, st.st_size)
         except ReadRefused:
             raise
         except OSError as exc:
