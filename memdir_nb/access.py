@@ -28,6 +28,7 @@ __all__ = [
     "file_kind",
     "holds_exactly",
     "read_contained",
+    "read_regular_file",
     "try_read_contained",
 ]
 
@@ -465,3 +466,11 @@ def holds_exactly(
     """Whether path is a regular file inside memory_dir holding exactly data (reads len(data)+1 bytes at most)."""
     res = try_read_contained(memory_dir, path, len(data), real_root=real_root)
     return isinstance(res, ReadResult) and not res.truncated and res.data == data
+
+
+def read_regular_file(path: str | os.PathLike[str], cap: int) -> ReadResult:
+    """At most cap bytes of a regular file anywhere (settings, transcripts, git pointer files).
+
+    No containment (the root is '/'), but the same non-blocking, regular-files-only, bounded read.
+    """
+    return ContainedReader(os.sep, real_root=os.sep).read(os.path.abspath(path), cap)
