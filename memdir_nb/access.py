@@ -3,10 +3,11 @@
 A path is opened one component at a time from a descriptor on the memory dir's real path,
 each with O_NOFOLLOW, so a symlink or a swapped folder can never lead the open outside the
 dir. A path that does contain a symlink is resolved once, refused if its real path leaves the
-dir, and then opened the same way along its real path. The last component is checked with
-lstat before it is opened (nothing but a regular file is ever opened), opened with
-O_NONBLOCK|O_NOCTTY (a FIFO swapped in cannot block us) and checked again with fstat, whose
-(st_dev, st_ino) must be the one lstat saw. At most `cap` bytes are read, in chunks.
+dir, and then opened the same way along its real path. The last component is lstat'ed before
+it is opened (a non-regular file is refused unopened; a caller whose walk has just lstat'ed it
+may skip this), opened with O_NONBLOCK|O_NOCTTY (a FIFO swapped in cannot block us) and checked
+with fstat, whose (st_dev, st_ino) must be the one lstat saw. At most `cap` bytes are read, in
+chunks, so memory never grows with the file.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ __all__ = [
     "file_kind",
     "holds_exactly",
     "read_contained",
+    "read_regular_file",
     "try_read_contained",
 ]
 
@@ -154,10 +156,14 @@ def _inside(real: str, real_root: str) -> bool:
     return real.startswith(real_root.rstrip(os.sep) + os.sep)
 
 
-def _relative(path: str, roots: tuple[str, ...]) -> str | None:
-    """path relative to the first root it lies lexically under, or None."""
-    for root in roots:
-        prefix = root.rstrip(os.sep) + os.sep
+def _prefixes(*roots: str) -> tuple[str, ...]:
+    """Each root with exactly one trailing separator."""
+    return tuple(root.rstrip(os.sep) + os.sep for root in roots)
+
+
+def _relative(path: str, prefixes: tuple[str, ...]) -> str | None:
+    """path relative to the first root prefix it lies lexically under, or None."""
+    for prefix in prefixes:
         if path.startswith(prefix) and len(path) > len(prefix):
             return path[len(prefix) :]
     return None
@@ -171,19 +177,25 @@ def _is_link(name: str, dfd: int) -> bool:
         return False
 
 
-def _read_fd(fd: int, cap: int) -> tuple[bytes, bool]:
-    """At most cap bytes from fd in bounded chunks, and whether more remain."""
+def _read_fd(fd: int, cap: int, size: int) -> tuple[bytes, bool]:
+    """At most cap bytes from fd in bounded chunks, and whether more remain.
+
+    size is the fstat size: a read that ends exactly there is taken as the end of the file
+    (one syscall fewer); any other short read is not trusted as an end (FUSE, NFS).
+    """
     chunks: list[bytes] = []
-    left = cap
-    while left > 0:
-        want = min(_CHUNK, left)
+    got = 0
+    while got < cap:
+        want = min(_CHUNK, cap - got)
         try:
             chunk = os.read(fd, want)
         except BlockingIOError:  # pragma: no cover - regular files do not block
             break
+        if not chunk:
+            return b"".join(chunks), False
         chunks.append(chunk)
-        left -= len(chunk)
-        if len(chunk) < want:  # a short read of a regular file is its end
+        got += len(chunk)
+        if got == size and len(chunk) < want:
             return b"".join(chunks), False
     try:
         more = bool(os.read(fd, 1))
@@ -192,9 +204,17 @@ def _read_fd(fd: int, cap: int) -> tuple[bytes, bool]:
     return b"".join(chunks), more
 
 
+def _absolute(root: str, path: str) -> str:
+    """path made absolute against root and normalised (no '.', '..' or '//' parts left)."""
+    full = path if path.startswith(os.sep) else os.path.join(root, path)
+    if "/." in full or "//" in full or full.endswith("/") or os.sep != "/":
+        full = os.path.normpath(full)
+    return full
+
+
 def _resolve(path: str, root: str, real_root: str) -> tuple[str, str]:
     """(display name, path relative to real_root) after resolving symlinks; refuses escapes."""
-    shown = _relative(path, (root, real_root)) or os.path.basename(path)
+    shown = _relative(path, _prefixes(root, real_root)) or os.path.basename(path)
     try:
         real = os.path.realpath(path, strict=True)
     except FileNotFoundError as exc:
@@ -229,6 +249,7 @@ class ContainedReader:
         self.root = os.path.abspath(os.fspath(memory_dir))
         self.real_root = real_root if real_root is not None else os.path.realpath(self.root)
         self._roots = (self.root, self.real_root)
+        self._prefixes = _prefixes(self.root, self.real_root)
         self._dirs: dict[tuple[str, ...], int] | None = None  # open folders, only inside `with`
         # lstat before open (refuse devices unopened; compare identities). The no-follow walk
         # alone already keeps every open inside the dir, so hot paths may turn this off.
@@ -309,8 +330,8 @@ class ContainedReader:
     ) -> tuple[str, str, int, os.stat_result | None]:
         """(shown, rel, fd, lstat) for path, or ReadRefused saying why not."""
         root, real_root = self._roots
-        full = os.path.abspath(os.path.join(root, os.fspath(path)))
-        rel = _relative(full, self._roots)
+        full = _absolute(root, os.fspath(path))
+        rel = _relative(full, self._prefixes)
         shown = rel if rel is not None else os.fspath(path)
         try:
             if rel is None:  # not lexically inside: only a symlinked base path can make it inside
@@ -366,7 +387,7 @@ class ContainedReader:
                 )
             if lst is not None and (st.st_ino != lst.st_ino or st.st_dev != lst.st_dev):
                 raise ReadRefused("changed", shown, f"{shown} was replaced while being opened")
-            data, more = _read_fd(fd, cap)
+            data, more = _read_fd(fd, cap, st.st_size)
         except ReadRefused:
             raise
         except OSError as exc:
@@ -445,3 +466,11 @@ def holds_exactly(
     """Whether path is a regular file inside memory_dir holding exactly data (reads len(data)+1 bytes at most)."""
     res = try_read_contained(memory_dir, path, len(data), real_root=real_root)
     return isinstance(res, ReadResult) and not res.truncated and res.data == data
+
+
+def read_regular_file(path: str | os.PathLike[str], cap: int) -> ReadResult:
+    """At most cap bytes of a regular file anywhere (settings, transcripts, git pointer files).
+
+    No containment (the root is '/'), but the same non-blocking, regular-files-only, bounded read.
+    """
+    return ContainedReader(os.sep, real_root=os.sep).read(os.path.abspath(path), cap)

@@ -159,8 +159,14 @@ def load_settings_file(path: Path | str | None, layer: str) -> tuple[dict, str |
     if path is None:
         return {}, None
     path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8-sig")
+    from memdir_nb.access import read_regular_file
+    from memdir_nb.constants import SETTINGS_READ_MAX_BYTES
+
+    try:  # a regular file only (a FIFO planted by a repository must not hang us), bounded
+        res = read_regular_file(path, SETTINGS_READ_MAX_BYTES)
+        if res.truncated:
+            raise OSError(f"larger than {SETTINGS_READ_MAX_BYTES} bytes")
+        text = res.data.decode("utf-8-sig")
     except FileNotFoundError:
         return {}, None
     except NotADirectoryError:

@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from memdir_nb import team_paths
-from memdir_nb.access import ContainedReader, ReadRefused
+from memdir_nb.access import ReadRefused, read_regular_file
 from memdir_nb.bounded_tools import ToolReader, grep_files, read_numbered, run_pipeline
 from memdir_nb.constants import (
     ENTRYPOINT_NAME,
@@ -320,7 +320,7 @@ def read_transcript(path: str | os.PathLike[str]) -> Transcript:
     A regular file only (a FIFO is refused, never waited on), at most TRANSCRIPT_READ_MAX_BYTES;
     a cut transcript keeps its whole lines and says so in `problems`.
     """
-    res = ContainedReader(os.sep).read(os.path.abspath(path), TRANSCRIPT_READ_MAX_BYTES)
+    res = read_regular_file(path, TRANSCRIPT_READ_MAX_BYTES)
     lines = res.text.split("\n")
     if res.truncated:
         lines = lines[:-1]  # the last line was cut mid-record

@@ -191,9 +191,17 @@ def _find_root_with_git(start: Path, git: str) -> Path | None:
     return common
 
 
+def _read_small(path: Path) -> str:
+    """A git pointer file's text: a regular file only (never a FIFO), bounded; OSError otherwise."""
+    from memdir_nb.access import read_regular_file
+    from memdir_nb.constants import GIT_POINTER_READ_MAX_BYTES
+
+    return read_regular_file(path, GIT_POINTER_READ_MAX_BYTES).data.decode("utf-8").strip()
+
+
 def _read_gitfile(dot_git: Path) -> Path | None:
     try:
-        text = dot_git.read_text(encoding="utf-8").strip()
+        text = _read_small(dot_git)
     except (OSError, UnicodeDecodeError):
         return None
     if not text.startswith("gitdir:"):
@@ -214,7 +222,7 @@ def _find_root_by_walking(start: Path) -> Path | None:
                 return folder
             commondir_file = git_dir / "commondir"
             try:
-                common = (git_dir / commondir_file.read_text(encoding="utf-8").strip()).resolve()
+                common = (git_dir / _read_small(commondir_file)).resolve()
             except (OSError, UnicodeDecodeError):
                 return folder  # a submodule or --separate-git-dir checkout: its own root
             return common.parent if common.name == ".git" else common

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import os
 import socket
 import tracemalloc
@@ -237,3 +238,36 @@ def test_folder_swapped_for_a_symlink_is_not_followed(mem: Path, tmp_path: Path)
 def test_negative_cap_is_a_clear_error(mem: Path) -> None:
     with pytest.raises(ValueError, match="cap must be 0 or more bytes"):
         read_contained(mem, mem / "note.md", -1)
+
+
+@pytest.mark.timeout(10)
+def test_holds_exactly_compares_without_reading_past_the_expected_bytes(mem: Path) -> None:
+    from memdir_nb.access import holds_exactly
+
+    body = (mem / "note.md").read_bytes()
+    assert holds_exactly(mem, mem / "note.md", body)
+    assert not holds_exactly(mem, mem / "note.md", body[:-1])
+    assert not holds_exactly(mem, mem / "absent.md", body)
+    os.mkfifo(mem / "pipe.md")
+    assert not holds_exactly(mem, mem / "pipe.md", b"")
+
+
+def test_a_batch_reader_keeps_folders_open_and_closes_them_after(mem: Path) -> None:
+    from memdir_nb.access import ContainedReader
+
+    for i in range(5):
+        (mem / "team" / f"t{i}.md").write_text(f"team {i}\n")
+    before = len(os.listdir("/proc/self/fd"))
+    with ContainedReader(mem) as reader:
+        texts = [reader.read(mem / "team" / f"t{i}.md", 100).text for i in range(5)]
+        during = len(os.listdir("/proc/self/fd"))
+    assert texts == [f"team {i}\n" for i in range(5)]
+    assert during - before == 2  # the root and team/, shared by the five reads
+    assert len(os.listdir("/proc/self/fd")) == before
+
+
+def test_follow_symlinks_false_refuses_any_link(mem: Path) -> None:
+    os.symlink("note.md", mem / "alias.md")
+    with pytest.raises(ReadRefused) as info:
+        read_contained(mem, mem / "alias.md", 100, follow_symlinks=False)
+    assert info.value.kind == "symlink" and info.value.errno == errno.ELOOP

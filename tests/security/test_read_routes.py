@@ -340,3 +340,23 @@ def test_rebuilding_a_team_index_through_a_team_link_outside_is_refused(
     os.symlink(outside_team, mem / "team")
     with pytest.raises(ValueError, match="leading outside the memory dir"):
         rebuild_index(mem / "team", write=False)
+
+
+@pytest.mark.timeout(10)
+def test_settings_file_that_is_a_fifo_is_ignored_with_a_problem(tmp_path: Path) -> None:
+    from memdir_nb.config import load_settings_file
+
+    os.mkfifo(tmp_path / "settings.json")
+    data, problem = load_settings_file(tmp_path / "settings.json", "project")
+    assert data == {} and problem is not None and "FIFO" in problem
+
+
+@pytest.mark.timeout(10)
+def test_a_dot_git_fifo_in_a_repository_does_not_hang_the_root_search(tmp_path: Path) -> None:
+    from memdir_nb.paths import _find_root_by_walking, _read_gitfile
+
+    repo = tmp_path / "repo"
+    (repo / "sub").mkdir(parents=True)
+    os.mkfifo(repo / ".git")
+    assert _find_root_by_walking(repo / "sub") is None  # a FIFO is neither a folder nor a file
+    assert _read_gitfile(repo / ".git") is None  # and one swapped in after the check is not read
