@@ -20,7 +20,7 @@ import random
 import shutil
 from pathlib import Path
 
-CORPUS_VERSION = 2
+CORPUS_VERSION = 3
 NOW = dt.datetime(2026, 6, 1, 12, 0, tzinfo=dt.UTC)
 NOW_MS = NOW.timestamp() * 1000
 INDEXED_NEWEST = 150  # files each index lists (the newest ones)
@@ -205,7 +205,7 @@ _FEEDBACK = [
         "{svc} tests for {code} use a real {tech}, not mocks",
     ),
     ("Keep {code} PRs small", "split {code} changes to {svc} into PRs under {n}0 lines"),
-    ("Terse answers about {code}", "{person} wants short {code} replies without summaries"),
+    ("Terse answers about {code}", "{person} wants short {code} replies, summaries skipped"),
     ("Pin {tech} in {code}", "{code} pins {tech} exactly in {svc}; upgrades get their own PR"),
 ]
 _PROJECT = [
@@ -238,6 +238,22 @@ _SENTENCES = [
     "{code} depends on it, so check with {person} before relaxing the rule.",
     "The {svc} owners keep the runbook in the wiki under {code}.",
     "Decided {when}; revisit when {code} is done.",
+    "Quarterly numbers for {code} showed the {metric} drifting by {n} percent.",
+    "{person} measured {n} ms at the edge after moving {svc} onto {tech}.",
+    "Vendors quoted {n}k for the {code} contract; legal still has it.",
+    "Customers on the {code} pilot reported duplicate emails from {svc}.",
+    "Finance wants {svc} spend tagged by {code} before month end.",
+    "Staging mirrors prod for {svc} except the {tech} replica count.",
+    "Alerts for {code} route to {person}'s rotation until the handover.",
+    "Load tests of {svc} plateau near {n} requests per second on {tech}.",
+    "Historic incidents: {code}-{n} (cache stampede) and a {tech} upgrade stall.",
+    "Schema for {code} lives in the {svc} repo, versioned with {tech} migrations.",
+    "Mobile clients older than {n}.x cannot talk to {svc} after {code}.",
+    "Security review of {code} flagged the {tech} admin port; {person} closed it.",
+    "Onboarding doc for {svc} links the {code} architecture sketch.",
+    "Batch jobs in {svc} run at {n}:00 UTC and hold a {tech} lock.",
+    "{person} prefers decisions written in the {code} channel, not in DMs.",
+    "Feature flag {code}_{n} gates the new {svc} checkout path.",
 ]
 _WHEN = ["yesterday", "last week", "on 2026-03-05", "in the March planning", "3 days ago"]
 
@@ -273,7 +289,7 @@ def _slots(rng: random.Random, codes: list[str]) -> dict[str, str]:
 def _memory(rng: random.Random, mtype: str, codes: list[str]) -> tuple[str, str, str]:
     slots = _slots(rng, codes)
     name_t, desc_t = rng.choice(_TEMPLATES[mtype])
-    body = [rng.choice(_SENTENCES).format(**_slots(rng, codes)) for _ in range(rng.randint(2, 5))]
+    body = [rng.choice(_SENTENCES).format(**_slots(rng, codes)) for _ in range(rng.randint(2, 4))]
     body.insert(0, desc_t.format(**slots).capitalize() + ".")
     if mtype in ("feedback", "project"):
         body.append(f"**Why:** {rng.choice(_SENTENCES).format(**slots)}")
