@@ -100,8 +100,8 @@ def run(
             print(_format(rows[-1]), flush=True)
         calls = operations(root, NOW_MS)
         for op in ops:
-            # One warm-up run on small dirs; on the largest one run is all there is time for.
-            wall, cpu = median_ms(calls[op], n_runs, warmup=size <= 10_000)
+            # One warm-up run on small dirs; the larger ones are warm from building and the bare loop.
+            wall, cpu = median_ms(calls[op], n_runs, warmup=size <= 2_000)
             growth = wall / previous[op] if op in previous else None
             rows.append(_row(size, op, n_runs, wall, cpu, bare, growth, built_s))
             previous[op] = wall

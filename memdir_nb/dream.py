@@ -590,7 +590,7 @@ def _index_rel(scope: str) -> str:
 # Candidate pairs must share this fraction of the smaller text's word stems (see
 # similarity.py); every candidate is then scored with the exact thresholds above.
 DUPLICATE_MIN_SHARED = 0.7
-CONTRADICTION_MIN_SHARED = 0.6
+CONTRADICTION_MIN_SHARED = 0.4
 
 
 def _duplicate_groups(pool: list[_Mem], near_duplicates: Any) -> list[list[_Mem]]:

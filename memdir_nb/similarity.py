@@ -5,10 +5,10 @@ thousand files are two million fuzzy comparisons. Instead each text is reduced t
 word stems (stop words left out), and two texts become a candidate pair only when they share
 one of the rarer stems (prefix filtering, as in set-similarity joins): if two texts share at
 least `min_shared` of the smaller one's stems, they share a stem among that text's rarest
-`len - ceil(min_shared * len) + 1` stems. Only candidates are then scored with the exact
-fuzzy measure, so a reported pair is exactly what the all-pairs loop reports; a pair whose
-texts share few words (for example only spelling variants that stem differently) is not
-considered. See docs/performance.md.
+`len - ceil(min_shared * len) + 1` stems. Pairs found that way are kept when they do share
+that fraction. Only those are scored with the exact fuzzy measure, so a reported pair is
+exactly what the all-pairs loop reports; a pair whose texts share fewer words (for example
+only spelling variants that stem differently) is not considered. See docs/performance.md.
 """
 
 from __future__ import annotations
@@ -89,7 +89,7 @@ def candidate_pairs(
     *,
     min_shared: float,
 ) -> set[tuple[int, int]]:
-    """Index pairs (i, j) whose key sets may share min_shared of the smaller set.
+    """Index pairs (i, j) whose key sets share at least min_shared of the smaller set.
 
     With one sequence, pairs within it (i < j); with two, pairs across them (i in left, j in
     right). Empty sets pair with nothing.
@@ -112,18 +112,32 @@ def candidate_pairs(
             for k in keys:
                 posting_right[k].append(j)
     pairs: set[tuple[int, int]] = set()
+    tried: set[tuple[int, int]] = set()
+
+    def consider(i: int, j: int) -> None:
+        # Keep a pair only if the texts really share min_shared of the smaller key set (the
+        # property the prefix was chosen for); a shared rare word alone is not enough.
+        if (i, j) in tried:
+            return
+        tried.add((i, j))
+        a, b = left[i], other[j]
+        if len(a & b) >= min_shared * min(len(a), len(b)):
+            pairs.add((i, j))
+
     # Probing each text's rarest keys against every text's full key set finds every pair
     # sharing min_shared of the prober; probing from both sides covers the smaller text.
     for i, keys in enumerate(left):
         for k in _prefix(keys, df, min_shared) if keys else ():
             for j in posting_left[k] if same else posting_right[k]:
-                if not same or i != j:
-                    pairs.add((min(i, j), max(i, j)) if same else (i, j))
+                if not same:
+                    consider(i, j)
+                elif i != j:
+                    consider(min(i, j), max(i, j))
     if not same:
         for j, keys in enumerate(other):
             for k in _prefix(keys, df, min_shared) if keys else ():
                 for i in posting_left[k]:
-                    pairs.add((i, j))
+                    consider(i, j)
     return pairs
 
 
