@@ -7,8 +7,10 @@ one of the rarer stems (prefix filtering, as in set-similarity joins): if two te
 least `min_shared` of the smaller one's stems, they share a stem among that text's rarest
 `len - ceil(min_shared * len) + 1` stems. Pairs found that way are kept when they do share
 that fraction. Only those are scored with the exact fuzzy measure, so a reported pair is
-exactly what the all-pairs loop reports; a pair whose texts share fewer words (for example
-only spelling variants that stem differently) is not considered. See docs/performance.md.
+exactly what the all-pairs loop reports. Not considered: a pair whose texts share fewer
+words (for example only spelling variants that stem differently), and a pair whose only
+shared rarer stems each occur in more than MAX_POSTING texts (their shared words are all
+common ones). See docs/performance.md.
 """
 
 from __future__ import annotations
@@ -18,7 +20,12 @@ import re
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
 
-__all__ = ["UnionFind", "candidate_pairs", "stem_sets"]
+__all__ = ["MAX_POSTING", "UnionFind", "candidate_pairs", "stem_sets"]
+
+# A stem found in more texts than this is not used to find candidates (it is still counted
+# when a candidate's shared stems are checked). This bounds the work per text, so the whole
+# join is linear in the number of texts; see the module docstring for what it can miss.
+MAX_POSTING = 100
 
 _WORD = re.compile(r"\w+")
 _STOP = frozenset(
@@ -112,32 +119,31 @@ def candidate_pairs(
             for k in keys:
                 posting_right[k].append(j)
     pairs: set[tuple[int, int]] = set()
-    tried: set[tuple[int, int]] = set()
 
-    def consider(i: int, j: int) -> None:
-        # Keep a pair only if the texts really share min_shared of the smaller key set (the
-        # property the prefix was chosen for); a shared rare word alone is not enough.
-        if (i, j) in tried:
-            return
-        tried.add((i, j))
-        a, b = left[i], other[j]
-        if len(a & b) >= min_shared * min(len(a), len(b)):
-            pairs.add((i, j))
+    def probe(
+        keys: frozenset[str], posting: dict[str, list[int]], pool: Sequence[frozenset[str]]
+    ) -> set[int]:
+        """Texts in pool sharing one of keys' rarer stems and min_shared of the smaller set."""
+        seen: set[int] = set()
+        for k in _prefix(keys, df, min_shared):
+            if df[k] <= MAX_POSTING:  # a stem this common says little; rarer ones decide
+                seen.update(posting[k])
+        return {j for j in seen if len(keys & pool[j]) >= min_shared * min(len(keys), len(pool[j]))}
 
-    # Probing each text's rarest keys against every text's full key set finds every pair
+    # Probing each text's rarest stems against every text's full stem set finds every pair
     # sharing min_shared of the prober; probing from both sides covers the smaller text.
     for i, keys in enumerate(left):
-        for k in _prefix(keys, df, min_shared) if keys else ():
-            for j in posting_left[k] if same else posting_right[k]:
-                if not same:
-                    consider(i, j)
-                elif i != j:
-                    consider(min(i, j), max(i, j))
+        if not keys:
+            continue
+        for j in probe(keys, posting_left if same else posting_right, other):
+            if not same:
+                pairs.add((i, j))
+            elif i != j:
+                pairs.add((min(i, j), max(i, j)))
     if not same:
         for j, keys in enumerate(other):
-            for k in _prefix(keys, df, min_shared) if keys else ():
-                for i in posting_left[k]:
-                    consider(i, j)
+            if keys:
+                pairs.update((i, j) for i in probe(keys, posting_left, left))
     return pairs
 
 
