@@ -81,7 +81,12 @@ def operations(root: Path, now_ms: float) -> dict[str, Callable[[], object]]:
 
 
 def run(
-    sizes: list[int], ops: list[str], cache: Path, runs: int | None, show: bool = True
+    sizes: list[int],
+    ops: list[str],
+    cache: Path,
+    runs: int | None,
+    show: bool = True,
+    warmup: bool = True,
 ) -> list[dict]:
     """Time every operation at every size; return one row per (size, operation)."""
     from whole_dir_corpus import NOW_MS, cached_dir
@@ -101,7 +106,7 @@ def run(
         calls = operations(root, NOW_MS)
         for op in ops:
             # One warm-up run on small dirs; the larger ones are warm from building and the bare loop.
-            wall, cpu = median_ms(calls[op], n_runs, warmup=size <= 2_000)
+            wall, cpu = median_ms(calls[op], n_runs, warmup=warmup and size <= 2_000)
             growth = wall / previous[op] if op in previous else None
             rows.append(_row(size, op, n_runs, wall, cpu, bare, growth, built_s))
             previous[op] = wall
@@ -152,6 +157,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--cache", type=Path, default=DEFAULT_CACHE, help="where dirs are built")
     parser.add_argument("--code", type=Path, default=None, help="import memdir_nb from this folder")
     parser.add_argument("--json", action="store_true", help="print the rows as JSON")
+    parser.add_argument(
+        "--no-warmup", action="store_true", help="no untimed first run (for very slow versions)"
+    )
     args = parser.parse_args(argv)
     try:
         sizes = [int(s) for s in args.sizes.split(",") if s.strip()]
@@ -172,7 +180,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"memdir_nb from {Path(memdir_nb.__file__).parent}", file=sys.stderr)
     if not args.json:
         print(HEADER, flush=True)
-    rows = run(sizes, ops, args.cache, args.runs, show=not args.json)
+    rows = run(sizes, ops, args.cache, args.runs, show=not args.json, warmup=not args.no_warmup)
     if args.json:
         print(json.dumps(rows, indent=1))
     return 0

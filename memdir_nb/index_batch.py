@@ -126,7 +126,7 @@ def fit_index(text: str, order: tuple[str, ...]) -> str:
             else line
         )
     doc = IndexText("\n".join(out) + "\n")
-    lines = doc.lines
+    rows: list[str | None] = doc.lines
     sizes = [len(line.encode()) for line in out]
     n_bytes = sum(sizes) + len(out)  # every line ends with a newline
     # Lines are counted as `text.rstrip("\n").split("\n")` counts them: up to the last
@@ -141,12 +141,12 @@ def fit_index(text: str, order: tuple[str, ...]) -> str:
             n_lines -= 1
             if pos == last:
                 last = pos - 1
-                while last >= 0 and (lines[last] is None or lines[last] == ""):
-                    if lines[last] == "":
+                while last >= 0 and (rows[last] is None or rows[last] == ""):
+                    if rows[last] == "":
                         n_lines -= 1
                     last -= 1
         doc.remove(target)
         if doc.alive == 0:
             return ""
-        lines = doc.lines
+        rows = doc.lines
     return doc.text()
