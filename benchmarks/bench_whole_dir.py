@@ -4,7 +4,8 @@ For each size the dir is built once into a cache folder (default .bench/whole_di
 gitignored; see whole_dir_corpus.py) and reused by later runs. Each operation's wall-time
 median is printed with its CPU-time median, its ratio to a bare loop that opens each file
 and reads its first 4 KB (the I/O floor; file list built beforehand), and its growth from
-the previous size (x10 files: near-linear is about 10-13, quadratic about 100).
+the previous size, in wall and CPU time (x10 files: near-linear is about 10-13, quadratic
+about 100). On a shared machine the CPU figures are the steadier ones.
 
   plan       memdir_nb.dream.plan_consolidation(dir)
   lint       memdir_nb.lint.lint_memory_dir(dir, progress=False)
@@ -92,7 +93,7 @@ def run(
     from whole_dir_corpus import NOW_MS, cached_dir
 
     rows: list[dict] = []
-    previous: dict[str, float] = {}
+    previous: dict[str, tuple[float, float]] = {}
     for size in sizes:
         start = time.perf_counter()
         root = cached_dir(cache, size)
@@ -107,9 +108,9 @@ def run(
         for op in ops:
             # One warm-up run on small dirs; the larger ones are warm from building and the bare loop.
             wall, cpu = median_ms(calls[op], n_runs, warmup=warmup and size <= 2_000)
-            growth = wall / previous[op] if op in previous else None
+            growth = (wall / previous[op][0], cpu / previous[op][1]) if op in previous else None
             rows.append(_row(size, op, n_runs, wall, cpu, bare, growth, built_s))
-            previous[op] = wall
+            previous[op] = (wall, cpu)
             if show:
                 print(_format(rows[-1]), flush=True)
     return rows
@@ -122,7 +123,7 @@ def _row(
     wall: float,
     cpu: float,
     bare: float,
-    growth: float | None,
+    growth: tuple[float, float] | None,
     built_s: float,
 ) -> dict:
     return {
@@ -132,19 +133,24 @@ def _row(
         "wall_ms": round(wall, 2),
         "cpu_ms": round(cpu, 2),
         "x_bare": round(wall / bare, 2) if bare else None,
-        "growth": round(growth, 2) if growth is not None else None,
+        "growth": round(growth[0], 2) if growth is not None else None,
+        "cpu_growth": round(growth[1], 2) if growth is not None else None,
         "build_s": round(built_s, 1),
     }
 
 
-HEADER = f"{'files':>7} {'operation':<10} {'runs':>4} {'wall ms':>11} {'cpu ms':>11} {'x bare':>8} {'growth':>7}"
+HEADER = (
+    f"{'files':>7} {'operation':<10} {'runs':>4} {'wall ms':>11} {'cpu ms':>11} {'x bare':>8}"
+    f" {'growth':>7} {'cpu gr.':>7}"
+)
 
 
 def _format(r: dict) -> str:
     growth = f"{r['growth']:.2f}" if r["growth"] is not None else "-"
+    cpu_growth = f"{r['cpu_growth']:.2f}" if r["cpu_growth"] is not None else "-"
     return (
         f"{r['files']:>7} {r['operation']:<10} {r['runs']:>4} {r['wall_ms']:>11.1f} "
-        f"{r['cpu_ms']:>11.1f} {r['x_bare']:>8.1f} {growth:>7}"
+        f"{r['cpu_ms']:>11.1f} {r['x_bare']:>8.1f} {growth:>7} {cpu_growth:>7}"
     )
 
 
