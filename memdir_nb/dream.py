@@ -486,69 +486,52 @@ def _approved(
 
 
 def _simulate(plan: ConsolidationPlan, actions: Iterable[PlanAction]) -> dict[str, str | None]:
-    from memdir_nb import index
+    from memdir_nb.index_batch import IndexText, fit_index
 
     state: dict[str, str | None] = {}
+    # Runs of index edits on one file are applied to a parsed copy (linear in the index
+    # size, not once per edit) and turned back into text before any other op reads it.
+    parsed: dict[str, IndexText] = {}
 
     def current(rel: str) -> str | None:
+        if rel in parsed:
+            state[rel] = parsed.pop(rel).text()
         return state[rel] if rel in state else plan.snapshot.get(rel)
+
+    def doc(rel: str) -> IndexText:
+        if rel not in parsed:
+            parsed[rel] = IndexText(current(rel) or "")
+        return parsed[rel]
 
     for action in actions:
         for op in action.ops:
             kind, rel = op[0], op[1]
-            if kind == "write":
+            if kind == "index_remove":
+                doc(rel).remove(op[2])
+            elif kind == "index_upsert":
+                doc(rel).upsert(op[3], op[2])
+            elif kind == "write":
+                parsed.pop(rel, None)
                 state[rel] = op[2]
             elif kind == "trash":
+                parsed.pop(rel, None)
                 state[rel] = None
             elif kind == "replace":
                 text = current(rel)
                 if text is not None and op[2] in text:
                     state[rel] = text.replace(op[2], op[3], 1)
-            elif kind == "index_remove":
-                state[rel] = index.remove_index_entry(current(rel) or "", op[2])
-            elif kind == "index_upsert":
-                state[rel] = index.upsert_index_entry(current(rel) or "", op[3], op[2])
             elif kind == "index_fit":
-                state[rel] = _fit_index(current(rel) or "", op[2])
+                state[rel] = fit_index(current(rel) or "", op[2])
+    for rel in list(parsed):
+        current(rel)
     return {rel: text for rel, text in state.items() if text != plan.snapshot.get(rel)}
 
 
 def _fit_index(text: str, order: tuple[str, ...]) -> str:
     """Bring an index under both caps: collapse blank runs, shorten hooks, then drop the oldest entries."""
-    from memdir_nb import index
+    from memdir_nb.index_batch import fit_index
 
-    def fits(t: str) -> bool:
-        lines = t.rstrip("\n").split("\n")
-        return (
-            len(lines) <= index.MAX_ENTRYPOINT_LINES
-            and len(t.encode()) <= index.MAX_ENTRYPOINT_BYTES
-        )
-
-    lines = text.rstrip("\n").split("\n")
-    collapsed: list[str] = []
-    for line in lines:
-        if not line.strip() and collapsed and not collapsed[-1].strip():
-            continue
-        collapsed.append(line)
-    text = "\n".join(collapsed) + "\n"
-    if fits(text):
-        return text
-    out = []
-    for line in text.rstrip("\n").split("\n"):
-        entry = index.parse_index(line)
-        out.append(
-            index.format_index_entry(
-                entry[0].title, entry[0].target, index.shorten_hook(entry[0].hook, 80)
-            )
-            if entry
-            else line
-        )
-    text = "\n".join(out) + "\n"
-    for target in order:  # oldest first: their files stay, only the pointer goes
-        if fits(text):
-            break
-        text = index.remove_index_entry(text, target)
-    return text
+    return fit_index(text, order)
 
 
 # planning --------------------------------------------------------------------------------
@@ -569,6 +552,56 @@ class _Mem:
 
 def _index_rel(scope: str) -> str:
     return f"{scope}/{ENTRYPOINT_NAME}" if scope else ENTRYPOINT_NAME
+
+
+# Candidate pairs must share this fraction of the smaller text's word stems (see
+# similarity.py); every candidate is then scored with the exact thresholds above.
+DUPLICATE_MIN_SHARED = 0.7
+CONTRADICTION_MIN_SHARED = 0.4
+
+
+def _duplicate_groups(pool: list[_Mem], near_duplicates: Any) -> list[list[_Mem]]:
+    """Groups of near-duplicate memories in one scope, ordered by their first member in pool."""
+    from memdir_nb.similarity import UnionFind, candidate_pairs, stem_sets
+
+    blocks: dict[tuple[str, bool], list[int]] = {}
+    for i, m in enumerate(pool):  # type and negation must agree: compare within blocks only
+        blocks.setdefault((m.type, bool(_NEGATION.search(m.description))), []).append(i)
+    uf = UnionFind(len(pool))
+    for idx in blocks.values():
+        keys = stem_sets(f"{pool[i].name} {pool[i].description}" for i in idx)
+        for a, b in sorted(candidate_pairs(keys, min_shared=DUPLICATE_MIN_SHARED)):
+            if near_duplicates(pool[idx[a]], pool[idx[b]]):
+                uf.union(idx[a], idx[b])
+    return [[pool[i] for i in g] for g in uf.groups(range(len(pool)))]
+
+
+def _contradiction_pairs(mems: list[_Mem], merged: set[str], fuzz: Any) -> list[tuple[_Mem, _Mem]]:
+    """Pairs of same-type memories with opposite polarity and similar subject, in (i, j) order."""
+    from memdir_nb.similarity import candidate_pairs, stem_sets
+
+    texts = [f"{m.description} {m.body}" for m in mems]
+    negated = [bool(_NEGATION.search(t)) for t in texts]
+    stripped = [_NEGATION.sub(" ", t).lower() for t in texts]
+    by_type: dict[str, tuple[list[int], list[int]]] = {}
+    for i, m in enumerate(mems):
+        by_type.setdefault(m.type, ([], []))[negated[i]].append(i)
+    found: list[tuple[int, int]] = []
+    for plain, negs in by_type.values():
+        if not plain or not negs:
+            continue
+        keys_neg = stem_sets(stripped[i] for i in negs)
+        keys_plain = stem_sets(stripped[i] for i in plain)
+        for a, b in candidate_pairs(keys_neg, keys_plain, min_shared=CONTRADICTION_MIN_SHARED):
+            i, j = sorted((negs[a], plain[b]))
+            if mems[i].rel in merged and mems[j].rel in merged:
+                continue
+            score = fuzz.token_set_ratio(
+                stripped[i], stripped[j], score_cutoff=CONTRADICTION_THRESHOLD
+            )
+            if score >= CONTRADICTION_THRESHOLD:
+                found.append((i, j))
+    return [(mems[i], mems[j]) for i, j in sorted(found)]
 
 
 def plan_consolidation(
@@ -636,34 +669,26 @@ def plan_consolidation(
     merged: set[str] = set()
 
     # 1. near-duplicates: same scope and type; the newest file absorbs the others
+    # Same type and same polarity are required too; _duplicate_groups only compares
+    # memories that agree on both.
     def near_duplicates(a: _Mem, b: _Mem) -> bool:
-        if a.type != b.type or bool(_NEGATION.search(a.description)) != bool(
-            _NEGATION.search(b.description)
-        ):
-            return False
         head = fuzz.token_sort_ratio(
-            f"{a.name} {a.description}".lower(), f"{b.name} {b.description}".lower()
+            f"{a.name} {a.description}".lower(),
+            f"{b.name} {b.description}".lower(),
+            score_cutoff=DUPLICATE_HEAD_THRESHOLD,
         )
-        return (
-            head >= DUPLICATE_HEAD_THRESHOLD
-            and fuzz.token_set_ratio(a.body.lower(), b.body.lower()) >= DUPLICATE_BODY_THRESHOLD
+        return bool(head) and (
+            fuzz.token_set_ratio(
+                a.body.lower(), b.body.lower(), score_cutoff=DUPLICATE_BODY_THRESHOLD
+            )
+            >= DUPLICATE_BODY_THRESHOLD
         )
 
     for scope in scopes:
-        group_of: dict[str, set[str]] = {}
         pool = [m for m in mems if m.scope == scope]
-        for i, a in enumerate(pool):
-            for b in pool[i + 1 :]:
-                if near_duplicates(a, b):
-                    g = group_of.get(a.rel, {a.rel}) | group_of.get(b.rel, {b.rel})
-                    for r in g:
-                        group_of[r] = g
-        seen_groups: list[set[str]] = []
-        for g in group_of.values():
-            if g not in seen_groups:
-                seen_groups.append(g)
-        for g in seen_groups:
-            members = sorted((m for m in pool if m.rel in g), key=lambda m: (-m.mtime_ms, m.rel))
+        for group in _duplicate_groups(pool, near_duplicates):
+            g = {m.rel for m in group}
+            members = sorted(group, key=lambda m: (-m.mtime_ms, m.rel))
             keep, dups = members[0], members[1:]
             front, body = _split_front(keep.text)
             keep_lines = [ln.strip() for ln in body.split("\n") if ln.strip()]
@@ -693,25 +718,15 @@ def plan_consolidation(
             )
 
     # 2. contradictions: similar subject, opposite polarity; flagged, never auto-resolved
-    for i, a in enumerate(mems):
-        for b in mems[i + 1 :]:
-            if (a.rel in merged and b.rel in merged) or a.type != b.type:
-                continue
-            ta, tb = f"{a.description} {a.body}", f"{b.description} {b.body}"
-            if bool(_NEGATION.search(ta)) == bool(_NEGATION.search(tb)):
-                continue
-            if (
-                fuzz.token_set_ratio(_NEGATION.sub(" ", ta).lower(), _NEGATION.sub(" ", tb).lower())
-                >= CONTRADICTION_THRESHOLD
-            ):
-                actions.append(
-                    PlanAction(
-                        f"review:{a.rel}|{b.rel}",
-                        "flag_contradiction",
-                        f"{a.rel} and {b.rel} may contradict each other; review them and keep one",
-                        (a.rel, b.rel),
-                    )
-                )
+    for a, b in _contradiction_pairs(mems, merged, fuzz):
+        actions.append(
+            PlanAction(
+                f"review:{a.rel}|{b.rel}",
+                "flag_contradiction",
+                f"{a.rel} and {b.rel} may contradict each other; review them and keep one",
+                (a.rel, b.rel),
+            )
+        )
 
     # 3. relative dates, against each file's own mtime
     for m in mems:
@@ -769,10 +784,9 @@ def plan_consolidation(
                         ),
                     )
                 )
+        absorbed = merged - {a.files[0] for a in actions if a.kind == "merge_duplicates"}
         for rel, m in sorted(in_scope.items()):
-            if rel not in indexed and m.rel not in merged - {
-                a.files[0] for a in actions if a.kind == "merge_duplicates"
-            }:
+            if rel not in indexed and m.rel not in absorbed:
                 line = index.format_index_entry(
                     m.name, rel, m.description or index.NO_DESCRIPTION_HOOK
                 )

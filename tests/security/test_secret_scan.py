@@ -302,3 +302,146 @@ def test_a_long_single_line_body_does_not_stall_the_guard() -> None:
     key = "AKIA" + "Q" * 16
     findings = scan_for_secrets({"body": line[:100_000] + " " + key + " " + line[:100_000]})
     assert [f.kind for f in findings] == ["AWS access key"]
+
+
+# --------------------------------------------------------------------------- corpora (issue 10)
+
+import importlib.util  # noqa: E402
+from pathlib import Path  # noqa: E402
+
+from memdir_nb.secret_scan import scan_memory_file  # noqa: E402
+
+
+def _precision_module():
+    path = Path(__file__).resolve().parents[2] / "benchmarks" / "secret_precision.py"
+    spec = importlib.util.spec_from_file_location("secret_precision", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+_CORPUS = _precision_module()
+BENIGN = _CORPUS.load_corpus("benign.jsonl")
+SECRETS = _CORPUS.load_corpus("secrets.jsonl")
+
+
+def test_corpora_are_large_enough_and_hold_no_whole_fake_secret_on_disk() -> None:
+    assert len(BENIGN) >= 50 and len(SECRETS) >= 50
+    raw = (_CORPUS.DATA / "secrets.jsonl").read_text(encoding="utf-8")
+    assert raw.count(_CORPUS.SPLIT_MARK) >= len(SECRETS)  # every fake key is stored split
+
+
+@pytest.mark.parametrize("row", BENIGN, ids=[r["id"] for r in BENIGN])
+def test_public_identifiers_in_memory_text_are_not_flagged(row: dict) -> None:
+    assert scan_for_secrets({"body": row["text"]}) == []
+
+
+@pytest.mark.parametrize("row", SECRETS, ids=[r["id"] for r in SECRETS])
+def test_every_fake_credential_in_the_corpus_is_flagged_and_hidden(row: dict) -> None:
+    findings = scan_for_secrets({"body": row["text"]})
+    assert findings, row["id"]
+    for finding in findings:
+        for word in row["text"].split():
+            if len(word) >= 24 and any(c.isdigit() for c in word):
+                assert word not in finding.excerpt
+
+
+URL_PASSWORD_CASES = [
+    ("https://:" + "hunter2" + "@host/", "hunter2"),
+    ("postgres://:" + "p%40ss" + "@db:5432/x", "p%40ss"),
+    ("redis://:" + "pw" + "@h", "pw"),
+    ("amqp://app:" + "p@ss:w/rd#1?x" + "@mq.internal:5672/", "p@ss:w/rd#1?x"),
+    ("https://bob:" + "пароль42" + "@intranet.example/", "пароль42"),
+    ("see [db](mysql://svc:" + "Zx9!q" + "@10.0.0.7:3306/shop) for access", "Zx9!q"),
+    ("mirror https://a.example/x https://user:" + "k3y-" + "value@b.example/y", "k3y-value"),
+]
+
+
+@pytest.mark.parametrize(("text", "password"), URL_PASSWORD_CASES)
+def test_password_in_url_is_found_whatever_it_holds_and_with_no_user(
+    text: str, password: str
+) -> None:
+    findings = scan_for_secrets({"body": text})
+    assert [f.kind for f in findings] == ["password in URL"], findings
+    assert password not in findings[0].excerpt or len(password) < 3
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "https://social.example.org:8443/@acme_status",
+        "https://mail.example.com:8080/unsub?email=bob@example.com",
+        "ssh://git@github.com/acme/ledger.git",
+        "postgres://" + "postgres:postgres" + "@localhost:5432/dev",
+        "postgres://${DB_USER}:${DB_PASSWORD}@db.internal/app",
+        "https://<user>:<token>@git.example.com/org/repo.git",
+        "https://user:" + "password" + "@example.com/",
+    ],
+)
+def test_urls_without_a_real_password_are_not_flagged(text: str) -> None:
+    assert scan_for_secrets({"body": text}) == []
+
+
+def test_a_provider_key_inside_a_public_link_is_still_found() -> None:
+    doc = "https://docs.google.com/document/d/" + _random_token(44, 300) + "/edit"
+    findings = scan_for_secrets({"body": f"{doc}?access_token={_random_token(40, 301)} {AWS_KEY}"})
+    assert [f.kind for f in findings] == ["high-entropy token", "AWS access key"]
+
+
+def test_memory_file_scan_covers_filename_every_header_key_comments_and_index_line() -> None:
+    text = (
+        "---\nname: Deploy\ndescription: how deploys authenticate\ntype: reference\n"
+        f"extra_token: {GITHUB_TOKEN}\n# old key {AWS_KEY}\n---\n\nAsk in #ops.\n"
+    )
+    findings = scan_memory_file(
+        f"notes_{AWS_KEY}.md", text, f"- [Deploy](deploy.md) — key {STRIPE_KEY}"
+    )
+    where = sorted((f.field, f.line, f.kind) for f in findings)
+    assert where == [
+        ("file", 5, "GitHub token"),
+        ("file", 6, "AWS access key"),
+        ("filename", 1, "AWS access key"),
+        ("index line", 1, "Stripe API key"),
+    ]
+
+
+def test_memory_file_scan_decodes_yaml_that_hides_a_key_across_lines_or_escapes() -> None:
+    half = len(AWS_KEY) // 2
+    # A double-quoted YAML value continued with a backslash joins its lines with no space.
+    folded = f'---\nname: x\ndescription: "key {AWS_KEY[:half]}\\\n  {AWS_KEY[half:]}"\ntype: user\n---\n'
+    escaped = '---\nname: x\ndescription: "key \\x41' + AWS_KEY[1:] + '"\ntype: user\n---\n'
+    for text in (folded, escaped):
+        assert AWS_KEY not in text
+        findings = scan_memory_file("x.md", text)
+        assert [(f.field, f.kind) for f in findings] == [
+            ("frontmatter description", "AWS access key")
+        ], text
+
+
+def test_clean_memory_file_scan_is_empty() -> None:
+    text = "---\nname: Video sources\ndescription: where the videos live\ntype: reference\n---\n\n"
+    text += BENIGN[0]["text"] + "\n"
+    assert (
+        scan_memory_file("reference_videos.md", text, "- [Videos](reference_videos.md) — x") == []
+    )
+
+
+ADVERSARIAL_WORDS = {
+    "keywords": "password" * 16_384,
+    "keyword-colons": "password: " * 13_107,
+    "quotes-and-keywords": "password('" * 13_107,
+    "scheme-chain": "a:b://" * 21_845 + "@h",
+    "userinfo": "https://u:" + "p" * 131_072 + "@h",
+    "slashes-then-npm": "//" * 65_536 + ":_authToken=",
+    "sk-run-with-marker": "sk-" * 43_690 + "T3BlbkFJ",
+    "jwt-heads": "eyJ" * 43_690,
+    "param-names": "https://youtube.com/x?" + "tokentoken" * 13_107,
+}
+
+
+@pytest.mark.timeout(120)
+@pytest.mark.parametrize("word", ADVERSARIAL_WORDS.values(), ids=ADVERSARIAL_WORDS.keys())
+def test_a_128_kb_adversarial_word_does_not_stall_the_guard(word: str) -> None:
+    # Hang guard, not a speed target (benchmarks measure speed): each of these words made a
+    # pattern rescan the rest of the line from every position before the scan was linear.
+    scan_for_secrets({"body": word})

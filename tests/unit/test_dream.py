@@ -863,3 +863,106 @@ def test_two_plans_on_one_fixed_clock_get_distinct_batches(messy: Path) -> None:
     )
     second = apply_plan(plan_consolidation(messy, now_ms=PLAN_NOW, clock=clock))
     assert first.batch != second.batch
+
+
+# --------------------------------------------------------------------------- scaling (issue 10)
+
+import importlib.util  # noqa: E402
+
+from rapidfuzz import fuzz  # noqa: E402
+
+from memdir_nb.dream import (  # noqa: E402
+    _NEGATION,
+    CONTRADICTION_THRESHOLD,
+    DUPLICATE_BODY_THRESHOLD,
+    DUPLICATE_HEAD_THRESHOLD,
+    _split_front,
+)
+from memdir_nb.frontmatter import parse_frontmatter  # noqa: E402
+
+
+def _corpus_module():
+    path = Path(__file__).resolve().parents[2] / "benchmarks" / "whole_dir_corpus.py"
+    spec = importlib.util.spec_from_file_location("whole_dir_corpus", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def _all_pairs_reference(root: Path) -> tuple[set[frozenset[str]], set[tuple[str, str]]]:
+    """Near-duplicate groups and contradiction pairs by comparing every pair (the old loop)."""
+    mems = []
+    for path in sorted(root.rglob("*.md")):
+        rel = path.relative_to(root).as_posix()
+        if rel.endswith("MEMORY.md"):
+            continue
+        text = path.read_text(encoding="utf-8")
+        fm, _ = parse_frontmatter(text)
+        mems.append(
+            (
+                rel,
+                fm.name or path.stem,
+                fm.description or "",
+                str(fm.type or ""),
+                _split_front(text)[1],
+            )
+        )
+    parent: dict[str, str] = {m[0]: m[0] for m in mems}
+
+    def find(x: str) -> str:
+        while parent[x] != x:
+            x = parent[x]
+        return x
+
+    for i, a in enumerate(mems):
+        for b in mems[i + 1 :]:
+            if a[0].startswith("team/") != b[0].startswith("team/") or a[3] != b[3]:
+                continue
+            if bool(_NEGATION.search(a[2])) != bool(_NEGATION.search(b[2])):
+                continue
+            head = fuzz.token_sort_ratio(f"{a[1]} {a[2]}".lower(), f"{b[1]} {b[2]}".lower())
+            if (
+                head >= DUPLICATE_HEAD_THRESHOLD
+                and fuzz.token_set_ratio(a[4].lower(), b[4].lower()) >= DUPLICATE_BODY_THRESHOLD
+            ):
+                parent[find(a[0])] = find(b[0])
+    groups: dict[str, set[str]] = {}
+    for rel in parent:
+        groups.setdefault(find(rel), set()).add(rel)
+    dup_groups = {frozenset(g) for g in groups.values() if len(g) > 1}
+    merged = set().union(*dup_groups) if dup_groups else set()
+    flags = set()
+    for i, a in enumerate(mems):
+        for b in mems[i + 1 :]:
+            if (a[0] in merged and b[0] in merged) or a[3] != b[3]:
+                continue
+            ta, tb = f"{a[2]} {a[4]}", f"{b[2]} {b[4]}"
+            if bool(_NEGATION.search(ta)) == bool(_NEGATION.search(tb)):
+                continue
+            sa, sb = _NEGATION.sub(" ", ta).lower(), _NEGATION.sub(" ", tb).lower()
+            if fuzz.token_set_ratio(sa, sb) >= CONTRADICTION_THRESHOLD:
+                flags.add(tuple(sorted((a[0], b[0]))))
+    return dup_groups, flags
+
+
+def test_blocked_planning_finds_what_comparing_every_pair_finds(tmp_path: Path) -> None:
+    corpus = _corpus_module()
+    root = tmp_path / "memory"
+    root.mkdir()
+    corpus.build_dir(root, 400, seed=5)
+    plan = plan_consolidation(root, now_ms=corpus.NOW_MS)
+    groups = {frozenset(a.files[:-1]) for a in plan.actions if a.kind == "merge_duplicates"}
+    flags = {tuple(sorted(a.files)) for a in plan.actions if a.kind == "flag_contradiction"}
+    want_groups, want_flags = _all_pairs_reference(root)
+    assert want_groups and want_flags  # the corpus has both kinds
+    assert groups == want_groups
+    assert flags == want_flags
+
+
+def test_merge_groups_come_in_the_order_of_their_first_file(tmp_path: Path) -> None:
+    corpus = _corpus_module()
+    root = tmp_path / "memory"
+    root.mkdir()
+    corpus.build_dir(root, 300, seed=9)
+    first = [plan_consolidation(root, now_ms=corpus.NOW_MS).actions for _ in range(2)]
+    assert [a.id for a in first[0]] == [a.id for a in first[1]]

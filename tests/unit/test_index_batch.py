@@ -1,0 +1,112 @@
+"""index_batch: many index edits in one pass give exactly the text the one-edit functions give."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from memdir_nb import index
+from memdir_nb.index_batch import IndexText, fit_index
+
+TARGETS = ["a.md", "b.md", "./c.md", "<d e.md>", "d e.md", "team/x.md", "c.md"]
+
+
+def _random_index(rng: random.Random) -> str:
+    lines = []
+    for _ in range(rng.randint(0, 12)):
+        roll = rng.random()
+        if roll < 0.6:
+            t = rng.choice(TARGETS)
+            lines.append(f"- [T{rng.randint(0, 9)}]({t}) — hook {rng.randint(0, 99)}")
+        elif roll < 0.8:
+            lines.append("")
+        else:
+            lines.append(rng.choice(["# Index", "prose line", "  "]))
+    text = "\n".join(lines)
+    return text + rng.choice(["", "\n", "\n\n", "\r\n"])
+
+
+def _reference(text: str, ops: list[tuple[str, str, str]]) -> str:
+    for kind, target, line in ops:
+        if kind == "upsert":
+            text = index.upsert_index_entry(text, line, target)
+        else:
+            text = index.remove_index_entry(text, target)
+    return text
+
+
+@pytest.mark.parametrize("seed", range(150))
+def test_a_run_of_upserts_and_removes_matches_the_one_edit_functions(seed: int) -> None:
+    rng = random.Random(seed)
+    text = _random_index(rng)
+    ops = []
+    for _ in range(rng.randint(1, 15)):
+        target = rng.choice(TARGETS)
+        clean = target.strip("<>")
+        line = index.format_index_entry(f"N{rng.randint(0, 9)}", clean, "new hook")
+        ops.append((rng.choice(["upsert", "remove"]), target, line))
+    doc = IndexText(text)
+    for kind, target, line in ops:
+        doc.upsert(line, target) if kind == "upsert" else doc.remove(target)
+    assert doc.text() == _reference(text, ops)
+
+
+def _reference_fit(text: str, order: tuple[str, ...]) -> str:
+    """dream's fitting as it was written before index_batch (one removal per pass)."""
+
+    def fits(t: str) -> bool:
+        lines = t.rstrip("\n").split("\n")
+        return (
+            len(lines) <= index.MAX_ENTRYPOINT_LINES
+            and len(t.encode()) <= index.MAX_ENTRYPOINT_BYTES
+        )
+
+    collapsed: list[str] = []
+    for line in text.rstrip("\n").split("\n"):
+        if not line.strip() and collapsed and not collapsed[-1].strip():
+            continue
+        collapsed.append(line)
+    text = "\n".join(collapsed) + "\n"
+    if fits(text):
+        return text
+    out = []
+    for line in text.rstrip("\n").split("\n"):
+        entry = index.parse_index(line)
+        out.append(
+            index.format_index_entry(
+                entry[0].title, entry[0].target, index.shorten_hook(entry[0].hook, 80)
+            )
+            if entry
+            else line
+        )
+    text = "\n".join(out) + "\n"
+    for target in order:
+        if fits(text):
+            break
+        text = index.remove_index_entry(text, target)
+    return text
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_fitting_under_the_caps_matches_removing_one_entry_at_a_time(seed: int) -> None:
+    rng = random.Random(seed)
+    n = rng.randint(150, 420)
+    lines = []
+    for i in range(n):
+        roll = rng.random()
+        if roll < 0.85:
+            lines.append(f"- [Note {i}](note_{i % (n - 3)}.md) — " + "w" * rng.randint(10, 160))
+        elif roll < 0.95:
+            lines.append("")
+        else:
+            lines.append("## Section")
+    text = "\n".join(lines) + rng.choice(["\n", "\n\n\n", ""])
+    order = tuple(f"note_{i}.md" for i in rng.sample(range(n), n))
+    assert fit_index(text, order) == _reference_fit(text, order)
+
+
+def test_fitting_can_remove_every_entry() -> None:
+    text = "\n".join(f"- [N{i}](n{i}.md) — " + "x" * 200 for i in range(300)) + "\n"
+    order = tuple(f"n{i}.md" for i in range(300))
+    assert fit_index(text, order) == _reference_fit(text, order)
