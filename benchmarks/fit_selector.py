@@ -36,17 +36,21 @@ if str(BENCH) not in sys.path:
 
 from recall_eval import DEFAULT_CASES, build_memory_dir, score_answer  # noqa: E402
 
-from memdir_nb.recall.decision import FEATURES, DecisionModel, fit_logistic  # noqa: E402
+from memdir_nb.recall.decision import FEATURES, DecisionModel, decide, fit_logistic  # noqa: E402
 from memdir_nb.recall.semantic import MemoryExplanation, SemanticSelector  # noqa: E402
 from memdir_nb.scan import scan_memory_files  # noqa: E402
 
 DEFAULT_OUT = REPO_ROOT / "memdir_nb" / "recall" / "selector_model.json"
 BM25_SATURATION = 5.0  # BM25 / (BM25 + 5): a score of 5 counts half, 20 counts 0.8
-GATES = [round(0.20 + 0.01 * i, 2) for i in range(26)]  # 0.20 .. 0.45
+GATES = [round(0.20 + 0.01 * i, 2) for i in range(31)]  # 0.20 .. 0.50
 CUTOFFS = [round(0.10 + 0.05 * i, 2) for i in range(16)]  # 0.10 .. 0.85
+L2_CHOICES = (0.3, 1.0, 3.0)  # ridge strength on the coefficients
+POSITIVE_WEIGHTS = (1.0, 3.0)  # relevant pairs are rare (about 1.5%): optionally up-weighted
 
 
-def collect(cases: dict, selector: SemanticSelector, memory_dir: Path) -> list[list[MemoryExplanation]]:
+def collect(
+    cases: dict, selector: SemanticSelector, memory_dir: Path
+) -> list[list[MemoryExplanation]]:
     """Every query's explanations (features of every candidate) under the given selector."""
     headers = scan_memory_files(memory_dir)
     return [
@@ -72,22 +76,14 @@ def training_pairs(
     return rows, labels
 
 
-def answers_for(
-    items: list[MemoryExplanation], model: DecisionModel, limit: int = 5
-) -> list[str]:
-    """The selector's answer under `model`, recomputed from recorded features (same rules)."""
-    eligible = [e for e in items if e.tool_class != "usage"]
-    best = max((e.semantic or 0.0 for e in eligible), default=0.0)
-    warnings_first = [e.filename for e in items if e.tool_class == "warning"]
-    if best < model.gate:
-        return warnings_first[:limit]
-    scored = [
-        (model.probability(e.features), e.filename)
-        for e in eligible
-        if e.tool_class is None
-    ]
-    picked = [name for p, name in sorted(scored, key=lambda x: (-x[0], x[1])) if p >= model.cutoff]
-    return (warnings_first + picked)[:limit]
+def answers_for(items: list[MemoryExplanation], model: DecisionModel, limit: int = 5) -> list[str]:
+    """The selector's answer under `model`, from recorded features (the same decide())."""
+    verdicts = decide(
+        [(e.filename, e.semantic or 0.0, e.tool_class, e.features) for e in items],
+        model,
+        limit=limit,
+    )
+    return [v.filename for v in verdicts if v.selected]
 
 
 def mean_f1(cases: dict, explained: list[list[MemoryExplanation]], model: DecisionModel) -> float:
@@ -109,31 +105,37 @@ def fit(cases: dict, *, cache_dir: Path) -> tuple[DecisionModel, dict]:
             raise SystemExit(f"the model is not available: {selector.fallback_reason}")
         explained = collect(cases, selector, memory_dir)
     rows, labels = training_pairs(cases, explained)
-    coefficients, intercept = fit_logistic(rows, labels, l2=1.0)
-    base = DecisionModel(
-        coefficients=tuple(coefficients),
-        intercept=intercept,
-        cutoff=0.5,
-        gate=0.3,
-        bm25_saturation=BM25_SATURATION,
-        fitted_on="",
-    )
     grid = []
-    for gate in GATES:
-        for cutoff in CUTOFFS:
-            model = replace(base, gate=gate, cutoff=cutoff)
-            grid.append((mean_f1(cases, explained, model), gate, cutoff))
+    for l2 in L2_CHOICES:
+        for weight in POSITIVE_WEIGHTS:
+            coefficients, intercept = fit_logistic(rows, labels, l2=l2, positive_weight=weight)
+            base = DecisionModel(
+                coefficients=tuple(coefficients),
+                intercept=intercept,
+                cutoff=0.5,
+                gate=0.3,
+                bm25_saturation=BM25_SATURATION,
+            )
+            for gate in GATES:
+                for cutoff in CUTOFFS:
+                    model = replace(base, gate=gate, cutoff=cutoff)
+                    grid.append((mean_f1(cases, explained, model), l2, weight, model))
     best_f1 = max(g[0] for g in grid)
-    # Among ties (within 0.005), prefer the middle of the plateau: less tuned to single cases.
+    # Among near-ties (within 0.005) prefer the strongest regularisation, the smallest weight,
+    # then the middle of the gate/cutoff plateau: the least tuned to single cases.
     near = [g for g in grid if g[0] >= best_f1 - 0.005]
-    near.sort(key=lambda g: (g[1], g[2]))
-    _, gate, cutoff = near[len(near) // 2]
+    top_l2 = max(g[1] for g in near)
+    near = [g for g in near if g[1] == top_l2]
+    low_w = min(g[2] for g in near)
+    near = sorted((g for g in near if g[2] == low_w), key=lambda g: (g[3].gate, g[3].cutoff))
+    _, l2, weight, chosen = near[len(near) // 2]
     name = Path(cases.get("_path", "recall_cases.json")).name
     model = replace(
-        base,
-        gate=gate,
-        cutoff=cutoff,
-        fitted_on=f"{name}: {len(labels)} pairs ({sum(labels)} relevant), {len(cases['queries'])} queries",
+        chosen,
+        fitted_on=(
+            f"{name}: {len(labels)} pairs ({sum(labels)} relevant), {len(cases['queries'])} "
+            f"queries; l2={l2}, positive weight={weight}"
+        ),
     )
     report = {
         "pairs": len(labels),
@@ -159,8 +161,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.error("refusing to fit on the holdout set: tune on the shared tuning set only")
     cases = json.loads(path.read_text(encoding="utf-8"))
     cases["_path"] = str(path)
-    with tempfile.TemporaryDirectory(prefix="fit-selector-cache-") as cache:
-        model, report = fit(cases, cache_dir=Path(cache))
+    from memdir_nb.config import MemdirConfig
+
+    model, report = fit(cases, cache_dir=MemdirConfig.from_environment().cache_root())
     text = json.dumps(model.to_json(), indent=2) + "\n"
     print(text, end="")
     print(

@@ -125,7 +125,9 @@ def test_fresh_venv_from_binder_requirements_runs_the_tour(tmp_path: Path) -> No
         env=env,
     )
     post_build = BINDER / "postBuild"
-    if post_build.exists():  # repo2docker runs it from the repo root with the env's python first on PATH
+    if (
+        post_build.exists()
+    ):  # repo2docker runs it from the repo root with the env's python first on PATH
         post_env = {**env, "PATH": f"{venv / 'bin'}{os.pathsep}{env.get('PATH', '')}"}
         _run([str(post_build)], cwd=REPO, env=post_env)
 

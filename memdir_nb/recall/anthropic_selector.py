@@ -164,7 +164,9 @@ class AnthropicSelector:
             return []
         # Unknown names first, then the cap: a model that also invents names must not push
         # real picks past the fifth slot.
-        return keep_known_filenames(names, (h.filename for h in headers), limit=MAX_RELEVANT_MEMORIES)
+        return keep_known_filenames(
+            names, (h.filename for h in headers), limit=MAX_RELEVANT_MEMORIES
+        )
 
 
 def _cancel_guard(cancel: threading.Event):

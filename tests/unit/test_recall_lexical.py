@@ -223,9 +223,9 @@ def test_lexical_default_beats_plain_bm25_top5_on_the_eval_set():
     results = recall_eval.evaluate(
         json.loads(EVAL_CASES.read_text(encoding="utf-8")),
         now_ms=NOW,
-        only=("lexical (default)", "baseline: BM25 top-5"),
+        only=("lexical", "baseline: BM25 top-5"),
     )
-    default = results["lexical (default)"]["ALL"]["mean_f1"]
+    default = results["lexical"]["ALL"]["mean_f1"]
     plain = results["baseline: BM25 top-5"]["ALL"]["mean_f1"]
     assert default >= plain + 0.15, (default, plain)
-    assert results["lexical (default)"]["none"]["empty_on_none"] >= 0.75
+    assert results["lexical"]["none"]["empty_on_none"] >= 0.75

