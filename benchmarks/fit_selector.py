@@ -11,8 +11,10 @@ CASES.json defaults to ../shared/eval/recall_cases.json (the tuning set). The ho
    and relative BM25, coverage).
 2. A logistic regression is fitted on query-memory pairs: relevant = 1, neither relevant nor
    acceptable = 0; acceptable memories and memories the recent-tools rule decides are left out.
-3. The gate (minimum best similarity to answer at all) and the probability cutoff are chosen by
-   a grid search for the best mean F1 over the tuning queries, run through the real selector.
+3. The ridge strength, class weight, gate (minimum best similarity to answer at all) and
+   probability cutoff are chosen by a grid search for the best mean F1 over the tuning queries
+   among settings that answer at least 75% of the "nothing relevant" queries with nothing,
+   using the selector's own decide().
 """
 
 from __future__ import annotations
@@ -46,6 +48,7 @@ GATES = [round(0.20 + 0.01 * i, 2) for i in range(31)]  # 0.20 .. 0.50
 CUTOFFS = [round(0.10 + 0.05 * i, 2) for i in range(16)]  # 0.10 .. 0.85
 L2_CHOICES = (0.3, 1.0, 3.0)  # ridge strength on the coefficients
 POSITIVE_WEIGHTS = (1.0, 3.0)  # relevant pairs are rare (about 1.5%): optionally up-weighted
+MIN_EMPTY_ON_NONE = 0.75  # docs/selection.md: "nothing relevant" answered empty at least 75%
 
 
 def collect(
@@ -94,6 +97,18 @@ def mean_f1(cases: dict, explained: list[list[MemoryExplanation]], model: Decisi
     )
 
 
+def empty_on_none(
+    cases: dict, explained: list[list[MemoryExplanation]], model: DecisionModel
+) -> float:
+    """Share of the 'nothing relevant' queries answered with nothing."""
+    answers = [
+        not answers_for(items, model)
+        for case, items in zip(cases["queries"], explained, strict=True)
+        if not case["relevant"]
+    ]
+    return sum(answers) / len(answers) if answers else 1.0
+
+
 def fit(cases: dict, *, cache_dir: Path) -> tuple[DecisionModel, dict]:
     """Fit coefficients, then grid-search gate and cutoff; returns the model and a report."""
     start = DecisionModel.load()
@@ -119,7 +134,13 @@ def fit(cases: dict, *, cache_dir: Path) -> tuple[DecisionModel, dict]:
             for gate in GATES:
                 for cutoff in CUTOFFS:
                     model = replace(base, gate=gate, cutoff=cutoff)
+                    # The project's bar: at least MIN_EMPTY_ON_NONE of the "nothing relevant"
+                    # queries answered with nothing; best mean F1 among settings that meet it.
+                    if empty_on_none(cases, explained, model) < MIN_EMPTY_ON_NONE:
+                        continue
                     grid.append((mean_f1(cases, explained, model), l2, weight, model))
+    if not grid:
+        raise SystemExit(f"no setting answers {MIN_EMPTY_ON_NONE:.0%} of 'none' queries empty")
     best_f1 = max(g[0] for g in grid)
     # Among near-ties (within 0.005) prefer the strongest regularisation, the smallest weight,
     # then the middle of the gate/cutoff plateau: the least tuned to single cases.
