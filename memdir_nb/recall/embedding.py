@@ -87,37 +87,30 @@ def file_sha256(path: Path) -> str:
 
 
 def _gelu(x: np.ndarray) -> np.ndarray:
-    """BERT's exact GELU, 0.5 x (1 + erf(x / sqrt 2)), computed in place on x.
+    """GELU in its tanh form, computed in place on x.
 
-    erf uses Abramowitz & Stegun 7.1.26 (absolute error below 1.5e-7), with in-place steps so a
-    (tokens x 1536) activation needs two temporaries instead of a dozen.
+    BERT defines GELU with erf; the tanh form differs by at most about 5e-4 per activation and
+    runs three times faster in numpy (one vectorised tanh instead of a polynomial and an exp).
+    The end-to-end embeddings still agree with sentence-transformers' to a cosine above 0.9999
+    (tests/unit/test_recall_embedding.py).
     """
-    a = np.abs(x) * np.float32(0.7071067811865476)  # |x| / sqrt 2
-    t = a * np.float32(0.3275911)
-    t += 1.0
-    np.reciprocal(t, out=t)
-    poly = t * np.float32(1.061405429)
-    for coef in (-1.453152027, 1.421413741, -0.284496736, 0.254829592):
-        poly += np.float32(coef)
-        poly *= t
-    np.square(a, out=a)
-    np.negative(a, out=a)
-    np.exp(a, out=a)
-    poly *= a  # 1 - erf(|x|/sqrt 2)
-    np.negative(poly, out=poly)
-    poly += 1.0  # erf(|x|/sqrt 2)
-    np.copysign(poly, x, out=poly)  # erf(x/sqrt 2)
-    poly += 1.0
-    poly *= x
-    poly *= np.float32(0.5)
-    return poly
+    y = x * x
+    y *= np.float32(0.044715)
+    y += np.float32(1.0)
+    y *= x
+    y *= np.float32(0.7978845608028654)  # sqrt(2 / pi)
+    np.tanh(y, out=y)
+    y += np.float32(1.0)
+    y *= x
+    y *= np.float32(0.5)
+    return y
 
 
 def _layer_norm(x: np.ndarray, weight: np.ndarray, bias: np.ndarray, eps: float) -> np.ndarray:
     mean = x.mean(axis=-1, keepdims=True)
     centred = x - mean
     var = (centred * centred).mean(axis=-1, keepdims=True)
-    return centred / np.sqrt(var + eps) * weight + bias  # type: ignore[no-any-return]
+    return centred / np.sqrt(var + eps) * weight + bias
 
 
 @dataclass(frozen=True)
@@ -222,24 +215,26 @@ class MiniLMEncoder:
         scale = np.float32(1.0 / np.sqrt(head_dim))
         bias = ((1.0 - mask) * np.float32(-1e9))[:, None, None, :]
         hidden = x.shape[-1]
+        x = x.reshape(batch * length, hidden)  # 2-D: one large GEMM per projection, not B small
         for layer in self.layers:
-            qkv = x @ layer.qkv_w + layer.qkv_b  # (B, L, 3H)
+            qkv = x @ layer.qkv_w + layer.qkv_b  # (B*L, 3H)
             qkv = qkv.reshape(batch, length, 3, heads, head_dim).transpose(2, 0, 3, 1, 4)
             q, k, v = qkv[0], qkv[1], qkv[2]  # (B, heads, L, d)
             scores = (q @ k.transpose(0, 1, 3, 2)) * scale + bias
             scores -= scores.max(axis=-1, keepdims=True)
             np.exp(scores, out=scores)
             scores /= scores.sum(axis=-1, keepdims=True)
-            ctx = (scores @ v).transpose(0, 2, 1, 3).reshape(batch, length, hidden)
+            ctx = (scores @ v).transpose(0, 2, 1, 3).reshape(batch * length, hidden)
             x = _layer_norm(ctx @ layer.out_w + layer.out_b + x, layer.ln1_w, layer.ln1_b, self.eps)
             up = _gelu(x @ layer.up_w + layer.up_b)
             x = _layer_norm(
                 up @ layer.down_w + layer.down_b + x, layer.ln2_w, layer.ln2_b, self.eps
             )
+        x = x.reshape(batch, length, hidden)
         summed = (x * mask[:, :, None]).sum(axis=1)
         pooled = summed / np.maximum(mask.sum(axis=1, keepdims=True), 1e-9)
         norms = np.linalg.norm(pooled, axis=1, keepdims=True)
-        return (pooled / np.maximum(norms, 1e-12)).astype(np.float32)  # type: ignore[no-any-return]
+        return (pooled / np.maximum(norms, 1e-12)).astype(np.float32)
 
     def encode(
         self, texts: Sequence[str], *, batch_size: int = BATCH_SIZE, progress: Any = None
