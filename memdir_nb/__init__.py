@@ -75,6 +75,7 @@ _EXPORTS: dict[str, str] = {
     "RelevantMemory": "recall",
     "find_relevant_memories": "recall",
     "LexicalSelector": "recall",
+    "SemanticSelector": "recall",
     "AnthropicSelector": "recall",
     "default_selector": "recall",
     "RecallSession": "recall",
