@@ -191,3 +191,13 @@ def test_a_symlink_leaving_the_dir_is_not_read_for_its_body(memory_dir, tmp_path
 
     header = MemoryHeader("linked.md", str(memory_dir / "linked.md"), NOW, "Secret", "x", None)
     assert selector._snippets_for([header]) == [""]
+
+
+def test_every_demo_query_recalls_its_memory(tmp_path):
+    from memdir_nb.demo import DEMO_QUERIES, build_demo_memory_dir
+
+    demo = build_demo_memory_dir(tmp_path / "demo", now_ms=NOW)
+    selector = SemanticSelector(progress=False)  # the run's cache (tests/conftest.py)
+    for query, expected in DEMO_QUERIES.items():
+        found = find_relevant_memories(query, demo, selector=selector, now_ms=NOW)
+        assert expected in [Path(m.path).relative_to(demo).as_posix() for m in found], query
