@@ -237,9 +237,17 @@ class MiniLMEncoder:
         return (pooled / np.maximum(norms, 1e-12)).astype(np.float32)
 
     def encode(
-        self, texts: Sequence[str], *, batch_size: int = BATCH_SIZE, progress: Any = None
+        self,
+        texts: Sequence[str],
+        *,
+        batch_size: int = BATCH_SIZE,
+        progress: Any = None,
+        cancel: threading.Event | None = None,
     ) -> np.ndarray:
-        """Unit vectors (n, 384) for texts; `progress` is a tqdm-like object updated per text."""
+        """Unit vectors (n, 384) for texts; `progress` is a tqdm-like object updated per text.
+
+        A set `cancel` event stops between batches with RecallCancelled.
+        """
 
         if not texts:
             return np.zeros((0, EMBEDDING_DIM), dtype=np.float32)
@@ -248,6 +256,10 @@ class MiniLMEncoder:
         out = np.zeros((len(ids), EMBEDDING_DIM), dtype=np.float32)
         with self._lock, _one_blas_thread():
             for start in range(0, len(order), batch_size):
+                if cancel is not None and cancel.is_set():
+                    from memdir_nb.recall.base import RecallCancelled
+
+                    raise RecallCancelled("cancelled while encoding memories")
                 chunk = order[start : start + batch_size]
                 out[chunk] = self._forward([ids[i] for i in chunk])
                 if progress is not None:

@@ -200,7 +200,12 @@ class SemanticSelector:
             cache.put_snippets(fresh)
         return [s or "" for s in out]
 
-    def _embed(self, encoder: MiniLMEncoder, texts: Sequence[str]) -> np.ndarray:
+    def _embed(
+        self,
+        encoder: MiniLMEncoder,
+        texts: Sequence[str],
+        cancel: threading.Event | None = None,
+    ) -> np.ndarray:
         """Vectors for texts: from the cache where present, the rest encoded (with a bar if many)."""
         import numpy as np
 
@@ -221,7 +226,7 @@ class SemanticSelector:
 
                 bar = tqdm(total=len(todo), desc="encoding memories", unit="text")
             try:
-                vectors = encoder.encode(todo, progress=bar)
+                vectors = encoder.encode(todo, progress=bar, cancel=cancel)
             finally:
                 if bar is not None:
                     bar.close()
@@ -241,7 +246,10 @@ class SemanticSelector:
         return vec
 
     def similarities(
-        self, query: str, headers: Sequence[MemoryHeader]
+        self,
+        query: str,
+        headers: Sequence[MemoryHeader],
+        cancel: threading.Event | None = None,
     ) -> tuple[list[float], list[float]] | None:
         """(manifest, manifest+body) cosine similarities per header, or None without the model."""
         encoder = self.encoder()
@@ -253,7 +261,7 @@ class SemanticSelector:
             bodies = [
                 f"{m} {s}".strip() if s else m for m, s in zip(manifests, snippets, strict=True)
             ]
-            vectors = self._embed(encoder, manifests + bodies)
+            vectors = self._embed(encoder, manifests + bodies, cancel)
             q = self._query_vector(encoder, query)
         sims = vectors @ q
         n = len(headers)
@@ -271,21 +279,26 @@ class SemanticSelector:
     ) -> list[str]:
         """Up to `limit` filenames judged relevant, best first (tool warnings lead)."""
         self.last_error = None
-        explained = self.score(query, headers, recent_tools=recent_tools)
+        explained = self.score(query, headers, recent_tools=recent_tools, cancel=cancel)
         self.last_explanation = explained
         return [e.filename for e in explained if e.selected]
 
     def score(
-        self, query: str, headers: Sequence[MemoryHeader], *, recent_tools: Sequence[str] = ()
+        self,
+        query: str,
+        headers: Sequence[MemoryHeader],
+        *,
+        recent_tools: Sequence[str] = (),
+        cancel: threading.Event | None = None,
     ) -> list[MemoryExplanation]:
-        """Every candidate's scores and decision, picked ones first."""
+        """Every candidate's scores and decision, picked ones first (RecallCancelled if cancelled)."""
         headers = sorted(headers, key=lambda h: h.filename)
         if not headers:
             return []
         lexical = {
             s.filename: s for s in self.lexical.score(query, headers, recent_tools=recent_tools)
         }
-        sims = self.similarities(query, headers)
+        sims = self.similarities(query, headers, cancel)
         if sims is None:
             return self._lexical_only(headers, lexical)
         return self._decide(headers, lexical, *sims)

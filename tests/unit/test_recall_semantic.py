@@ -201,3 +201,19 @@ def test_every_demo_query_recalls_its_memory(tmp_path):
     for query, expected in DEMO_QUERIES.items():
         found = find_relevant_memories(query, demo, selector=selector, now_ms=NOW)
         assert expected in [Path(m.path).relative_to(demo).as_posix() for m in found], query
+
+
+def test_a_cancelled_selection_stops_before_encoding_and_stores_nothing(memory_dir, tmp_path):
+    import threading
+
+    from memdir_nb.recall import RecallCancelled
+
+    cancel = threading.Event()
+    cancel.set()
+    selector = SemanticSelector(cache_dir=tmp_path / "cache", progress=False)
+    with pytest.raises(RecallCancelled):
+        selector.select("tests", scan_memory_files(memory_dir), cancel=cancel)
+    assert find_relevant_memories("tests", memory_dir, selector=selector, cancel=cancel) == []
+    fresh = SemanticSelector(cache_dir=tmp_path / "cache", progress=False)
+    fresh.select("tests", scan_memory_files(memory_dir))
+    assert fresh.encoded_last_call == 10  # nothing half-encoded was cached
