@@ -25,11 +25,24 @@ from pathlib import Path
 REPO_ROOT = Path(__file__).resolve().parents[1]
 if str(REPO_ROOT) not in sys.path:
     sys.path.insert(0, str(REPO_ROOT))
+if str(REPO_ROOT / "benchmarks") not in sys.path:
+    sys.path.insert(0, str(REPO_ROOT / "benchmarks"))
 
 from memdir_nb.recall import LexicalSelector, find_relevant_memories  # noqa: E402
 from memdir_nb.recall.lexical import LexicalOptions, plain_bm25_selector  # noqa: E402
 
-DEFAULT_CASES = REPO_ROOT.parent / "shared" / "eval" / "recall_cases.json"
+
+def _tuning_cases_path() -> Path:
+    """../shared/eval/recall_cases.json beside the checkout (CI), or two levels up (a worktree)."""
+    for base in (REPO_ROOT.parent, REPO_ROOT.parent.parent):
+        candidate = base / "shared" / "eval" / "recall_cases.json"
+        if candidate.is_file():
+            return candidate
+    return REPO_ROOT.parent / "shared" / "eval" / "recall_cases.json"
+
+
+DEFAULT_CASES = _tuning_cases_path()
+HOLDOUT_CASES = REPO_ROOT / "benchmarks" / "data" / "recall_cases_holdout.json"
 DAY_MS = 86_400_000
 
 
@@ -48,10 +61,27 @@ class NewestSelector:
         return [h.filename for h in ordered[: self.limit]]
 
 
-def selectors() -> dict[str, Callable[[], object]]:
-    """Every offline selector and baseline the benchmark compares, by display name."""
+def selectors(cache_dir: Path | None = None) -> dict[str, Callable[[], object]]:
+    """Every offline selector and baseline the benchmark compares, by display name.
+
+    The semantic selector is built once per labelled set (its vectors are cached in cache_dir,
+    a fresh folder per run unless given), the others once per query as before.
+    """
+    from memdir_nb.recall.semantic import SemanticSelector
+
+    shared: dict[str, SemanticSelector] = {}
+
+    def semantic() -> SemanticSelector:
+        if "s" not in shared:
+            shared["s"] = SemanticSelector(
+                cache_dir=cache_dir or Path(tempfile.mkdtemp(prefix="recall-eval-cache-")),
+                progress=False,
+            )
+        return shared["s"]
+
     return {
-        "lexical (default)": LexicalSelector,
+        "semantic (default)": semantic,
+        "lexical": LexicalSelector,
         "lexical, no stemming": lambda: LexicalSelector(LexicalOptions(stemming=False)),
         "lexical, no synonyms": lambda: LexicalSelector(LexicalOptions(synonyms=False)),
         "lexical, no threshold": lambda: LexicalSelector(LexicalOptions(threshold=False)),
@@ -204,7 +234,7 @@ def evaluate(
     with tempfile.TemporaryDirectory(prefix="recall-eval-") as tmp:
         memory_dir = build_memory_dir(cases, Path(tmp) / "memory", now_ms=now_ms)
         results = {}
-        for name, factory in selectors().items():
+        for name, factory in selectors(Path(tmp) / "cache").items():
             if only is not None and name not in only:
                 continue
             scores = run_selector(cases, memory_dir, factory)
@@ -262,45 +292,121 @@ def measure_speed(cases: dict, *, files: int = 200, repeats: int = 40) -> dict[s
     }
 
 
+def print_comparison(by_set: dict[str, dict[str, dict]]) -> None:
+    """Both sets side by side: mean F1 per selector, the gap, and the key kinds."""
+    names = list(next(iter(by_set.values())))
+    labels = list(by_set)
+    print("\nboth sets: mean F1 (and empty answers on 'none' queries)")
+    print(f"  {'selector':<26}" + "".join(f"{lab:>22}" for lab in labels) + f"{'gap':>7}")
+    for name in names:
+        cells = []
+        f1s = []
+        for lab in labels:
+            row = by_set[lab][name]["ALL"]
+            none = by_set[lab][name].get("none", {}).get("empty_on_none")
+            f1s.append(row["mean_f1"])
+            cells.append(f"{_fmt(row['mean_f1'])} (none {_fmt(none)})")
+        gap = abs(f1s[0] - f1s[-1]) if len(f1s) > 1 else 0.0
+        print(f"  {name:<26}" + "".join(f"{c:>22}" for c in cells) + f"{gap:>7.2f}")
+    print("\nper kind, mean F1 (tuning / holdout):")
+    kinds = sorted(
+        {
+            k
+            for res in by_set.values()
+            for k in res[names[0]]
+            if k not in ("split", "queries", "ALL")
+        }
+    )
+    print(f"  {'selector':<26}" + "".join(f"{k:>18}" for k in kinds))
+    for name in names:
+        cells = []
+        for k in kinds:
+            vals = [by_set[lab][name].get(k, {}).get("mean_f1") for lab in labels]
+            cells.append(" / ".join(_fmt(v) for v in vals))
+        print(f"  {name:<26}" + "".join(f"{c:>18}" for c in cells))
+
+
+def _load(path: Path, parser: argparse.ArgumentParser) -> dict:
+    if not path.is_file():
+        parser.error(
+            f"cases file not found: {path} (pass a path, or check out shared/ next to the repo)"
+        )
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    """Command-line entry point; prints the table (or JSON) and returns 0."""
+    """Command-line entry point; prints the tables (or JSON) for both sets and returns 0."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("cases", nargs="?", default=str(DEFAULT_CASES), help="labelled cases JSON")
+    parser.add_argument("cases", nargs="?", default=str(DEFAULT_CASES), help="tuning cases JSON")
+    parser.add_argument(
+        "--holdout", default=str(HOLDOUT_CASES), help="the second set, never tuned on"
+    )
+    parser.add_argument(
+        "--tuning-only",
+        action="store_true",
+        help="score the tuning set only (while tuning, never look at the holdout's figures)",
+    )
     parser.add_argument("--json", action="store_true", help="print machine-readable results")
     parser.add_argument(
-        "--speed", action="store_true", help="also time find_relevant_memories on 200 files"
+        "--speed",
+        action="store_true",
+        help="also time recall on 200 files, model load, cold encode",
     )
     parser.add_argument(
         "--per-query", action="store_true", help="list each query's answer for the default"
     )
     args = parser.parse_args(argv)
-    path = Path(args.cases)
-    if not path.is_file():
-        parser.error(
-            f"cases file not found: {path} (pass a path, or check out shared/ next to the repo)"
-        )
-    cases = json.loads(path.read_text(encoding="utf-8"))
-    results = evaluate(cases)
-    speed = measure_speed(cases) if args.speed else None
+    sets = {"tuning": Path(args.cases), "holdout": Path(args.holdout)}
+    if args.tuning_only:
+        del sets["holdout"]
+    loaded = {label: _load(path, parser) for label, path in sets.items()}
+    by_set = {label: evaluate(cases) for label, cases in loaded.items()}
+    speed = None
+    if args.speed:
+        from recall_speed import measure_semantic_speed
+
+        speed = {
+            "lexical": measure_speed(loaded["tuning"]),
+            **measure_semantic_speed(loaded["tuning"]),
+        }
     if args.json:
-        print(json.dumps({"cases": str(path), "results": results, "speed": speed}, indent=2))
-        return 0
-    print(f"cases: {path} ({len(cases['memories'])} memories, {len(cases['queries'])} queries)")
-    print_table(
-        {k: {kk: vv for kk, vv in v.items() if kk != "queries"} for k, v in results.items()}
-    )
-    if args.per_query:
-        print("\nlexical (default), per query:")
-        for q in results["lexical (default)"]["queries"]:
-            print(
-                f"  {q['id']} {q['kind']:<15} F1={q['f1']:.2f} answer={q['answer']} fp={q['false_positives']}"
-            )
-    if speed:
         print(
-            f"\nspeed: find_relevant_memories over {speed['files']} files, median "
-            f"{speed['find_median_ms']:.2f} ms (fresh selector each call: {speed['find_cold_median_ms']:.2f} ms); bare 4 KB read loop {speed['bare_read_median_ms']:.2f} ms; "
-            f"ratio {speed['ratio']:.1f}x"
+            json.dumps(
+                {"sets": {k: str(v) for k, v in sets.items()}, "results": by_set, "speed": speed},
+                indent=2,
+            )
         )
+        return 0
+    for label, results in by_set.items():
+        cases = loaded[label]
+        print(
+            f"\n===== {label}: {sets[label]} ({len(cases['memories'])} memories, {len(cases['queries'])} queries)"
+        )
+        print_table(
+            {k: {kk: vv for kk, vv in v.items() if kk != "queries"} for k, v in results.items()}
+        )
+    print_comparison(by_set)
+    if args.per_query:
+        for label, results in by_set.items():
+            print(f"\nsemantic (default) on {label}, per query:")
+            for q in results["semantic (default)"]["queries"]:
+                print(
+                    f"  {q['id']} {q['kind']:<15} F1={q['f1']:.2f} answer={q['answer']} fp={q['false_positives']}"
+                )
+    if speed:
+        lex = speed["lexical"]
+        print(
+            f"\nspeed (lexical): find_relevant_memories over {lex['files']} files, median "
+            f"{lex['find_median_ms']:.2f} ms (fresh selector each call: {lex['find_cold_median_ms']:.2f} ms); bare 4 KB read loop {lex['bare_read_median_ms']:.2f} ms; "
+            f"ratio {lex['ratio']:.1f}x"
+        )
+        for key, value in speed.items():
+            if key != "lexical":
+                print(
+                    f"speed (semantic): {key} = {value:.2f}"
+                    if isinstance(value, float)
+                    else f"speed (semantic): {key} = {value}"
+                )
     return 0
 
 

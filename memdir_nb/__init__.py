@@ -99,6 +99,7 @@ _EXPORTS: dict[str, str] = {
     "RecallRequest": "recall",
     "Selector": "recall",
     "LexicalSelector": "recall",
+    "SemanticSelector": "recall",
     "AnthropicSelector": "recall",
     "default_selector": "recall",
     "RecallSession": "recall",

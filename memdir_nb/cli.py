@@ -9,7 +9,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from memdir_nb.config import MemdirConfig
+from memdir_nb.config import SELECTOR_NAMES, MemdirConfig
 from memdir_nb.constants import TEAM_DIRNAME
 from memdir_nb.demo import build_demo_memory_dir
 from memdir_nb.index import (
@@ -237,6 +237,8 @@ def cmd_demo(args: argparse.Namespace) -> int:
 
 def cmd_recall(args: argparse.Namespace) -> int:
     """Print the memories selected for a query, exactly as they would be injected."""
+    from memdir_nb.recall.explain_selection import format_explanation, selection_explanation
+    from memdir_nb.recall.selectors import default_selector, make_selector
 
     if not args.query.strip():
         print(
@@ -246,13 +248,15 @@ def cmd_recall(args: argparse.Namespace) -> int:
         )
         return 2
     try:
-        out = render_recall(
-            args.query, args.dir, tools=tuple(args.tool or ()), selector_name=args.selector
-        )
+        selector = make_selector(args.selector) if args.selector else default_selector()
+        out = render_recall(args.query, args.dir, tools=tuple(args.tool or ()), selector=selector)
     except ValueError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     print(out)
+    if args.explain:
+        name = str(getattr(selector, "name", type(selector).__name__))
+        print(format_explanation(selection_explanation(selector), selector_name=name))
     return 0
 
 
@@ -447,9 +451,14 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument(
         "--selector",
-        choices=("lexical", "anthropic"),
+        choices=SELECTOR_NAMES,
         default=None,
-        help="default: anthropic when ANTHROPIC_API_KEY is set, else lexical",
+        help="default: anthropic when ANTHROPIC_API_KEY is set, else semantic (offline)",
+    )
+    p.add_argument(
+        "--explain",
+        action="store_true",
+        help="also print each memory's lexical and semantic scores and why it was (not) picked",
     )
     p.set_defaults(func=cmd_recall)
 

@@ -39,7 +39,7 @@ FLAG_ENV_VARS: dict[str, str] = {
     "kairos": "MEMDIR_NB_KAIROS",
 }
 
-SELECTOR_NAMES: tuple[str, ...] = ("lexical", "anthropic")
+SELECTOR_NAMES: tuple[str, ...] = ("semantic", "lexical", "anthropic")
 
 # Settings files may carry an `env` block whose variables Claude Code puts into its own
 # environment, over the shell's. They are applied least trusted first, so a more trusted
@@ -306,6 +306,7 @@ class MemdirConfig:
     anthropic_api_key: str | None = field(default=None, repr=False)
     selector: str | None = None
     demo_dir: str | None = None
+    cache_dir: str | None = None  # MEMDIR_NB_CACHE_DIR; None means cache_root()'s default
     clock: Callable[[], float] = field(default=system_clock_ms, repr=False, compare=False)
     settings_problems: tuple[str, ...] = ()
     env_sources: Mapping[str, EnvValue] = field(default_factory=dict, compare=False, repr=False)
@@ -324,6 +325,12 @@ class MemdirConfig:
     def now_ms(self) -> float:
         """The current time in milliseconds, from the injected clock."""
         return float(self.clock())
+
+    def cache_root(self) -> Path:
+        """Where memdir_nb keeps caches (never inside a memory dir): cache_dir or ~/.cache/memdir_nb."""
+        if self.cache_dir:
+            return self.expand_user(self.cache_dir)
+        return self.home / ".cache" / "memdir_nb"
 
     def expand_user(self, raw: str | os.PathLike[str]) -> Path:
         """Expand a leading `~` against this config's home (never the process environment)."""
@@ -432,6 +439,12 @@ class MemdirConfig:
             anthropic_api_key=_nonempty(env.get("ANTHROPIC_API_KEY")),
             selector=selector,
             demo_dir=_nonempty(env.get("MEMDIR_NB_DIR")),
+            cache_dir=_nonempty(env.get("MEMDIR_NB_CACHE_DIR"))
+            or (
+                str(Path(xdg) / "memdir_nb")
+                if (xdg := _nonempty(env.get("XDG_CACHE_HOME")))
+                else None
+            ),
             clock=clock or system_clock_ms,
             settings_problems=tuple(problems),
             env_sources=env_sources,

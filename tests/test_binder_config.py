@@ -124,6 +124,12 @@ def test_fresh_venv_from_binder_requirements_runs_the_tour(tmp_path: Path) -> No
         cwd=REPO,
         env=env,
     )
+    post_build = BINDER / "postBuild"
+    if (
+        post_build.exists()
+    ):  # repo2docker runs it from the repo root with the env's python first on PATH
+        post_env = {**env, "PATH": f"{venv / 'bin'}{os.pathsep}{env.get('PATH', '')}"}
+        _run([str(post_build)], cwd=REPO, env=post_env)
 
     # The editable install must resolve to this checkout, as "-e ." from the repo root does.
     where = _run(

@@ -13,6 +13,7 @@ from memdir_nb.recall.lexical import LexicalOptions, LexicalSelector
 from memdir_nb.recall.prefetch import MemoryPrefetch, start_relevant_memory_prefetch
 from memdir_nb.recall.request import RecallRequest
 from memdir_nb.recall.selectors import SelectorConfigError, default_selector, make_selector
+from memdir_nb.recall.semantic import SemanticFallbackWarning, SemanticSelector
 from memdir_nb.recall.session import (
     InjectedMemory,
     RecallSession,
@@ -35,6 +36,8 @@ __all__ = [
     "RelevantMemory",
     "Selector",
     "SelectorConfigError",
+    "SemanticFallbackWarning",
+    "SemanticSelector",
     "default_selector",
     "find_relevant_memories",
     "make_selector",

@@ -13,7 +13,7 @@ import threading
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from memdir_nb.recall.base import MAX_RELEVANT_MEMORIES, RecallCancelled
+from memdir_nb.recall.base import MAX_RELEVANT_MEMORIES, RecallCancelled, keep_known_filenames
 from memdir_nb.scan import format_memory_manifest
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -134,7 +134,7 @@ class AnthropicSelector:
         recent_tools: Sequence[str] = (),
         cancel: threading.Event | None = None,
     ) -> list[str]:
-        """Ask the model; return the filenames it chose (at most five), or [] on any failure."""
+        """Ask the model; return the known filenames it chose (at most five), or [] on any failure."""
         self.last_error = None
         self.last_request = None
         if not headers:
@@ -167,7 +167,11 @@ class AnthropicSelector:
         except ValueError as err:
             self.last_error = str(err)
             return []
-        return names[:MAX_RELEVANT_MEMORIES]
+        # Unknown names first, then the cap: a model that also invents names must not push
+        # real picks past the fifth slot.
+        return keep_known_filenames(
+            names, (h.filename for h in headers), limit=MAX_RELEVANT_MEMORIES
+        )
 
 
 def _cancel_guard(cancel: threading.Event) -> Any:

@@ -1,15 +1,17 @@
-"""Choosing a selector: the model-backed one when a key is present, else the lexical one."""
+"""Choosing a selector: the model-backed one when a key is present, else the offline semantic one."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from memdir_nb.config import SELECTOR_NAMES
 from memdir_nb.recall.base import Selector
 
 if TYPE_CHECKING:  # pragma: no cover
     from memdir_nb.config import MemdirConfig
 
-SELECTOR_CHOICES = ("lexical", "anthropic")
+SELECTOR_CHOICES = SELECTOR_NAMES
+OFFLINE_DEFAULT = "semantic"
 
 
 class SelectorConfigError(ValueError):
@@ -17,8 +19,12 @@ class SelectorConfigError(ValueError):
 
 
 def make_selector(name: str, config: MemdirConfig | None = None) -> Selector:
-    """Build a selector by name ('lexical' or 'anthropic'); the key comes from config."""
+    """Build a selector by name ('semantic', 'lexical' or 'anthropic'); key and cache come from config."""
     choice = name.strip().lower()
+    if choice == "semantic":
+        from memdir_nb.recall.semantic import SemanticSelector
+
+        return SemanticSelector(config=config)
     if choice == "lexical":
         from memdir_nb.recall.lexical import LexicalSelector
 
@@ -31,7 +37,8 @@ def make_selector(name: str, config: MemdirConfig | None = None) -> Selector:
         if not config.anthropic_api_key:
             raise SelectorConfigError(
                 "the 'anthropic' selector needs an API key, but ANTHROPIC_API_KEY is not set; "
-                "set ANTHROPIC_API_KEY, or use MEMDIR_NB_SELECTOR=lexical for the offline selector"
+                f"set ANTHROPIC_API_KEY, or use MEMDIR_NB_SELECTOR={OFFLINE_DEFAULT} for the "
+                "offline selector"
             )
         from memdir_nb.recall.anthropic_selector import AnthropicSelector
 
@@ -42,11 +49,11 @@ def make_selector(name: str, config: MemdirConfig | None = None) -> Selector:
 
 
 def default_selector(config: MemdirConfig | None = None) -> Selector:
-    """AnthropicSelector when an API key is set (unless the config asks for 'lexical')."""
+    """AnthropicSelector when an API key is set, else SemanticSelector (config.selector overrides)."""
     if config is None:
         from memdir_nb.config import MemdirConfig
 
         config = MemdirConfig.from_environment()
     if config.selector:
         return make_selector(config.selector, config)
-    return make_selector("anthropic" if config.anthropic_api_key else "lexical", config)
+    return make_selector("anthropic" if config.anthropic_api_key else OFFLINE_DEFAULT, config)

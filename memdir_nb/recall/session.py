@@ -300,10 +300,14 @@ def render_recall(
     selector_name: str | None = None,
     now_ms: float | None = None,
     config: MemdirConfig | None = None,
+    selector: Selector | None = None,
 ) -> str:
     """What `memdir-nb recall` prints: the attachment, or a sentence saying why there is none."""
 
-    selector = make_selector(selector_name, config) if selector_name else default_selector(config)
+    if selector is None:
+        selector = (
+            make_selector(selector_name, config) if selector_name else default_selector(config)
+        )
     label = getattr(selector, "name", type(selector).__name__)
     session = RecallSession()
     injected = session.recall(
@@ -312,6 +316,9 @@ def render_recall(
     lines: list[str] = []
     if session.last_selector_error:
         lines.append(f"The {label} selector failed: {session.last_selector_error}")
+    fallback = getattr(selector, "fallback_reason", None)
+    if fallback:
+        lines.append(f"The {label} selector answered lexically (no model): {fallback}")
     for path, reason in session.skipped:
         lines.append(f"Skipped {path}: {reason}")
     if not injected:

@@ -323,3 +323,25 @@ def test_rebuild_index_refuses_a_folder_that_is_not_a_memory_dir(tmp_path: Path)
     out = run_env("rebuild-index", str(tmp_path))
     assert out.returncode == 2 and "not a memory dir" in out.stderr
     assert sorted(p.name for p in tmp_path.iterdir()) == ["notes.txt"]
+
+
+def test_recall_explain_shows_lexical_and_semantic_scores_and_the_decision(
+    demo_dir: Path, tmp_path: Path
+) -> None:
+    out = run_cli(
+        "recall",
+        "how do we deploy to production",
+        "--dir",
+        str(demo_dir),
+        "--explain",
+        cwd=tmp_path,
+    )
+    assert out.returncode == 0, out.stderr
+    assert "(selector: semantic)" in out.stdout
+    assert "Why each memory was or was not picked (selector: semantic):" in out.stdout
+    rows = [ln for ln in out.stdout.splitlines() if ln.startswith(("+ ", "- "))]
+    assert len(rows) == 40  # one row per memory, picked (+) or not (-)
+    picked = [ln for ln in rows if ln.startswith("+ ")]
+    assert any("reference_deploy_runbook.md" in ln for ln in picked)
+    assert all("probability" in ln or "gate" in ln or "rule" in ln for ln in rows)
+    assert (tmp_path / ".cache" / "memdir_nb" / "semantic-vectors.sqlite3").is_file()

@@ -120,6 +120,18 @@ def test_unknown_selector_is_recorded_and_ignored(world) -> None:
     assert any("MEMDIR_NB_SELECTOR" in p and "lexical" in p for p in cfg.settings_problems)
 
 
+def test_semantic_is_a_known_selector_name(world) -> None:
+    assert load(world, {"MEMDIR_NB_SELECTOR": "Semantic"}).selector == "semantic"
+
+
+def test_cache_root_defaults_to_home_cache_and_follows_the_env(world) -> None:
+    assert load(world).cache_root() == world["home"] / ".cache" / "memdir_nb"
+    xdg = load(world, {"XDG_CACHE_HOME": "/var/cache/u"})
+    assert xdg.cache_root() == Path("/var/cache/u/memdir_nb")
+    own = load(world, {"MEMDIR_NB_CACHE_DIR": "~/vectors", "XDG_CACHE_HOME": "/var/cache/u"})
+    assert own.cache_root() == world["home"] / "vectors"
+
+
 @pytest.mark.parametrize("flag_name", sorted(FLAG_ENV_VARS))
 def test_each_feature_flag_reads_its_own_env_var(world, flag_name: str) -> None:
     cfg = load(world, {FLAG_ENV_VARS[flag_name]: "on"})

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import threading
 
 import pytest
@@ -126,6 +127,22 @@ def test_filename_not_in_manifest_is_dropped_and_duplicates_collapse(api, memory
     )
     found = find_relevant_memories("tests", memory_dir, selector=selector_for(api))
     assert [m.path for m in found] == [str(memory_dir / "feedback_testing.md")]
+
+
+def test_unknown_names_are_dropped_before_the_five_cap(api, tmp_path):
+    d = tmp_path / "memory"
+    real = [f"feedback_rule_{i}.md" for i in range(5)]
+    for name in real:
+        write_memory(
+            d, name, name=name[:-3], description="a rule", type="feedback", age_days=1, now_ms=NOW
+        )
+    invented = [f"invented_{i}.md" for i in range(4)]
+    # The model names four files that do not exist ahead of the five real ones.
+    api.enqueue(json_reply({"selected_memories": [*invented, *real]}))
+    api.enqueue(json_reply({"selected_memories": [*invented, *real]}))
+    assert selector_for(api).select("rules", scan_memory_files(d)) == real
+    found = find_relevant_memories("rules", d, selector=selector_for(api))
+    assert sorted(os.path.basename(m.path) for m in found) == sorted(real)
 
 
 def test_malformed_json_gives_empty_and_records_reason(api, memory_dir):

@@ -82,9 +82,13 @@ def test_missing_dir_and_empty_query_return_empty_without_selecting(tmp_path, me
     assert selector.offered is None
 
 
-def test_default_selector_is_lexical_without_a_key(tmp_path):
+def test_default_selector_is_semantic_without_a_key(tmp_path):
+    from memdir_nb.recall.semantic import SemanticSelector
+
     config = MemdirConfig.for_tests(home=tmp_path, cwd=tmp_path)
-    assert isinstance(default_selector(config), LexicalSelector)
+    selector = default_selector(config)
+    assert isinstance(selector, SemanticSelector)
+    assert selector.cache_dir == tmp_path / ".cache" / "memdir_nb"  # outside any memory dir
 
 
 def test_default_selector_is_anthropic_with_a_key(tmp_path):

@@ -231,7 +231,7 @@ def test_session_reuses_its_scan_cache_across_turns(tmp_path) -> None:
 
 def test_session_builds_its_default_selector_once(tmp_path) -> None:
     from memdir_nb.config import MemdirConfig
-    from memdir_nb.recall import LexicalSelector, RecallSession
+    from memdir_nb.recall import RecallSession
     from memdir_nb.store import MemoryStore
 
     MemoryStore(tmp_path / "mem").save(
@@ -245,5 +245,7 @@ def test_session_builds_its_default_selector_once(tmp_path) -> None:
     session.recall("deploy to production", tmp_path / "mem", config=config)
     first = session._default_selector(config)
     session.recall("deploy again", tmp_path / "mem", config=config)
-    assert isinstance(first, LexicalSelector)
+    from memdir_nb.recall.semantic import SemanticSelector
+
+    assert isinstance(first, SemanticSelector)  # the offline default
     assert session._default_selector(config) is first

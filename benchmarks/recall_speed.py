@@ -1,0 +1,156 @@
+"""Speed of the semantic selector: model load, cold encode of the demo dir, warm recall over 200.
+
+Usage:
+    python benchmarks/recall_speed.py [CASES.json] [--json]
+
+Figures (medians, ms unless named _s):
+* model_load_s: a new Python process imports memdir_nb and loads the model (hash check
+  included), minus the same process's startup without the load; 3 runs.
+* demo_cold_encode_s: the demo dir (memdir_nb.demo) selected from with an empty vector cache:
+  every manifest and body text encoded (model already loaded), 3 runs.
+* demo_reopen_encoded: texts encoded when a new selector opens the unchanged demo dir with the
+  same cache (must be 0).
+* warm_recall_200_ms: find_relevant_memories over 200 memory files with warm vectors and a
+  ScanCache (as a RecallSession runs every turn), a new query text each call (so query
+  encoding is always included); warm_recall_200_no_scan_cache_ms: the same, rescanning headers.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+REPO_ROOT = Path(__file__).resolve().parents[1]
+for extra in (REPO_ROOT, REPO_ROOT / "benchmarks"):
+    if str(extra) not in sys.path:
+        sys.path.insert(0, str(extra))
+
+from memdir_nb.recall import find_relevant_memories  # noqa: E402
+from memdir_nb.recall.semantic import SemanticSelector  # noqa: E402
+from memdir_nb.scan import scan_memory_files  # noqa: E402
+
+_LOAD = (
+    "import time, memdir_nb.recall.semantic\n"
+    "t = time.perf_counter()\n"
+    "from memdir_nb.recall.embedding import load_encoder\n"
+    "load_encoder()\n"
+    "print(time.perf_counter() - t)\n"
+)
+
+
+def model_load_seconds(runs: int = 3) -> float:
+    """Median seconds to load the model in a fresh process (imports of numpy etc. included)."""
+    times = []
+    for _ in range(runs):
+        out = subprocess.run(
+            [sys.executable, "-c", _LOAD], capture_output=True, text=True, check=True, cwd=REPO_ROOT
+        )
+        times.append(float(out.stdout.strip().splitlines()[-1]))
+    return statistics.median(times)
+
+
+def demo_cold_encode(runs: int = 3) -> tuple[float, int, int]:
+    """(median seconds, texts encoded cold, texts encoded on re-open) for the demo dir."""
+    from memdir_nb.demo import build_demo_memory_dir
+    from memdir_nb.recall.embedding import load_encoder
+
+    load_encoder()
+    times = []
+    encoded = reopened = -1
+    with tempfile.TemporaryDirectory(prefix="recall-demo-") as tmp:
+        demo = build_demo_memory_dir(Path(tmp) / "demo")
+        headers = scan_memory_files(demo)
+        for run in range(runs):
+            cache = Path(tmp) / f"cache{run}"
+            selector = SemanticSelector(cache_dir=cache, progress=True)
+            t0 = time.perf_counter()
+            selector.select("how do we deploy to production?", headers)
+            times.append(time.perf_counter() - t0)
+            encoded = selector.encoded_last_call
+            again = SemanticSelector(cache_dir=cache, progress=False)
+            again.select("how do we deploy to production?", headers)
+            reopened = again.encoded_last_call
+    return statistics.median(times), encoded, reopened
+
+
+def warm_recall_ms(
+    cases: dict, *, files: int = 200, repeats: int = 30, scan_cache: bool = True
+) -> float:
+    """Median ms of find_relevant_memories over `files` memories, warm vectors, new query each call.
+
+    scan_cache=True passes one ScanCache across calls, as a RecallSession does every turn.
+    """
+    from recall_eval import build_memory_dir
+
+    from memdir_nb.scan import ScanCache
+
+    memories = cases["memories"]
+    grown: dict = {"memories": [], "queries": []}
+    for i in range(files):
+        base = dict(memories[i % len(memories)])
+        if i >= len(memories):
+            base["path"] = f"{base['path'][:-3]}_{i}.md"
+            base["body"] = f"{base.get('body', '')} (copy {i})"
+        grown["memories"].append(base)
+    queries = cases["queries"]
+    with tempfile.TemporaryDirectory(prefix="recall-speed-") as tmp:
+        memory_dir = build_memory_dir(grown, Path(tmp) / "memory", now_ms=time.time() * 1000)
+        selector = SemanticSelector(cache_dir=Path(tmp) / "cache", progress=False)
+        cache = ScanCache() if scan_cache else None
+        find_relevant_memories("warm up", memory_dir, selector=selector, scan_cache=cache)
+        time.sleep(2.1)  # let the files age past the scan cache's racy window
+        find_relevant_memories("warm up", memory_dir, selector=selector, scan_cache=cache)
+        timings = []
+        for r in range(repeats):
+            q = queries[r % len(queries)]
+            t0 = time.perf_counter()
+            find_relevant_memories(
+                f"{q['query']} ({r})",
+                memory_dir,
+                recent_tools=tuple(q.get("recent_tools", [])),
+                selector=selector,
+                scan_cache=cache,
+            )
+            timings.append((time.perf_counter() - t0) * 1000)
+    return statistics.median(timings)
+
+
+def measure_semantic_speed(cases: dict) -> dict[str, float | int]:
+    """All the semantic selector's speed figures."""
+    cold_s, encoded, reopened = demo_cold_encode()
+    return {
+        "model_load_s": model_load_seconds(),
+        "demo_cold_encode_s": cold_s,
+        "demo_texts_encoded": encoded,
+        "demo_reopen_encoded": reopened,
+        "warm_recall_200_ms": warm_recall_ms(cases),
+        "warm_recall_200_no_scan_cache_ms": warm_recall_ms(cases, scan_cache=False),
+    }
+
+
+def main() -> int:
+    """Print the figures (or JSON)."""
+    from recall_eval import DEFAULT_CASES
+
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("cases", nargs="?", default=str(DEFAULT_CASES))
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args()
+    cases = json.loads(Path(args.cases).read_text(encoding="utf-8"))
+    figures = measure_semantic_speed(cases)
+    print(
+        json.dumps(figures, indent=2)
+        if args.json
+        else "\n".join(f"{k}: {v}" for k, v in figures.items())
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

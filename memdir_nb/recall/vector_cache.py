@@ -1,0 +1,185 @@
+"""On-disk cache of the semantic channel: memory vectors and the body snippets they were made from.
+
+Two tables in one SQLite file under the cache root (never inside a memory dir, which only the
+store writes):
+
+* `vectors`: key = SHA-256 of (model weights hash, text) -> the 384 float32 values. A text is
+  encoded once per model, whichever file or dir it came from.
+* `snippets`: a file's real path -> its (device, inode, size, mtime_ns) and the start of its
+  body. While that identity holds, the file is not read again to learn its snippet.
+
+An unchanged dir re-opened in a new process therefore reads no body and encodes nothing. The
+cache holds at most `max_vectors` rows (oldest dropped first). If the file cannot be opened or
+written (read-only home, disk full), the cache keeps working in memory and `problem` says why.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import sqlite3
+import threading
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+
+import numpy as np
+
+from memdir_nb.recall.embedding import EMBEDDING_DIM
+
+FileIdentity = tuple[int, int, int, int]  # (st_dev, st_ino, st_size, st_mtime_ns)
+DEFAULT_MAX_VECTORS = 50_000
+CACHE_FILENAME = "semantic-vectors.sqlite3"
+
+
+def file_identity(st: os.stat_result) -> FileIdentity:
+    """The stat fields a cached snippet is tied to."""
+    return (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns)
+
+
+def text_key(model_sha256: str, text: str) -> str:
+    """Cache key of one text's vector under one model."""
+    return hashlib.sha256(f"{model_sha256}\0{text}".encode()).hexdigest()
+
+
+class VectorCache:
+    """Vectors by text key and snippets by file identity, in SQLite (or memory only if path is None)."""
+
+    def __init__(self, path: Path | None, *, max_vectors: int = DEFAULT_MAX_VECTORS) -> None:
+        if max_vectors < 1:
+            raise ValueError(f"max_vectors must be at least 1, got {max_vectors}")
+        self.path = path
+        self.max_vectors = max_vectors
+        self.problem: str | None = None
+        self._lock = threading.Lock()
+        self._conn: sqlite3.Connection | None = None
+        self._vectors: dict[str, np.ndarray] = {}
+        self._snippets: dict[str, tuple[FileIdentity, str]] = {}
+        if path is not None:
+            self._open(path)
+
+    def _open(self, path: Path) -> None:
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            conn = sqlite3.connect(str(path), timeout=10, check_same_thread=False)
+            conn.execute("CREATE TABLE IF NOT EXISTS vectors (key TEXT PRIMARY KEY, vec BLOB)")
+            conn.execute(
+                "CREATE TABLE IF NOT EXISTS snippets (path TEXT PRIMARY KEY, dev INTEGER, "
+                "ino INTEGER, size INTEGER, mtime_ns INTEGER, snippet TEXT)"
+            )
+            conn.commit()
+            self._conn = conn
+        except (OSError, sqlite3.Error) as err:
+            self._fail(err)
+
+    def _fail(self, err: BaseException) -> None:
+        self.problem = (
+            f"the vector cache {self.path} cannot be used ({type(err).__name__}: {err}); "
+            "vectors are kept in memory only. Set MEMDIR_NB_CACHE_DIR to a writable folder."
+        )
+        if self._conn is not None:
+            self._conn.close()
+        self._conn = None
+
+    def close(self) -> None:
+        """Close the database (the in-memory copies stay usable)."""
+        with self._lock:
+            if self._conn is not None:
+                self._conn.close()
+                self._conn = None
+
+    # -- vectors ----------------------------------------------------------------------------
+
+    def get_vectors(self, keys: Iterable[str]) -> dict[str, np.ndarray]:
+        """The cached vectors among keys (missing keys are absent from the result)."""
+        wanted = list(dict.fromkeys(keys))
+        found = {k: self._vectors[k] for k in wanted if k in self._vectors}
+        missing = [k for k in wanted if k not in found]
+        if missing and self._conn is not None:
+            with self._lock:
+                try:
+                    for start in range(0, len(missing), 500):
+                        part = missing[start : start + 500]
+                        marks = ",".join("?" * len(part))
+                        rows = self._conn.execute(
+                            f"SELECT key, vec FROM vectors WHERE key IN ({marks})", part
+                        ).fetchall()
+                        for key, blob in rows:
+                            vec = np.frombuffer(blob, dtype=np.float32)
+                            if vec.shape == (EMBEDDING_DIM,):
+                                found[key] = self._vectors[key] = vec
+                except sqlite3.Error as err:
+                    self._fail(err)
+        return found
+
+    def put_vectors(self, items: Mapping[str, np.ndarray]) -> None:
+        """Store vectors by key, then drop the oldest rows beyond max_vectors."""
+        for key, vec in items.items():
+            self._vectors[key] = np.asarray(vec, dtype=np.float32)
+        if len(self._vectors) > self.max_vectors:
+            for key in list(self._vectors)[: len(self._vectors) - self.max_vectors]:
+                del self._vectors[key]
+        if not items or self._conn is None:
+            return
+        rows = [(k, np.asarray(v, dtype=np.float32).tobytes()) for k, v in items.items()]
+        with self._lock:
+            try:
+                with self._conn:
+                    self._conn.executemany(
+                        "INSERT OR REPLACE INTO vectors (key, vec) VALUES (?, ?)", rows
+                    )
+                    self._conn.execute(
+                        "DELETE FROM vectors WHERE rowid IN (SELECT rowid FROM vectors "
+                        "ORDER BY rowid DESC LIMIT -1 OFFSET ?)",
+                        (self.max_vectors,),
+                    )
+            except sqlite3.Error as err:
+                self._fail(err)
+
+    # -- snippets ---------------------------------------------------------------------------
+
+    def get_snippets(self, identities: Mapping[str, FileIdentity]) -> dict[str, str]:
+        """Snippets of the files (by real path) whose stored identity still matches."""
+        found: dict[str, str] = {}
+        missing: list[str] = []
+        for path, ident in identities.items():
+            held = self._snippets.get(path)
+            if held is not None and held[0] == ident:
+                found[path] = held[1]
+            else:
+                missing.append(path)
+        if missing and self._conn is not None:
+            with self._lock:
+                try:
+                    for start in range(0, len(missing), 500):
+                        part = missing[start : start + 500]
+                        marks = ",".join("?" * len(part))
+                        rows = self._conn.execute(
+                            "SELECT path, dev, ino, size, mtime_ns, snippet FROM snippets "
+                            f"WHERE path IN ({marks})",
+                            part,
+                        ).fetchall()
+                        for path, dev, ino, size, mtime_ns, snippet in rows:
+                            ident = (dev, ino, size, mtime_ns)
+                            if identities.get(path) == ident:
+                                found[path] = snippet
+                                self._snippets[path] = (ident, snippet)
+                except sqlite3.Error as err:
+                    self._fail(err)
+        return found
+
+    def put_snippets(self, items: Mapping[str, tuple[FileIdentity, str]]) -> None:
+        """Remember each file's snippet under the identity it was read with."""
+        self._snippets.update(items)
+        if not items or self._conn is None:
+            return
+        rows = [(path, *ident, snippet) for path, (ident, snippet) in items.items()]
+        with self._lock:
+            try:
+                with self._conn:
+                    self._conn.executemany(
+                        "INSERT OR REPLACE INTO snippets (path, dev, ino, size, mtime_ns, "
+                        "snippet) VALUES (?, ?, ?, ?, ?, ?)",
+                        rows,
+                    )
+            except sqlite3.Error as err:
+                self._fail(err)

@@ -1,0 +1,109 @@
+"""The calibrated decision: the model as data, its fit, and decide()'s rules."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from memdir_nb.recall.decision import FEATURES, DecisionModel, decide, feature_values, fit_logistic
+from memdir_nb.recall.embedding import MODEL_PACKAGE, MODEL_PACKAGE_VERSION
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def _model(**overrides) -> DecisionModel:
+    values = dict(
+        coefficients=(4.0, -2.0, 1.0, 1.0, 1.0, 0.5),
+        intercept=-3.0,
+        cutoff=0.5,
+        gate=0.3,
+        bm25_saturation=5.0,
+    )
+    values.update(overrides)
+    return DecisionModel(**values)
+
+
+def _features(sem: float, best: float, bm25: float = 0.0) -> dict[str, float]:
+    return feature_values(
+        sem, best, bm25, 5.0, 0.0, saturation=5.0, semantic_mean=0.1, semantic_std=0.1
+    )
+
+
+def test_the_shipped_model_loads_and_names_every_feature():
+    model = DecisionModel.load()
+    assert model.features == FEATURES
+    assert 0 < model.cutoff < 1 and 0 < model.gate < 1
+    assert "recall_cases.json" in model.fitted_on
+
+
+def test_a_model_file_with_a_missing_field_is_refused_by_name(tmp_path):
+    data = DecisionModel.load().to_json()
+    del data["gate"]
+    path = tmp_path / "model.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    with pytest.raises(ValueError, match="missing or has a wrong field: 'gate'"):
+        DecisionModel.load(path)
+
+
+def test_coefficients_must_match_the_features():
+    with pytest.raises(ValueError, match="2 coefficients for 6 features"):
+        _model(coefficients=(1.0, 2.0))
+
+
+def test_probability_rises_with_similarity():
+    model = _model()
+    assert model.probability(_features(0.6, 0.6)) > model.probability(_features(0.4, 0.6))
+
+
+def test_gate_closed_answers_nothing_but_tool_warnings():
+    model = _model(gate=0.5)
+    verdicts = decide(
+        [
+            ("a.md", 0.45, None, _features(0.45, 0.45, bm25=20.0)),
+            ("warn.md", 0.1, "warning", _features(0.1, 0.45)),
+            ("usage.md", 0.9, "usage", _features(0.9, 0.45)),
+        ],
+        model,
+        limit=5,
+    )
+    picked = [v.filename for v in verdicts if v.selected]
+    assert picked == ["warn.md"]
+    reasons = {v.filename: v.reason for v in verdicts}
+    assert reasons["a.md"].startswith("gate closed: best similarity 0.45 < 0.50")
+    assert "usage notes" in reasons["usage.md"]  # its 0.9 does not open the gate
+
+
+def test_gate_open_always_keeps_the_closest_memory():
+    model = _model(cutoff=0.99)
+    verdicts = decide(
+        [("near.md", 0.4, None, _features(0.4, 0.4)), ("far.md", 0.2, None, _features(0.2, 0.4))],
+        model,
+        limit=5,
+    )
+    assert [v.filename for v in verdicts if v.selected] == ["near.md"]
+    assert "closest memory" in verdicts[0].reason
+
+
+def test_at_most_limit_are_picked_and_the_rest_say_why():
+    model = _model(cutoff=0.01)
+    rows = [(f"m{i}.md", 0.5, None, _features(0.5, 0.5)) for i in range(7)]
+    verdicts = decide(rows, model, limit=5)
+    assert sum(v.selected for v in verdicts) == 5
+    assert sum("slots are taken" in v.reason for v in verdicts) == 2
+
+
+def test_fit_logistic_separates_separable_data():
+    rows = [[x / 10] for x in range(20)]
+    labels = [1 if x >= 10 else 0 for x in range(20)]
+    (coef,), intercept = fit_logistic(rows, labels, l2=0.01)
+    assert coef > 0
+    assert 0.9 < -intercept / coef < 1.0  # the boundary falls between the two classes
+
+
+def test_the_install_pin_and_the_load_check_name_the_same_version():
+    text = (REPO / "requirements-model.txt").read_text(encoding="utf-8")
+    pins = re.findall(r"^([\w.-]+)==([\w.]+) --hash=sha256:[0-9a-f]{64}$", text, re.MULTILINE)
+    assert pins == [(MODEL_PACKAGE, MODEL_PACKAGE_VERSION)]

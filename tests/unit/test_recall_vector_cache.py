@@ -1,0 +1,56 @@
+"""VectorCache: vectors by text key, snippets by file identity, bounded, never fatal."""
+
+from __future__ import annotations
+
+import os
+
+import numpy as np
+
+from memdir_nb.recall.vector_cache import VectorCache, file_identity, text_key
+
+
+def _vec(seed: int) -> np.ndarray:
+    return np.random.default_rng(seed).standard_normal(384).astype(np.float32)
+
+
+def test_vectors_survive_a_new_cache_object_on_the_same_file(tmp_path):
+    path = tmp_path / "c.sqlite3"
+    key = text_key("model", "hello")
+    VectorCache(path).put_vectors({key: _vec(1)})
+    again = VectorCache(path).get_vectors([key, text_key("model", "absent")])
+    assert list(again) == [key]
+    assert np.array_equal(again[key], _vec(1))
+
+
+def test_the_model_hash_is_part_of_the_key():
+    assert text_key("model-a", "same text") != text_key("model-b", "same text")
+
+
+def test_a_snippet_is_reused_only_while_the_file_identity_holds(tmp_path):
+    f = tmp_path / "m.md"
+    f.write_text("one", encoding="utf-8")
+    cache_file = tmp_path / "c.sqlite3"
+    VectorCache(cache_file).put_snippets({str(f): (file_identity(os.stat(f)), "one")})
+    fresh = VectorCache(cache_file)
+    assert fresh.get_snippets({str(f): file_identity(os.stat(f))}) == {str(f): "one"}
+    f.write_text("two!", encoding="utf-8")
+    assert VectorCache(cache_file).get_snippets({str(f): file_identity(os.stat(f))}) == {}
+
+
+def test_the_oldest_vectors_are_dropped_beyond_the_bound(tmp_path):
+    cache = VectorCache(tmp_path / "c.sqlite3", max_vectors=3)
+    keys = [text_key("m", str(i)) for i in range(5)]
+    for i, key in enumerate(keys):
+        cache.put_vectors({key: _vec(i)})
+    reopened = VectorCache(tmp_path / "c.sqlite3", max_vectors=3)
+    assert set(reopened.get_vectors(keys)) == set(keys[2:])
+
+
+def test_an_unusable_cache_path_keeps_working_in_memory_and_says_why(tmp_path):
+    blocker = tmp_path / "not-a-dir"
+    blocker.write_text("x", encoding="utf-8")
+    cache = VectorCache(blocker / "c.sqlite3")
+    assert cache.problem and "MEMDIR_NB_CACHE_DIR" in cache.problem
+    key = text_key("m", "t")
+    cache.put_vectors({key: _vec(3)})
+    assert np.array_equal(cache.get_vectors([key])[key], _vec(3))
