@@ -66,6 +66,12 @@ def words(text: str) -> list[str]:
     return out
 
 
+def mostly_cjk(text: str) -> bool:
+    """Whether at least half of text's letters are Chinese, Japanese or Korean characters."""
+    letters = sum(1 for ch in text if ch.isalpha())
+    return letters > 0 and 2 * cjk_char_count(text) >= letters
+
+
 def cjk_char_count(text: str) -> int:
     """How many Chinese, Japanese or Korean characters text holds."""
     return len(_CJK_CHAR.findall(text))

@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from memdir_nb import textseg
 from memdir_nb.recall.base import MAX_RELEVANT_MEMORIES
 from memdir_nb.recall.decision import DecisionModel, decide, feature_values
 from memdir_nb.recall.lexical import LexicalOptions, LexicalSelector, ScoredMemory, filename_words
@@ -298,18 +299,27 @@ class SemanticSelector:
         lexical = {
             s.filename: s for s in self.lexical.score(query, headers, recent_tools=recent_tools)
         }
+        if textseg.mostly_cjk(query):
+            # The embedding model was trained on English: its similarities for Chinese, Japanese
+            # or Korean text are too low for the gate, so the lexical channel (which segments
+            # CJK text) decides such a query on its own.
+            return self._lexical_only(headers, lexical, why="CJK query, lexical channel")
         sims = self.similarities(query, headers, cancel)
         if sims is None:
             return self._lexical_only(headers, lexical)
         return self._decide(headers, lexical, *sims)
 
     def _lexical_only(
-        self, headers: Sequence[MemoryHeader], lexical: dict[str, ScoredMemory]
+        self,
+        headers: Sequence[MemoryHeader],
+        lexical: dict[str, ScoredMemory],
+        *,
+        why: str = "lexical fallback (no model)",
     ) -> list[MemoryExplanation]:
-        """The fallback: the lexical selector's own verdicts, explained."""
+        """The lexical selector's own verdicts, explained (no model, or a CJK query)."""
         out = []
         for s in sorted(lexical.values(), key=lambda s: (not s.selected,)):
-            reason = "lexical fallback (no model): " + (
+            reason = f"{why}: " + (
                 "picked by the lexical threshold" if s.selected else "below the lexical threshold"
             )
             if s.tool_class is not None:
