@@ -189,7 +189,8 @@ def scan_memory_file(
     decodes to other text than is written (escapes, folded lines) are scanned decoded too,
     under the field `frontmatter <key>`.
     """
-    fields = {"filename": filename, "file": text}
+    # Findings name the file itself ("… in team/x.md line 5"), and its name as "file name".
+    fields = {"file name": filename, filename: text}
     if index_line:
         fields["index line"] = index_line
     fields.update(_decoded_header_values(text))

@@ -333,15 +333,16 @@ class StoreTransaction:
                 "to check for secrets); keep team memories short"
             )
         text = payload.decode("utf-8", "replace")
-        fields = {"file name": t.rel}
         if t.parts[-1] == constants.ENTRYPOINT_NAME:
             old = set((self.read_text(t.rel) or "").splitlines())
-            fields[f"{t.rel} (added index lines)"] = "\n".join(
-                line for line in text.splitlines() if line not in old
+            added = "\n".join(line for line in text.splitlines() if line not in old)
+            findings = secret_scan.scan_for_secrets(
+                {"file name": t.rel, f"{t.rel} (added index lines)": added}
             )
-        else:
-            fields[t.rel] = text
-        secret_scan.raise_if_secrets(fields)
+        else:  # the whole file: every frontmatter key (decoded too), YAML comments, the body
+            findings = secret_scan.scan_memory_file(t.rel, text)
+        if findings:
+            raise secret_scan.SecretInTeamMemoryError(findings)
 
     def _log(self, record: dict[str, Any]) -> None:
         root = self._need_root()

@@ -398,10 +398,10 @@ def test_memory_file_scan_covers_filename_every_header_key_comments_and_index_li
     )
     where = sorted((f.field, f.line, f.kind) for f in findings)
     assert where == [
-        ("file", 5, "GitHub token"),
-        ("file", 6, "AWS access key"),
-        ("filename", 1, "AWS access key"),
+        ("file name", 1, "AWS access key"),
         ("index line", 1, "Stripe API key"),
+        (f"notes_{AWS_KEY}.md", 5, "GitHub token"),
+        (f"notes_{AWS_KEY}.md", 6, "AWS access key"),
     ]
 
 
