@@ -872,12 +872,12 @@ import importlib.util  # noqa: E402
 from rapidfuzz import fuzz  # noqa: E402
 
 from memdir_nb.dream import (  # noqa: E402
-    _NEGATION,
     CONTRADICTION_THRESHOLD,
     DUPLICATE_BODY_THRESHOLD,
     DUPLICATE_HEAD_THRESHOLD,
-    _split_front,
 )
+from memdir_nb.dream.actions import _split_front  # noqa: E402
+from memdir_nb.dream.plan import _NEGATION  # noqa: E402
 from memdir_nb.frontmatter import parse_frontmatter  # noqa: E402
 
 
