@@ -226,7 +226,9 @@ def test_dream_plan_whose_target_leaves_the_dir_is_refused(tree, rel: str) -> No
     mem, outside = tree
     plan = dream.ConsolidationPlan(
         memory_dir=mem,
-        actions=[dream.PlanAction("evil", "write", "escape", (rel,), (dream.WriteFile(rel, "pwned\n"),))],
+        actions=[
+            dream.PlanAction("evil", "write", "escape", (rel,), (dream.WriteFile(rel, "pwned\n"),))
+        ],
         snapshot={rel: None},
         hashes={rel: None},
         created_ms=NOW_MS,
