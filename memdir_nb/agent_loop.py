@@ -4,10 +4,26 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 DEFAULT_MODEL = "claude-sonnet-4-6"
 DEFAULT_MAX_TOKENS = 4096
+
+
+class ToolCallOutcome(Protocol):
+    """What a runner returns for one tool call: the text sent back and whether it is an error."""
+
+    @property
+    def content(self) -> str: ...
+
+    @property
+    def is_error(self) -> bool: ...
+
+
+class LoopRunner(Protocol):
+    """Runs one tool call locally (sandboxed); `written` and `refused` lists are read if present."""
+
+    def run(self, name: str, tool_input: dict[str, Any]) -> ToolCallOutcome: ...
 
 
 @dataclass
@@ -53,7 +69,7 @@ def client_from_config(config: Any = None, **client_options: Any) -> Any:
 
 def run_tool_loop(
     request: Mapping[str, Any],
-    runner: Any,
+    runner: LoopRunner,
     *,
     client: Any,
     max_turns: int,

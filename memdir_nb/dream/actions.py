@@ -7,6 +7,7 @@ import hashlib
 from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import assert_never
 
 from memdir_nb.config import system_clock_ms
 
@@ -69,6 +70,7 @@ class IndexFit:
 
 
 PlanOp = WriteFile | TrashFile | ReplaceText | IndexRemove | IndexUpsert | IndexFit
+_OP_TYPES = (WriteFile, TrashFile, ReplaceText, IndexRemove, IndexUpsert, IndexFit)
 
 
 @dataclass(frozen=True)
@@ -80,6 +82,14 @@ class PlanAction:
     summary: str
     files: tuple[str, ...]
     ops: tuple[PlanOp, ...] = ()
+
+    def __post_init__(self) -> None:
+        bad = [op for op in self.ops if not isinstance(op, _OP_TYPES)]
+        if bad:
+            raise PlanError(
+                f"action {self.id!r}: ops must be {', '.join(t.__name__ for t in _OP_TYPES)}; "
+                f"got {bad[0]!r}"
+            )
 
 
 @dataclass
@@ -206,7 +216,7 @@ def _simulate(plan: ConsolidationPlan, actions: Iterable[PlanAction]) -> dict[st
             elif isinstance(op, IndexFit):
                 state[op.rel] = fit_index(current(op.rel) or "", op.order)
             else:
-                raise PlanError(f"action {action.id!r} holds an unknown operation {op!r}")
+                assert_never(op)
     for rel in list(parsed):
         current(rel)
     return {rel: text for rel, text in state.items() if text != plan.snapshot.get(rel)}

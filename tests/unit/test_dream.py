@@ -966,3 +966,11 @@ def test_merge_groups_come_in_the_order_of_their_first_file(tmp_path: Path) -> N
     corpus.build_dir(root, 300, seed=9)
     first = [plan_consolidation(root, now_ms=corpus.NOW_MS).actions for _ in range(2)]
     assert [a.id for a in first[0]] == [a.id for a in first[1]]
+
+
+def test_a_plan_action_refuses_an_untyped_operation() -> None:
+    from memdir_nb.dream import PlanAction, WriteFile
+
+    with pytest.raises(PlanError, match="ops must be WriteFile"):
+        PlanAction("x", "write", "rewrite", ("a.md",), (("write", "a.md", "text"),))  # type: ignore[arg-type]
+    assert PlanAction("x", "write", "rewrite", ("a.md",), (WriteFile("a.md", "t"),)).ops
