@@ -323,3 +323,22 @@ def config(tmp_path: Path) -> MemdirConfig:
 def attack_tree(tmp_path_factory: pytest.TempPathFactory) -> AttackTree:
     """One symlink attack tree per test module (the tests only read it)."""
     return build_attack_tree(tmp_path_factory.mktemp("attack"))
+
+
+# --- split-ed: memory dirs for the extract/ and dream/ suites
+
+
+@pytest.fixture
+def memdir(tmp_path: Path) -> Path:
+    """An empty memory dir, tmp_path/memory (a suite may define its own `memdir`)."""
+    d = tmp_path / "memory"
+    d.mkdir()
+    return d
+
+
+@pytest.fixture
+def project_memdir(tmp_path: Path) -> Path:
+    """An empty memory dir inside a project folder (tmp_path/project/memory), where dream counts sessions."""
+    d = tmp_path / "project" / "memory"
+    d.mkdir(parents=True)
+    return d
