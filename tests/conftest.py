@@ -339,3 +339,22 @@ def semantic_cache_dir(tmp_path_factory: pytest.TempPathFactory):
         os.environ.pop("MEMDIR_NB_CACHE_DIR", None)
     else:
         os.environ["MEMDIR_NB_CACHE_DIR"] = old
+
+
+# --- split-ed: memory dirs for the extract/ and dream/ suites
+
+
+@pytest.fixture
+def memdir(tmp_path: Path) -> Path:
+    """An empty memory dir, tmp_path/memory (a suite may define its own `memdir`)."""
+    d = tmp_path / "memory"
+    d.mkdir()
+    return d
+
+
+@pytest.fixture
+def project_memdir(tmp_path: Path) -> Path:
+    """An empty memory dir inside a project folder (tmp_path/project/memory), where dream counts sessions."""
+    d = tmp_path / "project" / "memory"
+    d.mkdir(parents=True)
+    return d

@@ -288,9 +288,9 @@ def test_bash_pipeline_reads_a_stream_through_real_pipes(mem: Path) -> None:
 def test_bash_blocked_on_a_fifo_times_out_and_is_stopped(
     mem: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import memdir_nb.extract as extract
+    import memdir_nb.extract.runner as runner
 
-    monkeypatch.setattr(extract, "BASH_TIMEOUT_S", 1.0)
+    monkeypatch.setattr(runner, "BASH_TIMEOUT_S", 1.0)
     plant_fifo(mem / "trap.md")
     out = ToolRunner(mem).run("Bash", {"command": f"cat {mem / 'trap.md'}"})
     assert out.is_error and "timed out" in out.content

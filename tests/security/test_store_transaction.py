@@ -226,7 +226,9 @@ def test_dream_plan_whose_target_leaves_the_dir_is_refused(tree, rel: str) -> No
     mem, outside = tree
     plan = dream.ConsolidationPlan(
         memory_dir=mem,
-        actions=[dream.PlanAction("evil", "write", "escape", (rel,), (("write", rel, "pwned\n"),))],
+        actions=[
+            dream.PlanAction("evil", "write", "escape", (rel,), (dream.WriteFile(rel, "pwned\n"),))
+        ],
         snapshot={rel: None},
         hashes={rel: None},
         created_ms=NOW_MS,
@@ -241,7 +243,7 @@ def test_dream_plan_with_an_absolute_target_is_refused(tree) -> None:
     mem, outside = tree
     rel = str(outside / "evil.md")
     plan = dream.ConsolidationPlan(
-        mem, [dream.PlanAction("evil", "write", "abs", (rel,), (("write", rel, "x"),))],
+        mem, [dream.PlanAction("evil", "write", "abs", (rel,), (dream.WriteFile(rel, "x"),))],
         {rel: None}, {rel: None}, NOW_MS,
     )  # fmt: skip
     with pytest.raises(PathTraversalError):
@@ -353,8 +355,8 @@ def test_dream_apply_into_team_goes_through_the_guard(tree) -> None:
     text = (mem / rel).read_text()
     secret = text + f"password: '{github_token()}'\n"
     plan = dream.ConsolidationPlan(
-        mem, [dream.PlanAction("w", "write", "rewrite", (rel,), (("write", rel, secret),))],
-        {rel: text}, {rel: dream._sha(text.encode())}, NOW_MS,
+        mem, [dream.PlanAction("w", "write", "rewrite", (rel,), (dream.WriteFile(rel, secret),))],
+        {rel: text}, {rel: dream.actions._sha(text.encode())}, NOW_MS,
     )  # fmt: skip
     with pytest.raises(SecretInTeamMemoryError):
         dream.apply_plan(plan)

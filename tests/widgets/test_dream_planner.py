@@ -158,7 +158,7 @@ def test_planning_a_missing_dir_reports_the_error(tmp_path, config):
 
 
 def test_a_custom_planner_plan_is_shown_with_its_notes_and_applies_the_same_way(mem, config):
-    from memdir_nb.dream import ConsolidationPlan, PlanAction
+    from memdir_nb.dream import ConsolidationPlan, PlanAction, WriteFile
 
     text = (mem / "MEMORY.md").read_text(encoding="utf-8")
 
@@ -168,7 +168,7 @@ def test_a_custom_planner_plan_is_shown_with_its_notes_and_applies_the_same_way(
             "claude_rewrite",
             "rewrite MEMORY.md",
             ("MEMORY.md",),
-            (("write", "MEMORY.md", text + "- [X](x.md) — proposed by a model\n"),),
+            (WriteFile("MEMORY.md", text + "- [X](x.md) — proposed by a model\n"),),
         )
         import hashlib
 

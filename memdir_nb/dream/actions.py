@@ -1,0 +1,222 @@
+"""What a plan is: typed file operations, actions made of them, and the plan that simulates and diffs them."""
+
+from __future__ import annotations
+
+import difflib
+import hashlib
+from collections.abc import Callable, Collection, Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import assert_never
+
+from memdir_nb.config import system_clock_ms
+
+
+class PlanError(ValueError):
+    """A plan cannot be applied as asked; nothing was changed."""
+
+
+class PlanStaleError(PlanError):
+    """Files the plan read changed after it was made."""
+
+
+@dataclass(frozen=True)
+class WriteFile:
+    """Replace the whole file `rel` with `text` (creating it when absent)."""
+
+    rel: str
+    text: str
+
+
+@dataclass(frozen=True)
+class TrashFile:
+    """Move the file `rel` to the dream's trash batch."""
+
+    rel: str
+
+
+@dataclass(frozen=True)
+class ReplaceText:
+    """Replace the first `old` in file `rel` with `new` (skipped when `old` is no longer there)."""
+
+    rel: str
+    old: str
+    new: str
+
+
+@dataclass(frozen=True)
+class IndexRemove:
+    """Drop the line pointing at `target` from the index file `rel`."""
+
+    rel: str
+    target: str
+
+
+@dataclass(frozen=True)
+class IndexUpsert:
+    """Add or replace the line pointing at `target` in the index file `rel`."""
+
+    rel: str
+    target: str
+    line: str
+
+
+@dataclass(frozen=True)
+class IndexFit:
+    """Bring the index file `rel` under its caps, dropping pointers oldest first (`order`)."""
+
+    rel: str
+    order: tuple[str, ...]
+
+
+PlanOp = WriteFile | TrashFile | ReplaceText | IndexRemove | IndexUpsert | IndexFit
+_OP_TYPES = (WriteFile, TrashFile, ReplaceText, IndexRemove, IndexUpsert, IndexFit)
+
+
+@dataclass(frozen=True)
+class PlanAction:
+    """One proposed change. `ops` are applied in order when the action is approved."""
+
+    id: str
+    kind: str
+    summary: str
+    files: tuple[str, ...]
+    ops: tuple[PlanOp, ...] = ()
+
+    def __post_init__(self) -> None:
+        bad = [op for op in self.ops if not isinstance(op, _OP_TYPES)]
+        if bad:
+            raise PlanError(
+                f"action {self.id!r}: ops must be {', '.join(t.__name__ for t in _OP_TYPES)}; "
+                f"got {bad[0]!r}"
+            )
+
+
+@dataclass
+class ConsolidationPlan:
+    """A dry-run consolidation: actions, the file contents and hashes it read, and its diff."""
+
+    memory_dir: Path
+    actions: list[PlanAction]
+    snapshot: dict[str, str | None]  # rel path -> text read (None: absent)
+    hashes: dict[str, str | None]  # rel path -> sha256 of the bytes read (None: absent)
+    created_ms: float
+    applied: bool = False
+    # the plan's clock: apply_plan stamps its batch with it (a fixed clock in tests, the wall clock otherwise)
+    clock: Callable[[], float] = field(default=system_clock_ms, repr=False, compare=False)
+    source: str = (
+        "offline"  # "offline" (plan_consolidation) or "claude" (plan_consolidation_with_claude)
+    )
+    notes: list[str] = field(
+        default_factory=list
+    )  # e.g. refused tool calls, Claude's closing remarks
+
+    def action(self, action_id: str) -> PlanAction:
+        """The action with this id."""
+        for a in self.actions:
+            if a.id == action_id:
+                return a
+        raise PlanError(
+            f"no action {action_id!r} in this plan; choose from {[a.id for a in self.actions]}"
+        )
+
+    def result(self, approve: Collection[str | PlanAction] | None = None) -> dict[str, str | None]:
+        """The new content (None: moved to trash) of every file the approved actions change."""
+        return _simulate(self, _approved(self, approve))
+
+    def diff(self, approve: Collection[str | PlanAction] | None = None) -> str:
+        """A unified diff of every file the (approved) actions would change."""
+        out: list[str] = []
+        for rel, after in sorted(self.result(approve).items()):
+            before = self.snapshot.get(rel)
+            a = (before or "").splitlines(keepends=True)
+            b = (after or "").splitlines(keepends=True)
+            out.extend(
+                difflib.unified_diff(
+                    a,
+                    b,
+                    f"a/{rel}" if before is not None else "/dev/null",
+                    f"b/{rel}" if after is not None else "/dev/null",
+                )
+            )
+        return "".join(line if line.endswith("\n") else line + "\n" for line in out)
+
+
+def _sha(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def _split_front(text: str) -> tuple[str, str]:
+    """(frontmatter block including fences, body); ('', text) when there is no frontmatter."""
+    if text.startswith("---\n"):
+        end = text.find("\n---", 4)
+        if end != -1:
+            nl = text.find("\n", end + 4)
+            cut = len(text) if nl == -1 else nl + 1
+            return text[:cut], text[cut:]
+    return "", text
+
+
+# relative dates: memdir_nb.dates owns the rules; convert_relative_dates is re-exported here.
+
+# simulation ------------------------------------------------------------------------------
+
+
+def _approved(
+    plan: ConsolidationPlan, approve: Collection[str | PlanAction] | None
+) -> list[PlanAction]:
+    if approve is None:
+        return list(plan.actions)
+    if isinstance(approve, (str, PlanAction)):
+        approve = [approve]
+    ids = {a.id if isinstance(a, PlanAction) else a for a in approve}
+    unknown = ids - {a.id for a in plan.actions}
+    if unknown:
+        raise PlanError(
+            f"approved action(s) {sorted(unknown)} are not in this plan; "
+            f"choose from {[a.id for a in plan.actions]}"
+        )
+    return [a for a in plan.actions if a.id in ids]
+
+
+def _simulate(plan: ConsolidationPlan, actions: Iterable[PlanAction]) -> dict[str, str | None]:
+    from memdir_nb.index_batch import IndexText, fit_index
+
+    state: dict[str, str | None] = {}
+    # Runs of index edits on one file are applied to a parsed copy (linear in the index
+    # size, not once per edit) and turned back into text before any other op reads it.
+    parsed: dict[str, IndexText] = {}
+
+    def current(rel: str) -> str | None:
+        if rel in parsed:
+            state[rel] = parsed.pop(rel).text()
+        return state[rel] if rel in state else plan.snapshot.get(rel)
+
+    def doc(rel: str) -> IndexText:
+        if rel not in parsed:
+            parsed[rel] = IndexText(current(rel) or "")
+        return parsed[rel]
+
+    for action in actions:
+        for op in action.ops:
+            if isinstance(op, IndexRemove):
+                doc(op.rel).remove(op.target)
+            elif isinstance(op, IndexUpsert):
+                doc(op.rel).upsert(op.line, op.target)
+            elif isinstance(op, WriteFile):
+                parsed.pop(op.rel, None)
+                state[op.rel] = op.text
+            elif isinstance(op, TrashFile):
+                parsed.pop(op.rel, None)
+                state[op.rel] = None
+            elif isinstance(op, ReplaceText):
+                text = current(op.rel)
+                if text is not None and op.old in text:
+                    state[op.rel] = text.replace(op.old, op.new, 1)
+            elif isinstance(op, IndexFit):
+                state[op.rel] = fit_index(current(op.rel) or "", op.order)
+            else:
+                assert_never(op)
+    for rel in list(parsed):
+        current(rel)
+    return {rel: text for rel, text in state.items() if text != plan.snapshot.get(rel)}

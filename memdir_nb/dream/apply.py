@@ -1,0 +1,203 @@
+"""Applying an approved plan in one store transaction, and restoring a dream's files from the trash."""
+
+from __future__ import annotations
+
+import datetime as _dt
+import hashlib
+import json
+import os
+from collections.abc import Collection
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from memdir_nb.config import resolve_now_ms
+from memdir_nb.constants import (
+    TRASH_DIRNAME,
+)
+from memdir_nb.dream.actions import (
+    ConsolidationPlan,
+    PlanAction,
+    PlanError,
+    PlanStaleError,
+    _approved,
+    _sha,
+    _simulate,
+)
+
+if TYPE_CHECKING:
+    from memdir_nb.store import MemoryStore
+    from memdir_nb.transaction import StoreTransaction
+
+
+class RestoreError(ValueError):
+    """A dream cannot be restored as asked; nothing was changed."""
+
+
+@dataclass(frozen=True)
+class ApplyResult:
+    """What apply_plan changed and where the previous versions went."""
+
+    batch: str  # the trash batch name, for restore()
+    changed: tuple[str, ...]
+    trashed: tuple[str, ...]
+
+
+def _current_hash(tx: StoreTransaction, rel: str) -> str | None:
+    data = tx.read_bytes(rel)
+    return None if data is None else _sha(data)
+
+
+def _store_for(root: Path, store: MemoryStore | None) -> MemoryStore:
+    from memdir_nb.store import MemoryStore
+
+    if store is None:
+        return MemoryStore(root)
+    if Path(os.path.abspath(store.memory_dir)) != Path(os.path.abspath(root)):
+        raise PlanError(
+            f"the store given is for {store.memory_dir}, but the plan is for {root}; "
+            "pass MemoryStore(plan.memory_dir)"
+        )
+    return store
+
+
+def apply_plan(
+    plan: ConsolidationPlan,
+    approve: Collection[str | PlanAction] | None = None,
+    *,
+    store: MemoryStore | None = None,
+) -> ApplyResult:
+    """Apply the approved actions (None: all) in one store transaction; old versions go to .trash/<batch>/."""
+    if plan.applied:
+        raise PlanError("this plan was already applied; make a new plan with plan_consolidation()")
+    actions = _approved(plan, approve)
+    root = plan.memory_dir
+    with _store_for(root, store).transaction() as tx:
+        touched = sorted({rel for a in actions for rel in a.files} | set(_simulate(plan, actions)))
+        changed_underneath = []
+        for rel in touched:
+            now_hash = _current_hash(tx, rel)
+            if now_hash != plan.hashes.get(rel, now_hash):
+                what = (
+                    "deleted"
+                    if now_hash is None
+                    else ("created" if plan.hashes.get(rel) is None else "modified")
+                )
+                changed_underneath.append(f"{rel} ({what})")
+        if changed_underneath:
+            raise PlanStaleError(
+                "files changed since the plan was made: "
+                + ", ".join(changed_underneath)
+                + "; nothing was applied. Make a new plan with plan_consolidation()."
+            )
+        result = _simulate(plan, actions)
+        for rel in result:  # every target checked before the first change, and again when written
+            tx.resolve(rel)
+        applied_ms = plan.clock()
+        stamp = _dt.datetime.fromtimestamp(applied_ms / 1000).strftime("%Y%m%dT%H%M%S")
+        batch = f"dream-{stamp}-{os.getpid()}-{hashlib.sha1(repr(sorted(result)).encode()).hexdigest()[:6]}"
+        if (root / TRASH_DIRNAME / batch).exists():  # a fixed clock can repeat a stamp
+            batch += f"-{sum(1 for _ in (root / TRASH_DIRNAME).glob(batch + '*')) + 1}"
+        bdir = f"{TRASH_DIRNAME}/{batch}"
+        manifest: dict[str, Any] = {
+            "created_ms": applied_ms,
+            "actions": [a.id for a in actions],
+            "files": {},
+        }
+        for rel, after in result.items():
+            before_exists = plan.snapshot.get(rel) is not None
+            if before_exists:
+                if after is None:
+                    tx.move(rel, f"{bdir}/{rel}")  # moved, never unlinked
+                else:
+                    tx.keep_copy(rel, f"{bdir}/{rel}")
+            if after is not None:
+                tx.write(rel, after)  # re-validated here; into team/ the secret guard scans it
+            manifest["files"][rel] = {
+                "before": before_exists,
+                "after_sha": None if after is None else _sha(after.encode("utf-8")),
+            }
+        tx.write(f"{bdir}/manifest.json", json.dumps(manifest, indent=2))
+        plan.applied = True
+    return ApplyResult(
+        batch,
+        tuple(r for r, t in result.items() if t is not None),
+        tuple(r for r, t in result.items() if t is None),
+    )
+
+
+def list_dreams(memory_dir: str | os.PathLike[str]) -> list[str]:
+    """Batch names of applied dreams in .trash/, oldest first."""
+    tdir = Path(memory_dir) / TRASH_DIRNAME
+    if not tdir.is_dir():
+        return []
+    return sorted(
+        p.name
+        for p in tdir.iterdir()
+        if p.name.startswith("dream-") and (p / "manifest.json").is_file()
+    )
+
+
+def _manifest(tx: StoreTransaction, batch: str) -> dict[str, Any]:
+    raw = tx.read_text(f"{TRASH_DIRNAME}/{batch}/manifest.json")
+    try:
+        data = json.loads(raw or "")
+        files = data["files"]
+        if not isinstance(files, dict):
+            raise TypeError("files is not an object")
+    except (ValueError, KeyError, TypeError) as exc:
+        raise RestoreError(
+            f"{TRASH_DIRNAME}/{batch}/manifest.json is unreadable ({exc}); that dream cannot be "
+            "restored automatically: copy its files back by hand"
+        ) from exc
+    return data
+
+
+def restore(
+    memory_dir: str | os.PathLike[str],
+    name: str,
+    *,
+    now_ms: float | None = None,
+    store: MemoryStore | None = None,
+) -> list[str]:
+    """Undo a dream batch (name 'dream-...') or restore one file (its relative name) from the newest batch holding it."""
+    root = Path(memory_dir)
+    batches = list_dreams(root)
+    with _store_for(root, store).transaction() as tx:
+        if name in batches:
+            batch, only = name, None
+        else:
+            holding = [b for b in batches if name in _manifest(tx, b)["files"]]
+            if not holding:
+                raise RestoreError(
+                    f"nothing named {name!r} in {root / TRASH_DIRNAME}; dreams there: {batches or 'none'}"
+                )
+            batch, only = holding[-1], name
+        bdir = f"{TRASH_DIRNAME}/{batch}"
+        manifest = _manifest(tx, batch)
+        files = {r: v for r, v in manifest["files"].items() if only is None or r == only}
+        if manifest.get("restored", {}) and all(r in manifest["restored"] for r in files):
+            raise RestoreError(f"{name!r} was already restored from {batch}")
+        for rel in files:  # a hostile manifest naming '../x' or a swapped folder is refused here
+            tx.resolve(rel)
+        conflicts = [r for r, v in files.items() if _current_hash(tx, r) != v["after_sha"]]
+        if conflicts:
+            raise RestoreError(
+                f"cannot restore {batch}: {', '.join(conflicts)} changed after the dream; "
+                "move those edits aside first. Nothing was restored."
+            )
+        done = []
+        for rel, info in files.items():
+            if info["before"]:
+                old = tx.read_bytes(f"{bdir}/{rel}")
+                if old is None:
+                    raise RestoreError(
+                        f"{bdir}/{rel} is missing, so {rel} cannot be restored; nothing was restored"
+                    )
+                tx.write(rel, old)  # re-validated when written; into team/ the guard scans it
+            elif tx.exists(rel):
+                tx.move(rel, f"{bdir}/created-by-dream/{rel}")
+            done.append(rel)
+        manifest.setdefault("restored", {}).update({r: resolve_now_ms(now_ms) for r in done})
+        tx.write(f"{bdir}/manifest.json", json.dumps(manifest, indent=2))
+    return done

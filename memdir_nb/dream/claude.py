@@ -1,0 +1,282 @@
+"""The Claude-driven planner: the shared tool loop, with Write/Edit captured into a plan by PlanRecorder."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+from memdir_nb.access import (
+    MissingFile,
+    ReadRefused,
+    try_read_contained,
+)
+from memdir_nb.config import resolve_now_ms
+from memdir_nb.constants import (
+    LOGS_DIRNAME,
+    MEMORY_FILE_READ_MAX_BYTES,
+    TRASH_DIRNAME,
+)
+from memdir_nb.dates import local_date
+from memdir_nb.dream.actions import (
+    ConsolidationPlan,
+    PlanAction,
+    PlanError,
+    TrashFile,
+    WriteFile,
+    _sha,
+)
+
+CLAUDE_MAX_TURNS = 10
+RETIRE_HINT = "an empty Write retires the file"
+
+
+def build_consolidation_prompt(
+    memory_dir: str | os.PathLike[str],
+    *,
+    now_ms: float | None = None,
+    transcripts_dir: str | os.PathLike[str] | None = None,
+) -> str:
+    """The consolidation agent's system prompt (the four dream phases, in this project's words)."""
+    from memdir_nb.scan import format_memory_manifest, scan_memory_files
+
+    root = Path(memory_dir)
+    logs = (
+        sorted(p.relative_to(root).as_posix() for p in (root / LOGS_DIRNAME).rglob("*.md"))
+        if (root / LOGS_DIRNAME).is_dir()
+        else []
+    )
+    transcripts = Path(transcripts_dir) if transcripts_dir is not None else root.parent
+    today = local_date(resolve_now_ms(now_ms)).isoformat()
+    return "\n".join(
+        [
+            "You are consolidating a memory directory: a reflective pass over what has been saved, so",
+            f"that future sessions find it accurate, short and easy to scan. The directory is `{root}`;",
+            f"today is {today}.",
+            "",
+            "Your Write and Edit calls are proposals. They are recorded, shown to the user as a diff,",
+            "and applied only if the user approves them; nothing you write reaches the disk during this",
+            "pass. To retire a file (merged into another, or simply wrong), Write it with empty",
+            "content: on approval it is moved to the trash, where it can still be restored.",
+            "Read, Grep and Glob work anywhere; Bash allows only read-only commands (ls, find, grep,",
+            "cat, stat, wc, head, tail). Write and Edit work only inside the memory directory.",
+            "",
+            "Work in four phases:",
+            "",
+            "1. Orient. List the directory, read MEMORY.md, and skim the topic files you may touch.",
+            "   Know what is there before you change anything; prefer improving an existing file to",
+            "   adding a new one.",
+            "2. Gather recent signal. In this order: the daily logs below (notes not yet folded into",
+            "   memories); memories that disagree with each other or look out of date; and, only for a",
+            f"   specific question you already have, a narrow grep of the session transcripts in `{transcripts}`",
+            "   (*.jsonl). Never read transcripts end to end.",
+            "3. Consolidate. Fold new facts into the right topic files; merge near-duplicates into one",
+            "   file and retire the rest; when two memories contradict each other, keep the one the",
+            "   evidence supports and fix or retire the other; write every relative date ('yesterday',",
+            "   'next Thursday') as an absolute date. Keep each file's frontmatter (name, description,",
+            "   type: user, feedback, project or reference).",
+            "4. Prune and index. MEMORY.md is an index, not a container: one line per file,",
+            "   `- [Title](file.md) — hook`, about 150 characters at most; a longer line means the",
+            "   detail belongs in the topic file. Keep it under 200 lines and 25,000 bytes. Remove",
+            "   pointers to files that do not exist or that you retired; add pointers for files that",
+            "   have none. Team memory (team/) has its own MEMORY.md, and never holds secrets.",
+            "",
+            "When you are done, reply with a short summary of what you proposed and why.",
+            "",
+            "Daily logs waiting to be folded in:",
+            *([f"- {p}" for p in logs] or ["(none)"]),
+            "",
+            "Existing memories (type, filename, last change, description):",
+            format_memory_manifest(scan_memory_files(root)) or "(none yet)",
+        ]
+    )
+
+
+class PlanRecorder:
+    """A tool runner for consolidation: reads run (sandboxed), Write/Edit are captured, never applied."""
+
+    def __init__(
+        self, memory_dir: str | os.PathLike[str], *, cwd: str | os.PathLike[str] | None = None
+    ) -> None:
+        from memdir_nb.extract.runner import ToolRunner
+
+        self.memory_dir = Path(os.path.abspath(os.fspath(memory_dir)))
+        self._reader = ToolRunner(self.memory_dir, cwd=cwd)
+        self.pending: dict[str, str] = {}  # rel path -> proposed content ("" = retire)
+        self.edits: dict[str, int] = {}  # rel path -> number of captured Write/Edit calls
+        self.snapshot: dict[str, str | None] = {}  # rel path -> text when first touched
+        self.hashes: dict[str, str | None] = {}
+        self.written: list[str] = []  # always empty: nothing is written
+        self.unreadable: dict[str, str] = {}  # rel path -> why the contained reader refused it
+        self.refused = self._reader.refused
+
+    def _rel(self, raw: str) -> str | None:
+        """The path relative to the memory dir ('/'-separated), or None when it lies outside."""
+        full = os.path.abspath(raw if os.path.isabs(raw) else os.path.join(self._reader.cwd, raw))
+        rel = os.path.relpath(full, self.memory_dir)
+        return None if rel == "." or rel.startswith("..") else Path(rel).as_posix()
+
+    def _touch(self, rel: str) -> str | None:
+        if rel not in self.snapshot:
+            res = try_read_contained(self.memory_dir, rel, MEMORY_FILE_READ_MAX_BYTES)
+            if isinstance(res, ReadRefused) or res.truncated:  # absent, a FIFO, a link out, too big
+                self.snapshot[rel], self.hashes[rel] = None, None
+                if not isinstance(res, MissingFile):
+                    self.unreadable[rel] = (
+                        str(res) if isinstance(res, ReadRefused) else res.cut_note()
+                    )
+            else:
+                self.snapshot[rel], self.hashes[rel] = res.text, _sha(res.data)
+        return self.pending.get(rel, self.snapshot[rel])
+
+    def run(self, name: str, tool_input: Any) -> Any:
+        """Check the call with the extraction sandbox; capture writes, run everything else."""
+        from memdir_nb.extract.runner import ToolOutcome
+        from memdir_nb.extract.sandbox import can_use_tool
+
+        verdict = can_use_tool(name, tool_input, self.memory_dir)
+        if not verdict.allowed or name not in ("Write", "Edit", "Read"):
+            return self._reader.run(name, tool_input)  # records refusals, runs read-only tools
+        rel = self._rel(str(tool_input.get("file_path", "")))
+        if name == "Read":
+            if rel is not None and rel in self.pending:  # show the model its own proposal
+                lines = self.pending[rel].split("\n")
+                return ToolOutcome(
+                    "\n".join(f"{i + 1:6d}\t{ln}" for i, ln in enumerate(lines)), False, verdict
+                )
+            if rel is not None:
+                self._touch(rel)
+            return self._reader.run(name, tool_input)
+        if rel is None:  # the sandbox allowed it, so this cannot happen; fail closed anyway
+            return ToolOutcome(
+                f"{name} refused: {tool_input.get('file_path')!r} is not inside the memory dir",
+                True,
+                verdict,
+            )
+        current = self._touch(rel)
+        if name == "Write":
+            content = tool_input.get("content")
+            if not isinstance(content, str):
+                return ToolOutcome("Write failed: 'content' must be a string", True, verdict)
+            self.pending[rel] = content
+        else:
+            old, new = tool_input.get("old_string"), tool_input.get("new_string")
+            if not isinstance(old, str) or not isinstance(new, str):
+                return ToolOutcome(
+                    "Edit failed: 'old_string' and 'new_string' must be strings", True, verdict
+                )
+            if current is None:
+                return ToolOutcome(
+                    f"Edit failed: {rel} does not exist; use Write to create it", True, verdict
+                )
+            count = current.count(old) if old else 0
+            if count == 0:
+                return ToolOutcome(
+                    f"Edit failed: old_string not found in {rel}; Read it and copy the text exactly",
+                    True,
+                    verdict,
+                )
+            if count > 1 and not tool_input.get("replace_all"):
+                return ToolOutcome(
+                    f"Edit failed: old_string occurs {count} times in {rel}; give more context "
+                    "or set replace_all",
+                    True,
+                    verdict,
+                )
+            self.pending[rel] = (
+                current.replace(old, new)
+                if tool_input.get("replace_all")
+                else current.replace(old, new, 1)
+            )
+        self.edits[rel] = self.edits.get(rel, 0) + 1
+        return ToolOutcome(
+            f"Recorded the proposed {name} of {rel}; it is applied only if the user approves it "
+            f"({RETIRE_HINT}).",
+            False,
+            verdict,
+        )
+
+    def actions(self) -> list[PlanAction]:
+        """One action per file the model proposed to change (unchanged proposals are dropped)."""
+        out = []
+        for rel in sorted(self.pending):
+            after, before = self.pending[rel], self.snapshot.get(rel)
+            n = self.edits[rel]
+            if not after.strip():
+                if before is None:
+                    continue
+                out.append(
+                    PlanAction(
+                        f"claude:{rel}",
+                        "claude_retire",
+                        f"retire {rel} (moved to {TRASH_DIRNAME}/ on approval)",
+                        (rel,),
+                        (TrashFile(rel),),
+                    )
+                )
+            elif after != before:
+                verb = "create" if before is None else "rewrite"
+                out.append(
+                    PlanAction(
+                        f"claude:{rel}",
+                        f"claude_{verb}",
+                        f"{verb} {rel} ({n} proposed Write/Edit call(s))",
+                        (rel,),
+                        (WriteFile(rel, after),),
+                    )
+                )
+        return out
+
+
+def plan_consolidation_with_claude(
+    memory_dir: str | os.PathLike[str],
+    *,
+    client: Any = None,
+    config: Any = None,
+    client_options: dict[str, Any] | None = None,
+    model: str | None = None,
+    max_turns: int = CLAUDE_MAX_TURNS,
+    max_tokens: int | None = None,
+    transcripts_dir: str | os.PathLike[str] | None = None,
+    now_ms: float | None = None,
+) -> ConsolidationPlan:
+    """Let Claude propose a consolidation through the extraction sandbox; nothing is written until apply_plan."""
+    from memdir_nb import agent_loop
+    from memdir_nb.extract.runner import TOOL_SCHEMAS
+
+    root = Path(memory_dir)
+    if not root.is_dir():
+        raise PlanError(
+            f"memory dir {str(root)!r} does not exist or is not a directory; pass the memory directory"
+        )
+    if not isinstance(max_turns, int) or max_turns < 1:
+        raise PlanError(f"max_turns must be a whole number >= 1, got {max_turns!r}")
+    request = {
+        "model": model or agent_loop.DEFAULT_MODEL,
+        "max_tokens": max_tokens or agent_loop.DEFAULT_MAX_TOKENS,
+        "system": build_consolidation_prompt(root, now_ms=now_ms, transcripts_dir=transcripts_dir),
+        "messages": [
+            {"role": "user", "content": "Consolidate the memory directory now, phase by phase."}
+        ],
+        "tools": TOOL_SCHEMAS,
+    }
+    if client is None:
+        client = agent_loop.client_from_config(config, **dict(client_options or {}))
+    recorder = PlanRecorder(root, cwd=root)
+    loop = agent_loop.run_tool_loop(request, recorder, client=client, max_turns=max_turns)
+    notes = [f"refused {name}: {reason}" for name, _inp, reason in recorder.refused]
+    if loop.hit_turn_cap:
+        notes.append(
+            f"stopped at the {max_turns}-turn cap; the plan holds what was proposed so far"
+        )
+    if loop.final_text:
+        notes.append(f"Claude: {loop.final_text}")
+    return ConsolidationPlan(
+        root,
+        recorder.actions(),
+        dict(recorder.snapshot),
+        dict(recorder.hashes),
+        resolve_now_ms(now_ms),
+        source="claude",
+        notes=notes,
+    )

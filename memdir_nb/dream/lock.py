@@ -1,0 +1,207 @@
+"""The consolidation lock: a PID file whose mtime is lastConsolidatedAt, rolled back when a dream fails."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from filelock import FileLock
+
+from memdir_nb.access import (
+    MissingFile,
+    ReadRefused,
+    read_contained,
+)
+from memdir_nb.config import resolve_now_ms
+from memdir_nb.constants import CONSOLIDATION_LOCK_NAME as LOCK_NAME
+from memdir_nb.constants import (
+    LOCK_READ_MAX_BYTES,
+)
+
+LOCK_GUARD_SUFFIX = ".guard"
+HOLDER_STALE_MS = 60 * 60 * 1000  # a lock older than this is reclaimed whatever its PID
+
+
+class LockFileCorruptError(ValueError):
+    """The consolidation lock file holds something other than a PID; nothing was changed."""
+
+
+def is_process_running(pid: int) -> bool:
+    """True when `pid` names a live process (a zombie counts as dead)."""
+    if pid <= 0:
+        return False
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True  # alive, owned by someone else
+    stat = Path(f"/proc/{pid}/stat")
+    with contextlib.suppress(OSError):
+        # state is the field after the parenthesised command name
+        if stat.read_text().rsplit(")", 1)[1].split()[0] == "Z":
+            return False
+    return True
+
+
+@dataclass(frozen=True)
+class LockState:
+    """What the lock file says right now."""
+
+    exists: bool
+    mtime_ms: float  # lastConsolidatedAt; 0.0 when the file is absent
+    mtime_ns: int | None
+    holder_pid: int | None  # None when absent or empty (released)
+
+
+class ConsolidationLock:
+    """The PID lock whose mtime is lastConsolidatedAt (`<memory_dir>/.consolidate-lock`)."""
+
+    def __init__(self, memory_dir: str | os.PathLike[str], *, pid: int | None = None) -> None:
+        self.memory_dir = Path(memory_dir)
+        self.path = self.memory_dir / LOCK_NAME
+        self.pid = os.getpid() if pid is None else int(pid)
+        self._prior_mtime_ns: int | None = None  # mtime before we took it; None = file was absent
+        self._held = False
+
+    @property
+    def held(self) -> bool:
+        """True between a successful try_acquire and release/rollback."""
+        return self._held
+
+    def read_state(self) -> LockState:
+        """Stat and read the lock file; raise LockFileCorruptError if its body is not a PID."""
+        try:
+            res = read_contained(self.memory_dir, self.path, LOCK_READ_MAX_BYTES)
+        except MissingFile:
+            return LockState(False, 0.0, None, None)
+        except ReadRefused as exc:
+            raise LockFileCorruptError(
+                f"{exc}; remove it so the consolidation lock can be recreated"
+            ) from exc
+        st, raw = res.stat, res.data
+        try:
+            text = None if res.truncated else raw.decode("ascii").strip()
+        except UnicodeDecodeError:
+            text = None
+        if (
+            text is None
+            or (text and not re.fullmatch(r"[0-9]{1,10}", text))
+            or (text and int(text) <= 0)
+        ):
+            shown = raw[:40].decode("utf-8", "replace")
+            raise LockFileCorruptError(
+                f"{self.path} should hold a process id or be empty, but holds {shown!r}; "
+                "if no dream is running, empty or delete the file (its mtime is the last "
+                "consolidation time, so emptying it keeps that)"
+            )
+        return LockState(True, st.st_mtime_ns / 1e6, st.st_mtime_ns, int(text) if text else None)
+
+    def last_consolidated_at(self) -> float:
+        """lastConsolidatedAt in ms (the lock file's mtime), 0.0 if never consolidated."""
+        try:
+            return os.stat(self.path).st_mtime_ns / 1e6
+        except FileNotFoundError:
+            return 0.0
+
+    def holder_status(self, *, now_ms: float | None = None) -> str:
+        """'free', 'held' (live holder, fresh lock), 'stale' (older than an hour) or 'dead' (holder gone)."""
+        state = self.read_state()
+        if not state.exists or state.holder_pid is None:
+            return "free"
+        if resolve_now_ms(now_ms) - state.mtime_ms >= HOLDER_STALE_MS:
+            return "stale"
+        return "held" if is_process_running(state.holder_pid) else "dead"
+
+    def try_acquire(self, *, now_ms: float | None = None) -> bool:
+        """Take the lock for this PID; False if a live process holds a fresh lock or we lost a race."""
+        if self._held:
+            raise RuntimeError(
+                f"{self.path} is already held by this ConsolidationLock; release it first"
+            )
+        self.memory_dir.mkdir(parents=True, exist_ok=True)
+        # The guard makes check-and-write atomic among memdir_nb processes; write-then-verify
+        # below still catches another writer that does not use the guard.
+        with FileLock(str(self.path) + LOCK_GUARD_SUFFIX, timeout=30):
+            state = self.read_state()
+            if state.exists and state.holder_pid is not None and state.holder_pid != self.pid:
+                fresh = resolve_now_ms(now_ms) - state.mtime_ms < HOLDER_STALE_MS
+                if fresh and is_process_running(state.holder_pid):
+                    return False
+            self._write_body(str(self.pid))
+            if self._read_pid() != self.pid:
+                return False
+        self._prior_mtime_ns = state.mtime_ns
+        self._held = True
+        return True
+
+    def release(self) -> None:
+        """Finish a successful dream: clear the PID and keep mtime = now as lastConsolidatedAt."""
+        self._require_held("release")
+        self._write_body("")
+        self._held = False
+
+    def rollback(self) -> None:
+        """Undo an acquisition after a failure or abort: restore the previous mtime (or remove the file)."""
+        self._require_held("rollback")
+        if self._prior_mtime_ns is None:
+            with contextlib.suppress(FileNotFoundError):
+                self.path.unlink()
+        else:
+            self._write_body("")
+            os.utime(self.path, ns=(self._prior_mtime_ns, self._prior_mtime_ns))
+        self._held = False
+
+    def _require_held(self, what: str) -> None:
+        if not self._held:
+            raise RuntimeError(
+                f"cannot {what} {self.path}: this ConsolidationLock does not hold it"
+            )
+        pid = self._read_pid()
+        if pid != self.pid:
+            self._held = False
+            raise RuntimeError(
+                f"cannot {what} {self.path}: it now names PID {pid}, not ours ({self.pid}); "
+                "another process reclaimed it, so it is left alone"
+            )
+
+    def _read_pid(self) -> int | None:
+        try:
+            raw = read_contained(self.memory_dir, self.path, LOCK_READ_MAX_BYTES).data
+        except MissingFile:
+            return None
+        except ReadRefused as exc:
+            raise LockFileCorruptError(
+                f"{exc}; remove it so the consolidation lock can be recreated"
+            ) from exc
+        text = raw.decode("ascii", errors="replace").strip()
+        return int(text) if text.isdigit() else None
+
+    def _write_body(self, body: str) -> None:
+        tmp = self.path.with_name(f"{LOCK_NAME}.{self.pid}.tmp")
+        with contextlib.suppress(FileNotFoundError):
+            tmp.unlink()  # a leftover (or a planted symlink) goes; we never write through it
+        flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
+        fd = os.open(tmp, flags, 0o644)
+        try:
+            os.write(fd, body.encode("ascii"))
+        finally:
+            os.close(fd)
+        os.replace(tmp, self.path)  # replaces a symlink at the lock's name, never its target
+
+    @contextlib.contextmanager
+    def hold(self, *, now_ms: float | None = None) -> Iterator[bool]:
+        """Context manager: yields whether the lock was taken; releases on success, rolls back on error."""
+        got = self.try_acquire(now_ms=now_ms)
+        try:
+            yield got
+        except BaseException:
+            if got and self._held:
+                self.rollback()
+            raise
+        if got and self._held:
+            self.release()

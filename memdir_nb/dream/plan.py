@@ -1,0 +1,333 @@
+"""The offline planner: near-duplicates, contradictions, relative dates and index repairs, as a dry run."""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from memdir_nb.access import (
+    ContainedReader,
+    MissingFile,
+    ReadRefused,
+)
+from memdir_nb.config import system_clock_ms
+from memdir_nb.constants import (
+    ENTRYPOINT_NAME,
+    INDEX_READ_MAX_BYTES,
+    MAX_INDEX_LINE_CHARS,
+    MEMORY_FILE_READ_MAX_BYTES,
+    TEAM_DIRNAME,
+    TRASH_DIRNAME,
+)
+from memdir_nb.dates import convert_relative_dates, local_date
+from memdir_nb.dream.actions import (
+    ConsolidationPlan,
+    IndexFit,
+    IndexRemove,
+    IndexUpsert,
+    PlanAction,
+    PlanError,
+    PlanOp,
+    ReplaceText,
+    TrashFile,
+    WriteFile,
+    _sha,
+    _split_front,
+)
+
+DUPLICATE_HEAD_THRESHOLD = 90.0  # rapidfuzz token_sort_ratio over name + description
+DUPLICATE_BODY_THRESHOLD = 60.0  # and token_set_ratio over the bodies
+CONTRADICTION_THRESHOLD = 75.0  # token_set_ratio of descriptions once negations are removed
+_NEGATION = re.compile(
+    r"\b(never|not|no longer|don't|do not|doesn't|does not|avoid|stop|without|no)\b", re.I
+)
+
+
+@dataclass
+class _Mem:
+    rel: str  # relative to memory_dir
+    scope_rel: str  # relative to its scope dir (the index link target)
+    scope: str  # "" (private) or "team"
+    text: str
+    name: str
+    description: str
+    type: str
+    body: str
+    mtime_ms: float
+
+
+def _index_rel(scope: str) -> str:
+    return f"{scope}/{ENTRYPOINT_NAME}" if scope else ENTRYPOINT_NAME
+
+
+# Candidate pairs must share this fraction of the smaller text's word stems (see
+# similarity.py); every candidate is then scored with the exact thresholds above.
+DUPLICATE_MIN_SHARED = 0.7
+CONTRADICTION_MIN_SHARED = 0.4
+
+
+def _duplicate_groups(pool: list[_Mem], near_duplicates: Any) -> list[list[_Mem]]:
+    """Groups of near-duplicate memories in one scope, ordered by their first member in pool."""
+    from memdir_nb.similarity import UnionFind, candidate_pairs, stem_sets
+
+    blocks: dict[tuple[str, bool], list[int]] = {}
+    for i, m in enumerate(pool):  # type and negation must agree: compare within blocks only
+        blocks.setdefault((m.type, bool(_NEGATION.search(m.description))), []).append(i)
+    uf = UnionFind(len(pool))
+    for idx in blocks.values():
+        keys = stem_sets(f"{pool[i].name} {pool[i].description}" for i in idx)
+        for a, b in sorted(candidate_pairs(keys, min_shared=DUPLICATE_MIN_SHARED)):
+            if near_duplicates(pool[idx[a]], pool[idx[b]]):
+                uf.union(idx[a], idx[b])
+    return [[pool[i] for i in g] for g in uf.groups(range(len(pool)))]
+
+
+def _contradiction_pairs(mems: list[_Mem], merged: set[str], fuzz: Any) -> list[tuple[_Mem, _Mem]]:
+    """Pairs of same-type memories with opposite polarity and similar subject, in (i, j) order."""
+    from memdir_nb.similarity import candidate_pairs, stem_sets
+
+    texts = [f"{m.description} {m.body}" for m in mems]
+    negated = [bool(_NEGATION.search(t)) for t in texts]
+    stripped = [_NEGATION.sub(" ", t).lower() for t in texts]
+    by_type: dict[str, tuple[list[int], list[int]]] = {}
+    for i, m in enumerate(mems):
+        by_type.setdefault(m.type, ([], []))[negated[i]].append(i)
+    found: list[tuple[int, int]] = []
+    for plain, negs in by_type.values():
+        if not plain or not negs:
+            continue
+        keys_neg = stem_sets(stripped[i] for i in negs)
+        keys_plain = stem_sets(stripped[i] for i in plain)
+        for a, b in candidate_pairs(keys_neg, keys_plain, min_shared=CONTRADICTION_MIN_SHARED):
+            i, j = sorted((negs[a], plain[b]))
+            if mems[i].rel in merged and mems[j].rel in merged:
+                continue
+            score = fuzz.token_set_ratio(
+                stripped[i], stripped[j], score_cutoff=CONTRADICTION_THRESHOLD
+            )
+            if score >= CONTRADICTION_THRESHOLD:
+                found.append((i, j))
+    return [(mems[i], mems[j]) for i, j in sorted(found)]
+
+
+def plan_consolidation(
+    memory_dir: str | os.PathLike[str],
+    *,
+    now_ms: float | None = None,
+    clock: Callable[[], float] | None = None,
+) -> ConsolidationPlan:
+    """Read the memory dir and propose consolidation actions (nothing is written)."""
+    from rapidfuzz import fuzz
+
+    from memdir_nb import index
+    from memdir_nb.frontmatter import parse_frontmatter
+    from memdir_nb.scan import scan_memory_dir
+
+    root = Path(memory_dir)
+    if not root.is_dir():
+        raise PlanError(
+            f"memory dir {str(root)!r} does not exist or is not a directory; pass the memory directory"
+        )
+    snapshot: dict[str, str | None] = {}
+    hashes: dict[str, str | None] = {}
+    read_notes: list[str] = []  # files left out because the contained reader refused or cut them
+    reader = ContainedReader(root)
+
+    def read(rel: str) -> str | None:
+        cap = INDEX_READ_MAX_BYTES if rel.endswith(ENTRYPOINT_NAME) else MEMORY_FILE_READ_MAX_BYTES
+        res = reader.try_read(rel, cap)
+        if isinstance(res, ReadRefused) or res.truncated:
+            # Planned as absent: an action touching it then finds it "created" and refuses.
+            snapshot[rel], hashes[rel] = None, None
+            if not isinstance(res, MissingFile) or res.detail != "does not exist":
+                why = str(res) if isinstance(res, ReadRefused) else res.cut_note()
+                read_notes.append(f"{why}; left out of consolidation")
+            return None
+        snapshot[rel], hashes[rel] = res.text, _sha(res.data)
+        return snapshot[rel]
+
+    mems: list[_Mem] = []
+    for h in scan_memory_dir(root, limit=None).headers:
+        text = read(h.filename)
+        if text is None:
+            continue
+        fm, _ = parse_frontmatter(text)
+        _, body = _split_front(text)
+        scope = TEAM_DIRNAME if h.scope == "team" else ""
+        mems.append(
+            _Mem(
+                h.filename,
+                h.filename[len(scope) + 1 :] if scope else h.filename,
+                scope,
+                text,
+                fm.name or Path(h.filename).stem,
+                fm.description or "",
+                str(fm.type or fm.raw_type or ""),
+                body,
+                h.mtime_ms,
+            )
+        )
+    scopes = [""] + ([TEAM_DIRNAME] if (root / TEAM_DIRNAME).is_dir() else [])
+    for scope in scopes:
+        read(_index_rel(scope))
+
+    actions: list[PlanAction] = []
+    merged: set[str] = set()
+
+    # 1. near-duplicates: same scope and type; the newest file absorbs the others
+    # Same type and same polarity are required too; _duplicate_groups only compares
+    # memories that agree on both.
+    def near_duplicates(a: _Mem, b: _Mem) -> bool:
+        head = fuzz.token_sort_ratio(
+            f"{a.name} {a.description}".lower(),
+            f"{b.name} {b.description}".lower(),
+            score_cutoff=DUPLICATE_HEAD_THRESHOLD,
+        )
+        return bool(head) and (
+            fuzz.token_set_ratio(
+                a.body.lower(), b.body.lower(), score_cutoff=DUPLICATE_BODY_THRESHOLD
+            )
+            >= DUPLICATE_BODY_THRESHOLD
+        )
+
+    for scope in scopes:
+        pool = [m for m in mems if m.scope == scope]
+        for group in _duplicate_groups(pool, near_duplicates):
+            g = {m.rel for m in group}
+            members = sorted(group, key=lambda m: (-m.mtime_ms, m.rel))
+            keep, dups = members[0], members[1:]
+            front, body = _split_front(keep.text)
+            keep_lines = [ln.strip() for ln in body.split("\n") if ln.strip()]
+            extra: list[str] = []
+            for d in dups:
+                d_body, _ = convert_relative_dates(d.body, local_date(d.mtime_ms))
+                for ln in d_body.split("\n"):
+                    s = ln.strip()
+                    if s and all(fuzz.ratio(s, k) < 90 for k in keep_lines + extra):
+                        extra.append(s)
+            new_body, _ = convert_relative_dates(body, local_date(keep.mtime_ms))
+            if extra:
+                new_body = new_body.rstrip("\n") + "\n\n" + "\n".join(extra) + "\n"
+            ops: list[PlanOp] = [WriteFile(keep.rel, front + new_body)]
+            for d in dups:
+                ops += [TrashFile(d.rel), IndexRemove(_index_rel(scope), d.scope_rel)]
+            merged.update(g)
+            actions.append(
+                PlanAction(
+                    f"merge:{keep.rel}",
+                    "merge_duplicates",
+                    f"merge {', '.join(d.rel for d in dups)} into {keep.rel} (near-duplicates; "
+                    f"{len(extra)} new line(s) carried over, merged files go to {TRASH_DIRNAME}/)",
+                    tuple([keep.rel] + [d.rel for d in dups] + [_index_rel(scope)]),
+                    tuple(ops),
+                )
+            )
+
+    # 2. contradictions: similar subject, opposite polarity; flagged, never auto-resolved
+    for a, b in _contradiction_pairs(mems, merged, fuzz):
+        actions.append(
+            PlanAction(
+                f"review:{a.rel}|{b.rel}",
+                "flag_contradiction",
+                f"{a.rel} and {b.rel} may contradict each other; review them and keep one",
+                (a.rel, b.rel),
+            )
+        )
+
+    # 3. relative dates, against each file's own mtime
+    for m in mems:
+        if m.rel in merged:
+            continue
+        front, body = _split_front(m.text)
+        new_body, changes = convert_relative_dates(body, local_date(m.mtime_ms))
+        if changes:
+            actions.append(
+                PlanAction(
+                    f"dates:{m.rel}",
+                    "absolute_dates",
+                    f"{m.rel}: " + "; ".join(changes),
+                    (m.rel,),
+                    (ReplaceText(m.rel, body, new_body),),
+                )
+            )
+
+    # 4-7. each scope's index: dangling lines, missing lines, long lines, caps
+    for scope in scopes:
+        irel = _index_rel(scope)
+        text = snapshot.get(irel) or ""
+        scope_dir = root / scope if scope else root
+        in_scope = {m.scope_rel: m for m in mems if m.scope == scope}
+        indexed = set()
+        for e in index.parse_index(text):
+            indexed.add(e.target)
+            if re.match(r"^[a-z]+://", e.target):
+                continue
+            if e.target not in in_scope and not (scope_dir / e.target).is_file():
+                actions.append(
+                    PlanAction(
+                        f"unindex:{irel}:{e.target}",
+                        "drop_dangling_index_line",
+                        f"{irel} line {e.line_no} points at {e.target}, which does not exist",
+                        (irel,),
+                        (IndexRemove(irel, e.target),),
+                    )
+                )
+            elif len(e.raw) > MAX_INDEX_LINE_CHARS:
+                actions.append(
+                    PlanAction(
+                        f"shorten:{irel}:{e.target}",
+                        "shorten_index_line",
+                        f"{irel} line {e.line_no} is {len(e.raw)} characters; shorten its hook "
+                        "(the detail belongs in the topic file)",
+                        (irel,),
+                        (
+                            IndexUpsert(
+                                irel, e.target, index.format_index_entry(e.title, e.target, e.hook)
+                            ),
+                        ),
+                    )
+                )
+        absorbed = merged - {a.files[0] for a in actions if a.kind == "merge_duplicates"}
+        for rel, m in sorted(in_scope.items()):
+            if rel not in indexed and m.rel not in absorbed:
+                line = index.format_index_entry(
+                    m.name, rel, m.description or index.NO_DESCRIPTION_HOOK
+                )
+                actions.append(
+                    PlanAction(
+                        f"index:{irel}:{rel}",
+                        "add_missing_index_line",
+                        f"{rel} has no line in {irel}; add one",
+                        (irel, m.rel),
+                        (IndexUpsert(irel, rel, line),),
+                    )
+                )
+        order = tuple(
+            m.scope_rel for m in sorted(in_scope.values(), key=lambda m: (m.mtime_ms, m.rel))
+        )
+        probe = ConsolidationPlan(root, actions, snapshot, hashes, 0.0)
+        after = probe.result().get(irel, text) or ""
+        n_lines = len(after.rstrip("\n").split("\n")) if after else 0
+        n_bytes = len(after.encode())
+        if n_lines > index.MAX_ENTRYPOINT_LINES or n_bytes > index.MAX_ENTRYPOINT_BYTES:
+            actions.append(
+                PlanAction(
+                    f"fit:{irel}",
+                    "fit_index_caps",
+                    f"{irel} would be {n_lines} lines / {n_bytes} bytes, over the "
+                    f"{index.MAX_ENTRYPOINT_LINES}-line / {index.MAX_ENTRYPOINT_BYTES}-byte caps: "
+                    "collapse blank runs, shorten hooks, then drop pointers to the oldest "
+                    "memories (their files stay and recall still finds them)",
+                    (irel,),
+                    (IndexFit(irel, order),),
+                )
+            )
+    clock = clock or system_clock_ms
+    created = float(now_ms) if now_ms is not None else clock()
+    return ConsolidationPlan(
+        root, actions, snapshot, hashes, created, notes=read_notes, clock=clock
+    )

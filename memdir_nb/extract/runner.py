@@ -1,0 +1,288 @@
+"""The local tool runner: each call checked by the sandbox, then run bounded or through the store's transaction."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from memdir_nb.access import ReadRefused
+from memdir_nb.bounded_tools import ToolReader, grep_files, read_numbered, run_pipeline
+from memdir_nb.constants import (
+    TOOL_BASH_MAX_OUTPUT_BYTES,
+)
+from memdir_nb.extract.sandbox import (
+    ToolVerdict,
+    can_use_tool,
+    parse_bash_command,
+)
+
+if TYPE_CHECKING:
+    from memdir_nb.store import MemoryStore
+    from memdir_nb.transaction import StoreTransaction, Target
+
+MAX_TOOL_OUTPUT_CHARS = 30_000
+BASH_TIMEOUT_S = 30.0
+MAX_GREP_MATCHES = 200
+MAX_GLOB_RESULTS = 100
+
+
+@dataclass(frozen=True)
+class ToolOutcome:
+    """The result of one tool call, as it goes back to the model."""
+
+    content: str
+    is_error: bool = False
+    verdict: ToolVerdict | None = None
+
+
+_TRAILING_NOTES = re.compile(r"(?:\n\[[^\n]{1,300}\])+\Z")
+
+
+def _clip(text: str) -> str:
+    """Cut text to MAX_TOOL_OUTPUT_CHARS, keeping the tools' trailing '[...]' notes whole."""
+    if len(text) <= MAX_TOOL_OUTPUT_CHARS:
+        return text
+    m = _TRAILING_NOTES.search(text[-8000:])
+    notes = m.group(0) if m else ""
+    body = text[: len(text) - len(notes)]
+    cut = f"\n[output cut at {MAX_TOOL_OUTPUT_CHARS} characters]"
+    return body[:MAX_TOOL_OUTPUT_CHARS] + cut + notes
+
+
+class ToolRunner:
+    """Runs the extractor's tool calls locally, each only after `can_use_tool` allowed it."""
+
+    def __init__(
+        self,
+        memory_dir: str | os.PathLike[str],
+        *,
+        cwd: str | os.PathLike[str] | None = None,
+        crash_hook: Callable[[str], None] | None = None,
+    ) -> None:
+        self.memory_dir = Path(memory_dir)
+        self.cwd = Path(cwd) if cwd is not None else self.memory_dir
+        self.written: list[str] = []
+        self.refused: list[tuple[str, dict[str, Any], str]] = []
+        self.crash_hook = crash_hook  # passed to the store's transaction (tests kill there)
+        self._reader = ToolReader(self.memory_dir)
+
+    def run(self, name: str, tool_input: Mapping[str, Any]) -> ToolOutcome:
+        """Check the call with the sandbox, then run it; refusals and failures become error results.
+
+        Nothing raises out of here: any exception a check or a tool raises becomes an error result.
+        """
+        try:
+            verdict = can_use_tool(name, tool_input, self.memory_dir)
+        except Exception as exc:  # a malformed call must not take the agent loop down
+            return ToolOutcome(f"{name} failed: {type(exc).__name__}: {exc}", True, None)
+        if not verdict.allowed:
+            self.refused.append(
+                (name, dict(tool_input) if isinstance(tool_input, Mapping) else {}, verdict.reason)
+            )
+            return ToolOutcome(f"Permission denied: {verdict.reason}", True, verdict)
+        try:
+            handler = getattr(self, f"_tool_{str(name).lower()}")
+            return ToolOutcome(_clip(handler(tool_input)), False, verdict)
+        except ReadRefused as exc:
+            return ToolOutcome(f"{name} refused: {exc}", True, verdict)
+        except Exception as exc:
+            return ToolOutcome(f"{name} failed: {type(exc).__name__}: {exc}", True, verdict)
+
+    def _path(self, raw: object, what: str = "file_path") -> Path:
+        if not isinstance(raw, str) or not raw:
+            raise ValueError(f"'{what}' must be a non-empty string")
+        p = Path(raw)
+        return p if p.is_absolute() else self.cwd / p
+
+    def _tool_read(self, inp: Mapping[str, Any]) -> str:
+        path = self._path(inp.get("file_path"))
+        offset = max(int(inp.get("offset") or 1), 1)
+        limit = max(int(inp.get("limit") or 2000), 1)
+        return read_numbered(self._reader, path, offset, limit)
+
+    def _tool_glob(self, inp: Mapping[str, Any]) -> str:
+        pattern = inp.get("pattern")
+        if not isinstance(pattern, str) or not pattern:
+            raise ValueError("'pattern' must be a non-empty string")
+        base = self._path(inp.get("path") or str(self.cwd), "path")
+        hits = [p for p in base.glob(pattern) if p.is_file()]
+        hits.sort(key=lambda p: p.stat().st_mtime, reverse=True)
+        return "\n".join(str(p) for p in hits[:MAX_GLOB_RESULTS]) or "No files found"
+
+    def _tool_grep(self, inp: Mapping[str, Any]) -> str:
+        pattern = inp.get("pattern")
+        if not isinstance(pattern, str) or not pattern:
+            raise ValueError("'pattern' must be a non-empty string")
+        regex = re.compile(pattern, re.IGNORECASE if inp.get("-i") else 0)
+        base = self._path(inp.get("path") or str(self.cwd), "path")
+        name_glob = inp.get("glob")
+        return grep_files(
+            self._reader,
+            regex,
+            str(base),
+            name_glob=name_glob if isinstance(name_glob, str) else None,
+            max_matches=MAX_GREP_MATCHES,
+        )
+
+    def _tool_bash(self, inp: Mapping[str, Any]) -> str:
+        parsed = parse_bash_command(inp.get("command"))
+        # No shell: each segment runs as an argv list, so what was checked is exactly what runs.
+        pipelines: list[list[tuple[str, ...]]] = [[parsed.segments[0]]]
+        joins: list[str] = []
+        for op, seg in zip(parsed.operators, parsed.segments[1:], strict=False):
+            if op == "|":
+                pipelines[-1].append(seg)
+            else:
+                joins.append(op)
+                pipelines.append([seg])
+        code, out = self._run_pipeline(pipelines[0])
+        outputs = [out]
+        for op, pipeline in zip(joins, pipelines[1:], strict=False):
+            # as in the shell: && runs after a success, || after a failure; a skip keeps the status
+            if (op == "&&") == (code == 0):
+                code, out = self._run_pipeline(pipeline)
+                outputs.append(out)
+        text = "".join(outputs)
+        return text if code == 0 else f"{text}\n[exit code {code}]"
+
+    def _run_pipeline(self, argvs: list[tuple[str, ...]]) -> tuple[int, str]:
+        res = run_pipeline(argvs, cwd=self.cwd, timeout_s=BASH_TIMEOUT_S)
+        if res.timed_out:
+            raise subprocess.TimeoutExpired(
+                " | ".join(" ".join(a) for a in argvs), BASH_TIMEOUT_S, output=res.output
+            )
+        if res.cut:
+            note = f"\n[output cut at {TOOL_BASH_MAX_OUTPUT_BYTES} bytes; the command was stopped]"
+            return res.code, res.output + note  # killed: a chain's && stops here
+        return res.code, res.output
+
+    def _store_target(self, tx: StoreTransaction, path: Path) -> Target:
+        """The write-time check of a Write/Edit target (the sandbox checked it when planned)."""
+        target = tx.resolve(path)
+        if target.hidden:
+            raise ValueError(
+                f"{path} resolves to {target.rel}, a dot-file or dot-folder of the memory dir "
+                "(locks, trash); write a memory file instead"
+            )
+        return target
+
+    def _tool_write(self, inp: Mapping[str, Any]) -> str:
+        path = self._path(inp.get("file_path"))
+        content = inp.get("content")
+        if not isinstance(content, str):
+            raise ValueError("'content' must be a string")
+        with self._store().transaction() as tx:
+            target = self._store_target(tx, path)
+            existed = tx.exists(target.path)
+            tx.write(target.path, content)  # team/: the whole file and its name are scanned
+        self.written.append(str(path))
+        return f"{'Updated' if existed else 'Created'} {path}"
+
+    def _tool_edit(self, inp: Mapping[str, Any]) -> str:
+        path = self._path(inp.get("file_path"))
+        old, new = inp.get("old_string"), inp.get("new_string")
+        if not isinstance(old, str) or not isinstance(new, str):
+            raise ValueError("'old_string' and 'new_string' must be strings")
+        with self._store().transaction() as tx:
+            target = self._store_target(tx, path)
+            text = tx.read_text(target.path)
+            if text is None:
+                raise FileNotFoundError(f"{path} does not exist; use Write to create it")
+            count = text.count(old) if old else 0
+            if count == 0:
+                raise ValueError(
+                    f"old_string not found in {path}; Read the file and copy the text exactly"
+                )
+            if count > 1 and not inp.get("replace_all"):
+                raise ValueError(
+                    f"old_string occurs {count} times in {path}; give more context or set replace_all"
+                )
+            edited = text.replace(old, new) if inp.get("replace_all") else text.replace(old, new, 1)
+            tx.write(
+                target.path, edited
+            )  # team/: the file the Edit produces is scanned, not the fragment
+        self.written.append(str(path))
+        return f"Edited {path}"
+
+    def _store(self) -> MemoryStore:
+        from memdir_nb.store import MemoryStore
+
+        return MemoryStore(self.memory_dir, crash_hook=self.crash_hook)
+
+
+TOOL_SCHEMAS: list[dict[str, Any]] = [
+    {
+        "name": "Read",
+        "description": "Read a text file; lines come back numbered.",
+        "input_schema": {
+            "type": "object",
+            "properties": {
+                "file_path": {"type": "string"},
+                "offset": {"type": "integer"},
+                "limit": {"type": "integer"},
+            },
+            "required": ["file_path"],
+        },
+    },
+    {
+        "name": "Grep",
+        "description": "Search file contents with a regular expression.",
+        "input_schema": {
+            "type": "object",
+            "properties": {
+                "pattern": {"type": "string"},
+                "path": {"type": "string"},
+                "glob": {"type": "string"},
+                "-i": {"type": "boolean"},
+            },
+            "required": ["pattern"],
+        },
+    },
+    {
+        "name": "Glob",
+        "description": "List files matching a glob pattern, newest first.",
+        "input_schema": {
+            "type": "object",
+            "properties": {"pattern": {"type": "string"}, "path": {"type": "string"}},
+            "required": ["pattern"],
+        },
+    },
+    {
+        "name": "Bash",
+        "description": "Run one read-only command (ls, find, grep, cat, stat, wc, head, tail), "
+        "optionally piped; no redirection, no shell expansion, no globbing.",
+        "input_schema": {
+            "type": "object",
+            "properties": {"command": {"type": "string"}},
+            "required": ["command"],
+        },
+    },
+    {
+        "name": "Write",
+        "description": "Create or overwrite a file inside the memory directory.",
+        "input_schema": {
+            "type": "object",
+            "properties": {"file_path": {"type": "string"}, "content": {"type": "string"}},
+            "required": ["file_path", "content"],
+        },
+    },
+    {
+        "name": "Edit",
+        "description": "Replace exact text in a file inside the memory directory.",
+        "input_schema": {
+            "type": "object",
+            "properties": {
+                "file_path": {"type": "string"},
+                "old_string": {"type": "string"},
+                "new_string": {"type": "string"},
+                "replace_all": {"type": "boolean"},
+            },
+            "required": ["file_path", "old_string", "new_string"],
+        },
+    },
+]

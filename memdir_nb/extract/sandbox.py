@@ -1,0 +1,186 @@
+"""The extractor's sandbox: which tool calls may run (read-only Bash, Write/Edit only in the memory dir)."""
+
+from __future__ import annotations
+
+import os
+import re
+import shlex
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from memdir_nb import team_paths
+from memdir_nb.constants import (
+    TEAM_DIRNAME,
+)
+
+READ_ONLY_COMMANDS = frozenset({"ls", "find", "grep", "cat", "stat", "wc", "head", "tail"})
+READ_TOOLS = frozenset({"Read", "Grep", "Glob"})
+WRITE_TOOLS = frozenset({"Write", "Edit"})
+# find's actions that write files or run other programs
+FIND_WRITING_FLAGS = frozenset(
+    {"-delete", "-exec", "-execdir", "-ok", "-okdir", "-fprint", "-fprint0", "-fprintf", "-fls"}
+)
+# chain operators allowed between two read-only commands; anything else is refused
+CHAIN_OPERATORS = frozenset({"|", "&&", "||"})
+
+
+@dataclass(frozen=True)
+class ToolVerdict:
+    """Whether the sandbox lets a tool call run, and why (or why not)."""
+
+    allowed: bool
+    reason: str
+
+    def __bool__(self) -> bool:
+        return self.allowed
+
+
+def _deny(reason: str) -> ToolVerdict:
+    return ToolVerdict(False, reason)
+
+
+class BashRefused(ValueError):
+    """A Bash command the sandbox will not run; the message says why."""
+
+
+@dataclass(frozen=True)
+class ParsedCommand:
+    """A Bash command split into argv segments joined by operators ('|', '&&', '||')."""
+
+    segments: tuple[tuple[str, ...], ...]
+    operators: tuple[str, ...]
+
+
+_OPERATOR_CHARS = set(";&|<>()")
+
+
+def parse_bash_command(command: object) -> ParsedCommand:
+    """Tokenise with shlex into segments and operators; raise BashRefused on anything unsafe or unparsable."""
+    if not isinstance(command, str) or not command.strip():
+        raise BashRefused("Bash needs a non-empty 'command' string")
+    if "\n" in command or "\r" in command:
+        raise BashRefused("multi-line commands are not allowed; run one command at a time")
+    if "`" in command or "$(" in command:
+        raise BashRefused("command substitution ($(...) or backticks) is not allowed")
+    lexer = shlex.shlex(command, posix=True, punctuation_chars=";&|<>()")
+    lexer.whitespace_split = True
+    lexer.commenters = ""
+    try:
+        tokens = list(lexer)
+    except ValueError as exc:
+        raise BashRefused(f"cannot parse the command ({exc}); refusing it") from None
+    segments: list[list[str]] = [[]]
+    operators: list[str] = []
+    for tok in tokens:
+        if tok and set(tok) <= _OPERATOR_CHARS:
+            if tok == ";":
+                raise BashRefused("';' command lists are not allowed; run one read-only command")
+            if tok not in CHAIN_OPERATORS:
+                if set(tok) & set("<>"):
+                    raise BashRefused(f"redirection {tok!r} is not allowed (it can write files)")
+                raise BashRefused(f"shell operator {tok!r} is not allowed")
+            if not segments[-1]:
+                raise BashRefused(f"operator {tok!r} has no command before it")
+            operators.append(tok)
+            segments.append([])
+        else:
+            segments[-1].append(tok)
+    if not segments[-1]:
+        raise BashRefused("the command ends with an operator and no command after it")
+    for argv in segments:
+        _check_read_only_segment(argv)
+    return ParsedCommand(tuple(tuple(a) for a in segments), tuple(operators))
+
+
+def _check_read_only_segment(argv: list[str]) -> None:
+    name = argv[0]
+    if name not in READ_ONLY_COMMANDS:
+        raise BashRefused(
+            f"{name!r} is not a read-only command; Bash here allows only "
+            f"{', '.join(sorted(READ_ONLY_COMMANDS))}"
+        )
+    for arg in argv[1:]:
+        if name == "find" and (arg in FIND_WRITING_FLAGS or arg.startswith("-fprint")):
+            raise BashRefused(f"find {arg} can change files or run programs; it is not allowed")
+        if re.search(r"\$[A-Za-z_{]", arg):
+            raise BashRefused("variable expansion is not allowed; write the value out")
+
+
+def check_bash_command(command: object) -> ToolVerdict:
+    """Allow only read-only commands, optionally piped/chained into other read-only commands."""
+    try:
+        parse_bash_command(command)
+    except BashRefused as exc:
+        return _deny(str(exc))
+    return ToolVerdict(True, "read-only command")
+
+
+def _in_team_dir(resolved: str, memory_dir: str) -> bool:
+    """Team-ness on the resolved path: an alias folder that links to team/ is team too."""
+    real = team_paths.realpath_deepest_existing(resolved)
+    team = team_paths.realpath_deepest_existing(
+        os.path.join(os.path.abspath(memory_dir), TEAM_DIRNAME)
+    )
+    return real == team or team_paths.is_real_path_within(real, team)
+
+
+def check_memory_write(
+    tool_name: str, tool_input: Mapping[str, Any], memory_dir: str | os.PathLike[str]
+) -> ToolVerdict:
+    """Allow a Write/Edit only when its file_path passes the store's memory-dir validation."""
+    raw = tool_input.get("file_path")
+    if not isinstance(raw, str) or not raw:
+        return _deny(f"{tool_name} needs a 'file_path' string")
+    if not os.path.isabs(raw):
+        return _deny(
+            f"{tool_name} file_path {raw!r} must be absolute (inside {os.fspath(memory_dir)})"
+        )
+    mem = os.fspath(memory_dir)
+    try:
+        resolved = team_paths.validate_memory_write_path(raw, mem)
+    except ValueError as exc:  # PathTraversalError is a ValueError
+        return _deny(f"{tool_name} outside the memory dir is not allowed: {exc}")
+    rel_parts = Path(os.path.relpath(resolved, os.path.abspath(mem))).parts
+    if any(part.startswith(".") for part in rel_parts):
+        return _deny(
+            f"{tool_name} into dot-files or dot-folders of the memory dir (locks, trash) is not allowed"
+        )
+    if _in_team_dir(resolved, mem):
+        try:  # the team rules on the resolved path (an alias folder linking to team/ is team)
+            team_paths.validate_team_mem_write_path(
+                team_paths.realpath_deepest_existing(resolved),
+                team_paths.realpath_deepest_existing(os.path.join(mem, TEAM_DIRNAME)),
+            )
+        except ValueError as exc:
+            return _deny(f"{tool_name} into team memory refused: {exc}")
+        text = tool_input.get("content") if tool_name == "Write" else tool_input.get("new_string")
+        if isinstance(text, str) and text:
+            from memdir_nb import secret_scan
+
+            findings = secret_scan.scan_for_secrets({"body": text})
+            if findings:
+                return _deny(
+                    f"{tool_name} into team memory refused: it looks like it holds a secret "
+                    f"({secret_scan.format_findings(findings)}); never share credentials"
+                )
+    return ToolVerdict(True, f"{tool_name} inside the memory dir")
+
+
+def can_use_tool(
+    tool_name: str, tool_input: Mapping[str, Any], memory_dir: str | os.PathLike[str]
+) -> ToolVerdict:
+    """The extraction sandbox: which tool calls may run, with the reason."""
+    if not isinstance(tool_input, Mapping):
+        return _deny(f"{tool_name} input must be an object")
+    if tool_name in READ_TOOLS:
+        return ToolVerdict(True, f"{tool_name} is read-only")
+    if tool_name == "Bash":
+        return check_bash_command(tool_input.get("command"))
+    if tool_name in WRITE_TOOLS:
+        return check_memory_write(tool_name, tool_input, memory_dir)
+    return _deny(
+        f"tool {tool_name!r} is not available to the memory extractor "
+        "(only Read, Grep, Glob, read-only Bash, and Write/Edit inside the memory dir)"
+    )

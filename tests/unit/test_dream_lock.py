@@ -1,0 +1,244 @@
+"""dream/lock: the consolidation lock, its PID and its mtime."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
+
+import pytest
+
+from memdir_nb.dream import (
+    HOLDER_STALE_MS,
+    LOCK_NAME,
+    ConsolidationLock,
+    LockFileCorruptError,
+    is_process_running,
+)
+
+REPO = Path(__file__).resolve().parents[2]
+HOUR_MS = 3_600_000.0
+ENV = {**os.environ, "PYTHONPATH": str(REPO)}
+
+
+def _set_mtime_ms(path: Path, ms: float) -> None:
+    ns = int(ms * 1e6)
+    os.utime(path, ns=(ns, ns))
+
+
+def _mtime_ms(path: Path) -> float:
+    return os.stat(path).st_mtime_ns / 1e6
+
+
+_HOLDER = textwrap.dedent(
+    """
+    import sys
+    from memdir_nb.dream import ConsolidationLock
+    lock = ConsolidationLock(sys.argv[1])
+    print("acquired" if lock.try_acquire() else "refused", flush=True)
+    sys.stdin.read()  # hold the lock until the parent kills us or closes stdin
+    """
+)
+
+
+def _spawn_holder(tmp_path: Path, project_memdir: Path) -> subprocess.Popen[str]:
+    script = tmp_path / "holder.py"
+    script.write_text(_HOLDER, encoding="utf-8")
+    proc = subprocess.Popen(
+        [sys.executable, str(script), str(project_memdir)],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+        env=ENV,
+    )
+    assert proc.stdout is not None
+    assert proc.stdout.readline().strip() == "acquired"
+    return proc
+
+
+# --------------------------------------------------------------------------- lock
+
+
+def test_lock_path_is_consolidate_lock_in_memory_dir(project_memdir: Path) -> None:
+    assert (
+        ConsolidationLock(project_memdir).path
+        == project_memdir / ".consolidate-lock"
+        == project_memdir / LOCK_NAME
+    )
+
+
+def test_acquire_writes_pid_and_release_keeps_mtime_as_last_consolidated(
+    project_memdir: Path,
+) -> None:
+    lock = ConsolidationLock(project_memdir)
+    before = time.time() * 1000
+    assert lock.try_acquire()
+    assert lock.path.read_text().strip() == str(os.getpid())
+    lock.release()
+    assert lock.path.read_text() == ""
+    assert lock.last_consolidated_at() >= before - 1000
+    assert ConsolidationLock(project_memdir).holder_status() == "free"
+
+
+def test_live_holder_process_blocks_then_killed_holder_lock_is_reclaimed(
+    project_memdir: Path, tmp_path: Path
+) -> None:
+    proc = _spawn_holder(tmp_path, project_memdir)
+    try:
+        lock = ConsolidationLock(project_memdir)
+        assert lock.holder_status() == "held"
+        assert lock.try_acquire() is False
+        assert lock.path.read_text().strip() == str(proc.pid)
+    finally:
+        proc.send_signal(signal.SIGKILL)
+        proc.wait(timeout=30)
+    assert not is_process_running(proc.pid)
+    assert lock.holder_status() == "dead"
+    assert lock.try_acquire() is True
+    assert lock.path.read_text().strip() == str(os.getpid())
+    lock.release()
+
+
+def test_unreaped_zombie_holder_counts_as_dead(project_memdir: Path, tmp_path: Path) -> None:
+    proc = _spawn_holder(tmp_path, project_memdir)
+    os.kill(proc.pid, signal.SIGKILL)
+    deadline = time.time() + 10
+    while is_process_running(proc.pid) and time.time() < deadline:
+        time.sleep(0.05)
+    try:
+        assert ConsolidationLock(project_memdir).try_acquire() is True  # zombie not yet reaped
+    finally:
+        proc.wait(timeout=30)
+
+
+def test_lock_older_than_an_hour_is_reclaimed_even_with_live_holder(
+    project_memdir: Path, tmp_path: Path
+) -> None:
+    proc = _spawn_holder(tmp_path, project_memdir)
+    try:
+        lock = ConsolidationLock(project_memdir)
+        _set_mtime_ms(lock.path, time.time() * 1000 - HOLDER_STALE_MS - 60_000)
+        assert lock.holder_status() == "stale"
+        assert lock.try_acquire() is True
+        assert lock.path.read_text().strip() == str(os.getpid())
+    finally:
+        proc.kill()
+        proc.wait(timeout=30)
+
+
+_RACER = textwrap.dedent(
+    """
+    import os, sys, time
+    from memdir_nb.dream import ConsolidationLock
+    project_memdir, go = sys.argv[1], sys.argv[2]
+    print("ready", flush=True)
+    while not os.path.exists(go):
+        time.sleep(0.001)
+    lock = ConsolidationLock(project_memdir)
+    won = lock.try_acquire()
+    print("won" if won else "lost", flush=True)
+    sys.stdin.read()  # hold until the parent has looked
+    """
+)
+
+
+@pytest.mark.parametrize("start", ["no lock file", "dead holder"])
+def test_racing_processes_exactly_one_wins(
+    project_memdir: Path, tmp_path: Path, start: str
+) -> None:
+    if start == "dead holder":
+        dead = subprocess.Popen([sys.executable, "-c", "pass"])
+        dead.wait()
+        (project_memdir / LOCK_NAME).write_text(str(dead.pid))
+    script = tmp_path / "racer.py"
+    script.write_text(_RACER, encoding="utf-8")
+    go = tmp_path / "go"
+    procs = [
+        subprocess.Popen(
+            [sys.executable, str(script), str(project_memdir), str(go)],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+            env=ENV,
+        )
+        for _ in range(4)
+    ]
+    for p in procs:  # each racer says when it has imported and is spinning on the start flag
+        assert p.stdout is not None
+        assert p.stdout.readline().strip() == "ready"
+    go.write_text("go")
+    results = []
+    for p in procs:
+        assert p.stdout is not None
+        results.append(p.stdout.readline().strip())
+    winner_pids = [p.pid for p, r in zip(procs, results, strict=False) if r == "won"]
+    holder = (project_memdir / LOCK_NAME).read_text().strip()
+    for p in procs:
+        p.communicate("", timeout=30)
+    assert sorted(results) == ["lost", "lost", "lost", "won"]
+    assert holder == str(winner_pids[0])
+
+
+def test_rollback_restores_the_mtime_from_before_acquire(project_memdir: Path) -> None:
+    lock = ConsolidationLock(project_memdir)
+    lock.path.write_text("")
+    old = time.time() * 1000 - 30 * HOUR_MS
+    _set_mtime_ms(lock.path, old)
+    assert lock.try_acquire()
+    assert _mtime_ms(lock.path) > old + HOUR_MS
+    lock.rollback()
+    assert _mtime_ms(lock.path) == pytest.approx(old, abs=1)
+    assert lock.path.read_text() == ""
+    assert not lock.held
+
+
+def test_rollback_of_a_first_ever_lock_removes_the_file(project_memdir: Path) -> None:
+    lock = ConsolidationLock(project_memdir)
+    assert lock.try_acquire()
+    lock.rollback()
+    assert not lock.path.exists()
+    assert lock.last_consolidated_at() == 0.0
+
+
+def test_hold_context_rolls_back_when_the_dream_fails(project_memdir: Path) -> None:
+    lock = ConsolidationLock(project_memdir)
+    lock.path.write_text("")
+    old = time.time() * 1000 - 48 * HOUR_MS
+    _set_mtime_ms(lock.path, old)
+    with pytest.raises(RuntimeError, match="model failed"), lock.hold() as got:
+        assert got
+        raise RuntimeError("model failed")
+    assert _mtime_ms(lock.path) == pytest.approx(old, abs=1)
+
+
+def test_release_refuses_when_another_process_reclaimed_the_lock(project_memdir: Path) -> None:
+    lock = ConsolidationLock(project_memdir)
+    assert lock.try_acquire()
+    lock.path.write_text("424242")
+    with pytest.raises(RuntimeError, match="another process reclaimed it"):
+        lock.release()
+    assert lock.path.read_text() == "424242"
+
+
+@pytest.mark.parametrize("body", [b"not a pid", b"12abc", b"\xff\xfe\x00", b"-5", b"0"])
+def test_corrupt_lock_file_is_a_clear_error_and_is_left_untouched(
+    project_memdir: Path, body: bytes
+) -> None:
+    lock = ConsolidationLock(project_memdir)
+    lock.path.write_bytes(body)
+    old = time.time() * 1000 - 30 * HOUR_MS
+    _set_mtime_ms(lock.path, old)
+    with pytest.raises(LockFileCorruptError, match="should hold a process id or be empty"):
+        lock.try_acquire()
+    assert lock.path.read_bytes() == body
+    assert _mtime_ms(lock.path) == pytest.approx(old, abs=1)
+
+
+def test_lock_path_that_is_a_directory_is_a_clear_error(project_memdir: Path) -> None:
+    (project_memdir / LOCK_NAME).mkdir()
+    with pytest.raises(LockFileCorruptError, match="not a regular file"):
+        ConsolidationLock(project_memdir).try_acquire()

@@ -1,0 +1,418 @@
+"""dream/plan, actions and apply: the offline plan, applying it and restoring it."""
+
+from __future__ import annotations
+
+# --------------------------------------------------------------------------- plan / apply / restore
+import datetime as dt
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from memdir_nb.dream import (
+    PlanError,
+    PlanStaleError,
+    RestoreError,
+    apply_plan,
+    convert_relative_dates,
+    list_dreams,
+    plan_consolidation,
+    restore,
+)
+from tests.support import snapshot, write_memory
+
+PLAN_NOW = dt.datetime(2026, 3, 28, 12, 0).timestamp() * 1000
+DAY = 86_400_000.0
+
+
+def _tree(project_memdir: Path) -> dict[str, tuple[Any, ...]]:
+    """The memories themselves: everything outside the dot-folders (trash, locks)."""
+    return snapshot(project_memdir, ignore=(), skip_dot_paths=True)
+
+
+@pytest.fixture()
+def messy(project_memdir: Path) -> Path:
+    write_memory(
+        project_memdir,
+        "feedback_testing.md",
+        name="Integration tests hit a real database",
+        description="integration tests must use a real database, not mocks",
+        type="feedback",
+        body="Integration tests must hit a real database, not mocks.\nWhy: mocked tests passed while the migration failed.",
+        age_days=1,
+        now_ms=PLAN_NOW,
+    )
+    write_memory(
+        project_memdir,
+        "feedback_testing_db.md",
+        name="Integration tests hit a real database",
+        description="integration tests must use a real database, not mocks",
+        type="feedback",
+        body="Integration tests must hit a real database, not mocks.\nHow to apply: use the docker compose db.",
+        age_days=20,
+        now_ms=PLAN_NOW,
+    )
+    write_memory(
+        project_memdir,
+        "project_freeze.md",
+        name="Merge freeze",
+        description="mobile release freeze",
+        type="project",
+        body="Merge freeze starts next Thursday; decided yesterday.\n```\necho yesterday\n```",
+        age_days=0,
+        now_ms=PLAN_NOW,
+    )
+    write_memory(
+        project_memdir,
+        "user_role.md",
+        name="User role",
+        description="data scientist new to the frontend",
+        type="user",
+        body="Ten years of Python, first week with React.",
+        age_days=3,
+        now_ms=PLAN_NOW,
+    )
+    write_memory(
+        project_memdir,
+        "reference_dashboard.md",
+        name="Grafana board",
+        description="where the latency dashboard lives",
+        type="reference",
+        body="grafana.internal/d/api-latency is what on-call watches.",
+        age_days=5,
+        now_ms=PLAN_NOW,
+    )
+    long_hook = "the mobile team freezes merges for the release; " * 6
+    (project_memdir / "MEMORY.md").write_text(
+        "- [Integration tests hit a real database](feedback_testing.md) — real db, no mocks\n"
+        "- [Integration tests hit a real database](feedback_testing_db.md) — real db, no mocks\n"
+        f"- [Merge freeze](project_freeze.md) — {long_hook}\n"
+        "- [Grafana board](reference_dashboard.md) — latency dashboard\n"
+        "- [Old deploy notes](project_deploy_old.md) — deleted long ago\n",
+        encoding="utf-8",
+    )
+    return project_memdir
+
+
+def test_relative_dates_become_absolute_against_the_file_date_outside_code() -> None:
+    base = dt.date(2026, 3, 28)  # a Saturday
+    text, changes = convert_relative_dates(
+        "Decided yesterday; ship in 3 days, review last week, freeze next Thursday, `today` stays.\n```\ntoday\n```",
+        base,
+    )
+    assert text.startswith(
+        "Decided 2026-03-27; ship 2026-03-31, review the week of 2026-03-16, freeze 2026-04-02,"
+    )
+    assert "`today` stays" in text and text.endswith("```\ntoday\n```")
+    assert len(changes) == 4
+
+
+def test_plan_is_a_dry_run_listing_every_kind_of_fix(messy: Path) -> None:
+    before = _tree(messy)
+    plan = plan_consolidation(messy, now_ms=PLAN_NOW)
+    assert _tree(messy) == before and not (messy / ".trash").exists()
+    kinds = {a.kind: a for a in plan.actions}
+    assert set(kinds) >= {
+        "merge_duplicates",
+        "absolute_dates",
+        "drop_dangling_index_line",
+        "add_missing_index_line",
+        "shorten_index_line",
+    }
+    merge = kinds["merge_duplicates"]
+    assert merge.files[:2] == (
+        "feedback_testing.md",
+        "feedback_testing_db.md",
+    )  # the newest absorbs the older
+    assert "project_freeze.md" in kinds["absolute_dates"].files
+    assert "project_deploy_old.md" in kinds["drop_dangling_index_line"].summary
+    assert kinds["add_missing_index_line"].files == ("MEMORY.md", "user_role.md")
+    diff = plan.diff()
+    assert "--- a/feedback_testing_db.md\n+++ /dev/null" in diff
+    assert "+Merge freeze starts 2026-04-02; decided 2026-03-27." in diff
+    assert "-- [Old deploy notes](project_deploy_old.md)" in diff
+    assert "+- [User role](user_role.md)" in diff
+    assert "+How to apply: use the docker compose db." in diff
+
+
+def test_apply_all_then_restore_brings_every_file_back(messy: Path) -> None:
+    before = _tree(messy)
+    plan = plan_consolidation(messy, now_ms=PLAN_NOW)
+    expected = plan.result()
+    result = apply_plan(plan)
+    assert result.trashed == ("feedback_testing_db.md",)
+    assert not (messy / "feedback_testing_db.md").exists()
+    trashed = messy / ".trash" / result.batch / "feedback_testing_db.md"
+    assert trashed.read_bytes() == before["feedback_testing_db.md"][1]
+    for rel, text in expected.items():
+        assert (
+            (messy / rel).read_text(encoding="utf-8") == text
+            if text is not None
+            else not (messy / rel).exists()
+        )
+    index_text = (messy / "MEMORY.md").read_text(encoding="utf-8")
+    assert "project_deploy_old.md" not in index_text and "feedback_testing_db.md" not in index_text
+    assert all(len(line) <= 200 for line in index_text.split("\n"))
+    assert list_dreams(messy) == [result.batch]
+    restored = restore(messy, result.batch)
+    assert set(restored) == set(expected)
+    assert _tree(messy) == before
+    with pytest.raises(RestoreError, match="already restored"):
+        restore(messy, result.batch)
+
+
+def test_apply_changes_only_the_approved_actions(messy: Path) -> None:
+    before = _tree(messy)
+    plan = plan_consolidation(messy, now_ms=PLAN_NOW)
+    dates = next(a for a in plan.actions if a.kind == "absolute_dates")
+    result = apply_plan(plan, approve=[dates.id])
+    after = _tree(messy)
+    assert result.changed == ("project_freeze.md",) and result.trashed == ()
+    assert {k for k in before if before[k] != after.get(k)} == {"project_freeze.md"}
+    assert "2026-03-27" in after["project_freeze.md"][1].decode()
+
+
+def test_plan_applied_twice_is_refused(messy: Path) -> None:
+    plan = plan_consolidation(messy, now_ms=PLAN_NOW)
+    apply_plan(plan)
+    snapshot = _tree(messy)
+    with pytest.raises(PlanError, match="already applied"):
+        apply_plan(plan)
+    plan.applied = False  # even a copy that forgot it was applied is caught by the hashes
+    with pytest.raises(PlanStaleError, match="changed since the plan was made"):
+        apply_plan(plan)
+    assert _tree(messy) == snapshot
+
+
+def test_plan_refused_when_a_file_changed_underneath_and_names_it(messy: Path) -> None:
+    plan = plan_consolidation(messy, now_ms=PLAN_NOW)
+    before = _tree(messy)
+    (messy / "feedback_testing_db.md").write_text("edited by the user meanwhile\n")
+    (messy / "MEMORY.md").unlink()
+    with pytest.raises(PlanStaleError) as err:
+        apply_plan(plan)
+    assert "feedback_testing_db.md (modified)" in str(err.value) and "MEMORY.md (deleted)" in str(
+        err.value
+    )
+    after = _tree(messy)
+    assert after["feedback_testing.md"] == before["feedback_testing.md"]
+    assert not (messy / ".trash").exists()
+
+
+def test_unknown_approved_action_is_refused_and_nothing_changes(messy: Path) -> None:
+    plan = plan_consolidation(messy, now_ms=PLAN_NOW)
+    before = _tree(messy)
+    with pytest.raises(PlanError, match="not in this plan"):
+        apply_plan(plan, approve=["merge:nope.md"])
+    assert _tree(messy) == before
+
+
+def test_contradicting_memories_are_flagged_not_changed(project_memdir: Path) -> None:
+    write_memory(
+        project_memdir,
+        "feedback_tabs.md",
+        name="Indent Go with tabs",
+        description="use tabs to indent Go code",
+        type="feedback",
+        body="Use tabs to indent Go code in this repo.",
+        now_ms=PLAN_NOW,
+    )
+    write_memory(
+        project_memdir,
+        "feedback_spaces.md",
+        name="Go indentation",
+        description="never use tabs to indent Go code",
+        type="feedback",
+        body="Never use tabs to indent Go code here; spaces only.",
+        now_ms=PLAN_NOW,
+    )
+    plan = plan_consolidation(project_memdir, now_ms=PLAN_NOW)
+    flags = [a for a in plan.actions if a.kind == "flag_contradiction"]
+    assert len(flags) == 1 and set(flags[0].files) == {"feedback_tabs.md", "feedback_spaces.md"}
+    assert flags[0].ops == ()
+    assert not any(a.kind == "merge_duplicates" for a in plan.actions)
+
+
+def test_index_over_both_caps_is_brought_back_under_them(project_memdir: Path) -> None:
+    import random
+
+    rng = random.Random(7)
+    vocab = [
+        f"{a}{b}"
+        for a in ("ka", "lo", "mi", "nu", "pe", "ro", "su", "ti", "va", "ze")
+        for b in ("bar", "cor", "dun", "fel", "gim", "hox", "jup", "kel", "mor", "nix")
+    ]
+    lines = []
+    for i in range(230):
+        words = rng.sample(vocab, 8)
+        write_memory(
+            project_memdir,
+            f"project_note_{i:03d}.md",
+            name=" ".join(words[:3]),
+            description=" ".join(words[3:6]),
+            type="project",
+            body=" ".join(rng.sample(vocab, 12)),
+            age_days=i,
+            now_ms=PLAN_NOW,
+        )
+        lines.append(f"- [Note {i}](project_note_{i:03d}.md) — topic number {i} " + "q" * 120)
+    (project_memdir / "MEMORY.md").write_text("\n".join(lines) + "\n")
+    plan = plan_consolidation(project_memdir, now_ms=PLAN_NOW)
+    assert any(a.kind == "fit_index_caps" for a in plan.actions)
+    apply_plan(plan)
+    text = (project_memdir / "MEMORY.md").read_text(encoding="utf-8")
+    assert len(text.rstrip("\n").split("\n")) <= 200 and len(text.encode()) <= 25_000
+    assert (
+        "project_note_000.md" in text and "project_note_229.md" not in text
+    )  # the oldest pointers go
+    assert (project_memdir / "project_note_229.md").exists()  # files are never removed by fitting
+
+
+def test_restore_single_file_and_refuse_when_it_was_edited_after(messy: Path) -> None:
+    plan = plan_consolidation(messy, now_ms=PLAN_NOW)
+    original = (messy / "feedback_testing_db.md").read_bytes()
+    apply_plan(plan)
+    assert restore(messy, "feedback_testing_db.md") == ["feedback_testing_db.md"]
+    assert (messy / "feedback_testing_db.md").read_bytes() == original
+    (messy / "project_freeze.md").write_text("user edit after the dream\n")
+    with pytest.raises(RestoreError, match="project_freeze.md changed after the dream"):
+        restore(messy, "project_freeze.md")
+    assert (messy / "project_freeze.md").read_text() == "user edit after the dream\n"
+    with pytest.raises(RestoreError, match="nothing named"):
+        restore(messy, "never_existed.md")
+
+
+def test_plan_of_missing_dir_is_a_clear_error(tmp_path: Path) -> None:
+    with pytest.raises(PlanError, match="does not exist"):
+        plan_consolidation(tmp_path / "nope")
+
+
+def test_a_plan_applies_with_its_own_clock(messy: Path) -> None:
+    fixed = dt.datetime(2026, 3, 30, 9, 0, 0).timestamp() * 1000
+    plan = plan_consolidation(messy, now_ms=PLAN_NOW, clock=lambda: fixed)
+    result = apply_plan(plan)
+    assert result.batch.startswith("dream-20260330T090000-")
+    manifest = json.loads((messy / ".trash" / result.batch / "manifest.json").read_text())
+    assert manifest["created_ms"] == fixed
+
+
+def test_two_plans_on_one_fixed_clock_get_distinct_batches(messy: Path) -> None:
+    clock = lambda: PLAN_NOW  # noqa: E731
+    first = apply_plan(plan_consolidation(messy, now_ms=PLAN_NOW, clock=clock))
+    (messy / "project_extra.md").write_text(
+        "---\nname: Extra\ndescription: An extra note about the freeze\ntype: project\n---\n\nShip yesterday.\n"
+    )
+    second = apply_plan(plan_consolidation(messy, now_ms=PLAN_NOW, clock=clock))
+    assert first.batch != second.batch
+
+
+# --------------------------------------------------------------------------- scaling (issue 10)
+
+import importlib.util  # noqa: E402
+
+from rapidfuzz import fuzz  # noqa: E402
+
+from memdir_nb.dream import (  # noqa: E402
+    CONTRADICTION_THRESHOLD,
+    DUPLICATE_BODY_THRESHOLD,
+    DUPLICATE_HEAD_THRESHOLD,
+)
+from memdir_nb.dream.actions import _split_front  # noqa: E402
+from memdir_nb.dream.plan import _NEGATION  # noqa: E402
+from memdir_nb.frontmatter import parse_frontmatter  # noqa: E402
+
+
+def _corpus_module():
+    path = Path(__file__).resolve().parents[2] / "benchmarks" / "whole_dir_corpus.py"
+    spec = importlib.util.spec_from_file_location("whole_dir_corpus", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def _all_pairs_reference(root: Path) -> tuple[set[frozenset[str]], set[tuple[str, str]]]:
+    """Near-duplicate groups and contradiction pairs by comparing every pair (the old loop)."""
+    mems = []
+    for path in sorted(root.rglob("*.md")):
+        rel = path.relative_to(root).as_posix()
+        if rel.endswith("MEMORY.md"):
+            continue
+        text = path.read_text(encoding="utf-8")
+        fm, _ = parse_frontmatter(text)
+        mems.append(
+            (
+                rel,
+                fm.name or path.stem,
+                fm.description or "",
+                str(fm.type or ""),
+                _split_front(text)[1],
+            )
+        )
+    parent: dict[str, str] = {m[0]: m[0] for m in mems}
+
+    def find(x: str) -> str:
+        while parent[x] != x:
+            x = parent[x]
+        return x
+
+    for i, a in enumerate(mems):
+        for b in mems[i + 1 :]:
+            if a[0].startswith("team/") != b[0].startswith("team/") or a[3] != b[3]:
+                continue
+            if bool(_NEGATION.search(a[2])) != bool(_NEGATION.search(b[2])):
+                continue
+            head = fuzz.token_sort_ratio(f"{a[1]} {a[2]}".lower(), f"{b[1]} {b[2]}".lower())
+            if (
+                head >= DUPLICATE_HEAD_THRESHOLD
+                and fuzz.token_set_ratio(a[4].lower(), b[4].lower()) >= DUPLICATE_BODY_THRESHOLD
+            ):
+                parent[find(a[0])] = find(b[0])
+    groups: dict[str, set[str]] = {}
+    for rel in parent:
+        groups.setdefault(find(rel), set()).add(rel)
+    dup_groups = {frozenset(g) for g in groups.values() if len(g) > 1}
+    merged = set().union(*dup_groups) if dup_groups else set()
+    flags = set()
+    for i, a in enumerate(mems):
+        for b in mems[i + 1 :]:
+            if (a[0] in merged and b[0] in merged) or a[3] != b[3]:
+                continue
+            ta, tb = f"{a[2]} {a[4]}", f"{b[2]} {b[4]}"
+            if bool(_NEGATION.search(ta)) == bool(_NEGATION.search(tb)):
+                continue
+            sa, sb = _NEGATION.sub(" ", ta).lower(), _NEGATION.sub(" ", tb).lower()
+            if fuzz.token_set_ratio(sa, sb) >= CONTRADICTION_THRESHOLD:
+                flags.add(tuple(sorted((a[0], b[0]))))
+    return dup_groups, flags
+
+
+def test_blocked_planning_finds_what_comparing_every_pair_finds(tmp_path: Path) -> None:
+    corpus = _corpus_module()
+    root = tmp_path / "memory"
+    root.mkdir()
+    corpus.build_dir(root, 400, seed=5)
+    plan = plan_consolidation(root, now_ms=corpus.NOW_MS)
+    groups = {frozenset(a.files[:-1]) for a in plan.actions if a.kind == "merge_duplicates"}
+    flags = {tuple(sorted(a.files)) for a in plan.actions if a.kind == "flag_contradiction"}
+    want_groups, want_flags = _all_pairs_reference(root)
+    assert want_groups and want_flags  # the corpus has both kinds
+    assert groups == want_groups
+    assert flags == want_flags
+
+
+def test_merge_groups_come_in_the_order_of_their_first_file(tmp_path: Path) -> None:
+    corpus = _corpus_module()
+    root = tmp_path / "memory"
+    root.mkdir()
+    corpus.build_dir(root, 300, seed=9)
+    first = [plan_consolidation(root, now_ms=corpus.NOW_MS).actions for _ in range(2)]
+    assert [a.id for a in first[0]] == [a.id for a in first[1]]
+
+
+def test_a_plan_action_refuses_an_untyped_operation() -> None:
+    from memdir_nb.dream import PlanAction, WriteFile
+
+    with pytest.raises(PlanError, match="ops must be WriteFile"):
+        PlanAction("x", "write", "rewrite", ("a.md",), (("write", "a.md", "text"),))  # type: ignore[arg-type]
+    assert PlanAction("x", "write", "rewrite", ("a.md",), (WriteFile("a.md", "t"),)).ops

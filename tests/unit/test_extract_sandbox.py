@@ -1,0 +1,145 @@
+"""extract/sandbox: which tool calls the extractor may run."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from memdir_nb.extract import (
+    can_use_tool,
+)
+
+# --------------------------------------------------------------------------- sandbox
+
+
+@pytest.mark.parametrize("tool", ["Read", "Grep", "Glob"])
+def test_read_tools_are_allowed_anywhere(memdir: Path, tool: str) -> None:
+    verdict = can_use_tool(tool, {"file_path": "/etc/hostname", "pattern": "x"}, memdir)
+    assert verdict.allowed and verdict.reason
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "ls -la",
+        "cat MEMORY.md",
+        "grep -rn deploy .",
+        "find . -name '*.md' -type f",
+        "stat MEMORY.md",
+        "wc -l MEMORY.md",
+        "head -n 20 a.md",
+        "tail -5 a.md",
+        "grep -c x a.md | head -1",
+        "ls a && cat b",
+        "grep 'a|b' f.md",
+        "cat missing || ls",
+    ],
+)
+def test_read_only_bash_commands_are_allowed(memdir: Path, command: str) -> None:
+    assert can_use_tool("Bash", {"command": command}, memdir).allowed
+
+
+@pytest.mark.parametrize(
+    ("command", "why"),
+    [
+        ("rm -rf /", "not a read-only command"),
+        ("cat a | tee b", "'tee' is not a read-only"),
+        ("cat a | sh", "'sh' is not a read-only"),
+        ("ls > out.txt", "redirection"),
+        ("cat a >> b", "redirection"),
+        ("grep x < in", "redirection"),
+        ("ls 2>&1", "redirection"),
+        ("ls; rm a", "';'"),
+        ("ls && rm a", "'rm' is not a read-only"),
+        ("cat $(echo /etc/passwd)", "command substitution"),
+        ("cat `whoami`", "command substitution"),
+        ("find . -delete", "-delete"),
+        ("find . -exec rm {} +", "-exec"),
+        ("find . -exec rm {} ;", "not allowed"),
+        ("find . -execdir rm {} +", "-execdir"),
+        ("find . -ok rm {} +", "-ok"),
+        ("find . -fprint /tmp/x", "-fprint"),
+        ("find . -fprintf /tmp/x %p", "-fprint"),
+        ("find . -fls /tmp/x", "-fls"),
+        ("ls &", "'&'"),
+        ("ls 'unclosed", "cannot parse"),
+        ("ls\nrm a", "multi-line"),
+        ("cat $HOME/.ssh/id_rsa", "variable expansion"),
+        ("/bin/rm a", "not a read-only"),
+        ("X=1 ls", "not a read-only"),
+        ("(ls)", "operator"),
+        ("", "non-empty"),
+        ("ls |", "ends with an operator"),
+    ],
+)
+def test_unsafe_bash_is_refused_with_the_reason(memdir: Path, command: str, why: str) -> None:
+    verdict = can_use_tool("Bash", {"command": command}, memdir)
+    assert not verdict.allowed
+    assert why in verdict.reason
+
+
+def test_write_and_edit_inside_memory_dir_are_allowed(memdir: Path) -> None:
+    assert can_use_tool(
+        "Write", {"file_path": str(memdir / "user_role.md"), "content": "x"}, memdir
+    ).allowed
+    assert can_use_tool(
+        "Edit",
+        {"file_path": str(memdir / "MEMORY.md"), "old_string": "a", "new_string": "b"},
+        memdir,
+    ).allowed
+    assert can_use_tool(
+        "Write", {"file_path": str(memdir / "team" / "project_x.md"), "content": "x"}, memdir
+    ).allowed
+
+
+@pytest.mark.parametrize(
+    "target",
+    [
+        "../escape.md",
+        "/etc/passwd",
+        "{m}/../outside.md",
+        "{m}-evil/x.md",
+        "{m}",
+        "relative.md",
+        "{m}/.trash/x.md",
+        "{m}/.consolidate-lock",
+    ],
+)
+def test_write_outside_or_to_bookkeeping_files_is_refused(memdir: Path, target: str) -> None:
+    path = target.format(m=memdir)
+    verdict = can_use_tool("Write", {"file_path": path, "content": "x"}, memdir)
+    assert not verdict.allowed, path
+    assert "Write" in verdict.reason
+
+
+def test_write_through_a_symlink_leading_out_is_refused(memdir: Path, tmp_path: Path) -> None:
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (memdir / "link").symlink_to(outside, target_is_directory=True)
+    verdict = can_use_tool(
+        "Write", {"file_path": str(memdir / "link" / "x.md"), "content": "x"}, memdir
+    )
+    assert not verdict.allowed and "symlink" in verdict.reason
+
+
+def test_team_write_holding_a_secret_is_refused(memdir: Path) -> None:
+    content = "Deploy key: AKIAIOSFODNN7EXAMPLE and aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY"
+    verdict = can_use_tool(
+        "Write",
+        {"file_path": str(memdir / "team" / "reference_aws.md"), "content": content},
+        memdir,
+    )
+    assert not verdict.allowed and "secret" in verdict.reason
+
+
+@pytest.mark.parametrize(
+    "tool", ["WebFetch", "Agent", "NotebookEdit", "MultiEdit", "mcp__github__create_issue", "bash"]
+)
+def test_every_other_tool_is_denied(memdir: Path, tool: str) -> None:
+    verdict = can_use_tool(tool, {"file_path": str(memdir / "a.md")}, memdir)
+    assert not verdict.allowed and "not available" in verdict.reason
+
+
+def test_non_mapping_input_is_denied(memdir: Path) -> None:
+    assert not can_use_tool("Read", ["file_path"], memdir).allowed  # type: ignore[arg-type]

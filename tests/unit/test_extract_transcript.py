@@ -1,0 +1,68 @@
+"""extract/transcript: reading transcripts, the cursor, the main agent's own writes."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from memdir_nb.extract import (
+    has_memory_writes_since,
+    messages_since,
+    parse_transcript_lines,
+    read_transcript,
+)
+
+SAMPLE = Path(__file__).resolve().parents[1] / "data" / "sample_transcript.jsonl"
+SAMPLE_MEMDIR = "/home/dev/.claude/projects/-home-dev-shop/memory"
+
+
+# --------------------------------------------------------------------------- transcript
+
+
+def test_sample_transcript_parses_messages_and_counts_other_records() -> None:
+    transcript = read_transcript(SAMPLE)
+    assert transcript.problems == []
+    assert transcript.other_records == 3  # summary, file-history-snapshot, system
+    assert len(transcript.messages) == 24
+    assert {m.type for m in transcript.messages} == {"user", "assistant"}
+    first = transcript.messages[0]
+    assert first.parent_uuid is None and first.session_id and first.line_no == 2
+    assert all(
+        b.parent_uuid == a.uuid
+        for a, b in zip(transcript.messages, transcript.messages[1:], strict=False)
+        if b.parent_uuid == a.uuid
+    )
+
+
+def test_bad_lines_are_reported_by_line_number_and_the_rest_is_kept() -> None:
+    lines = SAMPLE.read_text(encoding="utf-8").split("\n")
+    lines.insert(4, "{not json")
+    lines.insert(6, "[1, 2]")
+    lines.insert(8, json.dumps({"type": "user", "message": {"role": "user", "content": "x"}}))
+    transcript = parse_transcript_lines(lines)
+    assert [p.line_no for p in transcript.problems] == [5, 7, 9]
+    assert "not JSON" in str(transcript.problems[0]) and str(transcript.problems[0]).startswith(
+        "line 5:"
+    )
+    assert "uuid" in transcript.problems[2].reason
+    assert len(transcript.messages) == 24
+
+
+def test_has_memory_writes_since_sees_the_main_agents_write_into_memory_dir() -> None:
+    messages = read_transcript(SAMPLE).messages
+    assert has_memory_writes_since(messages, None, SAMPLE_MEMDIR)
+    edit_index = next(
+        i
+        for i, m in enumerate(messages)
+        if any(b.get("name") == "Edit" and "MEMORY.md" in json.dumps(b) for b in m.blocks())
+    )
+    # after the memory writes only a project-file Edit follows, which does not count
+    assert not has_memory_writes_since(messages, messages[edit_index].uuid, SAMPLE_MEMDIR)
+    assert has_memory_writes_since(messages, messages[edit_index - 1].uuid, SAMPLE_MEMDIR)
+    assert not has_memory_writes_since(messages, None, "/home/dev/other-project/memory")
+
+
+def test_cursor_that_is_no_longer_in_the_transcript_means_all_messages() -> None:
+    messages = read_transcript(SAMPLE).messages
+    assert messages_since(messages, "gone-after-compaction") == messages
+    assert messages_since(messages, messages[-1].uuid) == []
