@@ -126,6 +126,18 @@ def _lint_findings(
                         f"run `memdir-nb rebuild-index {memory_dir}`",
                     )
                 )
+    for f in result.findings:
+        if f.rule == "store-journal-pending":  # a killed store step: files may be half moved
+            out.append(
+                DoctorFinding(
+                    "interrupted-step",
+                    "action",
+                    f.message,
+                    os.fspath(memory_dir / f.path),
+                    f"in Python, run MemoryStore({str(memory_dir)!r}).recover(); any store write "
+                    "(save, update, forget) repairs it too",
+                )
+            )
     missing = sorted(f.path for f in result.findings if f.rule == "not-in-index")
     if missing:
         out.append(

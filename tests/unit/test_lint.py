@@ -14,6 +14,7 @@ from memdir_nb.demo import DEMO_QUIRKS, build_demo_memory_dir
 from memdir_nb.frontmatter import render_memory_file
 from memdir_nb.index import format_index_entry
 from memdir_nb.lint import Finding, find_relative_dates, lint_memory_dir
+from tests.support.store_crash import promote_killed_at
 
 NOW_MS = 1_780_000_000_000.0
 DAY_MS = 86_400_000
@@ -719,29 +720,6 @@ def test_missing_index_hint_names_the_rebuild_index_command(tmp_path) -> None:
 # --- a store step killed half way (issue 10 item 5) -------------------------------------------
 
 
-def _promote_killed_at(memory_dir: Path, rel: str, point: str) -> None:
-    """Promote in a forked child whose store crash hook SIGKILLs it at the named point."""
-    import os
-    import signal
-
-    from memdir_nb.store import MemoryStore
-
-    def hook(reached: str) -> None:
-        if reached == point:
-            os.kill(os.getpid(), signal.SIGKILL)
-
-    pid = os.fork()
-    if pid == 0:  # the child never returns into pytest
-        try:
-            MemoryStore(memory_dir, now_ms=NOW_MS, crash_hook=hook).promote(rel)
-        finally:
-            os._exit(3)
-    _, status = os.waitpid(pid, 0)
-    assert os.WIFSIGNALED(status) and os.WTERMSIG(status) == signal.SIGKILL, (
-        f"the child was not killed at {point!r} (exit status {status})"
-    )
-
-
 def test_pending_store_journal_is_an_error_until_recover_repairs_it(tmp_path: Path) -> None:
     from memdir_nb.constants import STORE_JOURNAL_NAME
     from memdir_nb.store import MemoryStore
@@ -759,7 +737,7 @@ def test_pending_store_journal_is_an_error_until_recover_repairs_it(tmp_path: Pa
     before = lint_memory_dir(mem, now_ms=NOW_MS)
     assert not [f for f in before if f.rule == "store-journal-pending"]
 
-    _promote_killed_at(mem, saved.name, f"move:{saved.name}:done")
+    promote_killed_at(mem, saved.name, f"move:{saved.name}:done", now_ms=NOW_MS)
     assert (mem / STORE_JOURNAL_NAME).exists(), "the kill left no journal: nothing to lint"
     pending = [f for f in lint_memory_dir(mem, now_ms=NOW_MS) if f.rule == "store-journal-pending"]
     assert len(pending) == 1
