@@ -353,7 +353,7 @@ def test_settings_file_that_is_a_fifo_is_ignored_with_a_problem(tmp_path: Path) 
 
 @pytest.mark.timeout(10)
 def test_a_dot_git_fifo_in_a_repository_does_not_hang_the_root_search(tmp_path: Path) -> None:
-    from memdir_nb.paths import _find_root_by_walking, _read_gitfile
+    from memdir_nb.git_root import _find_root_by_walking, _read_gitfile
 
     repo = tmp_path / "repo"
     (repo / "sub").mkdir(parents=True)

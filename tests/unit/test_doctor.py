@@ -231,3 +231,21 @@ def test_report_is_json_ready(tmp_path: Path) -> None:
     w, _ = healthy(tmp_path)
     payload = json.loads(json.dumps(diagnose(w.config()).to_dict()))
     assert payload["exit_code"] == 0 and payload["where"]["source"] == "default"
+
+
+def test_a_store_step_killed_half_way_needs_action_until_recover(tmp_path: Path) -> None:
+    from memdir_nb.store import MemoryStore
+    from tests.support.store_crash import promote_killed_at
+
+    w, mem = healthy(tmp_path)
+    saved = MemoryStore(mem, now_ms=NOW_MS).save(
+        "Deploys go through CI", "How releases reach production", "reference", "CI deploys."
+    )
+    (mem / "team").mkdir(exist_ok=True)
+    promote_killed_at(mem, saved.name, f"move:{saved.name}:done", now_ms=NOW_MS)
+    f = finding(diagnose(w.config()), "interrupted-step")
+    assert f.severity == "action" and "interrupted" in f.cause
+    assert "recover()" in f.fix and f.responsible.endswith(".memdir.journal")
+
+    MemoryStore(mem).recover()
+    assert "interrupted-step" not in codes(diagnose(w.config()))

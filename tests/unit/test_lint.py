@@ -14,6 +14,7 @@ from memdir_nb.demo import DEMO_QUIRKS, build_demo_memory_dir
 from memdir_nb.frontmatter import render_memory_file
 from memdir_nb.index import format_index_entry
 from memdir_nb.lint import Finding, find_relative_dates, lint_memory_dir
+from tests.support.store_crash import promote_killed_at
 
 NOW_MS = 1_780_000_000_000.0
 DAY_MS = 86_400_000
@@ -714,3 +715,38 @@ def test_missing_index_hint_names_the_rebuild_index_command(tmp_path) -> None:
     )
     (hint,) = [f.hint for f in lint_memory_dir(tmp_path) if f.rule == "index-missing"]
     assert "`memdir-nb rebuild-index DIR`" in hint
+
+
+# --- a store step killed half way (issue 10 item 5) -------------------------------------------
+
+
+def test_pending_store_journal_is_an_error_until_recover_repairs_it(tmp_path: Path) -> None:
+    from memdir_nb.constants import STORE_JOURNAL_NAME
+    from memdir_nb.store import MemoryStore
+    from memdir_nb.transaction import journal_problem
+
+    mem = tmp_path / "mem"
+    store = MemoryStore(mem, now_ms=NOW_MS)
+    saved = store.save(
+        "Real database in tests",
+        "Integration tests hit a real Postgres",
+        "feedback",
+        "Do not mock the database." + WHY_HOW,
+    )
+    (mem / "team").mkdir(exist_ok=True)
+    before = lint_memory_dir(mem, now_ms=NOW_MS)
+    assert not [f for f in before if f.rule == "store-journal-pending"]
+
+    promote_killed_at(mem, saved.name, f"move:{saved.name}:done", now_ms=NOW_MS)
+    assert (mem / STORE_JOURNAL_NAME).exists(), "the kill left no journal: nothing to lint"
+    pending = [f for f in lint_memory_dir(mem, now_ms=NOW_MS) if f.rule == "store-journal-pending"]
+    assert len(pending) == 1
+    finding = pending[0]
+    assert finding.severity == "error" and finding.path == STORE_JOURNAL_NAME
+    assert finding.message == journal_problem(mem)
+    assert "MemoryStore(DIR).recover()" in finding.hint
+
+    assert MemoryStore(mem).recover(), "recover() reported nothing to repair"
+    after = lint_memory_dir(mem, now_ms=NOW_MS)
+    assert not [f for f in after if f.rule == "store-journal-pending"]
+    assert after == before

@@ -1,0 +1,347 @@
+"""Per-memory rules: header, Why/How-to-apply structure, derivable content, dates, staleness.
+
+`lint_memory` runs every per-file rule on one memory read by `read_memory_text`; the secret
+rule lives in memdir_nb.lint.secret_context.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+from memdir_nb import textseg
+from memdir_nb.age import memory_age_days
+from memdir_nb.constants import (
+    RECALL_MAX_BYTES,
+    RECALL_MAX_LINES,
+)
+from memdir_nb.dates import ABSOLUTE_DATE
+from memdir_nb.dates import find_relative_dates as find_date_phrases
+from memdir_nb.draft import has_how_to_apply_line, has_why_line
+from memdir_nb.lint.findings import Collector, Finding, MemoryText, clip, field_line
+from memdir_nb.lint.secret_context import check_secrets
+from memdir_nb.types import TYPE_NAMES, MemoryType, scope_violation
+
+STALE_PROJECT_DAYS = 365
+MAX_DESCRIPTION_CHARS = 150
+MIN_DESCRIPTION_WORDS = 3
+VAGUE_DESCRIPTIONS = frozenset(
+    {
+        "misc",
+        "misc notes",
+        "miscellaneous",
+        "notes",
+        "note",
+        "stuff",
+        "things",
+        "various",
+        "various notes",
+        "todo",
+        "tbd",
+        "info",
+        "general",
+        "random",
+        "memory",
+        "untitled",
+        "n/a",
+    }
+)
+
+# ---------------------------------------------------------------------------- content rules
+
+_FENCE = re.compile(r"^\s{0,3}(```|~~~)")
+_FILE_EXT = r"(?:py|pyi|js|jsx|ts|tsx|mjs|cjs|go|rs|java|kt|kts|scala|rb|php|c|h|cc|cpp|hpp|cs|swift|m|sql|sh|bash|zsh|ps1|yaml|yml|toml|json|ini|cfg|tf|proto|vue|svelte|lua|ex|exs|erl|hs|ml|r|jl|dart|gradle)"
+_FILE_LINE = re.compile(
+    rf"(?<![\w/.-])(?:[\w.\-]+/)*[\w.\-]+\.{_FILE_EXT}(?::\d+(?::\d+)?\b|,?\s+(?:line|lines|l\.)\s*\d+)",
+    re.IGNORECASE,
+)
+_GIT_SHA_CONTEXT = re.compile(
+    r"\b(?:commit|commits|sha|revert(?:ed|s)?|cherry-pick(?:ed)?|fixed in|landed in|introduced in|merged as)\b[^\n]{0,40}?\b([0-9a-f]{7,40})\b",
+    re.IGNORECASE,
+)
+_LONG_SHA = re.compile(r"(?<![\w/])[0-9a-f]{40}(?![\w])")
+_PR_REF = re.compile(r"(?:\bPRs?\s*#?\d+|(?<![\w&])#\d{2,}\b|/pull/\d+)", re.IGNORECASE)
+_CODE_SYMBOL = re.compile(
+    rf"`(?:[A-Za-z_][\w.]*\(\)|(?:class|def|fn|func|function)\s+[A-Za-z_]\w*)`"
+    rf"[^\n]{{0,40}}?\b(?:in|from|inside|defined in|lives in|at)\s+`?(?:[\w.\-]+/)*[\w.\-]+\.{_FILE_EXT}\b",
+    re.IGNORECASE,
+)
+_EPHEMERAL = re.compile(
+    r"\b(?:currently\s+(?:working\s+on|debugging|fixing|implementing|investigating|looking\s+(?:at|into)|refactoring)"
+    r"|(?:I'?m|I\s+am|we'?re|we\s+are)\s+(?:now\s+)?(?:working\s+on|in\s+the\s+middle\s+of)"
+    r"|TODO\s*[:(\-]|FIXME\s*:|WIP\b|work\s+in\s+progress"
+    r"|(?:in|during)\s+this\s+(?:conversation|session|chat)"
+    r"|(?:status|state)\s*:\s*(?:in\s+progress|ongoing|todo|wip|not\s+started))",
+    re.IGNORECASE,
+)
+_IN_PROGRESS = re.compile(r"\bin\s+progress\b", re.IGNORECASE)
+# Words that, right after "in progress", show it is the name of something (a status, a hook).
+_NAMED_AFTER = re.compile(
+    r"^[\s\"'`\u201d]*(?:hooks?|status(?:es)?|states?|columns?|labels?|tags?|lanes?|badges?|"
+    r"filters?|values?|options?|events?|steps?|buckets?|icons?|colou?rs?|field|enum|flag)\b",
+    re.IGNORECASE,
+)
+
+
+def _names_a_status(line: str, m: re.Match[str]) -> bool:
+    """Whether an "in progress" hit names a status or hook rather than saying work is under way.
+
+    A table row listing statuses, a quoted or backticked phrase ('the "in progress" hook'), or
+    the phrase followed by a noun such as status, column or hook is vocabulary, not task state.
+    """
+    if "progress" not in m.group(0).lower():
+        return False
+    if line.lstrip().startswith("|"):
+        return True
+    before = line[: m.start()].rstrip()
+    if before[-1:] in ("`", '"', "'", "\u201c", "\u2018"):
+        return True
+    return _NAMED_AFTER.match(line[m.end() :]) is not None
+
+
+def find_relative_dates(text: str) -> list[tuple[int, str]]:
+    """(line index, phrase) for each relative date; an adapter over memdir_nb.dates for old callers."""
+    return [(hit.line, hit.phrase) for hit in find_date_phrases(text)]
+
+
+_LATIN_LETTER = re.compile(r"[A-Za-z\u00c0-\u024f]")
+_ANY_LETTER = re.compile(r"[^\W\d_]")
+
+
+def _mostly_other_script(line: str) -> bool:
+    """Whether most letters of a line are outside the Latin script (CJK, Hangul, Cyrillic...)."""
+    letters = len(_ANY_LETTER.findall(line))
+    return letters > 0 and len(_LATIN_LETTER.findall(line)) < letters / 2
+
+
+def _content_lines(body: str) -> Iterable[tuple[int, str, bool]]:
+    """(line index, line, inside a fenced block) for each body line."""
+    fenced = False
+    for i, line in enumerate(body.split("\n")):
+        if _FENCE.match(line):
+            fenced = not fenced
+            yield i, line, True
+            continue
+        yield i, line, fenced
+
+
+def _check_header(mem: MemoryText, c: Collector) -> None:
+    fm = mem.header
+    if not fm.has_frontmatter:
+        c.add(
+            "missing-frontmatter",
+            "no frontmatter: the file does not start with a '---' header",
+            "add a header with name, description and type (see any other memory file)",
+            1,
+        )
+        return
+    if fm.malformed:
+        why = "; ".join(fm.problems) or "the header could not be parsed as YAML"
+        c.add(
+            "malformed-frontmatter",
+            f"malformed header ({why})",
+            "quote values that contain ':' or '#', and close the header with a '---' line",
+            1,
+        )
+    if not (fm.name or "").strip():
+        c.add("missing-name", "no name in the header", "add 'name: <short title>' to the header", 1)
+    if fm.type is None:
+        if fm.raw_type:
+            c.add(
+                "unknown-type",
+                f"unknown type {clip(fm.raw_type)!r}",
+                f"use one of: {', '.join(TYPE_NAMES)}",
+                field_line(mem, "type"),
+            )
+        else:
+            c.add(
+                "missing-type",
+                "no type in the header",
+                f"add 'type:' with one of {', '.join(TYPE_NAMES)}",
+                1,
+            )
+    desc = " ".join((fm.description or "").split())
+    if not desc:
+        c.add(
+            "missing-description",
+            "no description: the selector has nothing to match on",
+            "add a one-line description saying when this memory is useful",
+            1,
+        )
+    elif (
+        desc.casefold().strip(".!") in VAGUE_DESCRIPTIONS
+        or textseg.word_count(desc) < MIN_DESCRIPTION_WORDS
+    ):
+        c.add(
+            "vague-description",
+            f"description {clip(desc)!r} is too vague to recall by",
+            "say what the memory is about and when it applies, in one specific line",
+            field_line(mem, "description"),
+        )
+    elif len(desc) > MAX_DESCRIPTION_CHARS:
+        c.add(
+            "long-description",
+            f"description is {len(desc)} characters; the index hook keeps about {MAX_DESCRIPTION_CHARS}",
+            "shorten it to a one-line hook and move the detail into the body",
+            field_line(mem, "description"),
+        )
+    if scope_violation(fm.type, mem.scope):
+        c.add(
+            "user-memory-in-team",
+            "a user memory is in team scope, so every teammate's agent reads it",
+            "move it to the private memory dir (user memories are always private)",
+            field_line(mem, "type"),
+        )
+
+
+def _check_structure(mem: MemoryText, c: Collector) -> None:
+    if mem.header.type not in (MemoryType.FEEDBACK, MemoryType.PROJECT):
+        return
+    kind = mem.header.type.value
+    if not has_why_line(mem.body):
+        c.add(
+            "missing-why",
+            f"{kind} memory has no 'Why:' line",
+            "add '**Why:**' with the reason or incident behind it, so edge cases can be judged",
+        )
+    if not has_how_to_apply_line(mem.body):
+        c.add(
+            "missing-how-to-apply",
+            f"{kind} memory has no 'How to apply:' line",
+            "add '**How to apply:**' saying when and where this should change what is done",
+        )
+
+
+def _check_content(mem: MemoryText, c: Collector) -> None:
+    fm = mem.header
+    sources = [
+        (field_line(mem, k), v)
+        for k, v in (("name", fm.name), ("description", fm.description))
+        if v
+    ]
+    body_lines = list(_content_lines(mem.body))
+    block_start: int | None = None
+    pr_refs: list[tuple[int, str]] = []
+    sha_hits: list[tuple[int, str]] = []
+    for i, line, _fenced in body_lines:
+        if _FENCE.match(line):
+            if block_start is None:
+                block_start = mem.body_line + i
+            continue
+    if block_start is not None:
+        c.add(
+            "derivable-code-block",
+            "a fenced code block: code lives in the repository, not in memory",
+            "remove the code and keep only what the code cannot tell (the decision, the reason)",
+            block_start,
+        )
+    texts = sources + [(mem.body_line + i, line) for i, line, fenced in body_lines if not fenced]
+    anchored = bool(ABSOLUTE_DATE.search(mem.text))
+    seen_rules: set[str] = set()
+    for line_no, line in texts:
+        m = _FILE_LINE.search(line)
+        if m and "derivable-file-path" not in seen_rules:
+            seen_rules.add("derivable-file-path")
+            c.add(
+                "derivable-file-path",
+                f"file path with a line number ({clip(m.group(0))!r}) goes stale as code moves",
+                "drop the location; say what is non-obvious about it, or where to look by name",
+                line_no,
+            )
+        m = _CODE_SYMBOL.search(line)
+        if m and "derivable-code-symbol" not in seen_rules:
+            seen_rules.add("derivable-code-symbol")
+            c.add(
+                "derivable-code-symbol",
+                f"records where code lives ({clip(m.group(0))!r}), which reading the code shows",
+                "keep only the reason or surprise behind it, not the code map",
+                line_no,
+            )
+        for sm in _GIT_SHA_CONTEXT.finditer(line):
+            if re.search(r"[a-f]", sm.group(1)) and re.search(r"\d", sm.group(1)):
+                sha_hits.append((line_no, sm.group(1)))
+        sha_hits += [(line_no, x.group(0)) for x in _LONG_SHA.finditer(line)]
+        pr_refs += [(line_no, x.group(0)) for x in _PR_REF.finditer(line)]
+        m = _EPHEMERAL.search(line)
+        if m is None and not anchored:
+            m = _IN_PROGRESS.search(line)
+        if m and _names_a_status(line, m):
+            m = None
+        if m and "ephemeral-task-state" not in seen_rules:
+            seen_rules.add("ephemeral-task-state")
+            c.add(
+                "ephemeral-task-state",
+                f"ephemeral task state ({clip(m.group(0))!r}) is stale by the next session",
+                "save only lasting facts; use a task list or plan for work in flight",
+                line_no,
+            )
+    if sha_hits:
+        c.add(
+            "derivable-git-history",
+            f"git commit ids ({', '.join(s for _, s in sha_hits[:3])}) are git history",
+            "use git log / git blame; keep only the decision or incident they explain",
+            sha_hits[0][0],
+        )
+    elif len({r for _, r in pr_refs}) >= 3:
+        c.add(
+            "derivable-git-history",
+            f"a list of {len(pr_refs)} PR references is git history",
+            "link the tracking issue instead, or keep only what was decided",
+            pr_refs[0][0],
+        )
+    if fm.type is MemoryType.PROJECT:
+        for line_no, line in texts:
+            if _mostly_other_script(line):
+                continue  # an English 'today' inside Korean or Chinese prose is a label, not a date
+            hits = find_date_phrases(line)
+            if hits:
+                c.add(
+                    "relative-date",
+                    f"relative date {hits[0].phrase!r} in a project memory means nothing weeks later",
+                    "replace it with an absolute date, e.g. 'Thursday' -> '2026-03-05'",
+                    line_no,
+                )
+                break
+
+
+def is_stale(memory_type: MemoryType | None, age_days: int) -> bool:
+    """The stale rule: a project memory unchanged for more than STALE_PROJECT_DAYS days."""
+    return memory_type is MemoryType.PROJECT and age_days > STALE_PROJECT_DAYS
+
+
+def lint_memory(mem: MemoryText, *, now_ms: float | None = None) -> list[Finding]:
+    """Every finding for one memory file read with read_memory_text."""
+
+    c = Collector(mem.rel)
+    days = memory_age_days(mem.mtime_ms, now_ms)
+    if is_stale(mem.header.type, days):
+        c.add(
+            "stale-project",
+            f"project memory last changed {days} days ago; goals and deadlines drift",
+            "check it still holds: update it (with absolute dates) or forget it",
+        )
+    if mem.binary:
+        c.add(
+            "not-text",
+            "binary content (NUL bytes) in a memory file",
+            "remove the file or move it out of the memory dir; memories are Markdown text",
+        )
+        return c.items
+    if mem.invalid_utf8:
+        c.add(
+            "invalid-utf8",
+            "the file is not valid UTF-8; invalid bytes were replaced when reading",
+            "re-save the file as UTF-8",
+        )
+    _check_header(mem, c)
+    _check_structure(mem, c)
+    _check_content(mem, c)
+    check_secrets(mem, c)
+    if mem.capped or mem.size > RECALL_MAX_BYTES or mem.lines > RECALL_MAX_LINES:
+        c.add(
+            "memory-too-long",
+            f"{mem.size:,} bytes / {'more than ' if mem.capped else ''}{mem.lines} lines; recall shows only the "
+            f"first {RECALL_MAX_LINES} lines or {RECALL_MAX_BYTES:,} bytes",
+            "split it into focused topic files or cut it down to what is not derivable",
+        )
+    return c.items

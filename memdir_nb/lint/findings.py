@@ -1,0 +1,149 @@
+"""Lint's vocabulary: the Finding type, rule severities and the shapes of what lint reads."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal
+
+from memdir_nb.frontmatter import Frontmatter
+from memdir_nb.index import IndexEntry
+from memdir_nb.types import Scope, scope_of_path
+
+Severity = Literal["error", "warning"]
+# Rule id -> severity. Secrets vary with scope and are decided where they are found.
+SEVERITIES: dict[str, Severity] = {
+    "unreadable": "error",
+    "not-text": "warning",
+    "invalid-utf8": "warning",
+    "missing-frontmatter": "warning",
+    "malformed-frontmatter": "warning",
+    "missing-name": "warning",
+    "missing-type": "warning",
+    "unknown-type": "error",
+    "missing-description": "warning",
+    "vague-description": "warning",
+    "long-description": "warning",
+    "user-memory-in-team": "error",
+    "missing-why": "warning",
+    "missing-how-to-apply": "warning",
+    "relative-date": "warning",
+    "derivable-file-path": "warning",
+    "derivable-code-block": "warning",
+    "derivable-git-history": "warning",
+    "derivable-code-symbol": "warning",
+    "ephemeral-task-state": "warning",
+    "memory-too-long": "warning",
+    "stale-project": "warning",
+    "index-missing": "warning",
+    "index-refused": "error",
+    "index-invalid-utf8": "error",
+    "index-over-cap": "error",
+    "index-line-too-long": "warning",
+    "index-not-pointer": "warning",
+    "index-duplicate-entry": "warning",
+    "index-dangling-entry": "error",
+    "index-outside-link": "warning",
+    "not-in-index": "warning",
+    "skipped-by-scan": "warning",
+    "store-journal-pending": "error",
+}
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One problem in a memory dir: where, which rule, how bad, what, and how to fix it."""
+
+    path: str  # relative to the memory dir, '/'-separated
+    rule: str
+    severity: Severity
+    message: str
+    hint: str
+    line: int | None = None
+
+    def format(self) -> str:
+        """One line: 'path:line: severity [rule] message (fix: hint)'."""
+        where = f"{self.path}:{self.line}" if self.line is not None else self.path
+        return f"{where}: {self.severity} [{self.rule}] {self.message} (fix: {self.hint})"
+
+
+@dataclass(frozen=True)
+class MemoryText:
+    """A memory file as lint and analysis read it: bounded, decoded, split into header and body."""
+
+    rel: str
+    scope: str
+    size: int
+    mtime_ms: float
+    text: str  # at most MAX_READ_BYTES of the file, decoded, CRLF normalised
+    capped: bool  # the file is longer than what was read
+    binary: bool
+    invalid_utf8: bool
+    header: Frontmatter
+    body: str
+    body_line: int  # 1-based file line where the body starts
+
+    @property
+    def lines(self) -> int:
+        """Number of lines in what was read."""
+        if not self.text:
+            return 0
+        return self.text.count("\n") + (0 if self.text.endswith("\n") else 1)
+
+
+@dataclass(frozen=True)
+class ScopeIndex:
+    """One MEMORY.md: its entries, which memory files it points at, and which entries dangle."""
+
+    scope: str
+    path: str  # relative to the memory dir: "MEMORY.md" or "team/MEMORY.md"
+    exists: bool
+    text: str
+    entries: list[IndexEntry] = field(default_factory=list)
+    referenced: frozenset[str] = frozenset()  # memory-dir-relative paths the entries resolve to
+    dangling: list[IndexEntry] = field(default_factory=list)
+    outside: list[IndexEntry] = field(default_factory=list)  # targets that leave the scope dir
+    problem: str = ""  # why a MEMORY.md that is there counts as missing (a FIFO, a link out)
+    valid_utf8: bool = True
+
+
+def scope_of(rel: str) -> Scope:
+    """'team' for a path under team/, else 'private' (types.scope_of_path; kept for callers)."""
+    return scope_of_path(rel)
+
+
+class Collector:
+    """Builds findings for one file, with severities from SEVERITIES."""
+
+    def __init__(self, rel: str) -> None:
+        self.rel = rel
+        self.items: list[Finding] = []
+
+    def add(
+        self,
+        rule: str,
+        message: str,
+        hint: str,
+        line: int | None = None,
+        severity: Severity | None = None,
+    ) -> None:
+        self.items.append(
+            Finding(self.rel, rule, severity or SEVERITIES[rule], message, hint, line)
+        )
+
+
+def clip(text: str, limit: int = 80) -> str:
+    """text cut to limit characters with an ellipsis, for messages."""
+    return text if len(text) <= limit else text[: limit - 1] + "\u2026"
+
+
+def field_line(mem: MemoryText, key: str) -> int:
+    """The 1-based line of a header field ('description: ...'), or 1 when it cannot be found."""
+    head = mem.text.split("\n", mem.body_line)[: mem.body_line]
+    for no, line in enumerate(head, start=1):
+        if line.startswith(key + ":"):
+            return no
+    if key == "type" and mem.header.type_nested:  # `type:` under `metadata:`
+        for no, line in enumerate(head, start=1):
+            if line[:1] in (" ", "\t") and line.lstrip(" \t").startswith("type:"):
+                return no
+    return 1

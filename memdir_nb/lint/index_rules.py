@@ -1,0 +1,145 @@
+"""Index rules: one MEMORY.md against the memory files of its scope, and files no index lists."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+from memdir_nb.constants import (
+    MAX_ENTRYPOINT_BYTES,
+    MAX_ENTRYPOINT_LINES,
+    MAX_INDEX_LINE_CHARS,
+)
+from memdir_nb.lint.findings import SEVERITIES, Collector, Finding, ScopeIndex
+
+MAX_LISTED_LINES = 8
+_HTML_COMMENT = re.compile(r"^\s*<!--.*-->\s*$")
+_RULE_LINE = re.compile(r"^\s*(?:-{3,}|\*{3,}|_{3,}|\|?[\s:|-]+\|[\s:|-]*)$")
+
+
+def pointless_lines(index: ScopeIndex) -> list[int]:
+    """Line numbers of MEMORY.md lines that point at no file and are not headings or layout.
+
+    Headings, blank lines, one-line HTML comments, horizontal rules, table header and
+    separator rows are layout, not content.
+    """
+    entry_lines = {e.line_no for e in index.entries}
+    lines = index.text.replace("\r\n", "\n").split("\n")
+    out = []
+    for no, ln in enumerate(lines, 1):
+        if not ln.strip() or no in entry_lines or ln.lstrip().startswith("#"):
+            continue
+        if _HTML_COMMENT.match(ln) or _RULE_LINE.match(ln):
+            continue
+        if ln.lstrip().startswith("|") and no < len(lines) and _RULE_LINE.match(lines[no]):
+            continue  # a table's header row
+        out.append(no)
+    return out
+
+
+def lint_index(index: ScopeIndex, memory_files: Iterable[str]) -> list[Finding]:
+    """Findings for one MEMORY.md given the memory files of its scope (memory-dir relative)."""
+    c = Collector(index.path)
+    files = sorted(memory_files)
+    if not index.exists:
+        if index.problem:
+            c.add(
+                "index-refused",
+                f"{index.problem}: not loaded into any prompt",
+                "replace it with a regular file inside the memory dir: remove the link or FIFO, "
+                "then run `memdir-nb rebuild-index DIR`",
+            )
+        elif files:
+            c.add(
+                "index-missing",
+                f"no {index.path} although {len(files)} memory files exist in this scope",
+                "run `memdir-nb rebuild-index DIR` to write one from the files' frontmatter",
+            )
+        return c.items
+    if not index.valid_utf8:
+        c.add(
+            "index-invalid-utf8",
+            f"{index.path} is not valid UTF-8; the invalid bytes reach the prompt as replacement characters",
+            "re-save it as UTF-8, or rebuild it with `memdir-nb rebuild-index DIR`",
+        )
+    text = index.text.strip()
+    lines = text.split("\n") if text else []
+    n_bytes = len(text.encode("utf-8"))
+    if len(lines) > MAX_ENTRYPOINT_LINES or n_bytes > MAX_ENTRYPOINT_BYTES:
+        c.add(
+            "index-over-cap",
+            f"{len(lines)} lines / {n_bytes:,} bytes (caps {MAX_ENTRYPOINT_LINES} lines, "
+            f"{MAX_ENTRYPOINT_BYTES:,} bytes): everything past the cap is never loaded",
+            "keep one short pointer line per memory; move notes into topic files",
+        )
+    non_pointer = pointless_lines(index)
+    if non_pointer:
+        shown = ", ".join(str(n) for n in non_pointer[:MAX_LISTED_LINES])
+        more = ", \u2026" if len(non_pointer) > MAX_LISTED_LINES else ""
+        c.add(
+            "index-not-pointer",
+            f"{len(non_pointer)} lines point at no memory file (lines {shown}{more}); "
+            "content in the index costs its line and byte budget",
+            "keep only '- [Title](file.md) — hook' lines; move the rest into a memory file",
+            non_pointer[0],
+        )
+    for no, ln in enumerate(index.text.replace("\r\n", "\n").split("\n"), 1):
+        if len(ln) > MAX_INDEX_LINE_CHARS:
+            c.add(
+                "index-line-too-long",
+                f"line is {len(ln)} characters (keep entries under ~{MAX_INDEX_LINE_CHARS})",
+                "shorten the hook to one line; detail belongs in the topic file",
+                no,
+            )
+    seen: dict[str, int] = {}
+    for e in index.entries:
+        if e.target in seen:
+            c.add(
+                "index-duplicate-entry",
+                f"{e.target} is listed again (first on line {seen[e.target]})",
+                "keep one entry per memory file",
+                e.line_no,
+            )
+        else:
+            seen[e.target] = e.line_no
+    for e in index.dangling:
+        c.add(
+            "index-dangling-entry",
+            f"entry points at {e.target}, which does not exist",
+            "remove the line, or restore the file if it was deleted by mistake",
+            e.line_no,
+        )
+    for e in index.outside:
+        c.add(
+            "index-outside-link",
+            f"line links {e.target}, outside the memory dir: recall never loads it",
+            "keep pointers to memory files only; mention outside docs in CLAUDE.md instead",
+            e.line_no,
+        )
+    return c.items
+
+
+def indexed_files(indexes: Iterable[ScopeIndex]) -> frozenset[str]:
+    """Memory files some index points at (a private index may list team/ files too)."""
+    return frozenset().union(*(ix.referenced for ix in indexes))
+
+
+def not_in_index(indexes: list[ScopeIndex], files_by_scope: dict[str, list[str]]) -> list[Finding]:
+    out = []
+    referenced = indexed_files(indexes)
+    for index in indexes:
+        if not index.exists:
+            continue
+        for rel in sorted(files_by_scope.get(index.scope, [])):
+            if rel not in referenced:
+                out.append(
+                    Finding(
+                        rel,
+                        "not-in-index",
+                        SEVERITIES["not-in-index"],
+                        f"not listed in {index.path}, so it is never loaded with the index",
+                        f"add a '- [Title]({rel.split('/', 1)[1] if index.scope == 'team' else rel})"
+                        " — hook' line, or rebuild the index",
+                    )
+                )
+    return out

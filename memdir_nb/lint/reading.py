@@ -1,0 +1,111 @@
+"""Reading for lint: one memory file (contained, bounded) and both MEMORY.md indexes, resolved."""
+
+from __future__ import annotations
+
+import os
+import re
+
+from memdir_nb.access import ContainedReader
+from memdir_nb.constants import (
+    ENTRYPOINT_NAME,
+    MEMORY_FILE_READ_MAX_BYTES,
+    TEAM_DIRNAME,
+)
+from memdir_nb.frontmatter import parse_frontmatter
+from memdir_nb.index import IndexEntry, load_entrypoint, parse_index
+from memdir_nb.lint.findings import MemoryText, ScopeIndex
+from memdir_nb.scan import MemoryHeader
+
+# Each memory file is read up to this many bytes (through memdir_nb.access): enough for any
+# sane memory, bounded for a 10 MB file someone dropped in the folder.
+MAX_READ_BYTES = MEMORY_FILE_READ_MAX_BYTES
+
+
+def _inside(real: str, real_root: str) -> bool:
+    return real == real_root or real.startswith(real_root.rstrip(os.sep) + os.sep)
+
+
+def read_memory_text(
+    memory_dir: str | os.PathLike[str],
+    header: MemoryHeader,
+    *,
+    real_root: str | None = None,
+    reader: ContainedReader | None = None,
+) -> MemoryText:
+    """Read one scanned memory file (contained, bounded) and parse it; ReadRefused/OSError propagate."""
+    if reader is None:
+        reader = ContainedReader(memory_dir, real_root=real_root)
+    res = reader.read(header.file_path, MAX_READ_BYTES)
+    st, data, capped = res.stat, res.data, res.truncated
+    binary = b"\x00" in data
+    text, invalid = res.text, not res.valid_utf8  # a character cut by the cap is not invalid
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    text = text.replace("\r\n", "\n").replace("\r", "\n")
+    fm, body = parse_frontmatter(text)
+    head_lines = text[: len(text) - len(body)].count("\n") if body else text.count("\n")
+    return MemoryText(
+        rel=header.filename,
+        scope=header.scope,
+        size=st.st_size,
+        mtime_ms=st.st_mtime_ns / 1_000_000,
+        text=text,
+        capped=capped,
+        binary=binary,
+        invalid_utf8=invalid,
+        header=fm,
+        body=body,
+        body_line=head_lines + 1,
+    )
+
+
+def _resolve_target(scope_dir: str, target: str) -> str | None:
+    """The absolute path an index target names inside scope_dir, or None if it is not a file link."""
+    target = target.split("#", 1)[0].strip()
+    if not target or re.match(r"^[a-z][a-z0-9+.\-]*:", target, re.IGNORECASE):
+        return None  # an anchor or a URL, not a memory file
+    return os.path.normpath(os.path.join(scope_dir, target))
+
+
+def read_scope_indexes(memory_dir: str | os.PathLike[str]) -> list[ScopeIndex]:
+    """Parse MEMORY.md (and team/MEMORY.md when team/ exists) and resolve every entry."""
+    root = os.path.abspath(os.fspath(memory_dir))
+    scopes = [("private", root, ENTRYPOINT_NAME)]
+    if os.path.isdir(os.path.join(root, TEAM_DIRNAME)):
+        scopes.append(
+            ("team", os.path.join(root, TEAM_DIRNAME), f"{TEAM_DIRNAME}/{ENTRYPOINT_NAME}")
+        )
+    out = []
+    for scope, scope_dir, rel in scopes:
+        loaded = load_entrypoint(scope_dir, memory_dir=root)
+        text, exists = loaded.text, loaded.exists
+        entries = parse_index(text)
+        referenced: set[str] = set()
+        dangling: list[IndexEntry] = []
+        outside: list[IndexEntry] = []
+        for entry in entries:
+            resolved = _resolve_target(scope_dir, entry.target)
+            if resolved is None:
+                continue
+            if entry.target.startswith("~") or not _inside(resolved, scope_dir):
+                outside.append(entry)
+                continue
+            if os.path.isfile(resolved):
+                referenced.add(os.path.relpath(resolved, root).replace(os.sep, "/"))
+            else:
+                dangling.append(entry)
+        out.append(
+            ScopeIndex(
+                scope,
+                rel,
+                exists,
+                text,
+                entries,
+                frozenset(referenced),
+                dangling,
+                outside,
+                loaded.note() if not exists else "",
+                valid_utf8=loaded.valid_utf8,
+            )
+        )
+    return out

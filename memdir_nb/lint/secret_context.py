@@ -1,0 +1,156 @@
+"""The secret rule: public-by-context values masked, long lines windowed, then the shared detectors.
+
+The detectors (memdir_nb.secret_scan) are shared with the store's team guard, which stays
+strict; the context handling here is lint's own.
+"""
+
+from __future__ import annotations
+
+import re
+
+from memdir_nb.lint.findings import Collector, MemoryText, field_line
+from memdir_nb.secret_scan import scan_for_secrets
+
+# The secret scan covers the first 64 KB of a body, in windows of 1,000 characters per line.
+MAX_SECRET_SCAN_CHARS = 64 * 1024
+SECRET_LINE_WINDOW = 1000
+SECRET_LINE_OVERLAP = 200
+MAX_HEADER_SCAN_CHARS = 4096
+
+
+def _secret_window(text: str) -> str:
+    """Text with very long lines cut into overlapping pieces, each on its own line.
+
+    The secret scanner's cost grows with the square of a line's length (a 32,000-character
+    line takes seconds), so a pasted blob is scanned in windows; overlap keeps a token that
+    straddles a cut whole in one piece. Line numbers shift only inside such blobs.
+    """
+    if all(len(line) <= SECRET_LINE_WINDOW for line in text.split("\n")):
+        return text
+    out = []
+    step = SECRET_LINE_WINDOW - SECRET_LINE_OVERLAP
+    for line in text.split("\n"):
+        if len(line) <= SECRET_LINE_WINDOW:
+            out.append(line)
+            continue
+        out.extend(
+            line[i : i + SECRET_LINE_WINDOW]
+            for i in range(0, len(line) - SECRET_LINE_OVERLAP, step)
+        )
+    return "\n".join(out)
+
+
+# Values that look random but are public by what the line says they are. Lint masks them
+# before the secret scan (the detectors in secret_scan.py are shared with the store's team
+# guard, which stays strict); each pattern names its context, so a bare token is still scanned.
+_PUBLIC_KEY = re.compile(
+    r"(?P<pre>(?i:\bpub(?:lic)?[ _-]?key)[^\w\n+/]{0,6}(?:is\s+|=\s*|:\s*)?[`'\"]?)"
+    r"(?P<v>[A-Za-z0-9+/]{20,}={0,2})"
+)
+_CHANNEL_ID = re.compile(r"(?P<pre>)\b(?P<v>[CG][A-Z0-9]{8,11})\b")
+_PUBLIC_VALUE_PATTERNS = (
+    # an environment variable's NAME (HOLIDAY_API_KEY), not its value
+    re.compile(r"(?P<pre>)(?<![\w=:])(?P<v>[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+)(?![\w=])"),
+    # a file name, or an absolute or home path: the path to a credential is not the credential
+    re.compile(
+        r"(?P<pre>)(?<![\w/])(?P<v>(?:~|/)?(?:[\w.-]+/)*[\w-]+\.(?:py|pyi|js|ts|tsx|json|ya?ml|"
+        r"toml|md|txt|csv|sh|go|rs|java|sql|ipynb|log|conf|cfg|ini|xml|html))(?![\w])"
+    ),
+    re.compile(r"(?P<pre>)(?<![\w/])(?P<v>~?/(?:[\w.-]+/)+[\w.-]*)"),
+    # an agent session id (ses_...), which names a transcript and grants nothing
+    re.compile(r"(?P<pre>)\b(?P<v>ses_[A-Za-z0-9]{16,})\b"),
+)
+# Lines that speak of a credential keep their identifier-like values: a password can be CamelCase.
+_CREDENTIAL_WORDS = re.compile(
+    r"(?i)pass(?:word|wd|phrase)?\b|\bpwd\b|secret|token|api[_ -]?key|credential|bearer"
+)
+_IDENTIFIER = re.compile(r"(?<![\w+/=-])[A-Za-z][A-Za-z0-9_]{7,}(?![\w+/=])")
+_WORDLIKE_PART = re.compile(r"[A-Z]?[a-z]{2,}")
+
+
+def _looks_like_identifier(token: str) -> bool:
+    """A CamelCase or snake_case name made mostly of word-like parts (AlphaXmfRpt1270LowLiq)."""
+    parts = _WORDLIKE_PART.findall(token)
+    return len(parts) >= 2 and sum(map(len, parts)) >= 0.6 * len(token)
+
+
+def _public(m: re.Match[str]) -> str:
+    return m.group("pre")
+
+
+# A memory that speaks of Google Docs or Drive holds document and folder ids: 25-50 characters
+# of [A-Za-z0-9_-]. They name a file (sharing settings decide who can open it) and are removed
+# before the scan, unless they carry a provider's key prefix.
+_DRIVE_CONTEXT = re.compile(
+    r"(?i)google\s*(?:docs|drive|sheets|slides)|(?:docs|drive)\.google\.com|구글\s*(?:드라이브|독스|문서)|"
+    r"谷歌(?:文档|云端硬盘)|\bfolders/"
+)
+_DRIVE_ID = re.compile(r"(?<![\w-])(?=[\w-]*\d)(?=[\w-]*[A-Za-z])[A-Za-z0-9_-]{25,50}(?![\w-])")
+_KEY_PREFIXES = (
+    "AIza",
+    "sk-",
+    "sk_",
+    "ghp_",
+    "gho_",
+    "ghs_",
+    "github_pat_",
+    "xox",
+    "AKIA",
+    "glpat-",
+)
+
+
+def mask_public_values(text: str) -> str:
+    """text with values that are public by context removed before the secret scan.
+
+    Public keys, chat channel ids on a line that says "channel", environment variable names,
+    file names and paths, agent session ids, Google Docs/Drive ids in a memory about those,
+    and (on lines that do not speak of a credential) CamelCase or snake_case identifiers look
+    random but grant nothing. The detectors
+    (secret_scan.py) are shared with the store's team guard, which stays strict; this context
+    handling is lint's own. Line breaks are kept, so line numbers hold.
+    """
+    text = _PUBLIC_KEY.sub(_public, text)
+    if _DRIVE_CONTEXT.search(text):
+        text = _DRIVE_ID.sub(
+            lambda m: m.group(0) if m.group(0).startswith(_KEY_PREFIXES) else "", text
+        )
+    lines = text.split("\n")
+    for i, line in enumerate(lines):
+        if "channel" in line.lower():
+            line = _CHANNEL_ID.sub(_public, line)
+        for pattern in _PUBLIC_VALUE_PATTERNS:
+            line = pattern.sub(_public, line)
+        if not _CREDENTIAL_WORDS.search(line):
+            line = _IDENTIFIER.sub(
+                lambda m: "" if _looks_like_identifier(m.group(0)) else m.group(0), line
+            )
+        lines[i] = line
+    return "\n".join(lines)
+
+
+def check_secrets(mem: MemoryText, c: Collector) -> None:
+
+    fm = mem.header
+    fields = {
+        "name": _secret_window(mask_public_values((fm.name or "")[:MAX_HEADER_SCAN_CHARS])),
+        "description": _secret_window(
+            mask_public_values((fm.description or "")[:MAX_HEADER_SCAN_CHARS])
+        ),
+        "body": _secret_window(mask_public_values(mem.body[:MAX_SECRET_SCAN_CHARS])),
+    }
+    findings = scan_for_secrets(fields)
+    if not findings:
+        return
+    team = mem.scope == "team"
+    first = findings[0]
+    line = mem.body_line + first.line - 1 if first.field == "body" else field_line(mem, first.field)
+    kinds = ", ".join(sorted({f.kind for f in findings}))
+    where = "team memory, shared with everyone in the project" if team else "private memory"
+    c.add(
+        "secret",
+        f"looks like a credential ({kinds}; e.g. `{first.excerpt}`) in {where}",
+        "remove it and name where it is stored instead (e.g. the vault entry); rotate it if it was shared",
+        line,
+        severity="error" if team else "warning",
+    )
