@@ -4,11 +4,19 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+from memdir_nb.cli_args import (
+    any_dir,
+    existing_dir,
+    existing_file,
+    finite_float,
+    new_path,
+    plural_of,
+    positive_int,
+)
 from memdir_nb.config import SELECTOR_NAMES, MemdirConfig
 from memdir_nb.constants import TEAM_DIRNAME
 from memdir_nb.demo import build_demo_memory_dir
@@ -21,70 +29,6 @@ from memdir_nb.lint import count_by_severity, lint_memory_dir
 from memdir_nb.recall import render_recall
 from memdir_nb.scan import format_memory_manifest, scan_memory_dir
 from memdir_nb.types import SCOPES
-
-
-def _plural(n: int, word: str, many: str | None = None) -> str:
-    from memdir_nb.where import plural
-
-    return plural(n, word, many)
-
-
-def _positive_int(raw: str) -> int:
-    """An argparse type: a whole number of at least 1."""
-    try:
-        value = int(raw)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{raw!r} is not a whole number; give e.g. 20") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"{raw} is less than 1; give a count of 1 or more")
-    return value
-
-
-def _finite_float(raw: str) -> float:
-    """An argparse type: a finite number (no nan or inf)."""
-    import math
-
-    try:
-        value = float(raw)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{raw!r} is not a number") from None
-    if not math.isfinite(value):
-        raise argparse.ArgumentTypeError(f"{raw!r} is not a finite number")
-    return value
-
-
-def _any_dir(raw: str) -> Path:
-    """An argparse type: an existing directory (any folder, not only a memory dir)."""
-    from memdir_nb.config import MemdirConfig
-
-    path = MemdirConfig.from_environment().expand_user(raw)
-    if not path.is_dir():
-        raise argparse.ArgumentTypeError(f"{raw!r} is not a directory")
-    return Path(os.path.abspath(path))
-
-
-def _existing_file(raw: str) -> Path:
-    """An argparse type: an existing file."""
-    path = Path(raw).expanduser()
-    if not path.is_file():
-        raise argparse.ArgumentTypeError(f"{raw!r} is not a file")
-    return path
-
-
-def _new_path(raw: str) -> Path:
-    """An argparse type: a non-empty path (the empty string would mean the current folder)."""
-    if not raw.strip():
-        raise argparse.ArgumentTypeError("the path is empty; give the folder to create")
-    return Path(raw)
-
-
-def _existing_dir(raw: str) -> Path:
-    path = MemdirConfig.from_environment().expand_user(raw)
-    if not path.is_dir():
-        raise argparse.ArgumentTypeError(
-            f"{raw!r} is not a directory; pass the memory dir (the folder holding MEMORY.md)"
-        )
-    return path
 
 
 def cmd_scan(args: argparse.Namespace) -> int:
@@ -114,7 +58,7 @@ def cmd_scan(args: argparse.Namespace) -> int:
     if manifest:
         print(manifest)
     shown = len(report.headers)
-    print(f"\n{_plural(shown, 'memory')} listed", end="")
+    print(f"\n{plural_of(shown, 'memory')} listed", end="")
     if report.total_found > shown:
         print(f" (newest {shown} of {report.total_found}; the rest are past the cap)", end="")
     print(".")
@@ -231,7 +175,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
         )
         return 2
     report = scan_memory_dir(path)
-    print(f"demo memory dir ready at {path} ({_plural(len(report.headers), 'memory')})")
+    print(f"demo memory dir ready at {path} ({plural_of(len(report.headers), 'memory')})")
     return 0
 
 
@@ -288,7 +232,7 @@ def cmd_lint(args: argparse.Namespace) -> int:
         for f in findings:
             print(f.format())
         print(
-            f"{_plural(counts['error'], 'error')}, {_plural(counts['warning'], 'warning')} "
+            f"{plural_of(counts['error'], 'error')}, {plural_of(counts['warning'], 'warning')} "
             f"in {args.dir}"
         )
     return 1 if counts["error"] else 0
@@ -370,8 +314,8 @@ def cmd_export(args: argparse.Namespace) -> int:
         return 2
     result = export_parquet(_claude_homes(args.home), args.parquet)
     print(
-        f"wrote {result.memories_path} ({_plural(result.memories, 'memory')}) and "
-        f"{result.dirs_path} ({_plural(result.dirs, 'memory dir')})"
+        f"wrote {result.memories_path} ({plural_of(result.memories, 'memory')}) and "
+        f"{result.dirs_path} ({plural_of(result.dirs, 'memory dir')})"
     )
     return 0
 
@@ -408,15 +352,15 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True)
 
     p = sub.add_parser("scan", help="list the memories a selector would see")
-    p.add_argument("dir", type=_existing_dir, help="the memory dir")
+    p.add_argument("dir", type=existing_dir, help="the memory dir")
     p.add_argument(
-        "--limit", type=_positive_int, default=200, help="how many memories to list (default 200)"
+        "--limit", type=positive_int, default=200, help="how many memories to list (default 200)"
     )
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.set_defaults(func=cmd_scan)
 
     p = sub.add_parser("index", help="report MEMORY.md against its 200-line / 25,000-byte caps")
-    p.add_argument("dir", type=_existing_dir, help="the memory dir")
+    p.add_argument("dir", type=existing_dir, help="the memory dir")
     p.add_argument(
         "--scope",
         choices=("all", *SCOPES),
@@ -428,7 +372,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_index)
 
     p = sub.add_parser("lint", help="check memories and indexes; exit 1 on errors")
-    p.add_argument("dir", type=_existing_dir, help="the memory dir")
+    p.add_argument("dir", type=existing_dir, help="the memory dir")
     p.add_argument(
         "--errors-only", action="store_true", help="list only findings of severity error"
     )
@@ -436,16 +380,16 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_lint)
 
     p = sub.add_parser("demo", help="build the bundled demo memory dir")
-    p.add_argument("dir", type=_new_path, help="where to create it")
+    p.add_argument("dir", type=new_path, help="where to create it")
     p.add_argument("--overwrite", action="store_true", help="replace an earlier demo dir there")
     p.add_argument(
-        "--now-ms", type=_finite_float, default=None, help="pretend 'now' is this epoch time in ms"
+        "--now-ms", type=finite_float, default=None, help="pretend 'now' is this epoch time in ms"
     )
     p.set_defaults(func=cmd_demo)
 
     p = sub.add_parser("recall", help="select memories for a query and print them as injected")
     p.add_argument("query", help="the user's message to find memories for")
-    p.add_argument("--dir", type=_existing_dir, required=True, help="the memory dir")
+    p.add_argument("--dir", type=existing_dir, required=True, help="the memory dir")
     p.add_argument(
         "--tool", action="append", metavar="NAME", help="a recently used tool (repeatable)"
     )
@@ -465,12 +409,12 @@ def build_parser() -> argparse.ArgumentParser:
     project_args = (
         (
             "--cwd",
-            {"type": _any_dir, "default": None, "help": "the project folder (default: here)"},
+            {"type": any_dir, "default": None, "help": "the project folder (default: here)"},
         ),
         (
             "--home",
             {
-                "type": _any_dir,
+                "type": any_dir,
                 "default": None,
                 "help": "the home folder to read ~/.claude from (default: $HOME)",
             },
@@ -478,7 +422,7 @@ def build_parser() -> argparse.ArgumentParser:
         (
             "--settings",
             {
-                "type": _existing_file,
+                "type": existing_file,
                 "default": None,
                 "help": "a settings file passed to Claude Code with --settings (the flag layer)",
             },
@@ -506,7 +450,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser(
         "list", help="every memory dir under a Claude home, with counts and index use"
     )
-    p.add_argument("--home", type=_any_dir, action="append", help=home_help)
+    p.add_argument("--home", type=any_dir, action="append", help=home_help)
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.set_defaults(func=cmd_list)
 
@@ -518,13 +462,13 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="OUT",
         help="the folder to write memories.parquet and dirs.parquet into",
     )
-    p.add_argument("--home", type=_any_dir, action="append", help=home_help)
+    p.add_argument("--home", type=any_dir, action="append", help=home_help)
     p.set_defaults(func=cmd_export)
 
     p = sub.add_parser(
         "rebuild-index", help="rewrite MEMORY.md (and team/MEMORY.md) from the topic files"
     )
-    p.add_argument("dir", type=_existing_dir, help="the memory dir")
+    p.add_argument("dir", type=existing_dir, help="the memory dir")
     p.add_argument(
         "--dry-run", action="store_true", help="print the new private index instead of writing it"
     )
