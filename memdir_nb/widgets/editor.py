@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 import ipywidgets as widgets
 import traitlets
 
+from memdir_nb.constants import TRASH_DIRNAME
 from memdir_nb.types import (
     MEMORY_TYPES,
     SCOPES,
@@ -151,7 +152,7 @@ class MemoryEditor(MemdirView):
         self.forget_button = classed(
             widgets.Button(
                 layout=widgets.Layout(width="auto"),
-                description="Forget (move to .trash)",
+                description=f"Forget (move to {TRASH_DIRNAME})",
                 button_style="warning",
                 icon="trash",
             ),

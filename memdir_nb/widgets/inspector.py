@@ -72,7 +72,8 @@ class IndexInspector(MemdirView):
                 description="Rebuild both indexes",
                 icon="wrench",
                 button_style="warning",
-                tooltip="Regenerate MEMORY.md and team/MEMORY.md from the topic files' frontmatter",
+                tooltip=f"Regenerate {index_title('private')} and {index_title('team')} "
+                "from the topic files' frontmatter",
             ),
             "memdir-inspector-rebuild",
         )
