@@ -46,6 +46,11 @@ ERRORS_TITLE = "Not saved until fixed"
 WARNINGS_TITLE = "Saved anyway, but worth fixing"
 
 
+def _count(n: int, noun: str) -> str:
+    """'1 error', '2 errors'."""
+    return f"{n} {noun}{'' if n == 1 else 's'}"
+
+
 def verdict_html(messages: list[str], kind: str) -> str:
     """A titled list of the verdict's errors or warnings ('' when there are none)."""
     if not messages:
@@ -264,7 +269,8 @@ class MemoryEditor(MemdirView):
         check = self.update_preview()
         if check.errors:
             self._set_status(
-                f"Not saved: fix the {len(check.errors)} problem(s) listed above.", error=True
+                f"Not saved: fix the {_count(len(check.errors), 'error')} listed above.",
+                error=True,
             )
             return None
         store = MemoryStore(self.memory_dir, config=self.config, now_ms=self.now_ms())

@@ -236,6 +236,7 @@ def test_errors_appear_when_save_is_pressed_on_a_blank_form(mem, config):
     e.save_button.click()
     assert "no memory type given" in e.errors_box.value
     assert "Not saved" in e.status_text and e.last_saved is None
+    assert f"fix the {len(e.errors)} errors listed above" in e.status_text
     assert snapshot(mem) == before
 
 
@@ -243,3 +244,11 @@ def test_a_refresh_from_another_tab_does_not_reveal_errors(mem, config):
     e = MemoryEditor(mem, now_ms=NOW, config=config)
     e.refresh()
     assert e.errors_box.value == "" and not e.show_errors
+
+
+def test_a_single_error_is_counted_in_the_singular(mem, config):
+    e = MemoryEditor(mem, now_ms=NOW, config=config)
+    e.fill(type="reference", name="Board", description="", body="Grafana board x.")
+    e.save_button.click()
+    assert e.error_codes == ["description"]
+    assert "fix the 1 error listed above" in e.status_text
