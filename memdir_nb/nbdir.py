@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from memdir_nb.constants import ENTRYPOINT_NAME, LOGS_DIRNAME, TEAM_DIRNAME
+from memdir_nb.types import Scope
 
 if TYPE_CHECKING:  # pragma: no cover
     from memdir_nb.config import MemdirConfig
@@ -24,7 +25,7 @@ if TYPE_CHECKING:  # pragma: no cover
 class ScopeIndexText:
     """One scope's MEMORY.md as a notebook shows it: where it is and its text (None: no file)."""
 
-    scope: str  # "private" or "team"
+    scope: Scope
     folder: Path
     text: str | None
 
@@ -61,16 +62,15 @@ class DirProfile:
 
     def summary(self) -> str:
         """One line: what the dir holds."""
+        from memdir_nb.views.common import index_title
+
         parts = [
             f"{self.private_files} private memories",
             f"{self.team_files} team memories" if self.has_team_dir else "no team/ folder",
             "private index: " + (ENTRYPOINT_NAME if self.private_index else "none"),
         ]
         if self.has_team_dir:
-            parts.append(
-                "team index: "
-                + (f"{TEAM_DIRNAME}/{ENTRYPOINT_NAME}" if self.team_index else "none")
-            )
+            parts.append("team index: " + (index_title("team") if self.team_index else "none"))
         if self.log_files:
             parts.append(f"daily log files: {self.log_files} (not scanned)")
         return ", ".join(parts)
@@ -101,7 +101,7 @@ class DirProfile:
         if self.has_team_dir:
             out.append(
                 ScopeIndexText(
-                    TEAM_DIRNAME,
+                    "team",
                     self.team_folder,
                     read_entrypoint(self.team_folder) if self.team_index else None,
                 )

@@ -14,20 +14,14 @@ from memdir_nb.views.browser import (
     MemoryRow,
     filter_rows,
     freshness_badge,
+    index_problems,
     memory_detail,
     memory_rows,
     rows_summary,
 )
-from memdir_nb.views.common import STALE_AFTER_DAYS, is_demo_dir, scope_of
+from memdir_nb.views.common import STALE_AFTER_DAYS, is_demo_dir
 from memdir_nb.views.dream import GateRow, gate_rows, would_run
-from memdir_nb.views.editor import (
-    DraftCheck,
-    RelativeDate,
-    absolute_date_for,
-    check_draft,
-    compose_body,
-    find_relative_dates,
-)
+from memdir_nb.views.editor import FILE_NAME_TAKEN, DraftCheck, check_draft, compose_body
 from memdir_nb.views.freshness import AGE_BINS, UNTYPED, FreshnessData, freshness_data
 from memdir_nb.views.inspector import DroppedLine, IndexBudget, index_budget
 from memdir_nb.views.recall import RecallPreview, recall_preview, recorded_request, request_json
@@ -44,6 +38,7 @@ from memdir_nb.views.team import PromotionVerdict, ScopeRule, promotion_verdict,
 __all__ = [
     "AGE_BINS",
     "ATTACK_EXAMPLES",
+    "FILE_NAME_TAKEN",
     "KEY_CHECKS",
     "MAX_PREVIEW_BYTES",
     "STALE_AFTER_DAYS",
@@ -59,18 +54,16 @@ __all__ = [
     "MemoryRow",
     "PromotionVerdict",
     "RecallPreview",
-    "RelativeDate",
     "ScopeRule",
-    "absolute_date_for",
     "check_draft",
     "check_team_key",
     "compose_body",
     "filter_rows",
-    "find_relative_dates",
     "freshness_badge",
     "freshness_data",
     "gate_rows",
     "index_budget",
+    "index_problems",
     "is_demo_dir",
     "memory_detail",
     "memory_rows",
@@ -80,7 +73,6 @@ __all__ = [
     "recorded_request",
     "request_json",
     "rows_summary",
-    "scope_of",
     "scope_rules",
     "would_run",
 ]

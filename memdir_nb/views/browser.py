@@ -7,14 +7,10 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from memdir_nb.constants import ENTRYPOINT_NAME, TEAM_DIRNAME
+from memdir_nb.config import resolve_now_ms
+from memdir_nb.constants import TEAM_DIRNAME
 from memdir_nb.types import Scope
-from memdir_nb.views.common import (
-    STALE_AFTER_DAYS,
-    ProgressFn,
-    now_or_wall_clock,
-    scope_of,
-)
+from memdir_nb.views.common import STALE_AFTER_DAYS, ProgressFn, index_title
 
 MAX_PREVIEW_BYTES = 64 * 1024  # the detail pane shows at most this much of a file
 
@@ -24,6 +20,7 @@ __all__ = [
     "MemoryRow",
     "filter_rows",
     "freshness_badge",
+    "index_problems",
     "memory_detail",
     "memory_rows",
     "rows_summary",
@@ -66,6 +63,23 @@ def _index_lines(memory_dir: Path) -> dict[str, str]:
     return lines
 
 
+def index_problems(memory_dir: str | os.PathLike[str]) -> dict[str, str]:
+    """Each scope's reason its MEMORY.md was not (wholly) read, as the contained reader gives it.
+
+    Only scopes with a reason are listed: a FIFO or a link out of the dir counts as missing (lint
+    reports it as index-refused), and a file past the read cap is read only in part.
+    """
+    from memdir_nb.index import load_entrypoint
+
+    root = Path(os.path.abspath(os.fspath(memory_dir)))
+    found: dict[str, str] = {}
+    for scope, scope_dir in (("private", root), ("team", root / TEAM_DIRNAME)):
+        note = load_entrypoint(scope_dir, memory_dir=root).note()
+        if note:
+            found[scope] = note
+    return found
+
+
 def memory_rows(
     memory_dir: str | os.PathLike[str],
     *,
@@ -77,7 +91,7 @@ def memory_rows(
     from memdir_nb.age import memory_age, memory_age_days
     from memdir_nb.scan import scan_memory_dir
 
-    now = now_or_wall_clock(now_ms)
+    now = resolve_now_ms(now_ms)
     root = Path(os.path.abspath(os.fspath(memory_dir)))
     headers = scan_memory_dir(root, limit=None).headers
     indexed = _index_lines(root)
@@ -88,7 +102,7 @@ def memory_rows(
             MemoryRow(
                 filename=h.filename,
                 file_path=h.file_path,
-                scope=scope_of(h.filename),
+                scope=h.scope,
                 type=h.type.value if h.type is not None else "",
                 name=h.name or "",
                 description=h.description or "",
@@ -161,7 +175,7 @@ def memory_detail(row: MemoryRow, *, now_ms: float | None = None) -> MemoryDetai
     except ReadRefused as exc:  # a FIFO or a link out planted since the scan: say so, read nothing
         text, truncated = f"(not shown: {exc})", False
     note = memory_freshness_note(row.mtime_ms, now_ms)
-    index_file = f"{TEAM_DIRNAME}/{ENTRYPOINT_NAME}" if row.scope == "team" else ENTRYPOINT_NAME
+    index_file = index_title(row.scope)
     return MemoryDetail(
         row=row,
         text=text,

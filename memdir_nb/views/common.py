@@ -1,27 +1,25 @@
-"""What several view-models share: the stale threshold, the clock, a file's scope, the demo check."""
+"""What several view-models share: the stale threshold, the progress callback, an index's title, the demo check.
+
+The clock is `memdir_nb.config.resolve_now_ms` and a file's scope is its header's `scope`
+(or `memdir_nb.types.scope_of_path`); neither is worked out again here.
+"""
 
 from __future__ import annotations
 
 import os
-import time
 from collections.abc import Callable
 from pathlib import Path
 
-from memdir_nb.constants import TEAM_DIRNAME
+from memdir_nb.constants import ENTRYPOINT_NAME, TEAM_DIRNAME
 from memdir_nb.types import Scope
 
 STALE_AFTER_DAYS = 90  # the views' default "worth checking" age; the widgets let users move it
 ProgressFn = Callable[[int, int], None]
 
 
-def now_or_wall_clock(now_ms: float | None) -> float:
-    """now_ms when given, else the wall clock, in milliseconds since the epoch."""
-    return time.time() * 1000.0 if now_ms is None else float(now_ms)
-
-
-def scope_of(filename: str) -> Scope:
-    """'team' for a filename under team/ (relative to the memory dir), else 'private'."""
-    return "team" if filename.startswith(TEAM_DIRNAME + "/") else "private"
+def index_title(scope: Scope | str) -> str:
+    """A scope's index as the views name it, relative to the memory dir ('team/MEMORY.md')."""
+    return f"{TEAM_DIRNAME}/{ENTRYPOINT_NAME}" if scope == "team" else ENTRYPOINT_NAME
 
 
 def is_demo_dir(memory_dir: str | os.PathLike[str]) -> bool:

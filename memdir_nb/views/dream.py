@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from memdir_nb.views.common import now_or_wall_clock
+from memdir_nb.config import resolve_now_ms
 
 if TYPE_CHECKING:  # pragma: no cover
     from memdir_nb.dream import GateResult
@@ -44,7 +44,7 @@ def gate_rows(
     if not last:
         rows.append(GateRow("time", "open", "never consolidated"))
     else:
-        hours = (now_or_wall_clock(now_ms) - last) / HOUR_MS
+        hours = (resolve_now_ms(now_ms) - last) / HOUR_MS
         rows.append(
             GateRow(
                 "time",

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from memdir_nb.constants import TEAM_DIRNAME
-from memdir_nb.types import Scope
+from memdir_nb.types import SCOPES, Scope
 
 __all__ = ["DroppedLine", "IndexBudget", "index_budget"]
 
@@ -61,8 +61,8 @@ def index_budget(memory_dir: str | os.PathLike[str], scope: Scope = "private") -
         truncate_entrypoint_content,
     )
 
-    if scope not in ("private", "team"):
-        raise ValueError(f"scope must be 'private' or 'team', got {scope!r}")
+    if scope not in SCOPES:
+        raise ValueError(f"scope must be one of {', '.join(map(repr, SCOPES))}, got {scope!r}")
     scope_dir = Path(memory_dir) / TEAM_DIRNAME if scope == "team" else Path(memory_dir)
     loaded = load_entrypoint(scope_dir, memory_dir=memory_dir)
     raw = loaded.text

@@ -8,8 +8,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from memdir_nb.constants import TEAM_DIRNAME
-from memdir_nb.types import MEMORY_TYPES, TYPE_GUIDANCE, MemoryType, Scope
-from memdir_nb.views.common import scope_of
+from memdir_nb.types import MEMORY_TYPES, TYPE_GUIDANCE, Scope, scope_of_path, scope_violation
 
 if TYPE_CHECKING:  # pragma: no cover
     from memdir_nb.secret_scan import SecretFinding
@@ -60,18 +59,19 @@ def promotion_verdict(memory_dir: str | os.PathLike[str], filename: str) -> Prom
     from memdir_nb.frontmatter import parse_memory_file
     from memdir_nb.secret_scan import scan_for_secrets
 
-    if scope_of(filename) == "team":
+    if scope_of_path(filename) == "team":
         return PromotionVerdict(filename, False, ["it is already in team memory"], [])
     fm, body = parse_memory_file(Path(memory_dir) / filename, root=memory_dir)
     reasons: list[str] = []
-    if fm.type is MemoryType.USER:
-        reasons.append("user memories are always private")
+    violation = scope_violation(fm.type, "team")
+    if violation:
+        reasons.append(violation)
     elif fm.type is None:
         reasons.append(f"it has no valid type (found {fm.raw_type!r}); set one first")
     if not (fm.name or "").strip() or not (fm.description or "").strip():
         reasons.append("its frontmatter lacks a name or description")
     if (Path(memory_dir) / TEAM_DIRNAME / filename).exists():
-        reasons.append(f"team/{filename} already exists")
+        reasons.append(f"{TEAM_DIRNAME}/{filename} already exists")
     findings = scan_for_secrets(
         {"name": fm.name or "", "description": fm.description or "", "body": body}
     )

@@ -86,13 +86,11 @@ class MemdirView(widgets.VBox):
         self._fixed_now_ms = now_ms
         self.add_class("memdir-view")
 
-    def now_ms(self) -> float | None:
-        """The view's clock: the fixed now_ms, else the config's clock, else None (wall clock)."""
-        if self._fixed_now_ms is not None:
-            return float(self._fixed_now_ms)
-        if self.config is not None:
-            return self.config.now_ms()
-        return None
+    def now_ms(self) -> float:
+        """The view's clock: the fixed now_ms, else the config's clock, else the wall clock."""
+        from memdir_nb.config import resolve_now_ms
+
+        return resolve_now_ms(self._fixed_now_ms, self.config)
 
     def refresh(self) -> None:
         """Re-read the memory dir and redraw (each view defines what that means)."""

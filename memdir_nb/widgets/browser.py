@@ -4,10 +4,11 @@ DOM classes: memdir-browser (the view), memdir-browser-type, memdir-browser-scop
 memdir-browser-age, memdir-browser-search (filters), memdir-browser-table (HTML table: the
 one list of memories), memdir-browser-list (a combobox: type or pick a file name to open it;
 its suggestions stay hidden until asked for, so the list is not drawn a second time), memdir-browser-detail (file, index line, freshness note),
-memdir-browser-progress, memdir-browser-refresh, memdir-browser-summary.
+memdir-browser-progress, memdir-browser-refresh, memdir-browser-summary, and
+memdir-browser-index-problems (why an index counts as missing, the contained reader's reason).
 
-State lives in traitlets (rows, visible_rows, selected); the table, summary and detail pane
-follow them through observe/dlink.
+State lives in traitlets (rows, visible_rows, selected, index_problems); the table, summary and
+detail pane follow them through observe/dlink.
 """
 
 from __future__ import annotations
@@ -18,9 +19,9 @@ from typing import TYPE_CHECKING, Any
 import ipywidgets as widgets
 import traitlets
 
-from memdir_nb.types import TYPE_NAMES
+from memdir_nb.types import SCOPES, TYPE_NAMES
 from memdir_nb.views import browser as view
-from memdir_nb.views.common import STALE_AFTER_DAYS
+from memdir_nb.views.common import STALE_AFTER_DAYS, index_title
 from memdir_nb.widgets._common import MemdirView, badge, classed, esc, pre
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -35,6 +36,14 @@ AGE_CHOICES = (
 )
 
 
+def _problems_html(problems: dict[str, str]) -> str:
+    """One line per index the contained reader would not (wholly) read ('' when none)."""
+    items = "".join(
+        f"<li><b>{esc(index_title(scope))}</b>: {esc(why)}</li>" for scope, why in problems.items()
+    )
+    return f'<ul style="color:#b2182b">{items}</ul>' if items else ""
+
+
 class MemoryBrowser(MemdirView):
     """Every memory by type, scope and age; selecting one shows its file, index line and freshness note."""
 
@@ -45,6 +54,7 @@ class MemoryBrowser(MemdirView):
         help="the rows the filters let through"
     )
     selected = traitlets.Instance(view.MemoryDetail, allow_none=True)
+    index_problems = traitlets.Dict(help="scope -> why its MEMORY.md was not (wholly) read")
     stale_after_days = traitlets.Int(STALE_AFTER_DAYS)
 
     def __init__(
@@ -65,7 +75,7 @@ class MemoryBrowser(MemdirView):
             "memdir-browser-type",
         )
         self.scope_filter = classed(
-            widgets.ToggleButtons(options=[ALL, "private", "team"], value=ALL, description="scope"),
+            widgets.ToggleButtons(options=[ALL, *SCOPES], value=ALL, description="scope"),
             "memdir-browser-scope",
         )
         self.age_filter = classed(
@@ -88,6 +98,7 @@ class MemoryBrowser(MemdirView):
         )
         self.summary = classed(widgets.HTML(), "memdir-browser-summary")
         self.table = classed(widgets.HTML(), "memdir-browser-table")
+        self.problems_box = classed(widgets.HTML(), "memdir-browser-index-problems")
         self.chooser = classed(
             widgets.Combobox(
                 options=[],
@@ -107,6 +118,7 @@ class MemoryBrowser(MemdirView):
         self.observe(self._show_summary, names=["rows", "visible_rows"])
         self.observe(self._show_choices, names="visible_rows")
         widgets.dlink((self, "visible_rows"), (self.table, "value"), self._render_table)
+        widgets.dlink((self, "index_problems"), (self.problems_box, "value"), _problems_html)
         widgets.dlink((self, "selected"), (self.detail, "value"), self._render_detail)
         self.chooser.observe(self._on_choose, names="value")
         self.refresh_button.on_click(lambda _b: self.refresh())
@@ -115,6 +127,7 @@ class MemoryBrowser(MemdirView):
             widgets.HBox([self.type_filter, self.age_filter, self.search]),
             widgets.HBox([self.scope_filter, self.refresh_button, self.progress]),
             self.summary,
+            self.problems_box,
             self.table,
             self.chooser,
             self.detail,
@@ -139,6 +152,7 @@ class MemoryBrowser(MemdirView):
         )
         self.progress.max = max(len(rows), 1)
         self.progress.value = self.progress.max
+        self.index_problems = view.index_problems(self.memory_dir)
         self.rows = rows  # observers re-filter, redraw and keep the selection when it still exists
 
     def select(self, filename: str | None) -> None:

@@ -22,6 +22,7 @@ import ipywidgets as widgets
 import traitlets
 
 from memdir_nb import dream
+from memdir_nb.constants import TRASH_DIRNAME
 from memdir_nb.views import dream as view
 from memdir_nb.widgets._common import MemdirView, classed, esc, pre
 
@@ -84,7 +85,7 @@ class DreamPlanner(MemdirView):
                 icon="check",
                 button_style="warning",
                 disabled=True,
-                tooltip="Change only the ticked actions; old versions go to .trash/",
+                tooltip=f"Change only the ticked actions; old versions go to {TRASH_DIRNAME}/",
             ),
             "memdir-dream-apply",
         )
@@ -284,7 +285,11 @@ class DreamPlanner(MemdirView):
         self.last_result = result
         self._set_status(
             f"Applied {len(self.approved)} action(s): changed {', '.join(result.changed) or 'nothing'}"
-            + (f"; moved to .trash/: {', '.join(result.trashed)}" if result.trashed else "")
+            + (
+                f"; moved to {TRASH_DIRNAME}/: {', '.join(result.trashed)}"
+                if result.trashed
+                else ""
+            )
             + ". Restore puts every file back."
         )
         self._show_diff()

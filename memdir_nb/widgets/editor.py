@@ -6,9 +6,13 @@ memdir-editor-why, memdir-editor-how, memdir-editor-errors, memdir-editor-warnin
 memdir-editor-preview-file, memdir-editor-preview-index, memdir-editor-save,
 memdir-editor-forget-choice, memdir-editor-forget, memdir-editor-status.
 
-State lives in traitlets (errors, warnings, previews, status); the boxes follow through
-observe/dlink. An untouched form shows no errors: they appear once a field is committed or
-Save is pressed (`show_errors`), though `errors` always holds the current verdict.
+The checks are the store's: `errors` and `warnings` are the messages of
+`memdir_nb.draft.validate_draft`'s verdict (the one MemoryStore.save applies), each problem
+named once. Errors (red, under "Not saved until fixed") refuse the save; warnings (amber,
+under "Saved anyway") do not. State lives in traitlets (errors, warnings, their codes,
+previews, status); the boxes follow through observe/dlink. An untouched form shows no errors:
+they appear once a field is committed or Save is pressed (`show_errors`), though `errors`
+always holds the current verdict.
 """
 
 from __future__ import annotations
@@ -20,8 +24,17 @@ from typing import TYPE_CHECKING, Any
 import ipywidgets as widgets
 import traitlets
 
-from memdir_nb.types import MEMORY_TYPES, TYPE_GUIDANCE, default_scope, parse_memory_type
+from memdir_nb.constants import TRASH_DIRNAME
+from memdir_nb.types import (
+    MEMORY_TYPES,
+    SCOPES,
+    TYPE_GUIDANCE,
+    default_scope,
+    parse_memory_type,
+    scope_of_path,
+)
 from memdir_nb.views import editor as view
+from memdir_nb.views.common import index_title
 from memdir_nb.widgets._common import MemdirView, classed, esc, message_list, pre, status_html
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -29,13 +42,30 @@ if TYPE_CHECKING:  # pragma: no cover
 
 NO_TYPE = ""
 FILL_IN = "(fill in type, name and description)"
+ERRORS_TITLE = "Not saved until fixed"
+WARNINGS_TITLE = "Saved anyway, but worth fixing"
+
+
+def _count(n: int, noun: str) -> str:
+    """'1 error', '2 errors'."""
+    return f"{n} {noun}{'' if n == 1 else 's'}"
+
+
+def verdict_html(messages: list[str], kind: str) -> str:
+    """A titled list of the verdict's errors or warnings ('' when there are none)."""
+    if not messages:
+        return ""
+    title = ERRORS_TITLE if kind == "error" else WARNINGS_TITLE
+    return f"<b>{esc(title)}</b>" + message_list(messages, kind)
 
 
 class MemoryEditor(MemdirView):
     """Fill in a memory, see the file and index line it makes, then save or forget via MemoryStore."""
 
     errors = traitlets.List(traitlets.Unicode(), help="what blocks a save, always up to date")
-    warnings = traitlets.List(traitlets.Unicode())
+    warnings = traitlets.List(traitlets.Unicode(), help="what the save goes ahead with")
+    error_codes = traitlets.List(traitlets.Unicode(), help="the errors' codes (draft.DraftProblem)")
+    warning_codes = traitlets.List(traitlets.Unicode(), help="the warnings' codes")
     show_errors = traitlets.Bool(False, help="True once a field was committed or Save pressed")
     preview_file = traitlets.Unicode("")
     preview_index_line = traitlets.Unicode("")
@@ -63,9 +93,7 @@ class MemoryEditor(MemdirView):
         )
         self.guidance = classed(widgets.HTML(), "memdir-editor-guidance")
         self.scope_toggle = classed(
-            widgets.ToggleButtons(
-                options=["private", "team"], value="private", description="scope"
-            ),
+            widgets.ToggleButtons(options=list(SCOPES), value=SCOPES[0], description="scope"),
             "memdir-editor-scope",
         )
         self.scope_rule = classed(widgets.HTML(), "memdir-editor-scope-rule")
@@ -129,7 +157,7 @@ class MemoryEditor(MemdirView):
         self.forget_button = classed(
             widgets.Button(
                 layout=widgets.Layout(width="auto"),
-                description="Forget (move to .trash)",
+                description=f"Forget (move to {TRASH_DIRNAME})",
                 button_style="warning",
                 icon="trash",
             ),
@@ -150,7 +178,7 @@ class MemoryEditor(MemdirView):
             control.observe(self._on_commit, names="value")
         self.observe(self._show_errors, names=["errors", "show_errors"])
         widgets.dlink(
-            (self, "warnings"), (self.warnings_box, "value"), lambda w: message_list(w, "warning")
+            (self, "warnings"), (self.warnings_box, "value"), lambda w: verdict_html(w, "warning")
         )
         widgets.dlink(
             (self, "preview_file"), (self.preview_file_box, "value"), lambda t: pre(t or FILL_IN)
@@ -211,7 +239,7 @@ class MemoryEditor(MemdirView):
         self.update_preview()
 
     def update_preview(self) -> view.DraftCheck:
-        """Re-check the form; the errors, warnings and both previews follow the new state."""
+        """Take the store's verdict on the form; the errors, warnings and previews follow it."""
         check = view.check_draft(
             self.memory_dir,
             name=self.name_input.value,
@@ -223,8 +251,11 @@ class MemoryEditor(MemdirView):
             scope=self.scope_toggle.value,
             now_ms=self.now_ms(),
         )
-        self.errors = list(check.errors)
-        self.warnings = list(check.warnings)
+        with self.hold_trait_notifications():
+            self.errors = check.errors
+            self.warnings = check.warnings
+            self.error_codes = [p.code for p in check.verdict.errors]
+            self.warning_codes = [p.code for p in (*check.verdict.warnings, *check.notes)]
         self.preview_file = check.preview_file
         self.preview_index_line = check.preview_index_line
         self.relative_path = check.relative_path
@@ -238,7 +269,8 @@ class MemoryEditor(MemdirView):
         check = self.update_preview()
         if check.errors:
             self._set_status(
-                f"Not saved: fix the {len(check.errors)} problem(s) listed above.", error=True
+                f"Not saved: fix the {_count(len(check.errors), 'error')} listed above.",
+                error=True,
             )
             return None
         store = MemoryStore(self.memory_dir, config=self.config, now_ms=self.now_ms())
@@ -256,12 +288,10 @@ class MemoryEditor(MemdirView):
             self.errors = [str(err)]
             self._set_status("Not saved: the store refused it (see above).", error=True)
             return None
-        self.warnings = self.warnings + [w for w in store.warnings if w not in self.warnings]
+        # store.warnings repeats the verdict's warnings (already shown), so nothing is added
         self.last_saved = path
         rel = path.relative_to(self.memory_dir).as_posix()
-        self._set_status(
-            f"Saved {rel} and its line in {'team/' if rel.startswith('team/') else ''}MEMORY.md."
-        )
+        self._set_status(f"Saved {rel} and its line in {index_title(scope_of_path(rel))}.")
         self._refresh_forget_choices()
         self._changed()
         return path
@@ -302,7 +332,7 @@ class MemoryEditor(MemdirView):
 
     def _show_errors(self, _change: Any = None) -> None:
         shown = self.errors if self.show_errors else []
-        self.errors_box.value = message_list(shown, "error")
+        self.errors_box.value = verdict_html(shown, "error")
         self.save_button.disabled = bool(shown)
 
     def _show_index_preview(self, _change: Any = None) -> None:

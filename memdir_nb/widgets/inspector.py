@@ -3,6 +3,8 @@
 DOM classes: memdir-inspector (the view), memdir-inspector-private and memdir-inspector-team
 (one panel per scope), memdir-inspector-lines and memdir-inspector-bytes (the gauges),
 memdir-inspector-dropped (the dropped lines, each in a <mark>), memdir-inspector-warning,
+memdir-inspector-problem (why the contained reader treats an index as missing, or what its
+read cap cut: the same reason lint reports as index-refused),
 memdir-inspector-rebuild-preview, memdir-inspector-rebuild, memdir-inspector-status.
 
 The two panels share the row equally and wrap long index lines, so the private panel stays
@@ -17,9 +19,10 @@ from typing import TYPE_CHECKING, Any
 import ipywidgets as widgets
 import traitlets
 
-from memdir_nb.constants import ENTRYPOINT_NAME, TEAM_DIRNAME
+from memdir_nb.constants import TEAM_DIRNAME
 from memdir_nb.types import SCOPES
 from memdir_nb.views import inspector as view
+from memdir_nb.views.common import index_title
 from memdir_nb.widgets._common import MemdirView, classed, esc, pre
 
 # Each scope's panel takes half the row (flex-basis 0, allowed to shrink below its content).
@@ -48,6 +51,7 @@ class IndexInspector(MemdirView):
     budgets = traitlets.Dict(help="scope -> view.IndexBudget")
     dropped_lines = traitlets.Dict(help="scope -> the lines loading drops")
     warnings = traitlets.Dict(help="scope -> the warning appended to the prompt ('' when none)")
+    problems = traitlets.Dict(help="scope -> why the index counts as missing ('' when none)")
     rebuild_preview = traitlets.Dict(help="scope -> (lines, bytes, still cut) after a rebuild")
     status_text = traitlets.Unicode("")
 
@@ -68,7 +72,8 @@ class IndexInspector(MemdirView):
                 description="Rebuild both indexes",
                 icon="wrench",
                 button_style="warning",
-                tooltip="Regenerate MEMORY.md and team/MEMORY.md from the topic files' frontmatter",
+                tooltip=f"Regenerate {index_title('private')} and {index_title('team')} "
+                "from the topic files' frontmatter",
             ),
             "memdir-inspector-rebuild",
         )
@@ -97,6 +102,7 @@ class IndexInspector(MemdirView):
         with self.hold_trait_notifications():
             self.dropped_lines = {s: b.dropped_lines for s, b in budgets.items()}
             self.warnings = {s: b.warning for s, b in budgets.items()}
+            self.problems = {s: b.problem for s, b in budgets.items()}
             self.rebuild_preview = previews
             self.budgets = budgets
 
@@ -132,9 +138,10 @@ class IndexInspector(MemdirView):
 
     @staticmethod
     def _panel(b: view.IndexBudget, preview: tuple[int, int, bool] | None) -> widgets.VBox:
-        title = f"{TEAM_DIRNAME}/{ENTRYPOINT_NAME}" if b.scope == "team" else ENTRYPOINT_NAME
+        title = index_title(b.scope)
+        missing = " (treated as missing)" if b.problem and not b.exists else " (missing)"
         head = widgets.HTML(
-            f"<h4>{esc(title)}{'' if b.exists else ' (missing)'}</h4>"
+            f"<h4>{esc(title)}{'' if b.exists else missing}</h4>"
             f"<p>{b.line_count} of {b.max_lines} lines ({b.line_fraction:.0%}), "
             f"{b.byte_count:,} of {b.max_bytes:,} bytes ({b.byte_fraction:.0%}); "
             f"{b.kept_line_count} lines reach the prompt.</p>"
@@ -162,6 +169,15 @@ class IndexInspector(MemdirView):
             ),
             "memdir-inspector-warning",
         )
+        problem = classed(
+            widgets.HTML(
+                f'<p style="color:#b2182b;{WRAP}"><b>{"Partly read" if b.exists else "Not read"}:</b> '
+                f"{esc(b.problem)}</p>"
+                if b.problem
+                else ""
+            ),
+            "memdir-inspector-problem",
+        )
         if preview is None:
             after = "<p>No folder for this scope, so a rebuild writes nothing here.</p>"
         else:
@@ -173,7 +189,7 @@ class IndexInspector(MemdirView):
         rebuild = classed(widgets.HTML(after), "memdir-inspector-rebuild-preview")
         return classed(
             widgets.VBox(
-                [head, lines, size, warning, dropped, rebuild],
+                [head, problem, lines, size, warning, dropped, rebuild],
                 layout=widgets.Layout(**PANEL_LAYOUT),
             ),
             f"memdir-inspector-{b.scope}",

@@ -81,7 +81,7 @@ class PathSecurityLab(MemdirView):
         self.plant_button = classed(
             widgets.Button(
                 layout=widgets.Layout(width="auto"),
-                description="Plant example symlink in team/",
+                description=f"Plant example symlink in {TEAM_DIRNAME}/",
                 icon="link",
                 button_style="danger",
                 disabled=True,

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 import ipywidgets as widgets
 import traitlets
 
+from memdir_nb.constants import TEAM_DIRNAME
 from memdir_nb.views import browser as rows_view
 from memdir_nb.views import team as view
 from memdir_nb.widgets._common import MemdirView, classed, esc, message_list, status_html
@@ -146,7 +147,7 @@ class TeamScopeView(MemdirView):
         except ValueError as err:  # validation, secret found, path traversal
             self._fail(f"Not promoted: {err}")
             return None
-        return self._moved(moved, f"Promoted {target} to team/; both indexes updated.")
+        return self._moved(moved, f"Promoted {target} to {TEAM_DIRNAME}/; both indexes updated.")
 
     def demote(self, filename: str | None = None) -> Path | None:
         """Demote a team memory (the chosen one by default) via MemoryStore.demote."""

@@ -71,3 +71,14 @@ def test_rows_summary_counts_shown_total_team_and_stale(demo_mem, demo_now_ms):
     shown, total, n_team, stale = view.rows_summary(rows, team, 90)
     assert (shown, total, n_team) == (len(team), 40, len(team))
     assert stale == sum(r.age_days >= 90 for r in rows)
+
+
+def test_index_problems_names_the_scope_whose_index_is_a_fifo(tmp_path):
+    import os
+
+    d = tmp_path / "m"
+    (d / "team").mkdir(parents=True)
+    os.mkfifo(d / "team" / "MEMORY.md")
+    problems = view.index_problems(d)
+    assert list(problems) == ["team"]
+    assert problems["team"].endswith("treated as missing")

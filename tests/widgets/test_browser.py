@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+import html
+
 import ipywidgets as widgets
 
 from memdir_nb.widgets import MemoryBrowser
@@ -106,3 +108,20 @@ def test_rows_and_selection_are_traits_that_drive_the_display(mem, config):
     assert seen == ["visible_rows", "selected"]
     assert "<b>1</b> of 40 memories shown" in b.summary.value
     assert "Grafana folder" in b.detail.value
+
+
+def test_a_refused_index_shows_the_readers_reason(mem, tmp_path, config):
+    outside = tmp_path / "outside.md"
+    outside.write_text("- [Stolen](x.md) - not ours\n")
+    (mem / "MEMORY.md").unlink()
+    (mem / "MEMORY.md").symlink_to(outside)
+    b = MemoryBrowser(mem, now_ms=NOW, config=config)
+    assert set(b.index_problems) == {"private"}
+    reason = b.index_problems["private"]
+    assert "MEMORY.md" in b.problems_box.value and html.escape(reason) in b.problems_box.value
+    assert all(r.index_line is None for r in b.rows if r.scope == "private")
+
+
+def test_readable_indexes_show_no_problem(mem, config):
+    b = MemoryBrowser(mem, now_ms=NOW, config=config)
+    assert b.index_problems == {} and b.problems_box.value == ""

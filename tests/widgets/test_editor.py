@@ -26,18 +26,44 @@ def test_no_type_chosen_is_an_error_and_save_writes_nothing(mem, config):
     e.name_input.value = "x"
     before = snapshot(mem)
     e.save_button.click()
-    assert any("no memory type chosen" in err for err in e.errors)
+    assert any("no memory type given" in err for err in e.errors)
     assert e.last_saved is None and snapshot(mem) == before
 
 
-def test_empty_fields_and_missing_why_how_block_the_save(mem, config):
+def test_empty_fields_block_the_save_and_missing_why_how_only_warn(mem, config):
     e = MemoryEditor(mem, now_ms=NOW, config=config)
     e.fill(type="feedback", name="", description=" ", body="Run the linters first")
+    assert e.error_codes == ["name", "description"]
     assert any("name is empty" in x for x in e.errors)
     assert any("description is empty" in x for x in e.errors)
-    assert any("needs a Why" in x for x in e.errors)
-    assert any("needs a How to apply" in x for x in e.errors)
+    assert e.warning_codes == ["missing-why", "missing-how-to-apply"]
+    assert not any("Why" in x for x in e.errors)
     assert e.save_button.disabled
+    assert "Not saved until fixed" in e.errors_box.value
+    assert "name is empty" in e.errors_box.value and "should say Why" not in e.errors_box.value
+    assert "Saved anyway" in e.warnings_box.value and "should say Why" in e.warnings_box.value
+
+
+def test_missing_why_how_warns_and_the_save_goes_ahead(mem, config):
+    e = MemoryEditor(mem, now_ms=NOW, config=config)
+    e.fill(type="feedback", name="Lint", description="Run ruff", body="Run ruff first.")
+    assert e.errors == [] and not e.save_button.disabled
+    e.save_button.click()
+    assert e.last_saved == mem / "feedback_lint.md"
+    assert e.warning_codes == ["missing-why", "missing-how-to-apply"]
+    assert len(e.warnings) == 2  # the store's copy of the same warnings is not added again
+
+
+def test_the_editor_shows_the_stores_verdict(mem, config):
+    from memdir_nb.draft import validate_draft
+
+    e = MemoryEditor(mem, now_ms=NOW, config=config)
+    e.fill(type="user", name="Tea", description="x\ny", body="Green tea.", scope="team")
+    verdict = validate_draft(
+        "Tea", "x\ny", "user", e.update_preview().body, scope="team", now_ms=NOW
+    )
+    assert e.errors == verdict.error_messages and e.warnings == verdict.warning_messages
+    assert e.error_codes == [p.code for p in verdict.errors]
 
 
 def test_live_preview_shows_file_and_index_line(mem, config):
@@ -91,6 +117,7 @@ def test_team_save_goes_to_team_dir_and_team_index(mem, config):
     assert e.scope_toggle.value == "team"
     e.save_button.click()
     assert e.last_saved == mem / "team" / "reference_slo_budget_board.md"
+    assert "its line in team/MEMORY.md" in e.status_text
     assert "reference_slo_budget_board.md" in {
         x.target for x in parse_index(read_entrypoint(mem / "team"))
     }
@@ -125,7 +152,7 @@ def test_secret_in_private_scope_only_warns(mem, config):
     assert any("credentials do not belong" in w for w in e.warnings)
 
 
-def test_relative_date_in_project_memory_is_an_error_naming_the_date(mem, config):
+def test_relative_date_in_project_memory_is_a_warning_naming_the_date(mem, config):
     e = MemoryEditor(mem, now_ms=NOW, config=config)
     e.fill(
         type="project",
@@ -136,9 +163,11 @@ def test_relative_date_in_project_memory_is_an_error_naming_the_date(mem, config
         how="Freeze demo branch.",
     )
     # NOW is 2026-02-02T02:40Z: Monday in UTC and east of it, Sunday in the Americas; Thursday is 02-05 in both
-    assert any("'next Thursday'" in x and "write 2026-02-05" in x for x in e.errors)
-    e.body_input.value = "The demo is on 2026-02-05."
     assert e.errors == []
+    assert any("'next Thursday'" in x and "write 2026-02-05" in x for x in e.warnings)
+    assert e.warning_codes == ["relative-date"]
+    e.body_input.value = "The demo is on 2026-02-05."
+    assert e.errors == [] and e.warnings == []
 
 
 def test_user_memory_in_team_scope_is_refused(mem, config):
@@ -189,7 +218,7 @@ def test_an_untouched_blank_form_shows_no_errors(mem, config):
     e = MemoryEditor(mem, now_ms=NOW, config=config)
     assert e.errors  # the verdict is known: nothing is filled in
     assert not e.show_errors
-    assert e.errors_box.value == ""
+    assert e.errors_box.value == "" and e.warnings_box.value == ""
     assert not e.save_button.disabled  # pressing Save is how a user asks what is missing
 
 
@@ -197,7 +226,7 @@ def test_errors_appear_once_a_field_is_committed(mem, config):
     e = MemoryEditor(mem, now_ms=NOW, config=config)
     e.name_input.value = "Tea"
     assert e.show_errors
-    assert "no memory type chosen" in e.errors_box.value
+    assert "no memory type given" in e.errors_box.value
     assert e.save_button.disabled
 
 
@@ -205,8 +234,9 @@ def test_errors_appear_when_save_is_pressed_on_a_blank_form(mem, config):
     e = MemoryEditor(mem, now_ms=NOW, config=config)
     before = snapshot(mem)
     e.save_button.click()
-    assert "no memory type chosen" in e.errors_box.value
+    assert "no memory type given" in e.errors_box.value
     assert "Not saved" in e.status_text and e.last_saved is None
+    assert f"fix the {len(e.errors)} errors listed above" in e.status_text
     assert snapshot(mem) == before
 
 
@@ -214,3 +244,11 @@ def test_a_refresh_from_another_tab_does_not_reveal_errors(mem, config):
     e = MemoryEditor(mem, now_ms=NOW, config=config)
     e.refresh()
     assert e.errors_box.value == "" and not e.show_errors
+
+
+def test_a_single_error_is_counted_in_the_singular(mem, config):
+    e = MemoryEditor(mem, now_ms=NOW, config=config)
+    e.fill(type="reference", name="Board", description="", body="Grafana board x.")
+    e.save_button.click()
+    assert e.error_codes == ["description"]
+    assert "fix the 1 error listed above" in e.status_text

@@ -1,20 +1,29 @@
 from __future__ import annotations
 
+import html
+import os
+
 from memdir_nb.index import MAX_ENTRYPOINT_LINES, read_entrypoint
 from memdir_nb.widgets import IndexInspector
 from tests.support import NOW
+
+
+def part(inspector: IndexInspector, scope: str, css: str):
+    """The one control of a scope's panel that carries a DOM class."""
+    (found,) = [c for c in inspector.panels[scope].children if css in c._dom_classes]
+    return found
 
 
 def test_gauges_show_both_budgets_for_both_scopes(mem, config):
     i = IndexInspector(mem, now_ms=NOW, config=config)
     team = i.budgets["team"]
     assert team.line_count > MAX_ENTRYPOINT_LINES and team.byte_count > 25_000
-    gauge_lines = i.panels["team"].children[1]
-    gauge_bytes = i.panels["team"].children[2]
+    gauge_lines = part(i, "team", "memdir-inspector-lines")
+    gauge_bytes = part(i, "team", "memdir-inspector-bytes")
     assert "memdir-inspector-lines" in gauge_lines._dom_classes
     assert (gauge_lines.value, gauge_lines.max, gauge_lines.bar_style) == (200, 200, "danger")
     assert (gauge_bytes.max, gauge_bytes.bar_style) == (25_000, "danger")
-    private_lines = i.panels["private"].children[1]
+    private_lines = part(i, "private", "memdir-inspector-lines")
     assert private_lines.value == i.budgets["private"].line_count < 200
     assert private_lines.bar_style == "success"
 
@@ -29,7 +38,7 @@ def test_dropped_lines_are_exactly_those_truncation_cuts(mem, config):
     assert all(file_lines[d.line_no - 1] == d.text for d in dropped)
     assert {d.reason for d in dropped if d.line_no > 200} == {"line cap"}
     assert {d.reason for d in dropped if d.line_no <= 200} == {"byte cap"}
-    html = i.panels["team"].children[4].value
+    html = part(i, "team", "memdir-inspector-dropped").value
     assert html.count("<mark") == len(dropped)
 
 
@@ -37,7 +46,7 @@ def test_warning_that_would_be_appended_is_shown(mem, config):
     i = IndexInspector(mem, now_ms=NOW, config=config)
     assert i.warnings["team"].startswith("> WARNING: MEMORY.md is ")
     assert "200 lines" in i.warnings["team"]
-    assert i.panels["team"].children[3].value.count("WARNING") == 1
+    assert part(i, "team", "memdir-inspector-warning").value.count("WARNING") == 1
 
 
 def test_rebuild_regenerates_both_indexes_through_the_store(mem, config):
@@ -69,4 +78,34 @@ def test_the_two_panels_share_the_row_equally(mem, config):
     for scope in ("private", "team"):
         layout = i.panels[scope].layout
         assert (layout.flex, layout.min_width, layout.width) == ("1 1 0%", "0", "50%")
-    assert "overflow-wrap:anywhere" in i.panels["team"].children[4].value
+    assert "overflow-wrap:anywhere" in part(i, "team", "memdir-inspector-dropped").value
+
+
+def test_a_fifo_as_memory_md_shows_the_readers_reason(tmp_path, config):
+    from memdir_nb.store import MemoryStore
+
+    d = tmp_path / "m"
+    MemoryStore(d, now_ms=NOW).save("Tea", "User drinks green tea", "user", "Green tea.")
+    (d / "MEMORY.md").unlink()
+    os.mkfifo(d / "MEMORY.md")
+    i = IndexInspector(d, now_ms=NOW, config=config)  # returns: the FIFO is never opened
+    reason = i.budgets["private"].problem
+    assert "is a FIFO, not a regular file" in reason
+    assert i.problems["private"] == reason and i.problems["team"] == ""
+    shown = part(i, "private", "memdir-inspector-problem").value
+    assert "Not read" in shown and html.escape(reason) in shown
+    assert "(treated as missing)" in i.panels["private"].children[0].value
+    assert part(i, "team", "memdir-inspector-problem").value == ""
+
+
+def test_a_team_index_linking_out_of_the_dir_shows_the_readers_reason(mem, tmp_path, config):
+    outside = tmp_path / "outside.md"
+    outside.write_text("- [Stolen](x.md) - not ours\n")
+    (mem / "team" / "MEMORY.md").unlink()
+    (mem / "team" / "MEMORY.md").symlink_to(outside)
+    i = IndexInspector(mem, now_ms=NOW, config=config)
+    reason = i.problems["team"]
+    assert reason and not i.budgets["team"].exists
+    assert html.escape(reason) in part(i, "team", "memdir-inspector-problem").value
+    assert i.budgets["team"].line_count == 0  # nothing outside the dir was read
+    assert i.problems["private"] == ""
