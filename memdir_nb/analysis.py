@@ -18,7 +18,7 @@ from memdir_nb.age import memory_age_days
 from memdir_nb.config import MemdirConfig
 from memdir_nb.constants import MAX_ENTRYPOINT_BYTES, MAX_ENTRYPOINT_LINES
 from memdir_nb.index import truncate_entrypoint_content
-from memdir_nb.lint import indexed_files, lint_dir, read_scope_indexes, scope_of
+from memdir_nb.lint import indexed_files, lint_dir, read_scope_indexes
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
@@ -143,7 +143,7 @@ def _rows(
         rows.append(
             {
                 "path": h.filename,
-                "scope": scope_of(h.filename),
+                "scope": h.scope,
                 "type": h.type.value if h.type is not None else None,
                 "name": h.name,
                 "description": h.description,

@@ -63,7 +63,7 @@ def _lint_findings(
     memory_dir: Path, report: WhereReport, now_ms: float | None
 ) -> list[DoctorFinding]:
     from memdir_nb.index import entries_past_caps, truncate_entrypoint_content
-    from memdir_nb.lint import lint_dir, scope_of
+    from memdir_nb.lint import lint_dir
 
     result = lint_dir(memory_dir, now_ms=now_ms, progress=False)
     out: list[DoctorFinding] = []
@@ -113,7 +113,7 @@ def _lint_findings(
                 )
             )
         if not ix.exists:
-            scoped = [h for h in result.headers if scope_of(h.filename) == ix.scope]
+            scoped = [h for h in result.headers if h.scope == ix.scope]
             if scoped:
                 out.append(
                     DoctorFinding(

@@ -90,7 +90,7 @@ def _rows_for_dir(
 ) -> tuple[list[dict[str, Any]], dict[str, Any]]:
     """The memory rows and the dir row of one memory dir, from one read."""
     from memdir_nb.age import memory_age_days
-    from memdir_nb.lint import is_stale, scope_of
+    from memdir_nb.lint import is_stale
 
     contents = read_dir_contents(found.path)
     info = describe_dir(found, contents, now_ms=now_ms)
@@ -114,7 +114,7 @@ def _rows_for_dir(
                 "project": project,
                 "project_path": found.project_path,
                 "file": h.filename,
-                "scope": scope_of(h.filename),
+                "scope": h.scope,
                 "type": h.type.value if h.type else None,
                 "name": h.name,
                 "description": h.description,

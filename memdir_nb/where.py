@@ -305,7 +305,6 @@ def describe_dir(
 ) -> MemoryDirInfo:
     """Counts by type and scope, ages and index use of one memory dir."""
     from memdir_nb.age import memory_age_days
-    from memdir_nb.lint import scope_of
 
     headers = contents.headers
     ages = [memory_age_days(h.mtime_ms, now_ms) for h in headers]
@@ -316,7 +315,7 @@ def describe_dir(
         project_path=found.project_path,
         memories=len(headers),
         by_type=dict(sorted(Counter(h.type.value if h.type else UNTYPED for h in headers).items())),
-        by_scope=dict(sorted(Counter(scope_of(h.filename) for h in headers).items())),
+        by_scope=dict(sorted(Counter(h.scope for h in headers).items())),
         newest_age_days=min(ages) if ages else None,
         oldest_age_days=max(ages) if ages else None,
         indexes=tuple(contents.uses),

@@ -39,7 +39,6 @@ from memdir_nb.lint.findings import (
     ScopeIndex,
     Severity,
     field_line,
-    scope_of,
 )
 from memdir_nb.lint.index_rules import (
     MAX_LISTED_LINES,
@@ -88,5 +87,4 @@ __all__ = [
     "pointless_lines",
     "read_memory_text",
     "read_scope_indexes",
-    "scope_of",
 ]

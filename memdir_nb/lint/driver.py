@@ -11,7 +11,7 @@ from typing import Any
 from memdir_nb.access import ContainedReader, ReadRefused
 from memdir_nb.constants import STORE_JOURNAL_NAME
 from memdir_nb.lint.content import lint_memory
-from memdir_nb.lint.findings import SEVERITIES, Finding, MemoryText, ScopeIndex, scope_of
+from memdir_nb.lint.findings import SEVERITIES, Finding, MemoryText, ScopeIndex
 from memdir_nb.lint.index_rules import lint_index, not_in_index
 from memdir_nb.lint.reading import read_memory_text, read_scope_indexes
 from memdir_nb.scan import MemoryHeader, SkippedFile, scan_memory_dir
@@ -104,7 +104,7 @@ def lint_dir(
     indexes = read_scope_indexes(root)
     files_by_scope: dict[str, list[str]] = {"private": [], "team": []}
     for h in report.headers:
-        files_by_scope[scope_of(h.filename)].append(h.filename)
+        files_by_scope[h.scope].append(h.filename)
     for index in indexes:
         findings.extend(lint_index(index, files_by_scope.get(index.scope, [])))
     findings.extend(not_in_index(indexes, files_by_scope))

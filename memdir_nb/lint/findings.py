@@ -7,7 +7,6 @@ from typing import Literal
 
 from memdir_nb.frontmatter import Frontmatter
 from memdir_nb.index import IndexEntry
-from memdir_nb.types import Scope, scope_of_path
 
 Severity = Literal["error", "warning"]
 # Rule id -> severity. Secrets vary with scope and are decided where they are found.
@@ -104,11 +103,6 @@ class ScopeIndex:
     outside: list[IndexEntry] = field(default_factory=list)  # targets that leave the scope dir
     problem: str = ""  # why a MEMORY.md that is there counts as missing (a FIFO, a link out)
     valid_utf8: bool = True
-
-
-def scope_of(rel: str) -> Scope:
-    """'team' for a path under team/, else 'private' (types.scope_of_path; kept for callers)."""
-    return scope_of_path(rel)
 
 
 class Collector:

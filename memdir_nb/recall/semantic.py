@@ -126,6 +126,7 @@ class SemanticSelector:
         self.last_error: str | None = None
         self.last_explanation: list[MemoryExplanation] = []
         self.fallback_reason: str | None = None
+        self.last_request: dict[str, object] | None = None
         self.encoded_last_call = 0  # texts the model encoded in the last call (0 when all cached)
         self._encoder = encoder
         self._cache: VectorCache | None = None
@@ -280,6 +281,13 @@ class SemanticSelector:
     ) -> list[str]:
         """Up to `limit` filenames judged relevant, best first (tool warnings lead)."""
         self.last_error = None
+        # the inputs this call ranked (the offline twin of AnthropicSelector.last_request)
+        self.last_request = {
+            "selector": "semantic",
+            "query": query,
+            "recent_tools": list(recent_tools),
+            "candidates": [h.filename for h in headers],
+        }
         explained = self.score(query, headers, recent_tools=recent_tools, cancel=cancel)
         self.last_explanation = explained
         return [e.filename for e in explained if e.selected]

@@ -193,10 +193,14 @@ class RecallPlayground(MemdirView):
 
     @property
     def selector_name(self) -> str:
-        """'anthropic' when the Claude toggle is on (only possible with a key), else 'lexical'."""
+        """'anthropic' when the Claude toggle is on (only possible with a key), else 'semantic'.
+
+        The offline default: the semantic selector, which falls back to the lexical one (and
+        says so) when its model package is missing.
+        """
         if self.custom_selector is not None:
             return view.selector_label(self.custom_selector)
-        return "anthropic" if (self.claude.value and self.has_key) else "lexical"
+        return "anthropic" if (self.claude.value and self.has_key) else "semantic"
 
     @property
     def surfaced(self) -> frozenset[str]:
@@ -235,6 +239,7 @@ class RecallPlayground(MemdirView):
             self.request_json = preview.request_json
             self.rendered = preview.rendered
             self.last_error = preview.last_error
+            self.explanation = explanation_rows(selector)
         self.error_box.value = (
             f'<p style="color:#b2182b">Selector error ({esc(preview.selector)}): {esc(self.last_error)}</p>'
             if self.last_error
@@ -311,6 +316,26 @@ class RecallPlayground(MemdirView):
             f"<p>{s.bytes_used:,} of {s.max_session_bytes:,} bytes of recall budget used.</p>"
             f"<p>Already surfaced (never offered again this session):</p><ul>{listed}</ul>"
         )
+
+
+def explanation_rows(selector: object) -> list[dict[str, object]]:
+    """The selector's recorded per-memory decision as table rows ([] if it records none)."""
+    from memdir_nb.recall.explain_selection import selection_explanation
+
+    def num(x: float | None) -> str:
+        return "" if x is None else f"{x:.2f}"
+
+    return [
+        {
+            "picked": "yes" if r.selected else "no",
+            "memory": r.filename,
+            "lexical (BM25)": num(r.lexical),
+            "semantic": num(r.semantic),
+            "p": num(r.probability),
+            "why": r.reason,
+        }
+        for r in selection_explanation(selector)
+    ]
 
 
 def explanation_table(rows: Sequence[dict[str, object]]) -> str:

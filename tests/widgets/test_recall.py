@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import json
+import os
 
 from memdir_nb.config import MemdirConfig
 from memdir_nb.scan import scan_memory_dir
@@ -12,7 +13,7 @@ from tests.support import NOW
 def test_claude_option_is_disabled_without_a_key_and_says_why(mem, config):
     p = RecallPlayground(mem, now_ms=NOW, config=config)
     assert p.claude.disabled and not p.claude.value
-    assert p.selector_name == "lexical"
+    assert p.selector_name == "semantic"  # the offline default
     assert "no ANTHROPIC_API_KEY" in p.claude_reason.value
 
 
@@ -34,16 +35,28 @@ def test_no_request_is_shown_before_a_turn_runs(mem, config):
     assert p.manifest.count("\n") == 39  # the 40 memories the next turn offers
 
 
-def test_an_offline_turn_shows_the_inputs_the_lexical_selector_ranked(mem, config):
+def test_an_offline_turn_shows_the_inputs_the_semantic_selector_ranked(mem, config):
     p = RecallPlayground(mem, now_ms=NOW, config=config)
     p.run("who is on call this week", tools=["Bash", "kubectl"])
     req = json.loads(p.request_json)
-    assert req["selector"] == "lexical"
+    assert req["selector"] == "semantic"
     assert req["query"] == "who is on call this week"
     assert req["recent_tools"] == ["Bash", "kubectl"]
     assert len(req["candidates"]) == 40 and "team/reference_oncall.md" in req["candidates"]
-    assert "Request the lexical selector received" in p.request_title.value
+    assert "Request the semantic selector received" in p.request_title.value
     assert "who is on call" in p.request_box.value
+
+
+def test_an_offline_turn_explains_each_memory_with_both_scores(mem, config):
+    p = RecallPlayground(mem, now_ms=NOW, config=config)
+    picked = p.run("who is on call this week")
+    rows = {r["memory"]: r for r in p.explanation}
+    assert len(rows) == 40  # every candidate, picked or not, with its reason
+    assert {r["picked"] for r in rows.values()} == {"yes", "no"}
+    for m in picked:
+        row = rows[os.path.relpath(m.path, mem)]
+        assert row["picked"] == "yes" and row["semantic"] and row["lexical (BM25)"] and row["why"]
+    assert "Why each memory was or was not picked" in p.explanation_box.value
 
 
 def test_a_claude_turn_shows_the_request_the_api_received(mem, tmp_path):
