@@ -20,6 +20,8 @@ import re
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
 
+from memdir_nb import textseg
+
 __all__ = ["MAX_POSTING", "UnionFind", "candidate_pairs", "stem_sets"]
 
 # A stem found in more texts than this is not used to find candidates (it is still counted
@@ -78,7 +80,7 @@ def stem_sets(texts: Iterable[str]) -> list[frozenset[str]]:
     stemmer = Stemmer.Stemmer("english")
     out = []
     for text in texts:
-        words = {w for w in _WORD.findall(text.lower()) if w not in _STOP}
+        words = {w for w in textseg.words(text) if w not in _STOP}
         out.append(frozenset(stemmer.stemWords(sorted(words))))
     return out
 

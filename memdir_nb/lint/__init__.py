@@ -20,7 +20,6 @@ from memdir_nb.lint.content import (
     MIN_DESCRIPTION_WORDS,
     STALE_PROJECT_DAYS,
     VAGUE_DESCRIPTIONS,
-    find_relative_dates,
     is_stale,
     lint_memory,
 )
@@ -75,7 +74,6 @@ __all__ = [
     "Severity",
     "count_by_severity",
     "field_line",
-    "find_relative_dates",
     "indexed_files",
     "is_stale",
     "lint_dir",

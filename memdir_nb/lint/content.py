@@ -99,11 +99,6 @@ def _names_a_status(line: str, m: re.Match[str]) -> bool:
     return _NAMED_AFTER.match(line[m.end() :]) is not None
 
 
-def find_relative_dates(text: str) -> list[tuple[int, str]]:
-    """(line index, phrase) for each relative date; an adapter over memdir_nb.dates for old callers."""
-    return [(hit.line, hit.phrase) for hit in find_date_phrases(text)]
-
-
 _LATIN_LETTER = re.compile(r"[A-Za-z\u00c0-\u024f]")
 _ANY_LETTER = re.compile(r"[^\W\d_]")
 

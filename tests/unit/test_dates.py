@@ -137,11 +137,10 @@ def test_local_date_reads_the_clock_it_is_given() -> None:
 def test_lint_the_draft_verdict_and_dream_agree_on_one_wednesday() -> None:
     from memdir_nb.draft import relative_date_problems
     from memdir_nb.dream import convert_relative_dates as dream_convert
-    from memdir_nb.lint import find_relative_dates as lint_find
 
     noon = dt.datetime(2026, 11, 18, 12, 0).timestamp() * 1000
     text = "Review this monday, ship in 2 weeks."
-    assert [p for _, p in lint_find(text)] == ["this monday", "in 2 weeks"]
+    assert [h.phrase for h in find_relative_dates(text)] == ["this monday", "in 2 weeks"]
     converted, _ = dream_convert(text, local_date(noon))
     assert converted == "Review 2026-11-16, ship 2026-12-02."
     messages = [p.message for p in relative_date_problems(text, noon)]

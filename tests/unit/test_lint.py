@@ -10,10 +10,11 @@ from pathlib import Path
 
 import pytest
 
+from memdir_nb.dates import find_relative_dates
 from memdir_nb.demo import DEMO_QUIRKS, build_demo_memory_dir
 from memdir_nb.frontmatter import render_memory_file
 from memdir_nb.index import format_index_entry
-from memdir_nb.lint import Finding, find_relative_dates, lint_memory_dir
+from memdir_nb.lint import Finding, lint_memory_dir
 from tests.support.store_crash import promote_killed_at
 
 NOW_MS = 1_780_000_000_000.0
