@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from memdir_nb.recall.semantic import MemoryExplanation
+from memdir_nb.recall.semantic import MemoryExplanation, explain_lexical
 
 
 def selection_explanation(selector: object) -> list[MemoryExplanation]:
@@ -19,31 +19,7 @@ def selection_explanation(selector: object) -> list[MemoryExplanation]:
         return list(recorded)
     scores = getattr(selector, "last_scores", None)
     if isinstance(scores, list):  # LexicalSelector
-        out = []
-        for s in scores:
-            if s.tool_class == "warning":
-                reason = "recent-tools rule: a warning about a tool in use (kept, ranked first)"
-            elif s.tool_class == "usage":
-                reason = "recent-tools rule: usage notes for a tool already in use (skipped)"
-            elif s.selected:
-                reason = "passes the coverage and relative-score threshold"
-            else:
-                reason = "below the coverage or relative-score threshold"
-            out.append(
-                MemoryExplanation(
-                    s.filename,
-                    s.score,
-                    s.coverage,
-                    None,
-                    None,
-                    None,
-                    None,
-                    s.tool_class,
-                    s.selected,
-                    reason,
-                )
-            )
-        return out
+        return explain_lexical(scores)
     return []
 
 

@@ -325,28 +325,8 @@ class SemanticSelector:
         why: str = "lexical fallback (no model)",
     ) -> list[MemoryExplanation]:
         """The lexical selector's own verdicts, explained (no model, or a CJK query)."""
-        out = []
-        for s in sorted(lexical.values(), key=lambda s: (not s.selected,)):
-            reason = f"{why}: " + (
-                "picked by the lexical threshold" if s.selected else "below the lexical threshold"
-            )
-            if s.tool_class is not None:
-                reason = _tool_reason(s.tool_class, s.selected)
-            out.append(
-                MemoryExplanation(
-                    s.filename,
-                    s.score,
-                    s.coverage,
-                    None,
-                    None,
-                    None,
-                    None,
-                    s.tool_class,
-                    s.selected,
-                    reason,
-                )
-            )
-        return out
+        ordered = sorted(lexical.values(), key=lambda s: (not s.selected,))
+        return explain_lexical(ordered, why=why)
 
     def _decide(
         self,
@@ -407,6 +387,35 @@ class SemanticSelector:
                 )
             )
         return out
+
+
+def explain_lexical(
+    scores: Sequence[ScoredMemory], *, why: str = "lexical threshold"
+) -> list[MemoryExplanation]:
+    """The lexical selector's verdicts as explanations (no semantic scores)."""
+    out = []
+    for s in scores:
+        if s.tool_class is not None:
+            reason = _tool_reason(s.tool_class, s.selected)
+        else:
+            reason = f"{why}: " + (
+                "picked" if s.selected else "below the coverage or relative score"
+            )
+        out.append(
+            MemoryExplanation(
+                s.filename,
+                s.score,
+                s.coverage,
+                None,
+                None,
+                None,
+                None,
+                s.tool_class,
+                s.selected,
+                reason,
+            )
+        )
+    return out
 
 
 def _tool_reason(tool_class: str, selected: bool) -> str:
