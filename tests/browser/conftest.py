@@ -8,6 +8,7 @@ where they fail so a missing browser cannot pass unnoticed.
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import socket
@@ -196,6 +197,13 @@ def lab_url(tmp_path_factory: pytest.TempPathFactory, chromium_path: str) -> Ite
     root = tmp_path_factory.mktemp("lab-home")
     work = root / "work"
     shutil.copytree(REPO / "notebooks", work / "notebooks")
+    # The tour starts with no stored outputs, so a rendered widget proves the kernel ran it.
+    tour = work / "notebooks" / "00_tour.ipynb"
+    nb = json.loads(tour.read_text(encoding="utf-8"))
+    for cell in nb["cells"]:
+        if cell["cell_type"] == "code":
+            cell["outputs"], cell["execution_count"] = [], None
+    tour.write_text(json.dumps(nb), encoding="utf-8")
     port = free_port()
     token = "memdir-nb-browser-test"
     log = root / "lab.log"

@@ -6,14 +6,19 @@ import time
 
 
 def run_all_cells(page) -> None:
-    """Run > Run All Cells; retried while the kernel has not picked the request up yet."""
-    first_prompt = page.locator(".jp-CodeCell .jp-InputPrompt").first
+    """Run > Run All Cells; retried while the kernel has not picked the request up yet.
+
+    Lab renders a long notebook in a window and scrolls to the running cell, so the first
+    cell's prompt may leave the DOM: any prompt showing `[*]` or a number means it started.
+    """
+    prompts = page.locator(".jp-CodeCell .jp-InputPrompt")
     for _ in range(6):
         page.locator(".lm-MenuBar-itemLabel", has_text="Run").first.click()
         page.locator(".lm-Menu-itemLabel", has_text="Run All Cells").first.click()
         deadline = time.monotonic() + 15
         while time.monotonic() < deadline:
-            if first_prompt.inner_text().strip() not in ("[ ]:", ""):
+            texts = [t.strip() for t in prompts.all_inner_texts()]
+            if any(t not in ("[ ]:", "") for t in texts):
                 return
             time.sleep(0.5)
     raise AssertionError("the kernel never started executing the tour's cells")
