@@ -1,9 +1,9 @@
 """The detection engine behind the secret guard: one line in, suspected credentials out.
 
-detect-secrets' provider detectors, keyword patterns, entropy measure and filters, used
-in-process through their pattern objects (no process-wide settings, no network
-verification), plus the shapes in `secret_shapes` (passwords in URLs, public identifiers,
-providers detect-secrets lacks). Every step is linear in the line's length: detect-secrets'
+detect-secrets' provider detectors, entropy measure and filters, used in-process through
+their pattern objects (no process-wide settings, no network verification), plus the shapes
+in `secret_shapes` (keyword assignments after detect-secrets' keyword list, passwords in
+URLs, public identifiers, providers detect-secrets lacks). Every step is linear in the line's length: detect-secrets'
 patterns see long lines in overlapping windows, and a cheap literal check skips a detector on
 lines it cannot match. `secret_scan` is the public face; see docs/security.md.
 """

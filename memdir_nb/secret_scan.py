@@ -3,13 +3,13 @@
 Team memories are read by everyone's agent, so a team save or promote whose text looks like
 a credential is refused (`SecretInTeamMemoryError`); a private save of the same text is
 allowed by the store with a warning. Detection is built on the maintained `detect-secrets`
-package: its provider detectors (AWS, GitHub, GitLab, Slack, Stripe, OpenAI, JWT, private
-keys, keyword assignments, ...) and its entropy measure and false-positive filters, used
+package: its provider detectors (AWS, GitHub, GitLab, Slack, Stripe, JWT, private keys,
+...) and its entropy measure and false-positive filters, used
 in-process through their pattern objects so no process-wide detect-secrets settings are
 touched and no network verification can run. A few supplementary patterns cover what it has
-no plugin for (Anthropic keys, newer OpenAI key forms, opaque bearer tokens, Basic auth
-headers, a few more providers' prefixed tokens); passwords in URLs and public identifiers are
-recognised by `secret_shapes`. `scan_memory_file` scans everything that lands in a memory
+no plugin for (Anthropic and OpenAI keys, opaque bearer tokens, Basic auth headers, a few
+more providers' prefixed tokens); keyword assignments, passwords in URLs and public
+identifiers are recognised by `secret_shapes` (see `secret_detect` for the engine). `scan_memory_file` scans everything that lands in a memory
 dir with one memory: the filename, the whole file (every frontmatter key, YAML comments,
 the body) and its index line. See docs/security.md for the tuning and its reasons.
 """
