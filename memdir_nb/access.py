@@ -448,12 +448,8 @@ def try_read_contained(
     follow_symlinks: bool = True,
 ) -> ReadResult | ReadRefused:
     """Like read_contained, but returns the refusal instead of raising it."""
-    try:
-        return read_contained(
-            memory_dir, path, cap, real_root=real_root, follow_symlinks=follow_symlinks
-        )
-    except ReadRefused as exc:
-        return exc
+    reader = ContainedReader(memory_dir, real_root=real_root)
+    return reader.try_read(path, cap, follow_symlinks=follow_symlinks)
 
 
 def holds_exactly(

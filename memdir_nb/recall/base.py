@@ -55,3 +55,15 @@ def keep_known_filenames(
             if len(kept) >= limit:
                 break
     return kept
+
+
+def selector_inputs(
+    selector: str, query: str, headers: Sequence[MemoryHeader], recent_tools: Sequence[str]
+) -> dict[str, object]:
+    """What an offline selector ranked, as its `last_request` (the twin of the API request)."""
+    return {
+        "selector": selector,
+        "query": query,
+        "recent_tools": list(recent_tools),
+        "candidates": [h.filename for h in headers],
+    }

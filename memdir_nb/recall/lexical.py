@@ -16,7 +16,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from memdir_nb import textseg
-from memdir_nb.recall.base import MAX_RELEVANT_MEMORIES
+from memdir_nb.recall.base import MAX_RELEVANT_MEMORIES, selector_inputs
 from memdir_nb.types import MemoryType
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -268,12 +268,7 @@ class LexicalSelector:
     ) -> list[str]:
         """Rank headers against the query and return up to `limit` filenames, best first."""
         self.last_error = None
-        self.last_request = {
-            "selector": self.name,
-            "query": query,
-            "recent_tools": list(recent_tools),
-            "candidates": [h.filename for h in headers],
-        }
+        self.last_request = selector_inputs(self.name, query, headers, recent_tools)
         scored = self.score(query, headers, recent_tools=recent_tools)
         self.last_scores = scored
         return [s.filename for s in scored if s.selected]

@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from memdir_nb import textseg
-from memdir_nb.recall.base import MAX_RELEVANT_MEMORIES
+from memdir_nb.recall.base import MAX_RELEVANT_MEMORIES, selector_inputs
 from memdir_nb.recall.decision import DecisionModel, decide, feature_values
 from memdir_nb.recall.lexical import LexicalOptions, LexicalSelector, ScoredMemory, filename_words
 
@@ -282,12 +282,7 @@ class SemanticSelector:
         """Up to `limit` filenames judged relevant, best first (tool warnings lead)."""
         self.last_error = None
         # the inputs this call ranked (the offline twin of AnthropicSelector.last_request)
-        self.last_request = {
-            "selector": "semantic",
-            "query": query,
-            "recent_tools": list(recent_tools),
-            "candidates": [h.filename for h in headers],
-        }
+        self.last_request = selector_inputs("semantic", query, headers, recent_tools)
         explained = self.score(query, headers, recent_tools=recent_tools, cancel=cancel)
         self.last_explanation = explained
         return [e.filename for e in explained if e.selected]

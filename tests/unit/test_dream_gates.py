@@ -2,10 +2,6 @@
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
-import textwrap
 import time
 from pathlib import Path
 
@@ -15,41 +11,9 @@ from memdir_nb.dream import (
     count_sessions_since,
     dream_gates,
 )
+from tests.support.lock_holder import set_mtime_ms, spawn_holder
 
-REPO = Path(__file__).resolve().parents[2]
 HOUR_MS = 3_600_000.0
-ENV = {**os.environ, "PYTHONPATH": str(REPO)}
-
-
-def _set_mtime_ms(path: Path, ms: float) -> None:
-    ns = int(ms * 1e6)
-    os.utime(path, ns=(ns, ns))
-
-
-_HOLDER = textwrap.dedent(
-    """
-    import sys
-    from memdir_nb.dream import ConsolidationLock
-    lock = ConsolidationLock(sys.argv[1])
-    print("acquired" if lock.try_acquire() else "refused", flush=True)
-    sys.stdin.read()  # hold the lock until the parent kills us or closes stdin
-    """
-)
-
-
-def _spawn_holder(tmp_path: Path, project_memdir: Path) -> subprocess.Popen[str]:
-    script = tmp_path / "holder.py"
-    script.write_text(_HOLDER, encoding="utf-8")
-    proc = subprocess.Popen(
-        [sys.executable, str(script), str(project_memdir)],
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        text=True,
-        env=ENV,
-    )
-    assert proc.stdout is not None
-    assert proc.stdout.readline().strip() == "acquired"
-    return proc
 
 
 # --------------------------------------------------------------------------- gates
@@ -60,7 +24,7 @@ def _sessions(project_memdir: Path, n: int, mtime_ms: float, *, prefix: str = "s
     for i in range(n):
         p = project_memdir.parent / f"{prefix}{i}.jsonl"
         p.write_text('{"type":"user"}\n')
-        _set_mtime_ms(p, mtime_ms)
+        set_mtime_ms(p, mtime_ms)
         out.append(p)
     return out
 
@@ -69,7 +33,7 @@ def test_time_gate_closed_under_24_hours_since_lock_mtime(project_memdir: Path) 
     now = time.time() * 1000
     lock = project_memdir / LOCK_NAME
     lock.write_text("")
-    _set_mtime_ms(lock, now - 23 * HOUR_MS)
+    set_mtime_ms(lock, now - 23 * HOUR_MS)
     _sessions(project_memdir, 10, now - HOUR_MS)
     result = dream_gates(project_memdir, now_ms=now)
     assert (result.open, result.gate) == (False, "time")
@@ -81,7 +45,7 @@ def test_sessions_gate_counts_newer_transcripts_excluding_current(project_memdir
     now = time.time() * 1000
     lock = project_memdir / LOCK_NAME
     lock.write_text("")
-    _set_mtime_ms(lock, now - 48 * HOUR_MS)
+    set_mtime_ms(lock, now - 48 * HOUR_MS)
     _sessions(project_memdir, 3, now - 72 * HOUR_MS, prefix="old")  # before the last consolidation
     _sessions(project_memdir, 5, now - HOUR_MS, prefix="new")
     (project_memdir.parent / "notes.txt").write_text("not a transcript")
@@ -118,7 +82,7 @@ def test_live_holder_closes_the_time_gate_and_the_lock_gate_when_time_is_waived(
 ) -> None:
     now = time.time() * 1000
     _sessions(project_memdir, 5, now - HOUR_MS)
-    proc = _spawn_holder(tmp_path, project_memdir)
+    proc = spawn_holder(tmp_path, project_memdir)
     try:
         # Taking the lock set its mtime to now, so the time gate closes first for everyone.
         assert dream_gates(project_memdir, now_ms=now).gate == "time"
@@ -136,7 +100,7 @@ def test_corrupt_lock_closes_the_lock_gate_with_the_reason(project_memdir: Path)
     now = time.time() * 1000
     lock = project_memdir / LOCK_NAME
     lock.write_text("garbage")
-    _set_mtime_ms(lock, now - 30 * HOUR_MS)
+    set_mtime_ms(lock, now - 30 * HOUR_MS)
     _sessions(project_memdir, 5, now - HOUR_MS)
     result = dream_gates(project_memdir, now_ms=now)
     assert (result.open, result.gate) == (False, "lock")

@@ -19,45 +19,13 @@ from memdir_nb.dream import (
     LockFileCorruptError,
     is_process_running,
 )
+from tests.support.lock_holder import ENV, set_mtime_ms, spawn_holder
 
-REPO = Path(__file__).resolve().parents[2]
 HOUR_MS = 3_600_000.0
-ENV = {**os.environ, "PYTHONPATH": str(REPO)}
-
-
-def _set_mtime_ms(path: Path, ms: float) -> None:
-    ns = int(ms * 1e6)
-    os.utime(path, ns=(ns, ns))
 
 
 def _mtime_ms(path: Path) -> float:
     return os.stat(path).st_mtime_ns / 1e6
-
-
-_HOLDER = textwrap.dedent(
-    """
-    import sys
-    from memdir_nb.dream import ConsolidationLock
-    lock = ConsolidationLock(sys.argv[1])
-    print("acquired" if lock.try_acquire() else "refused", flush=True)
-    sys.stdin.read()  # hold the lock until the parent kills us or closes stdin
-    """
-)
-
-
-def _spawn_holder(tmp_path: Path, project_memdir: Path) -> subprocess.Popen[str]:
-    script = tmp_path / "holder.py"
-    script.write_text(_HOLDER, encoding="utf-8")
-    proc = subprocess.Popen(
-        [sys.executable, str(script), str(project_memdir)],
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        text=True,
-        env=ENV,
-    )
-    assert proc.stdout is not None
-    assert proc.stdout.readline().strip() == "acquired"
-    return proc
 
 
 # --------------------------------------------------------------------------- lock
@@ -87,7 +55,7 @@ def test_acquire_writes_pid_and_release_keeps_mtime_as_last_consolidated(
 def test_live_holder_process_blocks_then_killed_holder_lock_is_reclaimed(
     project_memdir: Path, tmp_path: Path
 ) -> None:
-    proc = _spawn_holder(tmp_path, project_memdir)
+    proc = spawn_holder(tmp_path, project_memdir)
     try:
         lock = ConsolidationLock(project_memdir)
         assert lock.holder_status() == "held"
@@ -104,7 +72,7 @@ def test_live_holder_process_blocks_then_killed_holder_lock_is_reclaimed(
 
 
 def test_unreaped_zombie_holder_counts_as_dead(project_memdir: Path, tmp_path: Path) -> None:
-    proc = _spawn_holder(tmp_path, project_memdir)
+    proc = spawn_holder(tmp_path, project_memdir)
     os.kill(proc.pid, signal.SIGKILL)
     deadline = time.time() + 10
     while is_process_running(proc.pid) and time.time() < deadline:
@@ -118,10 +86,10 @@ def test_unreaped_zombie_holder_counts_as_dead(project_memdir: Path, tmp_path: P
 def test_lock_older_than_an_hour_is_reclaimed_even_with_live_holder(
     project_memdir: Path, tmp_path: Path
 ) -> None:
-    proc = _spawn_holder(tmp_path, project_memdir)
+    proc = spawn_holder(tmp_path, project_memdir)
     try:
         lock = ConsolidationLock(project_memdir)
-        _set_mtime_ms(lock.path, time.time() * 1000 - HOLDER_STALE_MS - 60_000)
+        set_mtime_ms(lock.path, time.time() * 1000 - HOLDER_STALE_MS - 60_000)
         assert lock.holder_status() == "stale"
         assert lock.try_acquire() is True
         assert lock.path.read_text().strip() == str(os.getpid())
@@ -187,7 +155,7 @@ def test_rollback_restores_the_mtime_from_before_acquire(project_memdir: Path) -
     lock = ConsolidationLock(project_memdir)
     lock.path.write_text("")
     old = time.time() * 1000 - 30 * HOUR_MS
-    _set_mtime_ms(lock.path, old)
+    set_mtime_ms(lock.path, old)
     assert lock.try_acquire()
     assert _mtime_ms(lock.path) > old + HOUR_MS
     lock.rollback()
@@ -208,7 +176,7 @@ def test_hold_context_rolls_back_when_the_dream_fails(project_memdir: Path) -> N
     lock = ConsolidationLock(project_memdir)
     lock.path.write_text("")
     old = time.time() * 1000 - 48 * HOUR_MS
-    _set_mtime_ms(lock.path, old)
+    set_mtime_ms(lock.path, old)
     with pytest.raises(RuntimeError, match="model failed"), lock.hold() as got:
         assert got
         raise RuntimeError("model failed")
@@ -231,7 +199,7 @@ def test_corrupt_lock_file_is_a_clear_error_and_is_left_untouched(
     lock = ConsolidationLock(project_memdir)
     lock.path.write_bytes(body)
     old = time.time() * 1000 - 30 * HOUR_MS
-    _set_mtime_ms(lock.path, old)
+    set_mtime_ms(lock.path, old)
     with pytest.raises(LockFileCorruptError, match="should hold a process id or be empty"):
         lock.try_acquire()
     assert lock.path.read_bytes() == body
