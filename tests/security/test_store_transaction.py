@@ -429,8 +429,8 @@ def _put_back(folder: Path, aside: Path) -> None:
         os.rename(aside, folder)
 
 
-def _race(folder: Path, outside: Path, write: Callable[[int], None], n: int) -> tuple[int, int]:
-    """Run `write(i)` at least n times (until one was refused) while a child flips `folder`."""
+def _start_flipper(folder: Path, outside: Path) -> int:
+    """Fork a child that flips `folder`; return its pid once the first flip is done."""
     read_end, write_end = os.pipe()
     pid = os.fork()
     if pid == 0:  # pragma: no cover - the child never returns into pytest
@@ -438,9 +438,28 @@ def _race(folder: Path, outside: Path, write: Callable[[int], None], n: int) -> 
             _flip_forever(folder, outside, write_end)
         finally:
             os._exit(3)
+    os.close(write_end)
     os.read(read_end, 1)
     os.close(read_end)
-    os.close(write_end)
+    return pid
+
+
+def _restore_folder(folder: Path) -> None:
+    """Leave `folder` real again after a flipper stopped (a link removed, the real one back)."""
+    aside = folder.with_name(folder.name + ".aside")
+    if folder.is_symlink():
+        folder.unlink()
+    if aside.exists():
+        _put_back(folder, aside)
+
+
+def _race(folder: Path, outside: Path, write: Callable[[int], None], n: int) -> tuple[int, int]:
+    """Run `write(i)` at least n times (until one was refused) while a child flips `folder`.
+
+    A writer can leave the folder in a state the flipper's next rename refuses (it then exits);
+    the flipper is restarted so the race goes on rather than quietly stopping.
+    """
+    pid = _start_flipper(folder, outside)
     landed = refused = i = 0
     deadline = time.monotonic() + 60
     try:
@@ -452,14 +471,13 @@ def _race(folder: Path, outside: Path, write: Callable[[int], None], n: int) -> 
                 refused += 1
             assert files_under(outside) == [], f"write {i} landed outside the memory dir"
             i += 1
+            if os.waitpid(pid, os.WNOHANG)[0] == pid:  # the flipper stopped: restart it
+                _restore_folder(folder)
+                pid = _start_flipper(folder, outside)
     finally:
         os.kill(pid, 9)
         os.waitpid(pid, 0)
-    aside = folder.with_name(folder.name + ".aside")
-    if folder.is_symlink():
-        folder.unlink()
-    if aside.exists():
-        _put_back(folder, aside)
+    _restore_folder(folder)
     return landed, refused
 
 
