@@ -4,7 +4,7 @@ Builds a fake Claude home with N project memory dirs of M memories each (default
 50,000 memory files with frontmatter and a short body, ages spread over two years, every
 twentieth dir with an index past the 200-line cap) in a temp dir, then reports medians of:
 
-  export  memdir_nb.fleet.export_parquet([home], out)   (walk, read every header and index,
+  export  memdir_nb.reports.fleet.export_parquet([home], out)   (walk, read every header and index,
                                                           write memories.parquet + dirs.parquet)
   bare    for each memory file: open, read 4 KB, close   (paths listed beforehand; the I/O floor)
   query   one DuckDB query over the two files: memories per project, stale share and index-cap
@@ -29,9 +29,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from memdir_nb.fleet import DIRS_FILE, MEMORIES_FILE, export_parquet
-from memdir_nb.frontmatter import render_memory_file
-from memdir_nb.index import format_index_entry
+from memdir_nb.formats.frontmatter_render import render_memory_file
+from memdir_nb.formats.index import format_index_entry
+from memdir_nb.reports.fleet import DIRS_FILE, MEMORIES_FILE, export_parquet
 
 TYPES = ("user", "feedback", "project", "reference")
 DAY_MS = 86_400_000

@@ -48,8 +48,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from bench_scan import bare_loop, build_dir, median_ms
 
 from memdir_nb.recall import LexicalSelector, find_relevant_memories
-from memdir_nb.scan import MAX_MEMORY_FILES, ScanCache, scan_memory_dir, scan_memory_files
-from memdir_nb.team_paths import validate_team_mem_key
+from memdir_nb.storage.containment import validate_team_mem_key
+from memdir_nb.storage.scan import MAX_MEMORY_FILES, ScanCache, scan_memory_dir, scan_memory_files
 
 QUERY = "which flaky tests block the release pipeline, and who reviews the schema migration?"
 RUNS = {200: 15, 1_000: 9, 10_000: 5}  # warm and cached runs per size

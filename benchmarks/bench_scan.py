@@ -30,8 +30,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from memdir_nb.frontmatter import render_memory_file
-from memdir_nb.scan import scan_memory_dir, scan_memory_files
+from memdir_nb.formats.frontmatter_render import render_memory_file
+from memdir_nb.storage.scan import scan_memory_dir, scan_memory_files
 
 TYPES = ("user", "feedback", "project", "reference")
 WORDS = [

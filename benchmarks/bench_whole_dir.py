@@ -9,7 +9,7 @@ about 100). On a shared machine the CPU figures are the steadier ones.
 
   plan       memdir_nb.dream.plan_consolidation(dir)
   lint       memdir_nb.lint.lint_memory_dir(dir, progress=False)
-  summarize  memdir_nb.analysis.summarize(dir)
+  summarize  memdir_nb.reports.analysis.summarize(dir)
 
 Usage:
   python benchmarks/bench_whole_dir.py                        # 1k, 10k, 100k (builds on first run)
@@ -70,9 +70,9 @@ def median_ms(fn: Callable[[], object], runs: int, warmup: bool) -> tuple[float,
 
 def operations(root: Path, now_ms: float) -> dict[str, Callable[[], object]]:
     """The timed calls, imported from whichever memdir_nb is first on sys.path."""
-    from memdir_nb.analysis import summarize
     from memdir_nb.dream import plan_consolidation
     from memdir_nb.lint import lint_memory_dir
+    from memdir_nb.reports.analysis import summarize
 
     return {
         "plan": lambda: plan_consolidation(root, now_ms=now_ms),

@@ -40,7 +40,7 @@ from recall_eval import DEFAULT_CASES, build_memory_dir, score_answer  # noqa: E
 
 from memdir_nb.recall.decision import FEATURES, DecisionModel, decide, fit_logistic  # noqa: E402
 from memdir_nb.recall.semantic import MemoryExplanation, SemanticSelector  # noqa: E402
-from memdir_nb.scan import scan_memory_files  # noqa: E402
+from memdir_nb.storage.scan import scan_memory_files  # noqa: E402
 
 DEFAULT_OUT = REPO_ROOT / "memdir_nb" / "recall" / "selector_model.json"
 BM25_SATURATION = 5.0  # BM25 / (BM25 + 5): a score of 5 counts half, 20 counts 0.8
@@ -182,7 +182,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.error("refusing to fit on the holdout set: tune on the shared tuning set only")
     cases = json.loads(path.read_text(encoding="utf-8"))
     cases["_path"] = str(path)
-    from memdir_nb.config import MemdirConfig
+    from memdir_nb.home.config import MemdirConfig
 
     model, report = fit(cases, cache_dir=MemdirConfig.from_environment().cache_root())
     text = json.dumps(model.to_json(), indent=2) + "\n"

@@ -6,7 +6,7 @@ Usage:
 Figures (medians, ms unless named _s):
 * model_load_s: a new Python process imports memdir_nb and loads the model (hash check
   included), minus the same process's startup without the load; 3 runs.
-* demo_cold_encode_s: the demo dir (memdir_nb.demo) selected from with an empty vector cache:
+* demo_cold_encode_s: the demo dir (memdir_nb.ui.demo) selected from with an empty vector cache:
   every manifest and body text encoded (model already loaded), 3 runs.
 * demo_reopen_encoded: texts encoded when a new selector opens the unchanged demo dir with the
   same cache (must be 0).
@@ -33,7 +33,7 @@ for extra in (REPO_ROOT, REPO_ROOT / "benchmarks"):
 
 from memdir_nb.recall import find_relevant_memories  # noqa: E402
 from memdir_nb.recall.semantic import SemanticSelector  # noqa: E402
-from memdir_nb.scan import scan_memory_files  # noqa: E402
+from memdir_nb.storage.scan import scan_memory_files  # noqa: E402
 
 _LOAD = (
     "import time, memdir_nb.recall.semantic\n"
@@ -57,8 +57,8 @@ def model_load_seconds(runs: int = 3) -> float:
 
 def demo_cold_encode(runs: int = 3) -> tuple[float, int, int]:
     """(median seconds, texts encoded cold, texts encoded on re-open) for the demo dir."""
-    from memdir_nb.demo import build_demo_memory_dir
     from memdir_nb.recall.embedding import load_encoder
+    from memdir_nb.ui.demo import build_demo_memory_dir
 
     load_encoder()
     times = []
@@ -88,7 +88,7 @@ def warm_recall_ms(
     """
     from recall_eval import build_memory_dir
 
-    from memdir_nb.scan import ScanCache
+    from memdir_nb.storage.scan import ScanCache
 
     memories = cases["memories"]
     grown: dict = {"memories": [], "queries": []}

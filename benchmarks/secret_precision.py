@@ -70,7 +70,7 @@ def main(argv: list[str] | None = None) -> int:
         sys.path.insert(0, str(args.code.resolve()))
     else:
         sys.path.insert(0, str(HERE.parent))
-    from memdir_nb.secret_scan import scan_for_secrets
+    from memdir_nb.security.secret_scan import scan_for_secrets
 
     result = measure(scan_for_secrets, load_corpus("benign.jsonl"), load_corpus("secrets.jsonl"))
     if args.json:

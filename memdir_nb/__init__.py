@@ -14,84 +14,84 @@ __version__ = "0.1.0"
 # public name -> submodule that defines it
 _EXPORTS: dict[str, str] = {
     # constants
-    "ENTRYPOINT_NAME": "constants",
-    "MAX_ENTRYPOINT_LINES": "constants",
-    "MAX_ENTRYPOINT_BYTES": "constants",
-    "MAX_MEMORY_FILES": "constants",
-    "FRONTMATTER_MAX_LINES": "constants",
-    "TEAM_DIRNAME": "constants",
-    "TRASH_DIRNAME": "constants",
-    "LOGS_DIRNAME": "constants",
+    "ENTRYPOINT_NAME": "spec.constants",
+    "MAX_ENTRYPOINT_LINES": "spec.constants",
+    "MAX_ENTRYPOINT_BYTES": "spec.constants",
+    "MAX_MEMORY_FILES": "spec.constants",
+    "FRONTMATTER_MAX_LINES": "spec.constants",
+    "TEAM_DIRNAME": "spec.constants",
+    "TRASH_DIRNAME": "spec.constants",
+    "LOGS_DIRNAME": "spec.constants",
     # types
-    "MemoryType": "types",
-    "TYPE_GUIDANCE": "types",
-    "parse_memory_type": "types",
-    "InvalidMemoryTypeError": "types",
-    "Scope": "types",
-    "scope_violation": "types",
-    "scope_of_path": "types",
+    "MemoryType": "spec.taxonomy",
+    "TYPE_GUIDANCE": "spec.taxonomy",
+    "parse_memory_type": "spec.taxonomy",
+    "InvalidMemoryTypeError": "spec.taxonomy",
+    "Scope": "spec.taxonomy",
+    "scope_violation": "spec.taxonomy",
+    "scope_of_path": "spec.taxonomy",
     # dates
-    "find_relative_dates": "dates",
-    "resolve_relative_date": "dates",
-    "convert_relative_dates": "dates",
-    "RelativeDate": "dates",
-    "DateResolution": "dates",
+    "find_relative_dates": "spec.dates",
+    "resolve_relative_date": "spec.dates",
+    "convert_relative_dates": "spec.dates",
+    "RelativeDate": "spec.dates",
+    "DateResolution": "spec.dates",
     # draft validation
-    "validate_draft": "draft",
-    "DraftVerdict": "draft",
-    "DraftProblem": "draft",
+    "validate_draft": "storage.draft",
+    "DraftVerdict": "storage.draft",
+    "DraftProblem": "storage.draft",
     # config
-    "MemdirConfig": "config",
-    "resolve_now_ms": "config",
+    "MemdirConfig": "home.config",
+    "resolve_now_ms": "clock",
     # index
-    "EntrypointTruncation": "index",
-    "truncate_entrypoint_content": "index",
-    "rebuild_index": "index",
+    "EntrypointTruncation": "formats.index",
+    "truncate_entrypoint_content": "formats.index",
+    "rebuild_index": "storage.rebuild",
     # scan
-    "MemoryHeader": "scan",
-    "scan_memory_files": "scan",
-    "format_memory_manifest": "scan",
-    "scan_memory_dir": "scan",
-    "ScanCache": "scan",
+    "MemoryHeader": "formats.manifest",
+    "scan_memory_files": "storage.scan",
+    "format_memory_manifest": "formats.manifest",
+    "scan_memory_dir": "storage.scan",
+    "ScanCache": "storage.scan",
     # freshness
-    "memory_age_days": "age",
-    "memory_age": "age",
-    "memory_freshness_text": "age",
-    "memory_freshness_note": "age",
-    "memory_header": "age",
+    "memory_age_days": "spec.freshness",
+    "memory_age": "spec.freshness",
+    "memory_freshness_text": "spec.freshness",
+    "memory_freshness_note": "spec.freshness",
+    "memory_header": "spec.freshness",
     # store
-    "MemoryStore": "store",
-    "MemoryValidationError": "store",
-    "MemoryNotFoundError": "store",
+    "MemoryStore": "storage.store",
+    "MemoryValidationError": "storage.store",
+    "MemoryNotFoundError": "storage.store",
     # paths
-    "get_auto_mem_path": "paths",
-    "is_auto_memory_enabled": "paths",
-    "validate_memory_path": "paths",
-    "sanitize_path": "paths",
-    "ensure_memory_dir_exists": "paths",
-    "find_canonical_git_root": "paths",
+    "get_auto_mem_path": "home.paths",
+    "is_auto_memory_enabled": "home.paths",
+    "validate_memory_path": "home.paths",
+    "sanitize_path": "home.paths",
+    "ensure_memory_dir_exists": "home.paths",
+    "find_canonical_git_root": "home.paths",
     # where, doctor, fleet
-    "list_memory_dirs": "where",
-    "diagnose": "doctor",
-    "export_parquet": "fleet",
+    "list_memory_dirs": "reports.where",
+    "diagnose": "reports.doctor",
+    "export_parquet": "reports.fleet",
     # team paths and security
-    "PathTraversalError": "team_paths",
-    "sanitize_path_key": "team_paths",
-    "validate_team_mem_key": "team_paths",
-    "validate_team_mem_write_path": "team_paths",
-    "realpath_deepest_existing": "team_paths",
-    "validate_memory_write_path": "team_paths",
-    "scan_for_secrets": "secret_scan",
-    "SecretFinding": "secret_scan",
-    "SecretInTeamMemoryError": "secret_scan",
+    "PathTraversalError": "storage.containment",
+    "sanitize_path_key": "storage.containment",
+    "validate_team_mem_key": "storage.containment",
+    "validate_team_mem_write_path": "storage.containment",
+    "realpath_deepest_existing": "storage.containment",
+    "validate_memory_write_path": "storage.containment",
+    "scan_for_secrets": "security.secret_scan",
+    "SecretFinding": "security.secret_scan",
+    "SecretInTeamMemoryError": "security.secret_scan",
     # prompts
-    "build_memory_lines": "prompts",
-    "build_memory_prompt": "prompts",
-    "build_combined_memory_prompt": "prompts",
-    "build_assistant_daily_log_prompt": "kairos",
-    "SearchPastContext": "prompts",
-    "load_memory_prompt": "prompts",
-    "build_agent_memory_prompt": "prompts",
+    "build_memory_lines": "prompts.build",
+    "build_memory_prompt": "prompts.build",
+    "build_combined_memory_prompt": "prompts.build",
+    "build_assistant_daily_log_prompt": "prompts.daily_log",
+    "SearchPastContext": "prompts.build",
+    "load_memory_prompt": "prompts.build",
+    "build_agent_memory_prompt": "prompts.build",
     # recall
     "RelevantMemory": "recall",
     "find_relevant_memories": "recall",
@@ -109,17 +109,17 @@ _EXPORTS: dict[str, str] = {
     "MemoryPrefetch": "recall",
     "render_recall": "recall",
     # demo
-    "build_demo_memory_dir": "demo",
-    "DEMO_QUIRKS": "demo",
-    "DEMO_QUERIES": "demo",
+    "build_demo_memory_dir": "ui.demo",
+    "DEMO_QUIRKS": "ui.demo",
+    "DEMO_QUERIES": "ui.demo",
     # analysis and lint
-    "to_dataframe": "analysis",
-    "to_dataframe_many": "analysis",
-    "discover_memory_dirs": "analysis",
+    "to_dataframe": "reports.analysis",
+    "to_dataframe_many": "reports.analysis",
+    "discover_memory_dirs": "reports.analysis",
     "lint_memory_dir": "lint",
     "Finding": "lint",
     # lifecycle
-    "append_daily_log": "kairos",
+    "append_daily_log": "storage.daily_log",
     "ConsolidationLock": "dream",
     "ConsolidationPlan": "dream",
     "dream_gates": "dream",
@@ -136,35 +136,7 @@ _EXPORTS: dict[str, str] = {
 # A type checker sees every export through these imports (names in __all__ are re-exported);
 # at run time each name is imported on first use by __getattr__ below.
 if TYPE_CHECKING:
-    from memdir_nb.age import (
-        memory_age,
-        memory_age_days,
-        memory_freshness_note,
-        memory_freshness_text,
-        memory_header,
-    )
-    from memdir_nb.analysis import discover_memory_dirs, to_dataframe, to_dataframe_many
-    from memdir_nb.config import MemdirConfig, resolve_now_ms
-    from memdir_nb.constants import (
-        ENTRYPOINT_NAME,
-        FRONTMATTER_MAX_LINES,
-        LOGS_DIRNAME,
-        MAX_ENTRYPOINT_BYTES,
-        MAX_ENTRYPOINT_LINES,
-        MAX_MEMORY_FILES,
-        TEAM_DIRNAME,
-        TRASH_DIRNAME,
-    )
-    from memdir_nb.dates import (
-        DateResolution,
-        RelativeDate,
-        convert_relative_dates,
-        find_relative_dates,
-        resolve_relative_date,
-    )
-    from memdir_nb.demo import DEMO_QUERIES, DEMO_QUIRKS, build_demo_memory_dir
-    from memdir_nb.doctor import diagnose
-    from memdir_nb.draft import DraftProblem, DraftVerdict, validate_draft
+    from memdir_nb.clock import resolve_now_ms
     from memdir_nb.dream import (
         ConsolidationLock,
         ConsolidationPlan,
@@ -180,11 +152,10 @@ if TYPE_CHECKING:
         can_use_tool,
         has_memory_writes_since,
     )
-    from memdir_nb.fleet import export_parquet
-    from memdir_nb.index import EntrypointTruncation, rebuild_index, truncate_entrypoint_content
-    from memdir_nb.kairos import append_daily_log, build_assistant_daily_log_prompt
-    from memdir_nb.lint import Finding, lint_memory_dir
-    from memdir_nb.paths import (
+    from memdir_nb.formats.index import EntrypointTruncation, truncate_entrypoint_content
+    from memdir_nb.formats.manifest import MemoryHeader, format_memory_manifest
+    from memdir_nb.home.config import MemdirConfig
+    from memdir_nb.home.paths import (
         ensure_memory_dir_exists,
         find_canonical_git_root,
         get_auto_mem_path,
@@ -192,7 +163,8 @@ if TYPE_CHECKING:
         sanitize_path,
         validate_memory_path,
     )
-    from memdir_nb.prompts import (
+    from memdir_nb.lint import Finding, lint_memory_dir
+    from memdir_nb.prompts.build import (
         SearchPastContext,
         build_agent_memory_prompt,
         build_combined_memory_prompt,
@@ -200,6 +172,7 @@ if TYPE_CHECKING:
         build_memory_prompt,
         load_memory_prompt,
     )
+    from memdir_nb.prompts.daily_log import build_assistant_daily_log_prompt
     from memdir_nb.recall import (
         AnthropicSelector,
         InjectedMemory,
@@ -217,24 +190,40 @@ if TYPE_CHECKING:
         render_recall,
         start_relevant_memory_prefetch,
     )
-    from memdir_nb.scan import (
-        MemoryHeader,
-        ScanCache,
-        format_memory_manifest,
-        scan_memory_dir,
-        scan_memory_files,
+    from memdir_nb.reports.analysis import discover_memory_dirs, to_dataframe, to_dataframe_many
+    from memdir_nb.reports.doctor import diagnose
+    from memdir_nb.reports.fleet import export_parquet
+    from memdir_nb.reports.where import list_memory_dirs
+    from memdir_nb.security.secret_scan import (
+        SecretFinding,
+        SecretInTeamMemoryError,
+        scan_for_secrets,
     )
-    from memdir_nb.secret_scan import SecretFinding, SecretInTeamMemoryError, scan_for_secrets
-    from memdir_nb.store import MemoryNotFoundError, MemoryStore, MemoryValidationError
-    from memdir_nb.team_paths import (
-        PathTraversalError,
-        realpath_deepest_existing,
-        sanitize_path_key,
-        validate_memory_write_path,
-        validate_team_mem_key,
-        validate_team_mem_write_path,
+    from memdir_nb.spec.constants import (
+        ENTRYPOINT_NAME,
+        FRONTMATTER_MAX_LINES,
+        LOGS_DIRNAME,
+        MAX_ENTRYPOINT_BYTES,
+        MAX_ENTRYPOINT_LINES,
+        MAX_MEMORY_FILES,
+        TEAM_DIRNAME,
+        TRASH_DIRNAME,
     )
-    from memdir_nb.types import (
+    from memdir_nb.spec.dates import (
+        DateResolution,
+        RelativeDate,
+        convert_relative_dates,
+        find_relative_dates,
+        resolve_relative_date,
+    )
+    from memdir_nb.spec.freshness import (
+        memory_age,
+        memory_age_days,
+        memory_freshness_note,
+        memory_freshness_text,
+        memory_header,
+    )
+    from memdir_nb.spec.taxonomy import (
         TYPE_GUIDANCE,
         InvalidMemoryTypeError,
         MemoryType,
@@ -243,7 +232,20 @@ if TYPE_CHECKING:
         scope_of_path,
         scope_violation,
     )
-    from memdir_nb.where import list_memory_dirs
+    from memdir_nb.storage.containment import (
+        PathTraversalError,
+        realpath_deepest_existing,
+        sanitize_path_key,
+        validate_memory_write_path,
+        validate_team_mem_key,
+        validate_team_mem_write_path,
+    )
+    from memdir_nb.storage.daily_log import append_daily_log
+    from memdir_nb.storage.draft import DraftProblem, DraftVerdict, validate_draft
+    from memdir_nb.storage.rebuild import rebuild_index
+    from memdir_nb.storage.scan import ScanCache, scan_memory_dir, scan_memory_files
+    from memdir_nb.storage.store import MemoryNotFoundError, MemoryStore, MemoryValidationError
+    from memdir_nb.ui.demo import DEMO_QUERIES, DEMO_QUIRKS, build_demo_memory_dir
 
 __all__ = [  # literal, so type checkers and linters read it; a test keeps it equal to _EXPORTS
     "DEMO_QUERIES",

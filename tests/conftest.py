@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from memdir_nb.config import MemdirConfig
-from memdir_nb.demo import build_demo_memory_dir
+from memdir_nb.home.config import MemdirConfig
+from memdir_nb.ui.demo import build_demo_memory_dir
 from tests.support import NOW, AttackTree, build_attack_tree
 
 # ---------------------------------------------------------------------------------------------
@@ -299,7 +299,7 @@ def demo_now_ms() -> float:
 @pytest.fixture
 def demo_mem(tmp_path: Path, demo_now_ms: float) -> Path:
     """A freshly built demo memory dir (40 memories, private and team) at demo_now_ms."""
-    from memdir_nb.demo import build_demo_memory_dir
+    from memdir_nb.ui.demo import build_demo_memory_dir
 
     return build_demo_memory_dir(tmp_path / "mem", now_ms=demo_now_ms)
 

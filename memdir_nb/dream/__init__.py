@@ -18,9 +18,6 @@ restore, list_dreams) and `claude` (the Claude-driven planner). Every public nam
 
 from __future__ import annotations
 
-from memdir_nb.constants import CONSOLIDATION_LOCK_NAME as LOCK_NAME
-from memdir_nb.constants import STORE_LOCK_NAME  # plans apply under the store lock
-from memdir_nb.dates import convert_relative_dates  # dream converts relative dates with it
 from memdir_nb.dream.actions import (
     ConsolidationPlan,
     IndexFit,
@@ -73,6 +70,9 @@ from memdir_nb.dream.plan import (
     DUPLICATE_MIN_SHARED,
     plan_consolidation,
 )
+from memdir_nb.spec.constants import CONSOLIDATION_LOCK_NAME as LOCK_NAME
+from memdir_nb.spec.constants import STORE_LOCK_NAME  # plans apply under the store lock
+from memdir_nb.spec.dates import convert_relative_dates  # dream converts relative dates with it
 
 __all__ = [
     "CLAUDE_MAX_TURNS",

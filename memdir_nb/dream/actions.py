@@ -9,7 +9,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import assert_never
 
-from memdir_nb.config import system_clock_ms
+from memdir_nb.clock import system_clock_ms
+from memdir_nb.formats.index_batch import IndexText, fit_index
 
 
 class PlanError(ValueError):
@@ -157,7 +158,7 @@ def _split_front(text: str) -> tuple[str, str]:
     return "", text
 
 
-# relative dates: memdir_nb.dates owns the rules; convert_relative_dates is re-exported here.
+# relative dates: memdir_nb.spec.dates owns the rules; convert_relative_dates is re-exported here.
 
 # simulation ------------------------------------------------------------------------------
 
@@ -180,7 +181,7 @@ def _approved(
 
 
 def _simulate(plan: ConsolidationPlan, actions: Iterable[PlanAction]) -> dict[str, str | None]:
-    from memdir_nb.index_batch import IndexText, fit_index
+    pass
 
     state: dict[str, str | None] = {}
     # Runs of index edits on one file are applied to a parsed copy (linear in the index

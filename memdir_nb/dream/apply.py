@@ -11,10 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from memdir_nb.config import resolve_now_ms
-from memdir_nb.constants import (
-    TRASH_DIRNAME,
-)
+from memdir_nb.clock import resolve_now_ms
 from memdir_nb.dream.actions import (
     ConsolidationPlan,
     PlanAction,
@@ -24,10 +21,12 @@ from memdir_nb.dream.actions import (
     _sha,
     _simulate,
 )
+from memdir_nb.spec.constants import TRASH_DIRNAME
+from memdir_nb.storage.store import MemoryStore
 
 if TYPE_CHECKING:
-    from memdir_nb.store import MemoryStore
-    from memdir_nb.transaction import StoreTransaction
+    from memdir_nb.storage.store import MemoryStore
+    from memdir_nb.storage.transaction import StoreTransaction
 
 
 class RestoreError(ValueError):
@@ -49,7 +48,7 @@ def _current_hash(tx: StoreTransaction, rel: str) -> str | None:
 
 
 def _store_for(root: Path, store: MemoryStore | None) -> MemoryStore:
-    from memdir_nb.store import MemoryStore
+    pass
 
     if store is None:
         return MemoryStore(root)

@@ -6,18 +6,7 @@ import os
 from pathlib import Path
 from typing import Any
 
-from memdir_nb.access import (
-    MissingFile,
-    ReadRefused,
-    try_read_contained,
-)
-from memdir_nb.config import resolve_now_ms
-from memdir_nb.constants import (
-    LOGS_DIRNAME,
-    MEMORY_FILE_READ_MAX_BYTES,
-    TRASH_DIRNAME,
-)
-from memdir_nb.dates import local_date
+from memdir_nb.clock import resolve_now_ms
 from memdir_nb.dream.actions import (
     ConsolidationPlan,
     PlanAction,
@@ -26,6 +15,14 @@ from memdir_nb.dream.actions import (
     WriteFile,
     _sha,
 )
+from memdir_nb.extract.runner import TOOL_SCHEMAS, ToolOutcome, ToolRunner
+from memdir_nb.extract.sandbox import can_use_tool
+from memdir_nb.formats.manifest import format_memory_manifest
+from memdir_nb.spec.constants import LOGS_DIRNAME, MEMORY_FILE_READ_MAX_BYTES, TRASH_DIRNAME
+from memdir_nb.spec.dates import local_date
+from memdir_nb.storage.access import MissingFile, ReadRefused, try_read_contained
+from memdir_nb.storage.scan import scan_memory_files
+from memdir_nb.toolloop import agent_loop
 
 CLAUDE_MAX_TURNS = 10
 RETIRE_HINT = "an empty Write retires the file"
@@ -38,7 +35,6 @@ def build_consolidation_prompt(
     transcripts_dir: str | os.PathLike[str] | None = None,
 ) -> str:
     """The consolidation agent's system prompt (the four dream phases, in this project's words)."""
-    from memdir_nb.scan import format_memory_manifest, scan_memory_files
 
     root = Path(memory_dir)
     logs = (
@@ -98,7 +94,7 @@ class PlanRecorder:
     def __init__(
         self, memory_dir: str | os.PathLike[str], *, cwd: str | os.PathLike[str] | None = None
     ) -> None:
-        from memdir_nb.extract.runner import ToolRunner
+        pass
 
         self.memory_dir = Path(os.path.abspath(os.fspath(memory_dir)))
         self._reader = ToolRunner(self.memory_dir, cwd=cwd)
@@ -131,8 +127,6 @@ class PlanRecorder:
 
     def run(self, name: str, tool_input: Any) -> Any:
         """Check the call with the extraction sandbox; capture writes, run everything else."""
-        from memdir_nb.extract.runner import ToolOutcome
-        from memdir_nb.extract.sandbox import can_use_tool
 
         verdict = can_use_tool(name, tool_input, self.memory_dir)
         if not verdict.allowed or name not in ("Write", "Edit", "Read"):
@@ -241,8 +235,6 @@ def plan_consolidation_with_claude(
     now_ms: float | None = None,
 ) -> ConsolidationPlan:
     """Let Claude propose a consolidation through the extraction sandbox; nothing is written until apply_plan."""
-    from memdir_nb import agent_loop
-    from memdir_nb.extract.runner import TOOL_SCHEMAS
 
     root = Path(memory_dir)
     if not root.is_dir():

@@ -6,7 +6,7 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from memdir_nb.config import resolve_now_ms
+from memdir_nb.clock import resolve_now_ms
 from memdir_nb.dream.lock import ConsolidationLock, LockFileCorruptError
 
 MIN_HOURS = 24  # time gate

@@ -11,16 +11,11 @@ from pathlib import Path
 
 from filelock import FileLock
 
-from memdir_nb.access import (
-    MissingFile,
-    ReadRefused,
-    read_contained,
-)
-from memdir_nb.config import resolve_now_ms
-from memdir_nb.constants import CONSOLIDATION_LOCK_NAME as LOCK_NAME
-from memdir_nb.constants import (
-    LOCK_READ_MAX_BYTES,
-)
+from memdir_nb.clock import resolve_now_ms
+from memdir_nb.spec.constants import CONSOLIDATION_LOCK_NAME as LOCK_NAME
+from memdir_nb.spec.constants import LOCK_READ_MAX_BYTES
+from memdir_nb.storage.access import MissingFile, ReadRefused, read_contained
+from memdir_nb.storage.fsutil import replace_file
 
 LOCK_GUARD_SUFFIX = ".guard"
 HOLDER_STALE_MS = 60 * 60 * 1000  # a lock older than this is reclaimed whatever its PID
@@ -182,16 +177,7 @@ class ConsolidationLock:
         return int(text) if text.isdigit() else None
 
     def _write_body(self, body: str) -> None:
-        tmp = self.path.with_name(f"{LOCK_NAME}.{self.pid}.tmp")
-        with contextlib.suppress(FileNotFoundError):
-            tmp.unlink()  # a leftover (or a planted symlink) goes; we never write through it
-        flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
-        fd = os.open(tmp, flags, 0o644)
-        try:
-            os.write(fd, body.encode("ascii"))
-        finally:
-            os.close(fd)
-        os.replace(tmp, self.path)  # replaces a symlink at the lock's name, never its target
+        replace_file(self.path, body.encode("ascii"), tmp_name=f"{LOCK_NAME}.{self.pid}.tmp")
 
     @contextlib.contextmanager
     def hold(self, *, now_ms: float | None = None) -> Iterator[bool]:

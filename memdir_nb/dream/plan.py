@@ -9,21 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from memdir_nb.access import (
-    ContainedReader,
-    MissingFile,
-    ReadRefused,
-)
-from memdir_nb.config import system_clock_ms
-from memdir_nb.constants import (
-    ENTRYPOINT_NAME,
-    INDEX_READ_MAX_BYTES,
-    MAX_INDEX_LINE_CHARS,
-    MEMORY_FILE_READ_MAX_BYTES,
-    TEAM_DIRNAME,
-    TRASH_DIRNAME,
-)
-from memdir_nb.dates import convert_relative_dates, local_date
+from memdir_nb.clock import system_clock_ms
 from memdir_nb.dream.actions import (
     ConsolidationPlan,
     IndexFit,
@@ -38,6 +24,20 @@ from memdir_nb.dream.actions import (
     _sha,
     _split_front,
 )
+from memdir_nb.formats import index
+from memdir_nb.formats.frontmatter import parse_frontmatter
+from memdir_nb.spec.constants import (
+    ENTRYPOINT_NAME,
+    INDEX_READ_MAX_BYTES,
+    MAX_INDEX_LINE_CHARS,
+    MEMORY_FILE_READ_MAX_BYTES,
+    TEAM_DIRNAME,
+    TRASH_DIRNAME,
+)
+from memdir_nb.spec.dates import convert_relative_dates, local_date
+from memdir_nb.spec.similarity import UnionFind, candidate_pairs, stem_sets
+from memdir_nb.storage.access import ContainedReader, MissingFile, ReadRefused
+from memdir_nb.storage.scan import scan_memory_dir
 
 DUPLICATE_HEAD_THRESHOLD = 90.0  # rapidfuzz token_sort_ratio over name + description
 DUPLICATE_BODY_THRESHOLD = 60.0  # and token_set_ratio over the bodies
@@ -72,7 +72,6 @@ CONTRADICTION_MIN_SHARED = 0.4
 
 def _duplicate_groups(pool: list[_Mem], near_duplicates: Any) -> list[list[_Mem]]:
     """Groups of near-duplicate memories in one scope, ordered by their first member in pool."""
-    from memdir_nb.similarity import UnionFind, candidate_pairs, stem_sets
 
     blocks: dict[tuple[str, bool], list[int]] = {}
     for i, m in enumerate(pool):  # type and negation must agree: compare within blocks only
@@ -88,7 +87,6 @@ def _duplicate_groups(pool: list[_Mem], near_duplicates: Any) -> list[list[_Mem]
 
 def _contradiction_pairs(mems: list[_Mem], merged: set[str], fuzz: Any) -> list[tuple[_Mem, _Mem]]:
     """Pairs of same-type memories with opposite polarity and similar subject, in (i, j) order."""
-    from memdir_nb.similarity import candidate_pairs, stem_sets
 
     texts = [f"{m.description} {m.body}" for m in mems]
     negated = [bool(_NEGATION.search(t)) for t in texts]
@@ -122,10 +120,6 @@ def plan_consolidation(
 ) -> ConsolidationPlan:
     """Read the memory dir and propose consolidation actions (nothing is written)."""
     from rapidfuzz import fuzz
-
-    from memdir_nb import index
-    from memdir_nb.frontmatter import parse_frontmatter
-    from memdir_nb.scan import scan_memory_dir
 
     root = Path(memory_dir)
     if not root.is_dir():

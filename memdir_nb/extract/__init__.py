@@ -2,7 +2,7 @@
 
 One module per concern: `sandbox` (can_use_tool), `transcript` (reading and the cursor),
 `scheduler` (ExtractionScheduler), `runner` (ToolRunner), `request` (the prompt, the first
-request, run_extraction); the tool loop itself is memdir_nb.agent_loop, shared with dream.
+request, run_extraction); the tool loop itself is memdir_nb.toolloop.agent_loop, shared with dream.
 Every public name is re-exported here.
 
 Three parts, each usable alone:
@@ -23,14 +23,6 @@ Three parts, each usable alone:
 
 from __future__ import annotations
 
-from memdir_nb.agent_loop import (
-    DEFAULT_MAX_TOKENS,
-    DEFAULT_MODEL,
-    MissingAPIKeyError,
-    ToolLoopResult,
-    client_from_config,
-    run_tool_loop,
-)
 from memdir_nb.extract.request import (
     MAX_RENDERED_BLOCK_CHARS,
     MAX_TURNS,
@@ -79,6 +71,14 @@ from memdir_nb.extract.transcript import (
     messages_since,
     parse_transcript_lines,
     read_transcript,
+)
+from memdir_nb.toolloop.agent_loop import (
+    DEFAULT_MAX_TOKENS,
+    DEFAULT_MODEL,
+    MissingAPIKeyError,
+    ToolLoopResult,
+    client_from_config,
+    run_tool_loop,
 )
 
 __all__ = [

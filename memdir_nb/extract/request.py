@@ -8,19 +8,20 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from memdir_nb.agent_loop import (
+from memdir_nb.extract.runner import TOOL_SCHEMAS, ToolRunner
+from memdir_nb.extract.scheduler import ExtractionRequest
+from memdir_nb.extract.transcript import TranscriptMessage
+from memdir_nb.formats.manifest import format_memory_manifest
+from memdir_nb.home.config import MemdirConfig
+from memdir_nb.spec.constants import ENTRYPOINT_NAME
+from memdir_nb.storage.scan import scan_memory_files
+from memdir_nb.toolloop.agent_loop import (
     DEFAULT_MAX_TOKENS,
     DEFAULT_MODEL,
     ToolLoopResult,
     client_from_config,
     run_tool_loop,
 )
-from memdir_nb.constants import (
-    ENTRYPOINT_NAME,
-)
-from memdir_nb.extract.runner import TOOL_SCHEMAS, ToolRunner
-from memdir_nb.extract.scheduler import ExtractionRequest
-from memdir_nb.extract.transcript import TranscriptMessage
 
 MAX_TURNS = 5  # the extractor's cap on model calls per run
 MAX_RENDERED_BLOCK_CHARS = 2_000
@@ -127,7 +128,6 @@ def build_extraction_request(
 
     skip_index=True (the config's skip_index flag) leaves MEMORY.md out of the save steps.
     """
-    from memdir_nb.scan import format_memory_manifest, scan_memory_files
 
     if not new_messages:
         raise ValueError(
@@ -174,7 +174,7 @@ def run_extraction(
         raise ValueError(f"max_turns must be between 1 and {MAX_TURNS}, got {max_turns}")
     if skip_index is None:
         if config is None:
-            from memdir_nb.config import MemdirConfig
+            pass
 
             config = MemdirConfig.from_environment()
         skip_index = bool(config.flags.skip_index)

@@ -10,20 +10,19 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from memdir_nb.access import ReadRefused
-from memdir_nb.bounded_tools import ToolReader, grep_files, read_numbered, run_pipeline
-from memdir_nb.constants import (
-    TOOL_BASH_MAX_OUTPUT_BYTES,
-)
 from memdir_nb.extract.sandbox import (
     ToolVerdict,
     can_use_tool,
     parse_bash_command,
 )
+from memdir_nb.spec.constants import TOOL_BASH_MAX_OUTPUT_BYTES
+from memdir_nb.storage.access import ReadRefused
+from memdir_nb.storage.store import MemoryStore
+from memdir_nb.toolloop.bounded_tools import ToolReader, grep_files, read_numbered, run_pipeline
 
 if TYPE_CHECKING:
-    from memdir_nb.store import MemoryStore
-    from memdir_nb.transaction import StoreTransaction, Target
+    from memdir_nb.storage.store import MemoryStore
+    from memdir_nb.storage.transaction import StoreTransaction, Target
 
 MAX_TOOL_OUTPUT_CHARS = 30_000
 BASH_TIMEOUT_S = 30.0
@@ -210,7 +209,7 @@ class ToolRunner:
         return f"Edited {path}"
 
     def _store(self) -> MemoryStore:
-        from memdir_nb.store import MemoryStore
+        pass
 
         return MemoryStore(self.memory_dir, crash_hook=self.crash_hook)
 

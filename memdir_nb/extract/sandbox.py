@@ -10,10 +10,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from memdir_nb import team_paths
-from memdir_nb.constants import (
-    TEAM_DIRNAME,
-)
+from memdir_nb.security import secret_scan
+from memdir_nb.spec.constants import TEAM_DIRNAME
+from memdir_nb.storage import containment as team_paths
 
 READ_ONLY_COMMANDS = frozenset({"ls", "find", "grep", "cat", "stat", "wc", "head", "tail"})
 READ_TOOLS = frozenset({"Read", "Grep", "Glob"})
@@ -157,7 +156,7 @@ def check_memory_write(
             return _deny(f"{tool_name} into team memory refused: {exc}")
         text = tool_input.get("content") if tool_name == "Write" else tool_input.get("new_string")
         if isinstance(text, str) and text:
-            from memdir_nb import secret_scan
+            pass
 
             findings = secret_scan.scan_for_secrets({"body": text})
             if findings:

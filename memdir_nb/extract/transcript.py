@@ -8,12 +8,10 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from memdir_nb import team_paths
-from memdir_nb.access import read_regular_file
-from memdir_nb.constants import (
-    TRANSCRIPT_READ_MAX_BYTES,
-)
 from memdir_nb.extract.sandbox import WRITE_TOOLS
+from memdir_nb.spec.constants import TRANSCRIPT_READ_MAX_BYTES
+from memdir_nb.storage import containment as team_paths
+from memdir_nb.storage.access import read_regular_file
 
 
 @dataclass(frozen=True)

@@ -9,18 +9,15 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from memdir_nb import textseg
-from memdir_nb.age import memory_age_days
-from memdir_nb.constants import (
-    RECALL_MAX_BYTES,
-    RECALL_MAX_LINES,
-)
-from memdir_nb.dates import ABSOLUTE_DATE
-from memdir_nb.dates import find_relative_dates as find_date_phrases
-from memdir_nb.draft import has_how_to_apply_line, has_why_line
 from memdir_nb.lint.findings import Collector, Finding, MemoryText, clip, field_line
 from memdir_nb.lint.secret_context import check_secrets
-from memdir_nb.types import TYPE_NAMES, MemoryType, scope_violation
+from memdir_nb.spec import text as textseg
+from memdir_nb.spec.constants import RECALL_MAX_BYTES, RECALL_MAX_LINES
+from memdir_nb.spec.dates import ABSOLUTE_DATE
+from memdir_nb.spec.dates import find_relative_dates as find_date_phrases
+from memdir_nb.spec.freshness import memory_age_days
+from memdir_nb.spec.taxonomy import TYPE_NAMES, MemoryType, scope_violation
+from memdir_nb.storage.draft import has_how_to_apply_line, has_why_line
 
 STALE_PROJECT_DAYS = 365
 MAX_DESCRIPTION_CHARS = 150

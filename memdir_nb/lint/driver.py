@@ -8,14 +8,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from memdir_nb.access import ContainedReader, ReadRefused
-from memdir_nb.constants import STORE_JOURNAL_NAME
+from memdir_nb.formats.manifest import MemoryHeader
 from memdir_nb.lint.content import lint_memory
 from memdir_nb.lint.findings import SEVERITIES, Finding, MemoryText, ScopeIndex
 from memdir_nb.lint.index_rules import lint_index, not_in_index
 from memdir_nb.lint.reading import read_memory_text, read_scope_indexes
-from memdir_nb.scan import MemoryHeader, SkippedFile, scan_memory_dir
-from memdir_nb.transaction import journal_problem
+from memdir_nb.spec.constants import STORE_JOURNAL_NAME
+from memdir_nb.storage.access import ContainedReader, ReadRefused
+from memdir_nb.storage.scan import SkippedFile, scan_memory_dir
+from memdir_nb.storage.transaction import journal_problem
 
 
 @dataclass(frozen=True)

@@ -5,8 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal
 
-from memdir_nb.frontmatter import Frontmatter
-from memdir_nb.index import IndexEntry
+from memdir_nb.formats.frontmatter import Frontmatter
+from memdir_nb.formats.index import IndexEntry
 
 Severity = Literal["error", "warning"]
 # Rule id -> severity. Secrets vary with scope and are decided where they are found.

@@ -5,12 +5,12 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from memdir_nb.constants import (
+from memdir_nb.lint.findings import SEVERITIES, Collector, Finding, ScopeIndex
+from memdir_nb.spec.constants import (
     MAX_ENTRYPOINT_BYTES,
     MAX_ENTRYPOINT_LINES,
     MAX_INDEX_LINE_CHARS,
 )
-from memdir_nb.lint.findings import SEVERITIES, Collector, Finding, ScopeIndex
 
 MAX_LISTED_LINES = 8
 _HTML_COMMENT = re.compile(r"^\s*<!--.*-->\s*$")

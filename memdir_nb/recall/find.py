@@ -16,10 +16,11 @@ from memdir_nb.recall.base import (
 )
 from memdir_nb.recall.request import RecallRequest
 from memdir_nb.recall.selectors import default_selector
-from memdir_nb.scan import scan_memory_files
+from memdir_nb.storage.scan import scan_memory_files
 
 if TYPE_CHECKING:  # pragma: no cover
-    from memdir_nb.scan import MemoryHeader, ScanCache
+    from memdir_nb.formats.manifest import MemoryHeader
+    from memdir_nb.storage.scan import ScanCache
 
 
 def _surfaced_keys(already_surfaced: Collection[str]) -> set[str]:

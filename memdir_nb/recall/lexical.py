@@ -15,12 +15,12 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
-from memdir_nb import textseg
 from memdir_nb.recall.base import MAX_RELEVANT_MEMORIES, selector_inputs
-from memdir_nb.types import MemoryType
+from memdir_nb.spec import text as textseg
+from memdir_nb.spec.taxonomy import MemoryType
 
 if TYPE_CHECKING:  # pragma: no cover
-    from memdir_nb.scan import MemoryHeader
+    from memdir_nb.formats.manifest import MemoryHeader
 
 from memdir_nb.recall.vocabulary import (
     STOPWORDS,
@@ -83,7 +83,7 @@ def filename_words(filename: str) -> str:
 
 
 def raw_words(text: str) -> list[str]:
-    """Lowercase words in any script (memdir_nb.textseg; CJK as two-character pieces).
+    """Lowercase words in any script (memdir_nb.spec.text; CJK as two-character pieces).
 
     Hyphenated compounds give the joined form and each part.
     """

@@ -7,13 +7,13 @@ import threading
 from collections.abc import Callable, Collection, Sequence
 from typing import TYPE_CHECKING
 
-from memdir_nb.config import system_clock_ms
+from memdir_nb.clock import system_clock_ms
 from memdir_nb.recall.base import RelevantMemory, Selector
 from memdir_nb.recall.find import recall_memories
 from memdir_nb.recall.request import RecallRequest
 
 if TYPE_CHECKING:  # pragma: no cover
-    from memdir_nb.scan import ScanCache
+    from memdir_nb.storage.scan import ScanCache
 
 
 class MemoryPrefetch:

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
     from memdir_nb.recall.base import Selector
-    from memdir_nb.scan import ScanCache
+    from memdir_nb.storage.scan import ScanCache
 
 
 @dataclass(frozen=True)

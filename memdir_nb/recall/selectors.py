@@ -4,11 +4,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from memdir_nb.config import SELECTOR_NAMES
+from memdir_nb.home.config import SELECTOR_NAMES, MemdirConfig
+from memdir_nb.recall.anthropic_selector import AnthropicSelector
 from memdir_nb.recall.base import Selector
+from memdir_nb.recall.lexical import LexicalSelector
+from memdir_nb.recall.semantic import SemanticSelector
 
 if TYPE_CHECKING:  # pragma: no cover
-    from memdir_nb.config import MemdirConfig
+    from memdir_nb.home.config import MemdirConfig
 
 SELECTOR_CHOICES = SELECTOR_NAMES
 OFFLINE_DEFAULT = "semantic"
@@ -22,16 +25,16 @@ def make_selector(name: str, config: MemdirConfig | None = None) -> Selector:
     """Build a selector by name ('semantic', 'lexical' or 'anthropic'); key and cache come from config."""
     choice = name.strip().lower()
     if choice == "semantic":
-        from memdir_nb.recall.semantic import SemanticSelector
+        pass
 
         return SemanticSelector(config=config)
     if choice == "lexical":
-        from memdir_nb.recall.lexical import LexicalSelector
+        pass
 
         return LexicalSelector()
     if choice == "anthropic":
         if config is None:
-            from memdir_nb.config import MemdirConfig
+            pass
 
             config = MemdirConfig.from_environment()
         if not config.anthropic_api_key:
@@ -40,7 +43,6 @@ def make_selector(name: str, config: MemdirConfig | None = None) -> Selector:
                 f"set ANTHROPIC_API_KEY, or use MEMDIR_NB_SELECTOR={OFFLINE_DEFAULT} for the "
                 "offline selector"
             )
-        from memdir_nb.recall.anthropic_selector import AnthropicSelector
 
         return AnthropicSelector(api_key=config.anthropic_api_key)
     raise SelectorConfigError(
@@ -51,7 +53,7 @@ def make_selector(name: str, config: MemdirConfig | None = None) -> Selector:
 def default_selector(config: MemdirConfig | None = None) -> Selector:
     """AnthropicSelector when an API key is set, else SemanticSelector (config.selector overrides)."""
     if config is None:
-        from memdir_nb.config import MemdirConfig
+        pass
 
         config = MemdirConfig.from_environment()
     if config.selector:

@@ -26,18 +26,23 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from memdir_nb import textseg
+from memdir_nb.formats.frontmatter import parse_frontmatter
+from memdir_nb.home.config import MemdirConfig
 from memdir_nb.recall.base import MAX_RELEVANT_MEMORIES, selector_inputs
 from memdir_nb.recall.decision import DecisionModel, decide, feature_values
+from memdir_nb.recall.embedding import ModelUnavailable, load_encoder
 from memdir_nb.recall.lexical import LexicalOptions, LexicalSelector, ScoredMemory, filename_words
+from memdir_nb.recall.vector_cache import CACHE_FILENAME, VectorCache, file_identity, text_key
+from memdir_nb.spec import text as textseg
+from memdir_nb.storage.headers import read_head_info
 
 if TYPE_CHECKING:  # pragma: no cover
     import numpy as np
 
-    from memdir_nb.config import MemdirConfig
+    from memdir_nb.formats.manifest import MemoryHeader
+    from memdir_nb.home.config import MemdirConfig
     from memdir_nb.recall.embedding import MiniLMEncoder
     from memdir_nb.recall.vector_cache import VectorCache
-    from memdir_nb.scan import MemoryHeader
 
 BODY_SNIPPET_CHARS = 400  # how much of a body the semantic channel reads
 _BODY_READ_BYTES = 8192  # bounded read that holds the header and the snippet
@@ -85,7 +90,6 @@ def _root_of(header: MemoryHeader) -> str:
 
 def read_snippet(header: MemoryHeader) -> tuple[os.stat_result, str]:
     """(stat, body snippet) of a memory file, read only if its real path is inside its dir."""
-    from memdir_nb.frontmatter import parse_frontmatter, read_head_info
 
     real = os.path.realpath(header.file_path)
     root = os.path.realpath(_root_of(header))
@@ -114,7 +118,7 @@ class SemanticSelector:
     ) -> None:
         if cache_dir is None:
             if config is None:
-                from memdir_nb.config import MemdirConfig
+                pass
 
                 config = MemdirConfig.from_environment()
             cache_dir = config.cache_root()
@@ -142,7 +146,7 @@ class SemanticSelector:
     def encoder(self) -> MiniLMEncoder | None:
         """The shared encoder, or None (after one warning) when the model cannot be loaded."""
         if self._encoder is None and self.fallback_reason is None:
-            from memdir_nb.recall.embedding import ModelUnavailable, load_encoder
+            pass
 
             try:
                 self._encoder = load_encoder()
@@ -158,14 +162,13 @@ class SemanticSelector:
     def vector_cache(self) -> VectorCache:
         """The on-disk vector cache under cache_dir, opened on first use."""
         if self._cache is None:
-            from memdir_nb.recall.vector_cache import CACHE_FILENAME, VectorCache
+            pass
 
             self._cache = VectorCache(self.cache_dir / CACHE_FILENAME)
         return self._cache
 
     def _snippets_for(self, headers: Sequence[MemoryHeader]) -> list[str]:
         """Body snippets, re-read only for files whose (dev, ino, size, mtime_ns) changed."""
-        from memdir_nb.recall.vector_cache import file_identity
 
         out: list[str | None] = [None] * len(headers)
         idents: dict[str, tuple[int, int, int, int]] = {}
@@ -210,8 +213,6 @@ class SemanticSelector:
     ) -> np.ndarray:
         """Vectors for texts: from the cache where present, the rest encoded (with a bar if many)."""
         import numpy as np
-
-        from memdir_nb.recall.vector_cache import text_key
 
         cache = self.vector_cache()
         keys = [text_key(encoder.weights_sha256, t) for t in texts]

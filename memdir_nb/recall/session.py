@@ -8,23 +8,23 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from memdir_nb.access import ReadRefused, read_contained
-from memdir_nb.age import memory_header
-from memdir_nb.constants import (
+from memdir_nb.recall.base import RelevantMemory, Selector
+from memdir_nb.recall.find import recall_memories
+from memdir_nb.recall.request import RecallRequest
+from memdir_nb.recall.selectors import default_selector, make_selector
+from memdir_nb.spec.constants import (
     MAX_SESSION_BYTES,
     RECALL_MAX_BYTES,
     RECALL_MAX_LINES,
     RECALL_READ_SLACK_BYTES,
 )
-from memdir_nb.recall.base import RelevantMemory, Selector
-from memdir_nb.recall.find import recall_memories
-from memdir_nb.recall.request import RecallRequest
-from memdir_nb.recall.selectors import default_selector, make_selector
-from memdir_nb.scan import ScanCache
+from memdir_nb.spec.freshness import memory_header
+from memdir_nb.storage.access import ReadRefused, read_contained
+from memdir_nb.storage.scan import ScanCache
 
 if TYPE_CHECKING:  # pragma: no cover
-    from memdir_nb.config import MemdirConfig
-    from memdir_nb.scan import ScanCache
+    from memdir_nb.home.config import MemdirConfig
+    from memdir_nb.storage.scan import ScanCache
 
 
 @dataclass(frozen=True)

@@ -152,7 +152,7 @@ def page(browser, request: pytest.FixtureRequest) -> Iterator[object]:
 
 @pytest.fixture(scope="session")
 def demo_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    from memdir_nb.demo import build_demo_memory_dir
+    from memdir_nb.ui.demo import build_demo_memory_dir
 
     return build_demo_memory_dir(tmp_path_factory.mktemp("voila") / "demo_memory")
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from memdir_nb.demo import DEMO_QUERIES
+from memdir_nb.ui.demo import DEMO_QUERIES
 
 TABS = ("Memories", "Save", "Index", "Recall", "Freshness", "Team", "Path security", "Dream")
 

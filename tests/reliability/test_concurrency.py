@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from memdir_nb.frontmatter import parse_memory_file
-from memdir_nb.scan import scan_memory_dir
+from memdir_nb.storage.headers import parse_memory_file
+from memdir_nb.storage.scan import scan_memory_dir
 from tests.support import BODY_END, check_consistent
 
 WORKERS = 8
@@ -18,7 +18,7 @@ SAVES = 50
 
 WORKER = r"""
 import json, sys
-from memdir_nb.store import MemoryStore
+from memdir_nb.storage.store import MemoryStore
 memory_dir, wid, n = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
 store = MemoryStore(memory_dir)
 kept, forgotten = [], []

@@ -14,10 +14,10 @@ from pathlib import Path
 
 import pytest
 
-from memdir_nb.frontmatter import parse_memory_file
-from memdir_nb.scan import scan_memory_dir
-from memdir_nb.secret_scan import scan_for_secrets
-from memdir_nb.store import MemoryStore
+from memdir_nb.security.secret_scan import scan_for_secrets
+from memdir_nb.storage.headers import parse_memory_file
+from memdir_nb.storage.scan import scan_memory_dir
+from memdir_nb.storage.store import MemoryStore
 from tests.support import BODY_END, check_consistent
 
 RUNS = 60
@@ -227,7 +227,7 @@ def test_sigkill_at_every_point_inside_a_step_is_repaired_by_the_next_operation(
 def test_recover_reports_a_rolled_back_step_and_a_torn_last_record_is_ignored(
     tmp_path: Path,
 ) -> None:
-    from memdir_nb.transaction import journal_problem
+    from memdir_nb.storage.transaction import journal_problem
 
     mem = build_step_dir(tmp_path / "m")
     before = visible(mem)

@@ -11,10 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from memdir_nb.analysis import summarize, to_dataframe
-from memdir_nb.frontmatter import render_memory_file
+from memdir_nb.formats.frontmatter_render import render_memory_file
 from memdir_nb.lint import MAX_READ_BYTES, lint_dir, lint_memory_dir
-from memdir_nb.scan import scan_memory_dir
+from memdir_nb.reports.analysis import summarize, to_dataframe
+from memdir_nb.storage.scan import scan_memory_dir
 
 BIG = 10 * 1024 * 1024
 YAML_BOMB = (
@@ -124,7 +124,7 @@ def run_as_nobody(memory_dir: Path) -> dict:
     """Lint and analyse as uid 65534 in a forked child (imports done first: the venv is root's)."""
     import pandas  # noqa: F401
 
-    from memdir_nb.secret_scan import scan_for_secrets
+    from memdir_nb.security.secret_scan import scan_for_secrets
 
     scan_for_secrets({"body": "load the detectors while still root"})
     read_fd, write_fd = os.pipe()

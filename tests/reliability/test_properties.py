@@ -9,9 +9,9 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from memdir_nb.scan import scan_memory_dir
-from memdir_nb.store import MemoryStore, MemoryValidationError
-from memdir_nb.types import MemoryType
+from memdir_nb.spec.taxonomy import MemoryType
+from memdir_nb.storage.scan import scan_memory_dir
+from memdir_nb.storage.store import MemoryStore, MemoryValidationError
 
 # Text a person or model might put in a header: any printable character, YAML-special ones
 # included (':', '#', quotes, '---', '&', '*', leading '-', unicode), no line breaks.

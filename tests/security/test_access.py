@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from memdir_nb.access import (
+from memdir_nb.storage.access import (
     MissingFile,
     ReadRefused,
     ReadResult,
@@ -190,7 +190,7 @@ def test_file_swapped_after_the_check_is_refused(
     mem: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A swap between lstat and open is caught by comparing (st_dev, st_ino)."""
-    import memdir_nb.access as access
+    import memdir_nb.storage.access as access
 
     real_open = os.open
 
@@ -209,7 +209,7 @@ def test_file_swapped_after_the_check_is_refused(
 def test_file_swapped_for_a_symlink_after_the_check_is_not_followed(
     mem: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import memdir_nb.access as access
+    import memdir_nb.storage.access as access
 
     real_open = os.open
 
@@ -242,7 +242,7 @@ def test_negative_cap_is_a_clear_error(mem: Path) -> None:
 
 @pytest.mark.timeout(10)
 def test_holds_exactly_compares_without_reading_past_the_expected_bytes(mem: Path) -> None:
-    from memdir_nb.access import holds_exactly
+    from memdir_nb.storage.access import holds_exactly
 
     body = (mem / "note.md").read_bytes()
     assert holds_exactly(mem, mem / "note.md", body)
@@ -253,7 +253,7 @@ def test_holds_exactly_compares_without_reading_past_the_expected_bytes(mem: Pat
 
 
 def test_a_batch_reader_keeps_folders_open_and_closes_them_after(mem: Path) -> None:
-    from memdir_nb.access import ContainedReader
+    from memdir_nb.storage.access import ContainedReader
 
     for i in range(5):
         (mem / "team" / f"t{i}.md").write_text(f"team {i}\n")

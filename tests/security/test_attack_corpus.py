@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from memdir_nb.team_paths import (
+from memdir_nb.storage.containment import (
     PathTraversalError,
     sanitize_path_key,
     validate_memory_write_path,

@@ -10,17 +10,18 @@ from pathlib import Path
 
 import pytest
 
-from memdir_nb import analysis, prompts
-from memdir_nb.cli import main as cli_main
+from memdir_nb.cli.main import main as cli_main
 from memdir_nb.dream import plan_consolidation
 from memdir_nb.extract import ToolRunner
-from memdir_nb.frontmatter import render_memory_file
-from memdir_nb.index import load_entrypoint
+from memdir_nb.formats.frontmatter_render import render_memory_file
 from memdir_nb.lint import lint_dir
+from memdir_nb.prompts import build as prompts
 from memdir_nb.recall.base import RelevantMemory
 from memdir_nb.recall.session import RecallSession
-from memdir_nb.scan import scan_memory_dir
-from memdir_nb.views import inspector
+from memdir_nb.reports import analysis
+from memdir_nb.storage.index_files import load_entrypoint
+from memdir_nb.storage.scan import scan_memory_dir
+from memdir_nb.ui.views import inspector
 
 OUTSIDE_SECRET = "outside-secret-do-not-load"
 NOW = 1_760_000_000_000.0
@@ -318,8 +319,8 @@ def test_bad_regex_and_malformed_input_are_error_results(mem: Path) -> None:
 
 @pytest.mark.timeout(10)
 def test_transcript_that_is_a_fifo_is_refused_promptly(tmp_path: Path) -> None:
-    from memdir_nb.access import ReadRefused
     from memdir_nb.extract import read_transcript
+    from memdir_nb.storage.access import ReadRefused
 
     os.mkfifo(tmp_path / "session.jsonl")
     with pytest.raises(ReadRefused, match="FIFO"):
@@ -329,7 +330,7 @@ def test_transcript_that_is_a_fifo_is_refused_promptly(tmp_path: Path) -> None:
 def test_rebuilding_a_team_index_through_a_team_link_outside_is_refused(
     mem: Path, tmp_path: Path
 ) -> None:
-    from memdir_nb.index import rebuild_index
+    from memdir_nb.storage.rebuild import rebuild_index
 
     outside_team = tmp_path / "elsewhere"
     outside_team.mkdir()
@@ -344,7 +345,7 @@ def test_rebuilding_a_team_index_through_a_team_link_outside_is_refused(
 
 @pytest.mark.timeout(10)
 def test_settings_file_that_is_a_fifo_is_ignored_with_a_problem(tmp_path: Path) -> None:
-    from memdir_nb.config import load_settings_file
+    from memdir_nb.home.config import load_settings_file
 
     os.mkfifo(tmp_path / "settings.json")
     data, problem = load_settings_file(tmp_path / "settings.json", "project")
@@ -353,7 +354,7 @@ def test_settings_file_that_is_a_fifo_is_ignored_with_a_problem(tmp_path: Path) 
 
 @pytest.mark.timeout(10)
 def test_a_dot_git_fifo_in_a_repository_does_not_hang_the_root_search(tmp_path: Path) -> None:
-    from memdir_nb.git_root import _find_root_by_walking, _read_gitfile
+    from memdir_nb.home.git_root import _find_root_by_walking, _read_gitfile
 
     repo = tmp_path / "repo"
     (repo / "sub").mkdir(parents=True)

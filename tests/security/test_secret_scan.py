@@ -15,7 +15,7 @@ import sys
 
 import pytest
 
-from memdir_nb.secret_scan import (
+from memdir_nb.security.secret_scan import (
     SecretFinding,
     SecretInTeamMemoryError,
     format_findings,
@@ -279,7 +279,7 @@ def test_long_token_in_a_url_query_is_still_caught() -> None:
 
 
 def test_importing_the_module_does_not_import_detect_secrets() -> None:
-    code = "import sys, memdir_nb.secret_scan; print('detect_secrets' in sys.modules)"
+    code = "import sys, memdir_nb.security.secret_scan; print('detect_secrets' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == "False"
@@ -309,7 +309,7 @@ def test_a_long_single_line_body_does_not_stall_the_guard() -> None:
 import importlib.util  # noqa: E402
 from pathlib import Path  # noqa: E402
 
-from memdir_nb.secret_scan import scan_memory_file  # noqa: E402
+from memdir_nb.security.secret_scan import scan_memory_file  # noqa: E402
 
 
 def _precision_module():

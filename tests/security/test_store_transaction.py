@@ -18,12 +18,15 @@ from pathlib import Path
 
 import pytest
 
-from memdir_nb import dream, fsutil, index, kairos
+from memdir_nb import dream
 from memdir_nb.extract import ToolRunner
-from memdir_nb.secret_scan import SecretInTeamMemoryError, scan_for_secrets
-from memdir_nb.store import MemoryStore
-from memdir_nb.team_paths import PathTraversalError
-from memdir_nb.transaction import resolve_target
+from memdir_nb.security.secret_scan import SecretInTeamMemoryError, scan_for_secrets
+from memdir_nb.storage import daily_log as kairos
+from memdir_nb.storage import fsutil
+from memdir_nb.storage.containment import PathTraversalError
+from memdir_nb.storage.rebuild import rebuild_index
+from memdir_nb.storage.store import MemoryStore
+from memdir_nb.storage.transaction import resolve_target
 
 NOW_MS = 1_772_700_000_000.0
 RACE_WRITES = 150
@@ -173,7 +176,7 @@ def test_rebuild_index_refuses_a_team_folder_that_links_outside(tree) -> None:
     put_back = swap_for_symlink(mem / "team", outside)
     (outside / "project_x.md").write_text("---\nname: X\ndescription: x\ntype: project\n---\nx\n")
     with pytest.raises(ValueError, match="outside the memory dir") as err:
-        index.rebuild_index(mem / "team", scope="team")
+        rebuild_index(mem / "team", scope="team")
     assert "remove the link" in str(err.value)
     assert files_under(outside) == ["project_x.md"]  # no MEMORY.md written out there
     put_back()
@@ -523,7 +526,7 @@ def test_a_fifo_planted_as_the_team_index_fails_the_save_without_blocking(tree) 
 
 
 def test_a_team_file_over_the_read_cap_is_refused_as_too_large_to_check(tree) -> None:
-    from memdir_nb.constants import STORE_READ_MAX_BYTES
+    from memdir_nb.spec.constants import STORE_READ_MAX_BYTES
 
     mem, _ = tree
     store = MemoryStore(mem)
@@ -533,7 +536,7 @@ def test_a_team_file_over_the_read_cap_is_refused_as_too_large_to_check(tree) ->
 
 
 def test_a_nested_transaction_on_the_same_store_is_refused_not_deadlocked(tree) -> None:
-    from memdir_nb.transaction import TransactionError
+    from memdir_nb.storage.transaction import TransactionError
 
     mem, _ = tree
     store = MemoryStore(mem)
@@ -542,7 +545,7 @@ def test_a_nested_transaction_on_the_same_store_is_refused_not_deadlocked(tree) 
 
 
 def test_a_transaction_used_outside_its_block_is_refused(tree) -> None:
-    from memdir_nb.transaction import TransactionError
+    from memdir_nb.storage.transaction import TransactionError
 
     mem, _ = tree
     with MemoryStore(mem).transaction() as tx:

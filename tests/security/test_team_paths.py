@@ -14,7 +14,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from memdir_nb.team_paths import (
+from memdir_nb.storage.containment import (
     PathTraversalError,
     is_real_path_within,
     realpath_deepest_existing,
@@ -219,7 +219,7 @@ def test_name_of_exactly_255_bytes_is_allowed(attack_tree) -> None:
 
 _DROP_AND_VALIDATE = r"""
 import json, os, sys
-from memdir_nb.team_paths import PathTraversalError, validate_team_mem_key
+from memdir_nb.storage.containment import PathTraversalError, validate_team_mem_key
 team, uid = sys.argv[1], int(sys.argv[2])
 if uid >= 0:
     os.setgroups([])

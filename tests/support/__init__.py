@@ -10,9 +10,9 @@ from typing import Any
 
 import yaml
 
-from memdir_nb.constants import ENTRYPOINT_NAME, STORE_LOCK_NAME, TEAM_DIRNAME
-from memdir_nb.index import parse_index
-from memdir_nb.scan import scan_memory_dir
+from memdir_nb.formats.index import parse_index
+from memdir_nb.spec.constants import ENTRYPOINT_NAME, STORE_LOCK_NAME, TEAM_DIRNAME
+from memdir_nb.storage.scan import scan_memory_dir
 
 DAY_MS = 86_400_000
 

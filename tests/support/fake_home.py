@@ -9,10 +9,10 @@ import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
-from memdir_nb.config import MemdirConfig
-from memdir_nb.frontmatter import render_memory_file
-from memdir_nb.index import format_index_entry
-from memdir_nb.paths import sanitize_path
+from memdir_nb.formats.frontmatter_render import render_memory_file
+from memdir_nb.formats.index import format_index_entry
+from memdir_nb.home.config import MemdirConfig
+from memdir_nb.home.paths import sanitize_path
 
 HAS_GIT = shutil.which("git") is not None
 DAY_MS = 86_400_000

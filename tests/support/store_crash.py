@@ -9,7 +9,7 @@ from pathlib import Path
 
 def promote_killed_at(memory_dir: Path, rel: str, point: str, *, now_ms: float) -> None:
     """Run MemoryStore.promote(rel) in a forked child whose crash hook SIGKILLs it at `point`."""
-    from memdir_nb.store import MemoryStore
+    from memdir_nb.storage.store import MemoryStore
 
     def hook(reached: str) -> None:
         if reached == point:

@@ -1,4 +1,4 @@
-"""Rules of memdir_nb.age: day counting, the age words, the freshness caveat and header."""
+"""Rules of memdir_nb.spec.freshness: day counting, the age words, the freshness caveat and header."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import time
 
 import pytest
 
-from memdir_nb.age import (
+from memdir_nb.spec.freshness import (
     MS_PER_DAY,
     memory_age,
     memory_age_days,

@@ -1,4 +1,4 @@
-"""Tests for memdir_nb.analysis: the frame's rows and columns, summaries, multi-dir discovery."""
+"""Tests for memdir_nb.reports.analysis: the frame's rows and columns, summaries, multi-dir discovery."""
 
 from __future__ import annotations
 
@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from memdir_nb.analysis import (
+from memdir_nb.formats.frontmatter_render import render_memory_file
+from memdir_nb.reports.analysis import (
     COLUMNS,
     age_bucket,
     discover_memory_dirs,
@@ -18,8 +19,7 @@ from memdir_nb.analysis import (
     to_dataframe,
     to_dataframe_many,
 )
-from memdir_nb.demo import build_demo_memory_dir, demo_memories
-from memdir_nb.frontmatter import render_memory_file
+from memdir_nb.ui.demo import build_demo_memory_dir, demo_memories
 
 NOW_MS = 1_780_000_000_000.0
 DAY_MS = 86_400_000
@@ -151,14 +151,14 @@ def test_many_frame_has_a_project_column(tmp_path):
 
 
 def test_importing_analysis_does_not_import_pandas():
-    code = "import sys, memdir_nb.analysis, memdir_nb.lint; print('pandas' in sys.modules)"
+    code = "import sys, memdir_nb.reports.analysis, memdir_nb.lint; print('pandas' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
 
 
 def test_discover_defaults_to_the_configured_claude_home(tmp_path) -> None:
-    from memdir_nb.analysis import discover_memory_dirs
-    from memdir_nb.config import MemdirConfig
+    from memdir_nb.home.config import MemdirConfig
+    from memdir_nb.reports.analysis import discover_memory_dirs
 
     home = tmp_path / "home"
     (home / ".claude" / "projects" / "-repo-a" / "memory").mkdir(parents=True)

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from memdir_nb.bounded_tools import run_pipeline
+from memdir_nb.toolloop.bounded_tools import run_pipeline
 
 
 @pytest.mark.timeout(20)

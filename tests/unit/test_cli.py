@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from memdir_nb.demo import build_demo_memory_dir
-from memdir_nb.index import MAX_ENTRYPOINT_LINES
+from memdir_nb.formats.index import MAX_ENTRYPOINT_LINES
+from memdir_nb.ui.demo import build_demo_memory_dir
 
 NOW_MS = 1_790_000_000_000.0
 
@@ -290,7 +290,7 @@ def test_index_and_lint_report_an_index_that_is_not_utf8(tmp_path: Path) -> None
 def test_every_argument_has_help_text() -> None:
     import argparse
 
-    from memdir_nb.cli import build_parser
+    from memdir_nb.cli.main import build_parser
 
     parser = build_parser()
     (sub,) = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
@@ -306,7 +306,7 @@ def test_every_argument_has_help_text() -> None:
 def test_every_command_a_hint_names_exists() -> None:
     import re
 
-    from memdir_nb.cli import build_parser
+    from memdir_nb.cli.main import build_parser
 
     parser = build_parser()
     commands = set(next(a for a in parser._actions if a.dest == "command").choices)

@@ -1,4 +1,4 @@
-"""Tests for memdir_nb.config: env vars, settings layers and trust order, flags, clock."""
+"""Tests for memdir_nb.home.config: env vars, settings layers and trust order, flags, clock."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from memdir_nb.config import (
+from memdir_nb.home.config import (
     FLAG_ENV_VARS,
     FeatureFlags,
     MemdirConfig,
@@ -271,7 +271,7 @@ def test_unknown_layer_name_is_a_clear_error() -> None:
 def test_invalid_json_settings_is_logged_recorded_and_treated_as_empty(world, caplog) -> None:
     user_file = world["home"] / ".claude" / "settings.json"
     user_file.write_text('{"autoMemoryDirectory": "/srv/x",', encoding="utf-8")
-    with caplog.at_level(logging.WARNING, logger="memdir_nb.config"):
+    with caplog.at_level(logging.WARNING, logger="memdir_nb.home.config"):
         cfg = load(world)
     assert cfg.settings.user == {}
     assert len(cfg.settings_problems) == 1
@@ -408,7 +408,7 @@ def test_config_module_import_is_light() -> None:
     import sys
 
     code = (
-        "import sys, memdir_nb.config, memdir_nb.paths;"
+        "import sys, memdir_nb.home.config, memdir_nb.home.paths;"
         "heavy = {'anthropic','pandas','numpy','bm25s','ipywidgets','detect_secrets','rapidfuzz'};"
         "print(sorted(heavy & set(sys.modules)))"
     )
@@ -417,7 +417,7 @@ def test_config_module_import_is_light() -> None:
 
 
 def test_expand_user_uses_the_config_home_not_the_process_env(tmp_path) -> None:
-    from memdir_nb.config import MemdirConfig
+    from memdir_nb.home.config import MemdirConfig
 
     config = MemdirConfig.for_tests(home=tmp_path / "me", cwd=tmp_path)
     assert config.expand_user("~") == tmp_path / "me"
@@ -429,7 +429,7 @@ def test_expand_user_uses_the_config_home_not_the_process_env(tmp_path) -> None:
 def test_resolve_now_prefers_explicit_then_config_clock_then_wall(tmp_path: Path) -> None:
     import time
 
-    from memdir_nb.config import resolve_now_ms
+    from memdir_nb.clock import resolve_now_ms
 
     config = MemdirConfig.for_tests(home=tmp_path / "h", cwd=tmp_path, now_ms=5.0)
     assert resolve_now_ms(7.0, config) == 7.0

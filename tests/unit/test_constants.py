@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 import memdir_nb
-from memdir_nb import constants
+from memdir_nb.spec import constants
 
 PACKAGE = Path(memdir_nb.__file__).parent
 # Pending the split of explain.py into views/ (issue 11, item 4): they still spell "team" and

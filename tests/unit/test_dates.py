@@ -6,7 +6,7 @@ import datetime as dt
 
 import pytest
 
-from memdir_nb.dates import (
+from memdir_nb.spec.dates import (
     convert_relative_dates,
     find_relative_dates,
     local_date,
@@ -135,8 +135,8 @@ def test_local_date_reads_the_clock_it_is_given() -> None:
 
 
 def test_lint_the_draft_verdict_and_dream_agree_on_one_wednesday() -> None:
-    from memdir_nb.draft import relative_date_problems
     from memdir_nb.dream import convert_relative_dates as dream_convert
+    from memdir_nb.storage.draft import relative_date_problems
 
     noon = dt.datetime(2026, 11, 18, 12, 0).timestamp() * 1000
     text = "Review this monday, ship in 2 weeks."

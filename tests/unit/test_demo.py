@@ -1,4 +1,4 @@
-"""Tests for memdir_nb.demo: the bundled demo memory dir, built in real tmp dirs."""
+"""Tests for memdir_nb.ui.demo: the bundled demo memory dir, built in real tmp dirs."""
 
 from __future__ import annotations
 
@@ -12,18 +12,19 @@ from typing import Any
 import pytest
 import yaml
 
-from memdir_nb import demo
-from memdir_nb.age import memory_age_days
-from memdir_nb.frontmatter import parse_frontmatter, read_frontmatter
-from memdir_nb.index import (
+from memdir_nb.formats.frontmatter import parse_frontmatter
+from memdir_nb.formats.index import (
     MAX_ENTRYPOINT_BYTES,
     MAX_ENTRYPOINT_LINES,
     parse_index,
     truncate_entrypoint_content,
 )
-from memdir_nb.kairos import read_daily_log_entries
-from memdir_nb.scan import scan_memory_dir, scan_memory_files
-from memdir_nb.types import MemoryType
+from memdir_nb.spec.freshness import memory_age_days
+from memdir_nb.spec.taxonomy import MemoryType
+from memdir_nb.storage.daily_log import read_daily_log_entries
+from memdir_nb.storage.headers import read_frontmatter
+from memdir_nb.storage.scan import scan_memory_dir, scan_memory_files
+from memdir_nb.ui import demo
 from tests.support import snapshot
 
 # A fixed clock: 2026-03-28 14:30 UTC (afternoon everywhere from UTC-10 to UTC+9).
@@ -407,8 +408,8 @@ def test_bad_clock_is_refused_before_anything_is_written(tmp_path: Path, bad: ob
 
 
 def test_notebook_dir_prefers_the_parameter_then_the_env_then_a_fresh_demo(tmp_path: Path) -> None:
-    from memdir_nb.config import MemdirConfig
-    from memdir_nb.demo import notebook_memory_dir
+    from memdir_nb.home.config import MemdirConfig
+    from memdir_nb.ui.demo import notebook_memory_dir
 
     chosen = tmp_path / "chosen"
     chosen.mkdir()
@@ -422,8 +423,8 @@ def test_notebook_dir_prefers_the_parameter_then_the_env_then_a_fresh_demo(tmp_p
 
 
 def test_notebook_dir_names_the_source_of_a_missing_dir(tmp_path: Path) -> None:
-    from memdir_nb.config import MemdirConfig
-    from memdir_nb.demo import DemoDirError, notebook_memory_dir
+    from memdir_nb.home.config import MemdirConfig
+    from memdir_nb.ui.demo import DemoDirError, notebook_memory_dir
 
     config = MemdirConfig.for_tests(home=tmp_path, cwd=tmp_path, demo_dir=str(tmp_path / "gone"))
     with pytest.raises(DemoDirError, match="MEMDIR_NB_DIR"):
@@ -434,9 +435,9 @@ def test_notebook_dir_names_the_source_of_a_missing_dir(tmp_path: Path) -> None:
 
 
 def test_demo_claude_home_seeds_the_problems_doctor_explains(tmp_path) -> None:
-    from memdir_nb.config import MemdirConfig
-    from memdir_nb.demo import build_demo_claude_home
-    from memdir_nb.doctor import diagnose
+    from memdir_nb.home.config import MemdirConfig
+    from memdir_nb.reports.doctor import diagnose
+    from memdir_nb.ui.demo import build_demo_claude_home
 
     d = build_demo_claude_home(tmp_path / "demo-home", now_ms=1_790_000_000_000.0)
     config = MemdirConfig.from_environment(
@@ -452,7 +453,7 @@ def test_demo_claude_home_seeds_the_problems_doctor_explains(tmp_path) -> None:
 def test_demo_claude_home_refuses_a_folder_with_files(tmp_path) -> None:
     import pytest
 
-    from memdir_nb.demo import DemoDirError, build_demo_claude_home
+    from memdir_nb.ui.demo import DemoDirError, build_demo_claude_home
 
     (tmp_path / "keep.txt").write_text("x")
     with pytest.raises(DemoDirError, match="not an empty directory"):

@@ -1,4 +1,4 @@
-"""Tests for memdir_nb.doctor: each reason memory would not load fully, with cause and fix."""
+"""Tests for memdir_nb.reports.doctor: each reason memory would not load fully, with cause and fix."""
 
 from __future__ import annotations
 
@@ -8,9 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from memdir_nb.doctor import DoctorReport, diagnose, format_doctor
-from memdir_nb.index import entries_past_caps, format_index_entry
-from memdir_nb.paths import sanitize_path
+from memdir_nb.formats.index import entries_past_caps, format_index_entry
+from memdir_nb.home.paths import sanitize_path
+from memdir_nb.reports.diagnosis import DoctorReport, format_doctor
+from memdir_nb.reports.doctor import diagnose
 from tests.support.fake_home import HAS_GIT, NOW_MS, World, add_memory, git, make_world
 
 needs_git = pytest.mark.skipif(not HAS_GIT, reason="git is not installed")
@@ -234,7 +235,7 @@ def test_report_is_json_ready(tmp_path: Path) -> None:
 
 
 def test_a_store_step_killed_half_way_needs_action_until_recover(tmp_path: Path) -> None:
-    from memdir_nb.store import MemoryStore
+    from memdir_nb.storage.store import MemoryStore
     from tests.support.store_crash import promote_killed_at
 
     w, mem = healthy(tmp_path)

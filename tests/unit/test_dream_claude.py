@@ -209,9 +209,9 @@ def test_claude_plan_goes_stale_when_a_file_changes_before_apply(
 def test_claude_plan_without_key_or_dir_is_refused_before_any_request(
     claude_dir: Path, tmp_path: Path
 ) -> None:
-    from memdir_nb.config import MemdirConfig
     from memdir_nb.dream import PlanError
     from memdir_nb.extract import MissingAPIKeyError
+    from memdir_nb.home.config import MemdirConfig
 
     cfg = MemdirConfig.for_tests(home=tmp_path / "home", cwd=tmp_path, anthropic_api_key=None)
     with MessagesAPIServer() as api:

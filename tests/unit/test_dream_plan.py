@@ -320,7 +320,7 @@ from memdir_nb.dream import (  # noqa: E402
 )
 from memdir_nb.dream.actions import _split_front  # noqa: E402
 from memdir_nb.dream.plan import _NEGATION  # noqa: E402
-from memdir_nb.frontmatter import parse_frontmatter  # noqa: E402
+from memdir_nb.formats.frontmatter import parse_frontmatter  # noqa: E402
 
 
 def _corpus_module():

@@ -150,7 +150,7 @@ def test_extractor_api_error_surfaces_and_scheduler_keeps_cursor(memdir: Path) -
 
 
 def _config(tmp_path: Path, key: str | None):
-    from memdir_nb.config import MemdirConfig
+    from memdir_nb.home.config import MemdirConfig
 
     return MemdirConfig.for_tests(home=tmp_path / "home", cwd=tmp_path, anthropic_api_key=key)
 
@@ -249,7 +249,7 @@ def test_extraction_prompt_in_skip_index_mode_never_asks_for_an_index_line(memdi
 
 
 def test_run_extraction_takes_skip_index_from_the_config_flag(memdir: Path, tmp_path: Path) -> None:
-    from memdir_nb.config import MemdirConfig
+    from memdir_nb.home.config import MemdirConfig
 
     for flag, expect_line in ((True, False), (False, True)):
         config = MemdirConfig.for_tests(

@@ -1,4 +1,4 @@
-"""Tests for memdir_nb.fleet: many Claude homes to two Parquet files, read back by DuckDB."""
+"""Tests for memdir_nb.reports.fleet: many Claude homes to two Parquet files, read back by DuckDB."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import pytest
 pa = pytest.importorskip("pyarrow")
 pq = pytest.importorskip("pyarrow.parquet")
 
-from memdir_nb.fleet import DIRS_FILE, MEMORIES_FILE, export_parquet  # noqa: E402
+from memdir_nb.reports.fleet import DIRS_FILE, MEMORIES_FILE, export_parquet  # noqa: E402
 from tests.support.fake_home import NOW_MS, add_memory, make_world  # noqa: E402
 
 

@@ -1,4 +1,4 @@
-"""Rules of memdir_nb.frontmatter: bounded reads, graceful degradation, recovery, round trip."""
+"""Rules of memdir_nb.formats.frontmatter: bounded reads, graceful degradation, recovery, round trip."""
 
 from __future__ import annotations
 
@@ -10,18 +10,15 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from memdir_nb.frontmatter import (
-    FRONTMATTER_MAX_BYTES,
+from memdir_nb.formats.frontmatter import (
     FRONTMATTER_MAX_LINES,
     _fast_parse,
     parse_frontmatter,
-    parse_memory_file,
-    read_frontmatter,
-    read_head,
-    read_head_info,
-    render_memory_file,
 )
-from memdir_nb.types import InvalidMemoryTypeError, MemoryType
+from memdir_nb.formats.frontmatter_render import render_memory_file
+from memdir_nb.spec.constants import FRONTMATTER_MAX_BYTES
+from memdir_nb.spec.taxonomy import InvalidMemoryTypeError, MemoryType
+from memdir_nb.storage.headers import parse_memory_file, read_frontmatter, read_head, read_head_info
 
 
 def write(path: Path, data: str | bytes) -> Path:
@@ -373,7 +370,7 @@ _text = st.text(alphabet=st.characters(blacklist_categories=("Cs",)), max_size=6
 def test_render_parse_round_trip_property(
     name: str, description: str, mtype: MemoryType, body: str
 ) -> None:
-    from memdir_nb.frontmatter import one_line
+    from memdir_nb.spec.text import one_line
 
     expected_name = one_line(name) or None
     expected_description = one_line(description) or None
@@ -389,7 +386,7 @@ def test_render_parse_round_trip_property(
 def test_nofollow_read_refuses_a_symlink(tmp_path: Path) -> None:
     import errno
 
-    from memdir_nb.frontmatter import read_header
+    from memdir_nb.storage.headers import read_header
 
     target = write(tmp_path / "real.md", GOOD)
     os.symlink(target, tmp_path / "link.md")
@@ -403,7 +400,7 @@ def test_nofollow_read_refuses_a_symlink(tmp_path: Path) -> None:
 
 
 def test_type_is_read_from_a_nested_metadata_mapping() -> None:
-    from memdir_nb.frontmatter import parse_frontmatter
+    from memdir_nb.formats.frontmatter import parse_frontmatter
 
     fm, body = parse_frontmatter(
         "---\nname: n\ndescription: d\nmetadata: \n  node_type: memory\n  type: feedback\n"
@@ -420,7 +417,7 @@ def test_type_is_read_from_a_nested_metadata_mapping() -> None:
 
 
 def test_top_level_type_wins_over_a_nested_one() -> None:
-    from memdir_nb.frontmatter import parse_frontmatter
+    from memdir_nb.formats.frontmatter import parse_frontmatter
 
     fm, _ = parse_frontmatter(
         "---\nname: n\ndescription: d\ntype: user\nmetadata:\n  type: project\n---\n"
@@ -429,7 +426,7 @@ def test_top_level_type_wins_over_a_nested_one() -> None:
 
 
 def test_nested_type_is_recovered_when_yaml_fails() -> None:
-    from memdir_nb.frontmatter import parse_frontmatter
+    from memdir_nb.formats.frontmatter import parse_frontmatter
 
     fm, _ = parse_frontmatter(
         "---\nname: n\ndescription: Steps: tag: build\nmetadata:\n  node_type: memory\n"
@@ -439,7 +436,7 @@ def test_nested_type_is_recovered_when_yaml_fails() -> None:
 
 
 def test_unknown_nested_type_is_reported_like_a_top_level_one() -> None:
-    from memdir_nb.frontmatter import parse_frontmatter
+    from memdir_nb.formats.frontmatter import parse_frontmatter
 
     fm, _ = parse_frontmatter("---\nname: n\ndescription: d\nmetadata:\n  type: gotcha\n---\n")
     assert fm.type is None and fm.raw_type == "gotcha"
@@ -447,7 +444,7 @@ def test_unknown_nested_type_is_reported_like_a_top_level_one() -> None:
 
 
 def test_whole_file_parse_refuses_a_file_over_the_cap(tmp_path: Path) -> None:
-    from memdir_nb.frontmatter import MemoryFileTooLargeError, parse_memory_file
+    from memdir_nb.storage.headers import MemoryFileTooLargeError, parse_memory_file
 
     path = write(tmp_path / "m.md", GOOD + "x" * 100)
     fm, _ = parse_memory_file(path, cap=len(GOOD) + 10)

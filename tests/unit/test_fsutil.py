@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from memdir_nb import fsutil
+from memdir_nb.storage import fsutil
 
 
 @pytest.fixture

@@ -1,4 +1,4 @@
-"""Rules of memdir_nb.index: MEMORY.md caps and warning, entry lines, edits, rebuild."""
+"""Rules of memdir_nb.formats.index: MEMORY.md caps and warning, entry lines, edits, rebuild."""
 
 from __future__ import annotations
 
@@ -10,21 +10,20 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from memdir_nb.frontmatter import render_memory_file
-from memdir_nb.index import (
+from memdir_nb.formats.frontmatter_render import render_memory_file
+from memdir_nb.formats.index import (
     MAX_ENTRYPOINT_BYTES,
     MAX_ENTRYPOINT_LINES,
     MAX_HOOK_CHARS,
-    entrypoint_path,
     format_index_entry,
     format_size,
     parse_index,
-    read_entrypoint,
-    rebuild_index,
     remove_index_entry,
     truncate_entrypoint_content,
     upsert_index_entry,
 )
+from memdir_nb.storage.index_files import entrypoint_path, read_entrypoint
+from memdir_nb.storage.rebuild import rebuild_index
 
 WARNING_START = "> WARNING: MEMORY.md is "
 
@@ -425,7 +424,7 @@ def test_upsert_replaces_a_see_style_line_for_the_same_file() -> None:
 
 
 def test_an_invalid_utf8_index_is_reported_not_hidden(tmp_path) -> None:
-    from memdir_nb.index import read_entrypoint_checked
+    from memdir_nb.storage.index_files import read_entrypoint_checked
 
     (tmp_path / "MEMORY.md").write_bytes(b"- [Caf\xe9](a.md) \xe2\x80\x94 hook\n")
     read = read_entrypoint_checked(tmp_path)
@@ -435,7 +434,7 @@ def test_an_invalid_utf8_index_is_reported_not_hidden(tmp_path) -> None:
 def test_a_fifo_index_is_not_read_and_does_not_block(tmp_path) -> None:
     import os
 
-    from memdir_nb.index import read_entrypoint, read_entrypoint_checked
+    from memdir_nb.storage.index_files import read_entrypoint, read_entrypoint_checked
 
     os.mkfifo(tmp_path / "MEMORY.md")
     read = read_entrypoint_checked(tmp_path)
@@ -445,15 +444,19 @@ def test_a_fifo_index_is_not_read_and_does_not_block(tmp_path) -> None:
 
 
 def test_a_missing_index_reads_as_empty(tmp_path) -> None:
-    from memdir_nb.index import read_entrypoint_checked
+    from memdir_nb.storage.index_files import read_entrypoint_checked
 
     read = read_entrypoint_checked(tmp_path)
     assert (read.exists, read.text, read.valid_utf8, read.problem) == (False, "", True, "")
 
 
 def test_index_over_the_read_cap_is_refused_for_edits_not_cut(tmp_path: Path) -> None:
-    from memdir_nb.constants import INDEX_READ_MAX_BYTES
-    from memdir_nb.index import IndexTooLargeError, load_entrypoint, read_entrypoint_whole
+    from memdir_nb.spec.constants import INDEX_READ_MAX_BYTES
+    from memdir_nb.storage.index_files import (
+        IndexTooLargeError,
+        load_entrypoint,
+        read_entrypoint_whole,
+    )
 
     line = "- [Note](note.md) — a hook\n"
     (tmp_path / "MEMORY.md").write_text(line * (INDEX_READ_MAX_BYTES // len(line) + 10))
@@ -464,7 +467,7 @@ def test_index_over_the_read_cap_is_refused_for_edits_not_cut(tmp_path: Path) ->
 
 
 def test_missing_index_has_no_problem_but_a_dangling_link_does(tmp_path: Path) -> None:
-    from memdir_nb.index import load_entrypoint
+    from memdir_nb.storage.index_files import load_entrypoint
 
     assert (load_entrypoint(tmp_path).exists, load_entrypoint(tmp_path).problem) == (False, "")
     os.symlink("gone.md", tmp_path / "MEMORY.md")

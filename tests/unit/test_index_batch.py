@@ -6,8 +6,8 @@ import random
 
 import pytest
 
-from memdir_nb import index
-from memdir_nb.index_batch import IndexText, fit_index
+from memdir_nb.formats import index
+from memdir_nb.formats.index_batch import IndexText, fit_index
 
 TARGETS = ["a.md", "b.md", "./c.md", "<d e.md>", "d e.md", "team/x.md", "c.md"]
 

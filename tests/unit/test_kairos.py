@@ -11,13 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from memdir_nb import kairos
-from memdir_nb.kairos import (
-    DailyLogError,
-    append_daily_log,
-    build_assistant_daily_log_prompt,
-    read_daily_log_entries,
-)
+from memdir_nb.prompts.daily_log import build_assistant_daily_log_prompt
+from memdir_nb.storage import daily_log as kairos
+from memdir_nb.storage.daily_log import DailyLogError, append_daily_log, read_daily_log_entries
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -102,7 +98,7 @@ def test_symlinked_logs_folder_leading_outside_is_refused(memdir: Path, tmp_path
 _WORKER = textwrap.dedent(
     """
     import sys
-    from memdir_nb.kairos import append_daily_log
+    from memdir_nb.storage.daily_log import append_daily_log
     memdir, worker, count, now_ms = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), float(sys.argv[4])
     # Long multi-line entries make torn writes visible if appends were not serialised.
     for i in range(count):
@@ -159,7 +155,7 @@ def test_prompt_follows_the_clock_to_the_next_day(memdir: Path) -> None:
 
 
 def test_importing_kairos_loads_no_heavy_library() -> None:
-    code = "import sys, memdir_nb.kairos; print(sorted(m for m in ('anthropic','pandas','numpy','rapidfuzz') if m in sys.modules))"
+    code = "import sys, memdir_nb.storage.daily_log; print(sorted(m for m in ('anthropic','pandas','numpy','rapidfuzz') if m in sys.modules))"
     out = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO, check=True
     )

@@ -10,11 +10,11 @@ from pathlib import Path
 
 import pytest
 
-from memdir_nb.dates import find_relative_dates
-from memdir_nb.demo import DEMO_QUIRKS, build_demo_memory_dir
-from memdir_nb.frontmatter import render_memory_file
-from memdir_nb.index import format_index_entry
+from memdir_nb.formats.frontmatter_render import render_memory_file
+from memdir_nb.formats.index import format_index_entry
 from memdir_nb.lint import Finding, lint_memory_dir
+from memdir_nb.spec.dates import find_relative_dates
+from memdir_nb.ui.demo import DEMO_QUIRKS, build_demo_memory_dir
 from tests.support.store_crash import promote_killed_at
 
 NOW_MS = 1_780_000_000_000.0
@@ -495,7 +495,7 @@ def test_cli_lint_exits_zero_on_warnings_only_and_json_is_parseable(tmp_path):
 
 def test_progress_bar_only_when_asked_or_the_dir_is_large(tmp_path, capsys) -> None:
     from memdir_nb.lint import lint_memory_dir
-    from memdir_nb.store import MemoryStore
+    from memdir_nb.storage.store import MemoryStore
 
     store = MemoryStore(tmp_path / "mem")
     store.save(
@@ -567,7 +567,7 @@ def test_readme_and_license_of_an_exported_dir_are_not_memories(real_dir):
     root = real_dir("exported")
     paths = {f.path for f in lint_memory_dir(root)}
     assert not paths & {"README.md", "LICENSE", "LICENSE-NOTES.md"}
-    from memdir_nb.scan import scan_memory_dir
+    from memdir_nb.storage.scan import scan_memory_dir
 
     assert scan_memory_dir(root).ignored == ["LICENSE-NOTES.md", "README.md"]
 
@@ -722,9 +722,9 @@ def test_missing_index_hint_names_the_rebuild_index_command(tmp_path) -> None:
 
 
 def test_pending_store_journal_is_an_error_until_recover_repairs_it(tmp_path: Path) -> None:
-    from memdir_nb.constants import STORE_JOURNAL_NAME
-    from memdir_nb.store import MemoryStore
-    from memdir_nb.transaction import journal_problem
+    from memdir_nb.spec.constants import STORE_JOURNAL_NAME
+    from memdir_nb.storage.store import MemoryStore
+    from memdir_nb.storage.transaction import journal_problem
 
     mem = tmp_path / "mem"
     store = MemoryStore(mem, now_ms=NOW_MS)

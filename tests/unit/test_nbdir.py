@@ -1,9 +1,9 @@
-"""memdir_nb.nbdir: what notebooks say about the dir they opened."""
+"""memdir_nb.ui.nbdir: what notebooks say about the dir they opened."""
 
 from __future__ import annotations
 
-from memdir_nb.config import MemdirConfig
-from memdir_nb.nbdir import figure_image, open_notebook_dir, profile_dir
+from memdir_nb.home.config import MemdirConfig
+from memdir_nb.ui.nbdir import figure_image, open_notebook_dir, profile_dir
 
 
 def test_private_only_dir_profile(real_dir) -> None:

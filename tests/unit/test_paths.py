@@ -1,4 +1,4 @@
-"""Tests for memdir_nb.paths: resolution chain, validation, git roots, gates, agent/log dirs."""
+"""Tests for memdir_nb.home.paths: resolution chain, validation, git roots, gates, agent/log dirs."""
 
 from __future__ import annotations
 
@@ -14,10 +14,9 @@ from pathlib import Path
 
 import pytest
 
-from memdir_nb.config import MemdirConfig
-from memdir_nb.paths import (
+from memdir_nb.home.config import MemdirConfig
+from memdir_nb.home.paths import (
     auto_memory_status,
-    daily_log_path,
     ensure_memory_dir_exists,
     find_canonical_git_root,
     get_agent_memory_dir,
@@ -33,6 +32,7 @@ from memdir_nb.paths import (
     sanitize_path,
     validate_memory_path,
 )
+from memdir_nb.storage.daily_log import daily_log_path
 
 needs_git = pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
 NO_GIT = "memdir-nb-no-such-git-binary"
@@ -319,7 +319,7 @@ def test_cowork_override_is_not_tilde_expanded_and_falls_through(tmp_path, caplo
         cowork_memory_override="~/cowork",
         settings={"user": {"autoMemoryDirectory": "/srv/user"}},
     )
-    with caplog.at_level(logging.WARNING, logger="memdir_nb.paths"):
+    with caplog.at_level(logging.WARNING, logger="memdir_nb.home.paths"):
         res = resolve_auto_mem_path(c)
     assert (res.path, res.source) == ("/srv/user/", "settings:user")
     assert any("CLAUDE_COWORK_MEMORY_PATH_OVERRIDE" in s for s in res.skipped)
@@ -456,7 +456,7 @@ def test_ensure_memory_dir_under_a_file_returns_false_and_logs(tmp_path, caplog)
     blocker = tmp_path / "x" / "file.txt"
     blocker.parent.mkdir()
     blocker.write_text("not a dir", encoding="utf-8")
-    with caplog.at_level(logging.WARNING, logger="memdir_nb.paths"):
+    with caplog.at_level(logging.WARNING, logger="memdir_nb.home.paths"):
         assert ensure_memory_dir_exists(blocker / "sub") is False
     assert any("cannot create memory dir" in r.getMessage() for r in caplog.records)
     assert blocker.read_text(encoding="utf-8") == "not a dir"

@@ -1,4 +1,4 @@
-"""Tests for memdir_nb.prompts: sections, variants, index truncation, dispatch, own wording."""
+"""Tests for memdir_nb.prompts.build: sections, variants, index truncation, dispatch, own wording."""
 
 from __future__ import annotations
 
@@ -7,16 +7,16 @@ from pathlib import Path
 
 import pytest
 
-from memdir_nb import prompts
-from memdir_nb.config import MemdirConfig
-from memdir_nb.prompts import (
+from memdir_nb.home.config import MemdirConfig
+from memdir_nb.prompts import build as prompts
+from memdir_nb.prompts.build import (
     SearchPastContext,
     build_combined_memory_prompt,
     build_memory_lines,
     build_memory_prompt,
     load_memory_prompt,
 )
-from memdir_nb.types import TYPE_GUIDANCE, MemoryType
+from memdir_nb.spec.taxonomy import TYPE_GUIDANCE, MemoryType
 
 SEEDS_DIR = Path("/work/shared/seeds")
 
@@ -332,7 +332,7 @@ def test_dispatch_team_flag_gives_the_combined_prompt(tmp_path: Path) -> None:
 
 
 def test_dispatch_kairos_flag_gives_the_daily_log_prompt(tmp_path: Path) -> None:
-    from memdir_nb.kairos import build_assistant_daily_log_prompt
+    from memdir_nb.prompts.daily_log import build_assistant_daily_log_prompt
 
     cfg = _config(tmp_path, kairos=True, team_memory=True)
     text = load_memory_prompt(cfg)
@@ -353,7 +353,7 @@ def test_dispatch_skip_index_flag(tmp_path: Path) -> None:
 
 
 def test_public_daily_log_name_delegates_to_kairos(tmp_path: Path) -> None:
-    from memdir_nb.kairos import build_assistant_daily_log_prompt as real
+    from memdir_nb.prompts.daily_log import build_assistant_daily_log_prompt as real
 
     assert prompts.build_assistant_daily_log_prompt(tmp_path, now_ms=1.7e12) == real(
         tmp_path, now_ms=1.7e12
@@ -433,7 +433,7 @@ def _agent_config(tmp_path: Path, **kw) -> MemdirConfig:
 def test_agent_prompt_uses_the_scope_dir_with_colon_sanitised_and_creates_it(
     tmp_path: Path, scope, parts
 ) -> None:
-    from memdir_nb.prompts import build_agent_memory_prompt
+    from memdir_nb.prompts.build import build_agent_memory_prompt
 
     expected = tmp_path.joinpath(*parts)
     assert not expected.exists()
@@ -447,7 +447,7 @@ def test_agent_prompt_uses_the_scope_dir_with_colon_sanitised_and_creates_it(
 def test_agent_prompt_frames_memory_as_operational_knowledge_not_user_preferences(
     tmp_path: Path,
 ) -> None:
-    from memdir_nb.prompts import build_agent_memory_prompt
+    from memdir_nb.prompts.build import build_agent_memory_prompt
 
     text = build_agent_memory_prompt("explorer", "user", _agent_config(tmp_path))
     assert text.startswith("# Persistent agent memory\n")
@@ -467,7 +467,7 @@ def test_agent_prompt_frames_memory_as_operational_knowledge_not_user_preference
     ],
 )
 def test_agent_prompt_says_where_each_scope_is_shared(tmp_path: Path, scope, phrase) -> None:
-    from memdir_nb.prompts import build_agent_memory_prompt
+    from memdir_nb.prompts.build import build_agent_memory_prompt
 
     text = build_agent_memory_prompt("tester", scope, _agent_config(tmp_path))
     assert phrase in text
@@ -476,7 +476,7 @@ def test_agent_prompt_says_where_each_scope_is_shared(tmp_path: Path, scope, phr
 
 
 def test_agent_prompt_keeps_the_main_prompt_sections(tmp_path: Path) -> None:
-    from memdir_nb.prompts import build_agent_memory_prompt
+    from memdir_nb.prompts.build import build_agent_memory_prompt
 
     cfg = _agent_config(tmp_path)
     text = build_agent_memory_prompt("tester", "project", cfg)
@@ -491,7 +491,7 @@ def test_agent_prompt_keeps_the_main_prompt_sections(tmp_path: Path) -> None:
 
 
 def test_agent_prompt_truncates_the_agent_index_like_main_memory(tmp_path: Path) -> None:
-    from memdir_nb.prompts import build_agent_memory_prompt
+    from memdir_nb.prompts.build import build_agent_memory_prompt
 
     cfg = _agent_config(tmp_path)
     agent_dir = tmp_path / "proj" / ".claude" / "agent-memory-local" / "a-b"
@@ -505,7 +505,7 @@ def test_agent_prompt_truncates_the_agent_index_like_main_memory(tmp_path: Path)
 
 
 def test_agent_prompt_skip_index_follows_the_flag(tmp_path: Path) -> None:
-    from memdir_nb.prompts import build_agent_memory_prompt
+    from memdir_nb.prompts.build import build_agent_memory_prompt
 
     cfg = _agent_config(tmp_path, flags={"skip_index": True})
     agent_dir = tmp_path / "home" / ".claude" / "agent-memory" / "x"
@@ -517,7 +517,7 @@ def test_agent_prompt_skip_index_follows_the_flag(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("scope", ["team", "", "USER"])
 def test_agent_prompt_rejects_unknown_scope_and_creates_nothing(tmp_path: Path, scope) -> None:
-    from memdir_nb.prompts import build_agent_memory_prompt
+    from memdir_nb.prompts.build import build_agent_memory_prompt
 
     with pytest.raises(ValueError, match="user, project, local"):
         build_agent_memory_prompt("explorer", scope, _agent_config(tmp_path))
@@ -525,7 +525,7 @@ def test_agent_prompt_rejects_unknown_scope_and_creates_nothing(tmp_path: Path, 
 
 
 def test_agent_prompt_rejects_empty_agent_type_and_creates_nothing(tmp_path: Path) -> None:
-    from memdir_nb.prompts import build_agent_memory_prompt
+    from memdir_nb.prompts.build import build_agent_memory_prompt
 
     with pytest.raises(ValueError, match="agent type"):
         build_agent_memory_prompt("  ", "project", _agent_config(tmp_path))

@@ -74,7 +74,7 @@ def test_unknown_name_is_an_attribute_error() -> None:
 
 def test_import_does_not_load_heavy_dependencies() -> None:
     code = (
-        "import sys, memdir_nb, memdir_nb.cli, memdir_nb.store, memdir_nb.scan, memdir_nb.prompts;"
+        "import sys, memdir_nb, memdir_nb.cli.main, memdir_nb.storage.store, memdir_nb.storage.scan, memdir_nb.prompts.build;"
         "heavy = {'anthropic', 'pandas', 'ipywidgets', 'numpy', 'bm25s', 'detect_secrets',"
         " 'rapidfuzz', 'httpx'};"
         "print(sorted(heavy & set(sys.modules)))"

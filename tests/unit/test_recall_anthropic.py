@@ -7,10 +7,11 @@ import threading
 
 import pytest
 
+from memdir_nb.formats.manifest import format_memory_manifest
 from memdir_nb.recall import AnthropicSelector, find_relevant_memories
 from memdir_nb.recall.anthropic_selector import MAX_TOKENS, RESPONSE_SCHEMA, SYSTEM_PROMPT
 from memdir_nb.recall.prefetch import start_relevant_memory_prefetch
-from memdir_nb.scan import format_memory_manifest, scan_memory_files
+from memdir_nb.storage.scan import scan_memory_files
 from tests.support import write_memory
 from tests.support.messages_api import MessagesAPIServer, error_reply, json_reply, text_reply
 

@@ -6,7 +6,7 @@ import os
 
 import pytest
 
-from memdir_nb.config import MemdirConfig
+from memdir_nb.home.config import MemdirConfig
 from memdir_nb.recall import (
     AnthropicSelector,
     LexicalSelector,

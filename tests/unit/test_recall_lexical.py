@@ -11,7 +11,7 @@ import pytest
 
 from memdir_nb.recall import LexicalSelector, find_relevant_memories
 from memdir_nb.recall.lexical import LexicalOptions, filename_words, tool_key
-from memdir_nb.scan import scan_memory_files
+from memdir_nb.storage.scan import scan_memory_files
 from tests.support import write_memory
 
 NOW = 1_760_000_000_000.0

@@ -66,7 +66,7 @@ def _mentions(text: str, term: str) -> bool:
 
 
 def test_synonym_groups_used_only_by_the_tuning_set_stay_near_zero(tuning_cases, holdout_cases):
-    from memdir_nb.demo import demo_memories
+    from memdir_nb.ui.demo import demo_memories
 
     tuning = _texts(tuning_cases)
     elsewhere = _texts(holdout_cases) + "\n" + "\n".join(str(m) for m in demo_memories(NOW)).lower()

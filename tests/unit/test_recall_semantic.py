@@ -18,7 +18,7 @@ from memdir_nb.recall.semantic import (
     SemanticSelector,
     snippet_of,
 )
-from memdir_nb.scan import scan_memory_files
+from memdir_nb.storage.scan import scan_memory_files
 from tests.support import write_memory
 
 NOW = 1_760_000_000_000.0
@@ -143,7 +143,7 @@ def test_an_unchanged_dir_reopened_in_a_new_process_encodes_nothing(memory_dir, 
     script = (
         "import json, sys\n"
         "from memdir_nb.recall.semantic import SemanticSelector\n"
-        "from memdir_nb.scan import scan_memory_files\n"
+        "from memdir_nb.storage.scan import scan_memory_files\n"
         "s = SemanticSelector(cache_dir=sys.argv[1], progress=False)\n"
         "picked = s.select('integration tests with mocks', scan_memory_files(sys.argv[2]))\n"
         "print(json.dumps([s.encoded_last_call, picked]))\n"
@@ -187,14 +187,14 @@ def test_a_symlink_leaving_the_dir_is_not_read_for_its_body(memory_dir, tmp_path
     outside = tmp_path / "outside.md"
     outside.write_text("---\nname: Secret\ndescription: x\n---\n\nprivate key material\n", "utf-8")
     os.symlink(outside, memory_dir / "linked.md")
-    from memdir_nb.scan import MemoryHeader
+    from memdir_nb.formats.manifest import MemoryHeader
 
     header = MemoryHeader("linked.md", str(memory_dir / "linked.md"), NOW, "Secret", "x", None)
     assert selector._snippets_for([header]) == [""]
 
 
 def test_every_demo_query_recalls_its_memory(tmp_path):
-    from memdir_nb.demo import DEMO_QUERIES, build_demo_memory_dir
+    from memdir_nb.ui.demo import DEMO_QUERIES, build_demo_memory_dir
 
     demo = build_demo_memory_dir(tmp_path / "demo", now_ms=NOW)
     selector = SemanticSelector(progress=False)  # the run's cache (tests/conftest.py)

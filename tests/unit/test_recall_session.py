@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from memdir_nb.constants import MAX_SESSION_BYTES, RECALL_MAX_BYTES
 from memdir_nb.recall import RecallSession, RelevantMemory, render_recall
 from memdir_nb.recall.session import cap_memory_text
+from memdir_nb.spec.constants import MAX_SESSION_BYTES, RECALL_MAX_BYTES
 from tests.support import DAY_MS, write_memory
 
 NOW = 1_760_000_000_000.0
@@ -203,7 +203,7 @@ def test_render_recall_unknown_selector_is_a_clear_error(tmp_path):
 
 def test_session_reuses_its_scan_cache_across_turns(tmp_path) -> None:
     from memdir_nb.recall import LexicalSelector, RecallSession
-    from memdir_nb.store import MemoryStore
+    from memdir_nb.storage.store import MemoryStore
 
     store = MemoryStore(tmp_path / "mem")
     store.save(
@@ -218,7 +218,7 @@ def test_session_reuses_its_scan_cache_across_turns(tmp_path) -> None:
         "feedback",
         "Use the real database.\n\n**Why:** mocks hid a broken migration.\n**How to apply:** SQL tests.",
     )
-    from memdir_nb.scan import ScanCache
+    from memdir_nb.storage.scan import ScanCache
 
     session = RecallSession(scan_cache=ScanCache(racy_window_ms=0))
     session.recall("deploy to production", tmp_path / "mem", selector=LexicalSelector())
@@ -230,9 +230,9 @@ def test_session_reuses_its_scan_cache_across_turns(tmp_path) -> None:
 
 
 def test_session_builds_its_default_selector_once(tmp_path) -> None:
-    from memdir_nb.config import MemdirConfig
+    from memdir_nb.home.config import MemdirConfig
     from memdir_nb.recall import RecallSession
-    from memdir_nb.store import MemoryStore
+    from memdir_nb.storage.store import MemoryStore
 
     MemoryStore(tmp_path / "mem").save(
         "Deploy runbook",

@@ -1,4 +1,4 @@
-"""Rules of memdir_nb.scan: what is a memory file, order, cap, symlink containment, manifest."""
+"""Rules of memdir_nb.storage.scan: what is a memory file, order, cap, symlink containment, manifest."""
 
 from __future__ import annotations
 
@@ -11,16 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from memdir_nb.frontmatter import render_memory_file
-from memdir_nb.scan import (
-    MAX_MEMORY_FILES,
-    MemoryHeader,
-    format_memory_manifest,
-    iso_timestamp,
-    scan_memory_dir,
-    scan_memory_files,
-)
-from memdir_nb.types import MemoryType
+from memdir_nb.formats.frontmatter_render import render_memory_file
+from memdir_nb.formats.manifest import MemoryHeader, format_memory_manifest, iso_timestamp
+from memdir_nb.spec.taxonomy import MemoryType
+from memdir_nb.storage.scan import MAX_MEMORY_FILES, scan_memory_dir, scan_memory_files
 
 BASE_S = 1_774_693_800  # 2026-03-28T10:30:00Z
 

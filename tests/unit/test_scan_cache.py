@@ -1,4 +1,4 @@
-"""Rules of memdir_nb.scan.ScanCache: a cached scan gives exactly the cold scan's report,
+"""Rules of memdir_nb.storage.scan.ScanCache: a cached scan gives exactly the cold scan's report,
 reopens no unchanged file, and never carries a stale header or a security decision over."""
 
 from __future__ import annotations
@@ -16,9 +16,15 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from memdir_nb import scan as scan_module
-from memdir_nb.frontmatter import render_memory_file
-from memdir_nb.scan import ScanCache, ScanReport, scan_memory_dir, scan_memory_files, stat_key
+from memdir_nb.formats.frontmatter_render import render_memory_file
+from memdir_nb.storage import scan as scan_module
+from memdir_nb.storage.scan import (
+    ScanCache,
+    ScanReport,
+    scan_memory_dir,
+    scan_memory_files,
+    stat_key,
+)
 
 BASE_NS = 1_774_693_800 * 1_000_000_000  # 2026-03-28T10:30:00Z
 HOUR_MS = 3_600_000.0

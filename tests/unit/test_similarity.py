@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from memdir_nb.similarity import MAX_POSTING, UnionFind, candidate_pairs, stem_sets
+from memdir_nb.spec.similarity import MAX_POSTING, UnionFind, candidate_pairs, stem_sets
 
 
 def test_texts_sharing_most_stems_pair_up_whatever_the_inflection() -> None:

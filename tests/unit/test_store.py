@@ -1,4 +1,4 @@
-"""Tests for memdir_nb.store: real files, real symlinks and real processes under tmp_path."""
+"""Tests for memdir_nb.storage.store: real files, real symlinks and real processes under tmp_path."""
 
 from __future__ import annotations
 
@@ -11,15 +11,17 @@ from typing import Any
 
 import pytest
 
-from memdir_nb import index
-from memdir_nb import store as store_mod
-from memdir_nb.config import MemdirConfig
-from memdir_nb.frontmatter import read_frontmatter
-from memdir_nb.scan import scan_memory_files
-from memdir_nb.secret_scan import SecretInTeamMemoryError
-from memdir_nb.store import MemoryNotFoundError, MemoryStore, MemoryValidationError, slugify
-from memdir_nb.team_paths import PathTraversalError
-from memdir_nb.types import MemoryType
+from memdir_nb.formats import index
+from memdir_nb.home.config import MemdirConfig
+from memdir_nb.security.secret_scan import SecretInTeamMemoryError
+from memdir_nb.spec.taxonomy import MemoryType
+from memdir_nb.storage import store as store_mod
+from memdir_nb.storage.containment import PathTraversalError
+from memdir_nb.storage.headers import read_frontmatter
+from memdir_nb.storage.index_files import read_entrypoint
+from memdir_nb.storage.scan import scan_memory_files
+from memdir_nb.storage.store import MemoryNotFoundError, MemoryStore, MemoryValidationError
+from memdir_nb.storage.store_checks import slugify
 from tests.support import snapshot as support_snapshot
 
 # 2026-04-02T10:15:30.123Z
@@ -48,7 +50,7 @@ def snapshot(root: Path) -> dict[str, tuple[Any, ...]]:
 
 
 def index_targets(scope_dir: Path) -> list[str]:
-    return [e.target for e in index.parse_index(index.read_entrypoint(scope_dir))]
+    return [e.target for e in index.parse_index(read_entrypoint(scope_dir))]
 
 
 @pytest.fixture

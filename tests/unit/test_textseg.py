@@ -1,4 +1,4 @@
-"""memdir_nb.textseg: words in every language, and what scan, recall and lint make of them."""
+"""memdir_nb.spec.text: words in every language, and what scan, recall and lint make of them."""
 
 from __future__ import annotations
 
@@ -6,8 +6,8 @@ import pytest
 
 from memdir_nb.lint import lint_memory_dir
 from memdir_nb.recall import find_relevant_memories
-from memdir_nb.scan import scan_memory_files
-from memdir_nb.textseg import is_cjk, word_count, words
+from memdir_nb.spec.text import is_cjk, word_count, words
+from memdir_nb.storage.scan import scan_memory_files
 from tests.conftest import LANG_MEMORIES
 
 

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from memdir_nb.scan import scan_memory_files
-from memdir_nb.types import MemoryType, scope_of_path, scope_violation
+from memdir_nb.spec.taxonomy import MemoryType, scope_of_path, scope_violation
+from memdir_nb.storage.scan import scan_memory_files
 from tests.support import write_memory
 
 NOW = 1_770_000_000_000.0

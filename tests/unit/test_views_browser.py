@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from memdir_nb.store import MemoryStore
-from memdir_nb.views import browser as view
+from memdir_nb.storage.store import MemoryStore
+from memdir_nb.ui.views import browser as view
 
 
 @pytest.mark.parametrize(

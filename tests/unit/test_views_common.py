@@ -6,7 +6,7 @@ import ast
 from pathlib import Path
 
 import memdir_nb
-from memdir_nb.views import common as view
+from memdir_nb.ui.views import common as view
 
 PACKAGE = Path(memdir_nb.__file__).parent
 

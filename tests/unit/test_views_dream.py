@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from memdir_nb.dream import GateResult, SessionScanThrottle
-from memdir_nb.views import dream as view
+from memdir_nb.ui.views import dream as view
 
 HOUR_MS = 3_600_000.0
 NOW = 1_770_000_000_000.0

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from memdir_nb.draft import validate_draft
-from memdir_nb.views import editor as view
+from memdir_nb.storage.draft import validate_draft
+from memdir_nb.ui.views import editor as view
 
 
 def test_compose_body_adds_why_and_how_only_for_types_that_need_them():

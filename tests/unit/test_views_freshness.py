@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import os
 
-from memdir_nb.views import browser as rows_view
-from memdir_nb.views import freshness as view
+from memdir_nb.ui.views import browser as rows_view
+from memdir_nb.ui.views import freshness as view
 
 DAY = 86_400_000
 

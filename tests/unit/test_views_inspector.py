@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from memdir_nb.index import MAX_ENTRYPOINT_BYTES, MAX_ENTRYPOINT_LINES, format_index_entry
-from memdir_nb.views import inspector as view
+from memdir_nb.formats.index import MAX_ENTRYPOINT_BYTES, MAX_ENTRYPOINT_LINES, format_index_entry
+from memdir_nb.ui.views import inspector as view
 
 
 def test_index_budget_maps_dropped_lines_back_to_file_lines(tmp_path):

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from memdir_nb.formats.manifest import MemoryHeader
 from memdir_nb.recall.lexical import LexicalSelector
 from memdir_nb.recall.session import RecallSession
-from memdir_nb.scan import MemoryHeader, scan_memory_dir
-from memdir_nb.views import recall as view
+from memdir_nb.storage.scan import scan_memory_dir
+from memdir_nb.ui.views import recall as view
 
 
 class _NoRecordSelector:

@@ -6,7 +6,7 @@ import os
 
 import pytest
 
-from memdir_nb.views import security as view
+from memdir_nb.ui.views import security as view
 
 
 def test_check_team_key_stops_at_the_first_failure(tmp_path):

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from memdir_nb.store import MemoryStore
-from memdir_nb.views import team as view
+from memdir_nb.storage.store import MemoryStore
+from memdir_nb.ui.views import team as view
 
 
 def test_scope_rules_follow_the_taxonomy():

@@ -1,4 +1,4 @@
-"""Tests for memdir_nb.where: the memory dir with every step's source, and the list of dirs."""
+"""Tests for memdir_nb.reports.where: the memory dir with every step's source, and the list of dirs."""
 
 from __future__ import annotations
 
@@ -8,8 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from memdir_nb.paths import sanitize_path
-from memdir_nb.where import guess_project_path, list_memory_dirs, plural, where
+from memdir_nb.home.paths import sanitize_path
+from memdir_nb.reports.where import guess_project_path, list_memory_dirs, where
+from memdir_nb.spec.text import plural
 from tests.support.fake_home import HAS_GIT, NOW_MS, add_memory, git, make_world
 
 needs_git = pytest.mark.skipif(not HAS_GIT, reason="git is not installed")
@@ -223,7 +224,7 @@ def test_plurals_read_right(n: int, word: str, text: str) -> None:
 
 
 def test_list_says_when_an_index_is_not_a_regular_file(tmp_path: Path) -> None:
-    from memdir_nb.where import format_list
+    from memdir_nb.reports.where import format_list
 
     w = make_world(tmp_path, repo=False)
     mem = w.memory_dir_for(w.project)

@@ -4,7 +4,7 @@ import html
 
 import ipywidgets as widgets
 
-from memdir_nb.widgets import MemoryBrowser
+from memdir_nb.ui.widgets import MemoryBrowser
 from tests.support import NOW
 
 
@@ -65,7 +65,7 @@ def test_filtering_out_the_selected_row_clears_the_selection(mem, config):
 
 
 def test_rescan_picks_up_a_new_file_and_keeps_the_selection(mem, config):
-    from memdir_nb.store import MemoryStore
+    from memdir_nb.storage.store import MemoryStore
 
     b = MemoryBrowser(mem, now_ms=NOW, config=config)
     b.select("user_role.md")

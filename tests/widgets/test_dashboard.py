@@ -1,8 +1,8 @@
 from __future__ import annotations
 
-from memdir_nb.index import read_entrypoint
-from memdir_nb.views.inspector import index_budget
-from memdir_nb.widgets import (
+from memdir_nb.storage.index_files import read_entrypoint
+from memdir_nb.ui.views.inspector import index_budget
+from memdir_nb.ui.widgets import (
     Dashboard,
     DreamPlanner,
     FreshnessView,

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from memdir_nb.dream import LOCK_NAME, ConsolidationLock, list_dreams
-from memdir_nb.index import read_entrypoint
-from memdir_nb.widgets.dream_planner import DreamPlanner
+from memdir_nb.storage.index_files import read_entrypoint
+from memdir_nb.ui.widgets.dream_planner import DreamPlanner
 from tests.support import NOW, snapshot
 
 HOUR_MS = 3_600_000.0

@@ -2,8 +2,9 @@ from __future__ import annotations
 
 import pytest
 
-from memdir_nb.index import parse_index, read_entrypoint
-from memdir_nb.widgets import MemoryEditor
+from memdir_nb.formats.index import parse_index
+from memdir_nb.storage.index_files import read_entrypoint
+from memdir_nb.ui.widgets import MemoryEditor
 from tests.support import NOW, snapshot
 
 SECRET = "the deploy key is sk-ant-api03-" + "Zq9xW2vB7nR4tY6uI8oP1aS3dF5gH7jK9lM0"
@@ -55,7 +56,7 @@ def test_missing_why_how_warns_and_the_save_goes_ahead(mem, config):
 
 
 def test_the_editor_shows_the_stores_verdict(mem, config):
-    from memdir_nb.draft import validate_draft
+    from memdir_nb.storage.draft import validate_draft
 
     e = MemoryEditor(mem, now_ms=NOW, config=config)
     e.fill(type="user", name="Tea", description="x\ny", body="Green tea.", scope="team")

@@ -1,6 +1,6 @@
 from __future__ import annotations
 
-from memdir_nb.widgets import FreshnessView
+from memdir_nb.ui.widgets import FreshnessView
 from tests.support import NOW
 
 

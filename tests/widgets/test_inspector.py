@@ -3,8 +3,9 @@ from __future__ import annotations
 import html
 import os
 
-from memdir_nb.index import MAX_ENTRYPOINT_LINES, read_entrypoint
-from memdir_nb.widgets import IndexInspector
+from memdir_nb.formats.index import MAX_ENTRYPOINT_LINES
+from memdir_nb.storage.index_files import read_entrypoint
+from memdir_nb.ui.widgets import IndexInspector
 from tests.support import NOW
 
 
@@ -63,7 +64,7 @@ def test_rebuild_regenerates_both_indexes_through_the_store(mem, config):
 
 
 def test_missing_team_folder_is_reported_not_an_error(tmp_path, config):
-    from memdir_nb.store import MemoryStore
+    from memdir_nb.storage.store import MemoryStore
 
     d = tmp_path / "solo"
     MemoryStore(d, now_ms=NOW).save("Tea", "User drinks green tea", "user", "Green tea.")
@@ -82,7 +83,7 @@ def test_the_two_panels_share_the_row_equally(mem, config):
 
 
 def test_a_fifo_as_memory_md_shows_the_readers_reason(tmp_path, config):
-    from memdir_nb.store import MemoryStore
+    from memdir_nb.storage.store import MemoryStore
 
     d = tmp_path / "m"
     MemoryStore(d, now_ms=NOW).save("Tea", "User drinks green tea", "user", "Green tea.")

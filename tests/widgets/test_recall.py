@@ -3,10 +3,10 @@ from __future__ import annotations
 import json
 import os
 
-from memdir_nb.config import MemdirConfig
-from memdir_nb.scan import scan_memory_dir
-from memdir_nb.views.recall import NOT_RUN_NOTE
-from memdir_nb.widgets import RecallPlayground
+from memdir_nb.home.config import MemdirConfig
+from memdir_nb.storage.scan import scan_memory_dir
+from memdir_nb.ui.views.recall import NOT_RUN_NOTE
+from memdir_nb.ui.widgets import RecallPlayground
 from tests.support import NOW
 
 
@@ -150,7 +150,7 @@ def test_unrelated_query_injects_nothing_and_says_so(mem, config):
 
 
 def test_example_queries_come_from_the_demo(mem, config):
-    from memdir_nb.demo import DEMO_QUERIES
+    from memdir_nb.ui.demo import DEMO_QUERIES
 
     p = RecallPlayground(mem, now_ms=NOW, config=config)
     labels = [v for _, v in p.examples.options if v]

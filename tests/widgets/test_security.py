@@ -4,8 +4,8 @@ import os
 
 import pytest
 
-from memdir_nb.views.security import ATTACK_EXAMPLES
-from memdir_nb.widgets import PathSecurityLab
+from memdir_nb.ui.views.security import ATTACK_EXAMPLES
+from memdir_nb.ui.widgets import PathSecurityLab
 from tests.support import NOW, snapshot
 
 

@@ -1,8 +1,9 @@
 from __future__ import annotations
 
-from memdir_nb.index import parse_index, read_entrypoint
-from memdir_nb.store import MemoryStore
-from memdir_nb.widgets import TeamScopeView
+from memdir_nb.formats.index import parse_index
+from memdir_nb.storage.index_files import read_entrypoint
+from memdir_nb.storage.store import MemoryStore
+from memdir_nb.ui.widgets import TeamScopeView
 from tests.support import NOW, snapshot
 
 SECRET_BODY = "Stripe live key: sk_live_" + "4eC39HqLyjWDarjtT1zdp7dc" + "\nuse it for refunds"

@@ -1,0 +1,64 @@
+"""The CLI's argument types: each refuses bad input with an argparse error in CLI words."""
+
+from __future__ import annotations
+
+import argparse
+import math
+import os
+from pathlib import Path
+
+from memdir_nb.home.config import MemdirConfig
+
+
+def positive_int(raw: str) -> int:
+    """An argparse type: a whole number of at least 1."""
+    try:
+        value = int(raw)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{raw!r} is not a whole number; give e.g. 20") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{raw} is less than 1; give a count of 1 or more")
+    return value
+
+
+def finite_float(raw: str) -> float:
+    """An argparse type: a finite number (no nan or inf)."""
+    try:
+        value = float(raw)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{raw!r} is not a number") from None
+    if not math.isfinite(value):
+        raise argparse.ArgumentTypeError(f"{raw!r} is not a finite number")
+    return value
+
+
+def any_dir(raw: str) -> Path:
+    """An argparse type: an existing directory (any folder, not only a memory dir)."""
+    path = MemdirConfig.from_environment().expand_user(raw)
+    if not path.is_dir():
+        raise argparse.ArgumentTypeError(f"{raw!r} is not a directory")
+    return Path(os.path.abspath(path))
+
+
+def existing_file(raw: str) -> Path:
+    """An argparse type: an existing file."""
+    path = Path(raw).expanduser()
+    if not path.is_file():
+        raise argparse.ArgumentTypeError(f"{raw!r} is not a file")
+    return path
+
+
+def new_path(raw: str) -> Path:
+    """An argparse type: a non-empty path (the empty string would mean the current folder)."""
+    if not raw.strip():
+        raise argparse.ArgumentTypeError("the path is empty; give the folder to create")
+    return Path(raw)
+
+
+def existing_dir(raw: str) -> Path:
+    path = MemdirConfig.from_environment().expand_user(raw)
+    if not path.is_dir():
+        raise argparse.ArgumentTypeError(
+            f"{raw!r} is not a directory; pass the memory dir (the folder holding MEMORY.md)"
+        )
+    return path

@@ -1,0 +1,221 @@
+"""The commands that read or rewrite one memory dir: scan, index, lint, demo, rebuild-index."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from memdir_nb.formats.index import (
+    MAX_ENTRYPOINT_BYTES,
+    MAX_ENTRYPOINT_LINES,
+    truncate_entrypoint_content,
+)
+from memdir_nb.formats.manifest import format_memory_manifest
+from memdir_nb.lint import count_by_severity, lint_memory_dir
+from memdir_nb.spec.constants import TEAM_DIRNAME
+from memdir_nb.spec.text import plural
+from memdir_nb.storage.index_files import load_entrypoint, read_entrypoint_checked
+from memdir_nb.storage.rebuild import rebuild_index
+from memdir_nb.storage.scan import scan_memory_dir
+from memdir_nb.storage.store import MemoryStore
+from memdir_nb.ui.demo import DemoDirExistsError, build_demo_memory_dir
+
+
+def cmd_scan(args: argparse.Namespace) -> int:
+    """Print the manifest the selector would see, then what was skipped."""
+
+    report = scan_memory_dir(args.dir, limit=args.limit)
+    if args.json:
+        payload = {
+            "dir": str(args.dir),
+            "total_found": report.total_found,
+            "memories": [
+                {
+                    "filename": h.filename,
+                    "mtime_ms": h.mtime_ms,
+                    "name": h.name,
+                    "description": h.description,
+                    "type": h.type.value if h.type else None,
+                    "malformed": h.malformed,
+                }
+                for h in report.headers
+            ],
+            "skipped": [{"path": s.path, "reason": s.reason} for s in report.skipped],
+        }
+        print(json.dumps(payload, indent=2))
+        return 0
+    manifest = format_memory_manifest(report.headers)
+    if manifest:
+        print(manifest)
+    shown = len(report.headers)
+    print(f"\n{plural(shown, 'memory')} listed", end="")
+    if report.total_found > shown:
+        print(f" (newest {shown} of {report.total_found}; the rest are past the cap)", end="")
+    print(".")
+    malformed = [h.filename for h in report.headers if h.malformed]
+    if malformed:
+        print(
+            f"{len(malformed)} with a malformed header (fields recovered line by line): "
+            + ", ".join(malformed)
+        )
+    for skipped in report.skipped:
+        print(f"skipped {skipped.path}: {skipped.reason}")
+    return 0
+
+
+def _index_report(scope_dir: Path, label: str) -> dict:
+    pass
+
+    loaded = load_entrypoint(scope_dir)
+    result = truncate_entrypoint_content(loaded.text)
+    return {
+        "scope": label,
+        "path": loaded.path,
+        "exists": loaded.exists,
+        "valid_utf8": loaded.valid_utf8,
+        "problem": loaded.note(),
+        "lines": result.line_count,
+        "line_limit": MAX_ENTRYPOINT_LINES,
+        "bytes": result.byte_count,
+        "byte_limit": MAX_ENTRYPOINT_BYTES,
+        "line_capped": result.was_line_truncated,
+        "byte_capped": result.was_byte_truncated,
+        "kept_lines": result.kept_line_count,
+        "warning": result.warning,
+        "content": result.content,
+    }
+
+
+def cmd_index(args: argparse.Namespace) -> int:
+    """Report how each MEMORY.md fits its two caps, and what truncation would drop."""
+    scopes = [("private", args.dir)]
+    if (args.dir / TEAM_DIRNAME).is_dir():
+        scopes.append(("team", args.dir / TEAM_DIRNAME))
+    if args.scope != "all":
+        scopes = [s for s in scopes if s[0] == args.scope]
+        if not scopes:
+            print(f"error: no {args.scope} index under {args.dir}", file=sys.stderr)
+            return 2
+    reports = [_index_report(scope_dir, label) for label, scope_dir in scopes]
+    if args.json:
+        print(json.dumps(reports, indent=2))
+        return 0
+    for rep in reports:
+        print(f"{rep['scope']}: {rep['path']}")
+        if rep["problem"]:
+            print(f"  {rep['problem']} (nothing is loaded into the prompt from it)")
+        if not rep["exists"]:
+            if not rep["problem"]:
+                print("  no MEMORY.md yet (nothing is loaded into the prompt)")
+            continue
+        if rep["problem"]:
+            print(f"  MEMORY.md {rep['problem']}: nothing is loaded into the prompt")
+            print(f"  fix: remove it and run `memdir-nb rebuild-index {args.dir}`")
+            continue
+        if not rep["valid_utf8"]:
+            print(
+                "  not valid UTF-8: the bad bytes reach the prompt as replacement characters "
+                f"(fix: re-save it as UTF-8, or run `memdir-nb rebuild-index {args.dir}`)"
+            )
+        print(
+            f"  lines {rep['lines']} / {rep['line_limit']}"
+            f"{'  (over: cut to the first ' + str(rep['line_limit']) + ')' if rep['line_capped'] else ''}"
+        )
+        print(
+            f"  bytes {rep['bytes']:,} / {rep['byte_limit']:,}"
+            f"{'  (over: cut at the last newline before the cap)' if rep['byte_capped'] else ''}"
+        )
+        if rep["warning"]:
+            dropped = rep["lines"] - rep["kept_lines"]
+            print(f"  truncated: {rep['kept_lines']} lines kept, {dropped} dropped")
+            print(f"  warning appended: {rep['warning'].strip()}")
+        else:
+            print("  fits both caps: loaded whole")
+        if args.show:
+            print("  --- as loaded into the prompt ---")
+            print(rep["content"])
+    return 0
+
+
+def cmd_demo(args: argparse.Namespace) -> int:
+    """Build the bundled demo memory dir."""
+
+    try:
+        path = build_demo_memory_dir(args.dir, now_ms=args.now_ms, overwrite=args.overwrite)
+    except DemoDirExistsError as exc:
+        print(
+            f"error: {exc.target} already holds a demo memory dir; add --overwrite to rebuild "
+            "it, or choose a new directory",
+            file=sys.stderr,
+        )
+        return 2
+    except ValueError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    except OSError as exc:
+        blame = f" ({exc.filename})" if exc.filename else ""
+        print(
+            f"error: cannot create the demo dir at {args.dir}: {exc.strerror or exc}{blame}; "
+            "choose a folder you can write to",
+            file=sys.stderr,
+        )
+        return 2
+    report = scan_memory_dir(path)
+    print(f"demo memory dir ready at {path} ({plural(len(report.headers), 'memory')})")
+    return 0
+
+
+def cmd_lint(args: argparse.Namespace) -> int:
+    """Print one line per finding (file, rule, fix hint); exit 1 when any is an error."""
+
+    findings = lint_memory_dir(args.dir)
+    if args.errors_only:
+        findings = [f for f in findings if f.severity == "error"]
+    counts = count_by_severity(findings)
+    if args.json:
+        print(
+            json.dumps(
+                [
+                    {
+                        "path": f.path,
+                        "line": f.line,
+                        "rule": f.rule,
+                        "severity": f.severity,
+                        "message": f.message,
+                        "hint": f.hint,
+                    }
+                    for f in findings
+                ],
+                indent=2,
+            )
+        )
+    else:
+        for f in findings:
+            print(f.format())
+        print(
+            f"{plural(counts['error'], 'error')}, {plural(counts['warning'], 'warning')} "
+            f"in {args.dir}"
+        )
+    return 1 if counts["error"] else 0
+
+
+def cmd_rebuild_index(args: argparse.Namespace) -> int:
+    """Rewrite MEMORY.md (and team/MEMORY.md) from the topic files' frontmatter."""
+
+    has_index = read_entrypoint_checked(args.dir).exists
+    if not has_index and not scan_memory_dir(args.dir, limit=1).headers:
+        print(
+            f"error: {args.dir} holds no MEMORY.md and no memory files, so it is not a memory "
+            "dir; pass the folder that holds the memories (nothing was written)",
+            file=sys.stderr,
+        )
+        return 2
+    if args.dry_run:
+        print(rebuild_index(args.dir, write=False, scope="private"), end="")
+        return 0
+    written = MemoryStore(args.dir).rebuild_indexes()
+    for scope, path in written.items():
+        print(f"rebuilt the {scope} index: {path}")
+    return 0

@@ -1,0 +1,91 @@
+"""The commands about a Claude home: where, doctor, list and the Parquet export."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from memdir_nb.home.config import MemdirConfig
+from memdir_nb.reports.diagnosis import format_doctor
+from memdir_nb.reports.doctor import diagnose
+from memdir_nb.reports.fleet import export_parquet
+from memdir_nb.reports.where import format_list, format_where, list_memory_dirs, where
+from memdir_nb.spec.text import plural
+
+
+def _config_for(args: argparse.Namespace) -> MemdirConfig:
+    """The config `where` and `doctor` see: the real environment, settings env blocks applied."""
+
+    return MemdirConfig.from_environment(
+        cwd=args.cwd, home=args.home, flag_settings_path=args.settings
+    )
+
+
+def _claude_homes(raw: list[Path] | None) -> list[Path]:
+    """Each --home as a Claude home: a folder holding projects/ or agent-memory/ is one,
+    otherwise its .claude folder is; with no --home, the environment's Claude home."""
+
+    if not raw:
+        return [MemdirConfig.from_environment().claude_home]
+    homes = []
+    for path in raw:
+        is_claude_home = (path / "projects").is_dir() or (path / "agent-memory").is_dir()
+        homes.append(
+            path if is_claude_home or not (path / ".claude").is_dir() else path / ".claude"
+        )
+    return homes
+
+
+def cmd_where(args: argparse.Namespace) -> int:
+    """Print the memory dir for a project and every step that chose it."""
+
+    report = where(_config_for(args))
+    if args.json:
+        print(json.dumps(report.to_dict(), indent=2))
+    else:
+        print(format_where(report))
+    return 0
+
+
+def cmd_doctor(args: argparse.Namespace) -> int:
+    """Print why memory would not load fully; exit 1 when a finding needs action."""
+
+    report = diagnose(_config_for(args))
+    if args.json:
+        print(json.dumps(report.to_dict(), indent=2))
+    else:
+        print(format_doctor(report))
+    return report.exit_code
+
+
+def cmd_list(args: argparse.Namespace) -> int:
+    """Print every memory dir under the Claude home(s) with counts, ages and index use."""
+
+    infos = [info for home in _claude_homes(args.home) for info in list_memory_dirs(home)]
+    if args.json:
+        print(json.dumps([i.to_dict() for i in infos], indent=2))
+    else:
+        print(format_list(infos))
+    return 0
+
+
+def cmd_export(args: argparse.Namespace) -> int:
+    """Write memories.parquet and dirs.parquet for every memory dir under the Claude home(s)."""
+    try:
+        import pyarrow  # noqa: F401
+
+    except ImportError:
+        print(
+            "error: export needs pyarrow; install the notebook extra: "
+            "pip install 'memdir-nb[notebook]'",
+            file=sys.stderr,
+        )
+        return 2
+    result = export_parquet(_claude_homes(args.home), args.parquet)
+    print(
+        f"wrote {result.memories_path} ({plural(result.memories, 'memory')}) and "
+        f"{result.dirs_path} ({plural(result.dirs, 'memory dir')})"
+    )
+    return 0

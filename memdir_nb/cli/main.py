@@ -1,0 +1,186 @@
+"""The `memdir-nb` command: look at a memory dir from the shell."""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+from memdir_nb.cli.args import (
+    any_dir,
+    existing_dir,
+    existing_file,
+    finite_float,
+    new_path,
+    positive_int,
+)
+from memdir_nb.home.config import SELECTOR_NAMES
+from memdir_nb.spec.taxonomy import SCOPES
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser, exposed for tests."""
+    parser = argparse.ArgumentParser(
+        prog="memdir-nb",
+        description="Inspect a Claude Code memory directory (memdir).",
+    )
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    p = sub.add_parser("scan", help="list the memories a selector would see")
+    p.add_argument("dir", type=existing_dir, help="the memory dir")
+    p.add_argument(
+        "--limit", type=positive_int, default=200, help="how many memories to list (default 200)"
+    )
+    p.add_argument("--json", action="store_true", help="machine-readable output")
+    p.set_defaults(func="dir_commands:cmd_scan")
+
+    p = sub.add_parser("index", help="report MEMORY.md against its 200-line / 25,000-byte caps")
+    p.add_argument("dir", type=existing_dir, help="the memory dir")
+    p.add_argument(
+        "--scope",
+        choices=("all", *SCOPES),
+        default="all",
+        help="which index to report (default: all)",
+    )
+    p.add_argument("--show", action="store_true", help="print each index as it would be loaded")
+    p.add_argument("--json", action="store_true", help="machine-readable output")
+    p.set_defaults(func="dir_commands:cmd_index")
+
+    p = sub.add_parser("lint", help="check memories and indexes; exit 1 on errors")
+    p.add_argument("dir", type=existing_dir, help="the memory dir")
+    p.add_argument(
+        "--errors-only", action="store_true", help="list only findings of severity error"
+    )
+    p.add_argument("--json", action="store_true", help="machine-readable output")
+    p.set_defaults(func="dir_commands:cmd_lint")
+
+    p = sub.add_parser("demo", help="build the bundled demo memory dir")
+    p.add_argument("dir", type=new_path, help="where to create it")
+    p.add_argument("--overwrite", action="store_true", help="replace an earlier demo dir there")
+    p.add_argument(
+        "--now-ms", type=finite_float, default=None, help="pretend 'now' is this epoch time in ms"
+    )
+    p.set_defaults(func="dir_commands:cmd_demo")
+
+    p = sub.add_parser("recall", help="select memories for a query and print them as injected")
+    p.add_argument("query", help="the user's message to find memories for")
+    p.add_argument("--dir", type=existing_dir, required=True, help="the memory dir")
+    p.add_argument(
+        "--tool", action="append", metavar="NAME", help="a recently used tool (repeatable)"
+    )
+    p.add_argument(
+        "--selector",
+        choices=SELECTOR_NAMES,
+        default=None,
+        help="default: anthropic when ANTHROPIC_API_KEY is set, else semantic (offline)",
+    )
+    p.add_argument(
+        "--explain",
+        action="store_true",
+        help="also print each memory's lexical and semantic scores and why it was (not) picked",
+    )
+    p.set_defaults(func="recall_command:cmd_recall")
+
+    project_args = (
+        (
+            "--cwd",
+            {"type": any_dir, "default": None, "help": "the project folder (default: here)"},
+        ),
+        (
+            "--home",
+            {
+                "type": any_dir,
+                "default": None,
+                "help": "the home folder to read ~/.claude from (default: $HOME)",
+            },
+        ),
+        (
+            "--settings",
+            {
+                "type": existing_file,
+                "default": None,
+                "help": "a settings file passed to Claude Code with --settings (the flag layer)",
+            },
+        ),
+        ("--json", {"action": "store_true", "help": "machine-readable output"}),
+    )
+    p = sub.add_parser(
+        "where", help="which memory dir a project uses, and every step that chose it"
+    )
+    for name, kw in project_args:
+        p.add_argument(name, **kw)
+    p.set_defaults(func="home_commands:cmd_where")
+
+    p = sub.add_parser(
+        "doctor", help="why memory would not load fully for a project; exit 1 when action is needed"
+    )
+    for name, kw in project_args:
+        p.add_argument(name, **kw)
+    p.set_defaults(func="home_commands:cmd_doctor")
+
+    home_help = (
+        "a Claude home (the folder holding projects/), or a home folder whose .claude is used; "
+        "repeatable (default: ~/.claude)"
+    )
+    p = sub.add_parser(
+        "list", help="every memory dir under a Claude home, with counts and index use"
+    )
+    p.add_argument("--home", type=any_dir, action="append", help=home_help)
+    p.add_argument("--json", action="store_true", help="machine-readable output")
+    p.set_defaults(func="home_commands:cmd_list")
+
+    p = sub.add_parser("export", help="write every memory and memory dir to Parquet files")
+    p.add_argument(
+        "--parquet",
+        type=Path,
+        required=True,
+        metavar="OUT",
+        help="the folder to write memories.parquet and dirs.parquet into",
+    )
+    p.add_argument("--home", type=any_dir, action="append", help=home_help)
+    p.set_defaults(func="home_commands:cmd_export")
+
+    p = sub.add_parser(
+        "rebuild-index", help="rewrite MEMORY.md (and team/MEMORY.md) from the topic files"
+    )
+    p.add_argument("dir", type=existing_dir, help="the memory dir")
+    p.add_argument(
+        "--dry-run", action="store_true", help="print the new private index instead of writing it"
+    )
+    p.set_defaults(func="dir_commands:cmd_rebuild_index")
+    return parser
+
+
+def _handler(spec: str) -> Callable[[argparse.Namespace], int]:
+    """The command function named "module:function", importing only that command's module.
+
+    Each command's module is loaded when the command runs, so `memdir-nb scan` never pays for
+    the demo builder, pandas or the embedding model.
+    """
+    module_name, func_name = spec.split(":")
+    module = importlib.import_module(f"memdir_nb.cli.{module_name}")
+    handler: Callable[[argparse.Namespace], int] = getattr(module, func_name)
+    return handler
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the console script."""
+    args = build_parser().parse_args(argv)
+    try:
+        return int(_handler(args.func)(args) or 0)
+    except BrokenPipeError:
+        # The reader went away (e.g. `| head`); exit quietly like other shell tools.
+        sys.stderr.close()
+        return 0
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return 130
+    except (ValueError, OSError) as exc:
+        # Input we could not act on (a folder that vanished, a permission, a bad value):
+        # one line naming it, never a traceback.
+        detail = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+        where = f" ({exc.filename})" if isinstance(exc, OSError) and exc.filename else ""
+        print(f"error: {detail}{where}", file=sys.stderr)
+        return 2

@@ -1,0 +1,1 @@
+"""Parse and render bytes already read: frontmatter, index lines, the manifest, the name gate, bounded JSON."""

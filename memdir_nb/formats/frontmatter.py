@@ -1,0 +1,337 @@
+"""Read and parse the YAML frontmatter at the top of a memory file.
+
+Reading is bounded: only the first FRONTMATTER_MAX_LINES lines and at most
+FRONTMATTER_MAX_BYTES bytes are ever read, with one contained read
+(memdir_nb.storage.access: regular files only, never outside the memory dir, non-blocking), so a
+10 MB one-line file costs the same as a small one.
+
+Parsing never raises on bad content. Memory files are written by models and by people, and
+often hold things strict YAML rejects (``description: Release steps: tag, build``); when
+YAML fails, name/description/type are recovered line by line and the header is flagged
+``malformed`` with the reasons in ``problems`` so lint can report them.
+
+Writing (render_memory_file, render_updated_memory_file) lives in
+memdir_nb.formats.frontmatter_render; reading a file's head from disk in memdir_nb.storage.headers.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime as _dt
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+import yaml
+
+from memdir_nb.spec.constants import (
+    FENCE,
+    FRONTMATTER_MAX_LINES,
+    METADATA_KEY,
+)
+from memdir_nb.spec.taxonomy import MemoryType, parse_memory_type
+
+_CORE_KEYS = ("name", "description", "type")
+
+try:  # libyaml is several times faster; the pure-Python loader gives identical results
+    _YamlLoader: Any = yaml.CSafeLoader
+except AttributeError:  # pragma: no cover - depends on how PyYAML was built
+    _YamlLoader = yaml.SafeLoader
+
+
+@dataclass(frozen=True)
+class Frontmatter:
+    """What could be read from a memory file's header; missing fields are None."""
+
+    name: str | None = None
+    description: str | None = None
+    type: MemoryType | None = None
+    raw_type: str | None = None
+    fields: dict[str, object] = field(default_factory=dict)
+    has_frontmatter: bool = False
+    malformed: bool = False
+    problems: tuple[str, ...] = ()
+    type_nested: bool = False  # the type was read from the nested `metadata:` mapping
+    header_lines: tuple[str, ...] = ()  # the raw lines between the fences, for in-place updates
+    closed: bool = False  # the header ends with a closing '---' line
+
+    @property
+    def metadata(self) -> dict[str, object]:
+        """The nested `metadata:` mapping, or {} when the header has none."""
+        nested = self.fields.get(METADATA_KEY)
+        return dict(nested) if isinstance(nested, dict) else {}
+
+    def extra_fields(self) -> dict[str, object]:
+        """Header keys other than name/description/type, nested `metadata:` keys flattened in.
+
+        A top-level key wins over a nested key of the same name.
+        """
+        out: dict[str, object] = {
+            str(k): v for k, v in self.metadata.items() if str(k) not in _CORE_KEYS
+        }
+        for k, v in self.fields.items():
+            if k not in _CORE_KEYS and k != METADATA_KEY:
+                out[k] = v
+        return out
+
+
+# ---------------------------------------------------------------------------- reading
+
+
+def normalise_newlines(text: str) -> str:
+    """Strip a byte-order mark and turn CRLF / lone CR line ends into LF."""
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    if "\r" in text:
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
+    return text
+
+
+# ---------------------------------------------------------------------------- parsing
+
+
+def parse_frontmatter(
+    text: str, *, max_lines: int = FRONTMATTER_MAX_LINES
+) -> tuple[Frontmatter, str]:
+    """Split a memory file into (header, body); never raises on bad content."""
+    text = normalise_newlines(text)
+    first_nl = text.find("\n")
+    first_line = text if first_nl < 0 else text[:first_nl]
+    if first_line.rstrip() != FENCE:
+        return Frontmatter(), text
+
+    lines = text.split("\n", max_lines)
+    window = min(len(lines), max_lines)
+    try:
+        close: int | None = lines.index(FENCE, 1, window)
+    except ValueError:  # maybe a fence with trailing spaces
+        close = next((i for i in range(1, window) if lines[i].rstrip() == FENCE), None)
+    if close is None:
+        # Closing fence missing or beyond the 30-line window: salvage what we can.
+        fm = _recover(
+            lines[1:max_lines],
+            f"no closing '---' within the first {max_lines} lines; "
+            "fields were recovered line by line",
+        )
+        return fm, text
+
+    header_lines = lines[1:close]
+    body = "\n".join(lines[close + 1 :]).lstrip("\n")
+    fm = _parse_header(header_lines)
+    return dataclasses.replace(fm, header_lines=tuple(header_lines), closed=True), body
+
+
+def _parse_header(lines: list[str]) -> Frontmatter:
+    """Parse the lines between the fences: fast path, then YAML, then line-by-line recovery."""
+    fast = _fast_parse(lines)
+    if fast is not None:
+        return _build(fast, lines, problems=[], malformed=False)
+    block = "\n".join(lines)
+    try:
+        if "*" in block and any(
+            isinstance(ev, yaml.AliasEvent) for ev in yaml.parse(block, Loader=_YamlLoader)
+        ):
+            return _recover(
+                lines,
+                "YAML aliases are not allowed in frontmatter; fields were recovered line by line",
+            )
+        data = yaml.load(block, Loader=_YamlLoader)
+    except yaml.YAMLError as exc:
+        reason = " ".join(str(exc).split())
+        return _recover(lines, f"YAML error: {reason}; fields were recovered line by line")
+    except (ValueError, TypeError, OverflowError, RecursionError) as exc:
+        # e.g. a timestamp YAML recognises but datetime cannot hold
+        return _recover(lines, f"YAML value error: {exc}; fields were recovered line by line")
+    if data is None:
+        data = {}
+    if not isinstance(data, dict):
+        return _recover(
+            lines,
+            f"frontmatter is a YAML {type(data).__name__}, not a mapping of keys to values; "
+            "fields were recovered line by line",
+        )
+    return _build(data, lines, problems=[], malformed=False)
+
+
+# Characters that make YAML read a plain value as something other than a simple string.
+_PLAIN_BAD_START = set("-?:,[]{}#&*!|>'\"%@`=<+.0123456789~")
+_YAML_SPECIAL_WORDS = frozenset(
+    w
+    for base in ("yes", "no", "true", "false", "on", "off", "null", "y", "n")
+    for w in (base, base.capitalize(), base.upper())
+)
+
+
+def _fast_scalar(value: str) -> str | None:
+    """The string YAML would load for value, when that is certain without YAML; else None."""
+    if not value:
+        return None
+    if not value.isprintable():  # stricter than YAML's printable set, and C-fast
+        return None
+    first = value[0]
+    if first == "'" and len(value) >= 2 and value.endswith("'"):
+        inner = value[1:-1]
+        if "'" in inner.replace("''", ""):
+            return None
+        return inner.replace("''", "'")
+    if first == '"' and len(value) >= 2 and value.endswith('"'):
+        inner = value[1:-1]
+        if '"' in inner or "\\" in inner:
+            return None
+        return inner
+    if first in _PLAIN_BAD_START or value in _YAML_SPECIAL_WORDS:
+        return None
+    if ": " in value or " #" in value or value.endswith(":"):
+        return None
+    return value
+
+
+def _fast_parse(lines: list[str]) -> dict[str, object] | None:
+    """Parse a header of simple `key: plain text` lines without YAML, or None if unsure."""
+    out: dict[str, object] = {}
+    for line in lines:
+        key, colon, rest = line.partition(":")
+        if not colon:
+            if not line.strip(" ") or (line.startswith("#") and line.isprintable()):
+                continue  # blank line or comment
+            return None
+        if not _is_simple_key(key):
+            return None
+        if rest and rest[0] != " ":
+            return None  # `key:value` is one scalar to YAML, not a pair
+        value = rest.strip(" ")
+        if not value:
+            out[key] = None
+            continue
+        parsed = _fast_scalar(value)
+        if parsed is None:
+            return None
+        out[key] = parsed
+    return out
+
+
+def _is_simple_key(key: str) -> bool:
+    """An ASCII identifier-like key (dashes allowed) that YAML reads as that same string."""
+    return (
+        key.isascii()
+        and key[:1] not in ("", "-")
+        and key.replace("-", "_").isidentifier()
+        and key not in _YAML_SPECIAL_WORDS
+    )
+
+
+_RECOVER_LINE = re.compile(r"([A-Za-z_][A-Za-z0-9_-]*)[ \t]*:(?:[ \t]+(.*))?\Z")
+_REFUSED_START = set("&*[{|>!")
+
+
+def _recover_value(raw: str | None) -> str | None:
+    """A best-effort text value from one `key: value` line that YAML refused."""
+    if raw is None:
+        return None
+    value = raw.strip()
+    if not value or value[0] in _REFUSED_START:
+        return None
+    if len(value) >= 2 and value[0] == value[-1] and value[0] in "'\"":
+        inner = value[1:-1]
+        if value[0] == "'":
+            return inner.replace("''", "'")
+        try:
+            loaded = yaml.load(value, Loader=_YamlLoader)
+            return loaded if isinstance(loaded, str) else inner
+        except yaml.YAMLError:
+            return inner
+    hash_at = value.find(" #")
+    if hash_at >= 0:
+        value = value[:hash_at].rstrip()
+    return value or None
+
+
+def _recover_fields(lines: list[str]) -> dict[str, object]:
+    """Every top-level `key: value` line read as text, last one winning.
+
+    Indented `key: value` lines under a bare `metadata:` line are collected as its mapping.
+    """
+    out: dict[str, object] = {}
+    nested: dict[str, object] | None = None
+    for line in lines:
+        stripped = line.rstrip()
+        if nested is not None and stripped[:1] in (" ", "\t"):
+            m = _RECOVER_LINE.match(stripped.lstrip())
+            if m is not None:
+                nested[m.group(1)] = _recover_value(m.group(2))
+            continue
+        nested = None
+        m = _RECOVER_LINE.match(stripped)
+        if m is not None:
+            value = _recover_value(m.group(2))
+            if m.group(1) == METADATA_KEY and value is None:
+                nested = {}
+                out[METADATA_KEY] = nested
+            else:
+                out[m.group(1)] = value
+    return out
+
+
+def _recover(lines: list[str], problem: str) -> Frontmatter:
+    """Build a malformed header from line-by-line recovery."""
+    return _build(_recover_fields(lines), lines, problems=[problem], malformed=True)
+
+
+def _text_field(
+    key: str, data: dict[str, object], lines: list[str], problems: list[str]
+) -> str | None:
+    """A core field as stripped text; non-text YAML values fall back to the literal line."""
+    if key not in data:
+        return None
+    value = data[key]
+    if value is None:
+        return None
+    if not isinstance(value, str):
+        if isinstance(value, (bool, int, float, _dt.date)):
+            literal = _recover_fields(lines).get(key)
+            value = literal if isinstance(literal, str) else str(value)
+        else:
+            problems.append(
+                f"{key} is a YAML {type(value).__name__}, not plain text; it was ignored"
+            )
+            return None
+    value = value.strip()
+    return value or None
+
+
+def _build(
+    data: dict[str, object], lines: list[str], *, problems: list[str], malformed: bool
+) -> Frontmatter:
+    """Turn a key/value mapping into a Frontmatter, checking the three core fields."""
+    fields = data if all(type(k) is str for k in data) else {str(k): v for k, v in data.items()}
+    before = len(problems)
+    name = _text_field("name", fields, lines, problems)
+    description = _text_field("description", fields, lines, problems)
+    raw_type = _text_field("type", fields, lines, problems)
+    nested = fields.get(METADATA_KEY)
+    type_nested = False
+    if raw_type is None and isinstance(nested, dict) and "type" in nested:
+        raw_type = _text_field("type", nested, [], problems)
+        type_nested = raw_type is not None
+    malformed = malformed or len(problems) > before  # a core field that is not text
+    mtype = parse_memory_type(raw_type) if raw_type is not None else None
+    if raw_type is not None and mtype is None:
+        problems.append(
+            f"unknown type {raw_type!r}; expected one of user, feedback, project, reference"
+        )
+    return Frontmatter(
+        name=name,
+        description=description,
+        type=mtype,
+        raw_type=raw_type,
+        fields=fields,
+        has_frontmatter=True,
+        malformed=malformed,
+        problems=tuple(problems),
+        type_nested=type_nested,
+    )
+
+
+def with_problem(fm: Frontmatter, problem: str) -> Frontmatter:
+    """A copy of fm flagged malformed with one more problem."""
+    return dataclasses.replace(fm, malformed=True, problems=(*fm.problems, problem))

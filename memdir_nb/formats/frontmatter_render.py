@@ -1,0 +1,126 @@
+"""Write memory files: render a new one, or update name/description/type keeping other header lines.
+
+The frontmatter format's two names (the FENCE line and the METADATA_KEY that current Claude
+Code nests `type:` under) live here; memdir_nb.formats.frontmatter reads with them and re-exports this
+module's writers, so callers keep importing them from memdir_nb.formats.frontmatter.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import yaml
+
+from memdir_nb.spec.constants import FENCE, METADATA_KEY
+from memdir_nb.spec.taxonomy import MemoryType, require_memory_type
+from memdir_nb.spec.text import one_line
+
+if TYPE_CHECKING:
+    from memdir_nb.formats.frontmatter import Frontmatter
+
+
+# ---------------------------------------------------------------------------- rendering
+
+
+def _dump_field(key: str, value: str) -> str:
+    """One `key: value` line, quoted by yaml.safe_dump whenever YAML needs it."""
+    out = yaml.safe_dump({key: value}, allow_unicode=True, width=2**31 - 1, sort_keys=False)
+    return out if out.endswith("\n") else out + "\n"
+
+
+def render_memory_file(name: str, description: str, type: MemoryType | str, body: str) -> str:
+    """A complete memory file: frontmatter (name, description, type) then the body."""
+    if not isinstance(name, str) or not one_line(name):
+        raise ValueError(
+            "a memory needs a non-empty name: pass a short title such as 'Testing policy'"
+        )
+    if not isinstance(description, str):
+        raise ValueError(
+            "description must be text: pass one line saying when this memory is useful"
+        )
+    if not isinstance(body, str):
+        raise ValueError("body must be text: pass the memory's content as a string")
+    mtype = require_memory_type(type)
+    head = (
+        FENCE
+        + "\n"
+        + _dump_field("name", one_line(name))
+        + _dump_field("description", one_line(description))
+        + _dump_field("type", mtype.value)
+        + FENCE
+        + "\n"
+    )
+    return head + _body_part(body)
+
+
+def _body_part(body: str) -> str:
+    """The body as written after the header: one blank line, the text, a final newline."""
+    body = body.replace("\r\n", "\n").replace("\r", "\n").strip("\n")
+    return "\n" + body + "\n" if body else ""
+
+
+# ---------------------------------------------------------------------------- in-place update
+
+
+def _is_top_key_line(line: str, key: str) -> bool:
+    """Whether line is `key:` (with or without a value) at column 0."""
+    return line.startswith(key + ":") and (len(line) == len(key) + 1 or line[len(key) + 1] in " \t")
+
+
+def _block_end(lines: list[str], start: int) -> int:
+    """The index after a top-level key's value: its line plus indented or blank continuations."""
+    end = start + 1
+    while end < len(lines) and (lines[end][:1] in (" ", "\t") or not lines[end].strip()):
+        end += 1
+    while end > start + 1 and not lines[end - 1].strip():  # trailing blanks stay outside
+        end -= 1
+    return end
+
+
+def _set_top_key(lines: list[str], key: str, value: str) -> list[str]:
+    """lines with the top-level `key:` (and its continuation lines) replaced, or appended."""
+    new = _dump_field(key, value).rstrip("\n").split("\n")
+    for i, line in enumerate(lines):
+        if _is_top_key_line(line, key):
+            return [*lines[:i], *new, *lines[_block_end(lines, i) :]]
+    return [*lines, *new]
+
+
+def _set_nested_type(lines: list[str], value: str) -> list[str] | None:
+    """lines with the `type:` inside the `metadata:` block replaced, or None if there is none."""
+    for i, line in enumerate(lines):
+        if not _is_top_key_line(line, METADATA_KEY):
+            continue
+        for j in range(i + 1, _block_end(lines, i)):
+            inner = lines[j]
+            indent = inner[: len(inner) - len(inner.lstrip(" \t"))]
+            if _is_top_key_line(inner.lstrip(" \t"), "type"):
+                return [
+                    *lines[:j],
+                    indent + _dump_field("type", value).rstrip("\n"),
+                    *lines[j + 1 :],
+                ]
+    return None
+
+
+def render_updated_memory_file(
+    fm: Frontmatter, name: str, description: str, type: MemoryType | str, body: str
+) -> str:
+    """A memory file whose name, description and type are set, keeping every other header line.
+
+    Keys this toolkit does not own (a nested `metadata:` mapping with node_type and
+    originSessionId, `modified:`, comments) are kept as written. A type that lived under
+    `metadata:` is updated there; otherwise the spec's top-level `type:` is written. A header
+    that cannot be edited in place (none, or no closing fence) is rendered fresh.
+    """
+    if not fm.has_frontmatter or not fm.closed:
+        return render_memory_file(name, description, type, body)
+    render_memory_file(name, description, type, body)  # validates every argument
+    mtype = require_memory_type(type)
+    lines = list(fm.header_lines)
+    lines = _set_top_key(lines, "name", one_line(name))
+    lines = _set_top_key(lines, "description", one_line(description))
+    nested = _set_nested_type(lines, mtype.value) if fm.type_nested else None
+    lines = nested if nested is not None else _set_top_key(lines, "type", mtype.value)
+    head = FENCE + "\n" + "".join(line + "\n" for line in lines) + FENCE + "\n"
+    return head + _body_part(body)

@@ -1,0 +1,346 @@
+"""MEMORY.md, the index: entry lines, the size caps applied when it is loaded, and rebuilds.
+
+MEMORY.md is a list of pointers, one line per memory: ``- [Title](file.md) — hook``. The
+topic files are authoritative; the index can always be rebuilt from their frontmatter.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from memdir_nb.formats.manifest import MemoryHeader
+from memdir_nb.spec.constants import (
+    ENTRYPOINT_NAME,
+    MAX_ENTRYPOINT_BYTES,
+    MAX_ENTRYPOINT_LINES,
+)
+from memdir_nb.spec.taxonomy import MEMORY_TYPES
+from memdir_nb.spec.text import one_line
+
+MAX_HOOK_CHARS = 150
+NO_DESCRIPTION_HOOK = "(no description)"
+ENTRY_DASH = "\u2014"  # the em dash between link and hook
+
+__all__ = [
+    "ENTRYPOINT_NAME",
+    "MAX_ENTRYPOINT_BYTES",
+    "MAX_ENTRYPOINT_LINES",
+    "MAX_HOOK_CHARS",
+    "EntrypointTruncation",
+    "IndexEntry",
+    "entries_past_caps",
+    "format_index_entry",
+    "parse_index",
+    "remove_index_entry",
+    "truncate_entrypoint_content",
+    "upsert_index_entry",
+]
+
+
+@dataclass(frozen=True)
+class EntrypointTruncation:
+    """MEMORY.md as loaded into the prompt, with what was cut and why."""
+
+    content: str
+    line_count: int
+    byte_count: int
+    was_line_truncated: bool
+    was_byte_truncated: bool
+    kept_line_count: int
+    warning: str
+
+
+@dataclass(frozen=True)
+class IndexEntry:
+    """One pointer line of MEMORY.md."""
+
+    line_no: int
+    title: str
+    target: str
+    hook: str
+    raw: str
+
+
+# ---------------------------------------------------------------------------- truncation
+
+
+def format_size(n_bytes: int) -> str:
+    """A byte count for people: '812 bytes', '31.2 KB', '1.4 MB' (rounded up, decimal units)."""
+    if n_bytes < 1000:
+        return f"{n_bytes} bytes"
+    if n_bytes < 1_000_000:
+        # Rounded up so a size just over a limit never displays as equal to it.
+        return f"{math.ceil(n_bytes / 100) / 10:.1f} KB"
+    return f"{math.ceil(n_bytes / 100_000) / 10:.1f} MB"
+
+
+def _limit_size(n_bytes: int) -> str:
+    """The byte cap as people say it: 25,000 -> '25 KB'."""
+    return f"{n_bytes / 1000:g} KB"
+
+
+def _cut_to_bytes(text: str, max_bytes: int) -> str:
+    """Cut text to at most max_bytes UTF-8 bytes at the last newline, else at a whole character."""
+    data = text.encode("utf-8")
+    if len(data) <= max_bytes:
+        return text
+    cut = data.rfind(b"\n", 0, max_bytes + 1)
+    if cut > 0:
+        return data[:cut].decode("utf-8")
+    # One enormous line: keep the longest prefix that ends on a character boundary.
+    return data[:max_bytes].decode("utf-8", errors="ignore")
+
+
+def truncate_entrypoint_content(
+    raw: str,
+    *,
+    max_lines: int = MAX_ENTRYPOINT_LINES,
+    max_bytes: int = MAX_ENTRYPOINT_BYTES,
+) -> EntrypointTruncation:
+    """Apply the line cap, then the byte cap, to MEMORY.md; append a warning naming what fired."""
+    trimmed = raw.strip()
+    lines = trimmed.split("\n")
+    line_count = len(lines) if trimmed else 0
+    byte_count = len(trimmed.encode("utf-8"))
+
+    was_line_truncated = line_count > max_lines
+    kept = "\n".join(lines[:max_lines]) if was_line_truncated else trimmed
+    after_lines = kept
+    kept = _cut_to_bytes(kept, max_bytes)
+    was_byte_truncated = kept != after_lines
+
+    if not (was_line_truncated or was_byte_truncated):
+        return EntrypointTruncation(
+            content=trimmed,
+            line_count=line_count,
+            byte_count=byte_count,
+            was_line_truncated=False,
+            was_byte_truncated=False,
+            kept_line_count=line_count,
+            warning="",
+        )
+
+    size, limit = format_size(byte_count), _limit_size(max_bytes)
+    if was_line_truncated and was_byte_truncated:
+        reason = f"{line_count} lines and {size} (limits: {max_lines} lines, {limit})"
+    elif was_line_truncated:
+        reason = f"{line_count} lines (limit: {max_lines})"
+    else:
+        reason = f"{size} (limit: {limit}) because index entries are too long"
+    warning = (
+        f"> WARNING: MEMORY.md is {reason}, so only part of it was loaded. "
+        f"To fix it, keep each entry to one short line (about {MAX_HOOK_CHARS} characters) "
+        "and move the detail into topic files."
+    )
+    kept_line_count = kept.count("\n") + 1 if kept else 0
+    return EntrypointTruncation(
+        content=f"{kept}\n\n{warning}",
+        line_count=line_count,
+        byte_count=byte_count,
+        was_line_truncated=was_line_truncated,
+        was_byte_truncated=was_byte_truncated,
+        kept_line_count=kept_line_count,
+        warning=warning,
+    )
+
+
+# ---------------------------------------------------------------------------- entry lines
+
+# An index line points at a topic file when it holds a markdown link to a .md file, or a
+# backticked .md file name: whatever the list marker, a leading word ("See"), a './' prefix,
+# a table cell or a heading above it. These two patterns are the one recogniser used by
+# lint (not-in-index, dangling), analysis (in_index), the index report and the store.
+_MD_LINK = re.compile(
+    r"\[(?P<title>(?:\\.|[^\]\\])*)\]"
+    r"\((?P<target><[^>\n]*>|[^)\s]*)(?:\s+\"[^\"\n]*\")?\)"
+)
+_TICKED_MD = re.compile(r"`(?P<target>[^`\s]+\.md)`", re.IGNORECASE)
+_URL_SCHEME = re.compile(r"^[a-z][a-z0-9+.\-]*:", re.IGNORECASE)
+_HOOK_LEAD = re.compile(r"^[\s\u2014\u2013:|*_)\]-]*")
+
+
+def is_md_target(target: str) -> bool:
+    """Whether a link target names a Markdown file (not a URL; an #anchor is ignored)."""
+    path = _norm_target(target).split("#", 1)[0]
+    return bool(path) and path.lower().endswith(".md") and not _URL_SCHEME.match(path)
+
+
+def _clean_title(title: str) -> str:
+    """One line, with brackets turned into parentheses so the link syntax stays intact."""
+    return one_line(title).replace("[", "(").replace("]", ")")
+
+
+def shorten_hook(hook: str, max_chars: int = MAX_HOOK_CHARS) -> str:
+    """One line of at most max_chars, cut on a word boundary with an ellipsis when longer."""
+    text = " ".join(hook.split())
+    if len(text) <= max_chars:
+        return text
+    room = text[: max_chars - 1]
+    space = room.rfind(" ")
+    if space > max_chars // 2:
+        room = room[:space]
+    return room.rstrip(" ,;:.-") + "\u2026"
+
+
+def _format_target(target: str) -> str:
+    """The link target, in <angle brackets> when it holds spaces or parentheses."""
+    if not target or any(ch in target for ch in "\n\r<>"):
+        raise ValueError(
+            f"index link target {target!r} is empty or holds a newline or angle bracket; "
+            "pass the memory file's path relative to the index, e.g. 'feedback_testing.md'"
+        )
+    if any(ch in target for ch in " ()\t"):
+        return f"<{target}>"
+    return target
+
+
+def format_index_entry(title: str, target: str, hook: str) -> str:
+    """'- [Title](file.md) — hook', with the hook cut to about MAX_HOOK_CHARS characters."""
+    clean_title = _clean_title(title) or Path(target).stem
+    line = f"- [{clean_title}]({_format_target(target)})"
+    short = shorten_hook(hook)
+    return f"{line} {ENTRY_DASH} {short}" if short else line
+
+
+def _norm_target(target: str) -> str:
+    """A link target compared loosely: no <>, no leading './'."""
+    target = target.strip()
+    if target.startswith("<") and target.endswith(">"):
+        target = target[1:-1]
+    while target.startswith("./"):
+        target = target[2:]
+    return target
+
+
+def _parse_line(line: str, line_no: int) -> IndexEntry | None:
+    """The entry on one line (its first .md link, else its first backticked .md name), or None."""
+    for m in _MD_LINK.finditer(line):
+        if is_md_target(m.group("target")):
+            target = _norm_target(m.group("target"))
+            return IndexEntry(
+                line_no=line_no,
+                title=m.group("title").replace("\\]", "]").replace("\\[", "["),
+                target=target,
+                hook=_hook_after(line, m.end()),
+                raw=line,
+            )
+    ticked = _TICKED_MD.search(line)
+    if ticked is None:
+        return None
+    target = _norm_target(ticked.group("target"))
+    return IndexEntry(
+        line_no=line_no,
+        title=Path(target).stem,
+        target=target,
+        hook=_hook_after(line, ticked.end()),
+        raw=line,
+    )
+
+
+def _hook_after(line: str, end: int) -> str:
+    """The text after an entry's link: separators before it and a table's closing pipe dropped."""
+    return _HOOK_LEAD.sub("", line[end:]).strip().rstrip("|").strip()
+
+
+def parse_index(text: str) -> list[IndexEntry]:
+    """The pointer entries in MEMORY.md text; headings, prose and blank lines are ignored."""
+    entries = []
+    in_comment = False
+    for no, line in enumerate(text.replace("\r\n", "\n").split("\n"), start=1):
+        # An HTML comment (often an example entry left for the model) points at nothing.
+        if in_comment or line.lstrip().startswith("<!--"):
+            in_comment = "-->" not in line
+            continue
+        entry = _parse_line(line, no)
+        if entry is not None:
+            entries.append(entry)
+    return entries
+
+
+def _split_keep_end(text: str) -> tuple[list[str], bool]:
+    """Lines of text, and whether it ended with a newline."""
+    text = text.replace("\r\n", "\n")
+    ends = text.endswith("\n")
+    body = text[:-1] if ends else text
+    return (body.split("\n") if body else []), ends
+
+
+def upsert_index_entry(text: str, entry_line: str, target: str) -> str:
+    """Replace the entry line for target (dropping duplicates of it), or append one."""
+    if "\n" in entry_line.strip("\n"):
+        raise ValueError("an index entry must be a single line; use format_index_entry to build it")
+    entry_line = entry_line.strip("\n")
+    want = _norm_target(target)
+    lines, ends = _split_keep_end(text)
+    out: list[str] = []
+    replaced = False
+    for no, line in enumerate(lines, start=1):
+        entry = _parse_line(line, no)
+        if entry is not None and entry.target == want:
+            if not replaced:
+                out.append(entry_line)
+                replaced = True
+            continue
+        out.append(line)
+    if not replaced:
+        out.append(entry_line)
+        ends = True
+    return "\n".join(out) + ("\n" if ends else "")
+
+
+def remove_index_entry(text: str, target: str) -> str:
+    """MEMORY.md text without the entry line(s) for target; everything else kept as it was."""
+    want = _norm_target(target)
+    lines, ends = _split_keep_end(text)
+    out = [
+        line
+        for no, line in enumerate(lines, start=1)
+        if (entry := _parse_line(line, no)) is None or entry.target != want
+    ]
+    if not out:
+        return ""
+    return "\n".join(out) + ("\n" if ends else "")
+
+
+# ---------------------------------------------------------------------------- files
+
+
+def entries_past_caps(text: str) -> list[IndexEntry]:
+    """The entries of MEMORY.md text that the loader's line and byte caps cut off (never seen)."""
+    result = truncate_entrypoint_content(text)
+    if not result.warning:
+        return []
+    # Truncation works on the stripped text: count the blank lines stripped off the top.
+    lead = len(text) - len(text.lstrip())
+    offset = text[:lead].replace("\r\n", "\n").count("\n")
+    return [e for e in parse_index(text) if e.line_no - offset > result.kept_line_count]
+
+
+_TYPE_ORDER = {t: i for i, t in enumerate(MEMORY_TYPES)}
+
+
+def _rebuild_order(header: MemoryHeader) -> tuple[int, str, str]:
+    """Sort by type (the taxonomy's order, unknown last), then title, then filename."""
+    title = header.name or Path(header.filename).stem
+    rank = (
+        _TYPE_ORDER.get(header.type, len(_TYPE_ORDER))
+        if header.type is not None
+        else len(_TYPE_ORDER)
+    )
+    return (rank, title.casefold(), header.filename)
+
+
+def render_index(headers: list[MemoryHeader]) -> str:
+    """MEMORY.md text with one entry per header, sorted by type then title."""
+    lines = [
+        format_index_entry(
+            h.name or Path(h.filename).stem,
+            h.filename,
+            h.description or NO_DESCRIPTION_HOOK,
+        )
+        for h in sorted(headers, key=_rebuild_order)
+    ]
+    return "".join(line + "\n" for line in lines)

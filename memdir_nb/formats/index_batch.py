@@ -1,0 +1,152 @@
+"""Many edits to one MEMORY.md in time linear in its size: the planner's and simulator's index.
+
+`index.upsert_index_entry` and `index.remove_index_entry` each re-read the whole text, so a
+plan that adds a line for each of 10,000 unindexed files costs 10,000 passes over a growing
+index. `IndexText` parses the lines once, keeps a map from link target to line positions,
+and gives the same text those functions would give after the same edits in the same order.
+`fit_index` is `dream`'s cap-fitting (collapse blank runs, shorten hooks, drop the oldest
+pointers) with the line and byte counts kept as running totals.
+"""
+
+from __future__ import annotations
+
+import bisect
+from collections import defaultdict
+
+from memdir_nb.formats import index
+from memdir_nb.formats.index import _norm_target, _parse_line, _split_keep_end
+
+__all__ = ["IndexText", "fit_index"]
+
+
+class IndexText:
+    """An index's lines with their link targets, edited in place."""
+
+    def __init__(self, text: str) -> None:
+        lines, ends = _split_keep_end(text)
+        self.lines: list[str | None] = list(lines)  # None: removed
+        self.ends = ends
+        self.alive = len(lines)
+        self.empty = sum(1 for line in lines if line == "")  # alive lines that are ''
+        self.by_target: dict[str, list[int]] = defaultdict(list)
+        for pos, line in enumerate(lines):
+            self._index(pos, line)
+
+    def _index(self, pos: int, line: str) -> None:
+        entry = _parse_line(line, pos + 1)
+        if entry is not None:
+            bisect.insort(self.by_target[entry.target], pos)
+
+    def _kill(self, pos: int) -> None:
+        if self.lines[pos] == "":
+            self.empty -= 1
+        self.lines[pos] = None
+        self.alive -= 1
+
+    def _normalize(self) -> None:
+        # The one-edit functions re-read the text each time, and reading is lossy in two
+        # ways: a last empty line with no final newline reads back as a final newline, and a
+        # text that is one empty line reads back as no lines at all.
+        while True:
+            if not self.ends and self.empty:
+                last = max((i for i, ln in enumerate(self.lines) if ln is not None), default=-1)
+                if last >= 0 and self.lines[last] == "":
+                    self._kill(last)
+                    self.ends = True
+                    continue
+            if self.alive == 1 and self.empty == 1:
+                self._kill(self.lines.index(""))
+                continue
+            return
+
+    def _reset_if_empty(self) -> None:
+        # remove_index_entry returns '' when no line is left, which has no final newline.
+        if self.alive == 0:
+            self.lines, self.ends, self.by_target, self.empty = [], False, defaultdict(list), 0
+
+    def upsert(self, entry_line: str, target: str) -> None:
+        """As `index.upsert_index_entry`: replace target's line (dropping duplicates) or append."""
+        if "\n" in entry_line.strip("\n"):
+            raise ValueError(
+                "an index entry must be a single line; use format_index_entry to build it"
+            )
+        entry_line = entry_line.strip("\n")
+        self._normalize()
+        positions = self.by_target.pop(_norm_target(target), [])
+        if positions:
+            first, rest = positions[0], positions[1:]
+            for pos in rest:
+                self._kill(pos)
+            self.lines[first] = entry_line
+            self._index(first, entry_line)
+        else:
+            self.lines.append(entry_line)
+            self.alive += 1
+            self.ends = True
+            self._index(len(self.lines) - 1, entry_line)
+
+    def remove(self, target: str) -> None:
+        """As `index.remove_index_entry`: drop every line for target."""
+        self._normalize()
+        for pos in self.by_target.pop(_norm_target(target), []):
+            self._kill(pos)
+        self._reset_if_empty()
+
+    def text(self) -> str:
+        """The index text after the edits."""
+        kept = [line for line in self.lines if line is not None]
+        if not kept:
+            return ""
+        return "\n".join(kept) + ("\n" if self.ends else "")
+
+
+def _fits(n_lines: int, n_bytes: int) -> bool:
+    return n_lines <= index.MAX_ENTRYPOINT_LINES and n_bytes <= index.MAX_ENTRYPOINT_BYTES
+
+
+def fit_index(text: str, order: tuple[str, ...]) -> str:
+    """Bring an index under both caps: collapse blank runs, shorten hooks, then drop the oldest entries."""
+    lines = text.rstrip("\n").split("\n")
+    collapsed: list[str] = []
+    for line in lines:
+        if not line.strip() and collapsed and not collapsed[-1].strip():
+            continue
+        collapsed.append(line)
+    text = "\n".join(collapsed) + "\n"
+    if _fits(len(text.rstrip("\n").split("\n")), len(text.encode())):
+        return text
+    out = []
+    for line in text.rstrip("\n").split("\n"):
+        entry = index.parse_index(line)
+        out.append(
+            index.format_index_entry(
+                entry[0].title, entry[0].target, index.shorten_hook(entry[0].hook, 80)
+            )
+            if entry
+            else line
+        )
+    doc = IndexText("\n".join(out) + "\n")
+    rows: list[str | None] = doc.lines
+    sizes = [len(line.encode()) for line in out]
+    n_bytes = sum(sizes) + len(out)  # every line ends with a newline
+    # Lines are counted as `text.rstrip("\n").split("\n")` counts them: up to the last
+    # non-empty line. Only entries (never empty) are removed, so `last` only moves back.
+    last = max((i for i, line in enumerate(out) if line != ""), default=-1)
+    n_lines = last + 1
+    for target in order:  # oldest first: their files stay, only the pointer goes
+        if _fits(max(n_lines, 1), n_bytes):
+            break
+        for pos in sorted(doc.by_target.get(_norm_target(target), []), reverse=True):
+            n_bytes -= sizes[pos] + 1
+            n_lines -= 1
+            if pos == last:
+                last = pos - 1
+                while last >= 0 and (rows[last] is None or rows[last] == ""):
+                    if rows[last] == "":
+                        n_lines -= 1
+                    last -= 1
+        doc.remove(target)
+        if doc.alive == 0:
+            return ""
+        rows = doc.lines
+    return doc.text()

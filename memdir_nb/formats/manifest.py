@@ -1,0 +1,49 @@
+"""The manifest the selector sees: one header per memory file, and its line format."""
+
+from __future__ import annotations
+
+import datetime as _dt
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from memdir_nb.spec.taxonomy import MemoryType, Scope, scope_of_path
+from memdir_nb.spec.text import one_line
+
+
+@dataclass(frozen=True)
+class MemoryHeader:
+    """One memory file's header as the selector and the manifest see it."""
+
+    filename: str
+    file_path: str
+    mtime_ms: float
+    name: str | None
+    description: str | None
+    type: MemoryType | None
+    malformed: bool = False
+
+    @property
+    def scope(self) -> Scope:
+        """'team' for a file under team/, else 'private' (filename is relative to the memory dir)."""
+        return scope_of_path(self.filename)
+
+
+def iso_timestamp(mtime_ms: float) -> str:
+    """UTC time with milliseconds and a trailing Z, like JavaScript's Date.toISOString()."""
+    whole_ms = int(mtime_ms)  # a JS Date truncates fractional milliseconds
+    moment = _dt.datetime(1970, 1, 1, tzinfo=_dt.UTC) + _dt.timedelta(milliseconds=whole_ms)
+    return moment.strftime("%Y-%m-%dT%H:%M:%S.") + f"{moment.microsecond // 1000:03d}Z"
+
+
+def format_manifest_line(header: MemoryHeader) -> str:
+    """One manifest line: '- [type] filename (ISO): description'."""
+    tag = f"[{header.type.value}] " if header.type is not None else ""
+    line = f"- {tag}{header.filename} ({iso_timestamp(header.mtime_ms)})"
+    if header.description:
+        line += f": {one_line(header.description)}"
+    return line
+
+
+def format_memory_manifest(headers: Iterable[MemoryHeader]) -> str:
+    """The memory list the selector reads, one line per header, in the order given."""
+    return "\n".join(format_manifest_line(h) for h in headers)

@@ -1,0 +1,472 @@
+"""Runtime configuration: environment variables, settings files, feature flags and the clock.
+
+This is the only module in memdir_nb that reads ``os.environ``. Everything else receives a
+:class:`MemdirConfig` (or explicit arguments), so tests can build any situation without
+touching the real environment or the developer's real ``~/.claude``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import logging
+import os
+import sys
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from memdir_nb.clock import resolve_now_ms as resolve_now_ms  # re-exported: config users ask it
+from memdir_nb.clock import system_clock_ms
+from memdir_nb.spec.constants import SETTINGS_READ_MAX_BYTES
+from memdir_nb.storage.access import read_regular_file
+
+logger = logging.getLogger(__name__)
+
+TRUTHY_VALUES = frozenset({"1", "true", "yes", "on"})
+
+# Settings layers in trust order, most trusted first. Project settings are parsed but never
+# trusted for where memory lives: a cloned repo must not be able to point writes at ~/.ssh.
+TRUSTED_LAYERS: tuple[str, ...] = ("policy", "flag", "local", "user")
+ALL_LAYERS: tuple[str, ...] = (*TRUSTED_LAYERS, "project")
+
+# Settings keys whose type we check at load time, so a UI can show a clear problem.
+_TYPED_KEYS: dict[str, type] = {"autoMemoryDirectory": str, "autoMemoryEnabled": bool}
+
+FLAG_ENV_VARS: dict[str, str] = {
+    "team_memory": "MEMDIR_NB_TEAM_MEMORY",
+    "extract_mode": "MEMDIR_NB_EXTRACT_MODE",
+    "extract_non_interactive": "MEMDIR_NB_EXTRACT_NON_INTERACTIVE",
+    "search_past_context": "MEMDIR_NB_SEARCH_PAST_CONTEXT",
+    "skip_index": "MEMDIR_NB_SKIP_INDEX",
+    "kairos": "MEMDIR_NB_KAIROS",
+}
+
+SELECTOR_NAMES: tuple[str, ...] = ("semantic", "lexical", "anthropic")
+
+# Settings files may carry an `env` block whose variables Claude Code puts into its own
+# environment, over the shell's. They are applied least trusted first, so a more trusted
+# layer's value wins: user < project < local < flag < policy.
+ENV_BLOCK_ORDER: tuple[str, ...] = ("user", "project", "local", "flag", "policy")
+# Variables that decide where memory lives. A project's env block may not set them, for the
+# same reason its autoMemoryDirectory is ignored: a cloned repo must not aim writes anywhere.
+MEMORY_DIR_ENV_VARS: frozenset[str] = frozenset(
+    {"CLAUDE_COWORK_MEMORY_PATH_OVERRIDE", "CLAUDE_CODE_REMOTE_MEMORY_DIR"}
+)
+# Read from the shell only: they locate the settings files, so a settings file cannot move them.
+SHELL_ONLY_ENV_VARS: frozenset[str] = frozenset({"HOME", "CLAUDE_CONFIG_DIR"})
+PROCESS_ENV_SOURCE = "environment"
+# The variables whose origin a config records (for `where` and `doctor`); never the API key.
+TRACKED_ENV_VARS: tuple[str, ...] = (
+    "CLAUDE_COWORK_MEMORY_PATH_OVERRIDE",
+    "CLAUDE_CODE_REMOTE_MEMORY_DIR",
+    "CLAUDE_CODE_DISABLE_AUTO_MEMORY",
+    "CLAUDE_CODE_SIMPLE",
+    "CLAUDE_CODE_REMOTE",
+    "MEMDIR_NB_NON_INTERACTIVE",
+    "MEMDIR_NB_SELECTOR",
+    "MEMDIR_NB_DIR",
+    *FLAG_ENV_VARS.values(),
+)
+
+
+def is_env_truthy(value: str | None) -> bool:
+    """True for 1/true/yes/on (any case, surrounding spaces ignored); False otherwise."""
+    if value is None:
+        return False
+    return value.strip().lower() in TRUTHY_VALUES
+
+
+def default_policy_settings_path(platform: str | None = None) -> Path:
+    """Where managed (policy) settings live on this platform, as Claude Code looks for them."""
+    platform = platform or sys.platform
+    if platform == "darwin":
+        return Path("/Library/Application Support/ClaudeCode/managed-settings.json")
+    if platform.startswith("win"):
+        return Path(r"C:\ProgramData\ClaudeCode\managed-settings.json")
+    return Path("/etc/claude-code/managed-settings.json")
+
+
+def home_from_passwd() -> Path:
+    """The current user's home directory from the password database (not from $HOME)."""
+    import pwd  # POSIX only; imported here so the module still imports elsewhere
+
+    return Path(pwd.getpwuid(os.getuid()).pw_dir)
+
+
+@dataclass(frozen=True)
+class FeatureFlags:
+    """The spec's feature gates, as plain booleans (all off by default, as in the spec)."""
+
+    team_memory: bool = False  # tengu_herring_clock
+    extract_mode: bool = False  # tengu_passport_quail
+    extract_non_interactive: bool = False  # tengu_slate_thimble
+    search_past_context: bool = False  # tengu_coral_fern
+    skip_index: bool = False  # tengu_moth_copse
+    kairos: bool = False  # KAIROS
+
+    @classmethod
+    def from_env(cls, env: Mapping[str, str]) -> FeatureFlags:
+        """Read every flag from its MEMDIR_NB_* variable in ``env``."""
+        return cls(**{name: is_env_truthy(env.get(var)) for name, var in FLAG_ENV_VARS.items()})
+
+
+@dataclass(frozen=True)
+class SettingsLayers:
+    """Parsed settings.json objects per layer ({} when a file is absent or unusable)."""
+
+    policy: dict = field(default_factory=dict)
+    flag: dict = field(default_factory=dict)
+    local: dict = field(default_factory=dict)
+    user: dict = field(default_factory=dict)
+    project: dict = field(default_factory=dict)
+    paths: dict = field(default_factory=dict)  # layer -> file path it was read from (or would be)
+
+    def layer(self, name: str) -> dict:
+        """The parsed object of one layer by name."""
+        if name not in ALL_LAYERS:
+            raise ValueError(f"unknown settings layer {name!r}; use one of {', '.join(ALL_LAYERS)}")
+        return getattr(self, name)
+
+    def trusted_values(self, key: str) -> list[tuple[object, str]]:
+        """Every (value, layer) for ``key`` in trusted layers, most trusted first; never project."""
+        found: list[tuple[object, str]] = []
+        for name in TRUSTED_LAYERS:
+            data = getattr(self, name)
+            if key in data and data[key] is not None:
+                found.append((data[key], name))
+        return found
+
+    def trusted_value(self, key: str) -> tuple[object, str] | None:
+        """The (value, layer) of the most trusted layer that sets ``key``; project is never used."""
+        found = self.trusted_values(key)
+        return found[0] if found else None
+
+
+def load_settings_file(path: Path | str | None, layer: str) -> tuple[dict, str | None]:
+    """Parse one settings file; returns (object or {}, problem text or None). Never raises."""
+    if path is None:
+        return {}, None
+    path = Path(path)
+
+    try:  # a regular file only (a FIFO planted by a repository must not hang us), bounded
+        res = read_regular_file(path, SETTINGS_READ_MAX_BYTES)
+        if res.truncated:
+            raise OSError(f"larger than {SETTINGS_READ_MAX_BYTES} bytes")
+        text = res.data.decode("utf-8-sig")
+    except FileNotFoundError:
+        return {}, None
+    except NotADirectoryError:
+        return {}, None
+    except (OSError, UnicodeDecodeError) as exc:
+        problem = f"{layer} settings {path}: cannot read ({type(exc).__name__}: {exc}); ignored"
+        logger.warning(problem)
+        return {}, problem
+    if not text.strip():
+        return {}, None
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        problem = (
+            f"{layer} settings {path}: not valid JSON ({exc.msg} at line {exc.lineno}, "
+            f"column {exc.colno}); ignored. Fix the JSON or delete the file."
+        )
+        logger.warning(problem)
+        return {}, problem
+    if not isinstance(data, dict):
+        problem = (
+            f"{layer} settings {path}: top level is a {type(data).__name__}, "
+            "but settings must be a JSON object ({...}); ignored."
+        )
+        logger.warning(problem)
+        return {}, problem
+    return data, None
+
+
+def _typed_key_problems(layer: str, path: object, data: Mapping[str, Any]) -> list[str]:
+    problems = []
+    for key, expected in _TYPED_KEYS.items():
+        if key in data and data[key] is not None and type(data[key]) is not expected:
+            want = "true or false" if expected is bool else "a string path"
+            problem = (
+                f"{layer} settings {path}: {key} must be {want}, got {data[key]!r}; "
+                "this value is ignored."
+            )
+            logger.warning(problem)
+            problems.append(problem)
+    return problems
+
+
+@dataclass(frozen=True)
+class EnvValue:
+    """One environment variable as memdir_nb sees it, and where its value came from."""
+
+    name: str
+    value: str
+    source: str  # "environment", or the settings layer whose env block set it ("user", ...)
+    path: str | None = None  # the settings file, when it came from an env block
+
+    def describe(self) -> str:
+        """'the environment' or 'the env block of user settings (/home/me/.claude/settings.json)'."""
+        if self.source == PROCESS_ENV_SOURCE:
+            return "the environment"
+        return f"the env block of {self.source} settings ({self.path})"
+
+
+def _env_text(value: object) -> str | None:
+    """A settings env value as the string the process would see; None for lists and objects."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (str, int, float)):
+        return str(value)
+    return None
+
+
+def effective_environment(
+    env: Mapping[str, str], settings: SettingsLayers
+) -> tuple[dict[str, str], dict[str, EnvValue], list[str]]:
+    """The shell's env with every settings env block applied; (env, sources, problems/notes)."""
+    merged = dict(env)
+    sources = _tracked(env)
+    notes: list[str] = []
+    for layer in ENV_BLOCK_ORDER:
+        block = settings.layer(layer).get("env")
+        path = settings.paths.get(layer)
+        if block is None:
+            continue
+        if not isinstance(block, dict):
+            notes.append(
+                f"{layer} settings {path}: env must be an object of NAME: value pairs, "
+                f"got {type(block).__name__}; ignored."
+            )
+            continue
+        for name, raw in block.items():
+            text = _env_text(raw)
+            if text is None:
+                notes.append(
+                    f"{layer} settings {path}: env {name} must be a string, got "
+                    f"{type(raw).__name__}; ignored."
+                )
+                continue
+            if name in SHELL_ONLY_ENV_VARS:
+                notes.append(
+                    f"{layer} settings {path}: env {name} cannot move the settings it is read "
+                    "from; ignored. Set it in the shell instead."
+                )
+                continue
+            if layer == "project" and name in MEMORY_DIR_ENV_VARS:
+                notes.append(
+                    f"project settings {path}: env {name} is ignored: a repository's settings "
+                    "may not choose where memory lives. Set it in user or local settings."
+                )
+                continue
+            merged[name] = text
+            if name in TRACKED_ENV_VARS:
+                sources[name] = EnvValue(name, text, layer, path)
+    return merged, sources, notes
+
+
+def _tracked(env: Mapping[str, str]) -> dict[str, EnvValue]:
+    """The tracked variables of a process environment, each marked as coming from it."""
+    return {k: EnvValue(k, env[k], PROCESS_ENV_SOURCE) for k in TRACKED_ENV_VARS if k in env}
+
+
+def _nonempty(value: str | None) -> str | None:
+    return value if value else None
+
+
+@dataclass(frozen=True)
+class MemdirConfig:
+    """Everything memdir_nb needs from the outside world, read once and passed around."""
+
+    home: Path
+    cwd: Path
+    claude_home: Path
+    cowork_memory_override: str | None = None
+    remote_memory_dir: str | None = None
+    disable_auto_memory: bool = False
+    simple_mode: bool = False
+    remote_mode: bool = False
+    non_interactive: bool = False
+    settings: SettingsLayers = field(default_factory=SettingsLayers)
+    flags: FeatureFlags = field(default_factory=FeatureFlags)
+    anthropic_api_key: str | None = field(default=None, repr=False)
+    selector: str | None = None
+    demo_dir: str | None = None
+    cache_dir: str | None = None  # MEMDIR_NB_CACHE_DIR; None means cache_root()'s default
+    clock: Callable[[], float] = field(default=system_clock_ms, repr=False, compare=False)
+    settings_problems: tuple[str, ...] = ()
+    env_sources: Mapping[str, EnvValue] = field(default_factory=dict, compare=False, repr=False)
+
+    def env_source(self, name: str) -> EnvValue | None:
+        """Where the variable ``name`` got the value this config holds (None when unset)."""
+        found = self.env_sources.get(name)
+        if found is not None:
+            return found
+        value = {
+            "CLAUDE_COWORK_MEMORY_PATH_OVERRIDE": self.cowork_memory_override,
+            "CLAUDE_CODE_REMOTE_MEMORY_DIR": self.remote_memory_dir,
+        }.get(name)
+        return EnvValue(name, value, PROCESS_ENV_SOURCE) if value is not None else None
+
+    def now_ms(self) -> float:
+        """The current time in milliseconds, from the injected clock."""
+        return float(self.clock())
+
+    def cache_root(self) -> Path:
+        """Where memdir_nb keeps caches (never inside a memory dir): cache_dir or ~/.cache/memdir_nb."""
+        if self.cache_dir:
+            return self.expand_user(self.cache_dir)
+        return self.home / ".cache" / "memdir_nb"
+
+    def expand_user(self, raw: str | os.PathLike[str]) -> Path:
+        """Expand a leading `~` against this config's home (never the process environment)."""
+        text = os.fspath(raw)
+        if text == "~" or text.startswith("~/"):
+            return self.home / text[2:] if len(text) > 1 else self.home
+        return Path(text)
+
+    @classmethod
+    def from_environment(
+        cls,
+        env: Mapping[str, str] | None = None,
+        *,
+        cwd: Path | str | None = None,
+        home: Path | str | None = None,
+        clock: Callable[[], float] | None = None,
+        flag_settings_path: Path | str | None = None,
+        policy_settings_path: Path | str | None = None,
+        non_interactive: bool | None = None,
+        apply_settings_env: bool = True,
+    ) -> MemdirConfig:
+        """Read env vars (``env`` defaults to os.environ) and the settings files into a config.
+
+        With apply_settings_env (the default) the settings files' ``env`` blocks are applied
+        over ``env`` as Claude Code applies them, and each variable's origin is recorded.
+        """
+        env = os.environ if env is None else env
+        problems: list[str] = []
+
+        if home is None:
+            home = _nonempty(env.get("HOME")) or home_from_passwd()
+        home = Path(home).expanduser()
+        cwd = Path(os.getcwd() if cwd is None else cwd)
+
+        claude_home = home / ".claude"
+        config_dir = _nonempty(env.get("CLAUDE_CONFIG_DIR"))
+        if config_dir is not None:
+            if os.path.isabs(config_dir):
+                claude_home = Path(config_dir)
+            else:
+                problem = (
+                    f"CLAUDE_CONFIG_DIR={config_dir!r} is not an absolute path; "
+                    f"using {claude_home} instead. Set it to an absolute path."
+                )
+                logger.warning(problem)
+                problems.append(problem)
+
+        if policy_settings_path is None:
+            policy_settings_path = default_policy_settings_path()
+        layer_paths: dict[str, Path | None] = {
+            "policy": Path(policy_settings_path),
+            "flag": Path(flag_settings_path) if flag_settings_path is not None else None,
+            "local": cwd / ".claude" / "settings.local.json",
+            "user": claude_home / "settings.json",
+            "project": cwd / ".claude" / "settings.json",
+        }
+        layers: dict[str, dict] = {}
+        for name, path in layer_paths.items():
+            data, load_problem = load_settings_file(path, name)
+            if load_problem:
+                problems.append(load_problem)
+            problems.extend(_typed_key_problems(name, path, data))
+            layers[name] = data
+        if flag_settings_path is not None and not Path(flag_settings_path).is_file():
+            problem = f"flag settings {flag_settings_path}: file not found; ignored."
+            logger.warning(problem)
+            problems.append(problem)
+        settings = SettingsLayers(
+            **layers, paths={k: str(v) for k, v in layer_paths.items() if v is not None}
+        )
+        if apply_settings_env:
+            env, env_sources, env_notes = effective_environment(env, settings)
+            for note in env_notes:
+                logger.warning(note)
+            problems.extend(env_notes)
+        else:
+            env_sources = _tracked(env)
+
+        selector = _nonempty(env.get("MEMDIR_NB_SELECTOR"))
+        if selector is not None:
+            selector = selector.strip().lower()
+            if selector not in SELECTOR_NAMES:
+                problem = (
+                    f"MEMDIR_NB_SELECTOR={selector!r} is not a known selector; "
+                    f"use one of {', '.join(SELECTOR_NAMES)}. Ignored (default selector used)."
+                )
+                logger.warning(problem)
+                problems.append(problem)
+                selector = None
+
+        if non_interactive is None:
+            non_interactive = is_env_truthy(env.get("MEMDIR_NB_NON_INTERACTIVE"))
+
+        return cls(
+            home=home,
+            cwd=cwd,
+            claude_home=claude_home,
+            cowork_memory_override=_nonempty(env.get("CLAUDE_COWORK_MEMORY_PATH_OVERRIDE")),
+            remote_memory_dir=_nonempty(env.get("CLAUDE_CODE_REMOTE_MEMORY_DIR")),
+            disable_auto_memory=is_env_truthy(env.get("CLAUDE_CODE_DISABLE_AUTO_MEMORY")),
+            simple_mode=is_env_truthy(env.get("CLAUDE_CODE_SIMPLE")),
+            remote_mode=is_env_truthy(env.get("CLAUDE_CODE_REMOTE")),
+            non_interactive=bool(non_interactive),
+            settings=settings,
+            flags=FeatureFlags.from_env(env),
+            anthropic_api_key=_nonempty(env.get("ANTHROPIC_API_KEY")),
+            selector=selector,
+            demo_dir=_nonempty(env.get("MEMDIR_NB_DIR")),
+            cache_dir=_nonempty(env.get("MEMDIR_NB_CACHE_DIR"))
+            or (
+                str(Path(xdg) / "memdir_nb")
+                if (xdg := _nonempty(env.get("XDG_CACHE_HOME")))
+                else None
+            ),
+            clock=clock or system_clock_ms,
+            settings_problems=tuple(problems),
+            env_sources=env_sources,
+        )
+
+    @classmethod
+    def for_tests(cls, *, home: Path | str, cwd: Path | str, **overrides: Any) -> MemdirConfig:
+        """A config that reads nothing (no env, no files); any field can be overridden.
+
+        Conveniences: ``settings`` may be a mapping of layer name -> dict, ``flags`` a mapping
+        of flag name -> bool, and ``now_ms`` a number that fixes the clock.
+        """
+        names = {f.name for f in dataclasses.fields(cls)}
+        now = overrides.pop("now_ms", None)
+        unknown = sorted(set(overrides) - names)
+        if unknown:
+            raise TypeError(
+                f"unknown MemdirConfig field(s) {', '.join(unknown)}; "
+                f"valid fields are {', '.join(sorted(names | {'now_ms'}))}"
+            )
+        home = Path(home)
+        settings = overrides.get("settings")
+        if isinstance(settings, Mapping):
+            bad = sorted(set(settings) - set(ALL_LAYERS))
+            if bad:
+                raise ValueError(
+                    f"unknown settings layer(s) {', '.join(bad)}; use {', '.join(ALL_LAYERS)}"
+                )
+            overrides["settings"] = SettingsLayers(**{k: dict(v) for k, v in settings.items()})
+        flags = overrides.get("flags")
+        if isinstance(flags, Mapping):
+            overrides["flags"] = FeatureFlags(**flags)
+        if now is not None:
+            fixed = float(now)
+            overrides["clock"] = lambda: fixed
+        overrides.setdefault("claude_home", home / ".claude")
+        return cls(home=home, cwd=Path(cwd), **overrides)

@@ -1,0 +1,152 @@
+"""Find the git root that keys a project: the canonical root all worktrees share, and the checkout top.
+
+Real `git` is asked first (bounded by GIT_TIMEOUT_SECONDS); when it is missing or refuses
+(e.g. "dubious ownership"), `.git` entries and gitdir/commondir pointer files are followed by
+hand with bounded, regular-file-only reads.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import shutil
+import subprocess
+import unicodedata
+from pathlib import Path
+
+from memdir_nb.spec.constants import GIT_POINTER_READ_MAX_BYTES
+from memdir_nb.storage.access import read_regular_file
+
+logger = logging.getLogger(__name__)
+
+GIT_TIMEOUT_SECONDS = 10.0
+
+
+def _run_git(git: str, cwd: Path, *args: str) -> subprocess.CompletedProcess[str] | None:
+    try:
+        return subprocess.run(
+            [git, *args],
+            cwd=cwd,
+            capture_output=True,
+            text=True,
+            timeout=GIT_TIMEOUT_SECONDS,
+            check=False,
+        )
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        logger.debug("git %s failed in %s: %s", " ".join(args), cwd, exc)
+        return None
+
+
+def _git_output(git: str, cwd: Path, *args: str) -> str | None:
+    proc = _run_git(git, cwd, *args)
+    if proc is None or proc.returncode != 0:
+        return None
+    return proc.stdout.strip()
+
+
+class _NotARepository(Exception):
+    """git itself answered that the folder is not inside a repository."""
+
+
+def _find_root_with_git(start: Path, git: str) -> Path | None:
+    """Ask git for the common dir; None means git failed (so the caller walks up instead)."""
+    proc = _run_git(git, start, "rev-parse", "--path-format=absolute", "--git-common-dir")
+    if proc is None:
+        return None
+    if proc.returncode != 0:
+        if "not a git repository" in proc.stderr.lower():
+            raise _NotARepository(proc.stderr.strip())
+        logger.debug("git rev-parse failed in %s: %s", start, proc.stderr.strip())
+        return None
+    lines = proc.stdout.strip().splitlines()
+    if not lines:
+        return None
+    # git older than 2.31 echoes the unknown --path-format option and prints a relative dir.
+    common = Path(lines[-1])
+    if not common.is_absolute():
+        common = (start / common).resolve()
+    if common.name == ".git":
+        return common.parent
+    # Unusual layouts: only then pay for the extra git calls.
+    superproject = _git_output(git, start, "rev-parse", "--show-superproject-working-tree")
+    if superproject:
+        # A submodule's git dir lives in the superproject's .git/modules; it keeps its own key.
+        toplevel = _git_output(git, start, "rev-parse", "--show-toplevel")
+        return Path(toplevel) if toplevel else common
+    # A bare repository (and every worktree made from it) or a --separate-git-dir repository:
+    # the shared git dir itself is the identity all of its checkouts have in common.
+    return common
+
+
+def _read_small(path: Path) -> str:
+    """A git pointer file's text: a regular file only (never a FIFO), bounded; OSError otherwise."""
+
+    return read_regular_file(path, GIT_POINTER_READ_MAX_BYTES).data.decode("utf-8").strip()
+
+
+def _read_gitfile(dot_git: Path) -> Path | None:
+    try:
+        text = _read_small(dot_git)
+    except (OSError, UnicodeDecodeError):
+        return None
+    if not text.startswith("gitdir:"):
+        return None
+    target = Path(text[len("gitdir:") :].strip())
+    return target if target.is_absolute() else (dot_git.parent / target)
+
+
+def _find_root_by_walking(start: Path) -> Path | None:
+    """Without git: find the nearest .git entry and follow gitdir/commondir files by hand."""
+    for folder in (start, *start.parents):
+        dot_git = folder / ".git"
+        if dot_git.is_dir():
+            return folder
+        if dot_git.is_file():
+            git_dir = _read_gitfile(dot_git)
+            if git_dir is None:
+                return folder
+            commondir_file = git_dir / "commondir"
+            try:
+                common = (git_dir / _read_small(commondir_file)).resolve()
+            except (OSError, UnicodeDecodeError):
+                return folder  # a submodule or --separate-git-dir checkout: its own root
+            return common.parent if common.name == ".git" else common
+    return None
+
+
+def find_canonical_git_root(
+    start: str | os.PathLike[str], *, git: str | None = "git"
+) -> Path | None:
+    """The main checkout's root for ``start`` (shared by all worktrees), or None outside git."""
+    start_path = Path(start)
+    if not start_path.is_dir():
+        start_path = start_path.parent
+    root: Path | None = None
+    git_exe = shutil.which(git) if git else None
+    if git_exe is not None:
+        try:
+            root = _find_root_with_git(start_path, git_exe)
+        except _NotARepository:
+            return None
+    if root is None:
+        # git is missing or failed for another reason (e.g. "dubious ownership"): walk up.
+        root = _find_root_by_walking(start_path.resolve())
+    if root is None:
+        return None
+    return Path(unicodedata.normalize("NFC", os.path.realpath(root)))
+
+
+def find_checkout_root(start: str | os.PathLike[str], *, git: str | None = "git") -> Path | None:
+    """The top of the working tree holding ``start`` (a linked worktree's own folder), or None."""
+    start_path = Path(start)
+    if not start_path.is_dir():
+        start_path = start_path.parent
+    git_exe = shutil.which(git) if git else None
+    if git_exe is not None:
+        top = _git_output(git_exe, start_path, "rev-parse", "--show-toplevel")
+        if top:
+            return Path(unicodedata.normalize("NFC", os.path.realpath(top)))
+    for folder in (start_path.resolve(), *start_path.resolve().parents):
+        if (folder / ".git").exists():
+            return Path(unicodedata.normalize("NFC", os.fspath(folder)))
+    return None

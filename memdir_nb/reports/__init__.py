@@ -1,0 +1,1 @@
+"""Reports over a home and its memory dirs: where, doctor, fleet export, analysis frames."""

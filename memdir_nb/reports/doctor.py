@@ -1,0 +1,203 @@
+"""Why memory would not load, or would load only in part, for a project: findings with fixes.
+
+`diagnose` starts from `where` (the resolved dir, the enable chains, the settings that were
+used or ignored) and then checks the memory dir with the existing rules: lint for index
+entries, orphans, dangling lines, stale and secret memories; index.entries_past_caps for the
+entries the caps cut. Every finding names its cause, the file or setting responsible and the
+fix, in the CLI's words. Severity "action" means memory does not load fully (exit 1);
+"note" is worth knowing but loses nothing (exit 0). Nothing here writes. The settings checks
+live here; the checks of the dir itself are in memdir_nb.reports.dir_checks.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from memdir_nb.home.config import MEMORY_DIR_ENV_VARS, MemdirConfig
+from memdir_nb.home.paths import GateDecision, sanitize_path
+from memdir_nb.reports.diagnosis import DoctorFinding, DoctorReport
+from memdir_nb.reports.dir_checks import dir_findings
+from memdir_nb.reports.where import PROJECTS_DIRNAME, WhereReport, where
+from memdir_nb.spec.constants import ENTRYPOINT_NAME
+from memdir_nb.spec.text import plural
+
+# ---------------------------------------------------------------------------- settings
+
+
+def _disabled_fix(d: GateDecision) -> str:
+    in_block = d.source.startswith("the env block of ")
+    file = d.source.split("(", 1)[-1].rstrip(")") if "(" in d.source else d.source
+    if d.level == 1:
+        if in_block:
+            return f'delete "CLAUDE_CODE_DISABLE_AUTO_MEMORY" from the "env" block of {file}'
+        return "unset CLAUDE_CODE_DISABLE_AUTO_MEMORY (and remove it from your shell profile)"
+    if d.level == 2:
+        return "start Claude Code without --bare, or unset CLAUDE_CODE_SIMPLE"
+    if d.level == 3:
+        return (
+            "set CLAUDE_CODE_REMOTE_MEMORY_DIR to an absolute path on persistent storage, "
+            "or unset CLAUDE_CODE_REMOTE"
+        )
+    if "project settings" in d.source:
+        return (
+            f'delete "autoMemoryEnabled": false from {file} (a repository setting can only '
+            "switch memory off), or ask the repository's owners why it is there"
+        )
+    return f'set "autoMemoryEnabled": true in {file}, or delete the key'
+
+
+def _gate_findings(report: WhereReport) -> list[DoctorFinding]:
+    out = []
+    d = report.auto_memory
+    if not d.enabled:
+        out.append(
+            DoctorFinding(
+                "auto-memory-disabled",
+                "action",
+                f"auto memory is off: {d.reason} (level {d.level} of the enable chain); "
+                "nothing is loaded or saved",
+                f"{d.setting} in {d.source}" if d.setting else d.source,
+                _disabled_fix(d),
+            )
+        )
+        return out
+    if report.kairos.enabled:
+        out.append(
+            DoctorFinding(
+                "kairos-mode",
+                "note",
+                "KAIROS is on: sessions append to daily logs under logs/ and MEMORY.md is not "
+                "loaded into the prompt until consolidation turns the logs into topic files",
+                f"{report.kairos.setting} in {report.kairos.source}",
+                "nothing to fix; unset MEMDIR_NB_KAIROS to load MEMORY.md again",
+            )
+        )
+    return out
+
+
+def _step_findings(report: WhereReport) -> list[DoctorFinding]:
+    out = []
+    for step in report.steps:
+        if step.outcome == "ignored":
+            out.append(
+                DoctorFinding(
+                    "dir-setting-ignored",
+                    "action",
+                    f"autoMemoryDirectory={step.value!r} is ignored: {step.detail}",
+                    f"autoMemoryDirectory in {step.source}",
+                    "move the setting to local settings (.claude/settings.local.json) or user "
+                    "settings (~/.claude/settings.json), which are trusted for the dir",
+                )
+            )
+        elif step.outcome == "rejected":
+            out.append(
+                DoctorFinding(
+                    "dir-setting-rejected",
+                    "action",
+                    f"{step.rule}={step.value!r} is not used: it {step.detail}",
+                    f"{step.rule} in {step.source}",
+                    "give an absolute path (settings files may start it with ~/) that is not "
+                    "the home folder, a filesystem root or a network path",
+                )
+            )
+        elif step.outcome == "shadowed":
+            out.append(
+                DoctorFinding(
+                    "dir-setting-shadowed",
+                    "note",
+                    f"{step.rule}={step.value!r} is not used because an earlier rule in the "
+                    "chain already chose the dir",
+                    f"{step.rule} in {step.source}",
+                    "delete whichever setting you do not mean; `memdir-nb where` shows the order",
+                )
+            )
+    return out
+
+
+def _problem_findings(report: WhereReport) -> list[DoctorFinding]:
+    out = []
+    for problem in report.problems:
+        file = problem.split(": ", 1)[0]
+        if any(var in problem for var in MEMORY_DIR_ENV_VARS) and "project settings" in problem:
+            out.append(
+                DoctorFinding(
+                    "dir-setting-ignored",
+                    "action",
+                    problem,
+                    file,
+                    "move the variable to the env block of local or user settings",
+                )
+            )
+        else:
+            out.append(
+                DoctorFinding(
+                    "settings-problem",
+                    "action",
+                    problem,
+                    file,
+                    "fix the file as the message says; until then Claude Code ignores it",
+                )
+            )
+    return out
+
+
+def _worktree_findings(report: WhereReport, config: MemdirConfig) -> list[DoctorFinding]:
+    if not report.is_worktree or report.checkout_root is None:
+        return []
+    own = Path(config.claude_home) / PROJECTS_DIRNAME / sanitize_path(report.checkout_root)
+    orphan = own / "memory"
+    if os.path.realpath(orphan) == os.path.realpath(report.memory_dir) or not orphan.is_dir():
+        return []
+    files = sorted(p.name for p in orphan.glob("*.md") if p.name != ENTRYPOINT_NAME)
+    if not files:
+        return []
+    return [
+        DoctorFinding(
+            "worktree-orphan",
+            "action",
+            f"{plural(len(files), 'memory', 'memories')} saved under this worktree's own key are "
+            "never loaded: every worktree shares the main checkout's memory dir",
+            os.fspath(orphan),
+            f"move them into {report.memory_dir}, then run "
+            f"`memdir-nb rebuild-index {report.memory_dir}`",
+            tuple(files),
+        )
+    ]
+
+
+def diagnose(
+    config: MemdirConfig,
+    *,
+    memory_dir: str | os.PathLike[str] | None = None,
+    git: str | None = "git",
+    now_ms: float | None = None,
+) -> DoctorReport:
+    """Every reason memory would not load fully for config.cwd (or for memory_dir, if given)."""
+    report = where(config, git=git)
+    now = config.now_ms() if now_ms is None else now_ms
+    chosen = memory_dir if memory_dir is not None else report.memory_dir
+    findings = [
+        *_gate_findings(report),
+        *_step_findings(report),
+        *_problem_findings(report),
+        *_worktree_findings(report, config),
+    ]
+    if not chosen:  # no dir can be resolved (the gate finding says why)
+        return DoctorReport(report, "", tuple(findings))
+    checked = Path(chosen)
+    if memory_dir is not None and os.path.realpath(checked) != os.path.realpath(report.memory_dir):
+        findings.append(
+            DoctorFinding(
+                "other-dir-checked",
+                "note",
+                f"checked {checked} as asked; this project's own memory dir is {report.memory_dir}",
+                os.fspath(checked),
+                "nothing to fix; drop the dir argument to check the project's own dir",
+            )
+        )
+
+    findings += dir_findings(checked, report, now)
+    order = {"action": 0, "note": 1}
+    findings.sort(key=lambda f: order[f.severity])
+    return DoctorReport(report, os.fspath(checked), tuple(findings))

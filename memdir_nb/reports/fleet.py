@@ -1,0 +1,217 @@
+"""Every memory dir of one or many Claude homes, exported to Parquet for an existing engine.
+
+`export_parquet` writes two files into a folder: ``memories.parquet`` (one row per memory)
+and ``dirs.parquet`` (one row per memory dir). They are plain Parquet written by pyarrow, so
+DuckDB (notebook 09), pandas, Polars or a distributed engine reads them as they are. The
+rows come from the same reads `memdir-nb list` makes (where.read_dir_contents); staleness is
+lint's rule (lint.is_stale). pyarrow is imported inside the functions.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from memdir_nb.lint import is_stale
+from memdir_nb.reports.where import (
+    UNTYPED,
+    FoundDir,
+    describe_dir,
+    find_memory_dirs,
+    read_dir_contents,
+)
+from memdir_nb.spec.freshness import memory_age_days
+
+MEMORIES_FILE = "memories.parquet"
+DIRS_FILE = "dirs.parquet"
+TYPE_COLUMNS = ("user", "feedback", "project", "reference")
+
+
+@dataclass(frozen=True)
+class ExportResult:
+    """What export_parquet wrote."""
+
+    memories_path: Path
+    dirs_path: Path
+    memories: int
+    dirs: int
+
+
+def _schemas() -> tuple[Any, Any]:
+    import pyarrow as pa
+
+    memories = pa.schema(
+        [
+            ("home", pa.string()),
+            ("dir", pa.string()),
+            ("kind", pa.string()),
+            ("project", pa.string()),
+            ("project_path", pa.string()),
+            ("file", pa.string()),
+            ("scope", pa.string()),
+            ("type", pa.string()),
+            ("name", pa.string()),
+            ("description", pa.string()),
+            ("mtime", pa.timestamp("ms", tz="UTC")),
+            ("age_days", pa.int32()),
+            ("stale", pa.bool_()),
+            ("in_index", pa.bool_()),
+            ("malformed", pa.bool_()),
+        ]
+    )
+    dirs = pa.schema(
+        [
+            ("home", pa.string()),
+            ("dir", pa.string()),
+            ("kind", pa.string()),
+            ("project", pa.string()),
+            ("project_path", pa.string()),
+            ("memories", pa.int32()),
+            ("private", pa.int32()),
+            ("team", pa.int32()),
+            *[(f"n_{t}", pa.int32()) for t in TYPE_COLUMNS],
+            ("untyped", pa.int32()),
+            ("stale", pa.int32()),
+            ("not_in_index", pa.int32()),
+            ("newest_age_days", pa.int32()),
+            ("oldest_age_days", pa.int32()),
+            ("index_lines", pa.int32()),
+            ("index_bytes", pa.int32()),
+            ("index_line_use", pa.float64()),
+            ("index_byte_use", pa.float64()),
+            ("index_truncated", pa.bool_()),
+            ("team_index_lines", pa.int32()),
+            ("team_index_bytes", pa.int32()),
+            ("team_index_truncated", pa.bool_()),
+            ("skipped", pa.int32()),
+        ]
+    )
+    return memories, dirs
+
+
+def _rows_for_dir(
+    home: str, found: FoundDir, now_ms: float | None
+) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+    """The memory rows and the dir row of one memory dir, from one read."""
+
+    contents = read_dir_contents(found.path)
+    info = describe_dir(found, contents, now_ms=now_ms)
+    referenced: set[str] = set()
+    for ix in contents.indexes:
+        referenced |= ix.referenced
+    project = found.project_path or found.key
+    rows = []
+    stale = not_in_index = 0
+    for h in contents.headers:
+        age = memory_age_days(h.mtime_ms, now_ms)
+        is_old = is_stale(h.type, age)
+        listed = h.filename in referenced
+        stale += is_old
+        not_in_index += not listed
+        rows.append(
+            {
+                "home": home,
+                "dir": os.fspath(found.path),
+                "kind": found.kind,
+                "project": project,
+                "project_path": found.project_path,
+                "file": h.filename,
+                "scope": h.scope,
+                "type": h.type.value if h.type else None,
+                "name": h.name,
+                "description": h.description,
+                "mtime": int(h.mtime_ms),
+                "age_days": age,
+                "stale": is_old,
+                "in_index": listed,
+                "malformed": h.malformed,
+            }
+        )
+    uses = {u.scope: u for u in contents.uses}
+    private, team = uses.get("private"), uses.get("team")
+    dir_row = {
+        "home": home,
+        "dir": os.fspath(found.path),
+        "kind": found.kind,
+        "project": project,
+        "project_path": found.project_path,
+        "memories": info.memories,
+        "private": info.by_scope.get("private", 0),
+        "team": info.by_scope.get("team", 0),
+        **{f"n_{t}": info.by_type.get(t, 0) for t in TYPE_COLUMNS},
+        "untyped": info.by_type.get(UNTYPED, 0),
+        "stale": stale,
+        "not_in_index": not_in_index,
+        "newest_age_days": info.newest_age_days,
+        "oldest_age_days": info.oldest_age_days,
+        "index_lines": private.lines if private else 0,
+        "index_bytes": private.bytes if private else 0,
+        "index_line_use": private.lines / private.line_cap if private else 0.0,
+        "index_byte_use": private.bytes / private.byte_cap if private else 0.0,
+        "index_truncated": bool(private and private.truncated),
+        "team_index_lines": team.lines if team else None,
+        "team_index_bytes": team.bytes if team else None,
+        "team_index_truncated": bool(team and team.truncated),
+        "skipped": info.skipped,
+    }
+    return rows, dir_row
+
+
+def collect_fleet(
+    homes: Iterable[str | os.PathLike[str]], *, now_ms: float | None = None
+) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """(memory rows, dir rows) for every memory dir under each Claude home."""
+    memory_rows: list[dict[str, Any]] = []
+    dir_rows: list[dict[str, Any]] = []
+    for home in homes:
+        home_text = os.fspath(home)
+        for found in find_memory_dirs(home):
+            rows, dir_row = _rows_for_dir(home_text, found, now_ms)
+            memory_rows += rows
+            dir_rows.append(dir_row)
+    return memory_rows, dir_rows
+
+
+def _write_table(table: Any, path: Path) -> None:
+    """Write a Parquet file beside its final name and move it into place (never half-written)."""
+    import pyarrow.parquet as pq
+
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    os.close(fd)
+    try:
+        pq.write_table(table, tmp, compression="zstd")
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def export_parquet(
+    homes: Iterable[str | os.PathLike[str]],
+    out_dir: str | os.PathLike[str],
+    *,
+    now_ms: float | None = None,
+) -> ExportResult:
+    """Write memories.parquet and dirs.parquet for every memory dir under the homes into out_dir."""
+    import pyarrow as pa
+
+    homes = list(homes)
+    if not homes:
+        raise ValueError("no Claude home given; pass at least one, such as ~/.claude")
+    out = Path(out_dir)
+    if out.exists() and not out.is_dir():
+        raise ValueError(
+            f"{out} exists and is not a folder; pass a folder for the two Parquet files"
+        )
+    memory_rows, dir_rows = collect_fleet(homes, now_ms=now_ms)
+    memory_schema, dir_schema = _schemas()
+    out.mkdir(parents=True, exist_ok=True)
+    memories = pa.Table.from_pylist(memory_rows, schema=memory_schema)
+    dirs = pa.Table.from_pylist(dir_rows, schema=dir_schema)
+    _write_table(memories, out / MEMORIES_FILE)
+    _write_table(dirs, out / DIRS_FILE)
+    return ExportResult(out / MEMORIES_FILE, out / DIRS_FILE, len(memory_rows), len(dir_rows))

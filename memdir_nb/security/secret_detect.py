@@ -1,0 +1,336 @@
+"""The detection engine behind the secret guard: one line in, suspected credentials out.
+
+detect-secrets' provider detectors, entropy measure and filters, used in-process through
+their pattern objects (no process-wide settings, no network verification), plus the shapes
+in `secret_shapes` (keyword assignments after detect-secrets' keyword list, passwords in
+URLs, public identifiers, providers detect-secrets lacks). Every step is linear in the line's length: detect-secrets'
+patterns see long lines in overlapping windows, and a cheap literal check skips a detector on
+lines it cannot match. `secret_scan` is the public face; see docs/security.md.
+"""
+
+from __future__ import annotations
+
+import bisect
+import functools
+import itertools
+import math
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from memdir_nb.security.secret_shapes import DETECTOR_NEEDLES as _NEEDLES
+from memdir_nb.security.secret_shapes import (
+    KEYWORD_PATTERNS,
+    basic_auth_spans,
+    public_spans,
+    url_password_spans,
+)
+from memdir_nb.security.secret_shapes import SUPPLEMENTARY_PATTERNS as _SUPPLEMENTARY
+
+# detect-secrets' own defaults are the ceilings. Shannon entropy of a short string cannot
+# exceed log2(length), so a flat 4.5 misses most random tokens under ~36 chars; the base64
+# limit is therefore min(4.5, ENTROPY_RATIO * log2(length)). See docs/security.md.
+BASE64_ENTROPY_LIMIT = 4.5
+ENTROPY_RATIO = 0.85
+HEX_ENTROPY_LIMIT = 3.0
+MIN_ENTROPY_TOKEN_LENGTH = 20
+MIN_KEYWORD_VALUE_LENGTH = 6
+MIN_LETTER_DIGIT_SWITCHES = 3
+# detect-secrets' patterns are not all linear in the line length (some rescan the rest of
+# the line from every keyword), so a longer line is given to them in overlapping windows;
+# the detectors written here run over the whole line.
+PATTERN_WINDOW = 2000
+PATTERN_WINDOW_OVERLAP = 400
+
+# detect-secrets plugin class name -> the kind we report. Left out on purpose: Artifactory
+# (its 'AP[0-9A-F]...' form matches ordinary capitalised words), IBM/SoftLayer/Cloudant
+# (keyword-style, duplicated by the keyword detector), public IPs (not a credential), and
+# OpenAI (its pattern backtracks on long 'sk-' runs; the supplementary 'sk-' pattern covers
+# its keys), npm (same, and rewritten in secret_shapes), and
+# basic-auth URLs (its pattern misses passwords holding '@', ':', '/' and empty user names;
+# secret_shapes.url_password_spans replaces it).
+_PROVIDER_KINDS: dict[str, str] = {
+    "AWSKeyDetector": "AWS access key",
+    "GitHubTokenDetector": "GitHub token",
+    "GitLabTokenDetector": "GitLab token",
+    "SlackDetector": "Slack token",
+    "StripeDetector": "Stripe API key",
+    "SendGridDetector": "SendGrid API key",
+    "TwilioKeyDetector": "Twilio API key",
+    "PypiTokenDetector": "PyPI token",
+    "DiscordBotTokenDetector": "Discord bot token",
+    "TelegramBotTokenDetector": "Telegram bot token",
+    "MailchimpDetector": "Mailchimp API key",
+    "AzureStorageKeyDetector": "Azure storage key",
+    "PrivateKeyDetector": "private key block",
+    "JwtTokenDetector": "JWT",
+}
+
+_PASSWORD_WORDS = re.compile(r"pass|pwd|contrase", re.IGNORECASE)
+_HEX_CREDENTIAL_CONTEXT = re.compile(
+    r"(?:token|secret|key|passw(?:or)?d|pwd|credential|auth)\w*['\"\]]*\s*[:=]{1,2}\s*['\"]?$",
+    re.IGNORECASE,
+)
+_ENTROPY_CANDIDATE = re.compile(rf"[A-Za-z0-9+/=_\-]{{{MIN_ENTROPY_TOKEN_LENGTH},}}")
+# The scheme is bounded and must start a word: an unbounded `[a-z][...]*://` restarts at every
+# letter of a long word and rescans to its end, which is quadratic in the line length.
+_URL = re.compile(r"(?<![a-z0-9+.\-])[a-z][a-z0-9+.\-]{0,31}://[^\s'\"<>`]+", re.IGNORECASE)
+_URL_SEPARATORS = re.compile(r"[/?&=.:#]")
+_HEX_ONLY = re.compile(r"^[0-9a-fA-F]+$")
+_DATE_OR_NUMBER = re.compile(r"^[0-9\-:./,+TZ]+$")
+_JWT_TAIL = re.compile(r"[A-Za-z0-9\-_.+/=]*")
+PEM_END = re.compile(r"-----END [A-Z0-9 ]*PRIVATE KEY-----|---- END SSH2", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class Hit:
+    kind: str
+    start: int
+    end: int
+    priority: int  # 2 provider/format match, 1 keyword or bearer context, 0 entropy only
+
+
+@functools.lru_cache(maxsize=1)
+def load_detectors() -> dict[str, Any]:
+    """Import detect-secrets on first use and build the (immutable) detector objects once."""
+    from detect_secrets.filters import heuristic
+    from detect_secrets.plugins import (
+        aws,
+        azure_storage_key,
+        discord,
+        github_token,
+        gitlab_token,
+        jwt,
+        mailchimp,
+        private_key,
+        pypi_token,
+        sendgrid,
+        slack,
+        stripe,
+        telegram_token,
+        twilio,
+    )
+    from detect_secrets.plugins.high_entropy_strings import (
+        Base64HighEntropyString,
+        HexHighEntropyString,
+    )
+
+    classes = [
+        aws.AWSKeyDetector,
+        github_token.GitHubTokenDetector,
+        gitlab_token.GitLabTokenDetector,
+        slack.SlackDetector,
+        stripe.StripeDetector,
+        sendgrid.SendGridDetector,
+        twilio.TwilioKeyDetector,
+        pypi_token.PypiTokenDetector,
+        discord.DiscordBotTokenDetector,
+        telegram_token.TelegramBotTokenDetector,
+        mailchimp.MailchimpDetector,
+        azure_storage_key.AzureStorageKeyDetector,
+        private_key.PrivateKeyDetector,
+        jwt.JwtTokenDetector,
+    ]
+    return {
+        "providers": tuple(
+            (
+                _PROVIDER_KINDS[c.__name__],
+                tuple(c.denylist),  # type: ignore[arg-type]  # a class attribute here
+                _NEEDLES.get(_PROVIDER_KINDS[c.__name__]),
+            )
+            for c in classes
+        ),
+        "jwt_valid": jwt.JwtTokenDetector.is_formally_valid,
+        "b64": Base64HighEntropyString(limit=BASE64_ENTROPY_LIMIT),
+        "hex": HexHighEntropyString(limit=HEX_ENTROPY_LIMIT),
+        "heuristic": heuristic,
+    }
+
+
+def _windows(line: str) -> Iterator[tuple[int, str]]:
+    """(offset, piece) covering the line: the line itself, or overlapping windows of a long one."""
+    if len(line) <= PATTERN_WINDOW:
+        yield 0, line
+        return
+    step = PATTERN_WINDOW - PATTERN_WINDOW_OVERLAP
+    for at in range(0, len(line) - PATTERN_WINDOW_OVERLAP, step):
+        yield at, line[at : at + PATTERN_WINDOW]
+
+
+def _may_match(low: str, needles: tuple[str, ...] | None) -> bool:
+    return needles is None or any(n in low for n in needles)
+
+
+def _provider_hits(line: str, low: str, det: dict[str, Any]) -> list[Hit]:
+    hits: list[Hit] = []
+    for kind, regexes, needles in det["providers"]:
+        if not _may_match(low, needles):
+            continue
+        for at, piece in _windows(line):
+            for regex in regexes:
+                for m in regex.finditer(piece):
+                    hit = _provider_hit(line, kind, m, at, det)
+                    if hit is not None:
+                        hits.append(hit)
+    for kind, regex in _SUPPLEMENTARY:
+        for m in regex.finditer(line):
+            start, end = m.span(1) if m.lastindex else m.span()
+            value = line[start:end]
+            if kind != "bearer token" or _looks_random(value):
+                if kind == "OpenAI API key" and not re.search(r"\d", value):
+                    continue
+                hits.append(Hit(kind, start, end, 1 if kind == "bearer token" else 2))
+    hits += [Hit("password in URL", a, b, 2) for a, b in url_password_spans(line)]
+    if "basic" in low:
+        hits += [Hit("Basic auth credentials", a, b, 2) for a, b in basic_auth_spans(line)]
+    return hits
+
+
+def _provider_hit(
+    line: str, kind: str, m: re.Match[str], at: int, det: dict[str, Any]
+) -> Hit | None:
+    """One detect-secrets match (in a window starting at `at`) as a hit on the whole line."""
+    if kind == "JWT" and not det["jwt_valid"](m.group(0)):
+        return None
+    start, end = at + m.start(), at + m.end()
+    if kind == "JWT":
+        # The plugin's pattern stops lazily before the signature; cover all of it.
+        tail = _JWT_TAIL.match(line, end)  # the pattern matches the empty string too
+        end = tail.end() if tail else end
+    if m.lastindex and kind != "private key block":
+        # Where the pattern captures the secret itself (e.g. AWS secret keys), point at that;
+        # keep the whole match otherwise.
+        g = max(range(1, m.lastindex + 1), key=lambda i: len(m.group(i) or ""))
+        if m.group(g) and len(m.group(g)) >= 8:
+            start, end = at + m.start(g), at + m.end(g)
+    return Hit(kind, start, end, 2)
+
+
+def _keyword_hits(line: str, low: str, det: dict[str, Any]) -> list[Hit]:
+    """`password: hunter2`-style assignments whose value looks like a secret."""
+    if not _may_match(low, _NEEDLES["keyword"]):
+        return []
+    hits: list[Hit] = []
+    for regex in KEYWORD_PATTERNS:
+        for m in regex.finditer(line):
+            raw_value = m.group("value")
+            value = raw_value.split()[0].strip("'\"`,;)") if raw_value.strip() else ""
+            quoted = bool(m.group("q")) or line[max(0, m.start("value") - 1)] in "'\""
+            if not _plausible_keyword_value(value, quoted, det):
+                continue
+            start = m.start("value") + raw_value.find(value)
+            kind = (
+                "password assignment"
+                if _PASSWORD_WORDS.search(m.group("kw"))
+                else "secret assignment"
+            )
+            hits.append(Hit(kind, start, start + len(value), 1))
+    return hits
+
+
+def _plausible_keyword_value(value: str, quoted: bool, det: dict[str, Any]) -> bool:
+    """Filter out prose ('Password: see the vault'), numbers, dates and placeholders."""
+    h = det["heuristic"]
+    if len(value) < MIN_KEYWORD_VALUE_LENGTH or _DATE_OR_NUMBER.match(value):
+        return False
+    if h.is_templated_secret(value) or h.is_prefixed_with_dollar_sign(value):
+        return False
+    if value.startswith(("<", "{", "[", "*", "(")) or set(value) <= set("*x.X-_"):
+        return False
+    has_digit = any(c.isdigit() for c in value)
+    has_symbol = any(not c.isalnum() for c in value)
+    mixed_case = value != value.lower() and value != value.upper()
+    return quoted or has_digit or has_symbol or mixed_case
+
+
+def _looks_random(token: str) -> bool:
+    """True if letters and digits alternate often, as in generated tokens and unlike identifiers.
+
+    Identifiers, slugs and versions ('RetryPolicyV2Factory', 'keys-v3', 'utf8mb4') switch
+    between letters and digits once or twice; a random 20+ char alphanumeric token does so
+    about five times on average.
+    """
+    transitions = sum(
+        1
+        for a, b in itertools.pairwise(token)
+        if (a.isdigit() and b.isalpha()) or (a.isalpha() and b.isdigit())
+    )
+    return transitions >= MIN_LETTER_DIGIT_SWITCHES
+
+
+def _entropy_hits(line: str, det: dict[str, Any]) -> list[Hit]:
+    """Long random-looking tokens, scored with detect-secrets' entropy and filters."""
+    h = det["heuristic"]
+    hits: list[Hit] = []
+    # Inside URLs, '/', '?', '&', '=', '.', ':' separate parts: a dashboard id in a path is
+    # short and public, while a long token passed as a query value is still caught.
+    masked = (
+        _URL.sub(lambda u: _URL_SEPARATORS.sub(" ", u.group(0)), line) if "://" in line else line
+    )
+    for m in _ENTROPY_CANDIDATE.finditer(masked):
+        token = m.group(0).strip("=-_/+") or m.group(0)
+        if h.is_sequential_string(token) or h.is_potential_uuid(token):
+            continue
+        if _HEX_ONLY.match(token):
+            # Hex strings (git SHAs, digests) are common in prose; only a hex value assigned
+            # to a credential-sounding name counts.
+            if (
+                len(token) >= 32
+                and det["hex"].calculate_shannon_entropy(token) > HEX_ENTROPY_LIMIT
+                and _HEX_CREDENTIAL_CONTEXT.search(line[max(0, m.start() - 80) : m.start()])
+            ):
+                hits.append(Hit("high-entropy hex token", m.start(), m.end(), 0))
+            continue
+        if not _looks_random(token):
+            continue
+        if det["b64"].calculate_shannon_entropy(token) > base64_entropy_limit(len(token)):
+            hits.append(Hit("high-entropy token", m.start(), m.end(), 0))
+    if hits:
+        public = _merge(public_spans(line))
+        hits = [hit for hit in hits if not _overlaps(hit.start, hit.end, public)]
+    return hits
+
+
+def _merge(spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """Sorted, disjoint spans covering the same text."""
+    out: list[tuple[int, int]] = []
+    for start, end in sorted(spans):
+        if out and start <= out[-1][1]:
+            out[-1] = (out[-1][0], max(out[-1][1], end))
+        else:
+            out.append((start, end))
+    return out
+
+
+def _overlaps(start: int, end: int, disjoint: list[tuple[int, int]]) -> bool:
+    """Whether [start, end) overlaps any of the sorted, disjoint spans."""
+    i = bisect.bisect_right(disjoint, (start, math.inf)) - 1
+    if i >= 0 and disjoint[i][1] > start:
+        return True
+    return i + 1 < len(disjoint) and disjoint[i + 1][0] < end
+
+
+def base64_entropy_limit(length: int) -> float:
+    """The entropy a token of this length must exceed to count as random."""
+    return min(BASE64_ENTROPY_LIMIT, ENTROPY_RATIO * math.log2(max(length, 2)))
+
+
+def dedupe(hits: list[Hit]) -> list[Hit]:
+    """One finding per stretch of text: the most specific kind wins, then the longest match."""
+    kept: list[Hit] = []
+    spans: list[tuple[int, int]] = []  # the kept hits' spans, sorted and disjoint
+    for hit in sorted(hits, key=lambda x: (-x.priority, -(x.end - x.start), x.start)):
+        if not _overlaps(hit.start, hit.end, spans):
+            kept.append(hit)
+            bisect.insort(spans, (hit.start, hit.end))
+    return sorted(kept, key=lambda x: x.start)
+
+
+def line_hits(line: str, det: dict[str, Any], *, entropy: bool = True) -> list[Hit]:
+    """Every suspected credential on one line, one hit per stretch of text, in line order."""
+    low = line.lower()
+    hits = _provider_hits(line, low, det) + _keyword_hits(line, low, det)
+    if entropy:
+        hits += _entropy_hits(line, det)
+    return dedupe(hits) if hits else []

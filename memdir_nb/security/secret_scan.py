@@ -1,0 +1,215 @@
+"""The secret guard: find credentials in a memory's name, description and body.
+
+Team memories are read by everyone's agent, so a team save or promote whose text looks like
+a credential is refused (`SecretInTeamMemoryError`); a private save of the same text is
+allowed by the store with a warning. Detection is built on the maintained `detect-secrets`
+package: its provider detectors (AWS, GitHub, GitLab, Slack, Stripe, JWT, private keys,
+...) and its entropy measure and false-positive filters, used
+in-process through their pattern objects so no process-wide detect-secrets settings are
+touched and no network verification can run. A few supplementary patterns cover what it has
+no plugin for (Anthropic and OpenAI keys, opaque bearer tokens, Basic auth headers, a few
+more providers' prefixed tokens); keyword assignments, passwords in URLs and public
+identifiers are recognised by `secret_shapes` (see `secret_detect` for the engine). `scan_memory_file` scans everything that lands in a memory
+dir with one memory: the filename, the whole file (every frontmatter key, YAML comments,
+the body) and its index line. See docs/security.md for the tuning and its reasons.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from memdir_nb.formats.frontmatter import parse_frontmatter
+from memdir_nb.security.secret_detect import (
+    BASE64_ENTROPY_LIMIT,
+    ENTROPY_RATIO,
+    HEX_ENTROPY_LIMIT,
+    MIN_ENTROPY_TOKEN_LENGTH,
+    PEM_END,
+    Hit,
+    base64_entropy_limit,
+    line_hits,
+    load_detectors,
+)
+from memdir_nb.security.secret_shapes import PUBLIC_BLOCK_BEGIN, PUBLIC_BLOCK_END
+
+__all__ = [
+    "BASE64_ENTROPY_LIMIT",
+    "ENTROPY_RATIO",
+    "HEX_ENTROPY_LIMIT",
+    "MIN_ENTROPY_TOKEN_LENGTH",
+    "SecretFinding",
+    "SecretInTeamMemoryError",
+    "base64_entropy_limit",
+    "format_findings",
+    "raise_if_secrets",
+    "redact",
+    "scan_for_secrets",
+    "scan_memory_file",
+]
+
+MAX_LISTED_FINDINGS = 5
+MAX_DECODED_HEADER_VALUES = 200
+
+
+@dataclass(frozen=True)
+class SecretFinding:
+    """One suspected credential: its kind, where it is, and a redacted excerpt of the line."""
+
+    kind: str
+    field: str
+    line: int
+    excerpt: str
+
+    def describe(self) -> str:
+        """One line such as: AWS access key in body line 3: `key AKIA…[20 chars]`."""
+        return f"{self.kind} in {self.field} line {self.line}: `{self.excerpt}`"
+
+
+class SecretInTeamMemoryError(ValueError):
+    """A team save or promote was refused because its text looks like it holds a credential."""
+
+    def __init__(self, findings: Iterable[SecretFinding]) -> None:
+        self.findings = list(findings)
+        super().__init__(
+            "Refusing to write team memory: it looks like it contains a credential "
+            f"({format_findings(self.findings)}). Team memories are shared with everyone who "
+            "works in this project. Remove the secret (refer to it by where it is stored, "
+            "e.g. the vault entry's name) or save the memory privately instead. Nothing was written."
+        )
+
+
+def redact(secret: str) -> str:
+    """A short stand-in for secret that never contains all of it: a few leading chars and the length."""
+    keep = 4 if len(secret) >= 16 else (2 if len(secret) >= 8 else 0)
+    return f"{secret[:keep]}…[{len(secret)} chars]"
+
+
+def format_findings(findings: Iterable[SecretFinding]) -> str:
+    """Join findings into one readable line, listing at most a handful."""
+    items = list(findings)
+    text = "; ".join(f.describe() for f in items[:MAX_LISTED_FINDINGS])
+    if len(items) > MAX_LISTED_FINDINGS:
+        text += f"; and {len(items) - MAX_LISTED_FINDINGS} more"
+    return text
+
+
+def raise_if_secrets(fields: Mapping[str, str]) -> None:
+    """Raise SecretInTeamMemoryError if any field looks like it holds a credential."""
+    findings = scan_for_secrets(fields)
+    if findings:
+        raise SecretInTeamMemoryError(findings)
+
+
+# ---------------------------------------------------------------------------------------------
+# Scanning fields and files
+# ---------------------------------------------------------------------------------------------
+
+
+def _redacted_line(line: str, hits: list[Hit]) -> tuple[str, dict[int, int]]:
+    """The line with every hit redacted, and where each hit (by index) starts in it."""
+    out: list[str] = []
+    where: dict[int, int] = {}
+    pos = length = 0
+    for i, hit in sorted(enumerate(hits), key=lambda x: x[1].start):
+        if hit.start < pos:
+            continue
+        out.append(line[pos : hit.start])
+        length += hit.start - pos
+        where[i] = length
+        piece = redact(line[hit.start : hit.end])
+        out.append(piece)
+        length += len(piece)
+        pos = hit.end
+    out.append(line[pos:])
+    return "".join(out), where
+
+
+def _excerpt(redacted: str, focus_at: int, width: int = 100) -> str:
+    """The redacted line, trimmed to about width characters around one hit."""
+    text = redacted.strip()
+    if len(text) > width:
+        begin = max(0, min(focus_at - width // 3, len(text) - width))
+        text = (
+            ("…" if begin else "")
+            + text[begin : begin + width]
+            + ("…" if begin + width < len(text) else "")
+        )
+    return text
+
+
+def _scan_lines(field: str, text: str, det: dict[str, Any]) -> list[SecretFinding]:
+    """The findings of one field, line by line."""
+    findings: list[SecretFinding] = []
+    in_pem_block = in_public_block = False
+    for line_no, line in enumerate(text.splitlines(), start=1):
+        if in_pem_block:
+            # The base64 body of a key block already reported: do not list each line.
+            if PEM_END.search(line):
+                in_pem_block = False
+            continue
+        if in_public_block:
+            # A certificate or public key's base64 lines are public: no entropy check.
+            in_public_block = not PUBLIC_BLOCK_END.search(line)
+            hits = line_hits(line, det, entropy=False)
+        elif "-----" in line and PUBLIC_BLOCK_BEGIN.search(line):
+            in_public_block = not PUBLIC_BLOCK_END.search(line)
+            hits = line_hits(line, det, entropy=False)
+        else:
+            hits = line_hits(line, det)
+        if not hits:
+            continue
+        redacted, where = _redacted_line(line, hits)
+        for i, hit in enumerate(hits):
+            findings.append(
+                SecretFinding(hit.kind, field, line_no, _excerpt(redacted, where.get(i, 0)))
+            )
+        if any(h.kind == "private key block" for h in hits) and not PEM_END.search(line):
+            in_pem_block = True
+    return findings
+
+
+def scan_for_secrets(fields: Mapping[str, str]) -> list[SecretFinding]:
+    """Every suspected credential in the given fields (e.g. name, description, body), in order."""
+    det = load_detectors()
+    findings: list[SecretFinding] = []
+    for field, text in fields.items():
+        if text:
+            findings += _scan_lines(field, str(text), det)
+    return findings
+
+
+def scan_memory_file(
+    filename: str, text: str, index_line: str | None = None
+) -> list[SecretFinding]:
+    """Every suspected credential in what one memory puts in a memory dir.
+
+    That is its filename, the whole file text (every frontmatter key, YAML comments, the
+    body; lines are the file's lines) and its index line. Frontmatter values that YAML
+    decodes to other text than is written (escapes, folded lines) are scanned decoded too,
+    under the field `frontmatter <key>`.
+    """
+    # Findings name the file itself ("… in team/x.md line 5"), and its name as "file name".
+    fields = {"file name": filename, filename: text}
+    if index_line:
+        fields["index line"] = index_line
+    fields.update(_decoded_header_values(text))
+    return scan_for_secrets(fields)
+
+
+def _decoded_header_values(text: str) -> dict[str, str]:
+    """Frontmatter string values whose decoded text does not appear as such in the file."""
+
+    out: dict[str, str] = {}
+    header, _ = parse_frontmatter(text)
+    stack: list[tuple[str, object]] = list(header.fields.items())
+    while stack and len(out) < MAX_DECODED_HEADER_VALUES:
+        key, value = stack.pop()
+        if isinstance(value, dict):
+            stack += [(f"{key}.{k}", v) for k, v in value.items()]
+        elif isinstance(value, list):
+            stack += [(f"{key}[{i}]", v) for i, v in enumerate(value)]
+        elif isinstance(value, str) and value and value not in text:
+            out[f"frontmatter {key}"] = value
+    return out

@@ -1,0 +1,84 @@
+"""Every shared name and cap of a memory dir, defined once and imported everywhere else."""
+
+from __future__ import annotations
+
+# File and folder names inside a memory dir.
+ENTRYPOINT_NAME = "MEMORY.md"  # the index, private and team
+TEAM_DIRNAME = "team"  # team memory lives in <memory_dir>/team/
+TRASH_DIRNAME = ".trash"  # forget, consolidation and restore move files here, never unlink
+LOGS_DIRNAME = "logs"  # KAIROS daily logs: logs/YYYY/MM/YYYY-MM-DD.md
+STORE_LOCK_NAME = ".memdir.lock"  # the store's one lock; dream applies under it too
+DAILY_LOG_LOCK_NAME = ".daily-log.lock"  # appends to daily logs (inside logs/)
+CONSOLIDATION_LOCK_NAME = ".consolidate-lock"  # the dream lock; its mtime is the last-run time
+
+# Repository files that an exported memory dir (a folder pushed to a public repo) holds next
+# to its memories. At the top level of a memory dir these names are never memories: the scan
+# passes over them (ScanReport.ignored says so). Compared case-insensitively on the stem;
+# LICENSE-* variants count too.
+REPOSITORY_FILE_STEMS = frozenset(
+    {
+        "readme",
+        "license",
+        "licence",
+        "copying",
+        "changelog",
+        "contributing",
+        "code_of_conduct",
+        "security",
+        "notice",
+        "authors",
+    }
+)
+
+# The index caps: lines first, then UTF-8 bytes cut at the last newline.
+MAX_ENTRYPOINT_LINES = 200
+MAX_ENTRYPOINT_BYTES = 25_000
+
+# Scanning: at most this many topic files, newest first; headers are read within these bounds.
+MAX_MEMORY_FILES = 200
+FRONTMATTER_MAX_LINES = 30
+FRONTMATTER_MAX_BYTES = 8192
+
+# Recall: at most five memories a turn; each attached memory and the session are capped.
+MAX_RELEVANT_MEMORIES = 5
+RECALL_MAX_LINES = 200
+RECALL_MAX_BYTES = 4096
+MAX_SESSION_BYTES = 60 * 1024
+
+# An index line is a one-line pointer; lint warns and dream shortens hooks past this length.
+MAX_INDEX_LINE_CHARS = 200
+
+# Read caps of the contained reader (memdir_nb/access.py), one per purpose. A read never holds
+# more than its cap in memory; what a cap cut is reported (ReadResult.truncated / cut_note).
+INDEX_READ_MAX_BYTES = 1024 * 1024  # MEMORY.md, private and team: prompts, reports, lint, edits
+HEADER_READ_MAX_BYTES = FRONTMATTER_MAX_BYTES  # a topic file's header (scan, frontmatter)
+# A recalled memory is read a few bytes past its cap, so a cut shows.
+RECALL_READ_SLACK_BYTES = 4
+RECALL_READ_MAX_BYTES = RECALL_MAX_BYTES + RECALL_READ_SLACK_BYTES
+# A whole topic file: lint, dream planning, store edits, views.
+MEMORY_FILE_READ_MAX_BYTES = 256 * 1024
+DAILY_LOG_READ_MAX_BYTES = 4 * 1024 * 1024  # one day's KAIROS log, parsed into entries
+LOCK_READ_MAX_BYTES = 64  # a lock file's body: a process id or nothing
+SETTINGS_READ_MAX_BYTES = 1024 * 1024  # a settings.json (any layer)
+GIT_POINTER_READ_MAX_BYTES = 4096  # a worktree's .git file or its commondir file
+TRANSCRIPT_READ_MAX_BYTES = 64 * 1024 * 1024  # a session transcript (not in the memory dir)
+TOOL_READ_MAX_BYTES = 256 * 1024  # the extraction agent's Read tool, per call
+TOOL_GREP_FILE_MAX_BYTES = 1024 * 1024  # Grep searches at most this much of each file
+TOOL_GREP_MAX_OUTPUT_BYTES = 30_000  # Grep's result text
+TOOL_GREP_MAX_FILES = 10_000  # Grep searches at most this many files under a folder
+TOOL_BASH_MAX_OUTPUT_BYTES = 30_000  # Bash's captured output (stdout and stderr together)
+
+# The store's transaction (memdir_nb/transaction.py): its crash journal, lock wait and read bound.
+STORE_JOURNAL_NAME = ".memdir.journal"  # written before a step changes files, replayed after
+STORE_LOCK_TIMEOUT_S = 60.0  # how long a writer waits for the store lock before giving up
+# The most a write step reads of one file (an index or a topic file) and scans for secrets.
+STORE_READ_MAX_BYTES = max(INDEX_READ_MAX_BYTES, MEMORY_FILE_READ_MAX_BYTES)
+STORE_JOURNAL_MAX_BYTES = 16 * 1024 * 1024  # a longer journal is refused rather than read
+
+
+FENCE = "---"
+
+
+# Real files written by current Claude Code nest the type (with node_type, originSessionId,
+# modified...) under this key instead of writing a top-level `type:`.
+METADATA_KEY = "metadata"

@@ -1,0 +1,106 @@
+"""Words of a text in any language: the one tokenizer recall and lint share.
+
+Words are runs of Unicode letters and digits (so accents, Cyrillic, Greek and other
+alphabets are kept), joined across an inner hyphen or apostrophe ("follow-up", "don't").
+Chinese, Japanese and Korean are not written with spaces between words (Korean spaces
+phrases, with particles glued on), so a run of those scripts is cut into overlapping
+two-character pieces ("内存泄漏" -> "内存", "存泄", "泄漏"): a query and a memory written in
+the same language then share pieces whenever they share words, with no dictionary to ship.
+A lone CJK character stays a one-character word.
+
+Text is NFC-normalised first, so a letter typed as base + combining accent matches the
+same letter typed precomposed.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import unicodedata
+
+# Han (with extensions A and compatibility ideographs), kana, Hangul syllables and jamo.
+_CJK_CLASS = (
+    "\u1100-\u11ff\u3040-\u309f\u30a0-\u30ff\u31f0-\u31ff\u3130-\u318f"
+    "\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff\uff66-\uff9f"
+)
+_CJK_RUN = re.compile(f"[{_CJK_CLASS}]+")
+_CJK_CHAR = re.compile(f"[{_CJK_CLASS}]")
+# Letters and digits of any script (underscore excluded), with inner ' or - joins.
+_WORD = re.compile(r"[^\W_]+(?:['\u2019\-][^\W_]+)*")
+# How many CJK characters count as one word when judging a text's length in words.
+CJK_CHARS_PER_WORD = 2
+
+
+def is_cjk(text: str) -> bool:
+    """Whether text holds at least one Chinese, Japanese or Korean character."""
+    return _CJK_CHAR.search(text) is not None
+
+
+def _bigrams(run: str) -> list[str]:
+    if len(run) < 2:
+        return [run]
+    return [run[i : i + 2] for i in range(len(run) - 1)]
+
+
+def words(text: str) -> list[str]:
+    """The lowercased words of text; CJK runs become two-character pieces."""
+    if not text:
+        return []
+    text = unicodedata.normalize("NFC", text).lower().replace("\u2019", "'")
+    out: list[str] = []
+    for match in _WORD.finditer(text):
+        word = match.group(0)
+        if not is_cjk(word):
+            out.append(word)
+            continue
+        pos = 0
+        for run in _CJK_RUN.finditer(word):
+            before = word[pos : run.start()].strip("'-")
+            if before:
+                out.append(before)
+            out.extend(_bigrams(run.group(0)))
+            pos = run.end()
+        after = word[pos:].strip("'-")
+        if after:
+            out.append(after)
+    return out
+
+
+def mostly_cjk(text: str) -> bool:
+    """Whether at least half of text's letters are Chinese, Japanese or Korean characters."""
+    letters = sum(1 for ch in text if ch.isalpha())
+    return letters > 0 and 2 * cjk_char_count(text) >= letters
+
+
+def cjk_char_count(text: str) -> int:
+    """How many Chinese, Japanese or Korean characters text holds."""
+    return len(_CJK_CHAR.findall(text))
+
+
+def word_count(text: str) -> int:
+    """Length of text in words: spaced words, plus CJK characters counted CJK_CHARS_PER_WORD a word."""
+    if not text:
+        return 0
+    text = unicodedata.normalize("NFC", text)
+    cjk = cjk_char_count(text)
+    spaced = [w for w in _WORD.findall(_CJK_RUN.sub(" ", text)) if w]
+    return len(spaced) + math.ceil(cjk / CJK_CHARS_PER_WORD)
+
+
+_LINE_BREAKS = re.compile(r"\s*[\r\n\x85\u2028\u2029]+\s*")
+
+
+def one_line(text: str) -> str:
+    """Collapse line breaks (and the space around them) into single spaces, then strip."""
+    return _LINE_BREAKS.sub(" ", text).strip()
+
+
+def plural(n: int, word: str, many: str | None = None) -> str:
+    """'1 memory', '2 memories', '0 files': the count with the word in the right number."""
+    if n == 1:
+        return f"1 {word}"
+    if many is None:
+        many = (
+            word[:-1] + "ies" if word.endswith("y") and word[-2:-1] not in "aeiou" else word + "s"
+        )
+    return f"{n:,} {many}"

@@ -1,0 +1,173 @@
+"""KAIROS daily logs: append-only, date-named notes that a later dream distils into memories.
+
+In KAIROS ("assistant") mode the agent does not keep MEMORY.md up to date while it works.
+It appends short entries to `logs/YYYY/MM/YYYY-MM-DD.md` (the local date) and leaves the
+sorting into topic files to the consolidation pass in `dream.py`.
+
+Appends are serialised by a lock file in logs/ (an flock, as `filelock` takes), so several
+processes writing at once interleave whole entries: no entry is torn, none is lost. They use
+the store's write-time checks (memdir_nb.storage.transaction): the target is resolved and contained,
+and the folders are opened one by one without following symlinks.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import os
+import stat
+from pathlib import Path
+
+from memdir_nb.clock import resolve_now_ms
+from memdir_nb.spec import dates
+from memdir_nb.spec.constants import DAILY_LOG_LOCK_NAME, DAILY_LOG_READ_MAX_BYTES, LOGS_DIRNAME
+from memdir_nb.storage import fsutil, transaction
+from memdir_nb.storage.access import read_contained
+
+LOCK_NAME = DAILY_LOG_LOCK_NAME
+LOCK_TIMEOUT_S = 30.0
+MAX_ENTRY_CHARS = 20_000
+ENTRY_HEADING_PREFIX = "## "
+
+
+class DailyLogError(ValueError):
+    """Raised for a daily-log append that cannot be done as asked; nothing is written."""
+
+
+def _now_ms(now_ms: float | None) -> float:
+    return resolve_now_ms(now_ms)
+
+
+def local_date(now_ms: float | None = None) -> _dt.date:
+    """The local calendar date at `now_ms` (the date a daily log is named after)."""
+    return dates.local_date(_now_ms(now_ms))
+
+
+def daily_log_file(memory_dir: str | os.PathLike[str], *, now_ms: float | None = None) -> Path:
+    """Path of the daily log for the local date at `now_ms` (it may not exist yet)."""
+    return Path(daily_log_path(Path(memory_dir), local_date(now_ms)))
+
+
+def _check_memory_dir(memory_dir: str | os.PathLike[str]) -> Path:
+    root = Path(memory_dir)
+    if not root.exists():
+        raise DailyLogError(
+            f"memory dir {str(root)!r} does not exist; create it first "
+            "(memdir_nb.ensure_memory_dir_exists) or pass the right directory"
+        )
+    if not root.is_dir():
+        raise DailyLogError(
+            f"memory dir {str(root)!r} is not a directory; pass the memory directory itself"
+        )
+    return root
+
+
+def _clean_text(text: object) -> str:
+    if not isinstance(text, str):
+        raise DailyLogError(
+            f"daily log text must be a str, got {type(text).__name__}; pass the note as text"
+        )
+    if "\x00" in text:
+        raise DailyLogError("daily log text contains a NUL byte; remove it and try again")
+    cleaned = text.replace("\r\n", "\n").replace("\r", "\n").strip("\n")
+    if not cleaned.strip():
+        raise DailyLogError("daily log text is empty; write at least one non-blank line")
+    if len(cleaned) > MAX_ENTRY_CHARS:
+        raise DailyLogError(
+            f"daily log entry is {len(cleaned)} characters, over the {MAX_ENTRY_CHARS} limit; "
+            "log a short note and keep long material in a topic file"
+        )
+    # A line starting with the heading prefix would read as a new entry; indent it instead.
+    lines = [
+        (" " + ln) if ln.startswith(ENTRY_HEADING_PREFIX) else ln for ln in cleaned.split("\n")
+    ]
+    return "\n".join(line.rstrip() for line in lines)
+
+
+def format_entry(text: str, *, now_ms: float | None = None) -> str:
+    """One log entry: a `## HH:MM:SS` heading (local time), the text, and a blank line."""
+    stamp = _dt.datetime.fromtimestamp(_now_ms(now_ms) / 1000).strftime("%H:%M:%S")
+    return f"{ENTRY_HEADING_PREFIX}{stamp}\n\n{_clean_text(text)}\n\n"
+
+
+def append_daily_log(
+    memory_dir: str | os.PathLike[str], text: str, *, now_ms: float | None = None
+) -> Path:
+    """Append one entry to today's log under `memory_dir/logs/` and return the log's path."""
+    root = _check_memory_dir(memory_dir)
+    day = local_date(now_ms)
+    entry = format_entry(text, now_ms=now_ms)
+    log_path = Path(daily_log_path(root, day))
+    # The store's write-time checks: containment, realpath, then a walk that never follows a
+    # symlink, so a logs/ folder swapped for a link (before or during the append) is refused.
+    target = transaction.resolve_target(root, log_path)
+    root_fd = os.open(os.path.realpath(root), os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+    try:
+        logs_fd = fsutil.open_dir_nofollow(root_fd, target.parts[:1], create=True)
+        try:
+            lock_fd = transaction.lock_at(logs_fd, LOCK_NAME, LOCK_TIMEOUT_S)
+        finally:
+            os.close(logs_fd)
+        try:
+            day_fd = fsutil.open_dir_nofollow(root_fd, target.parts[:-1], create=True)
+            try:
+                _append_at(day_fd, target.parts[-1], entry, day)
+            finally:
+                os.close(day_fd)
+        finally:
+            os.close(lock_fd)  # closing the descriptor releases the flock
+    finally:
+        os.close(root_fd)
+    return log_path
+
+
+def _append_at(dir_fd: int, name: str, entry: str, day: _dt.date) -> None:
+    """Append one entry to a regular file in the folder (created if absent, never a symlink)."""
+    fd = os.open(
+        name,
+        os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC,
+        0o644,
+        dir_fd=dir_fd,
+    )
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise DailyLogError(f"{name} is not a regular file; move it aside and retry")
+        if os.fstat(fd).st_size == 0:
+            entry = f"# Daily log {day.isoformat()}\n\n" + entry
+        data = memoryview(entry.encode("utf-8"))
+        while data:
+            data = data[os.write(fd, data) :]
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def read_daily_log_entries(log_path: str | os.PathLike[str]) -> list[tuple[str, str]]:
+    """Parse a daily log into (HH:MM:SS, text) pairs, in file order.
+
+    Read through the contained reader (a regular file, at most DAILY_LOG_READ_MAX_BYTES);
+    ReadRefused (an OSError) says why a log was not read.
+    """
+
+    entries: list[tuple[str, str]] = []
+    stamp: str | None = None
+    body: list[str] = []
+    folder = os.path.dirname(os.path.abspath(log_path))
+    text = read_contained(folder, log_path, DAILY_LOG_READ_MAX_BYTES).text
+    for line in text.split("\n"):
+        if line.startswith(ENTRY_HEADING_PREFIX):
+            if stamp is not None:
+                entries.append((stamp, "\n".join(body).strip("\n")))
+            stamp, body = line[len(ENTRY_HEADING_PREFIX) :].strip(), []
+        elif stamp is not None:
+            body.append(line)
+    if stamp is not None:
+        entries.append((stamp, "\n".join(body).strip("\n")))
+    return entries
+
+
+def daily_log_path(memory_dir: str | os.PathLike[str], date: _dt.date) -> Path:
+    """The KAIROS daily log file for ``date``: memory_dir/logs/YYYY/MM/YYYY-MM-DD.md."""
+    if not isinstance(date, _dt.date):
+        raise TypeError(f"date must be a datetime.date, got {type(date).__name__}")
+    yyyy, mm, dd = f"{date.year:04d}", f"{date.month:02d}", f"{date.day:02d}"
+    return Path(memory_dir) / LOGS_DIRNAME / yyyy / mm / f"{yyyy}-{mm}-{dd}.md"

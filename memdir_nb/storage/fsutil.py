@@ -1,0 +1,202 @@
+"""Crash-safe file writes shared by every module that changes a memory dir."""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import os
+import stat
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+
+
+def fsync_dir(path: Path) -> None:
+    """Flush a folder's entries to disk, so a rename inside it survives a crash."""
+    try:
+        fd = os.open(path, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass  # some filesystems refuse fsync on a directory; the rename itself is still atomic
+    finally:
+        os.close(fd)
+
+
+# --- writes relative to directory descriptors, never through a symlink ---------------------
+
+_DIR_FLAGS = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
+COPY_CHUNK_BYTES = 64 * 1024
+
+
+class SymlinkSwapError(OSError):
+    """A folder on the way to a write is (now) a symlink or not a folder: the write is refused."""
+
+
+def open_dir_nofollow(root_fd: int, parts: list[str] | tuple[str, ...], *, create: bool) -> int:
+    """Open root/parts... one component at a time, never following a symlink; returns a new fd.
+
+    Missing folders are created when `create` is true. A component that is a symlink (or was
+    swapped for one after the caller's checks) raises SymlinkSwapError, so no write can land
+    outside the folder tree that `root_fd` names.
+    """
+    fd = os.dup(root_fd)
+    try:
+        for part in parts:
+            if part in ("", ".", "..") or "/" in part:
+                raise SymlinkSwapError(errno.EINVAL, f"refusing path component {part!r}")
+            try:
+                nxt = os.open(part, _DIR_FLAGS, dir_fd=fd)
+            except FileNotFoundError:
+                if not create:
+                    raise
+                with contextlib.suppress(FileExistsError):
+                    os.mkdir(part, 0o755, dir_fd=fd)
+                nxt = _open_child_dir(part, fd)
+            except (NotADirectoryError, OSError) as exc:
+                if exc.errno in (errno.ELOOP, errno.ENOTDIR):
+                    raise _swap_error(part, exc) from exc
+                raise
+            os.close(fd)
+            fd = nxt
+    except BaseException:
+        os.close(fd)
+        raise
+    return fd
+
+
+def _open_child_dir(part: str, fd: int) -> int:
+    try:
+        return os.open(part, _DIR_FLAGS, dir_fd=fd)
+    except OSError as exc:
+        if exc.errno in (errno.ELOOP, errno.ENOTDIR):
+            raise _swap_error(part, exc) from exc
+        raise
+
+
+def _swap_error(part: str, exc: OSError) -> SymlinkSwapError:
+    return SymlinkSwapError(
+        exc.errno or errno.ELOOP,
+        f"folder {part!r} on the way to the write is a symlink or not a folder (it may have "
+        "been swapped after the path was checked); nothing was written through it. Remove the "
+        "symlink and retry",
+    )
+
+
+def exists_at(dir_fd: int, name: str) -> bool:
+    """True when `name` exists in the folder (a symlink counts, it is not followed)."""
+    try:
+        os.stat(name, dir_fd=dir_fd, follow_symlinks=False)
+    except FileNotFoundError:
+        return False
+    return True
+
+
+def write_new_at(
+    dir_fd: int, name: str, chunks: Iterable[bytes], *, mode: int | None = None
+) -> None:
+    """Create `name` fresh in the folder (O_CREAT|O_EXCL|O_NOFOLLOW), fill it and fsync it."""
+    fd = os.open(
+        name,
+        os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC,
+        0o644,
+        dir_fd=dir_fd,
+    )
+    try:
+        if mode is not None:
+            os.fchmod(fd, mode)  # an overwrite keeps the file's permissions
+        for chunk in chunks:
+            view = memoryview(chunk)
+            while view:
+                view = view[os.write(fd, view) :]
+        os.fsync(fd)
+    except BaseException:
+        os.close(fd)
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(name, dir_fd=dir_fd)
+        raise
+    os.close(fd)
+
+
+def existing_mode_at(dir_fd: int, name: str) -> int | None:
+    """Permission bits of a regular file `name`, None when absent or not a regular file."""
+    try:
+        st = os.stat(name, dir_fd=dir_fd, follow_symlinks=False)
+    except FileNotFoundError:
+        return None
+    return stat.S_IMODE(st.st_mode) if stat.S_ISREG(st.st_mode) else None
+
+
+def open_regular_at(dir_fd: int, name: str) -> int:
+    """Open `name` for reading without following a symlink or blocking on a FIFO; regular files only."""
+    fd = os.open(name, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC, dir_fd=dir_fd)
+    mode = os.fstat(fd).st_mode
+    if not stat.S_ISREG(mode):
+        os.close(fd)
+        if stat.S_ISDIR(mode):
+            raise IsADirectoryError(errno.EISDIR, f"{name!r} is a folder, not a file")
+        raise OSError(
+            errno.EINVAL, f"{name!r} is not a regular file (a FIFO, device or socket); refusing it"
+        )
+    return fd
+
+
+def read_at(dir_fd: int, name: str, max_bytes: int) -> bytes:
+    """Read a regular file at most `max_bytes` long; a longer one raises instead of being cut."""
+    fd = open_regular_at(dir_fd, name)
+    try:
+        size = os.fstat(fd).st_size
+        if size > max_bytes:
+            raise OSError(
+                errno.EFBIG, f"{name!r} is {size} bytes, over the {max_bytes}-byte limit for it"
+            )
+        parts: list[bytes] = []
+        total = 0
+        while total <= max_bytes:
+            chunk = os.read(fd, min(COPY_CHUNK_BYTES, max_bytes + 1 - total))
+            if not chunk:
+                break
+            parts.append(chunk)
+            total += len(chunk)
+        if total > max_bytes:
+            raise OSError(errno.EFBIG, f"{name!r} grew past the {max_bytes}-byte limit")
+        return b"".join(parts)
+    finally:
+        os.close(fd)
+
+
+def iter_chunks_at(dir_fd: int, name: str) -> Iterator[bytes]:
+    """Yield a regular file's bytes in fixed-size chunks (memory does not grow with the file)."""
+    fd = open_regular_at(dir_fd, name)
+    try:
+        while chunk := os.read(fd, COPY_CHUNK_BYTES):
+            yield chunk
+    finally:
+        os.close(fd)
+
+
+def fsync_fd(fd: int) -> None:
+    """fsync a folder descriptor, ignoring filesystems that refuse it."""
+    with contextlib.suppress(OSError):
+        os.fsync(fd)
+
+
+def replace_file(path: Path, data: bytes, *, tmp_name: str, mode: int = 0o644) -> None:
+    """Write data to a fresh file `tmp_name` beside path, then rename it over path.
+
+    A leftover temp file (or a symlink planted at its name) is removed first and the temp file is
+    created with O_EXCL|O_NOFOLLOW, so nothing is ever written through a link; the rename
+    replaces a symlink at path itself, never its target.
+    """
+    tmp = path.with_name(tmp_name)
+    with contextlib.suppress(FileNotFoundError):
+        tmp.unlink()
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, mode)
+    try:
+        view = memoryview(data)
+        while view:
+            view = view[os.write(fd, view) :]
+    finally:
+        os.close(fd)
+    os.replace(tmp, path)

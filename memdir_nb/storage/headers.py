@@ -1,0 +1,174 @@
+"""Bounded reads of a memory file's head and whole text, parsed by formats.frontmatter."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+
+from memdir_nb.formats.frontmatter import (
+    Frontmatter,
+    normalise_newlines,
+    parse_frontmatter,
+    with_problem,
+)
+from memdir_nb.formats.frontmatter_render import (
+    render_memory_file as render_memory_file,  # re-exported
+)
+from memdir_nb.formats.frontmatter_render import (
+    render_updated_memory_file as render_updated_memory_file,
+)
+from memdir_nb.spec.constants import (
+    FRONTMATTER_MAX_BYTES,
+    FRONTMATTER_MAX_LINES,
+    HEADER_READ_MAX_BYTES,
+    MEMORY_FILE_READ_MAX_BYTES,
+)
+from memdir_nb.spec.text import one_line as one_line  # re-exported
+from memdir_nb.storage.access import ContainedReader, read_contained
+
+
+@dataclass(frozen=True)
+class HeadRead:
+    """The result of one bounded read of a file's head."""
+
+    text: str
+    stat: os.stat_result
+    bytes_read: int
+    invalid_utf8: bool
+    hit_byte_limit: bool
+
+
+def read_head_info(
+    path: str | os.PathLike[str],
+    *,
+    max_lines: int = FRONTMATTER_MAX_LINES,
+    max_bytes: int = FRONTMATTER_MAX_BYTES,
+    nofollow: bool = False,
+) -> HeadRead:
+    """Read at most max_bytes of a file once, and return its first max_lines lines decoded.
+
+    With nofollow=True the open fails (ELOOP) if the last path component is a symlink.
+    """
+    if max_lines < 1 or max_bytes < 1:
+        raise ValueError("max_lines and max_bytes must be at least 1")
+    text, st, n_read, invalid = _read_bounded(path, max_lines, max_bytes, nofollow)
+    return HeadRead(
+        text=text,
+        stat=st,
+        bytes_read=n_read,
+        invalid_utf8=invalid,
+        hit_byte_limit=n_read >= max_bytes,
+    )
+
+
+def _read_bounded(
+    path: str | os.PathLike[str],
+    max_lines: int,
+    max_bytes: int,
+    nofollow: bool,
+    root: str | os.PathLike[str] | None = None,
+    real_root: str | None = None,
+    reader: ContainedReader | None = None,
+) -> tuple[str, os.stat_result, int, bool]:
+    """One contained, bounded read: (first lines, fstat, bytes read, invalid UTF-8 seen).
+
+    root is the memory dir the file must stay inside (default: the file's own folder); a
+    reader, when given, is used instead (its dir is the root).
+    """
+    if reader is None:
+        if root is None:
+            root = os.path.dirname(os.path.abspath(path))
+        reader = ContainedReader(root, real_root=real_root)
+    res = reader.read(path, max_bytes, follow_symlinks=not nofollow)
+    return (
+        _keep_lines(normalise_newlines(res.text), max_lines),
+        res.stat,
+        res.bytes_read,
+        not res.valid_utf8,
+    )
+
+
+def read_head(
+    path: str | os.PathLike[str],
+    *,
+    max_lines: int = FRONTMATTER_MAX_LINES,
+    max_bytes: int = FRONTMATTER_MAX_BYTES,
+) -> tuple[str, os.stat_result]:
+    """The first max_lines lines of a file (bounded read) and its fstat result."""
+    head = read_head_info(path, max_lines=max_lines, max_bytes=max_bytes)
+    return head.text, head.stat
+
+
+def _keep_lines(text: str, max_lines: int) -> str:
+    """The first max_lines lines of text (line ends kept)."""
+    if text.count("\n") < max_lines:
+        return text
+    end = -1
+    for _ in range(max_lines):
+        end = text.find("\n", end + 1)
+        if end < 0:
+            return text
+    return text[: end + 1]
+
+
+def read_frontmatter(path: str | os.PathLike[str]) -> Frontmatter:
+    """Parse the header of the memory file at path (bounded read; OSError propagates)."""
+    return read_header(path)[0]
+
+
+def read_header(
+    path: str | os.PathLike[str],
+    *,
+    nofollow: bool = False,
+    root: str | os.PathLike[str] | None = None,
+    real_root: str | None = None,
+    reader: ContainedReader | None = None,
+) -> tuple[Frontmatter, os.stat_result]:
+    """The parsed header and fstat result of a file, from one contained, bounded read.
+
+    root is the memory dir (default: the file's folder); ReadRefused (an OSError) says why a
+    file was not read: not a regular file, outside root, a symlink with nofollow=True.
+    """
+    text, st, n_read, invalid = _read_bounded(
+        path, FRONTMATTER_MAX_LINES, HEADER_READ_MAX_BYTES, nofollow, root, real_root, reader
+    )
+    fm, _ = parse_frontmatter(text)
+    if invalid:
+        fm = with_problem(fm, "file is not valid UTF-8; invalid bytes were replaced")
+    if n_read >= FRONTMATTER_MAX_BYTES and fm.malformed:
+        fm = with_problem(
+            fm, f"only the first {FRONTMATTER_MAX_BYTES} bytes of the file are read for the header"
+        )
+    return fm, st
+
+
+class MemoryFileTooLargeError(ValueError):
+    """A memory file is larger than the read cap, so it cannot be rewritten without losing its end."""
+
+
+def parse_memory_file(
+    path: str | os.PathLike[str],
+    *,
+    root: str | os.PathLike[str] | None = None,
+    cap: int = MEMORY_FILE_READ_MAX_BYTES,
+    whole: bool = False,
+) -> tuple[Frontmatter, str]:
+    """Read a memory file (contained in root, default its folder; at most cap bytes) and split it.
+
+    whole=True (for an edit that writes the file back) raises MemoryFileTooLargeError instead of
+    returning a cut body.
+    """
+    if root is None:
+        root = os.path.dirname(os.path.abspath(path))
+    res = read_contained(root, path, cap)
+    if whole and res.truncated:
+        raise MemoryFileTooLargeError(
+            f"{res.cut_note()}; it cannot be rewritten without losing its end. "
+            "Shorten it by hand (or split it into several memories) first"
+        )
+    fm, body = parse_frontmatter(res.text)
+    if not res.valid_utf8:
+        fm = with_problem(fm, "file is not valid UTF-8; invalid bytes were replaced")
+    if res.truncated:
+        fm = with_problem(fm, res.cut_note())
+    return fm, body

@@ -1,0 +1,146 @@
+"""MEMORY.md on disk: where it is, contained and capped reads, and rebuilding it through the store."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Literal
+
+from memdir_nb.formats.index import render_index
+from memdir_nb.spec.constants import (
+    ENTRYPOINT_NAME,
+    INDEX_READ_MAX_BYTES,
+    LOGS_DIRNAME,
+    TEAM_DIRNAME,
+)
+from memdir_nb.storage.access import MissingFile, ReadRefused, read_contained
+from memdir_nb.storage.scan import scan_memory_dir
+
+
+def entrypoint_path(scope_dir: str | os.PathLike[str]) -> Path:
+    """Where a scope's index lives: scope_dir / MEMORY.md."""
+    return Path(scope_dir) / ENTRYPOINT_NAME
+
+
+@dataclass(frozen=True)
+class EntrypointRead:
+    """A scope's MEMORY.md as the contained reader found it; text is '' when it counts as missing."""
+
+    path: str
+    text: str
+    exists: bool  # a regular file inside the memory dir was read
+    problem: str  # why an index that is there was not used ('' when read, or simply absent)
+    truncated: bool  # the file is larger than the read cap; text holds its start
+    total_size: int
+    valid_utf8: bool = True  # False: invalid bytes were replaced in text
+
+    def note(self) -> str:
+        """What a view should say about this index beyond its content ('' when nothing)."""
+        if self.problem:
+            return f"{self.problem}; treated as missing"
+        if self.truncated:
+            return (
+                f"{ENTRYPOINT_NAME} is {self.total_size} bytes; only the first "
+                f"{INDEX_READ_MAX_BYTES} bytes were read"
+            )
+        return ""
+
+
+def read_entrypoint_checked(scope_dir: str | os.PathLike[str]) -> EntrypointRead:
+    """A scope's MEMORY.md as doctor, lint and the CLI report it (the contained reader's view)."""
+    return load_entrypoint(scope_dir)
+
+
+class IndexTooLargeError(ValueError):
+    """MEMORY.md is larger than the read cap, so it cannot be edited without losing lines."""
+
+
+def default_containment_root(scope_dir: str | os.PathLike[str]) -> str:
+    """The memory dir a scope's files must stay inside: the parent of a team/ folder, else itself."""
+    folder = os.path.abspath(os.fspath(scope_dir))
+    return os.path.dirname(folder) if os.path.basename(folder) == TEAM_DIRNAME else folder
+
+
+def load_entrypoint(
+    scope_dir: str | os.PathLike[str],
+    *,
+    memory_dir: str | os.PathLike[str] | None = None,
+    cap: int = INDEX_READ_MAX_BYTES,
+) -> EntrypointRead:
+    """Read a scope's MEMORY.md through the contained reader, with the reason when it is refused.
+
+    memory_dir is the dir the index must stay inside (default: scope_dir, or its parent when
+    scope_dir is a team/ folder). A FIFO, a device, or a symlink leaving the memory dir counts
+    as missing, and `problem` says why.
+    """
+    path = entrypoint_path(scope_dir)
+    root = memory_dir if memory_dir is not None else default_containment_root(scope_dir)
+    try:
+        res = read_contained(root, path, cap)
+    except MissingFile as exc:
+        problem = "" if exc.detail == "does not exist" else str(exc)
+        return EntrypointRead(str(path), "", False, problem, False, 0)
+    except ReadRefused as exc:
+        return EntrypointRead(str(path), "", False, str(exc), False, 0)
+    return EntrypointRead(
+        str(path), res.text, True, "", res.truncated, res.total_size, res.valid_utf8
+    )
+
+
+def read_entrypoint(
+    scope_dir: str | os.PathLike[str], *, memory_dir: str | os.PathLike[str] | None = None
+) -> str:
+    """The text of a scope's MEMORY.md (contained, bounded), or '' when there is none or it is refused."""
+    return load_entrypoint(scope_dir, memory_dir=memory_dir).text
+
+
+def read_entrypoint_whole(
+    scope_dir: str | os.PathLike[str], *, memory_dir: str | os.PathLike[str] | None = None
+) -> str:
+    """MEMORY.md's full text for an edit; raises IndexTooLargeError rather than drop lines past the cap."""
+    loaded = load_entrypoint(scope_dir, memory_dir=memory_dir)
+    if loaded.truncated:
+        raise IndexTooLargeError(
+            f"{loaded.path} is {loaded.total_size} bytes, over the {INDEX_READ_MAX_BYTES}-byte "
+            "read cap, so it cannot be edited without losing lines; shorten it by hand or "
+            "rebuild it from the topic files with rebuild_index"
+        )
+    return loaded.text
+
+
+def index_scope(folder: Path, scope: str | None) -> Literal["private", "team"]:
+    """The scope a folder's index belongs to: as given, else team for a folder named team/."""
+    if scope is None:
+        scope = "team" if folder.name == TEAM_DIRNAME else "private"
+    if scope not in ("private", "team"):
+        raise ValueError(f"scope must be 'private' or 'team', got {scope!r}")
+    return "team" if scope == "team" else "private"
+
+
+def rebuilt_index_text(
+    scope_dir: str | os.PathLike[str], *, scope: Literal["private", "team"] | None = None
+) -> str:
+    """A scope's MEMORY.md rendered from its topic files' frontmatter (nothing is written).
+
+    Private scope (the memory dir) indexes its memory files except those under team/,
+    logs/ and dot-folders; team scope (memory_dir/team) indexes every memory file under it.
+    scope=None infers team when the folder is named 'team'. Targets are relative to scope_dir.
+    """
+    folder = Path(scope_dir)
+    if not folder.is_dir():
+        raise ValueError(
+            f"cannot rebuild the index: {folder} is not a folder; "
+            "pass an existing memory dir (or its team/ folder)"
+        )
+    resolved = index_scope(folder, scope)
+    if resolved == "team" and folder.name == TEAM_DIRNAME:  # its files must stay in the memory dir
+        outer = os.path.realpath(folder.parent).rstrip(os.sep) + os.sep
+        if not os.path.realpath(folder).startswith(outer):
+            raise ValueError(
+                f"cannot rebuild the index: {folder} is a link leading outside the memory dir "
+                f"{folder.parent}; remove the link (team/ must be a real folder inside it)"
+            )
+    excluded = (LOGS_DIRNAME, TEAM_DIRNAME) if resolved == "private" else ()
+    report = scan_memory_dir(folder, limit=None, exclude_top_level=excluded)
+    return render_index(report.headers)

@@ -1,0 +1,206 @@
+"""The store's crash journal and lock: what a transaction writes before it changes a file, and
+how the next transaction repairs a step that a crash (kill -9, power cut) interrupted.
+
+Records are JSON lines, each fsynced before the change it describes:
+`{"op": "write", "path", "backup", "tmp"}` (backup: a hard link to the version replaced, None
+when the file is new) and `{"op": "move", "src", "dst"}`; `{"op": "commit"}` marks the step
+done. Unfinished steps are undone newest first; committed ones only lose their backups. Every
+path is reopened from the memory dir's descriptor without following symlinks.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import fcntl
+import json
+import os
+import stat
+import time
+from typing import Any
+
+from memdir_nb.spec import constants
+from memdir_nb.storage import containment as team_paths
+from memdir_nb.storage import fsutil
+
+_LOCK_POLL_S = 0.02
+
+
+def lock_at(dir_fd: int, name: str, timeout_s: float) -> int:
+    """Open a lock file in a folder without following a symlink and take its flock; returns the fd."""
+    try:
+        fd = os.open(
+            name, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, 0o644, dir_fd=dir_fd
+        )
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            raise team_paths.PathTraversalError(
+                "symlink-escape",
+                f"the lock file {name} is a symlink; remove it (it is recreated) and retry",
+            ) from exc
+        raise
+    deadline = time.monotonic() + timeout_s
+    while True:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            return fd
+        except BlockingIOError:
+            if time.monotonic() >= deadline:
+                os.close(fd)
+                raise TimeoutError(
+                    f"another process has held {name} for over {timeout_s:.0f}s; if no memdir "
+                    "process is running, delete that lock file and retry"
+                ) from None
+            time.sleep(_LOCK_POLL_S)
+
+
+def is_dir_at(dfd: int, name: str) -> bool:
+    try:
+        return stat.S_ISDIR(os.stat(name, dir_fd=dfd, follow_symlinks=False).st_mode)
+    except FileNotFoundError:
+        return False
+
+
+def _same_file(dfd: int, a: str, b: str) -> bool:
+    try:
+        sa = os.stat(a, dir_fd=dfd, follow_symlinks=False)
+        sb = os.stat(b, dir_fd=dfd, follow_symlinks=False)
+    except FileNotFoundError:
+        return False
+    return (sa.st_dev, sa.st_ino) == (sb.st_dev, sb.st_ino)
+
+
+def keep_old(dfd: int, name: str, backup: str) -> None:
+    """Keep the version about to be replaced under `backup` (hard link; bounded copy if links fail)."""
+    try:
+        os.link(name, backup, src_dir_fd=dfd, dst_dir_fd=dfd, follow_symlinks=False)
+    except OSError:
+        part = backup + ".part"
+        fsutil.write_new_at(dfd, part, fsutil.iter_chunks_at(dfd, name))
+        os.rename(part, backup, src_dir_fd=dfd, dst_dir_fd=dfd)
+    # the folder is fsynced once, after the rename that follows, which makes both entries durable
+
+
+def _parent_fd(root_fd: int, rel: str) -> tuple[int, str] | None:
+    parts = rel.split("/")
+    if any(p in ("", ".", "..") for p in parts):
+        raise team_paths.PathTraversalError(
+            "escapes-dir", f"journal names {rel!r}, which is not a path inside the memory dir"
+        )
+    try:
+        return fsutil.open_dir_nofollow(root_fd, parts[:-1], create=False), parts[-1]
+    except FileNotFoundError:
+        return None
+
+
+def _unlink_quiet(dfd: int, name: str | None) -> None:
+    if name:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(name, dir_fd=dfd)
+
+
+def _undo_one(root_fd: int, rec: dict[str, Any]) -> None:
+    if rec["op"] == "move":
+        src, dst = _parent_fd(root_fd, rec["src"]), _parent_fd(root_fd, rec["dst"])
+        try:
+            if src and dst and fsutil.exists_at(dst[0], dst[1]) and not fsutil.exists_at(*src):
+                os.rename(dst[1], src[1], src_dir_fd=dst[0], dst_dir_fd=src[0])
+                fsutil.fsync_fd(src[0])
+        finally:
+            for pair in (src, dst):
+                if pair:
+                    os.close(pair[0])
+        return
+    where = _parent_fd(root_fd, rec["path"])
+    if where is None:
+        return
+    dfd, name = where
+    try:
+        _unlink_quiet(dfd, rec.get("tmp"))
+        backup = rec.get("backup")
+        if backup and fsutil.exists_at(dfd, backup):
+            if _same_file(dfd, backup, name):  # killed before the rename: the old file is in place
+                os.unlink(backup, dir_fd=dfd)  # (rename between two links of one file does nothing)
+            else:
+                os.rename(backup, name, src_dir_fd=dfd, dst_dir_fd=dfd)
+        elif not backup:
+            _unlink_quiet(dfd, name)  # the step created it
+        fsutil.fsync_fd(dfd)
+    finally:
+        os.close(dfd)
+
+
+def undo_records(root_fd: int, records: list[dict[str, Any]]) -> list[str]:
+    """Undo records newest first; return what could not be undone."""
+    failed: list[str] = []
+    for rec in reversed(records):
+        try:
+            _undo_one(root_fd, rec)
+        except OSError as exc:  # keep undoing the rest; report what could not be restored
+            failed.append(
+                f"could not undo the {rec['op']} of {rec.get('path', rec.get('src'))}: {exc}"
+            )
+    return failed
+
+
+def finish_records(root_fd: int, records: list[dict[str, Any]]) -> None:
+    """After a commit: drop backups and stray temp files (idempotent)."""
+    for rec in records:
+        if rec["op"] != "write":
+            continue
+        where = _parent_fd(root_fd, rec["path"])
+        if where is None:
+            continue
+        dfd, _ = where
+        try:
+            _unlink_quiet(dfd, rec.get("backup"))
+            _unlink_quiet(dfd, rec.get("tmp"))
+        finally:
+            os.close(dfd)
+
+
+def _read_journal(root_fd: int) -> tuple[list[dict[str, Any]], bool] | None:
+    try:
+        raw = fsutil.read_at(
+            root_fd, constants.STORE_JOURNAL_NAME, constants.STORE_JOURNAL_MAX_BYTES
+        )
+    except FileNotFoundError:
+        return None
+    records: list[dict[str, Any]] = []
+    committed = False
+    for line in raw.decode("utf-8", "replace").splitlines():
+        try:
+            rec = json.loads(line)
+        except ValueError:
+            break  # a torn last line: its change never started (records are written first)
+        if rec.get("op") == "commit":
+            committed = True
+        elif rec.get("op") in ("write", "move"):
+            records.append(rec)
+    return records, committed
+
+
+def recover_journal(root_fd: int) -> list[str]:
+    """Repair after a crash: roll an unfinished step back, or finish a committed one; what was done."""
+    found = _read_journal(root_fd)
+    if found is None:
+        return []
+    records, committed = found
+    if committed:
+        finish_records(root_fd, records)
+        done = [f"finished a committed step ({len(records)} change(s)) interrupted before cleanup"]
+    else:
+        failed = undo_records(root_fd, records)
+        if failed:
+            raise OSError(
+                errno.EIO,
+                "an interrupted store step could not be rolled back: "
+                + "; ".join(failed)
+                + f". Fix the named paths, then call MemoryStore.recover() again "
+                f"({constants.STORE_JOURNAL_NAME} is kept until then)",
+            )
+        files = sorted({str(r.get("path") or r.get("dst")) for r in records})
+        done = [f"rolled back an interrupted step: {', '.join(files)}"]
+    os.unlink(constants.STORE_JOURNAL_NAME, dir_fd=root_fd)
+    fsutil.fsync_fd(root_fd)
+    return done

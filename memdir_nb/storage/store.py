@@ -1,0 +1,424 @@
+"""MemoryStore: saves, updates, forgets and moves memories, each as one store transaction.
+
+Every change (a topic file plus the MEMORY.md line that points at it, or a move between the
+private and team scopes with both indexes) is one `StoreTransaction` (memdir_nb.storage.transaction):
+the store lock at `<memory_dir>/.memdir.lock`, every target checked again when it is written,
+files replaced atomically through directory descriptors that never follow a symlink, the
+secret guard on every write into team/, and a journal that rolls the step back if it fails or
+the process is killed. `store.transaction()` hands the same door to other writers (dream,
+index rebuilds, the extractor's tools).
+"""
+
+from __future__ import annotations
+
+import builtins
+import datetime as _dt
+import logging
+import os
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from memdir_nb.clock import HasClock, resolve_now_ms
+from memdir_nb.formats import frontmatter, index
+from memdir_nb.formats.frontmatter_render import render_memory_file, render_updated_memory_file
+from memdir_nb.security import secret_scan
+from memdir_nb.spec import constants
+from memdir_nb.spec.constants import ENTRYPOINT_NAME
+from memdir_nb.spec.taxonomy import (
+    SCOPES,
+    USER_NEVER_TEAM,
+    MemoryType,
+    require_memory_type,
+    scope_violation,
+)
+from memdir_nb.storage import containment as team_paths
+from memdir_nb.storage import scan
+from memdir_nb.storage.access import holds_exactly
+from memdir_nb.storage.draft import DraftVerdict, validate_draft
+from memdir_nb.storage.index_files import rebuilt_index_text
+from memdir_nb.storage.store_checks import (
+    MemoryNotFoundError,
+    MemoryValidationError,
+    _require_body,
+    _require_scope,
+    _require_text,
+    _require_type,
+    check_plain_md_name,
+    default_filename,
+    raise_for_verdict,
+)
+from memdir_nb.storage.transaction import (
+    CrashHook,
+    StoreTransaction,
+    TransactionError,
+    open_transaction,
+)
+
+if TYPE_CHECKING:
+    from memdir_nb.formats.manifest import MemoryHeader
+
+log = logging.getLogger(__name__)
+
+LOCK_NAME = constants.STORE_LOCK_NAME
+TRASH_DIRNAME = constants.TRASH_DIRNAME
+TEAM_DIRNAME = constants.TEAM_DIRNAME
+LOCK_TIMEOUT_S = constants.STORE_LOCK_TIMEOUT_S
+
+# --- the store ----------------------------------------------------------------------------
+
+
+class MemoryStore:
+    """Saves, updates, forgets and moves memories in one memory dir (private + team/)."""
+
+    def __init__(
+        self,
+        memory_dir: str | os.PathLike[str],
+        *,
+        config: HasClock | None = None,
+        now_ms: float | None = None,
+        crash_hook: CrashHook | None = None,
+    ) -> None:
+        self.memory_dir = Path(os.path.abspath(os.fspath(memory_dir)))
+        # Tests pass a callable that is told each named point inside a step (and may kill the process there).
+        self.crash_hook = crash_hook
+        self._in_transaction = False
+        self.team_dir = self.memory_dir / TEAM_DIRNAME
+        self.trash_dir = self.memory_dir / TRASH_DIRNAME
+        self.lock_path = self.memory_dir / LOCK_NAME
+        self.config = config
+        self._fixed_now_ms = now_ms
+        self.warnings: list[str] = []
+
+    # -- helpers
+
+    def _now_ms(self) -> float:
+        return resolve_now_ms(self._fixed_now_ms, self.config)
+
+    def _scope_dir(self, scope: str) -> Path:
+        return self.team_dir if scope == "team" else self.memory_dir
+
+    def _validate_target(self, path: Path, scope: str) -> Path:
+        """Both containment passes (string, then realpath) for the scope; raises PathTraversalError."""
+        if scope == "team":
+            team_paths.validate_team_mem_write_path(str(path), str(self.team_dir) + os.sep)
+        # Team writes are checked against the memory dir as well: the team check takes the
+        # team dir's own realpath as its base, so a planted `team -> /elsewhere` link would
+        # otherwise pass.
+        checked = team_paths.validate_memory_write_path(str(path), str(self.memory_dir) + os.sep)
+        return Path(checked)
+
+    def _split(self, filename: object) -> tuple[str, str]:
+        """'x.md' -> ('private', 'x.md'); 'team/x.md' -> ('team', 'x.md')."""
+        if not isinstance(filename, str):
+            raise MemoryValidationError(
+                f"filename must be a string such as 'x.md' or 'team/x.md', got {type(filename).__name__}"
+            )
+        if filename.startswith(TEAM_DIRNAME + "/"):  # scope_of_path, but refusing other folders
+            return "team", check_plain_md_name(filename[len(TEAM_DIRNAME) + 1 :])
+        if "/" in filename:
+            raise MemoryValidationError(
+                f"filename {filename!r} must be 'name.md' (private) or 'team/name.md' (team), "
+                "relative to the memory dir, as store.list() shows them"
+            )
+        return "private", check_plain_md_name(filename)
+
+    def _rel(self, scope: str, plain: str) -> str:
+        return f"{TEAM_DIRNAME}/{plain}" if scope == "team" else plain
+
+    def _not_found(self, rel: str) -> MemoryNotFoundError:
+        return MemoryNotFoundError(
+            f"no memory file {rel!r} in {self.memory_dir}; call store.list() (or run "
+            f"`memdir-nb scan {self.memory_dir}`) to see the memories that exist"
+        )
+
+    @contextmanager
+    def transaction(self) -> Iterator[StoreTransaction]:
+        """The one door for writes: the store lock, write-time checks, the secret guard, rollback.
+
+        `with store.transaction() as tx: tx.write("team/x.md", text)`; a step that raises (or a
+        process killed inside it) is rolled back, by the journal if need be.
+        """
+        if self._in_transaction:
+            raise TransactionError(
+                "this store is already inside a transaction; do the work with the open `tx` "
+                "instead of calling store methods inside it (a second lock would wait forever)"
+            )
+        self._in_transaction = True
+        try:
+            with open_transaction(self.memory_dir, crash_hook=self.crash_hook) as tx:
+                for note in tx.recovered:
+                    self.warnings.append(note)
+                    log.warning(note)
+                yield tx
+        finally:
+            self._in_transaction = False
+
+    def recover(self) -> builtins.list[str]:
+        """Repair what a killed step left (roll it back, or finish it); returns what was done."""
+        with open_transaction(self.memory_dir, crash_hook=self.crash_hook) as tx:
+            return builtins.list(tx.recovered)
+
+    def _scan_fields(
+        self, name: str, description: str, body: str
+    ) -> list[secret_scan.SecretFinding]:
+        return secret_scan.scan_for_secrets(
+            {"name": name, "description": description, "body": body}
+        )
+
+    def _keep_warnings(self, rel: str, verdict: DraftVerdict) -> None:
+        """Record the verdict's warnings for a write that went ahead (store.warnings, the log)."""
+        for problem in verdict.warnings:
+            msg = f"{rel}: {problem.message}"
+            self.warnings.append(msg)
+            log.warning(msg)
+
+    def _write_index_line(
+        self, tx: StoreTransaction, scope: str, plain: str, title: str, hook: str
+    ) -> None:
+        entry_path = self._scope_dir(scope) / ENTRYPOINT_NAME
+        current = tx.read_text(entry_path) or ""
+        line = index.format_index_entry(title, plain, hook)
+        tx.write(entry_path, index.upsert_index_entry(current, line, plain))
+
+    def _remove_index_line(self, tx: StoreTransaction, scope: str, plain: str) -> None:
+        entry_path = self._scope_dir(scope) / index.ENTRYPOINT_NAME
+        current = tx.read_text(entry_path) or ""
+        if not current:
+            return
+        updated = index.remove_index_entry(current, plain)
+        if updated != current:
+            tx.write(entry_path, updated)
+
+    def _read(self, tx: StoreTransaction, path: Path) -> tuple[frontmatter.Frontmatter, str]:
+        text = tx.read_text(path)
+        if text is None:
+            raise FileNotFoundError(path)
+        return frontmatter.parse_frontmatter(text)
+
+    # -- public API
+
+    def save(
+        self,
+        name: str,
+        description: str,
+        type: MemoryType | str,
+        body: str,
+        *,
+        scope: str = "private",
+        filename: str | None = None,
+    ) -> Path:
+        """Write a topic file and its MEMORY.md line in one locked step; returns the file's path."""
+        verdict = validate_draft(name, description, type, body, scope=scope, now_ms=self._now_ms())
+        raise_for_verdict(verdict)
+        name, description = name.strip(), description.strip()
+        mtype = require_memory_type(type)
+        if filename is not None:
+            check_plain_md_name(filename)
+        base = filename or default_filename(name, mtype)
+        scope_dir = self._scope_dir(scope)
+        # checked before taking the lock too, so a refused path leaves no trace (not even the lock file)
+        self._validate_target(scope_dir / base, scope)
+        self._validate_target(scope_dir / ENTRYPOINT_NAME, scope)
+        text = render_memory_file(name, description, mtype, body)
+
+        with self.transaction() as tx:
+            plain = self._pick_filename(scope, base, text, explicit=filename is not None)
+            target = self._validate_target(scope_dir / plain, scope)
+            if not holds_exactly(self.memory_dir, target, text.encode("utf-8")):
+                tx.write(target, text)
+            self._write_index_line(tx, scope, plain, name, description)
+        self._keep_warnings(self._rel(scope, plain), verdict)
+        log.debug("saved %s", self._rel(scope, plain))
+        return scope_dir / plain
+
+    def _pick_filename(self, scope: str, base: str, text: str, *, explicit: bool) -> str:
+        """`base`, or `stem_2.md`, `stem_3.md`... when another memory already has that name."""
+        scope_dir = self._scope_dir(scope)
+        stem = base[: -len(".md")]
+        n = 1
+        while True:
+            plain = base if n == 1 else f"{stem}_{n}.md"
+            path = scope_dir / plain
+            if not os.path.lexists(path):
+                return plain
+            if not path.is_symlink() and holds_exactly(self.memory_dir, path, text.encode("utf-8")):
+                return plain  # the very same memory saved again: no duplicate
+            if explicit:
+                raise MemoryValidationError(
+                    f"{self._rel(scope, plain)} already holds another memory; call "
+                    f"store.update({self._rel(scope, plain)!r}, ...) to change it, or pick a new filename"
+                )
+            n += 1
+
+    def update(
+        self,
+        filename: str,
+        *,
+        name: str | None = None,
+        description: str | None = None,
+        type: MemoryType | str | None = None,
+        body: str | None = None,
+    ) -> Path:
+        """Re-render an existing memory (fields left as None keep their value) and its index line."""
+        scope, plain = self._split(filename)
+        rel = self._rel(scope, plain)
+        new_name = None if name is None else _require_text(name, "name", one_line=True)
+        new_desc = (
+            None
+            if description is None
+            else _require_text(description, "description", one_line=True)
+        )
+        new_type = None if type is None else _require_type(type)
+        new_body = None if body is None else _require_body(body)
+        scope_dir = self._scope_dir(scope)
+        self._validate_target(scope_dir / plain, scope)
+        if not os.path.lexists(scope_dir / plain):
+            raise self._not_found(rel)
+
+        with self.transaction() as tx:
+            target = self._validate_target(scope_dir / plain, scope)
+            if not target.is_file():
+                raise self._not_found(rel)
+            fm, old_body = self._read(tx, target)
+            final_name = new_name or (fm.name or "").strip()
+            final_desc = new_desc or (fm.description or "").strip()
+            if not final_name or not final_desc:
+                missing = "name" if not final_name else "description"
+                raise MemoryValidationError(
+                    f"{rel} has no {missing} in its frontmatter; pass {missing}=... to update()"
+                )
+            if new_type is None and fm.type is None:
+                raise MemoryValidationError(
+                    f"{rel} has no valid type in its frontmatter (found {fm.raw_type!r}); pass "
+                    "type=... (user, feedback, project or reference) to update()"
+                )
+            final_type = new_type or fm.type
+            assert final_type is not None
+            final_body = old_body if new_body is None else new_body
+            if scope_violation(final_type, scope):
+                raise MemoryValidationError(
+                    f"{rel} is in team memory, and {USER_NEVER_TEAM}; "
+                    "demote it first or keep its type"
+                )
+            verdict = validate_draft(
+                final_name, final_desc, final_type, final_body, scope=scope, now_ms=self._now_ms()
+            )
+            raise_for_verdict(verdict)
+            text = render_updated_memory_file(fm, final_name, final_desc, final_type, final_body)
+            tx.write(target, text)
+            self._write_index_line(tx, scope, plain, final_name, final_desc)
+        self._keep_warnings(rel, verdict)
+        return scope_dir / plain
+
+    def forget(self, filename: str) -> Path:
+        """Drop the index line and move the file into .trash/ (never unlinked); returns the trash path."""
+        scope, plain = self._split(filename)
+        rel = self._rel(scope, plain)
+        source = self._scope_dir(scope) / plain
+        if not os.path.lexists(source):
+            raise self._not_found(rel)
+        self._validate_target(source, scope)
+        self._validate_target(self.trash_dir / "x", "private")
+
+        with self.transaction() as tx:
+            if not os.path.lexists(source):
+                raise self._not_found(rel)
+            self._validate_target(source, scope)
+            trash_path = self._validate_target(self._trash_path(rel), "private")
+            tx.move(source, trash_path)
+            self._remove_index_line(tx, scope, plain)
+        return trash_path
+
+    def _trash_path(self, rel: str) -> Path:
+        stamp = _dt.datetime.fromtimestamp(self._now_ms() / 1000, tz=_dt.UTC)
+        prefix = stamp.strftime("%Y%m%dT%H%M%S") + f"{stamp.microsecond // 1000:03d}Z"
+        flat = rel.replace("/", "__")
+        candidate = self.trash_dir / f"{prefix}-{flat}"
+        n = 2
+        while os.path.lexists(candidate):
+            candidate = self.trash_dir / f"{prefix}-{n}-{flat}"
+            n += 1
+        return candidate
+
+    def list(self, scope: str | None = None) -> builtins.list[MemoryHeader]:
+        """Memories newest first (all of them, not capped at 200), optionally one scope only."""
+        if scope is not None:
+            _require_scope(scope)
+        headers = scan.scan_memory_dir(self.memory_dir, limit=None).headers
+        if scope is None:
+            return headers
+        return [h for h in headers if h.scope == scope]
+
+    def promote(self, filename: str) -> Path:
+        """Move a private memory into team/, updating both indexes in one locked step."""
+        return self._move_scope(filename, "private", "team")
+
+    def demote(self, filename: str) -> Path:
+        """Move a team memory back to private, updating both indexes in one locked step."""
+        return self._move_scope(filename, "team", "private")
+
+    def _move_scope(self, filename: str, src_scope: str, dst_scope: str) -> Path:
+        scope, plain = self._split(filename)
+        rel = self._rel(scope, plain)
+        verb = "promote" if dst_scope == "team" else "demote"
+        if scope != src_scope:
+            raise MemoryValidationError(
+                f"{rel} is already in {scope} memory; {verb}() takes a {src_scope} memory "
+                f"({'name.md' if src_scope == 'private' else 'team/name.md'})"
+            )
+        source = self._scope_dir(src_scope) / plain
+        if not os.path.lexists(source):
+            raise self._not_found(rel)
+        self._validate_target(source, src_scope)
+        self._validate_target(self._scope_dir(dst_scope) / plain, dst_scope)
+
+        with self.transaction() as tx:
+            source = self._validate_target(source, src_scope)
+            if not source.is_file():
+                raise self._not_found(rel)
+            fm, body = self._read(tx, source)
+            if dst_scope == "team":
+                if scope_violation(fm.type, dst_scope):
+                    raise MemoryValidationError(
+                        f"{rel}: {USER_NEVER_TEAM}; it cannot be promoted to team"
+                    )
+                if fm.type is None:
+                    raise MemoryValidationError(
+                        f"{rel} has no valid type (found {fm.raw_type!r}); set one with "
+                        "store.update(..., type=...) before promoting it"
+                    )
+                findings = self._scan_fields(fm.name or "", fm.description or "", body)
+                if findings:
+                    raise secret_scan.SecretInTeamMemoryError(findings)
+            if not fm.name or not fm.description:
+                raise MemoryValidationError(
+                    f"{rel} lacks a name or description in its frontmatter; fix it with "
+                    f"store.update({rel!r}, name=..., description=...) first"
+                )
+            dst_dir = self._scope_dir(dst_scope)
+            target = self._validate_target(dst_dir / plain, dst_scope)
+            if os.path.lexists(target):
+                raise MemoryValidationError(
+                    f"{self._rel(dst_scope, plain)} already exists; rename or forget one of the "
+                    f"two before you {verb} {rel}"
+                )
+            tx.move(source, target)  # into team: the raw file is scanned for secrets
+            self._remove_index_line(tx, src_scope, plain)
+            self._write_index_line(tx, dst_scope, plain, fm.name.strip(), fm.description.strip())
+        return dst_dir / plain
+
+    def rebuild_indexes(self) -> dict[str, Path]:
+        """Regenerate both MEMORY.md files from the topic files' frontmatter, under the lock."""
+        written: dict[str, Path] = {}
+        with self.transaction() as tx:
+            for scope in SCOPES:
+                scope_dir = self._scope_dir(scope)
+                if not scope_dir.is_dir():
+                    continue
+                entry = self._validate_target(scope_dir / ENTRYPOINT_NAME, scope)
+                text = rebuilt_index_text(scope_dir, scope=scope)
+                tx.write(entry, text)
+                written[scope] = entry
+        return written

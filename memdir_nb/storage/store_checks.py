@@ -1,0 +1,123 @@
+"""The store's input checks: names, types, bodies and scopes, each refused with the fix.
+
+The rules themselves live in memdir_nb.storage.draft (validate_draft); these raise their verdicts.
+Split out of store.py (which re-exports every name here) so the writer stays small.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import unicodedata
+
+from memdir_nb.security import secret_scan
+from memdir_nb.spec.constants import ENTRYPOINT_NAME
+from memdir_nb.spec.taxonomy import MemoryType, require_memory_type
+from memdir_nb.storage import containment as team_paths
+from memdir_nb.storage.draft import (
+    DraftVerdict,
+    body_problem,
+    scope_problem,
+    text_problem,
+    type_problem,
+)
+
+MAX_SLUG_CHARS = 60
+
+
+class MemoryValidationError(ValueError):
+    """Bad input to the store; the message names the problem and the fix. Nothing was written."""
+
+
+class MemoryNotFoundError(MemoryValidationError):
+    """The memory file named does not exist."""
+
+
+def _require_text(value: object, what: str, *, one_line: bool) -> str:
+    """A non-blank string (stripped); one_line refuses line breaks that would break the index."""
+    problem = text_problem(value, what, one_line=one_line)
+    if problem:
+        raise MemoryValidationError(problem)
+    return str(value).strip()
+
+
+def _require_type(raw: object) -> MemoryType:
+    problem = type_problem(raw)
+    if problem:
+        raise MemoryValidationError(problem)
+    return require_memory_type(raw)
+
+
+def _require_body(body: object) -> str:
+    problem = body_problem(body)
+    if problem:
+        raise MemoryValidationError(problem)
+    return str(body)
+
+
+def _require_scope(scope: object) -> str:
+    problem = scope_problem(scope)
+    if problem:
+        raise MemoryValidationError(problem)
+    return str(scope)
+
+
+def raise_for_verdict(verdict: DraftVerdict) -> None:
+    """Raise the verdict's errors: MemoryValidationError, or SecretInTeamMemoryError for secrets alone."""
+    others = [p.message for p in verdict.errors if p.code != "secret-in-team"]
+    if others:
+        raise MemoryValidationError("; ".join(others))
+    if verdict.errors:
+        raise secret_scan.SecretInTeamMemoryError(verdict.secret_findings)
+
+
+def check_plain_md_name(filename: object) -> str:
+    """A bare `*.md` file name: no folders, no `..`, no leading dot, not MEMORY.md, no NUL/backslash."""
+    fix = "pass a plain file name such as 'feedback_testing.md' (the scope picks the folder)"
+    if not isinstance(filename, str) or not filename:
+        raise MemoryValidationError(f"filename must be a non-empty string; {fix}")
+    if "\0" in filename:
+        raise MemoryValidationError(f"filename {filename!r} contains a NUL byte; {fix}")
+    if "\\" in filename:
+        raise MemoryValidationError(f"filename {filename!r} contains a backslash; {fix}")
+    if "/" in filename or filename in (".", ".."):
+        raise MemoryValidationError(f"filename {filename!r} is a path, not a file name; {fix}")
+    if ".." in filename:
+        raise MemoryValidationError(f"filename {filename!r} contains '..'; {fix}")
+    if filename.startswith("."):
+        raise MemoryValidationError(
+            f"filename {filename!r} starts with a dot, so scans would never see it; {fix}"
+        )
+    if not filename.endswith(".md") or filename == ".md":
+        raise MemoryValidationError(f"filename {filename!r} does not end in .md; {fix}")
+    if filename.casefold() == ENTRYPOINT_NAME.casefold():
+        raise MemoryValidationError(
+            f"{filename!r} is the index file, not a memory; choose another name ({fix})"
+        )
+    if any(ord(c) < 32 for c in filename):
+        raise MemoryValidationError(f"filename {filename!r} contains a control character; {fix}")
+    # percent-encoded or Unicode look-alike traversal ('%2e%2e%2f', fullwidth dots): PathTraversalError
+    team_paths.sanitize_path_key(filename)
+    return filename
+
+
+def slugify(name: str, *, max_chars: int = MAX_SLUG_CHARS) -> str:
+    """Lowercase ascii words joined by '_' (accents dropped), cut at a word end; a short hash if nothing is left."""
+    ascii_text = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode("ascii")
+    words = re.findall(r"[a-z0-9]+", ascii_text.lower())
+    slug = ""
+    for word in words:
+        candidate = f"{slug}_{word}" if slug else word
+        if len(candidate) > max_chars:
+            if not slug:
+                slug = word[:max_chars]
+            break
+        slug = candidate
+    if not slug:
+        slug = "m" + hashlib.sha1(name.encode("utf-8")).hexdigest()[:8]
+    return slug
+
+
+def default_filename(name: str, memory_type: MemoryType | str) -> str:
+    """`{type}_{slug(name)}.md`."""
+    return f"{_require_type(memory_type).value}_{slugify(name)}.md"

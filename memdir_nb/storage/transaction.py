@@ -1,0 +1,406 @@
+"""The store's transaction: the one writer of a memory dir (lock, write-time checks, journal, rollback).
+
+`MemoryStore.transaction()` yields a `StoreTransaction`. Every write of the package goes
+through one: save, update, forget, promote, demote, dream apply and restore,
+`rebuild_index(write=True)` and the extractor's Write and Edit.
+
+- **Lock.** The store lock (`constants.STORE_LOCK_NAME`, an `flock` shared with `filelock`) is
+  opened relative to the memory dir's descriptor with O_NOFOLLOW, so a planted symlink cannot
+  make taking the lock truncate an outside file.
+- **Checked when written.** Every target is resolved again at the moment it is written: both
+  containment passes of `team_paths`, the realpath of the deepest existing ancestor, team-ness
+  decided on that resolved path. The write then walks the resolved path one folder at a time
+  with O_DIRECTORY|O_NOFOLLOW relative to the parent's descriptor, creates its temp file with
+  O_CREAT|O_EXCL|O_NOFOLLOW in the final folder and renames it relative to that descriptor. A
+  folder swapped for a symlink at any moment makes the write fail; it never lands outside.
+- **Secret guard.** A write into team memory is scanned whole (every frontmatter key,
+  comments, body), with its file name; for a team MEMORY.md, the lines it adds. A move into
+  team scans the raw file being moved.
+- **Journal.** Before a step changes a file it appends a record to `.memdir.journal` and
+  fsyncs it; an overwritten file is first hard-linked to a backup name. A failure rolls the
+  step back from the records; a crash (kill -9) leaves the journal, and the next transaction
+  (or `MemoryStore.recover()`) rolls the unfinished step back, or finishes a committed one.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import json
+import os
+import secrets
+import stat
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from memdir_nb.security import secret_scan
+from memdir_nb.spec import constants
+from memdir_nb.storage import containment as team_paths
+from memdir_nb.storage import fsutil
+from memdir_nb.storage.journal import (
+    finish_records,
+    is_dir_at,
+    keep_old,
+    lock_at,
+    recover_journal,
+    undo_records,
+)
+
+CrashHook = Callable[[str], None]
+_RESERVED = frozenset({constants.STORE_LOCK_NAME, constants.STORE_JOURNAL_NAME})
+
+
+class TransactionError(RuntimeError):
+    """A transaction was used wrongly (outside its `with` block, or nested)."""
+
+
+@dataclass(frozen=True)
+class Target:
+    """A write target after the write-time checks: its real path, parts and scope."""
+
+    path: Path  # the real path (inside the real memory dir)
+    rel: str  # '/'-separated, relative to the real memory dir
+    parts: tuple[str, ...]
+    team: bool  # inside the real team/ folder, whatever path named it
+
+    @property
+    def hidden(self) -> bool:
+        """True when a component starts with a dot (trash, locks, temp files)."""
+        return any(p.startswith(".") for p in self.parts)
+
+
+def resolve_target(
+    memory_dir: str | os.PathLike[str],
+    path: str | os.PathLike[str],
+    *,
+    follow_final: bool = True,
+) -> Target:
+    """Both containment passes, then the resolved path relative to the real memory dir; raises PathTraversalError.
+
+    follow_final=False resolves the folders only, so a move takes a symlinked memory itself
+    (which must still point inside the dir) rather than the file it points to.
+    """
+    root = os.path.abspath(os.fspath(memory_dir))
+    raw = os.fspath(path)
+    checked = team_paths.validate_memory_write_path(
+        raw if os.path.isabs(raw) else os.path.join(root, raw), root + os.sep
+    )
+    real_root = team_paths.realpath_deepest_existing(root)
+    if follow_final:
+        real = team_paths.realpath_deepest_existing(checked)
+    else:
+        real = os.path.join(
+            team_paths.realpath_deepest_existing(os.path.dirname(checked)),
+            os.path.basename(checked),
+        )
+    if not team_paths.is_real_path_within(real, real_root):  # pragma: no cover - pass 2 covers it
+        raise team_paths.PathTraversalError("symlink-escape", f"{raw!r} leaves {root!r}")
+    parts = tuple(os.path.relpath(real, real_root).split(os.sep))
+    if parts[-1] in _RESERVED and len(parts) == 1:
+        raise team_paths.PathTraversalError(
+            "reserved",
+            f"{parts[-1]} is the store's own lock or journal, not a memory; write another file",
+        )
+    real_team = team_paths.realpath_deepest_existing(os.path.join(root, constants.TEAM_DIRNAME))
+    team = team_paths.is_real_path_within(real, real_team)
+    if team:  # the team rules, on the resolved path (an alias folder linking to team/ is team)
+        team_paths.validate_team_mem_write_path(real, real_team)
+    return Target(Path(real), "/".join(parts), parts, team)
+
+
+class StoreTransaction:
+    """One locked step over a memory dir: resolve, read, write, move; committed or rolled back as a whole."""
+
+    def __init__(
+        self,
+        memory_dir: str | os.PathLike[str],
+        *,
+        crash_hook: CrashHook | None = None,
+        lock_timeout_s: float = constants.STORE_LOCK_TIMEOUT_S,
+    ) -> None:
+        self.memory_dir = Path(os.path.abspath(os.fspath(memory_dir)))
+        self.crash_hook = crash_hook
+        self.lock_timeout_s = lock_timeout_s
+        self.recovered: list[str] = []  # what the journal of an interrupted step repaired
+        self._root_fd: int | None = None
+        self._lock_fd: int | None = None
+        self._journal_fd: int | None = None
+        self._records: list[dict[str, Any]] = []
+        self._txid = f"{os.getpid()}-{secrets.token_hex(4)}"
+        self._seq = 0
+
+    # -- life cycle
+
+    def begin(self) -> None:
+        """Take the lock, then repair whatever an interrupted step left (see recover_journal)."""
+        if self._root_fd is not None:
+            raise TransactionError("this transaction is already open; do not nest transactions")
+        os.makedirs(self.memory_dir, exist_ok=True)
+        real_root = os.path.realpath(self.memory_dir)
+        self._root_fd = os.open(real_root, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+        try:
+            self._lock_fd = lock_at(self._root_fd, constants.STORE_LOCK_NAME, self.lock_timeout_s)
+            self.recovered = recover_journal(self._root_fd)
+        except BaseException:
+            self.close()
+            raise
+
+    def commit(self) -> None:
+        """Mark the step done in the journal, drop the backups, then the journal."""
+        if self._journal_fd is None:
+            return
+        self._log({"op": "commit"})
+        self._hook("commit:journaled")
+        finish_records(self._need_root(), self._records)
+        self._hook("commit:cleaned")
+        self._drop_journal()
+
+    def rollback(self) -> list[str]:
+        """Undo every change of this step, newest first; return what could not be undone."""
+        if self._journal_fd is None:
+            return []
+        failed = undo_records(self._need_root(), self._records)
+        if not failed:
+            self._drop_journal()  # else keep it: the next transaction retries the repair
+        return failed
+
+    def close(self) -> None:
+        """Release the lock and every descriptor (idempotent)."""
+        for name in ("_journal_fd", "_lock_fd", "_root_fd"):
+            fd = getattr(self, name)
+            if fd is not None:
+                with contextlib.suppress(OSError):
+                    os.close(fd)
+                setattr(self, name, None)
+
+    # -- reading (contained, non-blocking, bounded)
+
+    def resolve(self, path: str | os.PathLike[str], *, follow_final: bool = True) -> Target:
+        """Check a target now (containment, symlinks, team rules); paths are relative to the memory dir or absolute."""
+        self._need_root()
+        return resolve_target(self.memory_dir, path, follow_final=follow_final)
+
+    def read_bytes(
+        self, path: str | os.PathLike[str], *, max_bytes: int = constants.STORE_READ_MAX_BYTES
+    ) -> bytes | None:
+        """A regular file's bytes (None when absent); refuses symlinked folders, FIFOs and files over max_bytes."""
+        t = self.resolve(path)
+        try:
+            dfd = fsutil.open_dir_nofollow(self._need_root(), t.parts[:-1], create=False)
+        except FileNotFoundError:
+            return None
+        try:
+            return fsutil.read_at(dfd, t.parts[-1], max_bytes)
+        except FileNotFoundError:
+            return None
+        finally:
+            os.close(dfd)
+
+    def read_text(
+        self, path: str | os.PathLike[str], *, max_bytes: int = constants.STORE_READ_MAX_BYTES
+    ) -> str | None:
+        """read_bytes decoded as UTF-8 (bad bytes replaced)."""
+        data = self.read_bytes(path, max_bytes=max_bytes)
+        return None if data is None else data.decode("utf-8", "replace")
+
+    def exists(self, path: str | os.PathLike[str]) -> bool:
+        """True when the target exists (a symlink counts)."""
+        t = self.resolve(path)
+        try:
+            dfd = fsutil.open_dir_nofollow(self._need_root(), t.parts[:-1], create=False)
+        except FileNotFoundError:
+            return False
+        try:
+            return fsutil.exists_at(dfd, t.parts[-1])
+        finally:
+            os.close(dfd)
+
+    # -- writing
+
+    def write(self, path: str | os.PathLike[str], data: str | bytes) -> Path:
+        """Replace (or create) one file atomically; returns its real path."""
+        t = self.resolve(path)
+        payload = data.encode("utf-8") if isinstance(data, str) else bytes(data)
+        if t.team:
+            self._guard(t, payload)
+        self._hook(f"checked:{t.rel}")
+        dfd = fsutil.open_dir_nofollow(self._need_root(), t.parts[:-1], create=True)
+        try:
+            name = t.parts[-1]
+            mode = fsutil.existing_mode_at(dfd, name)
+            if is_dir_at(dfd, name):
+                raise IsADirectoryError(
+                    errno.EISDIR, f"{t.rel} is a folder, not a file; choose a file name"
+                )
+            seq = self._next()
+            existed = fsutil.exists_at(dfd, name)
+            backup = f".{name[:180]}.{self._txid}-{seq}.bak" if existed else None
+            tmp = f".{name[:180]}.{self._txid}-{seq}.tmp"
+            self._log({"op": "write", "path": t.rel, "backup": backup, "tmp": tmp})
+            self._hook(f"write:{t.rel}:journaled")
+            fsutil.write_new_at(dfd, tmp, [payload], mode=mode)
+            if backup is not None:
+                keep_old(dfd, name, backup)
+            self._hook(f"write:{t.rel}:backed-up")
+            os.rename(tmp, name, src_dir_fd=dfd, dst_dir_fd=dfd)
+            fsutil.fsync_fd(dfd)
+            self._hook(f"write:{t.rel}:done")
+        finally:
+            os.close(dfd)
+        return t.path
+
+    def move(self, src: str | os.PathLike[str], dst: str | os.PathLike[str]) -> Path:
+        """Rename a file (or a symlink to one inside) to a name that must not exist yet.
+
+        Into team, the raw file being moved is scanned for secrets first.
+        """
+        s, d = self.resolve(src, follow_final=False), self.resolve(dst, follow_final=False)
+        if d.team:
+            self._guard(d, self.read_bytes(src) or b"")
+        root = self._need_root()
+        self._hook(f"checked:{s.rel}")
+        sfd = fsutil.open_dir_nofollow(root, s.parts[:-1], create=False)
+        try:
+            st = os.stat(s.parts[-1], dir_fd=sfd, follow_symlinks=False)
+            if not (stat.S_ISREG(st.st_mode) or stat.S_ISLNK(st.st_mode)):
+                raise IsADirectoryError(errno.EINVAL, f"{s.rel} is not a file")
+            dfd = fsutil.open_dir_nofollow(root, d.parts[:-1], create=True)
+            try:
+                if fsutil.exists_at(dfd, d.parts[-1]):
+                    raise FileExistsError(errno.EEXIST, f"{d.rel} already exists")
+                self._log({"op": "move", "src": s.rel, "dst": d.rel})
+                self._hook(f"move:{s.rel}:journaled")
+                os.rename(s.parts[-1], d.parts[-1], src_dir_fd=sfd, dst_dir_fd=dfd)
+                fsutil.fsync_fd(dfd)
+                fsutil.fsync_fd(sfd)
+                self._hook(f"move:{s.rel}:done")
+            finally:
+                os.close(dfd)
+        finally:
+            os.close(sfd)
+        return d.path
+
+    def keep_copy(self, src: str | os.PathLike[str], dst: str | os.PathLike[str]) -> Path:
+        """Give the current version of `src` a second, new name `dst` (a hard link, or a copy)."""
+        s, d = self.resolve(src), self.resolve(dst)
+        root = self._need_root()
+        if d.team:
+            self._guard(d, self.read_bytes(src) or b"")
+        self._hook(f"checked:{d.rel}")
+        sfd = fsutil.open_dir_nofollow(root, s.parts[:-1], create=False)
+        try:
+            dfd = fsutil.open_dir_nofollow(root, d.parts[:-1], create=True)
+            try:
+                if fsutil.exists_at(dfd, d.parts[-1]):
+                    raise FileExistsError(errno.EEXIST, f"{d.rel} already exists")
+                self._log({"op": "write", "path": d.rel, "backup": None, "tmp": None})
+                self._hook(f"copy:{d.rel}:journaled")
+                try:
+                    os.link(s.parts[-1], d.parts[-1], src_dir_fd=sfd, dst_dir_fd=dfd)
+                except OSError:  # no hard links here: copy in bounded chunks
+                    part = f".{d.parts[-1][:180]}.{self._txid}-{self._next()}.part"
+                    fsutil.write_new_at(dfd, part, fsutil.iter_chunks_at(sfd, s.parts[-1]))
+                    os.rename(part, d.parts[-1], src_dir_fd=dfd, dst_dir_fd=dfd)
+                fsutil.fsync_fd(dfd)
+            finally:
+                os.close(dfd)
+        finally:
+            os.close(sfd)
+        return d.path
+
+    # -- internals
+
+    def _need_root(self) -> int:
+        if self._root_fd is None:
+            raise TransactionError(
+                "the transaction is not open; use `with store.transaction() as tx:`"
+            )
+        return self._root_fd
+
+    def _next(self) -> int:
+        self._seq += 1
+        return self._seq
+
+    def _hook(self, point: str) -> None:
+        if self.crash_hook is not None:
+            self.crash_hook(point)
+
+    def _guard(self, t: Target, payload: bytes) -> None:
+        """The secret guard for a team target: whole file and name; for an index, its new lines."""
+        if len(payload) > constants.STORE_READ_MAX_BYTES:
+            raise ValueError(
+                f"{t.rel} would be {len(payload)} bytes, over the "
+                f"{constants.STORE_READ_MAX_BYTES}-byte limit for a team memory file (too large "
+                "to check for secrets); keep team memories short"
+            )
+        text = payload.decode("utf-8", "replace")
+        if t.parts[-1] == constants.ENTRYPOINT_NAME:
+            old = set((self.read_text(t.rel) or "").splitlines())
+            added = "\n".join(line for line in text.splitlines() if line not in old)
+            findings = secret_scan.scan_for_secrets(
+                {"file name": t.rel, f"{t.rel} (added index lines)": added}
+            )
+        else:  # the whole file: every frontmatter key (decoded too), YAML comments, the body
+            findings = secret_scan.scan_memory_file(t.rel, text)
+        if findings:
+            raise secret_scan.SecretInTeamMemoryError(findings)
+
+    def _log(self, record: dict[str, Any]) -> None:
+        root = self._need_root()
+        if self._journal_fd is None:
+            self._journal_fd = os.open(
+                constants.STORE_JOURNAL_NAME,
+                os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_APPEND | os.O_NOFOLLOW | os.O_CLOEXEC,
+                0o644,
+                dir_fd=root,
+            )  # the first record's fsync makes the new entry durable too (ext4, xfs)
+        if record["op"] != "commit":
+            self._records.append(record)
+        line = (json.dumps(record) + "\n").encode("utf-8")
+        os.write(self._journal_fd, line)
+        os.fsync(self._journal_fd)
+
+    def _drop_journal(self) -> None:
+        root = self._need_root()
+        if self._journal_fd is not None:
+            os.close(self._journal_fd)
+            self._journal_fd = None
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(constants.STORE_JOURNAL_NAME, dir_fd=root)
+        # no fsync: a committed journal that reappears after a power cut is only finished again
+        self._records = []
+
+
+def journal_problem(memory_dir: str | os.PathLike[str]) -> str | None:
+    """A sentence for lint when an interrupted step awaits repair, None when there is none."""
+    path = Path(memory_dir) / constants.STORE_JOURNAL_NAME
+    if not os.path.lexists(path):
+        return None
+    return (
+        f"{path} records a store step that was interrupted (a crash or kill); the next save, "
+        "or MemoryStore(...).recover(), rolls it back"
+    )
+
+
+@contextlib.contextmanager
+def open_transaction(
+    memory_dir: str | os.PathLike[str],
+    *,
+    crash_hook: CrashHook | None = None,
+    lock_timeout_s: float = constants.STORE_LOCK_TIMEOUT_S,
+) -> Iterator[StoreTransaction]:
+    """Hold the store lock for one step; commit when the block ends, roll back if it raises."""
+    tx = StoreTransaction(memory_dir, crash_hook=crash_hook, lock_timeout_s=lock_timeout_s)
+    tx.begin()
+    try:
+        yield tx
+    except BaseException as exc:
+        for problem in tx.rollback():
+            exc.add_note(problem)
+        raise
+    else:
+        tx.commit()
+    finally:
+        tx.close()

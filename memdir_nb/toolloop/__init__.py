@@ -1,0 +1,1 @@
+"""The agent tool loop and its bounded tools, shared by extraction and consolidation."""

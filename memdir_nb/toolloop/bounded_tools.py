@@ -1,0 +1,230 @@
+"""Bounded Read, Grep and Bash for the extraction tool runner: no call can hang or grow memory.
+
+Read and Grep go through the contained reader (memdir_nb.storage.access): inside the memory dir a
+file must stay inside it, anywhere a FIFO or device is refused without blocking, and each file
+is read up to its cap. Bash runs a pipeline of argv lists joined by real pipes; its output is
+read in bounded chunks and the whole process group is killed past the byte cap or the timeout.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import os
+import re
+import selectors
+import signal
+import subprocess
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from memdir_nb.spec.constants import (
+    TOOL_BASH_MAX_OUTPUT_BYTES,
+    TOOL_GREP_FILE_MAX_BYTES,
+    TOOL_GREP_MAX_FILES,
+    TOOL_GREP_MAX_OUTPUT_BYTES,
+    TOOL_READ_MAX_BYTES,
+)
+from memdir_nb.storage.access import ContainedReader, ReadRefused, ReadResult
+
+__all__ = ["PipelineResult", "ToolReader", "grep_files", "read_numbered", "run_pipeline"]
+
+
+class ToolReader:
+    """Reads for the tools: contained in the memory dir for paths under it, bounded everywhere."""
+
+    def __init__(self, memory_dir: str | os.PathLike[str]) -> None:
+        self.memory = ContainedReader(memory_dir)
+        self.anywhere = ContainedReader(os.sep)  # outside the memory dir: regular files, bounded
+
+    def _under_memory(self, full: str) -> bool:
+        for root in (self.memory.root, self.memory.real_root):
+            if full == root or full.startswith(root.rstrip(os.sep) + os.sep):
+                return True
+        real = os.path.realpath(full)
+        return real.startswith(self.memory.real_root.rstrip(os.sep) + os.sep)
+
+    def read(self, path: str | os.PathLike[str], cap: int) -> ReadResult:
+        """At most cap bytes of path; raises ReadRefused (an OSError) with the reason."""
+        full = os.path.abspath(os.fspath(path))
+        if self._under_memory(full):
+            return self.memory.read(full, cap)
+        return self.anywhere.read(full, cap)
+
+
+def read_numbered(reader: ToolReader, path: str | os.PathLike[str], offset: int, limit: int) -> str:
+    """Lines offset..offset+limit-1 of a file, numbered, from at most TOOL_READ_MAX_BYTES of it."""
+    res = reader.read(path, TOOL_READ_MAX_BYTES)
+    lines = res.text.split("\n")
+    chosen = lines[offset - 1 : offset - 1 + limit]
+    out = "\n".join(f"{offset + i:6d}\t{line}" for i, line in enumerate(chosen))
+    if res.truncated:
+        out += (
+            f"\n[file is {res.total_size} bytes; only its first {res.bytes_read} bytes "
+            f"({len(lines)} lines) can be read with this tool]"
+        )
+    return out
+
+
+def _walk_files(base: str, limit: int) -> tuple[list[str], bool]:
+    """Up to limit files under base (hidden folders and files skipped, no symlinked folder followed)."""
+    found: list[str] = []
+    for folder, dirs, files in os.walk(base, followlinks=False):
+        dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+        for name in sorted(files):
+            if name.startswith("."):
+                continue
+            if len(found) >= limit:
+                return found, True
+            found.append(os.path.join(folder, name))
+    return found, False
+
+
+def grep_files(
+    reader: ToolReader,
+    regex: re.Pattern[str],
+    base: str,
+    *,
+    name_glob: str | None = None,
+    max_matches: int,
+) -> str:
+    """path:line:text for each matching line; each file read up to its cap, the output capped too."""
+    if os.path.isdir(base):
+        files, too_many = _walk_files(base, TOOL_GREP_MAX_FILES)
+    else:
+        files, too_many = [base], False
+    out: list[str] = []
+    notes: list[str] = []
+    size = 0
+    for path in files:
+        if name_glob is not None and not fnmatch.fnmatch(os.path.basename(path), name_glob):
+            continue
+        try:
+            res = reader.read(path, TOOL_GREP_FILE_MAX_BYTES)
+        except ReadRefused as exc:
+            if not os.path.isdir(base) or exc.kind not in ("missing", "not-regular"):
+                notes.append(f"[not searched: {exc}]")
+            continue
+        if res.truncated:
+            notes.append(f"[only the first {res.bytes_read} bytes of {path} were searched]")
+        for no, line in enumerate(res.text.split("\n"), start=1):
+            if regex.search(line):
+                hit = f"{path}:{no}:{line}"
+                size += len(hit.encode("utf-8", "replace")) + 1
+                if size > TOOL_GREP_MAX_OUTPUT_BYTES:
+                    notes.append(f"[stopped: results reached {TOOL_GREP_MAX_OUTPUT_BYTES} bytes]")
+                    return _join(out, notes)
+                out.append(hit)
+                if len(out) >= max_matches:
+                    notes.append(f"[stopped at {max_matches} matches]")
+                    return _join(out, notes)
+    if too_many:
+        notes.append(f"[only the first {TOOL_GREP_MAX_FILES} files under {base} were searched]")
+    return _join(out, notes) if out or notes else "No matches found"
+
+
+def _join(out: list[str], notes: list[str]) -> str:
+    return "\n".join([*out, *notes[:20]]) or "No matches found"
+
+
+@dataclass(frozen=True)
+class PipelineResult:
+    """What a bounded pipeline printed (stdout of the last stage, then every stderr) and why it ended."""
+
+    code: int
+    output: str
+    cut: bool  # the byte cap was reached and the pipeline stopped
+    timed_out: bool
+
+
+def _kill_group(procs: Sequence[subprocess.Popen[bytes]]) -> None:
+    for proc in procs:
+        if proc.poll() is None:
+            try:
+                os.killpg(proc.pid, signal.SIGKILL)
+            except (ProcessLookupError, PermissionError):
+                proc.kill()
+
+
+def run_pipeline(
+    argvs: Sequence[Sequence[str]],
+    *,
+    cwd: str | os.PathLike[str],
+    timeout_s: float,
+    max_bytes: int = TOOL_BASH_MAX_OUTPUT_BYTES,
+) -> PipelineResult:
+    """Run argv lists joined by pipes (no shell); keep at most max_bytes of output, stop at timeout_s."""
+    procs: list[subprocess.Popen[bytes]] = []
+    try:
+        stdin: int | object = subprocess.DEVNULL
+        for i, argv in enumerate(argvs):
+            last = i == len(argvs) - 1
+            proc = subprocess.Popen(
+                list(argv),
+                stdin=stdin,  # type: ignore[arg-type]
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                cwd=cwd,
+                start_new_session=True,  # its own process group, so a kill reaches its children
+            )
+            if procs and procs[-1].stdout is not None:
+                procs[-1].stdout.close()  # the next stage owns the read end now
+            procs.append(proc)
+            stdin = proc.stdout if not last else subprocess.DEVNULL
+        return _collect(procs, timeout_s, max_bytes)
+    finally:
+        _kill_group(procs)
+        for proc in procs:
+            for stream in (proc.stdout, proc.stderr):
+                if stream is not None and not stream.closed:
+                    stream.close()
+            proc.wait()
+
+
+def _collect(
+    procs: list[subprocess.Popen[bytes]], timeout_s: float, max_bytes: int
+) -> PipelineResult:
+    """Read the last stdout and every stderr in chunks until EOF, the cap, or the deadline."""
+    deadline = time.monotonic() + timeout_s
+    sel = selectors.DefaultSelector()
+    last = procs[-1]
+    bufs: dict[int, bytearray] = {}
+    for proc in procs:
+        streams = [proc.stderr] + ([proc.stdout] if proc is last else [])
+        for stream in streams:
+            if stream is not None:
+                sel.register(stream, selectors.EVENT_READ)
+                bufs[stream.fileno()] = bytearray()
+    total = 0
+    cut = timed_out = False
+    with sel:
+        while sel.get_map():
+            left = deadline - time.monotonic()
+            if left <= 0:
+                timed_out = True
+                break
+            for key, _ in sel.select(min(left, 0.5)):
+                chunk = os.read(key.fd, min(65536, max_bytes - total + 1))
+                if not chunk:
+                    sel.unregister(key.fileobj)
+                    continue
+                keep = chunk[: max_bytes - total]
+                bufs[key.fd] += keep
+                total += len(keep)
+                if len(chunk) > len(keep):
+                    cut = True
+                    break
+            if cut:
+                break
+    if cut or timed_out:
+        _kill_group(procs)
+    end = max(0.0, deadline - time.monotonic())
+    try:
+        code = last.wait(timeout=end if not (cut or timed_out) else 5)
+    except subprocess.TimeoutExpired:
+        timed_out = True
+        _kill_group(procs)
+        code = last.wait()
+    out_fd = last.stdout.fileno() if last.stdout is not None else -1
+    data = bytes(bufs.pop(out_fd, b"")) + b"".join(bytes(b) for b in bufs.values())
+    return PipelineResult(code, data.decode("utf-8", "replace"), cut, timed_out)

@@ -1,0 +1,1 @@
+"""What people look at: the demo dir, plain-Python view-models, ipywidgets, and notebook helpers."""

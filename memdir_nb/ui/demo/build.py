@@ -1,0 +1,168 @@
+"""Building the demo memory dir: target checks, staged writes, deterministic mtimes."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+from pathlib import Path
+
+from memdir_nb.home.config import MemdirConfig
+from memdir_nb.spec.constants import (
+    DAILY_LOG_LOCK_NAME,
+    ENTRYPOINT_NAME,
+    LOGS_DIRNAME,
+    TEAM_DIRNAME,
+)
+from memdir_nb.storage.daily_log import append_daily_log
+from memdir_nb.ui.demo.memories import demo_memories
+from memdir_nb.ui.demo.model import (
+    MARKER_NAME,
+    MARKER_TEXT,
+    TEAM_NOTES_AGE_DAYS,
+    DemoDirError,
+    DemoDirExistsError,
+    demo_clock,
+    mtime_for_age,
+)
+from memdir_nb.ui.demo.render import (
+    LOG_ENTRIES,
+    daily_log_date,
+    daily_log_relpath,
+    entry_ms,
+    private_index,
+    render_file,
+    team_index,
+)
+
+
+def write_daily_log(root: Path, now_ms: float) -> Path:
+    """Append yesterday's entries through the real KAIROS writer; mtime = the last entry."""
+
+    day = daily_log_date(now_ms)
+    log_path = root / daily_log_relpath(now_ms)
+    last_ms = 0.0
+    for hour, minute, text in LOG_ENTRIES:
+        last_ms = entry_ms(day, hour, minute)
+        written = append_daily_log(root, text, now_ms=last_ms)
+        if written != log_path:
+            raise RuntimeError(f"daily log went to {written}, expected {log_path}")
+    set_mtime(log_path, last_ms)
+    lock = root / LOGS_DIRNAME / DAILY_LOG_LOCK_NAME
+    if lock.exists():
+        set_mtime(lock, last_ms)
+    return log_path
+
+
+def set_mtime(path: Path, mtime_ms: float) -> None:
+    """Set a file's atime and mtime to mtime_ms, with nanosecond precision."""
+    ns = int(mtime_ms * 1_000_000)
+    os.utime(path, ns=(ns, ns))
+
+
+def write_file(path: Path, text: str, mtime_ms: float) -> None:
+    """Write a UTF-8 file with LF endings and set its mtime."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with open(path, "w", encoding="utf-8", newline="\n") as fh:
+        fh.write(text)
+    set_mtime(path, mtime_ms)
+
+
+def _check_target(target: Path, overwrite: bool) -> bool:
+    """Raise DemoDirError if target may not hold the demo; return True if it must be replaced."""
+    if target.is_symlink():
+        raise DemoDirError(
+            f"{target} is a symlink; pass the real directory path so the demo never writes "
+            "through a link"
+        )
+    if not target.exists():
+        return False
+    if not target.is_dir():
+        raise DemoDirError(f"{target} exists and is not a directory; choose another target path")
+    if not any(target.iterdir()):
+        return False
+    marker = target / MARKER_NAME
+    is_demo = marker.is_file() and not marker.is_symlink()
+    if not is_demo:
+        raise DemoDirError(
+            f"{target} is not empty and is not a memdir_nb demo dir (no {MARKER_NAME} marker); "
+            "refusing to touch it. Choose an empty or new directory."
+        )
+    if not overwrite:
+        raise DemoDirExistsError(target)
+    return True
+
+
+def _populate(root: Path, now_ms: float) -> None:
+    """Write every demo file under root (an empty directory) and set all mtimes."""
+    memories = demo_memories(now_ms)
+    for mem in memories:
+        write_file(root / mem.path, render_file(mem), mem.mtime_ms(now_ms))
+    newest_private = min(x.age_days for x in memories if x.scope == "private" and x.in_index)
+    write_file(
+        root / ENTRYPOINT_NAME, private_index(memories), mtime_for_age(newest_private, now_ms)
+    )
+    write_file(
+        root / TEAM_DIRNAME / ENTRYPOINT_NAME,
+        team_index(memories, now_ms),
+        mtime_for_age(TEAM_NOTES_AGE_DAYS, now_ms),
+    )
+    write_daily_log(root, now_ms)
+    write_file(root / MARKER_NAME, MARKER_TEXT, mtime_for_age(0, now_ms))
+    # Folders last, deepest first, so their mtimes are deterministic too.
+    dirs = sorted((p for p in root.rglob("*") if p.is_dir()), key=lambda p: -len(p.parts))
+    for folder in [*dirs, root]:
+        set_mtime(folder, mtime_for_age(0, now_ms))
+
+
+def build_demo_memory_dir(
+    target: str | os.PathLike[str], *, now_ms: float | None = None, overwrite: bool = False
+) -> Path:
+    """Create the demo memory dir at target (new or empty; a previous demo only with overwrite)."""
+    now = demo_clock(now_ms)
+    dest = Path(os.path.abspath(os.fspath(target)))
+    replace = _check_target(dest, overwrite)
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    # Build beside the target and move it into place, so a failure leaves nothing half-built.
+    staging = Path(tempfile.mkdtemp(prefix=f".{dest.name}.building-", dir=dest.parent))
+    staging.chmod(0o755)  # mkdtemp makes it owner-only; a memory dir is an ordinary folder
+    try:
+        _populate(staging, now)
+        if replace:
+            old = Path(tempfile.mkdtemp(prefix=f".{dest.name}.old-", dir=dest.parent))
+            os.replace(dest, old / "demo")
+            os.replace(staging, dest)
+            shutil.rmtree(old)
+        else:
+            os.replace(staging, dest)  # also fine onto an existing empty directory
+    except BaseException:
+        shutil.rmtree(staging, ignore_errors=True)
+        raise
+    return dest
+
+
+def notebook_memory_dir(
+    chosen: str | os.PathLike[str] | None = None,
+    *,
+    config: MemdirConfig | None = None,
+    now_ms: float | None = None,
+) -> Path:
+    """The memory dir a notebook opens: the one chosen, else MEMDIR_NB_DIR, else a fresh demo."""
+    if config is None:
+        config = MemdirConfig.from_environment()
+    path: Path | None
+    if chosen:
+        path = config.expand_user(chosen)
+        source = "the notebook's parameters cell"
+    else:
+        path = config.expand_user(config.demo_dir) if config.demo_dir else None
+        source = "MEMDIR_NB_DIR"
+    if path is not None:
+        if not path.is_dir():
+            raise DemoDirError(
+                f"{path} (from {source}) is not a directory; point it at a memory dir "
+                "(the folder that holds MEMORY.md), or unset it to use the bundled demo"
+            )
+        return path.resolve()
+    scratch = Path(tempfile.mkdtemp(prefix="memdir-nb-demo-"))
+    return build_demo_memory_dir(scratch / "memory", now_ms=now_ms)

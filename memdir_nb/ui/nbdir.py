@@ -1,0 +1,195 @@
+"""What a notebook needs to know about the memory dir it opened, so its narration can adapt.
+
+Every notebook opens the bundled demo unless MEMDIR_NB_DIR (or its parameters cell) names a
+real dir. A real dir may be private-only, team-only, empty, without an index, or hold
+hundreds of files; the demo-only examples (the demo's own file names and planted problems)
+make sense only on the demo. `open_notebook_dir` says which dir was opened and what is in it;
+`DirProfile.demo_only` and `DirProfile.nothing_to_show` print why a step shows nothing.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from memdir_nb.spec.constants import ENTRYPOINT_NAME, LOGS_DIRNAME, TEAM_DIRNAME
+from memdir_nb.spec.taxonomy import Scope
+from memdir_nb.storage.index_files import read_entrypoint
+from memdir_nb.storage.scan import scan_memory_dir
+from memdir_nb.ui.demo import notebook_memory_dir
+from memdir_nb.ui.views import is_demo_dir
+from memdir_nb.ui.views.common import index_title
+
+if TYPE_CHECKING:  # pragma: no cover
+    from memdir_nb.home.config import MemdirConfig
+
+
+@dataclass(frozen=True)
+class ScopeIndexText:
+    """One scope's MEMORY.md as a notebook shows it: where it is and its text (None: no file)."""
+
+    scope: Scope
+    folder: Path
+    text: str | None
+
+
+@dataclass(frozen=True)
+class DirProfile:
+    """The shape of one memory dir: counts per scope, which indexes exist, and hints."""
+
+    path: Path
+    is_demo: bool
+    private_files: int
+    team_files: int
+    has_team_dir: bool
+    private_index: bool
+    team_index: bool
+    log_files: int
+    ignored: tuple[str, ...]
+    hints: tuple[str, ...]
+
+    @property
+    def label(self) -> str:
+        """How notebooks name the dir: 'the bundled demo dir' (a fresh temp folder) or its path."""
+        return "the bundled demo dir" if self.is_demo else str(self.path)
+
+    @property
+    def total_files(self) -> int:
+        """Memory files in both scopes."""
+        return self.private_files + self.team_files
+
+    @property
+    def team_folder(self) -> Path:
+        """Where team memory lives (it may not exist)."""
+        return self.path / TEAM_DIRNAME
+
+    def summary(self) -> str:
+        """One line: what the dir holds."""
+
+        parts = [
+            f"{self.private_files} private memories",
+            f"{self.team_files} team memories" if self.has_team_dir else "no team/ folder",
+            "private index: " + (ENTRYPOINT_NAME if self.private_index else "none"),
+        ]
+        if self.has_team_dir:
+            parts.append("team index: " + (index_title("team") if self.team_index else "none"))
+        if self.log_files:
+            parts.append(f"daily log files: {self.log_files} (not scanned)")
+        return ", ".join(parts)
+
+    def demo_only(self, what: str) -> bool:
+        """True on the demo; elsewhere print why a demo-only example is skipped and return False."""
+        if self.is_demo:
+            return True
+        print(
+            f"Skipped on {self.path}: {what} uses files that only the bundled demo dir has. "
+            "Unset MEMDIR_NB_DIR (or MEMORY_DIR) to see it."
+        )
+        return False
+
+    def nothing_to_show(self, what: str, why: str) -> None:
+        """Print that a step has nothing to show on this dir, and why."""
+        print(f"Nothing to show for {what} on {self.path}: {why}.")
+
+    def index_texts(self) -> list[ScopeIndexText]:
+        """Each scope's MEMORY.md text (None when the file is missing); team only if team/ exists."""
+
+        out = [
+            ScopeIndexText(
+                "private", self.path, read_entrypoint(self.path) if self.private_index else None
+            )
+        ]
+        if self.has_team_dir:
+            out.append(
+                ScopeIndexText(
+                    "team",
+                    self.team_folder,
+                    read_entrypoint(self.team_folder) if self.team_index else None,
+                )
+            )
+        return out
+
+
+def _count_files(folder: Path, *, skip_top: frozenset[str]) -> int:
+    pass
+
+    if not folder.is_dir():
+        return 0
+    return scan_memory_dir(folder, limit=0, exclude_top_level=skip_top).total_found
+
+
+def _hints(path: Path, total: int) -> tuple[str, ...]:
+    """Advice for a dir that is probably not the memory dir the user meant."""
+    hints = []
+    project_local = path / ".claude" / "memory"
+    if total == 0 and project_local.is_dir():
+        hints.append(
+            f"this looks like a project folder: its memory dir is {project_local}; "
+            "point MEMDIR_NB_DIR there"
+        )
+    if total == 0 and (path / "memory").is_dir() and (path / "memory" / ENTRYPOINT_NAME).exists():
+        hints.append(f"the memories are probably in {path / 'memory'}")
+    return tuple(hints)
+
+
+def profile_dir(memory_dir: str | os.PathLike[str]) -> DirProfile:
+    """Count what a memory dir holds, per scope, without reading any file's content."""
+
+    path = Path(memory_dir)
+    team = path / TEAM_DIRNAME
+    private = _count_files(path, skip_top=frozenset({LOGS_DIRNAME, TEAM_DIRNAME}))
+    team_files = _count_files(team, skip_top=frozenset())
+    logs = path / LOGS_DIRNAME
+    log_files = sum(1 for _ in logs.rglob("*.md")) if logs.is_dir() else 0
+    ignored = tuple(scan_memory_dir(path, limit=0).ignored) if path.is_dir() else ()
+    return DirProfile(
+        path=path,
+        is_demo=is_demo_dir(path),
+        private_files=private,
+        team_files=team_files,
+        has_team_dir=team.is_dir(),
+        private_index=(path / ENTRYPOINT_NAME).is_file(),
+        team_index=(team / ENTRYPOINT_NAME).is_file(),
+        log_files=log_files,
+        ignored=ignored,
+        hints=_hints(path, private + team_files),
+    )
+
+
+def open_notebook_dir(
+    chosen: str | os.PathLike[str] | None = None, *, config: MemdirConfig | None = None
+) -> DirProfile:
+    """Open the notebook's memory dir (chosen, else MEMDIR_NB_DIR, else a fresh demo) and say which."""
+
+    profile = profile_dir(notebook_memory_dir(chosen, config=config))
+    print("opened", profile.label)
+    print("  " + profile.summary())
+    if profile.ignored:
+        print("  not memories (repository files):", ", ".join(profile.ignored))
+    for hint in profile.hints:
+        print("  note:", hint)
+    if not profile.is_demo and profile.total_files == 0:
+        print(
+            "  this dir holds no memories yet, so most steps below will say what they would "
+            "show and why there is nothing"
+        )
+    return profile
+
+
+def figure_image(fig: object, *, dpi: int = 100) -> object:
+    """A matplotlib figure as an IPython PNG image, so it draws whatever backend is active.
+
+    Under the Agg backend (set so notebooks run headless) a bare Figure displays as its repr;
+    the PNG always renders, in Jupyter, Voila and nbconvert alike. The figure is closed.
+    """
+    import io
+
+    import matplotlib.pyplot as plt
+    from IPython.display import Image
+
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", dpi=dpi)  # type: ignore[attr-defined]
+    plt.close(fig)  # type: ignore[arg-type]
+    return Image(data=buf.getvalue(), format="png")

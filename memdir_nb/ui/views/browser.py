@@ -1,0 +1,205 @@
+"""The memory browser's view-model: one row per memory, filters, and a selected memory's detail."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+
+from memdir_nb.clock import resolve_now_ms
+from memdir_nb.formats.index import parse_index
+from memdir_nb.spec.constants import TEAM_DIRNAME
+from memdir_nb.spec.freshness import (
+    memory_age,
+    memory_age_days,
+    memory_freshness_note,
+    memory_header,
+)
+from memdir_nb.spec.taxonomy import Scope
+from memdir_nb.storage.access import ReadRefused, read_contained
+from memdir_nb.storage.index_files import load_entrypoint, read_entrypoint
+from memdir_nb.storage.scan import scan_memory_dir
+from memdir_nb.ui.views.common import STALE_AFTER_DAYS, ProgressFn, index_title
+
+MAX_PREVIEW_BYTES = 64 * 1024  # the detail pane shows at most this much of a file
+
+__all__ = [
+    "MAX_PREVIEW_BYTES",
+    "MemoryDetail",
+    "MemoryRow",
+    "filter_rows",
+    "freshness_badge",
+    "index_problems",
+    "memory_detail",
+    "memory_rows",
+    "rows_summary",
+]
+
+
+@dataclass(frozen=True)
+class MemoryRow:
+    """One memory as the browser's table shows it."""
+
+    filename: str  # relative to the memory dir, e.g. "team/project_x.md"
+    file_path: str
+    scope: Scope
+    type: str  # the type's value, or "" when missing/unknown
+    name: str
+    description: str
+    mtime_ms: float
+    age_days: int
+    age: str  # "today" | "yesterday" | "N days ago"
+    badge: str  # "fresh" | "aging" | "stale"
+    index_line: str | None  # the MEMORY.md line that points at it, None when unindexed
+    malformed: bool
+
+
+def freshness_badge(age_days: int, *, stale_after_days: int = STALE_AFTER_DAYS) -> str:
+    """'fresh' (recalled without a caveat), 'aging' (recalled with one) or 'stale' (old enough to doubt)."""
+    if age_days <= 1:
+        return "fresh"
+    return "stale" if age_days >= stale_after_days else "aging"
+
+
+def _index_lines(memory_dir: Path) -> dict[str, str]:
+    """Relative filename -> its index line, from both scopes' MEMORY.md (first line wins)."""
+
+    lines: dict[str, str] = {}
+    for scope_dir, prefix in ((memory_dir, ""), (memory_dir / TEAM_DIRNAME, TEAM_DIRNAME + "/")):
+        for entry in parse_index(read_entrypoint(scope_dir, memory_dir=memory_dir)):
+            lines.setdefault(prefix + entry.target, entry.raw.strip())
+    return lines
+
+
+def index_problems(memory_dir: str | os.PathLike[str]) -> dict[str, str]:
+    """Each scope's reason its MEMORY.md was not (wholly) read, as the contained reader gives it.
+
+    Only scopes with a reason are listed: a FIFO or a link out of the dir counts as missing (lint
+    reports it as index-refused), and a file past the read cap is read only in part.
+    """
+
+    root = Path(os.path.abspath(os.fspath(memory_dir)))
+    found: dict[str, str] = {}
+    for scope, scope_dir in (("private", root), ("team", root / TEAM_DIRNAME)):
+        note = load_entrypoint(scope_dir, memory_dir=root).note()
+        if note:
+            found[scope] = note
+    return found
+
+
+def memory_rows(
+    memory_dir: str | os.PathLike[str],
+    *,
+    now_ms: float | None = None,
+    stale_after_days: int = STALE_AFTER_DAYS,
+    progress: ProgressFn | None = None,
+) -> list[MemoryRow]:
+    """Every memory in the dir (no 200 cap), newest first, with scope, age, badge and index line."""
+
+    now = resolve_now_ms(now_ms)
+    root = Path(os.path.abspath(os.fspath(memory_dir)))
+    headers = scan_memory_dir(root, limit=None).headers
+    indexed = _index_lines(root)
+    rows: list[MemoryRow] = []
+    for i, h in enumerate(headers, start=1):
+        days = memory_age_days(h.mtime_ms, now)
+        rows.append(
+            MemoryRow(
+                filename=h.filename,
+                file_path=h.file_path,
+                scope=h.scope,
+                type=h.type.value if h.type is not None else "",
+                name=h.name or "",
+                description=h.description or "",
+                mtime_ms=h.mtime_ms,
+                age_days=days,
+                age=memory_age(h.mtime_ms, now),
+                badge=freshness_badge(days, stale_after_days=stale_after_days),
+                index_line=indexed.get(h.filename),
+                malformed=h.malformed,
+            )
+        )
+        if progress is not None:
+            progress(i, len(headers))
+    return rows
+
+
+def filter_rows(
+    rows: Iterable[MemoryRow],
+    *,
+    types: Iterable[str] | None = None,
+    scope: str | None = None,
+    max_age_days: int | None = None,
+    min_age_days: int | None = None,
+    badge: str | None = None,
+    text: str = "",
+) -> list[MemoryRow]:
+    """Rows matching every given filter (None/empty means no filter); text matches name, description, file."""
+    wanted_types = None if types is None else {str(t) for t in types}
+    needle = text.strip().casefold()
+    out = []
+    for r in rows:
+        if wanted_types is not None and r.type not in wanted_types:
+            continue
+        if scope and r.scope != scope:
+            continue
+        if max_age_days is not None and r.age_days > max_age_days:
+            continue
+        if min_age_days is not None and r.age_days < min_age_days:
+            continue
+        if badge and r.badge != badge:
+            continue
+        if needle and needle not in f"{r.name}\n{r.description}\n{r.filename}".casefold():
+            continue
+        out.append(r)
+    return out
+
+
+@dataclass(frozen=True)
+class MemoryDetail:
+    """What selecting a row shows: the file, its index line and its freshness note."""
+
+    row: MemoryRow
+    text: str  # the file's text (at most MAX_PREVIEW_BYTES)
+    truncated: bool
+    index_line: str  # the line, or a sentence saying it is missing
+    freshness_note: str  # the <system-reminder> note recall would add, or a sentence saying none
+    header: str  # the header line recall would put above it
+
+
+def memory_detail(row: MemoryRow, *, now_ms: float | None = None) -> MemoryDetail:
+    """Read one memory (bounded) and describe how recall would present it."""
+
+    path = row.file_path
+    root = path[: -len(row.filename)] if path.endswith(row.filename) else os.path.dirname(path)
+    try:
+        res = read_contained(root, path, MAX_PREVIEW_BYTES)
+        text, truncated = res.text, res.truncated
+    except ReadRefused as exc:  # a FIFO or a link out planted since the scan: say so, read nothing
+        text, truncated = f"(not shown: {exc})", False
+    note = memory_freshness_note(row.mtime_ms, now_ms)
+    index_file = index_title(row.scope)
+    return MemoryDetail(
+        row=row,
+        text=text,
+        truncated=truncated,
+        index_line=row.index_line
+        or f"(not listed in {index_file}: recall can still find it, "
+        "but the index the model reads every session does not point to it)",
+        freshness_note=note or f"(none: saved {row.age}, so recall adds no staleness caveat)",
+        header=memory_header(row.file_path, row.mtime_ms, now_ms),
+    )
+
+
+def rows_summary(
+    rows: Iterable[MemoryRow], visible: Iterable[MemoryRow], stale_after_days: int
+) -> tuple[int, int, int, int]:
+    """(shown, total, team, stale) counts for the browser's summary line."""
+    all_rows = list(rows)
+    return (
+        len(list(visible)),
+        len(all_rows),
+        sum(r.scope == "team" for r in all_rows),
+        sum(r.badge == "stale" for r in all_rows),
+    )

@@ -1,0 +1,78 @@
+"""The dream planner's view-model: each gate's state and reason, and whether a dream would run now.
+
+The gates themselves are decided by memdir_nb.dream; this module words its answer as rows.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from memdir_nb.clock import resolve_now_ms
+
+if TYPE_CHECKING:  # pragma: no cover
+    from memdir_nb.dream import GateResult
+
+__all__ = ["LOCK_OPEN_STATES", "GateRow", "gate_rows", "would_run"]
+
+LOCK_OPEN_STATES = ("free", "stale", "dead")  # lock holder states a new dream may take over
+HOUR_MS = 3_600_000
+
+
+@dataclass(frozen=True)
+class GateRow:
+    """One gate: its name, 'open' / 'closed' / 'not checked', and why."""
+
+    name: str  # "time" | "sessions" | "lock"
+    state: str
+    why: str
+
+
+def gate_rows(
+    gate: GateResult | None,
+    lock_status: str,
+    *,
+    min_hours: float,
+    min_sessions: int,
+    now_ms: float | None = None,
+) -> list[GateRow]:
+    """The time, sessions and lock gates as rows; only the lock row when the gates could not be read."""
+    if gate is None:
+        return [GateRow("lock", "closed", lock_status)]
+    last = gate.last_consolidated_ms
+    rows: list[GateRow] = []
+    if not last:
+        rows.append(GateRow("time", "open", "never consolidated"))
+    else:
+        hours = (resolve_now_ms(now_ms) - last) / HOUR_MS
+        rows.append(
+            GateRow(
+                "time",
+                "open" if hours >= min_hours else "closed",
+                f"last consolidation {hours:.1f} h ago (needs {min_hours:g} h)",
+            )
+        )
+    if gate.session_count is None:
+        why = gate.reason if gate.gate == "sessions" else "time gate closed first"
+        rows.append(GateRow("sessions", "not checked", why))
+    else:
+        rows.append(
+            GateRow(
+                "sessions",
+                "open" if gate.session_count >= min_sessions else "closed",
+                f"{gate.session_count} session(s) since then (needs {min_sessions})",
+            )
+        )
+    rows.append(
+        GateRow(
+            "lock",
+            "open" if lock_status in LOCK_OPEN_STATES else "closed",
+            f"consolidation lock is {lock_status}",
+        )
+    )
+    return rows
+
+
+def would_run(gate: GateResult | None, lock_status: str) -> bool:
+    """True when every gate is open and the lock could be taken, so a dream would start now."""
+    return gate is not None and gate.open and lock_status in LOCK_OPEN_STATES

@@ -1,0 +1,102 @@
+"""The index inspector's view-model: each scope's MEMORY.md against its two caps, and what loading drops."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+from memdir_nb.formats.index import (
+    MAX_ENTRYPOINT_BYTES,
+    MAX_ENTRYPOINT_LINES,
+    truncate_entrypoint_content,
+)
+from memdir_nb.spec.constants import TEAM_DIRNAME
+from memdir_nb.spec.taxonomy import SCOPES, Scope
+from memdir_nb.storage.index_files import load_entrypoint
+
+__all__ = ["DroppedLine", "IndexBudget", "index_budget"]
+
+
+@dataclass(frozen=True)
+class DroppedLine:
+    """A line of MEMORY.md that truncation leaves out of the prompt."""
+
+    line_no: int  # 1-based line in the file
+    text: str
+    reason: str  # "line cap" | "byte cap" | "byte cap (cut mid-line)"
+
+
+@dataclass(frozen=True)
+class IndexBudget:
+    """One scope's MEMORY.md against its two caps, and exactly what loading it would drop."""
+
+    scope: Scope
+    path: str
+    exists: bool
+    line_count: int
+    byte_count: int
+    max_lines: int
+    max_bytes: int
+    kept_line_count: int
+    was_line_truncated: bool
+    was_byte_truncated: bool
+    dropped_lines: list[DroppedLine]
+    warning: str
+    problem: str = (
+        ""  # why the file counts as missing (a FIFO, a link out), or what the read cap cut
+    )
+
+    @property
+    def line_fraction(self) -> float:
+        """Lines used over the line cap (can exceed 1)."""
+        return self.line_count / self.max_lines
+
+    @property
+    def byte_fraction(self) -> float:
+        """Bytes used over the byte cap (can exceed 1)."""
+        return self.byte_count / self.max_bytes
+
+
+def index_budget(memory_dir: str | os.PathLike[str], scope: Scope = "private") -> IndexBudget:
+    """Measure a scope's MEMORY.md against 200 lines / 25,000 bytes and list the dropped lines."""
+
+    if scope not in SCOPES:
+        raise ValueError(f"scope must be one of {', '.join(map(repr, SCOPES))}, got {scope!r}")
+    scope_dir = Path(memory_dir) / TEAM_DIRNAME if scope == "team" else Path(memory_dir)
+    loaded = load_entrypoint(scope_dir, memory_dir=memory_dir)
+    raw = loaded.text
+    result = truncate_entrypoint_content(raw)
+    # truncation works on the stripped text: map its line numbers back to the file's
+    trimmed = raw.strip()
+    offset = raw[: len(raw) - len(raw.lstrip())].count("\n")
+    lines = trimmed.split("\n") if trimmed else []
+    kept_text = (
+        result.content[: len(result.content) - len(result.warning)].rstrip("\n")
+        if result.warning
+        else trimmed
+    )
+    kept_lines = kept_text.split("\n") if kept_text else []
+    dropped: list[DroppedLine] = []
+    if result.warning:
+        last = len(kept_lines) - 1
+        if kept_lines and lines and kept_lines[last] != lines[last]:
+            dropped.append(DroppedLine(last + 1 + offset, lines[last], "byte cap (cut mid-line)"))
+        for i in range(len(kept_lines), len(lines)):
+            reason = "line cap" if i >= MAX_ENTRYPOINT_LINES else "byte cap"
+            dropped.append(DroppedLine(i + 1 + offset, lines[i], reason))
+    return IndexBudget(
+        scope=scope,
+        path=loaded.path,
+        exists=loaded.exists,
+        line_count=result.line_count,
+        byte_count=result.byte_count,
+        max_lines=MAX_ENTRYPOINT_LINES,
+        max_bytes=MAX_ENTRYPOINT_BYTES,
+        kept_line_count=result.kept_line_count,
+        was_line_truncated=result.was_line_truncated,
+        was_byte_truncated=result.was_byte_truncated,
+        dropped_lines=dropped,
+        warning=result.warning,
+        problem=loaded.note(),
+    )

@@ -1,0 +1,317 @@
+"""DreamPlanner: the dream gates, a dry-run consolidation plan as a diff, approve/apply, restore.
+
+All logic lives in memdir_nb.dream; this view only calls it and shows the results.
+
+DOM classes: memdir-dream (the view), memdir-dream-gates (gate table), memdir-dream-plan
+(the "Plan" button), memdir-dream-actions (the action list), memdir-dream-action (each
+action's checkbox), memdir-dream-diff (the diff of the approved actions), memdir-dream-apply,
+memdir-dream-dreams (applied dreams dropdown), memdir-dream-restore, memdir-dream-status.
+
+State lives in traitlets (gate, lock status, plan, approved ids, diff, dreams, status); the
+gate table, diff, buttons and status follow them through observe/dlink.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import ipywidgets as widgets
+import traitlets
+
+from memdir_nb import dream
+from memdir_nb.spec.constants import TRASH_DIRNAME
+from memdir_nb.ui.views import dream as view
+from memdir_nb.ui.widgets._common import MemdirView, classed, esc, pre
+
+if TYPE_CHECKING:  # pragma: no cover
+    from memdir_nb.home.config import MemdirConfig
+
+Planner = Callable[[Path], "dream.ConsolidationPlan"]
+
+
+class DreamPlanner(MemdirView):
+    """Shows why a dream would or would not run, proposes a plan, applies the approved part, restores."""
+
+    gate = traitlets.Instance(dream.GateResult, allow_none=True)
+    lock_status = traitlets.Unicode("")
+    plan = traitlets.Instance(dream.ConsolidationPlan, allow_none=True)
+    approved = traitlets.Set(traitlets.Unicode(), help="ids of the ticked actions")
+    diff_text = traitlets.Unicode("")
+    last_result = traitlets.Instance(dream.ApplyResult, allow_none=True)
+    dreams = traitlets.List(traitlets.Unicode(), help="applied dreams, oldest first")
+    status_text = traitlets.Unicode("")
+
+    def __init__(
+        self,
+        memory_dir: str | os.PathLike[str],
+        *,
+        project_dir: str | os.PathLike[str] | None = None,
+        current_session: str | None = None,
+        planner: Planner | None = None,
+        min_hours: float = dream.MIN_HOURS,
+        min_sessions: int = dream.MIN_SESSIONS,
+        now_ms: float | None = None,
+        config: MemdirConfig | None = None,
+        **kwargs: Any,
+    ) -> None:
+        super().__init__(memory_dir, now_ms=now_ms, config=config, **kwargs)
+        self.add_class("memdir-dream")
+        self.project_dir = Path(project_dir) if project_dir is not None else self.memory_dir.parent
+        self.current_session = current_session
+        self.min_hours = min_hours
+        self.min_sessions = min_sessions
+        self._planner = planner
+        self.action_boxes: dict[str, widgets.Checkbox] = {}
+        # controls
+        self.gates_html = classed(widgets.HTML(), "memdir-dream-gates")
+        self.plan_button = classed(
+            widgets.Button(
+                layout=widgets.Layout(width="auto"),
+                description="Plan (dry run)",
+                icon="search",
+                tooltip="Read the memory dir and propose changes; nothing is written",
+            ),
+            "memdir-dream-plan",
+        )
+        self.actions_box = classed(widgets.VBox(), "memdir-dream-actions")
+        self.diff_html = classed(widgets.HTML(), "memdir-dream-diff")
+        self.apply_button = classed(
+            widgets.Button(
+                layout=widgets.Layout(width="auto"),
+                description="Apply approved",
+                icon="check",
+                button_style="warning",
+                disabled=True,
+                tooltip=f"Change only the ticked actions; old versions go to {TRASH_DIRNAME}/",
+            ),
+            "memdir-dream-apply",
+        )
+        self.dreams_select = classed(
+            widgets.Dropdown(description="Dream", options=[]), "memdir-dream-dreams"
+        )
+        self.restore_button = classed(
+            widgets.Button(
+                layout=widgets.Layout(width="auto"),
+                description="Restore",
+                icon="undo",
+                disabled=True,
+                tooltip="Put back every file the chosen dream changed",
+            ),
+            "memdir-dream-restore",
+        )
+        self.status = classed(widgets.HTML(), "memdir-dream-status")
+        widgets.dlink(
+            (self, "status_text"), (self.status, "value"), lambda t: f"<p>{esc(t)}</p>" if t else ""
+        )
+        self.observe(self._show_gates, names=["gate", "lock_status"])
+        self.observe(self._show_dreams, names="dreams")
+        self.observe(self._show_diff, names="approved")
+        self.plan_button.on_click(lambda _b: self.make_plan())
+        self.apply_button.on_click(lambda _b: self.apply())
+        self.restore_button.on_click(lambda _b: self.restore())
+        self.children = [
+            self.gates_html,
+            widgets.HBox([self.plan_button, self.apply_button]),
+            self.actions_box,
+            self.diff_html,
+            widgets.HBox([self.dreams_select, self.restore_button]),
+            self.status,
+        ]
+        self.refresh()
+
+    # ----------------------------------------------------------------------------- gates
+
+    def refresh(self) -> None:
+        """Re-check the gates (without taking the lock) and the list of applied dreams."""
+        gate: dream.GateResult | None = None
+        try:
+            gate = dream.dream_gates(
+                self.memory_dir,
+                current_session=self.current_session,
+                project_dir=self.project_dir,
+                now_ms=self.now_ms(),
+                min_hours=self.min_hours,
+                min_sessions=self.min_sessions,
+                acquire=False,
+            )
+            lock_status = dream.ConsolidationLock(self.memory_dir).holder_status(
+                now_ms=self.now_ms()
+            )
+        except dream.LockFileCorruptError as err:
+            gate, lock_status = self.gate, f"unreadable: {err}"
+        with self.hold_trait_notifications():
+            self.gate = gate
+            self.lock_status = lock_status
+        self._show_gates()  # the gate's hours move on with the clock even when nothing else did
+        self.dreams = dream.list_dreams(self.memory_dir)
+        self._show_dreams()
+
+    def _show_gates(self, _change: object = None) -> None:
+        rows = view.gate_rows(
+            self.gate,
+            self.lock_status,
+            min_hours=self.min_hours,
+            min_sessions=self.min_sessions,
+            now_ms=self.now_ms(),
+        )
+        body = "".join(
+            f'<tr class="memdir-dream-gate-{esc(r.name)}"><td>{esc(r.name)}</td>'
+            f"<td><b>{esc(r.state)}</b></td><td>{esc(r.why)}</td></tr>"
+            for r in rows
+        )
+        verdict = (
+            "A dream would run now."
+            if view.would_run(self.gate, self.lock_status)
+            else "A dream would not run on its own now; you can still plan and apply one by hand."
+        )
+        self.gates_html.value = f"<h4>Gates</h4><table>{body}</table><p>{esc(verdict)}</p>"
+
+    def _show_dreams(self, _change: object = None) -> None:
+        newest_first = list(reversed(self.dreams))
+        self.dreams_select.options = newest_first
+        self.dreams_select.value = newest_first[0] if newest_first else None
+        self.restore_button.disabled = not self.dreams
+
+    # ----------------------------------------------------------------------------- plan
+
+    def make_plan(self) -> dream.ConsolidationPlan | None:
+        """Build a dry-run plan (nothing is written) and approve all of its actions by default."""
+        try:
+            if self._planner is not None:
+                plan = self._planner(self.memory_dir)
+            else:
+                plan = dream.plan_consolidation(self.memory_dir, now_ms=self.now_ms())
+        except (OSError, ValueError) as err:
+            self.plan = None
+            self._set_status(f"Planning failed: {err}")
+            self._show_plan()
+            return None
+        with self.hold_trait_notifications():
+            self.approved = {a.id for a in plan.actions if a.ops}
+            self.plan = plan
+        self._show_plan()  # new checkboxes, even when the new plan equals the old one
+        notes = f" Notes: {'; '.join(plan.notes)}" if plan.notes else ""
+        self._set_status(
+            f"Plan ready ({plan.source}): {len(plan.actions)} action(s); nothing has been written yet.{notes}"
+        )
+        return plan
+
+    def set_approved(self, action_ids: set[str] | list[str] | tuple[str, ...]) -> None:
+        """Tick exactly these actions (ids from plan.actions) and redraw the diff."""
+        if self.plan is None:
+            raise ValueError(
+                "there is no plan yet; click 'Plan (dry run)' (or call make_plan()) first"
+            )
+        ids = set(action_ids)
+        known = {a.id for a in self.plan.actions}
+        if ids - known:
+            raise ValueError(
+                f"unknown action id(s) {sorted(ids - known)}; choose from {sorted(known)}"
+            )
+        for aid, box in self.action_boxes.items():
+            box.value = aid in ids  # each change calls _on_tick, which keeps self.approved in step
+        self.approved = ids
+
+    def _show_plan(self) -> None:
+        self.action_boxes = {}
+        rows: list[widgets.Widget] = []
+        if self.plan is None:
+            self.actions_box.children = ()
+            self._show_diff()
+            return
+        if not self.plan.actions:
+            rows.append(widgets.HTML("<p>Nothing to consolidate: the dir is already tidy.</p>"))
+        for a in self.plan.actions:
+            box = classed(
+                widgets.Checkbox(
+                    value=a.id in self.approved,
+                    description=f"[{a.kind}] {a.summary}",
+                    indent=False,
+                    disabled=not a.ops,
+                    layout=widgets.Layout(width="auto"),
+                ),
+                "memdir-dream-action",
+            )
+            box.observe(lambda change, aid=a.id: self._on_tick(aid, change["new"]), names="value")
+            self.action_boxes[a.id] = box
+            rows.append(box)
+        self.actions_box.children = tuple(rows)
+        self._show_diff()
+
+    def _on_tick(self, action_id: str, ticked: bool) -> None:
+        # a new set, not an in-place change, so the approved observer redraws the diff
+        self.approved = self.approved | {action_id} if ticked else self.approved - {action_id}
+
+    def _show_diff(self, _change: object = None) -> None:
+        if self.plan is None:
+            self.diff_text = ""
+            self.diff_html.value = ""
+        else:
+            self.diff_text = self.plan.diff(sorted(self.approved))
+            shown = self.diff_text or "(no file changes for the ticked actions)"
+            self.diff_html.value = "<h4>Diff of the ticked actions</h4>" + pre(
+                shown, "memdir-dream-diff-text"
+            )
+        self.apply_button.disabled = self.plan is None or self.plan.applied or not self.approved
+
+    # ----------------------------------------------------------------------------- apply / restore
+
+    def apply(self) -> dream.ApplyResult | None:
+        """Apply the ticked actions under the consolidation lock; a success stamps lastConsolidatedAt."""
+        if self.plan is None or not self.approved:
+            self._set_status("Nothing to apply: make a plan and tick at least one action.")
+            return None
+        lock = dream.ConsolidationLock(self.memory_dir)
+        try:
+            got = lock.try_acquire(now_ms=self.now_ms())
+        except (dream.LockFileCorruptError, OSError) as err:
+            self._set_status(f"Not applied: {err}")
+            return None
+        if not got:
+            self._set_status(
+                f"Not applied: another process is consolidating ({lock.path} is held)."
+            )
+            return None
+        try:
+            result = dream.apply_plan(self.plan, sorted(self.approved))
+        except (OSError, ValueError) as err:
+            lock.rollback()  # a failed dream must not close the time gate
+            self._set_status(f"Not applied: {err}")
+            return None
+        lock.release()
+        self.last_result = result
+        self._set_status(
+            f"Applied {len(self.approved)} action(s): changed {', '.join(result.changed) or 'nothing'}"
+            + (
+                f"; moved to {TRASH_DIRNAME}/: {', '.join(result.trashed)}"
+                if result.trashed
+                else ""
+            )
+            + ". Restore puts every file back."
+        )
+        self._show_diff()
+        self.refresh()
+        self._changed()
+        return result
+
+    def restore(self, batch: str | None = None) -> list[str]:
+        """Undo an applied dream (default: the one chosen in the dropdown, newest first)."""
+        name = batch or self.dreams_select.value
+        if not name:
+            self._set_status("Nothing to restore: no dream has been applied in this dir.")
+            return []
+        try:
+            restored = dream.restore(self.memory_dir, name)
+        except (OSError, ValueError) as err:
+            self._set_status(f"Not restored: {err}")
+            return []
+        self._set_status(f"Restored {len(restored)} file(s): {', '.join(restored)}.")
+        self.refresh()
+        self._changed()
+        return restored
+
+    def _set_status(self, text: str) -> None:
+        self.status_text = text
