@@ -82,3 +82,11 @@ FENCE = "---"
 # Real files written by current Claude Code nest the type (with node_type, originSessionId,
 # modified...) under this key instead of writing a top-level `type:`.
 METADATA_KEY = "metadata"
+
+# Outside JSON (settings, transcripts, journal, manifests, model replies) nests at most this deep.
+JSON_MAX_DEPTH = 64
+
+# The index cap verdict given to a writing agent: near the cap from this fraction of either cap,
+# and told to rewrite the index to about this fraction when over it.
+INDEX_NEAR_CAP_FRACTION = 0.9
+INDEX_REWRITE_TARGET_FRACTION = 0.7

@@ -104,3 +104,36 @@ def plural(n: int, word: str, many: str | None = None) -> str:
             word[:-1] + "ies" if word.endswith("y") and word[-2:-1] not in "aeiou" else word + "s"
         )
     return f"{n:,} {many}"
+
+
+# Characters no name and no printed line may carry raw: the C0 controls, DEL, the C1 controls,
+# bidirectional controls (they can make text display as other text) and lone surrogates (what a
+# name that is not UTF-8 decodes to). Newline and tab are matched only by UNSAFE_IN_LINE.
+_UNSAFE_CLASS = (
+    "\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\ud800-\udfff"
+)
+UNSAFE_IN_TEXT = re.compile(f"[{_UNSAFE_CLASS}]")
+UNSAFE_IN_LINE = re.compile(f"[\\n\\t{_UNSAFE_CLASS}]")
+
+
+def _escaped(match: re.Match[str]) -> str:
+    code = ord(match.group())
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+
+
+def first_unsafe_char(text: str) -> str | None:
+    """The first character of text that must not reach a name or a terminal raw, else None."""
+    found = UNSAFE_IN_LINE.search(text)
+    return found.group() if found else None
+
+
+def terminal_safe(text: str, *, keep_newlines: bool = True) -> str:
+    """Text made safe to print to a terminal: every control shown as a visible escape.
+
+    ESC (and so every ANSI, OSC and DCS sequence), the other C0 controls, DEL, the C1 controls,
+    bidirectional controls and lone surrogates become ``\\x1b``-style escapes; newlines and tabs
+    stay unless keep_newlines is False. This is the one sanitiser for everything the CLI prints
+    from a memory dir, a home or a transcript.
+    """
+    pattern = UNSAFE_IN_TEXT if keep_newlines else UNSAFE_IN_LINE
+    return pattern.sub(_escaped, text)

@@ -1,0 +1,62 @@
+"""The one JSON reader for outside data: size and nesting are checked before parsing.
+
+Settings files, transcript lines, the store's journal, trash manifests, model replies and
+package data all arrive from places the user does not control. Python's json module recurses
+once per nesting level, so a few thousand ``[`` crash it with RecursionError, and it holds
+the whole text in memory. Every such parse goes through :func:`loads_bounded`, which refuses
+text over a byte cap or nested deeper than a depth cap with :class:`JSONLimitError` (a
+ValueError), before the parser runs. The depth check is linear in the text.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+from memdir_nb.spec.constants import JSON_MAX_DEPTH
+
+_STRING = re.compile(r'"(?:[^"\\]|\\.)*"', re.DOTALL)
+_NOT_BRACKET = re.compile(r"[^\[\]{}]+")
+
+
+class JSONLimitError(ValueError):
+    """JSON text over a size or nesting cap; nothing was parsed."""
+
+
+def nesting_depth(text: str) -> int:
+    """The deepest nesting of arrays and objects in JSON text (strings are skipped), in linear time."""
+    if text.count("[") + text.count("{") == 0:
+        return 0
+    brackets = _NOT_BRACKET.sub("", _STRING.sub("", text))
+    depth = deepest = 0
+    for ch in brackets:
+        if ch in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        else:
+            depth -= 1
+    return deepest
+
+
+def loads_bounded(
+    data: str | bytes, *, max_bytes: int, max_depth: int = JSON_MAX_DEPTH, what: str = "JSON"
+) -> Any:
+    """Parse JSON text that is at most max_bytes long and nested at most max_depth deep.
+
+    Raises JSONLimitError over either cap and ValueError (json.JSONDecodeError) for bad JSON;
+    ``what`` names the text in the message ("settings file", "transcript line").
+    """
+    size = len(data)
+    if size > max_bytes:
+        raise JSONLimitError(
+            f"{what} is {size:,} bytes, over the {max_bytes:,}-byte limit; it was not read"
+        )
+    text = data.decode("utf-8", errors="replace") if isinstance(data, bytes) else data
+    if text.count("[") + text.count("{") > max_depth:  # only then can it be too deep
+        depth = nesting_depth(text)
+        if depth > max_depth:
+            raise JSONLimitError(
+                f"{what} nests {depth} levels deep, over the limit of {max_depth}; it was not read"
+            )
+    return json.loads(text)

@@ -1,0 +1,49 @@
+"""The name gate: one rule for which file names are memory files."""
+
+from __future__ import annotations
+
+import pytest
+
+from memdir_nb.formats.names import is_memory_filename, name_problem, relative_path_problem
+
+
+@pytest.mark.parametrize("name", ["feedback_testing.md", "project-v2.md", "메모.md", "notes.v1.md"])
+def test_plain_markdown_names_are_memory_files(name: str) -> None:
+    assert name_problem(name) is None and is_memory_filename(name)
+
+
+@pytest.mark.parametrize("name", ["MEMORY.md", "memory.md", "Memory.md"])
+def test_the_index_in_any_case_is_not_a_memory(name: str) -> None:
+    assert "index" in (name_problem(name) or "")
+
+
+@pytest.mark.parametrize("name", ["Notes.MD", "notes.txt", ".md", "notes"])
+def test_only_a_lower_case_md_suffix_makes_a_memory_file(name: str) -> None:
+    assert name_problem(name) is not None
+
+
+@pytest.mark.parametrize(
+    ("name", "words"),
+    [
+        ("a\x1b[31m.md", "control"),
+        ("a\x85.md", "control"),
+        ("a\x7f.md", "control"),
+        ("a\u202e.md", "bidirectional"),
+        ("a\u2066.md", "bidirectional"),
+        ("a\udcff.md", "UTF-8"),
+        ("a\nb.md", "control"),
+        (".hidden.md", "dot"),
+        ("a/b.md", "slash"),
+        ("a\\b.md", "slash"),
+        ("..", "relative step"),
+    ],
+)
+def test_refused_names_say_which_rule_refused_them(name: str, words: str) -> None:
+    assert words in (name_problem(name) or "")
+
+
+def test_a_relative_path_is_gated_folder_by_folder() -> None:
+    assert relative_path_problem("team/feedback_x.md") is None
+    assert "hidden" in (relative_path_problem(".trash/x.md") or "")
+    assert "control" in (relative_path_problem("a\x9b/x.md") or "")
+    assert "index" in (relative_path_problem("team/MEMORY.md") or "")

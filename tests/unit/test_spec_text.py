@@ -1,0 +1,33 @@
+"""The terminal sanitiser and the text helpers of spec/text.py."""
+
+from __future__ import annotations
+
+from memdir_nb.spec.text import first_unsafe_char, plural, terminal_safe
+
+
+def test_escape_sequences_reach_the_terminal_as_visible_text() -> None:
+    shown = terminal_safe("title\x1b]8;;http://x\x07link\x1b[2J\x9b31m")
+    assert "\x1b" not in shown and "\x07" not in shown and "\x9b" not in shown
+    assert shown == "title\\x1b]8;;http://x\\x07link\\x1b[2J\\x9b31m"
+
+
+def test_bidi_controls_and_lone_surrogates_are_shown_escaped() -> None:
+    assert terminal_safe("a\u202eb\udcff") == "a\\u202eb\\udcff"
+
+
+def test_newlines_stay_in_text_and_are_escaped_in_one_line_fields() -> None:
+    assert terminal_safe("a\nb\tc") == "a\nb\tc"
+    assert terminal_safe("a\nb\tc", keep_newlines=False) == "a\\x0ab\\x09c"
+
+
+def test_first_unsafe_char_finds_controls_and_passes_plain_text() -> None:
+    assert first_unsafe_char("plain words, 日本語") is None
+    assert first_unsafe_char("x\x7fy") == "\x7f"
+
+
+def test_plural_counts_in_words() -> None:
+    assert (plural(1, "memory"), plural(2, "memory"), plural(3, "day")) == (
+        "1 memory",
+        "2 memories",
+        "3 days",
+    )
