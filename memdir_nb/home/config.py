@@ -49,13 +49,22 @@ SELECTOR_NAMES: tuple[str, ...] = ("semantic", "lexical", "anthropic")
 # environment, over the shell's. They are applied least trusted first, so a more trusted
 # layer's value wins: user < project < local < flag < policy.
 ENV_BLOCK_ORDER: tuple[str, ...] = ("user", "project", "local", "flag", "policy")
-# Variables that decide where memory lives. A project's env block may not set them, for the
-# same reason its autoMemoryDirectory is ignored: a cloned repo must not aim writes anywhere.
+# Variables that decide where memory lives (doctor names them when a repository tries them).
 MEMORY_DIR_ENV_VARS: frozenset[str] = frozenset(
     {"CLAUDE_COWORK_MEMORY_PATH_OVERRIDE", "CLAUDE_CODE_REMOTE_MEMORY_DIR"}
 )
 # Read from the shell only: they locate the settings files, so a settings file cannot move them.
 SHELL_ONLY_ENV_VARS: frozenset[str] = frozenset({"HOME", "CLAUDE_CONFIG_DIR"})
+# The settings files that come with the project folder itself (a clone, a download):
+# .claude/settings.json and .claude/settings.local.json. Whoever wrote the folder wrote them.
+REPO_ENV_LAYERS: tuple[str, ...] = ("project", "local")
+# THE allow-list: the only variables a repository's settings env block may set. Each of them can
+# only switch memory off (the safe direction, as for autoMemoryEnabled). Everything else is
+# dropped: the memory dir overrides, the cache, data and notebook dirs (MEMDIR_NB_DIR,
+# MEMDIR_NB_CACHE_DIR, XDG_CACHE_HOME), the API key, the selector, the feature flags.
+REPO_ENV_ALLOWED: frozenset[str] = frozenset(
+    {"CLAUDE_CODE_DISABLE_AUTO_MEMORY", "CLAUDE_CODE_SIMPLE"}
+)
 PROCESS_ENV_SOURCE = "environment"
 # The variables whose origin a config records (for `where` and `doctor`); never the API key.
 TRACKED_ENV_VARS: tuple[str, ...] = (
@@ -68,6 +77,17 @@ TRACKED_ENV_VARS: tuple[str, ...] = (
     "MEMDIR_NB_SELECTOR",
     "MEMDIR_NB_DIR",
     *FLAG_ENV_VARS.values(),
+)
+# Every variable MemdirConfig reads. A repository's attempt to set one of these off the
+# allow-list is reported; other names change nothing memdir_nb does and are dropped quietly.
+CONFIG_ENV_VARS: frozenset[str] = frozenset(
+    {
+        *TRACKED_ENV_VARS,
+        *SHELL_ONLY_ENV_VARS,
+        "ANTHROPIC_API_KEY",
+        "MEMDIR_NB_CACHE_DIR",
+        "XDG_CACHE_HOME",
+    }
 )
 
 
@@ -223,13 +243,35 @@ def _env_text(value: object) -> str | None:
     return None
 
 
-def effective_environment(
-    env: Mapping[str, str], settings: SettingsLayers
-) -> tuple[dict[str, str], dict[str, EnvValue], list[str]]:
-    """The shell's env with every settings env block applied; (env, sources, problems/notes)."""
+@dataclass(frozen=True)
+class IgnoredEnvVar:
+    """A variable a repository's settings env block tried to set and was not allowed to."""
+
+    name: str
+    layer: str  # "project" or "local"
+    path: str | None
+
+    def describe(self) -> str:
+        """'ignored: project settings may not set MEMDIR_NB_DIR (/repo/.claude/settings.json)'."""
+        return f"ignored: {self.layer} settings may not set {self.name} ({self.path})"
+
+
+@dataclass(frozen=True)
+class EffectiveEnvironment:
+    """The environment memdir_nb acts on, where its tracked variables came from, and what was refused."""
+
+    env: dict[str, str]
+    sources: dict[str, EnvValue]
+    notes: list[str]  # settings problems (a block or value of the wrong type, a shell-only name)
+    ignored: list[IgnoredEnvVar]  # variables a repository's settings may not set
+
+
+def effective_environment(env: Mapping[str, str], settings: SettingsLayers) -> EffectiveEnvironment:
+    """The shell's env with every settings env block applied, repository blocks through the allow-list."""
     merged = dict(env)
     sources = _tracked(env)
     notes: list[str] = []
+    ignored: list[IgnoredEnvVar] = []
     for layer in ENV_BLOCK_ORDER:
         block = settings.layer(layer).get("env")
         path = settings.paths.get(layer)
@@ -255,16 +297,14 @@ def effective_environment(
                     "from; ignored. Set it in the shell instead."
                 )
                 continue
-            if layer == "project" and name in MEMORY_DIR_ENV_VARS:
-                notes.append(
-                    f"project settings {path}: env {name} is ignored: a repository's settings "
-                    "may not choose where memory lives. Set it in user or local settings."
-                )
+            if layer in REPO_ENV_LAYERS and name not in REPO_ENV_ALLOWED:
+                if name in CONFIG_ENV_VARS:
+                    ignored.append(IgnoredEnvVar(name, layer, path))
                 continue
             merged[name] = text
             if name in TRACKED_ENV_VARS:
                 sources[name] = EnvValue(name, text, layer, path)
-    return merged, sources, notes
+    return EffectiveEnvironment(merged, sources, notes, ignored)
 
 
 def _tracked(env: Mapping[str, str]) -> dict[str, EnvValue]:
@@ -297,6 +337,7 @@ class MemdirConfig:
     cache_dir: str | None = None  # MEMDIR_NB_CACHE_DIR; None means cache_root()'s default
     clock: Callable[[], float] = field(default=system_clock_ms, repr=False, compare=False)
     settings_problems: tuple[str, ...] = ()
+    ignored_env: tuple[IgnoredEnvVar, ...] = ()  # refused by the repository allow-list
     env_sources: Mapping[str, EnvValue] = field(default_factory=dict, compare=False, repr=False)
 
     def env_source(self, name: str) -> EnvValue | None:
@@ -389,11 +430,13 @@ class MemdirConfig:
         settings = SettingsLayers(
             **layers, paths={k: str(v) for k, v in layer_paths.items() if v is not None}
         )
+        ignored: list[IgnoredEnvVar] = []
         if apply_settings_env:
-            env, env_sources, env_notes = effective_environment(env, settings)
-            for note in env_notes:
+            effective = effective_environment(env, settings)
+            env, env_sources, ignored = effective.env, effective.sources, effective.ignored
+            for note in [*effective.notes, *(i.describe() for i in ignored)]:
                 logger.warning(note)
-            problems.extend(env_notes)
+            problems.extend(effective.notes)
         else:
             env_sources = _tracked(env)
 
@@ -435,6 +478,7 @@ class MemdirConfig:
             ),
             clock=clock or system_clock_ms,
             settings_problems=tuple(problems),
+            ignored_env=tuple(ignored),
             env_sources=env_sources,
         )
 

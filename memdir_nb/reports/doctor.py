@@ -14,7 +14,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from memdir_nb.home.config import MEMORY_DIR_ENV_VARS, MemdirConfig
+from memdir_nb.home.config import MEMORY_DIR_ENV_VARS, REPO_ENV_ALLOWED, MemdirConfig
 from memdir_nb.home.paths import GateDecision, sanitize_path
 from memdir_nb.reports.diagnosis import DoctorFinding, DoctorReport
 from memdir_nb.reports.dir_checks import dir_findings
@@ -116,29 +116,34 @@ def _step_findings(report: WhereReport) -> list[DoctorFinding]:
 
 
 def _problem_findings(report: WhereReport) -> list[DoctorFinding]:
+    return [
+        DoctorFinding(
+            "settings-problem",
+            "action",
+            problem,
+            problem.split(": ", 1)[0],
+            "fix the file as the message says; until then Claude Code ignores it",
+        )
+        for problem in report.problems
+    ]
+
+
+def _ignored_env_findings(config: MemdirConfig) -> list[DoctorFinding]:
+    """A repository's env block set a variable off the allow-list: say so, and where it belongs."""
+    allowed = ", ".join(sorted(REPO_ENV_ALLOWED))
     out = []
-    for problem in report.problems:
-        file = problem.split(": ", 1)[0]
-        if any(var in problem for var in MEMORY_DIR_ENV_VARS) and "project settings" in problem:
-            out.append(
-                DoctorFinding(
-                    "dir-setting-ignored",
-                    "action",
-                    problem,
-                    file,
-                    "move the variable to the env block of local or user settings",
-                )
+    for ignored in config.ignored_env:
+        where_memory = ignored.name in MEMORY_DIR_ENV_VARS
+        out.append(
+            DoctorFinding(
+                "dir-setting-ignored" if where_memory else "env-setting-ignored",
+                "action" if where_memory else "note",
+                f"{ignored.describe()}: a repository's settings may set only {allowed}",
+                f"env.{ignored.name} in {ignored.layer} settings ({ignored.path})",
+                f"if you mean it, set {ignored.name} in the env block of user settings "
+                f"({config.claude_home / 'settings.json'}) or in your shell",
             )
-        else:
-            out.append(
-                DoctorFinding(
-                    "settings-problem",
-                    "action",
-                    problem,
-                    file,
-                    "fix the file as the message says; until then Claude Code ignores it",
-                )
-            )
+        )
     return out
 
 
@@ -181,6 +186,7 @@ def diagnose(
         *_gate_findings(report),
         *_step_findings(report),
         *_problem_findings(report),
+        *_ignored_env_findings(config),
         *_worktree_findings(report, config),
     ]
     if not chosen:  # no dir can be resolved (the gate finding says why)

@@ -18,7 +18,13 @@ from pathlib import Path
 from typing import Any
 
 from memdir_nb.formats.index import truncate_entrypoint_content
-from memdir_nb.home.config import ALL_LAYERS, TRACKED_ENV_VARS, TRUSTED_LAYERS, MemdirConfig
+from memdir_nb.home.config import (
+    ALL_LAYERS,
+    REPO_ENV_ALLOWED,
+    TRACKED_ENV_VARS,
+    TRUSTED_LAYERS,
+    MemdirConfig,
+)
 from memdir_nb.home.paths import (
     AutoMemPathResolution,
     GateDecision,
@@ -83,6 +89,7 @@ class WhereReport:
     kairos: GateDecision
     settings_files: tuple[SettingsFile, ...]
     problems: tuple[str, ...] = ()
+    ignored_env: tuple[str, ...] = ()  # "ignored: project settings may not set X (file)"
 
     @property
     def team_dir(self) -> str:
@@ -162,6 +169,7 @@ def where(config: MemdirConfig, *, git: str | None = "git") -> WhereReport:
         kairos=kairos_decision(config),
         settings_files=_settings_files(config),
         problems=tuple(config.settings_problems),
+        ignored_env=tuple(i.describe() for i in config.ignored_env),
     )
 
 
@@ -198,6 +206,13 @@ def format_where(report: WhereReport) -> str:
         ("KAIROS", report.kairos),
     ):
         lines.append(f"  {label:<12} {_on(d)}  level {d.level}: {d.reason} (from {d.source})")
+    if report.ignored_env:
+        lines.append("")
+        lines.append(
+            "repository settings (a project's settings env block may set only "
+            f"{', '.join(sorted(REPO_ENV_ALLOWED))}):"
+        )
+        lines += [f"  - {text}" for text in report.ignored_env]
     if report.problems:
         lines.append("")
         lines.append("settings problems:")

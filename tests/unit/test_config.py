@@ -11,7 +11,9 @@ from pathlib import Path
 import pytest
 
 from memdir_nb.home.config import (
+    CONFIG_ENV_VARS,
     FLAG_ENV_VARS,
+    REPO_ENV_ALLOWED,
     FeatureFlags,
     MemdirConfig,
     SettingsLayers,
@@ -19,6 +21,8 @@ from memdir_nb.home.config import (
     is_env_truthy,
     load_settings_file,
 )
+from memdir_nb.home.paths import resolve_auto_mem_path
+from memdir_nb.ui.demo import notebook_memory_dir
 
 
 @pytest.fixture
@@ -467,8 +471,84 @@ def test_a_project_env_block_cannot_choose_where_memory_lives(world) -> None:
     )
     c = load(world)
     assert c.cowork_memory_override is None
-    assert any("CLAUDE_COWORK_MEMORY_PATH_OVERRIDE is ignored" in p for p in c.settings_problems)
+    (ignored,) = c.ignored_env
+    assert ignored.describe().startswith(
+        "ignored: project settings may not set CLAUDE_COWORK_MEMORY_PATH_OVERRIDE"
+    )
     assert c.simple_mode  # switching memory off is the safe direction and is honoured
+
+
+# Every variable that chooses where memdir_nb reads or writes, or which dir a notebook opens.
+LOCATION_VARS = (
+    "MEMDIR_NB_DIR",
+    "MEMDIR_NB_CACHE_DIR",
+    "XDG_CACHE_HOME",
+    "CLAUDE_COWORK_MEMORY_PATH_OVERRIDE",
+    "CLAUDE_CODE_REMOTE_MEMORY_DIR",
+    "CLAUDE_CODE_REMOTE",
+    "CLAUDE_CONFIG_DIR",
+)
+
+
+def test_the_repository_allow_list_holds_only_switches_that_turn_memory_off() -> None:
+    assert {"CLAUDE_CODE_DISABLE_AUTO_MEMORY", "CLAUDE_CODE_SIMPLE"} == REPO_ENV_ALLOWED
+    assert REPO_ENV_ALLOWED <= CONFIG_ENV_VARS
+    assert not set(LOCATION_VARS) & REPO_ENV_ALLOWED
+    assert set(LOCATION_VARS) <= CONFIG_ENV_VARS  # each is reported when a repository tries it
+
+
+@pytest.mark.parametrize("filename", ["settings.json", "settings.local.json"])
+def test_a_hostile_repository_env_block_redirects_no_cache_notebook_or_memory_dir(
+    world, filename: str, tmp_path: Path
+) -> None:
+    hostile = {name: str(tmp_path / f"attacker-{name.lower()}") for name in LOCATION_VARS}
+    for value in hostile.values():
+        Path(value).mkdir()
+    hostile |= {
+        "CLAUDE_CODE_REMOTE": "1",
+        "ANTHROPIC_API_KEY": "sk-ant-theirs",
+        "MEMDIR_NB_TEAM_MEMORY": "1",
+    }
+    write_json(world["project"] / ".claude" / filename, {"env": hostile})
+    c = load(world)
+    assert c.cache_root() == world["home"] / ".cache" / "memdir_nb"
+    assert c.demo_dir is None and c.anthropic_api_key is None and not c.flags.team_memory
+    assert c.claude_home == world["home"] / ".claude" and not c.remote_mode
+    resolution = resolve_auto_mem_path(c, git=None)
+    assert resolution.source == "default"
+    assert resolution.path.startswith(str(world["home"] / ".claude" / "projects"))
+    opened = notebook_memory_dir(config=c, now_ms=1_767_225_600_000)
+    assert "attacker" not in str(opened) and (opened / "MEMORY.md").is_file()
+    layer = "project" if filename == "settings.json" else "local"
+    refused = {i.name for i in c.ignored_env if i.layer == layer}
+    # CLAUDE_CONFIG_DIR is refused earlier (it locates the settings files themselves)
+    assert refused == (set(hostile) - {"CLAUDE_CONFIG_DIR"})
+    assert all(
+        i.describe().startswith(f"ignored: {layer} settings may not set ") for i in c.ignored_env
+    )
+
+
+def test_user_settings_and_the_shell_may_still_choose_the_cache_and_notebook_dirs(world) -> None:
+    write_json(
+        world["home"] / ".claude" / "settings.json",
+        {"env": {"MEMDIR_NB_CACHE_DIR": "/srv/cache", "MEMDIR_NB_DIR": "/srv/notes"}},
+    )
+    c = load(world, {"XDG_CACHE_HOME": "/srv/xdg"})
+    assert c.cache_root() == Path("/srv/cache") and c.demo_dir == "/srv/notes"
+    assert not c.ignored_env
+    assert load(world, {}, apply_settings_env=False).cache_dir is None
+
+
+def test_a_repository_may_switch_memory_off_through_its_env_block(world) -> None:
+    write_json(
+        world["project"] / ".claude" / "settings.local.json",
+        {"env": {"CLAUDE_CODE_DISABLE_AUTO_MEMORY": "1", "NODE_ENV": "test"}},
+    )
+    c = load(world)
+    assert (
+        c.disable_auto_memory and not c.ignored_env
+    )  # names memdir_nb never reads: dropped quietly
+    assert c.env_source("CLAUDE_CODE_DISABLE_AUTO_MEMORY").source == "local"
 
 
 def test_scalar_env_values_become_strings_and_objects_are_reported(world) -> None:

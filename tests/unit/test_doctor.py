@@ -99,6 +99,19 @@ def test_a_dir_override_in_a_project_env_block_is_reported_as_ignored(tmp_path: 
     assert "CLAUDE_COWORK_MEMORY_PATH_OVERRIDE" in f.cause
 
 
+def test_a_cache_dir_in_a_repository_env_block_is_a_note_naming_the_allow_list(
+    tmp_path: Path,
+) -> None:
+    w, _ = healthy(tmp_path)
+    w.settings("local", {"env": {"MEMDIR_NB_CACHE_DIR": "/srv/elsewhere"}})
+    report = diagnose(w.config())
+    f = finding(report, "env-setting-ignored")
+    assert f.severity == "note" and report.exit_code == 0
+    assert f.cause.startswith("ignored: local settings may not set MEMDIR_NB_CACHE_DIR")
+    assert "settings.local.json" in f.responsible and "user settings" in f.fix
+    assert "ignored: local settings may not set MEMDIR_NB_CACHE_DIR" in format_doctor(report)
+
+
 def test_an_unsafe_trusted_dir_setting_is_rejected_with_the_reason(tmp_path: Path) -> None:
     w, _ = healthy(tmp_path)
     w.settings("user", {"autoMemoryDirectory": "~/"})

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from memdir_nb.home.paths import sanitize_path
-from memdir_nb.reports.where import guess_project_path, list_memory_dirs, where
+from memdir_nb.reports.where import format_where, guess_project_path, list_memory_dirs, where
 from memdir_nb.spec.text import plural
 from tests.support.fake_home import HAS_GIT, NOW_MS, add_memory, git, make_world
 
@@ -69,6 +69,16 @@ def test_project_settings_are_listed_as_ignored_for_the_dir(tmp_path: Path) -> N
     assert step.source.startswith("project settings (") and step.value == "~/.ssh"
     project = next(f for f in r.settings_files if f.layer == "project")
     assert project.exists and not project.trusted_for_dir and "autoMemoryDirectory" in project.sets
+
+
+def test_where_says_which_variables_a_repository_env_block_may_not_set(tmp_path: Path) -> None:
+    w = make_world(tmp_path, repo=False)
+    path = w.settings("project", {"env": {"MEMDIR_NB_DIR": "/srv/x", "XDG_CACHE_HOME": "/srv/c"}})
+    r = where(w.config())
+    assert f"ignored: project settings may not set MEMDIR_NB_DIR ({path})" in r.ignored_env
+    text = format_where(r)
+    assert "ignored: project settings may not set XDG_CACHE_HOME" in text
+    assert "may set only CLAUDE_CODE_DISABLE_AUTO_MEMORY, CLAUDE_CODE_SIMPLE" in text
 
 
 def test_a_more_trusted_layer_shadows_a_less_trusted_one(tmp_path: Path) -> None:
