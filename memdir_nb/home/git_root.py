@@ -3,6 +3,11 @@
 Real `git` is asked first (bounded by GIT_TIMEOUT_SECONDS); when it is missing or refuses
 (e.g. "dubious ownership"), `.git` entries and gitdir/commondir pointer files are followed by
 hand with bounded, regular-file-only reads.
+
+A `.git` pointer is trusted only when git's own bookkeeping at its target confirms that it
+belongs to this folder (see `git_pointer_problem`): a downloaded folder whose `.git` file
+names another project's git dir must not pick that project's memory. An unconfirmed pointer
+is not followed, by git or by hand: the folder holding it is its own root.
 """
 
 from __future__ import annotations
@@ -14,7 +19,7 @@ import subprocess
 import unicodedata
 from pathlib import Path
 
-from memdir_nb.spec.constants import GIT_POINTER_READ_MAX_BYTES
+from memdir_nb.spec.constants import GIT_CONFIG_READ_MAX_BYTES, GIT_POINTER_READ_MAX_BYTES
 from memdir_nb.storage.access import read_regular_file
 
 logger = logging.getLogger(__name__)
@@ -95,6 +100,89 @@ def _read_gitfile(dot_git: Path) -> Path | None:
     return target if target.is_absolute() else (dot_git.parent / target)
 
 
+def _resolve_from(base: Path, text: str) -> Path:
+    """A path written in a git bookkeeping file: absolute, or relative to the file's folder."""
+    return Path(text) if os.path.isabs(text) else base / text
+
+
+def _core_worktree(config: Path) -> str | None:
+    """core.worktree from a git config file (a submodule's), or None; bounded, regular file only."""
+    try:
+        text = read_regular_file(config, GIT_CONFIG_READ_MAX_BYTES).data.decode("utf-8")
+    except (OSError, UnicodeDecodeError):
+        return None
+    section = ""
+    for raw in text.split("\n"):
+        line = raw.strip()
+        if line.startswith("["):
+            section = line.strip("[]").strip().lower()
+        elif section == "core" and "=" in line:
+            key, value = (part.strip() for part in line.split("=", 1))
+            if key.lower() == "worktree":
+                return value.strip('"')
+    return None
+
+
+def _pointer_file_problem(dot_git: Path) -> str | None:
+    """Why a .git file's gitdir is not confirmed as belonging to its folder (None: confirmed)."""
+    git_dir = _read_gitfile(dot_git)
+    if git_dir is None:
+        return None  # not a pointer at all: nothing is followed
+    if not git_dir.is_dir():
+        return f"{dot_git} points at {git_dir}, which is not a folder"
+    folder = os.path.realpath(dot_git.parent)
+    try:  # a linked worktree: <gitdir>/gitdir names this very .git file
+        back = _read_small(git_dir / "gitdir")
+    except (OSError, UnicodeDecodeError):
+        back = None
+    if back is not None:
+        if os.path.realpath(_resolve_from(git_dir, back)) != os.path.join(folder, ".git"):
+            return (
+                f"{dot_git} points at {git_dir}, but that worktree entry belongs to {back} "
+                "(its gitdir file), not to this folder"
+            )
+        try:
+            common = _resolve_from(git_dir, _read_small(git_dir / "commondir"))
+        except (OSError, UnicodeDecodeError):
+            return f"{dot_git} points at {git_dir}, whose commondir file cannot be read"
+        if not common.is_dir():
+            return f"{dot_git} points at {git_dir}, whose commondir {common} is not a folder"
+        return None
+    worktree = _core_worktree(git_dir / "config")  # a submodule: core.worktree names this folder
+    if worktree is not None and os.path.realpath(_resolve_from(git_dir, worktree)) == folder:
+        return None
+    return (
+        f"{dot_git} points at {git_dir}, but nothing there (no gitdir file naming this "
+        "folder's .git, no core.worktree naming this folder) says it belongs to this folder"
+    )
+
+
+def _nearest_git_entry(start: Path) -> Path | None:
+    for folder in (start, *start.parents):
+        if os.path.lexists(folder / ".git"):
+            return folder / ".git"
+    return None
+
+
+def git_pointer_problem(start: str | os.PathLike[str]) -> tuple[Path, str] | None:
+    """(folder, reason) when the nearest `.git` above start is a pointer git's bookkeeping does not confirm.
+
+    Confirmed pointers: a linked worktree's `.git` file whose `<gitdir>/gitdir` names that
+    very file and whose `commondir` resolves (`git worktree add`), and a submodule's whose
+    `<gitdir>/config` core.worktree names the folder. A `.git` folder holding a `commondir`
+    file (only worktree entries have one) is a pointer too, and never confirmed.
+    """
+    entry = _nearest_git_entry(Path(start).resolve())
+    if entry is None:
+        return None
+    if entry.is_dir():
+        if os.path.lexists(entry / "commondir"):
+            return entry.parent, f"{entry} is a folder with a commondir file pointing elsewhere"
+        return None
+    problem = _pointer_file_problem(entry)
+    return (entry.parent, problem) if problem else None
+
+
 def _find_root_by_walking(start: Path) -> Path | None:
     """Without git: find the nearest .git entry and follow gitdir/commondir files by hand."""
     for folder in (start, *start.parents):
@@ -121,6 +209,10 @@ def find_canonical_git_root(
     start_path = Path(start)
     if not start_path.is_dir():
         start_path = start_path.parent
+    untrusted = git_pointer_problem(start_path)
+    if untrusted is not None:  # neither git nor the walk may follow it: the folder is its own root
+        logger.warning("not following a git pointer: %s", untrusted[1])
+        return _nfc_real(untrusted[0])
     root: Path | None = None
     git_exe = shutil.which(git) if git else None
     if git_exe is not None:
@@ -133,7 +225,11 @@ def find_canonical_git_root(
         root = _find_root_by_walking(start_path.resolve())
     if root is None:
         return None
-    return Path(unicodedata.normalize("NFC", os.path.realpath(root)))
+    return _nfc_real(root)
+
+
+def _nfc_real(path: Path) -> Path:
+    return Path(unicodedata.normalize("NFC", os.path.realpath(path)))
 
 
 def find_checkout_root(start: str | os.PathLike[str], *, git: str | None = "git") -> Path | None:
@@ -141,6 +237,9 @@ def find_checkout_root(start: str | os.PathLike[str], *, git: str | None = "git"
     start_path = Path(start)
     if not start_path.is_dir():
         start_path = start_path.parent
+    untrusted = git_pointer_problem(start_path)
+    if untrusted is not None:
+        return _nfc_real(untrusted[0])
     git_exe = shutil.which(git) if git else None
     if git_exe is not None:
         top = _git_output(git_exe, start_path, "rev-parse", "--show-toplevel")

@@ -25,6 +25,7 @@ from memdir_nb.home.config import (
     TRUSTED_LAYERS,
     MemdirConfig,
 )
+from memdir_nb.home.git_root import git_pointer_problem
 from memdir_nb.home.paths import (
     AutoMemPathResolution,
     GateDecision,
@@ -90,6 +91,7 @@ class WhereReport:
     settings_files: tuple[SettingsFile, ...]
     problems: tuple[str, ...] = ()
     ignored_env: tuple[str, ...] = ()  # "ignored: project settings may not set X (file)"
+    git_pointer_problem: str | None = None  # a .git pointer that was not followed, and why
 
     @property
     def team_dir(self) -> str:
@@ -170,6 +172,7 @@ def where(config: MemdirConfig, *, git: str | None = "git") -> WhereReport:
         settings_files=_settings_files(config),
         problems=tuple(config.settings_problems),
         ignored_env=tuple(i.describe() for i in config.ignored_env),
+        git_pointer_problem=pointer[1] if (pointer := git_pointer_problem(config.cwd)) else None,
     )
 
 
@@ -190,6 +193,11 @@ def format_where(report: WhereReport) -> str:
             lines.append(f"worktree:   {report.checkout_root} (a linked worktree of the git root)")
     else:
         lines.append("git root:   none (not in a git repository; the project folder is the key)")
+    if report.git_pointer_problem:
+        lines.append(
+            "            (a .git pointer here was not followed, so this folder is its own root: "
+            f"{report.git_pointer_problem})"
+        )
     lines.append(f"key:        {report.key}  (from {report.key_root})")
     lines.append(f"Claude home: {report.claude_home} (from {report.claude_home_source})")
     lines.append("")

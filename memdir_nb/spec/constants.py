@@ -61,6 +61,7 @@ DAILY_LOG_READ_MAX_BYTES = 4 * 1024 * 1024  # one day's KAIROS log, parsed into 
 LOCK_READ_MAX_BYTES = 64  # a lock file's body: a process id or nothing
 SETTINGS_READ_MAX_BYTES = 1024 * 1024  # a settings.json (any layer)
 GIT_POINTER_READ_MAX_BYTES = 4096  # a worktree's .git file or its commondir file
+GIT_CONFIG_READ_MAX_BYTES = 64 * 1024  # a submodule's git config, read for core.worktree
 TRANSCRIPT_READ_MAX_BYTES = 64 * 1024 * 1024  # a session transcript (not in the memory dir)
 TOOL_READ_MAX_BYTES = 256 * 1024  # the extraction agent's Read tool, per call
 TOOL_GREP_FILE_MAX_BYTES = 1024 * 1024  # Grep searches at most this much of each file

@@ -1,0 +1,138 @@
+"""Rules of memdir_nb.home.git_root: a .git pointer is followed only when git's own bookkeeping confirms it."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from memdir_nb.home.config import MemdirConfig
+from memdir_nb.home.git_root import find_canonical_git_root, find_checkout_root, git_pointer_problem
+from memdir_nb.home.paths import resolve_auto_mem_path, sanitize_path
+from memdir_nb.reports.where import format_where, where
+
+pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
+NO_GIT = "memdir-nb-no-such-git-binary"
+GITS = [pytest.param("git", id="with-git"), pytest.param(NO_GIT, id="walking-by-hand")]
+
+
+def git(cwd: Path, *args: str) -> str:
+    proc = subprocess.run(["git", *args], cwd=cwd, capture_output=True, text=True, check=True)
+    return proc.stdout.strip()
+
+
+def make_repo(path: Path) -> Path:
+    path.mkdir(parents=True)
+    git(path, "init", "-q", "-b", "main")
+    git(path, "config", "user.name", "Memdir Test")
+    git(path, "config", "user.email", "memdir@example.invalid")
+    git(path, "config", "commit.gpgsign", "false")
+    (path / "README.md").write_text("hello\n")
+    git(path, "add", "README.md")
+    git(path, "commit", "-q", "-m", "initial")
+    return path
+
+
+@pytest.fixture
+def victim(tmp_path: Path) -> tuple[Path, Path]:
+    """Another project on this machine, with a real linked worktree made by `git worktree add`."""
+    repo = make_repo(tmp_path / "victim")
+    git(repo, "worktree", "add", "-q", "-b", "topic", str(tmp_path / "victim-wt"))
+    return repo, repo / ".git" / "worktrees" / "victim-wt"
+
+
+def downloaded(tmp_path: Path, dot_git: str) -> Path:
+    """A folder fetched from elsewhere whose .git file holds the given text."""
+    folder = tmp_path / "Downloads" / "project"
+    (folder / "src").mkdir(parents=True)
+    (folder / ".git").write_text(dot_git)
+    return folder
+
+
+def memory_dir(tmp_path: Path, cwd: Path, git_exe: str) -> str:
+    config = MemdirConfig.for_tests(home=tmp_path / "home", cwd=cwd)
+    return resolve_auto_mem_path(config, git=git_exe).path
+
+
+@pytest.mark.parametrize("git_exe", GITS)
+def test_a_worktree_made_by_git_is_followed_to_its_main_checkout(
+    tmp_path: Path, victim: tuple[Path, Path], git_exe: str
+) -> None:
+    repo, _ = victim
+    wt = tmp_path / "victim-wt"
+    assert git_pointer_problem(wt) is None
+    assert find_canonical_git_root(wt, git=git_exe) == repo
+    assert memory_dir(tmp_path, wt, git_exe) == memory_dir(tmp_path, repo, git_exe)
+
+
+@pytest.mark.parametrize("git_exe", GITS)
+def test_a_downloaded_folder_pointing_at_another_projects_worktree_keeps_its_own_memory(
+    tmp_path: Path, victim: tuple[Path, Path], git_exe: str
+) -> None:
+    repo, entry = victim
+    folder = downloaded(tmp_path, f"gitdir: {entry}\n")
+    holder, reason = git_pointer_problem(folder / "src") or (None, "")
+    assert holder == folder and "belongs to" in reason
+    assert find_canonical_git_root(folder / "src", git=git_exe) == folder
+    assert find_checkout_root(folder / "src", git=git_exe) == folder
+    mem = memory_dir(tmp_path, folder / "src", git_exe)
+    assert sanitize_path(str(folder)) in mem and sanitize_path(str(repo)) not in mem
+    report = where(MemdirConfig.for_tests(home=tmp_path / "home", cwd=folder), git=git_exe)
+    assert report.memory_dir == mem and "belongs to" in (report.git_pointer_problem or "")
+    assert "was not followed" in format_where(report)
+
+
+@pytest.mark.parametrize(
+    "pointer",
+    [
+        pytest.param("{repo}/.git", id="the-main-git-dir"),
+        pytest.param("{repo}/.git/modules/none", id="a-missing-dir"),
+        pytest.param("../../victim/.git/worktrees/victim-wt", id="a-relative-worktree-entry"),
+    ],
+)
+def test_an_unconfirmed_pointer_is_not_followed(
+    tmp_path: Path, victim: tuple[Path, Path], pointer: str
+) -> None:
+    repo, _ = victim
+    folder = downloaded(tmp_path, "gitdir: " + pointer.format(repo=repo))
+    assert git_pointer_problem(folder) is not None
+    for git_exe in ("git", NO_GIT):
+        assert find_canonical_git_root(folder, git=git_exe) == folder
+
+
+def test_a_git_folder_holding_a_commondir_file_is_not_followed(
+    tmp_path: Path, victim: tuple[Path, Path]
+) -> None:
+    repo, _ = victim
+    folder = tmp_path / "unpacked"
+    shutil.copytree(repo / ".git" / "worktrees" / "victim-wt", folder / ".git")
+    (folder / ".git" / "commondir").write_text(f"{repo / '.git'}\n")
+    assert "commondir" in (git_pointer_problem(folder) or (None, ""))[1]
+    assert find_canonical_git_root(folder) == folder
+
+
+def test_a_worktree_entry_whose_commondir_is_gone_is_not_followed(
+    tmp_path: Path, victim: tuple[Path, Path]
+) -> None:
+    _, entry = victim
+    (entry / "commondir").write_text("../../nowhere\n")
+    wt = tmp_path / "victim-wt"
+    assert "commondir" in (git_pointer_problem(wt) or (None, ""))[1]
+    assert find_canonical_git_root(wt, git=NO_GIT) == wt
+
+
+def test_a_submodule_is_confirmed_by_its_core_worktree(tmp_path: Path) -> None:
+    lib = make_repo(tmp_path / "lib")
+    app = make_repo(tmp_path / "app")
+    git(app, "-c", "protocol.file.allow=always", "submodule", "add", "-q", str(lib), "vendor/lib")
+    assert git_pointer_problem(app / "vendor" / "lib") is None
+    assert find_canonical_git_root(app / "vendor" / "lib") == app / "vendor" / "lib"
+
+
+def test_a_separate_git_dir_checkout_is_keyed_by_its_own_folder(tmp_path: Path) -> None:
+    # git keeps no record at the git dir of which folder it serves, so nothing confirms the
+    # pointer: the checkout is its own root rather than the git dir it names.
+    git(tmp_path, "init", "-q", "--separate-git-dir", str(tmp_path / "store.git"), "work")
+    assert find_canonical_git_root(tmp_path / "work") == tmp_path / "work"
