@@ -9,7 +9,11 @@ from __future__ import annotations
 import re
 
 from memdir_nb.lint.findings import Collector, MemoryText, field_line
-from memdir_nb.security.secret_scan import scan_for_secrets
+from memdir_nb.security.secret_scan import (
+    DECODED_FIELD_PREFIX,
+    decoded_header_fields,
+    scan_for_secrets,
+)
 
 # The secret scan covers the first 64 KB of a body, in windows of 1,000 characters per line.
 MAX_SECRET_SCAN_CHARS = 64 * 1024
@@ -137,14 +141,20 @@ def check_secrets(mem: MemoryText, c: Collector) -> None:
         "description": _secret_window(
             mask_public_values((fm.description or "")[:MAX_HEADER_SCAN_CHARS])
         ),
-        "body": _secret_window(mask_public_values(mem.body[:MAX_SECRET_SCAN_CHARS])),
+        # every other key and YAML comment as written, then every value as YAML decodes it,
+        # with its key (a folded or literal scalar puts a value on the lines below its key)
+        "header": _secret_window(mask_public_values("\n".join(fm.header_lines))),
     }
+    raw_header = "\n".join(fm.header_lines)
+    for field, pair in decoded_header_fields(fm.fields, raw_header).items():
+        fields[field] = _secret_window(mask_public_values(pair[:MAX_HEADER_SCAN_CHARS]))
+    fields["body"] = _secret_window(mask_public_values(mem.body[:MAX_SECRET_SCAN_CHARS]))
     findings = scan_for_secrets(fields)
     if not findings:
         return
     team = mem.scope == "team"
     first = findings[0]
-    line = mem.body_line + first.line - 1 if first.field == "body" else field_line(mem, first.field)
+    line = _finding_line(mem, first.field, first.line)
     kinds = ", ".join(sorted({f.kind for f in findings}))
     where = "team memory, shared with everyone in the project" if team else "private memory"
     c.add(
@@ -154,3 +164,15 @@ def check_secrets(mem: MemoryText, c: Collector) -> None:
         line,
         severity="error" if team else "warning",
     )
+
+
+def _finding_line(mem: MemoryText, field: str, line: int) -> int:
+    """The file line of a finding in one of check_secrets' fields."""
+    if field == "body":
+        return mem.body_line + line - 1
+    if field == "header":
+        return 1 + line  # the header starts below the opening '---'
+    if field.startswith(DECODED_FIELD_PREFIX):
+        key = field[len(DECODED_FIELD_PREFIX) :].split(".", 1)[0].split("[", 1)[0]
+        return field_line(mem, key)
+    return field_line(mem, field)

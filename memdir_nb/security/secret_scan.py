@@ -33,15 +33,18 @@ from memdir_nb.security.secret_detect import (
     load_detectors,
 )
 from memdir_nb.security.secret_shapes import PUBLIC_BLOCK_BEGIN, PUBLIC_BLOCK_END
+from memdir_nb.spec.text import without_format_chars
 
 __all__ = [
     "BASE64_ENTROPY_LIMIT",
+    "DECODED_FIELD_PREFIX",
     "ENTROPY_RATIO",
     "HEX_ENTROPY_LIMIT",
     "MIN_ENTROPY_TOKEN_LENGTH",
     "SecretFinding",
     "SecretInTeamMemoryError",
     "base64_entropy_limit",
+    "decoded_header_fields",
     "format_findings",
     "raise_if_secrets",
     "redact",
@@ -51,6 +54,7 @@ __all__ = [
 
 MAX_LISTED_FINDINGS = 5
 MAX_DECODED_HEADER_VALUES = 200
+DECODED_FIELD_PREFIX = "frontmatter "  # the field name of a decoded `key: value` pair
 
 
 @dataclass(frozen=True)
@@ -140,10 +144,16 @@ def _excerpt(redacted: str, focus_at: int, width: int = 100) -> str:
 
 
 def _scan_lines(field: str, text: str, det: dict[str, Any]) -> list[SecretFinding]:
-    """The findings of one field, line by line."""
+    """The findings of one field, line by line.
+
+    The guard reads as the consumer reads: format characters are dropped first (a key with a
+    zero-width space inside is still the key), and lines end only at '\n' (a file's lines):
+    VT, FF, NEL, U+2028 and U+2029 do not end a line for the reader, so they do not split
+    `password:<U+2028>value` here either (str.splitlines would).
+    """
     findings: list[SecretFinding] = []
     in_pem_block = in_public_block = False
-    for line_no, line in enumerate(text.splitlines(), start=1):
+    for line_no, line in enumerate(without_format_chars(text).split("\n"), start=1):
         if in_pem_block:
             # The base64 body of a key block already reported: do not list each line.
             if PEM_END.search(line):
@@ -186,30 +196,36 @@ def scan_memory_file(
     """Every suspected credential in what one memory puts in a memory dir.
 
     That is its filename, the whole file text (every frontmatter key, YAML comments, the
-    body; lines are the file's lines) and its index line. Frontmatter values that YAML
-    decodes to other text than is written (escapes, folded lines) are scanned decoded too,
-    under the field `frontmatter <key>`.
+    body; lines are the file's lines) and its index line, and every frontmatter value as
+    YAML decodes it, with its key (see `decoded_header_fields`).
     """
     # Findings name the file itself ("… in team/x.md line 5"), and its name as "file name".
     fields = {"file name": filename, filename: text}
     if index_line:
         fields["index line"] = index_line
-    fields.update(_decoded_header_values(text))
+    fields.update(decoded_header_fields(parse_frontmatter(text)[0].fields, text))
     return scan_for_secrets(fields)
 
 
-def _decoded_header_values(text: str) -> dict[str, str]:
-    """Frontmatter string values whose decoded text does not appear as such in the file."""
+def decoded_header_fields(header: Mapping[str, object], text: str = "") -> dict[str, str]:
+    """Every frontmatter string value as YAML decodes it, with its key: `{"frontmatter a.b": "b: value"}`.
 
+    A folded (`>`) or literal (`|`) scalar puts the value on the lines below its key, and a
+    quoted scalar may hold escapes or line continuations, so the file's own lines can show a
+    key and its value apart, or a value that is not the text written. Scanning `key: value`
+    as decoded finds `password: >` + an indented secret. A pair already written that way on
+    one line of `text` is left to the scan of the file itself.
+    """
     out: dict[str, str] = {}
-    header, _ = parse_frontmatter(text)
-    stack: list[tuple[str, object]] = list(header.fields.items())
+    stack: list[tuple[str, str, object]] = [(str(k), str(k), v) for k, v in header.items()]
     while stack and len(out) < MAX_DECODED_HEADER_VALUES:
-        key, value = stack.pop()
+        path, key, value = stack.pop()
         if isinstance(value, dict):
-            stack += [(f"{key}.{k}", v) for k, v in value.items()]
+            stack += [(f"{path}.{k}", str(k), v) for k, v in value.items()]
         elif isinstance(value, list):
-            stack += [(f"{key}[{i}]", v) for i, v in enumerate(value)]
-        elif isinstance(value, str) and value and value not in text:
-            out[f"frontmatter {key}"] = value
+            stack += [(f"{path}[{i}]", key, v) for i, v in enumerate(value)]
+        elif isinstance(value, str) and value.strip():
+            pair = f"{key}: {value.lstrip()}"
+            if pair not in text:
+                out[f"{DECODED_FIELD_PREFIX}{path}"] = pair
     return out

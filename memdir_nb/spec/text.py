@@ -95,6 +95,14 @@ def one_line(text: str) -> str:
     return _LINE_BREAKS.sub(" ", text).strip()
 
 
+def without_format_chars(text: str) -> str:
+    """text without Unicode format characters (category Cf: zero-width space and joiners, soft
+    hyphen, bidi marks, BOM): invisible to a reader, so a match must not depend on them."""
+    if text.isascii():  # no ASCII character is Cf
+        return text
+    return "".join(ch for ch in text if unicodedata.category(ch) != "Cf")
+
+
 def plural(n: int, word: str, many: str | None = None) -> str:
     """'1 memory', '2 memories', '0 files': the count with the word in the right number."""
     if n == 1:

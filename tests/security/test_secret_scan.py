@@ -445,3 +445,101 @@ def test_a_128_kb_adversarial_word_does_not_stall_the_guard(word: str) -> None:
     # Hang guard, not a speed target (benchmarks measure speed): each of these words made a
     # pattern rescan the rest of the line from every position before the scan was linear.
     scan_for_secrets({"body": word})
+
+
+# ---------------------------------------------------------------- the guard reads as the consumer reads
+
+from memdir_nb.lint import lint_memory_dir  # noqa: E402
+from memdir_nb.storage.store import MemoryStore  # noqa: E402
+from memdir_nb.storage.transaction import open_transaction  # noqa: E402
+
+# A password made at runtime: short, so only the keyword next to it makes it a finding.
+DB_PASSWORD = "Zq8!" + "vLp2#rT"
+# The characters Python's str.splitlines ends a line at, though a file's reader does not.
+NOT_LINE_ENDS = {
+    "VT": "\x0b",
+    "FF": "\x0c",
+    "NEL": "\x85",
+    "LINE SEPARATOR": "\u2028",
+    "PARAGRAPH SEPARATOR": "\u2029",
+}
+# Unicode format characters (category Cf): invisible, so the key reads the same with them.
+FORMAT_CHARS = {
+    "zero-width space": "\u200b",
+    "zero-width joiner": "\u200d",
+    "soft hyphen": "\u00ad",
+    "right-to-left mark": "\u200f",
+    "byte order mark": "\ufeff",
+}
+
+
+def _hidden_bodies() -> dict[str, str]:
+    """Bodies whose credential a line-splitting or format-blind guard would miss."""
+    bodies = {
+        f"password and value split by {name}": f"The staging db password:{ch}{DB_PASSWORD}\n"
+        for name, ch in NOT_LINE_ENDS.items()
+    }
+    for name, ch in FORMAT_CHARS.items():
+        bodies[f"{name} inside the keyword"] = f"pass{ch}word = {DB_PASSWORD}\n"
+        bodies[f"{name} inside the key"] = f"Use {ANTHROPIC_KEY[:12]}{ch}{ANTHROPIC_KEY[12:]}\n"
+    return bodies
+
+
+HIDDEN = _hidden_bodies()
+
+
+@pytest.mark.parametrize("body", list(HIDDEN.values()), ids=list(HIDDEN))
+def test_a_split_or_disguised_key_is_found_in_the_text(body: str) -> None:
+    assert scan_for_secrets({"body": body}), body
+
+
+def _file(header_extra: str) -> str:
+    return f"---\nname: Staging db\ndescription: how to reach staging\ntype: reference\n{header_extra}---\n\nAsk #ops.\n"
+
+
+# Frontmatter whose key and value sit on different lines, or whose value is not written as read.
+HIDDEN_HEADERS = {
+    "folded scalar": f"password: >\n  {DB_PASSWORD}\n",
+    "literal scalar": f"password: |\n  {DB_PASSWORD}\n",
+    "nested literal scalar": f"db:\n  password: |-\n    {DB_PASSWORD}\n",
+    "list of folded scalars": f"password:\n  - >-\n    {DB_PASSWORD}\n",
+    "quoted scalar with an escape": 'password: "\\x5A' + DB_PASSWORD[1:] + '"\n',
+}
+
+
+@pytest.mark.parametrize("extra", list(HIDDEN_HEADERS.values()), ids=list(HIDDEN_HEADERS))
+def test_decoded_yaml_values_are_scanned_with_their_keys(extra: str) -> None:
+    findings = scan_memory_file("team/db.md", _file(extra))
+    assert any(f.field.startswith("frontmatter ") for f in findings), findings
+
+
+@pytest.mark.parametrize("body", list(HIDDEN.values()), ids=list(HIDDEN))
+def test_a_team_save_refuses_a_split_or_disguised_key(tmp_path: Path, body: str) -> None:
+    store = MemoryStore(tmp_path)
+    with pytest.raises(SecretInTeamMemoryError):
+        store.save("Staging db", "how to reach staging", "reference", body, scope="team")
+    assert not (tmp_path / "team").exists() or not list((tmp_path / "team").glob("*.md"))
+
+
+@pytest.mark.parametrize("extra", list(HIDDEN_HEADERS.values()), ids=list(HIDDEN_HEADERS))
+def test_a_team_write_refuses_a_key_hidden_by_yaml(tmp_path: Path, extra: str) -> None:
+    # The route of dream apply and the extractor's Write: a whole file written into team/.
+    (tmp_path / "team").mkdir()
+    with pytest.raises(SecretInTeamMemoryError), open_transaction(tmp_path) as tx:
+        tx.write("team/db.md", _file(extra))
+    assert not (tmp_path / "team" / "db.md").exists()
+
+
+@pytest.mark.parametrize(
+    "text",
+    [_file("").replace("Ask #ops.", body.strip()) for body in HIDDEN.values()]
+    + [_file(extra) for extra in HIDDEN_HEADERS.values()],
+    ids=[*HIDDEN, *HIDDEN_HEADERS],
+)
+def test_lint_finds_a_split_disguised_or_yaml_hidden_key(tmp_path: Path, text: str) -> None:
+    (tmp_path / "team").mkdir()
+    (tmp_path / "team" / "db.md").write_text(text, encoding="utf-8")
+    (tmp_path / "team" / "MEMORY.md").write_text("- [Staging db](db.md) — how to reach staging\n")
+    secret = [f for f in lint_memory_dir(tmp_path) if f.rule == "secret"]
+    assert secret and secret[0].severity == "error", text
+    assert secret[0].line is not None and 1 <= secret[0].line <= text.count("\n")

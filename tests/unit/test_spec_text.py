@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from memdir_nb.spec.text import first_unsafe_char, plural, terminal_safe
+import pytest
+
+from memdir_nb.spec.text import first_unsafe_char, plural, terminal_safe, without_format_chars
 
 
 def test_escape_sequences_reach_the_terminal_as_visible_text() -> None:
@@ -31,3 +33,11 @@ def test_plural_counts_in_words() -> None:
         "2 memories",
         "3 days",
     )
+
+
+@pytest.mark.parametrize(
+    "ch", ["\u200b", "\u200c", "\u200d", "\u00ad", "\u200e", "\u202e", "\ufeff", "\u2060"]
+)
+def test_format_characters_are_dropped_and_nothing_else(ch: str) -> None:
+    assert without_format_chars(f"pass{ch}word\u2028é\tx") == "password\u2028é\tx"
+    assert without_format_chars("plain ascii") == "plain ascii"
