@@ -6,18 +6,20 @@ import argparse
 import json
 import sys
 from pathlib import Path
+from typing import Literal
 
 from memdir_nb.formats.index import (
     MAX_ENTRYPOINT_BYTES,
     MAX_ENTRYPOINT_LINES,
+    REBUILD_HEADING,
     truncate_entrypoint_content,
 )
 from memdir_nb.formats.manifest import format_memory_manifest
 from memdir_nb.lint import count_by_severity, lint_memory_dir
 from memdir_nb.spec.constants import TEAM_DIRNAME
-from memdir_nb.spec.text import plural
+from memdir_nb.spec.text import plural, terminal_safe
 from memdir_nb.storage.index_files import load_entrypoint, read_entrypoint_checked
-from memdir_nb.storage.rebuild import rebuild_index
+from memdir_nb.storage.index_rebuild import IndexRebuild, plan_index_rebuild
 from memdir_nb.storage.scan import scan_memory_dir
 from memdir_nb.storage.store import MemoryStore
 from memdir_nb.ui.demo import DemoDirExistsError, build_demo_memory_dir
@@ -201,8 +203,35 @@ def cmd_lint(args: argparse.Namespace) -> int:
     return 1 if counts["error"] else 0
 
 
+def _rebuild_summary(r: IndexRebuild, label: str) -> str:
+    """One line on what a rebuild does to one index."""
+    if not r.changed:
+        return f"{label}: up to date (every memory has a line; nothing to change)"
+    parts = []
+    if r.merged.added:
+        where = f" under '{REBUILD_HEADING}'" if r.old.strip() else ""
+        parts.append(f"adds {plural(len(r.merged.added), 'entry', 'entries')}{where}")
+    if r.merged.dropped:
+        parts.append(f"removes {plural(len(r.merged.dropped), 'dangling line')}")
+    elif r.merged.dangling:
+        parts.append(
+            f"keeps {plural(len(r.merged.dangling), 'dangling line')} "
+            "(--drop-dangling removes them)"
+        )
+    return (
+        f"{label}: " + ("; ".join(parts) or "rewritten") + "; every other line is kept as written"
+    )
+
+
+def _scope_dirs(memory_dir: Path) -> dict[str, Path]:
+    dirs = {"MEMORY.md": memory_dir}
+    if (memory_dir / TEAM_DIRNAME).is_dir():
+        dirs[f"{TEAM_DIRNAME}/MEMORY.md"] = memory_dir / TEAM_DIRNAME
+    return dirs
+
+
 def cmd_rebuild_index(args: argparse.Namespace) -> int:
-    """Rewrite MEMORY.md (and team/MEMORY.md) from the topic files' frontmatter."""
+    """Add the missing entries to MEMORY.md (and team/MEMORY.md), keeping every line people wrote."""
 
     has_index = read_entrypoint_checked(args.dir).exists
     if not has_index and not scan_memory_dir(args.dir, limit=1).headers:
@@ -212,10 +241,22 @@ def cmd_rebuild_index(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return 2
+    memory_dir = Path(args.dir)
     if args.dry_run:
-        print(rebuild_index(args.dir, write=False, scope="private"), end="")
+        for label, folder in _scope_dirs(memory_dir).items():
+            scope: Literal["private", "team"] = "private" if folder == memory_dir else "team"
+            r = plan_index_rebuild(folder, scope=scope, drop_dangling=args.drop_dangling)
+            print(terminal_safe(r.diff(label)), end="")
+            print(_rebuild_summary(r, label))
+        print("(dry run: nothing was written)")
         return 0
-    written = MemoryStore(args.dir).rebuild_indexes()
-    for scope, path in written.items():
-        print(f"rebuilt the {scope} index: {path}")
+    result = MemoryStore(args.dir).rebuild_index_files(drop_dangling=args.drop_dangling)
+    for r in result.rebuilds:
+        label = "MEMORY.md" if r.scope == "private" else f"{TEAM_DIRNAME}/MEMORY.md"
+        print(_rebuild_summary(r, label).replace(": adds", ": added", 1))
+    if result.batch:
+        print(
+            f"the old index is kept in {memory_dir / result.batch}; put it back with "
+            f"memdir_nb.dream.restore({str(memory_dir)!r}, {Path(result.batch).name!r})"
+        )
     return 0

@@ -143,11 +143,20 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func="home_commands:cmd_export")
 
     p = sub.add_parser(
-        "rebuild-index", help="rewrite MEMORY.md (and team/MEMORY.md) from the topic files"
+        "rebuild-index",
+        help="add the missing entries to MEMORY.md and team/MEMORY.md, keeping every line "
+        "people wrote (the old index goes to .trash/)",
     )
     p.add_argument("dir", type=existing_dir, help="the memory dir")
     p.add_argument(
-        "--dry-run", action="store_true", help="print the new private index instead of writing it"
+        "--dry-run",
+        action="store_true",
+        help="print what would change in both indexes, as unified diffs; write nothing",
+    )
+    p.add_argument(
+        "--drop-dangling",
+        action="store_true",
+        help="also remove the lines that point at files which no longer exist",
     )
     p.set_defaults(func="dir_commands:cmd_rebuild_index")
     return parser

@@ -21,7 +21,7 @@ from memdir_nb.dream.actions import (
     _sha,
     _simulate,
 )
-from memdir_nb.spec.constants import TRASH_DIRNAME
+from memdir_nb.spec.constants import REBUILD_BATCH_PREFIX, TRASH_DIRNAME
 from memdir_nb.storage.store import MemoryStore
 
 if TYPE_CHECKING:
@@ -126,15 +126,18 @@ def apply_plan(
 
 
 def list_dreams(memory_dir: str | os.PathLike[str]) -> list[str]:
-    """Batch names of applied dreams in .trash/, oldest first."""
+    """Restorable batches in .trash/, oldest first: applied dreams, and the indexes rebuild-index replaced."""
     tdir = Path(memory_dir) / TRASH_DIRNAME
     if not tdir.is_dir():
         return []
-    return sorted(
-        p.name
-        for p in tdir.iterdir()
-        if p.name.startswith("dream-") and (p / "manifest.json").is_file()
-    )
+    found = []
+    for p in tdir.iterdir():
+        if p.name.startswith(("dream-", REBUILD_BATCH_PREFIX)):
+            try:
+                found.append((os.stat(p / "manifest.json").st_mtime_ns, p.name))
+            except OSError:
+                continue
+    return [name for _, name in sorted(found)]
 
 
 def _manifest(tx: StoreTransaction, batch: str) -> dict[str, Any]:

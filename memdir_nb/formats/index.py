@@ -1,13 +1,17 @@
 """MEMORY.md, the index: entry lines, the size caps applied when it is loaded, and rebuilds.
 
 MEMORY.md is a list of pointers, one line per memory: ``- [Title](file.md) — hook``. The
-topic files are authoritative; the index can always be rebuilt from their frontmatter.
+topic files are authoritative, but the index is also a page people write: headings, prose,
+their own titles and hooks. A rebuild (`merge_index`) therefore keeps every line as written
+and only adds the missing entries under a heading of its own (REBUILD_HEADING); dangling
+lines go only when asked.
 """
 
 from __future__ import annotations
 
 import math
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -23,16 +27,20 @@ from memdir_nb.spec.text import one_line
 MAX_HOOK_CHARS = 150
 NO_DESCRIPTION_HOOK = "(no description)"
 ENTRY_DASH = "\u2014"  # the em dash between link and hook
+REBUILD_HEADING = "## Added by rebuild-index"  # where a rebuild puts the entries it adds
 
 __all__ = [
     "ENTRYPOINT_NAME",
     "MAX_ENTRYPOINT_BYTES",
     "MAX_ENTRYPOINT_LINES",
     "MAX_HOOK_CHARS",
+    "REBUILD_HEADING",
     "EntrypointTruncation",
     "IndexEntry",
+    "MergedIndex",
     "entries_past_caps",
     "format_index_entry",
+    "merge_index",
     "parse_index",
     "remove_index_entry",
     "truncate_entrypoint_content",
@@ -344,3 +352,92 @@ def render_index(headers: list[MemoryHeader]) -> str:
         for h in sorted(headers, key=_rebuild_order)
     ]
     return "".join(line + "\n" for line in lines)
+
+
+# ---------------------------------------------------------------------------- rebuild
+
+
+@dataclass(frozen=True)
+class MergedIndex:
+    """An index after a rebuild: its text, and what the rebuild added, found dangling or dropped."""
+
+    text: str
+    added: tuple[str, ...]  # memory files that had no line and got one under REBUILD_HEADING
+    dangling: tuple[str, ...]  # targets of lines pointing at no file (kept unless dropped)
+    dropped: tuple[str, ...]  # the dangling lines' targets removed (drop_dangling=True)
+
+
+def merge_index(
+    old: str,
+    headers: list[MemoryHeader],
+    points_at: Callable[[str], str | None],
+    *,
+    drop_dangling: bool = False,
+) -> MergedIndex:
+    """The index `old` with an entry added for each memory in `headers` that no line points at.
+
+    Every line of `old` is kept byte for byte: headings, prose, comments, and entry lines with
+    their own titles and hooks. `points_at(target)` says what an entry's target is: the
+    memory's filename (relative to the index, as in `headers`) when the file exists, "" when
+    it is missing (a dangling line), None when it is not a memory of this scope (a URL, a
+    file outside). Dangling lines are removed only with drop_dangling. An empty `old` becomes
+    the plain rendered index, with no heading.
+    """
+    if not old.strip():
+        fresh = sorted(headers, key=_rebuild_order)
+        return MergedIndex(render_index(fresh), tuple(h.filename for h in fresh), (), ())
+    out: list[str] = []
+    covered: set[str] = set()
+    dangling: list[str] = []
+    in_comment = False
+    for no, line in enumerate(old.split("\n"), start=1):
+        if in_comment or line.lstrip().startswith("<!--"):
+            in_comment = "-->" not in line
+            out.append(line)
+            continue
+        entry = _parse_line(line.rstrip("\r"), no)
+        found = points_at(entry.target) if entry is not None else None
+        if entry is not None and found == "":
+            dangling.append(entry.target)
+            if drop_dangling:
+                continue
+        elif found:
+            covered.add(found)
+        out.append(line)
+    missing = sorted((h for h in headers if h.filename not in covered), key=_rebuild_order)
+    text = "\n".join(out)
+    if missing and not text.strip():  # only dropped lines were there: a plain index again
+        text = render_index(missing)
+    elif missing:
+        text = _with_added_entries(out, render_index(missing))
+    return MergedIndex(
+        text,
+        tuple(h.filename for h in missing),
+        tuple(dangling),
+        tuple(dangling) if drop_dangling else (),
+    )
+
+
+def _with_added_entries(lines: list[str], rendered: str) -> str:
+    """lines joined, with the rendered entries at the end of the REBUILD_HEADING section (made if absent)."""
+    new = rendered.rstrip("\n").split("\n")
+    heading = next(
+        (i for i, ln in enumerate(lines) if ln.rstrip("\r").strip() == REBUILD_HEADING), None
+    )
+    if heading is None:
+        text = "\n".join(lines)
+        if text and not text.endswith("\n"):
+            text += "\n"
+        if text.strip() and not text.endswith("\n\n"):
+            text += "\n"
+        return text + REBUILD_HEADING + "\n\n" + rendered
+    end = next((j for j in range(heading + 1, len(lines)) if lines[j].startswith("#")), len(lines))
+    at = end
+    while at > heading + 1 and not lines[at - 1].strip():
+        at -= 1
+    if at == heading + 1:  # an empty section: a blank line under the heading first
+        new = ["", *new]
+    merged = lines[:at] + new + lines[at:]
+    if end == len(lines) and at == len(lines):  # the file ended right after the last entry
+        merged.append("")
+    return "\n".join(merged)

@@ -12,7 +12,7 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
-from memdir_nb.formats.index import entries_past_caps, truncate_entrypoint_content
+from memdir_nb.formats.index import REBUILD_HEADING, entries_past_caps, truncate_entrypoint_content
 from memdir_nb.lint import lint_dir
 from memdir_nb.reports.diagnosis import DoctorFinding
 from memdir_nb.reports.where import WhereReport
@@ -46,7 +46,8 @@ def _index_file_findings(memory_dir: Path) -> list[DoctorFinding]:
                     f"{scope_dir.name}/{ENTRYPOINT_NAME} is a symlink to {where_to} ({real}): what "
                     "is loaded then depends on a file that can change or vanish outside the index",
                     os.fspath(index),
-                    f"replace the link with a regular file: `memdir-nb rebuild-index {memory_dir}`",
+                    "replace the link with a regular copy of the file it points at (a rebuild "
+                    "writes through the link, it does not replace it)",
                 )
             )
     return out
@@ -109,8 +110,8 @@ def _lint_findings(
                     f"the {MAX_ENTRYPOINT_LINES}-line / {MAX_ENTRYPOINT_BYTES:,}-byte caps: only "
                     f"its first {loaded.kept_line_count} lines load; {lost}",
                     where_ix,
-                    "keep one short line per memory and move prose into topic files; "
-                    f"`memdir-nb rebuild-index {memory_dir}` rewrites it from the topic files",
+                    "edit it by hand: keep one short line per memory and move prose into topic "
+                    "files (rebuild-index keeps every line people wrote, so it cannot shorten it)",
                     tuple(f"line {e.line_no}: [{e.title}]({e.target})" for e in cut),
                 )
             )
@@ -151,7 +152,8 @@ def _lint_findings(
                 f"{'it' if len(missing) == 1 else 'them'} up front",
                 os.fspath(memory_dir / ENTRYPOINT_NAME),
                 "add a '- [Title](file.md) — hook' line for each, or run "
-                f"`memdir-nb rebuild-index {memory_dir}` (it rewrites hooks from descriptions)",
+                f"`memdir-nb rebuild-index {memory_dir}` (it adds them under "
+                f"'{REBUILD_HEADING}' and keeps every other line)",
                 tuple(missing),
             )
         )
@@ -168,7 +170,9 @@ def _lint_findings(
                 f"{plural(len(dangling), 'index line')} {'points' if len(dangling) == 1 else 'point'} "
                 "at nothing",
                 os.fspath(memory_dir / ENTRYPOINT_NAME),
-                f"delete those lines (or restore the files); `memdir-nb rebuild-index {memory_dir}` drops them",
+                "delete those lines (or restore the files); "
+                f"`memdir-nb rebuild-index --drop-dangling {memory_dir}` drops them and keeps "
+                "the old index in .trash/",
                 tuple(dangling),
             )
         )

@@ -1,4 +1,4 @@
-"""MEMORY.md on disk: where it is, contained and capped reads, and rebuilding it through the store."""
+"""MEMORY.md on disk: where it is, and its contained, capped reads (rebuilds: index_rebuild)."""
 
 from __future__ import annotations
 
@@ -7,15 +7,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
-from memdir_nb.formats.index import render_index
 from memdir_nb.spec.constants import (
     ENTRYPOINT_NAME,
     INDEX_READ_MAX_BYTES,
-    LOGS_DIRNAME,
     TEAM_DIRNAME,
 )
 from memdir_nb.storage.access import MissingFile, ReadRefused, read_contained
-from memdir_nb.storage.scan import scan_memory_dir
 
 
 def entrypoint_path(scope_dir: str | os.PathLike[str]) -> Path:
@@ -116,31 +113,3 @@ def index_scope(folder: Path, scope: str | None) -> Literal["private", "team"]:
     if scope not in ("private", "team"):
         raise ValueError(f"scope must be 'private' or 'team', got {scope!r}")
     return "team" if scope == "team" else "private"
-
-
-def rebuilt_index_text(
-    scope_dir: str | os.PathLike[str], *, scope: Literal["private", "team"] | None = None
-) -> str:
-    """A scope's MEMORY.md rendered from its topic files' frontmatter (nothing is written).
-
-    Private scope (the memory dir) indexes its memory files except those under team/,
-    logs/ and dot-folders; team scope (memory_dir/team) indexes every memory file under it.
-    scope=None infers team when the folder is named 'team'. Targets are relative to scope_dir.
-    """
-    folder = Path(scope_dir)
-    if not folder.is_dir():
-        raise ValueError(
-            f"cannot rebuild the index: {folder} is not a folder; "
-            "pass an existing memory dir (or its team/ folder)"
-        )
-    resolved = index_scope(folder, scope)
-    if resolved == "team" and folder.name == TEAM_DIRNAME:  # its files must stay in the memory dir
-        outer = os.path.realpath(folder.parent).rstrip(os.sep) + os.sep
-        if not os.path.realpath(folder).startswith(outer):
-            raise ValueError(
-                f"cannot rebuild the index: {folder} is a link leading outside the memory dir "
-                f"{folder.parent}; remove the link (team/ must be a real folder inside it)"
-            )
-    excluded = (LOGS_DIRNAME, TEAM_DIRNAME) if resolved == "private" else ()
-    report = scan_memory_dir(folder, limit=None, exclude_top_level=excluded)
-    return render_index(report.headers)

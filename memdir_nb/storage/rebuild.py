@@ -1,4 +1,4 @@
-"""Rebuilding a MEMORY.md from the topic files and writing it through the memory dir's store."""
+"""Rebuilding one folder's MEMORY.md through the memory dir's store (see storage.index_rebuild)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,12 @@ from pathlib import Path
 from typing import Literal
 
 from memdir_nb.spec.constants import TEAM_DIRNAME
-from memdir_nb.storage.index_files import entrypoint_path, index_scope, rebuilt_index_text
+from memdir_nb.storage.index_files import index_scope
+from memdir_nb.storage.index_rebuild import (
+    check_scope_folder,
+    plan_index_rebuild,
+    rebuild_in_transaction,
+)
 from memdir_nb.storage.store import MemoryStore
 
 
@@ -16,17 +21,24 @@ def rebuild_index(
     *,
     write: bool = True,
     scope: Literal["private", "team"] | None = None,
+    drop_dangling: bool = False,
 ) -> str:
-    """Rebuild a scope's MEMORY.md from its topic files' frontmatter; return the new text.
+    """Rebuild a scope's MEMORY.md, keeping every line people wrote; return the new text.
 
-    With write=True the text is written through the store's transaction: team/ through the
-    memory dir's (team rules, secret guard); any other folder is its own memory dir.
+    Memories no line points at are added under their own heading; dangling lines are removed
+    only with drop_dangling. With write=True the text is written through the store's
+    transaction (team/ through the memory dir's: team rules, secret guard; any other folder
+    is its own memory dir), and the old index is kept in `.trash/rebuild-index-<stamp>/`.
     """
     folder = Path(scope_dir)
-    text = rebuilt_index_text(folder, scope=scope)
-    if write:
-        is_team = index_scope(folder, scope) == "team" and folder.name == TEAM_DIRNAME
-        store = MemoryStore(folder.parent if is_team else folder)
-        with store.transaction() as tx:
-            tx.write(entrypoint_path(folder), text)  # re-checked now: a swapped folder is refused
-    return text
+    if not write:
+        return plan_index_rebuild(folder, scope=scope, drop_dangling=drop_dangling).text
+    resolved = index_scope(folder, scope)
+    is_team = resolved == "team" and folder.name == TEAM_DIRNAME
+    store = MemoryStore(folder.parent if is_team else folder)
+    check_scope_folder(folder, resolved)  # before taking the lock
+    with store.transaction() as tx:
+        result = rebuild_in_transaction(
+            tx, {resolved: folder}, now_ms=store._now_ms(), drop_dangling=drop_dangling
+        )
+    return result.rebuilds[0].text

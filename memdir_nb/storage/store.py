@@ -18,7 +18,7 @@ import os
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal
 
 from memdir_nb.clock import HasClock, resolve_now_ms
 from memdir_nb.formats import frontmatter, index
@@ -27,7 +27,6 @@ from memdir_nb.security import secret_scan
 from memdir_nb.spec import constants
 from memdir_nb.spec.constants import ENTRYPOINT_NAME
 from memdir_nb.spec.taxonomy import (
-    SCOPES,
     USER_NEVER_TEAM,
     MemoryType,
     require_memory_type,
@@ -37,7 +36,7 @@ from memdir_nb.storage import containment as team_paths
 from memdir_nb.storage import scan
 from memdir_nb.storage.access import holds_exactly
 from memdir_nb.storage.draft import DraftVerdict, validate_draft
-from memdir_nb.storage.index_files import rebuilt_index_text
+from memdir_nb.storage.index_rebuild import RebuildResult, rebuild_in_transaction
 from memdir_nb.storage.store_checks import (
     MemoryNotFoundError,
     MemoryValidationError,
@@ -409,16 +408,27 @@ class MemoryStore:
             self._write_index_line(tx, dst_scope, plain, fm.name.strip(), fm.description.strip())
         return dst_dir / plain
 
-    def rebuild_indexes(self) -> dict[str, Path]:
-        """Regenerate both MEMORY.md files from the topic files' frontmatter, under the lock."""
-        written: dict[str, Path] = {}
+    def rebuild_indexes(self, *, drop_dangling: bool = False) -> dict[str, Path]:
+        """Rebuild both MEMORY.md files under the lock, keeping every line; returns those written.
+
+        See `rebuild_index_files` (which also says what was added, dangling and kept aside).
+        """
+        return self.rebuild_index_files(drop_dangling=drop_dangling).written
+
+    def rebuild_index_files(self, *, drop_dangling: bool = False) -> RebuildResult:
+        """Rebuild both MEMORY.md files in one transaction, as storage.index_rebuild describes.
+
+        Every line people wrote is kept; memories no line points at are added under their own
+        heading; dangling lines go only with drop_dangling; each index rewritten is first kept
+        in `.trash/rebuild-index-<stamp>/` (restorable with memdir_nb.dream.restore).
+        """
+        scope_dirs: dict[Literal["private", "team"], Path] = {}
+        for scope in ("private", "team"):
+            scope_dir = self._scope_dir(scope)
+            if scope_dir.is_dir():
+                self._validate_target(scope_dir / ENTRYPOINT_NAME, scope)
+                scope_dirs[scope] = scope_dir
         with self.transaction() as tx:
-            for scope in SCOPES:
-                scope_dir = self._scope_dir(scope)
-                if not scope_dir.is_dir():
-                    continue
-                entry = self._validate_target(scope_dir / ENTRYPOINT_NAME, scope)
-                text = rebuilt_index_text(scope_dir, scope=scope)
-                tx.write(entry, text)
-                written[scope] = entry
-        return written
+            return rebuild_in_transaction(
+                tx, scope_dirs, now_ms=self._now_ms(), drop_dangling=drop_dangling
+            )

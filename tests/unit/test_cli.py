@@ -189,10 +189,37 @@ def test_rebuild_index_writes_an_index_lint_accepts(tmp_path: Path) -> None:
     (mem / "MEMORY.md").write_text("- [Gone](feedback_gone.md) — deleted\n")
     out = run_env("rebuild-index", str(mem))
     assert out.returncode == 0, out.stderr
+    assert "feedback_gone.md" in (mem / "MEMORY.md").read_text()  # kept: not asked to drop it
+    assert "keeps 1 dangling line (--drop-dangling removes them)" in out.stdout
+    out = run_env("rebuild-index", "--drop-dangling", str(mem))
+    assert out.returncode == 0, out.stderr
+    assert "removes 1 dangling line" in out.stdout and ".trash" in out.stdout
     assert "feedback_db.md" in (mem / "MEMORY.md").read_text()
     lint = run_env("lint", str(mem), "--json")
     rules = {f["rule"] for f in json.loads(lint.stdout)}
     assert not rules & {"index-dangling-entry", "not-in-index", "index-missing"}
+
+
+def test_rebuild_index_dry_run_previews_both_indexes_as_diffs_and_writes_nothing(
+    tmp_path: Path,
+) -> None:
+    mem = tmp_path / "memory"
+    add_memory(mem, "feedback_db.md", index=False)
+    add_memory(mem, "team/project_freeze.md", index=False)
+    (mem / "MEMORY.md").write_text("# Mine\n\nprose I wrote\n")
+    (mem / "team" / "MEMORY.md").write_text("- [Gone](project_gone.md) — deleted\n")
+    before = {p: p.read_bytes() for p in sorted(mem.rglob("*")) if p.is_file()}
+    out = run_env("rebuild-index", "--dry-run", "--drop-dangling", str(mem))
+    assert out.returncode == 0, out.stderr
+    assert "--- a/MEMORY.md\n+++ b/MEMORY.md\n" in out.stdout
+    assert "--- a/team/MEMORY.md\n+++ b/team/MEMORY.md\n" in out.stdout
+    assert (
+        "+## Added by rebuild-index" in out.stdout
+        and "+- [feedback db](feedback_db.md)" in out.stdout
+    )
+    assert "-- [Gone](project_gone.md)" in out.stdout and "+- [project freeze]" in out.stdout
+    assert {p: p.read_bytes() for p in sorted(mem.rglob("*")) if p.is_file()} == before
+    assert not (mem / ".trash").exists()
 
 
 # --------------------------------------------------------------------------- the front door

@@ -10,6 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from memdir_nb.dream import list_dreams, restore
 from memdir_nb.formats.frontmatter_render import render_memory_file
 from memdir_nb.formats.index import (
     MAX_ENTRYPOINT_BYTES,
@@ -17,13 +18,17 @@ from memdir_nb.formats.index import (
     MAX_HOOK_CHARS,
     format_index_entry,
     format_size,
+    merge_index,
     parse_index,
     remove_index_entry,
     truncate_entrypoint_content,
     upsert_index_entry,
 )
+from memdir_nb.formats.manifest import MemoryHeader
 from memdir_nb.storage.index_files import entrypoint_path, read_entrypoint
 from memdir_nb.storage.rebuild import rebuild_index
+from memdir_nb.storage.store import MemoryStore
+from memdir_nb.ui.demo import build_demo_memory_dir
 
 WARNING_START = "> WARNING: MEMORY.md is "
 
@@ -309,7 +314,9 @@ def test_rebuild_private_index_from_frontmatter(tmp_path: Path) -> None:
     memory(tmp_path, "logs/2026/03/2026-03-28.md", "Log", "daily log", "project")
     memory(tmp_path, ".trash/feedback_old.md", "Old", "forgotten", "feedback")
     (tmp_path / "MEMORY.md").write_text("- [Stale](gone.md) — pointer to a deleted file\n")
-    text = rebuild_index(tmp_path)
+    kept = rebuild_index(tmp_path, write=False)  # a dangling line stays unless asked
+    assert kept.startswith("- [Stale](gone.md) — pointer to a deleted file\n\n## Added by")
+    text = rebuild_index(tmp_path, drop_dangling=True)
     assert text == (
         "- [User role](user_role.md) — Backend engineer, new to Rust\n"
         "- [Testing](feedback_tests.md) — Real DB in tests\n"
@@ -356,8 +363,16 @@ def test_rebuild_is_atomic_and_leaves_no_temp_files(tmp_path: Path) -> None:
     rebuild_index(tmp_path)
     assert index.stat().st_ino != inode_before  # replaced, not rewritten in place
     assert stat.S_IMODE(index.stat().st_mode) == 0o640
-    # the store transaction's lock stays (as after any store write); no temp file, no journal
-    assert sorted(p.name for p in tmp_path.iterdir()) == [".memdir.lock", "MEMORY.md", "user_a.md"]
+    # the store transaction's lock stays (as after any store write); no temp file, no journal;
+    # the old index is kept in the trash
+    assert sorted(p.name for p in tmp_path.iterdir()) == [
+        ".memdir.lock",
+        ".trash",
+        "MEMORY.md",
+        "user_a.md",
+    ]
+    (kept,) = (tmp_path / ".trash").glob("rebuild-index-*/MEMORY.md")
+    assert kept.read_text() == "old\n"
 
 
 def test_rebuild_of_missing_folder_is_a_clear_error(tmp_path: Path) -> None:
@@ -383,6 +398,113 @@ def test_rebuild_scope_can_be_given_explicitly(tmp_path: Path) -> None:
     assert rebuild_index(shared, write=False) == ""  # inferred private: team/ and logs/ left out
     with pytest.raises(ValueError, match="'private' or 'team'"):
         rebuild_index(shared, write=False, scope="shared")  # type: ignore[arg-type]
+
+
+# ---- a rebuild keeps what a person wrote
+
+HAND_WRITTEN = """# Project memory
+
+Notes the team keeps by hand. Read the *deploy* ones first.
+
+## Deploys
+- [How we ship (read me)](project_ship.md) \u2014 tags, never Friday; ask #ops
+* see `reference_dash.md` for the board <!-- moved in March -->
+
+## People
+| who | note |
+|-----|------|
+| [Ann's role](user_role.md) | backend, new to Rust |
+
+<!-- - [Example](example.md) - a template line, not a memory -->
+Links elsewhere: [handbook](https://example.invalid/handbook.md)
+- [Old plan](project_old_plan.md) \u2014 the file was deleted
+"""
+
+
+def hand_dir(root: Path) -> Path:
+    memory(root, "project_ship.md", "Release process", "from the frontmatter", "project")
+    memory(root, "reference_dash.md", "Grafana", "api board", "reference")
+    memory(root, "user_role.md", "User role", "Backend engineer", "user")
+    memory(root, "feedback_db.md", "Real database", "No mocks in SQL tests", "feedback")
+    memory(root, "project_new.md", "New freeze", "Freeze from Monday", "project")
+    (root / "MEMORY.md").write_text(HAND_WRITTEN, encoding="utf-8")
+    return root
+
+
+ADDED = (
+    "\n## Added by rebuild-index\n\n"
+    "- [Real database](feedback_db.md) \u2014 No mocks in SQL tests\n"
+    "- [New freeze](project_new.md) \u2014 Freeze from Monday\n"
+)
+
+
+def test_a_rebuild_keeps_a_hand_written_index_byte_for_byte_and_adds_a_section(
+    tmp_path: Path,
+) -> None:
+    mem = hand_dir(tmp_path)
+    assert rebuild_index(mem) == HAND_WRITTEN + ADDED
+    assert (mem / "MEMORY.md").read_text(encoding="utf-8") == HAND_WRITTEN + ADDED
+
+
+def test_a_second_rebuild_adds_to_its_own_section_and_a_complete_index_is_left_alone(
+    tmp_path: Path,
+) -> None:
+    mem = hand_dir(tmp_path)
+    rebuild_index(mem)
+    memory(mem, "user_tz.md", "Time zone", "Works from Lisbon", "user")
+    text = rebuild_index(mem)
+    assert text == HAND_WRITTEN + ADDED + "- [Time zone](user_tz.md) \u2014 Works from Lisbon\n"
+    batches = sorted((mem / ".trash").glob("rebuild-index-*"))
+    assert len(batches) == 2
+    assert rebuild_index(mem) == text  # nothing missing: nothing written, no new trash batch
+    assert len(sorted((mem / ".trash").glob("rebuild-index-*"))) == 2
+
+
+def test_dangling_lines_go_only_when_asked(tmp_path: Path) -> None:
+    mem = hand_dir(tmp_path)
+    assert "project_old_plan.md" in rebuild_index(mem, write=False)
+    dropped = rebuild_index(mem, drop_dangling=True)
+    assert (
+        dropped
+        == HAND_WRITTEN.replace(
+            "- [Old plan](project_old_plan.md) \u2014 the file was deleted\n", ""
+        )
+        + ADDED
+    )
+
+
+def test_the_old_index_is_kept_in_the_trash_and_restorable(tmp_path: Path) -> None:
+    mem = hand_dir(tmp_path)
+    rebuild_index(mem, drop_dangling=True)
+    (batch,) = (mem / ".trash").glob("rebuild-index-*")
+    assert (batch / "MEMORY.md").read_text(encoding="utf-8") == HAND_WRITTEN
+    assert list_dreams(mem) == [batch.name]
+    assert restore(mem, batch.name) == ["MEMORY.md"]
+    assert (mem / "MEMORY.md").read_text(encoding="utf-8") == HAND_WRITTEN
+
+
+def test_merge_keeps_crlf_lines_and_a_missing_final_newline() -> None:
+    def points_at(target: str) -> str | None:
+        return target if target == "a.md" else ""
+
+    old = "# Index\r\n- [A, as I call it](a.md) \u2014 mine\r\nprose without newline"
+    header = MemoryHeader("b.md", "/x/b.md", 0.0, "B", "about b", None)
+    merged = merge_index(old, [header], points_at)
+    assert merged.text.startswith(old + "\n\n## Added by rebuild-index\n\n- [B](b.md)")
+    assert merged.added == ("b.md",) and merged.dangling == ()
+
+
+def test_the_demo_team_index_keeps_every_line(tmp_path: Path) -> None:
+    mem = build_demo_memory_dir(tmp_path / "demo", now_ms=1_767_225_600_000)
+    before = {
+        scope: (mem / scope / "MEMORY.md").read_text(encoding="utf-8") for scope in ("", "team")
+    }
+    written = MemoryStore(mem).rebuild_indexes()
+    for scope, old in before.items():
+        new = (mem / scope / "MEMORY.md").read_text(encoding="utf-8")
+        assert new.startswith(old), scope  # every line kept, in place; only additions follow
+        assert len(new.splitlines()) >= len(old.splitlines()) > 0
+    assert set(written) <= {"private", "team"}
 
 
 # ---- realdirs: index lines are recognised by the .md file they point at

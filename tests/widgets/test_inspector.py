@@ -50,17 +50,19 @@ def test_warning_that_would_be_appended_is_shown(mem, config):
     assert part(i, "team", "memdir-inspector-warning").value.count("WARNING") == 1
 
 
-def test_rebuild_regenerates_both_indexes_through_the_store(mem, config):
+def test_rebuild_adds_missing_entries_through_the_store_and_keeps_every_line(mem, config):
     i = IndexInspector(mem, now_ms=NOW, config=config)
     predicted = i.rebuild_preview["team"]
+    before = {"private": read_entrypoint(mem), "team": read_entrypoint(mem / "team")}
     i.rebuild_button.click()
-    assert i.dropped_lines == {"private": [], "team": []}
     text = read_entrypoint(mem / "team")
-    assert "Keiko:" not in text  # the pasted call transcript is gone
+    assert text.startswith(before["team"]) and "Keiko:" in text  # the pasted notes stay
     assert (i.budgets["team"].line_count, i.budgets["team"].byte_count) == predicted[:2]
-    assert "user_colour_vision.md" in read_entrypoint(mem)  # the unindexed memory is listed now
-    assert "user_old_laptop.md" not in read_entrypoint(mem)  # the dangling line is dropped
-    assert i.status_text.startswith("Rebuilt MEMORY.md, team/MEMORY.md")
+    private = read_entrypoint(mem)
+    assert private.startswith(before["private"])
+    assert "user_colour_vision.md" in private  # the unindexed memory is listed now
+    assert "user_old_laptop.md" in private  # a dangling line goes only when asked
+    assert i.status_text.startswith("Rebuilt MEMORY.md") and ".trash/" in i.status_text
 
 
 def test_missing_team_folder_is_reported_not_an_error(tmp_path, config):

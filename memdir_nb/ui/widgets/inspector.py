@@ -98,7 +98,10 @@ class IndexInspector(MemdirView):
             scope_dir = self.memory_dir / TEAM_DIRNAME if scope == "team" else self.memory_dir
             previews[scope] = None
             if scope_dir.is_dir():
-                rebuilt = rebuild_index(scope_dir, write=False, scope=scope)
+                try:
+                    rebuilt = rebuild_index(scope_dir, write=False, scope=scope)
+                except ValueError:  # an index over the read cap: no preview (the budget says why)
+                    continue
                 t = truncate_entrypoint_content(rebuilt)
                 previews[scope] = (t.line_count, t.byte_count, bool(t.warning))
         with self.hold_trait_notifications():
@@ -121,7 +124,7 @@ class IndexInspector(MemdirView):
         ]
 
     def rebuild(self) -> None:
-        """Regenerate both indexes through MemoryStore.rebuild_indexes, then re-measure."""
+        """Rebuild both indexes through MemoryStore.rebuild_indexes (lines kept), then re-measure."""
 
         try:
             written = MemoryStore(
@@ -132,7 +135,10 @@ class IndexInspector(MemdirView):
         else:
             names = ", ".join(p.relative_to(self.memory_dir).as_posix() for p in written.values())
             self.status_text = (
-                f"Rebuilt {names or 'nothing (no scope folders)'} from the topic files."
+                f"Rebuilt {names}: the memories missing from it were added, every line "
+                "people wrote was kept, and the old index is in .trash/."
+                if names
+                else "Nothing to rebuild: every memory already has a line."
             )
         self.refresh()
         self._changed()
@@ -184,7 +190,8 @@ class IndexInspector(MemdirView):
         else:
             n_lines, n_bytes, cut = preview
             after = (
-                f"<p>After a rebuild from the topic files: {n_lines} lines, {n_bytes:,} bytes"
+                f"<p>After a rebuild (every line kept, missing memories added): {n_lines} lines, "
+                f"{n_bytes:,} bytes"
                 f"{' (still over a cap)' if cut else ' (within both caps)'}.</p>"
             )
         rebuild = classed(widgets.HTML(after), "memdir-inspector-rebuild-preview")

@@ -1,0 +1,222 @@
+"""Rebuilding MEMORY.md without losing what a person wrote: plan both indexes, preview, write.
+
+A rebuild keeps every line of the old index byte for byte (headings, prose, comments, entry
+lines with their own titles and hooks), adds an entry for each memory no line points at
+under formats.index.REBUILD_HEADING, and removes dangling lines only when asked. Before an
+index is rewritten its old version is kept in the trash: `.trash/rebuild-index-<stamp>/`,
+with a manifest in the dream batches' format, so `memdir_nb.dream.restore` puts it back.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import difflib
+import errno
+import hashlib
+import json
+import os
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Literal
+
+from memdir_nb.formats.index import MergedIndex, is_md_target, merge_index
+from memdir_nb.spec.constants import (
+    INDEX_READ_MAX_BYTES,
+    LOGS_DIRNAME,
+    REBUILD_BATCH_PREFIX,
+    TEAM_DIRNAME,
+    TRASH_DIRNAME,
+)
+from memdir_nb.storage.index_files import (
+    IndexTooLargeError,
+    entrypoint_path,
+    index_scope,
+    load_entrypoint,
+)
+from memdir_nb.storage.scan import scan_memory_dir
+from memdir_nb.storage.transaction import StoreTransaction
+
+
+@dataclass(frozen=True)
+class IndexRebuild:
+    """One scope's index before and after a rebuild (nothing written yet)."""
+
+    scope: Literal["private", "team"]
+    path: Path  # the scope's MEMORY.md
+    old: str  # its text now ('' when there is none, or it was not a readable file)
+    existed: bool  # something is at path (a copy of it goes to the trash before a rewrite)
+    merged: MergedIndex
+
+    @property
+    def text(self) -> str:
+        """The index after the rebuild."""
+        return self.merged.text
+
+    @property
+    def changed(self) -> bool:
+        """Whether the rebuild would change the file (or create it)."""
+        return self.merged.text != self.old or (not self.existed and bool(self.merged.text))
+
+    def diff(self, label: str) -> str:
+        """A unified diff of the old index against the new one ('' when nothing changes)."""
+        return "".join(
+            difflib.unified_diff(
+                self.old.splitlines(keepends=True),
+                self.text.splitlines(keepends=True),
+                f"a/{label}",
+                f"b/{label}",
+            )
+        )
+
+
+def check_scope_folder(folder: Path, scope: Literal["private", "team"] | None) -> str:
+    """The folder's scope; ValueError when it is not a folder or a team/ link leaving the dir."""
+    if not folder.is_dir():
+        raise ValueError(
+            f"cannot rebuild the index: {folder} is not a folder; "
+            "pass an existing memory dir (or its team/ folder)"
+        )
+    resolved = index_scope(folder, scope)
+    if resolved == "team" and folder.name == TEAM_DIRNAME:  # its files must stay in the memory dir
+        outer = os.path.realpath(folder.parent).rstrip(os.sep) + os.sep
+        if not os.path.realpath(folder).startswith(outer):
+            raise ValueError(
+                f"cannot rebuild the index: {folder} is a link leading outside the memory dir "
+                f"{folder.parent}; remove the link (team/ must be a real folder inside it)"
+            )
+    return resolved
+
+
+def _target_finder(folder: Path) -> Callable[[str], str | None]:
+    """points_at for merge_index: an entry's file relative to folder, '' when missing, None when not ours."""
+    root = os.path.normpath(os.path.abspath(folder))
+
+    def points_at(target: str) -> str | None:
+        path = target.split("#", 1)[0].strip()
+        if not is_md_target(path) or path.startswith("~"):
+            return None
+        resolved = os.path.normpath(os.path.join(root, path))
+        if not resolved.startswith(root + os.sep):
+            return None  # outside this scope: lint reports it; a rebuild leaves it alone
+        if os.path.isfile(resolved):
+            return os.path.relpath(resolved, root).replace(os.sep, "/")
+        return ""
+
+    return points_at
+
+
+def plan_index_rebuild(
+    scope_dir: str | os.PathLike[str],
+    *,
+    scope: Literal["private", "team"] | None = None,
+    drop_dangling: bool = False,
+    old: str | None = None,
+) -> IndexRebuild:
+    """A scope's MEMORY.md after a rebuild: every line kept, missing memories added (nothing is written).
+
+    Private scope (the memory dir) indexes its memory files except those under team/, logs/
+    and dot-folders; team scope (memory_dir/team) every memory file under it. scope=None
+    infers team for a folder named 'team'. `old` is the index text when the caller read it
+    (the store, under its lock); otherwise it is read here, whole, or IndexTooLargeError.
+    """
+    folder = Path(scope_dir)
+    resolved = check_scope_folder(folder, scope)
+    path = entrypoint_path(folder)
+    if old is None:
+        loaded = load_entrypoint(folder)
+        if loaded.truncated:
+            raise IndexTooLargeError(
+                f"cannot rebuild {path}: it is {loaded.total_size} bytes, over the "
+                f"{INDEX_READ_MAX_BYTES}-byte read cap, so its lines cannot all be kept; move it "
+                "aside (or shorten it by hand) and run rebuild-index again"
+            )
+        old = loaded.text
+    excluded = (LOGS_DIRNAME, TEAM_DIRNAME) if resolved == "private" else ()
+    report = scan_memory_dir(folder, limit=None, exclude_top_level=excluded)
+    merged = merge_index(old, report.headers, _target_finder(folder), drop_dangling=drop_dangling)
+    scope_name: Literal["private", "team"] = "team" if resolved == "team" else "private"
+    return IndexRebuild(scope_name, path, old, os.path.lexists(path), merged)
+
+
+def rebuilt_index_text(
+    scope_dir: str | os.PathLike[str],
+    *,
+    scope: Literal["private", "team"] | None = None,
+    drop_dangling: bool = False,
+) -> str:
+    """A scope's MEMORY.md text after a rebuild (see plan_index_rebuild); nothing is written."""
+    return plan_index_rebuild(scope_dir, scope=scope, drop_dangling=drop_dangling).text
+
+
+@dataclass(frozen=True)
+class RebuildResult:
+    """What a rebuild wrote: the rebuilds of both scopes, and the trash batch holding the old indexes."""
+
+    rebuilds: tuple[IndexRebuild, ...]
+    batch: str | None  # '.trash/rebuild-index-...' name, None when nothing was rewritten
+
+    @property
+    def written(self) -> dict[str, Path]:
+        """scope -> the index written (scopes whose index did not change are left out)."""
+        return {r.scope: r.path for r in self.rebuilds if r.changed}
+
+
+def _read_old(tx: StoreTransaction, rel: str) -> str:
+    """The index text under the lock ('' when absent or not a regular file); too large: refused."""
+    try:
+        data = tx.read_bytes(rel, max_bytes=INDEX_READ_MAX_BYTES)
+    except OSError as exc:
+        if exc.errno == errno.EFBIG:
+            raise IndexTooLargeError(
+                f"cannot rebuild {rel}: it is over the {INDEX_READ_MAX_BYTES}-byte read cap, so "
+                "its lines cannot all be kept; move it aside (or shorten it by hand) and run "
+                "rebuild-index again"
+            ) from exc
+        return ""  # a FIFO or another non-file: replaced, and kept in the trash
+    return "" if data is None else data.decode("utf-8", "replace")
+
+
+def _batch_name(memory_dir: Path, now_ms: float) -> str:
+    stamp = _dt.datetime.fromtimestamp(now_ms / 1000, tz=_dt.UTC).strftime("%Y%m%dT%H%M%S")
+    base = f"{REBUILD_BATCH_PREFIX}{stamp}"
+    name, n = base, 2
+    while os.path.lexists(memory_dir / TRASH_DIRNAME / name):
+        name, n = f"{base}-{n}", n + 1
+    return name
+
+
+def rebuild_in_transaction(
+    tx: StoreTransaction,
+    scope_dirs: dict[Literal["private", "team"], Path],
+    *,
+    now_ms: float,
+    drop_dangling: bool = False,
+) -> RebuildResult:
+    """Rebuild each scope's index inside one store transaction; old versions go to the trash first."""
+    memory_dir = tx.memory_dir
+    rebuilds = []
+    for scope, scope_dir in scope_dirs.items():
+        rel = os.path.relpath(entrypoint_path(scope_dir), memory_dir).replace(os.sep, "/")
+        old = _read_old(tx, rel)
+        rebuilds.append(
+            plan_index_rebuild(scope_dir, scope=scope, drop_dangling=drop_dangling, old=old)
+        )
+    changed = [r for r in rebuilds if r.changed]
+    if not changed:
+        return RebuildResult(tuple(rebuilds), None)
+    batch = _batch_name(memory_dir, now_ms)
+    manifest: dict[str, object] = {"created_ms": now_ms, "actions": ["rebuild-index"]}
+    files: dict[str, object] = {}
+    for r in changed:
+        rel = os.path.relpath(r.path, memory_dir).replace(os.sep, "/")
+        if r.existed:
+            tx.keep_copy(rel, f"{TRASH_DIRNAME}/{batch}/{rel}")
+        tx.write(rel, r.text)  # checked again now; into team/ the guard scans the added lines
+        files[rel] = {
+            "before": r.existed,
+            "after_sha": hashlib.sha256(r.text.encode("utf-8")).hexdigest(),
+        }
+    manifest["files"] = files
+    tx.write(f"{TRASH_DIRNAME}/{batch}/manifest.json", json.dumps(manifest, indent=2))
+    return RebuildResult(tuple(rebuilds), f"{TRASH_DIRNAME}/{batch}")
