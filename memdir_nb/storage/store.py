@@ -174,10 +174,20 @@ class MemoryStore:
             log.warning(msg)
 
     def _write_index_line(
-        self, tx: StoreTransaction, scope: str, plain: str, title: str, hook: str
+        self,
+        tx: StoreTransaction,
+        scope: str,
+        plain: str,
+        title: str,
+        hook: str,
+        *,
+        keep_existing: bool = False,
     ) -> None:
+        """Point the scope's index at plain; with keep_existing a line already there is left as written."""
         entry_path = self._scope_dir(scope) / ENTRYPOINT_NAME
         current = tx.read_text(entry_path) or ""
+        if keep_existing and any(e.target == plain for e in index.parse_index(current)):
+            return
         line = index.format_index_entry(title, plain, hook)
         tx.write(entry_path, index.upsert_index_entry(current, line, plain))
 
@@ -307,7 +317,14 @@ class MemoryStore:
             raise_for_verdict(verdict)
             text = render_updated_memory_file(fm, final_name, final_desc, final_type, final_body)
             tx.write(target, text)
-            self._write_index_line(tx, scope, plain, final_name, final_desc)
+            # A body-only update leaves the index line as a person may have written it.
+            same_header = (
+                final_name == (fm.name or "").strip()
+                and final_desc == (fm.description or "").strip()
+            )
+            self._write_index_line(
+                tx, scope, plain, final_name, final_desc, keep_existing=same_header
+            )
         self._keep_warnings(rel, verdict)
         return scope_dir / plain
 

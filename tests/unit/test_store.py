@@ -511,6 +511,22 @@ def test_a_failed_index_write_restores_the_previous_state(store: MemoryStore, me
     assert snapshot(mem) == before
 
 
+def test_a_body_only_update_keeps_the_index_line_a_person_wrote(
+    store: MemoryStore, mem: Path
+) -> None:
+    save_feedback(store)
+    own = "## Tests\n- [DB rule, my words](feedback_testing_policy.md) — ask me before mocking\n"
+    (mem / "MEMORY.md").write_text(own)
+    store.update(
+        "feedback_testing_policy.md",
+        body="Use the real database.\n\n**Why:** x\n**How to apply:** y",
+    )
+    assert (mem / "MEMORY.md").read_text() == own
+    store.update("feedback_testing_policy.md", description="Real database in every SQL test")
+    assert "— Real database in every SQL test" in (mem / "MEMORY.md").read_text()
+    assert (mem / "MEMORY.md").read_text().startswith("## Tests\n")
+
+
 # --- list and rebuild -----------------------------------------------------------------------
 
 
@@ -557,7 +573,8 @@ def test_temp_files_are_dot_prefixed_never_md_and_never_left_behind(
     store.save("Freeze", "Freeze from 2026-03-05", "project", "x", scope="team")
     store.update("feedback_testing_policy.md", body="changed")
     tmp_names = [s for s in sources if s.startswith(".")]
-    assert len(tmp_names) >= 6  # file + index for each of the three changes
+    # file + index for each save; a body-only update leaves the index line alone
+    assert len(tmp_names) >= 5
     assert all(not s.endswith(".md") for s in tmp_names)
     leftovers = [p for p in mem.rglob(".*") if p.name not in (".memdir.lock",)]
     assert leftovers == []
