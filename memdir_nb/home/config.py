@@ -19,6 +19,22 @@ from typing import Any
 
 from memdir_nb.clock import resolve_now_ms as resolve_now_ms  # re-exported: config users ask it
 from memdir_nb.clock import system_clock_ms
+from memdir_nb.home.env_blocks import (  # re-exported: where, doctor and tests use them here
+    CONFIG_ENV_VARS as CONFIG_ENV_VARS,
+)
+from memdir_nb.home.env_blocks import ENV_BLOCK_ORDER as ENV_BLOCK_ORDER
+from memdir_nb.home.env_blocks import FLAG_ENV_VARS as FLAG_ENV_VARS
+from memdir_nb.home.env_blocks import MEMORY_DIR_ENV_VARS as MEMORY_DIR_ENV_VARS
+from memdir_nb.home.env_blocks import PROCESS_ENV_SOURCE as PROCESS_ENV_SOURCE
+from memdir_nb.home.env_blocks import REPO_ENV_ALLOWED as REPO_ENV_ALLOWED
+from memdir_nb.home.env_blocks import REPO_ENV_LAYERS as REPO_ENV_LAYERS
+from memdir_nb.home.env_blocks import SHELL_ONLY_ENV_VARS as SHELL_ONLY_ENV_VARS
+from memdir_nb.home.env_blocks import TRACKED_ENV_VARS as TRACKED_ENV_VARS
+from memdir_nb.home.env_blocks import EffectiveEnvironment as EffectiveEnvironment
+from memdir_nb.home.env_blocks import EnvValue as EnvValue
+from memdir_nb.home.env_blocks import IgnoredEnvVar as IgnoredEnvVar
+from memdir_nb.home.env_blocks import effective_environment as effective_environment
+from memdir_nb.home.env_blocks import tracked_env
 from memdir_nb.spec.constants import SETTINGS_READ_MAX_BYTES
 from memdir_nb.storage.access import read_regular_file
 
@@ -34,61 +50,8 @@ ALL_LAYERS: tuple[str, ...] = (*TRUSTED_LAYERS, "project")
 # Settings keys whose type we check at load time, so a UI can show a clear problem.
 _TYPED_KEYS: dict[str, type] = {"autoMemoryDirectory": str, "autoMemoryEnabled": bool}
 
-FLAG_ENV_VARS: dict[str, str] = {
-    "team_memory": "MEMDIR_NB_TEAM_MEMORY",
-    "extract_mode": "MEMDIR_NB_EXTRACT_MODE",
-    "extract_non_interactive": "MEMDIR_NB_EXTRACT_NON_INTERACTIVE",
-    "search_past_context": "MEMDIR_NB_SEARCH_PAST_CONTEXT",
-    "skip_index": "MEMDIR_NB_SKIP_INDEX",
-    "kairos": "MEMDIR_NB_KAIROS",
-}
 
 SELECTOR_NAMES: tuple[str, ...] = ("semantic", "lexical", "anthropic")
-
-# Settings files may carry an `env` block whose variables Claude Code puts into its own
-# environment, over the shell's. They are applied least trusted first, so a more trusted
-# layer's value wins: user < project < local < flag < policy.
-ENV_BLOCK_ORDER: tuple[str, ...] = ("user", "project", "local", "flag", "policy")
-# Variables that decide where memory lives (doctor names them when a repository tries them).
-MEMORY_DIR_ENV_VARS: frozenset[str] = frozenset(
-    {"CLAUDE_COWORK_MEMORY_PATH_OVERRIDE", "CLAUDE_CODE_REMOTE_MEMORY_DIR"}
-)
-# Read from the shell only: they locate the settings files, so a settings file cannot move them.
-SHELL_ONLY_ENV_VARS: frozenset[str] = frozenset({"HOME", "CLAUDE_CONFIG_DIR"})
-# The settings files that come with the project folder itself (a clone, a download):
-# .claude/settings.json and .claude/settings.local.json. Whoever wrote the folder wrote them.
-REPO_ENV_LAYERS: tuple[str, ...] = ("project", "local")
-# THE allow-list: the only variables a repository's settings env block may set. Each of them can
-# only switch memory off (the safe direction, as for autoMemoryEnabled). Everything else is
-# dropped: the memory dir overrides, the cache, data and notebook dirs (MEMDIR_NB_DIR,
-# MEMDIR_NB_CACHE_DIR, XDG_CACHE_HOME), the API key, the selector, the feature flags.
-REPO_ENV_ALLOWED: frozenset[str] = frozenset(
-    {"CLAUDE_CODE_DISABLE_AUTO_MEMORY", "CLAUDE_CODE_SIMPLE"}
-)
-PROCESS_ENV_SOURCE = "environment"
-# The variables whose origin a config records (for `where` and `doctor`); never the API key.
-TRACKED_ENV_VARS: tuple[str, ...] = (
-    "CLAUDE_COWORK_MEMORY_PATH_OVERRIDE",
-    "CLAUDE_CODE_REMOTE_MEMORY_DIR",
-    "CLAUDE_CODE_DISABLE_AUTO_MEMORY",
-    "CLAUDE_CODE_SIMPLE",
-    "CLAUDE_CODE_REMOTE",
-    "MEMDIR_NB_NON_INTERACTIVE",
-    "MEMDIR_NB_SELECTOR",
-    "MEMDIR_NB_DIR",
-    *FLAG_ENV_VARS.values(),
-)
-# Every variable MemdirConfig reads. A repository's attempt to set one of these off the
-# allow-list is reported; other names change nothing memdir_nb does and are dropped quietly.
-CONFIG_ENV_VARS: frozenset[str] = frozenset(
-    {
-        *TRACKED_ENV_VARS,
-        *SHELL_ONLY_ENV_VARS,
-        "ANTHROPIC_API_KEY",
-        "MEMDIR_NB_CACHE_DIR",
-        "XDG_CACHE_HOME",
-    }
-)
 
 
 def is_env_truthy(value: str | None) -> bool:
@@ -218,100 +181,6 @@ def _typed_key_problems(layer: str, path: object, data: Mapping[str, Any]) -> li
     return problems
 
 
-@dataclass(frozen=True)
-class EnvValue:
-    """One environment variable as memdir_nb sees it, and where its value came from."""
-
-    name: str
-    value: str
-    source: str  # "environment", or the settings layer whose env block set it ("user", ...)
-    path: str | None = None  # the settings file, when it came from an env block
-
-    def describe(self) -> str:
-        """'the environment' or 'the env block of user settings (/home/me/.claude/settings.json)'."""
-        if self.source == PROCESS_ENV_SOURCE:
-            return "the environment"
-        return f"the env block of {self.source} settings ({self.path})"
-
-
-def _env_text(value: object) -> str | None:
-    """A settings env value as the string the process would see; None for lists and objects."""
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, (str, int, float)):
-        return str(value)
-    return None
-
-
-@dataclass(frozen=True)
-class IgnoredEnvVar:
-    """A variable a repository's settings env block tried to set and was not allowed to."""
-
-    name: str
-    layer: str  # "project" or "local"
-    path: str | None
-
-    def describe(self) -> str:
-        """'ignored: project settings may not set MEMDIR_NB_DIR (/repo/.claude/settings.json)'."""
-        return f"ignored: {self.layer} settings may not set {self.name} ({self.path})"
-
-
-@dataclass(frozen=True)
-class EffectiveEnvironment:
-    """The environment memdir_nb acts on, where its tracked variables came from, and what was refused."""
-
-    env: dict[str, str]
-    sources: dict[str, EnvValue]
-    notes: list[str]  # settings problems (a block or value of the wrong type, a shell-only name)
-    ignored: list[IgnoredEnvVar]  # variables a repository's settings may not set
-
-
-def effective_environment(env: Mapping[str, str], settings: SettingsLayers) -> EffectiveEnvironment:
-    """The shell's env with every settings env block applied, repository blocks through the allow-list."""
-    merged = dict(env)
-    sources = _tracked(env)
-    notes: list[str] = []
-    ignored: list[IgnoredEnvVar] = []
-    for layer in ENV_BLOCK_ORDER:
-        block = settings.layer(layer).get("env")
-        path = settings.paths.get(layer)
-        if block is None:
-            continue
-        if not isinstance(block, dict):
-            notes.append(
-                f"{layer} settings {path}: env must be an object of NAME: value pairs, "
-                f"got {type(block).__name__}; ignored."
-            )
-            continue
-        for name, raw in block.items():
-            text = _env_text(raw)
-            if text is None:
-                notes.append(
-                    f"{layer} settings {path}: env {name} must be a string, got "
-                    f"{type(raw).__name__}; ignored."
-                )
-                continue
-            if name in SHELL_ONLY_ENV_VARS:
-                notes.append(
-                    f"{layer} settings {path}: env {name} cannot move the settings it is read "
-                    "from; ignored. Set it in the shell instead."
-                )
-                continue
-            if layer in REPO_ENV_LAYERS and name not in REPO_ENV_ALLOWED:
-                if name in CONFIG_ENV_VARS:
-                    ignored.append(IgnoredEnvVar(name, layer, path))
-                continue
-            merged[name] = text
-            if name in TRACKED_ENV_VARS:
-                sources[name] = EnvValue(name, text, layer, path)
-    return EffectiveEnvironment(merged, sources, notes, ignored)
-
-
-def _tracked(env: Mapping[str, str]) -> dict[str, EnvValue]:
-    """The tracked variables of a process environment, each marked as coming from it."""
-    return {k: EnvValue(k, env[k], PROCESS_ENV_SOURCE) for k in TRACKED_ENV_VARS if k in env}
-
-
 def _nonempty(value: str | None) -> str | None:
     return value if value else None
 
@@ -438,7 +307,7 @@ class MemdirConfig:
                 logger.warning(note)
             problems.extend(effective.notes)
         else:
-            env_sources = _tracked(env)
+            env_sources = tracked_env(env)
 
         selector = _nonempty(env.get("MEMDIR_NB_SELECTOR"))
         if selector is not None:
