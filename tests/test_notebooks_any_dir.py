@@ -7,6 +7,7 @@ by the realdirs builders in tests/conftest.py: private-only, team-only, empty, n
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -43,7 +44,7 @@ def test_error_outputs_are_detected() -> None:
 @pytest.mark.parametrize("kind", DIR_KINDS)
 @pytest.mark.parametrize("notebook", NOTEBOOKS, ids=lambda p: p.stem)
 def test_notebook_runs_clean_on_a_real_shaped_dir(
-    notebook: Path, kind: str, real_dir, monkeypatch: pytest.MonkeyPatch
+    notebook: Path, kind: str, real_dir: Callable[[str], Path], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     memory_dir = real_dir(kind)
     monkeypatch.setenv("MEMDIR_NB_DIR", str(memory_dir))

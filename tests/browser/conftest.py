@@ -18,6 +18,7 @@ import time
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -137,7 +138,7 @@ def browser(chromium_path: str) -> Iterator[object]:
 
 
 @pytest.fixture()
-def page(browser, request: pytest.FixtureRequest) -> Iterator[object]:
+def page(browser: Any, request: pytest.FixtureRequest) -> Iterator[object]:
     """A fresh page; its screenshot is saved to artifacts/browser/<test>.png whatever the outcome."""
     context = browser.new_context(viewport={"width": 1400, "height": 1000})
     pg = context.new_page()

@@ -36,7 +36,9 @@ BODY = st.text(
     max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
 )
 @given(name=ONE_LINE, description=ONE_LINE, mtype=st.sampled_from(list(MemoryType)), body=BODY)
-def test_save_then_scan_round_trips_name_description_and_type(name, description, mtype, body):
+def test_save_then_scan_round_trips_name_description_and_type(
+    name, description, mtype, body
+) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         store = MemoryStore(Path(tmp) / "memory")
         try:

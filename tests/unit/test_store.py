@@ -6,6 +6,7 @@ import multiprocessing
 import os
 import re
 import string
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -165,7 +166,9 @@ def test_non_ascii_name_gets_a_hashed_default_filename(store: MemoryStore, mem: 
     assert read_frontmatter(path).name == "日本語のメモ"
 
 
-def test_private_secret_is_saved_with_a_warning(store: MemoryStore, mem: Path, caplog) -> None:
+def test_private_secret_is_saved_with_a_warning(
+    store: MemoryStore, mem: Path, caplog: pytest.LogCaptureFixture
+) -> None:
     path = store.save("S3 deploy", "How deploys reach S3", "reference", f"deploy uses {aws_key()}")
     assert path.exists()
     assert len(store.warnings) == 1
@@ -616,7 +619,9 @@ def test_concurrent_saves_of_one_name_get_distinct_numbered_files(mem: Path) -> 
 # ---- realdirs: updates keep the header keys the store does not own, in either shape
 
 
-def test_update_of_a_nested_header_keeps_metadata_and_updates_the_type_there(real_dir) -> None:
+def test_update_of_a_nested_header_keeps_metadata_and_updates_the_type_there(
+    real_dir: Callable[[str], Path],
+) -> None:
     root = real_dir("nested")
     store = MemoryStore(root, now_ms=NOW_MS)
     store.update("feedback_no_force_push.md", description="Revert, never rewrite", type="project")

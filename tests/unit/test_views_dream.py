@@ -22,7 +22,7 @@ def _gate(**kw: object) -> GateResult:
     return GateResult(**base)
 
 
-def test_never_consolidated_opens_the_time_gate():
+def test_never_consolidated_opens_the_time_gate() -> None:
     rows = view.gate_rows(
         _gate(open=True, gate="open", session_count=6), "free", min_hours=24, min_sessions=5
     )
@@ -35,7 +35,7 @@ def test_never_consolidated_opens_the_time_gate():
     assert rows[1].why == "6 session(s) since then (needs 5)"
 
 
-def test_a_recent_consolidation_closes_the_time_gate_and_skips_the_sessions_check():
+def test_a_recent_consolidation_closes_the_time_gate_and_skips_the_sessions_check() -> None:
     gate = _gate(last_consolidated_ms=NOW - 3 * HOUR_MS)
     rows = view.gate_rows(gate, "free", min_hours=24, min_sessions=5, now_ms=NOW)
     assert rows[0] == view.GateRow("time", "closed", "last consolidation 3.0 h ago (needs 24 h)")
@@ -43,7 +43,7 @@ def test_a_recent_consolidation_closes_the_time_gate_and_skips_the_sessions_chec
     assert not view.would_run(gate, "free")
 
 
-def test_a_held_lock_is_a_closed_gate_even_when_the_others_are_open():
+def test_a_held_lock_is_a_closed_gate_even_when_the_others_are_open() -> None:
     gate = _gate(open=True, gate="open", session_count=9)
     rows = view.gate_rows(gate, "held by 4242", min_hours=24, min_sessions=5, now_ms=NOW)
     assert rows[-1] == view.GateRow("lock", "closed", "consolidation lock is held by 4242")
@@ -51,7 +51,7 @@ def test_a_held_lock_is_a_closed_gate_even_when_the_others_are_open():
     assert view.would_run(gate, "stale")
 
 
-def test_unreadable_gates_show_only_the_lock_row():
+def test_unreadable_gates_show_only_the_lock_row() -> None:
     rows = view.gate_rows(None, "unreadable: bad pid", min_hours=24, min_sessions=5)
     assert rows == [view.GateRow("lock", "closed", "unreadable: bad pid")]
     assert not view.would_run(None, "free")

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from memdir_nb.dream import LOCK_NAME, ConsolidationLock, list_dreams
+from memdir_nb.home.config import MemdirConfig
 from memdir_nb.storage.index_files import read_entrypoint
 from memdir_nb.ui.widgets.dream_planner import DreamPlanner
 from tests.support import NOW, snapshot
@@ -31,7 +32,9 @@ def _visible(mem: Path) -> dict[str, bytes]:
     }
 
 
-def test_gates_show_sessions_closed_when_too_few_transcripts(mem, config):
+def test_gates_show_sessions_closed_when_too_few_transcripts(
+    mem: Path, config: MemdirConfig
+) -> None:
     _sessions(mem.parent, 2, NOW - HOUR_MS)
     w = DreamPlanner(mem, now_ms=NOW, config=config)
     assert w.gate is not None and not w.gate.open and w.gate.gate == "sessions"
@@ -42,7 +45,9 @@ def test_gates_show_sessions_closed_when_too_few_transcripts(mem, config):
     assert "memdir-dream-gates" in w.gates_html._dom_classes
 
 
-def test_gates_open_with_enough_sessions_and_the_lock_is_not_taken(mem, config):
+def test_gates_open_with_enough_sessions_and_the_lock_is_not_taken(
+    mem: Path, config: MemdirConfig
+) -> None:
     _sessions(mem.parent, 5, NOW - HOUR_MS)
     w = DreamPlanner(mem, now_ms=NOW, config=config)
     assert w.gate.open and w.lock_status == "free"
@@ -50,7 +55,7 @@ def test_gates_open_with_enough_sessions_and_the_lock_is_not_taken(mem, config):
     assert not (mem / LOCK_NAME).exists()  # showing the gates never takes the lock
 
 
-def test_time_gate_closed_after_a_recent_consolidation(mem, config):
+def test_time_gate_closed_after_a_recent_consolidation(mem: Path, config: MemdirConfig) -> None:
     lock = mem / LOCK_NAME
     lock.write_text("", encoding="ascii")
     os.utime(lock, ns=(int((NOW - 3 * HOUR_MS) * 1e6),) * 2)
@@ -59,7 +64,7 @@ def test_time_gate_closed_after_a_recent_consolidation(mem, config):
     assert "last consolidation 3.0 h ago (needs 24 h)" in w.gates_html.value
 
 
-def test_plan_lists_actions_and_writes_nothing(mem, config):
+def test_plan_lists_actions_and_writes_nothing(mem: Path, config: MemdirConfig) -> None:
     before = snapshot(mem)
     w = DreamPlanner(mem, now_ms=NOW, config=config)
     w.plan_button.click()
@@ -73,7 +78,7 @@ def test_plan_lists_actions_and_writes_nothing(mem, config):
     assert snapshot(mem) == before
 
 
-def test_unticking_an_action_removes_it_from_the_diff(mem, config):
+def test_unticking_an_action_removes_it_from_the_diff(mem: Path, config: MemdirConfig) -> None:
     w = DreamPlanner(mem, now_ms=NOW, config=config)
     w.make_plan()
     fit = next(a.id for a in w.plan.actions if a.kind == "fit_index_caps")
@@ -83,7 +88,9 @@ def test_unticking_an_action_removes_it_from_the_diff(mem, config):
     assert "team/MEMORY.md" not in w.diff_text
 
 
-def test_apply_changes_only_the_approved_actions_and_restore_undoes_it(mem, config):
+def test_apply_changes_only_the_approved_actions_and_restore_undoes_it(
+    mem: Path, config: MemdirConfig
+) -> None:
     w = DreamPlanner(mem, now_ms=NOW, config=config)
     w.make_plan()
     team_before = read_entrypoint(mem / "team")
@@ -111,7 +118,9 @@ def test_apply_changes_only_the_approved_actions_and_restore_undoes_it(mem, conf
     assert "Restored 1 file(s): MEMORY.md" in w.status_text
 
 
-def test_apply_refused_while_another_process_holds_the_lock(mem, config):
+def test_apply_refused_while_another_process_holds_the_lock(
+    mem: Path, config: MemdirConfig
+) -> None:
     w = DreamPlanner(mem, now_ms=NOW, config=config)
     w.make_plan()
     before = _visible(mem)
@@ -122,7 +131,9 @@ def test_apply_refused_while_another_process_holds_the_lock(mem, config):
     assert list_dreams(mem) == []
 
 
-def test_apply_on_a_stale_plan_changes_nothing_and_keeps_the_time_gate_open(mem, config):
+def test_apply_on_a_stale_plan_changes_nothing_and_keeps_the_time_gate_open(
+    mem: Path, config: MemdirConfig
+) -> None:
     w = DreamPlanner(mem, now_ms=NOW, config=config)
     w.make_plan()
     (mem / "MEMORY.md").write_text(
@@ -135,7 +146,7 @@ def test_apply_on_a_stale_plan_changes_nothing_and_keeps_the_time_gate_open(mem,
     assert not (mem / LOCK_NAME).exists()  # rolled back: the lock file was absent before
 
 
-def test_set_approved_rejects_unknown_ids(mem, config):
+def test_set_approved_rejects_unknown_ids(mem: Path, config: MemdirConfig) -> None:
     w = DreamPlanner(mem, now_ms=NOW, config=config)
     with pytest.raises(ValueError, match="no plan yet"):
         w.set_approved({"x"})
@@ -144,20 +155,22 @@ def test_set_approved_rejects_unknown_ids(mem, config):
         w.set_approved({"nope"})
 
 
-def test_restore_with_no_dreams_says_so(mem, config):
+def test_restore_with_no_dreams_says_so(mem: Path, config: MemdirConfig) -> None:
     w = DreamPlanner(mem, now_ms=NOW, config=config)
     assert w.restore_button.disabled
     assert w.restore() == []
     assert "no dream has been applied" in w.status_text
 
 
-def test_planning_a_missing_dir_reports_the_error(tmp_path, config):
+def test_planning_a_missing_dir_reports_the_error(tmp_path: Path, config: MemdirConfig) -> None:
     w = DreamPlanner(tmp_path / "absent", now_ms=NOW, config=config)
     assert w.make_plan() is None
     assert "does not exist" in w.status_text
 
 
-def test_a_custom_planner_plan_is_shown_with_its_notes_and_applies_the_same_way(mem, config):
+def test_a_custom_planner_plan_is_shown_with_its_notes_and_applies_the_same_way(
+    mem: Path, config: MemdirConfig
+):
     from memdir_nb.dream import ConsolidationPlan, PlanAction, WriteFile
 
     text = (mem / "MEMORY.md").read_text(encoding="utf-8")

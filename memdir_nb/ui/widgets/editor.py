@@ -362,8 +362,6 @@ class MemoryEditor(MemdirView):
             self.why_how.layout.display = "flex" if g.needs_why_and_how else "none"
 
     def _refresh_forget_choices(self) -> None:
-        pass
-
         names = sorted(h.filename for h in scan_memory_dir(self.memory_dir, limit=None).headers)
         current = self.forget_choice.value
         self.forget_choice.options = names
