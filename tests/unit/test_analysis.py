@@ -96,7 +96,7 @@ def test_index_budget_frame_has_a_row_per_index(demo: Path) -> None:
         (366, "over a year"),
     ],
 )
-def test_age_buckets_edges(days, label) -> None:
+def test_age_buckets_edges(days: int, label: str) -> None:
     assert age_bucket(days) == label
 
 

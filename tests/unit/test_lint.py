@@ -202,7 +202,7 @@ def test_backticked_fixture_name_without_location_is_not_flagged(tmp_path: Path)
         "In this session we renamed it",
     ],
 )
-def test_ephemeral_task_state_is_flagged(tmp_path: Path, phrase) -> None:
+def test_ephemeral_task_state_is_flagged(tmp_path: Path, phrase: str) -> None:
     assert "ephemeral-task-state" in rules(lint_one(tmp_path, phrase))
 
 
@@ -255,7 +255,7 @@ def test_pointer_to_vault_is_not_a_secret(tmp_path: Path) -> None:
         "Budget closed last month.",
     ],
 )
-def test_relative_dates_in_project_memory_are_flagged(tmp_path: Path, text) -> None:
+def test_relative_dates_in_project_memory_are_flagged(tmp_path: Path, text: str) -> None:
     found = lint_one(
         tmp_path,
         text + WHY_HOW,
@@ -275,7 +275,7 @@ def test_relative_dates_in_project_memory_are_flagged(tmp_path: Path, text) -> N
         "Triage happens on Tuesdays.",
     ],
 )
-def test_anchored_or_recurring_weekdays_are_not_relative_dates(text) -> None:
+def test_anchored_or_recurring_weekdays_are_not_relative_dates(text: str) -> None:
     assert find_relative_dates(text) == []
 
 
@@ -311,7 +311,7 @@ def test_plain_why_and_how_lines_satisfy_the_structure_rule(tmp_path: Path) -> N
 
 
 @pytest.mark.parametrize("desc", ["misc", "notes", "Stuff", "various", "api things"])
-def test_vague_or_too_short_description_is_flagged(tmp_path: Path, desc) -> None:
+def test_vague_or_too_short_description_is_flagged(tmp_path: Path, desc: str) -> None:
     assert "vague-description" in rules(lint_one(tmp_path, "Grafana board.", desc=desc))
 
 

@@ -108,7 +108,9 @@ def expected_default(home: Path, root: Path) -> str:
         ("~alice/notes", True, "relative"),
     ],
 )
-def test_validate_memory_path_rejects_unsafe_values(tmp_path: Path, raw, expand, reason) -> None:
+def test_validate_memory_path_rejects_unsafe_values(
+    tmp_path: Path, raw: str | None, expand: bool, reason: str
+) -> None:
     assert validate_memory_path(raw, expand, home=tmp_path) is None
     valid, problem = memory_path_problem(raw, expand, home=tmp_path)
     assert valid is None and reason in problem
@@ -562,7 +564,7 @@ def test_team_memory_needs_flag_and_auto_memory(tmp_path: Path) -> None:
     ],
 )
 def test_extract_mode_needs_flag_and_interactive_or_its_own_flag(
-    tmp_path: Path, extract, non_interactive_flag, non_interactive, expected
+    tmp_path: Path, extract: bool, non_interactive_flag: bool, non_interactive: bool, expected: bool
 ) -> None:
     c = cfg(
         tmp_path,
@@ -587,14 +589,14 @@ def test_extract_mode_needs_flag_and_interactive_or_its_own_flag(
         ("../../etc", "---..-etc"),
     ],
 )
-def test_sanitize_agent_type_makes_one_safe_segment(raw, expected) -> None:
+def test_sanitize_agent_type_makes_one_safe_segment(raw: str, expected: str) -> None:
     out = sanitize_agent_type_for_path(raw)
     assert out == expected
     assert "/" not in out and "\\" not in out and not out.startswith(".")
 
 
 @pytest.mark.parametrize("raw", ["", "   "])
-def test_sanitize_agent_type_rejects_empty(raw) -> None:
+def test_sanitize_agent_type_rejects_empty(raw: str) -> None:
     with pytest.raises(ValueError, match="agent type"):
         sanitize_agent_type_for_path(raw)
 

@@ -431,7 +431,7 @@ def _agent_config(tmp_path: Path, **kw) -> MemdirConfig:
     ],
 )
 def test_agent_prompt_uses_the_scope_dir_with_colon_sanitised_and_creates_it(
-    tmp_path: Path, scope, parts
+    tmp_path: Path, scope: str, parts: tuple[str, str, str, str]
 ) -> None:
     from memdir_nb.prompts.build import build_agent_memory_prompt
 
@@ -466,7 +466,9 @@ def test_agent_prompt_frames_memory_as_operational_knowledge_not_user_preference
         ("local", "kept out of version control, so it stays on this machine"),
     ],
 )
-def test_agent_prompt_says_where_each_scope_is_shared(tmp_path: Path, scope, phrase) -> None:
+def test_agent_prompt_says_where_each_scope_is_shared(
+    tmp_path: Path, scope: str, phrase: str
+) -> None:
     from memdir_nb.prompts.build import build_agent_memory_prompt
 
     text = build_agent_memory_prompt("tester", scope, _agent_config(tmp_path))
@@ -516,7 +518,7 @@ def test_agent_prompt_skip_index_follows_the_flag(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("scope", ["team", "", "USER"])
-def test_agent_prompt_rejects_unknown_scope_and_creates_nothing(tmp_path: Path, scope) -> None:
+def test_agent_prompt_rejects_unknown_scope_and_creates_nothing(tmp_path: Path, scope: str) -> None:
     from memdir_nb.prompts.build import build_agent_memory_prompt
 
     with pytest.raises(ValueError, match="user, project, local"):

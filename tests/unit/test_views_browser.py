@@ -14,7 +14,7 @@ from memdir_nb.ui.views import browser as view
     "days,badge",
     [(0, "fresh"), (1, "fresh"), (2, "aging"), (89, "aging"), (90, "stale"), (400, "stale")],
 )
-def test_badge_follows_the_caveat_and_the_stale_threshold(days, badge) -> None:
+def test_badge_follows_the_caveat_and_the_stale_threshold(days: int, badge: str) -> None:
     assert view.freshness_badge(days) == badge
 
 

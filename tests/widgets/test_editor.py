@@ -213,7 +213,9 @@ def test_forget_with_nothing_chosen_says_so(mem: Path, config: MemdirConfig) -> 
 
 
 @pytest.mark.parametrize("scope", ["private", "team"])
-def test_a_save_bumps_disk_revision_for_observers(mem: Path, config: MemdirConfig, scope) -> None:
+def test_a_save_bumps_disk_revision_for_observers(
+    mem: Path, config: MemdirConfig, scope: str
+) -> None:
     e = MemoryEditor(mem, now_ms=NOW, config=config)
     calls = []
     e.observe(lambda change: calls.append(change["new"]), names="disk_revision")

@@ -2,6 +2,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -44,7 +45,9 @@ def test_ordinary_key_passes_every_check_in_order(mem: Path, config: MemdirConfi
 @pytest.mark.parametrize(
     "example", [ex for ex in ATTACK_EXAMPLES if ex.symlink is None], ids=lambda ex: ex.label
 )
-def test_each_attack_example_fails_at_its_rule(mem: Path, config: MemdirConfig, example) -> None:
+def test_each_attack_example_fails_at_its_rule(
+    mem: Path, config: MemdirConfig, example: Any
+) -> None:
     lab = PathSecurityLab(mem, now_ms=NOW, config=config)
     lab.examples.value = ATTACK_EXAMPLES.index(example)
     assert lab.key.value == example.key
@@ -90,7 +93,7 @@ def test_symlink_example_is_planted_only_on_request_inside_team(
 
 @pytest.mark.parametrize("label,rule", [("dangling", "dangling-symlink"), ("loop", "symlink-loop")])
 def test_dangling_and_loop_examples_fail_pass_two(
-    mem: Path, config: MemdirConfig, label, rule
+    mem: Path, config: MemdirConfig, label: str, rule: str
 ) -> None:
     lab = PathSecurityLab(mem, now_ms=NOW, config=config)
     lab.examples.value = _example_index(label)
