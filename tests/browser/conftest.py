@@ -64,7 +64,7 @@ def free_port() -> int:
 
 
 def wait_for_http(
-    url: str, proc: subprocess.Popen, log: Path, timeout: float = SERVER_START_TIMEOUT_S
+    url: str, proc: subprocess.Popen[bytes], log: Path, timeout: float = SERVER_START_TIMEOUT_S
 ) -> None:
     """Poll url until it answers; fail with the server's log if the process dies or time runs out."""
     deadline = time.monotonic() + timeout
@@ -83,7 +83,7 @@ def wait_for_http(
     pytest.fail(f"server did not answer {url} within {timeout}s:\n{log.read_text()[-4000:]}")
 
 
-def stop(proc: subprocess.Popen) -> None:
+def stop(proc: subprocess.Popen[bytes]) -> None:
     """Stop a server we started (its whole process group), politely first."""
     if proc.poll() is None:
         os.killpg(proc.pid, 15)

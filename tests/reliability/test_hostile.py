@@ -8,6 +8,7 @@ import shutil
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -120,7 +121,7 @@ def shared_dir() -> Iterator[Path]:
     shutil.rmtree(path, ignore_errors=True)
 
 
-def run_as_nobody(memory_dir: Path) -> dict:
+def run_as_nobody(memory_dir: Path) -> dict[str, Any]:
     """Lint and analyse as uid 65534 in a forked child (imports done first: the venv is root's)."""
     import pandas  # noqa: F401
 

@@ -12,6 +12,7 @@ import random
 import string
 import subprocess
 import sys
+from typing import Any
 
 import pytest
 
@@ -32,7 +33,7 @@ def _random_token(
     return "".join(rng.choice(alphabet) for _ in range(length))
 
 
-def _b64url(obj: dict) -> str:
+def _b64url(obj: dict[str, Any]) -> str:
     return base64.urlsafe_b64encode(json.dumps(obj).encode()).decode().rstrip("=")
 
 
@@ -332,12 +333,12 @@ def test_corpora_are_large_enough_and_hold_no_whole_fake_secret_on_disk() -> Non
 
 
 @pytest.mark.parametrize("row", BENIGN, ids=[r["id"] for r in BENIGN])
-def test_public_identifiers_in_memory_text_are_not_flagged(row: dict) -> None:
+def test_public_identifiers_in_memory_text_are_not_flagged(row: dict[str, Any]) -> None:
     assert scan_for_secrets({"body": row["text"]}) == []
 
 
 @pytest.mark.parametrize("row", SECRETS, ids=[r["id"] for r in SECRETS])
-def test_every_fake_credential_in_the_corpus_is_flagged_and_hidden(row: dict) -> None:
+def test_every_fake_credential_in_the_corpus_is_flagged_and_hidden(row: dict[str, Any]) -> None:
     findings = scan_for_secrets({"body": row["text"]})
     assert findings, row["id"]
     for finding in findings:

@@ -59,13 +59,13 @@ ReplySource = Reply | Callable[[RecordedRequest], Reply]
 
 
 def message_body(
-    content: list[dict] | str,
+    content: list[dict[str, Any]] | str,
     *,
     model: str = "claude-test",
     stop_reason: str = "end_turn",
     input_tokens: int = 100,
     output_tokens: int = 20,
-) -> dict:
+) -> dict[str, Any]:
     """A Messages API `message` object; a plain string becomes one text block."""
     blocks = [{"type": "text", "text": content}] if isinstance(content, str) else content
     return {
@@ -95,14 +95,14 @@ def json_reply(payload: Any, **kwargs: Any) -> Reply:
 
 def tool_use_reply(
     name: str,
-    tool_input: dict,
+    tool_input: dict[str, Any],
     *,
     tool_id: str | None = None,
     text: str | None = None,
     **kwargs: Any,
 ) -> Reply:
     """A 200 reply asking for one tool call (stop_reason 'tool_use')."""
-    blocks: list[dict] = [{"type": "text", "text": text}] if text else []
+    blocks: list[dict[str, Any]] = [{"type": "text", "text": text}] if text else []
     blocks.append(
         {
             "type": "tool_use",

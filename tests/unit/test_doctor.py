@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import threading
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -72,7 +73,7 @@ def test_disable_in_the_shell_says_to_unset_it(tmp_path: Path) -> None:
     ],
 )
 def test_every_disabling_level_has_its_own_fix(
-    tmp_path: Path, env: dict, layer: str | None, expect: str
+    tmp_path: Path, env: dict[str, Any], layer: str | None, expect: str
 ) -> None:
     w, _ = healthy(tmp_path)
     if layer:

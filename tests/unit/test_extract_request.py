@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import anthropic
 import pytest
@@ -36,7 +37,7 @@ def _client(api: MessagesAPIServer) -> anthropic.Anthropic:
     return anthropic.Anthropic(api_key="test-key", base_url=api.base_url, max_retries=0)
 
 
-def _multi_tool_reply(*calls: tuple[str, str, dict]) -> Reply:
+def _multi_tool_reply(*calls: tuple[str, str, dict[str, Any]]) -> Reply:
     blocks = [
         {"type": "tool_use", "id": cid, "name": name, "input": inp} for cid, name, inp in calls
     ]

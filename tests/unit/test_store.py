@@ -16,13 +16,12 @@ from memdir_nb.formats import index
 from memdir_nb.home.config import MemdirConfig
 from memdir_nb.security.secret_scan import SecretInTeamMemoryError
 from memdir_nb.spec.taxonomy import MemoryType
-from memdir_nb.storage import store as store_mod
 from memdir_nb.storage.containment import PathTraversalError
 from memdir_nb.storage.headers import read_frontmatter
 from memdir_nb.storage.index_files import read_entrypoint
 from memdir_nb.storage.scan import scan_memory_files
-from memdir_nb.storage.store import MemoryNotFoundError, MemoryStore, MemoryValidationError
-from memdir_nb.storage.store_checks import slugify
+from memdir_nb.storage.store import MemoryStore
+from memdir_nb.storage.store_checks import MemoryNotFoundError, MemoryValidationError, slugify
 from tests.support import snapshot as support_snapshot
 
 # 2026-04-02T10:15:30.123Z
@@ -555,7 +554,7 @@ def test_temp_files_are_dot_prefixed_never_md_and_never_left_behind(
         sources.append(os.path.basename(os.fspath(src)))
         return real_rename(src, dst, *a, **kw)
 
-    monkeypatch.setattr(store_mod.os, "rename", spy)  # the transaction renames relative to a dir fd
+    monkeypatch.setattr(os, "rename", spy)  # the transaction renames relative to a dir fd
     save_feedback(store)
     store.save("Freeze", "Freeze from 2026-03-05", "project", "x", scope="team")
     store.update("feedback_testing_policy.md", body="changed")
