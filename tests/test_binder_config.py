@@ -42,7 +42,9 @@ def test_requirements_install_the_repo_itself_with_the_notebook_extra() -> None:
     assert editable, (
         f"binder/requirements.txt must install the repo itself ('-e .[notebook]'), got {lines}"
     )
-    extras = re.fullmatch(r"-e\s+\.\[([a-z0-9_,-]+)\]", editable[0]).group(1).split(",")
+    match = re.fullmatch(r"-e\s+\.\[([a-z0-9_,-]+)\]", editable[0])
+    assert match is not None, editable[0]
+    extras = match.group(1).split(",")
     assert "notebook" in extras
 
 

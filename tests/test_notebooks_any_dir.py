@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -20,7 +21,7 @@ OPENING_NOTEBOOKS = {f"0{i}" for i in range(9)}  # 00-08 say which dir they open
 DIR_KINDS = ("private-only", "team-only", "empty", "no-index", "many-files")
 
 
-def error_outputs(nb) -> list[str]:
+def error_outputs(nb: Any) -> list[str]:
     """One line per error output (an exception, or a traceback printed to stderr)."""
     found = []
     for i, cell in enumerate(nb.cells):

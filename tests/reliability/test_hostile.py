@@ -157,7 +157,8 @@ def run_as_nobody(memory_dir: Path) -> dict[str, Any]:
         data = fh.read()
     _, status = os.waitpid(pid, 0)
     assert os.waitstatus_to_exitcode(status) == 0, data.decode(errors="replace")
-    return json.loads(data)
+    parsed: dict[str, Any] = json.loads(data)
+    return parsed
 
 
 def test_unreadable_files_are_reported_not_raised(shared_dir: Path) -> None:

@@ -36,7 +36,7 @@ BODY = st.text(alphabet=st.characters(codec="utf-8", blacklist_characters="\x00"
 )
 @given(name=ONE_LINE, description=ONE_LINE, mtype=st.sampled_from(list(MemoryType)), body=BODY)
 def test_save_then_scan_round_trips_name_description_and_type(
-    name, description, mtype, body
+    name: str, description: str, mtype: MemoryType, body: str
 ) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         store = MemoryStore(Path(tmp) / "memory")

@@ -143,7 +143,7 @@ def test_corpus_has_at_least_forty_vectors() -> None:
 
 
 # Absolute write paths (the store's other entry point), checked by pass 1 or pass 2.
-def _write_path_vectors(tree) -> list[tuple[str, str, str]]:
+def _write_path_vectors(tree: AttackTree) -> list[tuple[str, str, str]]:
     team = str(tree.team)
     return [
         ("prefix-sibling", f"{team}-evil/x.md", "escapes-dir"),

@@ -24,6 +24,7 @@ from memdir_nb.security.secret_scan import (
     redact,
     scan_for_secrets,
 )
+from tests.support.benchmarks import load_benchmark
 
 
 def _random_token(
@@ -307,21 +308,10 @@ def test_a_long_single_line_body_does_not_stall_the_guard() -> None:
 
 # --------------------------------------------------------------------------- corpora (issue 10)
 
-import importlib.util  # noqa: E402
-from pathlib import Path  # noqa: E402
 
 from memdir_nb.security.secret_scan import scan_memory_file  # noqa: E402
 
-
-def _precision_module():
-    path = Path(__file__).resolve().parents[2] / "benchmarks" / "secret_precision.py"
-    spec = importlib.util.spec_from_file_location("secret_precision", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-_CORPUS = _precision_module()
+_CORPUS = load_benchmark("secret_precision")
 BENIGN = _CORPUS.load_corpus("benign.jsonl")
 SECRETS = _CORPUS.load_corpus("secrets.jsonl")
 

@@ -15,6 +15,7 @@ import string
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -22,7 +23,7 @@ from memdir_nb import dream
 from memdir_nb.extract import ToolRunner
 from memdir_nb.security.secret_scan import SecretInTeamMemoryError, scan_for_secrets
 from memdir_nb.storage import daily_log as kairos
-from memdir_nb.storage import fsutil
+from memdir_nb.storage import fsutil, transaction
 from memdir_nb.storage.containment import PathTraversalError
 from memdir_nb.storage.rebuild import rebuild_index
 from memdir_nb.storage.store import MemoryStore
@@ -205,14 +206,16 @@ def test_daily_log_walk_refuses_a_symlink_swapped_in_after_the_check(
 ) -> None:
     mem, outside = tree
     kairos.append_daily_log(mem, "first note", now_ms=NOW_MS)
-    real_resolve = kairos.transaction.resolve_target
+    real_resolve = transaction.resolve_target
 
-    def resolve_then_swap(root, path):  # the attacker wins the race right after the check
+    def resolve_then_swap(
+        root: Any, path: Any
+    ) -> Any:  # the attacker wins the race right after the check
         target = real_resolve(root, path)
         swap_for_symlink(mem / "logs", outside)
         return target
 
-    monkeypatch.setattr(kairos.transaction, "resolve_target", resolve_then_swap)
+    monkeypatch.setattr(transaction, "resolve_target", resolve_then_swap)
     with pytest.raises(fsutil.SymlinkSwapError):
         kairos.append_daily_log(mem, "second note", now_ms=NOW_MS)
     assert files_under(outside) == []

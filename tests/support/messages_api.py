@@ -15,7 +15,7 @@ from __future__ import annotations
 import json
 import threading
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
@@ -134,7 +134,7 @@ class MessagesAPIServer:
     """A threaded HTTP server on 127.0.0.1 (port 0) answering with scripted replies."""
 
     def __init__(
-        self, replies: list[ReplySource] | None = None, *, default: ReplySource | None = None
+        self, replies: Sequence[ReplySource] | None = None, *, default: ReplySource | None = None
     ) -> None:
         self._lock = threading.Lock()
         self._script: list[ReplySource] = list(replies or [])
@@ -185,7 +185,7 @@ class MessagesAPIServer:
                 "the server is not running; use it as a context manager or call start()"
             )
         host, port = self._server.server_address[:2]
-        return f"http://{host}:{port}"
+        return f"http://{host!s}:{port}"
 
     # -- script and records -----------------------------------------------------------------
 

@@ -7,6 +7,7 @@ import logging
 import os
 import pwd
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -42,7 +43,7 @@ def write_json(path: Path, data: object) -> Path:
     return path
 
 
-def load(world: dict[str, Path], env: dict[str, str] | None = None, **kw) -> MemdirConfig:
+def load(world: dict[str, Path], env: dict[str, str] | None = None, **kw: Any) -> MemdirConfig:
     kw.setdefault("policy_settings_path", world["policy"])
     return MemdirConfig.from_environment(env or {}, home=world["home"], cwd=world["project"], **kw)
 
@@ -459,6 +460,7 @@ def test_a_settings_env_block_sets_variables_and_records_the_file(world: dict[st
     c = load(world)
     assert c.disable_auto_memory
     origin = c.env_source("CLAUDE_CODE_DISABLE_AUTO_MEMORY")
+    assert origin is not None
     assert (origin.source, origin.path) == ("user", str(path))
     assert "env block of user settings" in origin.describe()
 
@@ -467,7 +469,8 @@ def test_env_blocks_override_the_shell_and_policy_wins_over_user(world: dict[str
     write_json(world["home"] / ".claude" / "settings.json", {"env": {"MEMDIR_NB_KAIROS": "0"}})
     write_json(world["policy"], {"env": {"MEMDIR_NB_KAIROS": "1"}})
     c = load(world, {"MEMDIR_NB_KAIROS": "0"})
-    assert c.flags.kairos and c.env_source("MEMDIR_NB_KAIROS").source == "policy"
+    origin = c.env_source("MEMDIR_NB_KAIROS")
+    assert c.flags.kairos and origin is not None and origin.source == "policy"
 
 
 def test_a_project_env_block_cannot_choose_where_memory_lives(world: dict[str, Path]) -> None:

@@ -343,7 +343,7 @@ def test_quirk_near_duplicates_are_close_in_wording(built: Path) -> None:
     from rapidfuzz import fuzz
 
     a, b = (read_frontmatter(built / p) for p in demo.DEMO_QUIRKS["near_duplicate"].paths)
-    assert a.type == b.type
+    assert a.type == b.type and a.description and b.description
     assert fuzz.token_set_ratio(a.description, b.description) >= 85
     assert all("/" not in p for p in demo.DEMO_QUIRKS["near_duplicate"].paths)  # same scope
 

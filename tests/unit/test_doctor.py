@@ -11,7 +11,7 @@ import pytest
 
 from memdir_nb.formats.index import entries_past_caps, format_index_entry
 from memdir_nb.home.paths import sanitize_path
-from memdir_nb.reports.diagnosis import DoctorReport, format_doctor
+from memdir_nb.reports.diagnosis import DoctorFinding, DoctorReport, format_doctor
 from memdir_nb.reports.doctor import diagnose
 from tests.support.fake_home import HAS_GIT, NOW_MS, World, add_memory, git, make_world
 
@@ -23,12 +23,12 @@ def codes(report: DoctorReport) -> dict[str, str]:
     return {f.code: f.severity for f in report.findings}
 
 
-def finding(report: DoctorReport, code: str):
+def finding(report: DoctorReport, code: str) -> DoctorFinding:
     (f,) = [f for f in report.findings if f.code == code]
     return f
 
 
-def healthy(tmp_path: Path, **kw) -> tuple[World, Path]:
+def healthy(tmp_path: Path, **kw: Any) -> tuple[World, Path]:
     w = make_world(tmp_path, **kw)
     mem = w.memory_dir_for(w.project)
     add_memory(mem, "feedback_db.md")

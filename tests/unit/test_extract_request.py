@@ -16,6 +16,7 @@ from memdir_nb.extract import (
     read_transcript,
     run_extraction,
 )
+from memdir_nb.home.config import MemdirConfig
 from tests.support import write_memory
 from tests.support.messages_api import (
     MessagesAPIServer,
@@ -150,7 +151,7 @@ def test_extractor_api_error_surfaces_and_scheduler_keeps_cursor(memdir: Path) -
 # --------------------------------------------------------------------------- client from config
 
 
-def _config(tmp_path: Path, key: str | None):
+def _config(tmp_path: Path, key: str | None) -> MemdirConfig:
     from memdir_nb.home.config import MemdirConfig
 
     return MemdirConfig.for_tests(home=tmp_path / "home", cwd=tmp_path, anthropic_api_key=key)

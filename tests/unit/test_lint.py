@@ -516,11 +516,11 @@ def test_progress_bar_only_when_asked_or_the_dir_is_large(
 # ---- realdirs: shapes found in published memory dirs
 
 
-def _rules(root):
+def _rules(root: Path) -> set[tuple[str, str]]:
     return {(f.path, f.rule) for f in lint_memory_dir(root, now_ms=NOW_MS)}
 
 
-def _mem(root, rel, *, name, description, type, body) -> None:
+def _mem(root: Path, rel: str, *, name: str, description: str, type: str, body: str) -> None:
     write_memory(root, rel, name, description, type, body, mtime_ms=NOW_MS - DAY_MS)
     write_index(root)
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -71,5 +72,5 @@ def test_figure_image_is_a_png() -> None:
 
     fig, ax = plt.subplots()
     ax.bar(["a"], [1])
-    image = figure_image(fig)
+    image: Any = figure_image(fig)  # an IPython Image (IPython ships no types)
     assert image.data[:8] == b"\x89PNG\r\n\x1a\n"

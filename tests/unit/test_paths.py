@@ -11,6 +11,7 @@ import shutil
 import subprocess
 import unicodedata
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -65,7 +66,7 @@ def write_json(path: Path, data: object) -> Path:
     return path
 
 
-def cfg(tmp_path: Path, cwd: Path | None = None, **overrides) -> MemdirConfig:
+def cfg(tmp_path: Path, cwd: Path | None = None, **overrides: Any) -> MemdirConfig:
     home = tmp_path / "home"
     home.mkdir(exist_ok=True)
     return MemdirConfig.for_tests(home=home, cwd=cwd or tmp_path / "project", **overrides)
@@ -113,7 +114,7 @@ def test_validate_memory_path_rejects_unsafe_values(
 ) -> None:
     assert validate_memory_path(raw, expand, home=tmp_path) is None
     valid, problem = memory_path_problem(raw, expand, home=tmp_path)
-    assert valid is None and reason in problem
+    assert valid is None and problem is not None and reason in problem
 
 
 def test_validate_memory_path_strips_trailing_separators_and_adds_one() -> None:

@@ -282,7 +282,8 @@ def scan_as_unprivileged(memory_dir: Path, limit: int = MAX_MEMORY_FILES) -> dic
         data = fh.read()
     _, status = os.waitpid(pid, 0)
     assert os.waitstatus_to_exitcode(status) == 0, "child scan process failed"
-    return json.loads(data)
+    result: dict[str, Any] = json.loads(data)
+    return result
 
 
 def make_unreadable(path: Path) -> None:

@@ -8,7 +8,7 @@ import re
 import string
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import pytest
 
@@ -63,7 +63,7 @@ def store(mem: Path) -> MemoryStore:
     return MemoryStore(mem, now_ms=NOW_MS)
 
 
-def save_feedback(store: MemoryStore, name: str = "Testing policy", **kw) -> Path:
+def save_feedback(store: MemoryStore, name: str = "Testing policy", **kw: Any) -> Path:
     return store.save(
         name,
         kw.pop("description", "Integration tests hit a real database, never mocks"),
@@ -225,8 +225,10 @@ def test_bad_input_raises_a_clear_error_and_writes_nothing(
     save_feedback(store)  # an existing memory, index and lock file
     before = snapshot(mem)
     overrides, message = BAD_SAVES[case]
-    args = dict(name="Another", description="Something else", type="feedback", body="text")
-    args.update(overrides)
+    args: dict[str, Any] = dict(
+        name="Another", description="Something else", type="feedback", body="text"
+    )
+    args.update(cast("dict[str, Any]", overrides))
     with pytest.raises(MemoryValidationError, match=message):
         store.save(
             args.pop("name"), args.pop("description"), args.pop("type"), args.pop("body"), **args
@@ -550,7 +552,7 @@ def test_temp_files_are_dot_prefixed_never_md_and_never_left_behind(
     sources: list[str] = []
     real_rename = os.rename
 
-    def spy(src, dst, *a, **kw):
+    def spy(src: Any, dst: Any, *a: Any, **kw: Any) -> None:
         sources.append(os.path.basename(os.fspath(src)))
         return real_rename(src, dst, *a, **kw)
 

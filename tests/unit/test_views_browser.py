@@ -27,9 +27,8 @@ def test_rows_cover_every_memory_beyond_the_scan_cap(tmp_path: Path, demo_now_ms
 
 def test_rows_carry_the_index_line_of_their_scope(demo_mem: Path, demo_now_ms: float) -> None:
     rows = {r.filename: r for r in view.memory_rows(demo_mem, now_ms=demo_now_ms)}
-    assert rows["team/reference_oncall.md"].index_line.startswith(
-        "- [Who is on call](reference_oncall.md)"
-    )
+    line = rows["team/reference_oncall.md"].index_line
+    assert line is not None and line.startswith("- [Who is on call](reference_oncall.md)")
     assert rows["user_colour_vision.md"].index_line is None
     assert rows["team/reference_release_steps.md"].malformed
 
@@ -63,8 +62,8 @@ def test_memory_detail_reads_at_most_the_preview_cap(tmp_path: Path, demo_now_ms
         + "y" * (view.MAX_PREVIEW_BYTES * 2)
     )
     row = view.memory_rows(tmp_path / "m", now_ms=demo_now_ms)[0]
-    d = view.memory_detail(row, now_ms=demo_now_ms)
-    assert d.truncated and len(d.text.encode()) == view.MAX_PREVIEW_BYTES
+    detail = view.memory_detail(row, now_ms=demo_now_ms)
+    assert detail.truncated and len(detail.text.encode()) == view.MAX_PREVIEW_BYTES
 
 
 def test_rows_summary_counts_shown_total_team_and_stale(demo_mem: Path, demo_now_ms: float) -> None:

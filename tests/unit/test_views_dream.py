@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from memdir_nb.dream import GateResult, SessionScanThrottle
 from memdir_nb.ui.views import dream as view
 
@@ -9,8 +11,8 @@ HOUR_MS = 3_600_000.0
 NOW = 1_770_000_000_000.0
 
 
-def _gate(**kw: object) -> GateResult:
-    base: dict[str, object] = dict(
+def _gate(**kw: Any) -> GateResult:
+    base: dict[str, Any] = dict(
         open=False,
         gate="time",
         reason="",

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from memdir_nb.storage.draft import validate_draft
 from memdir_nb.ui.views import editor as view
@@ -40,7 +41,7 @@ def test_check_draft_warns_when_the_file_name_is_taken(demo_mem: Path) -> None:
 
 def test_the_verdict_is_the_stores_verdict(demo_mem: Path, demo_now_ms: float) -> None:
     """Whatever the form holds, its errors and warnings are validate_draft's, in its words."""
-    forms = [
+    forms: list[dict[str, Any]] = [
         dict(name="", description=" ", type="feedback", rule="Run the linters"),
         dict(name="n", description="d", type="user", rule="Tea", scope="team"),
         dict(name="n", description="d", type="project", rule="Ship tomorrow", why="w", how="h"),

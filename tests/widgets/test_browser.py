@@ -60,8 +60,11 @@ def test_unindexed_memory_says_it_is_missing_from_the_index(
 ) -> None:
     b = MemoryBrowser(mem, now_ms=NOW, config=config)
     b.select("user_colour_vision.md")
+    assert b.selected is not None
     assert b.selected.row.index_line is None
+    assert b.selected is not None
     assert "not listed in MEMORY.md" in b.selected.index_line
+    assert b.selected is not None
     assert "no staleness caveat" in b.selected.freshness_note
 
 

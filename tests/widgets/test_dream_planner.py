@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -23,7 +24,7 @@ def _sessions(project_dir: Path, n: int, mtime_ms: float) -> None:
         os.utime(p, ns=(int(mtime_ms * 1e6),) * 2)
 
 
-def _visible(mem: Path) -> dict[str, bytes]:
+def _visible(mem: Path) -> dict[str, tuple[Any, ...]]:
     """Every file outside the dot-folders (trash, locks), to compare the memories themselves."""
     return {
         k: v
@@ -50,6 +51,7 @@ def test_gates_open_with_enough_sessions_and_the_lock_is_not_taken(
 ) -> None:
     _sessions(mem.parent, 5, NOW - HOUR_MS)
     w = DreamPlanner(mem, now_ms=NOW, config=config)
+    assert w.gate is not None
     assert w.gate.open and w.lock_status == "free"
     assert "A dream would run now." in w.gates_html.value
     assert not (mem / LOCK_NAME).exists()  # showing the gates never takes the lock
@@ -60,6 +62,7 @@ def test_time_gate_closed_after_a_recent_consolidation(mem: Path, config: Memdir
     lock.write_text("", encoding="ascii")
     os.utime(lock, ns=(int((NOW - 3 * HOUR_MS) * 1e6),) * 2)
     w = DreamPlanner(mem, now_ms=NOW, config=config)
+    assert w.gate is not None
     assert w.gate.gate == "time"
     assert "last consolidation 3.0 h ago (needs 24 h)" in w.gates_html.value
 
@@ -68,10 +71,13 @@ def test_plan_lists_actions_and_writes_nothing(mem: Path, config: MemdirConfig) 
     before = snapshot(mem)
     w = DreamPlanner(mem, now_ms=NOW, config=config)
     w.plan_button.click()
+    assert w.plan is not None
     kinds = {a.kind for a in w.plan.actions}
     assert {"drop_dangling_index_line", "add_missing_index_line", "fit_index_caps"} <= kinds
+    assert w.plan is not None
     assert set(w.action_boxes) == {a.id for a in w.plan.actions}
     assert all("memdir-dream-action" in b._dom_classes for b in w.action_boxes.values())
+    assert w.plan is not None
     assert w.approved == {a.id for a in w.plan.actions if a.ops}
     assert "user_old_laptop.md" in w.diff_text and w.diff_text.startswith("--- a/")
     assert not w.apply_button.disabled
@@ -81,6 +87,7 @@ def test_plan_lists_actions_and_writes_nothing(mem: Path, config: MemdirConfig) 
 def test_unticking_an_action_removes_it_from_the_diff(mem: Path, config: MemdirConfig) -> None:
     w = DreamPlanner(mem, now_ms=NOW, config=config)
     w.make_plan()
+    assert w.plan is not None
     fit = next(a.id for a in w.plan.actions if a.kind == "fit_index_caps")
     assert "team/MEMORY.md" in w.diff_text
     w.action_boxes[fit].value = False
@@ -95,6 +102,7 @@ def test_apply_changes_only_the_approved_actions_and_restore_undoes_it(
     w.make_plan()
     team_before = read_entrypoint(mem / "team")
     visible_before = _visible(mem)
+    assert w.plan is not None
     dangling = next(a.id for a in w.plan.actions if a.kind == "drop_dangling_index_line")
     w.set_approved({dangling})
     assert w.diff_text.count("+++ ") == 1  # only MEMORY.md
@@ -108,6 +116,7 @@ def test_apply_changes_only_the_approved_actions_and_restore_undoes_it(
     assert changed == {"MEMORY.md"}
     # the apply counts as a consolidation: the lock is released and its mtime closes the time gate
     assert ConsolidationLock(mem).read_state().holder_pid is None
+    assert w.gate is not None
     assert w.gate.gate == "time"
     assert w.apply_button.disabled  # a plan applies once
     assert w.dreams == list_dreams(mem) and len(w.dreams) == 1
@@ -170,12 +179,12 @@ def test_planning_a_missing_dir_reports_the_error(tmp_path: Path, config: Memdir
 
 def test_a_custom_planner_plan_is_shown_with_its_notes_and_applies_the_same_way(
     mem: Path, config: MemdirConfig
-):
+) -> None:
     from memdir_nb.dream import ConsolidationPlan, PlanAction, WriteFile
 
     text = (mem / "MEMORY.md").read_text(encoding="utf-8")
 
-    def planner(root):
+    def planner(root: Path) -> ConsolidationPlan:
         action = PlanAction(
             "claude:MEMORY.md",
             "claude_rewrite",

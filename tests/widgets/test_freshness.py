@@ -10,8 +10,11 @@ from tests.support import NOW
 def test_histogram_counts_every_memory_by_type_and_age(mem: Path, config: MemdirConfig) -> None:
     f = FreshnessView(mem, now_ms=NOW, config=config)
     data = f.data
+    assert data is not None
     assert sum(sum(c) for c in data.counts.values()) == 40
+    assert data is not None
     assert data.counts["user"][data.bins.index("yesterday")] == 1  # user_colour_vision.md
+    assert data is not None
     assert data.counts["project"][data.bins.index("over a year")] == 1  # the availability OKR
 
 

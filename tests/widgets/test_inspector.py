@@ -3,6 +3,7 @@ from __future__ import annotations
 import html
 import os
 from pathlib import Path
+from typing import Any
 
 from memdir_nb.formats.index import MAX_ENTRYPOINT_LINES
 from memdir_nb.home.config import MemdirConfig
@@ -11,7 +12,7 @@ from memdir_nb.ui.widgets import IndexInspector
 from tests.support import NOW
 
 
-def part(inspector: IndexInspector, scope: str, css: str):
+def part(inspector: IndexInspector, scope: str, css: str) -> Any:
     """The one control of a scope's panel that carries a DOM class."""
     (found,) = [c for c in inspector.panels[scope].children if css in c._dom_classes]
     return found

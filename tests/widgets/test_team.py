@@ -12,7 +12,7 @@ from tests.support import NOW, snapshot
 SECRET_BODY = "Stripe live key: sk_live_" + "4eC39HqLyjWDarjtT1zdp7dc" + "\nuse it for refunds"
 
 
-def _targets(scope_dir):
+def _targets(scope_dir: Path) -> set[str]:
     return {e.target for e in parse_index(read_entrypoint(scope_dir))}
 
 
@@ -29,6 +29,7 @@ def test_private_and_team_side_by_side_with_scope_rules(mem: Path, config: Memdi
 def test_promote_moves_the_file_and_updates_both_indexes(mem: Path, config: MemdirConfig) -> None:
     v = TeamScopeView(mem, now_ms=NOW, config=config)
     v.private_list.value = "feedback_small_prs.md"
+    assert v.verdict is not None
     assert v.verdict.allowed and "no credential found" in v.verdict_box.value
     assert not v.promote_button.disabled
     v.promote_button.click()
@@ -58,6 +59,7 @@ def test_secret_scan_verdict_blocks_promotion_and_nothing_moves(
     MemoryStore(mem, now_ms=NOW).save("Refund key", "Key for refunds", "reference", SECRET_BODY)
     v = TeamScopeView(mem, now_ms=NOW, config=config)
     v.private_list.value = "reference_refund_key.md"
+    assert v.verdict is not None
     assert not v.verdict.allowed and v.verdict.secret_findings
     assert v.promote_button.disabled
     assert "Stripe" in v.verdict_box.value
@@ -70,6 +72,7 @@ def test_secret_scan_verdict_blocks_promotion_and_nothing_moves(
 def test_user_memory_cannot_be_promoted(mem: Path, config: MemdirConfig) -> None:
     v = TeamScopeView(mem, now_ms=NOW, config=config)
     v.private_list.value = "user_role.md"
+    assert v.verdict is not None
     assert not v.verdict.allowed and "always private" in v.verdict_box.value
     before = snapshot(mem)
     v.promote("user_role.md")
