@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Any, Protocol
 
 FLAG_ENV_VARS: dict[str, str] = {
     "team_memory": "MEMDIR_NB_TEAM_MEMORY",
@@ -72,11 +72,11 @@ class LayeredSettings(Protocol):
     """What effective_environment needs of config.SettingsLayers."""
 
     @property
-    def paths(self) -> dict:
+    def paths(self) -> dict[str, Any]:
         """layer -> the settings file it was read from."""
         ...
 
-    def layer(self, name: str) -> dict:
+    def layer(self, name: str) -> dict[str, Any]:
         """The parsed object of one layer."""
         ...
 

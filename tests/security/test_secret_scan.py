@@ -12,9 +12,12 @@ import random
 import string
 import subprocess
 import sys
+from pathlib import Path
+from typing import Any
 
 import pytest
 
+from memdir_nb.lint import lint_memory_dir
 from memdir_nb.security.secret_scan import (
     SecretFinding,
     SecretInTeamMemoryError,
@@ -23,6 +26,9 @@ from memdir_nb.security.secret_scan import (
     redact,
     scan_for_secrets,
 )
+from memdir_nb.storage.store import MemoryStore
+from memdir_nb.storage.transaction import open_transaction
+from tests.support.benchmarks import load_benchmark
 
 
 def _random_token(
@@ -32,7 +38,7 @@ def _random_token(
     return "".join(rng.choice(alphabet) for _ in range(length))
 
 
-def _b64url(obj: dict) -> str:
+def _b64url(obj: dict[str, Any]) -> str:
     return base64.urlsafe_b64encode(json.dumps(obj).encode()).decode().rstrip("=")
 
 
@@ -306,21 +312,10 @@ def test_a_long_single_line_body_does_not_stall_the_guard() -> None:
 
 # --------------------------------------------------------------------------- corpora (issue 10)
 
-import importlib.util  # noqa: E402
-from pathlib import Path  # noqa: E402
 
 from memdir_nb.security.secret_scan import scan_memory_file  # noqa: E402
 
-
-def _precision_module():
-    path = Path(__file__).resolve().parents[2] / "benchmarks" / "secret_precision.py"
-    spec = importlib.util.spec_from_file_location("secret_precision", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-_CORPUS = _precision_module()
+_CORPUS = load_benchmark("secret_precision")
 BENIGN = _CORPUS.load_corpus("benign.jsonl")
 SECRETS = _CORPUS.load_corpus("secrets.jsonl")
 
@@ -332,12 +327,12 @@ def test_corpora_are_large_enough_and_hold_no_whole_fake_secret_on_disk() -> Non
 
 
 @pytest.mark.parametrize("row", BENIGN, ids=[r["id"] for r in BENIGN])
-def test_public_identifiers_in_memory_text_are_not_flagged(row: dict) -> None:
+def test_public_identifiers_in_memory_text_are_not_flagged(row: dict[str, Any]) -> None:
     assert scan_for_secrets({"body": row["text"]}) == []
 
 
 @pytest.mark.parametrize("row", SECRETS, ids=[r["id"] for r in SECRETS])
-def test_every_fake_credential_in_the_corpus_is_flagged_and_hidden(row: dict) -> None:
+def test_every_fake_credential_in_the_corpus_is_flagged_and_hidden(row: dict[str, Any]) -> None:
     findings = scan_for_secrets({"body": row["text"]})
     assert findings, row["id"]
     for finding in findings:
@@ -449,9 +444,6 @@ def test_a_128_kb_adversarial_word_does_not_stall_the_guard(word: str) -> None:
 
 # ---------------------------------------------------------------- the guard reads as the consumer reads
 
-from memdir_nb.lint import lint_memory_dir  # noqa: E402
-from memdir_nb.storage.store import MemoryStore  # noqa: E402
-from memdir_nb.storage.transaction import open_transaction  # noqa: E402
 
 # A password made at runtime: short, so only the keyword next to it makes it a finding.
 DB_PASSWORD = "Zq8!" + "vLp2#rT"
