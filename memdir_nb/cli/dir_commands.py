@@ -16,7 +16,7 @@ from memdir_nb.formats.index import (
 )
 from memdir_nb.formats.manifest import format_memory_manifest
 from memdir_nb.lint import count_by_severity, lint_memory_dir
-from memdir_nb.spec.constants import TEAM_DIRNAME
+from memdir_nb.spec.constants import ENTRYPOINT_NAME, TEAM_DIRNAME
 from memdir_nb.spec.text import plural, terminal_safe
 from memdir_nb.storage.index_files import load_entrypoint, read_entrypoint_checked
 from memdir_nb.storage.index_rebuild import IndexRebuild, plan_index_rebuild
@@ -222,9 +222,9 @@ def _rebuild_summary(r: IndexRebuild, label: str) -> str:
 
 
 def _scope_dirs(memory_dir: Path) -> dict[str, Path]:
-    dirs = {"MEMORY.md": memory_dir}
+    dirs = {ENTRYPOINT_NAME: memory_dir}
     if (memory_dir / TEAM_DIRNAME).is_dir():
-        dirs[f"{TEAM_DIRNAME}/MEMORY.md"] = memory_dir / TEAM_DIRNAME
+        dirs[f"{TEAM_DIRNAME}/{ENTRYPOINT_NAME}"] = memory_dir / TEAM_DIRNAME
     return dirs
 
 
@@ -250,7 +250,7 @@ def cmd_rebuild_index(args: argparse.Namespace) -> int:
         return 0
     result = MemoryStore(args.dir).rebuild_index_files(drop_dangling=args.drop_dangling)
     for r in result.rebuilds:
-        label = "MEMORY.md" if r.scope == "private" else f"{TEAM_DIRNAME}/MEMORY.md"
+        label = ENTRYPOINT_NAME if r.scope == "private" else f"{TEAM_DIRNAME}/{ENTRYPOINT_NAME}"
         print(_rebuild_summary(r, label).replace(": adds", ": added", 1))
     if result.batch:
         print(
