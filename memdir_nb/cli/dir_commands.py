@@ -204,7 +204,12 @@ def cmd_lint(args: argparse.Namespace) -> int:
 def _rebuild_summary(r: IndexRebuild, label: str) -> str:
     """One line on what a rebuild does to one index."""
     if not r.changed:
-        return f"{label}: up to date (every memory has a line; nothing to change)"
+        dangling = (
+            f"; {plural(len(r.merged.dangling), 'dangling line')} kept (--drop-dangling removes them)"
+            if r.merged.dangling
+            else ""
+        )
+        return f"{label}: up to date (every memory has a line){dangling}; nothing to change"
     parts = []
     if r.merged.added:
         where = f" under '{REBUILD_HEADING}'" if r.old.strip() else ""

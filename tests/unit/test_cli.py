@@ -191,6 +191,8 @@ def test_rebuild_index_writes_an_index_lint_accepts(tmp_path: Path) -> None:
     assert out.returncode == 0, out.stderr
     assert "feedback_gone.md" in (mem / "MEMORY.md").read_text()  # kept: not asked to drop it
     assert "keeps 1 dangling line (--drop-dangling removes them)" in out.stdout
+    again = run_env("rebuild-index", str(mem))
+    assert "up to date (every memory has a line); 1 dangling line kept" in again.stdout
     out = run_env("rebuild-index", "--drop-dangling", str(mem))
     assert out.returncode == 0, out.stderr
     assert "removes 1 dangling line" in out.stdout and ".trash" in out.stdout
@@ -206,7 +208,7 @@ def test_rebuild_index_dry_run_previews_both_indexes_as_diffs_and_writes_nothing
     mem = tmp_path / "memory"
     add_memory(mem, "feedback_db.md", index=False)
     add_memory(mem, "team/project_freeze.md", index=False)
-    (mem / "MEMORY.md").write_text("# Mine\n\nprose I wrote\n")
+    (mem / "MEMORY.md").write_text("# Mine\n\nprose I wrote \x1b]0;title\x07\n")
     (mem / "team" / "MEMORY.md").write_text("- [Gone](project_gone.md) — deleted\n")
     before = {p: p.read_bytes() for p in sorted(mem.rglob("*")) if p.is_file()}
     out = run_env("rebuild-index", "--dry-run", "--drop-dangling", str(mem))
@@ -218,6 +220,9 @@ def test_rebuild_index_dry_run_previews_both_indexes_as_diffs_and_writes_nothing
         and "+- [feedback db](feedback_db.md)" in out.stdout
     )
     assert "-- [Gone](project_gone.md)" in out.stdout and "+- [project freeze]" in out.stdout
+    assert (
+        "\x1b" not in out.stdout and "\x07" not in out.stdout
+    )  # the diff reaches the terminal safe
     assert {p: p.read_bytes() for p in sorted(mem.rglob("*")) if p.is_file()} == before
     assert not (mem / ".trash").exists()
 
