@@ -220,9 +220,8 @@ def test_rebuild_index_dry_run_previews_both_indexes_as_diffs_and_writes_nothing
         and "+- [feedback db](feedback_db.md)" in out.stdout
     )
     assert "-- [Gone](project_gone.md)" in out.stdout and "+- [project freeze]" in out.stdout
-    assert (
-        "\x1b" not in out.stdout and "\x07" not in out.stdout
-    )  # the diff reaches the terminal safe
+    assert "prose I wrote" in out.stdout  # shown as diff context, its escape made visible
+    assert "\x1b" not in out.stdout and "\x07" not in out.stdout
     assert {p: p.read_bytes() for p in sorted(mem.rglob("*")) if p.is_file()} == before
     assert not (mem / ".trash").exists()
 
