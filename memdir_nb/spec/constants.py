@@ -6,6 +6,10 @@ from __future__ import annotations
 ENTRYPOINT_NAME = "MEMORY.md"  # the index, private and team
 TEAM_DIRNAME = "team"  # team memory lives in <memory_dir>/team/
 TRASH_DIRNAME = ".trash"  # forget, consolidation and restore move files here, never unlink
+# Trash batches (.trash/<batch>/ with a manifest.json) that restore() can undo: dream's, and the
+# memory tool's deletes.
+DREAM_BATCH_PREFIX = "dream-"
+MEMORY_TOOL_BATCH_PREFIX = "memory-tool-"
 LOGS_DIRNAME = "logs"  # KAIROS daily logs: logs/YYYY/MM/YYYY-MM-DD.md
 STORE_LOCK_NAME = ".memdir.lock"  # the store's one lock; dream applies under it too
 DAILY_LOG_LOCK_NAME = ".daily-log.lock"  # appends to daily logs (inside logs/)
