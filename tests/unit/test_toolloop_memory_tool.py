@@ -10,6 +10,7 @@ import os
 import stat
 import subprocess
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -446,21 +447,27 @@ def test_files_are_0600_and_folders_0700(tool):
 
 def test_writes_are_seen_at_once_by_scan_lint_and_a_warm_scan_cache(tool):
     root = Path(tool.memory_dir)
-    cache = ScanCache()
+    # a clock an hour ahead: every header read is trusted, so a stale entry would be reused
+    cache = ScanCache(clock=lambda: time.time() * 1000 + 3_600_000)
     tool.call(SEED[0])
     assert [h.name for h in scan_memory_dir(root, cache=cache).headers] == ["Coffee"]
+    assert [h.name for h in scan_memory_dir(root, cache=cache).headers] == ["Coffee"]
+    assert cache.stats().hits == 1
     tool.call(
         {
             "command": "str_replace",
             "path": "/memories/user_coffee.md",
             "old_str": "name: Coffee",
-            "new_str": "name: Espresso",
+            "new_str": "name: Coffea",  # same size: only the file's identity tells the change
         }
     )
-    assert [h.name for h in scan_memory_dir(root, cache=cache).headers] == ["Espresso"]
+    assert [h.name for h in scan_memory_dir(root, cache=cache).headers] == ["Coffea"]
     tool.call({"command": "delete", "path": "/memories/user_coffee.md"})
     assert scan_memory_dir(root, cache=cache).headers == []
-    assert lint_memory_dir(root) is not None
+    tool.call(
+        {"command": "create", "path": "/memories/feedback_x.md", "file_text": "no frontmatter\n"}
+    )
+    assert any(f.path.endswith("feedback_x.md") for f in lint_memory_dir(root, now_ms=NOW))
 
 
 def test_index_verdict_on_the_store_reads_each_scope(tmp_path):
