@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import contextlib
 import datetime as _dt
+import errno
 import hashlib
 import json
 import os
@@ -131,7 +132,13 @@ class MemoryDirBackend:
         try:
             data = tx.read_bytes(tp.rel, max_bytes=STORE_READ_MAX_BYTES)
         except OSError as exc:
-            raise MemoryCommandError(f"{tp.shown} cannot be read: {exc}") from exc
+            if exc.errno == errno.EFBIG:
+                raise MemoryCommandError(
+                    f"{tp.shown} is too large to edit: the memory tool edits files of at most "
+                    f"{STORE_READ_MAX_BYTES:,} bytes. Memory files should be short: view it, "
+                    "then split it into topic files and delete it."
+                ) from exc
+            raise MemoryCommandError(f"{tp.shown} cannot be read: {exc.strerror or exc}") from exc
         if data is None:
             raise text.does_not_exist_valid(tp.shown)
         return _decode(data, tp.shown)

@@ -470,6 +470,40 @@ def test_writes_are_seen_at_once_by_scan_lint_and_a_warm_scan_cache(tool):
     assert any(f.path.endswith("feedback_x.md") for f in lint_memory_dir(root, now_ms=NOW))
 
 
+def test_bad_input_the_sdk_answers_with_a_python_repr_gets_a_tool_error_in_words(tool):
+    root = Path(tool.memory_dir)
+    (root / "user_bad.md").write_bytes(b"\xff\xfe not utf-8")
+    assert "is not valid UTF-8 text" in run(tool, command="view", path="/memories/user_bad.md")
+    assert "is not valid UTF-8 text" in run(
+        tool, command="insert", path="/memories/user_bad.md", insert_line=0, insert_text="x"
+    )
+    assert run(tool, command="create", path="/memories/user_x.md").startswith(
+        "ERROR: create needs file_text"
+    )
+    assert run(tool, command="str_replace", path="/memories/user_bad.md").startswith(
+        "ERROR: str_replace needs old_str"
+    )
+    (root / "user_big.md").write_text("x\n" * 1_000_000)
+    big = run(tool, command="str_replace", path="/memories/user_big.md", old_str="y", new_str="z")
+    assert big.startswith("ERROR: /memories/user_big.md is too large to edit")
+    (root / "a" / "b").mkdir(parents=True)
+    (root / "a" / "b" / "user_c.md").write_text(USER)
+    inside = run(tool, command="rename", old_path="/memories/a", new_path="/memories/a/b/a")
+    assert inside.startswith("ERROR: Cannot move /memories/a into itself")
+    assert (root / "a" / "b" / "user_c.md").read_text() == USER
+
+
+def test_a_refused_rename_leaves_no_folders_behind(tool):
+    got = run(
+        tool,
+        command="rename",
+        old_path="/memories/user_none.md",
+        new_path="/memories/new/deep/user_y.md",
+    )
+    assert got == "ERROR: The path /memories/user_none.md does not exist"
+    assert not (Path(tool.memory_dir) / "new").exists()
+
+
 def test_index_verdict_on_the_store_reads_each_scope(tmp_path):
     store = MemoryStore(tmp_path / "mem")
     assert store.index_verdict("team").message is None
