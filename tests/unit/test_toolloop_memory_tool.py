@@ -5,6 +5,7 @@ dir's rules underneath, and the real SDK tool runner over HTTP against a local M
 from __future__ import annotations
 
 import asyncio
+import datetime
 import json
 import os
 import stat
@@ -183,6 +184,41 @@ SCENARIOS: dict[str, list[dict]] = {
         {"command": "insert", "path": "/memories/team", "insert_line": 0, "insert_text": "x"},
         {"command": "view", "path": "/memories/MEMORY.md"},
     ],
+    "text shapes": [
+        {
+            "command": "create",
+            "path": "/memories/user_crlf.md",
+            "file_text": USER.replace("\n", "\r\n"),
+        },
+        {"command": "view", "path": "/memories/user_crlf.md"},
+        {
+            "command": "insert",
+            "path": "/memories/user_crlf.md",
+            "insert_line": 7,
+            "insert_text": "Black.\r\n",
+        },
+        {
+            "command": "str_replace",
+            "path": "/memories/user_crlf.md",
+            "old_str": "Black.\r",
+            "new_str": "Black, no sugar.\r",
+        },
+        {
+            "command": "create",
+            "path": "/memories/user_unicode.md",
+            "file_text": USER.replace("coffee.", "café — 珈琲 ☕."),
+        },
+        {
+            "command": "str_replace",
+            "path": "/memories/user_unicode.md",
+            "old_str": "珈琲",
+            "new_str": "コーヒー",
+        },
+        {"command": "view", "path": "/memories/user_unicode.md", "view_range": [6, 7]},
+        {"command": "create", "path": "/memories/node_modules/user_n.md", "file_text": USER},
+        {"command": "create", "path": "/memories/X/user_upper.md", "file_text": USER},
+        {"command": "view", "path": "/memories"},
+    ],
     "delete and rename": [
         {
             "command": "rename",
@@ -220,6 +256,36 @@ def test_answers_and_files_match_the_sdk_reference_on_well_formed_memory_files(p
         expected, got = tool_answer(ref, command), tool_answer(mine, command)
         assert got == expected, command
         assert visible_tree(my_root) == visible_tree(ref_root), command
+
+
+def test_listings_treat_symlinks_as_the_sdk_does(pair, tmp_path):
+    ref, mine, ref_root, my_root = pair
+    for command in SEED:
+        tool_answer(ref, command), tool_answer(mine, command)
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "secret.md").write_text("secret\n")
+    for root in (ref_root, my_root):
+        (root / "user_alias.md").symlink_to(
+            root / "user_coffee.md"
+        )  # inside: listed, target's size
+        (root / "team_alias").symlink_to(root / "team", target_is_directory=True)  # opened
+        (root / "user_out.md").symlink_to(outside / "secret.md")  # outside: left out
+        (root / "user_gone.md").symlink_to(root / "missing.md")  # dangling: left out
+    for command in (
+        {"command": "view", "path": "/memories"},
+        {"command": "view", "path": "/memories/user_alias.md"},
+        {"command": "view", "path": "/memories/team_alias/reference_tracker.md"},
+        {
+            "command": "str_replace",
+            "path": "/memories/user_alias.md",
+            "old_str": "coffee.",
+            "new_str": "mocha.",
+        },
+        {"command": "view", "path": "/memories/user_coffee.md"},
+        {"command": "view", "path": "/memories/user_out.md"},
+    ):
+        assert tool_answer(mine, command) == tool_answer(ref, command), command
 
 
 def test_clear_all_memory_answers_as_the_sdk_and_leaves_an_empty_visible_dir(pair):
@@ -378,6 +444,16 @@ def test_delete_moves_the_file_to_a_trash_batch_that_restore_brings_back(tool):
     }
     assert restore(root, "user_coffee.md") == ["user_coffee.md"]
     assert (root / "user_coffee.md").read_text() == USER
+
+
+def test_the_config_clock_names_the_trash_batch(tmp_path, config):
+    tool = MemdirMemoryTool(tmp_path / "mem", config=config)
+    tool.call(SEED[0])
+    tool.call({"command": "delete", "path": "/memories/user_coffee.md"})
+    (batch,) = (tmp_path / "mem" / ".trash").iterdir()
+    stamp = datetime.datetime.fromtimestamp(config.now_ms() / 1000).strftime("%Y%m%dT%H%M%S")
+    assert batch.name.startswith(f"memory-tool-{stamp}-")
+    assert json.loads((batch / "manifest.json").read_text())["created_ms"] == config.now_ms()
 
 
 def test_clear_all_memory_is_restorable_as_one_batch(tool):
