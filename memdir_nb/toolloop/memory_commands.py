@@ -15,6 +15,7 @@ import contextlib
 import datetime as _dt
 import errno
 import hashlib
+import itertools
 import json
 import os
 import stat
@@ -47,6 +48,7 @@ from memdir_nb.toolloop.memory_paths import (
 from memdir_nb.toolloop.memory_text import MemoryCommandError
 
 VIEW_MAX_BYTES = MEMORY_FILE_READ_MAX_BYTES  # the most `view` shows of one file
+LISTING_MAX_ENTRIES = 2_000  # the most entries a folder `view` lists
 T = TypeVar("T")
 
 
@@ -192,7 +194,14 @@ class MemoryDirBackend:
             raise text.does_not_exist_valid(tp.shown)
         if stat.S_ISDIR(st.st_mode):
             require_folder_path(tp)
-            return text.listing_view(tp.shown, st.st_size, list(self._listing(tp.real, "", 1)))
+            items = list(itertools.islice(self._listing(tp.real, "", 1), LISTING_MAX_ENTRIES + 1))
+            answer = text.listing_view(tp.shown, st.st_size, items[:LISTING_MAX_ENTRIES])
+            if len(items) > LISTING_MAX_ENTRIES:
+                answer += (
+                    f"\n\nNote: {tp.shown} holds more than {LISTING_MAX_ENTRIES:,} entries two "
+                    "levels deep; only the first are listed. View a subfolder to see the rest."
+                )
+            return answer
         if not stat.S_ISREG(st.st_mode):
             raise text.unsupported_type(tp.shown)
         require_memory_file(tp)
@@ -353,13 +362,17 @@ class MemoryDirBackend:
         folder = stat.S_ISDIR(st.st_mode)
         if not folder:
             require_memory_file(tp)
-        files = self._files_under(tp) if folder else [tp.rel]
-        if files:
-            self._write_step(
-                tp.shown, lambda tx: self._trash(tx, files, f"memory-tool delete {tp.key}")
-            )
-        if folder:
-            self._remove_empty_folders(tp)
+
+        def step(tx: StoreTransaction) -> None:  # the files are listed under the lock
+            if not folder and not tx.exists(tp.rel):
+                raise text.does_not_exist(tp.shown)
+            files = self._files_under(tp) if folder else [tp.rel]
+            if files:
+                self._trash(tx, files, f"memory-tool delete {tp.key}")
+            if folder:
+                self._remove_empty_folders(tp)
+
+        self._write_step(tp.shown, step)
         return text.deleted(tp.shown)
 
     def rename(self, old_path: object, new_path: object) -> str:
@@ -389,15 +402,13 @@ class MemoryDirBackend:
             raise MemoryCommandError(
                 f"Cannot move {old.shown} into itself ({new.shown}); pick a destination outside it."
             )
-        files = self._files_under(old)
-        moves = [(rel, new.rel + rel[len(old.rel) :]) for rel in files]
 
-        def step(tx: StoreTransaction) -> None:
-            for src, dst in moves:
-                tx.move(src, dst)
+        def step(tx: StoreTransaction) -> None:  # the files are listed under the lock
+            for src in self._files_under(old):
+                tx.move(src, new.rel + src[len(old.rel) :])
+            self._remove_empty_folders(old)
 
         self._write_step(new.shown, step)
-        self._remove_empty_folders(old)
         if not os.path.lexists(new.real):
             _secure_makedirs(new.real)  # an empty folder moves as an empty folder
         return text.renamed(old.shown, new.shown)
@@ -405,10 +416,12 @@ class MemoryDirBackend:
     def clear_all(self) -> str:
         """Move every visible file to one trash batch (restorable); the dir itself stays."""
         root = self._resolve(text.ROOT)
-        files = self._files_under(root)
-        if files:
-            self._write_step(
-                text.ROOT, lambda tx: self._trash(tx, files, "memory-tool clear_all_memory")
-            )
-        self._remove_empty_folders(root)
+
+        def step(tx: StoreTransaction) -> None:  # the files are listed under the lock
+            files = self._files_under(root)
+            if files:
+                self._trash(tx, files, "memory-tool clear_all_memory")
+            self._remove_empty_folders(root)
+
+        self._write_step(text.ROOT, step)
         return text.ALL_CLEARED

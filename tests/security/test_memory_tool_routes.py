@@ -19,7 +19,7 @@ from anthropic.lib.tools import ToolError
 
 from memdir_nb import MemdirMemoryTool, MemoryStore
 from memdir_nb.formats.index import parse_index
-from memdir_nb.toolloop.memory_commands import VIEW_MAX_BYTES
+from memdir_nb.toolloop.memory_commands import LISTING_MAX_ENTRIES, VIEW_MAX_BYTES
 
 NOW = 1_780_000_000_000.0
 USER = "---\nname: Coffee\ndescription: the user drinks coffee\ntype: user\n---\n\nCoffee.\n"
@@ -323,3 +323,15 @@ def test_concurrent_store_saves_while_the_tool_writes_lose_nothing(tool):
     }
     assert targets == expected
     assert all((root / name).is_file() for name in expected)
+
+
+def test_a_folder_view_lists_a_bounded_number_of_entries(tool):
+    crowded = Path(tool.memory_dir) / "crowded"
+    crowded.mkdir()
+    for i in range(LISTING_MAX_ENTRIES + 50):
+        (crowded / f"user_{i:05d}.md").write_text("x")
+    got = answer(tool, command="view", path="/memories")
+    assert (
+        got.count("\n") == LISTING_MAX_ENTRIES + 3
+    )  # header, the folder itself, the note's blank line
+    assert got.endswith("only the first are listed. View a subfolder to see the rest.")
