@@ -106,7 +106,13 @@ def file_view(path: str, content: str, view_range: object) -> str:
         )
     shown, start = lines, 1
     if isinstance(view_range, list | tuple) and len(view_range) == 2:
-        first, last = int(view_range[0]), int(view_range[1])
+        try:
+            first, last = int(view_range[0]), int(view_range[1])
+        except (TypeError, ValueError) as exc:
+            raise MemoryCommandError(
+                f"view_range must be two line numbers [first, last] (last -1 for the end of "
+                f"the file), got {view_range!r}"
+            ) from exc
         begin = max(1, first) - 1
         end = len(lines) if last == -1 else last
         shown, start = lines[begin:end], begin + 1
