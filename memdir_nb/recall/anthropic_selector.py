@@ -14,7 +14,8 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from memdir_nb.formats.manifest import format_memory_manifest
-from memdir_nb.recall.base import MAX_RELEVANT_MEMORIES, RecallCancelled, keep_known_filenames
+from memdir_nb.recall.base import RecallCancelled, keep_known_filenames
+from memdir_nb.spec.constants import MAX_RELEVANT_MEMORIES
 
 if TYPE_CHECKING:  # pragma: no cover
     from memdir_nb.formats.manifest import MemoryHeader

@@ -20,7 +20,7 @@ from __future__ import annotations
 import json
 import threading
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
@@ -64,13 +64,13 @@ ReplySource = Reply | Callable[[RecordedRequest], Reply]
 
 
 def message_body(
-    content: list[dict] | str,
+    content: list[dict[str, Any]] | str,
     *,
     model: str = "claude-test",
     stop_reason: str = "end_turn",
     input_tokens: int = 100,
     output_tokens: int = 20,
-) -> dict:
+) -> dict[str, Any]:
     """A Messages API `message` object; a plain string becomes one text block."""
     blocks = [{"type": "text", "text": content}] if isinstance(content, str) else content
     return {
@@ -100,14 +100,14 @@ def json_reply(payload: Any, **kwargs: Any) -> Reply:
 
 def tool_use_reply(
     name: str,
-    tool_input: dict,
+    tool_input: dict[str, Any],
     *,
     tool_id: str | None = None,
     text: str | None = None,
     **kwargs: Any,
 ) -> Reply:
     """A 200 reply asking for one tool call (stop_reason 'tool_use')."""
-    blocks: list[dict] = [{"type": "text", "text": text}] if text else []
+    blocks: list[dict[str, Any]] = [{"type": "text", "text": text}] if text else []
     blocks.append(
         {
             "type": "tool_use",
@@ -120,10 +120,10 @@ def tool_use_reply(
 
 
 def tool_calls_reply(
-    calls: list[tuple[str, dict]], *, text: str | None = None, **kwargs: Any
+    calls: list[tuple[str, dict[str, Any]]], *, text: str | None = None, **kwargs: Any
 ) -> Reply:
     """A 200 reply asking for several tool calls at once (ids toolu_00, toolu_01, ...)."""
-    blocks: list[dict] = [{"type": "text", "text": text}] if text else []
+    blocks: list[dict[str, Any]] = [{"type": "text", "text": text}] if text else []
     for i, (name, tool_input) in enumerate(calls):
         blocks.append(
             {"type": "tool_use", "id": f"toolu_{i:02d}", "name": name, "input": tool_input}
@@ -133,7 +133,7 @@ def tool_calls_reply(
 
 def thread_unsupported_reply() -> Reply:
     """The 400 an API without message threads gives a threaded request."""
-    body = {
+    body: dict[str, Any] = {
         "type": "error",
         "error": {
             "type": "invalid_request_error",
@@ -165,7 +165,7 @@ class MessagesAPIServer:
 
     def __init__(
         self,
-        replies: list[ReplySource] | None = None,
+        replies: Sequence[ReplySource] | None = None,
         *,
         default: ReplySource | None = None,
         refuse_threads: bool = False,
@@ -220,7 +220,7 @@ class MessagesAPIServer:
                 "the server is not running; use it as a context manager or call start()"
             )
         host, port = self._server.server_address[:2]
-        return f"http://{host}:{port}"
+        return f"http://{host!s}:{port}"
 
     # -- script and records -----------------------------------------------------------------
 
