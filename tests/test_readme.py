@@ -6,6 +6,7 @@ import re
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 README = Path(__file__).resolve().parent.parent / "README.md"
 
@@ -46,7 +47,7 @@ def test_readme_memory_tool_example_runs_through_the_sdk_runner(tmp_path: Path) 
     (block,) = [b for b in blocks if "MemdirMemoryTool" in b]
     assert len(block.strip().splitlines()) <= 10
     memory_file = "---\nname: Tests\ndescription: real Postgres in tests\ntype: feedback\n---\n\nReal Postgres.\n"
-    turns = [
+    turns: list[list[dict[str, Any]]] = [
         [
             {
                 "type": "tool_use",

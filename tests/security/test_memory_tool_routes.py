@@ -63,7 +63,9 @@ def files_in(folder: Path) -> dict[str, bytes]:
         },
     ],
 )
-def test_a_prefix_lookalike_is_not_the_memory_dir(tool, command):
+def test_a_prefix_lookalike_is_not_the_memory_dir(
+    tool: MemdirMemoryTool, command: dict[str, Any]
+) -> None:
     got = answer(tool, **command)
     assert got.startswith("ERROR: Path must start with /memories/, got: /memories")
     assert not any(p.name == "X" for p in Path(tool.memory_dir).rglob("*"))
@@ -90,7 +92,9 @@ def test_a_prefix_lookalike_is_not_the_memory_dir(tool, command):
         ("memories/user_a.md", "ERROR: Path must start with /memories, got: memories/user_a.md"),
     ],
 )
-def test_dot_dot_and_absolute_paths_are_refused_for_every_command(tool, tmp_path, path, expected):
+def test_dot_dot_and_absolute_paths_are_refused_for_every_command(
+    tool: MemdirMemoryTool, tmp_path: Path, path: str, expected: str
+) -> None:
     for command in (
         {"command": "create", "path": path, "file_text": USER},
         {"command": "view", "path": path},
@@ -102,7 +106,9 @@ def test_dot_dot_and_absolute_paths_are_refused_for_every_command(tool, tmp_path
     assert not (tmp_path / "user_a.md").exists() and not (tmp_path / "x.md").exists()
 
 
-def test_a_symlinked_file_pointing_out_is_neither_read_nor_written_nor_deleted(tool, outside):
+def test_a_symlinked_file_pointing_out_is_neither_read_nor_written_nor_deleted(
+    tool: MemdirMemoryTool, outside: Path
+) -> None:
     link = Path(tool.memory_dir) / "user_link.md"
     link.symlink_to(outside / "secret.md")
     escape = "ERROR: Path /memories/user_link.md would escape /memories directory"
@@ -137,7 +143,9 @@ def test_a_symlinked_file_pointing_out_is_neither_read_nor_written_nor_deleted(t
     assert files_in(outside) == {"secret.md": b"outside secret\n"}
 
 
-def test_a_symlinked_file_pointing_inside_acts_on_its_target_as_the_sdk_does(tool):
+def test_a_symlinked_file_pointing_inside_acts_on_its_target_as_the_sdk_does(
+    tool: MemdirMemoryTool,
+) -> None:
     root = Path(tool.memory_dir)
     answer(tool, command="create", path="/memories/user_real.md", file_text=USER)
     (root / "user_alias.md").symlink_to(root / "user_real.md")
@@ -153,7 +161,9 @@ def test_a_symlinked_file_pointing_inside_acts_on_its_target_as_the_sdk_does(too
     assert (root / "user_alias.md").is_symlink()
 
 
-def test_a_symlinked_parent_folder_pointing_out_is_refused(tool, outside):
+def test_a_symlinked_parent_folder_pointing_out_is_refused(
+    tool: MemdirMemoryTool, outside: Path
+) -> None:
     (Path(tool.memory_dir) / "team").symlink_to(outside, target_is_directory=True)
     for command in (
         {"command": "create", "path": "/memories/team/user_x.md", "file_text": USER},
@@ -171,7 +181,9 @@ def test_a_symlinked_parent_folder_pointing_out_is_refused(tool, outside):
     assert files_in(outside) == {"secret.md": b"outside secret\n"}
 
 
-def test_a_symlink_swapped_in_for_the_file_during_a_write_never_leads_the_write_out(tool, outside):
+def test_a_symlink_swapped_in_for_the_file_during_a_write_never_leads_the_write_out(
+    tool: MemdirMemoryTool, outside: Path
+) -> None:
     root = Path(tool.memory_dir)
     answer(tool, command="create", path="/memories/user_a.md", file_text=USER)
     fired: list[str] = []
@@ -190,7 +202,9 @@ def test_a_symlink_swapped_in_for_the_file_during_a_write_never_leads_the_write_
     assert not (root / "user_a.md").is_symlink()  # the atomic rename replaced the link itself
 
 
-def test_a_symlink_swapped_in_for_a_folder_during_a_write_is_refused(tool, outside):
+def test_a_symlink_swapped_in_for_a_folder_during_a_write_is_refused(
+    tool: MemdirMemoryTool, outside: Path
+) -> None:
     root = Path(tool.memory_dir)
     (root / "sub").mkdir()
 
@@ -207,7 +221,7 @@ def test_a_symlink_swapped_in_for_a_folder_during_a_write_is_refused(tool, outsi
     assert files_in(outside) == {"secret.md": b"outside secret\n"}
 
 
-def test_a_fifo_is_never_opened_for_reading_and_not_written_through(tool):
+def test_a_fifo_is_never_opened_for_reading_and_not_written_through(tool: MemdirMemoryTool) -> None:
     fifo = Path(tool.memory_dir) / "user_pipe.md"
     os.mkfifo(fifo)
     assert (
@@ -226,7 +240,7 @@ def test_a_fifo_is_never_opened_for_reading_and_not_written_through(tool):
     assert stat.S_ISFIFO(os.lstat(fifo).st_mode)
 
 
-def test_viewing_a_huge_file_reads_a_bounded_prefix(tool):
+def test_viewing_a_huge_file_reads_a_bounded_prefix(tool: MemdirMemoryTool) -> None:
     huge = Path(tool.memory_dir) / "user_huge.md"
     line = "x" * 99 + "\n"
     with huge.open("w") as f:
@@ -244,7 +258,7 @@ def test_viewing_a_huge_file_reads_a_bounded_prefix(tool):
     assert peak < 16 * VIEW_MAX_BYTES
 
 
-def test_a_permissive_umask_still_gives_0600_files_and_0700_folders(tmp_path):
+def test_a_permissive_umask_still_gives_0600_files_and_0700_folders(tmp_path: Path) -> None:
     old = os.umask(0)
     try:
         tool = MemdirMemoryTool(tmp_path / "fresh" / "mem", now_ms=NOW)
@@ -274,7 +288,7 @@ def test_a_permissive_umask_still_gives_0600_files_and_0700_folders(tmp_path):
         assert stat.S_IMODE(os.stat(p).st_mode) == (0o700 if p.is_dir() else 0o600), p
 
 
-def test_concurrent_store_saves_while_the_tool_writes_lose_nothing(tool):
+def test_concurrent_store_saves_while_the_tool_writes_lose_nothing(tool: MemdirMemoryTool) -> None:
     root = Path(tool.memory_dir)
     answer(tool, command="create", path="/memories/MEMORY.md", file_text="# Index\n")
     errors: list[BaseException] = []
@@ -325,7 +339,7 @@ def test_concurrent_store_saves_while_the_tool_writes_lose_nothing(tool):
     assert all((root / name).is_file() for name in expected)
 
 
-def test_a_folder_view_lists_a_bounded_number_of_entries(tool):
+def test_a_folder_view_lists_a_bounded_number_of_entries(tool: MemdirMemoryTool) -> None:
     crowded = Path(tool.memory_dir) / "crowded"
     crowded.mkdir()
     for i in range(LISTING_MAX_ENTRIES + 50):

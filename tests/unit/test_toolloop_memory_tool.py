@@ -19,10 +19,12 @@ import pytest
 from anthropic import Anthropic, AsyncAnthropic
 from anthropic.lib.tools import BetaAbstractMemoryTool, BetaAsyncAbstractMemoryTool, ToolError
 from anthropic.tools import BetaLocalFilesystemMemoryTool
+from anthropic.types.beta import BetaMessageParam, BetaToolResultBlockParam
 
 import memdir_nb
 from memdir_nb import AsyncMemdirMemoryTool, MemdirMemoryTool, MemoryStore, restore
 from memdir_nb.formats.index import index_cap_verdict
+from memdir_nb.home.config import MemdirConfig
 from memdir_nb.lint import lint_memory_dir
 from memdir_nb.storage.scan import ScanCache, scan_memory_dir
 from memdir_nb.toolloop.recorded import RecordedMessagesServer
@@ -41,12 +43,13 @@ REFERENCE = (
     "Pipeline bugs are tracked in Linear project LIN.\n"
 )
 INDEX = "- [Coffee](user_coffee.md) — drinks coffee\n- [Test style](feedback_tests.md) — real db\n"
+Pair = tuple[BetaLocalFilesystemMemoryTool, MemdirMemoryTool, Path, Path]
 KEY = (
     "sk-ant-api03-" + "Ab3dE6gH9jK2mN5pQ8sT1vW4yZ7bC0eF3hJ6kM9nP2rS5uX8zA1cD4fG7iL0oR3" + "-x7Q2AA"
 )
 
 
-def tool_answer(tool: Any, command: dict) -> str:
+def tool_answer(tool: Any, command: dict[str, Any]) -> str:
     """What the model sees: the answer, or 'ERROR: ' + a ToolError's text, or the repr of another error."""
     try:
         return str(tool.call(command))
@@ -71,7 +74,7 @@ def visible_tree(root: Path) -> dict[str, bytes | None]:
 
 
 @pytest.fixture
-def pair(tmp_path: Path) -> tuple[BetaLocalFilesystemMemoryTool, MemdirMemoryTool, Path, Path]:
+def pair(tmp_path: Path) -> Pair:
     ref = BetaLocalFilesystemMemoryTool(base_path=str(tmp_path / "sdk"))
     mine = MemdirMemoryTool(tmp_path / "mem", now_ms=NOW)
     return ref, mine, tmp_path / "sdk" / "memories", tmp_path / "mem"
@@ -84,7 +87,7 @@ SEED = [
     {"command": "create", "path": "/memories/team/reference_tracker.md", "file_text": REFERENCE},
 ]
 
-SCENARIOS: dict[str, list[dict]] = {
+SCENARIOS: dict[str, list[dict[str, Any]]] = {
     "views": [
         {"command": "view", "path": "/memories"},
         {"command": "view", "path": "/memories/"},
@@ -250,7 +253,9 @@ SCENARIOS: dict[str, list[dict]] = {
 
 
 @pytest.mark.parametrize("scenario", sorted(SCENARIOS))
-def test_answers_and_files_match_the_sdk_reference_on_well_formed_memory_files(pair, scenario):
+def test_answers_and_files_match_the_sdk_reference_on_well_formed_memory_files(
+    pair: Pair, scenario: str
+) -> None:
     ref, mine, ref_root, my_root = pair
     for command in [*SEED, *SCENARIOS[scenario]]:
         expected, got = tool_answer(ref, command), tool_answer(mine, command)
@@ -258,7 +263,7 @@ def test_answers_and_files_match_the_sdk_reference_on_well_formed_memory_files(p
         assert visible_tree(my_root) == visible_tree(ref_root), command
 
 
-def test_listings_treat_symlinks_as_the_sdk_does(pair, tmp_path):
+def test_listings_treat_symlinks_as_the_sdk_does(pair: Pair, tmp_path: Path) -> None:
     ref, mine, ref_root, my_root = pair
     for command in SEED:
         tool_answer(ref, command), tool_answer(mine, command)
@@ -288,7 +293,7 @@ def test_listings_treat_symlinks_as_the_sdk_does(pair, tmp_path):
         assert tool_answer(mine, command) == tool_answer(ref, command), command
 
 
-def test_clear_all_memory_answers_as_the_sdk_and_leaves_an_empty_visible_dir(pair):
+def test_clear_all_memory_answers_as_the_sdk_and_leaves_an_empty_visible_dir(pair: Pair) -> None:
     ref, mine, ref_root, my_root = pair
     for command in SEED:
         tool_answer(ref, command), tool_answer(mine, command)
@@ -299,13 +304,13 @@ def test_clear_all_memory_answers_as_the_sdk_and_leaves_an_empty_visible_dir(pai
     )
 
 
-def test_unknown_commands_fail_as_in_the_sdk(pair):
+def test_unknown_commands_fail_as_in_the_sdk(pair: Pair) -> None:
     ref, mine, _, _ = pair
     for command in ({"command": "bogus", "path": "/memories"}, {"path": "/memories"}):
         assert tool_answer(mine, command) == tool_answer(ref, command)
 
 
-def test_the_async_twin_answers_exactly_as_the_sync_class(tmp_path):
+def test_the_async_twin_answers_exactly_as_the_sync_class(tmp_path: Path) -> None:
     sync_tool = MemdirMemoryTool(tmp_path / "a", now_ms=NOW)
     async_tool = AsyncMemdirMemoryTool(tmp_path / "b", now_ms=NOW)
     commands = [*SEED] + [c for name in sorted(SCENARIOS) for c in SCENARIOS[name]]
@@ -324,14 +329,14 @@ def test_the_async_twin_answers_exactly_as_the_sync_class(tmp_path):
     assert visible_tree(tmp_path / "a") == visible_tree(tmp_path / "b")
 
 
-def test_the_classes_are_the_sdk_s_memory_tool_types():
+def test_the_classes_are_the_sdk_s_memory_tool_types() -> None:
     assert issubclass(MemdirMemoryTool, BetaAbstractMemoryTool)
     assert issubclass(AsyncMemdirMemoryTool, BetaAsyncAbstractMemoryTool)
     assert MemdirMemoryTool.__mro__  # both exported lazily from memdir_nb
     assert memdir_nb.MemdirMemoryTool is MemdirMemoryTool
 
 
-def test_importing_memdir_nb_does_not_load_anthropic():
+def test_importing_memdir_nb_does_not_load_anthropic() -> None:
     code = "import sys, memdir_nb; print('anthropic' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
@@ -349,7 +354,9 @@ def run(tool: MemdirMemoryTool, **command: Any) -> str:
     return tool_answer(tool, command)
 
 
-def test_only_markdown_memory_files_and_the_two_indexes_can_be_written(tool):
+def test_only_markdown_memory_files_and_the_two_indexes_can_be_written(
+    tool: MemdirMemoryTool,
+) -> None:
     answer = run(tool, command="create", path="/memories/notes.txt", file_text="x")
     assert answer.startswith(
         "ERROR: /memories/notes.txt is not a memory file: 'notes.txt' does not end in .md"
@@ -363,7 +370,7 @@ def test_only_markdown_memory_files_and_the_two_indexes_can_be_written(tool):
     assert not (Path(tool.memory_dir) / "notes.txt").exists()
 
 
-def test_hidden_files_are_invisible_to_view_and_cannot_be_touched(tool):
+def test_hidden_files_are_invisible_to_view_and_cannot_be_touched(tool: MemdirMemoryTool) -> None:
     run(tool, command="create", path="/memories/user_coffee.md", file_text=USER)
     run(tool, command="delete", path="/memories/user_coffee.md")  # makes .trash/ and the lock
     listing = run(tool, command="view", path="/memories")
@@ -379,7 +386,9 @@ def test_hidden_files_are_invisible_to_view_and_cannot_be_touched(tool):
     assert "hidden" in run(tool, command="create", path="/memories/.memdir.journal", file_text="{}")
 
 
-def test_frontmatter_problems_do_not_refuse_a_write_but_are_noted_after_the_sdk_text(tool):
+def test_frontmatter_problems_do_not_refuse_a_write_but_are_noted_after_the_sdk_text(
+    tool: MemdirMemoryTool,
+) -> None:
     answer = run(tool, command="create", path="/memories/feedback_x.md", file_text="just text\n")
     first, note = answer.split("\n\n", 1)
     assert first == "File created successfully at: /memories/feedback_x.md"
@@ -398,12 +407,14 @@ def test_frontmatter_problems_do_not_refuse_a_write_but_are_noted_after_the_sdk_
     assert "Note:" not in answer
 
 
-def test_the_tool_adds_no_index_line_the_model_keeps_memory_md(tool):
+def test_the_tool_adds_no_index_line_the_model_keeps_memory_md(tool: MemdirMemoryTool) -> None:
     run(tool, command="create", path="/memories/user_coffee.md", file_text=USER)
     assert not (Path(tool.memory_dir) / "MEMORY.md").exists()
 
 
-def test_an_index_write_past_the_cap_succeeds_and_carries_the_rewrite_error(tool):
+def test_an_index_write_past_the_cap_succeeds_and_carries_the_rewrite_error(
+    tool: MemdirMemoryTool,
+) -> None:
     lines = "".join(f"- [M{i}](user_m{i}.md) — memory {i}\n" for i in range(205))
     answer = run(tool, command="create", path="/memories/MEMORY.md", file_text=lines)
     head, error = answer.split("\n\n", 1)
@@ -414,7 +425,7 @@ def test_an_index_write_past_the_cap_succeeds_and_carries_the_rewrite_error(tool
     assert tool.store.index_verdict("private").over
 
 
-def test_an_index_write_near_the_cap_gets_a_reminder(tool):
+def test_an_index_write_near_the_cap_gets_a_reminder(tool: MemdirMemoryTool) -> None:
     lines = "".join(f"- [M{i}](user_m{i}.md) — memory {i}\n" for i in range(185))
     answer = run(tool, command="create", path="/memories/MEMORY.md", file_text=lines)
     assert answer.split("\n\n", 1)[1].startswith("Reminder: MEMORY.md is 185 lines")
@@ -428,7 +439,9 @@ def test_an_index_write_near_the_cap_gets_a_reminder(tool):
     assert "Reminder" not in short and "Error" not in short
 
 
-def test_delete_moves_the_file_to_a_trash_batch_that_restore_brings_back(tool):
+def test_delete_moves_the_file_to_a_trash_batch_that_restore_brings_back(
+    tool: MemdirMemoryTool,
+) -> None:
     run(tool, command="create", path="/memories/user_coffee.md", file_text=USER)
     assert (
         run(tool, command="delete", path="/memories/user_coffee.md")
@@ -446,7 +459,7 @@ def test_delete_moves_the_file_to_a_trash_batch_that_restore_brings_back(tool):
     assert (root / "user_coffee.md").read_text() == USER
 
 
-def test_the_config_clock_names_the_trash_batch(tmp_path, config):
+def test_the_config_clock_names_the_trash_batch(tmp_path: Path, config: MemdirConfig) -> None:
     tool = MemdirMemoryTool(tmp_path / "mem", config=config)
     tool.call(SEED[0])
     tool.call({"command": "delete", "path": "/memories/user_coffee.md"})
@@ -456,7 +469,7 @@ def test_the_config_clock_names_the_trash_batch(tmp_path, config):
     assert json.loads((batch / "manifest.json").read_text())["created_ms"] == config.now_ms()
 
 
-def test_clear_all_memory_is_restorable_as_one_batch(tool):
+def test_clear_all_memory_is_restorable_as_one_batch(tool: MemdirMemoryTool) -> None:
     for command in SEED:
         tool.call(command)
     root = Path(tool.memory_dir)
@@ -471,7 +484,7 @@ def test_clear_all_memory_is_restorable_as_one_batch(tool):
     }
 
 
-def test_team_writes_holding_a_key_are_refused_and_leave_nothing(tool):
+def test_team_writes_holding_a_key_are_refused_and_leave_nothing(tool: MemdirMemoryTool) -> None:
     secret = REFERENCE.replace("Linear project LIN.", f"Linear project LIN, key {KEY}.")
     answer = run(tool, command="create", path="/memories/team/reference_x.md", file_text=secret)
     assert answer.startswith("ERROR: Refusing to write team memory")
@@ -505,7 +518,7 @@ def test_team_writes_holding_a_key_are_refused_and_leave_nothing(tool):
     assert (Path(tool.memory_dir) / "reference_private.md").exists()
 
 
-def test_files_are_0600_and_folders_0700(tool):
+def test_files_are_0600_and_folders_0700(tool: MemdirMemoryTool) -> None:
     run(tool, command="create", path="/memories/team/deep/user_x.md", file_text=USER)
     root = Path(tool.memory_dir)
     assert stat.S_IMODE(os.stat(root / "team" / "deep" / "user_x.md").st_mode) == 0o600
@@ -521,7 +534,7 @@ def test_files_are_0600_and_folders_0700(tool):
     assert stat.S_IMODE(os.stat(root / "team" / "deep" / "user_x.md").st_mode) == 0o600
 
 
-def test_writes_are_seen_at_once_by_scan_lint_and_a_warm_scan_cache(tool):
+def test_writes_are_seen_at_once_by_scan_lint_and_a_warm_scan_cache(tool: MemdirMemoryTool) -> None:
     root = Path(tool.memory_dir)
     # a clock an hour ahead: every header read is trusted, so a stale entry would be reused
     cache = ScanCache(clock=lambda: time.time() * 1000 + 3_600_000)
@@ -546,7 +559,9 @@ def test_writes_are_seen_at_once_by_scan_lint_and_a_warm_scan_cache(tool):
     assert any(f.path.endswith("feedback_x.md") for f in lint_memory_dir(root, now_ms=NOW))
 
 
-def test_bad_input_the_sdk_answers_with_a_python_repr_gets_a_tool_error_in_words(tool):
+def test_bad_input_the_sdk_answers_with_a_python_repr_gets_a_tool_error_in_words(
+    tool: MemdirMemoryTool,
+) -> None:
     root = Path(tool.memory_dir)
     (root / "user_bad.md").write_bytes(b"\xff\xfe not utf-8")
     assert "is not valid UTF-8 text" in run(tool, command="view", path="/memories/user_bad.md")
@@ -569,7 +584,7 @@ def test_bad_input_the_sdk_answers_with_a_python_repr_gets_a_tool_error_in_words
     assert (root / "a" / "b" / "user_c.md").read_text() == USER
 
 
-def test_a_refused_rename_leaves_no_folders_behind(tool):
+def test_a_refused_rename_leaves_no_folders_behind(tool: MemdirMemoryTool) -> None:
     got = run(
         tool,
         command="rename",
@@ -580,7 +595,7 @@ def test_a_refused_rename_leaves_no_folders_behind(tool):
     assert not (Path(tool.memory_dir) / "new").exists()
 
 
-def test_index_verdict_on_the_store_reads_each_scope(tmp_path):
+def test_index_verdict_on_the_store_reads_each_scope(tmp_path: Path) -> None:
     store = MemoryStore(tmp_path / "mem")
     assert store.index_verdict("team").message is None
     (tmp_path / "mem" / "team").mkdir(parents=True)
@@ -648,7 +663,7 @@ def _script(server: MessagesAPIServer) -> None:
     )
 
 
-def _tool_results(server: MessagesAPIServer) -> list[dict]:
+def _tool_results(server: MessagesAPIServer) -> list[dict[str, Any]]:
     """The tool_result blocks of the final (full-history) request."""
     last = server.requests[-1].body["messages"]
     return [
@@ -674,7 +689,7 @@ def _check_run(server: MessagesAPIServer, root: Path) -> None:
     assert first["tools"] == [{"type": "memory_20250818", "name": "memory"}]
 
 
-def test_the_sdk_tool_runner_drives_the_tool_over_http(tmp_path):
+def test_the_sdk_tool_runner_drives_the_tool_over_http(tmp_path: Path) -> None:
     with MessagesAPIServer(refuse_threads=True) as server:
         _script(server)
         client = Anthropic(api_key="test-key", base_url=server.base_url, max_retries=0)
@@ -686,14 +701,14 @@ def test_the_sdk_tool_runner_drives_the_tool_over_http(tmp_path):
             messages=[{"role": "user", "content": "remember how we test"}],
         )
         final = runner.until_done()
-        assert final.content[0].text == "Saved."
+        assert final.content[0].type == "text" and final.content[0].text == "Saved."
         _check_run(server, tmp_path / "mem")
         assert any(
             "thread" in (r.body or {}) for r in server.requests
         )  # threads were offered, refused
 
 
-def test_the_async_runner_gives_the_same_results(tmp_path):
+def test_the_async_runner_gives_the_same_results(tmp_path: Path) -> None:
     async def go(base_url: str) -> None:
         client = AsyncAnthropic(api_key="test-key", base_url=base_url, max_retries=0)
         runner = client.beta.messages.tool_runner(
@@ -710,22 +725,20 @@ def test_the_async_runner_gives_the_same_results(tmp_path):
         _check_run(server, tmp_path / "mem")
 
 
-def test_a_hand_written_loop_calls_the_tool_with_each_tool_use_input(tmp_path):
+def test_a_hand_written_loop_calls_the_tool_with_each_tool_use_input(tmp_path: Path) -> None:
     with MessagesAPIServer() as server:
         _script(server)
         client = Anthropic(api_key="test-key", base_url=server.base_url, max_retries=0)
         tool = MemdirMemoryTool(tmp_path / "mem", now_ms=NOW)
-        messages: list[dict] = [{"role": "user", "content": "remember how we test"}]
+        messages: list[BetaMessageParam] = [{"role": "user", "content": "remember how we test"}]
         while True:
             reply = client.beta.messages.create(
                 model="claude-test", max_tokens=512, tools=[tool.to_dict()], messages=messages
             )
-            messages.append(
-                {"role": "assistant", "content": [b.model_dump() for b in reply.content]}
-            )
+            messages.append({"role": "assistant", "content": reply.content})
             if reply.stop_reason != "tool_use":
                 break
-            results = []
+            results: list[BetaToolResultBlockParam] = []
             for block in reply.content:
                 if block.type == "tool_use":
                     try:
@@ -733,7 +746,7 @@ def test_a_hand_written_loop_calls_the_tool_with_each_tool_use_input(tmp_path):
                             {
                                 "type": "tool_result",
                                 "tool_use_id": block.id,
-                                "content": tool.call(block.input),
+                                "content": str(tool.call(block.input)),
                             }
                         )
                     except ToolError as exc:
@@ -749,8 +762,10 @@ def test_a_hand_written_loop_calls_the_tool_with_each_tool_use_input(tmp_path):
         _check_run(server, tmp_path / "mem")
 
 
-def test_the_bundled_recorded_server_replays_a_conversation_through_the_runner(tmp_path):
-    turns: list[list[dict]] = [
+def test_the_bundled_recorded_server_replays_a_conversation_through_the_runner(
+    tmp_path: Path,
+) -> None:
+    turns: list[list[dict[str, Any]]] = [
         [
             {
                 "type": "tool_use",
@@ -773,5 +788,5 @@ def test_the_bundled_recorded_server_replays_a_conversation_through_the_runner(t
             tools=[MemdirMemoryTool(tmp_path / "mem", now_ms=NOW)],
             messages=[{"role": "user", "content": "I drink coffee"}],
         ).until_done()
-    assert final.content[0].text == "Noted."
+    assert final.content[0].type == "text" and final.content[0].text == "Noted."
     assert (tmp_path / "mem" / "user_coffee.md").read_text() == USER
