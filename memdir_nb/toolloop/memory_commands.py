@@ -27,6 +27,7 @@ from memdir_nb.formats.frontmatter import parse_frontmatter
 from memdir_nb.formats.index import index_cap_verdict
 from memdir_nb.security.secret_scan import SecretInTeamMemoryError
 from memdir_nb.spec.constants import (
+    LOGS_DIRNAME,
     MEMORY_FILE_READ_MAX_BYTES,
     MEMORY_TOOL_BATCH_PREFIX,
     STORE_READ_MAX_BYTES,
@@ -158,6 +159,8 @@ class MemoryDirBackend:
         if rel in INDEX_PATHS:
             cap = index_cap_verdict(content)
             return f"\n\n{cap.message}" if cap.message else ""
+        if rel.split("/", 1)[0] == LOGS_DIRNAME:
+            return ""  # a daily log (logs/YYYY/MM/...), not a topic file: no frontmatter expected
         fm, body = parse_frontmatter(content)
         scope = "team" if rel.startswith("team/") else "private"
         verdict = validate_draft(

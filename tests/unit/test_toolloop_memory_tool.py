@@ -407,6 +407,16 @@ def test_frontmatter_problems_do_not_refuse_a_write_but_are_noted_after_the_sdk_
     assert "Note:" not in answer
 
 
+def test_daily_logs_get_no_frontmatter_note(tool: MemdirMemoryTool) -> None:
+    got = run(
+        tool,
+        command="create",
+        path="/memories/logs/2026/05/2026-05-28.md",
+        file_text="- 09:00 standup\n",
+    )
+    assert got == "File created successfully at: /memories/logs/2026/05/2026-05-28.md"
+
+
 def test_the_tool_adds_no_index_line_the_model_keeps_memory_md(tool: MemdirMemoryTool) -> None:
     run(tool, command="create", path="/memories/user_coffee.md", file_text=USER)
     assert not (Path(tool.memory_dir) / "MEMORY.md").exists()
