@@ -131,6 +131,12 @@ _EXPORTS: dict[str, str] = {
     "has_memory_writes_since": "extract",
     "can_use_tool": "extract",
     "ToolVerdict": "extract",
+    # the Claude API's memory tool, served from a memory dir (loads anthropic on first use)
+    "MemdirMemoryTool": "toolloop.memory_tool",
+    "AsyncMemdirMemoryTool": "toolloop.memory_tool",
+    "build_memory_tool_prompt": "prompts.memory_tool",
+    "IndexCapVerdict": "formats.index",
+    "index_cap_verdict": "formats.index",
 }
 
 # A type checker sees every export through these imports (names in __all__ are re-exported);
@@ -152,7 +158,12 @@ if TYPE_CHECKING:
         can_use_tool,
         has_memory_writes_since,
     )
-    from memdir_nb.formats.index import EntrypointTruncation, truncate_entrypoint_content
+    from memdir_nb.formats.index import (
+        EntrypointTruncation,
+        IndexCapVerdict,
+        index_cap_verdict,
+        truncate_entrypoint_content,
+    )
     from memdir_nb.formats.manifest import MemoryHeader, format_memory_manifest
     from memdir_nb.home.config import MemdirConfig
     from memdir_nb.home.paths import (
@@ -173,6 +184,7 @@ if TYPE_CHECKING:
         load_memory_prompt,
     )
     from memdir_nb.prompts.daily_log import build_assistant_daily_log_prompt
+    from memdir_nb.prompts.memory_tool import build_memory_tool_prompt
     from memdir_nb.recall import (
         AnthropicSelector,
         InjectedMemory,
@@ -246,6 +258,7 @@ if TYPE_CHECKING:
     from memdir_nb.storage.scan import ScanCache, scan_memory_dir, scan_memory_files
     from memdir_nb.storage.store import MemoryStore
     from memdir_nb.storage.store_checks import MemoryNotFoundError, MemoryValidationError
+    from memdir_nb.toolloop.memory_tool import AsyncMemdirMemoryTool, MemdirMemoryTool
     from memdir_nb.ui.demo import DEMO_QUERIES, DEMO_QUIRKS, build_demo_memory_dir
 
 __all__ = [  # literal, so type checkers and linters read it; a test keeps it equal to _EXPORTS
@@ -261,6 +274,7 @@ __all__ = [  # literal, so type checkers and linters read it; a test keeps it eq
     "TRASH_DIRNAME",
     "TYPE_GUIDANCE",
     "AnthropicSelector",
+    "AsyncMemdirMemoryTool",
     "ConsolidationLock",
     "ConsolidationPlan",
     "DateResolution",
@@ -269,10 +283,12 @@ __all__ = [  # literal, so type checkers and linters read it; a test keeps it eq
     "EntrypointTruncation",
     "ExtractionScheduler",
     "Finding",
+    "IndexCapVerdict",
     "InjectedMemory",
     "InvalidMemoryTypeError",
     "LexicalSelector",
     "MemdirConfig",
+    "MemdirMemoryTool",
     "MemoryHeader",
     "MemoryNotFoundError",
     "MemoryPrefetch",
@@ -302,6 +318,7 @@ __all__ = [  # literal, so type checkers and linters read it; a test keeps it eq
     "build_demo_memory_dir",
     "build_memory_lines",
     "build_memory_prompt",
+    "build_memory_tool_prompt",
     "can_use_tool",
     "convert_relative_dates",
     "default_selector",
@@ -316,6 +333,7 @@ __all__ = [  # literal, so type checkers and linters read it; a test keeps it eq
     "format_memory_manifest",
     "get_auto_mem_path",
     "has_memory_writes_since",
+    "index_cap_verdict",
     "is_auto_memory_enabled",
     "lint_memory_dir",
     "list_memory_dirs",

@@ -21,7 +21,12 @@ from memdir_nb.dream.actions import (
     _sha,
     _simulate,
 )
-from memdir_nb.spec.constants import REBUILD_BATCH_PREFIX, TRASH_DIRNAME
+from memdir_nb.spec.constants import (
+    DREAM_BATCH_PREFIX,
+    MEMORY_TOOL_BATCH_PREFIX,
+    REBUILD_BATCH_PREFIX,
+    TRASH_DIRNAME,
+)
 from memdir_nb.storage.store import MemoryStore
 
 if TYPE_CHECKING:
@@ -124,18 +129,21 @@ def apply_plan(
 
 
 def list_dreams(memory_dir: str | os.PathLike[str]) -> list[str]:
-    """Restorable batches in .trash/, oldest first: applied dreams, and the indexes rebuild-index replaced."""
+    """Batch names of applied dreams in .trash/, oldest first."""
+    return [b for b in list_trash_batches(memory_dir) if b.startswith(DREAM_BATCH_PREFIX)]
+
+
+def list_trash_batches(memory_dir: str | os.PathLike[str]) -> list[str]:
+    """Restorable batches in .trash/ (dreams, the memory tool's deletes, replaced indexes), oldest first."""
     tdir = Path(memory_dir) / TRASH_DIRNAME
     if not tdir.is_dir():
         return []
     found = []
     for p in tdir.iterdir():
-        if p.name.startswith(("dream-", REBUILD_BATCH_PREFIX)):
-            try:
-                found.append((os.stat(p / "manifest.json").st_mtime_ns, p.name))
-            except OSError:
-                continue
-    return [name for _, name in sorted(found)]
+        for prefix in (DREAM_BATCH_PREFIX, MEMORY_TOOL_BATCH_PREFIX, REBUILD_BATCH_PREFIX):
+            if p.name.startswith(prefix) and (p / "manifest.json").is_file():
+                found.append((p.name[len(prefix) :], p.name))  # ordered by the stamp after it
+    return [name for _stamp, name in sorted(found)]
 
 
 def _manifest(tx: StoreTransaction, batch: str) -> dict[str, Any]:
@@ -161,9 +169,9 @@ def restore(
     now_ms: float | None = None,
     store: MemoryStore | None = None,
 ) -> list[str]:
-    """Undo a dream batch (name 'dream-...') or restore one file (its relative name) from the newest batch holding it."""
+    """Undo a batch (a dream's 'dream-...' or the memory tool's 'memory-tool-...'), or restore one file (its relative name) from the newest batch holding it."""
     root = Path(memory_dir)
-    batches = list_dreams(root)
+    batches = list_trash_batches(root)
     with _store_for(root, store).transaction() as tx:
         if name in batches:
             batch, only = name, None
@@ -171,7 +179,7 @@ def restore(
             holding = [b for b in batches if name in _manifest(tx, b)["files"]]
             if not holding:
                 raise RestoreError(
-                    f"nothing named {name!r} in {root / TRASH_DIRNAME}; dreams there: {batches or 'none'}"
+                    f"nothing named {name!r} in {root / TRASH_DIRNAME}; batches there: {batches or 'none'}"
                 )
             batch, only = holding[-1], name
         bdir = f"{TRASH_DIRNAME}/{batch}"

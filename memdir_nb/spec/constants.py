@@ -6,7 +6,11 @@ from __future__ import annotations
 ENTRYPOINT_NAME = "MEMORY.md"  # the index, private and team
 TEAM_DIRNAME = "team"  # team memory lives in <memory_dir>/team/
 TRASH_DIRNAME = ".trash"  # forget, consolidation and restore move files here, never unlink
-REBUILD_BATCH_PREFIX = "rebuild-index-"  # .trash/<this><stamp>/: the indexes a rebuild replaced
+# Trash batches (.trash/<batch>/ with a manifest.json) that restore() can undo: dream's, the
+# memory tool's deletes, and the indexes rebuild-index replaced.
+DREAM_BATCH_PREFIX = "dream-"
+MEMORY_TOOL_BATCH_PREFIX = "memory-tool-"
+REBUILD_BATCH_PREFIX = "rebuild-index-"
 LOGS_DIRNAME = "logs"  # KAIROS daily logs: logs/YYYY/MM/YYYY-MM-DD.md
 STORE_LOCK_NAME = ".memdir.lock"  # the store's one lock; dream applies under it too
 DAILY_LOG_LOCK_NAME = ".daily-log.lock"  # appends to daily logs (inside logs/)

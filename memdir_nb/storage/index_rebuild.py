@@ -178,7 +178,9 @@ def _read_old(tx: StoreTransaction, rel: str) -> str:
 
 
 def _batch_name(memory_dir: Path, now_ms: float) -> str:
-    stamp = _dt.datetime.fromtimestamp(now_ms / 1000, tz=_dt.UTC).strftime("%Y%m%dT%H%M%S")
+    stamp = _dt.datetime.fromtimestamp(now_ms / 1000).strftime(
+        "%Y%m%dT%H%M%S"
+    )  # as dreams name theirs
     base = f"{REBUILD_BATCH_PREFIX}{stamp}"
     name, n = base, 2
     while os.path.lexists(memory_dir / TRASH_DIRNAME / name):
