@@ -121,13 +121,18 @@ class ExtractionScheduler:
     def on_session_end(self, messages: Sequence[TranscriptMessage]) -> SchedulerDecision:
         """The end-of-session flush: extract what throttling held back, so the last turn counts.
 
-        Runs only when turns were throttled since the last run (or a run failed); otherwise
-        returns "nothing_new". Main-agent writes still win ("skipped_main_agent_wrote").
+        Runs only when turns were throttled since the last run, or the last run failed;
+        otherwise returns "nothing_new". Main-agent writes still win ("skipped_main_agent_wrote").
         """
         snapshot = tuple(messages)
         if snapshot and all(m.is_sidechain for m in snapshot):
             return self.on_turn_end(snapshot)
-        if self.turns_since_last == 0 and not messages_since(snapshot, self.cursor):
+        failed = bool(self.history) and self.history[-1].action == "failed"
+        if self.turns_since_last == 0 and not failed:
+            return self._record(
+                SchedulerDecision("nothing_new", "no throttled or failed turn is waiting")
+            )
+        if not messages_since(snapshot, self.cursor):
             return self._record(SchedulerDecision("nothing_new", "no messages since the cursor"))
         with self._lock:
             if self._in_progress:

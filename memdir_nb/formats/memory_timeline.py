@@ -280,7 +280,10 @@ def _undo_edits(text: str, edits: Sequence[tuple[str, str, bool]]) -> str | None
 def _undo(op: MemoryOp, state: dict[str, AsOfFile]) -> None:
     """Turn the state after op into the state before it (in place)."""
     after = state.get(op.rel)
-    if op.kind == "write":
+    if op.kind == "read":  # a whole-file Read tells the text at that moment
+        if after is not None and after.content is None and op.call.original_file is not None:
+            state[op.rel] = replace(after, content=op.call.original_file, certain=True, note="")
+    elif op.kind == "write":
         if op.created:
             state.pop(op.rel, None)
         elif op.call.original_file is not None:
@@ -311,6 +314,8 @@ def _undo(op: MemoryOp, state: dict[str, AsOfFile]) -> None:
 def _redo(op: MemoryOp, state: dict[str, AsOfFile]) -> None:
     """Apply op forward where its result is fully known (fills what undo left unknown)."""
     stamp = op.time_ms
+    if op.kind == "read":
+        return
     if op.kind == "write" and op.content is not None:
         state[op.rel] = AsOfFile(op.rel, op.content, stamp)
     elif op.kind == "delete":
@@ -343,7 +348,9 @@ def build_timeline(
 ) -> Timeline:
     """The dir at each turn's start, from the dir now (`current`) and the session's ops."""
     ops = memory_ops(session, paths)
-    changes = [o for o in ops if o.kind in WRITE_KINDS]
+    changes = [
+        o for o in ops if o.kind in WRITE_KINDS or (o.kind == "read" and o.call.original_file)
+    ]
     n_turns = len(session.turns)
     state = dict(current)
     backward: list[dict[str, AsOfFile]] = [dict()] * n_turns

@@ -63,6 +63,13 @@ def timestamp_ms(stamp: str | None) -> float | None:
     return moment.timestamp() * 1000.0
 
 
+def _whole_read(file: Mapping[str, Any]) -> bool:
+    """Whether a Read result holds the whole file (not one page of it)."""
+    total, lines = file.get("totalLines"), file.get("numLines")
+    start = file.get("startLine", 1)
+    return total is None or (start in (None, 1) and lines == total)
+
+
 @dataclass
 class ToolCall:
     """One tool_use block and, once seen, its result (text preview, error flag, detail)."""
@@ -416,6 +423,9 @@ class SessionBuilder:
                 kind = detail.get("type")
                 call.result_type = kind if isinstance(kind, str) else None
                 original = detail.get("originalFile", detail.get("originalFileContents"))
+                read = detail.get("file")
+                if original is None and isinstance(read, dict) and _whole_read(read):
+                    original = read.get("content")  # a Read of a whole file: its text then
                 if isinstance(original, str) and len(original) <= SESSION_TOOL_INPUT_MAX_CHARS:
                     call.original_file = original
             elif len(blocks) == 1 and isinstance(detail, str) and detail.startswith("Error"):
