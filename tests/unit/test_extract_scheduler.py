@@ -129,7 +129,10 @@ def test_scheduler_reads_a_transcript_with_a_broken_line_and_reports_it(
 
 SHAPES = Path(__file__).resolve().parents[1] / "data" / "sessions"
 SUBAGENT_FILE = (
-    SHAPES / "c_subagent" / "d41e9b07-2c6f-4a85-9e13-7b0c58f2a6d3" / "subagents"
+    SHAPES
+    / "c_subagent"
+    / "d41e9b07-2c6f-4a85-9e13-7b0c58f2a6d3"
+    / "subagents"
     / "agent-a3f9c21d7e0b54a18.jsonl"
 )
 TIDEPOOL_MEMDIR = "/home/dana/.claude/projects/-home-dana-src-tidepool/memory"

@@ -54,13 +54,18 @@ def test_a_file_written_in_turn_two_does_not_exist_in_turn_one() -> None:
 def test_an_edit_is_undone_from_its_recorded_original_or_by_reversing_it() -> None:
     w = _writer()
     w.prompt("fix the note")
-    a = w.tool_use("Edit", {"file_path": f"{MEM}/a.md", "old_string": "north", "new_string": "south"})
+    a = w.tool_use(
+        "Edit", {"file_path": f"{MEM}/a.md", "old_string": "north", "new_string": "south"}
+    )
     b = w.tool_use("Edit", {"file_path": f"{MEM}/b.md", "old_string": "GMT", "new_string": "UTC"})
     w.response([a, b])
     w.result(a, "updated", detail={"originalFile": "harbour: north (recorded)"})
     w.result(b, "updated")
     w.prompt("next")
-    now = {"a.md": AsOfFile("a.md", "harbour: south", 9e12), "b.md": AsOfFile("b.md", "runs in UTC", 9e12)}
+    now = {
+        "a.md": AsOfFile("a.md", "harbour: south", 9e12),
+        "b.md": AsOfFile("b.md", "runs in UTC", 9e12),
+    }
     t = build_timeline(session_of(w), paths(), now)
     assert t.states[0]["a.md"].content == "harbour: north (recorded)"
     assert t.states[0]["b.md"].content == "runs in GMT" and t.states[0]["b.md"].certain
@@ -83,7 +88,11 @@ def test_a_removed_file_exists_before_the_rm_with_the_text_a_whole_read_showed()
     w.prompt("delete the stale note")
     read = w.tool_use("Read", {"file_path": f"{MEM}/old.md"})
     w.response([read])
-    w.result(read, "old text", detail={"type": "text", "file": {"content": "old text", "numLines": 1, "totalLines": 1}})
+    w.result(
+        read,
+        "old text",
+        detail={"type": "text", "file": {"content": "old text", "numLines": 1, "totalLines": 1}},
+    )
     rm = w.tool_use("Bash", {"command": f"cd /tmp && rm -f {MEM}/old.md"})
     w.response([rm])
     w.result(rm, "")
@@ -98,7 +107,9 @@ def test_mv_and_the_memory_tools_rename_move_a_file_back() -> None:
     w = _writer()
     w.prompt("rename")
     mv = w.tool_use("Bash", {"command": f"mv {MEM}/a.md {MEM}/b.md"})
-    tool = w.tool_use("memory", {"command": "rename", "old_path": "/memories/c.md", "new_path": "/memories/d.md"})
+    tool = w.tool_use(
+        "memory", {"command": "rename", "old_path": "/memories/c.md", "new_path": "/memories/d.md"}
+    )
     w.response([mv, tool])
     w.result(mv, "")
     w.result(tool, "renamed")
@@ -121,7 +132,9 @@ def test_failed_and_rejected_calls_change_nothing() -> None:
 def test_subagent_writes_change_the_dir_but_are_not_the_main_agents() -> None:
     w = RecordWriter("s1", "/home/ana/app", "2026-05-01T10:00:00.000Z", seed="t")
     w.prompt("hand it to an agent")
-    agent = RecordWriter("s1", "/home/ana/app", "2026-05-01T10:00:05.000Z", sidechain=True, seed="u")
+    agent = RecordWriter(
+        "s1", "/home/ana/app", "2026-05-01T10:00:05.000Z", sidechain=True, seed="u"
+    )
     call = agent.tool_use("Write", {"file_path": f"{MEM}/a.md", "content": "by the agent"})
     agent.response([call])
     agent.result(call, "File created successfully at: x")

@@ -17,7 +17,10 @@ from memdir_nb.storage.access import ReadRefused
 SHAPES = Path(__file__).resolve().parents[1] / "data" / "sessions"
 SUBAGENT_MAIN = SHAPES / "c_subagent" / "d41e9b07-2c6f-4a85-9e13-7b0c58f2a6d3.jsonl"
 SUBAGENT_FILE = (
-    SHAPES / "c_subagent" / "d41e9b07-2c6f-4a85-9e13-7b0c58f2a6d3" / "subagents"
+    SHAPES
+    / "c_subagent"
+    / "d41e9b07-2c6f-4a85-9e13-7b0c58f2a6d3"
+    / "subagents"
     / "agent-a3f9c21d7e0b54a18.jsonl"
 )
 
@@ -32,7 +35,10 @@ def test_every_shape_file_reads_without_an_exception() -> None:
 
 def test_a_turn_is_one_real_prompt_with_its_responses_grouped_by_message_id() -> None:
     s = read_session(SHAPES / "a_plain_session_memory_writes.jsonl")
-    assert [t.prompt[:24] for t in s.turns] == ["The tide-table import ke", "Small fix: it is the sou"]
+    assert [t.prompt[:24] for t in s.turns] == [
+        "The tide-table import ke",
+        "Small fix: it is the sou",
+    ]
     first = s.turns[0]
     # thinking, text and two parallel Reads are four records of one API response
     assert first.responses[0].records == 4 and first.responses[0].thinking_blocks == 1
@@ -58,7 +64,13 @@ def test_session_facts_come_from_the_envelope() -> None:
 def test_old_summary_titles_and_new_compaction_records_are_compaction_points() -> None:
     s = read_session(SHAPES / "b_compaction.jsonl")
     kinds = [c.kind for c in s.compactions]
-    assert kinds == ["summary_title", "summary_title", "compact_boundary", "compact_summary", "microcompact"]
+    assert kinds == [
+        "summary_title",
+        "summary_title",
+        "compact_boundary",
+        "compact_summary",
+        "microcompact",
+    ]
     boundary = s.compactions[2]
     assert (boundary.trigger, boundary.pre_tokens, boundary.before_turn) == ("manual", 131877, 1)
     assert s.titles[0] == "Tide importer: locale-safe number parsing"
@@ -190,7 +202,12 @@ def test_listing_a_home_finds_main_and_subagent_transcripts(tmp_path: Path) -> N
 def test_the_memory_dir_of_a_transcript_is_beside_its_project_folder(tmp_path: Path) -> None:
     project = _home(tmp_path) / "projects" / "-home-dana-src-tidepool"
     assert memory_dir_for_transcript(project / "3c1d7a52.jsonl") == project / "memory"
-    agent = project / "d41e9b07-2c6f-4a85-9e13-7b0c58f2a6d3" / "subagents" / "agent-a3f9c21d7e0b54a18.jsonl"
+    agent = (
+        project
+        / "d41e9b07-2c6f-4a85-9e13-7b0c58f2a6d3"
+        / "subagents"
+        / "agent-a3f9c21d7e0b54a18.jsonl"
+    )
     assert memory_dir_for_transcript(agent) == project / "memory"
 
 
@@ -202,11 +219,37 @@ def write_big_transcript(path: Path, target_bytes: int) -> int:
         written = 0
         while written < target_bytes:
             lines = [
-                {"type": "user", "uuid": f"p{turns}", "message": {"role": "user", "content": f"turn {turns}"}},
-                {"type": "assistant", "uuid": f"a{turns}", "message": {"id": f"m{turns}", "role": "assistant",
-                 "content": [{"type": "tool_use", "id": f"t{turns}", "name": "Read", "input": {"file_path": "/x"}}]}},
-                {"type": "user", "uuid": f"r{turns}", "message": {"role": "user", "content": [
-                    {"type": "tool_result", "tool_use_id": f"t{turns}", "content": blob}]}},
+                {
+                    "type": "user",
+                    "uuid": f"p{turns}",
+                    "message": {"role": "user", "content": f"turn {turns}"},
+                },
+                {
+                    "type": "assistant",
+                    "uuid": f"a{turns}",
+                    "message": {
+                        "id": f"m{turns}",
+                        "role": "assistant",
+                        "content": [
+                            {
+                                "type": "tool_use",
+                                "id": f"t{turns}",
+                                "name": "Read",
+                                "input": {"file_path": "/x"},
+                            }
+                        ],
+                    },
+                },
+                {
+                    "type": "user",
+                    "uuid": f"r{turns}",
+                    "message": {
+                        "role": "user",
+                        "content": [
+                            {"type": "tool_result", "tool_use_id": f"t{turns}", "content": blob}
+                        ],
+                    },
+                },
             ]
             text = "".join(json.dumps(x) + "\n" for x in lines)
             out.write(text)

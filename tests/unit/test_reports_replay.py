@@ -22,17 +22,33 @@ def sample(tmp_path: Path) -> DemoSession:
     return build_demo_session(tmp_path / "claude")
 
 
-def test_a_memory_written_mid_session_is_never_recalled_before_it_exists(sample: DemoSession) -> None:
-    replay = replay_session(sample.transcript, sample.memory_dir, selector=LexicalSelector(), now_ms=SAMPLE_NOW_MS)
+def test_a_memory_written_mid_session_is_never_recalled_before_it_exists(
+    sample: DemoSession,
+) -> None:
+    replay = replay_session(
+        sample.transcript, sample.memory_dir, selector=LexicalSelector(), now_ms=SAMPLE_NOW_MS
+    )
     freeze = "project_release_freeze.md"
-    assert [freeze in t.existing for t in replay.turns] == [False, False, True, True, True, True, True]
+    assert [freeze in t.existing for t in replay.turns] == [
+        False,
+        False,
+        True,
+        True,
+        True,
+        True,
+        True,
+    ]
     assert replay.turns[1].agent_wrote == [freeze]
     # against today's dir, a naive replay would have offered it in turn 1
     assert all(freeze not in t.surfaced_names for t in replay.turns[:2])
 
 
-def test_a_file_removed_later_exists_in_the_earlier_turns_with_its_text(sample: DemoSession) -> None:
-    replay = replay_session(sample.transcript, sample.memory_dir, selector=LexicalSelector(), now_ms=SAMPLE_NOW_MS)
+def test_a_file_removed_later_exists_in_the_earlier_turns_with_its_text(
+    sample: DemoSession,
+) -> None:
+    replay = replay_session(
+        sample.transcript, sample.memory_dir, selector=LexicalSelector(), now_ms=SAMPLE_NOW_MS
+    )
     staging = "project_staging_host.md"
     assert [staging in t.existing for t in replay.turns] == [True] * 5 + [False, False]
     assert replay.turns[4].agent_wrote == ["project_ci_runners.md", staging]
@@ -40,7 +56,9 @@ def test_a_file_removed_later_exists_in_the_earlier_turns_with_its_text(sample: 
 
 
 def test_per_memory_caps_cut_a_long_memory_and_the_turn_says_so(sample: DemoSession) -> None:
-    replay = replay_session(sample.transcript, sample.memory_dir, selector=LexicalSelector(), now_ms=SAMPLE_NOW_MS)
+    replay = replay_session(
+        sample.transcript, sample.memory_dir, selector=LexicalSelector(), now_ms=SAMPLE_NOW_MS
+    )
     image_turn = replay.turns[3]
     assert "images" in image_turn.flags and "command" in image_turn.flags
     assert image_turn.capped == ["reference_api_errors.md"]
@@ -49,10 +67,16 @@ def test_per_memory_caps_cut_a_long_memory_and_the_turn_says_so(sample: DemoSess
     assert cut.age == "21 days ago"  # as of the turn, not as of today
 
 
-def test_the_agent_reading_a_memory_recall_did_not_surface_is_a_likely_miss(sample: DemoSession) -> None:
-    replay = replay_session(sample.transcript, sample.memory_dir, selector=LexicalSelector(), now_ms=SAMPLE_NOW_MS)
+def test_the_agent_reading_a_memory_recall_did_not_surface_is_a_likely_miss(
+    sample: DemoSession,
+) -> None:
+    replay = replay_session(
+        sample.transcript, sample.memory_dir, selector=LexicalSelector(), now_ms=SAMPLE_NOW_MS
+    )
     first = replay.turns[0]
-    assert first.surfaced_names == ["project_ci_runners.md"] and first.agent_read == ["project_ci_runners.md"]
+    assert first.surfaced_names == ["project_ci_runners.md"] and first.agent_read == [
+        "project_ci_runners.md"
+    ]
     assert first.likely_misses == []  # surfaced, then read: not a miss
     assert replay.turns[3].likely_misses == ["reference_payments_sandbox.md"]
     assert replay.likely_miss_turns == 2 and replay.recall_turns == 7
@@ -60,21 +84,33 @@ def test_the_agent_reading_a_memory_recall_did_not_surface_is_a_likely_miss(samp
 
 
 def test_what_was_surfaced_or_read_earlier_is_not_surfaced_again(sample: DemoSession) -> None:
-    replay = replay_session(sample.transcript, sample.memory_dir, selector=LexicalSelector(), now_ms=SAMPLE_NOW_MS)
+    replay = replay_session(
+        sample.transcript, sample.memory_dir, selector=LexicalSelector(), now_ms=SAMPLE_NOW_MS
+    )
     assert "project_ci_runners.md" in replay.turns[1].already_surfaced
     later = [name for t in replay.turns[1:] for name in t.surfaced_names]
     assert "project_ci_runners.md" not in later
 
 
 def test_recent_tools_are_the_tools_of_the_previous_turn(sample: DemoSession) -> None:
-    replay = replay_session(sample.transcript, sample.memory_dir, selector=LexicalSelector(), now_ms=SAMPLE_NOW_MS)
+    replay = replay_session(
+        sample.transcript, sample.memory_dir, selector=LexicalSelector(), now_ms=SAMPLE_NOW_MS
+    )
     assert replay.turns[0].recent_tools == []
     assert replay.turns[1].recent_tools == ["Read", "Edit"]
     assert replay.turns[3].recent_tools == ["Task"]
 
 
-def test_the_extractor_skips_turns_where_the_agent_wrote_memory_and_flushes_at_the_end(sample: DemoSession) -> None:
-    replay = replay_session(sample.transcript, sample.memory_dir, selector=LexicalSelector(), now_ms=SAMPLE_NOW_MS, turns_between=3)
+def test_the_extractor_skips_turns_where_the_agent_wrote_memory_and_flushes_at_the_end(
+    sample: DemoSession,
+) -> None:
+    replay = replay_session(
+        sample.transcript,
+        sample.memory_dir,
+        selector=LexicalSelector(),
+        now_ms=SAMPLE_NOW_MS,
+        turns_between=3,
+    )
     actions = [t.extraction.action for t in replay.turns if t.extraction]
     assert actions[1] == "skipped_main_agent_wrote" and actions[4] == "skipped_main_agent_wrote"
     assert actions[-1] == "throttled"
@@ -82,9 +118,13 @@ def test_the_extractor_skips_turns_where_the_agent_wrote_memory_and_flushes_at_t
 
 
 def test_the_explanation_rows_come_with_each_surfaced_memory(sample: DemoSession) -> None:
-    replay = replay_session(sample.transcript, sample.memory_dir, selector=LexicalSelector(), now_ms=SAMPLE_NOW_MS)
+    replay = replay_session(
+        sample.transcript, sample.memory_dir, selector=LexicalSelector(), now_ms=SAMPLE_NOW_MS
+    )
     first = replay.turns[0]
-    assert first.explanation and {e.filename for e in first.explanation} == set(first.existing) - set(first.already_surfaced)
+    assert first.explanation and {e.filename for e in first.explanation} == set(
+        first.existing
+    ) - set(first.already_surfaced)
     assert first.surfaced[0].explanation is not None and first.surfaced[0].explanation.selected
 
 
@@ -110,7 +150,9 @@ def test_the_session_budget_stops_recall_and_names_what_it_cut(tmp_path: Path) -
 
 
 def test_a_subagent_transcript_replays_and_is_never_extracted(sample: DemoSession) -> None:
-    replay = replay_session(sample.subagent, sample.memory_dir, selector=LexicalSelector(), now_ms=SAMPLE_NOW_MS)
+    replay = replay_session(
+        sample.subagent, sample.memory_dir, selector=LexicalSelector(), now_ms=SAMPLE_NOW_MS
+    )
     assert replay.session.is_sidechain and len(replay.turns) == 1
     assert replay.turns[0].extraction is not None
     assert replay.turns[0].extraction.action == "skipped_subagent"
@@ -118,7 +160,9 @@ def test_a_subagent_transcript_replays_and_is_never_extracted(sample: DemoSessio
 
 @pytest.mark.parametrize("name", sorted(p.name for p in SHAPES.glob("*.jsonl")))
 def test_every_shape_replays_against_an_empty_dir(tmp_path: Path, name: str) -> None:
-    replay = replay_session(SHAPES / name, tmp_path / "none", selector=LexicalSelector(), now_ms=SAMPLE_NOW_MS)
+    replay = replay_session(
+        SHAPES / name, tmp_path / "none", selector=LexicalSelector(), now_ms=SAMPLE_NOW_MS
+    )
     assert len(replay.turns) == len(replay.session.turns)
     assert "does not exist" in replay.notes[0]
     assert len(list(iter_turn_lines(replay))) == len(replay.turns) + 1
@@ -131,13 +175,21 @@ def test_the_shapes_memory_writes_replay_against_the_dir_left_after_them(tmp_pat
     records = [json.loads(x) for x in (project / "s.jsonl").read_text().splitlines()]
     written = next(
         b["input"]["content"]
-        for r in records if r.get("type") == "assistant"
-        for b in r["message"]["content"] if b.get("name") == "Write"
+        for r in records
+        if r.get("type") == "assistant"
+        for b in r["message"]["content"]
+        if b.get("name") == "Write"
     )
     (project / "memory" / "project_decimal_commas.md").write_text(written.replace("north", "south"))
-    replay = replay_session(project / "s.jsonl", project / "memory", selector=LexicalSelector(), now_ms=SAMPLE_NOW_MS)
+    replay = replay_session(
+        project / "s.jsonl", project / "memory", selector=LexicalSelector(), now_ms=SAMPLE_NOW_MS
+    )
     first, second = replay.turns
     assert first.existing == ["reference_harbour_feeds.md"]  # before the write, after the rm undone
     assert second.existing == ["project_decimal_commas.md", "reference_harbour_feeds.md"]
-    assert first.agent_read == ["MEMORY.md"] and first.likely_misses == []  # the index is not a miss
-    assert [t.extraction.action for t in replay.turns if t.extraction] == ["skipped_main_agent_wrote"] * 2
+    assert (
+        first.agent_read == ["MEMORY.md"] and first.likely_misses == []
+    )  # the index is not a miss
+    assert [t.extraction.action for t in replay.turns if t.extraction] == [
+        "skipped_main_agent_wrote"
+    ] * 2

@@ -11,6 +11,7 @@ from memdir_nb.ui.widgets import (
     MemoryEditor,
     PathSecurityLab,
     RecallPlayground,
+    ReplayView,
     TeamScopeView,
 )
 from tests.support import NOW
@@ -28,6 +29,7 @@ def test_dashboard_has_every_view_in_tabs(mem, config):
         TeamScopeView,
         PathSecurityLab,
         DreamPlanner,
+        ReplayView,
     ]
     assert d.tabs.titles == (
         "Memories",
@@ -38,6 +40,7 @@ def test_dashboard_has_every_view_in_tabs(mem, config):
         "Team",
         "Path security",
         "Dream",
+        "Sessions",
     )
     assert repr(d) == "Dashboard(VBox, memory_dir='mem')"
 
@@ -96,6 +99,7 @@ def test_every_widget_takes_the_dir_first_and_is_deterministic(mem, config):
         TeamScopeView,
         PathSecurityLab,
         DreamPlanner,
+        ReplayView,
     ):
         a, b = cls(mem, now_ms=NOW, config=config), cls(mem, now_ms=NOW, config=config)
         assert repr(a) == repr(b) == f"{cls.__name__}(VBox, memory_dir='mem')"

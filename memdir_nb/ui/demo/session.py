@@ -133,7 +133,10 @@ def _turns_1_to_3(w: RecordWriter) -> None:
     w.result(
         read_mem,
         CI_BEFORE,
-        detail={"type": "text", "file": {"filePath": _mem("project_ci_runners.md"), "content": CI_BEFORE}},
+        detail={
+            "type": "text",
+            "file": {"filePath": _mem("project_ci_runners.md"), "content": CI_BEFORE},
+        },
     )
     edit = w.tool_use(
         "Edit",
@@ -148,7 +151,9 @@ def _turns_1_to_3(w: RecordWriter) -> None:
     w.response([{"type": "text", "text": "Fixed: the test now uses the frozen clock."}])
     w.system("turn_duration", durationMs=21000, isMeta=False)
     # bash mode between turns
-    w.meta("<local-command-caveat>Caveat: the lines below came from local commands.</local-command-caveat>")
+    w.meta(
+        "<local-command-caveat>Caveat: the lines below came from local commands.</local-command-caveat>"
+    )
     w.user_text("<bash-input>git status --short</bash-input>")
     w.user_text("<bash-stdout> M tests/test_checkout.py</bash-stdout><bash-stderr></bash-stderr>")
     w.prompt("Remember this: we freeze releases from 20 May for the mobile launch.")
@@ -157,8 +162,13 @@ def _turns_1_to_3(w: RecordWriter) -> None:
     w.result(
         write,
         f"File created successfully at: {_mem('project_release_freeze.md')}",
-        detail={"type": "create", "filePath": _mem("project_release_freeze.md"), "content": FREEZE,
-                "structuredPatch": [], "originalFile": None},
+        detail={
+            "type": "create",
+            "filePath": _mem("project_release_freeze.md"),
+            "content": FREEZE,
+            "structuredPatch": [],
+            "originalFile": None,
+        },
     )
     w.response([{"type": "text", "text": "Saved as a project memory."}])
     w.system("turn_duration", durationMs=6000, isMeta=False)
@@ -176,7 +186,11 @@ def _turns_1_to_3(w: RecordWriter) -> None:
     w.result(
         task,
         report,
-        detail={"status": "completed", "agentId": AGENT_ID, "content": [{"type": "text", "text": report}]},
+        detail={
+            "status": "completed",
+            "agentId": AGENT_ID,
+            "content": [{"type": "text", "text": report}],
+        },
     )
     w.response([{"type": "text", "text": "Two modules: payments/client.py and checkout/pay.py."}])
     w.system("turn_duration", durationMs=14000, isMeta=False)
@@ -199,8 +213,12 @@ def _compaction(w: RecordWriter) -> None:
         isCompactSummary=True,
         isVisibleInTranscriptOnly=True,
     )
-    w.meta("<local-command-caveat>Caveat: the lines below came from local commands.</local-command-caveat>")
-    w.user_text("<command-name>/compact</command-name>\n<command-message>compact</command-message>\n<command-args></command-args>")
+    w.meta(
+        "<local-command-caveat>Caveat: the lines below came from local commands.</local-command-caveat>"
+    )
+    w.user_text(
+        "<command-name>/compact</command-name>\n<command-message>compact</command-message>\n<command-args></command-args>"
+    )
     w.user_text("<local-command-stdout>Compacted</local-command-stdout>")
 
 
@@ -224,25 +242,52 @@ def _turns_4_to_7(w: RecordWriter) -> None:
     w.prompt("The staging note is stale, delete it. And the CI note should say UTC+0, not GMT.")
     read_st = w.tool_use("Read", {"file_path": _mem("project_staging_host.md")})
     w.response([read_st])
-    w.result(read_st, STAGING, detail={"type": "text", "file": {"filePath": _mem("project_staging_host.md"), "content": STAGING}})
-    w.bookkeeping("queue-operation", operation="enqueue", content="and check the feedback notes too")
+    w.result(
+        read_st,
+        STAGING,
+        detail={
+            "type": "text",
+            "file": {"filePath": _mem("project_staging_host.md"), "content": STAGING},
+        },
+    )
+    w.bookkeeping(
+        "queue-operation", operation="enqueue", content="and check the feedback notes too"
+    )
     edit = w.tool_use(
         "Edit",
-        {"file_path": _mem("project_ci_runners.md"), "old_string": "run in GMT", "new_string": "run in UTC+0"},
+        {
+            "file_path": _mem("project_ci_runners.md"),
+            "old_string": "run in GMT",
+            "new_string": "run in UTC+0",
+        },
     )
     w.response([edit])
     w.result(
         edit,
         f"The file {_mem('project_ci_runners.md')} has been updated successfully.",
-        detail={"filePath": _mem("project_ci_runners.md"), "oldString": "run in GMT",
-                "newString": "run in UTC+0", "originalFile": CI_BEFORE},
+        detail={
+            "filePath": _mem("project_ci_runners.md"),
+            "oldString": "run in GMT",
+            "newString": "run in UTC+0",
+            "originalFile": CI_BEFORE,
+        },
     )
     w.bookkeeping("queue-operation", operation="remove", content="and check the feedback notes too")
     edit2 = w.tool_use(
         "Edit",
-        {"file_path": _mem("project_ci_runners.md"), "old_string": "set to GMT", "new_string": "set to UTC+0"},
+        {
+            "file_path": _mem("project_ci_runners.md"),
+            "old_string": "set to GMT",
+            "new_string": "set to UTC+0",
+        },
     )
-    rm = w.tool_use("Bash", {"command": f"rm {_mem('project_staging_host.md')}", "description": "Delete the stale note"})
+    rm = w.tool_use(
+        "Bash",
+        {
+            "command": f"rm {_mem('project_staging_host.md')}",
+            "description": "Delete the stale note",
+        },
+    )
     w.response([edit2, rm])
     w.result(edit2, f"The file {_mem('project_ci_runners.md')} has been updated successfully.")
     w.result(rm, "", detail={"stdout": "", "stderr": "", "interrupted": False, "isImage": False})
@@ -265,17 +310,31 @@ def sample_transcripts() -> tuple[str, str]:
     w.prompt("Thanks, that's all for today.")
     w.response([{"type": "text", "text": "You're welcome."}])
     w.system("turn_duration", durationMs=2000, isMeta=False)
-    w.meta("<local-command-caveat>Caveat: the lines below came from local commands.</local-command-caveat>")
-    w.user_text("<command-name>/exit</command-name>\n<command-message>exit</command-message>\n<command-args></command-args>")
-    agent = RecordWriter(SESSION_ID, CWD, "2026-05-12T09:01:10.000Z", sidechain=True,
-                         agent_id=AGENT_ID, prompt_ids=False, seed="sample-agent")
+    w.meta(
+        "<local-command-caveat>Caveat: the lines below came from local commands.</local-command-caveat>"
+    )
+    w.user_text(
+        "<command-name>/exit</command-name>\n<command-message>exit</command-message>\n<command-args></command-args>"
+    )
+    agent = RecordWriter(
+        SESSION_ID,
+        CWD,
+        "2026-05-12T09:01:10.000Z",
+        sidechain=True,
+        agent_id=AGENT_ID,
+        prompt_ids=False,
+        seed="sample-agent",
+    )
     agent.prompt("List the modules that call the payments sandbox gateway.")
     grep = agent.tool_use("Grep", {"pattern": "sandbox.pay.example", "path": CWD})
     read = agent.tool_use("Read", {"file_path": _mem("reference_payments_sandbox.md")})
     agent.response([grep, read], model="claude-haiku-4-5")
     agent.result(grep, "shop/payments/client.py\nshop/checkout/pay.py")
     agent.result(read, "Gateway: https://sandbox.pay.example/v2 ...")
-    agent.response([{"type": "text", "text": "shop/payments/client.py and shop/checkout/pay.py."}], model="claude-haiku-4-5")
+    agent.response(
+        [{"type": "text", "text": "shop/payments/client.py and shop/checkout/pay.py."}],
+        model="claude-haiku-4-5",
+    )
     return w.text(), agent.text()
 
 
@@ -292,14 +351,14 @@ def build_demo_session(target: str | os.PathLike[str]) -> DemoSession:
     transcript.write_text(main, encoding="utf-8")
     subagent = agents / f"agent-{AGENT_ID}.jsonl"
     subagent.write_text(sub, encoding="utf-8")
-    (agents / f"agent-{AGENT_ID}.meta.json").write_text('{"agentType": "Explore", "spawnDepth": 1}\n')
+    (agents / f"agent-{AGENT_ID}.meta.json").write_text(
+        '{"agentType": "Explore", "spawnDepth": 1}\n'
+    )
     after = dict(MEMORIES_BEFORE)
     del after["project_staging_host.md"]
     after["project_ci_runners.md"] = (CI_AFTER, "2026-05-12T09:05:00.000Z")
     after["project_release_freeze.md"] = (FREEZE, "2026-05-12T09:00:45.000Z")
-    index = "".join(
-        f"- [{rel[:-3]}]({rel})\n" for rel in sorted(after)
-    )
+    index = "".join(f"- [{rel[:-3]}]({rel})\n" for rel in sorted(after))
     after["MEMORY.md"] = (index, "2026-05-12T09:00:47.000Z")
     for rel, (text, stamp) in after.items():
         path = memory / rel

@@ -76,7 +76,7 @@ class RecordWriter:
         self.lines.append(json.dumps(record, ensure_ascii=False, separators=(",", ":")))
         return record
 
-    def envelope(self, kind: str, *, parent: str | None | bool = True) -> dict[str, Any]:
+    def envelope(self, kind: str, *, parent: str | bool | None = True) -> dict[str, Any]:
         """The common fields; parent=True chains to the previous record."""
         record: dict[str, Any] = {
             "parentUuid": self.last if parent is True else (parent or None),
@@ -173,7 +173,7 @@ class RecordWriter:
             extra["toolUseResult"] = detail
         return self._user([block], seconds=1.5, **extra)
 
-    def system(self, subtype: str, *, parent: str | None | bool = True, **fields: Any) -> str:
+    def system(self, subtype: str, *, parent: str | bool | None = True, **fields: Any) -> str:
         """A system record (turn_duration, compact_boundary, local_command...)."""
         record = self.envelope("system", parent=parent)
         record["subtype"] = subtype
