@@ -12,7 +12,12 @@ import sys
 from pathlib import Path
 
 from memdir_nb.cli.home_commands import _claude_homes
-from memdir_nb.home.sessions import list_sessions, memory_dir_for_transcript, read_session
+from memdir_nb.home.sessions import (
+    SessionFile,
+    list_sessions,
+    memory_dir_for_transcript,
+    read_session,
+)
 from memdir_nb.recall.selectors import make_selector
 from memdir_nb.reports.replay import iter_turn_lines, replay_session
 from memdir_nb.spec.text import plural, terminal_safe
@@ -34,7 +39,7 @@ def _size(n: int) -> str:
 def cmd_sessions(args: argparse.Namespace) -> int:
     """List each project's session transcripts."""
     homes = _claude_homes(args.home)
-    rows = []
+    rows: list[tuple[Path, SessionFile]] = []
     for home in homes:
         if not (home / "projects").is_dir():
             print(

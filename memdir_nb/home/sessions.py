@@ -14,7 +14,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from memdir_nb.formats.session_model import Session, SessionBuilder
+from memdir_nb.formats.session_builder import SessionBuilder
+from memdir_nb.formats.session_model import Session
 from memdir_nb.formats.transcript_records import parse_record_line
 from memdir_nb.spec.constants import (
     PROJECT_MEMORY_DIRNAME,
@@ -132,7 +133,7 @@ def iter_session_files(claude_home: str | os.PathLike[str]) -> Iterator[SessionF
     """Every transcript under `<claude home>/projects`, project by project (not read yet)."""
     root = projects_dir(claude_home)
     try:
-        projects = sorted(e for e in os.scandir(root) if e.is_dir(follow_symlinks=False))
+        projects = [e for e in os.scandir(root) if e.is_dir(follow_symlinks=False)]
     except OSError:
         return
     for project in sorted(projects, key=lambda e: e.name):

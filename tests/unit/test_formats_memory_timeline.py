@@ -6,7 +6,8 @@ import json
 from pathlib import Path
 
 from memdir_nb.formats.memory_timeline import AsOfFile, MemoryPaths, build_timeline, memory_ops
-from memdir_nb.formats.session_model import Session, build_session
+from memdir_nb.formats.session_builder import build_session
+from memdir_nb.formats.session_model import Session
 from memdir_nb.ui.demo.session_records import RecordWriter
 
 MEM = "/home/ana/.claude/projects/-home-ana-app/memory"
