@@ -338,6 +338,24 @@ def sample_transcripts() -> tuple[str, str]:
     return w.text(), agent.text()
 
 
+def sample_memory_after() -> dict[str, tuple[str, str]]:
+    """The memory dir as the session left it: rel path -> (text, ISO mtime)."""
+    after = dict(MEMORIES_BEFORE)
+    del after["project_staging_host.md"]
+    after["project_ci_runners.md"] = (CI_AFTER, "2026-05-12T09:05:00.000Z")
+    after["project_release_freeze.md"] = (FREEZE, "2026-05-12T09:00:45.000Z")
+    index = "".join(f"- [{rel[:-3]}]({rel})\n" for rel in sorted(after))
+    after["MEMORY.md"] = (index, "2026-05-12T09:00:47.000Z")
+    return after
+
+
+def set_sample_mtimes(memory_dir: str | os.PathLike[str]) -> None:
+    """Give the sample's memory files their fixed mtimes (git does not keep file times)."""
+    for rel, (_, stamp) in sample_memory_after().items():
+        ns = int((timestamp_ms(stamp) or 0) * 1_000_000)
+        os.utime(Path(memory_dir) / rel, ns=(ns, ns))
+
+
 def build_demo_session(target: str | os.PathLike[str]) -> DemoSession:
     """Write the sample Claude home under target (projects/<key>/...) and return its paths."""
     root = Path(os.path.abspath(os.fspath(target)))
@@ -352,17 +370,9 @@ def build_demo_session(target: str | os.PathLike[str]) -> DemoSession:
     subagent = agents / f"agent-{AGENT_ID}.jsonl"
     subagent.write_text(sub, encoding="utf-8")
     (agents / f"agent-{AGENT_ID}.meta.json").write_text(
-        '{"agentType": "Explore", "spawnDepth": 1}\n'
+        '{"agentType": "Explore", "spawnDepth": 1}\n', encoding="utf-8"
     )
-    after = dict(MEMORIES_BEFORE)
-    del after["project_staging_host.md"]
-    after["project_ci_runners.md"] = (CI_AFTER, "2026-05-12T09:05:00.000Z")
-    after["project_release_freeze.md"] = (FREEZE, "2026-05-12T09:00:45.000Z")
-    index = "".join(f"- [{rel[:-3]}]({rel})\n" for rel in sorted(after))
-    after["MEMORY.md"] = (index, "2026-05-12T09:00:47.000Z")
-    for rel, (text, stamp) in after.items():
-        path = memory / rel
-        path.write_text(text, encoding="utf-8")
-        ns = int((timestamp_ms(stamp) or 0) * 1_000_000)
-        os.utime(path, ns=(ns, ns))
+    for rel, (text, _) in sample_memory_after().items():
+        (memory / rel).write_text(text, encoding="utf-8")
+    set_sample_mtimes(memory)
     return DemoSession(root, transcript, subagent, memory)
