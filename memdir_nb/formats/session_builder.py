@@ -14,6 +14,7 @@ from memdir_nb.formats.session_model import (
     Turn,
     cap_text,
     cap_value,
+    mentions_memory,
 )
 from memdir_nb.formats.transcript_records import TranscriptProblem
 from memdir_nb.spec.constants import (
@@ -231,7 +232,11 @@ class SessionBuilder:
                 read = detail.get("file")
                 if original is None and isinstance(read, dict) and _whole_read(read):
                     original = read.get("content")  # a Read of a whole file: its text then
-                if isinstance(original, str) and len(original) <= SESSION_TOOL_INPUT_MAX_CHARS:
+                if (
+                    isinstance(original, str)
+                    and len(original) <= SESSION_TOOL_INPUT_MAX_CHARS
+                    and mentions_memory(call.name, call.input)
+                ):
                     call.original_file = original
             elif len(blocks) == 1 and isinstance(detail, str) and detail.startswith("Error"):
                 call.is_error = True
@@ -268,10 +273,16 @@ class SessionBuilder:
             kind = block.get("type")
             if kind == "tool_use":
                 raw = block.get("input")
+                name = str(block.get("name") or "?")
+                keep = (
+                    SESSION_TOOL_INPUT_MAX_CHARS
+                    if isinstance(raw, dict) and mentions_memory(name, raw)
+                    else SESSION_TOOL_RESULT_MAX_CHARS
+                )
                 call = ToolCall(
                     id=str(block.get("id") or f"line-{line_no}-{len(calls)}"),
-                    name=str(block.get("name") or "?"),
-                    input=cap_value(raw) if isinstance(raw, dict) else {},  # type: ignore[arg-type]
+                    name=name,
+                    input=cap_value(raw, keep) if isinstance(raw, dict) else {},  # type: ignore[arg-type]
                     line_no=line_no,
                     timestamp=record.get("timestamp")
                     if isinstance(record.get("timestamp"), str)

@@ -19,30 +19,45 @@ memdir_nb.home.sessions.read_session) and keeps only what the model needs, each 
 from __future__ import annotations
 
 import datetime as _dt
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from memdir_nb.formats.transcript_records import TranscriptProblem
-from memdir_nb.spec.constants import (
-    SESSION_TOOL_INPUT_MAX_CHARS,
-)
 
 
 def cap_text(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[:limit] + " [...]"
 
 
-def cap_value(value: object, depth: int = 0) -> object:
-    """A tool input with every string capped (and nesting cut at 6 levels)."""
+def cap_value(value: object, limit: int, depth: int = 0) -> object:
+    """A tool input with every string cut to `limit` characters (and nesting cut at 6 levels)."""
     if isinstance(value, str):
-        return cap_text(value, SESSION_TOOL_INPUT_MAX_CHARS)
+        return cap_text(value, limit)
     if depth >= 6:
         return None
     if isinstance(value, dict):
-        return {str(k): cap_value(v, depth + 1) for k, v in list(value.items())[:64]}
+        return {str(k): cap_value(v, limit, depth + 1) for k, v in list(value.items())[:64]}
     if isinstance(value, list):
-        return [cap_value(v, depth + 1) for v in value[:64]]
+        return [cap_value(v, limit, depth + 1) for v in value[:64]]
     return value
+
+
+MEMORY_PATH_MARKS = ("/memory/", "/memories/")
+
+
+def mentions_memory(tool: str, tool_input: Mapping[str, Any]) -> bool:
+    """Whether a tool call may touch a memory dir: the memory tool, or a memory-looking path.
+
+    Only such calls keep their whole text (a Write's content, an Edit's original file), so a
+    session's memory follows the number of its records, not the size of what they carried.
+    """
+    if tool == "memory":
+        return True
+    return any(
+        isinstance(v, str) and any(mark in v for mark in MEMORY_PATH_MARKS)
+        for v in tool_input.values()
+    )
 
 
 def timestamp_ms(stamp: str | None) -> float | None:

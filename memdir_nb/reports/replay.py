@@ -318,7 +318,7 @@ def _replay_turn(
             turn.prompt,
             scratch,
             recent_tools=previous,
-            already_surfaced=recall.surfaced,
+            already_surfaced=before,  # relative names: matched without resolving paths
             selector=selector,
             now_ms=turn_ms,
             scan_cache=recall.scan_cache,

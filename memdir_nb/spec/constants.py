@@ -70,8 +70,10 @@ PROJECT_MEMORY_DIRNAME = "memory"
 # What the session model keeps of each record, so its memory follows the count of records, not
 # their size: prompt text, a tool call's input strings, and a tool result's text preview.
 SESSION_PROMPT_MAX_CHARS = 8_000
-SESSION_TOOL_INPUT_MAX_CHARS = 64 * 1024  # a Write's content: whole for any memory-sized file
-SESSION_TOOL_RESULT_MAX_CHARS = 2_000
+SESSION_TOOL_INPUT_MAX_CHARS = (
+    64 * 1024
+)  # a memory Write's content: whole for any memory-sized file
+SESSION_TOOL_RESULT_MAX_CHARS = 1_000  # a result preview, and any other tool's input strings
 SESSION_MAX_PROBLEMS = 1_000  # reported bad lines per session; a count says how many more
 TOOL_READ_MAX_BYTES = 256 * 1024  # the extraction agent's Read tool, per call
 TOOL_GREP_FILE_MAX_BYTES = 1024 * 1024  # Grep searches at most this much of each file
