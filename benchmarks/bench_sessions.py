@@ -42,7 +42,7 @@ CODE = "\n".join(
 IMAGE = base64.b64encode(random.Random(1).randbytes(90_000)).decode()
 
 
-def _turn(w: RecordWriter, n: int, rng: random.Random) -> None:
+def _turn(w: RecordWriter, n: int, rng: random.Random, fat: int = 1) -> None:
     if n % 25 == 7:
         w.prompt(
             [
@@ -67,23 +67,24 @@ def _turn(w: RecordWriter, n: int, rng: random.Random) -> None:
             mem,
         ]
     )
+    code = CODE * fat
     w.result(
         read,
-        CODE,
+        code,
         detail={
             "type": "text",
-            "file": {"filePath": "x", "content": CODE, "numLines": 120, "totalLines": 120},
+            "file": {"filePath": "x", "content": code, "numLines": 120, "totalLines": 120},
         },
     )
-    w.result(bash, "".join(f"test_{i} PASSED\n" for i in range(60)))
+    w.result(bash, "".join(f"test_{i} PASSED\n" for i in range(60 * fat)))
     w.result(mem, "note")
     w.bookkeeping("progress", data={"type": "bash_progress", "output": "." * 500})
     w.response([{"type": "text", "text": f"Turn {n} done: the handler returns a dict again."}])
     w.system("turn_duration", durationMs=3000, isMeta=False)
 
 
-def write_transcript(path: Path, megabytes: float) -> int:
-    """A transcript of about `megabytes` MB; returns its turn count."""
+def write_transcript(path: Path, megabytes: float, fat: int = 1) -> int:
+    """A transcript of about `megabytes` MB; returns its turn count (fat: payloads x fat)."""
     rng = random.Random(7)
     target = int(megabytes * 1024 * 1024)
     turns = written = 0
@@ -93,7 +94,7 @@ def write_transcript(path: Path, megabytes: float) -> int:
                 "bench", "/home/bench/app", "2026-05-01T10:00:00.000Z", seed=f"b{turns}"
             )
             for _ in range(20):
-                _turn(w, turns, rng)
+                _turn(w, turns, rng, fat)
                 turns += 1
             text = w.text()
             out.write(text)
@@ -102,11 +103,13 @@ def write_transcript(path: Path, megabytes: float) -> int:
 
 
 def bench_read(sizes: list[float], runs: int) -> list[dict[str, object]]:
+    """Each size with the usual payloads, then the smallest size's turns with 5x payloads."""
     rows = []
+    cases = [(size, 1) for size in sizes] + [(sizes[0] * 4.6, 5)]
     with tempfile.TemporaryDirectory() as tmp:
-        for size in sizes:
-            path = Path(tmp) / f"t{size}.jsonl"
-            turns = write_transcript(path, size)
+        for size, fat in cases:
+            path = Path(tmp) / f"t{size}-{fat}.jsonl"
+            turns = write_transcript(path, size, fat)
             times, cpu = [], []
             for _ in range(runs):
                 start, start_cpu = time.perf_counter(), time.process_time()
@@ -114,17 +117,20 @@ def bench_read(sizes: list[float], runs: int) -> list[dict[str, object]]:
                 times.append(time.perf_counter() - start)
                 cpu.append(time.process_time() - start_cpu)
             assert len(session.turns) == turns
+            del session
             tracemalloc.start()
-            read_session(path)
-            _, peak = tracemalloc.get_traced_memory()
+            session = read_session(path)
+            kept, peak = tracemalloc.get_traced_memory()  # kept: the Session, still alive
             tracemalloc.stop()
             rows.append(
                 {
                     "file_mb": round(path.stat().st_size / 1024 / 1024, 1),
+                    "payload_x": fat,
                     "turns": turns,
                     "median_s": round(statistics.median(times), 3),
                     "median_cpu_s": round(statistics.median(cpu), 3),
                     "peak_mb": round(peak / 1024 / 1024, 1),
+                    "kept_kb_per_turn": round(kept / 1024 / turns, 1),
                 }
             )
     return rows
@@ -217,10 +223,14 @@ def main() -> None:
         print(json.dumps({"load": load, "read": read_rows, "replay": replay_rows}, indent=2))
         return
     print(f"1-minute load average at start: {load:.2f}")
-    print(f"{'file MB':>8} {'turns':>6} {'wall s':>7} {'cpu s':>6} {'peak MB':>8}")
+    print(
+        f"{'file MB':>8} {'payload':>7} {'turns':>6} {'wall s':>7} {'cpu s':>6} {'peak MB':>8}"
+        f" {'KB/turn':>8}"
+    )
     for r in read_rows:
         print(
-            f"{r['file_mb']:>8} {r['turns']:>6} {r['median_s']:>7} {r['median_cpu_s']:>6} {r['peak_mb']:>8}"
+            f"{r['file_mb']:>8} {str(r['payload_x']) + 'x':>7} {r['turns']:>6} {r['median_s']:>7}"
+            f" {r['median_cpu_s']:>6} {r['peak_mb']:>8} {r['kept_kb_per_turn']:>8}"
         )
     print()
     print(
