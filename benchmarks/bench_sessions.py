@@ -122,6 +122,7 @@ def bench_read(sizes: list[float], runs: int) -> list[dict[str, object]]:
             session = read_session(path)
             kept, peak = tracemalloc.get_traced_memory()  # kept: the Session, still alive
             tracemalloc.stop()
+            assert len(session.turns) == turns
             rows.append(
                 {
                     "file_mb": round(path.stat().st_size / 1024 / 1024, 1),
