@@ -48,8 +48,7 @@ def drop_surfaced(
         if header.filename in keys or header.file_path in keys:
             continue
         if absolute and (  # resolved forms only when some entry is a path (they cost lstats)
-            os.path.normpath(header.file_path) in keys
-            or os.path.realpath(header.file_path) in keys
+            os.path.normpath(header.file_path) in keys or os.path.realpath(header.file_path) in keys
         ):
             continue
         fresh.append(header)
