@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from memdir_nb.formats.session_model import timestamp_ms
+from memdir_nb.spec.constants import ENTRYPOINT_NAME, PROJECT_MEMORY_DIRNAME
 from memdir_nb.ui.demo.session_records import RecordWriter
 
 SESSION_ID = "5b0f3c2e-7d41-4e8a-9c6b-2f1a0e9d8c7b"
@@ -345,7 +346,7 @@ def sample_memory_after() -> dict[str, tuple[str, str]]:
     after["project_ci_runners.md"] = (CI_AFTER, "2026-05-12T09:05:00.000Z")
     after["project_release_freeze.md"] = (FREEZE, "2026-05-12T09:00:45.000Z")
     index = "".join(f"- [{rel[:-3]}]({rel})\n" for rel in sorted(after))
-    after["MEMORY.md"] = (index, "2026-05-12T09:00:47.000Z")
+    after[ENTRYPOINT_NAME] = (index, "2026-05-12T09:00:47.000Z")
     return after
 
 
@@ -360,7 +361,7 @@ def build_demo_session(target: str | os.PathLike[str]) -> DemoSession:
     """Write the sample Claude home under target (projects/<key>/...) and return its paths."""
     root = Path(os.path.abspath(os.fspath(target)))
     project = root / "projects" / PROJECT_KEY
-    memory = project / "memory"
+    memory = project / PROJECT_MEMORY_DIRNAME
     agents = project / SESSION_ID / "subagents"
     memory.mkdir(parents=True, exist_ok=True)
     agents.mkdir(parents=True, exist_ok=True)
