@@ -63,10 +63,10 @@ def cmd_sessions(args: argparse.Namespace) -> int:
         if s.project != project:
             project = s.project
             _say(f"{project}/")
-        turns = "?" if s.turns is None else str(s.turns)
+        turns = "? turns" if s.turns is None else plural(s.turns, "turn")
         kind = "subagent" if s.is_subagent else "main"
         note = f"  ({plural(s.problems, 'bad line')})" if s.problems else ""
-        _say(f"  {s.session_id:<40} {s.date}  {turns:>5} turns  {kind:<8} {_size(s.size):>9}{note}")
+        _say(f"  {s.session_id:<40} {s.date}  {turns:>11}  {kind:<8} {_size(s.size):>9}{note}")
     _say(f"{plural(len(rows), 'transcript')}.")
     return 0
 

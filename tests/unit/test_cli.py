@@ -365,7 +365,7 @@ def test_sessions_lists_main_and_subagent_transcripts_per_project(sample_home: P
     main = next(ln for ln in lines if "5b0f3c2e" in ln)
     agent = next(ln for ln in lines if "agent-a71c0d9e4b2f38a65" in ln)
     assert "2026-05-12" in main and " 7 turns" in main and "main" in main
-    assert "subagent" in agent and " 1 turns" in agent
+    assert "subagent" in agent and " 1 turn " in agent
     assert lines[-1] == "2 transcripts."
 
 
