@@ -379,13 +379,33 @@ def _replay_turn(
     )
 
 
+EXTRACTION_LABELS = {
+    "skipped_main_agent_wrote": "agent wrote",
+    "skipped_subagent": "subagent",
+    "nothing_new": "nothing new",
+}
+
+
 def iter_turn_lines(replay: SessionReplay) -> Iterator[str]:
-    """The plain-text turn table, one line per turn (the CLI sanitises it before printing)."""
-    yield f"{'turn':>4}  {'surfaced':<30} {'agent read':<30} {'miss':<4} {'extract':<10} prompt"
+    """The plain-text turn table, one line per turn (the CLI sanitises it before printing).
+
+    A surfaced memory cut by the per-memory caps ends in '*'; budget-cut ones are not shown
+    here (the JSON rows and the widget list them).
+    """
+    yield f"{'turn':>4}  {'surfaced':<34} {'agent read':<34} {'miss':<4} {'extractor':<11} prompt"
     for t in replay.turns:
         prompt = " ".join(t.prompt.split())[:60] or f"({t.kind})"
-        surfaced = ", ".join(t.surfaced_names) or "-"
+        surfaced = ", ".join(s.rel + ("*" if s.truncated else "") for s in t.surfaced) or "-"
         read = ", ".join(t.agent_read) or "-"
         miss = "MISS" if t.likely_misses else ""
         action = t.extraction.action if t.extraction else "-"
-        yield f"{t.index + 1:>4}  {surfaced[:30]:<30} {read[:30]:<30} {miss:<4} {action[:10]:<10} {prompt}"
+        action = EXTRACTION_LABELS.get(action, action)
+        yield (
+            f"{t.index + 1:>4}  {_fit(surfaced, 34):<34} {_fit(read, 34):<34} {miss:<4}"
+            f" {action[:11]:<11} {prompt}"
+        )
+    yield "(* cut by the per-memory caps: 200 lines / 4 KB)"
+
+
+def _fit(text: str, width: int) -> str:
+    return text if len(text) <= width else text[: width - 1] + "\u2026"

@@ -165,7 +165,7 @@ def test_every_shape_replays_against_an_empty_dir(tmp_path: Path, name: str) -> 
     )
     assert len(replay.turns) == len(replay.session.turns)
     assert "does not exist" in replay.notes[0]
-    assert len(list(iter_turn_lines(replay))) == len(replay.turns) + 1
+    assert len(list(iter_turn_lines(replay))) == len(replay.turns) + 2
 
 
 def test_the_shapes_memory_writes_replay_against_the_dir_left_after_them(tmp_path: Path) -> None:
