@@ -270,3 +270,21 @@ def test_a_50_mb_transcript_reads_with_memory_that_does_not_follow_its_size(tmp_
     assert session.bytes_read == path.stat().st_size
     # each kept tool result is cut to a short preview: far below the file's 50 MB
     assert peak < 16 * 1024 * 1024
+
+
+def test_an_old_style_agent_file_beside_the_sessions_is_listed_as_a_subagent(
+    tmp_path: Path,
+) -> None:
+    project = tmp_path / "projects" / "-p"
+    project.mkdir(parents=True)
+    shutil.copy(SUBAGENT_FILE, project / "agent-0a1b2c3d.jsonl")
+    (found,) = list_sessions(tmp_path)
+    assert found.is_subagent and found.turns == 1
+
+
+def test_a_transcript_past_the_byte_cap_is_cut_at_a_line_and_says_so(tmp_path: Path) -> None:
+    path = tmp_path / "s.jsonl"
+    shutil.copy(SHAPES / "d_interrupts_and_queue.jsonl", path)
+    s = read_session(path, max_bytes=3000)
+    assert s.bytes_read < path.stat().st_size and len(s.turns) == 1
+    assert "only the first 3,000 bytes were read" in s.problems[-1].reason
