@@ -71,6 +71,7 @@ from memdir_nb.extract.transcript import (
     messages_since,
     parse_transcript_lines,
     read_transcript,
+    turn_message_ends,
 )
 from memdir_nb.toolloop.agent_loop import (
     DEFAULT_MAX_TOKENS,
@@ -127,4 +128,5 @@ __all__ = [
     "render_messages",
     "run_extraction",
     "run_tool_loop",
+    "turn_message_ends",
 ]
