@@ -65,7 +65,6 @@ from memdir_nb.extract.transcript import (
     MESSAGE_TYPES,
     Transcript,
     TranscriptMessage,
-    TranscriptProblem,
     has_memory_writes_since,
     memory_writes,
     messages_since,
@@ -73,6 +72,7 @@ from memdir_nb.extract.transcript import (
     read_transcript,
     turn_message_ends,
 )
+from memdir_nb.formats.transcript_records import TranscriptProblem
 from memdir_nb.toolloop.agent_loop import (
     DEFAULT_MAX_TOKENS,
     DEFAULT_MODEL,

@@ -11,13 +11,13 @@ from typing import Any
 
 from memdir_nb.extract.transcript import (
     TranscriptMessage,
-    TranscriptProblem,
     memory_writes,
     messages_since,
     read_transcript,
     turn_message_ends,
 )
 from memdir_nb.formats.session_model import Session, Turn
+from memdir_nb.formats.transcript_records import TranscriptProblem
 from memdir_nb.home.sessions import read_session
 
 
