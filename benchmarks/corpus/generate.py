@@ -167,21 +167,22 @@ def _lognormal_length(rng: random.Random, kind: str) -> int:
     return int(min(9000, max(700, rng.lognormvariate(math.log(1700), 0.8))))
 
 
-def _filler_paragraph(rng: random.Random, lang: dict[str, Any], slots: Slots, bullets: int) -> str:
-    """A block of dated status bullets or note sentences in the dir's language."""
+def _filler_paragraph(
+    rng: random.Random, lang: dict[str, Any], deck: list[str], bullets: int
+) -> str:
+    """A block of dated status bullets, or note sentences drawn from this body's deck."""
     fill = lang["filler"]
-    if rng.random() < 0.55:
-        lines = []
-        for _ in range(bullets):
-            tmpl = rng.choice(fill["status"])
+    if deck and rng.random() < 0.45:
+        sentences = []
+        for _ in range(min(len(deck), max(1, bullets // 2))):
             local = Slots(rng, lang["people"], lang["hosts"])
-            lines.append("- " + local.fill(tmpl, None))
-        return "\n".join(lines)
-    sentences = []
-    for tmpl in rng.sample(fill["notes"], min(len(fill["notes"]), max(2, bullets // 2))):
+            sentences.append(local.fill(deck.pop(), None))
+        return lang["space"].join(sentences)
+    lines = []
+    for tmpl in rng.sample(fill["status"], min(bullets, len(fill["status"]))):
         local = Slots(rng, lang["people"], lang["hosts"])
-        sentences.append(local.fill(tmpl, None))
-    return lang["space"].join(sentences)
+        lines.append("- " + local.fill(tmpl, None))
+    return "\n".join(lines)
 
 
 def build_body(
@@ -195,6 +196,8 @@ def build_body(
     """Assemble a body to a sampled length; return it and the fact indexes it holds."""
     labels = lang["labels"]
     target = _lognormal_length(rng, kit["type"])
+    deck = list(lang["filler"]["notes"])
+    rng.shuffle(deck)
     facts = [slots.fill(f[0], entity) for f in kit["facts"]]
     lead, rest = facts[0], facts[1:]
     order = list(range(len(rest)))
@@ -214,7 +217,7 @@ def build_body(
         blocks += [first, why, how]
         for idx in order:
             if sum(len(b) for b in blocks) < target * 0.8 and rng.random() < 0.6:
-                blocks.append(_filler_paragraph(rng, lang, slots, rng.randint(2, 4)))
+                blocks.append(_filler_paragraph(rng, lang, deck, rng.randint(2, 4)))
             blocks.append(rest[idx])
     else:
         # long project file: sections with status bullets, facts scattered, Why/How at the end
@@ -223,13 +226,13 @@ def build_body(
         per_section = max(1, math.ceil(len(order) / len(sections)))
         for s, title in enumerate(sections):
             blocks.append("## " + title)
-            blocks.append(_filler_paragraph(rng, lang, slots, rng.randint(2, 5)))
+            blocks.append(_filler_paragraph(rng, lang, deck, rng.randint(2, 5)))
             for idx in order[s * per_section : (s + 1) * per_section]:
                 blocks.append("- " + rest[idx])
         blocks += [why, how]
     while sum(len(b) + 2 for b in blocks) < target:
         pos = rng.randint(2 if heading else 1, len(blocks))
-        blocks.insert(pos, _filler_paragraph(rng, lang, slots, rng.randint(2, 5)))
+        blocks.insert(pos, _filler_paragraph(rng, lang, deck, rng.randint(2, 5)))
     if kit.get("upd"):
         blocks.append(f"{slots.fill(labels['update'], None)} {slots.fill(kit['upd'][0], entity)}")
     if related and rng.random() < 0.5:
@@ -321,7 +324,8 @@ def build_dir(
             usage = build_memory(rng, lang, tool["usage"], None, [], "usage")
             warn = build_memory(rng, lang, tool["warn"], None, [], "warning")
             usage.tool = warn.tool = tool["tool"]
-            warn.facts = [(q, q, 0) for q in tool["q"]]
+            local = Slots(rng, lang["people"], lang["hosts"])
+            warn.facts = [(local.fill(q, None), local.fill(q, None), 0) for q in tool["q"]]
             built += [usage, warn]
     combos: list[tuple[dict[str, Any], tuple[str, str]]] = []
     for domain in domains:
@@ -449,7 +453,11 @@ def build_questions(
     for k in range(n_tools):
         warn = warnings[k % len(warnings)]
         add("tools", warn.facts[k % len(warn.facts)][0], [warn.memory["filename"]], [warn.tool or ""])
-    for query in _nothing_queries(rng, bank, code, domains)[:n_none]:
+    seen_terms: set[str] = set()
+    for b in built:
+        seen_terms |= content_terms(b.memory["name"] + " " + b.memory["description"])
+    fresh = [q for q in _nothing_queries(rng, bank, code, domains) if not content_terms(q) & seen_terms]
+    for query in fresh[:n_none]:
         add("none", query, [])
     return questions
 
