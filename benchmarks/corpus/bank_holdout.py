@@ -11,8 +11,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from bank_common import LOG, K, T  # noqa: E402
-from bank_holdout_intl import INTL  # noqa: E402
+from bank_common import LOG, K, T
+from bank_holdout_intl import INTL
 
 EN_WEB = {
     "entities": [
@@ -254,7 +254,10 @@ EN_DATA = {
                 ),
             ],
             "Two dashboards disagreed by {n1}% in {d} because they counted sessions differently.",
-            ["Build new dashboards on this model only.", "Document metric definitions in the YAML."],
+            [
+                "Build new dashboards on this model only.",
+                "Document metric definitions in the YAML.",
+            ],
         ),
         K(
             "feedback",
@@ -318,7 +321,10 @@ EN_DATA = {
                     ("One exploratory query on {d} cost {n3} EUR.", "", ""),
                 ],
                 "LIMIT is applied after the scan.",
-                ["Filter on the partition column first.", "Dry-run large queries to see the bytes."],
+                [
+                    "Filter on the partition column first.",
+                    "Dry-run large queries to see the bytes.",
+                ],
             ),
             [
                 "Pull the number of sessions per day from the events table for the last two years.",
@@ -611,7 +617,11 @@ EN_INFRA = {
                         "",
                         "",
                     ),
-                    ("On {d} it replaced a database instance and we lost {n2} minutes of writes.", "", ""),
+                    (
+                        "On {d} it replaced a database instance and we lost {n2} minutes of writes.",
+                        "",
+                        "",
+                    ),
                 ],
                 "The tool was built for CI, where approval happens in the PR.",
                 ["Always run with `plan_only: true` first.", "Check for `destroy` in the plan."],
@@ -795,7 +805,12 @@ EN_ASSISTANT = {
             ],
             "An appointment was lost once because the referral was missing.",
             ["Book the next visit right after each one.", "Keep the letters in the blue folder."],
-            entities=[("dentist", "teeth"), ("eye doctor", "vision"), ("physio", "back exercises"), ("paediatrician", "the kids' doctor")],
+            entities=[
+                ("dentist", "teeth"),
+                ("eye doctor", "vision"),
+                ("physio", "back exercises"),
+                ("paediatrician", "the kids' doctor"),
+            ],
         ),
         K(
             "reference",

@@ -97,7 +97,10 @@ DE = {
                     "feedback",
                     "feedback_{e}_experimente",
                     "Auswertung von Experimenten: {e}",
-                    ["Wie A/B-Tests auf {e} ausgewertet werden und wann ein Ergebnis zählt", "Testauswertung {e}"],
+                    [
+                        "Wie A/B-Tests auf {e} ausgewertet werden und wann ein Ergebnis zählt",
+                        "Testauswertung {e}",
+                    ],
                     [
                         (
                             "Tests auf {e} laufen mindestens {n1} volle Wochen, damit sich Wochentagseffekte ausgleichen.",
@@ -128,7 +131,10 @@ DE = {
                     "project",
                     "project_{e}_datenmodell",
                     "Datenmodell {e}",
-                    ["Das dbt-Modell hinter den {e}-Berichten: Quellen, Granularität, Aktualisierung", "{e}: dbt-Notizen"],
+                    [
+                        "Das dbt-Modell hinter den {e}-Berichten: Quellen, Granularität, Aktualisierung",
+                        "{e}: dbt-Notizen",
+                    ],
                     [
                         (
                             "Das dbt-Modell `fct_{e}` hat eine Zeile pro Sitzung und wird alle {n1} Stunden neu gebaut.",
@@ -206,7 +212,10 @@ DE = {
                     "project",
                     "project_{e}_annotation",
                     "Annotationsstudie {e}",
-                    ["Stand der Annotationsstudie zu {e}: Richtlinien, Annotatoren, Übereinstimmung", "{e}-Annotation"],
+                    [
+                        "Stand der Annotationsstudie zu {e}: Richtlinien, Annotatoren, Übereinstimmung",
+                        "{e}-Annotation",
+                    ],
                     [
                         (
                             "In der Studie zu {e} annotieren {n1} Personen {n4} Beispiele nach Richtlinie {v}.",
@@ -231,7 +240,10 @@ DE = {
                     "feedback",
                     "feedback_{e}_reproduzierbarkeit",
                     "Reproduzierbarkeit {e}",
-                    ["Was jedes Ergebnis zu {e} braucht, um reproduzierbar zu sein", "Reproduzierbarkeit bei {e}"],
+                    [
+                        "Was jedes Ergebnis zu {e} braucht, um reproduzierbar zu sein",
+                        "Reproduzierbarkeit bei {e}",
+                    ],
                     [
                         (
                             "Jede berichtete Zahl zu {e} braucht Commit-Hash, Konfigurationsdatei und Seed in der Tabellenunterschrift.",
@@ -345,7 +357,10 @@ FR = {
                     "project",
                     "project_{e}_drapeaux",
                     "Drapeaux de fonctionnalité {e}",
-                    ["Quels feature flags protègent le déploiement de {e} et qui peut les basculer", "Flags {e}"],
+                    [
+                        "Quels feature flags protègent le déploiement de {e} et qui peut les basculer",
+                        "Flags {e}",
+                    ],
                     [
                         (
                             "Le nouveau parcours {e} est derrière le flag `{e}_v2`, activé pour {n2} % du trafic connecté.",
@@ -376,7 +391,10 @@ FR = {
                     "feedback",
                     "feedback_{e}_cache",
                     "Cache des endpoints {e}",
-                    ["En-têtes de cache et règles CDN pour les endpoints {e}", "Cache {e} : ce qu'il ne faut pas mettre en cache"],
+                    [
+                        "En-têtes de cache et règles CDN pour les endpoints {e}",
+                        "Cache {e} : ce qu'il ne faut pas mettre en cache",
+                    ],
                     [
                         (
                             "Les GET publics de {e} sont mis en cache au CDN pendant {n2} secondes avec `stale-while-revalidate`.",
@@ -449,7 +467,10 @@ FR = {
                     "project",
                     "project_{e}_synchro",
                     "Synchronisation hors ligne {e}",
-                    ["Comment l'écran {e} se synchronise hors ligne, et les conflits connus", "Synchro {e}"],
+                    [
+                        "Comment l'écran {e} se synchronise hors ligne, et les conflits connus",
+                        "Synchro {e}",
+                    ],
                     [
                         (
                             "Les modifications dans {e} sont mises en file dans SQLite et envoyées au retour du réseau, {n2} éléments par lot au plus.",
@@ -583,7 +604,10 @@ ES = {
                     "reference",
                     "reference_{e}_certificados",
                     "Certificados TLS de {e}",
-                    ["De dónde salen los certificados de {e} y cómo se renuevan", "Certificados {e}"],
+                    [
+                        "De dónde salen los certificados de {e} y cómo se renuevan",
+                        "Certificados {e}",
+                    ],
                     [
                         (
                             "Los certificados de {e} los emite Let's Encrypt mediante cert-manager y se renuevan {n2} días antes de caducar.",
@@ -609,7 +633,10 @@ ES = {
                     "project",
                     "project_{e}_capacidad",
                     "Capacidad de {e}",
-                    ["Plan de capacidad de {e}: carga actual, margen, próxima compra", "Escalado de {e}"],
+                    [
+                        "Plan de capacidad de {e}: carga actual, margen, próxima compra",
+                        "Escalado de {e}",
+                    ],
                     [
                         (
                             "{e} llega a {n4} peticiones por segundo los lunes por la mañana, un {n2} % de la capacidad.",
@@ -654,14 +681,20 @@ ES = {
                         "feedback",
                         "feedback_terraform_autoaprueba",
                         "Terraform aprueba solo",
-                        ["La herramienta Terraform aplica con -auto-approve si no se pide solo el plan"],
+                        [
+                            "La herramienta Terraform aplica con -auto-approve si no se pide solo el plan"
+                        ],
                         [
                             (
                                 "Problema conocido: la herramienta Terraform pasa `-auto-approve`, así que sin `solo_plan: true` aplica al momento, destrucciones incluidas.",
                                 "",
                                 "",
                             ),
-                            ("El {d} sustituyó una base de datos y perdimos {n2} minutos de escrituras.", "", ""),
+                            (
+                                "El {d} sustituyó una base de datos y perdimos {n2} minutos de escrituras.",
+                                "",
+                                "",
+                            ),
                         ],
                         "Se hizo para la CI, donde se aprueba en el PR.",
                         ["Siempre primero con `solo_plan: true`."],
@@ -687,7 +720,10 @@ ES = {
                     "project",
                     "project_{e}_flags",
                     "Flags de {e}",
-                    ["Qué feature flags protegen el despliegue de {e} y quién puede cambiarlos", "Flags {e}"],
+                    [
+                        "Qué feature flags protegen el despliegue de {e} y quién puede cambiarlos",
+                        "Flags {e}",
+                    ],
                     [
                         (
                             "El nuevo flujo de {e} está detrás del flag `{e}_v2`, activo para el {n2} % del tráfico con sesión.",
@@ -864,7 +900,11 @@ JA = {
                     ],
                     "紹介状を忘れて予約が無駄になったことがある。",
                     ["受診後すぐ次を予約する。"],
-                    entities=[("歯医者", "歯の治療", "dentist"), ("眼科", "視力の相談", "eye"), ("整体", "腰の体操", "physio")],
+                    entities=[
+                        ("歯医者", "歯の治療", "dentist"),
+                        ("眼科", "視力の相談", "eye"),
+                        ("整体", "腰の体操", "physio"),
+                    ],
                 ),
             ],
             "tools": [
@@ -923,7 +963,10 @@ JA = {
                     "project",
                     "project_{e}_annotation",
                     "{e}アノテーション調査",
-                    ["{e}のアノテーション調査の状況：ガイドライン、作業者、一致率", "{e}ラベル付け"],
+                    [
+                        "{e}のアノテーション調査の状況：ガイドライン、作業者、一致率",
+                        "{e}ラベル付け",
+                    ],
                     [
                         (
                             "{e}の調査では{n1}人の作業者が{n4}件にガイドライン{v}でラベルを付けている。",

@@ -12,8 +12,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from bank_common import LOG, K, T  # noqa: E402
-from bank_tune_intl import INTL  # noqa: E402
+from bank_common import LOG, K, T
+from bank_tune_intl import INTL
 
 EN_WEB_ENTITIES = [
     ("billing", "invoicing"),
@@ -524,7 +524,11 @@ EN_MOBILE = {
                         "",
                         "",
                     ),
-                    ("Use `device: iPhone 15` for screenshots; logs come back in `stdout`.", "", ""),
+                    (
+                        "Use `device: iPhone 15` for screenshots; logs come back in `stdout`.",
+                        "",
+                        "",
+                    ),
                 ],
                 "Noted on {d} while automating screenshots.",
                 ["Prefer named devices over UDIDs.", "Boot takes about {n2} seconds."],
@@ -543,7 +547,10 @@ EN_MOBILE = {
                     ("{p} lost an afternoon of manual test setup to this on {d}.", "", ""),
                 ],
                 "The tool calls `simctl erase` before install when the bundle id changed.",
-                ["Export test accounts first with `scripts/qa_accounts.sh save`.", "Keep bundle ids stable."],
+                [
+                    "Export test accounts first with `scripts/qa_accounts.sh save`.",
+                    "Keep bundle ids stable.",
+                ],
             ),
             [
                 "Install the latest debug build on the simulator and log in with the QA user.",
@@ -641,7 +648,10 @@ EN_INFRA = {
                 ),
             ],
             "An untested backup turned out to be empty during the {d} incident.",
-            ["Run the restore drill every quarter.", "Check the size of last night's archive in Grafana."],
+            [
+                "Run the restore drill every quarter.",
+                "Check the size of last night's archive in Grafana.",
+            ],
         ),
         K(
             "feedback",
@@ -702,10 +712,17 @@ EN_INFRA = {
                         "",
                         "",
                     ),
-                    ("On {d} a `delete pod --all` meant for staging restarted {n2} production pods.", "", ""),
+                    (
+                        "On {d} a `delete pod --all` meant for staging restarted {n2} production pods.",
+                        "",
+                        "",
+                    ),
                 ],
                 "The default comes from the shared kubeconfig and cannot be changed per user.",
-                ["Set `context: staging` on every call.", "Never run delete with `--all` through the tool."],
+                [
+                    "Set `context: staging` on every call.",
+                    "Never run delete with `--all` through the tool.",
+                ],
             ),
             [
                 "Restart the pods of the payments deployment on staging.",
@@ -796,7 +813,10 @@ EN_RESEARCH = {
                 ),
             ],
             "The last submission lost points for inconsistent notation.",
-            ["Run `make lint-tex` before sending drafts.", "Keep the glossary in `paper/notation.tex`."],
+            [
+                "Run `make lint-tex` before sending drafts.",
+                "Keep the glossary in `paper/notation.tex`.",
+            ],
         ),
         K(
             "reference",
@@ -872,7 +892,10 @@ EN_ASSISTANT = {
                 ),
             ],
             "The last trip had overlapping bookings because plans lived in three chats.",
-            ["Keep everything about the trip in this file.", "Add confirmation numbers as they arrive."],
+            [
+                "Keep everything about the trip in this file.",
+                "Add confirmation numbers as they arrive.",
+            ],
             upd=(
                 "the hotel is booked now, {n1} minutes' walk from the station, confirmation {n4}.",
                 "Is the hotel for {e} booked?",
@@ -898,7 +921,12 @@ EN_ASSISTANT = {
             ],
             "Said so explicitly on {d} after a bad experience.",
             ["Check this before proposing anything.", "Ask if unsure."],
-            entities=[("travel", "journeys"), ("dentist", "teeth appointments"), ("gym", "workouts"), ("bank", "money matters")],
+            entities=[
+                ("travel", "journeys"),
+                ("dentist", "teeth appointments"),
+                ("gym", "workouts"),
+                ("bank", "money matters"),
+            ],
         ),
         K(
             "reference",
@@ -924,7 +952,13 @@ EN_ASSISTANT = {
             ],
             "The renewal surprised the user twice.",
             ["Remind three days before renewal.", "Never pay the annual plan without asking."],
-            entities=[("streaming", "films and series online"), ("climbing", "the bouldering hall"), ("newspaper", "the daily paper"), ("insurance", "household cover"), ("phone", "the mobile contract")],
+            entities=[
+                ("streaming", "films and series online"),
+                ("climbing", "the bouldering hall"),
+                ("newspaper", "the daily paper"),
+                ("insurance", "household cover"),
+                ("phone", "the mobile contract"),
+            ],
         ),
     ],
 }
@@ -954,7 +988,18 @@ EN = {
         "related": "Related:",
         "sections": ["Completed", "Open", "Next"],
     },
-    "people": ["Priya", "Marco", "Jonas", "Aiko", "Lena", "Tomás", "Grace", "Omar", "Sven", "Nadia"],
+    "people": [
+        "Priya",
+        "Marco",
+        "Jonas",
+        "Aiko",
+        "Lena",
+        "Tomás",
+        "Grace",
+        "Omar",
+        "Sven",
+        "Nadia",
+    ],
     "hosts": ["lb-eu-1", "web-03", "db-primary", "ci-runner-2", "edge-fra", "build-07"],
     "filler": {
         "status": [

@@ -41,7 +41,9 @@ DE = {
             "user",
             "user_profil",
             "Wer der Nutzer ist",
-            ["Backend-Entwickler in einem Münchner Team, schreibt Deutsch, Code-Kommentare auf Englisch"],
+            [
+                "Backend-Entwickler in einem Münchner Team, schreibt Deutsch, Code-Kommentare auf Englisch"
+            ],
             [
                 (
                     "Der Nutzer ist Backend-Entwickler in einem Team in München und arbeitet mit IntelliJ.",
@@ -118,7 +120,10 @@ DE = {
                         ),
                     ],
                     "Am {d} hat ein ungeplanter Neustart ohne Drain {n2} Minuten Ausfall verursacht.",
-                    ["Nie direkt auf dem Server ändern, immer über das Repo.", "Wartungen im Kanal #betrieb ankündigen."],
+                    [
+                        "Nie direkt auf dem Server ändern, immer über das Repo.",
+                        "Wartungen im Kanal #betrieb ankündigen.",
+                    ],
                     upd=(
                         "das Poll-Intervall wurde auf {n1} Minuten verkürzt, weil {p2} zu spät alarmiert wurde.",
                         "Wurde das Poll-Intervall für {e} geändert?",
@@ -149,7 +154,10 @@ DE = {
                         ),
                     ],
                     "Zu viele Fehlalarme im {d} haben dazu geführt, dass der Kanal stummgeschaltet wurde.",
-                    ["Schwellen anpassen statt stummschalten.", "Jeder Alarm braucht einen Runbook-Link."],
+                    [
+                        "Schwellen anpassen statt stummschalten.",
+                        "Jeder Alarm braucht einen Runbook-Link.",
+                    ],
                 ),
             ],
             "tools": [
@@ -166,7 +174,11 @@ DE = {
                                 "",
                                 "",
                             ),
-                            ("Die Ausgabe kommt als Text zurück, der Exit-Code im Feld `status`.", "", ""),
+                            (
+                                "Die Ausgabe kommt als Text zurück, der Exit-Code im Feld `status`.",
+                                "",
+                                "",
+                            ),
                         ],
                         "Am {d} beim Einrichten notiert.",
                         ["Immer den vollen Hostnamen angeben."],
@@ -182,10 +194,17 @@ DE = {
                                 "",
                                 "",
                             ),
-                            ("Am {d} wurden so {n2} GB Logs auf {h} gelöscht, die noch gebraucht wurden.", "", ""),
+                            (
+                                "Am {d} wurden so {n2} GB Logs auf {h} gelöscht, die noch gebraucht wurden.",
+                                "",
+                                "",
+                            ),
                         ],
                         "Der Schlüssel des Werkzeugs hat root-Rechte, das ist bekannt.",
-                        ["Vor löschenden Befehlen erst `ls` laufen lassen.", "Nie Platzhalter in Pfaden."],
+                        [
+                            "Vor löschenden Befehlen erst `ls` laufen lassen.",
+                            "Nie Platzhalter in Pfaden.",
+                        ],
                     ),
                     [
                         "Lösche die alten Logdateien auf dem Proxy-Server.",
@@ -359,7 +378,10 @@ FR = {
                     "project",
                     "project_{e}_experiences",
                     "Expériences {e}",
-                    ["Journal des expériences sur {e} : configurations, résultats, suites", "État de l'étude {e}"],
+                    [
+                        "Journal des expériences sur {e} : configurations, résultats, suites",
+                        "État de l'étude {e}",
+                    ],
                     [
                         (
                             "Les runs sur {e} utilisent `configs/{e}/base.yaml` avec la graine {n1} et {n2}k pas.",
@@ -426,7 +448,11 @@ FR = {
                                 "",
                                 "",
                             ),
-                            ("La partition par défaut est `gpu-court`, limitée à {n1} heures.", "", ""),
+                            (
+                                "La partition par défaut est `gpu-court`, limitée à {n1} heures.",
+                                "",
+                                "",
+                            ),
                         ],
                         "Noté le {d} en branchant l'outil.",
                         ["Toujours préciser la partition."],
@@ -470,7 +496,10 @@ FR = {
                     "project",
                     "project_tableau_{e}",
                     "Tableau de bord {e}",
-                    ["Le tableau de bord {e} : sources, rafraîchissement, problèmes connus", "Dashboard {e}"],
+                    [
+                        "Le tableau de bord {e} : sources, rafraîchissement, problèmes connus",
+                        "Dashboard {e}",
+                    ],
                     [
                         (
                             "Le tableau de bord {e} est rafraîchi chaque nuit à {n1} h par le job `refresh_{e}`.",
@@ -608,7 +637,10 @@ ES = {
                     "project",
                     "project_{e}_publicacion",
                     "Publicación {e}",
-                    ["Proceso de publicación de {e}: ritmo, congelación, revisión en tienda", "Cómo sale {e}"],
+                    [
+                        "Proceso de publicación de {e}: ritmo, congelación, revisión en tienda",
+                        "Cómo sale {e}",
+                    ],
                     [
                         (
                             "La parte de {e} sale cada {n1} semanas; la congelación de código es el jueves anterior a las 14:00.",
@@ -752,7 +784,11 @@ ES = {
                     ],
                     "La renovación sorprendió dos veces.",
                     ["Avisar tres días antes de la renovación."],
-                    entities=[("gimnasio", "el sitio donde entreno"), ("streaming", "las series en línea"), ("periodico", "el diario")],
+                    entities=[
+                        ("gimnasio", "el sitio donde entreno"),
+                        ("streaming", "las series en línea"),
+                        ("periodico", "el diario"),
+                    ],
                 ),
             ],
         },
@@ -851,7 +887,10 @@ JA = {
                     "feedback",
                     "feedback_{e}_api_retry",
                     "{e}APIのリトライ方針",
-                    ["{e}APIの外部呼び出しはバックオフ付きで再試行し、上限を超えたら退避テーブルへ", "{e}APIの注意点"],
+                    [
+                        "{e}APIの外部呼び出しはバックオフ付きで再試行し、上限を超えたら退避テーブルへ",
+                        "{e}APIの注意点",
+                    ],
                     [
                         (
                             "{e}サービスから外部への呼び出しは指数バックオフで再試行し、初回の待ち時間は{n1}秒。",
@@ -927,7 +966,9 @@ JA = {
                         "feedback",
                         "feedback_browser_tool_login",
                         "ブラウザツールのログイン切れ",
-                        ["ブラウザツールは毎回新しいセッションで開くため管理画面はログイン画面になる"],
+                        [
+                            "ブラウザツールは毎回新しいセッションで開くため管理画面はログイン画面になる"
+                        ],
                         [
                             (
                                 "注意：ブラウザツールは毎回まっさらなセッションで開くので、管理画面を撮るとログイン画面しか写らない。",
@@ -960,7 +1001,10 @@ JA = {
                     "project",
                     "project_{e}_features",
                     "{e}モデルの特徴量パイプライン",
-                    ["{e}モデルの特徴量を作る夜間パイプライン：入力、スケジュール、既知の問題", "{e}特徴量"],
+                    [
+                        "{e}モデルの特徴量を作る夜間パイプライン：入力、スケジュール、既知の問題",
+                        "{e}特徴量",
+                    ],
                     [
                         (
                             "{e}モデルの特徴量はAirflowの`{e}_features` DAGが毎晩2時{n2}分に作っている。",

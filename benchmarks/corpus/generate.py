@@ -83,16 +83,173 @@ PLAN_HOLDOUT: list[tuple[int, str, str]] = [
 CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]+")
 LATIN = re.compile(r"[a-zà-ÿß0-9][a-zà-ÿß0-9_\-]*")
 STOP = set(
-    """the and for with that this what which when where who why how does did do our we you your
-    are was were is be been has have had not but any all can could should would will from into
-    about there their them they its it's one two use used using get got set still now then than
-    also just like over under after before again more most some such only very much many
-    der die das und mit für ist wie was wer wann wo warum wir ihr sie ein eine einen dem den des
-    nicht auch noch bei von zum zur auf aus hat haben wird sind war
-    les des une pour avec dans est que qui quoi quand comment nous vous sur par pas plus quel
-    quelle quels quelles aux ces son sa ses leur faut
-    los las una para con por que qué cómo cuándo dónde quién del como hay son está nos
-    nuestro nuestra cuál cuáles pero más sus""".split()
+    [
+        "the",
+        "and",
+        "for",
+        "with",
+        "that",
+        "this",
+        "what",
+        "which",
+        "when",
+        "where",
+        "who",
+        "why",
+        "how",
+        "does",
+        "did",
+        "do",
+        "our",
+        "we",
+        "you",
+        "your",
+        "are",
+        "was",
+        "were",
+        "is",
+        "be",
+        "been",
+        "has",
+        "have",
+        "had",
+        "not",
+        "but",
+        "any",
+        "all",
+        "can",
+        "could",
+        "should",
+        "would",
+        "will",
+        "from",
+        "into",
+        "about",
+        "there",
+        "their",
+        "them",
+        "they",
+        "its",
+        "it's",
+        "one",
+        "two",
+        "use",
+        "used",
+        "using",
+        "get",
+        "got",
+        "set",
+        "still",
+        "now",
+        "then",
+        "than",
+        "also",
+        "just",
+        "like",
+        "over",
+        "under",
+        "after",
+        "before",
+        "again",
+        "more",
+        "most",
+        "some",
+        "such",
+        "only",
+        "very",
+        "much",
+        "many",
+        "der",
+        "die",
+        "das",
+        "und",
+        "mit",
+        "für",
+        "ist",
+        "wie",
+        "was",
+        "wer",
+        "wann",
+        "wo",
+        "warum",
+        "wir",
+        "ihr",
+        "sie",
+        "ein",
+        "eine",
+        "einen",
+        "dem",
+        "den",
+        "des",
+        "nicht",
+        "auch",
+        "noch",
+        "bei",
+        "von",
+        "zum",
+        "zur",
+        "auf",
+        "aus",
+        "hat",
+        "haben",
+        "wird",
+        "sind",
+        "war",
+        "les",
+        "des",
+        "une",
+        "pour",
+        "avec",
+        "dans",
+        "est",
+        "que",
+        "qui",
+        "quoi",
+        "quand",
+        "comment",
+        "nous",
+        "vous",
+        "sur",
+        "par",
+        "pas",
+        "plus",
+        "quel",
+        "quelle",
+        "quels",
+        "quelles",
+        "aux",
+        "ces",
+        "son",
+        "sa",
+        "ses",
+        "leur",
+        "faut",
+        "los",
+        "las",
+        "una",
+        "para",
+        "con",
+        "por",
+        "que",
+        "qué",
+        "cómo",
+        "cuándo",
+        "dónde",
+        "quién",
+        "del",
+        "como",
+        "hay",
+        "son",
+        "está",
+        "nos",
+        "nuestro",
+        "nuestra",
+        "cuál",
+        "cuáles",
+        "pero",
+        "más",
+        "sus",
+    ]
 )
 
 
@@ -448,15 +605,26 @@ def build_questions(
         qa = rng.choice(first.facts)[0]
         qb = rng.choice(second.facts)[0]
         joiner = rng.choice(lang["joiners"])
-        add("multi", joiner.format(a=qa, b=qb), [first.memory["filename"], second.memory["filename"]])
+        add(
+            "multi",
+            joiner.format(a=qa, b=qb),
+            [first.memory["filename"], second.memory["filename"]],
+        )
     warnings = [b for b in built if b.role == "warning"]
     for k in range(n_tools):
         warn = warnings[k % len(warnings)]
-        add("tools", warn.facts[k % len(warn.facts)][0], [warn.memory["filename"]], [warn.tool or ""])
+        add(
+            "tools",
+            warn.facts[k % len(warn.facts)][0],
+            [warn.memory["filename"]],
+            [warn.tool or ""],
+        )
     seen_terms: set[str] = set()
     for b in built:
         seen_terms |= content_terms(b.memory["name"] + " " + b.memory["description"])
-    fresh = [q for q in _nothing_queries(rng, bank, code, domains) if not content_terms(q) & seen_terms]
+    fresh = [
+        q for q in _nothing_queries(rng, bank, code, domains) if not content_terms(q) & seen_terms
+    ]
     for query in fresh[:n_none]:
         add("none", query, [])
     return questions
