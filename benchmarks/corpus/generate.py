@@ -80,6 +80,7 @@ PLAN_HOLDOUT: list[tuple[int, str, str]] = [
     (200, "en", "web+infra+data+research"),
 ]
 
+KINDS = ("direct", "reworded", "multi", "tools", "non-english", "none")
 CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]+")
 LATIN = re.compile(r"[a-zà-ÿß0-9][a-zà-ÿß0-9_\-]*")
 STOP = set(
