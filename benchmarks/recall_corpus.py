@@ -38,7 +38,9 @@ KIND_ORDER = ["direct", "reworded", "multi", "tools", "non-english", "none"]
 
 def _yaml_scalar(value: str, quoted: bool) -> str:
     """One-line YAML scalar: double-quoted when asked or when the text needs it."""
-    risky = value[:1] in "\"'[{>|*&!%@`#" or ": " in value or " #" in value
+    # a leading indicator would change the YAML type; ": " and " #" are left as real files
+    # have them (memdir_nb's header reader is tolerant, a strict YAML parser is not)
+    risky = value[:1] in "\"'[{>|*&!%@`#"
     if quoted or risky:
         return json.dumps(value, ensure_ascii=False)
     return value

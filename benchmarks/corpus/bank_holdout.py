@@ -936,6 +936,12 @@ EN = {
             "Mention blockers at the top.",
         ),
     ],
+    "frames": [
+        "Context first: {q}",
+        "{q} Asking before I start the change.",
+        "Reminder needed — {q}",
+        "Got a minute? {q}",
+    ],
     "joiners": ["{a} Plus: {b}", "Quick pair of questions — {a} {b}", "{a} Separately, {b}"],
     "none": [
         "Recommend a hiking trail near Innsbruck for a beginner.",

@@ -69,6 +69,7 @@ DE = {
             "Blockierte Punkte zuerst lesen.",
         )
     ],
+    "frames": ["Zur Einordnung vorab: {q}", "{q} Frage, bevor ich etwas ändere."],
     "joiners": ["{a} Und noch: {b}", "Kurz zwei Dinge — {a} {b}"],
     "none": [
         "Empfiehl mir eine leichte Wanderung bei Innsbruck.",
@@ -329,6 +330,10 @@ FR = {
             "Lire d'abord les points bloqués.",
         )
     ],
+    "frames": [
+        "Pour me remettre dans le bain : {q}",
+        "{q} Je demande avant de modifier quoi que ce soit.",
+    ],
     "joiners": ["{a} Et puis : {b}", "Deux petites questions — {a} {b}"],
     "none": [
         "Conseille-moi une randonnée facile près d'Annecy.",
@@ -576,6 +581,7 @@ ES = {
             "Leer primero lo bloqueado.",
         )
     ],
+    "frames": ["Para situarme: {q}", "{q} Pregunto antes de cambiar nada."],
     "joiners": ["{a} Y otra cosa: {b}", "Dos preguntas rápidas — {a} {b}"],
     "none": [
         "Recomiéndame una ruta de senderismo fácil cerca de Granada.",
@@ -829,6 +835,7 @@ JA = {
             "止まっている項目から読む。",
         )
     ],
+    "frames": ["念のため聞いておきたい。{q}", "{q} 変更する前に知っておきたい。"],
     "joiners": ["{a} あと、{b}", "二つ聞きたい — {a} {b}"],
     "none": [
         "初心者向けの高尾山の登山ルートを教えて。",
@@ -1077,6 +1084,7 @@ ZH = {
             "先看卡住的事项。",
         )
     ],
+    "frames": ["先确认个背景：{q}", "{q} 改之前想先问清楚。"],
     "joiners": ["{a} 还有，{b}", "两个小问题——{a} {b}"],
     "none": [
         "推荐一条适合新手的黄山徒步路线。",
@@ -1315,6 +1323,7 @@ KO = {
             "막힌 항목부터 읽기.",
         )
     ],
+    "frames": ["먼저 배경부터 확인할게. {q}", "{q} 바꾸기 전에 물어보는 거야."],
     "joiners": ["{a} 그리고 {b}", "간단히 두 가지 — {a} {b}"],
     "none": [
         "초보자에게 맞는 북한산 등산 코스 추천해 줘.",

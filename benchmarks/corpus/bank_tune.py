@@ -1089,6 +1089,12 @@ EN = {
             "Add a line per merged PR.",
         ),
     ],
+    "frames": [
+        "Before I change anything: {q}",
+        "Quick check — {q}",
+        "I'm picking this up again today. {q}",
+        "{q} I need it for the ticket I'm on.",
+    ],
     "joiners": ["{a} Also, {b}", "Two things. {a} {b}", "{a} And while you're at it: {b}"],
     "none": EN_NONE,
     "domains": {

@@ -70,6 +70,7 @@ DE = {
             "Offene Punkte zuerst angehen.",
         )
     ],
+    "frames": ["Kurze Frage, bevor ich anfange: {q}", "{q} Brauche das gleich für das Ticket."],
     "joiners": ["{a} Außerdem: {b}", "Zwei Fragen. {a} {b}"],
     "none": [
         "Wie backe ich ein Roggenbrot mit Sauerteig?",
@@ -350,6 +351,10 @@ FR = {
             "Reprendre d'abord les points ouverts.",
         )
     ],
+    "frames": [
+        "Petite vérification avant de commencer : {q}",
+        "{q} J'en ai besoin pour le ticket en cours.",
+    ],
     "joiners": ["{a} Et aussi : {b}", "Deux questions. {a} {b}"],
     "none": [
         "Quelle est la recette de la tarte tatin ?",
@@ -609,6 +614,7 @@ ES = {
             "Empezar por los puntos abiertos.",
         )
     ],
+    "frames": ["Antes de tocar nada: {q}", "{q} Lo necesito para el ticket de hoy."],
     "joiners": ["{a} Además: {b}", "Dos cosas. {a} {b}"],
     "none": [
         "¿Cómo se hace una paella valenciana?",
@@ -859,6 +865,7 @@ JA = {
             "まず未完了の項目から。",
         )
     ],
+    "frames": ["作業を始める前に確認したい。{q}", "{q} 今のチケットで必要なので。"],
     "joiners": ["{a} それと、{b}", "二つ質問です。{a} {b}"],
     "none": [
         "美味しいカレーの作り方を教えて。",
@@ -1114,6 +1121,7 @@ ZH = {
             "先处理未完成的事项。",
         )
     ],
+    "frames": ["动手之前先确认一下：{q}", "{q} 手上的工单要用。"],
     "joiners": ["{a} 另外，{b}", "两个问题。{a} {b}"],
     "none": [
         "红烧肉怎么做比较好吃？",
@@ -1356,6 +1364,7 @@ KO = {
             "남은 항목부터 처리.",
         )
     ],
+    "frames": ["작업 시작 전에 확인하고 싶어. {q}", "{q} 지금 티켓 때문에 필요해."],
     "joiners": ["{a} 그리고 {b}", "두 가지 질문. {a} {b}"],
     "none": [
         "김치찌개 맛있게 끓이는 법 알려줘.",

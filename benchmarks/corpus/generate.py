@@ -432,6 +432,8 @@ def build_memory(
         description = slots.fill(descs[0], entity)
     else:
         description = slots.fill(rng.choice(descs[1:]), entity)
+    if rng.random() < 0.02:  # an issue number left unquoted, as in real headers
+        description += f" (#{slots.values['pr']})"
     name = slots.fill(kit["name"], entity)
     slug = None
     if entity is not None:
@@ -590,7 +592,10 @@ def build_questions(
     cursor = 0
     for b, j in picks[:n_direct]:
         cursor += 1
-        add(direct_kind, b.facts[j][0], [b.memory["filename"]], evidence=b.facts[j][2])
+        query = b.facts[j][0]
+        if rng.random() < 0.35:  # a task framing around the question, as people type them
+            query = rng.choice(lang["frames"]).format(q=query)
+        add(direct_kind, query, [b.memory["filename"]], evidence=b.facts[j][2])
     made = 0
     for b, j in picks[cursor:] + picks[:cursor]:
         if made >= n_reworded:
