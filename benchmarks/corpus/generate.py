@@ -31,227 +31,26 @@ from typing import Any
 
 HERE = Path(__file__).resolve().parent
 DATA = HERE.parent / "data"
+if str(HERE) not in sys.path:
+    sys.path.insert(0, str(HERE))
 
-# dir sizes and languages per corpus: heavy-tailed like the survey (half the dirs 1-5 files)
-PLAN_TUNE: list[tuple[int, str, str]] = [
-    (1, "en", "assistant"),
-    (1, "ja", "*"),
-    (2, "es", "*"),
-    (2, "en", "mobile"),
-    (3, "de", "*"),
-    (3, "ko", "*"),
-    (3, "en", "research"),
-    (5, "zh", "*"),
-    (5, "fr", "*"),
-    (8, "en", "data"),
-    (8, "ja", "*"),
-    (9, "en", "infra"),
-    (12, "es", "*"),
-    (20, "en", "web"),
-    (20, "zh", "*"),
-    (28, "de", "*"),
-    (35, "ko", "*"),
-    (60, "fr", "*"),
-    (60, "en", "data+research"),
-    (120, "en", "web+infra"),
-    (200, "en", "web+infra+mobile+assistant"),
-]
-PLAN_HOLDOUT: list[tuple[int, str, str]] = [
-    (1, "en", "research"),
-    (1, "ko", "*"),
-    (2, "fr", "*"),
-    (2, "en", "infra"),
-    (3, "zh", "*"),
-    (3, "es", "*"),
-    (3, "en", "assistant"),
-    (5, "ja", "*"),
-    (5, "de", "*"),
-    (8, "en", "web"),
-    (8, "fr", "*"),
-    (9, "en", "mobile"),
-    (12, "ko", "*"),
-    (20, "en", "data"),
-    (20, "es", "*"),
-    (28, "ja", "*"),
-    (35, "zh", "*"),
-    (60, "de", "*"),
-    (60, "en", "mobile+assistant"),
-    (120, "en", "data+research"),
-    (200, "en", "web+infra+data+research"),
-]
+from plans import PLAN_HOLDOUT, PLAN_TUNE  # noqa: E402
 
 KINDS = ("direct", "reworded", "multi", "tools", "non-english", "none")
 CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]+")
 LATIN = re.compile(r"[a-zà-ÿß0-9][a-zà-ÿß0-9_\-]*")
-STOP = set(
-    [
-        "the",
-        "and",
-        "for",
-        "with",
-        "that",
-        "this",
-        "what",
-        "which",
-        "when",
-        "where",
-        "who",
-        "why",
-        "how",
-        "does",
-        "did",
-        "do",
-        "our",
-        "we",
-        "you",
-        "your",
-        "are",
-        "was",
-        "were",
-        "is",
-        "be",
-        "been",
-        "has",
-        "have",
-        "had",
-        "not",
-        "but",
-        "any",
-        "all",
-        "can",
-        "could",
-        "should",
-        "would",
-        "will",
-        "from",
-        "into",
-        "about",
-        "there",
-        "their",
-        "them",
-        "they",
-        "its",
-        "it's",
-        "one",
-        "two",
-        "use",
-        "used",
-        "using",
-        "get",
-        "got",
-        "set",
-        "still",
-        "now",
-        "then",
-        "than",
-        "also",
-        "just",
-        "like",
-        "over",
-        "under",
-        "after",
-        "before",
-        "again",
-        "more",
-        "most",
-        "some",
-        "such",
-        "only",
-        "very",
-        "much",
-        "many",
-        "der",
-        "die",
-        "das",
-        "und",
-        "mit",
-        "für",
-        "ist",
-        "wie",
-        "was",
-        "wer",
-        "wann",
-        "wo",
-        "warum",
-        "wir",
-        "ihr",
-        "sie",
-        "ein",
-        "eine",
-        "einen",
-        "dem",
-        "den",
-        "des",
-        "nicht",
-        "auch",
-        "noch",
-        "bei",
-        "von",
-        "zum",
-        "zur",
-        "auf",
-        "aus",
-        "hat",
-        "haben",
-        "wird",
-        "sind",
-        "war",
-        "les",
-        "des",
-        "une",
-        "pour",
-        "avec",
-        "dans",
-        "est",
-        "que",
-        "qui",
-        "quoi",
-        "quand",
-        "comment",
-        "nous",
-        "vous",
-        "sur",
-        "par",
-        "pas",
-        "plus",
-        "quel",
-        "quelle",
-        "quels",
-        "quelles",
-        "aux",
-        "ces",
-        "son",
-        "sa",
-        "ses",
-        "leur",
-        "faut",
-        "los",
-        "las",
-        "una",
-        "para",
-        "con",
-        "por",
-        "que",
-        "qué",
-        "cómo",
-        "cuándo",
-        "dónde",
-        "quién",
-        "del",
-        "como",
-        "hay",
-        "son",
-        "está",
-        "nos",
-        "nuestro",
-        "nuestra",
-        "cuál",
-        "cuáles",
-        "pero",
-        "más",
-        "sus",
-    ]
-)
+STOP_WORDS = """
+    the and for with that this what which when where who why how does did do our we you your
+    are was were is be been has have had not but any all can could should would will from into
+    about there their them they its it's one two use used using get got set still now then
+    than also just like over under after before again more most some such only very much many
+    der die das und mit für ist wie was wer wann wo warum wir ihr sie ein eine einen dem den
+    des nicht auch noch bei von zum zur auf aus hat haben wird sind war les des une pour avec
+    dans est que qui quoi quand comment nous vous sur par pas plus quel quelle quels quelles
+    aux ces son sa ses leur faut los las una para con por que qué cómo cuándo dónde quién del
+    como hay son está nos nuestro nuestra cuál cuáles pero más sus
+"""
+STOP = set(STOP_WORDS.split())
 
 
 def content_terms(text: str) -> set[str]:
@@ -540,6 +339,63 @@ def _nothing_queries(
     return out
 
 
+class QuestionSet:
+    """The labelled questions of one dir; a query asked twice is kept once."""
+
+    def __init__(self, info: dict[str, Any]) -> None:
+        self.info = info
+        self.items: list[dict[str, Any]] = []
+        self.asked: set[str] = set()
+
+    def add(
+        self,
+        kind: str,
+        query: str,
+        expected: list[str],
+        tools: list[str] | None = None,
+        evidence: int | None = None,
+    ) -> None:
+        if query in self.asked:
+            return
+        self.asked.add(query)
+        self.items.append(
+            {
+                "id": f"{self.info['id']}-q{len(self.items) + 1:02d}",
+                "dir": self.info["id"],
+                "query": query,
+                "kind": kind,
+                "language": self.info["language"],
+                "recent_tools": tools or [],
+                "expected": expected,
+                "evidence_offset": evidence,
+            }
+        )
+
+
+def _single_memory_questions(
+    rng: random.Random, lang: dict[str, Any], out: QuestionSet, picks: list, counts: tuple[int, int]
+) -> None:
+    """Direct questions (a third with a task framing), then reworded ones that share no
+    content word with the memory's name or description."""
+    n_direct, n_reworded = counts
+    direct_kind = "direct" if out.info["language"] == "en" else "non-english"
+    for b, j in picks[:n_direct]:
+        query = b.facts[j][0]
+        if rng.random() < 0.35:  # a task framing around the question, as people type them
+            query = rng.choice(lang["frames"]).format(q=query)
+        out.add(direct_kind, query, [b.memory["filename"]], evidence=b.facts[j][2])
+    made = 0
+    for b, j in picks[n_direct:] + picks[:n_direct]:
+        if made >= n_reworded:
+            break
+        query = b.facts[j][1]
+        label = content_terms(b.memory["name"] + " " + b.memory["description"])
+        if content_terms(query) & label:
+            continue
+        out.add("reworded", query, [b.memory["filename"]], evidence=b.facts[j][2])
+        made += 1
+
+
 def build_questions(
     rng: random.Random,
     bank: dict[str, Any],
@@ -552,88 +408,34 @@ def build_questions(
     lang = bank["langs"][code]
     budget = min(60, 8 + round(len(built) * 0.3))
     answerable = [b for b in built if b.role in ("topic", "user")]
-    questions: list[dict[str, Any]] = []
-
-    asked: set[str] = set()
-
-    def add(
-        kind: str,
-        query: str,
-        expected: list[str],
-        tools: list[str] | None = None,
-        evidence: int | None = None,
-    ) -> None:
-        if query in asked:
-            return
-        asked.add(query)
-        questions.append(
-            {
-                "id": f"{info['id']}-q{len(questions) + 1:02d}",
-                "dir": info["id"],
-                "query": query,
-                "kind": kind,
-                "language": code,
-                "recent_tools": tools or [],
-                "expected": expected,
-                "evidence_offset": evidence,
-            }
-        )
-
-    direct_kind = "direct" if code == "en" else "non-english"
+    out = QuestionSet(info)
     n_none = max(1, budget // 7)
     n_tools = 2 if any(b.role == "warning" for b in built) else 0
     n_multi = max(0, min(budget // 6, len(answerable) // 2)) if len(answerable) >= 2 else 0
     rest = budget - n_none - n_tools - n_multi
-    n_reworded = rest // 2
-    n_direct = rest - n_reworded
     picks = [(b, j) for b in answerable for j in range(len(b.facts))]
     rng.shuffle(picks)
     picks = round_robin(picks, lambda p: id(p[0]))
-    cursor = 0
-    for b, j in picks[:n_direct]:
-        cursor += 1
-        query = b.facts[j][0]
-        if rng.random() < 0.35:  # a task framing around the question, as people type them
-            query = rng.choice(lang["frames"]).format(q=query)
-        add(direct_kind, query, [b.memory["filename"]], evidence=b.facts[j][2])
-    made = 0
-    for b, j in picks[cursor:] + picks[:cursor]:
-        if made >= n_reworded:
-            break
-        query = b.facts[j][1]
-        label = content_terms(b.memory["name"] + " " + b.memory["description"])
-        if content_terms(query) & label:
-            continue
-        add("reworded", query, [b.memory["filename"]], evidence=b.facts[j][2])
-        made += 1
+    _single_memory_questions(rng, lang, out, picks, (rest - rest // 2, rest // 2))
     for _ in range(n_multi):
         first, second = rng.sample(answerable, 2)
         qa = rng.choice(first.facts)[0]
         qb = rng.choice(second.facts)[0]
         joiner = rng.choice(lang["joiners"])
-        add(
-            "multi",
-            joiner.format(a=qa, b=qb),
-            [first.memory["filename"], second.memory["filename"]],
-        )
+        pair = [first.memory["filename"], second.memory["filename"]]
+        out.add("multi", joiner.format(a=qa, b=qb), pair)
     warnings = [b for b in built if b.role == "warning"]
     for k in range(n_tools):
         warn = warnings[k % len(warnings)]
-        add(
-            "tools",
-            warn.facts[k % len(warn.facts)][0],
-            [warn.memory["filename"]],
-            [warn.tool or ""],
-        )
+        query = warn.facts[k % len(warn.facts)][0]
+        out.add("tools", query, [warn.memory["filename"]], [warn.tool or ""])
     seen_terms: set[str] = set()
     for b in built:
         seen_terms |= content_terms(b.memory["name"] + " " + b.memory["description"])
-    fresh = [
-        q for q in _nothing_queries(rng, bank, code, domains) if not content_terms(q) & seen_terms
-    ]
-    for query in fresh[:n_none]:
-        add("none", query, [])
-    return questions
+    nothing = _nothing_queries(rng, bank, code, domains)
+    for query in [q for q in nothing if not content_terms(q) & seen_terms][:n_none]:
+        out.add("none", query, [])
+    return out.items
 
 
 def generate(name: str, seed: int, plan: list[tuple[int, str, str]]) -> dict[str, Any]:
