@@ -327,7 +327,7 @@ EN_DATA = {
                 ],
             ),
             [
-                "Pull the number of sessions per day from the events table for the last two years.",
+                "Pull the number of page views per day from the raw events table for the last two years.",
                 "Show me ten example rows from the raw clickstream table.",
             ],
         )

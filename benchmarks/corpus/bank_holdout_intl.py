@@ -193,7 +193,7 @@ DE = {
                         ["Zuerst auf die Partitionsspalte filtern."],
                     ),
                     [
-                        "Hol mir die Sitzungen pro Tag aus der Ereignistabelle für die letzten zwei Jahre.",
+                        "Hol mir die Seitenaufrufe pro Tag aus der Ereignistabelle für die letzten zwei Jahre.",
                         "Zeig mir zehn Beispielzeilen aus dem rohen Klickstrom.",
                     ],
                 )
@@ -1436,7 +1436,7 @@ KO = {
                         ["파티션 컬럼부터 거른다."],
                     ),
                     [
-                        "이벤트 테이블에서 최근 2년 일별 세션 수 뽑아 줘.",
+                        "이벤트 테이블에서 최근 2년 일별 페이지뷰 수 뽑아 줘.",
                         "원본 클릭스트림 테이블 예시 행 10개 보여 줘.",
                     ],
                 )

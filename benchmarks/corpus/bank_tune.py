@@ -207,7 +207,7 @@ EN_WEB = {
                 ],
             ),
             [
-                "Run a query against the orders table to count yesterday's refunds.",
+                "Run a query against the orders table to count yesterday's cancelled orders.",
                 "Delete the test rows I inserted into the customers table earlier today.",
             ],
         )
