@@ -118,6 +118,8 @@ _EXPORTS: dict[str, str] = {
     "discover_memory_dirs": "reports.analysis",
     "lint_memory_dir": "lint",
     "Finding": "lint",
+    "audit_description": "lint",
+    "DescriptionAudit": "lint",
     # lifecycle
     "append_daily_log": "storage.daily_log",
     "ConsolidationLock": "dream",
@@ -186,7 +188,7 @@ if TYPE_CHECKING:
         validate_memory_path,
     )
     from memdir_nb.home.sessions import SessionFile, list_sessions, read_session
-    from memdir_nb.lint import Finding, lint_memory_dir
+    from memdir_nb.lint import DescriptionAudit, Finding, audit_description, lint_memory_dir
     from memdir_nb.prompts.build import (
         SearchPastContext,
         build_agent_memory_prompt,
@@ -291,6 +293,7 @@ __all__ = [  # literal, so type checkers and linters read it; a test keeps it eq
     "ConsolidationLock",
     "ConsolidationPlan",
     "DateResolution",
+    "DescriptionAudit",
     "DraftProblem",
     "DraftVerdict",
     "EntrypointTruncation",
@@ -331,6 +334,7 @@ __all__ = [  # literal, so type checkers and linters read it; a test keeps it eq
     "__version__",
     "append_daily_log",
     "apply_plan",
+    "audit_description",
     "build_agent_memory_prompt",
     "build_assistant_daily_log_prompt",
     "build_combined_memory_prompt",
