@@ -82,7 +82,8 @@ binder-check: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_scan.py
 	$(BIN)/python benchmarks/bench_scale.py
-	$(BIN)/python benchmarks/recall_eval.py --speed
+	$(BIN)/python benchmarks/recall_eval.py --legacy --speed
+	$(BIN)/python benchmarks/recall_eval.py
 
 clean:
 	rm -rf $(VENV) $(DEMO_DIR) $(LAB_DIR) .pytest_cache

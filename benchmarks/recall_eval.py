@@ -1,12 +1,19 @@
-"""Measure selection quality (and offline speed) on labelled recall cases.
+"""Measure selection quality (and offline speed) on the recall corpora and the labelled sets.
 
 Usage:
-    python benchmarks/recall_eval.py [CASES.json] [--json] [--speed]
+    python benchmarks/recall_eval.py                 # both corpora, every selector + baselines
+    python benchmarks/recall_eval.py --tune-only     # the tune corpus only (while tuning)
+    python benchmarks/recall_eval.py --legacy [CASES.json] [--json] [--speed]
 
-CASES.json defaults to ../shared/eval/recall_cases.json relative to the repository root.
-Each labelled set is written out as a real memory directory (frontmatter files, team/ paths,
-mtimes from age_days relative to now) and every offline selector runs through the real
-find_relevant_memories. Metric definitions are in docs/selection.md and in `score_answer`.
+By default the two generated corpora are scored (benchmarks/data/recall_tune.json and
+recall_holdout.json: 21 dirs of 1-200 memories each, seven languages; see
+benchmarks/recall_corpus.py and docs/selection.md, "The recall corpora").
+
+--legacy scores the two older single-dir labelled sets: benchmarks/data/recall_cases.json (the
+tuning set) and benchmarks/data/recall_cases_holdout.json. Each is written out as a real memory
+directory (frontmatter files, team/ paths, mtimes from age_days relative to now) and every offline
+selector runs through the real find_relevant_memories. Metric definitions are in
+docs/selection.md and in `score_answer`.
 """
 
 from __future__ import annotations
@@ -31,17 +38,7 @@ if str(REPO_ROOT / "benchmarks") not in sys.path:
 from memdir_nb.recall import LexicalSelector, find_relevant_memories  # noqa: E402
 from memdir_nb.recall.lexical import LexicalOptions, plain_bm25_selector  # noqa: E402
 
-
-def _tuning_cases_path() -> Path:
-    """../shared/eval/recall_cases.json beside the checkout (CI), or two levels up (a worktree)."""
-    for base in (REPO_ROOT.parent, REPO_ROOT.parent.parent):
-        candidate = base / "shared" / "eval" / "recall_cases.json"
-        if candidate.is_file():
-            return candidate
-    return REPO_ROOT.parent / "shared" / "eval" / "recall_cases.json"
-
-
-DEFAULT_CASES = _tuning_cases_path()
+DEFAULT_CASES = REPO_ROOT / "benchmarks" / "data" / "recall_cases.json"
 HOLDOUT_CASES = REPO_ROOT / "benchmarks" / "data" / "recall_cases_holdout.json"
 DAY_MS = 86_400_000
 
@@ -328,15 +325,22 @@ def print_comparison(by_set: dict[str, dict[str, dict]]) -> None:
 
 def _load(path: Path, parser: argparse.ArgumentParser) -> dict:
     if not path.is_file():
-        parser.error(
-            f"cases file not found: {path} (pass a path, or check out shared/ next to the repo)"
-        )
+        parser.error(f"cases file not found: {path} (pass the path of a labelled cases JSON file)")
     return json.loads(path.read_text(encoding="utf-8"))
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Command-line entry point; prints the tables (or JSON) for both sets and returns 0."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument(
+        "--legacy", action="store_true", help="score the older single-dir labelled sets instead"
+    )
+    parser.add_argument(
+        "--tune-only", action="store_true", help="corpora: score the tune corpus only"
+    )
+    parser.add_argument(
+        "--only", action="append", help="corpora: score only this selector (repeatable)"
+    )
     parser.add_argument("cases", nargs="?", default=str(DEFAULT_CASES), help="tuning cases JSON")
     parser.add_argument(
         "--holdout", default=str(HOLDOUT_CASES), help="the second set, never tuned on"
@@ -356,6 +360,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--per-query", action="store_true", help="list each query's answer for the default"
     )
     args = parser.parse_args(argv)
+    if not args.legacy:
+        from recall_corpus import HOLDOUT, TUNE, evaluate_corpora
+
+        paths = {"tune": TUNE} if args.tune_only else {"tune": TUNE, "holdout": HOLDOUT}
+        evaluate_corpora(paths, only=args.only, as_json=args.json)
+        return 0
     sets = {"tuning": Path(args.cases), "holdout": Path(args.holdout)}
     if args.tuning_only:
         del sets["holdout"]

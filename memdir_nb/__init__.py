@@ -118,6 +118,8 @@ _EXPORTS: dict[str, str] = {
     "discover_memory_dirs": "reports.analysis",
     "lint_memory_dir": "lint",
     "Finding": "lint",
+    "audit_description": "lint",
+    "DescriptionAudit": "lint",
     # lifecycle
     "append_daily_log": "storage.daily_log",
     "ConsolidationLock": "dream",
@@ -137,6 +139,16 @@ _EXPORTS: dict[str, str] = {
     "build_memory_tool_prompt": "prompts.memory_tool",
     "IndexCapVerdict": "formats.index",
     "index_cap_verdict": "formats.index",
+    # sessions
+    "read_session": "home.sessions",
+    "list_sessions": "home.sessions",
+    "SessionFile": "home.sessions",
+    "Session": "formats.session_model",
+    "Turn": "formats.session_model",
+    "ToolCall": "formats.session_model",
+    "replay_session": "reports.replay",
+    "SessionReplay": "reports.replay",
+    "TurnReplay": "reports.replay",
 }
 
 # A type checker sees every export through these imports (names in __all__ are re-exported);
@@ -165,6 +177,7 @@ if TYPE_CHECKING:
         truncate_entrypoint_content,
     )
     from memdir_nb.formats.manifest import MemoryHeader, format_memory_manifest
+    from memdir_nb.formats.session_model import Session, ToolCall, Turn
     from memdir_nb.home.config import MemdirConfig
     from memdir_nb.home.paths import (
         ensure_memory_dir_exists,
@@ -174,7 +187,8 @@ if TYPE_CHECKING:
         sanitize_path,
         validate_memory_path,
     )
-    from memdir_nb.lint import Finding, lint_memory_dir
+    from memdir_nb.home.sessions import SessionFile, list_sessions, read_session
+    from memdir_nb.lint import DescriptionAudit, Finding, audit_description, lint_memory_dir
     from memdir_nb.prompts.build import (
         SearchPastContext,
         build_agent_memory_prompt,
@@ -205,6 +219,7 @@ if TYPE_CHECKING:
     from memdir_nb.reports.analysis import discover_memory_dirs, to_dataframe, to_dataframe_many
     from memdir_nb.reports.doctor import diagnose
     from memdir_nb.reports.fleet import export_parquet
+    from memdir_nb.reports.replay import SessionReplay, TurnReplay, replay_session
     from memdir_nb.reports.where import list_memory_dirs
     from memdir_nb.security.secret_scan import (
         SecretFinding,
@@ -278,6 +293,7 @@ __all__ = [  # literal, so type checkers and linters read it; a test keeps it eq
     "ConsolidationLock",
     "ConsolidationPlan",
     "DateResolution",
+    "DescriptionAudit",
     "DraftProblem",
     "DraftVerdict",
     "EntrypointTruncation",
@@ -308,10 +324,17 @@ __all__ = [  # literal, so type checkers and linters read it; a test keeps it eq
     "Selector",
     "SelectorConfigError",
     "SemanticSelector",
+    "Session",
+    "SessionFile",
+    "SessionReplay",
+    "ToolCall",
     "ToolVerdict",
+    "Turn",
+    "TurnReplay",
     "__version__",
     "append_daily_log",
     "apply_plan",
+    "audit_description",
     "build_agent_memory_prompt",
     "build_assistant_daily_log_prompt",
     "build_combined_memory_prompt",
@@ -337,6 +360,7 @@ __all__ = [  # literal, so type checkers and linters read it; a test keeps it eq
     "is_auto_memory_enabled",
     "lint_memory_dir",
     "list_memory_dirs",
+    "list_sessions",
     "load_memory_prompt",
     "memory_age",
     "memory_age_days",
@@ -346,10 +370,12 @@ __all__ = [  # literal, so type checkers and linters read it; a test keeps it eq
     "parse_memory_type",
     "plan_consolidation",
     "plan_consolidation_with_claude",
+    "read_session",
     "realpath_deepest_existing",
     "rebuild_index",
     "recall_memories",
     "render_recall",
+    "replay_session",
     "resolve_now_ms",
     "resolve_relative_date",
     "restore",

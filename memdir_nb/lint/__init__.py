@@ -12,7 +12,8 @@ its Why and How-to-apply lines, a Grafana board name) produces no findings.
 
 The package: `findings` (Finding, severities, what lint reads), `reading` (bounded reads of
 memories and indexes), `content` (per-memory rules), `secret_context` (the secret rule and its
-public-value masking), `index_rules` (MEMORY.md rules) and `driver` (the whole-dir pass).
+public-value masking), `description_audit` (what a manifest-only selector cannot see in a body),
+`index_rules` (MEMORY.md rules) and `driver` (the whole-dir pass).
 """
 
 from memdir_nb.lint.content import (
@@ -22,6 +23,11 @@ from memdir_nb.lint.content import (
     VAGUE_DESCRIPTIONS,
     is_stale,
     lint_memory,
+)
+from memdir_nb.lint.description_audit import (
+    DescriptionAudit,
+    UnseenSentence,
+    audit_description,
 )
 from memdir_nb.lint.driver import (
     PROGRESS_MIN_FILES,
@@ -67,11 +73,14 @@ __all__ = [
     "SEVERITIES",
     "STALE_PROJECT_DAYS",
     "VAGUE_DESCRIPTIONS",
+    "DescriptionAudit",
     "Finding",
     "LintResult",
     "MemoryText",
     "ScopeIndex",
     "Severity",
+    "UnseenSentence",
+    "audit_description",
     "count_by_severity",
     "field_line",
     "indexed_files",

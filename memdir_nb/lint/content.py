@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
+from memdir_nb.lint.description_audit import check_description_coverage
 from memdir_nb.lint.findings import Collector, Finding, MemoryText, clip, field_line
 from memdir_nb.lint.secret_context import check_secrets
 from memdir_nb.spec import text as textseg
@@ -328,6 +329,7 @@ def lint_memory(mem: MemoryText, *, now_ms: float | None = None) -> list[Finding
     _check_header(mem, c)
     _check_structure(mem, c)
     _check_content(mem, c)
+    check_description_coverage(mem, c)
     check_secrets(mem, c)
     if mem.capped or mem.size > RECALL_MAX_BYTES or mem.lines > RECALL_MAX_LINES:
         c.add(

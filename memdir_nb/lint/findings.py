@@ -22,6 +22,7 @@ SEVERITIES: dict[str, Severity] = {
     "missing-description": "warning",
     "vague-description": "warning",
     "long-description": "warning",
+    "description-misses-body": "warning",
     "user-memory-in-team": "error",
     "missing-why": "warning",
     "missing-how-to-apply": "warning",

@@ -68,6 +68,19 @@ SETTINGS_READ_MAX_BYTES = 1024 * 1024  # a settings.json (any layer)
 GIT_POINTER_READ_MAX_BYTES = 4096  # a worktree's .git file or its commondir file
 GIT_CONFIG_READ_MAX_BYTES = 64 * 1024  # a submodule's git config, read for core.worktree
 TRANSCRIPT_READ_MAX_BYTES = 64 * 1024 * 1024  # a session transcript (not in the memory dir)
+# The session model streams a transcript line by line: one line (one record) is read only up to
+# this size (pasted images make lines of several hundred KB; a longer line is skipped and reported).
+TRANSCRIPT_LINE_MAX_BYTES = 8 * 1024 * 1024
+# A project folder under <claude home>/projects holds its transcripts and this memory folder.
+PROJECT_MEMORY_DIRNAME = "memory"
+# What the session model keeps of each record, so its memory follows the count of records, not
+# their size: prompt text, a tool call's input strings, and a tool result's text preview.
+SESSION_PROMPT_MAX_CHARS = 8_000
+SESSION_TOOL_INPUT_MAX_CHARS = (
+    64 * 1024
+)  # a memory Write's content: whole for any memory-sized file
+SESSION_TOOL_RESULT_MAX_CHARS = 1_000  # a result preview, and any other tool's input strings
+SESSION_MAX_PROBLEMS = 1_000  # reported bad lines per session; a count says how many more
 TOOL_READ_MAX_BYTES = 256 * 1024  # the extraction agent's Read tool, per call
 TOOL_GREP_FILE_MAX_BYTES = 1024 * 1024  # Grep searches at most this much of each file
 TOOL_GREP_MAX_OUTPUT_BYTES = 30_000  # Grep's result text

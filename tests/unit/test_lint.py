@@ -762,3 +762,94 @@ def test_pending_store_journal_is_an_error_until_recover_repairs_it(tmp_path: Pa
     after = lint_memory_dir(mem, now_ms=NOW_MS)
     assert not [f for f in after if f.rule == "store-journal-pending"]
     assert after == before
+
+
+# ---------------------------------------------------------------- description audit
+
+GOTCHAS_BODY = """The health poller on the gateway sleeps between probes; it was 30 minutes.
+
+**Why:** on 2026-02-03 a broken node kept serving for 25 minutes before anyone noticed.
+
+**How to apply:**
+- Keep the drain timeout at 45 seconds so connections finish cleanly.
+- Rollback uses `ansible-playbook rollback.yml -e target=gateway` and takes about eight minutes.
+- Certificates for the edge renew through cert-manager twelve days before expiry.
+
+Update 2026-03-01: we changed the poller sleep to 10 minutes after the incident review with Priya.
+"""
+
+
+def test_description_that_names_none_of_the_body_is_flagged_with_its_unseen_lines(tmp_path):
+    found = lint_one(tmp_path, GOTCHAS_BODY, mtype="project", desc="Deployment gotchas")
+    hits = [f for f in found if f.rule == "description-misses-body"]
+    assert len(hits) == 1
+    finding = hits[0]
+    assert finding.severity == "warning"
+    assert finding.line == 3  # the description line of the header
+    assert "manifest-only selector" in finding.message
+    # the quoted sentences carry their file line: the body starts after the 5-line header + blank
+    text = (tmp_path / "reference_x.md").read_text(encoding="utf-8").split("\n")
+    quoted_line = int(finding.message.split("line ", 1)[1].split(":", 1)[0])
+    assert "poller" in text[quoted_line - 1] or "Rollback" in text[quoted_line - 1]
+
+
+def test_description_that_summarises_the_body_is_not_flagged(tmp_path):
+    desc = (
+        "Gateway poller sleep (now 10 min), drain timeout, rollback playbook and certificate "
+        "renewal; incident review with Priya"
+    )
+    found = lint_one(tmp_path, GOTCHAS_BODY, mtype="project", desc=desc)
+    assert "description-misses-body" not in rules(found)
+
+
+def test_short_bodies_are_not_judged_by_the_description_audit(tmp_path):
+    body = "Grafana folder 'API', board `api-latency`; alerts page the primary." + WHY_HOW
+    found = lint_one(tmp_path, body, desc="Where on-call looks first")
+    assert "description-misses-body" not in rules(found)
+
+
+def test_description_audit_reads_cjk_bodies_by_character_pieces():
+    from memdir_nb.lint.description_audit import audit_description
+
+    body = "\n\n".join(
+        [
+            "予約サービスから外部への呼び出しは指数バックオフで再試行し、初回の待ち時間は三秒。",
+            "十回失敗するとイベントは退避テーブルに移され、佐藤さんに通知が飛ぶ。",
+            "相手先は五百ミリ秒以内に応答しなければならず、遅い応答は失敗として数える。",
+            "署名の秘密鍵は金庫のパスに保管され、四半期ごとに更新される。",
+        ]
+    )
+    covered = audit_description(
+        "予約APIのリトライ",
+        "予約の外部呼び出しの再試行、退避テーブル、応答期限、署名の秘密鍵の保管",
+        body,
+    )
+    missed = audit_description("Notes", "Things to remember about the service", body)
+    assert covered.verdict == "covered"
+    assert missed.verdict == "misses-body"
+    assert len(missed.unseen) == 4 and missed.unseen[0].line == 1
+
+
+def test_description_audit_flags_no_memory_of_the_demo_dir(tmp_path):
+    root = build_demo_memory_dir(tmp_path / "demo", now_ms=NOW_MS)
+    found = lint_memory_dir(root, now_ms=NOW_MS)
+    assert not [f for f in found if f.rule == "description-misses-body"]
+
+
+def test_description_audit_follows_the_description_on_corpus_memories():
+    """On the tune corpus (descriptions written to leave the facts out), most long memories are
+    flagged; the same bodies under a description that states their sentences are not."""
+    from memdir_nb.lint.description_audit import audit_description
+
+    corpus = json.loads(
+        (Path(__file__).resolve().parents[2] / "benchmarks/data/recall_tune.json").read_text(
+            encoding="utf-8"
+        )
+    )
+    memories = [m for d in corpus["dirs"] for m in d["memories"] if len(m["body"]) > 1500][:60]
+    assert len(memories) == 60
+    as_written = [audit_description(m["name"], m["description"], m["body"]) for m in memories]
+    as_summary = [audit_description(m["name"], m["body"], m["body"]) for m in memories]
+    flagged = sum(a.verdict == "misses-body" for a in as_written)
+    assert flagged >= 40, flagged
+    assert all(a.verdict == "covered" for a in as_summary)

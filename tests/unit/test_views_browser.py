@@ -83,3 +83,55 @@ def test_index_problems_names_the_scope_whose_index_is_a_fifo(tmp_path: Path) ->
     problems = view.index_problems(d)
     assert list(problems) == ["team"]
     assert problems["team"].endswith("treated as missing")
+
+
+AUDIT_BODY = """The health poller on the gateway sleeps between probes; it was 30 minutes.
+
+**Why:** on 2026-02-03 a broken node kept serving for 25 minutes before anyone noticed.
+
+**How to apply:**
+- Keep the drain timeout at 45 seconds so connections finish cleanly.
+- Rollback uses `ansible-playbook rollback.yml -e target=gateway` and takes about eight minutes.
+- Certificates for the edge renew through cert-manager twelve days before expiry.
+
+Update 2026-03-01: we changed the poller sleep to 10 minutes after the incident review with Priya.
+"""
+
+
+def _audit_dir(tmp_path, demo_now_ms):
+    store = MemoryStore(tmp_path / "audit", now_ms=demo_now_ms)
+    store.save("Deploy gotchas", "Deployment gotchas", "project", AUDIT_BODY)
+    store.save(
+        "Gateway poller",
+        "Gateway poller sleep (now 10 min), drain timeout, rollback playbook and certificate "
+        "renewal; incident review with Priya",
+        "project",
+        AUDIT_BODY,
+    )
+    return tmp_path / "audit"
+
+
+def test_rows_carry_the_description_audit_verdict(tmp_path, demo_now_ms):
+    rows = {r.name: r for r in view.memory_rows(_audit_dir(tmp_path, demo_now_ms))}
+    assert rows["Deploy gotchas"].audit == "misses-body"
+    assert rows["Deploy gotchas"].audit_note.startswith("misses-body: ")
+    assert rows["Gateway poller"].audit == "covered"
+
+
+def test_demo_rows_are_audited_and_none_misses_its_body(demo_mem, demo_now_ms):
+    rows = view.memory_rows(demo_mem, now_ms=demo_now_ms)
+    verdicts = {r.audit for r in rows}
+    assert verdicts <= {"covered", "partly"} and "covered" in verdicts
+
+
+def test_detail_lists_the_body_sentences_the_manifest_cannot_see(tmp_path, demo_now_ms):
+    rows = {r.name: r for r in view.memory_rows(_audit_dir(tmp_path, demo_now_ms))}
+    detail = view.memory_detail(rows["Deploy gotchas"], now_ms=demo_now_ms)
+    assert detail.audit_note.startswith("misses-body")
+    assert 3 <= len(detail.unseen) <= 5
+    lines = detail.text.split("\n")
+    for entry in detail.unseen:  # "line N: sentence", N the line in the file
+        number, sentence = entry.removeprefix("line ").split(": ", 1)
+        assert sentence in lines[int(number) - 1]
+    covered = view.memory_detail(rows["Gateway poller"], now_ms=demo_now_ms)
+    assert covered.audit_note == "covered"

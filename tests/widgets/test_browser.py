@@ -144,3 +144,25 @@ def test_a_refused_index_shows_the_readers_reason(
 def test_readable_indexes_show_no_problem(mem: Path, config: MemdirConfig) -> None:
     b = MemoryBrowser(mem, now_ms=NOW, config=config)
     assert b.index_problems == {} and b.problems_box.value == ""
+
+
+def test_table_has_a_manifest_column_and_the_detail_shows_unseen_sentences(tmp_path, config):
+    from memdir_nb.storage.store import MemoryStore
+
+    store = MemoryStore(tmp_path / "audit", now_ms=NOW)
+    body = "\n\n".join(
+        [
+            "The health poller on the gateway sleeps between probes; it was 30 minutes.",
+            "**Why:** on 2026-02-03 a broken node kept serving for 25 minutes unnoticed.",
+            "**How to apply:**\n- Keep the drain timeout at 45 seconds so connections finish.\n"
+            "- Rollback uses `ansible-playbook rollback.yml` and takes about eight minutes.\n"
+            "- Certificates for the edge renew through cert-manager twelve days early.",
+            "Update 2026-03-01: we changed the poller sleep to 10 minutes with Priya.",
+        ]
+    )
+    store.save("Deploy gotchas", "Deployment gotchas", "project", body)
+    b = MemoryBrowser(tmp_path / "audit", now_ms=NOW, config=config)
+    assert "<th>manifest sees</th>" in b.table.value and "<b>little</b>" in b.table.value
+    b.select(b.rows[0].filename)
+    assert 'class="memdir-browser-unseen"' in b.detail.value
+    assert "cannot see" in b.detail.value and "drain timeout" in html.unescape(b.detail.value)

@@ -8,7 +8,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from memdir_nb.clock import resolve_now_ms
+from memdir_nb.formats.frontmatter import parse_frontmatter
 from memdir_nb.formats.index import parse_index
+from memdir_nb.formats.manifest import MemoryHeader
+from memdir_nb.lint.description_audit import DescriptionAudit, audit_description
+from memdir_nb.lint.reading import read_memory_text
 from memdir_nb.spec.constants import TEAM_DIRNAME
 from memdir_nb.spec.freshness import (
     memory_age,
@@ -17,7 +21,7 @@ from memdir_nb.spec.freshness import (
     memory_header,
 )
 from memdir_nb.spec.taxonomy import Scope
-from memdir_nb.storage.access import ReadRefused, read_contained
+from memdir_nb.storage.access import ContainedReader, ReadRefused, read_contained
 from memdir_nb.storage.index_files import load_entrypoint, read_entrypoint
 from memdir_nb.storage.scan import scan_memory_dir
 from memdir_nb.ui.views.common import STALE_AFTER_DAYS, ProgressFn, index_title
@@ -28,6 +32,7 @@ __all__ = [
     "MAX_PREVIEW_BYTES",
     "MemoryDetail",
     "MemoryRow",
+    "audit_row",
     "filter_rows",
     "freshness_badge",
     "index_problems",
@@ -53,6 +58,9 @@ class MemoryRow:
     badge: str  # "fresh" | "aging" | "stale"
     index_line: str | None  # the MEMORY.md line that points at it, None when unindexed
     malformed: bool
+    # the description audit's verdict: "covered" | "partly" | "misses-body" ("" when unread)
+    audit: str = ""
+    audit_note: str = ""  # e.g. "misses-body: 82% of the body unseen (12 sentences)"
 
 
 def freshness_badge(age_days: int, *, stale_after_days: int = STALE_AFTER_DAYS) -> str:
@@ -60,6 +68,17 @@ def freshness_badge(age_days: int, *, stale_after_days: int = STALE_AFTER_DAYS) 
     if age_days <= 1:
         return "fresh"
     return "stale" if age_days >= stale_after_days else "aging"
+
+
+def audit_row(reader: ContainedReader, root: Path, header: MemoryHeader) -> DescriptionAudit | None:
+    """The description audit of one scanned memory (bounded read), None when it cannot be read."""
+    try:
+        mem = read_memory_text(root, header, reader=reader)
+    except (ReadRefused, OSError):
+        return None
+    if mem.binary:
+        return None
+    return audit_description(mem.header.name, mem.header.description, mem.body, mem.rel)
 
 
 def _index_lines(memory_dir: Path) -> dict[str, str]:
@@ -101,9 +120,11 @@ def memory_rows(
     root = Path(os.path.abspath(os.fspath(memory_dir)))
     headers = scan_memory_dir(root, limit=None).headers
     indexed = _index_lines(root)
+    reader = ContainedReader(root)
     rows: list[MemoryRow] = []
     for i, h in enumerate(headers, start=1):
         days = memory_age_days(h.mtime_ms, now)
+        audit = audit_row(reader, root, h)
         rows.append(
             MemoryRow(
                 filename=h.filename,
@@ -118,6 +139,8 @@ def memory_rows(
                 badge=freshness_badge(days, stale_after_days=stale_after_days),
                 index_line=indexed.get(h.filename),
                 malformed=h.malformed,
+                audit=audit.verdict if audit else "",
+                audit_note=audit.summary if audit else "",
             )
         )
         if progress is not None:
@@ -166,6 +189,9 @@ class MemoryDetail:
     index_line: str  # the line, or a sentence saying it is missing
     freshness_note: str  # the <system-reminder> note recall would add, or a sentence saying none
     header: str  # the header line recall would put above it
+    audit_note: str = ""  # the description audit's verdict line
+    # body sentences the name and description never mention ("line N: sentence"), most salient
+    unseen: tuple[str, ...] = ()
 
 
 def memory_detail(row: MemoryRow, *, now_ms: float | None = None) -> MemoryDetail:
@@ -180,6 +206,9 @@ def memory_detail(row: MemoryRow, *, now_ms: float | None = None) -> MemoryDetai
         text, truncated = f"(not shown: {exc})", False
     note = memory_freshness_note(row.mtime_ms, now_ms)
     index_file = index_title(row.scope)
+    fm, body = parse_frontmatter(text)
+    audit = audit_description(fm.name, fm.description, body, row.filename)
+    body_line = text[: len(text) - len(body)].count("\n") if body else 0
     return MemoryDetail(
         row=row,
         text=text,
@@ -189,6 +218,8 @@ def memory_detail(row: MemoryRow, *, now_ms: float | None = None) -> MemoryDetai
         "but the index the model reads every session does not point to it)",
         freshness_note=note or f"(none: saved {row.age}, so recall adds no staleness caveat)",
         header=memory_header(row.file_path, row.mtime_ms, now_ms),
+        audit_note=audit.summary,
+        unseen=tuple(f"line {body_line + u.line}: {u.text}" for u in audit.unseen),
     )
 
 

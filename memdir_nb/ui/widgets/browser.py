@@ -5,7 +5,8 @@ memdir-browser-age, memdir-browser-search (filters), memdir-browser-table (HTML 
 one list of memories), memdir-browser-list (a combobox: type or pick a file name to open it;
 its suggestions stay hidden until asked for, so the list is not drawn a second time), memdir-browser-detail (file, index line, freshness note),
 memdir-browser-progress, memdir-browser-refresh, memdir-browser-summary, and
-memdir-browser-index-problems (why an index counts as missing, the contained reader's reason).
+memdir-browser-index-problems (why an index counts as missing, the contained reader's reason),
+memdir-browser-unseen (the detail pane's list of body sentences the manifest cannot see).
 
 State lives in traitlets (rows, visible_rows, selected, index_problems); the table, summary and
 detail pane follow them through observe/dlink.
@@ -42,6 +43,30 @@ def _problems_html(problems: dict[str, str]) -> str:
         f"<li><b>{esc(index_title(scope))}</b>: {esc(why)}</li>" for scope, why in problems.items()
     )
     return f'<ul style="color:#b2182b">{items}</ul>' if items else ""
+
+
+AUDIT_CELLS = {"covered": "all", "partly": "part", "misses-body": "<b>little</b>", "": "—"}
+
+
+def _audit_cell(verdict: str) -> str:
+    """The 'manifest sees' cell: how much of the body the name and description reveal."""
+    return AUDIT_CELLS.get(verdict, esc(verdict))
+
+
+def _unseen_html(detail: view.MemoryDetail) -> str:
+    """The detail pane's audit block: the verdict and the body sentences the manifest misses."""
+    if not detail.unseen:
+        return (
+            "<p><b>What a manifest-only selector sees</b>: the description covers the body "
+            f"({esc(detail.audit_note)})</p>"
+        )
+    items = "".join(f"<li>{esc(line)}</li>" for line in detail.unseen)
+    return (
+        f"<p><b>What a manifest-only selector cannot see</b> ({esc(detail.audit_note)}): "
+        "Claude Code picks memories from the file name and description alone, so these body "
+        "sentences never reach it; name their subjects in the description.</p>"
+        f'<ul class="memdir-browser-unseen">{items}</ul>'
+    )
 
 
 class MemoryBrowser(MemdirView):
@@ -208,7 +233,16 @@ class MemoryBrowser(MemdirView):
     def _render_table(rows: list[view.MemoryRow]) -> str:
         head = "".join(
             f"<th>{h}</th>"
-            for h in ("file", "type", "scope", "age", "freshness", "description", "in index")
+            for h in (
+                "file",
+                "type",
+                "scope",
+                "age",
+                "freshness",
+                "description",
+                "in index",
+                "manifest sees",
+            )
         )
         body = "".join(
             "<tr>"
@@ -216,6 +250,7 @@ class MemoryBrowser(MemdirView):
             f"<td>{esc(r.type or '—')}</td><td>{esc(r.scope)}</td><td>{esc(r.age)}</td>"
             f"<td>{badge(r.badge)}</td><td>{esc(r.description)}</td>"
             f"<td>{'yes' if r.index_line else '<b>no</b>'}</td>"
+            f'<td title="{esc(r.audit_note)}">{_audit_cell(r.audit)}</td>'
             "</tr>"
             for r in rows
         )
@@ -235,5 +270,6 @@ class MemoryBrowser(MemdirView):
             f"<p><code>{esc(r.file_path)}</code>, saved {esc(r.age)}{cut}</p>"
             f"<p><b>Index line</b></p>{pre(detail.index_line, 'memdir-index-line')}"
             f"<p><b>Freshness note recall adds</b></p>{pre(detail.freshness_note, 'memdir-freshness-note')}"
+            f"{_unseen_html(detail)}"
             f"<p><b>File</b></p>{pre(detail.text, 'memdir-file')}"
         )

@@ -1,0 +1,178 @@
+"""The description audit: what a manifest-only selector cannot see in a memory's body.
+
+Claude Code's selector picks memories from the manifest alone: each file's name (as the
+filename) and its one-line description. A memory whose body is about subjects the description
+never mentions is invisible to it for those subjects. The audit splits the body into sentences
+(lines and sentence ends), takes each sentence's salient terms (content words of four or more
+letters, identifiers, CJK two-character pieces that are not kana-only), and calls a sentence
+*seen* when the label (name, description and filename) shares enough of its terms, matched by
+word stem or five-letter prefix so "retries" meets "retry" and "Migrationen" meets "migration".
+
+Verdicts, by the share of the body's salient terms that sit in unseen sentences:
+- "covered": under PARTLY_SHARE, or too little body to judge (fewer than MIN_SALIENT terms);
+- "partly": at least PARTLY_SHARE;
+- "misses-body": at least MISSES_SHARE, with at least MIN_UNSEEN_SENTENCES unseen sentences.
+Only "misses-body" is a lint finding; the browser shows all three.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from memdir_nb.lint.findings import Collector, MemoryText, clip, field_line
+from memdir_nb.spec import text as textseg
+
+MAX_AUDIT_CHARS = 20_000  # the audit reads at most this much of a body
+MIN_SALIENT = 20  # a body with fewer salient terms is too short to judge
+PARTLY_SHARE = 0.45
+MISSES_SHARE = 0.75
+MIN_UNSEEN_SENTENCES = 3
+MIN_SENTENCE_TERMS = 3  # a sentence needs this many salient terms to count as a subject
+MAX_SHOWN = 5  # unseen sentences reported per memory
+PREFIX = 5
+
+_SENTENCE_END = re.compile(r"(?<=[.!?。！？])\s+|(?<=[。！？])")
+_LABEL = re.compile(r"^\s*(?:[-*+]\s+|\d+[.)]\s+|#+\s+|>\s*)?(?:\*\*[^*\n]{1,40}\*\*\s*:?\s*)?")
+_KANA_ONLY = re.compile(r"^[\u3040-\u309f\u30fc]+$")
+_DIGITS = re.compile(r"^[\d.,:\-]+$")
+_STOP_WORDS = """
+    also been before being could does done each from have here into just like make many more
+    most much must need next only other over same should some such than that their them then
+    there these they this those very what when where which while will with would your about
+    after again always never every still using used user users note notes today yesterday week
+    weeks aber alle auch bitte dann dass diese dieser doch eine einem einen einer eines fuer
+    für haben hier immer jetzt kann keine mehr nach nicht noch oder schon sein sind sollen
+    soll über unter vom von wenn werden wird wurde zum zur nie avec avant cela cette comme
+    dans donc elle elles encore être fait faut leur mais même nous pour plus sans sont tous
+    tout toujours très vous jamais après ante cada como cuando desde donde ella ellos esta
+    este esto hace hacer hasta para pero porque sobre siempre solo también tiene todo todos
+    nunca
+"""
+_STOP = frozenset(_STOP_WORDS.split())
+
+
+@dataclass(frozen=True)
+class UnseenSentence:
+    """A body sentence whose subject the name and description never mention."""
+
+    line: int  # 1-based line within the body
+    text: str
+    terms: tuple[str, ...]  # its salient terms
+
+
+@dataclass(frozen=True)
+class DescriptionAudit:
+    """The audit of one memory: verdict, unseen share, and the sentences the manifest misses."""
+
+    verdict: str  # "covered" | "partly" | "misses-body"
+    unseen_share: float  # share of the body's salient terms in unseen sentences (0-1)
+    salient_terms: int
+    unseen: tuple[UnseenSentence, ...]  # the most salient unseen sentences, at most MAX_SHOWN
+    unseen_count: int  # all unseen sentences
+
+    @property
+    def summary(self) -> str:
+        """One line for a table cell or a lint message."""
+        if self.verdict == "covered":
+            return "covered"
+        pct = round(self.unseen_share * 100)
+        return f"{self.verdict}: {pct}% of the body unseen ({self.unseen_count} sentences)"
+
+
+def _stem(word: str) -> str:
+    """A crude multilingual stem: the word, cut to PREFIX letters when longer."""
+    return word[:PREFIX] if len(word) > PREFIX else word
+
+
+def salient_terms(text: str) -> list[str]:
+    """Content terms of a text: words of 4+ letters (no stop words, no bare numbers), CJK pieces."""
+    out: list[str] = []
+    for word in textseg.words(text):
+        if textseg.is_cjk(word):
+            if len(word) == 2 and not _KANA_ONLY.match(word):
+                out.append(word)
+            continue
+        if len(word) >= 4 and word not in _STOP and not _DIGITS.match(word):
+            out.append(word)
+    return out
+
+
+def _sentences(body: str) -> list[tuple[int, str]]:
+    """(line, sentence) pairs: every line split at sentence ends, list/heading/label marks removed."""
+    out: list[tuple[int, str]] = []
+    in_fence = False
+    for no, raw in enumerate(body.split("\n"), start=1):
+        if raw.lstrip().startswith(("```", "~~~")):
+            in_fence = not in_fence
+            continue
+        if in_fence or not raw.strip():
+            continue
+        line = _LABEL.sub("", raw, count=1).strip()
+        for part in _SENTENCE_END.split(line):
+            if part.strip():
+                out.append((no, part.strip()))
+    return out
+
+
+def audit_description(
+    name: str | None, description: str | None, body: str, filename: str = ""
+) -> DescriptionAudit:
+    """Judge how much of body the manifest (filename, name, description) leaves unseen."""
+    stem = filename.rsplit("/", 1)[-1].removesuffix(".md").replace("_", " ").replace("-", " ")
+    label = {_stem(t) for t in salient_terms(f"{name or ''} {description or ''} {stem}")}
+    total = 0
+    unseen: list[UnseenSentence] = []
+    unseen_terms = 0
+    for line, sentence in _sentences(body[:MAX_AUDIT_CHARS]):
+        terms = tuple(dict.fromkeys(salient_terms(sentence)))
+        total += len(terms)
+        if len(terms) < MIN_SENTENCE_TERMS:
+            continue
+        known = sum(1 for t in terms if _stem(t) in label)
+        if known >= 2 or known / len(terms) >= 0.25:
+            continue
+        unseen.append(UnseenSentence(line, sentence, terms))
+        unseen_terms += len(terms)
+    share = unseen_terms / total if total else 0.0
+    if total < MIN_SALIENT or share < PARTLY_SHARE:
+        verdict = "covered"
+    elif share >= MISSES_SHARE and len(unseen) >= MIN_UNSEEN_SENTENCES:
+        verdict = "misses-body"
+    else:
+        verdict = "partly"
+    shown = sorted(unseen, key=lambda s: (-len(s.terms), s.line))[:MAX_SHOWN]
+    return DescriptionAudit(
+        verdict=verdict,
+        unseen_share=share,
+        salient_terms=total,
+        unseen=tuple(sorted(shown, key=lambda s: s.line)),
+        unseen_count=len(unseen),
+    )
+
+
+def check_description_coverage(mem: MemoryText, c: Collector) -> DescriptionAudit | None:
+    """The description-misses-body rule: report a memory whose body the manifest cannot see.
+
+    Skipped when there is no description (missing-description covers it). The message names the
+    share left unseen and quotes the first unseen sentences with their file lines.
+    """
+    description = mem.header.description
+    if not description or not description.strip():
+        return None
+    audit = audit_description(mem.header.name, description, mem.body, mem.rel)
+    if audit.verdict != "misses-body":
+        return audit
+    quoted = "; ".join(
+        f"line {mem.body_line + s.line - 1}: '{clip(s.text, 70)}'" for s in audit.unseen[:2]
+    )
+    c.add(
+        "description-misses-body",
+        f"{round(audit.unseen_share * 100)}% of the body's content sits in {audit.unseen_count} "
+        f"sentences the name and description never mention, so a manifest-only selector (Claude "
+        f"Code's) cannot find the memory for them ({quoted})",
+        "rewrite the description to name the body's subjects (or split the file by subject); "
+        "`memdir-nb lint` lists the unseen lines",
+        line=field_line(mem, "description"),
+    )
+    return audit
