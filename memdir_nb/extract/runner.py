@@ -14,8 +14,10 @@ from memdir_nb.extract.sandbox import (
     ToolVerdict,
     can_use_tool,
     parse_bash_command,
+    write_name_problem,
 )
 from memdir_nb.spec.constants import TOOL_BASH_MAX_OUTPUT_BYTES
+from memdir_nb.spec.text import terminal_safe
 from memdir_nb.storage.access import ReadRefused
 from memdir_nb.storage.store import MemoryStore
 from memdir_nb.toolloop.bounded_tools import ToolReader, grep_files, read_numbered, run_pipeline
@@ -111,7 +113,8 @@ class ToolRunner:
         base = self._path(inp.get("path") or str(self.cwd), "path")
         hits = [p for p in base.glob(pattern) if p.is_file()]
         hits.sort(key=lambda p: p.stat().st_mtime, reverse=True)
-        return "\n".join(str(p) for p in hits[:MAX_GLOB_RESULTS]) or "No files found"
+        shown = (terminal_safe(str(p), keep_newlines=False) for p in hits[:MAX_GLOB_RESULTS])
+        return "\n".join(shown) or "No files found"
 
     def _tool_grep(self, inp: Mapping[str, Any]) -> str:
         pattern = inp.get("pattern")
@@ -168,6 +171,9 @@ class ToolRunner:
                 f"{path} resolves to {target.rel}, a dot-file or dot-folder of the memory dir "
                 "(locks, trash); write a memory file instead"
             )
+        problem = write_name_problem(target.rel)
+        if problem is not None:  # checked again on the resolved path, under the lock
+            raise ValueError(f"{target.rel!r} is not a memory file name: {problem}")
         return target
 
     def _tool_write(self, inp: Mapping[str, Any]) -> str:

@@ -24,6 +24,7 @@ from memdir_nb.spec.constants import (
     TEAM_DIRNAME,
 )
 from memdir_nb.spec.text import plural
+from memdir_nb.storage.containment import is_real_path_within
 
 
 def _index_file_findings(memory_dir: Path) -> list[DoctorFinding]:
@@ -37,7 +38,7 @@ def _index_file_findings(memory_dir: Path) -> list[DoctorFinding]:
         if stat.S_ISLNK(st.st_mode):
             real = os.path.realpath(index)
             root = os.path.realpath(memory_dir)
-            inside = real.startswith(root.rstrip(os.sep) + os.sep)
+            inside = is_real_path_within(real, root)
             where_to = "a file inside the memory dir" if inside else "a file OUTSIDE the memory dir"
             out.append(
                 DoctorFinding(

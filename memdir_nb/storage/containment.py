@@ -257,9 +257,16 @@ def realpath_deepest_existing(path: str | os.PathLike[str]) -> str:
         current = parent
 
 
-def is_real_path_within(real_path: str, real_dir: str) -> bool:
-    """True if real_path lies strictly inside real_dir (separator-aware, so 'team-evil' is not in 'team')."""
+def is_real_path_within(real_path: str, real_dir: str, *, or_equal: bool = False) -> bool:
+    """True if real_path lies strictly inside real_dir (separator-aware, so 'team-evil' is not in 'team').
+
+    The one containment predicate of the package: every "is this path inside that root" check
+    imports it. With or_equal, the root itself counts as inside too. Both paths are compared
+    as given (resolve them first when symlinks matter).
+    """
     base = real_dir.rstrip(os.sep) + os.sep
+    if or_equal and real_path.rstrip(os.sep) + os.sep == base:
+        return True
     return real_path.startswith(base) and len(real_path) > len(base)
 
 

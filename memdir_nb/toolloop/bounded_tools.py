@@ -26,6 +26,7 @@ from memdir_nb.spec.constants import (
     TOOL_READ_MAX_BYTES,
 )
 from memdir_nb.storage.access import ContainedReader, ReadRefused, ReadResult
+from memdir_nb.storage.containment import is_real_path_within
 
 __all__ = ["PipelineResult", "ToolReader", "grep_files", "read_numbered", "run_pipeline"]
 
@@ -39,10 +40,9 @@ class ToolReader:
 
     def _under_memory(self, full: str) -> bool:
         for root in (self.memory.root, self.memory.real_root):
-            if full == root or full.startswith(root.rstrip(os.sep) + os.sep):
+            if is_real_path_within(full, root, or_equal=True):
                 return True
-        real = os.path.realpath(full)
-        return real.startswith(self.memory.real_root.rstrip(os.sep) + os.sep)
+        return is_real_path_within(os.path.realpath(full), self.memory.real_root)
 
     def read(self, path: str | os.PathLike[str], cap: int) -> ReadResult:
         """At most cap bytes of path; raises ReadRefused (an OSError) with the reason."""
