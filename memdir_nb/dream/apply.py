@@ -22,6 +22,7 @@ from memdir_nb.dream.actions import (
     _simulate,
 )
 from memdir_nb.spec.constants import TRASH_DIRNAME
+from memdir_nb.storage.containment import absolute_dir
 from memdir_nb.storage.store import MemoryStore
 
 if TYPE_CHECKING:
@@ -127,7 +128,7 @@ def apply_plan(
 
 def list_dreams(memory_dir: str | os.PathLike[str]) -> list[str]:
     """Batch names of applied dreams in .trash/, oldest first."""
-    tdir = Path(memory_dir) / TRASH_DIRNAME
+    tdir = absolute_dir(memory_dir) / TRASH_DIRNAME
     if not tdir.is_dir():
         return []
     return sorted(
@@ -160,7 +161,7 @@ def restore(
     store: MemoryStore | None = None,
 ) -> list[str]:
     """Undo a dream batch (name 'dream-...') or restore one file (its relative name) from the newest batch holding it."""
-    root = Path(memory_dir)
+    root = absolute_dir(memory_dir)
     batches = list_dreams(root)
     with _store_for(root, store).transaction() as tx:
         if name in batches:

@@ -19,6 +19,7 @@ from memdir_nb.extract.sandbox import (
 from memdir_nb.spec.constants import TOOL_BASH_MAX_OUTPUT_BYTES
 from memdir_nb.spec.text import terminal_safe
 from memdir_nb.storage.access import ReadRefused
+from memdir_nb.storage.containment import absolute_dir
 from memdir_nb.storage.store import MemoryStore
 from memdir_nb.toolloop.bounded_tools import ToolReader, grep_files, read_numbered, run_pipeline
 
@@ -65,7 +66,7 @@ class ToolRunner:
         cwd: str | os.PathLike[str] | None = None,
         crash_hook: Callable[[str], None] | None = None,
     ) -> None:
-        self.memory_dir = Path(memory_dir)
+        self.memory_dir = absolute_dir(memory_dir)
         self.cwd = Path(cwd) if cwd is not None else self.memory_dir
         self.written: list[str] = []
         self.refused: list[tuple[str, dict[str, Any], str]] = []

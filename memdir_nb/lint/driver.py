@@ -5,7 +5,6 @@ from __future__ import annotations
 import os
 from collections.abc import Iterable
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 from memdir_nb.formats.manifest import MemoryHeader
@@ -15,6 +14,7 @@ from memdir_nb.lint.index_rules import lint_index, not_in_index
 from memdir_nb.lint.reading import read_memory_text, read_scope_indexes
 from memdir_nb.spec.constants import STORE_JOURNAL_NAME
 from memdir_nb.storage.access import ContainedReader, ReadRefused
+from memdir_nb.storage.containment import absolute_dir
 from memdir_nb.storage.scan import SkippedFile, scan_memory_dir
 from memdir_nb.storage.transaction import journal_problem
 
@@ -50,7 +50,7 @@ def lint_dir(
 
     progress: None shows a bar only for dirs of PROGRESS_MIN_FILES or more; True/False force it.
     """
-    root = Path(memory_dir)
+    root = absolute_dir(memory_dir)
     if not root.is_dir():
         raise ValueError(
             f"{memory_dir} is not a directory; pass a memory dir (the folder holding MEMORY.md)"

@@ -81,7 +81,9 @@ def read_scope_indexes(memory_dir: str | os.PathLike[str]) -> list[ScopeIndex]:
             resolved = _resolve_target(scope_dir, entry.target)
             if resolved is None:
                 continue
-            if entry.target.startswith("~") or not is_real_path_within(resolved, scope_dir, or_equal=True):
+            if entry.target.startswith("~") or not is_real_path_within(
+                resolved, scope_dir, or_equal=True
+            ):
                 outside.append(entry)
                 continue
             if os.path.isfile(resolved):

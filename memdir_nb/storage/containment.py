@@ -20,6 +20,7 @@ import os
 import re
 import stat
 import unicodedata
+from pathlib import Path
 from urllib.parse import unquote_to_bytes
 
 __all__ = [
@@ -255,6 +256,17 @@ def realpath_deepest_existing(path: str | os.PathLike[str]) -> str:
             )
         tail.append(os.path.basename(current))
         current = parent
+
+
+def absolute_dir(folder: str | os.PathLike[str]) -> Path:
+    """The one path convention: a relative memory dir (or scope, or home) is relative to the cwd.
+
+    Every entry point that takes a folder (the CLI's argument types, MemoryStore, scan, the
+    index readers, the daily log, lint, the views) turns it into an absolute path here, once,
+    before it builds any path inside it. Paths handed to the contained reader or the store's
+    resolver are then absolute, so a relative dir is never joined onto itself ('m6/m6/logs').
+    """
+    return Path(os.path.abspath(os.fspath(folder)))
 
 
 def is_real_path_within(real_path: str, real_dir: str, *, or_equal: bool = False) -> bool:

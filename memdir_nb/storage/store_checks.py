@@ -12,8 +12,8 @@ import unicodedata
 
 from memdir_nb.formats.names import is_index_name, name_problem
 from memdir_nb.security import secret_scan
-from memdir_nb.spec.text import terminal_safe
 from memdir_nb.spec.taxonomy import MemoryType, require_memory_type
+from memdir_nb.spec.text import terminal_safe
 from memdir_nb.storage import containment as team_paths
 from memdir_nb.storage.draft import (
     DraftVerdict,

@@ -39,6 +39,7 @@ from memdir_nb.security import secret_scan
 from memdir_nb.spec import constants
 from memdir_nb.storage import containment as team_paths
 from memdir_nb.storage import fsutil
+from memdir_nb.storage.containment import absolute_dir
 from memdir_nb.storage.journal import (
     finish_records,
     is_dir_at,
@@ -375,7 +376,7 @@ class StoreTransaction:
 
 def journal_problem(memory_dir: str | os.PathLike[str]) -> str | None:
     """A sentence for lint when an interrupted step awaits repair, None when there is none."""
-    path = Path(memory_dir) / constants.STORE_JOURNAL_NAME
+    path = absolute_dir(memory_dir) / constants.STORE_JOURNAL_NAME
     if not os.path.lexists(path):
         return None
     return (
