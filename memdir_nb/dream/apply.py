@@ -21,7 +21,8 @@ from memdir_nb.dream.actions import (
     _sha,
     _simulate,
 )
-from memdir_nb.spec.constants import TRASH_DIRNAME
+from memdir_nb.formats.jsonio import loads_bounded
+from memdir_nb.spec.constants import TRASH_DIRNAME, TRASH_MANIFEST_MAX_BYTES
 from memdir_nb.storage.containment import absolute_dir
 from memdir_nb.storage.store import MemoryStore
 
@@ -141,7 +142,7 @@ def list_dreams(memory_dir: str | os.PathLike[str]) -> list[str]:
 def _manifest(tx: StoreTransaction, batch: str) -> dict[str, Any]:
     raw = tx.read_text(f"{TRASH_DIRNAME}/{batch}/manifest.json")
     try:
-        data = json.loads(raw or "")
+        data = loads_bounded(raw or "", max_bytes=TRASH_MANIFEST_MAX_BYTES, what="the manifest")
         files = data["files"]
         if not isinstance(files, dict):
             raise TypeError("files is not an object")

@@ -9,7 +9,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from memdir_nb.extract.sandbox import WRITE_TOOLS
-from memdir_nb.spec.constants import TRANSCRIPT_READ_MAX_BYTES
+from memdir_nb.formats.jsonio import JSONLimitError, loads_bounded
+from memdir_nb.spec.constants import TRANSCRIPT_LINE_MAX_BYTES, TRANSCRIPT_READ_MAX_BYTES
 from memdir_nb.storage import containment as team_paths
 from memdir_nb.storage.access import read_regular_file
 
@@ -66,7 +67,12 @@ def parse_transcript_lines(lines: Iterable[str]) -> Transcript:
         if not line.strip():
             continue
         try:
-            record = json.loads(line)
+            record = loads_bounded(
+                line, max_bytes=TRANSCRIPT_LINE_MAX_BYTES, what="the transcript line"
+            )
+        except JSONLimitError as exc:
+            problems.append(TranscriptProblem(line_no, f"{exc}; skipped"))
+            continue
         except json.JSONDecodeError as exc:
             problems.append(
                 TranscriptProblem(line_no, f"not JSON ({exc.msg} at column {exc.colno}); skipped")

@@ -16,7 +16,7 @@ from memdir_nb.spec.constants import STORE_JOURNAL_NAME
 from memdir_nb.storage.access import ContainedReader, ReadRefused
 from memdir_nb.storage.containment import absolute_dir
 from memdir_nb.storage.scan import SkippedFile, scan_memory_dir
-from memdir_nb.storage.transaction import journal_problem
+from memdir_nb.storage.transaction import journal_damage, journal_problem
 
 
 @dataclass(frozen=True)
@@ -119,6 +119,18 @@ def pending_journal(memory_dir: str | os.PathLike[str]) -> list[Finding]:
     problem = journal_problem(memory_dir)
     if problem is None:
         return []
+    if journal_damage(memory_dir) is not None:
+        return [
+            Finding(
+                STORE_JOURNAL_NAME,
+                "store-journal-corrupt",
+                SEVERITIES["store-journal-corrupt"],
+                problem,
+                "call MemoryStore(DIR).recover() from Python, or make any store write: it "
+                f"renames the journal to {STORE_JOURNAL_NAME}.corrupt-<time> (nothing is "
+                "deleted or replayed); then check the files it names and delete it",
+            )
+        ]
     return [
         Finding(
             STORE_JOURNAL_NAME,

@@ -85,6 +85,12 @@ METADATA_KEY = "metadata"
 
 # Outside JSON (settings, transcripts, journal, manifests, model replies) nests at most this deep.
 JSON_MAX_DEPTH = 64
+# Byte caps of each kind of outside JSON, passed to memdir_nb.formats.jsonio.loads_bounded
+# (settings files use SETTINGS_READ_MAX_BYTES, the journal STORE_JOURNAL_MAX_BYTES).
+TRANSCRIPT_LINE_MAX_BYTES = 16 * 1024 * 1024  # one JSONL record of a session transcript
+TRASH_MANIFEST_MAX_BYTES = 4 * 1024 * 1024  # a dream batch's .trash/<batch>/manifest.json
+MODEL_REPLY_MAX_BYTES = 1024 * 1024  # a model's JSON answer (the recall selector's pick)
+PACKAGE_DATA_MAX_BYTES = 4 * 1024 * 1024  # JSON shipped with the package or a model download
 
 # The index cap verdict given to a writing agent: near the cap from this fraction of either cap,
 # and told to rewrite the index to about this fraction when over it.
