@@ -38,6 +38,7 @@ MAX_ENTRYPOINT_BYTES = 25_000
 MAX_MEMORY_FILES = 200
 FRONTMATTER_MAX_LINES = 30
 FRONTMATTER_MAX_BYTES = 8192
+YAML_MAX_DEPTH = 32  # a header nests at most this deep (checked before libyaml, which can segfault)
 
 # Recall: at most five memories a turn; each attached memory and the session are capped.
 MAX_RELEVANT_MEMORIES = 5
