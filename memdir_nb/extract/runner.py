@@ -21,7 +21,13 @@ from memdir_nb.spec.text import terminal_safe
 from memdir_nb.storage.access import ReadRefused
 from memdir_nb.storage.containment import absolute_dir
 from memdir_nb.storage.store import MemoryStore
-from memdir_nb.toolloop.bounded_tools import ToolReader, grep_files, read_numbered, run_pipeline
+from memdir_nb.toolloop.bounded_tools import (
+    ToolReader,
+    compile_model_regex,
+    grep_files,
+    read_numbered,
+    run_pipeline,
+)
 
 if TYPE_CHECKING:
     from memdir_nb.storage.store import MemoryStore
@@ -121,7 +127,7 @@ class ToolRunner:
         pattern = inp.get("pattern")
         if not isinstance(pattern, str) or not pattern:
             raise ValueError("'pattern' must be a non-empty string")
-        regex = re.compile(pattern, re.IGNORECASE if inp.get("-i") else 0)
+        regex = compile_model_regex(pattern, ignore_case=bool(inp.get("-i")))
         base = self._path(inp.get("path") or str(self.cwd), "path")
         name_glob = inp.get("glob")
         return grep_files(

@@ -154,9 +154,11 @@ def truncate_entrypoint_content(
 # backticked .md file name: whatever the list marker, a leading word ("See"), a './' prefix,
 # a table cell or a heading above it. These two patterns are the one recogniser used by
 # lint (not-in-index, dangling), analysis (in_index), the index report and the store.
+# The title allows one level of nested [brackets] but no bare '[': from any '[' the title stops
+# at the next unmatched bracket, so a line of 100,000 '[' is read in linear time.
 _MD_LINK = re.compile(
-    r"\[(?P<title>(?:\\.|[^\]\\])*)\]"
-    r"\((?P<target><[^>\n]*>|[^)\s]*)(?:\s+\"[^\"\n]*\")?\)"
+    r"\[(?P<title>(?:\\.|[^\[\]\\]|\[(?:\\.|[^\[\]\\])*\])*)\]"
+    r"\((?P<target><[^>\n]*>|[^()\s]*)(?:\s+\"[^\"\n]*\")?\)"
 )
 _TICKED_MD = re.compile(r"`(?P<target>[^`\s]+\.md)`", re.IGNORECASE)
 _URL_SCHEME = re.compile(r"^[a-z][a-z0-9+.\-]*:", re.IGNORECASE)
