@@ -18,6 +18,7 @@ from memdir_nb.dream.actions import (
 from memdir_nb.extract.runner import TOOL_SCHEMAS, ToolOutcome, ToolRunner
 from memdir_nb.extract.sandbox import can_use_tool
 from memdir_nb.formats.manifest import format_memory_manifest
+from memdir_nb.formats.names import is_memory_filename
 from memdir_nb.spec.constants import LOGS_DIRNAME, MEMORY_FILE_READ_MAX_BYTES, TRASH_DIRNAME
 from memdir_nb.spec.dates import local_date
 from memdir_nb.storage.access import MissingFile, ReadRefused, try_read_contained
@@ -39,7 +40,11 @@ def build_consolidation_prompt(
 
     root = absolute_dir(memory_dir)
     logs = (
-        sorted(p.relative_to(root).as_posix() for p in (root / LOGS_DIRNAME).rglob("*.md"))
+        sorted(
+            p.relative_to(root).as_posix()
+            for p in (root / LOGS_DIRNAME).rglob("*.md")
+            if is_memory_filename(p.name)  # the name gate: no control, bidi or non-UTF-8 name
+        )
         if (root / LOGS_DIRNAME).is_dir()
         else []
     )

@@ -10,9 +10,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from memdir_nb.formats.names import is_index_name, relative_path_problem
+from memdir_nb.formats.names import relative_path_problem
 from memdir_nb.security import secret_scan
-from memdir_nb.spec.constants import TEAM_DIRNAME
+from memdir_nb.spec.constants import ENTRYPOINT_NAME, TEAM_DIRNAME
 from memdir_nb.spec.text import terminal_safe
 from memdir_nb.storage import containment as team_paths
 
@@ -124,7 +124,7 @@ def write_name_problem(rel: str) -> str | None:
     The two indexes (MEMORY.md and team/MEMORY.md) are allowed: the extractor keeps them.
     """
     parts = rel.split("/")
-    if is_index_name(parts[-1]) and parts[:-1] in ([], [TEAM_DIRNAME]):
+    if parts[-1] == ENTRYPOINT_NAME and parts[:-1] in ([], [TEAM_DIRNAME]):
         return None
     problem = relative_path_problem(rel)
     return terminal_safe(problem, keep_newlines=False) if problem else None
