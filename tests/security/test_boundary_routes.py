@@ -70,7 +70,9 @@ def raw_controls(data: bytes) -> list[bytes]:
     return [c for c in RAW_CONTROLS if c in data]
 
 
-def run_cli(*args: str, cwd: Path | None = None, home: Path | None = None) -> subprocess.CompletedProcess[bytes]:
+def run_cli(
+    *args: str, cwd: Path | None = None, home: Path | None = None
+) -> subprocess.CompletedProcess[bytes]:
     env = {"PATH": "/usr/bin:/bin", "HOME": str(home or cwd or Path.cwd())}
     return subprocess.run(
         [sys.executable, "-m", "memdir_nb.cli", *args],
@@ -90,7 +92,9 @@ def plant_hostile_files(d: Path) -> Path:
     os.close(fd)
     (d / "project_evil.md").write_text(EVIL_HEADER, encoding="utf-8")
     with open(d / "MEMORY.md", "a", encoding="utf-8") as fh:
-        fh.write("- [Evil \x1bP\x9b\x07 link](project_evil.md) \u2014 hook \x1b]8;;http://x\x07 \u202e\n")
+        fh.write(
+            "- [Evil \x1bP\x9b\x07 link](project_evil.md) \u2014 hook \x1b]8;;http://x\x07 \u202e\n"
+        )
         fh.write("- [Upper](Notes.MD) \u2014 not a memory name\n")
     return d
 
@@ -137,7 +141,7 @@ def test_lint_api_reports_each_hostile_name_and_lints_the_rest(hostile_dir: Path
     findings = lint_memory_dir(hostile_dir, now_ms=NOW_MS)
     flagged = {f.path for f in findings if f.rule == "skipped-by-scan"}
     assert set(HOSTILE_REL) <= flagged
-    assert any(f.path == "project_evil.md" for f in findings) or "project_evil.md" not in flagged
+    assert "project_evil.md" not in flagged  # a good name with hostile content is linted
 
 
 def test_store_refuses_each_hostile_name_and_writes_nothing(tmp_path: Path) -> None:
@@ -145,9 +149,7 @@ def test_store_refuses_each_hostile_name_and_writes_nothing(tmp_path: Path) -> N
     for name in HOSTILE_REL:
         with pytest.raises(MemoryValidationError, match="filename|index file"):
             store.save("A name", "A description", "project", "Body.", filename=name)
-    assert list(tmp_path.iterdir()) == [] or {p.name for p in tmp_path.iterdir()} <= {
-        ".memdir.lock"
-    }
+    assert not [p for p in tmp_path.rglob("*") if p.name != ".memdir.lock"]
 
 
 def test_index_targets_follow_the_gate(hostile_dir: Path) -> None:
@@ -158,7 +160,9 @@ def test_index_targets_follow_the_gate(hostile_dir: Path) -> None:
     assert not any(name_problem(t.rsplit("/", 1)[-1]) for t in targets)
 
 
-def test_rebuild_index_api_and_cli_leave_hostile_names_out(hostile_dir: Path, tmp_path: Path) -> None:
+def test_rebuild_index_api_and_cli_leave_hostile_names_out(
+    hostile_dir: Path, tmp_path: Path
+) -> None:
     text = rebuild_index(hostile_dir, write=False)
     assert "project_evil.md" in text
     assert not any(name in text for name in HOSTILE_REL)
@@ -170,7 +174,9 @@ def test_rebuild_index_api_and_cli_leave_hostile_names_out(hostile_dir: Path, tm
 def test_recall_api_and_cli_never_fail_on_hostile_names(hostile_dir: Path) -> None:
     shown = render_recall("evil name", hostile_dir, selector=make_selector("lexical"))
     assert "project_evil.md" in shown
-    out = run_cli("recall", "evil name", "--dir", str(hostile_dir), "--selector", "lexical", "--explain")
+    out = run_cli(
+        "recall", "evil name", "--dir", str(hostile_dir), "--selector", "lexical", "--explain"
+    )
     assert out.returncode == 0 and b"Traceback" not in out.stderr
     assert raw_controls(out.stdout + out.stderr) == []
 
@@ -198,7 +204,8 @@ def test_browser_widget_shows_the_skipped_files(hostile_dir: Path) -> None:
 def test_analysis_summary_counts_the_good_files(hostile_dir: Path) -> None:
     pytest.importorskip("pandas")
     summary = summarize(hostile_dir, now_ms=NOW_MS)
-    assert summary is not None
+    assert summary.total == 41  # the demo's 40 and project_evil.md
+    assert set(HOSTILE_REL) <= {path for path, _ in summary.skipped}
 
 
 def test_export_skips_a_dir_whose_name_is_not_utf8(tmp_path: Path) -> None:
@@ -210,7 +217,9 @@ def test_export_skips_a_dir_whose_name_is_not_utf8(tmp_path: Path) -> None:
     result = export_parquet([tmp_path / ".claude"], tmp_path / "out", now_ms=NOW_MS)
     assert result.dirs == 2 and result.memories == 2
     assert len(result.skipped) == 1 and "not valid UTF-8" in result.skipped[0]
-    out = run_cli("export", "--parquet", str(tmp_path / "out2"), "--home", str(tmp_path), home=tmp_path)
+    out = run_cli(
+        "export", "--parquet", str(tmp_path / "out2"), "--home", str(tmp_path), home=tmp_path
+    )
     assert out.returncode == 0 and b"Traceback" not in out.stderr
     assert b"skipped" in out.stdout and raw_controls(out.stdout + out.stderr) == []
 
@@ -223,7 +232,9 @@ def test_extraction_sandbox_and_runner_refuse_hostile_names(tmp_path: Path) -> N
         outcome = runner.run("Write", call)
         assert outcome.is_error
     assert runner.written == []
-    assert can_use_tool("Write", {"file_path": str(tmp_path / "MEMORY.md"), "content": "x"}, tmp_path)
+    assert can_use_tool(
+        "Write", {"file_path": str(tmp_path / "MEMORY.md"), "content": "x"}, tmp_path
+    )
 
 
 def test_extraction_glob_shows_hostile_names_escaped(hostile_dir: Path) -> None:
