@@ -51,8 +51,8 @@ class TerminalSafeStream:
 def terminal_safe_streams() -> Iterator[None]:
     """Route sys.stdout and sys.stderr through the sanitiser until the block ends."""
     out, err = sys.stdout, sys.stderr
-    sys.stdout = TerminalSafeStream(out)  # type: ignore[assignment]
-    sys.stderr = TerminalSafeStream(err, keep_carriage_returns=True)  # type: ignore[assignment]
+    sys.stdout = TerminalSafeStream(out)
+    sys.stderr = TerminalSafeStream(err, keep_carriage_returns=True)
     try:
         yield
     finally:
