@@ -21,7 +21,9 @@ from memdir_nb.formats.index import parse_index
 from memdir_nb.formats.names import name_problem
 from memdir_nb.lint import lint_memory_dir
 from memdir_nb.recall import render_recall
+from memdir_nb.recall.lexical import LexicalSelector
 from memdir_nb.recall.selectors import make_selector
+from memdir_nb.recall.session import RecallSession
 from memdir_nb.reports.analysis import summarize
 from memdir_nb.reports.fleet import export_parquet
 from memdir_nb.storage.daily_log import DailyLogError, append_daily_log, daily_log_file
@@ -31,6 +33,7 @@ from memdir_nb.storage.scan import scan_memory_dir
 from memdir_nb.storage.store import MemoryStore, MemoryValidationError
 from memdir_nb.ui.demo import build_demo_memory_dir
 from memdir_nb.ui.views import browser as browser_view
+from memdir_nb.ui.views import recall as recall_view
 from tests.support.fake_home import add_memory
 
 NOW_MS = 1_790_000_000_000.0
@@ -190,6 +193,15 @@ def test_browser_view_model_skips_the_bad_files_and_lists_them_safely(hostile_di
     for path, why in skipped.items():
         path.encode("utf-8")  # no lone surrogate: the widget can send it to the browser
         assert not raw_controls(path.encode() + why.encode())
+
+
+def test_recall_view_model_offers_only_gated_names(hostile_dir: Path) -> None:
+    preview = recall_view.recall_preview(
+        "evil name", hostile_dir, RecallSession(), LexicalSelector(), now_ms=NOW_MS
+    )
+    assert "project_evil.md" in preview.manifest
+    assert not any(name in preview.manifest for name in HOSTILE_REL)
+    assert "project_evil.md" in {os.path.basename(m.path) for m in preview.selected}
 
 
 def test_browser_widget_shows_the_skipped_files(hostile_dir: Path) -> None:
