@@ -28,6 +28,7 @@ import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
@@ -88,11 +89,11 @@ def run(
     runs: int | None,
     show: bool = True,
     warmup: bool = True,
-) -> list[dict]:
+) -> list[dict[str, Any]]:
     """Time every operation at every size; return one row per (size, operation)."""
     from whole_dir_corpus import NOW_MS, cached_dir
 
-    rows: list[dict] = []
+    rows: list[dict[str, Any]] = []
     previous: dict[str, tuple[float, float]] = {}
     for size in sizes:
         start = time.perf_counter()
@@ -125,7 +126,7 @@ def _row(
     bare: float,
     growth: tuple[float, float] | None,
     built_s: float,
-) -> dict:
+) -> dict[str, Any]:
     return {
         "files": size,
         "operation": op,
@@ -145,7 +146,7 @@ HEADER = (
 )
 
 
-def _format(r: dict) -> str:
+def _format(r: dict[str, Any]) -> str:
     growth = f"{r['growth']:.2f}" if r["growth"] is not None else "-"
     cpu_growth = f"{r['cpu_growth']:.2f}" if r["cpu_growth"] is not None else "-"
     return (

@@ -28,6 +28,7 @@ import time
 from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 if str(REPO_ROOT) not in sys.path:
@@ -52,7 +53,7 @@ MIN_EMPTY_ON_NONE = 0.75  # docs/selection.md: "nothing relevant" answered empty
 
 
 def collect(
-    cases: dict, selector: SemanticSelector, memory_dir: Path
+    cases: dict[str, Any], selector: SemanticSelector, memory_dir: Path
 ) -> list[list[MemoryExplanation]]:
     """Every query's explanations (features of every candidate) under the given selector."""
     headers = scan_memory_files(memory_dir)
@@ -63,7 +64,7 @@ def collect(
 
 
 def training_pairs(
-    cases: dict, explained: list[list[MemoryExplanation]]
+    cases: dict[str, Any], explained: list[list[MemoryExplanation]]
 ) -> tuple[list[list[float]], list[int]]:
     """Feature rows and labels: relevant 1, unrelated 0; acceptable and tool-ruled left out."""
     rows: list[list[float]] = []
@@ -89,7 +90,9 @@ def answers_for(items: list[MemoryExplanation], model: DecisionModel, limit: int
     return [v.filename for v in verdicts if v.selected]
 
 
-def mean_f1(cases: dict, explained: list[list[MemoryExplanation]], model: DecisionModel) -> float:
+def mean_f1(
+    cases: dict[str, Any], explained: list[list[MemoryExplanation]], model: DecisionModel
+) -> float:
     """Mean F1 over the queries for one decision model."""
     return statistics.fmean(
         score_answer(case, answers_for(items, model)).f1
@@ -98,7 +101,7 @@ def mean_f1(cases: dict, explained: list[list[MemoryExplanation]], model: Decisi
 
 
 def empty_on_none(
-    cases: dict, explained: list[list[MemoryExplanation]], model: DecisionModel
+    cases: dict[str, Any], explained: list[list[MemoryExplanation]], model: DecisionModel
 ) -> float:
     """Share of the 'nothing relevant' queries answered with nothing."""
     answers = [
@@ -109,7 +112,7 @@ def empty_on_none(
     return sum(answers) / len(answers) if answers else 1.0
 
 
-def fit(cases: dict, *, cache_dir: Path) -> tuple[DecisionModel, dict]:
+def fit(cases: dict[str, Any], *, cache_dir: Path) -> tuple[DecisionModel, dict[str, Any]]:
     """Fit coefficients, then grid-search gate and cutoff; returns the model and a report."""
     start = DecisionModel.load()
     provisional = replace(start, bm25_saturation=BM25_SATURATION)

@@ -21,6 +21,7 @@ import argparse
 import json
 import sys
 from pathlib import Path
+from typing import Any
 
 HERE = Path(__file__).resolve().parent
 DATA = HERE.parent / "tests" / "data" / "secrets"
@@ -40,7 +41,7 @@ def load_corpus(name: str, data_dir: Path = DATA) -> list[dict[str, str]]:
     return rows
 
 
-def measure(scan, benign: list[dict[str, str]], secrets: list[dict[str, str]]) -> dict:
+def measure(scan, benign: list[dict[str, str]], secrets: list[dict[str, str]]) -> dict[str, Any]:
     """Which texts the scan flags, and the precision and recall that follow."""
     false_pos = [r["id"] for r in benign if scan({"body": r["text"]})]
     missed = [r["id"] for r in secrets if not scan({"body": r["text"]})]

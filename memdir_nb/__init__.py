@@ -61,8 +61,8 @@ _EXPORTS: dict[str, str] = {
     "memory_header": "spec.freshness",
     # store
     "MemoryStore": "storage.store",
-    "MemoryValidationError": "storage.store",
-    "MemoryNotFoundError": "storage.store",
+    "MemoryValidationError": "storage.store_checks",
+    "MemoryNotFoundError": "storage.store_checks",
     # paths
     "get_auto_mem_path": "home.paths",
     "is_auto_memory_enabled": "home.paths",
@@ -244,7 +244,8 @@ if TYPE_CHECKING:
     from memdir_nb.storage.draft import DraftProblem, DraftVerdict, validate_draft
     from memdir_nb.storage.rebuild import rebuild_index
     from memdir_nb.storage.scan import ScanCache, scan_memory_dir, scan_memory_files
-    from memdir_nb.storage.store import MemoryNotFoundError, MemoryStore, MemoryValidationError
+    from memdir_nb.storage.store import MemoryStore
+    from memdir_nb.storage.store_checks import MemoryNotFoundError, MemoryValidationError
     from memdir_nb.ui.demo import DEMO_QUERIES, DEMO_QUIRKS, build_demo_memory_dir
 
 __all__ = [  # literal, so type checkers and linters read it; a test keeps it equal to _EXPORTS

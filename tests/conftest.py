@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -329,7 +329,7 @@ def attack_tree(tmp_path_factory: pytest.TempPathFactory) -> AttackTree:
 
 
 @pytest.fixture(autouse=True, scope="session")
-def semantic_cache_dir(tmp_path_factory: pytest.TempPathFactory):
+def semantic_cache_dir(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     """Point the default vector cache at a per-run folder, never the developer's ~/.cache."""
     path = tmp_path_factory.mktemp("memdir-nb-cache")
     old = os.environ.get("MEMDIR_NB_CACHE_DIR")

@@ -16,6 +16,7 @@ import subprocess
 import sys
 import tomllib
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -31,7 +32,7 @@ def _requirement_lines() -> list[str]:
     ]
 
 
-def _pyproject() -> dict:
+def _pyproject() -> dict[str, Any]:
     return tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))
 
 
@@ -41,7 +42,9 @@ def test_requirements_install_the_repo_itself_with_the_notebook_extra() -> None:
     assert editable, (
         f"binder/requirements.txt must install the repo itself ('-e .[notebook]'), got {lines}"
     )
-    extras = re.fullmatch(r"-e\s+\.\[([a-z0-9_,-]+)\]", editable[0]).group(1).split(",")
+    match = re.fullmatch(r"-e\s+\.\[([a-z0-9_,-]+)\]", editable[0])
+    assert match is not None, editable[0]
+    extras = match.group(1).split(",")
     assert "notebook" in extras
 
 

@@ -58,13 +58,16 @@ def test_lab_copy_leaves_notebooks_untouched_and_keeps_edited_copies(tmp_path: P
 
     before = digest()
     lab = tmp_path / "lab"
-    run = lambda: subprocess.run(  # noqa: E731
-        ["make", "-s", "lab-copy", f"LAB_DIR={lab}"],
-        cwd=REPO,
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
+
+    def run() -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            ["make", "-s", "lab-copy", f"LAB_DIR={lab}"],
+            cwd=REPO,
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+
     assert run().returncode == 0
     assert sorted(p.name for p in lab.glob("*.ipynb")) == sorted(before)
     assert (lab / "data" / "sample_transcript.jsonl").is_file()

@@ -18,7 +18,9 @@ NOTEBOOK = REPO / "notebooks" / "10_where_and_doctor.ipynb"
 
 
 @pytest.mark.slow
-def test_notebook_10_runs_clean_on_a_users_memory_dir(tmp_path: Path, monkeypatch) -> None:
+def test_notebook_10_runs_clean_on_a_users_memory_dir(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     nbformat = pytest.importorskip("nbformat")
     nbclient = pytest.importorskip("nbclient")
     w = make_world(tmp_path, repo=False)

@@ -7,7 +7,9 @@ by the realdirs builders in tests/conftest.py: private-only, team-only, empty, n
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -19,7 +21,7 @@ OPENING_NOTEBOOKS = {f"0{i}" for i in range(9)}  # 00-08 say which dir they open
 DIR_KINDS = ("private-only", "team-only", "empty", "no-index", "many-files")
 
 
-def error_outputs(nb) -> list[str]:
+def error_outputs(nb: Any) -> list[str]:
     """One line per error output (an exception, or a traceback printed to stderr)."""
     found = []
     for i, cell in enumerate(nb.cells):
@@ -43,7 +45,7 @@ def test_error_outputs_are_detected() -> None:
 @pytest.mark.parametrize("kind", DIR_KINDS)
 @pytest.mark.parametrize("notebook", NOTEBOOKS, ids=lambda p: p.stem)
 def test_notebook_runs_clean_on_a_real_shaped_dir(
-    notebook: Path, kind: str, real_dir, monkeypatch: pytest.MonkeyPatch
+    notebook: Path, kind: str, real_dir: Callable[[str], Path], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     memory_dir = real_dir(kind)
     monkeypatch.setenv("MEMDIR_NB_DIR", str(memory_dir))

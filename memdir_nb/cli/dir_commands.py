@@ -6,6 +6,7 @@ import argparse
 import json
 import sys
 from pathlib import Path
+from typing import Any
 
 from memdir_nb.formats.index import (
     MAX_ENTRYPOINT_BYTES,
@@ -65,9 +66,7 @@ def cmd_scan(args: argparse.Namespace) -> int:
     return 0
 
 
-def _index_report(scope_dir: Path, label: str) -> dict:
-    pass
-
+def _index_report(scope_dir: Path, label: str) -> dict[str, Any]:
     loaded = load_entrypoint(scope_dir)
     result = truncate_entrypoint_content(loaded.text)
     return {

@@ -181,8 +181,6 @@ def _approved(
 
 
 def _simulate(plan: ConsolidationPlan, actions: Iterable[PlanAction]) -> dict[str, str | None]:
-    pass
-
     state: dict[str, str | None] = {}
     # Runs of index edits on one file are applied to a parsed copy (linear in the index
     # size, not once per edit) and turned back into text before any other op reads it.

@@ -50,8 +50,6 @@ def _current_hash(tx: StoreTransaction, rel: str) -> str | None:
 
 
 def _store_for(root: Path, store: MemoryStore | None) -> MemoryStore:
-    pass
-
     if store is None:
         return MemoryStore(root)
     if Path(os.path.abspath(store.memory_dir)) != Path(os.path.abspath(root)):
@@ -151,7 +149,8 @@ def _manifest(tx: StoreTransaction, batch: str) -> dict[str, Any]:
             f"{TRASH_DIRNAME}/{batch}/manifest.json is unreadable ({exc}); that dream cannot be "
             "restored automatically: copy its files back by hand"
         ) from exc
-    return data
+    manifest: dict[str, Any] = data
+    return manifest
 
 
 def restore(

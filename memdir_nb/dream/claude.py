@@ -100,8 +100,6 @@ class PlanRecorder:
     def __init__(
         self, memory_dir: str | os.PathLike[str], *, cwd: str | os.PathLike[str] | None = None
     ) -> None:
-        pass
-
         self.memory_dir = Path(os.path.abspath(os.fspath(memory_dir)))
         self._reader = ToolRunner(self.memory_dir, cwd=cwd)
         self.pending: dict[str, str] = {}  # rel path -> proposed content ("" = retire)

@@ -175,8 +175,6 @@ def run_extraction(
         raise ValueError(f"max_turns must be between 1 and {MAX_TURNS}, got {max_turns}")
     if skip_index is None:
         if config is None:
-            pass
-
             config = MemdirConfig.from_environment()
         skip_index = bool(config.flags.skip_index)
     request = build_extraction_request(

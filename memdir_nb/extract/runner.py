@@ -222,8 +222,6 @@ class ToolRunner:
         return f"Edited {path}"
 
     def _store(self) -> MemoryStore:
-        pass
-
         return MemoryStore(self.memory_dir, crash_hook=self.crash_hook)
 
 

@@ -176,8 +176,6 @@ def check_memory_write(
             return _deny(f"{tool_name} into team memory refused: {exc}")
         text = tool_input.get("content") if tool_name == "Write" else tool_input.get("new_string")
         if isinstance(text, str) and text:
-            pass
-
             findings = secret_scan.scan_for_secrets({"body": text})
             if findings:
                 return _deny(
@@ -188,7 +186,7 @@ def check_memory_write(
 
 
 def can_use_tool(
-    tool_name: str, tool_input: Mapping[str, Any], memory_dir: str | os.PathLike[str]
+    tool_name: str, tool_input: object, memory_dir: str | os.PathLike[str]
 ) -> ToolVerdict:
     """The extraction sandbox: which tool calls may run, with the reason."""
     if not isinstance(tool_input, Mapping):

@@ -117,18 +117,21 @@ class FeatureFlags:
 class SettingsLayers:
     """Parsed settings.json objects per layer ({} when a file is absent or unusable)."""
 
-    policy: dict = field(default_factory=dict)
-    flag: dict = field(default_factory=dict)
-    local: dict = field(default_factory=dict)
-    user: dict = field(default_factory=dict)
-    project: dict = field(default_factory=dict)
-    paths: dict = field(default_factory=dict)  # layer -> file path it was read from (or would be)
+    policy: dict[str, Any] = field(default_factory=dict)
+    flag: dict[str, Any] = field(default_factory=dict)
+    local: dict[str, Any] = field(default_factory=dict)
+    user: dict[str, Any] = field(default_factory=dict)
+    project: dict[str, Any] = field(default_factory=dict)
+    paths: dict[str, Any] = field(
+        default_factory=dict
+    )  # layer -> file path it was read from (or would be)
 
-    def layer(self, name: str) -> dict:
+    def layer(self, name: str) -> dict[str, Any]:
         """The parsed object of one layer by name."""
         if name not in ALL_LAYERS:
             raise ValueError(f"unknown settings layer {name!r}; use one of {', '.join(ALL_LAYERS)}")
-        return getattr(self, name)
+        value: dict[str, Any] = getattr(self, name)
+        return value
 
     def trusted_values(self, key: str) -> list[tuple[object, str]]:
         """Every (value, layer) for ``key`` in trusted layers, most trusted first; never project."""
@@ -145,7 +148,7 @@ class SettingsLayers:
         return found[0] if found else None
 
 
-def load_settings_file(path: Path | str | None, layer: str) -> tuple[dict, str | None]:
+def load_settings_file(path: Path | str | None, layer: str) -> tuple[dict[str, Any], str | None]:
     """Parse one settings file; returns (object or {}, problem text or None). Never raises."""
     if path is None:
         return {}, None
@@ -380,7 +383,7 @@ class MemdirConfig:
             "user": claude_home / "settings.json",
             "project": cwd / ".claude" / "settings.json",
         }
-        layers: dict[str, dict] = {}
+        layers: dict[str, dict[str, Any]] = {}
         for name, path in layer_paths.items():
             data, load_problem = load_settings_file(path, name)
             if load_problem:

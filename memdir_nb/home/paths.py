@@ -87,9 +87,9 @@ def _default_home(home: str | os.PathLike[str] | None) -> str:
 
 
 def memory_path_problem(
-    raw: str | None, expand_tilde: bool, *, home: str | os.PathLike[str] | None = None
+    raw: object, expand_tilde: bool, *, home: str | os.PathLike[str] | None = None
 ) -> tuple[str | None, str | None]:
-    """Validate a memory dir setting; returns (normalised path, None) or (None, reason)."""
+    """Validate a memory dir setting (any JSON value a settings file holds); returns (normalised path, None) or (None, reason)."""
     if raw is None or raw == "":
         return None, "empty"
     if not isinstance(raw, str):

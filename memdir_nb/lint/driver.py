@@ -34,7 +34,7 @@ class LintResult:
 PROGRESS_MIN_FILES = 500
 
 
-def _with_progress(items: list, *, show: bool, desc: str) -> Any:
+def _with_progress(items: list[Any], *, show: bool, desc: str) -> Any:
     """Wrap items in a tqdm.auto bar (a widget in notebooks, stderr elsewhere) when show is set."""
     if not show:
         return items

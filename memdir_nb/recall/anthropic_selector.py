@@ -15,8 +15,8 @@ from typing import TYPE_CHECKING, Any
 
 from memdir_nb.formats.jsonio import JSONLimitError, loads_bounded
 from memdir_nb.formats.manifest import format_memory_manifest
-from memdir_nb.recall.base import MAX_RELEVANT_MEMORIES, RecallCancelled, keep_known_filenames
-from memdir_nb.spec.constants import MODEL_REPLY_MAX_BYTES
+from memdir_nb.recall.base import RecallCancelled, keep_known_filenames
+from memdir_nb.spec.constants import MAX_RELEVANT_MEMORIES, MODEL_REPLY_MAX_BYTES
 
 if TYPE_CHECKING:  # pragma: no cover
     from memdir_nb.formats.manifest import MemoryHeader

@@ -106,14 +106,16 @@ def _gelu(x: np.ndarray) -> np.ndarray:
     y += np.float32(1.0)
     y *= x
     y *= np.float32(0.5)
-    return y
+    out: np.ndarray = y
+    return out
 
 
 def _layer_norm(x: np.ndarray, weight: np.ndarray, bias: np.ndarray, eps: float) -> np.ndarray:
     mean = x.mean(axis=-1, keepdims=True)
     centred = x - mean
     var = (centred * centred).mean(axis=-1, keepdims=True)
-    return centred / np.sqrt(var + eps) * weight + bias
+    out: np.ndarray = centred / np.sqrt(var + eps) * weight + bias
+    return out
 
 
 @dataclass(frozen=True)
@@ -241,7 +243,8 @@ class MiniLMEncoder:
         summed = (x * mask[:, :, None]).sum(axis=1)
         pooled = summed / np.maximum(mask.sum(axis=1, keepdims=True), 1e-9)
         norms = np.linalg.norm(pooled, axis=1, keepdims=True)
-        return (pooled / np.maximum(norms, 1e-12)).astype(np.float32)
+        unit: np.ndarray = (pooled / np.maximum(norms, 1e-12)).astype(np.float32)
+        return unit
 
     def encode(
         self,
@@ -264,8 +267,6 @@ class MiniLMEncoder:
         with self._lock, _one_blas_thread():
             for start in range(0, len(order), batch_size):
                 if cancel is not None and cancel.is_set():
-                    pass
-
                     raise RecallCancelled("cancelled while encoding memories")
                 chunk = order[start : start + batch_size]
                 out[chunk] = self._forward([ids[i] for i in chunk])

@@ -8,7 +8,6 @@ from collections.abc import Collection, Sequence
 from typing import TYPE_CHECKING
 
 from memdir_nb.recall.base import (
-    MAX_RELEVANT_MEMORIES,
     RecallCancelled,
     RelevantMemory,
     Selector,
@@ -16,6 +15,7 @@ from memdir_nb.recall.base import (
 )
 from memdir_nb.recall.request import RecallRequest
 from memdir_nb.recall.selectors import default_selector
+from memdir_nb.spec.constants import MAX_RELEVANT_MEMORIES
 from memdir_nb.storage.scan import scan_memory_files
 
 if TYPE_CHECKING:  # pragma: no cover

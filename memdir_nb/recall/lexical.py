@@ -15,8 +15,9 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
-from memdir_nb.recall.base import MAX_RELEVANT_MEMORIES, selector_inputs
+from memdir_nb.recall.base import selector_inputs
 from memdir_nb.spec import text as textseg
+from memdir_nb.spec.constants import MAX_RELEVANT_MEMORIES
 from memdir_nb.spec.taxonomy import MemoryType
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -246,7 +247,7 @@ class LexicalSelector:
         self.last_scores: list[ScoredMemory] = []
         # the inputs the last select() ranked (the offline twin of AnthropicSelector.last_request)
         self.last_request: dict[str, object] | None = None
-        self._doc_cache: dict[tuple, list[str]] = {}
+        self._doc_cache: dict[tuple[object, ...], list[str]] = {}
 
     def _document_tokens(self, header: MemoryHeader) -> list[str]:
         """document_tokens, memoised per (filename, name, description, type) for repeat turns."""
@@ -330,7 +331,7 @@ class LexicalSelector:
                 return False
             if not opts.threshold:
                 return True
-            return coverage >= opts.min_coverage and score >= opts.relative_cut * top
+            return bool(coverage >= opts.min_coverage and score >= opts.relative_cut * top)
 
         ordered = sorted(
             rows,

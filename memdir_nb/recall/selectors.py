@@ -25,17 +25,11 @@ def make_selector(name: str, config: MemdirConfig | None = None) -> Selector:
     """Build a selector by name ('semantic', 'lexical' or 'anthropic'); key and cache come from config."""
     choice = name.strip().lower()
     if choice == "semantic":
-        pass
-
         return SemanticSelector(config=config)
     if choice == "lexical":
-        pass
-
         return LexicalSelector()
     if choice == "anthropic":
         if config is None:
-            pass
-
             config = MemdirConfig.from_environment()
         if not config.anthropic_api_key:
             raise SelectorConfigError(
@@ -53,8 +47,6 @@ def make_selector(name: str, config: MemdirConfig | None = None) -> Selector:
 def default_selector(config: MemdirConfig | None = None) -> Selector:
     """AnthropicSelector when an API key is set, else SemanticSelector (config.selector overrides)."""
     if config is None:
-        pass
-
         config = MemdirConfig.from_environment()
     if config.selector:
         return make_selector(config.selector, config)

@@ -28,12 +28,13 @@ from typing import TYPE_CHECKING, Any
 
 from memdir_nb.formats.frontmatter import parse_frontmatter
 from memdir_nb.home.config import MemdirConfig
-from memdir_nb.recall.base import MAX_RELEVANT_MEMORIES, selector_inputs
+from memdir_nb.recall.base import selector_inputs
 from memdir_nb.recall.decision import DecisionModel, decide, feature_values
 from memdir_nb.recall.embedding import ModelUnavailable, load_encoder
 from memdir_nb.recall.lexical import LexicalOptions, LexicalSelector, ScoredMemory, filename_words
 from memdir_nb.recall.vector_cache import CACHE_FILENAME, VectorCache, file_identity, text_key
 from memdir_nb.spec import text as textseg
+from memdir_nb.spec.constants import MAX_RELEVANT_MEMORIES
 from memdir_nb.storage.containment import is_real_path_within
 from memdir_nb.storage.headers import read_head_info
 
@@ -119,8 +120,6 @@ class SemanticSelector:
     ) -> None:
         if cache_dir is None:
             if config is None:
-                pass
-
                 config = MemdirConfig.from_environment()
             cache_dir = config.cache_root()
         self.cache_dir = Path(cache_dir)
@@ -147,8 +146,6 @@ class SemanticSelector:
     def encoder(self) -> MiniLMEncoder | None:
         """The shared encoder, or None (after one warning) when the model cannot be loaded."""
         if self._encoder is None and self.fallback_reason is None:
-            pass
-
             try:
                 self._encoder = load_encoder()
             except ModelUnavailable as err:
@@ -163,8 +160,6 @@ class SemanticSelector:
     def vector_cache(self) -> VectorCache:
         """The on-disk vector cache under cache_dir, opened on first use."""
         if self._cache is None:
-            pass
-
             self._cache = VectorCache(self.cache_dir / CACHE_FILENAME)
         return self._cache
 

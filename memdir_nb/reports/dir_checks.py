@@ -66,8 +66,6 @@ def _grouped(
 def _lint_findings(
     memory_dir: Path, report: WhereReport, now_ms: float | None
 ) -> list[DoctorFinding]:
-    pass
-
     result = lint_dir(memory_dir, now_ms=now_ms, progress=False)
     out: list[DoctorFinding] = []
     for ix in result.indexes:

@@ -21,7 +21,7 @@ from pathlib import Path
 from memdir_nb.clock import resolve_now_ms
 from memdir_nb.spec import dates
 from memdir_nb.spec.constants import DAILY_LOG_LOCK_NAME, DAILY_LOG_READ_MAX_BYTES, LOGS_DIRNAME
-from memdir_nb.storage import fsutil, transaction
+from memdir_nb.storage import fsutil, journal, transaction
 from memdir_nb.storage.access import file_kind, read_contained
 from memdir_nb.storage.containment import absolute_dir
 
@@ -106,7 +106,7 @@ def append_daily_log(
     try:
         logs_fd = fsutil.open_dir_nofollow(root_fd, target.parts[:1], create=True)
         try:
-            lock_fd = transaction.lock_at(logs_fd, LOCK_NAME, LOCK_TIMEOUT_S)
+            lock_fd = journal.lock_at(logs_fd, LOCK_NAME, LOCK_TIMEOUT_S)
         finally:
             os.close(logs_fd)
         try:

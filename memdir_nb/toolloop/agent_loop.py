@@ -45,7 +45,8 @@ def _block_to_param(block: Any) -> dict[str, Any]:
         return {"type": "text", "text": block.text}
     if block.type == "tool_use":
         return {"type": "tool_use", "id": block.id, "name": block.name, "input": block.input}
-    return block.model_dump(exclude_none=True)
+    dumped: dict[str, Any] = block.model_dump(exclude_none=True)
+    return dumped
 
 
 class MissingAPIKeyError(ValueError):
@@ -55,8 +56,6 @@ class MissingAPIKeyError(ValueError):
 def client_from_config(config: Any = None, **client_options: Any) -> Any:
     """An anthropic.Anthropic client built from config.anthropic_api_key (config None: from the environment)."""
     if config is None:
-        pass
-
         config = MemdirConfig.from_environment()
     key = getattr(config, "anthropic_api_key", None)
     if not key:

@@ -114,8 +114,6 @@ class DirProfile:
 
 
 def _count_files(folder: Path, *, skip_top: frozenset[str]) -> int:
-    pass
-
     if not folder.is_dir():
         return 0
     return scan_memory_dir(folder, limit=0, exclude_top_level=skip_top).total_found
@@ -195,4 +193,4 @@ def figure_image(fig: object, *, dpi: int = 100) -> object:
     buf = io.BytesIO()
     fig.savefig(buf, format="png", dpi=dpi)  # type: ignore[attr-defined]
     plt.close(fig)  # type: ignore[arg-type]
-    return Image(data=buf.getvalue(), format="png")
+    return Image(data=buf.getvalue(), format="png")  # type: ignore[no-untyped-call]  # IPython is untyped

@@ -90,7 +90,8 @@ def import_edges() -> list[Edge]:
         local = _local_imports(tree)
         for node in ast.walk(tree):
             for target in _targets(node, package):
-                edges.append(Edge(name, target, node.lineno, node.lineno in local))
+                line = getattr(node, "lineno", 0)
+                edges.append(Edge(name, target, line, line in local))
     return edges
 
 

@@ -18,6 +18,7 @@ import time
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -59,11 +60,12 @@ def free_port() -> int:
     """A TCP port on 127.0.0.1 that nothing listens on right now."""
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
+        port: int = sock.getsockname()[1]
+        return port
 
 
 def wait_for_http(
-    url: str, proc: subprocess.Popen, log: Path, timeout: float = SERVER_START_TIMEOUT_S
+    url: str, proc: subprocess.Popen[bytes], log: Path, timeout: float = SERVER_START_TIMEOUT_S
 ) -> None:
     """Poll url until it answers; fail with the server's log if the process dies or time runs out."""
     deadline = time.monotonic() + timeout
@@ -82,7 +84,7 @@ def wait_for_http(
     pytest.fail(f"server did not answer {url} within {timeout}s:\n{log.read_text()[-4000:]}")
 
 
-def stop(proc: subprocess.Popen) -> None:
+def stop(proc: subprocess.Popen[bytes]) -> None:
     """Stop a server we started (its whole process group), politely first."""
     if proc.poll() is None:
         os.killpg(proc.pid, 15)
@@ -137,7 +139,7 @@ def browser(chromium_path: str) -> Iterator[object]:
 
 
 @pytest.fixture()
-def page(browser, request: pytest.FixtureRequest) -> Iterator[object]:
+def page(browser: Any, request: pytest.FixtureRequest) -> Iterator[object]:
     """A fresh page; its screenshot is saved to artifacts/browser/<test>.png whatever the outcome."""
     context = browser.new_context(viewport={"width": 1400, "height": 1000})
     pg = context.new_page()

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import time
+from typing import Any
 
 
-def run_all_cells(page) -> None:
+def run_all_cells(page: Any) -> None:
     """Run > Run All Cells; retried while the kernel has not picked the request up yet.
 
     Lab renders a long notebook in a window and scrolls to the running cell, so the first
@@ -24,7 +25,7 @@ def run_all_cells(page) -> None:
     raise AssertionError("the kernel never started executing the tour's cells")
 
 
-def test_tour_opens_in_jupyterlab_and_its_browser_widget_renders(page, lab_url: str) -> None:
+def test_tour_opens_in_jupyterlab_and_its_browser_widget_renders(page: Any, lab_url: str) -> None:
     page.goto(lab_url, wait_until="domcontentloaded")
     page.wait_for_selector(".jp-Notebook .jp-CodeCell", timeout=120_000)
     page.locator(".jp-StatusBar-Widget", has_text="Idle").first.wait_for(timeout=120_000)

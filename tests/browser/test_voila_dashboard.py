@@ -4,22 +4,23 @@ a save shows up in the browser tab and on disk, and the path lab rejects an atta
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from memdir_nb.ui.demo import DEMO_QUERIES
 
 TABS = ("Memories", "Save", "Index", "Recall", "Freshness", "Team", "Path security", "Dream")
 
 
-def open_dashboard(page, url: str) -> None:
+def open_dashboard(page: Any, url: str) -> None:
     page.goto(url, wait_until="domcontentloaded")
     page.wait_for_selector(".memdir-dashboard", timeout=120_000)
 
 
-def open_tab(page, title: str) -> None:
+def open_tab(page: Any, title: str) -> None:
     page.locator(".memdir-dashboard-tabs .lm-TabBar-tab", has_text=title).first.click()
 
 
-def test_dashboard_renders_every_tab(page, voila_url: str) -> None:
+def test_dashboard_renders_every_tab(page: Any, voila_url: str) -> None:
     open_dashboard(page, voila_url)
     titles = page.locator(".memdir-dashboard-tabs .lm-TabBar-tab").all_inner_texts()
     assert [t.strip() for t in titles] == list(TABS)
@@ -36,7 +37,7 @@ def test_dashboard_renders_every_tab(page, voila_url: str) -> None:
         page.locator(css).first.wait_for(state="visible")
 
 
-def test_recall_playground_finds_the_expected_memory(page, voila_url: str) -> None:
+def test_recall_playground_finds_the_expected_memory(page: Any, voila_url: str) -> None:
     query, expected = next(iter(DEMO_QUERIES.items()))
     open_dashboard(page, voila_url)
     open_tab(page, "Recall")
@@ -48,7 +49,7 @@ def test_recall_playground_finds_the_expected_memory(page, voila_url: str) -> No
 
 
 def test_saving_in_the_editor_shows_in_browser_and_on_disk(
-    page, voila_url: str, demo_dir: Path
+    page: Any, voila_url: str, demo_dir: Path
 ) -> None:
     target = demo_dir / "feedback_lint_before_pushing.md"
     assert not target.exists()
@@ -78,7 +79,7 @@ def test_saving_in_the_editor_shows_in_browser_and_on_disk(
     ).first.wait_for()
 
 
-def test_path_security_lab_rejects_an_attack_key(page, voila_url: str) -> None:
+def test_path_security_lab_rejects_an_attack_key(page: Any, voila_url: str) -> None:
     open_dashboard(page, voila_url)
     open_tab(page, "Path security")
     page.locator(".memdir-lab-key input").fill("../../.ssh/authorized_keys")
@@ -88,14 +89,16 @@ def test_path_security_lab_rejects_an_attack_key(page, voila_url: str) -> None:
     assert page.locator(".memdir-lab-steps .memdir-step-fail").count() == 1
 
 
-def test_the_browser_tab_draws_its_list_once(page, voila_url: str) -> None:
+def test_the_browser_tab_draws_its_list_once(page: Any, voila_url: str) -> None:
     open_dashboard(page, voila_url)
     page.wait_for_selector(".memdir-browser-table table")
     shown = page.locator(".memdir-browser").get_by_text("feedback_no_recap.md")
     assert shown.count() == 1  # the table row; the chooser lists nothing until it is opened
 
 
-def test_the_index_tab_private_panel_is_readable_at_dashboard_width(page, voila_url: str) -> None:
+def test_the_index_tab_private_panel_is_readable_at_dashboard_width(
+    page: Any, voila_url: str
+) -> None:
     open_dashboard(page, voila_url)
     open_tab(page, "Index")
     private = page.locator(".memdir-inspector-private").first
@@ -107,7 +110,7 @@ def test_the_index_tab_private_panel_is_readable_at_dashboard_width(page, voila_
     assert abs(box["width"] - team["width"]) < 0.1 * tabs["width"], (box, team)
 
 
-def test_the_recall_tab_tool_input_is_a_usable_size(page, voila_url: str) -> None:
+def test_the_recall_tab_tool_input_is_a_usable_size(page: Any, voila_url: str) -> None:
     open_dashboard(page, voila_url)
     open_tab(page, "Recall")
     tools = page.locator(".memdir-recall-tools").first
@@ -120,7 +123,7 @@ def test_the_recall_tab_tool_input_is_a_usable_size(page, voila_url: str) -> Non
     tools.locator(".jupyter-widget-tag", has_text="kubectl").first.wait_for()
 
 
-def test_the_save_tab_opens_with_no_errors(page, voila_url: str) -> None:
+def test_the_save_tab_opens_with_no_errors(page: Any, voila_url: str) -> None:
     open_dashboard(page, voila_url)
     open_tab(page, "Save")
     page.locator(".memdir-editor-name").first.wait_for(state="visible")

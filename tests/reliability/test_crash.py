@@ -10,6 +10,7 @@ import os
 import random
 import signal
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -120,7 +121,7 @@ def build_step_dir(root: Path) -> Path:
     return root
 
 
-def run_step(step: str, memory_dir: Path, hook) -> None:
+def run_step(step: str, memory_dir: Path, hook: Callable[[str], None]) -> None:
     """Run one multi-file step with `hook` as the store's crash hook."""
     from memdir_nb.dream import apply_plan, list_dreams, plan_consolidation, restore
 
@@ -232,7 +233,8 @@ def test_recover_reports_a_rolled_back_step_and_a_torn_last_record_is_ignored(
     mem = build_step_dir(tmp_path / "m")
     before = visible(mem)
     kill_at("promote", mem, "move:feedback_testing_policy.md:done")
-    assert journal_problem(mem) and "MemoryStore(...).recover()" in journal_problem(mem)
+    problem = journal_problem(mem)
+    assert problem is not None and "MemoryStore(...).recover()" in problem
     with open(mem / ".memdir.journal", "a", encoding="utf-8") as fh:
         fh.write('{"op": "write", "pa')  # a record torn by the kill
     done = MemoryStore(mem).recover()

@@ -8,6 +8,7 @@ import shutil
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -120,7 +121,7 @@ def shared_dir() -> Iterator[Path]:
     shutil.rmtree(path, ignore_errors=True)
 
 
-def run_as_nobody(memory_dir: Path) -> dict:
+def run_as_nobody(memory_dir: Path) -> dict[str, Any]:
     """Lint and analyse as uid 65534 in a forked child (imports done first: the venv is root's)."""
     import pandas  # noqa: F401
 
@@ -156,7 +157,8 @@ def run_as_nobody(memory_dir: Path) -> dict:
         data = fh.read()
     _, status = os.waitpid(pid, 0)
     assert os.waitstatus_to_exitcode(status) == 0, data.decode(errors="replace")
-    return json.loads(data)
+    parsed: dict[str, Any] = json.loads(data)
+    return parsed
 
 
 def test_unreadable_files_are_reported_not_raised(shared_dir: Path) -> None:

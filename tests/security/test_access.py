@@ -190,7 +190,6 @@ def test_file_swapped_after_the_check_is_refused(
     mem: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A swap between lstat and open is caught by comparing (st_dev, st_ino)."""
-    import memdir_nb.storage.access as access
 
     real_open = os.open
 
@@ -200,7 +199,7 @@ def test_file_swapped_after_the_check_is_refused(
         return real_open(path, flags, mode, dir_fd=dir_fd)
 
     (mem / "other.md").write_text("swapped in\n")
-    monkeypatch.setattr(access.os, "open", swapping_open)
+    monkeypatch.setattr(os, "open", swapping_open)
     with pytest.raises(ReadRefused) as info:
         read_contained(mem, mem / "note.md", 100)
     assert info.value.kind == "changed"
@@ -209,7 +208,6 @@ def test_file_swapped_after_the_check_is_refused(
 def test_file_swapped_for_a_symlink_after_the_check_is_not_followed(
     mem: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import memdir_nb.storage.access as access
 
     real_open = os.open
 
@@ -219,7 +217,7 @@ def test_file_swapped_for_a_symlink_after_the_check_is_not_followed(
             os.symlink(tmp_path / "outside" / "secret.md", mem / "note.md")
         return real_open(path, flags, mode, dir_fd=dir_fd)
 
-    monkeypatch.setattr(access.os, "open", swapping_open)
+    monkeypatch.setattr(os, "open", swapping_open)
     refusal = try_read_contained(mem, mem / "note.md", 100)
     assert isinstance(refusal, ReadRefused)
     assert "outside" not in getattr(refusal, "data", b"").decode()

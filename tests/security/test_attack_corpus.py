@@ -19,6 +19,7 @@ from memdir_nb.storage.containment import (
     validate_team_mem_key,
     validate_team_mem_write_path,
 )
+from tests.support import AttackTree
 
 # (id, key, rule) — keys refused by text alone, before the filesystem is consulted.
 TEXT_VECTORS = [
@@ -114,7 +115,9 @@ def test_text_vector_is_refused_by_sanitize_with_its_rule(key: str, rule: str) -
 @pytest.mark.parametrize(
     ("key", "rule"), [v[1:] for v in TEXT_VECTORS], ids=[v[0] for v in TEXT_VECTORS]
 )
-def test_text_vector_is_refused_by_validate_team_mem_key(key: str, rule: str, attack_tree) -> None:
+def test_text_vector_is_refused_by_validate_team_mem_key(
+    key: str, rule: str, attack_tree: AttackTree
+) -> None:
     with pytest.raises(PathTraversalError) as info:
         validate_team_mem_key(key, attack_tree.team)
     assert info.value.rule == rule, str(info.value)
@@ -123,7 +126,9 @@ def test_text_vector_is_refused_by_validate_team_mem_key(key: str, rule: str, at
 @pytest.mark.parametrize(
     ("key", "rule"), [v[1:] for v in FS_VECTORS], ids=[v[0] for v in FS_VECTORS]
 )
-def test_filesystem_vector_is_refused_with_its_rule(key: str, rule: str, attack_tree) -> None:
+def test_filesystem_vector_is_refused_with_its_rule(
+    key: str, rule: str, attack_tree: AttackTree
+) -> None:
     assert (
         sanitize_path_key(key) == key
     )  # the text is innocent: only the filesystem check can stop it
@@ -138,7 +143,7 @@ def test_corpus_has_at_least_forty_vectors() -> None:
 
 
 # Absolute write paths (the store's other entry point), checked by pass 1 or pass 2.
-def _write_path_vectors(tree) -> list[tuple[str, str, str]]:
+def _write_path_vectors(tree: AttackTree) -> list[tuple[str, str, str]]:
     team = str(tree.team)
     return [
         ("prefix-sibling", f"{team}-evil/x.md", "escapes-dir"),
@@ -155,14 +160,14 @@ def _write_path_vectors(tree) -> list[tuple[str, str, str]]:
     ]
 
 
-def test_write_path_vectors_are_refused_with_their_rule(attack_tree) -> None:
+def test_write_path_vectors_are_refused_with_their_rule(attack_tree: AttackTree) -> None:
     for name, path, rule in _write_path_vectors(attack_tree):
         with pytest.raises(PathTraversalError) as info:
             validate_team_mem_write_path(path, attack_tree.team)
         assert info.value.rule == rule, f"{name}: {info.value}"
 
 
-def test_private_scope_refuses_symlink_out_of_memory_dir(attack_tree) -> None:
+def test_private_scope_refuses_symlink_out_of_memory_dir(attack_tree: AttackTree) -> None:
     with pytest.raises(PathTraversalError) as info:
         validate_memory_write_path("private_link_out/new.md", attack_tree.memory)
     assert info.value.rule == "symlink-escape"
@@ -171,7 +176,7 @@ def test_private_scope_refuses_symlink_out_of_memory_dir(attack_tree) -> None:
     assert info.value.rule == "escapes-dir"
 
 
-def test_refused_vectors_leave_nothing_on_disk(attack_tree) -> None:
+def test_refused_vectors_leave_nothing_on_disk(attack_tree: AttackTree) -> None:
     before = sorted(str(p) for p in attack_tree.root.rglob("*"))
     for _, key, _ in TEXT_VECTORS + FS_VECTORS:
         with pytest.raises(PathTraversalError):

@@ -30,7 +30,8 @@ from memdir_nb.storage.daily_log import DailyLogError, append_daily_log, daily_l
 from memdir_nb.storage.index_files import read_entrypoint
 from memdir_nb.storage.rebuild import rebuild_index
 from memdir_nb.storage.scan import scan_memory_dir
-from memdir_nb.storage.store import MemoryStore, MemoryValidationError
+from memdir_nb.storage.store import MemoryStore
+from memdir_nb.storage.store_checks import MemoryValidationError
 from memdir_nb.ui.demo import build_demo_memory_dir
 from memdir_nb.ui.views import browser as browser_view
 from memdir_nb.ui.views import recall as recall_view

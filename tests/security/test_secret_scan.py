@@ -12,6 +12,7 @@ import random
 import string
 import subprocess
 import sys
+from typing import Any
 
 import pytest
 
@@ -23,6 +24,7 @@ from memdir_nb.security.secret_scan import (
     redact,
     scan_for_secrets,
 )
+from tests.support.benchmarks import load_benchmark
 
 
 def _random_token(
@@ -32,7 +34,7 @@ def _random_token(
     return "".join(rng.choice(alphabet) for _ in range(length))
 
 
-def _b64url(obj: dict) -> str:
+def _b64url(obj: dict[str, Any]) -> str:
     return base64.urlsafe_b64encode(json.dumps(obj).encode()).decode().rstrip("=")
 
 
@@ -306,21 +308,10 @@ def test_a_long_single_line_body_does_not_stall_the_guard() -> None:
 
 # --------------------------------------------------------------------------- corpora (issue 10)
 
-import importlib.util  # noqa: E402
-from pathlib import Path  # noqa: E402
 
 from memdir_nb.security.secret_scan import scan_memory_file  # noqa: E402
 
-
-def _precision_module():
-    path = Path(__file__).resolve().parents[2] / "benchmarks" / "secret_precision.py"
-    spec = importlib.util.spec_from_file_location("secret_precision", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-_CORPUS = _precision_module()
+_CORPUS = load_benchmark("secret_precision")
 BENIGN = _CORPUS.load_corpus("benign.jsonl")
 SECRETS = _CORPUS.load_corpus("secrets.jsonl")
 
@@ -332,12 +323,12 @@ def test_corpora_are_large_enough_and_hold_no_whole_fake_secret_on_disk() -> Non
 
 
 @pytest.mark.parametrize("row", BENIGN, ids=[r["id"] for r in BENIGN])
-def test_public_identifiers_in_memory_text_are_not_flagged(row: dict) -> None:
+def test_public_identifiers_in_memory_text_are_not_flagged(row: dict[str, Any]) -> None:
     assert scan_for_secrets({"body": row["text"]}) == []
 
 
 @pytest.mark.parametrize("row", SECRETS, ids=[r["id"] for r in SECRETS])
-def test_every_fake_credential_in_the_corpus_is_flagged_and_hidden(row: dict) -> None:
+def test_every_fake_credential_in_the_corpus_is_flagged_and_hidden(row: dict[str, Any]) -> None:
     findings = scan_for_secrets({"body": row["text"]})
     assert findings, row["id"]
     for finding in findings:

@@ -15,6 +15,7 @@ import string
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -22,7 +23,7 @@ from memdir_nb import dream
 from memdir_nb.extract import ToolRunner
 from memdir_nb.security.secret_scan import SecretInTeamMemoryError, scan_for_secrets
 from memdir_nb.storage import daily_log as kairos
-from memdir_nb.storage import fsutil
+from memdir_nb.storage import fsutil, transaction
 from memdir_nb.storage.containment import PathTraversalError
 from memdir_nb.storage.rebuild import rebuild_index
 from memdir_nb.storage.store import MemoryStore
@@ -90,7 +91,9 @@ def swap_at(point: str, folder: Path, outside: Path) -> Callable[[str], None]:
 # --- a folder swapped for a symlink between the check and the write -------------------------
 
 
-def test_save_refuses_a_team_folder_swapped_between_check_and_write(tree) -> None:
+def test_save_refuses_a_team_folder_swapped_between_check_and_write(
+    tree: tuple[Path, Path],
+) -> None:
     mem, outside = tree
     store = MemoryStore(
         mem, now_ms=NOW_MS, crash_hook=swap_at("checked:team/project_q2.md", mem / "team", outside)
@@ -102,7 +105,7 @@ def test_save_refuses_a_team_folder_swapped_between_check_and_write(tree) -> Non
     assert files_under(outside) == []
 
 
-def test_dream_apply_refuses_a_folder_swapped_during_the_apply(tree) -> None:
+def test_dream_apply_refuses_a_folder_swapped_during_the_apply(tree: tuple[Path, Path]) -> None:
     mem, outside = tree
     (mem / "team" / "project_freeze.md").write_text(
         (mem / "team" / "project_freeze.md").read_text() + "Decided yesterday.\n"
@@ -118,7 +121,7 @@ def test_dream_apply_refuses_a_folder_swapped_during_the_apply(tree) -> None:
     assert dream.list_dreams(mem) == []  # rolled back: no batch, no manifest
 
 
-def test_dream_apply_refuses_a_folder_swapped_after_planning(tree) -> None:
+def test_dream_apply_refuses_a_folder_swapped_after_planning(tree: tuple[Path, Path]) -> None:
     mem, outside = tree
     (mem / "team" / "project_freeze.md").write_text("---\nname: x\n---\nDecided yesterday.\n")
     plan = dream.plan_consolidation(mem, now_ms=NOW_MS)
@@ -128,7 +131,9 @@ def test_dream_apply_refuses_a_folder_swapped_after_planning(tree) -> None:
     assert files_under(outside) == []
 
 
-def test_restore_never_writes_through_a_folder_swapped_for_a_symlink(tree) -> None:
+def test_restore_never_writes_through_a_folder_swapped_for_a_symlink(
+    tree: tuple[Path, Path],
+) -> None:
     mem, outside = tree
     (mem / "team" / "project_freeze.md").write_text(
         (mem / "team" / "project_freeze.md").read_text() + "Decided yesterday.\n"
@@ -148,7 +153,7 @@ def test_restore_never_writes_through_a_folder_swapped_for_a_symlink(tree) -> No
     assert dream.restore(mem, result.batch)  # once the folder is real again it works
 
 
-def test_restore_swap_during_the_step_is_refused(tree) -> None:
+def test_restore_swap_during_the_step_is_refused(tree: tuple[Path, Path]) -> None:
     mem, outside = tree
     (mem / "team" / "project_freeze.md").write_text(
         (mem / "team" / "project_freeze.md").read_text() + "Decided yesterday.\n"
@@ -162,7 +167,9 @@ def test_restore_swap_during_the_step_is_refused(tree) -> None:
     assert files_under(outside) == []
 
 
-def test_extraction_write_swap_between_sandbox_check_and_write_is_refused(tree) -> None:
+def test_extraction_write_swap_between_sandbox_check_and_write_is_refused(
+    tree: tuple[Path, Path],
+) -> None:
     mem, outside = tree
     (mem / "notes").mkdir()
     runner = ToolRunner(mem, crash_hook=swap_at("checked:notes/a.md", mem / "notes", outside))
@@ -171,7 +178,7 @@ def test_extraction_write_swap_between_sandbox_check_and_write_is_refused(tree) 
     assert files_under(outside) == []
 
 
-def test_rebuild_index_refuses_a_team_folder_that_links_outside(tree) -> None:
+def test_rebuild_index_refuses_a_team_folder_that_links_outside(tree: tuple[Path, Path]) -> None:
     mem, outside = tree
     put_back = swap_for_symlink(mem / "team", outside)
     (outside / "project_x.md").write_text("---\nname: X\ndescription: x\ntype: project\n---\nx\n")
@@ -182,7 +189,9 @@ def test_rebuild_index_refuses_a_team_folder_that_links_outside(tree) -> None:
     put_back()
 
 
-def test_daily_log_append_refuses_a_logs_folder_swapped_for_a_symlink(tree) -> None:
+def test_daily_log_append_refuses_a_logs_folder_swapped_for_a_symlink(
+    tree: tuple[Path, Path],
+) -> None:
     mem, outside = tree
     kairos.append_daily_log(mem, "first note", now_ms=NOW_MS)
     swap_for_symlink(mem / "logs", outside)
@@ -193,24 +202,28 @@ def test_daily_log_append_refuses_a_logs_folder_swapped_for_a_symlink(tree) -> N
 
 
 def test_daily_log_walk_refuses_a_symlink_swapped_in_after_the_check(
-    tree, monkeypatch: pytest.MonkeyPatch
+    tree: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     mem, outside = tree
     kairos.append_daily_log(mem, "first note", now_ms=NOW_MS)
-    real_resolve = kairos.transaction.resolve_target
+    real_resolve = transaction.resolve_target
 
-    def resolve_then_swap(root, path):  # the attacker wins the race right after the check
+    def resolve_then_swap(
+        root: Any, path: Any
+    ) -> Any:  # the attacker wins the race right after the check
         target = real_resolve(root, path)
         swap_for_symlink(mem / "logs", outside)
         return target
 
-    monkeypatch.setattr(kairos.transaction, "resolve_target", resolve_then_swap)
+    monkeypatch.setattr(transaction, "resolve_target", resolve_then_swap)
     with pytest.raises(fsutil.SymlinkSwapError):
         kairos.append_daily_log(mem, "second note", now_ms=NOW_MS)
     assert files_under(outside) == []
 
 
-def test_store_lock_planted_as_a_symlink_never_truncates_its_target(tree) -> None:
+def test_store_lock_planted_as_a_symlink_never_truncates_its_target(
+    tree: tuple[Path, Path],
+) -> None:
     mem, outside = tree
     victim = outside / "precious.txt"
     victim.write_text("do not truncate me\n")
@@ -225,7 +238,9 @@ def test_store_lock_planted_as_a_symlink_never_truncates_its_target(tree) -> Non
 
 
 @pytest.mark.parametrize("rel", ["../outside/evil.md", "team/../../outside/evil.md"])
-def test_dream_plan_whose_target_leaves_the_dir_is_refused(tree, rel: str) -> None:
+def test_dream_plan_whose_target_leaves_the_dir_is_refused(
+    tree: tuple[Path, Path], rel: str
+) -> None:
     mem, outside = tree
     plan = dream.ConsolidationPlan(
         memory_dir=mem,
@@ -242,7 +257,7 @@ def test_dream_plan_whose_target_leaves_the_dir_is_refused(tree, rel: str) -> No
     assert files_under(outside) == []
 
 
-def test_dream_plan_with_an_absolute_target_is_refused(tree) -> None:
+def test_dream_plan_with_an_absolute_target_is_refused(tree: tuple[Path, Path]) -> None:
     mem, outside = tree
     rel = str(outside / "evil.md")
     plan = dream.ConsolidationPlan(
@@ -256,7 +271,7 @@ def test_dream_plan_with_an_absolute_target_is_refused(tree) -> None:
 
 @pytest.mark.parametrize("how", ["dotdot", "absolute", "symlinked-folder"])
 def test_extraction_write_outside_is_refused_by_the_sandbox_and_by_the_transaction(
-    tree, how: str
+    tree: tuple[Path, Path], how: str
 ) -> None:
     mem, outside = tree
     if how == "dotdot":
@@ -275,7 +290,9 @@ def test_extraction_write_outside_is_refused_by_the_sandbox_and_by_the_transacti
     assert files_under(outside) == []
 
 
-def test_extraction_write_into_a_dot_folder_is_refused_when_written(tree) -> None:
+def test_extraction_write_into_a_dot_folder_is_refused_when_written(
+    tree: tuple[Path, Path],
+) -> None:
     mem, _ = tree
     (mem / "alias").symlink_to(".trash", target_is_directory=True)
     (mem / ".trash").mkdir(exist_ok=True)
@@ -283,7 +300,7 @@ def test_extraction_write_into_a_dot_folder_is_refused_when_written(tree) -> Non
         ToolRunner(mem)._tool_write({"file_path": str(mem / "alias" / "x.md"), "content": "x"})
 
 
-def test_the_journal_and_lock_names_cannot_be_written(tree) -> None:
+def test_the_journal_and_lock_names_cannot_be_written(tree: tuple[Path, Path]) -> None:
     mem, _ = tree
     with MemoryStore(mem).transaction() as tx, pytest.raises(PathTraversalError) as err:
         tx.write(".memdir.journal", "[]")
@@ -294,7 +311,7 @@ def test_the_journal_and_lock_names_cannot_be_written(tree) -> None:
 
 
 def test_team_edit_whose_result_holds_a_credential_is_refused_though_the_fragment_is_clean(
-    tree,
+    tree: tuple[Path, Path],
 ) -> None:
     mem, _ = tree
     head, tail = aws_key_parts()
@@ -314,7 +331,9 @@ def test_team_edit_whose_result_holds_a_credential_is_refused_though_the_fragmen
 
 
 @pytest.mark.parametrize("where", ["yaml-comment", "extra-key"])
-def test_promote_scans_the_raw_file_comment_and_extra_keys_included(tree, where: str) -> None:
+def test_promote_scans_the_raw_file_comment_and_extra_keys_included(
+    tree: tuple[Path, Path], where: str
+) -> None:
     mem, _ = tree
     token = github_token()
     extra = f"# deploy with {token}\n" if where == "yaml-comment" else f"ci_token: {token}\n"
@@ -329,7 +348,7 @@ def test_promote_scans_the_raw_file_comment_and_extra_keys_included(tree, where:
     assert (mem / "team" / "MEMORY.md").read_bytes() == team_index
 
 
-def test_a_team_filename_holding_a_secret_is_refused(tree) -> None:
+def test_a_team_filename_holding_a_secret_is_refused(tree: tuple[Path, Path]) -> None:
     mem, _ = tree
     name = f"reference_{github_token()}.md"
     with pytest.raises(SecretInTeamMemoryError) as err:
@@ -338,7 +357,7 @@ def test_a_team_filename_holding_a_secret_is_refused(tree) -> None:
     assert not (mem / "team" / name).exists()
 
 
-def test_a_team_index_line_holding_a_secret_is_refused(tree) -> None:
+def test_a_team_index_line_holding_a_secret_is_refused(tree: tuple[Path, Path]) -> None:
     mem, _ = tree
     entry = mem / "team" / "MEMORY.md"
     before = entry.read_text()
@@ -352,7 +371,7 @@ def test_a_team_index_line_holding_a_secret_is_refused(tree) -> None:
     assert entry.read_text() == before
 
 
-def test_dream_apply_into_team_goes_through_the_guard(tree) -> None:
+def test_dream_apply_into_team_goes_through_the_guard(tree: tuple[Path, Path]) -> None:
     mem, _ = tree
     rel = "team/project_freeze.md"
     text = (mem / rel).read_text()
@@ -366,7 +385,7 @@ def test_dream_apply_into_team_goes_through_the_guard(tree) -> None:
     assert (mem / rel).read_text() == text and dream.list_dreams(mem) == []
 
 
-def test_an_alias_folder_linking_to_team_is_team(tree) -> None:
+def test_an_alias_folder_linking_to_team_is_team(tree: tuple[Path, Path]) -> None:
     mem, _ = tree
     (mem / "shared").symlink_to("team", target_is_directory=True)
     assert resolve_target(mem, "shared/x.md").team
@@ -379,7 +398,7 @@ def test_an_alias_folder_linking_to_team_is_team(tree) -> None:
     assert not (mem / "team" / "x.md").exists()
 
 
-def test_private_writes_are_not_secret_guarded(tree) -> None:
+def test_private_writes_are_not_secret_guarded(tree: tuple[Path, Path]) -> None:
     mem, _ = tree
     body = f"token {github_token()}\n"
     with MemoryStore(mem).transaction() as tx:
@@ -390,7 +409,7 @@ def test_private_writes_are_not_secret_guarded(tree) -> None:
 # --- rollback ---------------------------------------------------------------------------------
 
 
-def test_a_step_that_fails_halfway_is_rolled_back_completely(tree) -> None:
+def test_a_step_that_fails_halfway_is_rolled_back_completely(tree: tuple[Path, Path]) -> None:
     mem, _ = tree
     before = {p: p.read_bytes() for p in mem.rglob("*") if p.is_file() and ".memdir" not in p.name}
     with pytest.raises(RuntimeError, match="boom"), MemoryStore(mem).transaction() as tx:
@@ -486,7 +505,9 @@ def _race(folder: Path, outside: Path, write: Callable[[int], None], n: int) -> 
 
 @pytest.mark.timeout(120)
 @pytest.mark.parametrize("route", ["store-save-team", "extraction-write", "daily-log"])
-def test_a_folder_flipped_to_a_symlink_in_a_loop_never_lets_a_write_out(tree, route: str) -> None:
+def test_a_folder_flipped_to_a_symlink_in_a_loop_never_lets_a_write_out(
+    tree: tuple[Path, Path], route: str
+) -> None:
     mem, outside = tree
     scan_for_secrets({"body": "warm the detectors before forking"})
     store = MemoryStore(mem, now_ms=NOW_MS)
@@ -516,7 +537,9 @@ def test_a_folder_flipped_to_a_symlink_in_a_loop_never_lets_a_write_out(tree, ro
 
 
 @pytest.mark.timeout(20)
-def test_a_fifo_planted_as_the_team_index_fails_the_save_without_blocking(tree) -> None:
+def test_a_fifo_planted_as_the_team_index_fails_the_save_without_blocking(
+    tree: tuple[Path, Path],
+) -> None:
     mem, _ = tree
     (mem / "team" / "MEMORY.md").unlink()
     os.mkfifo(mem / "team" / "MEMORY.md")
@@ -525,7 +548,9 @@ def test_a_fifo_planted_as_the_team_index_fails_the_save_without_blocking(tree) 
     assert not (mem / "team" / "project_q2.md").exists()  # rolled back with the step
 
 
-def test_a_team_file_over_the_read_cap_is_refused_as_too_large_to_check(tree) -> None:
+def test_a_team_file_over_the_read_cap_is_refused_as_too_large_to_check(
+    tree: tuple[Path, Path],
+) -> None:
     from memdir_nb.spec.constants import STORE_READ_MAX_BYTES
 
     mem, _ = tree
@@ -535,7 +560,9 @@ def test_a_team_file_over_the_read_cap_is_refused_as_too_large_to_check(tree) ->
     assert not (mem / "team" / "big.md").exists()
 
 
-def test_a_nested_transaction_on_the_same_store_is_refused_not_deadlocked(tree) -> None:
+def test_a_nested_transaction_on_the_same_store_is_refused_not_deadlocked(
+    tree: tuple[Path, Path],
+) -> None:
     from memdir_nb.storage.transaction import TransactionError
 
     mem, _ = tree
@@ -544,7 +571,7 @@ def test_a_nested_transaction_on_the_same_store_is_refused_not_deadlocked(tree) 
         store.save("A", "b", "project", "c")
 
 
-def test_a_transaction_used_outside_its_block_is_refused(tree) -> None:
+def test_a_transaction_used_outside_its_block_is_refused(tree: tuple[Path, Path]) -> None:
     from memdir_nb.storage.transaction import TransactionError
 
     mem, _ = tree
@@ -554,7 +581,9 @@ def test_a_transaction_used_outside_its_block_is_refused(tree) -> None:
         tx.write("x.md", "x")
 
 
-def test_forget_of_a_symlinked_memory_moves_the_link_not_the_file_it_names(tree) -> None:
+def test_forget_of_a_symlinked_memory_moves_the_link_not_the_file_it_names(
+    tree: tuple[Path, Path],
+) -> None:
     mem, _ = tree
     (mem / "alias.md").symlink_to("feedback_testing_policy.md")
     target_bytes = (mem / "feedback_testing_policy.md").read_bytes()

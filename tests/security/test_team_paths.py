@@ -23,6 +23,7 @@ from memdir_nb.storage.containment import (
     validate_team_mem_key,
     validate_team_mem_write_path,
 )
+from tests.support import AttackTree
 
 LEGIT_KEYS = [
     "notes.md",
@@ -89,7 +90,7 @@ def test_at_least_twenty_legitimate_keys_are_listed() -> None:
 
 
 @pytest.mark.parametrize("key", LEGIT_KEYS)
-def test_legitimate_key_passes_and_lands_inside_team(key: str, attack_tree) -> None:
+def test_legitimate_key_passes_and_lands_inside_team(key: str, attack_tree: AttackTree) -> None:
     assert sanitize_path_key(key) == key
     path = validate_team_mem_key(key, attack_tree.team)
     assert path == os.path.join(str(attack_tree.team), key.rstrip("/"))
@@ -130,25 +131,25 @@ def test_is_real_path_within_requires_the_separator() -> None:
     assert is_real_path_within("/etc", "/")
 
 
-def test_prefix_sibling_is_outside_on_pass_one(attack_tree) -> None:
+def test_prefix_sibling_is_outside_on_pass_one(attack_tree: AttackTree) -> None:
     with pytest.raises(PathTraversalError) as info:
         validate_team_mem_write_path(str(attack_tree.team_evil / "x.md"), attack_tree.team)
     assert info.value.rule == "escapes-dir"
     assert "team-evil" in str(info.value)
 
 
-def test_relative_write_path_is_taken_relative_to_the_dir(attack_tree) -> None:
+def test_relative_write_path_is_taken_relative_to_the_dir(attack_tree: AttackTree) -> None:
     assert validate_team_mem_write_path("x/y.md", attack_tree.team) == str(
         attack_tree.team / "x" / "y.md"
     )
 
 
-def test_dotdot_that_stays_inside_is_allowed_for_write_paths(attack_tree) -> None:
+def test_dotdot_that_stays_inside_is_allowed_for_write_paths(attack_tree: AttackTree) -> None:
     path = validate_team_mem_write_path(f"{attack_tree.team}/sub/../ok.md", attack_tree.team)
     assert path == str(attack_tree.team / "ok.md")
 
 
-def test_empty_dir_argument_is_refused(attack_tree) -> None:
+def test_empty_dir_argument_is_refused(attack_tree: AttackTree) -> None:
     with pytest.raises(ValueError, match="empty"):
         validate_team_mem_write_path("x.md", "")
 
@@ -158,18 +159,18 @@ def test_empty_dir_argument_is_refused(attack_tree) -> None:
 # --------------------------------------------------------------------------------------------
 
 
-def test_realpath_of_existing_path_is_plain_realpath(attack_tree) -> None:
+def test_realpath_of_existing_path_is_plain_realpath(attack_tree: AttackTree) -> None:
     assert realpath_deepest_existing(attack_tree.team / "link_inside") == str(
         attack_tree.team / "inner_dir"
     )
 
 
-def test_realpath_rejoins_missing_tail_on_real_ancestor(attack_tree) -> None:
+def test_realpath_rejoins_missing_tail_on_real_ancestor(attack_tree: AttackTree) -> None:
     got = realpath_deepest_existing(attack_tree.team / "link_outside_abs" / "a" / "b.md")
     assert got == str(attack_tree.outside / "a" / "b.md")
 
 
-def test_realpath_tells_dangling_symlink_from_missing_file(attack_tree) -> None:
+def test_realpath_tells_dangling_symlink_from_missing_file(attack_tree: AttackTree) -> None:
     assert realpath_deepest_existing(attack_tree.team / "missing.md") == str(
         attack_tree.team / "missing.md"
     )
@@ -178,37 +179,37 @@ def test_realpath_tells_dangling_symlink_from_missing_file(attack_tree) -> None:
     assert info.value.rule == "dangling-symlink"
 
 
-def test_realpath_rejects_symlink_loop(attack_tree) -> None:
+def test_realpath_rejects_symlink_loop(attack_tree: AttackTree) -> None:
     with pytest.raises(PathTraversalError) as info:
         realpath_deepest_existing(attack_tree.team / "loop_a" / "x")
     assert info.value.rule == "symlink-loop"
 
 
-def test_realpath_walks_past_enotdir(attack_tree) -> None:
+def test_realpath_walks_past_enotdir(attack_tree: AttackTree) -> None:
     # existing.md is a regular file, so existing.md/child fails with ENOTDIR: walk up.
     got = realpath_deepest_existing(attack_tree.team / "existing.md" / "child.md")
     assert got == str(attack_tree.team / "existing.md" / "child.md")
 
 
-def test_file_used_as_folder_is_not_a_traversal(attack_tree) -> None:
+def test_file_used_as_folder_is_not_a_traversal(attack_tree: AttackTree) -> None:
     path = validate_team_mem_key("existing.md/child.md", attack_tree.team)
     assert path == str(attack_tree.team / "existing.md" / "child.md")
 
 
-def test_realpath_walks_past_enametoolong(attack_tree) -> None:
+def test_realpath_walks_past_enametoolong(attack_tree: AttackTree) -> None:
     long_name = "n" * 300
     got = realpath_deepest_existing(attack_tree.team / "link_inside" / long_name / "x.md")
     assert got == str(attack_tree.team / "inner_dir" / long_name / "x.md")
 
 
-def test_too_long_name_gets_a_clear_error_not_an_oserror(attack_tree) -> None:
+def test_too_long_name_gets_a_clear_error_not_an_oserror(attack_tree: AttackTree) -> None:
     with pytest.raises(PathTraversalError) as info:
         validate_team_mem_key("a" * 256 + ".md", attack_tree.team)
     assert info.value.rule == "too-long"
     assert "255" in str(info.value)
 
 
-def test_name_of_exactly_255_bytes_is_allowed(attack_tree) -> None:
+def test_name_of_exactly_255_bytes_is_allowed(attack_tree: AttackTree) -> None:
     key = "b" * 252 + ".md"
     assert validate_team_mem_key(key, attack_tree.team).endswith(key)
 
@@ -269,7 +270,7 @@ def test_unsearchable_folder_fails_closed_with_cannot_verify() -> None:
 # --------------------------------------------------------------------------------------------
 
 
-def test_private_write_inside_memory_dir_passes(attack_tree) -> None:
+def test_private_write_inside_memory_dir_passes(attack_tree: AttackTree) -> None:
     assert validate_memory_write_path("user_role.md", attack_tree.memory) == str(
         attack_tree.memory / "user_role.md"
     )
@@ -278,13 +279,13 @@ def test_private_write_inside_memory_dir_passes(attack_tree) -> None:
     )
 
 
-def test_private_write_through_team_symlink_out_is_refused(attack_tree) -> None:
+def test_private_write_through_team_symlink_out_is_refused(attack_tree: AttackTree) -> None:
     with pytest.raises(PathTraversalError) as info:
         validate_memory_write_path("team/link_etc/passwd", attack_tree.memory)
     assert info.value.rule == "symlink-escape"
 
 
-def test_private_write_with_dotdot_out_is_refused(attack_tree) -> None:
+def test_private_write_with_dotdot_out_is_refused(attack_tree: AttackTree) -> None:
     with pytest.raises(PathTraversalError) as info:
         validate_memory_write_path("../outside/x.md", attack_tree.memory)
     assert info.value.rule == "escapes-dir"
@@ -345,7 +346,9 @@ _TOKENS = [
     max_examples=400, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
 )
 @given(st.lists(st.sampled_from(_TOKENS), min_size=0, max_size=12).map("".join))
-def test_any_key_is_refused_or_lands_inside_real_team_dir(attack_tree, key: str) -> None:
+def test_any_key_is_refused_or_lands_inside_real_team_dir(
+    attack_tree: AttackTree, key: str
+) -> None:
     try:
         path = validate_team_mem_key(key, attack_tree.team)
     except PathTraversalError as exc:
@@ -362,7 +365,7 @@ def test_any_key_is_refused_or_lands_inside_real_team_dir(attack_tree, key: str)
     max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
 )
 @given(st.text(min_size=0, max_size=40))
-def test_arbitrary_text_key_never_raises_anything_else(attack_tree, key: str) -> None:
+def test_arbitrary_text_key_never_raises_anything_else(attack_tree: AttackTree, key: str) -> None:
     try:
         path = validate_team_mem_key(key, attack_tree.team)
     except PathTraversalError:

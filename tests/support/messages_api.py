@@ -15,7 +15,7 @@ from __future__ import annotations
 import json
 import threading
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
@@ -59,13 +59,13 @@ ReplySource = Reply | Callable[[RecordedRequest], Reply]
 
 
 def message_body(
-    content: list[dict] | str,
+    content: list[dict[str, Any]] | str,
     *,
     model: str = "claude-test",
     stop_reason: str = "end_turn",
     input_tokens: int = 100,
     output_tokens: int = 20,
-) -> dict:
+) -> dict[str, Any]:
     """A Messages API `message` object; a plain string becomes one text block."""
     blocks = [{"type": "text", "text": content}] if isinstance(content, str) else content
     return {
@@ -95,14 +95,14 @@ def json_reply(payload: Any, **kwargs: Any) -> Reply:
 
 def tool_use_reply(
     name: str,
-    tool_input: dict,
+    tool_input: dict[str, Any],
     *,
     tool_id: str | None = None,
     text: str | None = None,
     **kwargs: Any,
 ) -> Reply:
     """A 200 reply asking for one tool call (stop_reason 'tool_use')."""
-    blocks: list[dict] = [{"type": "text", "text": text}] if text else []
+    blocks: list[dict[str, Any]] = [{"type": "text", "text": text}] if text else []
     blocks.append(
         {
             "type": "tool_use",
@@ -134,7 +134,7 @@ class MessagesAPIServer:
     """A threaded HTTP server on 127.0.0.1 (port 0) answering with scripted replies."""
 
     def __init__(
-        self, replies: list[ReplySource] | None = None, *, default: ReplySource | None = None
+        self, replies: Sequence[ReplySource] | None = None, *, default: ReplySource | None = None
     ) -> None:
         self._lock = threading.Lock()
         self._script: list[ReplySource] = list(replies or [])
@@ -185,7 +185,7 @@ class MessagesAPIServer:
                 "the server is not running; use it as a context manager or call start()"
             )
         host, port = self._server.server_address[:2]
-        return f"http://{host}:{port}"
+        return f"http://{host!s}:{port}"
 
     # -- script and records -----------------------------------------------------------------
 

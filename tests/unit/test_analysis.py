@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -30,7 +31,7 @@ def demo(tmp_path: Path) -> Path:
     return build_demo_memory_dir(tmp_path / "demo", now_ms=NOW_MS)
 
 
-def test_frame_has_one_row_per_demo_memory_with_the_documented_columns(demo):
+def test_frame_has_one_row_per_demo_memory_with_the_documented_columns(demo: Path) -> None:
     df = to_dataframe(demo, now_ms=NOW_MS)
     assert list(df.columns) == list(COLUMNS)
     expected = {m.path: m for m in demo_memories(NOW_MS)}
@@ -42,7 +43,7 @@ def test_frame_has_one_row_per_demo_memory_with_the_documented_columns(demo):
     assert row["lint_rules"] == ["stale-project"] and row["lint_count"] == 1
 
 
-def test_in_index_and_lint_columns_match_the_demo_quirks(demo):
+def test_in_index_and_lint_columns_match_the_demo_quirks(demo: Path) -> None:
     df = to_dataframe(demo, now_ms=NOW_MS).set_index("path")
     assert not df.loc["user_colour_vision.md", "in_index"]
     assert df["in_index"].sum() == len(df) - 1
@@ -51,12 +52,12 @@ def test_in_index_and_lint_columns_match_the_demo_quirks(demo):
     assert df["lint_errors"].sum() == 0  # the demo's two errors are in the indexes, not in memories
 
 
-def test_ages_follow_the_clock_passed_in(demo):
+def test_ages_follow_the_clock_passed_in(demo: Path) -> None:
     later = to_dataframe(demo, now_ms=NOW_MS + 10 * DAY_MS).set_index("path")
     assert later.loc["user_role.md", "age_days"] == 440
 
 
-def test_summary_counts_budget_orphans_and_dangling(demo):
+def test_summary_counts_budget_orphans_and_dangling(demo: Path) -> None:
     s = summarize(demo, now_ms=NOW_MS)
     mems = demo_memories(NOW_MS)
     assert (
@@ -79,7 +80,7 @@ def test_summary_counts_budget_orphans_and_dangling(demo):
     assert s.errors == 2 and s.findings_by_rule["index-over-cap"] == 1
 
 
-def test_index_budget_frame_has_a_row_per_index(demo):
+def test_index_budget_frame_has_a_row_per_index(demo: Path) -> None:
     df = index_budget_frame(demo).set_index("scope")
     assert df.loc["team", "byte_use"] > 1 and df.loc["private", "exists"]
 
@@ -95,11 +96,11 @@ def test_index_budget_frame_has_a_row_per_index(demo):
         (366, "over a year"),
     ],
 )
-def test_age_buckets_edges(days, label):
+def test_age_buckets_edges(days: int, label: str) -> None:
     assert age_bucket(days) == label
 
 
-def test_analysis_sees_every_file_beyond_the_selector_cap(tmp_path):
+def test_analysis_sees_every_file_beyond_the_selector_cap(tmp_path: Path) -> None:
     for i in range(250):
         p = tmp_path / f"reference_{i:03d}.md"
         p.write_text(
@@ -110,7 +111,7 @@ def test_analysis_sees_every_file_beyond_the_selector_cap(tmp_path):
     assert len(to_dataframe(tmp_path)) == 250
 
 
-def test_empty_dir_gives_an_empty_frame_with_the_columns(tmp_path):
+def test_empty_dir_gives_an_empty_frame_with_the_columns(tmp_path: Path) -> None:
     df = to_dataframe(tmp_path)
     assert df.empty and list(df.columns) == list(COLUMNS)
 
@@ -130,18 +131,18 @@ def claude_home(tmp_path: Path) -> Path:
     return home
 
 
-def test_discover_finds_every_project_memory_dir_but_not_symlinked_ones(tmp_path):
+def test_discover_finds_every_project_memory_dir_but_not_symlinked_ones(tmp_path: Path) -> None:
     home = claude_home(tmp_path)
     found = discover_memory_dirs(home)
     assert [p.parent.name for p in found] == ["-home-a-proj1", "-home-a-proj2"]
 
 
-def test_discover_rejects_a_missing_base_with_a_clear_error(tmp_path):
+def test_discover_rejects_a_missing_base_with_a_clear_error(tmp_path: Path) -> None:
     with pytest.raises(ValueError, match="Claude home"):
         discover_memory_dirs(tmp_path / "missing")
 
 
-def test_many_frame_has_a_project_column(tmp_path):
+def test_many_frame_has_a_project_column(tmp_path: Path) -> None:
     home = claude_home(tmp_path)
     df = to_dataframe_many(discover_memory_dirs(home))
     assert next(iter(df.columns)) == "project"
@@ -150,13 +151,13 @@ def test_many_frame_has_a_project_column(tmp_path):
     assert list(named["project"]) == ["a"]
 
 
-def test_importing_analysis_does_not_import_pandas():
+def test_importing_analysis_does_not_import_pandas() -> None:
     code = "import sys, memdir_nb.reports.analysis, memdir_nb.lint; print('pandas' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
 
 
-def test_discover_defaults_to_the_configured_claude_home(tmp_path) -> None:
+def test_discover_defaults_to_the_configured_claude_home(tmp_path: Path) -> None:
     from memdir_nb.home.config import MemdirConfig
     from memdir_nb.reports.analysis import discover_memory_dirs
 
@@ -173,7 +174,9 @@ def test_discover_defaults_to_the_configured_claude_home(tmp_path) -> None:
 # ---- realdirs: nested header keys as columns, index variants as in_index
 
 
-def test_nested_metadata_keys_become_columns_and_types_are_kept(real_dir):
+def test_nested_metadata_keys_become_columns_and_types_are_kept(
+    real_dir: Callable[[str], Path],
+) -> None:
     df = to_dataframe(real_dir("nested"))
     assert sorted(df["type"]) == ["feedback", "project", "reference"]
     assert set(df["node_type"]) == {"memory"}
@@ -181,12 +184,14 @@ def test_nested_metadata_keys_become_columns_and_types_are_kept(real_dir):
     assert df["modified"].notna().all()
 
 
-def test_every_index_variant_counts_as_in_index(real_dir):
+def test_every_index_variant_counts_as_in_index(real_dir: Callable[[str], Path]) -> None:
     df = to_dataframe(real_dir("index-variants"))
     assert df["in_index"].all(), df.loc[~df["in_index"], "path"].tolist()
 
 
-def test_summary_keeps_links_that_leave_the_dir_apart_from_dangling_ones(real_dir):
+def test_summary_keeps_links_that_leave_the_dir_apart_from_dangling_ones(
+    real_dir: Callable[[str], Path],
+) -> None:
     root = real_dir("private-only")
     with open(root / "MEMORY.md", "a", encoding="utf-8") as fh:
         fh.write("- [Plans](../plans/INDEX.md) — outside\n- [Gone](gone.md) — deleted\n")

@@ -309,7 +309,9 @@ def test_every_command_a_hint_names_exists() -> None:
     from memdir_nb.cli.main import build_parser
 
     parser = build_parser()
-    commands = set(next(a for a in parser._actions if a.dest == "command").choices)
+    choices = next(a for a in parser._actions if a.dest == "command").choices
+    assert choices is not None
+    commands = set(choices)
     package = Path(__file__).resolve().parents[2] / "memdir_nb"
     named = set()
     for path in package.rglob("*.py"):

@@ -7,6 +7,7 @@ import logging
 import os
 import pwd
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -42,7 +43,7 @@ def write_json(path: Path, data: object) -> Path:
     return path
 
 
-def load(world: dict[str, Path], env: dict[str, str] | None = None, **kw) -> MemdirConfig:
+def load(world: dict[str, Path], env: dict[str, str] | None = None, **kw: Any) -> MemdirConfig:
     kw.setdefault("policy_settings_path", world["policy"])
     return MemdirConfig.from_environment(env or {}, home=world["home"], cwd=world["project"], **kw)
 
@@ -60,7 +61,7 @@ def test_other_values_are_not_truthy(value: str | None) -> None:
     assert not is_env_truthy(value)
 
 
-def test_spec_env_vars_map_to_config_fields(world) -> None:
+def test_spec_env_vars_map_to_config_fields(world: dict[str, Path]) -> None:
     cfg = load(
         world,
         {
@@ -83,7 +84,7 @@ def test_spec_env_vars_map_to_config_fields(world) -> None:
     assert cfg.settings_problems == ()
 
 
-def test_absent_env_vars_give_defaults(world) -> None:
+def test_absent_env_vars_give_defaults(world: dict[str, Path]) -> None:
     cfg = load(world)
     assert cfg.cowork_memory_override is None and cfg.remote_memory_dir is None
     assert not (
@@ -93,7 +94,7 @@ def test_absent_env_vars_give_defaults(world) -> None:
     assert cfg.flags == FeatureFlags()
 
 
-def test_empty_env_vars_count_as_unset(world) -> None:
+def test_empty_env_vars_count_as_unset(world: dict[str, Path]) -> None:
     cfg = load(
         world,
         {
@@ -109,22 +110,22 @@ def test_empty_env_vars_count_as_unset(world) -> None:
     assert cfg.demo_dir is None
 
 
-def test_api_key_is_not_shown_in_repr(world) -> None:
+def test_api_key_is_not_shown_in_repr(world: dict[str, Path]) -> None:
     cfg = load(world, {"ANTHROPIC_API_KEY": "sk-ant-secret-value"})
     assert "sk-ant-secret-value" not in repr(cfg)
 
 
-def test_unknown_selector_is_recorded_and_ignored(world) -> None:
+def test_unknown_selector_is_recorded_and_ignored(world: dict[str, Path]) -> None:
     cfg = load(world, {"MEMDIR_NB_SELECTOR": "magic"})
     assert cfg.selector is None
     assert any("MEMDIR_NB_SELECTOR" in p and "lexical" in p for p in cfg.settings_problems)
 
 
-def test_semantic_is_a_known_selector_name(world) -> None:
+def test_semantic_is_a_known_selector_name(world: dict[str, Path]) -> None:
     assert load(world, {"MEMDIR_NB_SELECTOR": "Semantic"}).selector == "semantic"
 
 
-def test_cache_root_defaults_to_home_cache_and_follows_the_env(world) -> None:
+def test_cache_root_defaults_to_home_cache_and_follows_the_env(world: dict[str, Path]) -> None:
     assert load(world).cache_root() == world["home"] / ".cache" / "memdir_nb"
     xdg = load(world, {"XDG_CACHE_HOME": "/var/cache/u"})
     assert xdg.cache_root() == Path("/var/cache/u/memdir_nb")
@@ -133,7 +134,7 @@ def test_cache_root_defaults_to_home_cache_and_follows_the_env(world) -> None:
 
 
 @pytest.mark.parametrize("flag_name", sorted(FLAG_ENV_VARS))
-def test_each_feature_flag_reads_its_own_env_var(world, flag_name: str) -> None:
+def test_each_feature_flag_reads_its_own_env_var(world: dict[str, Path], flag_name: str) -> None:
     cfg = load(world, {FLAG_ENV_VARS[flag_name]: "on"})
     on = {name for name in FLAG_ENV_VARS if getattr(cfg.flags, name)}
     assert on == {flag_name}
@@ -150,12 +151,12 @@ def test_feature_flag_env_var_names_match_the_contract() -> None:
     }
 
 
-def test_feature_flag_with_non_truthy_value_stays_off(world) -> None:
+def test_feature_flag_with_non_truthy_value_stays_off(world: dict[str, Path]) -> None:
     cfg = load(world, {"MEMDIR_NB_TEAM_MEMORY": "0", "MEMDIR_NB_KAIROS": "false"})
     assert not cfg.flags.team_memory and not cfg.flags.kairos
 
 
-def test_non_interactive_from_keyword_or_env(world) -> None:
+def test_non_interactive_from_keyword_or_env(world: dict[str, Path]) -> None:
     assert load(world, non_interactive=True).non_interactive
     assert load(world, {"MEMDIR_NB_NON_INTERACTIVE": "1"}).non_interactive
     assert not load(
@@ -163,7 +164,9 @@ def test_non_interactive_from_keyword_or_env(world) -> None:
     ).non_interactive
 
 
-def test_from_environment_reads_os_environ_when_env_is_none(world, monkeypatch) -> None:
+def test_from_environment_reads_os_environ_when_env_is_none(
+    world: dict[str, Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setenv("CLAUDE_CODE_SIMPLE", "1")
     monkeypatch.setenv("MEMDIR_NB_SKIP_INDEX", "yes")
     cfg = MemdirConfig.from_environment(
@@ -172,7 +175,7 @@ def test_from_environment_reads_os_environ_when_env_is_none(world, monkeypatch) 
     assert cfg.simple_mode and cfg.flags.skip_index
 
 
-def test_home_defaults_to_env_home(world) -> None:
+def test_home_defaults_to_env_home(world: dict[str, Path]) -> None:
     cfg = MemdirConfig.from_environment(
         {"HOME": str(world["home"])}, cwd=world["project"], policy_settings_path=world["policy"]
     )
@@ -180,14 +183,16 @@ def test_home_defaults_to_env_home(world) -> None:
     assert cfg.claude_home == world["home"] / ".claude"
 
 
-def test_home_falls_back_to_password_database_without_home_var(world) -> None:
+def test_home_falls_back_to_password_database_without_home_var(world: dict[str, Path]) -> None:
     cfg = MemdirConfig.from_environment(
         {}, cwd=world["project"], policy_settings_path=world["policy"]
     )
     assert cfg.home == Path(pwd.getpwuid(os.getuid()).pw_dir)
 
 
-def test_cwd_defaults_to_process_cwd(world, monkeypatch) -> None:
+def test_cwd_defaults_to_process_cwd(
+    world: dict[str, Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.chdir(world["project"])
     cfg = MemdirConfig.from_environment(
         {}, home=world["home"], policy_settings_path=world["policy"]
@@ -195,7 +200,9 @@ def test_cwd_defaults_to_process_cwd(world, monkeypatch) -> None:
     assert cfg.cwd == world["project"]
 
 
-def test_claude_config_dir_moves_claude_home_and_user_settings(world, tmp_path) -> None:
+def test_claude_config_dir_moves_claude_home_and_user_settings(
+    world: dict[str, Path], tmp_path: Path
+) -> None:
     alt = tmp_path / "alt-claude"
     write_json(alt / "settings.json", {"autoMemoryDirectory": "/srv/alt"})
     cfg = load(world, {"CLAUDE_CONFIG_DIR": str(alt)})
@@ -203,7 +210,7 @@ def test_claude_config_dir_moves_claude_home_and_user_settings(world, tmp_path) 
     assert cfg.settings.user == {"autoMemoryDirectory": "/srv/alt"}
 
 
-def test_relative_claude_config_dir_is_reported_and_not_used(world) -> None:
+def test_relative_claude_config_dir_is_reported_and_not_used(world: dict[str, Path]) -> None:
     cfg = load(world, {"CLAUDE_CONFIG_DIR": "relative/dir"})
     assert cfg.claude_home == world["home"] / ".claude"
     assert any("CLAUDE_CONFIG_DIR" in p and "absolute" in p for p in cfg.settings_problems)
@@ -212,7 +219,7 @@ def test_relative_claude_config_dir_is_reported_and_not_used(world) -> None:
 # --------------------------------------------------------------------------- settings layers
 
 
-def test_each_settings_layer_is_read_from_its_file(world) -> None:
+def test_each_settings_layer_is_read_from_its_file(world: dict[str, Path]) -> None:
     write_json(world["policy"], {"k": "policy"})
     write_json(world["flag"], {"k": "flag"})
     write_json(world["project"] / ".claude" / "settings.local.json", {"k": "local"})
@@ -231,7 +238,7 @@ def test_each_settings_layer_is_read_from_its_file(world) -> None:
     assert s.paths["project"] == str(world["project"] / ".claude" / "settings.json")
 
 
-def test_trust_order_is_policy_then_flag_then_local_then_user(world) -> None:
+def test_trust_order_is_policy_then_flag_then_local_then_user(world: dict[str, Path]) -> None:
     files = {
         "policy": world["policy"],
         "flag": world["flag"],
@@ -248,7 +255,7 @@ def test_trust_order_is_policy_then_flag_then_local_then_user(world) -> None:
         assert cfg.settings.trusted_value("autoMemoryDirectory") == (f"/srv/{winner}", winner)
 
 
-def test_project_settings_are_parsed_but_never_trusted(world) -> None:
+def test_project_settings_are_parsed_but_never_trusted(world: dict[str, Path]) -> None:
     write_json(world["project"] / ".claude" / "settings.json", {"autoMemoryDirectory": "~/.ssh"})
     cfg = load(world)
     assert cfg.settings.project == {"autoMemoryDirectory": "~/.ssh"}
@@ -268,7 +275,9 @@ def test_unknown_layer_name_is_a_clear_error() -> None:
         SettingsLayers().layer("enterprise")
 
 
-def test_invalid_json_settings_is_logged_recorded_and_treated_as_empty(world, caplog) -> None:
+def test_invalid_json_settings_is_logged_recorded_and_treated_as_empty(
+    world: dict[str, Path], caplog: pytest.LogCaptureFixture
+) -> None:
     user_file = world["home"] / ".claude" / "settings.json"
     user_file.write_text('{"autoMemoryDirectory": "/srv/x",', encoding="utf-8")
     with caplog.at_level(logging.WARNING, logger="memdir_nb.home.config"):
@@ -280,14 +289,14 @@ def test_invalid_json_settings_is_logged_recorded_and_treated_as_empty(world, ca
     assert any("not valid JSON" in r.getMessage() for r in caplog.records)
 
 
-def test_settings_that_are_not_an_object_are_recorded_and_empty(world) -> None:
+def test_settings_that_are_not_an_object_are_recorded_and_empty(world: dict[str, Path]) -> None:
     write_json(world["policy"], ["autoMemoryDirectory", "/srv/x"])
     cfg = load(world)
     assert cfg.settings.policy == {}
     assert any("policy" in p and "JSON object" in p for p in cfg.settings_problems)
 
 
-def test_unreadable_settings_path_is_recorded_not_raised(world) -> None:
+def test_unreadable_settings_path_is_recorded_not_raised(world: dict[str, Path]) -> None:
     # A directory where the file should be cannot be read.
     (world["project"] / ".claude" / "settings.local.json").mkdir()
     cfg = load(world)
@@ -295,19 +304,19 @@ def test_unreadable_settings_path_is_recorded_not_raised(world) -> None:
     assert any("local settings" in p and "cannot read" in p for p in cfg.settings_problems)
 
 
-def test_empty_settings_file_is_empty_without_problem(world) -> None:
+def test_empty_settings_file_is_empty_without_problem(world: dict[str, Path]) -> None:
     (world["home"] / ".claude" / "settings.json").write_text("  \n", encoding="utf-8")
     cfg = load(world)
     assert cfg.settings.user == {} and cfg.settings_problems == ()
 
 
-def test_settings_with_utf8_bom_are_parsed(world) -> None:
+def test_settings_with_utf8_bom_are_parsed(world: dict[str, Path]) -> None:
     path = world["home"] / ".claude" / "settings.json"
     path.write_bytes(b"\xef\xbb\xbf" + json.dumps({"autoMemoryEnabled": False}).encode())
     assert load(world).settings.user == {"autoMemoryEnabled": False}
 
 
-def test_wrongly_typed_memory_keys_are_reported(world) -> None:
+def test_wrongly_typed_memory_keys_are_reported(world: dict[str, Path]) -> None:
     write_json(
         world["home"] / ".claude" / "settings.json",
         {"autoMemoryEnabled": "false", "autoMemoryDirectory": 42},
@@ -317,13 +326,13 @@ def test_wrongly_typed_memory_keys_are_reported(world) -> None:
     assert any("autoMemoryDirectory must be a string" in p for p in problems)
 
 
-def test_missing_flag_settings_file_is_reported(world) -> None:
+def test_missing_flag_settings_file_is_reported(world: dict[str, Path]) -> None:
     cfg = load(world, flag_settings_path=world["flag"])
     assert cfg.settings.flag == {}
     assert any("flag settings" in p and "not found" in p for p in cfg.settings_problems)
 
 
-def test_missing_settings_files_are_not_problems(world) -> None:
+def test_missing_settings_files_are_not_problems(world: dict[str, Path]) -> None:
     cfg = load(world)
     assert cfg.settings == SettingsLayers(paths=cfg.settings.paths)
     assert cfg.settings_problems == ()
@@ -341,14 +350,14 @@ def test_default_policy_path_per_platform() -> None:
 # --------------------------------------------------------------------------- clock, for_tests
 
 
-def test_clock_is_injectable(world) -> None:
+def test_clock_is_injectable(world: dict[str, Path]) -> None:
     ticks = iter([1000.0, 2500.0])
     cfg = load(world, clock=lambda: next(ticks))
     assert cfg.now_ms() == 1000.0
     assert cfg.now_ms() == 2500.0
 
 
-def test_default_clock_is_wall_time_in_ms(world) -> None:
+def test_default_clock_is_wall_time_in_ms(world: dict[str, Path]) -> None:
     import time
 
     before = time.time() * 1000
@@ -357,7 +366,9 @@ def test_default_clock_is_wall_time_in_ms(world) -> None:
     assert before <= now <= after
 
 
-def test_for_tests_ignores_the_real_environment(tmp_path, monkeypatch) -> None:
+def test_for_tests_ignores_the_real_environment(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setenv("CLAUDE_CODE_SIMPLE", "1")
     monkeypatch.setenv("CLAUDE_COWORK_MEMORY_PATH_OVERRIDE", "/srv/override")
     monkeypatch.setenv("MEMDIR_NB_TEAM_MEMORY", "1")
@@ -371,7 +382,7 @@ def test_for_tests_ignores_the_real_environment(tmp_path, monkeypatch) -> None:
     assert cfg.claude_home == tmp_path / ".claude"
 
 
-def test_for_tests_accepts_overrides_and_conveniences(tmp_path) -> None:
+def test_for_tests_accepts_overrides_and_conveniences(tmp_path: Path) -> None:
     cfg = MemdirConfig.for_tests(
         home=tmp_path,
         cwd=tmp_path / "p",
@@ -387,17 +398,17 @@ def test_for_tests_accepts_overrides_and_conveniences(tmp_path) -> None:
     assert cfg.cwd == tmp_path / "p"
 
 
-def test_for_tests_rejects_unknown_fields_by_name(tmp_path) -> None:
+def test_for_tests_rejects_unknown_fields_by_name(tmp_path: Path) -> None:
     with pytest.raises(TypeError, match="simpel_mode"):
         MemdirConfig.for_tests(home=tmp_path, cwd=tmp_path, simpel_mode=True)
 
 
-def test_for_tests_rejects_unknown_settings_layer(tmp_path) -> None:
+def test_for_tests_rejects_unknown_settings_layer(tmp_path: Path) -> None:
     with pytest.raises(ValueError, match="projcet"):
         MemdirConfig.for_tests(home=tmp_path, cwd=tmp_path, settings={"projcet": {}})
 
 
-def test_config_is_frozen(tmp_path) -> None:
+def test_config_is_frozen(tmp_path: Path) -> None:
     cfg = MemdirConfig.for_tests(home=tmp_path, cwd=tmp_path)
     with pytest.raises(AttributeError):
         cfg.simple_mode = True  # type: ignore[misc]
@@ -416,7 +427,7 @@ def test_config_module_import_is_light() -> None:
     assert out.stdout.strip() == "[]"
 
 
-def test_expand_user_uses_the_config_home_not_the_process_env(tmp_path) -> None:
+def test_expand_user_uses_the_config_home_not_the_process_env(tmp_path: Path) -> None:
     from memdir_nb.home.config import MemdirConfig
 
     config = MemdirConfig.for_tests(home=tmp_path / "me", cwd=tmp_path)
@@ -441,7 +452,7 @@ def test_resolve_now_prefers_explicit_then_config_clock_then_wall(tmp_path: Path
 # --------------------------------------------------------------------------- settings env blocks (branch doctor)
 
 
-def test_a_settings_env_block_sets_variables_and_records_the_file(world) -> None:
+def test_a_settings_env_block_sets_variables_and_records_the_file(world: dict[str, Path]) -> None:
     path = write_json(
         world["home"] / ".claude" / "settings.json",
         {"env": {"CLAUDE_CODE_DISABLE_AUTO_MEMORY": "1"}},
@@ -449,18 +460,20 @@ def test_a_settings_env_block_sets_variables_and_records_the_file(world) -> None
     c = load(world)
     assert c.disable_auto_memory
     origin = c.env_source("CLAUDE_CODE_DISABLE_AUTO_MEMORY")
+    assert origin is not None
     assert (origin.source, origin.path) == ("user", str(path))
     assert "env block of user settings" in origin.describe()
 
 
-def test_env_blocks_override_the_shell_and_policy_wins_over_user(world) -> None:
+def test_env_blocks_override_the_shell_and_policy_wins_over_user(world: dict[str, Path]) -> None:
     write_json(world["home"] / ".claude" / "settings.json", {"env": {"MEMDIR_NB_KAIROS": "0"}})
     write_json(world["policy"], {"env": {"MEMDIR_NB_KAIROS": "1"}})
     c = load(world, {"MEMDIR_NB_KAIROS": "0"})
-    assert c.flags.kairos and c.env_source("MEMDIR_NB_KAIROS").source == "policy"
+    origin = c.env_source("MEMDIR_NB_KAIROS")
+    assert c.flags.kairos and origin is not None and origin.source == "policy"
 
 
-def test_a_project_env_block_cannot_choose_where_memory_lives(world) -> None:
+def test_a_project_env_block_cannot_choose_where_memory_lives(world: dict[str, Path]) -> None:
     write_json(
         world["project"] / ".claude" / "settings.json",
         {"env": {"CLAUDE_COWORK_MEMORY_PATH_OVERRIDE": "/home/me/.ssh", "CLAUDE_CODE_SIMPLE": "1"}},
@@ -471,7 +484,7 @@ def test_a_project_env_block_cannot_choose_where_memory_lives(world) -> None:
     assert c.simple_mode  # switching memory off is the safe direction and is honoured
 
 
-def test_scalar_env_values_become_strings_and_objects_are_reported(world) -> None:
+def test_scalar_env_values_become_strings_and_objects_are_reported(world: dict[str, Path]) -> None:
     write_json(
         world["home"] / ".claude" / "settings.json",
         {"env": {"CLAUDE_CODE_DISABLE_AUTO_MEMORY": 1, "CLAUDE_CODE_SIMPLE": ["x"]}},
@@ -481,18 +494,18 @@ def test_scalar_env_values_become_strings_and_objects_are_reported(world) -> Non
     assert any("env CLAUDE_CODE_SIMPLE must be a string" in p for p in c.settings_problems)
 
 
-def test_an_env_block_that_is_not_an_object_is_reported(world) -> None:
+def test_an_env_block_that_is_not_an_object_is_reported(world: dict[str, Path]) -> None:
     write_json(world["home"] / ".claude" / "settings.json", {"env": "CLAUDE_CODE_SIMPLE=1"})
     c = load(world)
     assert not c.simple_mode and any("env must be an object" in p for p in c.settings_problems)
 
 
-def test_env_blocks_can_be_left_out(world) -> None:
+def test_env_blocks_can_be_left_out(world: dict[str, Path]) -> None:
     write_json(world["home"] / ".claude" / "settings.json", {"env": {"CLAUDE_CODE_SIMPLE": "1"}})
     assert not load(world, apply_settings_env=False).simple_mode
 
 
-def test_the_api_key_is_never_among_the_recorded_sources(world) -> None:
+def test_the_api_key_is_never_among_the_recorded_sources(world: dict[str, Path]) -> None:
     c = load(world, {"ANTHROPIC_API_KEY": "sk-ant-secret", "CLAUDE_CODE_SIMPLE": "1"})
     assert "ANTHROPIC_API_KEY" not in c.env_sources and "CLAUDE_CODE_SIMPLE" in c.env_sources
     assert "sk-ant-secret" not in repr(c)

@@ -343,7 +343,7 @@ def test_quirk_near_duplicates_are_close_in_wording(built: Path) -> None:
     from rapidfuzz import fuzz
 
     a, b = (read_frontmatter(built / p) for p in demo.DEMO_QUIRKS["near_duplicate"].paths)
-    assert a.type == b.type
+    assert a.type == b.type and a.description and b.description
     assert fuzz.token_set_ratio(a.description, b.description) >= 85
     assert all("/" not in p for p in demo.DEMO_QUIRKS["near_duplicate"].paths)  # same scope
 
@@ -434,7 +434,7 @@ def test_notebook_dir_names_the_source_of_a_missing_dir(tmp_path: Path) -> None:
 # --------------------------------------------------------------------------- the demo Claude home (branch doctor)
 
 
-def test_demo_claude_home_seeds_the_problems_doctor_explains(tmp_path) -> None:
+def test_demo_claude_home_seeds_the_problems_doctor_explains(tmp_path: Path) -> None:
     from memdir_nb.home.config import MemdirConfig
     from memdir_nb.reports.doctor import diagnose
     from memdir_nb.ui.demo import build_demo_claude_home
@@ -450,7 +450,7 @@ def test_demo_claude_home_seeds_the_problems_doctor_explains(tmp_path) -> None:
     assert report.exit_code == 1
 
 
-def test_demo_claude_home_refuses_a_folder_with_files(tmp_path) -> None:
+def test_demo_claude_home_refuses_a_folder_with_files(tmp_path: Path) -> None:
     import pytest
 
     from memdir_nb.ui.demo import DemoDirError, build_demo_claude_home

@@ -5,12 +5,13 @@ from __future__ import annotations
 import os
 import threading
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from memdir_nb.formats.index import entries_past_caps, format_index_entry
 from memdir_nb.home.paths import sanitize_path
-from memdir_nb.reports.diagnosis import DoctorReport, format_doctor
+from memdir_nb.reports.diagnosis import DoctorFinding, DoctorReport, format_doctor
 from memdir_nb.reports.doctor import diagnose
 from tests.support.fake_home import HAS_GIT, NOW_MS, World, add_memory, git, make_world
 
@@ -22,12 +23,12 @@ def codes(report: DoctorReport) -> dict[str, str]:
     return {f.code: f.severity for f in report.findings}
 
 
-def finding(report: DoctorReport, code: str):
+def finding(report: DoctorReport, code: str) -> DoctorFinding:
     (f,) = [f for f in report.findings if f.code == code]
     return f
 
 
-def healthy(tmp_path: Path, **kw) -> tuple[World, Path]:
+def healthy(tmp_path: Path, **kw: Any) -> tuple[World, Path]:
     w = make_world(tmp_path, **kw)
     mem = w.memory_dir_for(w.project)
     add_memory(mem, "feedback_db.md")
@@ -72,7 +73,7 @@ def test_disable_in_the_shell_says_to_unset_it(tmp_path: Path) -> None:
     ],
 )
 def test_every_disabling_level_has_its_own_fix(
-    tmp_path: Path, env: dict, layer: str | None, expect: str
+    tmp_path: Path, env: dict[str, Any], layer: str | None, expect: str
 ) -> None:
     w, _ = healthy(tmp_path)
     if layer:

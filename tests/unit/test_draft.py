@@ -10,7 +10,8 @@ import pytest
 
 from memdir_nb.security.secret_scan import SecretInTeamMemoryError
 from memdir_nb.storage.draft import DraftVerdict, validate_draft
-from memdir_nb.storage.store import MemoryStore, MemoryValidationError
+from memdir_nb.storage.store import MemoryStore
+from memdir_nb.storage.store_checks import MemoryValidationError
 
 WEDNESDAY_NOON = dt.datetime(2026, 11, 18, 12, 0).timestamp() * 1000  # local noon
 GOOD_BODY = "Use the staging db.\n\n**Why:** prod data is private.\n**How to apply:** in tests."

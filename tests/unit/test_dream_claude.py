@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import anthropic
 import pytest
@@ -23,7 +24,7 @@ from tests.support.messages_api import MessagesAPIServer, Reply, message_body, t
 CLAUDE_NOW = 1_774_700_000_000.0
 
 
-def _calls(*calls: tuple[str, str, dict]) -> Reply:
+def _calls(*calls: tuple[str, str, dict[str, Any]]) -> Reply:
     blocks = [
         {"type": "tool_use", "id": cid, "name": name, "input": inp} for cid, name, inp in calls
     ]

@@ -6,6 +6,7 @@ from __future__ import annotations
 import datetime as dt
 import json
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 import pytest
@@ -21,6 +22,7 @@ from memdir_nb.dream import (
     restore,
 )
 from tests.support import snapshot, write_memory
+from tests.support.benchmarks import load_benchmark
 
 PLAN_NOW = dt.datetime(2026, 3, 28, 12, 0).timestamp() * 1000
 DAY = 86_400_000.0
@@ -309,7 +311,6 @@ def test_two_plans_on_one_fixed_clock_get_distinct_batches(messy: Path) -> None:
 
 # --------------------------------------------------------------------------- scaling (issue 10)
 
-import importlib.util  # noqa: E402
 
 from rapidfuzz import fuzz  # noqa: E402
 
@@ -323,15 +324,11 @@ from memdir_nb.dream.plan import _NEGATION  # noqa: E402
 from memdir_nb.formats.frontmatter import parse_frontmatter  # noqa: E402
 
 
-def _corpus_module():
-    path = Path(__file__).resolve().parents[2] / "benchmarks" / "whole_dir_corpus.py"
-    spec = importlib.util.spec_from_file_location("whole_dir_corpus", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+def _corpus_module() -> ModuleType:
+    return load_benchmark("whole_dir_corpus")
 
 
-def _all_pairs_reference(root: Path) -> tuple[set[frozenset[str]], set[tuple[str, str]]]:
+def _all_pairs_reference(root: Path) -> tuple[set[frozenset[str]], set[tuple[str, ...]]]:
     """Near-duplicate groups and contradiction pairs by comparing every pair (the old loop)."""
     mems = []
     for path in sorted(root.rglob("*.md")):

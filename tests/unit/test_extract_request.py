@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import anthropic
 import pytest
@@ -15,6 +16,7 @@ from memdir_nb.extract import (
     read_transcript,
     run_extraction,
 )
+from memdir_nb.home.config import MemdirConfig
 from tests.support import write_memory
 from tests.support.messages_api import (
     MessagesAPIServer,
@@ -36,7 +38,7 @@ def _client(api: MessagesAPIServer) -> anthropic.Anthropic:
     return anthropic.Anthropic(api_key="test-key", base_url=api.base_url, max_retries=0)
 
 
-def _multi_tool_reply(*calls: tuple[str, str, dict]) -> Reply:
+def _multi_tool_reply(*calls: tuple[str, str, dict[str, Any]]) -> Reply:
     blocks = [
         {"type": "tool_use", "id": cid, "name": name, "input": inp} for cid, name, inp in calls
     ]
@@ -149,7 +151,7 @@ def test_extractor_api_error_surfaces_and_scheduler_keeps_cursor(memdir: Path) -
 # --------------------------------------------------------------------------- client from config
 
 
-def _config(tmp_path: Path, key: str | None):
+def _config(tmp_path: Path, key: str | None) -> MemdirConfig:
     from memdir_nb.home.config import MemdirConfig
 
     return MemdirConfig.for_tests(home=tmp_path / "home", cwd=tmp_path, anthropic_api_key=key)

@@ -142,4 +142,4 @@ def test_every_other_tool_is_denied(memdir: Path, tool: str) -> None:
 
 
 def test_non_mapping_input_is_denied(memdir: Path) -> None:
-    assert not can_use_tool("Read", ["file_path"], memdir).allowed  # type: ignore[arg-type]
+    assert not can_use_tool("Read", ["file_path"], memdir).allowed

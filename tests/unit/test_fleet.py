@@ -28,7 +28,9 @@ def two_homes(tmp_path: Path) -> list[Path]:
     return [a.claude_home, b.claude_home]
 
 
-def test_export_writes_one_row_per_memory_and_per_dir(tmp_path: Path, two_homes) -> None:
+def test_export_writes_one_row_per_memory_and_per_dir(
+    tmp_path: Path, two_homes: list[Path]
+) -> None:
     result = export_parquet(two_homes, tmp_path / "out", now_ms=NOW_MS)
     memories = pq.read_table(result.memories_path).to_pylist()
     dirs = pq.read_table(result.dirs_path).to_pylist()
@@ -50,7 +52,9 @@ def test_export_writes_one_row_per_memory_and_per_dir(tmp_path: Path, two_homes)
     assert small["project_path"] and small["project"] == small["project_path"]
 
 
-def test_duckdb_answers_memories_per_project_and_stale_share(tmp_path: Path, two_homes) -> None:
+def test_duckdb_answers_memories_per_project_and_stale_share(
+    tmp_path: Path, two_homes: list[Path]
+) -> None:
     duckdb = pytest.importorskip("duckdb")
     export_parquet(two_homes, tmp_path / "out", now_ms=NOW_MS)
     rows = duckdb.sql(
@@ -64,7 +68,7 @@ def test_duckdb_answers_memories_per_project_and_stale_share(tmp_path: Path, two
     assert rows[0][2] == pytest.approx(1 / 3)
 
 
-def test_export_refuses_a_file_as_the_output_folder(tmp_path: Path, two_homes) -> None:
+def test_export_refuses_a_file_as_the_output_folder(tmp_path: Path, two_homes: list[Path]) -> None:
     target = tmp_path / "out"
     target.write_text("keep")
     with pytest.raises(ValueError, match="not a folder"):

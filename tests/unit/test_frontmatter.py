@@ -10,13 +10,9 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from memdir_nb.formats.frontmatter import (
-    FRONTMATTER_MAX_LINES,
-    _fast_parse,
-    parse_frontmatter,
-)
+from memdir_nb.formats.frontmatter import _fast_parse, parse_frontmatter
 from memdir_nb.formats.frontmatter_render import render_memory_file
-from memdir_nb.spec.constants import FRONTMATTER_MAX_BYTES
+from memdir_nb.spec.constants import FRONTMATTER_MAX_BYTES, FRONTMATTER_MAX_LINES
 from memdir_nb.spec.taxonomy import InvalidMemoryTypeError, MemoryType
 from memdir_nb.storage.headers import parse_memory_file, read_frontmatter, read_head, read_head_info
 
@@ -297,7 +293,7 @@ def test_fast_path_declines_what_yaml_reads_differently(line: str) -> None:
 @settings(max_examples=300, deadline=None)
 @given(
     st.text(
-        alphabet=st.characters(blacklist_categories=("Cs",), blacklist_characters="\n\r"),
+        alphabet=st.characters(codec="utf-8", blacklist_characters="\n\r"),
         max_size=40,
     )
 )
@@ -357,7 +353,7 @@ def test_render_rejects_unknown_type_and_empty_name() -> None:
         render_memory_file("  \n ", "d", "user", "")
 
 
-_text = st.text(alphabet=st.characters(blacklist_categories=("Cs",)), max_size=60)
+_text = st.text(alphabet=st.characters(codec="utf-8"), max_size=60)
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -11,7 +12,7 @@ from memdir_nb.storage import fsutil
 
 
 @pytest.fixture
-def root_fd(tmp_path: Path):
+def root_fd(tmp_path: Path) -> Iterator[int]:
     fd = os.open(tmp_path, os.O_RDONLY | os.O_DIRECTORY)
     yield fd
     os.close(fd)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import stat
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -165,7 +166,7 @@ def test_format_size(n: int, text: str) -> None:
 @given(
     st.lists(
         st.text(
-            alphabet=st.characters(blacklist_categories=("Cs",), blacklist_characters="\n\r"),
+            alphabet=st.characters(codec="utf-8", blacklist_characters="\n\r"),
             max_size=400,
         ),
         max_size=300,
@@ -388,7 +389,9 @@ def test_rebuild_scope_can_be_given_explicitly(tmp_path: Path) -> None:
 # ---- realdirs: index lines are recognised by the .md file they point at
 
 
-def test_index_lines_in_every_real_form_point_at_their_files(real_dir) -> None:
+def test_index_lines_in_every_real_form_point_at_their_files(
+    real_dir: Callable[[str], Path],
+) -> None:
     root = real_dir("index-variants")
     entries = parse_index((root / "MEMORY.md").read_text(encoding="utf-8"))
     assert [e.target for e in entries] == [
@@ -423,7 +426,7 @@ def test_upsert_replaces_a_see_style_line_for_the_same_file() -> None:
 # --------------------------------------------------------------------------- reading MEMORY.md (branch doctor)
 
 
-def test_an_invalid_utf8_index_is_reported_not_hidden(tmp_path) -> None:
+def test_an_invalid_utf8_index_is_reported_not_hidden(tmp_path: Path) -> None:
     from memdir_nb.storage.index_files import read_entrypoint_checked
 
     (tmp_path / "MEMORY.md").write_bytes(b"- [Caf\xe9](a.md) \xe2\x80\x94 hook\n")
@@ -431,7 +434,7 @@ def test_an_invalid_utf8_index_is_reported_not_hidden(tmp_path) -> None:
     assert read.exists and not read.valid_utf8 and "\ufffd" in read.text
 
 
-def test_a_fifo_index_is_not_read_and_does_not_block(tmp_path) -> None:
+def test_a_fifo_index_is_not_read_and_does_not_block(tmp_path: Path) -> None:
     import os
 
     from memdir_nb.storage.index_files import read_entrypoint, read_entrypoint_checked
@@ -443,7 +446,7 @@ def test_a_fifo_index_is_not_read_and_does_not_block(tmp_path) -> None:
     assert read_entrypoint(tmp_path) == ""
 
 
-def test_a_missing_index_reads_as_empty(tmp_path) -> None:
+def test_a_missing_index_reads_as_empty(tmp_path: Path) -> None:
     from memdir_nb.storage.index_files import read_entrypoint_checked
 
     read = read_entrypoint_checked(tmp_path)

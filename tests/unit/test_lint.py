@@ -6,6 +6,7 @@ import json
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -105,12 +106,12 @@ def rules(findings: list[Finding]) -> set[str]:
     return {f.rule for f in findings}
 
 
-def test_clean_realistic_memories_produce_no_findings(tmp_path):
+def test_clean_realistic_memories_produce_no_findings(tmp_path: Path) -> None:
     clean_dir(tmp_path)
     assert lint_memory_dir(tmp_path, now_ms=NOW_MS) == []
 
 
-def test_demo_dir_yields_one_finding_per_documented_quirk(tmp_path):
+def test_demo_dir_yields_one_finding_per_documented_quirk(tmp_path: Path) -> None:
     root = build_demo_memory_dir(tmp_path / "demo", now_ms=NOW_MS)
     found = lint_memory_dir(root, now_ms=NOW_MS)
     by = {(f.path, f.rule) for f in found}
@@ -135,7 +136,7 @@ def test_demo_dir_yields_one_finding_per_documented_quirk(tmp_path):
 # ---------------------------------------------------------------- derivable content
 
 
-def test_file_path_with_line_number_is_flagged(tmp_path):
+def test_file_path_with_line_number_is_flagged(tmp_path: Path) -> None:
     found = lint_one(
         tmp_path, "The retry limit is set in src/billing/retry.py:142 and nowhere else."
     )
@@ -143,29 +144,29 @@ def test_file_path_with_line_number_is_flagged(tmp_path):
     assert f.severity == "warning" and "src/billing/retry.py:142" in f.message and f.line == 7
 
 
-def test_file_path_without_line_number_and_times_are_not_flagged(tmp_path):
+def test_file_path_without_line_number_and_times_are_not_flagged(tmp_path: Path) -> None:
     found = lint_one(
         tmp_path, "Handoff at 10:30 in #oncall; the runbook is docs/runbook.md on the wiki."
     )
     assert "derivable-file-path" not in rules(found)
 
 
-def test_fenced_code_block_is_flagged(tmp_path):
+def test_fenced_code_block_is_flagged(tmp_path: Path) -> None:
     found = lint_one(tmp_path, "Run this:\n\n```python\nprint('hi')\n```\n")
     assert "derivable-code-block" in rules(found)
 
 
-def test_inline_code_is_not_a_code_block(tmp_path):
+def test_inline_code_is_not_a_code_block(tmp_path: Path) -> None:
     found = lint_one(tmp_path, "Use the `stripe_test_clock` fixture rather than sleeping.")
     assert "derivable-code-block" not in rules(found)
 
 
-def test_git_sha_next_to_commit_is_flagged(tmp_path):
+def test_git_sha_next_to_commit_is_flagged(tmp_path: Path) -> None:
     found = lint_one(tmp_path, "The bug was introduced in commit 3f9a2c1d and reverted later.")
     assert "derivable-git-history" in rules(found)
 
 
-def test_list_of_pr_numbers_is_flagged_but_one_ticket_is_not(tmp_path):
+def test_list_of_pr_numbers_is_flagged_but_one_ticket_is_not(tmp_path: Path) -> None:
     found = lint_one(tmp_path, "Related: PR #4512, PR #4513 and PR #4520.")
     assert "derivable-git-history" in rules(found)
     found = lint_one(
@@ -174,17 +175,17 @@ def test_list_of_pr_numbers_is_flagged_but_one_ticket_is_not(tmp_path):
     assert "derivable-git-history" not in rules(found)
 
 
-def test_plain_hex_like_word_is_not_a_sha(tmp_path):
+def test_plain_hex_like_word_is_not_a_sha(tmp_path: Path) -> None:
     found = lint_one(tmp_path, "The colour is deadbeef-ish; the board id is 1234567.")
     assert "derivable-git-history" not in rules(found)
 
 
-def test_function_in_file_presented_as_fact_is_flagged(tmp_path):
+def test_function_in_file_presented_as_fact_is_flagged(tmp_path: Path) -> None:
     found = lint_one(tmp_path, "`parse_rates()` in rates.py handles the currency rounding.")
     assert "derivable-code-symbol" in rules(found)
 
 
-def test_backticked_fixture_name_without_location_is_not_flagged(tmp_path):
+def test_backticked_fixture_name_without_location_is_not_flagged(tmp_path: Path) -> None:
     found = lint_one(
         tmp_path, "Use `pg_container()` for a real database; advance the clock instead of sleeping."
     )
@@ -201,11 +202,11 @@ def test_backticked_fixture_name_without_location_is_not_flagged(tmp_path):
         "In this session we renamed it",
     ],
 )
-def test_ephemeral_task_state_is_flagged(tmp_path, phrase):
+def test_ephemeral_task_state_is_flagged(tmp_path: Path, phrase: str) -> None:
     assert "ephemeral-task-state" in rules(lint_one(tmp_path, phrase))
 
 
-def test_dated_in_progress_project_status_is_not_ephemeral(tmp_path):
+def test_dated_in_progress_project_status_is_not_ephemeral(tmp_path: Path) -> None:
     found = lint_one(
         tmp_path,
         "Backfill in progress until 2026-04-02; do not restart workers." + WHY_HOW,
@@ -222,19 +223,19 @@ def test_dated_in_progress_project_status_is_not_ephemeral(tmp_path):
 SECRET_BODY = "The staging key is AKIAIOSFODNN7EXAMPLQ with secret in the env."
 
 
-def test_secret_in_team_memory_is_an_error(tmp_path):
+def test_secret_in_team_memory_is_an_error(tmp_path: Path) -> None:
     (tmp_path / "team").mkdir(parents=True)
     found = lint_one(tmp_path, SECRET_BODY, rel="team/reference_keys.md")
     f = next(f for f in found if f.rule == "secret")
     assert f.severity == "error" and "AKIAIOSFODNN7EXAMPLQ" not in f.message
 
 
-def test_secret_in_private_memory_is_a_warning(tmp_path):
+def test_secret_in_private_memory_is_a_warning(tmp_path: Path) -> None:
     f = next(f for f in lint_one(tmp_path, SECRET_BODY) if f.rule == "secret")
     assert f.severity == "warning"
 
 
-def test_pointer_to_vault_is_not_a_secret(tmp_path):
+def test_pointer_to_vault_is_not_a_secret(tmp_path: Path) -> None:
     assert "secret" not in rules(
         lint_one(tmp_path, "The API key lives in 1Password, vault 'Data vendors'.")
     )
@@ -254,7 +255,7 @@ def test_pointer_to_vault_is_not_a_secret(tmp_path):
         "Budget closed last month.",
     ],
 )
-def test_relative_dates_in_project_memory_are_flagged(tmp_path, text):
+def test_relative_dates_in_project_memory_are_flagged(tmp_path: Path, text: str) -> None:
     found = lint_one(
         tmp_path,
         text + WHY_HOW,
@@ -274,11 +275,11 @@ def test_relative_dates_in_project_memory_are_flagged(tmp_path, text):
         "Triage happens on Tuesdays.",
     ],
 )
-def test_anchored_or_recurring_weekdays_are_not_relative_dates(text):
+def test_anchored_or_recurring_weekdays_are_not_relative_dates(text: str) -> None:
     assert find_relative_dates(text) == []
 
 
-def test_relative_dates_outside_project_memories_are_not_flagged(tmp_path):
+def test_relative_dates_outside_project_memories_are_not_flagged(tmp_path: Path) -> None:
     assert "relative-date" not in rules(
         lint_one(tmp_path, "Handoff notes go out next week as usual.")
     )
@@ -287,7 +288,7 @@ def test_relative_dates_outside_project_memories_are_not_flagged(tmp_path):
 # ---------------------------------------------------------------- structure
 
 
-def test_feedback_without_why_or_how_to_apply_is_flagged(tmp_path):
+def test_feedback_without_why_or_how_to_apply_is_flagged(tmp_path: Path) -> None:
     found = lint_one(
         tmp_path,
         "Never mock the database.",
@@ -298,7 +299,7 @@ def test_feedback_without_why_or_how_to_apply_is_flagged(tmp_path):
     assert {"missing-why", "missing-how-to-apply"} <= rules(found)
 
 
-def test_plain_why_and_how_lines_satisfy_the_structure_rule(tmp_path):
+def test_plain_why_and_how_lines_satisfy_the_structure_rule(tmp_path: Path) -> None:
     found = lint_one(
         tmp_path,
         "Never mock the database.\nWhy: it hid a bug.\nHow to apply: integration tests only.",
@@ -310,16 +311,16 @@ def test_plain_why_and_how_lines_satisfy_the_structure_rule(tmp_path):
 
 
 @pytest.mark.parametrize("desc", ["misc", "notes", "Stuff", "various", "api things"])
-def test_vague_or_too_short_description_is_flagged(tmp_path, desc):
+def test_vague_or_too_short_description_is_flagged(tmp_path: Path, desc: str) -> None:
     assert "vague-description" in rules(lint_one(tmp_path, "Grafana board.", desc=desc))
 
 
-def test_description_over_150_chars_is_flagged(tmp_path):
+def test_description_over_150_chars_is_flagged(tmp_path: Path) -> None:
     found = lint_one(tmp_path, "Board.", desc="Where the board is " + "and more detail " * 10)
     assert "long-description" in rules(found)
 
 
-def test_missing_description_and_unknown_type(tmp_path):
+def test_missing_description_and_unknown_type(tmp_path: Path) -> None:
     (tmp_path / "reference_bad.md").write_text(
         "---\nname: Bad\ntype: snippet\n---\n\nBody.\n", encoding="utf-8"
     )
@@ -334,7 +335,7 @@ def test_missing_description_and_unknown_type(tmp_path):
     assert "missing-description" in by
 
 
-def test_malformed_header_and_missing_frontmatter(tmp_path):
+def test_malformed_header_and_missing_frontmatter(tmp_path: Path) -> None:
     clean_dir(tmp_path)
     (tmp_path / "reference_colon.md").write_text(
         "---\nname: Steps\ndescription: Release steps: tag, build, ship to prod\ntype: reference\n---\nBody\n"
@@ -346,7 +347,7 @@ def test_malformed_header_and_missing_frontmatter(tmp_path):
     assert "missing-frontmatter" in plain and "missing-description" not in plain
 
 
-def test_user_memory_in_team_is_an_error(tmp_path):
+def test_user_memory_in_team_is_an_error(tmp_path: Path) -> None:
     (tmp_path / "team").mkdir()
     found = lint_one(
         tmp_path,
@@ -358,7 +359,7 @@ def test_user_memory_in_team_is_an_error(tmp_path):
     assert next(f for f in found if f.rule == "user-memory-in-team").severity == "error"
 
 
-def test_stale_project_depends_on_the_clock(tmp_path):
+def test_stale_project_depends_on_the_clock(tmp_path: Path) -> None:
     clean_dir(tmp_path)
     old = NOW_MS - 400 * DAY_MS
     write_memory(
@@ -378,7 +379,7 @@ def test_stale_project_depends_on_the_clock(tmp_path):
 # ---------------------------------------------------------------- indexes
 
 
-def test_index_rules_dangling_missing_long_and_duplicate(tmp_path):
+def test_index_rules_dangling_missing_long_and_duplicate(tmp_path: Path) -> None:
     clean_dir(tmp_path)
     idx = tmp_path / "MEMORY.md"
     lines = idx.read_text().splitlines()
@@ -397,7 +398,7 @@ def test_index_rules_dangling_missing_long_and_duplicate(tmp_path):
     assert ("user_role.md", "not-in-index") not in by
 
 
-def test_index_link_leaving_the_dir_is_reported_as_outside(tmp_path):
+def test_index_link_leaving_the_dir_is_reported_as_outside(tmp_path: Path) -> None:
     clean_dir(tmp_path)
     with open(tmp_path / "MEMORY.md", "a") as fh:
         fh.write("- [Plan](../../plans/secret.md) — plan\n- [Home](~/.claude/notes.md) — notes\n")
@@ -409,7 +410,7 @@ def test_index_link_leaving_the_dir_is_reported_as_outside(tmp_path):
     assert all("outside the memory dir" in f.message for f in found)
 
 
-def test_index_link_to_a_non_markdown_file_points_at_nothing(tmp_path):
+def test_index_link_to_a_non_markdown_file_points_at_nothing(tmp_path: Path) -> None:
     clean_dir(tmp_path)
     with open(tmp_path / "MEMORY.md", "a") as fh:
         fh.write("- [Keys](../../.ssh/id_rsa) — keys\n")
@@ -418,7 +419,7 @@ def test_index_link_to_a_non_markdown_file_points_at_nothing(tmp_path):
     assert f"lines {n}" in found.message
 
 
-def test_index_over_line_cap_is_an_error_and_non_pointer_lines_a_warning(tmp_path):
+def test_index_over_line_cap_is_an_error_and_non_pointer_lines_a_warning(tmp_path: Path) -> None:
     clean_dir(tmp_path)
     with open(tmp_path / "MEMORY.md", "a") as fh:
         fh.write("".join(f"note {i}\n" for i in range(210)))
@@ -430,21 +431,21 @@ def test_index_over_line_cap_is_an_error_and_non_pointer_lines_a_warning(tmp_pat
     )
 
 
-def test_headings_and_blank_lines_in_index_are_fine(tmp_path):
+def test_headings_and_blank_lines_in_index_are_fine(tmp_path: Path) -> None:
     clean_dir(tmp_path)
     text = (tmp_path / "MEMORY.md").read_text()
     (tmp_path / "MEMORY.md").write_text("# Memory index\n\n" + text)
     assert lint_memory_dir(tmp_path, now_ms=NOW_MS) == []
 
 
-def test_missing_index_is_one_finding_not_one_per_file(tmp_path):
+def test_missing_index_is_one_finding_not_one_per_file(tmp_path: Path) -> None:
     clean_dir(tmp_path)
     (tmp_path / "MEMORY.md").unlink()
     found = lint_memory_dir(tmp_path, now_ms=NOW_MS)
     assert [f.rule for f in found] == ["index-missing"]
 
 
-def test_lint_sees_more_than_the_200_newest_files(tmp_path):
+def test_lint_sees_more_than_the_200_newest_files(tmp_path: Path) -> None:
     for i in range(230):
         write_memory(
             tmp_path,
@@ -458,7 +459,7 @@ def test_lint_sees_more_than_the_200_newest_files(tmp_path):
     assert sum(f.rule == "vague-description" for f in lint_memory_dir(tmp_path)) == 230
 
 
-def test_not_a_directory_is_a_clear_error(tmp_path):
+def test_not_a_directory_is_a_clear_error(tmp_path: Path) -> None:
     with pytest.raises(ValueError, match="not a directory"):
         lint_memory_dir(tmp_path / "nope")
 
@@ -472,7 +473,7 @@ def run_cli(*args: str) -> subprocess.CompletedProcess[str]:
     )
 
 
-def test_cli_lint_exits_nonzero_on_errors_and_prints_rule_and_hint(tmp_path):
+def test_cli_lint_exits_nonzero_on_errors_and_prints_rule_and_hint(tmp_path: Path) -> None:
     root = build_demo_memory_dir(tmp_path / "demo", now_ms=time.time() * 1000)
     proc = run_cli("lint", str(root))
     assert proc.returncode == 1
@@ -481,7 +482,7 @@ def test_cli_lint_exits_nonzero_on_errors_and_prints_rule_and_hint(tmp_path):
     assert proc.stdout.strip().splitlines()[-1].startswith("2 errors,")
 
 
-def test_cli_lint_exits_zero_on_warnings_only_and_json_is_parseable(tmp_path):
+def test_cli_lint_exits_zero_on_warnings_only_and_json_is_parseable(tmp_path: Path) -> None:
     clean_dir(tmp_path)
     write_memory(tmp_path, "reference_misc.md", "Misc", "misc", "reference", "Board.")
     write_index(tmp_path)
@@ -493,7 +494,9 @@ def test_cli_lint_exits_zero_on_warnings_only_and_json_is_parseable(tmp_path):
     ]
 
 
-def test_progress_bar_only_when_asked_or_the_dir_is_large(tmp_path, capsys) -> None:
+def test_progress_bar_only_when_asked_or_the_dir_is_large(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     from memdir_nb.lint import lint_memory_dir
     from memdir_nb.storage.store import MemoryStore
 
@@ -513,22 +516,22 @@ def test_progress_bar_only_when_asked_or_the_dir_is_large(tmp_path, capsys) -> N
 # ---- realdirs: shapes found in published memory dirs
 
 
-def _rules(root):
+def _rules(root: Path) -> set[tuple[str, str]]:
     return {(f.path, f.rule) for f in lint_memory_dir(root, now_ms=NOW_MS)}
 
 
-def _mem(root, rel, *, name, description, type, body):
+def _mem(root: Path, rel: str, *, name: str, description: str, type: str, body: str) -> None:
     write_memory(root, rel, name, description, type, body, mtime_ms=NOW_MS - DAY_MS)
     write_index(root)
 
 
-def test_nested_metadata_types_are_not_reported_missing(real_dir):
+def test_nested_metadata_types_are_not_reported_missing(real_dir: Callable[[str], Path]) -> None:
     rules = _rules(real_dir("nested"))
     assert not any(rule in ("missing-type", "not-in-index") for _, rule in rules)
     assert ("project_flaky_outbox_test.md", "missing-why") not in rules
 
 
-def test_missing_type_only_when_neither_place_has_one(tmp_path):
+def test_missing_type_only_when_neither_place_has_one(tmp_path: Path) -> None:
     (tmp_path / "MEMORY.md").write_text("- [A](a.md) — a\n- [B](b.md) — b\n")
     (tmp_path / "a.md").write_text(
         "---\nname: A\ndescription: no type anywhere in this header\nmetadata:\n  node_type: memory\n---\n"
@@ -542,7 +545,7 @@ def test_missing_type_only_when_neither_place_has_one(tmp_path):
     assert found[("b.md", "unknown-type")].line == 5  # the nested `type:` line
 
 
-def test_every_index_line_variant_counts_as_indexed(real_dir):
+def test_every_index_line_variant_counts_as_indexed(real_dir: Callable[[str], Path]) -> None:
     root = real_dir("index-variants")
     found = lint_memory_dir(root)
     assert not [f for f in found if f.rule in ("not-in-index", "index-dangling-entry")]
@@ -551,19 +554,25 @@ def test_every_index_line_variant_counts_as_indexed(real_dir):
     assert pointless.line == last and f"lines {last}" in pointless.message
 
 
-def test_a_dir_without_memory_md_gets_one_index_missing_warning(real_dir):
+def test_a_dir_without_memory_md_gets_one_index_missing_warning(
+    real_dir: Callable[[str], Path],
+) -> None:
     found = lint_memory_dir(real_dir("no-index"))
     assert [f.rule for f in found if f.rule.startswith("index") or f.rule == "not-in-index"] == [
         "index-missing"
     ]
 
 
-def test_a_team_only_dir_is_linted_without_private_index_noise(real_dir):
+def test_a_team_only_dir_is_linted_without_private_index_noise(
+    real_dir: Callable[[str], Path],
+) -> None:
     found = lint_memory_dir(real_dir("team-only"))
     assert [(f.path, f.rule) for f in found] == []
 
 
-def test_readme_and_license_of_an_exported_dir_are_not_memories(real_dir):
+def test_readme_and_license_of_an_exported_dir_are_not_memories(
+    real_dir: Callable[[str], Path],
+) -> None:
     root = real_dir("exported")
     paths = {f.path for f in lint_memory_dir(root)}
     assert not paths & {"README.md", "LICENSE", "LICENSE-NOTES.md"}
@@ -572,17 +581,19 @@ def test_readme_and_license_of_an_exported_dir_are_not_memories(real_dir):
     assert scan_memory_dir(root).ignored == ["LICENSE-NOTES.md", "README.md"]
 
 
-def test_a_project_local_claude_memory_folder_lints_like_any_memory_dir(real_dir):
+def test_a_project_local_claude_memory_folder_lints_like_any_memory_dir(
+    real_dir: Callable[[str], Path],
+) -> None:
     memory = real_dir("project-local")
     assert memory.parts[-2:] == (".claude", "memory")
     assert [f.rule for f in lint_memory_dir(memory)] == []
 
 
-def test_daily_logs_are_not_linted_as_memories(real_dir):
+def test_daily_logs_are_not_linted_as_memories(real_dir: Callable[[str], Path]) -> None:
     assert not [f for f in lint_memory_dir(real_dir("logs")) if f.path.startswith("logs/")]
 
 
-def test_in_progress_as_a_status_name_or_hook_name_is_not_task_state(tmp_path):
+def test_in_progress_as_a_status_name_or_hook_name_is_not_task_state(tmp_path: Path) -> None:
     clean_dir(tmp_path)
     _mem(
         tmp_path,
@@ -596,7 +607,7 @@ def test_in_progress_as_a_status_name_or_hook_name_is_not_task_state(tmp_path):
     assert ("reference_board.md", "ephemeral-task-state") not in _rules(tmp_path)
 
 
-def test_work_still_in_progress_is_task_state(tmp_path):
+def test_work_still_in_progress_is_task_state(tmp_path: Path) -> None:
     clean_dir(tmp_path)
     _mem(
         tmp_path,
@@ -610,7 +621,7 @@ def test_work_still_in_progress_is_task_state(tmp_path):
     assert ("project_migration.md", "ephemeral-task-state") in _rules(tmp_path)
 
 
-def test_public_values_are_not_secrets_but_passwords_still_are(tmp_path):
+def test_public_values_are_not_secrets_but_passwords_still_are(tmp_path: Path) -> None:
     clean_dir(tmp_path)
     _mem(
         tmp_path,
@@ -635,7 +646,7 @@ def test_public_values_are_not_secrets_but_passwords_still_are(tmp_path):
     assert ("reference_router.md", "secret") in rules
 
 
-def test_why_and_how_lines_are_found_as_headings_and_in_other_languages(tmp_path):
+def test_why_and_how_lines_are_found_as_headings_and_in_other_languages(tmp_path: Path) -> None:
     clean_dir(tmp_path)
     _mem(
         tmp_path,
@@ -658,7 +669,7 @@ def test_why_and_how_lines_are_found_as_headings_and_in_other_languages(tmp_path
         assert (path, "missing-why") not in rules and (path, "missing-how-to-apply") not in rules
 
 
-def test_relative_date_words_inside_korean_prose_are_labels(tmp_path):
+def test_relative_date_words_inside_korean_prose_are_labels(tmp_path: Path) -> None:
     clean_dir(tmp_path)
     _mem(
         tmp_path,
@@ -671,7 +682,7 @@ def test_relative_date_words_inside_korean_prose_are_labels(tmp_path):
     assert ("project_design.md", "relative-date") not in _rules(tmp_path)
 
 
-def test_document_ids_in_a_memory_about_google_docs_are_not_secrets(tmp_path):
+def test_document_ids_in_a_memory_about_google_docs_are_not_secrets(tmp_path: Path) -> None:
     clean_dir(tmp_path)
     _mem(
         tmp_path,
@@ -689,7 +700,7 @@ def test_document_ids_in_a_memory_about_google_docs_are_not_secrets(tmp_path):
 # --------------------------------------------------------------------------- the index file itself (branch doctor)
 
 
-def test_lint_reports_an_index_that_is_not_utf8(tmp_path) -> None:
+def test_lint_reports_an_index_that_is_not_utf8(tmp_path: Path) -> None:
     from memdir_nb.lint import lint_memory_dir
 
     (tmp_path / "MEMORY.md").write_bytes(b"- [Caf\xe9](a.md) \xe2\x80\x94 hook\n")
@@ -698,7 +709,7 @@ def test_lint_reports_an_index_that_is_not_utf8(tmp_path) -> None:
     assert "memdir-nb rebuild-index" in found[0].hint
 
 
-def test_lint_reports_an_index_that_is_a_fifo(tmp_path) -> None:
+def test_lint_reports_an_index_that_is_a_fifo(tmp_path: Path) -> None:
     import os
 
     from memdir_nb.lint import lint_memory_dir
@@ -708,7 +719,7 @@ def test_lint_reports_an_index_that_is_a_fifo(tmp_path) -> None:
     assert len(found) == 1 and "FIFO" in found[0].message
 
 
-def test_missing_index_hint_names_the_rebuild_index_command(tmp_path) -> None:
+def test_missing_index_hint_names_the_rebuild_index_command(tmp_path: Path) -> None:
     from memdir_nb.lint import lint_memory_dir
 
     (tmp_path / "feedback_x.md").write_text(

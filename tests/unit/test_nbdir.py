@@ -2,32 +2,40 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
 from memdir_nb.home.config import MemdirConfig
 from memdir_nb.ui.nbdir import figure_image, open_notebook_dir, profile_dir
 
 
-def test_private_only_dir_profile(real_dir) -> None:
+def test_private_only_dir_profile(real_dir: Callable[[str], Path]) -> None:
     p = profile_dir(real_dir("private-only"))
     assert (p.is_demo, p.private_files, p.team_files, p.has_team_dir) == (False, 2, 0, False)
     assert p.private_index and not p.team_index
     assert [ix.scope for ix in p.index_texts()] == ["private"]
 
 
-def test_team_only_dir_has_no_private_index_text(real_dir) -> None:
+def test_team_only_dir_has_no_private_index_text(real_dir: Callable[[str], Path]) -> None:
     p = profile_dir(real_dir("team-only"))
     texts = {ix.scope: ix.text for ix in p.index_texts()}
     assert texts["private"] is None and "Release freeze" in (texts["team"] or "")
     assert (p.private_files, p.team_files) == (0, 1)
 
 
-def test_logs_and_repository_files_are_counted_apart(real_dir) -> None:
+def test_logs_and_repository_files_are_counted_apart(real_dir: Callable[[str], Path]) -> None:
     assert profile_dir(real_dir("logs")).log_files == 1
     exported = profile_dir(real_dir("exported"))
     assert exported.ignored == ("LICENSE-NOTES.md", "README.md")
     assert exported.private_files == 2
 
 
-def test_a_project_root_points_at_its_claude_memory_folder(real_dir, tmp_path) -> None:
+def test_a_project_root_points_at_its_claude_memory_folder(
+    real_dir: Callable[[str], Path], tmp_path: Path
+) -> None:
     memory = real_dir("project-local")
     project = memory.parent.parent
     p = profile_dir(project)
@@ -36,7 +44,7 @@ def test_a_project_root_points_at_its_claude_memory_folder(real_dir, tmp_path) -
 
 
 def test_open_says_which_dir_and_demo_only_steps_say_why_they_skip(
-    real_dir, tmp_path, capsys
+    real_dir: Callable[[str], Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     root = real_dir("empty")
     config = MemdirConfig.for_tests(home=tmp_path / "home", cwd=tmp_path)
@@ -49,7 +57,7 @@ def test_open_says_which_dir_and_demo_only_steps_say_why_they_skip(
     assert "Skipped on" in out and "Nothing to show for the manifest" in out
 
 
-def test_demo_dir_is_named_as_the_demo(tmp_path, capsys) -> None:
+def test_demo_dir_is_named_as_the_demo(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     config = MemdirConfig.for_tests(home=tmp_path / "home", cwd=tmp_path)
     p = open_notebook_dir(None, config=config)
     assert p.is_demo and p.demo_only("x") is True
@@ -64,5 +72,5 @@ def test_figure_image_is_a_png() -> None:
 
     fig, ax = plt.subplots()
     ax.bar(["a"], [1])
-    image = figure_image(fig)
+    image: Any = figure_image(fig)  # an IPython Image (IPython ships no types)
     assert image.data[:8] == b"\x89PNG\r\n\x1a\n"

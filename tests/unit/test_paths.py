@@ -11,6 +11,7 @@ import shutil
 import subprocess
 import unicodedata
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -65,7 +66,7 @@ def write_json(path: Path, data: object) -> Path:
     return path
 
 
-def cfg(tmp_path: Path, cwd: Path | None = None, **overrides) -> MemdirConfig:
+def cfg(tmp_path: Path, cwd: Path | None = None, **overrides: Any) -> MemdirConfig:
     home = tmp_path / "home"
     home.mkdir(exist_ok=True)
     return MemdirConfig.for_tests(home=home, cwd=cwd or tmp_path / "project", **overrides)
@@ -108,10 +109,12 @@ def expected_default(home: Path, root: Path) -> str:
         ("~alice/notes", True, "relative"),
     ],
 )
-def test_validate_memory_path_rejects_unsafe_values(tmp_path, raw, expand, reason) -> None:
+def test_validate_memory_path_rejects_unsafe_values(
+    tmp_path: Path, raw: str | None, expand: bool, reason: str
+) -> None:
     assert validate_memory_path(raw, expand, home=tmp_path) is None
     valid, problem = memory_path_problem(raw, expand, home=tmp_path)
-    assert valid is None and reason in problem
+    assert valid is None and problem is not None and reason in problem
 
 
 def test_validate_memory_path_strips_trailing_separators_and_adds_one() -> None:
@@ -131,16 +134,18 @@ def test_validate_memory_path_nfc_normalizes() -> None:
     assert validate_memory_path(decomposed, False) == "/srv/caf\u00e9/memory/"
 
 
-def test_validate_memory_path_expands_tilde_only_when_asked(tmp_path) -> None:
+def test_validate_memory_path_expands_tilde_only_when_asked(tmp_path: Path) -> None:
     assert validate_memory_path("~/notes/mem", True, home=tmp_path) == f"{tmp_path}/notes/mem/"
     assert validate_memory_path("~/notes/mem", False, home=tmp_path) is None
 
 
-def test_validate_memory_path_allows_dotted_names_under_home(tmp_path) -> None:
+def test_validate_memory_path_allows_dotted_names_under_home(tmp_path: Path) -> None:
     assert validate_memory_path("~/.memory", True, home=tmp_path) == f"{tmp_path}/.memory/"
 
 
-def test_validate_memory_path_home_defaults_to_password_database(monkeypatch) -> None:
+def test_validate_memory_path_home_defaults_to_password_database(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     monkeypatch.setenv("HOME", "/nonexistent-home-from-env")
     pw_home = pwd.getpwuid(os.getuid()).pw_dir
     assert validate_memory_path("~/mem", True) == os.path.join(pw_home, "mem") + os.sep
@@ -195,7 +200,7 @@ def test_sanitize_path_is_stable() -> None:
 
 
 @needs_git
-def test_git_root_of_a_subfolder_is_the_repo_root(tmp_path) -> None:
+def test_git_root_of_a_subfolder_is_the_repo_root(tmp_path: Path) -> None:
     repo = make_repo(tmp_path / "repo")
     sub = repo / "src" / "pkg"
     sub.mkdir(parents=True)
@@ -203,7 +208,7 @@ def test_git_root_of_a_subfolder_is_the_repo_root(tmp_path) -> None:
 
 
 @needs_git
-def test_worktree_resolves_to_main_checkout(tmp_path) -> None:
+def test_worktree_resolves_to_main_checkout(tmp_path: Path) -> None:
     repo = make_repo(tmp_path / "repo")
     wt = tmp_path / "wt-feature"
     git(repo, "worktree", "add", "-q", "-b", "feature", str(wt))
@@ -213,7 +218,7 @@ def test_worktree_resolves_to_main_checkout(tmp_path) -> None:
 
 
 @needs_git
-def test_outside_git_there_is_no_git_root(tmp_path) -> None:
+def test_outside_git_there_is_no_git_root(tmp_path: Path) -> None:
     plain = tmp_path / "plain"
     plain.mkdir()
     assert find_canonical_git_root(plain) is None
@@ -221,20 +226,20 @@ def test_outside_git_there_is_no_git_root(tmp_path) -> None:
 
 
 @needs_git
-def test_git_root_found_without_git_binary_by_walking_up(tmp_path) -> None:
+def test_git_root_found_without_git_binary_by_walking_up(tmp_path: Path) -> None:
     repo = make_repo(tmp_path / "repo")
     (repo / "deep" / "er").mkdir(parents=True)
     assert find_canonical_git_root(repo / "deep" / "er", git=NO_GIT) == repo
 
 
 @needs_git
-def test_git_root_of_a_file_path_uses_its_folder(tmp_path) -> None:
+def test_git_root_of_a_file_path_uses_its_folder(tmp_path: Path) -> None:
     repo = make_repo(tmp_path / "repo")
     assert find_canonical_git_root(repo / "README.md") == repo
 
 
 @needs_git
-def test_submodule_keeps_its_own_root(tmp_path) -> None:
+def test_submodule_keeps_its_own_root(tmp_path: Path) -> None:
     lib = make_repo(tmp_path / "lib")
     app = make_repo(tmp_path / "app")
     git(app, "-c", "protocol.file.allow=always", "submodule", "add", "-q", str(lib), "vendor/lib")
@@ -243,7 +248,7 @@ def test_submodule_keeps_its_own_root(tmp_path) -> None:
 
 
 @needs_git
-def test_worktrees_of_a_bare_repo_share_the_bare_dir(tmp_path) -> None:
+def test_worktrees_of_a_bare_repo_share_the_bare_dir(tmp_path: Path) -> None:
     src = make_repo(tmp_path / "src")
     bare = tmp_path / "proj.git"
     git(tmp_path, "clone", "-q", "--bare", str(src), str(bare))
@@ -255,7 +260,7 @@ def test_worktrees_of_a_bare_repo_share_the_bare_dir(tmp_path) -> None:
 
 
 @needs_git
-def test_git_root_is_realpath_of_a_symlinked_checkout(tmp_path) -> None:
+def test_git_root_is_realpath_of_a_symlinked_checkout(tmp_path: Path) -> None:
     repo = make_repo(tmp_path / "repo")
     link = tmp_path / "link-to-repo"
     link.symlink_to(repo)
@@ -265,7 +270,7 @@ def test_git_root_is_realpath_of_a_symlinked_checkout(tmp_path) -> None:
 # --------------------------------------------------------------------------- get_auto_mem_path
 
 
-def test_default_path_outside_git_uses_project_root(tmp_path) -> None:
+def test_default_path_outside_git_uses_project_root(tmp_path: Path) -> None:
     project = tmp_path / "project"
     project.mkdir()
     c = cfg(tmp_path, project)
@@ -273,7 +278,7 @@ def test_default_path_outside_git_uses_project_root(tmp_path) -> None:
     assert resolve_auto_mem_path(c).source == "default"
 
 
-def test_auto_mem_path_has_exactly_one_trailing_separator(tmp_path) -> None:
+def test_auto_mem_path_has_exactly_one_trailing_separator(tmp_path: Path) -> None:
     (tmp_path / "project").mkdir()
     for c in (
         cfg(tmp_path),
@@ -285,7 +290,7 @@ def test_auto_mem_path_has_exactly_one_trailing_separator(tmp_path) -> None:
 
 
 @needs_git
-def test_default_path_uses_git_root_from_a_subfolder(tmp_path) -> None:
+def test_default_path_uses_git_root_from_a_subfolder(tmp_path: Path) -> None:
     repo = make_repo(tmp_path / "repo")
     (repo / "src").mkdir()
     assert get_auto_mem_path(cfg(tmp_path, repo / "src")) == expected_default(
@@ -294,7 +299,7 @@ def test_default_path_uses_git_root_from_a_subfolder(tmp_path) -> None:
 
 
 @needs_git
-def test_worktree_shares_memory_dir_with_main_checkout(tmp_path) -> None:
+def test_worktree_shares_memory_dir_with_main_checkout(tmp_path: Path) -> None:
     repo = make_repo(tmp_path / "repo")
     wt = tmp_path / "repo-wt"
     git(repo, "worktree", "add", "-q", "-b", "topic", str(wt))
@@ -303,7 +308,7 @@ def test_worktree_shares_memory_dir_with_main_checkout(tmp_path) -> None:
     assert main_dir == wt_dir == expected_default(tmp_path / "home", repo)
 
 
-def test_cowork_override_wins_over_settings(tmp_path) -> None:
+def test_cowork_override_wins_over_settings(tmp_path: Path) -> None:
     c = cfg(
         tmp_path,
         cowork_memory_override="/srv/cowork/mem",
@@ -313,7 +318,9 @@ def test_cowork_override_wins_over_settings(tmp_path) -> None:
     assert (res.path, res.source) == ("/srv/cowork/mem/", "cowork-override")
 
 
-def test_cowork_override_is_not_tilde_expanded_and_falls_through(tmp_path, caplog) -> None:
+def test_cowork_override_is_not_tilde_expanded_and_falls_through(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
     c = cfg(
         tmp_path,
         cowork_memory_override="~/cowork",
@@ -326,13 +333,13 @@ def test_cowork_override_is_not_tilde_expanded_and_falls_through(tmp_path, caplo
     assert any("CLAUDE_COWORK_MEMORY_PATH_OVERRIDE" in r.getMessage() for r in caplog.records)
 
 
-def test_invalid_override_falls_through_to_default(tmp_path) -> None:
+def test_invalid_override_falls_through_to_default(tmp_path: Path) -> None:
     (tmp_path / "project").mkdir()
     c = cfg(tmp_path, cowork_memory_override="relative/dir")
     assert get_auto_mem_path(c) == expected_default(tmp_path / "home", tmp_path / "project")
 
 
-def test_policy_settings_beat_user_settings(tmp_path) -> None:
+def test_policy_settings_beat_user_settings(tmp_path: Path) -> None:
     c = cfg(
         tmp_path,
         settings={
@@ -344,7 +351,7 @@ def test_policy_settings_beat_user_settings(tmp_path) -> None:
     assert get_auto_mem_path(c) == "/srv/policy/"
 
 
-def test_flag_and_local_settings_beat_user_settings(tmp_path) -> None:
+def test_flag_and_local_settings_beat_user_settings(tmp_path: Path) -> None:
     c = cfg(
         tmp_path,
         settings={
@@ -364,12 +371,12 @@ def test_flag_and_local_settings_beat_user_settings(tmp_path) -> None:
     assert get_auto_mem_path(c2) == "/srv/local/"
 
 
-def test_settings_directory_expands_tilde_against_config_home(tmp_path) -> None:
+def test_settings_directory_expands_tilde_against_config_home(tmp_path: Path) -> None:
     c = cfg(tmp_path, settings={"user": {"autoMemoryDirectory": "~/my-memory"}})
     assert get_auto_mem_path(c) == f"{tmp_path / 'home' / 'my-memory'}/"
 
 
-def test_invalid_settings_value_is_skipped_for_the_next_source(tmp_path) -> None:
+def test_invalid_settings_value_is_skipped_for_the_next_source(tmp_path: Path) -> None:
     c = cfg(
         tmp_path,
         settings={
@@ -384,14 +391,14 @@ def test_invalid_settings_value_is_skipped_for_the_next_source(tmp_path) -> None
     assert "policy" in res.skipped[0] and "local" in res.skipped[1]
 
 
-def test_project_settings_directory_is_ignored(tmp_path) -> None:
+def test_project_settings_directory_is_ignored(tmp_path: Path) -> None:
     (tmp_path / "project").mkdir()
     c = cfg(tmp_path, settings={"project": {"autoMemoryDirectory": "/srv/evil"}})
     assert get_auto_mem_path(c) == expected_default(tmp_path / "home", tmp_path / "project")
 
 
 @needs_git
-def test_repo_settings_pointing_memory_at_ssh_are_ignored(tmp_path) -> None:
+def test_repo_settings_pointing_memory_at_ssh_are_ignored(tmp_path: Path) -> None:
     """Issue 3 item 5: a cloned repo's .claude/settings.json cannot move memory to ~/.ssh."""
     home = tmp_path / "home"
     (home / ".ssh").mkdir(parents=True)
@@ -410,7 +417,7 @@ def test_repo_settings_pointing_memory_at_ssh_are_ignored(tmp_path) -> None:
 
 
 @needs_git
-def test_user_settings_file_on_disk_moves_memory(tmp_path) -> None:
+def test_user_settings_file_on_disk_moves_memory(tmp_path: Path) -> None:
     home = tmp_path / "home"
     repo = make_repo(tmp_path / "repo")
     write_json(home / ".claude" / "settings.json", {"autoMemoryDirectory": "~/notes/memory"})
@@ -421,7 +428,7 @@ def test_user_settings_file_on_disk_moves_memory(tmp_path) -> None:
     assert get_auto_mem_path(c) == f"{home / 'notes' / 'memory'}/"
 
 
-def test_remote_memory_dir_is_the_base(tmp_path) -> None:
+def test_remote_memory_dir_is_the_base(tmp_path: Path) -> None:
     (tmp_path / "project").mkdir()
     c = cfg(tmp_path, remote_memory_dir="/mnt/remote-mem")
     key = sanitize_path(os.path.realpath(tmp_path / "project"))
@@ -429,13 +436,13 @@ def test_remote_memory_dir_is_the_base(tmp_path) -> None:
     assert get_auto_mem_path(c) == f"/mnt/remote-mem/projects/{key}/memory/"
 
 
-def test_relative_remote_memory_dir_is_a_clear_error(tmp_path) -> None:
+def test_relative_remote_memory_dir_is_a_clear_error(tmp_path: Path) -> None:
     c = cfg(tmp_path, remote_memory_dir="remote/mem")
     with pytest.raises(ValueError, match="CLAUDE_CODE_REMOTE_MEMORY_DIR.*absolute"):
         get_auto_mem_path(c)
 
 
-def test_team_path_is_auto_path_plus_team(tmp_path) -> None:
+def test_team_path_is_auto_path_plus_team(tmp_path: Path) -> None:
     c = cfg(tmp_path, cowork_memory_override="/srv/mem")
     assert get_team_mem_path(c) == "/srv/mem/team/"
 
@@ -443,7 +450,7 @@ def test_team_path_is_auto_path_plus_team(tmp_path) -> None:
 # --------------------------------------------------------------------------- ensure_memory_dir_exists
 
 
-def test_ensure_memory_dir_creates_nested_dirs_and_is_idempotent(tmp_path) -> None:
+def test_ensure_memory_dir_creates_nested_dirs_and_is_idempotent(tmp_path: Path) -> None:
     target = tmp_path / "a" / "b" / "memory"
     assert ensure_memory_dir_exists(target)
     assert target.is_dir()
@@ -452,7 +459,9 @@ def test_ensure_memory_dir_creates_nested_dirs_and_is_idempotent(tmp_path) -> No
     assert (target / "keep.md").read_text(encoding="utf-8") == "x"
 
 
-def test_ensure_memory_dir_under_a_file_returns_false_and_logs(tmp_path, caplog) -> None:
+def test_ensure_memory_dir_under_a_file_returns_false_and_logs(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
     blocker = tmp_path / "x" / "file.txt"
     blocker.parent.mkdir()
     blocker.write_text("not a dir", encoding="utf-8")
@@ -462,7 +471,7 @@ def test_ensure_memory_dir_under_a_file_returns_false_and_logs(tmp_path, caplog)
     assert blocker.read_text(encoding="utf-8") == "not a dir"
 
 
-def test_ensure_memory_dir_when_path_is_a_file_returns_false(tmp_path) -> None:
+def test_ensure_memory_dir_when_path_is_a_file_returns_false(tmp_path: Path) -> None:
     f = tmp_path / "memory"
     f.write_text("", encoding="utf-8")
     assert ensure_memory_dir_exists(f) is False
@@ -471,40 +480,40 @@ def test_ensure_memory_dir_when_path_is_a_file_returns_false(tmp_path) -> None:
 # --------------------------------------------------------------------------- enable gates
 
 
-def test_auto_memory_is_on_by_default(tmp_path) -> None:
+def test_auto_memory_is_on_by_default(tmp_path: Path) -> None:
     assert auto_memory_status(cfg(tmp_path)) == (True, "enabled by default")
 
 
-def test_disable_env_turns_memory_off_even_if_settings_enable_it(tmp_path) -> None:
+def test_disable_env_turns_memory_off_even_if_settings_enable_it(tmp_path: Path) -> None:
     c = cfg(tmp_path, disable_auto_memory=True, settings={"policy": {"autoMemoryEnabled": True}})
     assert not is_auto_memory_enabled(c)
     assert "CLAUDE_CODE_DISABLE_AUTO_MEMORY" in auto_memory_status(c)[1]
 
 
-def test_simple_mode_turns_memory_off(tmp_path) -> None:
+def test_simple_mode_turns_memory_off(tmp_path: Path) -> None:
     c = cfg(tmp_path, simple_mode=True, settings={"user": {"autoMemoryEnabled": True}})
     assert auto_memory_status(c) == (False, "CLAUDE_CODE_SIMPLE (bare mode) is set")
 
 
-def test_remote_mode_without_remote_dir_turns_memory_off(tmp_path) -> None:
+def test_remote_mode_without_remote_dir_turns_memory_off(tmp_path: Path) -> None:
     assert not is_auto_memory_enabled(cfg(tmp_path, remote_mode=True))
 
 
-def test_remote_mode_with_remote_dir_keeps_memory_on(tmp_path) -> None:
+def test_remote_mode_with_remote_dir_keeps_memory_on(tmp_path: Path) -> None:
     assert is_auto_memory_enabled(cfg(tmp_path, remote_mode=True, remote_memory_dir="/mnt/mem"))
 
 
-def test_invalid_remote_dir_turns_memory_off(tmp_path) -> None:
+def test_invalid_remote_dir_turns_memory_off(tmp_path: Path) -> None:
     enabled, why = auto_memory_status(cfg(tmp_path, remote_memory_dir="rel"))
     assert not enabled and "CLAUDE_CODE_REMOTE_MEMORY_DIR" in why
 
 
-def test_user_settings_can_disable_memory(tmp_path) -> None:
+def test_user_settings_can_disable_memory(tmp_path: Path) -> None:
     c = cfg(tmp_path, settings={"user": {"autoMemoryEnabled": False}})
     assert auto_memory_status(c) == (False, "autoMemoryEnabled=false in user settings")
 
 
-def test_policy_setting_beats_user_setting_for_enabled(tmp_path) -> None:
+def test_policy_setting_beats_user_setting_for_enabled(tmp_path: Path) -> None:
     c = cfg(
         tmp_path,
         settings={"policy": {"autoMemoryEnabled": True}, "user": {"autoMemoryEnabled": False}},
@@ -512,12 +521,12 @@ def test_policy_setting_beats_user_setting_for_enabled(tmp_path) -> None:
     assert is_auto_memory_enabled(c)
 
 
-def test_project_settings_may_turn_memory_off(tmp_path) -> None:
+def test_project_settings_may_turn_memory_off(tmp_path: Path) -> None:
     c = cfg(tmp_path, settings={"project": {"autoMemoryEnabled": False}})
     assert auto_memory_status(c) == (False, "autoMemoryEnabled=false in project settings")
 
 
-def test_project_settings_cannot_turn_on_what_the_user_disabled(tmp_path) -> None:
+def test_project_settings_cannot_turn_on_what_the_user_disabled(tmp_path: Path) -> None:
     c = cfg(
         tmp_path,
         settings={"project": {"autoMemoryEnabled": True}, "user": {"autoMemoryEnabled": False}},
@@ -525,7 +534,7 @@ def test_project_settings_cannot_turn_on_what_the_user_disabled(tmp_path) -> Non
     assert not is_auto_memory_enabled(c)
 
 
-def test_local_settings_beat_project_opt_out(tmp_path) -> None:
+def test_local_settings_beat_project_opt_out(tmp_path: Path) -> None:
     c = cfg(
         tmp_path,
         settings={"project": {"autoMemoryEnabled": False}, "local": {"autoMemoryEnabled": True}},
@@ -533,12 +542,12 @@ def test_local_settings_beat_project_opt_out(tmp_path) -> None:
     assert is_auto_memory_enabled(c)
 
 
-def test_non_boolean_enabled_setting_is_ignored(tmp_path) -> None:
+def test_non_boolean_enabled_setting_is_ignored(tmp_path: Path) -> None:
     c = cfg(tmp_path, settings={"user": {"autoMemoryEnabled": "false"}})
     assert is_auto_memory_enabled(c)
 
 
-def test_team_memory_needs_flag_and_auto_memory(tmp_path) -> None:
+def test_team_memory_needs_flag_and_auto_memory(tmp_path: Path) -> None:
     assert not is_team_memory_enabled(cfg(tmp_path))
     assert is_team_memory_enabled(cfg(tmp_path, flags={"team_memory": True}))
     assert not is_team_memory_enabled(cfg(tmp_path, flags={"team_memory": True}, simple_mode=True))
@@ -556,7 +565,7 @@ def test_team_memory_needs_flag_and_auto_memory(tmp_path) -> None:
     ],
 )
 def test_extract_mode_needs_flag_and_interactive_or_its_own_flag(
-    tmp_path, extract, non_interactive_flag, non_interactive, expected
+    tmp_path: Path, extract: bool, non_interactive_flag: bool, non_interactive: bool, expected: bool
 ) -> None:
     c = cfg(
         tmp_path,
@@ -581,19 +590,19 @@ def test_extract_mode_needs_flag_and_interactive_or_its_own_flag(
         ("../../etc", "---..-etc"),
     ],
 )
-def test_sanitize_agent_type_makes_one_safe_segment(raw, expected) -> None:
+def test_sanitize_agent_type_makes_one_safe_segment(raw: str, expected: str) -> None:
     out = sanitize_agent_type_for_path(raw)
     assert out == expected
     assert "/" not in out and "\\" not in out and not out.startswith(".")
 
 
 @pytest.mark.parametrize("raw", ["", "   "])
-def test_sanitize_agent_type_rejects_empty(raw) -> None:
+def test_sanitize_agent_type_rejects_empty(raw: str) -> None:
     with pytest.raises(ValueError, match="agent type"):
         sanitize_agent_type_for_path(raw)
 
 
-def test_agent_memory_dir_per_scope(tmp_path) -> None:
+def test_agent_memory_dir_per_scope(tmp_path: Path) -> None:
     project = tmp_path / "project"
     c = cfg(tmp_path, project)
     home = tmp_path / "home"
@@ -611,14 +620,14 @@ def test_agent_memory_dir_per_scope(tmp_path) -> None:
     )
 
 
-def test_agent_memory_dir_stays_inside_its_parent(tmp_path) -> None:
+def test_agent_memory_dir_stays_inside_its_parent(tmp_path: Path) -> None:
     c = cfg(tmp_path)
     parent = tmp_path / "project" / ".claude" / "agent-memory"
     got = get_agent_memory_dir("../../../etc", "project", c)
     assert got.parent == parent
 
 
-def test_agent_memory_unknown_scope_lists_the_three(tmp_path) -> None:
+def test_agent_memory_unknown_scope_lists_the_three(tmp_path: Path) -> None:
     with pytest.raises(ValueError, match="user, project, local"):
         get_agent_memory_dir("rev", "team", cfg(tmp_path))
 
@@ -626,18 +635,18 @@ def test_agent_memory_unknown_scope_lists_the_three(tmp_path) -> None:
 # --------------------------------------------------------------------------- daily log
 
 
-def test_daily_log_path_is_year_month_date(tmp_path) -> None:
+def test_daily_log_path_is_year_month_date(tmp_path: Path) -> None:
     assert (
         daily_log_path(tmp_path, dt.date(2026, 3, 7))
         == tmp_path / "logs" / "2026" / "03" / "2026-03-07.md"
     )
 
 
-def test_daily_log_path_accepts_str_memory_dir_with_trailing_sep(tmp_path) -> None:
+def test_daily_log_path_accepts_str_memory_dir_with_trailing_sep(tmp_path: Path) -> None:
     got = daily_log_path(str(tmp_path) + os.sep, dt.date(2025, 12, 31))
     assert got == tmp_path / "logs" / "2025" / "12" / "2025-12-31.md"
 
 
-def test_daily_log_path_rejects_non_dates(tmp_path) -> None:
+def test_daily_log_path_rejects_non_dates(tmp_path: Path) -> None:
     with pytest.raises(TypeError, match="datetime.date"):
         daily_log_path(tmp_path, "2026-03-07")  # type: ignore[arg-type]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -21,7 +22,7 @@ from memdir_nb.spec.taxonomy import TYPE_GUIDANCE, MemoryType
 SEEDS_DIR = Path("/work/shared/seeds")
 
 
-def _text(mem: Path, **kw) -> str:
+def _text(mem: Path, **kw: Any) -> str:
     return "\n".join(build_memory_lines("auto memory", mem, **kw))
 
 
@@ -337,6 +338,7 @@ def test_dispatch_kairos_flag_gives_the_daily_log_prompt(tmp_path: Path) -> None
     cfg = _config(tmp_path, kairos=True, team_memory=True)
     text = load_memory_prompt(cfg)
     mem = cfg.cowork_memory_override
+    assert mem is not None
     assert text == build_assistant_daily_log_prompt(mem + "/", now_ms=cfg.now_ms())
     assert "## Types of memory" not in text
 
@@ -418,7 +420,7 @@ def test_no_ten_word_run_is_shared_with_the_seeds(tmp_path: Path) -> None:
 # --- agent memory -----------------------------------------------------------------------------
 
 
-def _agent_config(tmp_path: Path, **kw) -> MemdirConfig:
+def _agent_config(tmp_path: Path, **kw: Any) -> MemdirConfig:
     return MemdirConfig.for_tests(home=tmp_path / "home", cwd=tmp_path / "proj", **kw)
 
 
@@ -431,7 +433,7 @@ def _agent_config(tmp_path: Path, **kw) -> MemdirConfig:
     ],
 )
 def test_agent_prompt_uses_the_scope_dir_with_colon_sanitised_and_creates_it(
-    tmp_path: Path, scope, parts
+    tmp_path: Path, scope: str, parts: tuple[str, str, str, str]
 ) -> None:
     from memdir_nb.prompts.build import build_agent_memory_prompt
 
@@ -466,7 +468,9 @@ def test_agent_prompt_frames_memory_as_operational_knowledge_not_user_preference
         ("local", "kept out of version control, so it stays on this machine"),
     ],
 )
-def test_agent_prompt_says_where_each_scope_is_shared(tmp_path: Path, scope, phrase) -> None:
+def test_agent_prompt_says_where_each_scope_is_shared(
+    tmp_path: Path, scope: str, phrase: str
+) -> None:
     from memdir_nb.prompts.build import build_agent_memory_prompt
 
     text = build_agent_memory_prompt("tester", scope, _agent_config(tmp_path))
@@ -516,7 +520,7 @@ def test_agent_prompt_skip_index_follows_the_flag(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("scope", ["team", "", "USER"])
-def test_agent_prompt_rejects_unknown_scope_and_creates_nothing(tmp_path: Path, scope) -> None:
+def test_agent_prompt_rejects_unknown_scope_and_creates_nothing(tmp_path: Path, scope: str) -> None:
     from memdir_nb.prompts.build import build_agent_memory_prompt
 
     with pytest.raises(ValueError, match="user, project, local"):

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import os
 import threading
+from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
@@ -20,7 +22,7 @@ MODEL = "claude-test-model"
 
 
 @pytest.fixture()
-def memory_dir(tmp_path):
+def memory_dir(tmp_path: Path):
     d = tmp_path / "memory"
     write_memory(
         d,
@@ -53,12 +55,12 @@ def memory_dir(tmp_path):
 
 
 @pytest.fixture()
-def api():
+def api() -> Iterator[MessagesAPIServer]:
     with MessagesAPIServer() as server:
         yield server
 
 
-def selector_for(api, **kwargs) -> AnthropicSelector:
+def selector_for(api: MessagesAPIServer, **kwargs) -> AnthropicSelector:
     kwargs.setdefault("max_retries", 0)
     kwargs.setdefault("timeout", 5.0)
     return AnthropicSelector(
@@ -66,7 +68,9 @@ def selector_for(api, **kwargs) -> AnthropicSelector:
     )
 
 
-def test_correct_reply_returns_paths_in_the_order_chosen(api, memory_dir):
+def test_correct_reply_returns_paths_in_the_order_chosen(
+    api: MessagesAPIServer, memory_dir: Path
+) -> None:
     api.enqueue(
         json_reply({"selected_memories": ["team/project_freeze.md", "feedback_testing.md"]})
     )
@@ -80,7 +84,9 @@ def test_correct_reply_returns_paths_in_the_order_chosen(api, memory_dir):
     assert all(m.mtime_ms > 0 for m in found)
 
 
-def test_request_carries_model_max_tokens_schema_manifest_and_no_tools_section(api, memory_dir):
+def test_request_carries_model_max_tokens_schema_manifest_and_no_tools_section(
+    api: MessagesAPIServer, memory_dir: Path
+) -> None:
     api.enqueue(json_reply({"selected_memories": []}))
     find_relevant_memories("Can I merge today?", memory_dir, selector=selector_for(api))
     assert api.request_count == 1
@@ -104,7 +110,7 @@ def test_request_carries_model_max_tokens_schema_manifest_and_no_tools_section(a
     assert "Recently used tools" not in content
 
 
-def test_tools_section_present_when_tools_given(api, memory_dir):
+def test_tools_section_present_when_tools_given(api: MessagesAPIServer, memory_dir: Path) -> None:
     api.enqueue(json_reply({"selected_memories": []}))
     find_relevant_memories(
         "search the code", memory_dir, recent_tools=("Grep", "Bash"), selector=selector_for(api)
@@ -113,7 +119,9 @@ def test_tools_section_present_when_tools_given(api, memory_dir):
     assert content.endswith("\n\nRecently used tools: Grep, Bash")
 
 
-def test_filename_not_in_manifest_is_dropped_and_duplicates_collapse(api, memory_dir):
+def test_filename_not_in_manifest_is_dropped_and_duplicates_collapse(
+    api: MessagesAPIServer, memory_dir: Path
+) -> None:
     api.enqueue(
         json_reply(
             {
@@ -130,7 +138,9 @@ def test_filename_not_in_manifest_is_dropped_and_duplicates_collapse(api, memory
     assert [m.path for m in found] == [str(memory_dir / "feedback_testing.md")]
 
 
-def test_unknown_names_are_dropped_before_the_five_cap(api, tmp_path):
+def test_unknown_names_are_dropped_before_the_five_cap(
+    api: MessagesAPIServer, tmp_path: Path
+) -> None:
     d = tmp_path / "memory"
     real = [f"feedback_rule_{i}.md" for i in range(5)]
     for name in real:
@@ -146,28 +156,34 @@ def test_unknown_names_are_dropped_before_the_five_cap(api, tmp_path):
     assert sorted(os.path.basename(m.path) for m in found) == sorted(real)
 
 
-def test_malformed_json_gives_empty_and_records_reason(api, memory_dir):
+def test_malformed_json_gives_empty_and_records_reason(
+    api: MessagesAPIServer, memory_dir: Path
+) -> None:
     api.enqueue(text_reply('{"selected_memories": ["feedback_testing.md"'))
     selector = selector_for(api)
     assert find_relevant_memories("tests", memory_dir, selector=selector) == []
     assert "not valid JSON" in selector.last_error
 
 
-def test_wrong_shape_gives_empty_and_records_reason(api, memory_dir):
+def test_wrong_shape_gives_empty_and_records_reason(
+    api: MessagesAPIServer, memory_dir: Path
+) -> None:
     api.enqueue(json_reply({"selected_memories": "feedback_testing.md"}))
     selector = selector_for(api)
     assert find_relevant_memories("tests", memory_dir, selector=selector) == []
     assert "list of filename strings" in selector.last_error
 
 
-def test_refusal_gives_empty_and_records_reason(api, memory_dir):
+def test_refusal_gives_empty_and_records_reason(api: MessagesAPIServer, memory_dir: Path) -> None:
     api.enqueue(text_reply("", stop_reason="refusal"))
     selector = selector_for(api)
     assert find_relevant_memories("tests", memory_dir, selector=selector) == []
     assert "refused" in selector.last_error
 
 
-def test_rate_limit_then_success_is_retried_by_the_sdk(api, memory_dir):
+def test_rate_limit_then_success_is_retried_by_the_sdk(
+    api: MessagesAPIServer, memory_dir: Path
+) -> None:
     api.enqueue(
         error_reply(429, "slow down", headers={"retry-after-ms": "10"}),
         json_reply({"selected_memories": ["feedback_testing.md"]}),
@@ -179,7 +195,9 @@ def test_rate_limit_then_success_is_retried_by_the_sdk(api, memory_dir):
     assert selector.last_error is None
 
 
-def test_server_error_gives_empty_and_names_the_status(api, memory_dir):
+def test_server_error_gives_empty_and_names_the_status(
+    api: MessagesAPIServer, memory_dir: Path
+) -> None:
     api.default = error_reply(500, "boom", headers={"retry-after-ms": "5"})
     selector = selector_for(api, max_retries=1)
     assert find_relevant_memories("tests", memory_dir, selector=selector) == []
@@ -187,7 +205,7 @@ def test_server_error_gives_empty_and_names_the_status(api, memory_dir):
     assert api.request_count == 2  # the first try and one retry
 
 
-def test_error_is_cleared_after_a_later_success(api, memory_dir):
+def test_error_is_cleared_after_a_later_success(api: MessagesAPIServer, memory_dir: Path) -> None:
     api.enqueue(error_reply(500, "boom"), json_reply({"selected_memories": []}))
     selector = selector_for(api)
     find_relevant_memories("tests", memory_dir, selector=selector)
@@ -196,7 +214,9 @@ def test_error_is_cleared_after_a_later_success(api, memory_dir):
     assert selector.last_error is None
 
 
-def test_timeout_gives_empty_and_says_it_timed_out(api, memory_dir):
+def test_timeout_gives_empty_and_says_it_timed_out(
+    api: MessagesAPIServer, memory_dir: Path
+) -> None:
     release = threading.Event()
     api.enqueue(json_reply({"selected_memories": ["feedback_testing.md"]}, hold=release))
     selector = selector_for(api, timeout=0.3)
@@ -207,7 +227,9 @@ def test_timeout_gives_empty_and_says_it_timed_out(api, memory_dir):
     assert "timed out" in selector.last_error
 
 
-def test_missing_or_empty_dir_returns_empty_without_calling_the_api(api, tmp_path):
+def test_missing_or_empty_dir_returns_empty_without_calling_the_api(
+    api: MessagesAPIServer, tmp_path: Path
+) -> None:
     selector = selector_for(api)
     assert find_relevant_memories("tests", tmp_path / "nope", selector=selector) == []
     (tmp_path / "empty").mkdir()
@@ -215,7 +237,7 @@ def test_missing_or_empty_dir_returns_empty_without_calling_the_api(api, tmp_pat
     assert api.request_count == 0
 
 
-def test_all_already_surfaced_means_no_api_call(api, memory_dir):
+def test_all_already_surfaced_means_no_api_call(api: MessagesAPIServer, memory_dir: Path) -> None:
     selector = selector_for(api)
     surfaced = {
         str(memory_dir / "feedback_testing.md"),
@@ -229,7 +251,9 @@ def test_all_already_surfaced_means_no_api_call(api, memory_dir):
     assert api.request_count == 0
 
 
-def test_surfaced_memories_are_left_out_of_the_manifest(api, memory_dir):
+def test_surfaced_memories_are_left_out_of_the_manifest(
+    api: MessagesAPIServer, memory_dir: Path
+) -> None:
     api.enqueue(json_reply({"selected_memories": ["feedback_testing.md"]}))
     found = find_relevant_memories(
         "tests", memory_dir, already_surfaced={"feedback_testing.md"}, selector=selector_for(api)
@@ -238,7 +262,9 @@ def test_surfaced_memories_are_left_out_of_the_manifest(api, memory_dir):
     assert "feedback_testing.md" not in api.requests[0].body["messages"][0]["content"]
 
 
-def test_build_request_needs_no_key_and_matches_what_is_sent(api, memory_dir):
+def test_build_request_needs_no_key_and_matches_what_is_sent(
+    api: MessagesAPIServer, memory_dir: Path
+) -> None:
     headers = scan_memory_files(memory_dir)
     offline = AnthropicSelector(model=MODEL)
     expected = offline.build_request("q", headers, ("Grep",))
@@ -247,7 +273,9 @@ def test_build_request_needs_no_key_and_matches_what_is_sent(api, memory_dir):
     assert api.requests[0].body == expected
 
 
-def test_cancelled_prefetch_sends_no_further_request_and_returns_nothing(api, memory_dir):
+def test_cancelled_prefetch_sends_no_further_request_and_returns_nothing(
+    api: MessagesAPIServer, memory_dir: Path
+) -> None:
     hold = threading.Event()
     # the first attempt is held open, then answers 429: without the cancel guard the SDK would retry
     api.enqueue(error_reply(429, "busy", headers={"retry-after-ms": "10"}, hold=hold))
@@ -265,12 +293,12 @@ def test_cancelled_prefetch_sends_no_further_request_and_returns_nothing(api, me
     assert "cancel" in (selector.last_error or "")
 
 
-def test_invalid_timeout_is_refused_with_a_clear_error():
+def test_invalid_timeout_is_refused_with_a_clear_error() -> None:
     with pytest.raises(ValueError, match="timeout must be a positive"):
         AnthropicSelector(timeout=0)
 
 
-def test_last_request_is_what_the_api_received(api, memory_dir):
+def test_last_request_is_what_the_api_received(api: MessagesAPIServer, memory_dir: Path) -> None:
     api.enqueue(json_reply({"selected_memories": []}))
     selector = selector_for(api)
     headers = scan_memory_files(memory_dir)
@@ -280,7 +308,9 @@ def test_last_request_is_what_the_api_received(api, memory_dir):
     assert selector.last_request == {key: sent[key] for key in selector.last_request}
 
 
-def test_last_request_is_cleared_when_nothing_is_sent(api, memory_dir):
+def test_last_request_is_cleared_when_nothing_is_sent(
+    api: MessagesAPIServer, memory_dir: Path
+) -> None:
     api.enqueue(json_reply({"selected_memories": []}))
     selector = selector_for(api)
     selector.select("Can I merge today?", scan_memory_files(memory_dir))

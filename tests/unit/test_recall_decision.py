@@ -32,14 +32,14 @@ def _features(sem: float, best: float, bm25: float = 0.0) -> dict[str, float]:
     )
 
 
-def test_the_shipped_model_loads_and_names_every_feature():
+def test_the_shipped_model_loads_and_names_every_feature() -> None:
     model = DecisionModel.load()
     assert model.features == FEATURES
     assert 0 < model.cutoff < 1 and 0 < model.gate < 1
     assert "recall_cases.json" in model.fitted_on
 
 
-def test_a_model_file_with_a_missing_field_is_refused_by_name(tmp_path):
+def test_a_model_file_with_a_missing_field_is_refused_by_name(tmp_path: Path) -> None:
     data = DecisionModel.load().to_json()
     del data["gate"]
     path = tmp_path / "model.json"
@@ -48,17 +48,17 @@ def test_a_model_file_with_a_missing_field_is_refused_by_name(tmp_path):
         DecisionModel.load(path)
 
 
-def test_coefficients_must_match_the_features():
+def test_coefficients_must_match_the_features() -> None:
     with pytest.raises(ValueError, match="2 coefficients for 6 features"):
         _model(coefficients=(1.0, 2.0))
 
 
-def test_probability_rises_with_similarity():
+def test_probability_rises_with_similarity() -> None:
     model = _model()
     assert model.probability(_features(0.6, 0.6)) > model.probability(_features(0.4, 0.6))
 
 
-def test_gate_closed_answers_nothing_but_tool_warnings():
+def test_gate_closed_answers_nothing_but_tool_warnings() -> None:
     model = _model(gate=0.5)
     verdicts = decide(
         [
@@ -76,7 +76,7 @@ def test_gate_closed_answers_nothing_but_tool_warnings():
     assert "usage notes" in reasons["usage.md"]  # its 0.9 does not open the gate
 
 
-def test_gate_open_always_keeps_the_closest_memory():
+def test_gate_open_always_keeps_the_closest_memory() -> None:
     model = _model(cutoff=0.99)
     verdicts = decide(
         [("near.md", 0.4, None, _features(0.4, 0.4)), ("far.md", 0.2, None, _features(0.2, 0.4))],
@@ -87,7 +87,7 @@ def test_gate_open_always_keeps_the_closest_memory():
     assert "closest memory" in verdicts[0].reason
 
 
-def test_at_most_limit_are_picked_and_the_rest_say_why():
+def test_at_most_limit_are_picked_and_the_rest_say_why() -> None:
     model = _model(cutoff=0.01)
     rows = [(f"m{i}.md", 0.5, None, _features(0.5, 0.5)) for i in range(7)]
     verdicts = decide(rows, model, limit=5)
@@ -95,7 +95,7 @@ def test_at_most_limit_are_picked_and_the_rest_say_why():
     assert sum("slots are taken" in v.reason for v in verdicts) == 2
 
 
-def test_fit_logistic_separates_separable_data():
+def test_fit_logistic_separates_separable_data() -> None:
     rows = [[x / 10] for x in range(20)]
     labels = [1 if x >= 10 else 0 for x in range(20)]
     (coef,), intercept = fit_logistic(rows, labels, l2=0.01)
@@ -103,7 +103,7 @@ def test_fit_logistic_separates_separable_data():
     assert 0.9 < -intercept / coef < 1.0  # the boundary falls between the two classes
 
 
-def test_the_install_pin_and_the_load_check_name_the_same_version():
+def test_the_install_pin_and_the_load_check_name_the_same_version() -> None:
     text = (REPO / "requirements-model.txt").read_text(encoding="utf-8")
     pins = re.findall(r"^([\w.-]+)==([\w.]+) --hash=sha256:[0-9a-f]{64}$", text, re.MULTILINE)
     assert pins == [(MODEL_PACKAGE, MODEL_PACKAGE_VERSION)]

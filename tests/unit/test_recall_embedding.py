@@ -27,14 +27,14 @@ def encoder() -> MiniLMEncoder:
     return load_encoder()
 
 
-def test_pinned_package_is_installed_with_the_upstream_weights():
+def test_pinned_package_is_installed_with_the_upstream_weights() -> None:
     files = locate_model()
     assert files.version == MODEL_PACKAGE_VERSION
     reference = json.loads(REFERENCE.read_text(encoding="utf-8"))
     assert reference["weights_sha256"] == WEIGHTS_SHA256
 
 
-def test_forward_pass_matches_sentence_transformers_reference(encoder):
+def test_forward_pass_matches_sentence_transformers_reference(encoder) -> None:
     reference = json.loads(REFERENCE.read_text(encoding="utf-8"))
     expected = np.asarray(reference["embeddings"], dtype=np.float64)
     got = encoder.encode(reference["texts"]).astype(np.float64)
@@ -49,18 +49,18 @@ def test_forward_pass_matches_sentence_transformers_reference(encoder):
     assert np.allclose(np.linalg.norm(got, axis=1), 1.0, atol=1e-5)
 
 
-def test_batching_and_order_do_not_change_vectors(encoder):
+def test_batching_and_order_do_not_change_vectors(encoder) -> None:
     texts = ["short", "a much longer sentence about river flow and fish counts", "mid length text"]
     together = encoder.encode(texts)
     alone = np.stack([encoder.encode([t])[0] for t in texts])
     assert np.allclose(together, alone, atol=1e-5)
 
 
-def test_the_encoder_is_loaded_once_per_process():
+def test_the_encoder_is_loaded_once_per_process() -> None:
     assert load_encoder() is load_encoder()
 
 
-def test_changed_weights_are_refused_naming_the_fix(tmp_path):
+def test_changed_weights_are_refused_naming_the_fix(tmp_path: Path) -> None:
     real = locate_model()
     fake = tmp_path / "model"
     fake.mkdir()
@@ -72,6 +72,6 @@ def test_changed_weights_are_refused_naming_the_fix(tmp_path):
         MiniLMEncoder(ModelFiles(fake, real.version))
 
 
-def test_missing_weights_file_is_refused(tmp_path):
+def test_missing_weights_file_is_refused(tmp_path: Path) -> None:
     with pytest.raises(ModelUnavailable, match="missing; reinstall"):
         MiniLMEncoder(ModelFiles(tmp_path, MODEL_PACKAGE_VERSION))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from pathlib import Path
 
 import pytest
 
@@ -21,7 +22,7 @@ NOW = 1_760_000_000_000.0
 
 
 class RecordingSelector:
-    def __init__(self, answer):
+    def __init__(self, answer) -> None:
         self.answer = answer
         self.offered = None
         self.last_error = None
@@ -32,7 +33,7 @@ class RecordingSelector:
 
 
 @pytest.fixture()
-def memory_dir(tmp_path):
+def memory_dir(tmp_path: Path):
     d = tmp_path / "memory"
     for i in range(8):
         write_memory(
@@ -42,7 +43,7 @@ def memory_dir(tmp_path):
     return d
 
 
-def test_returns_relevant_memory_with_absolute_path_and_mtime(memory_dir):
+def test_returns_relevant_memory_with_absolute_path_and_mtime(memory_dir: Path) -> None:
     found = find_relevant_memories("q", memory_dir, selector=RecordingSelector(["project_2.md"]))
     assert found == [
         RelevantMemory(str(memory_dir / "project_2.md"), pytest.approx(NOW - 2 * DAY_MS, abs=1000))
@@ -50,13 +51,15 @@ def test_returns_relevant_memory_with_absolute_path_and_mtime(memory_dir):
     assert os.path.isabs(found[0].path)
 
 
-def test_at_most_five_are_returned_in_selector_order(memory_dir):
+def test_at_most_five_are_returned_in_selector_order(memory_dir: Path) -> None:
     answer = [f"project_{i}.md" for i in (7, 6, 5, 4, 3, 2, 1)]
     found = find_relevant_memories("q", memory_dir, selector=RecordingSelector(answer))
     assert [os.path.basename(m.path) for m in found] == answer[:5]
 
 
-def test_surfaced_memories_are_removed_before_selection_by_path_or_filename(memory_dir):
+def test_surfaced_memories_are_removed_before_selection_by_path_or_filename(
+    memory_dir: Path,
+) -> None:
     selector = RecordingSelector([])
     find_relevant_memories(
         "q",
@@ -68,21 +71,23 @@ def test_surfaced_memories_are_removed_before_selection_by_path_or_filename(memo
     assert len(selector.offered) == 7
 
 
-def test_unknown_names_and_non_strings_are_dropped(memory_dir):
+def test_unknown_names_and_non_strings_are_dropped(memory_dir: Path) -> None:
     found = find_relevant_memories(
         "q", memory_dir, selector=RecordingSelector(["nope.md", 3, "team/project_t.md"])
     )
     assert [m.path for m in found] == [str(memory_dir / "team/project_t.md")]
 
 
-def test_missing_dir_and_empty_query_return_empty_without_selecting(tmp_path, memory_dir):
+def test_missing_dir_and_empty_query_return_empty_without_selecting(
+    tmp_path: Path, memory_dir: Path
+) -> None:
     selector = RecordingSelector(["project_1.md"])
     assert find_relevant_memories("q", tmp_path / "missing", selector=selector) == []
     assert find_relevant_memories("   ", memory_dir, selector=selector) == []
     assert selector.offered is None
 
 
-def test_default_selector_is_semantic_without_a_key(tmp_path):
+def test_default_selector_is_semantic_without_a_key(tmp_path: Path) -> None:
     from memdir_nb.recall.semantic import SemanticSelector
 
     config = MemdirConfig.for_tests(home=tmp_path, cwd=tmp_path)
@@ -91,25 +96,25 @@ def test_default_selector_is_semantic_without_a_key(tmp_path):
     assert selector.cache_dir == tmp_path / ".cache" / "memdir_nb"  # outside any memory dir
 
 
-def test_default_selector_is_anthropic_with_a_key(tmp_path):
+def test_default_selector_is_anthropic_with_a_key(tmp_path: Path) -> None:
     config = MemdirConfig.for_tests(home=tmp_path, cwd=tmp_path, anthropic_api_key="sk-test")
     assert isinstance(default_selector(config), AnthropicSelector)
 
 
-def test_lexical_choice_wins_over_a_key(tmp_path):
+def test_lexical_choice_wins_over_a_key(tmp_path: Path) -> None:
     config = MemdirConfig.for_tests(
         home=tmp_path, cwd=tmp_path, anthropic_api_key="sk-test", selector="lexical"
     )
     assert isinstance(default_selector(config), LexicalSelector)
 
 
-def test_anthropic_choice_without_a_key_is_a_clear_error(tmp_path):
+def test_anthropic_choice_without_a_key_is_a_clear_error(tmp_path: Path) -> None:
     config = MemdirConfig.for_tests(home=tmp_path, cwd=tmp_path, selector="anthropic")
     with pytest.raises(SelectorConfigError, match="ANTHROPIC_API_KEY is not set"):
         default_selector(config)
 
 
-def test_a_recall_request_is_the_same_call_as_the_keywords(tmp_path) -> None:
+def test_a_recall_request_is_the_same_call_as_the_keywords(tmp_path: Path) -> None:
     from memdir_nb.recall import RecallRequest, recall_memories
 
     write_memory(tmp_path, "a.md", name="Deploy", description="deploy checklist", now_ms=NOW)
@@ -119,7 +124,7 @@ def test_a_recall_request_is_the_same_call_as_the_keywords(tmp_path) -> None:
     assert by_keywords and recall_memories(request) == by_keywords
 
 
-def test_every_selector_is_handed_the_cancel_event(tmp_path) -> None:
+def test_every_selector_is_handed_the_cancel_event(tmp_path: Path) -> None:
     import threading
 
     seen = []

@@ -32,7 +32,7 @@ EVAL_CASES = (
 
 
 @pytest.fixture()
-def memory_dir(tmp_path):
+def memory_dir(tmp_path: Path):
     d = tmp_path / "memory"
     specs = [
         (
@@ -101,14 +101,14 @@ def names(found):
     return [Path(m.path).name for m in found]
 
 
-def test_direct_match_is_found(memory_dir):
+def test_direct_match_is_found(memory_dir: Path) -> None:
     found = find_relevant_memories(
         "Draft a commit message for this change", memory_dir, selector=LexicalSelector()
     )
     assert names(found) == ["feedback_commit_messages.md"]
 
 
-def test_stemming_matches_other_word_forms(memory_dir):
+def test_stemming_matches_other_word_forms(memory_dir: Path) -> None:
     query = "any freezes on merging?"
     assert names(find_relevant_memories(query, memory_dir, selector=LexicalSelector())) == [
         "project_release_freeze.md"
@@ -117,21 +117,21 @@ def test_stemming_matches_other_word_forms(memory_dir):
     assert find_relevant_memories(query, memory_dir, selector=unstemmed) == []
 
 
-def test_synonym_layer_links_pr_to_pull_request(memory_dir):
+def test_synonym_layer_links_pr_to_pull_request(memory_dir: Path) -> None:
     query = "how fast do reviewers look at my PR?"
     assert "project_code_review.md" in names(
         find_relevant_memories(query, memory_dir, selector=LexicalSelector())
     )
 
 
-def test_synonym_layer_links_k8s_to_kubernetes(memory_dir):
+def test_synonym_layer_links_k8s_to_kubernetes(memory_dir: Path) -> None:
     found = find_relevant_memories(
         "apply this k8s manifest", memory_dir, selector=LexicalSelector()
     )
     assert names(found) == ["user_k8s.md"]
 
 
-def test_unrelated_query_returns_nothing(memory_dir):
+def test_unrelated_query_returns_nothing(memory_dir: Path) -> None:
     assert (
         find_relevant_memories(
             "Write a limerick about a cat who hates Mondays", memory_dir, selector=LexicalSelector()
@@ -140,7 +140,7 @@ def test_unrelated_query_returns_nothing(memory_dir):
     )
 
 
-def test_stopword_only_query_returns_nothing(memory_dir):
+def test_stopword_only_query_returns_nothing(memory_dir: Path) -> None:
     assert (
         find_relevant_memories(
             "what is it that we should do?", memory_dir, selector=LexicalSelector()
@@ -149,7 +149,7 @@ def test_stopword_only_query_returns_nothing(memory_dir):
     )
 
 
-def test_without_threshold_weak_matches_come_back(memory_dir):
+def test_without_threshold_weak_matches_come_back(memory_dir: Path) -> None:
     query = "the mobile app crashes on startup"
     assert find_relevant_memories(query, memory_dir, selector=LexicalSelector()) == []
     loose = LexicalSelector(LexicalOptions(threshold=False))
@@ -158,7 +158,7 @@ def test_without_threshold_weak_matches_come_back(memory_dir):
     ]
 
 
-def test_tool_in_use_drops_its_usage_doc_and_keeps_its_gotcha(memory_dir):
+def test_tool_in_use_drops_its_usage_doc_and_keeps_its_gotcha(memory_dir: Path) -> None:
     found = find_relevant_memories(
         "search the code for fuel surcharge",
         memory_dir,
@@ -169,14 +169,14 @@ def test_tool_in_use_drops_its_usage_doc_and_keeps_its_gotcha(memory_dir):
     assert "reference_grep_tool_usage.md" not in names(found)
 
 
-def test_usage_doc_is_fine_when_the_tool_is_not_in_use(memory_dir):
+def test_usage_doc_is_fine_when_the_tool_is_not_in_use(memory_dir: Path) -> None:
     found = find_relevant_memories(
         "How do I search Linear with the MCP tool?", memory_dir, selector=LexicalSelector()
     )
     assert "reference_linear_mcp_usage.md" in names(found)
 
 
-def test_mcp_tool_name_matches_memories_about_the_server(memory_dir):
+def test_mcp_tool_name_matches_memories_about_the_server(memory_dir: Path) -> None:
     found = find_relevant_memories(
         "list the open issues",
         memory_dir,
@@ -187,18 +187,18 @@ def test_mcp_tool_name_matches_memories_about_the_server(memory_dir):
     assert "reference_linear_mcp_usage.md" not in names(found)
 
 
-def test_tool_keys_are_derived_from_tool_names():
+def test_tool_keys_are_derived_from_tool_names() -> None:
     assert tool_key("mcp__linear__search").subject == "linear"
     assert "search" in tool_key("mcp__linear__search").extra
     assert tool_key("Bash").subject == "bash" and tool_key("Grep").subject == "grep"
     assert tool_key("WebFetch").subject == "web fetch"
 
 
-def test_filename_is_split_into_words():
+def test_filename_is_split_into_words() -> None:
     assert filename_words("team/project_release-freeze.md") == "team project release freeze"
 
 
-def test_ranking_is_deterministic_and_ties_break_by_filename(tmp_path):
+def test_ranking_is_deterministic_and_ties_break_by_filename(tmp_path: Path) -> None:
     d = tmp_path / "memory"
     for name in ("b_twin.md", "a_twin.md", "c_twin.md"):
         write_memory(d, name, name="Twin deploy notes", description="deploy notes twin", now_ms=NOW)
@@ -208,7 +208,7 @@ def test_ranking_is_deterministic_and_ties_break_by_filename(tmp_path):
     assert LexicalSelector().select("deploy notes", list(reversed(headers))) == first
 
 
-def test_never_more_than_five(tmp_path):
+def test_never_more_than_five(tmp_path: Path) -> None:
     d = tmp_path / "memory"
     for i in range(9):
         write_memory(
@@ -221,7 +221,7 @@ def test_never_more_than_five(tmp_path):
     assert len(find_relevant_memories("deploy checklist", d, selector=LexicalSelector())) == 5
 
 
-def test_lexical_default_beats_plain_bm25_top5_on_the_eval_set():
+def test_lexical_default_beats_plain_bm25_top5_on_the_eval_set() -> None:
     if not EVAL_CASES.is_file():  # a quality gate must not pass by skipping on a clean checkout
         pytest.fail(
             f"eval cases not found at {EVAL_CASES}: check shared/ out next to the repo, or set "
@@ -246,7 +246,7 @@ def test_lexical_default_beats_plain_bm25_top5_on_the_eval_set():
     assert results["lexical"]["none"]["empty_on_none"] >= 0.75
 
 
-def test_last_request_records_the_inputs_it_ranked(memory_dir):
+def test_last_request_records_the_inputs_it_ranked(memory_dir: Path) -> None:
     selector = LexicalSelector()
     headers = scan_memory_files(memory_dir)
     selector.select("deploy to production", headers, recent_tools=["Bash"])

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import threading
+from pathlib import Path
 
 from memdir_nb.recall import start_relevant_memory_prefetch
 from tests.support import write_memory
@@ -29,13 +30,13 @@ class BlockingSelector:
         return self.answer
 
 
-def make_dir(tmp_path):
+def make_dir(tmp_path: Path):
     d = tmp_path / "memory"
     write_memory(d, "project_a.md", name="A", description="alpha", now_ms=NOW)
     return d
 
 
-def test_caller_is_not_blocked_while_the_selector_is_stuck(tmp_path):
+def test_caller_is_not_blocked_while_the_selector_is_stuck(tmp_path: Path) -> None:
     selector = BlockingSelector()
     with start_relevant_memory_prefetch("q", make_dir(tmp_path), selector=selector) as prefetch:
         assert selector.entered.wait(10)
@@ -49,7 +50,7 @@ def test_caller_is_not_blocked_while_the_selector_is_stuck(tmp_path):
     assert prefetch.result_if_ready() == []  # the late answer was discarded
 
 
-def test_result_is_ready_after_the_selector_answers(tmp_path):
+def test_result_is_ready_after_the_selector_answers(tmp_path: Path) -> None:
     selector = BlockingSelector()
     d = make_dir(tmp_path)
     with start_relevant_memory_prefetch("q", d, selector=selector, clock=lambda: 42.0) as prefetch:
@@ -61,7 +62,7 @@ def test_result_is_ready_after_the_selector_answers(tmp_path):
         assert prefetch.result_if_ready() == found
 
 
-def test_result_with_timeout_returns_none_when_not_ready(tmp_path):
+def test_result_with_timeout_returns_none_when_not_ready(tmp_path: Path) -> None:
     selector = BlockingSelector()
     with start_relevant_memory_prefetch("q", make_dir(tmp_path), selector=selector) as prefetch:
         assert selector.entered.wait(10)
@@ -70,18 +71,18 @@ def test_result_with_timeout_returns_none_when_not_ready(tmp_path):
         assert prefetch.result(timeout=10) is not None
 
 
-def test_missing_dir_settles_empty_without_calling_the_selector(tmp_path):
+def test_missing_dir_settles_empty_without_calling_the_selector(tmp_path: Path) -> None:
     selector = BlockingSelector()
     prefetch = start_relevant_memory_prefetch("q", tmp_path / "missing", selector=selector)
     assert prefetch.join(10)
     assert prefetch.result_if_ready() == [] and selector.calls == 0
 
 
-def test_selector_crash_is_recorded_not_raised(tmp_path):
+def test_selector_crash_is_recorded_not_raised(tmp_path: Path) -> None:
     class Broken:
         last_error = None
 
-        def select(self, query, headers, *, recent_tools=(), cancel=None):
+        def select(self, query, headers, *, recent_tools=(), cancel=None) -> None:
             raise RuntimeError("selector exploded")
 
     prefetch = start_relevant_memory_prefetch("q", make_dir(tmp_path), selector=Broken())

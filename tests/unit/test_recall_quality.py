@@ -65,7 +65,9 @@ def _mentions(text: str, term: str) -> bool:
     return re.search(rf"(?<![a-z0-9]){re.escape(term)}(?![a-z0-9])", text) is not None
 
 
-def test_synonym_groups_used_only_by_the_tuning_set_stay_near_zero(tuning_cases, holdout_cases):
+def test_synonym_groups_used_only_by_the_tuning_set_stay_near_zero(
+    tuning_cases, holdout_cases
+) -> None:
     from memdir_nb.ui.demo import demo_memories
 
     tuning = _texts(tuning_cases)
@@ -80,7 +82,7 @@ def test_synonym_groups_used_only_by_the_tuning_set_stay_near_zero(tuning_cases,
     assert len(only_tuning) <= 3, only_tuning
 
 
-def test_holdout_set_has_the_shape_and_mix_the_issue_asks_for(holdout_cases, tuning_cases):
+def test_holdout_set_has_the_shape_and_mix_the_issue_asks_for(holdout_cases, tuning_cases) -> None:
     queries = holdout_cases["queries"]
     paths = {m["path"] for m in holdout_cases["memories"]}
     assert len(queries) >= 50
@@ -92,7 +94,9 @@ def test_holdout_set_has_the_shape_and_mix_the_issue_asks_for(holdout_cases, tun
     assert not paths & {m["path"] for m in tuning_cases["memories"]}
 
 
-def test_semantic_selector_meets_its_bars_on_both_sets(recall_eval, tuning_cases, holdout_cases):
+def test_semantic_selector_meets_its_bars_on_both_sets(
+    recall_eval, tuning_cases, holdout_cases
+) -> None:
     only = ("semantic (default)", "baseline: BM25 top-5")
     tuning = recall_eval.evaluate(tuning_cases, now_ms=NOW, only=only)
     holdout = recall_eval.evaluate(holdout_cases, now_ms=NOW, only=only)

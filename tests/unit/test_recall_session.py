@@ -30,14 +30,14 @@ class FixedSelector:
         return [n for n in self.names if n in offered]
 
 
-def test_memory_over_200_lines_is_cut_to_200_lines():
+def test_memory_over_200_lines_is_cut_to_200_lines() -> None:
     text = "".join(f"l{i}\n" for i in range(300))
     capped = cap_memory_text(text)
     assert capped.truncated and capped.kept_lines == 200
     assert capped.text.splitlines()[-1] == "l199"
 
 
-def test_byte_cap_cuts_at_last_newline_within_4096_bytes():
+def test_byte_cap_cuts_at_last_newline_within_4096_bytes() -> None:
     line = "x" * 99 + "\n"  # 100 bytes
     capped = cap_memory_text(line * 50)
     assert capped.truncated
@@ -45,24 +45,24 @@ def test_byte_cap_cuts_at_last_newline_within_4096_bytes():
     assert len(capped.text.encode()) <= RECALL_MAX_BYTES
 
 
-def test_byte_cap_counts_utf8_bytes_not_characters():
+def test_byte_cap_counts_utf8_bytes_not_characters() -> None:
     line = "é" * 50 + "\n"  # 101 bytes, 51 characters
     capped = cap_memory_text(line * 60)
     assert capped.kept_bytes <= 4096 and capped.kept_lines == 40
 
 
-def test_single_overlong_line_is_cut_on_a_character_boundary():
+def test_single_overlong_line_is_cut_on_a_character_boundary() -> None:
     capped = cap_memory_text("€" * 3000)
     assert capped.truncated and len(capped.text.encode()) <= 4096
     capped.text.encode("utf-8")  # still valid text
 
 
-def test_short_memory_is_not_marked_cut():
+def test_short_memory_is_not_marked_cut() -> None:
     capped = cap_memory_text("a\nb\n")
     assert not capped.truncated and capped.text == "a\nb\n"
 
 
-def test_injected_memory_has_header_blank_line_content_and_truncation_note(tmp_path):
+def test_injected_memory_has_header_blank_line_content_and_truncation_note(tmp_path: Path) -> None:
     d = tmp_path / "memory"
     path = write_memory(
         d,
@@ -82,7 +82,9 @@ def test_injected_memory_has_header_blank_line_content_and_truncation_note(tmp_p
     assert session.bytes_used == item.injected_bytes == len(item.text.encode())
 
 
-def test_render_wraps_each_memory_in_system_reminder_and_stale_ones_lead_with_age(tmp_path):
+def test_render_wraps_each_memory_in_system_reminder_and_stale_ones_lead_with_age(
+    tmp_path: Path,
+) -> None:
     d = tmp_path / "memory"
     old = write_memory(d, "project_old.md", name="Old", description="old", age_days=47, now_ms=NOW)
     new = write_memory(d, "project_new.md", name="New", description="new", age_days=0, now_ms=NOW)
@@ -98,7 +100,7 @@ def test_render_wraps_each_memory_in_system_reminder_and_stale_ones_lead_with_ag
     assert not items[0].truncated
 
 
-def test_session_remembers_surfaced_and_never_injects_twice(tmp_path):
+def test_session_remembers_surfaced_and_never_injects_twice(tmp_path: Path) -> None:
     d = tmp_path / "memory"
     write_memory(d, "project_a.md", name="A", description="a", now_ms=NOW)
     write_memory(d, "project_b.md", name="B", description="b", now_ms=NOW)
@@ -111,7 +113,7 @@ def test_session_remembers_surfaced_and_never_injects_twice(tmp_path):
     assert selector.calls == 1  # nothing fresh left: the selector is not even asked
 
 
-def test_budget_stops_injection_for_the_rest_of_the_session_and_says_so(tmp_path):
+def test_budget_stops_injection_for_the_rest_of_the_session_and_says_so(tmp_path: Path) -> None:
     d = tmp_path / "memory"
     names = []
     for i in range(20):  # 20 memories of ~4 KB each: well over 60 KB
@@ -135,7 +137,7 @@ def test_budget_stops_injection_for_the_rest_of_the_session_and_says_so(tmp_path
     assert session.bytes_used == before
 
 
-def test_reset_gives_back_budget_and_forgets_surfaced(tmp_path):
+def test_reset_gives_back_budget_and_forgets_surfaced(tmp_path: Path) -> None:
     d = tmp_path / "memory"
     write_memory(d, "project_a.md", name="A", description="a", now_ms=NOW)
     session = RecallSession(max_session_bytes=10)
@@ -146,13 +148,13 @@ def test_reset_gives_back_budget_and_forgets_surfaced(tmp_path):
     assert session.budget_left == 10
 
 
-def test_vanished_file_is_skipped_with_a_reason(tmp_path):
+def test_vanished_file_is_skipped_with_a_reason(tmp_path: Path) -> None:
     session = RecallSession()
     assert session.inject([RelevantMemory(str(tmp_path / "gone.md"), NOW)], now_ms=NOW) == []
     assert session.skipped and "unreadable" in session.skipped[0][1]
 
 
-def test_mark_surfaced_excludes_a_memory_read_another_way(tmp_path):
+def test_mark_surfaced_excludes_a_memory_read_another_way(tmp_path: Path) -> None:
     d = tmp_path / "memory"
     write_memory(d, "project_a.md", name="A", description="a", now_ms=NOW)
     session = RecallSession()
@@ -160,12 +162,12 @@ def test_mark_surfaced_excludes_a_memory_read_another_way(tmp_path):
     assert session.recall("q", d, selector=FixedSelector("project_a.md"), now_ms=NOW) == []
 
 
-def test_bad_caps_are_refused():
+def test_bad_caps_are_refused() -> None:
     with pytest.raises(ValueError, match="max_session_bytes must be a positive integer"):
         RecallSession(max_session_bytes=0)
 
 
-def test_render_recall_prints_the_attachment_for_the_cli(tmp_path):
+def test_render_recall_prints_the_attachment_for_the_cli(tmp_path: Path) -> None:
     d = tmp_path / "memory"
     write_memory(
         d,
@@ -182,7 +184,7 @@ def test_render_recall_prints_the_attachment_for_the_cli(tmp_path):
     assert str(d / "feedback_testing.md") in out
 
 
-def test_render_recall_says_when_nothing_helps(tmp_path):
+def test_render_recall_says_when_nothing_helps(tmp_path: Path) -> None:
     d = tmp_path / "memory"
     write_memory(
         d,
@@ -196,12 +198,12 @@ def test_render_recall_says_when_nothing_helps(tmp_path):
     assert out == f"No memory in {d} clearly helps with this query (selector: lexical).\n"
 
 
-def test_render_recall_unknown_selector_is_a_clear_error(tmp_path):
+def test_render_recall_unknown_selector_is_a_clear_error(tmp_path: Path) -> None:
     with pytest.raises(ValueError, match="unknown selector 'magic'"):
         render_recall("q", tmp_path, selector_name="magic")
 
 
-def test_session_reuses_its_scan_cache_across_turns(tmp_path) -> None:
+def test_session_reuses_its_scan_cache_across_turns(tmp_path: Path) -> None:
     from memdir_nb.recall import LexicalSelector, RecallSession
     from memdir_nb.storage.store import MemoryStore
 
@@ -229,7 +231,7 @@ def test_session_reuses_its_scan_cache_across_turns(tmp_path) -> None:
     assert second.hits > first.hits
 
 
-def test_session_builds_its_default_selector_once(tmp_path) -> None:
+def test_session_builds_its_default_selector_once(tmp_path: Path) -> None:
     from memdir_nb.home.config import MemdirConfig
     from memdir_nb.recall import RecallSession
     from memdir_nb.storage.store import MemoryStore

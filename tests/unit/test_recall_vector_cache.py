@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from pathlib import Path
 
 import numpy as np
 
@@ -13,7 +14,7 @@ def _vec(seed: int) -> np.ndarray:
     return np.random.default_rng(seed).standard_normal(384).astype(np.float32)
 
 
-def test_vectors_survive_a_new_cache_object_on_the_same_file(tmp_path):
+def test_vectors_survive_a_new_cache_object_on_the_same_file(tmp_path: Path) -> None:
     path = tmp_path / "c.sqlite3"
     key = text_key("model", "hello")
     VectorCache(path).put_vectors({key: _vec(1)})
@@ -22,11 +23,11 @@ def test_vectors_survive_a_new_cache_object_on_the_same_file(tmp_path):
     assert np.array_equal(again[key], _vec(1))
 
 
-def test_the_model_hash_is_part_of_the_key():
+def test_the_model_hash_is_part_of_the_key() -> None:
     assert text_key("model-a", "same text") != text_key("model-b", "same text")
 
 
-def test_a_snippet_is_reused_only_while_the_file_identity_holds(tmp_path):
+def test_a_snippet_is_reused_only_while_the_file_identity_holds(tmp_path: Path) -> None:
     f = tmp_path / "m.md"
     f.write_text("one", encoding="utf-8")
     cache_file = tmp_path / "c.sqlite3"
@@ -37,7 +38,7 @@ def test_a_snippet_is_reused_only_while_the_file_identity_holds(tmp_path):
     assert VectorCache(cache_file).get_snippets({str(f): file_identity(os.stat(f))}) == {}
 
 
-def test_the_oldest_vectors_are_dropped_beyond_the_bound(tmp_path):
+def test_the_oldest_vectors_are_dropped_beyond_the_bound(tmp_path: Path) -> None:
     cache = VectorCache(tmp_path / "c.sqlite3", max_vectors=3)
     keys = [text_key("m", str(i)) for i in range(5)]
     for i, key in enumerate(keys):
@@ -46,7 +47,7 @@ def test_the_oldest_vectors_are_dropped_beyond_the_bound(tmp_path):
     assert set(reopened.get_vectors(keys)) == set(keys[2:])
 
 
-def test_an_unusable_cache_path_keeps_working_in_memory_and_says_why(tmp_path):
+def test_an_unusable_cache_path_keeps_working_in_memory_and_says_why(tmp_path: Path) -> None:
     blocker = tmp_path / "not-a-dir"
     blocker.write_text("x", encoding="utf-8")
     cache = VectorCache(blocker / "c.sqlite3")

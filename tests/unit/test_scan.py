@@ -8,13 +8,15 @@ import shutil
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from memdir_nb.formats.frontmatter_render import render_memory_file
 from memdir_nb.formats.manifest import MemoryHeader, format_memory_manifest, iso_timestamp
+from memdir_nb.spec.constants import MAX_MEMORY_FILES
 from memdir_nb.spec.taxonomy import MemoryType
-from memdir_nb.storage.scan import MAX_MEMORY_FILES, scan_memory_dir, scan_memory_files
+from memdir_nb.storage.scan import scan_memory_dir, scan_memory_files
 
 BASE_S = 1_774_693_800  # 2026-03-28T10:30:00Z
 
@@ -254,7 +256,7 @@ def shared_dir() -> Iterator[Path]:
     shutil.rmtree(path, ignore_errors=True)
 
 
-def scan_as_unprivileged(memory_dir: Path, limit: int = MAX_MEMORY_FILES) -> dict:
+def scan_as_unprivileged(memory_dir: Path, limit: int = MAX_MEMORY_FILES) -> dict[str, Any]:
     """Run scan_memory_dir in a forked child that has dropped to uid/gid 65534 (nobody)."""
     read_fd, write_fd = os.pipe()
     pid = os.fork()
@@ -280,7 +282,8 @@ def scan_as_unprivileged(memory_dir: Path, limit: int = MAX_MEMORY_FILES) -> dic
         data = fh.read()
     _, status = os.waitpid(pid, 0)
     assert os.waitstatus_to_exitcode(status) == 0, "child scan process failed"
-    return json.loads(data)
+    result: dict[str, Any] = json.loads(data)
+    return result
 
 
 def make_unreadable(path: Path) -> None:

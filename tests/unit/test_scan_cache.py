@@ -11,6 +11,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -86,7 +87,7 @@ def count_opens(monkeypatch: pytest.MonkeyPatch) -> list[str]:
         opened.append(os.fspath(file) if not isinstance(file, int) else f"fd:{file}")
         return real_open(file, *args, **kwargs)
 
-    monkeypatch.setattr(scan_module.os, "open", counting_os_open)
+    monkeypatch.setattr(os, "open", counting_os_open)
     monkeypatch.setattr("builtins.open", counting_open)
     return opened
 
@@ -488,8 +489,8 @@ def apply(root: Path, op: tuple) -> None:  # type: ignore[type-arg]
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(ops=st.lists(operation, min_size=1, max_size=25), max_entries=st.sampled_from((3, 1000)))
 def test_cached_scan_equals_cold_scan_after_any_sequence_of_changes(
-    ops: list[tuple],
-    max_entries: int,  # type: ignore[type-arg]
+    ops: list[tuple[Any, ...]],
+    max_entries: int,
 ) -> None:
     base = Path(tempfile.mkdtemp(prefix="memdir_prop_"))
     try:

@@ -6,8 +6,9 @@ import multiprocessing
 import os
 import re
 import string
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import pytest
 
@@ -15,13 +16,12 @@ from memdir_nb.formats import index
 from memdir_nb.home.config import MemdirConfig
 from memdir_nb.security.secret_scan import SecretInTeamMemoryError
 from memdir_nb.spec.taxonomy import MemoryType
-from memdir_nb.storage import store as store_mod
 from memdir_nb.storage.containment import PathTraversalError
 from memdir_nb.storage.headers import read_frontmatter
 from memdir_nb.storage.index_files import read_entrypoint
 from memdir_nb.storage.scan import scan_memory_files
-from memdir_nb.storage.store import MemoryNotFoundError, MemoryStore, MemoryValidationError
-from memdir_nb.storage.store_checks import slugify
+from memdir_nb.storage.store import MemoryStore
+from memdir_nb.storage.store_checks import MemoryNotFoundError, MemoryValidationError, slugify
 from tests.support import snapshot as support_snapshot
 
 # 2026-04-02T10:15:30.123Z
@@ -63,7 +63,7 @@ def store(mem: Path) -> MemoryStore:
     return MemoryStore(mem, now_ms=NOW_MS)
 
 
-def save_feedback(store: MemoryStore, name: str = "Testing policy", **kw) -> Path:
+def save_feedback(store: MemoryStore, name: str = "Testing policy", **kw: Any) -> Path:
     return store.save(
         name,
         kw.pop("description", "Integration tests hit a real database, never mocks"),
@@ -165,7 +165,9 @@ def test_non_ascii_name_gets_a_hashed_default_filename(store: MemoryStore, mem: 
     assert read_frontmatter(path).name == "日本語のメモ"
 
 
-def test_private_secret_is_saved_with_a_warning(store: MemoryStore, mem: Path, caplog) -> None:
+def test_private_secret_is_saved_with_a_warning(
+    store: MemoryStore, mem: Path, caplog: pytest.LogCaptureFixture
+) -> None:
     path = store.save("S3 deploy", "How deploys reach S3", "reference", f"deploy uses {aws_key()}")
     assert path.exists()
     assert len(store.warnings) == 1
@@ -223,8 +225,10 @@ def test_bad_input_raises_a_clear_error_and_writes_nothing(
     save_feedback(store)  # an existing memory, index and lock file
     before = snapshot(mem)
     overrides, message = BAD_SAVES[case]
-    args = dict(name="Another", description="Something else", type="feedback", body="text")
-    args.update(overrides)
+    args: dict[str, Any] = dict(
+        name="Another", description="Something else", type="feedback", body="text"
+    )
+    args.update(cast("dict[str, Any]", overrides))
     with pytest.raises(MemoryValidationError, match=message):
         store.save(
             args.pop("name"), args.pop("description"), args.pop("type"), args.pop("body"), **args
@@ -548,11 +552,11 @@ def test_temp_files_are_dot_prefixed_never_md_and_never_left_behind(
     sources: list[str] = []
     real_rename = os.rename
 
-    def spy(src, dst, *a, **kw):
+    def spy(src: Any, dst: Any, *a: Any, **kw: Any) -> None:
         sources.append(os.path.basename(os.fspath(src)))
         return real_rename(src, dst, *a, **kw)
 
-    monkeypatch.setattr(store_mod.os, "rename", spy)  # the transaction renames relative to a dir fd
+    monkeypatch.setattr(os, "rename", spy)  # the transaction renames relative to a dir fd
     save_feedback(store)
     store.save("Freeze", "Freeze from 2026-03-05", "project", "x", scope="team")
     store.update("feedback_testing_policy.md", body="changed")
@@ -616,7 +620,9 @@ def test_concurrent_saves_of_one_name_get_distinct_numbered_files(mem: Path) -> 
 # ---- realdirs: updates keep the header keys the store does not own, in either shape
 
 
-def test_update_of_a_nested_header_keeps_metadata_and_updates_the_type_there(real_dir) -> None:
+def test_update_of_a_nested_header_keeps_metadata_and_updates_the_type_there(
+    real_dir: Callable[[str], Path],
+) -> None:
     root = real_dir("nested")
     store = MemoryStore(root, now_ms=NOW_MS)
     store.update("feedback_no_force_push.md", description="Revert, never rewrite", type="project")

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from pathlib import Path
+
 import pytest
 
 from memdir_nb.lint import lint_memory_dir
@@ -47,7 +50,9 @@ def test_word_count_counts_two_cjk_characters_as_one_word() -> None:
 
 
 @pytest.mark.parametrize("lang", sorted(LANG_MEMORIES))
-def test_scan_reads_names_and_descriptions_in_every_language(real_dir, lang: str) -> None:
+def test_scan_reads_names_and_descriptions_in_every_language(
+    real_dir: Callable[[str], Path], lang: str
+) -> None:
     root = real_dir("multilingual")
     headers = {h.filename: h for h in scan_memory_files(root)}
     name, description, _ = LANG_MEMORIES[lang]
@@ -58,7 +63,9 @@ def test_scan_reads_names_and_descriptions_in_every_language(real_dir, lang: str
 
 
 @pytest.mark.parametrize("lang", sorted(LANG_MEMORIES))
-def test_a_query_in_the_same_language_recalls_the_memory(real_dir, lang: str) -> None:
+def test_a_query_in_the_same_language_recalls_the_memory(
+    real_dir: Callable[[str], Path], lang: str
+) -> None:
     root = real_dir("multilingual")
     query = LANG_MEMORIES[lang][2]
     found = [m.path.rsplit("/", 1)[-1] for m in find_relevant_memories(query, root)]
@@ -66,14 +73,16 @@ def test_a_query_in_the_same_language_recalls_the_memory(real_dir, lang: str) ->
 
 
 @pytest.mark.parametrize("lang", sorted(LANG_MEMORIES))
-def test_precise_descriptions_in_every_language_are_not_vague(real_dir, lang: str) -> None:
+def test_precise_descriptions_in_every_language_are_not_vague(
+    real_dir: Callable[[str], Path], lang: str
+) -> None:
     root = real_dir("multilingual")
     rules = {(f.path, f.rule) for f in lint_memory_dir(root)}
     assert (f"rule_{lang}.md", "vague-description") not in rules
     assert (f"rule_{lang}.md", "not-in-index") not in rules
 
 
-def test_a_two_character_chinese_description_is_still_vague(tmp_path) -> None:
+def test_a_two_character_chinese_description_is_still_vague(tmp_path: Path) -> None:
     (tmp_path / "MEMORY.md").write_text("- [笔记](notes.md) — 笔记\n", encoding="utf-8")
     (tmp_path / "notes.md").write_text(
         "---\nname: 笔记\ndescription: 笔记\ntype: reference\n---\n\n内容\n", encoding="utf-8"

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from memdir_nb.storage.store import MemoryStore
@@ -12,27 +14,26 @@ from memdir_nb.ui.views import browser as view
     "days,badge",
     [(0, "fresh"), (1, "fresh"), (2, "aging"), (89, "aging"), (90, "stale"), (400, "stale")],
 )
-def test_badge_follows_the_caveat_and_the_stale_threshold(days, badge):
+def test_badge_follows_the_caveat_and_the_stale_threshold(days: int, badge: str) -> None:
     assert view.freshness_badge(days) == badge
 
 
-def test_rows_cover_every_memory_beyond_the_scan_cap(tmp_path, demo_now_ms):
+def test_rows_cover_every_memory_beyond_the_scan_cap(tmp_path: Path, demo_now_ms: float) -> None:
     store = MemoryStore(tmp_path / "big", now_ms=demo_now_ms)
     for i in range(205):
         store.save(f"Note {i}", f"note number {i}", "reference", "x")
     assert len(view.memory_rows(tmp_path / "big", now_ms=demo_now_ms)) == 205
 
 
-def test_rows_carry_the_index_line_of_their_scope(demo_mem, demo_now_ms):
+def test_rows_carry_the_index_line_of_their_scope(demo_mem: Path, demo_now_ms: float) -> None:
     rows = {r.filename: r for r in view.memory_rows(demo_mem, now_ms=demo_now_ms)}
-    assert rows["team/reference_oncall.md"].index_line.startswith(
-        "- [Who is on call](reference_oncall.md)"
-    )
+    line = rows["team/reference_oncall.md"].index_line
+    assert line is not None and line.startswith("- [Who is on call](reference_oncall.md)")
     assert rows["user_colour_vision.md"].index_line is None
     assert rows["team/reference_release_steps.md"].malformed
 
 
-def test_progress_reports_each_row(demo_mem, demo_now_ms):
+def test_progress_reports_each_row(demo_mem: Path, demo_now_ms: float) -> None:
     seen = []
     view.memory_rows(
         demo_mem, now_ms=demo_now_ms, progress=lambda done, total: seen.append((done, total))
@@ -40,7 +41,7 @@ def test_progress_reports_each_row(demo_mem, demo_now_ms):
     assert seen[0] == (1, 40) and seen[-1] == (40, 40)
 
 
-def test_filter_rows_combines_filters(demo_mem, demo_now_ms):
+def test_filter_rows_combines_filters(demo_mem: Path, demo_now_ms: float) -> None:
     rows = view.memory_rows(demo_mem, now_ms=demo_now_ms)
     out = view.filter_rows(rows, types=["project"], scope="team", badge="stale")
     assert {r.filename for r in out} == {
@@ -53,7 +54,7 @@ def test_filter_rows_combines_filters(demo_mem, demo_now_ms):
     ]
 
 
-def test_memory_detail_reads_at_most_the_preview_cap(tmp_path, demo_now_ms):
+def test_memory_detail_reads_at_most_the_preview_cap(tmp_path: Path, demo_now_ms: float) -> None:
     d = tmp_path / "m"
     d.mkdir()
     (d / "huge.md").write_text(
@@ -61,11 +62,11 @@ def test_memory_detail_reads_at_most_the_preview_cap(tmp_path, demo_now_ms):
         + "y" * (view.MAX_PREVIEW_BYTES * 2)
     )
     row = view.memory_rows(tmp_path / "m", now_ms=demo_now_ms)[0]
-    d = view.memory_detail(row, now_ms=demo_now_ms)
-    assert d.truncated and len(d.text.encode()) == view.MAX_PREVIEW_BYTES
+    detail = view.memory_detail(row, now_ms=demo_now_ms)
+    assert detail.truncated and len(detail.text.encode()) == view.MAX_PREVIEW_BYTES
 
 
-def test_rows_summary_counts_shown_total_team_and_stale(demo_mem, demo_now_ms):
+def test_rows_summary_counts_shown_total_team_and_stale(demo_mem: Path, demo_now_ms: float) -> None:
     rows = view.memory_rows(demo_mem, now_ms=demo_now_ms)
     team = view.filter_rows(rows, scope="team")
     shown, total, n_team, stale = view.rows_summary(rows, team, 90)
@@ -73,7 +74,7 @@ def test_rows_summary_counts_shown_total_team_and_stale(demo_mem, demo_now_ms):
     assert stale == sum(r.age_days >= 90 for r in rows)
 
 
-def test_index_problems_names_the_scope_whose_index_is_a_fifo(tmp_path):
+def test_index_problems_names_the_scope_whose_index_is_a_fifo(tmp_path: Path) -> None:
     import os
 
     d = tmp_path / "m"

@@ -11,16 +11,16 @@ from memdir_nb.ui.views import common as view
 PACKAGE = Path(memdir_nb.__file__).parent
 
 
-def test_is_demo_dir(demo_mem, tmp_path):
+def test_is_demo_dir(demo_mem: Path, tmp_path: Path) -> None:
     assert view.is_demo_dir(demo_mem) and not view.is_demo_dir(tmp_path)
 
 
-def test_index_title_names_each_scopes_index():
+def test_index_title_names_each_scopes_index() -> None:
     assert view.index_title("private") == "MEMORY.md"
     assert view.index_title("team") == "team/MEMORY.md"
 
 
-def test_views_and_widgets_keep_no_clock_or_scope_rule_of_their_own():
+def test_views_and_widgets_keep_no_clock_or_scope_rule_of_their_own() -> None:
     """'now' is config.resolve_now_ms and a file's scope is types.scope_of_path, nowhere else."""
     found = []
     for folder in ("views", "widgets"):

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from memdir_nb.dream import GateResult, SessionScanThrottle
 from memdir_nb.ui.views import dream as view
 
@@ -9,8 +11,8 @@ HOUR_MS = 3_600_000.0
 NOW = 1_770_000_000_000.0
 
 
-def _gate(**kw: object) -> GateResult:
-    base: dict[str, object] = dict(
+def _gate(**kw: Any) -> GateResult:
+    base: dict[str, Any] = dict(
         open=False,
         gate="time",
         reason="",
@@ -22,7 +24,7 @@ def _gate(**kw: object) -> GateResult:
     return GateResult(**base)
 
 
-def test_never_consolidated_opens_the_time_gate():
+def test_never_consolidated_opens_the_time_gate() -> None:
     rows = view.gate_rows(
         _gate(open=True, gate="open", session_count=6), "free", min_hours=24, min_sessions=5
     )
@@ -35,7 +37,7 @@ def test_never_consolidated_opens_the_time_gate():
     assert rows[1].why == "6 session(s) since then (needs 5)"
 
 
-def test_a_recent_consolidation_closes_the_time_gate_and_skips_the_sessions_check():
+def test_a_recent_consolidation_closes_the_time_gate_and_skips_the_sessions_check() -> None:
     gate = _gate(last_consolidated_ms=NOW - 3 * HOUR_MS)
     rows = view.gate_rows(gate, "free", min_hours=24, min_sessions=5, now_ms=NOW)
     assert rows[0] == view.GateRow("time", "closed", "last consolidation 3.0 h ago (needs 24 h)")
@@ -43,7 +45,7 @@ def test_a_recent_consolidation_closes_the_time_gate_and_skips_the_sessions_chec
     assert not view.would_run(gate, "free")
 
 
-def test_a_held_lock_is_a_closed_gate_even_when_the_others_are_open():
+def test_a_held_lock_is_a_closed_gate_even_when_the_others_are_open() -> None:
     gate = _gate(open=True, gate="open", session_count=9)
     rows = view.gate_rows(gate, "held by 4242", min_hours=24, min_sessions=5, now_ms=NOW)
     assert rows[-1] == view.GateRow("lock", "closed", "consolidation lock is held by 4242")
@@ -51,7 +53,7 @@ def test_a_held_lock_is_a_closed_gate_even_when_the_others_are_open():
     assert view.would_run(gate, "stale")
 
 
-def test_unreadable_gates_show_only_the_lock_row():
+def test_unreadable_gates_show_only_the_lock_row() -> None:
     rows = view.gate_rows(None, "unreadable: bad pid", min_hours=24, min_sessions=5)
     assert rows == [view.GateRow("lock", "closed", "unreadable: bad pid")]
     assert not view.would_run(None, "free")

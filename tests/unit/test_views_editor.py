@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+from typing import Any
+
 from memdir_nb.storage.draft import validate_draft
 from memdir_nb.ui.views import editor as view
 
 
-def test_compose_body_adds_why_and_how_only_for_types_that_need_them():
+def test_compose_body_adds_why_and_how_only_for_types_that_need_them() -> None:
     assert (
         view.compose_body("feedback", "Rule.", "Because.", "Always.")
         == "Rule.\n\n**Why:** Because.\n\n**How to apply:** Always."
@@ -14,7 +17,7 @@ def test_compose_body_adds_why_and_how_only_for_types_that_need_them():
     assert view.compose_body("reference", "Board x.", "ignored", "ignored") == "Board x."
 
 
-def test_check_draft_reports_unknown_type_and_names_the_four(demo_mem):
+def test_check_draft_reports_unknown_type_and_names_the_four(demo_mem: Path) -> None:
     c = view.check_draft(demo_mem, name="a", description="b", type="opinion", rule="c")
     assert c.errors == [
         "unknown memory type 'opinion': the type must be one of user, feedback, project, "
@@ -23,7 +26,7 @@ def test_check_draft_reports_unknown_type_and_names_the_four(demo_mem):
     assert c.preview_file == ""
 
 
-def test_check_draft_warns_when_the_file_name_is_taken(demo_mem):
+def test_check_draft_warns_when_the_file_name_is_taken(demo_mem: Path) -> None:
     c = view.check_draft(
         demo_mem, name="Role at Isobar Labs", description="x", type="user", rule="y"
     )
@@ -36,9 +39,9 @@ def test_check_draft_warns_when_the_file_name_is_taken(demo_mem):
     assert c2.ok
 
 
-def test_the_verdict_is_the_stores_verdict(demo_mem, demo_now_ms):
+def test_the_verdict_is_the_stores_verdict(demo_mem: Path, demo_now_ms: float) -> None:
     """Whatever the form holds, its errors and warnings are validate_draft's, in its words."""
-    forms = [
+    forms: list[dict[str, Any]] = [
         dict(name="", description=" ", type="feedback", rule="Run the linters"),
         dict(name="n", description="d", type="user", rule="Tea", scope="team"),
         dict(name="n", description="d", type="project", rule="Ship tomorrow", why="w", how="h"),
@@ -60,7 +63,7 @@ def test_the_verdict_is_the_stores_verdict(demo_mem, demo_now_ms):
         assert c.warnings == expected.warning_messages  # no notes: no file name is taken
 
 
-def test_each_problem_is_named_once(demo_mem, demo_now_ms):
+def test_each_problem_is_named_once(demo_mem: Path, demo_now_ms: float) -> None:
     c = view.check_draft(
         demo_mem,
         name="Launch",
@@ -74,14 +77,14 @@ def test_each_problem_is_named_once(demo_mem, demo_now_ms):
     assert sum("'tomorrow'" in m for m in messages) == 1
 
 
-def test_missing_why_and_how_are_warnings_not_errors(demo_mem):
+def test_missing_why_and_how_are_warnings_not_errors(demo_mem: Path) -> None:
     c = view.check_draft(demo_mem, name="n", description="d", type="feedback", rule="Lint first")
     assert c.ok and c.errors == []
     assert {"missing-why", "missing-how-to-apply"} <= c.verdict.codes()
     assert c.preview_file.startswith("---\nname: n\n")
 
 
-def test_relative_dates_warn_only_in_project_memories(demo_mem, demo_now_ms):
+def test_relative_dates_warn_only_in_project_memories(demo_mem: Path, demo_now_ms: float) -> None:
     base = dict(name="n", description="d", rule="Ship it tomorrow", why="w", how="h")
     project = view.check_draft(demo_mem, type="project", now_ms=demo_now_ms, **base)
     assert project.ok
@@ -90,6 +93,6 @@ def test_relative_dates_warn_only_in_project_memories(demo_mem, demo_now_ms):
     assert feedback.errors == [] and feedback.warnings == []
 
 
-def test_the_view_keeps_no_date_rules_of_its_own():
+def test_the_view_keeps_no_date_rules_of_its_own() -> None:
     assert not hasattr(view, "absolute_date_for")
     assert not hasattr(view, "find_relative_dates")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from pathlib import Path
 
 from memdir_nb.ui.views import browser as rows_view
 from memdir_nb.ui.views import freshness as view
@@ -10,7 +11,7 @@ from memdir_nb.ui.views import freshness as view
 DAY = 86_400_000
 
 
-def test_freshness_data_adds_a_row_for_untyped_memories(tmp_path, demo_now_ms):
+def test_freshness_data_adds_a_row_for_untyped_memories(tmp_path: Path, demo_now_ms: float) -> None:
     d = tmp_path / "m"
     d.mkdir()
     (d / "loose.md").write_text("no frontmatter here\n")

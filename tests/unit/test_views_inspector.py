@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from memdir_nb.formats.index import MAX_ENTRYPOINT_BYTES, MAX_ENTRYPOINT_LINES, format_index_entry
 from memdir_nb.ui.views import inspector as view
 
 
-def test_index_budget_maps_dropped_lines_back_to_file_lines(tmp_path):
+def test_index_budget_maps_dropped_lines_back_to_file_lines(tmp_path: Path) -> None:
     d = tmp_path / "m"
     d.mkdir()
     lines = [
@@ -29,7 +31,7 @@ def test_index_budget_maps_dropped_lines_back_to_file_lines(tmp_path):
     }
 
 
-def test_index_budget_marks_a_single_line_cut_mid_line(tmp_path):
+def test_index_budget_marks_a_single_line_cut_mid_line(tmp_path: Path) -> None:
     d = tmp_path / "m"
     d.mkdir()
     (d / "MEMORY.md").write_text("x" * (MAX_ENTRYPOINT_BYTES + 10))
@@ -38,6 +40,6 @@ def test_index_budget_marks_a_single_line_cut_mid_line(tmp_path):
     assert b.byte_fraction > 1
 
 
-def test_index_budget_rejects_an_unknown_scope(demo_mem):
+def test_index_budget_rejects_an_unknown_scope(demo_mem: Path) -> None:
     with pytest.raises(ValueError, match="scope must be"):
         view.index_budget(demo_mem, "shared")  # type: ignore[arg-type]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from pathlib import Path
 
 from memdir_nb.formats.manifest import MemoryHeader
 from memdir_nb.recall.lexical import LexicalSelector
@@ -23,7 +24,9 @@ class _NoRecordSelector:
         return []
 
 
-def test_the_preview_carries_the_request_the_selector_recorded(demo_mem, demo_now_ms):
+def test_the_preview_carries_the_request_the_selector_recorded(
+    demo_mem: Path, demo_now_ms: float
+) -> None:
     selector = LexicalSelector()
     p = view.recall_preview(
         "how do we deploy to production",
@@ -40,7 +43,7 @@ def test_the_preview_carries_the_request_the_selector_recorded(demo_mem, demo_no
     assert p.manifest.count("\n") == 39 and p.selected
 
 
-def test_a_selector_that_records_nothing_is_named(demo_mem, demo_now_ms):
+def test_a_selector_that_records_nothing_is_named(demo_mem: Path, demo_now_ms: float) -> None:
     p = view.recall_preview(
         "deploy", demo_mem, RecallSession(), _NoRecordSelector(), now_ms=demo_now_ms
     )
@@ -48,7 +51,9 @@ def test_a_selector_that_records_nothing_is_named(demo_mem, demo_now_ms):
     assert p.request_json == "(the plain selector records no request)"
 
 
-def test_a_stale_request_from_an_earlier_turn_is_not_shown_again(demo_mem, demo_now_ms):
+def test_a_stale_request_from_an_earlier_turn_is_not_shown_again(
+    demo_mem: Path, demo_now_ms: float
+) -> None:
     selector = LexicalSelector()
     session = RecallSession()
     view.recall_preview("deploy", demo_mem, session, selector, now_ms=demo_now_ms)
@@ -59,5 +64,5 @@ def test_a_stale_request_from_an_earlier_turn_is_not_shown_again(demo_mem, demo_
     assert p.request_json.startswith("(no request: every memory was already surfaced")
 
 
-def test_request_json_keeps_non_ascii_readable():
+def test_request_json_keeps_non_ascii_readable() -> None:
     assert view.request_json({"query": "déploiement"}) == '{\n  "query": "déploiement"\n}'

@@ -2,17 +2,19 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from memdir_nb.storage.store import MemoryStore
 from memdir_nb.ui.views import team as view
 
 
-def test_scope_rules_follow_the_taxonomy():
+def test_scope_rules_follow_the_taxonomy() -> None:
     rules = {r.type: r for r in view.scope_rules()}
     assert rules["user"].default_scope == "private" and not rules["user"].allowed_in_team
     assert rules["reference"].default_scope == "team" and rules["project"].allowed_in_team
 
 
-def test_promotion_verdict_lists_every_reason(demo_mem, demo_now_ms):
+def test_promotion_verdict_lists_every_reason(demo_mem: Path, demo_now_ms: float) -> None:
     v = view.promotion_verdict(demo_mem, "team/reference_oncall.md")
     assert not v.allowed and v.reasons == ["it is already in team memory"]
     MemoryStore(demo_mem, now_ms=demo_now_ms).save(

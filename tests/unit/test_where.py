@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -111,7 +112,7 @@ def test_an_unusable_remote_dir_gives_no_dir_and_no_exception(tmp_path: Path) ->
     ],
 )
 def test_each_level_of_the_enable_chain_is_named(
-    tmp_path: Path, env: dict, settings: dict, level: int, enabled: bool
+    tmp_path: Path, env: dict[str, Any], settings: dict[str, Any], level: int, enabled: bool
 ) -> None:
     w = make_world(tmp_path, repo=False)
     for layer, data in settings.items():

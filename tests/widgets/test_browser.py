@@ -1,14 +1,18 @@
 from __future__ import annotations
 
 import html
+from pathlib import Path
 
 import ipywidgets as widgets
 
+from memdir_nb.home.config import MemdirConfig
 from memdir_nb.ui.widgets import MemoryBrowser
 from tests.support import NOW
 
 
-def test_browser_lists_every_memory_with_scope_age_and_badge(mem, config):
+def test_browser_lists_every_memory_with_scope_age_and_badge(
+    mem: Path, config: MemdirConfig
+) -> None:
     b = MemoryBrowser(mem, now_ms=NOW, config=config)
     assert len(b.rows) == 40
     assert b.visible_rows == b.rows
@@ -20,7 +24,7 @@ def test_browser_lists_every_memory_with_scope_age_and_badge(mem, config):
     assert b.progress.value == b.progress.max == 40
 
 
-def test_filters_by_type_scope_age_and_text(mem, config):
+def test_filters_by_type_scope_age_and_text(mem: Path, config: MemdirConfig) -> None:
     b = MemoryBrowser(mem, now_ms=NOW, config=config)
     b.type_filter.value = "user"
     assert {r.type for r in b.visible_rows} == {"user"} and len(b.visible_rows) == 9
@@ -36,7 +40,9 @@ def test_filters_by_type_scope_age_and_text(mem, config):
     assert len(b.chooser.options) == 1
 
 
-def test_selecting_a_row_shows_file_index_line_and_freshness_note(mem, config):
+def test_selecting_a_row_shows_file_index_line_and_freshness_note(
+    mem: Path, config: MemdirConfig
+) -> None:
     b = MemoryBrowser(mem, now_ms=NOW, config=config)
     b.select("team/reference_deploy_runbook.md")
     d = b.selected
@@ -49,22 +55,31 @@ def test_selecting_a_row_shows_file_index_line_and_freshness_note(mem, config):
     assert "47 days old" in b.detail.value and "Argo CD" in b.detail.value
 
 
-def test_unindexed_memory_says_it_is_missing_from_the_index(mem, config):
+def test_unindexed_memory_says_it_is_missing_from_the_index(
+    mem: Path, config: MemdirConfig
+) -> None:
     b = MemoryBrowser(mem, now_ms=NOW, config=config)
     b.select("user_colour_vision.md")
+    assert b.selected is not None
     assert b.selected.row.index_line is None
+    assert b.selected is not None
     assert "not listed in MEMORY.md" in b.selected.index_line
+    assert b.selected is not None
     assert "no staleness caveat" in b.selected.freshness_note
 
 
-def test_filtering_out_the_selected_row_clears_the_selection(mem, config):
+def test_filtering_out_the_selected_row_clears_the_selection(
+    mem: Path, config: MemdirConfig
+) -> None:
     b = MemoryBrowser(mem, now_ms=NOW, config=config)
     b.select("user_role.md")
     b.type_filter.value = "reference"
     assert b.selected is None and b.detail.value == ""
 
 
-def test_rescan_picks_up_a_new_file_and_keeps_the_selection(mem, config):
+def test_rescan_picks_up_a_new_file_and_keeps_the_selection(
+    mem: Path, config: MemdirConfig
+) -> None:
     from memdir_nb.storage.store import MemoryStore
 
     b = MemoryBrowser(mem, now_ms=NOW, config=config)
@@ -77,7 +92,7 @@ def test_rescan_picks_up_a_new_file_and_keeps_the_selection(mem, config):
     assert b.selected is not None and b.selected.row.filename == "user_role.md"
 
 
-def test_output_is_deterministic_for_a_dir_and_clock(mem, config):
+def test_output_is_deterministic_for_a_dir_and_clock(mem: Path, config: MemdirConfig) -> None:
     a = MemoryBrowser(mem, now_ms=NOW, config=config)
     b = MemoryBrowser(mem, now_ms=NOW, config=config)
     assert a.table.value == b.table.value and a.summary.value == b.summary.value
@@ -85,7 +100,7 @@ def test_output_is_deterministic_for_a_dir_and_clock(mem, config):
     assert "memdir-browser-list" in a.chooser._dom_classes
 
 
-def test_the_list_of_memories_is_drawn_once(mem, config):
+def test_the_list_of_memories_is_drawn_once(mem: Path, config: MemdirConfig) -> None:
     # the table is the list; the chooser is a combobox whose suggestions stay hidden until asked
     b = MemoryBrowser(mem, now_ms=NOW, config=config)
     assert isinstance(b.chooser, widgets.Combobox) and b.chooser.ensure_option
@@ -99,7 +114,9 @@ def test_the_list_of_memories_is_drawn_once(mem, config):
     assert shown_elsewhere == []
 
 
-def test_rows_and_selection_are_traits_that_drive_the_display(mem, config):
+def test_rows_and_selection_are_traits_that_drive_the_display(
+    mem: Path, config: MemdirConfig
+) -> None:
     b = MemoryBrowser(mem, now_ms=NOW, config=config)
     seen = []
     b.observe(lambda change: seen.append(change["name"]), names=["visible_rows", "selected"])
@@ -110,7 +127,9 @@ def test_rows_and_selection_are_traits_that_drive_the_display(mem, config):
     assert "Grafana folder" in b.detail.value
 
 
-def test_a_refused_index_shows_the_readers_reason(mem, tmp_path, config):
+def test_a_refused_index_shows_the_readers_reason(
+    mem: Path, tmp_path: Path, config: MemdirConfig
+) -> None:
     outside = tmp_path / "outside.md"
     outside.write_text("- [Stolen](x.md) - not ours\n")
     (mem / "MEMORY.md").unlink()
@@ -122,6 +141,6 @@ def test_a_refused_index_shows_the_readers_reason(mem, tmp_path, config):
     assert all(r.index_line is None for r in b.rows if r.scope == "private")
 
 
-def test_readable_indexes_show_no_problem(mem, config):
+def test_readable_indexes_show_no_problem(mem: Path, config: MemdirConfig) -> None:
     b = MemoryBrowser(mem, now_ms=NOW, config=config)
     assert b.index_problems == {} and b.problems_box.value == ""

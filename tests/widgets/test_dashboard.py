@@ -1,5 +1,8 @@
 from __future__ import annotations
 
+from pathlib import Path
+
+from memdir_nb.home.config import MemdirConfig
 from memdir_nb.storage.index_files import read_entrypoint
 from memdir_nb.ui.views.inspector import index_budget
 from memdir_nb.ui.widgets import (
@@ -16,7 +19,7 @@ from memdir_nb.ui.widgets import (
 from tests.support import NOW
 
 
-def test_dashboard_has_every_view_in_tabs(mem, config):
+def test_dashboard_has_every_view_in_tabs(mem: Path, config: MemdirConfig) -> None:
     d = Dashboard(mem, now_ms=NOW, config=config)
     kinds = [type(c) for c in d.tabs.children]
     assert kinds == [
@@ -42,7 +45,7 @@ def test_dashboard_has_every_view_in_tabs(mem, config):
     assert repr(d) == "Dashboard(VBox, memory_dir='mem')"
 
 
-def test_a_save_in_the_editor_refreshes_the_other_tabs(mem, config):
+def test_a_save_in_the_editor_refreshes_the_other_tabs(mem: Path, config: MemdirConfig) -> None:
     d = Dashboard(mem, now_ms=NOW, config=config)
     d.editor.fill(
         type="reference",
@@ -56,7 +59,7 @@ def test_a_save_in_the_editor_refreshes_the_other_tabs(mem, config):
     assert len(d.freshness.rows) == 41
 
 
-def test_a_promotion_refreshes_browser_and_inspector(mem, config):
+def test_a_promotion_refreshes_browser_and_inspector(mem: Path, config: MemdirConfig) -> None:
     d = Dashboard(mem, now_ms=NOW, config=config)
     before = d.inspector.budgets["private"].line_count
     d.team.promote("feedback_small_prs.md")
@@ -64,7 +67,9 @@ def test_a_promotion_refreshes_browser_and_inspector(mem, config):
     assert d.inspector.budgets["private"].line_count == before - 1
 
 
-def test_a_dream_applied_in_its_tab_refreshes_the_index_and_browser(mem, config):
+def test_a_dream_applied_in_its_tab_refreshes_the_index_and_browser(
+    mem: Path, config: MemdirConfig
+) -> None:
     d = Dashboard(mem, now_ms=NOW, config=config)
     before = len(d.inspector.dropped_lines["team"])  # the demo's team index is over its caps
     d.dream.make_plan()
@@ -76,7 +81,7 @@ def test_a_dream_applied_in_its_tab_refreshes_the_index_and_browser(mem, config)
     assert next(r for r in d.browser.rows if r.filename == "user_colour_vision.md").index_line
 
 
-def test_a_dream_restore_refreshes_the_other_tabs_again(mem, config):
+def test_a_dream_restore_refreshes_the_other_tabs_again(mem: Path, config: MemdirConfig) -> None:
     d = Dashboard(mem, now_ms=NOW, config=config)
     before = len(d.inspector.dropped_lines["team"])
     d.dream.make_plan()
@@ -86,7 +91,9 @@ def test_a_dream_restore_refreshes_the_other_tabs_again(mem, config):
     assert len(d.inspector.dropped_lines["team"]) == before  # back as it was
 
 
-def test_every_widget_takes_the_dir_first_and_is_deterministic(mem, config):
+def test_every_widget_takes_the_dir_first_and_is_deterministic(
+    mem: Path, config: MemdirConfig
+) -> None:
     for cls in (
         MemoryBrowser,
         MemoryEditor,

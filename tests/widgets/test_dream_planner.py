@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from memdir_nb.dream import LOCK_NAME, ConsolidationLock, list_dreams
+from memdir_nb.home.config import MemdirConfig
 from memdir_nb.storage.index_files import read_entrypoint
 from memdir_nb.ui.widgets.dream_planner import DreamPlanner
 from tests.support import NOW, snapshot
@@ -22,7 +24,7 @@ def _sessions(project_dir: Path, n: int, mtime_ms: float) -> None:
         os.utime(p, ns=(int(mtime_ms * 1e6),) * 2)
 
 
-def _visible(mem: Path) -> dict[str, bytes]:
+def _visible(mem: Path) -> dict[str, tuple[Any, ...]]:
     """Every file outside the dot-folders (trash, locks), to compare the memories themselves."""
     return {
         k: v
@@ -31,7 +33,9 @@ def _visible(mem: Path) -> dict[str, bytes]:
     }
 
 
-def test_gates_show_sessions_closed_when_too_few_transcripts(mem, config):
+def test_gates_show_sessions_closed_when_too_few_transcripts(
+    mem: Path, config: MemdirConfig
+) -> None:
     _sessions(mem.parent, 2, NOW - HOUR_MS)
     w = DreamPlanner(mem, now_ms=NOW, config=config)
     assert w.gate is not None and not w.gate.open and w.gate.gate == "sessions"
@@ -42,40 +46,48 @@ def test_gates_show_sessions_closed_when_too_few_transcripts(mem, config):
     assert "memdir-dream-gates" in w.gates_html._dom_classes
 
 
-def test_gates_open_with_enough_sessions_and_the_lock_is_not_taken(mem, config):
+def test_gates_open_with_enough_sessions_and_the_lock_is_not_taken(
+    mem: Path, config: MemdirConfig
+) -> None:
     _sessions(mem.parent, 5, NOW - HOUR_MS)
     w = DreamPlanner(mem, now_ms=NOW, config=config)
+    assert w.gate is not None
     assert w.gate.open and w.lock_status == "free"
     assert "A dream would run now." in w.gates_html.value
     assert not (mem / LOCK_NAME).exists()  # showing the gates never takes the lock
 
 
-def test_time_gate_closed_after_a_recent_consolidation(mem, config):
+def test_time_gate_closed_after_a_recent_consolidation(mem: Path, config: MemdirConfig) -> None:
     lock = mem / LOCK_NAME
     lock.write_text("", encoding="ascii")
     os.utime(lock, ns=(int((NOW - 3 * HOUR_MS) * 1e6),) * 2)
     w = DreamPlanner(mem, now_ms=NOW, config=config)
+    assert w.gate is not None
     assert w.gate.gate == "time"
     assert "last consolidation 3.0 h ago (needs 24 h)" in w.gates_html.value
 
 
-def test_plan_lists_actions_and_writes_nothing(mem, config):
+def test_plan_lists_actions_and_writes_nothing(mem: Path, config: MemdirConfig) -> None:
     before = snapshot(mem)
     w = DreamPlanner(mem, now_ms=NOW, config=config)
     w.plan_button.click()
+    assert w.plan is not None
     kinds = {a.kind for a in w.plan.actions}
     assert {"drop_dangling_index_line", "add_missing_index_line", "fit_index_caps"} <= kinds
+    assert w.plan is not None
     assert set(w.action_boxes) == {a.id for a in w.plan.actions}
     assert all("memdir-dream-action" in b._dom_classes for b in w.action_boxes.values())
+    assert w.plan is not None
     assert w.approved == {a.id for a in w.plan.actions if a.ops}
     assert "user_old_laptop.md" in w.diff_text and w.diff_text.startswith("--- a/")
     assert not w.apply_button.disabled
     assert snapshot(mem) == before
 
 
-def test_unticking_an_action_removes_it_from_the_diff(mem, config):
+def test_unticking_an_action_removes_it_from_the_diff(mem: Path, config: MemdirConfig) -> None:
     w = DreamPlanner(mem, now_ms=NOW, config=config)
     w.make_plan()
+    assert w.plan is not None
     fit = next(a.id for a in w.plan.actions if a.kind == "fit_index_caps")
     assert "team/MEMORY.md" in w.diff_text
     w.action_boxes[fit].value = False
@@ -83,11 +95,14 @@ def test_unticking_an_action_removes_it_from_the_diff(mem, config):
     assert "team/MEMORY.md" not in w.diff_text
 
 
-def test_apply_changes_only_the_approved_actions_and_restore_undoes_it(mem, config):
+def test_apply_changes_only_the_approved_actions_and_restore_undoes_it(
+    mem: Path, config: MemdirConfig
+) -> None:
     w = DreamPlanner(mem, now_ms=NOW, config=config)
     w.make_plan()
     team_before = read_entrypoint(mem / "team")
     visible_before = _visible(mem)
+    assert w.plan is not None
     dangling = next(a.id for a in w.plan.actions if a.kind == "drop_dangling_index_line")
     w.set_approved({dangling})
     assert w.diff_text.count("+++ ") == 1  # only MEMORY.md
@@ -101,6 +116,7 @@ def test_apply_changes_only_the_approved_actions_and_restore_undoes_it(mem, conf
     assert changed == {"MEMORY.md"}
     # the apply counts as a consolidation: the lock is released and its mtime closes the time gate
     assert ConsolidationLock(mem).read_state().holder_pid is None
+    assert w.gate is not None
     assert w.gate.gate == "time"
     assert w.apply_button.disabled  # a plan applies once
     assert w.dreams == list_dreams(mem) and len(w.dreams) == 1
@@ -111,7 +127,9 @@ def test_apply_changes_only_the_approved_actions_and_restore_undoes_it(mem, conf
     assert "Restored 1 file(s): MEMORY.md" in w.status_text
 
 
-def test_apply_refused_while_another_process_holds_the_lock(mem, config):
+def test_apply_refused_while_another_process_holds_the_lock(
+    mem: Path, config: MemdirConfig
+) -> None:
     w = DreamPlanner(mem, now_ms=NOW, config=config)
     w.make_plan()
     before = _visible(mem)
@@ -122,7 +140,9 @@ def test_apply_refused_while_another_process_holds_the_lock(mem, config):
     assert list_dreams(mem) == []
 
 
-def test_apply_on_a_stale_plan_changes_nothing_and_keeps_the_time_gate_open(mem, config):
+def test_apply_on_a_stale_plan_changes_nothing_and_keeps_the_time_gate_open(
+    mem: Path, config: MemdirConfig
+) -> None:
     w = DreamPlanner(mem, now_ms=NOW, config=config)
     w.make_plan()
     (mem / "MEMORY.md").write_text(
@@ -135,7 +155,7 @@ def test_apply_on_a_stale_plan_changes_nothing_and_keeps_the_time_gate_open(mem,
     assert not (mem / LOCK_NAME).exists()  # rolled back: the lock file was absent before
 
 
-def test_set_approved_rejects_unknown_ids(mem, config):
+def test_set_approved_rejects_unknown_ids(mem: Path, config: MemdirConfig) -> None:
     w = DreamPlanner(mem, now_ms=NOW, config=config)
     with pytest.raises(ValueError, match="no plan yet"):
         w.set_approved({"x"})
@@ -144,25 +164,27 @@ def test_set_approved_rejects_unknown_ids(mem, config):
         w.set_approved({"nope"})
 
 
-def test_restore_with_no_dreams_says_so(mem, config):
+def test_restore_with_no_dreams_says_so(mem: Path, config: MemdirConfig) -> None:
     w = DreamPlanner(mem, now_ms=NOW, config=config)
     assert w.restore_button.disabled
     assert w.restore() == []
     assert "no dream has been applied" in w.status_text
 
 
-def test_planning_a_missing_dir_reports_the_error(tmp_path, config):
+def test_planning_a_missing_dir_reports_the_error(tmp_path: Path, config: MemdirConfig) -> None:
     w = DreamPlanner(tmp_path / "absent", now_ms=NOW, config=config)
     assert w.make_plan() is None
     assert "does not exist" in w.status_text
 
 
-def test_a_custom_planner_plan_is_shown_with_its_notes_and_applies_the_same_way(mem, config):
+def test_a_custom_planner_plan_is_shown_with_its_notes_and_applies_the_same_way(
+    mem: Path, config: MemdirConfig
+) -> None:
     from memdir_nb.dream import ConsolidationPlan, PlanAction, WriteFile
 
     text = (mem / "MEMORY.md").read_text(encoding="utf-8")
 
-    def planner(root):
+    def planner(root: Path) -> ConsolidationPlan:
         action = PlanAction(
             "claude:MEMORY.md",
             "claude_rewrite",

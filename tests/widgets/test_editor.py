@@ -1,8 +1,11 @@
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from memdir_nb.formats.index import parse_index
+from memdir_nb.home.config import MemdirConfig
 from memdir_nb.storage.index_files import read_entrypoint
 from memdir_nb.ui.widgets import MemoryEditor
 from tests.support import NOW, snapshot
@@ -10,7 +13,7 @@ from tests.support import NOW, snapshot
 SECRET = "the deploy key is sk-ant-api03-" + "Zq9xW2vB7nR4tY6uI8oP1aS3dF5gH7jK9lM0"
 
 
-def test_type_sets_guidance_and_default_scope(mem, config):
+def test_type_sets_guidance_and_default_scope(mem: Path, config: MemdirConfig) -> None:
     e = MemoryEditor(mem, now_ms=NOW, config=config)
     e.type_select.value = "reference"
     assert e.scope_toggle.value == "team"
@@ -22,7 +25,9 @@ def test_type_sets_guidance_and_default_scope(mem, config):
     assert "When to save" in e.guidance.value
 
 
-def test_no_type_chosen_is_an_error_and_save_writes_nothing(mem, config):
+def test_no_type_chosen_is_an_error_and_save_writes_nothing(
+    mem: Path, config: MemdirConfig
+) -> None:
     e = MemoryEditor(mem, now_ms=NOW, config=config)
     e.name_input.value = "x"
     before = snapshot(mem)
@@ -31,7 +36,9 @@ def test_no_type_chosen_is_an_error_and_save_writes_nothing(mem, config):
     assert e.last_saved is None and snapshot(mem) == before
 
 
-def test_empty_fields_block_the_save_and_missing_why_how_only_warn(mem, config):
+def test_empty_fields_block_the_save_and_missing_why_how_only_warn(
+    mem: Path, config: MemdirConfig
+) -> None:
     e = MemoryEditor(mem, now_ms=NOW, config=config)
     e.fill(type="feedback", name="", description=" ", body="Run the linters first")
     assert e.error_codes == ["name", "description"]
@@ -45,7 +52,7 @@ def test_empty_fields_block_the_save_and_missing_why_how_only_warn(mem, config):
     assert "Saved anyway" in e.warnings_box.value and "should say Why" in e.warnings_box.value
 
 
-def test_missing_why_how_warns_and_the_save_goes_ahead(mem, config):
+def test_missing_why_how_warns_and_the_save_goes_ahead(mem: Path, config: MemdirConfig) -> None:
     e = MemoryEditor(mem, now_ms=NOW, config=config)
     e.fill(type="feedback", name="Lint", description="Run ruff", body="Run ruff first.")
     assert e.errors == [] and not e.save_button.disabled
@@ -55,7 +62,7 @@ def test_missing_why_how_warns_and_the_save_goes_ahead(mem, config):
     assert len(e.warnings) == 2  # the store's copy of the same warnings is not added again
 
 
-def test_the_editor_shows_the_stores_verdict(mem, config):
+def test_the_editor_shows_the_stores_verdict(mem: Path, config: MemdirConfig) -> None:
     from memdir_nb.storage.draft import validate_draft
 
     e = MemoryEditor(mem, now_ms=NOW, config=config)
@@ -67,7 +74,7 @@ def test_the_editor_shows_the_stores_verdict(mem, config):
     assert e.error_codes == [p.code for p in verdict.errors]
 
 
-def test_live_preview_shows_file_and_index_line(mem, config):
+def test_live_preview_shows_file_and_index_line(mem: Path, config: MemdirConfig) -> None:
     e = MemoryEditor(mem, now_ms=NOW, config=config)
     e.fill(
         type="feedback",
@@ -87,7 +94,7 @@ def test_live_preview_shows_file_and_index_line(mem, config):
     assert "**How to apply:** Any Python change." in e.preview_file
 
 
-def test_save_writes_the_file_and_its_index_line(mem, config):
+def test_save_writes_the_file_and_its_index_line(mem: Path, config: MemdirConfig) -> None:
     e = MemoryEditor(mem, now_ms=NOW, config=config)
     e.fill(
         type="feedback",
@@ -107,7 +114,7 @@ def test_save_writes_the_file_and_its_index_line(mem, config):
     assert "feedback_lint_before_commit.md" in e.forget_choice.options
 
 
-def test_team_save_goes_to_team_dir_and_team_index(mem, config):
+def test_team_save_goes_to_team_dir_and_team_index(mem: Path, config: MemdirConfig) -> None:
     e = MemoryEditor(mem, now_ms=NOW, config=config)
     e.fill(
         type="reference",
@@ -124,7 +131,9 @@ def test_team_save_goes_to_team_dir_and_team_index(mem, config):
     }
 
 
-def test_secret_in_team_scope_shows_error_and_writes_nothing(mem, config):
+def test_secret_in_team_scope_shows_error_and_writes_nothing(
+    mem: Path, config: MemdirConfig
+) -> None:
     e = MemoryEditor(mem, now_ms=NOW, config=config)
     e.fill(
         type="reference",
@@ -140,7 +149,7 @@ def test_secret_in_team_scope_shows_error_and_writes_nothing(mem, config):
     assert e.last_saved is None and snapshot(mem) == before
 
 
-def test_secret_in_private_scope_only_warns(mem, config):
+def test_secret_in_private_scope_only_warns(mem: Path, config: MemdirConfig) -> None:
     e = MemoryEditor(mem, now_ms=NOW, config=config)
     e.fill(
         type="reference",
@@ -153,7 +162,9 @@ def test_secret_in_private_scope_only_warns(mem, config):
     assert any("credentials do not belong" in w for w in e.warnings)
 
 
-def test_relative_date_in_project_memory_is_a_warning_naming_the_date(mem, config):
+def test_relative_date_in_project_memory_is_a_warning_naming_the_date(
+    mem: Path, config: MemdirConfig
+) -> None:
     e = MemoryEditor(mem, now_ms=NOW, config=config)
     e.fill(
         type="project",
@@ -171,7 +182,7 @@ def test_relative_date_in_project_memory_is_a_warning_naming_the_date(mem, confi
     assert e.errors == [] and e.warnings == []
 
 
-def test_user_memory_in_team_scope_is_refused(mem, config):
+def test_user_memory_in_team_scope_is_refused(mem: Path, config: MemdirConfig) -> None:
     e = MemoryEditor(mem, now_ms=NOW, config=config)
     e.fill(
         type="user", name="Likes tea", description="User likes tea", body="Green tea.", scope="team"
@@ -179,7 +190,9 @@ def test_user_memory_in_team_scope_is_refused(mem, config):
     assert any("always private" in x for x in e.errors)
 
 
-def test_forget_moves_the_file_to_trash_and_drops_the_index_line(mem, config):
+def test_forget_moves_the_file_to_trash_and_drops_the_index_line(
+    mem: Path, config: MemdirConfig
+) -> None:
     e = MemoryEditor(mem, now_ms=NOW, config=config)
     e.forget_choice.value = "team/reference_oncall.md"
     e.forget_button.click()
@@ -192,7 +205,7 @@ def test_forget_moves_the_file_to_trash_and_drops_the_index_line(mem, config):
     assert "team/reference_oncall.md" not in e.forget_choice.options
 
 
-def test_forget_with_nothing_chosen_says_so(mem, config):
+def test_forget_with_nothing_chosen_says_so(mem: Path, config: MemdirConfig) -> None:
     e = MemoryEditor(mem, now_ms=NOW, config=config)
     before = snapshot(mem)
     e.forget_button.click()
@@ -200,7 +213,9 @@ def test_forget_with_nothing_chosen_says_so(mem, config):
 
 
 @pytest.mark.parametrize("scope", ["private", "team"])
-def test_a_save_bumps_disk_revision_for_observers(mem, config, scope):
+def test_a_save_bumps_disk_revision_for_observers(
+    mem: Path, config: MemdirConfig, scope: str
+) -> None:
     e = MemoryEditor(mem, now_ms=NOW, config=config)
     calls = []
     e.observe(lambda change: calls.append(change["new"]), names="disk_revision")
@@ -215,7 +230,7 @@ def test_a_save_bumps_disk_revision_for_observers(mem, config, scope):
     assert calls == [1] and e.disk_revision == 1
 
 
-def test_an_untouched_blank_form_shows_no_errors(mem, config):
+def test_an_untouched_blank_form_shows_no_errors(mem: Path, config: MemdirConfig) -> None:
     e = MemoryEditor(mem, now_ms=NOW, config=config)
     assert e.errors  # the verdict is known: nothing is filled in
     assert not e.show_errors
@@ -223,7 +238,7 @@ def test_an_untouched_blank_form_shows_no_errors(mem, config):
     assert not e.save_button.disabled  # pressing Save is how a user asks what is missing
 
 
-def test_errors_appear_once_a_field_is_committed(mem, config):
+def test_errors_appear_once_a_field_is_committed(mem: Path, config: MemdirConfig) -> None:
     e = MemoryEditor(mem, now_ms=NOW, config=config)
     e.name_input.value = "Tea"
     assert e.show_errors
@@ -231,7 +246,9 @@ def test_errors_appear_once_a_field_is_committed(mem, config):
     assert e.save_button.disabled
 
 
-def test_errors_appear_when_save_is_pressed_on_a_blank_form(mem, config):
+def test_errors_appear_when_save_is_pressed_on_a_blank_form(
+    mem: Path, config: MemdirConfig
+) -> None:
     e = MemoryEditor(mem, now_ms=NOW, config=config)
     before = snapshot(mem)
     e.save_button.click()
@@ -241,13 +258,13 @@ def test_errors_appear_when_save_is_pressed_on_a_blank_form(mem, config):
     assert snapshot(mem) == before
 
 
-def test_a_refresh_from_another_tab_does_not_reveal_errors(mem, config):
+def test_a_refresh_from_another_tab_does_not_reveal_errors(mem: Path, config: MemdirConfig) -> None:
     e = MemoryEditor(mem, now_ms=NOW, config=config)
     e.refresh()
     assert e.errors_box.value == "" and not e.show_errors
 
 
-def test_a_single_error_is_counted_in_the_singular(mem, config):
+def test_a_single_error_is_counted_in_the_singular(mem: Path, config: MemdirConfig) -> None:
     e = MemoryEditor(mem, now_ms=NOW, config=config)
     e.fill(type="reference", name="Board", description="", body="Grafana board x.")
     e.save_button.click()

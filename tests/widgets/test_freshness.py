@@ -1,18 +1,24 @@
 from __future__ import annotations
 
+from pathlib import Path
+
+from memdir_nb.home.config import MemdirConfig
 from memdir_nb.ui.widgets import FreshnessView
 from tests.support import NOW
 
 
-def test_histogram_counts_every_memory_by_type_and_age(mem, config):
+def test_histogram_counts_every_memory_by_type_and_age(mem: Path, config: MemdirConfig) -> None:
     f = FreshnessView(mem, now_ms=NOW, config=config)
     data = f.data
+    assert data is not None
     assert sum(sum(c) for c in data.counts.values()) == 40
+    assert data is not None
     assert data.counts["user"][data.bins.index("yesterday")] == 1  # user_colour_vision.md
+    assert data is not None
     assert data.counts["project"][data.bins.index("over a year")] == 1  # the availability OKR
 
 
-def test_stale_memories_are_marked_and_listed(mem, config):
+def test_stale_memories_are_marked_and_listed(mem: Path, config: MemdirConfig) -> None:
     f = FreshnessView(mem, now_ms=NOW, config=config)
     assert "team/project_availability_okr.md" in f.stale
     assert all(r.age_days >= 90 for r in f.rows if r.filename in f.stale)
@@ -21,14 +27,14 @@ def test_stale_memories_are_marked_and_listed(mem, config):
     assert "stale (90+ days)" in f.timeline_svg
 
 
-def test_threshold_slider_changes_what_counts_as_stale(mem, config):
+def test_threshold_slider_changes_what_counts_as_stale(mem: Path, config: MemdirConfig) -> None:
     f = FreshnessView(mem, now_ms=NOW, config=config)
     f.threshold.value = 400
     assert set(f.stale) == {r.filename for r in f.rows if r.age_days >= 400}
     assert "stale (400+ days)" in f.timeline_svg
 
 
-def test_charts_are_inline_svg_and_deterministic(mem, config):
+def test_charts_are_inline_svg_and_deterministic(mem: Path, config: MemdirConfig) -> None:
     a = FreshnessView(mem, now_ms=NOW, config=config)
     b = FreshnessView(mem, now_ms=NOW, config=config)
     assert a.histogram.value.startswith("<svg") and a.timeline.value.startswith("<svg")

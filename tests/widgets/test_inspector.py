@@ -2,20 +2,23 @@ from __future__ import annotations
 
 import html
 import os
+from pathlib import Path
+from typing import Any
 
 from memdir_nb.formats.index import MAX_ENTRYPOINT_LINES
+from memdir_nb.home.config import MemdirConfig
 from memdir_nb.storage.index_files import read_entrypoint
 from memdir_nb.ui.widgets import IndexInspector
 from tests.support import NOW
 
 
-def part(inspector: IndexInspector, scope: str, css: str):
+def part(inspector: IndexInspector, scope: str, css: str) -> Any:
     """The one control of a scope's panel that carries a DOM class."""
     (found,) = [c for c in inspector.panels[scope].children if css in c._dom_classes]
     return found
 
 
-def test_gauges_show_both_budgets_for_both_scopes(mem, config):
+def test_gauges_show_both_budgets_for_both_scopes(mem: Path, config: MemdirConfig) -> None:
     i = IndexInspector(mem, now_ms=NOW, config=config)
     team = i.budgets["team"]
     assert team.line_count > MAX_ENTRYPOINT_LINES and team.byte_count > 25_000
@@ -29,7 +32,7 @@ def test_gauges_show_both_budgets_for_both_scopes(mem, config):
     assert private_lines.bar_style == "success"
 
 
-def test_dropped_lines_are_exactly_those_truncation_cuts(mem, config):
+def test_dropped_lines_are_exactly_those_truncation_cuts(mem: Path, config: MemdirConfig) -> None:
     i = IndexInspector(mem, now_ms=NOW, config=config)
     assert i.dropped_lines["private"] == [] and i.warnings["private"] == ""
     dropped = i.dropped_lines["team"]
@@ -43,14 +46,16 @@ def test_dropped_lines_are_exactly_those_truncation_cuts(mem, config):
     assert html.count("<mark") == len(dropped)
 
 
-def test_warning_that_would_be_appended_is_shown(mem, config):
+def test_warning_that_would_be_appended_is_shown(mem: Path, config: MemdirConfig) -> None:
     i = IndexInspector(mem, now_ms=NOW, config=config)
     assert i.warnings["team"].startswith("> WARNING: MEMORY.md is ")
     assert "200 lines" in i.warnings["team"]
     assert part(i, "team", "memdir-inspector-warning").value.count("WARNING") == 1
 
 
-def test_rebuild_regenerates_both_indexes_through_the_store(mem, config):
+def test_rebuild_regenerates_both_indexes_through_the_store(
+    mem: Path, config: MemdirConfig
+) -> None:
     i = IndexInspector(mem, now_ms=NOW, config=config)
     predicted = i.rebuild_preview["team"]
     i.rebuild_button.click()
@@ -63,7 +68,7 @@ def test_rebuild_regenerates_both_indexes_through_the_store(mem, config):
     assert i.status_text.startswith("Rebuilt MEMORY.md, team/MEMORY.md")
 
 
-def test_missing_team_folder_is_reported_not_an_error(tmp_path, config):
+def test_missing_team_folder_is_reported_not_an_error(tmp_path: Path, config: MemdirConfig) -> None:
     from memdir_nb.storage.store import MemoryStore
 
     d = tmp_path / "solo"
@@ -73,7 +78,7 @@ def test_missing_team_folder_is_reported_not_an_error(tmp_path, config):
     assert "(missing)" in i.panels["team"].children[0].value
 
 
-def test_the_two_panels_share_the_row_equally(mem, config):
+def test_the_two_panels_share_the_row_equally(mem: Path, config: MemdirConfig) -> None:
     # the team index holds long lines; the private panel must not be squeezed by them
     i = IndexInspector(mem, now_ms=NOW, config=config)
     for scope in ("private", "team"):
@@ -82,7 +87,7 @@ def test_the_two_panels_share_the_row_equally(mem, config):
     assert "overflow-wrap:anywhere" in part(i, "team", "memdir-inspector-dropped").value
 
 
-def test_a_fifo_as_memory_md_shows_the_readers_reason(tmp_path, config):
+def test_a_fifo_as_memory_md_shows_the_readers_reason(tmp_path: Path, config: MemdirConfig) -> None:
     from memdir_nb.storage.store import MemoryStore
 
     d = tmp_path / "m"
@@ -99,7 +104,9 @@ def test_a_fifo_as_memory_md_shows_the_readers_reason(tmp_path, config):
     assert part(i, "team", "memdir-inspector-problem").value == ""
 
 
-def test_a_team_index_linking_out_of_the_dir_shows_the_readers_reason(mem, tmp_path, config):
+def test_a_team_index_linking_out_of_the_dir_shows_the_readers_reason(
+    mem: Path, tmp_path: Path, config: MemdirConfig
+) -> None:
     outside = tmp_path / "outside.md"
     outside.write_text("- [Stolen](x.md) - not ours\n")
     (mem / "team" / "MEMORY.md").unlink()

@@ -2,6 +2,7 @@ from __future__ import annotations
 
 import json
 import os
+from pathlib import Path
 
 from memdir_nb.home.config import MemdirConfig
 from memdir_nb.storage.scan import scan_memory_dir
@@ -10,14 +11,16 @@ from memdir_nb.ui.widgets import RecallPlayground
 from tests.support import NOW
 
 
-def test_claude_option_is_disabled_without_a_key_and_says_why(mem, config):
+def test_claude_option_is_disabled_without_a_key_and_says_why(
+    mem: Path, config: MemdirConfig
+) -> None:
     p = RecallPlayground(mem, now_ms=NOW, config=config)
     assert p.claude.disabled and not p.claude.value
     assert p.selector_name == "semantic"  # the offline default
     assert "no ANTHROPIC_API_KEY" in p.claude_reason.value
 
 
-def test_claude_option_is_enabled_with_a_key(mem, tmp_path):
+def test_claude_option_is_enabled_with_a_key(mem: Path, tmp_path: Path) -> None:
     cfg = MemdirConfig.for_tests(
         home=tmp_path, cwd=tmp_path, now_ms=NOW, anthropic_api_key="sk-ant-test"
     )
@@ -26,7 +29,7 @@ def test_claude_option_is_enabled_with_a_key(mem, tmp_path):
     assert "sk-ant-test" not in p.request_json  # the key never appears in the shown request
 
 
-def test_no_request_is_shown_before_a_turn_runs(mem, config):
+def test_no_request_is_shown_before_a_turn_runs(mem: Path, config: MemdirConfig) -> None:
     p = RecallPlayground(mem, now_ms=NOW, config=config)
     p.query.value = "who is on call this week"
     p.tools.value = ["Bash"]
@@ -35,7 +38,9 @@ def test_no_request_is_shown_before_a_turn_runs(mem, config):
     assert p.manifest.count("\n") == 39  # the 40 memories the next turn offers
 
 
-def test_an_offline_turn_shows_the_inputs_the_semantic_selector_ranked(mem, config):
+def test_an_offline_turn_shows_the_inputs_the_semantic_selector_ranked(
+    mem: Path, config: MemdirConfig
+) -> None:
     p = RecallPlayground(mem, now_ms=NOW, config=config)
     p.run("who is on call this week", tools=["Bash", "kubectl"])
     req = json.loads(p.request_json)
@@ -47,7 +52,9 @@ def test_an_offline_turn_shows_the_inputs_the_semantic_selector_ranked(mem, conf
     assert "who is on call" in p.request_box.value
 
 
-def test_an_offline_turn_explains_each_memory_with_both_scores(mem, config):
+def test_an_offline_turn_explains_each_memory_with_both_scores(
+    mem: Path, config: MemdirConfig
+) -> None:
     p = RecallPlayground(mem, now_ms=NOW, config=config)
     picked = p.run("who is on call this week")
     rows = {r["memory"]: r for r in p.explanation}
@@ -59,7 +66,7 @@ def test_an_offline_turn_explains_each_memory_with_both_scores(mem, config):
     assert "Why each memory was or was not picked" in p.explanation_box.value
 
 
-def test_a_claude_turn_shows_the_request_the_api_received(mem, tmp_path):
+def test_a_claude_turn_shows_the_request_the_api_received(mem: Path, tmp_path: Path) -> None:
     from memdir_nb.recall import AnthropicSelector
     from tests.support.messages_api import MessagesAPIServer, json_reply
 
@@ -84,7 +91,9 @@ def test_a_claude_turn_shows_the_request_the_api_received(mem, tmp_path):
     assert [m.path for m in p.selected] == [str(mem / "team/reference_oncall.md")]
 
 
-def test_a_turn_with_nothing_left_to_offer_says_no_request_was_sent(mem, config):
+def test_a_turn_with_nothing_left_to_offer_says_no_request_was_sent(
+    mem: Path, config: MemdirConfig
+) -> None:
     p = RecallPlayground(mem, now_ms=NOW, config=config)
     for header in scan_memory_dir(mem, limit=None).headers:
         p.session.mark_surfaced(header.file_path)
@@ -92,14 +101,14 @@ def test_a_turn_with_nothing_left_to_offer_says_no_request_was_sent(mem, config)
     assert p.request_json.startswith("(no request: every memory was already surfaced")
 
 
-def test_the_tool_input_is_wide_enough_to_use(mem, config):
+def test_the_tool_input_is_wide_enough_to_use(mem: Path, config: MemdirConfig) -> None:
     # the TagsInput text box is as wide as its placeholder (it was one character wide)
     p = RecallPlayground(mem, now_ms=NOW, config=config)
     assert len(p.tools.placeholder) >= 30
     assert p.tools.layout.width == "60%" and p.tools.layout.min_width == "24em"
 
 
-def test_a_per_memory_explanation_is_shown_as_a_table(mem, config):
+def test_a_per_memory_explanation_is_shown_as_a_table(mem: Path, config: MemdirConfig) -> None:
     p = RecallPlayground(mem, now_ms=NOW, config=config)
     assert p.explanation_box.value == ""
     p.show_explanation([{"memory": "a.md", "decision": "picked"}])
@@ -109,7 +118,9 @@ def test_a_per_memory_explanation_is_shown_as_a_table(mem, config):
     assert p.explanation_box.value == ""
 
 
-def test_run_injects_memories_with_headers_and_freshness_notes(mem, config):
+def test_run_injects_memories_with_headers_and_freshness_notes(
+    mem: Path, config: MemdirConfig
+) -> None:
     p = RecallPlayground(mem, now_ms=NOW, config=config)
     p.query.value = "how do we deploy to production"
     p.run_button.click()
@@ -121,7 +132,9 @@ def test_run_injects_memories_with_headers_and_freshness_notes(mem, config):
     assert "Argo CD" in p.result_box.value
 
 
-def test_session_tracks_surfaced_set_and_budget_and_never_repeats(mem, config):
+def test_session_tracks_surfaced_set_and_budget_and_never_repeats(
+    mem: Path, config: MemdirConfig
+) -> None:
     p = RecallPlayground(mem, now_ms=NOW, config=config)
     first = p.run("how do we deploy to production")
     assert first and p.surfaced == frozenset(m.path for m in first)
@@ -134,7 +147,7 @@ def test_session_tracks_surfaced_set_and_budget_and_never_repeats(mem, config):
     assert "team/reference_deploy_runbook.md" not in p.manifest
 
 
-def test_new_session_resets_surfaced_and_budget(mem, config):
+def test_new_session_resets_surfaced_and_budget(mem: Path, config: MemdirConfig) -> None:
     p = RecallPlayground(mem, now_ms=NOW, config=config)
     p.run("how do we deploy to production")
     p.reset_button.click()
@@ -143,13 +156,13 @@ def test_new_session_resets_surfaced_and_budget(mem, config):
     assert [m.path for m in p.run("how do we deploy to production")]
 
 
-def test_unrelated_query_injects_nothing_and_says_so(mem, config):
+def test_unrelated_query_injects_nothing_and_says_so(mem: Path, config: MemdirConfig) -> None:
     p = RecallPlayground(mem, now_ms=NOW, config=config)
     assert p.run("quantum chromodynamics lattice gauge") == []
     assert "nothing is injected" in p.result_box.value
 
 
-def test_example_queries_come_from_the_demo(mem, config):
+def test_example_queries_come_from_the_demo(mem: Path, config: MemdirConfig) -> None:
     from memdir_nb.ui.demo import DEMO_QUERIES
 
     p = RecallPlayground(mem, now_ms=NOW, config=config)
@@ -159,7 +172,7 @@ def test_example_queries_come_from_the_demo(mem, config):
     assert p.query.value == "who is on call this week"
 
 
-def test_selector_error_is_shown(mem, tmp_path):
+def test_selector_error_is_shown(mem: Path, tmp_path: Path) -> None:
     # a key is set but the API is a closed local port: the error is shown, nothing is injected
     import socket
 

@@ -1,9 +1,12 @@
 from __future__ import annotations
 
 import os
+from pathlib import Path
+from typing import Any
 
 import pytest
 
+from memdir_nb.home.config import MemdirConfig
 from memdir_nb.ui.views.security import ATTACK_EXAMPLES
 from memdir_nb.ui.widgets import PathSecurityLab
 from tests.support import NOW, snapshot
@@ -13,7 +16,9 @@ def _example_index(label_part: str) -> int:
     return next(i for i, ex in enumerate(ATTACK_EXAMPLES) if label_part in ex.label)
 
 
-def test_percent_encoded_traversal_is_rejected_at_the_url_encoded_rule(mem, config):
+def test_percent_encoded_traversal_is_rejected_at_the_url_encoded_rule(
+    mem: Path, config: MemdirConfig
+) -> None:
     lab = PathSecurityLab(mem, now_ms=NOW, config=config)
     lab.key.value = "%2e%2e%2fsecrets.md"
     failed = [s for s in lab.steps if s.status == "fail"]
@@ -28,7 +33,7 @@ def test_percent_encoded_traversal_is_rejected_at_the_url_encoded_rule(mem, conf
     assert "memdir-step-fail" in lab.steps_box.value
 
 
-def test_ordinary_key_passes_every_check_in_order(mem, config):
+def test_ordinary_key_passes_every_check_in_order(mem: Path, config: MemdirConfig) -> None:
     lab = PathSecurityLab(mem, now_ms=NOW, config=config)
     steps = lab.check("notes/deploy.md")
     assert [s.status for s in steps] == ["pass"] * len(steps)
@@ -40,7 +45,9 @@ def test_ordinary_key_passes_every_check_in_order(mem, config):
 @pytest.mark.parametrize(
     "example", [ex for ex in ATTACK_EXAMPLES if ex.symlink is None], ids=lambda ex: ex.label
 )
-def test_each_attack_example_fails_at_its_rule(mem, config, example):
+def test_each_attack_example_fails_at_its_rule(
+    mem: Path, config: MemdirConfig, example: Any
+) -> None:
     lab = PathSecurityLab(mem, now_ms=NOW, config=config)
     lab.examples.value = ATTACK_EXAMPLES.index(example)
     assert lab.key.value == example.key
@@ -48,7 +55,7 @@ def test_each_attack_example_fails_at_its_rule(mem, config, example):
     assert failed == ([example.expected_rule] if example.expected_rule else [])
 
 
-def test_testing_keys_never_creates_files(mem, config):
+def test_testing_keys_never_creates_files(mem: Path, config: MemdirConfig) -> None:
     before = snapshot(mem)
     lab = PathSecurityLab(mem, now_ms=NOW, config=config)
     lab.run_all.value = True
@@ -58,7 +65,7 @@ def test_testing_keys_never_creates_files(mem, config):
     assert snapshot(mem) == before
 
 
-def test_run_all_shows_what_containment_alone_catches(mem, config):
+def test_run_all_shows_what_containment_alone_catches(mem: Path, config: MemdirConfig) -> None:
     lab = PathSecurityLab(mem, now_ms=NOW, config=config)
     lab.run_all.value = True
     lab.key.value = "../../.ssh/authorized_keys"
@@ -67,7 +74,9 @@ def test_run_all_shows_what_containment_alone_catches(mem, config):
     assert by_step["pass-1"].status == "fail" and by_step["pass-1"].rule == "escapes-dir"
 
 
-def test_symlink_example_is_planted_only_on_request_inside_team(mem, config):
+def test_symlink_example_is_planted_only_on_request_inside_team(
+    mem: Path, config: MemdirConfig
+) -> None:
     lab = PathSecurityLab(mem, now_ms=NOW, config=config)
     lab.examples.value = _example_index("planted symlink")
     assert not (mem / "team" / "leak").exists() and not os.path.islink(mem / "team" / "leak")
@@ -83,14 +92,16 @@ def test_symlink_example_is_planted_only_on_request_inside_team(mem, config):
 
 
 @pytest.mark.parametrize("label,rule", [("dangling", "dangling-symlink"), ("loop", "symlink-loop")])
-def test_dangling_and_loop_examples_fail_pass_two(mem, config, label, rule):
+def test_dangling_and_loop_examples_fail_pass_two(
+    mem: Path, config: MemdirConfig, label: str, rule: str
+) -> None:
     lab = PathSecurityLab(mem, now_ms=NOW, config=config)
     lab.examples.value = _example_index(label)
     lab.plant()
     assert [(s.step, s.rule) for s in lab.steps if s.status == "fail"] == [("pass-2", rule)]
 
 
-def test_plant_refuses_to_replace_an_existing_file(mem, config):
+def test_plant_refuses_to_replace_an_existing_file(mem: Path, config: MemdirConfig) -> None:
     (mem / "team" / "leak").mkdir()
     lab = PathSecurityLab(mem, now_ms=NOW, config=config)
     lab.examples.value = _example_index("planted symlink")
@@ -98,7 +109,7 @@ def test_plant_refuses_to_replace_an_existing_file(mem, config):
     assert "already exists" in lab.status_text and (mem / "team" / "leak").is_dir()
 
 
-def test_plant_button_disabled_for_examples_without_a_link(mem, config):
+def test_plant_button_disabled_for_examples_without_a_link(mem: Path, config: MemdirConfig) -> None:
     lab = PathSecurityLab(mem, now_ms=NOW, config=config)
     lab.examples.value = _example_index("null byte")
     assert lab.plant_button.disabled

@@ -1,6 +1,9 @@
 from __future__ import annotations
 
+from pathlib import Path
+
 from memdir_nb.formats.index import parse_index
+from memdir_nb.home.config import MemdirConfig
 from memdir_nb.storage.index_files import read_entrypoint
 from memdir_nb.storage.store import MemoryStore
 from memdir_nb.ui.widgets import TeamScopeView
@@ -9,11 +12,11 @@ from tests.support import NOW, snapshot
 SECRET_BODY = "Stripe live key: sk_live_" + "4eC39HqLyjWDarjtT1zdp7dc" + "\nuse it for refunds"
 
 
-def _targets(scope_dir):
+def _targets(scope_dir: Path) -> set[str]:
     return {e.target for e in parse_index(read_entrypoint(scope_dir))}
 
 
-def test_private_and_team_side_by_side_with_scope_rules(mem, config):
+def test_private_and_team_side_by_side_with_scope_rules(mem: Path, config: MemdirConfig) -> None:
     v = TeamScopeView(mem, now_ms=NOW, config=config)
     assert {r.scope for r in v.private_rows} == {"private"} and {r.scope for r in v.team_rows} == {
         "team"
@@ -23,9 +26,10 @@ def test_private_and_team_side_by_side_with_scope_rules(mem, config):
     assert "never" in v.rules_box.value and "always private" in v.rules_box.value
 
 
-def test_promote_moves_the_file_and_updates_both_indexes(mem, config):
+def test_promote_moves_the_file_and_updates_both_indexes(mem: Path, config: MemdirConfig) -> None:
     v = TeamScopeView(mem, now_ms=NOW, config=config)
     v.private_list.value = "feedback_small_prs.md"
+    assert v.verdict is not None
     assert v.verdict.allowed and "no credential found" in v.verdict_box.value
     assert not v.promote_button.disabled
     v.promote_button.click()
@@ -36,7 +40,7 @@ def test_promote_moves_the_file_and_updates_both_indexes(mem, config):
     assert "team/feedback_small_prs.md" in [r.filename for r in v.team_rows]
 
 
-def test_demote_moves_it_back(mem, config):
+def test_demote_moves_it_back(mem: Path, config: MemdirConfig) -> None:
     v = TeamScopeView(mem, now_ms=NOW, config=config)
     v.team_list.value = "team/reference_oncall.md"
     assert not v.demote_button.disabled
@@ -49,10 +53,13 @@ def test_demote_moves_it_back(mem, config):
     )
 
 
-def test_secret_scan_verdict_blocks_promotion_and_nothing_moves(mem, config):
+def test_secret_scan_verdict_blocks_promotion_and_nothing_moves(
+    mem: Path, config: MemdirConfig
+) -> None:
     MemoryStore(mem, now_ms=NOW).save("Refund key", "Key for refunds", "reference", SECRET_BODY)
     v = TeamScopeView(mem, now_ms=NOW, config=config)
     v.private_list.value = "reference_refund_key.md"
+    assert v.verdict is not None
     assert not v.verdict.allowed and v.verdict.secret_findings
     assert v.promote_button.disabled
     assert "Stripe" in v.verdict_box.value
@@ -62,9 +69,10 @@ def test_secret_scan_verdict_blocks_promotion_and_nothing_moves(mem, config):
     assert snapshot(mem) == before
 
 
-def test_user_memory_cannot_be_promoted(mem, config):
+def test_user_memory_cannot_be_promoted(mem: Path, config: MemdirConfig) -> None:
     v = TeamScopeView(mem, now_ms=NOW, config=config)
     v.private_list.value = "user_role.md"
+    assert v.verdict is not None
     assert not v.verdict.allowed and "always private" in v.verdict_box.value
     before = snapshot(mem)
     v.promote("user_role.md")

@@ -158,7 +158,10 @@ def mtime_for_age(age_days: int, now_ms: float) -> float:
     return now_ms - age_days * DAY_MS - MTIME_OFFSET_MS
 
 
-def date_fn(now_ms: float) -> Callable[[int], str]:
+DateFn = Callable[[int], str]  # a day offset from today -> ISO date
+
+
+def date_fn(now_ms: float) -> DateFn:
     """A helper that turns a day offset from today into an ISO date string."""
     today = local_date(now_ms)
 

@@ -19,7 +19,7 @@ from memdir_nb.formats.index import format_index_entry
 from memdir_nb.spec.constants import TEAM_DIRNAME
 from memdir_nb.spec.taxonomy import TYPE_GUIDANCE, MemoryType, parse_memory_type
 from memdir_nb.storage.draft import DraftProblem, DraftVerdict, validate_draft
-from memdir_nb.storage.store import default_filename
+from memdir_nb.storage.store_checks import default_filename
 
 if TYPE_CHECKING:  # pragma: no cover
     from memdir_nb.security.secret_scan import SecretFinding

@@ -64,7 +64,7 @@ def status_html(text: str, error: bool) -> str:
     return f'<p style="color:{colour}">{esc(text)}</p>'
 
 
-class MemdirView(widgets.VBox):
+class MemdirView(widgets.VBox):  # type: ignore[misc]  # ipywidgets ships no type information
     """A VBox showing one memory dir; subclasses build controls and call the core."""
 
     disk_revision = traitlets.Int(0, help="bumped each time this view changes files on disk")

@@ -40,8 +40,6 @@ class Dashboard(MemdirView):
         **kwargs: Any,
     ) -> None:
         if config is None:
-            pass
-
             config = MemdirConfig.from_environment()
         super().__init__(memory_dir, now_ms=now_ms, config=config, **kwargs)
         self.add_class("memdir-dashboard")

@@ -87,7 +87,20 @@ class MemoryEditor(MemdirView):
     ) -> None:
         super().__init__(memory_dir, now_ms=now_ms, config=config, **kwargs)
         self.add_class("memdir-editor")
+        self._build_inputs()
+        self._build_outputs()
+        self._wire()
+        self._lay_out()
+        self._on_type({"new": self.type_select.value})
+        self.update_preview()
+        self._show_errors()
+        self._show_index_preview()
+        self._refresh_forget_choices()
 
+    # -- construction
+
+    def _build_inputs(self) -> None:
+        """The form's controls: type, scope, name, description, body, Why and How to apply."""
         type_options = [("— choose a type —", NO_TYPE)] + [(t.value, t.value) for t in MEMORY_TYPES]
         self.type_select = classed(
             widgets.Dropdown(options=type_options, value=NO_TYPE, description="type"),
@@ -140,6 +153,9 @@ class MemoryEditor(MemdirView):
             ),
             "memdir-editor-how",
         )
+
+    def _build_outputs(self) -> None:
+        """The verdict boxes, the previews, and the save and forget buttons."""
         self.errors_box = classed(widgets.HTML(), "memdir-editor-errors")
         self.warnings_box = classed(widgets.HTML(), "memdir-editor-warnings")
         self.preview_file_box = classed(widgets.HTML(), "memdir-editor-preview-file")
@@ -167,6 +183,8 @@ class MemoryEditor(MemdirView):
         )
         self.status = classed(widgets.HTML(), "memdir-editor-status")
 
+    def _wire(self) -> None:
+        """Every control's changes flow into the draft's traitlets and back to the boxes."""
         self.type_select.observe(self._on_type, names="value")
         for control in (
             self.type_select,
@@ -190,6 +208,8 @@ class MemoryEditor(MemdirView):
         self.save_button.on_click(lambda _b: self.save())
         self.forget_button.on_click(lambda _b: self.forget())
 
+    def _lay_out(self) -> None:
+        """The widget's children, top to bottom."""
         self.why_how = widgets.VBox([self.why_input, self.how_input])
         self.children = [
             self.type_select,
@@ -209,11 +229,6 @@ class MemoryEditor(MemdirView):
             widgets.HBox([self.forget_choice, self.forget_button]),
             self.status,
         ]
-        self._on_type({"new": self.type_select.value})
-        self.update_preview()
-        self._show_errors()
-        self._show_index_preview()
-        self._refresh_forget_choices()
 
     # -- public actions
 
@@ -362,8 +377,6 @@ class MemoryEditor(MemdirView):
             self.why_how.layout.display = "flex" if g.needs_why_and_how else "none"
 
     def _refresh_forget_choices(self) -> None:
-        pass
-
         names = sorted(h.filename for h in scan_memory_dir(self.memory_dir, limit=None).headers)
         current = self.forget_choice.value
         self.forget_choice.options = names

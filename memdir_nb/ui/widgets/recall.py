@@ -80,11 +80,7 @@ class RecallPlayground(MemdirView):
         selector: Selector | None = None,
         **kwargs: Any,
     ) -> None:
-        pass
-
         if config is None:
-            pass
-
             config = MemdirConfig.from_environment()
         super().__init__(memory_dir, now_ms=now_ms, config=config, **kwargs)
         self.add_class("memdir-recall")
@@ -292,8 +288,6 @@ class RecallPlayground(MemdirView):
 
     def _example_queries(self) -> Sequence[str]:
         if is_demo_dir(self.memory_dir):
-            pass
-
             return tuple(DEMO_QUERIES)
         return ()
 
