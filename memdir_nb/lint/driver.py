@@ -15,7 +15,7 @@ from memdir_nb.lint.reading import read_memory_text, read_scope_indexes
 from memdir_nb.spec.constants import STORE_JOURNAL_NAME
 from memdir_nb.storage.access import ContainedReader, ReadRefused
 from memdir_nb.storage.containment import absolute_dir
-from memdir_nb.storage.scan import SkippedFile, scan_memory_dir
+from memdir_nb.storage.scan import NAME_REFUSAL, SkippedFile, scan_memory_dir
 from memdir_nb.storage.transaction import journal_damage, journal_problem
 
 
@@ -67,7 +67,10 @@ def lint_dir(
                 "skipped-by-scan",
                 "warning",
                 f"not read: {s.reason}",
-                "remove or fix the link/permissions, or move the file out of the memory dir",
+                "rename it to a plain name such as feedback_testing.md, or move it out of the "
+                "memory dir"
+                if s.reason.startswith(NAME_REFUSAL)
+                else "remove or fix the link/permissions, or move the file out of the memory dir",
             )
         )
     show = progress if progress is not None else len(report.headers) >= PROGRESS_MIN_FILES

@@ -37,6 +37,7 @@ from memdir_nb.storage.containment import is_real_path_within
 from memdir_nb.storage.headers import read_header
 
 DEFAULT_EXCLUDED_TOP_LEVEL: tuple[str, ...] = (LOGS_DIRNAME,)
+NAME_REFUSAL = "not a memory file name"  # how a skip reason from the name gate starts
 
 
 @dataclass(frozen=True)
@@ -232,7 +233,7 @@ def _gate_refusal(name: str) -> str | None:
     if name == ENTRYPOINT_NAME or name.startswith(".") or not name.casefold().endswith(".md"):
         return None
     problem = name_problem(name)
-    return f"not a memory file name: it {problem}" if problem else None
+    return f"{NAME_REFUSAL}: it {problem}" if problem else None
 
 
 def is_repository_file(name: str) -> bool:

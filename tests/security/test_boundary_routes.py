@@ -146,6 +146,10 @@ def test_lint_api_reports_each_hostile_name_and_lints_the_rest(hostile_dir: Path
     flagged = {f.path for f in findings if f.rule == "skipped-by-scan"}
     assert set(HOSTILE_REL) <= flagged
     assert "project_evil.md" not in flagged  # a good name with hostile content is linted
+    hints = {f.hint for f in findings if f.path in HOSTILE_REL}
+    assert hints == {
+        "rename it to a plain name such as feedback_testing.md, or move it out of the memory dir"
+    }
 
 
 def test_store_refuses_each_hostile_name_and_writes_nothing(tmp_path: Path) -> None:
