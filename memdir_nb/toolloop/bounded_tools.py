@@ -33,6 +33,7 @@ from memdir_nb.spec.constants import (
     TOOL_GREP_REGEX_MAX_MEM,
     TOOL_READ_MAX_BYTES,
 )
+from memdir_nb.spec.text import terminal_safe
 from memdir_nb.storage.access import ContainedReader, ReadRefused, ReadResult
 from memdir_nb.storage.containment import is_real_path_within
 
@@ -157,7 +158,7 @@ def grep_files(
             notes.append(f"[only the first {res.bytes_read} bytes of {path} were searched]")
         for no, line in enumerate(res.text.split("\n"), start=1):
             if regex.search(line):
-                hit = f"{path}:{no}:{line}"
+                hit = f"{terminal_safe(path, keep_newlines=False)}:{no}:{line}"
                 size += len(hit.encode("utf-8", "replace")) + 1
                 if size > TOOL_GREP_MAX_OUTPUT_BYTES:
                     notes.append(f"[stopped: results reached {TOOL_GREP_MAX_OUTPUT_BYTES} bytes]")

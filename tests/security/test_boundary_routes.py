@@ -259,6 +259,9 @@ def test_extraction_glob_shows_hostile_names_escaped(hostile_dir: Path) -> None:
     assert not outcome.is_error
     assert "\x1b" not in outcome.content and "\u202e" not in outcome.content
     assert "esc_\\x1b[31mred.md" in outcome.content
+    grep = ToolRunner(hostile_dir).run("Grep", {"pattern": "evil", "path": str(hostile_dir)})
+    assert not grep.is_error and "\x1b[31mred.md" not in grep.content
+    assert "bidi_\\u202egnp.exe.md:2:" in grep.content
 
 
 # --------------------------------------------------------------------- class: escape sequences
