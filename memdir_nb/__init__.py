@@ -131,6 +131,22 @@ _EXPORTS: dict[str, str] = {
     "has_memory_writes_since": "extract",
     "can_use_tool": "extract",
     "ToolVerdict": "extract",
+    # the Claude API's memory tool, served from a memory dir (loads anthropic on first use)
+    "MemdirMemoryTool": "toolloop.memory_tool",
+    "AsyncMemdirMemoryTool": "toolloop.memory_tool",
+    "build_memory_tool_prompt": "prompts.memory_tool",
+    "IndexCapVerdict": "formats.index",
+    "index_cap_verdict": "formats.index",
+    # sessions
+    "read_session": "home.sessions",
+    "list_sessions": "home.sessions",
+    "SessionFile": "home.sessions",
+    "Session": "formats.session_model",
+    "Turn": "formats.session_model",
+    "ToolCall": "formats.session_model",
+    "replay_session": "reports.replay",
+    "SessionReplay": "reports.replay",
+    "TurnReplay": "reports.replay",
 }
 
 # A type checker sees every export through these imports (names in __all__ are re-exported);
@@ -152,8 +168,14 @@ if TYPE_CHECKING:
         can_use_tool,
         has_memory_writes_since,
     )
-    from memdir_nb.formats.index import EntrypointTruncation, truncate_entrypoint_content
+    from memdir_nb.formats.index import (
+        EntrypointTruncation,
+        IndexCapVerdict,
+        index_cap_verdict,
+        truncate_entrypoint_content,
+    )
     from memdir_nb.formats.manifest import MemoryHeader, format_memory_manifest
+    from memdir_nb.formats.session_model import Session, ToolCall, Turn
     from memdir_nb.home.config import MemdirConfig
     from memdir_nb.home.paths import (
         ensure_memory_dir_exists,
@@ -163,6 +185,7 @@ if TYPE_CHECKING:
         sanitize_path,
         validate_memory_path,
     )
+    from memdir_nb.home.sessions import SessionFile, list_sessions, read_session
     from memdir_nb.lint import Finding, lint_memory_dir
     from memdir_nb.prompts.build import (
         SearchPastContext,
@@ -173,6 +196,7 @@ if TYPE_CHECKING:
         load_memory_prompt,
     )
     from memdir_nb.prompts.daily_log import build_assistant_daily_log_prompt
+    from memdir_nb.prompts.memory_tool import build_memory_tool_prompt
     from memdir_nb.recall import (
         AnthropicSelector,
         InjectedMemory,
@@ -193,6 +217,7 @@ if TYPE_CHECKING:
     from memdir_nb.reports.analysis import discover_memory_dirs, to_dataframe, to_dataframe_many
     from memdir_nb.reports.doctor import diagnose
     from memdir_nb.reports.fleet import export_parquet
+    from memdir_nb.reports.replay import SessionReplay, TurnReplay, replay_session
     from memdir_nb.reports.where import list_memory_dirs
     from memdir_nb.security.secret_scan import (
         SecretFinding,
@@ -246,6 +271,7 @@ if TYPE_CHECKING:
     from memdir_nb.storage.scan import ScanCache, scan_memory_dir, scan_memory_files
     from memdir_nb.storage.store import MemoryStore
     from memdir_nb.storage.store_checks import MemoryNotFoundError, MemoryValidationError
+    from memdir_nb.toolloop.memory_tool import AsyncMemdirMemoryTool, MemdirMemoryTool
     from memdir_nb.ui.demo import DEMO_QUERIES, DEMO_QUIRKS, build_demo_memory_dir
 
 __all__ = [  # literal, so type checkers and linters read it; a test keeps it equal to _EXPORTS
@@ -261,6 +287,7 @@ __all__ = [  # literal, so type checkers and linters read it; a test keeps it eq
     "TRASH_DIRNAME",
     "TYPE_GUIDANCE",
     "AnthropicSelector",
+    "AsyncMemdirMemoryTool",
     "ConsolidationLock",
     "ConsolidationPlan",
     "DateResolution",
@@ -269,10 +296,12 @@ __all__ = [  # literal, so type checkers and linters read it; a test keeps it eq
     "EntrypointTruncation",
     "ExtractionScheduler",
     "Finding",
+    "IndexCapVerdict",
     "InjectedMemory",
     "InvalidMemoryTypeError",
     "LexicalSelector",
     "MemdirConfig",
+    "MemdirMemoryTool",
     "MemoryHeader",
     "MemoryNotFoundError",
     "MemoryPrefetch",
@@ -292,7 +321,13 @@ __all__ = [  # literal, so type checkers and linters read it; a test keeps it eq
     "Selector",
     "SelectorConfigError",
     "SemanticSelector",
+    "Session",
+    "SessionFile",
+    "SessionReplay",
+    "ToolCall",
     "ToolVerdict",
+    "Turn",
+    "TurnReplay",
     "__version__",
     "append_daily_log",
     "apply_plan",
@@ -302,6 +337,7 @@ __all__ = [  # literal, so type checkers and linters read it; a test keeps it eq
     "build_demo_memory_dir",
     "build_memory_lines",
     "build_memory_prompt",
+    "build_memory_tool_prompt",
     "can_use_tool",
     "convert_relative_dates",
     "default_selector",
@@ -316,9 +352,11 @@ __all__ = [  # literal, so type checkers and linters read it; a test keeps it eq
     "format_memory_manifest",
     "get_auto_mem_path",
     "has_memory_writes_since",
+    "index_cap_verdict",
     "is_auto_memory_enabled",
     "lint_memory_dir",
     "list_memory_dirs",
+    "list_sessions",
     "load_memory_prompt",
     "memory_age",
     "memory_age_days",
@@ -328,10 +366,12 @@ __all__ = [  # literal, so type checkers and linters read it; a test keeps it eq
     "parse_memory_type",
     "plan_consolidation",
     "plan_consolidation_with_claude",
+    "read_session",
     "realpath_deepest_existing",
     "rebuild_index",
     "recall_memories",
     "render_recall",
+    "replay_session",
     "resolve_now_ms",
     "resolve_relative_date",
     "restore",

@@ -144,6 +144,42 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func="home_commands:cmd_export")
 
     p = sub.add_parser(
+        "sessions", help="each project's session transcripts: id, date, turns, subagent, size"
+    )
+    p.add_argument("--home", type=any_dir, action="append", help=home_help)
+    p.add_argument("--json", action="store_true", help="machine-readable output")
+    p.set_defaults(func="session_commands:cmd_sessions")
+
+    p = sub.add_parser(
+        "replay",
+        help="replay a session turn by turn: what recall surfaced, cut and missed",
+    )
+    p.add_argument("transcript", type=existing_file, help="a session transcript (.jsonl)")
+    p.add_argument(
+        "--dir",
+        type=existing_dir,
+        default=None,
+        help="the memory dir (default: the memory folder beside the transcript's project folder)",
+    )
+    p.add_argument(
+        "--selector",
+        choices=("semantic", "lexical"),
+        default="semantic",
+        help="the offline selector to replay with (default: semantic)",
+    )
+    p.add_argument(
+        "--turns-between",
+        type=positive_int,
+        default=1,
+        help="the extractor's throttling: extract every Nth turn (default 1)",
+    )
+    p.add_argument(
+        "--now-ms", type=finite_float, default=None, help="pretend 'now' is this epoch time in ms"
+    )
+    p.add_argument("--json", action="store_true", help="machine-readable output")
+    p.set_defaults(func="session_commands:cmd_replay")
+
+    p = sub.add_parser(
         "rebuild-index", help="rewrite MEMORY.md (and team/MEMORY.md) from the topic files"
     )
     p.add_argument("dir", type=existing_dir, help="the memory dir")

@@ -22,7 +22,12 @@ from memdir_nb.dream.actions import (
     _simulate,
 )
 from memdir_nb.formats.jsonio import loads_bounded
-from memdir_nb.spec.constants import TRASH_DIRNAME, TRASH_MANIFEST_MAX_BYTES
+from memdir_nb.spec.constants import (
+    DREAM_BATCH_PREFIX,
+    MEMORY_TOOL_BATCH_PREFIX,
+    TRASH_DIRNAME,
+    TRASH_MANIFEST_MAX_BYTES,
+)
 from memdir_nb.storage.containment import absolute_dir
 from memdir_nb.storage.store import MemoryStore
 
@@ -127,14 +132,20 @@ def apply_plan(
 
 def list_dreams(memory_dir: str | os.PathLike[str]) -> list[str]:
     """Batch names of applied dreams in .trash/, oldest first."""
+    return [b for b in list_trash_batches(memory_dir) if b.startswith(DREAM_BATCH_PREFIX)]
+
+
+def list_trash_batches(memory_dir: str | os.PathLike[str]) -> list[str]:
+    """Restorable batches in .trash/ (dreams and the memory tool's deletes), oldest first."""
     tdir = absolute_dir(memory_dir) / TRASH_DIRNAME
     if not tdir.is_dir():
         return []
-    return sorted(
-        p.name
-        for p in tdir.iterdir()
-        if p.name.startswith("dream-") and (p / "manifest.json").is_file()
-    )
+    found = []
+    for p in tdir.iterdir():
+        for prefix in (DREAM_BATCH_PREFIX, MEMORY_TOOL_BATCH_PREFIX):
+            if p.name.startswith(prefix) and (p / "manifest.json").is_file():
+                found.append((p.name[len(prefix) :], p.name))  # ordered by the stamp after it
+    return [name for _stamp, name in sorted(found)]
 
 
 def _manifest(tx: StoreTransaction, batch: str) -> dict[str, Any]:
@@ -160,9 +171,9 @@ def restore(
     now_ms: float | None = None,
     store: MemoryStore | None = None,
 ) -> list[str]:
-    """Undo a dream batch (name 'dream-...') or restore one file (its relative name) from the newest batch holding it."""
+    """Undo a batch (a dream's 'dream-...' or the memory tool's 'memory-tool-...'), or restore one file (its relative name) from the newest batch holding it."""
     root = absolute_dir(memory_dir)
-    batches = list_dreams(root)
+    batches = list_trash_batches(root)
     with _store_for(root, store).transaction() as tx:
         if name in batches:
             batch, only = name, None
@@ -170,7 +181,7 @@ def restore(
             holding = [b for b in batches if name in _manifest(tx, b)["files"]]
             if not holding:
                 raise RestoreError(
-                    f"nothing named {name!r} in {root / TRASH_DIRNAME}; dreams there: {batches or 'none'}"
+                    f"nothing named {name!r} in {root / TRASH_DIRNAME}; batches there: {batches or 'none'}"
                 )
             batch, only = holding[-1], name
         bdir = f"{TRASH_DIRNAME}/{batch}"

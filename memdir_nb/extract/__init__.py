@@ -65,13 +65,14 @@ from memdir_nb.extract.transcript import (
     MESSAGE_TYPES,
     Transcript,
     TranscriptMessage,
-    TranscriptProblem,
     has_memory_writes_since,
     memory_writes,
     messages_since,
     parse_transcript_lines,
     read_transcript,
+    turn_message_ends,
 )
+from memdir_nb.formats.transcript_records import TranscriptProblem
 from memdir_nb.toolloop.agent_loop import (
     DEFAULT_MAX_TOKENS,
     DEFAULT_MODEL,
@@ -127,4 +128,5 @@ __all__ = [
     "render_messages",
     "run_extraction",
     "run_tool_loop",
+    "turn_message_ends",
 ]

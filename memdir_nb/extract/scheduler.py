@@ -10,11 +10,14 @@ from typing import Any
 
 from memdir_nb.extract.transcript import (
     TranscriptMessage,
-    TranscriptProblem,
     memory_writes,
     messages_since,
     read_transcript,
+    turn_message_ends,
 )
+from memdir_nb.formats.session_model import Session, Turn
+from memdir_nb.formats.transcript_records import TranscriptProblem
+from memdir_nb.home.sessions import read_session
 from memdir_nb.storage.containment import absolute_dir
 
 
@@ -31,7 +34,7 @@ class ExtractionRequest:
 class SchedulerDecision:
     """What the scheduler did with one turn end."""
 
-    action: str  # "ran" | "failed" | "skipped_main_agent_wrote" | "throttled" | "queued" | "nothing_new"
+    action: str  # "ran" | "failed" | "skipped_main_agent_wrote" | "skipped_subagent" | "throttled" | "queued" | "nothing_new"
     detail: str
     is_trailing: bool = False
     result: Any = None
@@ -72,8 +75,19 @@ class ExtractionScheduler:
         return self.on_turn_end(transcript.messages)
 
     def on_turn_end(self, messages: Sequence[TranscriptMessage]) -> SchedulerDecision:
-        """Handle one turn end; runs the extractor in this thread unless a run is already going."""
+        """Handle one turn end; runs the extractor in this thread unless a run is already going.
+
+        A subagent's transcript (every message a sidechain record) is never extracted: only
+        the main agent's sessions are, and a subagent's writes are not the main agent's.
+        """
         snapshot = tuple(messages)
+        if snapshot and all(m.is_sidechain for m in snapshot):
+            return self._record(
+                SchedulerDecision(
+                    "skipped_subagent",
+                    "a subagent's transcript (isSidechain records); only main sessions are extracted",
+                )
+            )
         with self._lock:
             if self._in_progress:
                 replaced = self._pending is not None
@@ -104,8 +118,62 @@ class ExtractionScheduler:
                 self._in_progress = False
             raise
 
+    def on_session_end(self, messages: Sequence[TranscriptMessage]) -> SchedulerDecision:
+        """The end-of-session flush: extract what throttling held back, so the last turn counts.
+
+        Runs only when turns were throttled since the last run, or the last run failed;
+        otherwise returns "nothing_new". Main-agent writes still win ("skipped_main_agent_wrote").
+        """
+        snapshot = tuple(messages)
+        if snapshot and all(m.is_sidechain for m in snapshot):
+            return self.on_turn_end(snapshot)
+        failed = bool(self.history) and self.history[-1].action == "failed"
+        if self.turns_since_last == 0 and not failed:
+            return self._record(
+                SchedulerDecision("nothing_new", "no throttled or failed turn is waiting")
+            )
+        if not messages_since(snapshot, self.cursor):
+            return self._record(SchedulerDecision("nothing_new", "no messages since the cursor"))
+        with self._lock:
+            if self._in_progress:
+                self._pending = snapshot
+                return self._record(
+                    SchedulerDecision("queued", "a run is in progress; the flush will follow it")
+                )
+            self._in_progress = True
+        try:
+            return self._run_once(snapshot, trailing=False, flush=True)
+        finally:
+            with self._lock:
+                self._in_progress = False
+
+    def replay_session(
+        self,
+        source: str | os.PathLike[str] | Session,
+        messages: Sequence[TranscriptMessage] | None = None,
+    ) -> list[tuple[Turn | None, SchedulerDecision]]:
+        """Feed a whole session turn by turn (turns from the session model), then flush.
+
+        source: a transcript path (read as a session and as messages) or a Session with its
+        messages. Returns (turn, decision) per turn end and (None, decision) for the flush.
+        """
+        if isinstance(source, Session):
+            session = source
+            if messages is None:
+                messages = read_transcript(session.path).messages if session.path else []
+        else:
+            session = read_session(source)
+            transcript = read_transcript(source)
+            self.problems = list(transcript.problems)
+            messages = transcript.messages
+        decisions: list[tuple[Turn | None, SchedulerDecision]] = []
+        for turn, end in zip(session.turns, turn_message_ends(session, messages), strict=True):
+            decisions.append((turn, self.on_turn_end(messages[:end])))
+        decisions.append((None, self.on_session_end(messages)))
+        return decisions
+
     def _run_once(
-        self, messages: tuple[TranscriptMessage, ...], *, trailing: bool
+        self, messages: tuple[TranscriptMessage, ...], *, trailing: bool, flush: bool = False
     ) -> SchedulerDecision:
         new = messages_since(messages, self.cursor)
         if not new:
@@ -123,7 +191,7 @@ class ExtractionScheduler:
                     trailing,
                 )
             )
-        if not trailing:
+        if not trailing and not flush:
             self.turns_since_last += 1
             if self.turns_since_last < self.turns_between:
                 return self._record(
@@ -141,9 +209,9 @@ class ExtractionScheduler:
                 SchedulerDecision("failed", f"{type(exc).__name__}: {exc}", trailing)
             )
         self.cursor = messages[-1].uuid
-        return self._record(
-            SchedulerDecision("ran", f"{len(new)} new message(s)", trailing, result)
-        )
+        self.turns_since_last = 0
+        detail = f"{len(new)} new message(s)" + (" (end-of-session flush)" if flush else "")
+        return self._record(SchedulerDecision("ran", detail, trailing, result))
 
     def _record(self, decision: SchedulerDecision) -> SchedulerDecision:
         self.history.append(decision)

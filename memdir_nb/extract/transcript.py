@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-import json
 import os
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from memdir_nb.extract.sandbox import WRITE_TOOLS
-from memdir_nb.formats.jsonio import JSONLimitError, loads_bounded
+from memdir_nb.formats.session_model import Session
+from memdir_nb.formats.transcript_records import TranscriptProblem, parse_record_line
 from memdir_nb.spec.constants import TRANSCRIPT_LINE_MAX_BYTES, TRANSCRIPT_READ_MAX_BYTES
 from memdir_nb.storage import containment as team_paths
 from memdir_nb.storage.access import read_regular_file
@@ -27,23 +27,13 @@ class TranscriptMessage:
     timestamp: str | None = None
     session_id: str | None = None
     line_no: int = 0
+    is_sidechain: bool = False  # a subagent's record (its own file, or inline in 1.0.x)
 
     def blocks(self) -> list[dict[str, Any]]:
         """The content as a list of blocks (a plain string becomes one text block)."""
         if isinstance(self.content, str):
             return [{"type": "text", "text": self.content}]
         return [b for b in self.content if isinstance(b, dict)]
-
-
-@dataclass(frozen=True)
-class TranscriptProblem:
-    """A transcript line that could not be used, with its 1-based line number."""
-
-    line_no: int
-    reason: str
-
-    def __str__(self) -> str:
-        return f"line {self.line_no}: {self.reason}"
 
 
 @dataclass(frozen=True)
@@ -66,51 +56,47 @@ def parse_transcript_lines(lines: Iterable[str]) -> Transcript:
     for line_no, line in enumerate(lines, start=1):
         if not line.strip():
             continue
-        try:
-            record = loads_bounded(
-                line, max_bytes=TRANSCRIPT_LINE_MAX_BYTES, what="the transcript line"
-            )
-        except JSONLimitError as exc:
-            problems.append(TranscriptProblem(line_no, f"{exc}; skipped"))
-            continue
-        except json.JSONDecodeError as exc:
-            problems.append(
-                TranscriptProblem(line_no, f"not JSON ({exc.msg} at column {exc.colno}); skipped")
-            )
-            continue
-        if not isinstance(record, dict):
-            problems.append(TranscriptProblem(line_no, "not a JSON object; skipped"))
-            continue
-        if record.get("type") not in MESSAGE_TYPES:
-            other += 1  # summary, file-history-snapshot, system records...
-            continue
-        msg = record.get("message")
-        uuid = record.get("uuid")
-        if not isinstance(uuid, str) or not uuid:
-            problems.append(
-                TranscriptProblem(line_no, f"{record['type']} record without a 'uuid'; skipped")
-            )
-            continue
-        if not isinstance(msg, dict) or not isinstance(msg.get("content"), (str, list)):
-            problems.append(
-                TranscriptProblem(
-                    line_no, f"{record['type']} record without message.content; skipped"
-                )
-            )
-            continue
-        messages.append(
-            TranscriptMessage(
-                uuid=uuid,
-                parent_uuid=record.get("parentUuid"),
-                type=record["type"],
-                role=str(msg.get("role") or record["type"]),
-                content=msg["content"],
-                timestamp=record.get("timestamp"),
-                session_id=record.get("sessionId"),
-                line_no=line_no,
-            )
-        )
+        records, problem = parse_record_line(line, max_bytes=TRANSCRIPT_LINE_MAX_BYTES)
+        if problem is not None:
+            problems.append(TranscriptProblem(line_no, problem))
+        for record in records:
+            message = _message(record, line_no, problems)
+            if message is None:
+                other += record.get("type") not in MESSAGE_TYPES
+            else:
+                messages.append(message)
     return Transcript(messages, problems, other)
+
+
+def _message(
+    record: dict[str, Any], line_no: int, problems: list[TranscriptProblem]
+) -> TranscriptMessage | None:
+    """The message of a user/assistant record; None for other records and unusable ones."""
+    if record.get("type") not in MESSAGE_TYPES:
+        return None  # summary, file-history-snapshot, system records...
+    msg = record.get("message")
+    uuid = record.get("uuid")
+    if not isinstance(uuid, str) or not uuid:
+        problems.append(
+            TranscriptProblem(line_no, f"{record['type']} record without a 'uuid'; skipped")
+        )
+        return None
+    if not isinstance(msg, dict) or not isinstance(msg.get("content"), (str, list)):
+        problems.append(
+            TranscriptProblem(line_no, f"{record['type']} record without message.content; skipped")
+        )
+        return None
+    return TranscriptMessage(
+        uuid=uuid,
+        parent_uuid=record.get("parentUuid"),
+        type=record["type"],
+        role=str(msg.get("role") or record["type"]),
+        content=msg["content"],
+        timestamp=record.get("timestamp"),
+        session_id=record.get("sessionId"),
+        line_no=line_no,
+        is_sidechain=bool(record.get("isSidechain")),
+    )
 
 
 def read_transcript(path: str | os.PathLike[str]) -> Transcript:
@@ -155,10 +141,13 @@ def _is_memory_path(raw: object, memory_dir: str | os.PathLike[str]) -> bool:
 def memory_writes(
     messages: Iterable[TranscriptMessage], memory_dir: str | os.PathLike[str]
 ) -> list[str]:
-    """file_paths of the assistant's Write/Edit tool calls that target the memory dir."""
+    """file_paths of the main agent's Write/Edit tool calls that target the memory dir.
+
+    Subagent (sidechain) records are left out: the main agent did not write those.
+    """
     found = []
     for m in messages:
-        if m.type != "assistant":
+        if m.type != "assistant" or m.is_sidechain:  # a subagent's write is not the main agent's
             continue
         for b in m.blocks():
             if b.get("type") == "tool_use" and b.get("name") in WRITE_TOOLS | {
@@ -182,3 +171,19 @@ def has_memory_writes_since(
 ) -> bool:
     """True when the main agent wrote into the memory dir after the cursor (so extraction skips)."""
     return bool(memory_writes(messages_since(messages, since_uuid), memory_dir))
+
+
+def turn_message_ends(session: Session, messages: Sequence[TranscriptMessage]) -> list[int]:
+    """For each turn of the session model, how many messages run up to its end.
+
+    messages[:n] is the conversation as it stood when that turn ended, the prefix a scheduler
+    is handed at each turn end. A turn whose last record is not among the messages ends where
+    the turn before it ended.
+    """
+    index = {m.uuid: i for i, m in enumerate(messages)}
+    ends: list[int] = []
+    for turn in session.turns:
+        at = index.get(turn.last_uuid or "") if turn.last_uuid else None
+        previous = ends[-1] if ends else 0
+        ends.append(max(previous, at + 1) if at is not None else previous)
+    return ends

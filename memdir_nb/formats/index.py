@@ -15,6 +15,8 @@ from memdir_nb.formats.manifest import MemoryHeader
 from memdir_nb.formats.names import control_problem, is_memory_filename
 from memdir_nb.spec.constants import (
     ENTRYPOINT_NAME,
+    INDEX_NEAR_CAP_FRACTION,
+    INDEX_REWRITE_TARGET_FRACTION,
     MAX_ENTRYPOINT_BYTES,
     MAX_ENTRYPOINT_LINES,
 )
@@ -31,9 +33,11 @@ __all__ = [
     "MAX_ENTRYPOINT_LINES",
     "MAX_HOOK_CHARS",
     "EntrypointTruncation",
+    "IndexCapVerdict",
     "IndexEntry",
     "entries_past_caps",
     "format_index_entry",
+    "index_cap_verdict",
     "parse_index",
     "remove_index_entry",
     "truncate_entrypoint_content",
@@ -146,6 +150,63 @@ def truncate_entrypoint_content(
         kept_line_count=kept_line_count,
         warning=warning,
     )
+
+
+# ---------------------------------------------------------------------------- the cap verdict
+
+
+@dataclass(frozen=True)
+class IndexCapVerdict:
+    """What a writer is told about MEMORY.md after a write: over its read limit, near it, or fine.
+
+    Counted as truncate_entrypoint_content counts (the text the loader would see), so the
+    verdict and the loader never disagree. `message` is None when the index is comfortably
+    inside both caps.
+    """
+
+    over: bool
+    near: bool
+    message: str | None
+    lines: int
+    bytes: int
+
+
+def index_cap_verdict(text: str) -> IndexCapVerdict:
+    """The one cap verdict for MEMORY.md text, shared by every write path that edits an index.
+
+    Over either cap (200 lines, 25,000 bytes): the write stands, but the writer is told the
+    index is over its read limit and to rewrite it to about 70% of the cap. From 90% of either
+    cap: a reminder that it is close.
+    """
+    counted = truncate_entrypoint_content(text)
+    lines, size = counted.line_count, counted.byte_count
+    over = lines > MAX_ENTRYPOINT_LINES or size > MAX_ENTRYPOINT_BYTES
+    near = not over and (
+        lines >= MAX_ENTRYPOINT_LINES * INDEX_NEAR_CAP_FRACTION
+        or size >= MAX_ENTRYPOINT_BYTES * INDEX_NEAR_CAP_FRACTION
+    )
+    caps = f"{MAX_ENTRYPOINT_LINES} lines and {MAX_ENTRYPOINT_BYTES:,} bytes"
+    now = f"{lines} lines and {size:,} bytes"
+    message: str | None = None
+    if over:
+        target_lines = int(MAX_ENTRYPOINT_LINES * INDEX_REWRITE_TARGET_FRACTION)
+        target_bytes = int(MAX_ENTRYPOINT_BYTES * INDEX_REWRITE_TARGET_FRACTION)
+        message = (
+            f"Error: {ENTRYPOINT_NAME} is over its read limit: it is {now}, and only the first "
+            f"{caps} are loaded into a conversation, so the entries past that are never seen. "
+            f"The write was kept. Rewrite {ENTRYPOINT_NAME} now to about "
+            f"{round(INDEX_REWRITE_TARGET_FRACTION * 100)}% of the cap (about {target_lines} "
+            f"lines and {target_bytes:,} bytes): one short line per memory (about "
+            f"{MAX_HOOK_CHARS} characters), merge or drop stale entries, and keep the detail "
+            "in the topic files."
+        )
+    elif near:
+        message = (
+            f"Reminder: {ENTRYPOINT_NAME} is {now}, close to its read limit of {caps} (only "
+            "that much is loaded into a conversation). Keep each entry to one short line and "
+            "prune stale entries before adding more."
+        )
+    return IndexCapVerdict(over=over, near=near, message=message, lines=lines, bytes=size)
 
 
 # ---------------------------------------------------------------------------- entry lines

@@ -42,16 +42,16 @@ def drop_surfaced(
     if not already_surfaced:
         return list(headers)
     keys = _surfaced_keys(already_surfaced)
+    absolute = any(os.path.isabs(os.fspath(entry)) for entry in already_surfaced)
     fresh = []
     for header in headers:
-        candidates = {
-            header.filename,
-            header.file_path,
-            os.path.normpath(header.file_path),
-            os.path.realpath(header.file_path),
-        }
-        if candidates.isdisjoint(keys):
-            fresh.append(header)
+        if header.filename in keys or header.file_path in keys:
+            continue
+        if absolute and (  # resolved forms only when some entry is a path (they cost lstats)
+            os.path.normpath(header.file_path) in keys or os.path.realpath(header.file_path) in keys
+        ):
+            continue
+        fresh.append(header)
     return fresh
 
 

@@ -246,32 +246,47 @@ class RecallSession:
             except OSError as err:
                 self.skipped.append((path, f"unreadable: {type(err).__name__}: {err}"))
                 continue
-            capped = cap_memory_text(
-                raw, max_lines=self.max_memory_lines, max_bytes=self.max_memory_bytes
-            )
-            truncated = capped.truncated or file_bytes > capped.kept_bytes
-            content = capped.text.rstrip("\n")
-            if truncated:
-                content += "\n\n" + truncation_note(path, capped, file_bytes)
-            header = memory_header(path, memory.mtime_ms, now_ms)
-            item = InjectedMemory(
-                path=path,
-                mtime_ms=memory.mtime_ms,
-                header=header,
-                content=content,
-                truncated=truncated,
-                file_bytes=file_bytes,
-                injected_bytes=_utf8_len(f"{header}\n\n{content}"),
-            )
-            with self._lock:
-                if self._bytes_used + item.injected_bytes > self.max_session_bytes:
-                    self._budget_spent = True
-                    self.skipped.append((path, "session recall budget spent"))
-                    break
-                self._bytes_used += item.injected_bytes
-                self._surfaced.add(path)
+            item = self.admit(path, memory.mtime_ms, file_bytes, raw, now_ms=now_ms)
+            if item is None:
+                break
             injected.append(item)
         return injected
+
+    def admit(
+        self, path: str, mtime_ms: float, file_bytes: int, raw: str, *, now_ms: float | None = None
+    ) -> InjectedMemory | None:
+        """Cap one memory's text and count it against the budget; None once the budget is spent.
+
+        `raw` is the file's text (at least the cap plus a few bytes when the file is longer);
+        inject() reads it from disk, a session replay passes the text as of an earlier turn.
+        """
+        capped = cap_memory_text(
+            raw, max_lines=self.max_memory_lines, max_bytes=self.max_memory_bytes
+        )
+        truncated = capped.truncated or file_bytes > capped.kept_bytes
+        content = capped.text.rstrip("\n")
+        if truncated:
+            content += "\n\n" + truncation_note(path, capped, file_bytes)
+        header = memory_header(path, mtime_ms, now_ms)
+        item = InjectedMemory(
+            path=path,
+            mtime_ms=mtime_ms,
+            header=header,
+            content=content,
+            truncated=truncated,
+            file_bytes=file_bytes,
+            injected_bytes=_utf8_len(f"{header}\n\n{content}"),
+        )
+        with self._lock:
+            if self._budget_spent:
+                return None
+            if self._bytes_used + item.injected_bytes > self.max_session_bytes:
+                self._budget_spent = True
+                self.skipped.append((path, "session recall budget spent"))
+                return None
+            self._bytes_used += item.injected_bytes
+            self._surfaced.add(path)
+        return item
 
     def render(self, injected: Sequence[InjectedMemory]) -> str:
         """The relevant_memories attachment: each memory in its own <system-reminder> block."""

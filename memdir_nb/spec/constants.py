@@ -6,6 +6,10 @@ from __future__ import annotations
 ENTRYPOINT_NAME = "MEMORY.md"  # the index, private and team
 TEAM_DIRNAME = "team"  # team memory lives in <memory_dir>/team/
 TRASH_DIRNAME = ".trash"  # forget, consolidation and restore move files here, never unlink
+# Trash batches (.trash/<batch>/ with a manifest.json) that restore() can undo: dream's, and the
+# memory tool's deletes.
+DREAM_BATCH_PREFIX = "dream-"
+MEMORY_TOOL_BATCH_PREFIX = "memory-tool-"
 LOGS_DIRNAME = "logs"  # KAIROS daily logs: logs/YYYY/MM/YYYY-MM-DD.md
 STORE_LOCK_NAME = ".memdir.lock"  # the store's one lock; dream applies under it too
 DAILY_LOG_LOCK_NAME = ".daily-log.lock"  # appends to daily logs (inside logs/)
@@ -63,6 +67,19 @@ LOCK_READ_MAX_BYTES = 64  # a lock file's body: a process id or nothing
 SETTINGS_READ_MAX_BYTES = 1024 * 1024  # a settings.json (any layer)
 GIT_POINTER_READ_MAX_BYTES = 4096  # a worktree's .git file or its commondir file
 TRANSCRIPT_READ_MAX_BYTES = 64 * 1024 * 1024  # a session transcript (not in the memory dir)
+# The session model streams a transcript line by line: one line (one record) is read only up to
+# this size (pasted images make lines of several hundred KB; a longer line is skipped and reported).
+TRANSCRIPT_LINE_MAX_BYTES = 8 * 1024 * 1024
+# A project folder under <claude home>/projects holds its transcripts and this memory folder.
+PROJECT_MEMORY_DIRNAME = "memory"
+# What the session model keeps of each record, so its memory follows the count of records, not
+# their size: prompt text, a tool call's input strings, and a tool result's text preview.
+SESSION_PROMPT_MAX_CHARS = 8_000
+SESSION_TOOL_INPUT_MAX_CHARS = (
+    64 * 1024
+)  # a memory Write's content: whole for any memory-sized file
+SESSION_TOOL_RESULT_MAX_CHARS = 1_000  # a result preview, and any other tool's input strings
+SESSION_MAX_PROBLEMS = 1_000  # reported bad lines per session; a count says how many more
 TOOL_READ_MAX_BYTES = 256 * 1024  # the extraction agent's Read tool, per call
 TOOL_GREP_FILE_MAX_BYTES = 1024 * 1024  # Grep searches at most this much of each file
 TOOL_GREP_MAX_OUTPUT_BYTES = 30_000  # Grep's result text
@@ -90,7 +107,6 @@ METADATA_KEY = "metadata"
 JSON_MAX_DEPTH = 64
 # Byte caps of each kind of outside JSON, passed to memdir_nb.formats.jsonio.loads_bounded
 # (settings files use SETTINGS_READ_MAX_BYTES, the journal STORE_JOURNAL_MAX_BYTES).
-TRANSCRIPT_LINE_MAX_BYTES = 16 * 1024 * 1024  # one JSONL record of a session transcript
 TRASH_MANIFEST_MAX_BYTES = 4 * 1024 * 1024  # a dream batch's .trash/<batch>/manifest.json
 MODEL_REPLY_MAX_BYTES = 1024 * 1024  # a model's JSON answer (the recall selector's pick)
 PACKAGE_DATA_MAX_BYTES = 4 * 1024 * 1024  # JSON shipped with the package or a model download

@@ -34,10 +34,17 @@ class SymlinkSwapError(OSError):
     """A folder on the way to a write is (now) a symlink or not a folder: the write is refused."""
 
 
-def open_dir_nofollow(root_fd: int, parts: list[str] | tuple[str, ...], *, create: bool) -> int:
+def open_dir_nofollow(
+    root_fd: int,
+    parts: list[str] | tuple[str, ...],
+    *,
+    create: bool,
+    dir_mode: int | None = None,
+) -> int:
     """Open root/parts... one component at a time, never following a symlink; returns a new fd.
 
-    Missing folders are created when `create` is true. A component that is a symlink (or was
+    Missing folders are created when `create` is true (with `dir_mode` whatever the umask, when
+    given; else 0o755 under the umask). A component that is a symlink (or was
     swapped for one after the caller's checks) raises SymlinkSwapError, so no write can land
     outside the folder tree that `root_fd` names.
     """
@@ -51,9 +58,13 @@ def open_dir_nofollow(root_fd: int, parts: list[str] | tuple[str, ...], *, creat
             except FileNotFoundError:
                 if not create:
                     raise
+                made = False
                 with contextlib.suppress(FileExistsError):
-                    os.mkdir(part, 0o755, dir_fd=fd)
+                    os.mkdir(part, 0o755 if dir_mode is None else dir_mode, dir_fd=fd)
+                    made = True
                 nxt = _open_child_dir(part, fd)
+                if made and dir_mode is not None:
+                    os.fchmod(nxt, dir_mode)  # the umask may have taken bits away
             except (NotADirectoryError, OSError) as exc:
                 if exc.errno in (errno.ELOOP, errno.ENOTDIR):
                     raise _swap_error(part, exc) from exc
@@ -100,7 +111,7 @@ def write_new_at(
     fd = os.open(
         name,
         os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC,
-        0o644,
+        0o644 if mode is None else mode,
         dir_fd=dir_fd,
     )
     try:

@@ -35,7 +35,7 @@ from memdir_nb.spec.taxonomy import (
 )
 from memdir_nb.storage import containment as team_paths
 from memdir_nb.storage import scan
-from memdir_nb.storage.access import holds_exactly
+from memdir_nb.storage.access import ReadResult, holds_exactly, try_read_contained
 from memdir_nb.storage.draft import DraftVerdict, validate_draft
 from memdir_nb.storage.index_files import rebuilt_index_text
 from memdir_nb.storage.store_checks import (
@@ -134,11 +134,12 @@ class MemoryStore:
         )
 
     @contextmanager
-    def transaction(self) -> Iterator[StoreTransaction]:
+    def transaction(self, *, owner_only: bool = False) -> Iterator[StoreTransaction]:
         """The one door for writes: the store lock, write-time checks, the secret guard, rollback.
 
         `with store.transaction() as tx: tx.write("team/x.md", text)`; a step that raises (or a
-        process killed inside it) is rolled back, by the journal if need be.
+        process killed inside it) is rolled back, by the journal if need be. owner_only=True
+        writes files 0600 and creates folders 0700 whatever the umask (the memory tool's modes).
         """
         if self._in_transaction:
             raise TransactionError(
@@ -147,7 +148,9 @@ class MemoryStore:
             )
         self._in_transaction = True
         try:
-            with open_transaction(self.memory_dir, crash_hook=self.crash_hook) as tx:
+            with open_transaction(
+                self.memory_dir, crash_hook=self.crash_hook, owner_only=owner_only
+            ) as tx:
                 for note in tx.recovered:
                     self.warnings.append(note)
                     log.warning(note)
@@ -408,6 +411,14 @@ class MemoryStore:
             self._remove_index_line(tx, src_scope, plain)
             self._write_index_line(tx, dst_scope, plain, fm.name.strip(), fm.description.strip())
         return dst_dir / plain
+
+    def index_verdict(self, scope: str = "private") -> index.IndexCapVerdict:
+        """The cap verdict (over / near the read limit) of one scope's MEMORY.md as it is now."""
+        _require_scope(scope)
+        path = self._scope_dir(scope) / ENTRYPOINT_NAME
+        res = try_read_contained(self.memory_dir, path, constants.INDEX_READ_MAX_BYTES)
+        text = res.data.decode("utf-8", "replace") if isinstance(res, ReadResult) else ""
+        return index.index_cap_verdict(text)
 
     def rebuild_indexes(self) -> dict[str, Path]:
         """Regenerate both MEMORY.md files from the topic files' frontmatter, under the lock."""

@@ -121,9 +121,12 @@ class StoreTransaction:
         *,
         crash_hook: CrashHook | None = None,
         lock_timeout_s: float = constants.STORE_LOCK_TIMEOUT_S,
+        owner_only: bool = False,
     ) -> None:
         self.memory_dir = Path(os.path.abspath(os.fspath(memory_dir)))
         self.crash_hook = crash_hook
+        # owner_only: every file written is 0600 and every folder created 0700, whatever the umask
+        self.owner_only = owner_only
         self.lock_timeout_s = lock_timeout_s
         self.recovered: list[str] = []  # what the journal of an interrupted step repaired
         self._root_fd: int | None = None
@@ -228,10 +231,12 @@ class StoreTransaction:
         if t.team:
             self._guard(t, payload)
         self._hook(f"checked:{t.rel}")
-        dfd = fsutil.open_dir_nofollow(self._need_root(), t.parts[:-1], create=True)
+        dfd = fsutil.open_dir_nofollow(
+            self._need_root(), t.parts[:-1], create=True, dir_mode=self._dir_mode
+        )
         try:
             name = t.parts[-1]
-            mode = fsutil.existing_mode_at(dfd, name)
+            mode = 0o600 if self.owner_only else fsutil.existing_mode_at(dfd, name)
             if is_dir_at(dfd, name):
                 raise IsADirectoryError(
                     errno.EISDIR, f"{t.rel} is a folder, not a file; choose a file name"
@@ -268,7 +273,7 @@ class StoreTransaction:
             st = os.stat(s.parts[-1], dir_fd=sfd, follow_symlinks=False)
             if not (stat.S_ISREG(st.st_mode) or stat.S_ISLNK(st.st_mode)):
                 raise IsADirectoryError(errno.EINVAL, f"{s.rel} is not a file")
-            dfd = fsutil.open_dir_nofollow(root, d.parts[:-1], create=True)
+            dfd = fsutil.open_dir_nofollow(root, d.parts[:-1], create=True, dir_mode=self._dir_mode)
             try:
                 if fsutil.exists_at(dfd, d.parts[-1]):
                     raise FileExistsError(errno.EEXIST, f"{d.rel} already exists")
@@ -313,6 +318,10 @@ class StoreTransaction:
         return d.path
 
     # -- internals
+
+    @property
+    def _dir_mode(self) -> int | None:
+        return 0o700 if self.owner_only else None
 
     def _need_root(self) -> int:
         if self._root_fd is None:
@@ -412,9 +421,12 @@ def open_transaction(
     *,
     crash_hook: CrashHook | None = None,
     lock_timeout_s: float = constants.STORE_LOCK_TIMEOUT_S,
+    owner_only: bool = False,
 ) -> Iterator[StoreTransaction]:
     """Hold the store lock for one step; commit when the block ends, roll back if it raises."""
-    tx = StoreTransaction(memory_dir, crash_hook=crash_hook, lock_timeout_s=lock_timeout_s)
+    tx = StoreTransaction(
+        memory_dir, crash_hook=crash_hook, lock_timeout_s=lock_timeout_s, owner_only=owner_only
+    )
     tx.begin()
     try:
         yield tx

@@ -32,9 +32,12 @@ from memdir_nb.storage.rebuild import rebuild_index
 from memdir_nb.storage.scan import scan_memory_dir
 from memdir_nb.storage.store import MemoryStore
 from memdir_nb.storage.store_checks import MemoryValidationError
+from memdir_nb.toolloop.memory_commands import MemoryDirBackend
+from memdir_nb.toolloop.memory_text import MemoryCommandError
 from memdir_nb.ui.demo import build_demo_memory_dir
 from memdir_nb.ui.views import browser as browser_view
 from memdir_nb.ui.views import recall as recall_view
+from memdir_nb.ui.views.team import promotion_verdict
 from tests.support.fake_home import add_memory
 
 NOW_MS = 1_790_000_000_000.0
@@ -254,6 +257,14 @@ def test_extraction_sandbox_and_runner_refuse_hostile_names(tmp_path: Path) -> N
     )
 
 
+def test_memory_tool_refuses_hostile_names(tmp_path: Path) -> None:
+    backend = MemoryDirBackend(tmp_path)
+    for name in HOSTILE_REL:
+        with pytest.raises(MemoryCommandError):
+            backend.create(f"/memories/{name}", "x")
+    assert not [p for p in tmp_path.rglob("*") if not p.name.startswith(".")]
+
+
 def test_extraction_glob_shows_hostile_names_escaped(hostile_dir: Path) -> None:
     outcome = ToolRunner(hostile_dir).run("Glob", {"pattern": "*.md", "path": str(hostile_dir)})
     assert not outcome.is_error
@@ -337,6 +348,7 @@ def test_api_relative_dir_means_the_working_directory(
     assert [h.filename for h in scan_memory_dir("m6").headers] == ["project_d.md"]
     assert not any(f.rule == "index-missing" for f in lint_memory_dir("m6"))
     assert [r.filename for r in browser_view.memory_rows("m6")] == ["project_d.md"]
+    assert promotion_verdict("m6", "project_d.md").allowed
     runner = ToolRunner("m6")
     done = runner.run("Write", {"file_path": str(tmp_path / "m6" / "project_e.md"), "content": "x"})
     assert not done.is_error and (tmp_path / "m6" / "project_e.md").is_file()

@@ -8,6 +8,11 @@ set or a delay passes, which is how tests make timeouts and in-flight cancellati
 
 It speaks the wire format: POST /v1/messages returns a `message` object with content blocks,
 usage and stop_reason; errors use Anthropic's `{"type": "error", "error": {...}}` body.
+
+Message threads: the SDK's tool runner (anthropic >= 2.2) threads by default, sending only the
+new messages plus a `thread` field. `MessagesAPIServer(refuse_threads=True)` answers such a
+request as an API without threads does (400, error_code `thread_unsupported_request`) without
+using up a scripted reply; the runner then re-sends the turn unthreaded with the whole history.
 """
 
 from __future__ import annotations
@@ -114,6 +119,31 @@ def tool_use_reply(
     return Reply(200, message_body(blocks, stop_reason="tool_use", **kwargs))
 
 
+def tool_calls_reply(
+    calls: list[tuple[str, dict[str, Any]]], *, text: str | None = None, **kwargs: Any
+) -> Reply:
+    """A 200 reply asking for several tool calls at once (ids toolu_00, toolu_01, ...)."""
+    blocks: list[dict[str, Any]] = [{"type": "text", "text": text}] if text else []
+    for i, (name, tool_input) in enumerate(calls):
+        blocks.append(
+            {"type": "tool_use", "id": f"toolu_{i:02d}", "name": name, "input": tool_input}
+        )
+    return Reply(200, message_body(blocks, stop_reason="tool_use", **kwargs))
+
+
+def thread_unsupported_reply() -> Reply:
+    """The 400 an API without message threads gives a threaded request."""
+    body: dict[str, Any] = {
+        "type": "error",
+        "error": {
+            "type": "invalid_request_error",
+            "message": "message threads are not offered here",
+            "details": {"error_code": "thread_unsupported_request", "unsupported": ["thread"]},
+        },
+    }
+    return Reply(400, body)
+
+
 def error_reply(
     status: int,
     message: str = "scripted error",
@@ -134,8 +164,13 @@ class MessagesAPIServer:
     """A threaded HTTP server on 127.0.0.1 (port 0) answering with scripted replies."""
 
     def __init__(
-        self, replies: Sequence[ReplySource] | None = None, *, default: ReplySource | None = None
+        self,
+        replies: Sequence[ReplySource] | None = None,
+        *,
+        default: ReplySource | None = None,
+        refuse_threads: bool = False,
     ) -> None:
+        self.refuse_threads = refuse_threads
         self._lock = threading.Lock()
         self._script: list[ReplySource] = list(replies or [])
         self.default: ReplySource = default or error_reply(
@@ -236,8 +271,15 @@ class MessagesAPIServer:
                     body,
                     -1,
                 )
+                threaded = isinstance(body, dict) and body.get("thread") is not None
                 if self.command != "POST" or self.path.split("?")[0] != "/v1/messages":
                     reply = error_reply(404, f"no route for {self.command} {self.path}")
+                    with api._arrived:
+                        recorded.index = len(api.requests)
+                        api.requests.append(recorded)
+                        api._arrived.notify_all()
+                elif threaded and api.refuse_threads:
+                    reply = thread_unsupported_reply()
                     with api._arrived:
                         recorded.index = len(api.requests)
                         api.requests.append(recorded)

@@ -11,6 +11,8 @@ import pytest
 
 from memdir_nb.formats.index import MAX_ENTRYPOINT_LINES
 from memdir_nb.ui.demo import build_demo_memory_dir
+from memdir_nb.ui.demo.session import build_demo_session
+from memdir_nb.ui.demo.session_records import RecordWriter
 
 NOW_MS = 1_790_000_000_000.0
 
@@ -347,3 +349,70 @@ def test_recall_explain_shows_lexical_and_semantic_scores_and_the_decision(
     assert any("reference_deploy_runbook.md" in ln for ln in picked)
     assert all("probability" in ln or "gate" in ln or "rule" in ln for ln in rows)
     assert (tmp_path / ".cache" / "memdir_nb" / "semantic-vectors.sqlite3").is_file()
+
+
+# --------------------------------------------------------------------------- sessions
+
+
+@pytest.fixture(scope="module")
+def sample_home(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return build_demo_session(tmp_path_factory.mktemp("sessions") / "claude").claude_home
+
+
+def test_sessions_lists_main_and_subagent_transcripts_per_project(sample_home: Path) -> None:
+    out = run_cli("sessions", "--home", str(sample_home))
+    assert out.returncode == 0, out.stderr
+    lines = out.stdout.splitlines()
+    assert lines[0] == "-home-sam-src-shop/"
+    main = next(ln for ln in lines if "5b0f3c2e" in ln)
+    agent = next(ln for ln in lines if "agent-a71c0d9e4b2f38a65" in ln)
+    assert "2026-05-12" in main and " 7 turns" in main and "main" in main
+    assert "subagent" in agent and " 1 turn " in agent
+    assert lines[-1] == "2 transcripts."
+
+
+def test_replay_uses_the_memory_dir_beside_the_transcript_and_prints_the_turn_table(
+    sample_home: Path,
+) -> None:
+    transcript = next((sample_home / "projects" / "-home-sam-src-shop").glob("*.jsonl"))
+    out = run_cli("replay", str(transcript), "--selector", "lexical", "--now-ms", "1778600000000")
+    assert out.returncode == 0, out.stderr
+    assert "-home-sam-src-shop/memory" in out.stdout.splitlines()[0]
+    rows = [ln for ln in out.stdout.splitlines() if ln[:4].strip().isdigit()]
+    assert len(rows) == 7 and "MISS" in rows[3]
+    assert "likely recall misses in 2 of 7 turns" in out.stdout
+
+
+def test_replay_json_gives_one_row_per_turn(sample_home: Path) -> None:
+    transcript = next((sample_home / "projects" / "-home-sam-src-shop").glob("*.jsonl"))
+    out = run_cli("replay", str(transcript), "--selector", "lexical", "--json")
+    payload = json.loads(out.stdout)
+    assert payload["recall_turns"] == 7 and len(payload["turns"]) == 7
+    assert payload["turns"][1]["agent_wrote"] == "project_release_freeze.md"
+
+
+def test_replay_of_a_file_that_is_not_a_transcript_is_a_clear_error(tmp_path: Path) -> None:
+    bad = tmp_path / "notes.jsonl"
+    bad.write_text("hello\nworld\n")
+    out = run_cli("replay", str(bad), "--dir", str(tmp_path))
+    assert out.returncode == 2 and "Traceback" not in out.stderr
+    assert "is not a Claude Code transcript" in out.stderr
+
+
+def test_sessions_of_a_folder_without_projects_is_a_clear_error(tmp_path: Path) -> None:
+    out = run_cli("sessions", "--home", str(tmp_path))
+    assert (
+        out.returncode == 2
+        and "no projects/ folder" in out.stderr
+        and "Traceback" not in out.stderr
+    )
+
+
+def test_replay_output_is_sanitised_for_the_terminal(tmp_path: Path) -> None:
+    w = RecordWriter("s", "/home/x", "2026-05-01T10:00:00.000Z", seed="esc")
+    w.prompt("clear the screen \x1b[2J please")
+    path = tmp_path / "s.jsonl"
+    path.write_text(w.text())
+    out = run_cli("replay", str(path), "--dir", str(tmp_path), "--selector", "lexical")
+    assert out.returncode == 0, out.stderr
+    assert "\x1b" not in out.stdout

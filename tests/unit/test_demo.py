@@ -25,6 +25,7 @@ from memdir_nb.storage.daily_log import read_daily_log_entries
 from memdir_nb.storage.headers import read_frontmatter
 from memdir_nb.storage.scan import scan_memory_dir, scan_memory_files
 from memdir_nb.ui import demo
+from memdir_nb.ui.demo.session import build_demo_session
 from tests.support import snapshot
 
 # A fixed clock: 2026-03-28 14:30 UTC (afternoon everywhere from UTC-10 to UTC+9).
@@ -458,3 +459,17 @@ def test_demo_claude_home_refuses_a_folder_with_files(tmp_path: Path) -> None:
     (tmp_path / "keep.txt").write_text("x")
     with pytest.raises(DemoDirError, match="not an empty directory"):
         build_demo_claude_home(tmp_path)
+
+
+def test_the_bundled_sample_session_is_what_the_sample_builder_writes(tmp_path: Path) -> None:
+    bundled = Path(__file__).resolve().parents[2] / "notebooks" / "data" / "sample_claude_home"
+    built = build_demo_session(tmp_path / "claude").claude_home
+    files = sorted(p.relative_to(built) for p in built.rglob("*") if p.is_file())
+    assert files == sorted(p.relative_to(bundled) for p in bundled.rglob("*") if p.is_file())
+    for rel in files:
+        assert (bundled / rel).read_bytes() == (built / rel).read_bytes(), rel
+
+
+def test_the_sample_sessions_memory_files_get_fixed_times(tmp_path: Path) -> None:
+    memory = build_demo_session(tmp_path / "claude").memory_dir
+    assert (memory / "user_role.md").stat().st_mtime == 1770717600.0  # 2026-02-10T10:00:00Z

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import threading
 from pathlib import Path
 
@@ -10,6 +11,8 @@ import pytest
 from memdir_nb.extract import (
     ExtractionRequest,
     ExtractionScheduler,
+    memory_writes,
+    parse_transcript_lines,
     read_transcript,
 )
 from tests.support.transcripts import numbered_messages
@@ -125,3 +128,87 @@ def test_scheduler_reads_a_transcript_with_a_broken_line_and_reports_it(
     assert sched.on_transcript(path).action == "ran"
     assert [p.line_no for p in sched.problems] == [4]
     assert len(calls[0].new_messages) == 24
+
+
+# --------------------------------------------------------------------------- sessions
+
+SHAPES = Path(__file__).resolve().parents[1] / "data" / "sessions"
+SUBAGENT_FILE = (
+    SHAPES
+    / "c_subagent"
+    / "d41e9b07-2c6f-4a85-9e13-7b0c58f2a6d3"
+    / "subagents"
+    / "agent-a3f9c21d7e0b54a18.jsonl"
+)
+TIDEPOOL_MEMDIR = "/home/dana/.claude/projects/-home-dana-src-tidepool/memory"
+
+
+def test_the_end_of_session_flush_extracts_the_throttled_last_turns(memdir: Path) -> None:
+    calls: list[ExtractionRequest] = []
+    sched = ExtractionScheduler(memdir, calls.append, turns_between=3)
+    msgs = numbered_messages(2)
+    for turn in range(4):
+        msgs = msgs + numbered_messages(2, 10 + 2 * turn)
+        sched.on_turn_end(msgs)
+    assert [d.action for d in sched.history] == ["throttled", "throttled", "ran", "throttled"]
+    flush = sched.on_session_end(msgs)
+    assert flush.action == "ran" and "end-of-session flush" in flush.detail
+    assert [m.uuid for m in calls[-1].new_messages] == ["u16", "u17"]
+    assert sched.on_session_end(msgs).action == "nothing_new"  # nothing is extracted twice
+
+
+def test_the_flush_does_nothing_when_the_last_turn_was_extracted(memdir: Path) -> None:
+    calls: list[ExtractionRequest] = []
+    sched = ExtractionScheduler(memdir, calls.append)
+    msgs = numbered_messages(4)
+    sched.on_turn_end(msgs)
+    assert sched.on_session_end(msgs + numbered_messages(1, 50)).action == "nothing_new"
+    assert len(calls) == 1
+
+
+def test_a_subagent_transcript_is_never_extracted_nor_taken_as_the_main_agent_writing() -> None:
+    calls: list[ExtractionRequest] = []
+    sched = ExtractionScheduler(TIDEPOOL_MEMDIR, calls.append)
+    messages = read_transcript(SUBAGENT_FILE).messages
+    assert messages and all(m.is_sidechain for m in messages)
+    assert sched.on_turn_end(messages).action == "skipped_subagent"
+    assert sched.on_session_end(messages).action == "skipped_subagent"
+    assert calls == []
+
+
+def test_inline_subagent_writes_to_memory_are_not_the_main_agents() -> None:
+    lines = [
+        json.dumps({"type": "user", "uuid": "p", "message": {"role": "user", "content": "go"}}),
+        json.dumps(
+            {
+                "type": "assistant",
+                "uuid": "a",
+                "isSidechain": True,
+                "message": {
+                    "role": "assistant",
+                    "content": [
+                        {
+                            "type": "tool_use",
+                            "id": "t",
+                            "name": "Write",
+                            "input": {"file_path": f"{TIDEPOOL_MEMDIR}/x.md", "content": "x"},
+                        }
+                    ],
+                },
+            }
+        ),
+    ]
+    messages = parse_transcript_lines(lines).messages
+    assert memory_writes(messages, TIDEPOOL_MEMDIR) == []
+    calls: list[ExtractionRequest] = []
+    assert ExtractionScheduler(TIDEPOOL_MEMDIR, calls.append).on_turn_end(messages).action == "ran"
+
+
+def test_replaying_a_session_takes_its_turns_from_the_session_model() -> None:
+    calls: list[ExtractionRequest] = []
+    sched = ExtractionScheduler(TIDEPOOL_MEMDIR, calls.append)
+    decisions = sched.replay_session(SHAPES / "e_bash_mode_and_local_commands.jsonl")
+    # one real turn (the /release-notes command); /clear, `!git log` and /exit are not turns
+    assert [d.action for _, d in decisions] == ["ran", "nothing_new"]
+    assert decisions[0][0] is not None and decisions[0][0].prompt.startswith("/release-notes")
+    assert decisions[-1][0] is None

@@ -475,3 +475,51 @@ def test_missing_index_has_no_problem_but_a_dangling_link_does(tmp_path: Path) -
     assert (load_entrypoint(tmp_path).exists, load_entrypoint(tmp_path).problem) == (False, "")
     os.symlink("gone.md", tmp_path / "MEMORY.md")
     assert load_entrypoint(tmp_path).problem == "MEMORY.md is a dangling symlink"
+
+
+# --- the cap verdict given to writers (index_cap_verdict) ---------------------------------
+
+
+def _index_lines(n: int, width: int = 30) -> str:
+    return "".join(f"- [M{i}](m{i}.md) — {'h' * width}\n" for i in range(n))
+
+
+def test_cap_verdict_is_silent_well_inside_both_caps() -> None:
+    from memdir_nb.formats.index import index_cap_verdict
+
+    v = index_cap_verdict(_index_lines(10))
+    assert (v.over, v.near, v.message, v.lines) == (False, False, None, 10)
+
+
+def test_cap_verdict_counts_as_the_loader_counts() -> None:
+    from memdir_nb.formats.index import index_cap_verdict
+
+    text = "\n\n" + _index_lines(150) + "\n\n"
+    loaded = truncate_entrypoint_content(text)
+    v = index_cap_verdict(text)
+    assert (v.lines, v.bytes) == (loaded.line_count, loaded.byte_count)
+
+
+def test_cap_verdict_over_the_line_cap_asks_for_a_rewrite_to_seventy_percent() -> None:
+    from memdir_nb.formats.index import index_cap_verdict
+
+    v = index_cap_verdict(_index_lines(201))
+    assert v.over and not v.near
+    assert v.message is not None and v.message.startswith("Error: MEMORY.md is over its read limit")
+    assert "about 70% of the cap (about 140 lines and 17,500 bytes)" in v.message
+
+
+def test_cap_verdict_over_the_byte_cap_alone_is_over() -> None:
+    from memdir_nb.formats.index import index_cap_verdict
+
+    v = index_cap_verdict(_index_lines(100, width=260))
+    assert v.lines == 100 and v.bytes > 25_000 and v.over
+
+
+@pytest.mark.parametrize(("n", "near"), [(179, False), (180, True), (200, True)])
+def test_cap_verdict_reminds_from_ninety_percent_of_the_line_cap(n: int, near: bool) -> None:
+    from memdir_nb.formats.index import index_cap_verdict
+
+    v = index_cap_verdict(_index_lines(n, width=5))
+    assert (v.near, v.over) == (near, False)
+    assert (v.message or "").startswith("Reminder: MEMORY.md is" if near else "")

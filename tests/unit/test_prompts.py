@@ -534,3 +534,54 @@ def test_agent_prompt_rejects_empty_agent_type_and_creates_nothing(tmp_path: Pat
     with pytest.raises(ValueError, match="agent type"):
         build_agent_memory_prompt("  ", "project", _agent_config(tmp_path))
     assert not (tmp_path / "proj").exists()
+
+
+# --- the memory tool's prompt section --------------------------------------------------------
+
+
+def test_memory_tool_prompt_speaks_of_memories_paths_and_the_tool_commands() -> None:
+    from memdir_nb.prompts.memory_tool import build_memory_tool_prompt
+
+    text = build_memory_tool_prompt()
+    for needle in (
+        "/memories/MEMORY.md",
+        "/memories/team/",
+        "`create`",
+        "`str_replace`",
+        "`insert`",
+        "`delete`",
+        "`view`",
+    ):
+        assert needle in text
+    for t in MemoryType:
+        assert f"<name>{t.value}</name>" in text
+    assert "type: <user | feedback | project | reference>" in text
+    assert "200 lines" in text and "25,000 bytes" in text
+
+
+def test_memory_tool_prompt_shares_the_sections_of_build_memory_prompt(tmp_path: Path) -> None:
+    from memdir_nb.prompts.memory_tool import build_memory_tool_prompt
+    from memdir_nb.prompts.sections import what_not_to_save_lines, when_to_access_lines
+
+    text = build_memory_tool_prompt(team=False)
+    assert "\n".join(what_not_to_save_lines()) in text
+    assert "\n".join(when_to_access_lines("your")) in text
+    assert "<scope>" not in text and "/memories/team" not in text
+
+
+def test_memory_tool_prompt_shows_each_index_under_its_memories_path(tmp_path: Path) -> None:
+    from memdir_nb.prompts.memory_tool import build_memory_tool_prompt
+
+    (tmp_path / "team").mkdir()
+    (tmp_path / "MEMORY.md").write_text("- [Coffee](user_coffee.md) — coffee\n")
+    (tmp_path / "team" / "MEMORY.md").write_text("- [CI](reference_ci.md) — ci\n")
+    text = build_memory_tool_prompt(tmp_path)
+    assert (
+        "Contents of /memories/MEMORY.md (private memory):\n\n- [Coffee](user_coffee.md) — coffee"
+        in text
+    )
+    assert (
+        "Contents of /memories/team/MEMORY.md (team memory, shared):\n\n- [CI](reference_ci.md) — ci"
+        in text
+    )
+    assert str(tmp_path) not in text

@@ -14,6 +14,7 @@ from memdir_nb.ui.widgets import (
     MemoryEditor,
     PathSecurityLab,
     RecallPlayground,
+    ReplayView,
     TeamScopeView,
 )
 from tests.support import NOW
@@ -31,6 +32,7 @@ def test_dashboard_has_every_view_in_tabs(mem: Path, config: MemdirConfig) -> No
         TeamScopeView,
         PathSecurityLab,
         DreamPlanner,
+        ReplayView,
     ]
     assert d.tabs.titles == (
         "Memories",
@@ -41,6 +43,7 @@ def test_dashboard_has_every_view_in_tabs(mem: Path, config: MemdirConfig) -> No
         "Team",
         "Path security",
         "Dream",
+        "Sessions",
     )
     assert repr(d) == "Dashboard(VBox, memory_dir='mem')"
 
@@ -103,6 +106,7 @@ def test_every_widget_takes_the_dir_first_and_is_deterministic(
         TeamScopeView,
         PathSecurityLab,
         DreamPlanner,
+        ReplayView,
     ):
         a, b = cls(mem, now_ms=NOW, config=config), cls(mem, now_ms=NOW, config=config)
         assert repr(a) == repr(b) == f"{cls.__name__}(VBox, memory_dir='mem')"

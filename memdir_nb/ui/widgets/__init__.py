@@ -11,6 +11,7 @@ from memdir_nb.ui.widgets.editor import MemoryEditor
 from memdir_nb.ui.widgets.freshness import FreshnessView
 from memdir_nb.ui.widgets.inspector import IndexInspector
 from memdir_nb.ui.widgets.recall import RecallPlayground
+from memdir_nb.ui.widgets.replay import ReplayView
 from memdir_nb.ui.widgets.security import PathSecurityLab
 from memdir_nb.ui.widgets.team import TeamScopeView
 
@@ -23,5 +24,6 @@ __all__ = [
     "MemoryEditor",
     "PathSecurityLab",
     "RecallPlayground",
+    "ReplayView",
     "TeamScopeView",
 ]

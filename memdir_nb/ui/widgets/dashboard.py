@@ -21,6 +21,7 @@ from memdir_nb.ui.widgets.editor import MemoryEditor
 from memdir_nb.ui.widgets.freshness import FreshnessView
 from memdir_nb.ui.widgets.inspector import IndexInspector
 from memdir_nb.ui.widgets.recall import RecallPlayground
+from memdir_nb.ui.widgets.replay import ReplayView
 from memdir_nb.ui.widgets.security import PathSecurityLab
 from memdir_nb.ui.widgets.team import TeamScopeView
 
@@ -51,6 +52,7 @@ class Dashboard(MemdirView):
         self.team = TeamScopeView(self.memory_dir, now_ms=now_ms, config=config)
         self.lab = PathSecurityLab(self.memory_dir, now_ms=now_ms, config=config)
         self.dream = DreamPlanner(self.memory_dir, now_ms=now_ms, config=config)
+        self.sessions = ReplayView(self.memory_dir, now_ms=now_ms, config=config)
         self.views: dict[str, MemdirView] = {
             "Memories": self.browser,
             "Save": self.editor,
@@ -60,6 +62,7 @@ class Dashboard(MemdirView):
             "Team": self.team,
             "Path security": self.lab,
             "Dream": self.dream,
+            "Sessions": self.sessions,
         }
         for view in self.views.values():
             view.observe(lambda _change, source=view: self._refresh_others(source), "disk_revision")

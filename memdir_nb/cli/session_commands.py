@@ -1,0 +1,129 @@
+"""The commands about recorded sessions: `sessions` (list them) and `replay` (turn by turn).
+
+Everything printed comes from transcripts, which hold whatever a person or a tool typed, so
+every line goes through spec.text.terminal_safe before it reaches the terminal.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from memdir_nb.cli.home_commands import _claude_homes
+from memdir_nb.home.sessions import (
+    SessionFile,
+    list_sessions,
+    memory_dir_for_transcript,
+    read_session,
+)
+from memdir_nb.recall.selectors import make_selector
+from memdir_nb.reports.replay import iter_turn_lines, replay_session
+from memdir_nb.spec.text import plural, terminal_safe
+from memdir_nb.storage.access import ReadRefused
+
+
+def _say(text: str) -> None:
+    print(terminal_safe(text))
+
+
+def _size(n: int) -> str:
+    for unit in ("B", "KB", "MB", "GB"):
+        if n < 1024 or unit == "GB":
+            return f"{n:.0f} {unit}" if unit == "B" else f"{n:.1f} {unit}"
+        n /= 1024  # type: ignore[assignment]
+    return f"{n} B"
+
+
+def cmd_sessions(args: argparse.Namespace) -> int:
+    """List each project's session transcripts."""
+    homes = _claude_homes(args.home)
+    rows: list[tuple[Path, SessionFile]] = []
+    for home in homes:
+        if not (home / "projects").is_dir():
+            print(
+                terminal_safe(
+                    f"error: {home} holds no projects/ folder; pass a Claude home with --home"
+                ),
+                file=sys.stderr,
+            )
+            return 2
+        rows.extend((home, s) for s in list_sessions(home))
+    if args.json:
+        print(
+            json.dumps([{"home": str(h), **s.__dict__, "date": s.date} for h, s in rows], indent=2)
+        )
+        return 0
+    if not rows:
+        _say(f"No session transcripts under {', '.join(str(h) for h in homes)}.")
+        return 0
+    project = None
+    for _, s in rows:
+        if s.project != project:
+            project = s.project
+            _say(f"{project}/")
+        turns = "? turns" if s.turns is None else plural(s.turns, "turn")
+        kind = "subagent" if s.is_subagent else "main"
+        note = f"  ({plural(s.problems, 'bad line')})" if s.problems else ""
+        _say(f"  {s.session_id:<40} {s.date}  {turns:>11}  {kind:<8} {_size(s.size):>9}{note}")
+    _say(f"{plural(len(rows), 'transcript')}.")
+    return 0
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    """Print the turn table of a session replayed against its memory dir."""
+    transcript = Path(args.transcript)
+    memory_dir = args.dir if args.dir is not None else memory_dir_for_transcript(transcript)
+    try:
+        session = read_session(transcript)
+    except ReadRefused as exc:
+        print(terminal_safe(f"error: cannot read {transcript}: {exc.detail}"), file=sys.stderr)
+        return 2
+    if (
+        not session.turns
+        and session.problems
+        and not (session.record_counts.get("user") or session.record_counts.get("assistant"))
+    ):
+        print(
+            terminal_safe(
+                f"error: {transcript} is not a Claude Code transcript: none of its "
+                f"{session.lines} lines is a user or assistant record "
+                f"(first problem: {session.problems[0]}); pass a <session>.jsonl from "
+                "~/.claude/projects/<project>/"
+            ),
+            file=sys.stderr,
+        )
+        return 2
+    try:
+        replay = replay_session(
+            session,
+            memory_dir,
+            selector=make_selector(args.selector),
+            now_ms=args.now_ms,
+            turns_between=args.turns_between,
+        )
+    except ReadRefused as exc:
+        print(terminal_safe(f"error: cannot read {transcript}: {exc.detail}"), file=sys.stderr)
+        return 2
+    if args.json:
+        out = {
+            "transcript": str(transcript),
+            "memory_dir": replay.memory_dir,
+            "likely_miss_turns": replay.likely_miss_turns,
+            "recall_turns": replay.recall_turns,
+            "turns": replay.rows(),
+        }
+        print(json.dumps(out, indent=2))
+        return 0
+    _say(
+        f"Session {session.session_id or transcript.stem} ({'subagent' if session.is_sidechain else 'main'}),"
+        f" memory dir {replay.memory_dir}"
+    )
+    for problem in session.problems[:5]:
+        _say(f"  skipped {problem}")
+    for line in iter_turn_lines(replay):
+        _say(line)
+    _say("")
+    _say(replay.summary())
+    return 0

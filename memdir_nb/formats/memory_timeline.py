@@ -1,0 +1,387 @@
+"""The memory dir as of each turn of a session, rebuilt from the session's own tool calls.
+
+Start from the dir as it is now (rel path -> text and mtime) and undo the session's memory
+operations from last to first: a file a Write created did not exist before it; a Write that
+replaced a file, an Edit or a MultiEdit takes back the text the transcript recorded
+(``originalFile``), or reverses the edit (new text -> old text) when that text is found; an
+``rm`` brings the file back (its text is known only if the session wrote it earlier); a
+``mv`` moves it back. A forward pass then fills what the backward pass could not know from
+writes earlier in the session. What cannot be rebuilt is marked ``certain=False`` with a
+note; docs/sessions.md lists the cases.
+
+Which paths are memory paths is decided by :class:`MemoryPaths`: the memory dir itself, the
+same project folder under any other Claude home (``.../projects/<key>/memory/``, so a
+transcript recorded on another machine still matches), and the memory tool's ``/memories/``.
+"""
+
+from __future__ import annotations
+
+import os
+import posixpath
+import re
+import shlex
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
+
+from memdir_nb.formats.names import is_index_name
+from memdir_nb.formats.session_model import Session, ToolCall, timestamp_ms
+
+WRITE_KINDS = ("write", "edit", "delete", "rename")
+_SHELL_SPLIT = {"&&", "||", ";", "|", "&"}
+_READ_COMMANDS = {"cat", "head", "tail", "less", "more", "bat"}
+
+
+class MemoryPaths:
+    """Maps a path seen in a transcript to a path relative to the memory dir (or None)."""
+
+    def __init__(self, memory_dir: str, cwd: str | None = None, extra_roots: Sequence[str] = ()):
+        root = posixpath.normpath(os.fspath(memory_dir))
+        self.roots = [r.rstrip("/") + "/" for r in (root, *extra_roots)]
+        key = posixpath.basename(posixpath.dirname(root))
+        self._key_pattern = re.compile(
+            r"/projects/" + re.escape(key) + r"/" + re.escape(posixpath.basename(root)) + r"/(.+)$"
+        )
+        self.cwd = cwd
+
+    def relative(self, raw: object) -> str | None:
+        """The memory-relative path of raw, or None when it is not inside the memory dir."""
+        if not isinstance(raw, str) or not raw or "\x00" in raw:
+            return None
+        path = raw.replace("\\", "/")
+        if path.startswith("/memories/"):
+            rel = path[len("/memories/") :]
+        else:
+            if path.startswith("~/"):
+                path = "/~" + path[1:]
+            elif not path.startswith("/") and self.cwd:
+                path = posixpath.join(self.cwd, path)
+            path = posixpath.normpath(path)
+            rel = next((path[len(r) :] for r in self.roots if path.startswith(r)), "")
+            if not rel:
+                m = self._key_pattern.search(path)
+                rel = m.group(1) if m else ""
+        rel = posixpath.normpath(rel) if rel else ""
+        if not rel or rel == "." or rel.startswith("../") or rel == "..":
+            return None
+        return rel
+
+
+@dataclass(frozen=True)
+class MemoryOp:
+    """One tool call on a memory path: a read, or a change the rebuild can undo."""
+
+    turn: int
+    seq: int
+    kind: str  # "read" | "write" | "edit" | "delete" | "rename"
+    rel: str
+    tool: str
+    call: ToolCall
+    new_rel: str | None = None  # a rename's target
+    edits: tuple[tuple[str, str, bool], ...] = ()  # (old, new, replace_all)
+    content: str | None = None  # a write's whole new text
+    created: bool | None = None  # a write made a new file (True), replaced one (False), unknown
+
+    @property
+    def time_ms(self) -> float | None:
+        """When the call was made (ms since the epoch)."""
+        return timestamp_ms(self.call.timestamp)
+
+
+def _edits_of(inp: Mapping[str, object]) -> tuple[tuple[str, str, bool], ...]:
+    raw = inp.get("edits")
+    items = raw if isinstance(raw, list) else [inp]
+    out = []
+    for e in items:
+        if isinstance(e, dict):
+            old = e.get("old_string", e.get("old_str"))
+            new = e.get("new_string", e.get("new_str"))
+            if isinstance(old, str) and isinstance(new, str):
+                out.append((old, new, bool(e.get("replace_all"))))
+    return tuple(out)
+
+
+def _created(call: ToolCall) -> bool | None:
+    if call.result_type in ("create", "update"):
+        return call.result_type == "create"
+    if call.result.startswith("File created successfully"):
+        return True
+    if "has been updated" in call.result or "overwritten" in call.result:
+        return False
+    return None
+
+
+def _file_tool_ops(call: ToolCall, paths: MemoryPaths) -> list[tuple[str, str, dict[str, object]]]:
+    """(kind, rel, extra) for Read/Write/Edit/MultiEdit/NotebookEdit calls."""
+    rel = paths.relative(call.input.get("file_path") or call.input.get("notebook_path"))
+    if rel is None:
+        return []
+    if call.name == "Read":
+        return [("read", rel, {})]
+    if call.name == "Write":
+        content = call.input.get("content")
+        return [("write", rel, {"content": content if isinstance(content, str) else None})]
+    if call.name in ("Edit", "MultiEdit", "NotebookEdit"):
+        return [("edit", rel, {"edits": _edits_of(call.input)})]
+    return []
+
+
+def _memory_tool_ops(
+    call: ToolCall, paths: MemoryPaths
+) -> list[tuple[str, str, dict[str, object]]]:
+    """The memory tool's commands: view, create, str_replace, insert, delete, rename."""
+    inp = call.input
+    command = inp.get("command")
+    rel = paths.relative(inp.get("path") or inp.get("old_path"))
+    if rel is None:
+        return []
+    if command == "view":
+        return [("read", rel, {})]
+    if command == "create":
+        text = inp.get("file_text")
+        return [("write", rel, {"content": text if isinstance(text, str) else None})]
+    if command == "str_replace":
+        return [("edit", rel, {"edits": _edits_of(inp)})]
+    if command == "insert":
+        text = inp.get("insert_text")
+        return [("edit", rel, {"edits": (("", text, False),) if isinstance(text, str) else ()})]
+    if command == "delete":
+        return [("delete", rel, {})]
+    if command == "rename":
+        target = paths.relative(inp.get("new_path"))
+        return [("rename", rel, {"new_rel": target})] if target else [("delete", rel, {})]
+    return []
+
+
+def _bash_ops(call: ToolCall, paths: MemoryPaths) -> list[tuple[str, str, dict[str, object]]]:
+    """rm and mv of memory files, and cat/head/tail reads, where the command can be parsed."""
+    command = call.input.get("command")
+    if not isinstance(command, str):
+        return []
+    try:
+        tokens = shlex.split(command, comments=True)
+    except ValueError:
+        return []
+    ops: list[tuple[str, str, dict[str, object]]] = []
+    words: list[str] = []
+    for token in [*tokens, ";"]:
+        if token not in _SHELL_SPLIT:
+            words.append(token)
+            continue
+        args = [w for w in words[1:] if not w.startswith("-")]
+        name = posixpath.basename(words[0]) if words else ""
+        rels = [paths.relative(a) for a in args]
+        if name == "rm":
+            ops.extend(("delete", r, {}) for r in rels if r)
+        elif name in _READ_COMMANDS:
+            ops.extend(("read", r, {}) for r in rels if r)
+        elif name == "mv" and len(args) >= 2:
+            target = rels[-1]
+            for source, rel in zip(args[:-1], rels[:-1], strict=True):
+                if rel is None:
+                    continue
+                if target is None:
+                    ops.append(("delete", rel, {}))
+                else:
+                    dest = (
+                        target
+                        if target.endswith(".md")
+                        else f"{target}/{posixpath.basename(source)}"
+                    )
+                    ops.append(("rename", rel, {"new_rel": dest}))
+        words = []
+    return ops
+
+
+def memory_ops(session: Session, paths: MemoryPaths) -> list[MemoryOp]:
+    """Every read and successful change of a memory path in the session, in order.
+
+    Subagent (sidechain) calls count as changes to the dir; failed or rejected calls do not.
+    """
+    ops: list[MemoryOp] = []
+    for turn in session.turns:
+        calls = sorted([*turn.tool_calls, *turn.sidechain_calls], key=lambda c: c.line_no)
+        for call in calls:
+            if call.name == "memory":
+                found = _memory_tool_ops(call, paths)
+            elif call.name == "Bash":
+                found = _bash_ops(call, paths)
+            else:
+                found = _file_tool_ops(call, paths)
+            if found and call.has_result and call.is_error:
+                continue
+            for kind, rel, extra in found:
+                ops.append(
+                    MemoryOp(
+                        turn=turn.index,
+                        seq=len(ops),
+                        kind=kind,
+                        rel=rel,
+                        tool=call.name,
+                        call=call,
+                        new_rel=extra.get("new_rel"),  # type: ignore[arg-type]
+                        edits=extra.get("edits", ()),  # type: ignore[arg-type]
+                        content=extra.get("content"),  # type: ignore[arg-type]
+                        created=_created(call) if kind == "write" else None,
+                    )
+                )
+    return ops
+
+
+@dataclass(frozen=True)
+class AsOfFile:
+    """One memory file as it stood at some point: text (None if unknown), mtime, certainty."""
+
+    rel: str
+    content: str | None
+    mtime_ms: float | None
+    certain: bool = True
+    note: str = ""
+
+
+@dataclass
+class Timeline:
+    """The memory dir at the start of each turn, and each turn's memory reads and writes."""
+
+    states: list[dict[str, AsOfFile]]  # one per turn, at the turn's start
+    final: dict[str, AsOfFile]  # after the last turn (= the dir as given)
+    ops: list[MemoryOp]
+    notes: list[str] = field(default_factory=list)
+
+    def reads(self, turn: int, *, main_only: bool = True) -> list[str]:
+        """Memory files read in a turn (by the main agent unless main_only=False)."""
+        return _uniq(
+            o.rel
+            for o in self.ops
+            if o.turn == turn and o.kind == "read" and not (main_only and o.call.is_sidechain)
+        )
+
+    def writes(self, turn: int, *, main_only: bool = True) -> list[str]:
+        """Memory files changed in a turn (rename: both names)."""
+        found = []
+        for o in self.ops:
+            if o.turn == turn and o.kind != "read" and not (main_only and o.call.is_sidechain):
+                found.extend([o.rel] + ([o.new_rel] if o.new_rel else []))
+        return _uniq(found)
+
+
+def _uniq(items: object) -> list[str]:
+    return list(dict.fromkeys(items))  # type: ignore[call-overload]
+
+
+def _undo_edits(text: str, edits: Sequence[tuple[str, str, bool]]) -> str | None:
+    """The text before the edits, or None when an edit's new text is not found."""
+    for old, new, replace_all in reversed(edits):
+        if not new or new not in text:
+            return None
+        text = text.replace(new, old) if replace_all else text.replace(new, old, 1)
+    return text
+
+
+def _undo(op: MemoryOp, state: dict[str, AsOfFile]) -> None:
+    """Turn the state after op into the state before it (in place)."""
+    after = state.get(op.rel)
+    if op.kind == "read":  # a whole-file Read tells the text at that moment
+        if after is not None and after.content is None and op.call.original_file is not None:
+            state[op.rel] = replace(after, content=op.call.original_file, certain=True, note="")
+    elif op.kind == "write":
+        if op.created:
+            state.pop(op.rel, None)
+        elif op.call.original_file is not None:
+            state[op.rel] = AsOfFile(op.rel, op.call.original_file, None)
+        else:
+            why = "a Write replaced it; its earlier text is not in the transcript"
+            state[op.rel] = AsOfFile(op.rel, None, None, False, why)
+    elif op.kind == "edit":
+        if op.call.original_file is not None:
+            state[op.rel] = AsOfFile(op.rel, op.call.original_file, None)
+            return
+        before = None
+        if after is not None and after.content is not None:
+            before = _undo_edits(after.content, op.edits)
+        if before is None:
+            why = "an edit could not be undone (its new text was not found)"
+            text = after.content if after is not None else None
+            state[op.rel] = AsOfFile(op.rel, text, None, False, why)
+        else:
+            state[op.rel] = AsOfFile(op.rel, before, None, after.certain if after else False)
+    elif op.kind == "delete":
+        state[op.rel] = AsOfFile(op.rel, None, None, False, "deleted later; text not known")
+    elif op.kind == "rename" and op.new_rel:
+        moved = state.pop(op.new_rel, None)
+        state[op.rel] = replace(moved, rel=op.rel) if moved else AsOfFile(op.rel, None, None, False)
+
+
+def _redo(op: MemoryOp, state: dict[str, AsOfFile]) -> None:
+    """Apply op forward where its result is fully known (fills what undo left unknown)."""
+    stamp = op.time_ms
+    if op.kind == "read":
+        return
+    if op.kind == "write" and op.content is not None:
+        state[op.rel] = AsOfFile(op.rel, op.content, stamp)
+    elif op.kind == "delete":
+        state.pop(op.rel, None)
+    elif op.kind == "rename" and op.new_rel and op.rel in state:
+        state[op.new_rel] = replace(state.pop(op.rel), rel=op.new_rel, mtime_ms=stamp)
+    elif op.kind == "edit" and op.rel in state:
+        cur = state[op.rel]
+        text = cur.content
+        if text is not None:
+            for old, new, replace_all in op.edits:
+                if old and old in text:
+                    text = text.replace(old, new) if replace_all else text.replace(old, new, 1)
+        state[op.rel] = replace(cur, content=text, mtime_ms=stamp)
+
+
+def _merge(back: AsOfFile | None, fwd: AsOfFile | None) -> AsOfFile | None:
+    if back is None:
+        return None
+    if fwd is None:
+        return back
+    content = back.content if back.content is not None else fwd.content
+    certain = back.certain or (back.content is None and fwd.content is not None and fwd.certain)
+    mtime = fwd.mtime_ms if fwd.mtime_ms is not None else back.mtime_ms
+    return AsOfFile(back.rel, content, mtime, certain, "" if certain else back.note)
+
+
+def build_timeline(
+    session: Session, paths: MemoryPaths, current: Mapping[str, AsOfFile]
+) -> Timeline:
+    """The dir at each turn's start, from the dir now (`current`) and the session's ops."""
+    ops = memory_ops(session, paths)
+    changes = [
+        o for o in ops if o.kind in WRITE_KINDS or (o.kind == "read" and o.call.original_file)
+    ]
+    n_turns = len(session.turns)
+    state = dict(current)
+    backward: list[dict[str, AsOfFile]] = [dict()] * n_turns
+    i = len(changes)
+    for turn in range(n_turns - 1, -1, -1):
+        while i > 0 and changes[i - 1].turn >= turn:
+            i -= 1
+            _undo(changes[i], state)
+        backward[turn] = dict(state)
+    forward: dict[str, AsOfFile] = {}
+    seeded = set(state)
+    for rel, f in state.items():
+        forward[rel] = f
+    states: list[dict[str, AsOfFile]] = []
+    j = 0
+    for turn in range(n_turns):
+        while j < len(changes) and changes[j].turn < turn:
+            _redo(changes[j], forward)
+            j += 1
+        merged = {}
+        for rel, f in backward[turn].items():
+            m = _merge(f, forward.get(rel) if rel in seeded or rel in forward else None)
+            if m is not None:
+                merged[rel] = m
+        states.append(merged)
+    notes = []
+    if any(not f.certain for s in states for f in s.values()):
+        notes.append("some files could not be rebuilt exactly; see each file's note")
+    return Timeline(states, dict(current), ops, notes)
+
+
+def is_index(rel: str) -> bool:
+    """Whether a memory-relative path is an index file (MEMORY.md at any level, any case)."""
+    return is_index_name(posixpath.basename(rel))

@@ -1,0 +1,381 @@
+"""Building a Session from records fed one at a time (see formats.session_model for the rules)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from memdir_nb.formats import transcript_records as tr
+from memdir_nb.formats.session_model import (
+    AssistantResponse,
+    CompactionPoint,
+    Session,
+    ToolCall,
+    Turn,
+    cap_text,
+    cap_value,
+    mentions_memory,
+)
+from memdir_nb.formats.transcript_records import TranscriptProblem
+from memdir_nb.spec.constants import (
+    SESSION_MAX_PROBLEMS,
+    SESSION_PROMPT_MAX_CHARS,
+    SESSION_TOOL_INPUT_MAX_CHARS,
+    SESSION_TOOL_RESULT_MAX_CHARS,
+)
+
+
+def _whole_read(file: Mapping[str, Any]) -> bool:
+    """Whether a Read result holds the whole file (not one page of it)."""
+    total, lines = file.get("totalLines"), file.get("numLines")
+    start = file.get("startLine", 1)
+    return total is None or (start in (None, 1) and lines == total)
+
+
+class SessionBuilder:
+    """Builds a Session from records fed one at a time (see the module docstring)."""
+
+    def __init__(self, path: str = "") -> None:
+        self.session = Session(path=path)
+        self._main_sidechain: bool | None = None
+        self._calls: dict[str, ToolCall] = {}
+        self._responses: dict[str, AssistantResponse] = {}
+        self._pending_bash: list[str] = []
+        self._pending_local: list[str] = []
+        self._enqueued: list[str] = []
+        self._next_queued = False
+
+    # -- input -------------------------------------------------------------------------------
+
+    def problem(self, line_no: int, reason: str) -> None:
+        """Record a bad line (the first SESSION_MAX_PROBLEMS are kept, the rest counted)."""
+        s = self.session
+        if len(s.problems) < SESSION_MAX_PROBLEMS:
+            s.problems.append(TranscriptProblem(line_no, reason))
+        else:
+            s.more_problems += 1
+
+    def feed(self, record: Mapping[str, Any], line_no: int) -> None:
+        """Take one record; unknown types are counted and otherwise ignored."""
+        kind = record.get("type")
+        kind = kind if isinstance(kind, str) else "?"
+        counts = self.session.record_counts
+        counts[kind] = counts.get(kind, 0) + 1
+        self._note_time(record.get("timestamp"))
+        if kind in ("user", "assistant"):
+            self._facts(record)
+            if bool(record.get("isSidechain")) != self._main_sidechain:
+                self._sidechain(record, line_no)
+            elif kind == "user":
+                self._user(record, line_no)
+            else:
+                self._assistant(record, line_no)
+        elif kind == "summary":
+            text = record.get("summary")
+            self._compaction("summary_title", line_no, record, text=str(text or ""))
+        elif kind == "system":
+            self._system(record, line_no)
+        elif kind == "queue-operation":
+            self._queue(record)
+        elif kind == "attachment":
+            self._attachment(record)
+
+    def finish(self) -> Session:
+        """The session, with commands run after the last prompt listed on the last turn."""
+        s = self.session
+        if s.turns:
+            s.turns[-1].bash_commands.extend(self._pending_bash)
+            s.turns[-1].local_commands.extend(self._pending_local)
+            self._pending_bash, self._pending_local = [], []
+        return s
+
+    # -- facts -------------------------------------------------------------------------------
+
+    def _note_time(self, stamp: object) -> None:
+        if isinstance(stamp, str) and stamp:
+            s = self.session
+            if s.first_timestamp is None:
+                s.first_timestamp = stamp
+            if s.last_timestamp is None or stamp > s.last_timestamp:
+                s.last_timestamp = stamp
+
+    def _facts(self, record: Mapping[str, Any]) -> None:
+        s = self.session
+        if self._main_sidechain is None:
+            self._main_sidechain = bool(record.get("isSidechain"))
+            s.is_sidechain = self._main_sidechain
+        for attr, key in (
+            ("session_id", "sessionId"),
+            ("cwd", "cwd"),
+            ("git_branch", "gitBranch"),
+            ("slug", "slug"),
+        ):
+            value = record.get(key)
+            if getattr(s, attr) is None and isinstance(value, str):
+                setattr(s, attr, value)
+        version = record.get("version")
+        if isinstance(version, str) and version not in s.versions and len(s.versions) < 32:
+            s.versions.append(version)
+            s.version = s.version or version
+        agent = record.get("agentId")
+        if s.is_sidechain and s.agent_id is None and isinstance(agent, str):
+            s.agent_id = agent
+
+    # -- turns -------------------------------------------------------------------------------
+
+    def _current(self, line_no: int, record: Mapping[str, Any]) -> Turn:
+        """The running turn; a file that starts mid-session gets a continuation turn."""
+        if not self.session.turns:
+            self._start_turn("", "continuation", line_no, record)
+        return self.session.turns[-1]
+
+    def _start_turn(self, prompt: str, kind: str, line_no: int, record: Mapping[str, Any]) -> Turn:
+        s = self.session
+        pid = record.get("promptId")
+        turn = Turn(
+            index=len(s.turns),
+            prompt=cap_text(prompt, SESSION_PROMPT_MAX_CHARS),
+            kind=kind,
+            line_no=line_no,
+            timestamp=record.get("timestamp") if isinstance(record.get("timestamp"), str) else None,
+            prompt_id=pid if isinstance(pid, str) else None,
+            uuid=record.get("uuid") if isinstance(record.get("uuid"), str) else None,
+            bash_commands=self._pending_bash,
+            local_commands=self._pending_local,
+            queued=self._next_queued,
+        )
+        self._pending_bash, self._pending_local, self._next_queued = [], [], False
+        self._responses = {}
+        s.turns.append(turn)
+        return turn
+
+    def _touch(self, turn: Turn, record: Mapping[str, Any]) -> None:
+        uuid = record.get("uuid")
+        if isinstance(uuid, str):
+            turn.last_uuid = uuid
+        stamp = record.get("timestamp")
+        if isinstance(stamp, str):
+            turn.end_timestamp = stamp
+
+    def _user(self, record: Mapping[str, Any], line_no: int) -> None:
+        kind = tr.classify_user(record)
+        content = (
+            record.get("message", {}).get("content")
+            if isinstance(record.get("message"), dict)
+            else None
+        )
+        images = tr.count_images(content)
+        self.session.images += images
+        if kind in (tr.PROMPT, tr.SLASH_COMMAND):
+            self._prompt(record, line_no, kind, content, images)
+            return
+        if kind == tr.BASH_INPUT:
+            self._pending_bash.append(
+                cap_text((tr.tag_value(tr.content_text(content), "bash-input") or "").strip(), 500)
+            )
+            return
+        if kind == tr.LOCAL_COMMAND:
+            self._pending_local.append(cap_text(tr.command_line(tr.content_text(content)), 500))
+            return
+        if kind in (tr.BASH_OUTPUT, tr.LOCAL_COMMAND_OUTPUT, tr.META, tr.EMPTY):
+            return
+        if kind == tr.COMPACT_SUMMARY:
+            self._compaction("compact_summary", line_no, record, text=tr.content_text(content))
+            return
+        turn = self._current(line_no, record)
+        turn.images += images
+        self._touch(turn, record)
+        if kind == tr.INTERRUPT:
+            turn.interrupted = True
+        elif kind == tr.TASK_NOTIFICATION:
+            turn.notifications += 1
+        elif kind == tr.TOOL_RESULT:
+            self._results(record, content, turn)
+
+    def _prompt(
+        self, record: Mapping[str, Any], line_no: int, kind: str, content: object, images: int
+    ) -> None:
+        s = self.session
+        pid = record.get("promptId")
+        running = s.turns[-1] if s.turns else None
+        if running is not None and isinstance(pid, str) and pid == running.prompt_id:
+            running.queued_prompts.append(cap_text(tr.prompt_text(content), 2000))  # same prompt id
+            running.images += images
+            self._touch(running, record)
+            return
+        if kind == tr.SLASH_COMMAND:
+            text = tr.command_line(tr.content_text(content))
+            turn_kind = "slash_command"
+        else:
+            text, turn_kind = tr.prompt_text(content), "prompt"
+        turn = self._start_turn(text, turn_kind, line_no, record)
+        turn.images += images
+        self._touch(turn, record)
+
+    def _results(self, record: Mapping[str, Any], content: object, turn: Turn) -> None:
+        detail = record.get("toolUseResult")
+        blocks = [b for b in tr.content_blocks(content) if b.get("type") == "tool_result"]
+        for block in blocks:
+            call = self._calls.get(str(block.get("tool_use_id")))
+            text = tr.block_text(block)
+            if tr.is_interrupt_result(text):
+                turn.interrupted = True
+            if call is None:
+                continue
+            call.has_result = True
+            call.result = cap_text(text, SESSION_TOOL_RESULT_MAX_CHARS)
+            call.is_error = bool(block.get("is_error"))
+            if len(blocks) == 1 and isinstance(detail, dict):
+                kind = detail.get("type")
+                call.result_type = kind if isinstance(kind, str) else None
+                original = detail.get("originalFile", detail.get("originalFileContents"))
+                read = detail.get("file")
+                if original is None and isinstance(read, dict) and _whole_read(read):
+                    original = read.get("content")  # a Read of a whole file: its text then
+                if (
+                    isinstance(original, str)
+                    and len(original) <= SESSION_TOOL_INPUT_MAX_CHARS
+                    and mentions_memory(call.name, call.input)
+                ):
+                    call.original_file = original
+            elif len(blocks) == 1 and isinstance(detail, str) and detail.startswith("Error"):
+                call.is_error = True
+
+    def _assistant(self, record: Mapping[str, Any], line_no: int) -> None:
+        message = record.get("message")
+        if not isinstance(message, dict):
+            self.problem(line_no, "assistant record without a message; skipped")
+            return
+        turn = self._current(line_no, record)
+        self._touch(turn, record)
+        mid = message.get("id")
+        mid = mid if isinstance(mid, str) and mid else f"line-{line_no}"
+        response = self._responses.get(mid)
+        if response is None:
+            model = message.get("model")
+            response = AssistantResponse(mid, model if isinstance(model, str) else None, line_no)
+            self._responses[mid] = response
+            turn.responses.append(response)
+        response.records += 1
+        for call in self._blocks(message.get("content"), response, record, line_no, False):
+            response.tool_calls.append(call)
+
+    def _blocks(
+        self,
+        content: object,
+        response: AssistantResponse | None,
+        record: Mapping[str, Any],
+        line_no: int,
+        sidechain: bool,
+    ) -> list[ToolCall]:
+        calls: list[ToolCall] = []
+        for block in tr.content_blocks(content):
+            kind = block.get("type")
+            if kind == "tool_use":
+                raw = block.get("input")
+                name = str(block.get("name") or "?")
+                keep = (
+                    SESSION_TOOL_INPUT_MAX_CHARS
+                    if isinstance(raw, dict) and mentions_memory(name, raw)
+                    else SESSION_TOOL_RESULT_MAX_CHARS
+                )
+                call = ToolCall(
+                    id=str(block.get("id") or f"line-{line_no}-{len(calls)}"),
+                    name=name,
+                    input=cap_value(raw, keep) if isinstance(raw, dict) else {},  # type: ignore[arg-type]
+                    line_no=line_no,
+                    timestamp=record.get("timestamp")
+                    if isinstance(record.get("timestamp"), str)
+                    else None,
+                    is_sidechain=sidechain,
+                )
+                self._calls[call.id] = call
+                calls.append(call)
+            elif response is None:
+                continue
+            elif kind == "text":
+                text = tr.block_text(block)
+                if text and len(response.text) < SESSION_TOOL_RESULT_MAX_CHARS:
+                    joined = f"{response.text}\n{text}" if response.text else text
+                    response.text = cap_text(joined, SESSION_TOOL_RESULT_MAX_CHARS)
+            elif kind in ("thinking", "redacted_thinking"):
+                response.thinking_blocks += 1
+        return calls
+
+    def _sidechain(self, record: Mapping[str, Any], line_no: int) -> None:
+        """An inline subagent record (1.0.x): its tool calls and results, kept apart."""
+        self.session.sidechain_records += 1
+        if not self.session.turns:
+            return
+        turn = self.session.turns[-1]
+        message = record.get("message")
+        content = message.get("content") if isinstance(message, dict) else None
+        if record.get("type") == "assistant":
+            turn.sidechain_calls.extend(self._blocks(content, None, record, line_no, True))
+        else:
+            self._results(record, content, turn)
+
+    # -- other records -----------------------------------------------------------------------
+
+    def _compaction(
+        self, kind: str, line_no: int, record: Mapping[str, Any], *, text: str = ""
+    ) -> None:
+        meta = record.get("compactMetadata") or record.get("microcompactMetadata")
+        meta = meta if isinstance(meta, dict) else {}
+        pre = meta.get("preTokens")
+        stamp = record.get("timestamp")
+        self.session.compactions.append(
+            CompactionPoint(
+                kind=kind,
+                line_no=line_no,
+                before_turn=len(self.session.turns),
+                timestamp=stamp if isinstance(stamp, str) else None,
+                trigger=meta.get("trigger") if isinstance(meta.get("trigger"), str) else None,
+                pre_tokens=pre if isinstance(pre, int) else None,
+                text=cap_text(text, 500),
+            )
+        )
+
+    def _system(self, record: Mapping[str, Any], line_no: int) -> None:
+        sub = record.get("subtype")
+        if sub == "compact_boundary":
+            self._compaction("compact_boundary", line_no, record)
+        elif sub == "microcompact_boundary":
+            self._compaction("microcompact", line_no, record)
+        elif sub == "local_command":
+            text = record.get("content")
+            if isinstance(text, str) and text.lstrip().startswith("<command-name>"):
+                self._pending_local.append(cap_text(tr.command_line(text), 500))
+
+    def _queue(self, record: Mapping[str, Any]) -> None:
+        op, text = record.get("operation"), record.get("content")
+        if op == "enqueue" and isinstance(text, str):
+            self._enqueued.append(text)
+        elif op == "remove" and self._enqueued:
+            gone = text if isinstance(text, str) and text in self._enqueued else self._enqueued[0]
+            self._enqueued.remove(gone)
+            if self.session.turns and gone not in self.session.turns[-1].queued_prompts:
+                self.session.turns[-1].queued_prompts.append(cap_text(gone, 2000))
+        elif op == "dequeue" and self._enqueued:
+            self._enqueued.pop(0)
+            self._next_queued = True
+        elif op == "popAll":
+            self._enqueued.clear()
+
+    def _attachment(self, record: Mapping[str, Any]) -> None:
+        att = record.get("attachment")
+        if not isinstance(att, dict) or att.get("type") != "queued_command":
+            return
+        text = att.get("prompt")
+        if isinstance(text, str) and self.session.turns:
+            queued = self.session.turns[-1].queued_prompts
+            if text not in queued:
+                queued.append(cap_text(text, 2000))
+
+
+def build_session(records: Iterable[tuple[int, Mapping[str, Any]]], path: str = "") -> Session:
+    """A Session from (line number, record) pairs already parsed."""
+    builder = SessionBuilder(path)
+    for line_no, record in records:
+        builder.feed(record, line_no)
+    return builder.finish()

@@ -1,0 +1,229 @@
+"""A Claude Code session as turns: one per real prompt, with its responses and tool calls.
+
+formats.session_builder.SessionBuilder takes records one at a time (the reader streams them from disk, see
+memdir_nb.home.sessions.read_session) and keeps only what the model needs, each string capped
+(spec.constants SESSION_*), so its memory follows the number of records and never their size.
+
+- A turn starts at each real prompt (formats.transcript_records.classify_user), or at a new
+  ``promptId`` where the CLI writes one. Tool results, meta notes, interrupts and queue
+  records belong to the turn that is running. Bash-mode (``!``) input and built-in commands
+  (``/clear``, ``/mcp``...) run between turns; they are listed on the next turn.
+- Assistant records that share ``message.id`` are one response (the CLI writes one record per
+  content block). Tool calls pair with their results by ``tool_use_id``, never by position.
+- Records whose ``isSidechain`` differs from the file's first message are an inline subagent
+  (1.0.x); their tool calls go to ``Turn.sidechain_calls``.
+- A file that starts mid-session (tool results before any prompt) gets a first turn of kind
+  ``continuation`` with an empty prompt.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from memdir_nb.formats.transcript_records import TranscriptProblem
+
+
+def cap_text(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[:limit] + " [...]"
+
+
+def cap_value(value: object, limit: int, depth: int = 0) -> object:
+    """A tool input with every string cut to `limit` characters (and nesting cut at 6 levels)."""
+    if isinstance(value, str):
+        return cap_text(value, limit)
+    if depth >= 6:
+        return None
+    if isinstance(value, dict):
+        return {str(k): cap_value(v, limit, depth + 1) for k, v in list(value.items())[:64]}
+    if isinstance(value, list):
+        return [cap_value(v, limit, depth + 1) for v in value[:64]]
+    return value
+
+
+MEMORY_PATH_MARKS = ("/memory/", "/memories/")
+
+
+def mentions_memory(tool: str, tool_input: Mapping[str, Any]) -> bool:
+    """Whether a tool call may touch a memory dir: the memory tool, or a memory-looking path.
+
+    Only such calls keep their whole text (a Write's content, an Edit's original file), so a
+    session's memory follows the number of its records, not the size of what they carried.
+    """
+    if tool == "memory":
+        return True
+    return any(
+        isinstance(v, str) and any(mark in v for mark in MEMORY_PATH_MARKS)
+        for v in tool_input.values()
+    )
+
+
+def timestamp_ms(stamp: str | None) -> float | None:
+    """Milliseconds since the epoch of an ISO-8601 timestamp, or None when it cannot be read."""
+    if not isinstance(stamp, str) or not stamp:
+        return None
+    try:
+        moment = _dt.datetime.fromisoformat(stamp.replace("Z", "+00:00"))
+    except ValueError:
+        return None
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=_dt.UTC)
+    return moment.timestamp() * 1000.0
+
+
+@dataclass
+class ToolCall:
+    """One tool_use block and, once seen, its result (text preview, error flag, detail)."""
+
+    id: str
+    name: str
+    input: dict[str, Any]
+    line_no: int
+    timestamp: str | None = None
+    is_sidechain: bool = False
+    has_result: bool = False
+    result: str = ""
+    is_error: bool = False
+    result_type: str | None = None  # toolUseResult.type: "create", "update", "text"...
+    original_file: str | None = None  # toolUseResult.originalFile(Contents), when short enough
+
+    @property
+    def succeeded(self) -> bool:
+        """A result was seen and it was not an error (a rejected or failed call changed nothing)."""
+        return self.has_result and not self.is_error
+
+
+@dataclass
+class AssistantResponse:
+    """One API response: every record that shares its message.id."""
+
+    message_id: str
+    model: str | None
+    line_no: int
+    text: str = ""
+    thinking_blocks: int = 0
+    tool_calls: list[ToolCall] = field(default_factory=list)
+    records: int = 0
+
+    @property
+    def synthetic(self) -> bool:
+        """A harness-made record (model '<synthetic>': 'No response requested.', API errors)."""
+        return self.model == "<synthetic>"
+
+
+@dataclass
+class Turn:
+    """One real prompt and everything the agent did for it."""
+
+    index: int
+    prompt: str
+    kind: str  # "prompt" | "slash_command" | "continuation"
+    line_no: int
+    timestamp: str | None = None
+    prompt_id: str | None = None
+    uuid: str | None = None
+    responses: list[AssistantResponse] = field(default_factory=list)
+    sidechain_calls: list[ToolCall] = field(default_factory=list)
+    interrupted: bool = False
+    queued: bool = False  # the prompt itself was typed while the agent worked (dequeued)
+    queued_prompts: list[str] = field(default_factory=list)  # absorbed into this running turn
+    bash_commands: list[str] = field(default_factory=list)  # `!` commands run before it
+    local_commands: list[str] = field(default_factory=list)  # /clear, /mcp... run before it
+    notifications: int = 0  # background-task notifications that arrived during it
+    images: int = 0
+    last_uuid: str | None = None  # the last user/assistant record of the turn (main thread)
+    end_timestamp: str | None = None
+
+    @property
+    def tool_calls(self) -> list[ToolCall]:
+        """The main agent's tool calls, in order."""
+        return [c for r in self.responses for c in r.tool_calls]
+
+    @property
+    def tools_used(self) -> list[str]:
+        """Names of the main agent's tools, first use order, each once."""
+        return list(dict.fromkeys(c.name for c in self.tool_calls))
+
+    @property
+    def bash_mode(self) -> bool:
+        """The user ran `!` commands before this prompt."""
+        return bool(self.bash_commands)
+
+    @property
+    def local_command(self) -> bool:
+        """The user ran built-in commands before this prompt (or the prompt is one)."""
+        return bool(self.local_commands) or self.kind == "slash_command"
+
+    @property
+    def has_queued_prompt(self) -> bool:
+        """Text typed while the agent worked is part of this turn."""
+        return self.queued or bool(self.queued_prompts)
+
+    @property
+    def timestamp_ms(self) -> float | None:
+        """The prompt's time in milliseconds since the epoch (None when unknown)."""
+        return timestamp_ms(self.timestamp)
+
+    @property
+    def flags(self) -> list[str]:
+        """Short labels for the turn's flags, for tables."""
+        marks = [
+            ("interrupted", self.interrupted),
+            ("queued", self.has_queued_prompt),
+            ("bash", self.bash_mode),
+            ("command", self.local_command),
+            ("images", self.images > 0),
+            ("continuation", self.kind == "continuation"),
+        ]
+        return [name for name, on in marks if on]
+
+
+@dataclass(frozen=True)
+class CompactionPoint:
+    """Where the context was compacted, or a title line of the old `summary` kind."""
+
+    kind: str  # "summary_title" | "compact_boundary" | "compact_summary" | "microcompact"
+    line_no: int
+    before_turn: int  # index of the next turn (= number of turns before it)
+    timestamp: str | None = None
+    trigger: str | None = None
+    pre_tokens: int | None = None
+    text: str = ""
+
+
+@dataclass
+class Session:
+    """A transcript file read as a session; see the module docstring."""
+
+    path: str = ""
+    session_id: str | None = None
+    cwd: str | None = None
+    git_branch: str | None = None
+    version: str | None = None
+    versions: list[str] = field(default_factory=list)
+    slug: str | None = None
+    is_sidechain: bool = False
+    agent_id: str | None = None
+    turns: list[Turn] = field(default_factory=list)
+    compactions: list[CompactionPoint] = field(default_factory=list)
+    images: int = 0
+    problems: list[TranscriptProblem] = field(default_factory=list)
+    more_problems: int = 0  # problems beyond SESSION_MAX_PROBLEMS, counted only
+    lines: int = 0
+    bytes_read: int = 0
+    record_counts: dict[str, int] = field(default_factory=dict)
+    sidechain_records: int = 0
+    first_timestamp: str | None = None
+    last_timestamp: str | None = None
+
+    @property
+    def titles(self) -> list[str]:
+        """The short titles of old-style `summary` records."""
+        return [c.text for c in self.compactions if c.kind == "summary_title"]
+
+    @property
+    def tool_calls(self) -> list[ToolCall]:
+        """Every main-agent tool call of the session, in order."""
+        return [c for t in self.turns for c in t.tool_calls]

@@ -1,0 +1,223 @@
+"""One line of a Claude Code transcript: parsing it, and telling what a `user` record really is.
+
+A transcript is JSONL: one record per line. Only about a quarter of the `type: "user"` records
+are things a person typed; the rest carry tool results, harness notes (`isMeta`), interrupt
+markers, bash-mode (`!`) input and output, built-in command wrappers, compaction summaries and
+background-task notifications. :func:`classify_user` sorts them, in the order that is safe for
+every CLI version seen (1.0.x to 2.1.2xx); docs/sessions.md lists the shapes.
+
+Every parse goes through :func:`memdir_nb.formats.jsonio.loads_bounded`. A line holding two
+records glued together (a writer appended before the previous line got its newline) is split
+and both records are kept.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from memdir_nb.formats.jsonio import JSONLimitError, loads_bounded
+from memdir_nb.spec.constants import TRANSCRIPT_LINE_MAX_BYTES
+
+# What a user record is, from classify_user.
+TOOL_RESULT = "tool_result"
+COMPACT_SUMMARY = "compact_summary"
+META = "meta"
+INTERRUPT = "interrupt"
+BASH_INPUT = "bash_input"
+BASH_OUTPUT = "bash_output"
+LOCAL_COMMAND = "local_command"
+LOCAL_COMMAND_OUTPUT = "local_command_output"
+SLASH_COMMAND = "slash_command"
+TASK_NOTIFICATION = "task_notification"
+PROMPT = "prompt"
+EMPTY = "empty"
+
+INTERRUPT_MARKERS = ("[Request interrupted by user]", "[Request interrupted by user for tool use]")
+CONTINUATION_PREAMBLE = "This session is being continued from a previous conversation"
+_IDE_PREFIXES = ("<ide_opened_file>", "<ide_selection>")
+_CAVEAT_PREFIXES = ("<local-command-caveat>", "Caveat: The messages below were generated")
+
+
+@dataclass(frozen=True)
+class TranscriptProblem:
+    """A transcript line that could not be used (or only partly), with its 1-based line number."""
+
+    line_no: int
+    reason: str
+
+    def __str__(self) -> str:
+        return f"line {self.line_no}: {self.reason}"
+
+
+def parse_record_line(
+    data: str | bytes, *, max_bytes: int = TRANSCRIPT_LINE_MAX_BYTES
+) -> tuple[list[dict[str, Any]], str | None]:
+    """The records on one line and a problem sentence (None when the line was clean).
+
+    A line that is not JSON, not an object, too long or too deep gives ([], reason). A line
+    with several objects glued together gives all of them and says so.
+    """
+    try:
+        value = loads_bounded(data, max_bytes=max_bytes, what="transcript line")
+    except JSONLimitError as exc:
+        return [], f"{exc}; skipped"
+    except json.JSONDecodeError as exc:
+        if exc.msg == "Extra data":
+            return _split_glued(data)
+        return [], f"not JSON ({exc.msg} at column {exc.colno}); skipped"
+    except ValueError as exc:
+        return [], f"not JSON ({exc}); skipped"
+    if not isinstance(value, dict):
+        return [], "not a JSON object; skipped"
+    return [value], None
+
+
+def _split_glued(data: str | bytes) -> tuple[list[dict[str, Any]], str | None]:
+    """Records glued on one line (`}{`); the depth was already checked by loads_bounded."""
+    text = data.decode("utf-8", errors="replace") if isinstance(data, bytes) else data
+    decoder = json.JSONDecoder()
+    records: list[dict[str, Any]] = []
+    pos, end = 0, len(text.rstrip())
+    while pos < end:
+        try:
+            value, pos = decoder.raw_decode(text, pos)
+        except json.JSONDecodeError as exc:
+            reason = f"not JSON after {len(records)} record(s) ({exc.msg} at column {exc.colno})"
+            return records, reason + ("; the rest was skipped" if records else "; skipped")
+        if isinstance(value, dict):
+            records.append(value)
+        while pos < end and text[pos] in " \t\r":
+            pos += 1
+    return records, f"{len(records)} records glued on one line; each was read"
+
+
+# ---------------------------------------------------------------------------- content helpers
+
+
+def content_blocks(content: object) -> list[dict[str, Any]]:
+    """A message's content as blocks: a string becomes one text block; non-dicts are dropped."""
+    if isinstance(content, str):
+        return [{"type": "text", "text": content}]
+    if isinstance(content, list):
+        return [b for b in content if isinstance(b, dict)]
+    return []
+
+
+def block_text(block: Mapping[str, Any]) -> str:
+    """The text of a text block, or of a tool_result's content (string or text blocks)."""
+    if block.get("type") == "text":
+        text = block.get("text")
+        return text if isinstance(text, str) else ""
+    if block.get("type") == "tool_result":
+        inner = block.get("content")
+        if isinstance(inner, str):
+            return inner
+        return "\n".join(block_text(b) for b in content_blocks(inner) if b.get("type") == "text")
+    return ""
+
+
+def content_text(content: object) -> str:
+    """All text blocks of a content value, joined by newlines."""
+    return "\n".join(
+        t for b in content_blocks(content) if b.get("type") == "text" and (t := block_text(b))
+    )
+
+
+def count_images(content: object) -> int:
+    """Image blocks in a content value, including those inside tool results."""
+    n = 0
+    for b in content_blocks(content):
+        if b.get("type") == "image":
+            n += 1
+        elif b.get("type") == "tool_result":
+            n += count_images(b.get("content"))
+    return n
+
+
+def tag_value(text: str, tag: str) -> str | None:
+    """The text between <tag> and </tag>, or None when the tag is absent."""
+    start = text.find(f"<{tag}>")
+    if start < 0:
+        return None
+    start += len(tag) + 2
+    end = text.find(f"</{tag}>", start)
+    return text[start:] if end < 0 else text[start:end]
+
+
+def command_line(text: str) -> str:
+    """'/name args' from a command wrapper's <command-name> and <command-args> tags."""
+    name = (tag_value(text, "command-name") or "").strip()
+    if name and not name.startswith("/"):
+        name = "/" + name
+    args = (tag_value(text, "command-args") or "").strip()
+    return f"{name} {args}".strip()
+
+
+def prompt_text(content: object) -> str:
+    """What a person typed: the text blocks of a prompt, leaving out IDE context blocks."""
+    parts = []
+    for b in content_blocks(content):
+        if b.get("type") != "text":
+            continue
+        text = block_text(b)
+        if text.lstrip().startswith(_IDE_PREFIXES):
+            continue
+        parts.append(text)
+    return "\n".join(parts).strip()
+
+
+# ---------------------------------------------------------------------------- classification
+
+
+def _message_content(record: Mapping[str, Any]) -> object:
+    message = record.get("message")
+    return message.get("content") if isinstance(message, dict) else None
+
+
+def classify_user(record: Mapping[str, Any]) -> str:
+    """What a `type: "user"` record is: one of the kind constants of this module.
+
+    Order matters: a tool-result carrier is never a prompt; a compaction summary and meta
+    text are never typed; then interrupts, bash mode, local commands, prompt-expanding
+    slash commands and task notifications; what is left with text or an image is a prompt.
+    """
+    content = _message_content(record)
+    blocks = content_blocks(content)
+    if any(b.get("type") == "tool_result" for b in blocks):
+        return TOOL_RESULT
+    text = content_text(content).strip()
+    if record.get("isCompactSummary") or text.startswith(CONTINUATION_PREAMBLE):
+        return COMPACT_SUMMARY
+    if record.get("isMeta") or text.startswith(_CAVEAT_PREFIXES):
+        return META
+    if text in INTERRUPT_MARKERS or (
+        text.startswith("[Request interrupted by user") and len(text) < 80
+    ):
+        return INTERRUPT
+    return _classify_text(text, blocks)
+
+
+def _classify_text(text: str, blocks: list[dict[str, Any]]) -> str:
+    if text.startswith("<bash-input>"):
+        return BASH_INPUT
+    if text.startswith(("<bash-stdout>", "<bash-stderr>")):
+        return BASH_OUTPUT
+    if text.startswith("<local-command-stdout>") or text.startswith("<local-command-stderr>"):
+        return LOCAL_COMMAND_OUTPUT
+    if text.startswith("<command-name>"):
+        return LOCAL_COMMAND
+    if text.startswith("<command-message>"):
+        return SLASH_COMMAND
+    if text.startswith("<task-notification>") or text.startswith("[SYSTEM NOTIFICATION"):
+        return TASK_NOTIFICATION
+    if text or any(b.get("type") in ("image", "document") for b in blocks):
+        return PROMPT
+    return EMPTY
+
+
+def is_interrupt_result(text: str) -> bool:
+    """Whether a tool result's text carries the interrupt marker (Esc at a tool prompt)."""
+    return INTERRUPT_MARKERS[1] in text

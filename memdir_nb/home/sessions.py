@@ -1,0 +1,178 @@
+"""Session transcripts on disk: reading one as a Session, and listing a Claude home's sessions.
+
+Claude Code keeps each session as ``<claude home>/projects/<key>/<session id>.jsonl``, beside
+the project's memory dir ``<key>/memory/``. A subagent's own transcript lives at
+``<key>/<session id>/subagents/agent-<id>.jsonl`` (2.1.x) or ``<key>/agent-<id>.jsonl``
+(2.0.x); 1.0.x wrote subagents into the main file (``isSidechain`` records).
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import os
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from memdir_nb.formats.session_builder import SessionBuilder
+from memdir_nb.formats.session_model import Session
+from memdir_nb.formats.transcript_records import parse_record_line
+from memdir_nb.spec.constants import (
+    PROJECT_MEMORY_DIRNAME,
+    TRANSCRIPT_LINE_MAX_BYTES,
+)
+from memdir_nb.storage.line_reader import iter_lines
+
+SESSION_READ_MAX_BYTES = 1024 * 1024 * 1024  # a transcript is read up to 1 GiB, then cut
+
+
+def read_session(
+    path: str | os.PathLike[str],
+    *,
+    max_line_bytes: int = TRANSCRIPT_LINE_MAX_BYTES,
+    max_bytes: int = SESSION_READ_MAX_BYTES,
+) -> Session:
+    """Read a transcript file as a Session, streaming it line by line.
+
+    One bad line is a problem in `.problems`, never an exception. A path that is not a
+    readable regular file raises ReadRefused (an OSError) naming why.
+    """
+    text = os.fspath(path)
+    builder = SessionBuilder(text)
+    session = builder.session
+    last_line = 0
+    for line in iter_lines(text, max_line_bytes=max_line_bytes, max_total_bytes=max_bytes):
+        last_line = line.line_no
+        session.bytes_read += line.size
+        if line.data is None:
+            builder.problem(
+                line.line_no,
+                f"line is {line.size:,} bytes, over the {max_line_bytes:,}-byte line limit; skipped",
+            )
+            continue
+        if not line.data.strip():
+            continue
+        records, problem = parse_record_line(line.data, max_bytes=max_line_bytes)
+        if problem is not None:
+            builder.problem(line.line_no, problem)
+        for record in records:
+            builder.feed(record, line.line_no)
+    session.lines = last_line
+    if session.bytes_read >= max_bytes and os.path.getsize(text) > session.bytes_read:
+        builder.problem(
+            last_line, f"only the first {max_bytes:,} bytes were read; later lines were not"
+        )
+    if _is_subagent_path(text):
+        session.is_sidechain = True
+    return builder.finish()
+
+
+def _is_subagent_path(path: str) -> bool:
+    p = Path(path)
+    return p.name.startswith("agent-") or p.parent.name == "subagents"
+
+
+# ------------------------------------------------------------------------------- listing
+
+
+@dataclass(frozen=True)
+class SessionFile:
+    """One transcript in a Claude home, with what a listing shows about it."""
+
+    project: str  # the project folder's name (the sanitised cwd)
+    path: str
+    session_id: str
+    is_subagent: bool
+    size: int
+    mtime_ms: float
+    turns: int | None = None
+    first_timestamp: str | None = None
+    problems: int = 0
+
+    @property
+    def date(self) -> str:
+        """The session's first timestamp's date, else the file's modification date (UTC)."""
+        if self.first_timestamp:
+            return self.first_timestamp[:10]
+        moment = _dt.datetime.fromtimestamp(self.mtime_ms / 1000, tz=_dt.UTC)
+        return moment.strftime("%Y-%m-%d")
+
+
+def projects_dir(claude_home: str | os.PathLike[str]) -> Path:
+    """`<claude home>/projects`."""
+    return Path(claude_home) / "projects"
+
+
+def memory_dir_for_transcript(path: str | os.PathLike[str]) -> Path:
+    """The memory dir beside a transcript's project folder (subagent files included)."""
+    p = Path(os.path.abspath(path))
+    folder = p.parent
+    if folder.name == "subagents":
+        folder = folder.parent.parent
+    return folder / PROJECT_MEMORY_DIRNAME
+
+
+def _transcripts(project: Path) -> Iterator[tuple[Path, bool]]:
+    """(path, is subagent) for every transcript of one project folder, sorted."""
+    try:
+        entries = sorted(os.scandir(project), key=lambda e: e.name)
+    except OSError:
+        return
+    for entry in entries:
+        if entry.name.endswith(".jsonl") and entry.is_file(follow_symlinks=False):
+            yield Path(entry.path), entry.name.startswith("agent-")
+        elif entry.is_dir(follow_symlinks=False) and entry.name != PROJECT_MEMORY_DIRNAME:
+            sub = Path(entry.path) / "subagents"
+            if sub.is_dir() and not sub.is_symlink():
+                for agent in sorted(sub.glob("agent-*.jsonl")):
+                    if agent.is_file() and not agent.is_symlink():
+                        yield agent, True
+
+
+def iter_session_files(claude_home: str | os.PathLike[str]) -> Iterator[SessionFile]:
+    """Every transcript under `<claude home>/projects`, project by project (not read yet)."""
+    root = projects_dir(claude_home)
+    try:
+        projects = [e for e in os.scandir(root) if e.is_dir(follow_symlinks=False)]
+    except OSError:
+        return
+    for project in sorted(projects, key=lambda e: e.name):
+        for path, subagent in _transcripts(Path(project.path)):
+            try:
+                st = path.stat()
+            except OSError:
+                continue
+            yield SessionFile(
+                project=project.name,
+                path=str(path),
+                session_id=path.stem,
+                is_subagent=subagent,
+                size=st.st_size,
+                mtime_ms=st.st_mtime_ns / 1e6,
+            )
+
+
+def list_sessions(claude_home: str | os.PathLike[str], *, read: bool = True) -> list[SessionFile]:
+    """Every transcript of a Claude home; with read=True each is read for its turns and date.
+
+    A transcript that cannot be read is listed with turns=None, never dropped.
+    """
+    found = []
+    for info in iter_session_files(claude_home):
+        if read:
+            try:
+                session = read_session(info.path)
+            except OSError:
+                found.append(info)
+                continue
+            info = SessionFile(
+                **{
+                    **info.__dict__,
+                    "turns": len(session.turns),
+                    "first_timestamp": session.first_timestamp,
+                    "problems": len(session.problems) + session.more_problems,
+                    "is_subagent": info.is_subagent or session.is_sidechain,
+                }
+            )
+        found.append(info)
+    return found

@@ -1,0 +1,411 @@
+"""Replay a recorded session turn by turn: what recall would have surfaced, and what it missed.
+
+For each turn of the session model (formats.session_model), the memory dir is rebuilt as it
+stood when the prompt arrived (formats.memory_timeline, from the dir now and the session's own
+tool calls on memory paths) and written into a scratch folder (storage.snapshot_dir); recall
+then runs there exactly as in a live session: one RecallSession for the whole replay, so what
+was surfaced earlier is not surfaced again, the per-memory caps (200 lines, 4 KB) cut long
+files and the 60 KB session budget stops recall for good once spent. The files the agent read
+itself are marked surfaced, as a live session does. The extractor's scheduler sees each turn
+end and the end-of-session flush, with a dry-run extractor that only records.
+
+A **likely recall miss** is a turn where the agent read a memory file itself that existed when
+the prompt arrived, that recall had not surfaced (in this turn or before), and that the agent
+had not read or written earlier in the session. It needs no labels, so it can be measured on
+anyone's own sessions.
+
+The replay sits in the reports layer, not under recall as DESIGN.md first placed it: it uses
+recall *and* the extractor's scheduler, and the extract layer comes after recall.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from memdir_nb.clock import system_clock_ms
+from memdir_nb.extract.scheduler import ExtractionRequest, ExtractionScheduler, SchedulerDecision
+from memdir_nb.extract.transcript import read_transcript, turn_message_ends
+from memdir_nb.formats.memory_timeline import (
+    AsOfFile,
+    MemoryPaths,
+    Timeline,
+    build_timeline,
+    is_index,
+)
+from memdir_nb.formats.session_model import Session, Turn
+from memdir_nb.home.sessions import read_session
+from memdir_nb.recall.base import Selector
+from memdir_nb.recall.explain_selection import selection_explanation
+from memdir_nb.recall.find import recall_memories
+from memdir_nb.recall.request import RecallRequest
+from memdir_nb.recall.selectors import OFFLINE_DEFAULT, make_selector
+from memdir_nb.recall.semantic import MemoryExplanation
+from memdir_nb.recall.session import RecallSession
+from memdir_nb.spec.constants import MEMORY_FILE_READ_MAX_BYTES
+from memdir_nb.spec.freshness import memory_age
+from memdir_nb.storage.access import ReadRefused, read_contained
+from memdir_nb.storage.scan import scan_memory_dir
+from memdir_nb.storage.snapshot_dir import SnapshotDir
+
+PROGRESS_MIN_TURNS = 50  # a progress bar only for sessions at least this long (and on a terminal)
+
+
+@dataclass(frozen=True)
+class SurfacedMemory:
+    """One memory recall put into the turn, with its cut and the selector's explanation."""
+
+    rel: str
+    injected_bytes: int
+    file_bytes: int
+    truncated: bool  # cut by the per-memory caps (200 lines / 4 KB)
+    age: str  # as of the turn
+    explanation: MemoryExplanation | None = None
+
+
+@dataclass
+class TurnReplay:
+    """One turn of the replay."""
+
+    index: int
+    prompt: str
+    kind: str
+    timestamp: str | None
+    flags: list[str]
+    recent_tools: list[str]
+    existing: list[str]
+    uncertain: list[str]  # existing files whose as-of text could not be rebuilt exactly
+    already_surfaced: list[str]  # surfaced (or read by the agent) before this turn
+    selected: list[str]  # what the selector picked
+    surfaced: list[SurfacedMemory]
+    capped: list[str]  # surfaced but cut by the per-memory caps
+    budget_cut: list[str]  # picked but dropped: the session budget was spent
+    budget_used: int  # bytes of the session budget used after this turn
+    explanation: list[MemoryExplanation]
+    agent_read: list[str]
+    agent_wrote: list[str]
+    likely_misses: list[str]
+    extraction: SchedulerDecision | None = None
+
+    @property
+    def surfaced_names(self) -> list[str]:
+        """The rel paths recall surfaced in this turn."""
+        return [s.rel for s in self.surfaced]
+
+    def row(self) -> dict[str, Any]:
+        """The turn as one table row (what `memdir-nb replay` and the widget show)."""
+        return {
+            "turn": self.index + 1,
+            "prompt": self.prompt,
+            "flags": ", ".join(self.flags),
+            "existing": len(self.existing),
+            "surfaced": ", ".join(self.surfaced_names),
+            "capped": ", ".join(self.capped),
+            "budget_cut": ", ".join(self.budget_cut),
+            "agent_read": ", ".join(self.agent_read),
+            "agent_wrote": ", ".join(self.agent_wrote),
+            "likely_miss": ", ".join(self.likely_misses),
+            "extraction": self.extraction.action if self.extraction else "",
+        }
+
+
+@dataclass
+class SessionReplay:
+    """A replayed session: its turns, the end-of-session flush and a summary."""
+
+    session: Session
+    memory_dir: str
+    selector_name: str
+    turns: list[TurnReplay]
+    flush: SchedulerDecision | None = None
+    notes: list[str] = field(default_factory=list)
+    budget_spent_at: int | None = None  # index of the turn where the budget ran out
+
+    @property
+    def recall_turns(self) -> int:
+        """Turns with a prompt recall could run on (continuations and image-only prompts excluded)."""
+        return sum(1 for t in self.turns if t.prompt.strip())
+
+    @property
+    def likely_miss_turns(self) -> int:
+        """Turns with at least one likely recall miss."""
+        return sum(1 for t in self.turns if t.likely_misses)
+
+    @property
+    def likely_miss_rate(self) -> float:
+        """Likely-miss turns over turns recall ran on (0.0 for a session without any)."""
+        return self.likely_miss_turns / self.recall_turns if self.recall_turns else 0.0
+
+    def summary(self) -> str:
+        """One paragraph: turns, surfaced, cut, misses."""
+        surfaced = sum(len(t.surfaced) for t in self.turns)
+        capped = sum(len(t.capped) for t in self.turns)
+        cut = sum(len(t.budget_cut) for t in self.turns)
+        reads = sum(len(t.agent_read) for t in self.turns)
+        lines = [
+            f"{len(self.turns)} turns ({self.recall_turns} with a prompt), selector {self.selector_name}: "
+            f"{surfaced} memories surfaced, {capped} cut by the per-memory caps, "
+            f"{cut} dropped by the session budget.",
+            f"The agent read {reads} memory file(s) itself; likely recall misses in "
+            f"{self.likely_miss_turns} of {self.recall_turns} turns ({self.likely_miss_rate:.0%}).",
+        ]
+        if self.budget_spent_at is not None:
+            lines.append(f"The 60 KB recall budget ran out at turn {self.budget_spent_at + 1}.")
+        if self.flush is not None:
+            lines.append(f"End-of-session flush: {self.flush.action} ({self.flush.detail}).")
+        return "\n".join(lines + self.notes)
+
+    def rows(self) -> list[dict[str, Any]]:
+        """The turn table as dicts (pandas.DataFrame(replay.rows()) for a frame)."""
+        return [t.row() for t in self.turns]
+
+
+# ---------------------------------------------------------------------------------- inputs
+
+
+def current_memory(memory_dir: str | os.PathLike[str]) -> tuple[dict[str, AsOfFile], list[str]]:
+    """The memory dir as it is now: {rel: AsOfFile} of its topic files, and notes on what was skipped."""
+    notes: list[str] = []
+    if not os.path.isdir(memory_dir):
+        return {}, [f"{os.fspath(memory_dir)} does not exist; the replay starts from an empty dir"]
+    report = scan_memory_dir(memory_dir, limit=None)
+    files: dict[str, AsOfFile] = {}
+    for header in report.headers:
+        try:
+            res = read_contained(memory_dir, header.file_path, MEMORY_FILE_READ_MAX_BYTES)
+        except (ReadRefused, OSError) as err:
+            notes.append(f"{header.filename}: not read ({err})")
+            continue
+        files[header.filename] = AsOfFile(header.filename, res.text, header.mtime_ms)
+    notes.extend(f"{s.path}: {s.reason}" for s in report.skipped)
+    return files, notes
+
+
+def _progress(turns: list[Turn], show: bool | None) -> Iterable[Turn]:
+    if show is None:
+        show = len(turns) >= PROGRESS_MIN_TURNS and sys.stderr.isatty()
+    if not show:
+        return turns
+    from tqdm.auto import tqdm  # only when a bar is shown
+
+    return tqdm(turns, desc="replaying turns", unit="turn", leave=False, file=sys.stderr)
+
+
+def _as_of_files(
+    state: dict[str, AsOfFile], current: dict[str, AsOfFile], default_ms: float
+) -> dict[str, tuple[str, float]]:
+    """What the scratch folder holds for a turn: topic files with text (best known) and mtime."""
+    out: dict[str, tuple[str, float]] = {}
+    for rel, f in state.items():
+        if is_index(rel):
+            continue
+        text = f.content
+        if text is None:
+            now = current.get(rel)
+            text = now.content if now is not None and now.content is not None else ""
+        out[rel] = (text, f.mtime_ms if f.mtime_ms is not None else default_ms)
+    return out
+
+
+class _Recorder:
+    """The dry-run extractor: records each request, never calls a model."""
+
+    def __init__(self) -> None:
+        self.requests: list[ExtractionRequest] = []
+
+    def __call__(self, request: ExtractionRequest) -> str:
+        self.requests.append(request)
+        return f"dry run: {len(request.new_messages)} new message(s)"
+
+
+def _scheduler_decisions(
+    session: Session, recorded_dir: str, turns_between: int
+) -> tuple[list[SchedulerDecision | None], SchedulerDecision | None]:
+    if not session.path:
+        return [None] * len(session.turns), None
+    messages = read_transcript(session.path).messages
+    scheduler = ExtractionScheduler(recorded_dir, _Recorder(), turns_between=turns_between)
+    decisions: list[SchedulerDecision | None] = []
+    for end in turn_message_ends(session, messages):
+        decisions.append(scheduler.on_turn_end(messages[:end]))
+    return decisions, scheduler.on_session_end(messages)
+
+
+def recorded_memory_dir(timeline: Timeline, fallback: str) -> str:
+    """The memory dir as the transcript named it (the first memory path's folder)."""
+    for op in timeline.ops:
+        for key in ("file_path", "path"):
+            raw = op.call.input.get(key)
+            if isinstance(raw, str) and raw.endswith(op.rel) and raw != op.rel:
+                return raw[: -len(op.rel)].rstrip("/")
+    return fallback
+
+
+# ---------------------------------------------------------------------------------- replay
+
+
+def replay_session(
+    transcript: str | os.PathLike[str] | Session,
+    memory_dir: str | os.PathLike[str],
+    *,
+    selector: Selector | None = None,
+    now_ms: float | None = None,
+    turns_between: int = 1,
+    progress: bool | None = None,
+) -> SessionReplay:
+    """Replay a session against the memory dir as it stood at each turn (see the module doc).
+
+    selector: None uses the offline default (never a model API). now_ms: the time for turns
+    whose prompt has no timestamp (default: the clock). turns_between: the extractor's
+    throttling, as ExtractionScheduler takes it.
+    """
+    session = transcript if isinstance(transcript, Session) else read_session(transcript)
+    root = os.path.abspath(os.fspath(memory_dir))
+    if selector is None:
+        selector = make_selector(OFFLINE_DEFAULT)
+    label = str(getattr(selector, "name", type(selector).__name__))
+    current, notes = current_memory(root)
+    timeline = build_timeline(session, MemoryPaths(root, session.cwd), current)
+    decisions, flush = _scheduler_decisions(
+        session, recorded_memory_dir(timeline, root), turns_between
+    )
+    fallback_ms = now_ms if now_ms is not None else system_clock_ms()
+    first_ms = next((t.timestamp_ms for t in session.turns if t.timestamp_ms), None)
+    replay = SessionReplay(session, root, label, [], flush, notes + timeline.notes)
+    recall = RecallSession()
+    with SnapshotDir() as scratch:
+        seen: set[str] = set()  # read or written by the agent in earlier turns
+        for turn in _progress(session.turns, progress):
+            turn_ms = turn.timestamp_ms or fallback_ms
+            state = timeline.states[turn.index]
+            refused = scratch.sync(_as_of_files(state, current, first_ms or turn_ms))
+            replay.notes.extend(f"{r}: not a memory file name; left out" for r in refused)
+            spent_before = recall.budget_spent
+            row = _replay_turn(
+                turn, session, timeline, state, scratch.path, recall, selector, turn_ms, seen
+            )
+            row.extraction = decisions[turn.index]
+            if recall.budget_spent and not spent_before:
+                replay.budget_spent_at = turn.index
+            replay.turns.append(row)
+    return replay
+
+
+def _rel(path: str, root: Path) -> str:
+    return os.path.relpath(path, root).replace(os.sep, "/")
+
+
+def _replay_turn(
+    turn: Turn,
+    session: Session,
+    timeline: Timeline,
+    state: dict[str, AsOfFile],
+    scratch: Path,
+    recall: RecallSession,
+    selector: Selector,
+    turn_ms: float,
+    seen: set[str],
+) -> TurnReplay:
+    previous = session.turns[turn.index - 1].tools_used if turn.index > 0 else []
+    before = sorted(_rel(p, scratch) for p in recall.surfaced)
+    skipped_before = len(recall.skipped)
+    found = recall_memories(
+        RecallRequest.build(
+            turn.prompt,
+            scratch,
+            recent_tools=previous,
+            already_surfaced=before,  # relative names: matched without resolving paths
+            selector=selector,
+            now_ms=turn_ms,
+            scan_cache=recall.scan_cache,
+        )
+    )
+    explained = selection_explanation(selector) if found or turn.prompt.strip() else []
+    by_name = {e.filename: e for e in explained}
+    injected = recall.inject(found, now_ms=turn_ms, memory_dir=scratch)
+    surfaced = [
+        SurfacedMemory(
+            rel := _rel(item.path, scratch),
+            item.injected_bytes,
+            item.file_bytes,
+            item.truncated,
+            memory_age(item.mtime_ms, turn_ms),
+            by_name.get(rel),
+        )
+        for item in injected
+    ]
+    budget_cut = [_rel(p, scratch) for p, why in recall.skipped[skipped_before:] if "budget" in why]
+    if recall.budget_spent:
+        taken = {s.rel for s in surfaced}
+        budget_cut += [
+            r
+            for r in (_rel(m.path, scratch) for m in found)
+            if r not in taken and r not in budget_cut
+        ]
+    read, wrote = timeline.reads(turn.index), timeline.writes(turn.index)
+    surfaced_now = set(before) | {s.rel for s in surfaced}
+    misses = [
+        r
+        for r in read
+        if not is_index(r) and r in state and r not in surfaced_now and r not in seen
+    ]
+    for rel in (*read, *wrote):
+        seen.add(rel)
+        if not is_index(rel):
+            recall.mark_surfaced(scratch / rel)
+    return TurnReplay(
+        index=turn.index,
+        prompt=turn.prompt,
+        kind=turn.kind,
+        timestamp=turn.timestamp,
+        flags=turn.flags,
+        recent_tools=list(previous),
+        existing=sorted(r for r in state if not is_index(r)),
+        uncertain=sorted(r for r, f in state.items() if not f.certain),
+        already_surfaced=before,
+        selected=[_rel(m.path, scratch) for m in found],
+        surfaced=surfaced,
+        capped=[s.rel for s in surfaced if s.truncated],
+        budget_cut=budget_cut,
+        budget_used=recall.bytes_used,
+        explanation=explained,
+        agent_read=read,
+        agent_wrote=wrote,
+        likely_misses=misses,
+    )
+
+
+EXTRACTION_LABELS = {
+    "skipped_main_agent_wrote": "agent wrote",
+    "skipped_subagent": "subagent",
+    "nothing_new": "nothing new",
+}
+
+
+def iter_turn_lines(replay: SessionReplay) -> Iterator[str]:
+    """The plain-text turn table, one line per turn (the CLI sanitises it before printing).
+
+    A surfaced memory cut by the per-memory caps ends in '*'; budget-cut ones are not shown
+    here (the JSON rows and the widget list them).
+    """
+    yield f"{'turn':>4}  {'surfaced':<34} {'agent read':<34} {'miss':<4} {'extractor':<11} prompt"
+    for t in replay.turns:
+        prompt = " ".join(t.prompt.split())[:60] or f"({t.kind})"
+        surfaced = ", ".join(s.rel + ("*" if s.truncated else "") for s in t.surfaced) or "-"
+        read = ", ".join(t.agent_read) or "-"
+        miss = "MISS" if t.likely_misses else ""
+        action = t.extraction.action if t.extraction else "-"
+        action = EXTRACTION_LABELS.get(action, action)
+        yield (
+            f"{t.index + 1:>4}  {_fit(surfaced, 34):<34} {_fit(read, 34):<34} {miss:<4}"
+            f" {action[:11]:<11} {prompt}"
+        )
+    yield "(* cut by the per-memory caps: 200 lines / 4 KB)"
+
+
+def _fit(text: str, width: int) -> str:
+    return text if len(text) <= width else text[: width - 1] + "\u2026"

@@ -1,0 +1,430 @@
+"""The memory tool's commands, executed on a memory dir with the store's rules.
+
+`MemoryDirBackend` runs the six commands the model sends (view, create, str_replace, insert,
+delete, rename) plus the host's clear_all, and answers with the reference backend's texts
+(memory_text.py). The difference is underneath: every read goes through the contained reader,
+every write through one store transaction (the lock, the journal, atomic renames, the secret
+guard for team/, 0600 files and 0700 folders), deletes move files to a restorable trash batch,
+and the answer to a write carries short notes on frontmatter problems and the index caps.
+The SDK classes in memory_tool.py wrap it; nothing here imports anthropic.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import datetime as _dt
+import errno
+import hashlib
+import itertools
+import json
+import os
+import stat
+from collections.abc import Callable, Iterator
+from typing import TypeVar
+
+from memdir_nb.clock import HasClock, resolve_now_ms
+from memdir_nb.formats.frontmatter import parse_frontmatter
+from memdir_nb.formats.index import index_cap_verdict
+from memdir_nb.security.secret_scan import SecretInTeamMemoryError
+from memdir_nb.spec.constants import (
+    LOGS_DIRNAME,
+    MEMORY_FILE_READ_MAX_BYTES,
+    MEMORY_TOOL_BATCH_PREFIX,
+    STORE_READ_MAX_BYTES,
+    TRASH_DIRNAME,
+)
+from memdir_nb.storage.access import ContainedReader, MissingFile, ReadRefused
+from memdir_nb.storage.containment import PathTraversalError, is_real_path_within
+from memdir_nb.storage.draft import validate_draft
+from memdir_nb.storage.store import MemoryStore
+from memdir_nb.storage.transaction import StoreTransaction
+from memdir_nb.toolloop import memory_text as text
+from memdir_nb.toolloop.memory_paths import (
+    INDEX_PATHS,
+    ToolPath,
+    require_folder_path,
+    require_memory_file,
+    resolve,
+)
+from memdir_nb.toolloop.memory_text import MemoryCommandError
+
+VIEW_MAX_BYTES = MEMORY_FILE_READ_MAX_BYTES  # the most `view` shows of one file
+LISTING_MAX_ENTRIES = 2_000  # the most entries a folder `view` lists
+T = TypeVar("T")
+
+
+def _secure_makedirs(path: str) -> None:
+    """Create path and its missing parents as 0700, whatever the umask."""
+    missing: list[str] = []
+    current = os.path.abspath(path)
+    while not os.path.lexists(current):
+        missing.append(current)
+        current = os.path.dirname(current)
+    for folder in reversed(missing):
+        with contextlib.suppress(FileExistsError):
+            os.mkdir(folder, 0o700)
+            os.chmod(folder, 0o700)
+
+
+def _decode(data: bytes, shown: str) -> str:
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise MemoryCommandError(
+            f"{shown} is not valid UTF-8 text (byte {exc.start}); memory files are UTF-8 "
+            "Markdown. Delete it and create it again as text."
+        ) from exc
+
+
+class MemoryDirBackend:
+    """The memory tool's commands on one memory dir (private + team/)."""
+
+    def __init__(
+        self,
+        memory_dir: str | os.PathLike[str],
+        *,
+        config: HasClock | None = None,
+        now_ms: float | None = None,
+    ) -> None:
+        self.memory_dir = os.path.abspath(os.fspath(memory_dir))
+        _secure_makedirs(self.memory_dir)
+        self.store = MemoryStore(self.memory_dir, config=config, now_ms=now_ms)
+        self._config = config
+        self._now_ms = now_ms
+
+    # -- plumbing
+
+    @property
+    def real_root(self) -> str:
+        return os.path.realpath(self.memory_dir)
+
+    def _resolve(self, path: object) -> ToolPath:
+        return resolve(self.memory_dir, self.real_root, path)
+
+    def _lstat(self, tp: ToolPath) -> os.stat_result | None:
+        try:
+            return os.lstat(tp.real)
+        except (FileNotFoundError, NotADirectoryError):
+            return None
+
+    def _write_step(self, shown: str, step: Callable[[StoreTransaction], T]) -> T:
+        """Run step in one owner-only store transaction; store refusals become tool errors."""
+        store = MemoryStore(  # one store per step, so concurrent (async) commands never share one
+            self.memory_dir,
+            config=self._config,
+            now_ms=self._now_ms,
+            crash_hook=self.store.crash_hook,
+        )
+        try:
+            with store.transaction(owner_only=True) as tx:
+                return step(tx)
+        except MemoryCommandError:
+            raise
+        except SecretInTeamMemoryError as exc:
+            raise MemoryCommandError(str(exc)) from exc
+        except PathTraversalError as exc:
+            raise MemoryCommandError(
+                f"Path {shown} is refused: {exc}. Nothing was written."
+            ) from exc
+        except (OSError, ValueError) as exc:
+            raise MemoryCommandError(
+                f"{shown} could not be written: {exc}. Nothing was changed."
+            ) from exc
+
+    def _read_text(self, tx: StoreTransaction, tp: ToolPath) -> str:
+        try:
+            data = tx.read_bytes(tp.rel, max_bytes=STORE_READ_MAX_BYTES)
+        except OSError as exc:
+            if exc.errno == errno.EFBIG:
+                raise MemoryCommandError(
+                    f"{tp.shown} is too large to edit: the memory tool edits files of at most "
+                    f"{STORE_READ_MAX_BYTES:,} bytes. Memory files should be short: view it, "
+                    "then split it into topic files and delete it."
+                ) from exc
+            raise MemoryCommandError(f"{tp.shown} cannot be read: {exc.strerror or exc}") from exc
+        if data is None:
+            raise text.does_not_exist_valid(tp.shown)
+        return _decode(data, tp.shown)
+
+    def _require_file(self, tp: ToolPath) -> None:
+        st = self._lstat(tp)
+        if st is None:
+            raise text.does_not_exist_valid(tp.shown)
+        if not stat.S_ISREG(st.st_mode):
+            raise text.not_a_file(tp.shown)
+        require_memory_file(tp)
+
+    def _notes(self, rel: str, content: str) -> str:
+        """What the answer adds after a write: the cap verdict for an index, else frontmatter problems."""
+        if rel in INDEX_PATHS:
+            cap = index_cap_verdict(content)
+            return f"\n\n{cap.message}" if cap.message else ""
+        if rel.split("/", 1)[0] == LOGS_DIRNAME:
+            return ""  # a daily log (logs/YYYY/MM/...), not a topic file: no frontmatter expected
+        fm, body = parse_frontmatter(content)
+        scope = "team" if rel.startswith("team/") else "private"
+        verdict = validate_draft(
+            fm.name or "",
+            fm.description or "",
+            fm.raw_type if fm.type is None else fm.type,
+            body,
+            scope=scope,
+            now_ms=resolve_now_ms(self._now_ms, self._config),
+        )
+        problems = [  # a secret in team/ never gets here: the transaction's guard refused it
+            p.message for p in (*verdict.errors, *verdict.warnings) if p.code != "secret-in-team"
+        ]
+        if not fm.has_frontmatter:
+            problems.insert(
+                0,
+                "it has no frontmatter: start it with '---', name:, description: and type: "
+                "lines and a closing '---'",
+            )
+        if not problems:
+            return ""
+        listed = "\n".join(f"- {p}" for p in dict.fromkeys(problems))
+        return (
+            "\n\nNote: the file was saved, but it does not yet follow the memory-file format "
+            f"(fix it with str_replace):\n{listed}"
+        )
+
+    # -- view
+
+    def view(self, path: object, view_range: object = None) -> str:
+        tp = self._resolve(path)
+        st = self._lstat(tp)
+        if st is None:
+            raise text.does_not_exist_valid(tp.shown)
+        if stat.S_ISDIR(st.st_mode):
+            require_folder_path(tp)
+            items = list(itertools.islice(self._listing(tp.real, "", 1), LISTING_MAX_ENTRIES + 1))
+            answer = text.listing_view(tp.shown, st.st_size, items[:LISTING_MAX_ENTRIES])
+            if len(items) > LISTING_MAX_ENTRIES:
+                answer += (
+                    f"\n\nNote: {tp.shown} holds more than {LISTING_MAX_ENTRIES:,} entries two "
+                    "levels deep; only the first are listed. View a subfolder to see the rest."
+                )
+            return answer
+        if not stat.S_ISREG(st.st_mode):
+            raise text.unsupported_type(tp.shown)
+        require_memory_file(tp)
+        try:
+            res = ContainedReader(self.memory_dir, real_root=self.real_root).read(
+                tp.real, VIEW_MAX_BYTES
+            )
+        except MissingFile as exc:
+            raise MemoryCommandError(
+                f"The file {tp.shown} no longer exists (may have been deleted or renamed concurrently)."
+            ) from exc
+        except ReadRefused as exc:
+            if exc.kind == "not-regular":
+                raise text.unsupported_type(tp.shown) from exc
+            raise MemoryCommandError(f"{tp.shown} cannot be read: {exc.detail}") from exc
+        data = res.data
+        if res.truncated:  # show whole lines only, and say what was left out
+            data = data[: data.rfind(b"\n") + 1] if b"\n" in data else data
+        answer = text.file_view(tp.shown, _decode(data, tp.shown), view_range)
+        if res.truncated:
+            answer += (
+                f"\n\nNote: {tp.shown} is {res.total_size:,} bytes; only the first "
+                f"{len(data):,} bytes are shown (the memory tool shows at most "
+                f"{VIEW_MAX_BYTES:,} bytes of a file). Memory files should be short: split "
+                "this one into topics."
+            )
+        return answer
+
+    def _listing(self, real_dir: str, rel: str, depth: int) -> Iterator[tuple[int, str]]:
+        """(size, path relative to the viewed folder) two levels deep, as the reference lists."""
+        if depth > 2:
+            return
+        try:
+            names = sorted(os.listdir(real_dir))
+        except OSError:
+            return
+        real_root = self.real_root
+        for name in names:
+            if name.startswith("."):
+                continue
+            item = os.path.join(real_dir, name)
+            item_rel = f"{rel}/{name}" if rel else name
+            target = os.path.realpath(item)
+            inside = target == real_root or is_real_path_within(target, real_root)
+            if not inside or any(
+                p.startswith(".") for p in os.path.relpath(target, real_root).split(os.sep)
+            ):
+                continue  # a symlink out of the dir, or into its hidden parts
+            try:
+                st = os.stat(item)
+            except OSError:
+                continue
+            if stat.S_ISDIR(st.st_mode):
+                yield st.st_size, f"{item_rel}/"
+                if depth < 2:
+                    yield from self._listing(item, item_rel, depth + 1)
+            elif stat.S_ISREG(st.st_mode):
+                yield st.st_size, item_rel
+
+    # -- writes
+
+    def create(self, path: object, file_text: object) -> str:
+        tp = self._resolve(path)
+        if self._lstat(tp) is not None:
+            raise text.already_exists(tp.shown)
+        require_memory_file(tp)
+        if not isinstance(file_text, str):
+            raise MemoryCommandError(
+                f"create needs file_text (the whole file, as text) for {tp.shown}"
+            )
+
+        def step(tx: StoreTransaction) -> None:
+            if tx.exists(tp.rel):
+                raise text.already_exists(tp.shown)
+            tx.write(tp.rel, file_text)
+
+        self._write_step(tp.shown, step)
+        return text.created(tp.shown) + self._notes(tp.rel, file_text)
+
+    def str_replace(self, path: object, old_str: object, new_str: object) -> str:
+        tp = self._resolve(path)
+        self._require_file(tp)
+        if not isinstance(old_str, str) or not isinstance(new_str, str):
+            raise MemoryCommandError(f"str_replace needs old_str and new_str (text) for {tp.shown}")
+
+        def step(tx: StoreTransaction) -> tuple[str, str]:
+            updated, answer = text.replace_once(tp.shown, self._read_text(tx, tp), old_str, new_str)
+            tx.write(tp.rel, updated)
+            return updated, answer
+
+        updated, answer = self._write_step(tp.shown, step)
+        return answer + self._notes(tp.rel, updated)
+
+    def insert(self, path: object, insert_line: object, insert_text: object) -> str:
+        tp = self._resolve(path)
+        self._require_file(tp)
+        if not isinstance(insert_text, str):
+            raise MemoryCommandError(f"insert needs insert_text (text) for {tp.shown}")
+
+        def step(tx: StoreTransaction) -> str:
+            updated = text.insert_at(self._read_text(tx, tp), insert_line, insert_text)
+            tx.write(tp.rel, updated)
+            return updated
+
+        updated = self._write_step(tp.shown, step)
+        return text.inserted(tp.shown) + self._notes(tp.rel, updated)
+
+    # -- delete, rename, clear: files move, never vanish
+
+    def _files_under(self, tp: ToolPath) -> list[str]:
+        """Every visible regular file or symlink below a folder, relative to the memory dir."""
+        found: list[str] = []
+        for folder, dirs, files in os.walk(tp.real):
+            dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+            base = os.path.relpath(folder, self.real_root).replace(os.sep, "/")
+            for name in sorted(files):
+                if not name.startswith("."):
+                    found.append(name if base == "." else f"{base}/{name}")
+        return found
+
+    def _remove_empty_folders(self, tp: ToolPath) -> None:
+        """rmdir the folders a folder delete or rename emptied (never the root, never hidden ones)."""
+        for folder, _dirs, _files in sorted(os.walk(tp.real), key=lambda w: -len(w[0])):
+            if os.path.realpath(folder) != self.real_root:
+                with contextlib.suppress(OSError):
+                    os.rmdir(folder)
+
+    def _batch_name(self, tx: StoreTransaction, files: list[str]) -> str:
+        now = resolve_now_ms(self._now_ms, self._config)
+        stamp = _dt.datetime.fromtimestamp(now / 1000).strftime("%Y%m%dT%H%M%S")
+        digest = hashlib.sha1(repr(files).encode()).hexdigest()[:6]
+        base = f"{MEMORY_TOOL_BATCH_PREFIX}{stamp}-{os.getpid()}-{digest}"
+        name, n = base, 2
+        while tx.exists(f"{TRASH_DIRNAME}/{name}/manifest.json"):
+            name, n = f"{base}-{n}", n + 1
+        return name
+
+    def _trash(self, tx: StoreTransaction, files: list[str], command: str) -> str:
+        """Move files into one new trash batch with a manifest that dream's restore() reads."""
+        batch = self._batch_name(tx, files)
+        manifest = {
+            "created_ms": resolve_now_ms(self._now_ms, self._config),
+            "actions": [command],
+            "files": {rel: {"before": True, "after_sha": None} for rel in files},
+        }
+        for rel in files:
+            tx.move(rel, f"{TRASH_DIRNAME}/{batch}/{rel}")
+        tx.write(f"{TRASH_DIRNAME}/{batch}/manifest.json", json.dumps(manifest, indent=2))
+        return batch
+
+    def delete(self, path: object) -> str:
+        tp = self._resolve(path)
+        if tp.is_root:
+            raise MemoryCommandError(text.CANNOT_DELETE_ROOT)
+        st = self._lstat(tp)
+        if st is None or not (stat.S_ISDIR(st.st_mode) or stat.S_ISREG(st.st_mode)):
+            raise text.does_not_exist(tp.shown)
+        folder = stat.S_ISDIR(st.st_mode)
+        if not folder:
+            require_memory_file(tp)
+
+        def step(tx: StoreTransaction) -> None:  # the files are listed under the lock
+            if not folder and not tx.exists(tp.rel):
+                raise text.does_not_exist(tp.shown)
+            files = self._files_under(tp) if folder else [tp.rel]
+            if files:
+                self._trash(tx, files, f"memory-tool delete {tp.key}")
+            if folder:
+                self._remove_empty_folders(tp)
+
+        self._write_step(tp.shown, step)
+        return text.deleted(tp.shown)
+
+    def rename(self, old_path: object, new_path: object) -> str:
+        old, new = self._resolve(old_path), self._resolve(new_path)
+        if old.is_root:
+            raise MemoryCommandError(text.CANNOT_RENAME_ROOT)
+        if self._lstat(new) is not None:
+            raise text.destination_exists(new.shown)
+        st = self._lstat(old)
+        if st is None:
+            raise text.does_not_exist(old.shown)
+        if stat.S_ISDIR(st.st_mode):
+            return self._rename_folder(old, new)
+        require_memory_file(old)
+        require_memory_file(new)
+
+        def step(tx: StoreTransaction) -> str:
+            tx.move(old.rel, new.rel)  # into team/: the secret guard scans the file first
+            return self._read_text(tx, new)
+
+        moved = self._write_step(new.shown, step)
+        return text.renamed(old.shown, new.shown) + self._notes(new.rel, moved)
+
+    def _rename_folder(self, old: ToolPath, new: ToolPath) -> str:
+        require_folder_path(new)
+        if new.rel.startswith(old.rel + "/"):
+            raise MemoryCommandError(
+                f"Cannot move {old.shown} into itself ({new.shown}); pick a destination outside it."
+            )
+
+        def step(tx: StoreTransaction) -> None:  # the files are listed under the lock
+            for src in self._files_under(old):
+                tx.move(src, new.rel + src[len(old.rel) :])
+            self._remove_empty_folders(old)
+
+        self._write_step(new.shown, step)
+        if not os.path.lexists(new.real):
+            _secure_makedirs(new.real)  # an empty folder moves as an empty folder
+        return text.renamed(old.shown, new.shown)
+
+    def clear_all(self) -> str:
+        """Move every visible file to one trash batch (restorable); the dir itself stays."""
+        root = self._resolve(text.ROOT)
+
+        def step(tx: StoreTransaction) -> None:  # the files are listed under the lock
+            files = self._files_under(root)
+            if files:
+                self._trash(tx, files, "memory-tool clear_all_memory")
+            self._remove_empty_folders(root)
+
+        self._write_step(text.ROOT, step)
+        return text.ALL_CLEARED

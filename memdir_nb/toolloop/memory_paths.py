@@ -1,0 +1,152 @@
+"""Where a memory-tool path lands in a memory dir, and which paths the tool refuses.
+
+The model names files as `/memories/...`; `/memories` is the memory dir and `/memories/team/`
+its team folder. A path is refused (with the reference backend's own text where it has one)
+when it is not under `/memories/` (a lookalike such as `/memoriesX` included), has a `..`
+step, fails the store's path-key rules, names a hidden file (the store's lock, journal, trash
+and temporary files), or resolves through a symlink to a place outside the dir. The memory
+files themselves are gated by the one name gate, memdir_nb.formats.names.
+"""
+
+from __future__ import annotations
+
+import os
+import posixpath
+from dataclasses import dataclass
+
+from memdir_nb.formats.names import component_problem, is_index_name, relative_path_problem
+from memdir_nb.spec.constants import ENTRYPOINT_NAME, TEAM_DIRNAME
+from memdir_nb.storage.containment import (
+    PathTraversalError,
+    is_real_path_within,
+    realpath_deepest_existing,
+    sanitize_path_key,
+)
+from memdir_nb.toolloop.memory_text import (
+    ROOT,
+    MemoryCommandError,
+    must_start_with_root,
+    would_escape,
+)
+
+INDEX_PATHS = (ENTRYPOINT_NAME, f"{TEAM_DIRNAME}/{ENTRYPOINT_NAME}")
+
+MEMORY_FILE_FORMAT = (
+    "The memory tool keeps Markdown memory files only: /memories/<topic>.md (private) or "
+    "/memories/team/<topic>.md (shared with the team), named like feedback_testing.md, each "
+    "starting with frontmatter between two '---' lines (name: <title>, description: <one "
+    "line>, type: user, feedback, project or reference), then the memory; /memories/MEMORY.md "
+    "and /memories/team/MEMORY.md are the indexes, one '- [Title](file.md) — hook' line per "
+    "memory."
+)
+
+
+@dataclass(frozen=True)
+class ToolPath:
+    """A model path after the checks: what the model wrote, and where it really is."""
+
+    shown: str  # the model's string, echoed verbatim in answers (as the reference does)
+    key: str  # the path as written, relative to /memories ('' for the root)
+    rel: str  # the real target relative to the real memory dir ('' for the root)
+    real: str  # the real absolute path
+
+    @property
+    def is_root(self) -> bool:
+        return self.rel == ""
+
+    @property
+    def team(self) -> bool:
+        return self.rel == TEAM_DIRNAME or self.rel.startswith(TEAM_DIRNAME + "/")
+
+
+def _hidden(parts: list[str]) -> str | None:
+    return next((p for p in parts if p.startswith(".")), None)
+
+
+def _hidden_error(path: str, name: str) -> MemoryCommandError:
+    return MemoryCommandError(
+        f"Path {path} names a hidden item ({name!r}): hidden files and folders hold the memory "
+        "dir's own lock, journal, trash and temporary files, so the memory tool neither shows "
+        "nor touches them. Use a name that does not start with a dot."
+    )
+
+
+def split_key(path: object) -> tuple[str, str]:
+    """(shown, key) for a model path: the text checks, before anything on disk is looked at."""
+    if not isinstance(path, str) or not path.startswith(ROOT):
+        raise must_start_with_root(path)
+    rest = path[len(ROOT) :]
+    if rest and not rest.startswith("/"):
+        raise MemoryCommandError(
+            f"Path must start with {ROOT}/, got: {path} ({ROOT + rest.split('/')[0]} is another "
+            f"folder, not {ROOT}; memory paths look like {ROOT}/notes.md)"
+        )
+    parts = [p for p in rest.split("/") if p not in ("", ".")]
+    if ".." in parts:
+        if not posixpath.normpath(path).startswith(ROOT + "/") and posixpath.normpath(path) != ROOT:
+            raise would_escape(path)
+        raise MemoryCommandError(
+            f"Path {path} has a '..' step; the memory tool refuses those. Name the file "
+            f"directly, e.g. {ROOT}/notes.md."
+        )
+    key = "/".join(parts)
+    if key:
+        try:
+            sanitize_path_key(key)
+        except PathTraversalError as exc:
+            raise MemoryCommandError(f"Path {path} is refused: {exc}") from exc
+        for part in parts:
+            problem = component_problem(part)
+            if problem:
+                raise MemoryCommandError(f"Path {path} is refused: {part!r} {problem}.")
+    hidden = _hidden(parts)
+    if hidden is not None:
+        raise _hidden_error(path, hidden)
+    return path, key
+
+
+def resolve(memory_dir: str, real_root: str, path: object) -> ToolPath:
+    """Check a model path and find its real target (symlinks inside the dir followed)."""
+    shown, key = split_key(path)
+    full = os.path.join(memory_dir, *key.split("/")) if key else memory_dir
+    try:
+        real = realpath_deepest_existing(full)
+    except PathTraversalError as exc:
+        raise MemoryCommandError(f"Path {shown} is refused: {exc}") from exc
+    if real != real_root and not is_real_path_within(real, real_root):
+        raise would_escape(shown)
+    rel = "" if real == real_root else os.path.relpath(real, real_root).replace(os.sep, "/")
+    hidden = _hidden(rel.split("/")) if rel else None
+    if hidden is not None:  # a symlink into .trash/ or at the journal
+        raise _hidden_error(shown, hidden)
+    return ToolPath(shown, key, rel, real)
+
+
+def file_problem(rel: str) -> str | None:
+    """Why a path relative to the memory dir is not a file the tool may hold, else None."""
+    if rel in INDEX_PATHS:
+        return None
+    if is_index_name(rel.rsplit("/", 1)[-1]):
+        return (
+            f"{rel!r} is an index name, and the only indexes are {ENTRYPOINT_NAME} and "
+            f"{TEAM_DIRNAME}/{ENTRYPOINT_NAME}"
+        )
+    return relative_path_problem(rel)
+
+
+def require_memory_file(tp: ToolPath) -> None:
+    """Refuse a path (as written, and as resolved) that is not a memory file or an index."""
+    for rel in dict.fromkeys((tp.key, tp.rel)):
+        problem = file_problem(rel)
+        if problem:
+            raise MemoryCommandError(
+                f"{tp.shown} is not a memory file: {problem}. {MEMORY_FILE_FORMAT}"
+            )
+
+
+def require_folder_path(tp: ToolPath) -> None:
+    """Refuse a folder path whose parts the name gate refuses (a folder named like a file is fine)."""
+    for part in tp.key.split("/") if tp.key else []:
+        problem = component_problem(part)
+        if problem:
+            raise MemoryCommandError(f"{tp.shown} is not a usable folder: {part!r} {problem}.")

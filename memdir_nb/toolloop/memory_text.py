@@ -1,0 +1,176 @@
+"""The memory tool's answers as text: the strings and edit rules of the API's memory tool.
+
+The Claude API's client-side memory tool (`memory_20250818`) is answered by code on the client,
+and the model is trained on the answers of the anthropic SDK's reference backend. This module
+holds those answers (success texts, error texts, the numbered file view, the directory listing,
+the str_replace snippet and the insert rule) as pure functions, so the memory dir backend in
+memory_commands.py answers byte for byte as the reference does on well-formed memory files.
+Nothing here touches the disk. See docs/memory_tool.md.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+ROOT = "/memories"
+MAX_VIEW_LINES = 999_999
+LINE_NUMBER_WIDTH = len(str(MAX_VIEW_LINES))
+
+
+class MemoryCommandError(Exception):
+    """A command the tool refuses; its text goes to the model as an error tool_result."""
+
+
+# --- the reference's texts ------------------------------------------------------------------
+
+
+def must_start_with_root(path: object) -> MemoryCommandError:
+    return MemoryCommandError(f"Path must start with {ROOT}, got: {path}")
+
+
+def would_escape(path: str) -> MemoryCommandError:
+    return MemoryCommandError(f"Path {path} would escape {ROOT} directory")
+
+
+def does_not_exist_valid(path: str) -> MemoryCommandError:
+    return MemoryCommandError(f"The path {path} does not exist. Please provide a valid path.")
+
+
+def does_not_exist(path: str) -> MemoryCommandError:
+    return MemoryCommandError(f"The path {path} does not exist")
+
+
+def not_a_file(path: str) -> MemoryCommandError:
+    return MemoryCommandError(f"The path {path} is not a file.")
+
+
+def already_exists(path: str) -> MemoryCommandError:
+    return MemoryCommandError(f"File {path} already exists")
+
+
+def destination_exists(path: str) -> MemoryCommandError:
+    return MemoryCommandError(f"The destination {path} already exists")
+
+
+def unsupported_type(path: str) -> MemoryCommandError:
+    return MemoryCommandError(f"Unsupported file type for {path}")
+
+
+CANNOT_DELETE_ROOT = f"Cannot delete the {ROOT} directory itself"
+CANNOT_RENAME_ROOT = f"Cannot rename the {ROOT} directory itself"
+ALL_CLEARED = "All memory cleared"
+
+
+def created(path: str) -> str:
+    return f"File created successfully at: {path}"
+
+
+def inserted(path: str) -> str:
+    return f"The file {path} has been edited."
+
+
+def deleted(path: str) -> str:
+    return f"Successfully deleted {path}"
+
+
+def renamed(old: str, new: str) -> str:
+    return f"Successfully renamed {old} to {new}"
+
+
+# --- sizes, numbering, views ------------------------------------------------------------------
+
+
+def format_file_size(n: int) -> str:
+    """'0B', '6B', '1K', '1.5K', '4K', '3.0M': powers of 1024, one decimal unless whole."""
+    if n == 0:
+        return "0B"
+    i = min((n.bit_length() - 1) // 10, 3)
+    size = n / (1024**i)
+    unit = "BKMG"[i]
+    return f"{int(size)}{unit}" if size == int(size) else f"{size:.1f}{unit}"
+
+
+def numbered(lines: Sequence[str], start: int) -> str:
+    """Lines numbered from start: the number right-aligned in six columns, a tab, the line."""
+    return "\n".join(
+        f"{str(i + start).rjust(LINE_NUMBER_WIDTH)}\t{line}" for i, line in enumerate(lines)
+    )
+
+
+def file_view(path: str, content: str, view_range: object) -> str:
+    """The answer to `view` on a file: every line numbered (split on LF only), or a range."""
+    lines = content.split("\n")
+    if len(lines) > MAX_VIEW_LINES:
+        raise MemoryCommandError(
+            f"File {path} exceeds maximum line limit of {MAX_VIEW_LINES:,} lines."
+        )
+    shown, start = lines, 1
+    if isinstance(view_range, list | tuple) and len(view_range) == 2:
+        try:
+            first, last = int(view_range[0]), int(view_range[1])
+        except (TypeError, ValueError) as exc:
+            raise MemoryCommandError(
+                f"view_range must be two line numbers [first, last] (last -1 for the end of "
+                f"the file), got {view_range!r}"
+            ) from exc
+        begin = max(1, first) - 1
+        end = len(lines) if last == -1 else last
+        shown, start = lines[begin:end], begin + 1
+    return f"Here's the content of {path} with line numbers:\n" + numbered(shown, start)
+
+
+def listing_view(path: str, root_size: int, items: Sequence[tuple[int, str]]) -> str:
+    """The answer to `view` on a folder: the folder, then (size, relative path) per entry."""
+    header = (
+        f"Here're the files and directories up to 2 levels deep in {path}, excluding hidden items:"
+    )
+    lines = [f"{format_file_size(root_size)}\t{path}"]
+    lines.extend(f"{format_file_size(size)}\t{path}/{rel}" for size, rel in items)
+    return f"{header}\n" + "\n".join(lines)
+
+
+# --- the edit rules ----------------------------------------------------------------------------
+
+
+def replace_once(path: str, content: str, old: str, new: str) -> tuple[str, str]:
+    """(new content, answer) for str_replace; refuses no match or several matches."""
+    count = content.count(old)
+    if count == 0:
+        raise MemoryCommandError(
+            f"No replacement was performed, old_str `{old}` did not appear verbatim in {path}."
+        )
+    if count > 1:
+        found: list[int] = []
+        pos = content.find(old)
+        while pos != -1:
+            found.append(content[:pos].count("\n") + 1)
+            pos = content.find(old, pos + 1)
+        raise MemoryCommandError(
+            f"No replacement was performed. Multiple occurrences of old_str `{old}` in lines: "
+            f"{', '.join(map(str, found))}. Please ensure it is unique"
+        )
+    changed = content[: content.find(old)].count("\n")
+    updated = content.replace(old, new)
+    new_lines = updated.split("\n")
+    first = max(0, changed - 2)
+    last = min(len(new_lines), changed + 3)
+    snippet = numbered(new_lines[first:last], first + 1)
+    return updated, (
+        "The memory file has been edited. Here is the snippet showing the change (with line "
+        "numbers):\n" + snippet
+    )
+
+
+def insert_at(content: str, line: object, text: str) -> str:
+    """The file after `insert`: text (trailing LFs dropped) before 0-based line `line`."""
+    lines = content.split("\n")
+    if lines[-1] == "":
+        lines.pop()
+    if not isinstance(line, int) or isinstance(line, bool) or line < 0 or line > len(lines):
+        raise MemoryCommandError(
+            f"Invalid `insert_line` parameter: {line}. It should be within the range "
+            f"[0, {len(lines)}]."
+        )
+    lines.insert(line, text.rstrip("\n"))
+    updated = "\n".join(lines)
+    return updated if updated.endswith("\n") else updated + "\n"

@@ -1,0 +1,190 @@
+"""The session replay view's model: the turn table, a turn's detail, and which sessions to offer.
+
+The widget (ui/widgets/replay.py) only shows what these functions return. Everything shown
+comes from a transcript (anyone's typing), so the HTML helpers escape every value.
+"""
+
+from __future__ import annotations
+
+import html
+import os
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from memdir_nb.home.sessions import SessionFile, iter_session_files
+from memdir_nb.reports.replay import SessionReplay, TurnReplay
+
+__all__ = [
+    "MISS_STYLE",
+    "TurnRow",
+    "sessions_beside",
+    "turn_detail_html",
+    "turn_rows",
+    "turn_table_html",
+]
+
+MISS_STYLE = "background:#fde0c5"  # likely-miss rows (also marked in text, never colour alone)
+PROMPT_CHARS = 70
+
+
+def _esc(value: object) -> str:
+    return html.escape(str(value), quote=True)
+
+
+@dataclass(frozen=True)
+class TurnRow:
+    """One line of the turn table."""
+
+    index: int
+    label: str  # for the turn picker
+    prompt: str
+    flags: str
+    surfaced: str
+    capped: str
+    budget_cut: str
+    agent_read: str
+    agent_wrote: str
+    misses: str
+    extraction: str
+
+    @property
+    def is_miss(self) -> bool:
+        """The agent read a memory recall had not surfaced."""
+        return bool(self.misses)
+
+
+def _short(text: str, limit: int = PROMPT_CHARS) -> str:
+    flat = " ".join(text.split())
+    return flat if len(flat) <= limit else flat[: limit - 1] + "\u2026"
+
+
+def turn_rows(replay: SessionReplay) -> list[TurnRow]:
+    """The turn table's rows, in order."""
+    rows = []
+    for t in replay.turns:
+        prompt = _short(t.prompt) or f"({t.kind})"
+        mark = "MISS " if t.likely_misses else ""
+        rows.append(
+            TurnRow(
+                index=t.index,
+                label=f"{t.index + 1:>3}  {mark}{prompt}",
+                prompt=prompt,
+                flags=", ".join(t.flags),
+                surfaced=", ".join(t.surfaced_names),
+                capped=", ".join(t.capped),
+                budget_cut=", ".join(t.budget_cut),
+                agent_read=", ".join(t.agent_read),
+                agent_wrote=", ".join(t.agent_wrote),
+                misses=", ".join(t.likely_misses),
+                extraction=t.extraction.action if t.extraction else "",
+            )
+        )
+    return rows
+
+
+def turn_table_html(rows: Sequence[TurnRow], selected: int = -1) -> str:
+    """The turn table as HTML: likely misses shaded and marked, the selected turn in bold."""
+    head = "".join(
+        f"<th>{h}</th>"
+        for h in ("turn", "prompt", "flags", "surfaced", "cut", "agent read", "miss", "extractor")
+    )
+    body = []
+    for r in rows:
+        style = MISS_STYLE if r.is_miss else ""
+        if r.index == selected:
+            style += ";font-weight:bold"
+        cut = ", ".join(x for x in (r.capped, r.budget_cut) if x)
+        cells = (
+            r.index + 1,
+            r.prompt,
+            r.flags,
+            r.surfaced,
+            cut,
+            r.agent_read,
+            r.misses,
+            r.extraction,
+        )
+        tds = "".join(f"<td>{_esc(c)}</td>" for c in cells)
+        cls = "memdir-replay-miss" if r.is_miss else "memdir-replay-turn"
+        body.append(f'<tr class="{cls}" style="{style}">{tds}</tr>')
+    return (
+        '<table class="memdir-replay-table" style="border-collapse:collapse;font-size:90%">'
+        f"<thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody></table>"
+    )
+
+
+def _list(items: Sequence[str]) -> str:
+    return ", ".join(f"<code>{_esc(i)}</code>" for i in items) or "none"
+
+
+def _explanation_html(turn: TurnReplay) -> str:
+    if not turn.explanation:
+        return "<p>The selector recorded no per-memory scores for this turn.</p>"
+    rows = []
+    for e in turn.explanation:
+        prob = "-" if e.probability is None else f"{e.probability:.2f}"
+        sem = "-" if e.semantic is None else f"{e.semantic:.2f}"
+        mark = "picked" if e.selected else ""
+        rows.append(
+            f"<tr><td><code>{_esc(e.filename)}</code></td><td>{mark}</td><td>{e.lexical:.2f}</td>"
+            f"<td>{sem}</td><td>{prob}</td><td>{_esc(e.reason)}</td></tr>"
+        )
+    return (
+        '<table class="memdir-replay-explanation"><thead><tr><th>memory</th><th></th>'
+        "<th>lexical</th><th>semantic</th><th>p</th><th>reason</th></tr></thead>"
+        f"<tbody>{''.join(rows)}</tbody></table>"
+    )
+
+
+def turn_detail_html(replay: SessionReplay, index: int) -> str:
+    """One turn in full: prompt, flags, what recall offered, cut and missed, the extractor."""
+    if not 0 <= index < len(replay.turns):
+        return "<p>Pick a turn to see why recall surfaced what it did.</p>"
+    t = replay.turns[index]
+    surfaced = (
+        "".join(
+            f"<li><code>{_esc(s.rel)}</code> ({_esc(s.age)}, {s.injected_bytes} bytes"
+            + (
+                f", cut from {s.file_bytes} bytes by the 200-line / 4 KB caps"
+                if s.truncated
+                else ""
+            )
+            + ")</li>"
+            for s in t.surfaced
+        )
+        or "<li>nothing</li>"
+    )
+    parts = [
+        f"<h4>Turn {t.index + 1} ({_esc(t.kind)})</h4>",
+        f"<pre style='white-space:pre-wrap'>{_esc(t.prompt) or '(no text)'}</pre>",
+        f"<p>Flags: {_esc(', '.join(t.flags)) or 'none'}. Tools of the previous turn: {_list(t.recent_tools)}.</p>",
+        f"<p>Memories as of this turn ({len(t.existing)}): {_list(t.existing)}."
+        + (f" Not rebuilt exactly: {_list(t.uncertain)}." if t.uncertain else "")
+        + "</p>",
+        f"<p>Already surfaced before: {_list(t.already_surfaced)}.</p>",
+        f"<p>Surfaced:</p><ul class='memdir-replay-surfaced'>{surfaced}</ul>",
+        f"<p>Cut by the session budget (60 KB): {_list(t.budget_cut)}. Budget used after this turn: {t.budget_used} bytes.</p>",
+        f"<p>The agent read: {_list(t.agent_read)}; wrote: {_list(t.agent_wrote)}.</p>",
+    ]
+    if t.likely_misses:
+        parts.append(
+            f"<p class='memdir-replay-miss' style='{MISS_STYLE}'><b>Likely recall miss</b>: the agent read "
+            f"{_list(t.likely_misses)} itself; recall had not surfaced it.</p>"
+        )
+    if t.extraction is not None:
+        parts.append(
+            f"<p>Extractor: <b>{_esc(t.extraction.action)}</b> ({_esc(t.extraction.detail)}).</p>"
+        )
+    parts.append(_explanation_html(t))
+    return "".join(parts)
+
+
+def sessions_beside(memory_dir: str | os.PathLike[str]) -> list[SessionFile]:
+    """The transcripts of the project folder holding memory_dir (newest first), if it is one."""
+    project = Path(os.path.abspath(os.fspath(memory_dir))).parent
+    home = project.parent.parent
+    if project.parent.name != "projects":
+        return []
+    found = [s for s in iter_session_files(home) if s.project == project.name]
+    return sorted(found, key=lambda s: s.mtime_ms, reverse=True)

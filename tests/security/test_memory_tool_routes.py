@@ -1,0 +1,351 @@
+"""The memory tool's routes out of a memory dir, each tried for real and refused.
+
+Prefix lookalikes, '..' (plain and encoded), absolute paths, symlinked files and folders,
+symlinks swapped in while a write is under way, FIFOs, a huge file, a permissive umask and
+concurrent store writers. Real files, links, FIFOs and threads; no mocks.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+import threading
+import tracemalloc
+from pathlib import Path
+from typing import Any
+
+import pytest
+from anthropic.lib.tools import ToolError
+
+from memdir_nb import MemdirMemoryTool, MemoryStore
+from memdir_nb.formats.index import parse_index
+from memdir_nb.toolloop.memory_commands import LISTING_MAX_ENTRIES, VIEW_MAX_BYTES
+
+NOW = 1_780_000_000_000.0
+USER = "---\nname: Coffee\ndescription: the user drinks coffee\ntype: user\n---\n\nCoffee.\n"
+
+
+def answer(tool: MemdirMemoryTool, **command: Any) -> str:
+    try:
+        return str(tool.call(command))
+    except ToolError as exc:
+        return "ERROR: " + str(exc)
+
+
+@pytest.fixture
+def tool(tmp_path: Path) -> MemdirMemoryTool:
+    return MemdirMemoryTool(tmp_path / "mem", now_ms=NOW)
+
+
+@pytest.fixture
+def outside(tmp_path: Path) -> Path:
+    folder = tmp_path / "outside"
+    folder.mkdir()
+    (folder / "secret.md").write_text("outside secret\n")
+    return folder
+
+
+def files_in(folder: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(folder)): p.read_bytes() for p in folder.rglob("*") if p.is_file()}
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        {"command": "create", "path": "/memoriesX/user_a.md", "file_text": USER},
+        {"command": "view", "path": "/memoriesX"},
+        {"command": "view", "path": "/memories_old/user_a.md"},
+        {"command": "delete", "path": "/memoriesX/user_a.md"},
+        {
+            "command": "rename",
+            "old_path": "/memories/user_a.md",
+            "new_path": "/memoriesX/user_a.md",
+        },
+    ],
+)
+def test_a_prefix_lookalike_is_not_the_memory_dir(
+    tool: MemdirMemoryTool, command: dict[str, Any]
+) -> None:
+    got = answer(tool, **command)
+    assert got.startswith("ERROR: Path must start with /memories/, got: /memories")
+    assert not any(p.name == "X" for p in Path(tool.memory_dir).rglob("*"))
+
+
+@pytest.mark.parametrize(
+    ("path", "expected"),
+    [
+        (
+            "/memories/../user_a.md",
+            "ERROR: Path /memories/../user_a.md would escape /memories directory",
+        ),
+        (
+            "/memories/team/../../x.md",
+            "ERROR: Path /memories/team/../../x.md would escape /memories directory",
+        ),
+        ("/memories/team/../user_a.md", "ERROR: Path /memories/team/../user_a.md has a '..' step"),
+        (
+            "/memories/%2e%2e/user_a.md",
+            "ERROR: Path /memories/%2e%2e/user_a.md is refused: URL-encoded traversal",
+        ),
+        ("/memories/..\\user_a.md", "ERROR: Path /memories/..\\user_a.md is refused: Backslash"),
+        ("/etc/passwd", "ERROR: Path must start with /memories, got: /etc/passwd"),
+        ("memories/user_a.md", "ERROR: Path must start with /memories, got: memories/user_a.md"),
+    ],
+)
+def test_dot_dot_and_absolute_paths_are_refused_for_every_command(
+    tool: MemdirMemoryTool, tmp_path: Path, path: str, expected: str
+) -> None:
+    for command in (
+        {"command": "create", "path": path, "file_text": USER},
+        {"command": "view", "path": path},
+        {"command": "str_replace", "path": path, "old_str": "a", "new_str": "b"},
+        {"command": "insert", "path": path, "insert_line": 0, "insert_text": "x"},
+        {"command": "delete", "path": path},
+    ):
+        assert answer(tool, **command).startswith(expected), command
+    assert not (tmp_path / "user_a.md").exists() and not (tmp_path / "x.md").exists()
+
+
+def test_a_symlinked_file_pointing_out_is_neither_read_nor_written_nor_deleted(
+    tool: MemdirMemoryTool, outside: Path
+) -> None:
+    link = Path(tool.memory_dir) / "user_link.md"
+    link.symlink_to(outside / "secret.md")
+    escape = "ERROR: Path /memories/user_link.md would escape /memories directory"
+    assert answer(tool, command="view", path="/memories/user_link.md") == escape
+    assert (
+        answer(
+            tool,
+            command="str_replace",
+            path="/memories/user_link.md",
+            old_str="outside",
+            new_str="x",
+        )
+        == escape
+    )
+    assert (
+        answer(
+            tool, command="insert", path="/memories/user_link.md", insert_line=0, insert_text="x"
+        )
+        == escape
+    )
+    assert answer(tool, command="delete", path="/memories/user_link.md") == escape
+    assert (
+        answer(
+            tool,
+            command="rename",
+            old_path="/memories/user_link.md",
+            new_path="/memories/user_b.md",
+        )
+        == escape
+    )
+    assert "user_link" not in answer(tool, command="view", path="/memories")
+    assert files_in(outside) == {"secret.md": b"outside secret\n"}
+
+
+def test_a_symlinked_file_pointing_inside_acts_on_its_target_as_the_sdk_does(
+    tool: MemdirMemoryTool,
+) -> None:
+    root = Path(tool.memory_dir)
+    answer(tool, command="create", path="/memories/user_real.md", file_text=USER)
+    (root / "user_alias.md").symlink_to(root / "user_real.md")
+    assert "Coffee." in answer(tool, command="view", path="/memories/user_alias.md")
+    answer(
+        tool,
+        command="str_replace",
+        path="/memories/user_alias.md",
+        old_str="Coffee.",
+        new_str="Tea.",
+    )
+    assert (root / "user_real.md").read_text().endswith("Tea.\n")
+    assert (root / "user_alias.md").is_symlink()
+
+
+def test_a_symlinked_parent_folder_pointing_out_is_refused(
+    tool: MemdirMemoryTool, outside: Path
+) -> None:
+    (Path(tool.memory_dir) / "team").symlink_to(outside, target_is_directory=True)
+    for command in (
+        {"command": "create", "path": "/memories/team/user_x.md", "file_text": USER},
+        {"command": "view", "path": "/memories/team"},
+        {"command": "view", "path": "/memories/team/secret.md"},
+        {"command": "delete", "path": "/memories/team"},
+        {
+            "command": "rename",
+            "old_path": "/memories/team/secret.md",
+            "new_path": "/memories/user_s.md",
+        },
+    ):
+        assert "would escape /memories directory" in answer(tool, **command), command
+    assert "team" not in answer(tool, command="view", path="/memories")
+    assert files_in(outside) == {"secret.md": b"outside secret\n"}
+
+
+def test_a_symlink_swapped_in_for_the_file_during_a_write_never_leads_the_write_out(
+    tool: MemdirMemoryTool, outside: Path
+) -> None:
+    root = Path(tool.memory_dir)
+    answer(tool, command="create", path="/memories/user_a.md", file_text=USER)
+    fired: list[str] = []
+
+    def swap(point: str) -> None:
+        if point == "checked:user_a.md":
+            fired.append(point)
+            (root / "user_a.md").unlink()
+            (root / "user_a.md").symlink_to(outside / "secret.md")
+
+    tool.store.crash_hook = swap
+    answer(
+        tool, command="str_replace", path="/memories/user_a.md", old_str="Coffee.", new_str="Tea."
+    )
+    assert files_in(outside) == {"secret.md": b"outside secret\n"}
+    assert not (root / "user_a.md").is_symlink()  # the atomic rename replaced the link itself
+
+
+def test_a_symlink_swapped_in_for_a_folder_during_a_write_is_refused(
+    tool: MemdirMemoryTool, outside: Path
+) -> None:
+    root = Path(tool.memory_dir)
+    (root / "sub").mkdir()
+
+    def swap(point: str) -> None:
+        if point == "checked:sub/user_b.md":
+            (root / "sub").rmdir()
+            (root / "sub").symlink_to(outside, target_is_directory=True)
+
+    tool.store.crash_hook = swap
+    got = answer(tool, command="create", path="/memories/sub/user_b.md", file_text=USER)
+    assert (
+        got.startswith("ERROR: /memories/sub/user_b.md could not be written") and "symlink" in got
+    )
+    assert files_in(outside) == {"secret.md": b"outside secret\n"}
+
+
+def test_a_fifo_is_never_opened_for_reading_and_not_written_through(tool: MemdirMemoryTool) -> None:
+    fifo = Path(tool.memory_dir) / "user_pipe.md"
+    os.mkfifo(fifo)
+    assert (
+        answer(tool, command="view", path="/memories/user_pipe.md")
+        == "ERROR: Unsupported file type for /memories/user_pipe.md"
+    )
+    assert (
+        answer(tool, command="str_replace", path="/memories/user_pipe.md", old_str="a", new_str="b")
+        == "ERROR: The path /memories/user_pipe.md is not a file."
+    )
+    assert (
+        answer(tool, command="create", path="/memories/user_pipe.md", file_text="x")
+        == "ERROR: File /memories/user_pipe.md already exists"
+    )
+    assert "user_pipe" not in answer(tool, command="view", path="/memories")
+    assert stat.S_ISFIFO(os.lstat(fifo).st_mode)
+
+
+def test_viewing_a_huge_file_reads_a_bounded_prefix(tool: MemdirMemoryTool) -> None:
+    huge = Path(tool.memory_dir) / "user_huge.md"
+    line = "x" * 99 + "\n"
+    with huge.open("w") as f:
+        for _ in range(200):
+            f.write(line * 1000)  # 20 MB
+    tracemalloc.start()
+    try:
+        got = answer(tool, command="view", path="/memories/user_huge.md")
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert got.startswith("Here's the content of /memories/user_huge.md with line numbers:")
+    assert "is 20,000,000 bytes; only the first" in got
+    assert len(got) < 2 * VIEW_MAX_BYTES
+    assert peak < 16 * VIEW_MAX_BYTES
+
+
+def test_a_permissive_umask_still_gives_0600_files_and_0700_folders(tmp_path: Path) -> None:
+    old = os.umask(0)
+    try:
+        tool = MemdirMemoryTool(tmp_path / "fresh" / "mem", now_ms=NOW)
+        answer(tool, command="create", path="/memories/team/a/b/user_x.md", file_text=USER)
+        answer(
+            tool,
+            command="insert",
+            path="/memories/team/a/b/user_x.md",
+            insert_line=0,
+            insert_text="x",
+        )
+        answer(tool, command="create", path="/memories/user_gone.md", file_text=USER)
+        answer(tool, command="delete", path="/memories/user_gone.md")
+    finally:
+        os.umask(old)
+    root = tmp_path / "fresh" / "mem"
+    for folder in (
+        tmp_path / "fresh",
+        root,
+        root / "team",
+        root / "team" / "a",
+        root / "team" / "a" / "b",
+    ):
+        assert stat.S_IMODE(os.stat(folder).st_mode) == 0o700, folder
+    assert stat.S_IMODE(os.stat(root / "team" / "a" / "b" / "user_x.md").st_mode) == 0o600
+    for p in (root / ".trash").rglob("*"):
+        assert stat.S_IMODE(os.stat(p).st_mode) == (0o700 if p.is_dir() else 0o600), p
+
+
+def test_concurrent_store_saves_while_the_tool_writes_lose_nothing(tool: MemdirMemoryTool) -> None:
+    root = Path(tool.memory_dir)
+    answer(tool, command="create", path="/memories/MEMORY.md", file_text="# Index\n")
+    errors: list[BaseException] = []
+
+    def saver(worker: int) -> None:
+        store = MemoryStore(root, now_ms=NOW)
+        try:
+            for i in range(8):
+                store.save(
+                    f"Saved {worker}-{i}",
+                    f"saved by store worker {worker}",
+                    "user",
+                    "Body.\n",
+                    filename=f"user_s{worker}_{i}.md",
+                )
+        except BaseException as exc:  # pragma: no cover - reported below
+            errors.append(exc)
+
+    def tool_writer() -> None:
+        try:
+            for i in range(8):
+                got = answer(tool, command="create", path=f"/memories/user_t{i}.md", file_text=USER)
+                assert got.startswith("File created"), got
+                got = answer(
+                    tool,
+                    command="insert",
+                    path="/memories/MEMORY.md",
+                    insert_line=1,
+                    insert_text=f"- [T{i}](user_t{i}.md) — tool {i}",
+                )
+                assert got.startswith("The file"), got
+        except BaseException as exc:  # pragma: no cover - reported below
+            errors.append(exc)
+
+    threads = [threading.Thread(target=saver, args=(w,)) for w in range(3)] + [
+        threading.Thread(target=tool_writer)
+    ]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=120)
+    assert not errors, errors
+    targets = {e.target for e in parse_index((root / "MEMORY.md").read_text())}
+    expected = {f"user_s{w}_{i}.md" for w in range(3) for i in range(8)} | {
+        f"user_t{i}.md" for i in range(8)
+    }
+    assert targets == expected
+    assert all((root / name).is_file() for name in expected)
+
+
+def test_a_folder_view_lists_a_bounded_number_of_entries(tool: MemdirMemoryTool) -> None:
+    crowded = Path(tool.memory_dir) / "crowded"
+    crowded.mkdir()
+    for i in range(LISTING_MAX_ENTRIES + 50):
+        (crowded / f"user_{i:05d}.md").write_text("x")
+    got = answer(tool, command="view", path="/memories")
+    assert (
+        got.count("\n") == LISTING_MAX_ENTRIES + 3
+    )  # header, the folder itself, the note's blank line
+    assert got.endswith("only the first are listed. View a subfolder to see the rest.")

@@ -1,0 +1,146 @@
+"""The memory dir as of each turn, rebuilt from the dir now and the session's own tool calls."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from memdir_nb.formats.memory_timeline import AsOfFile, MemoryPaths, build_timeline, memory_ops
+from memdir_nb.formats.session_builder import build_session
+from memdir_nb.formats.session_model import Session
+from memdir_nb.ui.demo.session_records import RecordWriter
+
+MEM = "/home/ana/.claude/projects/-home-ana-app/memory"
+SHAPES = Path(__file__).resolve().parents[1] / "data" / "sessions"
+
+
+def session_of(writer: RecordWriter) -> Session:
+    return build_session((i, json.loads(line)) for i, line in enumerate(writer.lines, start=1))
+
+
+def paths() -> MemoryPaths:
+    return MemoryPaths("/elsewhere/projects/-home-ana-app/memory", "/home/ana/app")
+
+
+def test_memory_paths_match_the_dir_itself_the_same_project_elsewhere_and_the_memory_tool() -> None:
+    p = MemoryPaths("/tmp/h/projects/-home-ana-app/memory", "/home/ana/app")
+    assert p.relative("/tmp/h/projects/-home-ana-app/memory/a.md") == "a.md"
+    assert p.relative(f"{MEM}/team/b.md") == "team/b.md"
+    assert p.relative("~/.claude/projects/-home-ana-app/memory/c.md") == "c.md"
+    assert p.relative("/memories/d.md") == "d.md"
+    assert p.relative("/home/ana/app/README.md") is None
+    assert p.relative(f"{MEM}/../escape.md") is None
+    assert p.relative("/tmp/h/projects/-other-project/memory/a.md") is None
+
+
+def _writer() -> RecordWriter:
+    return RecordWriter("s1", "/home/ana/app", "2026-05-01T10:00:00.000Z", seed="t")
+
+
+def test_a_file_written_in_turn_two_does_not_exist_in_turn_one() -> None:
+    w = _writer()
+    w.prompt("hello")
+    w.response([{"type": "text", "text": "hi"}])
+    w.prompt("remember the deploy day")
+    call = w.tool_use("Write", {"file_path": f"{MEM}/project_deploy.md", "content": "new text"})
+    w.response([call])
+    w.result(call, "File created successfully at: x", detail={"type": "create"})
+    now = {"project_deploy.md": AsOfFile("project_deploy.md", "new text", 9e12)}
+    t = build_timeline(session_of(w), paths(), now)
+    assert "project_deploy.md" not in t.states[0]
+    assert "project_deploy.md" not in t.states[1]  # at the start of the turn that writes it
+    assert t.writes(1) == ["project_deploy.md"] and t.final == now
+
+
+def test_an_edit_is_undone_from_its_recorded_original_or_by_reversing_it() -> None:
+    w = _writer()
+    w.prompt("fix the note")
+    a = w.tool_use(
+        "Edit", {"file_path": f"{MEM}/a.md", "old_string": "north", "new_string": "south"}
+    )
+    b = w.tool_use("Edit", {"file_path": f"{MEM}/b.md", "old_string": "GMT", "new_string": "UTC"})
+    w.response([a, b])
+    w.result(a, "updated", detail={"originalFile": "harbour: north (recorded)"})
+    w.result(b, "updated")
+    w.prompt("next")
+    now = {
+        "a.md": AsOfFile("a.md", "harbour: south", 9e12),
+        "b.md": AsOfFile("b.md", "runs in UTC", 9e12),
+    }
+    t = build_timeline(session_of(w), paths(), now)
+    assert t.states[0]["a.md"].content == "harbour: north (recorded)"
+    assert t.states[0]["b.md"].content == "runs in GMT" and t.states[0]["b.md"].certain
+    assert t.states[1]["b.md"].content == "runs in UTC"
+
+
+def test_an_edit_whose_new_text_is_gone_is_marked_uncertain() -> None:
+    w = _writer()
+    w.prompt("edit")
+    call = w.tool_use("Edit", {"file_path": f"{MEM}/a.md", "old_string": "x", "new_string": "y"})
+    w.response([call])
+    w.result(call, "updated")
+    now = {"a.md": AsOfFile("a.md", "changed again since", 9e12)}
+    state = build_timeline(session_of(w), paths(), now).states[0]["a.md"]
+    assert not state.certain and "could not be undone" in state.note
+
+
+def test_a_removed_file_exists_before_the_rm_with_the_text_a_whole_read_showed() -> None:
+    w = _writer()
+    w.prompt("delete the stale note")
+    read = w.tool_use("Read", {"file_path": f"{MEM}/old.md"})
+    w.response([read])
+    w.result(
+        read,
+        "old text",
+        detail={"type": "text", "file": {"content": "old text", "numLines": 1, "totalLines": 1}},
+    )
+    rm = w.tool_use("Bash", {"command": f"cd /tmp && rm -f {MEM}/old.md"})
+    w.response([rm])
+    w.result(rm, "")
+    w.prompt("thanks")
+    t = build_timeline(session_of(w), paths(), {})
+    assert t.states[0]["old.md"].content == "old text" and t.states[0]["old.md"].certain
+    assert "old.md" not in t.states[1]
+    assert t.reads(0) == ["old.md"] and t.writes(0) == ["old.md"]
+
+
+def test_mv_and_the_memory_tools_rename_move_a_file_back() -> None:
+    w = _writer()
+    w.prompt("rename")
+    mv = w.tool_use("Bash", {"command": f"mv {MEM}/a.md {MEM}/b.md"})
+    tool = w.tool_use(
+        "memory", {"command": "rename", "old_path": "/memories/c.md", "new_path": "/memories/d.md"}
+    )
+    w.response([mv, tool])
+    w.result(mv, "")
+    w.result(tool, "renamed")
+    w.prompt("next")
+    now = {"b.md": AsOfFile("b.md", "B", 9e12), "d.md": AsOfFile("d.md", "D", 9e12)}
+    t = build_timeline(session_of(w), paths(), now)
+    assert set(t.states[0]) == {"a.md", "c.md"} and t.states[0]["a.md"].content == "B"
+    assert set(t.states[1]) == {"b.md", "d.md"}
+
+
+def test_failed_and_rejected_calls_change_nothing() -> None:
+    w = _writer()
+    w.prompt("write")
+    call = w.tool_use("Write", {"file_path": f"{MEM}/a.md", "content": "x"})
+    w.response([call])
+    w.result(call, "The user doesn't want to proceed with this tool use.", is_error=True)
+    assert memory_ops(session_of(w), paths()) == []
+
+
+def test_subagent_writes_change_the_dir_but_are_not_the_main_agents() -> None:
+    w = RecordWriter("s1", "/home/ana/app", "2026-05-01T10:00:00.000Z", seed="t")
+    w.prompt("hand it to an agent")
+    agent = RecordWriter(
+        "s1", "/home/ana/app", "2026-05-01T10:00:05.000Z", sidechain=True, seed="u"
+    )
+    call = agent.tool_use("Write", {"file_path": f"{MEM}/a.md", "content": "by the agent"})
+    agent.response([call])
+    agent.result(call, "File created successfully at: x")
+    w.lines.extend(agent.lines)
+    w.prompt("next")
+    t = build_timeline(session_of(w), paths(), {"a.md": AsOfFile("a.md", "by the agent", 9e12)})
+    assert t.writes(0) == [] and t.writes(0, main_only=False) == ["a.md"]
+    assert "a.md" not in t.states[0] and "a.md" in t.states[1]

@@ -1,0 +1,290 @@
+"""Reading a transcript as a session (every real shape), and listing a Claude home's sessions."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import tracemalloc
+from pathlib import Path
+
+import pytest
+
+from memdir_nb import read_session
+from memdir_nb.home.sessions import list_sessions, memory_dir_for_transcript
+from memdir_nb.storage.access import ReadRefused
+
+SHAPES = Path(__file__).resolve().parents[1] / "data" / "sessions"
+SUBAGENT_MAIN = SHAPES / "c_subagent" / "d41e9b07-2c6f-4a85-9e13-7b0c58f2a6d3.jsonl"
+SUBAGENT_FILE = (
+    SHAPES
+    / "c_subagent"
+    / "d41e9b07-2c6f-4a85-9e13-7b0c58f2a6d3"
+    / "subagents"
+    / "agent-a3f9c21d7e0b54a18.jsonl"
+)
+
+
+def test_every_shape_file_reads_without_an_exception() -> None:
+    files = sorted(SHAPES.rglob("*.jsonl"))
+    assert len(files) == 10
+    for path in files:
+        session = read_session(path)
+        assert session.turns, path.name
+
+
+def test_a_turn_is_one_real_prompt_with_its_responses_grouped_by_message_id() -> None:
+    s = read_session(SHAPES / "a_plain_session_memory_writes.jsonl")
+    assert [t.prompt[:24] for t in s.turns] == [
+        "The tide-table import ke",
+        "Small fix: it is the sou",
+    ]
+    first = s.turns[0]
+    # thinking, text and two parallel Reads are four records of one API response
+    assert first.responses[0].records == 4 and first.responses[0].thinking_blocks == 1
+    assert [c.name for c in first.responses[0].tool_calls] == ["Read", "Read"]
+    assert len(first.responses) == len({r.message_id for r in first.responses})
+
+
+def test_parallel_tool_calls_get_their_own_results_by_tool_use_id() -> None:
+    s = read_session(SHAPES / "a_plain_session_memory_writes.jsonl")
+    reads = s.turns[0].responses[0].tool_calls
+    assert reads[0].result.endswith("return row[0], height")
+    assert "Harbour data sources" in reads[1].result
+    assert all(c.succeeded for c in reads)
+
+
+def test_session_facts_come_from_the_envelope() -> None:
+    s = read_session(SHAPES / "a_plain_session_memory_writes.jsonl")
+    assert s.session_id == "3c1d7a52-9e04-4b6f-8d2a-51f0c7e2a9b4"
+    assert (s.cwd, s.git_branch, s.version) == ("/home/dana/src/tidepool", "main", "2.1.40")
+    assert s.is_sidechain is False and s.problems == []
+
+
+def test_old_summary_titles_and_new_compaction_records_are_compaction_points() -> None:
+    s = read_session(SHAPES / "b_compaction.jsonl")
+    kinds = [c.kind for c in s.compactions]
+    assert kinds == [
+        "summary_title",
+        "summary_title",
+        "compact_boundary",
+        "compact_summary",
+        "microcompact",
+    ]
+    boundary = s.compactions[2]
+    assert (boundary.trigger, boundary.pre_tokens, boundary.before_turn) == ("manual", 131877, 1)
+    assert s.titles[0] == "Tide importer: locale-safe number parsing"
+    # the summary, the caveat and the /compact wrapper are not prompts
+    assert [t.prompt for t in s.turns][1] == "Go ahead with the colour change."
+    assert len(s.turns) == 2 and s.turns[1].local_commands == ["/compact keep the colour decisions"]
+
+
+def test_a_subagent_file_is_a_sidechain_session_with_its_agent_id() -> None:
+    s = read_session(SUBAGENT_FILE)
+    assert s.is_sidechain and s.agent_id == "a3f9c21d7e0b54a18"
+    assert s.session_id == "d41e9b07-2c6f-4a85-9e13-7b0c58f2a6d3"  # the parent's id
+    main = read_session(SUBAGENT_MAIN)
+    assert not main.is_sidechain and [c.name for c in main.tool_calls] == ["Task"]
+    assert len(main.turns) == 1  # progress mirrors of the subagent are not turns
+
+
+def test_inline_sidechain_records_of_old_files_stay_out_of_the_main_turns() -> None:
+    s = read_session(SHAPES / "i_legacy_inline_sidechains.jsonl")
+    assert len(s.turns) == 1 and s.sidechain_records == 4 and not s.is_sidechain
+    assert [c.name for c in s.turns[0].tool_calls] == ["Task", "Task"]
+    assert all(c.succeeded for c in s.turns[0].tool_calls)
+    assert s.git_branch == ""
+
+
+def test_queued_prompts_and_interrupts_are_flags_not_turns() -> None:
+    s = read_session(SHAPES / "d_interrupts_and_queue.jsonl")
+    assert [t.prompt for t in s.turns] == [
+        "Run the slow import test suite and tell me what fails.",
+        "skip the chart tests, they need a display",
+        "Just summarise the two failures.",
+    ]
+    first, second, third = s.turns
+    assert first.queued_prompts == ["and then run the chart tests too"] and first.interrupted
+    assert second.queued and second.interrupted and second.tool_calls[0].is_error  # rejected
+    assert third.interrupted and third.responses[-1].synthetic
+    assert [t.prompt_id for t in s.turns] == [
+        "db301214-f8f0-5d5c-9d9c-82a19c9f9007",
+        "a8240da0-c7af-5915-b65b-8da6993960e8",
+        "e276d990-8797-5175-8da1-28ed37dfe865",
+    ]
+
+
+def test_bash_mode_and_local_commands_are_listed_on_a_turn_never_taken_as_prompts() -> None:
+    s = read_session(SHAPES / "e_bash_mode_and_local_commands.jsonl")
+    assert len(s.turns) == 1
+    turn = s.turns[0]
+    assert turn.kind == "slash_command" and turn.prompt == "/release-notes since 4be1c09"
+    assert turn.bash_commands == ["git log --oneline -2"]
+    assert turn.local_commands == ["/clear", "/mcp", "/exit"]
+    assert turn.bash_mode and turn.local_command
+
+
+def test_images_are_counted_and_an_image_only_prompt_is_still_a_turn() -> None:
+    s = read_session(SHAPES / "f_image_prompts.jsonl")
+    assert s.images == 2 and [t.images for t in s.turns] == [1, 1]
+    assert s.turns[1].prompt == "" and s.turns[1].kind == "prompt"
+
+
+def test_a_file_that_starts_mid_session_opens_with_a_continuation_turn() -> None:
+    s = read_session(SHAPES / "g_starts_mid_session.jsonl")
+    assert [t.kind for t in s.turns] == ["continuation", "prompt"]
+    assert s.turns[0].prompt == "" and s.turns[1].prompt == "Commit that with a short message."
+
+
+def test_glued_records_are_read_and_the_line_is_listed_in_problems() -> None:
+    s = read_session(SHAPES / "h_bad_lines.jsonl")
+    assert [str(p) for p in s.problems] == ["line 2: 2 records glued on one line; each was read"]
+    assert [len(t.responses) for t in s.turns] == [1, 1]
+
+
+def test_bad_lines_never_stop_the_reading(tmp_path: Path) -> None:
+    good = (SHAPES / "f_image_prompts.jsonl").read_text().splitlines()
+    lines = [good[0], "{not json", "[" * 3000, '"a string"', "", "\x00\x01", *good[1:]]
+    path = tmp_path / "s.jsonl"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    s = read_session(path)
+    assert [p.line_no for p in s.problems] == [2, 3, 4, 6]
+    assert len(s.turns) == 2
+
+
+def test_a_line_over_the_line_cap_is_passed_over_and_reported(tmp_path: Path) -> None:
+    good = (SHAPES / "f_image_prompts.jsonl").read_text()
+    huge = json.dumps({"type": "user", "message": {"role": "user", "content": "x" * 5000}})
+    path = tmp_path / "s.jsonl"
+    path.write_text(huge + "\n" + good, encoding="utf-8")
+    s = read_session(path, max_line_bytes=1000)
+    assert s.problems[0].line_no == 1 and "line limit" in s.problems[0].reason
+    assert len(s.turns) == 2
+
+
+def test_a_fifo_is_refused_and_never_waited_on(tmp_path: Path) -> None:
+    os.mkfifo(tmp_path / "s.jsonl")
+    with pytest.raises(ReadRefused, match="FIFO"):
+        read_session(tmp_path / "s.jsonl")
+
+
+def test_a_missing_file_raises_an_oserror_naming_it(tmp_path: Path) -> None:
+    with pytest.raises(OSError):
+        read_session(tmp_path / "absent.jsonl")
+
+
+def _home(tmp_path: Path) -> Path:
+    project = tmp_path / "claude" / "projects" / "-home-dana-src-tidepool"
+    project.mkdir(parents=True)
+    shutil.copy(SHAPES / "a_plain_session_memory_writes.jsonl", project / "3c1d7a52.jsonl")
+    shutil.copytree(SHAPES / "c_subagent", project, dirs_exist_ok=True)
+    (project / "memory").mkdir()
+    (project / "memory" / "x.jsonl").write_text("{}\n")  # not a transcript: inside memory/
+    (project / "broken.jsonl").write_text("not json\n")
+    return tmp_path / "claude"
+
+
+def test_listing_a_home_finds_main_and_subagent_transcripts(tmp_path: Path) -> None:
+    found = list_sessions(_home(tmp_path))
+    by_id = {s.session_id: s for s in found}
+    assert set(by_id) == {
+        "3c1d7a52",
+        "broken",
+        "d41e9b07-2c6f-4a85-9e13-7b0c58f2a6d3",
+        "agent-a3f9c21d7e0b54a18",
+    }
+    assert by_id["agent-a3f9c21d7e0b54a18"].is_subagent
+    assert not by_id["3c1d7a52"].is_subagent and by_id["3c1d7a52"].turns == 2
+    assert by_id["3c1d7a52"].date == "2026-03-09"
+    assert by_id["broken"].turns == 0 and by_id["broken"].problems == 1
+
+
+def test_the_memory_dir_of_a_transcript_is_beside_its_project_folder(tmp_path: Path) -> None:
+    project = _home(tmp_path) / "projects" / "-home-dana-src-tidepool"
+    assert memory_dir_for_transcript(project / "3c1d7a52.jsonl") == project / "memory"
+    agent = (
+        project
+        / "d41e9b07-2c6f-4a85-9e13-7b0c58f2a6d3"
+        / "subagents"
+        / "agent-a3f9c21d7e0b54a18.jsonl"
+    )
+    assert memory_dir_for_transcript(agent) == project / "memory"
+
+
+def write_big_transcript(path: Path, target_bytes: int) -> int:
+    """A transcript of repeated turns with large tool results; returns the number of turns."""
+    turns = 0
+    blob = "y" * 20_000
+    with path.open("w", encoding="utf-8") as out:
+        written = 0
+        while written < target_bytes:
+            lines = [
+                {
+                    "type": "user",
+                    "uuid": f"p{turns}",
+                    "message": {"role": "user", "content": f"turn {turns}"},
+                },
+                {
+                    "type": "assistant",
+                    "uuid": f"a{turns}",
+                    "message": {
+                        "id": f"m{turns}",
+                        "role": "assistant",
+                        "content": [
+                            {
+                                "type": "tool_use",
+                                "id": f"t{turns}",
+                                "name": "Read",
+                                "input": {"file_path": "/x"},
+                            }
+                        ],
+                    },
+                },
+                {
+                    "type": "user",
+                    "uuid": f"r{turns}",
+                    "message": {
+                        "role": "user",
+                        "content": [
+                            {"type": "tool_result", "tool_use_id": f"t{turns}", "content": blob}
+                        ],
+                    },
+                },
+            ]
+            text = "".join(json.dumps(x) + "\n" for x in lines)
+            out.write(text)
+            written += len(text)
+            turns += 1
+    return turns
+
+
+@pytest.mark.slow
+def test_a_50_mb_transcript_reads_with_memory_that_does_not_follow_its_size(tmp_path: Path) -> None:
+    path = tmp_path / "big.jsonl"
+    turns = write_big_transcript(path, 50 * 1024 * 1024)
+    tracemalloc.start()
+    session = read_session(path)
+    _, peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    assert len(session.turns) == turns and session.problems == []
+    assert session.bytes_read == path.stat().st_size
+    # each kept tool result is cut to a short preview: far below the file's 50 MB
+    assert peak < 16 * 1024 * 1024
+
+
+def test_an_old_style_agent_file_beside_the_sessions_is_listed_as_a_subagent(
+    tmp_path: Path,
+) -> None:
+    project = tmp_path / "projects" / "-p"
+    project.mkdir(parents=True)
+    shutil.copy(SUBAGENT_FILE, project / "agent-0a1b2c3d.jsonl")
+    (found,) = list_sessions(tmp_path)
+    assert found.is_subagent and found.turns == 1
+
+
+def test_a_transcript_past_the_byte_cap_is_cut_at_a_line_and_says_so(tmp_path: Path) -> None:
+    path = tmp_path / "s.jsonl"
+    shutil.copy(SHAPES / "d_interrupts_and_queue.jsonl", path)
+    s = read_session(path, max_bytes=3000)
+    assert s.bytes_read < path.stat().st_size and len(s.turns) == 1
+    assert "only the first 3,000 bytes were read" in s.problems[-1].reason

@@ -1,0 +1,195 @@
+"""Replaying a session turn by turn against the memory dir as it stood at each turn."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from memdir_nb import replay_session
+from memdir_nb.recall.lexical import LexicalSelector
+from memdir_nb.reports.replay import iter_turn_lines
+from memdir_nb.ui.demo.session import SAMPLE_NOW_MS, DemoSession, build_demo_session
+from memdir_nb.ui.demo.session_records import RecordWriter
+
+SHAPES = Path(__file__).resolve().parents[1] / "data" / "sessions"
+
+
+@pytest.fixture
+def sample(tmp_path: Path) -> DemoSession:
+    return build_demo_session(tmp_path / "claude")
+
+
+def test_a_memory_written_mid_session_is_never_recalled_before_it_exists(
+    sample: DemoSession,
+) -> None:
+    replay = replay_session(
+        sample.transcript, sample.memory_dir, selector=LexicalSelector(), now_ms=SAMPLE_NOW_MS
+    )
+    freeze = "project_release_freeze.md"
+    assert [freeze in t.existing for t in replay.turns] == [
+        False,
+        False,
+        True,
+        True,
+        True,
+        True,
+        True,
+    ]
+    assert replay.turns[1].agent_wrote == [freeze]
+    # against today's dir, a naive replay would have offered it in turn 1
+    assert all(freeze not in t.surfaced_names for t in replay.turns[:2])
+
+
+def test_a_file_removed_later_exists_in_the_earlier_turns_with_its_text(
+    sample: DemoSession,
+) -> None:
+    replay = replay_session(
+        sample.transcript, sample.memory_dir, selector=LexicalSelector(), now_ms=SAMPLE_NOW_MS
+    )
+    staging = "project_staging_host.md"
+    assert [staging in t.existing for t in replay.turns] == [True] * 5 + [False, False]
+    assert replay.turns[4].agent_wrote == ["project_ci_runners.md", staging]
+    assert all(staging not in t.uncertain for t in replay.turns)
+
+
+def test_per_memory_caps_cut_a_long_memory_and_the_turn_says_so(sample: DemoSession) -> None:
+    replay = replay_session(
+        sample.transcript, sample.memory_dir, selector=LexicalSelector(), now_ms=SAMPLE_NOW_MS
+    )
+    image_turn = replay.turns[3]
+    assert "images" in image_turn.flags and "command" in image_turn.flags
+    assert image_turn.capped == ["reference_api_errors.md"]
+    cut = image_turn.surfaced[0]
+    assert cut.truncated and cut.file_bytes > 4096 and cut.injected_bytes < cut.file_bytes
+    assert cut.age == "21 days ago"  # as of the turn, not as of today
+
+
+def test_the_agent_reading_a_memory_recall_did_not_surface_is_a_likely_miss(
+    sample: DemoSession,
+) -> None:
+    replay = replay_session(
+        sample.transcript, sample.memory_dir, selector=LexicalSelector(), now_ms=SAMPLE_NOW_MS
+    )
+    first = replay.turns[0]
+    assert first.surfaced_names == ["project_ci_runners.md"] and first.agent_read == [
+        "project_ci_runners.md"
+    ]
+    assert first.likely_misses == []  # surfaced, then read: not a miss
+    assert replay.turns[3].likely_misses == ["reference_payments_sandbox.md"]
+    assert replay.likely_miss_turns == 2 and replay.recall_turns == 7
+    assert "likely recall misses in 2 of 7 turns (29%)" in replay.summary()
+
+
+def test_what_was_surfaced_or_read_earlier_is_not_surfaced_again(sample: DemoSession) -> None:
+    replay = replay_session(
+        sample.transcript, sample.memory_dir, selector=LexicalSelector(), now_ms=SAMPLE_NOW_MS
+    )
+    assert "project_ci_runners.md" in replay.turns[1].already_surfaced
+    later = [name for t in replay.turns[1:] for name in t.surfaced_names]
+    assert "project_ci_runners.md" not in later
+
+
+def test_recent_tools_are_the_tools_of_the_previous_turn(sample: DemoSession) -> None:
+    replay = replay_session(
+        sample.transcript, sample.memory_dir, selector=LexicalSelector(), now_ms=SAMPLE_NOW_MS
+    )
+    assert replay.turns[0].recent_tools == []
+    assert replay.turns[1].recent_tools == ["Read", "Edit"]
+    assert replay.turns[3].recent_tools == ["Task"]
+
+
+def test_the_extractor_skips_turns_where_the_agent_wrote_memory_and_flushes_at_the_end(
+    sample: DemoSession,
+) -> None:
+    replay = replay_session(
+        sample.transcript,
+        sample.memory_dir,
+        selector=LexicalSelector(),
+        now_ms=SAMPLE_NOW_MS,
+        turns_between=3,
+    )
+    actions = [t.extraction.action for t in replay.turns if t.extraction]
+    assert actions[1] == "skipped_main_agent_wrote" and actions[4] == "skipped_main_agent_wrote"
+    assert actions[-1] == "throttled"
+    assert replay.flush is not None and replay.flush.action == "ran"  # the last turn is not lost
+
+
+def test_the_explanation_rows_come_with_each_surfaced_memory(sample: DemoSession) -> None:
+    replay = replay_session(
+        sample.transcript, sample.memory_dir, selector=LexicalSelector(), now_ms=SAMPLE_NOW_MS
+    )
+    first = replay.turns[0]
+    assert first.explanation and {e.filename for e in first.explanation} == set(
+        first.existing
+    ) - set(first.already_surfaced)
+    assert first.surfaced[0].explanation is not None and first.surfaced[0].explanation.selected
+
+
+def test_the_session_budget_stops_recall_and_names_what_it_cut(tmp_path: Path) -> None:
+    memory = tmp_path / "projects" / "-home-ana-app" / "memory"
+    memory.mkdir(parents=True)
+    for i in range(40):
+        body = "\n".join(f"budget line {j} about deploys and queues" for j in range(150))
+        (memory / f"project_topic_{i:02}.md").write_text(
+            f"---\nname: Deploy queue note {i}\ndescription: deploys queues budget note {i}\ntype: project\n---\n\n{body}\n"
+        )
+    w = RecordWriter("s", "/home/ana/app", "2026-05-01T10:00:00.000Z", seed="budget")
+    for i in range(16):
+        w.prompt(f"deploys queues budget note {i} and note {i + 20}")
+        w.response([{"type": "text", "text": "ok"}])
+    path = tmp_path / "projects" / "-home-ana-app" / "s.jsonl"
+    path.write_text(w.text())
+    replay = replay_session(path, memory, selector=LexicalSelector(), now_ms=SAMPLE_NOW_MS)
+    assert replay.budget_spent_at is not None
+    spent = replay.turns[replay.budget_spent_at]
+    assert spent.budget_cut and spent.budget_used <= 60 * 1024
+    assert all(not t.surfaced for t in replay.turns[replay.budget_spent_at + 1 :])
+
+
+def test_a_subagent_transcript_replays_and_is_never_extracted(sample: DemoSession) -> None:
+    replay = replay_session(
+        sample.subagent, sample.memory_dir, selector=LexicalSelector(), now_ms=SAMPLE_NOW_MS
+    )
+    assert replay.session.is_sidechain and len(replay.turns) == 1
+    assert replay.turns[0].extraction is not None
+    assert replay.turns[0].extraction.action == "skipped_subagent"
+
+
+@pytest.mark.parametrize("name", sorted(p.name for p in SHAPES.glob("*.jsonl")))
+def test_every_shape_replays_against_an_empty_dir(tmp_path: Path, name: str) -> None:
+    replay = replay_session(
+        SHAPES / name, tmp_path / "none", selector=LexicalSelector(), now_ms=SAMPLE_NOW_MS
+    )
+    assert len(replay.turns) == len(replay.session.turns)
+    assert "does not exist" in replay.notes[0]
+    assert len(list(iter_turn_lines(replay))) == len(replay.turns) + 2
+
+
+def test_the_shapes_memory_writes_replay_against_the_dir_left_after_them(tmp_path: Path) -> None:
+    project = tmp_path / "projects" / "-home-dana-src-tidepool"
+    (project / "memory").mkdir(parents=True)
+    shutil.copy(SHAPES / "a_plain_session_memory_writes.jsonl", project / "s.jsonl")
+    records = [json.loads(x) for x in (project / "s.jsonl").read_text().splitlines()]
+    written = next(
+        b["input"]["content"]
+        for r in records
+        if r.get("type") == "assistant"
+        for b in r["message"]["content"]
+        if b.get("name") == "Write"
+    )
+    (project / "memory" / "project_decimal_commas.md").write_text(written.replace("north", "south"))
+    replay = replay_session(
+        project / "s.jsonl", project / "memory", selector=LexicalSelector(), now_ms=SAMPLE_NOW_MS
+    )
+    first, second = replay.turns
+    assert first.existing == ["reference_harbour_feeds.md"]  # before the write, after the rm undone
+    assert second.existing == ["project_decimal_commas.md", "reference_harbour_feeds.md"]
+    assert (
+        first.agent_read == ["MEMORY.md"] and first.likely_misses == []
+    )  # the index is not a miss
+    assert [t.extraction.action for t in replay.turns if t.extraction] == [
+        "skipped_main_agent_wrote"
+    ] * 2

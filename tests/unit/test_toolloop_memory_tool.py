@@ -1,0 +1,802 @@
+"""MemdirMemoryTool: the SDK reference backend's answers on well-formed memory files, the memory
+dir's rules underneath, and the real SDK tool runner over HTTP against a local Messages API.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import datetime
+import json
+import os
+import stat
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+from anthropic import Anthropic, AsyncAnthropic
+from anthropic.lib.tools import BetaAbstractMemoryTool, BetaAsyncAbstractMemoryTool, ToolError
+from anthropic.tools import BetaLocalFilesystemMemoryTool
+from anthropic.types.beta import BetaMessageParam, BetaToolResultBlockParam
+
+import memdir_nb
+from memdir_nb import AsyncMemdirMemoryTool, MemdirMemoryTool, MemoryStore, restore
+from memdir_nb.formats.index import index_cap_verdict
+from memdir_nb.home.config import MemdirConfig
+from memdir_nb.lint import lint_memory_dir
+from memdir_nb.storage.scan import ScanCache, scan_memory_dir
+from memdir_nb.toolloop.recorded import RecordedMessagesServer
+from tests.support.messages_api import MessagesAPIServer, text_reply, tool_calls_reply
+
+NOW = 1_780_000_000_000.0
+
+USER = "---\nname: Coffee\ndescription: the user drinks coffee, never tea\ntype: user\n---\n\nThe user drinks coffee.\n"
+FEEDBACK = (
+    "---\nname: Test style\ndescription: run the real database in tests\ntype: feedback\n---\n\n"
+    "Integration tests hit a real database.\n\n**Why:** mocks hid a broken migration.\n\n"
+    "**How to apply:** never mock the database layer.\n"
+)
+REFERENCE = (
+    "---\nname: Bug tracker\ndescription: bugs live in the LIN project\ntype: reference\n---\n\n"
+    "Pipeline bugs are tracked in Linear project LIN.\n"
+)
+INDEX = "- [Coffee](user_coffee.md) — drinks coffee\n- [Test style](feedback_tests.md) — real db\n"
+Pair = tuple[BetaLocalFilesystemMemoryTool, MemdirMemoryTool, Path, Path]
+KEY = (
+    "sk-ant-api03-" + "Ab3dE6gH9jK2mN5pQ8sT1vW4yZ7bC0eF3hJ6kM9nP2rS5uX8zA1cD4fG7iL0oR3" + "-x7Q2AA"
+)
+
+
+def tool_answer(tool: Any, command: dict[str, Any]) -> str:
+    """What the model sees: the answer, or 'ERROR: ' + a ToolError's text, or the repr of another error."""
+    try:
+        return str(tool.call(command))
+    except ToolError as exc:
+        return "ERROR: " + str(exc)
+    except Exception as exc:  # the runner sends repr() of any other exception
+        return "EXCEPTION: " + repr(exc)
+
+
+def visible_tree(root: Path) -> dict[str, bytes | None]:
+    """Every non-hidden file (bytes) and folder (None) under root, relative to it."""
+    out: dict[str, bytes | None] = {}
+    for folder, dirs, files in os.walk(root):
+        dirs[:] = [d for d in dirs if not d.startswith(".")]
+        base = Path(folder).relative_to(root)
+        for d in dirs:
+            out[str(base / d) + "/"] = None
+        for f in files:
+            if not f.startswith("."):
+                out[str(base / f)] = (Path(folder) / f).read_bytes()
+    return out
+
+
+@pytest.fixture
+def pair(tmp_path: Path) -> Pair:
+    ref = BetaLocalFilesystemMemoryTool(base_path=str(tmp_path / "sdk"))
+    mine = MemdirMemoryTool(tmp_path / "mem", now_ms=NOW)
+    return ref, mine, tmp_path / "sdk" / "memories", tmp_path / "mem"
+
+
+SEED = [
+    {"command": "create", "path": "/memories/user_coffee.md", "file_text": USER},
+    {"command": "create", "path": "/memories/feedback_tests.md", "file_text": FEEDBACK},
+    {"command": "create", "path": "/memories/MEMORY.md", "file_text": INDEX},
+    {"command": "create", "path": "/memories/team/reference_tracker.md", "file_text": REFERENCE},
+]
+
+SCENARIOS: dict[str, list[dict[str, Any]]] = {
+    "views": [
+        {"command": "view", "path": "/memories"},
+        {"command": "view", "path": "/memories/"},
+        {"command": "view", "path": "/memories/team"},
+        {"command": "view", "path": "/memories/user_coffee.md"},
+        {"command": "view", "path": "/memories//user_coffee.md"},
+        {"command": "view", "path": "/memories/./feedback_tests.md"},
+        {"command": "view", "path": "/memories/feedback_tests.md", "view_range": [2, 4]},
+        {"command": "view", "path": "/memories/feedback_tests.md", "view_range": [0, -1]},
+        {"command": "view", "path": "/memories/feedback_tests.md", "view_range": [3, -2]},
+        {"command": "view", "path": "/memories/feedback_tests.md", "view_range": [9, 3]},
+        {"command": "view", "path": "/memories/feedback_tests.md", "view_range": [5, 500]},
+        {"command": "view", "path": "/memories/feedback_tests.md", "view_range": [2]},
+        {"command": "view", "path": "/memories/team", "view_range": [1, 2]},
+        {"command": "view", "path": "/memories/missing.md"},
+        {"command": "view", "path": "/memories/nope/"},
+        {"command": "view", "path": "notes.md"},
+        {"command": "view", "path": "/etc/passwd"},
+        {"command": "view", "path": "/memories/../outside.md"},
+    ],
+    "create": [
+        {"command": "create", "path": "/memories/user_coffee.md", "file_text": USER},
+        {"command": "create", "path": "/memories", "file_text": USER},
+        {"command": "create", "path": "/memories/team", "file_text": USER},
+        {"command": "create", "path": "/memories/projects/deep/user_a.md", "file_text": USER},
+        {
+            "command": "create",
+            "path": "/memories/user_empty_body.md",
+            "file_text": USER.rstrip("\n"),
+        },
+        {"command": "view", "path": "/memories"},
+        {"command": "view", "path": "/memories/projects/deep/user_a.md"},
+    ],
+    "str_replace": [
+        {
+            "command": "str_replace",
+            "path": "/memories/user_coffee.md",
+            "old_str": "drinks coffee.",
+            "new_str": "drinks espresso.",
+        },
+        {
+            "command": "str_replace",
+            "path": "/memories/user_coffee.md",
+            "old_str": "tea",
+            "new_str": "x",
+        },
+        {
+            "command": "str_replace",
+            "path": "/memories/user_coffee.md",
+            "old_str": "matcha",
+            "new_str": "x",
+        },
+        {
+            "command": "str_replace",
+            "path": "/memories/user_coffee.md",
+            "old_str": "e",
+            "new_str": "x",
+        },
+        {
+            "command": "str_replace",
+            "path": "/memories/feedback_tests.md",
+            "old_str": "real database.",
+            "new_str": "real database\nin CI too.",
+        },
+        {
+            "command": "str_replace",
+            "path": "/memories/MEMORY.md",
+            "old_str": "real db",
+            "new_str": "real database in tests",
+        },
+        {"command": "str_replace", "path": "/memories/missing.md", "old_str": "a", "new_str": "b"},
+        {"command": "str_replace", "path": "/memories/team", "old_str": "a", "new_str": "b"},
+        {"command": "view", "path": "/memories/feedback_tests.md"},
+    ],
+    "insert": [
+        {
+            "command": "insert",
+            "path": "/memories/MEMORY.md",
+            "insert_line": 2,
+            "insert_text": "- [Bug tracker](team/reference_tracker.md) — LIN\n",
+        },
+        {
+            "command": "insert",
+            "path": "/memories/MEMORY.md",
+            "insert_line": 0,
+            "insert_text": "# Index",
+        },
+        {"command": "insert", "path": "/memories/MEMORY.md", "insert_line": 9, "insert_text": "x"},
+        {"command": "insert", "path": "/memories/MEMORY.md", "insert_line": -1, "insert_text": "x"},
+        {
+            "command": "insert",
+            "path": "/memories/user_coffee.md",
+            "insert_line": 6,
+            "insert_text": "Oat milk.\n\n",
+        },
+        {"command": "insert", "path": "/memories/missing.md", "insert_line": 0, "insert_text": "x"},
+        {"command": "insert", "path": "/memories/team", "insert_line": 0, "insert_text": "x"},
+        {"command": "view", "path": "/memories/MEMORY.md"},
+    ],
+    "text shapes": [
+        {
+            "command": "create",
+            "path": "/memories/user_crlf.md",
+            "file_text": USER.replace("\n", "\r\n"),
+        },
+        {"command": "view", "path": "/memories/user_crlf.md"},
+        {
+            "command": "insert",
+            "path": "/memories/user_crlf.md",
+            "insert_line": 7,
+            "insert_text": "Black.\r\n",
+        },
+        {
+            "command": "str_replace",
+            "path": "/memories/user_crlf.md",
+            "old_str": "Black.\r",
+            "new_str": "Black, no sugar.\r",
+        },
+        {
+            "command": "create",
+            "path": "/memories/user_unicode.md",
+            "file_text": USER.replace("coffee.", "café — 珈琲 ☕."),
+        },
+        {
+            "command": "str_replace",
+            "path": "/memories/user_unicode.md",
+            "old_str": "珈琲",
+            "new_str": "コーヒー",
+        },
+        {"command": "view", "path": "/memories/user_unicode.md", "view_range": [6, 7]},
+        {"command": "create", "path": "/memories/node_modules/user_n.md", "file_text": USER},
+        {"command": "create", "path": "/memories/X/user_upper.md", "file_text": USER},
+        {"command": "view", "path": "/memories"},
+    ],
+    "delete and rename": [
+        {
+            "command": "rename",
+            "old_path": "/memories/user_coffee.md",
+            "new_path": "/memories/user_drinks.md",
+        },
+        {
+            "command": "rename",
+            "old_path": "/memories/user_drinks.md",
+            "new_path": "/memories/feedback_tests.md",
+        },
+        {
+            "command": "rename",
+            "old_path": "/memories/team/reference_tracker.md",
+            "new_path": "/memories/team/sub/reference_lin.md",
+        },
+        {"command": "rename", "old_path": "/memories", "new_path": "/memories/x"},
+        {"command": "rename", "old_path": "/memories/team", "new_path": "/memories/shared"},
+        {"command": "view", "path": "/memories"},
+        {"command": "delete", "path": "/memories/user_drinks.md"},
+        {"command": "delete", "path": "/memories/user_drinks.md"},
+        {"command": "delete", "path": "/memories"},
+        {"command": "delete", "path": "/memories/"},
+        {"command": "delete", "path": "/memories/."},
+        {"command": "delete", "path": "/memories/shared"},
+        {"command": "view", "path": "/memories"},
+    ],
+}
+
+
+@pytest.mark.parametrize("scenario", sorted(SCENARIOS))
+def test_answers_and_files_match_the_sdk_reference_on_well_formed_memory_files(
+    pair: Pair, scenario: str
+) -> None:
+    ref, mine, ref_root, my_root = pair
+    for command in [*SEED, *SCENARIOS[scenario]]:
+        expected, got = tool_answer(ref, command), tool_answer(mine, command)
+        assert got == expected, command
+        assert visible_tree(my_root) == visible_tree(ref_root), command
+
+
+def test_listings_treat_symlinks_as_the_sdk_does(pair: Pair, tmp_path: Path) -> None:
+    ref, mine, ref_root, my_root = pair
+    for command in SEED:
+        tool_answer(ref, command), tool_answer(mine, command)
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "secret.md").write_text("secret\n")
+    for root in (ref_root, my_root):
+        (root / "user_alias.md").symlink_to(
+            root / "user_coffee.md"
+        )  # inside: listed, target's size
+        (root / "team_alias").symlink_to(root / "team", target_is_directory=True)  # opened
+        (root / "user_out.md").symlink_to(outside / "secret.md")  # outside: left out
+        (root / "user_gone.md").symlink_to(root / "missing.md")  # dangling: left out
+    for command in (
+        {"command": "view", "path": "/memories"},
+        {"command": "view", "path": "/memories/user_alias.md"},
+        {"command": "view", "path": "/memories/team_alias/reference_tracker.md"},
+        {
+            "command": "str_replace",
+            "path": "/memories/user_alias.md",
+            "old_str": "coffee.",
+            "new_str": "mocha.",
+        },
+        {"command": "view", "path": "/memories/user_coffee.md"},
+        {"command": "view", "path": "/memories/user_out.md"},
+    ):
+        assert tool_answer(mine, command) == tool_answer(ref, command), command
+
+
+def test_clear_all_memory_answers_as_the_sdk_and_leaves_an_empty_visible_dir(pair: Pair) -> None:
+    ref, mine, ref_root, my_root = pair
+    for command in SEED:
+        tool_answer(ref, command), tool_answer(mine, command)
+    assert mine.clear_all_memory() == ref.clear_all_memory() == "All memory cleared"
+    assert visible_tree(my_root) == visible_tree(ref_root) == {}
+    assert tool_answer(mine, {"command": "view", "path": "/memories"}) == tool_answer(
+        ref, {"command": "view", "path": "/memories"}
+    )
+
+
+def test_unknown_commands_fail_as_in_the_sdk(pair: Pair) -> None:
+    ref, mine, _, _ = pair
+    for command in ({"command": "bogus", "path": "/memories"}, {"path": "/memories"}):
+        assert tool_answer(mine, command) == tool_answer(ref, command)
+
+
+def test_the_async_twin_answers_exactly_as_the_sync_class(tmp_path: Path) -> None:
+    sync_tool = MemdirMemoryTool(tmp_path / "a", now_ms=NOW)
+    async_tool = AsyncMemdirMemoryTool(tmp_path / "b", now_ms=NOW)
+    commands = [*SEED] + [c for name in sorted(SCENARIOS) for c in SCENARIOS[name]]
+    commands.append({"command": "create", "path": "/memories/notes.txt", "file_text": "x"})
+
+    async def run_async() -> list[str]:
+        out = []
+        for command in commands:
+            try:
+                out.append(str(await async_tool.call(command)))
+            except ToolError as exc:
+                out.append("ERROR: " + str(exc))
+        return out
+
+    assert asyncio.run(run_async()) == [tool_answer(sync_tool, c) for c in commands]
+    assert visible_tree(tmp_path / "a") == visible_tree(tmp_path / "b")
+
+
+def test_the_classes_are_the_sdk_s_memory_tool_types() -> None:
+    assert issubclass(MemdirMemoryTool, BetaAbstractMemoryTool)
+    assert issubclass(AsyncMemdirMemoryTool, BetaAsyncAbstractMemoryTool)
+    assert MemdirMemoryTool.__mro__  # both exported lazily from memdir_nb
+    assert memdir_nb.MemdirMemoryTool is MemdirMemoryTool
+
+
+def test_importing_memdir_nb_does_not_load_anthropic() -> None:
+    code = "import sys, memdir_nb; print('anthropic' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"
+
+
+# --- the memory dir's rules ----------------------------------------------------------------
+
+
+@pytest.fixture
+def tool(tmp_path: Path) -> MemdirMemoryTool:
+    return MemdirMemoryTool(tmp_path / "mem", now_ms=NOW)
+
+
+def run(tool: MemdirMemoryTool, **command: Any) -> str:
+    return tool_answer(tool, command)
+
+
+def test_only_markdown_memory_files_and_the_two_indexes_can_be_written(
+    tool: MemdirMemoryTool,
+) -> None:
+    answer = run(tool, command="create", path="/memories/notes.txt", file_text="x")
+    assert answer.startswith(
+        "ERROR: /memories/notes.txt is not a memory file: 'notes.txt' does not end in .md"
+    )
+    assert "frontmatter" in answer and "type: user, feedback, project or reference" in answer
+    assert run(tool, command="create", path="/memories/team/MEMORY.md", file_text="").startswith(
+        "File created"
+    )
+    nested = run(tool, command="create", path="/memories/projects/MEMORY.md", file_text="")
+    assert "the only indexes are MEMORY.md and team/MEMORY.md" in nested
+    assert not (Path(tool.memory_dir) / "notes.txt").exists()
+
+
+def test_hidden_files_are_invisible_to_view_and_cannot_be_touched(tool: MemdirMemoryTool) -> None:
+    run(tool, command="create", path="/memories/user_coffee.md", file_text=USER)
+    run(tool, command="delete", path="/memories/user_coffee.md")  # makes .trash/ and the lock
+    listing = run(tool, command="view", path="/memories")
+    assert ".trash" not in listing and ".memdir" not in listing
+    for path in (
+        "/memories/.memdir.lock",
+        "/memories/.trash",
+        "/memories/.trash/x.md",
+        "/memories/.hidden.md",
+    ):
+        assert "hidden" in run(tool, command="view", path=path)
+        assert "hidden" in run(tool, command="delete", path=path)
+    assert "hidden" in run(tool, command="create", path="/memories/.memdir.journal", file_text="{}")
+
+
+def test_frontmatter_problems_do_not_refuse_a_write_but_are_noted_after_the_sdk_text(
+    tool: MemdirMemoryTool,
+) -> None:
+    answer = run(tool, command="create", path="/memories/feedback_x.md", file_text="just text\n")
+    first, note = answer.split("\n\n", 1)
+    assert first == "File created successfully at: /memories/feedback_x.md"
+    assert "no frontmatter" in note and "no memory type given" in note
+    assert (Path(tool.memory_dir) / "feedback_x.md").read_text() == "just text\n"
+    bad_type = USER.replace("type: user", "type: memo")
+    answer = run(tool, command="create", path="/memories/user_y.md", file_text=bad_type)
+    assert "unknown memory type 'memo'" in answer
+    answer = run(
+        tool,
+        command="str_replace",
+        path="/memories/user_y.md",
+        old_str="type: memo",
+        new_str="type: user",
+    )
+    assert "Note:" not in answer
+
+
+def test_daily_logs_get_no_frontmatter_note(tool: MemdirMemoryTool) -> None:
+    got = run(
+        tool,
+        command="create",
+        path="/memories/logs/2026/05/2026-05-28.md",
+        file_text="- 09:00 standup\n",
+    )
+    assert got == "File created successfully at: /memories/logs/2026/05/2026-05-28.md"
+
+
+def test_the_tool_adds_no_index_line_the_model_keeps_memory_md(tool: MemdirMemoryTool) -> None:
+    run(tool, command="create", path="/memories/user_coffee.md", file_text=USER)
+    assert not (Path(tool.memory_dir) / "MEMORY.md").exists()
+
+
+def test_an_index_write_past_the_cap_succeeds_and_carries_the_rewrite_error(
+    tool: MemdirMemoryTool,
+) -> None:
+    lines = "".join(f"- [M{i}](user_m{i}.md) — memory {i}\n" for i in range(205))
+    answer = run(tool, command="create", path="/memories/MEMORY.md", file_text=lines)
+    head, error = answer.split("\n\n", 1)
+    assert head == "File created successfully at: /memories/MEMORY.md"
+    assert error == index_cap_verdict(lines).message
+    assert "over its read limit" in error and "about 70% of the cap" in error
+    assert (Path(tool.memory_dir) / "MEMORY.md").read_text() == lines
+    assert tool.store.index_verdict("private").over
+
+
+def test_an_index_write_near_the_cap_gets_a_reminder(tool: MemdirMemoryTool) -> None:
+    lines = "".join(f"- [M{i}](user_m{i}.md) — memory {i}\n" for i in range(185))
+    answer = run(tool, command="create", path="/memories/MEMORY.md", file_text=lines)
+    assert answer.split("\n\n", 1)[1].startswith("Reminder: MEMORY.md is 185 lines")
+    short = run(
+        tool,
+        command="str_replace",
+        path="/memories/MEMORY.md",
+        old_str=lines,
+        new_str="- [A](a.md) — a\n",
+    )
+    assert "Reminder" not in short and "Error" not in short
+
+
+def test_delete_moves_the_file_to_a_trash_batch_that_restore_brings_back(
+    tool: MemdirMemoryTool,
+) -> None:
+    run(tool, command="create", path="/memories/user_coffee.md", file_text=USER)
+    assert (
+        run(tool, command="delete", path="/memories/user_coffee.md")
+        == "Successfully deleted /memories/user_coffee.md"
+    )
+    root = Path(tool.memory_dir)
+    assert not (root / "user_coffee.md").exists()
+    (batch,) = (root / ".trash").iterdir()
+    assert batch.name.startswith("memory-tool-")
+    assert (batch / "user_coffee.md").read_text() == USER
+    assert json.loads((batch / "manifest.json").read_text())["files"] == {
+        "user_coffee.md": {"before": True, "after_sha": None}
+    }
+    assert restore(root, "user_coffee.md") == ["user_coffee.md"]
+    assert (root / "user_coffee.md").read_text() == USER
+
+
+def test_the_config_clock_names_the_trash_batch(tmp_path: Path, config: MemdirConfig) -> None:
+    tool = MemdirMemoryTool(tmp_path / "mem", config=config)
+    tool.call(SEED[0])
+    tool.call({"command": "delete", "path": "/memories/user_coffee.md"})
+    (batch,) = (tmp_path / "mem" / ".trash").iterdir()
+    stamp = datetime.datetime.fromtimestamp(config.now_ms() / 1000).strftime("%Y%m%dT%H%M%S")
+    assert batch.name.startswith(f"memory-tool-{stamp}-")
+    assert json.loads((batch / "manifest.json").read_text())["created_ms"] == config.now_ms()
+
+
+def test_clear_all_memory_is_restorable_as_one_batch(tool: MemdirMemoryTool) -> None:
+    for command in SEED:
+        tool.call(command)
+    root = Path(tool.memory_dir)
+    before = visible_tree(root)
+    tool.clear_all_memory()
+    (batch,) = (root / ".trash").iterdir()
+    assert sorted(restore(root, batch.name)) == sorted(
+        k for k, v in before.items() if v is not None
+    )
+    assert {k: v for k, v in visible_tree(root).items() if v is not None} == {
+        k: v for k, v in before.items() if v is not None
+    }
+
+
+def test_team_writes_holding_a_key_are_refused_and_leave_nothing(tool: MemdirMemoryTool) -> None:
+    secret = REFERENCE.replace("Linear project LIN.", f"Linear project LIN, key {KEY}.")
+    answer = run(tool, command="create", path="/memories/team/reference_x.md", file_text=secret)
+    assert answer.startswith("ERROR: Refusing to write team memory")
+    assert not (Path(tool.memory_dir) / "team" / "reference_x.md").exists()
+    run(tool, command="create", path="/memories/team/reference_ok.md", file_text=REFERENCE)
+    assert "Refusing" in run(
+        tool,
+        command="str_replace",
+        path="/memories/team/reference_ok.md",
+        old_str="LIN.",
+        new_str=f"LIN {KEY}.",
+    )
+    assert "Refusing" in run(
+        tool,
+        command="insert",
+        path="/memories/team/reference_ok.md",
+        insert_line=1,
+        insert_text=KEY,
+    )
+    assert (Path(tool.memory_dir) / "team" / "reference_ok.md").read_text() == REFERENCE
+    run(
+        tool, command="create", path="/memories/reference_private.md", file_text=secret
+    )  # private: kept, noted
+    answer = run(
+        tool,
+        command="rename",
+        old_path="/memories/reference_private.md",
+        new_path="/memories/team/reference_p.md",
+    )
+    assert answer.startswith("ERROR: Refusing to write team memory")
+    assert (Path(tool.memory_dir) / "reference_private.md").exists()
+
+
+def test_files_are_0600_and_folders_0700(tool: MemdirMemoryTool) -> None:
+    run(tool, command="create", path="/memories/team/deep/user_x.md", file_text=USER)
+    root = Path(tool.memory_dir)
+    assert stat.S_IMODE(os.stat(root / "team" / "deep" / "user_x.md").st_mode) == 0o600
+    for folder in (root, root / "team", root / "team" / "deep"):
+        assert stat.S_IMODE(os.stat(folder).st_mode) == 0o700
+    run(
+        tool,
+        command="str_replace",
+        path="/memories/team/deep/user_x.md",
+        old_str="coffee.",
+        new_str="tea.",
+    )
+    assert stat.S_IMODE(os.stat(root / "team" / "deep" / "user_x.md").st_mode) == 0o600
+
+
+def test_writes_are_seen_at_once_by_scan_lint_and_a_warm_scan_cache(tool: MemdirMemoryTool) -> None:
+    root = Path(tool.memory_dir)
+    # a clock an hour ahead: every header read is trusted, so a stale entry would be reused
+    cache = ScanCache(clock=lambda: time.time() * 1000 + 3_600_000)
+    tool.call(SEED[0])
+    assert [h.name for h in scan_memory_dir(root, cache=cache).headers] == ["Coffee"]
+    assert [h.name for h in scan_memory_dir(root, cache=cache).headers] == ["Coffee"]
+    assert cache.stats().hits == 1
+    tool.call(
+        {
+            "command": "str_replace",
+            "path": "/memories/user_coffee.md",
+            "old_str": "name: Coffee",
+            "new_str": "name: Coffea",  # same size: only the file's identity tells the change
+        }
+    )
+    assert [h.name for h in scan_memory_dir(root, cache=cache).headers] == ["Coffea"]
+    tool.call({"command": "delete", "path": "/memories/user_coffee.md"})
+    assert scan_memory_dir(root, cache=cache).headers == []
+    tool.call(
+        {"command": "create", "path": "/memories/feedback_x.md", "file_text": "no frontmatter\n"}
+    )
+    assert any(f.path.endswith("feedback_x.md") for f in lint_memory_dir(root, now_ms=NOW))
+
+
+def test_bad_input_the_sdk_answers_with_a_python_repr_gets_a_tool_error_in_words(
+    tool: MemdirMemoryTool,
+) -> None:
+    root = Path(tool.memory_dir)
+    (root / "user_bad.md").write_bytes(b"\xff\xfe not utf-8")
+    assert "is not valid UTF-8 text" in run(tool, command="view", path="/memories/user_bad.md")
+    assert "is not valid UTF-8 text" in run(
+        tool, command="insert", path="/memories/user_bad.md", insert_line=0, insert_text="x"
+    )
+    assert run(tool, command="create", path="/memories/user_x.md").startswith(
+        "ERROR: create needs file_text"
+    )
+    assert run(tool, command="str_replace", path="/memories/user_bad.md").startswith(
+        "ERROR: str_replace needs old_str"
+    )
+    (root / "user_big.md").write_text("x\n" * 1_000_000)
+    big = run(tool, command="str_replace", path="/memories/user_big.md", old_str="y", new_str="z")
+    assert big.startswith("ERROR: /memories/user_big.md is too large to edit")
+    (root / "a" / "b").mkdir(parents=True)
+    (root / "a" / "b" / "user_c.md").write_text(USER)
+    inside = run(tool, command="rename", old_path="/memories/a", new_path="/memories/a/b/a")
+    assert inside.startswith("ERROR: Cannot move /memories/a into itself")
+    assert (root / "a" / "b" / "user_c.md").read_text() == USER
+
+
+def test_a_refused_rename_leaves_no_folders_behind(tool: MemdirMemoryTool) -> None:
+    got = run(
+        tool,
+        command="rename",
+        old_path="/memories/user_none.md",
+        new_path="/memories/new/deep/user_y.md",
+    )
+    assert got == "ERROR: The path /memories/user_none.md does not exist"
+    assert not (Path(tool.memory_dir) / "new").exists()
+
+
+def test_index_verdict_on_the_store_reads_each_scope(tmp_path: Path) -> None:
+    store = MemoryStore(tmp_path / "mem")
+    assert store.index_verdict("team").message is None
+    (tmp_path / "mem" / "team").mkdir(parents=True)
+    (tmp_path / "mem" / "team" / "MEMORY.md").write_text("x\n" * 201)
+    assert store.index_verdict("team").over and not store.index_verdict("private").over
+
+
+# --- the real SDK tool runner against a local Messages API -----------------------------------
+
+
+def _script(server: MessagesAPIServer) -> None:
+    memory = "memory"
+    server.enqueue(
+        tool_calls_reply(
+            [
+                (
+                    memory,
+                    {
+                        "command": "create",
+                        "path": "/memories/feedback_tests.md",
+                        "file_text": FEEDBACK,
+                    },
+                )
+            ]
+        ),
+        tool_calls_reply(
+            [
+                (
+                    memory,
+                    {
+                        "command": "create",
+                        "path": "/memories/MEMORY.md",
+                        "file_text": "- [Test style](feedback_tests.md) — real db\n",
+                    },
+                )
+            ]
+        ),
+        tool_calls_reply(
+            [
+                (
+                    memory,
+                    {
+                        "command": "str_replace",
+                        "path": "/memories/feedback_tests.md",
+                        "old_str": "real database.",
+                        "new_str": "real Postgres.",
+                    },
+                )
+            ]
+        ),
+        tool_calls_reply(
+            [
+                (
+                    memory,
+                    {
+                        "command": "create",
+                        "path": "/memories/team/reference_ci.md",
+                        "file_text": REFERENCE.replace("LIN.", f"LIN; token {KEY}"),
+                    },
+                ),
+                (memory, {"command": "view", "path": "/memories/../../etc/passwd"}),
+            ]
+        ),
+        text_reply("Saved."),
+    )
+
+
+def _tool_results(server: MessagesAPIServer) -> list[dict[str, Any]]:
+    """The tool_result blocks of the final (full-history) request."""
+    last = server.requests[-1].body["messages"]
+    return [
+        b
+        for m in last
+        if m["role"] == "user" and isinstance(m["content"], list)
+        for b in m["content"]
+    ]
+
+
+def _check_run(server: MessagesAPIServer, root: Path) -> None:
+    results = _tool_results(server)
+    assert [r.get("is_error", False) for r in results] == [False, False, False, True, True]
+    assert results[0]["content"] == "File created successfully at: /memories/feedback_tests.md"
+    assert results[2]["content"].startswith("The memory file has been edited.")
+    assert results[3]["content"].startswith("Refusing to write team memory")
+    assert (
+        results[4]["content"] == "Path /memories/../../etc/passwd would escape /memories directory"
+    )
+    assert "real Postgres." in (root / "feedback_tests.md").read_text()
+    assert not (root / "team" / "reference_ci.md").exists()
+    first = server.requests[0].body
+    assert first["tools"] == [{"type": "memory_20250818", "name": "memory"}]
+
+
+def test_the_sdk_tool_runner_drives_the_tool_over_http(tmp_path: Path) -> None:
+    with MessagesAPIServer(refuse_threads=True) as server:
+        _script(server)
+        client = Anthropic(api_key="test-key", base_url=server.base_url, max_retries=0)
+        tool = MemdirMemoryTool(tmp_path / "mem", now_ms=NOW)
+        runner = client.beta.messages.tool_runner(
+            model="claude-test",
+            max_tokens=512,
+            tools=[tool],
+            messages=[{"role": "user", "content": "remember how we test"}],
+        )
+        final = runner.until_done()
+        assert final.content[0].type == "text" and final.content[0].text == "Saved."
+        _check_run(server, tmp_path / "mem")
+        assert any(
+            "thread" in (r.body or {}) for r in server.requests
+        )  # threads were offered, refused
+
+
+def test_the_async_runner_gives_the_same_results(tmp_path: Path) -> None:
+    async def go(base_url: str) -> None:
+        client = AsyncAnthropic(api_key="test-key", base_url=base_url, max_retries=0)
+        runner = client.beta.messages.tool_runner(
+            model="claude-test",
+            max_tokens=512,
+            tools=[AsyncMemdirMemoryTool(tmp_path / "mem", now_ms=NOW)],
+            messages=[{"role": "user", "content": "remember how we test"}],
+        )
+        await runner.until_done()
+
+    with MessagesAPIServer(refuse_threads=True) as server:
+        _script(server)
+        asyncio.run(go(server.base_url))
+        _check_run(server, tmp_path / "mem")
+
+
+def test_a_hand_written_loop_calls_the_tool_with_each_tool_use_input(tmp_path: Path) -> None:
+    with MessagesAPIServer() as server:
+        _script(server)
+        client = Anthropic(api_key="test-key", base_url=server.base_url, max_retries=0)
+        tool = MemdirMemoryTool(tmp_path / "mem", now_ms=NOW)
+        messages: list[BetaMessageParam] = [{"role": "user", "content": "remember how we test"}]
+        while True:
+            reply = client.beta.messages.create(
+                model="claude-test", max_tokens=512, tools=[tool.to_dict()], messages=messages
+            )
+            messages.append({"role": "assistant", "content": reply.content})
+            if reply.stop_reason != "tool_use":
+                break
+            results: list[BetaToolResultBlockParam] = []
+            for block in reply.content:
+                if block.type == "tool_use":
+                    try:
+                        results.append(
+                            {
+                                "type": "tool_result",
+                                "tool_use_id": block.id,
+                                "content": str(tool.call(block.input)),
+                            }
+                        )
+                    except ToolError as exc:
+                        results.append(
+                            {
+                                "type": "tool_result",
+                                "tool_use_id": block.id,
+                                "content": str(exc),
+                                "is_error": True,
+                            }
+                        )
+            messages.append({"role": "user", "content": results})
+        _check_run(server, tmp_path / "mem")
+
+
+def test_the_bundled_recorded_server_replays_a_conversation_through_the_runner(
+    tmp_path: Path,
+) -> None:
+    turns: list[list[dict[str, Any]]] = [
+        [
+            {
+                "type": "tool_use",
+                "id": "toolu_1",
+                "name": "memory",
+                "input": {
+                    "command": "create",
+                    "path": "/memories/user_coffee.md",
+                    "file_text": USER,
+                },
+            }
+        ],
+        [{"type": "text", "text": "Noted."}],
+    ]
+    with RecordedMessagesServer(turns) as server:
+        client = Anthropic(api_key="recorded", base_url=server.base_url, max_retries=0)
+        final = client.beta.messages.tool_runner(
+            model="claude-test",
+            max_tokens=256,
+            tools=[MemdirMemoryTool(tmp_path / "mem", now_ms=NOW)],
+            messages=[{"role": "user", "content": "I drink coffee"}],
+        ).until_done()
+    assert final.content[0].type == "text" and final.content[0].text == "Noted."
+    assert (tmp_path / "mem" / "user_coffee.md").read_text() == USER

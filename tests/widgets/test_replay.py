@@ -1,0 +1,62 @@
+"""ReplayView: the turn table, misses marked, and a click on a turn showing recall's reasons."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from memdir_nb.ui.demo.session import SAMPLE_NOW_MS, DemoSession, build_demo_session
+from memdir_nb.ui.widgets import ReplayView
+
+
+@pytest.fixture
+def sample(tmp_path: Path) -> DemoSession:
+    return build_demo_session(tmp_path / "claude")
+
+
+def test_the_view_finds_the_sessions_beside_the_memory_dir_and_replays_the_newest(
+    sample: DemoSession,
+) -> None:
+    v = ReplayView(sample.memory_dir, selector="lexical", now_ms=SAMPLE_NOW_MS)
+    assert v.transcript in (str(sample.transcript), str(sample.subagent))
+    assert {p for _, p in v.picker.options} == {str(sample.transcript), str(sample.subagent)}
+    assert "memdir-replay" in v._dom_classes
+
+
+def test_the_turn_table_marks_likely_misses_in_state_and_in_the_html(sample: DemoSession) -> None:
+    v = ReplayView(sample.memory_dir, sample.transcript, selector="lexical", now_ms=SAMPLE_NOW_MS)
+    assert len(v.rows) == 7 and v.misses == [3, 4]
+    assert v.table.value.count('class="memdir-replay-miss"') == 2
+    assert [label.split()[1] for label, _ in v.turn_picker.options][3] == "MISS"
+    assert "likely recall misses in 2 of 7 turns" in v.summary
+
+
+def test_a_click_on_a_turn_shows_its_explanation_and_caps(sample: DemoSession) -> None:
+    v = ReplayView(sample.memory_dir, sample.transcript, selector="lexical", now_ms=SAMPLE_NOW_MS)
+    assert v.selected_turn == -1 and "Pick a turn" in v.detail.value
+    v.select_turn(3)
+    assert v.selected_turn == 3
+    assert "reference_api_errors.md" in v.detail_html and "200-line / 4 KB caps" in v.detail_html
+    assert "Likely recall miss" in v.detail_html and "memdir-replay-explanation" in v.detail_html
+    assert v.detail.value == v.detail_html
+    v.turn_picker.value = 0  # the same as clicking the first row
+    assert v.selected_turn == 0 and "Likely recall miss" not in v.detail_html
+
+
+def test_switching_the_selector_or_transcript_replays(sample: DemoSession) -> None:
+    v = ReplayView(sample.memory_dir, sample.transcript, selector="lexical", now_ms=SAMPLE_NOW_MS)
+    v.transcript = str(sample.subagent)
+    assert len(v.rows) == 1 and v.rows[0].extraction == "skipped_subagent"
+
+
+def test_a_memory_dir_without_sessions_says_so_and_a_bad_transcript_is_an_error_not_a_crash(
+    tmp_path: Path,
+) -> None:
+    empty = ReplayView(tmp_path, selector="lexical", now_ms=SAMPLE_NOW_MS)
+    assert empty.rows == [] and "No session transcript" in empty.summary
+    fifo = tmp_path / "s.jsonl"
+    os.mkfifo(fifo)
+    empty.transcript = str(fifo)
+    assert empty.rows == [] and "Cannot replay" in empty.summary and "FIFO" in empty.error
