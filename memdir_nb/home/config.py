@@ -19,6 +19,7 @@ from typing import Any
 
 from memdir_nb.clock import resolve_now_ms as resolve_now_ms  # re-exported: config users ask it
 from memdir_nb.clock import system_clock_ms
+from memdir_nb.formats.jsonio import JSONLimitError, loads_bounded
 from memdir_nb.spec.constants import SETTINGS_READ_MAX_BYTES
 from memdir_nb.storage.access import read_regular_file
 
@@ -169,7 +170,11 @@ def load_settings_file(path: Path | str | None, layer: str) -> tuple[dict[str, A
     if not text.strip():
         return {}, None
     try:
-        data = json.loads(text)
+        data = loads_bounded(text, max_bytes=SETTINGS_READ_MAX_BYTES, what="the JSON")
+    except JSONLimitError as exc:
+        problem = f"{layer} settings {path}: {exc}; ignored. Flatten the file or delete it."
+        logger.warning(problem)
+        return {}, problem
     except json.JSONDecodeError as exc:
         problem = (
             f"{layer} settings {path}: not valid JSON ({exc.msg} at line {exc.lineno}, "

@@ -15,12 +15,13 @@ from memdir_nb.spec.constants import (
     TEAM_DIRNAME,
 )
 from memdir_nb.storage.access import MissingFile, ReadRefused, read_contained
+from memdir_nb.storage.containment import absolute_dir
 from memdir_nb.storage.scan import scan_memory_dir
 
 
 def entrypoint_path(scope_dir: str | os.PathLike[str]) -> Path:
     """Where a scope's index lives: scope_dir / MEMORY.md."""
-    return Path(scope_dir) / ENTRYPOINT_NAME
+    return absolute_dir(scope_dir) / ENTRYPOINT_NAME
 
 
 @dataclass(frozen=True)
@@ -127,7 +128,7 @@ def rebuilt_index_text(
     logs/ and dot-folders; team scope (memory_dir/team) indexes every memory file under it.
     scope=None infers team when the folder is named 'team'. Targets are relative to scope_dir.
     """
-    folder = Path(scope_dir)
+    folder = absolute_dir(scope_dir)
     if not folder.is_dir():
         raise ValueError(
             f"cannot rebuild the index: {folder} is not a folder; "

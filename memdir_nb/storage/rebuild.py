@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import os
-from pathlib import Path
 from typing import Literal
 
 from memdir_nb.spec.constants import TEAM_DIRNAME
+from memdir_nb.storage.containment import absolute_dir
 from memdir_nb.storage.index_files import entrypoint_path, index_scope, rebuilt_index_text
 from memdir_nb.storage.store import MemoryStore
 
@@ -22,7 +22,7 @@ def rebuild_index(
     With write=True the text is written through the store's transaction: team/ through the
     memory dir's (team rules, secret guard); any other folder is its own memory dir.
     """
-    folder = Path(scope_dir)
+    folder = absolute_dir(scope_dir)
     text = rebuilt_index_text(folder, scope=scope)
     if write:
         is_team = index_scope(folder, scope) == "team" and folder.name == TEAM_DIRNAME
