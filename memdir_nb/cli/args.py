@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import argparse
 import math
-import os
 from pathlib import Path
 
 from memdir_nb.home.config import MemdirConfig
+from memdir_nb.storage.containment import absolute_dir
 
 
 def positive_int(raw: str) -> int:
@@ -37,7 +37,7 @@ def any_dir(raw: str) -> Path:
     path = MemdirConfig.from_environment().expand_user(raw)
     if not path.is_dir():
         raise argparse.ArgumentTypeError(f"{raw!r} is not a directory")
-    return Path(os.path.abspath(path))
+    return absolute_dir(path)
 
 
 def existing_file(raw: str) -> Path:
@@ -52,13 +52,14 @@ def new_path(raw: str) -> Path:
     """An argparse type: a non-empty path (the empty string would mean the current folder)."""
     if not raw.strip():
         raise argparse.ArgumentTypeError("the path is empty; give the folder to create")
-    return Path(raw)
+    return absolute_dir(MemdirConfig.from_environment().expand_user(raw))
 
 
 def existing_dir(raw: str) -> Path:
+    """An argparse type: an existing memory dir, made absolute (a relative one is cwd-relative)."""
     path = MemdirConfig.from_environment().expand_user(raw)
     if not path.is_dir():
         raise argparse.ArgumentTypeError(
             f"{raw!r} is not a directory; pass the memory dir (the folder holding MEMORY.md)"
         )
-    return path
+    return absolute_dir(path)

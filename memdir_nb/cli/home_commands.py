@@ -88,4 +88,6 @@ def cmd_export(args: argparse.Namespace) -> int:
         f"wrote {result.memories_path} ({plural(result.memories, 'memory')}) and "
         f"{result.dirs_path} ({plural(result.dirs, 'memory dir')})"
     )
+    for line in result.skipped:
+        print(f"skipped {line}")
     return 0

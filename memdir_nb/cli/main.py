@@ -16,6 +16,7 @@ from memdir_nb.cli.args import (
     new_path,
     positive_int,
 )
+from memdir_nb.cli.output import terminal_safe_streams
 from memdir_nb.home.config import SELECTOR_NAMES
 from memdir_nb.spec.taxonomy import SCOPES
 
@@ -211,8 +212,14 @@ def _handler(spec: str) -> Callable[[argparse.Namespace], int]:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Entry point of the console script."""
+    """Entry point of the console script; everything a command prints passes the sanitiser."""
     args = build_parser().parse_args(argv)
+    with terminal_safe_streams():
+        return _run(args)
+
+
+def _run(args: argparse.Namespace) -> int:
+    """Run the chosen command; input it cannot act on ends in one line on stderr, never a traceback."""
     try:
         return int(_handler(args.func)(args) or 0)
     except BrokenPipeError:

@@ -21,12 +21,15 @@ from memdir_nb.dream.actions import (
     _sha,
     _simulate,
 )
+from memdir_nb.formats.jsonio import loads_bounded
 from memdir_nb.spec.constants import (
     DREAM_BATCH_PREFIX,
     MEMORY_TOOL_BATCH_PREFIX,
     REBUILD_BATCH_PREFIX,
     TRASH_DIRNAME,
+    TRASH_MANIFEST_MAX_BYTES,
 )
+from memdir_nb.storage.containment import absolute_dir
 from memdir_nb.storage.store import MemoryStore
 
 if TYPE_CHECKING:
@@ -135,7 +138,7 @@ def list_dreams(memory_dir: str | os.PathLike[str]) -> list[str]:
 
 def list_trash_batches(memory_dir: str | os.PathLike[str]) -> list[str]:
     """Restorable batches in .trash/ (dreams, the memory tool's deletes, replaced indexes), oldest first."""
-    tdir = Path(memory_dir) / TRASH_DIRNAME
+    tdir = absolute_dir(memory_dir) / TRASH_DIRNAME
     if not tdir.is_dir():
         return []
     found = []
@@ -149,7 +152,7 @@ def list_trash_batches(memory_dir: str | os.PathLike[str]) -> list[str]:
 def _manifest(tx: StoreTransaction, batch: str) -> dict[str, Any]:
     raw = tx.read_text(f"{TRASH_DIRNAME}/{batch}/manifest.json")
     try:
-        data = json.loads(raw or "")
+        data = loads_bounded(raw or "", max_bytes=TRASH_MANIFEST_MAX_BYTES, what="the manifest")
         files = data["files"]
         if not isinstance(files, dict):
             raise TypeError("files is not an object")
@@ -170,7 +173,7 @@ def restore(
     store: MemoryStore | None = None,
 ) -> list[str]:
     """Undo a batch (a dream's 'dream-...' or the memory tool's 'memory-tool-...'), or restore one file (its relative name) from the newest batch holding it."""
-    root = Path(memory_dir)
+    root = absolute_dir(memory_dir)
     batches = list_trash_batches(root)
     with _store_for(root, store).transaction() as tx:
         if name in batches:

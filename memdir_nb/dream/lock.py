@@ -15,6 +15,7 @@ from memdir_nb.clock import resolve_now_ms
 from memdir_nb.spec.constants import CONSOLIDATION_LOCK_NAME as LOCK_NAME
 from memdir_nb.spec.constants import LOCK_READ_MAX_BYTES
 from memdir_nb.storage.access import MissingFile, ReadRefused, read_contained
+from memdir_nb.storage.containment import absolute_dir
 from memdir_nb.storage.fsutil import replace_file
 
 LOCK_GUARD_SUFFIX = ".guard"
@@ -57,7 +58,7 @@ class ConsolidationLock:
     """The PID lock whose mtime is lastConsolidatedAt (`<memory_dir>/.consolidate-lock`)."""
 
     def __init__(self, memory_dir: str | os.PathLike[str], *, pid: int | None = None) -> None:
-        self.memory_dir = Path(memory_dir)
+        self.memory_dir = absolute_dir(memory_dir)
         self.path = self.memory_dir / LOCK_NAME
         self.pid = os.getpid() if pid is None else int(pid)
         self._prior_mtime_ns: int | None = None  # mtime before we took it; None = file was absent

@@ -37,6 +37,7 @@ from memdir_nb.spec.constants import (
 from memdir_nb.spec.dates import convert_relative_dates, local_date
 from memdir_nb.spec.similarity import UnionFind, candidate_pairs, stem_sets
 from memdir_nb.storage.access import ContainedReader, MissingFile, ReadRefused
+from memdir_nb.storage.containment import absolute_dir
 from memdir_nb.storage.scan import scan_memory_dir
 
 DUPLICATE_HEAD_THRESHOLD = 90.0  # rapidfuzz token_sort_ratio over name + description
@@ -121,7 +122,7 @@ def plan_consolidation(
     """Read the memory dir and propose consolidation actions (nothing is written)."""
     from rapidfuzz import fuzz
 
-    root = Path(memory_dir)
+    root = absolute_dir(memory_dir)
     if not root.is_dir():
         raise PlanError(
             f"memory dir {str(root)!r} does not exist or is not a directory; pass the memory directory"

@@ -14,6 +14,7 @@ from memdir_nb.extract.transcript import TranscriptMessage
 from memdir_nb.formats.manifest import format_memory_manifest
 from memdir_nb.home.config import MemdirConfig
 from memdir_nb.spec.constants import ENTRYPOINT_NAME
+from memdir_nb.storage.containment import absolute_dir
 from memdir_nb.storage.scan import scan_memory_files
 from memdir_nb.toolloop.agent_loop import (
     DEFAULT_MAX_TOKENS,
@@ -51,7 +52,7 @@ def build_extraction_prompt(
 
     skip_index follows the config flag of the same name, as the memory prompts do.
     """
-    root = Path(memory_dir)
+    root = absolute_dir(memory_dir)
     return "\n".join(
         [
             "You are the background memory extractor. The conversation excerpt in the user message",

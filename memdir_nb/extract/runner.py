@@ -14,11 +14,20 @@ from memdir_nb.extract.sandbox import (
     ToolVerdict,
     can_use_tool,
     parse_bash_command,
+    write_name_problem,
 )
 from memdir_nb.spec.constants import TOOL_BASH_MAX_OUTPUT_BYTES
+from memdir_nb.spec.text import terminal_safe
 from memdir_nb.storage.access import ReadRefused
+from memdir_nb.storage.containment import absolute_dir
 from memdir_nb.storage.store import MemoryStore
-from memdir_nb.toolloop.bounded_tools import ToolReader, grep_files, read_numbered, run_pipeline
+from memdir_nb.toolloop.bounded_tools import (
+    ToolReader,
+    compile_model_regex,
+    grep_files,
+    read_numbered,
+    run_pipeline,
+)
 
 if TYPE_CHECKING:
     from memdir_nb.storage.store import MemoryStore
@@ -63,7 +72,7 @@ class ToolRunner:
         cwd: str | os.PathLike[str] | None = None,
         crash_hook: Callable[[str], None] | None = None,
     ) -> None:
-        self.memory_dir = Path(memory_dir)
+        self.memory_dir = absolute_dir(memory_dir)
         self.cwd = Path(cwd) if cwd is not None else self.memory_dir
         self.written: list[str] = []
         self.refused: list[tuple[str, dict[str, Any], str]] = []
@@ -111,13 +120,14 @@ class ToolRunner:
         base = self._path(inp.get("path") or str(self.cwd), "path")
         hits = [p for p in base.glob(pattern) if p.is_file()]
         hits.sort(key=lambda p: p.stat().st_mtime, reverse=True)
-        return "\n".join(str(p) for p in hits[:MAX_GLOB_RESULTS]) or "No files found"
+        shown = (terminal_safe(str(p), keep_newlines=False) for p in hits[:MAX_GLOB_RESULTS])
+        return "\n".join(shown) or "No files found"
 
     def _tool_grep(self, inp: Mapping[str, Any]) -> str:
         pattern = inp.get("pattern")
         if not isinstance(pattern, str) or not pattern:
             raise ValueError("'pattern' must be a non-empty string")
-        regex = re.compile(pattern, re.IGNORECASE if inp.get("-i") else 0)
+        regex = compile_model_regex(pattern, ignore_case=bool(inp.get("-i")))
         base = self._path(inp.get("path") or str(self.cwd), "path")
         name_glob = inp.get("glob")
         return grep_files(
@@ -168,6 +178,9 @@ class ToolRunner:
                 f"{path} resolves to {target.rel}, a dot-file or dot-folder of the memory dir "
                 "(locks, trash); write a memory file instead"
             )
+        problem = write_name_problem(target.rel)
+        if problem is not None:  # checked again on the resolved path, under the lock
+            raise ValueError(f"{target.rel!r} is not a memory file name: {problem}")
         return target
 
     def _tool_write(self, inp: Mapping[str, Any]) -> str:

@@ -10,8 +10,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from memdir_nb.formats.names import relative_path_problem
 from memdir_nb.security import secret_scan
-from memdir_nb.spec.constants import TEAM_DIRNAME
+from memdir_nb.spec.constants import ENTRYPOINT_NAME, TEAM_DIRNAME
+from memdir_nb.spec.text import terminal_safe
 from memdir_nb.storage import containment as team_paths
 
 READ_ONLY_COMMANDS = frozenset({"ls", "find", "grep", "cat", "stat", "wc", "head", "tail"})
@@ -116,6 +118,18 @@ def check_bash_command(command: object) -> ToolVerdict:
     return ToolVerdict(True, "read-only command")
 
 
+def write_name_problem(rel: str) -> str | None:
+    """Why a memory-dir relative path may not be written by the extractor (the name gate), else None.
+
+    The two indexes (MEMORY.md and team/MEMORY.md) are allowed: the extractor keeps them.
+    """
+    parts = rel.split("/")
+    if parts[-1] == ENTRYPOINT_NAME and parts[:-1] in ([], [TEAM_DIRNAME]):
+        return None
+    problem = relative_path_problem(rel)
+    return terminal_safe(problem, keep_newlines=False) if problem else None
+
+
 def _in_team_dir(resolved: str, memory_dir: str) -> bool:
     """Team-ness on the resolved path: an alias folder that links to team/ is team too."""
     real = team_paths.realpath_deepest_existing(resolved)
@@ -145,6 +159,12 @@ def check_memory_write(
     if any(part.startswith(".") for part in rel_parts):
         return _deny(
             f"{tool_name} into dot-files or dot-folders of the memory dir (locks, trash) is not allowed"
+        )
+    name_refusal = write_name_problem("/".join(rel_parts))
+    if name_refusal is not None:
+        return _deny(
+            f"{tool_name} refused: {name_refusal}; write a memory file named like "
+            "feedback_testing.md"
         )
     if _in_team_dir(resolved, mem):
         try:  # the team rules on the resolved path (an alias folder linking to team/ is team)

@@ -6,7 +6,6 @@ import os
 import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 from memdir_nb.extract.transcript import (
@@ -19,6 +18,7 @@ from memdir_nb.extract.transcript import (
 from memdir_nb.formats.session_model import Session, Turn
 from memdir_nb.formats.transcript_records import TranscriptProblem
 from memdir_nb.home.sessions import read_session
+from memdir_nb.storage.containment import absolute_dir
 
 
 @dataclass(frozen=True)
@@ -52,7 +52,7 @@ class ExtractionScheduler:
     ) -> None:
         if not isinstance(turns_between, int) or turns_between < 1:
             raise ValueError(f"turns_between must be a whole number >= 1, got {turns_between!r}")
-        self.memory_dir = Path(memory_dir)
+        self.memory_dir = absolute_dir(memory_dir)
         self.extract = extract
         self.turns_between = turns_between
         self.cursor: str | None = None

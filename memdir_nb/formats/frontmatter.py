@@ -26,8 +26,10 @@ import yaml
 
 from memdir_nb.spec.constants import (
     FENCE,
+    FRONTMATTER_MAX_BYTES,
     FRONTMATTER_MAX_LINES,
     METADATA_KEY,
+    YAML_MAX_DEPTH,
 )
 from memdir_nb.spec.taxonomy import MemoryType, parse_memory_type
 
@@ -121,11 +123,71 @@ def parse_frontmatter(
     return dataclasses.replace(fm, header_lines=tuple(header_lines), closed=True), body
 
 
+_FLOW_OPEN = frozenset("[{")
+_FLOW_CLOSE = frozenset("]}")
+_BLOCK_ENTRY = re.compile(r"(?:[-?:][ \t]+)+")
+_ENTRY_INDICATOR = re.compile(r"[-?:](?=[ \t])")
+
+
+def yaml_nesting_depth(block: str) -> int:
+    """An upper bound on how deep a YAML block nests, in one linear pass over its characters.
+
+    Block nesting is the stack of indentation levels plus compact entries on one line
+    (``- - - x``, ``? ? x``); flow nesting is every ``[`` or ``{`` not yet closed (brackets
+    inside quoted strings count too, so the bound can only be too high, never too low).
+    """
+    indents: list[int] = []
+    flow = deepest = 0
+    for line in block.split("\n"):
+        stripped = line.lstrip(" ")
+        if not stripped.strip() or stripped.startswith("#"):
+            continue
+        indent = len(line) - len(stripped)
+        if flow == 0:
+            while indents and indents[-1] >= indent:
+                indents.pop()
+            indents.append(indent)
+        lead = _BLOCK_ENTRY.match(stripped)
+        compact = len(_ENTRY_INDICATOR.findall(lead.group(0))) if lead else 0
+        for ch in stripped:
+            if ch in _FLOW_OPEN:
+                flow += 1
+                deepest = max(deepest, len(indents) + compact + flow)
+            elif ch in _FLOW_CLOSE and flow:
+                flow -= 1
+        deepest = max(deepest, len(indents) + compact + flow)
+    return deepest
+
+
+def header_window_problem(lines: list[str]) -> str | None:
+    """Why header lines are too big or too deep to hand to the YAML parser, else None.
+
+    Every YAML parse of a header goes through this check: the header window
+    (FRONTMATTER_MAX_LINES lines, FRONTMATTER_MAX_BYTES bytes) and YAML_MAX_DEPTH levels of
+    nesting. libyaml recurses once per level, so a few thousand ``[`` crash the process.
+    """
+    if len(lines) > FRONTMATTER_MAX_LINES:
+        return f"the header is {len(lines)} lines, over the {FRONTMATTER_MAX_LINES}-line window"
+    size = sum(len(line.encode("utf-8", "surrogatepass")) + 1 for line in lines)
+    if size > FRONTMATTER_MAX_BYTES:
+        return f"the header is {size:,} bytes, over the {FRONTMATTER_MAX_BYTES:,}-byte window"
+    depth = yaml_nesting_depth("\n".join(lines))
+    if depth > YAML_MAX_DEPTH:
+        return f"the header nests {depth} levels deep, over the limit of {YAML_MAX_DEPTH}"
+    return None
+
+
 def _parse_header(lines: list[str]) -> Frontmatter:
     """Parse the lines between the fences: fast path, then YAML, then line-by-line recovery."""
-    fast = _fast_parse(lines)
-    if fast is not None:
-        return _build(fast, lines, problems=[], malformed=False)
+    refused = header_window_problem(lines)
+    if refused is None:
+        fast = _fast_parse(lines)
+        if fast is not None:
+            return _build(fast, lines, problems=[], malformed=False)
+    if refused is not None:
+        return _recover(
+            lines, f"{refused}; it was not parsed as YAML, fields were recovered line by line"
+        )
     block = "\n".join(lines)
     try:
         if "*" in block and any(

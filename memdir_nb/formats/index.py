@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from memdir_nb.formats.manifest import MemoryHeader
+from memdir_nb.formats.names import control_problem, is_memory_filename
 from memdir_nb.spec.constants import (
     ENTRYPOINT_NAME,
     INDEX_NEAR_CAP_FRACTION,
@@ -222,9 +223,11 @@ def index_cap_verdict(text: str) -> IndexCapVerdict:
 # backticked .md file name: whatever the list marker, a leading word ("See"), a './' prefix,
 # a table cell or a heading above it. These two patterns are the one recogniser used by
 # lint (not-in-index, dangling), analysis (in_index), the index report and the store.
+# The title allows one level of nested [brackets] but no bare '[': from any '[' the title stops
+# at the next unmatched bracket, so a line of 100,000 '[' is read in linear time.
 _MD_LINK = re.compile(
-    r"\[(?P<title>(?:\\.|[^\]\\])*)\]"
-    r"\((?P<target><[^>\n]*>|[^)\s]*)(?:\s+\"[^\"\n]*\")?\)"
+    r"\[(?P<title>(?:\\.|[^\[\]\\]|\[(?:\\.|[^\[\]\\])*\])*)\]"
+    r"\((?P<target><[^>\n]*>|[^()\s]*)(?:\s+\"[^\"\n]*\")?\)"
 )
 _TICKED_MD = re.compile(r"`(?P<target>[^`\s]+\.md)`", re.IGNORECASE)
 _URL_SCHEME = re.compile(r"^[a-z][a-z0-9+.\-]*:", re.IGNORECASE)
@@ -234,7 +237,11 @@ _HOOK_LEAD = re.compile(r"^[\s\u2014\u2013:|*_)\]-]*")
 def is_md_target(target: str) -> bool:
     """Whether a link target names a Markdown file (not a URL; an #anchor is ignored)."""
     path = _norm_target(target).split("#", 1)[0]
-    return bool(path) and path.lower().endswith(".md") and not _URL_SCHEME.match(path)
+    if not path or _URL_SCHEME.match(path) or control_problem(path) is not None:
+        return False
+    # The last part must be a memory file name by the name gate (so `Notes.MD` and
+    # `memory.md` are not pointers); folders may lead outside the dir, which lint reports.
+    return is_memory_filename(path.rsplit("/", 1)[-1])
 
 
 def _clean_title(title: str) -> str:
@@ -296,7 +303,7 @@ def _parse_line(line: str, line_no: int) -> IndexEntry | None:
                 hook=_hook_after(line, m.end()),
                 raw=line,
             )
-    ticked = _TICKED_MD.search(line)
+    ticked = next((t for t in _TICKED_MD.finditer(line) if is_md_target(t.group("target"))), None)
     if ticked is None:
         return None
     target = _norm_target(ticked.group("target"))

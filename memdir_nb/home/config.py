@@ -19,6 +19,7 @@ from typing import Any
 
 from memdir_nb.clock import resolve_now_ms as resolve_now_ms  # re-exported: config users ask it
 from memdir_nb.clock import system_clock_ms
+from memdir_nb.formats.jsonio import JSONLimitError, loads_bounded
 from memdir_nb.home.env_blocks import (  # re-exported: where, doctor and tests use them here
     CONFIG_ENV_VARS as CONFIG_ENV_VARS,
 )
@@ -152,7 +153,11 @@ def load_settings_file(path: Path | str | None, layer: str) -> tuple[dict[str, A
     if not text.strip():
         return {}, None
     try:
-        data = json.loads(text)
+        data = loads_bounded(text, max_bytes=SETTINGS_READ_MAX_BYTES, what="the JSON")
+    except JSONLimitError as exc:
+        problem = f"{layer} settings {path}: {exc}; ignored. Flatten the file or delete it."
+        logger.warning(problem)
+        return {}, problem
     except json.JSONDecodeError as exc:
         problem = (
             f"{layer} settings {path}: not valid JSON ({exc.msg} at line {exc.lineno}, "

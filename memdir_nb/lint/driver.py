@@ -5,7 +5,6 @@ from __future__ import annotations
 import os
 from collections.abc import Iterable
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 from memdir_nb.formats.manifest import MemoryHeader
@@ -15,8 +14,9 @@ from memdir_nb.lint.index_rules import lint_index, not_in_index
 from memdir_nb.lint.reading import read_memory_text, read_scope_indexes
 from memdir_nb.spec.constants import STORE_JOURNAL_NAME
 from memdir_nb.storage.access import ContainedReader, ReadRefused
-from memdir_nb.storage.scan import SkippedFile, scan_memory_dir
-from memdir_nb.storage.transaction import journal_problem
+from memdir_nb.storage.containment import absolute_dir
+from memdir_nb.storage.scan import NAME_REFUSAL, SkippedFile, scan_memory_dir
+from memdir_nb.storage.transaction import journal_damage, journal_problem
 
 
 @dataclass(frozen=True)
@@ -50,7 +50,7 @@ def lint_dir(
 
     progress: None shows a bar only for dirs of PROGRESS_MIN_FILES or more; True/False force it.
     """
-    root = Path(memory_dir)
+    root = absolute_dir(memory_dir)
     if not root.is_dir():
         raise ValueError(
             f"{memory_dir} is not a directory; pass a memory dir (the folder holding MEMORY.md)"
@@ -67,7 +67,10 @@ def lint_dir(
                 "skipped-by-scan",
                 "warning",
                 f"not read: {s.reason}",
-                "remove or fix the link/permissions, or move the file out of the memory dir",
+                "rename it to a plain name such as feedback_testing.md, or move it out of the "
+                "memory dir"
+                if s.reason.startswith(NAME_REFUSAL)
+                else "remove or fix the link/permissions, or move the file out of the memory dir",
             )
         )
     show = progress if progress is not None else len(report.headers) >= PROGRESS_MIN_FILES
@@ -119,6 +122,18 @@ def pending_journal(memory_dir: str | os.PathLike[str]) -> list[Finding]:
     problem = journal_problem(memory_dir)
     if problem is None:
         return []
+    if journal_damage(memory_dir) is not None:
+        return [
+            Finding(
+                STORE_JOURNAL_NAME,
+                "store-journal-corrupt",
+                SEVERITIES["store-journal-corrupt"],
+                problem,
+                "call MemoryStore(DIR).recover() from Python, or make any store write: it "
+                f"renames the journal to {STORE_JOURNAL_NAME}.corrupt-<time> (nothing is "
+                "deleted or replayed); then check the files it names and delete it",
+            )
+        ]
     return [
         Finding(
             STORE_JOURNAL_NAME,

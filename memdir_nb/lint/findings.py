@@ -46,6 +46,7 @@ SEVERITIES: dict[str, Severity] = {
     "not-in-index": "warning",
     "skipped-by-scan": "warning",
     "store-journal-pending": "error",
+    "store-journal-corrupt": "error",
 }
 
 

@@ -14,7 +14,15 @@ from memdir_nb.spec.constants import (
 
 MAX_LISTED_LINES = 8
 _HTML_COMMENT = re.compile(r"^\s*<!--.*-->\s*$")
-_RULE_LINE = re.compile(r"^\s*(?:-{3,}|\*{3,}|_{3,}|\|?[\s:|-]+\|[\s:|-]*)$")
+_HORIZONTAL_RULE = re.compile(r"\s*(?:-{3,}|\*{3,}|_{3,})\s*")
+_TABLE_RULE_CHARS = re.compile(r"[\s:|-]*")
+
+
+def _is_rule_line(line: str) -> bool:
+    """A horizontal rule (---, ***, ___) or a table separator row (| --- | :-: |), in linear time."""
+    if _HORIZONTAL_RULE.fullmatch(line):
+        return True
+    return "|" in line and len(line.strip()) >= 2 and _TABLE_RULE_CHARS.fullmatch(line) is not None
 
 
 def pointless_lines(index: ScopeIndex) -> list[int]:
@@ -29,9 +37,9 @@ def pointless_lines(index: ScopeIndex) -> list[int]:
     for no, ln in enumerate(lines, 1):
         if not ln.strip() or no in entry_lines or ln.lstrip().startswith("#"):
             continue
-        if _HTML_COMMENT.match(ln) or _RULE_LINE.match(ln):
+        if _HTML_COMMENT.match(ln) or _is_rule_line(ln):
             continue
-        if ln.lstrip().startswith("|") and no < len(lines) and _RULE_LINE.match(lines[no]):
+        if ln.lstrip().startswith("|") and no < len(lines) and _is_rule_line(lines[no]):
             continue  # a table's header row
         out.append(no)
     return out

@@ -11,15 +11,12 @@ from memdir_nb.formats.manifest import MemoryHeader
 from memdir_nb.lint.findings import MemoryText, ScopeIndex
 from memdir_nb.spec.constants import ENTRYPOINT_NAME, MEMORY_FILE_READ_MAX_BYTES, TEAM_DIRNAME
 from memdir_nb.storage.access import ContainedReader
+from memdir_nb.storage.containment import is_real_path_within
 from memdir_nb.storage.index_files import load_entrypoint
 
 # Each memory file is read up to this many bytes (through memdir_nb.storage.access): enough for any
 # sane memory, bounded for a 10 MB file someone dropped in the folder.
 MAX_READ_BYTES = MEMORY_FILE_READ_MAX_BYTES
-
-
-def _inside(real: str, real_root: str) -> bool:
-    return real == real_root or real.startswith(real_root.rstrip(os.sep) + os.sep)
 
 
 def read_memory_text(
@@ -84,7 +81,9 @@ def read_scope_indexes(memory_dir: str | os.PathLike[str]) -> list[ScopeIndex]:
             resolved = _resolve_target(scope_dir, entry.target)
             if resolved is None:
                 continue
-            if entry.target.startswith("~") or not _inside(resolved, scope_dir):
+            if entry.target.startswith("~") or not is_real_path_within(
+                resolved, scope_dir, or_equal=True
+            ):
                 outside.append(entry)
                 continue
             if os.path.isfile(resolved):

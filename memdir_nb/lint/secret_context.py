@@ -56,8 +56,10 @@ _PUBLIC_VALUE_PATTERNS = (
     # an environment variable's NAME (HOLIDAY_API_KEY), not its value
     re.compile(r"(?P<pre>)(?<![\w=:])(?P<v>[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+)(?![\w=])"),
     # a file name, or an absolute or home path: the path to a credential is not the credential
+    # (a match starts only where a run of name characters starts, so a long run of '-' or '.'
+    # is tried once, not from each of its characters: linear, not quadratic)
     re.compile(
-        r"(?P<pre>)(?<![\w/])(?P<v>(?:~|/)?(?:[\w.-]+/)*[\w-]+\.(?:py|pyi|js|ts|tsx|json|ya?ml|"
+        r"(?P<pre>)(?<![\w/.-])(?P<v>(?:~|/)?(?:[\w.-]+/)*[\w-]+\.(?:py|pyi|js|ts|tsx|json|ya?ml|"
         r"toml|md|txt|csv|sh|go|rs|java|sql|ipynb|log|conf|cfg|ini|xml|html))(?![\w])"
     ),
     re.compile(r"(?P<pre>)(?<![\w/])(?P<v>~?/(?:[\w.-]+/)+[\w.-]*)"),

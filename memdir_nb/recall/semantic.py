@@ -35,6 +35,7 @@ from memdir_nb.recall.lexical import LexicalOptions, LexicalSelector, ScoredMemo
 from memdir_nb.recall.vector_cache import CACHE_FILENAME, VectorCache, file_identity, text_key
 from memdir_nb.spec import text as textseg
 from memdir_nb.spec.constants import MAX_RELEVANT_MEMORIES
+from memdir_nb.storage.containment import is_real_path_within
 from memdir_nb.storage.headers import read_head_info
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -94,7 +95,7 @@ def read_snippet(header: MemoryHeader) -> tuple[os.stat_result, str]:
 
     real = os.path.realpath(header.file_path)
     root = os.path.realpath(_root_of(header))
-    if os.path.commonpath([real, root]) != root:
+    if not is_real_path_within(real, root):
         raise OSError(f"{header.filename} resolves outside the memory dir; not read")
     head = read_head_info(real, max_lines=10_000, max_bytes=_BODY_READ_BYTES, nofollow=True)
     _, body = parse_frontmatter(head.text)

@@ -24,6 +24,7 @@ from memdir_nb.spec.constants import (
     TEAM_DIRNAME,
 )
 from memdir_nb.spec.text import plural
+from memdir_nb.storage.containment import is_real_path_within
 
 
 def _index_file_findings(memory_dir: Path) -> list[DoctorFinding]:
@@ -37,7 +38,7 @@ def _index_file_findings(memory_dir: Path) -> list[DoctorFinding]:
         if stat.S_ISLNK(st.st_mode):
             real = os.path.realpath(index)
             root = os.path.realpath(memory_dir)
-            inside = real.startswith(root.rstrip(os.sep) + os.sep)
+            inside = is_real_path_within(real, root)
             where_to = "a file inside the memory dir" if inside else "a file OUTSIDE the memory dir"
             out.append(
                 DoctorFinding(
@@ -128,17 +129,25 @@ def _lint_findings(
                     )
                 )
     for f in result.findings:
-        if f.rule == "store-journal-pending":  # a killed store step: files may be half moved
-            out.append(
-                DoctorFinding(
-                    "interrupted-step",
-                    "action",
-                    f.message,
-                    os.fspath(memory_dir / f.path),
-                    f"in Python, run MemoryStore({str(memory_dir)!r}).recover(); any store write "
-                    "(save, update, forget) repairs it too",
-                )
+        # a killed store step (files may be half moved), or a journal that cannot be trusted
+        if f.rule not in ("store-journal-pending", "store-journal-corrupt"):
+            continue
+        corrupt = f.rule == "store-journal-corrupt"
+        then = (
+            "sets it aside too (renamed, never deleted); then check the files it names"
+            if corrupt
+            else "repairs it too"
+        )
+        out.append(
+            DoctorFinding(
+                "corrupt-journal" if corrupt else "interrupted-step",
+                "action",
+                f.message,
+                os.fspath(memory_dir / f.path),
+                f"in Python, run MemoryStore({str(memory_dir)!r}).recover(); any store write "
+                f"(save, update, forget) {then}",
             )
+        )
     missing = sorted(f.path for f in result.findings if f.rule == "not-in-index")
     if missing:
         out.append(

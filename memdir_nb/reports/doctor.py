@@ -14,12 +14,12 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from memdir_nb.formats.names import is_memory_filename
 from memdir_nb.home.config import MEMORY_DIR_ENV_VARS, REPO_ENV_ALLOWED, MemdirConfig
 from memdir_nb.home.paths import GateDecision, sanitize_path
 from memdir_nb.reports.diagnosis import DoctorFinding, DoctorReport
 from memdir_nb.reports.dir_checks import dir_findings
 from memdir_nb.reports.where import PROJECTS_DIRNAME, WhereReport, where
-from memdir_nb.spec.constants import ENTRYPOINT_NAME
 from memdir_nb.spec.text import plural
 
 # ---------------------------------------------------------------------------- settings
@@ -154,7 +154,7 @@ def _worktree_findings(report: WhereReport, config: MemdirConfig) -> list[Doctor
     orphan = own / "memory"
     if os.path.realpath(orphan) == os.path.realpath(report.memory_dir) or not orphan.is_dir():
         return []
-    files = sorted(p.name for p in orphan.glob("*.md") if p.name != ENTRYPOINT_NAME)
+    files = sorted(p.name for p in orphan.iterdir() if is_memory_filename(p.name))
     if not files:
         return []
     return [

@@ -25,6 +25,7 @@ from memdir_nb.reports.where import (
     read_dir_contents,
 )
 from memdir_nb.spec.freshness import memory_age_days
+from memdir_nb.spec.text import terminal_safe
 
 MEMORIES_FILE = "memories.parquet"
 DIRS_FILE = "dirs.parquet"
@@ -39,6 +40,7 @@ class ExportResult:
     dirs_path: Path
     memories: int
     dirs: int
+    skipped: tuple[str, ...] = ()  # memory dirs left out, each "path: why" (shown safely)
 
 
 def _schemas() -> tuple[Any, Any]:
@@ -162,18 +164,41 @@ def _rows_for_dir(
 
 
 def collect_fleet(
-    homes: Iterable[str | os.PathLike[str]], *, now_ms: float | None = None
+    homes: Iterable[str | os.PathLike[str]],
+    *,
+    now_ms: float | None = None,
+    skipped: list[str] | None = None,
 ) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
-    """(memory rows, dir rows) for every memory dir under each Claude home."""
+    """(memory rows, dir rows) for every memory dir under each Claude home.
+
+    A dir whose path is not valid UTF-8 cannot be a text column: it is left out, and named
+    (with its bad bytes shown as escapes) in ``skipped`` when a list is given. One bad dir
+    never takes the export down.
+    """
     memory_rows: list[dict[str, Any]] = []
     dir_rows: list[dict[str, Any]] = []
     for home in homes:
         home_text = os.fspath(home)
         for found in find_memory_dirs(home):
+            path = os.fspath(found.path)
+            problem = _path_problem(path)
+            if problem is not None:
+                if skipped is not None:
+                    skipped.append(f"{terminal_safe(path, keep_newlines=False)}: {problem}")
+                continue
             rows, dir_row = _rows_for_dir(home_text, found, now_ms)
             memory_rows += rows
             dir_rows.append(dir_row)
     return memory_rows, dir_rows
+
+
+def _path_problem(path: str) -> str | None:
+    """Why a memory dir's path cannot be stored as text, else None."""
+    try:
+        path.encode("utf-8")
+    except UnicodeEncodeError:
+        return "its path is not valid UTF-8, so it cannot be stored as text; rename the folder"
+    return None
 
 
 def _write_table(table: Any, path: Path) -> None:
@@ -207,11 +232,14 @@ def export_parquet(
         raise ValueError(
             f"{out} exists and is not a folder; pass a folder for the two Parquet files"
         )
-    memory_rows, dir_rows = collect_fleet(homes, now_ms=now_ms)
+    skipped: list[str] = []
+    memory_rows, dir_rows = collect_fleet(homes, now_ms=now_ms, skipped=skipped)
     memory_schema, dir_schema = _schemas()
     out.mkdir(parents=True, exist_ok=True)
     memories = pa.Table.from_pylist(memory_rows, schema=memory_schema)
     dirs = pa.Table.from_pylist(dir_rows, schema=dir_schema)
     _write_table(memories, out / MEMORIES_FILE)
     _write_table(dirs, out / DIRS_FILE)
-    return ExportResult(out / MEMORIES_FILE, out / DIRS_FILE, len(memory_rows), len(dir_rows))
+    return ExportResult(
+        out / MEMORIES_FILE, out / DIRS_FILE, len(memory_rows), len(dir_rows), tuple(skipped)
+    )

@@ -10,7 +10,6 @@ Nothing here writes.
 
 from __future__ import annotations
 
-import json
 import os
 from collections import Counter
 from dataclasses import asdict, dataclass, field
@@ -18,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from memdir_nb.formats.index import truncate_entrypoint_content
+from memdir_nb.formats.jsonio import loads_bounded
 from memdir_nb.home.config import (
     ALL_LAYERS,
     REPO_ENV_ALLOWED,
@@ -39,7 +39,12 @@ from memdir_nb.home.paths import (
     team_memory_decision,
 )
 from memdir_nb.lint import read_scope_indexes
-from memdir_nb.spec.constants import MAX_ENTRYPOINT_BYTES, MAX_ENTRYPOINT_LINES, TEAM_DIRNAME
+from memdir_nb.spec.constants import (
+    MAX_ENTRYPOINT_BYTES,
+    MAX_ENTRYPOINT_LINES,
+    TEAM_DIRNAME,
+    TRANSCRIPT_LINE_MAX_BYTES,
+)
 from memdir_nb.spec.freshness import memory_age_days
 from memdir_nb.spec.text import plural
 from memdir_nb.storage.access import read_regular_file
@@ -353,8 +358,10 @@ def _cwd_from_transcripts(project_dir: Path) -> str | None:
             continue
         for line in head.decode("utf-8", errors="replace").splitlines():
             try:
-                record = json.loads(line)
-            except ValueError:
+                record = loads_bounded(
+                    line, max_bytes=TRANSCRIPT_LINE_MAX_BYTES, what="a transcript line"
+                )
+            except ValueError:  # bad JSON, or over the size or depth cap (JSONLimitError)
                 continue
             if isinstance(record, dict) and isinstance(record.get("cwd"), str):
                 return str(record["cwd"])

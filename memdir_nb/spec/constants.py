@@ -43,6 +43,7 @@ MAX_ENTRYPOINT_BYTES = 25_000
 MAX_MEMORY_FILES = 200
 FRONTMATTER_MAX_LINES = 30
 FRONTMATTER_MAX_BYTES = 8192
+YAML_MAX_DEPTH = 32  # a header nests at most this deep (checked before libyaml, which can segfault)
 
 # Recall: at most five memories a turn; each attached memory and the session are capped.
 MAX_RELEVANT_MEMORIES = 5
@@ -85,6 +86,8 @@ TOOL_READ_MAX_BYTES = 256 * 1024  # the extraction agent's Read tool, per call
 TOOL_GREP_FILE_MAX_BYTES = 1024 * 1024  # Grep searches at most this much of each file
 TOOL_GREP_MAX_OUTPUT_BYTES = 30_000  # Grep's result text
 TOOL_GREP_MAX_FILES = 10_000  # Grep searches at most this many files under a folder
+TOOL_GREP_PATTERN_MAX_CHARS = 2_000  # a model-supplied Grep regex (compiled by RE2, linear time)
+TOOL_GREP_REGEX_MAX_MEM = 8 * 1024 * 1024  # RE2's memory budget for one compiled Grep regex
 TOOL_BASH_MAX_OUTPUT_BYTES = 30_000  # Bash's captured output (stdout and stderr together)
 
 # The store's transaction (memdir_nb/transaction.py): its crash journal, lock wait and read bound.
@@ -104,6 +107,11 @@ METADATA_KEY = "metadata"
 
 # Outside JSON (settings, transcripts, journal, manifests, model replies) nests at most this deep.
 JSON_MAX_DEPTH = 64
+# Byte caps of each kind of outside JSON, passed to memdir_nb.formats.jsonio.loads_bounded
+# (settings files use SETTINGS_READ_MAX_BYTES, the journal STORE_JOURNAL_MAX_BYTES).
+TRASH_MANIFEST_MAX_BYTES = 4 * 1024 * 1024  # a dream batch's .trash/<batch>/manifest.json
+MODEL_REPLY_MAX_BYTES = 1024 * 1024  # a model's JSON answer (the recall selector's pick)
+PACKAGE_DATA_MAX_BYTES = 4 * 1024 * 1024  # JSON shipped with the package or a model download
 
 # The index cap verdict given to a writing agent: near the cap from this fraction of either cap,
 # and told to rewrite the index to about this fraction when over it.

@@ -87,12 +87,17 @@ def word_count(text: str) -> int:
     return len(spaced) + math.ceil(cjk / CJK_CHARS_PER_WORD)
 
 
-_LINE_BREAKS = re.compile(r"\s*[\r\n\x85\u2028\u2029]+\s*")
+_LINE_BREAKS = re.compile(r"[\r\n\x85\u2028\u2029]+")
 
 
 def one_line(text: str) -> str:
-    """Collapse line breaks (and the space around them) into single spaces, then strip."""
-    return _LINE_BREAKS.sub(" ", text).strip()
+    """Collapse line breaks (and the space around them) into single spaces, then strip.
+
+    Split at the breaks and strip each piece (linear; a regex with \\s* on both sides of the
+    break backtracks quadratically over a long run of spaces).
+    """
+    pieces = (piece.strip() for piece in _LINE_BREAKS.split(text))
+    return " ".join(piece for piece in pieces if piece)
 
 
 def without_format_chars(text: str) -> str:

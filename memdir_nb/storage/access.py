@@ -19,6 +19,8 @@ import stat as _stat
 from dataclasses import dataclass, field
 from typing import Literal
 
+from memdir_nb.storage.containment import is_real_path_within
+
 __all__ = [
     "ContainedReader",
     "MissingFile",
@@ -151,11 +153,6 @@ def file_kind(mode: int) -> str:
     return "not a regular file"
 
 
-def _inside(real: str, real_root: str) -> bool:
-    """Whether a resolved path lies strictly under the resolved root."""
-    return real.startswith(real_root.rstrip(os.sep) + os.sep)
-
-
 def _prefixes(*roots: str) -> tuple[str, ...]:
     """Each root with exactly one trailing separator."""
     return tuple(root.rstrip(os.sep) + os.sep for root in roots)
@@ -227,7 +224,7 @@ def _resolve(path: str, root: str, real_root: str) -> tuple[str, str]:
         raise
     if real == real_root.rstrip(os.sep) or real == real_root:
         raise ReadRefused("not-regular", shown, f"{shown} is a directory, not a regular file")
-    if not _inside(real, real_root):
+    if not is_real_path_within(real, real_root):
         if os.path.islink(path):
             why = f"{shown} is a symlink to a file outside the memory dir"
         else:

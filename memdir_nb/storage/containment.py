@@ -20,6 +20,7 @@ import os
 import re
 import stat
 import unicodedata
+from pathlib import Path
 from urllib.parse import unquote_to_bytes
 
 __all__ = [
@@ -257,9 +258,27 @@ def realpath_deepest_existing(path: str | os.PathLike[str]) -> str:
         current = parent
 
 
-def is_real_path_within(real_path: str, real_dir: str) -> bool:
-    """True if real_path lies strictly inside real_dir (separator-aware, so 'team-evil' is not in 'team')."""
+def absolute_dir(folder: str | os.PathLike[str]) -> Path:
+    """The one path convention: a relative memory dir (or scope, or home) is relative to the cwd.
+
+    Every entry point that takes a folder (the CLI's argument types, MemoryStore, scan, the
+    index readers, the daily log, lint, the views) turns it into an absolute path here, once,
+    before it builds any path inside it. Paths handed to the contained reader or the store's
+    resolver are then absolute, so a relative dir is never joined onto itself ('m6/m6/logs').
+    """
+    return Path(os.path.abspath(os.fspath(folder)))
+
+
+def is_real_path_within(real_path: str, real_dir: str, *, or_equal: bool = False) -> bool:
+    """True if real_path lies strictly inside real_dir (separator-aware, so 'team-evil' is not in 'team').
+
+    The one containment predicate of the package: every "is this path inside that root" check
+    imports it. With or_equal, the root itself counts as inside too. Both paths are compared
+    as given (resolve them first when symlinks matter).
+    """
     base = real_dir.rstrip(os.sep) + os.sep
+    if or_equal and real_path.rstrip(os.sep) + os.sep == base:
+        return True
     return real_path.startswith(base) and len(real_path) > len(base)
 
 

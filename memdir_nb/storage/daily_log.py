@@ -13,6 +13,7 @@ and the folders are opened one by one without following symlinks.
 from __future__ import annotations
 
 import datetime as _dt
+import errno
 import os
 import stat
 from pathlib import Path
@@ -21,7 +22,8 @@ from memdir_nb.clock import resolve_now_ms
 from memdir_nb.spec import dates
 from memdir_nb.spec.constants import DAILY_LOG_LOCK_NAME, DAILY_LOG_READ_MAX_BYTES, LOGS_DIRNAME
 from memdir_nb.storage import fsutil, journal, transaction
-from memdir_nb.storage.access import read_contained
+from memdir_nb.storage.access import file_kind, read_contained
+from memdir_nb.storage.containment import absolute_dir
 
 LOCK_NAME = DAILY_LOG_LOCK_NAME
 LOCK_TIMEOUT_S = 30.0
@@ -44,11 +46,11 @@ def local_date(now_ms: float | None = None) -> _dt.date:
 
 def daily_log_file(memory_dir: str | os.PathLike[str], *, now_ms: float | None = None) -> Path:
     """Path of the daily log for the local date at `now_ms` (it may not exist yet)."""
-    return Path(daily_log_path(Path(memory_dir), local_date(now_ms)))
+    return Path(daily_log_path(absolute_dir(memory_dir), local_date(now_ms)))
 
 
 def _check_memory_dir(memory_dir: str | os.PathLike[str]) -> Path:
-    root = Path(memory_dir)
+    root = absolute_dir(memory_dir)
     if not root.exists():
         raise DailyLogError(
             f"memory dir {str(root)!r} does not exist; create it first "
@@ -121,16 +123,31 @@ def append_daily_log(
 
 
 def _append_at(dir_fd: int, name: str, entry: str, day: _dt.date) -> None:
-    """Append one entry to a regular file in the folder (created if absent, never a symlink)."""
-    fd = os.open(
-        name,
-        os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC,
-        0o644,
-        dir_fd=dir_fd,
-    )
+    """Append one entry to a regular file in the folder (created if absent, never a symlink).
+
+    A FIFO, socket or device at the log's path is refused before it is opened, and the open is
+    non-blocking, so one swapped in between cannot make the append wait for a reader.
+    """
+    not_regular = f"{name} is not a regular file; move it aside and retry"
+    try:
+        st = os.stat(name, dir_fd=dir_fd, follow_symlinks=False)
+    except FileNotFoundError:
+        pass
+    else:
+        if not stat.S_ISREG(st.st_mode):
+            raise DailyLogError(
+                f"{name} is {file_kind(st.st_mode)}, not a regular file; move it aside and retry"
+            )
+    flags = os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC | os.O_NONBLOCK
+    try:
+        fd = os.open(name, flags, 0o644, dir_fd=dir_fd)
+    except OSError as exc:
+        if exc.errno in (errno.ENXIO, errno.ELOOP):  # a FIFO with no reader; a symlink
+            raise DailyLogError(not_regular) from exc
+        raise
     try:
         if not stat.S_ISREG(os.fstat(fd).st_mode):
-            raise DailyLogError(f"{name} is not a regular file; move it aside and retry")
+            raise DailyLogError(not_regular)
         if os.fstat(fd).st_size == 0:
             entry = f"# Daily log {day.isoformat()}\n\n" + entry
         data = memoryview(entry.encode("utf-8"))
@@ -170,4 +187,4 @@ def daily_log_path(memory_dir: str | os.PathLike[str], date: _dt.date) -> Path:
     if not isinstance(date, _dt.date):
         raise TypeError(f"date must be a datetime.date, got {type(date).__name__}")
     yyyy, mm, dd = f"{date.year:04d}", f"{date.month:02d}", f"{date.day:02d}"
-    return Path(memory_dir) / LOGS_DIRNAME / yyyy / mm / f"{yyyy}-{mm}-{dd}.md"
+    return absolute_dir(memory_dir) / LOGS_DIRNAME / yyyy / mm / f"{yyyy}-{mm}-{dd}.md"

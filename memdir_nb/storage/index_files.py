@@ -13,11 +13,12 @@ from memdir_nb.spec.constants import (
     TEAM_DIRNAME,
 )
 from memdir_nb.storage.access import MissingFile, ReadRefused, read_contained
+from memdir_nb.storage.containment import absolute_dir
 
 
 def entrypoint_path(scope_dir: str | os.PathLike[str]) -> Path:
     """Where a scope's index lives: scope_dir / MEMORY.md."""
-    return Path(scope_dir) / ENTRYPOINT_NAME
+    return absolute_dir(scope_dir) / ENTRYPOINT_NAME
 
 
 @dataclass(frozen=True)

@@ -28,6 +28,7 @@ from memdir_nb.spec.constants import (
     TEAM_DIRNAME,
     TRASH_DIRNAME,
 )
+from memdir_nb.storage.containment import absolute_dir
 from memdir_nb.storage.index_files import (
     IndexTooLargeError,
     entrypoint_path,
@@ -120,7 +121,7 @@ def plan_index_rebuild(
     infers team for a folder named 'team'. `old` is the index text when the caller read it
     (the store, under its lock); otherwise it is read here, whole, or IndexTooLargeError.
     """
-    folder = Path(scope_dir)
+    folder = absolute_dir(scope_dir)
     resolved = check_scope_folder(folder, scope)
     path = entrypoint_path(folder)
     if old is None:

@@ -13,12 +13,13 @@ from __future__ import annotations
 import contextlib
 import errno
 import fcntl
-import json
 import os
 import stat
 import time
 from typing import Any
 
+from memdir_nb.clock import system_clock_ms
+from memdir_nb.formats.jsonio import JSONLimitError, loads_bounded
 from memdir_nb.spec import constants
 from memdir_nb.storage import containment as team_paths
 from memdir_nb.storage import fsutil
@@ -159,30 +160,120 @@ def finish_records(root_fd: int, records: list[dict[str, Any]]) -> None:
             os.close(dfd)
 
 
+class CorruptJournal(ValueError):
+    """The journal cannot be trusted: not UTF-8, a line that is not a record, or over a cap."""
+
+
+_OPTIONAL_NAMES = ("backup", "tmp")
+
+
+def record_problem(rec: object) -> str | None:
+    """Why one decoded journal line is not a record this store writes, else None."""
+    if not isinstance(rec, dict):
+        return f"is a JSON {type(rec).__name__}, not a record object"
+    op = rec.get("op")
+    if op == "commit":
+        return None
+    if op == "write":
+        if not isinstance(rec.get("path"), str) or not rec["path"]:
+            return "is a write record without a 'path' string"
+        for key in _OPTIONAL_NAMES:
+            if rec.get(key) is not None and not isinstance(rec[key], str):
+                return f"is a write record whose {key!r} is not a file name"
+        return None
+    if op == "move":
+        if not all(isinstance(rec.get(k), str) and rec[k] for k in ("src", "dst")):
+            return "is a move record without 'src' and 'dst' strings"
+        return None
+    return f"has op {op!r}; a journal holds only 'write', 'move' and 'commit' records"
+
+
+def parse_journal(raw: bytes) -> tuple[list[dict[str, Any]], bool]:
+    """(change records, committed) of a journal's bytes; raises CorruptJournal naming the line.
+
+    A last line that is not complete JSON is a torn write (its change never started, as
+    records are fsynced first) and is dropped; any other bad line makes the journal corrupt.
+    """
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise CorruptJournal(f"it is not UTF-8 text (byte {exc.start})") from None
+    lines = text.split("\n")
+    last = max((i for i, line in enumerate(lines) if line.strip()), default=-1)
+    records: list[dict[str, Any]] = []
+    committed = False
+    for i, line in enumerate(lines[: last + 1]):
+        if not line.strip():
+            continue
+        try:
+            rec = loads_bounded(
+                line, max_bytes=constants.STORE_JOURNAL_MAX_BYTES, what=f"line {i + 1}"
+            )
+        except JSONLimitError as exc:
+            raise CorruptJournal(str(exc)) from None
+        except ValueError:
+            if i == last:
+                break  # a torn last line
+            raise CorruptJournal(f"line {i + 1} is not JSON") from None
+        problem = record_problem(rec)
+        if problem is not None:
+            raise CorruptJournal(f"line {i + 1} {problem}")
+        if rec["op"] == "commit":
+            committed = True
+        else:
+            records.append(rec)
+    return records, committed
+
+
 def _read_journal(root_fd: int) -> tuple[list[dict[str, Any]], bool] | None:
+    """The journal's records, None when there is none; CorruptJournal when it cannot be trusted."""
     try:
         raw = fsutil.read_at(
             root_fd, constants.STORE_JOURNAL_NAME, constants.STORE_JOURNAL_MAX_BYTES
         )
     except FileNotFoundError:
         return None
-    records: list[dict[str, Any]] = []
-    committed = False
-    for line in raw.decode("utf-8", "replace").splitlines():
-        try:
-            rec = json.loads(line)
-        except ValueError:
-            break  # a torn last line: its change never started (records are written first)
-        if rec.get("op") == "commit":
-            committed = True
-        elif rec.get("op") in ("write", "move"):
-            records.append(rec)
-    return records, committed
+    except OSError as exc:  # over the cap, a FIFO or a folder at its name, unreadable
+        raise CorruptJournal(f"it cannot be read ({exc.strerror or exc})") from None
+    return parse_journal(raw)
+
+
+def journal_corruption(root_fd: int) -> str | None:
+    """Why the journal in this memory dir cannot be trusted, None when it is absent or sound."""
+    try:
+        _read_journal(root_fd)
+    except CorruptJournal as exc:
+        return str(exc)
+    return None
+
+
+def set_aside(root_fd: int) -> str:
+    """Rename the journal to .memdir.journal.corrupt-<UTC time> (never over another file); the name."""
+    stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime(system_clock_ms() / 1000))
+    base = f"{constants.STORE_JOURNAL_NAME}.corrupt-{stamp}"
+    name, n = base, 1
+    while fsutil.exists_at(root_fd, name):
+        n += 1
+        name = f"{base}-{n}"
+    os.rename(constants.STORE_JOURNAL_NAME, name, src_dir_fd=root_fd, dst_dir_fd=root_fd)
+    fsutil.fsync_fd(root_fd)
+    return name
 
 
 def recover_journal(root_fd: int) -> list[str]:
-    """Repair after a crash: roll an unfinished step back, or finish a committed one; what was done."""
-    found = _read_journal(root_fd)
+    """Repair after a crash: roll an unfinished step back, or finish a committed one; what was done.
+
+    A corrupt journal is not replayed (its records cannot be trusted): it is renamed to
+    .memdir.journal.corrupt-<time>, kept for a person to read, and the store goes on.
+    """
+    try:
+        found = _read_journal(root_fd)
+    except CorruptJournal as exc:
+        aside = set_aside(root_fd)
+        return [
+            f"set aside a corrupt store journal as {aside} ({exc}); nothing in it was "
+            "replayed. Check the files it names, then delete it"
+        ]
     if found is None:
         return []
     records, committed = found

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import os
-from pathlib import Path
 from typing import Literal
 
 from memdir_nb.spec.constants import TEAM_DIRNAME
+from memdir_nb.storage.containment import absolute_dir
 from memdir_nb.storage.index_files import index_scope
 from memdir_nb.storage.index_rebuild import (
     check_scope_folder,
@@ -30,7 +30,7 @@ def rebuild_index(
     transaction (team/ through the memory dir's: team rules, secret guard; any other folder
     is its own memory dir), and the old index is kept in `.trash/rebuild-index-<stamp>/`.
     """
-    folder = Path(scope_dir)
+    folder = absolute_dir(scope_dir)
     if not write:
         return plan_index_rebuild(folder, scope=scope, drop_dangling=drop_dangling).text
     resolved = index_scope(folder, scope)

@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 
 from memdir_nb.clock import system_clock_ms
 from memdir_nb.formats.manifest import MemoryHeader
+from memdir_nb.formats.names import component_problem, is_memory_filename, name_problem
 from memdir_nb.spec.constants import (
     ENTRYPOINT_NAME,
     LOGS_DIRNAME,
@@ -32,9 +33,11 @@ from memdir_nb.spec.constants import (
 )
 from memdir_nb.spec.taxonomy import MemoryType
 from memdir_nb.storage.access import ContainedReader, ReadRefused, file_kind
+from memdir_nb.storage.containment import is_real_path_within
 from memdir_nb.storage.headers import read_header
 
 DEFAULT_EXCLUDED_TOP_LEVEL: tuple[str, ...] = (LOGS_DIRNAME,)
+NAME_REFUSAL = "not a memory file name"  # how a skip reason from the name gate starts
 
 
 @dataclass(frozen=True)
@@ -199,11 +202,6 @@ def _wall_clock_ms() -> float:
     return system_clock_ms()
 
 
-def _inside(real: str, real_root: str) -> bool:
-    """Whether a resolved path is the root or lies under it."""
-    return real == real_root or real.startswith(real_root.rstrip(os.sep) + os.sep)
-
-
 def _symlink_problem(exc: OSError) -> str:
     """A short reason for a symlink whose target cannot be stat'ed."""
     if exc.errno == errno.ELOOP:
@@ -222,8 +220,20 @@ def _refusal_reason(exc: ReadRefused) -> str:
 
 
 def _is_memory_name(name: str) -> bool:
-    """A *.md file that is not an index and not hidden (dot-files include in-progress temp files)."""
-    return name.endswith(".md") and name != ENTRYPOINT_NAME and not name.startswith(".")
+    """Whether a file name is a memory file: the name gate (memdir_nb.formats.names) decides."""
+    return is_memory_filename(name)
+
+
+def _gate_refusal(name: str) -> str | None:
+    """Why a name that looks like a memory (a visible *.md, any case) is refused by the gate.
+
+    None for a name the gate passes, for names that never look like memories (other
+    extensions, hidden files, the store's temp files) and for the index itself, MEMORY.md.
+    """
+    if name == ENTRYPOINT_NAME or name.startswith(".") or not name.casefold().endswith(".md"):
+        return None
+    problem = name_problem(name)
+    return f"{NAME_REFUSAL}: it {problem}" if problem else None
 
 
 def is_repository_file(name: str) -> bool:
@@ -265,7 +275,13 @@ def _walk(
                 elif entry.is_dir(follow_symlinks=False):
                     if name.startswith(".") or (not prefix and name in excluded):
                         continue
+                    folder_problem = component_problem(name)
+                    if folder_problem is not None:  # a control, bidi or non-UTF-8 folder name
+                        skipped.append(SkippedFile(rel, f"folder name {folder_problem}"))
+                        continue
                     stack.append((entry.path, rel + "/"))
+                elif (refused := _gate_refusal(name)) is not None:
+                    skipped.append(SkippedFile(rel, refused))
                 elif _is_memory_name(name):
                     if not prefix and is_repository_file(name):
                         if ignored is not None:
@@ -300,13 +316,17 @@ def _visit_symlink(
     if _stat.S_ISDIR(st.st_mode):
         skipped.append(SkippedFile(rel, "symlinked folder is not followed"))
         return
+    refused = _gate_refusal(entry.name)
+    if refused is not None:
+        skipped.append(SkippedFile(rel, refused))
+        return
     if not _is_memory_name(entry.name):
         return
     if not _stat.S_ISREG(st.st_mode):
         skipped.append(SkippedFile(rel, "symlink target is not a regular file"))
         return
     real = os.path.realpath(entry.path)
-    if not _inside(real, real_root):
+    if not is_real_path_within(real, real_root, or_equal=True):
         skipped.append(SkippedFile(rel, "symlink leaves the memory dir"))
         return
     found.append(_Candidate(st.st_mtime_ns, rel, entry.path, real, st))

@@ -10,9 +10,10 @@ import hashlib
 import re
 import unicodedata
 
+from memdir_nb.formats.names import is_index_name, name_problem
 from memdir_nb.security import secret_scan
-from memdir_nb.spec.constants import ENTRYPOINT_NAME
 from memdir_nb.spec.taxonomy import MemoryType, require_memory_type
+from memdir_nb.spec.text import terminal_safe
 from memdir_nb.storage import containment as team_paths
 from memdir_nb.storage.draft import (
     DraftVerdict,
@@ -72,30 +73,26 @@ def raise_for_verdict(verdict: DraftVerdict) -> None:
 
 
 def check_plain_md_name(filename: object) -> str:
-    """A bare `*.md` file name: no folders, no `..`, no leading dot, not MEMORY.md, no NUL/backslash."""
+    """A bare memory file name, as the name gate (memdir_nb.formats.names) decides; raises otherwise.
+
+    The gate refuses folders, '..', a leading dot, names not ending in .md, MEMORY.md in any
+    case, NUL, backslash, C0/C1 controls, DEL, bidi controls and names that are not UTF-8.
+    """
     fix = "pass a plain file name such as 'feedback_testing.md' (the scope picks the folder)"
     if not isinstance(filename, str) or not filename:
         raise MemoryValidationError(f"filename must be a non-empty string; {fix}")
-    if "\0" in filename:
-        raise MemoryValidationError(f"filename {filename!r} contains a NUL byte; {fix}")
-    if "\\" in filename:
-        raise MemoryValidationError(f"filename {filename!r} contains a backslash; {fix}")
-    if "/" in filename or filename in (".", ".."):
-        raise MemoryValidationError(f"filename {filename!r} is a path, not a file name; {fix}")
+    shown = terminal_safe(repr(filename))
+    if is_index_name(filename):
+        raise MemoryValidationError(
+            f"{shown} is the index file, not a memory; choose another name ({fix})"
+        )
+    if "/" in filename:
+        raise MemoryValidationError(f"filename {shown} is a path, not a file name; {fix}")
+    problem = name_problem(filename)
+    if problem is not None:
+        raise MemoryValidationError(f"filename {shown} {problem}; {fix}")
     if ".." in filename:
-        raise MemoryValidationError(f"filename {filename!r} contains '..'; {fix}")
-    if filename.startswith("."):
-        raise MemoryValidationError(
-            f"filename {filename!r} starts with a dot, so scans would never see it; {fix}"
-        )
-    if not filename.endswith(".md") or filename == ".md":
-        raise MemoryValidationError(f"filename {filename!r} does not end in .md; {fix}")
-    if filename.casefold() == ENTRYPOINT_NAME.casefold():
-        raise MemoryValidationError(
-            f"{filename!r} is the index file, not a memory; choose another name ({fix})"
-        )
-    if any(ord(c) < 32 for c in filename):
-        raise MemoryValidationError(f"filename {filename!r} contains a control character; {fix}")
+        raise MemoryValidationError(f"filename {shown} contains '..'; {fix}")
     # percent-encoded or Unicode look-alike traversal ('%2e%2e%2f', fullwidth dots): PathTraversalError
     team_paths.sanitize_path_key(filename)
     return filename

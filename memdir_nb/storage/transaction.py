@@ -39,9 +39,11 @@ from memdir_nb.security import secret_scan
 from memdir_nb.spec import constants
 from memdir_nb.storage import containment as team_paths
 from memdir_nb.storage import fsutil
+from memdir_nb.storage.containment import absolute_dir
 from memdir_nb.storage.journal import (
     finish_records,
     is_dir_at,
+    journal_corruption,
     keep_old,
     lock_at,
     recover_journal,
@@ -382,11 +384,31 @@ class StoreTransaction:
         self._records = []
 
 
+def journal_damage(memory_dir: str | os.PathLike[str]) -> str | None:
+    """Why the memory dir's store journal cannot be trusted (read-only check), None when sound or absent."""
+    try:
+        root_fd = os.open(
+            os.path.realpath(absolute_dir(memory_dir)), os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC
+        )
+    except OSError:
+        return None
+    try:
+        return journal_corruption(root_fd)
+    finally:
+        os.close(root_fd)
+
+
 def journal_problem(memory_dir: str | os.PathLike[str]) -> str | None:
     """A sentence for lint when an interrupted step awaits repair, None when there is none."""
-    path = Path(memory_dir) / constants.STORE_JOURNAL_NAME
+    path = absolute_dir(memory_dir) / constants.STORE_JOURNAL_NAME
     if not os.path.lexists(path):
         return None
+    corrupt = journal_damage(memory_dir)
+    if corrupt is not None:
+        return (
+            f"{path} is corrupt: {corrupt}; the next save, or MemoryStore(...).recover(), sets "
+            f"it aside as {constants.STORE_JOURNAL_NAME}.corrupt-<time> without replaying it"
+        )
     return (
         f"{path} records a store step that was interrupted (a crash or kill); the next save, "
         "or MemoryStore(...).recover(), rolls it back"

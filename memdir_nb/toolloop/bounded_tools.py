@@ -1,5 +1,9 @@
 """Bounded Read, Grep and Bash for the extraction tool runner: no call can hang or grow memory.
 
+Grep's pattern comes from the model, so it is compiled by RE2 (google-re2), a linear-time
+engine with no backtracking: no pattern can freeze the process on any text. A pattern RE2
+cannot take (backreferences, lookaround) or one over its size budget is an error result.
+
 Read and Grep go through the contained reader (memdir_nb.storage.access): inside the memory dir a
 file must stay inside it, anywhere a FIFO or device is refused without blocking, and each file
 is read up to its cap. Bash runs a pipeline of argv lists joined by real pipes; its output is
@@ -10,22 +14,28 @@ from __future__ import annotations
 
 import fnmatch
 import os
-import re
 import selectors
 import signal
 import subprocess
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Protocol
+
+import re2  # type: ignore[import-untyped]
 
 from memdir_nb.spec.constants import (
     TOOL_BASH_MAX_OUTPUT_BYTES,
     TOOL_GREP_FILE_MAX_BYTES,
     TOOL_GREP_MAX_FILES,
     TOOL_GREP_MAX_OUTPUT_BYTES,
+    TOOL_GREP_PATTERN_MAX_CHARS,
+    TOOL_GREP_REGEX_MAX_MEM,
     TOOL_READ_MAX_BYTES,
 )
+from memdir_nb.spec.text import terminal_safe
 from memdir_nb.storage.access import ContainedReader, ReadRefused, ReadResult
+from memdir_nb.storage.containment import is_real_path_within
 
 __all__ = ["PipelineResult", "ToolReader", "grep_files", "read_numbered", "run_pipeline"]
 
@@ -39,10 +49,9 @@ class ToolReader:
 
     def _under_memory(self, full: str) -> bool:
         for root in (self.memory.root, self.memory.real_root):
-            if full == root or full.startswith(root.rstrip(os.sep) + os.sep):
+            if is_real_path_within(full, root, or_equal=True):
                 return True
-        real = os.path.realpath(full)
-        return real.startswith(self.memory.real_root.rstrip(os.sep) + os.sep)
+        return is_real_path_within(os.path.realpath(full), self.memory.real_root)
 
     def read(self, path: str | os.PathLike[str], cap: int) -> ReadResult:
         """At most cap bytes of path; raises ReadRefused (an OSError) with the reason."""
@@ -80,9 +89,49 @@ def _walk_files(base: str, limit: int) -> tuple[list[str], bool]:
     return found, False
 
 
+class LineMatcher(Protocol):
+    """What Grep needs of a compiled pattern: search one line (re.Pattern and RE2 both fit)."""
+
+    def search(self, text: str) -> object | None:
+        """A match object when the pattern occurs in text, else None."""
+        ...
+
+
+class GrepPatternError(ValueError):
+    """A Grep pattern the linear-time engine refuses; the message says why and what to do."""
+
+
+def compile_model_regex(pattern: str, *, ignore_case: bool = False) -> LineMatcher:
+    """Compile a model-supplied regex with RE2 (linear time in the text, never backtracking).
+
+    Raises GrepPatternError for a pattern that is too long, uses what RE2 does not support
+    (backreferences, lookahead/lookbehind) or needs more than its memory budget.
+    """
+    if len(pattern) > TOOL_GREP_PATTERN_MAX_CHARS:
+        raise GrepPatternError(
+            f"the pattern is {len(pattern):,} characters, over the "
+            f"{TOOL_GREP_PATTERN_MAX_CHARS:,}-character limit; search for a shorter pattern"
+        )
+    options = re2.Options()
+    options.log_errors = False
+    options.case_sensitive = not ignore_case
+    options.max_mem = TOOL_GREP_REGEX_MAX_MEM
+    try:
+        compiled: LineMatcher = re2.compile(pattern, options=options)
+    except re2.error as exc:
+        detail = exc.args[0] if exc.args else exc
+        if isinstance(detail, bytes):
+            detail = detail.decode("utf-8", "replace")
+        raise GrepPatternError(
+            f"the pattern cannot run on the linear-time regex engine ({detail}); "
+            "backreferences and lookaround are not supported, rewrite it without them"
+        ) from None
+    return compiled
+
+
 def grep_files(
     reader: ToolReader,
-    regex: re.Pattern[str],
+    regex: LineMatcher,
     base: str,
     *,
     name_glob: str | None = None,
@@ -109,7 +158,7 @@ def grep_files(
             notes.append(f"[only the first {res.bytes_read} bytes of {path} were searched]")
         for no, line in enumerate(res.text.split("\n"), start=1):
             if regex.search(line):
-                hit = f"{path}:{no}:{line}"
+                hit = f"{terminal_safe(path, keep_newlines=False)}:{no}:{line}"
                 size += len(hit.encode("utf-8", "replace")) + 1
                 if size > TOOL_GREP_MAX_OUTPUT_BYTES:
                     notes.append(f"[stopped: results reached {TOOL_GREP_MAX_OUTPUT_BYTES} bytes]")

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from memdir_nb.formats.names import is_memory_filename
 from memdir_nb.spec.constants import ENTRYPOINT_NAME, LOGS_DIRNAME, TEAM_DIRNAME
 from memdir_nb.spec.taxonomy import Scope
 from memdir_nb.storage.index_files import read_entrypoint
@@ -140,7 +141,9 @@ def profile_dir(memory_dir: str | os.PathLike[str]) -> DirProfile:
     private = _count_files(path, skip_top=frozenset({LOGS_DIRNAME, TEAM_DIRNAME}))
     team_files = _count_files(team, skip_top=frozenset())
     logs = path / LOGS_DIRNAME
-    log_files = sum(1 for _ in logs.rglob("*.md")) if logs.is_dir() else 0
+    log_files = (
+        sum(1 for p in logs.rglob("*.md") if is_memory_filename(p.name)) if logs.is_dir() else 0
+    )
     ignored = tuple(scan_memory_dir(path, limit=0).ignored) if path.is_dir() else ()
     return DirProfile(
         path=path,

@@ -45,6 +45,37 @@ def _multi_tool_reply(*calls: tuple[str, str, dict[str, Any]]) -> Reply:
     return Reply(200, message_body(blocks, stop_reason="tool_use"))
 
 
+ONCALL_MEMORY = "---\nname: On-call lead\ndescription: user leads payments on-call until 2026-04-30\ntype: user\n---\n\nPing them first.\n"
+
+
+def _allowed_and_refused_calls(
+    memdir: Path, existing: Path, project: Path, new_file: Path
+) -> list[Reply]:
+    """The model's script: reads and a memory write that run, an escape and a Bash rm that are refused."""
+    return [
+        _multi_tool_reply(
+            ("t1", "Read", {"file_path": str(existing)}),
+            ("t2", "Bash", {"command": f"rm -rf {project}"}),
+            ("t3", "Write", {"file_path": str(project / "evil.md"), "content": "pwned"}),
+            ("t4", "Bash", {"command": f"ls {memdir}"}),
+        ),
+        _multi_tool_reply(
+            ("t5", "Write", {"file_path": str(new_file), "content": ONCALL_MEMORY}),
+            (
+                "t6",
+                "Edit",
+                {
+                    "file_path": str(memdir / "MEMORY.md"),
+                    "old_string": "real services\n",
+                    "new_string": "real services\n- [On-call lead](user_oncall.md) — payments on-call until 2026-04-30\n",
+                },
+            ),
+            ("t7", "Write", {"file_path": str(memdir / ".." / "escape.md"), "content": "x"}),
+        ),
+        text_reply("Saved one user memory."),
+    ]
+
+
 def test_extractor_runs_allowed_tools_and_returns_refusals_as_errors(
     memdir: Path, tmp_path: Path
 ) -> None:
@@ -65,29 +96,7 @@ def test_extractor_runs_allowed_tools_and_returns_refusals_as_errors(
     victim = project / "keep.txt"
     victim.write_text("precious")
     new_file = memdir / "user_oncall.md"
-    content = "---\nname: On-call lead\ndescription: user leads payments on-call until 2026-04-30\ntype: user\n---\n\nPing them first.\n"
-    replies = [
-        _multi_tool_reply(
-            ("t1", "Read", {"file_path": str(existing)}),
-            ("t2", "Bash", {"command": f"rm -rf {project}"}),
-            ("t3", "Write", {"file_path": str(project / "evil.md"), "content": "pwned"}),
-            ("t4", "Bash", {"command": f"ls {memdir}"}),
-        ),
-        _multi_tool_reply(
-            ("t5", "Write", {"file_path": str(new_file), "content": content}),
-            (
-                "t6",
-                "Edit",
-                {
-                    "file_path": str(memdir / "MEMORY.md"),
-                    "old_string": "real services\n",
-                    "new_string": "real services\n- [On-call lead](user_oncall.md) — payments on-call until 2026-04-30\n",
-                },
-            ),
-            ("t7", "Write", {"file_path": str(memdir / ".." / "escape.md"), "content": "x"}),
-        ),
-        text_reply("Saved one user memory."),
-    ]
+    replies = _allowed_and_refused_calls(memdir, existing, project, new_file)
     messages = read_transcript(SAMPLE).messages[-4:]
     with MessagesAPIServer(replies) as api:
         result = run_extraction(memdir, messages, client=_client(api), cwd=project)
@@ -100,7 +109,7 @@ def test_extractor_runs_allowed_tools_and_returns_refusals_as_errors(
     assert victim.read_text() == "precious"
     assert sorted(p.name for p in project.iterdir()) == ["keep.txt"]
     assert not (tmp_path / "escape.md").exists()
-    assert new_file.read_text() == content
+    assert new_file.read_text() == ONCALL_MEMORY
     assert "user_oncall.md" in (memdir / "MEMORY.md").read_text()
     assert sorted(Path(p).name for p in result.written) == ["MEMORY.md", "user_oncall.md"]
     assert [name for name, _, _ in result.refused] == ["Bash", "Write", "Write"]

@@ -14,6 +14,7 @@ from memdir_nb.ui.demo.memories_team import (
     team_memories_2,
     team_memories_3,
     team_memories_4,
+    team_memories_5,
 )
 from memdir_nb.ui.demo.model import DemoMemory, date_fn, demo_clock
 
@@ -31,5 +32,6 @@ def demo_memories(now_ms: float | None = None) -> tuple[DemoMemory, ...]:
         team_memories_2,
         team_memories_3,
         team_memories_4,
+        team_memories_5,
     )
     return tuple(memory for part in parts for memory in part(d))

@@ -49,6 +49,12 @@ def team_memories_1(d: DateFn) -> tuple[DemoMemory, ...]:
             "**How to apply:** name flags api.<area>.<change>; remove the flag within two "
             "releases of full rollout.",
         ),
+    )
+
+
+def team_memories_2(d: DateFn) -> tuple[DemoMemory, ...]:
+    """One group of the demo's memories, in the order the demo lists them."""
+    return (
         # ---- project, team ----
         m(
             "team/project_merge_freeze.md",
@@ -92,7 +98,7 @@ def team_memories_1(d: DateFn) -> tuple[DemoMemory, ...]:
     )
 
 
-def team_memories_2(d: DateFn) -> tuple[DemoMemory, ...]:
+def team_memories_3(d: DateFn) -> tuple[DemoMemory, ...]:
     """One group of the demo's memories, in the order the demo lists them."""
     return (
         m(
@@ -148,7 +154,7 @@ def team_memories_2(d: DateFn) -> tuple[DemoMemory, ...]:
     )
 
 
-def team_memories_3(d: DateFn) -> tuple[DemoMemory, ...]:
+def team_memories_4(d: DateFn) -> tuple[DemoMemory, ...]:
     """One group of the demo's memories, in the order the demo lists them."""
     return (
         m(
@@ -210,7 +216,7 @@ def team_memories_3(d: DateFn) -> tuple[DemoMemory, ...]:
     )
 
 
-def team_memories_4(d: DateFn) -> tuple[DemoMemory, ...]:
+def team_memories_5(d: DateFn) -> tuple[DemoMemory, ...]:
     """One group of the demo's memories, in the order the demo lists them."""
     return (
         m(

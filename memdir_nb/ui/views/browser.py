@@ -21,7 +21,9 @@ from memdir_nb.spec.freshness import (
     memory_header,
 )
 from memdir_nb.spec.taxonomy import Scope
+from memdir_nb.spec.text import terminal_safe
 from memdir_nb.storage.access import ContainedReader, ReadRefused, read_contained
+from memdir_nb.storage.containment import absolute_dir
 from memdir_nb.storage.index_files import load_entrypoint, read_entrypoint
 from memdir_nb.storage.scan import scan_memory_dir
 from memdir_nb.ui.views.common import STALE_AFTER_DAYS, ProgressFn, index_title
@@ -105,6 +107,19 @@ def index_problems(memory_dir: str | os.PathLike[str]) -> dict[str, str]:
         if note:
             found[scope] = note
     return found
+
+
+def skipped_files(memory_dir: str | os.PathLike[str]) -> dict[str, str]:
+    """Files the scan passed over (a refused name, a FIFO, a link out...) -> why, shown safely.
+
+    One bad file never takes the view down: it is left out of the rows and listed here, its
+    name with every control, bidi or non-UTF-8 character shown as a visible escape.
+    """
+    report = scan_memory_dir(absolute_dir(memory_dir), limit=0)
+    return {
+        terminal_safe(s.path, keep_newlines=False): terminal_safe(s.reason, keep_newlines=False)
+        for s in report.skipped
+    }
 
 
 def memory_rows(

@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
-from pathlib import Path
 
 from memdir_nb.spec.constants import ENTRYPOINT_NAME, TEAM_DIRNAME
 from memdir_nb.spec.taxonomy import Scope
+from memdir_nb.storage.containment import absolute_dir
 from memdir_nb.ui.demo import MARKER_NAME
 
 STALE_AFTER_DAYS = 90  # the views' default "worth checking" age; the widgets let users move it
@@ -26,5 +26,5 @@ def index_title(scope: Scope | str) -> str:
 def is_demo_dir(memory_dir: str | os.PathLike[str]) -> bool:
     """True when the dir was built by memdir_nb.ui.demo (it holds the demo marker file)."""
 
-    marker = Path(memory_dir) / MARKER_NAME
+    marker = absolute_dir(memory_dir) / MARKER_NAME
     return marker.is_file() and not marker.is_symlink()

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass
-from pathlib import Path
 
 from memdir_nb.formats.index import (
     MAX_ENTRYPOINT_BYTES,
@@ -13,6 +12,7 @@ from memdir_nb.formats.index import (
 )
 from memdir_nb.spec.constants import TEAM_DIRNAME
 from memdir_nb.spec.taxonomy import SCOPES, Scope
+from memdir_nb.storage.containment import absolute_dir
 from memdir_nb.storage.index_files import load_entrypoint
 
 __all__ = ["DroppedLine", "IndexBudget", "index_budget"]
@@ -63,7 +63,9 @@ def index_budget(memory_dir: str | os.PathLike[str], scope: Scope = "private") -
 
     if scope not in SCOPES:
         raise ValueError(f"scope must be one of {', '.join(map(repr, SCOPES))}, got {scope!r}")
-    scope_dir = Path(memory_dir) / TEAM_DIRNAME if scope == "team" else Path(memory_dir)
+    scope_dir = (
+        absolute_dir(memory_dir) / TEAM_DIRNAME if scope == "team" else absolute_dir(memory_dir)
+    )
     loaded = load_entrypoint(scope_dir, memory_dir=memory_dir)
     raw = loaded.text
     result = truncate_entrypoint_content(raw)

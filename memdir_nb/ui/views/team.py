@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 from memdir_nb.security.secret_scan import scan_for_secrets
@@ -17,6 +16,7 @@ from memdir_nb.spec.taxonomy import (
     scope_of_path,
     scope_violation,
 )
+from memdir_nb.storage.containment import absolute_dir
 from memdir_nb.storage.headers import parse_memory_file
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -67,7 +67,8 @@ def promotion_verdict(memory_dir: str | os.PathLike[str], filename: str) -> Prom
 
     if scope_of_path(filename) == "team":
         return PromotionVerdict(filename, False, ["it is already in team memory"], [])
-    fm, body = parse_memory_file(Path(memory_dir) / filename, root=memory_dir)
+    root = absolute_dir(memory_dir)
+    fm, body = parse_memory_file(root / filename, root=root)
     reasons: list[str] = []
     violation = scope_violation(fm.type, "team")
     if violation:
@@ -76,7 +77,7 @@ def promotion_verdict(memory_dir: str | os.PathLike[str], filename: str) -> Prom
         reasons.append(f"it has no valid type (found {fm.raw_type!r}); set one first")
     if not (fm.name or "").strip() or not (fm.description or "").strip():
         reasons.append("its frontmatter lacks a name or description")
-    if (Path(memory_dir) / TEAM_DIRNAME / filename).exists():
+    if (root / TEAM_DIRNAME / filename).exists():
         reasons.append(f"{TEAM_DIRNAME}/{filename} already exists")
     findings = scan_for_secrets(
         {"name": fm.name or "", "description": fm.description or "", "body": body}

@@ -37,12 +37,19 @@ AGE_CHOICES = (
 )
 
 
+def _warning_list(items: list[str]) -> str:
+    """A red list of already-escaped HTML items ('' when there are none)."""
+    return f'<ul style="color:#b2182b">{"".join(items)}</ul>' if items else ""
+
+
 def _problems_html(problems: dict[str, str]) -> str:
     """One line per index the contained reader would not (wholly) read ('' when none)."""
-    items = "".join(
-        f"<li><b>{esc(index_title(scope))}</b>: {esc(why)}</li>" for scope, why in problems.items()
+    return _warning_list(
+        [
+            f"<li><b>{esc(index_title(scope))}</b>: {esc(why)}</li>"
+            for scope, why in problems.items()
+        ]
     )
-    return f'<ul style="color:#b2182b">{items}</ul>' if items else ""
 
 
 AUDIT_CELLS = {"covered": "all", "partly": "part", "misses-body": "<b>little</b>", "": "—"}
@@ -69,6 +76,13 @@ def _unseen_html(detail: view.MemoryDetail) -> str:
     )
 
 
+def _skipped_html(skipped: dict[str, str]) -> str:
+    """One line per file the scan passed over, with why ('' when none)."""
+    return _warning_list(
+        [f"<li><code>{esc(path)}</code>: {esc(why)}</li>" for path, why in skipped.items()]
+    )
+
+
 class MemoryBrowser(MemdirView):
     """Every memory by type, scope and age; selecting one shows its file, index line and freshness note."""
 
@@ -80,6 +94,7 @@ class MemoryBrowser(MemdirView):
     )
     selected = traitlets.Instance(view.MemoryDetail, allow_none=True)
     index_problems = traitlets.Dict(help="scope -> why its MEMORY.md was not (wholly) read")
+    skipped_files = traitlets.Dict(help="file -> why the scan passed over it (shown safely)")
     stale_after_days = traitlets.Int(STALE_AFTER_DAYS)
 
     def __init__(
@@ -124,6 +139,7 @@ class MemoryBrowser(MemdirView):
         self.summary = classed(widgets.HTML(), "memdir-browser-summary")
         self.table = classed(widgets.HTML(), "memdir-browser-table")
         self.problems_box = classed(widgets.HTML(), "memdir-browser-index-problems")
+        self.skipped_box = classed(widgets.HTML(), "memdir-browser-skipped")
         self.chooser = classed(
             widgets.Combobox(
                 options=[],
@@ -144,6 +160,7 @@ class MemoryBrowser(MemdirView):
         self.observe(self._show_choices, names="visible_rows")
         widgets.dlink((self, "visible_rows"), (self.table, "value"), self._render_table)
         widgets.dlink((self, "index_problems"), (self.problems_box, "value"), _problems_html)
+        widgets.dlink((self, "skipped_files"), (self.skipped_box, "value"), _skipped_html)
         widgets.dlink((self, "selected"), (self.detail, "value"), self._render_detail)
         self.chooser.observe(self._on_choose, names="value")
         self.refresh_button.on_click(lambda _b: self.refresh())
@@ -153,6 +170,7 @@ class MemoryBrowser(MemdirView):
             widgets.HBox([self.scope_filter, self.refresh_button, self.progress]),
             self.summary,
             self.problems_box,
+            self.skipped_box,
             self.table,
             self.chooser,
             self.detail,
@@ -178,6 +196,7 @@ class MemoryBrowser(MemdirView):
         self.progress.max = max(len(rows), 1)
         self.progress.value = self.progress.max
         self.index_problems = view.index_problems(self.memory_dir)
+        self.skipped_files = view.skipped_files(self.memory_dir)
         self.rows = rows  # observers re-filter, redraw and keep the selection when it still exists
 
     def select(self, filename: str | None) -> None:

@@ -1,0 +1,59 @@
+"""The CLI's print boundary: every byte a command prints passes the one terminal sanitiser.
+
+Commands print names, descriptions, index lines and transcript text read from memory dirs,
+Claude homes and transcripts: places the person running the command does not control. A name
+holding ESC, an OSC sequence, a C1 control or a bidirectional override would otherwise reach
+the terminal raw (retitle the window, hide a line, make one name display as another). Rather
+than escape each string where it is formatted, :func:`terminal_safe_streams` wraps stdout
+and stderr for the whole command, so every ``print`` goes through
+:func:`memdir_nb.spec.text.terminal_safe`, including ones added later.
+
+Newlines and tabs pass. A carriage return is escaped on stdout; stderr keeps it, because a
+progress bar (tqdm, during a long lint) redraws its line with it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import sys
+from collections.abc import Iterator
+from typing import Any, TextIO
+
+from memdir_nb.spec.text import terminal_safe
+
+
+class TerminalSafeStream:
+    """A text stream that writes everything through terminal_safe to the stream it wraps."""
+
+    def __init__(self, raw: TextIO, *, keep_carriage_returns: bool = False) -> None:
+        self.raw = raw
+        self.keep_carriage_returns = keep_carriage_returns
+
+    def write(self, text: str) -> int:
+        """Write text with every unsafe character shown as a visible escape."""
+        if self.keep_carriage_returns and "\r" in text:
+            safe = "\r".join(terminal_safe(part) for part in text.split("\r"))
+        else:
+            safe = terminal_safe(text)
+        self.raw.write(safe)
+        return len(text)
+
+    def writelines(self, lines: Any) -> None:
+        """Write each line through write()."""
+        for line in lines:
+            self.write(line)
+
+    def __getattr__(self, name: str) -> Any:  # flush, fileno, isatty, encoding, close...
+        return getattr(self.raw, name)
+
+
+@contextlib.contextmanager
+def terminal_safe_streams() -> Iterator[None]:
+    """Route sys.stdout and sys.stderr through the sanitiser until the block ends."""
+    out, err = sys.stdout, sys.stderr
+    sys.stdout = TerminalSafeStream(out)
+    sys.stderr = TerminalSafeStream(err, keep_carriage_returns=True)
+    try:
+        yield
+    finally:
+        sys.stdout, sys.stderr = out, err
