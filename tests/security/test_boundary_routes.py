@@ -174,9 +174,11 @@ def test_index_targets_follow_the_gate(hostile_dir: Path) -> None:
 def test_rebuild_index_api_and_cli_leave_hostile_names_out(
     hostile_dir: Path, tmp_path: Path
 ) -> None:
+    old = (hostile_dir / "MEMORY.md").read_text(encoding="utf-8")
     text = rebuild_index(hostile_dir, write=False)
-    assert "project_evil.md" in text
-    assert not any(name in text for name in HOSTILE_REL)
+    assert "project_evil.md" in text and text.startswith(old)  # lines people wrote are kept
+    added = text[len(old) :]
+    assert not any(name in added for name in HOSTILE_REL)  # and no hostile name is added
     out = run_cli("rebuild-index", str(hostile_dir), "--dry-run")
     assert out.returncode == 0 and b"Traceback" not in out.stderr
     assert raw_controls(out.stdout + out.stderr) == []
