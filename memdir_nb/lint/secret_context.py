@@ -70,6 +70,8 @@ _WORDLIKE_PART = re.compile(r"[A-Z]?[a-z]{2,}")
 
 def _looks_like_identifier(token: str) -> bool:
     """A CamelCase or snake_case name made mostly of word-like parts (AlphaXmfRpt1270LowLiq)."""
+    if token.isalpha() and token[1:].islower():
+        return False  # one capital at most, first: a single word-like part (a fast exit)
     parts = _WORDLIKE_PART.findall(token)
     return len(parts) >= 2 and sum(map(len, parts)) >= 0.6 * len(token)
 
@@ -115,18 +117,28 @@ def mask_public_values(text: str) -> str:
         text = _DRIVE_ID.sub(
             lambda m: m.group(0) if m.group(0).startswith(_KEY_PREFIXES) else "", text
         )
+    # Every step works within a line (no pattern matches a line break, and a line break
+    # satisfies each pattern's boundary checks as a line's start or end does), so the steps
+    # that apply to every line run once over the whole text, in the same order per line.
+    if "channel" in text.lower():
+        lines = text.split("\n")
+        for i, line in enumerate(lines):
+            if "channel" in line.lower():
+                lines[i] = _CHANNEL_ID.sub(_public, line)
+        text = "\n".join(lines)
+    for pattern in _PUBLIC_VALUE_PATTERNS:
+        text = pattern.sub(_public, text)
+    if _IDENTIFIER.search(text) is None:
+        return text
     lines = text.split("\n")
     for i, line in enumerate(lines):
-        if "channel" in line.lower():
-            line = _CHANNEL_ID.sub(_public, line)
-        for pattern in _PUBLIC_VALUE_PATTERNS:
-            line = pattern.sub(_public, line)
-        if not _CREDENTIAL_WORDS.search(line):
-            line = _IDENTIFIER.sub(
-                lambda m: "" if _looks_like_identifier(m.group(0)) else m.group(0), line
-            )
-        lines[i] = line
+        if _IDENTIFIER.search(line) is not None and not _CREDENTIAL_WORDS.search(line):
+            lines[i] = _IDENTIFIER.sub(_mask_identifier, line)
     return "\n".join(lines)
+
+
+def _mask_identifier(m: re.Match[str]) -> str:
+    return "" if _looks_like_identifier(m.group(0)) else m.group(0)
 
 
 def check_secrets(mem: MemoryText, c: Collector) -> None:

@@ -31,6 +31,7 @@ from memdir_nb.security.secret_detect import (
     base64_entropy_limit,
     line_hits,
     load_detectors,
+    narrow_detectors,
 )
 from memdir_nb.security.secret_shapes import PUBLIC_BLOCK_BEGIN, PUBLIC_BLOCK_END
 
@@ -142,6 +143,9 @@ def _excerpt(redacted: str, focus_at: int, width: int = 100) -> str:
 def _scan_lines(field: str, text: str, det: dict[str, Any]) -> list[SecretFinding]:
     """The findings of one field, line by line."""
     findings: list[SecretFinding] = []
+    det = narrow_detectors(det, text)
+    if not det["anything"]:  # no detector can fire on any line: nothing to report
+        return findings
     in_pem_block = in_public_block = False
     for line_no, line in enumerate(text.splitlines(), start=1):
         if in_pem_block:
