@@ -86,8 +86,10 @@ _NAMED_AFTER = re.compile(
 # engine does (a pattern with no literal start is tried at every position). Outside ASCII,
 # case-insensitive matching folds a few other letters (the Kelvin sign to 'k', the long s to
 # 's'), so the regex itself is the check there. None: no needle, the regex always runs.
-_NEEDLES: dict[re.Pattern[str], tuple[str, ...] | None] = {
-    _FILE_LINE: (":", "line", "l."),
+# On lower-cased ASCII text, a case-sensitive pattern with a literal start is a fast check.
+_PR_HINT = re.compile(r"prs?\s*#?\d|#\d|/pull/")
+_NEEDLES: dict[re.Pattern[str], tuple[str, ...] | re.Pattern[str] | None] = {
+    _FILE_LINE: (*(f":{d}" for d in range(10)), "line", *(f"{w}l." for w in " \t\n\r\x0b\x0c")),
     _CODE_SYMBOL: ("`",),
     _GIT_SHA_CONTEXT: (
         "commit",
@@ -99,8 +101,8 @@ _NEEDLES: dict[re.Pattern[str], tuple[str, ...] | None] = {
         "introduced in",
         "merged as",
     ),
-    _LONG_SHA: None,
-    _PR_REF: ("pr", "#", "/pull/"),
+    _LONG_SHA: None,  # no needle: _has_hex_run checks it (see _matches_somewhere)
+    _PR_REF: _PR_HINT,
     _EPHEMERAL: (
         "currently",
         "working",
@@ -120,11 +122,27 @@ _NEEDLES: dict[re.Pattern[str], tuple[str, ...] | None] = {
 _LINE_PATTERNS = (_FILE_LINE, _CODE_SYMBOL, _GIT_SHA_CONTEXT, _LONG_SHA, _PR_REF, _EPHEMERAL)
 
 
+_HEX_MARKS = bytes(
+    ord("x") if chr(b) in "0123456789abcdef" else ord(" ") for b in range(256)
+)
+
+
+def _has_hex_run(low_ascii: str, n: int) -> bool:
+    """Whether lower-case ASCII text holds n hex digits in a row (one C pass, no regex)."""
+    return b"x" * n in low_ascii.encode("ascii").translate(_HEX_MARKS)
+
+
 def _matches_somewhere(pattern: re.Pattern[str], blob: str, low: str | None) -> bool:
     """Whether pattern matches in blob; low is blob lower-cased when blob is ASCII, else None."""
     needles = _NEEDLES[pattern]
-    if low is not None and needles is not None and not any(n in low for n in needles):
+    if pattern is _LONG_SHA and low is not None and not _has_hex_run(low, 40):
         return False
+    if low is not None and needles is not None:
+        if isinstance(needles, re.Pattern):
+            if needles.search(low) is None:
+                return False
+        elif not any(n in low for n in needles):
+            return False
     return pattern.search(blob) is not None
 
 
@@ -281,14 +299,14 @@ def _check_content(mem: MemoryText, c: Collector) -> None:
             block_start,
         )
     texts = sources + [(mem.body_line + i, line) for i, line, fenced in body_lines if not fenced]
-    anchored = bool(ABSOLUTE_DATE.search(mem.text))
     # Each pattern is tried on the lines only when it matches somewhere in them all: a match
     # on one line also matches the lines joined (no pattern needs a line's start or end), and
     # most memories hold none, so most files cost one C-level pass per pattern.
     blob = "\n".join(line for _, line in texts)
     low = blob.lower() if blob.isascii() else None
     wanted = {p for p in _LINE_PATTERNS if _matches_somewhere(p, blob, low)}
-    if not anchored and _matches_somewhere(_IN_PROGRESS, blob, low):
+    # "in progress" counts only in a memory with no absolute date in it
+    if _matches_somewhere(_IN_PROGRESS, blob, low) and not ABSOLUTE_DATE.search(mem.text):
         wanted.add(_IN_PROGRESS)
     seen_rules: set[str] = set()
     for line_no, line in texts if wanted else ():
