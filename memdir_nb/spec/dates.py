@@ -282,6 +282,8 @@ def convert_relative_dates(text: str, today: _dt.date) -> tuple[str, list[str]]:
     it is as often a recurring day as a date.
     """
     changes: list[str] = []
+    if not may_hold_relative_date(text):
+        return text, changes  # nothing to convert on any line (one quick pass)
     out: list[str] = []
     in_fence = False
     for line in text.split("\n"):
