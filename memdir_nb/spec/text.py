@@ -47,6 +47,8 @@ def words(text: str) -> list[str]:
     if not text:
         return []
     text = unicodedata.normalize("NFC", text).lower().replace("\u2019", "'")
+    if not is_cjk(text):  # no CJK anywhere: every word is kept as it is (one C-level pass)
+        return _WORD.findall(text)
     out: list[str] = []
     for match in _WORD.finditer(text):
         word = match.group(0)
