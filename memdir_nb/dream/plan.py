@@ -248,7 +248,7 @@ def _date_actions(mems: list[_Mem], merged: set[str]) -> list[PlanAction]:
     for m in mems:
         if m.rel in merged:
             continue
-        front, body = _split_front(m.text)
+        _, body = _split_front(m.text)
         new_body, changes = convert_relative_dates(body, local_date(m.mtime_ms))
         if changes:
             actions.append(

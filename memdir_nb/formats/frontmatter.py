@@ -33,7 +33,6 @@ from memdir_nb.spec.taxonomy import MemoryType, parse_memory_type
 _CORE_KEYS = ("name", "description", "type")
 
 
-
 @functools.cache
 def yaml_loader() -> tuple[Any, Any]:
     """PyYAML and the loader class to parse with, imported once, on first use.

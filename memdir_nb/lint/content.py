@@ -13,9 +13,8 @@ from memdir_nb.lint.findings import Collector, Finding, MemoryText, clip, field_
 from memdir_nb.lint.secret_context import check_secrets
 from memdir_nb.spec import text as textseg
 from memdir_nb.spec.constants import RECALL_MAX_BYTES, RECALL_MAX_LINES
-from memdir_nb.spec.dates import ABSOLUTE_DATE
+from memdir_nb.spec.dates import ABSOLUTE_DATE, may_hold_relative_date
 from memdir_nb.spec.dates import find_relative_dates as find_date_phrases
-from memdir_nb.spec.dates import may_hold_relative_date
 from memdir_nb.spec.freshness import memory_age_days
 from memdir_nb.spec.taxonomy import TYPE_NAMES, MemoryType, scope_violation
 from memdir_nb.storage.draft import has_how_to_apply_line, has_why_line
@@ -122,9 +121,7 @@ _NEEDLES: dict[re.Pattern[str], tuple[str, ...] | re.Pattern[str] | None] = {
 _LINE_PATTERNS = (_FILE_LINE, _CODE_SYMBOL, _GIT_SHA_CONTEXT, _LONG_SHA, _PR_REF, _EPHEMERAL)
 
 
-_HEX_MARKS = bytes(
-    ord("x") if chr(b) in "0123456789abcdef" else ord(" ") for b in range(256)
-)
+_HEX_MARKS = bytes(ord("x") if chr(b) in "0123456789abcdef" else ord(" ") for b in range(256))
 
 
 def _has_hex_run(low_ascii: str, n: int) -> bool:

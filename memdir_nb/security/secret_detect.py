@@ -229,7 +229,7 @@ def _windows(line: str) -> Iterator[tuple[int, str]]:
 def _may_match(low: str, needles: tuple[str, ...] | None) -> bool:
     if needles is None:
         return True
-    for n in needles:  # a loop, not any(): this runs for every detector on every line
+    for n in needles:  # a loop, not any(): this runs for every detector on every line  # noqa: SIM110
         if n in low:
             return True
     return False

@@ -41,6 +41,7 @@ def _patterns() -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str]]:
         re.compile(_WORD_PATTERN),
     )
 
+
 # How many CJK characters count as one word when judging a text's length in words.
 CJK_CHARS_PER_WORD = 2
 

@@ -143,9 +143,9 @@ def header_from_read(res: ReadResult, parsed: Frontmatter | None = None) -> Fron
     would have. parsed, the parse of the whole text (CRLF normalised), is reused when the
     file is shorter than that and valid UTF-8: the header is then the same, with no second parse.
     """
-    if parsed is not None and not res.truncated and res.bytes_read < HEADER_READ_MAX_BYTES:
-        if res.valid_utf8:
-            return parsed
+    whole_head = not res.truncated and res.bytes_read < HEADER_READ_MAX_BYTES
+    if parsed is not None and whole_head and res.valid_utf8:
+        return parsed
     head = ReadResult(
         path=res.path,
         rel=res.rel,
