@@ -11,18 +11,9 @@ SCRIPT = Path(__file__).resolve().parents[2] / "benchmarks" / "bench_speed.py"
 
 
 def test_a_quick_run_reports_every_row_with_its_floor_and_target(tmp_path: Path) -> None:
+    args = ["--sizes", "12", "--quick", "--skip-recall", "--json", "--cache", str(tmp_path)]
     out = subprocess.run(
-        [
-            sys.executable,
-            str(SCRIPT),
-            "--sizes",
-            "12",
-            "--quick",
-            "--skip-recall",
-            "--json",
-            "--cache",
-        ]
-        + [str(tmp_path)],
+        [sys.executable, str(SCRIPT), *args],
         capture_output=True,
         text=True,
         timeout=300,
