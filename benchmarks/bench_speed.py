@@ -167,7 +167,11 @@ def fmt(r: dict) -> str:
 
 
 def whole_dir_rows(
-    sizes: list[int], cache: Path, emit: Callable[[dict], None], quick: bool = False
+    sizes: list[int],
+    cache: Path,
+    emit: Callable[[dict], None],
+    quick: bool = False,
+    runs_override: int | None = None,
 ) -> None:
     """lint, plan and summarize at each size, with the bare read loop as floor."""
     from whole_dir_corpus import NOW_MS, cached_dir
@@ -179,7 +183,7 @@ def whole_dir_rows(
     for size in sizes:
         root = cached_dir(cache, size)
         paths = list_files(root)
-        runs = 1 if quick else RUNS.get(size, 3)
+        runs = 1 if quick else runs_override or RUNS.get(size, 3)
         bare, _ = median_ms(lambda p=paths: bare_loop(p), max(runs, 5), warmup=True)
         calls = {
             "lint": lambda r=root: lint_memory_dir(r, now_ms=NOW_MS, progress=False),
@@ -187,7 +191,7 @@ def whole_dir_rows(
             "summarize": lambda r=root: summarize(r, now_ms=NOW_MS),
         }
         for name, call in calls.items():
-            wall, cpu = median_ms(call, runs, warmup=size <= 20_000)
+            wall, cpu = median_ms(call, runs, warmup=size <= 2_000)
             emit(row(name, size, runs, wall, cpu, bare, "bare read loop"))
 
 
@@ -300,6 +304,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--skip-recall", action="store_true", help="no recall rows (no model)")
     parser.add_argument("--json", action="store_true", help="print the rows as JSON")
     parser.add_argument("--quick", action="store_true", help="few runs per row (a smoke test)")
+    parser.add_argument("--runs", type=int, default=None, help="timed runs per whole-dir row")
     args = parser.parse_args(argv)
     try:
         sizes = [int(s) for s in args.sizes.split(",") if s.strip()]
@@ -328,7 +333,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"# {start}", flush=True)
         print(HEADER, flush=True)
     t0 = time.perf_counter()
-    whole_dir_rows(sizes, args.cache, emit, quick=args.quick)
+    whole_dir_rows(sizes, args.cache, emit, quick=args.quick, runs_override=args.runs)
     with tempfile.TemporaryDirectory(prefix="bench-speed-") as tmp:
         root = small_dir(Path(tmp))
         cold_rows(root, env, emit, runs=3 if args.quick else 9)

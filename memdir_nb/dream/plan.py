@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import os
 import re
 from collections.abc import Callable
@@ -58,6 +59,16 @@ class _Mem:
     type: str
     body: str
     mtime_ms: float
+
+    @functools.cached_property
+    def head_lower(self) -> str:
+        """Name and description, lower-cased: what near-duplicate heads are compared on."""
+        return f"{self.name} {self.description}".lower()
+
+    @functools.cached_property
+    def body_lower(self) -> str:
+        """The body, lower-cased (computed once, however many candidate pairs it is in)."""
+        return self.body.lower()
 
 
 def _index_rel(scope: str) -> str:
@@ -171,14 +182,10 @@ def _near_duplicates_test(fuzz: Any) -> Callable[[_Mem, _Mem], bool]:
 
     def near_duplicates(a: _Mem, b: _Mem) -> bool:
         head = fuzz.token_sort_ratio(
-            f"{a.name} {a.description}".lower(),
-            f"{b.name} {b.description}".lower(),
-            score_cutoff=DUPLICATE_HEAD_THRESHOLD,
+            a.head_lower, b.head_lower, score_cutoff=DUPLICATE_HEAD_THRESHOLD
         )
         return bool(head) and (
-            fuzz.token_set_ratio(
-                a.body.lower(), b.body.lower(), score_cutoff=DUPLICATE_BODY_THRESHOLD
-            )
+            fuzz.token_set_ratio(a.body_lower, b.body_lower, score_cutoff=DUPLICATE_BODY_THRESHOLD)
             >= DUPLICATE_BODY_THRESHOLD
         )
 
