@@ -101,6 +101,59 @@ VERIFIED_RECORD_NAME = "model-verified.json"
 VERIFIED_RECORD_MAX_BYTES = 64 * 1024
 
 
+# safetensors dtype names -> numpy dtypes (little-endian, as the format stores them).
+_SAFETENSORS_DTYPES = {"F32": "<f4", "F16": "<f2", "F64": "<f8", "I64": "<i8", "I32": "<i4"}
+SAFETENSORS_HEADER_MAX_BYTES = 16 * 1024 * 1024
+
+
+def map_safetensors(path: Path) -> dict[str, np.ndarray]:
+    """The tensors of a safetensors file as read-only views of one memory map of the file.
+
+    safetensors' own loader copies every tensor into memory; mapped, a tensor's pages are
+    read only when used, so the 47 MB word-embedding table costs only the rows of the
+    tokens a query has. The header is checked (bounded JSON, known dtypes, offsets inside
+    the file, sizes matching shapes); ModelUnavailable says what is wrong.
+    """
+    raw = np.memmap(path, dtype=np.uint8, mode="r")
+    if raw.size < 8:
+        raise ModelUnavailable(f"{path} is not a safetensors file (too short); {INSTALL_HINT}")
+    n = int.from_bytes(raw[:8].tobytes(), "little")
+    if n > min(SAFETENSORS_HEADER_MAX_BYTES, raw.size - 8):
+        raise ModelUnavailable(f"{path} has a bad safetensors header length; {INSTALL_HINT}")
+    try:
+        header = loads_bounded(raw[8 : 8 + n].tobytes(), max_bytes=n, what="safetensors header")
+    except ValueError as exc:
+        raise ModelUnavailable(f"{path} has an unreadable header ({exc}); {INSTALL_HINT}") from None
+    if not isinstance(header, dict):
+        raise ModelUnavailable(
+            f"{path} has a safetensors header that is not a mapping; {INSTALL_HINT}"
+        )
+    data = raw[8 + n :]
+    out: dict[str, np.ndarray] = {}
+    for name, info in header.items():
+        if name == "__metadata__":
+            continue
+        if not isinstance(info, dict):
+            raise ModelUnavailable(f"{path}: tensor {name!r} is malformed; {INSTALL_HINT}")
+        dtype = np.dtype(_SAFETENSORS_DTYPES.get(str(info.get("dtype")), "V0"))
+        try:
+            begin, end = (int(x) for x in info.get("data_offsets", (0, -1)))
+            shape = tuple(int(d) for d in info.get("shape", ()))
+        except (TypeError, ValueError):
+            raise ModelUnavailable(
+                f"{path}: tensor {name!r} is malformed; {INSTALL_HINT}"
+            ) from None
+        count = int(np.prod(shape, dtype=np.int64))
+        if (
+            dtype.itemsize == 0
+            or not 0 <= begin <= end <= data.size
+            or (end - begin != count * dtype.itemsize)
+        ):
+            raise ModelUnavailable(f"{path}: tensor {name!r} is malformed; {INSTALL_HINT}")
+        out[name] = data[begin:end].view(dtype).reshape(shape)
+    return out
+
+
 def verified_record_path(cache_root: Path) -> Path:
     """Where the model-verification record lives under a cache root (beside the vector cache)."""
     return cache_root / VERIFIED_RECORD_NAME
@@ -217,7 +270,6 @@ class MiniLMEncoder:
         self, files: ModelFiles, *, verify: bool = True, record: Path | None = None
     ) -> None:
         """Load the model; verify=True checks the files' hashes (once per file with a record)."""
-        from safetensors.numpy import load_file
         from tokenizers import Tokenizer
 
         if not files.weights.is_file():
@@ -229,7 +281,7 @@ class MiniLMEncoder:
         config = json.loads((files.directory / "config.json").read_text(encoding="utf-8"))
         self.heads = int(config["num_attention_heads"])
         self.eps = float(config["layer_norm_eps"])
-        tensors = load_file(str(files.weights))
+        tensors = map_safetensors(files.weights)
         f32 = np.float32
 
         def t(name: str) -> np.ndarray:

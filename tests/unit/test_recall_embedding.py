@@ -17,6 +17,7 @@ from memdir_nb.recall.embedding import (
     ModelUnavailable,
     load_encoder,
     locate_model,
+    map_safetensors,
     verified_record_path,
     verify_model_files,
 )
@@ -115,3 +116,35 @@ def test_an_unreadable_or_garbled_record_only_means_hashing_again(tmp_path):
     record.write_text("[not an object", encoding="utf-8")
     assert verify_model_files(real, record) == 2
     assert verify_model_files(real, record) == 0
+
+
+def test_mapped_weights_equal_what_safetensors_itself_loads():
+    from safetensors.numpy import load_file
+
+    weights = locate_model().weights
+    mapped = map_safetensors(weights)
+    loaded = load_file(str(weights))
+    assert set(mapped) == set(loaded)
+    for name in ("embeddings.word_embeddings.weight", "encoder.layer.5.output.dense.bias"):
+        assert mapped[name].dtype == loaded[name].dtype
+        assert np.array_equal(mapped[name], loaded[name])
+
+
+@pytest.mark.parametrize(
+    "data",
+    [b"\x01", (10**9).to_bytes(8, "little") + b"{}", (2).to_bytes(8, "little") + b"[]x"],
+    ids=["too short", "header longer than the file", "header not a mapping"],
+)
+def test_a_malformed_weights_file_is_refused_not_loaded(tmp_path, data):
+    path = tmp_path / "model.safetensors"
+    path.write_bytes(data)
+    with pytest.raises(ModelUnavailable, match="safetensors|header"):
+        map_safetensors(path)
+
+
+def test_a_tensor_whose_offsets_leave_the_file_is_refused(tmp_path):
+    header = json.dumps({"w": {"dtype": "F32", "shape": [4], "data_offsets": [0, 16]}}).encode()
+    path = tmp_path / "model.safetensors"
+    path.write_bytes(len(header).to_bytes(8, "little") + header + b"\x00" * 8)
+    with pytest.raises(ModelUnavailable, match="'w' is malformed"):
+        map_safetensors(path)
