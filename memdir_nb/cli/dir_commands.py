@@ -1,4 +1,4 @@
-"""The commands that read or rewrite one memory dir: scan, index, lint, demo, rebuild-index."""
+"""The commands that read or rewrite one memory dir: index, lint, demo, rebuild-index (scan: scan_command)."""
 
 from __future__ import annotations
 
@@ -13,7 +13,6 @@ from memdir_nb.formats.index import (
     MAX_ENTRYPOINT_LINES,
     truncate_entrypoint_content,
 )
-from memdir_nb.formats.manifest import format_memory_manifest
 from memdir_nb.lint import count_by_severity, lint_memory_dir
 from memdir_nb.spec.constants import TEAM_DIRNAME
 from memdir_nb.spec.text import plural
@@ -22,48 +21,6 @@ from memdir_nb.storage.rebuild import rebuild_index
 from memdir_nb.storage.scan import scan_memory_dir
 from memdir_nb.storage.store import MemoryStore
 from memdir_nb.ui.demo import DemoDirExistsError, build_demo_memory_dir
-
-
-def cmd_scan(args: argparse.Namespace) -> int:
-    """Print the manifest the selector would see, then what was skipped."""
-
-    report = scan_memory_dir(args.dir, limit=args.limit)
-    if args.json:
-        payload = {
-            "dir": str(args.dir),
-            "total_found": report.total_found,
-            "memories": [
-                {
-                    "filename": h.filename,
-                    "mtime_ms": h.mtime_ms,
-                    "name": h.name,
-                    "description": h.description,
-                    "type": h.type.value if h.type else None,
-                    "malformed": h.malformed,
-                }
-                for h in report.headers
-            ],
-            "skipped": [{"path": s.path, "reason": s.reason} for s in report.skipped],
-        }
-        print(json.dumps(payload, indent=2))
-        return 0
-    manifest = format_memory_manifest(report.headers)
-    if manifest:
-        print(manifest)
-    shown = len(report.headers)
-    print(f"\n{plural(shown, 'memory')} listed", end="")
-    if report.total_found > shown:
-        print(f" (newest {shown} of {report.total_found}; the rest are past the cap)", end="")
-    print(".")
-    malformed = [h.filename for h in report.headers if h.malformed]
-    if malformed:
-        print(
-            f"{len(malformed)} with a malformed header (fields recovered line by line): "
-            + ", ".join(malformed)
-        )
-    for skipped in report.skipped:
-        print(f"skipped {skipped.path}: {skipped.reason}")
-    return 0
 
 
 def _index_report(scope_dir: Path, label: str) -> dict[str, Any]:

@@ -35,7 +35,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--limit", type=positive_int, default=200, help="how many memories to list (default 200)"
     )
     p.add_argument("--json", action="store_true", help="machine-readable output")
-    p.set_defaults(func="dir_commands:cmd_scan")
+    p.set_defaults(func="scan_command:cmd_scan")
 
     p = sub.add_parser("index", help="report MEMORY.md against its 200-line / 25,000-byte caps")
     p.add_argument("dir", type=existing_dir, help="the memory dir")

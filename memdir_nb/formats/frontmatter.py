@@ -18,11 +18,10 @@ from __future__ import annotations
 
 import dataclasses
 import datetime as _dt
+import functools
 import re
 from dataclasses import dataclass, field
 from typing import Any
-
-import yaml
 
 from memdir_nb.spec.constants import (
     FENCE,
@@ -35,10 +34,18 @@ from memdir_nb.spec.taxonomy import MemoryType, parse_memory_type
 
 _CORE_KEYS = ("name", "description", "type")
 
-try:  # libyaml is several times faster; the pure-Python loader gives identical results
-    _YamlLoader: Any = yaml.CSafeLoader
-except AttributeError:  # pragma: no cover - depends on how PyYAML was built
-    _YamlLoader = yaml.SafeLoader
+
+@functools.cache
+def yaml_loader() -> tuple[Any, Any]:
+    """PyYAML and the loader class to parse with, imported once, on first use.
+
+    Most headers are plain `key: text` lines that _fast_parse reads without YAML, so a scan
+    of such files never imports PyYAML (about a third of a cold start). libyaml's C loader
+    is several times faster; the pure-Python one gives identical results.
+    """
+    import yaml
+
+    return yaml, getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
 @dataclass(frozen=True)
@@ -189,15 +196,16 @@ def _parse_header(lines: list[str]) -> Frontmatter:
             lines, f"{refused}; it was not parsed as YAML, fields were recovered line by line"
         )
     block = "\n".join(lines)
+    yaml, loader = yaml_loader()
     try:
         if "*" in block and any(
-            isinstance(ev, yaml.AliasEvent) for ev in yaml.parse(block, Loader=_YamlLoader)
+            isinstance(ev, yaml.AliasEvent) for ev in yaml.parse(block, Loader=loader)
         ):
             return _recover(
                 lines,
                 "YAML aliases are not allowed in frontmatter; fields were recovered line by line",
             )
-        data = yaml.load(block, Loader=_YamlLoader)
+        data = yaml.load(block, Loader=loader)
     except yaml.YAMLError as exc:
         reason = " ".join(str(exc).split())
         return _recover(lines, f"YAML error: {reason}; fields were recovered line by line")
@@ -297,8 +305,9 @@ def _recover_value(raw: str | None) -> str | None:
         inner = value[1:-1]
         if value[0] == "'":
             return inner.replace("''", "'")
+        yaml, loader = yaml_loader()
         try:
-            loaded = yaml.load(value, Loader=_YamlLoader)
+            loaded = yaml.load(value, Loader=loader)
             return loaded if isinstance(loaded, str) else inner
         except yaml.YAMLError:
             return inner

@@ -9,8 +9,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-import yaml
-
 from memdir_nb.spec.constants import FENCE, METADATA_KEY
 from memdir_nb.spec.taxonomy import MemoryType, require_memory_type
 from memdir_nb.spec.text import one_line
@@ -24,6 +22,8 @@ if TYPE_CHECKING:
 
 def _dump_field(key: str, value: str) -> str:
     """One `key: value` line, quoted by yaml.safe_dump whenever YAML needs it."""
+    import yaml  # on first write only: reading and scanning need no PyYAML for plain headers
+
     out = yaml.safe_dump({key: value}, allow_unicode=True, width=2**31 - 1, sort_keys=False)
     return out if out.endswith("\n") else out + "\n"
 

@@ -10,7 +10,7 @@ from memdir_nb.formats.index import IndexEntry, parse_index
 from memdir_nb.formats.manifest import MemoryHeader
 from memdir_nb.lint.findings import MemoryText, ScopeIndex
 from memdir_nb.spec.constants import ENTRYPOINT_NAME, MEMORY_FILE_READ_MAX_BYTES, TEAM_DIRNAME
-from memdir_nb.storage.access import ContainedReader
+from memdir_nb.storage.access import ContainedReader, ReadResult
 from memdir_nb.storage.containment import is_real_path_within
 from memdir_nb.storage.index_files import load_entrypoint
 
@@ -30,6 +30,11 @@ def read_memory_text(
     if reader is None:
         reader = ContainedReader(memory_dir, real_root=real_root)
     res = reader.read(header.file_path, MAX_READ_BYTES)
+    return memory_text_from_read(header.filename, header.scope, res)
+
+
+def memory_text_from_read(rel: str, scope: str, res: ReadResult) -> MemoryText:
+    """A memory file already read (at most MAX_READ_BYTES), decoded and split for lint."""
     st, data, capped = res.stat, res.data, res.truncated
     binary = b"\x00" in data
     text, invalid = res.text, not res.valid_utf8  # a character cut by the cap is not invalid
@@ -39,8 +44,8 @@ def read_memory_text(
     fm, body = parse_frontmatter(text)
     head_lines = text[: len(text) - len(body)].count("\n") if body else text.count("\n")
     return MemoryText(
-        rel=header.filename,
-        scope=header.scope,
+        rel=rel,
+        scope=scope,
         size=st.st_size,
         mtime_ms=st.st_mtime_ns / 1_000_000,
         text=text,

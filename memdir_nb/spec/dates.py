@@ -137,6 +137,34 @@ def _line_hits(line: str) -> Iterator[tuple[int, int, str]]:
     yield from sorted(spans)
 
 
+def may_hold_relative_date(text: str) -> bool:
+    """False when no line of text can hold a relative date: one quick pass over all of it.
+
+    Every phrase find_relative_dates reports on a line also matches here (a line break
+    bounds a word as a line's end does), so a whole body is checked once before its lines.
+    """
+    if text.isascii():  # outside ASCII, case folding maps a few more letters: no shortcut
+        low = text.lower()
+        if not any(w in low for w in _PHRASE_NEEDLES):
+            return False
+    return _PHRASE.search(text) is not None or _BARE_WEEKDAY.search(text) is not None
+
+
+# Every relative-date phrase holds one of these (weekdays, today and yesterday end in 'day').
+_PHRASE_NEEDLES = (
+    "day",
+    "tonight",
+    "tomorrow",
+    "morning",
+    "afternoon",
+    "evening",
+    "week",
+    "month",
+    "year",
+    "quarter",
+)
+
+
 def find_relative_dates(text: str) -> list[RelativeDate]:
     """Every relative date in text that has no absolute date beside it, in reading order."""
     return [
@@ -254,6 +282,8 @@ def convert_relative_dates(text: str, today: _dt.date) -> tuple[str, list[str]]:
     it is as often a recurring day as a date.
     """
     changes: list[str] = []
+    if not may_hold_relative_date(text):
+        return text, changes  # nothing to convert on any line (one quick pass)
     out: list[str] = []
     in_fence = False
     for line in text.split("\n"):

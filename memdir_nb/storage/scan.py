@@ -31,7 +31,7 @@ from memdir_nb.spec.constants import (
     MAX_MEMORY_FILES,
     REPOSITORY_FILE_STEMS,
 )
-from memdir_nb.spec.taxonomy import MemoryType
+from memdir_nb.spec.taxonomy import MemoryType, scope_of_path
 from memdir_nb.storage.access import ContainedReader, ReadRefused, file_kind
 from memdir_nb.storage.containment import is_real_path_within
 from memdir_nb.storage.headers import read_header
@@ -59,12 +59,33 @@ class ScanReport:
 
 
 @dataclass(slots=True)  # not frozen: built 10,000 times per scan, never changed after
-class _Candidate:
+class ListedFile:
+    """One memory file the walk found, before it is opened: where it is and its stat."""
+
     mtime_ns: int
     rel: str
     path: str  # absolute path as it sits in the memory dir
     open_path: str  # what to open: the path itself, or a symlink's verified real path
     st: os.stat_result  # stat of what open_path names, taken during the walk
+
+    @property
+    def scope(self) -> str:
+        """'team' for files under team/, else 'private' (as MemoryHeader.scope)."""
+        return scope_of_path(self.rel)
+
+
+_Candidate = ListedFile
+
+
+@dataclass(frozen=True)
+class MemoryListing:
+    """Every memory file under a dir, newest first, none opened; what was passed over and why."""
+
+    root: str  # the memory dir, absolute
+    real_root: str  # its real path (symlinks resolved)
+    files: list[ListedFile] = field(default_factory=list)
+    skipped: list[SkippedFile] = field(default_factory=list)
+    ignored: list[str] = field(default_factory=list)  # top-level README.md, LICENSE.md, ...
 
 
 StatKey = tuple[int, int, int, int, int]
@@ -334,6 +355,38 @@ def _visit_symlink(
 
 def _newest_first(item: _Candidate) -> tuple[int, str]:
     return (-item.mtime_ns, item.rel)
+
+
+def list_memory_files(
+    memory_dir: str | os.PathLike[str],
+    *,
+    exclude_top_level: Iterable[str] = DEFAULT_EXCLUDED_TOP_LEVEL,
+) -> MemoryListing:
+    """Walk memory_dir as scan_memory_dir does, newest first, without opening any file.
+
+    Whole-dir passes (lint, analysis, dream planning) read every file in full anyway, so they
+    list with this and read each file once, deriving its header from that read
+    (memdir_nb.storage.headers.header_from_read) instead of a scan's separate header read.
+    A dir that cannot be listed gives no files and one skipped entry "." saying why
+    (nothing when it does not exist).
+    """
+    root = os.path.abspath(os.fspath(memory_dir))
+    real_root = os.path.realpath(root)
+    ignored: list[str] = []
+    try:
+        found, skipped = _walk(root, real_root, frozenset(exclude_top_level), ignored)
+    except FileNotFoundError:
+        return MemoryListing(root, real_root)
+    except OSError as exc:
+        reason = f"cannot list the memory dir: {type(exc).__name__}"
+        return MemoryListing(root, real_root, skipped=[SkippedFile(".", reason)])
+    found.sort(key=_newest_first)
+    return MemoryListing(root, real_root, found, skipped, sorted(ignored))
+
+
+def refusal_reason(exc: ReadRefused) -> str:
+    """The skip reason a scan gives for a file the contained reader refused (no path in it)."""
+    return _refusal_reason(exc)
 
 
 def scan_memory_dir(

@@ -853,3 +853,30 @@ def test_description_audit_follows_the_description_on_corpus_memories():
     flagged = sum(a.verdict == "misses-body" for a in as_written)
     assert flagged >= 40, flagged
     assert all(a.verdict == "covered" for a in as_summary)
+
+
+def test_lint_draws_no_progress_bar_into_a_pipe_even_for_a_large_dir(tmp_path) -> None:
+    from memdir_nb.lint import PROGRESS_MIN_FILES
+
+    mem = tmp_path / "mem"
+    mem.mkdir()
+    text = render_memory_file("Note", "A reference note about deploy windows", "reference", "x")
+    for i in range(PROGRESS_MIN_FILES):
+        (mem / f"note_{i:04d}.md").write_text(text, encoding="utf-8")
+    proc = run_cli("lint", str(mem))  # stderr is a pipe here, as in a pre-commit hook
+    assert "reading mem" not in proc.stderr and "file/s" not in proc.stderr
+    assert f"in {mem}" in proc.stdout
+
+
+def test_the_default_bar_needs_a_large_dir_and_a_terminal_or_a_notebook(
+    capsys, monkeypatch
+) -> None:
+    from memdir_nb.lint import PROGRESS_MIN_FILES
+    from memdir_nb.lint.driver import progress_wanted
+
+    monkeypatch.delitem(sys.modules, "ipykernel", raising=False)  # not inside a notebook
+
+    assert progress_wanted(10, True) is True  # asked for: always
+    assert progress_wanted(PROGRESS_MIN_FILES * 10, False) is False
+    assert progress_wanted(PROGRESS_MIN_FILES - 1, None) is False
+    assert progress_wanted(PROGRESS_MIN_FILES, None) is False  # capsys: stderr is no terminal

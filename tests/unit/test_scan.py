@@ -382,3 +382,55 @@ def test_manifest_of_a_scan(tmp_path: Path) -> None:
 
 def test_manifest_of_nothing_is_empty() -> None:
     assert format_memory_manifest([]) == ""
+
+
+# ---- one read per file: the listing and the header derived from a whole-file read
+
+
+def _odd_headers(root: Path) -> None:
+    """Files whose header a whole read and an 8 KB header read could see differently."""
+    (root / "sub").mkdir(parents=True)
+    (root / "plain.md").write_text("---\nname: Plain\ndescription: d\ntype: user\n---\nbody\n")
+    (root / "crlf.md").write_bytes(
+        b"\xef\xbb\xbf---\r\nname: Crlf\r\ntype: project\r\n---\r\nx\r\n"
+    )
+    (root / "bad-utf8.md").write_bytes(b"---\nname: Bad \xff byte\ntype: user\n---\nbody\n")
+    long_value = "v" * 9000  # the header runs past the 8 KB a scan reads
+    (root / "long.md").write_text(f"---\nname: Long\ndescription: {long_value}\ntype: user\n---\n")
+    (root / "exact.md").write_bytes(b"---\nname: E\n---\n" + b"x" * (8192 - 16))
+    (root / "sub" / "yaml.md").write_text("---\nname: Y\ntags: [a, b]\ntype: reference\n---\n")
+    (root / "none.md").write_text("no header at all\n")
+
+
+def test_listing_finds_what_a_scan_reads_without_opening_a_file(tmp_path: Path) -> None:
+    from memdir_nb.storage.scan import list_memory_files
+
+    _odd_headers(tmp_path)
+    os.mkfifo(tmp_path / "fifo.md")
+    listing = list_memory_files(tmp_path)
+    report = scan_memory_dir(tmp_path, limit=None)
+    assert [f.rel for f in listing.files] == [h.filename for h in report.headers]
+    assert listing.skipped == report.skipped  # the FIFO, with the scan's reason
+    assert {f.scope for f in listing.files} == {"private"}
+
+
+def test_header_from_a_whole_read_is_the_header_a_scan_reads(tmp_path: Path) -> None:
+    from memdir_nb.formats.frontmatter import normalise_newlines, parse_frontmatter
+    from memdir_nb.storage.access import ContainedReader
+    from memdir_nb.storage.headers import header_from_read, read_header
+
+    _odd_headers(tmp_path)
+    with ContainedReader(tmp_path) as reader:
+        for h in scan_memory_dir(tmp_path, limit=None).headers:
+            res = reader.read(h.filename, 256 * 1024)
+            parsed, _ = parse_frontmatter(normalise_newlines(res.text))
+            for reuse in (parsed, None):
+                fm = header_from_read(res, reuse)
+                expected, _ = read_header(tmp_path / h.filename, root=tmp_path)
+                got = (fm.name, fm.description, fm.type, fm.malformed)
+                assert got == (
+                    expected.name,
+                    expected.description,
+                    expected.type,
+                    expected.malformed,
+                ), h.filename
