@@ -3,7 +3,7 @@
 Usage:
     python benchmarks/fit_selector.py [CASES.json] [--out PATH] [--dry-run]
 
-CASES.json defaults to ../shared/eval/recall_cases.json (the tuning set). The holdout set
+CASES.json defaults to benchmarks/data/recall_cases.json (the tuning set). The holdout set
 (benchmarks/data/recall_cases_holdout.json) is never read here.
 
 1. The labelled set is written out as a real memory dir, and for every query the selector's

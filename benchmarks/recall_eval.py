@@ -3,7 +3,7 @@
 Usage:
     python benchmarks/recall_eval.py [CASES.json] [--json] [--speed]
 
-CASES.json defaults to ../shared/eval/recall_cases.json relative to the repository root.
+CASES.json defaults to benchmarks/data/recall_cases.json (the tuning set, kept in the repository).
 Each labelled set is written out as a real memory directory (frontmatter files, team/ paths,
 mtimes from age_days relative to now) and every offline selector runs through the real
 find_relevant_memories. Metric definitions are in docs/selection.md and in `score_answer`.
@@ -33,12 +33,15 @@ from memdir_nb.recall.lexical import LexicalOptions, plain_bm25_selector  # noqa
 
 
 def _tuning_cases_path() -> Path:
-    """../shared/eval/recall_cases.json beside the checkout (CI), or two levels up (a worktree)."""
+    """benchmarks/data/recall_cases.json in the repository; ../shared/eval is an optional fallback."""
+    inside = REPO_ROOT / "benchmarks" / "data" / "recall_cases.json"
+    if inside.is_file():
+        return inside
     for base in (REPO_ROOT.parent, REPO_ROOT.parent.parent):
         candidate = base / "shared" / "eval" / "recall_cases.json"
         if candidate.is_file():
             return candidate
-    return REPO_ROOT.parent / "shared" / "eval" / "recall_cases.json"
+    return inside
 
 
 DEFAULT_CASES = _tuning_cases_path()
@@ -329,7 +332,7 @@ def print_comparison(by_set: dict[str, dict[str, dict]]) -> None:
 def _load(path: Path, parser: argparse.ArgumentParser) -> dict:
     if not path.is_file():
         parser.error(
-            f"cases file not found: {path} (pass a path, or check out shared/ next to the repo)"
+            f"cases file not found: {path} (pass a path, or restore benchmarks/data/recall_cases.json)"
         )
     return json.loads(path.read_text(encoding="utf-8"))
 

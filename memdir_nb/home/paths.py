@@ -383,8 +383,14 @@ def auto_memory_status(config: MemdirConfig) -> tuple[bool, str]:
     return decision.enabled, decision.reason
 
 
-def _flag_decision(config: MemdirConfig, flag: str, spec_name: str) -> GateDecision:
-    """A feature that needs auto memory and one flag: auto memory's decision when it is off."""
+def _flag_decision(
+    config: MemdirConfig, flag: str, plain: str, codename: str | None = None
+) -> GateDecision:
+    """A feature that needs auto memory and one flag: auto memory's decision when it is off.
+
+    The reason names the switch in plain words; Claude Code's internal codename, when it has
+    one, follows only as a parenthetical for readers who know it.
+    """
     var = FLAG_ENV_VARS[flag]
     auto = auto_memory_decision(config)
     if not auto.enabled:
@@ -394,17 +400,19 @@ def _flag_decision(config: MemdirConfig, flag: str, spec_name: str) -> GateDecis
     on = bool(getattr(config.flags, flag))
     state = "set" if on else "not set"
     source = _env_origin(config, var) if on else "nothing set: flags are off by default"
-    return GateDecision(on, auto.level, f"{var} ({spec_name}) is {state}", source, var)
+    aside = f" (Claude Code's internal flag: {codename})" if codename else ""
+    reason = f"the {plain} switch {var} is {state}{aside}"
+    return GateDecision(on, auto.level, reason, source, var)
 
 
 def team_memory_decision(config: MemdirConfig) -> GateDecision:
-    """Team memory: auto memory on, then the team flag (tengu_herring_clock)."""
-    return _flag_decision(config, "team_memory", "tengu_herring_clock")
+    """Team memory: auto memory on, then the team-memory switch."""
+    return _flag_decision(config, "team_memory", "team memory", "tengu_herring_clock")
 
 
 def kairos_decision(config: MemdirConfig) -> GateDecision:
     """KAIROS daily-log mode: auto memory on, then the KAIROS flag."""
-    return _flag_decision(config, "kairos", "KAIROS")
+    return _flag_decision(config, "kairos", "daily-log (KAIROS)")
 
 
 def is_auto_memory_enabled(config: MemdirConfig) -> bool:

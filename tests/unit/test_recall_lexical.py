@@ -16,18 +16,11 @@ from tests.support import write_memory
 
 NOW = 1_760_000_000_000.0
 _REPO = Path(__file__).resolve().parents[2]
-# ../shared/eval beside the checkout (CI's fresh clone), or two levels up (a helper's worktree).
+# The tuning set lives in the repository (benchmarks/data); MEMDIR_NB_EVAL_CASES may point elsewhere.
 EVAL_CASES = (
     Path(os.environ["MEMDIR_NB_EVAL_CASES"])
     if os.environ.get("MEMDIR_NB_EVAL_CASES")
-    else next(
-        (
-            base / "shared/eval/recall_cases.json"
-            for base in (_REPO.parent, _REPO.parent.parent)
-            if (base / "shared/eval/recall_cases.json").is_file()
-        ),
-        _REPO.parent / "shared/eval/recall_cases.json",
-    )
+    else _REPO / "benchmarks/data/recall_cases.json"
 )
 
 
@@ -224,7 +217,7 @@ def test_never_more_than_five(tmp_path):
 def test_lexical_default_beats_plain_bm25_top5_on_the_eval_set():
     if not EVAL_CASES.is_file():  # a quality gate must not pass by skipping on a clean checkout
         pytest.fail(
-            f"eval cases not found at {EVAL_CASES}: check shared/ out next to the repo, or set "
+            f"eval cases not found at {EVAL_CASES}: restore benchmarks/data/recall_cases.json, or set "
             "MEMDIR_NB_EVAL_CASES to the path of recall_cases.json"
         )
     import importlib.util

@@ -1,8 +1,8 @@
 """Selection quality on both labelled sets, and the synonym table's freeze.
 
-The tuning set is ../shared/eval/recall_cases.json (beside the checkout in CI); the holdout set,
-benchmarks/data/recall_cases_holdout.json, is never tuned on. In CI a missing tuning set fails
-instead of skipping. The floors below sit a little under the figures in docs/selection.md so a
+The tuning set is benchmarks/data/recall_cases.json (kept in the repository, so a fresh clone
+tests it); the holdout set, benchmarks/data/recall_cases_holdout.json, is never tuned on. A missing
+tuning set fails instead of skipping. The floors below sit a little under the figures in docs/selection.md so a
 regression shows, not noise.
 """
 
@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import importlib.util
 import json
-import os
 import re
 import sys
 from pathlib import Path
@@ -39,12 +38,7 @@ def recall_eval():
 @pytest.fixture(scope="module")
 def tuning_cases(recall_eval) -> dict:
     path = recall_eval.DEFAULT_CASES
-    if not path.is_file():
-        if os.environ.get("CI") == "true":
-            pytest.fail(
-                f"tuning cases not found at {path}; CI must check out shared/ beside the repo"
-            )
-        pytest.skip(f"tuning cases not found at {path} (check out shared/ next to the repo)")
+    assert path == REPO / "benchmarks/data/recall_cases.json", path  # never ../shared
     return json.loads(path.read_text(encoding="utf-8"))
 
 

@@ -138,6 +138,19 @@ def test_team_and_kairos_follow_auto_memory_then_their_flags(tmp_path: Path) -> 
     assert "auto memory is off" in off.team_memory.reason
 
 
+def test_team_memory_is_explained_in_plain_words_with_the_codename_only_aside(
+    tmp_path: Path,
+) -> None:
+    w = make_world(tmp_path, repo=False)
+    for env in ({}, {"MEMDIR_NB_TEAM_MEMORY": "1"}):
+        reason = where(w.config(env)).team_memory.reason
+        assert reason.startswith("the team memory switch MEMDIR_NB_TEAM_MEMORY is ")
+        before, _, aside = reason.partition(" (")
+        assert (
+            "tengu" not in before and aside == "Claude Code's internal flag: tengu_herring_clock)"
+        )
+
+
 def test_where_report_is_json_ready(tmp_path: Path) -> None:
     w = make_world(tmp_path, repo=False)
     payload = json.loads(json.dumps(where(w.config()).to_dict()))
