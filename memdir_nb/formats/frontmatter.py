@@ -28,7 +28,9 @@ from memdir_nb.spec.constants import (
     FENCE,
     FRONTMATTER_MAX_LINES,
     METADATA_KEY,
+    MODIFIED_KEY,
 )
+from memdir_nb.spec.dates import modified_time_ms
 from memdir_nb.spec.taxonomy import MemoryType, parse_memory_type
 
 _CORE_KEYS = ("name", "description", "type")
@@ -60,6 +62,21 @@ class Frontmatter:
         """The nested `metadata:` mapping, or {} when the header has none."""
         nested = self.fields.get(METADATA_KEY)
         return dict(nested) if isinstance(nested, dict) else {}
+
+    @property
+    def modified_ms(self) -> float | None:
+        """The `modified:` time (top level, else under `metadata:`) in ms; None if absent/invalid."""
+        for value in (self.fields.get(MODIFIED_KEY), self.metadata.get(MODIFIED_KEY)):
+            ms = modified_time_ms(value) if value is not None else None
+            if ms is not None:
+                return ms
+        return None
+
+    @property
+    def modified_raw(self) -> object:
+        """The `modified:` value as written (top level, else nested), or None."""
+        top = self.fields.get(MODIFIED_KEY)
+        return top if top is not None else self.metadata.get(MODIFIED_KEY)
 
     def extra_fields(self) -> dict[str, object]:
         """Header keys other than name/description/type, nested `metadata:` keys flattened in.
@@ -186,6 +203,9 @@ def _fast_scalar(value: str) -> str | None:
     return value
 
 
+_ISO_TIME = re.compile(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})")
+
+
 def _fast_parse(lines: list[str]) -> dict[str, object] | None:
     """Parse a header of simple `key: plain text` lines without YAML, or None if unsure."""
     out: dict[str, object] = {}
@@ -204,6 +224,8 @@ def _fast_parse(lines: list[str]) -> dict[str, object] | None:
             out[key] = None
             continue
         parsed = _fast_scalar(value)
+        if parsed is None and key == MODIFIED_KEY and _ISO_TIME.fullmatch(value):
+            parsed = value  # a `modified:` time; read as a date by modified_time_ms
         if parsed is None:
             return None
         out[key] = parsed

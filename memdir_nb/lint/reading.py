@@ -7,7 +7,7 @@ import re
 
 from memdir_nb.formats.frontmatter import parse_frontmatter
 from memdir_nb.formats.index import IndexEntry, parse_index
-from memdir_nb.formats.manifest import MemoryHeader
+from memdir_nb.formats.manifest import MemoryHeader, memory_time_ms
 from memdir_nb.lint.findings import MemoryText, ScopeIndex
 from memdir_nb.spec.constants import ENTRYPOINT_NAME, MEMORY_FILE_READ_MAX_BYTES, TEAM_DIRNAME
 from memdir_nb.storage.access import ContainedReader
@@ -45,7 +45,7 @@ def read_memory_text(
         rel=header.filename,
         scope=header.scope,
         size=st.st_size,
-        mtime_ms=st.st_mtime_ns / 1_000_000,
+        mtime_ms=memory_time_ms(st.st_mtime_ns / 1_000_000, fm.modified_ms),
         text=text,
         capped=capped,
         binary=binary,

@@ -82,6 +82,12 @@ FENCE = "---"
 # Real files written by current Claude Code nest the type (with node_type, originSessionId,
 # modified...) under this key instead of writing a top-level `type:`.
 METADATA_KEY = "metadata"
+# Claude Code 2.1.214+ writes the memory's own time (ISO 8601) here, at top level or under
+# `metadata:`; it survives a clone or a restore, which the file's mtime does not.
+MODIFIED_KEY = "modified"
+# A file's mtime and its `modified:` time "disagree" when they are further apart than this (a
+# save writes both within a second; a restore or a clone resets the mtime to that day).
+MODIFIED_MTIME_TOLERANCE_MS = 60_000
 
 # Outside JSON (settings, transcripts, journal, manifests, model replies) nests at most this deep.
 JSON_MAX_DEPTH = 64

@@ -451,3 +451,31 @@ def test_whole_file_parse_refuses_a_file_over_the_cap(tmp_path: Path) -> None:
     assert any("only the first" in p for p in fm.problems)
     with pytest.raises(MemoryFileTooLargeError, match="cannot be rewritten"):
         parse_memory_file(path, cap=len(GOOD) + 10, whole=True)
+
+
+# ---- `modified:` (Claude Code 2.1.214+): the memory's own time
+
+
+@pytest.mark.parametrize(
+    "header",
+    [
+        "name: n\ndescription: d\ntype: user\nmodified: 2026-05-01T10:00:00.000Z\n",
+        "name: n\ndescription: d\nmetadata:\n  type: user\n  modified: 2026-05-01T10:00:00.000Z\n",
+        "name: n\ndescription: d\ntype: user\nmodified: '2026-05-01T12:00:00+02:00'\n",
+        "name: n\ndescription: 'd: x'\ntype: user\nmodified: 2026-05-01T10:00:00Z\n",  # YAML path
+    ],
+)
+def test_modified_is_read_at_top_level_or_under_metadata(header: str) -> None:
+    fm, _ = parse_frontmatter(f"---\n{header}---\nbody\n")
+    assert fm.modified_ms == 1_777_629_600_000.0
+
+
+@pytest.mark.parametrize("value", ["yesterday", "2026-13-40T00:00:00Z", "12", "1969-07-20"])
+def test_an_invalid_modified_is_no_time(value: str) -> None:
+    fm, _ = parse_frontmatter(f"---\nname: n\ndescription: d\nmodified: {value}\n---\n")
+    assert fm.modified_ms is None
+
+
+def test_a_valid_nested_modified_is_used_when_the_top_level_one_is_not() -> None:
+    text = "---\nname: n\nmodified: soon\nmetadata:\n  modified: 2026-05-01T10:00:00Z\n---\n"
+    assert parse_frontmatter(text)[0].modified_ms == 1_777_629_600_000.0

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 import time
@@ -13,7 +14,7 @@ import pytest
 from memdir_nb.formats.frontmatter_render import render_memory_file
 from memdir_nb.formats.index import format_index_entry
 from memdir_nb.lint import Finding, lint_memory_dir
-from memdir_nb.spec.dates import find_relative_dates
+from memdir_nb.spec.dates import find_relative_dates, iso_utc
 from memdir_nb.ui.demo import DEMO_QUIRKS, build_demo_memory_dir
 from tests.support.store_crash import promote_killed_at
 
@@ -751,3 +752,22 @@ def test_pending_store_journal_is_an_error_until_recover_repairs_it(tmp_path: Pa
     after = lint_memory_dir(mem, now_ms=NOW_MS)
     assert not [f for f in after if f.rule == "store-journal-pending"]
     assert after == before
+
+
+def test_stale_project_goes_by_the_modified_time_not_a_restore(tmp_path):
+    clean_dir(tmp_path)
+    old = NOW_MS - 400 * DAY_MS
+    path = write_memory(
+        tmp_path,
+        "project_old.md",
+        "Old goal",
+        "Availability goal of 99.9% for the year",
+        "project",
+        "Goal set on 2025-01-01." + WHY_HOW,
+        mtime_ms=NOW_MS - DAY_MS,  # restored from a backup yesterday
+    )
+    text = path.read_text(encoding="utf-8")
+    path.write_text(text.replace("type: project\n", f"type: project\nmodified: {iso_utc(old)}\n"))
+    os.utime(path, (NOW_MS / 1000 - 86_400, NOW_MS / 1000 - 86_400))
+    write_index(tmp_path)
+    assert "stale-project" in rules(lint_memory_dir(tmp_path, now_ms=NOW_MS))

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from memdir_nb.clock import resolve_now_ms
 from memdir_nb.formats.index import parse_index
-from memdir_nb.spec.constants import TEAM_DIRNAME
+from memdir_nb.spec.constants import MODIFIED_MTIME_TOLERANCE_MS, TEAM_DIRNAME
 from memdir_nb.spec.freshness import (
     memory_age,
     memory_age_days,
@@ -53,6 +53,25 @@ class MemoryRow:
     badge: str  # "fresh" | "aging" | "stale"
     index_line: str | None  # the MEMORY.md line that points at it, None when unindexed
     malformed: bool
+    # The memory's time (mtime_ms) is its `modified:` time when the file has one; both sources:
+    file_mtime_ms: float | None = None
+    modified_ms: float | None = None
+
+    @property
+    def times_disagree(self) -> bool:
+        """True when the file's mtime and its `modified:` time are over a minute apart."""
+        if self.modified_ms is None or self.file_mtime_ms is None:
+            return False
+        return abs(self.file_mtime_ms - self.modified_ms) > MODIFIED_MTIME_TOLERANCE_MS
+
+    def time_note(self, now_ms: float) -> str:
+        """'' when the times agree; else what the file's mtime says beside the `modified:` time."""
+        if not self.times_disagree or self.file_mtime_ms is None:
+            return ""
+        return (
+            f"modified: says {self.age}; the file's mtime says "
+            f"{memory_age(self.file_mtime_ms, now_ms)} (restored or copied?)"
+        )
 
 
 def freshness_badge(age_days: int, *, stale_after_days: int = STALE_AFTER_DAYS) -> str:
@@ -118,6 +137,8 @@ def memory_rows(
                 badge=freshness_badge(days, stale_after_days=stale_after_days),
                 index_line=indexed.get(h.filename),
                 malformed=h.malformed,
+                file_mtime_ms=h.file_mtime_ms,
+                modified_ms=h.modified_ms,
             )
         )
         if progress is not None:

@@ -44,6 +44,12 @@ def _problems_html(problems: dict[str, str]) -> str:
     return f'<ul style="color:#b2182b">{items}</ul>' if items else ""
 
 
+# Beside the age of a memory whose `modified:` time and file mtime disagree (after a restore).
+TIME_MARK = (
+    ' <span title="the file\'s mtime disagrees with its modified: time">(mtime differs)</span>'
+)
+
+
 class MemoryBrowser(MemdirView):
     """Every memory by type, scope and age; selecting one shows its file, index line and freshness note."""
 
@@ -213,7 +219,7 @@ class MemoryBrowser(MemdirView):
         body = "".join(
             "<tr>"
             f"<td><code>{esc(r.filename)}</code>{' (malformed header)' if r.malformed else ''}</td>"
-            f"<td>{esc(r.type or '—')}</td><td>{esc(r.scope)}</td><td>{esc(r.age)}</td>"
+            f"<td>{esc(r.type or '—')}</td><td>{esc(r.scope)}</td><td>{esc(r.age)}{TIME_MARK if r.times_disagree else ''}</td>"
             f"<td>{badge(r.badge)}</td><td>{esc(r.description)}</td>"
             f"<td>{'yes' if r.index_line else '<b>no</b>'}</td>"
             "</tr>"
@@ -224,15 +230,16 @@ class MemoryBrowser(MemdirView):
             f"<thead><tr>{head}</tr></thead><tbody>{body}</tbody></table></div>"
         )
 
-    @staticmethod
-    def _render_detail(detail: view.MemoryDetail | None) -> str:
+    def _render_detail(self, detail: view.MemoryDetail | None) -> str:
         if detail is None:
             return ""
         r = detail.row
         cut = " (first 64 KB shown)" if detail.truncated else ""
+        note = r.time_note(self.now_ms())
+        times = f'<p class="memdir-time-note">{esc(note)}</p>' if note else ""
         return (
             f"<h4>{esc(r.name or r.filename)} {badge(r.badge)}</h4>"
-            f"<p><code>{esc(r.file_path)}</code>, saved {esc(r.age)}{cut}</p>"
+            f"<p><code>{esc(r.file_path)}</code>, saved {esc(r.age)}{cut}</p>{times}"
             f"<p><b>Index line</b></p>{pre(detail.index_line, 'memdir-index-line')}"
             f"<p><b>Freshness note recall adds</b></p>{pre(detail.freshness_note, 'memdir-freshness-note')}"
             f"<p><b>File</b></p>{pre(detail.text, 'memdir-file')}"
