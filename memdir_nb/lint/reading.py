@@ -6,7 +6,7 @@ import os
 import re
 
 from memdir_nb.formats.frontmatter import parse_frontmatter
-from memdir_nb.formats.index import IndexEntry, parse_index
+from memdir_nb.formats.index import IndexEntry, parse_index, strip_entrypoint_extras
 from memdir_nb.formats.manifest import MemoryHeader, memory_time_ms
 from memdir_nb.lint.findings import MemoryText, ScopeIndex
 from memdir_nb.spec.constants import ENTRYPOINT_NAME, MEMORY_FILE_READ_MAX_BYTES, TEAM_DIRNAME
@@ -76,7 +76,9 @@ def read_scope_indexes(memory_dir: str | os.PathLike[str]) -> list[ScopeIndex]:
     for scope, scope_dir, rel in scopes:
         loaded = load_entrypoint(scope_dir, memory_dir=root)
         text, exists = loaded.text, loaded.exists
-        entries = parse_index(text)
+        # An entry in the frontmatter or a block-level HTML comment is never loaded (2.1.211+).
+        loaded_lines = set(strip_entrypoint_extras(text).line_map)
+        entries = [e for e in parse_index(text) if e.line_no in loaded_lines]
         referenced: set[str] = set()
         dangling: list[IndexEntry] = []
         outside: list[IndexEntry] = []

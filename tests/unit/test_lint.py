@@ -771,3 +771,15 @@ def test_stale_project_goes_by_the_modified_time_not_a_restore(tmp_path):
     os.utime(path, (NOW_MS / 1000 - 86_400, NOW_MS / 1000 - 86_400))
     write_index(tmp_path)
     assert "stale-project" in rules(lint_memory_dir(tmp_path, now_ms=NOW_MS))
+
+
+def test_index_lint_counts_and_reads_the_index_as_claude_code_loads_it(tmp_path):
+    clean_dir(tmp_path)
+    index = tmp_path / "MEMORY.md"
+    entries = index.read_text(encoding="utf-8")
+    padding = "<!--\n" + "old notes kept out of the prompt\n" * 250 + "-->\n"
+    stale = "<!-- - [Gone](project_gone.md) — removed last week -->\n"
+    index.write_text("---\nowner: noor\n---\n" + padding + stale + entries, encoding="utf-8")
+    found = rules(lint_memory_dir(tmp_path, now_ms=NOW_MS))
+    assert "index-over-cap" not in found  # 250 commented lines do not count
+    assert "index-not-pointer" not in found and "index-dangling-entry" not in found
