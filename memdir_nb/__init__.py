@@ -45,6 +45,8 @@ _EXPORTS: dict[str, str] = {
     "resolve_now_ms": "clock",
     # index
     "EntrypointTruncation": "formats.index",
+    "IndexCapVerdict": "formats.index",
+    "index_cap_verdict": "formats.index",
     "truncate_entrypoint_content": "formats.index",
     "rebuild_index": "storage.rebuild",
     # scan
@@ -152,7 +154,12 @@ if TYPE_CHECKING:
         can_use_tool,
         has_memory_writes_since,
     )
-    from memdir_nb.formats.index import EntrypointTruncation, truncate_entrypoint_content
+    from memdir_nb.formats.index import (
+        EntrypointTruncation,
+        IndexCapVerdict,
+        index_cap_verdict,
+        truncate_entrypoint_content,
+    )
     from memdir_nb.formats.manifest import MemoryHeader, format_memory_manifest
     from memdir_nb.home.config import MemdirConfig
     from memdir_nb.home.paths import (
@@ -268,6 +275,7 @@ __all__ = [  # literal, so type checkers and linters read it; a test keeps it eq
     "EntrypointTruncation",
     "ExtractionScheduler",
     "Finding",
+    "IndexCapVerdict",
     "InjectedMemory",
     "InvalidMemoryTypeError",
     "LexicalSelector",
@@ -315,6 +323,7 @@ __all__ = [  # literal, so type checkers and linters read it; a test keeps it eq
     "format_memory_manifest",
     "get_auto_mem_path",
     "has_memory_writes_since",
+    "index_cap_verdict",
     "is_auto_memory_enabled",
     "lint_memory_dir",
     "list_memory_dirs",

@@ -41,7 +41,7 @@ from memdir_nb.storage import containment as team_paths
 from memdir_nb.storage import scan
 from memdir_nb.storage.access import ReadResult, holds_exactly, try_read_contained
 from memdir_nb.storage.draft import DraftVerdict, validate_draft
-from memdir_nb.storage.index_files import rebuilt_index_text
+from memdir_nb.storage.index_files import load_entrypoint, rebuilt_index_text
 from memdir_nb.storage.store_checks import (
     MemoryNotFoundError,
     MemoryValidationError,
@@ -94,6 +94,9 @@ class MemoryStore:
         self.config = config
         self._fixed_now_ms = now_ms
         self.warnings: list[str] = []
+        # The cap verdict of the MEMORY.md the last save/update/forget wrote (None: none yet):
+        # over its cap, the write stands but the index should be rewritten to about 70%.
+        self.last_index_verdict: index.IndexCapVerdict | None = None
 
     # -- helpers
 
@@ -184,7 +187,9 @@ class MemoryStore:
         entry_path = self._scope_dir(scope) / ENTRYPOINT_NAME
         current = tx.read_text(entry_path) or ""
         line = index.format_index_entry(title, plain, hook)
-        tx.write(entry_path, index.upsert_index_entry(current, line, plain))
+        updated = index.upsert_index_entry(current, line, plain)
+        tx.write(entry_path, updated)
+        self.last_index_verdict = index.index_cap_verdict(updated)
 
     def _remove_index_line(self, tx: StoreTransaction, scope: str, plain: str) -> None:
         entry_path = self._scope_dir(scope) / index.ENTRYPOINT_NAME
@@ -194,6 +199,7 @@ class MemoryStore:
         updated = index.remove_index_entry(current, plain)
         if updated != current:
             tx.write(entry_path, updated)
+            self.last_index_verdict = index.index_cap_verdict(updated)
 
     def _read(self, tx: StoreTransaction, path: Path) -> tuple[frontmatter.Frontmatter, str]:
         text = tx.read_text(path)
@@ -202,6 +208,15 @@ class MemoryStore:
         return frontmatter.parse_frontmatter(text)
 
     # -- public API
+
+    def index_verdict(self, scope: str = "private") -> index.IndexCapVerdict:
+        """The cap verdict of a scope's MEMORY.md as it is on disk (Claude Code 2.1.210+ rules).
+
+        over: the index is past a cap, and should be rewritten to about 70% of it; near: within
+        both caps but at 90% of one; message: what an agent writing it would be told.
+        """
+        loaded = load_entrypoint(self._scope_dir(scope), memory_dir=self.memory_dir)
+        return index.index_cap_verdict(loaded.text)
 
     def save(
         self,

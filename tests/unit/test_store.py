@@ -669,3 +669,17 @@ def test_saving_the_same_memory_later_is_still_no_duplicate(mem: Path) -> None:
         "Deploy day", "On Tuesdays", "project", "B."
     )
     assert again == first and sorted(p.name for p in mem.glob("project_*.md")) == [first.name]
+
+
+def test_the_store_gives_api_callers_the_index_cap_verdict(mem: Path, store: MemoryStore) -> None:
+    store.save("Deploy day", "Deploys happen on Tuesdays", "project", "Body.")
+    assert store.last_index_verdict is not None and store.last_index_verdict.message is None
+    assert store.index_verdict().lines == 1
+    filler = "".join(f"- [n{i}](n{i}.md) — hook\n" for i in range(200))
+    (mem / "MEMORY.md").write_text((mem / "MEMORY.md").read_text() + filler)
+    store.save("Freeze", "Merge freeze before launches", "project", "Body.")
+    verdict = store.last_index_verdict
+    assert verdict is not None and verdict.over and "about 70% of the cap" in verdict.message
+    assert (mem / "project_freeze.md").exists()  # the save itself stands
+    assert store.index_verdict() == verdict
+    assert store.index_verdict("team").lines == 0
