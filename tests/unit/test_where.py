@@ -250,3 +250,13 @@ def test_list_says_when_an_index_is_not_a_regular_file(tmp_path: Path) -> None:
     assert "FIFO" in (team.problem or "")
     assert info.by_type == {"untyped": 1}
     assert "team index: team/MEMORY.md is a FIFO" in format_list([info])
+
+
+def test_where_shows_the_pinned_project_folder_step(tmp_path: Path) -> None:
+    w = make_world(tmp_path, repo=False)
+    cfg_dir = tmp_path / "cfgdir"
+    env = {"CLAUDE_CONFIG_DIR": str(cfg_dir), "CLAUDE_CODE_PROJECT_DIR_NAME": "shop"}
+    report = where(w.config(env))
+    assert report.memory_dir.rstrip(os.sep) == str(cfg_dir / "projects" / "shop" / "memory")
+    rules = [s.rule for s in report.steps]
+    assert rules.index("CLAUDE_CODE_PROJECT_DIR_NAME") == rules.index("default") - 1
