@@ -46,6 +46,9 @@ _EXPORTS: dict[str, str] = {
     # index
     "EntrypointTruncation": "formats.index",
     "IndexCapVerdict": "formats.index",
+    "ImportReport": "storage.archive",
+    "export_archive": "storage.archive",
+    "import_archive": "storage.archive",
     "index_cap_verdict": "formats.index",
     "truncate_entrypoint_content": "formats.index",
     "rebuild_index": "storage.rebuild",
@@ -239,6 +242,7 @@ if TYPE_CHECKING:
         scope_of_path,
         scope_violation,
     )
+    from memdir_nb.storage.archive import ImportReport, export_archive, import_archive
     from memdir_nb.storage.containment import (
         PathTraversalError,
         realpath_deepest_existing,
@@ -275,6 +279,7 @@ __all__ = [  # literal, so type checkers and linters read it; a test keeps it eq
     "EntrypointTruncation",
     "ExtractionScheduler",
     "Finding",
+    "ImportReport",
     "IndexCapVerdict",
     "InjectedMemory",
     "InvalidMemoryTypeError",
@@ -316,6 +321,7 @@ __all__ = [  # literal, so type checkers and linters read it; a test keeps it eq
     "discover_memory_dirs",
     "dream_gates",
     "ensure_memory_dir_exists",
+    "export_archive",
     "export_parquet",
     "find_canonical_git_root",
     "find_relative_dates",
@@ -323,6 +329,7 @@ __all__ = [  # literal, so type checkers and linters read it; a test keeps it eq
     "format_memory_manifest",
     "get_auto_mem_path",
     "has_memory_writes_since",
+    "import_archive",
     "index_cap_verdict",
     "is_auto_memory_enabled",
     "lint_memory_dir",

@@ -96,3 +96,12 @@ JSON_MAX_DEPTH = 64
 # and told to rewrite the index to about this fraction when over it.
 INDEX_NEAR_CAP_FRACTION = 0.9
 INDEX_REWRITE_TARGET_FRACTION = 0.7
+
+# Memory archives (memdir-nb export --archive / import): an import refuses entries past these.
+ARCHIVE_MANIFEST_NAME = ".memdir-nb-archive.json"  # names, sizes, hashes and exact mtimes
+ARCHIVE_MAX_ENTRIES = 20_000
+ARCHIVE_MAX_ENTRY_BYTES = 4 * 1024 * 1024  # one file unpacked
+ARCHIVE_MAX_TOTAL_BYTES = 256 * 1024 * 1024  # everything unpacked
+ARCHIVE_MAX_RATIO = 100  # unpacked / packed size of one entry, a compression bomb beyond this
+ARCHIVE_RATIO_MIN_BYTES = 64 * 1024  # the ratio is judged only for entries at least this big
+ARCHIVE_MAX_BYTES = 512 * 1024 * 1024  # the archive file itself
