@@ -56,6 +56,9 @@ class Frontmatter:
     type_nested: bool = False  # the type was read from the nested `metadata:` mapping
     header_lines: tuple[str, ...] = ()  # the raw lines between the fences, for in-place updates
     closed: bool = False  # the header ends with a closing '---' line
+    # key -> (the value as YAML reads it, cut at an inline ' #'; the whole value, as Claude Code
+    # 2.1.214+ reads it and as this field now holds it). Only plain, unquoted top-level values.
+    inline_hash: dict[str, tuple[str, str]] = field(default_factory=dict)
 
     @property
     def metadata(self) -> dict[str, object]:
@@ -138,6 +141,43 @@ def parse_frontmatter(
     return dataclasses.replace(fm, header_lines=tuple(header_lines), closed=True), body
 
 
+_TOP_PLAIN = re.compile(r"([A-Za-z_][A-Za-z0-9_-]*)[ \t]*:[ \t]+(.*?)[ \t]*\Z")
+_INLINE_HASH = re.compile(r"[ \t]#")
+
+
+def inline_hash_values(lines: list[str] | tuple[str, ...]) -> dict[str, tuple[str, str]]:
+    """Top-level plain values holding an inline ' #': key -> (YAML's cut value, the whole value).
+
+    YAML (and Claude Code before 2.1.214) reads ` #` in a plain scalar as the start of a
+    comment; current Claude Code keeps it as part of the value. Quoted, block and flow values
+    are the same either way and are not listed.
+    """
+    out: dict[str, tuple[str, str]] = {}
+    for line in lines:
+        if line[:1] in (" ", "\t", "#"):
+            continue
+        m = _TOP_PLAIN.match(line)
+        if m is None:
+            continue
+        key, raw = m.groups()
+        if not raw or raw[0] in "'\"|>[{&*!%@`#":
+            continue
+        cut = _INLINE_HASH.search(raw)
+        if cut is not None:
+            out[key] = (raw[: cut.start()].rstrip(), raw)
+    return out
+
+
+def _keep_inline_hash(data: dict[str, object], lines: list[str]) -> dict[str, tuple[str, str]]:
+    """Put back the ' #...' YAML cut off plain text values; return the keys it changed."""
+    kept: dict[str, tuple[str, str]] = {}
+    for key, (cut, whole) in inline_hash_values(lines).items():
+        if data.get(key) == cut:
+            data[key] = whole
+            kept[key] = (cut, whole)
+    return kept
+
+
 def _parse_header(lines: list[str]) -> Frontmatter:
     """Parse the lines between the fences: fast path, then YAML, then line-by-line recovery."""
     fast = _fast_parse(lines)
@@ -167,7 +207,9 @@ def _parse_header(lines: list[str]) -> Frontmatter:
             f"frontmatter is a YAML {type(data).__name__}, not a mapping of keys to values; "
             "fields were recovered line by line",
         )
-    return _build(data, lines, problems=[], malformed=False)
+    kept = _keep_inline_hash(data, lines)  # as Claude Code 2.1.214+ reads ' #' in a value
+    fm = _build(data, lines, problems=[], malformed=False)
+    return dataclasses.replace(fm, inline_hash=kept) if kept else fm
 
 
 # Characters that make YAML read a plain value as something other than a simple string.
@@ -262,10 +304,7 @@ def _recover_value(raw: str | None) -> str | None:
             return loaded if isinstance(loaded, str) else inner
         except yaml.YAMLError:
             return inner
-    hash_at = value.find(" #")
-    if hash_at >= 0:
-        value = value[:hash_at].rstrip()
-    return value or None
+    return value or None  # an inline ' #' stays part of the value (Claude Code 2.1.214+)
 
 
 def _recover_fields(lines: list[str]) -> dict[str, object]:
@@ -296,7 +335,9 @@ def _recover_fields(lines: list[str]) -> dict[str, object]:
 
 def _recover(lines: list[str], problem: str) -> Frontmatter:
     """Build a malformed header from line-by-line recovery."""
-    return _build(_recover_fields(lines), lines, problems=[problem], malformed=True)
+    fm = _build(_recover_fields(lines), lines, problems=[problem], malformed=True)
+    kept = {k: v for k, v in inline_hash_values(lines).items() if fm.fields.get(k) == v[1]}
+    return dataclasses.replace(fm, inline_hash=kept) if kept else fm
 
 
 def _text_field(

@@ -135,6 +135,15 @@ def _check_header(mem: MemoryText, c: Collector) -> None:
             "quote values that contain ':' or '#', and close the header with a '---' line",
             1,
         )
+    for key, (cut, whole) in sorted(fm.inline_hash.items()):
+        c.add(
+            "inline-hash-value",
+            f"{key} holds ' #': Claude Code 2.1.214+ reads {clip(whole)!r}, while older "
+            f"versions and YAML tools cut it to {clip(cut)!r}",
+            "quote the value so every reader agrees, or delete the ' #' part if it was meant as "
+            "a comment",
+            field_line(mem, key),
+        )
     if not (fm.name or "").strip():
         c.add("missing-name", "no name in the header", "add 'name: <short title>' to the header", 1)
     if fm.type is None:

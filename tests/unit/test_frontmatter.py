@@ -199,7 +199,7 @@ def test_unquoted_colon_in_description_is_recovered_and_flagged() -> None:
     assert any("recovered line by line" in p for p in fm.problems)
 
 
-def test_recovery_unquotes_quoted_values_and_drops_comments() -> None:
+def test_recovery_unquotes_quoted_values_and_keeps_an_inline_hash() -> None:
     text = (
         "---\nname: 'It''s here'\ndescription: \"tab\\there\" \ntype: user # note\nbad: a: b\n---\n"
     )
@@ -207,7 +207,8 @@ def test_recovery_unquotes_quoted_values_and_drops_comments() -> None:
     assert fm.malformed
     assert fm.name == "It's here"
     assert fm.description == "tab\there"
-    assert fm.type is MemoryType.USER
+    # Claude Code 2.1.214+ keeps ' # note' in the value, so the type is no longer 'user'
+    assert fm.raw_type == "user # note" and fm.type is None
 
 
 # ---------------------------------------------------------------- YAML bombs and odd values
@@ -479,3 +480,32 @@ def test_an_invalid_modified_is_no_time(value: str) -> None:
 def test_a_valid_nested_modified_is_used_when_the_top_level_one_is_not() -> None:
     text = "---\nname: n\nmodified: soon\nmetadata:\n  modified: 2026-05-01T10:00:00Z\n---\n"
     assert parse_frontmatter(text)[0].modified_ms == 1_777_629_600_000.0
+
+
+# ---- values holding ' #' (Claude Code 2.1.214+ no longer cuts them)
+
+
+def test_a_plain_value_keeps_its_inline_hash_as_claude_code_now_reads_it() -> None:
+    text = "---\nname: 브랜드 가이드\ndescription: 로고 색상 규칙 (brand #2E86AB 기준)\ntype: reference\n---\n"
+    fm, _ = parse_frontmatter(text)
+    assert fm.description == "로고 색상 규칙 (brand #2E86AB 기준)"
+    assert fm.inline_hash == {
+        "description": ("로고 색상 규칙 (brand", "로고 색상 규칙 (brand #2E86AB 기준)")
+    }
+
+
+def test_quoted_values_and_whole_line_comments_are_the_same_either_way() -> None:
+    text = "---\n# a note\nname: 'A #1'\ndescription: \"B #2\"\ntype: user\n---\n"
+    fm, _ = parse_frontmatter(text)
+    assert (fm.name, fm.description, fm.inline_hash) == ("A #1", "B #2", {})
+
+
+def test_a_trailing_comment_on_the_type_now_makes_it_unknown() -> None:
+    fm, _ = parse_frontmatter("---\nname: n\ndescription: d\ntype: project # by hand\n---\n")
+    assert fm.raw_type == "project # by hand" and fm.type is None
+    assert "type" in fm.inline_hash
+
+
+def test_line_by_line_recovery_keeps_the_inline_hash_too() -> None:
+    fm, _ = parse_frontmatter("---\nname: a: b\ndescription: x #y\n---\n")
+    assert fm.malformed and fm.description == "x #y" and fm.inline_hash["description"][0] == "x"

@@ -783,3 +783,29 @@ def test_index_lint_counts_and_reads_the_index_as_claude_code_loads_it(tmp_path)
     found = rules(lint_memory_dir(tmp_path, now_ms=NOW_MS))
     assert "index-over-cap" not in found  # 250 commented lines do not count
     assert "index-not-pointer" not in found and "index-dangling-entry" not in found
+
+
+def test_lint_names_a_file_whose_meaning_depends_on_an_inline_hash(tmp_path):
+    clean_dir(tmp_path)
+    path = tmp_path / "reference_brand.md"
+    path.write_text(
+        "---\nname: Brand colours\ndescription: Logo colour rules (brand #2E86AB)\n"
+        "type: reference\n---\n\nUse #2E86AB for the logo.\n",
+        encoding="utf-8",
+    )
+    write_index(tmp_path)
+    (finding,) = [
+        f for f in lint_memory_dir(tmp_path, now_ms=NOW_MS) if f.rule == "inline-hash-value"
+    ]
+    assert finding.path == "reference_brand.md" and finding.line == 3
+    assert "'Logo colour rules (brand #2E86AB)'" in finding.message
+    assert "'Logo colour rules (brand'" in finding.message
+    path.write_text(
+        path.read_text()
+        .replace("(brand #2E86AB)", "'(brand #2E86AB)'")
+        .replace(
+            "description: Logo colour rules '(brand #2E86AB)'",
+            "description: 'Logo colour rules (brand #2E86AB)'",
+        )
+    )
+    assert "inline-hash-value" not in rules(lint_memory_dir(tmp_path, now_ms=NOW_MS))
