@@ -375,8 +375,8 @@ def _parse_line(line: str, line_no: int) -> IndexEntry | None:
                 raw=line,
             )
     ticked = _TICKED_MD.search(line)
-    if ticked is None:
-        return None
+    if ticked is None or not _leads_the_line(line[: ticked.start()]):
+        return None  # a file named in the middle of prose ("see `design.md` at the root")
     target = _norm_target(ticked.group("target"))
     return IndexEntry(
         line_no=line_no,
@@ -385,6 +385,16 @@ def _parse_line(line: str, line_no: int) -> IndexEntry | None:
         hook=_hook_after(line, ticked.end()),
         raw=line,
     )
+
+
+_LINE_LEAD = re.compile(r"^[\s>|#*+\-\u2022]*(?:\d+[.)]\s*)?")
+
+
+def _leads_the_line(before: str) -> bool:
+    """Whether a backticked name starts the line's content: after a list marker, a table pipe
+    or a heading mark, and at most one leading word ("See", "→")."""
+    rest = _LINE_LEAD.sub("", before).strip()
+    return len(rest.split()) <= 1 and not rest.endswith((",", ";"))
 
 
 def _hook_after(line: str, end: int) -> str:

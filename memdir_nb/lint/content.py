@@ -213,6 +213,77 @@ def _check_structure(mem: MemoryText, c: Collector) -> None:
         )
 
 
+# Fenced blocks that are not code kept out of the repository: shell recipes (how to run,
+# deploy, flash), console output, plain-text tables and diagrams.
+_RECIPE_INFO = frozenset(
+    [
+        "sh",
+        "bash",
+        "shell",
+        "console",
+        "zsh",
+        "fish",
+        "powershell",
+        "ps1",
+        "pwsh",
+        "cmd",
+        "bat",
+        "terminal",
+        "text",
+        "txt",
+        "plain",
+        "plaintext",
+        "mermaid",
+        "ascii",
+        "diagram",
+        "tree",
+        "log",
+        "output",
+    ]
+)
+_SHELL_LINE = re.compile(
+    r"^\s*(?:\$\s|#\s|>\s|(?:sudo|cd|ls|git|make|npm|npx|pnpm|yarn|pip|uv|python3?|docker|"
+    r"kubectl|helm|gh|curl|wget|ssh|scp|rsync|cargo|go|bd|bun|deno|node|psql|mysql|redis-cli|"
+    r"systemctl|journalctl|usbip|lsusb|export|source|cat|grep|rg|find|echo|chmod|mkdir|rm|cp|mv|"
+    r"tar|unzip|brew|apt(?:-get)?|terraform|aws|gcloud|az|flutter|dotnet|mvn|gradle|adb|"
+    r"openocd|esptool(?:\.py)?|idf\.py|pio|west)\b)"
+)
+_DIAGRAM_LINE = re.compile(r"^\s*(?:[|+\-=<>^v*.:/\\\u2500-\u257f\u2190-\u21ff]|$)")
+
+
+def _first_code_block(body_lines: list[tuple[int, str, bool]], body_line: int) -> int | None:
+    """The line of the first fenced block holding code (not a shell recipe, output or diagram)."""
+    start: int | None = None
+    info = ""
+    inside: list[str] = []
+    for i, line, _fenced in body_lines:
+        m = _FENCE.match(line)
+        if m is None:
+            if start is not None:
+                inside.append(line)
+            continue
+        if start is None:
+            start, info, inside = body_line + i, line.strip()[3:].strip().lower(), []
+            continue
+        if not _is_recipe(info, inside):
+            return start
+        start = None
+    if start is not None and not _is_recipe(info, inside):
+        return start
+    return None
+
+
+def _is_recipe(info: str, lines: list[str]) -> bool:
+    """Whether a fenced block is a command recipe, console output or a text diagram/table."""
+    lang = info.split()[0].strip("{}.") if info else ""
+    if lang in _RECIPE_INFO:
+        return True
+    if lang:
+        return False
+    body = [ln for ln in lines if ln.strip()]
+    return bool(body) and all(_SHELL_LINE.match(ln) or _DIAGRAM_LINE.match(ln) for ln in body)
+
+
 def _check_content(mem: MemoryText, c: Collector) -> None:
     fm = mem.header
     sources = [
@@ -221,14 +292,9 @@ def _check_content(mem: MemoryText, c: Collector) -> None:
         if v
     ]
     body_lines = list(_content_lines(mem.body))
-    block_start: int | None = None
     pr_refs: list[tuple[int, str]] = []
     sha_hits: list[tuple[int, str]] = []
-    for i, line, _fenced in body_lines:
-        if _FENCE.match(line):
-            if block_start is None:
-                block_start = mem.body_line + i
-            continue
+    block_start = _first_code_block(body_lines, mem.body_line)
     if block_start is not None:
         c.add(
             "derivable-code-block",
@@ -262,7 +328,12 @@ def _check_content(mem: MemoryText, c: Collector) -> None:
             if re.search(r"[a-f]", sm.group(1)) and re.search(r"\d", sm.group(1)):
                 sha_hits.append((line_no, sm.group(1)))
         sha_hits += [(line_no, x.group(0)) for x in _LONG_SHA.finditer(line)]
-        pr_refs += [(line_no, x.group(0)) for x in _PR_REF.finditer(line)]
+        table_row = line.lstrip().startswith("|")  # a design table's '#12' is a row id, not a PR
+        pr_refs += [
+            (line_no, x.group(0))
+            for x in _PR_REF.finditer(line)
+            if not table_row or not x.group(0).startswith("#")
+        ]
         m = _EPHEMERAL.search(line)
         if m is None and not anchored:
             m = _IN_PROGRESS.search(line)

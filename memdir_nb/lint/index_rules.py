@@ -125,9 +125,14 @@ def indexed_files(indexes: Iterable[ScopeIndex]) -> frozenset[str]:
     return frozenset().union(*(ix.referenced for ix in indexes))
 
 
-def not_in_index(indexes: list[ScopeIndex], files_by_scope: dict[str, list[str]]) -> list[Finding]:
+def not_in_index(
+    indexes: list[ScopeIndex],
+    files_by_scope: dict[str, list[str]],
+    nested: frozenset[str] = frozenset(),
+) -> list[Finding]:
+    """Files no index lists; nested: files a sub-folder's own MEMORY.md lists (agent dirs)."""
     out = []
-    referenced = indexed_files(indexes)
+    referenced = indexed_files(indexes) | nested
     for index in indexes:
         if not index.exists:
             continue

@@ -809,3 +809,84 @@ def test_lint_names_a_file_whose_meaning_depends_on_an_inline_hash(tmp_path):
         )
     )
     assert "inline-hash-value" not in rules(lint_memory_dir(tmp_path, now_ms=NOW_MS))
+
+
+# ---- shapes from real dirs that lint used to misjudge (fixtures written for this project)
+
+
+def _one_feedback(root: Path, rel: str, body: str) -> None:
+    write_memory(root, rel, "Label check", "How a rule is worded in this dir", "feedback", body)
+
+
+def test_an_agent_folder_keeps_its_own_index(tmp_path):
+    clean_dir(tmp_path)
+    agent = tmp_path / "reviewer"
+    _one_feedback(tmp_path, "reviewer/feedback_review_style.md", "Short reviews." + WHY_HOW)
+    (agent / "MEMORY.md").write_text(
+        "# Reviewer notes\n\n- [Review style](feedback_review_style.md) — keep reviews short\n"
+    )
+    found = [f for f in lint_memory_dir(tmp_path, now_ms=NOW_MS) if f.rule == "not-in-index"]
+    assert found == []
+    (agent / "MEMORY.md").write_text("# Reviewer notes\n\nnothing listed yet\n")
+    found = [f for f in lint_memory_dir(tmp_path, now_ms=NOW_MS) if f.rule == "not-in-index"]
+    assert [f.path for f in found] == ["reviewer/feedback_review_style.md"]
+
+
+def test_a_file_named_in_the_index_prose_is_no_entry(tmp_path):
+    clean_dir(tmp_path)
+    index = tmp_path / "MEMORY.md"
+    prose = "Architecture decisions are in the repo's `design.md`; read `design.md` before big changes.\n"
+    index.write_text(index.read_text() + "\n" + prose)
+    found = rules(lint_memory_dir(tmp_path, now_ms=NOW_MS))
+    assert "index-dangling-entry" not in found and "index-duplicate-entry" not in found
+
+
+def test_german_half_translated_labels_count_as_why_and_how(tmp_path):
+    clean_dir(tmp_path)
+    body = (
+        "**Regel:** Vor jedem Merge die Migrationen lokal prüfen.\n\n"
+        "**Warum:** Eine kaputte Migration hat einmal die Staging-Datenbank blockiert.\n\n"
+        "**Wie zu apply:** Bei jeder Änderung unter db/migrations."
+    )
+    _one_feedback(tmp_path, "feedback_migrationen.md", body)
+    write_index(tmp_path)
+    found = rules(lint_memory_dir(tmp_path, now_ms=NOW_MS))
+    assert "missing-why" not in found and "missing-how-to-apply" not in found
+
+
+def test_a_shell_recipe_and_a_design_table_are_not_code_or_git_history(tmp_path):
+    clean_dir(tmp_path)
+    body = (
+        "Flash the board before each HIL run.\n\n"
+        "```bash\nusbip attach -r hil-01 -b 1-1.4\nmake flash BOARD=nucleo\n```\n\n"
+        "| step | id | owner |\n|---|---|---|\n| bring-up | #12 | ana |\n"
+        "| soak | #14 | li |\n| sign-off | #19 | ana |\n" + WHY_HOW
+    )
+    _one_feedback(tmp_path, "feedback_flash_first.md", body)
+    write_index(tmp_path)
+    found = rules(lint_memory_dir(tmp_path, now_ms=NOW_MS))
+    assert "derivable-code-block" not in found and "derivable-git-history" not in found
+    code = body.replace(
+        "```bash\nusbip attach -r hil-01 -b 1-1.4\nmake flash BOARD=nucleo",
+        "```python\ndef flash():\n    return 1",
+    )
+    _one_feedback(tmp_path, "feedback_flash_first.md", code)
+    assert "derivable-code-block" in rules(lint_memory_dir(tmp_path, now_ms=NOW_MS))
+
+
+def test_device_paths_and_serial_numbers_are_not_secrets(tmp_path):
+    clean_dir(tmp_path)
+    body = (
+        "The probe is /dev/serial/by-id/usb-FTDI_FT232R_USB_UART_A50285BI-if00-port0.\n"
+        "Board serial: 0x3f9a2b7c4d1e5f60a1b2, serial_id=E6614C311B8F2A2D.\n" + WHY_HOW
+    )
+    write_memory(
+        tmp_path,
+        "team/reference_hil_rig.md",
+        "HIL rig",
+        "Which USB devices the rig uses",
+        "reference",
+        body,
+    )
+    write_index(tmp_path)
+    assert not [f for f in lint_memory_dir(tmp_path, now_ms=NOW_MS) if "secret" in f.rule]
