@@ -239,7 +239,15 @@ _RECIPE_INFO = frozenset(
         "tree",
         "log",
         "output",
+        # hand-run queries (a data fix, a lookup) are recipes too, not the repository's code
+        "sql",
+        "psql",
     ]
+)
+# Lines that show program code in an unlabelled block (an error message or log has none).
+_CODE_HINT = re.compile(
+    r"[;{}]\s*$|^\s*(?:def|class|function|fn|func|import|from|const|let|var|public|private|"
+    r"return|if|for|while)\b|=>|\)\s*\{"
 )
 _SHELL_LINE = re.compile(
     r"^\s*(?:\$\s|#\s|>\s|(?:sudo|cd|ls|git|make|npm|npx|pnpm|yarn|pip|uv|python3?|docker|"
@@ -281,7 +289,11 @@ def _is_recipe(info: str, lines: list[str]) -> bool:
     if lang:
         return False
     body = [ln for ln in lines if ln.strip()]
-    return bool(body) and all(_SHELL_LINE.match(ln) or _DIAGRAM_LINE.match(ln) for ln in body)
+    if not body:
+        return True
+    if all(_SHELL_LINE.match(ln) or _DIAGRAM_LINE.match(ln) for ln in body):
+        return True
+    return not any(_CODE_HINT.search(ln) for ln in body)  # output, an error text, a list
 
 
 def _check_content(mem: MemoryText, c: Collector) -> None:

@@ -890,3 +890,17 @@ def test_device_paths_and_serial_numbers_are_not_secrets(tmp_path):
     )
     write_index(tmp_path)
     assert not [f for f in lint_memory_dir(tmp_path, now_ms=NOW_MS) if "secret" in f.rule]
+
+
+def test_a_hand_run_query_and_an_error_text_are_not_repository_code(tmp_path):
+    clean_dir(tmp_path)
+    body = (
+        "Empty types block new products; clear them once.\n\n"
+        "```sql\nUPDATE products SET kind = NULL WHERE kind = '';\n```\n\n"
+        "The replicator then stops failing with:\n\n"
+        "```\nERROR: Dynamic SQL Error\nColumn unknown EXTRA_COST\nAt line 1, column 3092\n```"
+        + WHY_HOW
+    )
+    _one_feedback(tmp_path, "feedback_empty_kinds.md", body)
+    write_index(tmp_path)
+    assert "derivable-code-block" not in rules(lint_memory_dir(tmp_path, now_ms=NOW_MS))
