@@ -375,7 +375,7 @@ def _parse_line(line: str, line_no: int) -> IndexEntry | None:
                 raw=line,
             )
     ticked = _TICKED_MD.search(line)
-    if ticked is None or not _leads_the_line(line[: ticked.start()]):
+    if ticked is None or not _leads_the_line(line[: ticked.start()], line[ticked.end() :]):
         return None  # a file named in the middle of prose ("see `design.md` at the root")
     target = _norm_target(ticked.group("target"))
     return IndexEntry(
@@ -390,11 +390,16 @@ def _parse_line(line: str, line_no: int) -> IndexEntry | None:
 _LINE_LEAD = re.compile(r"^[\s>|#*+\-\u2022]*(?:\d+[.)]\s*)?")
 
 
-def _leads_the_line(before: str) -> bool:
-    """Whether a backticked name starts the line's content: after a list marker, a table pipe
-    or a heading mark, and at most one leading word ("See", "→")."""
+_HOOK_START = re.compile(r"^\s*(?:$|[\u2014\u2013|:)(\]-]|\*\*)")
+
+
+def _leads_the_line(before: str, after: str) -> bool:
+    """Whether a backticked name is the line's pointer: it starts the content (after a list
+    marker, a table pipe or a heading mark, and at most one leading word such as "See"), and a
+    hook separator or the line's end follows ("Read `design.md` and follow it" is prose)."""
     rest = _LINE_LEAD.sub("", before).strip()
-    return len(rest.split()) <= 1 and not rest.endswith((",", ";"))
+    lead_ok = len(rest.split()) <= 1 and not rest.endswith((",", ";"))
+    return lead_ok and _HOOK_START.match(after) is not None
 
 
 def _hook_after(line: str, end: int) -> str:

@@ -836,7 +836,8 @@ def test_a_file_named_in_the_index_prose_is_no_entry(tmp_path):
     clean_dir(tmp_path)
     index = tmp_path / "MEMORY.md"
     prose = "Architecture decisions are in the repo's `design.md`; read `design.md` before big changes.\n"
-    index.write_text(index.read_text() + "\n" + prose)
+    steps = "1. Read `design.md` and follow it: tokens, themes and spacing.\n"
+    index.write_text(index.read_text() + "\n" + prose + steps)
     found = rules(lint_memory_dir(tmp_path, now_ms=NOW_MS))
     assert "index-dangling-entry" not in found and "index-duplicate-entry" not in found
 
