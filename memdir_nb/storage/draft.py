@@ -40,8 +40,8 @@ _HOW_WORDS = (
     # half-translated labels are common: German "Wie zu apply:", "Wie anwenden:"
     r"wie\s+zu\s+(?:apply|anwenden)|c[oó]mo\s+aplicar|como\s+aplicar|comment\s+appliquer)"
 )
-_WHY = re.compile(
-    rf"^(?:\W{{0,6}}{_WHY_WORDS}[^\n:：]{{0,40}}[:：]|#{{1,6}}\s*\W{{0,3}}{_WHY_WORDS}\b)",
+_WHY = re.compile(  # a label may end in ':' or be a question ('**Why RTK Query?**')
+    rf"^(?:\W{{0,6}}{_WHY_WORDS}[^\n:：?？]{{0,40}}[:：?？]|#{{1,6}}\s*\W{{0,3}}{_WHY_WORDS}\b)",
     re.IGNORECASE | re.MULTILINE,
 )
 _HOW = re.compile(

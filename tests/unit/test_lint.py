@@ -905,3 +905,18 @@ def test_a_hand_run_query_and_an_error_text_are_not_repository_code(tmp_path):
     _one_feedback(tmp_path, "feedback_empty_kinds.md", body)
     write_index(tmp_path)
     assert "derivable-code-block" not in rules(lint_memory_dir(tmp_path, now_ms=NOW_MS))
+
+
+def test_a_why_question_heading_counts_as_the_why(tmp_path):
+    clean_dir(tmp_path)
+    body = "Server state goes through RTK Query.\n\n**Why RTK Query?** Caching and tag invalidation.\n\n**How to apply:** new endpoints."
+    write_memory(
+        tmp_path,
+        "project_state_layer.md",
+        "State layer",
+        "Where server state lives",
+        "project",
+        body,
+    )
+    write_index(tmp_path)
+    assert "missing-why" not in rules(lint_memory_dir(tmp_path, now_ms=NOW_MS))
