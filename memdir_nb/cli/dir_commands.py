@@ -16,6 +16,7 @@ from memdir_nb.formats.index import (
 from memdir_nb.lint import count_by_severity, lint_memory_dir
 from memdir_nb.spec.constants import TEAM_DIRNAME
 from memdir_nb.spec.text import plural
+from memdir_nb.storage.archive import export_archive, format_import_report, import_archive
 from memdir_nb.storage.index_files import load_entrypoint, read_entrypoint_checked
 from memdir_nb.storage.rebuild import rebuild_index
 from memdir_nb.storage.scan import scan_memory_dir
@@ -175,3 +176,28 @@ def cmd_rebuild_index(args: argparse.Namespace) -> int:
     for scope, path in written.items():
         print(f"rebuilt the {scope} index: {path}")
     return 0
+
+
+def cmd_export_archive(args: argparse.Namespace) -> int:
+    """Pack one memory dir (team/ included, hidden store files out) into a zip."""
+    if args.dir is None:
+        print(
+            "error: export --archive needs --dir DIR, the memory dir to pack",
+            file=sys.stderr,
+        )
+        return 2
+    report = export_archive(args.dir, args.archive)
+    print(
+        f"wrote {report.archive}: {plural(len(report.files), 'file')}, {report.bytes:,} bytes "
+        f"from {args.dir}"
+    )
+    for rel, why in report.skipped:
+        print(f"left out: {rel}: {why}")
+    return 0
+
+
+def cmd_import(args: argparse.Namespace) -> int:
+    """Unpack a memory archive; exit 1 when an entry was refused or a conflict left alone."""
+    report = import_archive(args.archive, args.dir, overwrite=args.overwrite, dry_run=args.dry_run)
+    print(format_import_report(report))
+    return 0 if report.ok else 1

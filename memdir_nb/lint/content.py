@@ -205,6 +205,15 @@ def _check_header(mem: MemoryText, c: Collector) -> None:
             "quote values that contain ':' or '#', and close the header with a '---' line",
             1,
         )
+    for key, (cut, whole) in sorted(fm.inline_hash.items()):
+        c.add(
+            "inline-hash-value",
+            f"{key} holds ' #': Claude Code 2.1.214+ reads {clip(whole)!r}, while older "
+            f"versions and YAML tools cut it to {clip(cut)!r}",
+            "quote the value so every reader agrees, or delete the ' #' part if it was meant as "
+            "a comment",
+            field_line(mem, key),
+        )
     if not (fm.name or "").strip():
         c.add("missing-name", "no name in the header", "add 'name: <short title>' to the header", 1)
     if fm.type is None:
@@ -274,6 +283,89 @@ def _check_structure(mem: MemoryText, c: Collector) -> None:
         )
 
 
+# Fenced blocks that are not code kept out of the repository: shell recipes (how to run,
+# deploy, flash), console output, plain-text tables and diagrams.
+_RECIPE_INFO = frozenset(
+    [
+        "sh",
+        "bash",
+        "shell",
+        "console",
+        "zsh",
+        "fish",
+        "powershell",
+        "ps1",
+        "pwsh",
+        "cmd",
+        "bat",
+        "terminal",
+        "text",
+        "txt",
+        "plain",
+        "plaintext",
+        "mermaid",
+        "ascii",
+        "diagram",
+        "tree",
+        "log",
+        "output",
+        # hand-run queries (a data fix, a lookup) are recipes too, not the repository's code
+        "sql",
+        "psql",
+    ]
+)
+# Lines that show program code in an unlabelled block (an error message or log has none).
+_CODE_HINT = re.compile(
+    r"[;{}]\s*$|^\s*(?:def|class|function|fn|func|import|from|const|let|var|public|private|"
+    r"return|if|for|while)\b|=>|\)\s*\{"
+)
+_SHELL_LINE = re.compile(
+    r"^\s*(?:\$\s|#\s|>\s|(?:sudo|cd|ls|git|make|npm|npx|pnpm|yarn|pip|uv|python3?|docker|"
+    r"kubectl|helm|gh|curl|wget|ssh|scp|rsync|cargo|go|bd|bun|deno|node|psql|mysql|redis-cli|"
+    r"systemctl|journalctl|usbip|lsusb|export|source|cat|grep|rg|find|echo|chmod|mkdir|rm|cp|mv|"
+    r"tar|unzip|brew|apt(?:-get)?|terraform|aws|gcloud|az|flutter|dotnet|mvn|gradle|adb|"
+    r"openocd|esptool(?:\.py)?|idf\.py|pio|west)\b)"
+)
+_DIAGRAM_LINE = re.compile(r"^\s*(?:[|+\-=<>^v*.:/\\\u2500-\u257f\u2190-\u21ff]|$)")
+
+
+def _first_code_block(body_lines: list[tuple[int, str, bool]], body_line: int) -> int | None:
+    """The line of the first fenced block holding code (not a shell recipe, output or diagram)."""
+    start: int | None = None
+    info = ""
+    inside: list[str] = []
+    for i, line, _fenced in body_lines:
+        m = _FENCE.match(line)
+        if m is None:
+            if start is not None:
+                inside.append(line)
+            continue
+        if start is None:
+            start, info, inside = body_line + i, line.strip()[3:].strip().lower(), []
+            continue
+        if not _is_recipe(info, inside):
+            return start
+        start = None
+    if start is not None and not _is_recipe(info, inside):
+        return start
+    return None
+
+
+def _is_recipe(info: str, lines: list[str]) -> bool:
+    """Whether a fenced block is a command recipe, console output or a text diagram/table."""
+    lang = info.split()[0].strip("{}.") if info else ""
+    if lang in _RECIPE_INFO:
+        return True
+    if lang:
+        return False
+    body = [ln for ln in lines if ln.strip()]
+    if not body:
+        return True
+    if all(_SHELL_LINE.match(ln) or _DIAGRAM_LINE.match(ln) for ln in body):
+        return True
+    return not any(_CODE_HINT.search(ln) for ln in body)  # output, an error text, a list
+
+
 def _check_content(mem: MemoryText, c: Collector) -> None:
     fm = mem.header
     sources = [
@@ -282,13 +374,9 @@ def _check_content(mem: MemoryText, c: Collector) -> None:
         if v
     ]
     body_lines = list(_content_lines(mem.body))
-    block_start: int | None = None
     pr_refs: list[tuple[int, str]] = []
     sha_hits: list[tuple[int, str]] = []
-    for i, line, _fenced in body_lines if "```" in mem.body or "~~~" in mem.body else ():
-        if _FENCE.match(line):
-            block_start = mem.body_line + i
-            break
+    block_start = _first_code_block(body_lines, mem.body_line)
     if block_start is not None:
         c.add(
             "derivable-code-block",
@@ -333,7 +421,14 @@ def _check_content(mem: MemoryText, c: Collector) -> None:
         if _LONG_SHA in wanted:
             sha_hits += [(line_no, x.group(0)) for x in _LONG_SHA.finditer(line)]
         if _PR_REF in wanted:
-            pr_refs += [(line_no, x.group(0)) for x in _PR_REF.finditer(line)]
+            table_row = line.lstrip().startswith(
+                "|"
+            )  # a design table's '#12' is a row id, not a PR
+            pr_refs += [
+                (line_no, x.group(0))
+                for x in _PR_REF.finditer(line)
+                if not table_row or not x.group(0).startswith("#")
+            ]
         m = _EPHEMERAL.search(line) if _EPHEMERAL in wanted else None
         if m is None and _IN_PROGRESS in wanted:
             m = _IN_PROGRESS.search(line)

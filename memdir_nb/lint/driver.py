@@ -13,7 +13,12 @@ from memdir_nb.formats.manifest import MemoryHeader
 from memdir_nb.lint.content import lint_memory
 from memdir_nb.lint.findings import SEVERITIES, Finding, MemoryText, ScopeIndex
 from memdir_nb.lint.index_rules import lint_index, not_in_index
-from memdir_nb.lint.reading import MAX_READ_BYTES, memory_text_from_read, read_scope_indexes
+from memdir_nb.lint.reading import (
+    MAX_READ_BYTES,
+    memory_text_from_read,
+    nested_index_references,
+    read_scope_indexes,
+)
 from memdir_nb.spec.constants import STORE_JOURNAL_NAME
 from memdir_nb.storage.access import ContainedReader, ReadRefused
 from memdir_nb.storage.containment import absolute_dir
@@ -161,7 +166,8 @@ def lint_dir(
         files_by_scope[h.scope].append(h.filename)
     for index in indexes:
         findings.extend(lint_index(index, files_by_scope.get(index.scope, [])))
-    findings.extend(not_in_index(indexes, files_by_scope))
+    all_files = [rel for rels in files_by_scope.values() for rel in rels]
+    findings.extend(not_in_index(indexes, files_by_scope, nested_index_references(root, all_files)))
     findings.extend(pending_journal(root))
     findings.sort(key=lambda f: (f.path, f.line or 0, f.rule))
     return LintResult(findings, memories, headers, indexes, skipped)

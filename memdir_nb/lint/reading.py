@@ -6,8 +6,8 @@ import os
 import re
 
 from memdir_nb.formats.frontmatter import parse_frontmatter
-from memdir_nb.formats.index import IndexEntry, parse_index
-from memdir_nb.formats.manifest import MemoryHeader
+from memdir_nb.formats.index import IndexEntry, parse_index, strip_entrypoint_extras
+from memdir_nb.formats.manifest import MemoryHeader, memory_time_ms
 from memdir_nb.lint.findings import MemoryText, ScopeIndex
 from memdir_nb.spec.constants import ENTRYPOINT_NAME, MEMORY_FILE_READ_MAX_BYTES, TEAM_DIRNAME
 from memdir_nb.storage.access import ContainedReader, ReadResult
@@ -47,7 +47,7 @@ def memory_text_from_read(rel: str, scope: str, res: ReadResult) -> MemoryText:
         rel=rel,
         scope=scope,
         size=st.st_size,
-        mtime_ms=st.st_mtime_ns / 1_000_000,
+        mtime_ms=memory_time_ms(st.st_mtime_ns / 1_000_000, fm.modified_ms),
         text=text,
         capped=capped,
         binary=binary,
@@ -78,7 +78,9 @@ def read_scope_indexes(memory_dir: str | os.PathLike[str]) -> list[ScopeIndex]:
     for scope, scope_dir, rel in scopes:
         loaded = load_entrypoint(scope_dir, memory_dir=root)
         text, exists = loaded.text, loaded.exists
-        entries = parse_index(text)
+        # An entry in the frontmatter or a block-level HTML comment is never loaded (2.1.211+).
+        loaded_lines = set(strip_entrypoint_extras(text).line_map)
+        entries = [e for e in parse_index(text) if e.line_no in loaded_lines]
         referenced: set[str] = set()
         dangling: list[IndexEntry] = []
         outside: list[IndexEntry] = []
@@ -110,3 +112,30 @@ def read_scope_indexes(memory_dir: str | os.PathLike[str]) -> list[ScopeIndex]:
             )
         )
     return out
+
+
+def nested_index_references(memory_dir: str | os.PathLike[str], files: list[str]) -> frozenset[str]:
+    """Files listed by a MEMORY.md of their own sub-folder (an agent's memory dir keeps its own).
+
+    A folder below the memory dir (other than team/, which has its own scope index) holding a
+    MEMORY.md is read as that folder's index; a file it points at is indexed there.
+    """
+    root = os.path.abspath(os.fspath(memory_dir))
+    folders = {
+        "/".join(rel.split("/")[:i]) for rel in files for i in range(1, rel.count("/") + 1)
+    } - {TEAM_DIRNAME}
+    found: set[str] = set()
+    for folder in sorted(folders):
+        scope_dir = os.path.join(root, *folder.split("/"))
+        if not os.path.isfile(os.path.join(scope_dir, ENTRYPOINT_NAME)):
+            continue
+        text = load_entrypoint(scope_dir, memory_dir=root).text
+        for entry in parse_index(text):
+            resolved = _resolve_target(scope_dir, entry.target)
+            if (
+                resolved is not None
+                and is_real_path_within(resolved, scope_dir, or_equal=True)
+                and os.path.isfile(resolved)
+            ):
+                found.add(os.path.relpath(resolved, root).replace(os.sep, "/"))
+    return frozenset(found)

@@ -28,12 +28,21 @@ from memdir_nb.spec.text import plural
 def _disabled_fix(d: GateDecision) -> str:
     in_block = d.source.startswith("the env block of ")
     file = d.source.split("(", 1)[-1].rstrip(")") if "(" in d.source else d.source
+    if d.setting == "CLAUDE_CODE_SAFE_MODE":
+        where_set = f'the "env" block of {file}' if in_block else "your shell or launcher"
+        return (
+            f"leave safe mode: unset CLAUDE_CODE_SAFE_MODE in {where_set} "
+            "(memory stays off in safe mode even with CLAUDE_CODE_DISABLE_AUTO_MEMORY=0)"
+        )
     if d.level == 1:
         if in_block:
             return f'delete "CLAUDE_CODE_DISABLE_AUTO_MEMORY" from the "env" block of {file}'
         return "unset CLAUDE_CODE_DISABLE_AUTO_MEMORY (and remove it from your shell profile)"
     if d.level == 2:
-        return "start Claude Code without --bare, or unset CLAUDE_CODE_SIMPLE"
+        return (
+            "start Claude Code without --bare, or unset CLAUDE_CODE_SIMPLE; "
+            "CLAUDE_CODE_DISABLE_AUTO_MEMORY=0 forces memory on even in bare mode"
+        )
     if d.level == 3:
         return (
             "set CLAUDE_CODE_REMOTE_MEMORY_DIR to an absolute path on persistent storage, "

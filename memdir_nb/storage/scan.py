@@ -23,7 +23,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 
 from memdir_nb.clock import system_clock_ms
-from memdir_nb.formats.manifest import MemoryHeader
+from memdir_nb.formats.manifest import MemoryHeader, memory_time_ms
 from memdir_nb.formats.names import component_problem, is_memory_filename, name_problem
 from memdir_nb.spec.constants import (
     ENTRYPOINT_NAME,
@@ -105,6 +105,7 @@ class CachedHeader:
     description: str | None
     type: MemoryType | None
     malformed: bool
+    modified_ms: float | None = None
 
 
 @dataclass(frozen=True)
@@ -442,15 +443,18 @@ def scan_memory_dir(
                 cached = view.get(cand.open_path)
                 if cached is not None and cached.key == stat_key(cand.st):
                     hits += 1
+                    file_ms = cand.st.st_mtime_ns / 1_000_000
                     headers.append(
                         MemoryHeader(
                             filename=cand.rel,
                             file_path=cand.path,
-                            mtime_ms=cand.st.st_mtime_ns / 1_000_000,
+                            mtime_ms=memory_time_ms(file_ms, cached.modified_ms),
                             name=cached.name,
                             description=cached.description,
                             type=cached.type,
                             malformed=cached.malformed,
+                            file_mtime_ms=file_ms,
+                            modified_ms=cached.modified_ms,
                         )
                     )
                     continue
@@ -463,10 +467,12 @@ def scan_memory_dir(
             except OSError as exc:
                 skipped.append(SkippedFile(cand.rel, f"unreadable: {type(exc).__name__}"))
                 continue
+            modified = fm.modified_ms
+            file_ms = st.st_mtime_ns / 1_000_000
             if cache is not None:
                 if cache._trusts(st, started_ms):
                     read_now[cand.open_path] = CachedHeader(
-                        stat_key(st), fm.name, fm.description, fm.type, fm.malformed
+                        stat_key(st), fm.name, fm.description, fm.type, fm.malformed, modified
                     )
                 else:
                     racy += 1
@@ -474,14 +480,18 @@ def scan_memory_dir(
                 MemoryHeader(
                     filename=cand.rel,
                     file_path=cand.path,
-                    mtime_ms=st.st_mtime_ns / 1_000_000,
+                    mtime_ms=memory_time_ms(file_ms, modified),
                     name=fm.name,
                     description=fm.description,
                     type=fm.type,
                     malformed=fm.malformed,
+                    file_mtime_ms=file_ms,
+                    modified_ms=modified,
                 )
             )
-    # The fstat'ed mtime can be newer than the listed one if a file changed meanwhile.
+    # Ordered by the memory's time (`modified:` when written, else the mtime; the fstat'ed
+    # mtime can be newer than the listed one if a file changed meanwhile). The cap above picks
+    # candidates by file mtime, before any header is read.
     headers.sort(key=lambda h: (-h.mtime_ms, h.filename))
     skipped.sort(key=lambda s: s.path)
     if cache is not None and view is not None:

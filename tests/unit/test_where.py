@@ -139,6 +139,19 @@ def test_team_and_kairos_follow_auto_memory_then_their_flags(tmp_path: Path) -> 
     assert "auto memory is off" in off.team_memory.reason
 
 
+def test_team_memory_is_explained_in_plain_words_with_the_codename_only_aside(
+    tmp_path: Path,
+) -> None:
+    w = make_world(tmp_path, repo=False)
+    for env in ({}, {"MEMDIR_NB_TEAM_MEMORY": "1"}):
+        reason = where(w.config(env)).team_memory.reason
+        assert reason.startswith("the team memory switch MEMDIR_NB_TEAM_MEMORY is ")
+        before, _, aside = reason.partition(" (")
+        assert (
+            "tengu" not in before and aside == "Claude Code's internal flag: tengu_herring_clock)"
+        )
+
+
 def test_where_report_is_json_ready(tmp_path: Path) -> None:
     w = make_world(tmp_path, repo=False)
     payload = json.loads(json.dumps(where(w.config()).to_dict()))
@@ -238,3 +251,13 @@ def test_list_says_when_an_index_is_not_a_regular_file(tmp_path: Path) -> None:
     assert "FIFO" in (team.problem or "")
     assert info.by_type == {"untyped": 1}
     assert "team index: team/MEMORY.md is a FIFO" in format_list([info])
+
+
+def test_where_shows_the_pinned_project_folder_step(tmp_path: Path) -> None:
+    w = make_world(tmp_path, repo=False)
+    cfg_dir = tmp_path / "cfgdir"
+    env = {"CLAUDE_CONFIG_DIR": str(cfg_dir), "CLAUDE_CODE_PROJECT_DIR_NAME": "shop"}
+    report = where(w.config(env))
+    assert report.memory_dir.rstrip(os.sep) == str(cfg_dir / "projects" / "shop" / "memory")
+    rules = [s.rule for s in report.steps]
+    assert rules.index("CLAUDE_CODE_PROJECT_DIR_NAME") == rules.index("default") - 1
