@@ -79,7 +79,9 @@ test-browser: $(STAMP)
 binder-check: $(STAMP)
 	$(BIN)/python -m pytest tests/test_binder_config.py -q
 
+# Every row of the speed table (docs/performance.md) in one run; BENCH_FLAGS=--big adds 100k files.
 bench: $(STAMP)
+	$(BIN)/python benchmarks/bench_speed.py $(BENCH_FLAGS)
 	$(BIN)/python benchmarks/bench_scan.py
 	$(BIN)/python benchmarks/bench_scale.py
 	$(BIN)/python benchmarks/recall_eval.py --legacy --speed

@@ -45,6 +45,11 @@ _EXPORTS: dict[str, str] = {
     "resolve_now_ms": "clock",
     # index
     "EntrypointTruncation": "formats.index",
+    "IndexCapVerdict": "formats.index",
+    "ImportReport": "storage.archive",
+    "export_archive": "storage.archive",
+    "import_archive": "storage.archive",
+    "index_cap_verdict": "formats.index",
     "truncate_entrypoint_content": "formats.index",
     "rebuild_index": "storage.rebuild",
     # scan
@@ -137,8 +142,6 @@ _EXPORTS: dict[str, str] = {
     "MemdirMemoryTool": "toolloop.memory_tool",
     "AsyncMemdirMemoryTool": "toolloop.memory_tool",
     "build_memory_tool_prompt": "prompts.memory_tool",
-    "IndexCapVerdict": "formats.index",
-    "index_cap_verdict": "formats.index",
     # sessions
     "read_session": "home.sessions",
     "list_sessions": "home.sessions",
@@ -259,6 +262,7 @@ if TYPE_CHECKING:
         scope_of_path,
         scope_violation,
     )
+    from memdir_nb.storage.archive import ImportReport, export_archive, import_archive
     from memdir_nb.storage.containment import (
         PathTraversalError,
         realpath_deepest_existing,
@@ -299,6 +303,7 @@ __all__ = [  # literal, so type checkers and linters read it; a test keeps it eq
     "EntrypointTruncation",
     "ExtractionScheduler",
     "Finding",
+    "ImportReport",
     "IndexCapVerdict",
     "InjectedMemory",
     "InvalidMemoryTypeError",
@@ -349,6 +354,7 @@ __all__ = [  # literal, so type checkers and linters read it; a test keeps it eq
     "discover_memory_dirs",
     "dream_gates",
     "ensure_memory_dir_exists",
+    "export_archive",
     "export_parquet",
     "find_canonical_git_root",
     "find_relative_dates",
@@ -356,6 +362,7 @@ __all__ = [  # literal, so type checkers and linters read it; a test keeps it eq
     "format_memory_manifest",
     "get_auto_mem_path",
     "has_memory_writes_since",
+    "import_archive",
     "index_cap_verdict",
     "is_auto_memory_enabled",
     "lint_memory_dir",

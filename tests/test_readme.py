@@ -8,7 +8,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-README = Path(__file__).resolve().parent.parent / "README.md"
+REPO = Path(__file__).resolve().parent.parent
+README = REPO / "README.md"
 
 
 def test_readme_api_example_runs_and_recalls_the_saved_memory(tmp_path: Path) -> None:
@@ -77,3 +78,44 @@ def test_readme_memory_tool_example_runs_through_the_sdk_runner(tmp_path: Path) 
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == "['feedback_tests.md']"
     assert server.requests[-1]["system"].startswith("# Memory")
+
+
+def _readme_commands() -> list[str]:
+    """Every `.venv/bin/memdir-nb ...` line of the README's shell blocks, comment cut off."""
+    text = README.read_text(encoding="utf-8")
+    commands = []
+    for block in re.findall(r"```sh\n(.*?)```", text, re.S):
+        for line in block.splitlines():
+            if "memdir-nb" in line:
+                commands.append(line.split("  #")[0].strip())
+    return commands
+
+
+def test_readme_never_shows_a_bare_memdir_nb_command() -> None:
+    commands = _readme_commands()
+    assert len(commands) >= 10
+    for command in commands:
+        assert command.startswith(".venv/bin/memdir-nb "), command
+
+
+def test_every_readme_command_runs_as_written(tmp_path: Path) -> None:
+    """Run each command, in order, from a folder laid out like the checkout after `make lab`."""
+    venv = Path(sys.executable).parent.parent
+    if not (venv / "bin" / "memdir-nb").is_file():
+        import pytest
+
+        pytest.skip(f"no memdir-nb script in {venv}/bin: run the tests from the project's .venv")
+    work = tmp_path / "checkout"
+    work.mkdir()
+    (work / ".venv").symlink_to(venv)
+    (work / "notebooks").symlink_to(REPO / "notebooks")  # the checkout's notebooks and their data
+    home = tmp_path / "home"
+    (home / ".claude" / "projects").mkdir(parents=True)  # a machine where Claude Code has run
+    env = {"PATH": "/usr/bin:/bin", "HOME": str(home), "LANG": "C.UTF-8"}
+    for command in _readme_commands():
+        out = subprocess.run(
+            command, shell=True, cwd=work, env=env, capture_output=True, text=True, timeout=300
+        )
+        allowed = (0, 1) if ("lint" in command or "doctor" in command) else (0,)
+        assert out.returncode in allowed, (command, out.returncode, out.stderr[-2000:])
+        assert "Traceback" not in out.stderr, (command, out.stderr[-2000:])

@@ -1,4 +1,4 @@
-"""The commands that read or rewrite one memory dir: scan, index, lint, demo, rebuild-index."""
+"""The commands that read or rewrite one memory dir: index, lint, demo, rebuild-index (scan: scan_command)."""
 
 from __future__ import annotations
 
@@ -14,57 +14,15 @@ from memdir_nb.formats.index import (
     REBUILD_HEADING,
     truncate_entrypoint_content,
 )
-from memdir_nb.formats.manifest import format_memory_manifest
 from memdir_nb.lint import count_by_severity, lint_memory_dir
 from memdir_nb.spec.constants import ENTRYPOINT_NAME, TEAM_DIRNAME
 from memdir_nb.spec.text import plural, terminal_safe
+from memdir_nb.storage.archive import export_archive, format_import_report, import_archive
 from memdir_nb.storage.index_files import load_entrypoint, read_entrypoint_checked
 from memdir_nb.storage.index_rebuild import IndexRebuild, plan_index_rebuild
 from memdir_nb.storage.scan import scan_memory_dir
 from memdir_nb.storage.store import MemoryStore
 from memdir_nb.ui.demo import DemoDirExistsError, build_demo_memory_dir
-
-
-def cmd_scan(args: argparse.Namespace) -> int:
-    """Print the manifest the selector would see, then what was skipped."""
-
-    report = scan_memory_dir(args.dir, limit=args.limit)
-    if args.json:
-        payload = {
-            "dir": str(args.dir),
-            "total_found": report.total_found,
-            "memories": [
-                {
-                    "filename": h.filename,
-                    "mtime_ms": h.mtime_ms,
-                    "name": h.name,
-                    "description": h.description,
-                    "type": h.type.value if h.type else None,
-                    "malformed": h.malformed,
-                }
-                for h in report.headers
-            ],
-            "skipped": [{"path": s.path, "reason": s.reason} for s in report.skipped],
-        }
-        print(json.dumps(payload, indent=2))
-        return 0
-    manifest = format_memory_manifest(report.headers)
-    if manifest:
-        print(manifest)
-    shown = len(report.headers)
-    print(f"\n{plural(shown, 'memory')} listed", end="")
-    if report.total_found > shown:
-        print(f" (newest {shown} of {report.total_found}; the rest are past the cap)", end="")
-    print(".")
-    malformed = [h.filename for h in report.headers if h.malformed]
-    if malformed:
-        print(
-            f"{len(malformed)} with a malformed header (fields recovered line by line): "
-            + ", ".join(malformed)
-        )
-    for skipped in report.skipped:
-        print(f"skipped {skipped.path}: {skipped.reason}")
-    return 0
 
 
 def _index_report(scope_dir: Path, label: str) -> dict[str, Any]:
@@ -263,3 +221,28 @@ def cmd_rebuild_index(args: argparse.Namespace) -> int:
             f"memdir_nb.dream.restore({str(memory_dir)!r}, {Path(result.batch).name!r})"
         )
     return 0
+
+
+def cmd_export_archive(args: argparse.Namespace) -> int:
+    """Pack one memory dir (team/ included, hidden store files out) into a zip."""
+    if args.dir is None:
+        print(
+            "error: export --archive needs --dir DIR, the memory dir to pack",
+            file=sys.stderr,
+        )
+        return 2
+    report = export_archive(args.dir, args.archive)
+    print(
+        f"wrote {report.archive}: {plural(len(report.files), 'file')}, {report.bytes:,} bytes "
+        f"from {args.dir}"
+    )
+    for rel, why in report.skipped:
+        print(f"left out: {rel}: {why}")
+    return 0
+
+
+def cmd_import(args: argparse.Namespace) -> int:
+    """Unpack a memory archive; exit 1 when an entry was refused or a conflict left alone."""
+    report = import_archive(args.archive, args.dir, overwrite=args.overwrite, dry_run=args.dry_run)
+    print(format_import_report(report))
+    return 0 if report.ok else 1

@@ -7,6 +7,7 @@ import json
 import sys
 from pathlib import Path
 
+from memdir_nb.cli.dir_commands import cmd_export_archive
 from memdir_nb.home.config import MemdirConfig
 from memdir_nb.reports.diagnosis import format_doctor
 from memdir_nb.reports.doctor import diagnose
@@ -72,7 +73,12 @@ def cmd_list(args: argparse.Namespace) -> int:
 
 
 def cmd_export(args: argparse.Namespace) -> int:
-    """Write memories.parquet and dirs.parquet for every memory dir under the Claude home(s)."""
+    """Write memories.parquet and dirs.parquet for every memory dir under the Claude home(s).
+
+    With --archive FILE.zip --dir DIR, pack that one memory dir for another machine instead.
+    """
+    if args.archive is not None:
+        return cmd_export_archive(args)
     try:
         import pyarrow  # noqa: F401
 

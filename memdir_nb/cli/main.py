@@ -35,7 +35,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--limit", type=positive_int, default=200, help="how many memories to list (default 200)"
     )
     p.add_argument("--json", action="store_true", help="machine-readable output")
-    p.set_defaults(func="dir_commands:cmd_scan")
+    p.set_defaults(func="scan_command:cmd_scan")
 
     p = sub.add_parser("index", help="report MEMORY.md against its 200-line / 25,000-byte caps")
     p.add_argument("dir", type=existing_dir, help="the memory dir")
@@ -132,14 +132,24 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.set_defaults(func="home_commands:cmd_list")
 
-    p = sub.add_parser("export", help="write every memory and memory dir to Parquet files")
-    p.add_argument(
+    p = sub.add_parser(
+        "export",
+        help="write every memory and memory dir to Parquet files, or one memory dir to a zip",
+    )
+    out = p.add_mutually_exclusive_group(required=True)
+    out.add_argument(
         "--parquet",
         type=Path,
-        required=True,
         metavar="OUT",
         help="the folder to write memories.parquet and dirs.parquet into",
     )
+    out.add_argument(
+        "--archive",
+        type=Path,
+        metavar="FILE.zip",
+        help="write the memory dir given with --dir to this zip (to import on another machine)",
+    )
+    p.add_argument("--dir", type=existing_dir, help="the memory dir to archive (with --archive)")
     p.add_argument("--home", type=any_dir, action="append", help=home_help)
     p.set_defaults(func="home_commands:cmd_export")
 
@@ -178,6 +188,21 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.set_defaults(func="session_commands:cmd_replay")
+
+    p = sub.add_parser(
+        "import", help="unpack a memory archive into a memory dir (conflicts named, never lost)"
+    )
+    p.add_argument(
+        "archive", type=existing_file, help="a zip written by memdir-nb export --archive"
+    )
+    p.add_argument("--dir", type=Path, required=True, help="the memory dir to import into")
+    p.add_argument(
+        "--overwrite",
+        action="store_true",
+        help="replace files that differ, moving the old ones into .trash/",
+    )
+    p.add_argument("--dry-run", action="store_true", help="say what would happen; write nothing")
+    p.set_defaults(func="dir_commands:cmd_import")
 
     p = sub.add_parser(
         "rebuild-index",

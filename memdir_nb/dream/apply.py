@@ -7,7 +7,7 @@ import hashlib
 import json
 import os
 from collections.abc import Collection
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -21,9 +21,11 @@ from memdir_nb.dream.actions import (
     _sha,
     _simulate,
 )
+from memdir_nb.formats.index import IndexCapVerdict, index_cap_verdict
 from memdir_nb.formats.jsonio import loads_bounded
 from memdir_nb.spec.constants import (
     DREAM_BATCH_PREFIX,
+    ENTRYPOINT_NAME,
     MEMORY_TOOL_BATCH_PREFIX,
     REBUILD_BATCH_PREFIX,
     TRASH_DIRNAME,
@@ -48,6 +50,14 @@ class ApplyResult:
     batch: str  # the trash batch name, for restore()
     changed: tuple[str, ...]
     trashed: tuple[str, ...]
+    # Each MEMORY.md the dream wrote -> its cap verdict (over: rewrite to ~70%; near: reminder),
+    # as Claude Code 2.1.210+ tells an agent whose write leaves the index over its cap.
+    index_verdicts: dict[str, IndexCapVerdict] = field(default_factory=dict)
+
+    @property
+    def index_messages(self) -> list[str]:
+        """'<path>: <message>' for each written index over or near its cap."""
+        return [f"{rel}: {v.message}" for rel, v in self.index_verdicts.items() if v.message]
 
 
 def _current_hash(tx: StoreTransaction, rel: str) -> str | None:
@@ -128,6 +138,11 @@ def apply_plan(
         batch,
         tuple(r for r, t in result.items() if t is not None),
         tuple(r for r, t in result.items() if t is None),
+        {
+            rel: index_cap_verdict(text)
+            for rel, text in sorted(result.items())
+            if text is not None and Path(rel).name == ENTRYPOINT_NAME
+        },
     )
 
 

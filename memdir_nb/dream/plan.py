@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import os
 import re
 from collections.abc import Callable
@@ -36,9 +37,9 @@ from memdir_nb.spec.constants import (
 )
 from memdir_nb.spec.dates import convert_relative_dates, local_date
 from memdir_nb.spec.similarity import UnionFind, candidate_pairs, stem_sets
-from memdir_nb.storage.access import ContainedReader, MissingFile, ReadRefused
+from memdir_nb.storage.access import ContainedReader, MissingFile, ReadRefused, ReadResult
 from memdir_nb.storage.containment import absolute_dir
-from memdir_nb.storage.scan import scan_memory_dir
+from memdir_nb.storage.scan import list_memory_files
 
 DUPLICATE_HEAD_THRESHOLD = 90.0  # rapidfuzz token_sort_ratio over name + description
 DUPLICATE_BODY_THRESHOLD = 60.0  # and token_set_ratio over the bodies
@@ -59,6 +60,16 @@ class _Mem:
     type: str
     body: str
     mtime_ms: float
+
+    @functools.cached_property
+    def head_lower(self) -> str:
+        """Name and description, lower-cased: what near-duplicate heads are compared on."""
+        return f"{self.name} {self.description}".lower()
+
+    @functools.cached_property
+    def body_lower(self) -> str:
+        """The body, lower-cased (computed once, however many candidate pairs it is in)."""
+        return self.body.lower()
 
 
 def _index_rel(scope: str) -> str:
@@ -113,131 +124,139 @@ def _contradiction_pairs(mems: list[_Mem], merged: set[str], fuzz: Any) -> list[
     return [(mems[i], mems[j]) for i, j in sorted(found)]
 
 
-def plan_consolidation(
-    memory_dir: str | os.PathLike[str],
-    *,
-    now_ms: float | None = None,
-    clock: Callable[[], float] | None = None,
-) -> ConsolidationPlan:
-    """Read the memory dir and propose consolidation actions (nothing is written)."""
-    from rapidfuzz import fuzz
+class _Snapshot:
+    """What the planner read: each file's text and hash (None: absent), and files left out."""
 
-    root = absolute_dir(memory_dir)
-    if not root.is_dir():
-        raise PlanError(
-            f"memory dir {str(root)!r} does not exist or is not a directory; pass the memory directory"
-        )
-    snapshot: dict[str, str | None] = {}
-    hashes: dict[str, str | None] = {}
-    read_notes: list[str] = []  # files left out because the contained reader refused or cut them
-    reader = ContainedReader(root)
+    def __init__(self, root: Path, reader: ContainedReader) -> None:
+        self.root = root
+        self.reader = reader
+        self.texts: dict[str, str | None] = {}
+        self.hashes: dict[str, str | None] = {}
+        self.notes: list[str] = []  # files left out because the reader refused or cut them
 
-    def read(rel: str) -> str | None:
+    def read(self, rel: str) -> ReadResult | None:
+        """Read one file (bounded, contained) into the snapshot; None when it is left out."""
         cap = INDEX_READ_MAX_BYTES if rel.endswith(ENTRYPOINT_NAME) else MEMORY_FILE_READ_MAX_BYTES
-        res = reader.try_read(rel, cap)
+        res = self.reader.try_read(rel, cap)
         if isinstance(res, ReadRefused) or res.truncated:
             # Planned as absent: an action touching it then finds it "created" and refuses.
-            snapshot[rel], hashes[rel] = None, None
+            self.texts[rel], self.hashes[rel] = None, None
             if not isinstance(res, MissingFile) or res.detail != "does not exist":
                 why = str(res) if isinstance(res, ReadRefused) else res.cut_note()
-                read_notes.append(f"{why}; left out of consolidation")
+                self.notes.append(f"{why}; left out of consolidation")
             return None
-        snapshot[rel], hashes[rel] = res.text, _sha(res.data)
-        return snapshot[rel]
+        self.texts[rel], self.hashes[rel] = res.text, _sha(res.data)
+        return res
 
+
+def _read_memories(snap: _Snapshot) -> list[_Mem]:
+    """Every memory file, newest first, read once each (the walk opens none of them)."""
     mems: list[_Mem] = []
-    for h in scan_memory_dir(root, limit=None).headers:
-        text = read(h.filename)
-        if text is None:
+    for listed in list_memory_files(snap.root).files:
+        res = snap.read(listed.rel)
+        if res is None:
             continue
+        text = res.text
         fm, _ = parse_frontmatter(text)
         _, body = _split_front(text)
-        scope = TEAM_DIRNAME if h.scope == "team" else ""
+        scope = TEAM_DIRNAME if listed.scope == "team" else ""
         mems.append(
             _Mem(
-                h.filename,
-                h.filename[len(scope) + 1 :] if scope else h.filename,
+                listed.rel,
+                listed.rel[len(scope) + 1 :] if scope else listed.rel,
                 scope,
                 text,
-                fm.name or Path(h.filename).stem,
+                fm.name or Path(listed.rel).stem,
                 fm.description or "",
                 str(fm.type or fm.raw_type or ""),
                 body,
-                h.mtime_ms,
+                res.stat.st_mtime_ns / 1_000_000,
             )
         )
-    scopes = [""] + ([TEAM_DIRNAME] if (root / TEAM_DIRNAME).is_dir() else [])
-    for scope in scopes:
-        read(_index_rel(scope))
+    # The fstat'ed mtime can be newer than the listed one if a file changed meanwhile.
+    mems.sort(key=lambda m: (-m.mtime_ms, m.rel))
+    return mems
 
-    actions: list[PlanAction] = []
-    merged: set[str] = set()
 
-    # 1. near-duplicates: same scope and type; the newest file absorbs the others
-    # Same type and same polarity are required too; _duplicate_groups only compares
-    # memories that agree on both.
+def _near_duplicates_test(fuzz: Any) -> Callable[[_Mem, _Mem], bool]:
+    """Whether two memories are near-duplicates: similar name + description, and similar bodies."""
+
     def near_duplicates(a: _Mem, b: _Mem) -> bool:
         head = fuzz.token_sort_ratio(
-            f"{a.name} {a.description}".lower(),
-            f"{b.name} {b.description}".lower(),
-            score_cutoff=DUPLICATE_HEAD_THRESHOLD,
+            a.head_lower, b.head_lower, score_cutoff=DUPLICATE_HEAD_THRESHOLD
         )
         return bool(head) and (
-            fuzz.token_set_ratio(
-                a.body.lower(), b.body.lower(), score_cutoff=DUPLICATE_BODY_THRESHOLD
-            )
+            fuzz.token_set_ratio(a.body_lower, b.body_lower, score_cutoff=DUPLICATE_BODY_THRESHOLD)
             >= DUPLICATE_BODY_THRESHOLD
         )
 
+    return near_duplicates
+
+
+def _merge_action(scope: str, group: list[_Mem], fuzz: Any) -> PlanAction:
+    """Merge a group of near-duplicates into its newest member; the others go to the trash."""
+    members = sorted(group, key=lambda m: (-m.mtime_ms, m.rel))
+    keep, dups = members[0], members[1:]
+    front, body = _split_front(keep.text)
+    keep_lines = [ln.strip() for ln in body.split("\n") if ln.strip()]
+    extra: list[str] = []
+    for d in dups:
+        d_body, _ = convert_relative_dates(d.body, local_date(d.mtime_ms))
+        for ln in d_body.split("\n"):
+            s = ln.strip()
+            if s and all(fuzz.ratio(s, k) < 90 for k in keep_lines + extra):
+                extra.append(s)
+    new_body, _ = convert_relative_dates(body, local_date(keep.mtime_ms))
+    if extra:
+        new_body = new_body.rstrip("\n") + "\n\n" + "\n".join(extra) + "\n"
+    ops: list[PlanOp] = [WriteFile(keep.rel, front + new_body)]
+    for d in dups:
+        ops += [TrashFile(d.rel), IndexRemove(_index_rel(scope), d.scope_rel)]
+    return PlanAction(
+        f"merge:{keep.rel}",
+        "merge_duplicates",
+        f"merge {', '.join(d.rel for d in dups)} into {keep.rel} (near-duplicates; "
+        f"{len(extra)} new line(s) carried over, merged files go to {TRASH_DIRNAME}/)",
+        tuple([keep.rel] + [d.rel for d in dups] + [_index_rel(scope)]),
+        tuple(ops),
+    )
+
+
+def _merge_actions(
+    mems: list[_Mem], scopes: list[str], fuzz: Any
+) -> tuple[list[PlanAction], set[str]]:
+    """1. near-duplicates: same scope, type and polarity; the newest file absorbs the others."""
+    actions: list[PlanAction] = []
+    merged: set[str] = set()
+    near_duplicates = _near_duplicates_test(fuzz)
     for scope in scopes:
         pool = [m for m in mems if m.scope == scope]
         for group in _duplicate_groups(pool, near_duplicates):
-            g = {m.rel for m in group}
-            members = sorted(group, key=lambda m: (-m.mtime_ms, m.rel))
-            keep, dups = members[0], members[1:]
-            front, body = _split_front(keep.text)
-            keep_lines = [ln.strip() for ln in body.split("\n") if ln.strip()]
-            extra: list[str] = []
-            for d in dups:
-                d_body, _ = convert_relative_dates(d.body, local_date(d.mtime_ms))
-                for ln in d_body.split("\n"):
-                    s = ln.strip()
-                    if s and all(fuzz.ratio(s, k) < 90 for k in keep_lines + extra):
-                        extra.append(s)
-            new_body, _ = convert_relative_dates(body, local_date(keep.mtime_ms))
-            if extra:
-                new_body = new_body.rstrip("\n") + "\n\n" + "\n".join(extra) + "\n"
-            ops: list[PlanOp] = [WriteFile(keep.rel, front + new_body)]
-            for d in dups:
-                ops += [TrashFile(d.rel), IndexRemove(_index_rel(scope), d.scope_rel)]
-            merged.update(g)
-            actions.append(
-                PlanAction(
-                    f"merge:{keep.rel}",
-                    "merge_duplicates",
-                    f"merge {', '.join(d.rel for d in dups)} into {keep.rel} (near-duplicates; "
-                    f"{len(extra)} new line(s) carried over, merged files go to {TRASH_DIRNAME}/)",
-                    tuple([keep.rel] + [d.rel for d in dups] + [_index_rel(scope)]),
-                    tuple(ops),
-                )
-            )
+            merged.update(m.rel for m in group)
+            actions.append(_merge_action(scope, group, fuzz))
+    return actions, merged
 
-    # 2. contradictions: similar subject, opposite polarity; flagged, never auto-resolved
-    for a, b in _contradiction_pairs(mems, merged, fuzz):
-        actions.append(
-            PlanAction(
-                f"review:{a.rel}|{b.rel}",
-                "flag_contradiction",
-                f"{a.rel} and {b.rel} may contradict each other; review them and keep one",
-                (a.rel, b.rel),
-            )
+
+def _contradiction_actions(mems: list[_Mem], merged: set[str], fuzz: Any) -> list[PlanAction]:
+    """2. contradictions: similar subject, opposite polarity; flagged, never auto-resolved."""
+    return [
+        PlanAction(
+            f"review:{a.rel}|{b.rel}",
+            "flag_contradiction",
+            f"{a.rel} and {b.rel} may contradict each other; review them and keep one",
+            (a.rel, b.rel),
         )
+        for a, b in _contradiction_pairs(mems, merged, fuzz)
+    ]
 
-    # 3. relative dates, against each file's own mtime
+
+def _date_actions(mems: list[_Mem], merged: set[str]) -> list[PlanAction]:
+    """3. relative dates, against each file's own mtime."""
+    actions = []
     for m in mems:
         if m.rel in merged:
             continue
-        front, body = _split_front(m.text)
+        _, body = _split_front(m.text)
         new_body, changes = convert_relative_dates(body, local_date(m.mtime_ms))
         if changes:
             actions.append(
@@ -249,80 +268,123 @@ def plan_consolidation(
                     (ReplaceText(m.rel, body, new_body),),
                 )
             )
+    return actions
 
-    # 4-7. each scope's index: dangling lines, missing lines, long lines, caps
-    for scope in scopes:
-        irel = _index_rel(scope)
-        text = snapshot.get(irel) or ""
-        scope_dir = root / scope if scope else root
-        in_scope = {m.scope_rel: m for m in mems if m.scope == scope}
-        indexed = set()
-        for e in index.parse_index(text):
-            indexed.add(e.target)
-            if re.match(r"^[a-z]+://", e.target):
-                continue
-            if e.target not in in_scope and not (scope_dir / e.target).is_file():
-                actions.append(
-                    PlanAction(
-                        f"unindex:{irel}:{e.target}",
-                        "drop_dangling_index_line",
-                        f"{irel} line {e.line_no} points at {e.target}, which does not exist",
-                        (irel,),
-                        (IndexRemove(irel, e.target),),
-                    )
+
+def _index_line_actions(
+    irel: str, text: str, scope_dir: Path, in_scope: dict[str, _Mem]
+) -> tuple[list[PlanAction], set[str]]:
+    """4-5. one index's lines: dangling ones dropped, long ones shortened; and what it lists."""
+    actions: list[PlanAction] = []
+    indexed: set[str] = set()
+    for e in index.parse_index(text):
+        indexed.add(e.target)
+        if re.match(r"^[a-z]+://", e.target):
+            continue
+        if e.target not in in_scope and not (scope_dir / e.target).is_file():
+            actions.append(
+                PlanAction(
+                    f"unindex:{irel}:{e.target}",
+                    "drop_dangling_index_line",
+                    f"{irel} line {e.line_no} points at {e.target}, which does not exist",
+                    (irel,),
+                    (IndexRemove(irel, e.target),),
                 )
-            elif len(e.raw) > MAX_INDEX_LINE_CHARS:
-                actions.append(
-                    PlanAction(
-                        f"shorten:{irel}:{e.target}",
-                        "shorten_index_line",
-                        f"{irel} line {e.line_no} is {len(e.raw)} characters; shorten its hook "
-                        "(the detail belongs in the topic file)",
-                        (irel,),
-                        (
-                            IndexUpsert(
-                                irel, e.target, index.format_index_entry(e.title, e.target, e.hook)
-                            ),
-                        ),
-                    )
+            )
+        elif len(e.raw) > MAX_INDEX_LINE_CHARS:
+            line = index.format_index_entry(e.title, e.target, e.hook)
+            actions.append(
+                PlanAction(
+                    f"shorten:{irel}:{e.target}",
+                    "shorten_index_line",
+                    f"{irel} line {e.line_no} is {len(e.raw)} characters; shorten its hook "
+                    "(the detail belongs in the topic file)",
+                    (irel,),
+                    (IndexUpsert(irel, e.target, line),),
                 )
-        absorbed = merged - {a.files[0] for a in actions if a.kind == "merge_duplicates"}
-        for rel, m in sorted(in_scope.items()):
-            if rel not in indexed and m.rel not in absorbed:
-                line = index.format_index_entry(
-                    m.name, rel, m.description or index.NO_DESCRIPTION_HOOK
+            )
+    return actions, indexed
+
+
+def _index_actions(
+    snap: _Snapshot, scope: str, mems: list[_Mem], merged: set[str], actions: list[PlanAction]
+) -> list[PlanAction]:
+    """4-7. one scope's index: dangling lines, missing lines, long lines, then its caps."""
+    irel = _index_rel(scope)
+    text = snap.texts.get(irel) or ""
+    in_scope = {m.scope_rel: m for m in mems if m.scope == scope}
+    scope_dir = snap.root / scope if scope else snap.root
+    new, indexed = _index_line_actions(irel, text, scope_dir, in_scope)
+    absorbed = merged - {a.files[0] for a in actions if a.kind == "merge_duplicates"}
+    for rel, m in sorted(in_scope.items()):
+        if rel not in indexed and m.rel not in absorbed:
+            line = index.format_index_entry(m.name, rel, m.description or index.NO_DESCRIPTION_HOOK)
+            new.append(
+                PlanAction(
+                    f"index:{irel}:{rel}",
+                    "add_missing_index_line",
+                    f"{rel} has no line in {irel}; add one",
+                    (irel, m.rel),
+                    (IndexUpsert(irel, rel, line),),
                 )
-                actions.append(
-                    PlanAction(
-                        f"index:{irel}:{rel}",
-                        "add_missing_index_line",
-                        f"{rel} has no line in {irel}; add one",
-                        (irel, m.rel),
-                        (IndexUpsert(irel, rel, line),),
-                    )
-                )
+            )
+    # The index as the actions so far leave it: only actions with an op on it change it.
+    touching = [a for a in (*actions, *new) if any(op.rel == irel for op in a.ops)]
+    probe = ConsolidationPlan(snap.root, touching, snap.texts, snap.hashes, 0.0)
+    after = probe.result().get(irel, text) or ""
+    n_lines = len(after.rstrip("\n").split("\n")) if after else 0
+    n_bytes = len(after.encode())
+    if n_lines > index.MAX_ENTRYPOINT_LINES or n_bytes > index.MAX_ENTRYPOINT_BYTES:
         order = tuple(
             m.scope_rel for m in sorted(in_scope.values(), key=lambda m: (m.mtime_ms, m.rel))
         )
-        probe = ConsolidationPlan(root, actions, snapshot, hashes, 0.0)
-        after = probe.result().get(irel, text) or ""
-        n_lines = len(after.rstrip("\n").split("\n")) if after else 0
-        n_bytes = len(after.encode())
-        if n_lines > index.MAX_ENTRYPOINT_LINES or n_bytes > index.MAX_ENTRYPOINT_BYTES:
-            actions.append(
-                PlanAction(
-                    f"fit:{irel}",
-                    "fit_index_caps",
-                    f"{irel} would be {n_lines} lines / {n_bytes} bytes, over the "
-                    f"{index.MAX_ENTRYPOINT_LINES}-line / {index.MAX_ENTRYPOINT_BYTES}-byte caps: "
-                    "collapse blank runs, shorten hooks, then drop pointers to the oldest "
-                    "memories (their files stay and recall still finds them)",
-                    (irel,),
-                    (IndexFit(irel, order),),
-                )
+        new.append(
+            PlanAction(
+                f"fit:{irel}",
+                "fit_index_caps",
+                f"{irel} would be {n_lines} lines / {n_bytes} bytes, over the "
+                f"{index.MAX_ENTRYPOINT_LINES}-line / {index.MAX_ENTRYPOINT_BYTES}-byte caps: "
+                "collapse blank runs, shorten hooks, then drop pointers to the oldest "
+                "memories (their files stay and recall still finds them)",
+                (irel,),
+                (IndexFit(irel, order),),
             )
+        )
+    return new
+
+
+def plan_consolidation(
+    memory_dir: str | os.PathLike[str],
+    *,
+    now_ms: float | None = None,
+    clock: Callable[[], float] | None = None,
+) -> ConsolidationPlan:
+    """Read the memory dir and propose consolidation actions (nothing is written).
+
+    Each memory file is read once; comparisons between files are blocked (see
+    memdir_nb.spec.similarity), never all pairs. The steps: near-duplicates merged,
+    contradictions flagged, relative dates made absolute, then each index repaired.
+    """
+    from rapidfuzz import fuzz
+
+    root = absolute_dir(memory_dir)
+    if not root.is_dir():
+        raise PlanError(
+            f"memory dir {str(root)!r} does not exist or is not a directory; pass the memory directory"
+        )
+    with ContainedReader(root) as reader:
+        snap = _Snapshot(root, reader)
+        mems = _read_memories(snap)
+        scopes = [""] + ([TEAM_DIRNAME] if (root / TEAM_DIRNAME).is_dir() else [])
+        for scope in scopes:
+            snap.read(_index_rel(scope))
+    actions, merged = _merge_actions(mems, scopes, fuzz)
+    actions += _contradiction_actions(mems, merged, fuzz)
+    actions += _date_actions(mems, merged)
+    for scope in scopes:
+        actions += _index_actions(snap, scope, mems, merged, actions)
     clock = clock or system_clock_ms
     created = float(now_ms) if now_ms is not None else clock()
     return ConsolidationPlan(
-        root, actions, snapshot, hashes, created, notes=read_notes, clock=clock
+        root, actions, snap.texts, snap.hashes, created, notes=snap.notes, clock=clock
     )

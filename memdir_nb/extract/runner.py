@@ -16,7 +16,8 @@ from memdir_nb.extract.sandbox import (
     parse_bash_command,
     write_name_problem,
 )
-from memdir_nb.spec.constants import TOOL_BASH_MAX_OUTPUT_BYTES
+from memdir_nb.formats.index import index_cap_verdict
+from memdir_nb.spec.constants import ENTRYPOINT_NAME, TOOL_BASH_MAX_OUTPUT_BYTES
 from memdir_nb.spec.text import terminal_safe
 from memdir_nb.storage.access import ReadRefused
 from memdir_nb.storage.containment import absolute_dir
@@ -78,6 +79,9 @@ class ToolRunner:
         self.refused: list[tuple[str, dict[str, Any], str]] = []
         self.crash_hook = crash_hook  # passed to the store's transaction (tests kill there)
         self._reader = ToolReader(self.memory_dir)
+        # Set by a Write/Edit that leaves a MEMORY.md over its cap: the write stands, and the
+        # result is an error telling the agent to rewrite the index (Claude Code 2.1.210+).
+        self._cap_error: str | None = None
 
     def run(self, name: str, tool_input: Mapping[str, Any]) -> ToolOutcome:
         """Check the call with the sandbox, then run it; refusals and failures become error results.
@@ -95,11 +99,21 @@ class ToolRunner:
             return ToolOutcome(f"Permission denied: {verdict.reason}", True, verdict)
         try:
             handler = getattr(self, f"_tool_{str(name).lower()}")
-            return ToolOutcome(_clip(handler(tool_input)), False, verdict)
+            self._cap_error = None
+            text = handler(tool_input)
+            cap_error = self._pop_cap_error()  # set by a write that left MEMORY.md over its cap
+            if cap_error is not None:
+                return ToolOutcome(_clip(f"{text}\n\n{cap_error}"), True, verdict)
+            return ToolOutcome(_clip(text), False, verdict)
         except ReadRefused as exc:
             return ToolOutcome(f"{name} refused: {exc}", True, verdict)
         except Exception as exc:
             return ToolOutcome(f"{name} failed: {type(exc).__name__}: {exc}", True, verdict)
+
+    def _pop_cap_error(self) -> str | None:
+        """The over-cap error the last write recorded, cleared for the next call."""
+        error, self._cap_error = self._cap_error, None
+        return error
 
     def _path(self, raw: object, what: str = "file_path") -> Path:
         if not isinstance(raw, str) or not raw:
@@ -193,7 +207,20 @@ class ToolRunner:
             existed = tx.exists(target.path)
             tx.write(target.path, content)  # team/: the whole file and its name are scanned
         self.written.append(str(path))
-        return f"{'Updated' if existed else 'Created'} {path}"
+        return self._with_cap_verdict(
+            path, content, f"{'Updated' if existed else 'Created'} {path}"
+        )
+
+    def _with_cap_verdict(self, path: Path, text: str, result: str) -> str:
+        """result, plus the near-cap reminder; over the cap, the error is set for run()."""
+        if path.name != ENTRYPOINT_NAME:
+            return result
+        cap = index_cap_verdict(text)
+        if cap.over:
+            self._cap_error = cap.message
+        elif cap.message:
+            return f"{result}\n\n{cap.message}"
+        return result
 
     def _tool_edit(self, inp: Mapping[str, Any]) -> str:
         path = self._path(inp.get("file_path"))
@@ -219,7 +246,7 @@ class ToolRunner:
                 target.path, edited
             )  # team/: the file the Edit produces is scanned, not the fragment
         self.written.append(str(path))
-        return f"Edited {path}"
+        return self._with_cap_verdict(path, edited, f"Edited {path}")
 
     def _store(self) -> MemoryStore:
         return MemoryStore(self.memory_dir, crash_hook=self.crash_hook)

@@ -18,27 +18,36 @@ from __future__ import annotations
 
 import dataclasses
 import datetime as _dt
+import functools
 import re
 from dataclasses import dataclass, field
 from typing import Any
-
-import yaml
 
 from memdir_nb.spec.constants import (
     FENCE,
     FRONTMATTER_MAX_BYTES,
     FRONTMATTER_MAX_LINES,
     METADATA_KEY,
+    MODIFIED_KEY,
     YAML_MAX_DEPTH,
 )
+from memdir_nb.spec.dates import modified_time_ms
 from memdir_nb.spec.taxonomy import MemoryType, parse_memory_type
 
 _CORE_KEYS = ("name", "description", "type")
 
-try:  # libyaml is several times faster; the pure-Python loader gives identical results
-    _YamlLoader: Any = yaml.CSafeLoader
-except AttributeError:  # pragma: no cover - depends on how PyYAML was built
-    _YamlLoader = yaml.SafeLoader
+
+@functools.cache
+def yaml_loader() -> tuple[Any, Any]:
+    """PyYAML and the loader class to parse with, imported once, on first use.
+
+    Most headers are plain `key: text` lines that _fast_parse reads without YAML, so a scan
+    of such files never imports PyYAML (about a third of a cold start). libyaml's C loader
+    is several times faster; the pure-Python one gives identical results.
+    """
+    import yaml
+
+    return yaml, getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
 @dataclass(frozen=True)
@@ -56,12 +65,30 @@ class Frontmatter:
     type_nested: bool = False  # the type was read from the nested `metadata:` mapping
     header_lines: tuple[str, ...] = ()  # the raw lines between the fences, for in-place updates
     closed: bool = False  # the header ends with a closing '---' line
+    # key -> (the value as YAML reads it, cut at an inline ' #'; the whole value, as Claude Code
+    # 2.1.214+ reads it and as this field now holds it). Only plain, unquoted top-level values.
+    inline_hash: dict[str, tuple[str, str]] = field(default_factory=dict)
 
     @property
     def metadata(self) -> dict[str, object]:
         """The nested `metadata:` mapping, or {} when the header has none."""
         nested = self.fields.get(METADATA_KEY)
         return dict(nested) if isinstance(nested, dict) else {}
+
+    @property
+    def modified_ms(self) -> float | None:
+        """The `modified:` time (top level, else under `metadata:`) in ms; None if absent/invalid."""
+        for value in (self.fields.get(MODIFIED_KEY), self.metadata.get(MODIFIED_KEY)):
+            ms = modified_time_ms(value) if value is not None else None
+            if ms is not None:
+                return ms
+        return None
+
+    @property
+    def modified_raw(self) -> object:
+        """The `modified:` value as written (top level, else nested), or None."""
+        top = self.fields.get(MODIFIED_KEY)
+        return top if top is not None else self.metadata.get(MODIFIED_KEY)
 
     def extra_fields(self) -> dict[str, object]:
         """Header keys other than name/description/type, nested `metadata:` keys flattened in.
@@ -177,6 +204,43 @@ def header_window_problem(lines: list[str]) -> str | None:
     return None
 
 
+_TOP_PLAIN = re.compile(r"([A-Za-z_][A-Za-z0-9_-]*)[ \t]*:[ \t]+(.*?)[ \t]*\Z")
+_INLINE_HASH = re.compile(r"[ \t]#")
+
+
+def inline_hash_values(lines: list[str] | tuple[str, ...]) -> dict[str, tuple[str, str]]:
+    """Top-level plain values holding an inline ' #': key -> (YAML's cut value, the whole value).
+
+    YAML (and Claude Code before 2.1.214) reads ` #` in a plain scalar as the start of a
+    comment; current Claude Code keeps it as part of the value. Quoted, block and flow values
+    are the same either way and are not listed.
+    """
+    out: dict[str, tuple[str, str]] = {}
+    for line in lines:
+        if line[:1] in (" ", "\t", "#"):
+            continue
+        m = _TOP_PLAIN.match(line)
+        if m is None:
+            continue
+        key, raw = m.groups()
+        if not raw or raw[0] in "'\"|>[{&*!%@`#":
+            continue
+        cut = _INLINE_HASH.search(raw)
+        if cut is not None:
+            out[key] = (raw[: cut.start()].rstrip(), raw)
+    return out
+
+
+def _keep_inline_hash(data: dict[str, object], lines: list[str]) -> dict[str, tuple[str, str]]:
+    """Put back the ' #...' YAML cut off plain text values; return the keys it changed."""
+    kept: dict[str, tuple[str, str]] = {}
+    for key, (cut, whole) in inline_hash_values(lines).items():
+        if data.get(key) == cut:
+            data[key] = whole
+            kept[key] = (cut, whole)
+    return kept
+
+
 def _parse_header(lines: list[str]) -> Frontmatter:
     """Parse the lines between the fences: fast path, then YAML, then line-by-line recovery."""
     refused = header_window_problem(lines)
@@ -189,15 +253,16 @@ def _parse_header(lines: list[str]) -> Frontmatter:
             lines, f"{refused}; it was not parsed as YAML, fields were recovered line by line"
         )
     block = "\n".join(lines)
+    yaml, loader = yaml_loader()
     try:
         if "*" in block and any(
-            isinstance(ev, yaml.AliasEvent) for ev in yaml.parse(block, Loader=_YamlLoader)
+            isinstance(ev, yaml.AliasEvent) for ev in yaml.parse(block, Loader=loader)
         ):
             return _recover(
                 lines,
                 "YAML aliases are not allowed in frontmatter; fields were recovered line by line",
             )
-        data = yaml.load(block, Loader=_YamlLoader)
+        data = yaml.load(block, Loader=loader)
     except yaml.YAMLError as exc:
         reason = " ".join(str(exc).split())
         return _recover(lines, f"YAML error: {reason}; fields were recovered line by line")
@@ -212,7 +277,9 @@ def _parse_header(lines: list[str]) -> Frontmatter:
             f"frontmatter is a YAML {type(data).__name__}, not a mapping of keys to values; "
             "fields were recovered line by line",
         )
-    return _build(data, lines, problems=[], malformed=False)
+    kept = _keep_inline_hash(data, lines)  # as Claude Code 2.1.214+ reads ' #' in a value
+    fm = _build(data, lines, problems=[], malformed=False)
+    return dataclasses.replace(fm, inline_hash=kept) if kept else fm
 
 
 # Characters that make YAML read a plain value as something other than a simple string.
@@ -248,6 +315,9 @@ def _fast_scalar(value: str) -> str | None:
     return value
 
 
+_ISO_TIME = re.compile(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})")
+
+
 def _fast_parse(lines: list[str]) -> dict[str, object] | None:
     """Parse a header of simple `key: plain text` lines without YAML, or None if unsure."""
     out: dict[str, object] = {}
@@ -266,6 +336,8 @@ def _fast_parse(lines: list[str]) -> dict[str, object] | None:
             out[key] = None
             continue
         parsed = _fast_scalar(value)
+        if parsed is None and key == MODIFIED_KEY and _ISO_TIME.fullmatch(value):
+            parsed = value  # a `modified:` time; read as a date by modified_time_ms
         if parsed is None:
             return None
         out[key] = parsed
@@ -297,15 +369,13 @@ def _recover_value(raw: str | None) -> str | None:
         inner = value[1:-1]
         if value[0] == "'":
             return inner.replace("''", "'")
+        yaml, loader = yaml_loader()
         try:
-            loaded = yaml.load(value, Loader=_YamlLoader)
+            loaded = yaml.load(value, Loader=loader)
             return loaded if isinstance(loaded, str) else inner
         except yaml.YAMLError:
             return inner
-    hash_at = value.find(" #")
-    if hash_at >= 0:
-        value = value[:hash_at].rstrip()
-    return value or None
+    return value or None  # an inline ' #' stays part of the value (Claude Code 2.1.214+)
 
 
 def _recover_fields(lines: list[str]) -> dict[str, object]:
@@ -336,7 +406,9 @@ def _recover_fields(lines: list[str]) -> dict[str, object]:
 
 def _recover(lines: list[str], problem: str) -> Frontmatter:
     """Build a malformed header from line-by-line recovery."""
-    return _build(_recover_fields(lines), lines, problems=[problem], malformed=True)
+    fm = _build(_recover_fields(lines), lines, problems=[problem], malformed=True)
+    kept = {k: v for k, v in inline_hash_values(lines).items() if fm.fields.get(k) == v[1]}
+    return dataclasses.replace(fm, inline_hash=kept) if kept else fm
 
 
 def _text_field(

@@ -1,8 +1,8 @@
 """Write memory files: render a new one, or update name/description/type keeping other header lines.
 
-The frontmatter format's two names (the FENCE line and the METADATA_KEY that current Claude
-Code nests `type:` under) live here; memdir_nb.formats.frontmatter reads with them and re-exports this
-module's writers, so callers keep importing them from memdir_nb.formats.frontmatter.
+The format's names (the FENCE line, the METADATA_KEY that current Claude Code nests `type:`
+under, the MODIFIED_KEY time) live in spec.constants; memdir_nb.formats.frontmatter reads
+with them.
 """
 
 from __future__ import annotations
@@ -11,7 +11,8 @@ from typing import TYPE_CHECKING
 
 import yaml
 
-from memdir_nb.spec.constants import FENCE, METADATA_KEY
+from memdir_nb.spec.constants import FENCE, METADATA_KEY, MODIFIED_KEY
+from memdir_nb.spec.dates import iso_utc
 from memdir_nb.spec.taxonomy import MemoryType, require_memory_type
 from memdir_nb.spec.text import one_line
 
@@ -24,12 +25,37 @@ if TYPE_CHECKING:
 
 def _dump_field(key: str, value: str) -> str:
     """One `key: value` line, quoted by yaml.safe_dump whenever YAML needs it."""
+
     out = yaml.safe_dump({key: value}, allow_unicode=True, width=2**31 - 1, sort_keys=False)
     return out if out.endswith("\n") else out + "\n"
 
 
-def render_memory_file(name: str, description: str, type: MemoryType | str, body: str) -> str:
-    """A complete memory file: frontmatter (name, description, type) then the body."""
+def _modified_line(modified_ms: float) -> str:
+    """`modified: <ISO time>` unquoted, as Claude Code 2.1.214+ writes it."""
+    return f"{MODIFIED_KEY}: {iso_utc(modified_ms)}"
+
+
+def without_modified(text: str) -> str:
+    """text with the header's top-level `modified:` line taken out (to compare two saves)."""
+    if not text.startswith(FENCE + "\n"):
+        return text
+    close = text.find("\n" + FENCE + "\n", len(FENCE))
+    if close < 0:
+        return text
+    head = text[len(FENCE) + 1 : close + 1].split("\n")
+    kept = [line for line in head if not _is_top_key_line(line, MODIFIED_KEY)]
+    return FENCE + "\n" + "\n".join(kept) + text[close + 1 :]
+
+
+def render_memory_file(
+    name: str,
+    description: str,
+    type: MemoryType | str,
+    body: str,
+    *,
+    modified_ms: float | None = None,
+) -> str:
+    """A complete memory file: frontmatter (name, description, type[, modified]) then the body."""
     if not isinstance(name, str) or not one_line(name):
         raise ValueError(
             "a memory needs a non-empty name: pass a short title such as 'Testing policy'"
@@ -47,6 +73,7 @@ def render_memory_file(name: str, description: str, type: MemoryType | str, body
         + _dump_field("name", one_line(name))
         + _dump_field("description", one_line(description))
         + _dump_field("type", mtype.value)
+        + ("" if modified_ms is None else _modified_line(modified_ms) + "\n")
         + FENCE
         + "\n"
     )
@@ -103,18 +130,43 @@ def _set_nested_type(lines: list[str], value: str) -> list[str] | None:
     return None
 
 
+def _set_modified(lines: list[str], modified_ms: float) -> list[str]:
+    """lines with the memory's `modified:` time set where it is written (nested or top level)."""
+    line = _modified_line(modified_ms)
+    if not any(_is_top_key_line(x, MODIFIED_KEY) for x in lines):
+        for i, top in enumerate(lines):
+            if not _is_top_key_line(top, METADATA_KEY):
+                continue
+            for j in range(i + 1, _block_end(lines, i)):
+                inner = lines[j]
+                indent = inner[: len(inner) - len(inner.lstrip(" \t"))]
+                if _is_top_key_line(inner.lstrip(" \t"), MODIFIED_KEY):
+                    return [*lines[:j], indent + line, *lines[j + 1 :]]
+    for i, top in enumerate(lines):
+        if _is_top_key_line(top, MODIFIED_KEY):
+            return [*lines[:i], line, *lines[_block_end(lines, i) :]]
+    return [*lines, line]
+
+
 def render_updated_memory_file(
-    fm: Frontmatter, name: str, description: str, type: MemoryType | str, body: str
+    fm: Frontmatter,
+    name: str,
+    description: str,
+    type: MemoryType | str,
+    body: str,
+    *,
+    modified_ms: float | None = None,
 ) -> str:
     """A memory file whose name, description and type are set, keeping every other header line.
 
     Keys this toolkit does not own (a nested `metadata:` mapping with node_type and
-    originSessionId, `modified:`, comments) are kept as written. A type that lived under
+    originSessionId, comments) are kept as written; with modified_ms the `modified:` time is set
+    where the file keeps it (under `metadata:` or at top level; appended at top level if none). A type that lived under
     `metadata:` is updated there; otherwise the spec's top-level `type:` is written. A header
     that cannot be edited in place (none, or no closing fence) is rendered fresh.
     """
     if not fm.has_frontmatter or not fm.closed:
-        return render_memory_file(name, description, type, body)
+        return render_memory_file(name, description, type, body, modified_ms=modified_ms)
     render_memory_file(name, description, type, body)  # validates every argument
     mtype = require_memory_type(type)
     lines = list(fm.header_lines)
@@ -122,5 +174,7 @@ def render_updated_memory_file(
     lines = _set_top_key(lines, "description", one_line(description))
     nested = _set_nested_type(lines, mtype.value) if fm.type_nested else None
     lines = nested if nested is not None else _set_top_key(lines, "type", mtype.value)
+    if modified_ms is not None:
+        lines = _set_modified(lines, modified_ms)
     head = FENCE + "\n" + "".join(line + "\n" for line in lines) + FENCE + "\n"
     return head + _body_part(body)

@@ -19,6 +19,7 @@ from memdir_nb.formats.manifest import MemoryHeader
 from memdir_nb.formats.names import control_problem, is_memory_filename
 from memdir_nb.spec.constants import (
     ENTRYPOINT_NAME,
+    FENCE,
     INDEX_NEAR_CAP_FRACTION,
     INDEX_REWRITE_TARGET_FRACTION,
     MAX_ENTRYPOINT_BYTES,
@@ -42,12 +43,14 @@ __all__ = [
     "IndexCapVerdict",
     "IndexEntry",
     "MergedIndex",
+    "StrippedEntrypoint",
     "entries_past_caps",
     "format_index_entry",
     "index_cap_verdict",
     "merge_index",
     "parse_index",
     "remove_index_entry",
+    "strip_entrypoint_extras",
     "truncate_entrypoint_content",
     "upsert_index_entry",
 ]
@@ -64,6 +67,15 @@ class EntrypointTruncation:
     was_byte_truncated: bool
     kept_line_count: int
     warning: str
+    # What Claude Code (2.1.211+) strips before counting and loading: the YAML frontmatter
+    # block (fences included; "" when none) and each block-level HTML comment.
+    stripped_frontmatter: str = ""
+    stripped_comments: tuple[str, ...] = ()
+
+    @property
+    def stripped_anything(self) -> bool:
+        """True when frontmatter or a block-level HTML comment was taken out before counting."""
+        return bool(self.stripped_frontmatter or self.stripped_comments)
 
 
 @dataclass(frozen=True)
@@ -107,14 +119,93 @@ def _cut_to_bytes(text: str, max_bytes: int) -> str:
     return data[:max_bytes].decode("utf-8", errors="ignore")
 
 
+@dataclass(frozen=True)
+class StrippedEntrypoint:
+    """MEMORY.md without what Claude Code (2.1.211+) strips before counting and loading it."""
+
+    text: str  # what is counted against the caps and loaded
+    frontmatter: str  # the leading YAML block, fences included ("" when none)
+    comments: tuple[str, ...]  # each block-level HTML comment, as written
+    line_map: tuple[int, ...]  # the original 1-based line number of each line of text
+
+
+_COMMENT_OPEN = re.compile(r"^ {0,3}<!--")
+_CODE_FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
+
+
+def _frontmatter_end(lines: list[str]) -> int:
+    """The index of the line after a leading `---` ... `---` block, or 0 when there is none."""
+    if not lines or lines[0].rstrip() != FENCE:
+        return 0
+    for i in range(1, len(lines)):
+        if lines[i].rstrip() == FENCE:
+            return i + 1
+    return 0
+
+
+def strip_entrypoint_extras(raw: str) -> StrippedEntrypoint:
+    """Take out MEMORY.md's YAML frontmatter and its block-level HTML comments.
+
+    A block-level comment starts a line (up to three spaces in, as in CommonMark) with `<!--`
+    and runs through the line holding the closing `-->`; the whole lines go. A comment inside
+    a line of text, or inside a fenced code block, stays: it is part of what is loaded.
+    """
+    text = raw[1:] if raw.startswith("\ufeff") else raw
+    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    start = _frontmatter_end(lines)
+    kept: list[str] = []
+    line_map: list[int] = []
+    comments: list[str] = []
+    fence: str | None = None
+    i = start
+    while i < len(lines):
+        line = lines[i]
+        opener = _CODE_FENCE.match(line)
+        if fence is None and opener is None and _COMMENT_OPEN.match(line):
+            end = i
+            tail = line[line.index("<!--") + 4 :]
+            while "-->" not in tail and end + 1 < len(lines):
+                end += 1
+                tail = lines[end]
+            comments.append("\n".join(lines[i : end + 1]))
+            i = end + 1
+            continue
+        if opener is not None:
+            mark = opener.group(1)
+            if fence is None:
+                fence = mark[0] * 3
+            elif mark.startswith(fence):
+                fence = None
+        kept.append(line)
+        line_map.append(i + 1)
+        i += 1
+    return StrippedEntrypoint(
+        text="\n".join(kept),
+        frontmatter="\n".join(lines[:start]),
+        comments=tuple(comments),
+        line_map=tuple(line_map),
+    )
+
+
+def entrypoint_size(raw: str) -> tuple[int, int]:
+    """(lines, bytes) of MEMORY.md as Claude Code counts them against the caps."""
+    trimmed = strip_entrypoint_extras(raw).text.strip()
+    return (len(trimmed.split("\n")) if trimmed else 0), len(trimmed.encode("utf-8"))
+
+
 def truncate_entrypoint_content(
     raw: str,
     *,
     max_lines: int = MAX_ENTRYPOINT_LINES,
     max_bytes: int = MAX_ENTRYPOINT_BYTES,
 ) -> EntrypointTruncation:
-    """Apply the line cap, then the byte cap, to MEMORY.md; append a warning naming what fired."""
-    trimmed = raw.strip()
+    """Apply the line cap, then the byte cap, to MEMORY.md; append a warning naming what fired.
+
+    Frontmatter and block-level HTML comments are stripped first (Claude Code 2.1.211+): they
+    neither reach the prompt nor count toward the caps.
+    """
+    stripped = strip_entrypoint_extras(raw)
+    trimmed = stripped.text.strip()
     lines = trimmed.split("\n")
     line_count = len(lines) if trimmed else 0
     byte_count = len(trimmed.encode("utf-8"))
@@ -134,6 +225,8 @@ def truncate_entrypoint_content(
             was_byte_truncated=False,
             kept_line_count=line_count,
             warning="",
+            stripped_frontmatter=stripped.frontmatter,
+            stripped_comments=stripped.comments,
         )
 
     size, limit = format_size(byte_count), _limit_size(max_bytes)
@@ -157,6 +250,8 @@ def truncate_entrypoint_content(
         was_byte_truncated=was_byte_truncated,
         kept_line_count=kept_line_count,
         warning=warning,
+        stripped_frontmatter=stripped.frontmatter,
+        stripped_comments=stripped.comments,
     )
 
 
@@ -165,11 +260,12 @@ def truncate_entrypoint_content(
 
 @dataclass(frozen=True)
 class IndexCapVerdict:
-    """What a writer is told about MEMORY.md after a write: over its read limit, near it, or fine.
+    """What a writing agent is told after a write leaves MEMORY.md at this size.
 
-    Counted as truncate_entrypoint_content counts (the text the loader would see), so the
-    verdict and the loader never disagree. `message` is None when the index is comfortably
-    inside both caps.
+    over: past either cap (the write stands, but the index must be rewritten to about
+    INDEX_REWRITE_TARGET_FRACTION of the caps; Claude Code 2.1.210+); near: at or past
+    INDEX_NEAR_CAP_FRACTION of either cap but within both (the reminder of 2.1.186). lines and
+    bytes are counted as the loader counts them (frontmatter and block comments stripped).
     """
 
     over: bool
@@ -182,31 +278,29 @@ class IndexCapVerdict:
 def index_cap_verdict(text: str) -> IndexCapVerdict:
     """The one cap verdict for MEMORY.md text, shared by every write path that edits an index.
 
-    Over either cap (200 lines, 25,000 bytes): the write stands, but the writer is told the
-    index is over its read limit and to rewrite it to about 70% of the cap. From 90% of either
-    cap: a reminder that it is close.
+    Over either cap the write stands, but the writer is told the index is over its read limit
+    and to rewrite it to about INDEX_REWRITE_TARGET_FRACTION of the cap; from
+    INDEX_NEAR_CAP_FRACTION of either cap, a reminder. Counted as the loader counts.
     """
-    counted = truncate_entrypoint_content(text)
-    lines, size = counted.line_count, counted.byte_count
+    lines, size = entrypoint_size(text)
     over = lines > MAX_ENTRYPOINT_LINES or size > MAX_ENTRYPOINT_BYTES
     near = not over and (
-        lines >= MAX_ENTRYPOINT_LINES * INDEX_NEAR_CAP_FRACTION
-        or size >= MAX_ENTRYPOINT_BYTES * INDEX_NEAR_CAP_FRACTION
+        lines >= INDEX_NEAR_CAP_FRACTION * MAX_ENTRYPOINT_LINES
+        or size >= INDEX_NEAR_CAP_FRACTION * MAX_ENTRYPOINT_BYTES
     )
     caps = f"{MAX_ENTRYPOINT_LINES} lines and {MAX_ENTRYPOINT_BYTES:,} bytes"
     now = f"{lines} lines and {size:,} bytes"
     message: str | None = None
     if over:
-        target_lines = int(MAX_ENTRYPOINT_LINES * INDEX_REWRITE_TARGET_FRACTION)
-        target_bytes = int(MAX_ENTRYPOINT_BYTES * INDEX_REWRITE_TARGET_FRACTION)
+        target_lines = int(INDEX_REWRITE_TARGET_FRACTION * MAX_ENTRYPOINT_LINES)
+        target_bytes = int(INDEX_REWRITE_TARGET_FRACTION * MAX_ENTRYPOINT_BYTES)
         message = (
-            f"Error: {ENTRYPOINT_NAME} is over its read limit: it is {now}, and only the first "
-            f"{caps} are loaded into a conversation, so the entries past that are never seen. "
-            f"The write was kept. Rewrite {ENTRYPOINT_NAME} now to about "
-            f"{round(INDEX_REWRITE_TARGET_FRACTION * 100)}% of the cap (about {target_lines} "
-            f"lines and {target_bytes:,} bytes): one short line per memory (about "
-            f"{MAX_HOOK_CHARS} characters), merge or drop stale entries, and keep the detail "
-            "in the topic files."
+            f"Error: {ENTRYPOINT_NAME} is over its read limit: it is {now}, over its cap of "
+            f"{caps}, and only that much is loaded into a conversation. The write was kept. "
+            f"Rewrite {ENTRYPOINT_NAME} now to about {INDEX_REWRITE_TARGET_FRACTION:.0%} of the "
+            f"cap (about {target_lines} lines and {target_bytes:,} bytes): one short line per "
+            f"memory (about {MAX_HOOK_CHARS} characters), merge or drop stale entries, and keep "
+            "the detail in the topic files."
         )
     elif near:
         message = (
@@ -304,8 +398,8 @@ def _parse_line(line: str, line_no: int) -> IndexEntry | None:
                 raw=line,
             )
     ticked = next((t for t in _TICKED_MD.finditer(line) if is_md_target(t.group("target"))), None)
-    if ticked is None:
-        return None
+    if ticked is None or not _leads_the_line(line[: ticked.start()], line[ticked.end() :]):
+        return None  # a file named in the middle of prose ("see `design.md` at the root")
     target = _norm_target(ticked.group("target"))
     return IndexEntry(
         line_no=line_no,
@@ -314,6 +408,21 @@ def _parse_line(line: str, line_no: int) -> IndexEntry | None:
         hook=_hook_after(line, ticked.end()),
         raw=line,
     )
+
+
+_LINE_LEAD = re.compile(r"^[\s>|#*+\-\u2022]*(?:\d+[.)]\s*)?")
+
+
+_HOOK_START = re.compile(r"^\s*(?:$|[\u2014\u2013|:)(\]-]|\*\*)")
+
+
+def _leads_the_line(before: str, after: str) -> bool:
+    """Whether a backticked name is the line's pointer: it starts the content (after a list
+    marker, a table pipe or a heading mark, and at most one leading word such as "See"), and a
+    hook separator or the line's end follows ("Read `design.md` and follow it" is prose)."""
+    rest = _LINE_LEAD.sub("", before).strip()
+    lead_ok = len(rest.split()) <= 1 and not rest.endswith((",", ";"))
+    return lead_ok and _HOOK_START.match(after) is not None
 
 
 def _hook_after(line: str, end: int) -> str:
@@ -389,10 +498,14 @@ def entries_past_caps(text: str) -> list[IndexEntry]:
     result = truncate_entrypoint_content(text)
     if not result.warning:
         return []
-    # Truncation works on the stripped text: count the blank lines stripped off the top.
-    lead = len(text) - len(text.lstrip())
-    offset = text[:lead].replace("\r\n", "\n").count("\n")
-    return [e for e in parse_index(text) if e.line_no - offset > result.kept_line_count]
+    # Truncation works on the text without frontmatter and block comments, with its leading
+    # blank lines trimmed: map the lines it kept back to the file's own line numbers.
+    stripped = strip_entrypoint_extras(text)
+    lead = len(stripped.text) - len(stripped.text.lstrip())
+    first = stripped.text[:lead].count("\n")
+    seen = set(stripped.line_map[first : first + result.kept_line_count])
+    loaded = set(stripped.line_map)
+    return [e for e in parse_index(text) if e.line_no in loaded and e.line_no not in seen]
 
 
 _TYPE_ORDER = {t: i for i, t in enumerate(MEMORY_TYPES)}

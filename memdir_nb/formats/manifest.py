@@ -6,13 +6,19 @@ import datetime as _dt
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from memdir_nb.spec.constants import MODIFIED_MTIME_TOLERANCE_MS
 from memdir_nb.spec.taxonomy import MemoryType, Scope, scope_of_path
 from memdir_nb.spec.text import one_line
 
 
 @dataclass(frozen=True)
 class MemoryHeader:
-    """One memory file's header as the selector and the manifest see it."""
+    """One memory file's header as the selector and the manifest see it.
+
+    mtime_ms is the memory's time, used everywhere a memory is dated or ordered: its
+    frontmatter `modified:` time when present and valid (Claude Code 2.1.214+), else the file's
+    mtime. file_mtime_ms and modified_ms keep both sources (None: not known / not written).
+    """
 
     filename: str
     file_path: str
@@ -21,11 +27,30 @@ class MemoryHeader:
     description: str | None
     type: MemoryType | None
     malformed: bool = False
+    file_mtime_ms: float | None = None
+    modified_ms: float | None = None
 
     @property
     def scope(self) -> Scope:
         """'team' for a file under team/, else 'private' (filename is relative to the memory dir)."""
         return scope_of_path(self.filename)
+
+    @property
+    def time_source(self) -> str:
+        """'modified' when the memory's time comes from its frontmatter, else 'mtime'."""
+        return "modified" if self.modified_ms is not None else "mtime"
+
+    @property
+    def times_disagree(self) -> bool:
+        """True when the file's mtime and its `modified:` time are more than a minute apart."""
+        if self.modified_ms is None or self.file_mtime_ms is None:
+            return False
+        return abs(self.file_mtime_ms - self.modified_ms) > MODIFIED_MTIME_TOLERANCE_MS
+
+
+def memory_time_ms(file_mtime_ms: float, modified_ms: float | None) -> float:
+    """The memory's time: its `modified:` time when valid, else the file's mtime."""
+    return file_mtime_ms if modified_ms is None else modified_ms
 
 
 def iso_timestamp(mtime_ms: float) -> str:

@@ -42,6 +42,7 @@ from memdir_nb.storage.access import read_regular_file
 logger = logging.getLogger(__name__)
 
 TRUTHY_VALUES = frozenset({"1", "true", "yes", "on"})
+FALSY_VALUES = frozenset({"0", "false", "no", "off"})
 
 # Settings layers in trust order, most trusted first. Project settings are parsed but never
 # trusted for where memory lives: a cloned repo must not be able to point writes at ~/.ssh.
@@ -60,6 +61,13 @@ def is_env_truthy(value: str | None) -> bool:
     if value is None:
         return False
     return value.strip().lower() in TRUTHY_VALUES
+
+
+def is_env_falsy(value: str | None) -> bool:
+    """True for an explicit 0/false/no/off (any case); False when unset or anything else."""
+    if value is None:
+        return False
+    return value.strip().lower() in FALSY_VALUES
 
 
 def default_policy_settings_path(platform: str | None = None) -> Path:
@@ -203,6 +211,14 @@ class MemdirConfig:
     cowork_memory_override: str | None = None
     remote_memory_dir: str | None = None
     disable_auto_memory: bool = False
+    # CLAUDE_CODE_DISABLE_AUTO_MEMORY=0 (2026): forces auto memory on, over bare mode and settings
+    force_auto_memory: bool = False
+    # CLAUDE_CODE_SAFE_MODE (2026): safe mode turns auto memory off
+    safe_mode: bool = False
+    # CLAUDE_CODE_PROJECT_DIR_NAME (2026): pins the project folder's name, but only together
+    # with CLAUDE_CONFIG_DIR (config_dir_set)
+    project_dir_name: str | None = None
+    config_dir_set: bool = False
     simple_mode: bool = False
     remote_mode: bool = False
     non_interactive: bool = False
@@ -273,9 +289,11 @@ class MemdirConfig:
 
         claude_home = home / ".claude"
         config_dir = _nonempty(env.get("CLAUDE_CONFIG_DIR"))
+        config_dir_set = False
         if config_dir is not None:
             if os.path.isabs(config_dir):
                 claude_home = Path(config_dir)
+                config_dir_set = True
             else:
                 problem = (
                     f"CLAUDE_CONFIG_DIR={config_dir!r} is not an absolute path; "
@@ -339,6 +357,10 @@ class MemdirConfig:
             cowork_memory_override=_nonempty(env.get("CLAUDE_COWORK_MEMORY_PATH_OVERRIDE")),
             remote_memory_dir=_nonempty(env.get("CLAUDE_CODE_REMOTE_MEMORY_DIR")),
             disable_auto_memory=is_env_truthy(env.get("CLAUDE_CODE_DISABLE_AUTO_MEMORY")),
+            force_auto_memory=is_env_falsy(env.get("CLAUDE_CODE_DISABLE_AUTO_MEMORY")),
+            safe_mode=is_env_truthy(env.get("CLAUDE_CODE_SAFE_MODE")),
+            project_dir_name=_nonempty(env.get("CLAUDE_CODE_PROJECT_DIR_NAME")),
+            config_dir_set=config_dir_set,
             simple_mode=is_env_truthy(env.get("CLAUDE_CODE_SIMPLE")),
             remote_mode=is_env_truthy(env.get("CLAUDE_CODE_REMOTE")),
             non_interactive=bool(non_interactive),

@@ -35,19 +35,25 @@ SHELL_ONLY_ENV_VARS: frozenset[str] = frozenset({"HOME", "CLAUDE_CONFIG_DIR"})
 # The settings files that come with the project folder itself (a clone, a download):
 # .claude/settings.json and .claude/settings.local.json. Whoever wrote the folder wrote them.
 REPO_ENV_LAYERS: tuple[str, ...] = ("project", "local")
-# THE allow-list: the only variables a repository's settings env block may set. Each of them can
-# only switch memory off (the safe direction, as for autoMemoryEnabled). Everything else is
-# dropped: the memory dir overrides, the cache, data and notebook dirs (MEMDIR_NB_DIR,
-# MEMDIR_NB_CACHE_DIR, XDG_CACHE_HOME), the API key, the selector, the feature flags.
+# THE allow-list: the only variables a repository's settings env block may set, and only to a
+# truthy value (1/true/yes/on), which switches memory off: the safe direction, as for a
+# project's autoMemoryEnabled: false. Any other value is refused too, since
+# CLAUDE_CODE_DISABLE_AUTO_MEMORY=0 forces memory on over the user's own choice, and a falsy
+# CLAUDE_CODE_SIMPLE / CLAUDE_CODE_SAFE_MODE would undo the user's. Everything else is dropped:
+# the memory dir overrides and CLAUDE_CODE_PROJECT_DIR_NAME, the cache, data and notebook dirs
+# (MEMDIR_NB_DIR, MEMDIR_NB_CACHE_DIR, XDG_CACHE_HOME), the API key, the selector, the flags.
 REPO_ENV_ALLOWED: frozenset[str] = frozenset(
-    {"CLAUDE_CODE_DISABLE_AUTO_MEMORY", "CLAUDE_CODE_SIMPLE"}
+    {"CLAUDE_CODE_DISABLE_AUTO_MEMORY", "CLAUDE_CODE_SIMPLE", "CLAUDE_CODE_SAFE_MODE"}
 )
+_SWITCH_ON_VALUES = frozenset({"1", "true", "yes", "on"})
 PROCESS_ENV_SOURCE = "environment"
 # The variables whose origin a config records (for `where` and `doctor`); never the API key.
 TRACKED_ENV_VARS: tuple[str, ...] = (
     "CLAUDE_COWORK_MEMORY_PATH_OVERRIDE",
     "CLAUDE_CODE_REMOTE_MEMORY_DIR",
     "CLAUDE_CODE_DISABLE_AUTO_MEMORY",
+    "CLAUDE_CODE_SAFE_MODE",
+    "CLAUDE_CODE_PROJECT_DIR_NAME",
     "CLAUDE_CODE_SIMPLE",
     "CLAUDE_CODE_REMOTE",
     "MEMDIR_NB_NON_INTERACTIVE",
@@ -129,6 +135,11 @@ class EffectiveEnvironment:
     ignored: list[IgnoredEnvVar]  # variables a repository's settings may not set
 
 
+def repo_may_set(name: str, value: str) -> bool:
+    """Whether a repository's settings env block may set name=value: allowed, and switching off."""
+    return name in REPO_ENV_ALLOWED and value.strip().lower() in _SWITCH_ON_VALUES
+
+
 def effective_environment(
     env: Mapping[str, str], settings: LayeredSettings
 ) -> EffectiveEnvironment:
@@ -162,7 +173,7 @@ def effective_environment(
                     "from; ignored. Set it in the shell instead."
                 )
                 continue
-            if layer in REPO_ENV_LAYERS and name not in REPO_ENV_ALLOWED:
+            if layer in REPO_ENV_LAYERS and not repo_may_set(name, text):
                 if name in CONFIG_ENV_VARS:
                     ignored.append(IgnoredEnvVar(name, layer, path))
                 continue

@@ -21,6 +21,7 @@ import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
 
+from memdir_nb.formats.names import component_problem
 from memdir_nb.home.config import (
     ALL_LAYERS,
     FLAG_ENV_VARS,
@@ -253,6 +254,33 @@ def _base_source(config: MemdirConfig) -> str:
     return "the Claude home"
 
 
+def _project_name_step(config: MemdirConfig) -> tuple[ResolutionStep | None, str | None]:
+    """CLAUDE_CODE_PROJECT_DIR_NAME: its step, and the folder name when it pins the key.
+
+    Current Claude Code honours it only together with CLAUDE_CONFIG_DIR; it must be one plain
+    folder name (the name gate's component rule), never a path.
+    """
+    name = "CLAUDE_CODE_PROJECT_DIR_NAME"
+    raw = config.project_dir_name
+    if raw is None:
+        return None, None
+    source = _env_origin(config, name)
+    if not config.config_dir_set:
+        detail = (
+            "honoured only together with CLAUDE_CONFIG_DIR (an absolute path), which is not set"
+        )
+        return ResolutionStep(name, source, raw, "ignored", detail), None
+    problem = component_problem(raw) or (
+        "starts with a dot, so the project folder would be hidden" if raw.startswith(".") else None
+    )
+    if problem is not None:
+        return ResolutionStep(
+            name, source, raw, "rejected", f"{problem}; use one folder name"
+        ), None
+    detail = "with CLAUDE_CONFIG_DIR set, this names the project folder instead of the path key"
+    return ResolutionStep(name, source, raw, "used", detail), raw
+
+
 def resolve_auto_mem_path(
     config: MemdirConfig, *, git: str | None = "git"
 ) -> AutoMemPathResolution:
@@ -276,7 +304,8 @@ def resolve_auto_mem_path(
         return AutoMemPathResolution(setting, f"settings:{layer}", skipped, steps)
     base = get_memory_base_dir(config)
     root = project_key_root(config, git=git)
-    key = sanitize_path(root)
+    name_step, pinned = _project_name_step(config)
+    key = pinned if pinned is not None else sanitize_path(root)
     path = os.path.join(os.fspath(base), "projects", key, "memory") + os.sep
     default = ResolutionStep(
         "default", _base_source(config), "{memoryBase}/projects/{key}/memory/", "used"
@@ -285,7 +314,7 @@ def resolve_auto_mem_path(
         unicodedata.normalize("NFC", path),
         "default",
         skipped,
-        (*steps, default),
+        (*steps, *((name_step,) if name_step else ()), default),
         key_root=os.fspath(root),
         key=key,
         memory_base=os.fspath(base),
@@ -346,23 +375,30 @@ def _env_origin(config: MemdirConfig, name: str) -> str:
 
 
 def auto_memory_decision(config: MemdirConfig) -> GateDecision:
-    """The spec's five-level chain for auto memory, with the level and the source that decided."""
+    """The five-level chain for auto memory, with the level and the source that decided.
+
+    Current Claude Code adds two variables at level 1: safe mode (CLAUDE_CODE_SAFE_MODE) turns
+    memory off before anything else, and CLAUDE_CODE_DISABLE_AUTO_MEMORY=0 forces it on over
+    bare mode and settings (a remote session without a memory dir still has nowhere to keep it).
+    """
+    if config.safe_mode:
+        name = "CLAUDE_CODE_SAFE_MODE"
+        reason = "safe mode is on (CLAUDE_CODE_SAFE_MODE), which turns auto memory off"
+        return GateDecision(False, 1, reason, _env_origin(config, name), name)
     if config.disable_auto_memory:
         name = "CLAUDE_CODE_DISABLE_AUTO_MEMORY"
         return GateDecision(False, 1, f"{name} is set", _env_origin(config, name), name)
+    remote = _remote_decision(config)
+    if remote is not None:
+        return remote
+    if config.force_auto_memory:
+        name = "CLAUDE_CODE_DISABLE_AUTO_MEMORY"
+        reason = f"{name}=0 forces auto memory on, over bare mode and settings"
+        return GateDecision(True, 1, reason, _env_origin(config, name), name)
     if config.simple_mode:
         name = "CLAUDE_CODE_SIMPLE"
         reason = "CLAUDE_CODE_SIMPLE (bare mode) is set"
         return GateDecision(False, 2, reason, _env_origin(config, name), name)
-    if config.remote_mode and config.remote_memory_dir is None:
-        name = "CLAUDE_CODE_REMOTE"
-        reason = "CLAUDE_CODE_REMOTE is set without CLAUDE_CODE_REMOTE_MEMORY_DIR"
-        return GateDecision(False, 3, reason, _env_origin(config, name), name)
-    if config.remote_memory_dir is not None:
-        name = "CLAUDE_CODE_REMOTE_MEMORY_DIR"
-        _, problem = memory_path_problem(config.remote_memory_dir, False, home=config.home)
-        if problem is not None:
-            return GateDecision(False, 3, f"{name} {problem}", _env_origin(config, name), name)
     # Trust order for the switch: policy > flag > local > project > user, but a project file
     # may only turn memory OFF (the safe direction); it can never turn on what a user disabled.
     s = config.settings
@@ -377,14 +413,34 @@ def auto_memory_decision(config: MemdirConfig) -> GateDecision:
     return GateDecision(True, 5, "enabled by default", "nothing set: the default")
 
 
+def _remote_decision(config: MemdirConfig) -> GateDecision | None:
+    """Level 3: a remote session without a usable memory dir has auto memory off."""
+    if config.remote_mode and config.remote_memory_dir is None:
+        name = "CLAUDE_CODE_REMOTE"
+        reason = "CLAUDE_CODE_REMOTE is set without CLAUDE_CODE_REMOTE_MEMORY_DIR"
+        return GateDecision(False, 3, reason, _env_origin(config, name), name)
+    if config.remote_memory_dir is not None:
+        name = "CLAUDE_CODE_REMOTE_MEMORY_DIR"
+        _, problem = memory_path_problem(config.remote_memory_dir, False, home=config.home)
+        if problem is not None:
+            return GateDecision(False, 3, f"{name} {problem}", _env_origin(config, name), name)
+    return None
+
+
 def auto_memory_status(config: MemdirConfig) -> tuple[bool, str]:
     """Whether auto memory is on, and the rule that decided it (for UIs and logs)."""
     decision = auto_memory_decision(config)
     return decision.enabled, decision.reason
 
 
-def _flag_decision(config: MemdirConfig, flag: str, spec_name: str) -> GateDecision:
-    """A feature that needs auto memory and one flag: auto memory's decision when it is off."""
+def _flag_decision(
+    config: MemdirConfig, flag: str, plain: str, codename: str | None = None
+) -> GateDecision:
+    """A feature that needs auto memory and one flag: auto memory's decision when it is off.
+
+    The reason names the switch in plain words; Claude Code's internal codename, when it has
+    one, follows only as a parenthetical for readers who know it.
+    """
     var = FLAG_ENV_VARS[flag]
     auto = auto_memory_decision(config)
     if not auto.enabled:
@@ -394,17 +450,19 @@ def _flag_decision(config: MemdirConfig, flag: str, spec_name: str) -> GateDecis
     on = bool(getattr(config.flags, flag))
     state = "set" if on else "not set"
     source = _env_origin(config, var) if on else "nothing set: flags are off by default"
-    return GateDecision(on, auto.level, f"{var} ({spec_name}) is {state}", source, var)
+    aside = f" (Claude Code's internal flag: {codename})" if codename else ""
+    reason = f"the {plain} switch {var} is {state}{aside}"
+    return GateDecision(on, auto.level, reason, source, var)
 
 
 def team_memory_decision(config: MemdirConfig) -> GateDecision:
-    """Team memory: auto memory on, then the team flag (tengu_herring_clock)."""
-    return _flag_decision(config, "team_memory", "tengu_herring_clock")
+    """Team memory: auto memory on, then the team-memory switch."""
+    return _flag_decision(config, "team_memory", "team memory", "tengu_herring_clock")
 
 
 def kairos_decision(config: MemdirConfig) -> GateDecision:
     """KAIROS daily-log mode: auto memory on, then the KAIROS flag."""
-    return _flag_decision(config, "kairos", "KAIROS")
+    return _flag_decision(config, "kairos", "daily-log (KAIROS)")
 
 
 def is_auto_memory_enabled(config: MemdirConfig) -> bool:

@@ -14,7 +14,7 @@ from memdir_nb.lint.findings import Collector, Finding, MemoryText, clip, field_
 from memdir_nb.lint.secret_context import check_secrets
 from memdir_nb.spec import text as textseg
 from memdir_nb.spec.constants import RECALL_MAX_BYTES, RECALL_MAX_LINES
-from memdir_nb.spec.dates import ABSOLUTE_DATE
+from memdir_nb.spec.dates import ABSOLUTE_DATE, may_hold_relative_date
 from memdir_nb.spec.dates import find_relative_dates as find_date_phrases
 from memdir_nb.spec.freshness import memory_age_days
 from memdir_nb.spec.taxonomy import TYPE_NAMES, MemoryType, scope_violation
@@ -81,6 +81,69 @@ _NAMED_AFTER = re.compile(
 )
 
 
+# Per pattern, literal text (lower-case) that every match holds one of: in an ASCII text
+# holding none of them the pattern cannot match, which `in` finds far faster than the regex
+# engine does (a pattern with no literal start is tried at every position). Outside ASCII,
+# case-insensitive matching folds a few other letters (the Kelvin sign to 'k', the long s to
+# 's'), so the regex itself is the check there. None: no needle, the regex always runs.
+# On lower-cased ASCII text, a case-sensitive pattern with a literal start is a fast check.
+_PR_HINT = re.compile(r"prs?\s*#?\d|#\d|/pull/")
+_NEEDLES: dict[re.Pattern[str], tuple[str, ...] | re.Pattern[str] | None] = {
+    _FILE_LINE: (*(f":{d}" for d in range(10)), "line", *(f"{w}l." for w in " \t\n\r\x0b\x0c")),
+    _CODE_SYMBOL: ("`",),
+    _GIT_SHA_CONTEXT: (
+        "commit",
+        "sha",
+        "revert",
+        "cherry-pick",
+        "fixed in",
+        "landed in",
+        "introduced in",
+        "merged as",
+    ),
+    _LONG_SHA: None,  # no needle: _has_hex_run checks it (see _matches_somewhere)
+    _PR_REF: _PR_HINT,
+    _EPHEMERAL: (
+        "currently",
+        "working",
+        "middle",
+        "todo",
+        "fixme",
+        "wip",
+        "progress",
+        "conversation",
+        "session",
+        "chat",
+        "status",
+        "state",
+    ),
+    _IN_PROGRESS: ("progress",),
+}
+_LINE_PATTERNS = (_FILE_LINE, _CODE_SYMBOL, _GIT_SHA_CONTEXT, _LONG_SHA, _PR_REF, _EPHEMERAL)
+
+
+_HEX_MARKS = bytes(ord("x") if chr(b) in "0123456789abcdef" else ord(" ") for b in range(256))
+
+
+def _has_hex_run(low_ascii: str, n: int) -> bool:
+    """Whether lower-case ASCII text holds n hex digits in a row (one C pass, no regex)."""
+    return b"x" * n in low_ascii.encode("ascii").translate(_HEX_MARKS)
+
+
+def _matches_somewhere(pattern: re.Pattern[str], blob: str, low: str | None) -> bool:
+    """Whether pattern matches in blob; low is blob lower-cased when blob is ASCII, else None."""
+    needles = _NEEDLES[pattern]
+    if pattern is _LONG_SHA and low is not None and not _has_hex_run(low, 40):
+        return False
+    if low is not None and needles is not None:
+        if isinstance(needles, re.Pattern):
+            if needles.search(low) is None:
+                return False
+        elif not any(n in low for n in needles):
+            return False
+    return pattern.search(blob) is not None
+
+
 def _names_a_status(line: str, m: re.Match[str]) -> bool:
     """Whether an "in progress" hit names a status or hook rather than saying work is under way.
 
@@ -109,6 +172,12 @@ def _mostly_other_script(line: str) -> bool:
 
 def _content_lines(body: str) -> Iterable[tuple[int, str, bool]]:
     """(line index, line, inside a fenced block) for each body line."""
+    if "```" not in body and "~~~" not in body:  # no fence: skip the per-line fence check
+        return ((i, line, False) for i, line in enumerate(body.split("\n")))
+    return _fenced_lines(body)
+
+
+def _fenced_lines(body: str) -> Iterable[tuple[int, str, bool]]:
     fenced = False
     for i, line in enumerate(body.split("\n")):
         if _FENCE.match(line):
@@ -135,6 +204,15 @@ def _check_header(mem: MemoryText, c: Collector) -> None:
             f"malformed header ({why})",
             "quote values that contain ':' or '#', and close the header with a '---' line",
             1,
+        )
+    for key, (cut, whole) in sorted(fm.inline_hash.items()):
+        c.add(
+            "inline-hash-value",
+            f"{key} holds ' #': Claude Code 2.1.214+ reads {clip(whole)!r}, while older "
+            f"versions and YAML tools cut it to {clip(cut)!r}",
+            "quote the value so every reader agrees, or delete the ' #' part if it was meant as "
+            "a comment",
+            field_line(mem, key),
         )
     if not (fm.name or "").strip():
         c.add("missing-name", "no name in the header", "add 'name: <short title>' to the header", 1)
@@ -205,6 +283,89 @@ def _check_structure(mem: MemoryText, c: Collector) -> None:
         )
 
 
+# Fenced blocks that are not code kept out of the repository: shell recipes (how to run,
+# deploy, flash), console output, plain-text tables and diagrams.
+_RECIPE_INFO = frozenset(
+    [
+        "sh",
+        "bash",
+        "shell",
+        "console",
+        "zsh",
+        "fish",
+        "powershell",
+        "ps1",
+        "pwsh",
+        "cmd",
+        "bat",
+        "terminal",
+        "text",
+        "txt",
+        "plain",
+        "plaintext",
+        "mermaid",
+        "ascii",
+        "diagram",
+        "tree",
+        "log",
+        "output",
+        # hand-run queries (a data fix, a lookup) are recipes too, not the repository's code
+        "sql",
+        "psql",
+    ]
+)
+# Lines that show program code in an unlabelled block (an error message or log has none).
+_CODE_HINT = re.compile(
+    r"[;{}]\s*$|^\s*(?:def|class|function|fn|func|import|from|const|let|var|public|private|"
+    r"return|if|for|while)\b|=>|\)\s*\{"
+)
+_SHELL_LINE = re.compile(
+    r"^\s*(?:\$\s|#\s|>\s|(?:sudo|cd|ls|git|make|npm|npx|pnpm|yarn|pip|uv|python3?|docker|"
+    r"kubectl|helm|gh|curl|wget|ssh|scp|rsync|cargo|go|bd|bun|deno|node|psql|mysql|redis-cli|"
+    r"systemctl|journalctl|usbip|lsusb|export|source|cat|grep|rg|find|echo|chmod|mkdir|rm|cp|mv|"
+    r"tar|unzip|brew|apt(?:-get)?|terraform|aws|gcloud|az|flutter|dotnet|mvn|gradle|adb|"
+    r"openocd|esptool(?:\.py)?|idf\.py|pio|west)\b)"
+)
+_DIAGRAM_LINE = re.compile(r"^\s*(?:[|+\-=<>^v*.:/\\\u2500-\u257f\u2190-\u21ff]|$)")
+
+
+def _first_code_block(body_lines: list[tuple[int, str, bool]], body_line: int) -> int | None:
+    """The line of the first fenced block holding code (not a shell recipe, output or diagram)."""
+    start: int | None = None
+    info = ""
+    inside: list[str] = []
+    for i, line, _fenced in body_lines:
+        m = _FENCE.match(line)
+        if m is None:
+            if start is not None:
+                inside.append(line)
+            continue
+        if start is None:
+            start, info, inside = body_line + i, line.strip()[3:].strip().lower(), []
+            continue
+        if not _is_recipe(info, inside):
+            return start
+        start = None
+    if start is not None and not _is_recipe(info, inside):
+        return start
+    return None
+
+
+def _is_recipe(info: str, lines: list[str]) -> bool:
+    """Whether a fenced block is a command recipe, console output or a text diagram/table."""
+    lang = info.split()[0].strip("{}.") if info else ""
+    if lang in _RECIPE_INFO:
+        return True
+    if lang:
+        return False
+    body = [ln for ln in lines if ln.strip()]
+    if not body:
+        return True
+    if all(_SHELL_LINE.match(ln) or _DIAGRAM_LINE.match(ln) for ln in body):
+        return True
+    return not any(_CODE_HINT.search(ln) for ln in body)  # output, an error text, a list
+
+
 def _check_content(mem: MemoryText, c: Collector) -> None:
     fm = mem.header
     sources = [
@@ -213,14 +374,9 @@ def _check_content(mem: MemoryText, c: Collector) -> None:
         if v
     ]
     body_lines = list(_content_lines(mem.body))
-    block_start: int | None = None
     pr_refs: list[tuple[int, str]] = []
     sha_hits: list[tuple[int, str]] = []
-    for i, line, _fenced in body_lines:
-        if _FENCE.match(line):
-            if block_start is None:
-                block_start = mem.body_line + i
-            continue
+    block_start = _first_code_block(body_lines, mem.body_line)
     if block_start is not None:
         c.add(
             "derivable-code-block",
@@ -229,10 +385,18 @@ def _check_content(mem: MemoryText, c: Collector) -> None:
             block_start,
         )
     texts = sources + [(mem.body_line + i, line) for i, line, fenced in body_lines if not fenced]
-    anchored = bool(ABSOLUTE_DATE.search(mem.text))
+    # Each pattern is tried on the lines only when it matches somewhere in them all: a match
+    # on one line also matches the lines joined (no pattern needs a line's start or end), and
+    # most memories hold none, so most files cost one C-level pass per pattern.
+    blob = "\n".join(line for _, line in texts)
+    low = blob.lower() if blob.isascii() else None
+    wanted = {p for p in _LINE_PATTERNS if _matches_somewhere(p, blob, low)}
+    # "in progress" counts only in a memory with no absolute date in it
+    if _matches_somewhere(_IN_PROGRESS, blob, low) and not ABSOLUTE_DATE.search(mem.text):
+        wanted.add(_IN_PROGRESS)
     seen_rules: set[str] = set()
-    for line_no, line in texts:
-        m = _FILE_LINE.search(line)
+    for line_no, line in texts if wanted else ():
+        m = _FILE_LINE.search(line) if _FILE_LINE in wanted else None
         if m and "derivable-file-path" not in seen_rules:
             seen_rules.add("derivable-file-path")
             c.add(
@@ -241,7 +405,7 @@ def _check_content(mem: MemoryText, c: Collector) -> None:
                 "drop the location; say what is non-obvious about it, or where to look by name",
                 line_no,
             )
-        m = _CODE_SYMBOL.search(line)
+        m = _CODE_SYMBOL.search(line) if _CODE_SYMBOL in wanted else None
         if m and "derivable-code-symbol" not in seen_rules:
             seen_rules.add("derivable-code-symbol")
             c.add(
@@ -250,13 +414,23 @@ def _check_content(mem: MemoryText, c: Collector) -> None:
                 "keep only the reason or surprise behind it, not the code map",
                 line_no,
             )
-        for sm in _GIT_SHA_CONTEXT.finditer(line):
-            if re.search(r"[a-f]", sm.group(1)) and re.search(r"\d", sm.group(1)):
-                sha_hits.append((line_no, sm.group(1)))
-        sha_hits += [(line_no, x.group(0)) for x in _LONG_SHA.finditer(line)]
-        pr_refs += [(line_no, x.group(0)) for x in _PR_REF.finditer(line)]
-        m = _EPHEMERAL.search(line)
-        if m is None and not anchored:
+        if _GIT_SHA_CONTEXT in wanted:
+            for sm in _GIT_SHA_CONTEXT.finditer(line):
+                if re.search(r"[a-f]", sm.group(1)) and re.search(r"\d", sm.group(1)):
+                    sha_hits.append((line_no, sm.group(1)))
+        if _LONG_SHA in wanted:
+            sha_hits += [(line_no, x.group(0)) for x in _LONG_SHA.finditer(line)]
+        if _PR_REF in wanted:
+            table_row = line.lstrip().startswith(
+                "|"
+            )  # a design table's '#12' is a row id, not a PR
+            pr_refs += [
+                (line_no, x.group(0))
+                for x in _PR_REF.finditer(line)
+                if not table_row or not x.group(0).startswith("#")
+            ]
+        m = _EPHEMERAL.search(line) if _EPHEMERAL in wanted else None
+        if m is None and _IN_PROGRESS in wanted:
             m = _IN_PROGRESS.search(line)
         if m and _names_a_status(line, m):
             m = None
@@ -282,7 +456,7 @@ def _check_content(mem: MemoryText, c: Collector) -> None:
             "link the tracking issue instead, or keep only what was decided",
             pr_refs[0][0],
         )
-    if fm.type is MemoryType.PROJECT:
+    if fm.type is MemoryType.PROJECT and may_hold_relative_date(blob):
         for line_no, line in texts:
             if _mostly_other_script(line):
                 continue  # an English 'today' inside Korean or Chinese prose is a label, not a date

@@ -3,19 +3,33 @@
 from __future__ import annotations
 
 import os
+import sys
 from collections.abc import Iterable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from memdir_nb.formats.manifest import MemoryHeader
 from memdir_nb.lint.content import lint_memory
 from memdir_nb.lint.findings import SEVERITIES, Finding, MemoryText, ScopeIndex
 from memdir_nb.lint.index_rules import lint_index, not_in_index
-from memdir_nb.lint.reading import read_memory_text, read_scope_indexes
+from memdir_nb.lint.reading import (
+    MAX_READ_BYTES,
+    memory_text_from_read,
+    nested_index_references,
+    read_scope_indexes,
+)
 from memdir_nb.spec.constants import STORE_JOURNAL_NAME
 from memdir_nb.storage.access import ContainedReader, ReadRefused
 from memdir_nb.storage.containment import absolute_dir
-from memdir_nb.storage.scan import NAME_REFUSAL, SkippedFile, scan_memory_dir
+from memdir_nb.storage.headers import header_from_read
+from memdir_nb.storage.scan import (
+    NAME_REFUSAL,
+    ListedFile,
+    SkippedFile,
+    list_memory_files,
+    refusal_reason,
+)
 from memdir_nb.storage.transaction import journal_damage, journal_problem
 
 
@@ -34,6 +48,26 @@ class LintResult:
 PROGRESS_MIN_FILES = 500
 
 
+def progress_wanted(n_files: int, progress: bool | None) -> bool:
+    """Whether to draw a bar: as asked, or by default for large dirs on a terminal or in Jupyter.
+
+    A bar written to a pipe or a file (a pre-commit hook, `lint > out.txt 2>&1`) is noise in
+    the log, so the default draws one only when stderr is a terminal, or in a notebook kernel
+    (where tqdm.auto draws a widget, not text on stderr).
+    """
+    if progress is not None:
+        return progress
+    if n_files < PROGRESS_MIN_FILES:
+        return False
+    if "ipykernel" in sys.modules:
+        return True
+    stderr = sys.stderr
+    try:
+        return stderr is not None and stderr.isatty()
+    except (AttributeError, ValueError):  # a replaced or closed stream
+        return False
+
+
 def _with_progress(items: list[Any], *, show: bool, desc: str) -> Any:
     """Wrap items in a tqdm.auto bar (a widget in notebooks, stderr elsewhere) when show is set."""
     if not show:
@@ -43,78 +77,100 @@ def _with_progress(items: list[Any], *, show: bool, desc: str) -> Any:
     return tqdm(items, desc=desc, unit="file", leave=False)
 
 
+def _skipped_finding(s: SkippedFile) -> Finding:
+    return Finding(
+        s.path,
+        "skipped-by-scan",
+        "warning",
+        f"not read: {s.reason}",
+        "rename it to a plain name such as feedback_testing.md, or move it out of the memory dir"
+        if s.reason.startswith(NAME_REFUSAL)
+        else "remove or fix the link/permissions, or move the file out of the memory dir",
+    )
+
+
+def read_listed(
+    reader: ContainedReader, listed: ListedFile
+) -> tuple[MemoryText, MemoryHeader] | SkippedFile:
+    """One read of a listed file: lint's view of it and the header a scan would give, or why not.
+
+    The file is read once (at most MAX_READ_BYTES); its scan header comes from the same bytes
+    (storage.headers.header_from_read), so lint, analysis and the dream planner never read a
+    file twice. A file the reader refuses is passed over with the reason a scan gives.
+    """
+    try:
+        res = reader.read(listed.open_path, MAX_READ_BYTES)
+    except ReadRefused as exc:  # replaced by a FIFO, a link out, ... since the listing
+        return SkippedFile(listed.rel, refusal_reason(exc))
+    except OSError as exc:
+        return SkippedFile(listed.rel, f"unreadable: {type(exc).__name__}")
+    mem = memory_text_from_read(listed.rel, listed.scope, res)
+    fm = header_from_read(res, mem.header)
+    header = MemoryHeader(
+        filename=listed.rel,
+        file_path=listed.path,
+        mtime_ms=res.stat.st_mtime_ns / 1_000_000,
+        name=fm.name,
+        description=fm.description,
+        type=fm.type,
+        malformed=fm.malformed,
+    )
+    return mem, header
+
+
+def read_all(
+    root: Path, *, progress: bool | None = None
+) -> tuple[list[MemoryText], list[MemoryHeader], list[SkippedFile]]:
+    """Every memory file under root read once, by path: (texts, headers newest first, skipped)."""
+    listing = list_memory_files(root)
+    skipped = list(listing.skipped)
+    memories: list[MemoryText] = []
+    headers: list[MemoryHeader] = []
+    show = progress_wanted(len(listing.files), progress)
+    files = sorted(listing.files, key=lambda f: f.rel)
+    with ContainedReader(root, real_root=listing.real_root, check_before_open=False) as reader:
+        # The walk has just lstat'ed every file, so the reader skips its own pre-open lstat;
+        # the no-follow open and the fstat after it still refuse anything swapped in since.
+        for listed in _with_progress(files, show=show, desc=f"reading {root.name}"):
+            got = read_listed(reader, listed)
+            if isinstance(got, SkippedFile):
+                skipped.append(got)
+                continue
+            memories.append(got[0])
+            headers.append(got[1])
+    headers.sort(key=lambda h: (-h.mtime_ms, h.filename))
+    skipped.sort(key=lambda s: s.path)
+    return memories, headers, skipped
+
+
 def lint_dir(
     memory_dir: str | os.PathLike[str], *, now_ms: float | None = None, progress: bool | None = None
 ) -> LintResult:
     """Lint every memory file and both indexes; return the findings and what was read.
 
-    progress: None shows a bar only for dirs of PROGRESS_MIN_FILES or more; True/False force it.
+    progress: None shows a bar only for dirs of PROGRESS_MIN_FILES or more, and only on a
+    terminal or in a notebook (see progress_wanted); True/False force it.
     """
     root = absolute_dir(memory_dir)
     if not root.is_dir():
         raise ValueError(
             f"{memory_dir} is not a directory; pass a memory dir (the folder holding MEMORY.md)"
         )
-    report = scan_memory_dir(root, limit=None)
-    reader = ContainedReader(root)  # realpath of the dir resolved once for every read
-    findings: list[Finding] = []
-    memories: list[MemoryText] = []
-    skipped = list(report.skipped)
-    for s in report.skipped:
-        findings.append(
-            Finding(
-                s.path,
-                "skipped-by-scan",
-                "warning",
-                f"not read: {s.reason}",
-                "rename it to a plain name such as feedback_testing.md, or move it out of the "
-                "memory dir"
-                if s.reason.startswith(NAME_REFUSAL)
-                else "remove or fix the link/permissions, or move the file out of the memory dir",
-            )
-        )
-    show = progress if progress is not None else len(report.headers) >= PROGRESS_MIN_FILES
-    for h in _with_progress(
-        sorted(report.headers, key=lambda h: h.filename), show=show, desc=f"reading {root.name}"
-    ):
-        try:
-            mem = read_memory_text(root, h, reader=reader)
-        except ReadRefused as exc:  # replaced by a FIFO or a link out since the scan
-            skipped.append(SkippedFile(h.filename, str(exc)))
-            findings.append(
-                Finding(
-                    h.filename,
-                    "unreadable",
-                    "error",
-                    f"not read: {exc}",
-                    "replace it with a regular file inside the memory dir, or remove it",
-                )
-            )
-            continue
-        except OSError as exc:
-            skipped.append(SkippedFile(h.filename, f"unreadable: {type(exc).__name__}"))
-            findings.append(
-                Finding(
-                    h.filename,
-                    "unreadable",
-                    "error",
-                    f"cannot read the file ({type(exc).__name__})",
-                    "fix its permissions, or remove it",
-                )
-            )
-            continue
-        memories.append(mem)
+    memories, headers, skipped = read_all(root, progress=progress)
+    findings = [_skipped_finding(s) for s in skipped]
+    for mem in memories:
         findings.extend(lint_memory(mem, now_ms=now_ms))
     indexes = read_scope_indexes(root)
     files_by_scope: dict[str, list[str]] = {"private": [], "team": []}
-    for h in report.headers:
+    for h in headers:
         files_by_scope[h.scope].append(h.filename)
     for index in indexes:
         findings.extend(lint_index(index, files_by_scope.get(index.scope, [])))
-    findings.extend(not_in_index(indexes, files_by_scope))
+    all_files = [rel for rels in files_by_scope.values() for rel in rels]
+    findings.extend(not_in_index(indexes, files_by_scope, nested_index_references(root, all_files)))
     findings.extend(pending_journal(root))
     findings.sort(key=lambda f: (f.path, f.line or 0, f.rule))
-    return LintResult(findings, memories, list(report.headers), indexes, skipped)
+    return LintResult(findings, memories, headers, indexes, skipped)
 
 
 def pending_journal(memory_dir: str | os.PathLike[str]) -> list[Finding]:

@@ -16,6 +16,7 @@ SEVERITIES: dict[str, Severity] = {
     "invalid-utf8": "warning",
     "missing-frontmatter": "warning",
     "malformed-frontmatter": "warning",
+    "inline-hash-value": "warning",
     "missing-name": "warning",
     "missing-type": "warning",
     "unknown-type": "error",

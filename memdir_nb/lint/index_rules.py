@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
+from memdir_nb.formats.index import entrypoint_size, strip_entrypoint_extras
 from memdir_nb.lint.findings import SEVERITIES, Collector, Finding, ScopeIndex
 from memdir_nb.spec.constants import (
     MAX_ENTRYPOINT_BYTES,
@@ -32,10 +33,11 @@ def pointless_lines(index: ScopeIndex) -> list[int]:
     separator rows are layout, not content.
     """
     entry_lines = {e.line_no for e in index.entries}
+    loaded = set(strip_entrypoint_extras(index.text).line_map)  # frontmatter, block comments out
     lines = index.text.replace("\r\n", "\n").split("\n")
     out = []
     for no, ln in enumerate(lines, 1):
-        if not ln.strip() or no in entry_lines or ln.lstrip().startswith("#"):
+        if no not in loaded or not ln.strip() or no in entry_lines or ln.lstrip().startswith("#"):
             continue
         if _HTML_COMMENT.match(ln) or _is_rule_line(ln):
             continue
@@ -70,13 +72,12 @@ def lint_index(index: ScopeIndex, memory_files: Iterable[str]) -> list[Finding]:
             f"{index.path} is not valid UTF-8; the invalid bytes reach the prompt as replacement characters",
             "re-save it as UTF-8, or rebuild it with `memdir-nb rebuild-index DIR`",
         )
-    text = index.text.strip()
-    lines = text.split("\n") if text else []
-    n_bytes = len(text.encode("utf-8"))
-    if len(lines) > MAX_ENTRYPOINT_LINES or n_bytes > MAX_ENTRYPOINT_BYTES:
+    # counted as Claude Code 2.1.211+ counts: frontmatter and block-level comments stripped
+    n_lines, n_bytes = entrypoint_size(index.text)
+    if n_lines > MAX_ENTRYPOINT_LINES or n_bytes > MAX_ENTRYPOINT_BYTES:
         c.add(
             "index-over-cap",
-            f"{len(lines)} lines / {n_bytes:,} bytes (caps {MAX_ENTRYPOINT_LINES} lines, "
+            f"{n_lines} lines / {n_bytes:,} bytes (caps {MAX_ENTRYPOINT_LINES} lines, "
             f"{MAX_ENTRYPOINT_BYTES:,} bytes): everything past the cap is never loaded",
             "keep one short pointer line per memory; move notes into topic files",
         )
@@ -132,9 +133,14 @@ def indexed_files(indexes: Iterable[ScopeIndex]) -> frozenset[str]:
     return frozenset().union(*(ix.referenced for ix in indexes))
 
 
-def not_in_index(indexes: list[ScopeIndex], files_by_scope: dict[str, list[str]]) -> list[Finding]:
+def not_in_index(
+    indexes: list[ScopeIndex],
+    files_by_scope: dict[str, list[str]],
+    nested: frozenset[str] = frozenset(),
+) -> list[Finding]:
+    """Files no index lists; nested: files a sub-folder's own MEMORY.md lists (agent dirs)."""
     out = []
-    referenced = indexed_files(indexes)
+    referenced = indexed_files(indexes) | nested
     for index in indexes:
         if not index.exists:
             continue

@@ -6,11 +6,11 @@ import os
 import re
 
 from memdir_nb.formats.frontmatter import parse_frontmatter
-from memdir_nb.formats.index import IndexEntry, parse_index
-from memdir_nb.formats.manifest import MemoryHeader
+from memdir_nb.formats.index import IndexEntry, parse_index, strip_entrypoint_extras
+from memdir_nb.formats.manifest import MemoryHeader, memory_time_ms
 from memdir_nb.lint.findings import MemoryText, ScopeIndex
 from memdir_nb.spec.constants import ENTRYPOINT_NAME, MEMORY_FILE_READ_MAX_BYTES, TEAM_DIRNAME
-from memdir_nb.storage.access import ContainedReader
+from memdir_nb.storage.access import ContainedReader, ReadResult
 from memdir_nb.storage.containment import is_real_path_within
 from memdir_nb.storage.index_files import load_entrypoint
 
@@ -30,6 +30,11 @@ def read_memory_text(
     if reader is None:
         reader = ContainedReader(memory_dir, real_root=real_root)
     res = reader.read(header.file_path, MAX_READ_BYTES)
+    return memory_text_from_read(header.filename, header.scope, res)
+
+
+def memory_text_from_read(rel: str, scope: str, res: ReadResult) -> MemoryText:
+    """A memory file already read (at most MAX_READ_BYTES), decoded and split for lint."""
     st, data, capped = res.stat, res.data, res.truncated
     binary = b"\x00" in data
     text, invalid = res.text, not res.valid_utf8  # a character cut by the cap is not invalid
@@ -39,10 +44,10 @@ def read_memory_text(
     fm, body = parse_frontmatter(text)
     head_lines = text[: len(text) - len(body)].count("\n") if body else text.count("\n")
     return MemoryText(
-        rel=header.filename,
-        scope=header.scope,
+        rel=rel,
+        scope=scope,
         size=st.st_size,
-        mtime_ms=st.st_mtime_ns / 1_000_000,
+        mtime_ms=memory_time_ms(st.st_mtime_ns / 1_000_000, fm.modified_ms),
         text=text,
         capped=capped,
         binary=binary,
@@ -73,7 +78,9 @@ def read_scope_indexes(memory_dir: str | os.PathLike[str]) -> list[ScopeIndex]:
     for scope, scope_dir, rel in scopes:
         loaded = load_entrypoint(scope_dir, memory_dir=root)
         text, exists = loaded.text, loaded.exists
-        entries = parse_index(text)
+        # An entry in the frontmatter or a block-level HTML comment is never loaded (2.1.211+).
+        loaded_lines = set(strip_entrypoint_extras(text).line_map)
+        entries = [e for e in parse_index(text) if e.line_no in loaded_lines]
         referenced: set[str] = set()
         dangling: list[IndexEntry] = []
         outside: list[IndexEntry] = []
@@ -105,3 +112,30 @@ def read_scope_indexes(memory_dir: str | os.PathLike[str]) -> list[ScopeIndex]:
             )
         )
     return out
+
+
+def nested_index_references(memory_dir: str | os.PathLike[str], files: list[str]) -> frozenset[str]:
+    """Files listed by a MEMORY.md of their own sub-folder (an agent's memory dir keeps its own).
+
+    A folder below the memory dir (other than team/, which has its own scope index) holding a
+    MEMORY.md is read as that folder's index; a file it points at is indexed there.
+    """
+    root = os.path.abspath(os.fspath(memory_dir))
+    folders = {
+        "/".join(rel.split("/")[:i]) for rel in files for i in range(1, rel.count("/") + 1)
+    } - {TEAM_DIRNAME}
+    found: set[str] = set()
+    for folder in sorted(folders):
+        scope_dir = os.path.join(root, *folder.split("/"))
+        if not os.path.isfile(os.path.join(scope_dir, ENTRYPOINT_NAME)):
+            continue
+        text = load_entrypoint(scope_dir, memory_dir=root).text
+        for entry in parse_index(text):
+            resolved = _resolve_target(scope_dir, entry.target)
+            if (
+                resolved is not None
+                and is_real_path_within(resolved, scope_dir, or_equal=True)
+                and os.path.isfile(resolved)
+            ):
+                found.add(os.path.relpath(resolved, root).replace(os.sep, "/"))
+    return frozenset(found)

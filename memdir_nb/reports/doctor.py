@@ -28,12 +28,21 @@ from memdir_nb.spec.text import plural
 def _disabled_fix(d: GateDecision) -> str:
     in_block = d.source.startswith("the env block of ")
     file = d.source.split("(", 1)[-1].rstrip(")") if "(" in d.source else d.source
+    if d.setting == "CLAUDE_CODE_SAFE_MODE":
+        where_set = f'the "env" block of {file}' if in_block else "your shell or launcher"
+        return (
+            f"leave safe mode: unset CLAUDE_CODE_SAFE_MODE in {where_set} "
+            "(memory stays off in safe mode even with CLAUDE_CODE_DISABLE_AUTO_MEMORY=0)"
+        )
     if d.level == 1:
         if in_block:
             return f'delete "CLAUDE_CODE_DISABLE_AUTO_MEMORY" from the "env" block of {file}'
         return "unset CLAUDE_CODE_DISABLE_AUTO_MEMORY (and remove it from your shell profile)"
     if d.level == 2:
-        return "start Claude Code without --bare, or unset CLAUDE_CODE_SIMPLE"
+        return (
+            "start Claude Code without --bare, or unset CLAUDE_CODE_SIMPLE; "
+            "CLAUDE_CODE_DISABLE_AUTO_MEMORY=0 forces memory on even in bare mode"
+        )
     if d.level == 3:
         return (
             "set CLAUDE_CODE_REMOTE_MEMORY_DIR to an absolute path on persistent storage, "
@@ -138,7 +147,8 @@ def _ignored_env_findings(config: MemdirConfig) -> list[DoctorFinding]:
             DoctorFinding(
                 "dir-setting-ignored" if where_memory else "env-setting-ignored",
                 "action" if where_memory else "note",
-                f"{ignored.describe()}: a repository's settings may set only {allowed}",
+                f"{ignored.describe()}: a repository's settings may set only {allowed}, "
+                "and only to 1/true (switching memory off)",
                 f"env.{ignored.name} in {ignored.layer} settings ({ignored.path})",
                 f"if you mean it, set {ignored.name} in the env block of user settings "
                 f"({config.claude_home / 'settings.json'}) or in your shell",

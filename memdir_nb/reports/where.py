@@ -223,7 +223,7 @@ def format_where(report: WhereReport) -> str:
         lines.append("")
         lines.append(
             "repository settings (a project's settings env block may set only "
-            f"{', '.join(sorted(REPO_ENV_ALLOWED))}):"
+            f"{', '.join(sorted(REPO_ENV_ALLOWED))}, and only to 1/true, to switch memory off):"
         )
         lines += [f"  - {text}" for text in report.ignored_env]
     if report.problems:

@@ -148,6 +148,75 @@ def load_detectors() -> dict[str, Any]:
     }
 
 
+# Literal text (lower-cased) that every match of each SUPPLEMENTARY_PATTERNS entry contains,
+# in the same order, so a text holding none of them skips that pattern on every line.
+_SUPPLEMENTARY_NEEDLES: tuple[tuple[str, ...], ...] = (
+    ("sk-ant-",),
+    ("sk-",),
+    ("bearer",),
+    ("_v1_",),
+    ("hf_",),
+    ("aiza",),
+    ("gocspx-",),
+    ("shp",),
+    ("hvs.", "hvb.", "hvr."),
+    ("lin_api_",),
+    ("github_pat_",),
+    ("npm_", ":_authtoken="),
+    ("whsec_",),
+)
+
+
+def narrow_detectors(det: dict[str, Any], text: str) -> dict[str, Any]:
+    """det without the detectors that cannot match on any line of text.
+
+    A detector is left out when the text holds none of its literal needles, or when its
+    pattern finds nothing in the whole text: a match on one line is also a match in the
+    whole text, since no pattern needs a line's start or end and a line break meets every
+    boundary check as a line's end does. Provider patterns see lines longer than
+    PATTERN_WINDOW in windows (whose cut edges can satisfy a boundary check the whole text
+    does not), so with such a line only the needles decide. The result finds exactly what
+    det finds on the lines of text, usually with few detectors left (often none).
+    """
+    low = text.lower()
+    present = {n for n in _ALL_NEEDLES if n in low}
+    whole = len(text) <= PATTERN_WINDOW or all(
+        len(line) <= PATTERN_WINDOW
+        for line in text.split("\n")  # the guard's own lines
+    )
+    providers = []
+    for kind, regexes, needles in det["providers"]:
+        if needles is not None and present.isdisjoint(needles):
+            continue
+        kept = tuple(r for r in regexes if not whole or r.search(text) is not None)
+        if kept:
+            providers.append((kind, kept, needles))
+    supplementary = tuple(
+        (kind, regex)
+        for (kind, regex), needles in zip(_SUPPLEMENTARY, _SUPPLEMENTARY_NEEDLES, strict=True)
+        if not present.isdisjoint(needles) and regex.search(text) is not None
+    )
+    keywords = not present.isdisjoint(_NEEDLES["keyword"]) and any(
+        r.search(text) is not None for r in KEYWORD_PATTERNS
+    )
+    return {
+        **det,
+        "providers": tuple(providers),
+        "supplementary": supplementary,
+        "keywords": keywords,
+        "entropy": _ENTROPY_CANDIDATE.search(text) is not None,
+        "anything": bool(providers or supplementary or keywords)
+        or _ENTROPY_CANDIDATE.search(text) is not None
+        or "://" in text
+        or "basic" in low,
+    }
+
+
+_ALL_NEEDLES = frozenset(
+    n for group in (*_NEEDLES.values(), *_SUPPLEMENTARY_NEEDLES) for n in group
+)
+
+
 def _windows(line: str) -> Iterator[tuple[int, str]]:
     """(offset, piece) covering the line: the line itself, or overlapping windows of a long one."""
     if len(line) <= PATTERN_WINDOW:
@@ -159,7 +228,12 @@ def _windows(line: str) -> Iterator[tuple[int, str]]:
 
 
 def _may_match(low: str, needles: tuple[str, ...] | None) -> bool:
-    return needles is None or any(n in low for n in needles)
+    if needles is None:
+        return True
+    for n in needles:  # a loop, not any(): this runs for every detector on every line  # noqa: SIM110
+        if n in low:
+            return True
+    return False
 
 
 def _provider_hits(line: str, low: str, det: dict[str, Any]) -> list[Hit]:
@@ -173,7 +247,7 @@ def _provider_hits(line: str, low: str, det: dict[str, Any]) -> list[Hit]:
                     hit = _provider_hit(line, kind, m, at, det)
                     if hit is not None:
                         hits.append(hit)
-    for kind, regex in _SUPPLEMENTARY:
+    for kind, regex in det.get("supplementary", _SUPPLEMENTARY):
         for m in regex.finditer(line):
             start, end = m.span(1) if m.lastindex else m.span()
             value = line[start:end]
@@ -209,7 +283,7 @@ def _provider_hit(
 
 def _keyword_hits(line: str, low: str, det: dict[str, Any]) -> list[Hit]:
     """`password: hunter2`-style assignments whose value looks like a secret."""
-    if not _may_match(low, _NEEDLES["keyword"]):
+    if not det.get("keywords", True) or not _may_match(low, _NEEDLES["keyword"]):
         return []
     hits: list[Hit] = []
     for regex in KEYWORD_PATTERNS:
@@ -331,6 +405,6 @@ def line_hits(line: str, det: dict[str, Any], *, entropy: bool = True) -> list[H
     """Every suspected credential on one line, one hit per stretch of text, in line order."""
     low = line.lower()
     hits = _provider_hits(line, low, det) + _keyword_hits(line, low, det)
-    if entropy:
+    if entropy and det.get("entropy", True):
         hits += _entropy_hits(line, det)
     return dedupe(hits) if hits else []

@@ -262,6 +262,12 @@ _PUBLIC_SHAPES = re.compile(
             r"(?<![\w\-])(?:chatcmpl-|asst_|thread_|run_|resp_|batch_|file-)[A-Za-z0-9]{16,}(?![\w\-])",
             # Inline data (an image in a data: URI is content, not a credential)
             rf"data:[\w/+.\-]+;base64,{_B64}+={{0,2}}",
+            # Device paths (/dev/serial/by-id/usb-FTDI_..._A50285BI-if00-port0, /dev/disk/by-*)
+            r"(?<![\w/])/dev/[\w.:+@/\-]+",
+            # Hardware serial numbers and bus ids named as such (serial: X, iSerial X, S/N X,
+            # serial_id=X, ID_SERIAL_SHORT=X): printed on the board, not a credential
+            r"(?i:\b(?:i?serial(?:[ _-]?(?:no|number|id|short))?|s/?n|id_serial(?:_short)?|busid)"
+            r"\b[\s:=#]{1,3}(?:0x)?[A-Za-z0-9_\-]{6,64})",
         ]
     )
 )

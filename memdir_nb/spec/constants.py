@@ -104,6 +104,12 @@ FENCE = "---"
 # Real files written by current Claude Code nest the type (with node_type, originSessionId,
 # modified...) under this key instead of writing a top-level `type:`.
 METADATA_KEY = "metadata"
+# Claude Code 2.1.214+ writes the memory's own time (ISO 8601) here, at top level or under
+# `metadata:`; it survives a clone or a restore, which the file's mtime does not.
+MODIFIED_KEY = "modified"
+# A file's mtime and its `modified:` time "disagree" when they are further apart than this (a
+# save writes both within a second; a restore or a clone resets the mtime to that day).
+MODIFIED_MTIME_TOLERANCE_MS = 60_000
 
 # Outside JSON (settings, transcripts, journal, manifests, model replies) nests at most this deep.
 JSON_MAX_DEPTH = 64
@@ -117,3 +123,12 @@ PACKAGE_DATA_MAX_BYTES = 4 * 1024 * 1024  # JSON shipped with the package or a m
 # and told to rewrite the index to about this fraction when over it.
 INDEX_NEAR_CAP_FRACTION = 0.9
 INDEX_REWRITE_TARGET_FRACTION = 0.7
+
+# Memory archives (memdir-nb export --archive / import): an import refuses entries past these.
+ARCHIVE_MANIFEST_NAME = ".memdir-nb-archive.json"  # names, sizes, hashes and exact mtimes
+ARCHIVE_MAX_ENTRIES = 20_000
+ARCHIVE_MAX_ENTRY_BYTES = 4 * 1024 * 1024  # one file unpacked
+ARCHIVE_MAX_TOTAL_BYTES = 256 * 1024 * 1024  # everything unpacked
+ARCHIVE_MAX_RATIO = 100  # unpacked / packed size of one entry, a compression bomb beyond this
+ARCHIVE_RATIO_MIN_BYTES = 64 * 1024  # the ratio is judged only for entries at least this big
+ARCHIVE_MAX_BYTES = 512 * 1024 * 1024  # the archive file itself

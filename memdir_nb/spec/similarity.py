@@ -19,6 +19,7 @@ import math
 import re
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
+from itertools import chain
 
 from memdir_nb.spec import text as textseg
 
@@ -85,9 +86,13 @@ def stem_sets(texts: Iterable[str]) -> list[frozenset[str]]:
     return out
 
 
-def _prefix(keys: frozenset[str], df: Counter[str], min_shared: float) -> list[str]:
-    """The rarest keys: enough that any text sharing min_shared of `keys` shares one of them."""
-    ordered = sorted(keys, key=lambda k: (df[k], k))
+def _prefix(keys: frozenset[str], rank: dict[str, int], min_shared: float) -> list[str]:
+    """The rarest keys: enough that any text sharing min_shared of `keys` shares one of them.
+
+    rank orders every key by (document frequency, key), computed once per join, so each
+    text's sort is keyed by a plain dict lookup.
+    """
+    ordered = sorted(keys, key=rank.__getitem__)
     size = len(ordered) - math.ceil(min_shared * len(ordered)) + 1
     return ordered[: max(size, 1)]
 
@@ -121,16 +126,24 @@ def candidate_pairs(
             for k in keys:
                 posting_right[k].append(j)
     pairs: set[tuple[int, int]] = set()
+    rank = {k: r for r, k in enumerate(sorted(df, key=lambda k: (df[k], k)))}
 
     def probe(
         keys: frozenset[str], posting: dict[str, list[int]], pool: Sequence[frozenset[str]]
     ) -> set[int]:
         """Texts in pool sharing one of keys' rarer stems and min_shared of the smaller set."""
         seen: set[int] = set()
-        for k in _prefix(keys, df, min_shared):
+        for k in _prefix(keys, rank, min_shared):
             if df[k] <= MAX_POSTING:  # a stem this common says little; rarer ones decide
                 seen.update(posting[k])
-        return {j for j in seen if len(keys & pool[j]) >= min_shared * min(len(keys), len(pool[j]))}
+        n = len(keys)
+        if seen and sum(len(posting.get(k, ())) for k in keys) <= len(seen) * n:
+            # Counting the prober's stems through the postings gives every candidate's
+            # shared-stem count in one C-level pass, and costs no more than a set
+            # intersection per candidate would (small dirs, where few stems are rare).
+            shared = Counter(chain.from_iterable(posting.get(k, ()) for k in keys))
+            return {j for j in seen if shared[j] >= min_shared * min(n, len(pool[j]))}
+        return {j for j in seen if len(keys & pool[j]) >= min_shared * min(n, len(pool[j]))}
 
     # Probing each text's rarest stems against every text's full stem set finds every pair
     # sharing min_shared of the prober; probing from both sides covers the smaller text.

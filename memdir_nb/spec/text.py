@@ -14,6 +14,7 @@ same letter typed precomposed.
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 import unicodedata
@@ -23,17 +24,31 @@ _CJK_CLASS = (
     "\u1100-\u11ff\u3040-\u309f\u30a0-\u30ff\u31f0-\u31ff\u3130-\u318f"
     "\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff\uff66-\uff9f"
 )
-_CJK_RUN = re.compile(f"[{_CJK_CLASS}]+")
-_CJK_CHAR = re.compile(f"[{_CJK_CLASS}]")
 # Letters and digits of any script (underscore excluded), with inner ' or - joins.
-_WORD = re.compile(r"[^\W_]+(?:['\u2019\-][^\W_]+)*")
+_WORD_PATTERN = r"[^\W_]+(?:['\u2019\-][^\W_]+)*"
+
+
+@functools.cache
+def _patterns() -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str]]:
+    """(CJK run, CJK character, word), compiled on first use.
+
+    Their large Unicode classes take the regex compiler milliseconds each, which every
+    process importing this module (a `memdir-nb scan`, a save) would otherwise pay unused.
+    """
+    return (
+        re.compile(f"[{_CJK_CLASS}]+"),
+        re.compile(f"[{_CJK_CLASS}]"),
+        re.compile(_WORD_PATTERN),
+    )
+
+
 # How many CJK characters count as one word when judging a text's length in words.
 CJK_CHARS_PER_WORD = 2
 
 
 def is_cjk(text: str) -> bool:
     """Whether text holds at least one Chinese, Japanese or Korean character."""
-    return _CJK_CHAR.search(text) is not None
+    return _patterns()[1].search(text) is not None
 
 
 def _bigrams(run: str) -> list[str]:
@@ -47,14 +62,17 @@ def words(text: str) -> list[str]:
     if not text:
         return []
     text = unicodedata.normalize("NFC", text).lower().replace("\u2019", "'")
+    cjk_run, _, word_re = _patterns()
+    if not is_cjk(text):  # no CJK anywhere: every word is kept as it is (one C-level pass)
+        return word_re.findall(text)
     out: list[str] = []
-    for match in _WORD.finditer(text):
+    for match in word_re.finditer(text):
         word = match.group(0)
         if not is_cjk(word):
             out.append(word)
             continue
         pos = 0
-        for run in _CJK_RUN.finditer(word):
+        for run in cjk_run.finditer(word):
             before = word[pos : run.start()].strip("'-")
             if before:
                 out.append(before)
@@ -74,7 +92,7 @@ def mostly_cjk(text: str) -> bool:
 
 def cjk_char_count(text: str) -> int:
     """How many Chinese, Japanese or Korean characters text holds."""
-    return len(_CJK_CHAR.findall(text))
+    return len(_patterns()[1].findall(text))
 
 
 def word_count(text: str) -> int:
@@ -83,7 +101,8 @@ def word_count(text: str) -> int:
         return 0
     text = unicodedata.normalize("NFC", text)
     cjk = cjk_char_count(text)
-    spaced = [w for w in _WORD.findall(_CJK_RUN.sub(" ", text)) if w]
+    cjk_run, _, word_re = _patterns()
+    spaced = [w for w in word_re.findall(cjk_run.sub(" ", text)) if w]
     return len(spaced) + math.ceil(cjk / CJK_CHARS_PER_WORD)
 
 

@@ -30,13 +30,18 @@ from memdir_nb.spec.taxonomy import (
 
 # The Why / How-to-apply lines: a label line ('**Why:**', 'Why this worked:') or a heading
 # ('## Why'), in English or in the languages real memory dirs are written in.
-_WHY_WORDS = r"(?:why|reason|理由|原因|为什么|為什麼|なぜ|이유|왜|почему|причина|warum|grund)"
+_WHY_WORDS = (
+    r"(?:why|reason|理由|原因|为什么|為什麼|なぜ|이유|왜|почему|причина|чому|warum|grund|"
+    r"por\s+qu[eé]|porqu[eé]|pourquoi|raz[aã]o|motivo)"
+)
 _HOW_WORDS = (
     r"(?:how\s+to\s+apply|如何应用|应用方式|适用方式|如何適用|適用方法|適用|적용\s*방법|적용|"
-    r"как\s+применять|применение|anwendung|wie\s+anwenden)"
+    r"как\s+применять|применение|як\s+застосовувати|застосування|anwendung|wie\s+anwenden|"
+    # half-translated labels are common: German "Wie zu apply:", "Wie anwenden:"
+    r"wie\s+zu\s+(?:apply|anwenden)|c[oó]mo\s+aplicar|como\s+aplicar|comment\s+appliquer)"
 )
-_WHY = re.compile(
-    rf"^(?:\W{{0,6}}{_WHY_WORDS}[^\n:：]{{0,40}}[:：]|#{{1,6}}\s*\W{{0,3}}{_WHY_WORDS}\b)",
+_WHY = re.compile(  # a label may end in ':' or be a question ('**Why RTK Query?**')
+    rf"^(?:\W{{0,6}}{_WHY_WORDS}[^\n:：?？]{{0,40}}[:：?？]|#{{1,6}}\s*\W{{0,3}}{_WHY_WORDS}\b)",
     re.IGNORECASE | re.MULTILINE,
 )
 _HOW = re.compile(

@@ -24,7 +24,7 @@ from memdir_nb.spec.constants import (
     MEMORY_FILE_READ_MAX_BYTES,
 )
 from memdir_nb.spec.text import one_line as one_line  # re-exported
-from memdir_nb.storage.access import ContainedReader, read_contained
+from memdir_nb.storage.access import ContainedReader, ReadResult, read_contained
 
 
 @dataclass(frozen=True)
@@ -132,6 +132,36 @@ def read_header(
     text, st, n_read, invalid = _read_bounded(
         path, FRONTMATTER_MAX_LINES, HEADER_READ_MAX_BYTES, nofollow, root, real_root, reader
     )
+    return _header_of(text, n_read, invalid), st
+
+
+def header_from_read(res: ReadResult, parsed: Frontmatter | None = None) -> Frontmatter:
+    """The header read_header gives for the file res read, without reading it again.
+
+    res is a read whose cap is at least HEADER_READ_MAX_BYTES (lint and the dream planner read
+    whole files); its first HEADER_READ_MAX_BYTES bytes are taken as read_header's own read
+    would have. parsed, the parse of the whole text (CRLF normalised), is reused when the
+    file is shorter than that and valid UTF-8: the header is then the same, with no second parse.
+    """
+    whole_head = not res.truncated and res.bytes_read < HEADER_READ_MAX_BYTES
+    if parsed is not None and whole_head and res.valid_utf8:
+        return parsed
+    head = ReadResult(
+        path=res.path,
+        rel=res.rel,
+        data=res.data[:HEADER_READ_MAX_BYTES],
+        total_size=res.total_size,
+        bytes_read=min(res.bytes_read, HEADER_READ_MAX_BYTES),
+        truncated=res.truncated or res.bytes_read > HEADER_READ_MAX_BYTES,
+        cap=HEADER_READ_MAX_BYTES,
+        stat=res.stat,
+    )
+    text = _keep_lines(normalise_newlines(head.text), FRONTMATTER_MAX_LINES)
+    return _header_of(text, head.bytes_read, not head.valid_utf8)
+
+
+def _header_of(text: str, n_read: int, invalid: bool) -> Frontmatter:
+    """read_header's verdict on the first lines of a bounded read."""
     fm, _ = parse_frontmatter(text)
     if invalid:
         fm = with_problem(fm, "file is not valid UTF-8; invalid bytes were replaced")
@@ -139,7 +169,7 @@ def read_header(
         fm = with_problem(
             fm, f"only the first {FRONTMATTER_MAX_BYTES} bytes of the file are read for the header"
         )
-    return fm, st
+    return fm
 
 
 class MemoryFileTooLargeError(ValueError):

@@ -23,7 +23,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 
 from memdir_nb.clock import system_clock_ms
-from memdir_nb.formats.manifest import MemoryHeader
+from memdir_nb.formats.manifest import MemoryHeader, memory_time_ms
 from memdir_nb.formats.names import component_problem, is_memory_filename, name_problem
 from memdir_nb.spec.constants import (
     ENTRYPOINT_NAME,
@@ -31,7 +31,7 @@ from memdir_nb.spec.constants import (
     MAX_MEMORY_FILES,
     REPOSITORY_FILE_STEMS,
 )
-from memdir_nb.spec.taxonomy import MemoryType
+from memdir_nb.spec.taxonomy import MemoryType, scope_of_path
 from memdir_nb.storage.access import ContainedReader, ReadRefused, file_kind
 from memdir_nb.storage.containment import is_real_path_within
 from memdir_nb.storage.headers import read_header
@@ -59,12 +59,33 @@ class ScanReport:
 
 
 @dataclass(slots=True)  # not frozen: built 10,000 times per scan, never changed after
-class _Candidate:
+class ListedFile:
+    """One memory file the walk found, before it is opened: where it is and its stat."""
+
     mtime_ns: int
     rel: str
     path: str  # absolute path as it sits in the memory dir
     open_path: str  # what to open: the path itself, or a symlink's verified real path
     st: os.stat_result  # stat of what open_path names, taken during the walk
+
+    @property
+    def scope(self) -> str:
+        """'team' for files under team/, else 'private' (as MemoryHeader.scope)."""
+        return scope_of_path(self.rel)
+
+
+_Candidate = ListedFile
+
+
+@dataclass(frozen=True)
+class MemoryListing:
+    """Every memory file under a dir, newest first, none opened; what was passed over and why."""
+
+    root: str  # the memory dir, absolute
+    real_root: str  # its real path (symlinks resolved)
+    files: list[ListedFile] = field(default_factory=list)
+    skipped: list[SkippedFile] = field(default_factory=list)
+    ignored: list[str] = field(default_factory=list)  # top-level README.md, LICENSE.md, ...
 
 
 StatKey = tuple[int, int, int, int, int]
@@ -84,6 +105,7 @@ class CachedHeader:
     description: str | None
     type: MemoryType | None
     malformed: bool
+    modified_ms: float | None = None
 
 
 @dataclass(frozen=True)
@@ -336,6 +358,38 @@ def _newest_first(item: _Candidate) -> tuple[int, str]:
     return (-item.mtime_ns, item.rel)
 
 
+def list_memory_files(
+    memory_dir: str | os.PathLike[str],
+    *,
+    exclude_top_level: Iterable[str] = DEFAULT_EXCLUDED_TOP_LEVEL,
+) -> MemoryListing:
+    """Walk memory_dir as scan_memory_dir does, newest first, without opening any file.
+
+    Whole-dir passes (lint, analysis, dream planning) read every file in full anyway, so they
+    list with this and read each file once, deriving its header from that read
+    (memdir_nb.storage.headers.header_from_read) instead of a scan's separate header read.
+    A dir that cannot be listed gives no files and one skipped entry "." saying why
+    (nothing when it does not exist).
+    """
+    root = os.path.abspath(os.fspath(memory_dir))
+    real_root = os.path.realpath(root)
+    ignored: list[str] = []
+    try:
+        found, skipped = _walk(root, real_root, frozenset(exclude_top_level), ignored)
+    except FileNotFoundError:
+        return MemoryListing(root, real_root)
+    except OSError as exc:
+        reason = f"cannot list the memory dir: {type(exc).__name__}"
+        return MemoryListing(root, real_root, skipped=[SkippedFile(".", reason)])
+    found.sort(key=_newest_first)
+    return MemoryListing(root, real_root, found, skipped, sorted(ignored))
+
+
+def refusal_reason(exc: ReadRefused) -> str:
+    """The skip reason a scan gives for a file the contained reader refused (no path in it)."""
+    return _refusal_reason(exc)
+
+
 def scan_memory_dir(
     memory_dir: str | os.PathLike[str],
     *,
@@ -389,15 +443,18 @@ def scan_memory_dir(
                 cached = view.get(cand.open_path)
                 if cached is not None and cached.key == stat_key(cand.st):
                     hits += 1
+                    file_ms = cand.st.st_mtime_ns / 1_000_000
                     headers.append(
                         MemoryHeader(
                             filename=cand.rel,
                             file_path=cand.path,
-                            mtime_ms=cand.st.st_mtime_ns / 1_000_000,
+                            mtime_ms=memory_time_ms(file_ms, cached.modified_ms),
                             name=cached.name,
                             description=cached.description,
                             type=cached.type,
                             malformed=cached.malformed,
+                            file_mtime_ms=file_ms,
+                            modified_ms=cached.modified_ms,
                         )
                     )
                     continue
@@ -410,10 +467,12 @@ def scan_memory_dir(
             except OSError as exc:
                 skipped.append(SkippedFile(cand.rel, f"unreadable: {type(exc).__name__}"))
                 continue
+            modified = fm.modified_ms
+            file_ms = st.st_mtime_ns / 1_000_000
             if cache is not None:
                 if cache._trusts(st, started_ms):
                     read_now[cand.open_path] = CachedHeader(
-                        stat_key(st), fm.name, fm.description, fm.type, fm.malformed
+                        stat_key(st), fm.name, fm.description, fm.type, fm.malformed, modified
                     )
                 else:
                     racy += 1
@@ -421,14 +480,18 @@ def scan_memory_dir(
                 MemoryHeader(
                     filename=cand.rel,
                     file_path=cand.path,
-                    mtime_ms=st.st_mtime_ns / 1_000_000,
+                    mtime_ms=memory_time_ms(file_ms, modified),
                     name=fm.name,
                     description=fm.description,
                     type=fm.type,
                     malformed=fm.malformed,
+                    file_mtime_ms=file_ms,
+                    modified_ms=modified,
                 )
             )
-    # The fstat'ed mtime can be newer than the listed one if a file changed meanwhile.
+    # Ordered by the memory's time (`modified:` when written, else the mtime; the fstat'ed
+    # mtime can be newer than the listed one if a file changed meanwhile). The cap above picks
+    # candidates by file mtime, before any header is read.
     headers.sort(key=lambda h: (-h.mtime_ms, h.filename))
     skipped.sort(key=lambda s: s.path)
     if cache is not None and view is not None:

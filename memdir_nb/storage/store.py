@@ -22,7 +22,11 @@ from typing import TYPE_CHECKING, Literal
 
 from memdir_nb.clock import HasClock, resolve_now_ms
 from memdir_nb.formats import frontmatter, index
-from memdir_nb.formats.frontmatter_render import render_memory_file, render_updated_memory_file
+from memdir_nb.formats.frontmatter_render import (
+    render_memory_file,
+    render_updated_memory_file,
+    without_modified,
+)
 from memdir_nb.security import secret_scan
 from memdir_nb.spec import constants
 from memdir_nb.spec.constants import ENTRYPOINT_NAME
@@ -89,6 +93,9 @@ class MemoryStore:
         self.config = config
         self._fixed_now_ms = now_ms
         self.warnings: list[str] = []
+        # The cap verdict of the MEMORY.md the last save/update/forget wrote (None: none yet):
+        # over its cap, the write stands but the index should be rewritten to about 70%.
+        self.last_index_verdict: index.IndexCapVerdict | None = None
 
     # -- helpers
 
@@ -192,7 +199,9 @@ class MemoryStore:
         if keep_existing and any(e.target == plain for e in index.parse_index(current)):
             return
         line = index.format_index_entry(title, plain, hook)
-        tx.write(entry_path, index.upsert_index_entry(current, line, plain))
+        updated = index.upsert_index_entry(current, line, plain)
+        tx.write(entry_path, updated)
+        self.last_index_verdict = index.index_cap_verdict(updated)
 
     def _remove_index_line(self, tx: StoreTransaction, scope: str, plain: str) -> None:
         entry_path = self._scope_dir(scope) / index.ENTRYPOINT_NAME
@@ -202,6 +211,7 @@ class MemoryStore:
         updated = index.remove_index_entry(current, plain)
         if updated != current:
             tx.write(entry_path, updated)
+            self.last_index_verdict = index.index_cap_verdict(updated)
 
     def _read(self, tx: StoreTransaction, path: Path) -> tuple[frontmatter.Frontmatter, str]:
         text = tx.read_text(path)
@@ -233,17 +243,28 @@ class MemoryStore:
         # checked before taking the lock too, so a refused path leaves no trace (not even the lock file)
         self._validate_target(scope_dir / base, scope)
         self._validate_target(scope_dir / ENTRYPOINT_NAME, scope)
-        text = render_memory_file(name, description, mtype, body)
+        # The file carries its own time (`modified:`, as Claude Code 2.1.214+ writes it); a save
+        # of the very same memory again is recognised whatever time the first one recorded.
+        text = render_memory_file(name, description, mtype, body, modified_ms=self._now_ms())
 
         with self.transaction() as tx:
             plain = self._pick_filename(scope, base, text, explicit=filename is not None)
             target = self._validate_target(scope_dir / plain, scope)
-            if not holds_exactly(self.memory_dir, target, text.encode("utf-8")):
+            if not self._holds_same_memory(target, text):
                 tx.write(target, text)
             self._write_index_line(tx, scope, plain, name, description)
         self._keep_warnings(self._rel(scope, plain), verdict)
         log.debug("saved %s", self._rel(scope, plain))
         return scope_dir / plain
+
+    def _holds_same_memory(self, path: Path, text: str) -> bool:
+        """Whether path holds text, apart from the `modified:` time in its header."""
+        if holds_exactly(self.memory_dir, path, text.encode("utf-8")):
+            return True
+        res = try_read_contained(self.memory_dir, path, len(text.encode("utf-8")) + 256)
+        if not isinstance(res, ReadResult) or res.truncated or not res.valid_utf8:
+            return False
+        return without_modified(res.text) == without_modified(text)
 
     def _pick_filename(self, scope: str, base: str, text: str, *, explicit: bool) -> str:
         """`base`, or `stem_2.md`, `stem_3.md`... when another memory already has that name."""
@@ -255,7 +276,7 @@ class MemoryStore:
             path = scope_dir / plain
             if not os.path.lexists(path):
                 return plain
-            if not path.is_symlink() and holds_exactly(self.memory_dir, path, text.encode("utf-8")):
+            if not path.is_symlink() and self._holds_same_memory(path, text):
                 return plain  # the very same memory saved again: no duplicate
             if explicit:
                 raise MemoryValidationError(
@@ -318,7 +339,9 @@ class MemoryStore:
                 final_name, final_desc, final_type, final_body, scope=scope, now_ms=self._now_ms()
             )
             raise_for_verdict(verdict)
-            text = render_updated_memory_file(fm, final_name, final_desc, final_type, final_body)
+            text = render_updated_memory_file(
+                fm, final_name, final_desc, final_type, final_body, modified_ms=self._now_ms()
+            )
             tx.write(target, text)
             # A body-only update leaves the index line as a person may have written it.
             same_header = (

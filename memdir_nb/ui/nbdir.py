@@ -14,12 +14,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from memdir_nb.clock import resolve_now_ms
 from memdir_nb.formats.names import is_memory_filename
 from memdir_nb.spec.constants import ENTRYPOINT_NAME, LOGS_DIRNAME, TEAM_DIRNAME
 from memdir_nb.spec.taxonomy import Scope
 from memdir_nb.storage.index_files import read_entrypoint
 from memdir_nb.storage.scan import scan_memory_dir
 from memdir_nb.ui.demo import notebook_memory_dir
+from memdir_nb.ui.demo.build import demo_built_at_ms
 from memdir_nb.ui.views import is_demo_dir
 from memdir_nb.ui.views.common import index_title
 
@@ -50,6 +52,9 @@ class DirProfile:
     log_files: int
     ignored: tuple[str, ...]
     hints: tuple[str, ...]
+    # "Now" for everything the notebook computes about this dir: the moment a demo dir was
+    # built as of (fixed, so stored outputs reproduce on any day), else the clock at opening.
+    now_ms: float
 
     @property
     def label(self) -> str:
@@ -133,10 +138,16 @@ def _hints(path: Path, total: int) -> tuple[str, ...]:
     return tuple(hints)
 
 
-def profile_dir(memory_dir: str | os.PathLike[str]) -> DirProfile:
-    """Count what a memory dir holds, per scope, without reading any file's content."""
+def profile_dir(memory_dir: str | os.PathLike[str], *, now_ms: float | None = None) -> DirProfile:
+    """Count what a memory dir holds, per scope, without reading any file's content.
+
+    now_ms, when not given, is the demo's build moment for a demo dir, else the wall clock.
+    """
 
     path = Path(memory_dir)
+    if now_ms is None:
+        now_ms = demo_built_at_ms(path) if is_demo_dir(path) else None
+    now = resolve_now_ms(now_ms)
     team = path / TEAM_DIRNAME
     private = _count_files(path, skip_top=frozenset({LOGS_DIRNAME, TEAM_DIRNAME}))
     team_files = _count_files(team, skip_top=frozenset())
@@ -156,15 +167,24 @@ def profile_dir(memory_dir: str | os.PathLike[str]) -> DirProfile:
         log_files=log_files,
         ignored=ignored,
         hints=_hints(path, private + team_files),
+        now_ms=now,
     )
 
 
 def open_notebook_dir(
-    chosen: str | os.PathLike[str] | None = None, *, config: MemdirConfig | None = None
+    chosen: str | os.PathLike[str] | None = None,
+    *,
+    config: MemdirConfig | None = None,
+    now_ms: float | None = None,
 ) -> DirProfile:
-    """Open the notebook's memory dir (chosen, else MEMDIR_NB_DIR, else a fresh demo) and say which."""
+    """Open the notebook's memory dir (chosen, else MEMDIR_NB_DIR, else a fresh demo) and say which.
 
-    profile = profile_dir(notebook_memory_dir(chosen, config=config))
+    A fresh demo is built as of now_ms (default: the fixed DEMO_NOW_MS); the profile's now_ms
+    is what the notebook passes on as `now`, so its outputs reproduce on any day.
+    """
+
+    path = notebook_memory_dir(chosen, config=config, now_ms=now_ms)
+    profile = profile_dir(path, now_ms=now_ms)
     print("opened", profile.label)
     print("  " + profile.summary())
     if profile.ignored:

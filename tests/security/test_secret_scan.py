@@ -535,3 +535,29 @@ def test_lint_finds_a_split_disguised_or_yaml_hidden_key(tmp_path: Path, text: s
     secret = [f for f in lint_memory_dir(tmp_path) if f.rule == "secret"]
     assert secret and secret[0].severity == "error", text
     assert secret[0].line is not None and 1 <= secret[0].line <= text.count("\n")
+
+
+# ---- narrowing: detectors that cannot fire anywhere in a text are skipped on its lines
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "plain prose about deploy windows\nand a second line",
+        "token: ghp_" + "a1B2" * 9 + "\nnothing here",
+        "see https://user:hunter2pass@db.internal:5432/app\nAuthorization: Basic dXNlcjpwYXNzd29yZA==",
+        "key = 'Zx9kQ2mP7vL4nR8tW1yB'\n" + "x" * 2500 + " AKIA" + "B" * 16,
+        "-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEA\n-----END RSA PRIVATE KEY-----",
+    ],
+    ids=["none", "github", "url and basic auth", "long line", "pem"],
+)
+def test_narrowed_detectors_find_exactly_what_all_detectors_find(text: str) -> None:
+    from memdir_nb.security.secret_detect import line_hits, load_detectors, narrow_detectors
+
+    det = load_detectors()
+    narrowed = narrow_detectors(det, text)
+    for line in text.splitlines():
+        expected = line_hits(line, det)
+        assert (line_hits(line, narrowed) if narrowed["anything"] else []) == expected
+    if text.startswith("plain prose"):
+        assert narrowed["anything"] is False  # nothing left to run: the lines are skipped

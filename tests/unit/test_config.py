@@ -500,11 +500,16 @@ LOCATION_VARS = (
     "CLAUDE_CODE_REMOTE_MEMORY_DIR",
     "CLAUDE_CODE_REMOTE",
     "CLAUDE_CONFIG_DIR",
+    "CLAUDE_CODE_PROJECT_DIR_NAME",
 )
 
 
 def test_the_repository_allow_list_holds_only_switches_that_turn_memory_off() -> None:
-    assert {"CLAUDE_CODE_DISABLE_AUTO_MEMORY", "CLAUDE_CODE_SIMPLE"} == REPO_ENV_ALLOWED
+    assert {
+        "CLAUDE_CODE_DISABLE_AUTO_MEMORY",
+        "CLAUDE_CODE_SIMPLE",
+        "CLAUDE_CODE_SAFE_MODE",
+    } == REPO_ENV_ALLOWED
     assert REPO_ENV_ALLOWED <= CONFIG_ENV_VARS
     assert not set(LOCATION_VARS) & REPO_ENV_ALLOWED
     assert set(LOCATION_VARS) <= CONFIG_ENV_VARS  # each is reported when a repository tries it
@@ -565,6 +570,21 @@ def test_a_repository_may_switch_memory_off_through_its_env_block(world: dict[st
     )  # names memdir_nb never reads: dropped quietly
     origin = c.env_source("CLAUDE_CODE_DISABLE_AUTO_MEMORY")
     assert origin is not None and origin.source == "local"
+
+
+@pytest.mark.parametrize("filename", ["settings.json", "settings.local.json"])
+def test_a_repository_may_not_force_memory_back_on(world: dict[str, Path], filename: str) -> None:
+    # CLAUDE_CODE_DISABLE_AUTO_MEMORY=0 forces memory on over the user's own off switches.
+    write_json(
+        world["project"] / ".claude" / filename,
+        {"env": {"CLAUDE_CODE_DISABLE_AUTO_MEMORY": "0", "CLAUDE_CODE_SIMPLE": "0"}},
+    )
+    c = load(world, {"CLAUDE_CODE_SIMPLE": "1"})
+    assert c.simple_mode and not c.force_auto_memory
+    assert {i.name for i in c.ignored_env} == {
+        "CLAUDE_CODE_DISABLE_AUTO_MEMORY",
+        "CLAUDE_CODE_SIMPLE",
+    }
 
 
 def test_scalar_env_values_become_strings_and_objects_are_reported(world: dict[str, Path]) -> None:

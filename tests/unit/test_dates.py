@@ -145,3 +145,26 @@ def test_lint_the_draft_verdict_and_dream_agree_on_one_wednesday() -> None:
     assert converted == "Review 2026-11-16, ship 2026-12-02."
     messages = [p.message for p in relative_date_problems(text, noon)]
     assert "2026-11-16" in messages[0] and "2026-12-02" in messages[1]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Ship it tomorrow",
+        "the freeze starts next Thursday",
+        "in two weeks",
+        "three days ago",
+        "end of the quarter",
+        "On Monday we deploy",
+        "TOMORROW",
+        "a plain line\nwith nothing dated",
+        "Ｔｏｍｏｒｒｏｗ and 明天",
+    ],
+)
+def test_the_whole_text_check_never_hides_a_relative_date(text):
+    from memdir_nb.spec.dates import may_hold_relative_date
+
+    if find_relative_dates(text):
+        assert may_hold_relative_date(text)
+    if text.startswith("a plain line"):
+        assert not may_hold_relative_date(text)

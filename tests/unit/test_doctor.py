@@ -264,3 +264,21 @@ def test_a_store_step_killed_half_way_needs_action_until_recover(tmp_path: Path)
 
     MemoryStore(mem).recover()
     assert "interrupted-step" not in codes(diagnose(w.config()))
+
+
+def test_safe_mode_is_named_as_the_cause_with_its_fix(tmp_path: Path) -> None:
+    w = make_world(tmp_path, repo=False)
+    report = diagnose(
+        w.config({"CLAUDE_CODE_SAFE_MODE": "1", "CLAUDE_CODE_DISABLE_AUTO_MEMORY": "0"})
+    )
+    (finding,) = [f for f in report.findings if f.code == "auto-memory-disabled"]
+    assert "safe mode is on (CLAUDE_CODE_SAFE_MODE)" in finding.cause
+    assert "unset CLAUDE_CODE_SAFE_MODE" in finding.fix and report.exit_code == 1
+
+
+def test_memory_forced_on_in_bare_mode_needs_no_action(tmp_path: Path) -> None:
+    w = make_world(tmp_path, repo=False)
+    env = {"CLAUDE_CODE_SIMPLE": "1", "CLAUDE_CODE_DISABLE_AUTO_MEMORY": "0"}
+    report = diagnose(w.config(env))
+    assert not any(f.code == "auto-memory-disabled" for f in report.findings)
+    assert "forces auto memory on" in report.where.auto_memory.reason

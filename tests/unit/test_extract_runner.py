@@ -27,3 +27,36 @@ def test_runner_bash_chains_follow_shell_rules_without_a_shell(memdir: Path) -> 
     out = runner.run("Bash", {"command": "ls missing && cat a.md && cat a.md"}).content
     assert "alpha" not in out and "[exit code" in out
     assert "alpha" in runner.run("Bash", {"command": "ls missing || cat a.md"}).content
+
+
+def _index(n: int) -> str:
+    return "".join(f"- [Note {i}](note_{i}.md) — hook {i}\n" for i in range(n))
+
+
+def test_a_write_leaving_memory_md_over_its_cap_stands_but_is_an_error(memdir: Path) -> None:
+    runner = ToolRunner(memdir)
+    out = runner.run("Write", {"file_path": str(memdir / "MEMORY.md"), "content": _index(230)})
+    assert out.is_error and out.content.startswith(f"Created {memdir / 'MEMORY.md'}")
+    assert "over its cap" in out.content and "about 70% of the cap" in out.content
+    assert (memdir / "MEMORY.md").read_text() == _index(230)  # the write itself succeeded
+
+
+def test_an_edit_near_the_cap_gets_a_reminder_and_is_no_error(memdir: Path) -> None:
+    (memdir / "MEMORY.md").write_text(_index(184))
+    runner = ToolRunner(memdir)
+    out = runner.run(
+        "Edit",
+        {
+            "file_path": str(memdir / "MEMORY.md"),
+            "old_string": "- [Note 0](note_0.md) — hook 0\n",
+            "new_string": "- [Note 0](note_0.md) — hook 0\n- [New](new.md) — a new one\n",
+        },
+    )
+    assert not out.is_error and "Reminder: MEMORY.md is 185 lines" in out.content
+
+
+def test_a_topic_file_write_says_nothing_about_caps(memdir: Path) -> None:
+    out = ToolRunner(memdir).run(
+        "Write", {"file_path": str(memdir / "a.md"), "content": "x\n" * 300}
+    )
+    assert not out.is_error and out.content == f"Created {memdir / 'a.md'}"

@@ -195,7 +195,7 @@ def test_unquoted_colon_in_description_is_recovered_and_flagged() -> None:
     assert any("recovered line by line" in p for p in fm.problems)
 
 
-def test_recovery_unquotes_quoted_values_and_drops_comments() -> None:
+def test_recovery_unquotes_quoted_values_and_keeps_an_inline_hash() -> None:
     text = (
         "---\nname: 'It''s here'\ndescription: \"tab\\there\" \ntype: user # note\nbad: a: b\n---\n"
     )
@@ -203,7 +203,8 @@ def test_recovery_unquotes_quoted_values_and_drops_comments() -> None:
     assert fm.malformed
     assert fm.name == "It's here"
     assert fm.description == "tab\there"
-    assert fm.type is MemoryType.USER
+    # Claude Code 2.1.214+ keeps ' # note' in the value, so the type is no longer 'user'
+    assert fm.raw_type == "user # note" and fm.type is None
 
 
 # ---------------------------------------------------------------- YAML bombs and odd values
@@ -447,3 +448,60 @@ def test_whole_file_parse_refuses_a_file_over_the_cap(tmp_path: Path) -> None:
     assert any("only the first" in p for p in fm.problems)
     with pytest.raises(MemoryFileTooLargeError, match="cannot be rewritten"):
         parse_memory_file(path, cap=len(GOOD) + 10, whole=True)
+
+
+# ---- `modified:` (Claude Code 2.1.214+): the memory's own time
+
+
+@pytest.mark.parametrize(
+    "header",
+    [
+        "name: n\ndescription: d\ntype: user\nmodified: 2026-05-01T10:00:00.000Z\n",
+        "name: n\ndescription: d\nmetadata:\n  type: user\n  modified: 2026-05-01T10:00:00.000Z\n",
+        "name: n\ndescription: d\ntype: user\nmodified: '2026-05-01T12:00:00+02:00'\n",
+        "name: n\ndescription: 'd: x'\ntype: user\nmodified: 2026-05-01T10:00:00Z\n",  # YAML path
+    ],
+)
+def test_modified_is_read_at_top_level_or_under_metadata(header: str) -> None:
+    fm, _ = parse_frontmatter(f"---\n{header}---\nbody\n")
+    assert fm.modified_ms == 1_777_629_600_000.0
+
+
+@pytest.mark.parametrize("value", ["yesterday", "2026-13-40T00:00:00Z", "12", "1969-07-20"])
+def test_an_invalid_modified_is_no_time(value: str) -> None:
+    fm, _ = parse_frontmatter(f"---\nname: n\ndescription: d\nmodified: {value}\n---\n")
+    assert fm.modified_ms is None
+
+
+def test_a_valid_nested_modified_is_used_when_the_top_level_one_is_not() -> None:
+    text = "---\nname: n\nmodified: soon\nmetadata:\n  modified: 2026-05-01T10:00:00Z\n---\n"
+    assert parse_frontmatter(text)[0].modified_ms == 1_777_629_600_000.0
+
+
+# ---- values holding ' #' (Claude Code 2.1.214+ no longer cuts them)
+
+
+def test_a_plain_value_keeps_its_inline_hash_as_claude_code_now_reads_it() -> None:
+    text = "---\nname: 브랜드 가이드\ndescription: 로고 색상 규칙 (brand #2E86AB 기준)\ntype: reference\n---\n"
+    fm, _ = parse_frontmatter(text)
+    assert fm.description == "로고 색상 규칙 (brand #2E86AB 기준)"
+    assert fm.inline_hash == {
+        "description": ("로고 색상 규칙 (brand", "로고 색상 규칙 (brand #2E86AB 기준)")
+    }
+
+
+def test_quoted_values_and_whole_line_comments_are_the_same_either_way() -> None:
+    text = "---\n# a note\nname: 'A #1'\ndescription: \"B #2\"\ntype: user\n---\n"
+    fm, _ = parse_frontmatter(text)
+    assert (fm.name, fm.description, fm.inline_hash) == ("A #1", "B #2", {})
+
+
+def test_a_trailing_comment_on_the_type_now_makes_it_unknown() -> None:
+    fm, _ = parse_frontmatter("---\nname: n\ndescription: d\ntype: project # by hand\n---\n")
+    assert fm.raw_type == "project # by hand" and fm.type is None
+    assert "type" in fm.inline_hash
+
+
+def test_line_by_line_recovery_keeps_the_inline_hash_too() -> None:
+    fm, _ = parse_frontmatter("---\nname: a: b\ndescription: x #y\n---\n")
+    assert fm.malformed and fm.description == "x #y" and fm.inline_hash["description"][0] == "x"

@@ -18,11 +18,14 @@ from memdir_nb.formats.index import (
     MAX_ENTRYPOINT_BYTES,
     MAX_ENTRYPOINT_LINES,
     MAX_HOOK_CHARS,
+    entries_past_caps,
     format_index_entry,
     format_size,
+    index_cap_verdict,
     merge_index,
     parse_index,
     remove_index_entry,
+    strip_entrypoint_extras,
     truncate_entrypoint_content,
     upsert_index_entry,
 )
@@ -410,7 +413,7 @@ Notes the team keeps by hand. Read the *deploy* ones first.
 
 ## Deploys
 - [How we ship (read me)](project_ship.md) \u2014 tags, never Friday; ask #ops
-* see `reference_dash.md` for the board <!-- moved in March -->
+* `reference_dash.md` \u2014 the board <!-- moved in March -->
 
 ## People
 | who | note |
@@ -646,3 +649,68 @@ def test_cap_verdict_reminds_from_ninety_percent_of_the_line_cap(n: int, near: b
     v = index_cap_verdict(_index_lines(n, width=5))
     assert (v.near, v.over) == (near, False)
     assert (v.message or "").startswith("Reminder: MEMORY.md is" if near else "")
+
+
+# ---- what the caps count (Claude Code 2.1.211+): frontmatter and block comments are stripped
+
+
+def _entries(n: int, start: int = 0) -> str:
+    return "".join(f"- [e{i}](e{i}.md) — hook {i}\n" for i in range(start, start + n))
+
+
+def test_frontmatter_and_block_comments_neither_load_nor_count() -> None:
+    front = "---\ntitle: my index\nowner: noor\n---\n"
+    comment = "<!--\n" + "a long note to myself\n" * 30 + "-->\n"
+    text = front + comment + _entries(200)
+    cut = truncate_entrypoint_content(text)
+    assert not cut.was_line_truncated and cut.line_count == 200
+    assert "owner: noor" not in cut.content and "note to myself" not in cut.content
+    assert cut.stripped_frontmatter == front.rstrip("\n") and len(cut.stripped_comments) == 1
+    assert cut.stripped_anything
+    assert entries_past_caps(text) == []
+
+
+def test_an_inline_comment_and_one_in_a_code_block_stay() -> None:
+    text = "- [a](a.md) — keep <!-- inline --> this\n```\n<!-- in code -->\n```\n"
+    stripped = strip_entrypoint_extras(text)
+    assert "<!-- inline -->" in stripped.text and "<!-- in code -->" in stripped.text
+    assert stripped.comments == ()
+
+
+def test_an_indented_one_line_comment_goes_and_the_line_numbers_follow_the_file() -> None:
+    text = "  <!-- hidden -->\n" + _entries(201)
+    stripped = strip_entrypoint_extras(text)
+    assert stripped.comments == ("  <!-- hidden -->",) and stripped.line_map[0] == 2
+    assert [e.target for e in entries_past_caps(text)] == ["e200.md"]
+
+
+def test_an_unclosed_comment_runs_to_the_end() -> None:
+    stripped = strip_entrypoint_extras(_entries(2) + "<!-- never closed\n" + _entries(3, 2))
+    assert stripped.text.strip() == _entries(2).strip() and len(stripped.comments) == 1
+
+
+# ---- the write-time verdict (Claude Code 2.1.210+; near-cap reminder 2.1.186)
+
+
+def test_a_small_index_gets_no_message() -> None:
+    v = index_cap_verdict(_entries(10))
+    assert (v.over, v.near, v.message, v.lines) == (False, False, None, 10)
+
+
+def test_near_the_cap_the_agent_is_reminded() -> None:
+    v = index_cap_verdict(_entries(180))
+    assert v.near and not v.over and v.message.startswith("Reminder: MEMORY.md is 180 lines")
+
+
+def test_over_the_cap_the_agent_is_told_to_rewrite_to_seventy_percent() -> None:
+    v = index_cap_verdict(_entries(201))
+    assert v.over and not v.near
+    assert "over its cap" in v.message and "about 70% of the cap" in v.message
+    assert "at most 140 lines and 17,500 bytes" in v.message
+
+
+def test_the_byte_cap_counts_too_and_stripped_text_does_not() -> None:
+    long = "- [x](x.md) — " + "y" * (MAX_ENTRYPOINT_BYTES + 10) + "\n"
+    assert index_cap_verdict(long).over
+    hidden = "<!--\n" + "z" * (MAX_ENTRYPOINT_BYTES + 10) + "\n-->\n" + _entries(3)
+    assert index_cap_verdict(hidden).message is None

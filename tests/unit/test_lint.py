@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 import time
@@ -14,7 +15,7 @@ import pytest
 from memdir_nb.formats.frontmatter_render import render_memory_file
 from memdir_nb.formats.index import format_index_entry
 from memdir_nb.lint import Finding, lint_memory_dir
-from memdir_nb.spec.dates import find_relative_dates
+from memdir_nb.spec.dates import find_relative_dates, iso_utc
 from memdir_nb.ui.demo import DEMO_QUIRKS, build_demo_memory_dir
 from tests.support.store_crash import promote_killed_at
 
@@ -853,3 +854,198 @@ def test_description_audit_follows_the_description_on_corpus_memories():
     flagged = sum(a.verdict == "misses-body" for a in as_written)
     assert flagged >= 40, flagged
     assert all(a.verdict == "covered" for a in as_summary)
+
+
+def test_lint_draws_no_progress_bar_into_a_pipe_even_for_a_large_dir(tmp_path) -> None:
+    from memdir_nb.lint import PROGRESS_MIN_FILES
+
+    mem = tmp_path / "mem"
+    mem.mkdir()
+    text = render_memory_file("Note", "A reference note about deploy windows", "reference", "x")
+    for i in range(PROGRESS_MIN_FILES):
+        (mem / f"note_{i:04d}.md").write_text(text, encoding="utf-8")
+    proc = run_cli("lint", str(mem))  # stderr is a pipe here, as in a pre-commit hook
+    assert "reading mem" not in proc.stderr and "file/s" not in proc.stderr
+    assert f"in {mem}" in proc.stdout
+
+
+def test_the_default_bar_needs_a_large_dir_and_a_terminal_or_a_notebook(
+    capsys, monkeypatch
+) -> None:
+    from memdir_nb.lint import PROGRESS_MIN_FILES
+    from memdir_nb.lint.driver import progress_wanted
+
+    monkeypatch.delitem(sys.modules, "ipykernel", raising=False)  # not inside a notebook
+
+    assert progress_wanted(10, True) is True  # asked for: always
+    assert progress_wanted(PROGRESS_MIN_FILES * 10, False) is False
+    assert progress_wanted(PROGRESS_MIN_FILES - 1, None) is False
+    assert progress_wanted(PROGRESS_MIN_FILES, None) is False  # capsys: stderr is no terminal
+
+
+def test_stale_project_goes_by_the_modified_time_not_a_restore(tmp_path):
+    clean_dir(tmp_path)
+    old = NOW_MS - 400 * DAY_MS
+    path = write_memory(
+        tmp_path,
+        "project_old.md",
+        "Old goal",
+        "Availability goal of 99.9% for the year",
+        "project",
+        "Goal set on 2025-01-01." + WHY_HOW,
+        mtime_ms=NOW_MS - DAY_MS,  # restored from a backup yesterday
+    )
+    text = path.read_text(encoding="utf-8")
+    path.write_text(text.replace("type: project\n", f"type: project\nmodified: {iso_utc(old)}\n"))
+    os.utime(path, (NOW_MS / 1000 - 86_400, NOW_MS / 1000 - 86_400))
+    write_index(tmp_path)
+    assert "stale-project" in rules(lint_memory_dir(tmp_path, now_ms=NOW_MS))
+
+
+def test_index_lint_counts_and_reads_the_index_as_claude_code_loads_it(tmp_path):
+    clean_dir(tmp_path)
+    index = tmp_path / "MEMORY.md"
+    entries = index.read_text(encoding="utf-8")
+    padding = "<!--\n" + "old notes kept out of the prompt\n" * 250 + "-->\n"
+    stale = "<!-- - [Gone](project_gone.md) — removed last week -->\n"
+    index.write_text("---\nowner: noor\n---\n" + padding + stale + entries, encoding="utf-8")
+    found = rules(lint_memory_dir(tmp_path, now_ms=NOW_MS))
+    assert "index-over-cap" not in found  # 250 commented lines do not count
+    assert "index-not-pointer" not in found and "index-dangling-entry" not in found
+
+
+def test_lint_names_a_file_whose_meaning_depends_on_an_inline_hash(tmp_path):
+    clean_dir(tmp_path)
+    path = tmp_path / "reference_brand.md"
+    path.write_text(
+        "---\nname: Brand colours\ndescription: Logo colour rules (brand #2E86AB)\n"
+        "type: reference\n---\n\nUse #2E86AB for the logo.\n",
+        encoding="utf-8",
+    )
+    write_index(tmp_path)
+    (finding,) = [
+        f for f in lint_memory_dir(tmp_path, now_ms=NOW_MS) if f.rule == "inline-hash-value"
+    ]
+    assert finding.path == "reference_brand.md" and finding.line == 3
+    assert "'Logo colour rules (brand #2E86AB)'" in finding.message
+    assert "'Logo colour rules (brand'" in finding.message
+    path.write_text(
+        path.read_text()
+        .replace("(brand #2E86AB)", "'(brand #2E86AB)'")
+        .replace(
+            "description: Logo colour rules '(brand #2E86AB)'",
+            "description: 'Logo colour rules (brand #2E86AB)'",
+        )
+    )
+    assert "inline-hash-value" not in rules(lint_memory_dir(tmp_path, now_ms=NOW_MS))
+
+
+# ---- shapes from real dirs that lint used to misjudge (fixtures written for this project)
+
+
+def _one_feedback(root: Path, rel: str, body: str) -> None:
+    write_memory(root, rel, "Label check", "How a rule is worded in this dir", "feedback", body)
+
+
+def test_an_agent_folder_keeps_its_own_index(tmp_path):
+    clean_dir(tmp_path)
+    agent = tmp_path / "reviewer"
+    _one_feedback(tmp_path, "reviewer/feedback_review_style.md", "Short reviews." + WHY_HOW)
+    (agent / "MEMORY.md").write_text(
+        "# Reviewer notes\n\n- [Review style](feedback_review_style.md) — keep reviews short\n"
+    )
+    found = [f for f in lint_memory_dir(tmp_path, now_ms=NOW_MS) if f.rule == "not-in-index"]
+    assert found == []
+    (agent / "MEMORY.md").write_text("# Reviewer notes\n\nnothing listed yet\n")
+    found = [f for f in lint_memory_dir(tmp_path, now_ms=NOW_MS) if f.rule == "not-in-index"]
+    assert [f.path for f in found] == ["reviewer/feedback_review_style.md"]
+
+
+def test_a_file_named_in_the_index_prose_is_no_entry(tmp_path):
+    clean_dir(tmp_path)
+    index = tmp_path / "MEMORY.md"
+    prose = "Architecture decisions are in the repo's `design.md`; read `design.md` before big changes.\n"
+    steps = "1. Read `design.md` and follow it: tokens, themes and spacing.\n"
+    index.write_text(index.read_text() + "\n" + prose + steps)
+    found = rules(lint_memory_dir(tmp_path, now_ms=NOW_MS))
+    assert "index-dangling-entry" not in found and "index-duplicate-entry" not in found
+
+
+def test_german_half_translated_labels_count_as_why_and_how(tmp_path):
+    clean_dir(tmp_path)
+    body = (
+        "**Regel:** Vor jedem Merge die Migrationen lokal prüfen.\n\n"
+        "**Warum:** Eine kaputte Migration hat einmal die Staging-Datenbank blockiert.\n\n"
+        "**Wie zu apply:** Bei jeder Änderung unter db/migrations."
+    )
+    _one_feedback(tmp_path, "feedback_migrationen.md", body)
+    write_index(tmp_path)
+    found = rules(lint_memory_dir(tmp_path, now_ms=NOW_MS))
+    assert "missing-why" not in found and "missing-how-to-apply" not in found
+
+
+def test_a_shell_recipe_and_a_design_table_are_not_code_or_git_history(tmp_path):
+    clean_dir(tmp_path)
+    body = (
+        "Flash the board before each HIL run.\n\n"
+        "```bash\nusbip attach -r hil-01 -b 1-1.4\nmake flash BOARD=nucleo\n```\n\n"
+        "| step | id | owner |\n|---|---|---|\n| bring-up | #12 | ana |\n"
+        "| soak | #14 | li |\n| sign-off | #19 | ana |\n" + WHY_HOW
+    )
+    _one_feedback(tmp_path, "feedback_flash_first.md", body)
+    write_index(tmp_path)
+    found = rules(lint_memory_dir(tmp_path, now_ms=NOW_MS))
+    assert "derivable-code-block" not in found and "derivable-git-history" not in found
+    code = body.replace(
+        "```bash\nusbip attach -r hil-01 -b 1-1.4\nmake flash BOARD=nucleo",
+        "```python\ndef flash():\n    return 1",
+    )
+    _one_feedback(tmp_path, "feedback_flash_first.md", code)
+    assert "derivable-code-block" in rules(lint_memory_dir(tmp_path, now_ms=NOW_MS))
+
+
+def test_device_paths_and_serial_numbers_are_not_secrets(tmp_path):
+    clean_dir(tmp_path)
+    body = (
+        "The probe is /dev/serial/by-id/usb-FTDI_FT232R_USB_UART_A50285BI-if00-port0.\n"
+        "Board serial: 0x3f9a2b7c4d1e5f60a1b2, serial_id=E6614C311B8F2A2D.\n" + WHY_HOW
+    )
+    write_memory(
+        tmp_path,
+        "team/reference_hil_rig.md",
+        "HIL rig",
+        "Which USB devices the rig uses",
+        "reference",
+        body,
+    )
+    write_index(tmp_path)
+    assert not [f for f in lint_memory_dir(tmp_path, now_ms=NOW_MS) if "secret" in f.rule]
+
+
+def test_a_hand_run_query_and_an_error_text_are_not_repository_code(tmp_path):
+    clean_dir(tmp_path)
+    body = (
+        "Empty types block new products; clear them once.\n\n"
+        "```sql\nUPDATE products SET kind = NULL WHERE kind = '';\n```\n\n"
+        "The replicator then stops failing with:\n\n"
+        "```\nERROR: Dynamic SQL Error\nColumn unknown EXTRA_COST\nAt line 1, column 3092\n```"
+        + WHY_HOW
+    )
+    _one_feedback(tmp_path, "feedback_empty_kinds.md", body)
+    write_index(tmp_path)
+    assert "derivable-code-block" not in rules(lint_memory_dir(tmp_path, now_ms=NOW_MS))
+
+
+def test_a_why_question_heading_counts_as_the_why(tmp_path):
+    clean_dir(tmp_path)
+    body = "Server state goes through RTK Query.\n\n**Why RTK Query?** Caching and tag invalidation.\n\n**How to apply:** new endpoints."
+    write_memory(
+        tmp_path,
+        "project_state_layer.md",
+        "State layer",
+        "Where server state lives",
+        "project",
+        body,
+    )
+    write_index(tmp_path)
+    assert "missing-why" not in rules(lint_memory_dir(tmp_path, now_ms=NOW_MS))

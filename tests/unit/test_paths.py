@@ -17,6 +17,7 @@ import pytest
 
 from memdir_nb.home.config import MemdirConfig
 from memdir_nb.home.paths import (
+    auto_memory_decision,
     auto_memory_status,
     ensure_memory_dir_exists,
     find_canonical_git_root,
@@ -650,3 +651,73 @@ def test_daily_log_path_accepts_str_memory_dir_with_trailing_sep(tmp_path: Path)
 def test_daily_log_path_rejects_non_dates(tmp_path: Path) -> None:
     with pytest.raises(TypeError, match="datetime.date"):
         daily_log_path(tmp_path, "2026-03-07")  # type: ignore[arg-type]
+
+
+# --------------------------------------------------------------------------- 2026 environment
+
+
+def _env_cfg(tmp_path: Path, env: dict[str, str], **kw) -> MemdirConfig:
+    home = tmp_path / "home"
+    home.mkdir(exist_ok=True)
+    project = tmp_path / "project"
+    project.mkdir(exist_ok=True)
+    return MemdirConfig.from_environment(
+        env, home=home, cwd=project, policy_settings_path=tmp_path / "no-policy.json", **kw
+    )
+
+
+@pytest.mark.parametrize("value", ["0", "false", "OFF"])
+def test_disable_auto_memory_zero_forces_memory_on_over_bare_mode_and_settings(
+    tmp_path, value
+) -> None:
+    (tmp_path / "home" / ".claude").mkdir(parents=True)
+    (tmp_path / "home" / ".claude" / "settings.json").write_text('{"autoMemoryEnabled": false}')
+    c = _env_cfg(tmp_path, {"CLAUDE_CODE_DISABLE_AUTO_MEMORY": value, "CLAUDE_CODE_SIMPLE": "1"})
+    d = auto_memory_decision(c)
+    assert d.enabled and d.level == 1 and "forces auto memory on" in d.reason
+    assert "environment" in d.source
+
+
+def test_disable_auto_memory_one_still_turns_memory_off(tmp_path) -> None:
+    d = auto_memory_decision(_env_cfg(tmp_path, {"CLAUDE_CODE_DISABLE_AUTO_MEMORY": "1"}))
+    assert not d.enabled and d.reason == "CLAUDE_CODE_DISABLE_AUTO_MEMORY is set"
+
+
+def test_safe_mode_turns_memory_off_even_when_forced_on(tmp_path) -> None:
+    env = {"CLAUDE_CODE_SAFE_MODE": "1", "CLAUDE_CODE_DISABLE_AUTO_MEMORY": "0"}
+    d = auto_memory_decision(_env_cfg(tmp_path, env))
+    assert not d.enabled and d.level == 1 and "safe mode" in d.reason
+    assert not is_auto_memory_enabled(_env_cfg(tmp_path, {"CLAUDE_CODE_SAFE_MODE": "true"}))
+
+
+def test_forcing_memory_on_does_not_invent_a_remote_dir(tmp_path) -> None:
+    env = {"CLAUDE_CODE_REMOTE": "1", "CLAUDE_CODE_DISABLE_AUTO_MEMORY": "0"}
+    assert auto_memory_decision(_env_cfg(tmp_path, env)).level == 3
+
+
+def test_project_dir_name_with_config_dir_pins_the_project_folder(tmp_path) -> None:
+    config_dir = tmp_path / "cfg"
+    env = {"CLAUDE_CONFIG_DIR": str(config_dir), "CLAUDE_CODE_PROJECT_DIR_NAME": "shop-api"}
+    r = resolve_auto_mem_path(_env_cfg(tmp_path, env), git=None)
+    assert r.path == str(config_dir / "projects" / "shop-api" / "memory") + os.sep
+    assert r.key == "shop-api"
+    step = next(s for s in r.steps if s.rule == "CLAUDE_CODE_PROJECT_DIR_NAME")
+    assert step.outcome == "used" and "CLAUDE_CONFIG_DIR" in step.detail
+
+
+def test_project_dir_name_without_config_dir_is_ignored_and_says_why(tmp_path) -> None:
+    r = resolve_auto_mem_path(
+        _env_cfg(tmp_path, {"CLAUDE_CODE_PROJECT_DIR_NAME": "shop-api"}), git=None
+    )
+    assert "shop-api" not in r.path
+    step = next(s for s in r.steps if s.rule == "CLAUDE_CODE_PROJECT_DIR_NAME")
+    assert step.outcome == "ignored" and "only together with CLAUDE_CONFIG_DIR" in step.detail
+
+
+@pytest.mark.parametrize("bad", ["../escape", "a/b", "..", ".hidden"])
+def test_a_project_dir_name_that_is_not_one_folder_name_is_rejected(tmp_path, bad) -> None:
+    env = {"CLAUDE_CONFIG_DIR": str(tmp_path / "cfg"), "CLAUDE_CODE_PROJECT_DIR_NAME": bad}
+    r = resolve_auto_mem_path(_env_cfg(tmp_path, env), git=None)
+    assert r.key != bad and r.path.startswith(str(tmp_path / "cfg" / "projects"))
+    step = next(s for s in r.steps if s.rule == "CLAUDE_CODE_PROJECT_DIR_NAME")
+    assert step.outcome == "rejected"

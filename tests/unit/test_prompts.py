@@ -204,6 +204,14 @@ def test_memory_prompt_truncates_an_oversized_index(tmp_path: Path) -> None:
     assert "WARNING" in text and "MEMORY.md" in text
 
 
+def test_index_frontmatter_and_block_comments_never_reach_the_prompt(tmp_path: Path) -> None:
+    head = "---\nowner: noor\n---\n<!-- private note:\nsorted by hand -->\n"
+    (tmp_path / "MEMORY.md").write_text(head + _index_lines(200))
+    text = build_memory_prompt("auto memory", tmp_path)
+    assert "owner: noor" not in text and "private note" not in text
+    assert "[entry 199](entry_199.md)" in text and "WARNING" not in text
+
+
 def test_skip_index_prompt_leaves_out_the_index_contents(tmp_path: Path) -> None:
     (tmp_path / "MEMORY.md").write_text("- [A](a.md) — a\n")
     text = build_memory_prompt("auto memory", tmp_path, skip_index=True)

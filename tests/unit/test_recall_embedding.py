@@ -17,6 +17,9 @@ from memdir_nb.recall.embedding import (
     ModelUnavailable,
     load_encoder,
     locate_model,
+    map_safetensors,
+    verified_record_path,
+    verify_model_files,
 )
 
 REFERENCE = Path(__file__).resolve().parents[1] / "data" / "minilm_reference.json"
@@ -75,3 +78,73 @@ def test_changed_weights_are_refused_naming_the_fix(tmp_path: Path) -> None:
 def test_missing_weights_file_is_refused(tmp_path: Path) -> None:
     with pytest.raises(ModelUnavailable, match="missing; reinstall"):
         MiniLMEncoder(ModelFiles(tmp_path, MODEL_PACKAGE_VERSION))
+
+
+def _fake_model(tmp_path: Path) -> ModelFiles:
+    """A model folder whose files are not the pinned ones (a hash check refuses them)."""
+    fake = tmp_path / "model"
+    fake.mkdir()
+    (fake / "model.safetensors").write_bytes(b"not the weights")
+    (fake / "tokenizer.json").write_bytes(b"{}")
+    return ModelFiles(fake, MODEL_PACKAGE_VERSION)
+
+
+def test_model_files_are_hashed_once_then_trusted_by_their_recorded_identity(tmp_path):
+    real = locate_model()
+    record = verified_record_path(tmp_path / "cache")
+    assert verify_model_files(real, record) == 2
+    assert record.is_file()
+    assert verify_model_files(real, record) == 0  # same files, same identities: no hashing
+    assert verify_model_files(real) == 2  # without a record every load hashes
+
+
+def test_a_model_file_changed_in_place_is_hashed_again_and_refused(tmp_path):
+    files = _fake_model(tmp_path)
+    record = verified_record_path(tmp_path / "cache")
+    # A record claiming the files verified under identities they no longer have.
+    stale = {"sha256": WEIGHTS_SHA256, "identity": [0, 0, 0, 0, 0]}
+    record.parent.mkdir()
+    record.write_text(json.dumps({str(files.weights): stale}), encoding="utf-8")
+    with pytest.raises(ModelUnavailable, match=r"SHA-256 .* not the pinned"):
+        verify_model_files(files, record)
+
+
+def test_an_unreadable_or_garbled_record_only_means_hashing_again(tmp_path):
+    real = locate_model()
+    record = verified_record_path(tmp_path / "cache")
+    record.parent.mkdir()
+    record.write_text("[not an object", encoding="utf-8")
+    assert verify_model_files(real, record) == 2
+    assert verify_model_files(real, record) == 0
+
+
+def test_mapped_weights_equal_what_safetensors_itself_loads():
+    from safetensors.numpy import load_file
+
+    weights = locate_model().weights
+    mapped = map_safetensors(weights)
+    loaded = load_file(str(weights))
+    assert set(mapped) == set(loaded)
+    for name in ("embeddings.word_embeddings.weight", "encoder.layer.5.output.dense.bias"):
+        assert mapped[name].dtype == loaded[name].dtype
+        assert np.array_equal(mapped[name], loaded[name])
+
+
+@pytest.mark.parametrize(
+    "data",
+    [b"\x01", (10**9).to_bytes(8, "little") + b"{}", (2).to_bytes(8, "little") + b"[]x"],
+    ids=["too short", "header longer than the file", "header not a mapping"],
+)
+def test_a_malformed_weights_file_is_refused_not_loaded(tmp_path, data):
+    path = tmp_path / "model.safetensors"
+    path.write_bytes(data)
+    with pytest.raises(ModelUnavailable, match="safetensors|header"):
+        map_safetensors(path)
+
+
+def test_a_tensor_whose_offsets_leave_the_file_is_refused(tmp_path):
+    header = json.dumps({"w": {"dtype": "F32", "shape": [4], "data_offsets": [0, 16]}}).encode()
+    path = tmp_path / "model.safetensors"
+    path.write_bytes(len(header).to_bytes(8, "little") + header + b"\x00" * 8)
+    with pytest.raises(ModelUnavailable, match="'w' is malformed"):
+        map_safetensors(path)

@@ -39,7 +39,9 @@ def recall_eval():
 
 @pytest.fixture(scope="module")
 def tuning_cases(recall_eval) -> dict:
-    return json.loads(recall_eval.DEFAULT_CASES.read_text(encoding="utf-8"))
+    path = recall_eval.DEFAULT_CASES
+    assert path == REPO / "benchmarks/data/recall_cases.json", path  # never ../shared
+    return json.loads(path.read_text(encoding="utf-8"))
 
 
 @pytest.fixture(scope="module")

@@ -16,7 +16,7 @@ from memdir_nb.formats.frontmatter_render import render_memory_file
 from memdir_nb.formats.manifest import MemoryHeader, format_memory_manifest, iso_timestamp
 from memdir_nb.spec.constants import MAX_MEMORY_FILES
 from memdir_nb.spec.taxonomy import MemoryType
-from memdir_nb.storage.scan import scan_memory_dir, scan_memory_files
+from memdir_nb.storage.scan import ScanCache, scan_memory_dir, scan_memory_files
 
 BASE_S = 1_774_693_800  # 2026-03-28T10:30:00Z
 
@@ -382,3 +382,96 @@ def test_manifest_of_a_scan(tmp_path: Path) -> None:
 
 def test_manifest_of_nothing_is_empty() -> None:
     assert format_memory_manifest([]) == ""
+
+
+# ---- one read per file: the listing and the header derived from a whole-file read
+
+
+def _odd_headers(root: Path) -> None:
+    """Files whose header a whole read and an 8 KB header read could see differently."""
+    (root / "sub").mkdir(parents=True)
+    (root / "plain.md").write_text("---\nname: Plain\ndescription: d\ntype: user\n---\nbody\n")
+    (root / "crlf.md").write_bytes(
+        b"\xef\xbb\xbf---\r\nname: Crlf\r\ntype: project\r\n---\r\nx\r\n"
+    )
+    (root / "bad-utf8.md").write_bytes(b"---\nname: Bad \xff byte\ntype: user\n---\nbody\n")
+    long_value = "v" * 9000  # the header runs past the 8 KB a scan reads
+    (root / "long.md").write_text(f"---\nname: Long\ndescription: {long_value}\ntype: user\n---\n")
+    (root / "exact.md").write_bytes(b"---\nname: E\n---\n" + b"x" * (8192 - 16))
+    (root / "sub" / "yaml.md").write_text("---\nname: Y\ntags: [a, b]\ntype: reference\n---\n")
+    (root / "none.md").write_text("no header at all\n")
+
+
+def test_listing_finds_what_a_scan_reads_without_opening_a_file(tmp_path: Path) -> None:
+    from memdir_nb.storage.scan import list_memory_files
+
+    _odd_headers(tmp_path)
+    os.mkfifo(tmp_path / "fifo.md")
+    listing = list_memory_files(tmp_path)
+    report = scan_memory_dir(tmp_path, limit=None)
+    assert [f.rel for f in listing.files] == [h.filename for h in report.headers]
+    assert listing.skipped == report.skipped  # the FIFO, with the scan's reason
+    assert {f.scope for f in listing.files} == {"private"}
+
+
+def test_header_from_a_whole_read_is_the_header_a_scan_reads(tmp_path: Path) -> None:
+    from memdir_nb.formats.frontmatter import normalise_newlines, parse_frontmatter
+    from memdir_nb.storage.access import ContainedReader
+    from memdir_nb.storage.headers import header_from_read, read_header
+
+    _odd_headers(tmp_path)
+    with ContainedReader(tmp_path) as reader:
+        for h in scan_memory_dir(tmp_path, limit=None).headers:
+            res = reader.read(h.filename, 256 * 1024)
+            parsed, _ = parse_frontmatter(normalise_newlines(res.text))
+            for reuse in (parsed, None):
+                fm = header_from_read(res, reuse)
+                expected, _ = read_header(tmp_path / h.filename, root=tmp_path)
+                got = (fm.name, fm.description, fm.type, fm.malformed)
+                assert got == (
+                    expected.name,
+                    expected.description,
+                    expected.type,
+                    expected.malformed,
+                ), h.filename
+
+
+# ---- the memory's time: `modified:` when present and valid, else the file's mtime
+
+
+def _dated(path: Path, modified: str | None, mtime_s: float) -> None:
+    extra = f"modified: {modified}\n" if modified else ""
+    path.write_text(f"---\nname: n\ndescription: {path.stem}\ntype: user\n{extra}---\nb\n")
+    os.utime(path, (mtime_s, mtime_s))
+
+
+def test_a_restored_dir_is_dated_by_modified_not_by_the_restore(tmp_path: Path) -> None:
+    restore_day = 1_790_000_000.0  # every file's mtime: the day of the restore
+    _dated(tmp_path / "user_old.md", "2025-01-01T00:00:00.000Z", restore_day)
+    _dated(tmp_path / "user_new.md", "2026-05-01T00:00:00.000Z", restore_day)
+    _dated(tmp_path / "user_plain.md", None, restore_day - 10)
+    headers = {h.filename: h for h in scan_memory_files(tmp_path)}
+    old = headers["user_old.md"]
+    assert old.mtime_ms == 1_735_689_600_000.0 and old.modified_ms == old.mtime_ms
+    assert old.file_mtime_ms == restore_day * 1000 and old.times_disagree
+    assert old.time_source == "modified"
+    plain = headers["user_plain.md"]
+    assert plain.mtime_ms == plain.file_mtime_ms and plain.modified_ms is None
+    assert not plain.times_disagree and plain.time_source == "mtime"
+    order = [h.filename for h in scan_memory_files(tmp_path)]
+    assert order == ["user_plain.md", "user_new.md", "user_old.md"]
+    assert "(2025-01-01T00:00:00.000Z)" in format_memory_manifest([old])
+
+
+def test_an_invalid_modified_falls_back_to_the_mtime(tmp_path: Path) -> None:
+    _dated(tmp_path / "user_x.md", "last tuesday", 1_790_000_000.0)
+    (h,) = scan_memory_files(tmp_path)
+    assert h.mtime_ms == 1_790_000_000_000.0 and h.modified_ms is None
+
+
+def test_the_scan_cache_keeps_the_modified_time(tmp_path: Path) -> None:
+    _dated(tmp_path / "user_old.md", "2025-01-01T00:00:00.000Z", 1_700_000_000.0)
+    cache = ScanCache()
+    first = scan_memory_dir(tmp_path, cache=cache).headers
+    again = scan_memory_dir(tmp_path, cache=cache).headers
+    assert first == again and again[0].modified_ms == 1_735_689_600_000.0

@@ -15,6 +15,7 @@ import pytest
 from memdir_nb.formats import index
 from memdir_nb.home.config import MemdirConfig
 from memdir_nb.security.secret_scan import SecretInTeamMemoryError
+from memdir_nb.spec.dates import iso_utc
 from memdir_nb.spec.taxonomy import MemoryType
 from memdir_nb.storage.containment import PathTraversalError
 from memdir_nb.storage.headers import read_frontmatter
@@ -649,8 +650,11 @@ def test_update_of_a_nested_header_keeps_metadata_and_updates_the_type_there(
     assert "  type: project\n" in head
     assert "  node_type: memory\n" in head
     assert "  originSessionId: 0b6c1d0e-1111-4a2b-9c3d-000000000001\n" in head
-    assert "  modified: 2026-09-08T10:00:00.000Z\n" in head
+    # the memory's time is updated where the file keeps it (under metadata:), not duplicated
+    assert f"  modified: {iso_utc(NOW_MS)}\n" in head and "2026-09-08T10:00" not in head
+    assert "\nmodified:" not in "\n" + head.split("metadata:")[0]
     fm = read_frontmatter(root / "feedback_no_force_push.md")
+    assert fm.modified_ms == float(int(NOW_MS))
     assert (fm.type, fm.description) == (MemoryType.PROJECT, "Revert, never rewrite")
 
 
@@ -664,10 +668,41 @@ def test_update_of_a_flat_header_keeps_unknown_top_level_keys(
     )
     store.update("x.md", name="X2")
     head = (mem / "x.md").read_text(encoding="utf-8").split("---\n")[1]
-    assert head == "name: X2\ndescription: d\ntype: user\nsource: interview # kept\ntags: [a, b]\n"
+    assert head == (
+        "name: X2\ndescription: d\ntype: user\nsource: interview # kept\ntags: [a, b]\n"
+        f"modified: {iso_utc(NOW_MS)}\n"
+    )
 
 
 def test_new_memories_use_the_spec_top_level_shape(store: MemoryStore) -> None:
     path = save_feedback(store)
     head = path.read_text(encoding="utf-8").split("---\n")[1]
     assert "metadata" not in head and "\ntype: feedback\n" in "\n" + head
+
+
+def test_save_writes_the_memory_time_as_modified(mem: Path, store: MemoryStore) -> None:
+    path = store.save("Deploy day", "Deploys happen on Tuesdays", "project", "Body.")
+    assert f"\nmodified: {iso_utc(NOW_MS)}\n" in path.read_text(encoding="utf-8")
+    assert read_frontmatter(path).modified_ms == float(int(NOW_MS))
+
+
+def test_saving_the_same_memory_later_is_still_no_duplicate(mem: Path) -> None:
+    first = MemoryStore(mem, now_ms=NOW_MS).save("Deploy day", "On Tuesdays", "project", "B.")
+    again = MemoryStore(mem, now_ms=NOW_MS + 86_400_000).save(
+        "Deploy day", "On Tuesdays", "project", "B."
+    )
+    assert again == first and sorted(p.name for p in mem.glob("project_*.md")) == [first.name]
+
+
+def test_the_store_gives_api_callers_the_index_cap_verdict(mem: Path, store: MemoryStore) -> None:
+    store.save("Deploy day", "Deploys happen on Tuesdays", "project", "Body.")
+    assert store.last_index_verdict is not None and store.last_index_verdict.message is None
+    assert store.index_verdict().lines == 1
+    filler = "".join(f"- [n{i}](n{i}.md) — hook\n" for i in range(200))
+    (mem / "MEMORY.md").write_text((mem / "MEMORY.md").read_text() + filler)
+    store.save("Freeze", "Merge freeze before launches", "project", "Body.")
+    verdict = store.last_index_verdict
+    assert verdict is not None and verdict.over and "about 70% of the cap" in verdict.message
+    assert (mem / "project_freeze.md").exists()  # the save itself stands
+    assert store.index_verdict() == verdict
+    assert store.index_verdict("team").lines == 0

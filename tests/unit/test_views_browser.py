@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -135,3 +136,25 @@ def test_detail_lists_the_body_sentences_the_manifest_cannot_see(tmp_path, demo_
         assert sentence in lines[int(number) - 1]
     covered = view.memory_detail(rows["Gateway poller"], now_ms=demo_now_ms)
     assert covered.audit_note == "covered"
+
+
+def test_rows_show_where_the_mtime_and_the_modified_time_disagree(tmp_path) -> None:
+    day = 86_400_000
+    now = 1_790_000_000_000.0
+    store = MemoryStore(tmp_path, now_ms=now - 300 * day)
+    store.save("Old note", "Saved long ago", "user", "Body.")
+    store.save("Fresh note", "Saved just now", "user", "Body.", filename="user_fresh.md")
+    # a restore: every file gets today's mtime, the old note keeps its modified: time
+    for p in tmp_path.glob("user_*.md"):
+        os.utime(p, (now / 1000, now / 1000))
+    fresh = tmp_path / "user_fresh.md"
+    fresh.write_text(fresh.read_text().replace("modified:", "x-was-modified:"))
+    os.utime(fresh, (now / 1000, now / 1000))
+    rows = {r.filename: r for r in view.memory_rows(tmp_path, now_ms=now)}
+    old = rows["user_old_note.md"]
+    assert old.age == "300 days ago" and old.times_disagree
+    assert old.time_note(now) == (
+        "modified: says 300 days ago; the file's mtime says today (restored or copied?)"
+    )
+    assert rows["user_fresh.md"].age == "today" and not rows["user_fresh.md"].times_disagree
+    assert rows["user_fresh.md"].time_note(now) == ""

@@ -43,3 +43,16 @@ def test_index_budget_marks_a_single_line_cut_mid_line(tmp_path: Path) -> None:
 def test_index_budget_rejects_an_unknown_scope(demo_mem: Path) -> None:
     with pytest.raises(ValueError, match="scope must be"):
         view.index_budget(demo_mem, "shared")  # type: ignore[arg-type]
+
+
+def test_index_budget_lists_what_is_stripped_and_maps_dropped_lines_past_it(tmp_path):
+    front = "---\nowner: noor\n---\n"
+    comment = "<!-- keep entries short;\n     one line each -->\n"
+    entries = "".join(format_index_entry(f"E{i}", f"e{i}.md", "hook") + "\n" for i in range(201))
+    (tmp_path / "MEMORY.md").write_text(front + comment + entries)
+    b = view.index_budget(tmp_path)
+    assert [(s.kind, s.line_no) for s in b.stripped] == [("frontmatter", 1), ("HTML comment", 4)]
+    assert b.stripped[1].text == comment.rstrip("\n")
+    assert b.line_count == 201 and b.kept_line_count == 200
+    assert [(d.line_no, d.reason) for d in b.dropped_lines] == [(206, "line cap")]
+    assert "E200" in b.dropped_lines[0].text

@@ -79,7 +79,7 @@ def test_where_says_which_variables_a_repository_env_block_may_not_set(tmp_path:
     assert f"ignored: project settings may not set MEMDIR_NB_DIR ({path})" in r.ignored_env
     text = format_where(r)
     assert "ignored: project settings may not set XDG_CACHE_HOME" in text
-    assert "may set only CLAUDE_CODE_DISABLE_AUTO_MEMORY, CLAUDE_CODE_SIMPLE" in text
+    assert "may set only CLAUDE_CODE_DISABLE_AUTO_MEMORY, CLAUDE_CODE_SAFE_MODE" in text
 
 
 def test_a_more_trusted_layer_shadows_a_less_trusted_one(tmp_path: Path) -> None:
@@ -147,6 +147,19 @@ def test_team_and_kairos_follow_auto_memory_then_their_flags(tmp_path: Path) -> 
     off = where(w.config({"MEMDIR_NB_TEAM_MEMORY": "1", "CLAUDE_CODE_SIMPLE": "1"}))
     assert not off.team_memory.enabled and off.team_memory.level == 2
     assert "auto memory is off" in off.team_memory.reason
+
+
+def test_team_memory_is_explained_in_plain_words_with_the_codename_only_aside(
+    tmp_path: Path,
+) -> None:
+    w = make_world(tmp_path, repo=False)
+    for env in ({}, {"MEMDIR_NB_TEAM_MEMORY": "1"}):
+        reason = where(w.config(env)).team_memory.reason
+        assert reason.startswith("the team memory switch MEMDIR_NB_TEAM_MEMORY is ")
+        before, _, aside = reason.partition(" (")
+        assert (
+            "tengu" not in before and aside == "Claude Code's internal flag: tengu_herring_clock)"
+        )
 
 
 def test_where_report_is_json_ready(tmp_path: Path) -> None:
@@ -248,3 +261,13 @@ def test_list_says_when_an_index_is_not_a_regular_file(tmp_path: Path) -> None:
     assert "FIFO" in (team.problem or "")
     assert info.by_type == {"untyped": 1}
     assert "team index: team/MEMORY.md is a FIFO" in format_list([info])
+
+
+def test_where_shows_the_pinned_project_folder_step(tmp_path: Path) -> None:
+    w = make_world(tmp_path, repo=False)
+    cfg_dir = tmp_path / "cfgdir"
+    env = {"CLAUDE_CONFIG_DIR": str(cfg_dir), "CLAUDE_CODE_PROJECT_DIR_NAME": "shop"}
+    report = where(w.config(env))
+    assert report.memory_dir.rstrip(os.sep) == str(cfg_dir / "projects" / "shop" / "memory")
+    rules = [s.rule for s in report.steps]
+    assert rules.index("CLAUDE_CODE_PROJECT_DIR_NAME") == rules.index("default") - 1

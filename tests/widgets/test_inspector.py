@@ -119,3 +119,13 @@ def test_a_team_index_linking_out_of_the_dir_shows_the_readers_reason(
     assert html.escape(reason) in part(i, "team", "memdir-inspector-problem").value
     assert i.budgets["team"].line_count == 0  # nothing outside the dir was read
     assert i.problems["private"] == ""
+
+
+def test_the_panel_shows_what_was_stripped_before_counting(mem, config):
+    index = mem / "MEMORY.md"
+    index.write_text("<!-- written by hand: sorted by topic -->\n" + read_entrypoint(mem))
+    i = IndexInspector(mem, now_ms=NOW, config=config)
+    shown = part(i, "private", "memdir-inspector-stripped").value
+    assert "1 block stripped before counting" in shown
+    assert html.escape("<!-- written by hand: sorted by topic -->") in shown
+    assert part(i, "team", "memdir-inspector-stripped").value == ""

@@ -17,8 +17,10 @@ from memdir_nb.spec.constants import (
 from memdir_nb.storage.daily_log import append_daily_log
 from memdir_nb.ui.demo.memories import demo_memories
 from memdir_nb.ui.demo.model import (
+    DEMO_NOW_MS,
     MARKER_NAME,
     MARKER_TEXT,
+    MTIME_OFFSET_MS,
     TEAM_NOTES_AGE_DAYS,
     DemoDirError,
     DemoDirExistsError,
@@ -147,7 +149,11 @@ def notebook_memory_dir(
     config: MemdirConfig | None = None,
     now_ms: float | None = None,
 ) -> Path:
-    """The memory dir a notebook opens: the one chosen, else MEMDIR_NB_DIR, else a fresh demo."""
+    """The memory dir a notebook opens: the one chosen, else MEMDIR_NB_DIR, else a fresh demo.
+
+    The fresh demo is built as of now_ms, by default the fixed DEMO_NOW_MS, so what a notebook
+    prints about it is the same on every day and machine.
+    """
     if config is None:
         config = MemdirConfig.from_environment()
     path: Path | None
@@ -165,4 +171,16 @@ def notebook_memory_dir(
             )
         return path.resolve()
     scratch = Path(tempfile.mkdtemp(prefix="memdir-nb-demo-"))
-    return build_demo_memory_dir(scratch / "memory", now_ms=now_ms)
+    built_at = DEMO_NOW_MS if now_ms is None else now_ms
+    return build_demo_memory_dir(scratch / "memory", now_ms=built_at)
+
+
+def demo_built_at_ms(memory_dir: str | os.PathLike[str]) -> float | None:
+    """The `now` a demo dir was built as of (from its marker's mtime); None if not a demo dir."""
+    marker = Path(memory_dir) / MARKER_NAME
+    try:
+        if marker.is_symlink() or not marker.is_file():
+            return None
+        return marker.stat().st_mtime_ns / 1_000_000 + MTIME_OFFSET_MS
+    except OSError:
+        return None

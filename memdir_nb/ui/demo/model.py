@@ -23,6 +23,10 @@ MARKER_TEXT = (
     "This folder is the memdir_nb demo memory dir, built by memdir_nb.ui.demo.\n"
     "It holds fictional memories only; build_demo_memory_dir(..., overwrite=True) may replace it.\n"
 )
+# The demo is built as of this fixed moment (2026-06-01T12:00Z) wherever reproducible output is
+# wanted: the notebooks pass it as `now`, so their stored outputs hold on any day and machine.
+# Noon UTC is the same calendar date in every time zone from UTC-11 to UTC+11.
+DEMO_NOW_MS = float(_dt.datetime(2026, 6, 1, 12, 0, tzinfo=_dt.UTC).timestamp() * 1000)
 # Age (days) of the pasted planning-call notes in team/MEMORY.md.
 TEAM_NOTES_AGE_DAYS = 3
 

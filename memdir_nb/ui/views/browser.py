@@ -13,7 +13,7 @@ from memdir_nb.formats.index import parse_index
 from memdir_nb.formats.manifest import MemoryHeader
 from memdir_nb.lint.description_audit import DescriptionAudit, audit_description
 from memdir_nb.lint.reading import read_memory_text
-from memdir_nb.spec.constants import TEAM_DIRNAME
+from memdir_nb.spec.constants import MODIFIED_MTIME_TOLERANCE_MS, TEAM_DIRNAME
 from memdir_nb.spec.freshness import (
     memory_age,
     memory_age_days,
@@ -63,6 +63,25 @@ class MemoryRow:
     # the description audit's verdict: "covered" | "partly" | "misses-body" ("" when unread)
     audit: str = ""
     audit_note: str = ""  # e.g. "misses-body: 82% of the body unseen (12 sentences)"
+    # The memory's time (mtime_ms) is its `modified:` time when the file has one; both sources:
+    file_mtime_ms: float | None = None
+    modified_ms: float | None = None
+
+    @property
+    def times_disagree(self) -> bool:
+        """True when the file's mtime and its `modified:` time are over a minute apart."""
+        if self.modified_ms is None or self.file_mtime_ms is None:
+            return False
+        return abs(self.file_mtime_ms - self.modified_ms) > MODIFIED_MTIME_TOLERANCE_MS
+
+    def time_note(self, now_ms: float) -> str:
+        """'' when the times agree; else what the file's mtime says beside the `modified:` time."""
+        if not self.times_disagree or self.file_mtime_ms is None:
+            return ""
+        return (
+            f"modified: says {self.age}; the file's mtime says "
+            f"{memory_age(self.file_mtime_ms, now_ms)} (restored or copied?)"
+        )
 
 
 def freshness_badge(age_days: int, *, stale_after_days: int = STALE_AFTER_DAYS) -> str:
@@ -156,6 +175,8 @@ def memory_rows(
                 malformed=h.malformed,
                 audit=audit.verdict if audit else "",
                 audit_note=audit.summary if audit else "",
+                file_mtime_ms=h.file_mtime_ms,
+                modified_ms=h.modified_ms,
             )
         )
         if progress is not None:

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from memdir_nb.clock import resolve_now_ms
 from memdir_nb.formats.frontmatter_render import render_memory_file
 from memdir_nb.formats.index import format_index_entry
 from memdir_nb.spec.constants import TEAM_DIRNAME
@@ -110,7 +111,9 @@ def check_draft(
         if note is not None:
             notes.append(note)
         if "description" not in codes:
-            preview = render_memory_file(name.strip(), description.strip(), mtype, body)
+            preview = render_memory_file(  # as the store writes it, with its `modified:` time
+                name.strip(), description.strip(), mtype, body, modified_ms=resolve_now_ms(now_ms)
+            )
             index_line = format_index_entry(name.strip(), filename, description.strip())
     return DraftCheck(
         verdict=verdict,

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from memdir_nb.formats.index import (
     MAX_ENTRYPOINT_BYTES,
     MAX_ENTRYPOINT_LINES,
+    strip_entrypoint_extras,
     truncate_entrypoint_content,
 )
 from memdir_nb.spec.constants import TEAM_DIRNAME
@@ -15,7 +16,16 @@ from memdir_nb.spec.taxonomy import SCOPES, Scope
 from memdir_nb.storage.containment import absolute_dir
 from memdir_nb.storage.index_files import load_entrypoint
 
-__all__ = ["DroppedLine", "IndexBudget", "index_budget"]
+__all__ = ["DroppedLine", "IndexBudget", "StrippedBlock", "index_budget"]
+
+
+@dataclass(frozen=True)
+class StrippedBlock:
+    """A block Claude Code (2.1.211+) strips before loading: not loaded and not counted."""
+
+    kind: str  # "frontmatter" | "HTML comment"
+    line_no: int  # 1-based line in the file where it starts
+    text: str
 
 
 @dataclass(frozen=True)
@@ -46,6 +56,7 @@ class IndexBudget:
     problem: str = (
         ""  # why the file counts as missing (a FIFO, a link out), or what the read cap cut
     )
+    stripped: tuple[StrippedBlock, ...] = ()  # frontmatter and block comments left out
 
     @property
     def line_fraction(self) -> float:
@@ -69,10 +80,16 @@ def index_budget(memory_dir: str | os.PathLike[str], scope: Scope = "private") -
     loaded = load_entrypoint(scope_dir, memory_dir=memory_dir)
     raw = loaded.text
     result = truncate_entrypoint_content(raw)
-    # truncation works on the stripped text: map its line numbers back to the file's
-    trimmed = raw.strip()
-    offset = raw[: len(raw) - len(raw.lstrip())].count("\n")
+    # truncation works on the text without frontmatter and block comments, trimmed: map its
+    # line numbers back to the file's
+    stripped = strip_entrypoint_extras(raw)
+    trimmed = stripped.text.strip()
+    first = stripped.text[: len(stripped.text) - len(stripped.text.lstrip())].count("\n")
     lines = trimmed.split("\n") if trimmed else []
+
+    def file_line(i: int) -> int:
+        return stripped.line_map[first + i]
+
     kept_text = (
         result.content[: len(result.content) - len(result.warning)].rstrip("\n")
         if result.warning
@@ -83,10 +100,10 @@ def index_budget(memory_dir: str | os.PathLike[str], scope: Scope = "private") -
     if result.warning:
         last = len(kept_lines) - 1
         if kept_lines and lines and kept_lines[last] != lines[last]:
-            dropped.append(DroppedLine(last + 1 + offset, lines[last], "byte cap (cut mid-line)"))
+            dropped.append(DroppedLine(file_line(last), lines[last], "byte cap (cut mid-line)"))
         for i in range(len(kept_lines), len(lines)):
             reason = "line cap" if i >= MAX_ENTRYPOINT_LINES else "byte cap"
-            dropped.append(DroppedLine(i + 1 + offset, lines[i], reason))
+            dropped.append(DroppedLine(file_line(i), lines[i], reason))
     return IndexBudget(
         scope=scope,
         path=loaded.path,
@@ -101,4 +118,20 @@ def index_budget(memory_dir: str | os.PathLike[str], scope: Scope = "private") -
         dropped_lines=dropped,
         warning=result.warning,
         problem=loaded.note(),
+        stripped=_stripped_blocks(raw, stripped.frontmatter, stripped.comments),
     )
+
+
+def _stripped_blocks(
+    raw: str, frontmatter: str, comments: tuple[str, ...]
+) -> tuple[StrippedBlock, ...]:
+    """Where each stripped block starts in the file, in file order."""
+    blocks = [StrippedBlock("frontmatter", 1, frontmatter)] if frontmatter else []
+    text = raw.replace("\r\n", "\n").replace("\r", "\n")
+    at = len(frontmatter)
+    for comment in comments:
+        found = text.find(comment, at)
+        line_no = text.count("\n", 0, found) + 1 if found >= 0 else 0
+        blocks.append(StrippedBlock("HTML comment", line_no, comment))
+        at = found + len(comment) if found >= 0 else at
+    return tuple(blocks)

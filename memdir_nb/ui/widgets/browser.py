@@ -83,6 +83,12 @@ def _skipped_html(skipped: dict[str, str]) -> str:
     )
 
 
+# Beside the age of a memory whose `modified:` time and file mtime disagree (after a restore).
+TIME_MARK = (
+    ' <span title="the file\'s mtime disagrees with its modified: time">(mtime differs)</span>'
+)
+
+
 class MemoryBrowser(MemdirView):
     """Every memory by type, scope and age; selecting one shows its file, index line and freshness note."""
 
@@ -266,7 +272,7 @@ class MemoryBrowser(MemdirView):
         body = "".join(
             "<tr>"
             f"<td><code>{esc(r.filename)}</code>{' (malformed header)' if r.malformed else ''}</td>"
-            f"<td>{esc(r.type or '—')}</td><td>{esc(r.scope)}</td><td>{esc(r.age)}</td>"
+            f"<td>{esc(r.type or '—')}</td><td>{esc(r.scope)}</td><td>{esc(r.age)}{TIME_MARK if r.times_disagree else ''}</td>"
             f"<td>{badge(r.badge)}</td><td>{esc(r.description)}</td>"
             f"<td>{'yes' if r.index_line else '<b>no</b>'}</td>"
             f'<td title="{esc(r.audit_note)}">{_audit_cell(r.audit)}</td>'
@@ -278,15 +284,16 @@ class MemoryBrowser(MemdirView):
             f"<thead><tr>{head}</tr></thead><tbody>{body}</tbody></table></div>"
         )
 
-    @staticmethod
-    def _render_detail(detail: view.MemoryDetail | None) -> str:
+    def _render_detail(self, detail: view.MemoryDetail | None) -> str:
         if detail is None:
             return ""
         r = detail.row
         cut = " (first 64 KB shown)" if detail.truncated else ""
+        note = r.time_note(self.now_ms())
+        times = f'<p class="memdir-time-note">{esc(note)}</p>' if note else ""
         return (
             f"<h4>{esc(r.name or r.filename)} {badge(r.badge)}</h4>"
-            f"<p><code>{esc(r.file_path)}</code>, saved {esc(r.age)}{cut}</p>"
+            f"<p><code>{esc(r.file_path)}</code>, saved {esc(r.age)}{cut}</p>{times}"
             f"<p><b>Index line</b></p>{pre(detail.index_line, 'memdir-index-line')}"
             f"<p><b>Freshness note recall adds</b></p>{pre(detail.freshness_note, 'memdir-freshness-note')}"
             f"{_unseen_html(detail)}"

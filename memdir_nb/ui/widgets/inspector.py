@@ -22,6 +22,7 @@ import traitlets
 from memdir_nb.formats.index import truncate_entrypoint_content
 from memdir_nb.spec.constants import TEAM_DIRNAME
 from memdir_nb.spec.taxonomy import SCOPES
+from memdir_nb.spec.text import plural
 from memdir_nb.storage.rebuild import rebuild_index
 from memdir_nb.storage.store import MemoryStore
 from memdir_nb.ui.views import inspector as view
@@ -46,6 +47,22 @@ def _gauge(used: int, cap: int, unit: str, css: str) -> widgets.IntProgress:
         bar_style="danger" if over else ("warning" if used > 0.8 * cap else "success"),
     )
     return classed(bar, css)
+
+
+def _stripped_html(b: view.IndexBudget) -> str:
+    """The frontmatter and block comments left out before counting ('' when none)."""
+    if not b.stripped:
+        return ""
+    items = "".join(
+        f'<div style="{WRAP}"><code>{s.line_no:>4}</code> <small>{esc(s.kind)}</small>'
+        f"{pre(s.text)}</div>"
+        for s in b.stripped
+    )
+    return (
+        f"<p><b>{plural(len(b.stripped), 'block')} stripped before counting</b> (frontmatter and "
+        "block-level HTML comments neither load nor count toward the caps, as in Claude Code "
+        f'2.1.211+):</p><div style="max-height:12em;overflow:auto">{items}</div>'
+    )
 
 
 class IndexInspector(MemdirView):
@@ -168,6 +185,7 @@ class IndexInspector(MemdirView):
         else:
             dropped_html = "<p>Nothing is dropped: the whole index reaches the prompt.</p>"
         dropped = classed(widgets.HTML(dropped_html), "memdir-inspector-dropped")
+        stripped = classed(widgets.HTML(_stripped_html(b)), "memdir-inspector-stripped")
         warning = classed(
             widgets.HTML(
                 f"<p><b>Warning appended to the prompt:</b></p>{pre(b.warning)}"
@@ -197,7 +215,7 @@ class IndexInspector(MemdirView):
         rebuild = classed(widgets.HTML(after), "memdir-inspector-rebuild-preview")
         return classed(
             widgets.VBox(
-                [head, problem, lines, size, warning, dropped, rebuild],
+                [head, problem, lines, size, warning, dropped, stripped, rebuild],
                 layout=widgets.Layout(**PANEL_LAYOUT),
             ),
             f"memdir-inspector-{b.scope}",

@@ -23,7 +23,7 @@ import traitlets
 
 from memdir_nb.formats.manifest import format_memory_manifest
 from memdir_nb.home.config import MemdirConfig
-from memdir_nb.recall.explain_selection import selection_explanation
+from memdir_nb.recall.explain_selection import selection_explanation, shown
 from memdir_nb.recall.find import drop_surfaced
 from memdir_nb.recall.selectors import make_selector
 from memdir_nb.recall.session import RecallSession
@@ -321,7 +321,7 @@ def explanation_rows(selector: object) -> list[dict[str, object]]:
     """The selector's recorded per-memory decision as table rows ([] if it records none)."""
 
     def num(x: float | None) -> str:
-        return "" if x is None else f"{x:.2f}"
+        return "" if x is None else f"{shown(x):.2f}"
 
     return [
         {

@@ -1,0 +1,56 @@
+"""`memdir-nb scan`: the manifest the selector would see, in a process that imports little else.
+
+Kept apart from dir_commands (lint, the store, the demo builder) so a scan, often run from a
+shell prompt or a hook, pays only for the scan itself: see docs/performance.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+from memdir_nb.formats.manifest import format_memory_manifest
+from memdir_nb.spec.text import plural
+from memdir_nb.storage.scan import scan_memory_dir
+
+
+def cmd_scan(args: argparse.Namespace) -> int:
+    """Print the manifest the selector would see, then what was skipped."""
+
+    report = scan_memory_dir(args.dir, limit=args.limit)
+    if args.json:
+        payload = {
+            "dir": str(args.dir),
+            "total_found": report.total_found,
+            "memories": [
+                {
+                    "filename": h.filename,
+                    "mtime_ms": h.mtime_ms,
+                    "name": h.name,
+                    "description": h.description,
+                    "type": h.type.value if h.type else None,
+                    "malformed": h.malformed,
+                }
+                for h in report.headers
+            ],
+            "skipped": [{"path": s.path, "reason": s.reason} for s in report.skipped],
+        }
+        print(json.dumps(payload, indent=2))
+        return 0
+    manifest = format_memory_manifest(report.headers)
+    if manifest:
+        print(manifest)
+    shown = len(report.headers)
+    print(f"\n{plural(shown, 'memory')} listed", end="")
+    if report.total_found > shown:
+        print(f" (newest {shown} of {report.total_found}; the rest are past the cap)", end="")
+    print(".")
+    malformed = [h.filename for h in report.headers if h.malformed]
+    if malformed:
+        print(
+            f"{len(malformed)} with a malformed header (fields recovered line by line): "
+            + ", ".join(malformed)
+        )
+    for skipped in report.skipped:
+        print(f"skipped {skipped.path}: {skipped.reason}")
+    return 0

@@ -1,0 +1,425 @@
+"""Memory that moves: one memory dir to a zip archive and back, on another machine.
+
+`export_archive` packs every regular, non-hidden file of a memory dir (team/ and logs/
+included; the store's lock, journal, trash and other dot-files stay out) with a manifest of
+exact sizes, hashes and mtimes, so a round trip gives back the same names, bytes and mtimes.
+
+`import_archive` unpacks through the store's transaction and never overwrites silently: a file
+that exists with other bytes is a named conflict, unless overwrite=True moves the old one into
+.trash/ first. It refuses, entry by entry and with the reason, anything a crafted archive could
+use: absolute or `..` paths, symlinks and devices, names the name gate refuses, oversize
+entries, compression bombs (ratio and total caps), and secrets bound for team/. Nothing is
+ever written outside the memory dir.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import hashlib
+import json
+import os
+import stat
+import tempfile
+import zipfile
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from memdir_nb.clock import resolve_now_ms
+from memdir_nb.formats.jsonio import loads_bounded
+from memdir_nb.formats.names import component_problem, is_index_name, name_problem
+from memdir_nb.security.secret_scan import format_findings, scan_memory_file
+from memdir_nb.spec.constants import (
+    ARCHIVE_MANIFEST_NAME,
+    ARCHIVE_MAX_BYTES,
+    ARCHIVE_MAX_ENTRIES,
+    ARCHIVE_MAX_ENTRY_BYTES,
+    ARCHIVE_MAX_RATIO,
+    ARCHIVE_MAX_TOTAL_BYTES,
+    ARCHIVE_RATIO_MIN_BYTES,
+    TEAM_DIRNAME,
+    TRASH_DIRNAME,
+)
+from memdir_nb.storage.access import ReadResult, try_read_contained
+from memdir_nb.storage.store import MemoryStore
+
+_ZIP_EPOCH = (1980, 1, 1, 0, 0, 0)
+
+
+class ArchiveError(ValueError):
+    """The archive (or the dir) cannot be used at all; the message names the problem and the fix."""
+
+
+@dataclass(frozen=True)
+class ExportReport:
+    """What export_archive packed: the archive, each file (relative path), total bytes, skips."""
+
+    archive: Path
+    files: tuple[str, ...]
+    bytes: int
+    skipped: tuple[tuple[str, str], ...] = ()  # (relative path, why it was left out)
+
+
+@dataclass(frozen=True)
+class RefusedEntry:
+    """One archive entry import would not write, and why."""
+
+    name: str
+    reason: str
+
+
+@dataclass
+class ImportReport:
+    """What import_archive did (or, with dry_run, would do), file by file."""
+
+    written: list[str] = field(default_factory=list)  # new files
+    replaced: list[str] = field(default_factory=list)  # overwritten; the old ones in .trash/
+    unchanged: list[str] = field(default_factory=list)  # already held the same bytes
+    conflicts: list[str] = field(default_factory=list)  # exist with other bytes, left alone
+    refused: list[RefusedEntry] = field(default_factory=list)
+    trash_dir: str | None = None  # where replaced files went (relative to the memory dir)
+    dry_run: bool = False
+
+    @property
+    def ok(self) -> bool:
+        """True when nothing was refused and no conflict was left."""
+        return not self.refused and not self.conflicts
+
+
+# ---------------------------------------------------------------------------- export
+
+
+def _hidden(rel_parts: tuple[str, ...]) -> bool:
+    return any(p.startswith(".") for p in rel_parts)
+
+
+def _packable(root: Path) -> tuple[list[tuple[str, Path, os.stat_result]], list[tuple[str, str]]]:
+    """Every regular non-hidden file under root (no link followed), and what was left out."""
+    files: list[tuple[str, Path, os.stat_result]] = []
+    skipped: list[tuple[str, str]] = []
+    for folder, dirs, names in os.walk(root, followlinks=False):
+        here = Path(folder)
+        rel_dir = here.relative_to(root).parts
+        dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+        for d in list(dirs):
+            if (here / d).is_symlink():
+                skipped.append(("/".join((*rel_dir, d)), "a symlink (never followed)"))
+                dirs.remove(d)
+        for name in sorted(names):
+            rel = "/".join((*rel_dir, name))
+            if _hidden((*rel_dir, name)):
+                continue
+            st = os.lstat(here / name)
+            if not stat.S_ISREG(st.st_mode):
+                skipped.append((rel, "not a regular file (a symlink, FIFO or device)"))
+                continue
+            problem = path_refusal(rel)
+            if problem is not None:  # import would refuse it: leave it out and say so
+                skipped.append((rel, problem))
+                continue
+            files.append((rel, here / name, st))
+    return files, skipped
+
+
+def _zip_time(mtime_ns: int) -> tuple[int, int, int, int, int, int]:
+    moment = _dt.datetime.fromtimestamp(mtime_ns / 1e9, tz=_dt.UTC)
+    if moment.year < 1980:
+        return _ZIP_EPOCH
+    return (moment.year, moment.month, moment.day, moment.hour, moment.minute, moment.second)
+
+
+def export_archive(
+    memory_dir: str | os.PathLike[str], archive: str | os.PathLike[str]
+) -> ExportReport:
+    """Pack a memory dir into a zip (written beside its target, then moved into place)."""
+    root = Path(os.path.abspath(os.fspath(memory_dir)))
+    target = Path(os.path.abspath(os.fspath(archive)))
+    if not root.is_dir():
+        raise ArchiveError(
+            f"{root} is not a directory; pass the memory dir (the folder with MEMORY.md)"
+        )
+    if target == root or root in target.parents:
+        raise ArchiveError(f"{target} is inside the memory dir {root}; write the archive elsewhere")
+    files, skipped = _packable(root)
+    manifest: dict[str, dict[str, object]] = {}
+    target.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    os.close(fd)
+    total = 0
+    try:
+        with zipfile.ZipFile(tmp, "w", compression=zipfile.ZIP_DEFLATED) as zf:
+            for rel, path, st in files:
+                data = path.read_bytes()
+                info = zipfile.ZipInfo(rel, date_time=_zip_time(st.st_mtime_ns))
+                info.external_attr = (stat.S_IFREG | 0o644) << 16
+                info.compress_type = zipfile.ZIP_DEFLATED
+                zf.writestr(info, data)
+                manifest[rel] = {
+                    "size": len(data),
+                    "sha256": hashlib.sha256(data).hexdigest(),
+                    "mtime_ns": st.st_mtime_ns,
+                }
+                total += len(data)
+            body = json.dumps({"version": 1, "files": manifest}, indent=1, sort_keys=True)
+            zf.writestr(zipfile.ZipInfo(ARCHIVE_MANIFEST_NAME, date_time=_ZIP_EPOCH), body)
+        os.replace(tmp, target)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+    return ExportReport(target, tuple(r for r, _, _ in files), total, tuple(skipped))
+
+
+# ---------------------------------------------------------------------------- what may move
+
+
+def path_refusal(rel: str) -> str | None:
+    """Why a '/'-separated path may not be a file of a memory archive, else None.
+
+    Folders must be plain, visible names; the file must be MEMORY.md or pass the name gate.
+    """
+    if rel.startswith(("/", "\\")) or (len(rel) > 1 and rel[1] == ":"):
+        return "is an absolute path; an archive holds paths relative to the memory dir"
+    if "\\" in rel:
+        return "holds a backslash; archive paths are '/'-separated"
+    parts = rel.split("/")
+    if ".." in parts:
+        return "climbs out of the memory dir with '..'"
+    for folder in parts[:-1]:
+        problem = component_problem(folder)
+        if problem is None and folder.startswith("."):
+            problem = "is hidden (a dot-folder of the store: trash, locks)"
+        if problem is not None:
+            return f"has a folder that {problem}"
+    last = parts[-1]
+    if is_index_name(last) and not last.startswith("."):
+        return None if component_problem(last) is None else "is not a usable file name"
+    problem = name_problem(last)
+    return None if problem is None else f"has a file name that {problem}"
+
+
+def _entry_refusal(info: zipfile.ZipInfo, seen: set[str]) -> str | None:
+    """Why one archive entry is refused before it is read, else None."""
+    if info.flag_bits & 0x1:
+        return "is encrypted"
+    problem = path_refusal(info.filename)
+    if problem is not None:
+        return problem
+    kind = stat.S_IFMT(info.external_attr >> 16)
+    if kind == stat.S_IFLNK:
+        return "is a symlink; only regular files are imported"
+    if kind not in (0, stat.S_IFREG):
+        return "is a device, FIFO or socket; only regular files are imported"
+    if info.filename in seen:
+        return "appears twice in the archive"
+    if info.file_size > ARCHIVE_MAX_ENTRY_BYTES:
+        return (
+            f"unpacks to {info.file_size:,} bytes, over the {ARCHIVE_MAX_ENTRY_BYTES:,}-byte cap "
+            "for one file"
+        )
+    packed = max(info.compress_size, 1)
+    if info.file_size >= ARCHIVE_RATIO_MIN_BYTES and info.file_size / packed > ARCHIVE_MAX_RATIO:
+        return (
+            f"is a compression bomb: {info.file_size:,} bytes from {info.compress_size:,} "
+            f"(ratio over {ARCHIVE_MAX_RATIO})"
+        )
+    return None
+
+
+def _read_entry(zf: zipfile.ZipFile, info: zipfile.ZipInfo) -> tuple[bytes | None, str | None]:
+    """The entry's bytes, read no further than its declared size allows; or why not."""
+    try:
+        with zf.open(info) as fh:
+            data = fh.read(min(info.file_size, ARCHIVE_MAX_ENTRY_BYTES) + 1)
+    except (zipfile.BadZipFile, OSError, EOFError, NotImplementedError, ValueError) as exc:
+        return None, f"cannot be unpacked ({type(exc).__name__}: {exc})"
+    if len(data) > info.file_size:
+        return None, "unpacks to more bytes than its header declares"
+    return data, None
+
+
+def _content_refusal(name: str, data: bytes) -> str | None:
+    """Why an entry's bytes may not be written (not text; a secret bound for team/), else None."""
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        return "is not UTF-8 text"
+    if name.split("/")[0] == TEAM_DIRNAME:
+        findings = scan_memory_file(name, text)
+        if findings:
+            return f"would put a secret into team memory: {format_findings(findings)}"
+    return None
+
+
+def _manifest_mtimes(zf: zipfile.ZipFile) -> dict[str, int]:
+    """Exact mtimes (ns) from the archive's manifest; {} when absent or unusable."""
+    try:
+        info = zf.getinfo(ARCHIVE_MANIFEST_NAME)
+    except KeyError:
+        return {}
+    data, problem = _read_entry(zf, info) if info.file_size <= 16 * 1024 * 1024 else (None, "big")
+    if problem is not None or data is None:
+        return {}
+    try:
+        doc = loads_bounded(data, max_bytes=16 * 1024 * 1024, what="archive manifest")
+    except ValueError:
+        return {}
+    files = doc.get("files") if isinstance(doc, dict) else None
+    out: dict[str, int] = {}
+    for name, meta in (files or {}).items() if isinstance(files, dict) else ():
+        ns = meta.get("mtime_ns") if isinstance(meta, dict) else None
+        if type(ns) is int and 0 <= ns < 2**62:
+            out[str(name)] = ns
+    return out
+
+
+def _zip_mtime_ns(info: zipfile.ZipInfo) -> int:
+    moment = _dt.datetime(*info.date_time, tzinfo=_dt.UTC)
+    return int(moment.timestamp()) * 1_000_000_000
+
+
+# ---------------------------------------------------------------------------- import
+
+
+def _open_archive(archive: Path) -> zipfile.ZipFile:
+    """The archive as a zip, after the whole-file checks; ArchiveError says why not."""
+    try:
+        size = archive.stat().st_size
+    except OSError as exc:
+        raise ArchiveError(f"cannot read {archive}: {exc.strerror or exc}") from None
+    if not archive.is_file():
+        raise ArchiveError(f"{archive} is not a file; pass a .zip written by memdir-nb export")
+    if size > ARCHIVE_MAX_BYTES:
+        raise ArchiveError(f"{archive} is {size:,} bytes, over the {ARCHIVE_MAX_BYTES:,}-byte cap")
+    try:
+        return zipfile.ZipFile(archive)
+    except (zipfile.BadZipFile, OSError) as exc:
+        raise ArchiveError(
+            f"{archive} is not a zip archive ({exc}); pass a file written by memdir-nb export"
+        ) from None
+
+
+def _accepted_entries(zf: zipfile.ZipFile, report: ImportReport) -> list[tuple[str, bytes, int]]:
+    """(name, bytes, mtime_ns) of every entry that may be written; the rest go to report.refused."""
+    infos = zf.infolist()
+    if len(infos) > ARCHIVE_MAX_ENTRIES:
+        raise ArchiveError(
+            f"the archive holds {len(infos):,} entries, over the {ARCHIVE_MAX_ENTRIES:,} cap"
+        )
+    mtimes = _manifest_mtimes(zf)
+    seen: set[str] = set()
+    total = 0
+    out: list[tuple[str, bytes, int]] = []
+    for info in infos:
+        if info.is_dir() or info.filename == ARCHIVE_MANIFEST_NAME:
+            continue
+        problem = _entry_refusal(info, seen)
+        seen.add(info.filename)
+        if problem is None and total + info.file_size > ARCHIVE_MAX_TOTAL_BYTES:
+            problem = f"would take the unpacked total over the {ARCHIVE_MAX_TOTAL_BYTES:,}-byte cap"
+        data: bytes | None = None
+        if problem is None:
+            data, problem = _read_entry(zf, info)
+        if problem is None and data is not None:
+            problem = _content_refusal(info.filename, data)
+        if problem is not None or data is None:
+            report.refused.append(RefusedEntry(info.filename, problem or "could not be read"))
+            continue
+        total += len(data)
+        out.append((info.filename, data, mtimes.get(info.filename, _zip_mtime_ns(info))))
+    return out
+
+
+def _prepare_dir(memory_dir: str | os.PathLike[str]) -> Path:
+    root = Path(os.path.abspath(os.fspath(memory_dir)))
+    if root.is_symlink() or (root.exists() and not root.is_dir()):
+        raise ArchiveError(
+            f"{root} is not a directory (or is a symlink); pass the real memory dir to import into"
+        )
+    return root
+
+
+def import_archive(
+    archive: str | os.PathLike[str],
+    memory_dir: str | os.PathLike[str],
+    *,
+    overwrite: bool = False,
+    dry_run: bool = False,
+    now_ms: float | None = None,
+) -> ImportReport:
+    """Unpack a memory archive into memory_dir through the store's transaction.
+
+    A file that exists with other bytes is a conflict and is left alone, unless overwrite=True,
+    which moves it into .trash/import-<time>/ before writing. dry_run=True writes nothing and
+    reports what would happen. Refused entries are listed with their reason.
+    """
+    root = _prepare_dir(memory_dir)
+    report = ImportReport(dry_run=dry_run)
+    with _open_archive(Path(os.path.abspath(os.fspath(archive)))) as zf:
+        entries = _accepted_entries(zf, report)
+    stamp = _dt.datetime.fromtimestamp(resolve_now_ms(now_ms) / 1000, tz=_dt.UTC)
+    trash = f"{TRASH_DIRNAME}/import-{stamp.strftime('%Y%m%dT%H%M%S')}-{os.getpid()}"
+    if dry_run or not entries:
+        for name, data, _ in entries:
+            _classify(report, name, data, _current_bytes(root, name), overwrite)
+        return report
+    root.mkdir(parents=True, exist_ok=True)
+    touched: list[tuple[str, int]] = []
+    with MemoryStore(root).transaction() as tx:
+        for name, data, mtime_ns in entries:
+            current = tx.read_bytes(name, max_bytes=ARCHIVE_MAX_ENTRY_BYTES + 1)
+            kind = _classify(report, name, data, current, overwrite)
+            if kind == "replaced":
+                tx.move(name, f"{trash}/{name}")
+                report.trash_dir = trash
+            if kind in ("written", "replaced"):
+                tx.write(name, data)
+                touched.append((name, mtime_ns))
+    for name, mtime_ns in touched:  # after the commit: the files now hold the archive's bytes
+        os.utime(root / name, ns=(mtime_ns, mtime_ns), follow_symlinks=False)
+    return report
+
+
+def _current_bytes(root: Path, name: str) -> bytes | None:
+    """What the dir holds at name now (None: nothing), read contained, for a dry run."""
+    if not os.path.lexists(root / name):
+        return None
+    res = try_read_contained(root, root / name, ARCHIVE_MAX_ENTRY_BYTES + 1)
+    return res.data if isinstance(res, ReadResult) else b"\0not a readable regular file"
+
+
+def _classify(
+    report: ImportReport, name: str, data: bytes, current: bytes | None, overwrite: bool
+) -> str:
+    """Record what happens to one entry: written, unchanged, conflict or replaced."""
+    if current is None:
+        report.written.append(name)
+        return "written"
+    if current == data:
+        report.unchanged.append(name)
+        return "unchanged"
+    if overwrite:
+        report.replaced.append(name)
+        return "replaced"
+    report.conflicts.append(name)
+    return "conflict"
+
+
+def format_import_report(report: ImportReport) -> str:
+    """The report as lines for a terminal: each refused entry and conflict named."""
+    verb = "would be " if report.dry_run else ""
+    lines = [
+        f"{len(report.written)} {verb}written, {len(report.replaced)} {verb}replaced, "
+        f"{len(report.unchanged)} unchanged, {len(report.conflicts)} conflicts, "
+        f"{len(report.refused)} refused"
+        + (" (dry run: nothing was written)" if report.dry_run else "")
+    ]
+    for name in report.conflicts:
+        lines.append(
+            f"conflict: {name} exists with other content; left alone (pass --overwrite to "
+            "replace it, the old file going to .trash/)"
+        )
+    for name in report.replaced:
+        where = f" (old file in {report.trash_dir}/{name})" if report.trash_dir else ""
+        lines.append(f"replaced: {name}{where}")
+    for r in report.refused:
+        lines.append(f"refused: {r.name}: {r.reason}")
+    return "\n".join(lines)

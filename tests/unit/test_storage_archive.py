@@ -1,0 +1,218 @@
+"""storage/archive: memory that moves between machines, and what a crafted archive cannot do.
+
+Every refusal is tested by both routes: the API (import_archive) and the command line
+(`memdir-nb import`), with zips built here entry by entry.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from memdir_nb.spec.constants import (
+    ARCHIVE_MAX_ENTRY_BYTES,
+    ARCHIVE_MAX_TOTAL_BYTES,
+    STORE_LOCK_NAME,
+)
+from memdir_nb.storage.archive import (
+    ArchiveError,
+    export_archive,
+    import_archive,
+)
+from memdir_nb.storage.store import MemoryStore
+from memdir_nb.ui.demo import DEMO_NOW_MS, build_demo_memory_dir
+
+GOOD = "---\nname: Deploys\ndescription: How we deploy\ntype: reference\n---\n\nArgo CD.\n"
+FAKE_KEY = "sk-ant-api03-" + "Zq9xW2vB7nR4tY6uI8oP1aS3dF5gH7jK9lM0" * 2
+
+
+def _files(root: Path) -> dict[str, tuple[bytes, int]]:
+    """Every non-hidden file: relative path -> (bytes, mtime_ns)."""
+    out = {}
+    for p in sorted(root.rglob("*")):
+        rel = p.relative_to(root)
+        if p.is_file() and not any(part.startswith(".") for part in rel.parts):
+            out[rel.as_posix()] = (p.read_bytes(), p.stat().st_mtime_ns)
+    return out
+
+
+def _zip(path: Path, entries: list[tuple[zipfile.ZipInfo | str, bytes]]) -> Path:
+    with zipfile.ZipFile(path, "w", compression=zipfile.ZIP_DEFLATED) as zf:
+        for info, data in entries:
+            zf.writestr(info, data)
+    return path
+
+
+def _info(name: str, mode: int) -> zipfile.ZipInfo:
+    info = zipfile.ZipInfo(name)
+    info.external_attr = mode << 16
+    return info
+
+
+def _cli(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "memdir_nb.cli", *args], capture_output=True, text=True, timeout=120
+    )
+
+
+# ---- the round trip
+
+
+def test_a_round_trip_is_identical_team_included_hidden_files_out(tmp_path: Path) -> None:
+    src = build_demo_memory_dir(tmp_path / "a" / "memory", now_ms=DEMO_NOW_MS)
+    MemoryStore(src, now_ms=DEMO_NOW_MS).save("Deploys", "How we deploy", "reference", "Argo.")
+    assert (src / STORE_LOCK_NAME).exists() and (src / "team").is_dir()
+    report = export_archive(src, tmp_path / "m.zip")
+    assert any(f.startswith("team/") for f in report.files)
+    assert not any(part.startswith(".") for f in report.files for part in f.split("/"))
+    dst = tmp_path / "b" / "memory"
+    result = import_archive(tmp_path / "m.zip", dst)
+    assert result.ok and sorted(result.written) == sorted(report.files)
+    assert _files(dst) == _files(src)
+    again = import_archive(tmp_path / "m.zip", dst)
+    assert again.written == [] and sorted(again.unchanged) == sorted(report.files)
+
+
+def test_the_cli_round_trip_matches_the_api(tmp_path: Path) -> None:
+    src = build_demo_memory_dir(tmp_path / "a" / "memory", now_ms=DEMO_NOW_MS)
+    out = _cli("export", "--archive", str(tmp_path / "m.zip"), "--dir", str(src))
+    assert out.returncode == 0 and "wrote" in out.stdout, out.stderr
+    out = _cli("import", str(tmp_path / "m.zip"), "--dir", str(tmp_path / "b"))
+    assert out.returncode == 0 and "0 conflicts, 0 refused" in out.stdout, out.stderr
+    assert _files(tmp_path / "b") == _files(src)
+
+
+def test_export_refuses_to_write_the_archive_inside_the_dir(tmp_path: Path) -> None:
+    (tmp_path / "m").mkdir()
+    with pytest.raises(ArchiveError, match="inside the memory dir"):
+        export_archive(tmp_path / "m", tmp_path / "m" / "x.zip")
+
+
+# ---- conflicts: never overwritten silently
+
+
+def _conflicting(tmp_path: Path) -> tuple[Path, Path]:
+    dst = tmp_path / "memory"
+    dst.mkdir()
+    (dst / "reference_deploys.md").write_text("mine\n")
+    return _zip(tmp_path / "c.zip", [("reference_deploys.md", GOOD.encode())]), dst
+
+
+def test_a_conflict_is_named_and_left_alone(tmp_path: Path) -> None:
+    archive, dst = _conflicting(tmp_path)
+    report = import_archive(archive, dst)
+    assert report.conflicts == ["reference_deploys.md"] and not report.ok
+    assert (dst / "reference_deploys.md").read_text() == "mine\n"
+    out = _cli("import", str(archive), "--dir", str(dst))
+    assert out.returncode == 1 and "conflict: reference_deploys.md exists" in out.stdout
+
+
+def test_overwrite_moves_the_replaced_file_to_trash(tmp_path: Path) -> None:
+    archive, dst = _conflicting(tmp_path)
+    report = import_archive(archive, dst, overwrite=True)
+    assert report.replaced == ["reference_deploys.md"] and report.trash_dir
+    assert (dst / "reference_deploys.md").read_text() == GOOD
+    assert (dst / report.trash_dir / "reference_deploys.md").read_text() == "mine\n"
+
+
+def test_overwrite_by_the_cli_names_where_the_old_file_went(tmp_path: Path) -> None:
+    archive, dst = _conflicting(tmp_path)
+    out = _cli("import", str(archive), "--dir", str(dst), "--overwrite")
+    assert (
+        out.returncode == 0 and "replaced: reference_deploys.md (old file in .trash/" in out.stdout
+    )
+
+
+def test_a_dry_run_writes_nothing(tmp_path: Path) -> None:
+    archive, dst = _conflicting(tmp_path)
+    before = _files(dst)
+    for report in (import_archive(archive, dst, overwrite=True, dry_run=True),):
+        assert report.replaced == ["reference_deploys.md"] and report.dry_run
+    out = _cli("import", str(archive), "--dir", str(dst), "--overwrite", "--dry-run")
+    assert "would be replaced" in out.stdout and "nothing was written" in out.stdout
+    assert _files(dst) == before and not (dst / ".trash").exists()
+
+
+# ---- crafted archives: each entry refused by name, nothing written outside the dir
+
+CRAFTED = {
+    "absolute": ([("/etc/cron.d/evil.md", GOOD.encode())], "absolute path"),
+    "dotdot": ([("../escape.md", GOOD.encode())], "climbs out"),
+    "nested-dotdot": ([("team/../../escape.md", GOOD.encode())], "climbs out"),
+    "backslash": ([("..\\escape.md", GOOD.encode())], "backslash"),
+    "symlink": ([(_info("user_link.md", stat.S_IFLNK | 0o777), b"/etc/passwd")], "symlink"),
+    "device": ([(_info("user_dev.md", stat.S_IFCHR | 0o600), b"")], "device"),
+    "fifo": ([(_info("user_fifo.md", stat.S_IFIFO | 0o600), b"")], "FIFO"),
+    "bad-name": ([("notes.txt", b"x")], "does not end in .md"),
+    "hidden-folder": ([(".trash/user_x.md", GOOD.encode())], "hidden"),
+    "hidden-file": ([(".memdir.lock", b"1")], "hidden"),
+    "oversize": ([("user_big.md", b"a" * (ARCHIVE_MAX_ENTRY_BYTES + 1))], "cap for one file"),
+    "bomb": ([("user_bomb.md", b"\0" * (2 * 1024 * 1024))], "compression bomb"),
+    "team-secret": (
+        [("team/reference_gateway.md", GOOD.replace("Argo CD.", f"key {FAKE_KEY}").encode())],
+        "secret into team memory",
+    ),
+    "not-text": ([("user_bin.md", b"\xff\xfe\x00binary")], "not UTF-8"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(CRAFTED))
+def test_a_crafted_entry_is_refused_by_the_api(tmp_path: Path, case: str) -> None:
+    entries, why = CRAFTED[case]
+    archive = _zip(tmp_path / "x.zip", [*entries, ("user_fine.md", GOOD.encode())])
+    dst = tmp_path / "box" / "memory"
+    report = import_archive(archive, dst)
+    assert [r.name for r in report.refused] == [
+        e[0] if isinstance(e[0], str) else e[0].filename for e in entries
+    ]
+    assert why in report.refused[0].reason
+    assert report.written == ["user_fine.md"]  # the good entry still arrives
+    outside = sorted(p.relative_to(tmp_path) for p in tmp_path.rglob("*") if p.is_file())
+    assert all(p.parts[0] == "x.zip" or p.parts[:2] == ("box", "memory") for p in outside)
+    assert not any(p.is_symlink() for p in dst.rglob("*"))
+
+
+@pytest.mark.parametrize("case", ["dotdot", "symlink", "bomb", "team-secret", "bad-name"])
+def test_a_crafted_entry_is_refused_by_the_cli(tmp_path: Path, case: str) -> None:
+    entries, why = CRAFTED[case]
+    archive = _zip(tmp_path / "x.zip", entries)
+    out = _cli("import", str(archive), "--dir", str(tmp_path / "box"))
+    assert out.returncode == 1 and "Traceback" not in out.stderr
+    assert "refused: " in out.stdout and why in out.stdout
+    assert not (tmp_path / "escape.md").exists()
+
+
+def test_the_unpacked_total_is_capped(tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.setattr("memdir_nb.storage.archive.ARCHIVE_MAX_TOTAL_BYTES", 100)
+    archive = _zip(tmp_path / "x.zip", [("user_a.md", GOOD.encode()), ("user_b.md", GOOD.encode())])
+    report = import_archive(archive, tmp_path / "m")
+    assert report.written == ["user_a.md"] and "unpacked total" in report.refused[0].reason
+    assert ARCHIVE_MAX_TOTAL_BYTES > ARCHIVE_MAX_ENTRY_BYTES
+
+
+def test_a_file_that_is_not_a_zip_is_a_clear_error(tmp_path: Path) -> None:
+    (tmp_path / "x.zip").write_text("not a zip")
+    with pytest.raises(ArchiveError, match="not a zip archive"):
+        import_archive(tmp_path / "x.zip", tmp_path / "m")
+    out = _cli("import", str(tmp_path / "x.zip"), "--dir", str(tmp_path / "m"))
+    assert (
+        out.returncode == 2 and "not a zip archive" in out.stderr and "Traceback" not in out.stderr
+    )
+    assert not (tmp_path / "m").exists()
+
+
+def test_import_never_writes_through_a_symlinked_folder(tmp_path: Path) -> None:
+    dst = tmp_path / "memory"
+    dst.mkdir()
+    (tmp_path / "elsewhere").mkdir()
+    os.symlink(tmp_path / "elsewhere", dst / "team")
+    archive = _zip(tmp_path / "x.zip", [("team/reference_x.md", GOOD.encode())])
+    with pytest.raises((OSError, ValueError)):
+        import_archive(archive, dst)
+    assert list((tmp_path / "elsewhere").iterdir()) == []
