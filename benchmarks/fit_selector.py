@@ -1,32 +1,39 @@
-"""Fit the semantic selector's decision model on the tuning set and write selector_model.json.
+"""Fit the offline selector's decision (evidence gate + pick model) across many dirs, and write selector_model.json.
 
 Usage:
-    python benchmarks/fit_selector.py [CASES.json] [--out PATH] [--dry-run]
+    python benchmarks/fit_selector.py [CASES.json ...] [--out PATH] [--dry-run] [--curve]
 
-CASES.json defaults to ../shared/eval/recall_cases.json (the tuning set). The holdout set
-(benchmarks/data/recall_cases_holdout.json) is never read here.
+CASES.json defaults to ../shared/eval/recall_cases.json (the tuning set); pass the tuning
+corpus (tune.json) too when it is there. A file holds one dir ({"memories", "queries"}) or
+many ({"dirs": [{"id", "memories", "queries"}, ...]}). Holdout files are refused.
 
-1. The labelled set is written out as a real memory dir, and for every query the selector's
-   own scoring gives each candidate's features (semantic similarity, gap to the best, saturated
-   and relative BM25, coverage).
-2. A logistic regression is fitted on query-memory pairs: relevant = 1, neither relevant nor
-   acceptable = 0; acceptable memories and memories the recent-tools rule decides are left out.
-3. The ridge strength, class weight, gate (minimum best similarity to answer at all) and
-   probability cutoff are chosen by a grid search for the best mean F1 over the tuning queries
-   among settings that answer at least 75% of the "nothing relevant" queries with nothing,
-   using the selector's own decide().
+1. Every dir is written out as a real memory dir, and so are random subsets of it of sizes
+   1, 2, 5, 10, 25, 50, 100 and 200 (where smaller than the dir): a query whose relevant
+   memories fell out of a subset becomes a "nothing relevant" query there. That is how the gate
+   sees dirs of every size, and small dirs in particular, without a hand-written dir per size.
+2. The selector's own scoring gives every candidate's features for every query.
+3. Two L2-regularised logistic models are fitted on query-memory pairs (relevant 1,
+   unrelated 0; acceptable and tool-ruled memories left out): the evidence model over absolute
+   scores (GATE_FEATURES) and the pick model (FEATURES).
+4. Gate and cutoff: the grid point with the best mean F1 among those that answer at least
+   MIN_EMPTY_ON_NONE of the "nothing relevant" queries with nothing.
+5. Leave-one-dir-out: for each source dir, steps 3-4 are redone without it (and its subsets)
+   and the held-out dir is scored with what was chosen; the mean over dirs is printed next to
+   the in-sample figure. `--curve` prints the trade-off between "nothing relevant" answered
+   empty and recall over the gate values, at the chosen cutoff.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import random
 import statistics
 import sys
 import tempfile
 import time
 from collections.abc import Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
@@ -38,161 +45,277 @@ if str(BENCH) not in sys.path:
 
 from recall_eval import DEFAULT_CASES, build_memory_dir, score_answer  # noqa: E402
 
-from memdir_nb.recall.decision import FEATURES, DecisionModel, decide, fit_logistic  # noqa: E402
+from memdir_nb.recall.decision import (  # noqa: E402
+    FEATURES,
+    GATE_FEATURES,
+    DecisionModel,
+    decide,
+    fit_logistic,
+)
 from memdir_nb.recall.semantic import MemoryExplanation, SemanticSelector  # noqa: E402
 from memdir_nb.storage.scan import scan_memory_files  # noqa: E402
 
 DEFAULT_OUT = REPO_ROOT / "memdir_nb" / "recall" / "selector_model.json"
 BM25_SATURATION = 5.0  # BM25 / (BM25 + 5): a score of 5 counts half, 20 counts 0.8
-GATES = [round(0.20 + 0.01 * i, 2) for i in range(31)]  # 0.20 .. 0.50
-CUTOFFS = [round(0.10 + 0.05 * i, 2) for i in range(16)]  # 0.10 .. 0.85
-L2_CHOICES = (0.3, 1.0, 3.0)  # ridge strength on the coefficients
-POSITIVE_WEIGHTS = (1.0, 3.0)  # relevant pairs are rare (about 1.5%): optionally up-weighted
-MIN_EMPTY_ON_NONE = 0.75  # docs/selection.md: "nothing relevant" answered empty at least 75%
+SUBSET_SIZES = (1, 2, 5, 10, 25, 50, 100, 200)
+SUBSET_SEEDS = 2
+GATES = [round(0.05 + 0.025 * i, 3) for i in range(37)]  # 0.05 .. 0.95 (probabilities)
+CUTOFFS = [round(0.10 + 0.05 * i, 2) for i in range(17)]  # 0.10 .. 0.90
+L2 = 1.0
+POSITIVE_WEIGHT = 3.0  # relevant pairs are rare: up-weighted
+MIN_EMPTY_ON_NONE = 0.875  # "nothing relevant" answered empty at least this often (7 of 8)
 
 
-def collect(
-    cases: dict, selector: SemanticSelector, memory_dir: Path
-) -> list[list[MemoryExplanation]]:
-    """Every query's explanations (features of every candidate) under the given selector."""
-    headers = scan_memory_files(memory_dir)
-    return [
-        selector.score(c["query"], headers, recent_tools=tuple(c.get("recent_tools", [])))
-        for c in cases["queries"]
-    ]
+@dataclass
+class Query:
+    """One labelled query in one (possibly derived) dir, with every candidate's explanation."""
+
+    group: str  # the source dir: leave-one-dir-out drops a whole group
+    case: dict
+    items: list[MemoryExplanation]
 
 
-def training_pairs(
-    cases: dict, explained: list[list[MemoryExplanation]]
-) -> tuple[list[list[float]], list[int]]:
+def source_dirs(data: dict, name: str) -> list[tuple[str, dict]]:
+    """(id, {"memories", "queries"}) for each dir in a cases file."""
+    if "dirs" in data:
+        return [(f"{name}:{d.get('id', i)}", d) for i, d in enumerate(data["dirs"])]
+    return [(name, data)]
+
+
+def subset(cases: dict, size: int, seed: int) -> dict:
+    """A random subset of a dir's memories; queries relabelled to what is left."""
+    rng = random.Random(f"{size}:{seed}")
+    kept = rng.sample(cases["memories"], size)
+    paths = {m["path"] for m in kept}
+    queries = []
+    for q in cases["queries"]:
+        relevant = [p for p in q["relevant"] if p in paths]
+        kind = q.get("kind", "?") if relevant or not q["relevant"] else "none"
+        queries.append(
+            {
+                **q,
+                "relevant": relevant,
+                "acceptable": [p for p in q.get("acceptable", []) if p in paths],
+                "kind": kind,
+            }
+        )
+    return {"memories": kept, "queries": queries}
+
+
+def expand(dirs: list[tuple[str, dict]]) -> list[tuple[str, dict]]:
+    """Each dir plus its random subsets of every smaller size in SUBSET_SIZES."""
+    out = []
+    for group, cases in dirs:
+        out.append((group, cases))
+        n = len(cases["memories"])
+        for size in SUBSET_SIZES:
+            if size < n:
+                for seed in range(SUBSET_SEEDS if size < 50 else 1):
+                    out.append((group, subset(cases, size, seed)))
+    return out
+
+
+def collect(dirs: list[tuple[str, dict]], cache_dir: Path) -> list[Query]:
+    """Every query's explanations in every (derived) dir, under one selector and cache."""
+    provisional = replace(DecisionModel.load(), bm25_saturation=BM25_SATURATION)
+    selector = SemanticSelector(cache_dir=cache_dir, decision=provisional, progress=False)
+    if selector.encoder() is None:
+        raise SystemExit(f"the model is not available: {selector.fallback_reason}")
+    out: list[Query] = []
+    with tempfile.TemporaryDirectory(prefix="fit-selector-") as tmp:
+        for i, (group, cases) in enumerate(dirs):
+            memory_dir = build_memory_dir(cases, Path(tmp) / f"d{i}", now_ms=time.time() * 1000)
+            headers = scan_memory_files(memory_dir)
+            for case in cases["queries"]:
+                tools = tuple(case.get("recent_tools", []))
+                out.append(Query(group, case, selector.score(case["query"], headers, recent_tools=tools)))
+    return out
+
+
+def pairs(queries: Sequence[Query], names: Sequence[str]) -> tuple[list[list[float]], list[int]]:
     """Feature rows and labels: relevant 1, unrelated 0; acceptable and tool-ruled left out."""
     rows: list[list[float]] = []
     labels: list[int] = []
-    for case, items in zip(cases["queries"], explained, strict=True):
-        relevant = set(case["relevant"])
-        acceptable = set(case.get("acceptable", []))
-        for item in items:
+    for q in queries:
+        relevant = set(q.case["relevant"])
+        acceptable = set(q.case.get("acceptable", []))
+        for item in q.items:
             if item.tool_class is not None or item.filename in acceptable:
                 continue
-            rows.append([item.features[f] for f in FEATURES])
+            rows.append([item.features[f] for f in names])
             labels.append(1 if item.filename in relevant else 0)
     return rows, labels
 
 
-def answers_for(items: list[MemoryExplanation], model: DecisionModel, limit: int = 5) -> list[str]:
-    """The selector's answer under `model`, from recorded features (the same decide())."""
-    verdicts = decide(
-        [(e.filename, e.semantic or 0.0, e.tool_class, e.features) for e in items],
-        model,
-        limit=limit,
+def fit_models(queries: Sequence[Query]) -> DecisionModel:
+    """Both logistic models fitted on the queries' pairs (gate and cutoff placeholders)."""
+    rows, labels = pairs(queries, FEATURES)
+    coefficients, intercept = fit_logistic(rows, labels, l2=L2, positive_weight=POSITIVE_WEIGHT)
+    gate_rows, gate_labels = pairs(queries, GATE_FEATURES)
+    gate_coef, gate_icpt = fit_logistic(gate_rows, gate_labels, l2=L2, positive_weight=POSITIVE_WEIGHT)
+    return DecisionModel(
+        coefficients=tuple(coefficients),
+        intercept=intercept,
+        cutoff=0.5,
+        gate=0.5,
+        bm25_saturation=BM25_SATURATION,
+        gate_coefficients=tuple(gate_coef),
+        gate_intercept=gate_icpt,
     )
+
+
+def answers(items: Sequence[MemoryExplanation], model: DecisionModel) -> list[str]:
+    """The selector's answer under `model`, from recorded features (the same decide())."""
+    verdicts = decide([(e.filename, e.tool_class, e.features) for e in items], model, limit=5)
     return [v.filename for v in verdicts if v.selected]
 
 
-def mean_f1(cases: dict, explained: list[list[MemoryExplanation]], model: DecisionModel) -> float:
-    """Mean F1 over the queries for one decision model."""
-    return statistics.fmean(
-        score_answer(case, answers_for(items, model)).f1
-        for case, items in zip(cases["queries"], explained, strict=True)
-    )
+class Precomputed:
+    """Per query: each candidate's (evidence, probability, tool class), for fast grid search.
+
+    `answer` follows decide()'s rules exactly; `check` compares the two on real rows.
+    """
+
+    def __init__(self, queries: Sequence[Query], model: DecisionModel) -> None:
+        self.queries = queries
+        self.rows = [
+            [(e.filename, model.evidence(e.features), model.probability(e.features), e.tool_class) for e in q.items]
+            for q in queries
+        ]
+
+    @staticmethod
+    def answer(rows: list[tuple[str, float, float, str | None]], gate: float, cutoff: float) -> list[str]:
+        eligible = [r for r in rows if r[3] != "usage"]
+        best = max((r[1] for r in eligible), default=0.0)
+        warnings = sorted((r for r in rows if r[3] == "warning"), key=lambda r: (-r[2], r[0]))
+        picked = [r[0] for r in warnings]
+        if best >= gate:
+            plain = [r for r in eligible if r[3] is None]
+            closest = max(plain, key=lambda r: (r[1], r[0]))[0] if plain else None
+            chosen = [
+                r for r in plain if r[2] >= cutoff or (r[0] == closest and not warnings)
+            ]
+            picked += [r[0] for r in sorted(chosen, key=lambda r: (-r[2], r[0]))]
+        return picked[:5]
+
+    def scores(
+        self, gate: float, cutoff: float, subset: Sequence[int] | None = None
+    ) -> tuple[float, float, float, float]:
+        """(mean F1, empty|none, mean recall, F1 over answerable) over the queries (or indexes)."""
+        f1s, empties, recalls, answerable = [], [], [], []
+        for i in subset if subset is not None else range(len(self.queries)):
+            case = self.queries[i].case
+            got = self.answer(self.rows[i], gate, cutoff)
+            s = score_answer(case, got)
+            f1s.append(s.f1)
+            if s.recall is None:
+                empties.append(float(not got))
+            else:
+                recalls.append(s.recall)
+                answerable.append(s.f1)
+        mean = statistics.fmean
+        return (
+            mean(f1s),
+            mean(empties) if empties else 1.0,
+            mean(recalls) if recalls else 0.0,
+            mean(answerable) if answerable else 0.0,
+        )
+
+    def check(self, model: DecisionModel, gate: float, cutoff: float) -> None:
+        chosen = replace(model, gate=gate, cutoff=cutoff)
+        for q, rows in zip(self.queries, self.rows, strict=True):
+            if answers(q.items, chosen) != self.answer(rows, gate, cutoff):
+                raise AssertionError(f"fast answer differs from decide() on {q.case.get('id')}")
 
 
-def empty_on_none(
-    cases: dict, explained: list[list[MemoryExplanation]], model: DecisionModel
-) -> float:
-    """Share of the 'nothing relevant' queries answered with nothing."""
-    answers = [
-        not answers_for(items, model)
-        for case, items in zip(cases["queries"], explained, strict=True)
-        if not case["relevant"]
-    ]
-    return sum(answers) / len(answers) if answers else 1.0
+def choose(pre: Precomputed, subset: Sequence[int] | None = None) -> tuple[float, float, float]:
+    """(gate, cutoff, F1): best F1 over answerable queries with empty|none >= MIN_EMPTY_ON_NONE.
 
-
-def fit(cases: dict, *, cache_dir: Path) -> tuple[DecisionModel, dict]:
-    """Fit coefficients, then grid-search gate and cutoff; returns the model and a report."""
-    start = DecisionModel.load()
-    provisional = replace(start, bm25_saturation=BM25_SATURATION)
-    with tempfile.TemporaryDirectory(prefix="fit-selector-") as tmp:
-        memory_dir = build_memory_dir(cases, Path(tmp) / "memory", now_ms=time.time() * 1000)
-        selector = SemanticSelector(cache_dir=cache_dir, decision=provisional, progress=False)
-        if selector.encoder() is None:
-            raise SystemExit(f"the model is not available: {selector.fallback_reason}")
-        explained = collect(cases, selector, memory_dir)
-    rows, labels = training_pairs(cases, explained)
+    Subsets make most queries of small dirs "nothing relevant"; a plain mean F1 would then be
+    mostly about empty answers. So the empty rate is the constraint and the F1 of the queries
+    that have an answer is what is maximised; among near-ties (0.005) the middle is taken.
+    """
     grid = []
-    for l2 in L2_CHOICES:
-        for weight in POSITIVE_WEIGHTS:
-            coefficients, intercept = fit_logistic(rows, labels, l2=l2, positive_weight=weight)
-            base = DecisionModel(
-                coefficients=tuple(coefficients),
-                intercept=intercept,
-                cutoff=0.5,
-                gate=0.3,
-                bm25_saturation=BM25_SATURATION,
-            )
-            for gate in GATES:
-                for cutoff in CUTOFFS:
-                    model = replace(base, gate=gate, cutoff=cutoff)
-                    # The project's bar: at least MIN_EMPTY_ON_NONE of the "nothing relevant"
-                    # queries answered with nothing; best mean F1 among settings that meet it.
-                    if empty_on_none(cases, explained, model) < MIN_EMPTY_ON_NONE:
-                        continue
-                    grid.append((mean_f1(cases, explained, model), l2, weight, model))
+    for gate in GATES:
+        for cutoff in CUTOFFS:
+            _, empty, _, f1 = pre.scores(gate, cutoff, subset)
+            if empty >= MIN_EMPTY_ON_NONE:
+                grid.append((f1, gate, cutoff))
     if not grid:
         raise SystemExit(f"no setting answers {MIN_EMPTY_ON_NONE:.0%} of 'none' queries empty")
-    best_f1 = max(g[0] for g in grid)
-    # Among near-ties (within 0.005) prefer the strongest regularisation, the smallest weight,
-    # then the middle of the gate/cutoff plateau: the least tuned to single cases.
-    near = [g for g in grid if g[0] >= best_f1 - 0.005]
-    top_l2 = max(g[1] for g in near)
-    near = [g for g in near if g[1] == top_l2]
-    low_w = min(g[2] for g in near)
-    near = sorted((g for g in near if g[2] == low_w), key=lambda g: (g[3].gate, g[3].cutoff))
-    _, l2, weight, chosen = near[len(near) // 2]
-    name = Path(cases.get("_path", "recall_cases.json")).name
-    model = replace(
-        chosen,
-        fitted_on=(
-            f"{name}: {len(labels)} pairs ({sum(labels)} relevant), {len(cases['queries'])} "
-            f"queries; l2={l2}, positive weight={weight}"
-        ),
-    )
-    report = {
-        "pairs": len(labels),
-        "positives": sum(labels),
-        "tuning_mean_f1": mean_f1(cases, explained, model),
-        "best_grid_f1": best_f1,
-        "plateau_size": len(near),
-    }
-    return model, report
+    best = max(g[0] for g in grid)
+    near = sorted((g for g in grid if g[0] >= best - 0.005), key=lambda g: (g[1], g[2]))
+    f1, gate, cutoff = near[len(near) // 2]
+    return gate, cutoff, f1
+
+
+def leave_one_dir_out(queries: list[Query]) -> list[dict]:
+    """Per source dir: fit and choose without it, score it with what was chosen."""
+    out = []
+    groups = sorted({q.group for q in queries})
+    for held in groups:
+        train = [q for q in queries if q.group != held]
+        test = [q for q in queries if q.group == held]
+        if not train:
+            continue
+        model = fit_models(train)
+        gate, cutoff, _ = choose(Precomputed(train, model))
+        f1, empty, recall, _ = Precomputed(test, model).scores(gate, cutoff)
+        out.append({"dir": held, "queries": len(test), "gate": gate, "cutoff": cutoff, "f1": f1, "empty_on_none": empty, "recall": recall})
+    return out
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Fit and write selector_model.json (or only print it with --dry-run)."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("cases", nargs="?", default=str(DEFAULT_CASES), help="tuning cases JSON")
+    parser.add_argument("cases", nargs="*", default=[str(DEFAULT_CASES)], help="tuning cases JSON")
     parser.add_argument("--out", default=str(DEFAULT_OUT), help="where to write the model JSON")
     parser.add_argument("--dry-run", action="store_true", help="print the model, write nothing")
+    parser.add_argument("--curve", action="store_true", help="print the empty-vs-recall curve")
     args = parser.parse_args(argv)
-    path = Path(args.cases)
-    if not path.is_file():
-        parser.error(f"cases file not found: {path} (pass the tuning set's path)")
-    if "holdout" in path.name:
-        parser.error("refusing to fit on the holdout set: tune on the shared tuning set only")
-    cases = json.loads(path.read_text(encoding="utf-8"))
-    cases["_path"] = str(path)
+    dirs: list[tuple[str, dict]] = []
+    for raw in args.cases:
+        path = Path(raw)
+        if not path.is_file():
+            parser.error(f"cases file not found: {path} (pass the tuning set's path)")
+        if "holdout" in path.name:
+            parser.error("refusing to fit on a holdout set: tune on tuning sets only")
+        dirs += source_dirs(json.loads(path.read_text(encoding="utf-8")), path.stem)
     from memdir_nb.home.config import MemdirConfig
 
-    model, report = fit(cases, cache_dir=MemdirConfig.from_environment().cache_root())
+    expanded = expand(dirs)
+    queries = collect(expanded, MemdirConfig.from_environment().cache_root())
+    model = fit_models(queries)
+    pre = Precomputed(queries, model)
+    gate, cutoff, f1 = choose(pre)
+    pre.check(model, gate, cutoff)
+    f1, empty, recall, answerable_f1 = pre.scores(gate, cutoff)
+    lodo = leave_one_dir_out(queries)
+    n_pairs = len(pairs(queries, FEATURES)[1])
+    model = replace(
+        model,
+        gate=gate,
+        cutoff=cutoff,
+        fitted_on=(
+            f"{', '.join(sorted({g for g, _ in dirs}))}: {len(dirs)} source dirs, {len(expanded)} "
+            f"dirs with subsets of sizes {SUBSET_SIZES}, {len(queries)} queries, {n_pairs} pairs; "
+            f"l2={L2}, positive weight={POSITIVE_WEIGHT}"
+        ),
+    )
     text = json.dumps(model.to_json(), indent=2) + "\n"
     print(text, end="")
     print(
-        f"fitted on {report['pairs']} pairs ({report['positives']} relevant); tuning mean F1 "
-        f"{report['tuning_mean_f1']:.3f} (grid best {report['best_grid_f1']:.3f}, "
-        f"{report['plateau_size']} settings within 0.005)",
+        f"in-sample: mean F1 {f1:.3f} (answerable {answerable_f1:.3f}), 'none' empty {empty:.3f}, "
+        f"recall {recall:.3f} (gate {gate}, cutoff {cutoff})",
         file=sys.stderr,
     )
+    for row in lodo:
+        print(f"leave-one-dir-out {row['dir']}: F1 {row['f1']:.3f}, empty {row['empty_on_none']:.3f}, recall {row['recall']:.3f} (gate {row['gate']}, cutoff {row['cutoff']})", file=sys.stderr)
+    if args.curve:
+        print("gate   empty|none  recall  mean F1  answerable F1  (cutoff fixed)", file=sys.stderr)
+        for g in GATES:
+            f, e, r, a = pre.scores(g, cutoff)
+            print(f"{g:5.3f}  {e:10.3f}  {r:6.3f}  {f:7.3f}  {a:13.3f}", file=sys.stderr)
     if not args.dry_run:
         Path(args.out).write_text(text, encoding="utf-8")
         print(f"wrote {args.out}", file=sys.stderr)

@@ -65,6 +65,14 @@ def _header_fields(header: MemoryHeader) -> tuple[str, str, str, str]:
     return (header.name or "", header.description or "", type_text, filename_words(header.filename))
 
 
+def window_texts(header: MemoryHeader, windows: Sequence[str]) -> list[str]:
+    """What is encoded for each window: the first after the whole manifest, the others after the
+    memory's title, so a window is read as part of its memory ("Languages: point out ...")."""
+    title = header.name or filename_words(header.filename)
+    manifest = manifest_text(header)
+    return [f"{manifest} {w}" if i == 0 else f"{title}: {w}" for i, w in enumerate(windows)]
+
+
 class DirIndex:
     """Per-file documents and per-candidate-set indexes, cached in-process (thread-safe)."""
 
@@ -162,8 +170,8 @@ class DirIndex:
                 return self._vectors[1]
         offsets = [0]
         texts = [manifest_text(h) for h in headers]
-        for doc in docs:
-            texts.extend(doc.windows)
+        for header, doc in zip(headers, docs, strict=True):
+            texts.extend(window_texts(header, doc.windows))
             offsets.append(offsets[-1] + len(doc.windows))
         matrix = embed(texts)
         n = len(headers)

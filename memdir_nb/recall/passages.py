@@ -31,7 +31,7 @@ WINDOW_MAX_CHARS = 600  # a longer run of sentences is cut here (about 150 word 
 MAX_WINDOWS = 48  # per memory: about 20 KB of prose; the lexical channel reads the rest
 _MAX_LINES = 1_000_000  # the byte cap, not a line cap, bounds the read
 
-_SENTENCE_END = re.compile(r"(?<=[.!?\u3002\uff01\uff1f])\s+|\s*\n\s*")
+_SENTENCE_END = re.compile(r"(?<=[.!?\u3002\uff01\uff1f])\s+")
 _MARKUP = re.compile(r"^(?:#{1,6}\s+|[-*+]\s+|\d+[.)]\s+|>\s*)")
 
 
@@ -61,8 +61,9 @@ def read_body(header: MemoryHeader) -> tuple[os.stat_result, str]:
 def sentences(body: str) -> list[str]:
     """The body's sentences and lines, markup bullets and heading marks dropped, whitespace collapsed."""
     out = []
-    for piece in _SENTENCE_END.split(body):
-        text = " ".join(_MARKUP.sub("", piece.strip()).split())
+    pieces = [p for line in body.splitlines() for p in _SENTENCE_END.split(_MARKUP.sub("", line.strip()))]
+    for piece in pieces:
+        text = " ".join(piece.split())
         if not text or text == "---":
             continue
         while len(text) > WINDOW_MAX_CHARS:  # one overlong sentence: cut at a space
