@@ -16,6 +16,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from memdir_nb.recall.base import MAX_RELEVANT_MEMORIES, selector_inputs
+from memdir_nb.recall.languages import detect_language, function_words
 from memdir_nb.spec import text as textseg
 from memdir_nb.spec.taxonomy import MemoryType
 
@@ -35,11 +36,11 @@ _SPLIT_FILENAME = re.compile(r"[_\-/.\s]+")
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
 
 
-@lru_cache(maxsize=1)
-def _stemmer() -> Any:  # a PyStemmer object; cached because building it costs more than a scan
+@lru_cache(maxsize=8)
+def _stemmer(language: str = "english") -> Any:  # a PyStemmer object; building one is costly
     import Stemmer
 
-    return Stemmer.Stemmer("english")
+    return Stemmer.Stemmer(language)
 
 
 def _synonym_table() -> tuple[dict[tuple[str, ...], str], int]:
@@ -113,9 +114,15 @@ class LexicalOptions:
 def tokens(text: str, options: LexicalOptions) -> list[str]:
     """Index terms of a text: words minus stopwords, stemmed, plus synonym concept tokens."""
     every_word = raw_words(text)
-    words = [w for w in every_word if (w not in STOPWORDS and len(w) > 1) or w.isdigit()]
+    language = detect_language(every_word)
+    extra = function_words(language)
+    words = [
+        w
+        for w in every_word
+        if (w not in STOPWORDS and w not in extra and len(w) > 1) or w.isdigit()
+    ]
     if options.stemming:
-        words = _stemmer().stemWords(words)
+        words = _stemmer(language).stemWords(words)
     if options.synonyms:
         words.extend(synonym_tags(every_word))
     return words
