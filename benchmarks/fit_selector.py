@@ -160,8 +160,8 @@ def pairs(queries: Sequence[Query], names: Sequence[str]) -> tuple[list[list[flo
         relevant = set(q.case["relevant"])
         acceptable = set(q.case.get("acceptable", []))
         for item in q.items:
-            if item.tool_class is not None or item.filename in acceptable:
-                continue
+            if item.tool_class is not None or item.filename in acceptable or not item.features:
+                continue  # tool-ruled, acceptable, or decided by the full-text channel (CJK)
             rows.append([item.features[f] for f in names])
             labels.append(1 if item.filename in relevant else 0)
     return rows, labels
@@ -197,31 +197,51 @@ def f_beta(precision: float, recall: float, beta: float | None = None) -> float:
 
 
 class Precomputed:
-    """Per query: each candidate's (evidence, probability, tool class), for fast grid search.
+    """Per query, what decide() needs for any gate and cutoff, so the grid search is fast.
 
-    `answer` follows decide()'s rules exactly; `check` compares the two on real rows.
+    Per query: the best evidence (usage notes aside), the kept tool warnings, the plain
+    candidates sorted by probability, and the one with the strongest evidence. `answer`
+    follows decide()'s rules exactly; `check` compares the two on every query.
     """
 
     def __init__(self, queries: Sequence[Query], model: DecisionModel) -> None:
         self.queries = queries
-        self.rows = [
-            [(e.filename, model.evidence(e.features), model.probability(e.features), e.tool_class) for e in q.items]
-            for q in queries
-        ]
+        self.rows: list[tuple | list[str]] = []
+        for q in queries:
+            if not all(e.features for e in q.items):  # a CJK query: the full-text channel decided
+                self.rows.append([e.filename for e in q.items if e.selected])
+                continue
+            ev = {e.filename: model.evidence(e.features) for e in q.items}
+            prob = {e.filename: model.probability(e.features) for e in q.items}
+            eligible = [e for e in q.items if e.tool_class != "usage"]
+            best = max((ev[e.filename] for e in eligible), default=0.0)
+            warnings = sorted(
+                (e.filename for e in q.items if e.tool_class == "warning"),
+                key=lambda f: (-prob[f], f),
+            )
+            plain = sorted(
+                ((prob[e.filename], e.filename) for e in eligible if e.tool_class is None),
+                key=lambda r: (-r[0], r[1]),
+            )
+            closest = max((r[1] for r in plain), key=lambda f: (ev[f], f)) if plain else None
+            self.rows.append((best, warnings, plain, closest, prob.get(closest or "", 0.0)))
 
     @staticmethod
-    def answer(rows: list[tuple[str, float, float, str | None]], gate: float, cutoff: float) -> list[str]:
-        eligible = [r for r in rows if r[3] != "usage"]
-        best = max((r[1] for r in eligible), default=0.0)
-        warnings = sorted((r for r in rows if r[3] == "warning"), key=lambda r: (-r[2], r[0]))
-        picked = [r[0] for r in warnings]
+    def answer(rows: tuple | list[str], gate: float, cutoff: float) -> list[str]:
+        if isinstance(rows, list):
+            return list(rows)
+        best, warnings, plain, closest, closest_prob = rows
+        picked = list(warnings)
         if best >= gate:
-            plain = [r for r in eligible if r[3] is None]
-            closest = max(plain, key=lambda r: (r[1], r[0]))[0] if plain else None
-            chosen = [
-                r for r in plain if r[2] >= cutoff or (r[0] == closest and not warnings)
-            ]
-            picked += [r[0] for r in sorted(chosen, key=lambda r: (-r[2], r[0]))]
+            chosen = []
+            for p, f in plain:
+                if p < cutoff or len(picked) + len(chosen) >= 5:
+                    break
+                chosen.append(f)
+            if closest is not None and not warnings and closest not in chosen:
+                # decide() ranks it by its probability, below every memory over the cutoff
+                chosen.append(closest)
+            picked += chosen
         return picked[:5]
 
     def scores(
@@ -250,7 +270,7 @@ class Precomputed:
     def check(self, model: DecisionModel, gate: float, cutoff: float) -> None:
         chosen = replace(model, gate=gate, cutoff=cutoff)
         for q, rows in zip(self.queries, self.rows, strict=True):
-            if answers(q.items, chosen) != self.answer(rows, gate, cutoff):
+            if not isinstance(rows, list) and answers(q.items, chosen) != self.answer(rows, gate, cutoff):
                 raise AssertionError(f"fast answer differs from decide() on {q.case.get('id')}")
 
 
