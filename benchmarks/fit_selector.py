@@ -7,10 +7,11 @@ CASES.json defaults to ../shared/eval/recall_cases.json (the tuning set); pass t
 corpus (tune.json) too when it is there. A file holds one dir ({"memories", "queries"}) or
 many ({"dirs": [{"id", "memories", "queries"}, ...]}). Holdout files are refused.
 
-1. Every dir is written out as a real memory dir, and so are random subsets of it of sizes
-   1, 2, 5, 10, 25, 50, 100 and 200 (where smaller than the dir): a query whose relevant
-   memories fell out of a subset becomes a "nothing relevant" query there. That is how the gate
-   sees dirs of every size, and small dirs in particular, without a hand-written dir per size.
+1. Every dir is written out as a real memory dir. The tuning corpus has dirs of 1 to 200
+   memories in seven languages, so dir sizes come from real dirs. With --subsets, random
+   subsets of each dir (sizes 1, 5, 25, 100) are added, a query whose relevant memories fell
+   out becoming a "nothing relevant" one; that is for tuning sets of one large dir only (it
+   over-weights near-miss "none" queries, see docs/selection.md).
 2. The selector's own scoring gives every candidate's features for every query.
 3. Two L2-regularised logistic models are fitted on query-memory pairs (relevant 1,
    unrelated 0; acceptable and tool-ruled memories left out): the evidence model over absolute
@@ -122,11 +123,13 @@ def subset(cases: dict, size: int, seed: int) -> dict:
     return {"memories": kept, "queries": queries}
 
 
-def expand(dirs: list[tuple[str, dict]]) -> list[tuple[str, dict]]:
-    """Each dir plus its random subsets of every smaller size in SUBSET_SIZES."""
+def expand(dirs: list[tuple[str, dict]], *, subsets: bool) -> list[tuple[str, dict]]:
+    """Each dir, plus (with subsets=True) its random subsets of every smaller size in SUBSET_SIZES."""
     out = []
     for group, cases in dirs:
         out.append((group, cases))
+        if not subsets:
+            continue
         n = len(cases["memories"])
         for size in SUBSET_SIZES:
             if size < n:
@@ -348,6 +351,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--dry-run", action="store_true", help="print the model, write nothing")
     parser.add_argument("--curve", action="store_true", help="print the empty-vs-recall curve")
     parser.add_argument(
+        "--subsets",
+        action="store_true",
+        help="also fit on random subsets of each dir (for tuning sets without small dirs)",
+    )
+    parser.add_argument(
         "--report",
         action="append",
         default=[],
@@ -368,7 +376,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         dirs += source_dirs(json.loads(path.read_text(encoding="utf-8")), path.stem)
     from memdir_nb.home.config import MemdirConfig
 
-    expanded = expand(dirs)
+    expanded = expand(dirs, subsets=args.subsets)
     queries = collect(expanded, MemdirConfig.from_environment().cache_root())
     model = fit_models(queries)
     pre = Precomputed(queries, model)
@@ -383,7 +391,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         cutoff=cutoff,
         fitted_on=(
             f"{', '.join(sorted({g for g, _ in dirs}))}: {len(dirs)} source dirs, {len(expanded)} "
-            f"dirs with subsets of sizes {SUBSET_SIZES}, {len(queries)} queries, {n_pairs} pairs; "
+            f"dirs{f' with subsets of sizes {SUBSET_SIZES}' if args.subsets else ''}, "
+            f"{len(queries)} queries, {n_pairs} pairs; "
             f"l2={L2}, positive weight={POSITIVE_WEIGHT}; objective F{BETA:g} over answerable "
             f"queries with 'none' answered empty >= {MIN_EMPTY_ON_NONE}"
         ),
