@@ -151,7 +151,9 @@ def collect(dirs: list[tuple[str, dict]], cache_dir: Path) -> list[Query]:
             headers = scan_memory_files(memory_dir)
             for case in cases["queries"]:
                 tools = tuple(case.get("recent_tools", []))
-                out.append(Query(group, case, selector.score(case["query"], headers, recent_tools=tools)))
+                out.append(
+                    Query(group, case, selector.score(case["query"], headers, recent_tools=tools))
+                )
     return out
 
 
@@ -175,7 +177,9 @@ def fit_models(queries: Sequence[Query]) -> DecisionModel:
     rows, labels = pairs(queries, FEATURES)
     coefficients, intercept = fit_logistic(rows, labels, l2=L2, positive_weight=POSITIVE_WEIGHT)
     gate_rows, gate_labels = pairs(queries, GATE_FEATURES)
-    gate_coef, gate_icpt = fit_logistic(gate_rows, gate_labels, l2=L2, positive_weight=POSITIVE_WEIGHT)
+    gate_coef, gate_icpt = fit_logistic(
+        gate_rows, gate_labels, l2=L2, positive_weight=POSITIVE_WEIGHT
+    )
     return DecisionModel(
         coefficients=tuple(coefficients),
         intercept=intercept,
@@ -233,7 +237,7 @@ class Precomputed:
     def answer(rows: tuple | list[str], gate: float, cutoff: float) -> list[str]:
         if isinstance(rows, list):
             return list(rows)
-        best, warnings, plain, closest, closest_prob = rows
+        best, warnings, plain, closest, _closest_prob = rows
         picked = list(warnings)
         if best >= gate:
             chosen = []
@@ -273,7 +277,9 @@ class Precomputed:
     def check(self, model: DecisionModel, gate: float, cutoff: float) -> None:
         chosen = replace(model, gate=gate, cutoff=cutoff)
         for q, rows in zip(self.queries, self.rows, strict=True):
-            if not isinstance(rows, list) and answers(q.items, chosen) != self.answer(rows, gate, cutoff):
+            if not isinstance(rows, list) and answers(q.items, chosen) != self.answer(
+                rows, gate, cutoff
+            ):
                 raise AssertionError(f"fast answer differs from decide() on {q.case.get('id')}")
 
 
@@ -312,7 +318,17 @@ def leave_one_dir_out(queries: list[Query]) -> list[dict]:
         model = fit_models(train)
         gate, cutoff, _ = choose(Precomputed(train, model))
         f1, empty, recall, _ = Precomputed(test, model).scores(gate, cutoff)
-        out.append({"dir": held, "queries": len(test), "gate": gate, "cutoff": cutoff, "f1": f1, "empty_on_none": empty, "recall": recall})
+        out.append(
+            {
+                "dir": held,
+                "queries": len(test),
+                "gate": gate,
+                "cutoff": cutoff,
+                "f1": f1,
+                "empty_on_none": empty,
+                "recall": recall,
+            }
+        )
     return out
 
 
@@ -327,12 +343,16 @@ def report(path: Path, model: DecisionModel) -> str:
     for q, rows in zip(queries, pre.rows, strict=True):
         got = pre.answer(rows, model.gate, model.cutoff)
         scored.append((q, score_answer(q.case, got)))
+
     def line(label: str, group: list) -> str:
         f1 = statistics.fmean(s.f1 for _, s in group)
         none = [s for _, s in group if s.recall is None]
         empty = f", 'none' empty {sum(not s.answer for s in none)}/{len(none)}" if none else ""
         return f"  {label:<22} n={len(group):>4}  mean F1 {f1:.3f}{empty}"
-    lines = [f"{path} ({len(dirs)} dirs, {len(queries)} questions), gate {model.gate}, cutoff {model.cutoff}"]
+
+    lines = [
+        f"{path} ({len(dirs)} dirs, {len(queries)} questions), gate {model.gate}, cutoff {model.cutoff}"
+    ]
     lines.append(line("all", scored))
     for kind in sorted({q.case["kind"] for q, _ in scored}):
         lines.append(line(f"kind {kind}", [x for x in scored if x[0].case["kind"] == kind]))
@@ -405,7 +425,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         file=sys.stderr,
     )
     for row in lodo:
-        print(f"leave-one-dir-out {row['dir']}: F1 {row['f1']:.3f}, empty {row['empty_on_none']:.3f}, recall {row['recall']:.3f} (gate {row['gate']}, cutoff {row['cutoff']})", file=sys.stderr)
+        print(
+            f"leave-one-dir-out {row['dir']}: F1 {row['f1']:.3f}, empty {row['empty_on_none']:.3f}, recall {row['recall']:.3f} (gate {row['gate']}, cutoff {row['cutoff']})",
+            file=sys.stderr,
+        )
     if args.curve:
         print("gate   empty|none  recall  mean F1  answerable F2  (cutoff fixed)", file=sys.stderr)
         for g in GATES:

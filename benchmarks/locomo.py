@@ -61,9 +61,61 @@ _SENTENCE = re.compile(r"(?<=[.!?])\s")
 _GREP_TERM = re.compile(r"[a-z0-9][a-z0-9'\-]*")
 # Question words and glue the grep baseline ignores (our own short list).
 GREP_STOPWORDS = frozenset(
-    "a an and are as at be but by can could did do does for from had has have how i in into is "
-    "it its of on or so that the their them they this to was we were what when where which who "
-    "whom whose why will with would you your".split()
+    [
+        "a",
+        "an",
+        "and",
+        "are",
+        "as",
+        "at",
+        "be",
+        "but",
+        "by",
+        "can",
+        "could",
+        "did",
+        "do",
+        "does",
+        "for",
+        "from",
+        "had",
+        "has",
+        "have",
+        "how",
+        "i",
+        "in",
+        "into",
+        "is",
+        "it",
+        "its",
+        "of",
+        "on",
+        "or",
+        "so",
+        "that",
+        "the",
+        "their",
+        "them",
+        "they",
+        "this",
+        "to",
+        "was",
+        "we",
+        "were",
+        "what",
+        "when",
+        "where",
+        "which",
+        "who",
+        "whom",
+        "whose",
+        "why",
+        "will",
+        "with",
+        "would",
+        "you",
+        "your",
+    ]
 )
 
 
@@ -118,7 +170,9 @@ def write_dir(sample: dict, target: Path) -> dict[str, str]:
         date = conv.get(f"session_{n}_date_time", "")
         summary = summaries.get(f"session_{n}_summary", "") or f"Chat session {n}."
         lines = [f"# Chat session at {date}", ""]
-        lines += [f"{t['speaker']}: {' '.join(str(t['text']).split())}" for t in conv[f"session_{n}"]]
+        lines += [
+            f"{t['speaker']}: {' '.join(str(t['text']).split())}" for t in conv[f"session_{n}"]
+        ]
         body = "\n".join(lines) + "\n"
         description = json.dumps(first_sentence(summary), ensure_ascii=False)
         name = json.dumps(f"Session {n} ({date})", ensure_ascii=False)
@@ -182,7 +236,9 @@ class Tally:
         }
 
 
-def run_sample(sample: dict, root: Path, selector: SemanticSelector, tallies: dict, rng: random.Random) -> None:
+def run_sample(
+    sample: dict, root: Path, selector: SemanticSelector, tallies: dict, rng: random.Random
+) -> None:
     """Score every answerable question of one conversation with every ranker."""
     memory_dir = root / sample["sample_id"]
     bodies = write_dir(sample, memory_dir)
@@ -200,7 +256,9 @@ def run_sample(sample: dict, root: Path, selector: SemanticSelector, tallies: di
             e.filename for e in sorted(explained, key=lambda e: (-(e.probability or 0), e.filename))
         ]
         lexical = [
-            e.filename for e in sorted(explained, key=lambda e: (-e.lexical, e.filename)) if e.lexical > 0
+            e.filename
+            for e in sorted(explained, key=lambda e: (-e.lexical, e.filename))
+            if e.lexical > 0
         ]
         picks = {
             "default": default,
@@ -215,7 +273,9 @@ def run_sample(sample: dict, root: Path, selector: SemanticSelector, tallies: di
 
 def report(tallies: dict[str, Tally], seconds: float) -> str:
     """The printed tables: overall, then per category, then the default's empty rate."""
-    lines = [f"LoCoMo, answerable questions (categories 1-4), per-conversation dirs ({seconds:.0f} s)"]
+    lines = [
+        f"LoCoMo, answerable questions (categories 1-4), per-conversation dirs ({seconds:.0f} s)"
+    ]
     lines.append(f"{'ranker':<10} {'n':>5} {'hit@5':>6} {'recall@5':>9} {'MRR':>6} {'empty':>6}")
     for name in RANKERS:
         s = tallies[name].summary()
@@ -230,7 +290,9 @@ def report(tallies: dict[str, Tally], seconds: float) -> str:
         cells = []
         for c in CATEGORIES:
             s = tallies[name].summary(c)
-            cells.append(f"{s['hit@5']:.3f} / {s['recall@5']:.3f}".rjust(18) if s["n"] else "-".rjust(18))
+            cells.append(
+                f"{s['hit@5']:.3f} / {s['recall@5']:.3f}".rjust(18) if s["n"] else "-".rjust(18)
+            )
         lines.append(f"{name:<10} " + " ".join(cells))
     counts = " ".join(f"{c}: {tallies['default'].summary(c)['n']}" for c in CATEGORIES)
     lines.append(f"questions per category: {counts}")
@@ -259,7 +321,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         cache_dir = Path(args.cache_dir) if args.cache_dir else Path(tmp) / "cache"
         selector = SemanticSelector(cache_dir=cache_dir, progress=sys.stderr.isatty())
         if selector.encoder() is None:
-            print(f"locomo.py: the model is not available: {selector.fallback_reason}", file=sys.stderr)
+            print(
+                f"locomo.py: the model is not available: {selector.fallback_reason}",
+                file=sys.stderr,
+            )
             return 2
         tallies = {name: Tally() for name in RANKERS}
         rng = random.Random(args.seed)

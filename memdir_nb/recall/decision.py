@@ -104,7 +104,7 @@ class DecisionModel:
             unknown = (set(features) - set(FEATURES)) | (set(gate_features) - set(GATE_FEATURES))
             if unknown:
                 raise ValueError(
-                        f"unknown features {sorted(unknown)}; known: {', '.join(FEATURES)}"
+                    f"unknown features {sorted(unknown)}; known: {', '.join(FEATURES)}"
                 )
             return cls(
                 coefficients=tuple(float(c) for c in data["coefficients"]),  # type: ignore[attr-defined]

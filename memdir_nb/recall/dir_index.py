@@ -147,7 +147,8 @@ class DirIndex:
     def set_key(headers: Sequence[MemoryHeader], docs: Sequence[MemoryDoc]) -> tuple:
         """One key for a candidate set: every file's path, identity and manifest fields."""
         return tuple(
-            (h.file_path, d.identity, *_header_fields(h)) for h, d in zip(headers, docs, strict=True)
+            (h.file_path, d.identity, *_header_fields(h))
+            for h, d in zip(headers, docs, strict=True)
         )
 
     def fulltext(self, key: tuple, docs: Sequence[MemoryDoc]) -> FullTextIndex:

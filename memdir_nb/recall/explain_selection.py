@@ -57,7 +57,9 @@ def format_explanation(rows: Sequence[MemoryExplanation], *, selector_name: str 
             f"{_num(r.probability, 5)}  {r.reason}"
         )
         if r.selected and r.window:
-            lines.append(f"{'':2}{'':<{width}}  matched {window_label(r)}: {quote_window(r.window)}")
+            lines.append(
+                f"{'':2}{'':<{width}}  matched {window_label(r)}: {quote_window(r.window)}"
+            )
     lines.append(
         "lexical = full-text BM25 over name, description and body; semantic = best cosine "
         "similarity to name+description or to one window of the body (a few sentences); "

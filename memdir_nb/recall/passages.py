@@ -61,7 +61,9 @@ def read_body(header: MemoryHeader) -> tuple[os.stat_result, str]:
 def sentences(body: str) -> list[str]:
     """The body's sentences and lines, markup bullets and heading marks dropped, whitespace collapsed."""
     out = []
-    pieces = [p for line in body.splitlines() for p in _SENTENCE_END.split(_MARKUP.sub("", line.strip()))]
+    pieces = [
+        p for line in body.splitlines() for p in _SENTENCE_END.split(_MARKUP.sub("", line.strip()))
+    ]
     for piece in pieces:
         text = " ".join(piece.split())
         if not text or text == "---":

@@ -294,11 +294,17 @@ class SemanticSelector:
             )
             ok = ok and picked < self.limit
             picked += ok
-            rows.append(ScoredMemory(headers[i].filename, hit.score, hit.coverage, hit.matched, tool_class, ok))
+            rows.append(
+                ScoredMemory(
+                    headers[i].filename, hit.score, hit.coverage, hit.matched, tool_class, ok
+                )
+            )
         out = explain_lexical(rows, why=why)
         windows = {h.filename: d.windows for h, d in zip(headers, docs, strict=True)}
         return [
-            _with_window(e, windows[e.filename], best_lexical_window(windows[e.filename], query_terms, opts))
+            _with_window(
+                e, windows[e.filename], best_lexical_window(windows[e.filename], query_terms, opts)
+            )
             if e.selected
             else e
             for e in out

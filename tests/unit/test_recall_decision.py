@@ -35,7 +35,9 @@ def _model(**overrides) -> DecisionModel:
     return DecisionModel(**values)
 
 
-def _features(sem: float, best: float, bm25: float = 0.0, coverage: float = 0.0) -> dict[str, float]:
+def _features(
+    sem: float, best: float, bm25: float = 0.0, coverage: float = 0.0
+) -> dict[str, float]:
     return feature_values(sem, best, bm25, max(bm25, 5.0), coverage, saturation=5.0)
 
 

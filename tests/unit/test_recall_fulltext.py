@@ -21,7 +21,9 @@ def test_a_word_deep_in_the_body_is_indexed():
 
 
 def test_chinese_is_matched_through_two_character_pieces():
-    index = FullTextIndex([_doc("部署", "", "我们把服务器迁移到了新的机房。"), _doc("b", "", "天气很好")])
+    index = FullTextIndex(
+        [_doc("部署", "", "我们把服务器迁移到了新的机房。"), _doc("b", "", "天气很好")]
+    )
     hits = index.search(tokens("服务器迁移", OPTS))
     assert hits[0].score > hits[1].score == 0
 

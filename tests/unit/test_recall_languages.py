@@ -10,7 +10,9 @@ OPTS = LexicalOptions()
 
 
 def test_english_text_stays_english_even_with_a_foreign_word():
-    assert detect_language(words("The release notes for the new version are in the wiki")) == "english"
+    assert (
+        detect_language(words("The release notes for the new version are in the wiki")) == "english"
+    )
     assert detect_language(words("why did the process die")) == "english"
 
 
@@ -21,7 +23,10 @@ def test_french_german_and_spanish_texts_are_recognised():
 
 
 def test_a_german_query_meets_the_inflected_form_in_a_german_body():
-    body = tokens("Die Besprechungen finden jeden Dienstag im großen Raum statt, und wir haben eine Agenda.", OPTS)
+    body = tokens(
+        "Die Besprechungen finden jeden Dienstag im großen Raum statt, und wir haben eine Agenda.",
+        OPTS,
+    )
     query = tokens("Wann ist die Besprechung?", OPTS)
     assert set(query) & set(body) >= {"besprech"}
 

@@ -25,7 +25,14 @@ def _header(root: Path, name: str) -> MemoryHeader:
 
 def test_lines_and_sentence_ends_both_end_a_sentence_and_markup_is_dropped():
     body = "# Notes\n- First item. Second sentence!\n* third\n\n1. fourth? fifth"
-    assert sentences(body) == ["Notes", "First item.", "Second sentence!", "third", "fourth?", "fifth"]
+    assert sentences(body) == [
+        "Notes",
+        "First item.",
+        "Second sentence!",
+        "third",
+        "fourth?",
+        "fifth",
+    ]
 
 
 def test_neighbouring_windows_share_one_sentence():

@@ -97,7 +97,8 @@ def test_a_fact_deep_in_a_long_body_is_found_and_its_window_named(tmp_path, sele
         name="Ops log",
         description="Running notes from the infrastructure rotation",
         type="project",
-        body=filler + "\nWe changed the poller's sleep interval to 10 minutes after the rate-limit incident.\n",
+        body=filler
+        + "\nWe changed the poller's sleep interval to 10 minutes after the rate-limit incident.\n",
         age_days=1,
         now_ms=NOW,
     )

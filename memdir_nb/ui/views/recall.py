@@ -7,10 +7,10 @@ here builds a second request for display.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 from collections.abc import Mapping, Sequence
-import dataclasses
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -25,8 +25,8 @@ if TYPE_CHECKING:  # pragma: no cover
 
 __all__ = [
     "NOT_RUN_NOTE",
-    "matched_windows",
     "RecallPreview",
+    "matched_windows",
     "recall_preview",
     "recorded_request",
     "request_json",
