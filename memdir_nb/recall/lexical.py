@@ -186,7 +186,8 @@ def is_about_tool(header: MemoryHeader, key: ToolKey) -> bool:
 
     The tool must be named in the memory's title (name or filename), or in the description as
     "<tool> tool" / "<server> MCP". For an MCP server named after a product ("postgres",
-    "linear"), the memory must also name the MCP tool or its function ("mcp", "search").
+    "linear"), the memory must also name the MCP tool: "mcp", its function ("search"), or
+    "<server> tool".
     """
     name, description, _, file_words = _header_text(header)
     title_words = raw_words(name) + raw_words(file_words)
@@ -198,7 +199,12 @@ def is_about_tool(header: MemoryHeader, key: ToolKey) -> bool:
         return False
     if not key.is_mcp:
         return True
-    return any(word in key.extra for word in title_words + desc_words)
+    # An MCP server named after a product ("postgres") must be named as the tool itself:
+    # "mcp", the function's words, or "<server> tool" ("Notebook tool kernels share ...").
+    every = title_words + desc_words
+    if any(word in key.extra for word in every):
+        return True
+    return any(_mentions(every, f"{key.subject} {suffix}") for suffix in ("tool", "tools"))
 
 
 def tool_memory_class(header: MemoryHeader) -> str | None:
