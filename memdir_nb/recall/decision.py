@@ -32,9 +32,10 @@ FEATURES: tuple[str, ...] = (
     "bm25_saturated",  # full-text BM25 / (BM25 + bm25_saturation): 0..1
     "bm25_relative",  # BM25 / best BM25 for this query (0 when nothing matched)
     "coverage",  # share of the query's IDF mass covered by the memory's words
+    "coverage_window",  # the largest share of it that one window of the body holds
 )
 # The absolute scores the evidence (gate) model reads: nothing relative to other candidates.
-GATE_FEATURES: tuple[str, ...] = ("semantic", "bm25_saturated", "coverage")
+GATE_FEATURES: tuple[str, ...] = ("semantic", "bm25_saturated", "coverage", "coverage_window")
 
 
 @dataclass(frozen=True)
@@ -46,7 +47,7 @@ class DecisionModel:
     cutoff: float
     gate: float
     bm25_saturation: float
-    gate_coefficients: tuple[float, ...] = (0.0, 0.0, 0.0)
+    gate_coefficients: tuple[float, ...] = (0.0, 0.0, 0.0, 0.0)
     gate_intercept: float = 0.0
     features: tuple[str, ...] = FEATURES
     gate_features: tuple[str, ...] = GATE_FEATURES
@@ -151,9 +152,11 @@ def feature_values(
     coverage: float,
     *,
     saturation: float,
+    coverage_window: float = 0.0,
 ) -> dict[str, float]:
     """The FEATURES of one memory from its raw scores and the query's best ones."""
     return {
+        "coverage_window": coverage_window,
         "semantic": semantic,
         "semantic_gap": best_semantic - semantic,
         "bm25_saturated": bm25 / (bm25 + saturation) if bm25 > 0 else 0.0,

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from memdir_nb.recall.fulltext import FullTextIndex, document_terms
-from memdir_nb.recall.lexical import LexicalOptions, filename_words
+from memdir_nb.recall.lexical import LexicalOptions, filename_words, tokens
 from memdir_nb.recall.passages import body_windows, read_body
 from memdir_nb.recall.vector_cache import FileIdentity, VectorCache, file_identity
 
@@ -43,6 +43,7 @@ class MemoryDoc:
     body: str
     windows: tuple[str, ...]
     terms: tuple[str, ...]
+    window_terms: tuple[frozenset[str], ...] = ()  # each window's full-text terms
 
 
 @dataclass(frozen=True)
@@ -131,11 +132,13 @@ class DirIndex:
 
     def _make(self, header: MemoryHeader, ident: FileIdentity | None, body: str) -> MemoryDoc:
         fields = _header_fields(header)
+        windows = tuple(body_windows(body))
         doc = MemoryDoc(
             ident,
             body,
-            tuple(body_windows(body)),
+            windows,
             tuple(document_terms(*fields, body, self.options)),
+            tuple(frozenset(tokens(w, self.options)) for w in windows),
         )
         if ident is not None:
             if len(self._docs) > _MAX_DOCS:

@@ -93,6 +93,24 @@ class FullTextIndex:
         return out
 
 
+def window_coverage(
+    index: FullTextIndex, window_terms: Sequence[frozenset[str]], query_terms: Sequence[str]
+) -> float:
+    """The largest share of the query's IDF mass that one window of the body holds.
+
+    All of a query's words in one place ("sleep", "10 minutes") is stronger evidence than the
+    same words scattered over a long body; BM25 and whole-memory coverage cannot tell the two
+    apart.
+    """
+    terms = list(dict.fromkeys(query_terms))
+    weights = {t: index.idf(t) for t in terms}
+    mass = sum(w for t, w in weights.items() if not t.startswith("syn_"))
+    if not mass or not window_terms:
+        return 0.0
+    best = max(sum(w for t, w in weights.items() if t in window) for window in window_terms)
+    return min(1.0, best / mass)
+
+
 def best_lexical_window(
     windows: Sequence[str], query_terms: Sequence[str], options: LexicalOptions
 ) -> int | None:

@@ -36,7 +36,7 @@ from memdir_nb.recall.base import MAX_RELEVANT_MEMORIES, selector_inputs
 from memdir_nb.recall.decision import DecisionModel, decide, feature_values
 from memdir_nb.recall.dir_index import DirIndex, MemoryDoc, best_windows, manifest_text
 from memdir_nb.recall.embedding import EMBEDDING_DIM, ModelUnavailable, load_encoder
-from memdir_nb.recall.fulltext import LexicalHit, best_lexical_window
+from memdir_nb.recall.fulltext import LexicalHit, best_lexical_window, window_coverage
 from memdir_nb.recall.lexical import (
     LexicalOptions,
     ScoredMemory,
@@ -262,7 +262,8 @@ class SemanticSelector:
         if sims is None:
             why = "full-text fallback (no model)"
             return self._lexical_only(headers, docs, hits, classes, query_terms, why=why)
-        return self._decide(headers, docs, hits, classes, *sims)
+        local = [window_coverage(fulltext, d.window_terms, query_terms) for d in docs]
+        return self._decide(headers, docs, hits, classes, local, *sims)
 
     def _lexical_only(
         self,
@@ -316,6 +317,7 @@ class SemanticSelector:
         docs: Sequence[MemoryDoc],
         hits: Sequence[LexicalHit],
         classes: Sequence[str | None],
+        local: Sequence[float],
         manifest_sims: list[float],
         window_sims: list[float],
         window_at: list[int | None],
@@ -334,6 +336,7 @@ class SemanticSelector:
                 best_bm25,
                 hit.coverage,
                 saturation=model.bm25_saturation,
+                coverage_window=local[i],
             )
             for i, hit in enumerate(hits)
         ]

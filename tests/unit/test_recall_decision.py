@@ -23,12 +23,12 @@ REPO = Path(__file__).resolve().parents[2]
 
 def _model(**overrides) -> DecisionModel:
     values = dict(
-        coefficients=(4.0, -2.0, 1.0, 1.0, 1.0),
+        coefficients=(4.0, -2.0, 1.0, 1.0, 1.0, 1.0),
         intercept=-3.0,
         cutoff=0.5,
         gate=0.3,
         bm25_saturation=5.0,
-        gate_coefficients=(8.0, 2.0, 2.0),
+        gate_coefficients=(8.0, 2.0, 2.0, 2.0),
         gate_intercept=-5.0,
     )
     values.update(overrides)
@@ -52,7 +52,8 @@ def test_the_shipped_model_loads_and_names_every_feature():
 def test_no_feature_depends_on_the_spread_of_the_other_candidates():
     # z-scores and centred cosines made a 1-memory dir unlike a 200-memory one (issue 19)
     assert not any("_z" in f or "mean" in f or "centred" in f for f in FEATURES + GATE_FEATURES)
-    assert set(GATE_FEATURES) <= {"semantic", "bm25_saturated", "coverage"}  # absolute only
+    absolute = {"semantic", "bm25_saturated", "coverage", "coverage_window"}
+    assert set(GATE_FEATURES) <= absolute  # nothing relative to the other candidates
 
 
 def test_the_gate_reads_only_a_memorys_own_scores():
@@ -72,9 +73,9 @@ def test_a_model_file_with_a_missing_field_is_refused_by_name(tmp_path):
 
 
 def test_coefficients_must_match_the_features():
-    with pytest.raises(ValueError, match="2 coefficients for 5 features"):
+    with pytest.raises(ValueError, match="2 coefficients for 6 features"):
         _model(coefficients=(1.0, 2.0))
-    with pytest.raises(ValueError, match="evidence model has 1 coefficients for 3 features"):
+    with pytest.raises(ValueError, match="evidence model has 1 coefficients for 4 features"):
         _model(gate_coefficients=(1.0,))
 
 

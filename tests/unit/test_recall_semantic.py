@@ -112,11 +112,17 @@ def test_a_fact_deep_in_a_long_body_is_found_and_its_window_named(tmp_path, sele
         now_ms=NOW,
     )
     assert len(filler) > 2000  # the fact sits far past any body start
-    chosen = selector.select("we changed sleep to 10 minutes", scan_memory_files(d))
-    assert chosen[0] == "project_ops_log.md"
-    row = selector.last_explanation[0]
-    assert row.window is not None and "10 minutes" in row.window
-    assert row.window_index is not None and row.window_index > 5
+    headers = scan_memory_files(d)
+    # the issue's own words: ranked first, with the window that holds the fact
+    selector.select("we changed sleep to 10 minutes", headers)
+    ranked = sorted(selector.last_explanation, key=lambda e: -(e.probability or 0))
+    assert ranked[0].filename == "project_ops_log.md"
+    assert ranked[0].window is not None and "10 minutes" in ranked[0].window
+    assert ranked[0].window_index is not None and ranked[0].window_index > 5
+    # a question about it is answered with it
+    assert selector.select("what is the poller's sleep interval now?", headers) == [
+        "project_ops_log.md"
+    ]
 
 
 def test_warm_calls_read_no_body_and_rebuild_no_index(memory_dir, selector):
