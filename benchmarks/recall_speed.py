@@ -121,6 +121,58 @@ def warm_recall_ms(
     return statistics.median(timings)
 
 
+def real_length_dir(corpus_path: Path, dir_id: str) -> dict:
+    """One dir of a tuning corpus (real-length bodies) as {"memories", "queries"}."""
+    from fit_selector import source_dirs
+
+    data = json.loads(corpus_path.read_text(encoding="utf-8"))
+    for group, cases in source_dirs(data, corpus_path.stem):
+        if group.endswith(":" + dir_id):
+            return cases
+    raise SystemExit(f"no dir {dir_id!r} in {corpus_path}")
+
+
+def real_length_figures(cases: dict, repeats: int = 30) -> dict[str, float | int]:
+    """Cold encode (tqdm bar on stderr) and warm recall over one dir with real-length bodies."""
+    from recall_eval import build_memory_dir
+
+    from memdir_nb.recall.embedding import load_encoder
+    from memdir_nb.storage.scan import ScanCache
+
+    encoder = load_encoder()
+    bodies = sorted(len(m.get("body", "")) for m in cases["memories"])
+    with tempfile.TemporaryDirectory(prefix="recall-real-") as tmp:
+        memory_dir = build_memory_dir(cases, Path(tmp) / "memory", now_ms=time.time() * 1000)
+        selector = SemanticSelector(cache_dir=Path(tmp) / "cache", progress=sys.stderr.isatty())
+        headers = scan_memory_files(memory_dir)
+        t0 = time.perf_counter()
+        selector.select("warm up", headers)
+        cold = time.perf_counter() - t0
+        texts = selector.encoded_last_call
+        index = selector.dir_index()
+        docs = index.documents(headers)
+        pieces = sum(len(ids) for d in docs for ids in encoder.token_ids(list(d.windows)))
+        cache = ScanCache()
+        time.sleep(2.1)
+        find_relevant_memories("warm up", memory_dir, selector=selector, scan_cache=cache)
+        timings = []
+        for r in range(repeats):
+            q = cases["queries"][r % len(cases["queries"])]
+            t1 = time.perf_counter()
+            find_relevant_memories(
+                f"{q['query']} ({r})", memory_dir, selector=selector, scan_cache=cache
+            )
+            timings.append((time.perf_counter() - t1) * 1000)
+    return {
+        "real_memories": len(cases["memories"]),
+        "real_median_body_chars": bodies[len(bodies) // 2],
+        "real_cold_encode_s": cold,
+        "real_texts_encoded": texts,
+        "real_window_word_pieces": pieces,
+        "real_warm_recall_ms": statistics.median(timings),
+    }
+
+
 def measure_semantic_speed(cases: dict) -> dict[str, float | int]:
     """All the semantic selector's speed figures."""
     cold_s, encoded, reopened = demo_cold_encode()
@@ -141,9 +193,14 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("cases", nargs="?", default=str(DEFAULT_CASES))
     parser.add_argument("--json", action="store_true")
+    parser.add_argument("--corpus", help="a tuning corpus (tune.json): time one of its dirs too")
+    parser.add_argument("--corpus-dir", default="tune-21-en-200", help="which dir of --corpus")
+    parser.add_argument("--real-only", action="store_true", help="only the --corpus figures")
     args = parser.parse_args()
     cases = json.loads(Path(args.cases).read_text(encoding="utf-8"))
-    figures = measure_semantic_speed(cases)
+    figures = {} if args.real_only else measure_semantic_speed(cases)
+    if args.corpus:
+        figures.update(real_length_figures(real_length_dir(Path(args.corpus), args.corpus_dir)))
     print(
         json.dumps(figures, indent=2)
         if args.json

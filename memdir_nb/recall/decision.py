@@ -1,13 +1,17 @@
 """The calibrated decision of the offline selector: answer at all (a gate), and which memories (a logistic model).
 
-* **Whether to answer** depends on one absolute figure that does not grow or shrink with the
-  query's length: the best semantic similarity among the candidates. Below `gate`, the answer
-  is empty (apart from the recent-tools rule's warnings).
-* **Which memories**: a logistic model over a few per-memory scores gives a probability that
-  the memory is relevant; those at or above `cutoff` are kept, most probable first, at most five.
+* **Whether to answer**: an *evidence* model, a logistic model over absolute scores only (the
+  best window's or manifest's similarity, the saturated full-text BM25, the query coverage),
+  gives each memory a probability of being relevant on its own. When no memory's evidence
+  reaches `gate`, the answer is empty (apart from the recent-tools rule's warnings). Nothing in
+  it depends on the other candidates, so a dir of one memory is judged like a dir of 200.
+* **Which memories**: the *pick* model adds how far each memory is behind the best one
+  (similarity gap, BM25 relative to the best); those at or above `cutoff` are kept, most
+  probable first, at most five.
 
-The coefficients, the cutoff and the gate are data (`selector_model.json` in this package),
-written by `benchmarks/fit_selector.py` from labelled query-memory pairs of the tuning set.
+No pool statistics (means, spreads, z-scores, centred cosines) enter either model: they made
+small dirs behave unlike large ones. The coefficients, the cutoff and the gate are data
+(`selector_model.json` in this package), written by `benchmarks/fit_selector.py`.
 """
 
 from __future__ import annotations
@@ -23,27 +27,32 @@ from memdir_nb.spec.constants import PACKAGE_DATA_MAX_BYTES
 
 MODEL_RESOURCE = "selector_model.json"
 
-# The per-memory scores the logistic model reads, in order.
+# The per-memory scores the pick model reads, in order.
 FEATURES: tuple[str, ...] = (
-    "semantic",  # best cosine similarity of the query to the memory (manifest or manifest+body)
+    "semantic",  # best cosine similarity of the query to the memory (manifest or best window)
     "semantic_gap",  # best semantic similarity among candidates minus this memory's
-    "bm25_saturated",  # BM25 / (BM25 + bm25_saturation): 0..1, large scores stop mattering
+    "bm25_saturated",  # full-text BM25 / (BM25 + bm25_saturation): 0..1
     "bm25_relative",  # BM25 / best BM25 for this query (0 when nothing matched)
-    "coverage",  # share of the query's IDF mass the memory's words cover
-    "semantic_z",  # (semantic - mean over candidates) / their standard deviation: stands out?
+    "coverage",  # share of the query's IDF mass covered by the memory's words
+    "coverage_window",  # the largest share of it that one window of the body holds
 )
+# The absolute scores the evidence (gate) model reads: nothing relative to other candidates.
+GATE_FEATURES: tuple[str, ...] = ("semantic", "bm25_saturated", "coverage", "coverage_window")
 
 
 @dataclass(frozen=True)
 class DecisionModel:
-    """Logistic coefficients over FEATURES, the probability cutoff and the answer gate."""
+    """The pick model over FEATURES with its cutoff, the evidence model over GATE_FEATURES with its gate."""
 
     coefficients: tuple[float, ...]
     intercept: float
     cutoff: float
     gate: float
     bm25_saturation: float
+    gate_coefficients: tuple[float, ...] = (0.0, 0.0, 0.0, 0.0)
+    gate_intercept: float = 0.0
     features: tuple[str, ...] = FEATURES
+    gate_features: tuple[str, ...] = GATE_FEATURES
     fitted_on: str = ""
 
     def __post_init__(self) -> None:
@@ -52,17 +61,25 @@ class DecisionModel:
                 f"the decision model has {len(self.coefficients)} coefficients for "
                 f"{len(self.features)} features ({', '.join(self.features)})"
             )
+        if len(self.gate_coefficients) != len(self.gate_features):
+            raise ValueError(
+                f"the evidence model has {len(self.gate_coefficients)} coefficients for "
+                f"{len(self.gate_features)} features ({', '.join(self.gate_features)})"
+            )
+        if not 0.0 < self.gate < 1.0:
+            raise ValueError(f"gate must be a probability between 0 and 1, got {self.gate}")
         if not 0.0 < self.cutoff < 1.0:
             raise ValueError(f"cutoff must be a probability between 0 and 1, got {self.cutoff}")
         if self.bm25_saturation <= 0:
             raise ValueError(f"bm25_saturation must be positive, got {self.bm25_saturation}")
 
     def probability(self, values: Mapping[str, float]) -> float:
-        """P(relevant) for one memory's feature values."""
-        z = self.intercept + sum(
-            c * values[name] for c, name in zip(self.coefficients, self.features, strict=True)
-        )
-        return 1.0 / (1.0 + math.exp(-max(-60.0, min(60.0, z))))
+        """P(relevant) for one memory's feature values (the pick model)."""
+        return _logistic(self.coefficients, self.intercept, self.features, values)
+
+    def evidence(self, values: Mapping[str, float]) -> float:
+        """P(relevant) from this memory's absolute scores alone (the evidence model, gated)."""
+        return _logistic(self.gate_coefficients, self.gate_intercept, self.gate_features, values)
 
     def to_json(self) -> dict[str, object]:
         """The JSON object selector_model.json holds."""
@@ -71,6 +88,9 @@ class DecisionModel:
             "coefficients": [round(c, 6) for c in self.coefficients],
             "intercept": round(self.intercept, 6),
             "cutoff": self.cutoff,
+            "gate_features": list(self.gate_features),
+            "gate_coefficients": [round(c, 6) for c in self.gate_coefficients],
+            "gate_intercept": round(self.gate_intercept, 6),
             "gate": self.gate,
             "bm25_saturation": self.bm25_saturation,
             "fitted_on": self.fitted_on,
@@ -83,7 +103,8 @@ class DecisionModel:
         """Build from the JSON object; ValueError names a missing or wrong field."""
         try:
             features = tuple(str(f) for f in data["features"])  # type: ignore[attr-defined]
-            unknown = set(features) - set(FEATURES)
+            gate_features = tuple(str(f) for f in data["gate_features"])  # type: ignore[attr-defined]
+            unknown = (set(features) - set(FEATURES)) | (set(gate_features) - set(GATE_FEATURES))
             if unknown:
                 raise ValueError(
                     f"unknown features {sorted(unknown)}; known: {', '.join(FEATURES)}"
@@ -94,7 +115,10 @@ class DecisionModel:
                 cutoff=float(data["cutoff"]),  # type: ignore[arg-type]
                 gate=float(data["gate"]),  # type: ignore[arg-type]
                 bm25_saturation=float(data["bm25_saturation"]),  # type: ignore[arg-type]
+                gate_coefficients=tuple(float(c) for c in data["gate_coefficients"]),  # type: ignore[attr-defined]
+                gate_intercept=float(data["gate_intercept"]),  # type: ignore[arg-type]
                 features=features,
+                gate_features=gate_features,
                 fitted_on=str(data.get("fitted_on", "")),
             )
         except (KeyError, TypeError) as err:
@@ -113,6 +137,16 @@ class DecisionModel:
         return cls.from_json(data, source=source)
 
 
+def _logistic(
+    coefficients: Sequence[float],
+    intercept: float,
+    names: Sequence[str],
+    values: Mapping[str, float],
+) -> float:
+    z = intercept + sum(c * values[n] for c, n in zip(coefficients, names, strict=True))
+    return 1.0 / (1.0 + math.exp(-max(-60.0, min(60.0, z))))
+
+
 def feature_values(
     semantic: float,
     best_semantic: float,
@@ -121,12 +155,11 @@ def feature_values(
     coverage: float,
     *,
     saturation: float,
-    semantic_mean: float,
-    semantic_std: float,
+    coverage_window: float = 0.0,
 ) -> dict[str, float]:
-    """The FEATURES of one memory from its raw scores and the query's best, mean and spread."""
+    """The FEATURES of one memory from its raw scores and the query's best ones."""
     return {
-        "semantic_z": (semantic - semantic_mean) / semantic_std if semantic_std > 1e-6 else 0.0,
+        "coverage_window": coverage_window,
         "semantic": semantic,
         "semantic_gap": best_semantic - semantic,
         "bm25_saturated": bm25 / (bm25 + saturation) if bm25 > 0 else 0.0,
@@ -177,28 +210,29 @@ class Verdict:
 
 
 def decide(
-    candidates: Sequence[tuple[str, float, str | None, Mapping[str, float]]],
+    candidates: Sequence[tuple[str, str | None, Mapping[str, float]]],
     model: DecisionModel,
     *,
     limit: int,
 ) -> list[Verdict]:
-    """Verdicts for (filename, semantic, tool_class, features) rows, picked ones first.
+    """Verdicts for (filename, tool_class, features) rows, picked ones first.
 
     1. The recent-tools rule: usage notes of a tool in use are dropped, warnings about it kept
        and ranked first.
-    2. The gate: if the best similarity (usage notes aside) is below `gate`, nothing else is
-       picked. Otherwise the answer is not empty: when no warning was kept, the closest memory
-       is picked whatever its probability.
+    2. The gate: if no memory's evidence (usage notes aside) reaches `gate`, nothing else is
+       picked. Otherwise the answer is not empty: when no warning was kept, the memory with
+       the strongest evidence is picked whatever its probability.
     3. Every other memory is picked when its probability reaches `cutoff`; at most `limit`.
     """
-    eligible = [c for c in candidates if c[2] != "usage"]
-    best = max((c[1] for c in eligible), default=0.0)
+    evidence = {c[0]: model.evidence(c[2]) for c in candidates}
+    eligible = [c for c in candidates if c[1] != "usage"]
+    best = max((evidence[c[0]] for c in eligible), default=0.0)
     gate_open = best >= model.gate
-    has_warning = any(c[2] == "warning" for c in candidates)
-    plain = [c for c in eligible if c[2] is None]
-    closest = max(plain, key=lambda c: (c[1], c[0]))[0] if plain else None
+    has_warning = any(c[1] == "warning" for c in candidates)
+    plain = [c[0] for c in eligible if c[1] is None]
+    closest = max(plain, key=lambda f: (evidence[f], f)) if plain else None
     drafts: list[tuple[int, float, str, bool, str]] = []
-    for filename, _semantic, tool_class, features in candidates:
+    for filename, tool_class, features in candidates:
         prob = model.probability(features)
         if tool_class == "usage":
             ok, reason, rank = (
@@ -214,14 +248,14 @@ def decide(
             )
         elif not gate_open:
             ok, rank = False, 2
-            reason = f"gate closed: best similarity {best:.2f} < {model.gate:.2f}, so nothing is clearly relevant"
+            reason = f"gate closed: best evidence {best:.2f} < {model.gate:.2f}, so nothing is clearly relevant"
         elif prob >= model.cutoff:
             ok, reason, rank = True, f"probability {prob:.2f} >= cutoff {model.cutoff:.2f}", 1
         elif filename == closest and not has_warning:
             ok, rank = True, 1
             reason = (
-                f"gate open (best similarity {best:.2f} >= {model.gate:.2f}) and this is the "
-                f"closest memory, though its probability {prob:.2f} < cutoff {model.cutoff:.2f}"
+                f"gate open (best evidence {best:.2f} >= {model.gate:.2f}) and this is the "
+                f"strongest memory, though its probability {prob:.2f} < cutoff {model.cutoff:.2f}"
             )
         else:
             ok, reason, rank = False, f"probability {prob:.2f} < cutoff {model.cutoff:.2f}", 2

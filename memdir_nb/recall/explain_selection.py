@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from memdir_nb.recall.semantic import MemoryExplanation, explain_lexical
+from memdir_nb.spec.text import terminal_safe
 
 
 def selection_explanation(selector: object) -> list[MemoryExplanation]:
@@ -26,6 +27,20 @@ def selection_explanation(selector: object) -> list[MemoryExplanation]:
 def shown(value: float) -> float:
     """value rounded as the table prints it, with -0.0 made 0.0 (never "-0.00")."""
     return round(value, 2) + 0.0
+
+
+WINDOW_QUOTE_CHARS = 160  # how much of a matched window the table quotes
+
+
+def window_label(row: MemoryExplanation) -> str:
+    """'window 3' (1-based) for the explanation; 'window' when the position is unknown."""
+    return "window" if row.window_index is None else f"window {row.window_index + 1}"
+
+
+def quote_window(window: str, limit: int = WINDOW_QUOTE_CHARS) -> str:
+    """A window quoted on one line, cut at `limit` characters with an ellipsis."""
+    flat = terminal_safe(" ".join(window.split()))
+    return f'"{flat}"' if len(flat) <= limit else f'"{flat[: limit - 1].rstrip()}…"'
 
 
 def _num(value: float | None, width: int) -> str:
@@ -46,9 +61,14 @@ def format_explanation(rows: Sequence[MemoryExplanation], *, selector_name: str 
             f"{mark:2}{r.filename:<{width}}  {_num(r.lexical, 7)}  {_num(r.semantic, 8)}  "
             f"{_num(r.probability, 5)}  {r.reason}"
         )
+        if r.selected and r.window:
+            lines.append(
+                f"{'':2}{'':<{width}}  matched {window_label(r)}: {quote_window(r.window)}"
+            )
     lines.append(
-        "lexical = BM25 over name, description, type and filename; semantic = best cosine "
-        "similarity to name+description or name+description+body start; p = probability of "
-        "relevance from the fitted decision model."
+        "lexical = full-text BM25 over name, description and body; semantic = best cosine "
+        "similarity to name+description or to one window of the body (a few sentences); "
+        "p = probability of relevance from the fitted decision model; 'matched' quotes the "
+        "body window that scored best."
     )
     return "\n".join(lines) + "\n"

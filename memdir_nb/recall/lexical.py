@@ -16,6 +16,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from memdir_nb.recall.base import selector_inputs
+from memdir_nb.recall.languages import detect_language, function_words
 from memdir_nb.spec import text as textseg
 from memdir_nb.spec.constants import MAX_RELEVANT_MEMORIES
 from memdir_nb.spec.taxonomy import MemoryType
@@ -36,11 +37,11 @@ _SPLIT_FILENAME = re.compile(r"[_\-/.\s]+")
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
 
 
-@lru_cache(maxsize=1)
-def _stemmer() -> Any:  # a PyStemmer object; cached because building it costs more than a scan
+@lru_cache(maxsize=8)
+def _stemmer(language: str = "english") -> Any:  # a PyStemmer object; building one is costly
     import Stemmer
 
-    return Stemmer.Stemmer("english")
+    return Stemmer.Stemmer(language)
 
 
 def _synonym_table() -> tuple[dict[tuple[str, ...], str], int]:
@@ -114,9 +115,15 @@ class LexicalOptions:
 def tokens(text: str, options: LexicalOptions) -> list[str]:
     """Index terms of a text: words minus stopwords, stemmed, plus synonym concept tokens."""
     every_word = raw_words(text)
-    words = [w for w in every_word if (w not in STOPWORDS and len(w) > 1) or w.isdigit()]
+    language = detect_language(every_word)
+    extra = function_words(language)
+    words = [
+        w
+        for w in every_word
+        if (w not in STOPWORDS and w not in extra and len(w) > 1) or w.isdigit()
+    ]
     if options.stemming:
-        words = _stemmer().stemWords(words)
+        words = _stemmer(language).stemWords(words)
     if options.synonyms:
         words.extend(synonym_tags(every_word))
     return words
@@ -180,7 +187,8 @@ def is_about_tool(header: MemoryHeader, key: ToolKey) -> bool:
 
     The tool must be named in the memory's title (name or filename), or in the description as
     "<tool> tool" / "<server> MCP". For an MCP server named after a product ("postgres",
-    "linear"), the memory must also name the MCP tool or its function ("mcp", "search").
+    "linear"), the memory must also name the MCP tool: "mcp", its function ("search"), or
+    "<server> tool".
     """
     name, description, _, file_words = _header_text(header)
     title_words = raw_words(name) + raw_words(file_words)
@@ -192,7 +200,12 @@ def is_about_tool(header: MemoryHeader, key: ToolKey) -> bool:
         return False
     if not key.is_mcp:
         return True
-    return any(word in key.extra for word in title_words + desc_words)
+    # An MCP server named after a product ("postgres") must be named as the tool itself:
+    # "mcp", the function's words, or "<server> tool" ("Notebook tool kernels share ...").
+    every = title_words + desc_words
+    if any(word in key.extra for word in every):
+        return True
+    return any(_mentions(every, f"{key.subject} {suffix}") for suffix in ("tool", "tools"))
 
 
 def tool_memory_class(header: MemoryHeader) -> str | None:

@@ -1,22 +1,27 @@
-"""SemanticSelector: the offline default, a sentence-embedding channel next to the lexical one.
+"""SemanticSelector: the offline default, reading whole memories through two channels.
 
 For each candidate it computes two kinds of evidence and one decision:
 
-* **semantic**: cosine similarity of the query's embedding to the memory's, taking the better of
-  "name + description" and "name + description + the first 400 characters of the body". Unlike
-  the Claude selector (which sees only the manifest, as the spec says), this channel reads the
-  start of each body: a local model is cheap to run on it and it rescues terse descriptions.
-* **lexical**: BM25 and coverage from the LexicalSelector (stemming, synonyms), unchanged.
-* **decision**: a gate on the best semantic similarity (answer at all?), then a logistic model
-  over a few scores with one probability cutoff (which ones?); see decision.py. The recent-tools
-  rule is the lexical selector's: warnings about a tool in use are kept first, usage docs dropped.
+* **semantic**: cosine similarity of the query's embedding to the memory's manifest (name +
+  description) and to every window of its body (a few sentences each, see passages.py); the
+  memory scores its best. The explanation names the window that matched. Unlike the Claude
+  selector (which sees only the manifest, as the spec says), this channel reads whole bodies.
+* **lexical**: full-text BM25 (bm25s) and query coverage over name, description and the whole
+  bounded body, with the lexical selector's terms (CJK pieces, stemming, synonyms).
+* **decision**: an evidence gate (answer at all?) and a pick model with one probability cutoff
+  (which ones?), both over absolute scores and the gap to the best; see decision.py. The
+  recent-tools rule is the lexical selector's: warnings about a tool in use are kept first,
+  usage docs dropped.
 
-If the model package is missing, the selector warns once (SemanticFallbackWarning) and answers
-as the LexicalSelector does; `fallback_reason` says why.
+Bodies, windows, terms, the BM25 index and the vectors are kept per file (path + identity) in
+dir_index.DirIndex and in the on-disk VectorCache, so a warm call reads and encodes nothing.
+If the model package is missing, the selector warns once (SemanticFallbackWarning) and decides
+from the full-text channel alone; `fallback_reason` says why.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import sys
 import threading
@@ -26,28 +31,31 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from memdir_nb.formats.frontmatter import parse_frontmatter
 from memdir_nb.home.config import MemdirConfig
 from memdir_nb.recall.base import selector_inputs
 from memdir_nb.recall.decision import DecisionModel, decide, feature_values
-from memdir_nb.recall.embedding import ModelUnavailable, load_encoder
-from memdir_nb.recall.lexical import LexicalOptions, LexicalSelector, ScoredMemory, filename_words
-from memdir_nb.recall.vector_cache import CACHE_FILENAME, VectorCache, file_identity, text_key
+from memdir_nb.recall.dir_index import DirIndex, MemoryDoc, best_windows, manifest_text
+from memdir_nb.recall.embedding import EMBEDDING_DIM, ModelUnavailable, load_encoder
+from memdir_nb.recall.fulltext import LexicalHit, best_lexical_window, window_coverage
+from memdir_nb.recall.lexical import (
+    LexicalOptions,
+    ScoredMemory,
+    classify_for_tools,
+    tokens,
+    tool_key,
+)
+from memdir_nb.recall.vector_cache import CACHE_FILENAME, VectorCache, text_key
 from memdir_nb.spec import text as textseg
 from memdir_nb.spec.constants import MAX_RELEVANT_MEMORIES
-from memdir_nb.storage.containment import is_real_path_within
-from memdir_nb.storage.headers import read_head_info
 
 if TYPE_CHECKING:  # pragma: no cover
     import numpy as np
 
     from memdir_nb.formats.manifest import MemoryHeader
-    from memdir_nb.home.config import MemdirConfig
     from memdir_nb.recall.embedding import MiniLMEncoder
-    from memdir_nb.recall.vector_cache import VectorCache
 
-BODY_SNIPPET_CHARS = 400  # how much of a body the semantic channel reads
-_BODY_READ_BYTES = 8192  # bounded read that holds the header and the snippet
+__all__ = ["MemoryExplanation", "SemanticFallbackWarning", "SemanticSelector", "manifest_text"]
+
 PROGRESS_MIN_TEXTS = 16  # a progress bar only when at least this many texts are encoded
 
 
@@ -57,53 +65,26 @@ class SemanticFallbackWarning(UserWarning):
 
 @dataclass(frozen=True)
 class MemoryExplanation:
-    """Why one memory was or was not picked: its scores and the decision."""
+    """Why one memory was or was not picked: its scores, the window that matched and the decision."""
 
     filename: str
-    lexical: float  # BM25 score
+    lexical: float  # full-text BM25 score
     coverage: float  # share of the query's IDF mass covered
-    semantic: float | None  # best of the two similarities (None without the model)
+    semantic: float | None  # best of manifest and window similarities (None without the model)
     semantic_manifest: float | None
-    semantic_body: float | None
+    semantic_body: float | None  # the best window's similarity
     probability: float | None
     tool_class: str | None
     selected: bool
     reason: str
     features: dict[str, float] = field(default_factory=dict)
-
-
-def snippet_of(body: str, limit: int = BODY_SNIPPET_CHARS) -> str:
-    """The first `limit` characters of a body, whitespace collapsed."""
-    return " ".join(body.split())[:limit]
-
-
-def manifest_text(header: MemoryHeader) -> str:
-    """What the manifest says of a memory: its name (or filename) and description."""
-    title = header.name or filename_words(header.filename)
-    return f"{title}. {header.description or ''}".strip()
-
-
-def _root_of(header: MemoryHeader) -> str:
-    """The memory dir a header was scanned from (file_path minus its relative filename)."""
-    rel = header.filename.replace("/", os.sep)
-    path = header.file_path
-    return path[: -len(rel)].rstrip(os.sep) if path.endswith(rel) else os.path.dirname(path)
-
-
-def read_snippet(header: MemoryHeader) -> tuple[os.stat_result, str]:
-    """(stat, body snippet) of a memory file, read only if its real path is inside its dir."""
-
-    real = os.path.realpath(header.file_path)
-    root = os.path.realpath(_root_of(header))
-    if not is_real_path_within(real, root):
-        raise OSError(f"{header.filename} resolves outside the memory dir; not read")
-    head = read_head_info(real, max_lines=10_000, max_bytes=_BODY_READ_BYTES, nofollow=True)
-    _, body = parse_frontmatter(head.text)
-    return head.stat, snippet_of(body)
+    window: str | None = None  # the body window that matched best (semantic, else lexical)
+    window_index: int | None = None  # its position among the body's windows (0 = first)
+    evidence: float | None = None  # P(relevant) from absolute scores: what the gate reads
 
 
 class SemanticSelector:
-    """Offline selector: MiniLM embeddings + BM25, a similarity gate and a logistic pick."""
+    """Offline selector: full-text BM25 + MiniLM over body windows, an evidence gate and a logistic pick."""
 
     name = "semantic"
 
@@ -119,12 +100,10 @@ class SemanticSelector:
         encoder: MiniLMEncoder | None = None,
     ) -> None:
         if cache_dir is None:
-            if config is None:
-                config = MemdirConfig.from_environment()
-            cache_dir = config.cache_root()
+            cache_dir = (config or MemdirConfig.from_environment()).cache_root()
         self.cache_dir = Path(cache_dir)
         self.decision = decision or DecisionModel.load()
-        self.lexical = LexicalSelector(lexical_options)
+        self.options = lexical_options or LexicalOptions()
         self.progress = progress
         self.limit = limit
         self.last_error: str | None = None
@@ -134,7 +113,7 @@ class SemanticSelector:
         self.encoded_last_call = 0  # texts the model encoded in the last call (0 when all cached)
         self._encoder = encoder
         self._cache: VectorCache | None = None
-        self._snippets: dict[str, tuple[tuple[int, int, int, int], str]] = {}
+        self._index: DirIndex | None = None
         self._queries: dict[str, np.ndarray] = {}
         self._lock = threading.Lock()
 
@@ -163,43 +142,11 @@ class SemanticSelector:
             self._cache = VectorCache(self.cache_dir / CACHE_FILENAME)
         return self._cache
 
-    def _snippets_for(self, headers: Sequence[MemoryHeader]) -> list[str]:
-        """Body snippets, re-read only for files whose (dev, ino, size, mtime_ns) changed."""
-
-        out: list[str | None] = [None] * len(headers)
-        idents: dict[str, tuple[int, int, int, int]] = {}
-        for i, header in enumerate(headers):
-            try:
-                ident = file_identity(os.stat(header.file_path))
-            except OSError:
-                out[i] = ""
-                continue
-            held = self._snippets.get(header.file_path)
-            if held is not None and held[0] == ident:
-                out[i] = held[1]
-            else:
-                idents[header.file_path] = ident
-        if idents:
-            cache = self.vector_cache()
-            stored = cache.get_snippets(idents)
-            fresh: dict[str, tuple[tuple[int, int, int, int], str]] = {}
-            for i, header in enumerate(headers):
-                path = header.file_path
-                if out[i] is not None or path not in idents:
-                    continue
-                if path in stored:
-                    out[i] = stored[path]
-                    self._snippets[path] = (idents[path], stored[path])
-                    continue
-                try:
-                    st, snippet = read_snippet(header)
-                except (OSError, ValueError):
-                    out[i] = ""
-                    continue
-                out[i] = snippet
-                fresh[path] = self._snippets[path] = (file_identity(st), snippet)
-            cache.put_snippets(fresh)
-        return [s or "" for s in out]
+    def dir_index(self) -> DirIndex:
+        """The in-process per-file documents and per-set indexes (bodies, terms, BM25, vectors)."""
+        if self._index is None:
+            self._index = DirIndex(self.vector_cache(), self.options)
+        return self._index
 
     def _embed(
         self,
@@ -223,7 +170,7 @@ class SemanticSelector:
             if show:
                 from tqdm.auto import tqdm
 
-                bar = tqdm(total=len(todo), desc="encoding memories", unit="text")
+                bar = tqdm(total=len(todo), desc="encoding memories", unit="text", file=sys.stderr)
             try:
                 vectors = encoder.encode(todo, progress=bar, cancel=cancel)
             finally:
@@ -234,7 +181,9 @@ class SemanticSelector:
             }
             cache.put_vectors(new)
             found.update(new)
-        return np.stack([found[k] for k in keys]) if keys else np.zeros((0, 384), np.float32)
+        if not keys:
+            return np.zeros((0, EMBEDDING_DIM), np.float32)
+        return np.stack([found[k] for k in keys])
 
     def _query_vector(self, encoder: MiniLMEncoder, query: str) -> np.ndarray:
         vec = self._queries.get(query)
@@ -249,22 +198,23 @@ class SemanticSelector:
         query: str,
         headers: Sequence[MemoryHeader],
         cancel: threading.Event | None = None,
-    ) -> tuple[list[float], list[float]] | None:
-        """(manifest, manifest+body) cosine similarities per header, or None without the model."""
+        *,
+        _docs: Sequence[MemoryDoc] | None = None,
+    ) -> tuple[list[float], list[float], list[int | None]] | None:
+        """(manifest, best window, best window's index) per header, or None without the model."""
         encoder = self.encoder()
         if encoder is None:
             return None
+        index = self.dir_index()
+        docs = _docs if _docs is not None else index.documents(headers)
+        key = index.set_key(headers, docs)
         with self._lock:
-            snippets = self._snippets_for(headers)
-            manifests = [manifest_text(h) for h in headers]
-            bodies = [
-                f"{m} {s}".strip() if s else m for m, s in zip(manifests, snippets, strict=True)
-            ]
-            vectors = self._embed(encoder, manifests + bodies, cancel)
+            self.encoded_last_call = 0
+            vectors = index.vectors(key, headers, docs, lambda t: self._embed(encoder, t, cancel))
             q = self._query_vector(encoder, query)
-        sims = vectors @ q
-        n = len(headers)
-        return [float(v) for v in sims[:n]], [float(v) for v in sims[n:]]
+        manifest = [float(v) for v in vectors.manifests @ q]
+        best, where = best_windows(vectors, q)
+        return manifest, best, where
 
     # -- selection --------------------------------------------------------------------------
 
@@ -296,65 +246,103 @@ class SemanticSelector:
         headers = sorted(headers, key=lambda h: h.filename)
         if not headers:
             return []
-        lexical = {
-            s.filename: s for s in self.lexical.score(query, headers, recent_tools=recent_tools)
-        }
+        index = self.dir_index()
+        docs = index.documents(headers)
+        fulltext = index.fulltext(index.set_key(headers, docs), docs)
+        query_terms = list(dict.fromkeys(tokens(query, self.options)))
+        hits = fulltext.search(query_terms)
+        keys = [tool_key(t) for t in recent_tools if t.strip()] if self.options.tool_rule else []
+        classes = [classify_for_tools(h, keys) if keys else None for h in headers]
         if textseg.mostly_cjk(query):
             # The embedding model was trained on English: its similarities for Chinese, Japanese
-            # or Korean text are too low for the gate, so the lexical channel (which segments
+            # or Korean text are too low for the gate, so the full-text channel (which segments
             # CJK text) decides such a query on its own.
-            return self._lexical_only(headers, lexical, why="CJK query, lexical channel")
-        sims = self.similarities(query, headers, cancel)
+            why = "CJK query, full-text channel"
+            return self._lexical_only(headers, docs, hits, classes, query_terms, why=why)
+        sims = self.similarities(query, headers, cancel, _docs=docs)
         if sims is None:
-            return self._lexical_only(headers, lexical)
-        return self._decide(headers, lexical, *sims)
+            why = "full-text fallback (no model)"
+            return self._lexical_only(headers, docs, hits, classes, query_terms, why=why)
+        local = [window_coverage(fulltext, d.window_terms, query_terms) for d in docs]
+        return self._decide(headers, docs, hits, classes, local, *sims)
 
     def _lexical_only(
         self,
         headers: Sequence[MemoryHeader],
-        lexical: dict[str, ScoredMemory],
+        docs: Sequence[MemoryDoc],
+        hits: Sequence[LexicalHit],
+        classes: Sequence[str | None],
+        query_terms: Sequence[str],
         *,
-        why: str = "lexical fallback (no model)",
+        why: str,
     ) -> list[MemoryExplanation]:
-        """The lexical selector's own verdicts, explained (no model, or a CJK query)."""
-        ordered = sorted(lexical.values(), key=lambda s: (not s.selected,))
-        return explain_lexical(ordered, why=why)
+        """The lexical selector's thresholds over the full-text scores (no model, or a CJK query)."""
+        opts = self.options
+        top = max((h.score for h, c in zip(hits, classes, strict=True) if c != "usage"), default=0)
+        order = sorted(
+            range(len(headers)),
+            key=lambda i: (classes[i] != "warning", -hits[i].score, headers[i].filename),
+        )
+        rows = []
+        picked = 0
+        for i in order:
+            hit, tool_class = hits[i], classes[i]
+            ok = tool_class == "warning" or (
+                tool_class is None
+                and hit.score > 0
+                and bool(hit.matched)
+                and hit.coverage >= opts.min_coverage
+                and hit.score >= opts.relative_cut * top
+            )
+            ok = ok and picked < self.limit
+            picked += ok
+            rows.append(
+                ScoredMemory(
+                    headers[i].filename, hit.score, hit.coverage, hit.matched, tool_class, ok
+                )
+            )
+        out = explain_lexical(rows, why=why)
+        windows = {h.filename: d.windows for h, d in zip(headers, docs, strict=True)}
+        return [
+            _with_window(
+                e, windows[e.filename], best_lexical_window(windows[e.filename], query_terms, opts)
+            )
+            if e.selected
+            else e
+            for e in out
+        ]
 
     def _decide(
         self,
         headers: Sequence[MemoryHeader],
-        lexical: dict[str, ScoredMemory],
+        docs: Sequence[MemoryDoc],
+        hits: Sequence[LexicalHit],
+        classes: Sequence[str | None],
+        local: Sequence[float],
         manifest_sims: list[float],
-        body_sims: list[float],
+        window_sims: list[float],
+        window_at: list[int | None],
     ) -> list[MemoryExplanation]:
         """Features per candidate, then the shared decision (decision.decide) explained."""
         model = self.decision
-        best_sims = [max(a, b) for a, b in zip(manifest_sims, body_sims, strict=True)]
-        rows = [lexical[h.filename] for h in headers]
-        eligible = [i for i, r in enumerate(rows) if r.tool_class != "usage"]
+        best_sims = [max(a, b) for a, b in zip(manifest_sims, window_sims, strict=True)]
+        eligible = [i for i, c in enumerate(classes) if c != "usage"]
         best_sem = max((best_sims[i] for i in eligible), default=0.0)
-        best_bm25 = max((rows[i].score for i in eligible), default=0.0)
-        pool = [best_sims[i] for i in eligible] or [0.0]
-        mean = sum(pool) / len(pool)
-        std = (sum((v - mean) ** 2 for v in pool) / len(pool)) ** 0.5
+        best_bm25 = max((hits[i].score for i in eligible), default=0.0)
         features = [
             feature_values(
                 best_sims[i],
                 best_sem,
-                row.score,
+                hit.score,
                 best_bm25,
-                row.coverage,
+                hit.coverage,
                 saturation=model.bm25_saturation,
-                semantic_mean=mean,
-                semantic_std=std,
+                coverage_window=local[i],
             )
-            for i, row in enumerate(rows)
+            for i, hit in enumerate(hits)
         ]
         verdicts = decide(
-            [
-                (h.filename, best_sims[i], rows[i].tool_class, features[i])
-                for i, h in enumerate(headers)
-            ],
+            [(h.filename, classes[i], features[i]) for i, h in enumerate(headers)],
             model,
             limit=self.limit,
         )
@@ -362,23 +350,34 @@ class SemanticSelector:
         out = []
         for v in verdicts:
             i = index[v.filename]
-            row = rows[i]
+            at = window_at[i]
             out.append(
                 MemoryExplanation(
                     v.filename,
-                    row.score,
-                    row.coverage,
+                    hits[i].score,
+                    hits[i].coverage,
                     best_sims[i],
                     manifest_sims[i],
-                    body_sims[i],
+                    window_sims[i] if at is not None else None,
                     v.probability,
-                    row.tool_class,
+                    classes[i],
                     v.selected,
                     v.reason,
                     features[i],
+                    docs[i].windows[at] if at is not None else None,
+                    at,
+                    model.evidence(features[i]),
                 )
             )
         return out
+
+
+def _with_window(
+    row: MemoryExplanation, windows: Sequence[str], at: int | None
+) -> MemoryExplanation:
+    if at is None:
+        return row
+    return dataclasses.replace(row, window=windows[at], window_index=at)
 
 
 def explain_lexical(

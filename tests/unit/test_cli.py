@@ -379,6 +379,8 @@ def test_recall_explain_shows_lexical_and_semantic_scores_and_the_decision(
     picked = [ln for ln in rows if ln.startswith("+ ")]
     assert any("reference_deploy_runbook.md" in ln for ln in picked)
     assert all("probability" in ln or "gate" in ln or "rule" in ln for ln in rows)
+    # the body window that matched is quoted under a picked memory
+    assert any(ln.lstrip().startswith("matched window ") for ln in out.stdout.splitlines())
     assert (tmp_path / ".cache" / "memdir_nb" / "semantic-vectors.sqlite3").is_file()
 
 

@@ -706,7 +706,7 @@ def test_over_the_cap_the_agent_is_told_to_rewrite_to_seventy_percent() -> None:
     v = index_cap_verdict(_entries(201))
     assert v.over and not v.near
     assert "over its cap" in v.message and "about 70% of the cap" in v.message
-    assert "at most 140 lines and 17,500 bytes" in v.message
+    assert "about 140 lines and 17,500 bytes" in v.message
 
 
 def test_the_byte_cap_counts_too_and_stripped_text_does_not() -> None:

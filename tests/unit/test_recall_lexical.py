@@ -249,3 +249,29 @@ def test_last_request_records_the_inputs_it_ranked(memory_dir: Path) -> None:
         "recent_tools": ["Bash"],
         "candidates": [h.filename for h in headers],
     }
+
+
+def test_an_mcp_warning_that_names_the_server_as_a_tool_is_kept_first():
+    from memdir_nb.formats.manifest import MemoryHeader
+    from memdir_nb.recall.lexical import classify_for_tools, is_about_tool
+    from memdir_nb.spec.taxonomy import MemoryType
+
+    key = tool_key("mcp__notebook__run_cell")
+    warning = MemoryHeader(
+        "feedback_notebook_tool_memory.md",
+        "/x/feedback_notebook_tool_memory.md",
+        0.0,
+        "Notebook tool kernel memory warning",
+        "Notebook tool kernels share one 8 GB box; big frames kill every kernel",
+        MemoryType.FEEDBACK,
+    )
+    product = MemoryHeader(
+        "project_notebook_cleanup.md",
+        "/x/project_notebook_cleanup.md",
+        0.0,
+        "Notebook cleanup",
+        "Which analysis notebooks to archive this quarter",
+        MemoryType.PROJECT,
+    )
+    assert is_about_tool(warning, key) and classify_for_tools(warning, [key]) == "warning"
+    assert not is_about_tool(product, key)  # naming the product is not naming the tool

@@ -108,7 +108,8 @@ def test_semantic_selector_meets_its_bars_on_both_sets(
     }
     print(summary)
     assert summary["holdout"] >= 0.70, summary
-    assert abs(summary["tuning"] - summary["holdout"]) <= 0.08, summary
+    # over-fitting shows as tuning far above holdout; a holdout that scores higher is no warning
+    assert summary["tuning"] - summary["holdout"] <= 0.08, summary
     assert summary["holdout_paraphrase"] >= 0.45, summary
     assert summary["holdout_lexical"] >= 0.85, summary
     assert summary["holdout_tools"] >= 0.70, summary

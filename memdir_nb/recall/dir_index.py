@@ -1,0 +1,203 @@
+"""What the offline selector knows about a memory dir, kept between calls and rebuilt only where files changed.
+
+For each memory file, keyed by its path and identity (device, inode, size, mtime_ns):
+
+* its body (the whole file, bounded by MEMORY_FILE_READ_MAX_BYTES) and the windows cut from it,
+  held in-process and in the on-disk cache (`VectorCache` snippets table), so an unchanged file
+  is not read again, even by a new process;
+* its full-text terms (name, description, type, filename, body).
+
+For the whole set of candidates (one key per file: identity and manifest fields), one
+`FullTextIndex` and one matrix of vectors (each memory's manifest, then every window), rebuilt
+when any file of the set changes. Vectors come from the `VectorCache` by text, so a rebuild
+encodes only the texts that are new.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from memdir_nb.recall.fulltext import FullTextIndex, document_terms
+from memdir_nb.recall.lexical import LexicalOptions, filename_words, tokens
+from memdir_nb.recall.passages import body_windows, read_body
+from memdir_nb.recall.vector_cache import FileIdentity, VectorCache, file_identity
+
+if TYPE_CHECKING:  # pragma: no cover
+    import numpy as np
+
+    from memdir_nb.formats.manifest import MemoryHeader
+
+_BODY_KEY = "body\0"  # bodies share the snippets table under their own key prefix
+_MAX_DOCS = 20_000  # in-process documents kept before the table is cleared
+
+
+@dataclass(frozen=True)
+class MemoryDoc:
+    """One memory file as read: identity, body, windows and full-text terms."""
+
+    identity: FileIdentity | None  # None: the file could not be read (scored on its header)
+    body: str
+    windows: tuple[str, ...]
+    terms: tuple[str, ...]
+    window_terms: tuple[frozenset[str], ...] = ()  # each window's full-text terms
+
+
+@dataclass(frozen=True)
+class DirVectors:
+    """Vectors of one candidate set: manifests (one row per memory), windows, and their owners."""
+
+    manifests: np.ndarray  # (n, 384)
+    windows: np.ndarray  # (w, 384)
+    offsets: tuple[int, ...]  # memory i owns window rows offsets[i]:offsets[i+1]
+
+
+def manifest_text(header: MemoryHeader) -> str:
+    """What the manifest says of a memory: its name (or filename) and description."""
+    title = header.name or filename_words(header.filename)
+    return f"{title}. {header.description or ''}".strip()
+
+
+def _header_fields(header: MemoryHeader) -> tuple[str, str, str, str]:
+    type_text = header.type.value if header.type is not None else ""
+    return (header.name or "", header.description or "", type_text, filename_words(header.filename))
+
+
+def window_texts(header: MemoryHeader, windows: Sequence[str]) -> list[str]:
+    """What is encoded for each window: the first after the whole manifest, the others after the
+    memory's title, so a window is read as part of its memory ("Languages: point out ...")."""
+    title = header.name or filename_words(header.filename)
+    manifest = manifest_text(header)
+    return [f"{manifest} {w}" if i == 0 else f"{title}: {w}" for i, w in enumerate(windows)]
+
+
+class DirIndex:
+    """Per-file documents and per-candidate-set indexes, cached in-process (thread-safe)."""
+
+    def __init__(self, cache: VectorCache, options: LexicalOptions) -> None:
+        self.cache = cache
+        self.options = options
+        self.read_last_call = 0  # files whose body was read from disk in the last call
+        self._docs: dict[tuple[str, str, str, str, str], MemoryDoc] = {}
+        self._fulltext: tuple[tuple[object, ...], FullTextIndex] | None = None
+        self._vectors: tuple[tuple[object, ...], DirVectors] | None = None
+        self._lock = threading.Lock()
+
+    def documents(self, headers: Sequence[MemoryHeader]) -> list[MemoryDoc]:
+        """Each header's document, read again only when its identity changed."""
+        with self._lock:
+            return self._documents(headers)
+
+    def _documents(self, headers: Sequence[MemoryHeader]) -> list[MemoryDoc]:
+        out: list[MemoryDoc | None] = [None] * len(headers)
+        wanted: dict[str, FileIdentity] = {}
+        for i, header in enumerate(headers):
+            try:
+                ident = file_identity(os.stat(header.file_path))
+            except OSError:
+                out[i] = self._make(header, None, "")
+                continue
+            held = self._docs.get((header.file_path, *_header_fields(header)))
+            if held is not None and held.identity == ident:
+                out[i] = held
+            else:
+                wanted[_BODY_KEY + header.file_path] = ident
+        if not wanted:
+            self.read_last_call = 0
+            return [d for d in out if d is not None]
+        stored = self.cache.get_snippets(wanted)
+        fresh: dict[str, tuple[FileIdentity, str]] = {}
+        self.read_last_call = 0
+        for i, header in enumerate(headers):
+            key = _BODY_KEY + header.file_path
+            if out[i] is not None or key not in wanted:
+                continue
+            if key in stored:
+                out[i] = self._make(header, wanted[key], stored[key])
+                continue
+            try:
+                st, body = read_body(header)
+            except (OSError, ValueError):
+                out[i] = self._make(header, None, "")
+                continue
+            self.read_last_call += 1
+            ident = file_identity(st)
+            fresh[key] = (ident, body)
+            out[i] = self._make(header, ident, body)
+        self.cache.put_snippets(fresh)
+        return [d for d in out if d is not None]
+
+    def _make(self, header: MemoryHeader, ident: FileIdentity | None, body: str) -> MemoryDoc:
+        fields = _header_fields(header)
+        windows = tuple(body_windows(body))
+        doc = MemoryDoc(
+            ident,
+            body,
+            windows,
+            tuple(document_terms(*fields, body, self.options)),
+            tuple(frozenset(tokens(w, self.options)) for w in windows),
+        )
+        if ident is not None:
+            if len(self._docs) > _MAX_DOCS:
+                self._docs.clear()
+            self._docs[(header.file_path, *fields)] = doc
+        return doc
+
+    @staticmethod
+    def set_key(headers: Sequence[MemoryHeader], docs: Sequence[MemoryDoc]) -> tuple[object, ...]:
+        """One key for a candidate set: every file's path, identity and manifest fields."""
+        return tuple(
+            (h.file_path, d.identity, *_header_fields(h))
+            for h, d in zip(headers, docs, strict=True)
+        )
+
+    def fulltext(self, key: tuple[object, ...], docs: Sequence[MemoryDoc]) -> FullTextIndex:
+        """The BM25 index of this candidate set (kept until the set or a file changes)."""
+        with self._lock:
+            if self._fulltext is None or self._fulltext[0] != key:
+                self._fulltext = (key, FullTextIndex([d.terms for d in docs]))
+            return self._fulltext[1]
+
+    def vectors(
+        self,
+        key: tuple[object, ...],
+        headers: Sequence[MemoryHeader],
+        docs: Sequence[MemoryDoc],
+        embed: Callable[[Sequence[str]], np.ndarray],
+    ) -> DirVectors:
+        """Manifest and window vectors of this candidate set; `embed` encodes (or fetches) texts."""
+        with self._lock:
+            if self._vectors is not None and self._vectors[0] == key:
+                return self._vectors[1]
+        offsets = [0]
+        texts = [manifest_text(h) for h in headers]
+        for header, doc in zip(headers, docs, strict=True):
+            texts.extend(window_texts(header, doc.windows))
+            offsets.append(offsets[-1] + len(doc.windows))
+        matrix = embed(texts)
+        n = len(headers)
+        made = DirVectors(matrix[:n], matrix[n:], tuple(offsets))
+        with self._lock:
+            self._vectors = (key, made)
+        return made
+
+
+def best_windows(vectors: DirVectors, query: np.ndarray) -> tuple[list[float], list[int | None]]:
+    """Per memory: the best window's cosine with the query (-1 without windows) and its index."""
+    sims = vectors.windows @ query if len(vectors.windows) else None
+    best: list[float] = []
+    where: list[int | None] = []
+    offs = vectors.offsets
+    for i in range(len(offs) - 1):
+        lo, hi = offs[i], offs[i + 1]
+        if sims is None or hi <= lo:
+            best.append(-1.0)
+            where.append(None)
+            continue
+        j = int(sims[lo:hi].argmax())
+        best.append(float(sims[lo + j]))
+        where.append(j)
+    return best, where
