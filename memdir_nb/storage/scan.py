@@ -390,6 +390,22 @@ def refusal_reason(exc: ReadRefused) -> str:
     return _refusal_reason(exc)
 
 
+def _header(cand: _Candidate, st: os.stat_result, read: CachedHeader) -> MemoryHeader:
+    """A candidate's header from what was read of it (now, or by an earlier scan)."""
+    file_ms = st.st_mtime_ns / 1_000_000
+    return MemoryHeader(
+        filename=cand.rel,
+        file_path=cand.path,
+        mtime_ms=memory_time_ms(file_ms, read.modified_ms),
+        name=read.name,
+        description=read.description,
+        type=read.type,
+        malformed=read.malformed,
+        file_mtime_ms=file_ms,
+        modified_ms=read.modified_ms,
+    )
+
+
 def scan_memory_dir(
     memory_dir: str | os.PathLike[str],
     *,
@@ -443,20 +459,7 @@ def scan_memory_dir(
                 cached = view.get(cand.open_path)
                 if cached is not None and cached.key == stat_key(cand.st):
                     hits += 1
-                    file_ms = cand.st.st_mtime_ns / 1_000_000
-                    headers.append(
-                        MemoryHeader(
-                            filename=cand.rel,
-                            file_path=cand.path,
-                            mtime_ms=memory_time_ms(file_ms, cached.modified_ms),
-                            name=cached.name,
-                            description=cached.description,
-                            type=cached.type,
-                            malformed=cached.malformed,
-                            file_mtime_ms=file_ms,
-                            modified_ms=cached.modified_ms,
-                        )
-                    )
+                    headers.append(_header(cand, cand.st, cached))
                     continue
                 misses += 1
             try:
@@ -467,28 +470,15 @@ def scan_memory_dir(
             except OSError as exc:
                 skipped.append(SkippedFile(cand.rel, f"unreadable: {type(exc).__name__}"))
                 continue
-            modified = fm.modified_ms
-            file_ms = st.st_mtime_ns / 1_000_000
+            read = CachedHeader(
+                stat_key(st), fm.name, fm.description, fm.type, fm.malformed, fm.modified_ms
+            )
             if cache is not None:
                 if cache._trusts(st, started_ms):
-                    read_now[cand.open_path] = CachedHeader(
-                        stat_key(st), fm.name, fm.description, fm.type, fm.malformed, modified
-                    )
+                    read_now[cand.open_path] = read
                 else:
                     racy += 1
-            headers.append(
-                MemoryHeader(
-                    filename=cand.rel,
-                    file_path=cand.path,
-                    mtime_ms=memory_time_ms(file_ms, modified),
-                    name=fm.name,
-                    description=fm.description,
-                    type=fm.type,
-                    malformed=fm.malformed,
-                    file_mtime_ms=file_ms,
-                    modified_ms=modified,
-                )
-            )
+            headers.append(_header(cand, st, read))
     # Ordered by the memory's time (`modified:` when written, else the mtime; the fstat'ed
     # mtime can be newer than the listed one if a file changed meanwhile). The cap above picks
     # candidates by file mtime, before any header is read.

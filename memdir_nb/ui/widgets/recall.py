@@ -100,6 +100,18 @@ class RecallPlayground(MemdirView):
             "selector runs instead, and the request panel shows what it received."
         )
 
+        self._build_controls(config)
+        self._build_outputs()
+        self._wire()
+        self._lay_out()
+        self._show_request_title()
+        self._show_manifest()
+        self._show_session()
+
+    # -- construction
+
+    def _build_controls(self, config: MemdirConfig) -> None:
+        """The query, example picker, recent tools, Claude toggle and the buttons."""
         examples = list(self._example_queries())
         self.query = classed(
             widgets.Text(
@@ -162,6 +174,9 @@ class RecallPlayground(MemdirView):
             ),
             "memdir-recall-reset",
         )
+
+    def _build_outputs(self) -> None:
+        """The boxes the result, manifest, request, session and explanation are shown in."""
         self.result_box = classed(widgets.HTML(), "memdir-recall-result")
         self.manifest_box = classed(widgets.HTML(), "memdir-recall-manifest")
         self.request_box = classed(widgets.HTML(), "memdir-recall-request")
@@ -170,6 +185,8 @@ class RecallPlayground(MemdirView):
         self.error_box = classed(widgets.HTML(), "memdir-recall-error")
         self.explanation_box = classed(widgets.HTML(), "memdir-recall-explanation")
 
+    def _wire(self) -> None:
+        """Traitlets flow to the boxes; the controls call run() and new_session()."""
         widgets.dlink(
             (self, "manifest"), (self.manifest_box, "value"), lambda m: pre(m or NO_MANIFEST)
         )
@@ -180,6 +197,8 @@ class RecallPlayground(MemdirView):
         self.run_button.on_click(lambda _b: self.run())
         self.reset_button.on_click(lambda _b: self.new_session())
 
+    def _lay_out(self) -> None:
+        """The widget's children, top to bottom."""
         self.children = [
             self.query,
             self.examples,
@@ -196,9 +215,6 @@ class RecallPlayground(MemdirView):
             self.request_title,
             self.request_box,
         ]
-        self._show_request_title()
-        self._show_manifest()
-        self._show_session()
 
     @property
     def selector_name(self) -> str:
