@@ -20,6 +20,11 @@ from memdir_nb.cli.output import terminal_safe_streams
 from memdir_nb.home.config import SELECTOR_NAMES
 from memdir_nb.spec.taxonomy import SCOPES
 
+HOME_HELP = (
+    "a Claude home (the folder holding projects/), or a home folder whose .claude is used; "
+    "repeatable (default: ~/.claude)"
+)
+
 
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser, exposed for tests."""
@@ -29,6 +34,16 @@ def build_parser() -> argparse.ArgumentParser:
     )
     sub = parser.add_subparsers(dest="command", required=True)
 
+    _add_memory_dir_commands(sub)
+    _add_recall_command(sub)
+    _add_home_commands(sub)
+    _add_session_commands(sub)
+    _add_rewriting_commands(sub)
+    return parser
+
+
+def _add_memory_dir_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """scan, index, lint and demo: the commands that read one memory dir."""
     p = sub.add_parser("scan", help="list the memories a selector would see")
     p.add_argument("dir", type=existing_dir, help="the memory dir")
     p.add_argument(
@@ -65,6 +80,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.set_defaults(func="dir_commands:cmd_demo")
 
+
+def _add_recall_command(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """recall: pick memories for a query."""
     p = sub.add_parser("recall", help="select memories for a query and print them as injected")
     p.add_argument("query", help="the user's message to find memories for")
     p.add_argument("--dir", type=existing_dir, required=True, help="the memory dir")
@@ -84,6 +102,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.set_defaults(func="recall_command:cmd_recall")
 
+
+def _add_home_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """where, doctor, list and export: the commands about a Claude home."""
     project_args = (
         (
             "--cwd",
@@ -121,14 +142,10 @@ def build_parser() -> argparse.ArgumentParser:
         p.add_argument(name, **kw)
     p.set_defaults(func="home_commands:cmd_doctor")
 
-    home_help = (
-        "a Claude home (the folder holding projects/), or a home folder whose .claude is used; "
-        "repeatable (default: ~/.claude)"
-    )
     p = sub.add_parser(
         "list", help="every memory dir under a Claude home, with counts and index use"
     )
-    p.add_argument("--home", type=any_dir, action="append", help=home_help)
+    p.add_argument("--home", type=any_dir, action="append", help=HOME_HELP)
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.set_defaults(func="home_commands:cmd_list")
 
@@ -150,13 +167,16 @@ def build_parser() -> argparse.ArgumentParser:
         help="write the memory dir given with --dir to this zip (to import on another machine)",
     )
     p.add_argument("--dir", type=existing_dir, help="the memory dir to archive (with --archive)")
-    p.add_argument("--home", type=any_dir, action="append", help=home_help)
+    p.add_argument("--home", type=any_dir, action="append", help=HOME_HELP)
     p.set_defaults(func="home_commands:cmd_export")
 
+
+def _add_session_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """sessions and replay: the commands about session transcripts."""
     p = sub.add_parser(
         "sessions", help="each project's session transcripts: id, date, turns, subagent, size"
     )
-    p.add_argument("--home", type=any_dir, action="append", help=home_help)
+    p.add_argument("--home", type=any_dir, action="append", help=HOME_HELP)
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.set_defaults(func="session_commands:cmd_sessions")
 
@@ -189,6 +209,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.set_defaults(func="session_commands:cmd_replay")
 
+
+def _add_rewriting_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """import and rebuild-index: the commands that write into a memory dir."""
     p = sub.add_parser(
         "import", help="unpack a memory archive into a memory dir (conflicts named, never lost)"
     )
@@ -221,7 +244,6 @@ def build_parser() -> argparse.ArgumentParser:
         help="also remove the lines that point at files which no longer exist",
     )
     p.set_defaults(func="dir_commands:cmd_rebuild_index")
-    return parser
 
 
 def _handler(spec: str) -> Callable[[argparse.Namespace], int]:
