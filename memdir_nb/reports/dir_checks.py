@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from memdir_nb.formats.index import REBUILD_HEADING, entries_past_caps, truncate_entrypoint_content
-from memdir_nb.lint import lint_dir
+from memdir_nb.lint import LintResult, lint_dir
 from memdir_nb.reports.diagnosis import DoctorFinding
 from memdir_nb.reports.where import WhereReport
 from memdir_nb.spec.constants import (
@@ -68,6 +68,16 @@ def _lint_findings(
     memory_dir: Path, report: WhereReport, now_ms: float | None
 ) -> list[DoctorFinding]:
     result = lint_dir(memory_dir, now_ms=now_ms, progress=False)
+    return [
+        *_index_file_findings_from_lint(memory_dir, result),
+        *_journal_findings(memory_dir, result),
+        *_entry_findings(memory_dir, result),
+        *_content_findings(memory_dir, result, report),
+    ]
+
+
+def _index_file_findings_from_lint(memory_dir: Path, result: LintResult) -> list[DoctorFinding]:
+    """Each index lint read: not regular, not UTF-8, cut by the caps, missing."""
     out: list[DoctorFinding] = []
     for ix in result.indexes:
         where_ix = os.path.join(memory_dir, ix.path)
@@ -128,6 +138,12 @@ def _lint_findings(
                         f"run `memdir-nb rebuild-index {memory_dir}`",
                     )
                 )
+    return out
+
+
+def _journal_findings(memory_dir: Path, result: LintResult) -> list[DoctorFinding]:
+    """A pending or corrupt store journal, as lint reports it."""
+    out: list[DoctorFinding] = []
     for f in result.findings:
         # a killed store step (files may be half moved), or a journal that cannot be trusted
         if f.rule not in ("store-journal-pending", "store-journal-corrupt"):
@@ -148,6 +164,12 @@ def _lint_findings(
                 f"(save, update, forget) {then}",
             )
         )
+    return out
+
+
+def _entry_findings(memory_dir: Path, result: LintResult) -> list[DoctorFinding]:
+    """Memories the index does not list, and index lines that point nowhere."""
+    out: list[DoctorFinding] = []
     missing = sorted(f.path for f in result.findings if f.rule == "not-in-index")
     if missing:
         out.append(
@@ -183,6 +205,14 @@ def _lint_findings(
                 tuple(dangling),
             )
         )
+    return out
+
+
+def _content_findings(
+    memory_dir: Path, result: LintResult, report: WhereReport
+) -> list[DoctorFinding]:
+    """Secrets, stale projects, the scan cap, skipped files and a team/ folder nobody loads."""
+    out: list[DoctorFinding] = []
     secrets = sorted(_grouped(result.findings, "secret", severity="error"))
     if secrets:
         out.append(
