@@ -287,43 +287,9 @@ class MemdirConfig:
         home = Path(home).expanduser()
         cwd = Path(os.getcwd() if cwd is None else cwd)
 
-        claude_home = home / ".claude"
-        config_dir = _nonempty(env.get("CLAUDE_CONFIG_DIR"))
-        config_dir_set = False
-        if config_dir is not None:
-            if os.path.isabs(config_dir):
-                claude_home = Path(config_dir)
-                config_dir_set = True
-            else:
-                problem = (
-                    f"CLAUDE_CONFIG_DIR={config_dir!r} is not an absolute path; "
-                    f"using {claude_home} instead. Set it to an absolute path."
-                )
-                logger.warning(problem)
-                problems.append(problem)
-
-        if policy_settings_path is None:
-            policy_settings_path = default_policy_settings_path()
-        layer_paths: dict[str, Path | None] = {
-            "policy": Path(policy_settings_path),
-            "flag": Path(flag_settings_path) if flag_settings_path is not None else None,
-            "local": cwd / ".claude" / "settings.local.json",
-            "user": claude_home / "settings.json",
-            "project": cwd / ".claude" / "settings.json",
-        }
-        layers: dict[str, dict[str, Any]] = {}
-        for name, path in layer_paths.items():
-            data, load_problem = load_settings_file(path, name)
-            if load_problem:
-                problems.append(load_problem)
-            problems.extend(_typed_key_problems(name, path, data))
-            layers[name] = data
-        if flag_settings_path is not None and not Path(flag_settings_path).is_file():
-            problem = f"flag settings {flag_settings_path}: file not found; ignored."
-            logger.warning(problem)
-            problems.append(problem)
-        settings = SettingsLayers(
-            **layers, paths={k: str(v) for k, v in layer_paths.items() if v is not None}
+        claude_home, config_dir_set = _claude_home(env, home, problems)
+        settings = _read_settings(
+            cwd, claude_home, flag_settings_path, policy_settings_path, problems
         )
         ignored: list[IgnoredEnvVar] = []
         if apply_settings_env:
@@ -335,17 +301,7 @@ class MemdirConfig:
         else:
             env_sources = tracked_env(env)
 
-        selector = _nonempty(env.get("MEMDIR_NB_SELECTOR"))
-        if selector is not None:
-            selector = selector.strip().lower()
-            if selector not in SELECTOR_NAMES:
-                problem = (
-                    f"MEMDIR_NB_SELECTOR={selector!r} is not a known selector; "
-                    f"use one of {', '.join(SELECTOR_NAMES)}. Ignored (default selector used)."
-                )
-                logger.warning(problem)
-                problems.append(problem)
-                selector = None
+        selector = _selector_choice(env, problems)
 
         if non_interactive is None:
             non_interactive = is_env_truthy(env.get("MEMDIR_NB_NON_INTERACTIVE"))
@@ -413,3 +369,70 @@ class MemdirConfig:
             overrides["clock"] = lambda: fixed
         overrides.setdefault("claude_home", home / ".claude")
         return cls(home=home, cwd=Path(cwd), **overrides)
+
+
+def _claude_home(env: Mapping[str, str], home: Path, problems: list[str]) -> tuple[Path, bool]:
+    """The Claude home (~/.claude, or an absolute CLAUDE_CONFIG_DIR) and whether the variable set it."""
+    claude_home = home / ".claude"
+    config_dir = _nonempty(env.get("CLAUDE_CONFIG_DIR"))
+    if config_dir is None:
+        return claude_home, False
+    if os.path.isabs(config_dir):
+        return Path(config_dir), True
+    problem = (
+        f"CLAUDE_CONFIG_DIR={config_dir!r} is not an absolute path; "
+        f"using {claude_home} instead. Set it to an absolute path."
+    )
+    logger.warning(problem)
+    problems.append(problem)
+    return claude_home, False
+
+
+def _read_settings(
+    cwd: Path,
+    claude_home: Path,
+    flag_settings_path: Path | str | None,
+    policy_settings_path: Path | str | None,
+    problems: list[str],
+) -> SettingsLayers:
+    """Every settings layer parsed (an unusable file is {} and a problem), with where each is."""
+    if policy_settings_path is None:
+        policy_settings_path = default_policy_settings_path()
+    layer_paths: dict[str, Path | None] = {
+        "policy": Path(policy_settings_path),
+        "flag": Path(flag_settings_path) if flag_settings_path is not None else None,
+        "local": cwd / ".claude" / "settings.local.json",
+        "user": claude_home / "settings.json",
+        "project": cwd / ".claude" / "settings.json",
+    }
+    layers: dict[str, dict[str, Any]] = {}
+    for name, path in layer_paths.items():
+        data, load_problem = load_settings_file(path, name)
+        if load_problem:
+            problems.append(load_problem)
+        problems.extend(_typed_key_problems(name, path, data))
+        layers[name] = data
+    if flag_settings_path is not None and not Path(flag_settings_path).is_file():
+        problem = f"flag settings {flag_settings_path}: file not found; ignored."
+        logger.warning(problem)
+        problems.append(problem)
+    return SettingsLayers(
+        **layers, paths={k: str(v) for k, v in layer_paths.items() if v is not None}
+    )
+
+
+def _selector_choice(env: Mapping[str, str], problems: list[str]) -> str | None:
+    """MEMDIR_NB_SELECTOR as a known selector name, else None (an unknown name is a problem)."""
+    selector = _nonempty(env.get("MEMDIR_NB_SELECTOR"))
+    if selector is None:
+        return None
+    selector = selector.strip().lower()
+    if selector in SELECTOR_NAMES:
+        return selector
+    problem = (
+        f"MEMDIR_NB_SELECTOR={selector!r} is not a known selector; "
+        f"use one of {', '.join(SELECTOR_NAMES)}. Ignored (default selector used)."
+    )
+    logger.warning(problem)
+    problems.append(problem)
+    return None
