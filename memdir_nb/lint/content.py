@@ -367,24 +367,7 @@ def _is_recipe(info: str, lines: list[str]) -> bool:
 
 
 def _check_content(mem: MemoryText, c: Collector) -> None:
-    fm = mem.header
-    sources = [
-        (field_line(mem, k), v)
-        for k, v in (("name", fm.name), ("description", fm.description))
-        if v
-    ]
-    body_lines = list(_content_lines(mem.body))
-    pr_refs: list[tuple[int, str]] = []
-    sha_hits: list[tuple[int, str]] = []
-    block_start = _first_code_block(body_lines, mem.body_line)
-    if block_start is not None:
-        c.add(
-            "derivable-code-block",
-            "a fenced code block: code lives in the repository, not in memory",
-            "remove the code and keep only what the code cannot tell (the decision, the reason)",
-            block_start,
-        )
-    texts = sources + [(mem.body_line + i, line) for i, line, fenced in body_lines if not fenced]
+    texts = _texts_outside_code(mem, c)
     # Each pattern is tried on the lines only when it matches somewhere in them all: a match
     # on one line also matches the lines joined (no pattern needs a line's start or end), and
     # most memories hold none, so most files cost one C-level pass per pattern.
@@ -395,53 +378,103 @@ def _check_content(mem: MemoryText, c: Collector) -> None:
     if _matches_somewhere(_IN_PROGRESS, blob, low) and not ABSOLUTE_DATE.search(mem.text):
         wanted.add(_IN_PROGRESS)
     seen_rules: set[str] = set()
+    sha_hits: list[tuple[int, str]] = []
+    pr_refs: list[tuple[int, str]] = []
     for line_no, line in texts if wanted else ():
-        m = _FILE_LINE.search(line) if _FILE_LINE in wanted else None
-        if m and "derivable-file-path" not in seen_rules:
-            seen_rules.add("derivable-file-path")
-            c.add(
-                "derivable-file-path",
-                f"file path with a line number ({clip(m.group(0))!r}) goes stale as code moves",
-                "drop the location; say what is non-obvious about it, or where to look by name",
-                line_no,
-            )
-        m = _CODE_SYMBOL.search(line) if _CODE_SYMBOL in wanted else None
-        if m and "derivable-code-symbol" not in seen_rules:
-            seen_rules.add("derivable-code-symbol")
-            c.add(
-                "derivable-code-symbol",
-                f"records where code lives ({clip(m.group(0))!r}), which reading the code shows",
-                "keep only the reason or surprise behind it, not the code map",
-                line_no,
-            )
-        if _GIT_SHA_CONTEXT in wanted:
-            for sm in _GIT_SHA_CONTEXT.finditer(line):
-                if re.search(r"[a-f]", sm.group(1)) and re.search(r"\d", sm.group(1)):
-                    sha_hits.append((line_no, sm.group(1)))
-        if _LONG_SHA in wanted:
-            sha_hits += [(line_no, x.group(0)) for x in _LONG_SHA.finditer(line)]
-        if _PR_REF in wanted:
-            table_row = line.lstrip().startswith(
-                "|"
-            )  # a design table's '#12' is a row id, not a PR
-            pr_refs += [
-                (line_no, x.group(0))
-                for x in _PR_REF.finditer(line)
-                if not table_row or not x.group(0).startswith("#")
-            ]
-        m = _EPHEMERAL.search(line) if _EPHEMERAL in wanted else None
-        if m is None and _IN_PROGRESS in wanted:
-            m = _IN_PROGRESS.search(line)
-        if m and _names_a_status(line, m):
-            m = None
-        if m and "ephemeral-task-state" not in seen_rules:
-            seen_rules.add("ephemeral-task-state")
-            c.add(
-                "ephemeral-task-state",
-                f"ephemeral task state ({clip(m.group(0))!r}) is stale by the next session",
-                "save only lasting facts; use a task list or plan for work in flight",
-                line_no,
-            )
+        _check_line(c, line_no, line, wanted, seen_rules)
+        _collect_history(line_no, line, wanted, sha_hits, pr_refs)
+    _report_history(c, sha_hits, pr_refs)
+    if mem.header.type is MemoryType.PROJECT and may_hold_relative_date(blob):
+        _report_relative_date(c, texts)
+
+
+def _texts_outside_code(mem: MemoryText, c: Collector) -> list[tuple[int, str]]:
+    """(file line, text) of the name, the description and the body outside code blocks.
+
+    A fenced code block is reported once (derivable-code-block); its lines are not searched.
+    """
+    fm = mem.header
+    sources = [
+        (field_line(mem, k), v)
+        for k, v in (("name", fm.name), ("description", fm.description))
+        if v
+    ]
+    body_lines = list(_content_lines(mem.body))
+    block_start = _first_code_block(body_lines, mem.body_line)
+    if block_start is not None:
+        c.add(
+            "derivable-code-block",
+            "a fenced code block: code lives in the repository, not in memory",
+            "remove the code and keep only what the code cannot tell (the decision, the reason)",
+            block_start,
+        )
+    return sources + [(mem.body_line + i, line) for i, line, fenced in body_lines if not fenced]
+
+
+def _check_line(
+    c: Collector, line_no: int, line: str, wanted: set[re.Pattern[str]], seen: set[str]
+) -> None:
+    """The per-line rules (file paths, code maps, task state), each reported once per file."""
+    m = _FILE_LINE.search(line) if _FILE_LINE in wanted else None
+    if m and "derivable-file-path" not in seen:
+        seen.add("derivable-file-path")
+        c.add(
+            "derivable-file-path",
+            f"file path with a line number ({clip(m.group(0))!r}) goes stale as code moves",
+            "drop the location; say what is non-obvious about it, or where to look by name",
+            line_no,
+        )
+    m = _CODE_SYMBOL.search(line) if _CODE_SYMBOL in wanted else None
+    if m and "derivable-code-symbol" not in seen:
+        seen.add("derivable-code-symbol")
+        c.add(
+            "derivable-code-symbol",
+            f"records where code lives ({clip(m.group(0))!r}), which reading the code shows",
+            "keep only the reason or surprise behind it, not the code map",
+            line_no,
+        )
+    m = _EPHEMERAL.search(line) if _EPHEMERAL in wanted else None
+    if m is None and _IN_PROGRESS in wanted:
+        m = _IN_PROGRESS.search(line)
+    if m and _names_a_status(line, m):
+        m = None
+    if m and "ephemeral-task-state" not in seen:
+        seen.add("ephemeral-task-state")
+        c.add(
+            "ephemeral-task-state",
+            f"ephemeral task state ({clip(m.group(0))!r}) is stale by the next session",
+            "save only lasting facts; use a task list or plan for work in flight",
+            line_no,
+        )
+
+
+def _collect_history(
+    line_no: int,
+    line: str,
+    wanted: set[re.Pattern[str]],
+    sha_hits: list[tuple[int, str]],
+    pr_refs: list[tuple[int, str]],
+) -> None:
+    """Commit ids and PR references on one line, added to the file's lists."""
+    if _GIT_SHA_CONTEXT in wanted:
+        for sm in _GIT_SHA_CONTEXT.finditer(line):
+            if re.search(r"[a-f]", sm.group(1)) and re.search(r"\d", sm.group(1)):
+                sha_hits.append((line_no, sm.group(1)))
+    if _LONG_SHA in wanted:
+        sha_hits += [(line_no, x.group(0)) for x in _LONG_SHA.finditer(line)]
+    if _PR_REF in wanted:
+        table_row = line.lstrip().startswith("|")  # a design table's '#12' is a row id, not a PR
+        pr_refs += [
+            (line_no, x.group(0))
+            for x in _PR_REF.finditer(line)
+            if not table_row or not x.group(0).startswith("#")
+        ]
+
+
+def _report_history(
+    c: Collector, sha_hits: list[tuple[int, str]], pr_refs: list[tuple[int, str]]
+) -> None:
+    """Commit ids, or a list of three or more PR references, reported as git history."""
     if sha_hits:
         c.add(
             "derivable-git-history",
@@ -456,19 +489,22 @@ def _check_content(mem: MemoryText, c: Collector) -> None:
             "link the tracking issue instead, or keep only what was decided",
             pr_refs[0][0],
         )
-    if fm.type is MemoryType.PROJECT and may_hold_relative_date(blob):
-        for line_no, line in texts:
-            if _mostly_other_script(line):
-                continue  # an English 'today' inside Korean or Chinese prose is a label, not a date
-            hits = find_date_phrases(line)
-            if hits:
-                c.add(
-                    "relative-date",
-                    f"relative date {hits[0].phrase!r} in a project memory means nothing weeks later",
-                    "replace it with an absolute date, e.g. 'Thursday' -> '2026-03-05'",
-                    line_no,
-                )
-                break
+
+
+def _report_relative_date(c: Collector, texts: list[tuple[int, str]]) -> None:
+    """The first relative date of a project memory (in its own script), reported once."""
+    for line_no, line in texts:
+        if _mostly_other_script(line):
+            continue  # an English 'today' inside Korean or Chinese prose is a label, not a date
+        hits = find_date_phrases(line)
+        if hits:
+            c.add(
+                "relative-date",
+                f"relative date {hits[0].phrase!r} in a project memory means nothing weeks later",
+                "replace it with an absolute date, e.g. 'Thursday' -> '2026-03-05'",
+                line_no,
+            )
+            return
 
 
 def is_stale(memory_type: MemoryType | None, age_days: int) -> bool:
