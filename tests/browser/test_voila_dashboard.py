@@ -8,7 +8,17 @@ from typing import Any
 
 from memdir_nb.ui.demo import DEMO_QUERIES
 
-TABS = ("Memories", "Save", "Index", "Recall", "Freshness", "Team", "Path security", "Dream")
+TABS = (
+    "Memories",
+    "Save",
+    "Index",
+    "Recall",
+    "Freshness",
+    "Team",
+    "Path security",
+    "Dream",
+    "Sessions",
+)
 
 
 def open_dashboard(page: Any, url: str) -> None:

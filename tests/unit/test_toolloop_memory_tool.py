@@ -4,7 +4,6 @@ dir's rules underneath, and the real SDK tool runner over HTTP against a local M
 
 from __future__ import annotations
 
-import asyncio
 import datetime
 import json
 import os
@@ -28,6 +27,7 @@ from memdir_nb.home.config import MemdirConfig
 from memdir_nb.lint import lint_memory_dir
 from memdir_nb.storage.scan import ScanCache, scan_memory_dir
 from memdir_nb.toolloop.recorded import RecordedMessagesServer
+from tests.support.aio import run_coroutine
 from tests.support.messages_api import MessagesAPIServer, text_reply, tool_calls_reply
 
 NOW = 1_780_000_000_000.0
@@ -325,7 +325,7 @@ def test_the_async_twin_answers_exactly_as_the_sync_class(tmp_path: Path) -> Non
                 out.append("ERROR: " + str(exc))
         return out
 
-    assert asyncio.run(run_async()) == [tool_answer(sync_tool, c) for c in commands]
+    assert run_coroutine(run_async()) == [tool_answer(sync_tool, c) for c in commands]
     assert visible_tree(tmp_path / "a") == visible_tree(tmp_path / "b")
 
 
@@ -731,7 +731,7 @@ def test_the_async_runner_gives_the_same_results(tmp_path: Path) -> None:
 
     with MessagesAPIServer(refuse_threads=True) as server:
         _script(server)
-        asyncio.run(go(server.base_url))
+        run_coroutine(go(server.base_url))
         _check_run(server, tmp_path / "mem")
 
 
