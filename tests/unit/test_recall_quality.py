@@ -40,7 +40,7 @@ def recall_eval():
 @pytest.fixture(scope="module")
 def tuning_cases(recall_eval) -> dict:
     path = recall_eval.DEFAULT_CASES
-    assert path == REPO / "benchmarks/data/recall_cases.json", path  # never ../shared
+    assert path == REPO / "benchmarks/data/recall_cases.json", path  # the in-repo copy, always
     return json.loads(path.read_text(encoding="utf-8"))
 
 
