@@ -61,6 +61,19 @@ def verdict_html(messages: list[str], kind: str) -> str:
     return f"<b>{esc(title)}</b>" + message_list(messages, kind)
 
 
+def _text_area(description: str, placeholder: str, css: str) -> Any:
+    """A wide Textarea that commits on blur, carrying its DOM class."""
+    return classed(
+        widgets.Textarea(
+            description=description,
+            continuous_update=False,
+            placeholder=placeholder,
+            layout=widgets.Layout(width="95%"),
+        ),
+        css,
+    )
+
+
 class MemoryEditor(MemdirView):
     """Fill in a memory, see the file and index line it makes, then save or forget via MemoryStore."""
 
@@ -126,32 +139,10 @@ class MemoryEditor(MemdirView):
             ),
             "memdir-editor-description",
         )
-        self.body_input = classed(
-            widgets.Textarea(
-                description="memory",
-                continuous_update=False,
-                placeholder="the rule or fact",
-                layout=wide,
-            ),
-            "memdir-editor-body",
-        )
-        self.why_input = classed(
-            widgets.Textarea(
-                description="Why",
-                continuous_update=False,
-                placeholder="the reason behind it",
-                layout=wide,
-            ),
-            "memdir-editor-why",
-        )
-        self.how_input = classed(
-            widgets.Textarea(
-                description="How to apply",
-                continuous_update=False,
-                placeholder="when and where it applies",
-                layout=wide,
-            ),
-            "memdir-editor-how",
+        self.body_input = _text_area("memory", "the rule or fact", "memdir-editor-body")
+        self.why_input = _text_area("Why", "the reason behind it", "memdir-editor-why")
+        self.how_input = _text_area(
+            "How to apply", "when and where it applies", "memdir-editor-how"
         )
 
     def _build_outputs(self) -> None:
