@@ -16,17 +16,21 @@ many ({"dirs": [{"id", "memories", "queries"}, ...]}). Holdout files are refused
 3. Two L2-regularised logistic models are fitted on query-memory pairs (relevant 1,
    unrelated 0; acceptable and tool-ruled memories left out): the evidence model over absolute
    scores (GATE_FEATURES) and the pick model (FEATURES).
-4. Gate and cutoff: the grid point with the best mean F1 among those that answer at least
-   MIN_EMPTY_ON_NONE of the "nothing relevant" queries with nothing.
+4. The answer is the top-k with the best expected F-beta under the pick model's probabilities
+   (decision.best_set_size; --beta, default 1). The pick model is fitted unweighted so that its
+   probabilities are calibrated (`--reliability` prints the out-of-fold reliability table).
+   Gate: the grid point with the best F2 over answerable queries among those that answer at
+   least MIN_EMPTY_ON_NONE of the "nothing relevant" queries with nothing.
 5. Leave-one-dir-out: for each source dir, steps 3-4 are redone without it (and its subsets)
    and the held-out dir is scored with what was chosen; the mean over dirs is printed next to
    the in-sample figure. `--curve` prints the trade-off between "nothing relevant" answered
-   empty and recall over the gate values, at the chosen cutoff.
+   empty and recall over the gate values.
 """
 
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import random
 import statistics
@@ -50,6 +54,7 @@ from memdir_nb.recall.decision import (  # noqa: E402
     FEATURES,
     GATE_FEATURES,
     DecisionModel,
+    best_set_size,
     decide,
     fit_logistic,
 )
@@ -61,9 +66,10 @@ BM25_SATURATION = 5.0  # BM25 / (BM25 + 5): a score of 5 counts half, 20 counts 
 SUBSET_SIZES = (1, 5, 25, 100)
 SUBSET_SEEDS = 1
 GATES = [round(0.05 + 0.025 * i, 3) for i in range(37)]  # 0.05 .. 0.95 (probabilities)
-CUTOFFS = [round(0.10 + 0.05 * i, 2) for i in range(17)]  # 0.10 .. 0.90
 L2 = 1.0
-POSITIVE_WEIGHT = 3.0  # relevant pairs are rare: up-weighted
+GATE_POSITIVE_WEIGHT = 3.0  # the evidence model: relevant pairs up-weighted (its gate is tuned)
+PICK_POSITIVE_WEIGHT = 1.0  # the pick model: unweighted, so its probabilities are calibrated
+SET_BETA = 1.0  # the expected F-measure the answer set maximises (see docs/selection.md)
 BETA = 2.0  # the objective is F-beta over answerable queries: recall counts BETA^2 times precision
 MIN_EMPTY_ON_NONE = 0.875  # "nothing relevant" answered empty at least this often (7 of 8)
 
@@ -172,18 +178,20 @@ def pairs(queries: Sequence[Query], names: Sequence[str]) -> tuple[list[list[flo
     return rows, labels
 
 
-def fit_models(queries: Sequence[Query]) -> DecisionModel:
-    """Both logistic models fitted on the queries' pairs (gate and cutoff placeholders)."""
+def fit_models(queries: Sequence[Query], beta: float = SET_BETA) -> DecisionModel:
+    """Both logistic models fitted on the queries' pairs (gate placeholder)."""
     rows, labels = pairs(queries, FEATURES)
-    coefficients, intercept = fit_logistic(rows, labels, l2=L2, positive_weight=POSITIVE_WEIGHT)
+    coefficients, intercept = fit_logistic(
+        rows, labels, l2=L2, positive_weight=PICK_POSITIVE_WEIGHT
+    )
     gate_rows, gate_labels = pairs(queries, GATE_FEATURES)
     gate_coef, gate_icpt = fit_logistic(
-        gate_rows, gate_labels, l2=L2, positive_weight=POSITIVE_WEIGHT
+        gate_rows, gate_labels, l2=L2, positive_weight=GATE_POSITIVE_WEIGHT
     )
     return DecisionModel(
         coefficients=tuple(coefficients),
         intercept=intercept,
-        cutoff=0.5,
+        beta=beta,
         gate=0.5,
         bm25_saturation=BM25_SATURATION,
         gate_coefficients=tuple(gate_coef),
@@ -204,61 +212,61 @@ def f_beta(precision: float, recall: float, beta: float | None = None) -> float:
 
 
 class Precomputed:
-    """Per query, what decide() needs for any gate and cutoff, so the grid search is fast.
+    """Per query, what decide() needs for any gate and beta, so the grid search is fast.
 
-    Per query: the best evidence (usage notes aside), the kept tool warnings, the plain
-    candidates sorted by probability, and the one with the strongest evidence. `answer`
-    follows decide()'s rules exactly; `check` compares the two on every query.
+    Per query: the best evidence (usage notes aside), the kept tool warnings and the plain
+    candidates' probabilities, most probable first. `answer` follows decide()'s rules exactly
+    (the same best_set_size); `check` compares the two on every query.
     """
 
     def __init__(self, queries: Sequence[Query], model: DecisionModel) -> None:
         self.queries = queries
         self.rows: list[tuple | list[str]] = []
+        self._sizes: dict[tuple[int, float], int] = {}
         for q in queries:
             if not all(e.features for e in q.items):  # a CJK query: the full-text channel decided
                 self.rows.append([e.filename for e in q.items if e.selected])
                 continue
             ev = {e.filename: model.evidence(e.features) for e in q.items}
             prob = {e.filename: model.probability(e.features) for e in q.items}
-            eligible = [e for e in q.items if e.tool_class != "usage"]
-            best = max((ev[e.filename] for e in eligible), default=0.0)
+            best = max((ev[e.filename] for e in q.items if e.tool_class != "usage"), default=0.0)
             warnings = sorted(
                 (e.filename for e in q.items if e.tool_class == "warning"),
-                key=lambda f: (-prob[f], f),
+                key=lambda f: (-round(prob[f], 4), f),
             )
             plain = sorted(
-                ((prob[e.filename], e.filename) for e in eligible if e.tool_class is None),
-                key=lambda r: (-r[0], r[1]),
+                (e.filename for e in q.items if e.tool_class is None),
+                key=lambda f: (-round(prob[f], 4), f),
             )
-            closest = max((r[1] for r in plain), key=lambda f: (ev[f], f)) if plain else None
-            self.rows.append((best, warnings, plain, closest, prob.get(closest or "", 0.0)))
+            probs = sorted((prob[f] for f in plain), reverse=True)
+            self.rows.append((best, warnings[:5], plain, probs))
 
-    @staticmethod
-    def answer(rows: tuple | list[str], gate: float, cutoff: float) -> list[str]:
+    def answer(self, i: int, gate: float, beta: float) -> list[str]:
+        rows = self.rows[i]
         if isinstance(rows, list):
             return list(rows)
-        best, warnings, plain, closest, _closest_prob = rows
-        picked = list(warnings)
-        if best >= gate:
-            chosen = []
-            for p, f in plain:
-                if p < cutoff or len(picked) + len(chosen) >= 5:
-                    break
-                chosen.append(f)
-            if closest is not None and not warnings and closest not in chosen:
-                # decide() ranks it by its probability, below every memory over the cutoff
-                chosen.append(closest)
-            picked += chosen
-        return picked[:5]
+        best, warnings, plain, probs = rows
+        if best < gate or not plain:
+            return list(warnings)
+        key = (i, beta)
+        if key not in self._sizes:
+            self._sizes[key] = best_set_size(
+                probs,
+                beta,
+                certain=len(warnings),
+                min_size=0 if warnings else 1,
+                max_size=5 - len(warnings),
+            )[0]
+        return list(warnings) + plain[: self._sizes[key]]
 
     def scores(
-        self, gate: float, cutoff: float, subset: Sequence[int] | None = None
+        self, gate: float, beta: float, subset: Sequence[int] | None = None
     ) -> tuple[float, float, float, float]:
-        """(mean F1, empty|none, mean recall, F-beta over answerable) over the queries (or indexes)."""
+        """(mean F1, empty|none, mean recall, F-BETA over answerable) over the queries (or indexes)."""
         f1s, empties, recalls, answerable = [], [], [], []
         for i in subset if subset is not None else range(len(self.queries)):
             case = self.queries[i].case
-            got = self.answer(self.rows[i], gate, cutoff)
+            got = self.answer(i, gate, beta)
             s = score_answer(case, got)
             f1s.append(s.f1)
             if s.recall is None:
@@ -274,62 +282,88 @@ class Precomputed:
             mean(answerable) if answerable else 0.0,
         )
 
-    def check(self, model: DecisionModel, gate: float, cutoff: float) -> None:
-        chosen = replace(model, gate=gate, cutoff=cutoff)
-        for q, rows in zip(self.queries, self.rows, strict=True):
-            if not isinstance(rows, list) and answers(q.items, chosen) != self.answer(
-                rows, gate, cutoff
+    def check(self, model: DecisionModel, gate: float) -> None:
+        chosen = replace(model, gate=gate)
+        for i, q in enumerate(self.queries):
+            if not isinstance(self.rows[i], list) and answers(q.items, chosen) != self.answer(
+                i, gate, model.beta
             ):
                 raise AssertionError(f"fast answer differs from decide() on {q.case.get('id')}")
 
 
-def choose(pre: Precomputed, subset: Sequence[int] | None = None) -> tuple[float, float, float]:
-    """(gate, cutoff, F-beta): best F-beta over answerable queries with empty|none >= MIN_EMPTY_ON_NONE.
+def choose(
+    pre: Precomputed, beta: float, subset: Sequence[int] | None = None
+) -> tuple[float, float]:
+    """(gate, F-BETA): best F-BETA over answerable queries with empty|none >= MIN_EMPTY_ON_NONE.
 
-    Subsets make most queries of small dirs "nothing relevant"; a plain mean F1 would then be
-    mostly about empty answers. So the empty rate is the constraint, and what is maximised is
-    F-beta (BETA = 2) over the queries that have an answer: a memory missed costs the agent a
-    turn of searching, one extra memory costs a few KB of context, so recall weighs more. Among
-    near-ties (0.005) the middle is taken.
+    The empty rate is the constraint, and what is maximised is F-beta (BETA = 2) over the
+    queries that have an answer: a memory missed costs the agent a turn of searching, one extra
+    memory costs a few KB of context, so recall weighs more. `beta` is the set rule's (the
+    expected F-measure the picks maximise). Among near-ties (0.005) the middle gate is taken.
     """
     grid = []
     for gate in GATES:
-        for cutoff in CUTOFFS:
-            _, empty, _, f1 = pre.scores(gate, cutoff, subset)
-            if empty >= MIN_EMPTY_ON_NONE:
-                grid.append((f1, gate, cutoff))
+        _, empty, _, fb = pre.scores(gate, beta, subset)
+        if empty >= MIN_EMPTY_ON_NONE:
+            grid.append((fb, gate))
     if not grid:
         raise SystemExit(f"no setting answers {MIN_EMPTY_ON_NONE:.0%} of 'none' queries empty")
     best = max(g[0] for g in grid)
-    near = sorted((g for g in grid if g[0] >= best - 0.005), key=lambda g: (g[1], g[2]))
-    f1, gate, cutoff = near[len(near) // 2]
-    return gate, cutoff, f1
+    near = sorted((g for g in grid if g[0] >= best - 0.005), key=lambda g: g[1])
+    fb, gate = near[len(near) // 2]
+    return gate, fb
 
 
-def leave_one_dir_out(queries: list[Query]) -> list[dict]:
-    """Per source dir: fit and choose without it, score it with what was chosen."""
+def leave_one_dir_out(
+    queries: list[Query], beta: float
+) -> tuple[list[dict], list[tuple[float, int]]]:
+    """Per source dir: fit and choose without it, score it with what was chosen.
+
+    Also returns every held-out pair's (probability, label) under its fold's model: the
+    out-of-fold material for the reliability table.
+    """
     out = []
+    oof: list[tuple[float, int]] = []
     groups = sorted({q.group for q in queries})
     for held in groups:
         train = [q for q in queries if q.group != held]
         test = [q for q in queries if q.group == held]
         if not train:
             continue
-        model = fit_models(train)
-        gate, cutoff, _ = choose(Precomputed(train, model))
-        f1, empty, recall, _ = Precomputed(test, model).scores(gate, cutoff)
+        model = fit_models(train, beta)
+        gate, _ = choose(Precomputed(train, model), beta)
+        f1, empty, recall, _ = Precomputed(test, model).scores(gate, beta)
+        rows, labels = pairs(test, FEATURES)
+        oof += [
+            (model.probability(dict(zip(FEATURES, r, strict=True))), y)
+            for r, y in zip(rows, labels, strict=True)
+        ]
         out.append(
             {
                 "dir": held,
                 "queries": len(test),
                 "gate": gate,
-                "cutoff": cutoff,
                 "f1": f1,
                 "empty_on_none": empty,
                 "recall": recall,
             }
         )
-    return out
+    return out, oof
+
+
+def reliability(points: Sequence[tuple[float, int]]) -> str:
+    """A reliability table: per probability bin, the mean predicted and the observed rate."""
+    edges = [0.0, 0.01, 0.05, 0.1, 0.2, 0.3, 0.5, 0.7, 0.9, 1.0001]
+    lines = ["| P(relevant) | pairs | mean predicted | observed relevant |", "|---|---|---|---|"]
+    for lo, hi in itertools.pairwise(edges):
+        inside = [(p, y) for p, y in points if lo <= p < hi]
+        if inside:
+            mean_p = statistics.fmean(p for p, _ in inside)
+            rate = statistics.fmean(y for _, y in inside)
+            lines.append(
+                f"| {lo:.2f}-{min(hi, 1.0):.2f} | {len(inside)} | {mean_p:.3f} | {rate:.3f} |"
+            )
+    return "\n".join(lines)
 
 
 def report(path: Path, model: DecisionModel) -> str:
@@ -339,10 +373,10 @@ def report(path: Path, model: DecisionModel) -> str:
     dirs = source_dirs(json.loads(path.read_text(encoding="utf-8")), path.stem)
     queries = collect(dirs, MemdirConfig.from_environment().cache_root())
     pre = Precomputed(queries, model)
-    scored = []
-    for q, rows in zip(queries, pre.rows, strict=True):
-        got = pre.answer(rows, model.gate, model.cutoff)
-        scored.append((q, score_answer(q.case, got)))
+    scored = [
+        (q, score_answer(q.case, pre.answer(i, model.gate, model.beta)))
+        for i, q in enumerate(queries)
+    ]
 
     def line(label: str, group: list) -> str:
         f1 = statistics.fmean(s.f1 for _, s in group)
@@ -351,7 +385,7 @@ def report(path: Path, model: DecisionModel) -> str:
         return f"  {label:<22} n={len(group):>4}  mean F1 {f1:.3f}{empty}"
 
     lines = [
-        f"{path} ({len(dirs)} dirs, {len(queries)} questions), gate {model.gate}, cutoff {model.cutoff}"
+        f"{path} ({len(dirs)} dirs, {len(queries)} questions), gate {model.gate}, beta {model.beta}"
     ]
     lines.append(line("all", scored))
     for kind in sorted({q.case["kind"] for q, _ in scored}):
@@ -363,6 +397,30 @@ def report(path: Path, model: DecisionModel) -> str:
     return "\n".join(lines)
 
 
+def load_queries(args: argparse.Namespace, parser: argparse.ArgumentParser) -> tuple[list, list]:
+    """The tuning dirs and their collected queries (or the --features pickle of them)."""
+    import pickle
+
+    dirs: list[tuple[str, dict]] = []
+    for raw in args.cases:
+        path = Path(raw)
+        if not path.is_file():
+            parser.error(f"cases file not found: {path} (pass the tuning set's path)")
+        if "holdout" in path.name:
+            parser.error("refusing to fit on a holdout set: tune on tuning sets only")
+        dirs += source_dirs(json.loads(path.read_text(encoding="utf-8")), path.stem)
+    from memdir_nb.home.config import MemdirConfig
+
+    expanded = expand(dirs, subsets=args.subsets)
+    features = Path(args.features) if args.features else None
+    if features is not None and features.is_file():
+        return dirs, pickle.loads(features.read_bytes())  # our own file
+    queries = collect(expanded, MemdirConfig.from_environment().cache_root())
+    if features is not None:
+        features.write_bytes(pickle.dumps(queries))
+    return dirs, queries
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Fit and write selector_model.json (or only print it with --dry-run)."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -370,6 +428,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--out", default=str(DEFAULT_OUT), help="where to write the model JSON")
     parser.add_argument("--dry-run", action="store_true", help="print the model, write nothing")
     parser.add_argument("--curve", action="store_true", help="print the empty-vs-recall curve")
+    parser.add_argument("--reliability", action="store_true", help="print the reliability table")
+    parser.add_argument("--model", help="with --report: this model JSON, not the shipped one")
+    parser.add_argument("--beta", type=float, default=SET_BETA, help="the set rule's F-beta")
+    parser.add_argument(
+        "--features", help="pickle of the collected features: written once, then reused"
+    )
     parser.add_argument(
         "--subsets",
         action="store_true",
@@ -384,59 +448,58 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.report:
         for raw in args.report:
-            print(report(Path(raw), DecisionModel.load()))
+            print(report(Path(raw), DecisionModel.load(args.model)))
         return 0
-    dirs: list[tuple[str, dict]] = []
-    for raw in args.cases:
-        path = Path(raw)
-        if not path.is_file():
-            parser.error(f"cases file not found: {path} (pass the tuning set's path)")
-        if "holdout" in path.name:
-            parser.error("refusing to fit on a holdout set: tune on tuning sets only")
-        dirs += source_dirs(json.loads(path.read_text(encoding="utf-8")), path.stem)
-    from memdir_nb.home.config import MemdirConfig
-
-    expanded = expand(dirs, subsets=args.subsets)
-    queries = collect(expanded, MemdirConfig.from_environment().cache_root())
-    model = fit_models(queries)
+    dirs, queries = load_queries(args, parser)
+    model = fit_models(queries, args.beta)
     pre = Precomputed(queries, model)
-    gate, cutoff, f1 = choose(pre)
-    pre.check(model, gate, cutoff)
-    f1, empty, recall, answerable_f1 = pre.scores(gate, cutoff)
-    lodo = leave_one_dir_out(queries)
+    gate, _ = choose(pre, args.beta)
+    model = replace(model, gate=gate)
+    pre.check(model, gate)
+    f1, empty, recall, answerable_fb = pre.scores(gate, args.beta)
+    lodo, oof = leave_one_dir_out(queries, args.beta)
     n_pairs = len(pairs(queries, FEATURES)[1])
     model = replace(
         model,
-        gate=gate,
-        cutoff=cutoff,
         fitted_on=(
-            f"{', '.join(sorted({g for g, _ in dirs}))}: {len(dirs)} source dirs, {len(expanded)} "
-            f"dirs{f' with subsets of sizes {SUBSET_SIZES}' if args.subsets else ''}, "
-            f"{len(queries)} queries, {n_pairs} pairs; "
-            f"l2={L2}, positive weight={POSITIVE_WEIGHT}; objective F{BETA:g} over answerable "
+            f"{', '.join(sorted({g for g, _ in dirs}))}: {len(dirs)} source dirs"
+            f"{f' with subsets of sizes {SUBSET_SIZES}' if args.subsets else ''}, "
+            f"{len(queries)} queries, {n_pairs} pairs; l2={L2}, pick model unweighted "
+            f"(calibrated), evidence model positive weight={GATE_POSITIVE_WEIGHT}; answer = top-k "
+            f"with the best expected F{args.beta:g}; gate: best F{BETA:g} over answerable "
             f"queries with 'none' answered empty >= {MIN_EMPTY_ON_NONE}"
         ),
     )
     text = json.dumps(model.to_json(), indent=2) + "\n"
     print(text, end="")
+    err = sys.stderr
     print(
-        f"in-sample: mean F1 {f1:.3f} (answerable F{BETA:g} {answerable_f1:.3f}), 'none' empty {empty:.3f}, "
-        f"recall {recall:.3f} (gate {gate}, cutoff {cutoff})",
-        file=sys.stderr,
+        f"in-sample: mean F1 {f1:.3f} (answerable F{BETA:g} {answerable_fb:.3f}), 'none' empty "
+        f"{empty:.3f}, recall {recall:.3f} (gate {gate}, beta {args.beta})",
+        file=err,
     )
     for row in lodo:
         print(
-            f"leave-one-dir-out {row['dir']}: F1 {row['f1']:.3f}, empty {row['empty_on_none']:.3f}, recall {row['recall']:.3f} (gate {row['gate']}, cutoff {row['cutoff']})",
-            file=sys.stderr,
+            f"leave-one-dir-out {row['dir']}: F1 {row['f1']:.3f}, empty {row['empty_on_none']:.3f}, "
+            f"recall {row['recall']:.3f} (gate {row['gate']})",
+            file=err,
         )
+    mean = statistics.fmean
+    print(
+        f"leave-one-dir-out mean over {len(lodo)} dirs: F1 {mean(r['f1'] for r in lodo):.3f}, "
+        f"recall {mean(r['recall'] for r in lodo):.3f}",
+        file=err,
+    )
+    if args.reliability:
+        print("out-of-fold reliability of the pick model:\n" + reliability(oof), file=err)
     if args.curve:
-        print("gate   empty|none  recall  mean F1  answerable F2  (cutoff fixed)", file=sys.stderr)
+        print(f"gate   empty|none  recall  mean F1  answerable F{BETA:g}", file=err)
         for g in GATES:
-            f, e, r, a = pre.scores(g, cutoff)
-            print(f"{g:5.3f}  {e:10.3f}  {r:6.3f}  {f:7.3f}  {a:13.3f}", file=sys.stderr)
+            f, e, r, a = pre.scores(g, args.beta)
+            print(f"{g:5.3f}  {e:10.3f}  {r:6.3f}  {f:7.3f}  {a:13.3f}", file=err)
     if not args.dry_run:
         Path(args.out).write_text(text, encoding="utf-8")
-        print(f"wrote {args.out}", file=sys.stderr)
+        print(f"wrote {args.out}", file=err)
     return 0
 
 

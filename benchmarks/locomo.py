@@ -16,11 +16,12 @@ For each answerable question (categories 1-4: 1 multi-hop, 2 temporal, 3 open-do
 4 single-hop; 1,540 in all) the gold set is the sessions its evidence ids name. Printed, in one
 run, for five rankers:
 
-* default: SemanticSelector's answer (its gate and cutoff, at most five);
+* default: SemanticSelector's answer (its gate and expected-F set, at most five);
 * ranking: the same selector's candidates ordered by its pick probability, top five (no gate);
 * lexical: the full-text BM25 channel alone, top five;
 * grep: basic-memory's grep baseline over bodies (substring counts, 1 + ln(count) per term,
-  times the squared share of query terms found), top five;
+  times the squared share of query terms found; recall_baselines.grep_rank, the same function
+  the recall corpora use), top five;
 * random: five sessions drawn with a fixed seed.
 
 Metrics per question, averaged: hit@5 (any gold session among the picks), recall@5 (share of
@@ -33,7 +34,6 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
-import math
 import os
 import random
 import re
@@ -48,6 +48,11 @@ from pathlib import Path
 REPO_ROOT = Path(__file__).resolve().parents[1]
 if str(REPO_ROOT) not in sys.path:
     sys.path.insert(0, str(REPO_ROOT))
+BENCH = Path(__file__).resolve().parent
+if str(BENCH) not in sys.path:
+    sys.path.insert(0, str(BENCH))
+
+from recall_baselines import grep_rank  # noqa: E402  (the one grep baseline, both benchmarks)
 
 from memdir_nb.recall.semantic import SemanticSelector  # noqa: E402
 from memdir_nb.storage.scan import scan_memory_files  # noqa: E402
@@ -58,65 +63,6 @@ RANKERS = ("default", "ranking", "lexical", "grep", "random")
 K = 5
 _EVIDENCE = re.compile(r"D(\d+):")
 _SENTENCE = re.compile(r"(?<=[.!?])\s")
-_GREP_TERM = re.compile(r"[a-z0-9][a-z0-9'\-]*")
-# Question words and glue the grep baseline ignores (our own short list).
-GREP_STOPWORDS = frozenset(
-    [
-        "a",
-        "an",
-        "and",
-        "are",
-        "as",
-        "at",
-        "be",
-        "but",
-        "by",
-        "can",
-        "could",
-        "did",
-        "do",
-        "does",
-        "for",
-        "from",
-        "had",
-        "has",
-        "have",
-        "how",
-        "i",
-        "in",
-        "into",
-        "is",
-        "it",
-        "its",
-        "of",
-        "on",
-        "or",
-        "so",
-        "that",
-        "the",
-        "their",
-        "them",
-        "they",
-        "this",
-        "to",
-        "was",
-        "we",
-        "were",
-        "what",
-        "when",
-        "where",
-        "which",
-        "who",
-        "whom",
-        "whose",
-        "why",
-        "will",
-        "with",
-        "would",
-        "you",
-        "your",
-    ]
-)
 
 
 class LocomoFileError(SystemExit):
@@ -188,26 +134,6 @@ def gold_of(qa: dict, known: set[str]) -> set[str]:
     """Sessions named by the evidence ids (malformed ids dropped, unknown sessions ignored)."""
     found = {session_filename(int(n)) for n in _EVIDENCE.findall(" ".join(qa.get("evidence", [])))}
     return found & known
-
-
-def grep_rank(question: str, bodies: dict[str, str]) -> list[str]:
-    """basic-memory's grep baseline: substring counts over bodies, squared term coverage."""
-    terms = [t for t in _GREP_TERM.findall(question.lower()) if t not in GREP_STOPWORDS]
-    if not terms:
-        return []
-    scored = []
-    for name, body in bodies.items():
-        low = body.lower()
-        score, matched = 0.0, 0
-        for term in terms:
-            count = low.count(term)
-            if count:
-                score += 1 + math.log(count)
-                matched += 1
-        if matched:
-            scored.append((score * (matched / len(terms)) ** 2, name))
-    scored.sort(key=lambda s: (-s[0], s[1]))
-    return [name for _, name in scored]
 
 
 @dataclass

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 GREP_STOP = set(
@@ -32,6 +32,8 @@ GREP_STOP = set(
         "be",
         "but",
         "by",
+        "can",
+        "could",
         "did",
         "do",
         "does",
@@ -43,14 +45,18 @@ GREP_STOP = set(
         "how",
         "i",
         "in",
+        "into",
         "is",
         "it",
+        "its",
         "of",
         "on",
         "or",
+        "so",
         "that",
         "the",
         "their",
+        "them",
         "they",
         "this",
         "to",
@@ -67,6 +73,7 @@ GREP_STOP = set(
         "why",
         "will",
         "with",
+        "would",
         "you",
         "your",
     ]
@@ -131,6 +138,12 @@ def grep_score(query: str, body: str) -> float:
             matched += 1
             score += 1 + math.log(count)
     return score * (matched / len(terms)) ** 2
+
+
+def grep_rank(query: str, bodies: Mapping[str, str]) -> list[str]:
+    """Every body with a positive grep score, best first (ties by name): LoCoMo's grep row."""
+    scored = [(grep_score(query, body), name) for name, body in bodies.items()]
+    return [name for s, name in sorted(scored, key=lambda r: (-r[0], r[1])) if s > 0]
 
 
 class GrepSelector(_BodyReader):

@@ -6,11 +6,15 @@
   reaches `gate`, the answer is empty (apart from the recent-tools rule's warnings). Nothing in
   it depends on the other candidates, so a dir of one memory is judged like a dir of 200.
 * **Which memories**: the *pick* model adds how far each memory is behind the best one
-  (similarity gap, BM25 relative to the best); those at or above `cutoff` are kept, most
-  probable first, at most five.
+  (similarity gap, BM25 relative to the best) and gives each a calibrated P(relevant). The
+  answer is the set with the highest **expected F-measure** (F-beta, `beta` in the model) under
+  those probabilities, taken as independent: a top-k of the ranking, k found exactly
+  (`best_set_size`; the decision-theoretic approach of Nan Ye et al. 2012, "Optimizing
+  F-measures: a tale of two approaches"). One memory that stands out gives k = 1; probability
+  spread over several similar memories gives a larger k. At most five.
 
 No pool statistics (means, spreads, z-scores, centred cosines) enter either model: they made
-small dirs behave unlike large ones. The coefficients, the cutoff and the gate are data
+small dirs behave unlike large ones. The coefficients, beta and the gate are data
 (`selector_model.json` in this package), written by `benchmarks/fit_selector.py`.
 """
 
@@ -42,11 +46,11 @@ GATE_FEATURES: tuple[str, ...] = ("semantic", "bm25_saturated", "coverage", "cov
 
 @dataclass(frozen=True)
 class DecisionModel:
-    """The pick model over FEATURES with its cutoff, the evidence model over GATE_FEATURES with its gate."""
+    """The pick model over FEATURES with the set rule's beta, the evidence model over GATE_FEATURES with its gate."""
 
     coefficients: tuple[float, ...]
     intercept: float
-    cutoff: float
+    beta: float
     gate: float
     bm25_saturation: float
     gate_coefficients: tuple[float, ...] = (0.0, 0.0, 0.0, 0.0)
@@ -68,8 +72,10 @@ class DecisionModel:
             )
         if not 0.0 < self.gate < 1.0:
             raise ValueError(f"gate must be a probability between 0 and 1, got {self.gate}")
-        if not 0.0 < self.cutoff < 1.0:
-            raise ValueError(f"cutoff must be a probability between 0 and 1, got {self.cutoff}")
+        if not 0.0 < self.beta <= 10.0:
+            raise ValueError(
+                f"beta (the F-measure's recall weight) must be in (0, 10], got {self.beta}"
+            )
         if self.bm25_saturation <= 0:
             raise ValueError(f"bm25_saturation must be positive, got {self.bm25_saturation}")
 
@@ -87,7 +93,8 @@ class DecisionModel:
             "features": list(self.features),
             "coefficients": [round(c, 6) for c in self.coefficients],
             "intercept": round(self.intercept, 6),
-            "cutoff": self.cutoff,
+            "set_rule": "expected F-beta over the pick probabilities",
+            "beta": self.beta,
             "gate_features": list(self.gate_features),
             "gate_coefficients": [round(c, 6) for c in self.gate_coefficients],
             "gate_intercept": round(self.gate_intercept, 6),
@@ -112,7 +119,7 @@ class DecisionModel:
             return cls(
                 coefficients=tuple(float(c) for c in data["coefficients"]),  # type: ignore[attr-defined]
                 intercept=float(data["intercept"]),  # type: ignore[arg-type]
-                cutoff=float(data["cutoff"]),  # type: ignore[arg-type]
+                beta=float(data["beta"]),  # type: ignore[arg-type]
                 gate=float(data["gate"]),  # type: ignore[arg-type]
                 bm25_saturation=float(data["bm25_saturation"]),  # type: ignore[arg-type]
                 gate_coefficients=tuple(float(c) for c in data["gate_coefficients"]),  # type: ignore[attr-defined]
@@ -199,6 +206,76 @@ def fit_logistic(
     return [float(v) for v in w[:-1]], float(w[-1])
 
 
+# The count of relevant memories outside the set is tracked up to this many; more is lumped in
+# the last bucket (its probability is negligible once the model is calibrated).
+_COUNT_CAP = 48
+# Probabilities below this add nothing measurable to the expected count: skipped (a 200-memory
+# dir has mostly such memories, so this keeps the exact computation cheap).
+_NEGLIGIBLE = 1e-6
+
+
+def _add_bernoulli(dist: list[float], p: float) -> list[float]:
+    """The distribution of a count after adding one independent Bernoulli(p) (capped)."""
+    q = 1.0 - p
+    out = [d * q for d in dist]
+    for i, d in enumerate(dist):
+        j = min(i + 1, _COUNT_CAP)
+        if j >= len(out):
+            out.append(0.0)
+        out[j] += d * p
+    return out
+
+
+def best_set_size(
+    probabilities: Sequence[float],
+    beta: float,
+    *,
+    certain: int = 0,
+    min_size: int = 1,
+    max_size: int = 5,
+) -> tuple[int, float]:
+    """(k, expected F-beta) of the best top-k set, given P(relevant) sorted best first.
+
+    Each memory is relevant independently with its probability; `certain` memories already in
+    the set are taken as relevant (kept tool warnings). With TP the relevant ones among the top
+    k and FN those outside, F = (1 + b²)·(TP + c) / (b²·(TP + c + FN) + k + c), and its
+    expectation is summed exactly over the two independent counts (O(n·k) with the cap).
+    Under independence the best set of any size is a top-k of the ranking (Nan Ye et al. 2012),
+    so only k is searched, from `min_size` to `max_size`. A set with no relevant memory scores 0.
+    """
+    if any(probabilities[i] < probabilities[i + 1] for i in range(len(probabilities) - 1)):
+        raise ValueError("probabilities must be sorted best first")
+    top = min(max_size, len(probabilities))
+    b2 = beta * beta
+    outside = [1.0]  # distribution of FN over probabilities[top:]
+    for p in probabilities[top:]:
+        if p >= _NEGLIGIBLE:
+            outside = _add_bernoulli(outside, p)
+    suffix = [outside]  # suffix[j]: FN over probabilities[top - j:]
+    for p in reversed(probabilities[:top]):
+        outside = _add_bernoulli(outside, p)
+        suffix.append(outside)
+    inside = [1.0]  # distribution of TP over probabilities[:k]
+    best = (min_size, -1.0)
+    for k in range(top + 1):
+        if k >= min_size and k + certain > 0:
+            fn_dist = suffix[top - k]
+            expected = 0.0
+            for a, pa in enumerate(inside):
+                if pa == 0.0:
+                    continue
+                hits = a + certain
+                expected += pa * sum(
+                    pb * (1 + b2) * hits / (b2 * (hits + b) + k + certain)
+                    for b, pb in enumerate(fn_dist)
+                )
+            if expected > best[1] + 1e-12:
+                best = (k, expected)
+        if k < top:
+            inside = _add_bernoulli(inside, probabilities[k])
+    return best if best[1] >= 0 else (min(min_size, top), 0.0)
+
+
 @dataclass(frozen=True)
 class Verdict:
     """One candidate's decision: its probability, whether it is picked, and why."""
@@ -218,56 +295,53 @@ def decide(
     """Verdicts for (filename, tool_class, features) rows, picked ones first.
 
     1. The recent-tools rule: usage notes of a tool in use are dropped, warnings about it kept
-       and ranked first.
+       and ranked first (they fill slots first and count as relevant in step 3).
     2. The gate: if no memory's evidence (usage notes aside) reaches `gate`, nothing else is
-       picked. Otherwise the answer is not empty: when no warning was kept, the memory with
-       the strongest evidence is picked whatever its probability.
-    3. Every other memory is picked when its probability reaches `cutoff`; at most `limit`.
+       picked.
+    3. Otherwise the other memories, most probable first (probabilities compared to four
+       decimals, so another machine's last float digits never swap two; then by filename), are
+       picked up to the size k with the best expected F-beta (`best_set_size`); k is at least 1
+       unless a warning already answers.
     """
     evidence = {c[0]: model.evidence(c[2]) for c in candidates}
-    eligible = [c for c in candidates if c[1] != "usage"]
-    best = max((evidence[c[0]] for c in eligible), default=0.0)
+    best = max((evidence[c[0]] for c in candidates if c[1] != "usage"), default=0.0)
     gate_open = best >= model.gate
-    has_warning = any(c[1] == "warning" for c in candidates)
-    plain = [c[0] for c in eligible if c[1] is None]
-    closest = max(plain, key=lambda f: (evidence[f], f)) if plain else None
-    drafts: list[tuple[int, float, str, bool, str]] = []
-    for filename, tool_class, features in candidates:
-        prob = model.probability(features)
-        if tool_class == "usage":
-            ok, reason, rank = (
-                False,
-                "recent-tools rule: usage notes for a tool already in use (skipped)",
-                2,
-            )
-        elif tool_class == "warning":
-            ok, reason, rank = (
-                True,
-                "recent-tools rule: a warning about a tool in use (kept, ranked first)",
-                0,
-            )
-        elif not gate_open:
-            ok, rank = False, 2
-            reason = f"gate closed: best evidence {best:.2f} < {model.gate:.2f}, so nothing is clearly relevant"
-        elif prob >= model.cutoff:
-            ok, reason, rank = True, f"probability {prob:.2f} >= cutoff {model.cutoff:.2f}", 1
-        elif filename == closest and not has_warning:
-            ok, rank = True, 1
-            reason = (
-                f"gate open (best evidence {best:.2f} >= {model.gate:.2f}) and this is the "
-                f"strongest memory, though its probability {prob:.2f} < cutoff {model.cutoff:.2f}"
-            )
-        else:
-            ok, reason, rank = False, f"probability {prob:.2f} < cutoff {model.cutoff:.2f}", 2
-        drafts.append((rank, prob, filename, ok, reason))
-    # Probabilities are compared as printed (two decimals): two that differ only in the last
-    # digits (another machine's float arithmetic) never swap rows; equal ones go by filename.
-    drafts.sort(key=lambda d: (d[0], -round(d[1], 2), d[2]))
+    prob = {c[0]: model.probability(c[2]) for c in candidates}
+    warnings = sorted(
+        (c[0] for c in candidates if c[1] == "warning"), key=lambda f: (-round(prob[f], 4), f)
+    )
+    plain = sorted(
+        (c[0] for c in candidates if c[1] is None), key=lambda f: (-round(prob[f], 4), f)
+    )
+    kept = warnings[:limit]
+    size, expected = 0, 0.0
+    if gate_open and plain:
+        size, expected = best_set_size(
+            sorted((prob[f] for f in plain), reverse=True),
+            model.beta,
+            certain=len(kept),
+            min_size=0 if kept else 1,
+            max_size=max(0, limit - len(kept)),
+        )
+    fb = f"F{model.beta:g}"
     verdicts: list[Verdict] = []
-    picked = 0
-    for _, prob, filename, ok, reason in drafts:
-        if ok and picked >= limit:
-            ok, reason = False, f"{reason}, but the {limit} slots are taken"
-        picked += ok
-        verdicts.append(Verdict(filename, prob, ok, reason))
+    for f in warnings:
+        ok = f in kept
+        reason = "recent-tools rule: a warning about a tool in use (kept, ranked first)"
+        verdicts.append(
+            Verdict(f, prob[f], ok, reason if ok else f"{reason}, but the {limit} slots are taken")
+        )
+    for rank, f in enumerate(plain):
+        if not gate_open:
+            reason = f"gate closed: best evidence {best:.2f} < {model.gate:.2f}, so nothing is clearly relevant"
+        elif rank < size:
+            reason = f"probability {prob[f]:.2f}: in the best set ({size} picked, expected {fb} {expected:.2f})"
+        else:
+            reason = f"probability {prob[f]:.2f}: outside the best set ({size} picked, expected {fb} {expected:.2f})"
+        verdicts.append(Verdict(f, prob[f], gate_open and rank < size, reason))
+    for c in candidates:
+        if c[1] == "usage":
+            reason = "recent-tools rule: usage notes for a tool already in use (skipped)"
+            verdicts.append(Verdict(c[0], prob[c[0]], False, reason))
+    verdicts.sort(key=lambda v: not v.selected)  # stable: picked first, each group in order
     return verdicts

@@ -157,18 +157,46 @@ class ToolKey:
     subject: str  # "grep", "bash", or the MCP server name ("linear")
     extra: frozenset[str]  # MCP: "mcp" and the function's words ("search")
     is_mcp: bool
+    alias: str = ""  # MCP: the function's name ("kubectl"), a name when followed by "tool"
+
+
+# Words for "tool" in the languages the lexical channel stems, and "MCP": "<name> tool",
+# "SSH-Werkzeug", "Outil Slurm", "la herramienta del emulador" all name a tool.
+TOOL_WORDS = frozenset(
+    (
+        *("tool", "tools", "mcp", "werkzeug", "werkzeuge", "outil", "outils", "herramienta"),
+        *("herramientas", "ferramenta", "strumento", "tooltje", "工具", "도구", "ツール"),
+    )
+)
+_NAME_GLUE = frozenset(("de", "del", "du", "des", "da", "do", "di", "la", "le", "el", "van"))
+# MCP server prefixes that name where a server came from, not what it is:
+# mcp__claude_ai_Linear__..., mcp__plugin_playwright_playwright__...
+_SERVER_PREFIX = re.compile(r"^(?:claude_ai_|plugin_[^_]+_)", re.IGNORECASE)
+
+
+def _name_words(part: str) -> list[str]:
+    """'chrome-devtools' -> ['chrome', 'devtools']; 'getDiagnostics' -> ['get', 'diagnostics']."""
+    words = [w.lower() for w in re.split(r"[\s_\-.]+", _CAMEL.sub(" ", part)) if w]
+    return [w for i, w in enumerate(words) if i == 0 or w != words[i - 1]]
 
 
 def tool_key(tool: str) -> ToolKey:
-    """'mcp__linear__search' -> subject 'linear' (+ 'mcp', 'search'); 'Grep' -> 'grep'."""
+    """'mcp__linear__search' -> subject 'linear' (+ 'mcp', 'search'); 'Grep' -> 'grep'.
+
+    MCP names are `mcp__<server>__<function>`. The server's words are the subject once a
+    provenance prefix is dropped (`claude_ai_Linear` -> "linear", `plugin_playwright_playwright`
+    -> "playwright"); the function's name is an alias ("kubectl" in mcp__k8s__kubectl).
+    """
     parts = [p for p in tool.split("__") if p]
     if len(parts) >= 2 and parts[0].lower() == "mcp":
-        subject = " ".join(raw_words(parts[1].replace("_", " ")))
+        server = _SERVER_PREFIX.sub("", parts[1]) or parts[1]
+        subject = " ".join(_name_words(server))
         extra = {"mcp"}
         for part in parts[2:]:
             extra.update(raw_words(part.replace("_", " ")))
-        return ToolKey(tool, subject, frozenset(extra), True)
-    return ToolKey(tool, " ".join(raw_words(tool.replace("_", " "))), frozenset(), False)
+        alias = " ".join(_name_words(" ".join(parts[2:])))
+        return ToolKey(tool, subject, frozenset(extra), True, alias)
+    return ToolKey(tool, " ".join(_name_words(tool)), frozenset(), False)
 
 
 def _mentions(words: Sequence[str], phrase: str) -> bool:
@@ -182,30 +210,47 @@ def _mentions(words: Sequence[str], phrase: str) -> bool:
     return any(list(words[i : i + n]) == target for i in range(len(words) - n + 1))
 
 
+def _named_as_tool(words: Sequence[str], phrase: str) -> bool:
+    """Is `phrase` next to a word for "tool": "kubectl tool", "Outil Slurm", "herramienta del emulador"?"""
+    target = phrase.split()
+    n = len(target)
+    if not n:
+        return False
+    for i in range(len(words) - n + 1):
+        if list(words[i : i + n]) != target:
+            continue
+        after = words[i + n] if i + n < len(words) else ""
+        before = [w for w in words[max(0, i - 3) : i] if w not in _NAME_GLUE][-1:]
+        if after in TOOL_WORDS or (before and before[0] in TOOL_WORDS):
+            return True
+    return False
+
+
 def is_about_tool(header: MemoryHeader, key: ToolKey) -> bool:
     """Is this memory about the tool itself, not merely about the same word or product?
 
-    The tool must be named in the memory's title (name or filename), or in the description as
-    "<tool> tool" / "<server> MCP". For an MCP server named after a product ("postgres",
-    "linear"), the memory must also name the MCP tool: "mcp", its function ("search"), or
-    "<server> tool".
+    The tool must be named in the memory's title (name or filename), or in the description
+    next to a word for "tool" ("<tool> tool", "<server> MCP", "Outil <tool>"); an MCP tool may
+    also be named by its function next to such a word ("kubectl tool"). For an MCP server named
+    after a product ("postgres", "linear"), the memory must also name the MCP tool: "mcp", its
+    function ("search"), or a word for "tool".
     """
     name, description, _, file_words = _header_text(header)
     title_words = raw_words(name) + raw_words(file_words)
     desc_words = raw_words(description)
-    named = _mentions(title_words, key.subject) or any(
-        _mentions(desc_words, f"{key.subject} {suffix}") for suffix in ("tool", "tools", "mcp")
-    )
+    every = title_words + desc_words
+    named = _mentions(title_words, key.subject) or _named_as_tool(desc_words, key.subject)
+    if not named and key.alias and _named_as_tool(every, key.alias):
+        return True
     if not named:
         return False
     if not key.is_mcp:
         return True
     # An MCP server named after a product ("postgres") must be named as the tool itself:
-    # "mcp", the function's words, or "<server> tool" ("Notebook tool kernels share ...").
-    every = title_words + desc_words
+    # "mcp", the function's words, or a word for "tool" ("Notebook tool kernels share ...").
     if any(word in key.extra for word in every):
         return True
-    return any(_mentions(every, f"{key.subject} {suffix}") for suffix in ("tool", "tools"))
+    return _named_as_tool(every, key.subject)
 
 
 def tool_memory_class(header: MemoryHeader) -> str | None:
@@ -219,7 +264,13 @@ def tool_memory_class(header: MemoryHeader) -> str | None:
         return "usage"
     if WEAK_WARNING_CUES.search(text):
         return "warning"
-    if header.type == MemoryType.REFERENCE or WEAK_USAGE_CUES.search(text):
+    if header.type == MemoryType.REFERENCE:
+        return "usage"
+    if header.type == MemoryType.FEEDBACK:
+        # feedback is guidance about how (not) to work: about a tool in use, that is a gotcha,
+        # in any language, never its reference documentation
+        return "warning"
+    if WEAK_USAGE_CUES.search(text):
         return "usage"
     return None
 
@@ -332,32 +383,37 @@ class LexicalSelector:
             coverage = min(1.0, sum(idf(t) for t in matched) / query_mass) if query_mass else 0.0
             rows.append((header, score, coverage, matched, tool_class))
 
-        top = max((r[1] for r in rows if r[4] != "usage"), default=0.0)
+        return _verdicts(rows, opts, self.limit)
 
-        def passes(row: tuple[Any, ...]) -> bool:
-            _, score, coverage, matched, tool_class = row
-            if tool_class == "usage":
-                return False
-            if tool_class == "warning":
-                return True
-            if score <= 0 or not matched:
-                return False
-            if not opts.threshold:
-                return True
-            return bool(coverage >= opts.min_coverage and score >= opts.relative_cut * top)
 
-        ordered = sorted(
-            rows,
-            key=lambda r: (r[4] != "warning", -round(r[1], 6), r[0].filename),
-        )
-        result: list[ScoredMemory] = []
-        picked = 0
-        for row in ordered:
-            ok = passes(row) and picked < self.limit
-            picked += ok
-            header, score, coverage, matched, tool_class = row
-            result.append(ScoredMemory(header.filename, score, coverage, matched, tool_class, ok))
-        return result
+def _passes(row: tuple[Any, ...], opts: LexicalOptions, top: float) -> bool:
+    """The lexical selector's verdict on one (header, score, coverage, matched, tool_class) row."""
+    _, score, coverage, matched, tool_class = row
+    if tool_class == "usage":
+        return False
+    if tool_class == "warning":
+        return True
+    if score <= 0 or not matched:
+        return False
+    if not opts.threshold:
+        return True
+    return bool(coverage >= opts.min_coverage and score >= opts.relative_cut * top)
+
+
+def _verdicts(
+    rows: Sequence[tuple[Any, ...]], opts: LexicalOptions, limit: int
+) -> list[ScoredMemory]:
+    """Rows ordered (tool warnings first, then by score) with at most `limit` picked."""
+    top = max((r[1] for r in rows if r[4] != "usage"), default=0.0)
+    ordered = sorted(rows, key=lambda r: (r[4] != "warning", -round(r[1], 6), r[0].filename))
+    result: list[ScoredMemory] = []
+    picked = 0
+    for row in ordered:
+        ok = _passes(row, opts, top) and picked < limit
+        picked += ok
+        header, score, coverage, matched, tool_class = row
+        result.append(ScoredMemory(header.filename, score, coverage, matched, tool_class, ok))
+    return result
 
 
 def plain_bm25_selector(limit: int = MAX_RELEVANT_MEMORIES) -> LexicalSelector:

@@ -8,8 +8,9 @@ For each candidate it computes two kinds of evidence and one decision:
   selector (which sees only the manifest, as the spec says), this channel reads whole bodies.
 * **lexical**: full-text BM25 (bm25s) and query coverage over name, description and the whole
   bounded body, with the lexical selector's terms (CJK pieces, stemming, synonyms).
-* **decision**: an evidence gate (answer at all?) and a pick model with one probability cutoff
-  (which ones?), both over absolute scores and the gap to the best; see decision.py. The
+* **decision**: an evidence gate (answer at all?) and a pick model whose calibrated probabilities
+  give the set with the best expected F-measure (which ones?), over absolute scores and the gap
+  to the best; see decision.py. The
   recent-tools rule is the lexical selector's: warnings about a tool in use are kept first,
   usage docs dropped.
 
@@ -118,7 +119,7 @@ class SemanticSelector:
         self._lock = threading.Lock()
 
     def __repr__(self) -> str:
-        return f"SemanticSelector(cache_dir={str(self.cache_dir)!r}, gate={self.decision.gate}, cutoff={self.decision.cutoff})"
+        return f"SemanticSelector(cache_dir={str(self.cache_dir)!r}, gate={self.decision.gate}, beta={self.decision.beta})"
 
     # -- model and cache --------------------------------------------------------------------
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 import re
 from pathlib import Path
@@ -12,6 +13,7 @@ from memdir_nb.recall.decision import (
     FEATURES,
     GATE_FEATURES,
     DecisionModel,
+    best_set_size,
     decide,
     feature_values,
     fit_logistic,
@@ -25,7 +27,7 @@ def _model(**overrides) -> DecisionModel:
     values = dict(
         coefficients=(4.0, -2.0, 1.0, 1.0, 1.0, 1.0),
         intercept=-3.0,
-        cutoff=0.5,
+        beta=2.0,
         gate=0.3,
         bm25_saturation=5.0,
         gate_coefficients=(8.0, 2.0, 2.0, 2.0),
@@ -45,7 +47,7 @@ def test_the_shipped_model_loads_and_names_every_feature() -> None:
     model = DecisionModel.load()
     assert model.features == FEATURES
     assert model.gate_features == GATE_FEATURES
-    assert 0 < model.cutoff < 1 and 0 < model.gate < 1
+    assert 0 < model.beta <= 10 and 0 < model.gate < 1
     assert "recall_cases" in model.fitted_on
 
 
@@ -102,23 +104,73 @@ def test_gate_closed_answers_nothing_but_tool_warnings():
     assert "usage notes" in reasons["usage.md"]  # its strong scores do not open the gate
 
 
-def test_gate_open_always_keeps_the_strongest_memory():
-    model = _model(cutoff=0.99, gate=0.01)
-    verdicts = decide(
-        [("near.md", None, _features(0.4, 0.4)), ("far.md", None, _features(0.2, 0.4))],
-        model,
-        limit=5,
-    )
-    assert [v.filename for v in verdicts if v.selected] == ["near.md"]
-    assert "strongest memory" in verdicts[0].reason
+def test_gate_open_always_keeps_the_most_probable_memory():
+    model = _model(gate=0.01, intercept=-9.0)  # every probability under 0.01
+    rows = [("near.md", None, _features(0.4, 0.4))]
+    rows += [(f"far{i}.md", None, _features(0.1, 0.4)) for i in range(3)]
+    verdicts = decide(rows, model, limit=5)
+    assert verdicts[0].filename == "near.md" and verdicts[0].selected
+    assert "in the best set (" in verdicts[0].reason
+    assert all(v.probability < 0.01 for v in verdicts)
 
 
 def test_at_most_limit_are_picked_and_the_rest_say_why():
-    model = _model(cutoff=0.01, gate=0.01)
+    model = _model(gate=0.01, intercept=3.0)  # every probability high
     rows = [(f"m{i}.md", None, _features(0.5, 0.5)) for i in range(7)]
     verdicts = decide(rows, model, limit=5)
     assert sum(v.selected for v in verdicts) == 5
-    assert sum("slots are taken" in v.reason for v in verdicts) == 2
+    assert sum("outside the best set (5 picked" in v.reason for v in verdicts) == 2
+
+
+def _brute_force_expected_f(probs: list[float], k: int, beta: float, certain: int = 0) -> float:
+    """E[F-beta] of the top-k set by enumerating every outcome (independent memories)."""
+    total = 0.0
+    for outcome in itertools.product((0, 1), repeat=len(probs)):
+        weight = 1.0
+        for p, y in zip(probs, outcome, strict=True):
+            weight *= p if y else 1 - p
+        tp = sum(outcome[:k]) + certain
+        relevant = sum(outcome) + certain
+        b2 = beta * beta
+        total += weight * ((1 + b2) * tp / (b2 * relevant + k + certain) if tp else 0.0)
+    return total
+
+
+@pytest.mark.parametrize("beta", [1.0, 2.0])
+@pytest.mark.parametrize(
+    "probs",
+    [[0.9, 0.3, 0.2, 0.1, 0.05, 0.01], [0.45, 0.4, 0.4, 0.35, 0.3, 0.3], [0.2, 0.02, 0.01]],
+)
+def test_best_set_size_is_the_exact_expected_f_optimum(probs: list[float], beta: float) -> None:
+    k, expected = best_set_size(probs, beta, max_size=5)
+    brute = {j: _brute_force_expected_f(probs, j, beta) for j in range(1, min(5, len(probs)) + 1)}
+    assert expected == pytest.approx(brute[k], abs=1e-9)
+    assert brute[k] == pytest.approx(max(brute.values()), abs=1e-12)
+
+
+def test_one_standout_memory_is_answered_alone_and_a_spread_with_several() -> None:
+    assert best_set_size([0.95, 0.03, 0.02, 0.02], 2.0)[0] == 1
+    assert best_set_size([0.3] * 8, 2.0)[0] == 5
+    assert best_set_size([0.3] * 8, 1.0)[0] > 1
+
+
+def test_a_certain_warning_makes_weak_extra_memories_not_worth_a_slot() -> None:
+    k, _ = best_set_size([0.05, 0.02], 2.0, certain=1, min_size=0, max_size=4)
+    assert k == 0
+    k, expected = best_set_size([0.3, 0.3], 1.0, certain=1, min_size=0, max_size=4)
+    assert expected == pytest.approx(
+        max(_brute_force_expected_f([0.3, 0.3], j, 1.0, certain=1) for j in range(3))
+    )
+
+
+def test_best_set_size_refuses_unsorted_probabilities() -> None:
+    with pytest.raises(ValueError, match="sorted best first"):
+        best_set_size([0.1, 0.5], 2.0)
+
+
+def test_beta_must_be_a_sensible_recall_weight() -> None:
+    with pytest.raises(ValueError, match="beta"):
+        _model(beta=0.0)
 
 
 def test_fit_logistic_separates_separable_data() -> None:

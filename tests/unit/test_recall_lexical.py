@@ -9,8 +9,16 @@ from pathlib import Path
 
 import pytest
 
+from memdir_nb.formats.manifest import MemoryHeader
 from memdir_nb.recall import LexicalSelector, find_relevant_memories
-from memdir_nb.recall.lexical import LexicalOptions, filename_words, tool_key
+from memdir_nb.recall.lexical import (
+    LexicalOptions,
+    classify_for_tools,
+    filename_words,
+    is_about_tool,
+    tool_key,
+)
+from memdir_nb.spec.taxonomy import MemoryType
 from memdir_nb.storage.scan import scan_memory_files
 from tests.support import write_memory
 
@@ -275,3 +283,74 @@ def test_an_mcp_warning_that_names_the_server_as_a_tool_is_kept_first():
     )
     assert is_about_tool(warning, key) and classify_for_tools(warning, [key]) == "warning"
     assert not is_about_tool(product, key)  # naming the product is not naming the tool
+
+
+def _header(filename: str, name: str, description: str, kind: str) -> MemoryHeader:
+    return MemoryHeader(filename, f"/x/{filename}", 0.0, name, description, MemoryType(kind))
+
+
+def test_mcp_server_names_lose_their_provenance_prefix_and_split_into_words() -> None:
+    # the shapes Claude Code gives MCP tools: connector and plugin servers, hyphens, camelCase
+    assert tool_key("mcp__claude_ai_Linear__list_issues").subject == "linear"
+    assert tool_key("mcp__plugin_playwright_playwright__browser_click").subject == "playwright"
+    assert tool_key("mcp__chrome-devtools__take_screenshot").subject == "chrome devtools"
+    assert tool_key("mcp__ide__getDiagnostics").alias == "get diagnostics"
+    assert tool_key("mcp__k8s__kubectl").alias == "kubectl"
+
+
+def test_an_mcp_tool_named_by_its_function_is_recognised() -> None:
+    key = tool_key("mcp__cluster__kubectl")
+    gotcha = _header(
+        "feedback_kubectl_context.md",
+        "kubectl tool context",
+        "The kubectl tool uses the last context it was given",
+        "feedback",
+    )
+    assert is_about_tool(gotcha, key)
+    assert classify_for_tools(gotcha, [key]) == "warning"
+
+
+def test_a_word_for_tool_in_another_language_names_the_tool() -> None:
+    key = tool_key("mcp__scanner__scan")
+    french = _header(
+        "reference_scanner.md",
+        "Notes de travail",
+        "L'outil scanner lit les fichiers du dépôt",
+        "reference",
+    )
+    german = _header(
+        "feedback_scan.md", "Hinweis", "Das Scanner-Werkzeug liest keine Symlinks", "feedback"
+    )
+    assert classify_for_tools(french, [key]) == "usage"
+    assert classify_for_tools(german, [key]) == "warning"
+
+
+def test_feedback_about_a_tool_in_use_is_kept_as_a_warning_in_any_language() -> None:
+    # feedback is guidance on how (not) to work; about a tool in use that is a gotcha, not its
+    # reference docs, even when no English warning word is there to say so
+    key = tool_key("mcp__sandbox__deploy")
+    feedback = _header(
+        "feedback_sandbox_tool.md",
+        "Sandbox-Werkzeug",
+        "Das Sandbox-Werkzeug setzt die Datenbank bei jedem Deploy zurück",
+        "feedback",
+    )
+    reference = _header(
+        "reference_sandbox_tool.md",
+        "Sandbox-Werkzeug",
+        "Parameter und Aufruf des Sandbox-Werkzeugs",
+        "reference",
+    )
+    assert classify_for_tools(feedback, [key]) == "warning"
+    assert classify_for_tools(reference, [key]) == "usage"
+
+
+def test_a_product_named_like_the_server_is_still_not_the_tool() -> None:
+    key = tool_key("mcp__claude_ai_Linear__list_issues")
+    product = _header(
+        "project_linear_migration.md",
+        "Linear migration",
+        "Moving the team's tickets into Linear by March",
+        "project",
+    )
+    assert not is_about_tool(product, key)
