@@ -52,6 +52,8 @@ from recall_eval import DEFAULT_CASES, build_memory_dir, score_answer  # noqa: E
 
 from memdir_nb.recall.decision import (  # noqa: E402
     FEATURES,
+    FULL_TEXT_FEATURES,
+    FULL_TEXT_GATE_FEATURES,
     GATE_FEATURES,
     DecisionModel,
     best_set_size,
@@ -147,6 +149,8 @@ def expand(dirs: list[tuple[str, dict]], *, subsets: bool) -> list[tuple[str, di
 def collect(dirs: list[tuple[str, dict]], cache_dir: Path) -> list[Query]:
     """Every query's explanations in every (derived) dir, under one selector and cache."""
     provisional = replace(DecisionModel.load(), bm25_saturation=BM25_SATURATION)
+    if provisional.full_text is None:  # CJK queries must leave their full-text features
+        provisional = replace(provisional, full_text=_placeholder_full_text())
     selector = SemanticSelector(cache_dir=cache_dir, decision=provisional, progress=False)
     if selector.encoder() is None:
         raise SystemExit(f"the model is not available: {selector.fallback_reason}")
@@ -163,11 +167,37 @@ def collect(dirs: list[tuple[str, dict]], cache_dir: Path) -> list[Query]:
     return out
 
 
+def _placeholder_full_text() -> DecisionModel:
+    n, g = len(FULL_TEXT_FEATURES), len(FULL_TEXT_GATE_FEATURES)
+    return DecisionModel(
+        coefficients=(1.0,) * n,
+        intercept=-2.0,
+        beta=SET_BETA,
+        gate=0.5,
+        bm25_saturation=BM25_SATURATION,
+        gate_coefficients=(1.0,) * g,
+        gate_intercept=-2.0,
+        features=FULL_TEXT_FEATURES,
+        gate_features=FULL_TEXT_GATE_FEATURES,
+    )
+
+
+def is_full_text(q: Query) -> bool:
+    """A CJK query: decided by the full-text model (no semantic scores)."""
+    return all(e.semantic is None for e in q.items)
+
+
 def pairs(queries: Sequence[Query], names: Sequence[str]) -> tuple[list[list[float]], list[int]]:
-    """Feature rows and labels: relevant 1, unrelated 0; acceptable and tool-ruled left out."""
+    """Feature rows and labels: relevant 1, unrelated 0; acceptable and tool-ruled left out.
+
+    Semantic features come from the other queries only, full-text ones (CJK) from CJK queries.
+    """
     rows: list[list[float]] = []
     labels: list[int] = []
+    full_text = "semantic" not in names
     for q in queries:
+        if is_full_text(q) != full_text:
+            continue
         relevant = set(q.case["relevant"])
         acceptable = set(q.case.get("acceptable", []))
         for item in q.items:
@@ -179,7 +209,29 @@ def pairs(queries: Sequence[Query], names: Sequence[str]) -> tuple[list[list[flo
 
 
 def fit_models(queries: Sequence[Query], beta: float = SET_BETA) -> DecisionModel:
-    """Both logistic models fitted on the queries' pairs (gate placeholder)."""
+    """The four logistic models fitted on the queries' pairs (gate placeholders).
+
+    The pick and evidence models over FEATURES / GATE_FEATURES from the queries that have
+    semantic scores; the full-text pair (FULL_TEXT_*) from the CJK queries.
+    """
+    ft_rows, ft_labels = pairs(queries, FULL_TEXT_FEATURES)
+    full_text = None
+    if ft_labels and any(ft_labels):
+        ft_coef, ft_icpt = fit_logistic(
+            ft_rows, ft_labels, l2=L2, positive_weight=PICK_POSITIVE_WEIGHT
+        )
+        ftg_rows, ftg_labels = pairs(queries, FULL_TEXT_GATE_FEATURES)
+        ftg_coef, ftg_icpt = fit_logistic(
+            ftg_rows, ftg_labels, l2=L2, positive_weight=GATE_POSITIVE_WEIGHT
+        )
+        full_text = replace(
+            _placeholder_full_text(),
+            coefficients=tuple(ft_coef),
+            intercept=ft_icpt,
+            beta=beta,
+            gate_coefficients=tuple(ftg_coef),
+            gate_intercept=ftg_icpt,
+        )
     rows, labels = pairs(queries, FEATURES)
     coefficients, intercept = fit_logistic(
         rows, labels, l2=L2, positive_weight=PICK_POSITIVE_WEIGHT
@@ -196,6 +248,7 @@ def fit_models(queries: Sequence[Query], beta: float = SET_BETA) -> DecisionMode
         bm25_saturation=BM25_SATURATION,
         gate_coefficients=tuple(gate_coef),
         gate_intercept=gate_icpt,
+        full_text=full_text,
     )
 
 
@@ -223,12 +276,14 @@ class Precomputed:
         self.queries = queries
         self.rows: list[tuple | list[str]] = []
         self._sizes: dict[tuple[int, float], int] = {}
-        for q in queries:
-            if not all(e.features for e in q.items):  # a CJK query: the full-text channel decided
+        self.full_text = [is_full_text(q) for q in queries]
+        for q, ft in zip(queries, self.full_text, strict=True):
+            m = model.full_text if ft else model
+            if m is None or not all(e.features for e in q.items):
                 self.rows.append([e.filename for e in q.items if e.selected])
                 continue
-            ev = {e.filename: model.evidence(e.features) for e in q.items}
-            prob = {e.filename: model.probability(e.features) for e in q.items}
+            ev = {e.filename: m.evidence(e.features) for e in q.items}
+            prob = {e.filename: m.probability(e.features) for e in q.items}
             best = max((ev[e.filename] for e in q.items if e.tool_class != "usage"), default=0.0)
             warnings = sorted(
                 (e.filename for e in q.items if e.tool_class == "warning"),
@@ -241,10 +296,12 @@ class Precomputed:
             probs = sorted((prob[f] for f in plain), reverse=True)
             self.rows.append((best, warnings[:5], plain, probs))
 
-    def answer(self, i: int, gate: float, beta: float) -> list[str]:
+    def answer(self, i: int, gates: tuple[float, float], beta: float) -> list[str]:
+        """decide()'s answer for query i; gates = (the main gate, the full-text model's)."""
         rows = self.rows[i]
         if isinstance(rows, list):
             return list(rows)
+        gate = gates[1] if self.full_text[i] else gates[0]
         best, warnings, plain, probs = rows
         if best < gate or not plain:
             return list(warnings)
@@ -260,13 +317,13 @@ class Precomputed:
         return list(warnings) + plain[: self._sizes[key]]
 
     def scores(
-        self, gate: float, beta: float, subset: Sequence[int] | None = None
+        self, gates: tuple[float, float], beta: float, subset: Sequence[int] | None = None
     ) -> tuple[float, float, float, float]:
         """(mean F1, empty|none, mean recall, F-BETA over answerable) over the queries (or indexes)."""
         f1s, empties, recalls, answerable = [], [], [], []
         for i in subset if subset is not None else range(len(self.queries)):
             case = self.queries[i].case
-            got = self.answer(i, gate, beta)
+            got = self.answer(i, gates, beta)
             s = score_answer(case, got)
             f1s.append(s.f1)
             if s.recall is None:
@@ -282,13 +339,23 @@ class Precomputed:
             mean(answerable) if answerable else 0.0,
         )
 
-    def check(self, model: DecisionModel, gate: float) -> None:
-        chosen = replace(model, gate=gate)
+    def check(self, model: DecisionModel) -> None:
+        gates = (model.gate, model.full_text.gate if model.full_text else 0.5)
         for i, q in enumerate(self.queries):
-            if not isinstance(self.rows[i], list) and answers(q.items, chosen) != self.answer(
-                i, gate, model.beta
-            ):
+            m = model.full_text if self.full_text[i] else model
+            if m is None or isinstance(self.rows[i], list):
+                continue
+            if answers(q.items, m) != self.answer(i, gates, model.beta):
                 raise AssertionError(f"fast answer differs from decide() on {q.case.get('id')}")
+
+
+def choose_gates(pre: Precomputed, beta: float) -> tuple[float, float]:
+    """The main gate over the queries with semantic scores, the full-text one over CJK queries."""
+    main = [i for i, ft in enumerate(pre.full_text) if not ft]
+    cjk = [i for i, ft in enumerate(pre.full_text) if ft]
+    gate, _ = choose(pre, beta, main)
+    ft_gate, _ = choose(pre, beta, cjk) if cjk else (0.5, 0.0)
+    return gate, ft_gate
 
 
 def choose(
@@ -303,7 +370,7 @@ def choose(
     """
     grid = []
     for gate in GATES:
-        _, empty, _, fb = pre.scores(gate, beta, subset)
+        _, empty, _, fb = pre.scores((gate, gate), beta, subset)
         if empty >= MIN_EMPTY_ON_NONE:
             grid.append((fb, gate))
     if not grid:
@@ -331,8 +398,8 @@ def leave_one_dir_out(
         if not train:
             continue
         model = fit_models(train, beta)
-        gate, _ = choose(Precomputed(train, model), beta)
-        f1, empty, recall, _ = Precomputed(test, model).scores(gate, beta)
+        gates = choose_gates(Precomputed(train, model), beta)
+        f1, empty, recall, _ = Precomputed(test, model).scores(gates, beta)
         rows, labels = pairs(test, FEATURES)
         oof += [
             (model.probability(dict(zip(FEATURES, r, strict=True))), y)
@@ -342,7 +409,7 @@ def leave_one_dir_out(
             {
                 "dir": held,
                 "queries": len(test),
-                "gate": gate,
+                "gate": gates,
                 "f1": f1,
                 "empty_on_none": empty,
                 "recall": recall,
@@ -373,9 +440,9 @@ def report(path: Path, model: DecisionModel) -> str:
     dirs = source_dirs(json.loads(path.read_text(encoding="utf-8")), path.stem)
     queries = collect(dirs, MemdirConfig.from_environment().cache_root())
     pre = Precomputed(queries, model)
+    gates = (model.gate, model.full_text.gate if model.full_text else 0.5)
     scored = [
-        (q, score_answer(q.case, pre.answer(i, model.gate, model.beta)))
-        for i, q in enumerate(queries)
+        (q, score_answer(q.case, pre.answer(i, gates, model.beta))) for i, q in enumerate(queries)
     ]
 
     def line(label: str, group: list) -> str:
@@ -453,10 +520,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     dirs, queries = load_queries(args, parser)
     model = fit_models(queries, args.beta)
     pre = Precomputed(queries, model)
-    gate, _ = choose(pre, args.beta)
-    model = replace(model, gate=gate)
-    pre.check(model, gate)
-    f1, empty, recall, answerable_fb = pre.scores(gate, args.beta)
+    gate, ft_gate = choose_gates(pre, args.beta)
+    ft_model = replace(model.full_text, gate=ft_gate) if model.full_text else None
+    model = replace(model, gate=gate, full_text=ft_model)
+    pre.check(model)
+    f1, empty, recall, answerable_fb = pre.scores((gate, ft_gate), args.beta)
     lodo, oof = leave_one_dir_out(queries, args.beta)
     n_pairs = len(pairs(queries, FEATURES)[1])
     model = replace(
@@ -475,7 +543,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     err = sys.stderr
     print(
         f"in-sample: mean F1 {f1:.3f} (answerable F{BETA:g} {answerable_fb:.3f}), 'none' empty "
-        f"{empty:.3f}, recall {recall:.3f} (gate {gate}, beta {args.beta})",
+        f"{empty:.3f}, recall {recall:.3f} (gate {gate}, full-text gate {ft_gate}, beta {args.beta})",
         file=err,
     )
     for row in lodo:
@@ -495,7 +563,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.curve:
         print(f"gate   empty|none  recall  mean F1  answerable F{BETA:g}", file=err)
         for g in GATES:
-            f, e, r, a = pre.scores(g, args.beta)
+            f, e, r, a = pre.scores((g, ft_gate), args.beta)
             print(f"{g:5.3f}  {e:10.3f}  {r:6.3f}  {f:7.3f}  {a:13.3f}", file=err)
     if not args.dry_run:
         Path(args.out).write_text(text, encoding="utf-8")

@@ -42,6 +42,15 @@ FEATURES: tuple[str, ...] = (
 )
 # The absolute scores the evidence (gate) model reads: nothing relative to other candidates.
 GATE_FEATURES: tuple[str, ...] = ("semantic", "bm25_saturated", "coverage", "coverage_window")
+# A query mostly in Chinese, Japanese or Korean is decided by the full-text channel alone (the
+# encoder was trained on English): its own pick and evidence models over these.
+FULL_TEXT_FEATURES: tuple[str, ...] = (
+    "bm25_saturated",
+    "bm25_relative",
+    "coverage",
+    "coverage_window",
+)
+FULL_TEXT_GATE_FEATURES: tuple[str, ...] = ("bm25_saturated", "coverage", "coverage_window")
 
 
 @dataclass(frozen=True)
@@ -58,6 +67,7 @@ class DecisionModel:
     features: tuple[str, ...] = FEATURES
     gate_features: tuple[str, ...] = GATE_FEATURES
     fitted_on: str = ""
+    full_text: DecisionModel | None = None  # the models for CJK queries (full-text features)
 
     def __post_init__(self) -> None:
         if len(self.coefficients) != len(self.features):
@@ -101,6 +111,7 @@ class DecisionModel:
             "gate": self.gate,
             "bm25_saturation": self.bm25_saturation,
             "fitted_on": self.fitted_on,
+            **({"full_text": self.full_text.to_json()} if self.full_text else {}),
         }
 
     @classmethod
@@ -127,6 +138,11 @@ class DecisionModel:
                 features=features,
                 gate_features=gate_features,
                 fitted_on=str(data.get("fitted_on", "")),
+                full_text=(
+                    cls.from_json(data["full_text"], source=f"{source} (full_text)")  # type: ignore[arg-type]
+                    if data.get("full_text") is not None
+                    else None
+                ),
             )
         except (KeyError, TypeError) as err:
             raise ValueError(f"{source} is missing or has a wrong field: {err}") from err

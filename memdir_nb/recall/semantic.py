@@ -259,7 +259,14 @@ class SemanticSelector:
             # or Korean text are too low for the gate, so the full-text channel (which segments
             # CJK text) decides such a query on its own.
             why = "CJK query, full-text channel"
-            return self._lexical_only(headers, docs, hits, classes, query_terms, why=why)
+            if self.decision.full_text is None:
+                return self._lexical_only(headers, docs, hits, classes, query_terms, why=why)
+            local = [window_coverage(fulltext, d.window_terms, query_terms) for d in docs]
+            zeros = [0.0] * len(headers)
+            nowhere: list[int | None] = [None] * len(headers)
+            return self._decide(
+                headers, docs, hits, classes, local, zeros, zeros, nowhere, lexical=query_terms
+            )
         sims = self.similarities(query, headers, cancel, _docs=docs)
         if sims is None:
             why = "full-text fallback (no model)"
@@ -323,9 +330,16 @@ class SemanticSelector:
         manifest_sims: list[float],
         window_sims: list[float],
         window_at: list[int | None],
+        *,
+        lexical: Sequence[str] | None = None,
     ) -> list[MemoryExplanation]:
-        """Features per candidate, then the shared decision (decision.decide) explained."""
-        model = self.decision
+        """Features per candidate, then the shared decision (decision.decide) explained.
+
+        With `lexical` (a CJK query's terms) the full-text model decides from the full-text
+        features alone, and a picked memory's window is the one holding most query terms.
+        """
+        model = self.decision if lexical is None else self.decision.full_text
+        assert model is not None
         best_sims = [max(a, b) for a, b in zip(manifest_sims, window_sims, strict=True)]
         eligible = [i for i, c in enumerate(classes) if c != "usage"]
         best_sem = max((best_sims[i] for i in eligible), default=0.0)
@@ -352,18 +366,21 @@ class SemanticSelector:
         for v in verdicts:
             i = index[v.filename]
             at = window_at[i]
+            if lexical is not None and v.selected:
+                at = best_lexical_window(docs[i].windows, lexical, self.options)
+            sem = lexical is None
             out.append(
                 MemoryExplanation(
                     v.filename,
                     hits[i].score,
                     hits[i].coverage,
-                    best_sims[i],
-                    manifest_sims[i],
-                    window_sims[i] if at is not None else None,
+                    best_sims[i] if sem else None,
+                    manifest_sims[i] if sem else None,
+                    window_sims[i] if sem and at is not None else None,
                     v.probability,
                     classes[i],
                     v.selected,
-                    v.reason,
+                    v.reason if sem else f"CJK query, full-text model: {v.reason}",
                     features[i],
                     docs[i].windows[at] if at is not None else None,
                     at,
