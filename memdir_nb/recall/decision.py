@@ -231,7 +231,11 @@ _NEGLIGIBLE = 1e-6
 
 
 def _add_bernoulli(dist: list[float], p: float) -> list[float]:
-    """The distribution of a count after adding one independent Bernoulli(p) (capped)."""
+    """The distribution of a count after adding one independent Bernoulli(p) (capped).
+
+    A top count whose probability is below _NEGLIGIBLE² is folded into the one below it, so
+    the list stays as long as the counts that matter (a few, in a 200-memory dir).
+    """
     q = 1.0 - p
     out = [d * q for d in dist]
     for i, d in enumerate(dist):
@@ -239,6 +243,8 @@ def _add_bernoulli(dist: list[float], p: float) -> list[float]:
         if j >= len(out):
             out.append(0.0)
         out[j] += d * p
+    if len(out) > 2 and out[-1] < _NEGLIGIBLE * _NEGLIGIBLE:
+        out[-2] += out.pop()
     return out
 
 
