@@ -1,11 +1,13 @@
 """Fit the offline selector's decision (evidence gate + pick model) across many dirs, and write selector_model.json.
 
-Usage:
-    python benchmarks/fit_selector.py [CASES.json ...] [--out PATH] [--dry-run] [--curve]
+Usage (the refit, one command):
+    python benchmarks/fit_selector.py benchmarks/data/recall_cases.json benchmarks/data/recall_tune.json
+        [--out PATH] [--dry-run] [--curve] [--reliability] [--beta B] [--features F.pkl]
+    python benchmarks/fit_selector.py --report CORPUS.json [--report ...] [--model M.json]
 
-CASES.json defaults to benchmarks/data/recall_cases.json (the tuning set, in the repository);
-pass the tuning corpus benchmarks/data/recall_tune.json too. A file holds one dir ({"memories", "queries"}) or
-many ({"dirs": [{"id", "memories", "queries"}, ...]}). Holdout files are refused.
+CASES.json defaults to benchmarks/data/recall_cases.json. A file holds one dir ({"memories",
+"queries"}), many ({"dirs": [...]}) or a corpus ({"dirs", "questions"}); holdout files are
+refused (benchmarks/fit_data.py reads them and collects the features).
 
 1. Every dir is written out as a real memory dir. The tuning corpus has dirs of 1 to 200
    memories in seven languages, so dir sizes come from real dirs. With --subsets, random
@@ -13,14 +15,15 @@ many ({"dirs": [{"id", "memories", "queries"}, ...]}). Holdout files are refused
    out becoming a "nothing relevant" one; that is for tuning sets of one large dir only (it
    over-weights near-miss "none" queries, see docs/selection.md).
 2. The selector's own scoring gives every candidate's features for every query.
-3. Two L2-regularised logistic models are fitted on query-memory pairs (relevant 1,
-   unrelated 0; acceptable and tool-ruled memories left out): the evidence model over absolute
-   scores (GATE_FEATURES) and the pick model (FEATURES).
+3. L2-regularised logistic models are fitted on query-memory pairs (relevant 1, unrelated 0;
+   acceptable and tool-ruled memories left out): the evidence model over absolute scores
+   (GATE_FEATURES) and the pick model (FEATURES) from queries with semantic scores, and the
+   full-text pair (FULL_TEXT_*) from CJK queries, which the full-text channel decides.
 4. The answer is the top-k with the best expected F-beta under the pick model's probabilities
    (decision.best_set_size; --beta, default 1). The pick model is fitted unweighted so that its
    probabilities are calibrated (`--reliability` prints the out-of-fold reliability table).
-   Gate: the grid point with the best F2 over answerable queries among those that answer at
-   least MIN_EMPTY_ON_NONE of the "nothing relevant" queries with nothing.
+   Gates (main, full-text): the grid point with the best F2 over answerable queries among
+   those that answer at least MIN_EMPTY_ON_NONE of the "nothing relevant" queries with nothing.
 5. Leave-one-dir-out: for each source dir, steps 3-4 are redone without it (and its subsets)
    and the held-out dir is scored with what was chosen; the mean over dirs is printed next to
    the in-sample figure. `--curve` prints the trade-off between "nothing relevant" answered
@@ -32,13 +35,10 @@ from __future__ import annotations
 import argparse
 import itertools
 import json
-import random
 import statistics
 import sys
-import tempfile
-import time
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from pathlib import Path
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
@@ -48,7 +48,18 @@ BENCH = Path(__file__).resolve().parent
 if str(BENCH) not in sys.path:
     sys.path.insert(0, str(BENCH))
 
-from recall_eval import DEFAULT_CASES, build_memory_dir, score_answer  # noqa: E402
+from fit_data import (  # noqa: E402
+    BM25_SATURATION,
+    SUBSET_SIZES,
+    Query,
+    collect,
+    expand,
+    is_full_text,
+    pairs,
+    placeholder_full_text,
+    source_dirs,
+)
+from recall_eval import DEFAULT_CASES, score_answer  # noqa: E402
 
 from memdir_nb.recall.decision import (  # noqa: E402
     FEATURES,
@@ -60,13 +71,9 @@ from memdir_nb.recall.decision import (  # noqa: E402
     decide,
     fit_logistic,
 )
-from memdir_nb.recall.semantic import MemoryExplanation, SemanticSelector  # noqa: E402
-from memdir_nb.storage.scan import scan_memory_files  # noqa: E402
+from memdir_nb.recall.semantic import MemoryExplanation  # noqa: E402
 
 DEFAULT_OUT = REPO_ROOT / "memdir_nb" / "recall" / "selector_model.json"
-BM25_SATURATION = 5.0  # BM25 / (BM25 + 5): a score of 5 counts half, 20 counts 0.8
-SUBSET_SIZES = (1, 5, 25, 100)
-SUBSET_SEEDS = 1
 GATES = [round(0.05 + 0.025 * i, 3) for i in range(37)]  # 0.05 .. 0.95 (probabilities)
 L2 = 1.0
 GATE_POSITIVE_WEIGHT = 3.0  # the evidence model: relevant pairs up-weighted (its gate is tuned)
@@ -74,138 +81,6 @@ PICK_POSITIVE_WEIGHT = 1.0  # the pick model: unweighted, so its probabilities a
 SET_BETA = 1.0  # the expected F-measure the answer set maximises (see docs/selection.md)
 BETA = 2.0  # the objective is F-beta over answerable queries: recall counts BETA^2 times precision
 MIN_EMPTY_ON_NONE = 0.875  # "nothing relevant" answered empty at least this often (7 of 8)
-
-
-@dataclass
-class Query:
-    """One labelled query in one (possibly derived) dir, with every candidate's explanation."""
-
-    group: str  # the source dir: leave-one-dir-out drops a whole group
-    case: dict
-    items: list[MemoryExplanation]
-
-
-def source_dirs(data: dict, name: str) -> list[tuple[str, dict]]:
-    """(id, {"memories", "queries"}) for each dir in a cases file (either shape)."""
-    if "dirs" in data and "questions" in data:  # the corpus shape: questions name their dir
-        out = []
-        for d in data["dirs"]:
-            memories = [{**m, "path": m.get("path", m.get("filename"))} for m in d["memories"]]
-            queries = [
-                {
-                    "id": q["id"],
-                    "query": q["query"],
-                    "recent_tools": q.get("recent_tools", []),
-                    "relevant": list(q.get("expected", q.get("relevant", []))),
-                    "acceptable": list(q.get("acceptable", [])),
-                    "kind": q.get("kind", "?"),
-                    "language": q.get("language", d.get("language", "")),
-                }
-                for q in data["questions"]
-                if q["dir"] == d["id"]
-            ]
-            out.append((f"{name}:{d['id']}", {"memories": memories, "queries": queries}))
-        return out
-    if "dirs" in data:
-        return [(f"{name}:{d.get('id', i)}", d) for i, d in enumerate(data["dirs"])]
-    return [(name, data)]
-
-
-def subset(cases: dict, size: int, seed: int) -> dict:
-    """A random subset of a dir's memories; queries relabelled to what is left."""
-    rng = random.Random(f"{size}:{seed}")
-    kept = rng.sample(cases["memories"], size)
-    paths = {m["path"] for m in kept}
-    queries = []
-    for q in cases["queries"]:
-        relevant = [p for p in q["relevant"] if p in paths]
-        kind = q.get("kind", "?") if relevant or not q["relevant"] else "none"
-        queries.append(
-            {
-                **q,
-                "relevant": relevant,
-                "acceptable": [p for p in q.get("acceptable", []) if p in paths],
-                "kind": kind,
-            }
-        )
-    return {"memories": kept, "queries": queries}
-
-
-def expand(dirs: list[tuple[str, dict]], *, subsets: bool) -> list[tuple[str, dict]]:
-    """Each dir, plus (with subsets=True) its random subsets of every smaller size in SUBSET_SIZES."""
-    out = []
-    for group, cases in dirs:
-        out.append((group, cases))
-        if not subsets:
-            continue
-        n = len(cases["memories"])
-        for size in SUBSET_SIZES:
-            if size < n:
-                for seed in range(SUBSET_SEEDS):
-                    out.append((group, subset(cases, size, seed)))
-    return out
-
-
-def collect(dirs: list[tuple[str, dict]], cache_dir: Path) -> list[Query]:
-    """Every query's explanations in every (derived) dir, under one selector and cache."""
-    provisional = replace(DecisionModel.load(), bm25_saturation=BM25_SATURATION)
-    if provisional.full_text is None:  # CJK queries must leave their full-text features
-        provisional = replace(provisional, full_text=_placeholder_full_text())
-    selector = SemanticSelector(cache_dir=cache_dir, decision=provisional, progress=False)
-    if selector.encoder() is None:
-        raise SystemExit(f"the model is not available: {selector.fallback_reason}")
-    out: list[Query] = []
-    with tempfile.TemporaryDirectory(prefix="fit-selector-") as tmp:
-        for i, (group, cases) in enumerate(dirs):
-            memory_dir = build_memory_dir(cases, Path(tmp) / f"d{i}", now_ms=time.time() * 1000)
-            headers = scan_memory_files(memory_dir)
-            for case in cases["queries"]:
-                tools = tuple(case.get("recent_tools", []))
-                out.append(
-                    Query(group, case, selector.score(case["query"], headers, recent_tools=tools))
-                )
-    return out
-
-
-def _placeholder_full_text() -> DecisionModel:
-    n, g = len(FULL_TEXT_FEATURES), len(FULL_TEXT_GATE_FEATURES)
-    return DecisionModel(
-        coefficients=(1.0,) * n,
-        intercept=-2.0,
-        beta=SET_BETA,
-        gate=0.5,
-        bm25_saturation=BM25_SATURATION,
-        gate_coefficients=(1.0,) * g,
-        gate_intercept=-2.0,
-        features=FULL_TEXT_FEATURES,
-        gate_features=FULL_TEXT_GATE_FEATURES,
-    )
-
-
-def is_full_text(q: Query) -> bool:
-    """A CJK query: decided by the full-text model (no semantic scores)."""
-    return all(e.semantic is None for e in q.items)
-
-
-def pairs(queries: Sequence[Query], names: Sequence[str]) -> tuple[list[list[float]], list[int]]:
-    """Feature rows and labels: relevant 1, unrelated 0; acceptable and tool-ruled left out.
-
-    Semantic features come from the other queries only, full-text ones (CJK) from CJK queries.
-    """
-    rows: list[list[float]] = []
-    labels: list[int] = []
-    full_text = "semantic" not in names
-    for q in queries:
-        if is_full_text(q) != full_text:
-            continue
-        relevant = set(q.case["relevant"])
-        acceptable = set(q.case.get("acceptable", []))
-        for item in q.items:
-            if item.tool_class is not None or item.filename in acceptable or not item.features:
-                continue  # tool-ruled, acceptable, or decided by the full-text channel (CJK)
-            rows.append([item.features[f] for f in names])
-            labels.append(1 if item.filename in relevant else 0)
-    return rows, labels
 
 
 def fit_models(queries: Sequence[Query], beta: float = SET_BETA) -> DecisionModel:
@@ -225,7 +100,7 @@ def fit_models(queries: Sequence[Query], beta: float = SET_BETA) -> DecisionMode
             ftg_rows, ftg_labels, l2=L2, positive_weight=GATE_POSITIVE_WEIGHT
         )
         full_text = replace(
-            _placeholder_full_text(),
+            placeholder_full_text(),
             coefficients=tuple(ft_coef),
             intercept=ft_icpt,
             beta=beta,
@@ -488,6 +363,44 @@ def load_queries(args: argparse.Namespace, parser: argparse.ArgumentParser) -> t
     return dirs, queries
 
 
+def print_fit(
+    args: argparse.Namespace,
+    pre: Precomputed,
+    lodo: list[dict],
+    oof: list[tuple[float, int]],
+    *,
+    gates: tuple[float, float],
+) -> None:
+    """The fit's figures on stderr: in-sample, per held-out dir, reliability, the gate curve."""
+    gate, ft_gate = gates
+    f1, empty, recall, answerable_fb = pre.scores(gates, args.beta)
+    err = sys.stderr
+    print(
+        f"in-sample: mean F1 {f1:.3f} (answerable F{BETA:g} {answerable_fb:.3f}), 'none' empty "
+        f"{empty:.3f}, recall {recall:.3f} (gate {gate}, full-text gate {ft_gate}, beta {args.beta})",
+        file=err,
+    )
+    for row in lodo:
+        print(
+            f"leave-one-dir-out {row['dir']}: F1 {row['f1']:.3f}, empty {row['empty_on_none']:.3f}, "
+            f"recall {row['recall']:.3f} (gate {row['gate']})",
+            file=err,
+        )
+    mean = statistics.fmean
+    print(
+        f"leave-one-dir-out mean over {len(lodo)} dirs: F1 {mean(r['f1'] for r in lodo):.3f}, "
+        f"recall {mean(r['recall'] for r in lodo):.3f}",
+        file=err,
+    )
+    if args.reliability:
+        print("out-of-fold reliability of the pick model:\n" + reliability(oof), file=err)
+    if args.curve:
+        print(f"gate   empty|none  recall  mean F1  answerable F{BETA:g}", file=err)
+        for g in GATES:
+            f, e, r, a = pre.scores((g, ft_gate), args.beta)
+            print(f"{g:5.3f}  {e:10.3f}  {r:6.3f}  {f:7.3f}  {a:13.3f}", file=err)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Fit and write selector_model.json (or only print it with --dry-run)."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -524,7 +437,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     ft_model = replace(model.full_text, gate=ft_gate) if model.full_text else None
     model = replace(model, gate=gate, full_text=ft_model)
     pre.check(model)
-    f1, empty, recall, answerable_fb = pre.scores((gate, ft_gate), args.beta)
     lodo, oof = leave_one_dir_out(queries, args.beta)
     n_pairs = len(pairs(queries, FEATURES)[1])
     model = replace(
@@ -540,34 +452,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     text = json.dumps(model.to_json(), indent=2) + "\n"
     print(text, end="")
-    err = sys.stderr
-    print(
-        f"in-sample: mean F1 {f1:.3f} (answerable F{BETA:g} {answerable_fb:.3f}), 'none' empty "
-        f"{empty:.3f}, recall {recall:.3f} (gate {gate}, full-text gate {ft_gate}, beta {args.beta})",
-        file=err,
-    )
-    for row in lodo:
-        print(
-            f"leave-one-dir-out {row['dir']}: F1 {row['f1']:.3f}, empty {row['empty_on_none']:.3f}, "
-            f"recall {row['recall']:.3f} (gate {row['gate']})",
-            file=err,
-        )
-    mean = statistics.fmean
-    print(
-        f"leave-one-dir-out mean over {len(lodo)} dirs: F1 {mean(r['f1'] for r in lodo):.3f}, "
-        f"recall {mean(r['recall'] for r in lodo):.3f}",
-        file=err,
-    )
-    if args.reliability:
-        print("out-of-fold reliability of the pick model:\n" + reliability(oof), file=err)
-    if args.curve:
-        print(f"gate   empty|none  recall  mean F1  answerable F{BETA:g}", file=err)
-        for g in GATES:
-            f, e, r, a = pre.scores((g, ft_gate), args.beta)
-            print(f"{g:5.3f}  {e:10.3f}  {r:6.3f}  {f:7.3f}  {a:13.3f}", file=err)
+    print_fit(args, pre, lodo, oof, gates=(gate, ft_gate))
     if not args.dry_run:
         Path(args.out).write_text(text, encoding="utf-8")
-        print(f"wrote {args.out}", file=err)
+        print(f"wrote {args.out}", file=sys.stderr)
     return 0
 
 

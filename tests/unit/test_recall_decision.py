@@ -104,7 +104,7 @@ def test_gate_closed_answers_nothing_but_tool_warnings():
     assert "usage notes" in reasons["usage.md"]  # its strong scores do not open the gate
 
 
-def test_gate_open_always_keeps_the_most_probable_memory():
+def test_gate_open_always_keeps_the_most_probable_memory() -> None:
     model = _model(gate=0.01, intercept=-9.0)  # every probability under 0.01
     rows = [("near.md", None, _features(0.4, 0.4))]
     rows += [(f"far{i}.md", None, _features(0.1, 0.4)) for i in range(3)]
@@ -114,7 +114,7 @@ def test_gate_open_always_keeps_the_most_probable_memory():
     assert all(v.probability < 0.01 for v in verdicts)
 
 
-def test_at_most_limit_are_picked_and_the_rest_say_why():
+def test_at_most_limit_are_picked_and_the_rest_say_why() -> None:
     model = _model(gate=0.01, intercept=3.0)  # every probability high
     rows = [(f"m{i}.md", None, _features(0.5, 0.5)) for i in range(7)]
     verdicts = decide(rows, model, limit=5)
