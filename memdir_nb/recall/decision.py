@@ -39,6 +39,8 @@ FEATURES: tuple[str, ...] = (
     "bm25_relative",  # BM25 / best BM25 for this query (0 when nothing matched)
     "coverage",  # share of the query's IDF mass covered by the memory's words
     "coverage_window",  # the largest share of it that one window of the body holds
+    "semantic_manifest",  # cosine of the query to the manifest line (name + description)
+    "semantic_window",  # cosine of the query to the best body window (0 without a body)
 )
 # The absolute scores the evidence (gate) model reads: nothing relative to other candidates.
 GATE_FEATURES: tuple[str, ...] = ("semantic", "bm25_saturated", "coverage", "coverage_window")
@@ -179,10 +181,14 @@ def feature_values(
     *,
     saturation: float,
     coverage_window: float = 0.0,
+    manifest: float = 0.0,
+    window: float = 0.0,
 ) -> dict[str, float]:
     """The FEATURES of one memory from its raw scores and the query's best ones."""
     return {
         "coverage_window": coverage_window,
+        "semantic_manifest": manifest,
+        "semantic_window": window,
         "semantic": semantic,
         "semantic_gap": best_semantic - semantic,
         "bm25_saturated": bm25 / (bm25 + saturation) if bm25 > 0 else 0.0,

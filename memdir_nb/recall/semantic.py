@@ -353,6 +353,8 @@ class SemanticSelector:
                 hit.coverage,
                 saturation=model.bm25_saturation,
                 coverage_window=local[i],
+                manifest=manifest_sims[i],
+                window=window_sims[i] if window_at[i] is not None else 0.0,
             )
             for i, hit in enumerate(hits)
         ]

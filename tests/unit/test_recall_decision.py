@@ -25,7 +25,7 @@ REPO = Path(__file__).resolve().parents[2]
 
 def _model(**overrides) -> DecisionModel:
     values = dict(
-        coefficients=(4.0, -2.0, 1.0, 1.0, 1.0, 1.0),
+        coefficients=(4.0, -2.0, 1.0, 1.0, 1.0, 1.0, 0.0, 0.0),
         intercept=-3.0,
         beta=2.0,
         gate=0.3,
@@ -75,7 +75,7 @@ def test_a_model_file_with_a_missing_field_is_refused_by_name(tmp_path: Path) ->
 
 
 def test_coefficients_must_match_the_features() -> None:
-    with pytest.raises(ValueError, match="2 coefficients for 6 features"):
+    with pytest.raises(ValueError, match="2 coefficients for 8 features"):
         _model(coefficients=(1.0, 2.0))
     with pytest.raises(ValueError, match="evidence model has 1 coefficients for 4 features"):
         _model(gate_coefficients=(1.0,))
