@@ -1,0 +1,138 @@
+"""benchmarks/fit_selector.py: the fit writes a loadable model, refuses holdouts, and its fast grid answers exactly as decide()."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(REPO / "benchmarks"))
+
+import fit_selector  # type: ignore[import-not-found]  # noqa: E402
+
+from memdir_nb.recall.decision import DecisionModel  # noqa: E402
+from memdir_nb.recall.embedding import ModelUnavailable, load_encoder  # noqa: E402
+
+
+def _memory(path: str, name: str, description: str, body: str) -> dict[str, object]:
+    return {
+        "path": path,
+        "name": name,
+        "description": description,
+        "type": "project",
+        "body": body,
+        "age_days": 3,
+    }
+
+
+# Two small dirs in our own words: a garden and a build server.
+CASES = {
+    "dirs": [
+        {
+            "id": "garden",
+            "memories": [
+                _memory(
+                    "project_tomatoes.md",
+                    "Tomato beds",
+                    "How the tomato beds are watered",
+                    "The tomato beds get two litres each at dawn. Mulch went down in May.",
+                ),
+                _memory(
+                    "project_compost.md",
+                    "Compost heap",
+                    "Turning schedule for the compost",
+                    "The compost heap is turned every second Sunday and kept damp.",
+                ),
+            ],
+            "queries": [
+                {
+                    "id": "g1",
+                    "query": "How much water do the tomato beds get?",
+                    "relevant": ["project_tomatoes.md"],
+                    "kind": "direct",
+                },
+                {
+                    "id": "g2",
+                    "query": "When is the compost turned?",
+                    "relevant": ["project_compost.md"],
+                    "kind": "direct",
+                },
+                {
+                    "id": "g3",
+                    "query": "What is the capital of Peru?",
+                    "relevant": [],
+                    "kind": "none",
+                },
+            ],
+        },
+        {
+            "id": "builds",
+            "memories": [
+                _memory(
+                    "project_ci_cache.md",
+                    "CI cache",
+                    "Where the build cache lives",
+                    "The build cache lives on the runner's second disk and is wiped on Fridays.",
+                ),
+                _memory(
+                    "project_release_tags.md",
+                    "Release tags",
+                    "How releases are tagged",
+                    "Releases are tagged vYEAR.MONTH.N by the release script, never by hand.",
+                ),
+            ],
+            "queries": [
+                {
+                    "id": "b1",
+                    "query": "When is the build cache wiped?",
+                    "relevant": ["project_ci_cache.md"],
+                    "kind": "direct",
+                },
+                {
+                    "id": "b2",
+                    "query": "How are releases tagged?",
+                    "relevant": ["project_release_tags.md"],
+                    "kind": "direct",
+                },
+                {
+                    "id": "b3",
+                    "query": "Recommend a novel for the weekend.",
+                    "relevant": [],
+                    "kind": "none",
+                },
+            ],
+        },
+    ]
+}
+
+
+def _model_available() -> bool:
+    try:
+        load_encoder()
+    except ModelUnavailable:
+        return False
+    return True
+
+
+def test_a_holdout_file_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "recall_holdout.json"
+    path.write_text(json.dumps(CASES), encoding="utf-8")
+    with pytest.raises(SystemExit):
+        fit_selector.main([str(path), "--dry-run"])
+
+
+@pytest.mark.skipif(not _model_available(), reason="the embedding model is not installed")
+def test_the_fit_writes_a_model_the_selector_loads(tmp_path: Path) -> None:
+    cases = tmp_path / "cases.json"
+    cases.write_text(json.dumps(CASES), encoding="utf-8")
+    out = tmp_path / "model.json"
+    # main() also checks that its fast grid answers every query exactly as decide() does
+    assert fit_selector.main([str(cases), "--out", str(out), "--beta", "2"]) == 0
+    model = DecisionModel.load(out)
+    assert model.beta == 2.0
+    assert 0 < model.gate < 1
+    assert "2 source dirs" in model.fitted_on
+    assert model.full_text is None  # no CJK question, so no full-text models
