@@ -44,13 +44,13 @@ _EXPORTS: dict[str, str] = {
     "MemdirConfig": "home.config",
     "resolve_now_ms": "clock",
     # index
-    "EntrypointTruncation": "formats.index",
-    "IndexCapVerdict": "formats.index",
+    "EntrypointTruncation": "formats.index_caps",
+    "IndexCapVerdict": "formats.index_caps",
     "ImportReport": "storage.archive",
     "export_archive": "storage.archive",
     "import_archive": "storage.archive",
-    "index_cap_verdict": "formats.index",
-    "truncate_entrypoint_content": "formats.index",
+    "index_cap_verdict": "formats.index_caps",
+    "truncate_entrypoint_content": "formats.index_caps",
     "rebuild_index": "storage.rebuild",
     # scan
     "MemoryHeader": "formats.manifest",
@@ -173,7 +173,7 @@ if TYPE_CHECKING:
         can_use_tool,
         has_memory_writes_since,
     )
-    from memdir_nb.formats.index import (
+    from memdir_nb.formats.index_caps import (
         EntrypointTruncation,
         IndexCapVerdict,
         index_cap_verdict,
