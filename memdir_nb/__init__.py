@@ -76,7 +76,7 @@ _EXPORTS: dict[str, str] = {
     "ensure_memory_dir_exists": "home.paths",
     "find_canonical_git_root": "home.paths",
     # where, doctor, fleet
-    "list_memory_dirs": "reports.where",
+    "list_memory_dirs": "reports.memory_dirs",
     "diagnose": "reports.doctor",
     "export_parquet": "reports.fleet",
     # team paths and security
@@ -222,8 +222,8 @@ if TYPE_CHECKING:
     from memdir_nb.reports.analysis import discover_memory_dirs, to_dataframe, to_dataframe_many
     from memdir_nb.reports.doctor import diagnose
     from memdir_nb.reports.fleet import export_parquet
+    from memdir_nb.reports.memory_dirs import list_memory_dirs
     from memdir_nb.reports.replay import SessionReplay, TurnReplay, replay_session
-    from memdir_nb.reports.where import list_memory_dirs
     from memdir_nb.security.secret_scan import (
         SecretFinding,
         SecretInTeamMemoryError,
