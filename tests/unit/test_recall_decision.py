@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -21,8 +22,8 @@ from memdir_nb.recall.embedding import MODEL_PACKAGE, MODEL_PACKAGE_VERSION
 REPO = Path(__file__).resolve().parents[2]
 
 
-def _model(**overrides) -> DecisionModel:
-    values = dict(
+def _model(**overrides: Any) -> DecisionModel:
+    values: dict[str, Any] = dict(
         coefficients=(4.0, -2.0, 1.0, 1.0, 1.0, 1.0),
         intercept=-3.0,
         cutoff=0.5,
@@ -49,14 +50,14 @@ def test_the_shipped_model_loads_and_names_every_feature() -> None:
     assert "recall_cases" in model.fitted_on
 
 
-def test_no_feature_depends_on_the_spread_of_the_other_candidates():
+def test_no_feature_depends_on_the_spread_of_the_other_candidates() -> None:
     # z-scores and centred cosines made a 1-memory dir unlike a 200-memory one (issue 19)
     assert not any("_z" in f or "mean" in f or "centred" in f for f in FEATURES + GATE_FEATURES)
     absolute = {"semantic", "bm25_saturated", "coverage", "coverage_window"}
     assert set(GATE_FEATURES) <= absolute  # nothing relative to the other candidates
 
 
-def test_the_gate_reads_only_a_memorys_own_scores():
+def test_the_gate_reads_only_a_memorys_own_scores() -> None:
     model = _model()
     alone = model.evidence(_features(0.5, 0.5, bm25=4.0, coverage=0.5))
     among_better = model.evidence(_features(0.5, 0.9, bm25=4.0, coverage=0.5))
@@ -84,7 +85,7 @@ def test_probability_rises_with_similarity() -> None:
     assert model.probability(_features(0.6, 0.6)) > model.probability(_features(0.4, 0.6))
 
 
-def test_gate_closed_answers_nothing_but_tool_warnings():
+def test_gate_closed_answers_nothing_but_tool_warnings() -> None:
     model = _model(gate=0.9)
     verdicts = decide(
         [
@@ -102,7 +103,7 @@ def test_gate_closed_answers_nothing_but_tool_warnings():
     assert "usage notes" in reasons["usage.md"]  # its strong scores do not open the gate
 
 
-def test_gate_open_always_keeps_the_strongest_memory():
+def test_gate_open_always_keeps_the_strongest_memory() -> None:
     model = _model(cutoff=0.99, gate=0.01)
     verdicts = decide(
         [("near.md", None, _features(0.4, 0.4)), ("far.md", None, _features(0.2, 0.4))],
@@ -113,7 +114,7 @@ def test_gate_open_always_keeps_the_strongest_memory():
     assert "strongest memory" in verdicts[0].reason
 
 
-def test_at_most_limit_are_picked_and_the_rest_say_why():
+def test_at_most_limit_are_picked_and_the_rest_say_why() -> None:
     model = _model(cutoff=0.01, gate=0.01)
     rows = [(f"m{i}.md", None, _features(0.5, 0.5)) for i in range(7)]
     verdicts = decide(rows, model, limit=5)

@@ -37,7 +37,7 @@ def test_pinned_package_is_installed_with_the_upstream_weights() -> None:
     assert reference["weights_sha256"] == WEIGHTS_SHA256
 
 
-def test_forward_pass_matches_sentence_transformers_reference(encoder) -> None:
+def test_forward_pass_matches_sentence_transformers_reference(encoder: MiniLMEncoder) -> None:
     reference = json.loads(REFERENCE.read_text(encoding="utf-8"))
     expected = np.asarray(reference["embeddings"], dtype=np.float64)
     got = encoder.encode(reference["texts"]).astype(np.float64)
@@ -52,7 +52,7 @@ def test_forward_pass_matches_sentence_transformers_reference(encoder) -> None:
     assert np.allclose(np.linalg.norm(got, axis=1), 1.0, atol=1e-5)
 
 
-def test_batching_and_order_do_not_change_vectors(encoder) -> None:
+def test_batching_and_order_do_not_change_vectors(encoder: MiniLMEncoder) -> None:
     texts = ["short", "a much longer sentence about river flow and fish counts", "mid length text"]
     together = encoder.encode(texts)
     alone = np.stack([encoder.encode([t])[0] for t in texts])
@@ -89,7 +89,9 @@ def _fake_model(tmp_path: Path) -> ModelFiles:
     return ModelFiles(fake, MODEL_PACKAGE_VERSION)
 
 
-def test_model_files_are_hashed_once_then_trusted_by_their_recorded_identity(tmp_path):
+def test_model_files_are_hashed_once_then_trusted_by_their_recorded_identity(
+    tmp_path: Path,
+) -> None:
     real = locate_model()
     record = verified_record_path(tmp_path / "cache")
     assert verify_model_files(real, record) == 2
@@ -98,7 +100,7 @@ def test_model_files_are_hashed_once_then_trusted_by_their_recorded_identity(tmp
     assert verify_model_files(real) == 2  # without a record every load hashes
 
 
-def test_a_model_file_changed_in_place_is_hashed_again_and_refused(tmp_path):
+def test_a_model_file_changed_in_place_is_hashed_again_and_refused(tmp_path: Path) -> None:
     files = _fake_model(tmp_path)
     record = verified_record_path(tmp_path / "cache")
     # A record claiming the files verified under identities they no longer have.
@@ -109,7 +111,7 @@ def test_a_model_file_changed_in_place_is_hashed_again_and_refused(tmp_path):
         verify_model_files(files, record)
 
 
-def test_an_unreadable_or_garbled_record_only_means_hashing_again(tmp_path):
+def test_an_unreadable_or_garbled_record_only_means_hashing_again(tmp_path: Path) -> None:
     real = locate_model()
     record = verified_record_path(tmp_path / "cache")
     record.parent.mkdir()
@@ -118,7 +120,7 @@ def test_an_unreadable_or_garbled_record_only_means_hashing_again(tmp_path):
     assert verify_model_files(real, record) == 0
 
 
-def test_mapped_weights_equal_what_safetensors_itself_loads():
+def test_mapped_weights_equal_what_safetensors_itself_loads() -> None:
     from safetensors.numpy import load_file
 
     weights = locate_model().weights
@@ -135,14 +137,14 @@ def test_mapped_weights_equal_what_safetensors_itself_loads():
     [b"\x01", (10**9).to_bytes(8, "little") + b"{}", (2).to_bytes(8, "little") + b"[]x"],
     ids=["too short", "header longer than the file", "header not a mapping"],
 )
-def test_a_malformed_weights_file_is_refused_not_loaded(tmp_path, data):
+def test_a_malformed_weights_file_is_refused_not_loaded(tmp_path: Path, data: bytes) -> None:
     path = tmp_path / "model.safetensors"
     path.write_bytes(data)
     with pytest.raises(ModelUnavailable, match="safetensors|header"):
         map_safetensors(path)
 
 
-def test_a_tensor_whose_offsets_leave_the_file_is_refused(tmp_path):
+def test_a_tensor_whose_offsets_leave_the_file_is_refused(tmp_path: Path) -> None:
     header = json.dumps({"w": {"dtype": "F32", "shape": [4], "data_offsets": [0, 16]}}).encode()
     path = tmp_path / "model.safetensors"
     path.write_bytes(len(header).to_bytes(8, "little") + header + b"\x00" * 8)
