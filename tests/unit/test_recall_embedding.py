@@ -64,7 +64,9 @@ def test_batching_and_order_do_not_change_vectors(encoder) -> None:
     assert np.allclose(together, alone, atol=1e-5)
 
 
-def test_batches_run_on_two_workers_give_the_same_vectors_and_count_every_text(encoder) -> None:
+def test_batches_run_on_two_workers_give_the_same_vectors_and_count_every_text(
+    encoder: MiniLMEncoder,
+) -> None:
     reference = json.loads(REFERENCE.read_text(encoding="utf-8"))
     texts = [f"{t} ({i})" for i, t in enumerate(reference["texts"] * 3)]
 
@@ -81,7 +83,9 @@ def test_batches_run_on_two_workers_give_the_same_vectors_and_count_every_text(e
     assert bar.n == len(texts)
 
 
-def test_a_cancelled_encode_stops_with_recall_cancelled_on_any_worker_count(encoder) -> None:
+def test_a_cancelled_encode_stops_with_recall_cancelled_on_any_worker_count(
+    encoder: MiniLMEncoder,
+) -> None:
     stop = threading.Event()
     stop.set()
     for workers in (1, 2):
