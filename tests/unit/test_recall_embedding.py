@@ -3,18 +3,23 @@
 from __future__ import annotations
 
 import json
+import os
+import threading
 from pathlib import Path
 
 import numpy as np
 import pytest
 
+from memdir_nb.recall.base import RecallCancelled
 from memdir_nb.recall.embedding import (
     EMBEDDING_DIM,
+    ENCODE_WORKERS_MAX,
     MODEL_PACKAGE_VERSION,
     WEIGHTS_SHA256,
     MiniLMEncoder,
     ModelFiles,
     ModelUnavailable,
+    encode_workers,
     load_encoder,
     locate_model,
     map_safetensors,
@@ -57,6 +62,41 @@ def test_batching_and_order_do_not_change_vectors(encoder: MiniLMEncoder) -> Non
     together = encoder.encode(texts)
     alone = np.stack([encoder.encode([t])[0] for t in texts])
     assert np.allclose(together, alone, atol=1e-5)
+
+
+def test_batches_run_on_two_workers_give_the_same_vectors_and_count_every_text(
+    encoder: MiniLMEncoder,
+) -> None:
+    reference = json.loads(REFERENCE.read_text(encoding="utf-8"))
+    texts = [f"{t} ({i})" for i, t in enumerate(reference["texts"] * 3)]
+
+    class Counter:
+        n = 0
+
+        def update(self, k: int) -> None:
+            self.n += k
+
+    bar = Counter()
+    alone = encoder.encode(texts, batch_size=4, workers=1)
+    together = encoder.encode(texts, batch_size=4, workers=2, progress=bar)
+    assert np.allclose(alone, together, atol=1e-6)
+    assert bar.n == len(texts)
+
+
+def test_a_cancelled_encode_stops_with_recall_cancelled_on_any_worker_count(
+    encoder: MiniLMEncoder,
+) -> None:
+    stop = threading.Event()
+    stop.set()
+    for workers in (1, 2):
+        with pytest.raises(RecallCancelled):
+            encoder.encode(["one", "two", "three"], batch_size=1, workers=workers, cancel=stop)
+
+
+def test_encode_workers_is_one_per_usable_cpu_capped_at_two() -> None:
+    usable = len(os.sched_getaffinity(0))
+    assert encode_workers() == max(1, min(ENCODE_WORKERS_MAX, usable))
+    assert ENCODE_WORKERS_MAX == 2
 
 
 def test_the_encoder_is_loaded_once_per_process() -> None:
