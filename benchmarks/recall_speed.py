@@ -13,6 +13,9 @@ Figures (medians, ms unless named _s):
 * warm_recall_200_ms: find_relevant_memories over 200 memory files with warm vectors and a
   ScanCache (as a RecallSession runs every turn), a new query text each call (so query
   encoding is always included); warm_recall_200_no_scan_cache_ms: the same, rescanning headers.
+* with --corpus (tune.json) the real_* figures: one dir of real-length bodies (tune-21-en-200
+  by default) encoded from cold (wall and CPU seconds, word pieces actually encoded, pieces
+  per second) and recalled warm, beside the floors of the same run (see real_length_figures).
 """
 
 from __future__ import annotations
@@ -132,44 +135,88 @@ def real_length_dir(corpus_path: Path, dir_id: str) -> dict:
     raise SystemExit(f"no dir {dir_id!r} in {corpus_path}")
 
 
-def real_length_figures(cases: dict, repeats: int = 30) -> dict[str, float | int]:
-    """Cold encode (tqdm bar on stderr) and warm recall over one dir with real-length bodies."""
+def _warm_ms(memory_dir: Path, selector: object, queries: list[dict], repeats: int) -> float:
+    """Median ms of find_relevant_memories with a ScanCache, a new query text each call."""
+    from memdir_nb.storage.scan import ScanCache
+
+    cache = ScanCache()
+    find_relevant_memories("warm up", memory_dir, selector=selector, scan_cache=cache)
+    timings = []
+    for r in range(repeats):
+        q = queries[r % len(queries)]
+        t1 = time.perf_counter()
+        find_relevant_memories(
+            f"{q['query']} ({r})", memory_dir, selector=selector, scan_cache=cache
+        )
+        timings.append((time.perf_counter() - t1) * 1000)
+    return statistics.median(timings)
+
+
+def _query_encode_ms(encoder: object, queries: list[dict], repeats: int) -> float:
+    """Median ms to encode one new query text (what every warm call with a new query pays)."""
+    timings = []
+    for r in range(repeats):
+        text = f"{queries[r % len(queries)]['query']} [{r}]"
+        t0 = time.perf_counter()
+        encoder.encode([text])  # type: ignore[attr-defined]
+        timings.append((time.perf_counter() - t0) * 1000)
+    return statistics.median(timings)
+
+
+def real_length_figures(cases: dict, repeats: int = 30) -> dict[str, float | int | str]:
+    """Cold encode (tqdm bar on stderr) and warm recall over one dir with real-length bodies.
+
+    Also: the word pieces of the texts actually encoded (manifests, and windows with their
+    manifest or title), CPU seconds of the cold encode, pieces per second, the encode workers,
+    the query's own encoding, and two floors measured in the same run: the semantic selector's
+    full-text channel alone (no model) and the manifest-only lexical selector.
+    """
+    import os
+
     from recall_eval import build_memory_dir
 
-    from memdir_nb.recall.embedding import load_encoder
-    from memdir_nb.storage.scan import ScanCache
+    from memdir_nb.recall.dir_index import manifest_text, window_texts
+    from memdir_nb.recall.embedding import encode_workers, load_encoder
+    from memdir_nb.recall.lexical import LexicalSelector
 
     encoder = load_encoder()
     bodies = sorted(len(m.get("body", "")) for m in cases["memories"])
+    queries = cases["queries"]
+    load_before = os.getloadavg()[0]
     with tempfile.TemporaryDirectory(prefix="recall-real-") as tmp:
         memory_dir = build_memory_dir(cases, Path(tmp) / "memory", now_ms=time.time() * 1000)
         selector = SemanticSelector(cache_dir=Path(tmp) / "cache", progress=sys.stderr.isatty())
         headers = scan_memory_files(memory_dir)
-        t0 = time.perf_counter()
+        t0, c0 = time.perf_counter(), time.process_time()
         selector.select("warm up", headers)
-        cold = time.perf_counter() - t0
+        cold, cold_cpu = time.perf_counter() - t0, time.process_time() - c0
         texts = selector.encoded_last_call
-        index = selector.dir_index()
-        docs = index.documents(headers)
-        pieces = sum(len(ids) for d in docs for ids in encoder.token_ids(list(d.windows)))
-        cache = ScanCache()
-        time.sleep(2.1)
-        find_relevant_memories("warm up", memory_dir, selector=selector, scan_cache=cache)
-        timings = []
-        for r in range(repeats):
-            q = cases["queries"][r % len(cases["queries"])]
-            t1 = time.perf_counter()
-            find_relevant_memories(
-                f"{q['query']} ({r})", memory_dir, selector=selector, scan_cache=cache
-            )
-            timings.append((time.perf_counter() - t1) * 1000)
+        docs = selector.dir_index().documents(headers)
+        encoded = [manifest_text(h) for h in headers]
+        for header, doc in zip(headers, docs, strict=True):
+            encoded.extend(window_texts(header, doc.windows))
+        pieces = sum(len(ids) for ids in encoder.token_ids(encoded))
+        time.sleep(2.1)  # let the files age past the scan cache's racy window
+        warm = _warm_ms(memory_dir, selector, queries, repeats)
+        floor = SemanticSelector(cache_dir=Path(tmp) / "cache", progress=False)
+        floor.fallback_reason = "benchmark: the full-text channel alone"
+        fulltext_only = _warm_ms(memory_dir, floor, queries, repeats)
+        lexical = _warm_ms(memory_dir, LexicalSelector(), queries, repeats)
+        query_ms = _query_encode_ms(encoder, queries, repeats)
     return {
         "real_memories": len(cases["memories"]),
         "real_median_body_chars": bodies[len(bodies) // 2],
-        "real_cold_encode_s": cold,
         "real_texts_encoded": texts,
-        "real_window_word_pieces": pieces,
-        "real_warm_recall_ms": statistics.median(timings),
+        "real_word_pieces_encoded": pieces,
+        "real_encode_workers": encode_workers(),
+        "real_cold_encode_s": round(cold, 2),
+        "real_cold_encode_cpu_s": round(cold_cpu, 2),
+        "real_pieces_per_s": round(pieces / cold),
+        "real_warm_recall_ms": round(warm, 2),
+        "real_query_encode_ms": round(query_ms, 2),
+        "real_fulltext_only_warm_ms": round(fulltext_only, 2),
+        "real_lexical_selector_warm_ms": round(lexical, 2),
+        "load_average_1min": f"{load_before:.1f} before, {os.getloadavg()[0]:.1f} after",
     }
 
 

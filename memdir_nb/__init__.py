@@ -44,13 +44,13 @@ _EXPORTS: dict[str, str] = {
     "MemdirConfig": "home.config",
     "resolve_now_ms": "clock",
     # index
-    "EntrypointTruncation": "formats.index",
-    "IndexCapVerdict": "formats.index",
+    "EntrypointTruncation": "formats.index_caps",
+    "IndexCapVerdict": "formats.index_caps",
     "ImportReport": "storage.archive",
     "export_archive": "storage.archive",
     "import_archive": "storage.archive",
-    "index_cap_verdict": "formats.index",
-    "truncate_entrypoint_content": "formats.index",
+    "index_cap_verdict": "formats.index_caps",
+    "truncate_entrypoint_content": "formats.index_caps",
     "rebuild_index": "storage.rebuild",
     # scan
     "MemoryHeader": "formats.manifest",
@@ -76,7 +76,7 @@ _EXPORTS: dict[str, str] = {
     "ensure_memory_dir_exists": "home.paths",
     "find_canonical_git_root": "home.paths",
     # where, doctor, fleet
-    "list_memory_dirs": "reports.where",
+    "list_memory_dirs": "reports.memory_dirs",
     "diagnose": "reports.doctor",
     "export_parquet": "reports.fleet",
     # team paths and security
@@ -173,7 +173,7 @@ if TYPE_CHECKING:
         can_use_tool,
         has_memory_writes_since,
     )
-    from memdir_nb.formats.index import (
+    from memdir_nb.formats.index_caps import (
         EntrypointTruncation,
         IndexCapVerdict,
         index_cap_verdict,
@@ -222,8 +222,8 @@ if TYPE_CHECKING:
     from memdir_nb.reports.analysis import discover_memory_dirs, to_dataframe, to_dataframe_many
     from memdir_nb.reports.doctor import diagnose
     from memdir_nb.reports.fleet import export_parquet
+    from memdir_nb.reports.memory_dirs import list_memory_dirs
     from memdir_nb.reports.replay import SessionReplay, TurnReplay, replay_session
-    from memdir_nb.reports.where import list_memory_dirs
     from memdir_nb.security.secret_scan import (
         SecretFinding,
         SecretInTeamMemoryError,

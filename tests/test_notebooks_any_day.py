@@ -64,7 +64,9 @@ def notebook_views(memory_dir: Path, now_ms: float) -> dict[str, object]:
     return out
 
 
-def test_the_demo_is_built_as_of_the_fixed_date(tmp_path: Path, monkeypatch) -> None:
+def test_the_demo_is_built_as_of_the_fixed_date(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     first = notebook_memory_dir(None)
     real = time.time
     monkeypatch.setattr(time, "time", lambda: real() + YEAR_S)
@@ -78,13 +80,15 @@ def test_the_demo_is_built_as_of_the_fixed_date(tmp_path: Path, monkeypatch) -> 
     assert profile_dir(later).now_ms == pytest.approx(DEMO_NOW_MS)
 
 
-def test_open_notebook_dir_passes_the_demo_date_on_as_now(capsys) -> None:
+def test_open_notebook_dir_passes_the_demo_date_on_as_now(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
     assert open_notebook_dir(None).now_ms == pytest.approx(DEMO_NOW_MS)
     capsys.readouterr()
 
 
 def test_what_the_notebooks_show_holds_a_year_later_in_another_file_order(
-    tmp_path: Path, monkeypatch
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     first = build_demo_memory_dir(tmp_path / "a" / "memory", now_ms=DEMO_NOW_MS)
     before = notebook_views(first, profile_dir(first).now_ms)

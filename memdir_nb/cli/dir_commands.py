@@ -46,55 +46,71 @@ def _index_report(scope_dir: Path, label: str) -> dict[str, Any]:
     }
 
 
+def _index_scopes(memory_dir: Path, scope: str) -> list[tuple[str, Path]]:
+    """The indexes to report on: private, and team when its folder exists; narrowed to scope."""
+    scopes = [("private", memory_dir)]
+    if (memory_dir / TEAM_DIRNAME).is_dir():
+        scopes.append(("team", memory_dir / TEAM_DIRNAME))
+    return scopes if scope == "all" else [s for s in scopes if s[0] == scope]
+
+
 def cmd_index(args: argparse.Namespace) -> int:
     """Report how each MEMORY.md fits its two caps, and what truncation would drop."""
-    scopes = [("private", args.dir)]
-    if (args.dir / TEAM_DIRNAME).is_dir():
-        scopes.append(("team", args.dir / TEAM_DIRNAME))
-    if args.scope != "all":
-        scopes = [s for s in scopes if s[0] == args.scope]
-        if not scopes:
-            print(f"error: no {args.scope} index under {args.dir}", file=sys.stderr)
-            return 2
+    scopes = _index_scopes(args.dir, args.scope)
+    if not scopes:
+        print(f"error: no {args.scope} index under {args.dir}", file=sys.stderr)
+        return 2
     reports = [_index_report(scope_dir, label) for label, scope_dir in scopes]
     if args.json:
         print(json.dumps(reports, indent=2))
         return 0
     for rep in reports:
         print(f"{rep['scope']}: {rep['path']}")
-        if rep["problem"]:
-            print(f"  {rep['problem']} (nothing is loaded into the prompt from it)")
-        if not rep["exists"]:
-            if not rep["problem"]:
-                print("  no MEMORY.md yet (nothing is loaded into the prompt)")
+        if _print_unloaded(rep, args.dir):
             continue
-        if rep["problem"]:
-            print(f"  MEMORY.md {rep['problem']}: nothing is loaded into the prompt")
-            print(f"  fix: remove it and run `memdir-nb rebuild-index {args.dir}`")
-            continue
-        if not rep["valid_utf8"]:
-            print(
-                "  not valid UTF-8: the bad bytes reach the prompt as replacement characters "
-                f"(fix: re-save it as UTF-8, or run `memdir-nb rebuild-index {args.dir}`)"
-            )
-        print(
-            f"  lines {rep['lines']} / {rep['line_limit']}"
-            f"{'  (over: cut to the first ' + str(rep['line_limit']) + ')' if rep['line_capped'] else ''}"
-        )
-        print(
-            f"  bytes {rep['bytes']:,} / {rep['byte_limit']:,}"
-            f"{'  (over: cut at the last newline before the cap)' if rep['byte_capped'] else ''}"
-        )
-        if rep["warning"]:
-            dropped = rep["lines"] - rep["kept_lines"]
-            print(f"  truncated: {rep['kept_lines']} lines kept, {dropped} dropped")
-            print(f"  warning appended: {rep['warning'].strip()}")
-        else:
-            print("  fits both caps: loaded whole")
+        _print_fit(rep, args.dir)
         if args.show:
             print("  --- as loaded into the prompt ---")
             print(rep["content"])
     return 0
+
+
+def _print_unloaded(rep: dict[str, Any], memory_dir: Path) -> bool:
+    """Say why nothing of an index is loaded (missing or unreadable); False when it loads."""
+    if rep["problem"]:
+        print(f"  {rep['problem']} (nothing is loaded into the prompt from it)")
+    if not rep["exists"]:
+        if not rep["problem"]:
+            print("  no MEMORY.md yet (nothing is loaded into the prompt)")
+        return True
+    if rep["problem"]:
+        print(f"  MEMORY.md {rep['problem']}: nothing is loaded into the prompt")
+        print(f"  fix: remove it and run `memdir-nb rebuild-index {memory_dir}`")
+        return True
+    return False
+
+
+def _print_fit(rep: dict[str, Any], memory_dir: Path) -> None:
+    """How a loaded index fits its line and byte caps, and what truncation drops."""
+    if not rep["valid_utf8"]:
+        print(
+            "  not valid UTF-8: the bad bytes reach the prompt as replacement characters "
+            f"(fix: re-save it as UTF-8, or run `memdir-nb rebuild-index {memory_dir}`)"
+        )
+    print(
+        f"  lines {rep['lines']} / {rep['line_limit']}"
+        f"{'  (over: cut to the first ' + str(rep['line_limit']) + ')' if rep['line_capped'] else ''}"
+    )
+    print(
+        f"  bytes {rep['bytes']:,} / {rep['byte_limit']:,}"
+        f"{'  (over: cut at the last newline before the cap)' if rep['byte_capped'] else ''}"
+    )
+    if rep["warning"]:
+        dropped = rep["lines"] - rep["kept_lines"]
+        print(f"  truncated: {rep['kept_lines']} lines kept, {dropped} dropped")
+        print(f"  warning appended: {rep['warning'].strip()}")
+    else:
+        print("  fits both caps: loaded whole")
 
 
 def cmd_demo(args: argparse.Namespace) -> int:

@@ -72,27 +72,38 @@ def parse_bash_command(command: object) -> ParsedCommand:
         tokens = list(lexer)
     except ValueError as exc:
         raise BashRefused(f"cannot parse the command ({exc}); refusing it") from None
+    parsed = _split_on_operators(tokens)
+    for argv in parsed.segments:
+        _check_read_only_segment(list(argv))
+    return parsed
+
+
+def _split_on_operators(tokens: list[str]) -> ParsedCommand:
+    """Tokens cut into commands at the chain operators; any other shell operator is refused."""
     segments: list[list[str]] = [[]]
     operators: list[str] = []
     for tok in tokens:
-        if tok and set(tok) <= _OPERATOR_CHARS:
-            if tok == ";":
-                raise BashRefused("';' command lists are not allowed; run one read-only command")
-            if tok not in CHAIN_OPERATORS:
-                if set(tok) & set("<>"):
-                    raise BashRefused(f"redirection {tok!r} is not allowed (it can write files)")
-                raise BashRefused(f"shell operator {tok!r} is not allowed")
-            if not segments[-1]:
-                raise BashRefused(f"operator {tok!r} has no command before it")
-            operators.append(tok)
-            segments.append([])
-        else:
+        if not (tok and set(tok) <= _OPERATOR_CHARS):
             segments[-1].append(tok)
+            continue
+        _check_operator(tok)
+        if not segments[-1]:
+            raise BashRefused(f"operator {tok!r} has no command before it")
+        operators.append(tok)
+        segments.append([])
     if not segments[-1]:
         raise BashRefused("the command ends with an operator and no command after it")
-    for argv in segments:
-        _check_read_only_segment(argv)
     return ParsedCommand(tuple(tuple(a) for a in segments), tuple(operators))
+
+
+def _check_operator(tok: str) -> None:
+    """Only the chain operators ('|', '&&', '||') may join commands: no lists, no redirection."""
+    if tok == ";":
+        raise BashRefused("';' command lists are not allowed; run one read-only command")
+    if tok not in CHAIN_OPERATORS:
+        if set(tok) & set("<>"):
+            raise BashRefused(f"redirection {tok!r} is not allowed (it can write files)")
+        raise BashRefused(f"shell operator {tok!r} is not allowed")
 
 
 def _check_read_only_segment(argv: list[str]) -> None:

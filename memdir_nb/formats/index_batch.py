@@ -14,7 +14,7 @@ import bisect
 from collections import defaultdict
 
 from memdir_nb.formats import index
-from memdir_nb.formats.index import _norm_target, _parse_line, _split_keep_end
+from memdir_nb.formats.index_lines import norm_target, parse_entry_line, split_keep_end
 
 __all__ = ["IndexText", "fit_index"]
 
@@ -23,7 +23,7 @@ class IndexText:
     """An index's lines with their link targets, edited in place."""
 
     def __init__(self, text: str) -> None:
-        lines, ends = _split_keep_end(text)
+        lines, ends = split_keep_end(text)
         self.lines: list[str | None] = list(lines)  # None: removed
         self.ends = ends
         self.alive = len(lines)
@@ -33,7 +33,7 @@ class IndexText:
             self._index(pos, line)
 
     def _index(self, pos: int, line: str) -> None:
-        entry = _parse_line(line, pos + 1)
+        entry = parse_entry_line(line, pos + 1)
         if entry is not None:
             bisect.insort(self.by_target[entry.target], pos)
 
@@ -72,7 +72,7 @@ class IndexText:
             )
         entry_line = entry_line.strip("\n")
         self._normalize()
-        positions = self.by_target.pop(_norm_target(target), [])
+        positions = self.by_target.pop(norm_target(target), [])
         if positions:
             first, rest = positions[0], positions[1:]
             for pos in rest:
@@ -88,7 +88,7 @@ class IndexText:
     def remove(self, target: str) -> None:
         """As `index.remove_index_entry`: drop every line for target."""
         self._normalize()
-        for pos in self.by_target.pop(_norm_target(target), []):
+        for pos in self.by_target.pop(norm_target(target), []):
             self._kill(pos)
         self._reset_if_empty()
 
@@ -136,7 +136,7 @@ def fit_index(text: str, order: tuple[str, ...]) -> str:
     for target in order:  # oldest first: their files stay, only the pointer goes
         if _fits(max(n_lines, 1), n_bytes):
             break
-        for pos in sorted(doc.by_target.get(_norm_target(target), []), reverse=True):
+        for pos in sorted(doc.by_target.get(norm_target(target), []), reverse=True):
             n_bytes -= sizes[pos] + 1
             n_lines -= 1
             if pos == last:

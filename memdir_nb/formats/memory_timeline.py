@@ -286,29 +286,37 @@ def _undo(op: MemoryOp, state: dict[str, AsOfFile]) -> None:
     elif op.kind == "write":
         if op.created:
             state.pop(op.rel, None)
-        elif op.call.original_file is not None:
-            state[op.rel] = AsOfFile(op.rel, op.call.original_file, None)
         else:
-            why = "a Write replaced it; its earlier text is not in the transcript"
-            state[op.rel] = AsOfFile(op.rel, None, None, False, why)
+            state[op.rel] = _before_write(op)
     elif op.kind == "edit":
-        if op.call.original_file is not None:
-            state[op.rel] = AsOfFile(op.rel, op.call.original_file, None)
-            return
-        before = None
-        if after is not None and after.content is not None:
-            before = _undo_edits(after.content, op.edits)
-        if before is None:
-            why = "an edit could not be undone (its new text was not found)"
-            text = after.content if after is not None else None
-            state[op.rel] = AsOfFile(op.rel, text, None, False, why)
-        else:
-            state[op.rel] = AsOfFile(op.rel, before, None, after.certain if after else False)
+        state[op.rel] = _before_edit(op, after)
     elif op.kind == "delete":
         state[op.rel] = AsOfFile(op.rel, None, None, False, "deleted later; text not known")
     elif op.kind == "rename" and op.new_rel:
         moved = state.pop(op.new_rel, None)
         state[op.rel] = replace(moved, rel=op.rel) if moved else AsOfFile(op.rel, None, None, False)
+
+
+def _before_write(op: MemoryOp) -> AsOfFile:
+    """A file before a Write replaced it: known only when the transcript kept the old text."""
+    if op.call.original_file is not None:
+        return AsOfFile(op.rel, op.call.original_file, None)
+    why = "a Write replaced it; its earlier text is not in the transcript"
+    return AsOfFile(op.rel, None, None, False, why)
+
+
+def _before_edit(op: MemoryOp, after: AsOfFile | None) -> AsOfFile:
+    """A file before an Edit: the transcript's copy, else the edits undone on the text after."""
+    if op.call.original_file is not None:
+        return AsOfFile(op.rel, op.call.original_file, None)
+    before = None
+    if after is not None and after.content is not None:
+        before = _undo_edits(after.content, op.edits)
+    if before is None:
+        why = "an edit could not be undone (its new text was not found)"
+        text = after.content if after is not None else None
+        return AsOfFile(op.rel, text, None, False, why)
+    return AsOfFile(op.rel, before, None, after.certain if after else False)
 
 
 def _redo(op: MemoryOp, state: dict[str, AsOfFile]) -> None:

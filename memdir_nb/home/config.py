@@ -124,6 +124,11 @@ class SettingsLayers:
         value: dict[str, Any] = getattr(self, name)
         return value
 
+    def describe(self, name: str) -> str:
+        """A layer as people name it: 'user settings (/home/me/.claude/settings.json)'."""
+        path = self.paths.get(name)
+        return f"{name} settings ({path})" if path else f"{name} settings"
+
     def trusted_values(self, key: str) -> list[tuple[object, str]]:
         """Every (value, layer) for ``key`` in trusted layers, most trusted first; never project."""
         found: list[tuple[object, str]] = []
@@ -243,6 +248,11 @@ class MemdirConfig:
             "CLAUDE_CODE_REMOTE_MEMORY_DIR": self.remote_memory_dir,
         }.get(name)
         return EnvValue(name, value, PROCESS_ENV_SOURCE) if value is not None else None
+
+    def describe_env_source(self, name: str) -> str:
+        """Where the variable ``name`` came from, in words ('the environment' when unknown)."""
+        origin = self.env_source(name)
+        return origin.describe() if origin else "the environment"
 
     def now_ms(self) -> float:
         """The current time in milliseconds, from the injected clock."""

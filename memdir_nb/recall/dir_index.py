@@ -19,6 +19,7 @@ import os
 import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from memdir_nb.recall.fulltext import FullTextIndex, document_terms
@@ -57,19 +58,25 @@ class DirVectors:
 
 def manifest_text(header: MemoryHeader) -> str:
     """What the manifest says of a memory: its name (or filename) and description."""
-    title = header.name or filename_words(header.filename)
+    title = header.name or _file_words(header.filename)
     return f"{title}. {header.description or ''}".strip()
+
+
+@lru_cache(maxsize=65_536)
+def _file_words(filename: str) -> str:
+    """filename_words, remembered: every warm call asks it of every candidate."""
+    return filename_words(filename)
 
 
 def _header_fields(header: MemoryHeader) -> tuple[str, str, str, str]:
     type_text = header.type.value if header.type is not None else ""
-    return (header.name or "", header.description or "", type_text, filename_words(header.filename))
+    return (header.name or "", header.description or "", type_text, _file_words(header.filename))
 
 
 def window_texts(header: MemoryHeader, windows: Sequence[str]) -> list[str]:
     """What is encoded for each window: the first after the whole manifest, the others after the
     memory's title, so a window is read as part of its memory ("Languages: point out ...")."""
-    title = header.name or filename_words(header.filename)
+    title = header.name or _file_words(header.filename)
     manifest = manifest_text(header)
     return [f"{manifest} {w}" if i == 0 else f"{title}: {w}" for i, w in enumerate(windows)]
 
@@ -83,6 +90,7 @@ class DirIndex:
         self.read_last_call = 0  # files whose body was read from disk in the last call
         self._docs: dict[tuple[str, str, str, str, str], MemoryDoc] = {}
         self._fulltext: tuple[tuple[object, ...], FullTextIndex] | None = None
+        self._window_terms: tuple[tuple[object, ...], WindowTerms] | None = None
         self._vectors: tuple[tuple[object, ...], DirVectors] | None = None
         self._lock = threading.Lock()
 
@@ -161,6 +169,13 @@ class DirIndex:
                 self._fulltext = (key, FullTextIndex([d.terms for d in docs]))
             return self._fulltext[1]
 
+    def window_terms(self, key: tuple[object, ...], docs: Sequence[MemoryDoc]) -> WindowTerms:
+        """Which windows of this candidate set hold each term (kept until the set changes)."""
+        with self._lock:
+            if self._window_terms is None or self._window_terms[0] != key:
+                self._window_terms = (key, WindowTerms([d.window_terms for d in docs]))
+            return self._window_terms[1]
+
     def vectors(
         self,
         key: tuple[object, ...],
@@ -185,19 +200,79 @@ class DirIndex:
         return made
 
 
+def _segment_max(
+    values: np.ndarray, offsets: Sequence[int], empty: float
+) -> tuple[np.ndarray, np.ndarray]:
+    """Per segment values[offsets[i]:offsets[i+1]]: its maximum and the first row holding it.
+
+    A segment without rows gets `empty` and row -1. One pass of numpy over all rows, not a
+    Python loop over memories.
+    """
+    import numpy as np
+
+    offs = np.asarray(offsets, dtype=np.int64)
+    lo, hi = offs[:-1], offs[1:]
+    best = np.full(len(lo), empty, dtype=np.float64)
+    at = np.full(len(lo), -1, dtype=np.int64)
+    has = hi > lo
+    if len(values) and has.any():
+        starts = lo[has]
+        maxima = np.maximum.reduceat(values, starts)
+        rows = np.arange(len(values), dtype=np.int64)
+        is_max = values == np.repeat(maxima, (hi - lo)[has])
+        at[has] = np.minimum.reduceat(np.where(is_max, rows, len(values)), starts)
+        best[has] = maxima
+    return best, at
+
+
 def best_windows(vectors: DirVectors, query: np.ndarray) -> tuple[list[float], list[int | None]]:
     """Per memory: the best window's cosine with the query (-1 without windows) and its index."""
-    sims = vectors.windows @ query if len(vectors.windows) else None
-    best: list[float] = []
-    where: list[int | None] = []
-    offs = vectors.offsets
-    for i in range(len(offs) - 1):
-        lo, hi = offs[i], offs[i + 1]
-        if sims is None or hi <= lo:
-            best.append(-1.0)
-            where.append(None)
-            continue
-        j = int(sims[lo:hi].argmax())
-        best.append(float(sims[lo + j]))
-        where.append(j)
-    return best, where
+    import numpy as np
+
+    sims = vectors.windows @ query if len(vectors.windows) else np.zeros(0, np.float32)
+    best, at = _segment_max(sims, vectors.offsets, -1.0)
+    starts = vectors.offsets[:-1]
+    where = [None if a < 0 else int(a) - starts[i] for i, a in enumerate(at.tolist())]
+    return best.tolist(), where
+
+
+class WindowTerms:
+    """The windows of a candidate set as an inverted index: term -> rows of the windows holding it.
+
+    `coverage` gives, per memory, the largest share of the query's IDF mass one of its windows
+    holds: the same figure as fulltext.window_coverage (tested equal), computed for the whole
+    set at once by adding each query term's weight to the rows that hold it.
+    """
+
+    def __init__(self, per_memory: Sequence[Sequence[frozenset[str]]]) -> None:
+        import numpy as np
+
+        offsets = [0]
+        rows: dict[str, list[int]] = {}
+        for windows in per_memory:
+            for row, terms in enumerate(windows, start=offsets[-1]):
+                for term in terms:
+                    rows.setdefault(term, []).append(row)
+            offsets.append(offsets[-1] + len(windows))
+        self.offsets = tuple(offsets)
+        self.rows = {t: np.asarray(r, dtype=np.int64) for t, r in rows.items()}
+
+    def coverage(self, index: FullTextIndex, query_terms: Sequence[str]) -> list[float]:
+        """Per memory, as fulltext.window_coverage: best window's share of the query's IDF mass."""
+        import numpy as np
+
+        terms = list(dict.fromkeys(query_terms))
+        weights = {t: index.idf(t) for t in terms}
+        # concept tokens add to what a window covers, not to the query's own mass (as fulltext)
+        mass = sum(w for t, w in weights.items() if not t.startswith("syn_"))
+        n = len(self.offsets) - 1
+        if not mass:
+            return [0.0] * n
+        held = np.zeros(self.offsets[-1], dtype=np.float64)
+        for term, weight in weights.items():
+            rows = self.rows.get(term)
+            if rows is not None:
+                held[rows] += weight
+        best, _ = _segment_max(held, self.offsets, 0.0)
+        shares: list[float] = np.minimum(1.0, best / mass).tolist()
+        return shares

@@ -16,6 +16,7 @@ import json
 import os
 import threading
 from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -222,7 +223,7 @@ def verify_model_files(files: ModelFiles, record: Path | None = None) -> int:
 
 
 def _gelu(x: np.ndarray) -> np.ndarray:
-    """GELU in its tanh form, computed in place on x.
+    """GELU in its tanh form, with one temporary array (x is left as it is).
 
     BERT defines GELU with erf; the tanh form differs by at most about 5e-4 per activation and
     runs three times faster in numpy (one vectorised tanh instead of a polynomial and an exp).
@@ -243,10 +244,23 @@ def _gelu(x: np.ndarray) -> np.ndarray:
 
 
 def _layer_norm(x: np.ndarray, weight: np.ndarray, bias: np.ndarray, eps: float) -> np.ndarray:
-    mean = x.mean(axis=-1, keepdims=True)
-    centred = x - mean
-    var = (centred * centred).mean(axis=-1, keepdims=True)
-    out: np.ndarray = centred / np.sqrt(var + eps) * weight + bias
+    """Layer norm over the rows of a 2-D float32 array, in place (x is overwritten and returned)."""
+    x -= x.mean(axis=-1, keepdims=True)
+    var = np.einsum("ij,ij->i", x, x)
+    var *= np.float32(1.0 / x.shape[-1])
+    var += np.float32(eps)
+    np.sqrt(var, out=var)
+    np.reciprocal(var, out=var)
+    x *= var[:, None]
+    x *= weight
+    x += bias
+    return x
+
+
+def _affine(x: np.ndarray, weight: np.ndarray, bias: np.ndarray) -> np.ndarray:
+    """x @ weight + bias with one new array (the bias added in place)."""
+    out: np.ndarray = x @ weight
+    out += bias
     return out
 
 
@@ -333,8 +347,12 @@ class MiniLMEncoder:
         return [enc.ids for enc in self.tokenizer.encode_batch(list(texts))]
 
     def _forward(self, ids: list[list[int]]) -> np.ndarray:
-        """Embeddings of one batch of token id lists (padded here), L2-normalised."""
+        """Embeddings of one batch of token id lists (padded here), L2-normalised.
 
+        Every projection is one 2-D product over the batch's rows with the bias added in
+        place; layer norm and GELU run in place. Callers batch texts of similar length
+        (encode sorts them), so little is spent on padding.
+        """
         batch = len(ids)
         length = max(len(x) for x in ids)
         tok = np.zeros((batch, length), dtype=np.int64)
@@ -342,34 +360,44 @@ class MiniLMEncoder:
         for row, seq in enumerate(ids):
             tok[row, : len(seq)] = seq
             mask[row, : len(seq)] = 1.0
-        x = self.word[tok] + self.position[:length] + self.token_type
-        x = _layer_norm(x, *self.emb_ln, self.eps)
-        heads = self.heads
-        head_dim = x.shape[-1] // heads
-        scale = np.float32(1.0 / np.sqrt(head_dim))
-        bias = ((1.0 - mask) * np.float32(-1e9))[:, None, None, :]
-        hidden = x.shape[-1]
-        x = x.reshape(batch * length, hidden)  # 2-D: one large GEMM per projection, not B small
+        hidden = self.word.shape[1]
+        x = self.word[tok]
+        x += self.position[:length]
+        x += self.token_type
+        x = _layer_norm(x.reshape(batch * length, hidden), *self.emb_ln, self.eps)
         for layer in self.layers:
-            qkv = x @ layer.qkv_w + layer.qkv_b  # (B*L, 3H)
-            qkv = qkv.reshape(batch, length, 3, heads, head_dim).transpose(2, 0, 3, 1, 4)
-            q, k, v = qkv[0], qkv[1], qkv[2]  # (B, heads, L, d)
-            scores = (q @ k.transpose(0, 1, 3, 2)) * scale + bias
-            scores -= scores.max(axis=-1, keepdims=True)
-            np.exp(scores, out=scores)
-            scores /= scores.sum(axis=-1, keepdims=True)
-            ctx = (scores @ v).transpose(0, 2, 1, 3).reshape(batch * length, hidden)
-            x = _layer_norm(ctx @ layer.out_w + layer.out_b + x, layer.ln1_w, layer.ln1_b, self.eps)
-            up = _gelu(x @ layer.up_w + layer.up_b)
-            x = _layer_norm(
-                up @ layer.down_w + layer.down_b + x, layer.ln2_w, layer.ln2_b, self.eps
-            )
+            x = self._layer(layer, x, mask, batch, length)
         x = x.reshape(batch, length, hidden)
-        summed = (x * mask[:, :, None]).sum(axis=1)
-        pooled = summed / np.maximum(mask.sum(axis=1, keepdims=True), 1e-9)
+        pooled = np.einsum("bl,blh->bh", mask, x)
+        pooled /= np.maximum(mask.sum(axis=1, keepdims=True), 1e-9)
         norms = np.linalg.norm(pooled, axis=1, keepdims=True)
         unit: np.ndarray = (pooled / np.maximum(norms, 1e-12)).astype(np.float32)
         return unit
+
+    def _layer(
+        self, layer: _Layer, x: np.ndarray, mask: np.ndarray, batch: int, length: int
+    ) -> np.ndarray:
+        """One encoder layer over (batch * length, hidden) rows: attention, then feed-forward."""
+        heads = self.heads
+        hidden = x.shape[1]
+        head_dim = hidden // heads
+        qkv = _affine(x, layer.qkv_w, layer.qkv_b)  # (B*L, 3H)
+        qkv = qkv.reshape(batch, length, 3, heads, head_dim).transpose(2, 0, 3, 1, 4)
+        q, k, v = qkv[0], qkv[1], qkv[2]  # (B, heads, L, d)
+        scores = q @ k.transpose(0, 1, 3, 2)
+        scores *= np.float32(1.0 / np.sqrt(head_dim))
+        if not mask.all():
+            scores += ((1.0 - mask) * np.float32(-1e9))[:, None, None, :]
+        scores -= scores.max(axis=-1, keepdims=True)
+        np.exp(scores, out=scores)
+        scores /= scores.sum(axis=-1, keepdims=True)
+        ctx = (scores @ v).transpose(0, 2, 1, 3).reshape(batch * length, hidden)
+        y = _affine(ctx, layer.out_w, layer.out_b)
+        y += x
+        x = _layer_norm(y, layer.ln1_w, layer.ln1_b, self.eps)
+        y = _affine(_gelu(_affine(x, layer.up_w, layer.up_b)), layer.down_w, layer.down_b)
+        y += x
+        return _layer_norm(y, layer.ln2_w, layer.ln2_b, self.eps)
 
     def encode(
         self,
@@ -378,26 +406,57 @@ class MiniLMEncoder:
         batch_size: int = BATCH_SIZE,
         progress: Any = None,
         cancel: threading.Event | None = None,
+        workers: int | None = None,
     ) -> np.ndarray:
         """Unit vectors (n, 384) for texts; `progress` is a tqdm-like object updated per text.
 
-        A set `cancel` event stops between batches with RecallCancelled.
+        Texts are sorted by length and batched, and the batches run on `workers` threads
+        (default: encode_workers()), each with one BLAS thread. A set `cancel` event stops
+        between batches with RecallCancelled.
         """
-
         if not texts:
             return np.zeros((0, EMBEDDING_DIM), dtype=np.float32)
         ids = self.token_ids(texts)
         order = sorted(range(len(ids)), key=lambda i: len(ids[i]))  # similar lengths pad less
+        batches = [order[s : s + batch_size] for s in range(0, len(order), batch_size)]
         out = np.zeros((len(ids), EMBEDDING_DIM), dtype=np.float32)
-        with self._lock, _one_blas_thread():
-            for start in range(0, len(order), batch_size):
-                if cancel is not None and cancel.is_set():
-                    raise RecallCancelled("cancelled while encoding memories")
-                chunk = order[start : start + batch_size]
-                out[chunk] = self._forward([ids[i] for i in chunk])
-                if progress is not None:
+        tally = threading.Lock()
+
+        def run(chunk: list[int]) -> None:
+            if cancel is not None and cancel.is_set():
+                raise RecallCancelled("cancelled while encoding memories")
+            out[chunk] = self._forward([ids[i] for i in chunk])
+            if progress is not None:
+                with tally:
                     progress.update(len(chunk))
+
+        n_workers = min(encode_workers() if workers is None else max(1, workers), len(batches))
+        with self._lock, one_blas_thread():
+            if n_workers <= 1:
+                for chunk in batches:
+                    run(chunk)
+            else:
+                with ThreadPoolExecutor(n_workers, thread_name_prefix="memdir-encode") as pool:
+                    for _ in pool.map(run, batches):
+                        pass
         return out
+
+
+ENCODE_WORKERS_MAX = 2
+
+
+def encode_workers() -> int:
+    """Batches encoded at once: one per CPU this process may run on, at most ENCODE_WORKERS_MAX.
+
+    Each worker is a Python thread running whole batches with one BLAS thread (numpy releases
+    the GIL in its products), so nothing spins waiting for a busy core: under load a worker
+    only runs when the scheduler gives it a core (docs/performance.md has the measurements).
+    """
+    try:
+        cpus = len(os.sched_getaffinity(0))
+    except AttributeError:  # pragma: no cover - platforms without affinity (macOS)
+        cpus = os.cpu_count() or 1
+    return max(1, min(ENCODE_WORKERS_MAX, cpus))
 
 
 @lru_cache(maxsize=1)
@@ -407,7 +466,7 @@ def _thread_controller() -> Any:
     return ThreadpoolController()
 
 
-def _one_blas_thread() -> Any:
+def one_blas_thread() -> Any:
     """Run BLAS on one thread: these matrices are small, and on a busy 2-core machine
     OpenBLAS's spinning worker threads made encoding several times slower, not faster."""
     return _thread_controller().limit(limits=1, user_api="blas")

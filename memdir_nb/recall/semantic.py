@@ -36,8 +36,13 @@ from memdir_nb.home.config import MemdirConfig
 from memdir_nb.recall.base import selector_inputs
 from memdir_nb.recall.decision import DecisionModel, decide, feature_values
 from memdir_nb.recall.dir_index import DirIndex, MemoryDoc, best_windows, manifest_text
-from memdir_nb.recall.embedding import EMBEDDING_DIM, ModelUnavailable, load_encoder
-from memdir_nb.recall.fulltext import LexicalHit, best_lexical_window, window_coverage
+from memdir_nb.recall.embedding import (
+    EMBEDDING_DIM,
+    ModelUnavailable,
+    load_encoder,
+    one_blas_thread,
+)
+from memdir_nb.recall.fulltext import LexicalHit, best_lexical_window
 from memdir_nb.recall.lexical import (
     LexicalOptions,
     ScoredMemory,
@@ -201,6 +206,7 @@ class SemanticSelector:
         cancel: threading.Event | None = None,
         *,
         _docs: Sequence[MemoryDoc] | None = None,
+        _key: tuple[object, ...] | None = None,
     ) -> tuple[list[float], list[float], list[int | None]] | None:
         """(manifest, best window, best window's index) per header, or None without the model."""
         encoder = self.encoder()
@@ -208,13 +214,14 @@ class SemanticSelector:
             return None
         index = self.dir_index()
         docs = _docs if _docs is not None else index.documents(headers)
-        key = index.set_key(headers, docs)
+        key = _key if _key is not None else index.set_key(headers, docs)
         with self._lock:
             self.encoded_last_call = 0
             vectors = index.vectors(key, headers, docs, lambda t: self._embed(encoder, t, cancel))
             q = self._query_vector(encoder, query)
-        manifest = [float(v) for v in vectors.manifests @ q]
-        best, where = best_windows(vectors, q)
+        with one_blas_thread():  # a spinning second BLAS thread costs ms on a busy machine
+            manifest: list[float] = (vectors.manifests @ q).tolist()
+            best, where = best_windows(vectors, q)
         return manifest, best, where
 
     # -- selection --------------------------------------------------------------------------
@@ -249,7 +256,8 @@ class SemanticSelector:
             return []
         index = self.dir_index()
         docs = index.documents(headers)
-        fulltext = index.fulltext(index.set_key(headers, docs), docs)
+        key = index.set_key(headers, docs)
+        fulltext = index.fulltext(key, docs)
         query_terms = list(dict.fromkeys(tokens(query, self.options)))
         hits = fulltext.search(query_terms)
         keys = [tool_key(t) for t in recent_tools if t.strip()] if self.options.tool_rule else []
@@ -261,17 +269,17 @@ class SemanticSelector:
             why = "CJK query, full-text channel"
             if self.decision.full_text is None:
                 return self._lexical_only(headers, docs, hits, classes, query_terms, why=why)
-            local = [window_coverage(fulltext, d.window_terms, query_terms) for d in docs]
+            local = index.window_terms(key, docs).coverage(fulltext, query_terms)
             zeros = [0.0] * len(headers)
             nowhere: list[int | None] = [None] * len(headers)
             return self._decide(
                 headers, docs, hits, classes, local, zeros, zeros, nowhere, lexical=query_terms
             )
-        sims = self.similarities(query, headers, cancel, _docs=docs)
+        sims = self.similarities(query, headers, cancel, _docs=docs, _key=key)
         if sims is None:
             why = "full-text fallback (no model)"
             return self._lexical_only(headers, docs, hits, classes, query_terms, why=why)
-        local = [window_coverage(fulltext, d.window_terms, query_terms) for d in docs]
+        local = index.window_terms(key, docs).coverage(fulltext, query_terms)
         return self._decide(headers, docs, hits, classes, local, *sims)
 
     def _lexical_only(

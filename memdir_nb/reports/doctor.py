@@ -19,7 +19,8 @@ from memdir_nb.home.config import MEMORY_DIR_ENV_VARS, REPO_ENV_ALLOWED, MemdirC
 from memdir_nb.home.paths import GateDecision, sanitize_path
 from memdir_nb.reports.diagnosis import DoctorFinding, DoctorReport
 from memdir_nb.reports.dir_checks import dir_findings
-from memdir_nb.reports.where import PROJECTS_DIRNAME, WhereReport, where
+from memdir_nb.reports.memory_dirs import PROJECTS_DIRNAME
+from memdir_nb.reports.where import WhereReport, where
 from memdir_nb.spec.text import plural
 
 # ---------------------------------------------------------------------------- settings

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from memdir_nb.lint import is_stale
-from memdir_nb.reports.where import (
+from memdir_nb.reports.memory_dirs import (
     UNTYPED,
     FoundDir,
     describe_dir,

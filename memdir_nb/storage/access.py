@@ -233,6 +233,23 @@ def _resolve(path: str, root: str, real_root: str) -> tuple[str, str]:
     return shown, real[len(real_root.rstrip(os.sep)) + 1 :]
 
 
+def _named_refusal(shown: str, exc: OSError) -> OSError:
+    """The refusal to raise for an open that failed, named by what the path is (exc when it is one)."""
+    if isinstance(exc, ReadRefused):
+        if exc.path == "":  # raised by ContainedReader._open, which does not know the shown name
+            return ReadRefused("not-regular", shown, f"{shown} is {exc.reason}")
+        return exc
+    if isinstance(exc, FileNotFoundError):
+        return MissingFile("missing", shown, f"{shown} does not exist")
+    if exc.errno == errno.ENXIO:  # a socket (or a device with no driver) cannot be opened
+        return ReadRefused("not-regular", shown, f"{shown} is not a regular file")
+    if exc.errno == errno.ENOTDIR:
+        return MissingFile("missing", shown, f"{shown} does not exist", exc.errno)
+    return ReadRefused(
+        "unreadable", shown, f"{shown} cannot be read: {exc.strerror or exc}", exc.errno or 0
+    )
+
+
 class ContainedReader:
     """Reads files of one memory dir; used as a context manager it keeps its folders open between reads."""
 
@@ -351,23 +368,11 @@ class ContainedReader:
                             "changed", shown, f"{shown} was replaced by a symlink while being read"
                         ) from again
                     raise
-        except ReadRefused as exc:
-            if exc.path == "":  # raised by _open, which does not know the shown name
-                raise ReadRefused("not-regular", shown, f"{shown} is {exc.reason}") from None
-            raise
-        except FileNotFoundError as exc:
-            raise MissingFile("missing", shown, f"{shown} does not exist") from exc
         except OSError as exc:
-            if exc.errno == errno.ENXIO:  # a socket (or a device with no driver) cannot be opened
-                raise ReadRefused("not-regular", shown, f"{shown} is not a regular file") from exc
-            if exc.errno == errno.ENOTDIR:
-                raise MissingFile("missing", shown, f"{shown} does not exist", exc.errno) from exc
-            raise ReadRefused(
-                "unreadable",
-                shown,
-                f"{shown} cannot be read: {exc.strerror or exc}",
-                exc.errno or 0,
-            ) from exc
+            named = _named_refusal(shown, exc)
+            if named is exc:
+                raise
+            raise named from (None if isinstance(exc, ReadRefused) else exc)
 
     def read(
         self, path: str | os.PathLike[str], cap: int, *, follow_symlinks: bool = True

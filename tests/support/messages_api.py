@@ -240,6 +240,12 @@ class MessagesAPIServer:
         with self._arrived:
             return self._arrived.wait_for(lambda: len(self.requests) >= count, timeout=timeout)
 
+    def _record(self, request: RecordedRequest) -> None:
+        with self._arrived:
+            request.index = len(self.requests)
+            self.requests.append(request)
+            self._arrived.notify_all()
+
     def _record_and_pick(self, request: RecordedRequest) -> Reply:
         with self._arrived:
             request.index = len(self.requests)
@@ -247,6 +253,31 @@ class MessagesAPIServer:
             source = self._script.pop(0) if self._script else self.default
             self._arrived.notify_all()
         return source(request) if callable(source) else source
+
+    def _answer(self, request: RecordedRequest) -> Reply:
+        """The reply to one request: a route error, a refused thread, else the next scripted one."""
+        threaded = isinstance(request.body, dict) and request.body.get("thread") is not None
+        if request.method != "POST" or request.path.split("?")[0] != "/v1/messages":
+            self._record(request)
+            return error_reply(404, f"no route for {request.method} {request.path}")
+        if threaded and self.refuse_threads:
+            self._record(request)
+            return thread_unsupported_reply()
+        return self._record_and_pick(request)
+
+    def _wait_before_sending(self, reply: Reply) -> None:
+        """Hold a reply until its event is set (or the server stops), then sleep its delay."""
+        if reply.hold is not None:
+            waited = 0.0
+            while (
+                not reply.hold.is_set()
+                and not self._stopping.is_set()
+                and waited < reply.hold_timeout_s
+            ):
+                reply.hold.wait(0.05)
+                waited += 0.05
+        if reply.delay_s:
+            self._stopping.wait(reply.delay_s)
 
     def _make_handler(self) -> type[BaseHTTPRequestHandler]:
         api = self
@@ -258,55 +289,12 @@ class MessagesAPIServer:
                 return
 
             def _handle(self) -> None:
-                length = int(self.headers.get("content-length") or 0)
-                raw = self.rfile.read(length) if length else b""
-                try:
-                    body: Any = json.loads(raw) if raw else None
-                except ValueError:
-                    body = raw.decode("utf-8", "replace")
-                recorded = RecordedRequest(
-                    self.command,
-                    self.path,
-                    {k.lower(): v for k, v in self.headers.items()},
-                    body,
-                    -1,
-                )
-                threaded = isinstance(body, dict) and body.get("thread") is not None
-                if self.command != "POST" or self.path.split("?")[0] != "/v1/messages":
-                    reply = error_reply(404, f"no route for {self.command} {self.path}")
-                    with api._arrived:
-                        recorded.index = len(api.requests)
-                        api.requests.append(recorded)
-                        api._arrived.notify_all()
-                elif threaded and api.refuse_threads:
-                    reply = thread_unsupported_reply()
-                    with api._arrived:
-                        recorded.index = len(api.requests)
-                        api.requests.append(recorded)
-                        api._arrived.notify_all()
-                else:
-                    reply = api._record_and_pick(recorded)
-                if reply.hold is not None:
-                    waited = 0.0
-                    while (
-                        not reply.hold.is_set()
-                        and not api._stopping.is_set()
-                        and waited < reply.hold_timeout_s
-                    ):
-                        reply.hold.wait(0.05)
-                        waited += 0.05
-                if reply.delay_s:
-                    api._stopping.wait(reply.delay_s)
+                reply = api._answer(_read_request(self))
+                api._wait_before_sending(reply)
                 self._send(reply)
 
             def _send(self, reply: Reply) -> None:
-                if isinstance(reply.body, (dict, list)):
-                    payload = json.dumps(reply.body).encode()
-                    content_type = "application/json"
-                elif isinstance(reply.body, bytes):
-                    payload, content_type = reply.body, "application/octet-stream"
-                else:
-                    payload, content_type = str(reply.body or "").encode(), "application/json"
+                payload, content_type = _payload(reply)
                 try:
                     self.send_response(reply.status)
                     self.send_header(
@@ -326,3 +314,24 @@ class MessagesAPIServer:
             do_GET = _handle
 
         return Handler
+
+
+def _read_request(handler: BaseHTTPRequestHandler) -> RecordedRequest:
+    """The request as recorded: its body decoded as JSON when it is JSON, else as text."""
+    length = int(handler.headers.get("content-length") or 0)
+    raw = handler.rfile.read(length) if length else b""
+    try:
+        body: Any = json.loads(raw) if raw else None
+    except ValueError:
+        body = raw.decode("utf-8", "replace")
+    headers = {k.lower(): v for k, v in handler.headers.items()}
+    return RecordedRequest(handler.command, handler.path, headers, body, -1)
+
+
+def _payload(reply: Reply) -> tuple[bytes, str]:
+    """A reply's body as bytes, and the content type it goes out with unless the reply sets one."""
+    if isinstance(reply.body, (dict, list)):
+        return json.dumps(reply.body).encode(), "application/json"
+    if isinstance(reply.body, bytes):
+        return reply.body, "application/octet-stream"
+    return str(reply.body or "").encode(), "application/json"

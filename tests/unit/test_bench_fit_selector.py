@@ -11,7 +11,7 @@ import pytest
 REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO / "benchmarks"))
 
-import fit_selector  # type: ignore[import-not-found]  # noqa: E402
+import fit_selector  # noqa: E402
 
 from memdir_nb.recall.decision import DecisionModel  # noqa: E402
 from memdir_nb.recall.embedding import ModelUnavailable, load_encoder  # noqa: E402

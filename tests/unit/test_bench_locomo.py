@@ -39,7 +39,7 @@ SAMPLE = {
 }
 
 
-def test_another_file_is_refused_with_its_hash_and_the_fix(tmp_path):
+def test_another_file_is_refused_with_its_hash_and_the_fix(tmp_path: Path) -> None:
     bad = tmp_path / "locomo10.json"
     bad.write_text("[]", encoding="utf-8")
     out = subprocess.run(
@@ -54,7 +54,7 @@ def test_another_file_is_refused_with_its_hash_and_the_fix(tmp_path):
     assert "Traceback" not in out.stderr
 
 
-def test_one_memory_per_session_with_summary_description_and_dated_dialogue(tmp_path):
+def test_one_memory_per_session_with_summary_description_and_dated_dialogue(tmp_path: Path) -> None:
     bodies = locomo.write_dir(SAMPLE, tmp_path / "conv")
     assert sorted(bodies) == ["session_01.md", "session_02.md"]  # session 3 has no turns
     headers = {h.filename: h for h in scan_memory_files(tmp_path / "conv")}
@@ -64,7 +64,7 @@ def test_one_memory_per_session_with_summary_description_and_dated_dialogue(tmp_
     assert headers["session_02.md"].mtime_ms > headers["session_01.md"].mtime_ms
 
 
-def test_malformed_evidence_ids_still_name_their_sessions():
+def test_malformed_evidence_ids_still_name_their_sessions() -> None:
     qa = {"evidence": ["D1:3", "D2:1; D9:4", "D", "D:11:26"]}
     assert locomo.gold_of(qa, {"session_01.md", "session_02.md"}) == {
         "session_01.md",
@@ -72,7 +72,7 @@ def test_malformed_evidence_ids_still_name_their_sessions():
     }
 
 
-def test_grep_counts_substrings_and_favours_documents_matching_more_terms():
+def test_grep_counts_substrings_and_favours_documents_matching_more_terms() -> None:
     bodies = {"a.md": "the cat and the party", "b.md": "cat cat cat cat", "c.md": "nothing"}
     ranked = grep_rank("Where is the cat at the party?", bodies)
     assert ranked == ["a.md", "b.md"]  # both terms beat one term four times; c matches none
@@ -82,7 +82,9 @@ def test_grep_counts_substrings_and_favours_documents_matching_more_terms():
 @pytest.mark.parametrize(
     ("picks", "hit", "recall", "mrr"), [(["b", "a"], 1, 0.5, 0.5), ([], 0, 0, 0)]
 )
-def test_hit_recall_and_mrr_per_question(picks, hit, recall, mrr):
+def test_hit_recall_and_mrr_per_question(
+    picks: list[str], hit: int, recall: float, mrr: float
+) -> None:
     tally = locomo.Tally()
     tally.add(1, picks, {"a", "c"})
     s = tally.summary()

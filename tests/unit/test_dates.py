@@ -161,7 +161,7 @@ def test_lint_the_draft_verdict_and_dream_agree_on_one_wednesday() -> None:
         "Ｔｏｍｏｒｒｏｗ and 明天",
     ],
 )
-def test_the_whole_text_check_never_hides_a_relative_date(text):
+def test_the_whole_text_check_never_hides_a_relative_date(text: str) -> None:
     from memdir_nb.spec.dates import may_hold_relative_date
 
     if find_relative_dates(text):

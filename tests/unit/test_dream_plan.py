@@ -332,8 +332,19 @@ def _corpus_module() -> ModuleType:
     return load_benchmark("whole_dir_corpus")
 
 
+# One memory as the all-pairs reference reads it: (rel, name, description, type, body).
+_RefMemory = tuple[str, str, str, str, str]
+
+
 def _all_pairs_reference(root: Path) -> tuple[set[frozenset[str]], set[tuple[str, ...]]]:
     """Near-duplicate groups and contradiction pairs by comparing every pair (the old loop)."""
+    mems = _reference_memories(root)
+    dup_groups = _reference_duplicate_groups(mems)
+    merged: set[str] = set().union(*dup_groups) if dup_groups else set()
+    return dup_groups, _reference_contradictions(mems, merged)
+
+
+def _reference_memories(root: Path) -> list[_RefMemory]:
     mems = []
     for path in sorted(root.rglob("*.md")):
         rel = path.relative_to(root).as_posix()
@@ -341,15 +352,13 @@ def _all_pairs_reference(root: Path) -> tuple[set[frozenset[str]], set[tuple[str
             continue
         text = path.read_text(encoding="utf-8")
         fm, _ = parse_frontmatter(text)
-        mems.append(
-            (
-                rel,
-                fm.name or path.stem,
-                fm.description or "",
-                str(fm.type or ""),
-                _split_front(text)[1],
-            )
-        )
+        body = _split_front(text)[1]
+        mems.append((rel, fm.name or path.stem, fm.description or "", str(fm.type or ""), body))
+    return mems
+
+
+def _reference_duplicate_groups(mems: list[_RefMemory]) -> set[frozenset[str]]:
+    """Every pair of one scope and type whose heads and bodies are near-duplicates, unioned."""
     parent: dict[str, str] = {m[0]: m[0] for m in mems}
 
     def find(x: str) -> str:
@@ -372,8 +381,11 @@ def _all_pairs_reference(root: Path) -> tuple[set[frozenset[str]], set[tuple[str
     groups: dict[str, set[str]] = {}
     for rel in parent:
         groups.setdefault(find(rel), set()).add(rel)
-    dup_groups = {frozenset(g) for g in groups.values() if len(g) > 1}
-    merged = set().union(*dup_groups) if dup_groups else set()
+    return {frozenset(g) for g in groups.values() if len(g) > 1}
+
+
+def _reference_contradictions(mems: list[_RefMemory], merged: set[str]) -> set[tuple[str, ...]]:
+    """Every pair of one type, not both merged, where one negates what the other says."""
     flags = set()
     for i, a in enumerate(mems):
         for b in mems[i + 1 :]:
@@ -385,7 +397,7 @@ def _all_pairs_reference(root: Path) -> tuple[set[frozenset[str]], set[tuple[str
             sa, sb = _NEGATION.sub(" ", ta).lower(), _NEGATION.sub(" ", tb).lower()
             if fuzz.token_set_ratio(sa, sb) >= CONTRADICTION_THRESHOLD:
                 flags.add(tuple(sorted((a[0], b[0]))))
-    return dup_groups, flags
+    return flags
 
 
 def test_blocked_planning_finds_what_comparing_every_pair_finds(tmp_path: Path) -> None:

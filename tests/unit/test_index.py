@@ -699,12 +699,13 @@ def test_a_small_index_gets_no_message() -> None:
 
 def test_near_the_cap_the_agent_is_reminded() -> None:
     v = index_cap_verdict(_entries(180))
-    assert v.near and not v.over and v.message.startswith("Reminder: MEMORY.md is 180 lines")
+    assert v.near and not v.over and v.message is not None
+    assert v.message.startswith("Reminder: MEMORY.md is 180 lines")
 
 
 def test_over_the_cap_the_agent_is_told_to_rewrite_to_seventy_percent() -> None:
     v = index_cap_verdict(_entries(201))
-    assert v.over and not v.near
+    assert v.over and not v.near and v.message is not None
     assert "over its cap" in v.message and "about 70% of the cap" in v.message
     assert "about 140 lines and 17,500 bytes" in v.message
 

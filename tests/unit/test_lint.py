@@ -780,7 +780,9 @@ Update 2026-03-01: we changed the poller sleep to 10 minutes after the incident 
 """
 
 
-def test_description_that_names_none_of_the_body_is_flagged_with_its_unseen_lines(tmp_path):
+def test_description_that_names_none_of_the_body_is_flagged_with_its_unseen_lines(
+    tmp_path: Path,
+) -> None:
     found = lint_one(tmp_path, GOTCHAS_BODY, mtype="project", desc="Deployment gotchas")
     hits = [f for f in found if f.rule == "description-misses-body"]
     assert len(hits) == 1
@@ -794,7 +796,7 @@ def test_description_that_names_none_of_the_body_is_flagged_with_its_unseen_line
     assert "poller" in text[quoted_line - 1] or "Rollback" in text[quoted_line - 1]
 
 
-def test_description_that_summarises_the_body_is_not_flagged(tmp_path):
+def test_description_that_summarises_the_body_is_not_flagged(tmp_path: Path) -> None:
     desc = (
         "Gateway poller sleep (now 10 min), drain timeout, rollback playbook and certificate "
         "renewal; incident review with Priya"
@@ -803,13 +805,13 @@ def test_description_that_summarises_the_body_is_not_flagged(tmp_path):
     assert "description-misses-body" not in rules(found)
 
 
-def test_short_bodies_are_not_judged_by_the_description_audit(tmp_path):
+def test_short_bodies_are_not_judged_by_the_description_audit(tmp_path: Path) -> None:
     body = "Grafana folder 'API', board `api-latency`; alerts page the primary." + WHY_HOW
     found = lint_one(tmp_path, body, desc="Where on-call looks first")
     assert "description-misses-body" not in rules(found)
 
 
-def test_description_audit_reads_cjk_bodies_by_character_pieces():
+def test_description_audit_reads_cjk_bodies_by_character_pieces() -> None:
     from memdir_nb.lint.description_audit import audit_description
 
     body = "\n\n".join(
@@ -831,13 +833,13 @@ def test_description_audit_reads_cjk_bodies_by_character_pieces():
     assert len(missed.unseen) == 4 and missed.unseen[0].line == 1
 
 
-def test_description_audit_flags_no_memory_of_the_demo_dir(tmp_path):
+def test_description_audit_flags_no_memory_of_the_demo_dir(tmp_path: Path) -> None:
     root = build_demo_memory_dir(tmp_path / "demo", now_ms=NOW_MS)
     found = lint_memory_dir(root, now_ms=NOW_MS)
     assert not [f for f in found if f.rule == "description-misses-body"]
 
 
-def test_description_audit_follows_the_description_on_corpus_memories():
+def test_description_audit_follows_the_description_on_corpus_memories() -> None:
     """On the tune corpus (descriptions written to leave the facts out), most long memories are
     flagged; the same bodies under a description that states their sentences are not."""
     from memdir_nb.lint.description_audit import audit_description
@@ -856,7 +858,7 @@ def test_description_audit_follows_the_description_on_corpus_memories():
     assert all(a.verdict == "covered" for a in as_summary)
 
 
-def test_lint_draws_no_progress_bar_into_a_pipe_even_for_a_large_dir(tmp_path) -> None:
+def test_lint_draws_no_progress_bar_into_a_pipe_even_for_a_large_dir(tmp_path: Path) -> None:
     from memdir_nb.lint import PROGRESS_MIN_FILES
 
     mem = tmp_path / "mem"
@@ -870,7 +872,7 @@ def test_lint_draws_no_progress_bar_into_a_pipe_even_for_a_large_dir(tmp_path) -
 
 
 def test_the_default_bar_needs_a_large_dir_and_a_terminal_or_a_notebook(
-    capsys, monkeypatch
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from memdir_nb.lint import PROGRESS_MIN_FILES
     from memdir_nb.lint.driver import progress_wanted
@@ -883,7 +885,7 @@ def test_the_default_bar_needs_a_large_dir_and_a_terminal_or_a_notebook(
     assert progress_wanted(PROGRESS_MIN_FILES, None) is False  # capsys: stderr is no terminal
 
 
-def test_stale_project_goes_by_the_modified_time_not_a_restore(tmp_path):
+def test_stale_project_goes_by_the_modified_time_not_a_restore(tmp_path: Path) -> None:
     clean_dir(tmp_path)
     old = NOW_MS - 400 * DAY_MS
     path = write_memory(
@@ -902,7 +904,7 @@ def test_stale_project_goes_by_the_modified_time_not_a_restore(tmp_path):
     assert "stale-project" in rules(lint_memory_dir(tmp_path, now_ms=NOW_MS))
 
 
-def test_index_lint_counts_and_reads_the_index_as_claude_code_loads_it(tmp_path):
+def test_index_lint_counts_and_reads_the_index_as_claude_code_loads_it(tmp_path: Path) -> None:
     clean_dir(tmp_path)
     index = tmp_path / "MEMORY.md"
     entries = index.read_text(encoding="utf-8")
@@ -914,7 +916,7 @@ def test_index_lint_counts_and_reads_the_index_as_claude_code_loads_it(tmp_path)
     assert "index-not-pointer" not in found and "index-dangling-entry" not in found
 
 
-def test_lint_names_a_file_whose_meaning_depends_on_an_inline_hash(tmp_path):
+def test_lint_names_a_file_whose_meaning_depends_on_an_inline_hash(tmp_path: Path) -> None:
     clean_dir(tmp_path)
     path = tmp_path / "reference_brand.md"
     path.write_text(
@@ -947,7 +949,7 @@ def _one_feedback(root: Path, rel: str, body: str) -> None:
     write_memory(root, rel, "Label check", "How a rule is worded in this dir", "feedback", body)
 
 
-def test_an_agent_folder_keeps_its_own_index(tmp_path):
+def test_an_agent_folder_keeps_its_own_index(tmp_path: Path) -> None:
     clean_dir(tmp_path)
     agent = tmp_path / "reviewer"
     _one_feedback(tmp_path, "reviewer/feedback_review_style.md", "Short reviews." + WHY_HOW)
@@ -961,7 +963,7 @@ def test_an_agent_folder_keeps_its_own_index(tmp_path):
     assert [f.path for f in found] == ["reviewer/feedback_review_style.md"]
 
 
-def test_a_file_named_in_the_index_prose_is_no_entry(tmp_path):
+def test_a_file_named_in_the_index_prose_is_no_entry(tmp_path: Path) -> None:
     clean_dir(tmp_path)
     index = tmp_path / "MEMORY.md"
     prose = "Architecture decisions are in the repo's `design.md`; read `design.md` before big changes.\n"
@@ -971,7 +973,7 @@ def test_a_file_named_in_the_index_prose_is_no_entry(tmp_path):
     assert "index-dangling-entry" not in found and "index-duplicate-entry" not in found
 
 
-def test_german_half_translated_labels_count_as_why_and_how(tmp_path):
+def test_german_half_translated_labels_count_as_why_and_how(tmp_path: Path) -> None:
     clean_dir(tmp_path)
     body = (
         "**Regel:** Vor jedem Merge die Migrationen lokal prüfen.\n\n"
@@ -984,7 +986,7 @@ def test_german_half_translated_labels_count_as_why_and_how(tmp_path):
     assert "missing-why" not in found and "missing-how-to-apply" not in found
 
 
-def test_a_shell_recipe_and_a_design_table_are_not_code_or_git_history(tmp_path):
+def test_a_shell_recipe_and_a_design_table_are_not_code_or_git_history(tmp_path: Path) -> None:
     clean_dir(tmp_path)
     body = (
         "Flash the board before each HIL run.\n\n"
@@ -1004,7 +1006,7 @@ def test_a_shell_recipe_and_a_design_table_are_not_code_or_git_history(tmp_path)
     assert "derivable-code-block" in rules(lint_memory_dir(tmp_path, now_ms=NOW_MS))
 
 
-def test_device_paths_and_serial_numbers_are_not_secrets(tmp_path):
+def test_device_paths_and_serial_numbers_are_not_secrets(tmp_path: Path) -> None:
     clean_dir(tmp_path)
     body = (
         "The probe is /dev/serial/by-id/usb-FTDI_FT232R_USB_UART_A50285BI-if00-port0.\n"
@@ -1022,7 +1024,7 @@ def test_device_paths_and_serial_numbers_are_not_secrets(tmp_path):
     assert not [f for f in lint_memory_dir(tmp_path, now_ms=NOW_MS) if "secret" in f.rule]
 
 
-def test_a_hand_run_query_and_an_error_text_are_not_repository_code(tmp_path):
+def test_a_hand_run_query_and_an_error_text_are_not_repository_code(tmp_path: Path) -> None:
     clean_dir(tmp_path)
     body = (
         "Empty types block new products; clear them once.\n\n"
@@ -1036,7 +1038,7 @@ def test_a_hand_run_query_and_an_error_text_are_not_repository_code(tmp_path):
     assert "derivable-code-block" not in rules(lint_memory_dir(tmp_path, now_ms=NOW_MS))
 
 
-def test_a_why_question_heading_counts_as_the_why(tmp_path):
+def test_a_why_question_heading_counts_as_the_why(tmp_path: Path) -> None:
     clean_dir(tmp_path)
     body = "Server state goes through RTK Query.\n\n**Why RTK Query?** Caching and tag invalidation.\n\n**How to apply:** new endpoints."
     write_memory(

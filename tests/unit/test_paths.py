@@ -656,7 +656,7 @@ def test_daily_log_path_rejects_non_dates(tmp_path: Path) -> None:
 # --------------------------------------------------------------------------- 2026 environment
 
 
-def _env_cfg(tmp_path: Path, env: dict[str, str], **kw) -> MemdirConfig:
+def _env_cfg(tmp_path: Path, env: dict[str, str], **kw: Any) -> MemdirConfig:
     home = tmp_path / "home"
     home.mkdir(exist_ok=True)
     project = tmp_path / "project"
@@ -668,7 +668,7 @@ def _env_cfg(tmp_path: Path, env: dict[str, str], **kw) -> MemdirConfig:
 
 @pytest.mark.parametrize("value", ["0", "false", "OFF"])
 def test_disable_auto_memory_zero_forces_memory_on_over_bare_mode_and_settings(
-    tmp_path, value
+    tmp_path: Path, value: str
 ) -> None:
     (tmp_path / "home" / ".claude").mkdir(parents=True)
     (tmp_path / "home" / ".claude" / "settings.json").write_text('{"autoMemoryEnabled": false}')
@@ -678,24 +678,24 @@ def test_disable_auto_memory_zero_forces_memory_on_over_bare_mode_and_settings(
     assert "environment" in d.source
 
 
-def test_disable_auto_memory_one_still_turns_memory_off(tmp_path) -> None:
+def test_disable_auto_memory_one_still_turns_memory_off(tmp_path: Path) -> None:
     d = auto_memory_decision(_env_cfg(tmp_path, {"CLAUDE_CODE_DISABLE_AUTO_MEMORY": "1"}))
     assert not d.enabled and d.reason == "CLAUDE_CODE_DISABLE_AUTO_MEMORY is set"
 
 
-def test_safe_mode_turns_memory_off_even_when_forced_on(tmp_path) -> None:
+def test_safe_mode_turns_memory_off_even_when_forced_on(tmp_path: Path) -> None:
     env = {"CLAUDE_CODE_SAFE_MODE": "1", "CLAUDE_CODE_DISABLE_AUTO_MEMORY": "0"}
     d = auto_memory_decision(_env_cfg(tmp_path, env))
     assert not d.enabled and d.level == 1 and "safe mode" in d.reason
     assert not is_auto_memory_enabled(_env_cfg(tmp_path, {"CLAUDE_CODE_SAFE_MODE": "true"}))
 
 
-def test_forcing_memory_on_does_not_invent_a_remote_dir(tmp_path) -> None:
+def test_forcing_memory_on_does_not_invent_a_remote_dir(tmp_path: Path) -> None:
     env = {"CLAUDE_CODE_REMOTE": "1", "CLAUDE_CODE_DISABLE_AUTO_MEMORY": "0"}
     assert auto_memory_decision(_env_cfg(tmp_path, env)).level == 3
 
 
-def test_project_dir_name_with_config_dir_pins_the_project_folder(tmp_path) -> None:
+def test_project_dir_name_with_config_dir_pins_the_project_folder(tmp_path: Path) -> None:
     config_dir = tmp_path / "cfg"
     env = {"CLAUDE_CONFIG_DIR": str(config_dir), "CLAUDE_CODE_PROJECT_DIR_NAME": "shop-api"}
     r = resolve_auto_mem_path(_env_cfg(tmp_path, env), git=None)
@@ -705,7 +705,7 @@ def test_project_dir_name_with_config_dir_pins_the_project_folder(tmp_path) -> N
     assert step.outcome == "used" and "CLAUDE_CONFIG_DIR" in step.detail
 
 
-def test_project_dir_name_without_config_dir_is_ignored_and_says_why(tmp_path) -> None:
+def test_project_dir_name_without_config_dir_is_ignored_and_says_why(tmp_path: Path) -> None:
     r = resolve_auto_mem_path(
         _env_cfg(tmp_path, {"CLAUDE_CODE_PROJECT_DIR_NAME": "shop-api"}), git=None
     )
@@ -715,7 +715,9 @@ def test_project_dir_name_without_config_dir_is_ignored_and_says_why(tmp_path) -
 
 
 @pytest.mark.parametrize("bad", ["../escape", "a/b", "..", ".hidden"])
-def test_a_project_dir_name_that_is_not_one_folder_name_is_rejected(tmp_path, bad) -> None:
+def test_a_project_dir_name_that_is_not_one_folder_name_is_rejected(
+    tmp_path: Path, bad: str
+) -> None:
     env = {"CLAUDE_CONFIG_DIR": str(tmp_path / "cfg"), "CLAUDE_CODE_PROJECT_DIR_NAME": bad}
     r = resolve_auto_mem_path(_env_cfg(tmp_path, env), git=None)
     assert r.key != bad and r.path.startswith(str(tmp_path / "cfg" / "projects"))

@@ -6,6 +6,7 @@ import itertools
 import json
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -23,8 +24,8 @@ from memdir_nb.recall.embedding import MODEL_PACKAGE, MODEL_PACKAGE_VERSION
 REPO = Path(__file__).resolve().parents[2]
 
 
-def _model(**overrides) -> DecisionModel:
-    values = dict(
+def _model(**overrides: Any) -> DecisionModel:
+    values: dict[str, Any] = dict(
         coefficients=(4.0, -2.0, 1.0, 1.0, 1.0, 1.0, 0.0, 0.0),
         intercept=-3.0,
         beta=2.0,
@@ -51,14 +52,14 @@ def test_the_shipped_model_loads_and_names_every_feature() -> None:
     assert "recall_cases" in model.fitted_on
 
 
-def test_no_feature_depends_on_the_spread_of_the_other_candidates():
+def test_no_feature_depends_on_the_spread_of_the_other_candidates() -> None:
     # z-scores and centred cosines made a 1-memory dir unlike a 200-memory one (issue 19)
     assert not any("_z" in f or "mean" in f or "centred" in f for f in FEATURES + GATE_FEATURES)
     absolute = {"semantic", "bm25_saturated", "coverage", "coverage_window"}
     assert set(GATE_FEATURES) <= absolute  # nothing relative to the other candidates
 
 
-def test_the_gate_reads_only_a_memorys_own_scores():
+def test_the_gate_reads_only_a_memorys_own_scores() -> None:
     model = _model()
     alone = model.evidence(_features(0.5, 0.5, bm25=4.0, coverage=0.5))
     among_better = model.evidence(_features(0.5, 0.9, bm25=4.0, coverage=0.5))
@@ -86,7 +87,7 @@ def test_probability_rises_with_similarity() -> None:
     assert model.probability(_features(0.6, 0.6)) > model.probability(_features(0.4, 0.6))
 
 
-def test_gate_closed_answers_nothing_but_tool_warnings():
+def test_gate_closed_answers_nothing_but_tool_warnings() -> None:
     model = _model(gate=0.9)
     verdicts = decide(
         [

@@ -3,18 +3,23 @@
 from __future__ import annotations
 
 import json
+import os
+import threading
 from pathlib import Path
 
 import numpy as np
 import pytest
 
+from memdir_nb.recall.base import RecallCancelled
 from memdir_nb.recall.embedding import (
     EMBEDDING_DIM,
+    ENCODE_WORKERS_MAX,
     MODEL_PACKAGE_VERSION,
     WEIGHTS_SHA256,
     MiniLMEncoder,
     ModelFiles,
     ModelUnavailable,
+    encode_workers,
     load_encoder,
     locate_model,
     map_safetensors,
@@ -37,7 +42,7 @@ def test_pinned_package_is_installed_with_the_upstream_weights() -> None:
     assert reference["weights_sha256"] == WEIGHTS_SHA256
 
 
-def test_forward_pass_matches_sentence_transformers_reference(encoder) -> None:
+def test_forward_pass_matches_sentence_transformers_reference(encoder: MiniLMEncoder) -> None:
     reference = json.loads(REFERENCE.read_text(encoding="utf-8"))
     expected = np.asarray(reference["embeddings"], dtype=np.float64)
     got = encoder.encode(reference["texts"]).astype(np.float64)
@@ -52,11 +57,46 @@ def test_forward_pass_matches_sentence_transformers_reference(encoder) -> None:
     assert np.allclose(np.linalg.norm(got, axis=1), 1.0, atol=1e-5)
 
 
-def test_batching_and_order_do_not_change_vectors(encoder) -> None:
+def test_batching_and_order_do_not_change_vectors(encoder: MiniLMEncoder) -> None:
     texts = ["short", "a much longer sentence about river flow and fish counts", "mid length text"]
     together = encoder.encode(texts)
     alone = np.stack([encoder.encode([t])[0] for t in texts])
     assert np.allclose(together, alone, atol=1e-5)
+
+
+def test_batches_run_on_two_workers_give_the_same_vectors_and_count_every_text(
+    encoder: MiniLMEncoder,
+) -> None:
+    reference = json.loads(REFERENCE.read_text(encoding="utf-8"))
+    texts = [f"{t} ({i})" for i, t in enumerate(reference["texts"] * 3)]
+
+    class Counter:
+        n = 0
+
+        def update(self, k: int) -> None:
+            self.n += k
+
+    bar = Counter()
+    alone = encoder.encode(texts, batch_size=4, workers=1)
+    together = encoder.encode(texts, batch_size=4, workers=2, progress=bar)
+    assert np.allclose(alone, together, atol=1e-6)
+    assert bar.n == len(texts)
+
+
+def test_a_cancelled_encode_stops_with_recall_cancelled_on_any_worker_count(
+    encoder: MiniLMEncoder,
+) -> None:
+    stop = threading.Event()
+    stop.set()
+    for workers in (1, 2):
+        with pytest.raises(RecallCancelled):
+            encoder.encode(["one", "two", "three"], batch_size=1, workers=workers, cancel=stop)
+
+
+def test_encode_workers_is_one_per_usable_cpu_capped_at_two() -> None:
+    usable = len(os.sched_getaffinity(0))
+    assert encode_workers() == max(1, min(ENCODE_WORKERS_MAX, usable))
+    assert ENCODE_WORKERS_MAX == 2
 
 
 def test_the_encoder_is_loaded_once_per_process() -> None:
@@ -89,7 +129,9 @@ def _fake_model(tmp_path: Path) -> ModelFiles:
     return ModelFiles(fake, MODEL_PACKAGE_VERSION)
 
 
-def test_model_files_are_hashed_once_then_trusted_by_their_recorded_identity(tmp_path):
+def test_model_files_are_hashed_once_then_trusted_by_their_recorded_identity(
+    tmp_path: Path,
+) -> None:
     real = locate_model()
     record = verified_record_path(tmp_path / "cache")
     assert verify_model_files(real, record) == 2
@@ -98,7 +140,7 @@ def test_model_files_are_hashed_once_then_trusted_by_their_recorded_identity(tmp
     assert verify_model_files(real) == 2  # without a record every load hashes
 
 
-def test_a_model_file_changed_in_place_is_hashed_again_and_refused(tmp_path):
+def test_a_model_file_changed_in_place_is_hashed_again_and_refused(tmp_path: Path) -> None:
     files = _fake_model(tmp_path)
     record = verified_record_path(tmp_path / "cache")
     # A record claiming the files verified under identities they no longer have.
@@ -109,7 +151,7 @@ def test_a_model_file_changed_in_place_is_hashed_again_and_refused(tmp_path):
         verify_model_files(files, record)
 
 
-def test_an_unreadable_or_garbled_record_only_means_hashing_again(tmp_path):
+def test_an_unreadable_or_garbled_record_only_means_hashing_again(tmp_path: Path) -> None:
     real = locate_model()
     record = verified_record_path(tmp_path / "cache")
     record.parent.mkdir()
@@ -118,7 +160,7 @@ def test_an_unreadable_or_garbled_record_only_means_hashing_again(tmp_path):
     assert verify_model_files(real, record) == 0
 
 
-def test_mapped_weights_equal_what_safetensors_itself_loads():
+def test_mapped_weights_equal_what_safetensors_itself_loads() -> None:
     from safetensors.numpy import load_file
 
     weights = locate_model().weights
@@ -135,14 +177,14 @@ def test_mapped_weights_equal_what_safetensors_itself_loads():
     [b"\x01", (10**9).to_bytes(8, "little") + b"{}", (2).to_bytes(8, "little") + b"[]x"],
     ids=["too short", "header longer than the file", "header not a mapping"],
 )
-def test_a_malformed_weights_file_is_refused_not_loaded(tmp_path, data):
+def test_a_malformed_weights_file_is_refused_not_loaded(tmp_path: Path, data: bytes) -> None:
     path = tmp_path / "model.safetensors"
     path.write_bytes(data)
     with pytest.raises(ModelUnavailable, match="safetensors|header"):
         map_safetensors(path)
 
 
-def test_a_tensor_whose_offsets_leave_the_file_is_refused(tmp_path):
+def test_a_tensor_whose_offsets_leave_the_file_is_refused(tmp_path: Path) -> None:
     header = json.dumps({"w": {"dtype": "F32", "shape": [4], "data_offsets": [0, 16]}}).encode()
     path = tmp_path / "model.safetensors"
     path.write_bytes(len(header).to_bytes(8, "little") + header + b"\x00" * 8)

@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 import os
+import threading
+from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 import pytest
 
+from memdir_nb.formats.manifest import MemoryHeader
 from memdir_nb.home.config import MemdirConfig
 from memdir_nb.recall import (
     AnthropicSelector,
@@ -22,18 +26,25 @@ NOW = 1_760_000_000_000.0
 
 
 class RecordingSelector:
-    def __init__(self, answer) -> None:
+    def __init__(self, answer: Sequence[Any]) -> None:  # Any: some tests answer non-strings
         self.answer = answer
-        self.offered = None
-        self.last_error = None
+        self.offered: list[str] | None = None
+        self.last_error: str | None = None
 
-    def select(self, query, headers, *, recent_tools=(), cancel=None):
+    def select(
+        self,
+        query: str,
+        headers: Sequence[MemoryHeader],
+        *,
+        recent_tools: Sequence[str] = (),
+        cancel: threading.Event | None = None,
+    ) -> list[str]:
         self.offered = [h.filename for h in headers]
         return list(self.answer)
 
 
 @pytest.fixture()
-def memory_dir(tmp_path: Path):
+def memory_dir(tmp_path: Path) -> Path:
     d = tmp_path / "memory"
     for i in range(8):
         write_memory(
@@ -46,7 +57,8 @@ def memory_dir(tmp_path: Path):
 def test_returns_relevant_memory_with_absolute_path_and_mtime(memory_dir: Path) -> None:
     found = find_relevant_memories("q", memory_dir, selector=RecordingSelector(["project_2.md"]))
     assert found == [
-        RelevantMemory(str(memory_dir / "project_2.md"), pytest.approx(NOW - 2 * DAY_MS, abs=1000))
+        # pytest.approx stands in for the float mtime and compares equal to it
+        RelevantMemory(str(memory_dir / "project_2.md"), pytest.approx(NOW - 2 * DAY_MS, abs=1000))  # type: ignore[arg-type]
     ]
     assert os.path.isabs(found[0].path)
 
@@ -67,6 +79,7 @@ def test_surfaced_memories_are_removed_before_selection_by_path_or_filename(
         already_surfaced={str(memory_dir / "project_0.md"), "team/project_t.md"},
         selector=selector,
     )
+    assert selector.offered is not None
     assert "project_0.md" not in selector.offered and "team/project_t.md" not in selector.offered
     assert len(selector.offered) == 7
 
@@ -130,9 +143,16 @@ def test_every_selector_is_handed_the_cancel_event(tmp_path: Path) -> None:
     seen = []
 
     class Spy:
-        last_error = None
+        last_error: str | None = None
 
-        def select(self, query, headers, *, recent_tools=(), cancel=None):
+        def select(
+            self,
+            query: str,
+            headers: Sequence[MemoryHeader],
+            *,
+            recent_tools: Sequence[str] = (),
+            cancel: threading.Event | None = None,
+        ) -> list[str]:
             seen.append(cancel)
             return [h.filename for h in headers]
 

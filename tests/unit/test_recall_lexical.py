@@ -5,12 +5,13 @@ from __future__ import annotations
 import json
 import os
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
 
 from memdir_nb.formats.manifest import MemoryHeader
-from memdir_nb.recall import LexicalSelector, find_relevant_memories
+from memdir_nb.recall import LexicalSelector, RelevantMemory, find_relevant_memories
 from memdir_nb.recall.lexical import (
     LexicalOptions,
     classify_for_tools,
@@ -33,7 +34,7 @@ EVAL_CASES = (
 
 
 @pytest.fixture()
-def memory_dir(tmp_path: Path):
+def memory_dir(tmp_path: Path) -> Path:
     d = tmp_path / "memory"
     specs = [
         (
@@ -98,7 +99,7 @@ def memory_dir(tmp_path: Path):
     return d
 
 
-def names(found):
+def names(found: Sequence[RelevantMemory]) -> list[str]:
     return [Path(m.path).name for m in found]
 
 
@@ -233,6 +234,7 @@ def test_lexical_default_beats_plain_bm25_top5_on_the_eval_set() -> None:
     spec = importlib.util.spec_from_file_location(
         "recall_eval", Path(__file__).resolve().parents[2] / "benchmarks/recall_eval.py"
     )
+    assert spec is not None and spec.loader is not None
     recall_eval = importlib.util.module_from_spec(spec)
     sys.modules[spec.name] = recall_eval  # dataclasses look their module up while being built
     spec.loader.exec_module(recall_eval)
@@ -259,7 +261,7 @@ def test_last_request_records_the_inputs_it_ranked(memory_dir: Path) -> None:
     }
 
 
-def test_an_mcp_warning_that_names_the_server_as_a_tool_is_kept_first():
+def test_an_mcp_warning_that_names_the_server_as_a_tool_is_kept_first() -> None:
     from memdir_nb.formats.manifest import MemoryHeader
     from memdir_nb.recall.lexical import classify_for_tools, is_about_tool
     from memdir_nb.spec.taxonomy import MemoryType

@@ -15,17 +15,20 @@ import json
 import re
 import sys
 from pathlib import Path
+from types import ModuleType
+from typing import Any
 
 import pytest
 
-from memdir_nb.recall.lexical import SYNONYM_GROUPS
+from memdir_nb.recall.vocabulary import SYNONYM_GROUPS
 
 REPO = Path(__file__).resolve().parents[2]
 NOW = 1_760_000_000_000.0
 
 
-def _recall_eval():
+def _recall_eval() -> ModuleType:
     spec = importlib.util.spec_from_file_location("recall_eval", REPO / "benchmarks/recall_eval.py")
+    assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     sys.modules[spec.name] = module  # dataclasses look their module up while being built
     spec.loader.exec_module(module)
@@ -33,23 +36,25 @@ def _recall_eval():
 
 
 @pytest.fixture(scope="module")
-def recall_eval():
+def recall_eval() -> ModuleType:
     return _recall_eval()
 
 
 @pytest.fixture(scope="module")
-def tuning_cases(recall_eval) -> dict:
+def tuning_cases(recall_eval: ModuleType) -> dict[str, Any]:
     path = recall_eval.DEFAULT_CASES
     assert path == REPO / "benchmarks/data/recall_cases.json", path  # the in-repo copy, always
-    return json.loads(path.read_text(encoding="utf-8"))
+    cases: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
+    return cases
 
 
 @pytest.fixture(scope="module")
-def holdout_cases(recall_eval) -> dict:
-    return json.loads(recall_eval.HOLDOUT_CASES.read_text(encoding="utf-8"))
+def holdout_cases(recall_eval: ModuleType) -> dict[str, Any]:
+    cases: dict[str, Any] = json.loads(recall_eval.HOLDOUT_CASES.read_text(encoding="utf-8"))
+    return cases
 
 
-def _texts(cases: dict) -> str:
+def _texts(cases: dict[str, Any]) -> str:
     parts = []
     for m in cases["memories"]:
         parts += [m["name"], m["description"], m.get("body", ""), m["path"]]
@@ -62,7 +67,7 @@ def _mentions(text: str, term: str) -> bool:
 
 
 def test_synonym_groups_used_only_by_the_tuning_set_stay_near_zero(
-    tuning_cases, holdout_cases
+    tuning_cases: dict[str, Any], holdout_cases: dict[str, Any]
 ) -> None:
     from memdir_nb.ui.demo import demo_memories
 
@@ -78,7 +83,9 @@ def test_synonym_groups_used_only_by_the_tuning_set_stay_near_zero(
     assert len(only_tuning) <= 3, only_tuning
 
 
-def test_holdout_set_has_the_shape_and_mix_the_issue_asks_for(holdout_cases, tuning_cases) -> None:
+def test_holdout_set_has_the_shape_and_mix_the_issue_asks_for(
+    holdout_cases: dict[str, Any], tuning_cases: dict[str, Any]
+) -> None:
     queries = holdout_cases["queries"]
     paths = {m["path"] for m in holdout_cases["memories"]}
     assert len(queries) >= 50
@@ -91,7 +98,7 @@ def test_holdout_set_has_the_shape_and_mix_the_issue_asks_for(holdout_cases, tun
 
 
 def test_semantic_selector_meets_its_bars_on_both_sets(
-    recall_eval, tuning_cases, holdout_cases
+    recall_eval: ModuleType, tuning_cases: dict[str, Any], holdout_cases: dict[str, Any]
 ) -> None:
     only = ("semantic (default)", "baseline: BM25 top-5")
     tuning = recall_eval.evaluate(tuning_cases, now_ms=NOW, only=only)
@@ -142,8 +149,9 @@ TUNE_SLICE = (
 LEXICAL_SLICE_FLOOR = 0.25
 
 
-def _load_module(name: str, path: Path):
+def _load_module(name: str, path: Path) -> ModuleType:
     spec = importlib.util.spec_from_file_location(name, path)
+    assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     sys.modules[spec.name] = module
     spec.loader.exec_module(module)
@@ -151,21 +159,21 @@ def _load_module(name: str, path: Path):
 
 
 @pytest.fixture(scope="module")
-def recall_corpus():
+def recall_corpus() -> ModuleType:
     if str(REPO / "benchmarks") not in sys.path:
         sys.path.insert(0, str(REPO / "benchmarks"))
     return _load_module("recall_corpus", REPO / "benchmarks/recall_corpus.py")
 
 
 @pytest.fixture(scope="module")
-def corpora(recall_corpus) -> dict[str, dict]:
+def corpora(recall_corpus: ModuleType) -> dict[str, dict[str, Any]]:
     return {
         "tune": recall_corpus.load(recall_corpus.TUNE),
         "holdout": recall_corpus.load(recall_corpus.HOLDOUT),
     }
 
 
-def test_committed_corpora_are_what_the_generator_writes(tmp_path):
+def test_committed_corpora_are_what_the_generator_writes(tmp_path: Path) -> None:
     generate = _load_module("corpus_generate", CORPUS_DIR / "generate.py")
     assert generate.main(["--out", str(tmp_path)]) == 0
     for name in ("tune", "holdout"):
@@ -174,7 +182,9 @@ def test_committed_corpora_are_what_the_generator_writes(tmp_path):
 
 
 @pytest.mark.parametrize("name", ["tune", "holdout"])
-def test_each_corpus_has_the_shape_the_issue_asks_for(corpora, name):
+def test_each_corpus_has_the_shape_the_issue_asks_for(
+    corpora: dict[str, dict[str, Any]], name: str
+) -> None:
     generate = _load_module("corpus_generate", CORPUS_DIR / "generate.py")
     corpus = corpora[name]
     sizes = [len(d["memories"]) for d in corpus["dirs"]]
@@ -202,10 +212,12 @@ def test_each_corpus_has_the_shape_the_issue_asks_for(corpora, name):
             assert not generate.content_terms(q["query"]) & label, q["id"]
 
 
-def test_holdout_shares_no_dir_file_or_question_wording_with_tune(corpora):
+def test_holdout_shares_no_dir_file_or_question_wording_with_tune(
+    corpora: dict[str, dict[str, Any]],
+) -> None:
     tune, holdout = corpora["tune"], corpora["holdout"]
 
-    def texts(corpus: dict, key: str) -> set[str]:
+    def texts(corpus: dict[str, Any], key: str) -> set[str]:
         return {m[key] for d in corpus["dirs"] for m in d["memories"]}
 
     assert not {d["id"] for d in tune["dirs"]} & {d["id"] for d in holdout["dirs"]}
@@ -216,7 +228,9 @@ def test_holdout_shares_no_dir_file_or_question_wording_with_tune(corpora):
     assert not shared_queries, sorted(shared_queries)[:5]
 
 
-def test_default_selector_beats_five_newest_and_lexical_keeps_its_floor(recall_corpus, corpora):
+def test_default_selector_beats_five_newest_and_lexical_keeps_its_floor(
+    recall_corpus: ModuleType, corpora: dict[str, dict[str, Any]]
+) -> None:
     factories = recall_corpus.offline_selectors()
     default = next(name for name in factories if name.endswith("(default)"))
     wanted = {k: factories[k] for k in (default, "lexical", "baseline: newest-5")}

@@ -86,7 +86,9 @@ def _texts_to_encode(memory_dir: Path) -> int:
     return len(headers) + sum(len(body_windows(read_body(h)[1])) for h in headers)
 
 
-def test_a_fact_deep_in_a_long_body_is_found_and_its_window_named(tmp_path, selector):
+def test_a_fact_deep_in_a_long_body_is_found_and_its_window_named(
+    tmp_path: Path, selector: SemanticSelector
+) -> None:
     d = tmp_path / "deep"
     filler = " ".join(
         f"Week {i}: the nightly backup finished and the dashboards stayed green." for i in range(40)
@@ -125,7 +127,9 @@ def test_a_fact_deep_in_a_long_body_is_found_and_its_window_named(tmp_path, sele
     ]
 
 
-def test_warm_calls_read_no_body_and_rebuild_no_index(memory_dir, selector):
+def test_warm_calls_read_no_body_and_rebuild_no_index(
+    memory_dir: Path, selector: SemanticSelector
+) -> None:
     headers = scan_memory_files(memory_dir)
     selector.select("integration tests", headers)
     index = selector.dir_index()
@@ -139,7 +143,9 @@ def test_warm_calls_read_no_body_and_rebuild_no_index(memory_dir, selector):
     assert index.read_last_call == 1 and index._fulltext is not built
 
 
-def test_a_reworded_query_ranks_the_memory_first_through_its_body(memory_dir, selector):
+def test_a_reworded_query_ranks_the_memory_first_through_its_body(
+    memory_dir: Path, selector: SemanticSelector
+) -> None:
     query = "Polish the English in this abstract paragraph for me."
     assert "user_languages.md" not in LexicalSelector().select(query, scan_memory_files(memory_dir))
     selector.select(query, scan_memory_files(memory_dir))
@@ -152,14 +158,18 @@ def test_a_reworded_query_ranks_the_memory_first_through_its_body(memory_dir, se
     assert row.window is not None and "non-idiomatic English" in row.window
 
 
-def test_an_off_topic_query_closes_the_gate_and_says_why(memory_dir: Path, selector) -> None:
+def test_an_off_topic_query_closes_the_gate_and_says_why(
+    memory_dir: Path, selector: SemanticSelector
+) -> None:
     assert (
         selector.select("Write a haiku about autumn leaves.", scan_memory_files(memory_dir)) == []
     )
     assert all(r.reason.startswith("gate closed") for r in selector.last_explanation)
 
 
-def test_tool_rule_keeps_the_gotcha_first_and_drops_usage_notes(memory_dir: Path, selector) -> None:
+def test_tool_rule_keeps_the_gotcha_first_and_drops_usage_notes(
+    memory_dir: Path, selector: SemanticSelector
+) -> None:
     chosen = selector.select(
         "Find every caller of legacy_rates.", scan_memory_files(memory_dir), recent_tools=["Grep"]
     )
@@ -240,7 +250,7 @@ def test_missing_model_package_falls_back_to_lexical_and_warns_once(
 
 
 def test_a_symlink_leaving_the_dir_is_not_read_for_its_body(
-    memory_dir: Path, tmp_path: Path, selector
+    memory_dir: Path, tmp_path: Path, selector: SemanticSelector
 ) -> None:
     outside = tmp_path / "outside.md"
     outside.write_text("---\nname: Secret\ndescription: x\n---\n\nprivate key material\n", "utf-8")

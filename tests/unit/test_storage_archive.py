@@ -141,7 +141,8 @@ def test_a_dry_run_writes_nothing(tmp_path: Path) -> None:
 
 # ---- crafted archives: each entry refused by name, nothing written outside the dir
 
-CRAFTED = {
+# case -> (the archive's entries, words the refusal must hold)
+CRAFTED: dict[str, tuple[list[tuple[zipfile.ZipInfo | str, bytes]], str]] = {
     "absolute": ([("/etc/cron.d/evil.md", GOOD.encode())], "absolute path"),
     "dotdot": ([("../escape.md", GOOD.encode())], "climbs out"),
     "nested-dotdot": ([("team/../../escape.md", GOOD.encode())], "climbs out"),
@@ -188,7 +189,7 @@ def test_a_crafted_entry_is_refused_by_the_cli(tmp_path: Path, case: str) -> Non
     assert not (tmp_path / "escape.md").exists()
 
 
-def test_the_unpacked_total_is_capped(tmp_path: Path, monkeypatch) -> None:
+def test_the_unpacked_total_is_capped(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr("memdir_nb.storage.archive.ARCHIVE_MAX_TOTAL_BYTES", 100)
     archive = _zip(tmp_path / "x.zip", [("user_a.md", GOOD.encode()), ("user_b.md", GOOD.encode())])
     report = import_archive(archive, tmp_path / "m")

@@ -702,7 +702,8 @@ def test_the_store_gives_api_callers_the_index_cap_verdict(mem: Path, store: Mem
     (mem / "MEMORY.md").write_text((mem / "MEMORY.md").read_text() + filler)
     store.save("Freeze", "Merge freeze before launches", "project", "Body.")
     verdict = store.last_index_verdict
-    assert verdict is not None and verdict.over and "about 70% of the cap" in verdict.message
+    assert verdict is not None and verdict.over and verdict.message is not None
+    assert "about 70% of the cap" in verdict.message
     assert (mem / "project_freeze.md").exists()  # the save itself stands
     assert store.index_verdict() == verdict
     assert store.index_verdict("team").lines == 0

@@ -99,7 +99,7 @@ Update 2026-03-01: we changed the poller sleep to 10 minutes after the incident 
 """
 
 
-def _audit_dir(tmp_path, demo_now_ms):
+def _audit_dir(tmp_path: Path, demo_now_ms: float) -> Path:
     store = MemoryStore(tmp_path / "audit", now_ms=demo_now_ms)
     store.save("Deploy gotchas", "Deployment gotchas", "project", AUDIT_BODY)
     store.save(
@@ -112,20 +112,22 @@ def _audit_dir(tmp_path, demo_now_ms):
     return tmp_path / "audit"
 
 
-def test_rows_carry_the_description_audit_verdict(tmp_path, demo_now_ms):
+def test_rows_carry_the_description_audit_verdict(tmp_path: Path, demo_now_ms: float) -> None:
     rows = {r.name: r for r in view.memory_rows(_audit_dir(tmp_path, demo_now_ms))}
     assert rows["Deploy gotchas"].audit == "misses-body"
     assert rows["Deploy gotchas"].audit_note.startswith("misses-body: ")
     assert rows["Gateway poller"].audit == "covered"
 
 
-def test_demo_rows_are_audited_and_none_misses_its_body(demo_mem, demo_now_ms):
+def test_demo_rows_are_audited_and_none_misses_its_body(demo_mem: Path, demo_now_ms: float) -> None:
     rows = view.memory_rows(demo_mem, now_ms=demo_now_ms)
     verdicts = {r.audit for r in rows}
     assert verdicts <= {"covered", "partly"} and "covered" in verdicts
 
 
-def test_detail_lists_the_body_sentences_the_manifest_cannot_see(tmp_path, demo_now_ms):
+def test_detail_lists_the_body_sentences_the_manifest_cannot_see(
+    tmp_path: Path, demo_now_ms: float
+) -> None:
     rows = {r.name: r for r in view.memory_rows(_audit_dir(tmp_path, demo_now_ms))}
     detail = view.memory_detail(rows["Deploy gotchas"], now_ms=demo_now_ms)
     assert detail.audit_note.startswith("misses-body")
@@ -138,7 +140,7 @@ def test_detail_lists_the_body_sentences_the_manifest_cannot_see(tmp_path, demo_
     assert covered.audit_note == "covered"
 
 
-def test_rows_show_where_the_mtime_and_the_modified_time_disagree(tmp_path) -> None:
+def test_rows_show_where_the_mtime_and_the_modified_time_disagree(tmp_path: Path) -> None:
     day = 86_400_000
     now = 1_790_000_000_000.0
     store = MemoryStore(tmp_path, now_ms=now - 300 * day)

@@ -45,7 +45,7 @@ def test_index_budget_rejects_an_unknown_scope(demo_mem: Path) -> None:
         view.index_budget(demo_mem, "shared")  # type: ignore[arg-type]
 
 
-def test_index_budget_lists_what_is_stripped_and_maps_dropped_lines_past_it(tmp_path):
+def test_index_budget_lists_what_is_stripped_and_maps_dropped_lines_past_it(tmp_path: Path) -> None:
     front = "---\nowner: noor\n---\n"
     comment = "<!-- keep entries short;\n     one line each -->\n"
     entries = "".join(format_index_entry(f"E{i}", f"e{i}.md", "hook") + "\n" for i in range(201))

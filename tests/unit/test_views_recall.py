@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -19,7 +20,12 @@ class _NoRecordSelector:
     last_error: str | None = None
 
     def select(
-        self, query: str, headers: Sequence[MemoryHeader], *, recent_tools=(), cancel=None
+        self,
+        query: str,
+        headers: Sequence[MemoryHeader],
+        *,
+        recent_tools: Sequence[str] = (),
+        cancel: threading.Event | None = None,
     ) -> list[str]:
         return []
 
@@ -37,6 +43,7 @@ def test_the_preview_carries_the_request_the_selector_recorded(
         now_ms=demo_now_ms,
     )
     assert p.request is selector.last_request  # the very object, not a copy built for display
+    assert p.request is not None
     assert p.request["recent_tools"] == ["Bash"]  # blank tool names never reach the selector
     assert p.selector == "lexical" and p.request_note == ""
     assert '"query": "how do we deploy to production"' in p.request_json

@@ -146,7 +146,9 @@ def test_readable_indexes_show_no_problem(mem: Path, config: MemdirConfig) -> No
     assert b.index_problems == {} and b.problems_box.value == ""
 
 
-def test_table_has_a_manifest_column_and_the_detail_shows_unseen_sentences(tmp_path, config):
+def test_table_has_a_manifest_column_and_the_detail_shows_unseen_sentences(
+    tmp_path: Path, config: MemdirConfig
+) -> None:
     from memdir_nb.storage.store import MemoryStore
 
     store = MemoryStore(tmp_path / "audit", now_ms=NOW)

@@ -121,7 +121,7 @@ def test_a_team_index_linking_out_of_the_dir_shows_the_readers_reason(
     assert i.problems["private"] == ""
 
 
-def test_the_panel_shows_what_was_stripped_before_counting(mem, config):
+def test_the_panel_shows_what_was_stripped_before_counting(mem: Path, config: MemdirConfig) -> None:
     index = mem / "MEMORY.md"
     index.write_text("<!-- written by hand: sorted by topic -->\n" + read_entrypoint(mem))
     i = IndexInspector(mem, now_ms=NOW, config=config)

@@ -1,0 +1,278 @@
+"""MEMORY.md as the loader reads it: what is stripped, the line and byte caps, the verdict.
+
+Claude Code (2.1.211+) strips the YAML frontmatter and block-level HTML comments, then loads
+at most MAX_ENTRYPOINT_LINES lines and MAX_ENTRYPOINT_BYTES bytes with a warning naming the
+cap that fired (`truncate_entrypoint_content`). Every write path that edits an index tells
+the writer where the result stands against those caps (`index_cap_verdict`).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass
+
+from memdir_nb.formats.index_lines import MAX_HOOK_CHARS
+from memdir_nb.spec.constants import (
+    ENTRYPOINT_NAME,
+    FENCE,
+    INDEX_NEAR_CAP_FRACTION,
+    INDEX_REWRITE_TARGET_FRACTION,
+    MAX_ENTRYPOINT_BYTES,
+    MAX_ENTRYPOINT_LINES,
+)
+
+__all__ = [
+    "EntrypointTruncation",
+    "IndexCapVerdict",
+    "StrippedEntrypoint",
+    "entrypoint_size",
+    "format_size",
+    "index_cap_verdict",
+    "strip_entrypoint_extras",
+    "truncate_entrypoint_content",
+]
+
+
+@dataclass(frozen=True)
+class EntrypointTruncation:
+    """MEMORY.md as loaded into the prompt, with what was cut and why."""
+
+    content: str
+    line_count: int
+    byte_count: int
+    was_line_truncated: bool
+    was_byte_truncated: bool
+    kept_line_count: int
+    warning: str
+    # What Claude Code (2.1.211+) strips before counting and loading: the YAML frontmatter
+    # block (fences included; "" when none) and each block-level HTML comment.
+    stripped_frontmatter: str = ""
+    stripped_comments: tuple[str, ...] = ()
+
+    @property
+    def stripped_anything(self) -> bool:
+        """True when frontmatter or a block-level HTML comment was taken out before counting."""
+        return bool(self.stripped_frontmatter or self.stripped_comments)
+
+
+# ---------------------------------------------------------------------------- truncation
+
+
+def format_size(n_bytes: int) -> str:
+    """A byte count for people: '812 bytes', '31.2 KB', '1.4 MB' (rounded up, decimal units)."""
+    if n_bytes < 1000:
+        return f"{n_bytes} bytes"
+    if n_bytes < 1_000_000:
+        # Rounded up so a size just over a limit never displays as equal to it.
+        return f"{math.ceil(n_bytes / 100) / 10:.1f} KB"
+    return f"{math.ceil(n_bytes / 100_000) / 10:.1f} MB"
+
+
+def _limit_size(n_bytes: int) -> str:
+    """The byte cap as people say it: 25,000 -> '25 KB'."""
+    return f"{n_bytes / 1000:g} KB"
+
+
+def _cut_to_bytes(text: str, max_bytes: int) -> str:
+    """Cut text to at most max_bytes UTF-8 bytes at the last newline, else at a whole character."""
+    data = text.encode("utf-8")
+    if len(data) <= max_bytes:
+        return text
+    cut = data.rfind(b"\n", 0, max_bytes + 1)
+    if cut > 0:
+        return data[:cut].decode("utf-8")
+    # One enormous line: keep the longest prefix that ends on a character boundary.
+    return data[:max_bytes].decode("utf-8", errors="ignore")
+
+
+@dataclass(frozen=True)
+class StrippedEntrypoint:
+    """MEMORY.md without what Claude Code (2.1.211+) strips before counting and loading it."""
+
+    text: str  # what is counted against the caps and loaded
+    frontmatter: str  # the leading YAML block, fences included ("" when none)
+    comments: tuple[str, ...]  # each block-level HTML comment, as written
+    line_map: tuple[int, ...]  # the original 1-based line number of each line of text
+
+
+_COMMENT_OPEN = re.compile(r"^ {0,3}<!--")
+_CODE_FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
+
+
+def _frontmatter_end(lines: list[str]) -> int:
+    """The index of the line after a leading `---` ... `---` block, or 0 when there is none."""
+    if not lines or lines[0].rstrip() != FENCE:
+        return 0
+    for i in range(1, len(lines)):
+        if lines[i].rstrip() == FENCE:
+            return i + 1
+    return 0
+
+
+def strip_entrypoint_extras(raw: str) -> StrippedEntrypoint:
+    """Take out MEMORY.md's YAML frontmatter and its block-level HTML comments.
+
+    A block-level comment starts a line (up to three spaces in, as in CommonMark) with `<!--`
+    and runs through the line holding the closing `-->`; the whole lines go. A comment inside
+    a line of text, or inside a fenced code block, stays: it is part of what is loaded.
+    """
+    text = raw[1:] if raw.startswith("\ufeff") else raw
+    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    start = _frontmatter_end(lines)
+    kept: list[str] = []
+    line_map: list[int] = []
+    comments: list[str] = []
+    fence: str | None = None
+    i = start
+    while i < len(lines):
+        line = lines[i]
+        opener = _CODE_FENCE.match(line)
+        if fence is None and opener is None and _COMMENT_OPEN.match(line):
+            end = i
+            tail = line[line.index("<!--") + 4 :]
+            while "-->" not in tail and end + 1 < len(lines):
+                end += 1
+                tail = lines[end]
+            comments.append("\n".join(lines[i : end + 1]))
+            i = end + 1
+            continue
+        if opener is not None:
+            mark = opener.group(1)
+            if fence is None:
+                fence = mark[0] * 3
+            elif mark.startswith(fence):
+                fence = None
+        kept.append(line)
+        line_map.append(i + 1)
+        i += 1
+    return StrippedEntrypoint(
+        text="\n".join(kept),
+        frontmatter="\n".join(lines[:start]),
+        comments=tuple(comments),
+        line_map=tuple(line_map),
+    )
+
+
+def entrypoint_size(raw: str) -> tuple[int, int]:
+    """(lines, bytes) of MEMORY.md as Claude Code counts them against the caps."""
+    trimmed = strip_entrypoint_extras(raw).text.strip()
+    return (len(trimmed.split("\n")) if trimmed else 0), len(trimmed.encode("utf-8"))
+
+
+def truncate_entrypoint_content(
+    raw: str,
+    *,
+    max_lines: int = MAX_ENTRYPOINT_LINES,
+    max_bytes: int = MAX_ENTRYPOINT_BYTES,
+) -> EntrypointTruncation:
+    """Apply the line cap, then the byte cap, to MEMORY.md; append a warning naming what fired.
+
+    Frontmatter and block-level HTML comments are stripped first (Claude Code 2.1.211+): they
+    neither reach the prompt nor count toward the caps.
+    """
+    stripped = strip_entrypoint_extras(raw)
+    trimmed = stripped.text.strip()
+    lines = trimmed.split("\n")
+    line_count = len(lines) if trimmed else 0
+    byte_count = len(trimmed.encode("utf-8"))
+
+    was_line_truncated = line_count > max_lines
+    kept = "\n".join(lines[:max_lines]) if was_line_truncated else trimmed
+    after_lines = kept
+    kept = _cut_to_bytes(kept, max_bytes)
+    was_byte_truncated = kept != after_lines
+
+    if not (was_line_truncated or was_byte_truncated):
+        return EntrypointTruncation(
+            content=trimmed,
+            line_count=line_count,
+            byte_count=byte_count,
+            was_line_truncated=False,
+            was_byte_truncated=False,
+            kept_line_count=line_count,
+            warning="",
+            stripped_frontmatter=stripped.frontmatter,
+            stripped_comments=stripped.comments,
+        )
+
+    size, limit = format_size(byte_count), _limit_size(max_bytes)
+    if was_line_truncated and was_byte_truncated:
+        reason = f"{line_count} lines and {size} (limits: {max_lines} lines, {limit})"
+    elif was_line_truncated:
+        reason = f"{line_count} lines (limit: {max_lines})"
+    else:
+        reason = f"{size} (limit: {limit}) because index entries are too long"
+    warning = (
+        f"> WARNING: MEMORY.md is {reason}, so only part of it was loaded. "
+        f"To fix it, keep each entry to one short line (about {MAX_HOOK_CHARS} characters) "
+        "and move the detail into topic files."
+    )
+    kept_line_count = kept.count("\n") + 1 if kept else 0
+    return EntrypointTruncation(
+        content=f"{kept}\n\n{warning}",
+        line_count=line_count,
+        byte_count=byte_count,
+        was_line_truncated=was_line_truncated,
+        was_byte_truncated=was_byte_truncated,
+        kept_line_count=kept_line_count,
+        warning=warning,
+        stripped_frontmatter=stripped.frontmatter,
+        stripped_comments=stripped.comments,
+    )
+
+
+# ---------------------------------------------------------------------------- the cap verdict
+
+
+@dataclass(frozen=True)
+class IndexCapVerdict:
+    """What a writing agent is told after a write leaves MEMORY.md at this size.
+
+    over: past either cap (the write stands, but the index must be rewritten to about
+    INDEX_REWRITE_TARGET_FRACTION of the caps; Claude Code 2.1.210+); near: at or past
+    INDEX_NEAR_CAP_FRACTION of either cap but within both (the reminder of 2.1.186). lines and
+    bytes are counted as the loader counts them (frontmatter and block comments stripped).
+    """
+
+    over: bool
+    near: bool
+    message: str | None
+    lines: int
+    bytes: int
+
+
+def index_cap_verdict(text: str) -> IndexCapVerdict:
+    """The one cap verdict for MEMORY.md text, shared by every write path that edits an index.
+
+    Over either cap the write stands, but the writer is told the index is over its read limit
+    and to rewrite it to about INDEX_REWRITE_TARGET_FRACTION of the cap; from
+    INDEX_NEAR_CAP_FRACTION of either cap, a reminder. Counted as the loader counts.
+    """
+    lines, size = entrypoint_size(text)
+    over = lines > MAX_ENTRYPOINT_LINES or size > MAX_ENTRYPOINT_BYTES
+    near = not over and (
+        lines >= INDEX_NEAR_CAP_FRACTION * MAX_ENTRYPOINT_LINES
+        or size >= INDEX_NEAR_CAP_FRACTION * MAX_ENTRYPOINT_BYTES
+    )
+    caps = f"{MAX_ENTRYPOINT_LINES} lines and {MAX_ENTRYPOINT_BYTES:,} bytes"
+    now = f"{lines} lines and {size:,} bytes"
+    message: str | None = None
+    if over:
+        target_lines = int(INDEX_REWRITE_TARGET_FRACTION * MAX_ENTRYPOINT_LINES)
+        target_bytes = int(INDEX_REWRITE_TARGET_FRACTION * MAX_ENTRYPOINT_BYTES)
+        message = (
+            f"Error: {ENTRYPOINT_NAME} is over its read limit: it is {now}, over its cap of "
+            f"{caps}, and only that much is loaded into a conversation. The write was kept. "
+            f"Rewrite {ENTRYPOINT_NAME} now to about {INDEX_REWRITE_TARGET_FRACTION:.0%} of the "
+            f"cap (about {target_lines} lines and {target_bytes:,} bytes): one short line per "
+            f"memory (about {MAX_HOOK_CHARS} characters), merge or drop stale entries, and keep "
+            "the detail in the topic files."
+        )
+    elif near:
+        message = (
+            f"Reminder: {ENTRYPOINT_NAME} is {now}, close to its read limit of {caps} (only "
+            "that much is loaded into a conversation). Keep each entry to one short line and "
+            "prune stale entries before adding more."
+        )
+    return IndexCapVerdict(over=over, near=near, message=message, lines=lines, bytes=size)

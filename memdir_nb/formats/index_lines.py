@@ -1,0 +1,225 @@
+"""MEMORY.md's entry lines: the one recogniser of a pointer line, and the line edits.
+
+An entry is ``- [Title](file.md) — hook``; a line also points at a topic file when it holds
+any markdown link to a memory file, or a backticked memory file name that leads the line.
+`parse_entry_line` is the recogniser every reader shares (lint, analysis, the index report,
+the store, the rebuild); `format_index_entry` writes a line; `upsert_index_entry` and
+`remove_index_entry` edit one target's lines and keep every other line as written.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from memdir_nb.formats.names import control_problem, is_memory_filename
+from memdir_nb.spec.text import one_line
+
+MAX_HOOK_CHARS = 150
+NO_DESCRIPTION_HOOK = "(no description)"
+ENTRY_DASH = "\u2014"  # the em dash between link and hook
+
+__all__ = [
+    "ENTRY_DASH",
+    "MAX_HOOK_CHARS",
+    "NO_DESCRIPTION_HOOK",
+    "IndexEntry",
+    "format_index_entry",
+    "is_md_target",
+    "norm_target",
+    "parse_entry_line",
+    "parse_index",
+    "remove_index_entry",
+    "shorten_hook",
+    "split_keep_end",
+    "upsert_index_entry",
+]
+
+
+@dataclass(frozen=True)
+class IndexEntry:
+    """One pointer line of MEMORY.md."""
+
+    line_no: int
+    title: str
+    target: str
+    hook: str
+    raw: str
+
+
+# An index line points at a topic file when it holds a markdown link to a .md file, or a
+# backticked .md file name: whatever the list marker, a leading word ("See"), a './' prefix,
+# a table cell or a heading above it. These two patterns are the one recogniser used by
+# lint (not-in-index, dangling), analysis (in_index), the index report and the store.
+# The title allows one level of nested [brackets] but no bare '[': from any '[' the title stops
+# at the next unmatched bracket, so a line of 100,000 '[' is read in linear time.
+_MD_LINK = re.compile(
+    r"\[(?P<title>(?:\\.|[^\[\]\\]|\[(?:\\.|[^\[\]\\])*\])*)\]"
+    r"\((?P<target><[^>\n]*>|[^()\s]*)(?:\s+\"[^\"\n]*\")?\)"
+)
+_TICKED_MD = re.compile(r"`(?P<target>[^`\s]+\.md)`", re.IGNORECASE)
+_URL_SCHEME = re.compile(r"^[a-z][a-z0-9+.\-]*:", re.IGNORECASE)
+_HOOK_LEAD = re.compile(r"^[\s\u2014\u2013:|*_)\]-]*")
+
+
+def is_md_target(target: str) -> bool:
+    """Whether a link target names a Markdown file (not a URL; an #anchor is ignored)."""
+    path = norm_target(target).split("#", 1)[0]
+    if not path or _URL_SCHEME.match(path) or control_problem(path) is not None:
+        return False
+    # The last part must be a memory file name by the name gate (so `Notes.MD` and
+    # `memory.md` are not pointers); folders may lead outside the dir, which lint reports.
+    return is_memory_filename(path.rsplit("/", 1)[-1])
+
+
+def _clean_title(title: str) -> str:
+    """One line, with brackets turned into parentheses so the link syntax stays intact."""
+    return one_line(title).replace("[", "(").replace("]", ")")
+
+
+def shorten_hook(hook: str, max_chars: int = MAX_HOOK_CHARS) -> str:
+    """One line of at most max_chars, cut on a word boundary with an ellipsis when longer."""
+    text = " ".join(hook.split())
+    if len(text) <= max_chars:
+        return text
+    room = text[: max_chars - 1]
+    space = room.rfind(" ")
+    if space > max_chars // 2:
+        room = room[:space]
+    return room.rstrip(" ,;:.-") + "\u2026"
+
+
+def _format_target(target: str) -> str:
+    """The link target, in <angle brackets> when it holds spaces or parentheses."""
+    if not target or any(ch in target for ch in "\n\r<>"):
+        raise ValueError(
+            f"index link target {target!r} is empty or holds a newline or angle bracket; "
+            "pass the memory file's path relative to the index, e.g. 'feedback_testing.md'"
+        )
+    if any(ch in target for ch in " ()\t"):
+        return f"<{target}>"
+    return target
+
+
+def format_index_entry(title: str, target: str, hook: str) -> str:
+    """'- [Title](file.md) — hook', with the hook cut to about MAX_HOOK_CHARS characters."""
+    clean_title = _clean_title(title) or Path(target).stem
+    line = f"- [{clean_title}]({_format_target(target)})"
+    short = shorten_hook(hook)
+    return f"{line} {ENTRY_DASH} {short}" if short else line
+
+
+def norm_target(target: str) -> str:
+    """A link target compared loosely: no <>, no leading './'."""
+    target = target.strip()
+    if target.startswith("<") and target.endswith(">"):
+        target = target[1:-1]
+    while target.startswith("./"):
+        target = target[2:]
+    return target
+
+
+def parse_entry_line(line: str, line_no: int) -> IndexEntry | None:
+    """The entry on one line (its first .md link, else its first backticked .md name), or None."""
+    for m in _MD_LINK.finditer(line):
+        if is_md_target(m.group("target")):
+            target = norm_target(m.group("target"))
+            return IndexEntry(
+                line_no=line_no,
+                title=m.group("title").replace("\\]", "]").replace("\\[", "["),
+                target=target,
+                hook=_hook_after(line, m.end()),
+                raw=line,
+            )
+    ticked = next((t for t in _TICKED_MD.finditer(line) if is_md_target(t.group("target"))), None)
+    if ticked is None or not _leads_the_line(line[: ticked.start()], line[ticked.end() :]):
+        return None  # a file named in the middle of prose ("see `design.md` at the root")
+    target = norm_target(ticked.group("target"))
+    return IndexEntry(
+        line_no=line_no,
+        title=Path(target).stem,
+        target=target,
+        hook=_hook_after(line, ticked.end()),
+        raw=line,
+    )
+
+
+_LINE_LEAD = re.compile(r"^[\s>|#*+\-\u2022]*(?:\d+[.)]\s*)?")
+
+
+_HOOK_START = re.compile(r"^\s*(?:$|[\u2014\u2013|:)(\]-]|\*\*)")
+
+
+def _leads_the_line(before: str, after: str) -> bool:
+    """Whether a backticked name is the line's pointer: it starts the content (after a list
+    marker, a table pipe or a heading mark, and at most one leading word such as "See"), and a
+    hook separator or the line's end follows ("Read `design.md` and follow it" is prose)."""
+    rest = _LINE_LEAD.sub("", before).strip()
+    lead_ok = len(rest.split()) <= 1 and not rest.endswith((",", ";"))
+    return lead_ok and _HOOK_START.match(after) is not None
+
+
+def _hook_after(line: str, end: int) -> str:
+    """The text after an entry's link: separators before it and a table's closing pipe dropped."""
+    return _HOOK_LEAD.sub("", line[end:]).strip().rstrip("|").strip()
+
+
+def parse_index(text: str) -> list[IndexEntry]:
+    """The pointer entries in MEMORY.md text; headings, prose and blank lines are ignored."""
+    entries = []
+    in_comment = False
+    for no, line in enumerate(text.replace("\r\n", "\n").split("\n"), start=1):
+        # An HTML comment (often an example entry left for the model) points at nothing.
+        if in_comment or line.lstrip().startswith("<!--"):
+            in_comment = "-->" not in line
+            continue
+        entry = parse_entry_line(line, no)
+        if entry is not None:
+            entries.append(entry)
+    return entries
+
+
+def split_keep_end(text: str) -> tuple[list[str], bool]:
+    """Lines of text, and whether it ended with a newline."""
+    text = text.replace("\r\n", "\n")
+    ends = text.endswith("\n")
+    body = text[:-1] if ends else text
+    return (body.split("\n") if body else []), ends
+
+
+def upsert_index_entry(text: str, entry_line: str, target: str) -> str:
+    """Replace the entry line for target (dropping duplicates of it), or append one."""
+    if "\n" in entry_line.strip("\n"):
+        raise ValueError("an index entry must be a single line; use format_index_entry to build it")
+    entry_line = entry_line.strip("\n")
+    want = norm_target(target)
+    lines, ends = split_keep_end(text)
+    out: list[str] = []
+    replaced = False
+    for no, line in enumerate(lines, start=1):
+        entry = parse_entry_line(line, no)
+        if entry is not None and entry.target == want:
+            if not replaced:
+                out.append(entry_line)
+                replaced = True
+            continue
+        out.append(line)
+    if not replaced:
+        out.append(entry_line)
+        ends = True
+    return "\n".join(out) + ("\n" if ends else "")
+
+
+def remove_index_entry(text: str, target: str) -> str:
+    """MEMORY.md text without the entry line(s) for target; everything else kept as it was."""
+    want = norm_target(target)
+    lines, ends = split_keep_end(text)
+    out = [
+        line
+        for no, line in enumerate(lines, start=1)
+        if (entry := parse_entry_line(line, no)) is None or entry.target != want
+    ]
+    if not out:
+        return ""
+    return "\n".join(out) + ("\n" if ends else "")

@@ -1,0 +1,128 @@
+"""The rules for a memory path, before any folder is looked at.
+
+A configured memory dir (an environment variable or a settings value) is checked and
+normalised by `memory_path_problem`: it must be an absolute path of its own, never a root, a
+drive or a network share; settings may write ``~/`` for the home. A project's path becomes
+the folder name that keys its memory by `sanitize_path`, as Claude Code names it.
+"""
+
+from __future__ import annotations
+
+import os
+import unicodedata
+
+from memdir_nb.home.config import home_from_passwd
+
+MAX_SANITIZED_LENGTH = 200
+_NETWORK_PREFIXES = ("\\\\", "//")
+
+__all__ = [
+    "MAX_SANITIZED_LENGTH",
+    "memory_path_problem",
+    "sanitize_path",
+    "validate_memory_path",
+]
+
+
+# --------------------------------------------------------------------------- sanitising
+
+
+def _djb2_base36(text: str) -> str:
+    """Claude Code's fallback string hash: 32-bit djb2 over UTF-16 units, abs, base 36."""
+    h = 0
+    data = text.encode("utf-16-le", "surrogatepass")
+    for i in range(0, len(data), 2):
+        unit = data[i] | (data[i + 1] << 8)
+        h = ((h << 5) - h + unit) & 0xFFFFFFFF
+    if h >= 0x80000000:
+        h -= 0x100000000
+    h = abs(h)
+    digits = "0123456789abcdefghijklmnopqrstuvwxyz"
+    if h == 0:
+        return "0"
+    out = []
+    while h:
+        h, r = divmod(h, 36)
+        out.append(digits[r])
+    return "".join(reversed(out))
+
+
+def sanitize_path(p: str | os.PathLike[str]) -> str:
+    """Turn a path into one safe folder name: non-[a-zA-Z0-9] -> '-', long names get a hash."""
+    text = os.fspath(p)
+    # JavaScript counts UTF-16 units, so a character outside the BMP becomes two dashes.
+    pieces = []
+    for ch in text:
+        if ch.isascii() and ch.isalnum():
+            pieces.append(ch)
+        else:
+            pieces.append("--" if ord(ch) > 0xFFFF else "-")
+    sanitized = "".join(pieces)
+    if len(sanitized) <= MAX_SANITIZED_LENGTH:
+        return sanitized
+    return f"{sanitized[:MAX_SANITIZED_LENGTH]}-{_djb2_base36(text)}"
+
+
+# --------------------------------------------------------------------------- validation
+
+
+def _default_home(home: str | os.PathLike[str] | None) -> str:
+    return os.fspath(home) if home is not None else os.fspath(home_from_passwd())
+
+
+def memory_path_problem(
+    raw: object, expand_tilde: bool, *, home: str | os.PathLike[str] | None = None
+) -> tuple[str | None, str | None]:
+    """Validate a memory dir setting (any JSON value a settings file holds); returns (normalised path, None) or (None, reason)."""
+    if raw is None or raw == "":
+        return None, "empty"
+    if not isinstance(raw, str):
+        return None, f"not a string (got {type(raw).__name__})"
+    if "\0" in raw:
+        return None, "contains a null byte"
+    candidate, problem = _expand_home(raw, home) if expand_tilde else (raw, None)
+    if problem is not None:
+        return None, problem
+    normalized = os.path.normpath(candidate).rstrip("/\\")
+    problem = _root_problem(candidate, normalized)
+    if problem is None and not os.path.isabs(normalized):
+        problem = (
+            "is relative ('~' is only expanded in settings files, as '~/...')"
+            if raw.startswith("~")
+            else "is not an absolute path"
+        )
+    if problem is None and len(normalized) < 3:
+        problem = "is too short (a filesystem root or near it)"
+    if problem is not None:
+        return None, problem
+    return unicodedata.normalize("NFC", normalized + os.sep), None
+
+
+def _expand_home(raw: str, home: str | os.PathLike[str] | None) -> tuple[str, str | None]:
+    """A settings value's leading '~/' expanded to the home; never to the home itself or above."""
+    if not raw.startswith(("~/", "~\\")):
+        return raw, None
+    rest = raw[2:]
+    rest_norm = os.path.normpath(rest.replace("\\", "/") or ".")
+    if rest_norm == "." or rest_norm.split("/", 1)[0] == "..":
+        return raw, "expands to the home directory or one of its ancestors"
+    return os.path.join(_default_home(home), rest), None
+
+
+def _root_problem(candidate: str, normalized: str) -> str | None:
+    """Why a path names a network share, the filesystem root or a drive root (None if not)."""
+    if candidate.startswith(_NETWORK_PREFIXES) or normalized.startswith(_NETWORK_PREFIXES):
+        return "is a UNC / network path"
+    if normalized == "":
+        return "is the filesystem root (too short)"
+    drive = normalized[:1]
+    if len(normalized) == 2 and normalized[1] == ":" and drive.isascii() and drive.isalpha():
+        return "is a Windows drive root"
+    return None
+
+
+def validate_memory_path(
+    raw: str | None, expand_tilde: bool, *, home: str | os.PathLike[str] | None = None
+) -> str | None:
+    """Normalise a configured memory dir (one trailing sep, NFC), or None if it is unsafe."""
+    return memory_path_problem(raw, expand_tilde, home=home)[0]

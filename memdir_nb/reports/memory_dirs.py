@@ -1,0 +1,325 @@
+"""Every memory dir under a Claude home: found, read, and described with its figures.
+
+`list_memory_dirs` finds every project and agent memory dir under a Claude home
+(`find_memory_dirs`), reads each one once (`read_dir_contents`) and describes it
+(`describe_dir`): counts by type and scope, ages, and each index's use against the caps. A
+project folder is named by a key; the project it belongs to is read from its transcripts or
+found by walking real folders (`project_path_for_key`). Nothing here writes.
+"""
+
+from __future__ import annotations
+
+import os
+from collections import Counter
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from memdir_nb.formats.index_caps import truncate_entrypoint_content
+from memdir_nb.formats.jsonio import loads_bounded
+from memdir_nb.home.path_rules import sanitize_path
+from memdir_nb.lint import read_scope_indexes
+from memdir_nb.spec.constants import (
+    MAX_ENTRYPOINT_BYTES,
+    MAX_ENTRYPOINT_LINES,
+    TRANSCRIPT_LINE_MAX_BYTES,
+)
+from memdir_nb.spec.freshness import memory_age_days
+from memdir_nb.spec.text import plural
+from memdir_nb.storage.access import read_regular_file
+from memdir_nb.storage.scan import scan_memory_dir
+
+AGENT_MEMORY_DIRNAME = "agent-memory"
+AGENT_MEMORY_LOCAL_DIRNAME = "agent-memory-local"
+PROJECTS_DIRNAME = "projects"
+UNTYPED = "untyped"  # the count of memories with no (or an unknown) type
+# Guessing a project's path from its key walks real folders; this bounds the folders listed.
+MAX_GUESS_LISTINGS = 64
+# How much of a session transcript is read when looking for the project's cwd.
+TRANSCRIPT_PEEK_BYTES = 64 * 1024
+
+__all__ = [
+    "AGENT_MEMORY_DIRNAME",
+    "AGENT_MEMORY_LOCAL_DIRNAME",
+    "PROJECTS_DIRNAME",
+    "UNTYPED",
+    "DirContents",
+    "FoundDir",
+    "IndexUse",
+    "MemoryDirInfo",
+    "describe_dir",
+    "find_memory_dirs",
+    "format_list",
+    "guess_project_path",
+    "list_memory_dirs",
+    "project_path_for_key",
+    "read_dir_contents",
+]
+
+
+@dataclass(frozen=True)
+class IndexUse:
+    """One MEMORY.md against its caps."""
+
+    scope: str
+    exists: bool
+    lines: int
+    bytes: int
+    truncated: bool
+    problem: str | None = None  # the index is not a regular file (FIFO, folder, ...): not read
+    line_cap: int = MAX_ENTRYPOINT_LINES
+    byte_cap: int = MAX_ENTRYPOINT_BYTES
+
+
+@dataclass(frozen=True)
+class MemoryDirInfo:
+    """One memory dir under a Claude home, with its headline figures."""
+
+    path: str
+    kind: str  # "project" | "agent:user" | "agent:project" | "agent:local"
+    key: str  # the folder name under projects/ (or the agent type)
+    project_path: str | None  # the project the dir belongs to, where it can be told
+    memories: int
+    by_type: dict[str, int] = field(default_factory=dict)
+    by_scope: dict[str, int] = field(default_factory=dict)
+    newest_age_days: int | None = None
+    oldest_age_days: int | None = None
+    indexes: tuple[IndexUse, ...] = ()
+    skipped: int = 0
+
+    @property
+    def truncated(self) -> bool:
+        """Whether any of its indexes is cut when loaded."""
+        return any(ix.truncated for ix in self.indexes)
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready dict."""
+        out = asdict(self)
+        out["truncated"] = self.truncated
+        return out
+
+
+@dataclass(frozen=True)
+class DirContents:
+    """What one read of a memory dir found: every header, both indexes, what was skipped."""
+
+    headers: list[Any]
+    indexes: list[Any]  # lint.ScopeIndex, one per MEMORY.md
+    uses: list[IndexUse]
+    skipped: int
+
+
+def read_dir_contents(memory_dir: str | os.PathLike[str]) -> DirContents:
+    """Scan every memory header (no cap) and read both indexes against their caps."""
+
+    report = scan_memory_dir(memory_dir, limit=None)
+    indexes = read_scope_indexes(memory_dir)
+    uses = []
+    for ix in indexes:
+        t = truncate_entrypoint_content(ix.text)
+        uses.append(
+            IndexUse(
+                ix.scope,
+                ix.exists,
+                t.line_count,
+                t.byte_count,
+                t.was_line_truncated or t.was_byte_truncated,
+                ix.problem,
+            )
+        )
+    return DirContents(list(report.headers), indexes, uses, len(report.skipped))
+
+
+@dataclass(frozen=True)
+class FoundDir:
+    """A memory dir found under a Claude home, before it is read."""
+
+    path: Path
+    kind: str
+    key: str
+    project_path: str | None
+
+
+def describe_dir(
+    found: FoundDir, contents: DirContents, *, now_ms: float | None = None
+) -> MemoryDirInfo:
+    """Counts by type and scope, ages and index use of one memory dir."""
+
+    headers = contents.headers
+    ages = [memory_age_days(h.mtime_ms, now_ms) for h in headers]
+    return MemoryDirInfo(
+        path=os.fspath(found.path),
+        kind=found.kind,
+        key=found.key,
+        project_path=found.project_path,
+        memories=len(headers),
+        by_type=dict(sorted(Counter(h.type.value if h.type else UNTYPED for h in headers).items())),
+        by_scope=dict(sorted(Counter(h.scope for h in headers).items())),
+        newest_age_days=min(ages) if ages else None,
+        oldest_age_days=max(ages) if ages else None,
+        indexes=tuple(contents.uses),
+        skipped=contents.skipped,
+    )
+
+
+def _cwd_from_transcripts(project_dir: Path) -> str | None:
+    """The cwd recorded in the project's newest session transcript (first 64 KB), if any."""
+    try:
+        transcripts = sorted(
+            (p for p in project_dir.glob("*.jsonl") if p.is_file() and not p.is_symlink()),
+            key=lambda p: p.stat().st_mtime,
+            reverse=True,
+        )
+    except OSError:
+        return None
+    for path in transcripts[:3]:
+        try:
+            head = read_regular_file(path, TRANSCRIPT_PEEK_BYTES).data
+        except OSError:
+            continue
+        for line in head.decode("utf-8", errors="replace").splitlines():
+            try:
+                record = loads_bounded(
+                    line, max_bytes=TRANSCRIPT_LINE_MAX_BYTES, what="a transcript line"
+                )
+            except ValueError:  # bad JSON, or over the size or depth cap (JSONLimitError)
+                continue
+            if isinstance(record, dict) and isinstance(record.get("cwd"), str):
+                return str(record["cwd"])
+    return None
+
+
+def guess_project_path(
+    key: str, *, root: str = os.sep, listings: dict[str, list[tuple[str, str]]] | None = None
+) -> str | None:
+    """An existing folder whose sanitised path is ``key``, found by walking real folders.
+
+    ``listings`` caches folder listings across calls (one `list` run looks up many keys that
+    share their first folders); only listings this call makes count against its budget.
+    """
+    budget = [MAX_GUESS_LISTINGS]
+    cache: dict[str, list[tuple[str, str]]] = {} if listings is None else listings
+
+    def walk(folder: str, rest: str) -> str | None:
+        if rest == "":
+            return folder
+        if budget[0] <= 0 or not rest.startswith("-"):
+            return None
+        names = cache.get(folder)
+        if names is None:
+            budget[0] -= 1
+            try:
+                names = [("-" + sanitize_path(n), n) for n in sorted(os.listdir(folder))]
+            except OSError:
+                names = []
+            cache[folder] = names
+        for piece, name in names:
+            if rest == piece or rest.startswith(piece + "-"):
+                child = os.path.join(folder, name)
+                if os.path.isdir(child) and not os.path.islink(child):
+                    found = walk(child, rest[len(piece) :])
+                    if found is not None:
+                        return found
+        return None
+
+    return walk(root, key)
+
+
+def project_path_for_key(
+    project_dir: Path, *, listings: dict[str, list[tuple[str, str]]] | None = None
+) -> str | None:
+    """The project a projects/<key> folder belongs to: from transcripts, else the filesystem."""
+    key = project_dir.name
+    seen = _cwd_from_transcripts(project_dir)
+    if seen is not None:
+        for folder in (Path(seen), *Path(seen).parents):
+            if sanitize_path(os.fspath(folder)) == key:
+                return os.fspath(folder)
+    return guess_project_path(key, listings=listings)
+
+
+def _agent_dirs(base: Path) -> list[Path]:
+    if not base.is_dir() or base.is_symlink():
+        return []
+    return [
+        d
+        for d in sorted(base.iterdir())
+        if d.is_dir() and not d.is_symlink() and not d.name.startswith(".")
+    ]
+
+
+def find_memory_dirs(claude_home: str | os.PathLike[str]) -> list[FoundDir]:
+    """Every project memory dir and agent memory dir under a Claude home (nothing read yet)."""
+    home = Path(claude_home)
+    if not home.is_dir():
+        raise ValueError(
+            f"{home} is not a directory; pass a Claude home (the folder holding projects/), "
+            "such as ~/.claude"
+        )
+    found: list[FoundDir] = []
+    projects = home / PROJECTS_DIRNAME
+    project_paths: list[str] = []
+    listings: dict[str, list[tuple[str, str]]] = {}
+    if projects.is_dir() and not projects.is_symlink():
+        for project in sorted(projects.iterdir()):
+            memory = project / "memory"
+            # A symlinked project or memory folder could lead anywhere: only real folders count.
+            if project.is_symlink() or memory.is_symlink() or not memory.is_dir():
+                continue
+            path = project_path_for_key(project, listings=listings)
+            if path:
+                project_paths.append(path)
+            found.append(FoundDir(memory, "project", project.name, path))
+    for d in _agent_dirs(home / AGENT_MEMORY_DIRNAME):
+        found.append(FoundDir(d, "agent:user", d.name, None))
+    for project_path in sorted(set(project_paths)):
+        claude = Path(project_path) / ".claude"
+        for sub, kind in (
+            (AGENT_MEMORY_DIRNAME, "agent:project"),
+            (AGENT_MEMORY_LOCAL_DIRNAME, "agent:local"),
+        ):
+            for d in _agent_dirs(claude / sub):
+                found.append(FoundDir(d, kind, d.name, project_path))
+    return found
+
+
+def list_memory_dirs(
+    claude_home: str | os.PathLike[str], *, now_ms: float | None = None
+) -> list[MemoryDirInfo]:
+    """Every project and agent memory dir under a Claude home, with counts, ages and index use."""
+    return [
+        describe_dir(found, read_dir_contents(found.path), now_ms=now_ms)
+        for found in find_memory_dirs(claude_home)
+    ]
+
+
+def format_list(infos: list[MemoryDirInfo]) -> str:
+    """One block per dir: where, whose, counts, ages, index use; then a total line."""
+    lines = []
+    for info in infos:
+        lines.append(f"{info.path}  [{info.kind}]")
+        lines.append(
+            f"  project: {info.project_path or '(cannot be told from the key ' + info.key + ')'}"
+        )
+        types = ", ".join(f"{k} {v}" for k, v in info.by_type.items()) or "none"
+        scopes = ", ".join(f"{k} {v}" for k, v in info.by_scope.items()) or "none"
+        lines.append(f"  {plural(info.memories, 'memory')}: {types}; scope: {scopes}")
+        if info.newest_age_days is not None:
+            lines.append(
+                f"  newest {plural(info.newest_age_days, 'day')} old, "
+                f"oldest {plural(info.oldest_age_days or 0, 'day')} old"
+            )
+        for ix in info.indexes:
+            if ix.problem:
+                lines.append(f"  {ix.scope} index: {ix.problem}")
+                continue
+            if not ix.exists:
+                lines.append(f"  {ix.scope} index: no MEMORY.md")
+                continue
+            state = "TRUNCATED when loaded" if ix.truncated else "fits"
+            lines.append(
+                f"  {ix.scope} index: {ix.lines}/{ix.line_cap} lines, "
+                f"{ix.bytes:,}/{ix.byte_cap:,} bytes, {state}"
+            )
+    lines.append(f"{plural(len(infos), 'memory dir')} found.")
+    return "\n".join(lines)
