@@ -100,9 +100,10 @@ def _duplicate_groups(pool: list[_Mem], near_duplicates: Any) -> list[list[_Mem]
 def _contradiction_pairs(mems: list[_Mem], merged: set[str], fuzz: Any) -> list[tuple[_Mem, _Mem]]:
     """Pairs of same-type memories with opposite polarity and similar subject, in (i, j) order."""
 
-    texts = [f"{m.description} {m.body}" for m in mems]
-    negated = [bool(_NEGATION.search(t)) for t in texts]
-    stripped = [_NEGATION.sub(" ", t).lower() for t in texts]
+    # One regex pass per text: the negations removed, and whether there were any.
+    subs = [_NEGATION.subn(" ", f"{m.description} {m.body}") for m in mems]
+    negated = [n > 0 for _, n in subs]
+    stripped = [t.lower() for t, _ in subs]
     by_type: dict[str, tuple[list[int], list[int]]] = {}
     for i, m in enumerate(mems):
         by_type.setdefault(m.type, ([], []))[negated[i]].append(i)
