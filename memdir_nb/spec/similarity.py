@@ -84,7 +84,7 @@ def stem_sets(texts: Iterable[str]) -> list[frozenset[str]]:
     out = []
     for text in texts:
         words = {w for w in textseg.words(text) if w not in _STOP}
-        out.append(frozenset(stemmer.stemWords(sorted(words))))
+        out.append(frozenset(stemmer.stemWords(list(words))))  # a set: order is irrelevant
     return out
 
 
