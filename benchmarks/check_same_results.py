@@ -2,9 +2,10 @@
 
 Speed work must not change any result. Run this before a change (`--out before.json`) and
 after it (`--out after.json`), then `--compare before.json after.json`: it prints the first
-difference per dir and exits 1 if there is one. Dirs: the cached 2,000-file bench dir, the
-demo memory dir (built into a temporary folder at a fixed time), notebooks/data and tests/data
-memory dirs found under them.
+difference per dir and exits 1 if there is one. Dirs: the cached bench dirs (1,000 and 2,000
+files; --sizes for others), the demo memory dir (built into a temporary folder at a fixed
+time), and the memory dirs under notebooks/data and tests/data. To run it on another
+checkout's code, put that checkout first: PYTHONPATH=/path/to/checkout.
 
   python benchmarks/check_same_results.py --out /tmp/before.json
   python benchmarks/check_same_results.py --compare /tmp/before.json /tmp/after.json
@@ -44,7 +45,7 @@ def _plan(root: Path, now_ms: float) -> dict[str, Any]:
     }
 
 
-def _dirs(tmp: Path) -> dict[str, tuple[Path, float]]:
+def _dirs(tmp: Path, sizes: list[int]) -> dict[str, tuple[Path, float]]:
     from whole_dir_corpus import NOW_MS, cached_dir
 
     from memdir_nb.ui.demo.build import build_demo_memory_dir
@@ -52,10 +53,9 @@ def _dirs(tmp: Path) -> dict[str, tuple[Path, float]]:
     demo_now = 1_750_000_000_000.0
     demo = build_demo_memory_dir(tmp / "demo", now_ms=demo_now)
     dirs = {
-        "bench-2000": (cached_dir(HERE.parent / ".bench" / "whole_dir", 2000), NOW_MS),
-        "bench-1000": (cached_dir(HERE.parent / ".bench" / "whole_dir", 1000), NOW_MS),
-        "demo": (Path(demo), demo_now),
+        f"bench-{n}": (cached_dir(HERE.parent / ".bench" / "whole_dir", n), NOW_MS) for n in sizes
     }
+    dirs["demo"] = (Path(demo), demo_now)
     for base in (HERE.parent / "notebooks" / "data", HERE.parent / "tests" / "data"):
         for mem in sorted(base.rglob("memory")):
             if mem.is_dir():
@@ -63,11 +63,11 @@ def _dirs(tmp: Path) -> dict[str, tuple[Path, float]]:
     return dirs
 
 
-def collect() -> dict[str, Any]:
+def collect(sizes: list[int]) -> dict[str, Any]:
     """Every dir's lint findings and plan."""
     out: dict[str, Any] = {}
     with tempfile.TemporaryDirectory() as tmp:
-        for name, (root, now_ms) in _dirs(Path(tmp)).items():
+        for name, (root, now_ms) in _dirs(Path(tmp), sizes).items():
             out[name] = {"lint": _lint(root, now_ms), "plan": _plan(root, now_ms)}
     return out
 
@@ -93,11 +93,12 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path)
     parser.add_argument("--compare", nargs=2, type=Path)
+    parser.add_argument("--sizes", default="1000,2000", help="bench dir sizes (whole_dir_corpus)")
     args = parser.parse_args()
     if args.compare:
         a, b = (json.loads(p.read_text()) for p in args.compare)
         return 1 if compare(a, b) else 0
-    data = collect()
+    data = collect([int(n) for n in args.sizes.split(",") if n])
     text = json.dumps(data, indent=1, sort_keys=True)
     if args.out:
         args.out.write_text(text)

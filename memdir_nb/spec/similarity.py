@@ -103,6 +103,8 @@ def _prefix(keys: frozenset[str], rank: dict[str, int], min_shared: float) -> li
 # with numpy (three products of 0/1 matrices, in row chunks); larger ones probe postings in
 # Python. Both give exactly the same pairs: the same seeds and the same verification.
 DENSE_MAX_COST = 1_500_000_000
+# Below this many pairs the probe is as fast, and a small dir never imports numpy for it.
+DENSE_MIN_PAIRS = 2_500
 _DENSE_CHUNK_CELLS = 2_000_000  # rows per chunk: at most this many pair cells at once
 
 
@@ -119,7 +121,8 @@ def candidate_pairs(
     _prefix; stems in more than MAX_POSTING texts left out) include a stem of the other.
     """
     join = _Join(left, right, min_shared)
-    if join.dense_cost() <= DENSE_MAX_COST:
+    pairs = len(join.left) * len(join.right)
+    if pairs >= DENSE_MIN_PAIRS and join.dense_cost() <= DENSE_MAX_COST:
         return join.dense()
     return join.probed()
 

@@ -74,6 +74,21 @@ def test_the_matrix_join_and_the_posting_join_find_the_same_pairs(min_shared: fl
 
 def test_a_join_too_large_for_matrices_probes_postings(monkeypatch: pytest.MonkeyPatch) -> None:
     keys = stem_sets(["alpha beta gamma delta", "alpha beta gamma epsilon", "zeta eta"])
+    monkeypatch.setattr(similarity, "DENSE_MIN_PAIRS", 0)
     monkeypatch.setattr(similarity, "DENSE_MAX_COST", 0)
     monkeypatch.setattr(_Join, "dense", None)  # calling it would fail the test
     assert candidate_pairs(keys, min_shared=0.7) == {(0, 1)}
+
+
+def test_a_join_of_few_pairs_probes_postings(monkeypatch: pytest.MonkeyPatch) -> None:
+    keys = stem_sets(["alpha beta gamma delta", "alpha beta gamma epsilon", "zeta eta"])
+    monkeypatch.setattr(_Join, "dense", None)  # nine pairs: far below DENSE_MIN_PAIRS
+    assert candidate_pairs(keys, min_shared=0.7) == {(0, 1)}
+
+
+def test_a_mid_sized_join_runs_as_matrices(monkeypatch: pytest.MonkeyPatch) -> None:
+    rng = random.Random(3)
+    left = _random_sets(rng, 120)
+    expected = _Join(left, None, 0.4).probed()
+    monkeypatch.setattr(_Join, "probed", None)  # 14,400 pairs: the matrix join answers
+    assert candidate_pairs(left, min_shared=0.4) == expected
