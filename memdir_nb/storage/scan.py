@@ -1,9 +1,9 @@
 """Find the memory files in a memory dir and read their headers, newest first.
 
-The walk uses os.scandir and never leaves the memory dir: symlinked folders are not
-followed, and a symlinked file is read only when its real path is inside the memory dir's
-real path. Whatever is passed over for such a reason (or cannot be read) is listed in
-ScanReport.skipped; nothing in a scan raises because of one bad file.
+The walk (memdir_nb.storage.listing) uses os.scandir and never leaves the memory dir:
+symlinked folders are not followed, and a symlinked file is read only when its real path is
+inside the memory dir's real path. Whatever is passed over for such a reason (or cannot be
+read) is listed in ScanReport.skipped; nothing in a scan raises because of one bad file.
 
 A caller that scans the same dir again and again (the per-turn recall, the prefetch thread)
 can own a ScanCache and pass it in: a file whose stat identity is unchanged since its header
