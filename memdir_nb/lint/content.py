@@ -119,6 +119,12 @@ _NEEDLES: dict[re.Pattern[str], tuple[str, ...] | re.Pattern[str] | None] = {
     _IN_PROGRESS: ("progress",),
 }
 _LINE_PATTERNS = (_FILE_LINE, _CODE_SYMBOL, _GIT_SHA_CONTEXT, _LONG_SHA, _PR_REF, _EPHEMERAL)
+# Per pattern with no literal start, a pattern that matches inside each of its matches and
+# starts with a literal (which the regex engine skips to): where the hint finds nothing, the
+# pattern cannot match. Same flags, so it holds for any text, ASCII or not.
+_HINTS: dict[re.Pattern[str], re.Pattern[str]] = {
+    _FILE_LINE: re.compile(rf"\.{_FILE_EXT}(?::\d|,?\s+(?:line|lines|l\.)\s*\d)", re.IGNORECASE),
+}
 
 
 _HEX_MARKS = bytes(ord("x") if chr(b) in "0123456789abcdef" else ord(" ") for b in range(256))
@@ -140,6 +146,9 @@ def _matches_somewhere(pattern: re.Pattern[str], blob: str, low: str | None) -> 
                 return False
         elif not any(n in low for n in needles):
             return False
+    hint = _HINTS.get(pattern)
+    if hint is not None and hint.search(blob) is None:
+        return False
     return pattern.search(blob) is not None
 
 
