@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import difflib
 import hashlib
-from collections.abc import Callable, Collection, Iterable
+from collections.abc import Callable, Collection, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import assert_never
@@ -180,42 +180,64 @@ def _approved(
     return [a for a in plan.actions if a.id in ids]
 
 
+class _Simulation:
+    """The files as a run of ops leaves them, starting from a plan's snapshot.
+
+    Runs of index edits on one file are applied to a parsed copy (linear in the index size,
+    not once per edit) and turned back into text before any other op reads it.
+    """
+
+    def __init__(self, snapshot: Mapping[str, str | None]) -> None:
+        self.snapshot = snapshot
+        self.state: dict[str, str | None] = {}
+        self.parsed: dict[str, IndexText] = {}
+
+    def current(self, rel: str) -> str | None:
+        """The file's text now (None: absent or trashed)."""
+        if rel in self.parsed:
+            self.state[rel] = self.parsed.pop(rel).text()
+        return self.state[rel] if rel in self.state else self.snapshot.get(rel)
+
+    def doc(self, rel: str) -> IndexText:
+        """The index file, parsed for a run of edits."""
+        if rel not in self.parsed:
+            self.parsed[rel] = IndexText(self.current(rel) or "")
+        return self.parsed[rel]
+
+    def set(self, rel: str, text: str | None) -> None:
+        """Replace the file's whole text (None: it goes to the trash)."""
+        self.parsed.pop(rel, None)
+        self.state[rel] = text
+
+    def apply(self, op: PlanOp) -> None:
+        """Apply one op."""
+        if isinstance(op, IndexRemove):
+            self.doc(op.rel).remove(op.target)
+        elif isinstance(op, IndexUpsert):
+            self.doc(op.rel).upsert(op.line, op.target)
+        elif isinstance(op, WriteFile):
+            self.set(op.rel, op.text)
+        elif isinstance(op, TrashFile):
+            self.set(op.rel, None)
+        elif isinstance(op, ReplaceText):
+            text = self.current(op.rel)
+            if text is not None and op.old in text:
+                self.state[op.rel] = text.replace(op.old, op.new, 1)
+        elif isinstance(op, IndexFit):
+            self.state[op.rel] = fit_index(self.current(op.rel) or "", op.order)
+        else:
+            assert_never(op)
+
+    def changed(self) -> dict[str, str | None]:
+        """Every file whose text differs from the snapshot, with its new text."""
+        for rel in list(self.parsed):
+            self.current(rel)
+        return {rel: t for rel, t in self.state.items() if t != self.snapshot.get(rel)}
+
+
 def _simulate(plan: ConsolidationPlan, actions: Iterable[PlanAction]) -> dict[str, str | None]:
-    state: dict[str, str | None] = {}
-    # Runs of index edits on one file are applied to a parsed copy (linear in the index
-    # size, not once per edit) and turned back into text before any other op reads it.
-    parsed: dict[str, IndexText] = {}
-
-    def current(rel: str) -> str | None:
-        if rel in parsed:
-            state[rel] = parsed.pop(rel).text()
-        return state[rel] if rel in state else plan.snapshot.get(rel)
-
-    def doc(rel: str) -> IndexText:
-        if rel not in parsed:
-            parsed[rel] = IndexText(current(rel) or "")
-        return parsed[rel]
-
+    sim = _Simulation(plan.snapshot)
     for action in actions:
         for op in action.ops:
-            if isinstance(op, IndexRemove):
-                doc(op.rel).remove(op.target)
-            elif isinstance(op, IndexUpsert):
-                doc(op.rel).upsert(op.line, op.target)
-            elif isinstance(op, WriteFile):
-                parsed.pop(op.rel, None)
-                state[op.rel] = op.text
-            elif isinstance(op, TrashFile):
-                parsed.pop(op.rel, None)
-                state[op.rel] = None
-            elif isinstance(op, ReplaceText):
-                text = current(op.rel)
-                if text is not None and op.old in text:
-                    state[op.rel] = text.replace(op.old, op.new, 1)
-            elif isinstance(op, IndexFit):
-                state[op.rel] = fit_index(current(op.rel) or "", op.order)
-            else:
-                assert_never(op)
-    for rel in list(parsed):
-        current(rel)
-    return {rel: text for rel, text in state.items() if text != plan.snapshot.get(rel)}
+            sim.apply(op)
+    return sim.changed()

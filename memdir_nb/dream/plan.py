@@ -100,13 +100,14 @@ def _duplicate_groups(pool: list[_Mem], near_duplicates: Any) -> list[list[_Mem]
 def _contradiction_pairs(mems: list[_Mem], merged: set[str], fuzz: Any) -> list[tuple[_Mem, _Mem]]:
     """Pairs of same-type memories with opposite polarity and similar subject, in (i, j) order."""
 
-    texts = [f"{m.description} {m.body}" for m in mems]
-    negated = [bool(_NEGATION.search(t)) for t in texts]
-    stripped = [_NEGATION.sub(" ", t).lower() for t in texts]
+    # One regex pass per text: the negations removed, and whether there were any.
+    subs = [_NEGATION.subn(" ", f"{m.description} {m.body}") for m in mems]
+    negated = [n > 0 for _, n in subs]
+    stripped = [t.lower() for t, _ in subs]
     by_type: dict[str, tuple[list[int], list[int]]] = {}
     for i, m in enumerate(mems):
         by_type.setdefault(m.type, ([], []))[negated[i]].append(i)
-    found: list[tuple[int, int]] = []
+    candidates: list[tuple[int, int]] = []
     for plain, negs in by_type.values():
         if not plain or not negs:
             continue
@@ -114,14 +115,46 @@ def _contradiction_pairs(mems: list[_Mem], merged: set[str], fuzz: Any) -> list[
         keys_plain = stem_sets(stripped[i] for i in plain)
         for a, b in candidate_pairs(keys_neg, keys_plain, min_shared=CONTRADICTION_MIN_SHARED):
             i, j = sorted((negs[a], plain[b]))
-            if mems[i].rel in merged and mems[j].rel in merged:
-                continue
-            score = fuzz.token_set_ratio(
-                stripped[i], stripped[j], score_cutoff=CONTRADICTION_THRESHOLD
-            )
-            if score >= CONTRADICTION_THRESHOLD:
-                found.append((i, j))
+            if not (mems[i].rel in merged and mems[j].rel in merged):
+                candidates.append((i, j))
+    found = _similar_pairs(candidates, stripped, fuzz)
     return [(mems[i], mems[j]) for i, j in sorted(found)]
+
+
+# From this many candidate pairs on, each text is scored against all of its partners in one
+# rapidfuzz call (its tokens prepared once); below it, pair by pair, without importing numpy.
+_BATCH_MIN_PAIRS = 1_000
+
+
+def _similar_pairs(
+    pairs: list[tuple[int, int]], texts: list[str], fuzz: Any
+) -> list[tuple[int, int]]:
+    """The pairs (i, j) whose texts reach CONTRADICTION_THRESHOLD by token_set_ratio(i, j)."""
+    cutoff = CONTRADICTION_THRESHOLD
+    if len(pairs) < _BATCH_MIN_PAIRS:
+        return [
+            (i, j)
+            for i, j in pairs
+            if fuzz.token_set_ratio(texts[i], texts[j], score_cutoff=cutoff) >= cutoff
+        ]
+    from rapidfuzz import process
+
+    partners: dict[int, list[int]] = {}
+    for i, j in pairs:
+        partners.setdefault(i, []).append(j)
+    found: list[tuple[int, int]] = []
+    for i, js in partners.items():
+        # The same scorer and cutoff: a score under the cutoff comes back as 0, so the float32
+        # result is at or above the cutoff exactly when the pair-by-pair score is.
+        scores = process.cdist(
+            [texts[i]],
+            [texts[j] for j in js],
+            scorer=fuzz.token_set_ratio,
+            score_cutoff=cutoff,
+            workers=1,
+        )[0].tolist()
+        found += [(i, j) for j, score in zip(js, scores, strict=True) if score >= cutoff]
+    return found
 
 
 class _Snapshot:

@@ -11,7 +11,8 @@ Rules are deliberately narrow: ordinary memory prose (a deadline with its date, 
 its Why and How-to-apply lines, a Grafana board name) produces no findings.
 
 The package: `findings` (Finding, severities, what lint reads), `reading` (bounded reads of
-memories and indexes), `content` (per-memory rules), `secret_context` (the secret rule and its
+memories and indexes), `content` (per-memory rules), `code_blocks` (fenced blocks: which
+lines are inside one, which holds code), `secret_context` (the secret rule and its
 public-value masking), `description_audit` (what a manifest-only selector cannot see in a body),
 `index_rules` (MEMORY.md rules) and `driver` (the whole-dir pass).
 """

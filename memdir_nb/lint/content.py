@@ -7,8 +7,8 @@ rule lives in memdir_nb.lint.secret_context.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
 
+from memdir_nb.lint.code_blocks import content_lines, first_code_block
 from memdir_nb.lint.description_audit import check_description_coverage
 from memdir_nb.lint.findings import Collector, Finding, MemoryText, clip, field_line
 from memdir_nb.lint.secret_context import check_secrets
@@ -47,7 +47,6 @@ VAGUE_DESCRIPTIONS = frozenset(
 
 # ---------------------------------------------------------------------------- content rules
 
-_FENCE = re.compile(r"^\s{0,3}(```|~~~)")
 _FILE_EXT = r"(?:py|pyi|js|jsx|ts|tsx|mjs|cjs|go|rs|java|kt|kts|scala|rb|php|c|h|cc|cpp|hpp|cs|swift|m|sql|sh|bash|zsh|ps1|yaml|yml|toml|json|ini|cfg|tf|proto|vue|svelte|lua|ex|exs|erl|hs|ml|r|jl|dart|gradle)"
 _FILE_LINE = re.compile(
     rf"(?<![\w/.-])(?:[\w.\-]+/)*[\w.\-]+\.{_FILE_EXT}(?::\d+(?::\d+)?\b|,?\s+(?:line|lines|l\.)\s*\d+)",
@@ -120,6 +119,12 @@ _NEEDLES: dict[re.Pattern[str], tuple[str, ...] | re.Pattern[str] | None] = {
     _IN_PROGRESS: ("progress",),
 }
 _LINE_PATTERNS = (_FILE_LINE, _CODE_SYMBOL, _GIT_SHA_CONTEXT, _LONG_SHA, _PR_REF, _EPHEMERAL)
+# Per pattern with no literal start, a pattern that matches inside each of its matches and
+# starts with a literal (which the regex engine skips to): where the hint finds nothing, the
+# pattern cannot match. Same flags, so it holds for any text, ASCII or not.
+_HINTS: dict[re.Pattern[str], re.Pattern[str]] = {
+    _FILE_LINE: re.compile(rf"\.{_FILE_EXT}(?::\d|,?\s+(?:line|lines|l\.)\s*\d)", re.IGNORECASE),
+}
 
 
 _HEX_MARKS = bytes(ord("x") if chr(b) in "0123456789abcdef" else ord(" ") for b in range(256))
@@ -141,6 +146,9 @@ def _matches_somewhere(pattern: re.Pattern[str], blob: str, low: str | None) -> 
                 return False
         elif not any(n in low for n in needles):
             return False
+    hint = _HINTS.get(pattern)
+    if hint is not None and hint.search(blob) is None:
+        return False
     return pattern.search(blob) is not None
 
 
@@ -168,23 +176,6 @@ def _mostly_other_script(line: str) -> bool:
     """Whether most letters of a line are outside the Latin script (CJK, Hangul, Cyrillic...)."""
     letters = len(_ANY_LETTER.findall(line))
     return letters > 0 and len(_LATIN_LETTER.findall(line)) < letters / 2
-
-
-def _content_lines(body: str) -> Iterable[tuple[int, str, bool]]:
-    """(line index, line, inside a fenced block) for each body line."""
-    if "```" not in body and "~~~" not in body:  # no fence: skip the per-line fence check
-        return ((i, line, False) for i, line in enumerate(body.split("\n")))
-    return _fenced_lines(body)
-
-
-def _fenced_lines(body: str) -> Iterable[tuple[int, str, bool]]:
-    fenced = False
-    for i, line in enumerate(body.split("\n")):
-        if _FENCE.match(line):
-            fenced = not fenced
-            yield i, line, True
-            continue
-        yield i, line, fenced
 
 
 def _check_header(mem: MemoryText, c: Collector) -> None:
@@ -283,89 +274,6 @@ def _check_structure(mem: MemoryText, c: Collector) -> None:
         )
 
 
-# Fenced blocks that are not code kept out of the repository: shell recipes (how to run,
-# deploy, flash), console output, plain-text tables and diagrams.
-_RECIPE_INFO = frozenset(
-    [
-        "sh",
-        "bash",
-        "shell",
-        "console",
-        "zsh",
-        "fish",
-        "powershell",
-        "ps1",
-        "pwsh",
-        "cmd",
-        "bat",
-        "terminal",
-        "text",
-        "txt",
-        "plain",
-        "plaintext",
-        "mermaid",
-        "ascii",
-        "diagram",
-        "tree",
-        "log",
-        "output",
-        # hand-run queries (a data fix, a lookup) are recipes too, not the repository's code
-        "sql",
-        "psql",
-    ]
-)
-# Lines that show program code in an unlabelled block (an error message or log has none).
-_CODE_HINT = re.compile(
-    r"[;{}]\s*$|^\s*(?:def|class|function|fn|func|import|from|const|let|var|public|private|"
-    r"return|if|for|while)\b|=>|\)\s*\{"
-)
-_SHELL_LINE = re.compile(
-    r"^\s*(?:\$\s|#\s|>\s|(?:sudo|cd|ls|git|make|npm|npx|pnpm|yarn|pip|uv|python3?|docker|"
-    r"kubectl|helm|gh|curl|wget|ssh|scp|rsync|cargo|go|bd|bun|deno|node|psql|mysql|redis-cli|"
-    r"systemctl|journalctl|usbip|lsusb|export|source|cat|grep|rg|find|echo|chmod|mkdir|rm|cp|mv|"
-    r"tar|unzip|brew|apt(?:-get)?|terraform|aws|gcloud|az|flutter|dotnet|mvn|gradle|adb|"
-    r"openocd|esptool(?:\.py)?|idf\.py|pio|west)\b)"
-)
-_DIAGRAM_LINE = re.compile(r"^\s*(?:[|+\-=<>^v*.:/\\\u2500-\u257f\u2190-\u21ff]|$)")
-
-
-def _first_code_block(body_lines: list[tuple[int, str, bool]], body_line: int) -> int | None:
-    """The line of the first fenced block holding code (not a shell recipe, output or diagram)."""
-    start: int | None = None
-    info = ""
-    inside: list[str] = []
-    for i, line, _fenced in body_lines:
-        m = _FENCE.match(line)
-        if m is None:
-            if start is not None:
-                inside.append(line)
-            continue
-        if start is None:
-            start, info, inside = body_line + i, line.strip()[3:].strip().lower(), []
-            continue
-        if not _is_recipe(info, inside):
-            return start
-        start = None
-    if start is not None and not _is_recipe(info, inside):
-        return start
-    return None
-
-
-def _is_recipe(info: str, lines: list[str]) -> bool:
-    """Whether a fenced block is a command recipe, console output or a text diagram/table."""
-    lang = info.split()[0].strip("{}.") if info else ""
-    if lang in _RECIPE_INFO:
-        return True
-    if lang:
-        return False
-    body = [ln for ln in lines if ln.strip()]
-    if not body:
-        return True
-    if all(_SHELL_LINE.match(ln) or _DIAGRAM_LINE.match(ln) for ln in body):
-        return True
-    return not any(_CODE_HINT.search(ln) for ln in body)  # output, an error text, a list
-
-
 def _check_content(mem: MemoryText, c: Collector) -> None:
     texts = _texts_outside_code(mem, c)
     # Each pattern is tried on the lines only when it matches somewhere in them all: a match
@@ -399,8 +307,8 @@ def _texts_outside_code(mem: MemoryText, c: Collector) -> list[tuple[int, str]]:
         for k, v in (("name", fm.name), ("description", fm.description))
         if v
     ]
-    body_lines = list(_content_lines(mem.body))
-    block_start = _first_code_block(body_lines, mem.body_line)
+    body_lines = list(content_lines(mem.body))
+    block_start = first_code_block(body_lines, mem.body_line)
     if block_start is not None:
         c.add(
             "derivable-code-block",

@@ -47,24 +47,58 @@ def pointless_lines(index: ScopeIndex) -> list[int]:
     return out
 
 
+def _check_missing(index: ScopeIndex, files: list[str], c: Collector) -> None:
+    """An index that is not there: refused (a link, a FIFO...) or missing beside memory files."""
+    if index.problem:
+        c.add(
+            "index-refused",
+            f"{index.problem}: not loaded into any prompt",
+            "replace it with a regular file inside the memory dir: remove the link or FIFO, "
+            "then run `memdir-nb rebuild-index DIR`",
+        )
+    elif files:
+        c.add(
+            "index-missing",
+            f"no {index.path} although {len(files)} memory files exist in this scope",
+            "run `memdir-nb rebuild-index DIR` to write one from the files' frontmatter",
+        )
+
+
+def _check_entries(index: ScopeIndex, c: Collector) -> None:
+    """Entry rules: a target listed twice, a target that does not exist, a link outside."""
+    seen: dict[str, int] = {}
+    for e in index.entries:
+        if e.target in seen:
+            c.add(
+                "index-duplicate-entry",
+                f"{e.target} is listed again (first on line {seen[e.target]})",
+                "keep one entry per memory file",
+                e.line_no,
+            )
+        else:
+            seen[e.target] = e.line_no
+    for e in index.dangling:
+        c.add(
+            "index-dangling-entry",
+            f"entry points at {e.target}, which does not exist",
+            "remove the line, or restore the file if it was deleted by mistake",
+            e.line_no,
+        )
+    for e in index.outside:
+        c.add(
+            "index-outside-link",
+            f"line links {e.target}, outside the memory dir: recall never loads it",
+            "keep pointers to memory files only; mention outside docs in CLAUDE.md instead",
+            e.line_no,
+        )
+
+
 def lint_index(index: ScopeIndex, memory_files: Iterable[str]) -> list[Finding]:
     """Findings for one MEMORY.md given the memory files of its scope (memory-dir relative)."""
     c = Collector(index.path)
     files = sorted(memory_files)
     if not index.exists:
-        if index.problem:
-            c.add(
-                "index-refused",
-                f"{index.problem}: not loaded into any prompt",
-                "replace it with a regular file inside the memory dir: remove the link or FIFO, "
-                "then run `memdir-nb rebuild-index DIR`",
-            )
-        elif files:
-            c.add(
-                "index-missing",
-                f"no {index.path} although {len(files)} memory files exist in this scope",
-                "run `memdir-nb rebuild-index DIR` to write one from the files' frontmatter",
-            )
+        _check_missing(index, files, c)
         return c.items
     if not index.valid_utf8:
         c.add(
@@ -100,31 +134,7 @@ def lint_index(index: ScopeIndex, memory_files: Iterable[str]) -> list[Finding]:
                 "shorten the hook to one line; detail belongs in the topic file",
                 no,
             )
-    seen: dict[str, int] = {}
-    for e in index.entries:
-        if e.target in seen:
-            c.add(
-                "index-duplicate-entry",
-                f"{e.target} is listed again (first on line {seen[e.target]})",
-                "keep one entry per memory file",
-                e.line_no,
-            )
-        else:
-            seen[e.target] = e.line_no
-    for e in index.dangling:
-        c.add(
-            "index-dangling-entry",
-            f"entry points at {e.target}, which does not exist",
-            "remove the line, or restore the file if it was deleted by mistake",
-            e.line_no,
-        )
-    for e in index.outside:
-        c.add(
-            "index-outside-link",
-            f"line links {e.target}, outside the memory dir: recall never loads it",
-            "keep pointers to memory files only; mention outside docs in CLAUDE.md instead",
-            e.line_no,
-        )
+    _check_entries(index, c)
     return c.items
 
 

@@ -156,7 +156,13 @@ def mask_public_values(text: str) -> str:
     for pattern, hint in zip(_PUBLIC_VALUE_PATTERNS, _PUBLIC_VALUE_HINTS, strict=True):
         if hint.search(text) is not None:
             text = pattern.sub(_public, text)
-    if _IDENTIFIER.sub(_mask_identifier, text) == text:
+    # The substitution below changes the text exactly when one of these tokens is masked;
+    # most are plain lower-case words, ruled out without a call.
+    if not any(
+        _looks_like_identifier(t)
+        for t in _IDENTIFIER.findall(text)
+        if not (t.isalpha() and t[1:].islower())
+    ):
         return text  # no identifier to mask on any line
     lines = text.split("\n")
     for i, line in enumerate(lines):

@@ -15,11 +15,13 @@ common ones). See docs/performance.md.
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 from collections import Counter, defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from itertools import chain
+from typing import Any
 
 from memdir_nb.spec import text as textseg
 
@@ -82,7 +84,7 @@ def stem_sets(texts: Iterable[str]) -> list[frozenset[str]]:
     out = []
     for text in texts:
         words = {w for w in textseg.words(text) if w not in _STOP}
-        out.append(frozenset(stemmer.stemWords(sorted(words))))
+        out.append(frozenset(stemmer.stemWords(list(words))))  # a set: order is irrelevant
     return out
 
 
@@ -97,6 +99,15 @@ def _prefix(keys: frozenset[str], rank: dict[str, int], min_shared: float) -> li
     return ordered[: max(size, 1)]
 
 
+# Joins whose all-pairs matrix products cost at most this many multiply-adds are computed
+# with numpy (three products of 0/1 matrices, in row chunks); larger ones probe postings in
+# Python. Both give exactly the same pairs: the same seeds and the same verification.
+DENSE_MAX_COST = 1_500_000_000
+# Below this many pairs the probe is as fast, and a small dir never imports numpy for it.
+DENSE_MIN_PAIRS = 2_500
+_DENSE_CHUNK_CELLS = 2_000_000  # rows per chunk: at most this many pair cells at once
+
+
 def candidate_pairs(
     left: Sequence[frozenset[str]],
     right: Sequence[frozenset[str]] | None = None,
@@ -106,37 +117,121 @@ def candidate_pairs(
     """Index pairs (i, j) whose key sets share at least min_shared of the smaller set.
 
     With one sequence, pairs within it (i < j); with two, pairs across them (i in left, j in
-    right). Empty sets pair with nothing.
+    right). Empty sets pair with nothing. A pair is found when one text's rarest stems (see
+    _prefix; stems in more than MAX_POSTING texts left out) include a stem of the other.
     """
-    same = right is None
-    other: Sequence[frozenset[str]] = left if right is None else right
-    df: Counter[str] = Counter()
-    for keys in left:
-        df.update(keys)
-    if not same:
-        for keys in other:
-            df.update(keys)
-    posting_left: dict[str, list[int]] = defaultdict(list)
-    posting_right: dict[str, list[int]] = defaultdict(list)
-    for i, keys in enumerate(left):
-        for k in keys:
-            posting_left[k].append(i)
-    if not same:
-        for j, keys in enumerate(other):
-            for k in keys:
-                posting_right[k].append(j)
-    pairs: set[tuple[int, int]] = set()
-    rank = {k: r for r, k in enumerate(sorted(df, key=lambda k: (df[k], k)))}
+    join = _Join(left, right, min_shared)
+    pairs = len(join.left) * len(join.right)
+    if pairs >= DENSE_MIN_PAIRS and join.dense_cost() <= DENSE_MAX_COST:
+        return join.dense()
+    return join.probed()
 
-    def probe(
-        keys: frozenset[str], posting: dict[str, list[int]], pool: Sequence[frozenset[str]]
+
+class _Join:
+    """One join's key sets, document frequencies, stem ranks and postings."""
+
+    def __init__(
+        self,
+        left: Sequence[frozenset[str]],
+        right: Sequence[frozenset[str]] | None,
+        min_shared: float,
+    ) -> None:
+        self.same = right is None
+        self.left = left
+        self.right: Sequence[frozenset[str]] = left if right is None else right
+        self.min_shared = min_shared
+        self.df: Counter[str] = Counter()
+        for keys in left:
+            self.df.update(keys)
+        if not self.same:
+            for keys in self.right:
+                self.df.update(keys)
+        df = self.df
+        self.rank = {k: r for r, k in enumerate(sorted(df, key=lambda k: (df[k], k)))}
+
+    def seeds(self, keys: frozenset[str]) -> list[str]:
+        """The stems of keys that find candidates: its rarest, those in MAX_POSTING texts or fewer."""
+        df = self.df
+        return [k for k in _prefix(keys, self.rank, self.min_shared) if df[k] <= MAX_POSTING]
+
+    def shared_vocabulary(self) -> list[str]:
+        """The stems that can be shared by a pair: in two texts of one sequence, or on both sides."""
+        if self.same:
+            return [k for k, n in self.df.items() if n > 1]
+        in_left = set().union(*self.left)
+        return [k for k in set().union(*self.right) if k in in_left]
+
+    def dense_cost(self) -> int:
+        """Multiply-adds of the dense join (three products over the shared vocabulary)."""
+        return 3 * len(self.left) * len(self.right) * len(self.df)
+
+    def dense(self) -> set[tuple[int, int]]:
+        """The join as 0/1 matrix products: shared-stem counts and seed hits for every pair."""
+        import numpy as np
+
+        # Only a stem on both sides can be shared or seed a pair: the others all go to one
+        # extra column, which is dropped.
+        shared = self.shared_vocabulary()
+        column = dict.fromkeys(self.df, len(shared))
+        column.update((k, n) for n, k in enumerate(shared))
+
+        def matrix(sets: Sequence[Collection[str]]) -> Any:
+            """One row per set: 1.0 in the column of each of its shared stems."""
+            out = np.zeros((len(sets), len(shared) + 1), dtype=np.float32)
+            rows = np.repeat(np.arange(len(sets)), [len(k) for k in sets])
+            cols = np.fromiter(map(column.__getitem__, chain.from_iterable(sets)), np.intp)
+            out[rows, cols] = 1.0
+            return np.ascontiguousarray(out[:, : len(shared)])
+
+        left, right = self.left, self.right
+        lm, lp = matrix(left), matrix([self.seeds(k) for k in left])
+        rm, rp = (lm, lp) if self.same else (matrix(right), matrix([self.seeds(k) for k in right]))
+        ln = np.array([len(k) for k in left], dtype=np.float64)
+        rn = np.array([len(k) for k in right], dtype=np.float64)
+        pairs: set[tuple[int, int]] = set()
+        step = max(1, _DENSE_CHUNK_CELLS // max(1, len(right)))
+        with _one_blas_thread():
+            for start in range(0, len(left), step):
+                rows = slice(start, min(start + step, len(left)))
+                # Counts of 0/1 products are exact in float32 (far below 2**24 stems).
+                ok = (lm[rows] @ rm.T) >= self.min_shared * np.minimum(ln[rows, None], rn[None, :])
+                ok &= (lp[rows] @ rm.T > 0) | (lm[rows] @ rp.T > 0)  # seeded from either side
+                if self.same:
+                    ok &= np.arange(rows.start, rows.stop)[:, None] < np.arange(len(right))
+                i, j = np.nonzero(ok)
+                pairs.update(zip((i + start).tolist(), j.tolist(), strict=True))
+        return pairs
+
+    def probed(self) -> set[tuple[int, int]]:
+        """The join by postings: each text's seed stems find candidates, then each is verified."""
+        posting_left = _postings(self.left)
+        posting_right = posting_left if self.same else _postings(self.right)
+        pairs: set[tuple[int, int]] = set()
+        # Probing each text's rarest stems against every text's full stem set finds every pair
+        # sharing min_shared of the prober; probing from both sides covers the smaller text.
+        for i, keys in enumerate(self.left):
+            if not keys:
+                continue
+            for j in self._probe(keys, posting_right, self.right):
+                if not self.same:
+                    pairs.add((i, j))
+                elif i != j:
+                    pairs.add((min(i, j), max(i, j)))
+        if not self.same:
+            for j, keys in enumerate(self.right):
+                if keys:
+                    pairs.update((i, j) for i in self._probe(keys, posting_left, self.left))
+        return pairs
+
+    def _probe(
+        self, keys: frozenset[str], posting: dict[str, list[int]], pool: Sequence[frozenset[str]]
     ) -> set[int]:
-        """Texts in pool sharing one of keys' rarer stems and min_shared of the smaller set."""
+        """Texts in pool sharing one of keys' seed stems and min_shared of the smaller set."""
         seen: set[int] = set()
-        for k in _prefix(keys, rank, min_shared):
-            if df[k] <= MAX_POSTING:  # a stem this common says little; rarer ones decide
-                seen.update(posting[k])
+        for k in self.seeds(keys):
+            seen.update(posting[k])
         n = len(keys)
+        min_shared = self.min_shared
         if seen and sum(len(posting.get(k, ())) for k in keys) <= len(seen) * n:
             # Counting the prober's stems through the postings gives every candidate's
             # shared-stem count in one C-level pass, and costs no more than a set
@@ -145,21 +240,27 @@ def candidate_pairs(
             return {j for j in seen if shared[j] >= min_shared * min(n, len(pool[j]))}
         return {j for j in seen if len(keys & pool[j]) >= min_shared * min(n, len(pool[j]))}
 
-    # Probing each text's rarest stems against every text's full stem set finds every pair
-    # sharing min_shared of the prober; probing from both sides covers the smaller text.
-    for i, keys in enumerate(left):
-        if not keys:
-            continue
-        for j in probe(keys, posting_left if same else posting_right, other):
-            if not same:
-                pairs.add((i, j))
-            elif i != j:
-                pairs.add((min(i, j), max(i, j)))
-    if not same:
-        for j, keys in enumerate(other):
-            if keys:
-                pairs.update((i, j) for i in probe(keys, posting_left, left))
-    return pairs
+
+@functools.lru_cache(maxsize=1)
+def _thread_controller() -> Any:
+    from threadpoolctl import ThreadpoolController
+
+    return ThreadpoolController()
+
+
+def _one_blas_thread() -> Any:
+    """Run BLAS on one thread: these products are small, and on a busy 2-core machine
+    OpenBLAS's spinning second thread doubled their CPU time instead of halving the wall time."""
+    return _thread_controller().limit(limits=1, user_api="blas")
+
+
+def _postings(sets: Sequence[frozenset[str]]) -> dict[str, list[int]]:
+    """Each key's list of the indexes of the sets holding it."""
+    posting: dict[str, list[int]] = defaultdict(list)
+    for i, keys in enumerate(sets):
+        for k in keys:
+            posting[k].append(i)
+    return posting
 
 
 class UnionFind:

@@ -1,9 +1,9 @@
 """Find the memory files in a memory dir and read their headers, newest first.
 
-The walk uses os.scandir and never leaves the memory dir: symlinked folders are not
-followed, and a symlinked file is read only when its real path is inside the memory dir's
-real path. Whatever is passed over for such a reason (or cannot be read) is listed in
-ScanReport.skipped; nothing in a scan raises because of one bad file.
+The walk (memdir_nb.storage.listing) uses os.scandir and never leaves the memory dir:
+symlinked folders are not followed, and a symlinked file is read only when its real path is
+inside the memory dir's real path. Whatever is passed over for such a reason (or cannot be
+read) is listed in ScanReport.skipped; nothing in a scan raises because of one bad file.
 
 A caller that scans the same dir again and again (the per-turn recall, the prefetch thread)
 can own a ScanCache and pass it in: a file whose stat identity is unchanged since its header
@@ -13,10 +13,8 @@ in full on every scan; only header fields are cached (see ScanCache).
 
 from __future__ import annotations
 
-import errno
 import itertools
 import os
-import stat as _stat
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Mapping
@@ -24,28 +22,23 @@ from dataclasses import dataclass, field
 
 from memdir_nb.clock import system_clock_ms
 from memdir_nb.formats.manifest import MemoryHeader, memory_time_ms
-from memdir_nb.formats.names import component_problem, is_memory_filename, name_problem
-from memdir_nb.spec.constants import (
-    ENTRYPOINT_NAME,
-    LOGS_DIRNAME,
-    MAX_MEMORY_FILES,
-    REPOSITORY_FILE_STEMS,
-)
-from memdir_nb.spec.taxonomy import MemoryType, scope_of_path
-from memdir_nb.storage.access import ContainedReader, ReadRefused, file_kind
-from memdir_nb.storage.containment import is_real_path_within
+from memdir_nb.spec.constants import MAX_MEMORY_FILES
+from memdir_nb.spec.taxonomy import MemoryType
+from memdir_nb.storage.access import ContainedReader, ReadRefused
 from memdir_nb.storage.headers import read_header
+from memdir_nb.storage.listing import (  # re-exported: the walk's names stay importable here
+    DEFAULT_EXCLUDED_TOP_LEVEL as DEFAULT_EXCLUDED_TOP_LEVEL,
+)
+from memdir_nb.storage.listing import NAME_REFUSAL as NAME_REFUSAL
+from memdir_nb.storage.listing import ListedFile as ListedFile
+from memdir_nb.storage.listing import MemoryListing as MemoryListing
+from memdir_nb.storage.listing import SkippedFile as SkippedFile
+from memdir_nb.storage.listing import is_repository_file as is_repository_file
+from memdir_nb.storage.listing import list_memory_files as list_memory_files
+from memdir_nb.storage.listing import refusal_reason as refusal_reason
+from memdir_nb.storage.listing import walk_memory_dir
 
-DEFAULT_EXCLUDED_TOP_LEVEL: tuple[str, ...] = (LOGS_DIRNAME,)
-NAME_REFUSAL = "not a memory file name"  # how a skip reason from the name gate starts
-
-
-@dataclass(frozen=True)
-class SkippedFile:
-    """A file or folder the scan passed over, and why."""
-
-    path: str
-    reason: str
+_Candidate = ListedFile
 
 
 @dataclass(frozen=True)
@@ -55,36 +48,6 @@ class ScanReport:
     headers: list[MemoryHeader] = field(default_factory=list)
     skipped: list[SkippedFile] = field(default_factory=list)
     total_found: int = 0
-    ignored: list[str] = field(default_factory=list)  # top-level README.md, LICENSE.md, ...
-
-
-@dataclass(slots=True)  # not frozen: built 10,000 times per scan, never changed after
-class ListedFile:
-    """One memory file the walk found, before it is opened: where it is and its stat."""
-
-    mtime_ns: int
-    rel: str
-    path: str  # absolute path as it sits in the memory dir
-    open_path: str  # what to open: the path itself, or a symlink's verified real path
-    st: os.stat_result  # stat of what open_path names, taken during the walk
-
-    @property
-    def scope(self) -> str:
-        """'team' for files under team/, else 'private' (as MemoryHeader.scope)."""
-        return scope_of_path(self.rel)
-
-
-_Candidate = ListedFile
-
-
-@dataclass(frozen=True)
-class MemoryListing:
-    """Every memory file under a dir, newest first, none opened; what was passed over and why."""
-
-    root: str  # the memory dir, absolute
-    real_root: str  # its real path (symlinks resolved)
-    files: list[ListedFile] = field(default_factory=list)
-    skipped: list[SkippedFile] = field(default_factory=list)
     ignored: list[str] = field(default_factory=list)  # top-level README.md, LICENSE.md, ...
 
 
@@ -224,172 +187,6 @@ def _wall_clock_ms() -> float:
     return system_clock_ms()
 
 
-def _symlink_problem(exc: OSError) -> str:
-    """A short reason for a symlink whose target cannot be stat'ed."""
-    if exc.errno == errno.ELOOP:
-        return "symlink loop"
-    if exc.errno in (errno.ENOENT, errno.ENOTDIR):
-        return "dangling symlink"
-    return f"unreadable symlink: {type(exc).__name__}"
-
-
-def _refusal_reason(exc: ReadRefused) -> str:
-    """A skip reason from the reader's refusal, without the path: 'a FIFO, not a regular file'."""
-    if exc.kind == "unreadable" and exc.errno not in (None, 0, errno.ELOOP):
-        return f"unreadable: {type(OSError(exc.errno, '')).__name__}"
-    detail = exc.detail
-    return detail[3:] if detail.startswith("is ") else detail
-
-
-def _is_memory_name(name: str) -> bool:
-    """Whether a file name is a memory file: the name gate (memdir_nb.formats.names) decides."""
-    return is_memory_filename(name)
-
-
-def _gate_refusal(name: str) -> str | None:
-    """Why a name that looks like a memory (a visible *.md, any case) is refused by the gate.
-
-    None for a name the gate passes, for names that never look like memories (other
-    extensions, hidden files, the store's temp files) and for the index itself, MEMORY.md.
-    """
-    if name == ENTRYPOINT_NAME or name.startswith(".") or not name.casefold().endswith(".md"):
-        return None
-    problem = name_problem(name)
-    return f"{NAME_REFUSAL}: it {problem}" if problem else None
-
-
-def is_repository_file(name: str) -> bool:
-    """Whether a top-level file name is a repository file (README.md, LICENSE-MIT.md...)."""
-    stem = name.rsplit(".", 1)[0].casefold()
-    return stem in REPOSITORY_FILE_STEMS or stem.startswith(("license-", "licence-", "readme-"))
-
-
-def _walk(
-    root: str, real_root: str, exclude_top_level: Iterable[str], ignored: list[str] | None = None
-) -> tuple[list[_Candidate], list[SkippedFile]]:
-    """Collect every memory file under root with its mtime, without leaving root.
-
-    Top-level repository files (README.md, LICENSE.md...) are not memories; their names go
-    into `ignored` when a list is given.
-    """
-    excluded = frozenset(exclude_top_level)
-    found: list[_Candidate] = []
-    skipped: list[SkippedFile] = []
-    stack: list[tuple[str, str]] = [(root, "")]
-    while stack:
-        folder, prefix = stack.pop()
-        try:
-            with os.scandir(folder) as it:
-                entries = list(it)
-        except OSError as exc:
-            if prefix:
-                skipped.append(
-                    SkippedFile(prefix.rstrip("/"), f"unreadable folder: {type(exc).__name__}")
-                )
-                continue
-            raise
-        for entry in entries:
-            name = entry.name
-            rel = prefix + name
-            try:
-                if entry.is_symlink():
-                    _visit_symlink(entry, rel, real_root, found, skipped)
-                elif entry.is_dir(follow_symlinks=False):
-                    if name.startswith(".") or (not prefix and name in excluded):
-                        continue
-                    folder_problem = component_problem(name)
-                    if folder_problem is not None:  # a control, bidi or non-UTF-8 folder name
-                        skipped.append(SkippedFile(rel, f"folder name {folder_problem}"))
-                        continue
-                    stack.append((entry.path, rel + "/"))
-                elif (refused := _gate_refusal(name)) is not None:
-                    skipped.append(SkippedFile(rel, refused))
-                elif _is_memory_name(name):
-                    if not prefix and is_repository_file(name):
-                        if ignored is not None:
-                            ignored.append(name)
-                        continue
-                    st = entry.stat(follow_symlinks=False)
-                    if _stat.S_ISREG(st.st_mode):
-                        found.append(_Candidate(st.st_mtime_ns, rel, entry.path, entry.path, st))
-                    else:  # a FIFO, socket or device named like a memory: never opened
-                        skipped.append(
-                            SkippedFile(rel, f"{file_kind(st.st_mode)}, not a regular file")
-                        )
-            except OSError as exc:  # vanished or unreadable between listing and stat
-                skipped.append(SkippedFile(rel, f"unreadable: {type(exc).__name__}"))
-    return found, skipped
-
-
-def _visit_symlink(
-    entry: os.DirEntry[str],
-    rel: str,
-    real_root: str,
-    found: list[_Candidate],
-    skipped: list[SkippedFile],
-) -> None:
-    """Record a symlinked memory file if it stays inside the memory dir; report the rest."""
-    try:
-        st = os.stat(entry.path)
-    except OSError as exc:
-        if _is_memory_name(entry.name):
-            skipped.append(SkippedFile(rel, _symlink_problem(exc)))
-        return
-    if _stat.S_ISDIR(st.st_mode):
-        skipped.append(SkippedFile(rel, "symlinked folder is not followed"))
-        return
-    refused = _gate_refusal(entry.name)
-    if refused is not None:
-        skipped.append(SkippedFile(rel, refused))
-        return
-    if not _is_memory_name(entry.name):
-        return
-    if not _stat.S_ISREG(st.st_mode):
-        skipped.append(SkippedFile(rel, "symlink target is not a regular file"))
-        return
-    real = os.path.realpath(entry.path)
-    if not is_real_path_within(real, real_root, or_equal=True):
-        skipped.append(SkippedFile(rel, "symlink leaves the memory dir"))
-        return
-    found.append(_Candidate(st.st_mtime_ns, rel, entry.path, real, st))
-
-
-def _newest_first(item: _Candidate) -> tuple[int, str]:
-    return (-item.mtime_ns, item.rel)
-
-
-def list_memory_files(
-    memory_dir: str | os.PathLike[str],
-    *,
-    exclude_top_level: Iterable[str] = DEFAULT_EXCLUDED_TOP_LEVEL,
-) -> MemoryListing:
-    """Walk memory_dir as scan_memory_dir does, newest first, without opening any file.
-
-    Whole-dir passes (lint, analysis, dream planning) read every file in full anyway, so they
-    list with this and read each file once, deriving its header from that read
-    (memdir_nb.storage.headers.header_from_read) instead of a scan's separate header read.
-    A dir that cannot be listed gives no files and one skipped entry "." saying why
-    (nothing when it does not exist).
-    """
-    root = os.path.abspath(os.fspath(memory_dir))
-    real_root = os.path.realpath(root)
-    ignored: list[str] = []
-    try:
-        found, skipped = _walk(root, real_root, frozenset(exclude_top_level), ignored)
-    except FileNotFoundError:
-        return MemoryListing(root, real_root)
-    except OSError as exc:
-        reason = f"cannot list the memory dir: {type(exc).__name__}"
-        return MemoryListing(root, real_root, skipped=[SkippedFile(".", reason)])
-    found.sort(key=_newest_first)
-    return MemoryListing(root, real_root, found, skipped, sorted(ignored))
-
-
-def refusal_reason(exc: ReadRefused) -> str:
-    """The skip reason a scan gives for a file the contained reader refused (no path in it)."""
-    return _refusal_reason(exc)
-
-
 def _header(cand: _Candidate, st: os.stat_result, read: CachedHeader) -> MemoryHeader:
     """A candidate's header from what was read of it (now, or by an earlier scan)."""
     file_ms = st.st_mtime_ns / 1_000_000
@@ -406,6 +203,80 @@ def _header(cand: _Candidate, st: os.stat_result, read: CachedHeader) -> MemoryH
     )
 
 
+def _check_scan_args(limit: int | None, cache: ScanCache | None) -> None:
+    if limit is not None and limit < 0:
+        raise ValueError(f"limit must be 0 or more (or None for no cap), got {limit}")
+    if cache is not None and not isinstance(cache, ScanCache):
+        raise TypeError(
+            f"cache must be a ScanCache or None, got {type(cache).__name__}; create one with ScanCache()"
+        )
+
+
+class _HeaderReads:
+    """One scan's header reads: through the cache where it holds, counted for its totals."""
+
+    def __init__(self, cache: ScanCache | None, root_key: _RootKey, started_ms: float) -> None:
+        self.cache = cache
+        self.view = cache._snapshot(root_key) if cache is not None else None
+        self.started_ms = started_ms
+        self.read_now: dict[str, CachedHeader] = {}
+        self.hits = self.misses = self.racy = 0
+
+    def cached(self, cand: _Candidate) -> CachedHeader | None:
+        """The cached header of cand when its stat identity still holds (counted), else None."""
+        if self.view is None:
+            return None
+        hit = self.view.get(cand.open_path)
+        if hit is not None and hit.key == stat_key(cand.st):
+            self.hits += 1
+            return hit
+        self.misses += 1
+        return None
+
+    def read(
+        self, cand: _Candidate, reader: ContainedReader
+    ) -> tuple[CachedHeader, os.stat_result]:
+        """Read cand's header now (raises ReadRefused / OSError) and keep it if it is not racy."""
+        fm, st = read_header(cand.open_path, reader=reader)
+        read = CachedHeader(
+            stat_key(st), fm.name, fm.description, fm.type, fm.malformed, fm.modified_ms
+        )
+        if self.cache is not None:
+            if self.cache._trusts(st, self.started_ms):
+                self.read_now[cand.open_path] = read
+            else:
+                self.racy += 1
+        return read, st
+
+
+def _read_headers(
+    root: str, real_root: str, found: list[_Candidate], limit: int | None, reads: _HeaderReads
+) -> tuple[list[MemoryHeader], list[SkippedFile]]:
+    """Headers of the newest candidates up to limit; a file that fails to read is skipped."""
+    headers: list[MemoryHeader] = []
+    skipped: list[SkippedFile] = []
+    # The walk has just lstat'ed every candidate, so the reader skips its own pre-open lstat;
+    # the no-follow open and the fstat after it still refuse anything swapped in since.
+    with ContainedReader(root, real_root=real_root, check_before_open=False) as reader:
+        for cand in found:
+            if limit is not None and len(headers) >= limit:
+                break
+            cached = reads.cached(cand)
+            if cached is not None:
+                headers.append(_header(cand, cand.st, cached))
+                continue
+            try:
+                read, st = reads.read(cand, reader)
+            except ReadRefused as exc:  # replaced by a FIFO, a link out, ... since the listing
+                skipped.append(SkippedFile(cand.rel, refusal_reason(exc)))
+                continue
+            except OSError as exc:
+                skipped.append(SkippedFile(cand.rel, f"unreadable: {type(exc).__name__}"))
+                continue
+            headers.append(_header(cand, st, read))
+    return headers, skipped
+
+
 def scan_memory_dir(
     memory_dir: str | os.PathLike[str],
     *,
@@ -418,77 +289,36 @@ def scan_memory_dir(
     With a cache, files whose stat identity is unchanged since they were read are not opened
     again; the report is the same as without one.
     """
-    if limit is not None and limit < 0:
-        raise ValueError(f"limit must be 0 or more (or None for no cap), got {limit}")
-    if cache is not None and not isinstance(cache, ScanCache):
-        raise TypeError(
-            f"cache must be a ScanCache or None, got {type(cache).__name__}; create one with ScanCache()"
-        )
+    _check_scan_args(limit, cache)
     excluded = frozenset(exclude_top_level)
     started_ms = cache._now_ms() if cache is not None else 0.0
     root = os.path.abspath(os.fspath(memory_dir))
+    root_key = (root, excluded)
     try:
         real_root = os.path.realpath(root)
-        ignored: list[str] = []
-        found, skipped = _walk(root, real_root, excluded, ignored)
+        found, skipped, ignored = walk_memory_dir(root, real_root, excluded)
     except OSError as exc:
         if cache is not None:  # the dir is gone or unlistable: forget what it held
-            cache._publish((root, excluded), {}, [], {}, (0, 0, 0))
+            cache._publish(root_key, {}, [], {}, (0, 0, 0))
         if isinstance(exc, FileNotFoundError):
             return ScanReport()
         return ScanReport(
             skipped=[SkippedFile(".", f"cannot list the memory dir: {type(exc).__name__}")]
         )
-
-    # Sort on the listing's mtimes, then read only as many files as the cap needs: with
-    # 10,000 files, 200 bounded reads instead of 10,000. A file that fails to read is
-    # skipped and the next one takes its place.
-    found.sort(key=_newest_first)
-    root_key = (root, excluded)
-    view = cache._snapshot(root_key) if cache is not None else None
-    read_now: dict[str, CachedHeader] = {}
-    hits = misses = racy = 0
-    headers: list[MemoryHeader] = []
-    # The walk has just lstat'ed every candidate, so the reader skips its own pre-open lstat;
-    # the no-follow open and the fstat after it still refuse anything swapped in since.
-    with ContainedReader(root, real_root=real_root, check_before_open=False) as reader:
-        for cand in found:
-            if limit is not None and len(headers) >= limit:
-                break
-            if view is not None:
-                cached = view.get(cand.open_path)
-                if cached is not None and cached.key == stat_key(cand.st):
-                    hits += 1
-                    headers.append(_header(cand, cand.st, cached))
-                    continue
-                misses += 1
-            try:
-                fm, st = read_header(cand.open_path, reader=reader)
-            except ReadRefused as exc:  # replaced by a FIFO, a link out, ... since the listing
-                skipped.append(SkippedFile(cand.rel, _refusal_reason(exc)))
-                continue
-            except OSError as exc:
-                skipped.append(SkippedFile(cand.rel, f"unreadable: {type(exc).__name__}"))
-                continue
-            read = CachedHeader(
-                stat_key(st), fm.name, fm.description, fm.type, fm.malformed, fm.modified_ms
-            )
-            if cache is not None:
-                if cache._trusts(st, started_ms):
-                    read_now[cand.open_path] = read
-                else:
-                    racy += 1
-            headers.append(_header(cand, st, read))
+    # The walk sorted on the listing's mtimes, so only as many files are read as the cap
+    # needs: with 10,000 files, 200 bounded reads instead of 10,000. A file that fails to read
+    # is skipped and the next one takes its place.
+    reads = _HeaderReads(cache, root_key, started_ms)
+    headers, unread = _read_headers(root, real_root, found, limit, reads)
     # Ordered by the memory's time (`modified:` when written, else the mtime; the fstat'ed
     # mtime can be newer than the listed one if a file changed meanwhile). The cap above picks
     # candidates by file mtime, before any header is read.
     headers.sort(key=lambda h: (-h.mtime_ms, h.filename))
-    skipped.sort(key=lambda s: s.path)
-    if cache is not None and view is not None:
-        cache._publish(root_key, view, found, read_now, (hits, misses, racy))
-    return ScanReport(
-        headers=headers, skipped=skipped, total_found=len(found), ignored=sorted(ignored)
-    )
+    skipped = sorted(skipped + unread, key=lambda s: s.path)
+    if cache is not None and reads.view is not None:
+        counts = (reads.hits, reads.misses, reads.racy)
+        cache._publish(root_key, reads.view, found, reads.read_now, counts)
+    return ScanReport(headers=headers, skipped=skipped, total_found=len(found), ignored=ignored)
 
 
 def scan_memory_files(

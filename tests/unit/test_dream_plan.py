@@ -5,6 +5,7 @@ from __future__ import annotations
 # --------------------------------------------------------------------------- plan / apply / restore
 import datetime as dt
 import json
+import random
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -21,6 +22,7 @@ from memdir_nb.dream import (
     plan_consolidation,
     restore,
 )
+from memdir_nb.dream import plan as plan_module
 from tests.support import snapshot, write_memory
 from tests.support.benchmarks import load_benchmark
 
@@ -429,3 +431,27 @@ def test_a_plan_action_refuses_an_untyped_operation() -> None:
     with pytest.raises(PlanError, match="ops must be WriteFile"):
         PlanAction("x", "write", "rewrite", ("a.md",), (("write", "a.md", "text"),))  # type: ignore[arg-type]
     assert PlanAction("x", "write", "rewrite", ("a.md",), (WriteFile("a.md", "t"),)).ops
+
+
+def test_contradiction_scores_batched_per_text_match_pair_by_pair(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Many candidate pairs are scored one text against all its partners at once: the pairs
+    # kept must be exactly those the pair-by-pair scores keep (about 500 of the 1,428 pairs here
+    # score within 5 points of the cutoff).
+    from rapidfuzz import fuzz
+
+    rng = random.Random(5)
+    vocab = [f"w{n}" for n in range(40)]
+    texts = [" ".join(rng.choices(vocab, k=rng.randint(3, 30))) for _ in range(120)]
+    pairs = [(i, j) for i in range(120) for j in range(i + 1, 120) if (i * 7 + j) % 5 == 0]
+    one_by_one = [
+        (i, j)
+        for i, j in pairs
+        if fuzz.token_set_ratio(texts[i], texts[j]) >= plan_module.CONTRADICTION_THRESHOLD
+    ]
+    assert 0 < len(one_by_one) < len(pairs)
+    monkeypatch.setattr(plan_module, "_BATCH_MIN_PAIRS", 0)
+    assert sorted(plan_module._similar_pairs(pairs, texts, fuzz)) == sorted(one_by_one)
+    monkeypatch.setattr(plan_module, "_BATCH_MIN_PAIRS", 10**9)
+    assert sorted(plan_module._similar_pairs(pairs, texts, fuzz)) == sorted(one_by_one)

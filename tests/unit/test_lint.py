@@ -145,6 +145,25 @@ def test_file_path_with_line_number_is_flagged(tmp_path: Path) -> None:
     assert f.severity == "warning" and "src/billing/retry.py:142" in f.message and f.line == 7
 
 
+@pytest.mark.parametrize(
+    ("line", "quoted"),
+    [
+        ("Retries are capped in Billing/Retry.PY:3:7 for now.", "Billing/Retry.PY:3:7"),
+        ("The guard sits in handler.ts line 10 of the service.", "handler.ts line 10"),
+        ("See utils.go, lines 3-5 for the cut-off.", "utils.go, lines 3"),
+        ("Die Grenze steht in café/retry.py:142 (nicht ändern).", "café/retry.py:142"),
+    ],
+)
+def test_file_path_with_line_number_is_flagged_in_each_form(
+    tmp_path: Path, line: str, quoted: str
+) -> None:
+    # Upper-case extensions, "line N" / "lines N" after the name, text outside ASCII: each is
+    # still found (the quick whole-text checks before the per-line pass must not skip them).
+    found = lint_one(tmp_path, line)
+    f = next(f for f in found if f.rule == "derivable-file-path")
+    assert quoted in f.message
+
+
 def test_file_path_without_line_number_and_times_are_not_flagged(tmp_path: Path) -> None:
     found = lint_one(
         tmp_path, "Handoff at 10:30 in #oncall; the runbook is docs/runbook.md on the wiki."

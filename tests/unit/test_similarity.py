@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
-from memdir_nb.spec.similarity import MAX_POSTING, UnionFind, candidate_pairs, stem_sets
+import random
+
+import pytest
+
+from memdir_nb.spec import similarity
+from memdir_nb.spec.similarity import MAX_POSTING, UnionFind, _Join, candidate_pairs, stem_sets
 
 
 def test_texts_sharing_most_stems_pair_up_whatever_the_inflection() -> None:
@@ -41,3 +46,49 @@ def test_union_find_groups_come_sorted_by_first_member() -> None:
     uf.union(1, 3)
     uf.union(3, 0)
     assert uf.groups(range(6)) == [[0, 1, 3], [4, 5]]
+
+
+def _random_sets(rng: random.Random, count: int) -> list[frozenset[str]]:
+    """Key sets over a skewed vocabulary: a few stems in most sets (past MAX_POSTING), many rare."""
+    common = [f"c{n}" for n in range(6)]
+    rare = [f"r{n}" for n in range(400)]
+    out = []
+    for _ in range(count):
+        keys = set(rng.sample(common, rng.randint(0, 6)))
+        keys.update(rng.sample(rare, rng.randint(0, 12)))
+        out.append(frozenset(keys))
+    return out
+
+
+@pytest.mark.parametrize("min_shared", [0.3, 0.4, 0.7])
+def test_the_matrix_join_and_the_posting_join_find_the_same_pairs(min_shared: float) -> None:
+    # Small joins run as numpy matrix products, large ones probe postings: the pairs must be
+    # identical, within one sequence and across two, with stems past MAX_POSTING in play.
+    rng = random.Random(7)
+    left, right = _random_sets(rng, 2 * MAX_POSTING + 30), _random_sets(rng, MAX_POSTING + 17)
+    for join in (_Join(left, None, min_shared), _Join(left, right, min_shared)):
+        probed = join.probed()
+        assert probed, "the corpus should make some pairs"
+        assert join.dense() == probed
+
+
+def test_a_join_too_large_for_matrices_probes_postings(monkeypatch: pytest.MonkeyPatch) -> None:
+    keys = stem_sets(["alpha beta gamma delta", "alpha beta gamma epsilon", "zeta eta"])
+    monkeypatch.setattr(similarity, "DENSE_MIN_PAIRS", 0)
+    monkeypatch.setattr(similarity, "DENSE_MAX_COST", 0)
+    monkeypatch.setattr(_Join, "dense", None)  # calling it would fail the test
+    assert candidate_pairs(keys, min_shared=0.7) == {(0, 1)}
+
+
+def test_a_join_of_few_pairs_probes_postings(monkeypatch: pytest.MonkeyPatch) -> None:
+    keys = stem_sets(["alpha beta gamma delta", "alpha beta gamma epsilon", "zeta eta"])
+    monkeypatch.setattr(_Join, "dense", None)  # nine pairs: far below DENSE_MIN_PAIRS
+    assert candidate_pairs(keys, min_shared=0.7) == {(0, 1)}
+
+
+def test_a_mid_sized_join_runs_as_matrices(monkeypatch: pytest.MonkeyPatch) -> None:
+    rng = random.Random(3)
+    left = _random_sets(rng, 120)
+    expected = _Join(left, None, 0.4).probed()
+    monkeypatch.setattr(_Join, "probed", None)  # 14,400 pairs: the matrix join answers
+    assert candidate_pairs(left, min_shared=0.4) == expected

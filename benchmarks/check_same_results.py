@@ -1,0 +1,111 @@
+"""Lint findings and consolidation plans as one JSON document, to compare two versions of the code.
+
+Speed work must not change any result. Run this before a change (`--out before.json`) and
+after it (`--out after.json`), then `--compare before.json after.json`: it prints the first
+difference per dir and exits 1 if there is one. Dirs: the cached bench dirs (1,000 and 2,000
+files; --sizes for others), the demo memory dir (built into a temporary folder at a fixed
+time), and the memory dirs under notebooks/data and tests/data. To run it on another
+checkout's code, put that checkout first: PYTHONPATH=/path/to/checkout.
+
+  python benchmarks/check_same_results.py --out /tmp/before.json
+  python benchmarks/check_same_results.py --compare /tmp/before.json /tmp/after.json
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+
+
+def _lint(root: Path, now_ms: float) -> list[str]:
+    from memdir_nb.lint import lint_memory_dir
+
+    return [repr(f) for f in lint_memory_dir(root, now_ms=now_ms, progress=False)]
+
+
+def _plan(root: Path, now_ms: float) -> dict[str, Any]:
+    from memdir_nb.dream import plan_consolidation
+
+    plan = plan_consolidation(root, now_ms=now_ms)
+    diff = plan.diff()
+    return {
+        "actions": [repr(a) for a in plan.actions],
+        "notes": list(plan.notes),
+        "hashes": sorted((k, v or "") for k, v in plan.hashes.items()),
+        "diff_sha": hashlib.sha256(diff.encode()).hexdigest(),
+        "diff_len": len(diff),
+    }
+
+
+def _dirs(tmp: Path, sizes: list[int]) -> dict[str, tuple[Path, float]]:
+    from whole_dir_corpus import NOW_MS, cached_dir
+
+    from memdir_nb.ui.demo.build import build_demo_memory_dir
+
+    demo_now = 1_750_000_000_000.0
+    demo = build_demo_memory_dir(tmp / "demo", now_ms=demo_now)
+    dirs = {
+        f"bench-{n}": (cached_dir(HERE.parent / ".bench" / "whole_dir", n), NOW_MS) for n in sizes
+    }
+    dirs["demo"] = (Path(demo), demo_now)
+    for base in (HERE.parent / "notebooks" / "data", HERE.parent / "tests" / "data"):
+        for mem in sorted(base.rglob("memory")):
+            if mem.is_dir():
+                dirs[str(mem.relative_to(HERE.parent))] = (mem, NOW_MS)
+    return dirs
+
+
+def collect(sizes: list[int]) -> dict[str, Any]:
+    """Every dir's lint findings and plan."""
+    out: dict[str, Any] = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        for name, (root, now_ms) in _dirs(Path(tmp), sizes).items():
+            out[name] = {"lint": _lint(root, now_ms), "plan": _plan(root, now_ms)}
+    return out
+
+
+def compare(a: dict[str, Any], b: dict[str, Any]) -> int:
+    """Print the differences between two collections; the number of dirs that differ."""
+    bad = 0
+    for name in sorted(set(a) | set(b)):
+        if a.get(name) != b.get(name):
+            bad += 1
+            print(f"DIFFERS: {name}")
+            for part in ("lint", "plan"):
+                x, y = (a.get(name) or {}).get(part), (b.get(name) or {}).get(part)
+                if x != y:
+                    print(f"  {part}: {json.dumps(x)[:300]}\n  vs {json.dumps(y)[:300]}")
+        else:
+            lint, plan = a[name]["lint"], a[name]["plan"]
+            print(f"same: {name} ({len(lint)} findings, {len(plan['actions'])} actions)")
+    return bad
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--out", type=Path)
+    parser.add_argument("--compare", nargs=2, type=Path)
+    parser.add_argument("--sizes", default="1000,2000", help="bench dir sizes (whole_dir_corpus)")
+    args = parser.parse_args()
+    if args.compare:
+        a, b = (json.loads(p.read_text()) for p in args.compare)
+        return 1 if compare(a, b) else 0
+    data = collect([int(n) for n in args.sizes.split(",") if n])
+    text = json.dumps(data, indent=1, sort_keys=True)
+    if args.out:
+        args.out.write_text(text)
+    else:
+        print(text)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,234 @@
+"""List the memory files in a memory dir, newest first, without opening any of them.
+
+The walk uses os.scandir and never leaves the memory dir: symlinked folders are not
+followed, and a symlinked file is listed only when its real path is inside the memory dir's
+real path. Whatever is passed over for such a reason is listed in `skipped` with the reason;
+nothing in a walk raises because of one bad file. A scan (memdir_nb.storage.scan) reads the
+headers of the newest of these; whole-dir passes (lint, analysis, dream) read them all.
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+import stat as _stat
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from memdir_nb.formats.names import component_problem, is_memory_filename, name_problem
+from memdir_nb.spec.constants import ENTRYPOINT_NAME, LOGS_DIRNAME, REPOSITORY_FILE_STEMS
+from memdir_nb.spec.taxonomy import scope_of_path
+from memdir_nb.storage.access import ReadRefused, file_kind
+from memdir_nb.storage.containment import is_real_path_within
+
+DEFAULT_EXCLUDED_TOP_LEVEL: tuple[str, ...] = (LOGS_DIRNAME,)
+NAME_REFUSAL = "not a memory file name"  # how a skip reason from the name gate starts
+
+
+@dataclass(frozen=True)
+class SkippedFile:
+    """A file or folder the scan passed over, and why."""
+
+    path: str
+    reason: str
+
+
+@dataclass(slots=True)  # not frozen: built 10,000 times per scan, never changed after
+class ListedFile:
+    """One memory file the walk found, before it is opened: where it is and its stat."""
+
+    mtime_ns: int
+    rel: str
+    path: str  # absolute path as it sits in the memory dir
+    open_path: str  # what to open: the path itself, or a symlink's verified real path
+    st: os.stat_result  # stat of what open_path names, taken during the walk
+
+    @property
+    def scope(self) -> str:
+        """'team' for files under team/, else 'private' (as MemoryHeader.scope)."""
+        return scope_of_path(self.rel)
+
+
+@dataclass(frozen=True)
+class MemoryListing:
+    """Every memory file under a dir, newest first, none opened; what was passed over and why."""
+
+    root: str  # the memory dir, absolute
+    real_root: str  # its real path (symlinks resolved)
+    files: list[ListedFile] = field(default_factory=list)
+    skipped: list[SkippedFile] = field(default_factory=list)
+    ignored: list[str] = field(default_factory=list)  # top-level README.md, LICENSE.md, ...
+
+
+def _symlink_problem(exc: OSError) -> str:
+    """A short reason for a symlink whose target cannot be stat'ed."""
+    if exc.errno == errno.ELOOP:
+        return "symlink loop"
+    if exc.errno in (errno.ENOENT, errno.ENOTDIR):
+        return "dangling symlink"
+    return f"unreadable symlink: {type(exc).__name__}"
+
+
+def _is_memory_name(name: str) -> bool:
+    """Whether a file name is a memory file: the name gate (memdir_nb.formats.names) decides."""
+    return is_memory_filename(name)
+
+
+def _gate_refusal(name: str) -> str | None:
+    """Why a name that looks like a memory (a visible *.md, any case) is refused by the gate.
+
+    None for a name the gate passes, for names that never look like memories (other
+    extensions, hidden files, the store's temp files) and for the index itself, MEMORY.md.
+    """
+    if name == ENTRYPOINT_NAME or name.startswith(".") or not name.casefold().endswith(".md"):
+        return None
+    problem = name_problem(name)
+    return f"{NAME_REFUSAL}: it {problem}" if problem else None
+
+
+def is_repository_file(name: str) -> bool:
+    """Whether a top-level file name is a repository file (README.md, LICENSE-MIT.md...)."""
+    stem = name.rsplit(".", 1)[0].casefold()
+    return stem in REPOSITORY_FILE_STEMS or stem.startswith(("license-", "licence-", "readme-"))
+
+
+class _Walk:
+    """One walk's state: the files found, what was skipped, the top-level names ignored."""
+
+    def __init__(self, root: str, real_root: str, excluded: frozenset[str]) -> None:
+        self.real_root = real_root
+        self.excluded = excluded
+        self.found: list[ListedFile] = []
+        self.skipped: list[SkippedFile] = []
+        self.ignored: list[str] = []
+        self.stack: list[tuple[str, str]] = [(root, "")]
+
+    def run(self) -> None:
+        """Visit every folder under root (no symlinked folder, no dot-folder), depth first."""
+        while self.stack:
+            folder, prefix = self.stack.pop()
+            try:
+                with os.scandir(folder) as it:
+                    entries = list(it)
+            except OSError as exc:
+                if not prefix:
+                    raise
+                reason = f"unreadable folder: {type(exc).__name__}"
+                self.skipped.append(SkippedFile(prefix.rstrip("/"), reason))
+                continue
+            for entry in entries:
+                rel = prefix + entry.name
+                try:
+                    self.visit(entry, rel, prefix)
+                except OSError as exc:  # vanished or unreadable between listing and stat
+                    self.skipped.append(SkippedFile(rel, f"unreadable: {type(exc).__name__}"))
+
+    def visit(self, entry: os.DirEntry[str], rel: str, prefix: str) -> None:
+        """Record one folder entry: a memory file, a folder to walk, or a reason it is skipped."""
+        name = entry.name
+        if entry.is_symlink():
+            _visit_symlink(entry, rel, self.real_root, self.found, self.skipped)
+        elif entry.is_dir(follow_symlinks=False):
+            if name.startswith(".") or (not prefix and name in self.excluded):
+                return
+            folder_problem = component_problem(name)
+            if folder_problem is not None:  # a control, bidi or non-UTF-8 folder name
+                self.skipped.append(SkippedFile(rel, f"folder name {folder_problem}"))
+                return
+            self.stack.append((entry.path, rel + "/"))
+        elif (refused := _gate_refusal(name)) is not None:
+            self.skipped.append(SkippedFile(rel, refused))
+        elif _is_memory_name(name):
+            if not prefix and is_repository_file(name):
+                self.ignored.append(name)
+                return
+            st = entry.stat(follow_symlinks=False)
+            if _stat.S_ISREG(st.st_mode):
+                self.found.append(ListedFile(st.st_mtime_ns, rel, entry.path, entry.path, st))
+            else:  # a FIFO, socket or device named like a memory: never opened
+                kind = f"{file_kind(st.st_mode)}, not a regular file"
+                self.skipped.append(SkippedFile(rel, kind))
+
+
+def walk_memory_dir(
+    root: str, real_root: str, exclude_top_level: Iterable[str]
+) -> tuple[list[ListedFile], list[SkippedFile], list[str]]:
+    """Every memory file under root, newest first, without leaving root; skipped; ignored names.
+
+    Top-level repository files (README.md, LICENSE.md...) are not memories; their names are
+    the third list, sorted. Raises OSError when root itself cannot be listed.
+    """
+    walk = _Walk(root, real_root, frozenset(exclude_top_level))
+    walk.run()
+    walk.found.sort(key=_newest_first)
+    return walk.found, walk.skipped, sorted(walk.ignored)
+
+
+def _visit_symlink(
+    entry: os.DirEntry[str],
+    rel: str,
+    real_root: str,
+    found: list[ListedFile],
+    skipped: list[SkippedFile],
+) -> None:
+    """Record a symlinked memory file if it stays inside the memory dir; report the rest."""
+    try:
+        st = os.stat(entry.path)
+    except OSError as exc:
+        if _is_memory_name(entry.name):
+            skipped.append(SkippedFile(rel, _symlink_problem(exc)))
+        return
+    if _stat.S_ISDIR(st.st_mode):
+        skipped.append(SkippedFile(rel, "symlinked folder is not followed"))
+        return
+    refused = _gate_refusal(entry.name)
+    if refused is not None:
+        skipped.append(SkippedFile(rel, refused))
+        return
+    if not _is_memory_name(entry.name):
+        return
+    if not _stat.S_ISREG(st.st_mode):
+        skipped.append(SkippedFile(rel, "symlink target is not a regular file"))
+        return
+    real = os.path.realpath(entry.path)
+    if not is_real_path_within(real, real_root, or_equal=True):
+        skipped.append(SkippedFile(rel, "symlink leaves the memory dir"))
+        return
+    found.append(ListedFile(st.st_mtime_ns, rel, entry.path, real, st))
+
+
+def _newest_first(item: ListedFile) -> tuple[int, str]:
+    return (-item.mtime_ns, item.rel)
+
+
+def list_memory_files(
+    memory_dir: str | os.PathLike[str],
+    *,
+    exclude_top_level: Iterable[str] = DEFAULT_EXCLUDED_TOP_LEVEL,
+) -> MemoryListing:
+    """Walk memory_dir as scan_memory_dir does, newest first, without opening any file.
+
+    Whole-dir passes (lint, analysis, dream planning) read every file in full anyway, so they
+    list with this and read each file once, deriving its header from that read
+    (memdir_nb.storage.headers.header_from_read) instead of a scan's separate header read.
+    A dir that cannot be listed gives no files and one skipped entry "." saying why
+    (nothing when it does not exist).
+    """
+    root = os.path.abspath(os.fspath(memory_dir))
+    real_root = os.path.realpath(root)
+    try:
+        found, skipped, ignored = walk_memory_dir(root, real_root, exclude_top_level)
+    except FileNotFoundError:
+        return MemoryListing(root, real_root)
+    except OSError as exc:
+        reason = f"cannot list the memory dir: {type(exc).__name__}"
+        return MemoryListing(root, real_root, skipped=[SkippedFile(".", reason)])
+    return MemoryListing(root, real_root, found, skipped, ignored)
+
+
+def refusal_reason(exc: ReadRefused) -> str:
+    """The skip reason a scan gives for a file the contained reader refused (no path in it)."""
+    if exc.kind == "unreadable" and exc.errno not in (None, 0, errno.ELOOP):
+        return f"unreadable: {type(OSError(exc.errno, '')).__name__}"
+    detail = exc.detail
+    return detail[3:] if detail.startswith("is ") else detail
