@@ -15,11 +15,6 @@ PACKAGE = Path(__file__).resolve().parents[2] / "memdir_nb"
 MAX_MODULE_LINES = 500
 MAX_FUNCTION_LINES = 80
 
-# pending: split on branch speed2/recall2 this session; the lead removes this at merge
-PENDING_MODULES: frozenset[str] = frozenset({"lint/content.py", "storage/scan.py"})
-# pending: split on branch speed2/recall2 this session; the lead removes this at merge
-PENDING_FUNCTIONS: frozenset[str] = frozenset({"storage/scan.py:scan_memory_dir"})
-
 
 def _modules() -> list[Path]:
     return sorted(PACKAGE.rglob("*.py"))
@@ -56,9 +51,7 @@ def _function_lengths(path: Path) -> list[tuple[str, int, int]]:
 
 def test_no_module_is_over_500_lines() -> None:
     too_long = [
-        f"{_relative(p)}: {n} lines"
-        for p in _modules()
-        if (n := _line_count(p)) > MAX_MODULE_LINES and _relative(p) not in PENDING_MODULES
+        f"{_relative(p)}: {n} lines" for p in _modules() if (n := _line_count(p)) > MAX_MODULE_LINES
     ]
     assert too_long == [], f"split these by concept (limit {MAX_MODULE_LINES} lines)"
 
@@ -68,20 +61,9 @@ def test_no_function_is_over_80_lines() -> None:
         f"{_relative(p)}:{line} {name}: {n} lines"
         for p in _modules()
         for name, line, n in _function_lengths(p)
-        if n > MAX_FUNCTION_LINES and f"{_relative(p)}:{name}" not in PENDING_FUNCTIONS
+        if n > MAX_FUNCTION_LINES
     ]
     assert too_long == [], f"split these into named steps (limit {MAX_FUNCTION_LINES} lines)"
-
-
-def test_the_pending_lists_name_only_what_is_still_too_long() -> None:
-    """An entry stays on a pending list only while its file or function is still over."""
-    modules = {_relative(p): _line_count(p) for p in _modules()}
-    stale = [m for m in PENDING_MODULES if modules.get(m, 0) <= MAX_MODULE_LINES]
-    functions = {
-        f"{_relative(p)}:{name}": n for p in _modules() for name, _, n in _function_lengths(p)
-    }
-    stale += [f for f in PENDING_FUNCTIONS if functions.get(f, 0) <= MAX_FUNCTION_LINES]
-    assert stale == [], "remove these from the pending lists: they are within the limits now"
 
 
 def test_the_function_count_reaches_methods_and_nested_functions(tmp_path: Path) -> None:
