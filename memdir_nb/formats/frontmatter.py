@@ -154,6 +154,7 @@ _FLOW_OPEN = frozenset("[{")
 _FLOW_CLOSE = frozenset("]}")
 _BLOCK_ENTRY = re.compile(r"(?:[-?:][ \t]+)+")
 _ENTRY_INDICATOR = re.compile(r"[-?:](?=[ \t])")
+_FLOW_CHAR = re.compile(r"[\[\]{}]")
 
 
 def yaml_nesting_depth(block: str) -> int:
@@ -174,14 +175,17 @@ def yaml_nesting_depth(block: str) -> int:
             while indents and indents[-1] >= indent:
                 indents.pop()
             indents.append(indent)
-        lead = _BLOCK_ENTRY.match(stripped)
+        # Only a line starting with '-', '?' or ':' can open compact entries, and only a line
+        # holding a bracket changes the flow depth: other lines skip both steps (same result).
+        lead = _BLOCK_ENTRY.match(stripped) if stripped[0] in "-?:" else None
         compact = len(_ENTRY_INDICATOR.findall(lead.group(0))) if lead else 0
-        for ch in stripped:
-            if ch in _FLOW_OPEN:
-                flow += 1
-                deepest = max(deepest, len(indents) + compact + flow)
-            elif ch in _FLOW_CLOSE and flow:
-                flow -= 1
+        if _FLOW_CHAR.search(stripped) is not None:
+            for ch in stripped:
+                if ch in _FLOW_OPEN:
+                    flow += 1
+                    deepest = max(deepest, len(indents) + compact + flow)
+                elif ch in _FLOW_CLOSE and flow:
+                    flow -= 1
         deepest = max(deepest, len(indents) + compact + flow)
     return deepest
 

@@ -167,26 +167,92 @@ _SUPPLEMENTARY_NEEDLES: tuple[tuple[str, ...], ...] = (
 )
 
 
+# A byte per ASCII character: "x" for a character of _ENTROPY_CANDIDATE's class, " " for any
+# other. Text encoded as ASCII with "replace" (every other character becomes one "?", which is
+# not in the class) and translated with it holds "x" * MIN_ENTROPY_TOKEN_LENGTH exactly when
+# _ENTROPY_CANDIDATE matches the text: one C pass instead of a regex tried at every position.
+_TOKEN_CHARS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/=_-"
+_TOKEN_MARKS = bytes(ord("x") if chr(b) in _TOKEN_CHARS else ord(" ") for b in range(256))
+_TOKEN_RUN = b"x" * MIN_ENTROPY_TOKEN_LENGTH
+# The same for Telegram's '\d{8,10}:' on ASCII text: digits become "d", ':' stays.
+_DIGIT_MARKS = bytes(
+    ord("d") if chr(b) in "0123456789" else ord(":") if chr(b) == ":" else ord(" ")
+    for b in range(256)
+)
+_TELEGRAM_LEAD = b"d" * 8 + b":"
+# Detectors every match of which (on ASCII text) holds MIN_ENTROPY_TOKEN_LENGTH or more
+# characters of _TOKEN_CHARS in a row (their patterns need a key body of 16 to 88 such
+# characters after a prefix of the same class). ASCII text without such a run skips them,
+# before any needle check. Left out: Slack ('xoxb-1-a'), private key blocks, JWTs
+# ('eyJa.b'), bearer tokens ('.' and '~' cut the run), keyword assignments. Checked against
+# generated matches of each pattern in tests/security/test_secret_scan.py.
+RUN_KINDS = frozenset(
+    {
+        "AWS access key",
+        "GitHub token",
+        "GitLab token",
+        "Stripe API key",
+        "SendGrid API key",
+        "Twilio API key",
+        "PyPI token",
+        "Discord bot token",
+        "Telegram bot token",
+        "Mailchimp API key",
+        "Azure storage key",
+        "Anthropic API key",
+        "OpenAI API key",
+        "DigitalOcean token",
+        "Hugging Face token",
+        "Google API key",
+        "Google OAuth client secret",
+        "Shopify token",
+        "Vault token",
+        "Linear API key",
+        "npm token",
+        "Stripe webhook secret",
+    }
+)
+
+
+def has_token_run(text: str) -> bool:
+    """Whether _ENTROPY_CANDIDATE matches text (a run of 20+ token characters), in one C pass."""
+    return _TOKEN_RUN in text.encode("ascii", "replace").translate(_TOKEN_MARKS)
+
+
+def _telegram_may_match(text: str, ascii_text: bool) -> bool:
+    """False when ASCII text has no 8 digits followed by ':' (every Telegram token has them)."""
+    return not ascii_text or _TELEGRAM_LEAD in text.encode("ascii").translate(_DIGIT_MARKS)
+
+
 def narrow_detectors(det: dict[str, Any], text: str) -> dict[str, Any]:
     """det without the detectors that cannot match on any line of text.
 
-    A detector is left out when the text holds none of its literal needles, or when its
-    pattern finds nothing in the whole text: a match on one line is also a match in the
-    whole text, since no pattern needs a line's start or end and a line break meets every
-    boundary check as a line's end does. Provider patterns see lines longer than
-    PATTERN_WINDOW in windows (whose cut edges can satisfy a boundary check the whole text
-    does not), so with such a line only the needles decide. The result finds exactly what
-    det finds on the lines of text, usually with few detectors left (often none).
+    A detector is left out when the text is ASCII and holds no run of token characters
+    that every match of it holds (RUN_KINDS), when the text holds none of its literal
+    needles, or when its pattern finds nothing in the whole text: a match on one line is
+    also a match in the whole text, since no pattern needs a line's start or end and a line
+    break meets every boundary check as a line's end does. Provider patterns see lines
+    longer than PATTERN_WINDOW in windows (whose cut edges can satisfy a boundary check the
+    whole text does not), so with such a line only the needles and the run decide. The
+    result finds exactly what det finds on the lines of text, usually with few detectors
+    left (often none). The cheap checks come first: most texts are decided by one
+    translation of the text and a few literal searches, with no regex run at all.
     """
     low = text.lower()
-    present = {n for n in _ALL_NEEDLES if n in low}
+    ascii_text = text.isascii()
+    token_run = has_token_run(text)
+    runless = ascii_text and not token_run  # no RUN_KINDS detector can match
     whole = len(text) <= PATTERN_WINDOW or all(
         len(line) <= PATTERN_WINDOW
         for line in text.split("\n")  # the guard's own lines
     )
     providers = []
     for kind, regexes, needles in det["providers"]:
-        if needles is not None and present.isdisjoint(needles):
+        if runless and kind in RUN_KINDS:
+            continue
+        if not _may_match(low, needles):
+            continue
+        if kind == "Telegram bot token" and not _telegram_may_match(text, ascii_text):
             continue
         kept = tuple(r for r in regexes if not whole or r.search(text) is not None)
         if kept:
@@ -194,9 +260,11 @@ def narrow_detectors(det: dict[str, Any], text: str) -> dict[str, Any]:
     supplementary = tuple(
         (kind, regex)
         for (kind, regex), needles in zip(_SUPPLEMENTARY, _SUPPLEMENTARY_NEEDLES, strict=True)
-        if not present.isdisjoint(needles) and regex.search(text) is not None
+        if not (runless and kind in RUN_KINDS)
+        and _may_match(low, needles)
+        and regex.search(text) is not None
     )
-    keywords = not present.isdisjoint(_NEEDLES["keyword"]) and any(
+    keywords = _may_match(low, _NEEDLES["keyword"]) and any(
         r.search(text) is not None for r in KEYWORD_PATTERNS
     )
     return {
@@ -204,17 +272,12 @@ def narrow_detectors(det: dict[str, Any], text: str) -> dict[str, Any]:
         "providers": tuple(providers),
         "supplementary": supplementary,
         "keywords": keywords,
-        "entropy": _ENTROPY_CANDIDATE.search(text) is not None,
+        "entropy": token_run,
         "anything": bool(providers or supplementary or keywords)
-        or _ENTROPY_CANDIDATE.search(text) is not None
+        or token_run
         or "://" in text
         or "basic" in low,
     }
-
-
-_ALL_NEEDLES = frozenset(
-    n for group in (*_NEEDLES.values(), *_SUPPLEMENTARY_NEEDLES) for n in group
-)
 
 
 def _windows(line: str) -> Iterator[tuple[int, str]]:

@@ -561,3 +561,131 @@ def test_narrowed_detectors_find_exactly_what_all_detectors_find(text: str) -> N
         assert (line_hits(line, narrowed) if narrowed["anything"] else []) == expected
     if text.startswith("plain prose"):
         assert narrowed["anything"] is False  # nothing left to run: the lines are skipped
+
+
+# ---- the cheap prefilter in front of the detectors: it never skips a text a detector matches
+
+
+def _token_samples() -> list[str]:
+    """One fake token per detector shape (assembled from pieces), plus near misses."""
+    lower = string.ascii_lowercase + string.digits
+    return [
+        AWS_KEY,
+        GITHUB_TOKEN,
+        SLACK_TOKEN,
+        "xo" + "xb-1-a",
+        STRIPE_KEY,
+        JWT,
+        "ey" + "Ja.b",
+        ANTHROPIC_KEY,
+        OPENAI_LEGACY,
+        HIGH_ENTROPY,
+        HEX_SECRET,
+        "gl" + "pat-" + _random_token(20, 20),
+        "S" + "G." + _random_token(22, 21) + "." + _random_token(43, 22),
+        "A" + "C" + _random_token(32, 23, lower),
+        "M" + _random_token(23, 24) + "." + _random_token(6, 25) + "." + _random_token(27, 26),
+        "12345678" + ":" + _random_token(35, 27),
+        "1234567" + ":" + _random_token(35, 28),
+        "١٢٣٤٥٦٧٨" + ":" + _random_token(35, 29),
+        _random_token(32, 30, lower) + "-us" + "7",
+        "Account" + "Key=" + _random_token(88, 31, string.ascii_letters + string.digits + "+/"),
+        "hf" + "_" + _random_token(34, 32),
+        "AI" + "za" + _random_token(35, 33),
+        "hv" + "s." + _random_token(24, 34),
+        "npm" + "_" + _random_token(36, 35),
+        ":_auth" + "Token=" + _random_token(36, 36, "0123456789abcdef-"),
+        "wh" + "sec_" + _random_token(24, 37),
+        "Bearer " + BEARER,
+        "Bearer " + "ab.cd~ef.gh~ij.kl~mn",
+        "Basic " + base64.b64encode(b"ann:hunter22").decode(),
+        PEM_BEGIN,
+        f"password = {DB_PASSWORD}",
+        "secret: 'x'",
+        "https://ann:" + URL_PASSWORD + "@db.internal/app",
+        _random_token(19, 38),
+        _random_token(20, 39),
+        "deploy",
+        "ünïcödé",
+        "\u200b",
+        "Ａ" * 3,
+    ]
+
+
+_GLUE = ["", " ", "\n", ":", "-", "_", ".", "=", "'", "/", "é"]
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_narrowed_detectors_match_all_detectors_on_seeded_random_texts(seed: int) -> None:
+    from memdir_nb.security.secret_detect import line_hits, load_detectors, narrow_detectors
+
+    det = load_detectors()
+    rng = random.Random(seed)
+    pieces = _token_samples() + [c[1] for c in KIND_CASES] + CLEAN_TEXTS
+    for _ in range(10):
+        parts = [rng.choice(pieces) for _ in range(rng.randint(1, 6))]
+        if rng.random() < 0.1:
+            parts.append("x" * 2100)  # a line longer than the detectors' pattern window
+        text = "".join(p + rng.choice(_GLUE) for p in parts)
+        narrowed = narrow_detectors(det, text)
+        for line in text.split("\n"):
+            expected = line_hits(line, det)
+            got = line_hits(line, narrowed) if narrowed["anything"] else []
+            assert got == expected, (seed, line)
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_token_run_check_agrees_with_the_entropy_pattern(seed: int) -> None:
+    from memdir_nb.security.secret_detect import _ENTROPY_CANDIDATE, has_token_run
+
+    rng = random.Random(seed)
+    alphabet = string.ascii_letters + string.digits + "+/=_- .:\n'é١Ａ\u200b"
+    for _ in range(200):
+        text = "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 60)))
+        text = text.replace(" ", " " * rng.randint(0, 1))
+        assert has_token_run(text) is (_ENTROPY_CANDIDATE.search(text) is not None), text
+
+
+def _run_kind_patterns() -> list[tuple[str, str, int]]:
+    from memdir_nb.security.secret_detect import RUN_KINDS, load_detectors
+    from memdir_nb.security.secret_shapes import SUPPLEMENTARY_PATTERNS
+
+    det = load_detectors()
+    out = [(k, r.pattern, r.flags) for k, rs, _ in det["providers"] for r in rs if k in RUN_KINDS]
+    out += [(k, r.pattern, r.flags) for k, r in SUPPLEMENTARY_PATTERNS if k in RUN_KINDS]
+    return out
+
+
+def test_every_run_kind_names_a_detector() -> None:
+    from memdir_nb.security.secret_detect import RUN_KINDS
+
+    assert {k for k, _, _ in _run_kind_patterns()} == RUN_KINDS
+
+
+@pytest.mark.parametrize(("kind", "pattern", "flags"), _run_kind_patterns())
+def test_every_ascii_match_of_a_run_kind_holds_a_run_of_token_characters(
+    kind: str, pattern: str, flags: int
+) -> None:
+    """Strings generated to match each pattern (ASCII) all hold the run the prefilter needs."""
+    import re
+
+    from hypothesis import HealthCheck, given, settings
+    from hypothesis import strategies as st
+
+    from memdir_nb.security.secret_detect import has_token_run
+
+    # A lookbehind cannot be generated: match the text it looks behind for, then the token.
+    pattern = pattern.replace("(?<=:_authToken=)", ":_authToken=")
+    regex = re.compile(pattern, flags)
+
+    @settings(
+        max_examples=150,
+        derandomize=True,
+        deadline=None,
+        suppress_health_check=list(HealthCheck),
+    )
+    @given(st.from_regex(regex, fullmatch=True, alphabet=st.characters(codec="ascii")))
+    def check(match: str) -> None:
+        assert has_token_run(match), (kind, match)
+
+    check()

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import os
+import random
+import re
 from pathlib import Path
 
 import pytest
@@ -10,7 +12,7 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from memdir_nb.formats.frontmatter import _fast_parse, parse_frontmatter
+from memdir_nb.formats.frontmatter import _fast_parse, parse_frontmatter, yaml_nesting_depth
 from memdir_nb.formats.frontmatter_render import render_memory_file
 from memdir_nb.spec.constants import FRONTMATTER_MAX_BYTES, FRONTMATTER_MAX_LINES
 from memdir_nb.spec.taxonomy import InvalidMemoryTypeError, MemoryType
@@ -505,3 +507,42 @@ def test_a_trailing_comment_on_the_type_now_makes_it_unknown() -> None:
 def test_line_by_line_recovery_keeps_the_inline_hash_too() -> None:
     fm, _ = parse_frontmatter("---\nname: a: b\ndescription: x #y\n---\n")
     assert fm.malformed and fm.description == "x #y" and fm.inline_hash["description"][0] == "x"
+
+
+def _nesting_depth_char_by_char(block: str) -> int:
+    """The nesting bound as first written: every line walked character by character."""
+    indents: list[int] = []
+    flow = deepest = 0
+    for line in block.split("\n"):
+        stripped = line.lstrip(" ")
+        if not stripped.strip() or stripped.startswith("#"):
+            continue
+        indent = len(line) - len(stripped)
+        if flow == 0:
+            while indents and indents[-1] >= indent:
+                indents.pop()
+            indents.append(indent)
+        lead = re.match(r"(?:[-?:][ \t]+)+", stripped)
+        compact = len(re.findall(r"[-?:](?=[ \t])", lead.group(0))) if lead else 0
+        for ch in stripped:
+            if ch in "[{":
+                flow += 1
+                deepest = max(deepest, len(indents) + compact + flow)
+            elif ch in "]}" and flow:
+                flow -= 1
+        deepest = max(deepest, len(indents) + compact + flow)
+    return deepest
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_nesting_depth_skips_plain_lines_without_changing_the_bound(seed: int) -> None:
+
+    rng = random.Random(seed)
+    pieces = ["- ", "? ", ": ", "-", "[", "]", "{", "}", "a", "key: v", "# c", " ", "\t", "'", "x:"]
+    for _ in range(300):
+        lines = [
+            " " * rng.randint(0, 6) + "".join(rng.choice(pieces) for _ in range(rng.randint(0, 8)))
+            for _ in range(rng.randint(1, 12))
+        ]
+        block = "\n".join(lines)
+        assert yaml_nesting_depth(block) == _nesting_depth_char_by_char(block), block
