@@ -146,8 +146,10 @@ def parse_frontmatter(
 
     header_lines = lines[1:close]
     body = "\n".join(lines[close + 1 :]).lstrip("\n")
-    fm = _parse_header(header_lines)
-    return dataclasses.replace(fm, header_lines=tuple(header_lines), closed=True), body
+    fm = _parse_header(header_lines, closed=True)
+    if not fm.closed:
+        fm = dataclasses.replace(fm, header_lines=tuple(header_lines), closed=True)
+    return fm, body
 
 
 _FLOW_OPEN = frozenset("[{")
@@ -155,6 +157,7 @@ _FLOW_CLOSE = frozenset("]}")
 _BLOCK_ENTRY = re.compile(r"(?:[-?:][ \t]+)+")
 _ENTRY_INDICATOR = re.compile(r"[-?:](?=[ \t])")
 _FLOW_CHAR = re.compile(r"[\[\]{}]")
+_NOT_FLAT = re.compile(r"^[ \-?:]|[\[\]{}]", re.MULTILINE)
 
 
 def yaml_nesting_depth(block: str) -> int:
@@ -164,9 +167,14 @@ def yaml_nesting_depth(block: str) -> int:
     (``- - - x``, ``? ? x``); flow nesting is every ``[`` or ``{`` not yet closed (brackets
     inside quoted strings count too, so the bound can only be too high, never too low).
     """
+    lines = block.split("\n")
+    if _NOT_FLAT.search(block) is None:
+        # No bracket, and no line starting with a space or an entry indicator: every line
+        # that counts opens one level at column 0, and no line goes deeper.
+        return int(any(line.strip() and line[0] != "#" for line in lines))
     indents: list[int] = []
     flow = deepest = 0
-    for line in block.split("\n"):
+    for line in lines:
         stripped = line.lstrip(" ")
         if not stripped.strip() or stripped.startswith("#"):
             continue
@@ -199,10 +207,12 @@ def header_window_problem(lines: list[str]) -> str | None:
     """
     if len(lines) > FRONTMATTER_MAX_LINES:
         return f"the header is {len(lines)} lines, over the {FRONTMATTER_MAX_LINES}-line window"
-    size = sum(len(line.encode("utf-8", "surrogatepass")) + 1 for line in lines)
-    if size > FRONTMATTER_MAX_BYTES:
+    block = "\n".join(lines)
+    # every line's UTF-8 bytes and its line break: the joined block's bytes and one more
+    size = (len(block) if block.isascii() else len(block.encode("utf-8", "surrogatepass"))) + 1
+    if size > FRONTMATTER_MAX_BYTES and lines:
         return f"the header is {size:,} bytes, over the {FRONTMATTER_MAX_BYTES:,}-byte window"
-    depth = yaml_nesting_depth("\n".join(lines))
+    depth = yaml_nesting_depth(block)
     if depth > YAML_MAX_DEPTH:
         return f"the header nests {depth} levels deep, over the limit of {YAML_MAX_DEPTH}"
     return None
@@ -245,13 +255,24 @@ def _keep_inline_hash(data: dict[str, object], lines: list[str]) -> dict[str, tu
     return kept
 
 
-def _parse_header(lines: list[str]) -> Frontmatter:
-    """Parse the lines between the fences: fast path, then YAML, then line-by-line recovery."""
+def _parse_header(lines: list[str], *, closed: bool = False) -> Frontmatter:
+    """Parse the lines between the fences: fast path, then YAML, then line-by-line recovery.
+
+    closed: the lines end at a closing fence; the fast path then builds the header with its
+    lines and closed set (the other paths leave that to parse_frontmatter).
+    """
     refused = header_window_problem(lines)
     if refused is None:
         fast = _fast_parse(lines)
         if fast is not None:
-            return _build(fast, lines, problems=[], malformed=False)
+            return _build(
+                fast,
+                lines,
+                problems=[],
+                malformed=False,
+                header_lines=tuple(lines) if closed else (),
+                closed=closed,
+            )
     if refused is not None:
         return _recover(
             lines, f"{refused}; it was not parsed as YAML, fields were recovered line by line"
@@ -438,7 +459,13 @@ def _text_field(
 
 
 def _build(
-    data: dict[str, object], lines: list[str], *, problems: list[str], malformed: bool
+    data: dict[str, object],
+    lines: list[str],
+    *,
+    problems: list[str],
+    malformed: bool,
+    header_lines: tuple[str, ...] = (),
+    closed: bool = False,
 ) -> Frontmatter:
     """Turn a key/value mapping into a Frontmatter, checking the three core fields."""
     fields = data if all(type(k) is str for k in data) else {str(k): v for k, v in data.items()}
@@ -467,6 +494,8 @@ def _build(
         malformed=malformed,
         problems=tuple(problems),
         type_nested=type_nested,
+        header_lines=header_lines,
+        closed=closed,
     )
 
 

@@ -33,6 +33,9 @@ MAX_SHOWN = 5  # unseen sentences reported per memory
 PREFIX = 5
 
 _SENTENCE_END = re.compile(r"(?<=[.!?。！？])\s+|(?<=[。！？])")
+# Where _SENTENCE_END can split: a sentence end before a space, or a CJK sentence end. A line
+# without one is a single sentence (a regex starting with a character class, found quickly).
+_SENTENCE_BREAK = re.compile(r"[.!?。！？]\s|[。！？]")
 _LABEL = re.compile(r"^\s*(?:[-*+]\s+|\d+[.)]\s+|#+\s+|>\s*)?(?:\*\*[^*\n]{1,40}\*\*\s*:?\s*)?")
 _KANA_ONLY = re.compile(r"^[\u3040-\u309f\u30fc]+$")
 _DIGITS = re.compile(r"^[\d.,:\-]+$")
@@ -90,8 +93,12 @@ _NUMBER_CHARS = "0123456789.,:-"  # what _DIGITS allows, for ASCII words
 
 def salient_terms(text: str) -> list[str]:
     """Content terms of a text: words of 4+ letters (no stop words, no bare numbers), CJK pieces."""
-    words = textseg.words(text)
-    if text.isascii():
+    return _salient(textseg.words(text), text.isascii())
+
+
+def _salient(words: list[str], ascii_text: bool) -> list[str]:
+    """The salient terms among a text's words (ascii_text: the text they came from is ASCII)."""
+    if ascii_text:
         # No word of ASCII text is CJK, and an ASCII word matches _DIGITS exactly when only
         # digits and .,:- are in it: the same terms, without a regex call per word.
         return [w for w in words if len(w) >= 4 and w not in _STOP and w.strip(_NUMBER_CHARS)]
@@ -117,6 +124,10 @@ def _sentences(body: str) -> list[tuple[int, str]]:
         if in_fence or not raw.strip():
             continue
         line = _LABEL.sub("", raw, count=1).strip()
+        if _SENTENCE_BREAK.search(line) is None:  # no sentence end inside: the line is one
+            if line:
+                out.append((no, line))
+            continue
         for part in _SENTENCE_END.split(line):
             if part.strip():
                 out.append((no, part.strip()))
@@ -132,8 +143,14 @@ def audit_description(
     total = 0
     unseen: list[UnseenSentence] = []
     unseen_terms = 0
-    for line, sentence in _sentences(body[:MAX_AUDIT_CHARS]):
-        terms = tuple(dict.fromkeys(salient_terms(sentence)))
+    sentences = _sentences(body[:MAX_AUDIT_CHARS])
+    # Every sentence's words in one pass (no sentence holds a line break), then its terms:
+    # the same as salient_terms(sentence) for each.
+    joined = "\n".join(sentence for _, sentence in sentences)
+    ascii_body = joined.isascii()
+    words = textseg.words_by_line(joined) if sentences else []
+    for (line, sentence), sentence_words in zip(sentences, words, strict=True):
+        terms = tuple(dict.fromkeys(_salient(sentence_words, ascii_body)))
         total += len(terms)
         if len(terms) < MIN_SENTENCE_TERMS:
             continue

@@ -84,6 +84,18 @@ def words(text: str) -> list[str]:
     return out
 
 
+def words_by_line(text: str) -> list[list[str]]:
+    """words() of each line of text (split at '\n'); for ASCII text, one C-level pass per line.
+
+    ASCII text is already NFC and holds no CJK, so its words are the word pattern's matches
+    in the lower-cased text.
+    """
+    if not text.isascii():
+        return [words(line) for line in text.split("\n")]
+    find = _patterns()[2].findall
+    return [find(line) for line in text.lower().split("\n")]
+
+
 def mostly_cjk(text: str) -> bool:
     """Whether at least half of text's letters are Chinese, Japanese or Korean characters."""
     letters = sum(1 for ch in text if ch.isalpha())

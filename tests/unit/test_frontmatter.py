@@ -539,9 +539,11 @@ def test_nesting_depth_skips_plain_lines_without_changing_the_bound(seed: int) -
 
     rng = random.Random(seed)
     pieces = ["- ", "? ", ": ", "-", "[", "]", "{", "}", "a", "key: v", "# c", " ", "\t", "'", "x:"]
+    pieces += ["name: a plain value", "#", "type: user", "b"] * 4  # flat headers, often
     for _ in range(300):
         lines = [
-            " " * rng.randint(0, 6) + "".join(rng.choice(pieces) for _ in range(rng.randint(0, 8)))
+            " " * rng.choice([0, 0, 0, 0, 0, 2, 6])
+            + "".join(rng.choice(pieces) for _ in range(rng.randint(0, 8)))
             for _ in range(rng.randint(1, 12))
         ]
         block = "\n".join(lines)
