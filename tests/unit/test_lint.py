@@ -1070,3 +1070,52 @@ def test_a_why_question_heading_counts_as_the_why(tmp_path: Path) -> None:
     )
     write_index(tmp_path)
     assert "missing-why" not in rules(lint_memory_dir(tmp_path, now_ms=NOW_MS))
+
+
+def _audit_sentence_by_sentence(name: str, description: str, body: str) -> tuple[object, ...]:
+    """The audit's figures as first written: every line split, each sentence's terms apart."""
+    from memdir_nb.lint import description_audit as da
+
+    label = {da._stem(t) for t in da.salient_terms(f"{name} {description} ")}
+    total = unseen_terms = 0
+    unseen = []
+    in_fence = False
+    for no, raw in enumerate(body[: da.MAX_AUDIT_CHARS].split("\n"), start=1):
+        if raw.lstrip().startswith(("```", "~~~")):
+            in_fence = not in_fence
+            continue
+        if in_fence or not raw.strip():
+            continue
+        for part in da._SENTENCE_END.split(da._LABEL.sub("", raw, count=1).strip()):
+            if not part.strip():
+                continue
+            terms = tuple(dict.fromkeys(da.salient_terms(part.strip())))
+            total += len(terms)
+            known = sum(t[: da.PREFIX] in label for t in terms)
+            if len(terms) < da.MIN_SENTENCE_TERMS or known >= 2 or known / len(terms) >= 0.25:
+                continue
+            unseen.append((no, part.strip(), terms))
+            unseen_terms += len(terms)
+    return total, unseen_terms, unseen
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_description_audit_counts_terms_as_sentence_by_sentence(seed: int) -> None:
+    import random
+
+    from memdir_nb.lint.description_audit import audit_description
+
+    rng = random.Random(seed)
+    pieces = ["retry", "budget", "queue", "Migrationen", "deploy", "owner", "2026-03-05", "the"]
+    pieces += ["内存泄漏", "です", "Ünïcode", "don't", "follow-up", "**Why:**", "- ", "# ", "```"]
+    pieces += [". ", "! ", "? ", "。", "！", ".", "\n", "\n", " ", " ", " ", "1. ", "> "]
+    for _ in range(40):
+        body = "".join(rng.choice(pieces) for _ in range(rng.randint(0, 120)))
+        got = audit_description("Retry budget", "queue deploy owner", body)
+        total, unseen_terms, unseen = _audit_sentence_by_sentence(
+            "Retry budget", "queue deploy owner", body
+        )
+        assert got.salient_terms == total and got.unseen_count == len(unseen)
+        assert got.unseen_share == (unseen_terms / total if total else 0.0)
+        shown = sorted(unseen, key=lambda s: (-len(s[2]), s[0]))[:5]
+        assert [(s.line, s.text, s.terms) for s in got.unseen] == sorted(shown, key=lambda s: s[0])

@@ -2,9 +2,18 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
-from memdir_nb.spec.text import first_unsafe_char, plural, terminal_safe, without_format_chars
+from memdir_nb.spec.text import (
+    first_unsafe_char,
+    plural,
+    terminal_safe,
+    without_format_chars,
+    words,
+    words_by_line,
+)
 
 
 def test_escape_sequences_reach_the_terminal_as_visible_text() -> None:
@@ -41,3 +50,28 @@ def test_plural_counts_in_words() -> None:
 def test_format_characters_are_dropped_and_nothing_else(ch: str) -> None:
     assert without_format_chars(f"pass{ch}word\u2028é\tx") == "password\u2028é\tx"
     assert without_format_chars("plain ascii") == "plain ascii"
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_words_by_line_gives_each_lines_words(seed: int) -> None:
+    rng = random.Random(seed)
+    pieces = [
+        "Retry",
+        "don't",
+        "follow-up",
+        "v2.3",
+        "_x_",
+        "--",
+        "'",
+        "\n",
+        " ",
+        ".",
+        "Ünï",
+        "内存泄漏",
+    ]
+    pieces += ["e\u0301", "’s", "Ａ", "x" * 5, "12:30", "\n\n"]
+    for _ in range(100):
+        text = "".join(rng.choice(pieces) for _ in range(rng.randint(0, 20)))
+        ascii_text = text.encode("ascii", "ignore").decode()
+        for t in (text, ascii_text):
+            assert words_by_line(t) == [words(line) for line in t.split("\n")], t
