@@ -87,8 +87,22 @@ _NAMED_AFTER = re.compile(
 # 's'), so the regex itself is the check there. None: no needle, the regex always runs.
 # On lower-cased ASCII text, a case-sensitive pattern with a literal start is a fast check.
 _PR_HINT = re.compile(r"prs?\s*#?\d|#\d|/pull/")
-_NEEDLES: dict[re.Pattern[str], tuple[str, ...] | re.Pattern[str] | None] = {
-    _FILE_LINE: (*(f":{d}" for d in range(10)), "line", *(f"{w}l." for w in " \t\n\r\x0b\x0c")),
+# Every file name with a line number has a '.' before its extension, which starts with a letter.
+_FILE_LINE_HINT = re.compile(r"\.[a-z]")
+# Each _EPHEMERAL branch, lower-cased, holds one of these (every branch starts with a
+# literal, so the regex engine skips quickly to the places worth trying).
+_EPHEMERAL_HINT = re.compile(
+    r"currently|working\s+on|middle\s+of|todo|fixme|wip|progress"
+    r"|this\s+(?:conversation|session|chat)|stat(?:us|e)\s*:"
+)
+# _EPHEMERAL itself without IGNORECASE, for lower-cased ASCII text: there it matches exactly
+# where _EPHEMERAL matches the text (its escapes are all lower-case: \s, \b, \-), and it
+# is several times faster. It runs after the hint ("working on" alone is common).
+_EPHEMERAL_LOW = re.compile(_EPHEMERAL.pattern.lower())
+# Per pattern: literal text (any one of which every match holds), or regexes (each of which
+# finds something in every match), checked in the lower-cased text when it is ASCII.
+_NEEDLES: dict[re.Pattern[str], tuple[str, ...] | tuple[re.Pattern[str], ...] | None] = {
+    _FILE_LINE: (_FILE_LINE_HINT,),
     _CODE_SYMBOL: ("`",),
     _GIT_SHA_CONTEXT: (
         "commit",
@@ -101,21 +115,8 @@ _NEEDLES: dict[re.Pattern[str], tuple[str, ...] | re.Pattern[str] | None] = {
         "merged as",
     ),
     _LONG_SHA: None,  # no needle: _has_hex_run checks it (see _matches_somewhere)
-    _PR_REF: _PR_HINT,
-    _EPHEMERAL: (
-        "currently",
-        "working",
-        "middle",
-        "todo",
-        "fixme",
-        "wip",
-        "progress",
-        "conversation",
-        "session",
-        "chat",
-        "status",
-        "state",
-    ),
+    _PR_REF: (_PR_HINT,),
+    _EPHEMERAL: (_EPHEMERAL_HINT, _EPHEMERAL_LOW),
     _IN_PROGRESS: ("progress",),
 }
 _LINE_PATTERNS = (_FILE_LINE, _CODE_SYMBOL, _GIT_SHA_CONTEXT, _LONG_SHA, _PR_REF, _EPHEMERAL)
@@ -141,8 +142,8 @@ def _matches_somewhere(pattern: re.Pattern[str], blob: str, low: str | None) -> 
     if pattern is _LONG_SHA and low is not None and not _has_hex_run(low, 40):
         return False
     if low is not None and needles is not None:
-        if isinstance(needles, re.Pattern):
-            if needles.search(low) is None:
+        if isinstance(needles[0], re.Pattern):
+            if any(check.search(low) is None for check in needles):
                 return False
         elif not any(n in low for n in needles):
             return False

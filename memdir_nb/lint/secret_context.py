@@ -69,12 +69,14 @@ _PUBLIC_VALUE_PATTERNS = (
 # For each _PUBLIC_VALUE_PATTERNS entry, in order, a pattern that matches inside every one of
 # its matches and starts with a literal (which the regex engine finds quickly): where the
 # hint finds nothing, the slower full pattern cannot match either and is not run.
+_FILE_NAME_HINT = re.compile(
+    r"\.(?:py|pyi|js|ts|tsx|json|ya?ml|toml|md|txt|csv|sh|go|rs|java|sql|ipynb|log|conf|cfg"
+    r"|ini|xml|html)(?!\w)"
+)
+_DOT_LETTER = re.compile(r"\.[a-z]")
 _PUBLIC_VALUE_HINTS = (
     re.compile(r"_[A-Z0-9]"),
-    re.compile(
-        r"\.(?:py|pyi|js|ts|tsx|json|ya?ml|toml|md|txt|csv|sh|go|rs|java|sql|ipynb|log|conf|cfg"
-        r"|ini|xml|html)(?!\w)"
-    ),
+    _FILE_NAME_HINT,
     re.compile(r"/[\w.-]+/"),
     re.compile(r"ses_"),
 )
@@ -82,6 +84,17 @@ _PUBLIC_VALUE_HINTS = (
 _CREDENTIAL_WORDS = re.compile(
     r"(?i)pass(?:word|wd|phrase)?\b|\bpwd\b|secret|token|api[_ -]?key|credential|bearer"
 )
+# A byte per ASCII character: "a" for a lower-case letter, "B" for an upper-case letter, a
+# digit or "_", " " for anything else (other characters are encoded as "?" first).
+_CASE_MARKS = bytes(
+    ord("a")
+    if chr(b).islower() and chr(b).isascii()
+    else ord("B")
+    if (chr(b).isupper() or chr(b).isdigit() or chr(b) == "_") and chr(b).isascii()
+    else ord(" ")
+    for b in range(256)
+)
+_LOWER_THEN_BREAK = b"aB"
 _IDENTIFIER = re.compile(r"(?<![\w+/=-])[A-Za-z][A-Za-z0-9_]{7,}(?![\w+/=])")
 _WORDLIKE_PART = re.compile(r"[A-Z]?[a-z]{2,}")
 
@@ -154,10 +167,21 @@ def mask_public_values(text: str) -> str:
                 lines[i] = _CHANNEL_ID.sub(_public, line)
         text = "\n".join(lines)
     for pattern, hint in zip(_PUBLIC_VALUE_PATTERNS, _PUBLIC_VALUE_HINTS, strict=True):
+        if hint is _FILE_NAME_HINT and _DOT_LETTER.search(text) is None:
+            continue  # every extension starts with a letter: no '.' before one, no file name
         if hint.search(text) is not None:
             text = pattern.sub(_public, text)
+    return _mask_identifiers(text)
+
+
+def _mask_identifiers(text: str) -> str:
+    """text with CamelCase and snake_case identifiers removed, on lines that name no credential."""
     # The substitution below changes the text exactly when one of these tokens is masked;
-    # most are plain lower-case words, ruled out without a call.
+    # most are plain lower-case words, ruled out without a call. A maskable token has two
+    # word-like parts, so a lower-case letter right before an upper-case letter, a digit or
+    # '_': text without one has nothing to mask (one translation, no regex pass).
+    if _LOWER_THEN_BREAK not in text.encode("ascii", "replace").translate(_CASE_MARKS):
+        return text
     if not any(
         _looks_like_identifier(t)
         for t in _IDENTIFIER.findall(text)

@@ -9,6 +9,7 @@ import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -1119,3 +1120,166 @@ def test_description_audit_counts_terms_as_sentence_by_sentence(seed: int) -> No
         assert got.unseen_share == (unseen_terms / total if total else 0.0)
         shown = sorted(unseen, key=lambda s: (-len(s[2]), s[0]))[:5]
         assert [(s.line, s.text, s.terms) for s in got.unseen] == sorted(shown, key=lambda s: s[0])
+
+
+# ---- prefilters: a cheap check in front of a pattern never skips a text the pattern matches
+
+
+def _content_patterns() -> list[Any]:
+    from memdir_nb.lint import content
+
+    return [*content._LINE_PATTERNS, content._IN_PROGRESS]
+
+
+_CONTENT_PIECES = [
+    "see src/app/main.py:42 for it",
+    "billing.PY line 7",
+    "utils.ts,  lines 3",
+    "run.zsh:3",
+    "Build.KTS l. 4",
+    "`parse()` lives in lib/x.go",
+    "commit 3f2a9c1 fixed it",
+    "Reverted a1b2c3d4",
+    "a" * 3 + "0123456789abcdef" * 3,
+    "PR #123",
+    "prs 4",
+    "/pull/77",
+    "#45 and #46",
+    "Currently  debugging the cache",
+    "I'm now working on it",
+    "we are\tworking on it",
+    "a data scientist working on Kelva",
+    "in the middle of",
+    "TODO: fix",
+    "FIXME:",
+    "WIP",
+    "work in progress",
+    "during this session",
+    "Status: ongoing",
+    "state : in progress",
+    "in progress",
+    "plain words",
+    "28:00 UTC",
+    "e.g. this",
+    "Ünïcode ſ K",
+    "\n",
+    " ",
+    ".",
+]
+
+
+@pytest.mark.parametrize("seed", range(30))
+def test_content_prefilters_never_skip_a_text_the_pattern_matches(seed: int) -> None:
+    import random
+
+    from memdir_nb.lint import content
+
+    rng = random.Random(seed)
+    for _ in range(40):
+        blob = "".join(rng.choice(_CONTENT_PIECES) for _ in range(rng.randint(1, 8)))
+        low = blob.lower() if blob.isascii() else None
+        for pattern in _content_patterns():
+            expected = pattern.search(blob) is not None
+            assert content._matches_somewhere(pattern, blob, low) is expected, (pattern, blob)
+
+
+@pytest.mark.parametrize("index", range(7))
+def test_generated_matches_of_each_content_pattern_pass_its_prefilter(index: int) -> None:
+    from hypothesis import HealthCheck, given, settings
+    from hypothesis import strategies as st
+
+    from memdir_nb.lint import content
+
+    pattern = _content_patterns()[index]
+
+    @settings(
+        max_examples=150, derandomize=True, deadline=None, suppress_health_check=list(HealthCheck)
+    )
+    @given(st.from_regex(pattern, alphabet=st.characters(codec="ascii")))
+    def check(text: str) -> None:
+        if pattern.search(text) is not None:
+            assert content._matches_somewhere(pattern, text, text.lower()), text
+
+    check()
+
+
+def _mask_every_step(text: str) -> str:
+    """mask_public_values with every step run on every text (no quick check in front)."""
+    from memdir_nb.lint import secret_context as sc
+
+    text = sc._PUBLIC_KEY.sub(sc._public, text)
+    if sc._DRIVE_CONTEXT.search(text):
+        text = sc._DRIVE_ID.sub(
+            lambda m: m.group(0) if m.group(0).startswith(sc._KEY_PREFIXES) else "", text
+        )
+    lines = text.split("\n")
+    for i, line in enumerate(lines):
+        if "channel" in line.lower():
+            lines[i] = sc._CHANNEL_ID.sub(sc._public, line)
+    text = "\n".join(lines)
+    for pattern in sc._PUBLIC_VALUE_PATTERNS:
+        text = pattern.sub(sc._public, text)
+    lines = text.split("\n")
+    for i, line in enumerate(lines):
+        masked = sc._IDENTIFIER.sub(sc._mask_identifier, line)
+        if masked != line and not sc._CREDENTIAL_WORDS.search(line):
+            lines[i] = masked
+    return "\n".join(lines)
+
+
+_MASK_PIECES = [
+    "HOLIDAY_API_KEY",
+    "config/settings.yaml",
+    "~/.ssh/id_ed25519",
+    "/etc/app/",
+    "ses_" + "a1B2c3D4e5F6g7H8",
+    "public key is ",
+    "AAAAC3NzaC1lZDI1NTE5AAAAIG",
+    "channel C024BE91L",
+    "Google Drive folders/",
+    "1a2B3c4D5e6F7g8H9i0JkLmNoPqRs",
+    "AlphaXmfRpt1270LowLiq",
+    "snake_case_name",
+    "retryBudget",
+    "password",
+    "Corbarbar",
+    "plain words",
+    "x.md",
+    "e.g.",
+    "Straße",
+    "\n",
+    " ",
+    "_",
+    ".",
+    "9",
+]
+
+
+@pytest.mark.parametrize("seed", range(30))
+def test_masking_with_quick_checks_equals_every_step_run(seed: int) -> None:
+    import random
+
+    from memdir_nb.lint.secret_context import mask_public_values
+
+    rng = random.Random(seed)
+    for _ in range(40):
+        text = "".join(rng.choice(_MASK_PIECES) for _ in range(rng.randint(1, 10)))
+        assert mask_public_values(text) == _mask_every_step(text), text
+
+
+def test_every_maskable_identifier_shows_a_lower_case_letter_before_a_break() -> None:
+    from hypothesis import HealthCheck, given, settings
+    from hypothesis import strategies as st
+
+    from memdir_nb.lint import secret_context as sc
+
+    @settings(
+        max_examples=300, derandomize=True, deadline=None, suppress_health_check=list(HealthCheck)
+    )
+    @given(st.from_regex(r"[A-Za-z][A-Za-z0-9_]{7,30}", fullmatch=True))
+    def check(token: str) -> None:
+        if sc._looks_like_identifier(token):
+            marks = token.encode("ascii", "replace").translate(sc._CASE_MARKS)
+            assert sc._LOWER_THEN_BREAK in marks, token
+
+    check()
