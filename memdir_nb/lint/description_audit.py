@@ -118,12 +118,14 @@ def _sentences(body: str) -> list[tuple[int, str]]:
     out: list[tuple[int, str]] = []
     in_fence = False
     for no, raw in enumerate(body.split("\n"), start=1):
-        if raw.lstrip().startswith(("```", "~~~")):
+        line = raw.strip()
+        if line.startswith(("```", "~~~")):
             in_fence = not in_fence
             continue
-        if in_fence or not raw.strip():
+        if in_fence or not line:
             continue
-        line = _LABEL.sub("", raw, count=1).strip()
+        if line[0] in "-*+#>" or line[0].isdigit():  # _LABEL can remove more than spaces
+            line = _LABEL.sub("", raw, count=1).strip()
         if _SENTENCE_BREAK.search(line) is None:  # no sentence end inside: the line is one
             if line:
                 out.append((no, line))
@@ -141,7 +143,7 @@ def audit_description(
     stem = filename.rsplit("/", 1)[-1].removesuffix(".md").replace("_", " ").replace("-", " ")
     label = {_stem(t) for t in salient_terms(f"{name or ''} {description or ''} {stem}")}
     total = 0
-    unseen: list[UnseenSentence] = []
+    unseen: list[tuple[int, str, tuple[str, ...]]] = []  # (line, sentence, terms)
     unseen_terms = 0
     sentences = _sentences(body[:MAX_AUDIT_CHARS])
     # Every sentence's words in one pass (no sentence holds a line break), then its terms:
@@ -154,10 +156,10 @@ def audit_description(
         total += len(terms)
         if len(terms) < MIN_SENTENCE_TERMS:
             continue
-        known = sum(t[:PREFIX] in label for t in terms)  # _stem(t), inlined
+        known = len([t for t in terms if t[:PREFIX] in label])  # _stem(t), inlined
         if known >= 2 or known / len(terms) >= 0.25:
             continue
-        unseen.append(UnseenSentence(line, sentence, terms))
+        unseen.append((line, sentence, terms))
         unseen_terms += len(terms)
     share = unseen_terms / total if total else 0.0
     if total < MIN_SALIENT or share < PARTLY_SHARE:
@@ -166,12 +168,13 @@ def audit_description(
         verdict = "misses-body"
     else:
         verdict = "partly"
-    shown = sorted(unseen, key=lambda s: (-len(s.terms), s.line))[:MAX_SHOWN]
+    # Only the shown sentences become objects (a stable sort, as before: most terms first).
+    shown = sorted(unseen, key=lambda s: (-len(s[2]), s[0]))[:MAX_SHOWN]
     return DescriptionAudit(
         verdict=verdict,
         unseen_share=share,
         salient_terms=total,
-        unseen=tuple(sorted(shown, key=lambda s: s.line)),
+        unseen=tuple(UnseenSentence(*s) for s in sorted(shown, key=lambda s: s[0])),
         unseen_count=len(unseen),
     )
 

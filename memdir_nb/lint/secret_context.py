@@ -29,8 +29,8 @@ def _secret_window(text: str) -> str:
     line takes seconds), so a pasted blob is scanned in windows; overlap keeps a token that
     straddles a cut whole in one piece. Line numbers shift only inside such blobs.
     """
-    if all(len(line) <= SECRET_LINE_WINDOW for line in text.split("\n")):
-        return text
+    if len(text) <= SECRET_LINE_WINDOW or max(map(len, text.split("\n"))) <= SECRET_LINE_WINDOW:
+        return text  # no line is longer than a window
     out = []
     step = SECRET_LINE_WINDOW - SECRET_LINE_OVERLAP
     for line in text.split("\n"):
@@ -203,6 +203,7 @@ def _mask_identifier(m: re.Match[str]) -> str:
 def check_secrets(mem: MemoryText, c: Collector) -> None:
 
     fm = mem.header
+    raw_header = "\n".join(fm.header_lines)
     fields = {
         "name": _secret_window(mask_public_values((fm.name or "")[:MAX_HEADER_SCAN_CHARS])),
         "description": _secret_window(
@@ -210,9 +211,8 @@ def check_secrets(mem: MemoryText, c: Collector) -> None:
         ),
         # every other key and YAML comment as written, then every value as YAML decodes it,
         # with its key (a folded or literal scalar puts a value on the lines below its key)
-        "header": _secret_window(mask_public_values("\n".join(fm.header_lines))),
+        "header": _secret_window(mask_public_values(raw_header)),
     }
-    raw_header = "\n".join(fm.header_lines)
     for field, pair in decoded_header_fields(fm.fields, raw_header).items():
         fields[field] = _secret_window(mask_public_values(pair[:MAX_HEADER_SCAN_CHARS]))
     fields["body"] = _secret_window(mask_public_values(mem.body[:MAX_SECRET_SCAN_CHARS]))

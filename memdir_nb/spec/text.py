@@ -26,6 +26,8 @@ _CJK_CLASS = (
 )
 # Letters and digits of any script (underscore excluded), with inner ' or - joins.
 _WORD_PATTERN = r"[^\W_]+(?:['\u2019\-][^\W_]+)*"
+# The same on lower-case ASCII text, where [^\W_] is [a-z0-9]: a plain class, found faster.
+_ASCII_WORD = re.compile(r"[a-z0-9]+(?:['\-][a-z0-9]+)*")
 
 
 @functools.cache
@@ -92,7 +94,7 @@ def words_by_line(text: str) -> list[list[str]]:
     """
     if not text.isascii():
         return [words(line) for line in text.split("\n")]
-    find = _patterns()[2].findall
+    find = _ASCII_WORD.findall  # the word pattern, for lower-case ASCII text
     return [find(line) for line in text.lower().split("\n")]
 
 
