@@ -168,3 +168,39 @@ def test_the_whole_text_check_never_hides_a_relative_date(text: str) -> None:
         assert may_hold_relative_date(text)
     if text.startswith("a plain line"):
         assert not may_hold_relative_date(text)
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_the_whole_text_check_agrees_with_the_lines_on_seeded_random_texts(seed: int) -> None:
+    import random
+
+    from memdir_nb.spec.dates import _PHRASE, _PHRASE_LOWER_CASE, may_hold_relative_date
+
+    rng = random.Random(seed)
+    pieces = ["Next", "WEEK", "this", "Morning", "in", "3", "Days", "ago", "a couple of", "end of"]
+    pieces += ["the", "Quarter", "Monday", "monday", "Tuesdays", "every", "to", "day", "YEAR"]
+    pieces += [" ", " ", "\n", "\t", "-", "2026-03-05", "ſ", "K", "today's"]
+    for _ in range(100):
+        text = "".join(rng.choice(pieces) for _ in range(rng.randint(1, 12)))
+        if any(find_relative_dates(line) for line in text.split("\n")):
+            assert may_hold_relative_date(text), text
+        if text.isascii():
+            found = _PHRASE.search(text) is not None
+            assert (_PHRASE_LOWER_CASE.search(text.lower()) is not None) is found, text
+
+
+def test_generated_relative_date_phrases_pass_the_whole_text_check() -> None:
+    from hypothesis import HealthCheck, given, settings
+    from hypothesis import strategies as st
+
+    from memdir_nb.spec.dates import _PHRASE, may_hold_relative_date
+
+    @settings(
+        max_examples=300, derandomize=True, deadline=None, suppress_health_check=list(HealthCheck)
+    )
+    @given(st.from_regex(_PHRASE, alphabet=st.characters(codec="ascii")))
+    def check(text: str) -> None:
+        if _PHRASE.search(text) is not None:
+            assert may_hold_relative_date(text), text
+
+    check()
