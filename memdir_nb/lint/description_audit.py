@@ -93,15 +93,17 @@ _NUMBER_CHARS = "0123456789.,:-"  # what _DIGITS allows, for ASCII words
 
 def salient_terms(text: str) -> list[str]:
     """Content terms of a text: words of 4+ letters (no stop words, no bare numbers), CJK pieces."""
-    return _salient(textseg.words(text), text.isascii())
-
-
-def _salient(words: list[str], ascii_text: bool) -> list[str]:
-    """The salient terms among a text's words (ascii_text: the text they came from is ASCII)."""
-    if ascii_text:
+    tokens = textseg.ascii_words_and_breaks(text)  # words() of ASCII text, and any '\n'
+    if tokens is not None:
         # No word of ASCII text is CJK, and an ASCII word matches _DIGITS exactly when only
-        # digits and .,:- are in it: the same terms, without a regex call per word.
-        return [w for w in words if len(w) >= 4 and w not in _STOP and w.strip(_NUMBER_CHARS)]
+        # digits and .,:- are in it: the same terms, without a regex call per word (and the
+        # '\n' tokens are too short to pass).
+        return [w for w in tokens if len(w) >= 4 and w not in _STOP and w.strip(_NUMBER_CHARS)]
+    return _salient(textseg.words(text))
+
+
+def _salient(words: list[str]) -> list[str]:
+    """The salient terms among the words of a text outside ASCII."""
     out: list[str] = []
     for word in words:
         if textseg.is_cjk(word):
@@ -110,6 +112,33 @@ def _salient(words: list[str], ascii_text: bool) -> list[str]:
             continue
         if len(word) >= 4 and word not in _STOP and not _DIGITS.match(word):
             out.append(word)
+    return out
+
+
+def _terms_by_line(text: str, label: set[str]) -> list[tuple[tuple[str, ...], int]]:
+    """Per line of text: its distinct salient terms in order, and how many have a stem in label."""
+    if not text:
+        return []
+    tokens = textseg.ascii_words_and_breaks(text)
+    out: list[tuple[tuple[str, ...], int]] = []
+    if tokens is None:
+        for line in text.split("\n"):
+            terms = tuple(dict.fromkeys(salient_terms(line)))
+            out.append((terms, len([t for t in terms if t[:PREFIX] in label])))
+        return out
+    # ASCII: the words of every line from one regex pass, the line breaks among them, and
+    # salient_terms' ASCII filter applied word by word.
+    seen: dict[str, None] = {}
+    known = 0
+    for w in tokens:
+        if len(w) >= 4:
+            if w not in seen and w not in _STOP and w.strip(_NUMBER_CHARS):
+                seen[w] = None
+                known += w[:PREFIX] in label
+        elif w == "\n":
+            out.append((tuple(seen), known))
+            seen, known = {}, 0
+    out.append((tuple(seen), known))
     return out
 
 
@@ -141,7 +170,7 @@ def audit_description(
 ) -> DescriptionAudit:
     """Judge how much of body the manifest (filename, name, description) leaves unseen."""
     stem = filename.rsplit("/", 1)[-1].removesuffix(".md").replace("_", " ").replace("-", " ")
-    label = {_stem(t) for t in salient_terms(f"{name or ''} {description or ''} {stem}")}
+    label = {t[:PREFIX] for t in salient_terms(f"{name or ''} {description or ''} {stem}")}
     total = 0
     unseen: list[tuple[int, str, tuple[str, ...]]] = []  # (line, sentence, terms)
     unseen_terms = 0
@@ -149,14 +178,12 @@ def audit_description(
     # Every sentence's words in one pass (no sentence holds a line break), then its terms:
     # the same as salient_terms(sentence) for each.
     joined = "\n".join(sentence for _, sentence in sentences)
-    ascii_body = joined.isascii()
-    words = textseg.words_by_line(joined) if sentences else []
-    for (line, sentence), sentence_words in zip(sentences, words, strict=True):
-        terms = tuple(dict.fromkeys(_salient(sentence_words, ascii_body)))
+    for (line, sentence), (terms, known) in zip(
+        sentences, _terms_by_line(joined, label), strict=True
+    ):
         total += len(terms)
         if len(terms) < MIN_SENTENCE_TERMS:
             continue
-        known = len([t for t in terms if t[:PREFIX] in label])  # _stem(t), inlined
         if known >= 2 or known / len(terms) >= 0.25:
             continue
         unseen.append((line, sentence, terms))

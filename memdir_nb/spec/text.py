@@ -28,6 +28,7 @@ _CJK_CLASS = (
 _WORD_PATTERN = r"[^\W_]+(?:['\u2019\-][^\W_]+)*"
 # The same on lower-case ASCII text, where [^\W_] is [a-z0-9]: a plain class, found faster.
 _ASCII_WORD = re.compile(r"[a-z0-9]+(?:['\-][a-z0-9]+)*")
+_ASCII_WORD_OR_BREAK = re.compile(r"[a-z0-9]+(?:['\-][a-z0-9]+)*|\n")
 
 
 @functools.cache
@@ -96,6 +97,16 @@ def words_by_line(text: str) -> list[list[str]]:
         return [words(line) for line in text.split("\n")]
     find = _ASCII_WORD.findall  # the word pattern, for lower-case ASCII text
     return [find(line) for line in text.lower().split("\n")]
+
+
+def ascii_words_and_breaks(text: str) -> list[str] | None:
+    """For ASCII text: words() of the whole text with each '\n' kept as a token of its own,
+    in order, in one regex pass (so the words of line i sit between the i-th breaks). None for
+    text outside ASCII, which needs words() per line.
+    """
+    if not text.isascii():
+        return None
+    return _ASCII_WORD_OR_BREAK.findall(text.lower())
 
 
 def mostly_cjk(text: str) -> bool:

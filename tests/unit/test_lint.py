@@ -1283,3 +1283,4 @@ def test_every_maskable_identifier_shows_a_lower_case_letter_before_a_break() ->
             assert sc._LOWER_THEN_BREAK in marks, token
 
     check()
+
