@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import contextlib
+import gc
 import os
 import sys
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -143,6 +145,25 @@ def read_all(
     return memories, headers, skipped
 
 
+@contextlib.contextmanager
+def _collector_paused() -> Iterator[None]:
+    """Pause Python's cyclic garbage collector for the pass, if it is on; restore it after.
+
+    A lint pass keeps every file's parsed text, header and findings until it returns, and
+    makes no reference cycles. The collector's full passes re-scan all of those objects each
+    time they have grown by a quarter, which measured 11-16% of lint's time at 100,000 files
+    (docs/performance.md). Reference counting still frees everything else as it goes, and any
+    cycle made meanwhile is collected once the collector is back on.
+    """
+    was_on = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_on:
+            gc.enable()
+
+
 def lint_dir(
     memory_dir: str | os.PathLike[str], *, now_ms: float | None = None, progress: bool | None = None
 ) -> LintResult:
@@ -151,6 +172,13 @@ def lint_dir(
     progress: None shows a bar only for dirs of PROGRESS_MIN_FILES or more, and only on a
     terminal or in a notebook (see progress_wanted); True/False force it.
     """
+    with _collector_paused():
+        return _lint_dir(memory_dir, now_ms=now_ms, progress=progress)
+
+
+def _lint_dir(
+    memory_dir: str | os.PathLike[str], *, now_ms: float | None, progress: bool | None
+) -> LintResult:
     root = absolute_dir(memory_dir)
     if not root.is_dir():
         raise ValueError(

@@ -1284,3 +1284,22 @@ def test_every_maskable_identifier_shows_a_lower_case_letter_before_a_break() ->
 
     check()
 
+
+def test_lint_pauses_the_cycle_collector_only_while_it_runs(tmp_path: Path) -> None:
+    import gc
+
+    from memdir_nb.lint import lint_dir
+
+    (tmp_path / "a.md").write_text("---\nname: A\ndescription: a b c\ntype: user\n---\nx\n")
+    assert gc.isenabled()
+    lint_dir(tmp_path, now_ms=NOW_MS, progress=False)
+    assert gc.isenabled()
+    with pytest.raises(ValueError, match="not a directory"):
+        lint_dir(tmp_path / "a.md", now_ms=NOW_MS, progress=False)
+    assert gc.isenabled()  # back on after a refused dir too
+    gc.disable()
+    try:
+        lint_dir(tmp_path, now_ms=NOW_MS, progress=False)
+        assert not gc.isenabled()  # a caller's choice to keep it off is kept
+    finally:
+        gc.enable()
