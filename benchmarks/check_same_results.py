@@ -16,6 +16,7 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
+import os
 import sys
 import tempfile
 from pathlib import Path
@@ -45,6 +46,32 @@ def _plan(root: Path, now_ms: float) -> dict[str, Any]:
     }
 
 
+def _corpus_dir(root: Path, now_ms: float) -> Path:
+    """A memory dir holding every text of the secret guard's corpora as a memory body.
+
+    The texts (public ids, share links, hashes, fake credentials of many shapes; see
+    benchmarks/secret_precision.py) reach the secret rule, its masking and the content rules
+    on text much less tidy than the bench dirs'. Every third file is in team/, the types
+    rotate, the description is the text's first words, and the times are fixed.
+    """
+    from secret_precision import load_corpus
+
+    (root / "team").mkdir(parents=True)
+    rows = load_corpus("benign.jsonl") + load_corpus("secrets.jsonl")
+    for i, row in enumerate(rows):
+        kind = ("project", "feedback", "reference", "user")[i % 4]
+        path = (root / "team" if i % 3 == 0 else root) / f"{kind}_{i:04d}.md"
+        description = " ".join(row["text"].split()[:8])
+        path.write_text(
+            f"---\nname: {row['id']}\ndescription: {description}\ntype: {kind}\n---\n\n"
+            f"{row['text']}\n",
+            encoding="utf-8",
+        )
+        stamp = (now_ms - i * 3_600_000 * 7) / 1000  # a file every 7 hours back
+        os.utime(path, (stamp, stamp))
+    return root
+
+
 def _dirs(tmp: Path, sizes: list[int]) -> dict[str, tuple[Path, float]]:
     from whole_dir_corpus import NOW_MS, cached_dir
 
@@ -56,6 +83,7 @@ def _dirs(tmp: Path, sizes: list[int]) -> dict[str, tuple[Path, float]]:
         f"bench-{n}": (cached_dir(HERE.parent / ".bench" / "whole_dir", n), NOW_MS) for n in sizes
     }
     dirs["demo"] = (Path(demo), demo_now)
+    dirs["secret-corpora"] = (_corpus_dir(tmp / "corpora", NOW_MS), NOW_MS)
     for base in (HERE.parent / "notebooks" / "data", HERE.parent / "tests" / "data"):
         for mem in sorted(base.rglob("memory")):
             if mem.is_dir():
