@@ -157,7 +157,20 @@ _FLOW_CLOSE = frozenset("]}")
 _BLOCK_ENTRY = re.compile(r"(?:[-?:][ \t]+)+")
 _ENTRY_INDICATOR = re.compile(r"[-?:](?=[ \t])")
 _FLOW_CHAR = re.compile(r"[\[\]{}]")
-_NOT_FLAT = re.compile(r"^[ \-?:]|[\[\]{}]", re.MULTILINE)
+_NOT_FLAT_STARTS = (" ", "-", "?", ":")
+_LINE_STARTS_ENTRY = re.compile(r"\n[ \-?:]")  # a '\n' is found fast: a literal start
+
+
+def _is_flat(block: str) -> bool:
+    """Whether no line of block starts with ' ', '-', '?' or ':' and no bracket is in it."""
+    return not (
+        block[:1] in _NOT_FLAT_STARTS
+        or _LINE_STARTS_ENTRY.search(block) is not None
+        or "[" in block
+        or "]" in block
+        or "{" in block
+        or "}" in block
+    )
 
 
 def yaml_nesting_depth(block: str) -> int:
@@ -168,10 +181,13 @@ def yaml_nesting_depth(block: str) -> int:
     inside quoted strings count too, so the bound can only be too high, never too low).
     """
     lines = block.split("\n")
-    if _NOT_FLAT.search(block) is None:
+    if _is_flat(block):
         # No bracket, and no line starting with a space or an entry indicator: every line
         # that counts opens one level at column 0, and no line goes deeper.
-        return int(any(line.strip() and line[0] != "#" for line in lines))
+        for line in lines:
+            if line.strip() and line[0] != "#":
+                return 1
+        return 0
     indents: list[int] = []
     flow = deepest = 0
     for line in lines:
