@@ -75,7 +75,8 @@ _FILE_NAME_HINT = re.compile(
 )
 _DOT_LETTER = re.compile(r"\.[a-z]")
 _PUBLIC_VALUE_HINTS = (
-    re.compile(r"_[A-Z0-9]"),
+    # an upper-case letter or digit, '_', an upper-case letter or digit (the literal '_' first)
+    re.compile(r"_(?<=[A-Z0-9]_)[A-Z0-9]"),
     _FILE_NAME_HINT,
     re.compile(r"/[\w.-]+/"),
     re.compile(r"ses_"),
@@ -182,14 +183,20 @@ def _mask_identifiers(text: str) -> str:
     # '_': text without one has nothing to mask (one translation, no regex pass).
     if _LOWER_THEN_BREAK not in text.encode("ascii", "replace").translate(_CASE_MARKS):
         return text
-    if not any(
-        _looks_like_identifier(t)
+    to_mask = {
+        t
         for t in _IDENTIFIER.findall(text)
-        if not (t.isalpha() and t[1:].islower())
-    ):
+        if not (t.isalpha() and t[1:].islower()) and _looks_like_identifier(t)
+    }
+    if not to_mask:
         return text  # no identifier to mask on any line
+    # Each line's matches are the whole text's matches on that line (no match holds a line
+    # break, which meets the boundary checks as a line's start or end does), so a line
+    # without one of these tokens is left as it is.
     lines = text.split("\n")
     for i, line in enumerate(lines):
+        if not any(t in line for t in to_mask):
+            continue
         masked = _IDENTIFIER.sub(_mask_identifier, line)
         if masked != line and not _CREDENTIAL_WORDS.search(line):
             lines[i] = masked

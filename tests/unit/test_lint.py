@@ -1303,3 +1303,25 @@ def test_lint_pauses_the_cycle_collector_only_while_it_runs(tmp_path: Path) -> N
         assert not gc.isenabled()  # a caller's choice to keep it off is kept
     finally:
         gc.enable()
+
+
+@pytest.mark.parametrize("index", range(4))
+def test_every_public_value_match_holds_its_hint(index: int) -> None:
+    from hypothesis import HealthCheck, given, settings
+    from hypothesis import strategies as st
+
+    from memdir_nb.lint import secret_context as sc
+
+    pattern, hint = sc._PUBLIC_VALUE_PATTERNS[index], sc._PUBLIC_VALUE_HINTS[index]
+
+    @settings(
+        max_examples=200, derandomize=True, deadline=None, suppress_health_check=list(HealthCheck)
+    )
+    @given(st.from_regex(pattern, alphabet=st.characters(codec="ascii")))
+    def check(text: str) -> None:
+        for m in pattern.finditer(text):
+            assert hint.search(m.group("v")) is not None, text
+            if hint is sc._FILE_NAME_HINT:
+                assert sc._DOT_LETTER.search(m.group("v")) is not None, text
+
+    check()
