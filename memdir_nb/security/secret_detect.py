@@ -214,6 +214,15 @@ RUN_KINDS = frozenset(
 )
 
 
+# (kind, pattern, needles) of each supplementary detector; and of those a text without a
+# run of token characters can still match.
+_SUPPLEMENTARY_ALL = tuple(
+    (kind, regex, needles)
+    for (kind, regex), needles in zip(_SUPPLEMENTARY, _SUPPLEMENTARY_NEEDLES, strict=True)
+)
+_SUPPLEMENTARY_RUNLESS = tuple(s for s in _SUPPLEMENTARY_ALL if s[0] not in RUN_KINDS)
+
+
 def has_token_run(text: str) -> bool:
     """Whether _ENTROPY_CANDIDATE matches text (a run of 20+ token characters), in one C pass."""
     return _TOKEN_RUN in text.encode("ascii", "replace").translate(_TOKEN_MARKS)
@@ -242,15 +251,12 @@ def narrow_detectors(det: dict[str, Any], text: str) -> dict[str, Any]:
     ascii_text = text.isascii()
     token_run = has_token_run(text)
     runless = ascii_text and not token_run  # no RUN_KINDS detector can match
-    whole = len(text) <= PATTERN_WINDOW or all(
-        len(line) <= PATTERN_WINDOW
-        for line in text.split("\n")  # the guard's own lines
-    )
+    whole = len(text) <= PATTERN_WINDOW or max(map(len, text.split("\n"))) <= PATTERN_WINDOW
     providers = []
     for kind, regexes, needles in det["providers"]:
         if runless and kind in RUN_KINDS:
             continue
-        if not _may_match(low, needles):
+        if needles is not None and not _may_match(low, needles):
             continue
         if kind == "Telegram bot token" and not _telegram_may_match(text, ascii_text):
             continue
@@ -259,10 +265,8 @@ def narrow_detectors(det: dict[str, Any], text: str) -> dict[str, Any]:
             providers.append((kind, kept, needles))
     supplementary = tuple(
         (kind, regex)
-        for (kind, regex), needles in zip(_SUPPLEMENTARY, _SUPPLEMENTARY_NEEDLES, strict=True)
-        if not (runless and kind in RUN_KINDS)
-        and _may_match(low, needles)
-        and regex.search(text) is not None
+        for kind, regex, needles in (_SUPPLEMENTARY_RUNLESS if runless else _SUPPLEMENTARY_ALL)
+        if _may_match(low, needles) and regex.search(text) is not None
     )
     keywords = _may_match(low, _NEEDLES["keyword"]) and any(
         r.search(text) is not None for r in KEYWORD_PATTERNS
