@@ -1137,6 +1137,7 @@ _CONTENT_PIECES = [
     "utils.ts,  lines 3",
     "run.zsh:3",
     "Build.KTS l. 4",
+    "main.py\x1cl. 5",  # \x1c is whitespace to \s: the needles before this round missed it
     "`parse()` lives in lib/x.go",
     "commit 3f2a9c1 fixed it",
     "Reverted a1b2c3d4",
