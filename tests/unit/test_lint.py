@@ -1073,13 +1073,15 @@ def test_a_why_question_heading_counts_as_the_why(tmp_path: Path) -> None:
     assert "missing-why" not in rules(lint_memory_dir(tmp_path, now_ms=NOW_MS))
 
 
-def _audit_sentence_by_sentence(name: str, description: str, body: str) -> tuple[object, ...]:
+def _audit_sentence_by_sentence(
+    name: str, description: str, body: str
+) -> tuple[int, int, list[tuple[int, str, tuple[str, ...]]]]:
     """The audit's figures as first written: every line split, each sentence's terms apart."""
     from memdir_nb.lint import description_audit as da
 
     label = {da._stem(t) for t in da.salient_terms(f"{name} {description} ")}
     total = unseen_terms = 0
-    unseen = []
+    unseen: list[tuple[int, str, tuple[str, ...]]] = []
     in_fence = False
     for no, raw in enumerate(body[: da.MAX_AUDIT_CHARS].split("\n"), start=1):
         if raw.lstrip().startswith(("```", "~~~")):
