@@ -12,8 +12,9 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from memdir_nb.formats.frontmatter import _fast_parse, parse_frontmatter, yaml_nesting_depth
+from memdir_nb.formats.frontmatter import _fast_parse, parse_frontmatter
 from memdir_nb.formats.frontmatter_render import render_memory_file
+from memdir_nb.formats.frontmatter_window import yaml_nesting_depth
 from memdir_nb.spec.constants import FRONTMATTER_MAX_BYTES, FRONTMATTER_MAX_LINES
 from memdir_nb.spec.taxonomy import InvalidMemoryTypeError, MemoryType
 from memdir_nb.storage.headers import parse_memory_file, read_frontmatter, read_head, read_head_info

@@ -1,0 +1,96 @@
+"""The header window: how many lines and bytes, and how deep, a header may be before YAML sees it.
+
+Every YAML parse of a memory header goes through `header_window_problem` first. libyaml
+recurses once per nesting level, so a few thousand ``[`` would crash the process (issue 18);
+`yaml_nesting_depth` bounds the depth in one linear pass, and returns at once for the flat
+headers most memories have.
+"""
+
+from __future__ import annotations
+
+import re
+
+from memdir_nb.spec.constants import FRONTMATTER_MAX_BYTES, FRONTMATTER_MAX_LINES, YAML_MAX_DEPTH
+
+__all__ = ["header_window_problem", "yaml_nesting_depth"]
+
+_FLOW_OPEN = frozenset("[{")
+_FLOW_CLOSE = frozenset("]}")
+_BLOCK_ENTRY = re.compile(r"(?:[-?:][ \t]+)+")
+_ENTRY_INDICATOR = re.compile(r"[-?:](?=[ \t])")
+_FLOW_CHAR = re.compile(r"[\[\]{}]")
+_NOT_FLAT_STARTS = (" ", "-", "?", ":")
+_LINE_STARTS_ENTRY = re.compile(r"\n[ \-?:]")  # a '\n' is found fast: a literal start
+
+
+def _is_flat(block: str) -> bool:
+    """Whether no line of block starts with ' ', '-', '?' or ':' and no bracket is in it."""
+    return not (
+        block[:1] in _NOT_FLAT_STARTS
+        or _LINE_STARTS_ENTRY.search(block) is not None
+        or "[" in block
+        or "]" in block
+        or "{" in block
+        or "}" in block
+    )
+
+
+def yaml_nesting_depth(block: str) -> int:
+    """An upper bound on how deep a YAML block nests, in one linear pass over its characters.
+
+    Block nesting is the stack of indentation levels plus compact entries on one line
+    (``- - - x``, ``? ? x``); flow nesting is every ``[`` or ``{`` not yet closed (brackets
+    inside quoted strings count too, so the bound can only be too high, never too low).
+    """
+    lines = block.split("\n")
+    if _is_flat(block):
+        # No bracket, and no line starting with a space or an entry indicator: every line
+        # that counts opens one level at column 0, and no line goes deeper.
+        for line in lines:
+            if line.strip() and line[0] != "#":
+                return 1
+        return 0
+    indents: list[int] = []
+    flow = deepest = 0
+    for line in lines:
+        stripped = line.lstrip(" ")
+        if not stripped.strip() or stripped.startswith("#"):
+            continue
+        indent = len(line) - len(stripped)
+        if flow == 0:
+            while indents and indents[-1] >= indent:
+                indents.pop()
+            indents.append(indent)
+        # Only a line starting with '-', '?' or ':' can open compact entries, and only a line
+        # holding a bracket changes the flow depth: other lines skip both steps (same result).
+        lead = _BLOCK_ENTRY.match(stripped) if stripped[0] in "-?:" else None
+        compact = len(_ENTRY_INDICATOR.findall(lead.group(0))) if lead else 0
+        if _FLOW_CHAR.search(stripped) is not None:
+            for ch in stripped:
+                if ch in _FLOW_OPEN:
+                    flow += 1
+                    deepest = max(deepest, len(indents) + compact + flow)
+                elif ch in _FLOW_CLOSE and flow:
+                    flow -= 1
+        deepest = max(deepest, len(indents) + compact + flow)
+    return deepest
+
+
+def header_window_problem(lines: list[str]) -> str | None:
+    """Why header lines are too big or too deep to hand to the YAML parser, else None.
+
+    Every YAML parse of a header goes through this check: the header window
+    (FRONTMATTER_MAX_LINES lines, FRONTMATTER_MAX_BYTES bytes) and YAML_MAX_DEPTH levels of
+    nesting. libyaml recurses once per level, so a few thousand ``[`` crash the process.
+    """
+    if len(lines) > FRONTMATTER_MAX_LINES:
+        return f"the header is {len(lines)} lines, over the {FRONTMATTER_MAX_LINES}-line window"
+    block = "\n".join(lines)
+    # every line's UTF-8 bytes and its line break: the joined block's bytes and one more
+    size = (len(block) if block.isascii() else len(block.encode("utf-8", "surrogatepass"))) + 1
+    if size > FRONTMATTER_MAX_BYTES and lines:
+        return f"the header is {size:,} bytes, over the {FRONTMATTER_MAX_BYTES:,}-byte window"
+    depth = yaml_nesting_depth(block)
+    if depth > YAML_MAX_DEPTH:
+        return f"the header nests {depth} levels deep, over the limit of {YAML_MAX_DEPTH}"
+    return None
