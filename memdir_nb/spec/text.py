@@ -26,8 +26,8 @@ _CJK_CLASS = (
 )
 # Letters and digits of any script (underscore excluded), with inner ' or - joins.
 _WORD_PATTERN = r"[^\W_]+(?:['\u2019\-][^\W_]+)*"
-# The same on lower-case ASCII text, where [^\W_] is [a-z0-9]: a plain class, found faster.
-_ASCII_WORD = re.compile(r"[a-z0-9]+(?:['\-][a-z0-9]+)*")
+# The word pattern on lower-case ASCII text, where [^\W_] is [a-z0-9] (a plain class, found
+# faster), with a line break as a token of its own.
 _ASCII_WORD_OR_BREAK = re.compile(r"[a-z0-9]+(?:['\-][a-z0-9]+)*|\n")
 
 
@@ -85,18 +85,6 @@ def words(text: str) -> list[str]:
         if after:
             out.append(after)
     return out
-
-
-def words_by_line(text: str) -> list[list[str]]:
-    """words() of each line of text (split at '\n'); for ASCII text, one C-level pass per line.
-
-    ASCII text is already NFC and holds no CJK, so its words are the word pattern's matches
-    in the lower-cased text.
-    """
-    if not text.isascii():
-        return [words(line) for line in text.split("\n")]
-    find = _ASCII_WORD.findall  # the word pattern, for lower-case ASCII text
-    return [find(line) for line in text.lower().split("\n")]
 
 
 def ascii_words_and_breaks(text: str) -> list[str] | None:
