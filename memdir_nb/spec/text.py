@@ -29,6 +29,7 @@ _WORD_PATTERN = r"[^\W_]+(?:['\u2019\-][^\W_]+)*"
 # The word pattern on lower-case ASCII text, where [^\W_] is [a-z0-9] (a plain class, found
 # faster), with a line break as a token of its own.
 _ASCII_WORD_OR_BREAK = re.compile(r"[a-z0-9]+(?:['\-][a-z0-9]+)*|\n")
+_ASCII_WORD_ANY_CASE = re.compile(r"[A-Za-z0-9]+(?:['\-][A-Za-z0-9]+)*")
 
 
 @functools.cache
@@ -112,6 +113,8 @@ def word_count(text: str) -> int:
     """Length of text in words: spaced words, plus CJK characters counted CJK_CHARS_PER_WORD a word."""
     if not text:
         return 0
+    if text.isascii():  # NFC already, no CJK: its words are the word pattern's matches
+        return len(_ASCII_WORD_ANY_CASE.findall(text))
     text = unicodedata.normalize("NFC", text)
     cjk = cjk_char_count(text)
     cjk_run, _, word_re = _patterns()

@@ -12,6 +12,7 @@ from memdir_nb.spec.text import (
     plural,
     terminal_safe,
     without_format_chars,
+    word_count,
     words,
 )
 
@@ -66,3 +67,13 @@ def test_ascii_words_and_breaks_gives_each_lines_words_between_the_breaks(seed: 
         for line in text.split("\n"):
             expected += [*words(line), "\n"]
         assert ascii_words_and_breaks(text) == expected[:-1], text
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_word_count_of_ascii_text_counts_its_words(seed: int) -> None:
+    rng = random.Random(seed)
+    pieces = ["Retry", "don't", "follow-up", "v2.3", "_x_", "--", "'", "\n", " ", ".", "A-b-C"]
+    for _ in range(200):
+        text = "".join(rng.choice(pieces) for _ in range(rng.randint(0, 15)))
+        assert word_count(text) == len(words(text)), text
+    assert word_count("deploy 内存泄漏 now") == 2 + 2  # CJK characters, two to a word
