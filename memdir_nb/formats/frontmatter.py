@@ -31,8 +31,8 @@ from memdir_nb.spec.constants import (
     MODIFIED_KEY,
     YAML_MAX_DEPTH,
 )
-from memdir_nb.spec.dates import modified_time_ms
 from memdir_nb.spec.taxonomy import MemoryType, parse_memory_type
+from memdir_nb.spec.timestamps import modified_time_ms
 
 _CORE_KEYS = ("name", "description", "type")
 

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from memdir_nb.formats.frontmatter import Frontmatter, yaml_loader
 from memdir_nb.spec.constants import FENCE, METADATA_KEY, MODIFIED_KEY
-from memdir_nb.spec.dates import iso_utc
 from memdir_nb.spec.taxonomy import MemoryType, require_memory_type
 from memdir_nb.spec.text import one_line
+from memdir_nb.spec.timestamps import iso_utc
 
 # ---------------------------------------------------------------------------- rendering
 
