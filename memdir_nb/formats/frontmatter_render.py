@@ -19,7 +19,7 @@ from memdir_nb.spec.timestamps import iso_utc
 def _dump_field(key: str, value: str) -> str:
     """One `key: value` line, quoted by yaml.safe_dump whenever YAML needs it."""
     yaml, _ = yaml_loader()  # PyYAML is imported on the first render, not by every reader
-    out = yaml.safe_dump({key: value}, allow_unicode=True, width=2**31 - 1, sort_keys=False)
+    out: str = yaml.safe_dump({key: value}, allow_unicode=True, width=2**31 - 1, sort_keys=False)
     return out if out.endswith("\n") else out + "\n"
 
 

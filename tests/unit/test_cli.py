@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import json
 import subprocess
 import sys
@@ -512,8 +513,8 @@ def test_a_command_parsed_alone_gives_what_the_whole_parser_gives(
     monkeypatch.setenv("COLUMNS", "100")
     left = 0
     for words in _command_lines(demo_dir, tmp_path):
-        whole = _outcome(lambda w=words: build_parser().parse_args(w), capsys)
-        alone = _outcome(lambda w=words: parse_one_command(w), capsys)
+        whole = _outcome(functools.partial(build_parser().parse_args, words), capsys)
+        alone = _outcome(functools.partial(parse_one_command, words), capsys)
         if alone == (None, "", ""):  # left to the whole parser, which names the extra words
             assert whole[0] == ("exit", 2) and "unrecognized arguments" in str(whole[2]), words
             left += 1
