@@ -224,8 +224,8 @@ def cold_rows(root: Path, env: dict[str, str], emit: Callable[[dict], None], run
     imported = statistics.median(f[4] for f in figures)
     imported_cpu = statistics.median(f[5] for f in figures)
     emit(row("import storage.scan", 200, runs, imported, imported_cpu, None, ""))
-    # PyYAML is imported by the first header that needs it: in this dir (which has such
-    # headers) that moves its import from the row above into the first scan; the sum shows both.
+    # The two together: what a program that imports the scan and scans once waits for (a
+    # lazily imported module moves cost from the first row into the second; this one shows both).
     both = statistics.median(f[4] + f[0] for f in figures)
     both_cpu = statistics.median(f[5] + f[1] for f in figures)
     emit(row("import + first scan", 200, runs, both, both_cpu, None, ""))

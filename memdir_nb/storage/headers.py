@@ -11,6 +11,12 @@ from memdir_nb.formats.frontmatter import (
     parse_frontmatter,
     with_problem,
 )
+from memdir_nb.formats.frontmatter_render import (
+    render_memory_file as render_memory_file,  # re-exported
+)
+from memdir_nb.formats.frontmatter_render import (
+    render_updated_memory_file as render_updated_memory_file,
+)
 from memdir_nb.spec.constants import (
     FRONTMATTER_MAX_BYTES,
     FRONTMATTER_MAX_LINES,

@@ -573,7 +573,7 @@ def test_a_path_argument_reads_no_settings_file(tmp_path: Path) -> None:
     assert out.stderr == ""  # a broken settings file is where's and doctor's business
 
 
-def test_scan_loads_no_other_command_and_no_yaml_for_plain_headers(tmp_path: Path) -> None:
+def test_scan_loads_no_other_command_nor_the_settings_machinery(tmp_path: Path) -> None:
     mem = tmp_path / "memory"
     add_memory(mem, "feedback_db.md")
     add_memory(mem, "project_x.md", type="project")
@@ -581,7 +581,7 @@ def test_scan_loads_no_other_command_and_no_yaml_for_plain_headers(tmp_path: Pat
         "import sys\n"
         "from memdir_nb.cli import main\n"
         "status = main(['scan', sys.argv[1]])\n"
-        "watched = ('yaml', 'logging', 'json', 'memdir_nb.home.config', 'memdir_nb.spec.dates',"
+        "watched = ('logging', 'json', 'memdir_nb.home.config', 'memdir_nb.spec.dates',"
         " 'memdir_nb.cli.dir_commands', 'memdir_nb.cli.home_commands', 'memdir_nb.lint')\n"
         "print('LOADED', status, sorted(m for m in watched if m in sys.modules))\n"
     )
