@@ -13,7 +13,85 @@ REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO / "benchmarks"))
 
 import recall_reworded  # noqa: E402
-from test_bench_fit_selector import CASES, _model_available  # noqa: E402
+
+from memdir_nb.recall.embedding import ModelUnavailable, load_encoder  # noqa: E402
+
+
+def _memory(path: str, name: str, description: str, body: str) -> dict[str, object]:
+    return {
+        "path": path,
+        "name": name,
+        "description": description,
+        "type": "project",
+        "body": body,
+        "age_days": 2,
+    }
+
+
+def _query(qid: str, text: str, relevant: list[str], kind: str) -> dict[str, object]:
+    return {"id": qid, "query": text, "relevant": relevant, "kind": kind}
+
+
+# Two small dirs in our own words: a bakery and a bicycle workshop.
+CASES = {
+    "dirs": [
+        {
+            "id": "bakery",
+            "memories": [
+                _memory(
+                    "project_sourdough.md",
+                    "Sourdough starter",
+                    "Feeding the starter",
+                    "The starter is fed at seven with equal weights of rye and water. "
+                    "It lives on the top shelf, away from the oven.",
+                ),
+                _memory(
+                    "project_ovens.md",
+                    "Oven servicing",
+                    "When the ovens are serviced",
+                    "The deck oven is descaled every March. The engineer is booked by Ana.",
+                ),
+            ],
+            "queries": [
+                _query(
+                    "k1", "When is the sourdough starter fed?", ["project_sourdough.md"], "direct"
+                ),
+                _query("k2", "Who books the oven engineer?", ["project_ovens.md"], "direct"),
+                _query("k3", "What is the tallest mountain in Chile?", [], "none"),
+            ],
+        },
+        {
+            "id": "bikes",
+            "memories": [
+                _memory(
+                    "project_tyres.md",
+                    "Tyre stock",
+                    "Which tyres are kept in stock",
+                    "We keep 28 mm and 32 mm tyres. Tubeless sealant is reordered monthly.",
+                ),
+                _memory(
+                    "project_wheels.md",
+                    "Wheel truing",
+                    "How wheels are trued",
+                    "Wheels are trued on the stand by the window. Spoke keys hang on the left.",
+                ),
+            ],
+            "queries": [
+                _query("w1", "Which tyre widths are in stock?", ["project_tyres.md"], "direct"),
+                _query("w2", "Where are wheels trued?", ["project_wheels.md"], "direct"),
+                _query("w3", "Suggest a film for tonight.", [], "none"),
+            ],
+        },
+    ]
+}
+
+
+def _model_available() -> bool:
+    try:
+        load_encoder()
+    except ModelUnavailable:
+        return False
+    return True
 
 
 def _unit(*values: float) -> np.ndarray:
@@ -21,9 +99,7 @@ def _unit(*values: float) -> np.ndarray:
     return v / np.linalg.norm(v)
 
 
-def test_segment_max_takes_each_memorys_best_row_and_gives_empty_to_a_memory_without_rows() -> (
-    None
-):
+def test_segment_max_takes_each_memorys_best_row_and_gives_empty_to_a_memory_without_rows() -> None:
     values = np.array([0.1, 0.7, 0.3, 0.9])
     best = recall_reworded.segment_max(values, (0, 2, 2, 4), empty=-1.0)
     assert best.tolist() == [0.7, -1.0, 0.9]
