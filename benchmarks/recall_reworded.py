@@ -2,25 +2,23 @@
 
 Usage (tuning sets only; a holdout file is refused):
     python benchmarks/recall_reworded.py benchmarks/data/recall_cases.json benchmarks/data/recall_tune.json
-        [--kind reworded] [--sentences] [--experiments] [--features F.pkl]
+        [--kind reworded] [--sentences] [--use] [--experiments] [--features F.pkl]
 
 1. Every dir is written out as a real memory dir and every question scored by the shipped
-   selector (its explanations), with what the channels saw: the query's vector, the manifest
-   and window vectors, the full-text BM25 per memory, each window's terms.
-2. For the questions of `--kind` (default reworded, not CJK), where the right memory ranks in
-   each channel: full-text BM25, manifest cosine, best window cosine, their max (the semantic
-   feature), the pick model's probability; with `--sentences`, the best single sentence (each
-   encoded after the memory's title, as windows are; about 22,000 more texts on the tune
-   corpus, a few minutes cold). Then how often the gate is open, and the kind's F1 with the
-   gate wide open: the ceiling that the ranking alone allows.
-3. With `--experiments`, each variant adds features to the decision, which is refitted exactly
-   as fit_selector.py does (same models, same gate rule), in-sample and leave-one-dir-out:
+   selector; what its channels saw is kept (vectors, BM25, each window's terms).
+2. For the questions of `--kind` (not CJK), the right memory's rank in each channel: BM25,
+   manifest, best window, their max, the pick probability; `--sentences` adds the best single
+   sentence (encoded after the memory's title; about 22,000 more texts on tune), `--use` USE
+   multilingual (encoder_compare.UseEncoder, package installed by hand). Then how often the
+   gate is open, and the kind's F1 with the gate wide open (the ranking's ceiling).
+3. `--experiments` refits the decision as fit_selector.py does, in-sample and
+   leave-one-dir-out, with each variant's features added:
    * Rocchio feedback on the semantic channel: the query vector plus the mean of the top-m
      windows of this query (per query, no pool statistics), re-scored;
    * a lexical-to-semantic bridge: the query plus the top BM25 memory's best lexical window;
    * RM3-like expansion of the lexical query with the terms of the top semantic windows
      (weighted by similarity × IDF), BM25 re-run with them;
-   * the best sentence's cosine (with `--sentences`), as a pick feature and as a gate feature.
+   * the best sentence's cosine (`--sentences`), USE's semantic score (`--use`).
 The figures are in docs/selection.md, "Reworded questions: what was tried".
 """
 
@@ -46,13 +44,11 @@ for _p in (REPO_ROOT, BENCH):
         sys.path.insert(0, str(_p))
 
 import fit_selector as fs  # noqa: E402
-from fit_data import BM25_SATURATION, Query, is_full_text, pairs, placeholder_full_text  # noqa: E402
+from fit_data import BM25_SATURATION, Query, is_full_text, pairs  # noqa: E402
 from recall_eval import build_memory_dir, score_answer  # noqa: E402
 
 from memdir_nb.recall.decision import (  # noqa: E402
     FEATURES,
-    FULL_TEXT_FEATURES,
-    FULL_TEXT_GATE_FEATURES,
     GATE_FEATURES,
     DecisionModel,
     fit_logistic,
@@ -67,8 +63,14 @@ KINDS = ("all", "direct", "reworded", "multi", "non-english", "tools", "none")
 MAX_SENTENCES = 144  # per memory (3 × the window cap's sentences, about)
 
 
-def collect(dirs: list[tuple[str, dict]], cache_dir: Path, *, with_sentences: bool) -> list[dict]:
-    """Per dir: its files, vectors, terms; per question: the query's vector, BM25, explanations."""
+def collect(
+    dirs: list[tuple[str, dict]], cache_dir: Path, *, with_sentences: bool, with_use: bool = False
+) -> list[dict]:
+    """Per dir: its files, vectors, terms; per question: the query's vector, BM25, explanations.
+
+    With `with_use`, also USE multilingual's vectors of the same manifest and window texts and
+    of each query (encoder_compare.UseEncoder; the package must be installed by hand).
+    """
     import numpy as np
 
     from memdir_nb.recall.semantic import SemanticSelector
@@ -78,6 +80,15 @@ def collect(dirs: list[tuple[str, dict]], cache_dir: Path, *, with_sentences: bo
     enc = sel.encoder()
     if enc is None:
         raise SystemExit(f"the model is not available: {sel.fallback_reason}")
+    use: Any = None
+    if with_use:
+        from encoder_compare import UseEncoder
+
+        use_encoder = UseEncoder()
+        use = (
+            use_encoder,
+            SemanticSelector(cache_dir=cache_dir, progress=False, encoder=use_encoder),
+        )
     out = []
     with tempfile.TemporaryDirectory(prefix="recall-reworded-") as tmp:
         for i, (group, cases) in enumerate(dirs):
@@ -108,6 +119,8 @@ def collect(dirs: list[tuple[str, dict]], cache_dir: Path, *, with_sentences: bo
                     offs.append(offs[-1] + len(found))
                 d["sentences"] = sel._embed(enc, texts) if texts else np.zeros((0, 384))
                 d["sentence_offsets"] = tuple(offs)
+            if use is not None:
+                d.update(_use_vectors(use, headers, [c["query"] for c in cases["queries"]]))
             for case in cases["queries"]:
                 terms = list(dict.fromkeys(tokens(case["query"], sel.options)))
                 tools = tuple(case.get("recent_tools", []))
@@ -125,6 +138,26 @@ def collect(dirs: list[tuple[str, dict]], cache_dir: Path, *, with_sentences: bo
             out.append(d)
             print(f"collected {group} ({len(headers)} memories)", file=sys.stderr)
     return out
+
+
+def _use_vectors(use: Any, headers: Sequence[Any], queries: Sequence[str]) -> dict[str, Any]:
+    """USE's unit vectors of the manifests, the windows (same texts as MiniLM's) and the queries."""
+    import numpy as np
+
+    encoder, selector = use
+    index = selector.dir_index()
+    docs = index.documents(headers)
+    key = index.set_key(headers, docs)
+    vec = index.vectors(key, headers, docs, lambda t: selector._embed(encoder, t))
+
+    def unit(m: Any) -> Any:
+        return m / np.maximum(np.linalg.norm(m, axis=1, keepdims=True), 1e-9)
+
+    return {
+        "use_manifests": unit(vec.manifests),
+        "use_windows": unit(vec.windows),
+        "use_queries": unit(encoder.encode(list(queries))) if queries else None,
+    }
 
 
 def segment_max(values: Any, offsets: Sequence[int], empty: float = 0.0) -> Any:
@@ -174,6 +207,9 @@ def channel_ranks(data: list[dict], kind: str) -> dict[str, list[int]]:
                 sent = segment_max(d["sentences"] @ v, d["sentence_offsets"], -1.0)
                 channels["best sentence"] = sent
                 channels["max(semantic, sentence)"] = np.maximum(channels["semantic (max)"], sent)
+            if "use_manifests" in d:
+                channels["USE semantic"] = use_feature(d, q)["use_semantic"]
+                channels["MiniLM + USE"] = channels["semantic (max)"] + channels["USE semantic"]
             for name, scores in channels.items():
                 ranks[name].append(rank_of(scores, rel))
     return ranks
@@ -201,22 +237,7 @@ def queries_from(
 
 def fit(queries: Sequence[Query], features: Sequence[str], gate_features: Sequence[str]) -> Any:
     """fit_selector.fit_models and its gate rule, with these feature lists."""
-    full_text = None
-    ft_rows, ft_labels = pairs(queries, FULL_TEXT_FEATURES)
-    if any(ft_labels):
-        ft_c, ft_i = fit_logistic(ft_rows, ft_labels, l2=fs.L2)
-        ftg_c, ftg_i = fit_logistic(
-            *pairs(queries, FULL_TEXT_GATE_FEATURES),
-            l2=fs.L2,
-            positive_weight=fs.GATE_POSITIVE_WEIGHT,
-        )
-        full_text = dataclasses.replace(
-            placeholder_full_text(),
-            coefficients=tuple(ft_c),
-            intercept=ft_i,
-            gate_coefficients=tuple(ftg_c),
-            gate_intercept=ftg_i,
-        )
+    full_text = fs.fit_models(queries).full_text  # the CJK models, as fit_selector fits them
     c, i = fit_logistic(*pairs(queries, features), l2=fs.L2)
     gc, gi = fit_logistic(
         *pairs(queries, gate_features), l2=fs.L2, positive_weight=fs.GATE_POSITIVE_WEIGHT
@@ -363,32 +384,39 @@ def sentence_feature(d: dict, q: dict) -> dict:
     return {"semantic_sentence": segment_max(d["sentences"] @ q["qvec"], d["sentence_offsets"])}
 
 
+def use_feature(d: dict, q: dict) -> dict:
+    """USE's semantic score (best of manifest and windows), next to MiniLM's."""
+    import numpy as np
+
+    v = d["use_queries"][[x["case"]["id"] for x in d["queries"]].index(q["case"]["id"])]
+    best = np.maximum(d["use_manifests"] @ v, segment_max(d["use_windows"] @ v, d["offsets"]))
+    return {"use_semantic": best}
+
+
 def experiments(data: list[dict]) -> list[tuple[str, Any, list[str], list[str]]]:
     """(label, extra, pick features, gate features) for each variant."""
     f, g = list(FEATURES), list(GATE_FEATURES)
+    p, lex, s, u = (
+        ["prf_semantic"],
+        ["prf_bm25", "prf_bm25_relative"],
+        ["semantic_sentence"],
+        ["use_semantic"],
+    )
     out: list[tuple[str, Any, list[str], list[str]]] = [("shipped features", None, f, g)]
     for w, m in ((0.5, 3), (1.0, 3), (0.5, 10)):
-        out.append((f"Rocchio {w}×top-{m} windows, pick", rocchio(w, m), [*f, "prf_semantic"], g))
-        out.append(
-            (
-                f"Rocchio {w}×top-{m}, pick+gate",
-                rocchio(w, m),
-                [*f, "prf_semantic"],
-                [*g, "prf_semantic"],
-            )
-        )
+        out.append((f"Rocchio {w}×top-{m} windows, pick", rocchio(w, m), f + p, g))
+        out.append((f"Rocchio {w}×top-{m}, pick+gate", rocchio(w, m), f + p, g + p))
     for w in (0.3, 0.7):
-        out.append(
-            (f"bridge {w}×lexical window", bridge(w), [*f, "prf_semantic"], [*g, "prf_semantic"])
-        )
-    lex = ["prf_bm25", "prf_bm25_relative"]
+        out.append((f"bridge {w}×lexical window", bridge(w), f + p, g + p))
     for k, n, w in ((3, 10, 0.5), (5, 20, 0.3)):
         out.append((f"RM3 top-{k} windows, {n} terms, {w}, pick", rm3(k, n, w), f + lex, g))
-        out.append((f"RM3 top-{k}, {n}, {w}, pick+gate", rm3(k, n, w), f + lex, [*g, "prf_bm25"]))
+        out.append((f"RM3 top-{k}, {n}, {w}, pick+gate", rm3(k, n, w), f + lex, g + lex[:1]))
     if all("sentences" in d for d in data):
-        s = ["semantic_sentence"]
         out.append(("best sentence, pick", sentence_feature, f + s, g))
         out.append(("best sentence, pick+gate", sentence_feature, f + s, g + s))
+    if all("use_manifests" in d for d in data):
+        out.append(("USE multilingual's semantic score, pick", use_feature, f + u, g))
+        out.append(("USE multilingual's semantic score, pick+gate", use_feature, f + u, g + u))
     return out
 
 
@@ -431,6 +459,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--kind", default="reworded", help="the question kind to diagnose")
     parser.add_argument("--sentences", action="store_true", help="also encode every sentence")
     parser.add_argument("--experiments", action="store_true", help="refit with each variant")
+    parser.add_argument(
+        "--use", action="store_true", help="also USE multilingual's vectors (package by hand)"
+    )
     parser.add_argument("--features", help="pickle of what was collected: written once, reused")
     args = parser.parse_args(argv)
     from fit_data import source_dirs
@@ -448,7 +479,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         data = pickle.loads(cached.read_bytes())  # our own file
     else:
         cache_root = MemdirConfig.from_environment().cache_root()
-        data = collect(dirs, cache_root, with_sentences=args.sentences)
+        data = collect(dirs, cache_root, with_sentences=args.sentences, with_use=args.use)
         if cached is not None:
             cached.write_bytes(pickle.dumps(data))
     print_ranks(data, args.kind)
