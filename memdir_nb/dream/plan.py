@@ -7,6 +7,7 @@ import os
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
+from itertools import chain
 from pathlib import Path
 from typing import Any
 
@@ -36,7 +37,7 @@ from memdir_nb.spec.constants import (
     TRASH_DIRNAME,
 )
 from memdir_nb.spec.dates import convert_relative_dates, local_date
-from memdir_nb.spec.similarity import UnionFind, candidate_pairs, stem_sets
+from memdir_nb.spec.similarity import StemCache, UnionFind, candidate_pairs
 from memdir_nb.storage.access import ContainedReader, MissingFile, ReadRefused, ReadResult
 from memdir_nb.storage.containment import absolute_dir
 from memdir_nb.storage.scan import list_memory_files
@@ -47,6 +48,51 @@ CONTRADICTION_THRESHOLD = 75.0  # token_set_ratio of descriptions once negations
 _NEGATION = re.compile(
     r"\b(never|not|no longer|don't|do not|doesn't|does not|avoid|stop|without|no)\b", re.I
 )
+# The same words, matched in lower-cased ASCII text: on ASCII, case-insensitive matching is
+# lower-casing, which keeps every offset, so the matches (and the text they leave) are the same.
+_NEGATION_LOWER = re.compile(_NEGATION.pattern)
+
+
+def _strip_negations(text: str) -> tuple[str, bool]:
+    """text lower-cased with its negation words replaced by spaces; whether it held any."""
+    if text.isascii():
+        stripped, n = _NEGATION_LOWER.subn(" ", text.lower())
+        return stripped, n > 0
+    stripped, n = _NEGATION.subn(" ", text)
+    return stripped.lower(), n > 0
+
+
+def _has_negation(text: str) -> bool:
+    """Whether text holds a negation word (the near-duplicate blocks' polarity)."""
+    if text.isascii():
+        return _NEGATION_LOWER.search(text.lower()) is not None
+    return _NEGATION.search(text) is not None
+
+
+def _ascii_tokens(text: str) -> set[str] | None:
+    """The distinct whitespace-separated tokens of an ASCII text; None for other text."""
+    return set(text.split()) if text.isascii() else None
+
+
+def _token_set_text(text: str, tokens: set[str] | None) -> str:
+    """A text with the same token set as text for rapidfuzz's token_set_ratio, shorter and sorted.
+
+    token_set_ratio depends only on the set of whitespace-separated tokens of each side. On
+    ASCII, rapidfuzz splits at exactly the characters str.split() splits at (tested), so the
+    distinct tokens (_ascii_tokens) sorted and joined by single spaces score the same against
+    anything, and the scorer's own split and sort have less to do. Other text is unchanged.
+    """
+    return text if tokens is None else " ".join(sorted(tokens))
+
+
+def _token_sort_text(text: str) -> str | None:
+    """text's tokens sorted and joined by spaces (ASCII only; else None).
+
+    rapidfuzz's token_sort_ratio is fuzz.ratio of exactly this string for each side (tested
+    on ASCII, where its split is str.split()), so heads sorted once per plan are scored with
+    ratio.
+    """
+    return " ".join(sorted(text.split())) if text.isascii() else None
 
 
 @dataclass
@@ -82,42 +128,111 @@ DUPLICATE_MIN_SHARED = 0.7
 CONTRADICTION_MIN_SHARED = 0.4
 
 
-def _duplicate_groups(pool: list[_Mem], near_duplicates: Any) -> list[list[_Mem]]:
+def _duplicate_groups(pool: list[_Mem], fuzz: Any, stems: StemCache) -> list[list[_Mem]]:
     """Groups of near-duplicate memories in one scope, ordered by their first member in pool."""
 
     blocks: dict[tuple[str, bool], list[int]] = {}
     for i, m in enumerate(pool):  # type and negation must agree: compare within blocks only
-        blocks.setdefault((m.type, bool(_NEGATION.search(m.description))), []).append(i)
+        blocks.setdefault((m.type, _has_negation(m.description)), []).append(i)
     uf = UnionFind(len(pool))
     for idx in blocks.values():
-        keys = stem_sets(f"{pool[i].name} {pool[i].description}" for i in idx)
-        for a, b in sorted(candidate_pairs(keys, min_shared=DUPLICATE_MIN_SHARED)):
-            if near_duplicates(pool[idx[a]], pool[idx[b]]):
-                uf.union(idx[a], idx[b])
+        keys = [stems.text(f"{pool[i].name} {pool[i].description}") for i in idx]
+        pairs = [
+            (idx[a], idx[b]) for a, b in candidate_pairs(keys, min_shared=DUPLICATE_MIN_SHARED)
+        ]
+        # The groups are the connected components, whatever order the pairs are joined in.
+        for a, b in _near_duplicate_pairs(pool, pairs, fuzz):
+            uf.union(a, b)
     return [[pool[i] for i in g] for g in uf.groups(range(len(pool)))]
 
 
-def _contradiction_pairs(mems: list[_Mem], merged: set[str], fuzz: Any) -> list[tuple[_Mem, _Mem]]:
+def _near_duplicate_pairs(
+    pool: list[_Mem], pairs: list[tuple[int, int]], fuzz: Any
+) -> list[tuple[int, int]]:
+    """The pairs whose heads reach DUPLICATE_HEAD_THRESHOLD (token_sort_ratio) and whose
+    bodies reach DUPLICATE_BODY_THRESHOLD (token_set_ratio), in no particular order."""
+    cutoff = DUPLICATE_HEAD_THRESHOLD
+    sorted_heads = {i: _token_sort_text(pool[i].head_lower) for i in set(chain(*pairs))}
+
+    def heads_alike(a: int, b: int) -> bool:
+        sa, sb = sorted_heads[a], sorted_heads[b]
+        if sa is not None and sb is not None:
+            return fuzz.ratio(sa, sb, score_cutoff=cutoff) >= cutoff
+        head_a, head_b = pool[a].head_lower, pool[b].head_lower
+        return fuzz.token_sort_ratio(head_a, head_b, score_cutoff=cutoff) >= cutoff
+
+    alike: list[tuple[int, int]] = []
+    for a, bs in _partners(pairs).items():
+        query = sorted_heads[a]
+        batch = []  # pair by pair below _BATCH_MIN_PAIRS: a small dir does not import numpy
+        if query is not None and len(pairs) >= _BATCH_MIN_PAIRS:
+            batch = [b for b in bs if sorted_heads[b] is not None]
+        in_batch = set(batch)
+        alike += [(a, b) for b in bs if b not in in_batch and heads_alike(a, b)]
+        if query is not None and batch:
+            choices = [sorted_heads[b] for b in batch]
+            scores = _scores(query, choices, fuzz.ratio, cutoff)
+            alike += [(a, b) for b, score in zip(batch, scores, strict=True) if score >= cutoff]
+    body_cutoff = DUPLICATE_BODY_THRESHOLD
+    return [
+        (a, b)
+        for a, b in alike
+        if fuzz.token_set_ratio(pool[a].body_lower, pool[b].body_lower, score_cutoff=body_cutoff)
+        >= body_cutoff
+    ]
+
+
+def _partners(pairs: list[tuple[int, int]]) -> dict[int, list[int]]:
+    """Each pair's first index with the second indexes it is paired with, in pair order."""
+    partners: dict[int, list[int]] = {}
+    for i, j in pairs:
+        partners.setdefault(i, []).append(j)
+    return partners
+
+
+def _scores(query: str, choices: list[str | None], scorer: Any, cutoff: float) -> list[float]:
+    """scorer(query, choice, score_cutoff=cutoff) for every choice, in one rapidfuzz call.
+
+    The same scorer and cutoff: a score under the cutoff comes back as 0, so the float32
+    result is at or above the cutoff exactly when the one-by-one score is (the cutoffs used
+    here are exact in float32, and rounding to float32 keeps a score's side of them).
+    """
+    from rapidfuzz import process
+
+    return process.cdist(  # type: ignore[no-any-return]
+        [query], choices, scorer=scorer, score_cutoff=cutoff, workers=1
+    )[0].tolist()
+
+
+def _contradiction_pairs(
+    mems: list[_Mem], merged: set[str], fuzz: Any, stems: StemCache
+) -> list[tuple[_Mem, _Mem]]:
     """Pairs of same-type memories with opposite polarity and similar subject, in (i, j) order."""
 
     # One regex pass per text: the negations removed, and whether there were any.
-    subs = [_NEGATION.subn(" ", f"{m.description} {m.body}") for m in mems]
-    negated = [n > 0 for _, n in subs]
-    stripped = [t.lower() for t, _ in subs]
+    subs = [_strip_negations(f"{m.description} {m.body}") for m in mems]
+    stripped = [t for t, _ in subs]
     by_type: dict[str, tuple[list[int], list[int]]] = {}
     for i, m in enumerate(mems):
-        by_type.setdefault(m.type, ([], []))[negated[i]].append(i)
+        by_type.setdefault(m.type, ([], []))[subs[i][1]].append(i)
+    blocks = [(plain, negs) for plain, negs in by_type.values() if plain and negs]
+    # Each compared text is split once: its tokens give its stems and its scored form.
+    tokens = {i: _ascii_tokens(stripped[i]) for block in blocks for i in chain(*block)}
+
+    def keys(idx: list[int]) -> list[frozenset[str]]:
+        return [
+            stems.text(stripped[i]) if tokens[i] is None else stems.tokens(tokens[i]) for i in idx
+        ]
+
     candidates: list[tuple[int, int]] = []
-    for plain, negs in by_type.values():
-        if not plain or not negs:
-            continue
-        keys_neg = stem_sets(stripped[i] for i in negs)
-        keys_plain = stem_sets(stripped[i] for i in plain)
-        for a, b in candidate_pairs(keys_neg, keys_plain, min_shared=CONTRADICTION_MIN_SHARED):
-            i, j = sorted((negs[a], plain[b]))
+    for plain, negs in blocks:
+        for a, b in candidate_pairs(keys(negs), keys(plain), min_shared=CONTRADICTION_MIN_SHARED):
+            i, j = (negs[a], plain[b]) if negs[a] < plain[b] else (plain[b], negs[a])
             if not (mems[i].rel in merged and mems[j].rel in merged):
                 candidates.append((i, j))
-    found = _similar_pairs(candidates, stripped, fuzz)
+    scored = set(chain(*candidates))
+    texts = [_token_set_text(t, tokens[i]) if i in scored else t for i, t in enumerate(stripped)]
+    found = _similar_pairs(candidates, texts, fuzz)
     return [(mems[i], mems[j]) for i, j in sorted(found)]
 
 
@@ -137,22 +252,9 @@ def _similar_pairs(
             for i, j in pairs
             if fuzz.token_set_ratio(texts[i], texts[j], score_cutoff=cutoff) >= cutoff
         ]
-    from rapidfuzz import process
-
-    partners: dict[int, list[int]] = {}
-    for i, j in pairs:
-        partners.setdefault(i, []).append(j)
     found: list[tuple[int, int]] = []
-    for i, js in partners.items():
-        # The same scorer and cutoff: a score under the cutoff comes back as 0, so the float32
-        # result is at or above the cutoff exactly when the pair-by-pair score is.
-        scores = process.cdist(
-            [texts[i]],
-            [texts[j] for j in js],
-            scorer=fuzz.token_set_ratio,
-            score_cutoff=cutoff,
-            workers=1,
-        )[0].tolist()
+    for i, js in _partners(pairs).items():
+        scores = _scores(texts[i], [texts[j] for j in js], fuzz.token_set_ratio, cutoff)
         found += [(i, j) for j, score in zip(js, scores, strict=True) if score >= cutoff]
     return found
 
@@ -211,21 +313,6 @@ def _read_memories(snap: _Snapshot) -> list[_Mem]:
     return mems
 
 
-def _near_duplicates_test(fuzz: Any) -> Callable[[_Mem, _Mem], bool]:
-    """Whether two memories are near-duplicates: similar name + description, and similar bodies."""
-
-    def near_duplicates(a: _Mem, b: _Mem) -> bool:
-        head = fuzz.token_sort_ratio(
-            a.head_lower, b.head_lower, score_cutoff=DUPLICATE_HEAD_THRESHOLD
-        )
-        return bool(head) and (
-            fuzz.token_set_ratio(a.body_lower, b.body_lower, score_cutoff=DUPLICATE_BODY_THRESHOLD)
-            >= DUPLICATE_BODY_THRESHOLD
-        )
-
-    return near_duplicates
-
-
 def _merge_action(scope: str, group: list[_Mem], fuzz: Any) -> PlanAction:
     """Merge a group of near-duplicates into its newest member; the others go to the trash."""
     members = sorted(group, key=lambda m: (-m.mtime_ms, m.rel))
@@ -256,21 +343,22 @@ def _merge_action(scope: str, group: list[_Mem], fuzz: Any) -> PlanAction:
 
 
 def _merge_actions(
-    mems: list[_Mem], scopes: list[str], fuzz: Any
+    mems: list[_Mem], scopes: list[str], fuzz: Any, stems: StemCache
 ) -> tuple[list[PlanAction], set[str]]:
     """1. near-duplicates: same scope, type and polarity; the newest file absorbs the others."""
     actions: list[PlanAction] = []
     merged: set[str] = set()
-    near_duplicates = _near_duplicates_test(fuzz)
     for scope in scopes:
         pool = [m for m in mems if m.scope == scope]
-        for group in _duplicate_groups(pool, near_duplicates):
+        for group in _duplicate_groups(pool, fuzz, stems):
             merged.update(m.rel for m in group)
             actions.append(_merge_action(scope, group, fuzz))
     return actions, merged
 
 
-def _contradiction_actions(mems: list[_Mem], merged: set[str], fuzz: Any) -> list[PlanAction]:
+def _contradiction_actions(
+    mems: list[_Mem], merged: set[str], fuzz: Any, stems: StemCache
+) -> list[PlanAction]:
     """2. contradictions: similar subject, opposite polarity; flagged, never auto-resolved."""
     return [
         PlanAction(
@@ -279,7 +367,7 @@ def _contradiction_actions(mems: list[_Mem], merged: set[str], fuzz: Any) -> lis
             f"{a.rel} and {b.rel} may contradict each other; review them and keep one",
             (a.rel, b.rel),
         )
-        for a, b in _contradiction_pairs(mems, merged, fuzz)
+        for a, b in _contradiction_pairs(mems, merged, fuzz, stems)
     ]
 
 
@@ -289,7 +377,7 @@ def _date_actions(mems: list[_Mem], merged: set[str]) -> list[PlanAction]:
     for m in mems:
         if m.rel in merged:
             continue
-        _, body = _split_front(m.text)
+        body = m.body  # the text after its frontmatter block, as _split_front cuts it
         new_body, changes = convert_relative_dates(body, local_date(m.mtime_ms))
         if changes:
             actions.append(
@@ -411,8 +499,9 @@ def plan_consolidation(
         scopes = [""] + ([TEAM_DIRNAME] if (root / TEAM_DIRNAME).is_dir() else [])
         for scope in scopes:
             snap.read(_index_rel(scope))
-    actions, merged = _merge_actions(mems, scopes, fuzz)
-    actions += _contradiction_actions(mems, merged, fuzz)
+    stems = StemCache()  # each word stemmed once, for both comparing steps
+    actions, merged = _merge_actions(mems, scopes, fuzz, stems)
+    actions += _contradiction_actions(mems, merged, fuzz, stems)
     actions += _date_actions(mems, merged)
     for scope in scopes:
         actions += _index_actions(snap, scope, mems, merged, actions)

@@ -25,7 +25,7 @@ from typing import Any
 
 from memdir_nb.spec import text as textseg
 
-__all__ = ["MAX_POSTING", "UnionFind", "candidate_pairs", "stem_sets"]
+__all__ = ["MAX_POSTING", "StemCache", "UnionFind", "candidate_pairs", "stem_sets"]
 
 # A stem found in more texts than this is not used to find candidates (it is still counted
 # when a candidate's shared stems are checked). This bounds the work per text, so the whole
@@ -76,16 +76,62 @@ _STOP = frozenset(
 )
 
 
-def stem_sets(texts: Iterable[str]) -> list[frozenset[str]]:
-    """Each text's set of lower-cased word stems (Snowball English), stop words left out."""
-    import Stemmer
+class StemCache:
+    """Word stems, each distinct word stemmed once: one per plan, shared by its steps.
 
-    stemmer = Stemmer.Stemmer("english")
-    out = []
-    for text in texts:
-        words = {w for w in textseg.words(text) if w not in _STOP}
-        out.append(frozenset(stemmer.stemWords(list(words))))  # a set: order is irrelevant
-    return out
+    Stems for ASCII text are also kept per whitespace token ("memory," -> {"memori"}): a word
+    never spans whitespace (see stem_sets), so a text's stems are the union of its distinct
+    tokens' stems, and a token seen in an earlier text costs one dict lookup. Not thread-safe
+    (it holds one Snowball stemmer); the caches are emptied past _CACHE_MAX entries, which
+    changes no result.
+    """
+
+    _CACHE_MAX = 200_000
+
+    def __init__(self) -> None:
+        import Stemmer
+
+        self._stemmer = Stemmer.Stemmer("english")
+        self._words: dict[str, str] = {}
+        self._tokens: dict[str, frozenset[str]] = {}
+
+    def words(self, words: Collection[str]) -> frozenset[str]:
+        """The stems of words (stop words are the caller's to leave out)."""
+        cache = self._words
+        if len(cache) > self._CACHE_MAX:
+            cache.clear()
+        missing = [w for w in words if w not in cache]
+        if missing:
+            cache.update(zip(missing, self._stemmer.stemWords(missing), strict=True))
+        return frozenset(map(cache.__getitem__, words))
+
+    def tokens(self, tokens: set[str]) -> frozenset[str]:
+        """The stems of the non-stop words in a set of lower-cased ASCII whitespace tokens."""
+        cache = self._tokens
+        if len(cache) > self._CACHE_MAX:
+            cache.clear()
+        for token in tokens.difference(cache):  # a C-level pass (set minus dict keys)
+            cache[token] = self.words(set(_ascii_words(token)) - _STOP)
+        return frozenset().union(*map(cache.__getitem__, tokens))
+
+    def text(self, text: str) -> frozenset[str]:
+        """text's set of lower-cased word stems (Snowball English), stop words left out."""
+        if text.isascii():
+            # textseg.words on ASCII text is the word pattern's findall over the lower-cased
+            # text, and no word holds whitespace: the same words, token by token.
+            return self.tokens(set(text.lower().split()))
+        return self.words({w for w in textseg.words(text) if w not in _STOP})
+
+
+def _ascii_words(token: str) -> list[str]:
+    """textseg.words of a lower-cased ASCII token (no CJK, nothing to normalise)."""
+    return textseg.word_pattern().findall(token)
+
+
+def stem_sets(texts: Iterable[str], cache: StemCache | None = None) -> list[frozenset[str]]:
+    """Each text's set of lower-cased word stems (Snowball English), stop words left out."""
+    cache = cache or StemCache()
+    return [cache.text(text) for text in texts]
 
 
 def _prefix(keys: frozenset[str], rank: dict[str, int], min_shared: float) -> list[str]:
