@@ -119,11 +119,11 @@ class StemCache:
             single[token] = next(iter(stems)) if len(stems) == 1 else None
             if len(stems) > 1:
                 multi[token] = stems
-        out = set(map(single.__getitem__, tokens))
+        out: set[str | None] = set(map(single.__getitem__, tokens))
         for token in multi.keys() & tokens:  # C-level: iterates the smaller side
             out.update(multi[token])
-        out.discard(None)  # type: ignore[arg-type]
-        return frozenset(out)  # type: ignore[arg-type]
+        out.discard(None)
+        return frozenset(out)  # type: ignore[arg-type]  # None is gone
 
     def text(self, text: str) -> frozenset[str]:
         """text's set of lower-cased word stems (Snowball English), stop words left out."""
