@@ -168,3 +168,19 @@ def test_contradiction_scores_batched_per_text_match_pair_by_pair(
     assert sorted(compare._similar_pairs(pairs, texts, fuzz)) == sorted(one_by_one)
     monkeypatch.setattr(compare, "_BATCH_MIN_PAIRS", 10**9)
     assert sorted(compare._similar_pairs(pairs, texts, fuzz)) == sorted(one_by_one)
+
+
+def test_the_scorers_give_the_same_score_whichever_text_comes_first() -> None:
+    # Batched scoring groups a pair under either of its texts.
+    rng = random.Random(6)
+    texts = _texts(rng, 120, vocab=15)
+    for _ in range(3_000):
+        a, b = rng.choice(texts), rng.choice(texts)
+        for scorer in (fuzz.ratio, fuzz.token_sort_ratio, fuzz.token_set_ratio):
+            assert scorer(a, b) == scorer(b, a)
+            assert scorer(a, b, score_cutoff=75) == scorer(b, a, score_cutoff=75)
+
+
+def test_pairs_are_grouped_under_the_text_in_more_pairs() -> None:
+    pairs = [(0, 5), (1, 5), (2, 5), (3, 4)]
+    assert compare._partners(pairs) == {5: [(0, 0), (1, 1), (2, 2)], 3: [(4, 3)]}
