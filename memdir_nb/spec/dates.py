@@ -81,6 +81,10 @@ _PHRASE = re.compile(
     r")\b",
     re.IGNORECASE,
 )
+# _PHRASE without IGNORECASE, for lower-cased ASCII text: every letter in _PHRASE is lower-case,
+# and on ASCII, case-insensitive matching is matching the lower-cased text (which keeps every
+# offset), so both find the same spans. Case-sensitive matching is about twice as fast.
+_PHRASE_LOWER = re.compile(_PHRASE.pattern)
 _BARE_WEEKDAY = re.compile(rf"\b{_CAP_WEEKDAY}\b")  # capitalised only: "monday" alone is too loose
 _RECURRING_BEFORE = re.compile(r"\b(?:every|each|on alternate|most|some)\s+$", re.IGNORECASE)
 _FENCE = re.compile(r"^\s{0,3}(```|~~~)")
@@ -124,11 +128,12 @@ def _weekday_anchored(line: str, start: int, end: int) -> bool:
 def _line_hits(line: str) -> Iterator[tuple[int, int, str]]:
     """(start, end, phrase) of each relative date in one line, in order."""
     spans: list[tuple[int, int, str]] = []
-    for m in _PHRASE.finditer(line):
+    found = _PHRASE_LOWER.finditer(line.lower()) if line.isascii() else _PHRASE.finditer(line)
+    for m in found:
         wd = m.start("wd")
         if wd != -1 and _weekday_anchored(line, wd, m.end("wd")):
             continue
-        spans.append((m.start(), m.end(), m.group(0)))
+        spans.append((m.start(), m.end(), line[m.start() : m.end()]))
     for m in _BARE_WEEKDAY.finditer(line):
         if any(s <= m.start() < e for s, e, _ in spans):
             continue
@@ -150,6 +155,7 @@ def may_hold_relative_date(text: str) -> bool:
         low = text.lower()
         if not any(w in low for w in _PHRASE_NEEDLES):
             return False
+        return _PHRASE_LOWER.search(low) is not None or _BARE_WEEKDAY.search(text) is not None
     return _PHRASE.search(text) is not None or _BARE_WEEKDAY.search(text) is not None
 
 
