@@ -6,8 +6,22 @@ import argparse
 import math
 from pathlib import Path
 
-from memdir_nb.home.config import MemdirConfig
 from memdir_nb.storage.containment import absolute_dir
+
+
+def user_path(raw: str) -> Path:
+    """raw as a path, a leading `~` expanded against the user's home as the config finds it.
+
+    Only the home is read (HOME, else the password database), never a settings file: a path
+    argument does not depend on them.
+    """
+    if not raw.startswith("~"):
+        return Path(raw)
+    # Local: home.config loads logging, JSON and the settings machinery, which a path without
+    # `~` never needs; every `memdir-nb scan DIR` would pay for them (docs/performance.md).
+    from memdir_nb.home.config import expand_user, user_home
+
+    return expand_user(raw, user_home())
 
 
 def positive_int(raw: str) -> int:
@@ -34,7 +48,7 @@ def finite_float(raw: str) -> float:
 
 def any_dir(raw: str) -> Path:
     """An argparse type: an existing directory (any folder, not only a memory dir)."""
-    path = MemdirConfig.from_environment().expand_user(raw)
+    path = user_path(raw)
     if not path.is_dir():
         raise argparse.ArgumentTypeError(f"{raw!r} is not a directory")
     return absolute_dir(path)
@@ -52,12 +66,12 @@ def new_path(raw: str) -> Path:
     """An argparse type: a non-empty path (the empty string would mean the current folder)."""
     if not raw.strip():
         raise argparse.ArgumentTypeError("the path is empty; give the folder to create")
-    return absolute_dir(MemdirConfig.from_environment().expand_user(raw))
+    return absolute_dir(user_path(raw))
 
 
 def existing_dir(raw: str) -> Path:
     """An argparse type: an existing memory dir, made absolute (a relative one is cwd-relative)."""
-    path = MemdirConfig.from_environment().expand_user(raw)
+    path = user_path(raw)
     if not path.is_dir():
         raise argparse.ArgumentTypeError(
             f"{raw!r} is not a directory; pass the memory dir (the folder holding MEMORY.md)"

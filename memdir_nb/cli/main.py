@@ -1,4 +1,11 @@
-"""The `memdir-nb` command: look at a memory dir from the shell."""
+"""The `memdir-nb` command: look at a memory dir from the shell.
+
+Each command's arguments are added by one function, listed in COMMANDS. `main` parses a
+command line with that command's parser alone when it can (the first word names a command and
+every argument after it is one the command takes): `memdir-nb scan DIR` never builds the other
+thirteen parsers. Anything else (help for the whole command, no command, arguments the
+command does not take) goes to the whole parser, so its usage and errors are unchanged.
+"""
 
 from __future__ import annotations
 
@@ -17,9 +24,10 @@ from memdir_nb.cli.args import (
     positive_int,
 )
 from memdir_nb.cli.output import terminal_safe_streams
-from memdir_nb.home.config import SELECTOR_NAMES
+from memdir_nb.spec.constants import SELECTOR_NAMES
 from memdir_nb.spec.taxonomy import SCOPES
 
+PROG = "memdir-nb"
 HOME_HELP = (
     "a Claude home (the folder holding projects/), or a home folder whose .claude is used; "
     "repeatable (default: ~/.claude)"
@@ -27,24 +35,28 @@ HOME_HELP = (
 
 
 def build_parser() -> argparse.ArgumentParser:
-    """The argument parser, exposed for tests."""
+    """The argument parser of the whole command line, exposed for tests."""
     parser = argparse.ArgumentParser(
-        prog="memdir-nb",
+        prog=PROG,
         description="Inspect a Claude Code memory directory (memdir).",
     )
     sub = parser.add_subparsers(dest="command", required=True)
-
-    _add_memory_dir_commands(sub)
-    _add_recall_command(sub)
-    _add_home_commands(sub)
-    _add_session_commands(sub)
-    _add_rewriting_commands(sub)
+    for name, (help_text, add_arguments) in COMMANDS.items():
+        add_arguments(sub.add_parser(name, help=help_text))
     return parser
 
 
-def _add_memory_dir_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    """scan, index, lint and demo: the commands that read one memory dir."""
-    p = sub.add_parser("scan", help="list the memories a selector would see")
+def command_parser(name: str) -> argparse.ArgumentParser:
+    """One command's parser alone, the same as build_parser's (its prog, arguments and help)."""
+    parser = argparse.ArgumentParser(prog=f"{PROG} {name}")
+    COMMANDS[name][1](parser)
+    return parser
+
+
+# ---------------------------------------------------------------- the commands that read one memory dir
+
+
+def _scan_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("dir", type=existing_dir, help="the memory dir")
     p.add_argument(
         "--limit", type=positive_int, default=200, help="how many memories to list (default 200)"
@@ -52,7 +64,8 @@ def _add_memory_dir_commands(sub: argparse._SubParsersAction[argparse.ArgumentPa
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.set_defaults(func="scan_command:cmd_scan")
 
-    p = sub.add_parser("index", help="report MEMORY.md against its 200-line / 25,000-byte caps")
+
+def _index_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("dir", type=existing_dir, help="the memory dir")
     p.add_argument(
         "--scope",
@@ -64,7 +77,8 @@ def _add_memory_dir_commands(sub: argparse._SubParsersAction[argparse.ArgumentPa
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.set_defaults(func="dir_commands:cmd_index")
 
-    p = sub.add_parser("lint", help="check memories and indexes; exit 1 on errors")
+
+def _lint_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("dir", type=existing_dir, help="the memory dir")
     p.add_argument(
         "--errors-only", action="store_true", help="list only findings of severity error"
@@ -72,7 +86,8 @@ def _add_memory_dir_commands(sub: argparse._SubParsersAction[argparse.ArgumentPa
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.set_defaults(func="dir_commands:cmd_lint")
 
-    p = sub.add_parser("demo", help="build the bundled demo memory dir")
+
+def _demo_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("dir", type=new_path, help="where to create it")
     p.add_argument("--overwrite", action="store_true", help="replace an earlier demo dir there")
     p.add_argument(
@@ -81,9 +96,7 @@ def _add_memory_dir_commands(sub: argparse._SubParsersAction[argparse.ArgumentPa
     p.set_defaults(func="dir_commands:cmd_demo")
 
 
-def _add_recall_command(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    """recall: pick memories for a query."""
-    p = sub.add_parser("recall", help="select memories for a query and print them as injected")
+def _recall_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("query", help="the user's message to find memories for")
     p.add_argument("--dir", type=existing_dir, required=True, help="the memory dir")
     p.add_argument(
@@ -103,56 +116,44 @@ def _add_recall_command(sub: argparse._SubParsersAction[argparse.ArgumentParser]
     p.set_defaults(func="recall_command:cmd_recall")
 
 
-def _add_home_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    """where, doctor, list and export: the commands about a Claude home."""
-    project_args = (
-        (
-            "--cwd",
-            {"type": any_dir, "default": None, "help": "the project folder (default: here)"},
-        ),
-        (
-            "--home",
-            {
-                "type": any_dir,
-                "default": None,
-                "help": "the home folder to read ~/.claude from (default: $HOME)",
-            },
-        ),
-        (
-            "--settings",
-            {
-                "type": existing_file,
-                "default": None,
-                "help": "a settings file passed to Claude Code with --settings (the flag layer)",
-            },
-        ),
-        ("--json", {"action": "store_true", "help": "machine-readable output"}),
+# ---------------------------------------------------------------- the commands about a Claude home
+
+
+def _project_arguments(p: argparse.ArgumentParser) -> None:
+    """--cwd, --home, --settings and --json: where and doctor take the same four."""
+    p.add_argument("--cwd", type=any_dir, default=None, help="the project folder (default: here)")
+    p.add_argument(
+        "--home",
+        type=any_dir,
+        default=None,
+        help="the home folder to read ~/.claude from (default: $HOME)",
     )
-    p = sub.add_parser(
-        "where", help="which memory dir a project uses, and every step that chose it"
+    p.add_argument(
+        "--settings",
+        type=existing_file,
+        default=None,
+        help="a settings file passed to Claude Code with --settings (the flag layer)",
     )
-    for name, kw in project_args:
-        p.add_argument(name, **kw)
+    p.add_argument("--json", action="store_true", help="machine-readable output")
+
+
+def _where_arguments(p: argparse.ArgumentParser) -> None:
+    _project_arguments(p)
     p.set_defaults(func="home_commands:cmd_where")
 
-    p = sub.add_parser(
-        "doctor", help="why memory would not load fully for a project; exit 1 when action is needed"
-    )
-    for name, kw in project_args:
-        p.add_argument(name, **kw)
+
+def _doctor_arguments(p: argparse.ArgumentParser) -> None:
+    _project_arguments(p)
     p.set_defaults(func="home_commands:cmd_doctor")
 
-    p = sub.add_parser(
-        "list", help="every memory dir under a Claude home, with counts and index use"
-    )
+
+def _list_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--home", type=any_dir, action="append", help=HOME_HELP)
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.set_defaults(func="home_commands:cmd_list")
 
-    p = sub.add_parser(
-        "export",
-        help="write every memory and memory dir to Parquet files, or one memory dir to a zip",
-    )
+
+def _export_arguments(p: argparse.ArgumentParser) -> None:
     out = p.add_mutually_exclusive_group(required=True)
     out.add_argument(
         "--parquet",
@@ -171,19 +172,16 @@ def _add_home_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser])
     p.set_defaults(func="home_commands:cmd_export")
 
 
-def _add_session_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    """sessions and replay: the commands about session transcripts."""
-    p = sub.add_parser(
-        "sessions", help="each project's session transcripts: id, date, turns, subagent, size"
-    )
+# ---------------------------------------------------------------- the commands about session transcripts
+
+
+def _sessions_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--home", type=any_dir, action="append", help=HOME_HELP)
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.set_defaults(func="session_commands:cmd_sessions")
 
-    p = sub.add_parser(
-        "replay",
-        help="replay a session turn by turn: what recall surfaced, cut and missed",
-    )
+
+def _replay_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("transcript", type=existing_file, help="a session transcript (.jsonl)")
     p.add_argument(
         "--dir",
@@ -210,11 +208,10 @@ def _add_session_commands(sub: argparse._SubParsersAction[argparse.ArgumentParse
     p.set_defaults(func="session_commands:cmd_replay")
 
 
-def _add_rewriting_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    """import and rebuild-index: the commands that write into a memory dir."""
-    p = sub.add_parser(
-        "import", help="unpack a memory archive into a memory dir (conflicts named, never lost)"
-    )
+# ---------------------------------------------------------------- the commands that write into a memory dir
+
+
+def _import_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "archive", type=existing_file, help="a zip written by memdir-nb export --archive"
     )
@@ -227,11 +224,8 @@ def _add_rewriting_commands(sub: argparse._SubParsersAction[argparse.ArgumentPar
     p.add_argument("--dry-run", action="store_true", help="say what would happen; write nothing")
     p.set_defaults(func="dir_commands:cmd_import")
 
-    p = sub.add_parser(
-        "rebuild-index",
-        help="add the missing entries to MEMORY.md and team/MEMORY.md, keeping every line "
-        "people wrote (the old index goes to .trash/)",
-    )
+
+def _rebuild_index_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("dir", type=existing_dir, help="the memory dir")
     p.add_argument(
         "--dry-run",
@@ -244,6 +238,44 @@ def _add_rewriting_commands(sub: argparse._SubParsersAction[argparse.ArgumentPar
         help="also remove the lines that point at files which no longer exist",
     )
     p.set_defaults(func="dir_commands:cmd_rebuild_index")
+
+
+# Every command: name -> (its line in `memdir-nb -h`, the function adding its arguments), in
+# the order the help lists them.
+COMMANDS: dict[str, tuple[str, Callable[[argparse.ArgumentParser], None]]] = {
+    "scan": ("list the memories a selector would see", _scan_arguments),
+    "index": ("report MEMORY.md against its 200-line / 25,000-byte caps", _index_arguments),
+    "lint": ("check memories and indexes; exit 1 on errors", _lint_arguments),
+    "demo": ("build the bundled demo memory dir", _demo_arguments),
+    "recall": ("select memories for a query and print them as injected", _recall_arguments),
+    "where": ("which memory dir a project uses, and every step that chose it", _where_arguments),
+    "doctor": (
+        "why memory would not load fully for a project; exit 1 when action is needed",
+        _doctor_arguments,
+    ),
+    "list": ("every memory dir under a Claude home, with counts and index use", _list_arguments),
+    "export": (
+        "write every memory and memory dir to Parquet files, or one memory dir to a zip",
+        _export_arguments,
+    ),
+    "sessions": (
+        "each project's session transcripts: id, date, turns, subagent, size",
+        _sessions_arguments,
+    ),
+    "replay": (
+        "replay a session turn by turn: what recall surfaced, cut and missed",
+        _replay_arguments,
+    ),
+    "import": (
+        "unpack a memory archive into a memory dir (conflicts named, never lost)",
+        _import_arguments,
+    ),
+    "rebuild-index": (
+        "add the missing entries to MEMORY.md and team/MEMORY.md, keeping every line "
+        "people wrote (the old index goes to .trash/)",
+        _rebuild_index_arguments,
+    ),
+}
 
 
 def _handler(spec: str) -> Callable[[argparse.Namespace], int]:
@@ -260,9 +292,27 @@ def _handler(spec: str) -> Callable[[argparse.Namespace], int]:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the console script; everything a command prints passes the sanitiser."""
-    args = build_parser().parse_args(argv)
+    words = sys.argv[1:] if argv is None else list(argv)
+    args = parse_one_command(words) or build_parser().parse_args(words)
     with terminal_safe_streams():
         return _run(args)
+
+
+def parse_one_command(words: Sequence[str]) -> argparse.Namespace | None:
+    """The command line parsed by its command's parser alone; None to leave it to the whole one.
+
+    The result is what build_parser gives: the whole parser hands the words after the
+    command's name to the same subparser. None when the first word names no command, or when
+    the command leaves words it does not take (the whole parser reports those, with its own
+    usage). A bad value or `-h` ends here exactly as it would there: the same subparser errors
+    or prints its help.
+    """
+    if not words or words[0] not in COMMANDS:
+        return None
+    args, extra = command_parser(words[0]).parse_known_args(
+        words[1:], argparse.Namespace(command=words[0])
+    )
+    return None if extra else args
 
 
 def _run(args: argparse.Namespace) -> int:

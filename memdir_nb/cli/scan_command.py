@@ -7,7 +7,6 @@ shell prompt or a hook, pays only for the scan itself: see docs/performance.md.
 from __future__ import annotations
 
 import argparse
-import json
 
 from memdir_nb.formats.manifest import format_memory_manifest
 from memdir_nb.spec.text import plural
@@ -19,6 +18,8 @@ def cmd_scan(args: argparse.Namespace) -> int:
 
     report = scan_memory_dir(args.dir, limit=args.limit)
     if args.json:
+        import json  # only --json prints JSON; the text listing does not load the module
+
         payload = {
             "dir": str(args.dir),
             "total_found": report.total_found,

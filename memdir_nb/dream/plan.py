@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-import functools
 import os
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -25,6 +23,16 @@ from memdir_nb.dream.actions import (
     _sha,
     _split_front,
 )
+from memdir_nb.dream.compare import (
+    CONTRADICTION_MIN_SHARED,
+    CONTRADICTION_THRESHOLD,
+    DUPLICATE_BODY_THRESHOLD,
+    DUPLICATE_HEAD_THRESHOLD,
+    DUPLICATE_MIN_SHARED,
+    _contradiction_pairs,
+    _duplicate_groups,
+    _Mem,
+)
 from memdir_nb.formats import index
 from memdir_nb.formats.frontmatter import parse_frontmatter
 from memdir_nb.spec.constants import (
@@ -36,125 +44,23 @@ from memdir_nb.spec.constants import (
     TRASH_DIRNAME,
 )
 from memdir_nb.spec.dates import convert_relative_dates, local_date
-from memdir_nb.spec.similarity import UnionFind, candidate_pairs, stem_sets
+from memdir_nb.spec.similarity import StemCache
 from memdir_nb.storage.access import ContainedReader, MissingFile, ReadRefused, ReadResult
 from memdir_nb.storage.containment import absolute_dir
 from memdir_nb.storage.scan import list_memory_files
 
-DUPLICATE_HEAD_THRESHOLD = 90.0  # rapidfuzz token_sort_ratio over name + description
-DUPLICATE_BODY_THRESHOLD = 60.0  # and token_set_ratio over the bodies
-CONTRADICTION_THRESHOLD = 75.0  # token_set_ratio of descriptions once negations are removed
-_NEGATION = re.compile(
-    r"\b(never|not|no longer|don't|do not|doesn't|does not|avoid|stop|without|no)\b", re.I
-)
-
-
-@dataclass
-class _Mem:
-    rel: str  # relative to memory_dir
-    scope_rel: str  # relative to its scope dir (the index link target)
-    scope: str  # "" (private) or "team"
-    text: str
-    name: str
-    description: str
-    type: str
-    body: str
-    mtime_ms: float
-
-    @functools.cached_property
-    def head_lower(self) -> str:
-        """Name and description, lower-cased: what near-duplicate heads are compared on."""
-        return f"{self.name} {self.description}".lower()
-
-    @functools.cached_property
-    def body_lower(self) -> str:
-        """The body, lower-cased (computed once, however many candidate pairs it is in)."""
-        return self.body.lower()
+__all__ = [
+    "CONTRADICTION_MIN_SHARED",
+    "CONTRADICTION_THRESHOLD",
+    "DUPLICATE_BODY_THRESHOLD",
+    "DUPLICATE_HEAD_THRESHOLD",
+    "DUPLICATE_MIN_SHARED",
+    "plan_consolidation",
+]
 
 
 def _index_rel(scope: str) -> str:
     return f"{scope}/{ENTRYPOINT_NAME}" if scope else ENTRYPOINT_NAME
-
-
-# Candidate pairs must share this fraction of the smaller text's word stems (see
-# similarity.py); every candidate is then scored with the exact thresholds above.
-DUPLICATE_MIN_SHARED = 0.7
-CONTRADICTION_MIN_SHARED = 0.4
-
-
-def _duplicate_groups(pool: list[_Mem], near_duplicates: Any) -> list[list[_Mem]]:
-    """Groups of near-duplicate memories in one scope, ordered by their first member in pool."""
-
-    blocks: dict[tuple[str, bool], list[int]] = {}
-    for i, m in enumerate(pool):  # type and negation must agree: compare within blocks only
-        blocks.setdefault((m.type, bool(_NEGATION.search(m.description))), []).append(i)
-    uf = UnionFind(len(pool))
-    for idx in blocks.values():
-        keys = stem_sets(f"{pool[i].name} {pool[i].description}" for i in idx)
-        for a, b in sorted(candidate_pairs(keys, min_shared=DUPLICATE_MIN_SHARED)):
-            if near_duplicates(pool[idx[a]], pool[idx[b]]):
-                uf.union(idx[a], idx[b])
-    return [[pool[i] for i in g] for g in uf.groups(range(len(pool)))]
-
-
-def _contradiction_pairs(mems: list[_Mem], merged: set[str], fuzz: Any) -> list[tuple[_Mem, _Mem]]:
-    """Pairs of same-type memories with opposite polarity and similar subject, in (i, j) order."""
-
-    # One regex pass per text: the negations removed, and whether there were any.
-    subs = [_NEGATION.subn(" ", f"{m.description} {m.body}") for m in mems]
-    negated = [n > 0 for _, n in subs]
-    stripped = [t.lower() for t, _ in subs]
-    by_type: dict[str, tuple[list[int], list[int]]] = {}
-    for i, m in enumerate(mems):
-        by_type.setdefault(m.type, ([], []))[negated[i]].append(i)
-    candidates: list[tuple[int, int]] = []
-    for plain, negs in by_type.values():
-        if not plain or not negs:
-            continue
-        keys_neg = stem_sets(stripped[i] for i in negs)
-        keys_plain = stem_sets(stripped[i] for i in plain)
-        for a, b in candidate_pairs(keys_neg, keys_plain, min_shared=CONTRADICTION_MIN_SHARED):
-            i, j = sorted((negs[a], plain[b]))
-            if not (mems[i].rel in merged and mems[j].rel in merged):
-                candidates.append((i, j))
-    found = _similar_pairs(candidates, stripped, fuzz)
-    return [(mems[i], mems[j]) for i, j in sorted(found)]
-
-
-# From this many candidate pairs on, each text is scored against all of its partners in one
-# rapidfuzz call (its tokens prepared once); below it, pair by pair, without importing numpy.
-_BATCH_MIN_PAIRS = 1_000
-
-
-def _similar_pairs(
-    pairs: list[tuple[int, int]], texts: list[str], fuzz: Any
-) -> list[tuple[int, int]]:
-    """The pairs (i, j) whose texts reach CONTRADICTION_THRESHOLD by token_set_ratio(i, j)."""
-    cutoff = CONTRADICTION_THRESHOLD
-    if len(pairs) < _BATCH_MIN_PAIRS:
-        return [
-            (i, j)
-            for i, j in pairs
-            if fuzz.token_set_ratio(texts[i], texts[j], score_cutoff=cutoff) >= cutoff
-        ]
-    from rapidfuzz import process
-
-    partners: dict[int, list[int]] = {}
-    for i, j in pairs:
-        partners.setdefault(i, []).append(j)
-    found: list[tuple[int, int]] = []
-    for i, js in partners.items():
-        # The same scorer and cutoff: a score under the cutoff comes back as 0, so the float32
-        # result is at or above the cutoff exactly when the pair-by-pair score is.
-        scores = process.cdist(
-            [texts[i]],
-            [texts[j] for j in js],
-            scorer=fuzz.token_set_ratio,
-            score_cutoff=cutoff,
-            workers=1,
-        )[0].tolist()
-        found += [(i, j) for j, score in zip(js, scores, strict=True) if score >= cutoff]
-    return found
 
 
 class _Snapshot:
@@ -211,21 +117,6 @@ def _read_memories(snap: _Snapshot) -> list[_Mem]:
     return mems
 
 
-def _near_duplicates_test(fuzz: Any) -> Callable[[_Mem, _Mem], bool]:
-    """Whether two memories are near-duplicates: similar name + description, and similar bodies."""
-
-    def near_duplicates(a: _Mem, b: _Mem) -> bool:
-        head = fuzz.token_sort_ratio(
-            a.head_lower, b.head_lower, score_cutoff=DUPLICATE_HEAD_THRESHOLD
-        )
-        return bool(head) and (
-            fuzz.token_set_ratio(a.body_lower, b.body_lower, score_cutoff=DUPLICATE_BODY_THRESHOLD)
-            >= DUPLICATE_BODY_THRESHOLD
-        )
-
-    return near_duplicates
-
-
 def _merge_action(scope: str, group: list[_Mem], fuzz: Any) -> PlanAction:
     """Merge a group of near-duplicates into its newest member; the others go to the trash."""
     members = sorted(group, key=lambda m: (-m.mtime_ms, m.rel))
@@ -256,21 +147,22 @@ def _merge_action(scope: str, group: list[_Mem], fuzz: Any) -> PlanAction:
 
 
 def _merge_actions(
-    mems: list[_Mem], scopes: list[str], fuzz: Any
+    mems: list[_Mem], scopes: list[str], fuzz: Any, stems: StemCache
 ) -> tuple[list[PlanAction], set[str]]:
     """1. near-duplicates: same scope, type and polarity; the newest file absorbs the others."""
     actions: list[PlanAction] = []
     merged: set[str] = set()
-    near_duplicates = _near_duplicates_test(fuzz)
     for scope in scopes:
         pool = [m for m in mems if m.scope == scope]
-        for group in _duplicate_groups(pool, near_duplicates):
+        for group in _duplicate_groups(pool, fuzz, stems):
             merged.update(m.rel for m in group)
             actions.append(_merge_action(scope, group, fuzz))
     return actions, merged
 
 
-def _contradiction_actions(mems: list[_Mem], merged: set[str], fuzz: Any) -> list[PlanAction]:
+def _contradiction_actions(
+    mems: list[_Mem], merged: set[str], fuzz: Any, stems: StemCache
+) -> list[PlanAction]:
     """2. contradictions: similar subject, opposite polarity; flagged, never auto-resolved."""
     return [
         PlanAction(
@@ -279,7 +171,7 @@ def _contradiction_actions(mems: list[_Mem], merged: set[str], fuzz: Any) -> lis
             f"{a.rel} and {b.rel} may contradict each other; review them and keep one",
             (a.rel, b.rel),
         )
-        for a, b in _contradiction_pairs(mems, merged, fuzz)
+        for a, b in _contradiction_pairs(mems, merged, fuzz, stems)
     ]
 
 
@@ -289,7 +181,7 @@ def _date_actions(mems: list[_Mem], merged: set[str]) -> list[PlanAction]:
     for m in mems:
         if m.rel in merged:
             continue
-        _, body = _split_front(m.text)
+        body = m.body  # the text after its frontmatter block, as _split_front cuts it
         new_body, changes = convert_relative_dates(body, local_date(m.mtime_ms))
         if changes:
             actions.append(
@@ -411,8 +303,9 @@ def plan_consolidation(
         scopes = [""] + ([TEAM_DIRNAME] if (root / TEAM_DIRNAME).is_dir() else [])
         for scope in scopes:
             snap.read(_index_rel(scope))
-    actions, merged = _merge_actions(mems, scopes, fuzz)
-    actions += _contradiction_actions(mems, merged, fuzz)
+    stems = StemCache()  # each word stemmed once, for both comparing steps
+    actions, merged = _merge_actions(mems, scopes, fuzz, stems)
+    actions += _contradiction_actions(mems, merged, fuzz, stems)
     actions += _date_actions(mems, merged)
     for scope in scopes:
         actions += _index_actions(snap, scope, mems, merged, actions)

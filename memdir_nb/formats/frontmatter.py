@@ -30,8 +30,8 @@ from memdir_nb.spec.constants import (
     METADATA_KEY,
     MODIFIED_KEY,
 )
-from memdir_nb.spec.dates import modified_time_ms
 from memdir_nb.spec.taxonomy import MemoryType, parse_memory_type
+from memdir_nb.spec.timestamps import modified_time_ms
 
 _CORE_KEYS = ("name", "description", "type")
 

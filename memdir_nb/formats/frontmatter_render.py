@@ -12,9 +12,9 @@ from typing import TYPE_CHECKING
 import yaml
 
 from memdir_nb.spec.constants import FENCE, METADATA_KEY, MODIFIED_KEY
-from memdir_nb.spec.dates import iso_utc
 from memdir_nb.spec.taxonomy import MemoryType, require_memory_type
 from memdir_nb.spec.text import one_line
+from memdir_nb.spec.timestamps import iso_utc
 
 if TYPE_CHECKING:
     from memdir_nb.formats.frontmatter import Frontmatter

@@ -36,6 +36,7 @@ from memdir_nb.home.env_blocks import EnvValue as EnvValue
 from memdir_nb.home.env_blocks import IgnoredEnvVar as IgnoredEnvVar
 from memdir_nb.home.env_blocks import effective_environment as effective_environment
 from memdir_nb.home.env_blocks import tracked_env
+from memdir_nb.spec.constants import SELECTOR_NAMES as SELECTOR_NAMES  # re-exported
 from memdir_nb.spec.constants import SETTINGS_READ_MAX_BYTES
 from memdir_nb.storage.access import read_regular_file
 
@@ -51,9 +52,6 @@ ALL_LAYERS: tuple[str, ...] = (*TRUSTED_LAYERS, "project")
 
 # Settings keys whose type we check at load time, so a UI can show a clear problem.
 _TYPED_KEYS: dict[str, type] = {"autoMemoryDirectory": str, "autoMemoryEnabled": bool}
-
-
-SELECTOR_NAMES: tuple[str, ...] = ("semantic", "lexical", "anthropic")
 
 
 def is_env_truthy(value: str | None) -> bool:
@@ -85,6 +83,24 @@ def home_from_passwd() -> Path:
     import pwd  # POSIX only; imported here so the module still imports elsewhere
 
     return Path(pwd.getpwuid(os.getuid()).pw_dir)
+
+
+def user_home(env: Mapping[str, str] | None = None) -> Path:
+    """The folder `~` stands for: $HOME when set and not empty, else the password database's.
+
+    ``env`` defaults to os.environ. MemdirConfig.from_environment takes its home from here;
+    this reads nothing else (no settings file), for callers that only expand `~` in a path.
+    """
+    env = os.environ if env is None else env
+    return Path(_nonempty(env.get("HOME")) or home_from_passwd()).expanduser()
+
+
+def expand_user(raw: str | os.PathLike[str], home: Path) -> Path:
+    """Expand a leading `~` (alone or as `~/...`) against home, never the process environment."""
+    text = os.fspath(raw)
+    if text == "~" or text.startswith("~/"):
+        return home / text[2:] if len(text) > 1 else home
+    return Path(text)
 
 
 @dataclass(frozen=True)
@@ -266,10 +282,7 @@ class MemdirConfig:
 
     def expand_user(self, raw: str | os.PathLike[str]) -> Path:
         """Expand a leading `~` against this config's home (never the process environment)."""
-        text = os.fspath(raw)
-        if text == "~" or text.startswith("~/"):
-            return self.home / text[2:] if len(text) > 1 else self.home
-        return Path(text)
+        return expand_user(raw, self.home)
 
     @classmethod
     def from_environment(
@@ -292,9 +305,7 @@ class MemdirConfig:
         env = os.environ if env is None else env
         problems: list[str] = []
 
-        if home is None:
-            home = _nonempty(env.get("HOME")) or home_from_passwd()
-        home = Path(home).expanduser()
+        home = user_home(env) if home is None else Path(home).expanduser()
         cwd = Path(os.getcwd() if cwd is None else cwd)
 
         claude_home, config_dir_set = _claude_home(env, home, problems)

@@ -119,6 +119,9 @@ TRASH_MANIFEST_MAX_BYTES = 4 * 1024 * 1024  # a dream batch's .trash/<batch>/man
 MODEL_REPLY_MAX_BYTES = 1024 * 1024  # a model's JSON answer (the recall selector's pick)
 PACKAGE_DATA_MAX_BYTES = 4 * 1024 * 1024  # JSON shipped with the package or a model download
 
+# The recall selectors a config, an environment variable or `memdir-nb recall --selector` names.
+SELECTOR_NAMES: tuple[str, ...] = ("semantic", "lexical", "anthropic")
+
 # The index cap verdict given to a writing agent: near the cap from this fraction of either cap,
 # and told to rewrite the index to about this fraction when over it.
 INDEX_NEAR_CAP_FRACTION = 0.9

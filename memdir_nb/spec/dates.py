@@ -29,6 +29,9 @@ import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from memdir_nb.spec.timestamps import iso_utc as iso_utc  # re-exported: dates users ask here
+from memdir_nb.spec.timestamps import modified_time_ms as modified_time_ms
+
 WEEKDAYS: tuple[str, ...] = (
     "monday",
     "tuesday",
@@ -78,7 +81,10 @@ _PHRASE = re.compile(
     r")\b",
     re.IGNORECASE,
 )
-_PHRASE_LOWER_CASE = re.compile(_PHRASE.pattern)  # for lower-case ASCII text only
+# _PHRASE without IGNORECASE, for lower-cased ASCII text: every letter in _PHRASE is lower-case,
+# and on ASCII, case-insensitive matching is matching the lower-cased text (which keeps every
+# offset), so both find the same spans. Case-sensitive matching is about twice as fast.
+_PHRASE_LOWER = re.compile(_PHRASE.pattern)
 _BARE_WEEKDAY = re.compile(rf"\b{_CAP_WEEKDAY}\b")  # capitalised only: "monday" alone is too loose
 _RECURRING_BEFORE = re.compile(r"\b(?:every|each|on alternate|most|some)\s+$", re.IGNORECASE)
 _FENCE = re.compile(r"^\s{0,3}(```|~~~)")
@@ -122,11 +128,12 @@ def _weekday_anchored(line: str, start: int, end: int) -> bool:
 def _line_hits(line: str) -> Iterator[tuple[int, int, str]]:
     """(start, end, phrase) of each relative date in one line, in order."""
     spans: list[tuple[int, int, str]] = []
-    for m in _PHRASE.finditer(line):
+    found = _PHRASE_LOWER.finditer(line.lower()) if line.isascii() else _PHRASE.finditer(line)
+    for m in found:
         wd = m.start("wd")
         if wd != -1 and _weekday_anchored(line, wd, m.end("wd")):
             continue
-        spans.append((m.start(), m.end(), m.group(0)))
+        spans.append((m.start(), m.end(), line[m.start() : m.end()]))
     for m in _BARE_WEEKDAY.finditer(line):
         if any(s <= m.start() < e for s, e, _ in spans):
             continue
@@ -148,12 +155,7 @@ def may_hold_relative_date(text: str) -> bool:
         low = text.lower()
         if not any(w in low for w in _PHRASE_NEEDLES):
             return False
-        # On lower-case ASCII text, _PHRASE without IGNORECASE finds what _PHRASE finds in
-        # the text (its escapes are all lower-case), at less than half the cost; and every
-        # capitalised weekday ends in "day".
-        if _PHRASE_LOWER_CASE.search(low) is not None:
-            return True
-        return "day" in text and _BARE_WEEKDAY.search(text) is not None
+        return _PHRASE_LOWER.search(low) is not None or _BARE_WEEKDAY.search(text) is not None
     return _PHRASE.search(text) is not None or _BARE_WEEKDAY.search(text) is not None
 
 
@@ -320,47 +322,3 @@ def _convert_piece(piece: str, today: _dt.date, changes: list[str]) -> str:
         pos = end
     result.append(piece[pos:])
     return "".join(result)
-
-
-# Earliest and latest moments a `modified:` time may name: before the epoch or past 9999 is not
-# a memory's time but a typo, and the file's mtime is used instead.
-_MODIFIED_MIN_MS = 0.0
-_MODIFIED_MAX_MS = 253_402_300_799_000.0  # 9999-12-31T23:59:59Z
-
-
-def modified_time_ms(value: object) -> float | None:
-    """The moment a frontmatter `modified:` value names, in ms since the epoch; None if invalid.
-
-    Claude Code (2.1.214+) writes an ISO 8601 time (``2026-05-01T10:00:00.000Z``). YAML may hand
-    it over as a datetime or a date (midnight UTC); a string is parsed as ISO, ``Z`` allowed. A
-    time without a zone is UTC. Anything else (a number, prose, an impossible date) is invalid.
-    """
-    moment: _dt.datetime | None
-    if isinstance(value, _dt.datetime):
-        moment = value
-    elif isinstance(value, _dt.date):
-        moment = _dt.datetime(value.year, value.month, value.day)
-    elif isinstance(value, str):
-        text = value.strip()
-        if not re.fullmatch(r"\d{4}-\d{2}-\d{2}([Tt ][0-9:.,]+)?([Zz]|[+-]\d{2}:?\d{2})?", text):
-            return None
-        try:
-            moment = _dt.datetime.fromisoformat(text.replace("z", "Z"))
-        except ValueError:
-            return None
-    else:
-        return None
-    if moment.tzinfo is None:
-        moment = moment.replace(tzinfo=_dt.UTC)
-    try:
-        ms = moment.timestamp() * 1000.0
-    except (OverflowError, ValueError, OSError):
-        return None
-    return ms if _MODIFIED_MIN_MS <= ms <= _MODIFIED_MAX_MS else None
-
-
-def iso_utc(ms: float) -> str:
-    """A UTC ISO time with milliseconds and a trailing Z, as Claude Code writes `modified:`."""
-    whole_ms = int(ms)
-    moment = _dt.datetime(1970, 1, 1, tzinfo=_dt.UTC) + _dt.timedelta(milliseconds=whole_ms)
-    return moment.strftime("%Y-%m-%dT%H:%M:%S.") + f"{moment.microsecond // 1000:03d}Z"

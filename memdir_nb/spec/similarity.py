@@ -25,7 +25,7 @@ from typing import Any
 
 from memdir_nb.spec import text as textseg
 
-__all__ = ["MAX_POSTING", "UnionFind", "candidate_pairs", "stem_sets"]
+__all__ = ["MAX_POSTING", "StemCache", "UnionFind", "candidate_pairs", "stem_sets"]
 
 # A stem found in more texts than this is not used to find candidates (it is still counted
 # when a candidate's shared stems are checked). This bounds the work per text, so the whole
@@ -76,16 +76,73 @@ _STOP = frozenset(
 )
 
 
-def stem_sets(texts: Iterable[str]) -> list[frozenset[str]]:
-    """Each text's set of lower-cased word stems (Snowball English), stop words left out."""
-    import Stemmer
+class StemCache:
+    """Word stems, each distinct word stemmed once: one per plan, shared by its steps.
 
-    stemmer = Stemmer.Stemmer("english")
-    out = []
-    for text in texts:
-        words = {w for w in textseg.words(text) if w not in _STOP}
-        out.append(frozenset(stemmer.stemWords(list(words))))  # a set: order is irrelevant
-    return out
+    Stems for ASCII text are also kept per whitespace token ("memory," -> {"memori"}): a word
+    never spans whitespace (see stem_sets), so a text's stems are the union of its distinct
+    tokens' stems, and a token seen in an earlier text costs one dict lookup. Not thread-safe
+    (it holds one Snowball stemmer); the caches are emptied past _CACHE_MAX entries, which
+    changes no result.
+    """
+
+    _CACHE_MAX = 200_000
+
+    def __init__(self) -> None:
+        import Stemmer
+
+        self._stemmer = Stemmer.Stemmer("english")
+        self._words: dict[str, str] = {}
+        # Most tokens hold one word: token -> its stem. A token with no stem (only stop words,
+        # or no word) maps to None; one with several ("a/b", "x.y") too, its stems in _multi.
+        self._single: dict[str, str | None] = {}
+        self._multi: dict[str, frozenset[str]] = {}
+
+    def words(self, words: Collection[str]) -> frozenset[str]:
+        """The stems of words (stop words are the caller's to leave out)."""
+        cache = self._words
+        if len(cache) > self._CACHE_MAX:
+            cache.clear()
+        missing = [w for w in words if w not in cache]
+        if missing:
+            cache.update(zip(missing, self._stemmer.stemWords(missing), strict=True))
+        return frozenset(map(cache.__getitem__, words))
+
+    def tokens(self, tokens: set[str]) -> frozenset[str]:
+        """The stems of the non-stop words in a set of lower-cased ASCII whitespace tokens."""
+        single, multi = self._single, self._multi
+        if len(single) > self._CACHE_MAX:
+            single.clear()
+            multi.clear()
+        for token in tokens.difference(single):  # a C-level pass (set minus dict keys)
+            stems = self.words(set(_ascii_words(token)) - _STOP)
+            single[token] = next(iter(stems)) if len(stems) == 1 else None
+            if len(stems) > 1:
+                multi[token] = stems
+        out: set[str | None] = set(map(single.__getitem__, tokens))
+        for token in multi.keys() & tokens:  # C-level: iterates the smaller side
+            out.update(multi[token])
+        out.discard(None)
+        return frozenset(out)  # type: ignore[arg-type]  # None is gone
+
+    def text(self, text: str) -> frozenset[str]:
+        """text's set of lower-cased word stems (Snowball English), stop words left out."""
+        if text.isascii():
+            # textseg.words on ASCII text is the word pattern's findall over the lower-cased
+            # text, and no word holds whitespace: the same words, token by token.
+            return self.tokens(set(text.lower().split()))
+        return self.words({w for w in textseg.words(text) if w not in _STOP})
+
+
+def _ascii_words(token: str) -> list[str]:
+    """textseg.words of a lower-cased ASCII token (no CJK, nothing to normalise)."""
+    return textseg.word_pattern().findall(token)
+
+
+def stem_sets(texts: Iterable[str], cache: StemCache | None = None) -> list[frozenset[str]]:
+    """Each text's set of lower-cased word stems (Snowball English), stop words left out."""
+    cache = cache or StemCache()
+    return [cache.text(text) for text in texts]
 
 
 def _prefix(keys: frozenset[str], rank: dict[str, int], min_shared: float) -> list[str]:
@@ -169,35 +226,33 @@ class _Join:
         """The join as 0/1 matrix products: shared-stem counts and seed hits for every pair."""
         import numpy as np
 
-        # Only a stem on both sides can be shared or seed a pair: the others all go to one
-        # extra column, which is dropped.
-        shared = self.shared_vocabulary()
-        column = dict.fromkeys(self.df, len(shared))
-        column.update((k, n) for n, k in enumerate(shared))
-
-        def matrix(sets: Sequence[Collection[str]]) -> Any:
-            """One row per set: 1.0 in the column of each of its shared stems."""
-            out = np.zeros((len(sets), len(shared) + 1), dtype=np.float32)
-            rows = np.repeat(np.arange(len(sets)), [len(k) for k in sets])
-            cols = np.fromiter(map(column.__getitem__, chain.from_iterable(sets)), np.intp)
-            out[rows, cols] = 1.0
-            return np.ascontiguousarray(out[:, : len(shared)])
-
-        left, right = self.left, self.right
-        lm, lp = matrix(left), matrix([self.seeds(k) for k in left])
-        rm, rp = (lm, lp) if self.same else (matrix(right), matrix([self.seeds(k) for k in right]))
-        ln = np.array([len(k) for k in left], dtype=np.float64)
-        rn = np.array([len(k) for k in right], dtype=np.float64)
+        # Every stem by its rank (self.rank's order), every set's stems sorted by rank; the
+        # seeds are then the first ones of each set, as _prefix and seeds() pick them.
+        df_by_rank = np.fromiter(map(self.df.__getitem__, self.rank), np.int64, len(self.rank))
+        left = _RankedSets(self.left, self.rank, self.min_shared, df_by_rank)
+        right = (
+            left if self.same else _RankedSets(self.right, self.rank, self.min_shared, df_by_rank)
+        )
+        # Only a stem on both sides (in two texts of one sequence) can be shared or seed a
+        # pair: the others get no column.
+        shared = df_by_rank > 1 if self.same else left.present() & right.present()
+        column = np.full(len(self.rank), -1, dtype=np.intp)
+        n_columns = int(shared.sum())
+        column[shared] = np.arange(n_columns)
+        lm, lp = left.matrices(column, n_columns)
+        rm, rp = (lm, lp) if self.same else right.matrices(column, n_columns)
         pairs: set[tuple[int, int]] = set()
-        step = max(1, _DENSE_CHUNK_CELLS // max(1, len(right)))
+        ln, rn = left.lens.astype(np.float64), right.lens.astype(np.float64)
+        n_left, n_right = len(self.left), len(self.right)
+        step = max(1, _DENSE_CHUNK_CELLS // max(1, n_right))
         with _one_blas_thread():
-            for start in range(0, len(left), step):
-                rows = slice(start, min(start + step, len(left)))
+            for start in range(0, n_left, step):
+                rows = slice(start, min(start + step, n_left))
                 # Counts of 0/1 products are exact in float32 (far below 2**24 stems).
                 ok = (lm[rows] @ rm.T) >= self.min_shared * np.minimum(ln[rows, None], rn[None, :])
                 ok &= (lp[rows] @ rm.T > 0) | (lm[rows] @ rp.T > 0)  # seeded from either side
                 if self.same:
-                    ok &= np.arange(rows.start, rows.stop)[:, None] < np.arange(len(right))
+                    ok &= np.arange(rows.start, rows.stop)[:, None] < np.arange(n_right)
                 i, j = np.nonzero(ok)
                 pairs.update(zip((i + start).tolist(), j.tolist(), strict=True))
         return pairs
@@ -239,6 +294,50 @@ class _Join:
             shared = Counter(chain.from_iterable(posting.get(k, ()) for k in keys))
             return {j for j in seen if shared[j] >= min_shared * min(n, len(pool[j]))}
         return {j for j in seen if len(keys & pool[j]) >= min_shared * min(n, len(pool[j]))}
+
+
+class _RankedSets:
+    """One side of a dense join as numpy arrays: each set's stem ranks, sorted, and its seeds."""
+
+    def __init__(
+        self, sets: Sequence[frozenset[str]], rank: dict[str, int], min_shared: float, df: Any
+    ) -> None:
+        import numpy as np
+
+        self.lens = np.fromiter(map(len, sets), np.intp, len(sets))
+        ranks = np.fromiter(
+            map(rank.__getitem__, chain.from_iterable(sets)), np.intp, int(self.lens.sum())
+        )
+        self.rows = np.repeat(np.arange(len(sets)), self.lens)
+        # Sorted by row, then by rank: one sort for every set (rank < len(rank) per row).
+        self.ranks = np.sort(self.rows * len(rank) + ranks) - self.rows * len(rank)
+        self.n_stems = len(rank)
+        # _prefix keeps a set's len - ceil(min_shared * len) + 1 rarest stems (at least one),
+        # in the same float arithmetic; seeds() drops those in more than MAX_POSTING texts.
+        size = np.maximum(self.lens - np.ceil(min_shared * self.lens.astype(np.float64)) + 1, 1)
+        starts = np.cumsum(self.lens) - self.lens
+        position = np.arange(len(self.ranks)) - starts[self.rows]
+        self.seed = (position < size[self.rows]) & (df[self.ranks] <= MAX_POSTING)
+
+    def present(self) -> Any:
+        """Whether each stem (by rank) is in one of the sets."""
+        import numpy as np
+
+        out = np.zeros(self.n_stems, dtype=bool)
+        out[self.ranks] = True
+        return out
+
+    def matrices(self, column: Any, n_columns: int) -> tuple[Any, Any]:
+        """(stems, seeds): one row per set, 1.0 in the column of each of its shared stems."""
+        import numpy as np
+
+        out = []
+        cols = column[self.ranks]
+        for keep in (cols >= 0, (cols >= 0) & self.seed):
+            m = np.zeros((len(self.lens), n_columns), dtype=np.float32)
+            m[self.rows[keep], cols[keep]] = 1.0
+            out.append(m)
+        return out[0], out[1]
 
 
 @functools.lru_cache(maxsize=1)

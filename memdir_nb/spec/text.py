@@ -46,6 +46,11 @@ def _patterns() -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str]]:
     )
 
 
+def word_pattern() -> re.Pattern[str]:
+    """The word pattern words() finds in text with no CJK (after NFC and lower-casing)."""
+    return _patterns()[2]
+
+
 # How many CJK characters count as one word when judging a text's length in words.
 CJK_CHARS_PER_WORD = 2
 

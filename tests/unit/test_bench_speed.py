@@ -27,6 +27,7 @@ def test_a_quick_run_reports_every_row_with_its_floor_and_target(tmp_path: Path)
         "summarize",
         "first scan (new process)",
         "import storage.scan",
+        "import + first scan",
         "memdir-nb scan (process)",
         "save",
     ]

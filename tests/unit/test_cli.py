@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import functools
 import json
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -449,3 +451,142 @@ def test_replay_output_is_sanitised_for_the_terminal(tmp_path: Path) -> None:
     out = run_cli("replay", str(path), "--dir", str(tmp_path), "--selector", "lexical")
     assert out.returncode == 0, out.stderr
     assert "\x1b" not in out.stdout
+
+
+# ---------------------------------------------------------------- one command's parser alone
+
+
+def _outcome(parse: Callable[[], object], capsys: pytest.CaptureFixture[str]) -> tuple[object, ...]:
+    """What a parse gives: its namespace (as a dict), None, or its exit code; and what it printed."""
+    try:
+        parsed = parse()
+        result: object = None if parsed is None else vars(parsed)
+    except SystemExit as exc:
+        result = ("exit", exc.code)
+    out = capsys.readouterr()
+    return result, out.out, out.err
+
+
+def _command_lines(demo_dir: Path, tmp_path: Path) -> list[list[str]]:
+    d, f = str(demo_dir), str(demo_dir / "MEMORY.md")
+    return [
+        ["scan", d],
+        ["scan", d, "--limit", "3", "--json"],
+        ["scan", "--json", "--limit=7", d],
+        ["scan", "--lim", "2", d],  # an abbreviation argparse accepts
+        ["scan", "--", d],
+        ["scan", d, d],  # a word scan does not take: the whole parser names it
+        ["scan", d, "--nope"],
+        ["scan", "--limit", "-1", d],
+        ["scan", "--limit", "x", d],
+        ["scan"],
+        ["scan", str(tmp_path / "missing")],
+        ["scan", "-h"],
+        ["scan", d, "--help"],
+        ["index", d, "--scope", "team", "--show"],
+        ["index", d, "--scope", "nope"],
+        ["lint", d, "--errors-only"],
+        ["demo", str(tmp_path / "new"), "--now-ms", "5"],
+        ["recall", "deploy", "--dir", d, "--tool", "Bash", "--tool", "Grep"],
+        ["recall", "deploy"],
+        ["where", "--cwd", str(tmp_path), "--json"],
+        ["doctor", "--settings", f],
+        ["list", "--home", str(tmp_path), "--home", str(tmp_path)],
+        ["export", "--parquet", str(tmp_path / "out")],
+        ["export", "--parquet", "a", "--archive", "b.zip"],
+        ["sessions", "--json"],
+        ["replay", f, "--turns-between", "0"],
+        ["import", f, "--dir", str(tmp_path), "--dry-run"],
+        ["rebuild-index", d, "--dry-run", "--drop-dangling"],
+        ["rebuild-index", d, "extra"],
+    ]
+
+
+def test_a_command_parsed_alone_gives_what_the_whole_parser_gives(
+    demo_dir: Path,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from memdir_nb.cli.main import build_parser, parse_one_command
+
+    monkeypatch.setenv("COLUMNS", "100")
+    left = 0
+    for words in _command_lines(demo_dir, tmp_path):
+        whole = _outcome(functools.partial(build_parser().parse_args, words), capsys)
+        alone = _outcome(functools.partial(parse_one_command, words), capsys)
+        if alone == (None, "", ""):  # left to the whole parser, which names the extra words
+            assert whole[0] == ("exit", 2) and "unrecognized arguments" in str(whole[2]), words
+            left += 1
+        else:
+            assert alone == whole, words
+    assert left == 3
+
+
+def test_words_a_command_does_not_take_are_left_to_the_whole_parser(demo_dir: Path) -> None:
+    from memdir_nb.cli.main import parse_one_command
+
+    assert parse_one_command(["scan", str(demo_dir), "--nope"]) is None
+    assert parse_one_command(["scan", str(demo_dir), "extra"]) is None
+    assert parse_one_command(["-h"]) is None
+    assert parse_one_command(["nope", str(demo_dir)]) is None
+    assert parse_one_command([]) is None
+
+
+def test_unknown_words_are_named_with_the_whole_commands_usage(demo_dir: Path) -> None:
+    out = run_env("scan", str(demo_dir), "--nope")
+    assert out.returncode == 2
+    assert out.stderr.startswith("usage: memdir-nb [-h]")
+    assert "{scan,index,lint," in out.stderr
+    assert "unrecognized arguments: --nope" in out.stderr
+
+
+def test_each_command_alone_has_the_help_of_its_subcommand(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import argparse
+
+    from memdir_nb.cli.main import COMMANDS, build_parser, command_parser
+
+    monkeypatch.setenv("COLUMNS", "100")
+    (sub,) = [a for a in build_parser()._actions if isinstance(a, argparse._SubParsersAction)]
+    assert list(sub.choices) == list(COMMANDS)
+    for name, subparser in sub.choices.items():
+        assert command_parser(name).format_help() == subparser.format_help(), name
+
+
+def test_a_path_starting_with_tilde_is_under_home(tmp_path: Path) -> None:
+    mem = tmp_path / "memory"
+    add_memory(mem, "feedback_db.md")
+    out = run_env("scan", "~/memory", "--json", env={"HOME": str(tmp_path)})
+    assert out.returncode == 0, out.stderr
+    assert json.loads(out.stdout)["dir"] == str(mem)
+
+
+def test_a_path_argument_reads_no_settings_file(tmp_path: Path) -> None:
+    mem = tmp_path / "memory"
+    add_memory(mem, "feedback_db.md")
+    (tmp_path / ".claude").mkdir()
+    (tmp_path / ".claude" / "settings.json").write_text("{not json")
+    out = run_env("scan", "~/memory", env={"HOME": str(tmp_path)})
+    assert out.returncode == 0 and "1 memory listed." in out.stdout
+    assert out.stderr == ""  # a broken settings file is where's and doctor's business
+
+
+def test_scan_loads_no_other_command_nor_the_settings_machinery(tmp_path: Path) -> None:
+    mem = tmp_path / "memory"
+    add_memory(mem, "feedback_db.md")
+    add_memory(mem, "project_x.md", type="project")
+    code = (
+        "import sys\n"
+        "from memdir_nb.cli import main\n"
+        "status = main(['scan', sys.argv[1]])\n"
+        "watched = ('logging', 'json', 'memdir_nb.home.config', 'memdir_nb.spec.dates',"
+        " 'memdir_nb.cli.dir_commands', 'memdir_nb.cli.home_commands', 'memdir_nb.lint')\n"
+        "print('LOADED', status, sorted(m for m in watched if m in sys.modules))\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code, str(mem)], capture_output=True, text=True, timeout=120
+    )
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.splitlines()[-1] == "LOADED 0 []"

@@ -170,11 +170,69 @@ def test_the_whole_text_check_never_hides_a_relative_date(text: str) -> None:
         assert not may_hold_relative_date(text)
 
 
+def _reference_hits(line: str) -> list[tuple[int, int, str]]:
+    """Phrase spans as the case-insensitive pattern finds them on the line as written."""
+    from memdir_nb.spec import dates
+
+    spans = []
+    for m in dates._PHRASE.finditer(line):
+        wd = m.start("wd")
+        if wd != -1 and dates._weekday_anchored(line, wd, m.end("wd")):
+            continue
+        spans.append((m.start(), m.end(), m.group(0)))
+    return spans
+
+
+def test_ascii_lines_searched_lower_cased_give_the_case_insensitive_spans() -> None:
+    # On ASCII text the phrase pattern runs case-sensitively over the lower-cased line: the
+    # same spans, and each phrase as written in the line.
+    import random
+
+    from memdir_nb.spec import dates
+
+    rng = random.Random(8)
+    pieces = [
+        "Tomorrow",
+        "TODAY",
+        "this Morning",
+        "Next Friday",
+        "LAST week",
+        "in Two WEEKS",
+        "3 Days Ago",
+        "End Of The Quarter",
+        "a couple of",
+        "days",
+        "on",
+        "ship",
+        "2026-03-05",
+        "Thursday",
+        "every Monday",
+        "weekend",
+        "ThIs  YeAr",
+        "\t",
+        ", ",
+        "tonight.",
+    ]
+    for _ in range(2_000):
+        line = " ".join(rng.choice(pieces) for _ in range(rng.randint(0, 8)))
+        want = _reference_hits(line)
+        got = [s for s in dates._line_hits(line) if not dates._BARE_WEEKDAY.fullmatch(s[2])]
+        assert got == sorted(want), line
+        found = dates._PHRASE.search(line) or dates._BARE_WEEKDAY.search(line)
+        assert dates.may_hold_relative_date(line) == (found is not None), line
+
+
+def test_non_ascii_lines_keep_the_case_insensitive_search() -> None:
+    # Case-insensitive matching folds the long s and the Kelvin sign onto ASCII letters.
+    text = "ſhip it tomorrow ＴＯＭＯＲＲＯＷ café"
+    assert [h.phrase for h in find_relative_dates(text)] == ["tomorrow"]
+
+
 @pytest.mark.parametrize("seed", range(20))
 def test_the_whole_text_check_agrees_with_the_lines_on_seeded_random_texts(seed: int) -> None:
     import random
 
-    from memdir_nb.spec.dates import _PHRASE, _PHRASE_LOWER_CASE, may_hold_relative_date
+    from memdir_nb.spec.dates import _PHRASE, _PHRASE_LOWER, may_hold_relative_date
 
     rng = random.Random(seed)
     pieces = ["Next", "WEEK", "this", "Morning", "in", "3", "Days", "ago", "a couple of", "end of"]
@@ -186,7 +244,7 @@ def test_the_whole_text_check_agrees_with_the_lines_on_seeded_random_texts(seed:
             assert may_hold_relative_date(text), text
         if text.isascii():
             found = _PHRASE.search(text) is not None
-            assert (_PHRASE_LOWER_CASE.search(text.lower()) is not None) is found, text
+            assert (_PHRASE_LOWER.search(text.lower()) is not None) is found, text
 
 
 def test_generated_relative_date_phrases_pass_the_whole_text_check() -> None:

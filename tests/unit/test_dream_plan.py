@@ -22,7 +22,6 @@ from memdir_nb.dream import (
     plan_consolidation,
     restore,
 )
-from memdir_nb.dream import plan as plan_module
 from tests.support import snapshot, write_memory
 from tests.support.benchmarks import load_benchmark
 
@@ -239,7 +238,6 @@ def test_contradicting_memories_are_flagged_not_changed(project_memdir: Path) ->
 
 
 def test_index_over_both_caps_is_brought_back_under_them(project_memdir: Path) -> None:
-    import random
 
     rng = random.Random(7)
     vocab = [
@@ -326,7 +324,7 @@ from memdir_nb.dream import (  # noqa: E402
     DUPLICATE_HEAD_THRESHOLD,
 )
 from memdir_nb.dream.actions import _split_front  # noqa: E402
-from memdir_nb.dream.plan import _NEGATION  # noqa: E402
+from memdir_nb.dream.compare import _NEGATION  # noqa: E402
 from memdir_nb.formats.frontmatter import parse_frontmatter  # noqa: E402
 
 
@@ -431,27 +429,3 @@ def test_a_plan_action_refuses_an_untyped_operation() -> None:
     with pytest.raises(PlanError, match="ops must be WriteFile"):
         PlanAction("x", "write", "rewrite", ("a.md",), (("write", "a.md", "text"),))  # type: ignore[arg-type]
     assert PlanAction("x", "write", "rewrite", ("a.md",), (WriteFile("a.md", "t"),)).ops
-
-
-def test_contradiction_scores_batched_per_text_match_pair_by_pair(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    # Many candidate pairs are scored one text against all its partners at once: the pairs
-    # kept must be exactly those the pair-by-pair scores keep (about 500 of the 1,428 pairs here
-    # score within 5 points of the cutoff).
-    from rapidfuzz import fuzz
-
-    rng = random.Random(5)
-    vocab = [f"w{n}" for n in range(40)]
-    texts = [" ".join(rng.choices(vocab, k=rng.randint(3, 30))) for _ in range(120)]
-    pairs = [(i, j) for i in range(120) for j in range(i + 1, 120) if (i * 7 + j) % 5 == 0]
-    one_by_one = [
-        (i, j)
-        for i, j in pairs
-        if fuzz.token_set_ratio(texts[i], texts[j]) >= plan_module.CONTRADICTION_THRESHOLD
-    ]
-    assert 0 < len(one_by_one) < len(pairs)
-    monkeypatch.setattr(plan_module, "_BATCH_MIN_PAIRS", 0)
-    assert sorted(plan_module._similar_pairs(pairs, texts, fuzz)) == sorted(one_by_one)
-    monkeypatch.setattr(plan_module, "_BATCH_MIN_PAIRS", 10**9)
-    assert sorted(plan_module._similar_pairs(pairs, texts, fuzz)) == sorted(one_by_one)

@@ -92,3 +92,71 @@ def test_a_mid_sized_join_runs_as_matrices(monkeypatch: pytest.MonkeyPatch) -> N
     expected = _Join(left, None, 0.4).probed()
     monkeypatch.setattr(_Join, "probed", None)  # 14,400 pairs: the matrix join answers
     assert candidate_pairs(left, min_shared=0.4) == expected
+
+
+def _reference_stems(text: str) -> frozenset[str]:
+    """Every word of text (textseg.words), stop words left out, each stemmed on its own."""
+    import Stemmer
+
+    from memdir_nb.spec import text as textseg
+
+    stemmer = Stemmer.Stemmer("english")
+    return frozenset(stemmer.stemWord(w) for w in textseg.words(text) if w not in similarity._STOP)
+
+
+def _random_texts(rng: random.Random, count: int) -> list[str]:
+    """Texts of inflected words glued with punctuation, case, hyphens, apostrophes and odd spaces."""
+    words = [
+        "Running",
+        "runs",
+        "tests",
+        "the",
+        "don't",
+        "follow-up",
+        "DB",
+        "a",
+        "is",
+        "x2",
+        "café",
+        "naïve",
+        "日本語",
+        "memory",
+        "memories",
+        "it's",
+        "of",
+        "and",
+        "v1.2",
+    ]
+    glue = [" ", "  ", "\t", "\n", "\x0b", "\x1c", ", ", ". ", "/", "(", ")", "-", "'", ":"]
+    texts = []
+    for _ in range(count):
+        n = rng.randint(0, 14)
+        texts.append("".join(rng.choice(words) + rng.choice(glue) for _ in range(n)))
+    return texts
+
+
+def test_the_stem_cache_gives_each_text_the_stems_of_its_words() -> None:
+    # ASCII text goes token by token through the cache; other text through textseg.words.
+    # Both must give exactly the stems of the text's words, stop words left out.
+    rng = random.Random(11)
+    texts = [*_random_texts(rng, 600), "", "   ", "the a of", "Ｔｏｍｏｒｒｏｗ 明天 café"]
+    assert any(t.isascii() for t in texts) and not all(t.isascii() for t in texts)
+    cache = similarity.StemCache()
+    assert [cache.text(t) for t in texts] == [_reference_stems(t) for t in texts]
+    assert stem_sets(texts) == [_reference_stems(t) for t in texts]
+
+
+def test_the_stem_cache_gives_the_same_stems_after_emptying_itself(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(similarity.StemCache, "_CACHE_MAX", 5)
+    rng = random.Random(12)
+    texts = _random_texts(rng, 200)
+    cache = similarity.StemCache()
+    assert [cache.text(t) for t in texts] == [_reference_stems(t) for t in texts]
+
+
+def test_a_matrix_join_of_empty_sets_finds_nothing() -> None:
+    empty = [frozenset[str]()] * 60
+    assert _Join(empty, None, 0.4).dense() == set()
+    assert _Join(empty, empty, 0.4).dense() == set()

@@ -1,0 +1,248 @@
+"""Comparing memories: near-duplicate groups and contradiction pairs, blocked and batched.
+
+The planner (plan.py) asks two questions of a whole dir: which memories say the same thing
+(near-duplicates, merged) and which say opposite things (contradictions, flagged). Both are
+answered without comparing every pair: each text is reduced to its word stems once
+(spec.similarity.StemCache, shared by both steps), candidate pairs come from
+spec.similarity.candidate_pairs, and only those are scored with rapidfuzz at the exact
+thresholds below. What is scored is prepared once per text: a head's tokens sorted, a
+contradiction text's distinct tokens sorted. On ASCII text that preparation gives every pair
+exactly the score the raw texts get (see _token_set_text and _token_sort_text, and the tests
+that check it against rapidfuzz). See docs/performance.md.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections import Counter
+from dataclasses import dataclass
+from itertools import chain
+from typing import Any
+
+from memdir_nb.spec.similarity import StemCache, UnionFind, candidate_pairs
+
+DUPLICATE_HEAD_THRESHOLD = 90.0  # rapidfuzz token_sort_ratio over name + description
+DUPLICATE_BODY_THRESHOLD = 60.0  # and token_set_ratio over the bodies
+CONTRADICTION_THRESHOLD = 75.0  # token_set_ratio of descriptions once negations are removed
+_NEGATION = re.compile(
+    r"\b(never|not|no longer|don't|do not|doesn't|does not|avoid|stop|without|no)\b", re.I
+)
+# The same words, matched in lower-cased ASCII text: on ASCII, case-insensitive matching is
+# lower-casing, which keeps every offset, so the matches (and the text they leave) are the same.
+_NEGATION_LOWER = re.compile(_NEGATION.pattern)
+
+
+def _strip_negations(text: str) -> tuple[str, bool]:
+    """text lower-cased with its negation words replaced by spaces; whether it held any."""
+    if text.isascii():
+        stripped, n = _NEGATION_LOWER.subn(" ", text.lower())
+        return stripped, n > 0
+    stripped, n = _NEGATION.subn(" ", text)
+    return stripped.lower(), n > 0
+
+
+def _has_negation(text: str) -> bool:
+    """Whether text holds a negation word (the near-duplicate blocks' polarity)."""
+    if text.isascii():
+        return _NEGATION_LOWER.search(text.lower()) is not None
+    return _NEGATION.search(text) is not None
+
+
+def _ascii_tokens(text: str) -> set[str] | None:
+    """The distinct whitespace-separated tokens of an ASCII text; None for other text."""
+    return set(text.split()) if text.isascii() else None
+
+
+def _token_set_text(text: str, tokens: set[str] | None) -> str:
+    """A text with the same token set as text for rapidfuzz's token_set_ratio, shorter and sorted.
+
+    token_set_ratio depends only on the set of whitespace-separated tokens of each side. On
+    ASCII, rapidfuzz splits at exactly the characters str.split() splits at (tested), so the
+    distinct tokens (_ascii_tokens) sorted and joined by single spaces score the same against
+    anything, and the scorer's own split and sort have less to do. Other text is unchanged.
+    """
+    return text if tokens is None else " ".join(sorted(tokens))
+
+
+def _token_sort_text(text: str) -> str | None:
+    """text's tokens sorted and joined by spaces (ASCII only; else None).
+
+    rapidfuzz's token_sort_ratio is fuzz.ratio of exactly this string for each side (tested
+    on ASCII, where its split is str.split()), so heads sorted once per plan are scored with
+    ratio.
+    """
+    return " ".join(sorted(text.split())) if text.isascii() else None
+
+
+@dataclass
+class _Mem:
+    rel: str  # relative to memory_dir
+    scope_rel: str  # relative to its scope dir (the index link target)
+    scope: str  # "" (private) or "team"
+    text: str
+    name: str
+    description: str
+    type: str
+    body: str
+    mtime_ms: float
+
+    @functools.cached_property
+    def head_lower(self) -> str:
+        """Name and description, lower-cased: what near-duplicate heads are compared on."""
+        return f"{self.name} {self.description}".lower()
+
+    @functools.cached_property
+    def body_lower(self) -> str:
+        """The body, lower-cased (computed once, however many candidate pairs it is in)."""
+        return self.body.lower()
+
+
+# Candidate pairs must share this fraction of the smaller text's word stems (see
+# similarity.py); every candidate is then scored with the exact thresholds above.
+DUPLICATE_MIN_SHARED = 0.7
+CONTRADICTION_MIN_SHARED = 0.4
+
+
+def _duplicate_groups(pool: list[_Mem], fuzz: Any, stems: StemCache) -> list[list[_Mem]]:
+    """Groups of near-duplicate memories in one scope, ordered by their first member in pool."""
+
+    blocks: dict[tuple[str, bool], list[int]] = {}
+    for i, m in enumerate(pool):  # type and negation must agree: compare within blocks only
+        blocks.setdefault((m.type, _has_negation(m.description)), []).append(i)
+    uf = UnionFind(len(pool))
+    for idx in blocks.values():
+        keys = [stems.text(f"{pool[i].name} {pool[i].description}") for i in idx]
+        pairs = [
+            (idx[a], idx[b]) for a, b in candidate_pairs(keys, min_shared=DUPLICATE_MIN_SHARED)
+        ]
+        # The groups are the connected components, whatever order the pairs are joined in.
+        for a, b in _near_duplicate_pairs(pool, pairs, fuzz):
+            uf.union(a, b)
+    return [[pool[i] for i in g] for g in uf.groups(range(len(pool)))]
+
+
+def _near_duplicate_pairs(
+    pool: list[_Mem], pairs: list[tuple[int, int]], fuzz: Any
+) -> list[tuple[int, int]]:
+    """The pairs whose heads reach DUPLICATE_HEAD_THRESHOLD (token_sort_ratio) and whose
+    bodies reach DUPLICATE_BODY_THRESHOLD (token_set_ratio), in no particular order."""
+    cutoff = DUPLICATE_HEAD_THRESHOLD
+    sorted_heads = {i: _token_sort_text(pool[i].head_lower) for i in set(chain(*pairs))}
+
+    def heads_alike(a: int, b: int) -> bool:
+        sa, sb = sorted_heads[a], sorted_heads[b]
+        if sa is not None and sb is not None:
+            return bool(fuzz.ratio(sa, sb, score_cutoff=cutoff) >= cutoff)
+        head_a, head_b = pool[a].head_lower, pool[b].head_lower
+        return bool(fuzz.token_sort_ratio(head_a, head_b, score_cutoff=cutoff) >= cutoff)
+
+    alike: list[tuple[int, int]] = []
+    for a, bs in _partners(pairs).items():
+        query = sorted_heads[a]
+        batch = []  # pair by pair below _BATCH_MIN_PAIRS: a small dir does not import numpy
+        if query is not None and len(pairs) >= _BATCH_MIN_PAIRS:
+            batch = [(b, k) for b, k in bs if sorted_heads[b] is not None]
+        in_batch = {k for _, k in batch}
+        alike += [pairs[k] for b, k in bs if k not in in_batch and heads_alike(a, b)]
+        if query is not None and batch:
+            choices = [sorted_heads[b] for b, _ in batch]
+            scores = _scores(query, choices, fuzz.ratio, cutoff)
+            alike += [
+                pairs[k] for (_, k), score in zip(batch, scores, strict=True) if score >= cutoff
+            ]
+    body_cutoff = DUPLICATE_BODY_THRESHOLD
+    return [
+        (a, b)
+        for a, b in alike
+        if fuzz.token_set_ratio(pool[a].body_lower, pool[b].body_lower, score_cutoff=body_cutoff)
+        >= body_cutoff
+    ]
+
+
+def _partners(pairs: list[tuple[int, int]]) -> dict[int, list[tuple[int, int]]]:
+    """The pairs grouped for batched scoring: each under whichever of its two indexes is in
+    more pairs (the first on a tie), as (the other index, the pair's position in pairs).
+
+    Fewer groups are fewer rapidfuzz calls. The scorers used here are symmetric (the same
+    score whichever text comes first; tested), so a pair may be scored either way round.
+    """
+    degree = Counter(chain.from_iterable(pairs))
+    partners: dict[int, list[tuple[int, int]]] = {}
+    for k, (i, j) in enumerate(pairs):
+        if degree[j] > degree[i]:
+            partners.setdefault(j, []).append((i, k))
+        else:
+            partners.setdefault(i, []).append((j, k))
+    return partners
+
+
+def _scores(query: str, choices: list[str | None], scorer: Any, cutoff: float) -> list[float]:
+    """scorer(query, choice, score_cutoff=cutoff) for every choice, in one rapidfuzz call.
+
+    The same scorer and cutoff: a score under the cutoff comes back as 0, so the float32
+    result is at or above the cutoff exactly when the one-by-one score is (the cutoffs used
+    here are exact in float32, and rounding to float32 keeps a score's side of them).
+    """
+    from rapidfuzz import process
+
+    return process.cdist(  # type: ignore[no-any-return]
+        [query], choices, scorer=scorer, score_cutoff=cutoff, workers=1
+    )[0].tolist()
+
+
+def _contradiction_pairs(
+    mems: list[_Mem], merged: set[str], fuzz: Any, stems: StemCache
+) -> list[tuple[_Mem, _Mem]]:
+    """Pairs of same-type memories with opposite polarity and similar subject, in (i, j) order."""
+
+    # One regex pass per text: the negations removed, and whether there were any.
+    subs = [_strip_negations(f"{m.description} {m.body}") for m in mems]
+    stripped = [t for t, _ in subs]
+    by_type: dict[str, tuple[list[int], list[int]]] = {}
+    for i, m in enumerate(mems):
+        by_type.setdefault(m.type, ([], []))[subs[i][1]].append(i)
+    blocks = [(plain, negs) for plain, negs in by_type.values() if plain and negs]
+    # Each compared text is split once: its tokens give its stems and its scored form.
+    tokens = {i: _ascii_tokens(stripped[i]) for block in blocks for i in chain(*block)}
+
+    def keys(idx: list[int]) -> list[frozenset[str]]:
+        out = []
+        for i in idx:
+            toks = tokens[i]
+            out.append(stems.text(stripped[i]) if toks is None else stems.tokens(toks))
+        return out
+
+    candidates: list[tuple[int, int]] = []
+    for plain, negs in blocks:
+        for a, b in candidate_pairs(keys(negs), keys(plain), min_shared=CONTRADICTION_MIN_SHARED):
+            i, j = (negs[a], plain[b]) if negs[a] < plain[b] else (plain[b], negs[a])
+            if not (mems[i].rel in merged and mems[j].rel in merged):
+                candidates.append((i, j))
+    scored = set(chain(*candidates))
+    texts = [_token_set_text(t, tokens[i]) if i in scored else t for i, t in enumerate(stripped)]
+    found = _similar_pairs(candidates, texts, fuzz)
+    return [(mems[i], mems[j]) for i, j in sorted(found)]
+
+
+# From this many candidate pairs on, each text is scored against all of its partners in one
+# rapidfuzz call (its tokens prepared once); below it, pair by pair, without importing numpy.
+_BATCH_MIN_PAIRS = 1_000
+
+
+def _similar_pairs(
+    pairs: list[tuple[int, int]], texts: list[str], fuzz: Any
+) -> list[tuple[int, int]]:
+    """The pairs (i, j) whose texts reach CONTRADICTION_THRESHOLD by token_set_ratio(i, j)."""
+    cutoff = CONTRADICTION_THRESHOLD
+    if len(pairs) < _BATCH_MIN_PAIRS:
+        return [
+            (i, j)
+            for i, j in pairs
+            if fuzz.token_set_ratio(texts[i], texts[j], score_cutoff=cutoff) >= cutoff
+        ]
+    found: list[tuple[int, int]] = []
+    for i, js in _partners(pairs).items():
+        scores = _scores(texts[i], [texts[j] for j, _ in js], fuzz.token_set_ratio, cutoff)
+        found += [pairs[k] for (_, k), score in zip(js, scores, strict=True) if score >= cutoff]
+    return found

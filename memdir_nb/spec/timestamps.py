@@ -1,0 +1,53 @@
+"""A memory's own time: the `modified:` value of its header, read as ms and written as ISO UTC.
+
+Apart from spec.dates (relative dates in memory text, with its regexes and calendar rules), so
+reading a header (formats.frontmatter, every scan) loads only these two rules.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import re
+
+# Earliest and latest moments a `modified:` time may name: before the epoch or past 9999 is not
+# a memory's time but a typo, and the file's mtime is used instead.
+_MODIFIED_MIN_MS = 0.0
+_MODIFIED_MAX_MS = 253_402_300_799_000.0  # 9999-12-31T23:59:59Z
+
+
+def modified_time_ms(value: object) -> float | None:
+    """The moment a frontmatter `modified:` value names, in ms since the epoch; None if invalid.
+
+    Claude Code (2.1.214+) writes an ISO 8601 time (``2026-05-01T10:00:00.000Z``). YAML may hand
+    it over as a datetime or a date (midnight UTC); a string is parsed as ISO, ``Z`` allowed. A
+    time without a zone is UTC. Anything else (a number, prose, an impossible date) is invalid.
+    """
+    moment: _dt.datetime | None
+    if isinstance(value, _dt.datetime):
+        moment = value
+    elif isinstance(value, _dt.date):
+        moment = _dt.datetime(value.year, value.month, value.day)
+    elif isinstance(value, str):
+        text = value.strip()
+        if not re.fullmatch(r"\d{4}-\d{2}-\d{2}([Tt ][0-9:.,]+)?([Zz]|[+-]\d{2}:?\d{2})?", text):
+            return None
+        try:
+            moment = _dt.datetime.fromisoformat(text.replace("z", "Z"))
+        except ValueError:
+            return None
+    else:
+        return None
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=_dt.UTC)
+    try:
+        ms = moment.timestamp() * 1000.0
+    except (OverflowError, ValueError, OSError):
+        return None
+    return ms if _MODIFIED_MIN_MS <= ms <= _MODIFIED_MAX_MS else None
+
+
+def iso_utc(ms: float) -> str:
+    """A UTC ISO time with milliseconds and a trailing Z, as Claude Code writes `modified:`."""
+    whole_ms = int(ms)
+    moment = _dt.datetime(1970, 1, 1, tzinfo=_dt.UTC) + _dt.timedelta(milliseconds=whole_ms)
+    return moment.strftime("%Y-%m-%dT%H:%M:%S.") + f"{moment.microsecond // 1000:03d}Z"

@@ -1,0 +1,186 @@
+"""dream.compare: the prepared texts score exactly as the raw ones, batched or pair by pair."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from rapidfuzz import fuzz
+
+from memdir_nb.dream import compare
+from memdir_nb.dream.compare import (
+    _NEGATION,
+    CONTRADICTION_THRESHOLD,
+    DUPLICATE_BODY_THRESHOLD,
+    DUPLICATE_HEAD_THRESHOLD,
+    _ascii_tokens,
+    _Mem,
+    _near_duplicate_pairs,
+    _strip_negations,
+    _token_set_text,
+    _token_sort_text,
+)
+
+# Separators a memory's text can hold: ASCII whitespace of every kind, and punctuation.
+_GLUE = [" ", "  ", "\t", "\n", "\r\n", "\x0b", "\x0c", "\x1c", "\x1f", ", ", "-", "'", "."]
+
+
+def _texts(rng: random.Random, count: int, vocab: int = 30) -> list[str]:
+    """Texts over a small vocabulary (so many pairs score near any cutoff), with repeats."""
+    words = [f"w{n}" for n in range(vocab)] + ["Not", "never", "a", "don't"]
+    return [
+        "".join(rng.choice(words) + rng.choice(_GLUE) for _ in range(rng.randint(0, 25)))
+        for _ in range(count)
+    ]
+
+
+def test_rapidfuzz_splits_ascii_text_where_str_split_does() -> None:
+    # The prepared texts rely on it: on ASCII, a token boundary for rapidfuzz is exactly a
+    # character str.split() splits at.
+    for code in range(128):
+        ch = chr(code)
+        assert (fuzz.token_set_ratio(f"x{ch}y", "x y") == 100) == ch.isspace(), hex(code)
+        assert (fuzz.token_sort_ratio(f"y{ch}x", "x y") == 100) == ch.isspace(), hex(code)
+
+
+def test_distinct_sorted_tokens_score_as_the_raw_text_by_token_set_ratio() -> None:
+    rng = random.Random(1)
+    texts = [*_texts(rng, 150), "", "   ", "\t\n", "café w1 w2", "w1\xa0w2 w3"]
+    prepared = [_token_set_text(t, _ascii_tokens(t)) for t in texts]
+    near = 0
+    for i in range(len(texts)):
+        for j in range(len(texts)):
+            want = fuzz.token_set_ratio(texts[i], texts[j])
+            assert fuzz.token_set_ratio(prepared[i], prepared[j]) == want, (texts[i], texts[j])
+            near += abs(want - CONTRADICTION_THRESHOLD) < 5
+    assert near > 300  # many pairs near the cutoff
+
+
+def test_non_ascii_text_is_scored_as_it_is() -> None:
+    # rapidfuzz and str.split() disagree on U+0085 and U+00A0: such text is left unchanged.
+    text = "b a\xa0c a"
+    assert _ascii_tokens(text) is None
+    assert _token_set_text(text, None) == text
+    assert _token_sort_text(text) is None
+
+
+def test_sorted_tokens_by_ratio_score_as_the_raw_text_by_token_sort_ratio() -> None:
+    rng = random.Random(2)
+    texts = [*_texts(rng, 150, vocab=12), "", " ", "w1 w1", "w1"]
+    prepared = [_token_sort_text(t) for t in texts]
+    for i in range(len(texts)):
+        for j in range(len(texts)):
+            a, b = prepared[i], prepared[j]
+            assert a is not None and b is not None
+            assert fuzz.ratio(a, b) == fuzz.token_sort_ratio(texts[i], texts[j])
+            cut = DUPLICATE_HEAD_THRESHOLD
+            assert fuzz.ratio(a, b, score_cutoff=cut) == fuzz.token_sort_ratio(
+                texts[i], texts[j], score_cutoff=cut
+            )
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "We do NOT deploy on Fridays; Don't. NEVER without review. no longer, Avoid it.",
+        "nothing notable; knots and snow, stopwatch, avoidance",
+        "Stop: do not\tstop",
+        "",
+        # Outside ASCII, case-insensitive matching folds more: the long s and the Kelvin sign.
+        "ſtop here, do \u212aeep NOT going, café",
+    ],
+)
+def test_negations_are_stripped_as_the_case_insensitive_pass_strips_them(text: str) -> None:
+    stripped, n = _NEGATION.subn(" ", text)
+    assert _strip_negations(text) == (stripped.lower(), n > 0)
+
+
+def test_negations_stripped_from_random_ascii_text_match_the_case_insensitive_pass() -> None:
+    rng = random.Random(3)
+    words = [
+        "not",
+        "NOT",
+        "Never",
+        "no",
+        "No longer",
+        "don't",
+        "DOES NOT",
+        "avoid",
+        "stop",
+        "without",
+        "know",
+        "note",
+        "snow",
+        "x",
+    ]
+    for _ in range(500):
+        text = "".join(rng.choice(words) + rng.choice(_GLUE) for _ in range(rng.randint(0, 12)))
+        stripped, n = _NEGATION.subn(" ", text)
+        assert _strip_negations(text) == (stripped.lower(), n > 0)
+
+
+def _pool(rng: random.Random, count: int) -> list[_Mem]:
+    """Memories whose heads and bodies are drawn from small vocabularies: many near-duplicates."""
+    heads = _texts(rng, count, vocab=8)
+    bodies = _texts(rng, count, vocab=10)
+    return [
+        _Mem(f"m{i}.md", f"m{i}.md", "", "", "n", heads[i], "user", bodies[i], float(i))
+        for i in range(count)
+    ] + [_Mem("u.md", "u.md", "", "", "n\xa0x", "café w1", "user", "w1 w2", 0.0)]
+
+
+def test_near_duplicate_pairs_batched_or_one_by_one_match_the_raw_scores(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    rng = random.Random(4)
+    pool = _pool(rng, 90)
+    pairs = [(i, j) for i in range(len(pool)) for j in range(i + 1, len(pool))]
+    want = {
+        (i, j)
+        for i, j in pairs
+        if fuzz.token_sort_ratio(pool[i].head_lower, pool[j].head_lower) >= DUPLICATE_HEAD_THRESHOLD
+        and fuzz.token_set_ratio(pool[i].body_lower, pool[j].body_lower) >= DUPLICATE_BODY_THRESHOLD
+    }
+    assert 0 < len(want) < len(pairs)
+    monkeypatch.setattr(compare, "_BATCH_MIN_PAIRS", 0)
+    assert set(_near_duplicate_pairs(pool, pairs, fuzz)) == want
+    monkeypatch.setattr(compare, "_BATCH_MIN_PAIRS", 10**9)
+    assert set(_near_duplicate_pairs(pool, pairs, fuzz)) == want
+
+
+def test_contradiction_scores_batched_per_text_match_pair_by_pair(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Many candidate pairs are scored one text against all its partners at once: the pairs
+    # kept must be exactly those the pair-by-pair scores keep (about 500 of the 1,428 pairs here
+    # score within 5 points of the cutoff).
+    rng = random.Random(5)
+    vocab = [f"w{n}" for n in range(40)]
+    texts = [" ".join(rng.choices(vocab, k=rng.randint(3, 30))) for _ in range(120)]
+    pairs = [(i, j) for i in range(120) for j in range(i + 1, 120) if (i * 7 + j) % 5 == 0]
+    one_by_one = [
+        (i, j)
+        for i, j in pairs
+        if fuzz.token_set_ratio(texts[i], texts[j]) >= CONTRADICTION_THRESHOLD
+    ]
+    assert 0 < len(one_by_one) < len(pairs)
+    monkeypatch.setattr(compare, "_BATCH_MIN_PAIRS", 0)
+    assert sorted(compare._similar_pairs(pairs, texts, fuzz)) == sorted(one_by_one)
+    monkeypatch.setattr(compare, "_BATCH_MIN_PAIRS", 10**9)
+    assert sorted(compare._similar_pairs(pairs, texts, fuzz)) == sorted(one_by_one)
+
+
+def test_the_scorers_give_the_same_score_whichever_text_comes_first() -> None:
+    # Batched scoring groups a pair under either of its texts.
+    rng = random.Random(6)
+    texts = _texts(rng, 120, vocab=15)
+    for _ in range(3_000):
+        a, b = rng.choice(texts), rng.choice(texts)
+        for scorer in (fuzz.ratio, fuzz.token_sort_ratio, fuzz.token_set_ratio):
+            assert scorer(a, b) == scorer(b, a)
+            assert scorer(a, b, score_cutoff=75) == scorer(b, a, score_cutoff=75)
+
+
+def test_pairs_are_grouped_under_the_text_in_more_pairs() -> None:
+    pairs = [(0, 5), (1, 5), (2, 5), (3, 4)]
+    assert compare._partners(pairs) == {5: [(0, 0), (1, 1), (2, 2)], 3: [(4, 3)]}
