@@ -6,15 +6,13 @@ import subprocess
 import sys
 from pathlib import Path
 
+import locomo
 import pytest
+from recall_baselines import grep_rank
+
+from memdir_nb.storage.scan import scan_memory_files
 
 REPO = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(REPO / "benchmarks"))
-
-import locomo  # noqa: E402
-from recall_baselines import grep_rank  # noqa: E402
-
-from memdir_nb.storage.scan import scan_memory_files  # noqa: E402
 
 # A made-up conversation in LoCoMo's shape (no LoCoMo text).
 SAMPLE = {

@@ -3,18 +3,15 @@
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
 
 import numpy as np
 import pytest
+import recall_reworded
+
+from memdir_nb.recall.embedding import ModelUnavailable, load_encoder
 
 REPO = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(REPO / "benchmarks"))
-
-import recall_reworded  # noqa: E402
-
-from memdir_nb.recall.embedding import ModelUnavailable, load_encoder  # noqa: E402
 
 
 def _memory(path: str, name: str, description: str, body: str) -> dict[str, object]:

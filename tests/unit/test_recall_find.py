@@ -138,8 +138,6 @@ def test_a_recall_request_is_the_same_call_as_the_keywords(tmp_path: Path) -> No
 
 
 def test_every_selector_is_handed_the_cancel_event(tmp_path: Path) -> None:
-    import threading
-
     seen = []
 
     class Spy:

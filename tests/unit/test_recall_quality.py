@@ -160,8 +160,6 @@ def _load_module(name: str, path: Path) -> ModuleType:
 
 @pytest.fixture(scope="module")
 def recall_corpus() -> ModuleType:
-    if str(REPO / "benchmarks") not in sys.path:
-        sys.path.insert(0, str(REPO / "benchmarks"))
     return _load_module("recall_corpus", REPO / "benchmarks/recall_corpus.py")
 
 
