@@ -187,7 +187,7 @@ def _ratio_may_reach(
     counts = counts[:, counts.any(axis=0)]  # only characters some text holds
     row = np.full(max(texts) + 1, -1, dtype=np.intp)  # a pair's texts' rows in counts
     row[ids] = np.arange(len(ids))
-    both = np.array(pairs, dtype=np.intp).reshape(-1, 2)
+    both = np.fromiter(chain.from_iterable(pairs), np.intp, 2 * len(pairs)).reshape(-1, 2)
     a, b = row[both[:, 0]], row[both[:, 1]]
     common = np.minimum(counts[a], counts[b]).sum(axis=1)  # row -1 (not ASCII): kept below
     may = (a < 0) | (b < 0) | (200 * common >= cutoff * (lens[a] + lens[b]))
