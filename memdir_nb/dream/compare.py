@@ -170,8 +170,8 @@ def _ratio_may_reach(
     ratio(a, b) is 200·LCS / (len a + len b), LCS being their longest common subsequence, which
     holds no more of a character than either text does: so the score is at most
     200·Σ min(count in a, count in b) / (len a + len b), over every character. A pair whose
-    bound is under the cutoff scores under it (the comparison is on integers, exact), so
-    dropping it changes no result. Pairs with a text of None (not ASCII) are all kept.
+    bound is under the cutoff scores under it (the comparison is exact: small integers, and
+    the cutoff times a length is exact in float64), so dropping it changes no result. Pairs with a text of None (not ASCII) are all kept.
     For near-duplicate heads this leaves about 1 pair in 30 (docs/performance.md).
     """
     import numpy as np

@@ -192,13 +192,13 @@ def test_the_character_bound_never_drops_a_pair_whose_ratio_reaches_the_cutoff()
     rng = random.Random(8)
     words = [f"w{n}" for n in range(12)] + ["merge", "freeze", "x", "Release"]
     bases = [[rng.choice(words) for _ in range(rng.randint(3, 14))] for _ in range(10)]
-    heads = []
+    heads: list[str] = []
     for n in range(150):  # each a base with a few words changed, dropped or added
         head = list(bases[n % 10])
         for _ in range(rng.randint(0, 3)):
             k = rng.randrange(len(head) + 1)
             head[k : k + rng.randint(0, 1)] = [rng.choice(words)] * rng.randint(0, 1)
-        heads.append(_token_sort_text(" ".join(head).lower()))
+        heads.append(_token_sort_text(" ".join(head).lower()) or "")  # ASCII: never None
     texts: dict[int, str | None] = dict(enumerate(heads))
     texts[150] = None  # a head that is not ASCII: its pairs are all kept
     pairs = [(i, j) for i in range(151) for j in range(i + 1, 151)]
