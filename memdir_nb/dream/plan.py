@@ -35,6 +35,7 @@ from memdir_nb.dream.compare import (
 )
 from memdir_nb.formats import index
 from memdir_nb.formats.frontmatter import parse_frontmatter
+from memdir_nb.spec.collector import collector_paused
 from memdir_nb.spec.constants import (
     ENTRYPOINT_NAME,
     INDEX_READ_MAX_BYTES,
@@ -290,6 +291,13 @@ def plan_consolidation(
     memdir_nb.spec.similarity), never all pairs. The steps: near-duplicates merged,
     contradictions flagged, relative dates made absolute, then each index repaired.
     """
+    with collector_paused():  # the pass holds every file's text and makes no cycles
+        return _plan(memory_dir, now_ms, clock)
+
+
+def _plan(
+    memory_dir: str | os.PathLike[str], now_ms: float | None, clock: Callable[[], float] | None
+) -> ConsolidationPlan:
     from rapidfuzz import fuzz
 
     root = absolute_dir(memory_dir)

@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-import contextlib
-import gc
 import os
 import sys
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -21,6 +19,7 @@ from memdir_nb.lint.reading import (
     nested_index_references,
     read_scope_indexes,
 )
+from memdir_nb.spec.collector import collector_paused
 from memdir_nb.spec.constants import STORE_JOURNAL_NAME
 from memdir_nb.storage.access import ContainedReader, ReadRefused
 from memdir_nb.storage.containment import absolute_dir
@@ -145,25 +144,6 @@ def read_all(
     return memories, headers, skipped
 
 
-@contextlib.contextmanager
-def _collector_paused() -> Iterator[None]:
-    """Pause Python's cyclic garbage collector for the pass, if it is on; restore it after.
-
-    A lint pass keeps every file's parsed text, header and findings until it returns, and
-    makes no reference cycles. The collector's full passes re-scan all of those objects each
-    time they have grown by a quarter, which measured 11-16% of lint's time at 100,000 files
-    (docs/performance.md). Reference counting still frees everything else as it goes, and any
-    cycle made meanwhile is collected once the collector is back on.
-    """
-    was_on = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was_on:
-            gc.enable()
-
-
 def lint_dir(
     memory_dir: str | os.PathLike[str], *, now_ms: float | None = None, progress: bool | None = None
 ) -> LintResult:
@@ -172,7 +152,7 @@ def lint_dir(
     progress: None shows a bar only for dirs of PROGRESS_MIN_FILES or more, and only on a
     terminal or in a notebook (see progress_wanted); True/False force it.
     """
-    with _collector_paused():
+    with collector_paused():
         return _lint_dir(memory_dir, now_ms=now_ms, progress=progress)
 
 

@@ -20,7 +20,7 @@ import math
 import re
 from collections import Counter, defaultdict
 from collections.abc import Collection, Iterable, Sequence
-from itertools import chain
+from itertools import chain, repeat
 from typing import Any
 
 from memdir_nb.spec import text as textseg
@@ -197,12 +197,10 @@ class _Join:
         self.left = left
         self.right: Sequence[frozenset[str]] = left if right is None else right
         self.min_shared = min_shared
-        self.df: Counter[str] = Counter()
-        for keys in left:
-            self.df.update(keys)
-        if not self.same:
-            for keys in self.right:
-                self.df.update(keys)
+        # One C-level count over every set (the same counts, in the same insertion order, as
+        # updating set by set).
+        both = chain.from_iterable(left) if self.same else chain(*left, *self.right)
+        self.df: Counter[str] = Counter(both)
         df = self.df
         self.rank = {k: r for r, k in enumerate(sorted(df, key=lambda k: (df[k], k)))}
 
@@ -259,41 +257,58 @@ class _Join:
 
     def probed(self) -> set[tuple[int, int]]:
         """The join by postings: each text's seed stems find candidates, then each is verified."""
-        posting_left = _postings(self.left)
-        posting_right = posting_left if self.same else _postings(self.right)
+        left = _Postings(self.left, self.min_shared)
+        right = left if self.same else _Postings(self.right, self.min_shared)
         pairs: set[tuple[int, int]] = set()
         # Probing each text's rarest stems against every text's full stem set finds every pair
         # sharing min_shared of the prober; probing from both sides covers the smaller text.
         for i, keys in enumerate(self.left):
             if not keys:
                 continue
-            for j in self._probe(keys, posting_right, self.right):
-                if not self.same:
-                    pairs.add((i, j))
-                elif i != j:
-                    pairs.add((min(i, j), max(i, j)))
+            found = self._probe(keys, right)
+            if not self.same:
+                pairs.update(zip(repeat(i), found))
+            else:  # each pair once, as (smaller, larger); a text never pairs with itself
+                pairs.update(zip(repeat(i), [j for j in found if j > i]))
+                pairs.update(zip([j for j in found if j < i], repeat(i)))
         if not self.same:
             for j, keys in enumerate(self.right):
                 if keys:
-                    pairs.update((i, j) for i in self._probe(keys, posting_left, self.left))
+                    pairs.update((i, j) for i in self._probe(keys, left))
         return pairs
 
-    def _probe(
-        self, keys: frozenset[str], posting: dict[str, list[int]], pool: Sequence[frozenset[str]]
-    ) -> set[int]:
-        """Texts in pool sharing one of keys' seed stems and min_shared of the smaller set."""
+    def _probe(self, keys: frozenset[str], pool: _Postings) -> set[int]:
+        """Texts in pool sharing one of keys' seed stems and min_shared of the smaller set.
+
+        "shares at least min_shared · min(n, m)" is tested as "at least min_shared · n, or at
+        least min_shared · m": the same test, since rounding a product is monotone, and m's
+        side (pool.need) is computed once per text instead of once per candidate.
+        """
+        posting, need = pool.posting, pool.need
         seen: set[int] = set()
         for k in self.seeds(keys):
             seen.update(posting[k])
         n = len(keys)
-        min_shared = self.min_shared
-        if seen and sum(len(posting.get(k, ())) for k in keys) <= len(seen) * n:
+        mine = self.min_shared * n
+        if seen and sum(map(pool.sizes.get, keys, repeat(0))) <= len(seen) * n:
             # Counting the prober's stems through the postings gives every candidate's
             # shared-stem count in one C-level pass, and costs no more than a set
             # intersection per candidate would (small dirs, where few stems are rare).
             shared = Counter(chain.from_iterable(posting.get(k, ()) for k in keys))
-            return {j for j in seen if shared[j] >= min_shared * min(n, len(pool[j]))}
-        return {j for j in seen if len(keys & pool[j]) >= min_shared * min(n, len(pool[j]))}
+            return {j for j in seen if (c := shared[j]) >= mine or c >= need[j]}
+        sets = pool.sets
+        return {j for j in seen if (c := len(keys & sets[j])) >= mine or c >= need[j]}
+
+
+class _Postings:
+    """One side of a probed join: each stem's texts, its posting sizes, and each text's need."""
+
+    def __init__(self, sets: Sequence[frozenset[str]], min_shared: float) -> None:
+        self.sets = sets
+        self.posting = _postings(sets)
+        self.sizes = {k: len(v) for k, v in self.posting.items()}
+        # min_shared of each text's own size: the shared count that satisfies it from its side
+        self.need = [min_shared * len(keys) for keys in sets]
 
 
 class _RankedSets:

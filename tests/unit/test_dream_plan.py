@@ -414,6 +414,47 @@ def test_blocked_planning_finds_what_comparing_every_pair_finds(tmp_path: Path) 
     assert flags == want_flags
 
 
+@pytest.mark.parametrize("join", ["matrices", "postings"])
+def test_every_shortcut_on_still_finds_what_comparing_every_pair_finds(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, join: str
+) -> None:
+    # A 400-file dir is below the sizes where batching, the head bound and the matrix join
+    # start: turned on here (and the posting probe forced), the plan must still be the
+    # all-pairs one.
+    from memdir_nb.dream import compare
+    from memdir_nb.spec import similarity
+
+    corpus = _corpus_module()
+    root = tmp_path / "memory"
+    root.mkdir()
+    corpus.build_dir(root, 400, seed=5)
+    monkeypatch.setattr(compare, "_BATCH_MIN_PAIRS", 0)
+    monkeypatch.setattr(similarity, "DENSE_MIN_PAIRS", 0)
+    if join == "postings":
+        monkeypatch.setattr(similarity, "DENSE_MAX_COST", -1)
+    plan = plan_consolidation(root, now_ms=corpus.NOW_MS)
+    groups = {frozenset(a.files[:-1]) for a in plan.actions if a.kind == "merge_duplicates"}
+    flags = {tuple(sorted(a.files)) for a in plan.actions if a.kind == "flag_contradiction"}
+    assert (groups, flags) == _all_pairs_reference(root)
+
+
+def test_planning_pauses_the_cycle_collector_only_while_it_runs(messy: Path) -> None:
+    import gc
+
+    assert gc.isenabled()
+    plan_consolidation(messy, now_ms=PLAN_NOW)
+    assert gc.isenabled()
+    with pytest.raises(PlanError, match="does not exist"):
+        plan_consolidation(messy / "nope", now_ms=PLAN_NOW)
+    assert gc.isenabled()  # back on after a refused dir too
+    gc.disable()
+    try:
+        plan_consolidation(messy, now_ms=PLAN_NOW)
+        assert not gc.isenabled()  # a caller's choice to keep it off is kept
+    finally:
+        gc.enable()
+
+
 def test_merge_groups_come_in_the_order_of_their_first_file(tmp_path: Path) -> None:
     corpus = _corpus_module()
     root = tmp_path / "memory"

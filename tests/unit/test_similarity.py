@@ -160,3 +160,23 @@ def test_a_matrix_join_of_empty_sets_finds_nothing() -> None:
     empty = [frozenset[str]()] * 60
     assert _Join(empty, None, 0.4).dense() == set()
     assert _Join(empty, empty, 0.4).dense() == set()
+
+
+@pytest.mark.parametrize("min_shared", [0.3, 0.4, 0.7])
+def test_the_posting_join_finds_exactly_the_seeded_pairs_sharing_enough(min_shared: float) -> None:
+    # The rule, pair by pair: share min_shared of the smaller set, and one side's seed stems
+    # (its rarest, none past MAX_POSTING) hold a stem of the other.
+    rng = random.Random(11)
+    left, right = _random_sets(rng, 2 * MAX_POSTING + 30), _random_sets(rng, MAX_POSTING + 17)
+    for join in (_Join(left, None, min_shared), _Join(left, right, min_shared)):
+        want = set()
+        for i, a in enumerate(join.left):
+            for j, b in enumerate(join.right):
+                if (join.same and j <= i) or not a or not b:
+                    continue
+                enough = len(a & b) >= min_shared * min(len(a), len(b))
+                seeded = bool(set(join.seeds(a)) & b or set(join.seeds(b)) & a)
+                if enough and seeded:
+                    want.add((i, j))
+        assert want
+        assert join.probed() == want

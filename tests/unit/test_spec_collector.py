@@ -1,0 +1,40 @@
+"""spec.collector: the cyclic collector is off only while a whole-dir pass runs, and a caller's choice is kept."""
+
+from __future__ import annotations
+
+import gc
+
+import pytest
+
+from memdir_nb.spec.collector import collector_paused
+
+
+def test_the_collector_is_off_inside_the_block_and_on_again_after_it() -> None:
+    assert gc.isenabled()
+    with collector_paused():
+        assert not gc.isenabled()
+    assert gc.isenabled()
+
+
+def test_the_collector_comes_back_on_when_the_block_raises() -> None:
+    with pytest.raises(RuntimeError, match="boom"), collector_paused():
+        raise RuntimeError("boom")
+    assert gc.isenabled()
+
+
+def test_a_caller_who_turned_the_collector_off_keeps_it_off() -> None:
+    gc.disable()
+    try:
+        with collector_paused():
+            assert not gc.isenabled()
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
+
+
+def test_nested_pauses_restore_the_collector_only_at_the_outer_end() -> None:
+    with collector_paused():
+        with collector_paused():
+            pass
+        assert not gc.isenabled()  # the inner pass found it off and leaves it off
+    assert gc.isenabled()
