@@ -1,0 +1,110 @@
+"""benchmarks/sweep_dirs.py: every command over copies of foreign dirs; crashes, hangs and raises are reported."""
+
+from __future__ import annotations
+
+import shlex
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+import sweep_dirs
+
+
+def _tree(root: Path) -> dict[str, tuple[int, int]]:
+    """Every file under root as {relative path: (size, mtime_ns)}."""
+    return {
+        str(p.relative_to(root)): (p.stat().st_size, p.stat().st_mtime_ns)
+        for p in sorted(root.rglob("*"))
+        if p.is_file()
+    }
+
+
+def _fake_cli(tmp_path: Path, body: str) -> str:
+    """A stand-in for memdir-nb: a Python script whose behaviour the test chooses."""
+    script = tmp_path / "fake_cli.py"
+    script.write_text(body, encoding="utf-8")
+    return shlex.join([sys.executable, str(script)])
+
+
+def test_memory_dirs_finds_each_folder_holding_an_index(
+    tmp_path: Path, real_dir: Callable[[str], Path]
+) -> None:
+    nested = real_dir("nested")
+    deeper = tmp_path / "repo" / "docs" / "memory"
+    deeper.mkdir(parents=True)
+    (deeper / "MEMORY.md").write_text("- [A](a.md) — a\n", encoding="utf-8")
+    (tmp_path / "repo" / "notes").mkdir()
+
+    assert list(sweep_dirs.memory_dirs([nested])) == [nested]
+    assert list(sweep_dirs.memory_dirs([tmp_path / "repo"])) == [deeper]
+
+
+def test_a_real_shaped_dir_passes_every_command_and_is_left_as_it_was(
+    real_dir: Callable[[str], Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    source = real_dir("nested")
+    before = _tree(source)
+
+    assert sweep_dirs.main([str(source), "--timeout", "120"]) == 0
+
+    out = capsys.readouterr().out
+    runs = len(sweep_dirs.CLI_COMMANDS) + 2  # the API's lint and plan
+    assert f"1 dirs, {runs} runs, 0 failed" in out
+    assert _tree(source) == before
+
+
+def test_a_command_that_prints_a_traceback_is_a_failure(
+    tmp_path: Path, real_dir: Callable[[str], Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    cli = _fake_cli(tmp_path, "raise RuntimeError('boom')\n")
+
+    assert sweep_dirs.main([str(real_dir("nested")), "--cli", cli]) == 1
+
+    out = capsys.readouterr().out
+    assert "FAIL" in out and ":: scan: printed a traceback: RuntimeError: boom" in out
+
+
+def test_a_command_that_hangs_is_stopped_and_reported(
+    tmp_path: Path, real_dir: Callable[[str], Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    cli = _fake_cli(tmp_path, "import time\ntime.sleep(30)\n")
+
+    assert sweep_dirs.main([str(real_dir("nested")), "--cli", cli, "--timeout", "0.5"]) == 1
+
+    assert ":: lint: no answer within 0.5 s" in capsys.readouterr().out
+
+
+def test_exit_codes_one_and_two_are_answers_but_others_are_failures(
+    tmp_path: Path, real_dir: Callable[[str], Path]
+) -> None:
+    source = real_dir("nested")
+    answers = _fake_cli(tmp_path, "import sys\nsys.exit(2)\n")
+    assert sweep_dirs.run_cli(shlex.split(answers), ("scan", "{dir}"), source, 60) == ""
+
+    crashes = _fake_cli(tmp_path, "import os\nos.abort()\n")
+    assert sweep_dirs.run_cli(shlex.split(crashes), ("scan", "{dir}"), source, 60).startswith(
+        "exit code"
+    )
+
+
+def test_an_api_call_that_raises_is_reported_and_the_sweep_goes_on(
+    real_dir: Callable[[str], Path],
+) -> None:
+    def broken(_: Path) -> object:
+        raise ValueError("header unreadable")
+
+    calls = [("broken", broken), ("fine", lambda d: None)]
+
+    outcomes = sweep_dirs.sweep_one(real_dir("nested"), [sys.executable, "-c", "pass"], calls, 60)
+
+    problems = {o.command: o.problem for o in outcomes}
+    assert problems["broken"] == "ValueError: header unreadable"
+    assert problems["fine"] == ""
+
+
+def test_no_memory_dir_under_the_paths_is_a_usage_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert sweep_dirs.main([str(tmp_path)]) == 2
+    assert "no memory dir" in capsys.readouterr().err
