@@ -201,8 +201,11 @@ class _Join:
         # updating set by set).
         both = chain.from_iterable(left) if self.same else chain(*left, *self.right)
         self.df: Counter[str] = Counter(both)
-        df = self.df
-        self.rank = {k: r for r, k in enumerate(sorted(df, key=lambda k: (df[k], k)))}
+        # Ranked by (document frequency, key): sorted by key, then stably by frequency, which
+        # is the same order with both sorts keyed at C level.
+        ordered = sorted(self.df)
+        ordered.sort(key=self.df.__getitem__)
+        self.rank = dict(zip(ordered, range(len(ordered)), strict=True))
 
     def seeds(self, keys: frozenset[str]) -> list[str]:
         """The stems of keys that find candidates: its rarest, those in MAX_POSTING texts or fewer."""
@@ -248,7 +251,13 @@ class _Join:
                 rows = slice(start, min(start + step, n_left))
                 # Counts of 0/1 products are exact in float32 (far below 2**24 stems).
                 ok = (lm[rows] @ rm.T) >= self.min_shared * np.minimum(ln[rows, None], rn[None, :])
-                ok &= (lp[rows] @ rm.T > 0) | (lm[rows] @ rp.T > 0)  # seeded from either side
+                seeded = lp[rows] @ rm.T > 0  # i's seeds hold a stem of j
+                if self.same and step >= n_left:
+                    # One sequence in one chunk: j's seeds holding a stem of i is the same
+                    # matrix transposed (lm @ lp.T is (lp @ lm.T).T), one product fewer.
+                    ok &= seeded | seeded.T
+                else:
+                    ok &= seeded | (lm[rows] @ rp.T > 0)  # seeded from either side
                 if self.same:
                     ok &= np.arange(rows.start, rows.stop)[:, None] < np.arange(n_right)
                 i, j = np.nonzero(ok)
