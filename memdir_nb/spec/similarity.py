@@ -97,6 +97,7 @@ class StemCache:
         # or no word) maps to None; one with several ("a/b", "x.y") too, its stems in _multi.
         self._single: dict[str, str | None] = {}
         self._multi: dict[str, frozenset[str]] = {}
+        self._multi_keys: set[str] = set()  # _multi's keys, as a set: a set & set is C-fast
 
     def words(self, words: Collection[str]) -> frozenset[str]:
         """The stems of words (stop words are the caller's to leave out)."""
@@ -110,17 +111,19 @@ class StemCache:
 
     def tokens(self, tokens: set[str]) -> frozenset[str]:
         """The stems of the non-stop words in a set of lower-cased ASCII whitespace tokens."""
-        single, multi = self._single, self._multi
+        single, multi, multi_keys = self._single, self._multi, self._multi_keys
         if len(single) > self._CACHE_MAX:
             single.clear()
             multi.clear()
+            multi_keys.clear()
         for token in tokens.difference(single):  # a C-level pass (set minus dict keys)
             stems = self.words(set(_ascii_words(token)) - _STOP)
             single[token] = next(iter(stems)) if len(stems) == 1 else None
             if len(stems) > 1:
                 multi[token] = stems
+                multi_keys.add(token)
         out: set[str | None] = set(map(single.__getitem__, tokens))
-        for token in multi.keys() & tokens:  # C-level: iterates the smaller side
+        for token in tokens & multi_keys:  # C-level: iterates the smaller set
             out.update(multi[token])
         out.discard(None)
         return frozenset(out)  # type: ignore[arg-type]  # None is gone
