@@ -42,6 +42,56 @@ def _strip_negations(text: str) -> tuple[str, bool]:
     return stripped.lower(), n > 0
 
 
+# The negations that span two words. Every other one lies inside one whitespace token.
+_NEGATION_PHRASES = ("no longer", "do not", "does not")
+
+
+class _StrippedTokens:
+    """Each text's distinct tokens once its negations are stripped, from a per-token cache.
+
+    _strip_negations runs the negation pattern over every text. Outside the two-word phrases
+    of _NEGATION_PHRASES, a negation match is one word: it holds no whitespace, so it lies
+    inside one whitespace token, and its word boundaries see the same non-word neighbours
+    (whitespace or the token's ends) in the token as in the text. So on lower-cased ASCII
+    text holding none of those phrases, stripping the text and splitting it gives the same
+    tokens as stripping each token and splitting that, and each distinct token is stripped
+    once per plan. The caches are emptied past _CACHE_MAX entries, which changes no result.
+    """
+
+    _CACHE_MAX = 200_000
+
+    def __init__(self) -> None:
+        self._seen: set[str] = set()  # every token stripped so far
+        self._negated: set[str] = set()  # those of them that held a negation
+        self._parts: dict[str, list[str]] = {}  # such a token -> its tokens once stripped
+
+    def __call__(self, text: str) -> tuple[set[str], bool] | None:
+        """(the distinct tokens of _strip_negations(text)[0], whether text held a negation);
+        None for text that is not ASCII or holds a two-word negation (strip it as a whole)."""
+        if not text.isascii():
+            return None
+        low = text.lower()
+        if any(phrase in low for phrase in _NEGATION_PHRASES):
+            return None
+        tokens = set(low.split())
+        if len(self._seen) > self._CACHE_MAX:
+            self._seen.clear()
+            self._negated.clear()
+            self._parts.clear()
+        for token in tokens.difference(self._seen):  # a C-level pass (set minus set)
+            stripped, n = _NEGATION_LOWER.subn(" ", token)
+            if n:
+                self._negated.add(token)
+                self._parts[token] = stripped.split()
+            self._seen.add(token)
+        negated = tokens & self._negated  # C-level: iterates the smaller set
+        if negated:
+            tokens -= negated
+            for token in negated:
+                tokens.update(self._parts[token])
+        return tokens, bool(negated)
+
+
 def _has_negation(text: str) -> bool:
     """Whether text holds a negation word (the near-duplicate blocks' polarity)."""
     if text.isascii():
@@ -184,7 +234,10 @@ def _ratio_may_reach(
     chars = np.frombuffer("".join(ascii_texts).encode("ascii"), np.uint8)
     owner = np.repeat(np.arange(len(ids), dtype=np.int64), lens)
     counts = np.bincount(owner * 128 + chars, minlength=len(ids) * 128).reshape(len(ids), 128)
-    counts = counts[:, counts.any(axis=0)]  # only characters some text holds
+    # Only characters some text holds, in the narrowest type that holds every count (the
+    # row-wise minimum and its sum are then over fewer bytes; the sum widens, so it is exact).
+    counts = counts[:, counts.any(axis=0)]
+    counts = counts.astype(np.min_scalar_type(int(counts.max(initial=0))))
     row = np.full(max(texts) + 1, -1, dtype=np.intp)  # a pair's texts' rows in counts
     row[ids] = np.arange(len(ids))
     both = np.fromiter(chain.from_iterable(pairs), np.intp, 2 * len(pairs)).reshape(-1, 2)
@@ -230,15 +283,28 @@ def _contradiction_pairs(
 ) -> list[tuple[_Mem, _Mem]]:
     """Pairs of same-type memories with opposite polarity and similar subject, in (i, j) order."""
 
-    # One regex pass per text: the negations removed, and whether there were any.
-    subs = [_strip_negations(f"{m.description} {m.body}") for m in mems]
-    stripped = [t for t, _ in subs]
+    # Each text's negations removed (token by token where that is the same; see
+    # _StrippedTokens), and whether there were any. Its tokens give its stems and its scored
+    # form; stripped holds the whole stripped text only where it is needed (not ASCII).
+    strip_tokens = _StrippedTokens()
+    stripped: list[str] = []
+    tokens: list[set[str] | None] = []
+    negated: list[bool] = []
+    for m in mems:
+        text = f"{m.description} {m.body}"
+        got = strip_tokens(text)
+        if got is None:
+            whole, neg = _strip_negations(text)
+            toks = _ascii_tokens(whole)
+        else:
+            (toks, neg), whole = got, ""
+        stripped.append(whole)
+        tokens.append(toks)
+        negated.append(neg)
     by_type: dict[str, tuple[list[int], list[int]]] = {}
     for i, m in enumerate(mems):
-        by_type.setdefault(m.type, ([], []))[subs[i][1]].append(i)
+        by_type.setdefault(m.type, ([], []))[negated[i]].append(i)
     blocks = [(plain, negs) for plain, negs in by_type.values() if plain and negs]
-    # Each compared text is split once: its tokens give its stems and its scored form.
-    tokens = {i: _ascii_tokens(stripped[i]) for block in blocks for i in chain(*block)}
 
     def keys(idx: list[int]) -> list[frozenset[str]]:
         out = []

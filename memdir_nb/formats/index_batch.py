@@ -14,7 +14,7 @@ import bisect
 from collections import defaultdict
 
 from memdir_nb.formats import index
-from memdir_nb.formats.index_lines import norm_target, parse_entry_line, split_keep_end
+from memdir_nb.formats.index_lines import entry_target, norm_target, split_keep_end
 
 __all__ = ["IndexText", "fit_index"]
 
@@ -33,9 +33,9 @@ class IndexText:
             self._index(pos, line)
 
     def _index(self, pos: int, line: str) -> None:
-        entry = parse_entry_line(line, pos + 1)
-        if entry is not None:
-            bisect.insort(self.by_target[entry.target], pos)
+        target = entry_target(line)
+        if target is not None:
+            bisect.insort(self.by_target[target], pos)
 
     def _kill(self, pos: int) -> None:
         if self.lines[pos] == "":

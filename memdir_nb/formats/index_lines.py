@@ -25,6 +25,7 @@ __all__ = [
     "MAX_HOOK_CHARS",
     "NO_DESCRIPTION_HOOK",
     "IndexEntry",
+    "entry_target",
     "format_index_entry",
     "is_md_target",
     "norm_target",
@@ -120,29 +121,41 @@ def norm_target(target: str) -> str:
     return target
 
 
-def parse_entry_line(line: str, line_no: int) -> IndexEntry | None:
-    """The entry on one line (its first .md link, else its first backticked .md name), or None."""
+def _find_entry(line: str) -> tuple[re.Match[str], bool] | None:
+    """What makes line an entry: its first .md link (True), else a backticked .md name
+    leading the line (False); None when it is not an entry."""
     for m in _MD_LINK.finditer(line):
         if is_md_target(m.group("target")):
-            target = norm_target(m.group("target"))
-            return IndexEntry(
-                line_no=line_no,
-                title=m.group("title").replace("\\]", "]").replace("\\[", "["),
-                target=target,
-                hook=_hook_after(line, m.end()),
-                raw=line,
-            )
+            return m, True
     ticked = next((t for t in _TICKED_MD.finditer(line) if is_md_target(t.group("target"))), None)
     if ticked is None or not _leads_the_line(line[: ticked.start()], line[ticked.end() :]):
         return None  # a file named in the middle of prose ("see `design.md` at the root")
-    target = norm_target(ticked.group("target"))
+    return ticked, False
+
+
+def parse_entry_line(line: str, line_no: int) -> IndexEntry | None:
+    """The entry on one line (its first .md link, else its first backticked .md name), or None."""
+    found = _find_entry(line)
+    if found is None:
+        return None
+    m, linked = found
+    target = norm_target(m.group("target"))
     return IndexEntry(
         line_no=line_no,
-        title=Path(target).stem,
+        title=m.group("title").replace("\\]", "]").replace("\\[", "[")
+        if linked
+        else Path(target).stem,
         target=target,
-        hook=_hook_after(line, ticked.end()),
+        hook=_hook_after(line, m.end()),
         raw=line,
     )
+
+
+def entry_target(line: str) -> str | None:
+    """parse_entry_line(line, n).target, or None when line is not an entry (no title, hook
+    or IndexEntry built: for code that only looks lines up by target)."""
+    found = _find_entry(line)
+    return None if found is None else norm_target(found[0].group("target"))
 
 
 _LINE_LEAD = re.compile(r"^[\s>|#*+\-\u2022]*(?:\d+[.)]\s*)?")

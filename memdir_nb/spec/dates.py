@@ -150,12 +150,16 @@ def may_hold_relative_date(text: str) -> bool:
 
     Every phrase find_relative_dates reports on a line also matches here (a line break
     bounds a word as a line's end does), so a whole body is checked once before its lines.
+    On ASCII text the phrase pattern is only tried near each needle (see _phrase_near_needle),
+    and the bare-weekday pattern only when a capitalised weekday name is in the text.
     """
     if text.isascii():  # outside ASCII, case folding maps a few more letters: no shortcut
         low = text.lower()
         if not any(w in low for w in _PHRASE_NEEDLES):
             return False
-        return _PHRASE_LOWER.search(low) is not None or _BARE_WEEKDAY.search(text) is not None
+        if _phrase_near_needle(" ".join(low.split())):
+            return True
+        return any(w in text for w in _CAP_WEEKDAYS) and _BARE_WEEKDAY.search(text) is not None
     return _PHRASE.search(text) is not None or _BARE_WEEKDAY.search(text) is not None
 
 
@@ -172,6 +176,34 @@ _PHRASE_NEEDLES = (
     "year",
     "quarter",
 )
+_CAP_WEEKDAYS = tuple(day.capitalize() for day in WEEKDAYS)
+# The longest text _PHRASE matches once every whitespace run is one space ("a couple of
+# months ago"); tests/unit/test_dates.py checks it against every phrase the pattern allows.
+_PHRASE_MAX_CHARS = 22
+
+
+def _phrase_near_needle(norm: str) -> bool:
+    """Whether _PHRASE_LOWER matches norm: lower-cased ASCII text, every whitespace run one space.
+
+    Each whitespace run of a match is then one space, so a match is at most _PHRASE_MAX_CHARS
+    long and holds a needle: it lies within _PHRASE_MAX_CHARS of each end of that needle's
+    occurrence. So the pattern is tried only in such a window around each occurrence. A
+    window's end reads as the text's end, so a match reaching it is confirmed on the whole
+    text (its start sees the character before it, as a whole-text search does).
+    (Collapsing whitespace changes no match: a phrase's words are joined by whitespace runs
+    and bounded by non-word characters, and a space is one as much as any whitespace.)
+    """
+    for needle in _PHRASE_NEEDLES:
+        at = norm.find(needle)
+        while at != -1:
+            start = max(0, at + len(needle) - _PHRASE_MAX_CHARS)
+            end = at + _PHRASE_MAX_CHARS
+            while (m := _PHRASE_LOWER.search(norm, start, end)) is not None:
+                if m.end() < end or _PHRASE_LOWER.match(norm, m.start()) is not None:
+                    return True
+                start = m.start() + 1
+            at = norm.find(needle, at + 1)
+    return False
 
 
 def find_relative_dates(text: str) -> list[RelativeDate]:

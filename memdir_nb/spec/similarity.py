@@ -97,6 +97,7 @@ class StemCache:
         # or no word) maps to None; one with several ("a/b", "x.y") too, its stems in _multi.
         self._single: dict[str, str | None] = {}
         self._multi: dict[str, frozenset[str]] = {}
+        self._multi_keys: set[str] = set()  # _multi's keys, as a set: a set & set is C-fast
 
     def words(self, words: Collection[str]) -> frozenset[str]:
         """The stems of words (stop words are the caller's to leave out)."""
@@ -110,17 +111,19 @@ class StemCache:
 
     def tokens(self, tokens: set[str]) -> frozenset[str]:
         """The stems of the non-stop words in a set of lower-cased ASCII whitespace tokens."""
-        single, multi = self._single, self._multi
+        single, multi, multi_keys = self._single, self._multi, self._multi_keys
         if len(single) > self._CACHE_MAX:
             single.clear()
             multi.clear()
+            multi_keys.clear()
         for token in tokens.difference(single):  # a C-level pass (set minus dict keys)
             stems = self.words(set(_ascii_words(token)) - _STOP)
             single[token] = next(iter(stems)) if len(stems) == 1 else None
             if len(stems) > 1:
                 multi[token] = stems
+                multi_keys.add(token)
         out: set[str | None] = set(map(single.__getitem__, tokens))
-        for token in multi.keys() & tokens:  # C-level: iterates the smaller side
+        for token in tokens & multi_keys:  # C-level: iterates the smaller set
             out.update(multi[token])
         out.discard(None)
         return frozenset(out)  # type: ignore[arg-type]  # None is gone
@@ -201,8 +204,11 @@ class _Join:
         # updating set by set).
         both = chain.from_iterable(left) if self.same else chain(*left, *self.right)
         self.df: Counter[str] = Counter(both)
-        df = self.df
-        self.rank = {k: r for r, k in enumerate(sorted(df, key=lambda k: (df[k], k)))}
+        # Ranked by (document frequency, key): sorted by key, then stably by frequency, which
+        # is the same order with both sorts keyed at C level.
+        ordered = sorted(self.df)
+        ordered.sort(key=self.df.__getitem__)
+        self.rank = dict(zip(ordered, range(len(ordered)), strict=True))
 
     def seeds(self, keys: frozenset[str]) -> list[str]:
         """The stems of keys that find candidates: its rarest, those in MAX_POSTING texts or fewer."""
@@ -248,7 +254,13 @@ class _Join:
                 rows = slice(start, min(start + step, n_left))
                 # Counts of 0/1 products are exact in float32 (far below 2**24 stems).
                 ok = (lm[rows] @ rm.T) >= self.min_shared * np.minimum(ln[rows, None], rn[None, :])
-                ok &= (lp[rows] @ rm.T > 0) | (lm[rows] @ rp.T > 0)  # seeded from either side
+                seeded = lp[rows] @ rm.T > 0  # i's seeds hold a stem of j
+                if self.same and step >= n_left:
+                    # One sequence in one chunk: j's seeds holding a stem of i is the same
+                    # matrix transposed (lm @ lp.T is (lp @ lm.T).T), one product fewer.
+                    ok &= seeded | seeded.T
+                else:
+                    ok &= seeded | (lm[rows] @ rp.T > 0)  # seeded from either side
                 if self.same:
                     ok &= np.arange(rows.start, rows.stop)[:, None] < np.arange(n_right)
                 i, j = np.nonzero(ok)

@@ -262,3 +262,52 @@ def test_generated_relative_date_phrases_pass_the_whole_text_check() -> None:
             assert may_hold_relative_date(text), text
 
     check()
+
+
+def test_the_longest_phrase_with_single_spaces_is_phrase_max_chars() -> None:
+    # The window around each needle relies on it: every phrase the pattern allows, written
+    # with single spaces (a number at its longest), is at most _PHRASE_MAX_CHARS long.
+    from itertools import product
+
+    from memdir_nb.spec import dates
+
+    mods = ["this", "next", "last", "coming", "past"]
+    counts = ["999", "a", "an", "one", "seven", "a few", "a couple of", "several"]
+    units = [u + s for u in ("day", "week", "month") for s in ("", "s")]
+    phrases = ["today", "tonight", "tomorrow", "yesterday"]
+    phrases += [f"this {p}" for p in ("morning", "afternoon", "evening")]
+    phrases += [f"{m} {w}" for m, w in product(mods, [*dates.WEEKDAYS, "week", "weekend"])]
+    phrases += [f"{m} {p}" for m, p in product(mods, ["month", "year"])]
+    phrases += [f"in {c} {u}" for c, u in product(counts, units)]
+    phrases += [f"{c} {u} ago" for c, u in product(counts, units)]
+    periods = ["week", "month", "quarter", "year"]
+    phrases += [f"end of {m}{p}" for m, p in product(["", "the ", "this ", "next "], periods)]
+    for phrase in phrases:
+        assert dates._PHRASE_LOWER.fullmatch(phrase), phrase
+    assert max(map(len, phrases)) == dates._PHRASE_MAX_CHARS
+
+
+def test_the_needle_windows_give_the_whole_text_search_s_answer() -> None:
+    # may_hold_relative_date on ASCII tries the phrase pattern only near each needle, in the
+    # text with its whitespace runs made single spaces. Its answer must be the whole-text
+    # search's, with phrases far from other needles, long whitespace runs inside phrases,
+    # and words cut at a window's end ("todays", "weekends").
+    import random
+
+    from memdir_nb.spec import dates
+
+    rng = random.Random(12)
+    pieces = ["a couple of", "months", "ago", "in", "several", "days", "end", "of", "the"]
+    pieces += ["quarter", "this", "month", "todays", "Monday", "Mondays", "weekends", "next"]
+    pieces += ["year", "x" * 30, "spend tagged before month end", "morning", "2026-03-05"]
+    gaps = [" ", "  ", "\t", "\n", " \n\t ", " " * 25, "-", ", ", ""]
+    hits = 0
+    for _ in range(4_000):
+        text = "".join(rng.choice(pieces) + rng.choice(gaps) for _ in range(rng.randint(1, 10)))
+        want = (
+            dates._PHRASE_LOWER.search(text.lower()) is not None
+            or dates._BARE_WEEKDAY.search(text) is not None
+        )
+        assert dates.may_hold_relative_date(text) == want, repr(text)
+        hits += want
+    assert 500 < hits < 3_500  # both answers well covered

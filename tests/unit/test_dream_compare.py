@@ -227,3 +227,69 @@ def test_the_character_bound_keeps_pairs_of_empty_heads() -> None:
     texts: dict[int, str | None] = {0: "", 1: "", 2: "abc"}
     kept = compare._ratio_may_reach(texts, [(0, 1), (0, 2), (1, 2)], DUPLICATE_HEAD_THRESHOLD)
     assert kept == [(0, 1)]
+
+
+def test_the_character_bound_counts_exactly_past_255_of_one_character() -> None:
+    # The counts are kept in the narrowest integer type that holds them: a text with more
+    # than 255 of one character must still be bounded with its true counts.
+    rng = random.Random(8)
+    texts: dict[int, str | None] = {}
+    for i in range(40):
+        n = rng.choice([250, 255, 256, 300, 70_000])
+        texts[i] = "a" * n + "b" * rng.randint(0, 40) + "c" * rng.randint(0, 300)
+    pairs = [(i, j) for i in range(40) for j in range(i + 1, 40)]
+
+    def bound_reaches(a: str, b: str) -> bool:
+        common = sum(min(a.count(ch), b.count(ch)) for ch in "abc")
+        return 200 * common >= DUPLICATE_HEAD_THRESHOLD * (len(a) + len(b))
+
+    want = [(i, j) for i, j in pairs if bound_reaches(texts[i] or "", texts[j] or "")]
+    assert 0 < len(want) < len(pairs)
+    assert compare._ratio_may_reach(texts, pairs, DUPLICATE_HEAD_THRESHOLD) == want
+
+
+def _stripped_reference(text: str) -> tuple[set[str], bool]:
+    stripped, held = _strip_negations(text)
+    return set(stripped.split()), held
+
+
+def test_stripping_negations_token_by_token_gives_the_whole_text_s_tokens() -> None:
+    # One cache over many texts, as in a plan: every text's tokens and polarity are those of
+    # stripping the whole text, including negations glued to punctuation, hyphens and quotes.
+    rng = random.Random(4)
+    words = ["not", "NOT", "Never", "no", "don't", "Doesn't", "avoid", "stop", "without"]
+    words += ["know", "note", "snow", "nothing", "x", "no_t", "stop's", "do", "does", "longer"]
+    glue = [g for g in _GLUE if not g.isspace()] + [" ", "\t", "\n", "\x1c", "", "-", "_"]
+    strip_tokens = compare._StrippedTokens()
+    seen = 0
+    for _ in range(3000):
+        text = "".join(rng.choice(words) + rng.choice(glue) for _ in range(rng.randint(0, 14)))
+        got = strip_tokens(text)
+        low = text.lower()
+        if any(phrase in low for phrase in ("no longer", "do not", "does not")):
+            assert got is None  # a two-word negation: stripped as a whole text
+            continue
+        assert got == _stripped_reference(text), text
+        seen += got[1]
+    assert seen > 1000  # many texts held a negation
+
+
+def test_texts_with_two_word_negations_or_outside_ascii_are_left_to_the_whole_text_pass() -> None:
+    strip_tokens = compare._StrippedTokens()
+    assert strip_tokens("We do NOT deploy") is None
+    assert strip_tokens("it does not\tmatter") is None
+    assert strip_tokens("No longer used") is None
+    assert strip_tokens("ſtop here, café") is None
+    assert strip_tokens("do\tnot: the tab is no phrase") == _stripped_reference(
+        "do\tnot: the tab is no phrase"
+    )
+
+
+def test_the_stripped_token_cache_gives_the_same_tokens_after_emptying_itself(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(compare._StrippedTokens, "_CACHE_MAX", 3)
+    strip_tokens = compare._StrippedTokens()
+    texts = ["never stop, avoid-it", "know not", "x never y", "never stop, avoid-it", "note"]
+    for text in texts * 3:
+        assert strip_tokens(text) == _stripped_reference(text)

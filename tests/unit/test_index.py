@@ -535,6 +535,36 @@ def test_index_lines_in_every_real_form_point_at_their_files(
     assert by_target["table_row.md"].hook == "in a table"
 
 
+def test_an_entry_s_target_alone_is_the_target_the_full_parse_gives(
+    real_dir: Callable[[str], Path],
+) -> None:
+    # IndexText looks lines up by target with entry_target, which skips the title and the
+    # hook: every line, entry or not, must give parse_entry_line's target (or None).
+    from memdir_nb.formats.index_lines import entry_target, parse_entry_line
+
+    lines = (real_dir("index-variants") / "MEMORY.md").read_text(encoding="utf-8").split("\n")
+    lines += [
+        "- [Site](https://example.com/a.md) — web",
+        "- see `code.py`",
+        "Read `design.md` and follow it",
+        "`lead.md` — a backticked lead",
+        "- [A \\] b](<with space.md>) — angle brackets",
+        "- [x](./a.md) and [y](b.md)",
+        "| [t](t.md) | cell |",
+        "- [Key](../id_rsa) — no",
+        "- [Up](../up.md) — outside",
+        "- [Notes](Notes.MD)",
+        "plain prose",
+        "",
+    ]
+    found = 0
+    for no, line in enumerate(lines, start=1):
+        entry = parse_entry_line(line, no)
+        assert entry_target(line) == (entry.target if entry else None), line
+        found += entry is not None
+    assert found >= 10
+
+
 def test_links_to_urls_and_non_markdown_files_are_not_entries() -> None:
     text = "- [Site](https://example.com/a.md) — web\n- [Key](../id_rsa) — no\n- see `code.py`\n"
     assert parse_index(text) == []

@@ -180,3 +180,27 @@ def test_the_posting_join_finds_exactly_the_seeded_pairs_sharing_enough(min_shar
                     want.add((i, j))
         assert want
         assert join.probed() == want
+
+
+def test_a_matrix_join_in_row_chunks_finds_the_same_pairs_as_in_one(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # One sequence in one chunk reuses the seed product transposed; in several chunks it
+    # computes both seed products. Both must give the posting join's pairs.
+    rng = random.Random(5)
+    left = _random_sets(rng, 2 * MAX_POSTING + 30)
+    for min_shared in (0.4, 0.7):
+        want = _Join(left, None, min_shared).probed()
+        assert _Join(left, None, min_shared).dense() == want
+        monkeypatch.setattr(similarity, "_DENSE_CHUNK_CELLS", 7 * len(left))  # 7 rows a chunk
+        assert _Join(left, None, min_shared).dense() == want
+        monkeypatch.undo()
+
+
+def test_stems_are_ranked_by_document_frequency_then_by_the_stem_itself() -> None:
+    rng = random.Random(9)
+    left, right = _random_sets(rng, 300), _random_sets(rng, 80)
+    for join in (_Join(left, None, 0.4), _Join(left, right, 0.4)):
+        df = join.df
+        assert list(join.rank) == sorted(df, key=lambda k: (df[k], k))
+        assert list(join.rank.values()) == list(range(len(df)))
