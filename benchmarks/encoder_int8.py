@@ -1,33 +1,30 @@
 """Experiment: the MiniLM encoder as an ONNX graph on ONNX Runtime, in float32 and in int8.
 
-Usage:
-    python benchmarks/encoder_int8.py check [--texts N]
-    python benchmarks/encoder_int8.py speed --corpus benchmarks/data/recall_tune.json
-        [--corpus-dir tune-21-en-200] [--rounds 2] [--json]
-    python benchmarks/encoder_int8.py quality --report benchmarks/data/recall_tune.json
-        [--variant int8] [--cache DIR]
+Usage (docs/performance.md, "Cold encode in int8", has the figures):
+    python benchmarks/encoder_int8.py check [--texts 300]
+    python benchmarks/encoder_int8.py speed [--corpus-dir tune-21-en-200] [--rounds 2] [--json]
+    python benchmarks/encoder_int8.py quality [--corpus C.json] [--variant V ...]
+    (all take --corpus, default benchmarks/data/recall_tune.json, and --workdir for the .onnx)
 
 Not part of the package: onnx and onnxruntime are installed by hand in the venv that runs
-this (`pip install onnx onnxruntime`), never as a dependency. The graph is built here, node by
-node, from the pinned safetensors weights, as the numpy forward pass in
-memdir_nb/recall/embedding.py runs it (embeddings + layer norm, six layers of fused-QKV
-attention with the padding mask, tanh GELU feed-forward, mean pooling over real tokens, L2
-norm). `quantize_dynamic` then turns its weight products into int8 ones.
+this, never as dependencies. The graph is built node by node from the pinned safetensors
+weights as memdir_nb/recall/embedding.py runs them (embeddings + layer norm, six layers of
+fused-QKV attention with the padding mask, tanh GELU feed-forward, mean pooling over real
+tokens, L2 norm); `quantize_dynamic` turns its weight products into int8 ones (VARIANTS).
 
-* check: cosine of the ONNX float32 graph against the numpy encoder on the tuning corpus's
-  texts (the first N window texts).
-* speed: every text the semantic selector encodes for one real-length dir of a corpus (each
-  memory's manifest, then its windows with their manifest or title), encoded by numpy float32,
-  ORT float32 and the int8 variants, alternated, wall and CPU seconds; cosine of each
-  variant's vectors against numpy's (min, median, 1st percentile).
-* quality: `fit_selector.py --report` with one variant's vectors: the shipped decision (not
-  refitted) scored on a corpus, per kind, beside the shipped encoder's figures.
+* check: cosine of the ONNX float32 graph against the numpy encoder on N texts of the dir.
+* speed: every text the semantic selector encodes for one real-length dir (manifests, windows
+  with their manifest or title) encoded by each SPEED_RUNS row, rows alternated: wall and CPU
+  seconds, and each variant's cosine to the numpy vectors (min, 1st percentile, median).
+* quality: fit_selector's --report scoring (the shipped decision, not refitted) of a corpus
+  with each variant's vectors, per kind.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import statistics
 import sys
 import tempfile
@@ -59,8 +56,7 @@ VARIANTS: dict[str, dict[str, Any]] = {
     "int8": {"weight_type": "QInt8", "per_channel": False},
     "int8-per-channel": {"weight_type": "QInt8", "per_channel": True},
     "uint8": {"weight_type": "QUInt8", "per_channel": False},
-    # per channel, with the feed-forward down projections (whose input, the GELU output, has
-    # the widest range) left in float32
+    # per channel, the feed-forward down projections (input: GELU's wide range) left float32
     "int8-pc-fp32-down": {"weight_type": "QInt8", "per_channel": True, "exclude": ["down"]},
     "int8-pc-fused": {"weight_type": "QInt8", "per_channel": True, "fused": True},
 }
@@ -84,7 +80,7 @@ class _Graph:
         return np.asarray(self.tensors[name], dtype=np.float32)
 
     def const(self, name: str, value: np.ndarray) -> str:
-        self.inits.append(self.numpy_helper.from_array(np.ascontiguousarray(value), name))
+        self.inits.append(self.numpy_helper.from_array(np.array(value, order="C"), name))
         return name
 
     def f32(self, name: str, value: float) -> str:
@@ -156,15 +152,8 @@ class _Graph:
         split = self.i64(n + ".split_shape", [0, 0, 3, heads, head_dim])
         qkv = self.node("Reshape", [qkv, split], n + ".qkv5")
         qkv = self.node("Transpose", [qkv], n + ".qkvT", perm=[2, 0, 3, 1, 4])  # 3×B×h×L×d
-        q, k, v = (
-            self.node(
-                "Squeeze",
-                [
-                    self.node("Gather", [qkv, self.i64(f"{n}.i{j}", [j])], f"{n}.{c}4"),
-                    self.i64(f"{n}.ax{j}", [0]),
-                ],
-                f"{n}.{c}",
-            )
+        q, k, v = (  # a scalar index drops the leading axis: each B×h×L×d
+            self.node("Gather", [qkv, self.const(f"{n}.i{j}", np.array(j, np.int64))], f"{n}.{c}")
             for j, c in enumerate("qkv")
         )
         kt = self.node("Transpose", [k], n + ".kT", perm=[0, 1, 3, 2])
@@ -358,15 +347,6 @@ def dir_texts(cases: dict) -> list[str]:
     return list(dict.fromkeys(texts))
 
 
-def timed_encode(
-    encoder: MiniLMEncoder, texts: Sequence[str], workers: int
-) -> tuple[float, float, np.ndarray]:
-    """(wall s, CPU s, vectors) of one encode of texts."""
-    t0, c0 = time.perf_counter(), time.process_time()
-    vectors = encoder.encode(texts, workers=workers)
-    return time.perf_counter() - t0, time.process_time() - c0, vectors
-
-
 def load_variant(files: ModelFiles, variant: str, workdir: Path, threads: int = 1) -> MiniLMEncoder:
     """The shipped numpy encoder ("numpy-fp32") or an ORT variant built under workdir."""
     if variant == "numpy-fp32":
@@ -403,14 +383,14 @@ def speed(
     files: ModelFiles, texts: Sequence[str], workdir: Path, rounds: int
 ) -> list[dict[str, Any]]:
     """Every SPEED_RUNS row timed `rounds` times (rows alternated), cosines against numpy's."""
-    import os
-
     built: dict[str, float] = {}
+    sizes: dict[str, float] = {}
     for _, variant, _, _ in SPEED_RUNS:  # graph (and quantised copy) written before timing loads
         if variant != "numpy-fp32" and variant not in built:
             t0 = time.perf_counter()
-            build_variant(files, variant, workdir)
+            path = build_variant(files, variant, workdir)
             built[variant] = time.perf_counter() - t0
+            sizes[variant] = round(path.stat().st_size / 1e6, 1)
     encoders: dict[tuple[str, int], tuple[MiniLMEncoder, float]] = {}
     for _, variant, _, threads in SPEED_RUNS:
         if (variant, threads) not in encoders:
@@ -423,9 +403,9 @@ def speed(
     loads = [os.getloadavg()[0]]
     for _ in range(rounds):
         for i, (_, variant, workers, threads) in enumerate(SPEED_RUNS):
-            wall, cpu, vecs = timed_encode(encoders[variant, threads][0], texts, workers)
-            times[i].append((wall, cpu))
-            vectors[variant] = vecs
+            t0, c0 = time.perf_counter(), time.process_time()
+            vectors[variant] = encoders[variant, threads][0].encode(texts, workers=workers)
+            times[i].append((time.perf_counter() - t0, time.process_time() - c0))
             loads.append(os.getloadavg()[0])
     rows = []
     for i, (label, variant, workers, threads) in enumerate(SPEED_RUNS):
@@ -444,16 +424,11 @@ def speed(
                 "build_s": round(built.get(variant, 0.0), 2),
                 "load_s": round(encoders[variant, threads][1], 2),
                 "cosine_vs_numpy": cosine_summary(vectors[variant], vectors["numpy-fp32"]),
-                "model_file_mb": _file_mb(workdir, variant),
+                "model_file_mb": sizes.get(variant),
                 "load_average": f"{min(loads):.1f}-{max(loads):.1f}",
             }
         )
     return rows
-
-
-def _file_mb(workdir: Path, variant: str) -> float | None:
-    path = workdir / f"minilm-{variant}.onnx"
-    return round(path.stat().st_size / 1e6, 1) if path.is_file() else None
 
 
 def quality(files: ModelFiles, corpus: Path, variants: Sequence[str], workdir: Path) -> str:

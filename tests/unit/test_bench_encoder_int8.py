@@ -185,3 +185,17 @@ def test_speed_and_check_refuse_the_holdout_corpus(tmp_path: Path) -> None:
     for command in ("speed", "check"):
         with pytest.raises(SystemExit):
             encoder_int8.main([command, "--corpus", str(holdout)])
+
+
+def test_speed_times_every_row_and_compares_each_variant_with_numpy(workdir: Path) -> None:
+    rows = encoder_int8.speed(_files(), TEXTS[:3], workdir, rounds=2)
+    assert [(r["variant"], r["workers"]) for r in rows] == [
+        (v, w) for _, v, w, _ in encoder_int8.SPEED_RUNS
+    ]
+    by_variant = {r["variant"]: r for r in rows}
+    assert all(len(r["wall_s"]) == len(r["cpu_s"]) == 2 for r in rows)
+    assert by_variant["numpy-fp32"]["cosine_vs_numpy"]["min"] == 1.0
+    assert by_variant["ort-fp32"]["cosine_vs_numpy"]["min"] >= 0.9999
+    assert by_variant["int8-per-channel"]["cosine_vs_numpy"]["min"] < 0.99999
+    # int8 weights are a quarter of float32's; the float32 word-embedding table stays as it was
+    assert by_variant["int8-per-channel"]["model_file_mb"] < by_variant["ort-fp32"]["model_file_mb"]
