@@ -30,6 +30,7 @@ from memdir_nb.recall.decision import (  # noqa: E402
     FULL_TEXT_GATE_FEATURES,
     DecisionModel,
 )
+from memdir_nb.recall.embedding import MiniLMEncoder  # noqa: E402
 from memdir_nb.recall.semantic import MemoryExplanation, SemanticSelector  # noqa: E402
 from memdir_nb.storage.scan import scan_memory_files  # noqa: E402
 
@@ -108,12 +109,19 @@ def expand(dirs: list[tuple[str, dict]], *, subsets: bool) -> list[tuple[str, di
     return out
 
 
-def collect(dirs: list[tuple[str, dict]], cache_dir: Path) -> list[Query]:
-    """Every query's explanations in every (derived) dir, under one selector and cache."""
+def collect(
+    dirs: list[tuple[str, dict]], cache_dir: Path, encoder: MiniLMEncoder | None = None
+) -> list[Query]:
+    """Every query's explanations in every (derived) dir, under one selector and cache.
+
+    `encoder` replaces the shipped one (benchmarks/encoder_int8.py passes its ONNX variants).
+    """
     provisional = replace(DecisionModel.load(), bm25_saturation=BM25_SATURATION)
     if provisional.full_text is None:  # CJK queries must leave their full-text features
         provisional = replace(provisional, full_text=placeholder_full_text())
-    selector = SemanticSelector(cache_dir=cache_dir, decision=provisional, progress=False)
+    selector = SemanticSelector(
+        cache_dir=cache_dir, decision=provisional, progress=False, encoder=encoder
+    )
     if selector.encoder() is None:
         raise SystemExit(f"the model is not available: {selector.fallback_reason}")
     out: list[Query] = []

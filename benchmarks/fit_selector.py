@@ -71,6 +71,7 @@ from memdir_nb.recall.decision import (  # noqa: E402
     decide,
     fit_logistic,
 )
+from memdir_nb.recall.embedding import MiniLMEncoder  # noqa: E402
 from memdir_nb.recall.semantic import MemoryExplanation  # noqa: E402
 
 DEFAULT_OUT = REPO_ROOT / "memdir_nb" / "recall" / "selector_model.json"
@@ -308,12 +309,23 @@ def reliability(points: Sequence[tuple[float, int]]) -> str:
     return "\n".join(lines)
 
 
-def report(path: Path, model: DecisionModel) -> str:
-    """The shipped model's figures on one corpus (no fitting: holdout files are fine here)."""
+def report(
+    path: Path,
+    model: DecisionModel,
+    *,
+    encoder: MiniLMEncoder | None = None,
+    cache_dir: Path | None = None,
+) -> str:
+    """The shipped model's figures on one corpus (no fitting: holdout files are fine here).
+
+    `encoder` and `cache_dir` replace the shipped encoder and the configured cache root
+    (benchmarks/encoder_int8.py scores its ONNX variants' vectors this way).
+    """
     from memdir_nb.home.config import MemdirConfig
 
     dirs = source_dirs(json.loads(path.read_text(encoding="utf-8")), path.stem)
-    queries = collect(dirs, MemdirConfig.from_environment().cache_root())
+    cache = cache_dir or MemdirConfig.from_environment().cache_root()
+    queries = collect(dirs, cache, encoder)
     pre = Precomputed(queries, model)
     gates = (model.gate, model.full_text.gate if model.full_text else 0.5)
     scored = [
