@@ -6,6 +6,7 @@ import importlib.util
 import sys
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
 BENCHMARKS = Path(__file__).resolve().parents[2] / "benchmarks"
 
@@ -21,3 +22,41 @@ def load_benchmark(name: str) -> ModuleType:
     sys.modules[name] = module  # dataclasses and pickling look the module up by name
     spec.loader.exec_module(module)
     return module
+
+
+def corpus_memory(
+    path: str, name: str, description: str, body: str, *, age_days: float = 3
+) -> dict[str, Any]:
+    """One memory as the recall corpora write it (benchmarks/data/recall_*.json), type project."""
+    return {
+        "path": path,
+        "name": name,
+        "description": description,
+        "type": "project",
+        "body": body,
+        "age_days": age_days,
+    }
+
+
+# A two-memory garden dir in our own words, shared by the benchmark scripts' tests.
+GARDEN_MEMORIES = [
+    corpus_memory(
+        "project_tomatoes.md",
+        "Tomato beds",
+        "How the tomato beds are watered",
+        "The tomato beds get two litres each at dawn. Mulch went down in May.",
+    ),
+    corpus_memory(
+        "project_compost.md",
+        "Compost heap",
+        "Turning schedule for the compost",
+        "The compost heap is turned every second Sunday and kept damp.",
+    ),
+]
+# The garden's one direct question that both of those tests ask.
+GARDEN_WATER_QUERY = {
+    "id": "g1",
+    "query": "How much water do the tomato beds get?",
+    "relevant": ["project_tomatoes.md"],
+    "kind": "direct",
+}

@@ -15,6 +15,7 @@ import numpy as np
 import pytest
 
 from memdir_nb.recall.embedding import MiniLMEncoder, ModelFiles, ModelUnavailable, locate_model
+from tests.support.benchmarks import GARDEN_MEMORIES, GARDEN_WATER_QUERY
 
 onnx = pytest.importorskip("onnx")
 pytest.importorskip("onnxruntime")
@@ -109,43 +110,14 @@ def test_an_unknown_variant_is_refused_by_name(workdir: Path) -> None:
         encoder_int8.load_variant(_files(), "int4", workdir)
 
 
-def _memory(path: str, name: str, description: str, body: str) -> dict[str, Any]:
-    return {
-        "path": path,
-        "name": name,
-        "description": description,
-        "type": "project",
-        "body": body,
-        "age_days": 3,
-    }
-
-
 # Two small dirs in our own words.
 CASES: dict[str, Any] = {
     "dirs": [
         {
             "id": "garden",
-            "memories": [
-                _memory(
-                    "project_tomatoes.md",
-                    "Tomato beds",
-                    "How the tomato beds are watered",
-                    "The tomato beds get two litres each at dawn. Mulch went down in May.",
-                ),
-                _memory(
-                    "project_compost.md",
-                    "Compost heap",
-                    "Turning schedule for the compost",
-                    "The compost heap is turned every second Sunday and kept damp.",
-                ),
-            ],
+            "memories": GARDEN_MEMORIES,
             "queries": [
-                {
-                    "id": "g1",
-                    "query": "How much water do the tomato beds get?",
-                    "relevant": ["project_tomatoes.md"],
-                    "kind": "direct",
-                },
+                GARDEN_WATER_QUERY,
                 {"id": "g2", "query": "Best pizza in Naples?", "relevant": [], "kind": "none"},
             ],
         }

@@ -10,19 +10,9 @@ import pytest
 
 from memdir_nb.recall.decision import DecisionModel
 from memdir_nb.recall.embedding import ModelUnavailable, load_encoder
+from tests.support.benchmarks import GARDEN_MEMORIES, GARDEN_WATER_QUERY, corpus_memory
 
 REPO = Path(__file__).resolve().parents[2]
-
-
-def _memory(path: str, name: str, description: str, body: str) -> dict[str, object]:
-    return {
-        "path": path,
-        "name": name,
-        "description": description,
-        "type": "project",
-        "body": body,
-        "age_days": 3,
-    }
 
 
 # Two small dirs in our own words: a garden and a build server.
@@ -30,27 +20,9 @@ CASES = {
     "dirs": [
         {
             "id": "garden",
-            "memories": [
-                _memory(
-                    "project_tomatoes.md",
-                    "Tomato beds",
-                    "How the tomato beds are watered",
-                    "The tomato beds get two litres each at dawn. Mulch went down in May.",
-                ),
-                _memory(
-                    "project_compost.md",
-                    "Compost heap",
-                    "Turning schedule for the compost",
-                    "The compost heap is turned every second Sunday and kept damp.",
-                ),
-            ],
+            "memories": GARDEN_MEMORIES,
             "queries": [
-                {
-                    "id": "g1",
-                    "query": "How much water do the tomato beds get?",
-                    "relevant": ["project_tomatoes.md"],
-                    "kind": "direct",
-                },
+                GARDEN_WATER_QUERY,
                 {
                     "id": "g2",
                     "query": "When is the compost turned?",
@@ -68,13 +40,13 @@ CASES = {
         {
             "id": "builds",
             "memories": [
-                _memory(
+                corpus_memory(
                     "project_ci_cache.md",
                     "CI cache",
                     "Where the build cache lives",
                     "The build cache lives on the runner's second disk and is wiped on Fridays.",
                 ),
-                _memory(
+                corpus_memory(
                     "project_release_tags.md",
                     "Release tags",
                     "How releases are tagged",

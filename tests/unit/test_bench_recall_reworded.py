@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from functools import partial
 from pathlib import Path
 
 import numpy as np
@@ -10,19 +11,12 @@ import pytest
 import recall_reworded
 
 from memdir_nb.recall.embedding import ModelUnavailable, load_encoder
+from tests.support.benchmarks import corpus_memory
 
 REPO = Path(__file__).resolve().parents[2]
 
 
-def _memory(path: str, name: str, description: str, body: str) -> dict[str, object]:
-    return {
-        "path": path,
-        "name": name,
-        "description": description,
-        "type": "project",
-        "body": body,
-        "age_days": 2,
-    }
+_memory = partial(corpus_memory, age_days=2)  # this file's memories are two days old
 
 
 def _query(qid: str, text: str, relevant: list[str], kind: str) -> dict[str, object]:
