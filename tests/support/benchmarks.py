@@ -8,6 +8,8 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
+from memdir_nb.recall.embedding import ModelUnavailable, load_encoder
+
 BENCHMARKS = Path(__file__).resolve().parents[2] / "benchmarks"
 
 
@@ -60,3 +62,12 @@ GARDEN_WATER_QUERY = {
     "relevant": ["project_tomatoes.md"],
     "kind": "direct",
 }
+
+
+def encoder_installed() -> bool:
+    """Whether the embedding model's package is installed (tests that encode skip without it)."""
+    try:
+        load_encoder()
+    except ModelUnavailable:
+        return False
+    return True

@@ -9,8 +9,12 @@ import fit_selector
 import pytest
 
 from memdir_nb.recall.decision import DecisionModel
-from memdir_nb.recall.embedding import ModelUnavailable, load_encoder
-from tests.support.benchmarks import GARDEN_MEMORIES, GARDEN_WATER_QUERY, corpus_memory
+from tests.support.benchmarks import (
+    GARDEN_MEMORIES,
+    GARDEN_WATER_QUERY,
+    corpus_memory,
+    encoder_installed,
+)
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -78,14 +82,6 @@ CASES = {
 }
 
 
-def _model_available() -> bool:
-    try:
-        load_encoder()
-    except ModelUnavailable:
-        return False
-    return True
-
-
 def test_a_holdout_file_is_refused(tmp_path: Path) -> None:
     path = tmp_path / "recall_holdout.json"
     path.write_text(json.dumps(CASES), encoding="utf-8")
@@ -93,7 +89,7 @@ def test_a_holdout_file_is_refused(tmp_path: Path) -> None:
         fit_selector.main([str(path), "--dry-run"])
 
 
-@pytest.mark.skipif(not _model_available(), reason="the embedding model is not installed")
+@pytest.mark.skipif(not encoder_installed(), reason="the embedding model is not installed")
 def test_the_fit_writes_a_model_the_selector_loads(tmp_path: Path) -> None:
     cases = tmp_path / "cases.json"
     cases.write_text(json.dumps(CASES), encoding="utf-8")

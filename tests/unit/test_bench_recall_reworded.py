@@ -10,8 +10,7 @@ import numpy as np
 import pytest
 import recall_reworded
 
-from memdir_nb.recall.embedding import ModelUnavailable, load_encoder
-from tests.support.benchmarks import corpus_memory
+from tests.support.benchmarks import corpus_memory, encoder_installed
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -77,14 +76,6 @@ CASES = {
 }
 
 
-def _model_available() -> bool:
-    try:
-        load_encoder()
-    except ModelUnavailable:
-        return False
-    return True
-
-
 def _unit(*values: float) -> np.ndarray:
     v = np.asarray(values, dtype=np.float32)
     return v / np.linalg.norm(v)
@@ -147,7 +138,7 @@ def test_a_holdout_file_is_refused(tmp_path: Path) -> None:
         recall_reworded.main([str(path)])
 
 
-@pytest.mark.skipif(not _model_available(), reason="the embedding model is not installed")
+@pytest.mark.skipif(not encoder_installed(), reason="the embedding model is not installed")
 def test_the_diagnosis_and_every_experiment_run_on_real_dirs(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
