@@ -26,7 +26,6 @@ import argparse
 import json
 import os
 import statistics
-import sys
 import tempfile
 import time
 from collections.abc import Sequence
@@ -35,18 +34,15 @@ from typing import Any
 
 import numpy as np
 
-REPO_ROOT = Path(__file__).resolve().parents[1]
-for extra in (REPO_ROOT, REPO_ROOT / "benchmarks"):
-    if str(extra) not in sys.path:
-        sys.path.insert(0, str(extra))
-
-from memdir_nb.recall.embedding import (  # noqa: E402
+from memdir_nb.recall.embedding import (
     MiniLMEncoder,
     ModelFiles,
     locate_model,
     map_safetensors,
 )
 
+# Run as a script, benchmarks/ is first on sys.path; imported by tests, pyproject puts it there.
+REPO_ROOT = Path(__file__).resolve().parents[1]
 OPSET = 20  # LayerNormalization is an ONNX op from 17 on, Gelu (with its tanh form) from 20
 # The variants measured: (name, quantize_dynamic options or None for the float32 graph).
 VARIANTS: dict[str, dict[str, Any]] = {

@@ -2,8 +2,9 @@
 
 "Test against what you did not write": point this at copies of real memory dirs (for example
 unpacked from public repositories with `git archive`; never commit them) or at a folder that
-holds many. Each dir is copied into a temporary folder first, so nothing here can change the
-dir it was given. For each copy it runs, as a user would:
+holds many. Each dir is copied into a temporary folder first (symlinks and named pipes kept
+as they are), so nothing here can change the dir it was given; a dir that cannot be copied
+(an unreadable file, a socket) is reported as not swept. For each copy it runs, as a user would:
 
 * the CLI, one process per command, with a time limit: scan, lint, index --show,
   rebuild-index --dry-run (with and without --drop-dangling) and recall --explain with the
@@ -25,6 +26,7 @@ import argparse
 import os
 import shlex
 import shutil
+import stat
 import subprocess
 import sys
 import tempfile
@@ -106,6 +108,14 @@ def api_calls(semantic: bool, cache_dir: Path) -> list[tuple[str, Callable[[Path
     return calls
 
 
+def _copy_entry(src: str, dst: str) -> None:
+    """Copy one file for copytree; a named pipe becomes a new named pipe (never opened)."""
+    if stat.S_ISFIFO(os.lstat(src).st_mode):
+        os.mkfifo(dst)
+    else:
+        shutil.copy2(src, dst)
+
+
 def sweep_one(
     source: Path,
     cli: list[str],
@@ -116,7 +126,15 @@ def sweep_one(
     outcomes: list[Outcome] = []
     with tempfile.TemporaryDirectory(prefix="sweep-") as tmp:
         copy = Path(tmp) / "memory"
-        shutil.copytree(source, copy, symlinks=True)
+        try:  # symlinks and named pipes are kept as they are: they are inputs worth trying
+            shutil.copytree(source, copy, symlinks=True, copy_function=_copy_entry)
+        except (OSError, shutil.Error) as exc:
+            if isinstance(exc, shutil.Error):  # copytree lists (source, copy, why) per file
+                src, _, why = exc.args[0][0]
+                first = f"{src}: {why}"
+            else:
+                first = str(exc)
+            return [Outcome(str(source), "copy", 0.0, f"not swept: the copy failed ({first})")]
         for args in CLI_COMMANDS:
             t0 = time.perf_counter()
             problem = run_cli(cli, args, copy, timeout)

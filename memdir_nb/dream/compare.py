@@ -25,9 +25,13 @@ from memdir_nb.spec.similarity import StemCache, UnionFind, candidate_pairs
 DUPLICATE_HEAD_THRESHOLD = 90.0  # rapidfuzz token_sort_ratio over name + description
 DUPLICATE_BODY_THRESHOLD = 60.0  # and token_set_ratio over the bodies
 CONTRADICTION_THRESHOLD = 75.0  # token_set_ratio of descriptions once negations are removed
-_NEGATION = re.compile(
-    r"\b(never|not|no longer|don't|do not|doesn't|does not|avoid|stop|without|no)\b", re.I
-)
+# The negation words and phrases, longer alternatives before their prefixes ("no longer"
+# before "no"): the pattern below and _NEGATION_PHRASES are both built from this one list.
+_NEGATION_WORDS = (
+    "never", "not", "no longer", "don't", "do not", "doesn't", "does not", "avoid", "stop",
+    "without", "no",
+)  # fmt: skip
+_NEGATION = re.compile(r"\b(" + "|".join(map(re.escape, _NEGATION_WORDS)) + r")\b", re.I)
 # The same words, matched in lower-cased ASCII text: on ASCII, case-insensitive matching is
 # lower-casing, which keeps every offset, so the matches (and the text they leave) are the same.
 _NEGATION_LOWER = re.compile(_NEGATION.pattern)
@@ -43,7 +47,7 @@ def _strip_negations(text: str) -> tuple[str, bool]:
 
 
 # The negations that span two words. Every other one lies inside one whitespace token.
-_NEGATION_PHRASES = ("no longer", "do not", "does not")
+_NEGATION_PHRASES = tuple(w for w in _NEGATION_WORDS if " " in w)
 
 
 class _StrippedTokens:
@@ -221,8 +225,9 @@ def _ratio_may_reach(
     holds no more of a character than either text does: so the score is at most
     200·Σ min(count in a, count in b) / (len a + len b), over every character. A pair whose
     bound is under the cutoff scores under it (the comparison is exact: small integers, and
-    the cutoff times a length is exact in float64), so dropping it changes no result. Pairs with a text of None (not ASCII) are all kept.
-    For near-duplicate heads this leaves about 1 pair in 30 (docs/performance.md).
+    the cutoff times a length is exact in float64), so dropping it changes no result. Pairs
+    with a text of None (not ASCII) are all kept. For near-duplicate heads this leaves about
+    1 pair in 30 (docs/performance.md).
     """
     import numpy as np
 

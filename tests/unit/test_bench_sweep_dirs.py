@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import os
 import shlex
+import socket
+import stat
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -108,3 +111,28 @@ def test_no_memory_dir_under_the_paths_is_a_usage_error(
 ) -> None:
     assert sweep_dirs.main([str(tmp_path)]) == 2
     assert "no memory dir" in capsys.readouterr().err
+
+
+def test_a_named_pipe_in_the_dir_is_copied_as_a_pipe_and_swept_without_waiting(
+    real_dir: Callable[[str], Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    source = real_dir("nested")
+    os.mkfifo(source / "project_pipe.md")  # an attacker's file: opening it to read would wait
+
+    assert sweep_dirs.main([str(source), "--timeout", "60"]) == 0
+
+    assert "0 failed" in capsys.readouterr().out
+    assert stat.S_ISFIFO((source / "project_pipe.md").lstat().st_mode)
+
+
+def test_a_dir_that_cannot_be_copied_is_reported_as_not_swept(
+    real_dir: Callable[[str], Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    source = real_dir("nested")
+    with socket.socket(socket.AF_UNIX) as sock:  # a socket cannot be copied
+        sock.bind(str(source / "project_socket.md"))
+
+        assert sweep_dirs.main([str(source)]) == 1
+
+    out = capsys.readouterr().out
+    assert ":: copy: not swept: the copy failed" in out and "project_socket.md" in out
