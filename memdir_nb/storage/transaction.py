@@ -58,6 +58,18 @@ class TransactionError(RuntimeError):
     """A transaction was used wrongly (outside its `with` block, or nested)."""
 
 
+class NotUTF8Error(ValueError):
+    """A file a step reads as text is not valid UTF-8: rewriting it would replace those bytes."""
+
+    def __init__(self, rel: str, offset: int) -> None:
+        self.rel, self.offset = rel, offset
+        super().__init__(
+            f"{rel} is not valid UTF-8 text (byte {offset}); rewriting it would replace the bytes "
+            "that are not, so nothing was written. Fix: re-save it as UTF-8 (for a MEMORY.md, "
+            "`memdir-nb rebuild-index DIR` does it and keeps the old one in .trash/), then retry"
+        )
+
+
 @dataclass(frozen=True)
 class Target:
     """A write target after the write-time checks: its real path, parts and scope."""
@@ -206,9 +218,18 @@ class StoreTransaction:
     def read_text(
         self, path: str | os.PathLike[str], *, max_bytes: int = constants.STORE_READ_MAX_BYTES
     ) -> str | None:
-        """read_bytes decoded as UTF-8 (bad bytes replaced)."""
+        """read_bytes decoded as UTF-8; a file that is not UTF-8 raises NotUTF8Error.
+
+        Text read here is about to be rewritten: replacing bad bytes would lose what a person
+        wrote, so the step is refused instead (and rolled back).
+        """
         data = self.read_bytes(path, max_bytes=max_bytes)
-        return None if data is None else data.decode("utf-8", "replace")
+        if data is None:
+            return None
+        try:
+            return data.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise NotUTF8Error(self.resolve(path).rel, exc.start) from exc
 
     def exists(self, path: str | os.PathLike[str]) -> bool:
         """True when the target exists (a symlink counts)."""
@@ -348,7 +369,8 @@ class StoreTransaction:
             )
         text = payload.decode("utf-8", "replace")
         if t.parts[-1] == constants.ENTRYPOINT_NAME:
-            old = set((self.read_text(t.rel) or "").splitlines())
+            old_bytes = self.read_bytes(t.rel) or b""
+            old = set(old_bytes.decode("utf-8", "replace").splitlines())
             added = "\n".join(line for line in text.splitlines() if line not in old)
             findings = secret_scan.scan_for_secrets(
                 {"file name": t.rel, f"{t.rel} (added index lines)": added}

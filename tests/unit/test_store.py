@@ -707,3 +707,33 @@ def test_the_store_gives_api_callers_the_index_cap_verdict(mem: Path, store: Mem
     assert (mem / "project_freeze.md").exists()  # the save itself stands
     assert store.index_verdict() == verdict
     assert store.index_verdict("team").lines == 0
+
+
+# --- a rewrite never loses bytes it cannot read as UTF-8 (attack round 5) ---------------------
+
+HAND_WRITTEN_LATIN1 = b"# Index\nCaf\xe9 notes written by hand in Latin-1\n"
+
+
+@pytest.mark.parametrize("route", ["save", "update", "forget", "promote"])
+def test_a_rewrite_refuses_a_file_that_is_not_utf8_and_writes_nothing(
+    store: MemoryStore, mem: Path, route: str
+) -> None:
+    save_feedback(store, filename="feedback_t.md")
+    if route == "update":  # the memory itself holds the byte a rewrite would replace
+        victim = mem / "feedback_t.md"
+        victim.write_bytes(victim.read_bytes() + b"caf\xe9\n")
+    else:  # the index the step rewrites holds it
+        victim = mem / "MEMORY.md"
+        victim.write_bytes(HAND_WRITTEN_LATIN1 + victim.read_bytes())
+    before = snapshot(mem)
+    with pytest.raises(ValueError, match=r"is not valid UTF-8 text \(byte \d+\)") as info:
+        if route == "save":
+            store.save("Coffee", "The user drinks coffee", "user", "Coffee.", filename="user_c.md")
+        elif route == "update":
+            store.update("feedback_t.md", description="A new description")
+        elif route == "forget":
+            store.forget("feedback_t.md")
+        else:
+            store.promote("feedback_t.md")
+    assert "re-save it as UTF-8" in str(info.value) and "nothing was written" in str(info.value)
+    assert snapshot(mem) == before  # every byte a person wrote is still there
