@@ -217,3 +217,43 @@ def test_import_never_writes_through_a_symlinked_folder(tmp_path: Path) -> None:
     with pytest.raises((OSError, ValueError)):
         import_archive(archive, dst)
     assert list((tmp_path / "elsewhere").iterdir()) == []
+
+
+# ---- export never replaces what it did not write (attack round 5)
+
+
+def test_export_never_replaces_a_file_that_is_not_a_memory_archive(tmp_path: Path) -> None:
+    src = build_demo_memory_dir(tmp_path / "m", now_ms=DEMO_NOW_MS)
+    notes = tmp_path / "notes.md"
+    notes.write_text("my own notes, not an archive\n")
+    with pytest.raises(ArchiveError, match="is not a memory archive.*nothing was written"):
+        export_archive(src, notes)
+    out = _cli("export", "--archive", str(notes), "--dir", str(src))
+    assert out.returncode == 2 and "Traceback" not in out.stderr
+    assert "choose a new file name" in out.stderr
+    assert notes.read_text() == "my own notes, not an archive\n"
+    assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".")] == []  # no temp left
+    # an archive export wrote earlier is replaced: that is what exporting again means
+    export_archive(src, tmp_path / "m.zip")
+    assert export_archive(src, tmp_path / "m.zip").files
+
+
+def test_export_to_a_folder_or_a_fifo_is_a_clear_error(tmp_path: Path) -> None:
+    src = build_demo_memory_dir(tmp_path / "m", now_ms=DEMO_NOW_MS)
+    (tmp_path / "out").mkdir()
+    with pytest.raises(ArchiveError, match="is a folder; give the archive a file name"):
+        export_archive(src, tmp_path / "out")
+    os.mkfifo(tmp_path / "pipe.zip")
+    with pytest.raises(ArchiveError, match="is not a memory archive"):
+        export_archive(src, tmp_path / "pipe.zip")
+    assert stat.S_ISFIFO(os.lstat(tmp_path / "pipe.zip").st_mode)
+
+
+def test_export_leaves_out_a_file_over_the_import_cap_without_reading_it(tmp_path: Path) -> None:
+    src = build_demo_memory_dir(tmp_path / "m", now_ms=DEMO_NOW_MS)
+    with open(src / "reference_huge.md", "wb") as fh:
+        fh.truncate(ARCHIVE_MAX_ENTRY_BYTES * 8)  # sparse: big on paper, cheap on disk
+    report = export_archive(src, tmp_path / "m.zip")
+    assert "reference_huge.md" not in report.files
+    why = dict(report.skipped)["reference_huge.md"]
+    assert f"over the {ARCHIVE_MAX_ENTRY_BYTES:,}-byte cap" in why
