@@ -146,9 +146,15 @@ def open_regular_at(dir_fd: int, name: str) -> int:
     if not stat.S_ISREG(mode):
         os.close(fd)
         if stat.S_ISDIR(mode):
-            raise IsADirectoryError(errno.EISDIR, f"{name!r} is a folder, not a file")
+            raise IsADirectoryError(
+                errno.EISDIR,
+                f"{name!r} is a folder, not a file, so nothing was written; move it aside "
+                "(or rename it) and retry",
+            )
         raise OSError(
-            errno.EINVAL, f"{name!r} is not a regular file (a FIFO, device or socket); refusing it"
+            errno.EINVAL,
+            f"{name!r} is not a regular file (a FIFO, device or socket), so it was not read and "
+            "nothing was written; move it aside and retry",
         )
     return fd
 
@@ -160,7 +166,9 @@ def read_at(dir_fd: int, name: str, max_bytes: int) -> bytes:
         size = os.fstat(fd).st_size
         if size > max_bytes:
             raise OSError(
-                errno.EFBIG, f"{name!r} is {size} bytes, over the {max_bytes}-byte limit for it"
+                errno.EFBIG,
+                f"{name!r} is {size:,} bytes, over the {max_bytes:,}-byte limit for it, so it was "
+                "not read and nothing was written; shorten it (or move it aside) and retry",
             )
         parts: list[bytes] = []
         total = 0
@@ -171,7 +179,11 @@ def read_at(dir_fd: int, name: str, max_bytes: int) -> bytes:
             parts.append(chunk)
             total += len(chunk)
         if total > max_bytes:
-            raise OSError(errno.EFBIG, f"{name!r} grew past the {max_bytes}-byte limit")
+            raise OSError(
+                errno.EFBIG,
+                f"{name!r} grew past the {max_bytes:,}-byte limit while it was read, so nothing "
+                "was written; shorten it (or move it aside) and retry",
+            )
         return b"".join(parts)
     finally:
         os.close(fd)

@@ -737,3 +737,27 @@ def test_a_rewrite_refuses_a_file_that_is_not_utf8_and_writes_nothing(
             store.promote("feedback_t.md")
     assert "re-save it as UTF-8" in str(info.value) and "nothing was written" in str(info.value)
     assert snapshot(mem) == before  # every byte a person wrote is still there
+
+
+@pytest.mark.parametrize("kind", ["huge", "fifo", "folder"])
+def test_a_save_whose_index_cannot_be_rewritten_names_the_fix_and_writes_nothing(
+    store: MemoryStore, mem: Path, kind: str
+) -> None:
+    mem.mkdir()
+    entry = mem / "MEMORY.md"
+    if kind == "huge":  # a hand-kept index far over the read cap: never read whole, never cut
+        with open(entry, "wb") as fh:
+            fh.write(b"- prose kept by hand\n" * 100_000)
+    elif kind == "fifo":
+        os.mkfifo(entry)
+    else:
+        entry.mkdir()
+    kept = entry.read_bytes() if kind == "huge" else None
+    with pytest.raises(OSError) as info:
+        store.save("Coffee", "The user drinks coffee", "user", "Coffee.", filename="user_c.md")
+    message = str(info.value)
+    assert "MEMORY.md" in message and "nothing was written" in message
+    assert {"huge": "shorten it", "fifo": "move it aside", "folder": "move it aside"}[kind] in message
+    assert sorted(p.name for p in mem.iterdir()) == [".memdir.lock", "MEMORY.md"]
+    if kept is not None:
+        assert entry.read_bytes() == kept
