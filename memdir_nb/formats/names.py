@@ -7,6 +7,7 @@ archive import. A name is one path component; a relative path is gated component
 A memory file name:
 - is valid text (a name that is not UTF-8 on disk arrives from ``os.fsdecode`` holding lone
   surrogates, and is refused);
+- is at most ``NAME_MAX_BYTES`` (255) bytes long, as the filesystem allows;
 - holds no C0 or C1 control character, no DEL, and no bidirectional control (which can make a
   name display as another), no slash, backslash or NUL;
 - does not start with a dot (hidden files and the store's own files are never memories);
@@ -16,7 +17,7 @@ A memory file name:
 
 from __future__ import annotations
 
-from memdir_nb.spec.constants import ENTRYPOINT_NAME
+from memdir_nb.spec.constants import ENTRYPOINT_NAME, NAME_MAX_BYTES
 from memdir_nb.spec.text import first_unsafe_char
 
 MEMORY_SUFFIX = ".md"
@@ -45,6 +46,9 @@ def component_problem(name: str) -> str | None:
         return "holds a slash or backslash; give one name, not a path"
     if "\0" in name:
         return "holds a NUL byte"
+    size = len(name.encode("utf-8", "surrogateescape"))
+    if size > NAME_MAX_BYTES:
+        return f"is {size} bytes long; a name holds at most {NAME_MAX_BYTES} bytes, use a shorter name"
     return control_problem(name)
 
 

@@ -349,3 +349,23 @@ def test_a_folder_view_lists_a_bounded_number_of_entries(tool: MemdirMemoryTool)
         got.count("\n") == LISTING_MAX_ENTRIES + 3
     )  # header, the folder itself, the note's blank line
     assert got.endswith("only the first are listed. View a subfolder to see the rest.")
+
+
+def test_a_name_too_long_for_the_filesystem_is_a_tool_error_for_every_command(
+    tool: MemdirMemoryTool,
+) -> None:
+    long_file = "/memories/user_" + "a" * 300 + ".md"
+    long_folder = "/memories/" + "f" * 300 + "/user_a.md"
+    answer(tool, command="create", path="/memories/user_a.md", file_text=USER)
+    for path in (long_file, long_folder):
+        for command in (
+            {"command": "create", "path": path, "file_text": USER},
+            {"command": "view", "path": path},
+            {"command": "str_replace", "path": path, "old_str": "a", "new_str": "b"},
+            {"command": "insert", "path": path, "insert_line": 0, "insert_text": "x"},
+            {"command": "delete", "path": path},
+            {"command": "rename", "old_path": "/memories/user_a.md", "new_path": path},
+        ):
+            got = answer(tool, **command)
+            assert got.startswith("ERROR: ") and "bytes long" in got, (command, got)
+    assert sorted(os.listdir(tool.memory_dir)) == [".memdir.lock", "user_a.md"]
