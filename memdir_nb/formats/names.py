@@ -60,7 +60,9 @@ def component_problem(name: str) -> str | None:
         return "holds a NUL byte"
     size = len(name.encode("utf-8", "surrogateescape"))
     if size > NAME_MAX_BYTES:
-        return f"is {size} bytes long; a name holds at most {NAME_MAX_BYTES} bytes, use a shorter name"
+        return (
+            f"is {size} bytes long; a name holds at most {NAME_MAX_BYTES} bytes, use a shorter name"
+        )
     return control_problem(name)
 
 

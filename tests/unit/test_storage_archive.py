@@ -10,6 +10,7 @@ import os
 import stat
 import subprocess
 import sys
+import time
 import zipfile
 from pathlib import Path
 
@@ -257,3 +258,33 @@ def test_export_leaves_out_a_file_over_the_import_cap_without_reading_it(tmp_pat
     assert "reference_huge.md" not in report.files
     why = dict(report.skipped)["reference_huge.md"]
     assert f"over the {ARCHIVE_MAX_ENTRY_BYTES:,}-byte cap" in why
+
+
+def test_an_export_killed_mid_write_leaves_the_earlier_archive_whole(tmp_path: Path) -> None:
+    """kill -9 while the new zip is being written: the archive at the target is the old one."""
+    src = tmp_path / "m"
+    src.mkdir()
+    for i in range(400):  # incompressible bytes, so the write takes a while
+        (src / f"reference_{i:03d}.md").write_bytes(os.urandom(200_000))
+    target = tmp_path / "m.zip"
+    export_archive(build_demo_memory_dir(tmp_path / "demo", now_ms=DEMO_NOW_MS), target)
+    old = target.read_bytes()
+    code = (
+        "import sys; from memdir_nb.storage.archive import export_archive as e; "
+        "e(sys.argv[1], sys.argv[2])"
+    )
+    proc = subprocess.Popen([sys.executable, "-c", code, str(src), str(target)])
+    try:
+        deadline = 60.0
+        while deadline > 0 and not any(
+            p.stat().st_size > 1_000_000 for p in tmp_path.glob(".m.zip.*.tmp")
+        ):
+            time.sleep(0.005)
+            deadline -= 0.005
+        assert deadline > 0, "the export never started writing"
+        proc.kill()
+    finally:
+        proc.wait(timeout=60)
+    assert target.read_bytes() == old  # never a half-written archive at the target
+    with zipfile.ZipFile(target) as zf:
+        assert zf.testzip() is None

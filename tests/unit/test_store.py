@@ -757,7 +757,9 @@ def test_a_save_whose_index_cannot_be_rewritten_names_the_fix_and_writes_nothing
         store.save("Coffee", "The user drinks coffee", "user", "Coffee.", filename="user_c.md")
     message = str(info.value)
     assert "MEMORY.md" in message and "nothing was written" in message
-    assert {"huge": "shorten it", "fifo": "move it aside", "folder": "move it aside"}[kind] in message
+    assert {"huge": "shorten it", "fifo": "move it aside", "folder": "move it aside"}[
+        kind
+    ] in message
     assert sorted(p.name for p in mem.iterdir()) == [".memdir.lock", "MEMORY.md"]
     if kept is not None:
         assert entry.read_bytes() == kept
