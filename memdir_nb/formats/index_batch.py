@@ -14,7 +14,13 @@ import bisect
 from collections import defaultdict
 
 from memdir_nb.formats import index
-from memdir_nb.formats.index_lines import entry_target, norm_target, split_keep_end
+from memdir_nb.formats.index_lines import (
+    crlf_style,
+    entry_target,
+    in_style,
+    norm_target,
+    split_keep_end,
+)
 
 __all__ = ["IndexText", "fit_index"]
 
@@ -24,6 +30,7 @@ class IndexText:
 
     def __init__(self, text: str) -> None:
         lines, ends = split_keep_end(text)
+        self.crlf = crlf_style(text)  # an index whose every line ends in CRLF keeps them
         self.lines: list[str | None] = list(lines)  # None: removed
         self.ends = ends
         self.alive = len(lines)
@@ -97,7 +104,7 @@ class IndexText:
         kept = [line for line in self.lines if line is not None]
         if not kept:
             return ""
-        return "\n".join(kept) + ("\n" if self.ends else "")
+        return in_style("\n".join(kept) + ("\n" if self.ends else ""), self.crlf)
 
 
 def _fits(n_lines: int, n_bytes: int) -> bool:

@@ -763,3 +763,17 @@ def test_a_save_whose_index_cannot_be_rewritten_names_the_fix_and_writes_nothing
     assert sorted(p.name for p in mem.iterdir()) == [".memdir.lock", "MEMORY.md"]
     if kept is not None:
         assert entry.read_bytes() == kept
+
+
+def test_save_and_forget_keep_the_crlf_line_ends_of_a_hand_written_index(
+    store: MemoryStore, mem: Path
+) -> None:
+    mem.mkdir()
+    hand = b"# Index kept on Windows\r\n\r\nSome prose by hand.\r\n"
+    (mem / "MEMORY.md").write_bytes(hand)
+    save_feedback(store, filename="feedback_t.md")
+    after_save = (mem / "MEMORY.md").read_bytes()
+    assert after_save.startswith(hand) and after_save.endswith(b"\r\n")
+    assert after_save.count(b"\n") == after_save.count(b"\r\n")  # every line end still CRLF
+    store.forget("feedback_t.md")
+    assert (mem / "MEMORY.md").read_bytes() == hand
