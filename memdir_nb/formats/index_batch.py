@@ -70,6 +70,7 @@ class IndexText:
         # remove_index_entry returns '' when no line is left, which has no final newline.
         if self.alive == 0:
             self.lines, self.ends, self.by_target, self.empty = [], False, defaultdict(list), 0
+            self.crlf = False  # so does its line-end style: the next line is added as LF
 
     def upsert(self, entry_line: str, target: str) -> None:
         """As `index.upsert_index_entry`: replace target's line (dropping duplicates) or append."""
