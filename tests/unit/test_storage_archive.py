@@ -288,3 +288,31 @@ def test_an_export_killed_mid_write_leaves_the_earlier_archive_whole(tmp_path: P
     assert target.read_bytes() == old  # never a half-written archive at the target
     with zipfile.ZipFile(target) as zf:
         assert zf.testzip() is None
+
+
+@pytest.mark.parametrize("kind", ["fifo", "folder", "link-out", "dangling"])
+def test_import_onto_a_fifo_folder_or_link_is_refused_and_writes_nothing(
+    tmp_path: Path, kind: str
+) -> None:
+    src = tmp_path / "src"
+    src.mkdir()
+    (src / "reference_d.md").write_text(GOOD)
+    export_archive(src, tmp_path / "a.zip")
+    outside = tmp_path / "outside.md"
+    outside.write_text("outside\n")
+    dest = tmp_path / "dest"
+    dest.mkdir()
+    target = dest / "reference_d.md"
+    if kind == "fifo":
+        os.mkfifo(target)
+    elif kind == "folder":
+        target.mkdir()
+    else:
+        target.symlink_to(outside if kind == "link-out" else dest / "gone.md")
+    for overwrite in (False, True):
+        with pytest.raises(
+            (OSError, ValueError), match="move it aside|Remove the symlink|remove the link"
+        ):
+            import_archive(tmp_path / "a.zip", dest, overwrite=overwrite)
+    assert sorted(p.name for p in dest.iterdir()) == [STORE_LOCK_NAME, "reference_d.md"]
+    assert outside.read_text() == "outside\n"
