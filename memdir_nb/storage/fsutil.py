@@ -40,17 +40,19 @@ def open_dir_nofollow(
     *,
     create: bool,
     dir_mode: int | None = None,
+    made: list[tuple[str, ...]] | None = None,
 ) -> int:
     """Open root/parts... one component at a time, never following a symlink; returns a new fd.
 
     Missing folders are created when `create` is true (with `dir_mode` whatever the umask, when
     given; else 0o755 under the umask). A component that is a symlink (or was
     swapped for one after the caller's checks) raises SymlinkSwapError, so no write can land
-    outside the folder tree that `root_fd` names.
+    outside the folder tree that `root_fd` names. Each folder created is appended to `made` (its
+    parts), so a step that fails can remove what it made.
     """
     fd = os.dup(root_fd)
     try:
-        for part in parts:
+        for depth, part in enumerate(parts, start=1):
             if part in ("", ".", "..") or "/" in part:
                 raise SymlinkSwapError(errno.EINVAL, f"refusing path component {part!r}")
             try:
@@ -58,12 +60,14 @@ def open_dir_nofollow(
             except FileNotFoundError:
                 if not create:
                     raise
-                made = False
+                made_here = False
                 with contextlib.suppress(FileExistsError):
                     os.mkdir(part, 0o755 if dir_mode is None else dir_mode, dir_fd=fd)
-                    made = True
+                    made_here = True
                 nxt = _open_child_dir(part, fd)
-                if made and dir_mode is not None:
+                if made_here and made is not None:
+                    made.append(tuple(parts[:depth]))
+                if made_here and dir_mode is not None:
                     os.fchmod(nxt, dir_mode)  # the umask may have taken bits away
             except (NotADirectoryError, OSError) as exc:
                 if exc.errno in (errno.ELOOP, errno.ENOTDIR):

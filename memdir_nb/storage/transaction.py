@@ -39,6 +39,7 @@ from memdir_nb.security import secret_scan
 from memdir_nb.spec import constants
 from memdir_nb.storage import containment as team_paths
 from memdir_nb.storage import fsutil
+from memdir_nb.storage.access import file_kind
 from memdir_nb.storage.containment import absolute_dir
 from memdir_nb.storage.journal import (
     finish_records,
@@ -145,6 +146,7 @@ class StoreTransaction:
         self._lock_fd: int | None = None
         self._journal_fd: int | None = None
         self._records: list[dict[str, Any]] = []
+        self._made_dirs: list[tuple[str, ...]] = []  # folders this step created, for a rollback
         self._txid = f"{os.getpid()}-{secrets.token_hex(4)}"
         self._seq = 0
 
@@ -166,6 +168,7 @@ class StoreTransaction:
 
     def commit(self) -> None:
         """Mark the step done in the journal, drop the backups, then the journal."""
+        self._made_dirs = []
         if self._journal_fd is None:
             return
         self._log({"op": "commit"})
@@ -175,13 +178,25 @@ class StoreTransaction:
         self._drop_journal()
 
     def rollback(self) -> list[str]:
-        """Undo every change of this step, newest first; return what could not be undone."""
-        if self._journal_fd is None:
-            return []
-        failed = undo_records(self._need_root(), self._records)
-        if not failed:
+        """Undo every change of this step, newest first; return what could not be undone.
+
+        Then the folders the step created are removed again when empty, deepest first.
+        """
+        failed = [] if self._journal_fd is None else undo_records(self._need_root(), self._records)
+        if self._journal_fd is not None and not failed:
             self._drop_journal()  # else keep it: the next transaction retries the repair
+        self._remove_made_dirs()
         return failed
+
+    def _remove_made_dirs(self) -> None:
+        made, self._made_dirs = self._made_dirs, []
+        for parts in sorted(made, key=len, reverse=True):
+            with contextlib.suppress(OSError):  # not empty, or already gone: left as it is
+                pfd = fsutil.open_dir_nofollow(self._need_root(), parts[:-1], create=False)
+                try:
+                    os.rmdir(parts[-1], dir_fd=pfd)
+                finally:
+                    os.close(pfd)
 
     def close(self) -> None:
         """Release the lock and every descriptor (idempotent)."""
@@ -253,7 +268,11 @@ class StoreTransaction:
             self._guard(t, payload)
         self._hook(f"checked:{t.rel}")
         dfd = fsutil.open_dir_nofollow(
-            self._need_root(), t.parts[:-1], create=True, dir_mode=self._dir_mode
+            self._need_root(),
+            t.parts[:-1],
+            create=True,
+            dir_mode=self._dir_mode,
+            made=self._made_dirs,
         )
         try:
             name = t.parts[-1]
@@ -293,8 +312,14 @@ class StoreTransaction:
         try:
             st = os.stat(s.parts[-1], dir_fd=sfd, follow_symlinks=False)
             if not (stat.S_ISREG(st.st_mode) or stat.S_ISLNK(st.st_mode)):
-                raise IsADirectoryError(errno.EINVAL, f"{s.rel} is not a file")
-            dfd = fsutil.open_dir_nofollow(root, d.parts[:-1], create=True, dir_mode=self._dir_mode)
+                raise IsADirectoryError(
+                    errno.EINVAL,
+                    f"{s.rel} is {file_kind(st.st_mode)}, not a file, so nothing was moved; "
+                    "move it aside (out of the memory dir) and retry",
+                )
+            dfd = fsutil.open_dir_nofollow(
+                root, d.parts[:-1], create=True, dir_mode=self._dir_mode, made=self._made_dirs
+            )
             try:
                 if fsutil.exists_at(dfd, d.parts[-1]):
                     raise FileExistsError(errno.EEXIST, f"{d.rel} already exists")
@@ -319,7 +344,7 @@ class StoreTransaction:
         self._hook(f"checked:{d.rel}")
         sfd = fsutil.open_dir_nofollow(root, s.parts[:-1], create=False)
         try:
-            dfd = fsutil.open_dir_nofollow(root, d.parts[:-1], create=True)
+            dfd = fsutil.open_dir_nofollow(root, d.parts[:-1], create=True, made=self._made_dirs)
             try:
                 if fsutil.exists_at(dfd, d.parts[-1]):
                     raise FileExistsError(errno.EEXIST, f"{d.rel} already exists")

@@ -369,3 +369,28 @@ def test_a_name_too_long_for_the_filesystem_is_a_tool_error_for_every_command(
             got = answer(tool, **command)
             assert got.startswith("ERROR: ") and "bytes long" in got, (command, got)
     assert sorted(os.listdir(tool.memory_dir)) == [".memdir.lock", "user_a.md"]
+
+
+@pytest.mark.parametrize("command", ["delete", "rename", "clear_all"])
+def test_a_folder_step_refused_by_a_fifo_inside_leaves_no_trace(
+    tool: MemdirMemoryTool, command: str
+) -> None:
+    """The FIFO stops the whole step; the files moved before it come back, no folder is left."""
+    root = Path(tool.memory_dir)
+    answer(tool, command="create", path="/memories/sub/user_a.md", file_text=USER)
+    (root / "sub" / "notes.txt").write_text("kept by hand\n")  # sorted before the FIFO: moved first
+    os.mkfifo(root / "sub" / "pipe.md")
+    before = sorted(str(p.relative_to(root)) for p in root.rglob("*"))
+    if command == "delete":
+        got = answer(tool, command="delete", path="/memories/sub")
+    elif command == "rename":
+        got = answer(tool, command="rename", old_path="/memories/sub", new_path="/memories/sub2")
+    else:
+        try:
+            got = tool.clear_all_memory()
+        except ToolError as exc:
+            got = "ERROR: " + str(exc)
+    assert got.startswith("ERROR: ") and "sub/pipe.md" in got
+    assert "FIFO" in got and "move it aside" in got
+    assert sorted(str(p.relative_to(root)) for p in root.rglob("*")) == before
+    assert (root / "sub" / "notes.txt").read_text() == "kept by hand\n"
