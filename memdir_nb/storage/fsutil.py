@@ -71,7 +71,7 @@ def open_dir_nofollow(
                     os.fchmod(nxt, dir_mode)  # the umask may have taken bits away
             except (NotADirectoryError, OSError) as exc:
                 if exc.errno in (errno.ELOOP, errno.ENOTDIR):
-                    raise _swap_error(part, exc) from exc
+                    raise _swap_error(part, exc, fd) from exc
                 raise
             os.close(fd)
             fd = nxt
@@ -86,11 +86,22 @@ def _open_child_dir(part: str, fd: int) -> int:
         return os.open(part, _DIR_FLAGS, dir_fd=fd)
     except OSError as exc:
         if exc.errno in (errno.ELOOP, errno.ENOTDIR):
-            raise _swap_error(part, exc) from exc
+            raise _swap_error(part, exc, fd) from exc
         raise
 
 
-def _swap_error(part: str, exc: OSError) -> SymlinkSwapError:
+def _swap_error(part: str, exc: OSError, parent_fd: int) -> SymlinkSwapError:
+    try:
+        mode = os.stat(part, dir_fd=parent_fd, follow_symlinks=False).st_mode
+    except OSError:
+        mode = stat.S_IFLNK
+    if not stat.S_ISLNK(mode):  # a plain file (or FIFO...) where the path needs a folder
+        kind = "a regular file" if stat.S_ISREG(mode) else "a FIFO, device or socket"
+        return SymlinkSwapError(
+            exc.errno or errno.ENOTDIR,
+            f"{part!r} is {kind}, not a folder, so nothing was written under it; choose a "
+            "path whose folders are folders",
+        )
     return SymlinkSwapError(
         exc.errno or errno.ELOOP,
         f"folder {part!r} on the way to the write is a symlink or not a folder (it may have "

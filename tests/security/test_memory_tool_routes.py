@@ -394,3 +394,13 @@ def test_a_folder_step_refused_by_a_fifo_inside_leaves_no_trace(
     assert "FIFO" in got and "move it aside" in got
     assert sorted(str(p.relative_to(root)) for p in root.rglob("*")) == before
     assert (root / "sub" / "notes.txt").read_text() == "kept by hand\n"
+
+
+def test_a_file_where_a_folder_is_expected_is_named_as_a_file_not_a_symlink(
+    tool: MemdirMemoryTool,
+) -> None:
+    answer(tool, command="create", path="/memories/user_a.md", file_text=USER)
+    got = answer(tool, command="create", path="/memories/user_a.md/user_b.md", file_text=USER)
+    assert got.startswith("ERROR: ") and "'user_a.md' is a regular file, not a folder" in got
+    assert "symlink" not in got
+    assert sorted(os.listdir(tool.memory_dir)) == [".memdir.lock", "user_a.md"]
