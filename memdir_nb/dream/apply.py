@@ -171,6 +171,15 @@ def _manifest(tx: StoreTransaction, batch: str) -> dict[str, Any]:
         files = data["files"]
         if not isinstance(files, dict):
             raise TypeError("files is not an object")
+        for rel, info in files.items():
+            if not (
+                isinstance(info, dict)
+                and isinstance(info.get("before"), bool)
+                and (info.get("after_sha") is None or isinstance(info.get("after_sha"), str))
+            ):
+                raise TypeError(
+                    f"the entry for {rel!r} is not {{'before': true|false, 'after_sha': text|null}}"
+                )
     except (ValueError, KeyError, TypeError) as exc:
         raise RestoreError(
             f"{TRASH_DIRNAME}/{batch}/manifest.json is unreadable ({exc}); that dream cannot be "

@@ -14,7 +14,13 @@ import bisect
 from collections import defaultdict
 
 from memdir_nb.formats import index
-from memdir_nb.formats.index_lines import entry_target, norm_target, split_keep_end
+from memdir_nb.formats.index_lines import (
+    crlf_style,
+    entry_target,
+    in_style,
+    norm_target,
+    split_keep_end,
+)
 
 __all__ = ["IndexText", "fit_index"]
 
@@ -24,6 +30,7 @@ class IndexText:
 
     def __init__(self, text: str) -> None:
         lines, ends = split_keep_end(text)
+        self.crlf = crlf_style(text)  # an index whose every line ends in CRLF keeps them
         self.lines: list[str | None] = list(lines)  # None: removed
         self.ends = ends
         self.alive = len(lines)
@@ -63,6 +70,7 @@ class IndexText:
         # remove_index_entry returns '' when no line is left, which has no final newline.
         if self.alive == 0:
             self.lines, self.ends, self.by_target, self.empty = [], False, defaultdict(list), 0
+            self.crlf = False  # so does its line-end style: the next line is added as LF
 
     def upsert(self, entry_line: str, target: str) -> None:
         """As `index.upsert_index_entry`: replace target's line (dropping duplicates) or append."""
@@ -97,7 +105,7 @@ class IndexText:
         kept = [line for line in self.lines if line is not None]
         if not kept:
             return ""
-        return "\n".join(kept) + ("\n" if self.ends else "")
+        return in_style("\n".join(kept) + ("\n" if self.ends else ""), self.crlf)
 
 
 def _fits(n_lines: int, n_bytes: int) -> bool:

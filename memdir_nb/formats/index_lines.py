@@ -25,8 +25,10 @@ __all__ = [
     "MAX_HOOK_CHARS",
     "NO_DESCRIPTION_HOOK",
     "IndexEntry",
+    "crlf_style",
     "entry_target",
     "format_index_entry",
+    "in_style",
     "is_md_target",
     "norm_target",
     "parse_entry_line",
@@ -193,6 +195,17 @@ def parse_index(text: str) -> list[IndexEntry]:
     return entries
 
 
+def crlf_style(text: str) -> bool:
+    """Whether every line break of text is CRLF (an index kept on Windows): edits keep them so."""
+    breaks = text.count("\n")
+    return breaks > 0 and text.count("\r\n") == breaks
+
+
+def in_style(edited: str, crlf: bool) -> str:
+    """An edit's LF text given back the CRLF line ends its source had (see crlf_style)."""
+    return edited.replace("\n", "\r\n") if crlf else edited
+
+
 def split_keep_end(text: str) -> tuple[list[str], bool]:
     """Lines of text, and whether it ended with a newline."""
     text = text.replace("\r\n", "\n")
@@ -221,7 +234,7 @@ def upsert_index_entry(text: str, entry_line: str, target: str) -> str:
     if not replaced:
         out.append(entry_line)
         ends = True
-    return "\n".join(out) + ("\n" if ends else "")
+    return in_style("\n".join(out) + ("\n" if ends else ""), crlf_style(text))
 
 
 def remove_index_entry(text: str, target: str) -> str:
@@ -235,4 +248,4 @@ def remove_index_entry(text: str, target: str) -> str:
     ]
     if not out:
         return ""
-    return "\n".join(out) + ("\n" if ends else "")
+    return in_style("\n".join(out) + ("\n" if ends else ""), crlf_style(text))

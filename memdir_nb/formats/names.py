@@ -7,8 +7,10 @@ archive import. A name is one path component; a relative path is gated component
 A memory file name:
 - is valid text (a name that is not UTF-8 on disk arrives from ``os.fsdecode`` holding lone
   surrogates, and is refused);
+- is at most ``NAME_MAX_BYTES`` (255) bytes long, as the filesystem allows;
 - holds no C0 or C1 control character, no DEL, and no bidirectional control (which can make a
-  name display as another), no slash, backslash or NUL;
+  name display as another), no zero-width space, word joiner or BOM (invisible, so the name
+  shows as another), no slash, backslash or NUL;
 - does not start with a dot (hidden files and the store's own files are never memories);
 - ends in ``.md`` (lower case, as Claude Code's scan matches it) and is more than ``.md``;
 - is not the index, ``MEMORY.md``, in any letter case.
@@ -16,16 +18,27 @@ A memory file name:
 
 from __future__ import annotations
 
-from memdir_nb.spec.constants import ENTRYPOINT_NAME
+from memdir_nb.spec.constants import ENTRYPOINT_NAME, NAME_MAX_BYTES
 from memdir_nb.spec.text import first_unsafe_char
 
 MEMORY_SUFFIX = ".md"
+
+
+# Zero-width characters with no use in a name: each shows as nothing, so `user_a<ZWSP>.md`
+# displays exactly as `user_a.md` (joiners, U+200C/U+200D, stay: scripts and emoji need them).
+INVISIBLE_IN_NAMES = frozenset("\u200b\u2060\ufeff\u180e")
 
 
 def control_problem(text: str) -> str | None:
     """Why text cannot be a name on screen: a control, DEL, bidi control or invalid UTF-8, else None."""
     ch = first_unsafe_char(text)
     if ch is None:
+        hidden = next((c for c in text if c in INVISIBLE_IN_NAMES), None)
+        if hidden is not None:
+            return (
+                f"holds the invisible character U+{ord(hidden):04X}, which makes a name display "
+                "as another"
+            )
         return None
     code = ord(ch)
     if 0xD800 <= code <= 0xDFFF:
@@ -45,6 +58,11 @@ def component_problem(name: str) -> str | None:
         return "holds a slash or backslash; give one name, not a path"
     if "\0" in name:
         return "holds a NUL byte"
+    size = len(name.encode("utf-8", "surrogateescape"))
+    if size > NAME_MAX_BYTES:
+        return (
+            f"is {size} bytes long; a name holds at most {NAME_MAX_BYTES} bytes, use a shorter name"
+        )
     return control_problem(name)
 
 

@@ -6,6 +6,8 @@ from __future__ import annotations
 ENTRYPOINT_NAME = "MEMORY.md"  # the index, private and team
 TEAM_DIRNAME = "team"  # team memory lives in <memory_dir>/team/
 TRASH_DIRNAME = ".trash"  # forget, consolidation and restore move files here, never unlink
+NAME_MAX_BYTES = 255  # Linux's NAME_MAX: the longest file or folder name, in bytes
+PATH_MAX_BYTES = 4095  # Linux's PATH_MAX, less the terminating NUL
 # Trash batches (.trash/<batch>/ with a manifest.json) that restore() can undo: dream's, the
 # memory tool's deletes, and the indexes rebuild-index replaced.
 DREAM_BATCH_PREFIX = "dream-"

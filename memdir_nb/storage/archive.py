@@ -113,6 +113,11 @@ def _packable(root: Path) -> tuple[list[tuple[str, Path, os.stat_result]], list[
                 skipped.append((rel, "not a regular file (a symlink, FIFO or device)"))
                 continue
             problem = path_refusal(rel)
+            if problem is None and st.st_size > ARCHIVE_MAX_ENTRY_BYTES:
+                problem = (
+                    f"is {st.st_size:,} bytes, over the {ARCHIVE_MAX_ENTRY_BYTES:,}-byte cap "
+                    "import takes for one file"
+                )
             if problem is not None:  # import would refuse it: leave it out and say so
                 skipped.append((rel, problem))
                 continue
@@ -139,6 +144,7 @@ def export_archive(
         )
     if target == root or root in target.parents:
         raise ArchiveError(f"{target} is inside the memory dir {root}; write the archive elsewhere")
+    _check_export_target(target)
     files, skipped = _packable(root)
     manifest: dict[str, dict[str, object]] = {}
     target.parent.mkdir(parents=True, exist_ok=True)
@@ -148,7 +154,13 @@ def export_archive(
     try:
         with zipfile.ZipFile(tmp, "w", compression=zipfile.ZIP_DEFLATED) as zf:
             for rel, path, st in files:
-                data = path.read_bytes()
+                # the contained reader: no link followed, no FIFO waited on, the cap enforced
+                res = try_read_contained(root, path, ARCHIVE_MAX_ENTRY_BYTES)
+                if not isinstance(res, ReadResult) or res.truncated:
+                    why = "grew past the cap" if isinstance(res, ReadResult) else str(res)
+                    skipped.append((rel, f"could not be read as it was listed ({why})"))
+                    continue
+                data = res.data
                 info = zipfile.ZipInfo(rel, date_time=_zip_time(st.st_mtime_ns))
                 info.external_attr = (stat.S_IFREG | 0o644) << 16
                 info.compress_type = zipfile.ZIP_DEFLATED
@@ -165,7 +177,31 @@ def export_archive(
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
-    return ExportReport(target, tuple(r for r, _, _ in files), total, tuple(skipped))
+    packed = tuple(r for r, _, _ in files if r in manifest)
+    return ExportReport(target, packed, total, tuple(skipped))
+
+
+def _check_export_target(target: Path) -> None:
+    """Refuse a target export did not write: a folder, or anything but an earlier memory archive."""
+    if target.is_dir() and not target.is_symlink():
+        raise ArchiveError(
+            f"{target} is a folder; give the archive a file name, such as "
+            f"{target / 'memory.zip'} (nothing was written)"
+        )
+    if not os.path.lexists(target):
+        return
+    earlier = False
+    if target.is_file() and not target.is_symlink():
+        try:
+            with _open_archive(target) as zf:
+                earlier = ARCHIVE_MANIFEST_NAME in zf.namelist()
+        except ArchiveError:
+            earlier = False
+    if not earlier:
+        raise ArchiveError(
+            f"{target} already exists and is not a memory archive written by memdir-nb export, "
+            "so nothing was written; choose a new file name, or move that file aside"
+        )
 
 
 # ---------------------------------------------------------------------------- what may move

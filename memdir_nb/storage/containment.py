@@ -23,6 +23,8 @@ import unicodedata
 from pathlib import Path
 from urllib.parse import unquote_to_bytes
 
+from memdir_nb.spec.constants import NAME_MAX_BYTES, PATH_MAX_BYTES
+
 __all__ = [
     "NAME_MAX_BYTES",
     "PATH_MAX_BYTES",
@@ -35,9 +37,6 @@ __all__ = [
     "validate_team_mem_write_path",
 ]
 
-# Linux limits (NAME_MAX, PATH_MAX including the terminating NUL).
-NAME_MAX_BYTES = 255
-PATH_MAX_BYTES = 4095
 
 # How many rounds of percent-decoding / NFKC we apply when looking for hidden traversal.
 # Each round must change the text, so real keys stop after one or two.

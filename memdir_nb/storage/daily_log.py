@@ -101,7 +101,9 @@ def append_daily_log(
     log_path = Path(daily_log_path(root, day))
     # The store's write-time checks: containment, realpath, then a walk that never follows a
     # symlink, so a logs/ folder swapped for a link (before or during the append) is refused.
-    target = transaction.resolve_target(root, log_path)
+    # The log itself is never followed: a symlink at its path is refused by _append_at (O_NOFOLLOW),
+    # so a link to a memory (team/ included) cannot take the append, or the lock, elsewhere.
+    target = transaction.resolve_target(root, log_path, follow_final=False)
     root_fd = os.open(os.path.realpath(root), os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
     try:
         logs_fd = fsutil.open_dir_nofollow(root_fd, target.parts[:1], create=True)

@@ -40,17 +40,19 @@ def open_dir_nofollow(
     *,
     create: bool,
     dir_mode: int | None = None,
+    made: list[tuple[str, ...]] | None = None,
 ) -> int:
     """Open root/parts... one component at a time, never following a symlink; returns a new fd.
 
     Missing folders are created when `create` is true (with `dir_mode` whatever the umask, when
     given; else 0o755 under the umask). A component that is a symlink (or was
     swapped for one after the caller's checks) raises SymlinkSwapError, so no write can land
-    outside the folder tree that `root_fd` names.
+    outside the folder tree that `root_fd` names. Each folder created is appended to `made` (its
+    parts), so a step that fails can remove what it made.
     """
     fd = os.dup(root_fd)
     try:
-        for part in parts:
+        for depth, part in enumerate(parts, start=1):
             if part in ("", ".", "..") or "/" in part:
                 raise SymlinkSwapError(errno.EINVAL, f"refusing path component {part!r}")
             try:
@@ -58,16 +60,18 @@ def open_dir_nofollow(
             except FileNotFoundError:
                 if not create:
                     raise
-                made = False
+                made_here = False
                 with contextlib.suppress(FileExistsError):
                     os.mkdir(part, 0o755 if dir_mode is None else dir_mode, dir_fd=fd)
-                    made = True
+                    made_here = True
                 nxt = _open_child_dir(part, fd)
-                if made and dir_mode is not None:
+                if made_here and made is not None:
+                    made.append(tuple(parts[:depth]))
+                if made_here and dir_mode is not None:
                     os.fchmod(nxt, dir_mode)  # the umask may have taken bits away
             except (NotADirectoryError, OSError) as exc:
                 if exc.errno in (errno.ELOOP, errno.ENOTDIR):
-                    raise _swap_error(part, exc) from exc
+                    raise _swap_error(part, exc, fd) from exc
                 raise
             os.close(fd)
             fd = nxt
@@ -82,11 +86,22 @@ def _open_child_dir(part: str, fd: int) -> int:
         return os.open(part, _DIR_FLAGS, dir_fd=fd)
     except OSError as exc:
         if exc.errno in (errno.ELOOP, errno.ENOTDIR):
-            raise _swap_error(part, exc) from exc
+            raise _swap_error(part, exc, fd) from exc
         raise
 
 
-def _swap_error(part: str, exc: OSError) -> SymlinkSwapError:
+def _swap_error(part: str, exc: OSError, parent_fd: int) -> SymlinkSwapError:
+    try:
+        mode = os.stat(part, dir_fd=parent_fd, follow_symlinks=False).st_mode
+    except OSError:
+        mode = stat.S_IFLNK
+    if not stat.S_ISLNK(mode):  # a plain file (or FIFO...) where the path needs a folder
+        kind = "a regular file" if stat.S_ISREG(mode) else "a FIFO, device or socket"
+        return SymlinkSwapError(
+            exc.errno or errno.ENOTDIR,
+            f"{part!r} is {kind}, not a folder, so nothing was written under it; choose a "
+            "path whose folders are folders",
+        )
     return SymlinkSwapError(
         exc.errno or errno.ELOOP,
         f"folder {part!r} on the way to the write is a symlink or not a folder (it may have "
@@ -146,9 +161,15 @@ def open_regular_at(dir_fd: int, name: str) -> int:
     if not stat.S_ISREG(mode):
         os.close(fd)
         if stat.S_ISDIR(mode):
-            raise IsADirectoryError(errno.EISDIR, f"{name!r} is a folder, not a file")
+            raise IsADirectoryError(
+                errno.EISDIR,
+                f"{name!r} is a folder, not a file, so nothing was written; move it aside "
+                "(or rename it) and retry",
+            )
         raise OSError(
-            errno.EINVAL, f"{name!r} is not a regular file (a FIFO, device or socket); refusing it"
+            errno.EINVAL,
+            f"{name!r} is not a regular file (a FIFO, device or socket), so it was not read and "
+            "nothing was written; move it aside and retry",
         )
     return fd
 
@@ -160,7 +181,9 @@ def read_at(dir_fd: int, name: str, max_bytes: int) -> bytes:
         size = os.fstat(fd).st_size
         if size > max_bytes:
             raise OSError(
-                errno.EFBIG, f"{name!r} is {size} bytes, over the {max_bytes}-byte limit for it"
+                errno.EFBIG,
+                f"{name!r} is {size:,} bytes, over the {max_bytes:,}-byte limit for it, so it was "
+                "not read and nothing was written; shorten it (or move it aside) and retry",
             )
         parts: list[bytes] = []
         total = 0
@@ -171,7 +194,11 @@ def read_at(dir_fd: int, name: str, max_bytes: int) -> bytes:
             parts.append(chunk)
             total += len(chunk)
         if total > max_bytes:
-            raise OSError(errno.EFBIG, f"{name!r} grew past the {max_bytes}-byte limit")
+            raise OSError(
+                errno.EFBIG,
+                f"{name!r} grew past the {max_bytes:,}-byte limit while it was read, so nothing "
+                "was written; shorten it (or move it aside) and retry",
+            )
         return b"".join(parts)
     finally:
         os.close(fd)

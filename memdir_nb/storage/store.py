@@ -369,8 +369,9 @@ class MemoryStore:
                 raise self._not_found(rel)
             self._validate_target(source, scope)
             trash_path = self._validate_target(self._trash_path(rel), "private")
-            tx.move(source, trash_path)
+            # the index first: a MEMORY.md that cannot be rewritten stops the step before any move
             self._remove_index_line(tx, scope, plain)
+            tx.move(source, trash_path)
         return trash_path
 
     def _trash_path(self, rel: str) -> Path:
@@ -446,9 +447,10 @@ class MemoryStore:
                     f"{self._rel(dst_scope, plain)} already exists; rename or forget one of the "
                     f"two before you {verb} {rel}"
                 )
-            tx.move(source, target)  # into team: the raw file is scanned for secrets
+            # the indexes first: one that cannot be rewritten stops the step before the move
             self._remove_index_line(tx, src_scope, plain)
             self._write_index_line(tx, dst_scope, plain, fm.name.strip(), fm.description.strip())
+            tx.move(source, target)  # into team: the raw file is scanned for secrets
         return dst_dir / plain
 
     def index_verdict(self, scope: str = "private") -> index.IndexCapVerdict:

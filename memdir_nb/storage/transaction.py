@@ -39,6 +39,7 @@ from memdir_nb.security import secret_scan
 from memdir_nb.spec import constants
 from memdir_nb.storage import containment as team_paths
 from memdir_nb.storage import fsutil
+from memdir_nb.storage.access import file_kind
 from memdir_nb.storage.containment import absolute_dir
 from memdir_nb.storage.journal import (
     finish_records,
@@ -56,6 +57,18 @@ _RESERVED = frozenset({constants.STORE_LOCK_NAME, constants.STORE_JOURNAL_NAME})
 
 class TransactionError(RuntimeError):
     """A transaction was used wrongly (outside its `with` block, or nested)."""
+
+
+class NotUTF8Error(ValueError):
+    """A file a step reads as text is not valid UTF-8: rewriting it would replace those bytes."""
+
+    def __init__(self, rel: str, offset: int) -> None:
+        self.rel, self.offset = rel, offset
+        super().__init__(
+            f"{rel} is not valid UTF-8 text (byte {offset}); rewriting it would replace the bytes "
+            "that are not, so nothing was written. Fix: re-save it as UTF-8 (for a MEMORY.md, "
+            "`memdir-nb rebuild-index DIR` does it and keeps the old one in .trash/), then retry"
+        )
 
 
 @dataclass(frozen=True)
@@ -133,6 +146,7 @@ class StoreTransaction:
         self._lock_fd: int | None = None
         self._journal_fd: int | None = None
         self._records: list[dict[str, Any]] = []
+        self._made_dirs: list[tuple[str, ...]] = []  # folders this step created, for a rollback
         self._txid = f"{os.getpid()}-{secrets.token_hex(4)}"
         self._seq = 0
 
@@ -154,6 +168,7 @@ class StoreTransaction:
 
     def commit(self) -> None:
         """Mark the step done in the journal, drop the backups, then the journal."""
+        self._made_dirs = []
         if self._journal_fd is None:
             return
         self._log({"op": "commit"})
@@ -163,13 +178,25 @@ class StoreTransaction:
         self._drop_journal()
 
     def rollback(self) -> list[str]:
-        """Undo every change of this step, newest first; return what could not be undone."""
-        if self._journal_fd is None:
-            return []
-        failed = undo_records(self._need_root(), self._records)
-        if not failed:
+        """Undo every change of this step, newest first; return what could not be undone.
+
+        Then the folders the step created are removed again when empty, deepest first.
+        """
+        failed = [] if self._journal_fd is None else undo_records(self._need_root(), self._records)
+        if self._journal_fd is not None and not failed:
             self._drop_journal()  # else keep it: the next transaction retries the repair
+        self._remove_made_dirs()
         return failed
+
+    def _remove_made_dirs(self) -> None:
+        made, self._made_dirs = self._made_dirs, []
+        for parts in sorted(made, key=len, reverse=True):
+            with contextlib.suppress(OSError):  # not empty, or already gone: left as it is
+                pfd = fsutil.open_dir_nofollow(self._need_root(), parts[:-1], create=False)
+                try:
+                    os.rmdir(parts[-1], dir_fd=pfd)
+                finally:
+                    os.close(pfd)
 
     def close(self) -> None:
         """Release the lock and every descriptor (idempotent)."""
@@ -206,9 +233,18 @@ class StoreTransaction:
     def read_text(
         self, path: str | os.PathLike[str], *, max_bytes: int = constants.STORE_READ_MAX_BYTES
     ) -> str | None:
-        """read_bytes decoded as UTF-8 (bad bytes replaced)."""
+        """read_bytes decoded as UTF-8; a file that is not UTF-8 raises NotUTF8Error.
+
+        Text read here is about to be rewritten: replacing bad bytes would lose what a person
+        wrote, so the step is refused instead (and rolled back).
+        """
         data = self.read_bytes(path, max_bytes=max_bytes)
-        return None if data is None else data.decode("utf-8", "replace")
+        if data is None:
+            return None
+        try:
+            return data.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise NotUTF8Error(self.resolve(path).rel, exc.start) from exc
 
     def exists(self, path: str | os.PathLike[str]) -> bool:
         """True when the target exists (a symlink counts)."""
@@ -232,7 +268,11 @@ class StoreTransaction:
             self._guard(t, payload)
         self._hook(f"checked:{t.rel}")
         dfd = fsutil.open_dir_nofollow(
-            self._need_root(), t.parts[:-1], create=True, dir_mode=self._dir_mode
+            self._need_root(),
+            t.parts[:-1],
+            create=True,
+            dir_mode=self._dir_mode,
+            made=self._made_dirs,
         )
         try:
             name = t.parts[-1]
@@ -272,8 +312,14 @@ class StoreTransaction:
         try:
             st = os.stat(s.parts[-1], dir_fd=sfd, follow_symlinks=False)
             if not (stat.S_ISREG(st.st_mode) or stat.S_ISLNK(st.st_mode)):
-                raise IsADirectoryError(errno.EINVAL, f"{s.rel} is not a file")
-            dfd = fsutil.open_dir_nofollow(root, d.parts[:-1], create=True, dir_mode=self._dir_mode)
+                raise IsADirectoryError(
+                    errno.EINVAL,
+                    f"{s.rel} is {file_kind(st.st_mode)}, not a file, so nothing was moved; "
+                    "move it aside (out of the memory dir) and retry",
+                )
+            dfd = fsutil.open_dir_nofollow(
+                root, d.parts[:-1], create=True, dir_mode=self._dir_mode, made=self._made_dirs
+            )
             try:
                 if fsutil.exists_at(dfd, d.parts[-1]):
                     raise FileExistsError(errno.EEXIST, f"{d.rel} already exists")
@@ -298,7 +344,7 @@ class StoreTransaction:
         self._hook(f"checked:{d.rel}")
         sfd = fsutil.open_dir_nofollow(root, s.parts[:-1], create=False)
         try:
-            dfd = fsutil.open_dir_nofollow(root, d.parts[:-1], create=True)
+            dfd = fsutil.open_dir_nofollow(root, d.parts[:-1], create=True, made=self._made_dirs)
             try:
                 if fsutil.exists_at(dfd, d.parts[-1]):
                     raise FileExistsError(errno.EEXIST, f"{d.rel} already exists")
@@ -348,7 +394,8 @@ class StoreTransaction:
             )
         text = payload.decode("utf-8", "replace")
         if t.parts[-1] == constants.ENTRYPOINT_NAME:
-            old = set((self.read_text(t.rel) or "").splitlines())
+            old_bytes = self.read_bytes(t.rel) or b""
+            old = set(old_bytes.decode("utf-8", "replace").splitlines())
             added = "\n".join(line for line in text.splitlines() if line not in old)
             findings = secret_scan.scan_for_secrets(
                 {"file name": t.rel, f"{t.rel} (added index lines)": added}

@@ -37,7 +37,7 @@ from memdir_nb.storage.access import ContainedReader, MissingFile, ReadRefused
 from memdir_nb.storage.containment import PathTraversalError, is_real_path_within
 from memdir_nb.storage.draft import validate_draft
 from memdir_nb.storage.store import MemoryStore
-from memdir_nb.storage.transaction import StoreTransaction
+from memdir_nb.storage.transaction import NotUTF8Error, StoreTransaction
 from memdir_nb.toolloop import memory_text as text
 from memdir_nb.toolloop.memory_paths import (
     INDEX_PATHS,
@@ -66,14 +66,18 @@ def _secure_makedirs(path: str) -> None:
             os.chmod(folder, 0o700)
 
 
+def _not_utf8(shown: str, offset: int) -> str:
+    return (
+        f"{shown} is not valid UTF-8 text (byte {offset}); memory files are UTF-8 "
+        "Markdown. Delete it and create it again as text."
+    )
+
+
 def _decode(data: bytes, shown: str) -> str:
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise MemoryCommandError(
-            f"{shown} is not valid UTF-8 text (byte {exc.start}); memory files are UTF-8 "
-            "Markdown. Delete it and create it again as text."
-        ) from exc
+        raise MemoryCommandError(_not_utf8(shown, exc.start)) from exc
 
 
 class MemoryDirBackend:
@@ -133,7 +137,9 @@ class MemoryDirBackend:
 
     def _read_text(self, tx: StoreTransaction, tp: ToolPath) -> str:
         try:
-            data = tx.read_bytes(tp.rel, max_bytes=STORE_READ_MAX_BYTES)
+            content = tx.read_text(tp.rel, max_bytes=STORE_READ_MAX_BYTES)
+        except NotUTF8Error as exc:
+            raise MemoryCommandError(_not_utf8(tp.shown, exc.offset)) from exc
         except OSError as exc:
             if exc.errno == errno.EFBIG:
                 raise MemoryCommandError(
@@ -142,9 +148,9 @@ class MemoryDirBackend:
                     "then split it into topic files and delete it."
                 ) from exc
             raise MemoryCommandError(f"{tp.shown} cannot be read: {exc.strerror or exc}") from exc
-        if data is None:
+        if content is None:
             raise text.does_not_exist_valid(tp.shown)
-        return _decode(data, tp.shown)
+        return content
 
     def _require_file(self, tp: ToolPath) -> None:
         st = self._lstat(tp)

@@ -70,3 +70,53 @@ def test_eight_processes_saving_and_forgetting_leave_a_consistent_dir(tmp_path: 
     assert check_consistent(memory_dir) == []
     trashed = list((memory_dir / ".trash").rglob("*.md"))
     assert len(trashed) == len(forgotten)
+
+
+TOOL_WORKER = r"""
+import sys
+from memdir_nb import MemdirMemoryTool
+memory_dir, n = sys.argv[1], int(sys.argv[2])
+tool = MemdirMemoryTool(memory_dir)
+user = "---\nname: T{i}\ndescription: tool {i}\ntype: user\n---\n\nBody {i}.\n"
+for i in range(n):
+    tool.call({"command": "create", "path": f"/memories/user_t{i}.md", "file_text": user.format(i=i)})
+    tool.call({"command": "insert", "path": "/memories/MEMORY.md", "insert_line": 1,
+               "insert_text": f"- [T{i}](user_t{i}.md) \u2014 tool {i}"})
+    tool.call({"command": "str_replace", "path": f"/memories/user_t{i}.md",
+               "old_str": f"Body {i}.", "new_str": f"Edited {i}."})
+"""
+
+STORE_WORKER = r"""
+import sys
+from memdir_nb.storage.store import MemoryStore
+from memdir_nb.storage.daily_log import append_daily_log
+memory_dir, n = sys.argv[1], int(sys.argv[2])
+store = MemoryStore(memory_dir)
+for i in range(n):
+    store.save(f"S{i}", f"store {i}", "reference", f"Body {i}.", filename=f"reference_s{i}.md")
+    append_daily_log(memory_dir, f"entry {i}")
+"""
+
+
+@pytest.mark.timeout(240)
+def test_the_memory_tool_and_the_store_in_two_processes_lose_no_line(tmp_path: Path) -> None:
+    """Two writers on one MEMORY.md, each in its own process: every line of each survives."""
+    mem = tmp_path / "memory"
+    mem.mkdir()
+    (mem / "MEMORY.md").write_text("# Index kept by hand\n", encoding="utf-8")
+    n = 15
+    procs = [
+        subprocess.Popen([sys.executable, "-c", code, str(mem), str(n)], stderr=subprocess.PIPE)
+        for code in (TOOL_WORKER, STORE_WORKER)
+    ]
+    for p in procs:
+        _, err = p.communicate(timeout=200)
+        assert p.returncode == 0, err.decode()
+    text = (mem / "MEMORY.md").read_text(encoding="utf-8")
+    assert text.startswith("# Index kept by hand\n")
+    for i in range(n):
+        assert f"(user_t{i}.md)" in text and f"(reference_s{i}.md)" in text
+        assert (mem / f"user_t{i}.md").read_text(encoding="utf-8").endswith(f"Edited {i}.\n")
+    (log,) = (mem / "logs").rglob("*.md")
+    assert log.read_text(encoding="utf-8").count("\n## ") >= n
+    assert not list(mem.glob(".*.tmp")) and not (mem / ".memdir.journal").exists()

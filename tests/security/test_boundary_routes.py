@@ -395,3 +395,25 @@ def test_fifo_named_like_a_memory_is_skipped_by_every_view(tmp_path: Path) -> No
     assert "project_pipe.md" not in rebuild_index(d, write=False)
     out = run_cli("lint", str(d))
     assert b"project_pipe.md" in out.stdout and b"Traceback" not in out.stderr
+
+
+# ------------------------------------------------- class: a symlink at the daily log's own path
+
+
+@pytest.mark.parametrize("into", ["team/feedback_x.md", "user_x.md", "logs/other.md"])
+def test_a_daily_log_that_is_a_symlink_is_refused_never_appended_through(
+    tmp_path: Path, into: str
+) -> None:
+    """A link at today's log to a memory (team/ included) must not take the append there."""
+    (tmp_path / "team").mkdir()
+    (tmp_path / "logs").mkdir()
+    victim = tmp_path / into
+    victim.write_text("a memory someone wrote\n", encoding="utf-8")
+    path = daily_log_file(tmp_path, now_ms=NOW_MS)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.symlink_to(victim)
+    with pytest.raises(DailyLogError, match="not a regular file; move it aside"):
+        append_daily_log(tmp_path, "note with password=hunter2hunter2", now_ms=NOW_MS)
+    assert victim.read_text(encoding="utf-8") == "a memory someone wrote\n"
+    assert path.is_symlink()
+    assert not (tmp_path / "team" / ".daily-log.lock").exists()

@@ -349,3 +349,58 @@ def test_a_folder_view_lists_a_bounded_number_of_entries(tool: MemdirMemoryTool)
         got.count("\n") == LISTING_MAX_ENTRIES + 3
     )  # header, the folder itself, the note's blank line
     assert got.endswith("only the first are listed. View a subfolder to see the rest.")
+
+
+def test_a_name_too_long_for_the_filesystem_is_a_tool_error_for_every_command(
+    tool: MemdirMemoryTool,
+) -> None:
+    long_file = "/memories/user_" + "a" * 300 + ".md"
+    long_folder = "/memories/" + "f" * 300 + "/user_a.md"
+    answer(tool, command="create", path="/memories/user_a.md", file_text=USER)
+    for path in (long_file, long_folder):
+        for command in (
+            {"command": "create", "path": path, "file_text": USER},
+            {"command": "view", "path": path},
+            {"command": "str_replace", "path": path, "old_str": "a", "new_str": "b"},
+            {"command": "insert", "path": path, "insert_line": 0, "insert_text": "x"},
+            {"command": "delete", "path": path},
+            {"command": "rename", "old_path": "/memories/user_a.md", "new_path": path},
+        ):
+            got = answer(tool, **command)
+            assert got.startswith("ERROR: ") and "bytes long" in got, (command, got)
+    assert sorted(os.listdir(tool.memory_dir)) == [".memdir.lock", "user_a.md"]
+
+
+@pytest.mark.parametrize("command", ["delete", "rename", "clear_all"])
+def test_a_folder_step_refused_by_a_fifo_inside_leaves_no_trace(
+    tool: MemdirMemoryTool, command: str
+) -> None:
+    """The FIFO stops the whole step; the files moved before it come back, no folder is left."""
+    root = Path(tool.memory_dir)
+    answer(tool, command="create", path="/memories/sub/user_a.md", file_text=USER)
+    (root / "sub" / "notes.txt").write_text("kept by hand\n")  # sorted before the FIFO: moved first
+    os.mkfifo(root / "sub" / "pipe.md")
+    before = sorted(str(p.relative_to(root)) for p in root.rglob("*"))
+    if command == "delete":
+        got = answer(tool, command="delete", path="/memories/sub")
+    elif command == "rename":
+        got = answer(tool, command="rename", old_path="/memories/sub", new_path="/memories/sub2")
+    else:
+        try:
+            got = tool.clear_all_memory()
+        except ToolError as exc:
+            got = "ERROR: " + str(exc)
+    assert got.startswith("ERROR: ") and "sub/pipe.md" in got
+    assert "FIFO" in got and "move it aside" in got
+    assert sorted(str(p.relative_to(root)) for p in root.rglob("*")) == before
+    assert (root / "sub" / "notes.txt").read_text() == "kept by hand\n"
+
+
+def test_a_file_where_a_folder_is_expected_is_named_as_a_file_not_a_symlink(
+    tool: MemdirMemoryTool,
+) -> None:
+    answer(tool, command="create", path="/memories/user_a.md", file_text=USER)
+    got = answer(tool, command="create", path="/memories/user_a.md/user_b.md", file_text=USER)
+    assert got.startswith("ERROR: ") and "'user_a.md' is a regular file, not a folder" in got
+    assert "symlink" not in got
+    assert sorted(os.listdir(tool.memory_dir)) == [".memdir.lock", "user_a.md"]

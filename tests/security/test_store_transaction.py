@@ -209,9 +209,9 @@ def test_daily_log_walk_refuses_a_symlink_swapped_in_after_the_check(
     real_resolve = transaction.resolve_target
 
     def resolve_then_swap(
-        root: Any, path: Any
+        root: Any, path: Any, **kw: Any
     ) -> Any:  # the attacker wins the race right after the check
-        target = real_resolve(root, path)
+        target = real_resolve(root, path, **kw)
         swap_for_symlink(mem / "logs", outside)
         return target
 

@@ -470,3 +470,27 @@ def test_a_plan_action_refuses_an_untyped_operation() -> None:
     with pytest.raises(PlanError, match="ops must be WriteFile"):
         PlanAction("x", "write", "rewrite", ("a.md",), (("write", "a.md", "text"),))  # type: ignore[arg-type]
     assert PlanAction("x", "write", "rewrite", ("a.md",), (WriteFile("a.md", "t"),)).ops
+
+
+@pytest.mark.parametrize(
+    "files",
+    [
+        {"feedback_testing_db.md": 5},
+        {"feedback_testing_db.md": {"after_sha": None}},
+        {"feedback_testing_db.md": {"before": "yes", "after_sha": None}},
+        {"feedback_testing_db.md": {"before": True, "after_sha": 7}},
+    ],
+    ids=["entry-not-object", "no-before", "before-not-bool", "sha-not-text"],
+)
+def test_restore_from_a_manifest_of_the_wrong_shape_is_a_clear_refusal(
+    messy: Path, files: dict[str, Any]
+) -> None:
+    result = apply_plan(plan_consolidation(messy, now_ms=PLAN_NOW))
+    manifest = messy / ".trash" / result.batch / "manifest.json"
+    data = json.loads(manifest.read_text(encoding="utf-8"))
+    data["files"] = files
+    manifest.write_text(json.dumps(data), encoding="utf-8")
+    before = _tree(messy)
+    with pytest.raises(RestoreError, match="manifest.json is unreadable.*copy its files back"):
+        restore(messy, result.batch)
+    assert _tree(messy) == before

@@ -60,3 +60,13 @@ def test_a_topic_file_write_says_nothing_about_caps(memdir: Path) -> None:
         "Write", {"file_path": str(memdir / "a.md"), "content": "x\n" * 300}
     )
     assert not out.is_error and out.content == f"Created {memdir / 'a.md'}"
+
+
+def test_runner_edit_refuses_a_file_that_is_not_utf8_and_keeps_its_bytes(memdir: Path) -> None:
+    target = memdir / "feedback_latin1.md"
+    target.write_bytes(b"---\nname: Caf\xe9\ndescription: d\ntype: feedback\n---\n\nBody.\n")
+    outcome = ToolRunner(memdir).run(
+        "Edit", {"file_path": str(target), "old_string": "Body.", "new_string": "New body."}
+    )
+    assert outcome.is_error and "is not valid UTF-8 text (byte 13)" in outcome.content
+    assert target.read_bytes().startswith(b"---\nname: Caf\xe9\n")

@@ -47,3 +47,22 @@ def test_a_relative_path_is_gated_folder_by_folder() -> None:
     assert "hidden" in (relative_path_problem(".trash/x.md") or "")
     assert "control" in (relative_path_problem("a\x9b/x.md") or "")
     assert "index" in (relative_path_problem("team/MEMORY.md") or "")
+
+
+def test_a_name_longer_than_the_filesystem_allows_is_refused_by_the_gate() -> None:
+    """255 bytes is Linux's NAME_MAX: a longer name fails at open() with ENAMETOOLONG."""
+    assert name_problem("a" * 252 + ".md") is None  # 255 bytes: allowed
+    problem = name_problem("a" * 253 + ".md") or ""
+    assert "256 bytes long" in problem and "at most 255" in problem and "shorter name" in problem
+    assert "bytes long" in (name_problem("\u00e9" * 127 + ".md") or "")  # 257 bytes in UTF-8
+    assert "bytes long" in (relative_path_problem("f" * 300 + "/x.md") or "")
+
+
+@pytest.mark.parametrize("invisible", ["\u200b", "\u2060", "\ufeff", "\u180e"])
+def test_an_invisible_character_that_makes_a_name_look_like_another_is_refused(
+    invisible: str,
+) -> None:
+    name = f"user_a{invisible}.md"  # shows exactly as user_a.md
+    problem = name_problem(name) or ""
+    assert f"U+{ord(invisible):04X}" in problem and "display as another" in problem
+    assert name_problem("user_\u200d\U0001f600.md") is None  # a joiner inside an emoji stays

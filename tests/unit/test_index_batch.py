@@ -110,3 +110,22 @@ def test_fitting_can_remove_every_entry() -> None:
     text = "\n".join(f"- [N{i}](n{i}.md) — " + "x" * 200 for i in range(300)) + "\n"
     order = tuple(f"n{i}.md" for i in range(300))
     assert fit_index(text, order) == _reference_fit(text, order)
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_an_index_kept_in_crlf_stays_crlf_through_a_run_of_edits(seed: int) -> None:
+    rng = random.Random(seed)
+    text = _random_index(rng).replace("\r\n", "\n").replace("\n", "\r\n")
+    ops = []
+    for _ in range(rng.randint(1, 10)):
+        target = rng.choice(TARGETS)
+        line = index.format_index_entry("N", target.strip("<>"), "new hook")
+        ops.append((rng.choice(["upsert", "remove"]), target, line))
+    doc = IndexText(text)
+    for kind, target, line in ops:
+        doc.upsert(line, target) if kind == "upsert" else doc.remove(target)
+    out = _reference(text, ops)
+    assert doc.text() == out
+    steps = [_reference(text, ops[: k + 1]) for k in range(len(ops))]
+    if "\n" in text and all(steps):  # an index emptied on the way starts again in LF
+        assert out.count("\n") == out.count("\r\n")  # no line end turned into a bare LF

@@ -10,6 +10,7 @@ import os
 import stat
 import subprocess
 import sys
+import time
 import zipfile
 from pathlib import Path
 
@@ -217,3 +218,101 @@ def test_import_never_writes_through_a_symlinked_folder(tmp_path: Path) -> None:
     with pytest.raises((OSError, ValueError)):
         import_archive(archive, dst)
     assert list((tmp_path / "elsewhere").iterdir()) == []
+
+
+# ---- export never replaces what it did not write (attack round 5)
+
+
+def test_export_never_replaces_a_file_that_is_not_a_memory_archive(tmp_path: Path) -> None:
+    src = build_demo_memory_dir(tmp_path / "m", now_ms=DEMO_NOW_MS)
+    notes = tmp_path / "notes.md"
+    notes.write_text("my own notes, not an archive\n")
+    with pytest.raises(ArchiveError, match="is not a memory archive.*nothing was written"):
+        export_archive(src, notes)
+    out = _cli("export", "--archive", str(notes), "--dir", str(src))
+    assert out.returncode == 2 and "Traceback" not in out.stderr
+    assert "choose a new file name" in out.stderr
+    assert notes.read_text() == "my own notes, not an archive\n"
+    assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".")] == []  # no temp left
+    # an archive export wrote earlier is replaced: that is what exporting again means
+    export_archive(src, tmp_path / "m.zip")
+    assert export_archive(src, tmp_path / "m.zip").files
+
+
+def test_export_to_a_folder_or_a_fifo_is_a_clear_error(tmp_path: Path) -> None:
+    src = build_demo_memory_dir(tmp_path / "m", now_ms=DEMO_NOW_MS)
+    (tmp_path / "out").mkdir()
+    with pytest.raises(ArchiveError, match="is a folder; give the archive a file name"):
+        export_archive(src, tmp_path / "out")
+    os.mkfifo(tmp_path / "pipe.zip")
+    with pytest.raises(ArchiveError, match="is not a memory archive"):
+        export_archive(src, tmp_path / "pipe.zip")
+    assert stat.S_ISFIFO(os.lstat(tmp_path / "pipe.zip").st_mode)
+
+
+def test_export_leaves_out_a_file_over_the_import_cap_without_reading_it(tmp_path: Path) -> None:
+    src = build_demo_memory_dir(tmp_path / "m", now_ms=DEMO_NOW_MS)
+    with open(src / "reference_huge.md", "wb") as fh:
+        fh.truncate(ARCHIVE_MAX_ENTRY_BYTES * 8)  # sparse: big on paper, cheap on disk
+    report = export_archive(src, tmp_path / "m.zip")
+    assert "reference_huge.md" not in report.files
+    why = dict(report.skipped)["reference_huge.md"]
+    assert f"over the {ARCHIVE_MAX_ENTRY_BYTES:,}-byte cap" in why
+
+
+def test_an_export_killed_mid_write_leaves_the_earlier_archive_whole(tmp_path: Path) -> None:
+    """kill -9 while the new zip is being written: the archive at the target is the old one."""
+    src = tmp_path / "m"
+    src.mkdir()
+    for i in range(400):  # incompressible bytes, so the write takes a while
+        (src / f"reference_{i:03d}.md").write_bytes(os.urandom(200_000))
+    target = tmp_path / "m.zip"
+    export_archive(build_demo_memory_dir(tmp_path / "demo", now_ms=DEMO_NOW_MS), target)
+    old = target.read_bytes()
+    code = (
+        "import sys; from memdir_nb.storage.archive import export_archive as e; "
+        "e(sys.argv[1], sys.argv[2])"
+    )
+    proc = subprocess.Popen([sys.executable, "-c", code, str(src), str(target)])
+    try:
+        deadline = 60.0
+        while deadline > 0 and not any(
+            p.stat().st_size > 1_000_000 for p in tmp_path.glob(".m.zip.*.tmp")
+        ):
+            time.sleep(0.005)
+            deadline -= 0.005
+        assert deadline > 0, "the export never started writing"
+        proc.kill()
+    finally:
+        proc.wait(timeout=60)
+    assert target.read_bytes() == old  # never a half-written archive at the target
+    with zipfile.ZipFile(target) as zf:
+        assert zf.testzip() is None
+
+
+@pytest.mark.parametrize("kind", ["fifo", "folder", "link-out", "dangling"])
+def test_import_onto_a_fifo_folder_or_link_is_refused_and_writes_nothing(
+    tmp_path: Path, kind: str
+) -> None:
+    src = tmp_path / "src"
+    src.mkdir()
+    (src / "reference_d.md").write_text(GOOD)
+    export_archive(src, tmp_path / "a.zip")
+    outside = tmp_path / "outside.md"
+    outside.write_text("outside\n")
+    dest = tmp_path / "dest"
+    dest.mkdir()
+    target = dest / "reference_d.md"
+    if kind == "fifo":
+        os.mkfifo(target)
+    elif kind == "folder":
+        target.mkdir()
+    else:
+        target.symlink_to(outside if kind == "link-out" else dest / "gone.md")
+    for overwrite in (False, True):
+        with pytest.raises(
+            (OSError, ValueError), match="move it aside|Remove the symlink|remove the link"
+        ):
+            import_archive(tmp_path / "a.zip", dest, overwrite=overwrite)
+    assert sorted(p.name for p in dest.iterdir()) == [STORE_LOCK_NAME, "reference_d.md"]
+    assert outside.read_text() == "outside\n"

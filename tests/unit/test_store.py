@@ -707,3 +707,73 @@ def test_the_store_gives_api_callers_the_index_cap_verdict(mem: Path, store: Mem
     assert (mem / "project_freeze.md").exists()  # the save itself stands
     assert store.index_verdict() == verdict
     assert store.index_verdict("team").lines == 0
+
+
+# --- a rewrite never loses bytes it cannot read as UTF-8 (attack round 5) ---------------------
+
+HAND_WRITTEN_LATIN1 = b"# Index\nCaf\xe9 notes written by hand in Latin-1\n"
+
+
+@pytest.mark.parametrize("route", ["save", "update", "forget", "promote"])
+def test_a_rewrite_refuses_a_file_that_is_not_utf8_and_writes_nothing(
+    store: MemoryStore, mem: Path, route: str
+) -> None:
+    save_feedback(store, filename="feedback_t.md")
+    if route == "update":  # the memory itself holds the byte a rewrite would replace
+        victim = mem / "feedback_t.md"
+        victim.write_bytes(victim.read_bytes() + b"caf\xe9\n")
+    else:  # the index the step rewrites holds it
+        victim = mem / "MEMORY.md"
+        victim.write_bytes(HAND_WRITTEN_LATIN1 + victim.read_bytes())
+    before = snapshot(mem)
+    with pytest.raises(ValueError, match=r"is not valid UTF-8 text \(byte \d+\)") as info:
+        if route == "save":
+            store.save("Coffee", "The user drinks coffee", "user", "Coffee.", filename="user_c.md")
+        elif route == "update":
+            store.update("feedback_t.md", description="A new description")
+        elif route == "forget":
+            store.forget("feedback_t.md")
+        else:
+            store.promote("feedback_t.md")
+    assert "re-save it as UTF-8" in str(info.value) and "nothing was written" in str(info.value)
+    assert snapshot(mem) == before  # every byte a person wrote is still there
+
+
+@pytest.mark.parametrize("kind", ["huge", "fifo", "folder"])
+def test_a_save_whose_index_cannot_be_rewritten_names_the_fix_and_writes_nothing(
+    store: MemoryStore, mem: Path, kind: str
+) -> None:
+    mem.mkdir()
+    entry = mem / "MEMORY.md"
+    if kind == "huge":  # a hand-kept index far over the read cap: never read whole, never cut
+        with open(entry, "wb") as fh:
+            fh.write(b"- prose kept by hand\n" * 100_000)
+    elif kind == "fifo":
+        os.mkfifo(entry)
+    else:
+        entry.mkdir()
+    kept = entry.read_bytes() if kind == "huge" else None
+    with pytest.raises(OSError) as info:
+        store.save("Coffee", "The user drinks coffee", "user", "Coffee.", filename="user_c.md")
+    message = str(info.value)
+    assert "MEMORY.md" in message and "nothing was written" in message
+    assert {"huge": "shorten it", "fifo": "move it aside", "folder": "move it aside"}[
+        kind
+    ] in message
+    assert sorted(p.name for p in mem.iterdir()) == [".memdir.lock", "MEMORY.md"]
+    if kept is not None:
+        assert entry.read_bytes() == kept
+
+
+def test_save_and_forget_keep_the_crlf_line_ends_of_a_hand_written_index(
+    store: MemoryStore, mem: Path
+) -> None:
+    mem.mkdir()
+    hand = b"# Index kept on Windows\r\n\r\nSome prose by hand.\r\n"
+    (mem / "MEMORY.md").write_bytes(hand)
+    save_feedback(store, filename="feedback_t.md")
+    after_save = (mem / "MEMORY.md").read_bytes()
+    assert after_save.startswith(hand) and after_save.endswith(b"\r\n")
+    assert after_save.count(b"\n") == after_save.count(b"\r\n")  # every line end still CRLF
+    store.forget("feedback_t.md")
+    assert (mem / "MEMORY.md").read_bytes() == hand

@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -270,3 +271,29 @@ def test_a_single_error_is_counted_in_the_singular(mem: Path, config: MemdirConf
     e.save_button.click()
     assert e.error_codes == ["description"]
     assert "fix the 1 error listed above" in e.status_text
+
+
+def test_a_save_or_forget_the_disk_refuses_is_a_status_line_not_a_traceback(
+    mem: Path, config: MemdirConfig
+) -> None:
+    """A FIFO where MEMORY.md should be: the store refuses with an OSError naming the fix."""
+    e = MemoryEditor(mem, now_ms=NOW, config=config)
+    (mem / "MEMORY.md").unlink()
+    os.mkfifo(mem / "MEMORY.md")
+    e.fill(
+        type="feedback",
+        name="Lint before commit",
+        description="Run ruff before every commit",
+        body="Run ruff before committing.",
+        why="CI rejects lint errors.",
+        how="Any Python change.",
+    )
+    e.save_button.click()
+    assert e.last_saved is None and "Not saved" in e.status_text
+    assert any("move it aside" in err for err in e.errors)
+    assert not (mem / "feedback_lint_before_commit.md").exists()
+    private = next(o for o in e.forget_choice.options if o and "/" not in o)
+    e.forget_choice.value = private
+    e.forget_button.click()
+    assert e.last_forgotten is None and "Not forgotten" in e.status_text
+    assert (mem / private).is_file()

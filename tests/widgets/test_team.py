@@ -77,3 +77,16 @@ def test_user_memory_cannot_be_promoted(mem: Path, config: MemdirConfig) -> None
     before = snapshot(mem)
     v.promote("user_role.md")
     assert snapshot(mem) == before and "always private" in v.status_text
+
+
+def test_a_move_the_disk_refuses_is_a_status_line_not_a_traceback(
+    mem: Path, config: MemdirConfig
+) -> None:
+    """A folder where team/MEMORY.md should be: promote says why and moves nothing."""
+    v = TeamScopeView(mem, now_ms=NOW, config=config)
+    (mem / "team" / "MEMORY.md").unlink()
+    (mem / "team" / "MEMORY.md").mkdir()
+    private = "feedback_small_prs.md"
+    assert v.promote(private) is None
+    assert "Not promoted" in v.status_text and "move it aside" in v.status_text
+    assert (mem / private).is_file() and not (mem / "team" / private).exists()

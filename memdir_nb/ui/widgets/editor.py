@@ -289,9 +289,7 @@ class MemoryEditor(MemdirView):
                 check.body,
                 scope=self.scope_toggle.value,
             )
-        except (
-            ValueError
-        ) as err:  # MemoryValidationError, SecretInTeamMemoryError, PathTraversalError
+        except (OSError, ValueError) as err:  # validation, secret, traversal; a disk refusal
             self.errors = [str(err)]
             self._set_status("Not saved: the store refused it (see above).", error=True)
             return None
@@ -314,7 +312,7 @@ class MemoryEditor(MemdirView):
             trashed = MemoryStore(self.memory_dir, config=self.config, now_ms=self.now_ms()).forget(
                 target
             )
-        except ValueError as err:
+        except (OSError, ValueError) as err:  # validation; a disk refusal (FIFO, folder, lock)
             self._set_status(f"Not forgotten: {err}", error=True)
             return None
         self.last_forgotten = trashed

@@ -144,7 +144,7 @@ class TeamScopeView(MemdirView):
             moved = MemoryStore(self.memory_dir, config=self.config, now_ms=self.now_ms()).promote(
                 target
             )
-        except ValueError as err:  # validation, secret found, path traversal
+        except (OSError, ValueError) as err:  # validation, secret, traversal; a disk refusal
             self._fail(f"Not promoted: {err}")
             return None
         return self._moved(moved, f"Promoted {target} to {TEAM_DIRNAME}/; both indexes updated.")
@@ -160,7 +160,7 @@ class TeamScopeView(MemdirView):
             moved = MemoryStore(self.memory_dir, config=self.config, now_ms=self.now_ms()).demote(
                 target
             )
-        except ValueError as err:
+        except (OSError, ValueError) as err:
             self._fail(f"Not demoted: {err}")
             return None
         return self._moved(moved, f"Demoted {target} to private memory; both indexes updated.")
