@@ -66,8 +66,8 @@ class NotUTF8Error(ValueError):
         self.rel, self.offset = rel, offset
         super().__init__(
             f"{rel} is not valid UTF-8 text (byte {offset}); rewriting it would replace the bytes "
-            "that are not, so nothing was written. Fix: re-save it as UTF-8 (for a MEMORY.md, "
-            "`memdir-nb rebuild-index DIR` does it and keeps the old one in .trash/), then retry"
+            "that are not, so nothing was written. Fix: re-save it as UTF-8 (in an editor, or "
+            "with `iconv -f LATIN1 -t UTF-8` if it is Latin-1), then retry"
         )
 
 
