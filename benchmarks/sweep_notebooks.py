@@ -7,8 +7,8 @@ pointing at a fresh copy, as a user who points the notebooks at their own dir wo
 The kernel gets its own encoder cache folder for the whole run (MEMDIR_NB_CACHE_DIR) and no
 ANTHROPIC_API_KEY.
 
-A row (one notebook over one dir) fails when a cell raises, a traceback is printed to stderr,
-an output holds a control character (an escape sequence copied from a file's text), a
+A row (one notebook over one dir) fails when a cell raises, a traceback or a Python warning
+is printed to stderr, an output holds a control character (an escape sequence copied from a file's text), a
 notebook that opens the dir does not say which dir it opened, the notebook changes the dir it
 was pointed at, the kernel dies, or the notebook runs past its time limit. It prints one line
 per failure and a summary, and exits 1 if there was any failure.
@@ -35,6 +35,8 @@ OPENING_NOTEBOOKS = frozenset(f"0{i}" for i in range(9))  # 00-08 say which dir 
 # C0 controls and DEL (and the one-byte CSI), but not tab, newline or carriage return: progress
 # bars redraw with \r, while an ESC or a backspace in an output came from some file's text.
 CONTROL_CHARACTER = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\x9b]")
+# What Python's warnings module prints: "path:line: SomeWarning: message".
+PYTHON_WARNING = re.compile(r":\d+: (\w*Warning): (.*)")
 
 
 def error_outputs(nb: Any) -> list[str]:
@@ -46,6 +48,16 @@ def error_outputs(nb: Any) -> list[str]:
                 found.append(f"cell {i}: {out.get('ename')}: {out.get('evalue')}")
             elif out.get("name") == "stderr" and "Traceback" in out.get("text", ""):
                 found.append(f"cell {i}: traceback on stderr")
+    return found
+
+
+def warning_outputs(nb: Any) -> list[str]:
+    """One line per Python warning printed to stderr (a library complaining about our call)."""
+    found = []
+    for i, cell in enumerate(nb.cells):
+        for out in cell.get("outputs", []):
+            if out.get("name") == "stderr" and (match := PYTHON_WARNING.search(out["text"])):
+                found.append(f"cell {i}: {match.group(1)} on stderr: {match.group(2)[:120]}")
     return found
 
 
@@ -91,6 +103,7 @@ def notebook_problems(nb: Any, stem: str, memory_dir: Path) -> list[str]:
     """Everything wrong with an executed notebook that was pointed at memory_dir."""
     return [
         *error_outputs(nb),
+        *warning_outputs(nb),
         *control_character_outputs(nb),
         *opened_line_missing(nb, stem, memory_dir),
     ]

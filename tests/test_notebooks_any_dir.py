@@ -3,9 +3,10 @@
 Each notebook is executed (nbclient, a real kernel) with MEMDIR_NB_DIR pointing at a dir built
 by the realdirs builders in tests/conftest.py: private-only, team-only, empty, no index, 500
 files, a dir holding a named pipe and a socket, and 230 header-less reports past the scan cap
-(the shapes benchmarks/sweep_notebooks.py met in published dirs). What counts as broken is benchmarks/sweep_notebooks.py's rule (one home, shared with
-the sweep over real dirs): a cell that raises, a traceback on stderr, a control character in an
-output, or a notebook 00-08 that does not name the dir it opened.
+(the shape benchmarks/sweep_notebooks.py met in a published dir). What counts as broken is
+that script's rule (one home, shared with the sweep over real dirs): a cell that raises, a
+traceback or a Python warning on stderr, a control character in an output, or a notebook
+00-08 that does not name the dir it opened.
 """
 
 from __future__ import annotations
@@ -83,3 +84,16 @@ def test_the_tour_and_the_explorer_describe_a_dir_past_the_cap_as_it_is(
     assert "(no type)" in explorer and "Empty DataFrame" not in explorer
     assert " NaN " not in explorer and " None " not in explorer
     assert max(len(line) - len(line.rstrip("#")) for line in explorer.splitlines()) <= 40
+
+
+@pytest.mark.slow
+def test_the_explorer_says_why_an_empty_dir_has_no_table(
+    real_dir: Callable[[str], Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    memory_dir = real_dir("empty")
+
+    nb = _run(NOTEBOOK_DIR / "09_explore_your_memory_dir.ipynb", memory_dir, monkeypatch)
+
+    explorer = _printed(nb)
+    assert "Nothing to show for the table of memories" in explorer
+    assert "Empty DataFrame" not in explorer

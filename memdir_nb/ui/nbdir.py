@@ -24,6 +24,7 @@ from memdir_nb.spec.constants import (
     TEAM_DIRNAME,
 )
 from memdir_nb.spec.taxonomy import Scope
+from memdir_nb.spec.text import plural
 from memdir_nb.storage.index_files import read_entrypoint
 from memdir_nb.storage.scan import ScanReport, scan_memory_dir
 from memdir_nb.ui.demo import notebook_memory_dir
@@ -84,8 +85,10 @@ class DirProfile:
         """One line: what the dir holds."""
 
         parts = [
-            f"{self.private_files} private memories",
-            f"{self.team_files} team memories" if self.has_team_dir else "no team/ folder",
+            plural(self.private_files, "private memory", "private memories"),
+            plural(self.team_files, "team memory", "team memories")
+            if self.has_team_dir
+            else "no team/ folder",
             "private index: " + (ENTRYPOINT_NAME if self.private_index else "none"),
         ]
         if self.has_team_dir:
@@ -220,7 +223,7 @@ def scan_count_line(report: ScanReport) -> str:
             f"{listed} memories listed: the newest {listed} of {report.total_found} found "
             f"(the scan keeps at most {MAX_MEMORY_FILES})"
         )
-    return f"{listed} memories in all"
+    return plural(listed, "memory") + " in all"
 
 
 def type_scope_table(df: pd.DataFrame) -> pd.DataFrame:

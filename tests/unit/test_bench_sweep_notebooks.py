@@ -178,3 +178,14 @@ def test_a_dir_that_cannot_be_copied_is_reported_as_not_swept(
         assert sweep_notebooks.main([str(source), "--notebook-dir", str(folder)]) == 1
 
     assert ":: fine: not swept: the copy failed" in capsys.readouterr().out
+
+
+def test_a_python_warning_on_stderr_is_reported() -> None:
+    nb = _executed(
+        "import warnings\nwarnings.warn('No artists with labels found to put in legend.')",
+        "import sys\nprint('50% done', file=sys.stderr)",
+    )
+
+    assert sweep_notebooks.warning_outputs(nb) == [
+        "cell 0: UserWarning on stderr: No artists with labels found to put in legend."
+    ]

@@ -135,3 +135,12 @@ def test_the_type_and_scope_table_counts_memories_without_a_type(tmp_path: Path)
     assert table.loc["(no type)", "private"] == 2
     assert table.loc["project", "private"] == 2
     assert table.loc["All", "All"] == 4
+
+
+def test_one_memory_is_named_in_the_singular(tmp_path: Path) -> None:
+    memory = tmp_path / "memory"
+    _memory_files(memory, 1)
+    (memory / "team").mkdir()
+
+    assert scan_count_line(scan_memory_dir(memory)) == "1 memory in all"
+    assert profile_dir(memory).summary().startswith("1 private memory, 0 team memories,")
