@@ -8,10 +8,10 @@ The kernel gets its own encoder cache folder for the whole run (MEMDIR_NB_CACHE_
 ANTHROPIC_API_KEY.
 
 A row (one notebook over one dir) fails when a cell raises, a traceback or a Python warning
-is printed to stderr, an output holds a control character (an escape sequence copied from a file's text), a
-notebook that opens the dir does not say which dir it opened, the notebook changes the dir it
-was pointed at, the kernel dies, or the notebook runs past its time limit. It prints one line
-per failure and a summary, and exits 1 if there was any failure.
+is printed to stderr, an output holds a control character (an escape sequence copied from a
+file's text), a notebook that opens the dir does not say which dir it opened, the notebook
+changes the dir it was pointed at, the kernel dies, or the notebook runs past its time limit.
+It prints one line per failure and a summary, and exits 1 if there was any failure.
 
   python benchmarks/sweep_notebooks.py /tmp/realdirs                 # every notebook
   python benchmarks/sweep_notebooks.py DIR --notebooks 00_tour 04    # names or prefixes
