@@ -116,6 +116,20 @@ def _copy_entry(src: str, dst: str) -> None:
         shutil.copy2(src, dst)
 
 
+def copy_dir(source: Path, copy: Path) -> str:
+    """Copy source to copy, symlinks and named pipes kept as they are; "" or why it failed."""
+    try:  # symlinks and named pipes are inputs worth trying, so they are not followed
+        shutil.copytree(source, copy, symlinks=True, copy_function=_copy_entry)
+    except (OSError, shutil.Error) as exc:
+        if isinstance(exc, shutil.Error):  # copytree lists (source, copy, why) per file
+            src, _, why = exc.args[0][0]
+            first = f"{src}: {why}"
+        else:
+            first = str(exc)
+        return f"not swept: the copy failed ({first})"
+    return ""
+
+
 def sweep_one(
     source: Path,
     cli: list[str],
@@ -126,15 +140,9 @@ def sweep_one(
     outcomes: list[Outcome] = []
     with tempfile.TemporaryDirectory(prefix="sweep-") as tmp:
         copy = Path(tmp) / "memory"
-        try:  # symlinks and named pipes are kept as they are: they are inputs worth trying
-            shutil.copytree(source, copy, symlinks=True, copy_function=_copy_entry)
-        except (OSError, shutil.Error) as exc:
-            if isinstance(exc, shutil.Error):  # copytree lists (source, copy, why) per file
-                src, _, why = exc.args[0][0]
-                first = f"{src}: {why}"
-            else:
-                first = str(exc)
-            return [Outcome(str(source), "copy", 0.0, f"not swept: the copy failed ({first})")]
+        problem = copy_dir(source, copy)
+        if problem:
+            return [Outcome(str(source), "copy", 0.0, problem)]
         for args in CLI_COMMANDS:
             t0 = time.perf_counter()
             problem = run_cli(cli, args, copy, timeout)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import socket
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -258,6 +259,31 @@ def build_many_files_dir(root: Path, n: int = 500) -> Path:
     return root
 
 
+def build_special_files_dir(root: Path) -> Path:
+    """A private dir that also holds a named pipe and a socket with memory-like names."""
+    build_private_only_dir(root)
+    os.mkfifo(root / "project_pipe.md")
+    with socket.socket(socket.AF_UNIX) as sock:  # the socket file stays after the close
+        sock.bind(str(root / "reference_socket.md"))
+    return root
+
+
+def build_untyped_past_cap_dir(root: Path, n: int = 230) -> Path:
+    """A folder of plain Markdown reports (no headers) past the scan's 200-file cap, a few in
+    a subfolder, and a MEMORY.md that is a long prose log rather than an index."""
+    for i in range(n):
+        folder = root / "old" if i % 10 == 0 else root
+        _put(
+            folder / f"REPORT_{i:03d}.md",
+            f"# Weekly report {i}\n\nWhat the crawler fetched in week {i}.\n",
+            200 + i % 7,
+        )
+    _put(
+        root / "MEMORY.md", "".join(f"Day {d}: crawled the venue list again.\n" for d in range(240))
+    )
+    return root
+
+
 REAL_DIR_BUILDERS: dict[str, Callable[[Path], Path]] = {
     "nested": build_nested_dir,
     "index-variants": build_index_variants_dir,
@@ -270,6 +296,8 @@ REAL_DIR_BUILDERS: dict[str, Callable[[Path], Path]] = {
     "logs": build_logs_dir,
     "empty": lambda root: root,
     "many-files": build_many_files_dir,
+    "special-files": build_special_files_dir,
+    "untyped-past-cap": build_untyped_past_cap_dir,
 }
 
 

@@ -10,22 +10,32 @@ make sense only on the demo. `open_notebook_dir` says which dir was opened and w
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from memdir_nb.clock import resolve_now_ms
 from memdir_nb.formats.names import is_memory_filename
-from memdir_nb.spec.constants import ENTRYPOINT_NAME, LOGS_DIRNAME, TEAM_DIRNAME
+from memdir_nb.spec.constants import (
+    ENTRYPOINT_NAME,
+    LOGS_DIRNAME,
+    MAX_MEMORY_FILES,
+    TEAM_DIRNAME,
+)
 from memdir_nb.spec.taxonomy import Scope
+from memdir_nb.spec.text import plural
 from memdir_nb.storage.index_files import read_entrypoint
-from memdir_nb.storage.scan import scan_memory_dir
+from memdir_nb.storage.scan import ScanReport, scan_memory_dir
 from memdir_nb.ui.demo import notebook_memory_dir
 from memdir_nb.ui.demo.build import demo_built_at_ms
 from memdir_nb.ui.views import is_demo_dir
 from memdir_nb.ui.views.common import index_title
+from memdir_nb.ui.views.freshness import UNTYPED
 
 if TYPE_CHECKING:  # pragma: no cover
+    import pandas as pd
+
     from memdir_nb.home.config import MemdirConfig
 
 
@@ -75,8 +85,10 @@ class DirProfile:
         """One line: what the dir holds."""
 
         parts = [
-            f"{self.private_files} private memories",
-            f"{self.team_files} team memories" if self.has_team_dir else "no team/ folder",
+            plural(self.private_files, "private memory", "private memories"),
+            plural(self.team_files, "team memory", "team memories")
+            if self.has_team_dir
+            else "no team/ folder",
             "private index: " + (ENTRYPOINT_NAME if self.private_index else "none"),
         ]
         if self.has_team_dir:
@@ -197,6 +209,49 @@ def open_notebook_dir(
             "show and why there is nothing"
         )
     return profile
+
+
+def scan_count_line(report: ScanReport) -> str:
+    """How many memories a scan listed; past the scan's cap, also how many it found.
+
+    The scan keeps the newest MAX_MEMORY_FILES files (as Claude Code does), so on a big dir
+    "200 memories" is the cap speaking, not the size of the dir.
+    """
+    listed = len(report.headers)
+    if report.total_found > listed:
+        return (
+            f"{listed} memories listed: the newest {listed} of {report.total_found} found "
+            f"(the scan keeps at most {MAX_MEMORY_FILES})"
+        )
+    return plural(listed, "memory") + " in all"
+
+
+def type_scope_table(df: pd.DataFrame) -> pd.DataFrame:
+    """Memories per type (rows) and scope (columns) with totals, from `to_dataframe`'s frame.
+
+    A memory with no type is counted on a `(no type)` row: a plain crosstab drops it, and
+    its totals then disagree with the number of memories printed just above it.
+    """
+    import pandas as pd
+
+    return pd.crosstab(df["type"].fillna(UNTYPED), df["scope"], margins=True)
+
+
+def text_bars(counts: Mapping[str, int], *, width: int = 40) -> list[str]:
+    """One line per count, `label  n  ####`: one # per item, no bar wider than `width`.
+
+    When the largest count is over `width`, every bar is scaled down by the same factor (a
+    dir of 330 files would otherwise print a 330-character bar that wraps across the page);
+    a count above zero always keeps at least one #.
+    """
+    largest = max(counts.values(), default=0)
+    scale = min(1.0, width / largest) if largest else 1.0
+    label_width = max((len(label) for label in counts), default=0)
+    lines = []
+    for label, n in counts.items():
+        bar = max(1 if n else 0, round(n * scale))
+        lines.append(f"{label:>{label_width}}  {n:3d}  " + "#" * bar)
+    return lines
 
 
 def figure_image(fig: object, *, dpi: int = 100) -> object:

@@ -9,7 +9,16 @@ from typing import Any
 import pytest
 
 from memdir_nb.home.config import MemdirConfig
-from memdir_nb.ui.nbdir import figure_image, open_notebook_dir, profile_dir
+from memdir_nb.spec.constants import MAX_MEMORY_FILES
+from memdir_nb.storage.scan import scan_memory_dir
+from memdir_nb.ui.nbdir import (
+    figure_image,
+    open_notebook_dir,
+    profile_dir,
+    scan_count_line,
+    text_bars,
+    type_scope_table,
+)
 
 
 def test_private_only_dir_profile(real_dir: Callable[[str], Path]) -> None:
@@ -74,3 +83,64 @@ def test_figure_image_is_a_png() -> None:
     ax.bar(["a"], [1])
     image: Any = figure_image(fig)  # an IPython Image (IPython ships no types)
     assert image.data[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def _memory_files(folder: Path, count: int) -> None:
+    """count small memory files with headers, plus an index naming none of them."""
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "MEMORY.md").write_text("# Notes\n", encoding="utf-8")
+    for i in range(count):
+        (folder / f"project_note_{i:03d}.md").write_text(
+            f"---\nname: Note {i}\ndescription: release note number {i}\ntype: project\n---\n\nbody\n",
+            encoding="utf-8",
+        )
+
+
+def test_a_dir_past_the_scan_cap_is_not_described_as_holding_only_the_cap(
+    tmp_path: Path,
+) -> None:
+    big, small = tmp_path / "big", tmp_path / "small"
+    _memory_files(big, MAX_MEMORY_FILES + 37)
+    _memory_files(small, 3)
+
+    line = scan_count_line(scan_memory_dir(big))
+
+    assert line == (
+        f"{MAX_MEMORY_FILES} memories listed: the newest {MAX_MEMORY_FILES} of "
+        f"{MAX_MEMORY_FILES + 37} found (the scan keeps at most {MAX_MEMORY_FILES})"
+    )
+    assert scan_count_line(scan_memory_dir(small)) == "3 memories in all"
+
+
+def test_text_bars_stay_one_hash_per_item_until_the_width_then_scale_down() -> None:
+    small = text_bars({"0-1 days": 3, "over a year": 0})
+    big = text_bars({"0-1 days": 2, "91-365 days": 330, "over a year": 0}, width=40)
+
+    assert small == ["   0-1 days    3  ###", "over a year    0  "]
+    assert [len(line) - len(line.rstrip("#")) for line in big] == [1, 40, 0]
+    assert max(len(line) for line in big) <= len("91-365 days  330  ") + 40
+
+
+def test_the_type_and_scope_table_counts_memories_without_a_type(tmp_path: Path) -> None:
+    pytest.importorskip("pandas")
+    from memdir_nb.reports.analysis import to_dataframe
+
+    memory = tmp_path / "memory"
+    _memory_files(memory, 2)
+    (memory / "session_notes.md").write_text("# Notes from a session\n\nno header\n", "utf-8")
+    (memory / "loose.md").write_text("---\nname: Loose\ndescription: a note\n---\n\nx\n", "utf-8")
+
+    table = type_scope_table(to_dataframe(memory))
+
+    assert table.loc["(no type)", "private"] == 2
+    assert table.loc["project", "private"] == 2
+    assert table.loc["All", "All"] == 4
+
+
+def test_one_memory_is_named_in_the_singular(tmp_path: Path) -> None:
+    memory = tmp_path / "memory"
+    _memory_files(memory, 1)
+    (memory / "team").mkdir()
+
+    assert scan_count_line(scan_memory_dir(memory)) == "1 memory in all"
+    assert profile_dir(memory).summary().startswith("1 private memory, 0 team memories,")

@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import warnings
 from pathlib import Path
 
 from memdir_nb.home.config import MemdirConfig
@@ -44,3 +45,18 @@ def test_charts_are_inline_svg_and_deterministic(mem: Path, config: MemdirConfig
             "http://purl.org", ""
         ).replace("http://creativecommons.org", "")
         assert "<dc:date>" not in svg
+
+
+def test_a_dir_with_only_an_index_draws_both_charts_without_a_warning(
+    tmp_path: Path, config: MemdirConfig
+) -> None:
+    memory = tmp_path / "memory"
+    memory.mkdir()
+    (memory / "MEMORY.md").write_text("# Project notes live in .claude/memory\n", "utf-8")
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # matplotlib warns when a legend has nothing to name
+        f = FreshnessView(memory, now_ms=NOW, config=config)
+
+    assert f.rows == []
+    assert f.histogram.value.startswith("<svg") and f.timeline.value.startswith("<svg")

@@ -101,7 +101,8 @@ def timeline_svg(data: view.FreshnessData) -> str:
     ax.set_yticks(range(len(data.types)), data.types)
     ax.set_xlabel("age in days + 1 (log scale)")
     ax.set_title("Timeline: each memory by age")
-    ax.legend(frameon=False, fontsize="small", loc="upper left", bbox_to_anchor=(1, 1))
+    if ax.get_legend_handles_labels()[0]:  # a dir with no memory has no point to name
+        ax.legend(frameon=False, fontsize="small", loc="upper left", bbox_to_anchor=(1, 1))
     return _svg(fig)
 
 

@@ -1,0 +1,53 @@
+"""memdir_nb.storage.scratch_copy: a notebook's working copy of a dir holding odd entries."""
+
+from __future__ import annotations
+
+import os
+import socket
+import stat
+from pathlib import Path
+
+from memdir_nb.storage.scan import scan_memory_dir
+from memdir_nb.storage.scratch_copy import copy_memory_dir
+
+
+def _odd_dir(root: Path) -> Path:
+    """A memory dir with a topic file, a subfolder, a symlink, a named pipe and a socket."""
+    memory = root / "memory"
+    (memory / "notes").mkdir(parents=True)
+    (memory / "MEMORY.md").write_text("- [Deploys](project_deploys.md) — how we ship\n", "utf-8")
+    (memory / "project_deploys.md").write_text(
+        "---\nname: Deploys\ndescription: how we ship\ntype: project\n---\n\nbody\n", "utf-8"
+    )
+    (memory / "notes" / "reference_wiki.md").write_text("# Wiki\n", "utf-8")
+    os.symlink("/etc/hostname", memory / "user_linked.md")
+    os.mkfifo(memory / "project_pipe.md")
+    return memory
+
+
+def test_pipes_stay_pipes_symlinks_stay_links_and_sockets_are_left_out(tmp_path: Path) -> None:
+    source = _odd_dir(tmp_path)
+    with socket.socket(socket.AF_UNIX) as sock:  # shutil.copytree alone raises on a socket
+        sock.bind(str(source / "project_socket.md"))
+
+        copy = copy_memory_dir(source, tmp_path / "scratch" / "memory")
+
+    assert copy == tmp_path / "scratch" / "memory"
+    assert stat.S_ISFIFO((copy / "project_pipe.md").lstat().st_mode)
+    assert os.readlink(copy / "user_linked.md") == "/etc/hostname"
+    assert not (copy / "project_socket.md").exists()
+    assert (copy / "notes" / "reference_wiki.md").read_text("utf-8") == "# Wiki\n"
+    names = [h.filename for h in scan_memory_dir(copy).headers]
+    assert names == [h.filename for h in scan_memory_dir(source).headers]
+
+
+def test_the_copy_is_separate_from_the_source(tmp_path: Path) -> None:
+    source = _odd_dir(tmp_path)
+    copy = copy_memory_dir(source, tmp_path / "copy")
+
+    (copy / "project_deploys.md").write_text("changed\n", "utf-8")
+
+    assert "name: Deploys" in (source / "project_deploys.md").read_text("utf-8")
+    assert (source / "project_deploys.md").stat().st_ino != (
+        copy / "project_deploys.md"
+    ).stat().st_ino
