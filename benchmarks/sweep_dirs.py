@@ -26,7 +26,6 @@ import argparse
 import os
 import shlex
 import shutil
-import stat
 import subprocess
 import sys
 import tempfile
@@ -35,6 +34,8 @@ import traceback
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+
+from memdir_nb.storage.scratch_copy import copy_memory_dir
 
 QUERY = "what did we decide about the deploy"
 CLI_COMMANDS: tuple[tuple[str, ...], ...] = (
@@ -108,18 +109,10 @@ def api_calls(semantic: bool, cache_dir: Path) -> list[tuple[str, Callable[[Path
     return calls
 
 
-def _copy_entry(src: str, dst: str) -> None:
-    """Copy one file for copytree; a named pipe becomes a new named pipe (never opened)."""
-    if stat.S_ISFIFO(os.lstat(src).st_mode):
-        os.mkfifo(dst)
-    else:
-        shutil.copy2(src, dst)
-
-
 def copy_dir(source: Path, copy: Path) -> str:
     """Copy source to copy, symlinks and named pipes kept as they are; "" or why it failed."""
     try:  # symlinks and named pipes are inputs worth trying, so they are not followed
-        shutil.copytree(source, copy, symlinks=True, copy_function=_copy_entry)
+        copy_memory_dir(source, copy, strict=True)
     except (OSError, shutil.Error) as exc:
         if isinstance(exc, shutil.Error):  # copytree lists (source, copy, why) per file
             src, _, why = exc.args[0][0]

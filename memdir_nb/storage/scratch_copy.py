@@ -26,10 +26,23 @@ def _copy_entry(src: str, dst: str) -> str:
     return dst
 
 
-def copy_memory_dir(source: str | os.PathLike[str], dest: str | os.PathLike[str]) -> Path:
+def _copy_entry_strict(src: str, dst: str) -> str:
+    """As _copy_entry, but a socket or device file fails the copy (shutil.copy2 refuses it)."""
+    if stat.S_ISFIFO(os.lstat(src).st_mode):
+        os.mkfifo(dst)
+    else:
+        shutil.copy2(src, dst)
+    return dst
+
+
+def copy_memory_dir(
+    source: str | os.PathLike[str], dest: str | os.PathLike[str], *, strict: bool = False
+) -> Path:
     """Copy the memory dir at source to dest (which must not exist yet); returns dest.
 
     Symlinks stay symlinks, named pipes stay named pipes, sockets and device files are left
-    out; a file that cannot be read still fails the copy (shutil.Error names it).
+    out (with strict, they fail the copy instead: a sweep reports such a dir as not copied);
+    a file that cannot be read still fails the copy (shutil.Error names it).
     """
-    return Path(shutil.copytree(source, dest, symlinks=True, copy_function=_copy_entry))
+    entry = _copy_entry_strict if strict else _copy_entry
+    return Path(shutil.copytree(source, dest, symlinks=True, copy_function=entry))

@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import os
+import shutil
 import socket
 import stat
 from pathlib import Path
+
+import pytest
 
 from memdir_nb.storage.scan import scan_memory_dir
 from memdir_nb.storage.scratch_copy import copy_memory_dir
@@ -51,3 +54,17 @@ def test_the_copy_is_separate_from_the_source(tmp_path: Path) -> None:
     assert (source / "project_deploys.md").stat().st_ino != (
         copy / "project_deploys.md"
     ).stat().st_ino
+
+
+def test_strict_copy_fails_on_a_socket_and_still_recreates_pipes(tmp_path: Path) -> None:
+    source = _odd_dir(tmp_path)
+    assert stat.S_ISFIFO(
+        (copy_memory_dir(source, tmp_path / "piped", strict=True) / "project_pipe.md")
+        .lstat()
+        .st_mode
+    )
+    with socket.socket(socket.AF_UNIX) as sock:
+        sock.bind(str(source / "project_socket.md"))
+
+        with pytest.raises(shutil.Error, match="project_socket.md"):
+            copy_memory_dir(source, tmp_path / "strict", strict=True)
