@@ -171,12 +171,17 @@ def main(argv: list[str] | None = None) -> int:
         outcomes = [
             o for d in dirs for o in sweep_one(d, shlex.split(args.cli), calls, args.timeout)
         ]
+    return report(dirs, outcomes, "runs")
+
+
+def report(dirs: list[Path], outcomes: list[Outcome], unit: str) -> int:
+    """Print one line per failure and a summary; the exit code (1 when anything failed)."""
     failures = [o for o in outcomes if o.problem]
     for o in failures:
         print(f"FAIL {o.dir} :: {o.command}: {o.problem}")
     slowest = max(outcomes, key=lambda o: o.seconds)
     print(
-        f"{len(dirs)} dirs, {len(outcomes)} runs, {len(failures)} failed; "
+        f"{len(dirs)} dirs, {len(outcomes)} {unit}, {len(failures)} failed; "
         f"slowest {slowest.command} on {slowest.dir}: {slowest.seconds:.1f} s"
     )
     return 1 if failures else 0

@@ -28,7 +28,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from sweep_dirs import Outcome, copy_dir, memory_dirs
+from sweep_dirs import Outcome, copy_dir, memory_dirs, report
 
 NOTEBOOK_DIR = Path(__file__).resolve().parents[1] / "notebooks"
 OPENING_NOTEBOOKS = frozenset(f"0{i}" for i in range(9))  # 00-08 say which dir they opened
@@ -185,19 +185,6 @@ def chosen_notebooks(names: list[str] | None, folder: Path = NOTEBOOK_DIR) -> li
     return chosen
 
 
-def report(dirs: list[Path], outcomes: list[Outcome]) -> int:
-    """Print one line per failure and a summary; the exit code (1 when anything failed)."""
-    failures = [o for o in outcomes if o.problem]
-    for o in failures:
-        print(f"FAIL {o.dir} :: {o.command}: {o.problem}")
-    slowest = max(outcomes, key=lambda o: o.seconds)
-    print(
-        f"{len(dirs)} dirs, {len(outcomes)} notebook runs, {len(failures)} failed; "
-        f"slowest {slowest.command} on {slowest.dir}: {slowest.seconds:.1f} s"
-    )
-    return 1 if failures else 0
-
-
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
     parser.add_argument("paths", nargs="+", type=Path, help="memory dirs, or folders holding them")
@@ -231,7 +218,7 @@ def main(argv: list[str] | None = None) -> int:
                     mark = "FAIL" if outcome.problem else "ok"
                     print(f"{mark} {outcome.seconds:6.1f} s {nb.stem} {d}", flush=True)
                 outcomes.append(outcome)
-    return report(dirs, outcomes)
+    return report(dirs, outcomes, "notebook runs")
 
 
 if __name__ == "__main__":

@@ -32,6 +32,17 @@ def answer(tool: MemdirMemoryTool, **command: Any) -> str:
         return "ERROR: " + str(exc)
 
 
+def path_commands(path: str) -> list[dict[str, Any]]:
+    """Every memory tool command that takes one path, aimed at path."""
+    return [
+        {"command": "create", "path": path, "file_text": USER},
+        {"command": "view", "path": path},
+        {"command": "str_replace", "path": path, "old_str": "a", "new_str": "b"},
+        {"command": "insert", "path": path, "insert_line": 0, "insert_text": "x"},
+        {"command": "delete", "path": path},
+    ]
+
+
 @pytest.fixture
 def tool(tmp_path: Path) -> MemdirMemoryTool:
     return MemdirMemoryTool(tmp_path / "mem", now_ms=NOW)
@@ -95,13 +106,7 @@ def test_a_prefix_lookalike_is_not_the_memory_dir(
 def test_dot_dot_and_absolute_paths_are_refused_for_every_command(
     tool: MemdirMemoryTool, tmp_path: Path, path: str, expected: str
 ) -> None:
-    for command in (
-        {"command": "create", "path": path, "file_text": USER},
-        {"command": "view", "path": path},
-        {"command": "str_replace", "path": path, "old_str": "a", "new_str": "b"},
-        {"command": "insert", "path": path, "insert_line": 0, "insert_text": "x"},
-        {"command": "delete", "path": path},
-    ):
+    for command in path_commands(path):
         assert answer(tool, **command).startswith(expected), command
     assert not (tmp_path / "user_a.md").exists() and not (tmp_path / "x.md").exists()
 
@@ -359,11 +364,7 @@ def test_a_name_too_long_for_the_filesystem_is_a_tool_error_for_every_command(
     answer(tool, command="create", path="/memories/user_a.md", file_text=USER)
     for path in (long_file, long_folder):
         for command in (
-            {"command": "create", "path": path, "file_text": USER},
-            {"command": "view", "path": path},
-            {"command": "str_replace", "path": path, "old_str": "a", "new_str": "b"},
-            {"command": "insert", "path": path, "insert_line": 0, "insert_text": "x"},
-            {"command": "delete", "path": path},
+            *path_commands(path),
             {"command": "rename", "old_path": "/memories/user_a.md", "new_path": path},
         ):
             got = answer(tool, **command)

@@ -14,6 +14,18 @@ from tests.support import NOW, snapshot
 SECRET = "the deploy key is sk-ant-api03-" + "Zq9xW2vB7nR4tY6uI8oP1aS3dF5gH7jK9lM0"
 
 
+def fill_lint_feedback(e: MemoryEditor) -> None:
+    """The form filled with one valid feedback memory ("Lint before commit")."""
+    e.fill(
+        type="feedback",
+        name="Lint before commit",
+        description="Run ruff before every commit",
+        body="Run ruff before committing.",
+        why="CI rejects lint errors.",
+        how="Any Python change.",
+    )
+
+
 def test_type_sets_guidance_and_default_scope(mem: Path, config: MemdirConfig) -> None:
     e = MemoryEditor(mem, now_ms=NOW, config=config)
     e.type_select.value = "reference"
@@ -77,14 +89,7 @@ def test_the_editor_shows_the_stores_verdict(mem: Path, config: MemdirConfig) ->
 
 def test_live_preview_shows_file_and_index_line(mem: Path, config: MemdirConfig) -> None:
     e = MemoryEditor(mem, now_ms=NOW, config=config)
-    e.fill(
-        type="feedback",
-        name="Lint before commit",
-        description="Run ruff before every commit",
-        body="Run ruff before committing.",
-        why="CI rejects lint errors.",
-        how="Any Python change.",
-    )
+    fill_lint_feedback(e)
     assert e.errors == []
     assert (
         e.preview_index_line
@@ -97,14 +102,7 @@ def test_live_preview_shows_file_and_index_line(mem: Path, config: MemdirConfig)
 
 def test_save_writes_the_file_and_its_index_line(mem: Path, config: MemdirConfig) -> None:
     e = MemoryEditor(mem, now_ms=NOW, config=config)
-    e.fill(
-        type="feedback",
-        name="Lint before commit",
-        description="Run ruff before every commit",
-        body="Run ruff before committing.",
-        why="CI rejects lint errors.",
-        how="Any Python change.",
-    )
+    fill_lint_feedback(e)
     preview = e.preview_file
     e.save_button.click()
     assert e.last_saved == mem / "feedback_lint_before_commit.md"
@@ -280,14 +278,7 @@ def test_a_save_or_forget_the_disk_refuses_is_a_status_line_not_a_traceback(
     e = MemoryEditor(mem, now_ms=NOW, config=config)
     (mem / "MEMORY.md").unlink()
     os.mkfifo(mem / "MEMORY.md")
-    e.fill(
-        type="feedback",
-        name="Lint before commit",
-        description="Run ruff before every commit",
-        body="Run ruff before committing.",
-        why="CI rejects lint errors.",
-        how="Any Python change.",
-    )
+    fill_lint_feedback(e)
     e.save_button.click()
     assert e.last_saved is None and "Not saved" in e.status_text
     assert any("move it aside" in err for err in e.errors)
