@@ -35,6 +35,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+from memdir_nb.spec.constants import ENTRYPOINT_NAME, TEAM_DIRNAME
 from memdir_nb.storage.scratch_copy import copy_memory_dir
 
 QUERY = "what did we decide about the deploy"
@@ -58,14 +59,21 @@ class Outcome:
     problem: str
 
 
+def _memory_dir_of(index: Path) -> Path:
+    """The memory dir an index belongs to: a team/MEMORY.md is its parent dir's team scope."""
+    folder = index.parent
+    return folder.parent if folder.name == TEAM_DIRNAME else folder
+
+
 def memory_dirs(paths: list[Path]) -> Iterator[Path]:
-    """Each path that is a memory dir, else every folder under it that holds a MEMORY.md."""
+    """Each path that is a memory dir (it holds MEMORY.md or team/MEMORY.md), else every memory
+    dir under it: each folder holding a MEMORY.md, a team/ folder's counted as its parent's."""
     for path in paths:
-        if (path / "MEMORY.md").is_file():
+        if any((path / sub / ENTRYPOINT_NAME).is_file() for sub in ("", TEAM_DIRNAME)):
             yield path
             continue
-        found = sorted({p.parent for p in path.rglob("MEMORY.md") if p.is_file()})
-        yield from found
+        found = {_memory_dir_of(p) for p in path.rglob(ENTRYPOINT_NAME) if p.is_file()}
+        yield from sorted(found)
 
 
 def run_cli(cli: list[str], args: tuple[str, ...], memory_dir: Path, timeout: float) -> str:

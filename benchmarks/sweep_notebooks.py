@@ -20,6 +20,7 @@ It prints one line per failure and a summary, and exits 1 if there was any failu
 from __future__ import annotations
 
 import argparse
+import hashlib
 import os
 import re
 import sys
@@ -142,12 +143,19 @@ def execute_notebook(path: Path, env: dict[str, str], limit: float) -> tuple[Any
     return nb, ""
 
 
+def saved_name(source: Path, notebook: Path) -> str:
+    """`<dir name>-<hash of its path>__<notebook>.ipynb`: dirs that share a name (every
+    `memory/`) keep one saved notebook each."""
+    digest = hashlib.sha256(str(source.resolve()).encode("utf-8", "surrogateescape")).hexdigest()
+    return f"{source.name}-{digest[:8]}__{notebook.name}"
+
+
 def sweep_notebook(
     source: Path, notebook: Path, cache_dir: Path, limit: float, save_to: Path | None = None
 ) -> Outcome:
     """One notebook over a fresh copy of source; the copy must be left as it was.
 
-    With save_to, the executed notebook is written there (as `<dir name>__<notebook>.ipynb`)
+    With save_to, the executed notebook is written there (as `saved_name(source, notebook)`)
     for a reader to look over what it printed.
     """
     with tempfile.TemporaryDirectory(prefix="nbsweep-") as tmp:
@@ -169,7 +177,7 @@ def sweep_notebook(
             import nbformat
 
             save_to.mkdir(parents=True, exist_ok=True)
-            nbformat.write(nb, save_to / f"{source.name}__{notebook.name}")
+            nbformat.write(nb, save_to / saved_name(source, notebook))
     return Outcome(str(source), notebook.stem, seconds, "; ".join(problems)[:500])
 
 

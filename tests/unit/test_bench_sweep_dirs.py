@@ -43,6 +43,21 @@ def test_memory_dirs_finds_each_folder_holding_an_index(
     assert list(sweep_dirs.memory_dirs([tmp_path / "repo"])) == [deeper]
 
 
+def test_a_team_index_belongs_to_its_parent_dir_even_with_no_private_index(
+    tmp_path: Path,
+) -> None:
+    team_only = tmp_path / "repo" / "memory"  # team/MEMORY.md and no MEMORY.md of its own
+    (team_only / "team").mkdir(parents=True)
+    (team_only / "team" / "MEMORY.md").write_text("- [A](a.md) — a\n", encoding="utf-8")
+    both = tmp_path / "repo" / "other"
+    (both / "team").mkdir(parents=True)
+    (both / "MEMORY.md").write_text("- [B](b.md) — b\n", encoding="utf-8")
+    (both / "team" / "MEMORY.md").write_text("- [C](c.md) — c\n", encoding="utf-8")
+
+    assert list(sweep_dirs.memory_dirs([team_only])) == [team_only]
+    assert list(sweep_dirs.memory_dirs([tmp_path / "repo"])) == [team_only, both]
+
+
 def test_a_real_shaped_dir_passes_every_command_and_is_left_as_it_was(
     real_dir: Callable[[str], Path], capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -189,3 +189,13 @@ def test_a_python_warning_on_stderr_is_reported() -> None:
     assert sweep_notebooks.warning_outputs(nb) == [
         "cell 0: UserWarning on stderr: No artists with labels found to put in legend."
     ]
+
+
+def test_dirs_that_share_a_name_keep_one_saved_notebook_each(tmp_path: Path) -> None:
+    notebook = Path("notebooks/00_tour.ipynb")
+    one, two = tmp_path / "a" / "memory", tmp_path / "b" / "memory"
+
+    names = {sweep_notebooks.saved_name(d, notebook) for d in (one, two)}
+
+    assert len(names) == 2
+    assert all(n.startswith("memory-") and n.endswith("__00_tour.ipynb") for n in names)
