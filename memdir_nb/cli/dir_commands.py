@@ -177,6 +177,8 @@ def cmd_lint(args: argparse.Namespace) -> int:
 
 def _rebuild_summary(r: IndexRebuild, label: str) -> str:
     """One line on what a rebuild does to one index."""
+    if not r.changed and not r.old.strip():
+        return f"{label}: holds no line and no memory needs one; nothing to change"
     if not r.changed:
         dangling = (
             f"; {plural(len(r.merged.dangling), 'dangling line')} kept (--drop-dangling removes them)"

@@ -355,6 +355,18 @@ def test_every_command_a_hint_names_exists() -> None:
     assert named <= commands, named - commands
 
 
+def test_rebuild_index_on_a_team_only_dir_says_the_missing_private_index_needs_no_line(
+    tmp_path: Path,
+) -> None:
+    mem = tmp_path / "memory"
+    add_memory(mem, "team/project_freeze.md")
+    out = run_env("rebuild-index", "--dry-run", str(mem))
+    assert out.returncode == 0, out.stderr
+    assert "MEMORY.md: holds no line and no memory needs one; nothing to change" in out.stdout
+    assert "MEMORY.md: up to date" not in out.stdout.replace("team/MEMORY.md: up to date", "")
+    assert not (mem / "MEMORY.md").exists()
+
+
 def test_rebuild_index_refuses_a_folder_that_is_not_a_memory_dir(tmp_path: Path) -> None:
     (tmp_path / "notes.txt").write_text("not a memory")
     out = run_env("rebuild-index", str(tmp_path))
