@@ -19,6 +19,7 @@ from memdir_nb.spec.constants import (
     RECALL_READ_SLACK_BYTES,
 )
 from memdir_nb.spec.freshness import memory_header
+from memdir_nb.spec.text import plural
 from memdir_nb.storage.access import ReadRefused, read_contained
 from memdir_nb.storage.scan import ScanCache
 
@@ -169,7 +170,7 @@ class RecallSession:
         if self._budget_spent:
             return f"Recall budget spent ({used_kb:.1f} of {total_kb:.0f} KB); no more memories this session."
         return (
-            f"{len(self._surfaced)} memories surfaced, {used_kb:.1f} of {total_kb:.0f} KB used "
+            f"{plural(len(self._surfaced), 'memory')} surfaced, {used_kb:.1f} of {total_kb:.0f} KB used "
             f"({self.budget_left} bytes left)."
         )
 

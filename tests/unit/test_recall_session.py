@@ -173,6 +173,18 @@ def test_mark_surfaced_excludes_a_memory_read_another_way(tmp_path: Path) -> Non
     assert session.recall("q", d, selector=FixedSelector("project_a.md"), now_ms=NOW) == []
 
 
+def test_status_counts_surfaced_memories_in_the_right_number(tmp_path: Path) -> None:
+    d = tmp_path / "memory"
+    write_memory(d, "project_a.md", name="A", description="a", now_ms=NOW)
+    write_memory(d, "project_b.md", name="B", description="b", now_ms=NOW)
+    session = RecallSession()
+    assert session.status.startswith("0 memories surfaced, ")
+    session.recall("q", d, selector=FixedSelector("project_a.md"), now_ms=NOW)
+    assert session.status.startswith("1 memory surfaced, ")
+    session.recall("q", d, selector=FixedSelector("project_b.md"), now_ms=NOW)
+    assert session.status.startswith("2 memories surfaced, ")
+
+
 def test_bad_caps_are_refused() -> None:
     with pytest.raises(ValueError, match="max_session_bytes must be a positive integer"):
         RecallSession(max_session_bytes=0)
