@@ -33,13 +33,13 @@ def control_problem(text: str) -> str | None:
     """Why text cannot be a name on screen: a control, DEL, bidi control or invalid UTF-8, else None."""
     ch = first_unsafe_char(text)
     if ch is None:
-        hidden = next((c for c in text if c in INVISIBLE_IN_NAMES), None)
-        if hidden is not None:
-            return (
-                f"holds the invisible character U+{ord(hidden):04X}, which makes a name display "
-                "as another"
-            )
-        return None
+        if text.isascii() or INVISIBLE_IN_NAMES.isdisjoint(text):  # one C-level pass per name
+            return None
+        hidden = next(c for c in text if c in INVISIBLE_IN_NAMES)
+        return (
+            f"holds the invisible character U+{ord(hidden):04X}, which makes a name display "
+            "as another"
+        )
     code = ord(ch)
     if 0xD800 <= code <= 0xDFFF:
         return "is not valid UTF-8"
