@@ -10,27 +10,20 @@ hold no memory, and the scan passes over anything that is not a regular file any
 
 from __future__ import annotations
 
+import functools
 import os
 import shutil
 import stat
 from pathlib import Path
 
 
-def _copy_entry(src: str, dst: str) -> str:
-    """copytree's copy_function: regular files copied, pipes recreated, other specials left out."""
+def _copy_entry(src: str, dst: str, *, strict: bool = False) -> str:
+    """copytree's copy_function: regular files copied, pipes recreated; other special files
+    left out, or (strict) handed to shutil.copy2, which refuses them and so fails the copy."""
     mode = os.lstat(src).st_mode
     if stat.S_ISFIFO(mode):
         os.mkfifo(dst)
-    elif stat.S_ISREG(mode):
-        shutil.copy2(src, dst)
-    return dst
-
-
-def _copy_entry_strict(src: str, dst: str) -> str:
-    """As _copy_entry, but a socket or device file fails the copy (shutil.copy2 refuses it)."""
-    if stat.S_ISFIFO(os.lstat(src).st_mode):
-        os.mkfifo(dst)
-    else:
+    elif strict or stat.S_ISREG(mode):
         shutil.copy2(src, dst)
     return dst
 
@@ -44,5 +37,5 @@ def copy_memory_dir(
     out (with strict, they fail the copy instead: a sweep reports such a dir as not copied);
     a file that cannot be read still fails the copy (shutil.Error names it).
     """
-    entry = _copy_entry_strict if strict else _copy_entry
+    entry = functools.partial(_copy_entry, strict=strict)
     return Path(shutil.copytree(source, dest, symlinks=True, copy_function=entry))
