@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from pathlib import Path
 
@@ -21,6 +22,17 @@ def _config_for(args: argparse.Namespace) -> MemdirConfig:
 
     return MemdirConfig.from_environment(
         cwd=args.cwd, home=args.home, flag_settings_path=args.settings
+    )
+
+
+# What Claude Code keeps in a Claude home from its first start; one of them marks the folder.
+CLAUDE_HOME_MARKERS = ("projects", "agent-memory", "settings.json", "settings.local.json")
+
+
+def is_claude_home(path: Path) -> bool:
+    """Whether path is a Claude home: named .claude, or holding what Claude Code keeps there."""
+    return path.is_dir() and (
+        path.name == ".claude" or any(os.path.lexists(path / m) for m in CLAUDE_HOME_MARKERS)
     )
 
 
