@@ -52,6 +52,8 @@ ALL_LAYERS: tuple[str, ...] = (*TRUSTED_LAYERS, "project")
 
 # Settings keys whose type we check at load time, so a UI can show a clear problem.
 _TYPED_KEYS: dict[str, type] = {"autoMemoryDirectory": str, "autoMemoryEnabled": bool}
+# The settings keys that decide whether and where memory lives.
+MEMORY_SETTINGS_KEYS: tuple[str, ...] = tuple(_TYPED_KEYS)
 
 
 def is_env_truthy(value: str | None) -> bool:

@@ -391,7 +391,9 @@ def schema_key_and_local(root: Path) -> HomeShape:
         home,
         project,
         _key_dir(home, project) / "memory",
+        findings=("home-local-settings-unread",),
         not_findings=("auto-memory-disabled",),
+        mentions=("sets autoMemoryEnabled", "move them to the user settings"),
     )
 
 
