@@ -174,7 +174,8 @@ def _home_local_findings(config: MemdirConfig) -> list[DoctorFinding]:
     if os.path.realpath(path) == os.path.realpath(local):
         return []  # read: it is this project's local layer
     data, _ = load_settings_file(path, "home local")
-    env = data.get("env") if isinstance(data.get("env"), dict) else {}
+    block = data.get("env")
+    env: dict[str, object] = block if isinstance(block, dict) else {}
     keys = [k for k in MEMORY_SETTINGS_KEYS if k in data]
     keys += [f"env.{v}" for v in TRACKED_ENV_VARS if v.startswith("CLAUDE_") and v in env]
     if not keys:
