@@ -448,6 +448,12 @@ def _read_settings(
     }
     layers: dict[str, dict[str, Any]] = {}
     for name, path in layer_paths.items():
+        if name == "project" and _same_file(path, layer_paths["user"]):
+            # Started in the home folder: <cwd>/.claude/settings.json is the user's own file,
+            # already read (and trusted) as user settings; doubting it as a repository's
+            # would flag the user's own keys and report its problems twice.
+            layers[name] = {}
+            continue
         data, load_problem = load_settings_file(path, name)
         if load_problem:
             problems.append(load_problem)
@@ -460,6 +466,11 @@ def _read_settings(
     return SettingsLayers(
         **layers, paths={k: str(v) for k, v in layer_paths.items() if v is not None}
     )
+
+
+def _same_file(a: Path | None, b: Path | None) -> bool:
+    """Whether two settings paths name one file (links and `..` resolved)."""
+    return a is not None and b is not None and os.path.realpath(a) == os.path.realpath(b)
 
 
 def _selector_choice(env: Mapping[str, str], problems: list[str]) -> str | None:

@@ -440,6 +440,25 @@ def stow_symlinked_settings(root: Path) -> HomeShape:
     )
 
 
+def stow_settings_session_at_home(root: Path) -> HomeShape:
+    """The stow home above with Claude Code started in the home folder itself: then
+    ~/.claude/settings.json is also <project>/.claude/settings.json, and must still be trusted
+    as the user's own file (not doubted as a repository's)."""
+    shape = stow_symlinked_settings(root)
+    shape.name, shape.cwd = "stow_settings_session_at_home", shape.home
+    shape.not_findings = ("dir-setting-ignored", "env-setting-ignored")
+    return shape
+
+
+def gateway_env_session_at_home(root: Path) -> HomeShape:
+    """The gateway home above, started in the home folder: its env block is the user's."""
+    shape = proxy_env_with_key(root)
+    shape.name, shape.cwd = "gateway_env_session_at_home", shape.home
+    shape.memory_dir = _key_dir(shape.home, shape.home) / "memory"
+    shape.not_findings = ("env-setting-ignored", "dir-setting-ignored", "settings-problem")
+    return shape
+
+
 def chezmoi_source_tree(root: Path) -> HomeShape:
     """A chezmoi source tree given as the home: private_dot_claude/ holds a settings.json and
     a CLAUDE.md template; there is no .claude folder, nothing Claude Code would read."""
@@ -726,6 +745,8 @@ SHAPES: tuple[Callable[[Path], HomeShape], ...] = (
     schema_key_and_local,
     dangling_settings_symlink,
     stow_symlinked_settings,
+    stow_settings_session_at_home,
+    gateway_env_session_at_home,
     chezmoi_source_tree,
     jsonc_comments,
     trailing_comma,

@@ -49,7 +49,8 @@ def write_json(path: Path, data: object) -> Path:
 
 def load(world: dict[str, Path], env: dict[str, str] | None = None, **kw: Any) -> MemdirConfig:
     kw.setdefault("policy_settings_path", world["policy"])
-    return MemdirConfig.from_environment(env or {}, home=world["home"], cwd=world["project"], **kw)
+    kw.setdefault("cwd", world["project"])
+    return MemdirConfig.from_environment(env or {}, home=world["home"], **kw)
 
 
 # --------------------------------------------------------------------------- env vars
@@ -330,6 +331,21 @@ def test_a_settings_symlink_to_a_real_file_is_read(world: dict[str, Path]) -> No
     )
     cfg = load(world)
     assert cfg.settings.user == {"autoMemoryEnabled": False} and cfg.settings_problems == ()
+
+
+def test_started_in_the_home_folder_the_user_settings_are_not_read_again_as_project(
+    world: dict[str, Path],
+) -> None:
+    user = write_json(
+        world["home"] / ".claude" / "settings.json",
+        {"autoMemoryDirectory": "~/mem", "env": {"ANTHROPIC_BASE_URL": "https://x.invalid"}},
+    )
+    cfg = load(world, cwd=world["home"])
+    assert cfg.settings.user["autoMemoryDirectory"] == "~/mem"
+    assert cfg.settings.project == {} and cfg.settings.paths["project"] == str(user)
+    assert cfg.ignored_env == () and cfg.settings_problems == ()
+    user.write_text("{,}", encoding="utf-8")
+    assert len(load(world, cwd=world["home"]).settings_problems) == 1  # once, as user settings
 
 
 def test_settings_that_are_not_an_object_are_recorded_and_empty(world: dict[str, Path]) -> None:
