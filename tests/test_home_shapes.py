@@ -70,6 +70,11 @@ def test_where_resolves_the_memory_dir_the_shape_uses(
     assert os.path.realpath(data["memory_dir"]) == os.path.realpath(shape.memory_dir)
     secret = shape.extra.get("secret")
     assert not secret or secret not in out + err
+    # --home takes the home folder or its .claude folder, as it does for list and sessions
+    for home in (shape.home, shape.claude_home):
+        code, out, err = _run(capsys, monkeypatch, shape, "where", "--json", "--home", str(home))
+        assert code == 0 and "Traceback" not in err
+        assert os.path.realpath(json.loads(out)["memory_dir"]) == os.path.realpath(shape.memory_dir)
 
 
 def test_doctor_names_each_quirk_and_its_fix(

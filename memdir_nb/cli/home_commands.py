@@ -18,11 +18,15 @@ from memdir_nb.spec.text import plural
 
 
 def _config_for(args: argparse.Namespace) -> MemdirConfig:
-    """The config `where` and `doctor` see: the real environment, settings env blocks applied."""
+    """The config `where` and `doctor` see: the real environment, settings env blocks applied.
 
-    return MemdirConfig.from_environment(
-        cwd=args.cwd, home=args.home, flag_settings_path=args.settings
-    )
+    --home is the home folder; its .claude folder is taken for it too (as list, export and
+    sessions take either), since a home with ~/.claude/.claude in it is not what anyone means.
+    """
+    home = args.home
+    if home is not None and home.name == ".claude" and not (home / ".claude").is_dir():
+        home = home.parent
+    return MemdirConfig.from_environment(cwd=args.cwd, home=home, flag_settings_path=args.settings)
 
 
 # What Claude Code keeps in a Claude home from its first start; one of them marks the folder.
