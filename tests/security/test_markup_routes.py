@@ -13,6 +13,7 @@ checked too. Each payload must also still be there to read, as text.
 
 from __future__ import annotations
 
+import ast
 import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -411,3 +412,23 @@ def test_a_memory_name_with_an_angle_bracket_is_skipped_and_rebuild_and_dream_st
     assert planner.make_plan() is not None, planner.status.value
     browser = MemoryBrowser(mem, now_ms=NOW, config=_config(mem))
     assert "angle bracket" in browser.skipped_box.value
+
+
+def test_the_package_has_one_html_escaper() -> None:
+    # spec/text.html_safe is the home (the widgets call it `esc`); a second escaper would be
+    # a second place to forget the quotes.
+    package = Path(__file__).resolve().parents[2] / "memdir_nb"
+    found = []
+    for path in sorted(package.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            names = []
+            if isinstance(node, ast.Import):
+                names = [a.name for a in node.names]
+            elif isinstance(node, ast.ImportFrom):
+                names = [f"{node.module}.{a.name}" for a in node.names]
+            found += [
+                f"{path.relative_to(package)}: {n}"
+                for n in names
+                if n == "html" or n.startswith(("html.", "markupsafe", "xml.sax.saxutils"))
+            ]
+    assert found == ["spec/text.py: html"]
