@@ -38,6 +38,7 @@ from memdir_nb.ui.widgets import (
     TeamScopeView,
 )
 from tests.conftest import (
+    MARKUP_SESSION_ID,
     benign_name,
     benign_refused_name,
     benign_text,
@@ -432,3 +433,52 @@ def test_the_package_has_one_html_escaper() -> None:
                 if n == "html" or n.startswith(("html.", "markupsafe", "xml.sax.saxutils"))
             ]
     assert found == ["spec/text.py: html"]
+
+
+# ------------------------------------------------------------------------------ the notebooks
+
+NOTEBOOKS = sorted((Path(__file__).resolve().parents[2] / "notebooks").glob("*.ipynb"))
+
+
+def _notebook_params(stem: str, mem: Path) -> str | None:
+    """The parameters cell that points a notebook with its own parameters at the hostile home."""
+    if stem == "10_where_and_doctor":
+        return f"MEMORY_DIR = {str(mem)!r}\nPROJECT_DIR = None\n"
+    if stem == "11_session_replay":
+        transcript = mem.parent / f"{MARKUP_SESSION_ID}.jsonl"
+        return f"CLAUDE_HOME = {str(mem.parents[2])!r}\nTRANSCRIPT = {str(transcript)!r}\n"
+    return None
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("notebook", NOTEBOOKS, ids=lambda p: p.stem)
+def test_a_notebook_over_the_hostile_dir_shows_its_markup_as_text(
+    notebook: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    nbformat = pytest.importorskip("nbformat")
+    nbclient = pytest.importorskip("nbclient")
+    mem = build_markup_home(tmp_path / "hostile")
+    monkeypatch.setenv("MEMDIR_NB_DIR", str(mem))
+    nb = nbformat.read(notebook, as_version=4)
+    params = _notebook_params(notebook.stem, mem)
+    if params is not None:
+        next(c for c in nb.cells if c.cell_type == "code").source = params
+    nbclient.NotebookClient(
+        nb, timeout=300, allow_errors=True, resources={"metadata": {"path": str(notebook.parent)}}
+    ).execute()
+    outputs = [o for c in nb.cells if c.cell_type == "code" for o in c.outputs]
+    assert [f"{o.ename}: {o.evalue}" for o in outputs if o.output_type == "error"] == []
+    found = []
+    for out in outputs:
+        data = out.get("data", {})
+        assert not {"text/markdown", "text/latex", "image/svg+xml"} & set(data), data.keys()
+        value = data.get("text/html")
+        if value is None:
+            continue
+        p = parse(value)
+        found += [f"handler {n}= on <{t}>" for t, n, _ in p.attrs if n.startswith("on")]
+        found += [f"<{t}> from data" for t in p.tags if t in ACTIVE_TAGS - {"style"} | {"img"}]
+        found += [f"<{t}> with data" for t, text in p.active if MARK in text]
+        if MARK in value and "tex2jax_ignore" not in value:
+            found.append("a table holding data that the page's MathJax typesets ($...$ as LaTeX)")
+    assert found == []
