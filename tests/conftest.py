@@ -450,18 +450,20 @@ def build_markup_home(
     text: Callable[[str], str] = markup_payload,
     name: Callable[[str], str] = markup_name_payload,
     refused: Callable[[str], str] = markup_refused_name,
+    folder: Callable[[str], str] = markup_refused_name,
 ) -> Path:
     """A Claude home (root/projects/<key>/) whose memory dir and transcript carry markup.
 
     Sources: file names (private and team), frontmatter name/description/type (a string, a
     list, a nested map), bodies, MEMORY.md titles, link targets and hooks (with dropped lines
     past the 200-line cap and a stripped comment block), a dangling index line, team memories,
-    a daily log, settings-free session transcript (prompt, assistant text, tool names, tool
-    inputs, cwd, file paths). Returns the memory dir.
+    a daily log, a session transcript (prompt, assistant text, tool names, tool inputs, cwd,
+    file paths), and the path itself (the Claude home sits in a folder named like an element,
+    which no gate checks: it is outside the memory dir). Returns the memory dir.
     """
     from memdir_nb.ui.demo.session_records import RecordWriter
 
-    project = root / "projects" / MARKUP_PROJECT_KEY
+    project = root / folder("home") / "projects" / MARKUP_PROJECT_KEY
     mem = project / "memory"
     (mem / "team").mkdir(parents=True, exist_ok=True)
     files = {
@@ -555,4 +557,6 @@ def markup_home(tmp_path: Path) -> Path:
 @pytest.fixture
 def benign_home(tmp_path: Path) -> Path:
     """The same dir with words where the payloads were."""
-    return build_markup_home(tmp_path / "benign", benign_text, benign_name, benign_refused_name)
+    return build_markup_home(
+        tmp_path / "benign", benign_text, benign_name, benign_refused_name, benign_name
+    )

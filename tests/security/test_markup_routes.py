@@ -341,7 +341,7 @@ ROUTES: dict[str, tuple[Callable[[Path, Rendered], None], tuple[str, ...]]] = {
     # route -> (driver, payload sources that must be readable, as text, afterwards)
     "MemoryBrowser": (
         drive_browser,
-        ("file", "skipped", "name", "desc", "type", "desclist", "descmap", "body", "teamdesc"),
+        ("file", "skipped", "name", "desc", "type", "desclist", "descmap", "body", "home"),
     ),
     "MemoryEditor": (drive_editor, ("formname", "formdesc", "formbody", "saveddesc", "file")),
     "IndexInspector": (drive_inspector, ("dropped", "stripped", "file", "desc")),
@@ -351,8 +351,8 @@ ROUTES: dict[str, tuple[Callable[[Path, Rendered], None], tuple[str, ...]]] = {
     "TeamScopeView": (drive_team, ("file", "teamfile")),
     "PathSecurityLab": (drive_lab, ("key", "key2", "k3")),
     "DreamPlanner": (drive_dream, ("file", "dangling", "target", "title", "hook", "jslink")),
-    "ReplayView": (drive_replay, ("prompt", "file", "written", "skipped")),
-    "Dashboard": (drive_dashboard, ("file", "desc", "dropped", "prompt", "skipped")),
+    "ReplayView": (drive_replay, ("prompt", "file", "written", "skipped", "home")),
+    "Dashboard": (drive_dashboard, ("file", "desc", "dropped", "prompt", "skipped", "home")),
 }
 
 
@@ -363,7 +363,7 @@ def _payload(tag: str) -> str:
 
 
 def _is_benign(mem: Path) -> bool:
-    return mem.parents[2].name == "benign"
+    return mem.parents[3].name == "benign"
 
 
 def _text_of(mem: Path) -> Callable[[str], str]:
@@ -381,6 +381,7 @@ def render(root: Path, kind: str, route: str) -> Rendered:
         _payload if hostile else benign_text,
         markup_name_payload if hostile else benign_name,
         markup_refused_name if hostile else benign_refused_name,
+        markup_refused_name if hostile else benign_name,
     )
     r = Rendered()
     ROUTES[route][0](mem, r)
