@@ -466,7 +466,7 @@ def build_markup_home(
     project = root / folder("home") / "projects" / MARKUP_PROJECT_KEY
     mem = project / "memory"
     (mem / "team").mkdir(parents=True, exist_ok=True)
-    files = {
+    files: dict[str, tuple[dict[str, object], str]] = {
         f"user_{name('file')}.md": (
             {"name": text("name"), "description": text("desc"), "type": "user"},
             text("body"),
@@ -492,7 +492,7 @@ def build_markup_home(
             text("body5") + "\nSee https://example.com/a?b=1&c=2 on 2026-01-05, yesterday.",
         ),
     }
-    team = {
+    team: dict[str, tuple[dict[str, object], str]] = {
         f"team/project_{name('teamfile')}.md": (
             {"name": text("teamname"), "description": text("teamdesc"), "type": "project"},
             text("teambody"),

@@ -41,7 +41,12 @@ def hostile_voila(tmp_path_factory: pytest.TempPathFactory, chromium_path: str) 
 
 def test_markup_in_memory_data_never_runs_in_the_dashboard(page: Any, hostile_voila: str) -> None:
     dialogs: list[str] = []
-    page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
+
+    def on_dialog(dialog: Any) -> None:
+        dialogs.append(dialog.message)
+        dialog.dismiss()
+
+    page.on("dialog", on_dialog)
     open_dashboard(page, hostile_voila)
     table = page.locator(".memdir-browser-table table")
     table.wait_for()

@@ -44,7 +44,7 @@ def test_refused_names_say_which_rule_refused_them(name: str, words: str) -> Non
     assert words in (name_problem(name) or "")
 
 
-def test_an_angle_bracket_is_refused_in_names_and_folders_since_no_index_link_can_point_at_it() -> None:
+def test_an_angle_bracket_is_refused_since_no_index_link_can_point_at_it() -> None:
     assert "angle bracket" in (name_problem("user_<b>.md") or "")
     assert "angle bracket" in (relative_path_problem("team/<x>/a.md") or "")
     assert name_problem("""user_"q" 'a' & `b`.md""") is None  # quotes, & and backticks stay
