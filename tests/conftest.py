@@ -386,3 +386,177 @@ def project_memdir(tmp_path: Path) -> Path:
     d = tmp_path / "project" / "memory"
     d.mkdir(parents=True)
     return d
+
+
+# --- attack round 6: markup in the views ------------------------------------------------------
+# A memory dir whose every field a view shows carries HTML/JS: each payload names its source
+# (`window.__memdir_pwned='desc'`), so a test can say which source reached the page as markup.
+# The same builder with `benign_text` gives the dir's harmless twin, whose rendering is the
+# code's own markup (the allowed tags and attributes).
+
+MARKUP_PROJECT_KEY = "-work-hostile"
+MARKUP_SESSION_ID = "7d1e0c2a-4b5f-4c3d-8e9f-0a1b2c3d4e5f"
+
+
+def markup_payload(tag: str) -> str:
+    """Every markup class at once, each setting window.__memdir_pwned to tag if it ever runs."""
+    js = f"window.__memdir_pwned='{tag}'"
+    return (
+        f'{tag} <img src=x onerror="{js}"> <svg onload="{js}"></svg> <script>{js}</script> '
+        f"<iframe srcdoc=\"<script>parent.__memdir_pwned='{tag}'</script>\"></iframe> "
+        "<style>body{display:none}</style> "
+        f'" onmouseover="{js}" x=" '
+        f"' onfocus='{js}' autofocus x=' "
+        f'<a href="javascript:{js}">link</a> <object data="javascript:{js}"></object> '
+        f"&lt;img src=x onerror={js}&gt; &#60;b&#62;{tag}&#60;/b&#62; "
+        f"$\\href{{javascript:{js}}}{{math}}$ `tick` **star**"
+    )
+
+
+def markup_name_payload(tag: str) -> str:
+    """What a memory file name can hold (the gate refuses `/` and `<>`): an attribute
+    break-out with both quotes, an entity, a backtick and LaTeX."""
+    return f"\" onmouseover=\"window.__memdir_pwned='{tag}'\" x='&amp;` $x^{{2}}$"
+
+
+def markup_refused_name(tag: str) -> str:
+    """A name the gate refuses (an element), so views list it as skipped."""
+    return f"<img src=x onerror=\"window.__memdir_pwned='{tag}'\">"
+
+
+def benign_text(tag: str) -> str:
+    """The harmless twin of a payload: words only."""
+    return f"{tag} plain words for the {tag} field"
+
+
+def benign_name(tag: str) -> str:
+    return f"plain {tag}"
+
+
+def benign_refused_name(tag: str) -> str:
+    """The harmless twin of a refused name (a control character, also refused)."""
+    return f"plain {tag}\x07"
+
+
+def _markup_memory(fields: dict[str, object], body: str) -> str:
+    import yaml
+
+    header = yaml.safe_dump(fields, sort_keys=False, allow_unicode=True, width=10_000)
+    return f"---\n{header}---\n\n{body}\n"
+
+
+def build_markup_home(
+    root: Path,
+    text: Callable[[str], str] = markup_payload,
+    name: Callable[[str], str] = markup_name_payload,
+    refused: Callable[[str], str] = markup_refused_name,
+    folder: Callable[[str], str] = markup_refused_name,
+) -> Path:
+    """A Claude home (root/projects/<key>/) whose memory dir and transcript carry markup.
+
+    Sources: file names (private and team), frontmatter name/description/type (a string, a
+    list, a nested map), bodies, MEMORY.md titles, link targets and hooks (with dropped lines
+    past the 200-line cap and a stripped comment block), a dangling index line, team memories,
+    a daily log, a session transcript (prompt, assistant text, tool names, tool inputs, cwd,
+    file paths), and the path itself (the Claude home sits in a folder named like an element,
+    which no gate checks: it is outside the memory dir). Returns the memory dir.
+    """
+    from memdir_nb.ui.demo.session_records import RecordWriter
+
+    project = root / folder("home") / "projects" / MARKUP_PROJECT_KEY
+    mem = project / "memory"
+    (mem / "team").mkdir(parents=True, exist_ok=True)
+    files: dict[str, tuple[dict[str, object], str]] = {
+        f"user_{name('file')}.md": (
+            {"name": text("name"), "description": text("desc"), "type": "user"},
+            text("body"),
+        ),
+        "feedback_typed.md": (
+            {"name": text("name2"), "description": text("desc2"), "type": text("type")},
+            text("body2"),
+        ),
+        "project_listy.md": (
+            {"name": [text("namelist")], "description": [text("desclist")], "type": ["project"]},
+            text("body3"),
+        ),
+        "reference_nested.md": (
+            {
+                "name": {"x": text("namemap")},
+                "description": {"y": text("descmap")},
+                "type": {"z": "reference"},
+            },
+            text("body4"),
+        ),
+        "project_unindexed.md": (
+            {"name": text("name5"), "description": text("desc5"), "type": "project"},
+            text("body5") + "\nSee https://example.com/a?b=1&c=2 on 2026-01-05, yesterday.",
+        ),
+    }
+    team: dict[str, tuple[dict[str, object], str]] = {
+        f"team/project_{name('teamfile')}.md": (
+            {"name": text("teamname"), "description": text("teamdesc"), "type": "project"},
+            text("teambody"),
+        ),
+        "team/reference_shared.md": (
+            {"name": text("teamname2"), "description": text("teamdesc2"), "type": "reference"},
+            text("teambody2"),
+        ),
+    }
+    files[f"user_{refused('skipped')}.md"] = ({"name": "n", "description": "d"}, "b")
+    for i, (rel, (fields, body)) in enumerate({**files, **team}.items()):
+        path = _put(mem / rel, _markup_memory(fields, body))
+        when = NOW / 1000 - (3 + 40 * i) * DAY_S
+        os.utime(path, (when, when))
+    lines = [
+        f"- [{text('title')}](user_{name('file')}.md) — {text('hook')}",
+        f"- [typed](feedback_typed.md) — {text('hook2')}",
+        "- [listy](project_listy.md) — lists",
+        "- [nested](reference_nested.md) — maps",
+        f"- [{text('dangling')}](project_gone_{name('target')}.md) — {text('hook3')}",
+        f"- [{text('jslink')}](javascript:window.__memdir_pwned='jslink') — a link target",
+        "<!--",
+        text("stripped"),
+        "-->",
+        *(f"- filler line {i}" for i in range(200)),
+        f"- {text('dropped')}",
+    ]
+    _put(mem / "MEMORY.md", "\n".join(lines) + "\n")
+    _put(
+        mem / "team" / "MEMORY.md",
+        f"- [{text('teamtitle')}](project_{name('teamfile')}.md) — {text('teamhook')}\n"
+        f"- [shared](reference_shared.md) — {text('teamhook2')}\n",
+    )
+    _put(mem / "logs" / "2026" / "01" / "2026-01-30.md", f"# 2026-01-30\n\n- {text('log')}\n")
+    cwd = f"/work/{name('cwd')}"
+    w = RecordWriter(MARKUP_SESSION_ID, cwd, "2026-01-30T09:00:00.000Z", seed="markup")
+    w.prompt(text("prompt"))
+    read = w.tool_use(
+        text("toolname")[:60],
+        {"file_path": f"{mem}/user_{name('file')}.md", "x": text("toolinput")},
+    )
+    write = w.tool_use(
+        "Write", {"file_path": f"{mem}/project_{name('written')}.md", "content": text("written")}
+    )
+    w.response([{"type": "text", "text": text("assistant")}, read, write])
+    w.result(read, text("result"))
+    w.result(write, f"File created successfully at: {mem}/project_{name('written')}.md")
+    w.response([{"type": "text", "text": text("assistant2")}])
+    w.system("turn_duration", durationMs=2000, isMeta=False)
+    w.prompt(f"remember the {text('prompt2')} and reference_shared")
+    w.response([{"type": "text", "text": "ok"}])
+    (project / f"{MARKUP_SESSION_ID}.jsonl").write_text(w.text(), encoding="utf-8")
+    return mem
+
+
+@pytest.fixture
+def markup_home(tmp_path: Path) -> Path:
+    """The hostile memory dir (see build_markup_home); its project folder holds one transcript."""
+    return build_markup_home(tmp_path / "hostile")
+
+
+@pytest.fixture
+def benign_home(tmp_path: Path) -> Path:
+    """The same dir with words where the payloads were."""
+    return build_markup_home(
+        tmp_path / "benign", benign_text, benign_name, benign_refused_name, benign_name
+    )

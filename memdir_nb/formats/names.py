@@ -11,6 +11,8 @@ A memory file name:
 - holds no C0 or C1 control character, no DEL, and no bidirectional control (which can make a
   name display as another), no zero-width space, word joiner or BOM (invisible, so the name
   shows as another), no slash, backslash or NUL;
+- holds no angle bracket, `<` or `>` (an index line's Markdown link cannot point at such a
+  file, so one such name made rebuild-index and dream fail for the whole dir);
 - does not start with a dot (hidden files and the store's own files are never memories);
 - ends in ``.md`` (lower case, as Claude Code's scan matches it) and is more than ``.md``;
 - is not the index, ``MEMORY.md``, in any letter case.
@@ -48,6 +50,16 @@ def control_problem(text: str) -> str | None:
     return f"holds the control character U+{code:04X}"
 
 
+def link_problem(name: str) -> str | None:
+    """Why a name cannot be an index link's target (an angle bracket), else None."""
+    if "<" in name or ">" in name:
+        return (
+            "holds an angle bracket ('<' or '>'), which an index link cannot point at; "
+            "rename it without them"
+        )
+    return None
+
+
 def component_problem(name: str) -> str | None:
     """Why one path component is refused anywhere in a memory dir (folders included), else None."""
     if not name:
@@ -68,7 +80,7 @@ def component_problem(name: str) -> str | None:
 
 def name_problem(name: str) -> str | None:
     """Why a file name is not a memory file name, in words that name the rule; None when it is one."""
-    problem = component_problem(name)
+    problem = component_problem(name) or link_problem(name)
     if problem:
         return problem
     if name.startswith("."):
@@ -99,7 +111,7 @@ def relative_path_problem(relative: str) -> str | None:
     """
     parts = relative.split("/")
     for folder in parts[:-1]:
-        problem = component_problem(folder)
+        problem = component_problem(folder) or link_problem(folder)
         if problem:
             return f"folder {folder!r} {problem}"
         if folder.startswith("."):

@@ -21,6 +21,12 @@ from memdir_nb.recall.lexical import LexicalOptions, tokens
 
 BM25_K1 = 1.5
 BM25_B = 0.75
+# IDF is computed as if the dir held at least this many memories, the extra ones without the
+# term. In a dir of two memories Lucene's IDF gives a word found in one of them 0.7 (4.9 in a
+# dir of 200), so every full-text score of a small dir looked weak to the calibrated decision,
+# whatever the match. 100 was chosen leave-one-dir-out on the tuning dirs (docs/selection.md,
+# "IDF as if the dir held at least 100 memories"); dirs of 100 or more are unchanged.
+IDF_MIN_DOCS = 100
 
 
 def document_terms(
@@ -68,18 +74,34 @@ class FullTextIndex:
             self._retriever.index([list(d) if d else [""] for d in documents], show_progress=False)
 
     def idf(self, term: str) -> float:
-        """Lucene's BM25 IDF; a term in no document gets the largest value."""
+        """Lucene's BM25 IDF over at least IDF_MIN_DOCS documents; a term in none gets the largest value."""
         count = self.df.get(term, 0)
-        return math.log(1 + (self.size - count + 0.5) / (count + 0.5))
+        return math.log(1 + (max(self.size, IDF_MIN_DOCS) - count + 0.5) / (count + 0.5))
+
+    def bm25(self, known: Sequence[str]) -> list[float]:
+        """Every document's BM25 for terms the index holds, with `idf` as each term's weight.
+
+        bm25s weighs a term by Lucene's IDF over the real document count; below IDF_MIN_DOCS
+        each term's scores are rescaled to `idf`'s weight (bm25s's per-document score of a term
+        is that IDF times the term-frequency part, so the rescale is exact).
+        """
+        if not known or self._retriever is None:
+            return [0.0] * self.size
+        if self.size >= IDF_MIN_DOCS:
+            return [float(s) for s in self._retriever.get_scores(list(known))]
+        total = None
+        for term in known:
+            count = self.df[term]
+            ratio = self.idf(term) / math.log(1 + (self.size - count + 0.5) / (count + 0.5))
+            part = self._retriever.get_scores([term]) * ratio
+            total = part if total is None else total + part
+        return [float(s) for s in total] if total is not None else [0.0] * self.size
 
     def search(self, query_terms: Sequence[str]) -> list[LexicalHit]:
         """Every document's BM25, coverage and matched terms for the query terms, in index order."""
         terms = list(dict.fromkeys(query_terms))
         known = [t for t in terms if t in self.df]
-        if known and self._retriever is not None:
-            scores = [float(s) for s in self._retriever.get_scores(known)]
-        else:
-            scores = [0.0] * self.size
+        scores = self.bm25(known)
         # Concept tokens stand in for words already in the query: they add to what a memory
         # covers but not to the query's own mass.
         weights = {t: self.idf(t) for t in terms}

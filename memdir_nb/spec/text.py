@@ -15,6 +15,7 @@ same letter typed precomposed.
 from __future__ import annotations
 
 import functools
+import html
 import math
 import re
 import unicodedata
@@ -178,6 +179,16 @@ def first_unsafe_char(text: str) -> str | None:
     """The first character of text that must not reach a name or a terminal raw, else None."""
     found = UNSAFE_IN_LINE.search(text)
     return found.group() if found else None
+
+
+def html_safe(value: object) -> str:
+    """Any value as HTML text: ``&``, ``<``, ``>`` and both quotes become entities.
+
+    The one HTML escaper: every string a widget puts into an HTML value (text between tags and
+    attribute values alike, hence the quotes) passes it, as everything the CLI prints passes
+    `terminal_safe`. Text only: a value that becomes a URL or a style must not come from data.
+    """
+    return html.escape(str(value), quote=True)
 
 
 def terminal_safe(text: str, *, keep_newlines: bool = True) -> str:

@@ -8,6 +8,7 @@ where they fail so a missing browser cannot pass unnoticed.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import shutil
@@ -159,15 +160,12 @@ def demo_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return build_demo_memory_dir(tmp_path_factory.mktemp("voila") / "demo_memory")
 
 
-@pytest.fixture(scope="session")
-def voila_url(
-    demo_dir: Path, tmp_path_factory: pytest.TempPathFactory, chromium_path: str
-) -> Iterator[str]:
-    """Voila serving notebooks/dashboard.ipynb on 127.0.0.1 with MEMDIR_NB_DIR = a demo dir in tmp."""
-    root = tmp_path_factory.mktemp("voila-home")
+@contextlib.contextmanager
+def serve_voila(memory_dir: Path, root: Path) -> Iterator[str]:
+    """Voila serving notebooks/dashboard.ipynb on 127.0.0.1 with MEMDIR_NB_DIR = memory_dir."""
     port = free_port()
     env = jupyter_env(root)
-    env["MEMDIR_NB_DIR"] = str(demo_dir)
+    env["MEMDIR_NB_DIR"] = str(memory_dir)
     log = root / "voila.log"
     with open(log, "wb") as out:
         proc = subprocess.Popen(
@@ -191,6 +189,15 @@ def voila_url(
         yield url
     finally:
         stop(proc)
+
+
+@pytest.fixture(scope="session")
+def voila_url(
+    demo_dir: Path, tmp_path_factory: pytest.TempPathFactory, chromium_path: str
+) -> Iterator[str]:
+    """Voila serving notebooks/dashboard.ipynb on 127.0.0.1 with MEMDIR_NB_DIR = a demo dir in tmp."""
+    with serve_voila(demo_dir, tmp_path_factory.mktemp("voila-home")) as url:
+        yield url
 
 
 @pytest.fixture(scope="session")

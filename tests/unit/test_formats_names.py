@@ -36,10 +36,18 @@ def test_only_a_lower_case_md_suffix_makes_a_memory_file(name: str) -> None:
         ("a/b.md", "slash"),
         ("a\\b.md", "slash"),
         ("..", "relative step"),
+        ("user_<img src=x onerror=alert(1)>.md", "angle bracket"),
+        ("a>b.md", "angle bracket"),
     ],
 )
 def test_refused_names_say_which_rule_refused_them(name: str, words: str) -> None:
     assert words in (name_problem(name) or "")
+
+
+def test_an_angle_bracket_is_refused_since_no_index_link_can_point_at_it() -> None:
+    assert "angle bracket" in (name_problem("user_<b>.md") or "")
+    assert "angle bracket" in (relative_path_problem("team/<x>/a.md") or "")
+    assert name_problem("""user_"q" 'a' & `b`.md""") is None  # quotes, & and backticks stay
 
 
 def test_a_relative_path_is_gated_folder_by_folder() -> None:

@@ -1,4 +1,4 @@
-"""The terminal sanitiser and the text helpers of spec/text.py."""
+"""The terminal sanitiser, the HTML escaper and the text helpers of spec/text.py."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ import pytest
 from memdir_nb.spec.text import (
     ascii_words_and_breaks,
     first_unsafe_char,
+    html_safe,
     plural,
     terminal_safe,
     without_format_chars,
@@ -21,6 +22,13 @@ def test_escape_sequences_reach_the_terminal_as_visible_text() -> None:
     shown = terminal_safe("title\x1b]8;;http://x\x07link\x1b[2J\x9b31m")
     assert "\x1b" not in shown and "\x07" not in shown and "\x9b" not in shown
     assert shown == "title\\x1b]8;;http://x\\x07link\\x1b[2J\\x9b31m"
+
+
+def test_html_safe_turns_markup_and_both_quotes_into_entities() -> None:
+    shown = html_safe("""<img src=x onerror="a('b')"> & `c`""")
+    assert shown == "&lt;img src=x onerror=&quot;a(&#x27;b&#x27;)&quot;&gt; &amp; `c`"
+    assert html_safe(3) == "3" and html_safe(None) == "None"
+    assert html_safe("&lt;") == "&amp;lt;"  # an entity in data stays text, never decoded twice
 
 
 def test_bidi_controls_and_lone_surrogates_are_shown_escaped() -> None:

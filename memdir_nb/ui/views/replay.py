@@ -6,7 +6,6 @@ comes from a transcript (anyone's typing), so the HTML helpers escape every valu
 
 from __future__ import annotations
 
-import html
 import os
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -14,6 +13,7 @@ from pathlib import Path
 
 from memdir_nb.home.sessions import SessionFile, iter_session_files
 from memdir_nb.reports.replay import SessionReplay, TurnReplay
+from memdir_nb.spec.text import html_safe
 
 __all__ = [
     "MISS_STYLE",
@@ -26,10 +26,6 @@ __all__ = [
 
 MISS_STYLE = "background:#fde0c5"  # likely-miss rows (also marked in text, never colour alone)
 PROMPT_CHARS = 70
-
-
-def _esc(value: object) -> str:
-    return html.escape(str(value), quote=True)
 
 
 @dataclass(frozen=True)
@@ -105,7 +101,7 @@ def turn_table_html(rows: Sequence[TurnRow], selected: int = -1) -> str:
             r.misses,
             r.extraction,
         )
-        tds = "".join(f"<td>{_esc(c)}</td>" for c in cells)
+        tds = "".join(f"<td>{html_safe(c)}</td>" for c in cells)
         cls = "memdir-replay-miss" if r.is_miss else "memdir-replay-turn"
         body.append(f'<tr class="{cls}" style="{style}">{tds}</tr>')
     return (
@@ -115,7 +111,7 @@ def turn_table_html(rows: Sequence[TurnRow], selected: int = -1) -> str:
 
 
 def _list(items: Sequence[str]) -> str:
-    return ", ".join(f"<code>{_esc(i)}</code>" for i in items) or "none"
+    return ", ".join(f"<code>{html_safe(i)}</code>" for i in items) or "none"
 
 
 def _explanation_html(turn: TurnReplay) -> str:
@@ -127,8 +123,8 @@ def _explanation_html(turn: TurnReplay) -> str:
         sem = "-" if e.semantic is None else f"{e.semantic:.2f}"
         mark = "picked" if e.selected else ""
         rows.append(
-            f"<tr><td><code>{_esc(e.filename)}</code></td><td>{mark}</td><td>{e.lexical:.2f}</td>"
-            f"<td>{sem}</td><td>{prob}</td><td>{_esc(e.reason)}</td></tr>"
+            f"<tr><td><code>{html_safe(e.filename)}</code></td><td>{mark}</td><td>{e.lexical:.2f}</td>"
+            f"<td>{sem}</td><td>{prob}</td><td>{html_safe(e.reason)}</td></tr>"
         )
     return (
         '<table class="memdir-replay-explanation"><thead><tr><th>memory</th><th></th>'
@@ -144,7 +140,7 @@ def turn_detail_html(replay: SessionReplay, index: int) -> str:
     t = replay.turns[index]
     surfaced = (
         "".join(
-            f"<li><code>{_esc(s.rel)}</code> ({_esc(s.age)}, {s.injected_bytes} bytes"
+            f"<li><code>{html_safe(s.rel)}</code> ({html_safe(s.age)}, {s.injected_bytes} bytes"
             + (
                 f", cut from {s.file_bytes} bytes by the 200-line / 4 KB caps"
                 if s.truncated
@@ -156,9 +152,9 @@ def turn_detail_html(replay: SessionReplay, index: int) -> str:
         or "<li>nothing</li>"
     )
     parts = [
-        f"<h4>Turn {t.index + 1} ({_esc(t.kind)})</h4>",
-        f"<pre style='white-space:pre-wrap'>{_esc(t.prompt) or '(no text)'}</pre>",
-        f"<p>Flags: {_esc(', '.join(t.flags)) or 'none'}. Tools of the previous turn: {_list(t.recent_tools)}.</p>",
+        f"<h4>Turn {t.index + 1} ({html_safe(t.kind)})</h4>",
+        f"<pre style='white-space:pre-wrap'>{html_safe(t.prompt) or '(no text)'}</pre>",
+        f"<p>Flags: {html_safe(', '.join(t.flags)) or 'none'}. Tools of the previous turn: {_list(t.recent_tools)}.</p>",
         f"<p>Memories as of this turn ({len(t.existing)}): {_list(t.existing)}."
         + (f" Not rebuilt exactly: {_list(t.uncertain)}." if t.uncertain else "")
         + "</p>",
@@ -174,7 +170,7 @@ def turn_detail_html(replay: SessionReplay, index: int) -> str:
         )
     if t.extraction is not None:
         parts.append(
-            f"<p>Extractor: <b>{_esc(t.extraction.action)}</b> ({_esc(t.extraction.detail)}).</p>"
+            f"<p>Extractor: <b>{html_safe(t.extraction.action)}</b> ({html_safe(t.extraction.detail)}).</p>"
         )
     parts.append(_explanation_html(t))
     return "".join(parts)

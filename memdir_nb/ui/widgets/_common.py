@@ -7,7 +7,6 @@ that changes files on disk bumps its `disk_revision` trait, and whoever shows th
 
 from __future__ import annotations
 
-import html
 import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -16,6 +15,7 @@ import ipywidgets as widgets
 import traitlets
 
 from memdir_nb.clock import resolve_now_ms
+from memdir_nb.spec.text import html_safe
 
 if TYPE_CHECKING:  # pragma: no cover
     from memdir_nb.home.config import MemdirConfig
@@ -27,9 +27,8 @@ BADGE_STYLE = {
 }
 
 
-def esc(text: object) -> str:
-    """HTML-escape any value for display."""
-    return html.escape(str(text), quote=True)
+# The widgets' short name for the one HTML escaper (memdir_nb.spec.text.html_safe).
+esc = html_safe
 
 
 def pre(text: str, css_class: str = "") -> str:

@@ -4,7 +4,7 @@ All logic lives in memdir_nb.dream; this view only calls it and shows the result
 
 DOM classes: memdir-dream (the view), memdir-dream-gates (gate table), memdir-dream-plan
 (the "Plan" button), memdir-dream-actions (the action list), memdir-dream-action (each
-action's checkbox), memdir-dream-diff (the diff of the approved actions), memdir-dream-apply,
+action's checkbox), memdir-dream-action-label (its escaped summary beside it), memdir-dream-diff (the diff of the approved actions), memdir-dream-apply,
 memdir-dream-dreams (applied dreams dropdown), memdir-dream-restore, memdir-dream-status.
 
 State lives in traitlets (gate, lock status, plan, approved ids, diff, dreams, status); the
@@ -225,19 +225,26 @@ class DreamPlanner(MemdirView):
         if not self.plan.actions:
             rows.append(widgets.HTML("<p>Nothing to consolidate: the dir is already tidy.</p>"))
         for a in self.plan.actions:
+            # The summary quotes file names and memory text (a Claude plan's, model text), so it
+            # is an escaped HTML label, never the description: ipywidgets typesets a
+            # description's $...$ as LaTeX, and \href in it would make a link.
             box = classed(
                 widgets.Checkbox(
                     value=a.id in self.approved,
-                    description=f"[{a.kind}] {a.summary}",
                     indent=False,
                     disabled=not a.ops,
+                    tooltip=f"[{a.kind}] {a.summary}",
                     layout=widgets.Layout(width="auto"),
                 ),
                 "memdir-dream-action",
             )
             box.observe(lambda change, aid=a.id: self._on_tick(aid, change["new"]), names="value")
             self.action_boxes[a.id] = box
-            rows.append(box)
+            label = classed(
+                widgets.HTML(f"<code>[{esc(a.kind)}]</code> {esc(a.summary)}"),
+                "memdir-dream-action-label",
+            )
+            rows.append(widgets.HBox([box, label]))
         self.actions_box.children = tuple(rows)
         self._show_diff()
 
