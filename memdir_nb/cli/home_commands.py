@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from pathlib import Path
 
@@ -17,10 +18,25 @@ from memdir_nb.spec.text import plural
 
 
 def _config_for(args: argparse.Namespace) -> MemdirConfig:
-    """The config `where` and `doctor` see: the real environment, settings env blocks applied."""
+    """The config `where` and `doctor` see: the real environment, settings env blocks applied.
 
-    return MemdirConfig.from_environment(
-        cwd=args.cwd, home=args.home, flag_settings_path=args.settings
+    --home is the home folder; its .claude folder is taken for it too (as list, export and
+    sessions take either), since a home with ~/.claude/.claude in it is not what anyone means.
+    """
+    home = args.home
+    if home is not None and home.name == ".claude" and not (home / ".claude").is_dir():
+        home = home.parent
+    return MemdirConfig.from_environment(cwd=args.cwd, home=home, flag_settings_path=args.settings)
+
+
+# What Claude Code keeps in a Claude home from its first start; one of them marks the folder.
+CLAUDE_HOME_MARKERS = ("projects", "agent-memory", "settings.json", "settings.local.json")
+
+
+def is_claude_home(path: Path) -> bool:
+    """Whether path is a Claude home: named .claude, or holding what Claude Code keeps there."""
+    return path.is_dir() and (
+        path.name == ".claude" or any(os.path.lexists(path / m) for m in CLAUDE_HOME_MARKERS)
     )
 
 

@@ -126,7 +126,7 @@ def _project_arguments(p: argparse.ArgumentParser) -> None:
         "--home",
         type=any_dir,
         default=None,
-        help="the home folder to read ~/.claude from (default: $HOME)",
+        help="the home folder to read ~/.claude from, or that .claude folder (default: $HOME)",
     )
     p.add_argument(
         "--settings",

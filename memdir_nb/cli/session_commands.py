@@ -11,7 +11,7 @@ import json
 import sys
 from pathlib import Path
 
-from memdir_nb.cli.home_commands import _claude_homes
+from memdir_nb.cli.home_commands import _claude_homes, is_claude_home
 from memdir_nb.home.sessions import (
     SessionFile,
     list_sessions,
@@ -41,15 +41,17 @@ def cmd_sessions(args: argparse.Namespace) -> int:
     homes = _claude_homes(args.home)
     rows: list[tuple[Path, SessionFile]] = []
     for home in homes:
-        if not (home / "projects").is_dir():
+        if not is_claude_home(home):
             print(
                 terminal_safe(
-                    f"error: {home} holds no projects/ folder; pass a Claude home with --home"
+                    f"error: {home} holds no projects/ folder and is not a Claude home; "
+                    "pass a Claude home (such as ~/.claude) with --home"
                 ),
                 file=sys.stderr,
             )
             return 2
-        rows.extend((home, s) for s in list_sessions(home))
+        if (home / "projects").is_dir():  # a Claude home with no sessions yet has none
+            rows.extend((home, s) for s in list_sessions(home))
     if args.json:
         print(
             json.dumps([{"home": str(h), **s.__dict__, "date": s.date} for h, s in rows], indent=2)

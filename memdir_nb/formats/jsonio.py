@@ -60,3 +60,24 @@ def loads_bounded(
                 f"{what} nests {depth} levels deep, over the limit of {max_depth}; it was not read"
             )
     return json.loads(text)
+
+
+def _char_before(text: str, pos: int) -> str:
+    """The last character before ``pos`` that is not white space ('' at the start)."""
+    head = text[:pos].rstrip()
+    return head[-1:] if head else ""
+
+
+def json_error_cause(text: str, exc: json.JSONDecodeError) -> str | None:
+    """What people usually did when strict JSON fails at ``exc``, in words; None if unclear.
+
+    Hand-kept JSON files (settings.json in a dotfiles repository) most often fail on a
+    ``//`` or ``/* */`` comment, or on a comma left after the last entry: JSON allows neither.
+    """
+    at = text[exc.pos : exc.pos + 2]
+    if at.startswith("//") or at == "/*":
+        return "a comment (JSON has no comments)"
+    closing = text[exc.pos : exc.pos + 1] in ("}", "]")
+    if closing and _char_before(text, exc.pos) == ",":
+        return "a trailing comma before the closing bracket (JSON allows none)"
+    return None

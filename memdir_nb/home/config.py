@@ -19,7 +19,7 @@ from typing import Any
 
 from memdir_nb.clock import resolve_now_ms as resolve_now_ms  # re-exported: config users ask it
 from memdir_nb.clock import system_clock_ms
-from memdir_nb.formats.jsonio import JSONLimitError, loads_bounded
+from memdir_nb.formats.jsonio import JSONLimitError, json_error_cause, loads_bounded
 from memdir_nb.home.env_blocks import (  # re-exported: where, doctor and tests use them here
     CONFIG_ENV_VARS as CONFIG_ENV_VARS,
 )
@@ -52,6 +52,8 @@ ALL_LAYERS: tuple[str, ...] = (*TRUSTED_LAYERS, "project")
 
 # Settings keys whose type we check at load time, so a UI can show a clear problem.
 _TYPED_KEYS: dict[str, type] = {"autoMemoryDirectory": str, "autoMemoryEnabled": bool}
+# The settings keys that decide whether and where memory lives.
+MEMORY_SETTINGS_KEYS: tuple[str, ...] = tuple(_TYPED_KEYS)
 
 
 def is_env_truthy(value: str | None) -> bool:
@@ -171,10 +173,8 @@ def load_settings_file(path: Path | str | None, layer: str) -> tuple[dict[str, A
         if res.truncated:
             raise OSError(f"larger than {SETTINGS_READ_MAX_BYTES} bytes")
         text = res.data.decode("utf-8-sig")
-    except FileNotFoundError:
-        return {}, None
-    except NotADirectoryError:
-        return {}, None
+    except (FileNotFoundError, NotADirectoryError):
+        return {}, _dangling_link_problem(path, layer)
     except (OSError, UnicodeDecodeError) as exc:
         problem = f"{layer} settings {path}: cannot read ({type(exc).__name__}: {exc}); ignored"
         logger.warning(problem)
@@ -188,9 +188,12 @@ def load_settings_file(path: Path | str | None, layer: str) -> tuple[dict[str, A
         logger.warning(problem)
         return {}, problem
     except json.JSONDecodeError as exc:
+        cause = json_error_cause(text, exc)
+        found = f"{cause} at line {exc.lineno}" if cause else f"{exc.msg} at line {exc.lineno}"
         problem = (
-            f"{layer} settings {path}: not valid JSON ({exc.msg} at line {exc.lineno}, "
-            f"column {exc.colno}); ignored. Fix the JSON or delete the file."
+            f"{layer} settings {path}: not valid JSON ({found}, column {exc.colno}); "
+            "the whole file is ignored, as Claude Code ignores it. "
+            + ("Remove it, or delete the file." if cause else "Fix the JSON or delete the file.")
         )
         logger.warning(problem)
         return {}, problem
@@ -202,6 +205,23 @@ def load_settings_file(path: Path | str | None, layer: str) -> tuple[dict[str, A
         logger.warning(problem)
         return {}, problem
     return data, None
+
+
+def _dangling_link_problem(path: Path, layer: str) -> str | None:
+    """A settings path that is a symlink to nothing (a dotfiles link cloned to another
+    machine): Claude Code reads no settings there, which the user should hear about."""
+    if not os.path.islink(path):
+        return None
+    try:
+        target = os.readlink(path)
+    except OSError:
+        target = "?"
+    problem = (
+        f"{layer} settings {path}: a symlink to {target}, which does not exist; "
+        f"no {layer} settings are read. Point the link at the real file or delete it."
+    )
+    logger.warning(problem)
+    return problem
 
 
 def _typed_key_problems(layer: str, path: object, data: Mapping[str, Any]) -> list[str]:
@@ -428,6 +448,12 @@ def _read_settings(
     }
     layers: dict[str, dict[str, Any]] = {}
     for name, path in layer_paths.items():
+        if name == "project" and _same_file(path, layer_paths["user"]):
+            # Started in the home folder: <cwd>/.claude/settings.json is the user's own file,
+            # already read (and trusted) as user settings; doubting it as a repository's
+            # would flag the user's own keys and report its problems twice.
+            layers[name] = {}
+            continue
         data, load_problem = load_settings_file(path, name)
         if load_problem:
             problems.append(load_problem)
@@ -440,6 +466,11 @@ def _read_settings(
     return SettingsLayers(
         **layers, paths={k: str(v) for k, v in layer_paths.items() if v is not None}
     )
+
+
+def _same_file(a: Path | None, b: Path | None) -> bool:
+    """Whether two settings paths name one file (links and `..` resolved)."""
+    return a is not None and b is not None and os.path.realpath(a) == os.path.realpath(b)
 
 
 def _selector_choice(env: Mapping[str, str], problems: list[str]) -> str | None:

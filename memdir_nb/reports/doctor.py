@@ -15,7 +15,14 @@ import os
 from pathlib import Path
 
 from memdir_nb.formats.names import is_memory_filename
-from memdir_nb.home.config import MEMORY_DIR_ENV_VARS, REPO_ENV_ALLOWED, MemdirConfig
+from memdir_nb.home.config import (
+    MEMORY_DIR_ENV_VARS,
+    MEMORY_SETTINGS_KEYS,
+    REPO_ENV_ALLOWED,
+    TRACKED_ENV_VARS,
+    MemdirConfig,
+    load_settings_file,
+)
 from memdir_nb.home.paths import GateDecision, sanitize_path
 from memdir_nb.reports.diagnosis import DoctorFinding, DoctorReport
 from memdir_nb.reports.dir_checks import dir_findings
@@ -158,6 +165,35 @@ def _ignored_env_findings(config: MemdirConfig) -> list[DoctorFinding]:
     return out
 
 
+def _home_local_findings(config: MemdirConfig) -> list[DoctorFinding]:
+    """Memory keys in the Claude home's own settings.local.json, which Claude Code reads only
+    as the local settings of a session started in the home folder (it writes that file when
+    such a session grants a permission). Anywhere else the keys do nothing: say so."""
+    path = Path(config.claude_home) / "settings.local.json"
+    local = config.cwd / ".claude" / "settings.local.json"
+    if os.path.realpath(path) == os.path.realpath(local):
+        return []  # read: it is this project's local layer
+    data, _ = load_settings_file(path, "home local")
+    block = data.get("env")
+    env: dict[str, object] = block if isinstance(block, dict) else {}
+    keys = [k for k in MEMORY_SETTINGS_KEYS if k in data]
+    keys += [f"env.{v}" for v in TRACKED_ENV_VARS if v.startswith("CLAUDE_") and v in env]
+    if not keys:
+        return []
+    user = Path(config.claude_home) / "settings.json"
+    return [
+        DoctorFinding(
+            "home-local-settings-unread",
+            "note",
+            f"{path} sets {', '.join(keys)}, but Claude Code reads a settings.local.json only "
+            f"from the folder a session starts in ({local}); for this project it is not read",
+            os.fspath(path),
+            f"to apply them in every project move them to the user settings ({user}); "
+            f"for this project only, to {local}",
+        )
+    ]
+
+
 def _worktree_findings(report: WhereReport, config: MemdirConfig) -> list[DoctorFinding]:
     if not report.is_worktree or report.checkout_root is None:
         return []
@@ -199,6 +235,7 @@ def diagnose(
         *_problem_findings(report),
         *_ignored_env_findings(config),
         *_worktree_findings(report, config),
+        *_home_local_findings(config),
     ]
     if not chosen:  # no dir can be resolved (the gate finding says why)
         return DoctorReport(report, "", tuple(findings))

@@ -17,7 +17,8 @@ from typing import Any
 
 from memdir_nb.formats.index_caps import truncate_entrypoint_content
 from memdir_nb.formats.jsonio import loads_bounded
-from memdir_nb.home.path_rules import sanitize_path
+from memdir_nb.home.config import load_settings_file, user_home
+from memdir_nb.home.path_rules import memory_path_problem, sanitize_path
 from memdir_nb.lint import read_scope_indexes
 from memdir_nb.spec.constants import (
     MAX_ENTRYPOINT_BYTES,
@@ -54,6 +55,7 @@ __all__ = [
     "list_memory_dirs",
     "project_path_for_key",
     "read_dir_contents",
+    "settings_memory_dir",
 ]
 
 
@@ -76,7 +78,7 @@ class MemoryDirInfo:
     """One memory dir under a Claude home, with its headline figures."""
 
     path: str
-    kind: str  # "project" | "agent:user" | "agent:project" | "agent:local"
+    kind: str  # "project" | "agent:user" | "agent:project" | "agent:local" | "settings:user"
     key: str  # the folder name under projects/ (or the agent type)
     project_path: str | None  # the project the dir belongs to, where it can be told
     memories: int
@@ -248,8 +250,27 @@ def _agent_dirs(base: Path) -> list[Path]:
     ]
 
 
+def settings_memory_dir(claude_home: str | os.PathLike[str]) -> Path | None:
+    """The memory dir the Claude home's own user settings name in autoMemoryDirectory.
+
+    That dir is where every project of this user keeps its memory, wherever it lies (a
+    dotfiles user often keeps it outside ~/.claude). ``~/`` is the folder holding the Claude
+    home when that is named .claude, else the current user's home. None when the key is
+    unset or invalid (doctor says why) or the path is not a real folder.
+    """
+    home = Path(claude_home)
+    data, _ = load_settings_file(home / "settings.json", "user")
+    tilde = home.parent if home.name == ".claude" else user_home()
+    valid, _ = memory_path_problem(data.get("autoMemoryDirectory"), True, home=tilde)
+    if valid is None:
+        return None
+    path = Path(valid)
+    return path if path.is_dir() and not path.is_symlink() else None
+
+
 def find_memory_dirs(claude_home: str | os.PathLike[str]) -> list[FoundDir]:
-    """Every project memory dir and agent memory dir under a Claude home (nothing read yet)."""
+    """Every project and agent memory dir under a Claude home, and the dir its user settings
+    name in autoMemoryDirectory (nothing read yet)."""
     home = Path(claude_home)
     if not home.is_dir():
         raise ValueError(
@@ -280,6 +301,10 @@ def find_memory_dirs(claude_home: str | os.PathLike[str]) -> list[FoundDir]:
         ):
             for d in _agent_dirs(claude / sub):
                 found.append(FoundDir(d, kind, d.name, project_path))
+    chosen = settings_memory_dir(home)
+    seen = {os.path.realpath(f.path) for f in found}
+    if chosen is not None and os.path.realpath(chosen) not in seen:
+        found.append(FoundDir(chosen, "settings:user", chosen.name, None))
     return found
 
 
@@ -298,9 +323,11 @@ def format_list(infos: list[MemoryDirInfo]) -> str:
     lines = []
     for info in infos:
         lines.append(f"{info.path}  [{info.kind}]")
-        lines.append(
-            f"  project: {info.project_path or '(cannot be told from the key ' + info.key + ')'}"
-        )
+        if info.kind == "settings:user":
+            whose = "every project (named by autoMemoryDirectory in the user settings)"
+        else:
+            whose = info.project_path or f"(cannot be told from the key {info.key})"
+        lines.append(f"  project: {whose}")
         types = ", ".join(f"{k} {v}" for k, v in info.by_type.items()) or "none"
         scopes = ", ".join(f"{k} {v}" for k, v in info.by_scope.items()) or "none"
         lines.append(f"  {plural(info.memories, 'memory')}: {types}; scope: {scopes}")

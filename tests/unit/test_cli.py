@@ -455,6 +455,15 @@ def test_sessions_of_a_folder_without_projects_is_a_clear_error(tmp_path: Path) 
     )
 
 
+def test_sessions_of_a_claude_home_with_no_projects_yet_lists_none(tmp_path: Path) -> None:
+    (tmp_path / ".claude").mkdir()
+    (tmp_path / ".claude" / "settings.json").write_text("{}", encoding="utf-8")
+    for home in (tmp_path, tmp_path / ".claude"):
+        out = run_cli("sessions", "--home", str(home))
+        assert out.returncode == 0 and out.stderr == ""
+        assert "No session transcripts under" in out.stdout
+
+
 def test_replay_output_is_sanitised_for_the_terminal(tmp_path: Path) -> None:
     w = RecordWriter("s", "/home/x", "2026-05-01T10:00:00.000Z", seed="esc")
     w.prompt("clear the screen \x1b[2J please")

@@ -49,7 +49,8 @@ def write_json(path: Path, data: object) -> Path:
 
 def load(world: dict[str, Path], env: dict[str, str] | None = None, **kw: Any) -> MemdirConfig:
     kw.setdefault("policy_settings_path", world["policy"])
-    return MemdirConfig.from_environment(env or {}, home=world["home"], cwd=world["project"], **kw)
+    kw.setdefault("cwd", world["project"])
+    return MemdirConfig.from_environment(env or {}, home=world["home"], **kw)
 
 
 # --------------------------------------------------------------------------- env vars
@@ -291,6 +292,60 @@ def test_invalid_json_settings_is_logged_recorded_and_treated_as_empty(
     assert "not valid JSON" in cfg.settings_problems[0]
     assert str(user_file) in cfg.settings_problems[0]
     assert any("not valid JSON" in r.getMessage() for r in caplog.records)
+
+
+def test_a_comment_in_settings_is_named_and_the_whole_file_ignored(world: dict[str, Path]) -> None:
+    path = world["home"] / ".claude" / "settings.json"
+    path.write_text('{\n  // off for now\n  "autoMemoryEnabled": false\n}\n', encoding="utf-8")
+    cfg = load(world)
+    assert cfg.settings.user == {}
+    (problem,) = cfg.settings_problems
+    assert "a comment (JSON has no comments) at line 2" in problem
+    assert "the whole file is ignored" in problem and "Remove it" in problem
+
+
+def test_a_trailing_comma_in_settings_is_named(world: dict[str, Path]) -> None:
+    path = world["home"] / ".claude" / "settings.json"
+    path.write_text('{\n  "model": "opus",\n}\n', encoding="utf-8")
+    (problem,) = load(world).settings_problems
+    assert "a trailing comma before the closing bracket" in problem and "line 3" in problem
+
+
+def test_a_settings_symlink_to_nothing_is_a_problem_naming_its_target(
+    world: dict[str, Path],
+) -> None:
+    path = world["home"] / ".claude" / "settings.json"
+    os.symlink("/nonexistent/profiles/work/settings.json", path)
+    cfg = load(world)
+    assert cfg.settings.user == {}
+    (problem,) = cfg.settings_problems
+    assert "user settings" in problem and "/nonexistent/profiles/work/settings.json" in problem
+    assert "Point the link at the real file or delete it" in problem
+
+
+def test_a_settings_symlink_to_a_real_file_is_read(world: dict[str, Path]) -> None:
+    real = write_json(world["home"] / "dotfiles" / "settings.json", {"autoMemoryEnabled": False})
+    os.symlink(
+        os.path.relpath(real, world["home"] / ".claude"),
+        world["home"] / ".claude" / "settings.json",
+    )
+    cfg = load(world)
+    assert cfg.settings.user == {"autoMemoryEnabled": False} and cfg.settings_problems == ()
+
+
+def test_started_in_the_home_folder_the_user_settings_are_not_read_again_as_project(
+    world: dict[str, Path],
+) -> None:
+    user = write_json(
+        world["home"] / ".claude" / "settings.json",
+        {"autoMemoryDirectory": "~/mem", "env": {"ANTHROPIC_BASE_URL": "https://x.invalid"}},
+    )
+    cfg = load(world, cwd=world["home"])
+    assert cfg.settings.user["autoMemoryDirectory"] == "~/mem"
+    assert cfg.settings.project == {} and cfg.settings.paths["project"] == str(user)
+    assert cfg.ignored_env == () and cfg.settings_problems == ()
+    user.write_text("{,}", encoding="utf-8")
+    assert len(load(world, cwd=world["home"]).settings_problems) == 1  # once, as user settings
 
 
 def test_settings_that_are_not_an_object_are_recorded_and_empty(world: dict[str, Path]) -> None:

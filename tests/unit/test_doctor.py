@@ -54,6 +54,31 @@ def test_disable_in_a_settings_env_block_names_the_file_and_the_fix(tmp_path: Pa
     assert '"env" block' in f.fix and str(path) in f.fix
 
 
+def test_memory_keys_in_the_homes_settings_local_are_a_note_when_unread(tmp_path: Path) -> None:
+    w, _ = healthy(tmp_path)
+    path = w.claude_home / "settings.local.json"
+    path.write_text(
+        '{"autoMemoryEnabled": false, "env": {"CLAUDE_CODE_DISABLE_AUTO_MEMORY": "1"}}',
+        encoding="utf-8",
+    )
+    report = diagnose(w.config())
+    f = finding(report, "home-local-settings-unread")
+    assert f.severity == "note" and report.exit_code == 0
+    assert f.responsible == str(path)
+    assert "autoMemoryEnabled" in f.cause and "env.CLAUDE_CODE_DISABLE_AUTO_MEMORY" in f.cause
+    assert str(w.claude_home / "settings.json") in f.fix
+    # started in the home folder, the same file is the local layer: read, no note
+    at_home = diagnose(w.config(cwd=w.home))
+    assert "home-local-settings-unread" not in codes(at_home)
+    assert "auto-memory-disabled" in codes(at_home)
+
+
+def test_the_homes_settings_local_without_memory_keys_is_no_note(tmp_path: Path) -> None:
+    w, _ = healthy(tmp_path)
+    (w.claude_home / "settings.local.json").write_text('{"permissions": {}}', encoding="utf-8")
+    assert "home-local-settings-unread" not in codes(diagnose(w.config()))
+
+
 def test_disable_in_the_shell_says_to_unset_it(tmp_path: Path) -> None:
     w, _ = healthy(tmp_path)
     f = finding(

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
-from memdir_nb.formats.jsonio import JSONLimitError, loads_bounded, nesting_depth
+from memdir_nb.formats.jsonio import JSONLimitError, json_error_cause, loads_bounded, nesting_depth
 
 
 def test_ordinary_json_parses() -> None:
@@ -28,3 +30,29 @@ def test_text_over_the_byte_cap_is_refused_unread() -> None:
 def test_bad_json_is_a_value_error() -> None:
     with pytest.raises(ValueError):
         loads_bounded("{nope", max_bytes=100)
+
+
+def _cause(text: str) -> str | None:
+    try:
+        json.loads(text)
+    except json.JSONDecodeError as exc:
+        return json_error_cause(text, exc)
+    raise AssertionError("the text parsed")
+
+
+@pytest.mark.parametrize(
+    "text",
+    ['{\n  // why\n  "a": 1\n}', '{"a": 1, // why\n"b": 2}', '{"a": 1 /* why */}', "/* x */ {}"],
+)
+def test_a_comment_is_named_as_the_cause(text: str) -> None:
+    assert _cause(text) == "a comment (JSON has no comments)"
+
+
+@pytest.mark.parametrize("text", ['{"a": 1,\n}', "[1, 2, ]", '{"a": [1,],\n "b": 2}'])
+def test_a_trailing_comma_is_named_as_the_cause(text: str) -> None:
+    assert _cause(text) == "a trailing comma before the closing bracket (JSON allows none)"
+
+
+@pytest.mark.parametrize("text", ['{"a": }', "{'a': 1}", '{"a": 1', "[1 2]"])
+def test_other_syntax_errors_have_no_guessed_cause(text: str) -> None:
+    assert _cause(text) is None

@@ -10,7 +10,13 @@ from typing import Any
 import pytest
 
 from memdir_nb.home.paths import sanitize_path
-from memdir_nb.reports.where import format_where, guess_project_path, list_memory_dirs, where
+from memdir_nb.reports.where import (
+    format_list,
+    format_where,
+    guess_project_path,
+    list_memory_dirs,
+    where,
+)
 from memdir_nb.spec.text import plural
 from tests.support.fake_home import HAS_GIT, NOW_MS, add_memory, git, make_world
 
@@ -192,6 +198,30 @@ def test_list_finds_project_and_agent_dirs_with_their_figures(tmp_path: Path) ->
     assert not proj.truncated and {ix.scope for ix in proj.indexes} == {"private", "team"}
     assert infos["agent:local"].project_path == os.fspath(w.project)
     assert infos["agent:user"].key == "code-reviewer"
+
+
+def test_list_finds_the_dir_the_user_settings_name_once(tmp_path: Path) -> None:
+    w = make_world(tmp_path, repo=False)
+    shared = w.home / "notes" / "claude-memory"
+    add_memory(shared, "user_editor.md", type="user")
+    w.settings("user", {"autoMemoryDirectory": "~/notes/claude-memory"})
+    (info,) = list_memory_dirs(w.claude_home, now_ms=NOW_MS)
+    assert (info.kind, info.path, info.memories) == ("settings:user", os.fspath(shared), 1)
+    assert "every project (named by autoMemoryDirectory" in format_list([info])
+    pinned = w.claude_home / "projects" / "-pinned" / "memory"
+    add_memory(pinned, "feedback_x.md")
+    w.settings("user", {"autoMemoryDirectory": "~/.claude/projects/-pinned/memory"})
+    assert [i.kind for i in list_memory_dirs(w.claude_home)] == ["project"]
+
+
+def test_list_skips_a_settings_dir_that_is_invalid_missing_or_a_symlink(tmp_path: Path) -> None:
+    w = make_world(tmp_path, repo=False)
+    real = w.home / "real"
+    add_memory(real, "feedback_x.md")
+    (w.home / "link").symlink_to(real)
+    for value in ("relative/dir", "~/absent", "~/link", 42):
+        w.settings("user", {"autoMemoryDirectory": value})
+        assert list_memory_dirs(w.claude_home) == [], value
 
 
 def test_list_marks_a_truncated_index(tmp_path: Path) -> None:
