@@ -56,6 +56,11 @@ class LexicalHit:
     matched: tuple[str, ...]  # the query terms it holds
 
 
+def lucene_idf(documents: int, containing: int) -> float:
+    """Lucene's BM25 IDF of a term found in `containing` of `documents` (bm25s's default)."""
+    return math.log(1 + (documents - containing + 0.5) / (containing + 0.5))
+
+
 class FullTextIndex:
     """BM25 over fixed documents (term lists), with document frequencies for coverage."""
 
@@ -75,8 +80,7 @@ class FullTextIndex:
 
     def idf(self, term: str) -> float:
         """Lucene's BM25 IDF over at least IDF_MIN_DOCS documents; a term in none gets the largest value."""
-        count = self.df.get(term, 0)
-        return math.log(1 + (max(self.size, IDF_MIN_DOCS) - count + 0.5) / (count + 0.5))
+        return lucene_idf(max(self.size, IDF_MIN_DOCS), self.df.get(term, 0))
 
     def bm25(self, known: Sequence[str]) -> list[float]:
         """Every document's BM25 for terms the index holds, with `idf` as each term's weight.
@@ -91,8 +95,7 @@ class FullTextIndex:
             return [float(s) for s in self._retriever.get_scores(list(known))]
         total = None
         for term in known:
-            count = self.df[term]
-            ratio = self.idf(term) / math.log(1 + (self.size - count + 0.5) / (count + 0.5))
+            ratio = self.idf(term) / lucene_idf(self.size, self.df[term])
             part = self._retriever.get_scores([term]) * ratio
             total = part if total is None else total + part
         return [float(s) for s in total] if total is not None else [0.0] * self.size
