@@ -41,18 +41,15 @@ def is_claude_home(path: Path) -> bool:
 
 
 def _claude_homes(raw: list[Path] | None) -> list[Path]:
-    """Each --home as a Claude home: a folder holding projects/ or agent-memory/ is one,
-    otherwise its .claude folder is; with no --home, the environment's Claude home."""
+    """Each --home as a Claude home: a folder `is_claude_home` recognises is one, otherwise
+    its .claude folder is (where it has one); with no --home, the environment's Claude home."""
 
     if not raw:
         return [MemdirConfig.from_environment().claude_home]
-    homes = []
-    for path in raw:
-        is_claude_home = (path / "projects").is_dir() or (path / "agent-memory").is_dir()
-        homes.append(
-            path if is_claude_home or not (path / ".claude").is_dir() else path / ".claude"
-        )
-    return homes
+    return [
+        path if is_claude_home(path) or not (path / ".claude").is_dir() else path / ".claude"
+        for path in raw
+    ]
 
 
 def cmd_where(args: argparse.Namespace) -> int:
