@@ -110,17 +110,26 @@ def expand(dirs: list[tuple[str, dict]], *, subsets: bool) -> list[tuple[str, di
 
 
 def collect(
-    dirs: list[tuple[str, dict]], cache_dir: Path, encoder: MiniLMEncoder | None = None
+    dirs: list[tuple[str, dict]],
+    cache_dir: Path,
+    encoder: MiniLMEncoder | None = None,
+    *,
+    shortlist: bool = True,
 ) -> list[Query]:
     """Every query's explanations in every (derived) dir, under one selector and cache.
 
-    `encoder` replaces the shipped one (benchmarks/encoder_int8.py passes its ONNX variants).
+    `encoder` replaces the shipped one (benchmarks/encoder_int8.py passes its ONNX variants);
+    `shortlist=False` compares every body, as benchmarks/shortlist_sizes.py needs.
     """
     provisional = replace(DecisionModel.load(), bm25_saturation=BM25_SATURATION)
     if provisional.full_text is None:  # CJK queries must leave their full-text features
         provisional = replace(provisional, full_text=placeholder_full_text())
     selector = SemanticSelector(
-        cache_dir=cache_dir, decision=provisional, progress=False, encoder=encoder
+        cache_dir=cache_dir,
+        decision=provisional,
+        progress=False,
+        encoder=encoder,
+        shortlist=shortlist,
     )
     if selector.encoder() is None:
         raise SystemExit(f"the model is not available: {selector.fallback_reason}")

@@ -14,8 +14,10 @@ Figures (medians, ms unless named _s):
   ScanCache (as a RecallSession runs every turn), a new query text each call (so query
   encoding is always included); warm_recall_200_no_scan_cache_ms: the same, rescanning headers.
 * with --corpus (tune.json) the real_* figures: one dir of real-length bodies (tune-21-en-200
-  by default) encoded from cold (wall and CPU seconds, word pieces actually encoded, pieces
-  per second) and recalled warm, beside the floors of the same run (see real_length_figures).
+  by default): its first recall from cold (wall and CPU seconds, word pieces actually encoded,
+  pieces per second), warm recall while query shortlists still meet unencoded bodies, the
+  rest of the dir encoded by `prepare`, and warm recall after it, beside the floors of the
+  same run (see real_length_figures).
 """
 
 from __future__ import annotations
@@ -135,8 +137,11 @@ def real_length_dir(corpus_path: Path, dir_id: str) -> dict:
     raise SystemExit(f"no dir {dir_id!r} in {corpus_path}")
 
 
-def _warm_ms(memory_dir: Path, selector: object, queries: list[dict], repeats: int) -> float:
-    """Median ms of find_relevant_memories with a ScanCache, a new query text each call."""
+def _warm_ms(
+    memory_dir: Path, selector: object, queries: list[dict], repeats: int, tag: str = ""
+) -> float:
+    """Median ms of find_relevant_memories with a ScanCache, a new query text each call (`tag`
+    keeps the texts apart from another loop's on the same selector, whose vectors it holds)."""
     from memdir_nb.storage.scan import ScanCache
 
     cache = ScanCache()
@@ -146,7 +151,7 @@ def _warm_ms(memory_dir: Path, selector: object, queries: list[dict], repeats: i
         q = queries[r % len(queries)]
         t1 = time.perf_counter()
         find_relevant_memories(
-            f"{q['query']} ({r})", memory_dir, selector=selector, scan_cache=cache
+            f"{q['query']} ({tag}{r})", memory_dir, selector=selector, scan_cache=cache
         )
         timings.append((time.perf_counter() - t1) * 1000)
     return statistics.median(timings)
@@ -164,12 +169,15 @@ def _query_encode_ms(encoder: object, queries: list[dict], repeats: int) -> floa
 
 
 def real_length_figures(cases: dict, repeats: int = 30) -> dict[str, float | int | str]:
-    """Cold encode (tqdm bar on stderr) and warm recall over one dir with real-length bodies.
+    """The first recall from cold (tqdm bar on stderr), the rest of the dir encoded, and warm
+    recall before and after that, over one dir with real-length bodies.
 
-    Also: the word pieces of the texts actually encoded (manifests, and windows with their
-    manifest or title), CPU seconds of the cold encode, pieces per second, the encode workers,
-    the query's own encoding, and two floors measured in the same run: the semantic selector's
-    full-text channel alone (no model) and the manifest-only lexical selector.
+    The first recall encodes every manifest line and the body windows of its query's shortlist
+    (memdir_nb.recall.shortlist); `prepare` then encodes every other window. Also: the word
+    pieces of the texts the first recall encoded (manifests, and windows with their manifest
+    or title), CPU seconds, pieces per second, the encode workers, the query's own encoding, and
+    two floors measured in the same run: the semantic selector's full-text channel alone (no
+    model) and the manifest-only lexical selector.
     """
     import os
 
@@ -178,6 +186,7 @@ def real_length_figures(cases: dict, repeats: int = 30) -> dict[str, float | int
     from memdir_nb.recall.dir_index import manifest_text, window_texts
     from memdir_nb.recall.embedding import encode_workers, load_encoder
     from memdir_nb.recall.lexical import LexicalSelector
+    from memdir_nb.recall.semantic import NOT_SHORTLISTED
 
     encoder = load_encoder()
     bodies = sorted(len(m.get("body", "")) for m in cases["memories"])
@@ -191,13 +200,23 @@ def real_length_figures(cases: dict, repeats: int = 30) -> dict[str, float | int
         selector.select("warm up", headers)
         cold, cold_cpu = time.perf_counter() - t0, time.process_time() - c0
         texts = selector.encoded_last_call
+        outside = {e.filename for e in selector.last_explanation if NOT_SHORTLISTED in e.reason}
         docs = selector.dir_index().documents(headers)
         encoded = [manifest_text(h) for h in headers]
+        every = list(encoded)
         for header, doc in zip(headers, docs, strict=True):
-            encoded.extend(window_texts(header, doc.windows))
+            windows = window_texts(header, doc.windows)
+            every.extend(windows)
+            if header.filename not in outside:
+                encoded.extend(windows)
         pieces = sum(len(ids) for ids in encoder.token_ids(encoded))
+        all_pieces = sum(len(ids) for ids in encoder.token_ids(every))
         time.sleep(2.1)  # let the files age past the scan cache's racy window
-        warm = _warm_ms(memory_dir, selector, queries, repeats)
+        early = _warm_ms(memory_dir, selector, queries, repeats)
+        t1, c1 = time.perf_counter(), time.process_time()
+        rest = selector.prepare(headers)
+        rest_s, rest_cpu = time.perf_counter() - t1, time.process_time() - c1
+        warm = _warm_ms(memory_dir, selector, queries, repeats, tag="prepared ")
         floor = SemanticSelector(cache_dir=Path(tmp) / "cache", progress=False)
         floor.fallback_reason = "benchmark: the full-text channel alone"
         fulltext_only = _warm_ms(memory_dir, floor, queries, repeats)
@@ -206,12 +225,18 @@ def real_length_figures(cases: dict, repeats: int = 30) -> dict[str, float | int
     return {
         "real_memories": len(cases["memories"]),
         "real_median_body_chars": bodies[len(bodies) // 2],
-        "real_texts_encoded": texts,
-        "real_word_pieces_encoded": pieces,
+        "real_texts_in_dir": len(every),
+        "real_word_pieces_in_dir": all_pieces,
         "real_encode_workers": encode_workers(),
-        "real_cold_encode_s": round(cold, 2),
-        "real_cold_encode_cpu_s": round(cold_cpu, 2),
+        "real_first_recall_cold_s": round(cold, 2),
+        "real_first_recall_cold_cpu_s": round(cold_cpu, 2),
+        "real_first_recall_texts_encoded": texts,
+        "real_first_recall_word_pieces": pieces,
         "real_pieces_per_s": round(pieces / cold),
+        "real_early_warm_recall_ms": round(early, 2),
+        "real_prepare_rest_s": round(rest_s, 2),
+        "real_prepare_rest_cpu_s": round(rest_cpu, 2),
+        "real_prepare_rest_texts": rest,
         "real_warm_recall_ms": round(warm, 2),
         "real_query_encode_ms": round(query_ms, 2),
         "real_fulltext_only_warm_ms": round(fulltext_only, 2),

@@ -259,6 +259,58 @@ def build_many_files_dir(root: Path, n: int = 500) -> Path:
     return root
 
 
+_SERVICES = (
+    "billing", "search", "checkout", "mailer", "gateway", "reviews", "payments", "catalog",
+    "auth", "reports", "uploads", "notifications",
+)  # fmt: skip
+_TOPICS = (
+    ("rate limits", "The {s} API allows 300 requests a minute per key; bursts queue for 2 s."),
+    ("backups", "Snapshots of the {s} database run at 02:00 and are kept for 14 days."),
+    ("on-call", "Pages for {s} go to the platform rota first, then to the team lead."),
+    ("deploys", "The {s} service ships from the release branch through the blue-green pool."),
+)
+
+
+def build_large_ops_dir(root: Path, n: int = 48) -> Path:
+    """n memories (more than recall's body shortlist leaves whole) about a dozen services.
+
+    Every body holds a few sentences, so each has several windows. One memory, the on-call
+    rotation's running log, holds a fact far into its body that its name and description never
+    mention: the poller's sleep interval changed to 10 minutes.
+    """
+    for i in range(n - 1):
+        service = _SERVICES[i % len(_SERVICES)]
+        topic, fact = _TOPICS[(i // len(_SERVICES)) % len(_TOPICS)]
+        body = " ".join(
+            [fact.format(s=service)]
+            + [
+                f"Note {k} on {service} {topic}: checked during review week {k + i}."
+                for k in range(8)
+            ]
+        )
+        _put(
+            root / f"project_{service}_{topic.replace(' ', '_').replace('-', '_')}_{i}.md",
+            flat_memory(
+                f"{service} {topic} {i}", f"How {service} handles {topic}", "project", body
+            ),
+            i % 30,
+        )
+    filler = " ".join(
+        f"Week {k}: the nightly jobs finished and the dashboards stayed green." for k in range(30)
+    )
+    _put(
+        root / "project_rotation_log.md",
+        flat_memory(
+            "Rotation log",
+            "Running notes from the infrastructure rotation",
+            "project",
+            filler + " We changed the poller's sleep interval to 10 minutes after the incident.",
+        ),
+        1,
+    )
+    return root
+
+
 def build_special_files_dir(root: Path) -> Path:
     """A private dir that also holds a named pipe and a socket with memory-like names."""
     build_private_only_dir(root)

@@ -8,9 +8,10 @@ For each memory file, keyed by its path and identity (device, inode, size, mtime
 * its full-text terms (name, description, type, filename, body).
 
 For the whole set of candidates (one key per file: identity and manifest fields), one
-`FullTextIndex` and one matrix of vectors (each memory's manifest, then every window), rebuilt
-when any file of the set changes. Vectors come from the `VectorCache` by text, so a rebuild
-encodes only the texts that are new.
+`FullTextIndex` and one matrix of manifest vectors, rebuilt when any file of the set changes.
+Window vectors are kept per file, and encoded only for the memories a query's body shortlist
+names (shortlist.py; every memory in a small dir). Vectors come from the `VectorCache` by text,
+so a rebuild encodes only the texts that are new.
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ if TYPE_CHECKING:  # pragma: no cover
 
 _BODY_KEY = "body\0"  # bodies share the snippets table under their own key prefix
 _MAX_DOCS = 20_000  # in-process documents kept before the table is cleared
+_MAX_WINDOW_ROWS = 100_000  # in-process window vectors kept (about 150 MB) before they are dropped
 
 
 @dataclass(frozen=True)
@@ -91,7 +93,10 @@ class DirIndex:
         self._docs: dict[tuple[str, str, str, str, str], MemoryDoc] = {}
         self._fulltext: tuple[tuple[object, ...], FullTextIndex] | None = None
         self._window_terms: tuple[tuple[object, ...], WindowTerms] | None = None
-        self._vectors: tuple[tuple[object, ...], DirVectors] | None = None
+        self._manifests: tuple[tuple[object, ...], np.ndarray] | None = None
+        self._vectors: tuple[tuple[tuple[object, ...], tuple[int, ...]], DirVectors] | None = None
+        self._windows: dict[tuple[object, ...], np.ndarray] = {}  # per file: its window rows
+        self._window_row_count = 0
         self._lock = threading.Lock()
 
     def documents(self, headers: Sequence[MemoryHeader]) -> list[MemoryDoc]:
@@ -176,28 +181,85 @@ class DirIndex:
                 self._window_terms = (key, WindowTerms([d.window_terms for d in docs]))
             return self._window_terms[1]
 
+    def manifest_vectors(
+        self,
+        key: tuple[object, ...],
+        headers: Sequence[MemoryHeader],
+        embed: Callable[[Sequence[str]], np.ndarray],
+    ) -> np.ndarray:
+        """One vector per memory's manifest line, for this candidate set (kept until it changes)."""
+        with self._lock:
+            if self._manifests is not None and self._manifests[0] == key:
+                return self._manifests[1]
+        matrix = embed([manifest_text(h) for h in headers])
+        with self._lock:
+            self._manifests = (key, matrix)
+        return matrix
+
     def vectors(
         self,
         key: tuple[object, ...],
         headers: Sequence[MemoryHeader],
         docs: Sequence[MemoryDoc],
         embed: Callable[[Sequence[str]], np.ndarray],
+        chosen: Sequence[int] | None = None,
     ) -> DirVectors:
-        """Manifest and window vectors of this candidate set; `embed` encodes (or fetches) texts."""
+        """Manifest vectors of every memory, and window vectors of the `chosen` ones (positions;
+        None: all). A memory not chosen owns no window rows. `embed` encodes (or fetches) texts.
+        """
+        import numpy as np
+
+        manifests = self.manifest_vectors(key, headers, embed)
+        picked = tuple(range(len(headers))) if chosen is None else tuple(chosen)
         with self._lock:
-            if self._vectors is not None and self._vectors[0] == key:
+            if self._vectors is not None and self._vectors[0] == (key, picked):
                 return self._vectors[1]
+        rows = self._window_rows(headers, docs, picked, embed)
         offsets = [0]
-        texts = [manifest_text(h) for h in headers]
-        for header, doc in zip(headers, docs, strict=True):
-            texts.extend(window_texts(header, doc.windows))
-            offsets.append(offsets[-1] + len(doc.windows))
-        matrix = embed(texts)
-        n = len(headers)
-        made = DirVectors(matrix[:n], matrix[n:], tuple(offsets))
+        parts = []
+        for i in range(len(headers)):
+            got = rows.get(i)
+            if got is not None and len(got):
+                parts.append(got)
+            offsets.append(offsets[-1] + (len(got) if got is not None else 0))
+        windows = np.concatenate(parts) if parts else manifests[:0]
+        made = DirVectors(manifests, windows, tuple(offsets))
         with self._lock:
-            self._vectors = (key, made)
+            self._vectors = ((key, picked), made)
         return made
+
+    def _window_rows(
+        self,
+        headers: Sequence[MemoryHeader],
+        docs: Sequence[MemoryDoc],
+        chosen: Sequence[int],
+        embed: Callable[[Sequence[str]], np.ndarray],
+    ) -> dict[int, np.ndarray]:
+        """Each chosen memory's window vectors: kept per file between calls, the rest encoded."""
+        keys = {
+            i: (headers[i].file_path, docs[i].identity, *_header_fields(headers[i])) for i in chosen
+        }
+        with self._lock:
+            rows = {i: got for i in chosen if (got := self._windows.get(keys[i])) is not None}
+        missing = [i for i in chosen if i not in rows and docs[i].windows]
+        if not missing:
+            return rows
+        texts: list[str] = []
+        bounds = [0]
+        for i in missing:
+            texts.extend(window_texts(headers[i], docs[i].windows))
+            bounds.append(len(texts))
+        matrix = embed(texts)
+        with self._lock:
+            if self._window_row_count + len(texts) > _MAX_WINDOW_ROWS:
+                self._windows.clear()
+                self._window_row_count = 0
+            for j, i in enumerate(missing):
+                rows[i] = matrix[bounds[j] : bounds[j + 1]]
+                if docs[i].identity is not None:
+                    self._windows[keys[i]] = rows[i]
+                    self._window_row_count += len(rows[i])
+        return rows
 
 
 def _segment_max(

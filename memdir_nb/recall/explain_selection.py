@@ -1,5 +1,7 @@
 """Why each memory was or was not recalled: the scores and decision of the last selection.
 
+`MemoryExplanation` is one memory's row (the semantic selector records one per candidate;
+`explain_lexical` turns the lexical selector's verdicts into the same rows).
 `selection_explanation(selector)` reads what a selector recorded on its last call (the semantic
 selector's `last_explanation`, the lexical selector's `last_scores`); `format_explanation` turns
 it into the table `memdir-nb recall --explain` prints. The recall widget can show the same rows.
@@ -7,10 +9,75 @@ it into the table `memdir-nb recall --explain` prints. The recall widget can sho
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 
-from memdir_nb.recall.semantic import MemoryExplanation, explain_lexical
+from memdir_nb.recall.lexical import ScoredMemory
 from memdir_nb.spec.text import terminal_safe
+
+
+@dataclass(frozen=True)
+class MemoryExplanation:
+    """Why one memory was or was not picked: its scores, the window that matched and the decision."""
+
+    filename: str
+    lexical: float  # full-text BM25 score
+    coverage: float  # share of the query's IDF mass covered
+    semantic: float | None  # best of manifest and window similarities (None without the model)
+    semantic_manifest: float | None
+    semantic_body: float | None  # the best window's similarity
+    probability: float | None
+    tool_class: str | None
+    selected: bool
+    reason: str
+    features: dict[str, float] = field(default_factory=dict)
+    window: str | None = None  # the body window that matched best (semantic, else lexical)
+    window_index: int | None = None  # its position among the body's windows (0 = first)
+    evidence: float | None = None  # P(relevant) from absolute scores: what the gate reads
+
+
+def with_window(
+    row: MemoryExplanation, windows: Sequence[str], at: int | None
+) -> MemoryExplanation:
+    if at is None:
+        return row
+    return dataclasses.replace(row, window=windows[at], window_index=at)
+
+
+def explain_lexical(
+    scores: Sequence[ScoredMemory], *, why: str = "lexical threshold"
+) -> list[MemoryExplanation]:
+    """The lexical selector's verdicts as explanations (no semantic scores)."""
+    out = []
+    for s in scores:
+        if s.tool_class is not None:
+            reason = _tool_reason(s.tool_class, s.selected)
+        else:
+            reason = f"{why}: " + (
+                "picked" if s.selected else "below the coverage or relative score"
+            )
+        out.append(
+            MemoryExplanation(
+                s.filename,
+                s.score,
+                s.coverage,
+                None,
+                None,
+                None,
+                None,
+                s.tool_class,
+                s.selected,
+                reason,
+            )
+        )
+    return out
+
+
+def _tool_reason(tool_class: str, selected: bool) -> str:
+    if tool_class == "warning":
+        return "recent-tools rule: a warning about a tool in use (kept, ranked first)"
+    return "recent-tools rule: usage notes for a tool already in use (skipped)"
 
 
 def selection_explanation(selector: object) -> list[MemoryExplanation]:

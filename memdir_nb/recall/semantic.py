@@ -5,7 +5,10 @@ For each candidate it computes two kinds of evidence and one decision:
 * **semantic**: cosine similarity of the query's embedding to the memory's manifest (name +
   description) and to every window of its body (a few sentences each, see passages.py); the
   memory scores its best. The explanation names the window that matched. Unlike the Claude
-  selector (which sees only the manifest, as the spec says), this channel reads whole bodies.
+  selector (which sees only the manifest, as the spec says), this channel reads whole bodies:
+  every body in a dir of up to 40 memories, and in a larger one the bodies of the query's
+  shortlist (shortlist.py: the best by manifest, by BM25 and by window terms), so a first
+  call on a large dir encodes a fraction of its windows. `prepare` encodes them all.
 * **lexical**: full-text BM25 (bm25s) and query coverage over name, description and the whole
   bounded body, with the lexical selector's terms (CJK pieces, stemming, synonyms).
 * **decision**: an evidence gate (answer at all?) and a pick model whose calibrated probabilities
@@ -15,20 +18,19 @@ For each candidate it computes two kinds of evidence and one decision:
   usage docs dropped.
 
 Bodies, windows, terms, the BM25 index and the vectors are kept per file (path + identity) in
-dir_index.DirIndex and in the on-disk VectorCache, so a warm call reads and encodes nothing.
+dir_index.DirIndex and in the on-disk VectorCache, so a warm call reads and encodes nothing
+(in a large dir: nothing once the bodies its shortlist names have been encoded).
 If the model package is missing, the selector warns once (SemanticFallbackWarning) and decides
 from the full-text channel alone; `fallback_reason` says why.
 """
 
 from __future__ import annotations
 
-import dataclasses
 import os
 import sys
 import threading
 import warnings
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -42,6 +44,11 @@ from memdir_nb.recall.embedding import (
     load_encoder,
     one_blas_thread,
 )
+from memdir_nb.recall.explain_selection import (
+    MemoryExplanation,
+    explain_lexical,
+    with_window,
+)
 from memdir_nb.recall.fulltext import LexicalHit, best_lexical_window
 from memdir_nb.recall.lexical import (
     LexicalOptions,
@@ -50,6 +57,7 @@ from memdir_nb.recall.lexical import (
     tokens,
     tool_key,
 )
+from memdir_nb.recall.shortlist import body_shortlist
 from memdir_nb.recall.vector_cache import CACHE_FILENAME, VectorCache, text_key
 from memdir_nb.spec import text as textseg
 from memdir_nb.spec.constants import MAX_RELEVANT_MEMORIES
@@ -63,30 +71,12 @@ if TYPE_CHECKING:  # pragma: no cover
 __all__ = ["MemoryExplanation", "SemanticFallbackWarning", "SemanticSelector", "manifest_text"]
 
 PROGRESS_MIN_TEXTS = 16  # a progress bar only when at least this many texts are encoded
+# The reason's note for a memory whose body the encoder did not compare (see shortlist.py).
+NOT_SHORTLISTED = "body not compared by the encoder (not on this query's shortlist)"
 
 
 class SemanticFallbackWarning(UserWarning):
     """The embedding model is unavailable, so recall uses the lexical selector."""
-
-
-@dataclass(frozen=True)
-class MemoryExplanation:
-    """Why one memory was or was not picked: its scores, the window that matched and the decision."""
-
-    filename: str
-    lexical: float  # full-text BM25 score
-    coverage: float  # share of the query's IDF mass covered
-    semantic: float | None  # best of manifest and window similarities (None without the model)
-    semantic_manifest: float | None
-    semantic_body: float | None  # the best window's similarity
-    probability: float | None
-    tool_class: str | None
-    selected: bool
-    reason: str
-    features: dict[str, float] = field(default_factory=dict)
-    window: str | None = None  # the body window that matched best (semantic, else lexical)
-    window_index: int | None = None  # its position among the body's windows (0 = first)
-    evidence: float | None = None  # P(relevant) from absolute scores: what the gate reads
 
 
 class SemanticSelector:
@@ -104,6 +94,7 @@ class SemanticSelector:
         progress: bool | None = None,
         limit: int = MAX_RELEVANT_MEMORIES,
         encoder: MiniLMEncoder | None = None,
+        shortlist: bool = True,
     ) -> None:
         if cache_dir is None:
             cache_dir = (config or MemdirConfig.from_environment()).cache_root()
@@ -112,11 +103,13 @@ class SemanticSelector:
         self.options = lexical_options or LexicalOptions()
         self.progress = progress
         self.limit = limit
+        self.shortlist = shortlist  # False: every body compared, however large the dir
         self.last_error: str | None = None
         self.last_explanation: list[MemoryExplanation] = []
         self.fallback_reason: str | None = None
         self.last_request: dict[str, object] | None = None
         self.encoded_last_call = 0  # texts the model encoded in the last call (0 when all cached)
+        self._encoded = 0  # texts encoded so far by the call under way
         self._encoder = encoder
         self._cache: VectorCache | None = None
         self._index: DirIndex | None = None
@@ -167,7 +160,7 @@ class SemanticSelector:
         keys = [text_key(encoder.weights_sha256, t) for t in texts]
         found = cache.get_vectors(keys)
         todo = list(dict.fromkeys(t for t, k in zip(texts, keys, strict=True) if k not in found))
-        self.encoded_last_call = len(todo)
+        self._encoded += len(todo)
         if todo:
             show = self.progress
             if show is None:
@@ -205,24 +198,74 @@ class SemanticSelector:
         headers: Sequence[MemoryHeader],
         cancel: threading.Event | None = None,
         *,
+        full_text: Sequence[float] | None = None,
+        window_terms: Sequence[float] | None = None,
         _docs: Sequence[MemoryDoc] | None = None,
         _key: tuple[object, ...] | None = None,
     ) -> tuple[list[float], list[float], list[int | None]] | None:
-        """(manifest, best window, best window's index) per header, or None without the model."""
+        """(manifest, best window, best window's index) per header, or None without the model.
+
+        With the full-text channel's scores (`full_text`: BM25, `window_terms`: the best window's
+        share of the query's terms, one per header), only the bodies of the shortlist are
+        compared (shortlist.body_shortlist); a memory outside it has no window (-1, None).
+        Without them every body is compared.
+        """
+        got = self._similarities(query, headers, cancel, full_text, window_terms, _docs, _key)
+        return None if got is None else got[:3]
+
+    def _similarities(
+        self,
+        query: str,
+        headers: Sequence[MemoryHeader],
+        cancel: threading.Event | None,
+        full_text: Sequence[float] | None,
+        window_terms: Sequence[float] | None,
+        _docs: Sequence[MemoryDoc] | None,
+        _key: tuple[object, ...] | None,
+    ) -> tuple[list[float], list[float], list[int | None], frozenset[int] | None] | None:
+        """similarities(), and the positions whose bodies were compared (None: all)."""
         encoder = self.encoder()
         if encoder is None:
             return None
+
+        def embed(texts: Sequence[str]) -> np.ndarray:
+            return self._embed(encoder, texts, cancel)
+
         index = self.dir_index()
         docs = _docs if _docs is not None else index.documents(headers)
         key = _key if _key is not None else index.set_key(headers, docs)
         with self._lock:
             self.encoded_last_call = 0
-            vectors = index.vectors(key, headers, docs, lambda t: self._embed(encoder, t, cancel))
+            self._encoded = 0
+            manifests = index.manifest_vectors(key, headers, embed)
             q = self._query_vector(encoder, query)
+            with one_blas_thread():
+                manifest: list[float] = (manifests @ q).tolist()
+            chosen = None
+            if self.shortlist and full_text is not None and window_terms is not None:
+                chosen = body_shortlist(manifest, full_text, window_terms)
+            vectors = index.vectors(key, headers, docs, embed, chosen)
+            self.encoded_last_call = self._encoded
         with one_blas_thread():  # a spinning second BLAS thread costs ms on a busy machine
-            manifest: list[float] = (vectors.manifests @ q).tolist()
             best, where = best_windows(vectors, q)
-        return manifest, best, where
+        return manifest, best, where, None if chosen is None else frozenset(chosen)
+
+    def prepare(
+        self, headers: Sequence[MemoryHeader], cancel: threading.Event | None = None
+    ) -> int:
+        """Encode every manifest line and every body window of headers now (with a progress bar
+        when many), so that no later call waits on the encoder; returns the texts encoded."""
+        encoder = self.encoder()
+        if encoder is None:
+            return 0
+        headers = sorted(headers, key=lambda h: h.filename)
+        index = self.dir_index()
+        docs = index.documents(headers)
+        key = index.set_key(headers, docs)
+        with self._lock:
+            self._encoded = 0
+            index.vectors(key, headers, docs, lambda t: self._embed(encoder, t, cancel))
+            return self._encoded
 
     # -- selection --------------------------------------------------------------------------
 
@@ -275,12 +318,16 @@ class SemanticSelector:
             return self._decide(
                 headers, docs, hits, classes, local, zeros, zeros, nowhere, lexical=query_terms
             )
-        sims = self.similarities(query, headers, cancel, _docs=docs, _key=key)
+        local = index.window_terms(key, docs).coverage(fulltext, query_terms)
+        bm25 = [h.score for h in hits]
+        sims = self._similarities(query, headers, cancel, bm25, local, docs, key)
         if sims is None:
             why = "full-text fallback (no model)"
             return self._lexical_only(headers, docs, hits, classes, query_terms, why=why)
-        local = index.window_terms(key, docs).coverage(fulltext, query_terms)
-        return self._decide(headers, docs, hits, classes, local, *sims)
+        manifest, best, where, compared = sims
+        return self._decide(
+            headers, docs, hits, classes, local, manifest, best, where, compared=compared
+        )
 
     def _lexical_only(
         self,
@@ -320,7 +367,7 @@ class SemanticSelector:
         out = explain_lexical(rows, why=why)
         windows = {h.filename: d.windows for h, d in zip(headers, docs, strict=True)}
         return [
-            _with_window(
+            with_window(
                 e, windows[e.filename], best_lexical_window(windows[e.filename], query_terms, opts)
             )
             if e.selected
@@ -340,8 +387,12 @@ class SemanticSelector:
         window_at: list[int | None],
         *,
         lexical: Sequence[str] | None = None,
+        compared: frozenset[int] | None = None,
     ) -> list[MemoryExplanation]:
         """Features per candidate, then the shared decision (decision.decide) explained.
+
+        `compared`: the positions whose bodies the encoder compared (None: all); the reason of
+        a memory with a body outside them says so.
 
         With `lexical` (a CJK query's terms) the full-text model decides from the full-text
         features alone, and a picked memory's window is the one holding most query terms.
@@ -379,6 +430,9 @@ class SemanticSelector:
             if lexical is not None and v.selected:
                 at = best_lexical_window(docs[i].windows, lexical, self.options)
             sem = lexical is None
+            reason = v.reason if sem else f"CJK query, full-text model: {v.reason}"
+            if compared is not None and i not in compared and docs[i].windows:
+                reason += f"; {NOT_SHORTLISTED}"
             out.append(
                 MemoryExplanation(
                     v.filename,
@@ -390,7 +444,7 @@ class SemanticSelector:
                     v.probability,
                     classes[i],
                     v.selected,
-                    v.reason if sem else f"CJK query, full-text model: {v.reason}",
+                    reason,
                     features[i],
                     docs[i].windows[at] if at is not None else None,
                     at,
@@ -398,46 +452,3 @@ class SemanticSelector:
                 )
             )
         return out
-
-
-def _with_window(
-    row: MemoryExplanation, windows: Sequence[str], at: int | None
-) -> MemoryExplanation:
-    if at is None:
-        return row
-    return dataclasses.replace(row, window=windows[at], window_index=at)
-
-
-def explain_lexical(
-    scores: Sequence[ScoredMemory], *, why: str = "lexical threshold"
-) -> list[MemoryExplanation]:
-    """The lexical selector's verdicts as explanations (no semantic scores)."""
-    out = []
-    for s in scores:
-        if s.tool_class is not None:
-            reason = _tool_reason(s.tool_class, s.selected)
-        else:
-            reason = f"{why}: " + (
-                "picked" if s.selected else "below the coverage or relative score"
-            )
-        out.append(
-            MemoryExplanation(
-                s.filename,
-                s.score,
-                s.coverage,
-                None,
-                None,
-                None,
-                None,
-                s.tool_class,
-                s.selected,
-                reason,
-            )
-        )
-    return out
-
-
-def _tool_reason(tool_class: str, selected: bool) -> str:
-    if tool_class == "warning":
-        return "recent-tools rule: a warning about a tool in use (kept, ranked first)"
-    return "recent-tools rule: usage notes for a tool already in use (skipped)"

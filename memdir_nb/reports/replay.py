@@ -40,11 +40,10 @@ from memdir_nb.formats.memory_timeline import (
 from memdir_nb.formats.session_model import Session, Turn
 from memdir_nb.home.sessions import read_session
 from memdir_nb.recall.base import Selector
-from memdir_nb.recall.explain_selection import selection_explanation
+from memdir_nb.recall.explain_selection import MemoryExplanation, selection_explanation
 from memdir_nb.recall.find import recall_memories
 from memdir_nb.recall.request import RecallRequest
 from memdir_nb.recall.selectors import OFFLINE_DEFAULT, make_selector
-from memdir_nb.recall.semantic import MemoryExplanation
 from memdir_nb.recall.session import RecallSession
 from memdir_nb.spec.constants import MEMORY_FILE_READ_MAX_BYTES
 from memdir_nb.spec.freshness import memory_age

@@ -1,14 +1,29 @@
-"""The per-set window scoring of dir_index: numpy over all windows, equal to the per-memory rules."""
+"""dir_index: window scoring over all windows (equal to the per-memory rules), and window vectors
+kept per file for the memories a query's shortlist names."""
 
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
+from pathlib import Path
 
 import numpy as np
 import pytest
 
-from memdir_nb.recall.dir_index import DirVectors, WindowTerms, best_windows
+from memdir_nb.formats.manifest import MemoryHeader
+from memdir_nb.recall.dir_index import (
+    DirIndex,
+    DirVectors,
+    MemoryDoc,
+    WindowTerms,
+    best_windows,
+    window_texts,
+)
 from memdir_nb.recall.fulltext import FullTextIndex, window_coverage
+from memdir_nb.recall.lexical import LexicalOptions
+from memdir_nb.recall.vector_cache import VectorCache
+from memdir_nb.storage.scan import scan_memory_files
+from tests.conftest import build_large_ops_dir
 
 VOCAB = [f"w{i}" for i in range(30)] + ["syn_deploy", "syn_sleep"]
 
@@ -71,3 +86,44 @@ def test_a_query_of_concept_tokens_only_covers_nothing() -> None:
     per_memory = [[frozenset({"syn_deploy", "w1"})], []]
     index = FullTextIndex([["syn_deploy", "w1"], []])
     assert WindowTerms(per_memory).coverage(index, ["syn_deploy"]) == [0.0, 0.0]
+
+
+class _CountingEmbed:
+    """Deterministic vectors per text (a seeded generator), and every text asked for."""
+
+    def __init__(self) -> None:
+        self.asked: list[str] = []
+
+    def __call__(self, texts: Sequence[str]) -> np.ndarray:
+        self.asked.extend(texts)
+        rows = [np.random.default_rng(list(t.encode())).random(8) for t in texts]
+        return np.asarray(rows, np.float32).reshape(len(texts), 8)
+
+
+def _index_and_dir(tmp_path: Path) -> tuple[DirIndex, list[MemoryHeader], list[MemoryDoc]]:
+    d = build_large_ops_dir(tmp_path / "ops", n=6)
+    headers = sorted(scan_memory_files(d), key=lambda h: h.filename)
+    index = DirIndex(VectorCache(tmp_path / "cache.sqlite3"), LexicalOptions())
+    return index, headers, index.documents(headers)
+
+
+def test_memories_not_chosen_own_no_window_rows(tmp_path: Path) -> None:
+    index, headers, docs = _index_and_dir(tmp_path)
+    key = index.set_key(headers, docs)
+    vectors = index.vectors(key, headers, docs, _CountingEmbed(), chosen=[1, 4])
+    sizes = [hi - lo for lo, hi in zip(vectors.offsets, vectors.offsets[1:], strict=False)]
+    assert sizes == [len(docs[i].windows) if i in (1, 4) else 0 for i in range(len(headers))]
+    assert len(vectors.manifests) == len(headers)
+
+
+def test_window_vectors_are_kept_per_file_across_shortlists(tmp_path: Path) -> None:
+    index, headers, docs = _index_and_dir(tmp_path)
+    key = index.set_key(headers, docs)
+    embed = _CountingEmbed()
+    first = index.vectors(key, headers, docs, embed, chosen=[0, 2])
+    asked = len(embed.asked)
+    second = index.vectors(key, headers, docs, embed, chosen=[2, 3])
+    new = embed.asked[asked:]
+    assert new == window_texts(headers[3], docs[3].windows)  # memory 2's were kept
+    rows = slice(second.offsets[2], second.offsets[3])
+    assert np.array_equal(second.windows[rows], first.windows[first.offsets[2] : first.offsets[3]])

@@ -13,8 +13,10 @@ import pytest
 
 from memdir_nb.recall import LexicalSelector, embedding, find_relevant_memories
 from memdir_nb.recall.passages import body_windows, read_body
-from memdir_nb.recall.semantic import SemanticFallbackWarning, SemanticSelector
+from memdir_nb.recall.semantic import NOT_SHORTLISTED, SemanticFallbackWarning, SemanticSelector
+from memdir_nb.recall.shortlist import BODY_SHORTLIST_ALL_UP_TO
 from memdir_nb.storage.scan import scan_memory_files
+from tests.conftest import build_large_ops_dir
 from tests.support import write_memory
 
 NOW = 1_760_000_000_000.0
@@ -290,3 +292,75 @@ def test_a_cancelled_selection_stops_before_encoding_and_stores_nothing(
     fresh = SemanticSelector(cache_dir=tmp_path / "cache", progress=False)
     fresh.select("tests", scan_memory_files(memory_dir))
     assert fresh.encoded_last_call == _texts_to_encode(memory_dir)  # nothing half-done cached
+
+
+def _shortlisted_texts(selector: SemanticSelector, memory_dir: Path) -> int:
+    """Manifests of every memory plus the windows of those whose body the last call compared."""
+    headers = {h.filename: h for h in scan_memory_files(memory_dir)}
+    compared = [e for e in selector.last_explanation if NOT_SHORTLISTED not in e.reason]
+    windows = sum(len(body_windows(read_body(headers[e.filename])[1])) for e in compared)
+    return len(headers) + windows
+
+
+def test_a_large_dir_encodes_only_its_query_shortlist_on_the_first_call(
+    tmp_path: Path, selector: SemanticSelector
+) -> None:
+    d = build_large_ops_dir(tmp_path / "ops")
+    headers = scan_memory_files(d)
+    assert len(headers) > BODY_SHORTLIST_ALL_UP_TO
+    selector.select("what are the billing rate limits?", headers)
+    outside = [e for e in selector.last_explanation if NOT_SHORTLISTED in e.reason]
+    assert outside and len(outside) < len(headers)
+    assert all(e.semantic_body is None and e.window is None for e in outside)
+    assert selector.encoded_last_call == _shortlisted_texts(selector, d)
+    assert selector.encoded_last_call < _texts_to_encode(d)
+
+
+def test_a_fact_deep_in_one_body_of_a_large_dir_is_still_compared_and_ranked_first(
+    tmp_path: Path, selector: SemanticSelector
+) -> None:
+    # The memory's name and description never mention the fact; the full-text channel puts
+    # it on the shortlist, so its window is compared and named.
+    d = build_large_ops_dir(tmp_path / "ops")
+    selector.select("we changed sleep to 10 minutes", scan_memory_files(d))
+    ranked = sorted(selector.last_explanation, key=lambda e: -(e.probability or 0))
+    assert ranked[0].filename == "project_rotation_log.md"
+    assert NOT_SHORTLISTED not in ranked[0].reason
+    assert ranked[0].window is not None and "10 minutes" in ranked[0].window
+
+
+def test_a_cold_selector_and_a_prepared_one_give_the_same_answer(tmp_path: Path) -> None:
+    d = build_large_ops_dir(tmp_path / "ops")
+    headers = scan_memory_files(d)
+    cold = SemanticSelector(cache_dir=tmp_path / "cold", progress=False)
+    prepared = SemanticSelector(cache_dir=tmp_path / "prepared", progress=False)
+    assert prepared.prepare(headers) == _texts_to_encode(d)
+    for query in ("how are checkout deploys shipped?", "who gets paged for search?", "lisbon"):
+        assert cold.select(query, headers) == prepared.select(query, headers), query
+        assert prepared.encoded_last_call == 0
+        # vectors encoded in other batches may differ in their last float digits; the decision
+        # compares probabilities to four decimals for that reason
+        got = [(e.filename, round(e.probability or 0, 4), e.reason) for e in cold.last_explanation]
+        want = [
+            (e.filename, round(e.probability or 0, 4), e.reason) for e in prepared.last_explanation
+        ]
+        assert got == want
+
+
+def test_prepare_encodes_each_text_once_and_then_nothing(
+    tmp_path: Path, selector: SemanticSelector
+) -> None:
+    d = build_large_ops_dir(tmp_path / "ops")
+    headers = scan_memory_files(d)
+    selector.select("what are the billing rate limits?", headers)
+    first = selector.encoded_last_call
+    assert selector.prepare(headers) == _texts_to_encode(d) - first
+    assert selector.prepare(headers) == 0
+
+
+def test_without_the_shortlist_every_body_of_a_large_dir_is_compared(tmp_path: Path) -> None:
+    d = build_large_ops_dir(tmp_path / "ops")
+    selector = SemanticSelector(cache_dir=tmp_path / "cache", progress=False, shortlist=False)
+    selector.select("what are the billing rate limits?", scan_memory_files(d))
+    assert selector.encoded_last_call == _texts_to_encode(d)
+    assert not any(NOT_SHORTLISTED in e.reason for e in selector.last_explanation)
