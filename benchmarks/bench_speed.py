@@ -12,8 +12,12 @@ Each row prints its median wall and CPU time, the ratio to its floor and the tar
   memdir-nb scan (process)  `python -m memdir_nb.cli scan DIR` of 200 files, start to exit;
                             floor: `python -c pass`
   recall warm (default)     find_relevant_memories over 200 memories, semantic selector, warm
-                            vectors and a ScanCache, a new query each call; floor: the lexical
-                            selector alone on the same dir
+                            vectors (every window encoded by SemanticSelector.prepare) and a
+                            ScanCache, a new query each call; floor: the lexical selector alone
+                            on the same dir
+  recall early calls        the same without prepare: only the warm-up call's shortlist is
+                            encoded, so a new query may still encode the bodies its own
+                            shortlist names (no target; docs/performance.md)
   recall first call         the first find_relevant_memories in a fresh process, model
                             installed and vectors cached (its import not counted)
   save                      MemoryStore.save of one new memory into a 200-file dir
@@ -266,6 +270,7 @@ def recall_rows(tmp: Path, env: dict[str, str], emit: Callable[[dict], None]) ->
 
     cases = json.loads(Path(DEFAULT_CASES).read_text(encoding="utf-8"))
     warm = warm_recall_ms(cases, repeats=15)
+    early = warm_recall_ms(cases, repeats=15, prepared=False)
     grown = {"memories": [dict(cases["memories"][i % len(cases["memories"])]) for i in range(200)]}
     for i, m in enumerate(grown["memories"]):
         m["path"] = f"{m['path'][:-3]}_{i}.md"
@@ -281,6 +286,7 @@ def recall_rows(tmp: Path, env: dict[str, str], emit: Callable[[dict], None]) ->
     time.sleep(2.1)  # past the scan cache's racy window
     floor, _ = median_ms(lexical_call, 15, warmup=True)
     emit(row("recall warm (default)", 200, 15, warm, warm, floor, "lexical selector"))
+    emit(row("recall early calls", 200, 15, early, early, floor, "lexical selector"))
     cache = tmp / "recall-cache"
     figures = in_process_child(
         _FIRST_RECALL, [str(memory_dir), str(cache), queries[0]], env, runs=5

@@ -85,11 +85,19 @@ def demo_cold_encode(runs: int = 3) -> tuple[float, int, int]:
 
 
 def warm_recall_ms(
-    cases: dict, *, files: int = 200, repeats: int = 30, scan_cache: bool = True
+    cases: dict,
+    *,
+    files: int = 200,
+    repeats: int = 30,
+    scan_cache: bool = True,
+    prepared: bool = True,
 ) -> float:
     """Median ms of find_relevant_memories over `files` memories, warm vectors, new query each call.
 
     scan_cache=True passes one ScanCache across calls, as a RecallSession does every turn.
+    prepared=True encodes every window first (`SemanticSelector.prepare`), so the calls find
+    every vector cached; with False only the warm-up calls' shortlists are, and a new query's
+    shortlist may still name bodies to encode (a large dir's early calls).
     """
     from recall_eval import build_memory_dir
 
@@ -109,6 +117,8 @@ def warm_recall_ms(
         selector = SemanticSelector(cache_dir=Path(tmp) / "cache", progress=False)
         cache = ScanCache() if scan_cache else None
         find_relevant_memories("warm up", memory_dir, selector=selector, scan_cache=cache)
+        if prepared:
+            selector.prepare(scan_memory_files(memory_dir))
         time.sleep(2.1)  # let the files age past the scan cache's racy window
         find_relevant_memories("warm up", memory_dir, selector=selector, scan_cache=cache)
         timings = []
