@@ -208,7 +208,7 @@ class SemanticSelector:
         With the full-text channel's scores (`full_text`: BM25, `window_terms`: the best window's
         share of the query's terms, one per header), only the bodies of the shortlist are
         compared (shortlist.body_shortlist); a memory outside it has no window (-1, None).
-        Without them every body is compared.
+        Without them, or on a selector made with shortlist=False, every body is compared.
         """
         got = self._similarities(query, headers, cancel, full_text, window_terms, _docs, _key)
         return None if got is None else got[:3]
