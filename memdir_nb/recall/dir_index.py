@@ -35,7 +35,7 @@ if TYPE_CHECKING:  # pragma: no cover
 
 _BODY_KEY = "body\0"  # bodies share the snippets table under their own key prefix
 _MAX_DOCS = 20_000  # in-process documents kept before the table is cleared
-_MAX_WINDOW_ROWS = 100_000  # in-process window vectors kept (about 150 MB) before they are dropped
+_MAX_WINDOW_ROWS = 20_000  # window vectors kept in-process (about 30 MB: two full 200-memory dirs)
 
 
 @dataclass(frozen=True)

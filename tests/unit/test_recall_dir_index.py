@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 from memdir_nb.formats.manifest import MemoryHeader
+from memdir_nb.recall import dir_index
 from memdir_nb.recall.dir_index import (
     DirIndex,
     DirVectors,
@@ -127,3 +128,16 @@ def test_window_vectors_are_kept_per_file_across_shortlists(tmp_path: Path) -> N
     assert new == window_texts(headers[3], docs[3].windows)  # memory 2's were kept
     rows = slice(second.offsets[2], second.offsets[3])
     assert np.array_equal(second.windows[rows], first.windows[first.offsets[2] : first.offsets[3]])
+
+
+def test_window_vectors_held_in_process_stay_under_their_bound(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    index, headers, docs = _index_and_dir(tmp_path)
+    key = index.set_key(headers, docs)
+    one = max(len(d.windows) for d in docs)
+    monkeypatch.setattr(dir_index, "_MAX_WINDOW_ROWS", 2 * one)
+    for i in range(len(headers)):
+        index.vectors(key, headers, docs, _CountingEmbed(), chosen=[i])
+        held = sum(len(rows) for rows in index._windows.values())
+        assert held <= 2 * one
