@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from memdir_nb.formats.jsonio import JSONLimitError, loads_bounded
 from memdir_nb.formats.manifest import format_memory_manifest
-from memdir_nb.recall.base import RecallCancelled, keep_known_filenames
+from memdir_nb.recall.base import RecallCancelled, check_headers, keep_known_filenames
 from memdir_nb.spec.constants import MAX_RELEVANT_MEMORIES, MODEL_REPLY_MAX_BYTES
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -137,6 +137,7 @@ class AnthropicSelector:
         cancel: threading.Event | None = None,
     ) -> list[str]:
         """Ask the model; return the known filenames it chose (at most five), or [] on any failure."""
+        check_headers(headers, "AnthropicSelector.select()")
         self.last_error = None
         self.last_request = None
         if not headers:

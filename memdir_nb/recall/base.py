@@ -2,15 +2,14 @@
 
 from __future__ import annotations
 
+import os
 import threading
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Protocol, runtime_checkable
+from typing import Protocol, runtime_checkable
 
+from memdir_nb.formats.manifest import MemoryHeader
 from memdir_nb.spec.constants import MAX_RELEVANT_MEMORIES
-
-if TYPE_CHECKING:  # pragma: no cover - typing only
-    from memdir_nb.formats.manifest import MemoryHeader
 
 
 class RecallCancelled(Exception):
@@ -57,10 +56,27 @@ def keep_known_filenames(
     return kept
 
 
+def check_headers(headers: object, call: str) -> None:
+    """Refuse anything but a scan's headers (a memory dir's path is the usual slip), naming the fix."""
+    if isinstance(headers, (str, bytes, os.PathLike)):
+        raise TypeError(
+            f"{call} takes the memory headers of a scan, not a path: "
+            f"pass scan_memory_files({os.fsdecode(headers)!r})"
+        )
+    if isinstance(headers, Sequence):
+        wrong = next((h for h in headers if not isinstance(h, MemoryHeader)), None)
+        if wrong is not None:
+            raise TypeError(
+                f"{call} takes a list of MemoryHeader (from scan_memory_files(dir)), "
+                f"got an item of type {type(wrong).__name__}"
+            )
+
+
 def selector_inputs(
     selector: str, query: str, headers: Sequence[MemoryHeader], recent_tools: Sequence[str]
 ) -> dict[str, object]:
     """What an offline selector ranked, as its `last_request` (the twin of the API request)."""
+    check_headers(headers, f"{selector} selector's select()")
     return {
         "selector": selector,
         "query": query,

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
-from memdir_nb.recall.base import selector_inputs
+from memdir_nb.recall.base import check_headers, selector_inputs
 from memdir_nb.recall.languages import detect_language, function_words
 from memdir_nb.spec import text as textseg
 from memdir_nb.spec.constants import MAX_RELEVANT_MEMORIES
@@ -344,6 +344,7 @@ class LexicalSelector:
         """Every candidate with its BM25 score, coverage and verdict, best first."""
         import bm25s
 
+        check_headers(headers, "LexicalSelector.score()")
         opts = self.options
         headers = sorted(headers, key=lambda h: h.filename)  # determinism: ties go by filename
         if not headers:

@@ -35,7 +35,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from memdir_nb.home.config import MemdirConfig
-from memdir_nb.recall.base import selector_inputs
+from memdir_nb.recall.base import check_headers, selector_inputs
 from memdir_nb.recall.decision import DecisionModel, decide, feature_values
 from memdir_nb.recall.dir_index import DirIndex, MemoryDoc, best_windows, manifest_text
 from memdir_nb.recall.embedding import (
@@ -255,6 +255,7 @@ class SemanticSelector:
     ) -> int:
         """Encode every manifest line and every body window of headers now (with a progress bar
         when many), so that no later call waits on the encoder; returns the texts encoded."""
+        check_headers(headers, "SemanticSelector.prepare()")
         encoder = self.encoder()
         if encoder is None:
             return 0
@@ -294,6 +295,7 @@ class SemanticSelector:
         cancel: threading.Event | None = None,
     ) -> list[MemoryExplanation]:
         """Every candidate's scores and decision, picked ones first (RecallCancelled if cancelled)."""
+        check_headers(headers, "SemanticSelector.score()")
         headers = sorted(headers, key=lambda h: h.filename)
         if not headers:
             return []
