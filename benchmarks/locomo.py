@@ -2,6 +2,7 @@
 
 Usage:
     python benchmarks/locomo.py PATH/TO/locomo10.json [--conversations N] [--cache-dir D] [--json OUT]
+        [--layout conversation|pooled] [--no-shortlist]
 
 Get `data/locomo10.json` by hand from the snap-research/LoCoMo repository. It is CC BY-NC 4.0:
 never commit it. The file's SHA-256 is checked first; another file is refused.
@@ -11,6 +12,13 @@ conversation, one memory file per session. Its description is the first sentence
 session's summary; its body is "Chat session at <date>" and the dialogue, one
 "Speaker: text" line per turn. Sessions are written oldest first, so the newest session has the
 newest mtime.
+
+With `--layout pooled`, every session of every conversation goes into one dir (272 files,
+named `<sample_id>_session_NN.md`, with the same text as above), and each question is asked
+of that whole dir: basic-memory's own layout, in which its published figures were measured.
+A pooled dir holds more than the 200 files the scan keeps, so it is read with no cap (the
+retrieval is measured, not the newest-first cap), and it holds more than 40 memories, so
+the selector's body shortlist is in play; `--no-shortlist` compares every body instead.
 
 For each answerable question (categories 1-4: 1 multi-hop, 2 temporal, 3 open-domain,
 4 single-hop; 1,540 in all) the gold set is the sessions its evidence ids name. Printed, in one
@@ -54,6 +62,7 @@ if str(BENCH) not in sys.path:
 
 from recall_baselines import grep_rank  # noqa: E402  (the one grep baseline, both benchmarks)
 
+from memdir_nb.formats.manifest import MemoryHeader  # noqa: E402
 from memdir_nb.recall.semantic import SemanticSelector  # noqa: E402
 from memdir_nb.storage.scan import scan_memory_files  # noqa: E402
 
@@ -105,8 +114,9 @@ def first_sentence(text: str) -> str:
     return _SENTENCE.split(" ".join(text.split()), maxsplit=1)[0]
 
 
-def write_dir(sample: dict, target: Path) -> dict[str, str]:
-    """One memory file per session; returns filename -> body (for the grep baseline)."""
+def write_dir(sample: dict, target: Path, prefix: str = "") -> dict[str, str]:
+    """One memory file per session, named prefix + session_filename(n); returns
+    filename -> body (for the grep baseline)."""
     target.mkdir(parents=True, exist_ok=True)
     conv = sample["conversation"]
     summaries = sample.get("session_summary", {})
@@ -123,17 +133,24 @@ def write_dir(sample: dict, target: Path) -> dict[str, str]:
         description = json.dumps(first_sentence(summary), ensure_ascii=False)
         name = json.dumps(f"Session {n} ({date})", ensure_ascii=False)
         text = f"---\nname: {name}\ndescription: {description}\ntype: project\n---\n\n{body}"
-        path = target / session_filename(n)
+        path = target / f"{prefix}{session_filename(n)}"
         path.write_text(text, encoding="utf-8")
         os.utime(path, (base + n * 86_400, base + n * 86_400))
-        bodies[session_filename(n)] = body
+        bodies[path.name] = body
     return bodies
 
 
-def gold_of(qa: dict, known: set[str]) -> set[str]:
-    """Sessions named by the evidence ids (malformed ids dropped, unknown sessions ignored)."""
-    found = {session_filename(int(n)) for n in _EVIDENCE.findall(" ".join(qa.get("evidence", [])))}
+def gold_of(qa: dict, known: set[str], prefix: str = "") -> set[str]:
+    """Sessions named by the evidence ids, as prefix + session_filename(n) (malformed ids
+    dropped, unknown sessions ignored)."""
+    ids = _EVIDENCE.findall(" ".join(qa.get("evidence", [])))
+    found = {f"{prefix}{session_filename(int(n))}" for n in ids}
     return found & known
+
+
+def pooled_prefix(sample: dict) -> str:
+    """The file-name prefix of a conversation's sessions in the pooled dir."""
+    return f"{sample['sample_id']}_"
 
 
 @dataclass
@@ -162,19 +179,47 @@ class Tally:
         }
 
 
-def run_sample(
-    sample: dict, root: Path, selector: SemanticSelector, tallies: dict, rng: random.Random
-) -> None:
-    """Score every answerable question of one conversation with every ranker."""
+@dataclass
+class Haystack:
+    """One memory dir as the rankers see it: its headers and, for grep, its bodies."""
+
+    headers: list[MemoryHeader]
+    bodies: dict[str, str]
+
+
+def conversation_dir(sample: dict, root: Path) -> Haystack:
+    """The per-conversation layout: one dir of this conversation's sessions."""
     memory_dir = root / sample["sample_id"]
     bodies = write_dir(sample, memory_dir)
-    headers = scan_memory_files(memory_dir)
+    return Haystack(scan_memory_files(memory_dir), bodies)
+
+
+def pooled_dir(samples: Sequence[dict], root: Path) -> Haystack:
+    """The pooled layout: one dir of every conversation's sessions, read with no cap."""
+    memory_dir = root / "pooled"
+    bodies: dict[str, str] = {}
+    for sample in samples:
+        bodies |= write_dir(sample, memory_dir, prefix=pooled_prefix(sample))
+    return Haystack(scan_memory_files(memory_dir, limit=None), bodies)
+
+
+def run_sample(
+    sample: dict,
+    haystack: Haystack,
+    selector: SemanticSelector,
+    tallies: dict,
+    rng: random.Random,
+    prefix: str = "",
+) -> None:
+    """Score every answerable question of one conversation, asked of haystack, with every
+    ranker; its gold sessions are named prefix + session_filename(n)."""
+    headers, bodies = haystack.headers, haystack.bodies
     known = set(bodies)
     for qa in sample["qa"]:
         category = qa.get("category")
         if category not in CATEGORIES:
             continue
-        gold = gold_of(qa, known)
+        gold = gold_of(qa, known, prefix)
         question = str(qa["question"])
         explained = selector.score(question, headers)
         default = [e.filename for e in explained if e.selected]
@@ -197,11 +242,15 @@ def run_sample(
             tallies[name].add(category, picks[name], gold)
 
 
-def report(tallies: dict[str, Tally], seconds: float) -> str:
+LAYOUTS = {
+    "conversation": "per-conversation dirs",
+    "pooled": "one pooled dir of every session",
+}
+
+
+def report(tallies: dict[str, Tally], seconds: float, layout: str = "conversation") -> str:
     """The printed tables: overall, then per category, then the default's empty rate."""
-    lines = [
-        f"LoCoMo, answerable questions (categories 1-4), per-conversation dirs ({seconds:.0f} s)"
-    ]
+    lines = [f"LoCoMo, answerable questions (categories 1-4), {LAYOUTS[layout]} ({seconds:.0f} s)"]
     lines.append(f"{'ranker':<10} {'n':>5} {'hit@5':>6} {'recall@5':>9} {'MRR':>6} {'empty':>6}")
     for name in RANKERS:
         s = tallies[name].summary()
@@ -234,6 +283,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--cache-dir", help="vector cache (default: a fresh temp dir)")
     parser.add_argument("--json", dest="json_out", help="also write the figures as JSON here")
     parser.add_argument("--seed", type=int, default=0, help="seed of the random baseline")
+    parser.add_argument(
+        "--layout", choices=sorted(LAYOUTS), default="conversation", help="see the module doc"
+    )
+    parser.add_argument(
+        "--no-shortlist",
+        action="store_true",
+        help="compare every body with the query, in dirs of more than 40 memories too",
+    )
     args = parser.parse_args(argv)
     try:
         samples = check_file(Path(args.path))
@@ -245,7 +302,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     start = time.perf_counter()
     with tempfile.TemporaryDirectory(prefix="locomo-") as tmp:
         cache_dir = Path(args.cache_dir) if args.cache_dir else Path(tmp) / "cache"
-        selector = SemanticSelector(cache_dir=cache_dir, progress=sys.stderr.isatty())
+        selector = SemanticSelector(
+            cache_dir=cache_dir, progress=sys.stderr.isatty(), shortlist=not args.no_shortlist
+        )
         if selector.encoder() is None:
             print(
                 f"locomo.py: the model is not available: {selector.fallback_reason}",
@@ -254,15 +313,22 @@ def main(argv: Sequence[str] | None = None) -> int:
             return 2
         tallies = {name: Tally() for name in RANKERS}
         rng = random.Random(args.seed)
-        for sample in samples:
-            run_sample(sample, Path(tmp) / "dirs", selector, tallies, rng)
-    text = report(tallies, time.perf_counter() - start)
+        root = Path(tmp) / "dirs"
+        if args.layout == "pooled":
+            pooled = pooled_dir(samples, root)
+            for sample in samples:
+                run_sample(sample, pooled, selector, tallies, rng, pooled_prefix(sample))
+        else:
+            for sample in samples:
+                run_sample(sample, conversation_dir(sample, root), selector, tallies, rng)
+    text = report(tallies, time.perf_counter() - start, args.layout)
     print(text)
     if args.json_out:
-        data = {
+        data: dict[str, object] = {
             name: {"all": t.summary(), **{CATEGORIES[c]: t.summary(c) for c in CATEGORIES}}
             for name, t in tallies.items()
         }
+        data["run"] = {"layout": args.layout, "shortlist": not args.no_shortlist}
         Path(args.json_out).write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
     return 0
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 import subprocess
 import sys
 from pathlib import Path
@@ -10,6 +11,7 @@ import locomo
 import pytest
 from recall_baselines import grep_rank
 
+from memdir_nb.recall.semantic import SemanticSelector
 from memdir_nb.storage.scan import scan_memory_files
 
 REPO = Path(__file__).resolve().parents[2]
@@ -87,3 +89,51 @@ def test_hit_recall_and_mrr_per_question(
     tally.add(1, picks, {"a", "c"})
     s = tally.summary()
     assert (s["hit@5"], s["recall@5"], s["mrr"]) == (hit, recall, mrr)
+
+
+def _second_conversation() -> dict[str, object]:
+    """Another made-up conversation whose session numbers overlap SAMPLE's."""
+    return {
+        "sample_id": "conv-y",
+        "conversation": {
+            "session_1_date_time": "8:00 am on 2 June, 2023",
+            "session_1": [
+                {"speaker": "Cy", "dia_id": "D1:1", "text": "My violin lessons start on Friday."}
+            ],
+        },
+        "session_summary": {"session_1_summary": "Cy starts violin lessons."},
+        "qa": [
+            {"question": "When do Cy's violin lessons start?", "evidence": ["D1:1"], "category": 4},
+            {"question": "What is unanswerable here?", "evidence": [], "category": 5},
+        ],
+    }
+
+
+def test_pooled_dir_keeps_every_session_under_its_conversation_id(tmp_path: Path) -> None:
+    pooled = locomo.pooled_dir([SAMPLE, _second_conversation()], tmp_path)
+    names = sorted(h.filename for h in pooled.headers)
+    assert names == ["conv-x_session_01.md", "conv-x_session_02.md", "conv-y_session_01.md"]
+    assert sorted(pooled.bodies) == names
+    # the same text as the per-conversation layout, so both share one vector cache
+    alone = locomo.write_dir(SAMPLE, tmp_path / "alone")
+    assert pooled.bodies["conv-x_session_01.md"] == alone["session_01.md"]
+
+
+def test_pooled_gold_names_the_sessions_of_the_question_s_own_conversation() -> None:
+    known = {"conv-x_session_01.md", "conv-y_session_01.md"}
+    gold = locomo.gold_of(
+        {"evidence": ["D1:1"]}, known, locomo.pooled_prefix({"sample_id": "conv-y"})
+    )
+    assert gold == {"conv-y_session_01.md"}
+
+
+def test_pooled_run_asks_each_conversation_s_questions_of_the_whole_dir(tmp_path: Path) -> None:
+    second = _second_conversation()
+    pooled = locomo.pooled_dir([SAMPLE, second], tmp_path / "dirs")
+    selector = SemanticSelector(cache_dir=tmp_path / "cache", progress=False)
+    tallies = {name: locomo.Tally() for name in locomo.RANKERS}
+    rng = random.Random(0)
+    locomo.run_sample(second, pooled, selector, tallies, rng, locomo.pooled_prefix(second))
+    assert [row[0] for row in tallies["grep"].rows] == [4]  # category 5 is not answerable
+    assert tallies["grep"].summary()["hit@5"] == 1.0  # grep finds conv-y's violin session
+    assert tallies["ranking"].summary()["mrr"] == 1.0  # and so does the selector, first
