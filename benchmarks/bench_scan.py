@@ -97,6 +97,46 @@ def build_dir(root: Path, count: int, seed: int = 7) -> list[str]:
     return paths
 
 
+def _newer_header(rng: random.Random, name: str, desc: str, mtype: str) -> str:
+    """A header in the mix of Claude Code's newer files (research notes on published dirs):
+    two in three nest the type under `metadata:` with a session id, one description in four is
+    quoted, and one header in fifty has an unquoted ': ' that strict YAML refuses."""
+    session = f"{rng.getrandbits(128):032x}"
+    session = "-".join((session[:8], session[8:12], session[12:16], session[16:20], session[20:]))
+    quoted = f'"{desc}"' if rng.random() < 0.25 else desc
+    if rng.random() < 0.02:
+        quoted = f"Steps: {desc}"
+    if rng.random() < 2 / 3:
+        rows = [
+            "metadata:",
+            "  node_type: memory",
+            f"  type: {mtype}",
+            f"  originSessionId: {session}",
+        ]
+    else:
+        rows = [f"type: {mtype}", f"originSessionId: {session}"]
+    return "\n".join(["---", f"name: {name}", f"description: {quoted}", *rows, "---"])
+
+
+def build_newer_dir(root: Path, count: int, seed: int = 7) -> list[str]:
+    """Like build_dir, with headers in the shape of Claude Code's newer files (_newer_header)."""
+    rng = random.Random(seed)
+    now = time.time()
+    paths: list[str] = []
+    for i in range(count):
+        mtype = TYPES[i % 4]
+        path = root / f"{mtype}_{_text(rng, 2).replace(' ', '_')}_{i:05d}.md"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        head = _newer_header(rng, _text(rng, 3).replace(" ", "-"), _text(rng, 12), mtype)
+        body = BODY_SENTENCE * rng.randint(3, 6) + "\n\n**Why:** " + _text(rng, 10) + "\n"
+        path.write_text(f"{head}\n\n{body}", encoding="utf-8")
+        t = now - rng.uniform(0, 400 * 86400)
+        os.utime(path, (t, t))
+        paths.append(str(path))
+    (root / "MEMORY.md").write_text("- [x](x.md) — index\n")
+    return paths
+
+
 def bare_loop(paths: list[str]) -> int:
     """Open each file and read its first 4 KB; nothing else."""
     total = 0

@@ -11,6 +11,9 @@ Each row prints its median wall and CPU time, the ratio to its floor and the tar
   import + first scan       the two together, per process (no floor)
   memdir-nb scan (process)  `python -m memdir_nb.cli scan DIR` of 200 files, start to exit;
                             floor: `python -c pass`
+  ... (newer)               the four cold rows again on 200 files whose headers have the
+                            shape of Claude Code's newer files (bench_scan.build_newer_dir:
+                            most nest the type under `metadata:`); no targets of their own
   recall warm (default)     find_relevant_memories over 200 memories, semantic selector, warm
                             vectors (every window encoded by SemanticSelector.prepare) and a
                             ScanCache, a new query each call; floor: the lexical selector alone
@@ -165,7 +168,7 @@ def row(
 
 
 HEADER = (
-    f"{'row':<26} {'files':>7} {'runs':>4} {'wall ms':>10} {'cpu ms':>10} {'floor ms':>9}"
+    f"{'row':<33} {'files':>7} {'runs':>4} {'wall ms':>10} {'cpu ms':>10} {'floor ms':>9}"
     f" {'x floor':>8}  {'floor is':<16} {'target':>9} {'':4}"
 )
 
@@ -174,7 +177,7 @@ def fmt(r: dict) -> str:
     floor = f"{r['floor_ms']:.1f}" if r["floor_ms"] else "-"
     ratio = f"{r['ratio']:.1f}" if r["ratio"] is not None else "-"
     return (
-        f"{r['row']:<26} {r['files']:>7} {r['runs']:>4} {r['wall_ms']:>10.1f} {r['cpu_ms']:>10.1f}"
+        f"{r['row']:<33} {r['files']:>7} {r['runs']:>4} {r['wall_ms']:>10.1f} {r['cpu_ms']:>10.1f}"
         f" {floor:>9} {ratio:>8}  {r['floor']:<16} {r['target']:>9} {r['verdict']:4}"
     )
 
@@ -218,25 +221,40 @@ def small_dir(tmp: Path) -> Path:
     return root
 
 
-def cold_rows(root: Path, env: dict[str, str], emit: Callable[[dict], None], runs: int = 9) -> None:
+def newer_dir(tmp: Path) -> Path:
+    """The same size with headers in Claude Code's newer shape (bench_scan.build_newer_dir)."""
+    from bench_scan import build_newer_dir
+
+    root = tmp / "newer200"
+    root.mkdir()
+    build_newer_dir(root, 200)
+    return root
+
+
+NEWER = " (newer)"  # the suffix of the rows measured on newer_dir: no target of their own
+
+
+def cold_rows(
+    root: Path, env: dict[str, str], emit: Callable[[dict], None], runs: int = 9, suffix: str = ""
+) -> None:
     """The first scan in a new process, and `memdir-nb scan` as a whole process."""
     figures = in_process_child(_FIRST_SCAN, [str(root)], env, runs=runs)
     first = statistics.median(f[0] for f in figures)
     first_cpu = statistics.median(f[1] for f in figures)
     warm = statistics.median(f[2] for f in figures)
-    emit(row("first scan (new process)", 200, runs, first, first_cpu, warm, "warm scan"))
+    emit(row(f"first scan (new process){suffix}", 200, runs, first, first_cpu, warm, "warm scan"))
     imported = statistics.median(f[4] for f in figures)
     imported_cpu = statistics.median(f[5] for f in figures)
-    emit(row("import storage.scan", 200, runs, imported, imported_cpu, None, ""))
+    emit(row(f"import storage.scan{suffix}", 200, runs, imported, imported_cpu, None, ""))
     # The two together: what a program that imports the scan and scans once waits for (a
     # lazily imported module moves cost from the first row into the second; this one shows both).
     both = statistics.median(f[4] + f[0] for f in figures)
     both_cpu = statistics.median(f[5] + f[1] for f in figures)
-    emit(row("import + first scan", 200, runs, both, both_cpu, None, ""))
+    emit(row(f"import + first scan{suffix}", 200, runs, both, both_cpu, None, ""))
     n = 2 * runs - 3
     bare, _ = process_ms([sys.executable, "-c", "pass"], env, runs=n)
     wall, cpu = process_ms([sys.executable, "-m", "memdir_nb.cli", "scan", str(root)], env, n)
-    emit(row("memdir-nb scan (process)", 200, n, wall, cpu, bare, "python -c pass"))
+    emit(row(f"memdir-nb scan (process){suffix}", 200, n, wall, cpu, bare, "python -c pass"))
 
 
 def save_row(root: Path, emit: Callable[[dict], None], runs: int = 30) -> None:
@@ -357,6 +375,7 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory(prefix="bench-speed-") as tmp:
         root = small_dir(Path(tmp))
         cold_rows(root, env, emit, runs=3 if args.quick else 9)
+        cold_rows(newer_dir(Path(tmp)), env, emit, runs=3 if args.quick else 9, suffix=NEWER)
         if not args.skip_recall:
             recall_rows(Path(tmp), env, emit)
         save_row(root, emit, runs=5 if args.quick else 30)

@@ -23,6 +23,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from memdir_nb.formats.frontmatter_fast import fast_parse
 from memdir_nb.formats.frontmatter_window import header_window_problem
 from memdir_nb.spec.constants import (
     FENCE,
@@ -40,7 +41,7 @@ _CORE_KEYS = ("name", "description", "type")
 def yaml_loader() -> tuple[Any, Any]:
     """PyYAML and the loader class to parse with, imported once, on first use.
 
-    Most headers are plain `key: text` lines that _fast_parse reads without YAML, so a scan
+    Most headers are plain lines that frontmatter_fast.fast_parse reads without YAML, so a scan
     of such files never imports PyYAML (about a third of a cold start). libyaml's C loader
     is several times faster; the pure-Python one gives identical results.
     """
@@ -196,7 +197,7 @@ def _parse_header(lines: list[str], *, closed: bool = False) -> Frontmatter:
     """
     refused = header_window_problem(lines)
     if refused is None:
-        fast = _fast_parse(lines)
+        fast = fast_parse(lines)
         if fast is not None:
             return _build(
                 fast,
@@ -238,78 +239,6 @@ def _parse_header(lines: list[str], *, closed: bool = False) -> Frontmatter:
     kept = _keep_inline_hash(data, lines)  # as Claude Code 2.1.214+ reads ' #' in a value
     fm = _build(data, lines, problems=[], malformed=False)
     return dataclasses.replace(fm, inline_hash=kept) if kept else fm
-
-
-# Characters that make YAML read a plain value as something other than a simple string.
-_PLAIN_BAD_START = set("-?:,[]{}#&*!|>'\"%@`=<+.0123456789~")
-_YAML_SPECIAL_WORDS = frozenset(
-    w
-    for base in ("yes", "no", "true", "false", "on", "off", "null", "y", "n")
-    for w in (base, base.capitalize(), base.upper())
-)
-
-
-def _fast_scalar(value: str) -> str | None:
-    """The string YAML would load for value, when that is certain without YAML; else None."""
-    if not value:
-        return None
-    if not value.isprintable():  # stricter than YAML's printable set, and C-fast
-        return None
-    first = value[0]
-    if first == "'" and len(value) >= 2 and value.endswith("'"):
-        inner = value[1:-1]
-        if "'" in inner.replace("''", ""):
-            return None
-        return inner.replace("''", "'")
-    if first == '"' and len(value) >= 2 and value.endswith('"'):
-        inner = value[1:-1]
-        if '"' in inner or "\\" in inner:
-            return None
-        return inner
-    if first in _PLAIN_BAD_START or value in _YAML_SPECIAL_WORDS:
-        return None
-    if ": " in value or " #" in value or value.endswith(":"):
-        return None
-    return value
-
-
-_ISO_TIME = re.compile(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})")
-
-
-def _fast_parse(lines: list[str]) -> dict[str, object] | None:
-    """Parse a header of simple `key: plain text` lines without YAML, or None if unsure."""
-    out: dict[str, object] = {}
-    for line in lines:
-        key, colon, rest = line.partition(":")
-        if not colon:
-            if not line.strip(" ") or (line.startswith("#") and line.isprintable()):
-                continue  # blank line or comment
-            return None
-        if not _is_simple_key(key):
-            return None
-        if rest and rest[0] != " ":
-            return None  # `key:value` is one scalar to YAML, not a pair
-        value = rest.strip(" ")
-        if not value:
-            out[key] = None
-            continue
-        parsed = _fast_scalar(value)
-        if parsed is None and key == MODIFIED_KEY and _ISO_TIME.fullmatch(value):
-            parsed = value  # a `modified:` time; read as a date by modified_time_ms
-        if parsed is None:
-            return None
-        out[key] = parsed
-    return out
-
-
-def _is_simple_key(key: str) -> bool:
-    """An ASCII identifier-like key (dashes allowed) that YAML reads as that same string."""
-    return (
-        key.isascii()
-        and key[:1] not in ("", "-")
-        and key.replace("-", "_").isidentifier()
-        and key not in _YAML_SPECIAL_WORDS
-    )
 
 
 _RECOVER_LINE = re.compile(r"([A-Za-z_][A-Za-z0-9_-]*)[ \t]*:(?:[ \t]+(.*))?\Z")

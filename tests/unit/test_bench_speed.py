@@ -29,6 +29,10 @@ def test_a_quick_run_reports_every_row_with_its_floor_and_target(tmp_path: Path)
         "import storage.scan",
         "import + first scan",
         "memdir-nb scan (process)",
+        "first scan (new process) (newer)",
+        "import storage.scan (newer)",
+        "import + first scan (newer)",
+        "memdir-nb scan (process) (newer)",
         "save",
     ]
     assert all(r["wall_ms"] > 0 for r in rows)

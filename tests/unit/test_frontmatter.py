@@ -8,11 +8,10 @@ import re
 from pathlib import Path
 
 import pytest
-import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from memdir_nb.formats.frontmatter import _fast_parse, parse_frontmatter
+from memdir_nb.formats.frontmatter import parse_frontmatter
 from memdir_nb.formats.frontmatter_render import render_memory_file
 from memdir_nb.formats.frontmatter_window import yaml_nesting_depth
 from memdir_nb.spec.constants import FRONTMATTER_MAX_BYTES, FRONTMATTER_MAX_LINES
@@ -247,66 +246,6 @@ def test_deeply_nested_yaml_does_not_raise() -> None:
 def test_extra_keys_are_kept_in_fields() -> None:
     fm, _ = parse_frontmatter("---\nname: x\ntags: [a, b]\n---\n")
     assert fm.fields["tags"] == ["a", "b"]
-
-
-# ---------------------------------------------------------------- fast path agrees with YAML
-
-
-@pytest.mark.parametrize(
-    "line",
-    [
-        "name: plain words",
-        "name: it's got 'quotes' and \"more\"",
-        "name: 'single: quoted'",
-        'name: "double quoted"',
-        "name: ünïcödé — dash",
-        "name: a#b",
-        "name:",
-        "# a comment",
-        "",
-        "name: trailing spaces   ",
-        "name:    many leading spaces",
-        "name: a:b and c#d",
-    ],
-)
-def test_fast_path_matches_yaml_when_it_answers(line: str) -> None:
-    fast = _fast_parse([line])
-    assert fast is not None
-    assert fast == (yaml.safe_load(line) or {})
-
-
-@pytest.mark.parametrize(
-    "line",
-    [
-        "name: yes",
-        "name: 12",
-        "name:   0",
-        "name: a: b",
-        "name: x # c",
-        "name: [1]",
-        "on: x",
-        "name: -x",
-        "name: \tx",
-        "name:  'q'x",
-    ],
-)
-def test_fast_path_declines_what_yaml_reads_differently(line: str) -> None:
-    assert _fast_parse([line]) is None
-
-
-@settings(max_examples=300, deadline=None)
-@given(
-    st.text(
-        alphabet=st.characters(codec="utf-8", blacklist_characters="\n\r"),
-        max_size=40,
-    )
-)
-def test_fast_path_never_disagrees_with_yaml(value: str) -> None:
-    line = f"name: {value}"
-    fast = _fast_parse([line])
-    if fast is None:
-        return
-    assert fast == yaml.safe_load(line)
 
 
 # ---------------------------------------------------------------- rendering
