@@ -78,7 +78,6 @@ def build_dir(root: Path, count: int, seed: int = 7) -> list[str]:
         mtype = TYPES[i % 4]
         folder = ("", "team/", "topics/", "topics/infra/")[rng.randrange(4)]
         path = root / f"{folder}{mtype}_{i:05d}.md"
-        path.parent.mkdir(parents=True, exist_ok=True)
         name = _text(rng, 3).capitalize()
         desc = _text(rng, 12)
         body = BODY_SENTENCE * rng.randint(3, 6) + "\n\n**Why:** " + _text(rng, 10) + "\n"
@@ -89,12 +88,17 @@ def build_dir(root: Path, count: int, seed: int = 7) -> list[str]:
             text = f"---\nname: {name}\ndescription: {desc}\ntype: {mtype}\ntags: [a, b]\n---\n\n{body}"
         else:
             text = render_memory_file(name, desc, mtype, body)
-        path.write_text(text, encoding="utf-8")
-        t = now - rng.uniform(0, 400 * 86400)
-        os.utime(path, (t, t))
-        paths.append(str(path))
+        paths.append(_write_aged(path, text, now - rng.uniform(0, 400 * 86400)))
     (root / "MEMORY.md").write_text("- [x](x.md) — index\n")
     return paths
+
+
+def _write_aged(path: Path, text: str, mtime: float) -> str:
+    """Write text to path (folders made as needed) with the given mtime; return the path."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+    os.utime(path, (mtime, mtime))
+    return str(path)
 
 
 def _newer_header(rng: random.Random, name: str, desc: str, mtype: str) -> str:
@@ -126,13 +130,9 @@ def build_newer_dir(root: Path, count: int, seed: int = 7) -> list[str]:
     for i in range(count):
         mtype = TYPES[i % 4]
         path = root / f"{mtype}_{_text(rng, 2).replace(' ', '_')}_{i:05d}.md"
-        path.parent.mkdir(parents=True, exist_ok=True)
         head = _newer_header(rng, _text(rng, 3).replace(" ", "-"), _text(rng, 12), mtype)
         body = BODY_SENTENCE * rng.randint(3, 6) + "\n\n**Why:** " + _text(rng, 10) + "\n"
-        path.write_text(f"{head}\n\n{body}", encoding="utf-8")
-        t = now - rng.uniform(0, 400 * 86400)
-        os.utime(path, (t, t))
-        paths.append(str(path))
+        paths.append(_write_aged(path, f"{head}\n\n{body}", now - rng.uniform(0, 400 * 86400)))
     (root / "MEMORY.md").write_text("- [x](x.md) — index\n")
     return paths
 
