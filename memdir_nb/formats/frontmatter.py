@@ -23,7 +23,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from memdir_nb.formats.frontmatter_fast import fast_parse
+from memdir_nb.formats.frontmatter_fast import PlainColon, fast_parse, fast_scalar
 from memdir_nb.formats.frontmatter_window import header_window_problem
 from memdir_nb.spec.constants import (
     FENCE,
@@ -198,6 +198,8 @@ def _parse_header(lines: list[str], *, closed: bool = False) -> Frontmatter:
     refused = header_window_problem(lines)
     if refused is None:
         fast = fast_parse(lines)
+        if isinstance(fast, PlainColon):
+            return _recover(lines, plain_colon_problem(fast))
         if fast is not None:
             return _build(
                 fast,
@@ -241,6 +243,18 @@ def _parse_header(lines: list[str], *, closed: bool = False) -> Frontmatter:
     return dataclasses.replace(fm, inline_hash=kept) if kept else fm
 
 
+def plain_colon_problem(where: PlainColon) -> str:
+    """The problem text for a header YAML refuses because a plain value holds ': '.
+
+    The file's line is where.line + 2: the opening fence is line 1 of every memory file.
+    """
+    return (
+        f"YAML error: the value of {where.key!r} (line {where.line + 2}) holds ': ' "
+        "outside quotes, which YAML reads as the start of another key; put the value in quotes; "
+        "fields were recovered line by line"
+    )
+
+
 _RECOVER_LINE = re.compile(r"([A-Za-z_][A-Za-z0-9_-]*)[ \t]*:(?:[ \t]+(.*))?\Z")
 _REFUSED_START = set("&*[{|>!")
 
@@ -256,6 +270,9 @@ def _recover_value(raw: str | None) -> str | None:
         inner = value[1:-1]
         if value[0] == "'":
             return inner.replace("''", "'")
+        plain = fast_scalar(value)  # a double-quoted value without escapes needs no YAML
+        if plain is not None:
+            return plain
         yaml, loader = yaml_loader()
         try:
             loaded = yaml.load(value, Loader=loader)

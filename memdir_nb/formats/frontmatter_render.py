@@ -7,26 +7,23 @@ with them.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-import yaml
-
+from memdir_nb.formats.frontmatter import Frontmatter, yaml_loader
 from memdir_nb.spec.constants import FENCE, METADATA_KEY, MODIFIED_KEY
 from memdir_nb.spec.taxonomy import MemoryType, require_memory_type
 from memdir_nb.spec.text import one_line
 from memdir_nb.spec.timestamps import iso_utc
 
-if TYPE_CHECKING:
-    from memdir_nb.formats.frontmatter import Frontmatter
-
-
 # ---------------------------------------------------------------------------- rendering
 
 
 def _dump_field(key: str, value: str) -> str:
-    """One `key: value` line, quoted by yaml.safe_dump whenever YAML needs it."""
+    """One `key: value` line, quoted by yaml.safe_dump whenever YAML needs it.
 
-    out = yaml.safe_dump({key: value}, allow_unicode=True, width=2**31 - 1, sort_keys=False)
+    PyYAML comes from frontmatter.yaml_loader, on first use: reading headers (a scan) imports
+    this module too, and most never need YAML.
+    """
+    yaml, _ = yaml_loader()
+    out: str = yaml.safe_dump({key: value}, allow_unicode=True, width=2**31 - 1, sort_keys=False)
     return out if out.endswith("\n") else out + "\n"
 
 

@@ -11,6 +11,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from memdir_nb.formats import frontmatter
 from memdir_nb.formats.frontmatter import parse_frontmatter
 from memdir_nb.formats.frontmatter_render import render_memory_file
 from memdir_nb.formats.frontmatter_window import yaml_nesting_depth
@@ -149,6 +150,32 @@ def test_broken_yaml_is_flagged_and_recovered() -> None:
     assert fm.description == "still here" and fm.type is MemoryType.USER
     assert fm.name is None  # a flow sequence opener is not text
     assert any(p.startswith("YAML error") for p in fm.problems)
+
+
+def test_an_unquoted_colon_space_is_recovered_as_after_a_yaml_error_and_names_the_fix(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    text = '---\nname: Deploy\ndescription: Steps: run "make check"\ntype: project\n---\nbody\n'
+    fm, body = parse_frontmatter(text)
+    assert fm.malformed and body == "body\n"
+    assert (fm.name, fm.description, fm.type) == (
+        "Deploy",
+        'Steps: run "make check"',
+        MemoryType.PROJECT,
+    )
+    (problem,) = fm.problems
+    assert problem.startswith("YAML error") and "'description' (line 3)" in problem
+    assert "put the value in quotes" in problem
+    monkeypatch.setattr(frontmatter, "fast_parse", lambda lines: None)  # the PyYAML route
+    slow, slow_body = parse_frontmatter(text)
+    assert slow.malformed and slow.problems[0].startswith("YAML error")
+    assert (slow.fields, slow.name, slow.description, slow.type) == (
+        fm.fields,
+        fm.name,
+        fm.description,
+        fm.type,
+    )
+    assert slow_body == body
 
 
 def test_non_utf8_bytes_are_replaced_and_flagged(tmp_path: Path) -> None:
@@ -339,8 +366,6 @@ def test_nofollow_read_refuses_a_symlink(tmp_path: Path) -> None:
 
 
 def test_type_is_read_from_a_nested_metadata_mapping() -> None:
-    from memdir_nb.formats.frontmatter import parse_frontmatter
-
     fm, body = parse_frontmatter(
         "---\nname: n\ndescription: d\nmetadata: \n  node_type: memory\n  type: feedback\n"
         "  originSessionId: abc-123\n---\n\nbody\n"
@@ -356,8 +381,6 @@ def test_type_is_read_from_a_nested_metadata_mapping() -> None:
 
 
 def test_top_level_type_wins_over_a_nested_one() -> None:
-    from memdir_nb.formats.frontmatter import parse_frontmatter
-
     fm, _ = parse_frontmatter(
         "---\nname: n\ndescription: d\ntype: user\nmetadata:\n  type: project\n---\n"
     )
@@ -365,8 +388,6 @@ def test_top_level_type_wins_over_a_nested_one() -> None:
 
 
 def test_nested_type_is_recovered_when_yaml_fails() -> None:
-    from memdir_nb.formats.frontmatter import parse_frontmatter
-
     fm, _ = parse_frontmatter(
         "---\nname: n\ndescription: Steps: tag: build\nmetadata:\n  node_type: memory\n"
         "  type: reference\n---\n"
@@ -375,8 +396,6 @@ def test_nested_type_is_recovered_when_yaml_fails() -> None:
 
 
 def test_unknown_nested_type_is_reported_like_a_top_level_one() -> None:
-    from memdir_nb.formats.frontmatter import parse_frontmatter
-
     fm, _ = parse_frontmatter("---\nname: n\ndescription: d\nmetadata:\n  type: gotcha\n---\n")
     assert fm.type is None and fm.raw_type == "gotcha"
     assert any("unknown type 'gotcha'" in p for p in fm.problems)

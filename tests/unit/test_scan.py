@@ -5,7 +5,10 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import subprocess
+import sys
 import tempfile
+import uuid
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -17,6 +20,7 @@ from memdir_nb.formats.manifest import MemoryHeader, format_memory_manifest, iso
 from memdir_nb.spec.constants import MAX_MEMORY_FILES
 from memdir_nb.spec.taxonomy import MemoryType
 from memdir_nb.storage.scan import ScanCache, scan_memory_dir, scan_memory_files
+from tests.conftest import flat_memory, nested_memory
 
 BASE_S = 1_774_693_800  # 2026-03-28T10:30:00Z
 
@@ -475,3 +479,38 @@ def test_the_scan_cache_keeps_the_modified_time(tmp_path: Path) -> None:
     first = scan_memory_dir(tmp_path, cache=cache).headers
     again = scan_memory_dir(tmp_path, cache=cache).headers
     assert first == again and again[0].modified_ms == 1_735_689_600_000.0
+
+
+_PLAIN_HEADERS = {
+    "user_plain.md": flat_memory("Plain", "One plain line", "user", "body"),
+    "project_nested.md": nested_memory(
+        "Nested", "Type under metadata", "project", "body", session=str(uuid.UUID(int=7))
+    ),
+    "reference_tags.md": "---\nname: Tags\ndescription: d\ntype: reference\ntags: [ci, deploy]\n---\n",
+    "feedback_colon.md": "---\nname: Colon\ndescription: Steps: run it\ntype: feedback\n---\n",
+}
+_WHO_IMPORTED_YAML = (
+    "import sys\n"
+    "from memdir_nb.storage.scan import scan_memory_files\n"
+    "headers = scan_memory_files(sys.argv[1])\n"
+    "print(len(headers), 'yaml' in sys.modules)\n"
+)
+
+
+@pytest.mark.parametrize(("extra", "imports_yaml"), [(None, False), ("count: 12", True)])
+def test_a_scan_imports_pyyaml_only_for_a_header_that_needs_it(
+    tmp_path: Path, extra: str | None, imports_yaml: bool
+) -> None:
+    for name, text in _PLAIN_HEADERS.items():
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    if extra is not None:  # a value YAML types: only YAML can read this header
+        (tmp_path / "user_typed.md").write_text(f"---\nname: Typed\ntype: user\n{extra}\n---\n")
+    out = subprocess.run(
+        [sys.executable, "-c", _WHO_IMPORTED_YAML, str(tmp_path)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
+    )
+    count = len(_PLAIN_HEADERS) + (extra is not None)
+    assert out.stdout.split() == [str(count), str(imports_yaml)]
