@@ -22,6 +22,7 @@ More shapes are answered without YAML because the answer is just as certain:
 - text that starts with a digit but holds a character no number or time can hold
   (`description: 2026-05-04 fix for the login bug`);
 - a double-quoted value whose only escapes are \\" and \\\\;
+- a date alone (`updated: 2026-06-22`), which YAML reads as that datetime.date;
 - a flow list of plain words (`tags: [deploy, ci]`), which YAML reads as that list of strings;
 - a plain value holding `: ` (`description: Steps: run the tests`), which YAML always refuses:
   the reader returns a PlainColon naming the line, and frontmatter.py recovers the fields line by
@@ -30,6 +31,7 @@ More shapes are answered without YAML because the answer is just as certain:
 
 from __future__ import annotations
 
+import datetime as _dt
 import re
 from typing import NamedTuple
 
@@ -54,6 +56,8 @@ _NUMBER_CHARS = frozenset("0123456789_+-.: \tabcdefABCDEFxXoOiInNtTzZ")
 # A double-quoted value whose only escapes are \" and \\ (YAML reads them as " and \).
 _QUOTE_ESCAPES_ONLY = re.compile(r'(?:[^"\\]|\\["\\])*')
 _QUOTE_ESCAPE = re.compile(r'\\(["\\])')
+# A date alone, as YAML's timestamp pattern reads it when the month and day have two digits.
+_DATE = re.compile(r"([0-9]{4})-([0-9]{2})-([0-9]{2})")
 _ISO_TIME = re.compile(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})")
 # An item of a flow list that YAML reads as that same text: a letter or "_", then word characters,
 # spaces, dots, slashes or dashes (no flow indicator, quote, ':' or '#'); fast_scalar still
@@ -106,6 +110,14 @@ def fast_scalar(value: str) -> str | None:
     if ": " in value or " #" in value or value.endswith(":"):
         return None
     return value
+
+
+def _date(year: int, month: int, day: int) -> _dt.date | None:
+    """The date YAML builds for `YYYY-MM-DD`, or None where it cannot (YAML then raises)."""
+    try:
+        return _dt.date(year, month, day)
+    except ValueError:
+        return None
 
 
 def _flow_list(value: str) -> list[str] | None:
@@ -163,6 +175,8 @@ def _value(key: str, rest: str) -> object:
         parsed = value  # a `modified:` time; read as a date by modified_time_ms
     if parsed is None and value[0] == "[":
         parsed = _flow_list(value)
+    if parsed is None and (date := _DATE.fullmatch(value)):
+        parsed = _date(*map(int, date.groups()))  # `updated: 2026-06-22`: YAML builds a date
     if parsed is None:
         return _REFUSED if yaml_refuses(value) else _UNSURE
     return parsed

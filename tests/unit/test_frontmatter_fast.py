@@ -153,9 +153,30 @@ def test_digit_led_text_and_escaped_quotes_read_as_yaml_reads_them(value: str, t
     _assert_agrees_with_yaml([f"description: {value}"])
 
 
+@pytest.mark.parametrize("value", ["2026-06-22", "1999-12-31", "2024-02-29"])
+def test_a_date_alone_reads_as_the_date_yaml_builds(value: str) -> None:
+    fast = fast_parse(["name: Notes", "metadata:", f"  updated: {value}"])
+    assert isinstance(fast, dict) and isinstance(fast["metadata"], dict)
+    assert fast["metadata"]["updated"] == dt.date.fromisoformat(value)
+    _assert_agrees_with_yaml(["name: Notes", "metadata:", f"  updated: {value}"])
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.integers(0, 9999), st.integers(0, 19), st.integers(0, 39))
+def test_fast_path_never_disagrees_with_yaml_on_dates(year: int, month: int, day: int) -> None:
+    value = f"{year:04d}-{month:02d}-{day:02d}"
+    fast = fast_parse([f"created: {value}"])
+    try:
+        loaded = yaml.safe_load(f"created: {value}")
+    except ValueError:  # an impossible date: YAML's constructor raises, the reader must not answer
+        assert fast is None
+        return
+    assert fast is None or fast == loaded
+
+
 @pytest.mark.parametrize(
     "value",
-    ["2026-05-04", "2026-05-04 10:00:00", "1e3", "0x1F", "1_000", "12:30", "1.5", '"a\\nb"'],
+    ["2026-5-04", "2026-05-04 10:00:00", "1e3", "0x1F", "1_000", "12:30", "1.5", '"a\\nb"'],
 )
 def test_numbers_times_and_other_escapes_still_go_to_yaml(value: str) -> None:
     assert fast_parse([f"description: {value}"]) is None
