@@ -89,18 +89,27 @@ def child_env(code: Path | None, pycache: Path) -> dict[str, str]:
     return env
 
 
-def process_ms(cmd: list[str], env: dict[str, str], runs: int) -> tuple[float, float]:
-    """Median wall and CPU (the children's) ms of running cmd to completion, after one untimed run."""
-    subprocess.run(cmd, env=env, stdout=subprocess.DEVNULL, check=True, cwd=CHILD_CWD)
-    wall, cpu = [], []
-    for _ in range(runs):
-        before = resource.getrusage(resource.RUSAGE_CHILDREN)
-        start = time.perf_counter()
+def process_ms(cmds: list[list[str]], env: dict[str, str], runs: int) -> list[tuple[float, float]]:
+    """Median wall and CPU (the children's) ms of running each command to completion.
+
+    After one untimed run of each, the commands take turns, run by run, so a machine that
+    speeds up or slows down during the measurement moves every command's figures alike and
+    leaves their ratios alone (python -c pass took 12-20 ms within minutes on a shared VM).
+    """
+    for cmd in cmds:
         subprocess.run(cmd, env=env, stdout=subprocess.DEVNULL, check=True, cwd=CHILD_CWD)
-        wall.append((time.perf_counter() - start) * 1000)
-        after = resource.getrusage(resource.RUSAGE_CHILDREN)
-        cpu.append((after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime) * 1000)
-    return statistics.median(wall), statistics.median(cpu)
+    wall: list[list[float]] = [[] for _ in cmds]
+    cpu: list[list[float]] = [[] for _ in cmds]
+    for _ in range(runs):
+        for i, cmd in enumerate(cmds):
+            before = resource.getrusage(resource.RUSAGE_CHILDREN)
+            start = time.perf_counter()
+            subprocess.run(cmd, env=env, stdout=subprocess.DEVNULL, check=True, cwd=CHILD_CWD)
+            wall[i].append((time.perf_counter() - start) * 1000)
+            after = resource.getrusage(resource.RUSAGE_CHILDREN)
+            used = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
+            cpu[i].append(used * 1000)
+    return [(statistics.median(w), statistics.median(c)) for w, c in zip(wall, cpu, strict=True)]
 
 
 _FIRST_SCAN = """
@@ -252,8 +261,14 @@ def cold_rows(
     both_cpu = statistics.median(f[5] + f[1] for f in figures)
     emit(row(f"import + first scan{suffix}", 200, runs, both, both_cpu, None, ""))
     n = 2 * runs - 3
-    bare, _ = process_ms([sys.executable, "-c", "pass"], env, runs=n)
-    wall, cpu = process_ms([sys.executable, "-m", "memdir_nb.cli", "scan", str(root)], env, n)
+    (bare, _), (wall, cpu) = process_ms(
+        [
+            [sys.executable, "-c", "pass"],
+            [sys.executable, "-m", "memdir_nb.cli", "scan", str(root)],
+        ],
+        env,
+        runs=n,
+    )
     emit(row(f"memdir-nb scan (process){suffix}", 200, n, wall, cpu, bare, "python -c pass"))
 
 

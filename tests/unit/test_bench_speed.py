@@ -7,6 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import bench_speed
+
 SCRIPT = Path(__file__).resolve().parents[2] / "benchmarks" / "bench_speed.py"
 
 
@@ -42,3 +44,14 @@ def test_a_quick_run_reports_every_row_with_its_floor_and_target(tmp_path: Path)
     process = next(r for r in rows if r["row"] == "memdir-nb scan (process)")
     assert process["target"] == "<=4x" and process["ratio"] > 1
     assert {"cpu", "cores", "load_1min", "load_1min_end"} <= set(report["machine"])
+
+
+def test_process_rows_take_turns_so_drift_moves_both_alike(tmp_path: Path) -> None:
+    log = tmp_path / "order.txt"
+
+    def mark(letter: str) -> list[str]:
+        return [sys.executable, "-c", f"open({str(log)!r}, 'a').write({letter!r})"]
+
+    figures = bench_speed.process_ms([mark("a"), mark("b")], {}, runs=3)
+    assert log.read_text() == "ab" + "ab" * 3  # one untimed run each, then turn by turn
+    assert len(figures) == 2 and all(wall > 0 and cpu > 0 for wall, cpu in figures)
