@@ -336,7 +336,58 @@ def build_untyped_past_cap_dir(root: Path, n: int = 230) -> Path:
     return root
 
 
+def build_hand_written_headers_dir(root: Path) -> Path:
+    """Headers in the shapes found in published dirs (2026-11-28): a description that starts with a
+    date or holds an unquoted ': ', escaped quotes, dates and tag lists beside a nested type, a
+    block list of wiki links, CRLF line ends, a byte-order mark, a type outside the four, and a
+    note with no header at all."""
+    files = {
+        "project_release_fix.md": flat_memory(
+            "Release fix",
+            "2026-05-04 fix for the flaky login test in the release pipeline",
+            "project",
+            "The retry wrapper was removed; the test now waits for the session cookie.",
+        ),
+        "feedback_merge_steps.md": flat_memory(
+            "Merge steps",
+            "Before merging: run the linters, then the whole test suite",
+            "feedback",
+            "**Why:** a merge broke main twice in one week.",
+        ),
+        "reference_dump_bucket.md": (
+            '---\nname: Dump bucket\ndescription: "The \\"staging\\" bucket keeps nightly dumps"\n'
+            "type: reference\n---\n\nDumps older than a week are deleted.\n"
+        ),
+        "project_roadmap.md": (
+            "---\nname: Roadmap\ndescription: What ships this quarter and in which order\n"
+            "tags: [roadmap, planning]\nmetadata:\n  type: project\n  created: 2026-03-02\n"
+            "  updated: 2026-06-22\n---\n\nSearch first, then the billing page.\n"
+        ),
+        "user_reading_list.md": (
+            "---\nname: Reading list\ndescription: Papers the user wants summarised\ntype: user\n"
+            "related:\n  - [[retrieval-notes]]\n  - [[eval-notes]]\n---\n\nStart with the survey.\n"
+        ),
+        "feedback_windows_notes.md": flat_memory(
+            "Windows notes", "Paths on the build box use backslashes", "feedback", "Quote them."
+        ).replace("\n", "\r\n"),
+        "reference_bom.md": "\ufeff"
+        + flat_memory("Team wiki", "Where the team wiki lives", "reference", "On the intranet."),
+        "project_workflow.md": flat_memory(
+            "Deploy workflow", "How a deploy is rolled out", "workflow", "Canary first."
+        ),
+        "scratch_notes.md": "# Scratch\n\nNo header here, just notes.\n",
+    }
+    for name, text in files.items():
+        path = root / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(text.encode("utf-8"))
+    index = "".join(f"- [{n}]({n}) — a hand-written header\n" for n in sorted(files))
+    _put(root / "MEMORY.md", index)
+    return root
+
+
 REAL_DIR_BUILDERS: dict[str, Callable[[Path], Path]] = {
+    "hand-written-headers": build_hand_written_headers_dir,
     "nested": build_nested_dir,
     "index-variants": build_index_variants_dir,
     "multilingual": build_multilingual_dir,

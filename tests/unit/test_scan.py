@@ -9,7 +9,7 @@ import subprocess
 import sys
 import tempfile
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -514,3 +514,29 @@ def test_a_scan_imports_pyyaml_only_for_a_header_that_needs_it(
     )
     count = len(_PLAIN_HEADERS) + (extra is not None)
     assert out.stdout.split() == [str(count), str(imports_yaml)]
+
+
+def test_hand_written_headers_from_published_dirs_read_as_yaml_reads_them(
+    real_dir: Callable[[str], Path],
+) -> None:
+    headers = {h.filename: h for h in scan_memory_files(real_dir("hand-written-headers"))}
+    assert headers["project_release_fix.md"].description == (
+        "2026-05-04 fix for the flaky login test in the release pipeline"
+    )
+    merge = headers["feedback_merge_steps.md"]
+    assert merge.malformed and merge.type is MemoryType.FEEDBACK
+    assert merge.description == "Before merging: run the linters, then the whole test suite"
+    assert headers["reference_dump_bucket.md"].description == (
+        'The "staging" bucket keeps nightly dumps'
+    )
+    roadmap = headers["project_roadmap.md"]
+    assert (roadmap.type, roadmap.malformed) == (MemoryType.PROJECT, False)
+    assert headers["user_reading_list.md"].type is MemoryType.USER
+    assert (
+        headers["feedback_windows_notes.md"].description == "Paths on the build box use backslashes"
+    )
+    assert headers["reference_bom.md"].type is MemoryType.REFERENCE
+    assert headers["project_workflow.md"].type is None  # not one of the four types
+    assert headers["scratch_notes.md"].description is None
+    clean = set(headers) - {"feedback_merge_steps.md"}
+    assert not any(headers[name].malformed for name in clean)
