@@ -25,12 +25,20 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from memdir_nb.formats import frontmatter
-from memdir_nb.formats.frontmatter import Frontmatter, normalise_newlines, parse_frontmatter
+from memdir_nb.formats.frontmatter import Frontmatter, parse_frontmatter
 from memdir_nb.formats.frontmatter_fast import PlainColon, fast_parse
+from memdir_nb.formats.frontmatter_window import header_window_problem
 from memdir_nb.spec.timestamps import modified_time_ms
 
 MAX_BYTES = 1 << 20  # a larger file is not a memory file; it is passed over
-ROUTES = ("fast", "refused without YAML", "yaml", "no header", "unclosed")  # how_read's answers
+ROUTES = (  # how_read's answers
+    "fast",
+    "refused without YAML",
+    "yaml",
+    "refused by the header window",
+    "no header",
+    "unclosed",
+)
 
 
 def markdown_files(roots: list[Path]) -> Iterator[Path]:
@@ -44,16 +52,17 @@ def markdown_files(roots: list[Path]) -> Iterator[Path]:
                     yield path
 
 
-def how_read(text: str) -> str:
-    """Which route the header takes: none, fast, refused (PlainColon) or yaml."""
-    lines = normalise_newlines(text).split("\n")
-    if not lines or lines[0].rstrip() != "---":
+def how_read(fm: Frontmatter) -> str:
+    """Which route the parser took for a parsed header, asked of the parser's own pieces: the
+    header it found (fences within the line window), the window check, then the reader."""
+    if not fm.has_frontmatter:
         return "no header"
-    try:
-        close = next(i for i in range(1, len(lines)) if lines[i].rstrip() == "---")
-    except StopIteration:
+    if not fm.closed:
         return "unclosed"
-    fast = fast_parse(lines[1:close])
+    lines = list(fm.header_lines)
+    if header_window_problem(lines) is not None:
+        return "refused by the header window"
+    fast = fast_parse(lines)
     if isinstance(fast, PlainColon):
         return "refused without YAML"
     return "yaml" if fast is None else "fast"
@@ -70,8 +79,8 @@ def _same_problems(fast: Frontmatter, slow: Frontmatter, route: str) -> bool:
 
 def compare(text: str) -> tuple[str, list[str]]:
     """(route, the attributes that differ between the two readers)."""
-    route = how_read(text)
     fast, fast_body = parse_frontmatter(text)
+    route = how_read(fast)
     saved = frontmatter.fast_parse
     frontmatter.fast_parse = lambda lines: None  # PyYAML decides every header
     try:
