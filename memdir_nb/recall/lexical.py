@@ -59,13 +59,22 @@ def _synonym_table() -> tuple[dict[tuple[str, ...], str], int]:
 
 
 _SYNONYMS, _LONGEST_SYNONYM = _synonym_table()
+# Every word a synonym phrase starts with: a position whose word (or that word less a plural
+# "s") is not one of these starts no phrase, so synonym_tags skips it without building a tuple.
+_PHRASE_STARTS = frozenset(phrase[0] for phrase in _SYNONYMS)
 
 
 def synonym_tags(words: Sequence[str]) -> list[str]:
     """Concept tokens for every synonym phrase found in a word list (plurals included)."""
     found: list[str] = []
     n = len(words)
-    for i in range(n):
+    starts = _PHRASE_STARTS
+    distinct = set(words)
+    leads = set(starts.intersection(distinct))
+    leads.update(w for w in distinct if w.endswith("s") and w[:-1] in starts)
+    if not leads:
+        return found
+    for i in [i for i, w in enumerate(words) if w in leads]:
         for length in range(1, _LONGEST_SYNONYM + 1):
             if i + length > n:
                 break
@@ -89,8 +98,11 @@ def raw_words(text: str) -> list[str]:
 
     Hyphenated compounds give the joined form and each part.
     """
+    split = textseg.words(_CAMEL.sub(" ", text) if text else "")
+    if "-" not in text and "'" not in text and "\u2019" not in text:
+        return split  # no word can hold a hyphen or an apostrophe (words() maps \u2019 to ')
     words: list[str] = []
-    for word in textseg.words(_CAMEL.sub(" ", text) if text else ""):
+    for word in split:
         if "-" in word or "'" in word:
             words.append(word.replace("-", "").replace("'", ""))
             words.extend(p for p in re.split(r"['\-]", word) if p)

@@ -4,21 +4,29 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import sys
 from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from memdir_nb.formats.manifest import MemoryHeader
 from memdir_nb.recall import LexicalSelector, RelevantMemory, find_relevant_memories
 from memdir_nb.recall.lexical import (
+    _LONGEST_SYNONYM,
+    _SYNONYMS,
     LexicalOptions,
     classify_for_tools,
     filename_words,
     is_about_tool,
+    raw_words,
+    synonym_tags,
     tool_key,
 )
+from memdir_nb.spec import text as textseg
 from memdir_nb.spec.taxonomy import MemoryType
 from memdir_nb.storage.scan import scan_memory_files
 from tests.support import write_memory
@@ -131,6 +139,58 @@ def test_synonym_layer_links_k8s_to_kubernetes(memory_dir: Path) -> None:
         "apply this k8s manifest", memory_dir, selector=LexicalSelector()
     )
     assert names(found) == ["user_k8s.md"]
+
+
+def _synonym_tags_every_position(words: Sequence[str]) -> list[str]:
+    """The synonym rule read literally: every phrase at every position, plural last word too."""
+    found: list[str] = []
+    for i in range(len(words)):
+        for length in range(1, _LONGEST_SYNONYM + 1):
+            phrase = tuple(words[i : i + length])
+            if len(phrase) < length:
+                break
+            tag = _SYNONYMS.get(phrase)
+            if tag is None and phrase[-1].endswith("s"):
+                tag = _SYNONYMS.get((*phrase[:-1], phrase[-1][:-1]))
+            if tag is not None and tag not in found:
+                found.append(tag)
+    return found
+
+
+_PHRASE_WORDS = sorted({w for phrase in _SYNONYMS for w in phrase})
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(
+        st.one_of(
+            st.sampled_from(_PHRASE_WORDS),
+            st.sampled_from(_PHRASE_WORDS).map(lambda w: w + "s"),
+            st.sampled_from(["the", "deploy", "s", "ss", "friday", "x"]),
+        ),
+        max_size=12,
+    )
+)
+def test_synonym_tags_finds_every_phrase_the_literal_rule_finds(words: list[str]) -> None:
+    assert synonym_tags(words) == _synonym_tags_every_position(words)
+
+
+def _raw_words_word_by_word(text: str) -> list[str]:
+    """raw_words' rule read literally: each word, and a hyphen or apostrophe compound's parts."""
+    out: list[str] = []
+    for word in textseg.words(re.sub(r"(?<=[a-z0-9])(?=[A-Z])", " ", text)):
+        if "-" in word or "'" in word:
+            out.append(word.replace("-", "").replace("'", ""))
+            out.extend(p for p in re.split(r"['\-]", word) if p)
+        else:
+            out.append(word)
+    return out
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet="abZ9 -'\u2019\u00e9\u65e5\u672c.\n", max_size=40))
+def test_raw_words_splits_compounds_as_the_word_by_word_rule(text: str) -> None:
+    assert raw_words(text) == _raw_words_word_by_word(text)
 
 
 def test_unrelated_query_returns_nothing(memory_dir: Path) -> None:
