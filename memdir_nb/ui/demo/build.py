@@ -15,6 +15,7 @@ from memdir_nb.spec.constants import (
     TEAM_DIRNAME,
 )
 from memdir_nb.storage.daily_log import append_daily_log
+from memdir_nb.storage.scratch_folder import scratch_folder
 from memdir_nb.ui.demo.memories import demo_memories
 from memdir_nb.ui.demo.model import (
     DEMO_NOW_MS,
@@ -149,7 +150,8 @@ def notebook_memory_dir(
     config: MemdirConfig | None = None,
     now_ms: float | None = None,
 ) -> Path:
-    """The memory dir a notebook opens: the one chosen, else MEMDIR_NB_DIR, else a fresh demo.
+    """The memory dir a notebook opens: the one chosen, else MEMDIR_NB_DIR, else a fresh demo
+    (in a scratch_folder, so it is removed when the kernel exits).
 
     The fresh demo is built as of now_ms, by default the fixed DEMO_NOW_MS, so what a notebook
     prints about it is the same on every day and machine.
@@ -170,7 +172,7 @@ def notebook_memory_dir(
                 "(the folder that holds MEMORY.md), or unset it to use the bundled demo"
             )
         return path.resolve()
-    scratch = Path(tempfile.mkdtemp(prefix="memdir-nb-demo-"))
+    scratch = scratch_folder("demo")  # removed when the kernel exits
     built_at = DEMO_NOW_MS if now_ms is None else now_ms
     return build_demo_memory_dir(scratch / "memory", now_ms=built_at)
 
