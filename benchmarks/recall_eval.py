@@ -58,11 +58,11 @@ class NewestSelector:
         return [h.filename for h in ordered[: self.limit]]
 
 
-def selectors(cache_dir: Path | None = None) -> dict[str, Callable[[], object]]:
+def selectors(cache_dir: Path) -> dict[str, Callable[[], object]]:
     """Every offline selector and baseline the benchmark compares, by display name.
 
     The semantic selector is built once per labelled set (its vectors are cached in cache_dir,
-    a fresh folder per run unless given), the others once per query as before.
+    which the caller makes and removes), the others once per query as before.
     """
     from memdir_nb.recall.semantic import SemanticSelector
 
@@ -71,7 +71,7 @@ def selectors(cache_dir: Path | None = None) -> dict[str, Callable[[], object]]:
     def semantic() -> SemanticSelector:
         if "s" not in shared:
             shared["s"] = SemanticSelector(
-                cache_dir=cache_dir or Path(tempfile.mkdtemp(prefix="recall-eval-cache-")),
+                cache_dir=cache_dir,
                 progress=False,
             )
         return shared["s"]

@@ -21,6 +21,7 @@ small dirs behave unlike large ones. The coefficients, beta and the gate are dat
 from __future__ import annotations
 
 import math
+import operator
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from importlib import resources
@@ -168,7 +169,10 @@ def _logistic(
     names: Sequence[str],
     values: Mapping[str, float],
 ) -> float:
-    z = intercept + sum(c * values[n] for c, n in zip(coefficients, names, strict=True))
+    if len(coefficients) != len(names):
+        raise ValueError(f"{len(coefficients)} coefficients for {len(names)} features")
+    # the same products added in the same order as a generator would, with the loop in C
+    z = intercept + sum(map(operator.mul, coefficients, map(values.__getitem__, names)))
     return 1.0 / (1.0 + math.exp(-max(-60.0, min(60.0, z))))
 
 
@@ -312,6 +316,7 @@ class Verdict:
     probability: float
     selected: bool
     reason: str
+    evidence: float = 0.0  # the evidence model's P(relevant), which the gate compares
 
 
 def decide(
@@ -357,7 +362,13 @@ def decide(
         ok = f in kept
         reason = "recent-tools rule: a warning about a tool in use (kept, ranked first)"
         verdicts.append(
-            Verdict(f, prob[f], ok, reason if ok else f"{reason}, but the {limit} slots are taken")
+            Verdict(
+                f,
+                prob[f],
+                ok,
+                reason if ok else f"{reason}, but the {limit} slots are taken",
+                evidence[f],
+            )
         )
     for rank, f in enumerate(plain):
         if not gate_open:
@@ -366,10 +377,10 @@ def decide(
             reason = f"probability {prob[f]:.2f}: in the best set ({size} picked, expected {fb} {expected:.2f})"
         else:
             reason = f"probability {prob[f]:.2f}: outside the best set ({size} picked, expected {fb} {expected:.2f})"
-        verdicts.append(Verdict(f, prob[f], gate_open and rank < size, reason))
+        verdicts.append(Verdict(f, prob[f], gate_open and rank < size, reason, evidence[f]))
     for c in candidates:
         if c[1] == "usage":
             reason = "recent-tools rule: usage notes for a tool already in use (skipped)"
-            verdicts.append(Verdict(c[0], prob[c[0]], False, reason))
+            verdicts.append(Verdict(c[0], prob[c[0]], False, reason, evidence[c[0]]))
     verdicts.sort(key=lambda v: not v.selected)  # stable: picked first, each group in order
     return verdicts

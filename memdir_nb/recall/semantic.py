@@ -450,7 +450,7 @@ class SemanticSelector:
                     features[i],
                     docs[i].windows[at] if at is not None else None,
                     at,
-                    model.evidence(features[i]),
+                    v.evidence,
                 )
             )
         return out
