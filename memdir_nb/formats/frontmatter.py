@@ -62,6 +62,7 @@ class Frontmatter:
     has_frontmatter: bool = False
     malformed: bool = False
     problems: tuple[str, ...] = ()
+    problem_line: int | None = None  # the file line a malformed header's problem is on, if known
     type_nested: bool = False  # the type was read from the nested `metadata:` mapping
     header_lines: tuple[str, ...] = ()  # the raw lines between the fences, for in-place updates
     closed: bool = False  # the header ends with a closing '---' line
@@ -199,7 +200,7 @@ def _parse_header(lines: list[str], *, closed: bool = False) -> Frontmatter:
     if refused is None:
         fast = fast_parse(lines)
         if isinstance(fast, PlainColon):
-            return _recover(lines, plain_colon_problem(fast))
+            return _recover(lines, plain_colon_problem(fast), line=fast.line + 2)
         if fast is not None:
             return _build(
                 fast,
@@ -226,7 +227,11 @@ def _parse_header(lines: list[str], *, closed: bool = False) -> Frontmatter:
         data = yaml.load(block, Loader=loader)
     except yaml.YAMLError as exc:
         reason = " ".join(str(exc).split())
-        return _recover(lines, f"YAML error: {reason}; fields were recovered line by line")
+        # A MarkedYAMLError says where (0-based): where the construct that failed began (an
+        # unclosed bracket or quote), else where it failed. Line 1 of the file is the fence.
+        mark = getattr(exc, "context_mark", None) or getattr(exc, "problem_mark", None)
+        at = mark.line + 2 if mark is not None else None
+        return _recover(lines, f"YAML error: {reason}; fields were recovered line by line", line=at)
     except (ValueError, TypeError, OverflowError, RecursionError) as exc:
         # e.g. a timestamp YAML recognises but datetime cannot hold
         return _recover(lines, f"YAML value error: {exc}; fields were recovered line by line")
@@ -308,11 +313,13 @@ def _recover_fields(lines: list[str]) -> dict[str, object]:
     return out
 
 
-def _recover(lines: list[str], problem: str) -> Frontmatter:
-    """Build a malformed header from line-by-line recovery."""
+def _recover(lines: list[str], problem: str, *, line: int | None = None) -> Frontmatter:
+    """Build a malformed header from line-by-line recovery; `line`: the file line of the problem."""
     fm = _build(_recover_fields(lines), lines, problems=[problem], malformed=True)
     kept = {k: v for k, v in inline_hash_values(lines).items() if fm.fields.get(k) == v[1]}
-    return dataclasses.replace(fm, inline_hash=kept) if kept else fm
+    if kept or line is not None:
+        fm = dataclasses.replace(fm, inline_hash=kept or fm.inline_hash, problem_line=line)
+    return fm
 
 
 def _text_field(

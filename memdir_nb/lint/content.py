@@ -216,7 +216,7 @@ def _check_header(mem: MemoryText, c: Collector) -> None:
             "malformed-frontmatter",
             f"malformed header ({why})",
             "quote values that contain ':' or '#', and close the header with a '---' line",
-            1,
+            fm.problem_line or 1,
         )
     for key, (cut, whole) in sorted(fm.inline_hash.items()):
         c.add(

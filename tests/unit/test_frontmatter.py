@@ -150,6 +150,14 @@ def test_broken_yaml_is_flagged_and_recovered() -> None:
     assert fm.description == "still here" and fm.type is MemoryType.USER
     assert fm.name is None  # a flow sequence opener is not text
     assert any(p.startswith("YAML error") for p in fm.problems)
+    assert fm.problem_line == 2  # where the unclosed bracket opened (the fence is line 1)
+
+
+def test_a_yaml_error_points_at_the_file_line_it_is_on() -> None:
+    fm, _ = parse_frontmatter("---\nname: a\ndescription: ok\n  type: [x]\n---\nbody\n")
+    assert fm.malformed and fm.problem_line == 4
+    unclosed, _ = parse_frontmatter("---\nname: a\n")
+    assert unclosed.malformed and unclosed.problem_line is None  # the header as a whole
 
 
 def test_an_unquoted_colon_space_is_recovered_as_after_a_yaml_error_and_names_the_fix(
@@ -166,6 +174,7 @@ def test_an_unquoted_colon_space_is_recovered_as_after_a_yaml_error_and_names_th
     (problem,) = fm.problems
     assert problem.startswith("YAML error") and "'description' (line 3)" in problem
     assert "put the value in quotes" in problem
+    assert fm.problem_line == 3
     monkeypatch.setattr(frontmatter, "fast_parse", lambda lines: None)  # the PyYAML route
     slow, slow_body = parse_frontmatter(text)
     assert slow.malformed and slow.problems[0].startswith("YAML error")
@@ -176,6 +185,7 @@ def test_an_unquoted_colon_space_is_recovered_as_after_a_yaml_error_and_names_th
         fm.type,
     )
     assert slow_body == body
+    assert slow.problem_line == 3  # PyYAML's mark says the same line
 
 
 def test_non_utf8_bytes_are_replaced_and_flagged(tmp_path: Path) -> None:

@@ -363,7 +363,8 @@ def test_malformed_header_and_missing_frontmatter(tmp_path: Path) -> None:
     )
     (tmp_path / "reference_plain.md").write_text("Just a note without a header.\n")
     found = lint_memory_dir(tmp_path, now_ms=NOW_MS)
-    assert ("reference_colon.md", "malformed-frontmatter") in {(f.path, f.rule) for f in found}
+    (colon,) = [f for f in found if f.rule == "malformed-frontmatter"]
+    assert colon.path == "reference_colon.md" and colon.line == 3  # the description's line
     plain = {f.rule for f in found if f.path == "reference_plain.md"}
     assert "missing-frontmatter" in plain and "missing-description" not in plain
 
