@@ -23,6 +23,8 @@ More shapes are answered without YAML because the answer is just as certain:
   (`description: 2026-05-04 fix for the login bug`);
 - a double-quoted value whose only escapes are \\" and \\\\;
 - a date alone (`updated: 2026-06-22`), which YAML reads as that datetime.date;
+- text that starts with '.' or '~' but is no float, infinity or null (`.claude/settings.json`,
+  `~/notes/todo.md`);
 - a flow list of plain words (`tags: [deploy, ci]`), which YAML reads as that list of strings;
 - a plain value holding `: ` (`description: Steps: run the tests`), which YAML always refuses:
   the reader returns a PlainColon naming the line, and frontmatter.py recovers the fields line by
@@ -84,6 +86,21 @@ def _digit_text(value: str) -> bool:
     return value[0] in _DIGITS and not _NUMBER_CHARS.issuperset(value)
 
 
+# What YAML 1.1 reads from a plain value that starts with '.': a float when the next character is
+# a digit or '_' (`.5`, `.5e+3`), or one of these spellings of infinity and not-a-number.
+_DOT_WORDS = frozenset(f".{w}" for w in ("inf", "Inf", "INF", "nan", "NaN", "NAN"))
+
+
+def _dot_or_tilde_text(value: str) -> bool:
+    """A plain value starting with '.' or '~' that YAML reads as text: `~` alone is null, and a
+    leading '.' starts a float only as above; `.claude/settings.json` and `~/notes` are text."""
+    if value[0] == "~":
+        return len(value) > 1
+    if value[0] == ".":
+        return value not in _DOT_WORDS and (len(value) == 1 or value[1] not in "0123456789_")
+    return False
+
+
 def fast_scalar(value: str) -> str | None:
     """The string YAML would load for value, when that is certain without YAML; else None."""
     if not value:
@@ -103,7 +120,12 @@ def fast_scalar(value: str) -> str | None:
         if not _QUOTE_ESCAPES_ONLY.fullmatch(inner):
             return None
         return _QUOTE_ESCAPE.sub(r"\1", inner)
-    if first in _PLAIN_BAD_START and not _UUID.fullmatch(value) and not _digit_text(value):
+    if (
+        first in _PLAIN_BAD_START
+        and not _UUID.fullmatch(value)
+        and not _digit_text(value)
+        and not _dot_or_tilde_text(value)
+    ):
         return None
     if value in _YAML_SPECIAL_WORDS:
         return None

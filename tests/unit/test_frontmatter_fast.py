@@ -153,6 +153,28 @@ def test_digit_led_text_and_escaped_quotes_read_as_yaml_reads_them(value: str, t
     _assert_agrees_with_yaml([f"description: {value}"])
 
 
+@pytest.mark.parametrize(
+    "value", [".claude/settings.json", "~/notes/todo.md", "...and then the deploy", ".", "~x"]
+)
+def test_dot_and_tilde_led_text_reads_as_yaml_reads_it(value: str) -> None:
+    assert fast_parse([f"description: {value}"]) == {"description": value}
+    _assert_agrees_with_yaml([f"description: {value}"])
+
+
+@pytest.mark.parametrize("value", ["~", ".5", "._5", ".5e+3", ".inf", ".NaN", ".INF"])
+def test_dot_and_tilde_values_yaml_types_still_go_to_yaml(value: str) -> None:
+    assert fast_parse([f"description: {value}"]) is None
+
+
+_DOTTISH = st.sampled_from([*"0123456789._eE+-~/ ", "inf", "Inf", "nan", "NaN", "NAN", "INF", "a"])
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.sampled_from(".~"), st.lists(_DOTTISH, max_size=8).map("".join))
+def test_fast_path_never_disagrees_with_yaml_on_dot_and_tilde_values(first: str, rest: str) -> None:
+    _assert_agrees_with_yaml([f"description: {first}{rest}".rstrip(" ")])
+
+
 @pytest.mark.parametrize("value", ["2026-06-22", "1999-12-31", "2024-02-29"])
 def test_a_date_alone_reads_as_the_date_yaml_builds(value: str) -> None:
     fast = fast_parse(["name: Notes", "metadata:", f"  updated: {value}"])
