@@ -16,7 +16,6 @@ from hypothesis import strategies as st
 from memdir_nb.formats.manifest import MemoryHeader
 from memdir_nb.recall import LexicalSelector, RelevantMemory, find_relevant_memories
 from memdir_nb.recall.lexical import (
-    _LONGEST_SYNONYM,
     _SYNONYMS,
     LexicalOptions,
     classify_for_tools,
@@ -141,20 +140,19 @@ def test_synonym_layer_links_k8s_to_kubernetes(memory_dir: Path) -> None:
     assert names(found) == ["user_k8s.md"]
 
 
-def _synonym_tags_every_position(words: Sequence[str]) -> list[str]:
-    """The synonym rule read literally: every phrase at every position, plural last word too."""
-    found: list[str] = []
-    for i in range(len(words)):
-        for length in range(1, _LONGEST_SYNONYM + 1):
-            phrase = tuple(words[i : i + length])
-            if len(phrase) < length:
-                break
-            tag = _SYNONYMS.get(phrase)
-            if tag is None and phrase[-1].endswith("s"):
-                tag = _SYNONYMS.get((*phrase[:-1], phrase[-1][:-1]))
-            if tag is not None and tag not in found:
-                found.append(tag)
-    return found
+def _synonym_tags_by_phrase(words: Sequence[str]) -> list[str]:
+    """The synonym rule from the table's side: every place each phrase occurs, as written or
+    with its last word plural; at one place an exact phrase wins; tags in order of place."""
+    places: dict[tuple[int, int], tuple[bool, str]] = {}  # (start, length) -> (exact, tag)
+    for phrase, tag in _SYNONYMS.items():
+        n = len(phrase)
+        for i in range(len(words) - n + 1):
+            here = tuple(words[i : i + n])
+            exact = here == phrase
+            plural = here[:-1] == phrase[:-1] and here[-1] == phrase[-1] + "s"
+            if (exact or plural) and not places.get((i, n), (False, ""))[0]:
+                places[(i, n)] = (exact, tag)
+    return list(dict.fromkeys(tag for _, (_, tag) in sorted(places.items())))
 
 
 _PHRASE_WORDS = sorted({w for phrase in _SYNONYMS for w in phrase})
@@ -172,19 +170,19 @@ _PHRASE_WORDS = sorted({w for phrase in _SYNONYMS for w in phrase})
     )
 )
 def test_synonym_tags_finds_every_phrase_the_literal_rule_finds(words: list[str]) -> None:
-    assert synonym_tags(words) == _synonym_tags_every_position(words)
+    assert synonym_tags(words) == _synonym_tags_by_phrase(words)
 
 
 def _raw_words_word_by_word(text: str) -> list[str]:
     """raw_words' rule read literally: each word, and a hyphen or apostrophe compound's parts."""
-    out: list[str] = []
-    for word in textseg.words(re.sub(r"(?<=[a-z0-9])(?=[A-Z])", " ", text)):
-        if "-" in word or "'" in word:
-            out.append(word.replace("-", "").replace("'", ""))
-            out.extend(p for p in re.split(r"['\-]", word) if p)
-        else:
-            out.append(word)
-    return out
+
+    def pieces(word: str) -> list[str]:
+        if not {"-", "'"} & set(word):
+            return [word]
+        return [re.sub("[-']", "", word), *filter(None, re.split("[-']", word))]
+
+    split = textseg.words(re.sub(r"(?<=[a-z0-9])(?=[A-Z])", " ", text))
+    return [piece for word in split for piece in pieces(word)]
 
 
 @settings(max_examples=300, deadline=None)
