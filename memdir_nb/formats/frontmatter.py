@@ -318,7 +318,7 @@ def _recover(lines: list[str], problem: str, *, line: int | None = None) -> Fron
     fm = _build(_recover_fields(lines), lines, problems=[problem], malformed=True)
     kept = {k: v for k, v in inline_hash_values(lines).items() if fm.fields.get(k) == v[1]}
     if kept or line is not None:
-        fm = dataclasses.replace(fm, inline_hash=kept or fm.inline_hash, problem_line=line)
+        fm = dataclasses.replace(fm, inline_hash=kept, problem_line=line)
     return fm
 
 

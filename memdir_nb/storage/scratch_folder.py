@@ -31,6 +31,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from memdir_nb.formats.names import component_problem
+
 SCRATCH_PREFIX = "memdir-nb-"
 SCRATCH_LOCK_NAME = ".memdir-nb-scratch.lock"
 SWEEP_MIN_AGE_S = 60.0
@@ -46,6 +48,9 @@ def scratch_folder(purpose: str) -> Path:
     without cleaning up (see the module docstring).
     """
     global _swept_by
+    problem = component_problem(purpose)
+    if problem is not None:
+        raise ValueError(f"scratch folder purpose {purpose!r} {problem}; use one word like 'demo'")
     if _swept_by != os.getpid():
         _swept_by = os.getpid()
         sweep_dead_scratch_folders()

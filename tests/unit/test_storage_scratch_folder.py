@@ -169,3 +169,14 @@ def test_scratch_folder_holds_its_lock_until_removed(
     assert sweep_dead_scratch_folders(tmp_path) == []  # this process holds the lock
     remove_scratch_folders()
     assert not folder.exists()
+
+
+@pytest.mark.parametrize("purpose", ["../escape", "a/b", "", "bad\x1b[31m"])
+def test_a_purpose_that_is_not_one_name_is_refused_before_anything_is_made(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, purpose: str
+) -> None:
+    monkeypatch.setenv("TMPDIR", str(tmp_path))
+    monkeypatch.setattr(tempfile, "tempdir", None)
+    with pytest.raises(ValueError, match="scratch folder purpose"):
+        scratch_folder(purpose)
+    assert list(tmp_path.iterdir()) == []
