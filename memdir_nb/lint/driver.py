@@ -4,33 +4,19 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
-from pathlib import Path
-from typing import Any
 
 from memdir_nb.formats.manifest import MemoryHeader
-from memdir_nb.lint.content import lint_memory
 from memdir_nb.lint.findings import SEVERITIES, Finding, MemoryText, ScopeIndex
 from memdir_nb.lint.index_rules import lint_index, not_in_index
-from memdir_nb.lint.reading import (
-    MAX_READ_BYTES,
-    memory_text_from_read,
-    nested_index_references,
-    read_scope_indexes,
-)
+from memdir_nb.lint.reading import nested_index_references, read_scope_indexes
+from memdir_nb.lint.workers import Step, read_and_lint
 from memdir_nb.spec.collector import collector_paused
 from memdir_nb.spec.constants import STORE_JOURNAL_NAME
-from memdir_nb.storage.access import ContainedReader, ReadRefused
 from memdir_nb.storage.containment import absolute_dir
-from memdir_nb.storage.headers import header_from_read
-from memdir_nb.storage.scan import (
-    NAME_REFUSAL,
-    ListedFile,
-    SkippedFile,
-    list_memory_files,
-    refusal_reason,
-)
+from memdir_nb.storage.scan import NAME_REFUSAL, SkippedFile, list_memory_files
 from memdir_nb.storage.transaction import journal_damage, journal_problem
 
 
@@ -69,13 +55,26 @@ def progress_wanted(n_files: int, progress: bool | None) -> bool:
         return False
 
 
-def _with_progress(items: list[Any], *, show: bool, desc: str) -> Any:
-    """Wrap items in a tqdm.auto bar (a widget in notebooks, stderr elsewhere) when show is set."""
+@contextmanager
+def _progress_bar(total: int, *, show: bool, desc: str) -> Iterator[Step | None]:
+    """A tqdm.auto bar of total files (a widget in notebooks, stderr elsewhere) when show is set:
+    yields its update function, or None; the bar ends full and is removed on leaving.
+    """
     if not show:
-        return items
+        yield None
+        return
     from tqdm.auto import tqdm
 
-    return tqdm(items, desc=desc, unit="file", leave=False)
+    class _Bar(tqdm):  # type: ignore[type-arg]  # tqdm is generic in its stubs, not at run time
+        # No monitor thread: it would outlive the bar by up to ten seconds, and a process with
+        # a second thread lints on one core (lint.workers.second_core_pays).
+        monitor_interval = 0
+
+    bar = _Bar(total=total, desc=desc, unit="file", leave=False)
+    try:
+        yield bar.update
+    finally:
+        bar.close()
 
 
 def _skipped_finding(s: SkippedFile) -> Finding:
@@ -90,84 +89,57 @@ def _skipped_finding(s: SkippedFile) -> Finding:
     )
 
 
-def read_listed(
-    reader: ContainedReader, listed: ListedFile
-) -> tuple[MemoryText, MemoryHeader] | SkippedFile:
-    """One read of a listed file: lint's view of it and the header a scan would give, or why not.
-
-    The file is read once (at most MAX_READ_BYTES); its scan header comes from the same bytes
-    (storage.headers.header_from_read), so lint, analysis and the dream planner never read a
-    file twice. A file the reader refuses is passed over with the reason a scan gives.
-    """
-    try:
-        res = reader.read(listed.open_path, MAX_READ_BYTES)
-    except ReadRefused as exc:  # replaced by a FIFO, a link out, ... since the listing
-        return SkippedFile(listed.rel, refusal_reason(exc))
-    except OSError as exc:
-        return SkippedFile(listed.rel, f"unreadable: {type(exc).__name__}")
-    mem = memory_text_from_read(listed.rel, listed.scope, res)
-    fm = header_from_read(res, mem.header)
-    header = MemoryHeader(
-        filename=listed.rel,
-        file_path=listed.path,
-        mtime_ms=res.stat.st_mtime_ns / 1_000_000,
-        name=fm.name,
-        description=fm.description,
-        type=fm.type,
-        malformed=fm.malformed,
-    )
-    return mem, header
-
-
-def read_all(
-    root: Path, *, progress: bool | None = None
-) -> tuple[list[MemoryText], list[MemoryHeader], list[SkippedFile]]:
-    """Every memory file under root read once, by path: (texts, headers newest first, skipped)."""
-    listing = list_memory_files(root)
-    skipped = list(listing.skipped)
-    memories: list[MemoryText] = []
-    headers: list[MemoryHeader] = []
-    show = progress_wanted(len(listing.files), progress)
-    files = sorted(listing.files, key=lambda f: f.rel)
-    with ContainedReader(root, real_root=listing.real_root, check_before_open=False) as reader:
-        # The walk has just lstat'ed every file, so the reader skips its own pre-open lstat;
-        # the no-follow open and the fstat after it still refuse anything swapped in since.
-        for listed in _with_progress(files, show=show, desc=f"reading {root.name}"):
-            got = read_listed(reader, listed)
-            if isinstance(got, SkippedFile):
-                skipped.append(got)
-                continue
-            memories.append(got[0])
-            headers.append(got[1])
-    headers.sort(key=lambda h: (-h.mtime_ms, h.filename))
-    skipped.sort(key=lambda s: s.path)
-    return memories, headers, skipped
-
-
 def lint_dir(
-    memory_dir: str | os.PathLike[str], *, now_ms: float | None = None, progress: bool | None = None
+    memory_dir: str | os.PathLike[str],
+    *,
+    now_ms: float | None = None,
+    progress: bool | None = None,
+    workers: int | None = None,
 ) -> LintResult:
     """Lint every memory file and both indexes; return the findings and what was read.
 
     progress: None shows a bar only for dirs of PROGRESS_MIN_FILES or more, and only on a
     terminal or in a notebook (see progress_wanted); True/False force it.
+    workers: None reads and lints the files on a second core too when that is safe and pays
+    (lint.workers.second_core_pays), 1 on this core only, 2 on two. The result is the same.
     """
     with collector_paused():
-        return _lint_dir(memory_dir, now_ms=now_ms, progress=progress)
+        return _lint_dir(memory_dir, now_ms=now_ms, progress=progress, workers=workers)
 
 
 def _lint_dir(
-    memory_dir: str | os.PathLike[str], *, now_ms: float | None, progress: bool | None
+    memory_dir: str | os.PathLike[str],
+    *,
+    now_ms: float | None,
+    progress: bool | None,
+    workers: int | None,
 ) -> LintResult:
     root = absolute_dir(memory_dir)
     if not root.is_dir():
         raise ValueError(
             f"{memory_dir} is not a directory; pass a memory dir (the folder holding MEMORY.md)"
         )
-    memories, headers, skipped = read_all(root, progress=progress)
-    findings = [_skipped_finding(s) for s in skipped]
-    for mem in memories:
-        findings.extend(lint_memory(mem, now_ms=now_ms))
+    listing = list_memory_files(root)
+    files = sorted(listing.files, key=lambda f: f.rel)
+    show = progress_wanted(len(files), progress)
+    with _progress_bar(len(files), show=show, desc=f"linting {root.name}") as step:
+        done = read_and_lint(
+            listing.root, listing.real_root, files, now_ms, workers=workers, step=step
+        )
+    skipped = list(listing.skipped)
+    memories: list[MemoryText] = []
+    headers: list[MemoryHeader] = []
+    findings: list[Finding] = []
+    for got in done:
+        if isinstance(got, SkippedFile):
+            skipped.append(got)
+        else:
+            memories.append(got[0])
+            headers.append(got[1])
+            findings.extend(got[2])
+    headers.sort(key=lambda h: (-h.mtime_ms, h.filename))
+    skipped.sort(key=lambda s: s.path)
+    findings.extend(_skipped_finding(s) for s in skipped)
     indexes = read_scope_indexes(root)
     files_by_scope: dict[str, list[str]] = {"private": [], "team": []}
     for h in headers:

@@ -10,9 +10,11 @@ from memdir_nb.formats.index import IndexEntry, parse_index, strip_entrypoint_ex
 from memdir_nb.formats.manifest import MemoryHeader, memory_time_ms
 from memdir_nb.lint.findings import MemoryText, ScopeIndex
 from memdir_nb.spec.constants import ENTRYPOINT_NAME, MEMORY_FILE_READ_MAX_BYTES, TEAM_DIRNAME
-from memdir_nb.storage.access import ContainedReader, ReadResult
+from memdir_nb.storage.access import ContainedReader, ReadRefused, ReadResult
 from memdir_nb.storage.containment import is_real_path_within
+from memdir_nb.storage.headers import header_from_read
 from memdir_nb.storage.index_files import load_entrypoint
+from memdir_nb.storage.listing import ListedFile, SkippedFile, refusal_reason
 
 # Each memory file is read up to this many bytes (through memdir_nb.storage.access): enough for any
 # sane memory, bounded for a 10 MB file someone dropped in the folder.
@@ -56,6 +58,35 @@ def memory_text_from_read(rel: str, scope: str, res: ReadResult) -> MemoryText:
         body=body,
         body_line=head_lines + 1,
     )
+
+
+def read_listed(
+    reader: ContainedReader, listed: ListedFile
+) -> tuple[MemoryText, MemoryHeader] | SkippedFile:
+    """One read of a listed file: lint's view of it and the header a scan would give, or why not.
+
+    The file is read once (at most MAX_READ_BYTES); its scan header comes from the same bytes
+    (storage.headers.header_from_read), so lint, analysis and the dream planner never read a
+    file twice. A file the reader refuses is passed over with the reason a scan gives.
+    """
+    try:
+        res = reader.read(listed.open_path, MAX_READ_BYTES)
+    except ReadRefused as exc:  # replaced by a FIFO, a link out, ... since the listing
+        return SkippedFile(listed.rel, refusal_reason(exc))
+    except OSError as exc:
+        return SkippedFile(listed.rel, f"unreadable: {type(exc).__name__}")
+    mem = memory_text_from_read(listed.rel, listed.scope, res)
+    fm = header_from_read(res, mem.header)
+    header = MemoryHeader(
+        filename=listed.rel,
+        file_path=listed.path,
+        mtime_ms=res.stat.st_mtime_ns / 1_000_000,
+        name=fm.name,
+        description=fm.description,
+        type=fm.type,
+        malformed=fm.malformed,
+    )
+    return mem, header
 
 
 def _resolve_target(scope_dir: str, target: str) -> str | None:

@@ -530,9 +530,9 @@ def test_progress_bar_only_when_asked_or_the_dir_is_large(
         "The runbook is the Notion page 'Deploys'.",
     )
     lint_memory_dir(tmp_path / "mem")
-    assert "reading mem" not in capsys.readouterr().err
+    assert "linting mem" not in capsys.readouterr().err
     lint_memory_dir(tmp_path / "mem", progress=True)
-    assert "reading mem" in capsys.readouterr().err
+    assert "linting mem" in capsys.readouterr().err
 
 
 # ---- realdirs: shapes found in published memory dirs
@@ -888,7 +888,7 @@ def test_lint_draws_no_progress_bar_into_a_pipe_even_for_a_large_dir(tmp_path: P
     for i in range(PROGRESS_MIN_FILES):
         (mem / f"note_{i:04d}.md").write_text(text, encoding="utf-8")
     proc = run_cli("lint", str(mem))  # stderr is a pipe here, as in a pre-commit hook
-    assert "reading mem" not in proc.stderr and "file/s" not in proc.stderr
+    assert "linting mem" not in proc.stderr and "file/s" not in proc.stderr
     assert f"in {mem}" in proc.stdout
 
 

@@ -1,0 +1,158 @@
+"""Reading and linting on a second core: the same result as one core, used only where safe."""
+
+from __future__ import annotations
+
+import os
+import signal
+import sys
+import threading
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from memdir_nb.lint import workers
+from memdir_nb.lint.driver import LintResult, lint_dir
+from memdir_nb.lint.workers import (
+    PARALLEL_MIN_FILES,
+    read_and_lint,
+    read_and_lint_files,
+    second_core_pays,
+)
+from memdir_nb.storage.listing import ListedFile, list_memory_files
+from memdir_nb.ui.demo import build_demo_memory_dir
+
+NOW_MS = 1_770_000_000_000.0
+
+linux_only = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="forks on Linux only")
+
+
+def _same(one: LintResult, two: LintResult) -> None:
+    assert two.findings == one.findings
+    assert two.memories == one.memories
+    assert two.headers == one.headers
+    assert two.skipped == one.skipped
+    assert two.indexes == one.indexes
+
+
+@linux_only
+@pytest.mark.parametrize(
+    "kind",
+    ["nested", "index-variants", "multilingual", "special-files", "untyped-past-cap", "team-only"],
+)
+def test_two_cores_read_and_lint_a_dir_exactly_as_one_does(
+    real_dir: Callable[[str], Path], kind: str
+) -> None:
+    root = real_dir(kind)
+    _same(lint_dir(root, now_ms=NOW_MS, workers=1), lint_dir(root, now_ms=NOW_MS, workers=2))
+
+
+@linux_only
+def test_two_cores_give_every_finding_of_the_demo_dir(tmp_path: Path) -> None:
+    root = build_demo_memory_dir(tmp_path / "demo", now_ms=NOW_MS)
+    # A file for each way a read can fail or surprise: binary, not UTF-8, and a FIFO.
+    (root / "reference_blob.md").write_bytes(b"---\nname: blob\n---\n\x00\x01")
+    (root / "reference_latin1.md").write_bytes("---\nname: café\n---\nbody é\n".encode("latin-1"))
+    os.mkfifo(root / "project_pipe.md")
+    one = lint_dir(root, now_ms=NOW_MS, workers=1)
+    rules = {f.rule for f in one.findings}
+    assert {"not-text", "invalid-utf8", "skipped-by-scan", "relative-date"} <= rules
+    _same(one, lint_dir(root, now_ms=NOW_MS, workers=2))
+
+
+@linux_only
+def test_files_come_back_in_the_listings_order_from_both_halves(
+    real_dir: Callable[[str], Path],
+) -> None:
+    root = real_dir("many-files")
+    listing = list_memory_files(root)
+    files = sorted(listing.files, key=lambda f: f.rel)
+    got = read_and_lint(listing.root, listing.real_root, files, NOW_MS, workers=2)
+    assert [g[0].rel for g in got if isinstance(g, tuple)] == [f.rel for f in files]
+
+
+@linux_only
+@pytest.mark.parametrize("n_workers", [1, 2])
+def test_progress_is_told_every_file_once_on_one_core_or_two(
+    real_dir: Callable[[str], Path], n_workers: int
+) -> None:
+    root = real_dir("many-files")
+    (root / "user_note_0000.md").unlink()  # an odd count: this process does one file more
+    listing = list_memory_files(root)
+    files = sorted(listing.files, key=lambda f: f.rel)
+    told: list[int] = []
+    read_and_lint(
+        listing.root, listing.real_root, files, NOW_MS, workers=n_workers, step=told.append
+    )
+    assert sum(told) == len(files) == 499
+
+
+def test_the_second_core_waits_for_the_break_even_size(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(workers, "usable_cpus", lambda: 2)
+    assert second_core_pays(PARALLEL_MIN_FILES - 1) is False
+    assert second_core_pays(PARALLEL_MIN_FILES) is sys.platform.startswith("linux")
+
+
+def test_one_usable_cpu_never_forks(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(workers, "usable_cpus", lambda: 1)
+    assert second_core_pays(PARALLEL_MIN_FILES * 10) is False
+
+
+def test_a_process_running_another_thread_lints_on_one_core(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(workers, "usable_cpus", lambda: 2)
+    release = threading.Event()
+    other = threading.Thread(target=release.wait, daemon=True)
+    other.start()
+    try:
+        assert second_core_pays(PARALLEL_MIN_FILES * 10) is False
+    finally:
+        release.set()
+        other.join()
+
+
+def test_usable_cpus_follows_the_affinity_mask() -> None:
+    if not hasattr(os, "sched_getaffinity"):
+        pytest.skip("no affinity mask on this platform")
+    assert workers.usable_cpus() == len(os.sched_getaffinity(0))
+
+
+@pytest.mark.parametrize("bad", [0, 3, -1])
+def test_workers_other_than_one_two_or_automatic_are_refused(
+    real_dir: Callable[[str], Path], bad: int
+) -> None:
+    with pytest.raises(ValueError, match="workers must be 1, 2 or None"):
+        lint_dir(real_dir("nested"), now_ms=NOW_MS, workers=bad)
+
+
+def _killed_in_the_worker(parent: int, marker: Path) -> Callable[..., object]:
+    """read_and_lint_files as the pool finds it by name, killing the worker process for real
+    (after touching marker, so the test knows the worker got that far)."""
+    real = read_and_lint_files
+
+    def dying(
+        root: str, real_root: str, files: Sequence[ListedFile], *args: Any, **kwargs: Any
+    ) -> object:
+        if os.getpid() != parent:
+            marker.touch()
+            os.kill(os.getpid(), signal.SIGKILL)
+        return real(root, real_root, files, *args, **kwargs)
+
+    dying.__module__, dying.__qualname__ = real.__module__, real.__qualname__
+    return dying
+
+
+@linux_only
+def test_a_worker_killed_mid_lint_leaves_its_half_to_this_process(
+    real_dir: Callable[[str], Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    root = real_dir("nested")
+    one = lint_dir(root, now_ms=NOW_MS, workers=1)
+    marker = root.parent / "worker-was-killed"
+    # The pool sends the function by name; the forked worker finds this one and is SIGKILLed.
+    dying = _killed_in_the_worker(os.getpid(), marker)
+    monkeypatch.setattr(workers, "read_and_lint_files", dying)
+    _same(one, lint_dir(root, now_ms=NOW_MS, workers=2))
+    assert marker.exists()
