@@ -22,7 +22,6 @@ no memory) or dies, its half is done here, so the answer never depends on the po
 
 from __future__ import annotations
 
-import os
 import sys
 import threading
 from collections.abc import Callable, Sequence
@@ -31,6 +30,7 @@ from memdir_nb.formats.manifest import MemoryHeader
 from memdir_nb.lint.content import lint_memory
 from memdir_nb.lint.findings import Finding, MemoryText
 from memdir_nb.lint.reading import read_listed
+from memdir_nb.machine import usable_cpus
 from memdir_nb.storage.access import ContainedReader
 from memdir_nb.storage.listing import ListedFile, SkippedFile
 
@@ -38,13 +38,6 @@ PARALLEL_MIN_FILES = 600  # measured break-even: about 400 files (docs/performan
 
 Linted = tuple[MemoryText, MemoryHeader, list[Finding]]
 Step = Callable[[int], object]  # told how many files were just done (a progress bar's update)
-
-
-def usable_cpus() -> int:
-    """How many CPUs this process may run on (its affinity mask where the OS has one)."""
-    if hasattr(os, "sched_getaffinity"):
-        return len(os.sched_getaffinity(0))
-    return os.cpu_count() or 1
 
 
 def second_core_pays(n_files: int) -> bool:

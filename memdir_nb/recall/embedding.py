@@ -26,6 +26,7 @@ import numpy as np
 
 from memdir_nb.formats.jsonio import loads_bounded
 from memdir_nb.home.config import MemdirConfig
+from memdir_nb.machine import usable_cpus
 from memdir_nb.recall.base import RecallCancelled
 from memdir_nb.spec.constants import PACKAGE_DATA_MAX_BYTES
 from memdir_nb.storage.access import read_regular_file
@@ -452,11 +453,7 @@ def encode_workers() -> int:
     the GIL in its products), so nothing spins waiting for a busy core: under load a worker
     only runs when the scheduler gives it a core (docs/performance.md has the measurements).
     """
-    try:
-        cpus = len(os.sched_getaffinity(0))
-    except AttributeError:  # pragma: no cover - platforms without affinity (macOS)
-        cpus = os.cpu_count() or 1
-    return max(1, min(ENCODE_WORKERS_MAX, cpus))
+    return max(1, min(ENCODE_WORKERS_MAX, usable_cpus()))
 
 
 @lru_cache(maxsize=1)

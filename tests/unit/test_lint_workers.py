@@ -113,12 +113,6 @@ def test_a_process_running_another_thread_lints_on_one_core(
         other.join()
 
 
-def test_usable_cpus_follows_the_affinity_mask() -> None:
-    if not hasattr(os, "sched_getaffinity"):
-        pytest.skip("no affinity mask on this platform")
-    assert workers.usable_cpus() == len(os.sched_getaffinity(0))
-
-
 @pytest.mark.parametrize("bad", [0, 3, -1])
 def test_workers_other_than_one_two_or_automatic_are_refused(
     real_dir: Callable[[str], Path], bad: int
