@@ -20,7 +20,7 @@ import random
 import shutil
 from pathlib import Path
 
-CORPUS_VERSION = 3
+CORPUS_VERSION = 4  # 4: the same dir in every process (3 varied with PYTHONHASHSEED)
 NOW = dt.datetime(2026, 6, 1, 12, 0, tzinfo=dt.UTC)
 NOW_MS = NOW.timestamp() * 1000
 INDEXED_NEWEST = 150  # files each index lists (the newest ones)
@@ -270,7 +270,9 @@ def _codenames(rng: random.Random, count: int) -> list[str]:
     names = set()
     while len(names) < count:
         names.add("".join(rng.choice(_SYLLABLES) for _ in range(rng.randint(2, 4))).capitalize())
-    return sorted(names, key=lambda _: rng.random())
+    ordered = sorted(names)  # a set's order changes with PYTHONHASHSEED; this one does not
+    rng.shuffle(ordered)
+    return ordered
 
 
 def _slots(rng: random.Random, codes: list[str]) -> dict[str, str]:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -53,3 +54,28 @@ def test_an_interrupted_build_is_redone_and_bad_arguments_are_refused(tmp_path: 
     assert not (victim / "stray.md").exists()
     bad = _run(tmp_path, "--ops", "plan,nope")
     assert bad.returncode == 2 and "--ops must name" in bad.stderr
+
+
+def _tree(root: Path) -> dict[str, str]:
+    return {
+        p.relative_to(root).as_posix(): p.read_text(encoding="utf-8")
+        for p in sorted(root.rglob("*.md"))
+    }
+
+
+def test_the_same_size_and_seed_build_the_same_dir_in_any_process(tmp_path: Path) -> None:
+    # Before, the code names came out of a set, whose order follows PYTHONHASHSEED: two
+    # checkouts compared with check_same_results.py then read different dirs.
+    trees = []
+    for seed in ("1", "2"):
+        cache = tmp_path / f"hashseed-{seed}"
+        proc = subprocess.run(
+            [sys.executable, str(SCRIPT), "--sizes", "40", "--runs", "1", "--cache", str(cache)],
+            capture_output=True,
+            text=True,
+            timeout=240,
+            env={**os.environ, "PYTHONHASHSEED": seed},
+        )
+        assert proc.returncode == 0, proc.stderr
+        trees.append(_tree(next(cache.iterdir())))
+    assert len(trees[0]) > 40 and trees[0] == trees[1]
