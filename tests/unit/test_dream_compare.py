@@ -165,7 +165,9 @@ def test_contradiction_scores_batched_per_text_match_pair_by_pair(
     ]
     assert 0 < len(one_by_one) < len(pairs)
     monkeypatch.setattr(compare, "_BATCH_MIN_PAIRS", 0)
-    assert sorted(compare._similar_pairs(pairs, texts, fuzz)) == sorted(one_by_one)
+    for cpus in (1, 2, 3):  # per text on one core; one call on rapidfuzz's threads on more
+        monkeypatch.setattr(compare, "usable_cpus", lambda n=cpus: n)
+        assert sorted(compare._similar_pairs(pairs, texts, fuzz)) == sorted(one_by_one)
     monkeypatch.setattr(compare, "_BATCH_MIN_PAIRS", 10**9)
     assert sorted(compare._similar_pairs(pairs, texts, fuzz)) == sorted(one_by_one)
 
