@@ -3,34 +3,26 @@
 Each memory file is read once and its per-memory rules (content.lint_memory) read that memory
 and nothing else, so a dir's files can be read and linted in two halves at once. On a dir of
 2,000 files this per-file work is nearly all of a lint; a forked worker that takes every second
-file cuts the wall time by about a third on two free cores (docs/performance.md, "Lint on two
-cores").
+file cuts the wall time by about a fifth to a quarter on two free cores (docs/performance.md,
+"Lint, summary and plan on two cores").
 
-The second core is used only where it is safe and pays (second_core_pays):
-- at least PARALLEL_MIN_FILES files: below that, starting the worker and sending its results
-  back (about 25-30 ms here) costs more than it saves;
-- at least two CPUs usable by this process;
-- Linux, where forking is the platform's own cheap way to share the listing;
-- a process with one thread. Forking a process that runs other threads (a notebook kernel, a
-  recall prefetch) can copy a lock another thread holds, and the child could wait on it for
-  ever. Such a process reads and lints on one core.
-
-The result is the same either way: each file is read and linted by the same function, and the
-halves are put back in the listing's order. If the worker cannot be started (no process slots,
-no memory) or dies, its half is done here, so the answer never depends on the pool.
+The second core is used only where machine.fork_pays says it is safe and pays, from
+PARALLEL_MIN_FILES files on: below that, starting the worker and sending its results back
+(about 25-30 ms here) costs more than it saves. The result is the same either way: each file
+is read and linted by the same function, the halves are put back in the listing's order, and
+machine.in_two_processes does a failed worker's half here.
 """
 
 from __future__ import annotations
 
-import sys
-import threading
 from collections.abc import Callable, Sequence
+from functools import partial
 
 from memdir_nb.formats.manifest import MemoryHeader
 from memdir_nb.lint.content import lint_memory
 from memdir_nb.lint.findings import Finding, MemoryText
 from memdir_nb.lint.reading import read_listed
-from memdir_nb.machine import usable_cpus
+from memdir_nb.machine import fork_pays, in_two_processes
 from memdir_nb.storage.access import ContainedReader
 from memdir_nb.storage.listing import ListedFile, SkippedFile
 
@@ -42,12 +34,7 @@ Step = Callable[[int], object]  # told how many files were just done (a progress
 
 def second_core_pays(n_files: int) -> bool:
     """Whether reading and linting n_files in two processes is both safe and faster here."""
-    return (
-        n_files >= PARALLEL_MIN_FILES
-        and sys.platform.startswith("linux")
-        and usable_cpus() >= 2
-        and threading.active_count() == 1
-    )
+    return fork_pays(n_files, PARALLEL_MIN_FILES)
 
 
 def read_and_lint_files(
@@ -115,26 +102,15 @@ def _in_two(
     root: str, real_root: str, files: list[ListedFile], now_ms: float | None, step: Step | None
 ) -> list[Linted | SkippedFile]:
     """A forked worker does every second file while this process does the others."""
-    # Deferred: multiprocessing costs about 15 ms to import, and only large dirs need it.
-    import multiprocessing
-    from concurrent.futures import ProcessPoolExecutor
-    from concurrent.futures.process import BrokenProcessPool
-
-    # Alternate files, not halves: neighbours in name order are alike (same type, same
-    # scope), so each side gets the same mix of work.
-    ours_in, theirs_in = files[0::2], files[1::2]
-    with ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("fork")) as pool:
-        try:
-            pending = pool.submit(read_and_lint_files, root, real_root, theirs_in, now_ms)
-        except (OSError, BrokenProcessPool):  # no process could be started: one core
-            return read_and_lint_files(root, real_root, files, now_ms, step)
-        # Each of our files stands for about two, as the worker does one meanwhile; the count
-        # stops at the number of files (ours are one more when that number is odd).
-        ours = read_and_lint_files(root, real_root, ours_in, now_ms, _capped(step, len(files)), 2)
-        try:
-            theirs = pending.result()
-        except BrokenProcessPool:  # the worker died (killed, out of memory): its half here
-            theirs = read_and_lint_files(root, real_root, theirs_in, now_ms)
-    merged: list[Linted | SkippedFile] = [*ours, *theirs]
-    merged[0::2], merged[1::2] = ours, theirs
-    return merged
+    work = partial(read_and_lint_files, root, real_root, now_ms=now_ms)
+    # Each of our files stands for about two, as the worker does one meanwhile; the count
+    # stops at the number of files (ours are one more when that number is odd).
+    here = partial(
+        read_and_lint_files,
+        root,
+        real_root,
+        now_ms=now_ms,
+        step=_capped(step, len(files)),
+        weight=2,
+    )
+    return in_two_processes(work, files, here=here)

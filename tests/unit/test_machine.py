@@ -4,12 +4,19 @@ from __future__ import annotations
 
 import os
 import shutil
+import signal
 import subprocess
 import sys
+import threading
+from collections.abc import Callable
+from pathlib import Path
 
 import pytest
 
-from memdir_nb.machine import usable_cpus
+from memdir_nb import machine
+from memdir_nb.machine import fork_pays, in_two_processes, usable_cpus
+
+linux_only = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="forks on Linux only")
 
 
 def test_usable_cpus_is_the_affinity_mask_not_the_machine() -> None:
@@ -32,3 +39,92 @@ def test_a_process_pinned_to_one_cpu_may_use_one() -> None:
         timeout=60,
     )
     assert out.stdout.strip() == "1"
+
+
+# ---- two processes: when forking is safe and pays, and how a worker's failure is absorbed
+
+
+def _squares(items: list[int]) -> list[int]:
+    return [i * i for i in items]
+
+
+def _first_only(items: list[int]) -> list[int]:
+    return items[:1]
+
+
+def _pids(items: list[int]) -> list[int]:
+    return [os.getpid() for _ in items]
+
+
+def test_fork_waits_for_the_callers_break_even(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(machine, "usable_cpus", lambda: 2)
+    monkeypatch.setattr(threading, "active_count", lambda: 1)  # other tests may leave threads
+    assert fork_pays(99, 100) is False
+    assert fork_pays(100, 100) is sys.platform.startswith("linux")
+
+
+def test_one_usable_cpu_never_forks(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(machine, "usable_cpus", lambda: 1)
+    monkeypatch.setattr(threading, "active_count", lambda: 1)
+    assert fork_pays(10**6, 1) is False
+
+
+def test_a_process_running_another_thread_never_forks(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(machine, "usable_cpus", lambda: 2)
+    release = threading.Event()
+    other = threading.Thread(target=release.wait, daemon=True)
+    other.start()
+    try:
+        assert fork_pays(10**6, 1) is False
+    finally:
+        release.set()
+        other.join()
+
+
+@linux_only
+@pytest.mark.parametrize("n", [1, 2, 7, 40])
+def test_results_come_back_in_the_items_order(n: int) -> None:
+    assert in_two_processes(_squares, list(range(n))) == [i * i for i in range(n)]
+
+
+@linux_only
+def test_every_second_item_is_done_by_a_forked_worker() -> None:
+    pids = in_two_processes(_pids, list(range(10)))
+    assert set(pids[0::2]) == {os.getpid()}
+    assert len(set(pids[1::2])) == 1 and pids[1] != os.getpid()
+
+
+@linux_only
+def test_here_runs_this_processs_share_and_work_the_workers() -> None:
+    got = in_two_processes(_squares, [1, 2, 3, 4], here=lambda xs: [-x for x in xs])
+    assert got == [-1, 4, -3, 16]
+
+
+def _dies_in_a_worker(parent: int, marker: Path) -> Callable[[list[int]], list[int]]:
+    """_squares as the pool finds it by name, SIGKILLing the worker for real (after marker)."""
+
+    def dying(items: list[int]) -> list[int]:
+        if os.getpid() != parent:
+            marker.touch()
+            os.kill(os.getpid(), signal.SIGKILL)
+        return [i * i for i in items]
+
+    dying.__module__, dying.__qualname__ = __name__, "_squares"
+    return dying
+
+
+@linux_only
+def test_a_killed_worker_leaves_its_items_to_this_process(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    marker = tmp_path / "worker-was-killed"
+    dying = _dies_in_a_worker(os.getpid(), marker)
+    monkeypatch.setattr(sys.modules[__name__], "_squares", dying)
+    assert in_two_processes(dying, list(range(9))) == [i * i for i in range(9)]
+    assert marker.exists()
+
+
+@linux_only
+def test_work_that_loses_items_is_refused() -> None:
+    with pytest.raises(ValueError, match="one result per item"):
+        in_two_processes(_first_only, [1, 2, 3, 4])
