@@ -5,7 +5,6 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Callable
-from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -36,7 +35,6 @@ from memdir_nb.dream.compare import (
 )
 from memdir_nb.formats import index
 from memdir_nb.formats.frontmatter import parse_frontmatter
-from memdir_nb.machine import fork_pays, in_two_processes
 from memdir_nb.spec.collector import collector_paused
 from memdir_nb.spec.constants import (
     ENTRYPOINT_NAME,
@@ -50,7 +48,7 @@ from memdir_nb.spec.dates import convert_relative_dates, local_date
 from memdir_nb.spec.similarity import StemCache
 from memdir_nb.storage.access import ContainedReader, MissingFile, ReadRefused, ReadResult
 from memdir_nb.storage.containment import absolute_dir
-from memdir_nb.storage.scan import ListedFile, list_memory_files
+from memdir_nb.storage.scan import list_memory_files
 
 __all__ = [
     "CONTRADICTION_MIN_SHARED",
@@ -91,66 +89,33 @@ class _Snapshot:
         return res
 
 
-# From this many memory files on, the planner reads them in two processes where
-# machine.fork_pays allows: the same per-file shape and break-even as lint's reading.
-PARALLEL_MIN_FILES = 600
-
-# One file as a reader left it: (rel, text, hash, note, memory). text and hash are None when
-# the file is left out, note says why (or None), memory is None when it is not a memory.
-_FileRead = tuple[str, str | None, str | None, str | None, _Mem | None]
-
-
 def _read_memories(snap: _Snapshot) -> list[_Mem]:
-    """Every memory file, newest first, read once each (the walk opens none of them).
-
-    A large dir is read in two processes (machine.in_two_processes); each file's text, hash,
-    note and memory come back in the listing's order and go into snap as a single read would.
-    """
-    files = list_memory_files(snap.root).files
-    work = partial(_read_files, snap.root)
-    two = fork_pays(len(files), PARALLEL_MIN_FILES)
+    """Every memory file, newest first, read once each (the walk opens none of them)."""
     mems: list[_Mem] = []
-    for rel, text, sha, note, mem in in_two_processes(work, files) if two else work(files):
-        snap.texts[rel], snap.hashes[rel] = text, sha
-        if note is not None:
-            snap.notes.append(note)
-        if mem is not None:
-            mems.append(mem)
+    for listed in list_memory_files(snap.root).files:
+        res = snap.read(listed.rel)
+        if res is None:
+            continue
+        text = res.text
+        fm, _ = parse_frontmatter(text)
+        _, body = _split_front(text)
+        scope = TEAM_DIRNAME if listed.scope == "team" else ""
+        mems.append(
+            _Mem(
+                listed.rel,
+                listed.rel[len(scope) + 1 :] if scope else listed.rel,
+                scope,
+                text,
+                fm.name or Path(listed.rel).stem,
+                fm.description or "",
+                str(fm.type or fm.raw_type or ""),
+                body,
+                res.stat.st_mtime_ns / 1_000_000,
+            )
+        )
     # The fstat'ed mtime can be newer than the listed one if a file changed meanwhile.
     mems.sort(key=lambda m: (-m.mtime_ms, m.rel))
     return mems
-
-
-def _read_files(root: Path, files: list[ListedFile]) -> list[_FileRead]:
-    """Each listed file read with its own snapshot and reader (so a forked worker can too)."""
-    out: list[_FileRead] = []
-    with ContainedReader(root) as reader:
-        snap = _Snapshot(root, reader)
-        for listed in files:
-            noted = len(snap.notes)
-            res = snap.read(listed.rel)
-            note = snap.notes[noted] if len(snap.notes) > noted else None
-            mem = None if res is None else _memory(listed, res.text, res.stat.st_mtime_ns)
-            out.append((listed.rel, snap.texts[listed.rel], snap.hashes[listed.rel], note, mem))
-    return out
-
-
-def _memory(listed: ListedFile, text: str, mtime_ns: int) -> _Mem:
-    """One memory file as the planner compares it."""
-    fm, _ = parse_frontmatter(text)
-    _, body = _split_front(text)
-    scope = TEAM_DIRNAME if listed.scope == "team" else ""
-    return _Mem(
-        listed.rel,
-        listed.rel[len(scope) + 1 :] if scope else listed.rel,
-        scope,
-        text,
-        fm.name or Path(listed.rel).stem,
-        fm.description or "",
-        str(fm.type or fm.raw_type or ""),
-        body,
-        mtime_ns / 1_000_000,
-    )
 
 
 def _merge_action(scope: str, group: list[_Mem], fuzz: Any) -> PlanAction:

@@ -5,9 +5,7 @@ from __future__ import annotations
 # --------------------------------------------------------------------------- plan / apply / restore
 import datetime as dt
 import json
-import os
 import random
-import sys
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -328,7 +326,6 @@ from memdir_nb.dream import (  # noqa: E402
 from memdir_nb.dream.actions import _split_front  # noqa: E402
 from memdir_nb.dream.compare import _NEGATION  # noqa: E402
 from memdir_nb.formats.frontmatter import parse_frontmatter  # noqa: E402
-from memdir_nb.spec.constants import MEMORY_FILE_READ_MAX_BYTES  # noqa: E402
 
 
 def _corpus_module() -> ModuleType:
@@ -497,30 +494,3 @@ def test_restore_from_a_manifest_of_the_wrong_shape_is_a_clear_refusal(
     with pytest.raises(RestoreError, match="manifest.json is unreadable.*copy its files back"):
         restore(messy, result.batch)
     assert _tree(messy) == before
-
-
-def _as_compared(plan: Any) -> tuple[Any, ...]:
-    return (plan.actions, plan.snapshot, plan.hashes, plan.notes, plan.created_ms)
-
-
-@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="forks on Linux only")
-def test_reading_in_two_processes_plans_exactly_as_one(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    from memdir_nb.dream import plan as planner
-
-    corpus = _corpus_module()
-    root = tmp_path / "memory"
-    root.mkdir()
-    corpus.build_dir(root, 300, seed=9)
-    # Files the listing or the reader leaves out: a FIFO, a link out, one over the read cap.
-    os.mkfifo(root / "project_pipe.md")
-    (tmp_path / "outside.md").write_text("---\nname: out\n---\nout\n", encoding="utf-8")
-    (root / "reference_link_out.md").symlink_to(tmp_path / "outside.md")
-    (root / "reference_huge.md").write_text("x" * (MEMORY_FILE_READ_MAX_BYTES + 10))
-    monkeypatch.setattr(planner, "fork_pays", lambda n, least: False)
-    one = plan_consolidation(root, now_ms=corpus.NOW_MS)
-    monkeypatch.setattr(planner, "fork_pays", lambda n, least: True)
-    two = plan_consolidation(root, now_ms=corpus.NOW_MS)
-    assert one.notes and one.actions  # the FIFO and the link out never reach the reader
-    assert _as_compared(two) == _as_compared(one)
