@@ -146,7 +146,10 @@ def without_format_chars(text: str) -> str:
     hyphen, bidi marks, BOM): invisible to a reader, so a match must not depend on them."""
     if text.isascii():  # no ASCII character is Cf
         return text
-    return "".join(ch for ch in text if unicodedata.category(ch) != "Cf")
+    # Each distinct character is looked up once (a text holds a few hundred at most), and the
+    # removal is one C-level pass: the same result as testing every character in turn.
+    hidden = {ord(ch): None for ch in set(text) if unicodedata.category(ch) == "Cf"}
+    return text.translate(hidden) if hidden else text
 
 
 def plural(n: int, word: str, many: str | None = None) -> str:

@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import random
+import unicodedata
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from memdir_nb.spec.text import (
     ascii_words_and_breaks,
@@ -59,6 +62,13 @@ def test_plural_counts_in_words() -> None:
 def test_format_characters_are_dropped_and_nothing_else(ch: str) -> None:
     assert without_format_chars(f"pass{ch}word\u2028é\tx") == "password\u2028é\tx"
     assert without_format_chars("plain ascii") == "plain ascii"
+
+
+@given(st.text(alphabet=st.characters(codec="utf-8"), max_size=300))
+def test_format_characters_are_the_characters_of_category_cf(text: str) -> None:
+    # The rule read literally, character by character.
+    kept = "".join(ch for ch in text if unicodedata.category(ch) != "Cf")
+    assert without_format_chars(text) == kept
 
 
 @pytest.mark.parametrize("seed", range(10))
