@@ -23,6 +23,7 @@ from memdir_nb.security.secret_shapes import DETECTOR_NEEDLES as _NEEDLES
 from memdir_nb.security.secret_shapes import (
     KEYWORD_PATTERNS,
     basic_auth_spans,
+    keyword_pattern_found,
     public_spans,
     url_password_spans,
 )
@@ -269,7 +270,7 @@ def narrow_detectors(det: dict[str, Any], text: str) -> dict[str, Any]:
         if _may_match(low, needles) and regex.search(text) is not None
     )
     keywords = _may_match(low, _NEEDLES["keyword"]) and any(
-        r.search(text) is not None for r in KEYWORD_PATTERNS
+        keyword_pattern_found(i, text) for i in range(len(KEYWORD_PATTERNS))
     )
     return {
         **det,

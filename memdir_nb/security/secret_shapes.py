@@ -22,12 +22,15 @@ import re
 
 __all__ = [
     "DETECTOR_NEEDLES",
+    "FOLDS_TO_ASCII",
+    "KEYWORD_LEAD",
     "KEYWORD_PATTERNS",
     "PUBLIC_BLOCK_BEGIN",
     "PUBLIC_BLOCK_END",
     "SUPPLEMENTARY_PATTERNS",
     "basic_auth_spans",
     "is_placeholder_password",
+    "keyword_pattern_found",
     "public_spans",
     "url_password_spans",
 ]
@@ -119,6 +122,44 @@ KEYWORD_PATTERNS: tuple[re.Pattern[str], ...] = (
         re.IGNORECASE,
     ),
 )
+# The characters outside ASCII that re.IGNORECASE matches to an ASCII letter (İ ı ſ and the
+# Kelvin sign), derived from re itself in the tests.
+FOLDS_TO_ASCII = "\u0130\u0131\u017f\u212a"
+# The most characters a keyword of _KW holds before the first keyword needle in it
+# ("database_" before "key" or "pass"); tests derive it from _KW's alternatives.
+KEYWORD_LEAD = 9
+# Two characters from {!, =} in a row: every match of the second pattern (`"v" == name`) holds
+# them, so a text without any cannot match it.
+_COMPARISONS = ("==", "!=", "=!", "!!")
+
+
+def keyword_pattern_found(index: int, text: str) -> bool:
+    """Whether KEYWORD_PATTERNS[index] matches somewhere in text; the same answer as search.
+
+    The first and third patterns begin with a keyword, and in ASCII text every keyword holds
+    one of the keyword needles (lower-cased) at most KEYWORD_LEAD characters after its start.
+    So a match can only start within KEYWORD_LEAD characters before a needle, and only those
+    starts are tried (a long text of prose with a few "key" words costs a few dozen match calls
+    instead of a scan with the keyword alternation at every position). The second needs two
+    comparison characters in a row. That holds for any text without FOLDS_TO_ASCII, the only
+    characters outside ASCII that a case-insensitive pattern matches to an ASCII letter; a text
+    holding one is searched whole.
+    """
+    pattern = KEYWORD_PATTERNS[index]
+    if index == 1:
+        return any(c in text for c in _COMPARISONS) and pattern.search(text) is not None
+    if not text.isascii() and any(c in text for c in FOLDS_TO_ASCII):
+        return pattern.search(text) is not None
+    low = text.lower()  # as long as text: of the characters left, only U+0130 lower-cases to two
+    starts: set[int] = set()
+    for needle in DETECTOR_NEEDLES["keyword"]:
+        at = low.find(needle)
+        while at >= 0:
+            starts.update(range(max(0, at - KEYWORD_LEAD), at + 1))
+            at = low.find(needle, at + 1)
+    return any(pattern.match(text, start) is not None for start in sorted(starts))
+
+
 _BASIC_AUTH = re.compile(r"\bBasic\s+([A-Za-z0-9+/]{8,}={0,2})(?![A-Za-z0-9+/=])")
 
 # Literal text at least one of which every match of a detector contains (lower-cased), so a

@@ -1,0 +1,78 @@
+"""Keyword assignments found by trying only the starts a keyword allows: the same as a search."""
+
+from __future__ import annotations
+
+import re
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from memdir_nb.security import secret_shapes
+from memdir_nb.security.secret_shapes import (
+    DETECTOR_NEEDLES,
+    FOLDS_TO_ASCII,
+    KEYWORD_LEAD,
+    KEYWORD_PATTERNS,
+    keyword_pattern_found,
+)
+
+
+def _keywords() -> list[str]:
+    """Every keyword _KW accepts, lower-case, with each optional '_' taken and left out."""
+    body = secret_shapes._KW.removeprefix("(?P<kw>").removesuffix(")")
+    out: list[str] = []
+    for alternative in body.split("|"):
+        if "_?" in alternative:
+            out += [alternative.replace("_?", "_"), alternative.replace("_?", "")]
+        else:
+            out.append(alternative)
+    return out
+
+
+def test_every_keyword_holds_a_needle_within_the_lead() -> None:
+    offsets = []
+    for keyword in _keywords():
+        found = [keyword.find(n) for n in DETECTOR_NEEDLES["keyword"] if n in keyword]
+        assert found, keyword
+        offsets.append(min(found))
+    assert max(offsets) == KEYWORD_LEAD
+
+
+def test_the_folds_are_every_character_outside_ascii_that_matches_an_ascii_letter() -> None:
+    letter = re.compile("[a-z]", re.IGNORECASE)
+    folds = "".join(chr(c) for c in range(128, 0x110000) if letter.fullmatch(chr(c)))
+    assert folds == FOLDS_TO_ASCII
+
+
+def test_only_the_dotted_capital_i_lower_cases_to_more_than_one_character() -> None:
+    longer = [c for c in range(0x110000) if len(chr(c).lower()) != 1]
+    assert longer == [0x130]
+    assert "\u0130" in FOLDS_TO_ASCII
+
+
+_PIECES = [
+    "password", "PassWord", "api_key", "API-KEY", "apikey", "database_pass", "db_key",
+    "private_key", "contraseña", "Secret", "pwd", "keyboard", "monkey", "passport", "key_pass",
+    "pa\u017fsword", "\u212aey", "db_\u212aey", "prıvate_key", "İ", "=", "==", "!=", ":", ": ",
+    " = ", ";", "'", '"', "`", "hunter2", "s3cr3t-v4lue", "${TOKEN}", "x", " ", "\n", "é",
+    "—", "the", "\t", "]", "value_1234567890",
+]  # fmt: skip
+
+
+@settings(max_examples=400)
+@given(st.lists(st.sampled_from(_PIECES), max_size=30))
+def test_the_keyword_starts_find_what_a_search_finds(pieces: list[str]) -> None:
+    text = "".join(pieces)
+    for index, pattern in enumerate(KEYWORD_PATTERNS):
+        assert keyword_pattern_found(index, text) == (pattern.search(text) is not None), (
+            index,
+            text,
+        )
+
+
+def test_a_keyword_hidden_behind_a_fold_is_still_found() -> None:
+    # 'ſ' matches 's' without case, so "paſsword: x9" is an assignment although no needle
+    # is in its lower-case form; another needle elsewhere must not narrow the search.
+    text = "the keyboard layout\npa\u017fsword: hunter2x9\n"
+    assert KEYWORD_PATTERNS[0].search(text) is not None
+    assert keyword_pattern_found(0, text)
