@@ -23,7 +23,7 @@ from memdir_nb.security.secret_shapes import DETECTOR_NEEDLES as _NEEDLES
 from memdir_nb.security.secret_shapes import (
     KEYWORD_PATTERNS,
     basic_auth_spans,
-    keyword_pattern_found,
+    keyword_patterns_found,
     public_spans,
     url_password_spans,
 )
@@ -269,9 +269,7 @@ def narrow_detectors(det: dict[str, Any], text: str) -> dict[str, Any]:
         for kind, regex, needles in (_SUPPLEMENTARY_RUNLESS if runless else _SUPPLEMENTARY_ALL)
         if _may_match(low, needles) and regex.search(text) is not None
     )
-    keywords = _may_match(low, _NEEDLES["keyword"]) and any(
-        keyword_pattern_found(i, text) for i in range(len(KEYWORD_PATTERNS))
-    )
+    keywords = _may_match(low, _NEEDLES["keyword"]) and any(keyword_patterns_found(text))
     return {
         **det,
         "providers": tuple(providers),

@@ -30,7 +30,7 @@ __all__ = [
     "SUPPLEMENTARY_PATTERNS",
     "basic_auth_spans",
     "is_placeholder_password",
-    "keyword_pattern_found",
+    "keyword_patterns_found",
     "public_spans",
     "url_password_spans",
 ]
@@ -128,36 +128,56 @@ FOLDS_TO_ASCII = "\u0130\u0131\u017f\u212a"
 # The most characters a keyword of _KW holds before the first keyword needle in it
 # ("database_" before "key" or "pass"); tests derive it from _KW's alternatives.
 KEYWORD_LEAD = 9
-# Two characters from {!, =} in a row: every match of the second pattern (`"v" == name`) holds
-# them, so a text without any cannot match it.
+# Two characters from {!, =} in a row (_COMPARISON in a pattern): every match of such a
+# pattern (`"v" == name`) holds one of these, so a text without any cannot match it.
+_COMPARISON = "[!=]{2,3}"
 _COMPARISONS = ("==", "!=", "=!", "!!")
+_DENSE_NEEDLES = 64  # more than one keyword needle in this many characters: search whole
 
 
-def keyword_pattern_found(index: int, text: str) -> bool:
-    """Whether KEYWORD_PATTERNS[index] matches somewhere in text; the same answer as search.
+def keyword_patterns_found(text: str) -> list[bool]:
+    """For each of KEYWORD_PATTERNS, whether it matches somewhere in text: what search says.
 
-    The first and third patterns begin with a keyword, and in ASCII text every keyword holds
-    one of the keyword needles (lower-cased) at most KEYWORD_LEAD characters after its start.
-    So a match can only start within KEYWORD_LEAD characters before a needle, and only those
-    starts are tried (a long text of prose with a few "key" words costs a few dozen match calls
-    instead of a scan with the keyword alternation at every position). The second needs two
-    comparison characters in a row. That holds for any text without FOLDS_TO_ASCII, the only
+    A pattern that begins with a keyword (the `name: value` and `name("value");` shapes) can
+    only match where a keyword starts, and every keyword holds one of the keyword needles,
+    lower-cased, at most KEYWORD_LEAD characters after its start. So only the starts up to
+    KEYWORD_LEAD characters before a needle are tried, found once for all the patterns (a long
+    text of prose with a few "key" words costs a few dozen match calls instead of a scan with
+    the keyword alternation at every position; a text dense with needles is searched whole). The `"value" == name` shape needs two
+    comparison characters in a row. This holds for any text without FOLDS_TO_ASCII, the only
     characters outside ASCII that a case-insensitive pattern matches to an ASCII letter; a text
     holding one is searched whole.
     """
-    pattern = KEYWORD_PATTERNS[index]
-    if index == 1:
-        return any(c in text for c in _COMPARISONS) and pattern.search(text) is not None
-    if not text.isascii() and any(c in text for c in FOLDS_TO_ASCII):
-        return pattern.search(text) is not None
-    low = text.lower()  # as long as text: of the characters left, only U+0130 lower-cases to two
+    low = text.lower()  # as long as text when it holds none of FOLDS_TO_ASCII
+    needles = DETECTOR_NEEDLES["keyword"]
+    # Where needles are dense (a text made of keywords, as an attacker could write), one
+    # search is cheaper than a match at each start, so the cost stays near the search's.
+    whole = (not text.isascii() and any(c in text for c in FOLDS_TO_ASCII)) or sum(
+        map(low.count, needles)
+    ) * _DENSE_NEEDLES > len(text)
+    starts = [] if whole else _keyword_starts(low)
+    found: list[bool] = []
+    for pattern in KEYWORD_PATTERNS:
+        if whole:
+            found.append(pattern.search(text) is not None)
+        elif pattern.pattern.startswith(_KW):
+            found.append(any(pattern.match(text, at) is not None for at in starts))
+        elif _COMPARISON in pattern.pattern and not any(c in text for c in _COMPARISONS):
+            found.append(False)
+        else:
+            found.append(pattern.search(text) is not None)
+    return found
+
+
+def _keyword_starts(low: str) -> list[int]:
+    """Where in low a keyword can start: up to KEYWORD_LEAD characters before each needle."""
     starts: set[int] = set()
     for needle in DETECTOR_NEEDLES["keyword"]:
         at = low.find(needle)
         while at >= 0:
             starts.update(range(max(0, at - KEYWORD_LEAD), at + 1))
             at = low.find(needle, at + 1)
-    return any(pattern.match(text, start) is not None for start in sorted(starts))
+    return sorted(starts)
 
 
 _BASIC_AUTH = re.compile(r"\bBasic\s+([A-Za-z0-9+/]{8,}={0,2})(?![A-Za-z0-9+/=])")

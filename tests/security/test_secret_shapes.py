@@ -13,7 +13,7 @@ from memdir_nb.security.secret_shapes import (
     FOLDS_TO_ASCII,
     KEYWORD_LEAD,
     KEYWORD_PATTERNS,
-    keyword_pattern_found,
+    keyword_patterns_found,
 )
 
 
@@ -59,15 +59,17 @@ _PIECES = [
 ]  # fmt: skip
 
 
+_PROSE = "plain words about the weather " * 80  # no needle; far more text than 30 pieces
+
+
 @settings(max_examples=400)
 @given(st.lists(st.sampled_from(_PIECES), max_size=30))
 def test_the_keyword_starts_find_what_a_search_finds(pieces: list[str]) -> None:
-    text = "".join(pieces)
-    for index, pattern in enumerate(KEYWORD_PATTERNS):
-        assert keyword_pattern_found(index, text) == (pattern.search(text) is not None), (
-            index,
-            text,
-        )
+    # Unpadded, a short text is often dense with needles and searched whole; padded with
+    # plain prose, the keyword starts are what decide.
+    for text in ("".join(pieces), _PROSE + "".join(pieces) + _PROSE):
+        searched = [pattern.search(text) is not None for pattern in KEYWORD_PATTERNS]
+        assert keyword_patterns_found(text) == searched, text
 
 
 def test_a_keyword_hidden_behind_a_fold_is_still_found() -> None:
@@ -75,4 +77,11 @@ def test_a_keyword_hidden_behind_a_fold_is_still_found() -> None:
     # is in its lower-case form; another needle elsewhere must not narrow the search.
     text = "the keyboard layout\npa\u017fsword: hunter2x9\n"
     assert KEYWORD_PATTERNS[0].search(text) is not None
-    assert keyword_pattern_found(0, text)
+    assert keyword_patterns_found(text)[0]
+
+
+def test_a_text_dense_with_keywords_gets_the_searchs_answer() -> None:
+    for text in ("key" * 5000, "password= x9y8z7w6 " * 500, "é" + "keys and passes " * 400):
+        assert keyword_patterns_found(text) == [
+            p.search(text) is not None for p in KEYWORD_PATTERNS
+        ]
