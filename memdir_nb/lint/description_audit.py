@@ -94,41 +94,43 @@ _NUMBER_CHARS = "0123456789.,:-"  # what _DIGITS allows, for ASCII words
 
 def salient_terms(text: str) -> list[str]:
     """Content terms of a text: words of 4+ letters (no stop words, no bare numbers), CJK pieces."""
-    tokens = textseg.ascii_words_and_breaks(text)  # words() of ASCII text, and any '\n'
+    tokens = textseg.plain_words_and_breaks(text)  # words() when all are ASCII, and any '\n'
     if tokens is not None:
-        # No word of ASCII text is CJK, and an ASCII word matches _DIGITS exactly when only
-        # digits and .,:- are in it: the same terms, without a regex call per word (and the
-        # '\n' tokens are too short to pass).
+        # No ASCII word is CJK, and an ASCII word matches _DIGITS exactly when only digits
+        # and .,:- are in it: the same terms, without a regex call per word (and the '\n'
+        # tokens are too short to pass).
         return [w for w in tokens if len(w) >= 4 and w not in _STOP and w.strip(_NUMBER_CHARS)]
     return _salient(textseg.words(text))
 
 
 def _salient(words: list[str]) -> list[str]:
     """The salient terms among the words of a text outside ASCII."""
-    out: list[str] = []
-    for word in words:
-        if textseg.is_cjk(word):
-            if len(word) == 2 and not _KANA_ONLY.match(word):
-                out.append(word)
-            continue
-        if len(word) >= 4 and word not in _STOP and not _DIGITS.match(word):
-            out.append(word)
-    return out
+    return [word for word in words if _is_salient(word)]
+
+
+def _is_salient(word: str) -> bool:
+    """salient_terms' test for one word of words()."""
+    if word.isascii():  # no CJK; _DIGITS matches exactly the words made of _NUMBER_CHARS
+        return len(word) >= 4 and word not in _STOP and bool(word.strip(_NUMBER_CHARS))
+    if textseg.is_cjk(word):
+        return len(word) == 2 and not _KANA_ONLY.match(word)
+    return len(word) >= 4 and word not in _STOP and not _DIGITS.match(word)
 
 
 def _terms_by_line(text: str, label: set[str]) -> list[tuple[tuple[str, ...], int]]:
-    """Per line of text: its distinct salient terms in order, and how many have a stem in label."""
+    """Per line of text: its distinct salient terms in order, and how many have a stem in label.
+
+    The words of every line come from one pass over the whole text, and salient_terms' filter
+    is applied word by word: the same terms as salient_terms(line) for each line.
+    """
     if not text:
         return []
-    tokens = textseg.ascii_words_and_breaks(text)
-    out: list[tuple[tuple[str, ...], int]] = []
+    tokens = textseg.plain_words_and_breaks(text)
     if tokens is None:
-        for line in text.split("\n"):
-            terms = tuple(dict.fromkeys(salient_terms(line)))
-            out.append((terms, len([t for t in terms if t[:PREFIX] in label])))
-        return out
-    # ASCII: the words of every line from one regex pass, the line breaks among them, and
-    # salient_terms' ASCII filter applied word by word.
+        return _terms_by_line_any(textseg.words_and_breaks(text), label)
+    # Every word ASCII: salient_terms' ASCII filter inline (this loop runs over every word of
+    # every body)
+    out: list[tuple[tuple[str, ...], int]] = []
     seen: dict[str, None] = {}
     known = 0
     for w in tokens:
@@ -139,6 +141,28 @@ def _terms_by_line(text: str, label: set[str]) -> list[tuple[tuple[str, ...], in
         elif w == "\n":
             out.append((tuple(seen), known))
             seen, known = {}, 0
+    out.append((tuple(seen), known))
+    return out
+
+
+def _terms_by_line_any(tokens: list[str], label: set[str]) -> list[tuple[tuple[str, ...], int]]:
+    """_terms_by_line over words_and_breaks' tokens of a text whose words may be outside ASCII."""
+    out: list[tuple[tuple[str, ...], int]] = []
+    seen: dict[str, None] = {}
+    known = 0
+    for w in tokens:
+        if w == "\n":
+            out.append((tuple(seen), known))
+            seen, known = {}, 0
+        elif w in seen:
+            continue
+        elif w.isascii():  # most words: _is_salient's ASCII test inline
+            if len(w) >= 4 and w not in _STOP and w.strip(_NUMBER_CHARS):
+                seen[w] = None
+                known += w[:PREFIX] in label
+        elif _is_salient(w):
+            seen[w] = None
+            known += w[:PREFIX] in label
     out.append((tuple(seen), known))
     return out
 

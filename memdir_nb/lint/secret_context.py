@@ -177,34 +177,34 @@ def mask_public_values(text: str) -> str:
 
 def _mask_identifiers(text: str) -> str:
     """text with CamelCase and snake_case identifiers removed, on lines that name no credential."""
-    # The substitution below changes the text exactly when one of these tokens is masked;
+    # The masking below changes the text exactly when one of these tokens is masked;
     # most are plain lower-case words, ruled out without a call. A maskable token has two
     # word-like parts, so a lower-case letter right before an upper-case letter, a digit or
     # '_': text without one has nothing to mask (one translation, no regex pass).
     if _LOWER_THEN_BREAK not in text.encode("ascii", "replace").translate(_CASE_MARKS):
         return text
-    to_mask = {
-        t
-        for t in _IDENTIFIER.findall(text)
-        if not (t.isalpha() and t[1:].islower()) and _looks_like_identifier(t)
-    }
-    if not to_mask:
-        return text  # no identifier to mask on any line
     # Each line's matches are the whole text's matches on that line (no match holds a line
-    # break, which meets the boundary checks as a line's start or end does), so a line
-    # without one of these tokens is left as it is.
-    lines = text.split("\n")
-    for i, line in enumerate(lines):
-        if not any(t in line for t in to_mask):
-            continue
-        masked = _IDENTIFIER.sub(_mask_identifier, line)
-        if masked != line and not _CREDENTIAL_WORDS.search(line):
-            lines[i] = masked
-    return "\n".join(lines)
-
-
-def _mask_identifier(m: re.Match[str]) -> str:
-    return "" if _looks_like_identifier(m.group(0)) else m.group(0)
+    # break, which meets the boundary checks as a line's start or end does), so one pass finds
+    # them all; a masked identifier is cut unless its line speaks of a credential.
+    spans = [m.span() for m in _IDENTIFIER.finditer(text) if _looks_like_identifier(m.group(0))]
+    if not spans:
+        return text  # no identifier to mask on any line
+    kept: list[str] = []
+    done = 0  # text[:done] is settled
+    line_end = -1  # end of the line of the last span looked at
+    masking = False  # whether that line is masked
+    for start, end in spans:
+        if start > line_end:  # a new line: find its bounds once
+            line_start = text.rfind("\n", 0, start) + 1
+            line_end = text.find("\n", end)
+            if line_end < 0:
+                line_end = len(text)
+            masking = _CREDENTIAL_WORDS.search(text, line_start, line_end) is None
+        if masking:
+            kept.append(text[done:start])
+            done = end
+    kept.append(text[done:])
+    return "".join(kept)
 
 
 def check_secrets(mem: MemoryText, c: Collector) -> None:

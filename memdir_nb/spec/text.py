@@ -71,14 +71,38 @@ def words(text: str) -> list[str]:
     """The lowercased words of text; CJK runs become two-character pieces."""
     if not text:
         return []
+    return _words(text, _patterns()[2])
+
+
+@functools.cache
+def _word_or_break() -> re.Pattern[str]:
+    """The word pattern, or a line break as a token of its own (compiled on first use)."""
+    return re.compile(_WORD_PATTERN + "|\n")
+
+
+def words_and_breaks(text: str) -> list[str]:
+    """words() of the whole text with each '\n' kept as a token of its own, in order, so the
+    words of line i sit between the i-th breaks: the same as words() of each line.
+
+    One normalisation and one regex pass instead of one per line. That is exact because no line
+    break takes part in NFC (it neither composes nor reorders), in lower-casing or in a word.
+    """
+    plain = plain_words_and_breaks(text)
+    if plain is not None:
+        return plain
+    return _words(text, _word_or_break())
+
+
+def _words(text: str, word_re: re.Pattern[str]) -> list[str]:
+    """words() with word_re as the word pattern (words() and words_and_breaks() differ there)."""
     text = unicodedata.normalize("NFC", text).lower().replace("\u2019", "'")
-    cjk_run, _, word_re = _patterns()
+    cjk_run = _patterns()[0]
     if not is_cjk(text):  # no CJK anywhere: every word is kept as it is (one C-level pass)
         return word_re.findall(text)
     out: list[str] = []
     for match in word_re.finditer(text):
         word = match.group(0)
-        if not is_cjk(word):
+        if word.isascii() or not is_cjk(word):  # isascii: a quick answer for most words
             out.append(word)
             continue
         pos = 0
@@ -94,14 +118,21 @@ def words(text: str) -> list[str]:
     return out
 
 
-def ascii_words_and_breaks(text: str) -> list[str] | None:
-    """For ASCII text: words() of the whole text with each '\n' kept as a token of its own,
-    in order, in one regex pass (so the words of line i sit between the i-th breaks). None for
-    text outside ASCII, which needs words() per line.
+def plain_words_and_breaks(text: str) -> list[str] | None:
+    """words_and_breaks(text) when no word of text can hold a character outside ASCII, found by
+    one ASCII regex pass; None otherwise (a letter or digit of another script), for the
+    general path.
+
+    Besides ASCII text, this covers English written with dashes, arrows or curly quotes: after
+    NFC, no character outside ASCII is one a word holds (a letter or digit: isalnum), so each
+    ends a word as '?' does, and the ASCII pattern finds the same words with '?' in its place.
     """
-    if not text.isascii():
+    if text.isascii():
+        return _ASCII_WORD_OR_BREAK.findall(text.lower())
+    text = unicodedata.normalize("NFC", text).replace("\u2019", "'")
+    if any(ch.isalnum() for ch in set(text) if not ch.isascii()):
         return None
-    return _ASCII_WORD_OR_BREAK.findall(text.lower())
+    return _ASCII_WORD_OR_BREAK.findall(text.encode("ascii", "replace").decode("ascii").lower())
 
 
 def mostly_cjk(text: str) -> bool:

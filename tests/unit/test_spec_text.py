@@ -10,14 +10,15 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from memdir_nb.spec.text import (
-    ascii_words_and_breaks,
     first_unsafe_char,
     html_safe,
+    plain_words_and_breaks,
     plural,
     terminal_safe,
     without_format_chars,
     word_count,
     words,
+    words_and_breaks,
 )
 
 
@@ -72,19 +73,43 @@ def test_format_characters_are_the_characters_of_category_cf(text: str) -> None:
 
 
 @pytest.mark.parametrize("seed", range(10))
-def test_ascii_words_and_breaks_gives_each_lines_words_between_the_breaks(seed: int) -> None:
+def test_plain_words_and_breaks_gives_each_lines_words_between_the_breaks(seed: int) -> None:
     rng = random.Random(seed)
     pieces = ["Retry", "don't", "follow-up", "v2.3", "_x_", "--", "'", "\n", " ", ".", "Ünï"]
     pieces += ["内存泄漏", "e\u0301", "’s", "Ａ", "x" * 5, "12:30", "\n\n", "a-'b", "-c-"]
+    pieces += ["—", "→ ", "“q”", "\u2000"]  # outside ASCII, but in no word
     for _ in range(100):
         text = "".join(rng.choice(pieces) for _ in range(rng.randint(0, 20)))
-        if not text.isascii():
-            assert ascii_words_and_breaks(text) is None
+        if any(ch.isalnum() for ch in unicodedata.normalize("NFC", text) if not ch.isascii()):
+            assert plain_words_and_breaks(text) is None
             text = text.encode("ascii", "ignore").decode()
         expected: list[str] = []
         for line in text.split("\n"):
             expected += [*words(line), "\n"]
-        assert ascii_words_and_breaks(text) == expected[:-1], text
+        assert plain_words_and_breaks(text) == expected[:-1], text
+
+
+# Pieces where whole-text and per-line processing could part: combining marks right after a
+# line break (NFC), final and inner sigma (lower-casing looks at neighbours), a dotted capital I
+# (lower-cases to two characters), CJK runs across lines, the right single quote, digits of
+# other scripts.
+_TRICKY = ["\n", "\u0301", "ΟΔΟΣ", "Σ", "İ", "内存", "泄漏", "’s", "e\u0301", "١٢٣", "Ärger"]
+_TRICKY += ["don't", "a-'b", "-", " ", "\u3042\u3044", "한국어", "x" * 5, "12:30", "_"]
+# and characters outside ASCII that no word holds (English text's usual ones), some with NFC or
+# lower-case mappings: an em dash, an arrow, curly quotes, a circled capital, an en quad, the
+# Greek numeral sign, the Ohm sign
+_TRICKY += ["—", "→", "“", "”", "\u24b6", "\u2000", "\u0374", "\u2126", "Retry", "a1"]
+
+
+@given(st.lists(st.sampled_from(_TRICKY), max_size=25), st.text(max_size=40))
+def test_words_and_breaks_gives_each_lines_words_between_the_breaks(
+    pieces: list[str], extra: str
+) -> None:
+    for text in ("".join(pieces), "".join(pieces) + extra):
+        expected: list[str] = []
+        for line in text.split("\n"):
+            expected += [*words(line), "\n"]
+        assert words_and_breaks(text) == expected[:-1], repr(text)
 
 
 @pytest.mark.parametrize("seed", range(5))
