@@ -47,37 +47,17 @@ def fork_pays(n_items: int, min_items: int) -> bool:
     )
 
 
-def split_for_worker(n_items: int, worker_percent: int = 50) -> tuple[list[int], list[int]]:
-    """(this process's, the worker's) item positions: the worker's about worker_percent of
-    n_items, spread evenly (at 50, every second item, starting with the second).
-
-    Spread rather than cut in halves: neighbours are often alike, so each side gets the same mix.
-    """
-    if not 0 <= worker_percent <= 100:
-        raise ValueError(f"worker_percent must be between 0 and 100, not {worker_percent}")
-    ours: list[int] = []
-    theirs: list[int] = []
-    for i in range(n_items):
-        # item i is the worker's when the worker's running count steps up at it
-        is_theirs = (i + 1) * worker_percent // 100 > i * worker_percent // 100
-        (theirs if is_theirs else ours).append(i)
-    return ours, theirs
-
-
 def in_two_processes(
     work: Callable[[list[T]], list[R]],
     items: Sequence[T],
     *,
     here: Callable[[list[T]], list[R]] | None = None,
-    worker_percent: int = 50,
 ) -> list[R]:
-    """work over items, one result per item in items' order: a forked worker runs work on about
-    worker_percent of the items (split_for_worker) while this process runs here (work by
-    default) on the others.
+    """work over items, one result per item in items' order: a forked worker runs work on every
+    second item while this process runs here (work by default) on the others.
 
-    A caller whose worker is measured to finish later than this process (it starts by forking,
-    and its results come back pickled) gives it a little less than half. work must be
-    picklable (a module-level function or a partial of one). If the
+    Items alternate rather than split in halves: neighbours are often alike, so each side gets
+    the same mix. work must be picklable (a module-level function or a partial of one). If the
     worker cannot be started (no process slots, no memory), or dies (killed, out of memory),
     its items are done here with work, so the answer never depends on the worker.
     """
@@ -86,8 +66,7 @@ def in_two_processes(
     from concurrent.futures import ProcessPoolExecutor
     from concurrent.futures.process import BrokenProcessPool
 
-    ours_at, theirs_at = split_for_worker(len(items), worker_percent)
-    ours_in, theirs_in = [items[i] for i in ours_at], [items[i] for i in theirs_at]
+    ours_in, theirs_in = list(items[0::2]), list(items[1::2])
     with ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("fork")) as pool:
         try:
             pending = pool.submit(work, theirs_in)
@@ -101,6 +80,5 @@ def in_two_processes(
     if len(ours) != len(ours_in) or len(theirs) != len(theirs_in):
         raise ValueError("in_two_processes: work must give one result per item")
     merged: list[R] = [*ours, *theirs]
-    for at, result in zip([*ours_at, *theirs_at], [*ours, *theirs], strict=True):
-        merged[at] = result
+    merged[0::2], merged[1::2] = ours, theirs
     return merged

@@ -186,9 +186,12 @@ def _mask_identifiers(text: str) -> str:
     # Each line's matches are the whole text's matches on that line (no match holds a line
     # break, which meets the boundary checks as a line's start or end does), so one pass finds
     # them all; a masked identifier is cut unless its line speaks of a credential.
+    if not any(
+        not (t.isalpha() and t[1:].islower()) and _looks_like_identifier(t)
+        for t in _IDENTIFIER.findall(text)
+    ):
+        return text  # no identifier to mask on any line (most words end at the quick test)
     spans = [m.span() for m in _IDENTIFIER.finditer(text) if _looks_like_identifier(m.group(0))]
-    if not spans:
-        return text  # no identifier to mask on any line
     kept: list[str] = []
     done = 0  # text[:done] is settled
     line_end = -1  # end of the line of the last span looked at

@@ -1,10 +1,10 @@
 """Reading and linting every memory of a dir, on a second core where that pays.
 
 Each memory file is read once and its per-memory rules (content.lint_memory) read that memory
-and nothing else, so a dir's files can be read and linted in two parts at once. On a dir of
-2,000 files this per-file work is nearly all of a lint; a forked worker that takes a little
-under half of the files (WORKER_PERCENT, spread evenly) cuts the wall time by about a fifth to a
-quarter on two free cores (docs/performance.md, "Lint, summary and plan on two cores").
+and nothing else, so a dir's files can be read and linted in two halves at once. On a dir of
+2,000 files this per-file work is nearly all of a lint; a forked worker that takes every second
+file cuts the wall time by about a fifth to a quarter on two free cores (docs/performance.md,
+"Lint, summary and plan on two cores").
 
 The second core is used only where machine.fork_pays says it is safe and pays, from
 PARALLEL_MIN_FILES files on: below that, starting the worker and sending its results back
@@ -27,10 +27,6 @@ from memdir_nb.storage.access import ContainedReader
 from memdir_nb.storage.listing import ListedFile, SkippedFile
 
 PARALLEL_MIN_FILES = 600  # measured break-even: about 400 files (docs/performance.md)
-# The worker's share of the files. It starts by forking and its results come back pickled, so
-# with half it finished 47-73 ms after this process at 2,000 files; with 46% 17-18 ms
-# (docs/performance.md, tenth session).
-WORKER_PERCENT = 46
 
 Linted = tuple[MemoryText, MemoryHeader, list[Finding]]
 Step = Callable[[int], object]  # told how many files were just done (a progress bar's update)
@@ -105,10 +101,10 @@ def _capped(step: Step | None, total: int) -> Step | None:
 def _in_two(
     root: str, real_root: str, files: list[ListedFile], now_ms: float | None, step: Step | None
 ) -> list[Linted | SkippedFile]:
-    """A forked worker does WORKER_PERCENT of the files while this process does the others."""
+    """A forked worker does every second file while this process does the others."""
     work = partial(read_and_lint_files, root, real_root, now_ms=now_ms)
-    # Each of our files stands for about two, as the worker does nearly one meanwhile; the
-    # count stops at the number of files (ours are a little more than half).
+    # Each of our files stands for about two, as the worker does one meanwhile; the count
+    # stops at the number of files (ours are one more when that number is odd).
     here = partial(
         read_and_lint_files,
         root,
@@ -117,4 +113,4 @@ def _in_two(
         step=_capped(step, len(files)),
         weight=2,
     )
-    return in_two_processes(work, files, here=here, worker_percent=WORKER_PERCENT)
+    return in_two_processes(work, files, here=here)

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from memdir_nb import machine
-from memdir_nb.machine import fork_pays, in_two_processes, split_for_worker, usable_cpus
+from memdir_nb.machine import fork_pays, in_two_processes, usable_cpus
 
 linux_only = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="forks on Linux only")
 
@@ -92,39 +92,6 @@ def test_every_second_item_is_done_by_a_forked_worker() -> None:
     pids = in_two_processes(_pids, list(range(10)))
     assert set(pids[0::2]) == {os.getpid()}
     assert len(set(pids[1::2])) == 1 and pids[1] != os.getpid()
-
-
-@linux_only
-def test_the_worker_takes_its_share_of_the_items_and_this_process_the_rest() -> None:
-    pids = in_two_processes(_pids, list(range(50)), worker_percent=46)
-    ours, theirs = split_for_worker(50, 46)
-    assert {pids[i] for i in ours} == {os.getpid()}
-    assert len({pids[i] for i in theirs}) == 1 and pids[theirs[0]] != os.getpid()
-    assert in_two_processes(_squares, list(range(50)), worker_percent=46) == [
-        i * i for i in range(50)
-    ]
-
-
-@pytest.mark.parametrize("percent", [0, 1, 30, 46, 50, 77, 100])
-@pytest.mark.parametrize("n", [0, 1, 2, 9, 100, 2000])
-def test_the_workers_share_is_its_percent_spread_evenly(percent: int, n: int) -> None:
-    ours, theirs = split_for_worker(n, percent)
-    assert sorted(ours + theirs) == list(range(n))
-    assert len(theirs) == n * percent // 100
-    # evenly: every run of 10 consecutive items holds its share to within one item
-    for start in range(max(0, n - 10) + 1):
-        window = sum(1 for i in theirs if start <= i < start + 10)
-        assert abs(window - min(10, n) * percent / 100) < 1 + 1e-9
-
-
-def test_at_half_the_worker_takes_every_second_item() -> None:
-    assert split_for_worker(7, 50) == ([0, 2, 4, 6], [1, 3, 5])
-
-
-@pytest.mark.parametrize("percent", [-1, 101])
-def test_a_share_outside_zero_to_a_hundred_is_refused(percent: int) -> None:
-    with pytest.raises(ValueError, match="between 0 and 100"):
-        split_for_worker(10, percent)
 
 
 @linux_only
