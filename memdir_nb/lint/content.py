@@ -12,6 +12,7 @@ from memdir_nb.lint.code_blocks import content_lines, first_code_block
 from memdir_nb.lint.description_audit import check_description_coverage
 from memdir_nb.lint.findings import Collector, Finding, MemoryText, clip, field_line
 from memdir_nb.lint.secret_context import check_secrets
+from memdir_nb.security.secret_shapes import FOLDS_TO_ASCII
 from memdir_nb.spec import text as textseg
 from memdir_nb.spec.constants import RECALL_MAX_BYTES, RECALL_MAX_LINES
 from memdir_nb.spec.dates import ABSOLUTE_DATE, may_hold_relative_date
@@ -80,11 +81,14 @@ _NAMED_AFTER = re.compile(
 )
 
 
-# Quick checks in front of the content patterns, on the lower-cased text when it is ASCII:
-# `in` finds literal text far faster than the regex engine runs a pattern with no literal
-# start (tried at every position), and so does a case-sensitive regex whose branches start
-# with literals. Outside ASCII, case-insensitive matching folds a few other letters (the
-# Kelvin sign to 'k', the long s to 's'), so the pattern itself is the check there.
+# Quick checks in front of the content patterns, on the lower-cased text (_lowered): `in` finds
+# literal text far faster than the regex engine runs a pattern with no literal start (tried at
+# every position), and so does a case-sensitive regex whose branches start with literals. They
+# hold on any text without FOLDS_TO_ASCII, the four characters outside ASCII that
+# case-insensitive matching takes for an ASCII letter (the Kelvin sign for 'k', the long s for
+# 's', the dotted and dotless I for 'i'). Lower-casing such text turns no other character into
+# an ASCII one, changes no length, and keeps \w, \s and \d where they were (tests derive all
+# three from Python itself). A text holding one of the four is searched with the pattern alone.
 _PR_HINT = re.compile(r"prs?\s*#?\d|#\d|/pull/")
 # Every file name with a line number has a '.' before its extension, which starts with a letter.
 _FILE_LINE_HINT = re.compile(r"\.[a-z]")
@@ -94,11 +98,11 @@ _EPHEMERAL_HINT = re.compile(
     r"currently|working\s+on|middle\s+of|todo|fixme|wip|progress"
     r"|this\s+(?:conversation|session|chat)|stat(?:us|e)\s*:"
 )
-# _EPHEMERAL itself without IGNORECASE, for lower-cased ASCII text: there it matches exactly
+# _EPHEMERAL itself without IGNORECASE, for the lowered text: there it matches exactly
 # where _EPHEMERAL matches the text (its escapes are all lower-case: \s, \b, \-), and it
 # is several times faster. It runs after the hint ("working on" alone is common).
 _EPHEMERAL_LOW = re.compile(_EPHEMERAL.pattern.lower())
-# Per pattern, checks on the lower-cased text (when it is ASCII), each passed by every text
+# Per pattern, checks on the lowered text (_lowered), each passed by every text
 # the pattern matches: literal text (one of which every match holds) or a regex (which finds
 # something in every match). The cheap checks come first. None: the pattern always runs.
 _Check = tuple[str, ...] | re.Pattern[str]
@@ -148,13 +152,20 @@ _HINTS: dict[re.Pattern[str], re.Pattern[str]] = {
 _HEX_MARKS = bytes(ord("x") if chr(b) in "0123456789abcdef" else ord(" ") for b in range(256))
 
 
-def _has_hex_run(low_ascii: str, n: int) -> bool:
-    """Whether lower-case ASCII text holds n hex digits in a row (one C pass, no regex)."""
-    return b"x" * n in low_ascii.encode("ascii").translate(_HEX_MARKS)
+def _has_hex_run(low: str, n: int) -> bool:
+    """Whether lower-case text holds n ASCII hex digits in a row (one C pass, no regex)."""
+    return b"x" * n in low.encode("ascii", "replace").translate(_HEX_MARKS)
+
+
+def _lowered(blob: str) -> str | None:
+    """blob lower-cased for the quick checks, or None when it holds one of FOLDS_TO_ASCII."""
+    if not blob.isascii() and any(c in blob for c in FOLDS_TO_ASCII):
+        return None
+    return blob.lower()
 
 
 def _matches_somewhere(pattern: re.Pattern[str], blob: str, low: str | None) -> bool:
-    """Whether pattern matches in blob; low is blob lower-cased when blob is ASCII, else None."""
+    """Whether pattern matches in blob; low is _lowered(blob) (None: no quick checks)."""
     needles = _NEEDLES[pattern]
     if low is not None:
         if pattern is _LONG_SHA and not _has_hex_run(low, 40):
@@ -302,7 +313,7 @@ def _check_content(mem: MemoryText, c: Collector) -> None:
     # on one line also matches the lines joined (no pattern needs a line's start or end), and
     # most memories hold none, so most files cost one C-level pass per pattern.
     blob = "\n".join(line for _, line in texts)
-    low = blob.lower() if blob.isascii() else None
+    low = _lowered(blob)
     wanted = {p for p in _LINE_PATTERNS if _matches_somewhere(p, blob, low)}
     # "in progress" counts only in a memory with no absolute date in it
     if _matches_somewhere(_IN_PROGRESS, blob, low) and not ABSOLUTE_DATE.search(mem.text):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 import time
@@ -16,6 +17,7 @@ import pytest
 from memdir_nb.formats.frontmatter_render import render_memory_file
 from memdir_nb.formats.index import format_index_entry
 from memdir_nb.lint import Finding, lint_memory_dir
+from memdir_nb.security.secret_shapes import FOLDS_TO_ASCII
 from memdir_nb.spec.dates import find_relative_dates, iso_utc
 from memdir_nb.ui.demo import DEMO_QUIRKS, build_demo_memory_dir
 from tests.support.store_crash import promote_killed_at
@@ -1172,6 +1174,18 @@ _CONTENT_PIECES = [
     "\n",
     " ",
     ".",
+    # outside ASCII without the four folds: digits and letters of other scripts, dashes
+    "PR #١٢",
+    "#٣٤ — done",
+    "Straße → TODO：",
+    "ΣΤΑΤUS: wip",
+    "работаем commit 3f2a9c1",
+    "進行中 in progress",
+    "\u00a0",
+    # a fold is the only way these match: no quick check may run on them
+    "work in progreſs",
+    "currently debuggİng",
+    "PR̲ #12",
 ]
 
 
@@ -1184,7 +1198,7 @@ def test_content_prefilters_never_skip_a_text_the_pattern_matches(seed: int) -> 
     rng = random.Random(seed)
     for _ in range(40):
         blob = "".join(rng.choice(_CONTENT_PIECES) for _ in range(rng.randint(1, 8)))
-        low = blob.lower() if blob.isascii() else None
+        low = content._lowered(blob)
         for pattern in _content_patterns():
             expected = pattern.search(blob) is not None
             assert content._matches_somewhere(pattern, blob, low) is expected, (pattern, blob)
@@ -1207,7 +1221,45 @@ def test_generated_matches_of_each_content_pattern_pass_its_prefilter(index: int
         if pattern.search(text) is not None:
             assert content._matches_somewhere(pattern, text, text.lower()), text
 
+    # any character but the four folds: \w, \s and \d then draw letters, digits and spaces
+    # of every script, and the quick checks run on the lowered text all the same
+    others = st.characters(codec="utf-8", exclude_characters=FOLDS_TO_ASCII)
+
+    @settings(
+        max_examples=150, derandomize=True, deadline=None, suppress_health_check=list(HealthCheck)
+    )
+    @given(st.from_regex(pattern, alphabet=others))
+    def check_any_script(text: str) -> None:
+        low = content._lowered(text)
+        assert low is not None
+        if pattern.search(text) is not None:
+            assert content._matches_somewhere(pattern, text, low), text
+
     check()
+    check_any_script()
+
+
+def test_lower_casing_makes_ascii_only_from_ascii_and_the_folds() -> None:
+    made = [c for c in range(128, 0x110000) if any(ch.isascii() for ch in chr(c).lower())]
+    assert {chr(c) for c in made} <= set(FOLDS_TO_ASCII)
+
+
+def test_lower_casing_keeps_word_space_and_digit_characters_as_they_were() -> None:
+    for cls in (re.compile(r"\w"), re.compile(r"\s"), re.compile(r"\d")):
+        changed = [
+            c
+            for c in range(0x110000)
+            if chr(c) not in FOLDS_TO_ASCII
+            and bool(cls.match(chr(c))) != bool(cls.match(chr(c).lower()))
+        ]
+        assert changed == [], (cls.pattern, changed[:5])
+
+
+def test_a_text_with_a_fold_gets_no_quick_checks() -> None:
+    from memdir_nb.lint import content
+
+    assert content._lowered("a ſession note") is None
+    assert content._lowered("Straße — TODO") == "straße — todo"
 
 
 def _mask_every_step(text: str) -> str:
