@@ -12,7 +12,6 @@ from memdir_nb.lint.code_blocks import content_lines, first_code_block
 from memdir_nb.lint.description_audit import check_description_coverage
 from memdir_nb.lint.findings import Collector, Finding, MemoryText, clip, field_line
 from memdir_nb.lint.secret_context import check_secrets
-from memdir_nb.security.secret_shapes import FOLDS_TO_ASCII
 from memdir_nb.spec import text as textseg
 from memdir_nb.spec.constants import RECALL_MAX_BYTES, RECALL_MAX_LINES
 from memdir_nb.spec.dates import ABSOLUTE_DATE, may_hold_relative_date
@@ -84,7 +83,7 @@ _NAMED_AFTER = re.compile(
 # Quick checks in front of the content patterns, on the lower-cased text (_lowered): `in` finds
 # literal text far faster than the regex engine runs a pattern with no literal start (tried at
 # every position), and so does a case-sensitive regex whose branches start with literals. They
-# hold on any text without FOLDS_TO_ASCII, the four characters outside ASCII that
+# hold on any text without textseg.FOLDS_TO_ASCII, the four characters outside ASCII that
 # case-insensitive matching takes for an ASCII letter (the Kelvin sign for 'k', the long s for
 # 's', the dotted and dotless I for 'i'). Lower-casing such text turns no other character into
 # an ASCII one, changes no length, and keeps \w, \s and \d where they were (tests derive all
@@ -158,8 +157,9 @@ def _has_hex_run(low: str, n: int) -> bool:
 
 
 def _lowered(blob: str) -> str | None:
-    """blob lower-cased for the quick checks, or None when it holds one of FOLDS_TO_ASCII."""
-    if not blob.isascii() and any(c in blob for c in FOLDS_TO_ASCII):
+    """blob lower-cased for the quick checks, or None when it holds one of FOLDS_TO_ASCII
+    (spec.text, the one home of that rule)."""
+    if textseg.has_ascii_fold(blob):
         return None
     return blob.lower()
 

@@ -20,9 +20,10 @@ import base64
 import binascii
 import re
 
+from memdir_nb.spec.text import has_ascii_fold
+
 __all__ = [
     "DETECTOR_NEEDLES",
-    "FOLDS_TO_ASCII",
     "KEYWORD_LEAD",
     "KEYWORD_PATTERNS",
     "PUBLIC_BLOCK_BEGIN",
@@ -122,9 +123,6 @@ KEYWORD_PATTERNS: tuple[re.Pattern[str], ...] = (
         re.IGNORECASE,
     ),
 )
-# The characters outside ASCII that re.IGNORECASE matches to an ASCII letter (İ ı ſ and the
-# Kelvin sign), derived from re itself in the tests.
-FOLDS_TO_ASCII = "\u0130\u0131\u017f\u212a"
 # The most characters a keyword of _KW holds before the first keyword needle in it
 # ("database_" before "key" or "pass"); tests derive it from _KW's alternatives.
 KEYWORD_LEAD = 9
@@ -144,17 +142,15 @@ def keyword_patterns_found(text: str) -> list[bool]:
     KEYWORD_LEAD characters before a needle are tried, found once for all the patterns (a long
     text of prose with a few "key" words costs a few dozen match calls instead of a scan with
     the keyword alternation at every position; a text dense with needles is searched whole). The `"value" == name` shape needs two
-    comparison characters in a row. This holds for any text without FOLDS_TO_ASCII, the only
+    comparison characters in a row. This holds for any text without spec.text.FOLDS_TO_ASCII, the only
     characters outside ASCII that a case-insensitive pattern matches to an ASCII letter; a text
     holding one is searched whole.
     """
-    low = text.lower()  # as long as text when it holds none of FOLDS_TO_ASCII
+    low = text.lower()  # as long as text when it holds none of spec.text.FOLDS_TO_ASCII
     needles = DETECTOR_NEEDLES["keyword"]
     # Where needles are dense (a text made of keywords, as an attacker could write), one
     # search is cheaper than a match at each start, so the cost stays near the search's.
-    whole = (not text.isascii() and any(c in text for c in FOLDS_TO_ASCII)) or sum(
-        map(low.count, needles)
-    ) * _DENSE_NEEDLES > len(text)
+    whole = has_ascii_fold(text) or sum(map(low.count, needles)) * _DENSE_NEEDLES > len(text)
     starts = [] if whole else _keyword_starts(low)
     found: list[bool] = []
     for pattern in KEYWORD_PATTERNS:

@@ -29,6 +29,7 @@ import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from memdir_nb.spec.text import has_ascii_fold
 from memdir_nb.spec.timestamps import iso_utc as iso_utc  # re-exported: dates users ask here
 from memdir_nb.spec.timestamps import modified_time_ms as modified_time_ms
 
@@ -150,10 +151,13 @@ def may_hold_relative_date(text: str) -> bool:
 
     Every phrase find_relative_dates reports on a line also matches here (a line break
     bounds a word as a line's end does), so a whole body is checked once before its lines.
-    On ASCII text the phrase pattern is only tried near each needle (see _phrase_near_needle),
-    and the bare-weekday pattern only when a capitalised weekday name is in the text.
+    On text without spec.text.FOLDS_TO_ASCII (the letters that case-insensitive matching takes
+    for ASCII ones) the phrase pattern is only tried near each needle (see
+    _phrase_near_needle), and the bare-weekday pattern only when a capitalised weekday name is
+    in the text: lower-casing such text keeps every length and every word, space and digit
+    character, and makes no ASCII letter that was not one.
     """
-    if text.isascii():  # outside ASCII, case folding maps a few more letters: no shortcut
+    if not has_ascii_fold(text):
         low = text.lower()
         if not any(w in low for w in _PHRASE_NEEDLES):
             return False

@@ -52,6 +52,18 @@ def word_pattern() -> re.Pattern[str]:
     return _patterns()[2]
 
 
+# The characters outside ASCII that re.IGNORECASE matches to an ASCII letter: the dotted and
+# dotless I, the long s and the Kelvin sign (tests derive them from re itself). On text without
+# them, a case-insensitive pattern of ASCII letters matches where its lower-cased form matches
+# the lower-cased text, so quick literal checks may run on that (has_ascii_fold).
+FOLDS_TO_ASCII = "\u0130\u0131\u017f\u212a"
+
+
+def has_ascii_fold(text: str) -> bool:
+    """Whether text holds one of FOLDS_TO_ASCII (never true of ASCII text)."""
+    return not text.isascii() and any(c in text for c in FOLDS_TO_ASCII)
+
+
 # How many CJK characters count as one word when judging a text's length in words.
 CJK_CHARS_PER_WORD = 2
 

@@ -2,15 +2,12 @@
 
 from __future__ import annotations
 
-import re
-
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from memdir_nb.security import secret_shapes
 from memdir_nb.security.secret_shapes import (
     DETECTOR_NEEDLES,
-    FOLDS_TO_ASCII,
     KEYWORD_LEAD,
     KEYWORD_PATTERNS,
     keyword_patterns_found,
@@ -36,18 +33,6 @@ def test_every_keyword_holds_a_needle_within_the_lead() -> None:
         assert found, keyword
         offsets.append(min(found))
     assert max(offsets) == KEYWORD_LEAD
-
-
-def test_the_folds_are_every_character_outside_ascii_that_matches_an_ascii_letter() -> None:
-    letter = re.compile("[a-z]", re.IGNORECASE)
-    folds = "".join(chr(c) for c in range(128, 0x110000) if letter.fullmatch(chr(c)))
-    assert folds == FOLDS_TO_ASCII
-
-
-def test_only_the_dotted_capital_i_lower_cases_to_more_than_one_character() -> None:
-    longer = [c for c in range(0x110000) if len(chr(c).lower()) != 1]
-    assert longer == [0x130]
-    assert "\u0130" in FOLDS_TO_ASCII
 
 
 _PIECES = [

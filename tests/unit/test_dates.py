@@ -12,6 +12,7 @@ from memdir_nb.spec.dates import (
     local_date,
     resolve_relative_date,
 )
+from memdir_nb.spec.text import FOLDS_TO_ASCII
 
 WEDNESDAY = dt.date(2026, 11, 18)
 
@@ -232,16 +233,21 @@ def test_non_ascii_lines_keep_the_case_insensitive_search() -> None:
 def test_the_whole_text_check_agrees_with_the_lines_on_seeded_random_texts(seed: int) -> None:
     import random
 
-    from memdir_nb.spec.dates import _PHRASE, _PHRASE_LOWER, may_hold_relative_date
+    from memdir_nb.spec.dates import _BARE_WEEKDAY, _PHRASE, _PHRASE_LOWER, may_hold_relative_date
 
     rng = random.Random(seed)
     pieces = ["Next", "WEEK", "this", "Morning", "in", "3", "Days", "ago", "a couple of", "end of"]
     pieces += ["the", "Quarter", "Monday", "monday", "Tuesdays", "every", "to", "day", "YEAR"]
     pieces += [" ", " ", "\n", "\t", "-", "2026-03-05", "ſ", "K", "today's"]
+    # outside ASCII: spaces of other kinds, a dash, letters and digits of other scripts, and
+    # the two folds left (a text with any of the four is searched with the pattern alone)
+    pieces += ["\u00a0", "\u2003", "—", "Ünï", "日本", "١٢", "İ", "ı", "ΣΑΣ"]
     for _ in range(100):
         text = "".join(rng.choice(pieces) for _ in range(rng.randint(1, 12)))
         if any(find_relative_dates(line) for line in text.split("\n")):
             assert may_hold_relative_date(text), text
+        hit = _PHRASE.search(text) is not None or _BARE_WEEKDAY.search(text) is not None
+        assert may_hold_relative_date(text) is hit, text
         if text.isascii():
             found = _PHRASE.search(text) is not None
             assert (_PHRASE_LOWER.search(text.lower()) is not None) is found, text
@@ -261,7 +267,21 @@ def test_generated_relative_date_phrases_pass_the_whole_text_check() -> None:
         if _PHRASE.search(text) is not None:
             assert may_hold_relative_date(text), text
 
+    # every script but the four folds: its whitespace and letters go through the quick path
+    @settings(
+        max_examples=300, derandomize=True, deadline=None, suppress_health_check=list(HealthCheck)
+    )
+    @given(
+        st.from_regex(
+            _PHRASE, alphabet=st.characters(codec="utf-8", exclude_characters=FOLDS_TO_ASCII)
+        )
+    )
+    def check_any_script(text: str) -> None:
+        if _PHRASE.search(text) is not None:
+            assert may_hold_relative_date(text), text
+
     check()
+    check_any_script()
 
 
 def test_the_longest_phrase_with_single_spaces_is_phrase_max_chars() -> None:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import os
-import re
 import subprocess
 import sys
 import time
@@ -17,8 +16,8 @@ import pytest
 from memdir_nb.formats.frontmatter_render import render_memory_file
 from memdir_nb.formats.index import format_index_entry
 from memdir_nb.lint import Finding, lint_memory_dir
-from memdir_nb.security.secret_shapes import FOLDS_TO_ASCII
 from memdir_nb.spec.dates import find_relative_dates, iso_utc
+from memdir_nb.spec.text import FOLDS_TO_ASCII
 from memdir_nb.ui.demo import DEMO_QUIRKS, build_demo_memory_dir
 from tests.support.store_crash import promote_killed_at
 
@@ -1237,22 +1236,6 @@ def test_generated_matches_of_each_content_pattern_pass_its_prefilter(index: int
 
     check()
     check_any_script()
-
-
-def test_lower_casing_makes_ascii_only_from_ascii_and_the_folds() -> None:
-    made = [c for c in range(128, 0x110000) if any(ch.isascii() for ch in chr(c).lower())]
-    assert {chr(c) for c in made} <= set(FOLDS_TO_ASCII)
-
-
-def test_lower_casing_keeps_word_space_and_digit_characters_as_they_were() -> None:
-    for cls in (re.compile(r"\w"), re.compile(r"\s"), re.compile(r"\d")):
-        changed = [
-            c
-            for c in range(0x110000)
-            if chr(c) not in FOLDS_TO_ASCII
-            and bool(cls.match(chr(c))) != bool(cls.match(chr(c).lower()))
-        ]
-        assert changed == [], (cls.pattern, changed[:5])
 
 
 def test_a_text_with_a_fold_gets_no_quick_checks() -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import re
 import unicodedata
 
 import pytest
@@ -10,7 +11,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from memdir_nb.spec.text import (
+    FOLDS_TO_ASCII,
     first_unsafe_char,
+    has_ascii_fold,
     html_safe,
     plain_words_and_breaks,
     plural,
@@ -120,3 +123,36 @@ def test_word_count_of_ascii_text_counts_its_words(seed: int) -> None:
         text = "".join(rng.choice(pieces) for _ in range(rng.randint(0, 15)))
         assert word_count(text) == len(words(text)), text
     assert word_count("deploy 内存泄漏 now") == 2 + 2  # CJK characters, two to a word
+
+
+def test_the_folds_are_every_character_outside_ascii_that_matches_an_ascii_letter() -> None:
+    letter = re.compile("[a-z]", re.IGNORECASE)
+    folds = "".join(chr(c) for c in range(128, 0x110000) if letter.fullmatch(chr(c)))
+    assert folds == FOLDS_TO_ASCII
+
+
+def test_only_the_dotted_capital_i_lower_cases_to_more_than_one_character() -> None:
+    longer = [c for c in range(0x110000) if len(chr(c).lower()) != 1]
+    assert longer == [0x130]
+    assert "\u0130" in FOLDS_TO_ASCII
+
+
+def test_lower_casing_makes_ascii_only_from_ascii_and_the_folds() -> None:
+    made = [c for c in range(128, 0x110000) if any(ch.isascii() for ch in chr(c).lower())]
+    assert {chr(c) for c in made} <= set(FOLDS_TO_ASCII)
+
+
+def test_lower_casing_keeps_word_space_and_digit_characters_as_they_were() -> None:
+    for cls in (re.compile(r"\w"), re.compile(r"\s"), re.compile(r"\d")):
+        changed = [
+            c
+            for c in range(0x110000)
+            if chr(c) not in FOLDS_TO_ASCII
+            and bool(cls.match(chr(c))) != bool(cls.match(chr(c).lower()))
+        ]
+        assert changed == [], (cls.pattern, changed[:5])
+
+
+def test_has_ascii_fold_is_true_only_for_text_holding_a_fold() -> None:
+    assert not has_ascii_fold("plain ASCII and café — ok")
+    assert all(has_ascii_fold(f"x{c}y") for c in FOLDS_TO_ASCII)
