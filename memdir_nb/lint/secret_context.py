@@ -171,8 +171,23 @@ def mask_public_values(text: str) -> str:
         if hint is _FILE_NAME_HINT and _DOT_LETTER.search(text) is None:
             continue  # every extension starts with a letter: no '.' before one, no file name
         if hint.search(text) is not None:
-            text = pattern.sub(_public, text)
+            text = _sub_on_hinted_lines(pattern, hint, text)
     return _mask_identifiers(text)
+
+
+def _sub_on_hinted_lines(pattern: re.Pattern[str], hint: re.Pattern[str], text: str) -> str:
+    """pattern's matches in text masked, looked for only on the lines where hint finds something.
+
+    No match holds a line break, and a line break meets each pattern's boundary checks as a
+    line's start or end does, so the lines' matches are the text's; a match holds a hint, so a
+    line without one has none. A long memory with one file name is then searched on one line,
+    not from every word of every line (the file-name pattern backtracks over each word).
+    """
+    lines = text.split("\n")
+    for i, line in enumerate(lines):
+        if hint.search(line) is not None:
+            lines[i] = pattern.sub(_public, line)
+    return "\n".join(lines)
 
 
 def _mask_identifiers(text: str) -> str:
