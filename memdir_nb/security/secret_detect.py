@@ -471,6 +471,8 @@ def line_hits(line: str, det: dict[str, Any], *, entropy: bool = True) -> list[H
     """Every suspected credential on one line, one hit per stretch of text, in line order."""
     low = line.lower()
     hits = _provider_hits(line, low, det) + _keyword_hits(line, low, det)
-    if entropy and det.get("entropy", True):
+    # has_token_run: a line without a run of 20 token characters has no entropy candidate (the
+    # URL masking in _entropy_hits only shortens runs), decided by one C-level translation
+    if entropy and det.get("entropy", True) and has_token_run(line):
         hits += _entropy_hits(line, det)
     return dedupe(hits) if hits else []
