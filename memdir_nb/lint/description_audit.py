@@ -94,18 +94,7 @@ _NUMBER_CHARS = "0123456789.,:-"  # what _DIGITS allows, for ASCII words
 
 def salient_terms(text: str) -> list[str]:
     """Content terms of a text: words of 4+ letters (no stop words, no bare numbers), CJK pieces."""
-    tokens = textseg.plain_words_and_breaks(text)  # words() when all are ASCII, and any '\n'
-    if tokens is not None:
-        # No ASCII word is CJK, and an ASCII word matches _DIGITS exactly when only digits
-        # and .,:- are in it: the same terms, without a regex call per word (and the '\n'
-        # tokens are too short to pass).
-        return [w for w in tokens if len(w) >= 4 and w not in _STOP and w.strip(_NUMBER_CHARS)]
-    return _salient(textseg.words(text))
-
-
-def _salient(words: list[str]) -> list[str]:
-    """The salient terms among the words of a text outside ASCII."""
-    return [word for word in words if _is_salient(word)]
+    return [w for w in textseg.words_and_breaks(text) if _is_salient(w)]  # '\n' is not salient
 
 
 def _is_salient(word: str) -> bool:
@@ -127,7 +116,7 @@ def _terms_by_line(text: str, label: set[str]) -> list[tuple[tuple[str, ...], in
         return []
     tokens = textseg.plain_words_and_breaks(text)
     if tokens is None:
-        return _terms_by_line_any(textseg.words_and_breaks(text), label)
+        return _terms_by_line_any(textseg.general_words_and_breaks(text), label)
     # Every word ASCII: salient_terms' ASCII filter inline (this loop runs over every word of
     # every body)
     out: list[tuple[tuple[str, ...], int]] = []
@@ -146,7 +135,7 @@ def _terms_by_line(text: str, label: set[str]) -> list[tuple[tuple[str, ...], in
 
 
 def _terms_by_line_any(tokens: list[str], label: set[str]) -> list[tuple[tuple[str, ...], int]]:
-    """_terms_by_line over words_and_breaks' tokens of a text whose words may be outside ASCII."""
+    """_terms_by_line over the tokens of a text whose words may be outside ASCII."""
     out: list[tuple[tuple[str, ...], int]] = []
     seen: dict[str, None] = {}
     known = 0

@@ -141,10 +141,10 @@ def keyword_patterns_found(text: str) -> list[bool]:
     lower-cased, at most KEYWORD_LEAD characters after its start. So only the starts up to
     KEYWORD_LEAD characters before a needle are tried, found once for all the patterns (a long
     text of prose with a few "key" words costs a few dozen match calls instead of a scan with
-    the keyword alternation at every position; a text dense with needles is searched whole). The `"value" == name` shape needs two
-    comparison characters in a row. This holds for any text without spec.text.FOLDS_TO_ASCII, the only
-    characters outside ASCII that a case-insensitive pattern matches to an ASCII letter; a text
-    holding one is searched whole.
+    the keyword alternation at every position; a text dense with needles is searched whole).
+    The `"value" == name` shape needs two comparison characters in a row. This holds for any
+    text without spec.text.FOLDS_TO_ASCII, the only characters outside ASCII that a
+    case-insensitive pattern matches to an ASCII letter; a text holding one is searched whole.
     """
     low = text.lower()  # as long as text when it holds none of spec.text.FOLDS_TO_ASCII
     needles = DETECTOR_NEEDLES["keyword"]

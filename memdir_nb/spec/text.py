@@ -103,6 +103,12 @@ def words_and_breaks(text: str) -> list[str]:
     plain = plain_words_and_breaks(text)
     if plain is not None:
         return plain
+    return general_words_and_breaks(text)
+
+
+def general_words_and_breaks(text: str) -> list[str]:
+    """words_and_breaks(text) by the path for any text: what a caller that has already had None
+    from plain_words_and_breaks calls, so the text is not checked twice."""
     return _words(text, _word_or_break())
 
 

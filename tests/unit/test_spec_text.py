@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from memdir_nb.spec.text import (
     FOLDS_TO_ASCII,
     first_unsafe_char,
+    general_words_and_breaks,
     has_ascii_fold,
     html_safe,
     plain_words_and_breaks,
@@ -113,6 +114,7 @@ def test_words_and_breaks_gives_each_lines_words_between_the_breaks(
         for line in text.split("\n"):
             expected += [*words(line), "\n"]
         assert words_and_breaks(text) == expected[:-1], repr(text)
+        assert general_words_and_breaks(text) == expected[:-1], repr(text)
 
 
 @pytest.mark.parametrize("seed", range(5))
