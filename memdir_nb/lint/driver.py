@@ -113,7 +113,9 @@ def _lint_dir(
     now_ms: float | None,
     progress: bool | None,
     workers: int | None,
+    keep_texts: bool = True,
 ) -> LintResult:
+    """lint_dir; keep_texts=False leaves LintResult.memories empty (findings wanted only)."""
     root = absolute_dir(memory_dir)
     if not root.is_dir():
         raise ValueError(
@@ -124,7 +126,13 @@ def _lint_dir(
     show = progress_wanted(len(files), progress)
     with _progress_bar(len(files), show=show, desc=f"linting {root.name}") as step:
         done = read_and_lint(
-            listing.root, listing.real_root, files, now_ms, workers=workers, step=step
+            listing.root,
+            listing.real_root,
+            files,
+            now_ms,
+            workers=workers,
+            step=step,
+            keep_texts=keep_texts,
         )
     skipped = list(listing.skipped)
     memories: list[MemoryText] = []
@@ -134,7 +142,8 @@ def _lint_dir(
         if isinstance(got, SkippedFile):
             skipped.append(got)
         else:
-            memories.append(got[0])
+            if got[0] is not None:  # None: keep_texts=False
+                memories.append(got[0])
             headers.append(got[1])
             findings.extend(got[2])
     headers.sort(key=lambda h: (-h.mtime_ms, h.filename))
@@ -186,7 +195,11 @@ def lint_memory_dir(
     memory_dir: str | os.PathLike[str], *, now_ms: float | None = None, progress: bool | None = None
 ) -> list[Finding]:
     """Every finding in a memory dir, sorted by file then line."""
-    return lint_dir(memory_dir, now_ms=now_ms, progress=progress).findings
+    with collector_paused():  # the texts are not wanted, so a second core's are not sent back
+        result = _lint_dir(
+            memory_dir, now_ms=now_ms, progress=progress, workers=None, keep_texts=False
+        )
+    return result.findings
 
 
 def count_by_severity(findings: Iterable[Finding]) -> dict[str, int]:

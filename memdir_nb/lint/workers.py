@@ -28,7 +28,9 @@ from memdir_nb.storage.listing import ListedFile, SkippedFile
 
 PARALLEL_MIN_FILES = 600  # measured break-even: about 400 files (docs/performance.md)
 
-Linted = tuple[MemoryText, MemoryHeader, list[Finding]]
+# A file's text, header and findings; the text is None where the caller asked for findings only
+# (keep_texts=False), so a forked worker does not pickle every text back (docs/performance.md).
+Linted = tuple[MemoryText | None, MemoryHeader, list[Finding]]
 Step = Callable[[int], object]  # told how many files were just done (a progress bar's update)
 
 
@@ -44,8 +46,12 @@ def read_and_lint_files(
     now_ms: float | None,
     step: Step | None = None,
     weight: int = 1,
+    keep_texts: bool = True,
 ) -> list[Linted | SkippedFile]:
-    """Each listed file read once and linted, in order; step(weight) after each one."""
+    """Each listed file read once and linted, in order; step(weight) after each one.
+
+    keep_texts=False gives None in place of each MemoryText (the findings and header only).
+    """
     out: list[Linted | SkippedFile] = []
     with ContainedReader(root, real_root=real_root, check_before_open=False) as reader:
         # The walk has just lstat'ed every file, so the reader skips its own pre-open lstat;
@@ -55,7 +61,8 @@ def read_and_lint_files(
             if isinstance(got, SkippedFile):
                 out.append(got)
             else:
-                out.append((got[0], got[1], lint_memory(got[0], now_ms=now_ms)))
+                findings = lint_memory(got[0], now_ms=now_ms)
+                out.append((got[0] if keep_texts else None, got[1], findings))
             if step is not None:
                 step(weight)
     return out
@@ -69,18 +76,20 @@ def read_and_lint(
     *,
     workers: int | None = None,
     step: Step | None = None,
+    keep_texts: bool = True,
 ) -> list[Linted | SkippedFile]:
     """Every listed file read and linted, in the order of files.
 
     workers: 2 uses a second core, 1 only this one, None the second core when
-    second_core_pays(len(files)).
+    second_core_pays(len(files)). keep_texts=False: the caller wants findings and headers
+    only, so no text comes back (None in its place), and a worker's half is sent back small.
     """
     if workers is not None and workers not in (1, 2):
         raise ValueError(f"workers must be 1, 2 or None (automatic), not {workers!r}")
     two = second_core_pays(len(files)) if workers is None else workers == 2
     if not two or len(files) < 2:
-        return read_and_lint_files(root, real_root, files, now_ms, step)
-    return _in_two(root, real_root, list(files), now_ms, step)
+        return read_and_lint_files(root, real_root, files, now_ms, step, keep_texts=keep_texts)
+    return _in_two(root, real_root, list(files), now_ms, step, keep_texts)
 
 
 def _capped(step: Step | None, total: int) -> Step | None:
@@ -99,10 +108,17 @@ def _capped(step: Step | None, total: int) -> Step | None:
 
 
 def _in_two(
-    root: str, real_root: str, files: list[ListedFile], now_ms: float | None, step: Step | None
+    root: str,
+    real_root: str,
+    files: list[ListedFile],
+    now_ms: float | None,
+    step: Step | None,
+    keep_texts: bool,
 ) -> list[Linted | SkippedFile]:
     """A forked worker does every second file while this process does the others."""
-    work = partial(read_and_lint_files, root, real_root, now_ms=now_ms)
+    # Pickling a text and its parsed header back costs the worker and this process about
+    # 30 µs a file; a caller that wants findings only is spared it.
+    work = partial(read_and_lint_files, root, real_root, now_ms=now_ms, keep_texts=keep_texts)
     # Each of our files stands for about two, as the worker does one meanwhile; the count
     # stops at the number of files (ours are one more when that number is odd).
     here = partial(
@@ -112,5 +128,6 @@ def _in_two(
         now_ms=now_ms,
         step=_capped(step, len(files)),
         weight=2,
+        keep_texts=keep_texts,
     )
     return in_two_processes(work, files, here=here)

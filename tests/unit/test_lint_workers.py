@@ -14,7 +14,7 @@ import pytest
 
 from memdir_nb import machine
 from memdir_nb.lint import workers
-from memdir_nb.lint.driver import LintResult, lint_dir
+from memdir_nb.lint.driver import LintResult, lint_dir, lint_memory_dir
 from memdir_nb.lint.workers import (
     PARALLEL_MIN_FILES,
     read_and_lint,
@@ -70,7 +70,25 @@ def test_files_come_back_in_the_listings_order_from_both_halves(
     listing = list_memory_files(root)
     files = sorted(listing.files, key=lambda f: f.rel)
     got = read_and_lint(listing.root, listing.real_root, files, NOW_MS, workers=2)
-    assert [g[0].rel for g in got if isinstance(g, tuple)] == [f.rel for f in files]
+    assert [g[1].filename for g in got if isinstance(g, tuple)] == [f.rel for f in files]
+
+
+@linux_only
+def test_findings_only_on_two_cores_are_the_findings_of_a_full_lint(
+    real_dir: Callable[[str], Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    root = real_dir("many-files")
+    full = lint_dir(root, now_ms=NOW_MS, workers=1)
+    monkeypatch.setattr(workers, "second_core_pays", lambda n: True)
+    assert lint_memory_dir(root, now_ms=NOW_MS) == full.findings
+    listing = list_memory_files(root)
+    files = sorted(listing.files, key=lambda f: f.rel)
+    got = read_and_lint(listing.root, listing.real_root, files, NOW_MS, workers=2, keep_texts=False)
+    # No text comes back from either half; the headers and findings all do, in order.
+    assert [g[0] for g in got if isinstance(g, tuple)] == [None] * len(files)
+    assert sorted((g[1] for g in got if isinstance(g, tuple)), key=lambda h: h.filename) == sorted(
+        full.headers, key=lambda h: h.filename
+    )
 
 
 @linux_only
