@@ -5,8 +5,9 @@ scoring many pairs) asks here how many it may use, so the rule is the same every
 CPUs in the process's affinity mask (what `taskset`, a container's cpuset or a batch scheduler
 allows), not every CPU the machine has.
 
-Work split over two processes goes through `fork_pays` and `in_two_processes`, the one home of
-the rules for when forking is safe and how a worker's failure is absorbed.
+Work split over two processes goes through `fork_pays` and `in_two_processes` (or
+`beside_this_process`, for one task run in a child while this process does another), the one
+home of the rules for when forking is safe and how a worker's failure is absorbed.
 """
 
 from __future__ import annotations
@@ -14,8 +15,9 @@ from __future__ import annotations
 import os
 import sys
 import threading
-from collections.abc import Callable, Sequence
-from typing import TypeVar
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from typing import TypeVar, cast
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -82,3 +84,49 @@ def in_two_processes(
     merged: list[R] = [*ours, *theirs]
     merged[0::2], merged[1::2] = ours, theirs
     return merged
+
+
+# The task a child forked by beside_this_process runs: set only while the child is forked, so the
+# child finds it in the memory it inherits (a closure and its data are never pickled).
+_INHERITED: list[Callable[[], object]] = []
+
+
+def _run_inherited() -> object:
+    return _INHERITED[-1]()
+
+
+@contextmanager
+def beside_this_process(work: Callable[[], R]) -> Iterator[Callable[[], R]]:
+    """work() in a forked child while the with-block runs here; yields a function that waits for
+    work's result and returns it.
+
+    The child inherits this process's memory at the fork, so work may read anything built so
+    far without it being pickled; only its result is sent back, so it should be small. As in
+    in_two_processes, a child that cannot be started or dies leaves work to be done here, when
+    the result is asked for; an exception work raises in the child is raised here. Use it only
+    where fork_pays says forking is safe.
+    """
+    # Deferred, as in in_two_processes.
+    import multiprocessing
+    from concurrent.futures import Future, ProcessPoolExecutor
+    from concurrent.futures.process import BrokenProcessPool
+
+    with ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("fork")) as pool:
+        pending: Future[object] | None
+        _INHERITED.append(work)
+        try:  # a fork-context pool forks its process inside submit, with work in _INHERITED
+            pending = pool.submit(_run_inherited)
+        except (OSError, BrokenProcessPool):  # no process could be started: work runs here
+            pending = None
+        finally:
+            _INHERITED.pop()
+
+        def result() -> R:
+            if pending is not None:
+                try:
+                    return cast(R, pending.result())
+                except BrokenProcessPool:  # the child died (killed, out of memory)
+                    pass
+            return work()
+
+        yield result

@@ -16,11 +16,14 @@ from __future__ import annotations
 import functools
 import re
 from collections import Counter
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
+from functools import partial
 from itertools import chain
 from typing import Any
 
-from memdir_nb.machine import usable_cpus
+from memdir_nb.machine import beside_this_process, fork_pays, usable_cpus
 from memdir_nb.spec.similarity import StemCache, UnionFind, candidate_pairs
 
 DUPLICATE_HEAD_THRESHOLD = 90.0  # rapidfuzz token_sort_ratio over name + description
@@ -284,10 +287,55 @@ def _scores(query: str, choices: list[str | None], scorer: Any, cutoff: float) -
     )[0].tolist()
 
 
-def _contradiction_pairs(
-    mems: list[_Mem], merged: set[str], fuzz: Any, stems: StemCache
-) -> list[tuple[_Mem, _Mem]]:
-    """Pairs of same-type memories with opposite polarity and similar subject, in (i, j) order."""
+def _contradiction_pairs(mems: list[_Mem], fuzz: Any, stems: StemCache) -> list[tuple[int, int]]:
+    """Pairs (i, j), i < j, of same-type memories with opposite polarity and similar subject,
+    as indexes into mems, sorted (small enough to send back from a forked child)."""
+    candidates, texts = _contradiction_candidates(mems, stems)
+    return sorted(_similar_pairs(candidates, texts, fuzz))
+
+
+# From this many memories on, the whole contradiction step runs in a forked child. Measured on
+# two cores against the thread below (docs/performance.md): the child is 8% slower at 2,000
+# memories and 15% faster at 5,000, 29% at 20,000, where finding the candidates (Python, so on
+# this core when only the scores go to a thread) is most of the step.
+BESIDE_MIN_MEMORIES = 3_000
+
+
+@contextmanager
+def contradiction_pairs_beside(
+    mems: list[_Mem], fuzz: Any, stems: StemCache
+) -> Iterator[Callable[[], list[tuple[int, int]]]]:
+    """_contradiction_pairs(mems, fuzz, stems), worked out while the with-block runs; yields a
+    function that waits for it. The same pairs whichever way it runs:
+
+    - from BESIDE_MIN_MEMORIES memories on, where machine.fork_pays says forking is safe: in a
+      forked child (machine.beside_this_process), which sends back only the index pairs;
+    - else, when the candidates are many enough for one batched scoring call and there are two
+      usable CPUs: the candidates are found here, then scored on a thread while the block runs
+      (rapidfuzz scores without the GIL, on its own threads; its one-thread path takes the GIL
+      back for every pair, so it is not used there);
+    - else here, before the block.
+    """
+    if fork_pays(len(mems), BESIDE_MIN_MEMORIES):
+        with beside_this_process(partial(_contradiction_pairs, mems, fuzz, stems)) as result:
+            yield result
+        return
+    candidates, texts = _contradiction_candidates(mems, stems)
+    if len(candidates) < _BATCH_MIN_PAIRS or usable_cpus() < 2:
+        found = sorted(_similar_pairs(candidates, texts, fuzz))
+        yield lambda: found
+        return
+    from concurrent.futures import ThreadPoolExecutor  # deferred: large dirs only
+
+    with ThreadPoolExecutor(1) as pool:
+        scoring = pool.submit(_similar_pairs, candidates, texts, fuzz)
+        yield lambda: sorted(scoring.result())
+
+
+def _contradiction_candidates(
+    mems: list[_Mem], stems: StemCache
+) -> tuple[list[tuple[int, int]], list[str]]:
+    """The candidate pairs (i, j), i < j, and each text as _similar_pairs scores it."""
 
     # Each text's negations removed (token by token where that is the same; see
     # _StrippedTokens), and whether there were any. Its tokens give its stems and its scored
@@ -322,13 +370,10 @@ def _contradiction_pairs(
     candidates: list[tuple[int, int]] = []
     for plain, negs in blocks:
         for a, b in candidate_pairs(keys(negs), keys(plain), min_shared=CONTRADICTION_MIN_SHARED):
-            i, j = (negs[a], plain[b]) if negs[a] < plain[b] else (plain[b], negs[a])
-            if not (mems[i].rel in merged and mems[j].rel in merged):
-                candidates.append((i, j))
+            candidates.append((negs[a], plain[b]) if negs[a] < plain[b] else (plain[b], negs[a]))
     scored = set(chain(*candidates))
     texts = [_token_set_text(t, tokens[i]) if i in scored else t for i, t in enumerate(stripped)]
-    found = _similar_pairs(candidates, texts, fuzz)
-    return [(mems[i], mems[j]) for i, j in sorted(found)]
+    return candidates, texts
 
 
 # From this many candidate pairs on, each text is scored against all of its partners in one

@@ -29,9 +29,9 @@ from memdir_nb.dream.compare import (
     DUPLICATE_BODY_THRESHOLD,
     DUPLICATE_HEAD_THRESHOLD,
     DUPLICATE_MIN_SHARED,
-    _contradiction_pairs,
     _duplicate_groups,
     _Mem,
+    contradiction_pairs_beside,
 )
 from memdir_nb.formats import index
 from memdir_nb.formats.frontmatter import parse_frontmatter
@@ -162,9 +162,12 @@ def _merge_actions(
 
 
 def _contradiction_actions(
-    mems: list[_Mem], merged: set[str], fuzz: Any, stems: StemCache
+    mems: list[_Mem], merged: set[str], pairs: list[tuple[int, int]]
 ) -> list[PlanAction]:
-    """2. contradictions: similar subject, opposite polarity; flagged, never auto-resolved."""
+    """2. contradictions: similar subject, opposite polarity; flagged, never auto-resolved.
+
+    pairs: what compare.contradiction_pairs_beside gives. A pair of two merged files is left out.
+    """
     return [
         PlanAction(
             f"review:{a.rel}|{b.rel}",
@@ -172,7 +175,8 @@ def _contradiction_actions(
             f"{a.rel} and {b.rel} may contradict each other; review them and keep one",
             (a.rel, b.rel),
         )
-        for a, b in _contradiction_pairs(mems, merged, fuzz, stems)
+        for a, b in ((mems[i], mems[j]) for i, j in pairs)
+        if not (a.rel in merged and b.rel in merged)
     ]
 
 
@@ -312,11 +316,16 @@ def _plan(
         for scope in scopes:
             snap.read(_index_rel(scope))
     stems = StemCache()  # each word stemmed once, for both comparing steps
-    actions, merged = _merge_actions(mems, scopes, fuzz, stems)
-    actions += _contradiction_actions(mems, merged, fuzz, stems)
-    actions += _date_actions(mems, merged)
-    for scope in scopes:
-        actions += _index_actions(snap, scope, mems, merged, actions)
+    # The contradiction step reads nothing the other steps write, and none of them reads what
+    # it finds (its actions have no ops), so its work runs beside theirs where that pays.
+    with contradiction_pairs_beside(mems, fuzz, stems) as contradictions:
+        merges, merged = _merge_actions(mems, scopes, fuzz, stems)
+        dates = _date_actions(mems, merged)
+        repairs: list[PlanAction] = []
+        for scope in scopes:
+            repairs += _index_actions(snap, scope, mems, merged, [*merges, *dates, *repairs])
+        flags = _contradiction_actions(mems, merged, contradictions())
+    actions = [*merges, *flags, *dates, *repairs]
     clock = clock or system_clock_ms
     created = float(now_ms) if now_ms is not None else clock()
     return ConsolidationPlan(

@@ -6,6 +6,9 @@ from __future__ import annotations
 import datetime as dt
 import json
 import random
+import sys
+from concurrent import futures
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -13,6 +16,7 @@ from typing import Any
 import pytest
 
 from memdir_nb.dream import (
+    ConsolidationPlan,
     PlanError,
     PlanStaleError,
     RestoreError,
@@ -494,3 +498,49 @@ def test_restore_from_a_manifest_of_the_wrong_shape_is_a_clear_refusal(
     with pytest.raises(RestoreError, match="manifest.json is unreadable.*copy its files back"):
         restore(messy, result.batch)
     assert _tree(messy) == before
+
+
+def _plan_with_contradictions(
+    root: Path, monkeypatch: pytest.MonkeyPatch, way: str
+) -> tuple[ConsolidationPlan, list[str]]:
+    """The plan, with its contradiction step run `way` ("here", "thread" or "fork"); and which
+    ways it actually ran (a thread and a fork are recorded as they start)."""
+    from memdir_nb import machine
+    from memdir_nb.dream import compare
+
+    ran: list[str] = []
+    real_beside, real_pool = machine.beside_this_process, ThreadPoolExecutor
+
+    def forking(work: Any) -> Any:
+        ran.append("fork")
+        return real_beside(work)
+
+    def threading_pool(n: int) -> Any:
+        ran.append("thread")
+        return real_pool(n)
+
+    monkeypatch.setattr(compare, "fork_pays", lambda n, least: way == "fork")
+    monkeypatch.setattr(compare, "beside_this_process", forking)
+    monkeypatch.setattr(futures, "ThreadPoolExecutor", threading_pool)
+    monkeypatch.setattr(compare, "usable_cpus", lambda: 1 if way == "here" else 2)
+    monkeypatch.setattr(compare, "_BATCH_MIN_PAIRS", 0)  # the 400-file dir has fewer candidates
+    return plan_consolidation(root, now_ms=_corpus_module().NOW_MS), ran
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="forks on Linux only")
+@pytest.mark.parametrize("way", ["thread", "fork"])
+def test_contradictions_found_beside_the_plan_are_the_ones_found_in_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, way: str
+) -> None:
+    # A large dir's contradictions are scored on a thread, or found in a forked child, while
+    # this process plans the rest; the plan (every action, in order, and its diff) is the same.
+    corpus = _corpus_module()
+    root = tmp_path / "memory"
+    root.mkdir()
+    corpus.build_dir(root, 400, seed=5)
+    here, ran_here = _plan_with_contradictions(root, monkeypatch, "here")
+    beside, ran = _plan_with_contradictions(root, monkeypatch, way)
+    assert (ran_here, ran) == ([], [way])
+    assert any(a.kind == "flag_contradiction" for a in here.actions)
+    assert beside.actions == here.actions
+    assert beside.diff() == here.diff()

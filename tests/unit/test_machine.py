@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from memdir_nb import machine
-from memdir_nb.machine import fork_pays, in_two_processes, usable_cpus
+from memdir_nb.machine import beside_this_process, fork_pays, in_two_processes, usable_cpus
 
 linux_only = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="forks on Linux only")
 
@@ -128,3 +128,40 @@ def test_a_killed_worker_leaves_its_items_to_this_process(
 def test_work_that_loses_items_is_refused() -> None:
     with pytest.raises(ValueError, match="one result per item"):
         in_two_processes(_first_only, [1, 2, 3, 4])
+
+
+# ---- one task beside this process: a forked child that inherits what was built
+
+
+@linux_only
+def test_work_beside_this_process_runs_in_a_child_that_sees_what_was_built() -> None:
+    built = {"rows": list(range(1000))}  # a closure over local data: nothing is pickled to it
+    with beside_this_process(lambda: (os.getpid(), sum(built["rows"]))) as result:
+        here = sum(i * i for i in range(100))
+    pid, total = result()
+    assert pid != os.getpid() and total == 499_500 and here == 328_350
+
+
+@linux_only
+def test_a_killed_child_leaves_its_work_to_this_process(tmp_path: Path) -> None:
+    parent, marker = os.getpid(), tmp_path / "child-was-killed"
+
+    def work() -> int:
+        if os.getpid() != parent:
+            marker.touch()
+            os.kill(os.getpid(), signal.SIGKILL)
+        return os.getpid()
+
+    with beside_this_process(work) as result:
+        pass
+    assert result() == parent
+    assert marker.exists()
+
+
+@linux_only
+def test_an_error_in_the_child_is_raised_here() -> None:
+    def work() -> int:
+        raise LookupError("no such pair")
+
+    with beside_this_process(work) as result, pytest.raises(LookupError, match="no such pair"):
+        result()
