@@ -295,7 +295,7 @@ def _contradiction_pairs(mems: list[_Mem], fuzz: Any, stems: StemCache) -> list[
 
 
 # From this many memories on, the whole contradiction step runs in a forked child. Measured on
-# two cores against the thread below (docs/performance.md): the child is 8% slower at 2,000
+# two cores against the thread below (docs/performance.md): the child is 14% slower at 2,000
 # memories and 15% faster at 5,000, 29% at 20,000, where finding the candidates (Python, so on
 # this core when only the scores go to a thread) is most of the step.
 BESIDE_MIN_MEMORIES = 3_000
