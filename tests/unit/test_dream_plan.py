@@ -404,11 +404,17 @@ def _reference_contradictions(mems: list[_RefMemory], merged: set[str]) -> set[t
     return flags
 
 
-def test_blocked_planning_finds_what_comparing_every_pair_finds(tmp_path: Path) -> None:
+def _corpus_dir(tmp_path: Path) -> tuple[ModuleType, Path]:
+    """The bench corpus module and a 400-file dir of it (both kinds of pair occur in it)."""
     corpus = _corpus_module()
     root = tmp_path / "memory"
     root.mkdir()
     corpus.build_dir(root, 400, seed=5)
+    return corpus, root
+
+
+def test_blocked_planning_finds_what_comparing_every_pair_finds(tmp_path: Path) -> None:
+    corpus, root = _corpus_dir(tmp_path)
     plan = plan_consolidation(root, now_ms=corpus.NOW_MS)
     groups = {frozenset(a.files[:-1]) for a in plan.actions if a.kind == "merge_duplicates"}
     flags = {tuple(sorted(a.files)) for a in plan.actions if a.kind == "flag_contradiction"}
@@ -428,10 +434,7 @@ def test_every_shortcut_on_still_finds_what_comparing_every_pair_finds(
     from memdir_nb.dream import compare
     from memdir_nb.spec import similarity
 
-    corpus = _corpus_module()
-    root = tmp_path / "memory"
-    root.mkdir()
-    corpus.build_dir(root, 400, seed=5)
+    corpus, root = _corpus_dir(tmp_path)
     monkeypatch.setattr(compare, "_BATCH_MIN_PAIRS", 0)
     monkeypatch.setattr(similarity, "DENSE_MIN_PAIRS", 0)
     if join == "postings":
@@ -534,10 +537,7 @@ def test_contradictions_found_beside_the_plan_are_the_ones_found_in_it(
 ) -> None:
     # A large dir's contradictions are scored on a thread, or found in a forked child, while
     # this process plans the rest; the plan (every action, in order, and its diff) is the same.
-    corpus = _corpus_module()
-    root = tmp_path / "memory"
-    root.mkdir()
-    corpus.build_dir(root, 400, seed=5)
+    _, root = _corpus_dir(tmp_path)
     here, ran_here = _plan_with_contradictions(root, monkeypatch, "here")
     beside, ran = _plan_with_contradictions(root, monkeypatch, way)
     assert (ran_here, ran) == ([], [way])

@@ -21,7 +21,7 @@ from memdir_nb.lint.workers import (
     read_and_lint_files,
     second_core_pays,
 )
-from memdir_nb.storage.listing import ListedFile, list_memory_files
+from memdir_nb.storage.listing import ListedFile, MemoryListing, list_memory_files
 from memdir_nb.ui.demo import build_demo_memory_dir
 
 NOW_MS = 1_770_000_000_000.0
@@ -35,6 +35,12 @@ def _same(one: LintResult, two: LintResult) -> None:
     assert two.headers == one.headers
     assert two.skipped == one.skipped
     assert two.indexes == one.indexes
+
+
+def _listed(root: Path) -> tuple[MemoryListing, list[ListedFile]]:
+    """The dir's listing and its files in the order lint reads them."""
+    listing = list_memory_files(root)
+    return listing, sorted(listing.files, key=lambda f: f.rel)
 
 
 @linux_only
@@ -67,8 +73,7 @@ def test_files_come_back_in_the_listings_order_from_both_halves(
     real_dir: Callable[[str], Path],
 ) -> None:
     root = real_dir("many-files")
-    listing = list_memory_files(root)
-    files = sorted(listing.files, key=lambda f: f.rel)
+    listing, files = _listed(root)
     got = read_and_lint(listing.root, listing.real_root, files, NOW_MS, workers=2)
     assert [g[1].filename for g in got if isinstance(g, tuple)] == [f.rel for f in files]
 
@@ -77,12 +82,11 @@ def test_files_come_back_in_the_listings_order_from_both_halves(
 def test_findings_only_on_two_cores_are_the_findings_of_a_full_lint(
     real_dir: Callable[[str], Path], monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    monkeypatch.setattr(workers, "second_core_pays", lambda n: True)  # 500 files fork too
     root = real_dir("many-files")
     full = lint_dir(root, now_ms=NOW_MS, workers=1)
-    monkeypatch.setattr(workers, "second_core_pays", lambda n: True)
     assert lint_memory_dir(root, now_ms=NOW_MS) == full.findings
-    listing = list_memory_files(root)
-    files = sorted(listing.files, key=lambda f: f.rel)
+    listing, files = _listed(root)
     got = read_and_lint(listing.root, listing.real_root, files, NOW_MS, workers=2, keep_texts=False)
     # No text comes back from either half; the headers and findings all do, in order.
     assert [g[0] for g in got if isinstance(g, tuple)] == [None] * len(files)
@@ -98,8 +102,7 @@ def test_progress_is_told_every_file_once_on_one_core_or_two(
 ) -> None:
     root = real_dir("many-files")
     (root / "user_note_0000.md").unlink()  # an odd count: this process does one file more
-    listing = list_memory_files(root)
-    files = sorted(listing.files, key=lambda f: f.rel)
+    listing, files = _listed(root)
     told: list[int] = []
     read_and_lint(
         listing.root, listing.real_root, files, NOW_MS, workers=n_workers, step=told.append
