@@ -86,8 +86,9 @@ def in_two_processes(
     return merged
 
 
-# The task a child forked by beside_this_process runs: set only while the child is forked, so the
-# child finds it in the memory it inherits (a closure and its data are never pickled).
+# The task a child forked by beside_this_process runs: set for as long as its pool lives, so the
+# child finds it in the memory it inherits whenever the pool forks it (a closure and its data
+# are never pickled).
 _INHERITED: list[Callable[[], object]] = []
 
 
@@ -111,22 +112,23 @@ def beside_this_process(work: Callable[[], R]) -> Iterator[Callable[[], R]]:
     from concurrent.futures import Future, ProcessPoolExecutor
     from concurrent.futures.process import BrokenProcessPool
 
-    with ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("fork")) as pool:
-        pending: Future[object] | None
-        _INHERITED.append(work)
-        try:  # a fork-context pool forks its process inside submit, with work in _INHERITED
-            pending = pool.submit(_run_inherited)
-        except (OSError, BrokenProcessPool):  # no process could be started: work runs here
-            pending = None
-        finally:
-            _INHERITED.pop()
+    _INHERITED.append(work)
+    try:
+        with ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("fork")) as pool:
+            pending: Future[object] | None
+            try:
+                pending = pool.submit(_run_inherited)
+            except (OSError, BrokenProcessPool):  # no process could be started: work runs here
+                pending = None
 
-        def result() -> R:
-            if pending is not None:
-                try:
-                    return cast(R, pending.result())
-                except BrokenProcessPool:  # the child died (killed, out of memory)
-                    pass
-            return work()
+            def result() -> R:
+                if pending is not None:
+                    try:
+                        return cast(R, pending.result())
+                    except BrokenProcessPool:  # the child died (killed, out of memory)
+                        pass
+                return work()
 
-        yield result
+            yield result
+    finally:
+        _INHERITED.pop()
