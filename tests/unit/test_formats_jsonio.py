@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import json
+import tracemalloc
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from memdir_nb.formats.jsonio import JSONLimitError, json_error_cause, loads_bounded, nesting_depth
 
@@ -15,6 +18,51 @@ def test_ordinary_json_parses() -> None:
 
 def test_brackets_inside_strings_do_not_count_as_nesting() -> None:
     assert nesting_depth('{"a": "[[[[{{{{\\"]]"}') == 1
+
+
+def _depth(value: object) -> int:
+    """The nesting of a parsed JSON value: what nesting_depth must find in its text."""
+    if isinstance(value, dict):
+        return 1 + max(map(_depth, value.values()), default=0)
+    if isinstance(value, list):
+        return 1 + max(map(_depth, value), default=0)
+    return 0
+
+
+# Strings full of what the depth scan must see past: quotes, backslashes, brackets, a NUL, a
+# line break, characters outside ASCII (escaped or not, as json.dumps writes them).
+_TRICKY = st.text(alphabet=st.sampled_from('"\\[]{}ab \n\x00é😀'), max_size=12)
+_JSON = st.recursive(
+    st.none() | st.booleans() | st.integers() | _TRICKY,
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(_TRICKY, inner, max_size=4),
+    max_leaves=30,
+)
+
+
+@given(_JSON, st.booleans(), st.sampled_from([None, 1]))
+def test_nesting_depth_is_the_parsed_values_nesting(
+    value: object, ascii_only: bool, indent: int | None
+) -> None:
+    text = json.dumps(value, ensure_ascii=ascii_only, indent=indent)
+    assert nesting_depth(text) == _depth(value)
+
+
+def test_a_long_string_costs_no_memory_per_character() -> None:
+    # A tool's output of a few MB in one transcript line: brackets and escapes inside a string.
+    # The depth scan once kept about 120 bytes of regex state per character of such a string.
+    text = json.dumps({"content": [{"type": "tool_result", "text": '[{x}] \\ "q" ' * 200_000}]})
+    tracemalloc.start()
+    try:
+        assert nesting_depth(text) == 3
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 4 * len(text)
+
+
+def test_an_unterminated_string_is_scanned_in_one_pass() -> None:
+    # Not JSON (the parser refuses it next); the scan still ends, counting what follows the quote.
+    assert nesting_depth('{"a": "' + "[\\" * 1000) == 1001
 
 
 def test_deep_nesting_is_refused_before_python_recursion_can_fail() -> None:
