@@ -123,7 +123,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
         f" memory dir {replay.memory_dir}"
     )
     for problem in session.problems[:5]:
-        _say(f"  skipped {problem}")
+        _say(f"  {problem}")  # each reason says what became of its line ("...; skipped")
     for line in iter_turn_lines(replay):
         _say(line)
     _say("")

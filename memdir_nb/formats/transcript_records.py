@@ -58,8 +58,11 @@ def parse_record_line(
     """The records on one line and a problem sentence (None when the line was clean).
 
     A line that is not JSON, not an object, too long or too deep gives ([], reason). A line
-    with several objects glued together gives all of them and says so.
+    with several objects glued together gives all of them and says so. A UTF-8 byte-order mark
+    before the first record (Windows tools write one) is passed over; UTF-16 text is named.
     """
+    if data[:1] == "\ufeff" or data[:3] == _UTF8_BOM:
+        data = data[1:] if isinstance(data, str) else data[3:]
     try:
         value = loads_bounded(data, max_bytes=max_bytes, what="transcript line")
     except JSONLimitError as exc:
@@ -67,12 +70,33 @@ def parse_record_line(
     except json.JSONDecodeError as exc:
         if exc.msg == "Extra data":
             return _split_glued(data)
-        return [], f"not JSON ({exc.msg} at column {exc.colno}); skipped"
+        if _looks_utf16(data):
+            return [], _UTF16_REASON
+        return [], f"not JSON ({_decode_error(exc)}); skipped"
     except ValueError as exc:
         return [], f"not JSON ({exc}); skipped"
     if not isinstance(value, dict):
         return [], "not a JSON object; skipped"
     return [value], None
+
+
+_UTF8_BOM = b"\xef\xbb\xbf"
+_UTF16_REASON = (
+    "UTF-16 text, not UTF-8: Claude Code writes transcripts as UTF-8 JSON Lines; convert the "
+    "file (for example `iconv -f UTF-16 -t UTF-8`) and read it again; skipped"
+)
+
+
+def _looks_utf16(data: str | bytes) -> bool:
+    """Whether a line that failed to parse is UTF-16 text: a UTF-16 byte-order mark, or NULs
+    between its characters (every ASCII character of UTF-16 text has a zero byte beside it)."""
+    raw = data.encode("utf-8", "surrogatepass") if isinstance(data, str) else data
+    return raw[:2] in (b"\xff\xfe", b"\xfe\xff") or raw.count(b"\x00") * 3 > len(raw)
+
+
+def _decode_error(exc: json.JSONDecodeError) -> str:
+    """The parser's complaint and where: "Unterminated string starting at column 29"."""
+    return f"{exc.msg.removesuffix(' at')} at column {exc.colno}"
 
 
 def _split_glued(data: str | bytes) -> tuple[list[dict[str, Any]], str | None]:
@@ -85,7 +109,7 @@ def _split_glued(data: str | bytes) -> tuple[list[dict[str, Any]], str | None]:
         try:
             value, pos = decoder.raw_decode(text, pos)
         except json.JSONDecodeError as exc:
-            reason = f"not JSON after {len(records)} record(s) ({exc.msg} at column {exc.colno})"
+            reason = f"not JSON after {len(records)} record(s) ({_decode_error(exc)})"
             return records, reason + ("; the rest was skipped" if records else "; skipped")
         if isinstance(value, dict):
             records.append(value)

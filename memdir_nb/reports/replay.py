@@ -388,8 +388,8 @@ EXTRACTION_LABELS = {
 def iter_turn_lines(replay: SessionReplay) -> Iterator[str]:
     """The plain-text turn table, one line per turn (the CLI sanitises it before printing).
 
-    A surfaced memory cut by the per-memory caps ends in '*'; budget-cut ones are not shown
-    here (the JSON rows and the widget list them).
+    A surfaced memory cut by the per-memory caps ends in '*' (a footnote says so when one does);
+    budget-cut ones are not shown here (the JSON rows and the widget list them).
     """
     yield f"{'turn':>4}  {'surfaced':<34} {'agent read':<34} {'miss':<4} {'extractor':<11} prompt"
     for t in replay.turns:
@@ -403,7 +403,8 @@ def iter_turn_lines(replay: SessionReplay) -> Iterator[str]:
             f"{t.index + 1:>4}  {_fit(surfaced, 34):<34} {_fit(read, 34):<34} {miss:<4}"
             f" {action[:11]:<11} {prompt}"
         )
-    yield "(* cut by the per-memory caps: 200 lines / 4 KB)"
+    if any(s.truncated for t in replay.turns for s in t.surfaced):
+        yield "(* cut by the per-memory caps: 200 lines / 4 KB)"
 
 
 def _fit(text: str, width: int) -> str:

@@ -430,6 +430,17 @@ def test_replay_uses_the_memory_dir_beside_the_transcript_and_prints_the_turn_ta
     assert "likely recall misses in 2 of 7 turns" in out.stdout
 
 
+def test_replay_lists_a_bad_line_once_with_what_became_of_it(sample_home: Path) -> None:
+    transcript = next((sample_home / "projects" / "-home-sam-src-shop").glob("*.jsonl"))
+    with transcript.open("a", encoding="utf-8") as f:
+        f.write('{"type": "user", "message": "cut\n')
+    out = run_cli("replay", str(transcript), "--selector", "lexical", "--now-ms", "1778600000000")
+    assert out.returncode == 0, out.stderr
+    bad = [ln for ln in out.stdout.splitlines() if "not JSON" in ln]
+    assert len(bad) == 1 and bad[0].startswith("  line ") and bad[0].endswith("; skipped")
+    assert bad[0].count("skipped") == 1 and " at at " not in bad[0]
+
+
 def test_replay_json_gives_one_row_per_turn(sample_home: Path) -> None:
     transcript = next((sample_home / "projects" / "-home-sam-src-shop").glob("*.jsonl"))
     out = run_cli("replay", str(transcript), "--selector", "lexical", "--json")

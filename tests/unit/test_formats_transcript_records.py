@@ -30,6 +30,24 @@ def test_a_cut_line_is_a_problem_naming_the_column_never_an_exception() -> None:
     assert records == [] and problem is not None and "not JSON" in problem and "column" in problem
 
 
+def test_a_parse_error_names_the_parsers_complaint_and_its_column_once() -> None:
+    _, problem = tr.parse_record_line('{"type": "user", "text": "cut here')
+    assert problem == "not JSON (Unterminated string starting at column 26); skipped"
+
+
+@pytest.mark.parametrize("line", [b"\xef\xbb\xbf" + b'{"type": "user"}', '\ufeff{"type": "user"}'])
+def test_a_utf8_byte_order_mark_before_the_first_record_is_passed_over(line: str | bytes) -> None:
+    assert tr.parse_record_line(line) == ([{"type": "user"}], None)
+
+
+@pytest.mark.parametrize("bom", [True, False])
+def test_utf16_text_is_named_with_the_way_to_convert_it(bom: bool) -> None:
+    line = ("\ufeff" if bom else "") + '{"type": "user"}'
+    records, problem = tr.parse_record_line(line.encode("utf-16-le"))
+    assert records == [] and problem is not None
+    assert "UTF-16 text, not UTF-8" in problem and "iconv -f UTF-16 -t UTF-8" in problem
+
+
 def test_a_line_nested_too_deep_is_refused_before_parsing() -> None:
     records, problem = tr.parse_record_line("[" * 5000 + "]" * 5000)
     assert records == [] and problem is not None and "levels deep" in problem

@@ -65,6 +65,8 @@ def test_per_memory_caps_cut_a_long_memory_and_the_turn_says_so(sample: DemoSess
     cut = image_turn.surfaced[0]
     assert cut.truncated and cut.file_bytes > 4096 and cut.injected_bytes < cut.file_bytes
     assert cut.age == "21 days ago"  # as of the turn, not as of today
+    lines = list(iter_turn_lines(replay))
+    assert "reference_api_errors.md*" in lines[4] and lines[-1].startswith("(* cut by")
 
 
 def test_the_agent_reading_a_memory_recall_did_not_surface_is_a_likely_miss(
@@ -165,7 +167,7 @@ def test_every_shape_replays_against_an_empty_dir(tmp_path: Path, name: str) -> 
     )
     assert len(replay.turns) == len(replay.session.turns)
     assert "does not exist" in replay.notes[0]
-    assert len(list(iter_turn_lines(replay))) == len(replay.turns) + 2
+    assert len(list(iter_turn_lines(replay))) == len(replay.turns) + 1  # nothing was cut
 
 
 def test_the_shapes_memory_writes_replay_against_the_dir_left_after_them(tmp_path: Path) -> None:
