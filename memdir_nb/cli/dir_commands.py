@@ -175,30 +175,61 @@ def cmd_lint(args: argparse.Namespace) -> int:
     return 1 if counts["error"] else 0
 
 
-def _rebuild_summary(r: IndexRebuild, label: str) -> str:
-    """One line on what a rebuild does to one index."""
+def _rebuild_summary(r: IndexRebuild, label: str, *, written: bool = False) -> str:
+    """One line on what a rebuild does (or did, when written) to one index, and a warning line
+    when the result is over the index caps."""
     if not r.changed and not r.old.strip():
         return f"{label}: holds no line and no memory needs one; nothing to change"
     if not r.changed:
-        dangling = (
-            f"; {plural(len(r.merged.dangling), 'dangling line')} kept (--drop-dangling removes them)"
-            if r.merged.dangling
-            else ""
-        )
-        return f"{label}: up to date (every memory has a line){dangling}; nothing to change"
+        kept = "".join(f"; {p}" for p in _dangling_parts(r))
+        return f"{label}: up to date (every memory has a line){kept}; nothing to change"
     parts = []
     if r.merged.added:
         where = f" under '{REBUILD_HEADING}'" if r.old.strip() else ""
         parts.append(f"adds {plural(len(r.merged.added), 'entry', 'entries')}{where}")
     if r.merged.dropped:
         parts.append(f"removes {plural(len(r.merged.dropped), 'dangling line')}")
-    elif r.merged.dangling:
-        parts.append(
-            f"keeps {plural(len(r.merged.dangling), 'dangling line')} "
-            "(--drop-dangling removes them)"
-        )
-    return (
+    parts += _dangling_parts(r)
+    summary = (
         f"{label}: " + ("; ".join(parts) or "rewritten") + "; every other line is kept as written"
+    )
+    if written:
+        summary = summary.replace(": adds", ": added", 1).replace("; removes", "; removed", 1)
+    return summary + _over_caps_warning(r, label, written)
+
+
+def _dangling_parts(r: IndexRebuild) -> list[str]:
+    """What the rebuild leaves of the dangling lines: those --drop-dangling would remove, and
+    those only a person can judge (a name in backticks, an entry heading)."""
+    m = r.merged
+    removable = len(m.dangling) - len(m.dropped) - len(m.kept)
+    out = []
+    if removable:
+        out.append(f"keeps {plural(removable, 'dangling line')} (--drop-dangling removes them)")
+    if m.kept:
+        out.append(
+            f"keeps {plural(len(m.kept), 'dangling line')} it cannot tell from prose or from a "
+            "block under a heading (a name in backticks, an entry heading): remove "
+            f"{'it' if len(m.kept) == 1 else 'them'} by hand if stale"
+        )
+    return out
+
+
+def _over_caps_warning(r: IndexRebuild, label: str, written: bool) -> str:
+    """A second line when the rebuilt index leaves more of itself unloaded than the old one did
+    (past the line or byte cap): how much of it would load, and what to do."""
+    after = truncate_entrypoint_content(r.text)
+    before = truncate_entrypoint_content(r.old)
+    unloaded = after.line_count - after.kept_line_count
+    if unloaded <= before.line_count - before.kept_line_count:
+        return ""
+    return (
+        f"\nwarning: {label} {'is now' if written else 'would be'} {after.line_count} lines / "
+        f"{after.byte_count:,} bytes, over the {MAX_ENTRYPOINT_LINES}-line / "
+        f"{MAX_ENTRYPOINT_BYTES:,}-byte caps: only its first {after.kept_line_count} lines load, "
+        f"so the last {unloaded} never reach a conversation; shorten hooks or merge memories "
+        "(memdir_nb.dream.plan_consolidation proposes both)"
+        + (", or put the old index back (below)" if written else " before you rebuild")
     )
 
 
@@ -232,7 +263,7 @@ def cmd_rebuild_index(args: argparse.Namespace) -> int:
     result = MemoryStore(args.dir).rebuild_index_files(drop_dangling=args.drop_dangling)
     for r in result.rebuilds:
         label = ENTRYPOINT_NAME if r.scope == "private" else f"{TEAM_DIRNAME}/{ENTRYPOINT_NAME}"
-        print(_rebuild_summary(r, label).replace(": adds", ": added", 1))
+        print(_rebuild_summary(r, label, written=True))
     if result.batch:
         print(
             f"the old index is kept in {memory_dir / result.batch}; put it back with "

@@ -212,6 +212,8 @@ def _index_line_actions(
         if re.match(r"^[a-z]+://", e.target):
             continue
         if e.target not in in_scope and not (scope_dir / e.target).is_file():
+            if not e.removable:  # maybe prose or a block's heading: lint reports it
+                continue
             actions.append(
                 PlanAction(
                     f"unindex:{irel}:{e.target}",

@@ -132,6 +132,9 @@ class MergedIndex:
     added: tuple[str, ...]  # memory files that had no line and got one under REBUILD_HEADING
     dangling: tuple[str, ...]  # targets of lines pointing at no file (kept unless dropped)
     dropped: tuple[str, ...]  # the dangling lines' targets removed (drop_dangling=True)
+    # dangling lines never dropped, even with drop_dangling: they cannot be told from prose (a
+    # name in backticks) or head a block (an entry heading); see IndexEntry.removable
+    kept: tuple[str, ...] = ()
 
 
 def merge_index(
@@ -147,7 +150,8 @@ def merge_index(
     their own titles and hooks. `points_at(target)` says what an entry's target is: the
     memory's filename (relative to the index, as in `headers`) when the file exists, "" when
     it is missing (a dangling line), None when it is not a memory of this scope (a URL, a
-    file outside). Dangling lines are removed only with drop_dangling. An empty `old` becomes
+    file outside). Dangling lines are removed only with drop_dangling, and then only those an
+    IndexEntry calls removable; the others are always kept, and listed in `kept`. An empty `old` becomes
     the plain rendered index, with no heading.
     """
     if not old.strip():
@@ -156,6 +160,8 @@ def merge_index(
     out: list[str] = []
     covered: set[str] = set()
     dangling: list[str] = []
+    dropped: list[str] = []
+    kept: list[str] = []
     in_comment = False
     for no, line in enumerate(old.split("\n"), start=1):
         if in_comment or line.lstrip().startswith("<!--"):
@@ -166,7 +172,10 @@ def merge_index(
         found = points_at(entry.target) if entry is not None else None
         if entry is not None and found == "":
             dangling.append(entry.target)
-            if drop_dangling:
+            if not entry.removable:
+                kept.append(entry.target)
+            elif drop_dangling:
+                dropped.append(entry.target)
                 continue
         elif found:
             covered.add(found)
@@ -178,10 +187,7 @@ def merge_index(
     elif missing:
         text = _with_added_entries(out, render_index(missing))
     return MergedIndex(
-        text,
-        tuple(h.filename for h in missing),
-        tuple(dangling),
-        tuple(dangling) if drop_dangling else (),
+        text, tuple(h.filename for h in missing), tuple(dangling), tuple(dropped), tuple(kept)
     )
 
 

@@ -49,6 +49,16 @@ class IndexEntry:
     target: str
     hook: str
     raw: str
+    linked: bool = True  # a markdown link; False: a file name in backticks leading the line
+
+    @property
+    def removable(self) -> bool:
+        """Whether a tool may drop this line when its target is missing (--drop-dangling, the
+        dream plan): only a markdown-link entry that is not a heading. A name in backticks may
+        be prose naming a file elsewhere ("1. Read `docs/SPEC.md`", a list of a repo's
+        reference files), and a heading entry has lines under it that would be left behind;
+        both are reported and left to a person."""
+        return self.linked and not self.raw.lstrip().startswith("#")
 
 
 # An index line points at a topic file when it holds a markdown link to a .md file, or a
@@ -150,6 +160,7 @@ def parse_entry_line(line: str, line_no: int) -> IndexEntry | None:
         target=target,
         hook=_hook_after(line, m.end()),
         raw=line,
+        linked=linked,
     )
 
 

@@ -43,6 +43,7 @@ SEVERITIES: dict[str, Severity] = {
     "index-not-pointer": "warning",
     "index-duplicate-entry": "warning",
     "index-dangling-entry": "error",
+    "index-dangling-name": "warning",
     "index-outside-link": "warning",
     "not-in-index": "warning",
     "skipped-by-scan": "warning",

@@ -78,6 +78,15 @@ def _check_entries(index: ScopeIndex, c: Collector) -> None:
         else:
             seen[e.target] = e.line_no
     for e in index.dangling:
+        if not e.linked:  # a name in backticks: maybe a pointer, maybe prose naming another file
+            c.add(
+                "index-dangling-name",
+                f"line names `{e.target}` in backticks, and no such file is in the memory dir",
+                "if the line points at a memory, fix the name or remove the line; if it names a "
+                "file elsewhere (a repository doc), nothing needs to change",
+                e.line_no,
+            )
+            continue
         c.add(
             "index-dangling-entry",
             f"entry points at {e.target}, which does not exist",

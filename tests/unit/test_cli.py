@@ -196,7 +196,7 @@ def test_rebuild_index_writes_an_index_lint_accepts(tmp_path: Path) -> None:
     assert "feedback_gone.md" in (mem / "MEMORY.md").read_text()  # kept: not asked to drop it
     assert "keeps 1 dangling line (--drop-dangling removes them)" in out.stdout
     again = run_env("rebuild-index", str(mem))
-    assert "up to date (every memory has a line); 1 dangling line kept" in again.stdout
+    assert "up to date (every memory has a line); keeps 1 dangling line (--drop" in again.stdout
     out = run_env("rebuild-index", "--drop-dangling", str(mem))
     assert out.returncode == 0, out.stderr
     assert "removes 1 dangling line" in out.stdout and ".trash" in out.stdout
@@ -204,6 +204,24 @@ def test_rebuild_index_writes_an_index_lint_accepts(tmp_path: Path) -> None:
     lint = run_env("lint", str(mem), "--json")
     rules = {f["rule"] for f in json.loads(lint.stdout)}
     assert not rules & {"index-dangling-entry", "not-in-index", "index-missing"}
+
+
+def test_rebuild_index_warns_when_the_entries_it_adds_would_not_load(tmp_path: Path) -> None:
+    mem = tmp_path / "memory"
+    for i in range(220):
+        add_memory(mem, f"project_m{i:03d}.md", index=False)
+    listed = "".join(f"- [m{i}](project_m{i:03d}.md) — memory number {i}\n" for i in range(190))
+    (mem / "MEMORY.md").write_text(listed)
+    out = run_env("rebuild-index", "--dry-run", str(mem))
+    assert out.returncode == 0, out.stderr
+    assert "adds 30 entries" in out.stdout
+    assert "warning: MEMORY.md would be 223 lines" in out.stdout
+    assert "only its first 200 lines load, so the last 23 never reach" in out.stdout
+    small = tmp_path / "small"
+    for i in range(5):
+        add_memory(small, f"project_m{i:03d}.md", index=i < 2)
+    fits = run_env("rebuild-index", "--dry-run", str(small))
+    assert "adds 3 entries" in fits.stdout and "warning" not in fits.stdout
 
 
 def test_rebuild_index_dry_run_previews_both_indexes_as_diffs_and_writes_nothing(

@@ -241,6 +241,29 @@ def test_contradicting_memories_are_flagged_not_changed(project_memdir: Path) ->
     assert not any(a.kind == "merge_duplicates" for a in plan.actions)
 
 
+def test_the_plan_drops_dangling_link_lines_only_never_prose_naming_a_file(
+    project_memdir: Path,
+) -> None:
+    write_memory(
+        project_memdir,
+        "project_ship.md",
+        name="Release process",
+        description="tags, never Friday",
+        now_ms=PLAN_NOW,
+    )
+    (project_memdir / "MEMORY.md").write_text(
+        "- [Release process](project_ship.md) — tags, never Friday\n"
+        "- [Old plan](project_old_plan.md) — the file was deleted\n"
+        "1. Read `docs/SPEC.md`\n"
+        "### [Venue list](venues.md)\n"
+        "**Description**: a block under its heading\n",
+        encoding="utf-8",
+    )
+    plan = plan_consolidation(project_memdir, now_ms=PLAN_NOW)
+    drops = [a for a in plan.actions if a.kind == "drop_dangling_index_line"]
+    assert [a.id for a in drops] == ["unindex:MEMORY.md:project_old_plan.md"]
+
+
 def test_index_over_both_caps_is_brought_back_under_them(project_memdir: Path) -> None:
 
     rng = random.Random(7)

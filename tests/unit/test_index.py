@@ -31,6 +31,7 @@ from memdir_nb.formats.index import (
 )
 from memdir_nb.formats.manifest import MemoryHeader
 from memdir_nb.storage.index_files import entrypoint_path, read_entrypoint
+from memdir_nb.storage.index_rebuild import plan_index_rebuild
 from memdir_nb.storage.rebuild import rebuild_index
 from memdir_nb.storage.store import MemoryStore
 from memdir_nb.ui.demo import build_demo_memory_dir
@@ -476,6 +477,33 @@ def test_dangling_lines_go_only_when_asked(tmp_path: Path) -> None:
         )
         + ADDED
     )
+
+
+PROSE_NAMING_FILES = """# Memory
+
+- [Old plan](project_old_plan.md) — the file was deleted
+**Reference docs (in ~/.claude/references/):**
+- `shopify-reference.md` — theme notes kept outside this dir
+## Next steps
+1. Read `docs/SPEC.md`
+2. Write the parser
+### [Venue list](venues.md)
+**Description**: the venues we scraped (a block under its heading)
+"""
+
+
+def test_drop_dangling_removes_link_lines_only_never_prose_or_a_heading_block(
+    tmp_path: Path,
+) -> None:
+    memory(tmp_path, "project_ship.md", "Release process", "tags, never Friday", "project")
+    (tmp_path / "MEMORY.md").write_text(PROSE_NAMING_FILES, encoding="utf-8")
+    r = plan_index_rebuild(tmp_path, scope="private", drop_dangling=True)
+    assert r.merged.dropped == ("project_old_plan.md",)
+    assert r.merged.kept == ("shopify-reference.md", "docs/SPEC.md", "venues.md")
+    kept = PROSE_NAMING_FILES.replace(
+        "- [Old plan](project_old_plan.md) — the file was deleted\n", ""
+    )
+    assert r.text.startswith(kept)
 
 
 def test_the_old_index_is_kept_in_the_trash_and_restorable(tmp_path: Path) -> None:

@@ -402,6 +402,18 @@ def test_stale_project_depends_on_the_clock(tmp_path: Path) -> None:
 # ---------------------------------------------------------------- indexes
 
 
+def test_a_missing_file_named_in_backticks_is_a_warning_since_it_may_be_prose(
+    tmp_path: Path,
+) -> None:
+    clean_dir(tmp_path)
+    idx = tmp_path / "MEMORY.md"
+    idx.write_text(idx.read_text() + "## Next\n1. Read `docs/SPEC.md`\n")
+    found = [f for f in lint_memory_dir(tmp_path, now_ms=NOW_MS) if f.path == "MEMORY.md"]
+    (named,) = [f for f in found if f.rule == "index-dangling-name"]
+    assert named.severity == "warning" and "`docs/SPEC.md`" in named.message
+    assert "index-dangling-entry" not in {f.rule for f in found}
+
+
 def test_index_rules_dangling_missing_long_and_duplicate(tmp_path: Path) -> None:
     clean_dir(tmp_path)
     idx = tmp_path / "MEMORY.md"
