@@ -97,8 +97,12 @@ def _demo_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def _recall_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("query", help="the user's message to find memories for")
-    p.add_argument("--dir", type=existing_dir, required=True, help="the memory dir")
+    # DIR QUERY, as every other command takes its dir first, or QUERY --dir DIR
+    p.add_argument("query", metavar="[DIR] QUERY", help="the user's message to find memories for")
+    p.add_argument("second", nargs="?", help=argparse.SUPPRESS)
+    p.add_argument(
+        "--dir", type=existing_dir, default=None, help="the memory dir (or give it before QUERY)"
+    )
     p.add_argument(
         "--tool", action="append", metavar="NAME", help="a recently used tool (repeatable)"
     )

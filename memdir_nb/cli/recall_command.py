@@ -4,19 +4,40 @@ from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
 
+from memdir_nb.cli.args import existing_dir
 from memdir_nb.recall import render_recall
 from memdir_nb.recall.explain_selection import format_explanation, selection_explanation
 from memdir_nb.recall.selectors import default_selector, make_selector
 
 
+def _dir_and_query(args: argparse.Namespace) -> tuple[Path, str] | str:
+    """(memory dir, query) from `DIR QUERY` or `QUERY --dir DIR`; else what is wrong."""
+    if args.second is None:
+        if args.dir is None:
+            return 'no memory dir given; pass it first: memdir-nb recall DIR "QUERY" (or --dir DIR)'
+        return args.dir, args.query
+    if args.dir is not None:
+        return "the memory dir is given twice (before the query and with --dir); give it once"
+    try:
+        return existing_dir(args.query), args.second
+    except argparse.ArgumentTypeError as exc:
+        return str(exc)
+
+
 def cmd_recall(args: argparse.Namespace) -> int:
     """Print the memories selected for a query, exactly as they would be injected."""
 
+    got = _dir_and_query(args)
+    if isinstance(got, str):
+        print(f"error: {got}", file=sys.stderr)
+        return 2
+    args.dir, args.query = got
     if not args.query.strip():
         print(
             "error: the query is empty; give the text to find memories for, "
-            'e.g. memdir-nb recall "how do we deploy?" --dir DIR',
+            'e.g. memdir-nb recall DIR "how do we deploy?"',
             file=sys.stderr,
         )
         return 2

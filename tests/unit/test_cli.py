@@ -110,6 +110,32 @@ def test_recall_prints_memories_wrapped_as_injected(demo_dir: Path) -> None:
     assert "reference_deploy_runbook.md" in out.stdout
 
 
+def test_recall_takes_the_dir_first_like_every_other_command(demo_dir: Path) -> None:
+    first = run_cli(
+        "recall", str(demo_dir), "how do we deploy to production", "--selector", "lexical"
+    )
+    flag = run_cli(
+        "recall", "how do we deploy to production", "--dir", str(demo_dir), "--selector", "lexical"
+    )
+    assert first.returncode == 0, first.stderr
+    assert first.stdout == flag.stdout and "reference_deploy_runbook.md" in first.stdout
+
+
+@pytest.mark.parametrize(
+    ("args", "says"),
+    [
+        (("how do we deploy",), 'no memory dir given; pass it first: memdir-nb recall DIR "QUERY"'),
+        (("{dir}", "deploy", "--dir", "{dir}"), "the memory dir is given twice"),
+        (("/no/such/dir", "deploy"), "'/no/such/dir' is not a directory"),
+    ],
+)
+def test_recall_without_one_memory_dir_says_how_to_give_it(
+    demo_dir: Path, args: tuple[str, ...], says: str
+) -> None:
+    out = run_cli("recall", *(a.format(dir=demo_dir) for a in args), "--selector", "lexical")
+    assert out.returncode == 2 and says in out.stderr and "Traceback" not in out.stderr
+
+
 def test_recall_without_key_cannot_use_claude(demo_dir: Path) -> None:
     out = run_cli("recall", "anything", "--dir", str(demo_dir), "--selector", "anthropic")
     assert out.returncode == 2
