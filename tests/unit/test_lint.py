@@ -219,6 +219,8 @@ def test_backticked_fixture_name_without_location_is_not_flagged(tmp_path: Path)
     [
         "I'm currently working on the parser",
         "TODO: finish the migration",
+        "TODO(ann) rename the flag",
+        "TODO - drop the shim",
         "Status: in progress",
         "WIP on the exporter",
         "In this session we renamed it",
@@ -226,6 +228,17 @@ def test_backticked_fixture_name_without_location_is_not_flagged(tmp_path: Path)
 )
 def test_ephemeral_task_state_is_flagged(tmp_path: Path, phrase: str) -> None:
     assert "ephemeral-task-state" in rules(lint_one(tmp_path, phrase))
+
+
+@pytest.mark.parametrize(
+    "phrase",
+    [
+        "See [[todo-inventories-are-read-only]] before you touch them.",
+        "The todo-list export keeps its order.",
+    ],
+)
+def test_a_todo_slug_or_link_is_not_task_state(tmp_path: Path, phrase: str) -> None:
+    assert "ephemeral-task-state" not in rules(lint_one(tmp_path, phrase + WHY_HOW))
 
 
 def test_dated_in_progress_project_status_is_not_ephemeral(tmp_path: Path) -> None:
