@@ -11,6 +11,7 @@ from memdir_nb.spec.constants import (
     MAX_ENTRYPOINT_BYTES,
     MAX_ENTRYPOINT_LINES,
     MAX_INDEX_LINE_CHARS,
+    TEAM_DIRNAME,
 )
 
 MAX_LISTED_LINES = 8
@@ -64,7 +65,16 @@ def _check_missing(index: ScopeIndex, files: list[str], c: Collector) -> None:
         )
 
 
-def _check_entries(index: ScopeIndex, c: Collector) -> None:
+def _moved_to(target: str, files: list[str], scope: str) -> str | None:
+    """The one memory file of the scope named like a missing target, relative to the index's
+    folder (an entry whose file was moved into a sub-folder), or None (no such file, or several)."""
+    name = target.rsplit("/", 1)[-1]
+    prefix = f"{TEAM_DIRNAME}/" if scope == "team" else ""
+    found = [f.removeprefix(prefix) for f in files if f.rsplit("/", 1)[-1] == name]
+    return found[0] if len(found) == 1 else None
+
+
+def _check_entries(index: ScopeIndex, c: Collector, files: list[str]) -> None:
     """Entry rules: a target listed twice, a target that does not exist, a link outside."""
     seen: dict[str, int] = {}
     for e in index.entries:
@@ -87,10 +97,13 @@ def _check_entries(index: ScopeIndex, c: Collector) -> None:
                 e.line_no,
             )
             continue
+        moved = _moved_to(e.target, files, index.scope)
         c.add(
             "index-dangling-entry",
             f"entry points at {e.target}, which does not exist",
-            "remove the line, or restore the file if it was deleted by mistake",
+            f"a memory of that name is at {moved}: point the line there, or remove it"
+            if moved
+            else "remove the line, or restore the file if it was deleted by mistake",
             e.line_no,
         )
     for e in index.outside:
@@ -143,7 +156,7 @@ def lint_index(index: ScopeIndex, memory_files: Iterable[str]) -> list[Finding]:
                 "shorten the hook to one line; detail belongs in the topic file",
                 no,
             )
-    _check_entries(index, c)
+    _check_entries(index, c, files)
     return c.items
 
 

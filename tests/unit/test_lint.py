@@ -427,6 +427,25 @@ def test_a_missing_file_named_in_backticks_is_a_warning_since_it_may_be_prose(
     assert "index-dangling-entry" not in {f.rule for f in found}
 
 
+@pytest.mark.parametrize("scope", ["", "team/"])
+def test_a_dangling_entry_whose_file_moved_into_a_folder_says_where_it_is(
+    tmp_path: Path, scope: str
+) -> None:
+    clean_dir(tmp_path)
+    scope_dir = tmp_path / scope
+    (scope_dir / "researcher").mkdir(parents=True)
+    (scope_dir / "researcher" / "reference_sdk.md").write_text(
+        "---\nname: SDK notes\ndescription: what the SDK does\ntype: reference\n---\nBody.\n"
+    )
+    idx = scope_dir / "MEMORY.md"
+    before = idx.read_text() if idx.exists() else ""
+    idx.write_text(before + format_index_entry("SDK notes", "reference_sdk.md", "SDK") + "\n")
+    found = lint_memory_dir(tmp_path, now_ms=NOW_MS)
+    (dangling,) = [f for f in found if f.rule == "index-dangling-entry"]
+    assert dangling.path == f"{scope}MEMORY.md"
+    assert dangling.hint.startswith("a memory of that name is at researcher/reference_sdk.md")
+
+
 def test_index_rules_dangling_missing_long_and_duplicate(tmp_path: Path) -> None:
     clean_dir(tmp_path)
     idx = tmp_path / "MEMORY.md"
