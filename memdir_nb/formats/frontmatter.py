@@ -226,7 +226,10 @@ def _parse_header(lines: list[str], *, closed: bool = False) -> Frontmatter:
             )
         data = yaml.load(block, Loader=loader)
     except yaml.YAMLError as exc:
-        reason = " ".join(str(exc).split())
+        diagnosed = diagnose_value(lines)
+        if diagnosed is not None:
+            return _recover(lines, diagnosed[1], line=diagnosed[0])
+        reason = _FILE_LINE_OF_MARK.sub(_file_line_of_mark, " ".join(str(exc).split()))
         # A MarkedYAMLError says where (0-based): where the construct that failed began (an
         # unclosed bracket or quote), else where it failed. Line 1 of the file is the fence.
         mark = getattr(exc, "context_mark", None) or getattr(exc, "problem_mark", None)
@@ -258,6 +261,56 @@ def plain_colon_problem(where: PlainColon) -> str:
         "outside quotes, which YAML reads as the start of another key; put the value in quotes; "
         "fields were recovered line by line"
     )
+
+
+# PyYAML's marks name the header as '"<unicode string>", line L, column C', L counted from the
+# line after the opening fence: said as the file's line instead.
+_FILE_LINE_OF_MARK = re.compile(r'in "<unicode string>", line (\d+), column (\d+)')
+
+
+def _file_line_of_mark(m: re.Match[str]) -> str:
+    return f"at line {int(m.group(1)) + 1}, column {m.group(2)}"
+
+
+_TOP_VALUE = re.compile(r"([A-Za-z_][A-Za-z0-9_-]*)[ \t]*:[ \t]+(.+?)[ \t]*\Z")
+_QUOTED_THEN_MORE = re.compile(r'"[^"\\]*+(?:\\.[^"\\]*+)*+"[ \t]*(?!#)\S')
+
+
+def diagnose_value(lines: list[str]) -> tuple[int, str] | None:
+    """(file line, problem) for the first top-level value YAML refuses for a reason people
+    make often, said in words; None when no line shows one (the parser's own text is used).
+
+    - a double-quoted value that goes on after its closing quote (an inner '"' left unescaped,
+      or a quoted phrase at the start of a longer value);
+    - a plain value starting with a character YAML reserves ('`', '@', '%');
+    - a plain value holding ': ' (YAML reads a second key there).
+    """
+    for number, line in enumerate(lines):
+        m = _TOP_VALUE.match(line)
+        if m is None:
+            continue
+        key, value = m.groups()
+        where = f"the value of {key!r} (line {number + 2})"
+        if value.startswith('"') and _QUOTED_THEN_MORE.match(value):
+            why = (
+                f"{where} starts in double quotes and goes on after the closing quote, which "
+                'YAML does not allow: write any inner quote as \\" and quote the whole value, '
+                "or use single quotes inside"
+            )
+        elif value[0] in "`@%":
+            why = (
+                f"{where} starts with {value[0]!r}, which YAML does not allow at the start of an "
+                "unquoted value: put the value in quotes"
+            )
+        elif value[0] not in "'\"[{|>" and (": " in value or value.endswith(":")):
+            why = (
+                f"{where} holds ': ' outside quotes, which YAML reads as the start of another "
+                "key; put the value in quotes"
+            )
+        else:
+            continue
+        return number + 2, f"YAML error: {why}; fields were recovered line by line"
+    return None
 
 
 _RECOVER_LINE = re.compile(r"([A-Za-z_][A-Za-z0-9_-]*)[ \t]*:(?:[ \t]+(.*))?\Z")

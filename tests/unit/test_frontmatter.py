@@ -517,3 +517,35 @@ def test_nesting_depth_skips_plain_lines_without_changing_the_bound(seed: int) -
         ]
         block = "\n".join(lines)
         assert yaml_nesting_depth(block) == _nesting_depth_char_by_char(block), block
+
+
+# ---- a header YAML refuses, said in words (twelfth session: shapes from published dirs)
+
+
+@pytest.mark.parametrize(
+    ("value_line", "says"),
+    [
+        (
+            'description: "the regime "CSPN" is log-aware, see the plan"',
+            "starts in double quotes and goes on after the closing quote",
+        ),
+        (
+            'name: "watch justify" wired as an explicit trigger',
+            "starts in double quotes and goes on after the closing quote",
+        ),
+        ("description: `drag-region` only applies to the title bar", "starts with '`'"),
+        ("description: 2026-05-12 Part 2: all twelve flaws fixed", "holds ': ' outside quotes"),
+    ],
+)
+def test_a_header_yaml_refuses_is_explained_at_the_files_line(value_line: str, says: str) -> None:
+    text = f"---\ntype: project\n{value_line}\n---\nBody.\n"
+    fm, _ = parse_frontmatter(text)
+    assert fm.malformed and fm.problem_line == 3
+    (problem,) = fm.problems
+    assert says in problem and "(line 3)" in problem and "<unicode string>" not in problem
+
+
+def test_any_other_yaml_error_names_the_files_line_not_the_parsers_string() -> None:
+    fm, _ = parse_frontmatter("---\nname: x\ntags: [a, b\ntype: user\n---\nBody.\n")
+    (problem,) = fm.problems
+    assert fm.malformed and "<unicode string>" not in problem and "at line 3" in problem
