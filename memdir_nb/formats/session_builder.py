@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from memdir_nb.formats import transcript_records as tr
@@ -32,6 +33,51 @@ def _whole_read(file: Mapping[str, Any]) -> bool:
     return total is None or (start in (None, 1) and lines == total)
 
 
+# Results whose tool_use has not been seen yet, kept at most (see SessionBuilder._results).
+MAX_EARLY_RESULTS = 64
+
+
+@dataclass
+class _Result:
+    """What the model keeps of one tool_result block, before or after it meets its call."""
+
+    tool_use_id: str
+    text: str
+    is_error: bool
+    result_type: str | None = None
+    original: str | None = None  # the file's text before the call, when recorded and short
+
+
+def _result_of(block: Mapping[str, Any], text: str, detail: object) -> _Result:
+    """One tool_result block; `detail` is the record's toolUseResult when it has one block."""
+    result = _Result(
+        str(block.get("tool_use_id")),
+        cap_text(text, SESSION_TOOL_RESULT_MAX_CHARS),
+        bool(block.get("is_error")),
+    )
+    if isinstance(detail, dict):
+        kind = detail.get("type")
+        result.result_type = kind if isinstance(kind, str) else None
+        original = detail.get("originalFile", detail.get("originalFileContents"))
+        read = detail.get("file")
+        if original is None and isinstance(read, dict) and _whole_read(read):
+            original = read.get("content")  # a Read of a whole file: its text then
+        if isinstance(original, str) and len(original) <= SESSION_TOOL_INPUT_MAX_CHARS:
+            result.original = original
+    elif isinstance(detail, str) and detail.startswith("Error"):
+        result.is_error = True
+    return result
+
+
+def _pair(call: ToolCall, result: _Result) -> None:
+    call.has_result = True
+    call.result = result.text
+    call.is_error = result.is_error
+    call.result_type = result.result_type
+    if result.original is not None and mentions_memory(call.name, call.input):
+        call.original_file = result.original
+
+
 class SessionBuilder:
     """Builds a Session from records fed one at a time (see the module docstring)."""
 
@@ -39,6 +85,7 @@ class SessionBuilder:
         self.session = Session(path=path)
         self._main_sidechain: bool | None = None
         self._calls: dict[str, ToolCall] = {}
+        self._early: dict[str, _Result] = {}  # results written before their call
         self._responses: dict[str, AssistantResponse] = {}
         self._pending_bash: list[str] = []
         self._pending_local: list[str] = []
@@ -216,30 +263,21 @@ class SessionBuilder:
         detail = record.get("toolUseResult")
         blocks = [b for b in tr.content_blocks(content) if b.get("type") == "tool_result"]
         for block in blocks:
-            call = self._calls.get(str(block.get("tool_use_id")))
             text = tr.block_text(block)
             if tr.is_interrupt_result(text):
                 turn.interrupted = True
-            if call is None:
+            result = _result_of(block, text, detail if len(blocks) == 1 else None)
+            call = self._calls.get(result.tool_use_id)
+            if call is not None:
+                _pair(call, result)
                 continue
-            call.has_result = True
-            call.result = cap_text(text, SESSION_TOOL_RESULT_MAX_CHARS)
-            call.is_error = bool(block.get("is_error"))
-            if len(blocks) == 1 and isinstance(detail, dict):
-                kind = detail.get("type")
-                call.result_type = kind if isinstance(kind, str) else None
-                original = detail.get("originalFile", detail.get("originalFileContents"))
-                read = detail.get("file")
-                if original is None and isinstance(read, dict) and _whole_read(read):
-                    original = read.get("content")  # a Read of a whole file: its text then
-                if (
-                    isinstance(original, str)
-                    and len(original) <= SESSION_TOOL_INPUT_MAX_CHARS
-                    and mentions_memory(call.name, call.input)
-                ):
-                    call.original_file = original
-            elif len(blocks) == 1 and isinstance(detail, str) and detail.startswith("Error"):
-                call.is_error = True
+            # Written before its call (Claude Desktop flushes some results first): kept until
+            # the call arrives. Bounded, so a hostile file of orphan results cannot grow memory:
+            # past MAX_EARLY_RESULTS the oldest waiting result is dropped (real ones wait for
+            # the very next record or two).
+            if len(self._early) >= MAX_EARLY_RESULTS:
+                del self._early[next(iter(self._early))]
+            self._early[result.tool_use_id] = result
 
     def _assistant(self, record: Mapping[str, Any], line_no: int) -> None:
         message = record.get("message")
@@ -290,6 +328,9 @@ class SessionBuilder:
                     is_sidechain=sidechain,
                 )
                 self._calls[call.id] = call
+                early = self._early.pop(call.id, None)
+                if early is not None:
+                    _pair(call, early)
                 calls.append(call)
             elif response is None:
                 continue
