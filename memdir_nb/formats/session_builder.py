@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
 from typing import Any
 
 from memdir_nb.formats import transcript_records as tr
@@ -18,6 +17,8 @@ from memdir_nb.formats.session_model import (
     mentions_memory,
     timestamp_ms,
 )
+from memdir_nb.formats.session_queue import InputQueue
+from memdir_nb.formats.session_results import MAX_EARLY_RESULTS, ResultSeen, pair, result_of
 from memdir_nb.formats.transcript_records import TranscriptProblem
 from memdir_nb.spec.constants import (
     SESSION_MAX_PROBLEMS,
@@ -25,49 +26,6 @@ from memdir_nb.spec.constants import (
     SESSION_TOOL_INPUT_MAX_CHARS,
     SESSION_TOOL_RESULT_MAX_CHARS,
 )
-
-
-def _whole_read(file: Mapping[str, Any]) -> bool:
-    """Whether a Read result holds the whole file (not one page of it)."""
-    total, lines = file.get("totalLines"), file.get("numLines")
-    start = file.get("startLine", 1)
-    return total is None or (start in (None, 1) and lines == total)
-
-
-# Results whose tool_use has not been seen yet, kept at most (see SessionBuilder._results).
-MAX_EARLY_RESULTS = 64
-
-
-@dataclass
-class _Result:
-    """What the model keeps of one tool_result block, before or after it meets its call."""
-
-    tool_use_id: str
-    text: str
-    is_error: bool
-    result_type: str | None = None
-    original: str | None = None  # the file's text before the call, when recorded and short
-
-
-def _result_of(block: Mapping[str, Any], text: str, detail: object) -> _Result:
-    """One tool_result block; `detail` is the record's toolUseResult when it has one block."""
-    result = _Result(
-        str(block.get("tool_use_id")),
-        cap_text(text, SESSION_TOOL_RESULT_MAX_CHARS),
-        bool(block.get("is_error")),
-    )
-    if isinstance(detail, dict):
-        kind = detail.get("type")
-        result.result_type = kind if isinstance(kind, str) else None
-        original = detail.get("originalFile", detail.get("originalFileContents"))
-        read = detail.get("file")
-        if original is None and isinstance(read, dict) and _whole_read(read):
-            original = read.get("content")  # a Read of a whole file: its text then
-        if isinstance(original, str) and len(original) <= SESSION_TOOL_INPUT_MAX_CHARS:
-            result.original = original
-    elif isinstance(detail, str) and detail.startswith("Error"):
-        result.is_error = True
-    return result
 
 
 def _prompt_key(record: Mapping[str, Any], kind: str) -> str:
@@ -79,15 +37,6 @@ def _prompt_key(record: Mapping[str, Any], kind: str) -> str:
     return tr.prompt_text(content)
 
 
-def _pair(call: ToolCall, result: _Result) -> None:
-    call.has_result = True
-    call.result = result.text
-    call.is_error = result.is_error
-    call.result_type = result.result_type
-    if result.original is not None and mentions_memory(call.name, call.input):
-        call.original_file = result.original
-
-
 class SessionBuilder:
     """Builds a Session from records fed one at a time (see the module docstring)."""
 
@@ -95,15 +44,16 @@ class SessionBuilder:
         self.session = Session(path=path)
         self._main_sidechain: bool | None = None
         self._calls: dict[str, ToolCall] = {}
-        self._early: dict[str, _Result] = {}  # results written before their call
+        self._early: dict[str, ResultSeen] = {}  # results written before their call
         self._prompts: dict[str, str] = {}  # prompt text by timestamp, to tell copies
         self._latest_ms: float | None = None  # the newest user/assistant record read
         self._copy_mark: float | None = None  # in a copy: the newest time read before it
         self._responses: dict[str, AssistantResponse] = {}
         self._pending_bash: list[str] = []
         self._pending_local: list[str] = []
-        self._enqueued: list[str] = []
-        self._next_queued = False
+        self._queue = InputQueue()
+        self._idle = True  # no turn is running: none yet, or the last one's answer ended it
+        self._noted: set[int] = set()  # hashes of the notifications counted in this turn
 
     # -- input -------------------------------------------------------------------------------
 
@@ -142,7 +92,7 @@ class SessionBuilder:
         elif kind == "system":
             self._system(record, line_no)
         elif kind == "queue-operation":
-            self._queue(record)
+            self._queue_operation(record)
         elif kind == "attachment":
             self._attachment(record)
 
@@ -195,7 +145,15 @@ class SessionBuilder:
             self._start_turn("", "continuation", line_no, record)
         return self.session.turns[-1]
 
-    def _start_turn(self, prompt: str, kind: str, line_no: int, record: Mapping[str, Any]) -> Turn:
+    def _start_turn(
+        self,
+        prompt: str,
+        kind: str,
+        line_no: int,
+        record: Mapping[str, Any],
+        *,
+        queued: bool = False,
+    ) -> Turn:
         s = self.session
         pid = record.get("promptId")
         turn = Turn(
@@ -208,10 +166,10 @@ class SessionBuilder:
             uuid=record.get("uuid") if isinstance(record.get("uuid"), str) else None,
             bash_commands=self._pending_bash,
             local_commands=self._pending_local,
-            queued=self._next_queued,
+            queued=queued,
         )
-        self._pending_bash, self._pending_local, self._next_queued = [], [], False
-        self._responses = {}
+        self._pending_bash, self._pending_local = [], []
+        self._responses, self._noted, self._idle = {}, set(), False
         s.turns.append(turn)
         return turn
 
@@ -272,7 +230,9 @@ class SessionBuilder:
             )
             return
         if kind == tr.LOCAL_COMMAND:
-            self._pending_local.append(cap_text(tr.command_line(tr.content_text(content)), 500))
+            line = tr.command_line(tr.content_text(content))
+            self._pending_local.append(cap_text(line, 500))
+            self._queue.prompt_arrived(line, len(self.session.turns))  # a queued /command ran
             return
         if kind in (tr.BASH_OUTPUT, tr.LOCAL_COMMAND_OUTPUT, tr.META, tr.EMPTY):
             return
@@ -286,7 +246,9 @@ class SessionBuilder:
             turn.interrupted = True
         elif kind == tr.TASK_NOTIFICATION:
             turn.notifications += 1
+            self._queue.notification_arrived()
         elif kind == tr.TOOL_RESULT:
+            self._idle = False
             self._results(record, content, turn)
 
     def _prompt(
@@ -296,7 +258,9 @@ class SessionBuilder:
         pid = record.get("promptId")
         running = s.turns[-1] if s.turns else None
         if running is not None and isinstance(pid, str) and pid == running.prompt_id:
-            running.queued_prompts.append(cap_text(tr.prompt_text(content), 2000))  # same prompt id
+            text = tr.prompt_text(content)
+            running.queued_prompts.append(cap_text(text, 2000))  # same prompt id
+            self._queue.prompt_arrived(text, len(s.turns))  # a dequeue that released it
             running.images += images
             self._touch(running, record)
             return
@@ -305,7 +269,8 @@ class SessionBuilder:
             turn_kind = "slash_command"
         else:
             text, turn_kind = tr.prompt_text(content), "prompt"
-        turn = self._start_turn(text, turn_kind, line_no, record)
+        queued = self._queue.prompt_arrived(text, len(s.turns))
+        turn = self._start_turn(text, turn_kind, line_no, record, queued=queued)
         turn.images += images
         self._touch(turn, record)
 
@@ -316,10 +281,10 @@ class SessionBuilder:
             text = tr.block_text(block)
             if tr.is_interrupt_result(text):
                 turn.interrupted = True
-            result = _result_of(block, text, detail if len(blocks) == 1 else None)
+            result = result_of(block, text, detail if len(blocks) == 1 else None)
             call = self._calls.get(result.tool_use_id)
             if call is not None:
-                _pair(call, result)
+                pair(call, result)
                 continue
             # Written before its call (Claude Desktop flushes some results first): kept until
             # the call arrives. Bounded, so a hostile file of orphan results cannot grow memory:
@@ -345,6 +310,7 @@ class SessionBuilder:
             self._responses[mid] = response
             turn.responses.append(response)
         response.records += 1
+        self._idle = message.get("stop_reason") in ("end_turn", "stop_sequence")
         for call in self._blocks(message.get("content"), response, record, line_no, False):
             response.tool_calls.append(call)
 
@@ -382,7 +348,7 @@ class SessionBuilder:
                 self._calls[call.id] = call
                 early = self._early.pop(call.id, None)
                 if early is not None:
-                    _pair(call, early)
+                    pair(call, early)
                 calls.append(call)
             elif response is None:
                 continue
@@ -435,35 +401,46 @@ class SessionBuilder:
             self._compaction("compact_boundary", line_no, record)
         elif sub == "microcompact_boundary":
             self._compaction("microcompact", line_no, record)
+        elif sub == "turn_duration":
+            self._idle = True  # written when a turn ends
         elif sub == "local_command":
             text = record.get("content")
             if isinstance(text, str) and text.lstrip().startswith("<command-name>"):
                 self._pending_local.append(cap_text(tr.command_line(text), 500))
 
-    def _queue(self, record: Mapping[str, Any]) -> None:
+    def _queue_operation(self, record: Mapping[str, Any]) -> None:
+        """See formats.session_queue: typed while a turn ran, or a notification."""
         op, text = record.get("operation"), record.get("content")
         if op == "enqueue" and isinstance(text, str):
-            self._enqueued.append(text)
-        elif op == "remove" and self._enqueued:
-            gone = text if isinstance(text, str) and text in self._enqueued else self._enqueued[0]
-            self._enqueued.remove(gone)
-            if self.session.turns and gone not in self.session.turns[-1].queued_prompts:
-                self.session.turns[-1].queued_prompts.append(cap_text(gone, 2000))
-        elif op == "dequeue" and self._enqueued:
-            self._enqueued.pop(0)
-            self._next_queued = True
+            turns = len(self.session.turns)
+            self._queue.enqueue(text, bool(turns) and not self._idle, turns)
+        elif op == "remove":
+            gone = self._queue.remove(text)
+            if gone is not None:
+                self._absorbed(gone)
+        elif op == "dequeue":
+            self._queue.dequeue()
         elif op == "popAll":
-            self._enqueued.clear()
+            self._queue.pop_all()
 
     def _attachment(self, record: Mapping[str, Any]) -> None:
         att = record.get("attachment")
-        if not isinstance(att, dict) or att.get("type") != "queued_command":
+        if isinstance(att, dict) and att.get("type") == "queued_command":
+            text = att.get("prompt")
+            if isinstance(text, str):
+                self._absorbed(text)
+
+    def _absorbed(self, text: str) -> None:
+        """Queued input taken into the running turn (a remove, then its attachment)."""
+        if not self.session.turns:
             return
-        text = att.get("prompt")
-        if isinstance(text, str) and self.session.turns:
-            queued = self.session.turns[-1].queued_prompts
-            if text not in queued:
-                queued.append(cap_text(text, 2000))
+        turn = self.session.turns[-1]
+        if tr.is_task_notification(text):
+            if hash(text) not in self._noted:  # the remove and its attachment are one
+                self._noted.add(hash(text))
+                turn.notifications += 1
+        elif text not in turn.queued_prompts:
+            turn.queued_prompts.append(cap_text(text, 2000))
 
 
 def build_session(records: Iterable[tuple[int, Mapping[str, Any]]], path: str = "") -> Session:

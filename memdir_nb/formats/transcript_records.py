@@ -211,11 +211,16 @@ def _classify_text(text: str, blocks: list[dict[str, Any]]) -> str:
         return LOCAL_COMMAND
     if text.startswith("<command-message>"):
         return SLASH_COMMAND
-    if text.startswith("<task-notification>") or text.startswith("[SYSTEM NOTIFICATION"):
+    if is_task_notification(text):
         return TASK_NOTIFICATION
     if text or any(b.get("type") in ("image", "document") for b in blocks):
         return PROMPT
     return EMPTY
+
+
+def is_task_notification(text: str) -> bool:
+    """Whether text is a background-task notification (a user record, or a queued command)."""
+    return text.lstrip().startswith(("<task-notification>", "[SYSTEM NOTIFICATION"))
 
 
 def is_interrupt_result(text: str) -> bool:

@@ -5,8 +5,9 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from memdir_nb.formats.session_builder import MAX_EARLY_RESULTS, build_session
+from memdir_nb.formats.session_builder import build_session
 from memdir_nb.formats.session_model import Session
+from memdir_nb.formats.session_results import MAX_EARLY_RESULTS
 from memdir_nb.ui.demo.session_records import RecordWriter
 from tests.support.transcripts import append_copy
 
@@ -128,3 +129,114 @@ def test_records_newer_than_the_copied_history_end_the_copy() -> None:
     w.prompt("commit it")
     s = session_of(w.lines)
     assert len(s.turns) == 2 and s.turns[1].bash_commands == ["git status"]
+
+
+NOTE = (
+    "<task-notification>\n<task-id>b1</task-id>\n<status>completed</status>\n</task-notification>"
+)
+
+
+def _queue(w: RecordWriter, operation: str, content: str | None = None) -> None:
+    fields = (
+        {"operation": operation}
+        if content is None
+        else {"operation": operation, "content": content}
+    )
+    w.bookkeeping("queue-operation", **fields)
+
+
+def _finished(w: RecordWriter, text: str = "done") -> None:
+    """A final answer whose last record says the turn ended (stop_reason end_turn)."""
+    w.response([{"type": "text", "text": text}])
+    record = json.loads(w.lines[-1])
+    record["message"]["stop_reason"] = "end_turn"
+    w.lines[-1] = json.dumps(record)
+
+
+def _working(w: RecordWriter) -> dict[str, Any]:
+    """The agent calls a tool and has not had its result yet."""
+    call = w.tool_use("Bash", {"command": "make test"})
+    w.response([call])
+    return call
+
+
+def test_a_prompt_enqueued_and_dequeued_before_any_turn_is_not_queued() -> None:
+    w = _writer(prompt_ids=False)
+    _queue(w, "enqueue", "fix the build")
+    _queue(w, "dequeue")
+    w.prompt("fix the build")
+    s = session_of(w.lines)
+    assert [t.queued for t in s.turns] == [False] and not s.turns[0].has_queued_prompt
+
+
+def test_a_prompt_enqueued_after_the_turn_ended_is_not_queued() -> None:
+    w = _writer(prompt_ids=False)
+    w.prompt("fix the build")
+    _finished(w)
+    _queue(w, "enqueue", "now the docs")
+    _queue(w, "dequeue")
+    w.prompt("now the docs")
+    w.prompt("and the changelog")
+    w.system("turn_duration", durationMs=900)  # the other end-of-turn mark
+    _queue(w, "enqueue", "thanks")
+    _queue(w, "dequeue")
+    w.prompt("thanks")
+    assert [t.queued for t in session_of(w.lines).turns] == [False, False, False, False]
+
+
+def test_a_prompt_typed_while_a_turn_ran_is_queued() -> None:
+    w = _writer(prompt_ids=False)
+    w.prompt("fix the build")
+    call = _working(w)
+    _queue(w, "enqueue", "and the docs")
+    w.result(call, "ok")
+    _finished(w)
+    _queue(w, "dequeue")
+    w.prompt("and the docs")
+    assert [t.queued for t in session_of(w.lines).turns] == [False, True]
+
+
+def test_a_dequeue_that_releases_a_task_notification_does_not_flag_a_later_prompt() -> None:
+    w = _writer(prompt_ids=False)
+    w.prompt("start the server in the background")
+    call = _working(w)
+    _queue(w, "enqueue", NOTE)
+    w.result(call, "started")
+    _queue(w, "dequeue")
+    w.user_text(NOTE)
+    _finished(w, "the server stopped")
+    w.prompt("restart it")
+    s = session_of(w.lines)
+    assert [t.queued for t in s.turns] == [False, False]
+    assert s.turns[0].notifications == 1 and s.turns[0].queued_prompts == []
+
+
+def test_a_dequeue_releases_the_notification_that_follows_not_an_older_typed_prompt() -> None:
+    w = _writer(prompt_ids=False)
+    w.prompt("run the tests in the background")
+    call = _working(w)
+    _queue(w, "enqueue", "are they still running?")
+    _queue(w, "enqueue", NOTE)
+    w.result(call, "started")
+    _queue(w, "dequeue")
+    w.user_text(NOTE)  # what that dequeue released: the notification, not the older prompt
+    _queue(w, "remove")  # the typed prompt, absorbed into the running turn
+    _finished(w)
+    w.prompt("thanks")
+    s = session_of(w.lines)
+    assert s.turns[0].queued_prompts == ["are they still running?"]
+    assert s.turns[0].notifications == 1 and [t.queued for t in s.turns] == [False, False]
+
+
+def test_task_notifications_absorbed_into_a_turn_count_as_notifications() -> None:
+    w = _writer(prompt_ids=False)
+    w.prompt("watch the deploy")
+    call = _working(w)
+    _queue(w, "enqueue", NOTE)
+    _queue(w, "remove")  # 2.1.1xx: no content on the remove
+    w.result(call, "ok")
+    w.bookkeeping("attachment", attachment={"type": "queued_command", "prompt": NOTE})
+    _queue(w, "enqueue", "and tell me when it is done")
+    _queue(w, "remove", "and tell me when it is done")
+    (turn,) = session_of(w.lines).turns
+    assert turn.notifications == 1 and turn.queued_prompts == ["and tell me when it is done"]
