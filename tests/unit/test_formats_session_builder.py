@@ -240,3 +240,12 @@ def test_task_notifications_absorbed_into_a_turn_count_as_notifications() -> Non
     _queue(w, "remove", "and tell me when it is done")
     (turn,) = session_of(w.lines).turns
     assert turn.notifications == 1 and turn.queued_prompts == ["and tell me when it is done"]
+
+
+def test_a_record_holding_only_ide_context_does_not_start_a_turn() -> None:
+    w = _writer(prompt_ids=False)
+    w.prompt([{"type": "text", "text": "<ide_opened_file>The user opened a.py</ide_opened_file>"}])
+    w.prompt("rename the parser")
+    w.response([{"type": "text", "text": "renamed"}])
+    s = session_of(w.lines)
+    assert [t.prompt for t in s.turns] == ["rename the parser"]
