@@ -48,6 +48,8 @@ class SessionBuilder:
         self._prompts: dict[str, str] = {}  # prompt text by timestamp, to tell copies
         self._latest_ms: float | None = None  # the newest user/assistant record read
         self._copy_mark: float | None = None  # in a copy: the newest time read before it
+        self._uuids: set[int] = set()  # hashes of every record uuid, to tell whose a summary is
+        self._summaries: list[tuple[CompactionPoint, int]] = []  # with their leafUuid's hash
         self._responses: dict[str, AssistantResponse] = {}
         self._pending_bash: list[str] = []
         self._pending_local: list[str] = []
@@ -72,6 +74,9 @@ class SessionBuilder:
         counts = self.session.record_counts
         counts[kind] = counts.get(kind, 0) + 1
         self._note_time(record.get("timestamp"))
+        uuid = record.get("uuid")
+        if isinstance(uuid, str):
+            self._uuids.add(hash(uuid))
         if kind in ("user", "assistant"):
             self._facts(record)
             main = bool(record.get("isSidechain")) == self._main_sidechain
@@ -87,8 +92,9 @@ class SessionBuilder:
             else:
                 self._assistant(record, line_no)
         elif kind == "summary":
-            text = record.get("summary")
-            self._compaction("summary_title", line_no, record, text=str(text or ""))
+            self._summary(record, line_no)
+        elif kind == "ai-title":
+            self._ai_title(record.get("aiTitle"))
         elif kind == "system":
             self._system(record, line_no)
         elif kind == "queue-operation":
@@ -99,6 +105,9 @@ class SessionBuilder:
     def finish(self) -> Session:
         """The session, with commands run after the last prompt listed on the last turn."""
         s = self.session
+        foreign = {id(point) for point, leaf in self._summaries if leaf not in self._uuids}
+        if foreign:  # titles the CLI keeps for other sessions (see _summary)
+            s.compactions = [c for c in s.compactions if id(c) not in foreign]
         if s.turns:
             s.turns[-1].bash_commands.extend(self._pending_bash)
             s.turns[-1].local_commands.extend(self._pending_local)
@@ -394,6 +403,23 @@ class SessionBuilder:
                 text=cap_text(text, 500),
             )
         )
+
+    def _summary(self, record: Mapping[str, Any], line_no: int) -> None:
+        """An old-style `summary` line: a title, kept as this session's only when its leafUuid
+        is a record of this file (checked at finish: it may come before or after that record).
+        2.0.x files carry hundreds naming records of other sessions. One without a leafUuid
+        cannot be told and is kept."""
+        text = record.get("summary")
+        self._compaction("summary_title", line_no, record, text=str(text or ""))
+        leaf = record.get("leafUuid")
+        if isinstance(leaf, str) and leaf:
+            self._summaries.append((self.session.compactions[-1], hash(leaf)))
+
+    def _ai_title(self, title: object) -> None:
+        """An `ai-title` record (2.1.x): the session's title, often written again; kept once."""
+        titles = self.session.ai_titles
+        if isinstance(title, str) and title and title not in titles and len(titles) < 32:
+            titles.append(cap_text(title, 500))
 
     def _system(self, record: Mapping[str, Any], line_no: int) -> None:
         sub = record.get("subtype")

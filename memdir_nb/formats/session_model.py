@@ -221,11 +221,13 @@ class Session:
     copied_uuids: set[str] = field(default_factory=set)  # their uuids, to leave them out elsewhere
     first_timestamp: str | None = None
     last_timestamp: str | None = None
+    ai_titles: list[str] = field(default_factory=list)  # `ai-title` records, each text once
 
     @property
     def titles(self) -> list[str]:
-        """The short titles of old-style `summary` records."""
-        return [c.text for c in self.compactions if c.kind == "summary_title"]
+        """The session's titles: old-style `summary` records that name one of its records (or
+        name none), then its `ai-title` records, each once."""
+        return [c.text for c in self.compactions if c.kind == "summary_title"] + self.ai_titles
 
     @property
     def tool_calls(self) -> list[ToolCall]:

@@ -249,3 +249,30 @@ def test_a_record_holding_only_ide_context_does_not_start_a_turn() -> None:
     w.response([{"type": "text", "text": "renamed"}])
     s = session_of(w.lines)
     assert [t.prompt for t in s.turns] == ["rename the parser"]
+
+
+def test_a_summary_naming_no_record_of_this_file_is_neither_a_title_nor_a_compaction() -> None:
+    w = _writer()
+    w.bookkeeping("summary", summary="Another session's work", leafUuid="0000-not-in-this-file")
+    w.bookkeeping("summary", summary="This session, named before its record", leafUuid=None)
+    first = len(w.lines)
+    w.prompt("fix the parser")
+    w.response([{"type": "text", "text": "fixed"}])
+    leaf = json.loads(w.lines[-1])["uuid"]
+    w.bookkeeping("summary", summary="Parser fix", leafUuid=leaf)
+    w.lines.insert(first, json.dumps({"type": "summary", "summary": "Early", "leafUuid": leaf}))
+    s = session_of(w.lines)
+    assert s.titles == ["This session, named before its record", "Early", "Parser fix"]
+    assert [c.text for c in s.compactions] == s.titles
+
+
+def test_ai_title_records_are_titles_each_once() -> None:
+    w = _writer()
+    w.prompt("fix the parser")
+    w.bookkeeping("ai-title", aiTitle="Fix the parser", sessionId="s1")
+    w.response([{"type": "text", "text": "fixed"}])
+    w.bookkeeping("ai-title", aiTitle="Fix the parser", sessionId="s1")
+    w.bookkeeping("ai-title", aiTitle="Fix the parser and its tests", sessionId="s1")
+    s = session_of(w.lines)
+    assert s.titles == ["Fix the parser", "Fix the parser and its tests"]
+    assert s.compactions == []
