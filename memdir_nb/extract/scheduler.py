@@ -14,6 +14,7 @@ from memdir_nb.extract.transcript import (
     messages_since,
     read_transcript,
     turn_message_ends,
+    without_copies,
 )
 from memdir_nb.formats.session_model import Session, Turn
 from memdir_nb.formats.transcript_records import TranscriptProblem
@@ -166,6 +167,7 @@ class ExtractionScheduler:
             transcript = read_transcript(source)
             self.problems = list(transcript.problems)
             messages = transcript.messages
+        messages = without_copies(session, messages)
         decisions: list[tuple[Turn | None, SchedulerDecision]] = []
         for turn, end in zip(session.turns, turn_message_ends(session, messages), strict=True):
             decisions.append((turn, self.on_turn_end(messages[:end])))

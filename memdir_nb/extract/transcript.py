@@ -173,6 +173,16 @@ def has_memory_writes_since(
     return bool(memory_writes(messages_since(messages, since_uuid), memory_dir))
 
 
+def without_copies(
+    session: Session, messages: Sequence[TranscriptMessage]
+) -> list[TranscriptMessage]:
+    """The messages less the history the CLI wrote again (Session.copied_uuids): a live
+    session never held those twice, so its extractor never saw them as new."""
+    if not session.copied_uuids:
+        return list(messages)
+    return [m for m in messages if m.uuid not in session.copied_uuids]
+
+
 def turn_message_ends(session: Session, messages: Sequence[TranscriptMessage]) -> list[int]:
     """For each turn of the session model, how many messages run up to its end.
 

@@ -15,7 +15,10 @@ from memdir_nb.formats.session_model import (
     cap_text,
     cap_value,
     mentions_memory,
+    timestamp_ms,
 )
+from memdir_nb.formats.session_queue import InputQueue
+from memdir_nb.formats.session_results import MAX_EARLY_RESULTS, ResultSeen, pair, result_of
 from memdir_nb.formats.transcript_records import TranscriptProblem
 from memdir_nb.spec.constants import (
     SESSION_MAX_PROBLEMS,
@@ -25,11 +28,13 @@ from memdir_nb.spec.constants import (
 )
 
 
-def _whole_read(file: Mapping[str, Any]) -> bool:
-    """Whether a Read result holds the whole file (not one page of it)."""
-    total, lines = file.get("totalLines"), file.get("numLines")
-    start = file.get("startLine", 1)
-    return total is None or (start in (None, 1) and lines == total)
+def _prompt_key(record: Mapping[str, Any], kind: str) -> str:
+    """A prompt record's text as its turn shows it: the typed text, or '/name args'."""
+    message = record.get("message")
+    content = message.get("content") if isinstance(message, dict) else None
+    if kind == tr.SLASH_COMMAND:
+        return tr.command_line(tr.content_text(content))
+    return tr.prompt_text(content)
 
 
 class SessionBuilder:
@@ -39,11 +44,18 @@ class SessionBuilder:
         self.session = Session(path=path)
         self._main_sidechain: bool | None = None
         self._calls: dict[str, ToolCall] = {}
+        self._early: dict[str, ResultSeen] = {}  # results written before their call
+        self._prompts: dict[str, str] = {}  # prompt text by timestamp, to tell copies
+        self._latest_ms: float | None = None  # the newest user/assistant record read
+        self._copy_mark: float | None = None  # in a copy: the newest time read before it
+        self._uuids: set[int] = set()  # hashes of every record uuid, to tell whose a summary is
+        self._summaries: list[tuple[CompactionPoint, int]] = []  # with their leafUuid's hash
         self._responses: dict[str, AssistantResponse] = {}
         self._pending_bash: list[str] = []
         self._pending_local: list[str] = []
-        self._enqueued: list[str] = []
-        self._next_queued = False
+        self._queue = InputQueue()
+        self._idle = True  # no turn is running: none yet, or the last one's answer ended it
+        self._noted: set[int] = set()  # hashes of the notifications counted in this turn
 
     # -- input -------------------------------------------------------------------------------
 
@@ -62,27 +74,40 @@ class SessionBuilder:
         counts = self.session.record_counts
         counts[kind] = counts.get(kind, 0) + 1
         self._note_time(record.get("timestamp"))
+        uuid = record.get("uuid")
+        if isinstance(uuid, str):
+            self._uuids.add(hash(uuid))
         if kind in ("user", "assistant"):
             self._facts(record)
-            if bool(record.get("isSidechain")) != self._main_sidechain:
+            main = bool(record.get("isSidechain")) == self._main_sidechain
+            user_kind = tr.classify_user(record) if kind == "user" and main else None
+            if self._copied(record, user_kind):
+                self.session.copied_records += 1
+                if isinstance(record.get("uuid"), str):
+                    self.session.copied_uuids.add(record["uuid"])
+            elif not main:
                 self._sidechain(record, line_no)
-            elif kind == "user":
-                self._user(record, line_no)
+            elif user_kind is not None:
+                self._user(record, line_no, user_kind)
             else:
                 self._assistant(record, line_no)
         elif kind == "summary":
-            text = record.get("summary")
-            self._compaction("summary_title", line_no, record, text=str(text or ""))
+            self._summary(record, line_no)
+        elif kind == "ai-title":
+            self._ai_title(record.get("aiTitle"))
         elif kind == "system":
             self._system(record, line_no)
         elif kind == "queue-operation":
-            self._queue(record)
+            self._queue_operation(record)
         elif kind == "attachment":
             self._attachment(record)
 
     def finish(self) -> Session:
         """The session, with commands run after the last prompt listed on the last turn."""
         s = self.session
+        foreign = {id(point) for point, leaf in self._summaries if leaf not in self._uuids}
+        if foreign:  # titles the CLI keeps for other sessions (see _summary)
+            s.compactions = [c for c in s.compactions if id(c) not in foreign]
         if s.turns:
             s.turns[-1].bash_commands.extend(self._pending_bash)
             s.turns[-1].local_commands.extend(self._pending_local)
@@ -129,7 +154,15 @@ class SessionBuilder:
             self._start_turn("", "continuation", line_no, record)
         return self.session.turns[-1]
 
-    def _start_turn(self, prompt: str, kind: str, line_no: int, record: Mapping[str, Any]) -> Turn:
+    def _start_turn(
+        self,
+        prompt: str,
+        kind: str,
+        line_no: int,
+        record: Mapping[str, Any],
+        *,
+        queued: bool = False,
+    ) -> Turn:
         s = self.session
         pid = record.get("promptId")
         turn = Turn(
@@ -142,10 +175,10 @@ class SessionBuilder:
             uuid=record.get("uuid") if isinstance(record.get("uuid"), str) else None,
             bash_commands=self._pending_bash,
             local_commands=self._pending_local,
-            queued=self._next_queued,
+            queued=queued,
         )
-        self._pending_bash, self._pending_local, self._next_queued = [], [], False
-        self._responses = {}
+        self._pending_bash, self._pending_local = [], []
+        self._responses, self._noted, self._idle = {}, set(), False
         s.turns.append(turn)
         return turn
 
@@ -157,8 +190,39 @@ class SessionBuilder:
         if isinstance(stamp, str):
             turn.end_timestamp = stamp
 
-    def _user(self, record: Mapping[str, Any], line_no: int) -> None:
-        kind = tr.classify_user(record)
+    def _copied(self, record: Mapping[str, Any], user_kind: str | None) -> bool:
+        """Whether a user/assistant record is history the CLI wrote again (docs/sessions.md).
+
+        Newer CLIs append a finished turn again: fresh uuids, the original timestamps and
+        tool_use ids. A prompt record is such a copy when an earlier prompt record has the
+        same timestamp and the same text (or holds its text: a copy may write each block of
+        the prompt as its own record), and something later than it was already read. Then
+        every record no newer than what was read before the copy is part of it; the first
+        newer record (a genuine prompt always is one) ends it. The parentUuid chain is not
+        used: real files have broken links, and compaction links through logicalParentUuid.
+        """
+        stamp = record.get("timestamp")
+        stamp = stamp if isinstance(stamp, str) else None
+        ms = timestamp_ms(stamp)
+        if self._copy_mark is not None:
+            if ms is None or ms <= self._copy_mark:
+                return True
+            self._copy_mark = None
+        if stamp is not None and user_kind in (tr.PROMPT, tr.SLASH_COMMAND):
+            text = cap_text(_prompt_key(record, user_kind), SESSION_PROMPT_MAX_CHARS)
+            earlier = self._prompts.get(stamp)
+            latest = self._latest_ms
+            repeated = earlier is not None and text in earlier
+            if repeated and ms is not None and latest is not None and ms < latest:
+                self._copy_mark = latest
+                return True
+            joined = text if earlier is None else f"{earlier}\n{text}"
+            self._prompts[stamp] = cap_text(joined, 2 * SESSION_PROMPT_MAX_CHARS)
+        if ms is not None and (self._latest_ms is None or ms > self._latest_ms):
+            self._latest_ms = ms
+        return False
+
+    def _user(self, record: Mapping[str, Any], line_no: int, kind: str) -> None:
         content = (
             record.get("message", {}).get("content")
             if isinstance(record.get("message"), dict)
@@ -175,7 +239,9 @@ class SessionBuilder:
             )
             return
         if kind == tr.LOCAL_COMMAND:
-            self._pending_local.append(cap_text(tr.command_line(tr.content_text(content)), 500))
+            line = tr.command_line(tr.content_text(content))
+            self._pending_local.append(cap_text(line, 500))
+            self._queue.prompt_arrived(line, len(self.session.turns))  # a queued /command ran
             return
         if kind in (tr.BASH_OUTPUT, tr.LOCAL_COMMAND_OUTPUT, tr.META, tr.EMPTY):
             return
@@ -189,7 +255,9 @@ class SessionBuilder:
             turn.interrupted = True
         elif kind == tr.TASK_NOTIFICATION:
             turn.notifications += 1
+            self._queue.notification_arrived()
         elif kind == tr.TOOL_RESULT:
+            self._idle = False
             self._results(record, content, turn)
 
     def _prompt(
@@ -199,7 +267,9 @@ class SessionBuilder:
         pid = record.get("promptId")
         running = s.turns[-1] if s.turns else None
         if running is not None and isinstance(pid, str) and pid == running.prompt_id:
-            running.queued_prompts.append(cap_text(tr.prompt_text(content), 2000))  # same prompt id
+            text = tr.prompt_text(content)
+            running.queued_prompts.append(cap_text(text, 2000))  # same prompt id
+            self._queue.prompt_arrived(text, len(s.turns))  # a dequeue that released it
             running.images += images
             self._touch(running, record)
             return
@@ -208,7 +278,8 @@ class SessionBuilder:
             turn_kind = "slash_command"
         else:
             text, turn_kind = tr.prompt_text(content), "prompt"
-        turn = self._start_turn(text, turn_kind, line_no, record)
+        queued = self._queue.prompt_arrived(text, len(s.turns))
+        turn = self._start_turn(text, turn_kind, line_no, record, queued=queued)
         turn.images += images
         self._touch(turn, record)
 
@@ -216,30 +287,21 @@ class SessionBuilder:
         detail = record.get("toolUseResult")
         blocks = [b for b in tr.content_blocks(content) if b.get("type") == "tool_result"]
         for block in blocks:
-            call = self._calls.get(str(block.get("tool_use_id")))
             text = tr.block_text(block)
             if tr.is_interrupt_result(text):
                 turn.interrupted = True
-            if call is None:
+            result = result_of(block, text, detail if len(blocks) == 1 else None)
+            call = self._calls.get(result.tool_use_id)
+            if call is not None:
+                pair(call, result)
                 continue
-            call.has_result = True
-            call.result = cap_text(text, SESSION_TOOL_RESULT_MAX_CHARS)
-            call.is_error = bool(block.get("is_error"))
-            if len(blocks) == 1 and isinstance(detail, dict):
-                kind = detail.get("type")
-                call.result_type = kind if isinstance(kind, str) else None
-                original = detail.get("originalFile", detail.get("originalFileContents"))
-                read = detail.get("file")
-                if original is None and isinstance(read, dict) and _whole_read(read):
-                    original = read.get("content")  # a Read of a whole file: its text then
-                if (
-                    isinstance(original, str)
-                    and len(original) <= SESSION_TOOL_INPUT_MAX_CHARS
-                    and mentions_memory(call.name, call.input)
-                ):
-                    call.original_file = original
-            elif len(blocks) == 1 and isinstance(detail, str) and detail.startswith("Error"):
-                call.is_error = True
+            # Written before its call (Claude Desktop flushes some results first): kept until
+            # the call arrives. Bounded, so a hostile file of orphan results cannot grow memory:
+            # past MAX_EARLY_RESULTS the oldest waiting result is dropped (real ones wait for
+            # the very next record or two).
+            if len(self._early) >= MAX_EARLY_RESULTS:
+                del self._early[next(iter(self._early))]
+            self._early[result.tool_use_id] = result
 
     def _assistant(self, record: Mapping[str, Any], line_no: int) -> None:
         message = record.get("message")
@@ -257,6 +319,7 @@ class SessionBuilder:
             self._responses[mid] = response
             turn.responses.append(response)
         response.records += 1
+        self._idle = message.get("stop_reason") in ("end_turn", "stop_sequence")
         for call in self._blocks(message.get("content"), response, record, line_no, False):
             response.tool_calls.append(call)
 
@@ -272,6 +335,8 @@ class SessionBuilder:
         for block in tr.content_blocks(content):
             kind = block.get("type")
             if kind == "tool_use":
+                if str(block.get("id")) in self._calls:
+                    continue  # the same call written again: counted once, where first seen
                 raw = block.get("input")
                 name = str(block.get("name") or "?")
                 keep = (
@@ -290,6 +355,9 @@ class SessionBuilder:
                     is_sidechain=sidechain,
                 )
                 self._calls[call.id] = call
+                early = self._early.pop(call.id, None)
+                if early is not None:
+                    pair(call, early)
                 calls.append(call)
             elif response is None:
                 continue
@@ -336,41 +404,69 @@ class SessionBuilder:
             )
         )
 
+    def _summary(self, record: Mapping[str, Any], line_no: int) -> None:
+        """An old-style `summary` line: a title, kept as this session's only when its leafUuid
+        is a record of this file (checked at finish: it may come before or after that record).
+        2.0.x files carry hundreds naming records of other sessions. One without a leafUuid
+        cannot be told and is kept."""
+        text = record.get("summary")
+        self._compaction("summary_title", line_no, record, text=str(text or ""))
+        leaf = record.get("leafUuid")
+        if isinstance(leaf, str) and leaf:
+            self._summaries.append((self.session.compactions[-1], hash(leaf)))
+
+    def _ai_title(self, title: object) -> None:
+        """An `ai-title` record (2.1.x): the session's title, often written again; kept once."""
+        titles = self.session.ai_titles
+        if isinstance(title, str) and title and title not in titles and len(titles) < 32:
+            titles.append(cap_text(title, 500))
+
     def _system(self, record: Mapping[str, Any], line_no: int) -> None:
         sub = record.get("subtype")
         if sub == "compact_boundary":
             self._compaction("compact_boundary", line_no, record)
         elif sub == "microcompact_boundary":
             self._compaction("microcompact", line_no, record)
+        elif sub == "turn_duration":
+            self._idle = True  # written when a turn ends
         elif sub == "local_command":
             text = record.get("content")
             if isinstance(text, str) and text.lstrip().startswith("<command-name>"):
                 self._pending_local.append(cap_text(tr.command_line(text), 500))
 
-    def _queue(self, record: Mapping[str, Any]) -> None:
+    def _queue_operation(self, record: Mapping[str, Any]) -> None:
+        """See formats.session_queue: typed while a turn ran, or a notification."""
         op, text = record.get("operation"), record.get("content")
         if op == "enqueue" and isinstance(text, str):
-            self._enqueued.append(text)
-        elif op == "remove" and self._enqueued:
-            gone = text if isinstance(text, str) and text in self._enqueued else self._enqueued[0]
-            self._enqueued.remove(gone)
-            if self.session.turns and gone not in self.session.turns[-1].queued_prompts:
-                self.session.turns[-1].queued_prompts.append(cap_text(gone, 2000))
-        elif op == "dequeue" and self._enqueued:
-            self._enqueued.pop(0)
-            self._next_queued = True
+            turns = len(self.session.turns)
+            self._queue.enqueue(text, bool(turns) and not self._idle, turns)
+        elif op == "remove":
+            gone = self._queue.remove(text)
+            if gone is not None:
+                self._absorbed(gone)
+        elif op == "dequeue":
+            self._queue.dequeue()
         elif op == "popAll":
-            self._enqueued.clear()
+            self._queue.pop_all()
 
     def _attachment(self, record: Mapping[str, Any]) -> None:
         att = record.get("attachment")
-        if not isinstance(att, dict) or att.get("type") != "queued_command":
+        if isinstance(att, dict) and att.get("type") == "queued_command":
+            text = att.get("prompt")
+            if isinstance(text, str):
+                self._absorbed(text)
+
+    def _absorbed(self, text: str) -> None:
+        """Queued input taken into the running turn (a remove, then its attachment)."""
+        if not self.session.turns:
             return
-        text = att.get("prompt")
-        if isinstance(text, str) and self.session.turns:
-            queued = self.session.turns[-1].queued_prompts
-            if text not in queued:
-                queued.append(cap_text(text, 2000))
+        turn = self.session.turns[-1]
+        if tr.is_task_notification(text):
+            if hash(text) not in self._noted:  # the remove and its attachment are one
+                self._noted.add(hash(text))
+                turn.notifications += 1
+        elif text not in turn.queued_prompts:
+            turn.queued_prompts.append(cap_text(text, 2000))
 
 
 def build_session(records: Iterable[tuple[int, Mapping[str, Any]]], path: str = "") -> Session:

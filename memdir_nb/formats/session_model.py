@@ -10,6 +10,8 @@ memdir_nb.home.sessions.read_session) and keeps only what the model needs, each 
   (``/clear``, ``/mcp``...) run between turns; they are listed on the next turn.
 - Assistant records that share ``message.id`` are one response (the CLI writes one record per
   content block). Tool calls pair with their results by ``tool_use_id``, never by position.
+- History the CLI wrote again (fresh uuids, original timestamps) is not read twice: each
+  tool_use id counts once, and a repeated prompt record starts no turn (docs/sessions.md).
 - Records whose ``isSidechain`` differs from the file's first message are an inline subagent
   (1.0.x); their tool calls go to ``Turn.sidechain_calls``.
 - A file that starts mid-session (tool results before any prompt) gets a first turn of kind
@@ -215,13 +217,17 @@ class Session:
     bytes_read: int = 0
     record_counts: dict[str, int] = field(default_factory=dict)
     sidechain_records: int = 0
+    copied_records: int = 0  # user/assistant records of history written again (not read twice)
+    copied_uuids: set[str] = field(default_factory=set)  # their uuids, to leave them out elsewhere
     first_timestamp: str | None = None
     last_timestamp: str | None = None
+    ai_titles: list[str] = field(default_factory=list)  # `ai-title` records, each text once
 
     @property
     def titles(self) -> list[str]:
-        """The short titles of old-style `summary` records."""
-        return [c.text for c in self.compactions if c.kind == "summary_title"]
+        """The session's titles: old-style `summary` records that name one of its records (or
+        name none), then its `ai-title` records, each once."""
+        return [c.text for c in self.compactions if c.kind == "summary_title"] + self.ai_titles
 
     @property
     def tool_calls(self) -> list[ToolCall]:

@@ -204,8 +204,8 @@ def _message_content(record: Mapping[str, Any]) -> object:
 def classify_user(record: Mapping[str, Any]) -> str:
     """What a `type: "user"` record is: one of the kind constants of this module.
 
-    Order matters: a tool-result carrier is never a prompt; a compaction summary and meta
-    text are never typed; then interrupts, bash mode, local commands, prompt-expanding
+    Order matters: a tool-result carrier is never a prompt; a compaction summary, meta
+    text and a record holding only IDE context blocks are never typed; then interrupts, bash mode, local commands, prompt-expanding
     slash commands and task notifications; what is left with text or an image is a prompt.
     """
     content = _message_content(record)
@@ -217,6 +217,8 @@ def classify_user(record: Mapping[str, Any]) -> str:
         return COMPACT_SUMMARY
     if record.get("isMeta") or text.startswith(_CAVEAT_PREFIXES):
         return META
+    if text.startswith(_IDE_PREFIXES) and not prompt_text(content) and not _has_media(blocks):
+        return META  # only IDE context (the file open, the selection): nothing was typed
     if text in INTERRUPT_MARKERS or (
         text.startswith("[Request interrupted by user") and len(text) < 80
     ):
@@ -235,11 +237,20 @@ def _classify_text(text: str, blocks: list[dict[str, Any]]) -> str:
         return LOCAL_COMMAND
     if text.startswith("<command-message>"):
         return SLASH_COMMAND
-    if text.startswith("<task-notification>") or text.startswith("[SYSTEM NOTIFICATION"):
+    if is_task_notification(text):
         return TASK_NOTIFICATION
-    if text or any(b.get("type") in ("image", "document") for b in blocks):
+    if text or _has_media(blocks):
         return PROMPT
     return EMPTY
+
+
+def _has_media(blocks: list[dict[str, Any]]) -> bool:
+    return any(b.get("type") in ("image", "document") for b in blocks)
+
+
+def is_task_notification(text: str) -> bool:
+    """Whether text is a background-task notification (a user record, or a queued command)."""
+    return text.lstrip().startswith(("<task-notification>", "[SYSTEM NOTIFICATION"))
 
 
 def is_interrupt_result(text: str) -> bool:

@@ -29,7 +29,7 @@ from typing import Any
 
 from memdir_nb.clock import system_clock_ms
 from memdir_nb.extract.scheduler import ExtractionRequest, ExtractionScheduler, SchedulerDecision
-from memdir_nb.extract.transcript import read_transcript, turn_message_ends
+from memdir_nb.extract.transcript import read_transcript, turn_message_ends, without_copies
 from memdir_nb.formats.memory_timeline import (
     AsOfFile,
     MemoryPaths,
@@ -226,7 +226,7 @@ def _scheduler_decisions(
 ) -> tuple[list[SchedulerDecision | None], SchedulerDecision | None]:
     if not session.path:
         return [None] * len(session.turns), None
-    messages = read_transcript(session.path).messages
+    messages = without_copies(session, read_transcript(session.path).messages)
     scheduler = ExtractionScheduler(recorded_dir, _Recorder(), turns_between=turns_between)
     decisions: list[SchedulerDecision | None] = []
     for end in turn_message_ends(session, messages):

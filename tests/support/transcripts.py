@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 from memdir_nb.extract import TranscriptMessage, parse_transcript_lines
+from memdir_nb.ui.demo.session_records import RecordWriter
 
 
 def numbered_messages(n: int, start: int = 0) -> list[TranscriptMessage]:
@@ -23,3 +24,20 @@ def numbered_messages(n: int, start: int = 0) -> list[TranscriptMessage]:
         for i in range(start, start + n)
     ]
     return parse_transcript_lines(lines).messages
+
+
+def append_copy(w: RecordWriter, start: int, *, split: bool = False) -> None:
+    """Append records w.lines[start:] again as newer CLIs do after a finished turn: fresh uuids,
+    the original timestamps and tool_use ids, the first one without a parent; with `split`, a
+    prompt of several blocks is written as one record per block."""
+    parent = None
+    for line in list(w.lines[start:]):
+        record = json.loads(line)
+        content = record["message"]["content"]
+        parts = [[b] for b in content] if split and isinstance(content, list) else [content]
+        for part in parts:
+            record["message"]["content"] = part
+            record["parentUuid"], record["uuid"] = parent, w.uid("copy")
+            parent = record["uuid"]
+            w.emit(record)
+    w.last = parent

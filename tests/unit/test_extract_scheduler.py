@@ -15,7 +15,8 @@ from memdir_nb.extract import (
     parse_transcript_lines,
     read_transcript,
 )
-from tests.support.transcripts import numbered_messages
+from memdir_nb.ui.demo.session_records import RecordWriter
+from tests.support.transcripts import append_copy, numbered_messages
 
 SAMPLE = Path(__file__).resolve().parents[1] / "data" / "sample_transcript.jsonl"
 SAMPLE_MEMDIR = "/home/dev/.claude/projects/-home-dev-shop/memory"
@@ -212,3 +213,23 @@ def test_replaying_a_session_takes_its_turns_from_the_session_model() -> None:
     assert [d.action for _, d in decisions] == ["ran", "nothing_new"]
     assert decisions[0][0] is not None and decisions[0][0].prompt.startswith("/release-notes")
     assert decisions[-1][0] is None
+
+
+def test_history_the_cli_wrote_again_is_not_new_messages_for_the_extractor(
+    tmp_path: Path,
+) -> None:
+    w = RecordWriter("s1", "/home/dana/src/tidepool", "2026-05-01T10:00:00.000Z", prompt_ids=False)
+    w.prompt("remember that the tide tables come from the harbour office")
+    call = w.tool_use("Write", {"file_path": f"{TIDEPOOL_MEMDIR}/tides.md", "content": "x"})
+    w.response([call])
+    w.result(call, "File created successfully", detail={"type": "create"})
+    append_copy(w, 0)
+    w.prompt("what is the next high tide?")
+    w.response([{"type": "text", "text": "at 14:05"}])
+    path = tmp_path / "s.jsonl"
+    path.write_text(w.text(), encoding="utf-8")
+    calls: list[ExtractionRequest] = []
+    decisions = ExtractionScheduler(TIDEPOOL_MEMDIR, calls.append).replay_session(path)
+    actions = [d.action for _, d in decisions]
+    assert actions == ["skipped_main_agent_wrote", "ran", "nothing_new"]
+    assert [m.uuid for m in calls[0].new_messages] == [json.loads(x)["uuid"] for x in w.lines[-2:]]

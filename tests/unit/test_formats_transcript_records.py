@@ -143,3 +143,20 @@ def test_block_text_reads_a_tool_results_string_or_list_content() -> None:
         "content": [{"type": "text", "text": "a"}, {"type": "text", "text": "b"}],
     }
     assert tr.block_text(listed) == "a\nb"
+
+
+OPENED = {"type": "text", "text": "<ide_opened_file>The user opened src/a.py</ide_opened_file>"}
+SELECTED = {"type": "text", "text": "<ide_selection>lines 3-9 of src/a.py</ide_selection>"}
+
+
+@pytest.mark.parametrize(
+    "content",
+    [[OPENED], [OPENED, SELECTED], OPENED["text"], [SELECTED, {"type": "text", "text": "  "}]],
+)
+def test_a_record_whose_only_text_is_ide_context_is_meta_not_a_prompt(content: object) -> None:
+    assert tr.classify_user(user(content)) == tr.META
+
+
+def test_ide_context_beside_typed_text_or_an_image_is_still_a_prompt() -> None:
+    assert tr.classify_user(user([OPENED, {"type": "text", "text": "rename it"}])) == tr.PROMPT
+    assert tr.classify_user(user([OPENED, {"type": "image", "source": {}}])) == tr.PROMPT

@@ -1,0 +1,83 @@
+"""What a session's `queue-operation` records say: text typed, or notifications, while a turn ran.
+
+The CLI writes `enqueue` (with the text) when input waits, then one of: `remove` (the text was
+absorbed into the running turn; its content may be missing), `dequeue` (released as the next
+message; the record carries no content) or `popAll` (pulled back into the input box). Two
+things make the plain FIFO reading wrong on real files:
+
+- Claude Desktop (and some 2.1.x runs) enqueue and dequeue every prompt, even the first one,
+  when nothing is running. So an item is "typed while the agent worked" only if a turn was
+  running at its enqueue, or another turn started while it waited in the queue.
+- Background-task notifications (`<task-notification>`) go through the same queue. A dequeue
+  does not say what it released; the record that follows it does. So a dequeue is resolved by
+  the next notification, prompt or command record, never by position alone.
+"""
+
+from __future__ import annotations
+
+from memdir_nb.formats import transcript_records as tr
+
+# Items waiting in the queue, kept at most: a hostile file of enqueues without their dequeues
+# must not grow memory (a real queue holds a handful); past it the oldest item is dropped.
+MAX_QUEUED = 64
+
+
+class InputQueue:
+    """The queue as the transcript shows it, with whether a turn ran at each enqueue."""
+
+    def __init__(self) -> None:
+        # (text, a turn was running at its enqueue, the number of turns then)
+        self._items: list[tuple[str, bool, int]] = []
+        self._released = 0  # dequeues whose released record has not been read yet
+
+    def enqueue(self, text: str, running: bool, turns: int) -> None:
+        if len(self._items) >= MAX_QUEUED:
+            del self._items[0]
+        self._items.append((text, running, turns))
+
+    def dequeue(self) -> None:
+        """Something left the queue as the next message; the next record tells what."""
+        if self._released < len(self._items):
+            self._released += 1
+
+    def remove(self, text: object) -> str | None:
+        """An item absorbed into the running turn: the one named, or else the oldest."""
+        for i, item in enumerate(self._items):
+            if item[0] == text:
+                return self._take(i)
+        return self._take(0) if self._items else None
+
+    def pop_all(self) -> None:
+        """Pulled back into the input box: nothing was sent."""
+        self._items.clear()
+        self._released = 0
+
+    def notification_arrived(self) -> None:
+        """A notification record: when a dequeue is waiting, it released this one."""
+        if not self._released:
+            return
+        self._released -= 1
+        for i, item in enumerate(self._items):
+            if tr.is_task_notification(item[0]):
+                self._take(i)
+                return
+
+    def prompt_arrived(self, text: str, turns: int) -> bool:
+        """A prompt or command record: whether a dequeue released it and it was typed while a
+        turn ran (running at its enqueue, or `turns` grew while it waited). The item is the one
+        with the record's text, or else the oldest typed one."""
+        if not self._released:
+            return False
+        self._released = 0
+        typed = [i for i, item in enumerate(self._items) if not tr.is_task_notification(item[0])]
+        if not typed:
+            return False
+        at = next((i for i in typed if self._items[i][0].strip() == text.strip()), typed[0])
+        _, running, then = self._items[at]
+        self._take(at)
+        return running or turns > then
+
+    def _take(self, i: int) -> str:
+        text = self._items.pop(i)[0]
+        self._released = min(self._released, len(self._items))
+        return text

@@ -1,0 +1,278 @@
+"""Building a Session from records in the orders and shapes real transcripts write them."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from memdir_nb.formats.session_builder import build_session
+from memdir_nb.formats.session_model import Session
+from memdir_nb.formats.session_results import MAX_EARLY_RESULTS
+from memdir_nb.ui.demo.session_records import RecordWriter
+from tests.support.transcripts import append_copy
+
+MEM = "/home/ana/.claude/projects/-home-ana-app/memory"
+
+
+def _writer(*, prompt_ids: bool = True) -> RecordWriter:
+    start = "2026-05-01T10:00:00.000Z"
+    return RecordWriter("s1", "/home/ana/app", start, seed="b", prompt_ids=prompt_ids)
+
+
+def session_of(lines: list[str]) -> Session:
+    return build_session((i, json.loads(line)) for i, line in enumerate(lines, start=1))
+
+
+def _swap_last_two(w: RecordWriter) -> None:
+    """The last record written first: the order some writers (Claude Desktop) flush in."""
+    w.lines[-2], w.lines[-1] = w.lines[-1], w.lines[-2]
+
+
+def _memory_write(w: RecordWriter, name: str = "note.md") -> dict[str, Any]:
+    call = w.tool_use("Write", {"file_path": f"{MEM}/{name}", "content": "deploy on fridays"})
+    w.response([call])
+    w.result(call, "File created successfully at: x", detail={"type": "create"})
+    return call
+
+
+def test_a_result_written_before_its_call_is_paired_with_it() -> None:
+    w = _writer()
+    w.prompt("remember the deploy day")
+    call = _memory_write(w)
+    _swap_last_two(w)
+    w.response([{"type": "text", "text": "saved"}])
+    w.prompt("when do we deploy?")
+    s = session_of(w.lines)
+    (found,) = s.tool_calls
+    assert found.id == call["id"] and found.has_result and found.succeeded
+    assert found.result_type == "create" and found.result.startswith("File created")
+    assert [len(t.tool_calls) for t in s.turns] == [1, 0]
+
+
+def test_an_early_error_result_marks_its_call_failed_when_the_call_arrives() -> None:
+    w = _writer()
+    w.prompt("fix the note")
+    call = w.tool_use("Edit", {"file_path": f"{MEM}/a.md", "old_string": "x", "new_string": "y"})
+    w.response([call])
+    w.result(call, "String to replace not found", is_error=True)
+    _swap_last_two(w)
+    (found,) = session_of(w.lines).tool_calls
+    assert found.has_result and found.is_error and not found.succeeded
+
+
+def test_results_waiting_for_their_call_are_capped_oldest_dropped_first() -> None:
+    w = _writer()
+    w.prompt("go")
+    orphans = [w.tool_use("Read", {"file_path": "/x"}) for _ in range(MAX_EARLY_RESULTS + 5)]
+    for call in orphans:
+        w.result(call, "text")
+    w.response(orphans[:1] + orphans[-1:])  # the oldest was dropped, the newest kept
+    first, last = session_of(w.lines).tool_calls
+    assert not first.has_result and last.has_result
+
+
+def _one_turn(w: RecordWriter, prompt: object) -> dict[str, Any]:
+    w.prompt(prompt)
+    call = w.tool_use("Read", {"file_path": "/home/ana/app/plan.md"})
+    w.response([call])
+    w.result(call, "the plan")
+    w.response([{"type": "text", "text": "read it"}])
+    return call
+
+
+def test_a_finished_turn_appended_again_as_a_copy_is_not_a_second_turn() -> None:
+    w = _writer(prompt_ids=False)  # 2.1.1x-2.1.2x: no promptId
+    _one_turn(w, "read the plan")
+    append_copy(w, 0)
+    w.prompt("now the roadmap")
+    s = session_of(w.lines)
+    assert [t.prompt for t in s.turns] == ["read the plan", "now the roadmap"]
+    assert len(s.tool_calls) == 1 and s.tool_calls[0].succeeded
+    assert [len(t.responses) for t in s.turns] == [2, 0] and s.copied_records == 4
+
+
+def test_a_copy_that_splits_the_prompt_into_one_record_per_block_is_still_a_copy() -> None:
+    w = _writer(prompt_ids=False)  # 2.1.1x-2.1.2x: no promptId
+    image = {"type": "image", "source": {"type": "base64", "media_type": "image/png", "data": "AA"}}
+    ide = {"type": "text", "text": "<ide_opened_file>The user opened a.py</ide_opened_file>"}
+    _one_turn(w, [ide, image, {"type": "text", "text": "what is this?"}])
+    append_copy(w, 0, split=True)
+    w.prompt("thanks")
+    s = session_of(w.lines)
+    assert [t.prompt for t in s.turns] == ["what is this?", "thanks"]
+    assert s.images == 1 and len(s.tool_calls) == 1
+
+
+def test_a_tool_use_id_seen_before_is_not_counted_again() -> None:
+    w = _writer()
+    call = _one_turn(w, "read the plan")
+    w.prompt("and again?")
+    w.response([call, {"type": "text", "text": "same call written twice"}])
+    s = session_of(w.lines)
+    assert [len(t.tool_calls) for t in s.turns] == [1, 0] and len(s.tool_calls) == 1
+
+
+def test_the_same_prompt_typed_again_later_is_a_new_turn() -> None:
+    w = _writer(prompt_ids=False)  # 2.1.1x-2.1.2x: no promptId
+    _one_turn(w, "run the tests")
+    _one_turn(w, "run the tests")
+    s = session_of(w.lines)
+    assert [t.prompt for t in s.turns] == ["run the tests", "run the tests"]
+    assert len(s.tool_calls) == 2 and s.copied_records == 0
+
+
+def test_records_newer_than_the_copied_history_end_the_copy() -> None:
+    w = _writer(prompt_ids=False)  # 2.1.1x-2.1.2x: no promptId
+    _one_turn(w, "read the plan")
+    append_copy(w, 0)
+    w.user_text("<bash-input>git status</bash-input>")
+    w.prompt("commit it")
+    s = session_of(w.lines)
+    assert len(s.turns) == 2 and s.turns[1].bash_commands == ["git status"]
+
+
+NOTE = (
+    "<task-notification>\n<task-id>b1</task-id>\n<status>completed</status>\n</task-notification>"
+)
+
+
+def _queue(w: RecordWriter, operation: str, content: str | None = None) -> None:
+    fields = (
+        {"operation": operation}
+        if content is None
+        else {"operation": operation, "content": content}
+    )
+    w.bookkeeping("queue-operation", **fields)
+
+
+def _finished(w: RecordWriter, text: str = "done") -> None:
+    """A final answer whose last record says the turn ended (stop_reason end_turn)."""
+    w.response([{"type": "text", "text": text}])
+    record = json.loads(w.lines[-1])
+    record["message"]["stop_reason"] = "end_turn"
+    w.lines[-1] = json.dumps(record)
+
+
+def _working(w: RecordWriter) -> dict[str, Any]:
+    """The agent calls a tool and has not had its result yet."""
+    call = w.tool_use("Bash", {"command": "make test"})
+    w.response([call])
+    return call
+
+
+def test_a_prompt_enqueued_and_dequeued_before_any_turn_is_not_queued() -> None:
+    w = _writer(prompt_ids=False)
+    _queue(w, "enqueue", "fix the build")
+    _queue(w, "dequeue")
+    w.prompt("fix the build")
+    s = session_of(w.lines)
+    assert [t.queued for t in s.turns] == [False] and not s.turns[0].has_queued_prompt
+
+
+def test_a_prompt_enqueued_after_the_turn_ended_is_not_queued() -> None:
+    w = _writer(prompt_ids=False)
+    w.prompt("fix the build")
+    _finished(w)
+    _queue(w, "enqueue", "now the docs")
+    _queue(w, "dequeue")
+    w.prompt("now the docs")
+    w.prompt("and the changelog")
+    w.system("turn_duration", durationMs=900)  # the other end-of-turn mark
+    _queue(w, "enqueue", "thanks")
+    _queue(w, "dequeue")
+    w.prompt("thanks")
+    assert [t.queued for t in session_of(w.lines).turns] == [False, False, False, False]
+
+
+def test_a_prompt_typed_while_a_turn_ran_is_queued() -> None:
+    w = _writer(prompt_ids=False)
+    w.prompt("fix the build")
+    call = _working(w)
+    _queue(w, "enqueue", "and the docs")
+    w.result(call, "ok")
+    _finished(w)
+    _queue(w, "dequeue")
+    w.prompt("and the docs")
+    assert [t.queued for t in session_of(w.lines).turns] == [False, True]
+
+
+def test_a_dequeue_that_releases_a_task_notification_does_not_flag_a_later_prompt() -> None:
+    w = _writer(prompt_ids=False)
+    w.prompt("start the server in the background")
+    call = _working(w)
+    _queue(w, "enqueue", NOTE)
+    w.result(call, "started")
+    _queue(w, "dequeue")
+    w.user_text(NOTE)
+    _finished(w, "the server stopped")
+    w.prompt("restart it")
+    s = session_of(w.lines)
+    assert [t.queued for t in s.turns] == [False, False]
+    assert s.turns[0].notifications == 1 and s.turns[0].queued_prompts == []
+
+
+def test_a_dequeue_releases_the_notification_that_follows_not_an_older_typed_prompt() -> None:
+    w = _writer(prompt_ids=False)
+    w.prompt("run the tests in the background")
+    call = _working(w)
+    _queue(w, "enqueue", "are they still running?")
+    _queue(w, "enqueue", NOTE)
+    w.result(call, "started")
+    _queue(w, "dequeue")
+    w.user_text(NOTE)  # what that dequeue released: the notification, not the older prompt
+    _queue(w, "remove")  # the typed prompt, absorbed into the running turn
+    _finished(w)
+    w.prompt("thanks")
+    s = session_of(w.lines)
+    assert s.turns[0].queued_prompts == ["are they still running?"]
+    assert s.turns[0].notifications == 1 and [t.queued for t in s.turns] == [False, False]
+
+
+def test_task_notifications_absorbed_into_a_turn_count_as_notifications() -> None:
+    w = _writer(prompt_ids=False)
+    w.prompt("watch the deploy")
+    call = _working(w)
+    _queue(w, "enqueue", NOTE)
+    _queue(w, "remove")  # 2.1.1xx: no content on the remove
+    w.result(call, "ok")
+    w.bookkeeping("attachment", attachment={"type": "queued_command", "prompt": NOTE})
+    _queue(w, "enqueue", "and tell me when it is done")
+    _queue(w, "remove", "and tell me when it is done")
+    (turn,) = session_of(w.lines).turns
+    assert turn.notifications == 1 and turn.queued_prompts == ["and tell me when it is done"]
+
+
+def test_a_record_holding_only_ide_context_does_not_start_a_turn() -> None:
+    w = _writer(prompt_ids=False)
+    w.prompt([{"type": "text", "text": "<ide_opened_file>The user opened a.py</ide_opened_file>"}])
+    w.prompt("rename the parser")
+    w.response([{"type": "text", "text": "renamed"}])
+    s = session_of(w.lines)
+    assert [t.prompt for t in s.turns] == ["rename the parser"]
+
+
+def test_a_summary_naming_no_record_of_this_file_is_neither_a_title_nor_a_compaction() -> None:
+    w = _writer()
+    w.bookkeeping("summary", summary="Another session's work", leafUuid="0000-not-in-this-file")
+    w.bookkeeping("summary", summary="This session, named before its record", leafUuid=None)
+    first = len(w.lines)
+    w.prompt("fix the parser")
+    w.response([{"type": "text", "text": "fixed"}])
+    leaf = json.loads(w.lines[-1])["uuid"]
+    w.bookkeeping("summary", summary="Parser fix", leafUuid=leaf)
+    w.lines.insert(first, json.dumps({"type": "summary", "summary": "Early", "leafUuid": leaf}))
+    s = session_of(w.lines)
+    assert s.titles == ["This session, named before its record", "Early", "Parser fix"]
+    assert [c.text for c in s.compactions] == s.titles
+
+
+def test_ai_title_records_are_titles_each_once() -> None:
+    w = _writer()
+    w.prompt("fix the parser")
+    w.bookkeeping("ai-title", aiTitle="Fix the parser", sessionId="s1")
+    w.response([{"type": "text", "text": "fixed"}])
+    w.bookkeeping("ai-title", aiTitle="Fix the parser", sessionId="s1")
+    w.bookkeeping("ai-title", aiTitle="Fix the parser and its tests", sessionId="s1")
+    s = session_of(w.lines)
+    assert s.titles == ["Fix the parser", "Fix the parser and its tests"]
+    assert s.compactions == []
