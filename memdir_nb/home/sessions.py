@@ -115,7 +115,11 @@ def memory_dir_for_transcript(path: str | os.PathLike[str]) -> Path:
 def _transcripts(project: Path) -> Iterator[tuple[Path, bool]]:
     """(path, is subagent) for every transcript of one project folder, sorted."""
     try:
-        entries = sorted(os.scandir(project), key=lambda e: e.name)
+        # <id>.jsonl before its <id>/ folder of subagents ("<id>" alone sorts first by name)
+        entries = sorted(
+            os.scandir(project),
+            key=lambda e: (e.name.removesuffix(".jsonl"), not e.name.endswith(".jsonl")),
+        )
     except OSError:
         return
     for entry in entries:

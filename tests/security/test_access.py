@@ -39,8 +39,12 @@ def test_regular_file_inside_is_read_whole(mem: Path) -> None:
     assert res.cut_note() == ""
 
 
-def test_relative_path_is_taken_relative_to_the_memory_dir(mem: Path, tmp_path: Path) -> None:
-    os.chdir(tmp_path)  # a relative path must not be resolved against the process cwd
+def test_relative_path_is_taken_relative_to_the_memory_dir(
+    mem: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # a relative path must not be resolved against the process cwd (restored after the test:
+    # later tests start `python -m memdir_nb.cli` from the cwd)
+    monkeypatch.chdir(tmp_path)
     assert read_contained(mem, "note.md", 100).rel == "note.md"
 
 

@@ -194,6 +194,13 @@ def test_listing_a_home_finds_main_and_subagent_transcripts(tmp_path: Path) -> N
     assert by_id["broken"].turns == 0 and by_id["broken"].problems == 1
 
 
+def test_a_subagent_is_listed_right_after_the_session_that_ran_it(tmp_path: Path) -> None:
+    # the <id>/ folder's name is a prefix of <id>.jsonl, so by name alone it came first
+    ids = [s.session_id for s in list_sessions(_home(tmp_path), read=False)]
+    parent = ids.index("d41e9b07-2c6f-4a85-9e13-7b0c58f2a6d3")
+    assert ids[parent + 1] == "agent-a3f9c21d7e0b54a18"
+
+
 def test_the_memory_dir_of_a_transcript_is_beside_its_project_folder(tmp_path: Path) -> None:
     project = _home(tmp_path) / "projects" / "-home-dana-src-tidepool"
     assert memory_dir_for_transcript(project / "3c1d7a52.jsonl") == project / "memory"
