@@ -23,6 +23,7 @@ from memdir_nb.security.secret_shapes import DETECTOR_NEEDLES as _NEEDLES
 from memdir_nb.security.secret_shapes import (
     KEYWORD_PATTERNS,
     basic_auth_spans,
+    is_placeholder_password,
     keyword_patterns_found,
     public_spans,
     url_password_spans,
@@ -38,6 +39,10 @@ HEX_ENTROPY_LIMIT = 3.0
 MIN_ENTROPY_TOKEN_LENGTH = 20
 MIN_KEYWORD_VALUE_LENGTH = 6
 MIN_LETTER_DIGIT_SWITCHES = 3
+# An unquoted value that is a name (dotted) followed by an index, or by a call with no string
+# in its parentheses: a lookup or a call that produces the secret at run time, not the secret.
+# (A call given a string, `hash("hunter2!")`, may be passing the secret itself: still checked.)
+_LOOKUP_OR_CALL = re.compile(r"[A-Za-z_][\w.]*\s*(?:\[|\((?![^)]*['\"`]))")
 # detect-secrets' patterns are not all linear in the line length (some rescan the rest of
 # the line from every keyword), so a longer line is given to them in overlapping windows;
 # the detectors written here run over the whole line.
@@ -377,6 +382,11 @@ def _plausible_keyword_value(value: str, quoted: bool, det: dict[str, Any]) -> b
     if h.is_templated_secret(value) or h.is_prefixed_with_dollar_sign(value):
         return False
     if value.startswith(("<", "{", "[", "*", "(")) or set(value) <= set("*x.X-_"):
+        return False
+    if is_placeholder_password(value) or (not quoted and _LOOKUP_OR_CALL.match(value)):
+        # a word that stands for the secret ("ClientSecret = \"secret\""), or code that reads it
+        # at run time (`apiKey = configuration["OpenAIKey"]`, `token = os.environ["T"]`,
+        # `key = getpass()`): the value is not written here
         return False
     has_digit = any(c.isdigit() for c in value)
     has_symbol = any(not c.isalnum() for c in value)

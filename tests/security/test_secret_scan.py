@@ -133,6 +133,12 @@ CLEAN_TEXTS = [
     "Secret scanning runs in pre-commit via detect-secrets; the baseline is .secrets.baseline.",
     "The user prefers terse answers; no trailing summaries after diffs.",
     "Merge freeze lifted 2026-03-10; batch non-critical PRs after that.",
+    # code samples that read a secret at run time, or name it with a stand-in word
+    'string apiKey = configuration["OpenAIKey"];',
+    'var apiKey = context.Request.Headers["X-API-Key"].ToString() ?? "default";',
+    'api_token = os.environ["SERVICE_TOKEN"]  # from the deploy env',
+    "db_password = getpass.getpass()",
+    'options.ClientSecret = "secret";',
 ]
 
 
