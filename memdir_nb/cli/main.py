@@ -98,7 +98,11 @@ def _demo_arguments(p: argparse.ArgumentParser) -> None:
 
 def _recall_arguments(p: argparse.ArgumentParser) -> None:
     # DIR QUERY, as every other command takes its dir first, or QUERY --dir DIR
-    p.add_argument("query", metavar="[DIR] QUERY", help="the user's message to find memories for")
+    p.add_argument(
+        "query",
+        metavar="[DIR] QUERY",
+        help="the memory dir (or give it with --dir), then the user's message to find memories for",
+    )
     p.add_argument("second", nargs="?", help=argparse.SUPPRESS)
     p.add_argument(
         "--dir", type=existing_dir, default=None, help="the memory dir (or give it before QUERY)"

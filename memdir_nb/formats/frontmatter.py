@@ -303,10 +303,7 @@ def diagnose_value(lines: list[str]) -> tuple[int, str] | None:
                 "unquoted value: put the value in quotes"
             )
         elif value[0] not in "'\"[{|>" and (": " in value or value.endswith(":")):
-            why = (
-                f"{where} holds ': ' outside quotes, which YAML reads as the start of another "
-                "key; put the value in quotes"
-            )
+            return number + 2, plain_colon_problem(PlainColon(number, key))  # the fast reader's
         else:
             continue
         return number + 2, f"YAML error: {why}; fields were recovered line by line"
