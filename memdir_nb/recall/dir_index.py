@@ -5,7 +5,10 @@ For each memory file, keyed by its path and identity (device, inode, size, mtime
 * its body (the whole file, bounded by MEMORY_FILE_READ_MAX_BYTES) and the windows cut from it,
   held in-process and in the on-disk cache (`VectorCache` snippets table), so an unchanged file
   is not read again, even by a new process;
-* its full-text terms (name, description, type, filename, body).
+* its full-text terms (name, description, type, filename, body) and each window's, kept in the
+  same table beside the body with a digest of what made them (fulltext.terms_digest: the code,
+  the options, the header fields and the text), so a new process does not tokenize an
+  unchanged dir again.
 
 For the whole set of candidates (one key per file: identity and manifest fields), one
 `FullTextIndex` and one matrix of manifest vectors, rebuilt when any file of the set changes.
@@ -18,12 +21,18 @@ from __future__ import annotations
 
 import os
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
-from memdir_nb.recall.fulltext import FullTextIndex, document_terms
+from memdir_nb.recall.fulltext import (
+    FullTextIndex,
+    document_terms,
+    pack_terms,
+    terms_digest,
+    unpack_terms,
+)
 from memdir_nb.recall.lexical import LexicalOptions, filename_words, tokens
 from memdir_nb.recall.passages import body_windows, read_body
 from memdir_nb.recall.vector_cache import FileIdentity, VectorCache, file_identity
@@ -34,6 +43,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from memdir_nb.formats.manifest import MemoryHeader
 
 _BODY_KEY = "body\0"  # bodies share the snippets table under their own key prefix
+_TERMS_KEY = "terms\0"  # and so do their full-text terms (fulltext.pack_terms' form)
 _MAX_DOCS = 20_000  # in-process documents kept before the table is cleared
 _MAX_WINDOW_ROWS = 20_000  # window vectors kept in-process (about 30 MB: two full 200-memory dirs)
 
@@ -111,48 +121,63 @@ class DirIndex:
             try:
                 ident = file_identity(os.stat(header.file_path))
             except OSError:
-                out[i] = self._make(header, None, "")
+                out[i] = self._make(header, None, "", {})
                 continue
             held = self._docs.get((header.file_path, *_header_fields(header)))
             if held is not None and held.identity == ident:
                 out[i] = held
             else:
                 wanted[_BODY_KEY + header.file_path] = ident
+                wanted[_TERMS_KEY + header.file_path] = ident
+        self.read_last_call = 0
         if not wanted:
-            self.read_last_call = 0
             return [d for d in out if d is not None]
         stored = self.cache.get_snippets(wanted)
         fresh: dict[str, tuple[FileIdentity, str]] = {}
-        self.read_last_call = 0
         for i, header in enumerate(headers):
             key = _BODY_KEY + header.file_path
             if out[i] is not None or key not in wanted:
                 continue
             if key in stored:
-                out[i] = self._make(header, wanted[key], stored[key])
+                out[i] = self._make(header, wanted[key], stored[key], fresh, stored)
                 continue
             try:
                 st, body = read_body(header)
             except (OSError, ValueError):
-                out[i] = self._make(header, None, "")
+                out[i] = self._make(header, None, "", {})
                 continue
             self.read_last_call += 1
             ident = file_identity(st)
             fresh[key] = (ident, body)
-            out[i] = self._make(header, ident, body)
+            out[i] = self._make(header, ident, body, fresh)
         self.cache.put_snippets(fresh)
         return [d for d in out if d is not None]
 
-    def _make(self, header: MemoryHeader, ident: FileIdentity | None, body: str) -> MemoryDoc:
+    def _make(
+        self,
+        header: MemoryHeader,
+        ident: FileIdentity | None,
+        body: str,
+        fresh: dict[str, tuple[FileIdentity, str]],
+        stored: Mapping[str, str] | None = None,
+    ) -> MemoryDoc:
+        """A file's document; its terms come from `stored` when made from the same text by the
+        same code, and are otherwise made and put in `fresh` (to be stored) for a readable file."""
         fields = _header_fields(header)
         windows = tuple(body_windows(body))
-        doc = MemoryDoc(
-            ident,
-            body,
-            windows,
-            tuple(document_terms(*fields, body, self.options)),
-            tuple(frozenset(tokens(w, self.options)) for w in windows),
-        )
+        digest = terms_digest((*fields, body), windows, self.options)
+        key = _TERMS_KEY + header.file_path
+        held = stored.get(key) if stored is not None else None
+        known = unpack_terms(held, digest, len(windows)) if held is not None else None
+        if known is None:
+            terms = tuple(document_terms(*fields, body, self.options))
+            window_terms = tuple(frozenset(tokens(w, self.options)) for w in windows)
+            packed = pack_terms(digest, terms, window_terms)
+            if ident is not None and packed is not None:
+                fresh[key] = (ident, packed)
+        else:
+            terms, window_terms = known
+        doc = MemoryDoc(ident, body, windows, terms, window_terms)
         if ident is not None:
             if len(self._docs) > _MAX_DOCS:
                 self._docs.clear()

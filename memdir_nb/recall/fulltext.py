@@ -12,12 +12,16 @@ when a file's identity (path, device, inode, size, mtime_ns) changes.
 
 from __future__ import annotations
 
+import hashlib
+import importlib
 import math
+import os
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
-from memdir_nb.recall.lexical import LexicalOptions, tokens
+from memdir_nb.recall.lexical import LexicalOptions, import_bm25s, tokens
 
 BM25_K1 = 1.5
 BM25_B = 0.75
@@ -47,6 +51,74 @@ def document_terms(
     )
 
 
+# The code a memory's terms depend on: the tokenizer, its word lists, the text segmenter and
+# this module (document_terms); and the stemmer, a compiled extension.
+_TERM_SOURCES = (
+    "memdir_nb.recall.fulltext",
+    "memdir_nb.recall.languages",
+    "memdir_nb.recall.lexical",
+    "memdir_nb.recall.vocabulary",
+    "memdir_nb.spec.text",
+)
+_TERM_SEP = "\x1f"  # between the terms of one list (a term is made of word characters)
+_LIST_SEP = "\n"  # between the lists: the document's, then one per window
+
+
+@lru_cache(maxsize=1)
+def terms_fingerprint() -> str:
+    """A digest of the code that makes terms, so stored terms die with any change to it
+    (the windows' own text is in each memory's digest, so their cutting is covered too).
+
+    It hashes the sources of the modules in _TERM_SOURCES and the stemmer's file identity (size
+    and mtime: an upgrade installs a new file). Computed once per process (about 0.5 ms).
+    """
+    import Stemmer
+
+    digest = hashlib.blake2b(digest_size=16)
+    for name in _TERM_SOURCES:
+        source = getattr(importlib.import_module(name), "__file__", None) or ""
+        digest.update(name.encode() + b"\0")
+        if source:
+            with open(source, "rb") as handle:
+                digest.update(handle.read())
+    st = os.stat(Stemmer.__file__ or "")
+    digest.update(f"{st.st_size}:{st.st_mtime_ns}".encode())
+    return digest.hexdigest()
+
+
+def terms_digest(fields: Sequence[str], windows: Sequence[str], options: LexicalOptions) -> str:
+    """What a memory's stored terms were made from: code, options, header fields and windows."""
+    digest = hashlib.blake2b(digest_size=16)
+    digest.update(terms_fingerprint().encode())
+    digest.update(repr(options).encode())
+    for part in (*fields, *windows):
+        digest.update(b"\0" + part.encode("utf-8", "surrogatepass"))
+    return digest.hexdigest()
+
+
+def pack_terms(
+    digest: str, terms: Sequence[str], window_terms: Sequence[frozenset[str]]
+) -> str | None:
+    """The stored form of a memory's terms (None when a term is empty or holds a separator:
+    such terms are not stored)."""
+    lists = [terms, *(sorted(w) for w in window_terms)]
+    if any(not t or _TERM_SEP in t or _LIST_SEP in t for terms_of in lists for t in terms_of):
+        return None
+    return _LIST_SEP.join([digest, *(_TERM_SEP.join(terms_of) for terms_of in lists)])
+
+
+def unpack_terms(
+    stored: str, digest: str, windows: int
+) -> tuple[tuple[str, ...], tuple[frozenset[str], ...]] | None:
+    """Terms and window terms from pack_terms' form, or None unless made from `digest` with
+    `windows` windows."""
+    lists = stored.split(_LIST_SEP)
+    if len(lists) != windows + 2 or lists[0] != digest:
+        return None
+    split = [tuple(part.split(_TERM_SEP)) if part else () for part in lists[1:]]
+    return split[0], tuple(frozenset(w) for w in split[1:])
+
+
 @dataclass(frozen=True)
 class LexicalHit:
     """One document's full-text figures for a query."""
@@ -65,8 +137,7 @@ class FullTextIndex:
     """BM25 over fixed documents (term lists), with document frequencies for coverage."""
 
     def __init__(self, documents: Sequence[Sequence[str]]) -> None:
-        import bm25s
-
+        bm25s = import_bm25s()
         self.size = len(documents)
         self.term_sets = [frozenset(d) for d in documents]
         self.df: dict[str, int] = {}

@@ -8,7 +8,9 @@ same rule the model is given: their usage docs are skipped, their warnings are k
 from __future__ import annotations
 
 import math
+import os
 import re
+import sys
 import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -35,6 +37,33 @@ from memdir_nb.recall.vocabulary import (
 
 _SPLIT_FILENAME = re.compile(r"[_\-/.\s]+")
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
+
+
+_IMPORT_LOCK = threading.Lock()
+
+
+def import_bm25s() -> Any:  # the bm25s package (untyped)
+    """bm25s, imported without what only its progress bars need.
+
+    Its package imports tqdm.auto (and with it asyncio) and asks importlib.metadata for tqdm's
+    version, 25-40 ms of a process's first recall, unless DISABLE_TQDM is set while it is
+    imported. Nothing here shows its bars (indexes are built with show_progress=False), so the
+    variable is set for that one import and then put back as it was.
+    """
+    held = sys.modules.get("bm25s")
+    if held is not None:
+        return held
+    with _IMPORT_LOCK:
+        prior = os.environ.get("DISABLE_TQDM")
+        os.environ["DISABLE_TQDM"] = "1"
+        try:
+            import bm25s
+        finally:
+            if prior is None:
+                os.environ.pop("DISABLE_TQDM", None)
+            else:
+                os.environ["DISABLE_TQDM"] = prior
+    return bm25s
 
 
 @lru_cache(maxsize=8)
@@ -354,8 +383,7 @@ class LexicalSelector:
         self, query: str, headers: Sequence[MemoryHeader], *, recent_tools: Sequence[str] = ()
     ) -> list[ScoredMemory]:
         """Every candidate with its BM25 score, coverage and verdict, best first."""
-        import bm25s
-
+        bm25s = import_bm25s()
         check_headers(headers, "LexicalSelector.score()")
         opts = self.options
         headers = sorted(headers, key=lambda h: h.filename)  # determinism: ties go by filename

@@ -20,7 +20,7 @@ from memdir_nb.recall.dir_index import (
     best_windows,
     window_texts,
 )
-from memdir_nb.recall.fulltext import FullTextIndex, window_coverage
+from memdir_nb.recall.fulltext import FullTextIndex, document_terms, window_coverage
 from memdir_nb.recall.lexical import LexicalOptions
 from memdir_nb.recall.vector_cache import VectorCache
 from memdir_nb.storage.scan import scan_memory_files
@@ -141,3 +141,60 @@ def test_window_vectors_held_in_process_stay_under_their_bound(
         index.vectors(key, headers, docs, _CountingEmbed(), chosen=[i])
         held = sum(len(rows) for rows in index._windows.values())
         assert held <= 2 * one
+
+
+class _CountingTerms:
+    """document_terms, counting the memories it is asked to tokenize."""
+
+    def __init__(self) -> None:
+        self.calls = 0
+
+    def __call__(self, *args: object) -> list[str]:
+        self.calls += 1
+        return list(document_terms(*args))  # type: ignore[arg-type]  # the same arguments
+
+
+def test_a_new_process_reads_stored_terms_instead_of_tokenizing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    first, headers, docs = _index_and_dir(tmp_path)
+    first.cache.close()
+    counting = _CountingTerms()
+    monkeypatch.setattr(dir_index, "document_terms", counting)
+    again = DirIndex(VectorCache(tmp_path / "cache.sqlite3"), LexicalOptions())
+    assert again.documents(headers) == docs
+    assert counting.calls == 0
+    assert again.read_last_call == 0
+
+
+def test_stored_terms_made_by_other_code_are_made_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    first, headers, docs = _index_and_dir(tmp_path)
+    first.cache.close()
+    monkeypatch.setattr(dir_index, "terms_digest", lambda *a: "made by another tokenizer")
+    counting = _CountingTerms()
+    monkeypatch.setattr(dir_index, "document_terms", counting)
+    again = DirIndex(VectorCache(tmp_path / "cache.sqlite3"), LexicalOptions())
+    assert again.documents(headers) == docs
+    assert counting.calls == len(headers)
+
+
+def test_other_options_do_not_reuse_stored_terms(tmp_path: Path) -> None:
+    first, headers, _ = _index_and_dir(tmp_path)
+    first.cache.close()
+    plain = LexicalOptions(stemming=False, synonyms=False)
+    again = DirIndex(VectorCache(tmp_path / "cache.sqlite3"), plain)
+    fresh = DirIndex(VectorCache(None), plain)
+    assert again.documents(headers) == fresh.documents(headers)
+
+
+def test_an_edited_memory_gets_terms_of_its_new_text(tmp_path: Path) -> None:
+    first, headers, _ = _index_and_dir(tmp_path)
+    first.cache.close()
+    path = Path(headers[0].file_path)
+    path.write_text(path.read_text(encoding="utf-8") + "\nZanzibar ferry timetable.\n")
+    again = DirIndex(VectorCache(tmp_path / "cache.sqlite3"), LexicalOptions())
+    docs = again.documents(headers)
+    assert "zanzibar" in docs[0].terms
+    assert any("zanzibar" in w for w in docs[0].window_terms)

@@ -3,14 +3,20 @@
 from __future__ import annotations
 
 import math
+from pathlib import Path
 
 import pytest
 
+from memdir_nb.recall import fulltext
 from memdir_nb.recall.fulltext import (
     IDF_MIN_DOCS,
     FullTextIndex,
     best_lexical_window,
     document_terms,
+    pack_terms,
+    terms_digest,
+    terms_fingerprint,
+    unpack_terms,
 )
 from memdir_nb.recall.lexical import LexicalOptions, tokens
 
@@ -80,3 +86,50 @@ def test_a_dir_of_idf_min_docs_or_more_keeps_plain_bm25() -> None:
     index = FullTextIndex(_padded([["poller", "sleep", "ten"], ["poller", "role", "user"]], n))
     assert index.idf("poller") == math.log(1 + (n - df + 0.5) / (df + 0.5))
     assert index.search(["poller"])[0].score == float(index._retriever.get_scores(["poller"])[0])
+
+
+def test_stored_terms_read_back_as_made() -> None:
+    terms = ("deploy", "friday", "deploy", "syn_deploy")
+    windows = (frozenset({"deploy", "friday"}), frozenset(), frozenset({"syn_deploy"}))
+    packed = pack_terms("d1", terms, windows)
+    assert packed is not None
+    assert unpack_terms(packed, "d1", 3) == (terms, windows)
+
+
+def test_stored_terms_of_another_digest_or_window_count_are_refused() -> None:
+    packed = pack_terms("d1", ("a1",), (frozenset({"a1"}),))
+    assert packed is not None
+    assert unpack_terms(packed, "d2", 1) is None
+    assert unpack_terms(packed, "d1", 2) is None
+
+
+def test_a_term_holding_a_separator_or_empty_is_not_stored() -> None:
+    assert pack_terms("d", ("a\x1fb",), ()) is None
+    assert pack_terms("d", ("ok",), (frozenset({"a\nb"}),)) is None
+    assert pack_terms("d", ("",), ()) is None
+
+
+def test_terms_digest_changes_with_options_fields_and_windows() -> None:
+    base = terms_digest(("name", "desc"), ("window one",), OPTS)
+    assert terms_digest(("name", "desc"), ("window one",), OPTS) == base
+    assert terms_digest(("name", "desc"), ("window one",), LexicalOptions(stemming=False)) != base
+    assert terms_digest(("name", "other"), ("window one",), OPTS) != base
+    assert terms_digest(("name", "desc"), ("window", "one"), OPTS) != base
+
+
+def test_terms_fingerprint_changes_when_a_tokenizer_source_changes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "probe_tokenizer_part.py").write_text("STOP = {'the'}\n", encoding="utf-8")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.setattr(
+        fulltext, "_TERM_SOURCES", (*fulltext._TERM_SOURCES, "probe_tokenizer_part")
+    )
+    terms_fingerprint.cache_clear()
+    before = terms_fingerprint()
+    (tmp_path / "probe_tokenizer_part.py").write_text("STOP = {'the', 'a'}\n", encoding="utf-8")
+    terms_fingerprint.cache_clear()
+    try:
+        assert terms_fingerprint() != before
+    finally:
+        terms_fingerprint.cache_clear()

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import subprocess
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -414,3 +415,29 @@ def test_a_product_named_like_the_server_is_still_not_the_tool() -> None:
         "project",
     )
     assert not is_about_tool(product, key)
+
+
+_IMPORT_PROBE = """
+import os, sys, json
+from memdir_nb.recall.lexical import import_bm25s
+before = os.environ.get("DISABLE_TQDM")
+bm25s = import_bm25s()
+print(json.dumps([before, os.environ.get("DISABLE_TQDM"), "tqdm" in sys.modules,
+                  hasattr(bm25s, "BM25"), import_bm25s() is bm25s]))
+"""
+
+
+@pytest.mark.parametrize("prior", [None, "", "0"])
+def test_bm25s_is_imported_without_tqdm_and_the_environment_is_put_back(
+    prior: str | None,
+) -> None:
+    env = {k: v for k, v in os.environ.items() if k != "DISABLE_TQDM"}
+    if prior is not None:
+        env["DISABLE_TQDM"] = prior
+    out = subprocess.run(
+        [sys.executable, "-c", _IMPORT_PROBE], env=env, capture_output=True, text=True, check=True
+    )
+    before, after, tqdm_loaded, usable, same = json.loads(out.stdout)
+    assert before == after == prior
+    assert not tqdm_loaded
+    assert usable and same
