@@ -71,18 +71,22 @@ def terms_fingerprint() -> str:
 
     It hashes the sources of the modules in _TERM_SOURCES and the stemmer's file identity (size
     and mtime: an upgrade installs a new file). Computed once per process (about 0.5 ms).
+    When a source cannot be read, the value is this process's own, and no stored terms match.
     """
     import Stemmer
 
     digest = hashlib.blake2b(digest_size=16)
-    for name in _TERM_SOURCES:
-        source = getattr(importlib.import_module(name), "__file__", None) or ""
-        digest.update(name.encode() + b"\0")
-        if source:
-            with open(source, "rb") as handle:
+    try:
+        for name in _TERM_SOURCES:
+            digest.update(name.encode() + b"\0")
+            with open(importlib.import_module(name).__file__ or "", "rb") as handle:
                 digest.update(handle.read())
-    st = os.stat(Stemmer.__file__ or "")
-    digest.update(f"{st.st_size}:{st.st_mtime_ns}".encode())
+        st = os.stat(Stemmer.__file__ or "")
+        digest.update(f"{st.st_size}:{st.st_mtime_ns}".encode())
+    except (OSError, AttributeError):
+        # Code that cannot be read (a frozen or zipped install) cannot be fingerprinted: a value
+        # of this process alone, so stored terms are never trusted, only made again.
+        return "unverified-" + os.urandom(8).hex()
     return digest.hexdigest()
 
 

@@ -90,7 +90,11 @@ def test_a_dir_of_idf_min_docs_or_more_keeps_plain_bm25() -> None:
 
 def test_stored_terms_read_back_as_made() -> None:
     terms = ("deploy", "friday", "deploy", "syn_deploy")
-    windows = (frozenset({"deploy", "friday"}), frozenset(), frozenset({"syn_deploy"}))
+    windows: tuple[frozenset[str], ...] = (
+        frozenset({"deploy", "friday"}),
+        frozenset(),
+        frozenset({"syn_deploy"}),
+    )
     packed = pack_terms("d1", terms, windows)
     assert packed is not None
     assert unpack_terms(packed, "d1", 3) == (terms, windows)
@@ -131,5 +135,19 @@ def test_terms_fingerprint_changes_when_a_tokenizer_source_changes(
     terms_fingerprint.cache_clear()
     try:
         assert terms_fingerprint() != before
+    finally:
+        terms_fingerprint.cache_clear()
+
+
+def test_code_that_cannot_be_read_never_matches_stored_terms(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(fulltext, "_TERM_SOURCES", (*fulltext._TERM_SOURCES, "sys"))  # built in
+    terms_fingerprint.cache_clear()
+    try:
+        first = terms_fingerprint()
+        terms_fingerprint.cache_clear()
+        assert first.startswith("unverified-")
+        assert terms_fingerprint() != first
     finally:
         terms_fingerprint.cache_clear()
