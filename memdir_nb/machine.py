@@ -7,7 +7,8 @@ allows), not every CPU the machine has.
 
 Work split over two processes goes through `fork_pays` and `in_two_processes` (or
 `beside_this_process`, for one task run in a child while this process does another), the one
-home of the rules for when forking is safe and how a worker's failure is absorbed.
+home of the rules for when forking is safe and how a worker's failure is absorbed. Work that
+runs outside the GIL goes to a thread beside this one through `ThreadBeside`.
 """
 
 from __future__ import annotations
@@ -17,7 +18,10 @@ import sys
 import threading
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from typing import TypeVar, cast
+from typing import TYPE_CHECKING, Generic, TypeVar, cast
+
+if TYPE_CHECKING:  # pragma: no cover
+    from concurrent.futures import Future, ThreadPoolExecutor
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -28,6 +32,87 @@ def usable_cpus() -> int:
     if hasattr(os, "sched_getaffinity"):
         return len(os.sched_getaffinity(0))
     return os.cpu_count() or 1  # macOS and Windows have no affinity mask
+
+
+# How much less CPU share a thread working beside this one asks for (lower_this_threads_share).
+BESIDE_NICE_STEP = 3
+
+
+def lower_this_threads_share(step: int = BESIDE_NICE_STEP) -> bool:
+    """Raise the calling thread's nice value by step (Linux only); whether it was raised.
+
+    For a thread that works beside the thread that waits for it (the planner's contradiction
+    scores): the threads it starts inherit the value. Two rapidfuzz threads beside one Python
+    thread on two CPUs otherwise share both CPUs three ways, so the Python thread, whose work
+    is the longer, runs at two thirds of a CPU while a CPU goes idle at the end. At 3 steps
+    (about half the weight) the scheduler leaves the Python thread a CPU of its own, while the
+    scores still get about a third of a CPU against a busy process. Linux keeps a nice value per
+    thread; elsewhere it is the whole process's, so nothing is done there. The value dies with
+    the thread; an unprivileged thread cannot lower it again, so call this only in a thread of
+    its own.
+    """
+    if (
+        not sys.platform.startswith("linux")
+        or threading.current_thread() is threading.main_thread()
+    ):
+        return False
+    tid = threading.get_native_id()
+    try:
+        now = os.getpriority(os.PRIO_PROCESS, tid)
+        os.setpriority(os.PRIO_PROCESS, tid, min(now + step, 19))
+    except OSError:  # pragma: no cover - a sandbox that refuses it: the thread runs as before
+        return False
+    return True
+
+
+class ThreadBeside(Generic[T, R]):
+    """work over chunks of items on a thread of its own, beside the thread that hands them over.
+
+    For work that runs outside the GIL (rapidfuzz's batched scores) while the handing thread runs
+    Python. The thread asks for a smaller CPU share (lower_this_threads_share), so the handing
+    thread, whose work is the longer, keeps a CPU; the chunks it has not started when result()
+    is asked for are done by the asking thread instead, at its own share. Items go in chunks of
+    about `chunk` (at least `chunk` where there are as many). On leaving the with-block the
+    thread stops: chunks not started are dropped, a running one is waited for.
+    """
+
+    def __init__(self, work: Callable[[list[T]], list[R]], chunk: int) -> None:
+        self.work, self.chunk = work, max(1, chunk)
+        self.pool: ThreadPoolExecutor | None = None
+        self.chunks: list[tuple[list[T], Future[list[R]]]] = []
+
+    @property
+    def started(self) -> bool:
+        """Whether items were handed over (and the thread started)."""
+        return self.pool is not None
+
+    def hand_over(self, items: list[T]) -> None:
+        """Queue work over items for the thread, cut into len // chunk runs of nearly one length."""
+        if not items:
+            return
+        if self.pool is None:
+            from concurrent import futures  # deferred: only work large enough comes here
+
+            self.pool = futures.ThreadPoolExecutor(1, initializer=lower_this_threads_share)
+        step = -(-len(items) // max(1, len(items) // self.chunk))  # ceil
+        for k in range(0, len(items), step):
+            run = items[k : k + step]
+            self.chunks.append((run, self.pool.submit(self.work, run)))
+
+    def result(self) -> list[R]:
+        """work's results for every item handed over, in order: waits for the thread's chunks."""
+        taken = [pending.cancel() for _, pending in self.chunks]  # all not started, at once
+        out: list[R] = []
+        for (run, pending), here in zip(self.chunks, taken, strict=True):
+            out += self.work(run) if here else pending.result()
+        return out
+
+    def __enter__(self) -> ThreadBeside[T, R]:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self.pool is not None:
+            self.pool.shutdown(cancel_futures=True)
 
 
 def fork_pays(n_items: int, min_items: int) -> bool:
@@ -109,7 +194,7 @@ def beside_this_process(work: Callable[[], R]) -> Iterator[Callable[[], R]]:
     """
     # Deferred, as in in_two_processes.
     import multiprocessing
-    from concurrent.futures import Future, ProcessPoolExecutor
+    from concurrent.futures import ProcessPoolExecutor
     from concurrent.futures.process import BrokenProcessPool
 
     _INHERITED.append(work)

@@ -23,7 +23,7 @@ from functools import partial
 from itertools import chain
 from typing import Any
 
-from memdir_nb.machine import beside_this_process, fork_pays, usable_cpus
+from memdir_nb.machine import ThreadBeside, beside_this_process, fork_pays, usable_cpus
 from memdir_nb.spec.similarity import StemCache, UnionFind, candidate_pairs
 
 DUPLICATE_HEAD_THRESHOLD = 90.0  # rapidfuzz token_sort_ratio over name + description
@@ -310,38 +310,61 @@ def contradiction_pairs_beside(
 
     - from BESIDE_MIN_MEMORIES memories on, where machine.fork_pays says forking is safe: in a
       forked child (machine.beside_this_process), which sends back only the index pairs;
-    - else, when the candidates are many enough for one batched scoring call and there are two
-      usable CPUs: the candidates are found here, then scored on a thread while the block runs
-      (rapidfuzz scores without the GIL, on its own threads; its one-thread path takes the GIL
-      back for every pair, so it is not used there);
+    - else, with two usable CPUs and enough candidates for batched scoring: each type block's
+      candidates are found here, then scored in chunks on a thread (machine.ThreadBeside) while
+      the next block's are found and the with-block runs. rapidfuzz scores without the GIL, on
+      its own threads; its one-thread path takes the GIL back for every pair, so it is not used
+      there. Each chunk is one batched call: the pairs _similar_pairs keeps;
     - else here, before the block.
     """
     if fork_pays(len(mems), BESIDE_MIN_MEMORIES):
         with beside_this_process(partial(_contradiction_pairs, mems, fuzz, stems)) as result:
             yield result
         return
-    candidates, texts = _contradiction_candidates(mems, stems)
-    if len(candidates) < _BATCH_MIN_PAIRS or usable_cpus() < 2:
-        found = sorted(_similar_pairs(candidates, texts, fuzz))
+    texts: list[str] = []
+    blocks = _candidate_blocks(mems, stems, texts)
+    if usable_cpus() < 2:
+        found = sorted(_similar_pairs(list(chain.from_iterable(blocks)), texts, fuzz))
         yield lambda: found
         return
-    from concurrent.futures import ThreadPoolExecutor  # deferred: large dirs only
-
-    with ThreadPoolExecutor(1) as pool:
-        scoring = pool.submit(_similar_pairs, candidates, texts, fuzz)
-        yield lambda: sorted(scoring.result())
+    score = partial(_similar_pairs_on_all_cores, texts=texts, fuzz=fuzz, cpus=usable_cpus())
+    with ThreadBeside(score, _BATCH_MIN_PAIRS) as beside:
+        few: list[tuple[int, int]] = []  # the pairs of blocks too small to batch alone
+        for block in blocks:
+            if len(block) < _BATCH_MIN_PAIRS:
+                few += block
+            else:
+                beside.hand_over(block)
+        if beside.started or len(few) >= _BATCH_MIN_PAIRS:
+            beside.hand_over(few)
+            yield lambda: sorted(beside.result())
+        else:  # few in all: pair by pair, here, as _similar_pairs scores so few
+            found = sorted(_similar_pairs(few, texts, fuzz))
+            yield lambda: found
 
 
 def _contradiction_candidates(
     mems: list[_Mem], stems: StemCache
 ) -> tuple[list[tuple[int, int]], list[str]]:
     """The candidate pairs (i, j), i < j, and each text as _similar_pairs scores it."""
+    texts: list[str] = []
+    candidates = list(chain.from_iterable(_candidate_blocks(mems, stems, texts)))
+    return candidates, texts
+
+
+def _candidate_blocks(
+    mems: list[_Mem], stems: StemCache, texts: list[str]
+) -> Iterator[list[tuple[int, int]]]:
+    """The candidate pairs (i, j), i < j, one type block at a time, as each is found.
+
+    texts is filled here with one text per memory: by the time a block is yielded, the text
+    of each memory in its pairs is the text _similar_pairs scores.
+    """
 
     # Each text's negations removed (token by token where that is the same; see
     # _StrippedTokens), and whether there were any. Its tokens give its stems and its scored
     # form; stripped holds the whole stripped text only where it is needed (not ASCII).
     strip_tokens = _StrippedTokens()
-    stripped: list[str] = []
     tokens: list[set[str] | None] = []
     negated: list[bool] = []
     for m in mems:
@@ -352,28 +375,32 @@ def _contradiction_candidates(
             toks = _ascii_tokens(whole)
         else:
             (toks, neg), whole = got, ""
-        stripped.append(whole)
+        texts.append(whole)
         tokens.append(toks)
         negated.append(neg)
     by_type: dict[str, tuple[list[int], list[int]]] = {}
     for i, m in enumerate(mems):
         by_type.setdefault(m.type, ([], []))[negated[i]].append(i)
-    blocks = [(plain, negs) for plain, negs in by_type.values() if plain and negs]
 
     def keys(idx: list[int]) -> list[frozenset[str]]:
         out = []
         for i in idx:
             toks = tokens[i]
-            out.append(stems.text(stripped[i]) if toks is None else stems.tokens(toks))
+            out.append(stems.text(texts[i]) if toks is None else stems.tokens(toks))
         return out
 
-    candidates: list[tuple[int, int]] = []
-    for plain, negs in blocks:
-        for a, b in candidate_pairs(keys(negs), keys(plain), min_shared=CONTRADICTION_MIN_SHARED):
-            candidates.append((negs[a], plain[b]) if negs[a] < plain[b] else (plain[b], negs[a]))
-    scored = set(chain(*candidates))
-    texts = [_token_set_text(t, tokens[i]) if i in scored else t for i, t in enumerate(stripped)]
-    return candidates, texts
+    for plain, negs in by_type.values():
+        if not (plain and negs):
+            continue
+        block = [
+            (negs[a], plain[b]) if negs[a] < plain[b] else (plain[b], negs[a])
+            for a, b in candidate_pairs(
+                keys(negs), keys(plain), min_shared=CONTRADICTION_MIN_SHARED
+            )
+        ]
+        for i in set(chain(*block)):  # a memory is in one type block: its text is set once
+            texts[i] = _token_set_text(texts[i], tokens[i])
+        yield block
 
 
 # From this many candidate pairs on, each text is scored against all of its partners in one

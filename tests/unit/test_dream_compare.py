@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import random
+import threading
+from typing import Any
 
 import pytest
 from rapidfuzz import fuzz
 
+from memdir_nb import machine
 from memdir_nb.dream import compare
 from memdir_nb.dream.compare import (
     _NEGATION,
@@ -20,6 +23,7 @@ from memdir_nb.dream.compare import (
     _token_set_text,
     _token_sort_text,
 )
+from memdir_nb.spec.similarity import StemCache
 
 # Separators a memory's text can hold: ASCII whitespace of every kind, and punctuation.
 _GLUE = [" ", "  ", "\t", "\n", "\r\n", "\x0b", "\x0c", "\x1c", "\x1f", ", ", "-", "'", "."]
@@ -295,3 +299,58 @@ def test_the_stripped_token_cache_gives_the_same_tokens_after_emptying_itself(
     texts = ["never stop, avoid-it", "know not", "x never y", "never stop, avoid-it", "note"]
     for text in texts * 3:
         assert strip_tokens(text) == _stripped_reference(text)
+
+
+def _contradicting_pool(rng: random.Random, count: int) -> list[_Mem]:
+    """Memories of two types, half of them negated, over a small vocabulary: many candidates."""
+    vocab = [f"w{n}" for n in range(25)]
+    mems = []
+    for i in range(count):
+        words = rng.choices(vocab, k=rng.randint(4, 14))
+        if i % 2:
+            words.insert(rng.randrange(len(words)), rng.choice(["not", "never", "don't"]))
+        kind = "user" if i % 3 else "project"
+        mems.append(_Mem(f"m{i}.md", f"m{i}.md", "", "", "n", "d", kind, " ".join(words), 0.0))
+    return mems
+
+
+def test_each_candidate_block_comes_with_its_texts_ready_to_score() -> None:
+    # The blocks are scored as they come, before the later ones are found: the texts of a
+    # block's memories must already be the ones the whole step scores.
+    mems = _contradicting_pool(random.Random(8), 200)
+    want_pairs, want_texts = compare._contradiction_candidates(mems, StemCache())
+    texts: list[str] = []
+    seen: list[tuple[int, int]] = []
+    for block in compare._candidate_blocks(mems, StemCache(), texts):
+        assert all(texts[i] == want_texts[i] for pair in block for i in pair)
+        seen += block
+    assert len(seen) > 100 and sorted(seen) == sorted(want_pairs)
+
+
+def test_contradiction_chunks_the_thread_has_not_started_are_scored_by_the_planner(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # The scoring thread is held back until the planner asks for the result: every chunk is
+    # then taken back and scored by the planner, and the pairs are those of one scoring pass.
+    mems = _contradicting_pool(random.Random(9), 200)
+    pairs, texts = compare._contradiction_candidates(mems, StemCache())
+    want = sorted(compare._similar_pairs(pairs, texts, fuzz))
+    asked = threading.Event()
+    monkeypatch.setattr(machine, "lower_this_threads_share", lambda: asked.wait(10))
+    monkeypatch.setattr(compare, "usable_cpus", lambda: 2)
+    monkeypatch.setattr(compare, "fork_pays", lambda n, least: False)
+    monkeypatch.setattr(compare, "_BATCH_MIN_PAIRS", 50)
+    scored_here: list[int] = []
+    real = compare._similar_pairs_on_all_cores
+
+    def counting(chunk: list[tuple[int, int]], **kwargs: Any) -> list[tuple[int, int]]:
+        if threading.current_thread() is threading.main_thread():
+            scored_here.append(len(chunk))
+        return real(chunk, **kwargs)
+
+    monkeypatch.setattr(compare, "_similar_pairs_on_all_cores", counting)
+    with compare.contradiction_pairs_beside(mems, fuzz, StemCache()) as result:
+        found = result()
+        asked.set()
+    assert found == want and len(want) > 0
+    assert sum(scored_here) == len(pairs) and len(scored_here) > 2

@@ -541,9 +541,9 @@ def _plan_with_contradictions(
         ran.append("fork")
         return real_beside(work)
 
-    def threading_pool(n: int) -> Any:
+    def threading_pool(n: int, **kwargs: Any) -> Any:
         ran.append("thread")
-        return real_pool(n)
+        return real_pool(n, **kwargs)
 
     monkeypatch.setattr(compare, "fork_pays", lambda n, least: way == "fork")
     monkeypatch.setattr(compare, "beside_this_process", forking)

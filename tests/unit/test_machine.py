@@ -14,7 +14,14 @@ from pathlib import Path
 import pytest
 
 from memdir_nb import machine
-from memdir_nb.machine import beside_this_process, fork_pays, in_two_processes, usable_cpus
+from memdir_nb.machine import (
+    ThreadBeside,
+    beside_this_process,
+    fork_pays,
+    in_two_processes,
+    lower_this_threads_share,
+    usable_cpus,
+)
 
 linux_only = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="forks on Linux only")
 
@@ -79,6 +86,74 @@ def test_a_process_running_another_thread_never_forks(monkeypatch: pytest.Monkey
     finally:
         release.set()
         other.join()
+
+
+@pytest.mark.parametrize("n", [0, 1, 999, 1000, 1999, 2000, 2999, 10_490])
+def test_work_beside_comes_back_in_order_in_chunks_of_at_least_the_chunk(n: int) -> None:
+    items = list(range(n))
+    ran_on: list[tuple[int, bool]] = []
+
+    def work(run: list[int]) -> list[int]:
+        ran_on.append((len(run), threading.current_thread() is threading.main_thread()))
+        return [2 * i for i in run]
+
+    with ThreadBeside(work, 1000) as beside:
+        beside.hand_over(items)
+        assert beside.result() == [2 * i for i in items]
+        assert beside.started is (n > 0)
+    assert len(ran_on) == (max(1, n // 1000) if n else 0)
+    if n >= 1000:
+        assert min(size for size, _ in ran_on) >= 1000
+
+
+def test_work_beside_not_started_is_done_by_the_thread_that_asks(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # The thread is held back until the result is asked for: the asking thread then does every
+    # chunk itself, and the held thread, once let go, does none.
+    held = threading.Event()
+    monkeypatch.setattr(machine, "lower_this_threads_share", lambda: held.wait(10))
+    on_main: list[bool] = []
+
+    def work(run: list[int]) -> list[int]:
+        on_main.append(threading.current_thread() is threading.main_thread())
+        return run
+
+    with ThreadBeside(work, 10) as beside:
+        beside.hand_over(list(range(100)))
+        assert beside.result() == list(range(100))
+        held.set()
+    assert on_main == [True] * 10
+
+
+@linux_only
+def test_a_thread_beside_lowers_its_own_share_and_no_other() -> None:
+    # Linux keeps a nice value per thread: the thread's rises by the step (capped at 19); the
+    # main thread's, and with it the process's, stays as it was.
+    main_before = os.getpriority(os.PRIO_PROCESS, threading.get_native_id())
+    seen: list[tuple[bool, int, int]] = []
+
+    def beside() -> None:
+        tid = threading.get_native_id()
+        before = os.getpriority(os.PRIO_PROCESS, tid)
+        seen.append((lower_this_threads_share(), before, os.getpriority(os.PRIO_PROCESS, tid)))
+
+    thread = threading.Thread(target=beside)
+    thread.start()
+    thread.join()
+    ((lowered, before, after),) = seen
+    assert lowered is True
+    assert after == min(before + machine.BESIDE_NICE_STEP, 19)
+    assert os.getpriority(os.PRIO_PROCESS, threading.get_native_id()) == main_before
+
+
+def test_the_main_thread_never_lowers_its_share() -> None:
+    # Elsewhere than Linux a nice value is the whole process's, and the main thread is the one
+    # the work beside it waits for: neither is ever lowered.
+    before = os.getpriority(os.PRIO_PROCESS, 0) if hasattr(os, "getpriority") else None
+    assert lower_this_threads_share() is False
+    if before is not None:
+        assert os.getpriority(os.PRIO_PROCESS, 0) == before
 
 
 @linux_only
