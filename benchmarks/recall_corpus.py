@@ -25,6 +25,7 @@ from pathlib import Path
 
 from recall_baselines import BM25BodySelector, GrepSelector, NewestSelector
 
+from memdir_nb.machine import environment_set
 from memdir_nb.recall import find_relevant_memories
 from memdir_nb.recall.selectors import OFFLINE_DEFAULT, SELECTOR_CHOICES, make_selector
 
@@ -160,31 +161,26 @@ def run_corpus(
         if wanted is None or q["dir"] in wanted:
             by_dir.setdefault(q["dir"], []).append(q)
     results: dict[str, list[Answer]] = {name: [] for name in factories}
-    with tempfile.TemporaryDirectory(prefix="recall-corpus-") as tmp:
-        previous = os.environ.get("MEMDIR_NB_CACHE_DIR")
-        os.environ["MEMDIR_NB_CACHE_DIR"] = str(Path(tmp) / "cache")
-        try:
-            selectors = {name: factory() for name, factory in factories.items()}
-            for spec in corpus["dirs"]:
-                if spec["id"] not in by_dir:
-                    continue
-                root = materialise_dir(spec, Path(tmp) / spec["id"], now_ms=now_ms).resolve()
-                for name, selector in selectors.items():
-                    for q in by_dir[spec["id"]]:
-                        found = find_relevant_memories(
-                            q["query"],
-                            root,
-                            recent_tools=tuple(q["recent_tools"]),
-                            selector=selector,  # type: ignore[arg-type]
-                            now_ms=now_ms,
-                        )
-                        picks = [Path(m.path).resolve().relative_to(root).as_posix() for m in found]
-                        results[name].append(score(q, picks))
-        finally:
-            if previous is None:
-                os.environ.pop("MEMDIR_NB_CACHE_DIR", None)
-            else:
-                os.environ["MEMDIR_NB_CACHE_DIR"] = previous
+    with (
+        tempfile.TemporaryDirectory(prefix="recall-corpus-") as tmp,
+        environment_set("MEMDIR_NB_CACHE_DIR", str(Path(tmp) / "cache")),
+    ):
+        selectors = {name: factory() for name, factory in factories.items()}
+        for spec in corpus["dirs"]:
+            if spec["id"] not in by_dir:
+                continue
+            root = materialise_dir(spec, Path(tmp) / spec["id"], now_ms=now_ms).resolve()
+            for name, selector in selectors.items():
+                for q in by_dir[spec["id"]]:
+                    found = find_relevant_memories(
+                        q["query"],
+                        root,
+                        recent_tools=tuple(q["recent_tools"]),
+                        selector=selector,  # type: ignore[arg-type]
+                        now_ms=now_ms,
+                    )
+                    picks = [Path(m.path).resolve().relative_to(root).as_posix() for m in found]
+                    results[name].append(score(q, picks))
     return results
 
 

@@ -8,7 +8,8 @@ allows), not every CPU the machine has.
 Work split over two processes goes through `fork_pays` and `in_two_processes` (or
 `beside_this_process`, for one task run in a child while this process does another), the one
 home of the rules for when forking is safe and how a worker's failure is absorbed. Work that
-runs outside the GIL goes to a thread beside this one through `ThreadBeside`.
+runs outside the GIL goes to a thread beside this one through `ThreadBeside`. A variable of the
+process's environment set for one step only goes through `environment_set`.
 """
 
 from __future__ import annotations
@@ -32,6 +33,29 @@ def usable_cpus() -> int:
     if hasattr(os, "sched_getaffinity"):
         return len(os.sched_getaffinity(0))
     return os.cpu_count() or 1  # macOS and Windows have no affinity mask
+
+
+_ENVIRONMENT_LOCK = threading.RLock()  # re-entrant: a block may set another variable
+
+
+@contextmanager
+def environment_set(name: str, value: str) -> Iterator[None]:
+    """The process's environment variable `name` set to `value` inside the block, then put back
+    as it was (unset if it was unset), whatever the block raises. Blocks of different threads
+    take turns, so each puts back what it found; a block must therefore not wait for another
+    thread that sets a variable here. Other code reading the environment meanwhile sees the
+    value.
+    """
+    with _ENVIRONMENT_LOCK:
+        prior = os.environ.get(name)
+        os.environ[name] = value
+        try:
+            yield
+        finally:
+            if prior is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = prior
 
 
 # How much less CPU share a thread working beside this one asks for (lower_this_threads_share).

@@ -8,7 +8,6 @@ same rule the model is given: their usage docs are skipped, their warnings are k
 from __future__ import annotations
 
 import math
-import os
 import re
 import sys
 import threading
@@ -17,6 +16,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
+from memdir_nb.machine import environment_set
 from memdir_nb.recall.base import check_headers, selector_inputs
 from memdir_nb.recall.languages import detect_language, function_words
 from memdir_nb.spec import text as textseg
@@ -39,9 +39,6 @@ _SPLIT_FILENAME = re.compile(r"[_\-/.\s]+")
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
 
 
-_IMPORT_LOCK = threading.Lock()
-
-
 def import_bm25s() -> Any:  # the bm25s package (untyped)
     """bm25s, imported without what only its progress bars need.
 
@@ -53,16 +50,8 @@ def import_bm25s() -> Any:  # the bm25s package (untyped)
     held = sys.modules.get("bm25s")
     if held is not None:
         return held
-    with _IMPORT_LOCK:
-        prior = os.environ.get("DISABLE_TQDM")
-        os.environ["DISABLE_TQDM"] = "1"
-        try:
-            import bm25s
-        finally:
-            if prior is None:
-                os.environ.pop("DISABLE_TQDM", None)
-            else:
-                os.environ["DISABLE_TQDM"] = prior
+    with environment_set("DISABLE_TQDM", "1"):
+        import bm25s
     return bm25s
 
 

@@ -17,6 +17,7 @@ from memdir_nb import machine
 from memdir_nb.machine import (
     ThreadBeside,
     beside_this_process,
+    environment_set,
     fork_pays,
     in_two_processes,
     lower_this_threads_share,
@@ -240,3 +241,58 @@ def test_an_error_in_the_child_is_raised_here() -> None:
 
     with beside_this_process(work) as result, pytest.raises(LookupError, match="no such pair"):
         result()
+
+
+@pytest.mark.parametrize("prior", [None, "", "kept"])
+def test_a_variable_set_for_a_block_is_put_back_as_it_was(
+    prior: str | None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    name = "MEMDIR_NB_TEST_ENVIRONMENT_SET"
+    if prior is None:
+        monkeypatch.delenv(name, raising=False)
+    else:
+        monkeypatch.setenv(name, prior)
+    with environment_set(name, "inside"):
+        assert os.environ[name] == "inside"
+    assert os.environ.get(name) == prior
+
+
+def test_a_block_that_raises_still_puts_the_variable_back(monkeypatch: pytest.MonkeyPatch) -> None:
+    name = "MEMDIR_NB_TEST_ENVIRONMENT_SET"
+    monkeypatch.delenv(name, raising=False)
+    with pytest.raises(KeyError), environment_set(name, "inside"):
+        raise KeyError(name)
+    assert name not in os.environ
+
+
+def test_blocks_may_nest_in_one_thread(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("MEMDIR_NB_TEST_A", raising=False)
+    monkeypatch.delenv("MEMDIR_NB_TEST_B", raising=False)
+    with environment_set("MEMDIR_NB_TEST_A", "a"), environment_set("MEMDIR_NB_TEST_B", "b"):
+        assert (os.environ["MEMDIR_NB_TEST_A"], os.environ["MEMDIR_NB_TEST_B"]) == ("a", "b")
+    assert "MEMDIR_NB_TEST_A" not in os.environ and "MEMDIR_NB_TEST_B" not in os.environ
+
+
+def test_blocks_of_two_threads_take_turns_and_each_puts_back_what_it_found(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    name = "MEMDIR_NB_TEST_ENVIRONMENT_SET"
+    monkeypatch.setenv(name, "original")
+    inside = threading.Event()
+    seen: list[str | None] = []
+
+    def other() -> None:
+        inside.wait()
+        with environment_set(name, "other"):
+            seen.append(os.environ.get(name))
+
+    worker = threading.Thread(target=other)
+    worker.start()
+    with environment_set(name, "first"):
+        inside.set()
+        worker.join(0.2)  # it waits for this block: it cannot be inside it now
+        assert worker.is_alive()
+        assert os.environ[name] == "first"
+    worker.join()
+    assert seen == ["other"]
+    assert os.environ[name] == "original"
