@@ -7,7 +7,8 @@ allows), not every CPU the machine has.
 
 Work split over two processes goes through `fork_pays` and `in_two_processes` (or
 `beside_this_process`, for one task run in a child while this process does another), the one
-home of the rules for when forking is safe and how a worker's failure is absorbed. Work that
+home of the rules for when forking is safe and how a worker's failure is absorbed; both fork
+through `ForkedCall`, a bare fork with a pipe for the answer. Work that
 runs outside the GIL goes to a thread beside this one through `ThreadBeside`. A variable of the
 process's environment set for one step only goes through `environment_set`.
 """
@@ -15,11 +16,13 @@ process's environment set for one step only goes through `environment_set`.
 from __future__ import annotations
 
 import os
+import signal
 import sys
 import threading
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from typing import TYPE_CHECKING, Generic, TypeVar, cast
+from functools import partial
+from typing import TYPE_CHECKING, Generic, NoReturn, TypeVar, cast
 
 if TYPE_CHECKING:  # pragma: no cover
     from concurrent.futures import Future, ThreadPoolExecutor
@@ -158,6 +161,139 @@ def fork_pays(n_items: int, min_items: int) -> bool:
     )
 
 
+class ForkedCall(Generic[R]):
+    """work() in a child forked from this process, its result sent back through a pipe.
+
+    The child inherits this process's memory at the fork, so work reads what was built without it
+    being pickled; only the result is pickled back. A bare fork and a pipe, not a process pool:
+    the pool's queues, feeder and manager threads cost 20-30 ms a use here against about 4 ms
+    (docs/performance.md). The child never returns into the caller's stack: it sends its answer
+    and leaves with os._exit, so no `finally`, atexit hook or inherited stdio buffer runs twice.
+
+    `outcome()` waits for the child and gives ("ok", result) or ("raise", exception), or None
+    when there was no child (it could not be forked) or it died before its whole answer arrived
+    (killed, out of memory). `abandon()` kills a child whose answer is no longer wanted. Either
+    way the child is reaped.
+    """
+
+    def __init__(self, work: Callable[[], R]) -> None:
+        self.pid: int | None = None
+        self._read_end: int | None = None
+        self._outcome: tuple[str, object] | None = None
+        self._done = False
+        _flush_standard_streams()  # what this process printed is written once, here
+        try:
+            read_end, write_end = os.pipe()
+        except OSError:  # no file descriptors left: nothing runs beside this process
+            self._done = True
+            return
+        try:
+            pid = os.fork()
+        except OSError:  # no process slots or no memory: nothing runs beside this process
+            os.close(read_end)
+            os.close(write_end)
+            self._done = True
+            return
+        if pid == 0:  # the child: never returns from here
+            _child_answers(work, read_end, write_end)
+        os.close(write_end)
+        self.pid, self._read_end = pid, read_end
+
+    def outcome(self) -> tuple[str, object] | None:
+        """("ok", result), ("raise", exception), or None: no child, or it died before answering."""
+        if not self._done:
+            self._done = True
+            try:
+                self._outcome = _answer(_read_all(cast(int, self._read_end)))
+            finally:
+                self._close(kill=self._outcome is None)
+        return self._outcome
+
+    def abandon(self) -> None:
+        """Kill the child if it is still working, and reap it; its answer is never read."""
+        if not self._done:
+            self._done = True
+            self._close(kill=True)
+
+    def _close(self, *, kill: bool) -> None:
+        if self._read_end is not None:
+            os.close(self._read_end)
+            self._read_end = None
+        if self.pid is None:
+            return
+        try:
+            if kill:
+                os.kill(self.pid, signal.SIGKILL)
+            os.waitpid(self.pid, 0)
+        except (ProcessLookupError, ChildProcessError):  # already gone, or reaped elsewhere
+            pass
+        self.pid = None
+
+
+def _flush_standard_streams() -> None:
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            if stream is not None:
+                stream.flush()
+        except (OSError, ValueError):  # closed or broken: nothing buffered can be written
+            pass
+
+
+def _child_answers(work: Callable[[], object], read_end: int, write_end: int) -> NoReturn:
+    """In the forked child: run work, write the pickled answer to write_end, and leave."""
+    import pickle  # deferred: only forked work pickles (about 4 ms to import cold)
+
+    code = 1
+    try:
+        os.close(read_end)
+        try:
+            answer: tuple[str, object] = ("ok", work())
+        except BaseException as err:  # every failure is sent back and raised there
+            answer = ("raise", err)
+        try:
+            data = pickle.dumps(answer, protocol=pickle.HIGHEST_PROTOCOL)
+        except Exception as err:  # an answer that cannot be pickled is an error
+            text = (
+                f"the forked worker's answer could not be sent back ({type(err).__name__}: {err})"
+            )
+            data = pickle.dumps(("raise", RuntimeError(text)))
+        view = memoryview(data)
+        while view:
+            view = view[os.write(write_end, view) :]
+        _flush_standard_streams()  # what work itself printed
+        code = 0
+    finally:
+        os._exit(code)
+
+
+def _read_all(fd: int) -> bytes:
+    chunks: list[bytes] = []
+    while chunk := os.read(fd, 1 << 20):
+        chunks.append(chunk)
+    return b"".join(chunks)
+
+
+def _answer(data: bytes) -> tuple[str, object] | None:
+    """The child's answer, or None if it is missing or cut short (the child died)."""
+    import pickle  # deferred, as in _child_answers
+
+    try:
+        kind, value = pickle.loads(data)
+    except Exception:  # a cut-short pickle fails in several ways: all mean "died"
+        return None
+    return (kind, value) if kind in ("ok", "raise") else None
+
+
+def _delivered(outcome: tuple[str, object] | None) -> tuple[bool, object]:
+    """(True, result) for an answer; raises the child's exception; (False, None) if it died."""
+    if outcome is None:
+        return False, None
+    kind, value = outcome
+    if kind == "raise":
+        raise cast(BaseException, value)
+    return True, value
+
+
 def in_two_processes(
     work: Callable[[list[T]], list[R]],
     items: Sequence[T],
@@ -168,41 +304,25 @@ def in_two_processes(
     second item while this process runs here (work by default) on the others.
 
     Items alternate rather than split in halves: neighbours are often alike, so each side gets
-    the same mix. work must be picklable (a module-level function or a partial of one). If the
-    worker cannot be started (no process slots, no memory), or dies (killed, out of memory),
-    its items are done here with work, so the answer never depends on the worker.
+    the same mix. The worker inherits work and its items at the fork (nothing is pickled to it);
+    its results are pickled back. If the worker cannot be started (no process slots, no memory),
+    or dies (killed, out of memory), its items are done here with work, so the answer never
+    depends on the worker; an exception work raises in the worker is raised here.
     """
-    # Deferred: multiprocessing costs about 15 ms to import, and only large jobs need it.
-    import multiprocessing
-    from concurrent.futures import ProcessPoolExecutor
-    from concurrent.futures.process import BrokenProcessPool
-
     ours_in, theirs_in = list(items[0::2]), list(items[1::2])
-    with ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("fork")) as pool:
-        try:
-            pending = pool.submit(work, theirs_in)
-        except (OSError, BrokenProcessPool):  # no process could be started: all here
-            return work(list(items))
+    child = ForkedCall(partial(work, theirs_in))
+    try:
         ours = (here or work)(ours_in)
-        try:
-            theirs = pending.result()
-        except BrokenProcessPool:
-            theirs = work(theirs_in)
+    except BaseException:
+        child.abandon()
+        raise
+    answered, value = _delivered(child.outcome())
+    theirs = cast("list[R]", value) if answered else work(theirs_in)
     if len(ours) != len(ours_in) or len(theirs) != len(theirs_in):
         raise ValueError("in_two_processes: work must give one result per item")
     merged: list[R] = [*ours, *theirs]
     merged[0::2], merged[1::2] = ours, theirs
     return merged
-
-
-# The task a child forked by beside_this_process runs: set for as long as its pool lives, so the
-# child finds it in the memory it inherits whenever the pool forks it (a closure and its data
-# are never pickled).
-_INHERITED: list[Callable[[], object]] = []
-
-
-def _run_inherited() -> object:
-    return _INHERITED[-1]()
 
 
 @contextmanager
@@ -213,31 +333,19 @@ def beside_this_process(work: Callable[[], R]) -> Iterator[Callable[[], R]]:
     The child inherits this process's memory at the fork, so work may read anything built so
     far without it being pickled; only its result is sent back, so it should be small. As in
     in_two_processes, a child that cannot be started or dies leaves work to be done here, when
-    the result is asked for; an exception work raises in the child is raised here. Use it only
-    where fork_pays says forking is safe.
+    the result is asked for; an exception work raises in the child is raised here. The result
+    may be asked for inside the block or after it: leaving the block waits for the child, and
+    leaving it by an exception kills the child. Use it only where fork_pays says forking is safe.
     """
-    # Deferred, as in in_two_processes.
-    import multiprocessing
-    from concurrent.futures import ProcessPoolExecutor
-    from concurrent.futures.process import BrokenProcessPool
+    child = ForkedCall(work)
 
-    _INHERITED.append(work)
+    def result() -> R:
+        answered, value = _delivered(child.outcome())
+        return cast(R, value) if answered else work()
+
     try:
-        with ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("fork")) as pool:
-            pending: Future[object] | None
-            try:
-                pending = pool.submit(_run_inherited)
-            except (OSError, BrokenProcessPool):  # no process could be started: work runs here
-                pending = None
-
-            def result() -> R:
-                if pending is not None:
-                    try:
-                        return cast(R, pending.result())
-                    except BrokenProcessPool:  # the child died (killed, out of memory)
-                        pass
-                return work()
-
-            yield result
-    finally:
-        _INHERITED.pop()
+        yield result
+    except BaseException:
+        child.abandon()
+        raise
+    child.outcome()  # reaped now; the answer is kept for result()

@@ -3,12 +3,12 @@
 Each memory file is read once and its per-memory rules (content.lint_memory) read that memory
 and nothing else, so a dir's files can be read and linted in two halves at once. On a dir of
 2,000 files this per-file work is nearly all of a lint; a forked worker that takes every second
-file cuts the wall time by about a fifth to a quarter on two free cores (docs/performance.md,
-"Lint, summary and plan on two cores").
+file cuts the wall time by about a third on two free cores (docs/performance.md, "Lint, summary
+and plan on two cores" and "A forked worker without a process pool").
 
 The second core is used only where machine.fork_pays says it is safe and pays, from
-PARALLEL_MIN_FILES files on: below that, starting the worker and sending its results back
-(about 25-30 ms here) costs more than it saves. The result is the same either way: each file
+PARALLEL_MIN_FILES files on: below that, forking the worker and sending its results back
+(about 3 ms here, plus about 30 µs a file) costs more than it saves. The result is the same either way: each file
 is read and linted by the same function, the halves are put back in the listing's order, and
 machine.in_two_processes does a failed worker's half here.
 """
@@ -26,7 +26,7 @@ from memdir_nb.machine import fork_pays, in_two_processes
 from memdir_nb.storage.access import ContainedReader
 from memdir_nb.storage.listing import ListedFile, SkippedFile
 
-PARALLEL_MIN_FILES = 600  # measured break-even: about 400 files (docs/performance.md)
+PARALLEL_MIN_FILES = 100  # measured break-even: about 30 files (docs/performance.md)
 
 # A file's text, header and findings; the text is None where the caller asked for findings only
 # (keep_texts=False), so a forked worker does not pickle every text back (docs/performance.md).

@@ -8,7 +8,6 @@ import signal
 import subprocess
 import sys
 import threading
-from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -176,28 +175,122 @@ def test_here_runs_this_processs_share_and_work_the_workers() -> None:
     assert got == [-1, 4, -3, 16]
 
 
-def _dies_in_a_worker(parent: int, marker: Path) -> Callable[[list[int]], list[int]]:
-    """_squares as the pool finds it by name, SIGKILLing the worker for real (after marker)."""
+@linux_only
+def test_a_killed_worker_leaves_its_items_to_this_process(tmp_path: Path) -> None:
+    parent, marker = os.getpid(), tmp_path / "worker-was-killed"
 
     def dying(items: list[int]) -> list[int]:
         if os.getpid() != parent:
             marker.touch()
-            os.kill(os.getpid(), signal.SIGKILL)
+            os.kill(os.getpid(), signal.SIGKILL)  # killed for real, mid-work
         return [i * i for i in items]
 
-    dying.__module__, dying.__qualname__ = __name__, "_squares"
-    return dying
+    assert in_two_processes(dying, list(range(9))) == [i * i for i in range(9)]
+    assert marker.exists()
 
 
 @linux_only
-def test_a_killed_worker_leaves_its_items_to_this_process(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+def test_the_worker_inherits_work_and_items_nothing_is_pickled_to_it() -> None:
+    lock = threading.Lock()  # a closure over an object pickle refuses
+
+    def work(items: list[int]) -> list[int]:
+        with lock:
+            return [i + 1 for i in items]
+
+    assert in_two_processes(work, [1, 2, 3, 4, 5]) == [2, 3, 4, 5, 6]
+
+
+@linux_only
+def test_no_worker_to_start_means_every_item_is_done_here(
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    marker = tmp_path / "worker-was-killed"
-    dying = _dies_in_a_worker(os.getpid(), marker)
-    monkeypatch.setattr(sys.modules[__name__], "_squares", dying)
-    assert in_two_processes(dying, list(range(9))) == [i * i for i in range(9)]
-    assert marker.exists()
+    def no_slots() -> int:
+        raise BlockingIOError(11, "Resource temporarily unavailable")
+
+    monkeypatch.setattr(os, "fork", no_slots)
+    before = _open_fds()
+    assert in_two_processes(_pids, list(range(6))) == [os.getpid()] * 6
+    assert _open_fds() == before  # the pipe made for the worker is closed again
+
+
+@linux_only
+def test_an_error_in_the_worker_is_raised_here() -> None:
+    parent = os.getpid()
+
+    def work(items: list[int]) -> list[int]:
+        if os.getpid() != parent:
+            raise LookupError(f"no such items: {items}")
+        return items
+
+    with pytest.raises(LookupError, match=r"no such items: \[1, 3\]"):
+        in_two_processes(work, [0, 1, 2, 3])
+
+
+@linux_only
+def test_a_result_that_cannot_be_sent_back_is_a_clear_error() -> None:
+    parent = os.getpid()
+
+    def work(items: list[object]) -> list[object]:
+        return [threading.Lock() if os.getpid() != parent else i for i in items]
+
+    items: list[object] = [0, 1]
+    with pytest.raises(RuntimeError, match="could not be sent back"):
+        in_two_processes(work, items)
+
+
+@linux_only
+def test_an_error_here_kills_and_reaps_the_worker(tmp_path: Path) -> None:
+    started = tmp_path / "worker-pid"
+
+    def slow(items: list[int]) -> list[int]:
+        started.write_text(str(os.getpid()))
+        threading.Event().wait(60)  # would hold the test for a minute if it were waited for
+        return items
+
+    def fails(items: list[int]) -> list[int]:
+        while not started.exists():  # the worker is running
+            threading.Event().wait(0.01)
+        raise KeyError("here")
+
+    with pytest.raises(KeyError):
+        in_two_processes(slow, [1, 2], here=fails)
+    with pytest.raises(ChildProcessError):  # killed and reaped: not left working, not a zombie
+        os.waitpid(int(started.read_text() or 0), os.WNOHANG)
+
+
+@linux_only
+def test_output_buffered_before_the_fork_is_written_once() -> None:
+    # stdout to a pipe is block-buffered: a child leaving with a copy of the buffer and flushing
+    # it would print "before" twice.
+    code = (
+        "import sys\n"
+        "from memdir_nb.machine import in_two_processes\n"
+        "sys.stdout.write('before;')\n"
+        "print(in_two_processes(lambda xs: [x * 2 for x in xs], [1, 2, 3]))\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=60
+    )
+    assert out.stdout == "before;[2, 4, 6]\n"
+
+
+def _children() -> list[int]:
+    """This process's child processes, from /proc."""
+    me = str(os.getpid())
+    found = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                stat = Path(f"/proc/{entry}/stat").read_text()
+            except OSError:
+                continue
+            if stat.rsplit(")", 1)[1].split()[1] == me:
+                found.append(int(entry))
+    return found
+
+
+def _open_fds() -> set[str]:
+    return set(os.listdir("/proc/self/fd"))
 
 
 @linux_only
@@ -232,6 +325,28 @@ def test_a_killed_child_leaves_its_work_to_this_process(tmp_path: Path) -> None:
         pass
     assert result() == parent
     assert marker.exists()
+
+
+@linux_only
+def test_leaving_the_block_by_an_error_kills_and_reaps_the_child() -> None:
+    def slow() -> bool:
+        return threading.Event().wait(60)  # would hold the test for a minute if waited for
+
+    before = set(_children())
+    with pytest.raises(KeyError), beside_this_process(slow):
+        started = set(_children()) - before
+        raise KeyError("here")
+    assert len(started) == 1
+    with pytest.raises(ChildProcessError):  # killed and reaped: not left working, not a zombie
+        os.waitpid(started.pop(), os.WNOHANG)
+
+
+@linux_only
+def test_the_result_may_be_asked_for_after_the_block() -> None:
+    with beside_this_process(lambda: os.getpid()) as result:
+        pass
+    assert result() != os.getpid()
+    assert result() == result()  # one child, one answer, kept
 
 
 @linux_only
