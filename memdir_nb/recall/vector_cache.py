@@ -9,7 +9,9 @@ store writes):
   body. While that identity holds, the file is not read again to learn its snippet.
 
 An unchanged dir re-opened in a new process therefore reads no body and encodes nothing. The
-cache holds at most `max_vectors` rows (oldest dropped first). If the file cannot be opened or
+cache holds at most `max_vectors` vectors and `max_snippets` snippets, in the file and in memory
+(the oldest written dropped first): rows of files that were renamed, deleted or edited are
+never looked up again, so the bound is what keeps them from piling up. If the file cannot be opened or
 written (read-only home, disk full), the cache keeps working in memory and `problem` says why.
 """
 
@@ -28,6 +30,9 @@ from memdir_nb.recall.embedding import EMBEDDING_DIM
 
 FileIdentity = tuple[int, int, int, int]  # (st_dev, st_ino, st_size, st_mtime_ns)
 DEFAULT_MAX_VECTORS = 50_000
+# Snippets are keyed by path; the semantic channel stores two per memory file (its body and its
+# full-text terms), so this keeps those of the 10,000 files most recently read.
+DEFAULT_MAX_SNIPPETS = 20_000
 CACHE_FILENAME = "semantic-vectors.sqlite3"
 
 
@@ -44,11 +49,20 @@ def text_key(model_sha256: str, text: str) -> str:
 class VectorCache:
     """Vectors by text key and snippets by file identity, in SQLite (or memory only if path is None)."""
 
-    def __init__(self, path: Path | None, *, max_vectors: int = DEFAULT_MAX_VECTORS) -> None:
+    def __init__(
+        self,
+        path: Path | None,
+        *,
+        max_vectors: int = DEFAULT_MAX_VECTORS,
+        max_snippets: int = DEFAULT_MAX_SNIPPETS,
+    ) -> None:
         if max_vectors < 1:
             raise ValueError(f"max_vectors must be at least 1, got {max_vectors}")
+        if max_snippets < 1:
+            raise ValueError(f"max_snippets must be at least 1, got {max_snippets}")
         self.path = path
         self.max_vectors = max_vectors
+        self.max_snippets = max_snippets
         self.problem: str | None = None
         self._lock = threading.Lock()
         self._conn: sqlite3.Connection | None = None
@@ -168,18 +182,31 @@ class VectorCache:
         return found
 
     def put_snippets(self, items: Mapping[str, tuple[FileIdentity, str]]) -> None:
-        """Remember each file's snippet under the identity it was read with."""
+        """Remember each file's snippet under the identity it was read with, then drop the
+        oldest written beyond max_snippets."""
+        for path in items:  # written again: now the newest, as in the file's table
+            self._snippets.pop(path, None)
         self._snippets.update(items)
+        if len(self._snippets) > self.max_snippets:
+            for path in list(self._snippets)[: len(self._snippets) - self.max_snippets]:
+                del self._snippets[path]
         if not items or self._conn is None:
             return
         rows = [(path, *ident, snippet) for path, (ident, snippet) in items.items()]
         with self._lock:
             try:
                 with self._conn:
+                    # REPLACE deletes a path's old row and inserts a new one, with a new rowid:
+                    # rowid order is the order of writing.
                     self._conn.executemany(
                         "INSERT OR REPLACE INTO snippets (path, dev, ino, size, mtime_ns, "
                         "snippet) VALUES (?, ?, ?, ?, ?, ?)",
                         rows,
+                    )
+                    self._conn.execute(
+                        "DELETE FROM snippets WHERE rowid IN (SELECT rowid FROM snippets "
+                        "ORDER BY rowid DESC LIMIT -1 OFFSET ?)",
+                        (self.max_snippets,),
                     )
             except sqlite3.Error as err:
                 self._fail(err)

@@ -47,6 +47,46 @@ def test_the_oldest_vectors_are_dropped_beyond_the_bound(tmp_path: Path) -> None
     assert set(reopened.get_vectors(keys)) == set(keys[2:])
 
 
+def _files(tmp_path: Path, n: int) -> dict[str, tuple[tuple[int, int, int, int], str]]:
+    out = {}
+    for i in range(n):
+        f = tmp_path / f"m{i}.md"
+        f.write_text(f"body {i}", encoding="utf-8")
+        out[str(f)] = (file_identity(os.stat(f)), f"body {i}")
+    return out
+
+
+def test_the_oldest_snippets_are_dropped_beyond_the_bound(tmp_path: Path) -> None:
+    # A renamed or deleted file's rows are never asked for again: without a bound they pile up.
+    files = _files(tmp_path, 5)
+    cache = VectorCache(tmp_path / "c.sqlite3", max_snippets=3)
+    for path, held in files.items():
+        cache.put_snippets({path: held})
+    wanted = {path: held[0] for path, held in files.items()}
+    assert set(cache.get_snippets(wanted)) == set(list(files)[2:])  # in memory
+    reopened = VectorCache(tmp_path / "c.sqlite3", max_snippets=3)
+    assert set(reopened.get_snippets(wanted)) == set(list(files)[2:])  # in the file
+
+
+def test_a_snippet_written_again_is_the_newest(tmp_path: Path) -> None:
+    files = _files(tmp_path, 4)
+    first, second, third, fourth = files
+    cache = VectorCache(tmp_path / "c.sqlite3", max_snippets=3)
+    cache.put_snippets({p: files[p] for p in (first, second, third)})
+    cache.put_snippets({first: files[first]})  # read again after an edit, say
+    cache.put_snippets({fourth: files[fourth]})
+    wanted = {path: held[0] for path, held in files.items()}
+    for kept in (cache, VectorCache(tmp_path / "c.sqlite3", max_snippets=3)):
+        assert set(kept.get_snippets(wanted)) == {first, third, fourth}
+
+
+def test_a_memory_only_cache_keeps_the_same_bound(tmp_path: Path) -> None:
+    files = _files(tmp_path, 4)
+    cache = VectorCache(None, max_snippets=2)
+    cache.put_snippets(files)
+    assert set(cache.get_snippets({p: h[0] for p, h in files.items()})) == set(list(files)[2:])
+
+
 def test_an_unusable_cache_path_keeps_working_in_memory_and_says_why(tmp_path: Path) -> None:
     blocker = tmp_path / "not-a-dir"
     blocker.write_text("x", encoding="utf-8")
