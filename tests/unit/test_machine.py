@@ -8,6 +8,7 @@ import signal
 import subprocess
 import sys
 import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -272,6 +273,49 @@ def test_output_buffered_before_the_fork_is_written_once() -> None:
         [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=60
     )
     assert out.stdout == "before;[2, 4, 6]\n"
+
+
+@linux_only
+def test_a_worker_whose_parent_was_killed_finishes_and_leaves(tmp_path: Path) -> None:
+    # SIGKILL (or SIGTERM, which Python does not catch) ends the parent at once; its worker
+    # must not outlive the share it was given, blocked on a pipe nobody reads.
+    pid_file = tmp_path / "worker.pid"
+    code = (
+        "import os, sys, time\n"
+        "from memdir_nb.machine import in_two_processes\n"
+        f"pid_file = {str(pid_file)!r}\n"
+        "def work(items):\n"
+        "    if os.getpid() != parent:\n"
+        "        open(pid_file, 'w').write(str(os.getpid()))\n"
+        "        time.sleep(1.5)\n"
+        "        return [b'x' * 200_000 for _ in items]  # more than a pipe holds\n"
+        "    time.sleep(60)\n"
+        "parent = os.getpid()\n"
+        "in_two_processes(work, [1, 2])\n"
+    )
+    proc = subprocess.Popen([sys.executable, "-c", code])
+    try:
+        deadline = time.monotonic() + 30
+        while not pid_file.exists() or not pid_file.read_text():
+            assert time.monotonic() < deadline, "the worker never started"
+            time.sleep(0.05)
+        worker = int(pid_file.read_text())
+        proc.kill()
+        proc.wait(timeout=30)
+        deadline = time.monotonic() + 30
+        while Path(f"/proc/{worker}").exists() and "Z" not in _state(worker):
+            assert time.monotonic() < deadline, "the orphaned worker is still running"
+            time.sleep(0.05)
+    finally:
+        proc.kill()
+        proc.wait(timeout=30)
+
+
+def _state(pid: int) -> str:
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return "gone"
 
 
 def _children() -> list[int]:
