@@ -46,6 +46,7 @@ from memdir_nb.spec.constants import (
 )
 from memdir_nb.spec.dates import convert_relative_dates, local_date
 from memdir_nb.spec.similarity import StemCache
+from memdir_nb.spec.taxonomy import MemoryType
 from memdir_nb.storage.access import ContainedReader, MissingFile, ReadRefused, ReadResult
 from memdir_nb.storage.containment import absolute_dir
 from memdir_nb.storage.scan import list_memory_files
@@ -181,10 +182,15 @@ def _contradiction_actions(
 
 
 def _date_actions(mems: list[_Mem], merged: set[str]) -> list[PlanAction]:
-    """3. relative dates, against each file's own mtime."""
+    """3. relative dates of project memories, against each file's own mtime.
+
+    The project type is the one whose guidance says to write dates absolute, and the one lint
+    checks; in a feedback or user memory "today" is most often the present ("if I wrote this
+    from scratch today"), so rewriting it would change what the person wrote.
+    """
     actions = []
     for m in mems:
-        if m.rel in merged:
+        if m.rel in merged or m.type != MemoryType.PROJECT:
             continue
         body = m.body  # the text after its frontmatter block, as _split_front cuts it
         new_body, changes = convert_relative_dates(body, local_date(m.mtime_ms))

@@ -89,7 +89,13 @@ _PHRASE_LOWER = re.compile(_PHRASE.pattern)
 _BARE_WEEKDAY = re.compile(rf"\b{_CAP_WEEKDAY}\b")  # capitalised only: "monday" alone is too loose
 _RECURRING_BEFORE = re.compile(r"\b(?:every|each|on alternate|most|some)\s+$", re.IGNORECASE)
 _FENCE = re.compile(r"^\s{0,3}(```|~~~)")
-_INLINE_CODE = re.compile(r"(`[^`]*`)")
+_INLINE_CODE = re.compile(r"`[^`\n]*`")
+# A heading names a topic ("### The Problem Today") and a blockquote repeats words said then:
+# neither states when something happens, so their relative words are left as written.
+_LABEL_LINE = re.compile(r"^\s{0,3}(?:#{1,6}(?:\s|$)|>)")
+# Words in double quotes are someone's words or a name for something ("yesterday UTC").
+_QUOTED = re.compile('"[^"\n]*"|\u201c[^\u201d\n]*\u201d')
+_POSSESSIVE = ("'s", "\u2019s")  # "today's teams" is the present, not a day
 
 
 @dataclass(frozen=True)
@@ -126,13 +132,29 @@ def _weekday_anchored(line: str, start: int, end: int) -> bool:
     return any(not before[m.end() :].strip(" ,()").strip() for m in ABSOLUTE_DATE.finditer(before))
 
 
+def _set_apart(line: str, start: int, end: int, quoted: list[tuple[int, int]]) -> bool:
+    """Whether the phrase at line[start:end] is quoted, or is "today" used as a possessive."""
+    if any(q0 <= start < q1 for q0, q1 in quoted):
+        return True
+    return line[end : end + 2] in _POSSESSIVE and line[start:end].lower() == "today"
+
+
 def _line_hits(line: str) -> Iterator[tuple[int, int, str]]:
-    """(start, end, phrase) of each relative date in one line, in order."""
+    """(start, end, phrase) of each relative date in one line, in order.
+
+    A heading or blockquote line has none, nor has text in double quotes (see _LABEL_LINE and
+    _QUOTED), nor "today's".
+    """
+    if _LABEL_LINE.match(line):
+        return
+    quoted = [m.span() for m in _QUOTED.finditer(line)] if '"' in line or "\u201c" in line else []
     spans: list[tuple[int, int, str]] = []
     found = _PHRASE_LOWER.finditer(line.lower()) if line.isascii() else _PHRASE.finditer(line)
     for m in found:
         wd = m.start("wd")
         if wd != -1 and _weekday_anchored(line, wd, m.end("wd")):
+            continue
+        if _set_apart(line, m.start(), m.end(), quoted):
             continue
         spans.append((m.start(), m.end(), line[m.start() : m.end()]))
     for m in _BARE_WEEKDAY.finditer(line):
@@ -140,7 +162,9 @@ def _line_hits(line: str) -> Iterator[tuple[int, int, str]]:
             continue
         if _RECURRING_BEFORE.search(line[: m.start()]) or line[m.end() : m.end() + 1] == "s":
             continue
-        if _weekday_anchored(line, m.start(), m.end()):
+        if _weekday_anchored(line, m.start(), m.end()) or _set_apart(
+            line, m.start(), m.end(), quoted
+        ):
             continue
         spans.append((m.start(), m.end(), m.group(0)))
     yield from sorted(spans)
@@ -323,8 +347,9 @@ def convert_relative_dates(text: str, today: _dt.date) -> tuple[str, list[str]]:
     """Replace resolvable relative dates outside code with absolute ones.
 
     Returns (new text, ["'yesterday' -> '2026-03-27'", ...]). Fenced and inline code are left
-    alone; a bare weekday ("Thursday") is reported by find_relative_dates but not rewritten, since
-    it is as often a recurring day as a date.
+    alone, and so are what find_relative_dates does not report (headings, blockquotes, quoted
+    words, "today's"); a bare weekday ("Thursday") is reported by find_relative_dates but not
+    rewritten, since it is as often a recurring day as a date.
     """
     changes: list[str] = []
     if not may_hold_relative_date(text):
@@ -337,24 +362,22 @@ def convert_relative_dates(text: str, today: _dt.date) -> tuple[str, list[str]]:
         if in_fence or _FENCE.match(line):
             out.append(line)
             continue
-        pieces = _INLINE_CODE.split(line)
-        for i in range(0, len(pieces), 2):
-            pieces[i] = _convert_piece(pieces[i], today, changes)
-        out.append("".join(pieces))
+        out.append(_convert_line(line, today, changes))
     return "\n".join(out), changes
 
 
-def _convert_piece(piece: str, today: _dt.date, changes: list[str]) -> str:
+def _convert_line(line: str, today: _dt.date, changes: list[str]) -> str:
+    code = [m.span() for m in _INLINE_CODE.finditer(line)] if "`" in line else []
     result: list[str] = []
     pos = 0
-    for start, end, phrase in _line_hits(piece):
-        if _BARE_WEEKDAY.fullmatch(phrase):
+    for start, end, phrase in _line_hits(line):
+        if _BARE_WEEKDAY.fullmatch(phrase) or any(c0 <= start < c1 for c0, c1 in code):
             continue
         resolved = resolve_relative_date(phrase, today)
         if resolved is None:
             continue
-        result.append(piece[pos:start] + resolved.text)
+        result.append(line[pos:start] + resolved.text)
         changes.append(f"{phrase!r} -> {resolved.text!r}")
         pos = end
-    result.append(piece[pos:])
+    result.append(line[pos:])
     return "".join(result)

@@ -123,7 +123,9 @@ def test_dream_apply_refuses_a_folder_swapped_during_the_apply(tree: tuple[Path,
 
 def test_dream_apply_refuses_a_folder_swapped_after_planning(tree: tuple[Path, Path]) -> None:
     mem, outside = tree
-    (mem / "team" / "project_freeze.md").write_text("---\nname: x\n---\nDecided yesterday.\n")
+    (mem / "team" / "project_freeze.md").write_text(
+        "---\nname: x\ntype: project\n---\nDecided yesterday.\n"
+    )
     plan = dream.plan_consolidation(mem, now_ms=NOW_MS)
     swap_for_symlink(mem / "team", outside)
     with pytest.raises((PathTraversalError, dream.PlanStaleError)):

@@ -130,6 +130,30 @@ def test_convert_leaves_vague_and_anchored_phrases_alone() -> None:
     assert convert_relative_dates(body, WEDNESDAY) == (body, [])
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        "### The Problem Today",  # a heading names a topic
+        "## Yesterday",
+        "> ship it tomorrow, she said",  # a blockquote repeats words said then
+        'Any job that reports "yesterday UTC" must run after midnight.',  # quoted: a name
+        "The flag reads \u201cnext week\u201d in the UI.",
+        "`priority_teams()` puts today's teams first.",  # "today's": the present
+        "Today\u2019s build is the one to keep.",
+    ],
+)
+def test_headings_quotes_and_todays_are_not_relative_dates(text: str) -> None:
+    assert find_relative_dates(text) == []
+    assert convert_relative_dates(text, WEDNESDAY) == (text, [])
+
+
+def test_the_statement_beside_a_quote_is_still_a_relative_date() -> None:
+    line = 'We renamed "today view" yesterday; #tags stay. Tomorrow\u2019s review'
+    assert [h.phrase for h in find_relative_dates(line)] == ["yesterday", "Tomorrow"]
+    text, _ = convert_relative_dates(line, WEDNESDAY)
+    assert text == 'We renamed "today view" 2026-11-17; #tags stay. 2026-11-19\u2019s review'
+
+
 def test_local_date_reads_the_clock_it_is_given() -> None:
     noon = dt.datetime(2026, 11, 18, 12, 0).timestamp() * 1000  # local noon
     assert local_date(noon) == WEDNESDAY

@@ -115,6 +115,30 @@ def test_relative_dates_become_absolute_against_the_file_date_outside_code() -> 
     assert len(changes) == 4
 
 
+def test_only_project_memories_get_absolute_dates(project_memdir: Path) -> None:
+    # The project type's guidance asks for absolute dates; in feedback, "today" is the present.
+    hypothetical = 'Ask: "if I wrote this series from scratch today, would it exist?"'
+    for kind, body in (
+        ("feedback", "If I wrote this series from scratch today, would this commit exist?"),
+        ("user", "Works from Lisbon; moved there last month."),
+        ("project", f"### The Problem Today\n{hypothetical}\nThe freeze starts tomorrow."),
+    ):
+        write_memory(
+            project_memdir,
+            f"{kind}_note.md",
+            name=f"{kind} note",
+            description=f"a {kind} note",
+            type=kind,
+            body=body,
+            age_days=1,
+            now_ms=PLAN_NOW,
+        )
+    plan = plan_consolidation(project_memdir, now_ms=PLAN_NOW)
+    dates = [a for a in plan.actions if a.kind == "absolute_dates"]
+    assert [a.files for a in dates] == [("project_note.md",)]
+    assert dates[0].summary == "project_note.md: 'tomorrow' -> '2026-03-28'"
+
+
 def test_plan_is_a_dry_run_listing_every_kind_of_fix(messy: Path) -> None:
     before = _tree(messy)
     plan = plan_consolidation(messy, now_ms=PLAN_NOW)
