@@ -209,12 +209,13 @@ def _date_actions(mems: list[_Mem], merged: set[str]) -> list[PlanAction]:
 
 def _index_line_actions(
     irel: str, text: str, scope_dir: Path, in_scope: dict[str, _Mem]
-) -> tuple[list[PlanAction], set[str]]:
-    """4-5. one index's lines: dangling ones dropped, long ones shortened; and what it lists."""
+) -> tuple[list[PlanAction], dict[str, int]]:
+    """4-5. one index's lines: dangling ones dropped, long ones shortened; and what it lists
+    (each target's first line)."""
     actions: list[PlanAction] = []
-    indexed: set[str] = set()
+    indexed: dict[str, int] = {}
     for e in index.parse_index(text):
-        indexed.add(e.target)
+        indexed.setdefault(e.target, e.line_no)
         if re.match(r"^[a-z]+://", e.target):
             continue
         if e.target not in in_scope and not (scope_dir / e.target).is_file():
@@ -242,6 +243,24 @@ def _index_line_actions(
                 )
             )
     return actions, indexed
+
+
+# Which memories' pointers go first when their times tie (a git checkout gives every file one
+# mtime): project and reference memories date, feedback and user memories are standing
+# guidance, so theirs go last.
+_KEPT_LONGER: dict[str, int] = {MemoryType.FEEDBACK.value: 1, MemoryType.USER.value: 1}
+
+
+def _fit_order(in_scope: dict[str, _Mem], indexed: dict[str, int]) -> tuple[str, ...]:
+    """The order fit_index drops pointers in: oldest memory first; on a tie, project and
+    reference before feedback and user, then the lowest line of the index first (the lines
+    Claude Code's 200-line cut would lose anyway; a line the plan appends is the lowest)."""
+    appended = max(indexed.values(), default=0) + 1
+
+    def key(m: _Mem) -> tuple[float, int, int, str]:
+        return (m.mtime_ms, _KEPT_LONGER.get(m.type, 0), -indexed.get(m.scope_rel, appended), m.rel)
+
+    return tuple(m.scope_rel for m in sorted(in_scope.values(), key=key))
 
 
 def _index_actions(
@@ -273,9 +292,7 @@ def _index_actions(
     n_lines = len(after.rstrip("\n").split("\n")) if after else 0
     n_bytes = len(after.encode())
     if n_lines > index.MAX_ENTRYPOINT_LINES or n_bytes > index.MAX_ENTRYPOINT_BYTES:
-        order = tuple(
-            m.scope_rel for m in sorted(in_scope.values(), key=lambda m: (m.mtime_ms, m.rel))
-        )
+        order = _fit_order(in_scope, indexed)
         new.append(
             PlanAction(
                 f"fit:{irel}",
@@ -283,7 +300,9 @@ def _index_actions(
                 f"{irel} would be {n_lines} lines / {n_bytes} bytes, over the "
                 f"{index.MAX_ENTRYPOINT_LINES}-line / {index.MAX_ENTRYPOINT_BYTES}-byte caps: "
                 "collapse blank runs, shorten hooks, then drop pointers to the oldest "
-                "memories (their files stay and recall still finds them)",
+                "memories (their files stay and recall still finds them); where times tie, "
+                "project and reference pointers go before feedback and user ones, lowest "
+                "first, and a section heading left empty goes too (the diff lists each line)",
                 (irel,),
                 (IndexFit(irel, order),),
             )

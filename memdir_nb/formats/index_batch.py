@@ -11,6 +11,7 @@ pointers) with the line and byte counts kept as running totals.
 from __future__ import annotations
 
 import bisect
+import re
 from collections import defaultdict
 
 from memdir_nb.formats import index
@@ -100,6 +101,13 @@ class IndexText:
             self._kill(pos)
         self._reset_if_empty()
 
+    def drop_line(self, pos: int) -> None:
+        """Drop the line at pos, which is no entry (a heading left with nothing under it)."""
+        self._normalize()
+        if self.lines[pos] is not None:
+            self._kill(pos)
+        self._reset_if_empty()
+
     def text(self) -> str:
         """The index text after the edits."""
         kept = [line for line in self.lines if line is not None]
@@ -108,12 +116,21 @@ class IndexText:
         return in_style("\n".join(kept) + ("\n" if self.ends else ""), self.crlf)
 
 
+_SECTION_HEADING = re.compile(r"^\s{0,3}#{2,6}(?:\s|$)")  # `#` alone is the index's title
+
+
 def _fits(n_lines: int, n_bytes: int) -> bool:
     return n_lines <= index.MAX_ENTRYPOINT_LINES and n_bytes <= index.MAX_ENTRYPOINT_BYTES
 
 
 def fit_index(text: str, order: tuple[str, ...]) -> str:
-    """Bring an index under both caps: collapse blank runs, shorten hooks, then drop the oldest entries."""
+    """Bring an index under both caps: collapse blank runs, shorten hooks, then drop the oldest
+    entries (`order`, first dropped first).
+
+    A section heading (`##` or deeper) whose entries are all dropped goes with its last one,
+    and the lines it frees count towards the caps; a heading that had no entries to begin with
+    stays, as does the index's `#` title.
+    """
     lines = text.rstrip("\n").split("\n")
     collapsed: list[str] = []
     for line in lines:
@@ -133,28 +150,69 @@ def fit_index(text: str, order: tuple[str, ...]) -> str:
             if entry
             else line
         )
-    doc = IndexText("\n".join(out) + "\n")
+    return _drop_until_fit(IndexText("\n".join(out) + "\n"), out, order)
+
+
+class _Sections:
+    """Which `##` heading each line sits under, and how many of its lines are still kept."""
+
+    def __init__(self, lines: list[str]) -> None:
+        self.heading_of: list[int] = []
+        self.kept: dict[int, int] = {}  # heading position -> its non-blank lines still kept
+        current = -1
+        for pos, line in enumerate(lines):
+            if _SECTION_HEADING.match(line):
+                current = pos
+                self.kept[pos] = 0
+            elif line.strip() and current >= 0:
+                self.kept[current] += 1
+            self.heading_of.append(current)
+
+    def emptied(self, positions: list[int]) -> list[int]:
+        """Headings left with no lines once the lines at positions are gone."""
+        out = []
+        for pos in positions:
+            heading = self.heading_of[pos]
+            if heading >= 0:
+                self.kept[heading] -= 1
+                if self.kept[heading] == 0:
+                    out.append(heading)
+        return out
+
+
+def _drop_until_fit(doc: IndexText, out: list[str], order: tuple[str, ...]) -> str:
     rows: list[str | None] = doc.lines
+    sections = _Sections(out)
     sizes = [len(line.encode()) for line in out]
     n_bytes = sum(sizes) + len(out)  # every line ends with a newline
     # Lines are counted as `text.rstrip("\n").split("\n")` counts them: up to the last
-    # non-empty line. Only entries (never empty) are removed, so `last` only moves back.
+    # non-empty line. Only non-empty lines are removed, so `last` only moves back.
     last = max((i for i, line in enumerate(out) if line != ""), default=-1)
     n_lines = last + 1
+
+    def gone(pos: int) -> None:
+        nonlocal n_bytes, n_lines, last
+        n_bytes -= sizes[pos] + 1
+        n_lines -= 1
+        if pos == last:
+            last = pos - 1
+            while last >= 0 and (rows[last] is None or rows[last] == ""):
+                if rows[last] == "":
+                    n_lines -= 1
+                last -= 1
+
     for target in order:  # oldest first: their files stay, only the pointer goes
         if _fits(max(n_lines, 1), n_bytes):
             break
-        for pos in sorted(doc.by_target.get(norm_target(target), []), reverse=True):
-            n_bytes -= sizes[pos] + 1
-            n_lines -= 1
-            if pos == last:
-                last = pos - 1
-                while last >= 0 and (rows[last] is None or rows[last] == ""):
-                    if rows[last] == "":
-                        n_lines -= 1
-                    last -= 1
+        positions = sorted(doc.by_target.get(norm_target(target), []), reverse=True)
+        for pos in positions:
+            gone(pos)
         doc.remove(target)
         if doc.alive == 0:
             return ""
+        for heading in sorted(sections.emptied(positions), reverse=True):
+            if doc.lines[heading] is not None:
+                doc.drop_line(heading)
+                gone(heading)
         rows = doc.lines
     return doc.text()

@@ -139,6 +139,49 @@ def test_only_project_memories_get_absolute_dates(project_memdir: Path) -> None:
     assert dates[0].summary == "project_note.md: 'tomorrow' -> '2026-03-28'"
 
 
+def test_a_checkout_s_tied_times_drop_project_pointers_lowest_first_and_no_heading_is_left_empty(
+    project_memdir: Path,
+) -> None:
+    # A git checkout gives every file one mtime: the file name must not decide which of the
+    # person's standing rules lose their pointer.
+    lines = ["# Memory"]
+    for i in range(60):
+        name = f"feedback_rule_{i:02d}.md"
+        write_memory(
+            project_memdir,
+            name,
+            name=f"Rule {i}",
+            description=f"rule {i}",
+            type="feedback",
+            now_ms=PLAN_NOW,
+        )
+        lines += [f"## Rule {i}", f"- [Rule {i}]({name}) — rule {i}", ""]
+    lines.append("## Projects")
+    for i in range(45):
+        name = f"project_item_{i:02d}.md"
+        write_memory(
+            project_memdir,
+            name,
+            name=f"Item {i}",
+            description=f"item {i}",
+            type="project",
+            now_ms=PLAN_NOW,
+        )
+        lines.append(f"- [Item {i}]({name}) — item {i}")
+    (project_memdir / "MEMORY.md").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    plan = plan_consolidation(project_memdir, now_ms=PLAN_NOW)
+    fit = next(a for a in plan.actions if a.kind == "fit_index_caps")
+    fitted = plan.result()["MEMORY.md"] or ""
+    assert all(f"feedback_rule_{i:02d}.md" in fitted for i in range(60))
+    dropped = [
+        f"project_item_{i:02d}.md" for i in range(45) if f"project_item_{i:02d}.md" not in fitted
+    ]
+    assert dropped == [f"project_item_{i:02d}.md" for i in range(45 - len(dropped), 45)]  # lowest
+    assert dropped and "project and reference pointers go before feedback" in fit.summary
+    kept = fitted.rstrip("\n").split("\n")
+    assert len(kept) <= 200 and kept.count("## Projects") == 1
+
+
 def test_plan_is_a_dry_run_listing_every_kind_of_fix(messy: Path) -> None:
     before = _tree(messy)
     plan = plan_consolidation(messy, now_ms=PLAN_NOW)

@@ -52,8 +52,20 @@ def test_a_run_of_upserts_and_removes_matches_the_one_edit_functions(seed: int) 
     assert doc.text() == _reference(text, ops)
 
 
+def _sections_with_lines(text: str) -> set[str]:
+    """The `##` headings (unique texts in these tests) with a non-blank line under them."""
+    found, current = set(), None
+    for line in text.split("\n"):
+        if line.startswith("##"):
+            current = line
+        elif line.strip() and current is not None:
+            found.add(current)
+    return found
+
+
 def _reference_fit(text: str, order: tuple[str, ...]) -> str:
-    """dream's fitting as it was written before index_batch (one removal per pass)."""
+    """dream's fitting as it was written before index_batch (one removal per pass), with the
+    headings emptied by a removal dropped right after it."""
 
     def fits(t: str) -> bool:
         lines = t.rstrip("\n").split("\n")
@@ -81,10 +93,17 @@ def _reference_fit(text: str, order: tuple[str, ...]) -> str:
             else line
         )
     text = "\n".join(out) + "\n"
+    had = _sections_with_lines(text)
     for target in order:
         if fits(text):
             break
         text = index.remove_index_entry(text, target)
+        for heading in had - _sections_with_lines(text):
+            lines = text.split("\n")
+            if heading in lines:
+                del lines[lines.index(heading)]
+                text = "\n".join(lines)
+            had.discard(heading)
     return text
 
 
@@ -100,10 +119,22 @@ def test_fitting_under_the_caps_matches_removing_one_entry_at_a_time(seed: int) 
         elif roll < 0.95:
             lines.append("")
         else:
-            lines.append("## Section")
+            lines.append(f"## Section {i}")
     text = "\n".join(lines) + rng.choice(["\n", "\n\n\n", ""])
     order = tuple(f"note_{i}.md" for i in rng.sample(range(n), n))
     assert fit_index(text, order) == _reference_fit(text, order)
+
+
+def test_a_section_whose_entries_are_all_dropped_loses_its_heading_and_frees_its_line() -> None:
+    old = [f"- [Old {i}](old_{i}.md) — " + "o" * 20 for i in range(3)]
+    new = [f"- [New {i}](new_{i}.md) — " + "n" * 20 for i in range(index.MAX_ENTRYPOINT_LINES - 3)]
+    text = "\n".join(["# Memory", "## Old", *old, "## Empty from the start", "## New", *new]) + "\n"
+    fitted = fit_index(text, ("old_0.md", "old_1.md", "old_2.md", "new_0.md"))
+    lines = fitted.rstrip("\n").split("\n")
+    assert "## Old" not in lines  # emptied by the fit: gone with its last entry
+    assert lines[:3] == ["# Memory", "## Empty from the start", "## New"]  # the rest stay
+    assert len(lines) <= index.MAX_ENTRYPOINT_LINES
+    assert "new_0.md" in fitted  # the freed heading line meant one pointer fewer dropped
 
 
 def test_fitting_can_remove_every_entry() -> None:
