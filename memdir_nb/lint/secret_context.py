@@ -7,6 +7,7 @@ strict; the context handling here is lint's own.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from memdir_nb.lint.findings import Collector, MemoryText, field_line
 from memdir_nb.security.secret_scan import (
@@ -52,6 +53,19 @@ _PUBLIC_KEY = re.compile(
     r"(?P<v>[A-Za-z0-9+/]{20,}={0,2})"
 )
 _CHANNEL_ID = re.compile(r"(?P<pre>)\b(?P<v>[CG][A-Z0-9]{8,11})\b")
+# A blockchain address on a line that says what it is ("Program ID", "mint address", "wallet"):
+# base58 (Solana, Bitcoin) or 0x and 40 hex digits (Ethereum). Addresses are public.
+_ADDRESS_CONTEXT = re.compile(
+    r"(?i)\b(?:program|mint|wallet|contract|vault|account|public)[ _-]?(?:id|address|addr|pubkey)\b"
+    r"|\bpubkey\b|\bwallet\b|\bon-?chain\b"
+)
+_CHAIN_ADDRESS = re.compile(
+    r"(?P<pre>)(?<![\w])(?P<v>[1-9A-HJ-NP-Za-km-z]{32,44}|0x[0-9a-fA-F]{40})(?![\w])"
+)
+# What a masked value leaves in the text: one character the detectors never read as part of a
+# token, so the words on either side stay apart (removing it could join them into a new
+# token), and the example a finding quotes shows where something public was left out.
+MASKED = "\u2026"
 _PUBLIC_VALUE_PATTERNS = (
     # an environment variable's NAME (HOLIDAY_API_KEY), not its value
     re.compile(r"(?P<pre>)(?<![\w=:])(?P<v>[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+)(?![\w=])"),
@@ -109,7 +123,7 @@ def _looks_like_identifier(token: str) -> bool:
 
 
 def _public(m: re.Match[str]) -> str:
-    return m.group("pre")
+    return m.group("pre") + MASKED
 
 
 # A memory that speaks of Google Docs or Drive holds document and folder ids: 25-50 characters
@@ -144,35 +158,44 @@ def _may_name_drive(text: str, low: str) -> bool:
 def mask_public_values(text: str) -> str:
     """text with values that are public by context removed before the secret scan.
 
-    Public keys, chat channel ids on a line that says "channel", environment variable names,
+    Public keys, chat channel ids on a line that says "channel", blockchain addresses on a line
+    that says what they are, environment variable names,
     file names and paths, agent session ids, Google Docs/Drive ids in a memory about those,
     and (on lines that do not speak of a credential) CamelCase or snake_case identifiers look
     random but grant nothing. The detectors
     (secret_scan.py) are shared with the store's team guard, which stays strict; this context
-    handling is lint's own. Line breaks are kept, so line numbers hold.
+    handling is lint's own. Each value masked leaves MASKED in its place, and line breaks are
+    kept, so line numbers hold.
     """
     low = text.lower()
     if "pub" in low:  # every _PUBLIC_KEY match says "pub"
         text = _PUBLIC_KEY.sub(_public, text)
     if _may_name_drive(text, low) and _DRIVE_CONTEXT.search(text):
         text = _DRIVE_ID.sub(
-            lambda m: m.group(0) if m.group(0).startswith(_KEY_PREFIXES) else "", text
+            lambda m: m.group(0) if m.group(0).startswith(_KEY_PREFIXES) else MASKED, text
         )
     # Every step works within a line (no pattern matches a line break, and a line break
     # satisfies each pattern's boundary checks as a line's start or end does), so the steps
     # that apply to every line run once over the whole text, in the same order per line.
     if "channel" in low:
-        lines = text.split("\n")
-        for i, line in enumerate(lines):
-            if "channel" in line.lower():
-                lines[i] = _CHANNEL_ID.sub(_public, line)
-        text = "\n".join(lines)
+        text = _sub_where(_CHANNEL_ID, text, lambda line: "channel" in line.lower())
+    if _ADDRESS_CONTEXT.search(text):
+        text = _sub_where(_CHAIN_ADDRESS, text, lambda line: bool(_ADDRESS_CONTEXT.search(line)))
     for pattern, hint in zip(_PUBLIC_VALUE_PATTERNS, _PUBLIC_VALUE_HINTS, strict=True):
         if hint is _FILE_NAME_HINT and _DOT_LETTER.search(text) is None:
             continue  # every extension starts with a letter: no '.' before one, no file name
         if hint.search(text) is not None:
             text = _sub_on_hinted_lines(pattern, hint, text)
     return _mask_identifiers(text)
+
+
+def _sub_where(pattern: re.Pattern[str], text: str, applies: Callable[[str], bool]) -> str:
+    """pattern's matches masked on the lines of text where applies(line) holds."""
+    lines = text.split("\n")
+    for i, line in enumerate(lines):
+        if applies(line):
+            lines[i] = pattern.sub(_public, line)
+    return "\n".join(lines)
 
 
 def _sub_on_hinted_lines(pattern: re.Pattern[str], hint: re.Pattern[str], text: str) -> str:
@@ -219,7 +242,7 @@ def _mask_identifiers(text: str) -> str:
                 line_end = len(text)
             masking = _CREDENTIAL_WORDS.search(text, line_start, line_end) is None
         if masking:
-            kept.append(text[done:start])
+            kept.append(text[done:start] + MASKED)
             done = end
     kept.append(text[done:])
     return "".join(kept)

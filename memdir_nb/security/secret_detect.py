@@ -38,6 +38,9 @@ ENTROPY_RATIO = 0.85
 HEX_ENTROPY_LIMIT = 3.0
 MIN_ENTROPY_TOKEN_LENGTH = 20
 MIN_KEYWORD_VALUE_LENGTH = 6
+# A value cut off with "..." or "…" whose kept start is shorter than this is a template's
+# example (VOYAGE_API_KEY=pa-...): it names the key's form, and grants nothing.
+_ELIDED_STEM_MAX = 12
 MIN_LETTER_DIGIT_SWITCHES = 3
 # An unquoted value that is a name (dotted) followed by an index, or by a call with no string
 # in its parentheses: a lookup or a call that produces the secret at run time, not the secret.
@@ -383,6 +386,9 @@ def _plausible_keyword_value(value: str, quoted: bool, det: dict[str, Any]) -> b
         return False
     if value.startswith(("<", "{", "[", "*", "(")) or set(value) <= set("*x.X-_"):
         return False
+    stem = value.rstrip(".\u2026")
+    if stem != value and len(stem) < _ELIDED_STEM_MAX:
+        return False  # an elided example ("pa-...", "sk-live-…"): a prefix, not a key
     if is_placeholder_password(value) or (not quoted and _LOOKUP_OR_CALL.match(value)):
         # a word that stands for the secret ("ClientSecret = \"secret\""), or code that reads it
         # at run time (`apiKey = configuration["OpenAIKey"]`, `token = os.environ["T"]`,

@@ -281,6 +281,12 @@ def test_identifiers_paths_and_versions_are_not_random_tokens() -> None:
         assert scan_for_secrets({"body": f"see {sample} for details"}) == [], sample
 
 
+def test_an_elided_example_value_is_a_template_not_a_key() -> None:
+    assert scan_for_secrets({"body": "VOYAGE_API_KEY=pa-...\nSTRIPE_KEY=sk_live_\u2026"}) == []
+    long_stem = "VOYAGE_API_KEY=pa-8f3kd93kfls03kfd29x..."  # most of a key, cut: still a key
+    assert [f.kind for f in scan_for_secrets({"body": long_stem})] == ["secret assignment"]
+
+
 def test_long_token_in_a_url_query_is_still_caught() -> None:
     token = _random_token(40, 12)
     findings = scan_for_secrets(

@@ -713,6 +713,36 @@ def test_public_values_are_not_secrets_but_passwords_still_are(tmp_path: Path) -
     assert ("reference_router.md", "secret") in rules
 
 
+def test_a_chain_address_the_line_names_is_public_and_examples_show_what_was_left_out(
+    tmp_path: Path,
+) -> None:
+    clean_dir(tmp_path)
+    _mem(
+        tmp_path,
+        "reference_program.md",
+        name="Program id",
+        description="The devnet program address the SDK uses",
+        type="reference",
+        body="`gTHauBMdJHs45tc8tjCKL7MejvBECQHgD184io3hx1C` is defined as `PROGRAM_ID` in "
+        "`app/lib/sdk.ts`.\nThe token contract address is "
+        "0x52908400098527886E0F7030069857D2E4169EE7.\n",
+    )
+    _mem(
+        tmp_path,
+        "reference_keys.md",
+        name="Signing key",
+        description="Where the deploy signing key is",
+        type="reference",
+        body="The old `vaultHelper` signs with `gTHauBMdJHs45tc8tjCKL7MejvBECQHgD184io3hx1C`.\n",
+    )
+    findings = lint_memory_dir(tmp_path, progress=False)
+    rules = {(f.path, f.rule) for f in findings}
+    assert ("reference_program.md", "secret") not in rules  # the line says what it is
+    assert ("reference_keys.md", "secret") in rules  # no such word: still a finding
+    secret = next(f for f in findings if f.rule == "secret")
+    assert "The old `…` signs" in secret.message  # the masked name shows as left out, not ``
+
+
 def test_why_and_how_lines_are_found_as_headings_and_in_other_languages(tmp_path: Path) -> None:
     clean_dir(tmp_path)
     _mem(
@@ -1296,19 +1326,21 @@ def _mask_every_step(text: str) -> str:
     text = sc._PUBLIC_KEY.sub(sc._public, text)
     if sc._DRIVE_CONTEXT.search(text):
         text = sc._DRIVE_ID.sub(
-            lambda m: m.group(0) if m.group(0).startswith(sc._KEY_PREFIXES) else "", text
+            lambda m: m.group(0) if m.group(0).startswith(sc._KEY_PREFIXES) else sc.MASKED, text
         )
     lines = text.split("\n")
     for i, line in enumerate(lines):
         if "channel" in line.lower():
             lines[i] = sc._CHANNEL_ID.sub(sc._public, line)
+        if sc._ADDRESS_CONTEXT.search(lines[i]):
+            lines[i] = sc._CHAIN_ADDRESS.sub(sc._public, lines[i])
     text = "\n".join(lines)
     for pattern in sc._PUBLIC_VALUE_PATTERNS:
         text = pattern.sub(sc._public, text)
     lines = text.split("\n")
     for i, line in enumerate(lines):
         masked = sc._IDENTIFIER.sub(
-            lambda m: "" if sc._looks_like_identifier(m.group(0)) else m.group(0), line
+            lambda m: sc.MASKED if sc._looks_like_identifier(m.group(0)) else m.group(0), line
         )
         if masked != line and not sc._CREDENTIAL_WORDS.search(line):
             lines[i] = masked
@@ -1324,6 +1356,9 @@ _MASK_PIECES = [
     "public key is ",
     "AAAAC3NzaC1lZDI1NTE5AAAAIG",
     "channel C024BE91L",
+    "Program ID ",
+    "gTHauBMdJHs45tc8tjCKL7MejvBECQHgD184io3hx1C",
+    "0x52908400098527886E0F7030069857D2E4169EE7",
     "Google Drive folders/",
     "1a2B3c4D5e6F7g8H9i0JkLmNoPqRs",
     "AlphaXmfRpt1270LowLiq",
