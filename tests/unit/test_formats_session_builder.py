@@ -276,3 +276,18 @@ def test_ai_title_records_are_titles_each_once() -> None:
     s = session_of(w.lines)
     assert s.titles == ["Fix the parser", "Fix the parser and its tests"]
     assert s.compactions == []
+
+
+def test_a_remove_without_text_takes_the_oldest_typed_prompt_not_an_older_notification() -> None:
+    w = _writer(prompt_ids=False)
+    w.prompt("implement the epic")
+    call = _working(w)
+    w.result(call, "running in the background")
+    _queue(w, "enqueue", NOTE)
+    _queue(w, "enqueue", "new tasks were added, tackle them too")
+    _queue(w, "remove")  # no content: the typed prompt went into the running turn
+    _finished(w, "tackling the new tasks too")
+    w.user_text(NOTE)  # the notification arrives on its own record later
+    (turn,) = session_of(w.lines).turns
+    assert turn.queued_prompts == ["new tasks were added, tackle them too"]
+    assert turn.notifications == 1
