@@ -195,3 +195,36 @@ def test_the_shapes_memory_writes_replay_against_the_dir_left_after_them(tmp_pat
     assert [t.extraction.action for t in replay.turns if t.extraction] == [
         "skipped_main_agent_wrote"
     ] * 2
+
+
+def _windows_session(tmp_path: Path, file_path: str) -> Path:
+    """A session recorded on Windows (cwd C:\\w) whose one turn Writes file_path."""
+    w = RecordWriter("s", "C:\\w", "2026-05-01T10:00:00.000Z", seed="win")
+    w.prompt("fix the readme")
+    call = w.tool_use("Write", {"file_path": file_path, "content": "hello"})
+    w.response([call])
+    w.result(call, f"File created successfully at: {file_path}", detail={"type": "create"})
+    w.response([{"type": "text", "text": "done"}])
+    path = tmp_path / "projects" / "C--w" / "s.jsonl"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(w.text())
+    return path
+
+
+def test_a_windows_path_outside_the_memory_dir_is_not_the_agent_writing_memory(
+    tmp_path: Path,
+) -> None:
+    path = _windows_session(tmp_path, "c:/w/README.md")
+    replay = replay_session(path, path.parent / "memory", now_ms=SAMPLE_NOW_MS)
+    (turn,) = replay.turns
+    assert turn.agent_wrote == [] and turn.extraction is not None
+    assert turn.extraction.action == "ran"
+
+
+def test_a_windows_path_into_the_memory_dir_is_the_agent_writing_memory(tmp_path: Path) -> None:
+    memory = "C:\\Users\\me\\.claude\\projects\\C--w\\memory\\project_tabs.md"
+    path = _windows_session(tmp_path, memory)
+    replay = replay_session(path, path.parent / "memory", now_ms=SAMPLE_NOW_MS)
+    (turn,) = replay.turns
+    assert turn.agent_wrote == ["project_tabs.md"] and turn.extraction is not None
+    assert turn.extraction.action == "skipped_main_agent_wrote"
