@@ -229,8 +229,8 @@ def _scheduler_decisions(
     messages = without_copies(session, read_transcript(session.path).messages)
     scheduler = ExtractionScheduler(recorded_dir, _Recorder(), turns_between=turns_between)
     decisions: list[SchedulerDecision | None] = []
-    for end in turn_message_ends(session, messages):
-        decisions.append(scheduler.on_turn_end(messages[:end]))
+    for turn, end in zip(session.turns, turn_message_ends(session, messages), strict=True):
+        decisions.append(scheduler.on_session_turn_end(turn, messages[:end]))
     return decisions, scheduler.on_session_end(messages)
 
 
@@ -382,6 +382,7 @@ EXTRACTION_LABELS = {
     "skipped_main_agent_wrote": "agent wrote",
     "skipped_subagent": "subagent",
     "nothing_new": "nothing new",
+    "skipped_no_model_reply": "API error",
 }
 
 

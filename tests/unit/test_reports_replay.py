@@ -13,6 +13,7 @@ from memdir_nb.recall.lexical import LexicalSelector
 from memdir_nb.reports.replay import iter_turn_lines
 from memdir_nb.ui.demo.session import SAMPLE_NOW_MS, DemoSession, build_demo_session
 from memdir_nb.ui.demo.session_records import RecordWriter
+from tests.support.transcripts import api_error_reply
 
 SHAPES = Path(__file__).resolve().parents[1] / "data" / "sessions"
 
@@ -228,3 +229,22 @@ def test_a_windows_path_into_the_memory_dir_is_the_agent_writing_memory(tmp_path
     (turn,) = replay.turns
     assert turn.agent_wrote == ["project_tabs.md"] and turn.extraction is not None
     assert turn.extraction.action == "skipped_main_agent_wrote"
+
+
+def test_a_turn_with_only_api_errors_still_recalls_but_is_never_extracted(tmp_path: Path) -> None:
+    memory = tmp_path / "projects" / "-home-ana-app" / "memory"
+    memory.mkdir(parents=True)
+    (memory / "project_grant.md").write_text(
+        "---\nname: Grant application\ndescription: the grant application deadline and forms\n"
+        "type: project\n---\n\nThe grant application is due on 2026-06-01.\n"
+    )
+    w = RecordWriter("s", "/home/ana/app", "2026-05-01T10:00:00.000Z", seed="apierr")
+    w.prompt("help me with the grant application")
+    api_error_reply(w, "Credit balance is too low")
+    path = memory.parent / "s.jsonl"
+    path.write_text(w.text())
+    replay = replay_session(path, memory, selector=LexicalSelector(), now_ms=SAMPLE_NOW_MS)
+    (turn,) = replay.turns
+    assert turn.surfaced_names == ["project_grant.md"]  # recall runs at the prompt as before
+    assert turn.extraction is not None and turn.extraction.action == "skipped_no_model_reply"
+    assert "API error" in list(iter_turn_lines(replay))[1] and turn.flags == ["api_error"]
