@@ -203,6 +203,11 @@ class CompactionPoint:
     text: str = ""
 
 
+COMPACTION_AGENT_PREFIX = (
+    "acompact"  # agentId of the CLI's compaction agent (agent-acompact-*.jsonl)
+)
+
+
 @dataclass
 class Session:
     """A transcript file read as a session; see the module docstring."""
@@ -230,6 +235,19 @@ class Session:
     first_timestamp: str | None = None
     last_timestamp: str | None = None
     ai_titles: list[str] = field(default_factory=list)  # `ai-title` records, each text once
+
+    @property
+    def is_compaction_agent(self) -> bool:
+        """The transcript of the CLI's compaction agent (agentId 'acompact-...'): its prompt is
+        the CLI's summarising instruction, not a task the user's agent handed a subagent."""
+        return self.is_sidechain and (self.agent_id or "").startswith(COMPACTION_AGENT_PREFIX)
+
+    @property
+    def kind(self) -> str:
+        """'main', 'subagent', or 'compaction' for the compaction agent."""
+        if self.is_compaction_agent:
+            return "compaction"
+        return "subagent" if self.is_sidechain else "main"
 
     @property
     def titles(self) -> list[str]:

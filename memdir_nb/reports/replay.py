@@ -274,6 +274,11 @@ def replay_session(
     )
     fallback_ms = now_ms if now_ms is not None else system_clock_ms()
     first_ms = next((t.timestamp_ms for t in session.turns if t.timestamp_ms), None)
+    if session.is_compaction_agent:
+        notes.append(
+            "the compaction agent's transcript: its prompt is the CLI's instruction to summarise "
+            "the conversation, not the user's; recall is shown as if it ran on it"
+        )
     replay = SessionReplay(session, root, label, [], flush, notes + timeline.notes)
     recall = RecallSession()
     with SnapshotDir() as scratch:
