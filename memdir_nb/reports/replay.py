@@ -47,6 +47,7 @@ from memdir_nb.recall.selectors import OFFLINE_DEFAULT, make_selector
 from memdir_nb.recall.session import RecallSession
 from memdir_nb.spec.constants import MEMORY_FILE_READ_MAX_BYTES
 from memdir_nb.spec.freshness import memory_age
+from memdir_nb.spec.text import plural
 from memdir_nb.storage.access import ReadRefused, read_contained
 from memdir_nb.storage.scan import scan_memory_dir
 from memdir_nb.storage.snapshot_dir import SnapshotDir
@@ -145,12 +146,17 @@ class SessionReplay:
         capped = sum(len(t.capped) for t in self.turns)
         cut = sum(len(t.budget_cut) for t in self.turns)
         reads = sum(len(t.agent_read) for t in self.turns)
+        misses = (
+            f"likely recall misses in {self.likely_miss_turns} of "
+            f"{plural(self.recall_turns, 'turn')} ({self.likely_miss_rate:.0%})."
+            if self.recall_turns
+            else "no turn has a prompt, so there are no likely recall misses to count."
+        )
         lines = [
-            f"{len(self.turns)} turns ({self.recall_turns} with a prompt), selector {self.selector_name}: "
-            f"{surfaced} memories surfaced, {capped} cut by the per-memory caps, "
-            f"{cut} dropped by the session budget.",
-            f"The agent read {reads} memory file(s) itself; likely recall misses in "
-            f"{self.likely_miss_turns} of {self.recall_turns} turns ({self.likely_miss_rate:.0%}).",
+            f"{plural(len(self.turns), 'turn')} ({self.recall_turns} with a prompt), "
+            f"selector {self.selector_name}: {plural(surfaced, 'memory', 'memories')} surfaced, "
+            f"{capped} cut by the per-memory caps, {cut} dropped by the session budget.",
+            f"The agent read {plural(reads, 'memory file')} itself; {misses}",
         ]
         if self.budget_spent_at is not None:
             lines.append(f"The 60 KB recall budget ran out at turn {self.budget_spent_at + 1}.")

@@ -248,3 +248,22 @@ def test_a_turn_with_only_api_errors_still_recalls_but_is_never_extracted(tmp_pa
     assert turn.surfaced_names == ["project_grant.md"]  # recall runs at the prompt as before
     assert turn.extraction is not None and turn.extraction.action == "skipped_no_model_reply"
     assert "API error" in list(iter_turn_lines(replay))[1] and turn.flags == ["api_error"]
+
+
+def test_the_summary_says_one_turn_and_a_session_without_prompts_in_words(tmp_path: Path) -> None:
+    w = RecordWriter("s", "/home/ana/app", "2026-05-01T10:00:00.000Z", seed="words")
+    w.prompt("hello")
+    w.response([{"type": "text", "text": "hi"}])
+    path = tmp_path / "s.jsonl"
+    path.write_text(w.text())
+    one = replay_session(path, tmp_path / "none", selector=LexicalSelector(), now_ms=SAMPLE_NOW_MS)
+    assert one.summary().startswith("1 turn (1 with a prompt), selector lexical: 0 memories")
+    assert "read 0 memory files itself; likely recall misses in 0 of 1 turn (0%)." in one.summary()
+    empty = tmp_path / "empty.jsonl"
+    empty.write_text("")
+    none = replay_session(
+        empty, tmp_path / "none", selector=LexicalSelector(), now_ms=SAMPLE_NOW_MS
+    )
+    assert none.summary().startswith("0 turns (0 with a prompt)")
+    assert "no turn has a prompt, so there are no likely recall misses to count." in none.summary()
+    assert "0 of 0" not in none.summary()
