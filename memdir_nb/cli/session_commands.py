@@ -23,6 +23,8 @@ from memdir_nb.reports.replay import iter_turn_lines, replay_session
 from memdir_nb.spec.text import plural, terminal_safe
 from memdir_nb.storage.access import ReadRefused
 
+_KIND_NAMES = {"main": "main", "subagent": "subagent", "compaction": "compaction agent"}
+
 
 def _say(text: str) -> None:
     print(terminal_safe(text))
@@ -66,11 +68,24 @@ def cmd_sessions(args: argparse.Namespace) -> int:
             project = s.project
             _say(f"{project}/")
         turns = "? turns" if s.turns is None else plural(s.turns, "turn")
-        kind = "subagent" if s.is_subagent else "main"
         note = f"  ({plural(s.problems, 'bad line')})" if s.problems else ""
-        _say(f"  {s.session_id:<40} {s.date}  {turns:>11}  {kind:<8} {_size(s.size):>9}{note}")
-    _say(f"{plural(len(rows), 'transcript')}.")
+        _say(f"  {s.session_id:<40} {s.date}  {turns:>11}  {s.kind:<10} {_size(s.size):>9}{note}")
+    _say(_listing_total([s for _, s in rows]))
     return 0
+
+
+def _listing_total(files: list[SessionFile]) -> str:
+    """'5 transcripts: 3 main, 1 subagent, 1 compaction agent.' (kinds with none left out)."""
+    counts = [
+        plural(sum(f.kind == kind for f in files), word, many)
+        for kind, word, many in (
+            ("main", "main", "main"),
+            ("subagent", "subagent", "subagents"),
+            ("compaction", "compaction agent", "compaction agents"),
+        )
+        if any(f.kind == kind for f in files)
+    ]
+    return f"{plural(len(files), 'transcript')}: {', '.join(counts)}."
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
@@ -119,7 +134,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
         print(json.dumps(out, indent=2))
         return 0
     _say(
-        f"Session {session.session_id or transcript.stem} ({'subagent' if session.is_sidechain else 'main'}),"
+        f"Session {session.session_id or transcript.stem} ({_KIND_NAMES[session.kind]}),"
         f" memory dir {replay.memory_dir}"
     )
     for problem in session.problems[:5]:

@@ -35,7 +35,7 @@ class ExtractionRequest:
 class SchedulerDecision:
     """What the scheduler did with one turn end."""
 
-    action: str  # "ran" | "failed" | "skipped_main_agent_wrote" | "skipped_subagent" | "throttled" | "queued" | "nothing_new"
+    action: str  # "ran" | "failed" | "skipped_main_agent_wrote" | "skipped_subagent" | "skipped_no_model_reply" | "throttled" | "queued" | "nothing_new"
     detail: str
     is_trailing: bool = False
     result: Any = None
@@ -119,6 +119,22 @@ class ExtractionScheduler:
                 self._in_progress = False
             raise
 
+    def on_session_turn_end(
+        self, turn: Turn, messages: Sequence[TranscriptMessage]
+    ) -> SchedulerDecision:
+        """A turn end as the session model reads it: a turn the API answered with errors only
+        (Turn.api_error_only) has no model reply, and Claude Code extracts after the model
+        answers, so nothing runs and the cursor stays (the next answered turn sees these
+        messages). Any other turn is `on_turn_end(messages)`."""
+        if not turn.api_error_only:
+            return self.on_turn_end(messages)
+        errors = "; ".join(turn.api_errors)
+        return self._record(
+            SchedulerDecision(
+                "skipped_no_model_reply", f"no model reply (API error: {errors}); nothing ran"
+            )
+        )
+
     def on_session_end(self, messages: Sequence[TranscriptMessage]) -> SchedulerDecision:
         """The end-of-session flush: extract what throttling held back, so the last turn counts.
 
@@ -170,7 +186,7 @@ class ExtractionScheduler:
         messages = without_copies(session, messages)
         decisions: list[tuple[Turn | None, SchedulerDecision]] = []
         for turn, end in zip(session.turns, turn_message_ends(session, messages), strict=True):
-            decisions.append((turn, self.on_turn_end(messages[:end])))
+            decisions.append((turn, self.on_session_turn_end(turn, messages[:end])))
         decisions.append((None, self.on_session_end(messages)))
         return decisions
 

@@ -8,10 +8,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from memdir_nb.extract.sandbox import WRITE_TOOLS
+from memdir_nb.formats.memory_timeline import MemoryPaths
 from memdir_nb.formats.session_model import Session
 from memdir_nb.formats.transcript_records import TranscriptProblem, parse_record_line
 from memdir_nb.spec.constants import TRANSCRIPT_LINE_MAX_BYTES, TRANSCRIPT_READ_MAX_BYTES
-from memdir_nb.storage import containment as team_paths
 from memdir_nb.storage.access import read_regular_file
 
 
@@ -128,23 +128,17 @@ def messages_since(
     return list(messages)
 
 
-def _is_memory_path(raw: object, memory_dir: str | os.PathLike[str]) -> bool:
-    if not isinstance(raw, str) or not raw:
-        return False
-    try:
-        team_paths.validate_memory_write_path(raw, os.fspath(memory_dir))
-    except ValueError:
-        return False
-    return True
-
-
 def memory_writes(
     messages: Iterable[TranscriptMessage], memory_dir: str | os.PathLike[str]
 ) -> list[str]:
     """file_paths of the main agent's Write/Edit tool calls that target the memory dir.
 
-    Subagent (sidechain) records are left out: the main agent did not write those.
+    Subagent (sidechain) records are left out: the main agent did not write those. Which
+    paths are in the memory dir is decided as the replay's rebuild of the dir decides it
+    (formats.memory_timeline.MemoryPaths): a Windows path counts only when it points into
+    the dir's own project folder, and a relative path is never joined onto the memory dir.
     """
+    paths = MemoryPaths(memory_dir)
     found = []
     for m in messages:
         if m.type != "assistant" or m.is_sidechain:  # a subagent's write is not the main agent's
@@ -159,7 +153,7 @@ def memory_writes(
                     if isinstance(b.get("input"), dict)
                     else None
                 )
-                if isinstance(path, str) and _is_memory_path(path, memory_dir):
+                if isinstance(path, str) and paths.relative(path) is not None:
                     found.append(path)
     return found
 

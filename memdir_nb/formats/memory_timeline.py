@@ -12,6 +12,10 @@ note; docs/sessions.md lists the cases.
 Which paths are memory paths is decided by :class:`MemoryPaths`: the memory dir itself, the
 same project folder under any other Claude home (``.../projects/<key>/memory/``, so a
 transcript recorded on another machine still matches), and the memory tool's ``/memories/``.
+It reads Windows paths too (``C:\\Users\\me\\.claude\\projects\\C--w\\memory\\a.md``): backslashes
+become slashes and a drive letter counts as a root, so ``c:/w/README.md`` is outside the dir
+on any system. The extractor's test of the main agent's own memory writes
+(extract.transcript.memory_writes) asks the same object, so the two always agree.
 """
 
 from __future__ import annotations
@@ -31,29 +35,49 @@ _SHELL_SPLIT = {"&&", "||", ";", "|", "&"}
 _READ_COMMANDS = {"cat", "head", "tail", "less", "more", "bat"}
 
 
+_DRIVE_ROOT = re.compile(r"^[A-Za-z]:/")  # a Windows drive, once backslashes are slashes
+
+
+def _slashed(path: str) -> str:
+    """A path with '/' for every separator and an upper-case drive letter (c:\\x -> C:/x)."""
+    path = path.replace("\\", "/")
+    return path[0].upper() + path[1:] if _DRIVE_ROOT.match(path) else path
+
+
+def _rooted(path: str) -> bool:
+    """Absolute in POSIX or in Windows form (a drive or a UNC share), on any system."""
+    return path.startswith("/") or bool(_DRIVE_ROOT.match(path))
+
+
 class MemoryPaths:
     """Maps a path seen in a transcript to a path relative to the memory dir (or None)."""
 
-    def __init__(self, memory_dir: str, cwd: str | None = None, extra_roots: Sequence[str] = ()):
-        root = posixpath.normpath(os.fspath(memory_dir))
-        self.roots = [r.rstrip("/") + "/" for r in (root, *extra_roots)]
+    def __init__(
+        self,
+        memory_dir: str | os.PathLike[str],
+        cwd: str | None = None,
+        extra_roots: Sequence[str] = (),
+    ):
+        given = _slashed(os.fspath(memory_dir))
+        root = posixpath.normpath(given if _rooted(given) else _slashed(os.path.abspath(given)))
+        self.roots = [r.rstrip("/") + "/" for r in (root, *map(_slashed, extra_roots))]
         key = posixpath.basename(posixpath.dirname(root))
         self._key_pattern = re.compile(
             r"/projects/" + re.escape(key) + r"/" + re.escape(posixpath.basename(root)) + r"/(.+)$"
         )
-        self.cwd = cwd
+        self.cwd = _slashed(cwd) if cwd else None
 
     def relative(self, raw: object) -> str | None:
         """The memory-relative path of raw, or None when it is not inside the memory dir."""
         if not isinstance(raw, str) or not raw or "\x00" in raw:
             return None
-        path = raw.replace("\\", "/")
+        path = _slashed(raw)
         if path.startswith("/memories/"):
             rel = path[len("/memories/") :]
         else:
             if path.startswith("~/"):
                 path = "/~" + path[1:]
-            elif not path.startswith("/") and self.cwd:
+            elif not _rooted(path) and self.cwd:
                 path = posixpath.join(self.cwd, path)
             path = posixpath.normpath(path)
             rel = next((path[len(r) :] for r in self.roots if path.startswith(r)), "")

@@ -319,6 +319,7 @@ class SessionBuilder:
             self._responses[mid] = response
             turn.responses.append(response)
         response.records += 1
+        self._api_error(record)
         self._idle = message.get("stop_reason") in ("end_turn", "stop_sequence")
         for call in self._blocks(message.get("content"), response, record, line_no, False):
             response.tool_calls.append(call)
@@ -429,10 +430,21 @@ class SessionBuilder:
             self._compaction("microcompact", line_no, record)
         elif sub == "turn_duration":
             self._idle = True  # written when a turn ends
+        elif sub == "api_error":
+            self._api_error(record)
         elif sub == "local_command":
             text = record.get("content")
             if isinstance(text, str) and text.lstrip().startswith("<command-name>"):
                 self._pending_local.append(cap_text(tr.command_line(text), 500))
+
+    def _api_error(self, record: Mapping[str, Any]) -> None:
+        """A failed API call (an isApiErrorMessage reply or a system/api_error retry record)."""
+        text = tr.api_error_text(record)
+        if text is None or not self.session.turns:
+            return
+        errors, text = self.session.turns[-1].api_errors, cap_text(text, 500)
+        if text not in errors and len(errors) < 8:  # each retry writes one: kept once
+            errors.append(text)
 
     def _queue_operation(self, record: Mapping[str, Any]) -> None:
         """See formats.session_queue: typed while a turn ran, or a notification."""

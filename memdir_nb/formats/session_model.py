@@ -134,6 +134,7 @@ class Turn:
     bash_commands: list[str] = field(default_factory=list)  # `!` commands run before it
     local_commands: list[str] = field(default_factory=list)  # /clear, /mcp... run before it
     notifications: int = 0  # background-task notifications that arrived during it
+    api_errors: list[str] = field(default_factory=list)  # failed API calls' texts, each once
     images: int = 0
     last_uuid: str | None = None  # the last user/assistant record of the turn (main thread)
     end_timestamp: str | None = None
@@ -159,6 +160,12 @@ class Turn:
         return bool(self.local_commands) or self.kind == "slash_command"
 
     @property
+    def api_error_only(self) -> bool:
+        """The API failed and the model never answered ("Credit balance is too low"): every
+        response is harness-made (model '<synthetic>'), and an API error was recorded."""
+        return bool(self.api_errors) and all(r.synthetic for r in self.responses)
+
+    @property
     def has_queued_prompt(self) -> bool:
         """Text typed while the agent worked is part of this turn."""
         return self.queued or bool(self.queued_prompts)
@@ -178,6 +185,7 @@ class Turn:
             ("command", self.local_command),
             ("images", self.images > 0),
             ("continuation", self.kind == "continuation"),
+            ("api_error", self.api_error_only),
         ]
         return [name for name, on in marks if on]
 
@@ -193,6 +201,11 @@ class CompactionPoint:
     trigger: str | None = None
     pre_tokens: int | None = None
     text: str = ""
+
+
+COMPACTION_AGENT_PREFIX = (
+    "acompact"  # agentId of the CLI's compaction agent (agent-acompact-*.jsonl)
+)
 
 
 @dataclass
@@ -222,6 +235,19 @@ class Session:
     first_timestamp: str | None = None
     last_timestamp: str | None = None
     ai_titles: list[str] = field(default_factory=list)  # `ai-title` records, each text once
+
+    @property
+    def is_compaction_agent(self) -> bool:
+        """The transcript of the CLI's compaction agent (agentId 'acompact-...'): its prompt is
+        the CLI's summarising instruction, not a task the user's agent handed a subagent."""
+        return self.is_sidechain and (self.agent_id or "").startswith(COMPACTION_AGENT_PREFIX)
+
+    @property
+    def kind(self) -> str:
+        """'main', 'subagent', or 'compaction' for the compaction agent."""
+        if self.is_compaction_agent:
+            return "compaction"
+        return "subagent" if self.is_sidechain else "main"
 
     @property
     def titles(self) -> list[str]:

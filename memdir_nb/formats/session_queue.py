@@ -41,11 +41,15 @@ class InputQueue:
             self._released += 1
 
     def remove(self, text: object) -> str | None:
-        """An item absorbed into the running turn: the one named, or else the oldest."""
+        """An item absorbed into the running turn: the one named, or else the oldest typed one,
+        or else the oldest. On real files a `remove` without text (2.1.x) beside a waiting
+        notification took the typed prompt; the notification came later as its own record."""
         for i, item in enumerate(self._items):
             if item[0] == text:
                 return self._take(i)
-        return self._take(0) if self._items else None
+        typed = (i for i, item in enumerate(self._items) if not tr.is_task_notification(item[0]))
+        at = next(typed, 0)
+        return self._take(at) if self._items else None
 
     def pop_all(self) -> None:
         """Pulled back into the input box: nothing was sent."""

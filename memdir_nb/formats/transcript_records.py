@@ -256,3 +256,27 @@ def is_task_notification(text: str) -> bool:
 def is_interrupt_result(text: str) -> bool:
     """Whether a tool result's text carries the interrupt marker (Esc at a tool prompt)."""
     return INTERRUPT_MARKERS[1] in text
+
+
+def api_error_text(record: Mapping[str, Any]) -> str | None:
+    """The error text of a record that says the API call failed, else None.
+
+    Two shapes: an assistant record with ``isApiErrorMessage: true`` (model ``<synthetic>``;
+    its text is what the user saw, e.g. "Credit balance is too low", "Not logged in · Please
+    run /login"), and a ``system`` record of subtype ``api_error`` (written at each retry;
+    the message sits in ``error.error.error.message`` or a shallower ``message``).
+    """
+    if record.get("type") == "assistant" and record.get("isApiErrorMessage") is True:
+        text = content_text(_message_content(record)).strip()
+        return text or str(record.get("error") or "API error")
+    if record.get("type") != "system" or record.get("subtype") != "api_error":
+        return None
+    error: object = record.get("error")
+    for _ in range(4):  # error -> error -> error -> message, as far as the record goes
+        if not isinstance(error, dict):
+            break
+        message = error.get("message")
+        if isinstance(message, str) and message.strip():
+            return message.strip()
+        error = error.get("error")
+    return "API error"

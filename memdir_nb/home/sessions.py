@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from memdir_nb.formats.session_builder import SessionBuilder
-from memdir_nb.formats.session_model import Session
+from memdir_nb.formats.session_model import COMPACTION_AGENT_PREFIX, Session
 from memdir_nb.formats.transcript_records import parse_record_line
 from memdir_nb.spec.constants import (
     PROJECT_MEMORY_DIRNAME,
@@ -64,12 +64,25 @@ def read_session(
         )
     if _is_subagent_path(text):
         session.is_sidechain = True
+        if session.agent_id is None and Path(text).name.startswith(AGENT_FILE_PREFIX):
+            session.agent_id = Path(text).stem.removeprefix(AGENT_FILE_PREFIX)  # from the name
     return builder.finish()
+
+
+AGENT_FILE_PREFIX = "agent-"  # agent-<agentId>.jsonl
 
 
 def _is_subagent_path(path: str) -> bool:
     p = Path(path)
-    return p.name.startswith("agent-") or p.parent.name == "subagents"
+    return p.name.startswith(AGENT_FILE_PREFIX) or p.parent.name == "subagents"
+
+
+def _file_kind(path: Path) -> str:
+    """A transcript's kind by its path: 'main', 'subagent' or 'compaction' (the compaction
+    agent's agent-acompact-*.jsonl)."""
+    if path.name.startswith(AGENT_FILE_PREFIX + COMPACTION_AGENT_PREFIX):
+        return "compaction"
+    return "subagent" if _is_subagent_path(str(path)) else "main"
 
 
 # ------------------------------------------------------------------------------- listing
@@ -82,12 +95,13 @@ class SessionFile:
     project: str  # the project folder's name (the sanitised cwd)
     path: str
     session_id: str
-    is_subagent: bool
+    is_subagent: bool  # a subagent the user's agent started (not the compaction agent)
     size: int
     mtime_ms: float
     turns: int | None = None
     first_timestamp: str | None = None
     problems: int = 0
+    kind: str = "main"  # "main" | "subagent" | "compaction" (the CLI's compaction agent)
 
     @property
     def date(self) -> str:
@@ -112,8 +126,8 @@ def memory_dir_for_transcript(path: str | os.PathLike[str]) -> Path:
     return folder / PROJECT_MEMORY_DIRNAME
 
 
-def _transcripts(project: Path) -> Iterator[tuple[Path, bool]]:
-    """(path, is subagent) for every transcript of one project folder, sorted."""
+def _transcripts(project: Path) -> Iterator[Path]:
+    """Every transcript of one project folder, sorted."""
     try:
         # <id>.jsonl before its <id>/ folder of subagents ("<id>" alone sorts first by name)
         entries = sorted(
@@ -124,13 +138,13 @@ def _transcripts(project: Path) -> Iterator[tuple[Path, bool]]:
         return
     for entry in entries:
         if entry.name.endswith(".jsonl") and entry.is_file(follow_symlinks=False):
-            yield Path(entry.path), entry.name.startswith("agent-")
+            yield Path(entry.path)
         elif entry.is_dir(follow_symlinks=False) and entry.name != PROJECT_MEMORY_DIRNAME:
             sub = Path(entry.path) / "subagents"
             if sub.is_dir() and not sub.is_symlink():
                 for agent in sorted(sub.glob("agent-*.jsonl")):
                     if agent.is_file() and not agent.is_symlink():
-                        yield agent, True
+                        yield agent
 
 
 def iter_session_files(claude_home: str | os.PathLike[str]) -> Iterator[SessionFile]:
@@ -141,18 +155,20 @@ def iter_session_files(claude_home: str | os.PathLike[str]) -> Iterator[SessionF
     except OSError:
         return
     for project in sorted(projects, key=lambda e: e.name):
-        for path, subagent in _transcripts(Path(project.path)):
+        for path in _transcripts(Path(project.path)):
             try:
                 st = path.stat()
             except OSError:
                 continue
+            kind = _file_kind(path)
             yield SessionFile(
                 project=project.name,
                 path=str(path),
                 session_id=path.stem,
-                is_subagent=subagent,
+                is_subagent=kind == "subagent",
                 size=st.st_size,
                 mtime_ms=st.st_mtime_ns / 1e6,
+                kind=kind,
             )
 
 
@@ -175,7 +191,8 @@ def list_sessions(claude_home: str | os.PathLike[str], *, read: bool = True) -> 
                     "turns": len(session.turns),
                     "first_timestamp": session.first_timestamp,
                     "problems": len(session.problems) + session.more_problems,
-                    "is_subagent": info.is_subagent or session.is_sidechain,
+                    "is_subagent": session.kind == "subagent",
+                    "kind": session.kind,
                 }
             )
         found.append(info)

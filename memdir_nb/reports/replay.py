@@ -47,6 +47,7 @@ from memdir_nb.recall.selectors import OFFLINE_DEFAULT, make_selector
 from memdir_nb.recall.session import RecallSession
 from memdir_nb.spec.constants import MEMORY_FILE_READ_MAX_BYTES
 from memdir_nb.spec.freshness import memory_age
+from memdir_nb.spec.text import plural
 from memdir_nb.storage.access import ReadRefused, read_contained
 from memdir_nb.storage.scan import scan_memory_dir
 from memdir_nb.storage.snapshot_dir import SnapshotDir
@@ -145,12 +146,17 @@ class SessionReplay:
         capped = sum(len(t.capped) for t in self.turns)
         cut = sum(len(t.budget_cut) for t in self.turns)
         reads = sum(len(t.agent_read) for t in self.turns)
+        misses = (
+            f"likely recall misses in {self.likely_miss_turns} of "
+            f"{plural(self.recall_turns, 'turn')} ({self.likely_miss_rate:.0%})."
+            if self.recall_turns
+            else "no turn has a prompt, so there are no likely recall misses to count."
+        )
         lines = [
-            f"{len(self.turns)} turns ({self.recall_turns} with a prompt), selector {self.selector_name}: "
-            f"{surfaced} memories surfaced, {capped} cut by the per-memory caps, "
-            f"{cut} dropped by the session budget.",
-            f"The agent read {reads} memory file(s) itself; likely recall misses in "
-            f"{self.likely_miss_turns} of {self.recall_turns} turns ({self.likely_miss_rate:.0%}).",
+            f"{plural(len(self.turns), 'turn')} ({self.recall_turns} with a prompt), "
+            f"selector {self.selector_name}: {plural(surfaced, 'memory', 'memories')} surfaced, "
+            f"{capped} cut by the per-memory caps, {cut} dropped by the session budget.",
+            f"The agent read {plural(reads, 'memory file')} itself; {misses}",
         ]
         if self.budget_spent_at is not None:
             lines.append(f"The 60 KB recall budget ran out at turn {self.budget_spent_at + 1}.")
@@ -229,8 +235,8 @@ def _scheduler_decisions(
     messages = without_copies(session, read_transcript(session.path).messages)
     scheduler = ExtractionScheduler(recorded_dir, _Recorder(), turns_between=turns_between)
     decisions: list[SchedulerDecision | None] = []
-    for end in turn_message_ends(session, messages):
-        decisions.append(scheduler.on_turn_end(messages[:end]))
+    for turn, end in zip(session.turns, turn_message_ends(session, messages), strict=True):
+        decisions.append(scheduler.on_session_turn_end(turn, messages[:end]))
     return decisions, scheduler.on_session_end(messages)
 
 
@@ -274,6 +280,11 @@ def replay_session(
     )
     fallback_ms = now_ms if now_ms is not None else system_clock_ms()
     first_ms = next((t.timestamp_ms for t in session.turns if t.timestamp_ms), None)
+    if session.is_compaction_agent:
+        notes.append(
+            "the compaction agent's transcript: its prompt is the CLI's instruction to summarise "
+            "the conversation, not the user's; recall is shown as if it ran on it"
+        )
     replay = SessionReplay(session, root, label, [], flush, notes + timeline.notes)
     recall = RecallSession()
     with SnapshotDir() as scratch:
@@ -382,6 +393,7 @@ EXTRACTION_LABELS = {
     "skipped_main_agent_wrote": "agent wrote",
     "skipped_subagent": "subagent",
     "nothing_new": "nothing new",
+    "skipped_no_model_reply": "API error",
 }
 
 

@@ -41,3 +41,18 @@ def append_copy(w: RecordWriter, start: int, *, split: bool = False) -> None:
             parent = record["uuid"]
             w.emit(record)
     w.last = parent
+
+
+def api_error_reply(w: RecordWriter, text: str, *, retries: int = 0) -> None:
+    """What the CLI writes when the API call fails: `retries` system/api_error records, then
+    an assistant record the harness made (model '<synthetic>', isApiErrorMessage) whose text
+    is what the user saw."""
+    for attempt in range(1, retries + 1):
+        error = {"type": "error", "error": {"type": "api_error", "message": "Overloaded"}}
+        w.system(
+            "api_error", level="error", error={"status": 529, "error": error}, retryAttempt=attempt
+        )
+    w.response([{"type": "text", "text": text}], model="<synthetic>")
+    record = json.loads(w.lines[-1])
+    record["isApiErrorMessage"], record["message"]["stop_reason"] = True, "stop_sequence"
+    w.lines[-1] = json.dumps(record)

@@ -459,7 +459,7 @@ def test_sessions_lists_main_and_subagent_transcripts_per_project(sample_home: P
     agent = next(ln for ln in lines if "agent-a71c0d9e4b2f38a65" in ln)
     assert "2026-05-12" in main and " 7 turns" in main and "main" in main
     assert "subagent" in agent and " 1 turn " in agent
-    assert lines[-1] == "2 transcripts."
+    assert lines[-1] == "2 transcripts: 1 main, 1 subagent."
 
 
 def test_replay_uses_the_memory_dir_beside_the_transcript_and_prints_the_turn_table(
@@ -499,6 +499,27 @@ def test_replay_of_a_file_that_is_not_a_transcript_is_a_clear_error(tmp_path: Pa
     out = run_cli("replay", str(bad), "--dir", str(tmp_path))
     assert out.returncode == 2 and "Traceback" not in out.stderr
     assert "is not a Claude Code transcript" in out.stderr
+
+
+def test_sessions_lists_the_compaction_agent_as_its_own_kind_not_a_subagent(
+    tmp_path: Path,
+) -> None:
+    folder = tmp_path / "projects" / "-c" / "55555555" / "subagents"
+    folder.mkdir(parents=True)
+    w = RecordWriter("55555555", "/c", "2026-02-11T21:59:13.000Z", sidechain=True)
+    w.agent_id = "acompact-abc123"
+    w.prompt("Your task is to create a detailed summary of the conversation so far")
+    w.response([{"type": "text", "text": "<summary>...</summary>"}])
+    (folder / "agent-acompact-abc123.jsonl").write_text(w.text(), encoding="utf-8")
+    out = run_cli("sessions", "--home", str(tmp_path))
+    assert out.returncode == 0, out.stderr
+    row = next(ln for ln in out.stdout.splitlines() if "agent-acompact-abc123" in ln)
+    assert " compaction " in row and "subagent" not in row
+    assert out.stdout.splitlines()[-1] == "1 transcript: 1 compaction agent."
+    (listed,) = json.loads(run_cli("sessions", "--home", str(tmp_path), "--json").stdout)
+    assert listed["kind"] == "compaction" and listed["is_subagent"] is False
+    replay = run_cli("replay", str(folder / "agent-acompact-abc123.jsonl"), "--selector", "lexical")
+    assert "(compaction agent)" in replay.stdout and "instruction to summarise" in replay.stdout
 
 
 def test_sessions_of_a_folder_without_projects_is_a_clear_error(tmp_path: Path) -> None:

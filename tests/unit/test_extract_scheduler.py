@@ -16,7 +16,7 @@ from memdir_nb.extract import (
     read_transcript,
 )
 from memdir_nb.ui.demo.session_records import RecordWriter
-from tests.support.transcripts import append_copy, numbered_messages
+from tests.support.transcripts import api_error_reply, append_copy, numbered_messages
 
 SAMPLE = Path(__file__).resolve().parents[1] / "data" / "sample_transcript.jsonl"
 SAMPLE_MEMDIR = "/home/dev/.claude/projects/-home-dev-shop/memory"
@@ -233,3 +233,20 @@ def test_history_the_cli_wrote_again_is_not_new_messages_for_the_extractor(
     actions = [d.action for _, d in decisions]
     assert actions == ["skipped_main_agent_wrote", "ran", "nothing_new"]
     assert [m.uuid for m in calls[0].new_messages] == [json.loads(x)["uuid"] for x in w.lines[-2:]]
+
+
+def test_a_turn_the_api_answered_with_errors_only_is_not_extracted_and_keeps_the_cursor(
+    tmp_path: Path,
+) -> None:
+    w = RecordWriter("s1", "/home/dana/src/tidepool", "2026-05-01T10:00:00.000Z", prompt_ids=False)
+    w.prompt("remember that the tide tables come from the harbour office")
+    api_error_reply(w, "Credit balance is too low")
+    w.prompt("remember that the tide tables come from the harbour office")
+    w.response([{"type": "text", "text": "noted"}])
+    path = tmp_path / "s.jsonl"
+    path.write_text(w.text(), encoding="utf-8")
+    calls: list[ExtractionRequest] = []
+    decisions = ExtractionScheduler(TIDEPOOL_MEMDIR, calls.append).replay_session(path)
+    assert [d.action for _, d in decisions] == ["skipped_no_model_reply", "ran", "nothing_new"]
+    assert "Credit balance is too low" in decisions[0][1].detail
+    assert len(calls[0].new_messages) == 4  # the failed turn's messages reach the next run

@@ -6,7 +6,9 @@ import json
 from pathlib import Path
 
 from memdir_nb.extract import (
+    TranscriptMessage,
     has_memory_writes_since,
+    memory_writes,
     messages_since,
     parse_transcript_lines,
     read_transcript,
@@ -66,3 +68,48 @@ def test_cursor_that_is_no_longer_in_the_transcript_means_all_messages() -> None
     messages = read_transcript(SAMPLE).messages
     assert messages_since(messages, "gone-after-compaction") == messages
     assert messages_since(messages, messages[-1].uuid) == []
+
+
+def _writes_of(paths: list[str]) -> list[TranscriptMessage]:
+    lines = [
+        json.dumps(
+            {
+                "type": "assistant",
+                "uuid": f"a{i}",
+                "message": {
+                    "role": "assistant",
+                    "content": [
+                        {
+                            "type": "tool_use",
+                            "id": f"t{i}",
+                            "name": "Write",
+                            "input": {"file_path": p},
+                        }
+                    ],
+                },
+            }
+        )
+        for i, p in enumerate(paths)
+    ]
+    return parse_transcript_lines(lines).messages
+
+
+def test_windows_and_relative_paths_outside_the_memory_dir_are_not_memory_writes() -> None:
+    outside = ["c:/w/README.md", "C:\\w\\src\\app.py", "README.md", "docs/notes.md", "..\\x.md"]
+    for memory_dir in (
+        "/home/me/.claude/projects/C--w/memory",
+        "C:\\Users\\me\\.claude\\projects\\C--w\\memory",
+    ):
+        assert memory_writes(_writes_of(outside), memory_dir) == []
+
+
+def test_a_windows_path_into_the_memory_dirs_windows_form_is_a_memory_write() -> None:
+    inside = "C:\\Users\\me\\.claude\\projects\\C--w\\memory\\tabs.md"
+    lower_drive = "c:/Users/me/.claude/projects/C--w/memory/team/a.md"
+    messages = _writes_of([inside, lower_drive])
+    for memory_dir in (
+        "/home/me/.claude/projects/C--w/memory",
+        "C:\\Users\\me\\.claude\\projects\\C--w\\memory\\",
+    ):
+        assert memory_writes(messages, memory_dir) == [inside, lower_drive]
+    assert memory_writes(messages, "/home/me/.claude/projects/-other/memory") == []

@@ -144,3 +144,14 @@ def test_subagent_writes_change_the_dir_but_are_not_the_main_agents() -> None:
     t = build_timeline(session_of(w), paths(), {"a.md": AsOfFile("a.md", "by the agent", 9e12)})
     assert t.writes(0) == [] and t.writes(0, main_only=False) == ["a.md"]
     assert "a.md" not in t.states[0] and "a.md" in t.states[1]
+
+
+def test_memory_paths_read_windows_paths_and_a_drive_path_is_never_joined_onto_the_cwd() -> None:
+    p = MemoryPaths("C:\\Users\\me\\.claude\\projects\\C--w\\memory", "C:\\w")
+    assert p.relative("c:\\Users\\me\\.claude\\projects\\C--w\\memory\\a.md") == "a.md"
+    assert p.relative("D:/backup/.claude/projects/C--w/memory/b.md") == "b.md"  # same project
+    assert p.relative("c:/w/README.md") is None
+    assert p.relative("notes.md") is None  # relative to the cwd C:\w, not to the memory dir
+    posix = MemoryPaths("/home/me/.claude/projects/C--w/memory")
+    assert posix.relative("C:\\Users\\me\\.claude\\projects\\C--w\\memory\\a.md") == "a.md"
+    assert posix.relative("c:/w/README.md") is None and posix.relative("README.md") is None

@@ -9,7 +9,7 @@ from memdir_nb.formats.session_builder import build_session
 from memdir_nb.formats.session_model import Session
 from memdir_nb.formats.session_results import MAX_EARLY_RESULTS
 from memdir_nb.ui.demo.session_records import RecordWriter
-from tests.support.transcripts import append_copy
+from tests.support.transcripts import api_error_reply, append_copy
 
 MEM = "/home/ana/.claude/projects/-home-ana-app/memory"
 
@@ -276,3 +276,39 @@ def test_ai_title_records_are_titles_each_once() -> None:
     s = session_of(w.lines)
     assert s.titles == ["Fix the parser", "Fix the parser and its tests"]
     assert s.compactions == []
+
+
+def test_a_remove_without_text_takes_the_oldest_typed_prompt_not_an_older_notification() -> None:
+    w = _writer(prompt_ids=False)
+    w.prompt("implement the epic")
+    call = _working(w)
+    w.result(call, "running in the background")
+    _queue(w, "enqueue", NOTE)
+    _queue(w, "enqueue", "new tasks were added, tackle them too")
+    _queue(w, "remove")  # no content: the typed prompt went into the running turn
+    _finished(w, "tackling the new tasks too")
+    w.user_text(NOTE)  # the notification arrives on its own record later
+    (turn,) = session_of(w.lines).turns
+    assert turn.queued_prompts == ["new tasks were added, tackle them too"]
+    assert turn.notifications == 1
+
+
+def test_a_turn_the_api_answered_with_errors_only_is_marked_with_the_error_texts() -> None:
+    w = _writer()
+    w.prompt("help me apply for the grant")
+    api_error_reply(w, "Credit balance is too low", retries=2)
+    w.prompt("and now?")
+    api_error_reply(w, "Not logged in · Please run /login")
+    first, second = session_of(w.lines).turns
+    assert first.api_error_only and first.api_errors == ["Overloaded", "Credit balance is too low"]
+    assert second.api_error_only and second.flags == ["api_error"]
+
+
+def test_a_turn_answered_after_a_retried_api_error_is_not_api_error_only() -> None:
+    w = _writer()
+    w.prompt("fix the build")
+    w.system("api_error", level="error", error={"status": 529, "message": "Overloaded"})
+    _finished(w, "fixed")
+    (turn,) = session_of(w.lines).turns
+    assert turn.api_errors == ["Overloaded"] and not turn.api_error_only
+    assert "api_error" not in turn.flags

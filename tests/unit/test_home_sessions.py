@@ -13,6 +13,7 @@ import pytest
 from memdir_nb import read_session
 from memdir_nb.home.sessions import list_sessions, memory_dir_for_transcript
 from memdir_nb.storage.access import ReadRefused
+from memdir_nb.ui.demo.session_records import RecordWriter
 
 SHAPES = Path(__file__).resolve().parents[1] / "data" / "sessions"
 SUBAGENT_MAIN = SHAPES / "c_subagent" / "d41e9b07-2c6f-4a85-9e13-7b0c58f2a6d3.jsonl"
@@ -290,3 +291,38 @@ def test_a_transcript_past_the_byte_cap_is_cut_at_a_line_and_says_so(tmp_path: P
     s = read_session(path, max_bytes=3000)
     assert s.bytes_read < path.stat().st_size and len(s.turns) == 1
     assert "only the first 3,000 bytes were read" in s.problems[-1].reason
+
+
+def _compaction_agent(path: Path, *, agent_id: str | None) -> Path:
+    """The CLI's compaction agent: one sidechain prompt asking for a summary, and its answer."""
+    w = RecordWriter(
+        "55555555-2222", "/c", "2026-02-11T21:59:13.000Z", sidechain=True, agent_id=agent_id
+    )
+    w.prompt("Your task is to create a detailed summary of the conversation so far")
+    w.response([{"type": "text", "text": "<summary>...</summary>"}])
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(w.text(), encoding="utf-8")
+    return path
+
+
+def test_the_compaction_agents_file_is_a_compaction_agent_not_a_user_subagent(
+    tmp_path: Path,
+) -> None:
+    project = tmp_path / "projects" / "-c"
+    folder = project / "55555555-2222" / "subagents"
+    _compaction_agent(folder / "agent-acompact-abc123.jsonl", agent_id="acompact-abc123")
+    _compaction_agent(project / "agent-acompact-old.jsonl", agent_id=None)  # named only
+    shutil.copy(SUBAGENT_FILE, folder / "agent-a3f9c21d7e0b54a18.jsonl")
+    for read in (True, False):
+        kinds = {s.session_id: (s.kind, s.is_subagent) for s in list_sessions(tmp_path, read=read)}
+        assert kinds == {
+            "agent-acompact-abc123": ("compaction", False),
+            "agent-acompact-old": ("compaction", False),
+            "agent-a3f9c21d7e0b54a18": ("subagent", True),
+        }
+    session = read_session(project / "agent-acompact-old.jsonl")
+    assert session.is_compaction_agent and session.kind == "compaction"
+    assert (
+        read_session(SUBAGENT_FILE).kind == "subagent"
+        and read_session(SUBAGENT_MAIN).kind == "main"
+    )

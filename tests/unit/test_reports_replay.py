@@ -13,6 +13,7 @@ from memdir_nb.recall.lexical import LexicalSelector
 from memdir_nb.reports.replay import iter_turn_lines
 from memdir_nb.ui.demo.session import SAMPLE_NOW_MS, DemoSession, build_demo_session
 from memdir_nb.ui.demo.session_records import RecordWriter
+from tests.support.transcripts import api_error_reply
 
 SHAPES = Path(__file__).resolve().parents[1] / "data" / "sessions"
 
@@ -195,3 +196,74 @@ def test_the_shapes_memory_writes_replay_against_the_dir_left_after_them(tmp_pat
     assert [t.extraction.action for t in replay.turns if t.extraction] == [
         "skipped_main_agent_wrote"
     ] * 2
+
+
+def _windows_session(tmp_path: Path, file_path: str) -> Path:
+    """A session recorded on Windows (cwd C:\\w) whose one turn Writes file_path."""
+    w = RecordWriter("s", "C:\\w", "2026-05-01T10:00:00.000Z", seed="win")
+    w.prompt("fix the readme")
+    call = w.tool_use("Write", {"file_path": file_path, "content": "hello"})
+    w.response([call])
+    w.result(call, f"File created successfully at: {file_path}", detail={"type": "create"})
+    w.response([{"type": "text", "text": "done"}])
+    path = tmp_path / "projects" / "C--w" / "s.jsonl"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(w.text())
+    return path
+
+
+def test_a_windows_path_outside_the_memory_dir_is_not_the_agent_writing_memory(
+    tmp_path: Path,
+) -> None:
+    path = _windows_session(tmp_path, "c:/w/README.md")
+    replay = replay_session(path, path.parent / "memory", now_ms=SAMPLE_NOW_MS)
+    (turn,) = replay.turns
+    assert turn.agent_wrote == [] and turn.extraction is not None
+    assert turn.extraction.action == "ran"
+
+
+def test_a_windows_path_into_the_memory_dir_is_the_agent_writing_memory(tmp_path: Path) -> None:
+    memory = "C:\\Users\\me\\.claude\\projects\\C--w\\memory\\project_tabs.md"
+    path = _windows_session(tmp_path, memory)
+    replay = replay_session(path, path.parent / "memory", now_ms=SAMPLE_NOW_MS)
+    (turn,) = replay.turns
+    assert turn.agent_wrote == ["project_tabs.md"] and turn.extraction is not None
+    assert turn.extraction.action == "skipped_main_agent_wrote"
+
+
+def test_a_turn_with_only_api_errors_still_recalls_but_is_never_extracted(tmp_path: Path) -> None:
+    memory = tmp_path / "projects" / "-home-ana-app" / "memory"
+    memory.mkdir(parents=True)
+    (memory / "project_grant.md").write_text(
+        "---\nname: Grant application\ndescription: the grant application deadline and forms\n"
+        "type: project\n---\n\nThe grant application is due on 2026-06-01.\n"
+    )
+    w = RecordWriter("s", "/home/ana/app", "2026-05-01T10:00:00.000Z", seed="apierr")
+    w.prompt("help me with the grant application")
+    api_error_reply(w, "Credit balance is too low")
+    path = memory.parent / "s.jsonl"
+    path.write_text(w.text())
+    replay = replay_session(path, memory, selector=LexicalSelector(), now_ms=SAMPLE_NOW_MS)
+    (turn,) = replay.turns
+    assert turn.surfaced_names == ["project_grant.md"]  # recall runs at the prompt as before
+    assert turn.extraction is not None and turn.extraction.action == "skipped_no_model_reply"
+    assert "API error" in list(iter_turn_lines(replay))[1] and turn.flags == ["api_error"]
+
+
+def test_the_summary_says_one_turn_and_a_session_without_prompts_in_words(tmp_path: Path) -> None:
+    w = RecordWriter("s", "/home/ana/app", "2026-05-01T10:00:00.000Z", seed="words")
+    w.prompt("hello")
+    w.response([{"type": "text", "text": "hi"}])
+    path = tmp_path / "s.jsonl"
+    path.write_text(w.text())
+    one = replay_session(path, tmp_path / "none", selector=LexicalSelector(), now_ms=SAMPLE_NOW_MS)
+    assert one.summary().startswith("1 turn (1 with a prompt), selector lexical: 0 memories")
+    assert "read 0 memory files itself; likely recall misses in 0 of 1 turn (0%)." in one.summary()
+    empty = tmp_path / "empty.jsonl"
+    empty.write_text("")
+    none = replay_session(
+        empty, tmp_path / "none", selector=LexicalSelector(), now_ms=SAMPLE_NOW_MS
+    )
+    assert none.summary().startswith("0 turns (0 with a prompt)")
+    assert "no turn has a prompt, so there are no likely recall misses to count." in none.summary()
+    assert "0 of 0" not in none.summary()

@@ -57,7 +57,7 @@ class ReplayView(MemdirView):
         self.replay: SessionReplay | None = None
         offered = view.sessions_beside(self.memory_dir)
         options = [
-            (f"{s.session_id} ({s.date}{', subagent' if s.is_subagent else ''})", s.path)
+            (f"{s.session_id} ({s.date}{'' if s.kind == 'main' else ', ' + s.kind})", s.path)
             for s in offered
         ]
         if transcript is not None and os.fspath(transcript) not in [p for _, p in options]:
