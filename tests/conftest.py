@@ -386,7 +386,52 @@ def build_hand_written_headers_dir(root: Path) -> Path:
     return root
 
 
+def build_agent_memory_parent_dir(root: Path) -> Path:
+    """.claude/agent-memory/: one memory dir per agent, each with its own MEMORY.md, none above.
+
+    Returns the agent-memory/ folder. The tester agent has an index and no memory yet.
+    """
+    parent = root / "agent-memory"
+    _put(
+        parent / "reviewer" / "feedback_review_tone.md",
+        flat_memory(
+            "Review tone",
+            "Point at the line and suggest the change; no rhetorical questions",
+            "feedback",
+            "Reviews name the line.\n\n**Why:** asked for it.\n\n**How to apply:** every review.",
+        ),
+    )
+    _put(
+        parent / "reviewer" / "MEMORY.md",
+        "- [Review tone](feedback_review_tone.md) — name the line, suggest the change\n",
+    )
+    _put(parent / "tester" / "MEMORY.md", "# Tester memory\n")
+    return parent
+
+
+def build_repo_root_targets_dir(root: Path) -> Path:
+    """A memory/ folder whose index names its files from the repository root (`memory/SOUL.md`),
+    and whose files have no frontmatter, only an opening heading (or not even that).
+
+    Returns the memory/ folder.
+    """
+    mem = root / "memory"
+    _put(mem / "SOUL.md", "# Jin \u2014 Identity & *Soul*\n\nWho the assistant is.\n")
+    _put(mem / "JOE.md", "## Joe \u2014 **Profile** ##\n\nHow Joe likes to work.\n")
+    _put(mem / "NOTES.md", "Loose notes first.\n\n# A heading further down\n")
+    _put(
+        mem / "MEMORY.md",
+        "# Memory\n\n"
+        "- `memory/SOUL.md` \u2014 identity\n"
+        "- [Joe](memory/JOE.md) \u2014 profile\n"
+        "- [Gone](memory/GONE.md) \u2014 deleted long ago\n",
+    )
+    return mem
+
+
 REAL_DIR_BUILDERS: dict[str, Callable[[Path], Path]] = {
+    "agent-memory-parent": build_agent_memory_parent_dir,
+    "repo-root-targets": build_repo_root_targets_dir,
     "hand-written-headers": build_hand_written_headers_dir,
     "nested": build_nested_dir,
     "index-variants": build_index_variants_dir,

@@ -19,7 +19,12 @@ from memdir_nb.spec.constants import ENTRYPOINT_NAME, TEAM_DIRNAME
 from memdir_nb.spec.text import plural, terminal_safe
 from memdir_nb.storage.archive import export_archive, format_import_report, import_archive
 from memdir_nb.storage.index_files import load_entrypoint, read_entrypoint_checked
-from memdir_nb.storage.index_rebuild import IndexRebuild, plan_index_rebuild
+from memdir_nb.storage.index_rebuild import (
+    IndexRebuild,
+    plan_index_rebuild,
+    refuse_folder_of_memory_dirs,
+)
+from memdir_nb.storage.listing import folder_of_memory_dirs
 from memdir_nb.storage.scan import scan_memory_dir
 from memdir_nb.storage.store import MemoryStore
 from memdir_nb.ui.demo import DemoDirExistsError, build_demo_memory_dir
@@ -61,11 +66,19 @@ def cmd_index(args: argparse.Namespace) -> int:
         print(f"error: no {args.scope} index under {args.dir}", file=sys.stderr)
         return 2
     reports = [_index_report(scope_dir, label) for label, scope_dir in scopes]
+    nested = folder_of_memory_dirs(args.dir)
+    for rep in reports:  # the folder's own index is not missing: it is not a memory dir
+        rep["note"] = (
+            f"{nested.problem}; {nested.fix}" if nested and rep["scope"] == "private" else None
+        )
     if args.json:
         print(json.dumps(reports, indent=2))
         return 0
     for rep in reports:
         print(f"{rep['scope']}: {rep['path']}")
+        if rep["note"]:
+            print(f"  note: {rep['note']}")
+            continue
         if _print_unloaded(rep, args.dir):
             continue
         _print_fit(rep, args.dir)
@@ -107,7 +120,7 @@ def _print_fit(rep: dict[str, Any], memory_dir: Path) -> None:
     )
     if rep["warning"]:
         dropped = rep["lines"] - rep["kept_lines"]
-        print(f"  truncated: {rep['kept_lines']} lines kept, {dropped} dropped")
+        print(f"  truncated: {plural(rep['kept_lines'], 'line')} kept, {dropped} dropped")
         print(f"  warning appended: {rep['warning'].strip()}")
     else:
         print("  fits both caps: loaded whole")
@@ -224,9 +237,9 @@ def _over_caps_warning(r: IndexRebuild, label: str, written: bool) -> str:
     if unloaded <= before.line_count - before.kept_line_count:
         return ""
     return (
-        f"\nwarning: {label} {'is now' if written else 'would be'} {after.line_count} lines / "
+        f"\nwarning: {label} {'is now' if written else 'would be'} {plural(after.line_count, 'line')} / "
         f"{after.byte_count:,} bytes, over the {MAX_ENTRYPOINT_LINES}-line / "
-        f"{MAX_ENTRYPOINT_BYTES:,}-byte caps: only its first {after.kept_line_count} lines load, "
+        f"{MAX_ENTRYPOINT_BYTES:,}-byte caps: only its first {plural(after.kept_line_count, 'line')} load, "
         f"so the last {unloaded} never reach a conversation; shorten hooks or merge memories "
         "(memdir_nb.dream.plan_consolidation proposes both)"
         + (", or put the old index back (below)" if written else " before you rebuild")
@@ -243,6 +256,7 @@ def _scope_dirs(memory_dir: Path) -> dict[str, Path]:
 def cmd_rebuild_index(args: argparse.Namespace) -> int:
     """Add the missing entries to MEMORY.md (and team/MEMORY.md), keeping every line people wrote."""
 
+    refuse_folder_of_memory_dirs(args.dir)  # ValueError: main prints it, nothing is written
     has_index = read_entrypoint_checked(args.dir).exists
     if not has_index and not scan_memory_dir(args.dir, limit=1).headers:
         print(

@@ -10,12 +10,16 @@ import argparse
 
 from memdir_nb.formats.manifest import format_memory_manifest
 from memdir_nb.spec.text import plural
+from memdir_nb.storage.listing import folder_of_memory_dirs
 from memdir_nb.storage.scan import scan_memory_dir
 
 
 def cmd_scan(args: argparse.Namespace) -> int:
     """Print the manifest the selector would see, then what was skipped."""
 
+    nested = folder_of_memory_dirs(args.dir)
+    if nested is not None:  # its memory dirs' files listed as one dir would mislead
+        return _print_folder_of_dirs(args, nested.problem, nested.fix, nested.names)
     report = scan_memory_dir(args.dir, limit=args.limit)
     if args.json:
         import json  # only --json prints JSON; the text listing does not load the module
@@ -54,4 +58,25 @@ def cmd_scan(args: argparse.Namespace) -> int:
         )
     for skipped in report.skipped:
         print(f"skipped {skipped.path}: {skipped.reason}")
+    return 0
+
+
+def _print_folder_of_dirs(
+    args: argparse.Namespace, problem: str, fix: str, names: tuple[str, ...]
+) -> int:
+    """A folder of memory dirs (agent-memory/): say so, and list nothing as one dir's memories."""
+    if args.json:
+        import json
+
+        payload = {
+            "dir": str(args.dir),
+            "total_found": 0,
+            "memories": [],
+            "skipped": [],
+            "memory_dirs": list(names),
+            "note": f"{problem}; {fix}",
+        }
+        print(json.dumps(payload, indent=2))
+        return 0
+    print(f"note: {problem}; {fix}")
     return 0

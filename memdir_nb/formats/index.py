@@ -13,6 +13,7 @@ always found them.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -43,6 +44,7 @@ from memdir_nb.formats.index_lines import (
 from memdir_nb.formats.manifest import MemoryHeader
 from memdir_nb.spec.constants import ENTRYPOINT_NAME, MAX_ENTRYPOINT_BYTES, MAX_ENTRYPOINT_LINES
 from memdir_nb.spec.taxonomy import MEMORY_TYPES
+from memdir_nb.spec.text import UNSAFE_IN_TEXT, one_line
 
 REBUILD_HEADING = "## Added by rebuild-index"  # where a rebuild puts the entries it adds
 
@@ -63,6 +65,7 @@ __all__ = [
     "entrypoint_size",
     "format_index_entry",
     "format_size",
+    "heading_hook",
     "index_cap_verdict",
     "is_md_target",
     "merge_index",
@@ -94,6 +97,28 @@ def entries_past_caps(text: str) -> list[IndexEntry]:
     return [e for e in parse_index(text) if e.line_no in loaded and e.line_no not in seen]
 
 
+_OPENING_HEADING = re.compile(r" {0,3}#{1,6}[ \t]+(?P<text>.*?)(?:[ \t]+#+)?[ \t]*")
+_INLINE_LINK = re.compile(r"\[([^\[\]]*)\]\([^()]*\)")
+_EMPHASIS = re.compile(r"\*\*|__|`")
+
+
+def heading_hook(body: str) -> str:
+    """The hook of a memory with no description: the heading its body opens with, as one
+    plain line cut to MAX_HOOK_CHARS ('' when the first line that holds anything is no heading).
+
+    Link syntax, bold, and backticks go; so do characters no line may carry raw.
+    """
+    for line in body.splitlines():
+        if not line.strip():
+            continue
+        m = _OPENING_HEADING.fullmatch(line)
+        if m is None:
+            return ""
+        text = _EMPHASIS.sub("", _INLINE_LINK.sub(r"\1", m.group("text")))
+        return shorten_hook(one_line(UNSAFE_IN_TEXT.sub("", text)))
+    return ""
+
+
 _TYPE_ORDER = {t: i for i, t in enumerate(MEMORY_TYPES)}
 
 
@@ -108,13 +133,19 @@ def _rebuild_order(header: MemoryHeader) -> tuple[int, str, str]:
     return (rank, title.casefold(), header.filename)
 
 
-def render_index(headers: list[MemoryHeader]) -> str:
-    """MEMORY.md text with one entry per header, sorted by type then title."""
+def render_index(
+    headers: list[MemoryHeader], describe: Callable[[MemoryHeader], str] | None = None
+) -> str:
+    """MEMORY.md text with one entry per header, sorted by type then title.
+
+    A header with no description gets describe(header) as its hook (the rebuild passes the
+    file's opening heading, heading_hook), else NO_DESCRIPTION_HOOK.
+    """
     lines = [
         format_index_entry(
             h.name or Path(h.filename).stem,
             h.filename,
-            h.description or NO_DESCRIPTION_HOOK,
+            h.description or (describe(h) if describe else "") or NO_DESCRIPTION_HOOK,
         )
         for h in sorted(headers, key=_rebuild_order)
     ]
@@ -143,6 +174,7 @@ def merge_index(
     points_at: Callable[[str], str | None],
     *,
     drop_dangling: bool = False,
+    describe: Callable[[MemoryHeader], str] | None = None,
 ) -> MergedIndex:
     """The index `old` with an entry added for each memory in `headers` that no line points at.
 
@@ -152,11 +184,12 @@ def merge_index(
     it is missing (a dangling line), None when it is not a memory of this scope (a URL, a
     file outside). Dangling lines are removed only with drop_dangling, and then only those an
     IndexEntry calls removable; the others are always kept, and listed in `kept`. An empty `old` becomes
-    the plain rendered index, with no heading.
+    the plain rendered index, with no heading. `describe` gives the hook of an added memory
+    with no description (see render_index); it is asked only for those.
     """
     if not old.strip():
         fresh = sorted(headers, key=_rebuild_order)
-        return MergedIndex(render_index(fresh), tuple(h.filename for h in fresh), (), ())
+        return MergedIndex(render_index(fresh, describe), tuple(h.filename for h in fresh), (), ())
     out: list[str] = []
     covered: set[str] = set()
     dangling: list[str] = []
@@ -183,9 +216,9 @@ def merge_index(
     missing = sorted((h for h in headers if h.filename not in covered), key=_rebuild_order)
     text = "\n".join(out)
     if missing and not text.strip():  # only dropped lines were there: a plain index again
-        text = render_index(missing)
+        text = render_index(missing, describe)
     elif missing:
-        text = _with_added_entries(out, render_index(missing))
+        text = _with_added_entries(out, render_index(missing, describe))
     return MergedIndex(
         text, tuple(h.filename for h in missing), tuple(dangling), tuple(dropped), tuple(kept)
     )

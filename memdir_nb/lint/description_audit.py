@@ -81,7 +81,7 @@ class DescriptionAudit:
         if self.verdict == "covered":
             return "covered"
         pct = round(self.unseen_share * 100)
-        return f"{self.verdict}: {pct}% of the body unseen ({self.unseen_count} sentences)"
+        return f"{self.verdict}: {pct}% of the body unseen ({textseg.plural(self.unseen_count, 'sentence')})"
 
 
 def _stem(word: str) -> str:

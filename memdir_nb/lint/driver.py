@@ -16,6 +16,7 @@ from memdir_nb.lint.workers import Step, read_and_lint
 from memdir_nb.spec.collector import collector_paused
 from memdir_nb.spec.constants import STORE_JOURNAL_NAME
 from memdir_nb.storage.containment import absolute_dir
+from memdir_nb.storage.listing import folder_of_memory_dirs
 from memdir_nb.storage.scan import NAME_REFUSAL, SkippedFile, list_memory_files
 from memdir_nb.storage.transaction import journal_damage, journal_problem
 
@@ -121,6 +122,11 @@ def _lint_dir(
         raise ValueError(
             f"{memory_dir} is not a directory; pass a memory dir (the folder holding MEMORY.md)"
         )
+    nested = folder_of_memory_dirs(root)
+    if nested is not None:  # each sub-folder is linted on its own; as one dir, all would mislead
+        rule = "folder-of-memory-dirs"
+        finding = Finding(".", rule, SEVERITIES[rule], nested.problem, nested.fix)
+        return LintResult([finding], [], [], [], [])
     listing = list_memory_files(root)
     files = sorted(listing.files, key=lambda f: f.rel)
     show = progress_wanted(len(files), progress)

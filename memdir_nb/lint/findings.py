@@ -49,6 +49,7 @@ SEVERITIES: dict[str, Severity] = {
     "skipped-by-scan": "warning",
     "store-journal-pending": "error",
     "store-journal-corrupt": "error",
+    "folder-of-memory-dirs": "error",
 }
 
 

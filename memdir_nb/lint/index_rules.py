@@ -13,6 +13,7 @@ from memdir_nb.spec.constants import (
     MAX_INDEX_LINE_CHARS,
     TEAM_DIRNAME,
 )
+from memdir_nb.spec.text import plural
 
 MAX_LISTED_LINES = 8
 _HTML_COMMENT = re.compile(r"^\s*<!--.*-->\s*$")
@@ -60,7 +61,8 @@ def _check_missing(index: ScopeIndex, files: list[str], c: Collector) -> None:
     elif files:
         c.add(
             "index-missing",
-            f"no {index.path} although {len(files)} memory files exist in this scope",
+            f"no {index.path} although {plural(len(files), 'memory file')} "
+            f"{'exists' if len(files) == 1 else 'exist'} in this scope",
             "run `memdir-nb rebuild-index DIR` to write one from the files' frontmatter",
         )
 
@@ -133,7 +135,7 @@ def lint_index(index: ScopeIndex, memory_files: Iterable[str]) -> list[Finding]:
     if n_lines > MAX_ENTRYPOINT_LINES or n_bytes > MAX_ENTRYPOINT_BYTES:
         c.add(
             "index-over-cap",
-            f"{n_lines} lines / {n_bytes:,} bytes (caps {MAX_ENTRYPOINT_LINES} lines, "
+            f"{plural(n_lines, 'line')} / {n_bytes:,} bytes (caps {MAX_ENTRYPOINT_LINES} lines, "
             f"{MAX_ENTRYPOINT_BYTES:,} bytes): everything past the cap is never loaded",
             "keep one short pointer line per memory; move notes into topic files",
         )
@@ -141,9 +143,10 @@ def lint_index(index: ScopeIndex, memory_files: Iterable[str]) -> list[Finding]:
     if non_pointer:
         shown = ", ".join(str(n) for n in non_pointer[:MAX_LISTED_LINES])
         more = ", \u2026" if len(non_pointer) > MAX_LISTED_LINES else ""
+        verb, where = ("points", "line") if len(non_pointer) == 1 else ("point", "lines")
         c.add(
             "index-not-pointer",
-            f"{len(non_pointer)} lines point at no memory file (lines {shown}{more}); "
+            f"{plural(len(non_pointer), 'line')} {verb} at no memory file ({where} {shown}{more}); "
             "content in the index costs its line and byte budget",
             "keep only '- [Title](file.md) — hook' lines; move the rest into a memory file",
             non_pointer[0],

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import re
 
 from memdir_nb.formats.frontmatter import parse_frontmatter
 from memdir_nb.formats.index import IndexEntry, parse_index, strip_entrypoint_extras
@@ -13,7 +12,7 @@ from memdir_nb.spec.constants import ENTRYPOINT_NAME, MEMORY_FILE_READ_MAX_BYTES
 from memdir_nb.storage.access import ContainedReader, ReadRefused, ReadResult
 from memdir_nb.storage.containment import is_real_path_within
 from memdir_nb.storage.headers import header_from_read
-from memdir_nb.storage.index_files import load_entrypoint
+from memdir_nb.storage.index_files import load_entrypoint, resolve_index_target
 from memdir_nb.storage.listing import ListedFile, SkippedFile, refusal_reason
 
 # Each memory file is read up to this many bytes (through memdir_nb.storage.access): enough for any
@@ -89,14 +88,6 @@ def read_listed(
     return mem, header
 
 
-def _resolve_target(scope_dir: str, target: str) -> str | None:
-    """The absolute path an index target names inside scope_dir, or None if it is not a file link."""
-    target = target.split("#", 1)[0].strip()
-    if not target or re.match(r"^[a-z][a-z0-9+.\-]*:", target, re.IGNORECASE):
-        return None  # an anchor or a URL, not a memory file
-    return os.path.normpath(os.path.join(scope_dir, target))
-
-
 def read_scope_indexes(memory_dir: str | os.PathLike[str]) -> list[ScopeIndex]:
     """Parse MEMORY.md (and team/MEMORY.md when team/ exists) and resolve every entry."""
     root = os.path.abspath(os.fspath(memory_dir))
@@ -116,7 +107,7 @@ def read_scope_indexes(memory_dir: str | os.PathLike[str]) -> list[ScopeIndex]:
         dangling: list[IndexEntry] = []
         outside: list[IndexEntry] = []
         for entry in entries:
-            resolved = _resolve_target(scope_dir, entry.target)
+            resolved = resolve_index_target(scope_dir, entry.target)
             if resolved is None:
                 continue
             if entry.target.startswith("~") or not is_real_path_within(
@@ -162,7 +153,7 @@ def nested_index_references(memory_dir: str | os.PathLike[str], files: list[str]
             continue
         text = load_entrypoint(scope_dir, memory_dir=root).text
         for entry in parse_index(text):
-            resolved = _resolve_target(scope_dir, entry.target)
+            resolved = resolve_index_target(scope_dir, entry.target)
             if (
                 resolved is not None
                 and is_real_path_within(resolved, scope_dir, or_equal=True)

@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
+from memdir_nb.formats.index_lines import norm_target
+from memdir_nb.formats.names import is_memory_filename
 from memdir_nb.spec.constants import (
     ENTRYPOINT_NAME,
     INDEX_READ_MAX_BYTES,
@@ -14,6 +17,8 @@ from memdir_nb.spec.constants import (
 )
 from memdir_nb.storage.access import MissingFile, ReadRefused, read_contained
 from memdir_nb.storage.containment import absolute_dir
+
+_URL_SCHEME = re.compile(r"^[a-z][a-z0-9+.\-]*:", re.IGNORECASE)
 
 
 def entrypoint_path(scope_dir: str | os.PathLike[str]) -> Path:
@@ -114,3 +119,27 @@ def index_scope(folder: Path, scope: str | None) -> Literal["private", "team"]:
     if scope not in ("private", "team"):
         raise ValueError(f"scope must be 'private' or 'team', got {scope!r}")
     return "team" if scope == "team" else "private"
+
+
+def resolve_index_target(scope_dir: str | os.PathLike[str], target: str) -> str | None:
+    """The absolute path an index entry's target names, or None for an anchor or a URL.
+
+    The one resolution lint, the rebuild and the nested-index reader share. A target is
+    relative to the index's folder (scope_dir). One written from the repository root names
+    that folder first (`memory/SOUL.md` in memory/MEMORY.md): when the target as written is no
+    file, and dropping a leading folder named like scope_dir gives an existing memory file,
+    that file is the one meant. Whether the path stays inside the dir is the caller's check.
+    """
+    path = norm_target(target).split("#", 1)[0].strip()
+    if not path or _URL_SCHEME.match(path):
+        return None
+    folder = os.path.abspath(os.fspath(scope_dir))
+    resolved = os.path.normpath(os.path.join(folder, path))
+    if os.path.isfile(resolved):
+        return resolved
+    first, _, rest = path.replace(os.sep, "/").partition("/")
+    if rest and first == os.path.basename(folder) and is_memory_filename(rest.rsplit("/", 1)[-1]):
+        shorter = os.path.normpath(os.path.join(folder, rest))
+        if os.path.isfile(shorter):
+            return shorter
+    return resolved

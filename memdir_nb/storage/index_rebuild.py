@@ -20,21 +20,27 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
-from memdir_nb.formats.index import MergedIndex, is_md_target, merge_index
+from memdir_nb.formats.frontmatter import parse_frontmatter
+from memdir_nb.formats.index import MergedIndex, heading_hook, is_md_target, merge_index
+from memdir_nb.formats.manifest import MemoryHeader
 from memdir_nb.spec.constants import (
+    HEADER_READ_MAX_BYTES,
     INDEX_READ_MAX_BYTES,
     LOGS_DIRNAME,
     REBUILD_BATCH_PREFIX,
     TEAM_DIRNAME,
     TRASH_DIRNAME,
 )
+from memdir_nb.storage.access import ContainedReader
 from memdir_nb.storage.containment import absolute_dir
 from memdir_nb.storage.index_files import (
     IndexTooLargeError,
     entrypoint_path,
     index_scope,
     load_entrypoint,
+    resolve_index_target,
 )
+from memdir_nb.storage.listing import folder_of_memory_dirs
 from memdir_nb.storage.scan import scan_memory_dir
 from memdir_nb.storage.transaction import StoreTransaction
 
@@ -79,6 +85,8 @@ def check_scope_folder(folder: Path, scope: Literal["private", "team"] | None) -
             "pass an existing memory dir (or its team/ folder)"
         )
     resolved = index_scope(folder, scope)
+    if resolved == "private":
+        refuse_folder_of_memory_dirs(folder)
     if resolved == "team" and folder.name == TEAM_DIRNAME:  # its files must stay in the memory dir
         outer = os.path.realpath(folder.parent).rstrip(os.sep) + os.sep
         if not os.path.realpath(folder).startswith(outer):
@@ -89,6 +97,16 @@ def check_scope_folder(folder: Path, scope: Literal["private", "team"] | None) -
     return resolved
 
 
+def refuse_folder_of_memory_dirs(folder: str | os.PathLike[str]) -> None:
+    """ValueError when folder holds memory dirs of its own (agent-memory/) instead of memories:
+    an index written there would never be loaded."""
+    found = folder_of_memory_dirs(folder)
+    if found is not None:
+        raise ValueError(
+            f"cannot rebuild the index: {found.problem}; {found.fix} (nothing was written)"
+        )
+
+
 def _target_finder(folder: Path) -> Callable[[str], str | None]:
     """points_at for merge_index: an entry's file relative to folder, '' when missing, None when not ours."""
     root = os.path.normpath(os.path.abspath(folder))
@@ -97,14 +115,29 @@ def _target_finder(folder: Path) -> Callable[[str], str | None]:
         path = target.split("#", 1)[0].strip()
         if not is_md_target(path) or path.startswith("~"):
             return None
-        resolved = os.path.normpath(os.path.join(root, path))
-        if not resolved.startswith(root + os.sep):
+        resolved = resolve_index_target(root, path)
+        if resolved is None or not resolved.startswith(root + os.sep):
             return None  # outside this scope: lint reports it; a rebuild leaves it alone
         if os.path.isfile(resolved):
             return os.path.relpath(resolved, root).replace(os.sep, "/")
         return ""
 
     return points_at
+
+
+def _heading_describer(folder: Path) -> Callable[[MemoryHeader], str]:
+    """describe for merge_index: the heading a memory file opens with ('' when none, or when
+    the file cannot be read now), from one contained read of its head."""
+    reader = ContainedReader(folder)
+
+    def describe(header: MemoryHeader) -> str:
+        try:
+            res = reader.read(header.file_path, HEADER_READ_MAX_BYTES)
+        except OSError:  # gone or refused since the scan: the plain placeholder then
+            return ""
+        return heading_hook(parse_frontmatter(res.text)[1])
+
+    return describe
 
 
 def plan_index_rebuild(
@@ -119,7 +152,8 @@ def plan_index_rebuild(
     Private scope (the memory dir) indexes its memory files except those under team/, logs/
     and dot-folders; team scope (memory_dir/team) every memory file under it. scope=None
     infers team for a folder named 'team'. `old` is the index text when the caller read it
-    (the store, under its lock); otherwise it is read here, whole, or IndexTooLargeError.
+    (the store, under its lock); otherwise it is read here, whole, or IndexTooLargeError. An
+    added memory with no description gets the heading its file opens with as its hook.
     """
     folder = absolute_dir(scope_dir)
     resolved = check_scope_folder(folder, scope)
@@ -135,7 +169,13 @@ def plan_index_rebuild(
         old = loaded.text
     excluded = (LOGS_DIRNAME, TEAM_DIRNAME) if resolved == "private" else ()
     report = scan_memory_dir(folder, limit=None, exclude_top_level=excluded)
-    merged = merge_index(old, report.headers, _target_finder(folder), drop_dangling=drop_dangling)
+    merged = merge_index(
+        old,
+        report.headers,
+        _target_finder(folder),
+        drop_dangling=drop_dangling,
+        describe=_heading_describer(folder),
+    )
     scope_name: Literal["private", "team"] = "team" if resolved == "team" else "private"
     return IndexRebuild(scope_name, path, old, os.path.lexists(path), merged)
 

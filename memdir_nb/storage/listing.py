@@ -16,13 +16,19 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from memdir_nb.formats.names import component_problem, is_memory_filename, name_problem
-from memdir_nb.spec.constants import ENTRYPOINT_NAME, LOGS_DIRNAME, REPOSITORY_FILE_STEMS
+from memdir_nb.spec.constants import (
+    ENTRYPOINT_NAME,
+    LOGS_DIRNAME,
+    REPOSITORY_FILE_STEMS,
+    TEAM_DIRNAME,
+)
 from memdir_nb.spec.taxonomy import scope_of_path
 from memdir_nb.storage.access import ReadRefused, file_kind
 from memdir_nb.storage.containment import is_real_path_within
 
 DEFAULT_EXCLUDED_TOP_LEVEL: tuple[str, ...] = (LOGS_DIRNAME,)
 NAME_REFUSAL = "not a memory file name"  # how a skip reason from the name gate starts
+MAX_NAMED_DIRS = 8  # sub-folders named in the message about a folder of memory dirs
 
 
 @dataclass(frozen=True)
@@ -232,3 +238,71 @@ def refusal_reason(exc: ReadRefused) -> str:
         return f"unreadable: {type(OSError(exc.errno, '')).__name__}"
     detail = exc.detail
     return detail[3:] if detail.startswith("is ") else detail
+
+
+@dataclass(frozen=True)
+class FolderOfMemoryDirs:
+    """A folder that is not one memory dir but holds several, each with its own MEMORY.md.
+
+    Claude Code keeps an agent's memory in .claude/agent-memory/<agent>/ (and
+    agent-memory-local/<agent>/): the folder above the agents' dirs has no index of its own,
+    and an index written there is never loaded.
+    """
+
+    folder: str  # absolute
+    names: tuple[str, ...]  # the sub-folders holding a MEMORY.md, sorted
+
+    @property
+    def problem(self) -> str:
+        """What the folder is, naming its memory dirs."""
+        shown = ", ".join(f"{n}/" for n in self.names[:MAX_NAMED_DIRS])
+        more = len(self.names) - MAX_NAMED_DIRS
+        if more > 0:
+            shown += f" and {more} more"
+        return (
+            f"{self.folder} is a folder of memory dirs, not one memory dir: it holds no "
+            f"{ENTRYPOINT_NAME} of its own, and each of its sub-folders ({shown}) holds its own "
+            f"{ENTRYPOINT_NAME} (as agent memory does, in .claude/agent-memory/<agent>/)"
+        )
+
+    @property
+    def fix(self) -> str:
+        """How to run the command on one of them."""
+        base = os.path.basename(self.folder)
+        example = os.path.join(self.folder, self.names[0])
+        return f"pass {base}/<name>, one memory dir at a time, such as {example}"
+
+
+def folder_of_memory_dirs(folder: str | os.PathLike[str]) -> FolderOfMemoryDirs | None:
+    """The folder's memory dirs when it is a folder of them, else None (a memory dir, or neither).
+
+    A folder of memory dirs has no MEMORY.md and no memory file of its own, and every visible
+    sub-folder (team/ and logs/ are a memory dir's own parts, never counted) holds a
+    MEMORY.md. A memory dir with topic sub-folders (topics/, projects/) is not one: they
+    hold no index, or the dir has its own MEMORY.md or memory files beside them.
+    """
+    root = os.path.abspath(os.fspath(folder))
+    if os.path.lexists(os.path.join(root, ENTRYPOINT_NAME)):
+        return None
+    try:
+        with os.scandir(root) as it:
+            entries = list(it)
+    except OSError:
+        return None
+    names = []
+    for entry in entries:
+        name = entry.name
+        try:
+            is_dir = entry.is_dir(follow_symlinks=False)
+        except OSError:
+            continue
+        if not is_dir:
+            if _is_memory_name(name) and not is_repository_file(name):
+                return None  # a memory file of its own: a memory dir without an index yet
+            continue
+        if name.startswith(".") or name in (TEAM_DIRNAME, LOGS_DIRNAME):
+            continue
+        if not os.path.isfile(os.path.join(entry.path, ENTRYPOINT_NAME)):
+            return None  # a topic folder: this is a memory dir (without its index yet)
+        names.append(name)
+    return FolderOfMemoryDirs(root, tuple(sorted(names))) if names else None

@@ -40,7 +40,11 @@ from memdir_nb.storage import containment as team_paths
 from memdir_nb.storage import scan
 from memdir_nb.storage.access import ReadResult, holds_exactly, try_read_contained
 from memdir_nb.storage.draft import DraftVerdict, validate_draft
-from memdir_nb.storage.index_rebuild import RebuildResult, rebuild_in_transaction
+from memdir_nb.storage.index_rebuild import (
+    RebuildResult,
+    rebuild_in_transaction,
+    refuse_folder_of_memory_dirs,
+)
 from memdir_nb.storage.store_checks import (
     MemoryNotFoundError,
     MemoryValidationError,
@@ -475,6 +479,7 @@ class MemoryStore:
         heading; dangling lines go only with drop_dangling; each index rewritten is first kept
         in `.trash/rebuild-index-<stamp>/` (restorable with memdir_nb.dream.restore).
         """
+        refuse_folder_of_memory_dirs(self.memory_dir)  # before the lock: nothing is written
         scope_dirs: dict[Literal["private", "team"], Path] = {}
         for scope in ("private", "team"):
             scope_dir = self._scope_dir(scope)

@@ -274,6 +274,33 @@ def test_rebuild_index_dry_run_previews_both_indexes_as_diffs_and_writes_nothing
     assert not (mem / ".trash").exists()
 
 
+def test_a_folder_of_agent_memory_dirs_is_named_as_such_by_every_dir_command(
+    real_dir: Callable[[str], Path],
+) -> None:
+    parent = real_dir("agent-memory-parent")
+    before = sorted(p.relative_to(parent) for p in parent.rglob("*"))
+    said = "is a folder of memory dirs, not one memory dir"
+    fix = "pass agent-memory/<name>"
+    scan = run_env("scan", str(parent))
+    assert scan.returncode == 0 and said in scan.stdout and fix in scan.stdout
+    assert "reviewer/feedback_review_tone.md" not in scan.stdout  # no listing as one dir
+    as_json = json.loads(run_env("scan", str(parent), "--json").stdout)
+    assert as_json["memories"] == [] and as_json["memory_dirs"] == ["reviewer", "tester"]
+    index = run_env("index", str(parent))
+    assert index.returncode == 0 and said in index.stdout and "no MEMORY.md yet" not in index.stdout
+    assert said in json.loads(run_env("index", str(parent), "--json").stdout)[0]["note"]
+    lint = run_env("lint", str(parent))
+    assert lint.returncode == 1 and "[folder-of-memory-dirs]" in lint.stdout
+    assert "1 error, 0 warnings" in lint.stdout
+    for args in (("rebuild-index",), ("rebuild-index", "--dry-run")):
+        out = run_env(*args, str(parent))
+        assert out.returncode == 2 and said in out.stderr and fix in out.stderr
+        assert "nothing was written" in out.stderr
+    assert sorted(p.relative_to(parent) for p in parent.rglob("*")) == before
+    one = run_env("rebuild-index", str(parent / "tester"))
+    assert one.returncode == 0, one.stderr
+
+
 # --------------------------------------------------------------------------- the front door
 
 

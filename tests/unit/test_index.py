@@ -21,6 +21,7 @@ from memdir_nb.formats.index import (
     entries_past_caps,
     format_index_entry,
     format_size,
+    heading_hook,
     index_cap_verdict,
     merge_index,
     parse_index,
@@ -30,7 +31,7 @@ from memdir_nb.formats.index import (
     upsert_index_entry,
 )
 from memdir_nb.formats.manifest import MemoryHeader
-from memdir_nb.storage.index_files import entrypoint_path, read_entrypoint
+from memdir_nb.storage.index_files import entrypoint_path, read_entrypoint, resolve_index_target
 from memdir_nb.storage.index_rebuild import plan_index_rebuild
 from memdir_nb.storage.rebuild import rebuild_index
 from memdir_nb.storage.store import MemoryStore
@@ -352,6 +353,83 @@ def test_rebuild_uses_stem_and_placeholder_when_fields_missing(tmp_path: Path) -
         "- [feedback_x](feedback_x.md) — (no description)\n"
         "- [loose_note](loose_note.md) — (no description)\n"
     )
+
+
+def test_rebuild_hooks_a_file_without_description_with_its_opening_heading(
+    real_dir: Callable[[str], Path],
+) -> None:
+    mem = real_dir("repo-root-targets")
+    (mem / "MEMORY.md").unlink()
+    text = rebuild_index(mem, write=False)
+    assert "- [SOUL](SOUL.md) — Jin — Identity & *Soul*\n" in text
+    assert "- [JOE](JOE.md) — Joe — Profile\n" in text  # bold and closing hashes go
+    assert "- [NOTES](NOTES.md) — (no description)\n" in text  # opens with prose, not a heading
+
+
+@pytest.mark.parametrize(
+    ("body", "hook"),
+    [
+        ("# Title\n\ntext", "Title"),
+        ("\n\n   ### `cfg` and [the docs](https://x.io) ###  \n", "cfg and the docs"),
+        ("#Hashtag, not a heading\n", ""),
+        ("prose\n# Later\n", ""),
+        ("", ""),
+        ("#   \n", ""),
+        ("# Bell\x07 and \u202ebidi\n", "Bell and bidi"),
+    ],
+)
+def test_heading_hook_is_the_opening_heading_as_plain_text(body: str, hook: str) -> None:
+    assert heading_hook(body) == hook
+
+
+def test_heading_hook_is_cut_to_the_hook_cap() -> None:
+    hook = heading_hook("# " + "word " * 100)
+    assert len(hook) <= MAX_HOOK_CHARS and hook.endswith("\u2026")
+
+
+def test_a_target_written_from_the_repository_root_names_the_file_in_the_dir(
+    real_dir: Callable[[str], Path],
+) -> None:
+    mem = real_dir("repo-root-targets")
+    assert resolve_index_target(mem, "memory/SOUL.md") == str(mem / "SOUL.md")
+    assert resolve_index_target(mem, "./memory/JOE.md#profile") == str(mem / "JOE.md")
+    assert resolve_index_target(mem, "memory/GONE.md") == str(mem / "memory" / "GONE.md")
+    assert resolve_index_target(mem, "other/SOUL.md") == str(mem / "other" / "SOUL.md")
+    assert resolve_index_target(mem, "https://x.io/memory/SOUL.md") is None
+
+
+def test_a_file_at_the_written_path_wins_over_the_root_relative_reading(tmp_path: Path) -> None:
+    mem = tmp_path / "memory"
+    (mem / "memory").mkdir(parents=True)
+    (mem / "SOUL.md").write_text("# outer\n")
+    (mem / "memory" / "SOUL.md").write_text("# inner\n")
+    assert resolve_index_target(mem, "memory/SOUL.md") == str(mem / "memory" / "SOUL.md")
+
+
+def test_rebuild_adds_no_second_pointer_for_a_root_relative_target(
+    real_dir: Callable[[str], Path],
+) -> None:
+    mem = real_dir("repo-root-targets")
+    r = plan_index_rebuild(mem)
+    assert r.merged.added == ("NOTES.md",)
+    assert r.merged.dangling == ("memory/GONE.md",)
+
+
+def test_rebuild_refuses_a_folder_of_agent_memory_dirs_and_writes_nothing(
+    real_dir: Callable[[str], Path],
+) -> None:
+    parent = real_dir("agent-memory-parent")
+    before = sorted(p.relative_to(parent) for p in parent.rglob("*"))
+    for rebuild in (
+        lambda: plan_index_rebuild(parent),
+        lambda: rebuild_index(parent),
+        lambda: MemoryStore(parent).rebuild_index_files(),
+    ):
+        with pytest.raises(ValueError, match="reviewer/, tester/") as exc:
+            rebuild()
+        assert "pass agent-memory/<name>" in str(exc.value)
+    assert sorted(p.relative_to(parent) for p in parent.rglob("*")) == before
+    assert plan_index_rebuild(parent / "reviewer").merged.added == ()  # each agent's dir works
 
 
 def test_rebuild_without_write_leaves_disk_alone(tmp_path: Path) -> None:

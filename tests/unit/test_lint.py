@@ -483,7 +483,7 @@ def test_index_link_to_a_non_markdown_file_points_at_nothing(tmp_path: Path) -> 
         fh.write("- [Keys](../../.ssh/id_rsa) — keys\n")
     n = len((tmp_path / "MEMORY.md").read_text().splitlines())
     (found,) = [f for f in lint_memory_dir(tmp_path) if f.rule == "index-not-pointer"]
-    assert f"lines {n}" in found.message
+    assert f"1 line points at no memory file (line {n})" in found.message
 
 
 def test_index_over_line_cap_is_an_error_and_non_pointer_lines_a_warning(tmp_path: Path) -> None:
@@ -618,7 +618,7 @@ def test_every_index_line_variant_counts_as_indexed(real_dir: Callable[[str], Pa
     assert not [f for f in found if f.rule in ("not-in-index", "index-dangling-entry")]
     (pointless,) = [f for f in found if f.rule == "index-not-pointer"]
     last = len((root / "MEMORY.md").read_text(encoding="utf-8").splitlines())
-    assert pointless.line == last and f"lines {last}" in pointless.message
+    assert pointless.line == last and f"(line {last})" in pointless.message
 
 
 def test_a_dir_without_memory_md_gets_one_index_missing_warning(
@@ -628,6 +628,35 @@ def test_a_dir_without_memory_md_gets_one_index_missing_warning(
     assert [f.rule for f in found if f.rule.startswith("index") or f.rule == "not-in-index"] == [
         "index-missing"
     ]
+
+
+def test_a_folder_of_agent_memory_dirs_is_one_error_naming_them_not_one_dirs_findings(
+    real_dir: Callable[[str], Path],
+) -> None:
+    parent = real_dir("agent-memory-parent")
+    (found,) = lint_memory_dir(parent)
+    assert (found.path, found.rule, found.severity) == (".", "folder-of-memory-dirs", "error")
+    assert "reviewer/, tester/" in found.message
+    assert found.hint.startswith("pass agent-memory/<name>")
+    assert lint_memory_dir(parent / "reviewer") == []  # each agent's dir lints on its own
+
+
+def test_index_targets_written_from_the_repository_root_point_at_the_dirs_files(
+    real_dir: Callable[[str], Path],
+) -> None:
+    found = lint_memory_dir(real_dir("repo-root-targets"))
+    dangling = [f.message for f in found if f.rule.startswith("index-dangling")]
+    assert dangling == ["entry points at memory/GONE.md, which does not exist"]
+    assert [f.path for f in found if f.rule == "not-in-index"] == ["NOTES.md"]
+
+
+def test_one_missing_line_or_file_is_counted_in_the_singular(tmp_path: Path) -> None:
+    write_memory(tmp_path, "user_role.md", "Role", "the user's role", "user", "A data person.")
+    found = {f.rule: f.message for f in lint_memory_dir(tmp_path)}
+    assert "although 1 memory file exists in this scope" in found["index-missing"]
+    (tmp_path / "MEMORY.md").write_text("- [Role](user_role.md) — role\nstray prose\n")
+    found = {f.rule: f.message for f in lint_memory_dir(tmp_path)}
+    assert found["index-not-pointer"].startswith("1 line points at no memory file (line 2);")
 
 
 def test_a_team_only_dir_is_linted_without_private_index_noise(

@@ -1,0 +1,85 @@
+"""storage.listing: telling a folder of memory dirs (agent-memory/) from one memory dir."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from memdir_nb.storage.listing import folder_of_memory_dirs
+
+
+def test_a_folder_of_agent_memory_dirs_names_each_of_them(
+    real_dir: Callable[[str], Path],
+) -> None:
+    parent = real_dir("agent-memory-parent")
+    found = folder_of_memory_dirs(parent)
+    assert found is not None
+    assert found.names == ("reviewer", "tester")
+    assert "reviewer/, tester/" in found.problem and "no MEMORY.md of its own" in found.problem
+
+
+def test_the_fix_says_to_pass_one_agent_dir_by_its_folder_name(
+    real_dir: Callable[[str], Path],
+) -> None:
+    found = folder_of_memory_dirs(real_dir("agent-memory-parent"))
+    assert found is not None
+    assert found.fix.startswith("pass agent-memory/<name>")
+    assert str(found.folder) + "/reviewer" in found.fix
+
+
+def test_a_long_list_of_agent_dirs_is_named_in_part(tmp_path: Path) -> None:
+    for i in range(12):
+        (tmp_path / f"agent{i:02d}").mkdir()
+        (tmp_path / f"agent{i:02d}" / "MEMORY.md").write_text("")
+    found = folder_of_memory_dirs(tmp_path)
+    assert found is not None and len(found.names) == 12
+    assert "agent07/" in found.problem and "agent08/" not in found.problem
+    assert "and 4 more" in found.problem
+
+
+def _own_index(root: Path) -> None:
+    (root / "MEMORY.md").write_text("")
+
+
+def _top_level_memory(root: Path) -> None:
+    (root / "feedback_tone.md").write_text("---\nname: t\n---\n")
+
+
+def _topic_folder_without_index(root: Path) -> None:
+    (root / "topics").mkdir()
+    (root / "topics" / "project_a.md").write_text("# A\n")
+
+
+@pytest.mark.parametrize(
+    "shape", [_own_index, _top_level_memory, _topic_folder_without_index], ids=lambda f: f.__name__
+)
+def test_a_memory_dir_with_a_sub_folder_index_is_still_one_memory_dir(
+    tmp_path: Path, shape: Callable[[Path], None]
+) -> None:
+    (tmp_path / "agent").mkdir()
+    (tmp_path / "agent" / "MEMORY.md").write_text("")
+    shape(tmp_path)
+    assert folder_of_memory_dirs(tmp_path) is None
+
+
+def test_team_and_logs_folders_with_an_index_are_a_memory_dirs_own_parts(tmp_path: Path) -> None:
+    for part in ("team", "logs"):
+        (tmp_path / part).mkdir()
+        (tmp_path / part / "MEMORY.md").write_text("")
+    assert folder_of_memory_dirs(tmp_path) is None
+
+
+def test_hidden_folders_and_repository_files_do_not_make_a_memory_dir(tmp_path: Path) -> None:
+    (tmp_path / "agent").mkdir()
+    (tmp_path / "agent" / "MEMORY.md").write_text("")
+    (tmp_path / ".trash").mkdir()
+    (tmp_path / "README.md").write_text("# Agents\n")
+    found = folder_of_memory_dirs(tmp_path)
+    assert found is not None and found.names == ("agent",)
+
+
+def test_a_missing_or_empty_folder_is_no_folder_of_memory_dirs(tmp_path: Path) -> None:
+    assert folder_of_memory_dirs(tmp_path / "nope") is None
+    assert folder_of_memory_dirs(tmp_path) is None
