@@ -275,7 +275,8 @@ def _index_actions(
     absorbed = merged - {a.files[0] for a in actions if a.kind == "merge_duplicates"}
     for rel, m in sorted(in_scope.items()):
         if rel not in indexed and m.rel not in absorbed:
-            line = index.format_index_entry(m.name, rel, m.description or index.NO_DESCRIPTION_HOOK)
+            hook = m.description or index.heading_hook(m.body) or index.NO_DESCRIPTION_HOOK
+            line = index.format_index_entry(m.name, rel, hook)
             new.append(
                 PlanAction(
                     f"index:{irel}:{rel}",

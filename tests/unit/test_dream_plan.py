@@ -182,6 +182,20 @@ def test_a_checkout_s_tied_times_drop_project_pointers_lowest_first_and_no_headi
     assert len(kept) <= 200 and kept.count("## Projects") == 1
 
 
+def test_a_missing_index_line_for_a_file_without_a_description_is_hooked_by_its_heading(
+    project_memdir: Path,
+) -> None:
+    # The same hook rebuild-index writes (index.heading_hook), not "(no description)".
+    (project_memdir / "landing_plan.md").write_text(
+        "# Landing page: **sections** and [copy](copy.md)\n\nHero, pricing, FAQ.\n",
+        encoding="utf-8",
+    )
+    plan = plan_consolidation(project_memdir, now_ms=PLAN_NOW)
+    add = next(a for a in plan.actions if a.id.endswith(":landing_plan.md"))
+    line = (plan.result()["MEMORY.md"] or "").split("landing_plan.md")[1].split("\n")[0]
+    assert add.kind == "add_missing_index_line" and "Landing page: sections and copy" in line
+
+
 def test_plan_is_a_dry_run_listing_every_kind_of_fix(messy: Path) -> None:
     before = _tree(messy)
     plan = plan_consolidation(messy, now_ms=PLAN_NOW)
