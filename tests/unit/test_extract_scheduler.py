@@ -11,10 +11,12 @@ import pytest
 from memdir_nb.extract import (
     ExtractionRequest,
     ExtractionScheduler,
+    SchedulerDecision,
     memory_writes,
     parse_transcript_lines,
     read_transcript,
 )
+from memdir_nb.formats.session_model import Turn
 from memdir_nb.ui.demo.session_records import RecordWriter
 from tests.support.transcripts import api_error_reply, append_copy, numbered_messages
 
@@ -215,6 +217,16 @@ def test_replaying_a_session_takes_its_turns_from_the_session_model() -> None:
     assert decisions[-1][0] is None
 
 
+def _replayed(
+    tmp_path: Path, w: RecordWriter
+) -> tuple[list[tuple[Turn | None, SchedulerDecision]], list[ExtractionRequest]]:
+    """The scheduler's decisions over the transcript w wrote, and the extraction requests made."""
+    path = tmp_path / "s.jsonl"
+    path.write_text(w.text(), encoding="utf-8")
+    calls: list[ExtractionRequest] = []
+    return ExtractionScheduler(TIDEPOOL_MEMDIR, calls.append).replay_session(path), calls
+
+
 def test_history_the_cli_wrote_again_is_not_new_messages_for_the_extractor(
     tmp_path: Path,
 ) -> None:
@@ -226,10 +238,7 @@ def test_history_the_cli_wrote_again_is_not_new_messages_for_the_extractor(
     append_copy(w, 0)
     w.prompt("what is the next high tide?")
     w.response([{"type": "text", "text": "at 14:05"}])
-    path = tmp_path / "s.jsonl"
-    path.write_text(w.text(), encoding="utf-8")
-    calls: list[ExtractionRequest] = []
-    decisions = ExtractionScheduler(TIDEPOOL_MEMDIR, calls.append).replay_session(path)
+    decisions, calls = _replayed(tmp_path, w)
     actions = [d.action for _, d in decisions]
     assert actions == ["skipped_main_agent_wrote", "ran", "nothing_new"]
     assert [m.uuid for m in calls[0].new_messages] == [json.loads(x)["uuid"] for x in w.lines[-2:]]
@@ -243,10 +252,7 @@ def test_a_turn_the_api_answered_with_errors_only_is_not_extracted_and_keeps_the
     api_error_reply(w, "Credit balance is too low")
     w.prompt("remember that the tide tables come from the harbour office")
     w.response([{"type": "text", "text": "noted"}])
-    path = tmp_path / "s.jsonl"
-    path.write_text(w.text(), encoding="utf-8")
-    calls: list[ExtractionRequest] = []
-    decisions = ExtractionScheduler(TIDEPOOL_MEMDIR, calls.append).replay_session(path)
+    decisions, calls = _replayed(tmp_path, w)
     assert [d.action for _, d in decisions] == ["skipped_no_model_reply", "ran", "nothing_new"]
     assert "Credit balance is too low" in decisions[0][1].detail
     assert len(calls[0].new_messages) == 4  # the failed turn's messages reach the next run
