@@ -56,16 +56,32 @@ _CHANNEL_ID = re.compile(r"(?P<pre>)\b(?P<v>[CG][A-Z0-9]{8,11})\b")
 # A blockchain address on a line that says what it is ("Program ID", "mint address", "wallet"):
 # base58 (Solana, Bitcoin) or 0x and 40 hex digits (Ethereum). Addresses are public.
 _ADDRESS_CONTEXT = re.compile(
-    r"(?i)\b(?:program|mint|wallet|contract|vault|account|public)[ _-]?(?:id|address|addr|pubkey)\b"
-    r"|\bpubkey\b|\bwallet\b|\bon-?chain\b"
+    r"(?i)\b(?:program|mint|wallet|contract|vault)[ _-]?(?:id|address|addr|pubkey)\b"
+    r"|\b(?:account|public)[ _-]?(?:address|addr|pubkey)\b|\bpubkey\b|\bwallet\b|\bon-?chain\b"
 )
+# Every _ADDRESS_CONTEXT match holds one of these (lower-cased): a memory without any is not
+# searched (the pattern's word boundaries make it slow to run over every body).
+_ADDRESS_NEEDLES = ("program", "mint", "wallet", "contract", "vault", "addr", "pubkey", "chain")
 _CHAIN_ADDRESS = re.compile(
     r"(?P<pre>)(?<![\w])(?P<v>[1-9A-HJ-NP-Za-km-z]{32,44}|0x[0-9a-fA-F]{40})(?![\w])"
 )
+_BASE58 = b"123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz"
+# A byte per ASCII character: "a" for a base58 character, " " for any other (non-ASCII
+# characters are encoded as "?" first): a base58 address is a run of 32 "a"s.
+_BASE58_MARKS = bytes(ord("a") if b in _BASE58 else ord(" ") for b in range(256))
+
+
+def _may_hold_address(text: str) -> bool:
+    """False when text holds no run of 32 base58 characters and no "0x": no address to mask."""
+    return "0x" in text or b"a" * 32 in text.encode("ascii", "replace").translate(_BASE58_MARKS)
+
+
 # What a masked value leaves in the text: one character the detectors never read as part of a
 # token, so the words on either side stay apart (removing it could join them into a new
-# token), and the example a finding quotes shows where something public was left out.
-MASKED = "\u2026"
+# token). It is ASCII, so a masked text keeps the detectors' quick paths for ASCII text, and a
+# finding's quoted example shows it as MASKED_SHOWN: where something public was left out.
+MASKED = "\x1f"
+MASKED_SHOWN = "\u2026"
 _PUBLIC_VALUE_PATTERNS = (
     # an environment variable's NAME (HOLIDAY_API_KEY), not its value
     re.compile(r"(?P<pre>)(?<![\w=:])(?P<v>[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+)(?![\w=])"),
@@ -179,7 +195,11 @@ def mask_public_values(text: str) -> str:
     # that apply to every line run once over the whole text, in the same order per line.
     if "channel" in low:
         text = _sub_where(_CHANNEL_ID, text, lambda line: "channel" in line.lower())
-    if _ADDRESS_CONTEXT.search(text):
+    if (
+        any(map(low.__contains__, _ADDRESS_NEEDLES))
+        and _may_hold_address(text)
+        and _ADDRESS_CONTEXT.search(text)
+    ):
         text = _sub_where(_CHAIN_ADDRESS, text, lambda line: bool(_ADDRESS_CONTEXT.search(line)))
     for pattern, hint in zip(_PUBLIC_VALUE_PATTERNS, _PUBLIC_VALUE_HINTS, strict=True):
         if hint is _FILE_NAME_HINT and _DOT_LETTER.search(text) is None:
@@ -274,7 +294,8 @@ def check_secrets(mem: MemoryText, c: Collector) -> None:
     where = "team memory, shared with everyone in the project" if team else "private memory"
     c.add(
         "secret",
-        f"looks like a credential ({kinds}; e.g. `{first.excerpt}`) in {where}",
+        f"looks like a credential ({kinds}; e.g. `{first.excerpt.replace(MASKED, MASKED_SHOWN)}`) "
+        f"in {where}",
         "remove it and name where it is stored instead (e.g. the vault entry); rotate it if it was shared",
         line,
         severity="error" if team else "warning",
