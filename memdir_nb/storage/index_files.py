@@ -135,11 +135,11 @@ def resolve_index_target(scope_dir: str | os.PathLike[str], target: str) -> str 
         return None
     folder = os.path.abspath(os.fspath(scope_dir))
     resolved = os.path.normpath(os.path.join(folder, path))
-    if os.path.isfile(resolved):
-        return resolved
     first, _, rest = path.replace(os.sep, "/").partition("/")
+    # Only a target that starts with the folder's own name is looked at twice (a stat each): an
+    # index of thousands of ordinary lines costs no stat here.
     if rest and first == os.path.basename(folder) and is_memory_filename(rest.rsplit("/", 1)[-1]):
         shorter = os.path.normpath(os.path.join(folder, rest))
-        if os.path.isfile(shorter):
+        if not os.path.isfile(resolved) and os.path.isfile(shorter):
             return shorter
     return resolved
