@@ -97,9 +97,25 @@ def entries_past_caps(text: str) -> list[IndexEntry]:
     return [e for e in parse_index(text) if e.line_no in loaded and e.line_no not in seen]
 
 
-_OPENING_HEADING = re.compile(r" {0,3}#{1,6}[ \t]+(?P<text>.*?)(?:[ \t]+#+)?[ \t]*")
 _INLINE_LINK = re.compile(r"\[([^\[\]]*)\]\([^()]*\)")
 _EMPHASIS = re.compile(r"\*\*|__|`")
+
+
+def _opening_heading_text(line: str) -> str | None:
+    """The text of an ATX heading line (up to 3 spaces, 1-6 '#', a space or tab, the text, an
+    optional closing run of '#'), else None. String steps, no backtracking: a line of any
+    length costs one pass."""
+    stripped = line.lstrip(" ")
+    if len(line) - len(stripped) > 3:
+        return None
+    rest = stripped.lstrip("#")
+    if not 1 <= len(stripped) - len(rest) <= 6 or (rest and rest[0] not in " \t"):
+        return None
+    text = rest.strip(" \t")
+    unclosed = text.rstrip("#")
+    if unclosed != text and (not unclosed or unclosed[-1] in " \t"):
+        text = unclosed.rstrip(" \t")  # the closing sequence ("## Title ##")
+    return text
 
 
 def heading_hook(body: str) -> str:
@@ -108,13 +124,14 @@ def heading_hook(body: str) -> str:
 
     Link syntax, bold, and backticks go; so do characters no line may carry raw.
     """
-    for line in body.splitlines():
+    for line in body.split("\n"):
         if not line.strip():
             continue
-        m = _OPENING_HEADING.fullmatch(line)
-        if m is None:
+        text = _opening_heading_text(line.rstrip("\r"))
+        if text is None:
             return ""
-        text = _EMPHASIS.sub("", _INLINE_LINK.sub(r"\1", m.group("text")))
+        text = text[: 4 * MAX_HOOK_CHARS]  # a hook is cut to MAX_HOOK_CHARS anyway
+        text = _EMPHASIS.sub("", _INLINE_LINK.sub(r"\1", text))
         return shorten_hook(one_line(UNSAFE_IN_TEXT.sub("", text)))
     return ""
 

@@ -28,6 +28,7 @@ from memdir_nb.recall.anthropic_selector import AnthropicSelector
 from memdir_nb.recall.decision import DecisionModel
 from memdir_nb.spec.constants import STORE_JOURNAL_NAME
 from memdir_nb.spec.text import one_line
+from memdir_nb.storage.index_rebuild import plan_index_rebuild
 from memdir_nb.storage.store import MemoryStore
 from memdir_nb.storage.transaction import journal_problem
 from tests.support import write_memory
@@ -274,6 +275,10 @@ def test_text_passes_stay_linear_on_long_runs(tmp_path: Path, unit: str) -> None
     write_memory(d, "project_long.md", name="long", description="long", body=body, now_ms=NOW_MS)
     (d / "MEMORY.md").write_text("- [Long](project_long.md) \u2014 long\n" + run[:900_000] + "\n")
     lint_memory_dir(d, now_ms=NOW_MS)
+    # A file with no header is hooked by the heading it opens with, by the plan and the rebuild.
+    (d / "opening_heading.md").write_text("# a" + run[:250_000] + "b\n", encoding="utf-8")
+    plan_consolidation(d, now_ms=NOW_MS)
+    plan_index_rebuild(d)
 
 
 def test_team_save_of_long_runs_finishes_under_the_store_lock(tmp_path: Path) -> None:
