@@ -772,6 +772,32 @@ def test_a_chain_address_the_line_names_is_public_and_examples_show_what_was_lef
     assert "The old `…` signs" in secret.message  # the masked name shows as left out, not ``
 
 
+@pytest.mark.parametrize(
+    "phrase",
+    [
+        "Program ID",
+        "program_id",
+        "mint address",
+        "wallet-addr",
+        "contract id",
+        "vault pubkey",
+        "account address",
+        "Public Addr",
+        "pubkey",
+        "wallet",
+        "on-chain",
+        "onchain",
+    ],
+)
+def test_every_address_context_holds_one_of_its_needles(phrase: str) -> None:
+    # The needles only decide whether the context pattern is run: a context they missed would
+    # leave an address flagged, so each form the pattern accepts must hold one of them.
+    from memdir_nb.lint import secret_context as sc
+
+    assert sc._ADDRESS_CONTEXT.search(phrase)
+    assert any(needle in phrase.lower() for needle in sc._ADDRESS_NEEDLES)
+
+
 def test_why_and_how_lines_are_found_as_headings_and_in_other_languages(tmp_path: Path) -> None:
     clean_dir(tmp_path)
     _mem(
