@@ -311,6 +311,9 @@ _PUBLIC_SHAPES = re.compile(
             r"(?<![\w\-])(?:i|vpc|subnet|sg|ami|vol|snap|eni|igw|nat|rtb|acl|eipalloc|lt|tgw|vpce)"
             r"-[0-9a-f]{8,17}(?![\w\-])",
             r"(?<![\w\-])arn:aws[a-z\-]*:[a-z0-9\-]*:[a-z0-9\-]*:\d{0,12}:[^\s'\"`<>]+",
+            # BigQuery's billing export tables: the billing account id (6-6-6 hex) is in the name
+            r"(?<![\w\-])gcp_billing_export(?:_resource)?_v1_[0-9A-F]{6}_[0-9A-F]{6}_[0-9A-F]{6}"
+            r"(?![\w\-])",
             # Stripe object ids and publishable keys (secret and restricted keys are not here)
             r"(?<![\w\-])(?:pk_(?:live|test)|cs_(?:live|test)|cus|pi|pm|ch|in|sub|si|price|prod"
             r"|evt|acct|seti|txn|po|re|plink|ii|il)_[A-Za-z0-9]{8,}(?![\w\-])",

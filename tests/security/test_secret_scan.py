@@ -287,6 +287,14 @@ def test_an_elided_example_value_is_a_template_not_a_key() -> None:
     assert [f.kind for f in scan_for_secrets({"body": long_stem})] == ["secret assignment"]
 
 
+def test_a_billing_export_table_is_public_but_a_token_behind_its_prefix_is_not() -> None:
+    table = "gcp_billing_export_v1_0A1B2C_3D4E5F_60718F"
+    assert scan_for_secrets({"body": f"query `ops.billing.{table}` by partition"}) == []
+    token = _random_token(40, 77)
+    findings = scan_for_secrets({"body": f"query ops.billing.gcp_billing_export_v1_{token}"})
+    assert [f.kind for f in findings] == ["high-entropy token"]
+
+
 def test_long_token_in_a_url_query_is_still_caught() -> None:
     token = _random_token(40, 12)
     findings = scan_for_secrets(
