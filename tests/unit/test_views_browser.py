@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -32,6 +33,36 @@ def test_rows_carry_the_index_line_of_their_scope(demo_mem: Path, demo_now_ms: f
     assert line is not None and line.startswith("- [Who is on call](reference_oncall.md)")
     assert rows["user_colour_vision.md"].index_line is None
     assert rows["team/reference_release_steps.md"].malformed
+
+
+def test_rows_find_their_index_line_the_way_lint_resolves_targets(
+    real_dir: Callable[[str], Path], demo_now_ms: float
+) -> None:
+    mem = real_dir("repo-root-targets")  # memory/MEMORY.md names `memory/SOUL.md`
+    (mem / "MEMORY.md").write_text(
+        (mem / "MEMORY.md").read_text(encoding="utf-8")
+        + "- [Notes](NOTES.md#loose) \u2014 a section of the notes\n",
+        encoding="utf-8",
+    )
+    rows = {r.filename: r.index_line for r in view.memory_rows(mem, now_ms=demo_now_ms)}
+    assert rows["SOUL.md"] == "- `memory/SOUL.md` \u2014 identity"
+    assert rows["JOE.md"] == "- [Joe](memory/JOE.md) \u2014 profile"
+    assert rows["NOTES.md"] == "- [Notes](NOTES.md#loose) \u2014 a section of the notes"
+
+
+def test_a_team_index_line_pointing_out_of_its_scope_indexes_nothing(
+    tmp_path: Path, demo_now_ms: float
+) -> None:
+    mem = tmp_path / "m"
+    (mem / "team").mkdir(parents=True)
+    (mem / "mine.md").write_text(
+        "---\nname: Mine\ndescription: kept privately\ntype: user\n---\nx\n", encoding="utf-8"
+    )
+    (mem / "team" / "MEMORY.md").write_text(
+        "- [Up](../mine.md) \u2014 not a team file\n", encoding="utf-8"
+    )
+    rows = view.memory_rows(mem, now_ms=demo_now_ms)
+    assert [(r.filename, r.index_line) for r in rows] == [("mine.md", None)]
 
 
 def test_progress_reports_each_row(demo_mem: Path, demo_now_ms: float) -> None:
