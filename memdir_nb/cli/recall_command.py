@@ -10,6 +10,7 @@ from memdir_nb.cli.args import existing_dir
 from memdir_nb.recall import render_recall
 from memdir_nb.recall.explain_selection import format_explanation, selection_explanation
 from memdir_nb.recall.selectors import default_selector, make_selector
+from memdir_nb.storage.listing import folder_of_memory_dirs
 
 
 def _dir_and_query(args: argparse.Namespace) -> tuple[Path, str] | str:
@@ -41,6 +42,10 @@ def cmd_recall(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return 2
+    nested = folder_of_memory_dirs(args.dir)
+    if nested is not None:  # each agent recalls from its own dir, never across them
+        print(f"note: {nested.problem}; {nested.fix}")
+        return 0
     try:
         selector = make_selector(args.selector) if args.selector else default_selector()
         out = render_recall(args.query, args.dir, tools=tuple(args.tool or ()), selector=selector)

@@ -289,6 +289,9 @@ def test_a_folder_of_agent_memory_dirs_is_named_as_such_by_every_dir_command(
     index = run_env("index", str(parent))
     assert index.returncode == 0 and said in index.stdout and "no MEMORY.md yet" not in index.stdout
     assert said in json.loads(run_env("index", str(parent), "--json").stdout)[0]["note"]
+    recall = run_env("recall", str(parent), "review tone", "--selector", "lexical")
+    assert recall.returncode == 0 and said in recall.stdout and fix in recall.stdout
+    assert "feedback_review_tone.md" not in recall.stdout  # no agent recalls across agents
     lint = run_env("lint", str(parent))
     assert lint.returncode == 1 and "[folder-of-memory-dirs]" in lint.stdout
     assert "1 error, 0 warnings" in lint.stdout
