@@ -312,3 +312,15 @@ def test_a_turn_answered_after_a_retried_api_error_is_not_api_error_only() -> No
     (turn,) = session_of(w.lines).turns
     assert turn.api_errors == ["Overloaded"] and not turn.api_error_only
     assert "api_error" not in turn.flags
+
+
+def test_retries_of_one_failed_call_are_one_error_text_though_each_has_its_own_request_id() -> None:
+    w = _writer()
+    w.prompt("tidy the checkout page")
+    for attempt in (1, 2, 3):
+        raw = f'529 {{"type":"error","error":{{"message":"Overloaded"}},"request_id":"req_{attempt}"}}'
+        error = {"message": raw, "status": 529, "formatted": "529 Overloaded"}
+        w.system("api_error", level="error", error=error, retryAttempt=attempt)
+    _finished(w, "tidied")
+    (turn,) = session_of(w.lines).turns
+    assert turn.api_errors == ["529 Overloaded"] and not turn.api_error_only
