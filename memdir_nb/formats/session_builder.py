@@ -55,6 +55,7 @@ class SessionBuilder:
         self._pending_local: list[str] = []
         self._queue = InputQueue()
         self._idle = True  # no turn is running: none yet, or the last one's answer ended it
+        self._ended = False  # the CLI wrote the turn's end (system/turn_duration)
         self._noted: set[int] = set()  # hashes of the notifications counted in this turn
 
     # -- input -------------------------------------------------------------------------------
@@ -178,7 +179,7 @@ class SessionBuilder:
             queued=queued,
         )
         self._pending_bash, self._pending_local = [], []
-        self._responses, self._noted, self._idle = {}, set(), False
+        self._responses, self._noted, self._idle, self._ended = {}, set(), False, False
         s.turns.append(turn)
         return turn
 
@@ -266,7 +267,7 @@ class SessionBuilder:
         s = self.session
         pid = record.get("promptId")
         running = s.turns[-1] if s.turns else None
-        if running is not None and isinstance(pid, str) and pid == running.prompt_id:
+        if running and not self._ended and isinstance(pid, str) and pid == running.prompt_id:
             text = tr.prompt_text(content)
             running.queued_prompts.append(cap_text(text, 2000))  # same prompt id
             self._queue.prompt_arrived(text, len(s.turns))  # a dequeue that released it
@@ -429,7 +430,7 @@ class SessionBuilder:
         elif sub == "microcompact_boundary":
             self._compaction("microcompact", line_no, record)
         elif sub == "turn_duration":
-            self._idle = True  # written when a turn ends
+            self._idle = self._ended = True  # written when a turn ends
         elif sub == "api_error":
             self._api_error(record)
         elif sub == "local_command":

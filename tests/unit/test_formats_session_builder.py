@@ -324,3 +324,20 @@ def test_retries_of_one_failed_call_are_one_error_text_though_each_has_its_own_r
     _finished(w, "tidied")
     (turn,) = session_of(w.lines).turns
     assert turn.api_errors == ["529 Overloaded"] and not turn.api_error_only
+
+
+def test_a_command_typed_after_the_turn_ended_is_a_new_turn_though_it_keeps_the_prompt_id() -> None:
+    w = _writer()
+    w.prompt("look at the open stories")
+    _finished(w, "three are open")
+    w.system("turn_duration", durationMs=4000)
+    w.user_text(
+        "<command-message>make-story</command-message>\n<command-name>/make-story</command-name>"
+    )
+    record = json.loads(w.lines[-1])
+    record["promptId"] = w.prompt_id  # 2.1.8x: the finished turn's id, written again
+    w.lines[-1] = json.dumps(record)
+    _finished(w, "story written")
+    first, second = session_of(w.lines).turns
+    assert first.queued_prompts == [] and second.kind == "slash_command"
+    assert second.prompt == "/make-story" and not second.queued
