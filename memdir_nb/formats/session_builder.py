@@ -94,8 +94,8 @@ class SessionBuilder:
                 self._assistant(record, line_no)
         elif kind == "summary":
             self._summary(record, line_no)
-        elif kind == "ai-title":
-            self._ai_title(record.get("aiTitle"))
+        elif kind in ("ai-title", "custom-title"):
+            self._title(record)
         elif kind == "system":
             self._system(record, line_no)
         elif kind == "queue-operation":
@@ -417,9 +417,11 @@ class SessionBuilder:
         if isinstance(leaf, str) and leaf:
             self._summaries.append((self.session.compactions[-1], hash(leaf)))
 
-    def _ai_title(self, title: object) -> None:
-        """An `ai-title` record (2.1.x): the session's title, often written again; kept once."""
-        titles = self.session.ai_titles
+    def _title(self, record: Mapping[str, Any]) -> None:
+        """An `ai-title` or `custom-title` (/rename) record, often written again; kept once."""
+        custom = record.get("type") == "custom-title"
+        titles = self.session.custom_titles if custom else self.session.ai_titles
+        title = record.get("customTitle" if custom else "aiTitle")
         if isinstance(title, str) and title and title not in titles and len(titles) < 32:
             titles.append(cap_text(title, 500))
 

@@ -341,3 +341,15 @@ def test_a_command_typed_after_the_turn_ended_is_a_new_turn_though_it_keeps_the_
     first, second = session_of(w.lines).turns
     assert first.queued_prompts == [] and second.kind == "slash_command"
     assert second.prompt == "/make-story" and not second.queued
+
+
+def test_a_name_the_user_gave_the_session_is_its_first_title() -> None:
+    w = _writer()
+    w.prompt("add a dark theme")
+    w.bookkeeping("ai-title", aiTitle="Add a dark theme", sessionId="s1")
+    _finished(w, "added")
+    w.bookkeeping("custom-title", customTitle="theme work", sessionId="s1")
+    w.bookkeeping("custom-title", customTitle="theme work", sessionId="s1")
+    s = session_of(w.lines)
+    assert s.custom_titles == ["theme work"]
+    assert s.titles == ["theme work", "Add a dark theme"]
