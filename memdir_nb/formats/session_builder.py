@@ -55,6 +55,7 @@ class SessionBuilder:
         self._pending_local: list[str] = []
         self._queue = InputQueue()
         self._idle = True  # no turn is running: none yet, or the last one's answer ended it
+        self._ended = False  # the CLI wrote the turn's end (system/turn_duration)
         self._noted: set[int] = set()  # hashes of the notifications counted in this turn
 
     # -- input -------------------------------------------------------------------------------
@@ -93,8 +94,8 @@ class SessionBuilder:
                 self._assistant(record, line_no)
         elif kind == "summary":
             self._summary(record, line_no)
-        elif kind == "ai-title":
-            self._ai_title(record.get("aiTitle"))
+        elif kind in ("ai-title", "custom-title"):
+            self._title(record)
         elif kind == "system":
             self._system(record, line_no)
         elif kind == "queue-operation":
@@ -178,7 +179,7 @@ class SessionBuilder:
             queued=queued,
         )
         self._pending_bash, self._pending_local = [], []
-        self._responses, self._noted, self._idle = {}, set(), False
+        self._responses, self._noted, self._idle, self._ended = {}, set(), False, False
         s.turns.append(turn)
         return turn
 
@@ -266,7 +267,7 @@ class SessionBuilder:
         s = self.session
         pid = record.get("promptId")
         running = s.turns[-1] if s.turns else None
-        if running is not None and isinstance(pid, str) and pid == running.prompt_id:
+        if running and not self._ended and isinstance(pid, str) and pid == running.prompt_id:
             text = tr.prompt_text(content)
             running.queued_prompts.append(cap_text(text, 2000))  # same prompt id
             self._queue.prompt_arrived(text, len(s.turns))  # a dequeue that released it
@@ -416,9 +417,11 @@ class SessionBuilder:
         if isinstance(leaf, str) and leaf:
             self._summaries.append((self.session.compactions[-1], hash(leaf)))
 
-    def _ai_title(self, title: object) -> None:
-        """An `ai-title` record (2.1.x): the session's title, often written again; kept once."""
-        titles = self.session.ai_titles
+    def _title(self, record: Mapping[str, Any]) -> None:
+        """An `ai-title` or `custom-title` (/rename) record, often written again; kept once."""
+        custom = record.get("type") == "custom-title"
+        titles = self.session.custom_titles if custom else self.session.ai_titles
+        title = record.get("customTitle" if custom else "aiTitle")
         if isinstance(title, str) and title and title not in titles and len(titles) < 32:
             titles.append(cap_text(title, 500))
 
@@ -429,7 +432,7 @@ class SessionBuilder:
         elif sub == "microcompact_boundary":
             self._compaction("microcompact", line_no, record)
         elif sub == "turn_duration":
-            self._idle = True  # written when a turn ends
+            self._idle = self._ended = True  # written when a turn ends
         elif sub == "api_error":
             self._api_error(record)
         elif sub == "local_command":

@@ -235,6 +235,7 @@ class Session:
     first_timestamp: str | None = None
     last_timestamp: str | None = None
     ai_titles: list[str] = field(default_factory=list)  # `ai-title` records, each text once
+    custom_titles: list[str] = field(default_factory=list)  # `custom-title` (/rename), each once
 
     @property
     def is_compaction_agent(self) -> bool:
@@ -251,9 +252,11 @@ class Session:
 
     @property
     def titles(self) -> list[str]:
-        """The session's titles: old-style `summary` records that name one of its records (or
-        name none), then its `ai-title` records, each once."""
-        return [c.text for c in self.compactions if c.kind == "summary_title"] + self.ai_titles
+        """The session's titles: the names the user gave it (`custom-title`, which the CLI shows
+        before any other), old-style `summary` records that name one of its records (or name
+        none), then its `ai-title` records, each once."""
+        summaries = [c.text for c in self.compactions if c.kind == "summary_title"]
+        return self.custom_titles + summaries + self.ai_titles
 
     @property
     def tool_calls(self) -> list[ToolCall]:

@@ -264,7 +264,10 @@ def api_error_text(record: Mapping[str, Any]) -> str | None:
     Two shapes: an assistant record with ``isApiErrorMessage: true`` (model ``<synthetic>``;
     its text is what the user saw, e.g. "Credit balance is too low", "Not logged in · Please
     run /login"), and a ``system`` record of subtype ``api_error`` (written at each retry;
-    the message sits in ``error.error.error.message`` or a shallower ``message``).
+    the message sits in ``error.error.error.message`` or a shallower ``message``). Newer CLIs
+    (2.1.16x) also write ``error.formatted``, the line the user saw ("529 Overloaded"); it is
+    taken first, since their ``message`` is the raw response with each retry's own request id
+    and would make every retry of one failed call a different text.
     """
     if record.get("type") == "assistant" and record.get("isApiErrorMessage") is True:
         text = content_text(_message_content(record)).strip()
@@ -272,6 +275,9 @@ def api_error_text(record: Mapping[str, Any]) -> str | None:
     if record.get("type") != "system" or record.get("subtype") != "api_error":
         return None
     error: object = record.get("error")
+    formatted = error.get("formatted") if isinstance(error, dict) else None
+    if isinstance(formatted, str) and formatted.strip():
+        return formatted.strip()
     for _ in range(4):  # error -> error -> error -> message, as far as the record goes
         if not isinstance(error, dict):
             break

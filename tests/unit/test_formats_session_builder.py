@@ -312,3 +312,44 @@ def test_a_turn_answered_after_a_retried_api_error_is_not_api_error_only() -> No
     (turn,) = session_of(w.lines).turns
     assert turn.api_errors == ["Overloaded"] and not turn.api_error_only
     assert "api_error" not in turn.flags
+
+
+def test_retries_of_one_failed_call_are_one_error_text_though_each_has_its_own_request_id() -> None:
+    w = _writer()
+    w.prompt("tidy the checkout page")
+    for attempt in (1, 2, 3):
+        raw = f'529 {{"type":"error","error":{{"message":"Overloaded"}},"request_id":"req_{attempt}"}}'
+        error = {"message": raw, "status": 529, "formatted": "529 Overloaded"}
+        w.system("api_error", level="error", error=error, retryAttempt=attempt)
+    _finished(w, "tidied")
+    (turn,) = session_of(w.lines).turns
+    assert turn.api_errors == ["529 Overloaded"] and not turn.api_error_only
+
+
+def test_a_command_typed_after_the_turn_ended_is_a_new_turn_though_it_keeps_the_prompt_id() -> None:
+    w = _writer()
+    w.prompt("look at the open stories")
+    _finished(w, "three are open")
+    w.system("turn_duration", durationMs=4000)
+    w.user_text(
+        "<command-message>make-story</command-message>\n<command-name>/make-story</command-name>"
+    )
+    record = json.loads(w.lines[-1])
+    record["promptId"] = w.prompt_id  # 2.1.8x: the finished turn's id, written again
+    w.lines[-1] = json.dumps(record)
+    _finished(w, "story written")
+    first, second = session_of(w.lines).turns
+    assert first.queued_prompts == [] and second.kind == "slash_command"
+    assert second.prompt == "/make-story" and not second.queued
+
+
+def test_a_name_the_user_gave_the_session_is_its_first_title() -> None:
+    w = _writer()
+    w.prompt("add a dark theme")
+    w.bookkeeping("ai-title", aiTitle="Add a dark theme", sessionId="s1")
+    _finished(w, "added")
+    w.bookkeeping("custom-title", customTitle="theme work", sessionId="s1")
+    w.bookkeeping("custom-title", customTitle="theme work", sessionId="s1")
+    s = session_of(w.lines)
+    assert s.custom_titles == ["theme work"]
+    assert s.titles == ["theme work", "Add a dark theme"]
