@@ -149,16 +149,24 @@ def resolve_index_target(scope_dir: str | os.PathLike[str], target: str) -> str 
 def nested_index_references(memory_dir: str | os.PathLike[str], files: list[str]) -> frozenset[str]:
     """Files listed by a MEMORY.md of their own sub-folder (an agent's memory dir keeps its own).
 
+    The one answer for lint (not-in-index), rebuild-index, the dream plan (neither adds a line
+    to the outer index for such a file) and the tables; see nested_index_lines.
+    """
+    return frozenset(nested_index_lines(memory_dir, files))
+
+
+def nested_index_lines(memory_dir: str | os.PathLike[str], files: list[str]) -> dict[str, str]:
+    """file -> the line of its own sub-folder's MEMORY.md that lists it (first line wins).
+
     A folder below the memory dir (other than team/, which has its own scope index) holding a
     MEMORY.md is read as that folder's index; a file it points at is indexed there. `files` are
-    relative to memory_dir. The one answer for lint (not-in-index), rebuild-index and the dream
-    plan (neither adds a line to the outer index for such a file).
+    relative to memory_dir, and so are the keys.
     """
     root = os.path.abspath(os.fspath(memory_dir))
     folders = {
         "/".join(rel.split("/")[:i]) for rel in files for i in range(1, rel.count("/") + 1)
     } - {TEAM_DIRNAME}
-    found: set[str] = set()
+    found: dict[str, str] = {}
     for folder in sorted(folders):
         scope_dir = os.path.join(root, *folder.split("/"))
         if not os.path.isfile(os.path.join(scope_dir, ENTRYPOINT_NAME)):
@@ -171,5 +179,6 @@ def nested_index_references(memory_dir: str | os.PathLike[str], files: list[str]
                 and is_real_path_within(resolved, scope_dir, or_equal=True)
                 and os.path.isfile(resolved)
             ):
-                found.add(os.path.relpath(resolved, root).replace(os.sep, "/"))
-    return frozenset(found)
+                rel = os.path.relpath(resolved, root).replace(os.sep, "/")
+                found.setdefault(rel, entry.raw.strip())
+    return found

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -32,6 +33,18 @@ def test_rows_carry_the_index_line_of_their_scope(demo_mem: Path, demo_now_ms: f
     assert line is not None and line.startswith("- [Who is on call](reference_oncall.md)")
     assert rows["user_colour_vision.md"].index_line is None
     assert rows["team/reference_release_steps.md"].malformed
+
+
+def test_a_row_an_agent_folder_indexes_itself_carries_that_line(
+    real_dir: Callable[[str], Path], demo_now_ms: float
+) -> None:
+    # lint counts it as indexed by planner/MEMORY.md; the browser showed it as unindexed
+    rows = {
+        r.filename: r for r in view.memory_rows(real_dir("agent-beside-index"), now_ms=demo_now_ms)
+    }
+    line = rows["planner/project_release_train.md"].index_line
+    assert line is not None and line.startswith("- [Release train](project_release_train.md)")
+    assert rows["builder/reference_cache_host.md"].index_line is None
 
 
 def test_progress_reports_each_row(demo_mem: Path, demo_now_ms: float) -> None:
