@@ -409,6 +409,42 @@ def build_agent_memory_parent_dir(root: Path) -> Path:
     return parent
 
 
+def build_agent_beside_index_dir(root: Path) -> Path:
+    """agent-memory/ holding a MEMORY.md of its own beside agents' folders (as an agent writes
+    its index one level too high): the planner agent keeps its own index; the builder has none.
+
+    Returns the agent-memory/ folder.
+    """
+    parent = root / "agent-memory"
+    _put(
+        parent / "planner" / "project_release_train.md",
+        flat_memory(
+            "Release train",
+            "Releases leave every second Tuesday; a missed cut waits for the next train",
+            "project",
+            "Cut at noon.\n\n**Why:** QA needs a day.\n\n**How to apply:** plan merges by Monday.",
+        ),
+    )
+    _put(
+        parent / "planner" / "MEMORY.md",
+        "# Planner\n\n- [Release train](project_release_train.md) — fortnightly Tuesday cut\n",
+    )
+    _put(
+        parent / "builder" / "reference_cache_host.md",
+        flat_memory(
+            "Cache host",
+            "The build cache lives on the shared runner pool, not on laptops",
+            "reference",
+            "Point the cache at the runner pool.",
+        ),
+    )
+    _put(
+        parent / "MEMORY.md",
+        "# Builder notes\n\n- [Cache host](reference_cache_host.md) — runner pool\n",
+    )
+    return parent
+
+
 def build_repo_root_targets_dir(root: Path) -> Path:
     """A memory/ folder whose index names its files from the repository root (`memory/SOUL.md`),
     and whose files have no frontmatter, only an opening heading (or not even that).
@@ -446,6 +482,7 @@ REAL_DIR_BUILDERS: dict[str, Callable[[Path], Path]] = {
     "many-files": build_many_files_dir,
     "special-files": build_special_files_dir,
     "untyped-past-cap": build_untyped_past_cap_dir,
+    "agent-beside-index": build_agent_beside_index_dir,
 }
 
 

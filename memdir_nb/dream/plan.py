@@ -49,6 +49,7 @@ from memdir_nb.spec.similarity import StemCache
 from memdir_nb.spec.taxonomy import MemoryType
 from memdir_nb.storage.access import ContainedReader, MissingFile, ReadRefused, ReadResult
 from memdir_nb.storage.containment import absolute_dir
+from memdir_nb.storage.index_files import nested_index_references
 from memdir_nb.storage.scan import list_memory_files
 
 __all__ = [
@@ -269,8 +270,11 @@ def _index_actions(
     """4-7. one scope's index: dangling lines, missing lines, long lines, then its caps."""
     irel = _index_rel(scope)
     text = snap.texts.get(irel) or ""
-    in_scope = {m.scope_rel: m for m in mems if m.scope == scope}
     scope_dir = snap.root / scope if scope else snap.root
+    own = {m.scope_rel: m for m in mems if m.scope == scope}
+    # a file a sub-folder's own MEMORY.md lists (an agent's memory dir) is indexed there
+    nested = nested_index_references(scope_dir, list(own))
+    in_scope = {rel: m for rel, m in own.items() if rel not in nested}
     new, indexed = _index_line_actions(irel, text, scope_dir, in_scope)
     absorbed = merged - {a.files[0] for a in actions if a.kind == "merge_duplicates"}
     for rel, m in sorted(in_scope.items()):

@@ -21,6 +21,7 @@ import re
 from dataclasses import dataclass
 
 from memdir_nb.lint.findings import Collector, MemoryText, clip, field_line
+from memdir_nb.security.secret_scan import redact_secrets
 from memdir_nb.spec import text as textseg
 
 MAX_AUDIT_CHARS = 20_000  # the audit reads at most this much of a body
@@ -233,8 +234,10 @@ def check_description_coverage(mem: MemoryText, c: Collector) -> DescriptionAudi
     audit = audit_description(mem.header.name, description, mem.body, mem.rel)
     if audit.verdict != "misses-body":
         return audit
+    # a quoted sentence never shows a credential the secret rule masks in its own finding
     quoted = "; ".join(
-        f"line {mem.body_line + s.line - 1}: '{clip(s.text, 70)}'" for s in audit.unseen[:2]
+        f"line {mem.body_line + s.line - 1}: '{clip(redact_secrets(s.text), 70)}'"
+        for s in audit.unseen[:2]
     )
     c.add(
         "description-misses-body",

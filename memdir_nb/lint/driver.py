@@ -11,11 +11,12 @@ from dataclasses import dataclass
 from memdir_nb.formats.manifest import MemoryHeader
 from memdir_nb.lint.findings import SEVERITIES, Finding, MemoryText, ScopeIndex
 from memdir_nb.lint.index_rules import lint_index, not_in_index
-from memdir_nb.lint.reading import nested_index_references, read_scope_indexes
+from memdir_nb.lint.reading import read_scope_indexes
 from memdir_nb.lint.workers import Step, read_and_lint
 from memdir_nb.spec.collector import collector_paused
 from memdir_nb.spec.constants import STORE_JOURNAL_NAME
 from memdir_nb.storage.containment import absolute_dir
+from memdir_nb.storage.index_files import nested_index_references
 from memdir_nb.storage.listing import folder_of_memory_dirs
 from memdir_nb.storage.scan import NAME_REFUSAL, SkippedFile, list_memory_files
 from memdir_nb.storage.transaction import journal_damage, journal_problem

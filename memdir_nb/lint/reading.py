@@ -134,30 +134,3 @@ def read_scope_indexes(memory_dir: str | os.PathLike[str]) -> list[ScopeIndex]:
             )
         )
     return out
-
-
-def nested_index_references(memory_dir: str | os.PathLike[str], files: list[str]) -> frozenset[str]:
-    """Files listed by a MEMORY.md of their own sub-folder (an agent's memory dir keeps its own).
-
-    A folder below the memory dir (other than team/, which has its own scope index) holding a
-    MEMORY.md is read as that folder's index; a file it points at is indexed there.
-    """
-    root = os.path.abspath(os.fspath(memory_dir))
-    folders = {
-        "/".join(rel.split("/")[:i]) for rel in files for i in range(1, rel.count("/") + 1)
-    } - {TEAM_DIRNAME}
-    found: set[str] = set()
-    for folder in sorted(folders):
-        scope_dir = os.path.join(root, *folder.split("/"))
-        if not os.path.isfile(os.path.join(scope_dir, ENTRYPOINT_NAME)):
-            continue
-        text = load_entrypoint(scope_dir, memory_dir=root).text
-        for entry in parse_index(text):
-            resolved = resolve_index_target(scope_dir, entry.target)
-            if (
-                resolved is not None
-                and is_real_path_within(resolved, scope_dir, or_equal=True)
-                and os.path.isfile(resolved)
-            ):
-                found.add(os.path.relpath(resolved, root).replace(os.sep, "/"))
-    return frozenset(found)

@@ -19,6 +19,7 @@ from memdir_nb.home.config import MemdirConfig
 from memdir_nb.lint import indexed_files, lint_dir, read_scope_indexes
 from memdir_nb.spec.constants import MAX_ENTRYPOINT_BYTES, MAX_ENTRYPOINT_LINES
 from memdir_nb.spec.freshness import memory_age_days
+from memdir_nb.storage.index_files import nested_index_references
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
@@ -138,7 +139,10 @@ def _rows(
     for f in result.findings:
         by_path.setdefault(f.path, []).append(f)
     read = {m.rel: m for m in result.memories}
-    referenced = set(indexed_files(result.indexes))
+    # a file a sub-folder's own MEMORY.md lists (an agent's memory dir) is indexed there, as lint says
+    referenced = set(indexed_files(result.indexes)) | nested_index_references(
+        memory_dir, [h.filename for h in result.headers]
+    )
     rows = []
     for h in sorted(result.headers, key=lambda h: h.filename):
         mem = read.get(h.filename)

@@ -26,6 +26,7 @@ from memdir_nb.reports.memory_dirs import (
 )
 from memdir_nb.spec.freshness import memory_age_days
 from memdir_nb.spec.text import terminal_safe
+from memdir_nb.storage.index_files import nested_index_references
 
 MEMORIES_FILE = "memories.parquet"
 DIRS_FILE = "dirs.parquet"
@@ -102,7 +103,8 @@ def _rows_for_dir(
 
     contents = read_dir_contents(found.path)
     info = describe_dir(found, contents, now_ms=now_ms)
-    referenced: set[str] = set()
+    # lint's answer: a file a sub-folder's own MEMORY.md lists is indexed there
+    referenced = set(nested_index_references(found.path, [h.filename for h in contents.headers]))
     for ix in contents.indexes:
         referenced |= ix.referenced
     project = found.project_path or found.key

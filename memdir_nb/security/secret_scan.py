@@ -49,6 +49,7 @@ __all__ = [
     "format_findings",
     "raise_if_secrets",
     "redact",
+    "redact_secrets",
     "scan_for_secrets",
     "scan_memory_file",
 ]
@@ -129,6 +130,22 @@ def _redacted_line(line: str, hits: list[Hit]) -> tuple[str, dict[int, int]]:
         pos = hit.end
     out.append(line[pos:])
     return "".join(out), where
+
+
+def redact_secrets(text: str) -> str:
+    """text with every suspected credential redacted (see `redact`), line by line.
+
+    For text quoted in messages for other reasons (a lint rule quoting a body sentence), so a
+    quote never shows a credential the secret rule would mask.
+    """
+    det = narrow_detectors(load_detectors(), text)
+    if not det["anything"]:
+        return text
+    out = []
+    for line in text.split("\n"):
+        hits = line_hits(line, det)
+        out.append(_redacted_line(line, hits)[0] if hits else line)
+    return "\n".join(out)
 
 
 def _excerpt(redacted: str, focus_at: int, width: int = 100) -> str:

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
+from memdir_nb.formats.index import parse_index
 from memdir_nb.formats.index_lines import norm_target
 from memdir_nb.formats.names import is_memory_filename
 from memdir_nb.spec.constants import (
@@ -16,7 +17,7 @@ from memdir_nb.spec.constants import (
     TEAM_DIRNAME,
 )
 from memdir_nb.storage.access import MissingFile, ReadRefused, read_contained
-from memdir_nb.storage.containment import absolute_dir
+from memdir_nb.storage.containment import absolute_dir, is_real_path_within
 
 _URL_SCHEME = re.compile(r"^[a-z][a-z0-9+.\-]*:", re.IGNORECASE)
 
@@ -143,3 +144,41 @@ def resolve_index_target(scope_dir: str | os.PathLike[str], target: str) -> str 
         if not os.path.isfile(resolved) and os.path.isfile(shorter):
             return shorter
     return resolved
+
+
+def nested_index_references(memory_dir: str | os.PathLike[str], files: list[str]) -> frozenset[str]:
+    """Files listed by a MEMORY.md of their own sub-folder (an agent's memory dir keeps its own).
+
+    The one answer for lint (not-in-index), rebuild-index, the dream plan (neither adds a line
+    to the outer index for such a file) and the tables; see nested_index_lines.
+    """
+    return frozenset(nested_index_lines(memory_dir, files))
+
+
+def nested_index_lines(memory_dir: str | os.PathLike[str], files: list[str]) -> dict[str, str]:
+    """file -> the line of its own sub-folder's MEMORY.md that lists it (first line wins).
+
+    A folder below the memory dir (other than team/, which has its own scope index) holding a
+    MEMORY.md is read as that folder's index; a file it points at is indexed there. `files` are
+    relative to memory_dir, and so are the keys.
+    """
+    root = os.path.abspath(os.fspath(memory_dir))
+    folders = {
+        "/".join(rel.split("/")[:i]) for rel in files for i in range(1, rel.count("/") + 1)
+    } - {TEAM_DIRNAME}
+    found: dict[str, str] = {}
+    for folder in sorted(folders):
+        scope_dir = os.path.join(root, *folder.split("/"))
+        if not os.path.isfile(os.path.join(scope_dir, ENTRYPOINT_NAME)):
+            continue
+        text = load_entrypoint(scope_dir, memory_dir=root).text
+        for entry in parse_index(text):
+            resolved = resolve_index_target(scope_dir, entry.target)
+            if (
+                resolved is not None
+                and is_real_path_within(resolved, scope_dir, or_equal=True)
+                and os.path.isfile(resolved)
+            ):
+                rel = os.path.relpath(resolved, root).replace(os.sep, "/")
+                found.setdefault(rel, entry.raw.strip())
+    return found

@@ -38,6 +38,7 @@ from memdir_nb.storage.index_files import (
     entrypoint_path,
     index_scope,
     load_entrypoint,
+    nested_index_references,
     resolve_index_target,
 )
 from memdir_nb.storage.listing import folder_of_memory_dirs
@@ -150,7 +151,8 @@ def plan_index_rebuild(
     """A scope's MEMORY.md after a rebuild: every line kept, missing memories added (nothing is written).
 
     Private scope (the memory dir) indexes its memory files except those under team/, logs/
-    and dot-folders; team scope (memory_dir/team) every memory file under it. scope=None
+    and dot-folders, and those a sub-folder's own MEMORY.md lists (an agent's memory dir); team
+    scope (memory_dir/team) every memory file under it. scope=None
     infers team for a folder named 'team'. `old` is the index text when the caller read it
     (the store, under its lock); otherwise it is read here, whole, or IndexTooLargeError. An
     added memory with no description gets the heading its file opens with as its hook.
@@ -169,9 +171,11 @@ def plan_index_rebuild(
         old = loaded.text
     excluded = (LOGS_DIRNAME, TEAM_DIRNAME) if resolved == "private" else ()
     report = scan_memory_dir(folder, limit=None, exclude_top_level=excluded)
+    # a sub-folder with its own MEMORY.md (an agent's memory dir) indexes its files there
+    nested = nested_index_references(folder, [h.filename for h in report.headers])
     merged = merge_index(
         old,
-        report.headers,
+        [h for h in report.headers if h.filename not in nested],
         _target_finder(folder),
         drop_dangling=drop_dangling,
         describe=_heading_describer(folder),

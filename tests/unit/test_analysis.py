@@ -189,6 +189,14 @@ def test_every_index_variant_counts_as_in_index(real_dir: Callable[[str], Path])
     assert df["in_index"].all(), df.loc[~df["in_index"], "path"].tolist()
 
 
+def test_a_file_an_agent_folder_indexes_itself_is_in_index(
+    real_dir: Callable[[str], Path],
+) -> None:
+    df = to_dataframe(real_dir("agent-beside-index")).set_index("path")
+    assert df.loc["planner/project_release_train.md", "in_index"]  # as lint says
+    assert not df.loc["builder/reference_cache_host.md", "in_index"]
+
+
 def test_summary_keeps_links_that_leave_the_dir_apart_from_dangling_ones(
     real_dir: Callable[[str], Path],
 ) -> None:

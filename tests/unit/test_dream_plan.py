@@ -7,6 +7,7 @@ import datetime as dt
 import json
 import random
 import sys
+from collections.abc import Callable
 from concurrent import futures
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -648,3 +649,13 @@ def test_contradictions_found_beside_the_plan_are_the_ones_found_in_it(
     assert any(a.kind == "flag_contradiction" for a in here.actions)
     assert beside.actions == here.actions
     assert beside.diff() == here.diff()
+
+
+def test_plan_adds_no_line_for_a_file_an_agent_folder_indexes_itself(
+    real_dir: Callable[[str], Path],
+) -> None:
+    # the one answer lint and rebuild-index give: planner/MEMORY.md indexes planner's file
+    parent = real_dir("agent-beside-index")
+    plan = plan_consolidation(parent, now_ms=PLAN_NOW)
+    added = [a.files[1] for a in plan.actions if a.kind == "add_missing_index_line"]
+    assert added == ["builder/reference_cache_host.md"]

@@ -432,6 +432,18 @@ def test_rebuild_refuses_a_folder_of_agent_memory_dirs_and_writes_nothing(
     assert plan_index_rebuild(parent / "reviewer").merged.added == ()  # each agent's dir works
 
 
+def test_rebuild_adds_no_line_for_a_file_an_agent_folder_indexes_itself(
+    real_dir: Callable[[str], Path],
+) -> None:
+    # lint counts planner/'s file as indexed by planner/MEMORY.md; the rebuild agrees (a
+    # published agent-memory/ would have had 20 such files copied into its outer index)
+    parent = real_dir("agent-beside-index")
+    r = plan_index_rebuild(parent)
+    assert r.merged.added == ("builder/reference_cache_host.md",)
+    assert r.merged.dangling == ("reference_cache_host.md",)
+    assert "planner/" not in r.text
+
+
 def test_rebuild_without_write_leaves_disk_alone(tmp_path: Path) -> None:
     memory(tmp_path, "user_a.md", "A", "a", "user")
     assert rebuild_index(tmp_path, write=False).startswith("- [A](user_a.md)")

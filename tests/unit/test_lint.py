@@ -947,6 +947,20 @@ def test_description_that_names_none_of_the_body_is_flagged_with_its_unseen_line
     assert "poller" in text[quoted_line - 1] or "Rollback" in text[quoted_line - 1]
 
 
+def test_description_audit_quotes_a_sentence_with_its_credential_masked(tmp_path: Path) -> None:
+    # a published dir's lint output printed the password in this quote while the secret
+    # finding on the same line masked it
+    body = (
+        "The lab printer console takes the password: Vq8!rTz3Lw2 for the service account.\n\n"
+        + GOTCHAS_BODY
+    )
+    found = lint_one(tmp_path, body, mtype="project", desc="Deployment gotchas")
+    quote = next(f for f in found if f.rule == "description-misses-body").message
+    secret = next(f for f in found if f.rule == "secret").message
+    assert "lab printer console" in quote and "chars]" in quote
+    assert "Vq8!rTz3Lw2" not in quote and "Vq8!rTz3Lw2" not in secret
+
+
 def test_description_that_summarises_the_body_is_not_flagged(tmp_path: Path) -> None:
     desc = (
         "Gateway poller sleep (now 10 min), drain timeout, rollback playbook and certificate "

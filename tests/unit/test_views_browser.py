@@ -65,6 +65,18 @@ def test_a_team_index_line_pointing_out_of_its_scope_indexes_nothing(
     assert [(r.filename, r.index_line) for r in rows] == [("mine.md", None)]
 
 
+def test_a_row_an_agent_folder_indexes_itself_carries_that_line(
+    real_dir: Callable[[str], Path], demo_now_ms: float
+) -> None:
+    # lint counts it as indexed by planner/MEMORY.md; the browser showed it as unindexed
+    rows = {
+        r.filename: r for r in view.memory_rows(real_dir("agent-beside-index"), now_ms=demo_now_ms)
+    }
+    line = rows["planner/project_release_train.md"].index_line
+    assert line is not None and line.startswith("- [Release train](project_release_train.md)")
+    assert rows["builder/reference_cache_host.md"].index_line is None
+
+
 def test_progress_reports_each_row(demo_mem: Path, demo_now_ms: float) -> None:
     seen = []
     view.memory_rows(

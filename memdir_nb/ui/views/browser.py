@@ -26,6 +26,7 @@ from memdir_nb.storage.access import ContainedReader, ReadRefused, read_containe
 from memdir_nb.storage.containment import absolute_dir
 from memdir_nb.storage.index_files import (
     load_entrypoint,
+    nested_index_lines,
     read_entrypoint,
     resolve_index_target,
 )
@@ -165,6 +166,8 @@ def memory_rows(
     root = Path(os.path.abspath(os.fspath(memory_dir)))
     headers = scan_memory_dir(root, limit=None).headers
     indexed = _index_lines(root)
+    # a file its own sub-folder's MEMORY.md lists (an agent's memory dir) is indexed there, as lint says
+    nested = nested_index_lines(root, [h.filename for h in headers if h.filename not in indexed])
     reader = ContainedReader(root)
     rows: list[MemoryRow] = []
     for i, h in enumerate(headers, start=1):
@@ -182,7 +185,7 @@ def memory_rows(
                 age_days=days,
                 age=memory_age(h.mtime_ms, now),
                 badge=freshness_badge(days, stale_after_days=stale_after_days),
-                index_line=indexed.get(h.filename),
+                index_line=indexed.get(h.filename, nested.get(h.filename)),
                 malformed=h.malformed,
                 audit=audit.verdict if audit else "",
                 audit_note=audit.summary if audit else "",
