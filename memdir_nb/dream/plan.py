@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 import os
-import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -35,6 +34,7 @@ from memdir_nb.dream.compare import (
 )
 from memdir_nb.formats import index
 from memdir_nb.formats.frontmatter import parse_frontmatter
+from memdir_nb.formats.index_lines import IndexEntry, moved_target, retarget_entry_line
 from memdir_nb.spec.collector import collector_paused
 from memdir_nb.spec.constants import (
     ENTRYPOINT_NAME,
@@ -49,7 +49,7 @@ from memdir_nb.spec.similarity import StemCache
 from memdir_nb.spec.taxonomy import MemoryType
 from memdir_nb.storage.access import ContainedReader, MissingFile, ReadRefused, ReadResult
 from memdir_nb.storage.containment import absolute_dir
-from memdir_nb.storage.index_files import nested_index_references
+from memdir_nb.storage.index_files import nested_index_references, resolve_index_target
 from memdir_nb.storage.scan import list_memory_files
 
 __all__ = [
@@ -208,29 +208,62 @@ def _date_actions(mems: list[_Mem], merged: set[str]) -> list[PlanAction]:
     return actions
 
 
+def _indexed_rel(scope_dir: Path, target: str, in_scope: Mapping[str, _Mem]) -> str | None:
+    """The scope-relative file an index target names, as lint resolves it (a target written
+    from the repository root, `memory/x.md`, names x.md); None for a URL or an anchor."""
+    if target in in_scope:
+        return target  # the common case, with no stat
+    resolved = resolve_index_target(scope_dir, target)
+    if resolved is None:
+        return None
+    return os.path.relpath(resolved, scope_dir).replace(os.sep, "/")
+
+
+def _dangling_action(irel: str, e: IndexEntry, moved: str | None) -> PlanAction:
+    """A dangling line: pointed at the one file of its name in a sub-folder (kept as the
+    person wrote it, only its target changed), or dropped when there is no such file."""
+    line = retarget_entry_line(e.raw, moved) if moved is not None else None
+    if moved is not None and line is not None:
+        return PlanAction(
+            f"repoint:{irel}:{e.target}",
+            "repoint_index_line",
+            f"{irel} line {e.line_no} points at {e.target}, which does not exist; a memory of "
+            f"that name is at {moved}: point the line there (its title and hook stay)",
+            (irel,),
+            (IndexUpsert(irel, e.target, line),),
+        )
+    return PlanAction(
+        f"unindex:{irel}:{e.target}",
+        "drop_dangling_index_line",
+        f"{irel} line {e.line_no} points at {e.target}, which does not exist",
+        (irel,),
+        (IndexRemove(irel, e.target),),
+    )
+
+
 def _index_line_actions(
     irel: str, text: str, scope_dir: Path, in_scope: dict[str, _Mem]
 ) -> tuple[list[PlanAction], dict[str, int]]:
-    """4-5. one index's lines: dangling ones dropped, long ones shortened; and what it lists
-    (each target's first line)."""
+    """4-5. one index's lines: dangling ones re-pointed or dropped, long ones shortened; and
+    what it lists (each file's first line, scope-relative)."""
     actions: list[PlanAction] = []
+    entries = [(e, _indexed_rel(scope_dir, e.target, in_scope)) for e in index.parse_index(text)]
     indexed: dict[str, int] = {}
-    for e in index.parse_index(text):
-        indexed.setdefault(e.target, e.line_no)
-        if re.match(r"^[a-z]+://", e.target):
+    for e, rel in entries:
+        if rel is not None:
+            indexed.setdefault(rel, e.line_no)
+    for e, rel in entries:
+        if rel is None:
             continue
-        if e.target not in in_scope and not (scope_dir / e.target).is_file():
+        if rel not in in_scope and not (scope_dir / rel).is_file():
             if not e.removable:  # maybe prose or a block's heading: lint reports it
                 continue
-            actions.append(
-                PlanAction(
-                    f"unindex:{irel}:{e.target}",
-                    "drop_dangling_index_line",
-                    f"{irel} line {e.line_no} points at {e.target}, which does not exist",
-                    (irel,),
-                    (IndexRemove(irel, e.target),),
-                )
-            )
+            moved = moved_target(e.target, in_scope)
+            if moved is not None and moved in indexed:
+                moved = None  # another line already points there: this one goes
+            if moved is not None:
+                indexed[moved] = e.line_no
+            actions.append(_dangling_action(irel, e, moved))
         elif len(e.raw) > MAX_INDEX_LINE_CHARS:
             line = index.format_index_entry(e.title, e.target, e.hook)
             actions.append(

@@ -10,6 +10,7 @@ the store, the rebuild); `format_index_entry` writes a line; `upsert_index_entry
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -30,10 +31,12 @@ __all__ = [
     "format_index_entry",
     "in_style",
     "is_md_target",
+    "moved_target",
     "norm_target",
     "parse_entry_line",
     "parse_index",
     "remove_index_entry",
+    "retarget_entry_line",
     "shorten_hook",
     "split_keep_end",
     "upsert_index_entry",
@@ -143,6 +146,28 @@ def _find_entry(line: str) -> tuple[re.Match[str], bool] | None:
     if ticked is None or not _leads_the_line(line[: ticked.start()], line[ticked.end() :]):
         return None  # a file named in the middle of prose ("see `design.md` at the root")
     return ticked, False
+
+
+def retarget_entry_line(line: str, target: str) -> str | None:
+    """line with its entry pointing at target instead, everything else as written (the title,
+    the hook, the list marker, the link or backtick form); None when the line is no entry."""
+    found = _find_entry(line)
+    if found is None:
+        return None
+    m, linked = found
+    written = _format_target(target) if linked else target
+    return line[: m.start("target")] + written + line[m.end("target") :]
+
+
+def moved_target(target: str, scope_files: Iterable[str]) -> str | None:
+    """The one memory file of a scope named like a missing target (an entry whose file was
+    moved into a sub-folder), or None when there is no such file or several.
+
+    scope_files are relative to the index's folder, as the answer is.
+    """
+    name = target.rsplit("/", 1)[-1]
+    found = [f for f in scope_files if f.rsplit("/", 1)[-1] == name and f != target]
+    return found[0] if len(found) == 1 else None
 
 
 def parse_entry_line(line: str, line_no: int) -> IndexEntry | None:

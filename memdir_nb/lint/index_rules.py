@@ -6,6 +6,7 @@ import re
 from collections.abc import Iterable
 
 from memdir_nb.formats.index import entrypoint_size, strip_entrypoint_extras
+from memdir_nb.formats.index_lines import moved_target
 from memdir_nb.lint.findings import SEVERITIES, Collector, Finding, ScopeIndex
 from memdir_nb.spec.constants import (
     MAX_ENTRYPOINT_BYTES,
@@ -68,12 +69,9 @@ def _check_missing(index: ScopeIndex, files: list[str], c: Collector) -> None:
 
 
 def _moved_to(target: str, files: list[str], scope: str) -> str | None:
-    """The one memory file of the scope named like a missing target, relative to the index's
-    folder (an entry whose file was moved into a sub-folder), or None (no such file, or several)."""
-    name = target.rsplit("/", 1)[-1]
+    """formats.index_lines.moved_target over the scope's files (given memory-dir relative)."""
     prefix = f"{TEAM_DIRNAME}/" if scope == "team" else ""
-    found = [f.removeprefix(prefix) for f in files if f.rsplit("/", 1)[-1] == name]
-    return found[0] if len(found) == 1 else None
+    return moved_target(target, (f.removeprefix(prefix) for f in files if f.startswith(prefix)))
 
 
 def _check_entries(index: ScopeIndex, c: Collector, files: list[str]) -> None:

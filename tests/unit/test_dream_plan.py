@@ -346,6 +346,71 @@ def test_the_plan_drops_dangling_link_lines_only_never_prose_naming_a_file(
     assert [a.id for a in drops] == ["unindex:MEMORY.md:project_old_plan.md"]
 
 
+def test_lines_written_from_the_repository_root_are_not_dangling(
+    real_dir: Callable[[str], Path],
+) -> None:
+    mem = real_dir("repo-root-targets")  # memory/MEMORY.md lists `memory/SOUL.md`, memory/JOE.md
+    plan = plan_consolidation(mem, now_ms=PLAN_NOW)
+    kinds = {
+        (a.kind, a.files[-1] if a.kind == "add_missing_index_line" else a.id) for a in plan.actions
+    }
+    assert kinds == {
+        ("drop_dangling_index_line", "unindex:MEMORY.md:memory/GONE.md"),
+        ("add_missing_index_line", "NOTES.md"),
+    }
+    after = plan.result()["MEMORY.md"] or ""
+    assert "- [Joe](memory/JOE.md) \u2014 profile" in after and after.count("SOUL.md") == 1
+
+
+def test_a_dangling_line_whose_file_moved_into_a_sub_folder_is_repointed_as_written(
+    project_memdir: Path,
+) -> None:
+    write_memory(
+        project_memdir, "ops/project_cache.md", name="Cache", description="d", now_ms=PLAN_NOW
+    )
+    written = "* **[Build cache](./project_cache.md)** \u2014 where the runners keep it (my words)"
+    (project_memdir / "MEMORY.md").write_text(f"# Index\n\n{written}\n", encoding="utf-8")
+    plan = plan_consolidation(project_memdir, now_ms=PLAN_NOW)
+    assert [a.kind for a in plan.actions] == ["repoint_index_line"]
+    assert "a memory of that name is at ops/project_cache.md" in plan.actions[0].summary
+    apply_plan(plan)
+    assert (project_memdir / "MEMORY.md").read_text(encoding="utf-8") == (
+        "# Index\n\n* **[Build cache](ops/project_cache.md)** \u2014 where the runners keep it (my words)\n"
+    )
+    assert plan_consolidation(project_memdir, now_ms=PLAN_NOW).actions == []
+
+
+def test_a_dangling_line_is_dropped_when_its_name_is_ambiguous_or_already_listed(
+    project_memdir: Path,
+) -> None:
+    topics = {
+        "a/project_x.md": "kiln firing",
+        "b/project_x.md": "tax filing",
+        "c/project_y.md": "bus routes",
+    }
+    for rel, topic in topics.items():
+        write_memory(
+            project_memdir,
+            rel,
+            name=topic,
+            description=f"all about {topic}",
+            body=topic,
+            now_ms=PLAN_NOW,
+        )
+    (project_memdir / "MEMORY.md").write_text(
+        "- [X](project_x.md) \u2014 two files have that name\n"
+        "- [Y](c/project_y.md) \u2014 listed\n"
+        "- [Y again](project_y.md) \u2014 a stale copy of the line above\n"
+        "- [A](a/project_x.md) \u2014 a\n- [B](b/project_x.md) \u2014 b\n",
+        encoding="utf-8",
+    )
+    plan = plan_consolidation(project_memdir, now_ms=PLAN_NOW)
+    assert sorted(a.id for a in plan.actions) == [
+        "unindex:MEMORY.md:project_x.md",
+        "unindex:MEMORY.md:project_y.md",
+    ]
+
+
 def test_index_over_both_caps_is_brought_back_under_them(project_memdir: Path) -> None:
 
     rng = random.Random(7)
@@ -658,4 +723,7 @@ def test_plan_adds_no_line_for_a_file_an_agent_folder_indexes_itself(
     parent = real_dir("agent-beside-index")
     plan = plan_consolidation(parent, now_ms=PLAN_NOW)
     added = [a.files[1] for a in plan.actions if a.kind == "add_missing_index_line"]
-    assert added == ["builder/reference_cache_host.md"]
+    assert added == []  # builder's file: the outer line naming it is re-pointed, not doubled
+    after = plan.result()["MEMORY.md"] or ""
+    assert "- [Cache host](builder/reference_cache_host.md) \u2014 runner pool" in after
+    assert "planner/" not in after

@@ -30,6 +30,7 @@ from memdir_nb.formats.index import (
     truncate_entrypoint_content,
     upsert_index_entry,
 )
+from memdir_nb.formats.index_lines import moved_target, retarget_entry_line
 from memdir_nb.formats.manifest import MemoryHeader
 from memdir_nb.storage.index_files import entrypoint_path, read_entrypoint, resolve_index_target
 from memdir_nb.storage.index_rebuild import plan_index_rebuild
@@ -249,6 +250,37 @@ def test_parse_index_ignores_non_entry_lines() -> None:
         (7, "C", "c.md", ""),
     ]
     assert entries[0].raw == "- [A](a.md) — first"
+
+
+@pytest.mark.parametrize(
+    ("line", "expected"),
+    [
+        ("- [A](a.md) \u2014 hook", "- [A](ops/a.md) \u2014 hook"),
+        ("* **[A](<./a.md>)** | my hook |", "* **[A](ops/a.md)** | my hook |"),
+        ("- `a.md` \u2014 named in backticks", "- `ops/a.md` \u2014 named in backticks"),
+        (
+            '1. See [A](a.md "title"), then [B](b.md)',
+            '1. See [A](ops/a.md "title"), then [B](b.md)',
+        ),
+        ("just prose", None),
+    ],
+)
+def test_retarget_changes_only_the_entrys_target(line: str, expected: str | None) -> None:
+    assert retarget_entry_line(line, "ops/a.md") == expected
+
+
+def test_retarget_writes_a_target_with_spaces_in_angle_brackets() -> None:
+    assert (
+        retarget_entry_line("- [A](a.md) \u2014 h", "my notes/a.md")
+        == "- [A](<my notes/a.md>) \u2014 h"
+    )
+
+
+def test_moved_target_is_the_one_file_of_that_name_elsewhere() -> None:
+    assert moved_target("cache.md", ["ops/cache.md", "notes.md"]) == "ops/cache.md"
+    assert moved_target("old/cache.md", ["ops/cache.md"]) == "ops/cache.md"
+    assert moved_target("cache.md", ["ops/cache.md", "dev/cache.md"]) is None  # which one?
+    assert moved_target("cache.md", ["notes.md"]) is None
 
 
 def test_upsert_replaces_the_line_for_the_same_target() -> None:
