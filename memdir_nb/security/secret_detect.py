@@ -22,6 +22,7 @@ from typing import Any
 from memdir_nb.security.secret_shapes import DETECTOR_NEEDLES as _NEEDLES
 from memdir_nb.security.secret_shapes import (
     KEYWORD_PATTERNS,
+    PROSE_KEYWORD_PATTERN,
     basic_auth_spans,
     is_placeholder_password,
     keyword_patterns_found,
@@ -76,7 +77,10 @@ _PROVIDER_KINDS: dict[str, str] = {
     "JwtTokenDetector": "JWT",
 }
 
-_PASSWORD_WORDS = re.compile(r"pass|pwd|contrase", re.IGNORECASE)
+_PASSWORD_WORDS = re.compile(r"pass|pw|contrase", re.IGNORECASE)
+# A bare word after a password word is a value only with a digit or one of these (a hyphen,
+# an underscore or a dot also join the words of identifiers and prose)
+_PASSWORD_SYMBOLS = frozenset("!@#$%^&*+=?~")
 _HEX_CREDENTIAL_CONTEXT = re.compile(
     r"(?:token|secret|key|passw(?:or)?d|pwd|credential|auth)\w*['\"\]]*\s*[:=]{1,2}\s*['\"]?$",
     re.IGNORECASE,
@@ -362,6 +366,11 @@ def _keyword_hits(line: str, low: str, det: dict[str, Any]) -> list[Hit]:
     hits: list[Hit] = []
     for regex in KEYWORD_PATTERNS:
         for m in regex.finditer(line):
+            if regex is PROSE_KEYWORD_PATTERN:
+                hit = _prose_password_hit(line, m, det)
+                if hit is not None:
+                    hits.append(hit)
+                continue
             raw_value = m.group("value")
             value = raw_value.split()[0].strip("'\"`,;)") if raw_value.strip() else ""
             quoted = bool(m.group("q")) or line[max(0, m.start("value") - 1)] in "'\""
@@ -375,6 +384,23 @@ def _keyword_hits(line: str, low: str, det: dict[str, Any]) -> list[Hit]:
             )
             hits.append(Hit(kind, start, start + len(value), 1))
     return hits
+
+
+def _prose_password_hit(line: str, m: re.Match[str], det: dict[str, Any]) -> Hit | None:
+    """A password word followed by its value in prose ("admin pw `Hv4!pQz8Lr`"), or None."""
+    at = m.start()
+    if not _PASSWORD_WORDS.search(m.group("kw")) or (at and line[at - 1].isalpha()):
+        return None  # another credential word, or the end of a longer word
+    quoted = m.group("q") == "`"
+    raw = m.group("value")
+    value = raw.split("`")[0] if quoted else raw.rstrip(".,;:)]}")
+    pin = quoted and value.isdigit() and len(value) >= MIN_KEYWORD_VALUE_LENGTH  # pw `200152`
+    if "://" in value or not (pin or _plausible_keyword_value(value, quoted, det)):
+        return None
+    if not quoted and not any(c.isdigit() or c in _PASSWORD_SYMBOLS for c in value):
+        return None  # words ("password Manager", "password is env-format"), not a value
+    start = m.start("value")
+    return Hit("password assignment", start, start + len(value), 1)
 
 
 def _plausible_keyword_value(value: str, quoted: bool, det: dict[str, Any]) -> bool:

@@ -26,6 +26,7 @@ __all__ = [
     "DETECTOR_NEEDLES",
     "KEYWORD_LEAD",
     "KEYWORD_PATTERNS",
+    "PROSE_KEYWORD_PATTERN",
     "PUBLIC_BLOCK_BEGIN",
     "PUBLIC_BLOCK_END",
     "SUPPLEMENTARY_PATTERNS",
@@ -103,9 +104,16 @@ SUPPLEMENTARY_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
 _KW = (
     r"(?P<kw>api_?key|auth_?key|service_?key|account_?key|db_?key|database_?key|priv_?key"
     r"|private_?key|client_?key|db_?pass|database_?pass|key_?pass|password|passwd|pwd|secret"
-    r"|contraseña|contrasena)"
+    r"|contraseña|contrasena|pw)"
 )
 _VALUE = r"(?P<value>(?=\w)[^\s'\"]{1,500})"
+# A password written in prose, with no ':' or '=': "admin pw `Hv4!pQz8Lr`", "the root password
+# is Tq7rLm2Zx9". Only password words count here (secret_detect checks the keyword), and a bare
+# value must hold a digit or a symbol ("password Manager", "pw reset" are words, not values).
+PROSE_KEYWORD_PATTERN = re.compile(
+    _KW + r"(?![\w\-])(?:\s{1,3}+(?:is|was|now)(?=\s))?\s{1,3}+(?P<q>`?)" + _VALUE,
+    re.IGNORECASE,
+)
 KEYWORD_PATTERNS: tuple[re.Pattern[str], ...] = (
     re.compile(
         _KW
@@ -122,6 +130,7 @@ KEYWORD_PATTERNS: tuple[re.Pattern[str], ...] = (
         _KW + r"[^\s'\"`]{0,60}?\s{0,100}+(?P<q>['\"`])(?P<value>(?=\w)[^\v'\"]{1,300}?)(?P=q);",
         re.IGNORECASE,
     ),
+    PROSE_KEYWORD_PATTERN,
 )
 # The most characters a keyword of _KW holds before the first keyword needle in it
 # ("database_" before "key" or "pass"); tests derive it from _KW's alternatives.
@@ -193,7 +202,7 @@ DETECTOR_NEEDLES: dict[str, tuple[str, ...]] = {
     "Azure storage key": ("accountkey=",),
     "private key block": ("private key", "putty-user-key-file"),
     "JWT": ("eyj",),
-    "keyword": ("key", "pass", "pwd", "secret", "contrase"),
+    "keyword": ("key", "pass", "pw", "secret", "contrase"),
 }
 
 

@@ -295,6 +295,23 @@ def test_a_billing_export_table_is_public_but_a_token_behind_its_prefix_is_not()
     assert [f.kind for f in findings] == ["high-entropy token"]
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        "password Manager entry",
+        "a pw reset takes a day",
+        "the password is env-format in the unit file",
+        "password lookup_table, then main()",
+        "pw in /run/secrets/app",
+        "pw `2026-06-02`",
+        "upward 12345abc!",
+        "passwords 9a8b7c6d!",
+    ],
+)
+def test_a_password_word_followed_by_words_holds_no_value(text: str) -> None:
+    assert scan_for_secrets({"body": text}) == []
+
+
 def test_long_token_in_a_url_query_is_still_caught() -> None:
     token = _random_token(40, 12)
     findings = scan_for_secrets(

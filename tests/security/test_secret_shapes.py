@@ -40,7 +40,7 @@ _PIECES = [
     "private_key", "contraseña", "Secret", "pwd", "keyboard", "monkey", "passport", "key_pass",
     "pa\u017fsword", "\u212aey", "db_\u212aey", "prıvate_key", "İ", "=", "==", "!=", ":", ": ",
     " = ", ";", "'", '"', "`", "hunter2", "s3cr3t-v4lue", "${TOKEN}", "x", " ", "\n", "é",
-    "—", "the", "\t", "]", "value_1234567890",
+    "—", "the", "\t", "]", "value_1234567890", "pw", "PW", " is ", "Tq7rLm2Zx9", "upw",
 ]  # fmt: skip
 
 
