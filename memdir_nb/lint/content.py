@@ -58,6 +58,12 @@ _GIT_SHA_CONTEXT = re.compile(
 )
 _LONG_SHA = re.compile(r"(?<![\w/])[0-9a-f]{40}(?![\w])")
 _PR_REF = re.compile(r"(?:\bPRs?\s*#?\d+|(?<![\w&])#\d{2,}\b|/pull/\d+)", re.IGNORECASE)
+# Words that make a bare '#123' on the same line a pull request (merged #490, landed in #12)
+_PR_CONTEXT = re.compile(
+    r"\b(?:PRs?|pull|merg(?:e|ed|es|ing)|land(?:ed|s)?|closed|opened|revert(?:ed|s)?"
+    r"|review(?:ed)?|approved|squash(?:ed)?|rebased?|cherry-picked)\b",
+    re.IGNORECASE,
+)
 _CODE_SYMBOL = re.compile(
     rf"`(?:[A-Za-z_][\w.]*\(\)|(?:class|def|fn|func|function)\s+[A-Za-z_]\w*)`"
     rf"[^\n]{{0,40}}?\b(?:in|from|inside|defined in|lives in|at)\s+`?(?:[\w.\-]+/)*[\w.\-]+\.{_FILE_EXT}\b",
@@ -322,9 +328,11 @@ def _check_content(mem: MemoryText, c: Collector) -> None:
     seen_rules: set[str] = set()
     sha_hits: list[tuple[int, str]] = []
     pr_refs: list[tuple[int, str]] = []
+    previous = ""  # a sentence that says "merged (#301," may wrap onto the next line
     for line_no, line in texts if wanted else ():
         _check_line(c, line_no, line, wanted, seen_rules)
-        _collect_history(line_no, line, wanted, sha_hits, pr_refs)
+        _collect_history(line_no, line, previous, wanted, sha_hits, pr_refs)
+        previous = line
     _report_history(c, sha_hits, pr_refs)
     if mem.header.type is MemoryType.PROJECT and may_hold_relative_date(blob):
         _report_relative_date(c, texts)
@@ -393,11 +401,12 @@ def _check_line(
 def _collect_history(
     line_no: int,
     line: str,
+    previous: str,
     wanted: set[re.Pattern[str]],
     sha_hits: list[tuple[int, str]],
     pr_refs: list[tuple[int, str]],
 ) -> None:
-    """Commit ids and PR references on one line, added to the file's lists."""
+    """Commit ids and PR references on one line (after `previous`), added to the file's lists."""
     if _GIT_SHA_CONTEXT in wanted:
         for sm in _GIT_SHA_CONTEXT.finditer(line):
             if re.search(r"[a-f]", sm.group(1)) and re.search(r"\d", sm.group(1)):
@@ -405,11 +414,16 @@ def _collect_history(
     if _LONG_SHA in wanted:
         sha_hits += [(line_no, x.group(0)) for x in _LONG_SHA.finditer(line)]
     if _PR_REF in wanted:
-        table_row = line.lstrip().startswith("|")  # a design table's '#12' is a row id, not a PR
+        # A bare '#12' is a PR only where the line (or the one it continues) speaks of PRs or
+        # merges: in a design table it is a row id, and after a rule ("Specs hold no code;
+        # #1282") an issue it cites.
+        bare_ok = not line.lstrip().startswith("|") and (
+            _PR_CONTEXT.search(line) is not None or _PR_CONTEXT.search(previous) is not None
+        )
         pr_refs += [
             (line_no, x.group(0))
             for x in _PR_REF.finditer(line)
-            if not table_row or not x.group(0).startswith("#")
+            if bare_ok or not x.group(0).startswith("#")
         ]
 
 

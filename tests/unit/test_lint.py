@@ -197,6 +197,22 @@ def test_list_of_pr_numbers_is_flagged_but_one_ticket_is_not(tmp_path: Path) -> 
     assert "derivable-git-history" not in rules(found)
 
 
+def test_bare_numbers_citing_issues_are_not_a_list_of_prs(tmp_path: Path) -> None:
+    body = (
+        "- 6. Fixtures hold no network calls; #1282\n"
+        "- 7. Settings load in three layers; #1780\n"
+        "- 8. Agent #72 records audio; backlog #52 waits for design\n"
+    )
+    assert "derivable-git-history" not in rules(lint_one(tmp_path, body))
+
+
+def test_bare_numbers_where_the_sentence_speaks_of_merges_are_prs(tmp_path: Path) -> None:
+    body = "Both halves are merged (#301, and the\nregistry follow-ups #322/#323).\n"
+    assert "derivable-git-history" in rules(lint_one(tmp_path, body))
+    found = lint_one(tmp_path / "b", "Landed this week: #88, #91 and #95.\n")
+    assert "derivable-git-history" in rules(found)
+
+
 def test_plain_hex_like_word_is_not_a_sha(tmp_path: Path) -> None:
     found = lint_one(tmp_path, "The colour is deadbeef-ish; the board id is 1234567.")
     assert "derivable-git-history" not in rules(found)
