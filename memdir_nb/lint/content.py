@@ -11,6 +11,7 @@ import re
 from memdir_nb.lint.code_blocks import content_lines, first_code_block
 from memdir_nb.lint.description_audit import check_description_coverage
 from memdir_nb.lint.findings import Collector, Finding, MemoryText, clip, field_line
+from memdir_nb.lint.git_history import GIT_SHA_CONTEXT, LONG_SHA, PR_REF, HistoryRefs
 from memdir_nb.lint.secret_context import check_secrets
 from memdir_nb.spec import text as textseg
 from memdir_nb.spec.constants import RECALL_MAX_BYTES, RECALL_MAX_LINES
@@ -50,18 +51,6 @@ VAGUE_DESCRIPTIONS = frozenset(
 _FILE_EXT = r"(?:py|pyi|js|jsx|ts|tsx|mjs|cjs|go|rs|java|kt|kts|scala|rb|php|c|h|cc|cpp|hpp|cs|swift|m|sql|sh|bash|zsh|ps1|yaml|yml|toml|json|ini|cfg|tf|proto|vue|svelte|lua|ex|exs|erl|hs|ml|r|jl|dart|gradle)"
 _FILE_LINE = re.compile(
     rf"(?<![\w/.-])(?:[\w.\-]+/)*[\w.\-]+\.{_FILE_EXT}(?::\d+(?::\d+)?\b|,?\s+(?:line|lines|l\.)\s*\d+)",
-    re.IGNORECASE,
-)
-_GIT_SHA_CONTEXT = re.compile(
-    r"\b(?:commit|commits|sha|revert(?:ed|s)?|cherry-pick(?:ed)?|fixed in|landed in|introduced in|merged as)\b[^\n]{0,40}?\b([0-9a-f]{7,40})\b",
-    re.IGNORECASE,
-)
-_LONG_SHA = re.compile(r"(?<![\w/])[0-9a-f]{40}(?![\w])")
-_PR_REF = re.compile(r"(?:\bPRs?\s*#?\d+|(?<![\w&])#\d{2,}\b|/pull/\d+)", re.IGNORECASE)
-# Words that make a bare '#123' on the same line a pull request (merged #490, landed in #12)
-_PR_CONTEXT = re.compile(
-    r"\b(?:PRs?|pull|merg(?:e|ed|es|ing)|land(?:ed|s)?|closed|opened|revert(?:ed|s)?"
-    r"|review(?:ed)?|approved|squash(?:ed)?|rebased?|cherry-picked)\b",
     re.IGNORECASE,
 )
 _CODE_SYMBOL = re.compile(
@@ -129,7 +118,7 @@ _EPHEMERAL_WORDS = (
 _NEEDLES: dict[re.Pattern[str], tuple[_Check, ...] | None] = {
     _FILE_LINE: (_FILE_LINE_HINT,),
     _CODE_SYMBOL: (("`",),),
-    _GIT_SHA_CONTEXT: (
+    GIT_SHA_CONTEXT: (
         (
             "commit",
             "sha",
@@ -141,12 +130,12 @@ _NEEDLES: dict[re.Pattern[str], tuple[_Check, ...] | None] = {
             "merged as",
         ),
     ),
-    _LONG_SHA: None,  # no needle: _has_hex_run checks it (see _matches_somewhere)
-    _PR_REF: (_PR_HINT,),
+    LONG_SHA: None,  # no needle: _has_hex_run checks it (see _matches_somewhere)
+    PR_REF: (_PR_HINT,),
     _EPHEMERAL: (_EPHEMERAL_WORDS, _EPHEMERAL_HINT, _EPHEMERAL_LOW),
     _IN_PROGRESS: (("progress",),),
 }
-_LINE_PATTERNS = (_FILE_LINE, _CODE_SYMBOL, _GIT_SHA_CONTEXT, _LONG_SHA, _PR_REF, _EPHEMERAL)
+_LINE_PATTERNS = (_FILE_LINE, _CODE_SYMBOL, GIT_SHA_CONTEXT, LONG_SHA, PR_REF, _EPHEMERAL)
 # Per pattern with no literal start, a pattern that matches inside each of its matches and
 # starts with a literal (which the regex engine skips to): where the hint finds nothing, the
 # pattern cannot match. Same flags, so it holds for any text, ASCII or not.
@@ -175,10 +164,10 @@ def _matches_somewhere(pattern: re.Pattern[str], blob: str, low: str | None) -> 
     """Whether pattern matches in blob; low is _lowered(blob) (None: no quick checks)."""
     needles = _NEEDLES[pattern]
     if low is not None:
-        if pattern is _LONG_SHA and not _has_hex_run(low, 40):
+        if pattern is LONG_SHA and not _has_hex_run(low, 40):
             return False
         # a commit id is 7 to 40 hex digits in a row
-        if pattern is _GIT_SHA_CONTEXT and not _has_hex_run(low, 7):
+        if pattern is GIT_SHA_CONTEXT and not _has_hex_run(low, 7):
             return False
         for check in needles or ():
             if isinstance(check, re.Pattern):
@@ -326,14 +315,13 @@ def _check_content(mem: MemoryText, c: Collector) -> None:
     if _matches_somewhere(_IN_PROGRESS, blob, low) and not ABSOLUTE_DATE.search(mem.text):
         wanted.add(_IN_PROGRESS)
     seen_rules: set[str] = set()
-    sha_hits: list[tuple[int, str]] = []
-    pr_refs: list[tuple[int, str]] = []
+    history = HistoryRefs(wanted)
     previous = ""  # a sentence that says "merged (#301," may wrap onto the next line
     for line_no, line in texts if wanted else ():
         _check_line(c, line_no, line, wanted, seen_rules)
-        _collect_history(line_no, line, previous, wanted, sha_hits, pr_refs)
+        history.collect(line_no, line, previous)
         previous = line
-    _report_history(c, sha_hits, pr_refs)
+    history.report(c)
     if mem.header.type is MemoryType.PROJECT and may_hold_relative_date(blob):
         _report_relative_date(c, texts)
 
@@ -395,55 +383,6 @@ def _check_line(
             f"ephemeral task state ({clip(m.group(0))!r}) is stale by the next session",
             "save only lasting facts; use a task list or plan for work in flight",
             line_no,
-        )
-
-
-def _collect_history(
-    line_no: int,
-    line: str,
-    previous: str,
-    wanted: set[re.Pattern[str]],
-    sha_hits: list[tuple[int, str]],
-    pr_refs: list[tuple[int, str]],
-) -> None:
-    """Commit ids and PR references on one line (after `previous`), added to the file's lists."""
-    if _GIT_SHA_CONTEXT in wanted:
-        for sm in _GIT_SHA_CONTEXT.finditer(line):
-            if re.search(r"[a-f]", sm.group(1)) and re.search(r"\d", sm.group(1)):
-                sha_hits.append((line_no, sm.group(1)))
-    if _LONG_SHA in wanted:
-        sha_hits += [(line_no, x.group(0)) for x in _LONG_SHA.finditer(line)]
-    if _PR_REF in wanted:
-        # A bare '#12' is a PR only where the line (or the one it continues) speaks of PRs or
-        # merges: in a design table it is a row id, and after a rule ("Specs hold no code;
-        # #1282") an issue it cites.
-        bare_ok = not line.lstrip().startswith("|") and (
-            _PR_CONTEXT.search(line) is not None or _PR_CONTEXT.search(previous) is not None
-        )
-        pr_refs += [
-            (line_no, x.group(0))
-            for x in _PR_REF.finditer(line)
-            if bare_ok or not x.group(0).startswith("#")
-        ]
-
-
-def _report_history(
-    c: Collector, sha_hits: list[tuple[int, str]], pr_refs: list[tuple[int, str]]
-) -> None:
-    """Commit ids, or a list of three or more PR references, reported as git history."""
-    if sha_hits:
-        c.add(
-            "derivable-git-history",
-            f"git commit ids ({', '.join(s for _, s in sha_hits[:3])}) are git history",
-            "use git log / git blame; keep only the decision or incident they explain",
-            sha_hits[0][0],
-        )
-    elif len({r for _, r in pr_refs}) >= 3:
-        c.add(
-            "derivable-git-history",
-            f"a list of {len(pr_refs)} PR references is git history",
-            "link the tracking issue instead, or keep only what was decided",
-            pr_refs[0][0],
         )
 
 

@@ -19,17 +19,15 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
+from memdir_nb.security.secret_keywords import keyword_spans
 from memdir_nb.security.secret_shapes import DETECTOR_NEEDLES as _NEEDLES
+from memdir_nb.security.secret_shapes import SUPPLEMENTARY_PATTERNS as _SUPPLEMENTARY
 from memdir_nb.security.secret_shapes import (
-    KEYWORD_PATTERNS,
-    PROSE_KEYWORD_PATTERN,
     basic_auth_spans,
-    is_placeholder_password,
     keyword_patterns_found,
     public_spans,
     url_password_spans,
 )
-from memdir_nb.security.secret_shapes import SUPPLEMENTARY_PATTERNS as _SUPPLEMENTARY
 
 # detect-secrets' own defaults are the ceilings. Shannon entropy of a short string cannot
 # exceed log2(length), so a flat 4.5 misses most random tokens under ~36 chars; the base64
@@ -38,15 +36,7 @@ BASE64_ENTROPY_LIMIT = 4.5
 ENTROPY_RATIO = 0.85
 HEX_ENTROPY_LIMIT = 3.0
 MIN_ENTROPY_TOKEN_LENGTH = 20
-MIN_KEYWORD_VALUE_LENGTH = 6
-# A value cut off with "..." or "…" whose kept start is shorter than this is a template's
-# example (VOYAGE_API_KEY=pa-...): it names the key's form, and grants nothing.
-_ELIDED_STEM_MAX = 12
 MIN_LETTER_DIGIT_SWITCHES = 3
-# An unquoted value that is a name (dotted) followed by an index, or by a call with no string
-# in its parentheses: a lookup or a call that produces the secret at run time, not the secret.
-# (A call given a string, `hash("hunter2!")`, may be passing the secret itself: still checked.)
-_LOOKUP_OR_CALL = re.compile(r"[A-Za-z_][\w.]*\s*(?:\[|\((?![^)]*['\"`]))")
 # detect-secrets' patterns are not all linear in the line length (some rescan the rest of
 # the line from every keyword), so a longer line is given to them in overlapping windows;
 # the detectors written here run over the whole line.
@@ -77,10 +67,6 @@ _PROVIDER_KINDS: dict[str, str] = {
     "JwtTokenDetector": "JWT",
 }
 
-_PASSWORD_WORDS = re.compile(r"pass|pw|contrase", re.IGNORECASE)
-# A bare word after a password word is a value only with a digit or one of these (a hyphen,
-# an underscore or a dot also join the words of identifiers and prose)
-_PASSWORD_SYMBOLS = frozenset("!@#$%^&*+=?~")
 _HEX_CREDENTIAL_CONTEXT = re.compile(
     r"(?:token|secret|key|passw(?:or)?d|pwd|credential|auth)\w*['\"\]]*\s*[:=]{1,2}\s*['\"]?$",
     re.IGNORECASE,
@@ -91,7 +77,6 @@ _ENTROPY_CANDIDATE = re.compile(rf"[A-Za-z0-9+/=_\-]{{{MIN_ENTROPY_TOKEN_LENGTH}
 _URL = re.compile(r"(?<![a-z0-9+.\-])[a-z][a-z0-9+.\-]{0,31}://[^\s'\"<>`]+", re.IGNORECASE)
 _URL_SEPARATORS = re.compile(r"[/?&=.:#]")
 _HEX_ONLY = re.compile(r"^[0-9a-fA-F]+$")
-_DATE_OR_NUMBER = re.compile(r"^[0-9\-:./,+TZ]+$")
 _JWT_TAIL = re.compile(r"[A-Za-z0-9\-_.+/=]*")
 PEM_END = re.compile(r"-----END [A-Z0-9 ]*PRIVATE KEY-----|---- END SSH2", re.IGNORECASE)
 
@@ -360,70 +345,10 @@ def _provider_hit(
 
 
 def _keyword_hits(line: str, low: str, det: dict[str, Any]) -> list[Hit]:
-    """`password: hunter2`-style assignments whose value looks like a secret."""
+    """Credential-named assignments and passwords in prose (secret_keywords), as hits."""
     if not det.get("keywords", True) or not _may_match(low, _NEEDLES["keyword"]):
         return []
-    hits: list[Hit] = []
-    for regex in KEYWORD_PATTERNS:
-        for m in regex.finditer(line):
-            if regex is PROSE_KEYWORD_PATTERN:
-                hit = _prose_password_hit(line, m, det)
-                if hit is not None:
-                    hits.append(hit)
-                continue
-            raw_value = m.group("value")
-            value = raw_value.split()[0].strip("'\"`,;)") if raw_value.strip() else ""
-            quoted = bool(m.group("q")) or line[max(0, m.start("value") - 1)] in "'\""
-            if not _plausible_keyword_value(value, quoted, det):
-                continue
-            start = m.start("value") + raw_value.find(value)
-            kind = (
-                "password assignment"
-                if _PASSWORD_WORDS.search(m.group("kw"))
-                else "secret assignment"
-            )
-            hits.append(Hit(kind, start, start + len(value), 1))
-    return hits
-
-
-def _prose_password_hit(line: str, m: re.Match[str], det: dict[str, Any]) -> Hit | None:
-    """A password word followed by its value in prose ("admin pw `Hv4!pQz8Lr`"), or None."""
-    at = m.start()
-    if not _PASSWORD_WORDS.search(m.group("kw")) or (at and line[at - 1].isalpha()):
-        return None  # another credential word, or the end of a longer word
-    quoted = m.group("q") == "`"
-    raw = m.group("value")
-    value = raw.split("`")[0] if quoted else raw.rstrip(".,;:)]}")
-    pin = quoted and value.isdigit() and len(value) >= MIN_KEYWORD_VALUE_LENGTH  # pw `200152`
-    if "://" in value or not (pin or _plausible_keyword_value(value, quoted, det)):
-        return None
-    if not quoted and not any(c.isdigit() or c in _PASSWORD_SYMBOLS for c in value):
-        return None  # words ("password Manager", "password is env-format"), not a value
-    start = m.start("value")
-    return Hit("password assignment", start, start + len(value), 1)
-
-
-def _plausible_keyword_value(value: str, quoted: bool, det: dict[str, Any]) -> bool:
-    """Filter out prose ('Password: see the vault'), numbers, dates and placeholders."""
-    h = det["heuristic"]
-    if len(value) < MIN_KEYWORD_VALUE_LENGTH or _DATE_OR_NUMBER.match(value):
-        return False
-    if h.is_templated_secret(value) or h.is_prefixed_with_dollar_sign(value):
-        return False
-    if value.startswith(("<", "{", "[", "*", "(")) or set(value) <= set("*x.X-_"):
-        return False
-    stem = value.rstrip(".\u2026")
-    if stem != value and len(stem) < _ELIDED_STEM_MAX:
-        return False  # an elided example ("pa-...", "sk-live-…"): a prefix, not a key
-    if is_placeholder_password(value) or (not quoted and _LOOKUP_OR_CALL.match(value)):
-        # a word that stands for the secret ("ClientSecret = \"secret\""), or code that reads it
-        # at run time (`apiKey = configuration["OpenAIKey"]`, `token = os.environ["T"]`,
-        # `key = getpass()`): the value is not written here
-        return False
-    has_digit = any(c.isdigit() for c in value)
-    has_symbol = any(not c.isalnum() for c in value)
-    mixed_case = value != value.lower() and value != value.upper()
-    return quoted or has_digit or has_symbol or mixed_case
+    return [Hit(kind, a, b, 1) for kind, a, b in keyword_spans(line, det["heuristic"])]
 
 
 def _looks_random(token: str) -> bool:

@@ -1,0 +1,41 @@
+"""The derivable-git-history rule: commit ids, and lists of pull requests, are git's record."""
+
+from __future__ import annotations
+
+from memdir_nb.lint.findings import Collector, Finding
+from memdir_nb.lint.git_history import GIT_SHA_CONTEXT, LONG_SHA, PR_REF, HistoryRefs
+
+
+def _history(*lines: str) -> list[Finding]:
+    refs = HistoryRefs({GIT_SHA_CONTEXT, LONG_SHA, PR_REF})
+    previous = ""
+    for no, line in enumerate(lines, start=1):
+        refs.collect(no, line, previous)
+        previous = line
+    c = Collector("m.md")
+    refs.report(c)
+    return c.items
+
+
+def test_a_commit_id_named_as_one_is_history() -> None:
+    (found,) = _history("The regression came in with commit 9c1e4a7b and was reverted.")
+    assert "9c1e4a7b" in found.message and found.line == 1
+
+
+def test_three_pull_requests_make_a_list_and_two_do_not() -> None:
+    (found,) = _history("Shipped as PR #41 and PR #42,", "then /pull/57 fixed the docs.")
+    assert found.message == "a list of 3 PR references is git history" and found.line == 1
+    assert _history("Shipped as PR #41 and PR #42.") == []
+
+
+def test_a_bare_number_is_a_pull_request_only_beside_words_about_prs() -> None:
+    assert (
+        _history("- Caches expire hourly; #1282", "- Tokens rotate weekly; #1780", "#52 waits")
+        == []
+    )
+    (found,) = _history("Both halves were merged (#301, and then", "#322 and #323 followed).")
+    assert found.line == 1
+
+
+def test_a_table_rows_number_is_no_pull_request() -> None:
+    assert _history("| #12 | merged layout | #13 | #14 |") == []
