@@ -104,7 +104,7 @@ SUPPLEMENTARY_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
 _KW = (
     r"(?P<kw>api_?key|auth_?key|service_?key|account_?key|db_?key|database_?key|priv_?key"
     r"|private_?key|client_?key|db_?pass|database_?pass|key_?pass|password|passwd|pwd|secret"
-    r"|contraseña|contrasena|pw)"
+    r"|contraseña|contrasena|(?<![A-Za-z])pw(?![a-z]))"
 )
 _VALUE = r"(?P<value>(?=\w)[^\s'\"]{1,500})"
 # A password written in prose, with no ':' or '=': "admin pw `Hv4!pQz8Lr`", "the root password

@@ -306,6 +306,8 @@ def test_a_billing_export_table_is_public_but_a_token_behind_its_prefix_is_not()
         "pw `2026-06-02`",
         "upward 12345abc!",
         "passwords 9a8b7c6d!",
+        "upward_speed = 'fast1234'",
+        'pwned = "yes12345"',
     ],
 )
 def test_a_password_word_followed_by_words_holds_no_value(text: str) -> None:
