@@ -30,6 +30,7 @@ __all__ = [
     "PUBLIC_BLOCK_END",
     "SUPPLEMENTARY_PATTERNS",
     "basic_auth_spans",
+    "blank_spans",
     "is_placeholder_password",
     "keyword_patterns_found",
     "public_spans",
@@ -387,3 +388,14 @@ def public_spans(line: str) -> list[Span]:
                 pos = param.end(1)
             spans.append((pos, url.end()))
     return spans
+
+
+def blank_spans(line: str, spans: list[Span]) -> str:
+    """line with each of the sorted, disjoint spans replaced by as many spaces."""
+    out: list[str] = []
+    pos = 0
+    for start, end in spans:
+        out += [line[pos:start], " " * (end - start)]
+        pos = end
+    out.append(line[pos:])
+    return "".join(out)

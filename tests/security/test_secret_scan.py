@@ -494,6 +494,13 @@ def _hidden_bodies() -> dict[str, str]:
     for name, ch in FORMAT_CHARS.items():
         bodies[f"{name} inside the keyword"] = f"pass{ch}word = {DB_PASSWORD}\n"
         bodies[f"{name} inside the key"] = f"Use {ANTHROPIC_KEY[:12]}{ch}{ANTHROPIC_KEY[12:]}\n"
+    # A public id hides itself, never a key glued to its end (where its shape has no boundary)
+    glued = {
+        "a serial number's 64 characters": f"serial: {'A1' * 32}{HIGH_ENTROPY}\n",
+        "a Go module sum": f"h1:{'a' * 43}={HIGH_ENTROPY}\n",
+        "a Nix store path's hash": f"/nix/store/{'a' * 32}-{HIGH_ENTROPY}\n",
+    }
+    bodies.update({f"a key glued past {name}": body for name, body in glued.items()})
     return bodies
 
 
