@@ -306,8 +306,9 @@ _PUBLIC_SHAPES = re.compile(
             # SSH public keys
             r"(?:ssh-(?:rsa|ed25519|dss)|ecdsa-sha2-nistp(?:256|384|521)"
             rf"|sk-(?:ssh-ed25519|ecdsa-sha2-nistp256)@openssh\.com)\s+AAAA{_B64}+={{0,3}}",
-            # Google OAuth client ids (the client secret is separate and is a secret)
-            r"\d{6,}-[a-z0-9]{32}\.apps\.googleusercontent\.com",
+            # Google OAuth client ids (the client secret is separate and is a secret); tried
+            # only where a run of digits starts, so a long run is not rescanned from each digit
+            r"(?<!\d)\d{6,}-[a-z0-9]{32}\.apps\.googleusercontent\.com",
             # Cloud resource ids and ARNs
             r"(?<![\w\-])(?:i|vpc|subnet|sg|ami|vol|snap|eni|igw|nat|rtb|acl|eipalloc|lt|tgw|vpce)"
             r"-[0-9a-f]{8,17}(?![\w\-])",
