@@ -12,6 +12,7 @@ import json
 import sqlite3
 import subprocess
 import sys
+import tracemalloc
 from pathlib import Path
 
 import numpy as np
@@ -29,8 +30,10 @@ from memdir_nb.lint import lint_memory_dir
 from memdir_nb.recall import find_relevant_memories
 from memdir_nb.recall.anthropic_selector import AnthropicSelector
 from memdir_nb.recall.decision import DecisionModel
+from memdir_nb.recall.lexical import LexicalSelector
 from memdir_nb.recall.semantic import SemanticSelector
 from memdir_nb.recall.vector_cache import CACHE_FILENAME, SNIPPET_MAX_CHARS
+from memdir_nb.reports.replay import replay_session
 from memdir_nb.spec.constants import STORE_JOURNAL_NAME
 from memdir_nb.spec.text import one_line
 from memdir_nb.storage.index_rebuild import plan_index_rebuild
@@ -333,3 +336,37 @@ def test_a_corrupt_vector_cache_row_is_read_as_missing_by_every_recall_route(
     monkeypatch.setenv("MEMDIR_NB_CACHE_DIR", str(cache))
     assert cli_main(["recall", str(mem), query]) == 0
     assert "project_deploy.md" in capsys.readouterr().out
+
+
+# --------------------------------------------------------- class: a transcript of many records
+
+
+def _many_turns(path: Path, turns: int) -> None:
+    """A transcript of `turns` one-word prompts, each answered in one word."""
+    lines, parent = [], None
+    for i in range(turns):
+        for role, uuid in (("user", f"u{i}"), ("assistant", f"a{i}")):
+            content: object = "deploy?" if role == "user" else [{"type": "text", "text": "ok"}]
+            record = {"type": role, "uuid": uuid, "parentUuid": parent, "sessionId": "s"}
+            record |= {"timestamp": "2026-01-01T00:00:00Z", "cwd": "/w"}
+            lines.append(json.dumps(record | {"message": {"role": role, "content": content}}))
+            parent = uuid
+    path.write_text("\n".join(lines) + "\n")
+
+
+@pytest.mark.timeout(120)
+def test_replaying_many_turns_keeps_memory_bounded(tmp_path: Path) -> None:
+    # The dry-run extractor kept every request, each holding the transcript up to its turn:
+    # memory grew with the square of the turns (100,000 turns: 20 GB before it was stopped).
+    mem = tmp_path / "memory"
+    write_memory(mem, "project_deploy.md", name="Deploys", description="on Fridays", now_ms=NOW_MS)
+    transcript = tmp_path / "s.jsonl"
+    _many_turns(transcript, 3000)
+    tracemalloc.start()
+    try:
+        replay = replay_session(transcript, mem, selector=LexicalSelector(), now_ms=NOW_MS)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert len(replay.turns) == 3000
+    assert peak < 40_000_000, f"{peak / 1e6:.0f} MB"  # 13 MB; 83 MB before
