@@ -49,7 +49,7 @@ from memdir_nb.spec.similarity import StemCache
 from memdir_nb.spec.taxonomy import MemoryType
 from memdir_nb.storage.access import ContainedReader, MissingFile, ReadRefused, ReadResult
 from memdir_nb.storage.containment import absolute_dir
-from memdir_nb.storage.index_files import nested_index_references, resolve_index_target
+from memdir_nb.storage.index_files import IndexTargets, nested_index_references
 from memdir_nb.storage.scan import list_memory_files
 
 __all__ = [
@@ -208,15 +208,18 @@ def _date_actions(mems: list[_Mem], merged: set[str]) -> list[PlanAction]:
     return actions
 
 
-def _indexed_rel(scope_dir: Path, target: str, in_scope: Mapping[str, _Mem]) -> str | None:
-    """The scope-relative file an index target names, as lint resolves it (a target written
-    from the repository root, `memory/x.md`, names x.md); None for a URL or an anchor."""
+def _indexed_rel(
+    targets: IndexTargets, target: str, in_scope: Mapping[str, _Mem]
+) -> tuple[str, bool] | None:
+    """(the scope-relative file an index target names, whether it exists), as lint resolves it
+    (a target written from the repository root, `memory/x.md`, names x.md); None for a URL, an
+    anchor, or a target leading out of the folder (lint's index-outside-link: not the plan's)."""
     if target in in_scope:
-        return target  # the common case, with no stat
-    resolved = resolve_index_target(scope_dir, target)
-    if resolved is None:
+        return target, True  # the common case, with no stat
+    found = targets.locate(target)
+    if found is None or not found.inside:
         return None
-    return os.path.relpath(resolved, scope_dir).replace(os.sep, "/")
+    return os.path.relpath(found.path, targets.folder).replace(os.sep, "/"), found.is_file
 
 
 def _dangling_action(irel: str, e: IndexEntry, moved: str | None) -> PlanAction:
@@ -242,20 +245,22 @@ def _dangling_action(irel: str, e: IndexEntry, moved: str | None) -> PlanAction:
 
 
 def _index_line_actions(
-    irel: str, text: str, scope_dir: Path, in_scope: dict[str, _Mem]
+    irel: str, text: str, scope_dir: Path, memory_dir: Path, in_scope: dict[str, _Mem]
 ) -> tuple[list[PlanAction], dict[str, int]]:
     """4-5. one index's lines: dangling ones re-pointed or dropped, long ones shortened; and
     what it lists (each file's first line, scope-relative)."""
     actions: list[PlanAction] = []
-    entries = [(e, _indexed_rel(scope_dir, e.target, in_scope)) for e in index.parse_index(text)]
+    targets = IndexTargets(scope_dir, memory_dir=memory_dir)
+    entries = [(e, _indexed_rel(targets, e.target, in_scope)) for e in index.parse_index(text)]
     indexed: dict[str, int] = {}
-    for e, rel in entries:
-        if rel is not None:
-            indexed.setdefault(rel, e.line_no)
-    for e, rel in entries:
-        if rel is None:
+    for e, found in entries:
+        if found is not None:
+            indexed.setdefault(found[0], e.line_no)
+    for e, found in entries:
+        if found is None:
             continue
-        if rel not in in_scope and not (scope_dir / rel).is_file():
+        rel, exists = found
+        if rel not in in_scope and not exists:
             if not e.removable:  # maybe prose or a block's heading: lint reports it
                 continue
             moved = moved_target(e.target, in_scope)
@@ -308,7 +313,7 @@ def _index_actions(
     # a file a sub-folder's own MEMORY.md lists (an agent's memory dir) is indexed there
     nested = nested_index_references(scope_dir, list(own))
     in_scope = {rel: m for rel, m in own.items() if rel not in nested}
-    new, indexed = _index_line_actions(irel, text, scope_dir, in_scope)
+    new, indexed = _index_line_actions(irel, text, scope_dir, snap.root, in_scope)
     absorbed = merged - {a.files[0] for a in actions if a.kind == "merge_duplicates"}
     for rel, m in sorted(in_scope.items()):
         if rel not in indexed and m.rel not in absorbed:

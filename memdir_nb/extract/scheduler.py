@@ -57,6 +57,7 @@ class ExtractionScheduler:
         self.extract = extract
         self.turns_between = turns_between
         self.cursor: str | None = None
+        self._cursor_at = -1  # where the cursor's message was when it was set (a search hint)
         self.turns_since_last = 0
         self.history: list[SchedulerDecision] = []
         self.problems: list[TranscriptProblem] = []
@@ -149,7 +150,7 @@ class ExtractionScheduler:
             return self._record(
                 SchedulerDecision("nothing_new", "no throttled or failed turn is waiting")
             )
-        if not messages_since(snapshot, self.cursor):
+        if not self._since(snapshot):
             return self._record(SchedulerDecision("nothing_new", "no messages since the cursor"))
         with self._lock:
             if self._in_progress:
@@ -193,14 +194,14 @@ class ExtractionScheduler:
     def _run_once(
         self, messages: tuple[TranscriptMessage, ...], *, trailing: bool, flush: bool = False
     ) -> SchedulerDecision:
-        new = messages_since(messages, self.cursor)
+        new = self._since(messages)
         if not new:
             return self._record(
                 SchedulerDecision("nothing_new", "no messages since the cursor", trailing)
             )
         writes = memory_writes(new, self.memory_dir)
         if writes:
-            self.cursor = messages[-1].uuid
+            self.cursor, self._cursor_at = messages[-1].uuid, len(messages) - 1
             self.turns_since_last = 0
             return self._record(
                 SchedulerDecision(
@@ -226,10 +227,18 @@ class ExtractionScheduler:
             return self._record(
                 SchedulerDecision("failed", f"{type(exc).__name__}: {exc}", trailing)
             )
-        self.cursor = messages[-1].uuid
+        self.cursor, self._cursor_at = messages[-1].uuid, len(messages) - 1
         self.turns_since_last = 0
         detail = f"{len(new)} new message(s)" + (" (end-of-session flush)" if flush else "")
         return self._record(SchedulerDecision("ran", detail, trailing, result))
+
+    def _since(self, messages: Sequence[TranscriptMessage]) -> list[TranscriptMessage]:
+        """messages_since the cursor, looked for first where it was set: each turn's messages
+        hold the last turn's, so a replay of n turns is not n searches from the start."""
+        at = self._cursor_at
+        if self.cursor is not None and 0 <= at < len(messages) and messages[at].uuid == self.cursor:
+            return list(messages[at + 1 :])
+        return messages_since(messages, self.cursor)
 
     def _record(self, decision: SchedulerDecision) -> SchedulerDecision:
         self.history.append(decision)

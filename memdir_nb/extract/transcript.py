@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from operator import attrgetter
 from typing import Any
 
 from memdir_nb.extract.sandbox import WRITE_TOOLS
@@ -117,14 +118,19 @@ def read_transcript(path: str | os.PathLike[str]) -> Transcript:
     return transcript
 
 
+_UUID = attrgetter("uuid")
+
+
 def messages_since(
     messages: Sequence[TranscriptMessage], since_uuid: str | None
 ) -> list[TranscriptMessage]:
     """Messages after the one with `since_uuid`; all of them when it is None or no longer present."""
     if since_uuid is not None:
-        for i, m in enumerate(messages):
-            if m.uuid == since_uuid:
-                return list(messages[i + 1 :])
+        try:  # the first one with that uuid, found at C speed (a replay asks at every turn)
+            i = list(map(_UUID, messages)).index(since_uuid)
+        except ValueError:
+            return list(messages)
+        return list(messages[i + 1 :])
     return list(messages)
 
 

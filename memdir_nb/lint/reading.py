@@ -10,9 +10,8 @@ from memdir_nb.formats.manifest import MemoryHeader, memory_time_ms
 from memdir_nb.lint.findings import MemoryText, ScopeIndex
 from memdir_nb.spec.constants import ENTRYPOINT_NAME, MEMORY_FILE_READ_MAX_BYTES, TEAM_DIRNAME
 from memdir_nb.storage.access import ContainedReader, ReadRefused, ReadResult
-from memdir_nb.storage.containment import is_real_path_within
 from memdir_nb.storage.headers import header_from_read
-from memdir_nb.storage.index_files import load_entrypoint, resolve_index_target
+from memdir_nb.storage.index_files import IndexTargets, load_entrypoint
 from memdir_nb.storage.listing import ListedFile, SkippedFile, refusal_reason
 
 # Each memory file is read up to this many bytes (through memdir_nb.storage.access): enough for any
@@ -106,17 +105,15 @@ def read_scope_indexes(memory_dir: str | os.PathLike[str]) -> list[ScopeIndex]:
         referenced: set[str] = set()
         dangling: list[IndexEntry] = []
         outside: list[IndexEntry] = []
+        targets = IndexTargets(scope_dir, memory_dir=root)
         for entry in entries:
-            resolved = resolve_index_target(scope_dir, entry.target)
-            if resolved is None:
+            found = targets.locate(entry.target)
+            if found is None:
                 continue
-            if entry.target.startswith("~") or not is_real_path_within(
-                resolved, scope_dir, or_equal=True
-            ):
+            if not found.inside:
                 outside.append(entry)
-                continue
-            if os.path.isfile(resolved):
-                referenced.add(os.path.relpath(resolved, root).replace(os.sep, "/"))
+            elif found.is_file:
+                referenced.add(os.path.relpath(found.path, root).replace(os.sep, "/"))
             else:
                 dangling.append(entry)
         out.append(

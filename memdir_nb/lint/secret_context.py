@@ -93,9 +93,9 @@ _PUBLIC_VALUE_PATTERNS = (
         r"toml|md|txt|csv|sh|go|rs|java|sql|ipynb|log|conf|cfg|ini|xml|html))(?![\w])"
     ),
     re.compile(r"(?P<pre>)(?<![\w/])(?P<v>~?/(?:[\w.-]+/)+[\w.-]*)"),
-    # an agent session id (ses_...), which names a transcript and grants nothing
-    re.compile(r"(?P<pre>)\b(?P<v>ses_[A-Za-z0-9]{16,})\b"),
 )
+# an agent session id (ses_...), which names a transcript and grants nothing
+_SESSION_ID = re.compile(r"(?P<pre>)\b(?P<v>ses_[A-Za-z0-9]{16,})\b")
 # For each _PUBLIC_VALUE_PATTERNS entry, in order, a pattern that matches inside every one of
 # its matches and starts with a literal (which the regex engine finds quickly): where the
 # hint finds nothing, the slower full pattern cannot match either and is not run.
@@ -109,7 +109,6 @@ _PUBLIC_VALUE_HINTS = (
     re.compile(r"_(?<=[A-Z0-9]_)[A-Z0-9]"),
     _FILE_NAME_HINT,
     re.compile(r"/[\w.-]+/"),
-    re.compile(r"ses_"),
 )
 # Lines that speak of a credential keep their identifier-like values: a password can be CamelCase.
 _CREDENTIAL_WORDS = re.compile(
@@ -174,11 +173,11 @@ def _may_name_drive(text: str, low: str) -> bool:
 def mask_public_values(text: str) -> str:
     """text with values that are public by context removed before the secret scan.
 
-    Public keys, chat channel ids on a line that says "channel", blockchain addresses on a line
-    that says what they are, environment variable names,
-    file names and paths, agent session ids, Google Docs/Drive ids in a memory about those,
-    and (on lines that do not speak of a credential) CamelCase or snake_case identifiers look
-    random but grant nothing. The detectors
+    Public keys, chat channel ids on a line that says "channel", environment variable names,
+    file names and paths, and (on lines that do not speak of a credential: a password, secret,
+    token, API key...) blockchain addresses on a line that says what they are, agent session
+    ids, Google Docs/Drive ids in a memory about those, and CamelCase or snake_case identifiers
+    look random but grant nothing. The detectors
     (secret_scan.py) are shared with the store's team guard, which stays strict; this context
     handling is lint's own. Each value masked leaves MASKED in its place, and line breaks are
     kept, so line numbers hold.
@@ -187,9 +186,7 @@ def mask_public_values(text: str) -> str:
     if "pub" in low:  # every _PUBLIC_KEY match says "pub"
         text = _PUBLIC_KEY.sub(_public, text)
     if _may_name_drive(text, low) and _DRIVE_CONTEXT.search(text):
-        text = _DRIVE_ID.sub(
-            lambda m: m.group(0) if m.group(0).startswith(_KEY_PREFIXES) else MASKED, text
-        )
+        text = _sub_where(_DRIVE_ID, text, _names_no_credential, _drive_id_or_key)
     # Every step works within a line (no pattern matches a line break, and a line break
     # satisfies each pattern's boundary checks as a line's start or end does), so the steps
     # that apply to every line run once over the whole text, in the same order per line.
@@ -200,21 +197,44 @@ def mask_public_values(text: str) -> str:
         and _may_hold_address(text)
         and _ADDRESS_CONTEXT.search(text)
     ):
-        text = _sub_where(_CHAIN_ADDRESS, text, lambda line: bool(_ADDRESS_CONTEXT.search(line)))
+        text = _sub_where(
+            _CHAIN_ADDRESS,
+            text,
+            lambda line: bool(_ADDRESS_CONTEXT.search(line)) and _names_no_credential(line),
+        )
     for pattern, hint in zip(_PUBLIC_VALUE_PATTERNS, _PUBLIC_VALUE_HINTS, strict=True):
         if hint is _FILE_NAME_HINT and _DOT_LETTER.search(text) is None:
             continue  # every extension starts with a letter: no '.' before one, no file name
         if hint.search(text) is not None:
             text = _sub_on_hinted_lines(pattern, hint, text)
+    if "ses_" in text:
+        text = _sub_where(
+            _SESSION_ID, text, lambda line: "ses_" in line and _names_no_credential(line)
+        )
     return _mask_identifiers(text)
 
 
-def _sub_where(pattern: re.Pattern[str], text: str, applies: Callable[[str], bool]) -> str:
-    """pattern's matches masked on the lines of text where applies(line) holds."""
+def _names_no_credential(line: str) -> bool:
+    """Whether a line does not speak of a credential: only then are its context values public
+    (a value on `wallet secret: ...` or `Drive API token: ...` is scanned as the guard scans it)."""
+    return _CREDENTIAL_WORDS.search(line) is None
+
+
+def _drive_id_or_key(m: re.Match[str]) -> str:
+    return m.group(0) if m.group(0).startswith(_KEY_PREFIXES) else MASKED
+
+
+def _sub_where(
+    pattern: re.Pattern[str],
+    text: str,
+    applies: Callable[[str], bool],
+    repl: Callable[[re.Match[str]], str] = _public,
+) -> str:
+    """pattern's matches replaced by repl (masked) on the lines of text where applies(line) holds."""
     lines = text.split("\n")
     for i, line in enumerate(lines):
         if applies(line):
-            lines[i] = pattern.sub(_public, line)
+            lines[i] = pattern.sub(repl, line)
     return "\n".join(lines)
 
 

@@ -13,6 +13,11 @@ cache holds at most `max_vectors` vectors and `max_snippets` snippets, in the fi
 (the oldest written dropped first): rows of files that were renamed, deleted or edited are
 never looked up again, so the bound is what keeps them from piling up. If the file cannot be opened or
 written (read-only home, disk full), the cache keeps working in memory and `problem` says why.
+
+A row read back is used only in the shape this module writes it (a vector: 384 finite float32
+values; a snippet: text of at most SNIPPET_MAX_CHARS); any other row (a NULL, a number, text
+where bytes belong, a cut blob, a huge value: a corrupt file, or one another program wrote) is
+treated as missing, so the file is read or the text encoded again and the row replaced.
 """
 
 from __future__ import annotations
@@ -27,6 +32,7 @@ from pathlib import Path
 import numpy as np
 
 from memdir_nb.recall.embedding import EMBEDDING_DIM
+from memdir_nb.spec.constants import MEMORY_FILE_READ_MAX_BYTES
 
 FileIdentity = tuple[int, int, int, int]  # (st_dev, st_ino, st_size, st_mtime_ns)
 DEFAULT_MAX_VECTORS = 50_000
@@ -34,6 +40,10 @@ DEFAULT_MAX_VECTORS = 50_000
 # full-text terms), so this keeps those of the 10,000 files most recently read.
 DEFAULT_MAX_SNIPPETS = 20_000
 CACHE_FILENAME = "semantic-vectors.sqlite3"
+# The longest snippet kept: a body is at most MEMORY_FILE_READ_MAX_BYTES characters, and its
+# packed full-text terms at most about 1.4 times that (CJK text, whose every character starts
+# a pair).
+SNIPPET_MAX_CHARS = 4 * MEMORY_FILE_READ_MAX_BYTES
 
 
 def file_identity(st: os.stat_result) -> FileIdentity:
@@ -44,6 +54,19 @@ def file_identity(st: os.stat_result) -> FileIdentity:
 def text_key(model_sha256: str, text: str) -> str:
     """Cache key of one text's vector under one model."""
     return hashlib.sha256(f"{model_sha256}\0{text}".encode()).hexdigest()
+
+
+def _stored_vector(blob: object) -> np.ndarray | None:
+    """A vector row's value as written (EMBEDDING_DIM finite float32 values), else None."""
+    if not isinstance(blob, bytes) or len(blob) != EMBEDDING_DIM * 4:
+        return None
+    vec = np.frombuffer(blob, dtype=np.float32)
+    return vec if bool(np.isfinite(vec).all()) else None
+
+
+def _stored_snippet(value: object) -> str | None:
+    """A snippet row's value as written (text of at most SNIPPET_MAX_CHARS), else None."""
+    return value if isinstance(value, str) and len(value) <= SNIPPET_MAX_CHARS else None
 
 
 class VectorCache:
@@ -118,8 +141,8 @@ class VectorCache:
                             f"SELECT key, vec FROM vectors WHERE key IN ({marks})", part
                         ).fetchall()
                         for key, blob in rows:
-                            vec = np.frombuffer(blob, dtype=np.float32)
-                            if vec.shape == (EMBEDDING_DIM,):
+                            vec = _stored_vector(blob)
+                            if vec is not None:
                                 found[key] = self._vectors[key] = vec
                 except sqlite3.Error as err:
                     self._fail(err)
@@ -172,9 +195,10 @@ class VectorCache:
                             f"WHERE path IN ({marks})",
                             part,
                         ).fetchall()
-                        for path, dev, ino, size, mtime_ns, snippet in rows:
+                        for path, dev, ino, size, mtime_ns, value in rows:
                             ident = (dev, ino, size, mtime_ns)
-                            if identities.get(path) == ident:
+                            snippet = _stored_snippet(value)
+                            if snippet is not None and identities.get(path) == ident:
                                 found[path] = snippet
                                 self._snippets[path] = (ident, snippet)
                 except sqlite3.Error as err:
@@ -192,7 +216,11 @@ class VectorCache:
                 del self._snippets[path]
         if not items or self._conn is None:
             return
-        rows = [(path, *ident, snippet) for path, (ident, snippet) in items.items()]
+        rows = [  # one past the bound would not be used when read back: it is not written
+            (path, *ident, snippet)
+            for path, (ident, snippet) in items.items()
+            if len(snippet) <= SNIPPET_MAX_CHARS
+        ]
         with self._lock:
             try:
                 with self._conn:

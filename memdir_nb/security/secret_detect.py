@@ -24,6 +24,7 @@ from memdir_nb.security.secret_shapes import DETECTOR_NEEDLES as _NEEDLES
 from memdir_nb.security.secret_shapes import SUPPLEMENTARY_PATTERNS as _SUPPLEMENTARY
 from memdir_nb.security.secret_shapes import (
     basic_auth_spans,
+    blank_spans,
     keyword_patterns_found,
     public_spans,
     url_password_spans,
@@ -367,21 +368,28 @@ def _looks_random(token: str) -> bool:
 
 
 def _entropy_hits(line: str, det: dict[str, Any]) -> list[Hit]:
-    """Long random-looking tokens, scored with detect-secrets' entropy and filters."""
-    h = det["heuristic"]
-    hits: list[Hit] = []
-    # Inside URLs, '/', '?', '&', '=', '.', ':' separate parts: a dashboard id in a path is
-    # short and public, while a long token passed as a query value is still caught.
+    """Long random-looking tokens, scored with detect-secrets' entropy and filters. A public id
+    (public_spans) hides itself, never what is glued to it: a line where a token may hold one
+    is scored with its public spans blanked (`serial: <64 characters><a key>`: the key alone)."""
+    hits, longest = _random_tokens(line, det)
+    # A token that could hold a public id (at least 6 characters) and a random tail
+    public = _merge(public_spans(line)) if hits or longest > MIN_ENTROPY_TOKEN_LENGTH + 5 else []
+    return _random_tokens(blank_spans(line, public), det)[0] if public else hits
+
+
+def _random_tokens(line: str, det: dict[str, Any]) -> tuple[list[Hit], int]:
+    h, hits, longest = det["heuristic"], [], 0  # the hits, and the longest candidate's length
+    # In URLs, '/?&=.:' split parts: a short path id is public, a long query value is not.
     masked = (
         _URL.sub(lambda u: _URL_SEPARATORS.sub(" ", u.group(0)), line) if "://" in line else line
     )
     for m in _ENTROPY_CANDIDATE.finditer(masked):
+        longest = max(longest, m.end() - m.start())
         token = m.group(0).strip("=-_/+") or m.group(0)
         if h.is_sequential_string(token) or h.is_potential_uuid(token):
             continue
         if _HEX_ONLY.match(token):
-            # Hex strings (git SHAs, digests) are common in prose; only a hex value assigned
-            # to a credential-sounding name counts.
+            # Hex (git SHAs, digests) is common prose: only hex given a credential's name counts
             if (
                 len(token) >= 32
                 and det["hex"].calculate_shannon_entropy(token) > HEX_ENTROPY_LIMIT
@@ -393,10 +401,7 @@ def _entropy_hits(line: str, det: dict[str, Any]) -> list[Hit]:
             continue
         if det["b64"].calculate_shannon_entropy(token) > base64_entropy_limit(len(token)):
             hits.append(Hit("high-entropy token", m.start(), m.end(), 0))
-    if hits:
-        public = _merge(public_spans(line))
-        hits = [hit for hit in hits if not _overlaps(hit.start, hit.end, public)]
-    return hits
+    return hits, longest
 
 
 def _merge(spans: list[tuple[int, int]]) -> list[tuple[int, int]]:

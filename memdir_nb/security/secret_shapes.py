@@ -31,6 +31,7 @@ __all__ = [
     "PUBLIC_BLOCK_END",
     "SUPPLEMENTARY_PATTERNS",
     "basic_auth_spans",
+    "blank_spans",
     "is_placeholder_password",
     "keyword_patterns_found",
     "public_spans",
@@ -314,8 +315,9 @@ _PUBLIC_SHAPES = re.compile(
             # SSH public keys
             r"(?:ssh-(?:rsa|ed25519|dss)|ecdsa-sha2-nistp(?:256|384|521)"
             rf"|sk-(?:ssh-ed25519|ecdsa-sha2-nistp256)@openssh\.com)\s+AAAA{_B64}+={{0,3}}",
-            # Google OAuth client ids (the client secret is separate and is a secret)
-            r"\d{6,}-[a-z0-9]{32}\.apps\.googleusercontent\.com",
+            # Google OAuth client ids (the client secret is separate and is a secret); tried
+            # only where a run of digits starts, so a long run is not rescanned from each digit
+            r"(?<!\d)\d{6,}-[a-z0-9]{32}\.apps\.googleusercontent\.com",
             # Cloud resource ids and ARNs
             r"(?<![\w\-])(?:i|vpc|subnet|sg|ami|vol|snap|eni|igw|nat|rtb|acl|eipalloc|lt|tgw|vpce)"
             r"-[0-9a-f]{8,17}(?![\w\-])",
@@ -396,3 +398,14 @@ def public_spans(line: str) -> list[Span]:
                 pos = param.end(1)
             spans.append((pos, url.end()))
     return spans
+
+
+def blank_spans(line: str, spans: list[Span]) -> str:
+    """line with each of the sorted, disjoint spans replaced by as many spaces."""
+    out: list[str] = []
+    pos = 0
+    for start, end in spans:
+        out += [line[pos:start], " " * (end - start)]
+        pos = end
+    out.append(line[pos:])
+    return "".join(out)

@@ -29,6 +29,7 @@ __all__ = [
     "NAME_MAX_BYTES",
     "PATH_MAX_BYTES",
     "PathTraversalError",
+    "check_path_length",
     "is_real_path_within",
     "realpath_deepest_existing",
     "sanitize_path_key",
@@ -286,8 +287,11 @@ def is_real_path_within(real_path: str, real_dir: str, *, or_equal: bool = False
 # ---------------------------------------------------------------------------------------------
 
 
-def _check_length(resolved: str, base: str) -> None:
-    """Refuse names the filesystem would reject, with a clear error instead of a late OSError."""
+def check_path_length(resolved: str, base: str) -> None:
+    """Refuse names the filesystem would reject, with a clear error instead of a late OSError.
+
+    resolved is an absolute path inside base; each name below base is checked, and the whole.
+    """
     rel = resolved[len(base) :]
     for part in rel.split(os.sep):
         if len(os.fsencode(part)) > NAME_MAX_BYTES:
@@ -336,7 +340,7 @@ def _validate_within(
             f"Path {raw!r} escapes the {label} through a symlink: it really points to "
             f"{real_target!r}, outside {real_base!r}. Remove the symlink or write elsewhere.",
         )
-    _check_length(resolved, base_with_sep)
+    check_path_length(resolved, base_with_sep)
     return resolved
 
 

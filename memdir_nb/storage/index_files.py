@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import re
+import stat
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
@@ -122,28 +123,95 @@ def index_scope(folder: Path, scope: str | None) -> Literal["private", "team"]:
     return "team" if scope == "team" else "private"
 
 
-def resolve_index_target(scope_dir: str | os.PathLike[str], target: str) -> str | None:
-    """The absolute path an index entry's target names, or None for an anchor or a URL.
+@dataclass(frozen=True)
+class IndexTarget:
+    """Where an index entry's target leads: its path, and whether it stays in the index's folder."""
 
-    The one resolution lint, the rebuild and the nested-index reader share. A target is
-    relative to the index's folder (scope_dir). One written from the repository root names
-    that folder first (`memory/SOUL.md` in memory/MEMORY.md): when the target as written is no
-    file, and dropping a leading folder named like scope_dir gives an existing memory file,
-    that file is the one meant. Whether the path stays inside the dir is the caller's check.
+    path: str  # absolute and normalised as written (symlinks not resolved)
+    inside: bool  # in the folder: not through '..', an absolute path, '~' or a link leading out
+    is_file: bool  # a regular file (or a link to one) in the folder; never looked at when outside
+
+
+class IndexTargets:
+    """The one resolution of index targets that lint, the rebuild, the nested-index reader and the
+    browser view share, for the index of one folder (scope_dir).
+
+    A target is relative to the folder. One written from the repository root names the folder
+    first (`memory/SOUL.md` in memory/MEMORY.md): when the target as written is no file, and
+    dropping a leading folder named like the folder gives a memory file, that file is meant.
+    Nothing outside the folder is stat'ed: a target that leaves it as written ('..', absolute,
+    '~') is outside without a look at the disk, and one inside is looked at only once the real
+    path of its folder is known to stay in it (a symlinked folder leading out makes it outside).
+    The folder's own real path must stay inside its memory dir (memory_dir, by default the
+    folder, or its parent for a team/ folder).
     """
-    path = norm_target(target).split("#", 1)[0].strip()
-    if not path or _URL_SCHEME.match(path):
-        return None
-    folder = os.path.abspath(os.fspath(scope_dir))
-    resolved = os.path.normpath(os.path.join(folder, path))
-    first, _, rest = path.replace(os.sep, "/").partition("/")
-    # Only a target that starts with the folder's own name is looked at twice (a stat each): an
-    # index of thousands of ordinary lines costs no stat here.
-    if rest and first == os.path.basename(folder) and is_memory_filename(rest.rsplit("/", 1)[-1]):
-        shorter = os.path.normpath(os.path.join(folder, rest))
-        if not os.path.isfile(resolved) and os.path.isfile(shorter):
-            return shorter
-    return resolved
+
+    def __init__(
+        self,
+        scope_dir: str | os.PathLike[str],
+        *,
+        memory_dir: str | os.PathLike[str] | None = None,
+    ) -> None:
+        self.folder = os.path.abspath(os.fspath(scope_dir))
+        root = memory_dir if memory_dir is not None else default_containment_root(self.folder)
+        real_root = os.path.realpath(os.fspath(root))
+        real = os.path.realpath(self.folder)
+        self._real_folder = real if is_real_path_within(real, real_root, or_equal=True) else None
+        self._real_parents: dict[str, str] = {}
+
+    def locate(self, target: str) -> IndexTarget | None:
+        """Where target leads, or None for an anchor or a URL."""
+        path = norm_target(target).split("#", 1)[0].strip()
+        if not path or _URL_SCHEME.match(path):
+            return None
+        found = self._place(path)
+        first, _, rest = path.partition("/")
+        # Only a target that starts with the folder's own name is looked at twice: an index of
+        # thousands of ordinary lines costs one lstat a line.
+        if (
+            not found.is_file
+            and rest
+            and first == os.path.basename(self.folder)
+            and is_memory_filename(rest.rsplit("/", 1)[-1])
+        ):
+            shorter = self._place(rest)
+            if shorter.is_file or (
+                not shorter.inside and is_real_path_within(shorter.path, self.folder)
+            ):
+                return shorter  # the file meant, or a link out of the folder that it names
+        return found
+
+    def _place(self, written: str) -> IndexTarget:
+        path = os.path.normpath(os.path.join(self.folder, written))
+        if (
+            self._real_folder is None
+            or written.startswith("~")
+            or not is_real_path_within(path, self.folder)
+        ):
+            return IndexTarget(path, False, False)
+        parent = os.path.dirname(path)
+        real_parent = self._real_parents.get(parent)
+        if real_parent is None:
+            real_parent = self._real_parents[parent] = os.path.realpath(parent)
+        if not is_real_path_within(real_parent, self._real_folder, or_equal=True):
+            return IndexTarget(path, False, False)  # through a symlinked folder leading out
+        try:
+            st = os.lstat(path)
+        except (OSError, ValueError):  # missing, a name too long, a NUL
+            return IndexTarget(path, True, False)
+        if stat.S_ISLNK(st.st_mode):
+            real = os.path.realpath(path)
+            if not is_real_path_within(real, self._real_folder):
+                return IndexTarget(path, False, False)
+            return IndexTarget(path, True, os.path.isfile(real))
+        return IndexTarget(path, True, stat.S_ISREG(st.st_mode))
+
+
+def resolve_index_target(scope_dir: str | os.PathLike[str], target: str) -> str | None:
+    """The absolute path an index entry's target names, or None for an anchor or a URL
+    (IndexTargets.locate's path; use IndexTargets to know whether it stays in the folder)."""
+    found = IndexTargets(scope_dir).locate(target)
+    return None if found is None else found.path
 
 
 def nested_index_references(memory_dir: str | os.PathLike[str], files: list[str]) -> frozenset[str]:
@@ -172,13 +240,10 @@ def nested_index_lines(memory_dir: str | os.PathLike[str], files: list[str]) -> 
         if not os.path.isfile(os.path.join(scope_dir, ENTRYPOINT_NAME)):
             continue
         text = load_entrypoint(scope_dir, memory_dir=root).text
+        targets = IndexTargets(scope_dir, memory_dir=root)
         for entry in parse_index(text):
-            resolved = resolve_index_target(scope_dir, entry.target)
-            if (
-                resolved is not None
-                and is_real_path_within(resolved, scope_dir, or_equal=True)
-                and os.path.isfile(resolved)
-            ):
-                rel = os.path.relpath(resolved, root).replace(os.sep, "/")
+            target = targets.locate(entry.target)
+            if target is not None and target.inside and target.is_file:
+                rel = os.path.relpath(target.path, root).replace(os.sep, "/")
                 found.setdefault(rel, entry.raw.strip())
     return found

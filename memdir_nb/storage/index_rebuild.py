@@ -34,12 +34,12 @@ from memdir_nb.spec.constants import (
 from memdir_nb.storage.access import ContainedReader
 from memdir_nb.storage.containment import absolute_dir
 from memdir_nb.storage.index_files import (
+    IndexTargets,
     IndexTooLargeError,
     entrypoint_path,
     index_scope,
     load_entrypoint,
     nested_index_references,
-    resolve_index_target,
 )
 from memdir_nb.storage.listing import folder_of_memory_dirs
 from memdir_nb.storage.scan import scan_memory_dir
@@ -111,16 +111,17 @@ def refuse_folder_of_memory_dirs(folder: str | os.PathLike[str]) -> None:
 def _target_finder(folder: Path) -> Callable[[str], str | None]:
     """points_at for merge_index: an entry's file relative to folder, '' when missing, None when not ours."""
     root = os.path.normpath(os.path.abspath(folder))
+    targets = IndexTargets(root)
 
     def points_at(target: str) -> str | None:
         path = target.split("#", 1)[0].strip()
-        if not is_md_target(path) or path.startswith("~"):
+        if not is_md_target(path):
             return None
-        resolved = resolve_index_target(root, path)
-        if resolved is None or not resolved.startswith(root + os.sep):
+        found = targets.locate(path)
+        if found is None or not found.inside:
             return None  # outside this scope: lint reports it; a rebuild leaves it alone
-        if os.path.isfile(resolved):
-            return os.path.relpath(resolved, root).replace(os.sep, "/")
+        if found.is_file:
+            return os.path.relpath(found.path, root).replace(os.sep, "/")
         return ""
 
     return points_at

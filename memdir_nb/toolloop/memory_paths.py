@@ -18,6 +18,7 @@ from memdir_nb.formats.names import component_problem, is_index_name, relative_p
 from memdir_nb.spec.constants import ENTRYPOINT_NAME, TEAM_DIRNAME
 from memdir_nb.storage.containment import (
     PathTraversalError,
+    check_path_length,
     is_real_path_within,
     realpath_deepest_existing,
     sanitize_path_key,
@@ -110,6 +111,7 @@ def resolve(memory_dir: str, real_root: str, path: object) -> ToolPath:
     shown, key = split_key(path)
     full = os.path.join(memory_dir, *key.split("/")) if key else memory_dir
     try:
+        check_path_length(full, memory_dir)  # before any look at the disk (ENAMETOOLONG)
         real = realpath_deepest_existing(full)
     except PathTraversalError as exc:
         raise MemoryCommandError(f"Path {shown} is refused: {exc}") from exc

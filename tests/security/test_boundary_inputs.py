@@ -9,12 +9,16 @@ regression fails a test instead of taking the test run down.
 from __future__ import annotations
 
 import json
+import sqlite3
 import subprocess
 import sys
+import tracemalloc
 from pathlib import Path
 
+import numpy as np
 import pytest
 
+from memdir_nb.cli.main import main as cli_main
 from memdir_nb.dream.apply import RestoreError, apply_plan, list_dreams, restore
 from memdir_nb.dream.plan import plan_consolidation
 from memdir_nb.extract.runner import ToolRunner
@@ -26,9 +30,14 @@ from memdir_nb.lint import lint_memory_dir
 from memdir_nb.recall import find_relevant_memories
 from memdir_nb.recall.anthropic_selector import AnthropicSelector
 from memdir_nb.recall.decision import DecisionModel
+from memdir_nb.recall.lexical import LexicalSelector
+from memdir_nb.recall.semantic import SemanticSelector
+from memdir_nb.recall.vector_cache import CACHE_FILENAME, SNIPPET_MAX_CHARS
+from memdir_nb.reports.replay import replay_session
 from memdir_nb.spec.constants import STORE_JOURNAL_NAME
 from memdir_nb.spec.text import one_line
 from memdir_nb.storage.index_rebuild import plan_index_rebuild
+from memdir_nb.storage.scan import scan_memory_files
 from memdir_nb.storage.store import MemoryStore
 from memdir_nb.storage.transaction import journal_problem
 from tests.support import write_memory
@@ -289,3 +298,75 @@ def test_team_save_of_long_runs_finishes_under_the_store_lock(tmp_path: Path) ->
             f"Long {i}", "a long body", "project", body, scope="team", filename=f"project_{i}.md"
         )
     assert len(list((tmp_path / "team").glob("project_*.md"))) == 5
+
+
+# ------------------------------------------------------------- class: a corrupt vector cache
+
+# What a corrupt file, or one another program wrote, can hold where the cache keeps a vector
+# (a blob of 384 float32) and a snippet (text): each is read back as missing, never used.
+_HOSTILE_CACHE_ROWS = {
+    "null": (None, None),
+    "number": (5, 7.5),
+    "wrong-type": ("text where bytes belong", b"\x00\xffbytes where text belongs"),
+    "cut-or-huge": (b"\x00" * 7, "x " * (SNIPPET_MAX_CHARS // 2 + 1)),
+    "not-finite": (np.full(384, np.nan, dtype=np.float32).tobytes(), ""),
+}
+
+
+@pytest.mark.parametrize("shape", sorted(_HOSTILE_CACHE_ROWS))
+def test_a_corrupt_vector_cache_row_is_read_as_missing_by_every_recall_route(
+    tmp_path: Path, shape: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    mem = tmp_path / "memory"
+    write_memory(
+        mem, "project_deploy.md", name="Deploys", description="deploys on Fridays", now_ms=NOW_MS
+    )
+    write_memory(mem, "user_tea.md", name="Tea", description="tea", type="user", now_ms=NOW_MS)
+    cache = tmp_path / "cache"
+    query = "when do we deploy"
+    first = SemanticSelector(cache_dir=cache, progress=False)
+    picked = first.select(query, scan_memory_files(mem))
+    vec, snippet = _HOSTILE_CACHE_ROWS[shape]
+    with sqlite3.connect(cache / CACHE_FILENAME) as db:
+        db.execute("UPDATE vectors SET vec = ?", (vec,))
+        db.execute("UPDATE snippets SET snippet = ?", (snippet,))
+    again = SemanticSelector(cache_dir=cache, progress=False)
+    assert again.select(query, scan_memory_files(mem)) == picked
+    assert again.last_error is None
+    monkeypatch.setenv("MEMDIR_NB_CACHE_DIR", str(cache))
+    assert cli_main(["recall", str(mem), query]) == 0
+    assert "project_deploy.md" in capsys.readouterr().out
+
+
+# --------------------------------------------------------- class: a transcript of many records
+
+
+def _many_turns(path: Path, turns: int) -> None:
+    """A transcript of `turns` one-word prompts, each answered in one word."""
+    lines, parent = [], None
+    for i in range(turns):
+        for role, uuid in (("user", f"u{i}"), ("assistant", f"a{i}")):
+            content: object = "deploy?" if role == "user" else [{"type": "text", "text": "ok"}]
+            record = {"type": role, "uuid": uuid, "parentUuid": parent, "sessionId": "s"}
+            record |= {"timestamp": "2026-01-01T00:00:00Z", "cwd": "/w"}
+            lines.append(json.dumps(record | {"message": {"role": role, "content": content}}))
+            parent = uuid
+    path.write_text("\n".join(lines) + "\n")
+
+
+@pytest.mark.timeout(120)
+def test_replaying_many_turns_keeps_memory_bounded(tmp_path: Path) -> None:
+    # The dry-run extractor kept every request, each holding the transcript up to its turn:
+    # memory grew with the square of the turns (100,000 turns: 20 GB before it was stopped).
+    mem = tmp_path / "memory"
+    write_memory(mem, "project_deploy.md", name="Deploys", description="on Fridays", now_ms=NOW_MS)
+    transcript = tmp_path / "s.jsonl"
+    _many_turns(transcript, 3000)
+    tracemalloc.start()
+    try:
+        replay = replay_session(transcript, mem, selector=LexicalSelector(), now_ms=NOW_MS)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert len(replay.turns) == 3000
+    assert peak < 40_000_000, f"{peak / 1e6:.0f} MB"  # 13 MB; 83 MB before

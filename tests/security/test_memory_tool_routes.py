@@ -361,14 +361,16 @@ def test_a_name_too_long_for_the_filesystem_is_a_tool_error_for_every_command(
 ) -> None:
     long_file = "/memories/user_" + "a" * 300 + ".md"
     long_folder = "/memories/" + "f" * 300 + "/user_a.md"
+    long_path = "/memories/" + "f/" * 2100 + "user_a.md"  # every name short, the whole too long
     answer(tool, command="create", path="/memories/user_a.md", file_text=USER)
-    for path in (long_file, long_folder):
+    for path, why in ((long_file, "bytes long"), (long_folder, "bytes long"), (long_path, "4095")):
         for command in (
             *path_commands(path),
             {"command": "rename", "old_path": "/memories/user_a.md", "new_path": path},
+            {"command": "rename", "old_path": path, "new_path": "/memories/user_b.md"},
         ):
             got = answer(tool, **command)
-            assert got.startswith("ERROR: ") and "bytes long" in got, (command, got)
+            assert got.startswith("ERROR: ") and why in got, (command, got[:200])
     assert sorted(os.listdir(tool.memory_dir)) == [".memdir.lock", "user_a.md"]
 
 

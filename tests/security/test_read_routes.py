@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import json
 import os
+import sys
 import tracemalloc
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -361,3 +363,103 @@ def test_a_dot_git_fifo_in_a_repository_does_not_hang_the_root_search(tmp_path: 
     os.mkfifo(repo / ".git")
     assert _find_root_by_walking(repo / "sub") is None  # a FIFO is neither a folder nor a file
     assert _read_gitfile(repo / ".git") is None  # and one swapped in after the check is not read
+
+
+# ------------------------------------------------------------------ index targets leading out
+
+
+def _plant_index_targets_leading_out(mem: Path, elsewhere: Path) -> dict[str, list[str]]:
+    """Index lines (per index) whose targets leave their folder every way a target can, with a
+    memory file at the far end of each: '..', absolute, the dir's own name then '..', a folder
+    symlinked out, that folder named after the dir's own name, a file linked out. Returns the
+    targets each index holds."""
+    elsewhere.mkdir()
+    (elsewhere / "x.md").write_text(render_memory_file("Far", OUTSIDE_SECRET, "user", "far"))
+    os.symlink(elsewhere, mem / "linked")
+    os.symlink(elsewhere, mem / "team" / "linked")
+    os.symlink(elsewhere / "x.md", mem / "user_far.md")
+    (mem / "agent").mkdir()
+    (mem / "agent" / "user_b.md").write_text(render_memory_file("B", "b", "user", "b"))
+    os.symlink(elsewhere, mem / "agent" / "deep")
+    targets = {
+        "MEMORY.md": [
+            "../elsewhere/x.md",
+            f"{elsewhere}/x.md",
+            "memory/../../elsewhere/x.md",
+            "linked/x.md",
+            "linked/gone.md",
+            "memory/linked/x.md",
+            "user_far.md",
+        ],
+        "team/MEMORY.md": ["linked/x.md", "team/../../elsewhere/x.md", "../feedback_tests.md"],
+        "agent/MEMORY.md": ["deep/x.md"],
+    }
+    for index, lines in targets.items():
+        with open(mem / index, "a") as f:
+            f.writelines(f"- [t{i}]({t}) — far\n" for i, t in enumerate(lines))
+    return targets
+
+
+def test_index_targets_leading_out_are_outside_for_every_route_and_nothing_outside_is_stat_ed(
+    mem: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from memdir_nb.storage.index_files import nested_index_references
+    from memdir_nb.storage.index_rebuild import plan_index_rebuild
+    from memdir_nb.ui.views.browser import memory_rows
+
+    elsewhere = tmp_path / "elsewhere"
+    targets = _plant_index_targets_leading_out(mem, elsewhere)
+    far = os.path.realpath(elsewhere) + os.sep  # where each target leads
+    touched: list[str] = []
+    in_realpath = [0]  # realpath resolving a link inside the dir lstat's where it points
+    real_stat, real_lstat, real_realpath = os.stat, os.lstat, os.path.realpath
+
+    def outside(path: Any, *, real: bool) -> bool:
+        text = os.path.abspath(os.fsdecode(path))
+        text = spy_realpath(text) if real else os.path.normpath(text)
+        return (text + os.sep).startswith(far)
+
+    def spy_stat(path: Any, *args: Any, **kwargs: Any) -> os.stat_result:
+        # (the scan stats a symlink's target to name what it skips: section 6, not this route)
+        scan = sys._getframe(1).f_code.co_name == "_visit_symlink"
+        if not scan and not isinstance(path, int) and outside(path, real=True):
+            touched.append(f"stat {path}")
+        return real_stat(path, *args, **kwargs)
+
+    def spy_lstat(path: Any, *args: Any, **kwargs: Any) -> os.stat_result:
+        if not in_realpath[0] and kwargs.get("dir_fd") is None and outside(path, real=False):
+            touched.append(f"lstat {path}")
+        return real_lstat(path, *args, **kwargs)
+
+    def spy_realpath(path: Any, *args: Any, **kwargs: Any) -> str:
+        in_realpath[0] += 1
+        try:
+            return str(real_realpath(path, *args, **kwargs))
+        finally:
+            in_realpath[0] -= 1
+
+    monkeypatch.setattr(os, "stat", spy_stat)
+    monkeypatch.setattr(os, "lstat", spy_lstat)
+    monkeypatch.setattr(os.path, "realpath", spy_realpath)
+
+    # lint: each such line is index-outside-link (none is counted as indexing a file)
+    found = lint_dir(mem).findings
+    named = {
+        (f.path, t)
+        for f in found
+        if f.rule == "index-outside-link"
+        for t in targets.get(f.path, [])
+        if f"links {t}," in f.message
+    }
+    want = {(index, t) for index in ("MEMORY.md", "team/MEMORY.md") for t in targets[index]}
+    assert named == want, sorted(want - named)
+    # the nested index of agent/ indexes its own file, never one through its link
+    assert nested_index_references(mem, ["agent/user_b.md"]) == frozenset()
+    # the rebuild leaves each line alone (outside its scope), dangling or not
+    for scope in (mem, mem / "team"):
+        plan = plan_index_rebuild(scope, drop_dangling=True)
+        assert plan.merged.dropped == () and plan.merged.dangling == ()
+    # the browser's index-line column: no row comes from a line leading out
+    rows = {r.filename: r.index_line for r in memory_rows(mem, now_ms=NOW)}
+    assert rows["feedback_tests.md"] == "- [Tests](feedback_tests.md) — run the real database"
+    assert touched == []

@@ -513,6 +513,13 @@ def _hidden_bodies() -> dict[str, str]:
     for name, ch in FORMAT_CHARS.items():
         bodies[f"{name} inside the keyword"] = f"pass{ch}word = {DB_PASSWORD}\n"
         bodies[f"{name} inside the key"] = f"Use {ANTHROPIC_KEY[:12]}{ch}{ANTHROPIC_KEY[12:]}\n"
+    # A public id hides itself, never a key glued to its end (where its shape has no boundary)
+    glued = {
+        "a serial number's 64 characters": f"serial: {'A1' * 32}{HIGH_ENTROPY}\n",
+        "a Go module sum": f"h1:{'a' * 43}={HIGH_ENTROPY}\n",
+        "a Nix store path's hash": f"/nix/store/{'a' * 32}-{HIGH_ENTROPY}\n",
+    }
+    bodies.update({f"a key glued past {name}": body for name, body in glued.items()})
     return bodies
 
 
@@ -550,6 +557,34 @@ def test_a_team_save_refuses_a_split_or_disguised_key(tmp_path: Path, body: str)
     with pytest.raises(SecretInTeamMemoryError):
         store.save("Staging db", "how to reach staging", "reference", body, scope="team")
     assert not (tmp_path / "team").exists() or not list((tmp_path / "team").glob("*.md"))
+
+
+# Lint's own public contexts (an address line, a session id, a memory about Google Drive), each
+# on a line that speaks of a credential: the guard finds the key, and so must lint.
+B58_TOKEN = _random_token(40, 21, "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz")
+LINT_CONTEXTS = {
+    "wallet line": f"Phantom wallet RPC api token = {B58_TOKEN}\n",
+    "on-chain line": f"on-chain signer password: {B58_TOKEN}\n",
+    "pubkey line": f"pubkey service, API_KEY={B58_TOKEN}\n",
+    "session id": f"session token ses_{HIGH_ENTROPY.replace('+', 'x').replace('/', 'y')}\n",
+    "Google Drive memory": f"Specs live in Google Drive.\n\nDeploy API token: {B58_TOKEN}\n",
+}
+
+
+@pytest.mark.parametrize("body", list(LINT_CONTEXTS.values()), ids=list(LINT_CONTEXTS))
+def test_lint_context_never_hides_a_key_on_a_line_that_speaks_of_a_credential(
+    tmp_path: Path, body: str
+) -> None:
+    assert scan_for_secrets({"body": body}), body  # the team guard's verdict
+    with pytest.raises(SecretInTeamMemoryError):
+        MemoryStore(tmp_path).save("Deploy", "how deploys run", "reference", body, scope="team")
+    # a teammate's file that came another way (a git pull): lint is its check
+    (tmp_path / "team").mkdir(exist_ok=True)
+    (tmp_path / "team" / "reference_deploy.md").write_text(
+        f"---\nname: Deploy\ndescription: how deploys run\ntype: reference\n---\n\n{body}"
+    )
+    found = [f for f in lint_memory_dir(tmp_path) if f.rule == "secret"]
+    assert [(f.path, f.severity) for f in found] == [("team/reference_deploy.md", "error")]
 
 
 @pytest.mark.parametrize("extra", list(HIDDEN_HEADERS.values()), ids=list(HIDDEN_HEADERS))

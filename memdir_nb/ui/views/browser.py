@@ -25,10 +25,10 @@ from memdir_nb.spec.text import terminal_safe
 from memdir_nb.storage.access import ContainedReader, ReadRefused, read_contained
 from memdir_nb.storage.containment import absolute_dir
 from memdir_nb.storage.index_files import (
+    IndexTargets,
     load_entrypoint,
     nested_index_lines,
     read_entrypoint,
-    resolve_index_target,
 )
 from memdir_nb.storage.scan import scan_memory_dir
 from memdir_nb.ui.views.common import STALE_AFTER_DAYS, ProgressFn, index_title
@@ -112,14 +112,14 @@ def _index_lines(memory_dir: Path) -> dict[str, str]:
 
     lines: dict[str, str] = {}
     for scope_dir, prefix in ((memory_dir, ""), (memory_dir / TEAM_DIRNAME, TEAM_DIRNAME + "/")):
+        targets = IndexTargets(scope_dir, memory_dir=memory_dir)
         for entry in parse_index(read_entrypoint(scope_dir, memory_dir=memory_dir)):
             # resolved as lint and the rebuild resolve it: `c.md#part`, and `memory/b.md`
-            # written from the repository root, name files of this scope too
-            resolved = resolve_index_target(scope_dir, entry.target)
-            if resolved is None:
-                continue
-            rel = os.path.relpath(resolved, scope_dir).replace(os.sep, "/")
-            if rel != ".." and not rel.startswith("../"):  # a line pointing out of its scope
+            # written from the repository root, name files of this scope too; a line pointing
+            # out of its scope (or through a link leading out) names none of them
+            found = targets.locate(entry.target)
+            if found is not None and found.inside:
+                rel = os.path.relpath(found.path, scope_dir).replace(os.sep, "/")
                 lines.setdefault(prefix + rel, entry.raw.strip())
     return lines
 
