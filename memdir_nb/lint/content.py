@@ -434,8 +434,11 @@ def lint_memory(mem: MemoryText, *, now_ms: float | None = None) -> list[Finding
     _check_header(mem, c)
     _check_structure(mem, c)
     _check_content(mem, c)
-    check_description_coverage(mem, c)
-    check_secrets(mem, c)
+    secrets = Collector(mem.rel)
+    check_secrets(mem, secrets)
+    # quotes of body sentences are redacted only where the secret rule found something to hide
+    check_description_coverage(mem, c, redact=bool(secrets.items))
+    c.items += secrets.items
     if mem.capped or mem.size > RECALL_MAX_BYTES or mem.lines > RECALL_MAX_LINES:
         c.add(
             "memory-too-long",

@@ -222,11 +222,14 @@ def audit_description(
     )
 
 
-def check_description_coverage(mem: MemoryText, c: Collector) -> DescriptionAudit | None:
+def check_description_coverage(
+    mem: MemoryText, c: Collector, *, redact: bool = True
+) -> DescriptionAudit | None:
     """The description-misses-body rule: report a memory whose body the manifest cannot see.
 
     Skipped when there is no description (missing-description covers it). The message names the
-    share left unseen and quotes the first unseen sentences with their file lines.
+    share left unseen and quotes the first unseen sentences with their file lines, redacted
+    (`redact`, which lint_memory leaves on only for a memory the secret rule found something in).
     """
     description = mem.header.description
     if not description or not description.strip():
@@ -236,7 +239,8 @@ def check_description_coverage(mem: MemoryText, c: Collector) -> DescriptionAudi
         return audit
     # a quoted sentence never shows a credential the secret rule masks in its own finding
     quoted = "; ".join(
-        f"line {mem.body_line + s.line - 1}: '{clip(redact_secrets(s.text), 70)}'"
+        f"line {mem.body_line + s.line - 1}: "
+        f"'{clip(redact_secrets(s.text) if redact else s.text, 70)}'"
         for s in audit.unseen[:2]
     )
     c.add(
