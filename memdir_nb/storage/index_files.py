@@ -207,13 +207,6 @@ class IndexTargets:
         return IndexTarget(path, True, stat.S_ISREG(st.st_mode))
 
 
-def resolve_index_target(scope_dir: str | os.PathLike[str], target: str) -> str | None:
-    """The absolute path an index entry's target names, or None for an anchor or a URL
-    (IndexTargets.locate's path; use IndexTargets to know whether it stays in the folder)."""
-    found = IndexTargets(scope_dir).locate(target)
-    return None if found is None else found.path
-
-
 def nested_index_references(memory_dir: str | os.PathLike[str], files: list[str]) -> frozenset[str]:
     """Files listed by a MEMORY.md of their own sub-folder (an agent's memory dir keeps its own).
 

@@ -32,13 +32,19 @@ from memdir_nb.formats.index import (
 )
 from memdir_nb.formats.index_lines import moved_target, retarget_entry_line
 from memdir_nb.formats.manifest import MemoryHeader
-from memdir_nb.storage.index_files import entrypoint_path, read_entrypoint, resolve_index_target
+from memdir_nb.storage.index_files import IndexTargets, entrypoint_path, read_entrypoint
 from memdir_nb.storage.index_rebuild import plan_index_rebuild
 from memdir_nb.storage.rebuild import rebuild_index
 from memdir_nb.storage.store import MemoryStore
 from memdir_nb.ui.demo import build_demo_memory_dir
 
 WARNING_START = "> WARNING: MEMORY.md is "
+
+
+def resolve_index_target(scope_dir: Path, target: str) -> str | None:
+    """The path IndexTargets gives a target (None for a URL or an anchor)."""
+    found = IndexTargets(scope_dir).locate(target)
+    return None if found is None else found.path
 
 
 def entry_lines(n: int, width: int = 40) -> list[str]:
