@@ -34,7 +34,7 @@ from memdir_nb.dream.compare import (
 )
 from memdir_nb.formats import index
 from memdir_nb.formats.frontmatter import parse_frontmatter
-from memdir_nb.formats.index_lines import IndexEntry, moved_target, retarget_entry_line
+from memdir_nb.formats.index_lines import IndexEntry, MovedFiles, retarget_entry_line
 from memdir_nb.spec.collector import collector_paused
 from memdir_nb.spec.constants import (
     ENTRYPOINT_NAME,
@@ -256,6 +256,7 @@ def _index_line_actions(
     for e, found in entries:
         if found is not None:
             indexed.setdefault(found[0], e.line_no)
+    moved_files: MovedFiles | None = None  # made at the first dangling line
     for e, found in entries:
         if found is None:
             continue
@@ -263,7 +264,8 @@ def _index_line_actions(
         if rel not in in_scope and not exists:
             if not e.removable:  # maybe prose or a block's heading: lint reports it
                 continue
-            moved = moved_target(e.target, in_scope)
+            moved_files = moved_files or MovedFiles(in_scope)
+            moved = moved_files.find(e.target)
             if moved is not None and moved in indexed:
                 moved = None  # another line already points there: this one goes
             if moved is not None:

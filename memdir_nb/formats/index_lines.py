@@ -26,12 +26,12 @@ __all__ = [
     "MAX_HOOK_CHARS",
     "NO_DESCRIPTION_HOOK",
     "IndexEntry",
+    "MovedFiles",
     "crlf_style",
     "entry_target",
     "format_index_entry",
     "in_style",
     "is_md_target",
-    "moved_target",
     "norm_target",
     "parse_entry_line",
     "parse_index",
@@ -159,15 +159,21 @@ def retarget_entry_line(line: str, target: str) -> str | None:
     return line[: m.start("target")] + written + line[m.end("target") :]
 
 
-def moved_target(target: str, scope_files: Iterable[str]) -> str | None:
-    """The one memory file of a scope named like a missing target (an entry whose file was
-    moved into a sub-folder), or None when there is no such file or several.
+class MovedFiles:
+    """Where a missing index target's file went: the one memory file of the scope that has its
+    name (an entry whose file was moved into a sub-folder). Files are looked up by name, so an
+    index of many dangling lines over a dir of many files costs one pass over each."""
 
-    scope_files are relative to the index's folder, as the answer is.
-    """
-    name = target.rsplit("/", 1)[-1]
-    found = [f for f in scope_files if f.rsplit("/", 1)[-1] == name and f != target]
-    return found[0] if len(found) == 1 else None
+    def __init__(self, scope_files: Iterable[str]) -> None:
+        """scope_files: relative to the index's folder, as the answers are."""
+        self._by_name: dict[str, list[str]] = {}
+        for f in scope_files:
+            self._by_name.setdefault(f.rsplit("/", 1)[-1], []).append(f)
+
+    def find(self, target: str) -> str | None:
+        """The one file named like target (other than target itself), or None: none, or several."""
+        found = [f for f in self._by_name.get(target.rsplit("/", 1)[-1], ()) if f != target]
+        return found[0] if len(found) == 1 else None
 
 
 def parse_entry_line(line: str, line_no: int) -> IndexEntry | None:

@@ -6,7 +6,7 @@ import re
 from collections.abc import Iterable
 
 from memdir_nb.formats.index import entrypoint_size, strip_entrypoint_extras
-from memdir_nb.formats.index_lines import moved_target
+from memdir_nb.formats.index_lines import MovedFiles
 from memdir_nb.lint.findings import SEVERITIES, Collector, Finding, ScopeIndex
 from memdir_nb.spec.constants import (
     MAX_ENTRYPOINT_BYTES,
@@ -68,15 +68,16 @@ def _check_missing(index: ScopeIndex, files: list[str], c: Collector) -> None:
         )
 
 
-def _moved_to(target: str, files: list[str], scope: str) -> str | None:
-    """formats.index_lines.moved_target over the scope's files (given memory-dir relative)."""
+def _moved_files(files: list[str], scope: str) -> MovedFiles:
+    """The scope's files (given memory-dir relative) by name, relative to the index's folder."""
     prefix = f"{TEAM_DIRNAME}/" if scope == "team" else ""
-    return moved_target(target, (f.removeprefix(prefix) for f in files if f.startswith(prefix)))
+    return MovedFiles(f.removeprefix(prefix) for f in files if f.startswith(prefix))
 
 
 def _check_entries(index: ScopeIndex, c: Collector, files: list[str]) -> None:
     """Entry rules: a target listed twice, a target that does not exist, a link outside."""
     seen: dict[str, int] = {}
+    moved_files: MovedFiles | None = None  # made at the first dangling line
     for e in index.entries:
         if e.target in seen:
             c.add(
@@ -97,7 +98,8 @@ def _check_entries(index: ScopeIndex, c: Collector, files: list[str]) -> None:
                 e.line_no,
             )
             continue
-        moved = _moved_to(e.target, files, index.scope)
+        moved_files = moved_files or _moved_files(files, index.scope)
+        moved = moved_files.find(e.target)
         c.add(
             "index-dangling-entry",
             f"entry points at {e.target}, which does not exist",

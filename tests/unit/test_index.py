@@ -30,7 +30,7 @@ from memdir_nb.formats.index import (
     truncate_entrypoint_content,
     upsert_index_entry,
 )
-from memdir_nb.formats.index_lines import moved_target, retarget_entry_line
+from memdir_nb.formats.index_lines import MovedFiles, retarget_entry_line
 from memdir_nb.formats.manifest import MemoryHeader
 from memdir_nb.storage.index_files import IndexTargets, entrypoint_path, read_entrypoint
 from memdir_nb.storage.index_rebuild import plan_index_rebuild
@@ -39,6 +39,11 @@ from memdir_nb.storage.store import MemoryStore
 from memdir_nb.ui.demo import build_demo_memory_dir
 
 WARNING_START = "> WARNING: MEMORY.md is "
+
+
+def moved_target(target: str, scope_files: list[str]) -> str | None:
+    """MovedFiles' answer for one target."""
+    return MovedFiles(scope_files).find(target)
 
 
 def resolve_index_target(scope_dir: Path, target: str) -> str | None:

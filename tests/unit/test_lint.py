@@ -1542,3 +1542,18 @@ def test_every_public_value_match_holds_its_hint(index: int) -> None:
                 assert sc._DOT_LETTER.search(m.group("v")) is not None, text
 
     check()
+
+
+@pytest.mark.timeout(20)  # a hang guard, not a speed target: the old lookup took about 30 s
+def test_many_dangling_lines_over_many_files_are_checked_in_one_pass_each(tmp_path: Path) -> None:
+    sub = tmp_path / "sub"
+    sub.mkdir()
+    body = "---\nname: n\ndescription: about one thing\ntype: reference\n---\nbody\n"
+    for i in range(3000):
+        (sub / f"r{i}.md").write_text(body, encoding="utf-8")
+    lines = ["- [One](r7.md) \u2014 moved into sub/"]
+    lines += [f"- [x{i}](gone{i}.md) \u2014 missing" for i in range(25_000)]
+    (tmp_path / "MEMORY.md").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    found = [f for f in lint_memory_dir(tmp_path, progress=False) if f.line == 1]
+    assert [f.rule for f in found] == ["index-dangling-entry"]
+    assert "a memory of that name is at sub/r7.md" in found[0].hint
