@@ -195,7 +195,10 @@ def _replay_arguments(p: argparse.ArgumentParser) -> None:
         "--dir",
         type=existing_dir,
         default=None,
-        help="the memory dir (default: the memory folder beside the transcript's project folder)",
+        help=(
+            "the memory dir (default: the session's own: the project folder its memory tool "
+            "calls name, or its working folder's git root's, else the one beside the transcript)"
+        ),
     )
     p.add_argument(
         "--selector",

@@ -91,12 +91,14 @@ def _listing_total(files: list[SessionFile]) -> str:
 def cmd_replay(args: argparse.Namespace) -> int:
     """Print the turn table of a session replayed against its memory dir."""
     transcript = Path(args.transcript)
-    memory_dir = args.dir if args.dir is not None else memory_dir_for_transcript(transcript)
     try:
         session = read_session(transcript)
     except ReadRefused as exc:
         print(terminal_safe(f"error: cannot read {transcript}: {exc.detail}"), file=sys.stderr)
         return 2
+    memory_dir = (
+        args.dir if args.dir is not None else memory_dir_for_transcript(transcript, session)
+    )
     if (
         not session.turns
         and session.problems

@@ -228,6 +228,12 @@ def find_canonical_git_root(
     return _nfc_real(root)
 
 
+def project_key_root_of(cwd: str | os.PathLike[str], *, git: str | None = "git") -> Path:
+    """The folder whose sanitised path keys a project's memory: the canonical git root, else cwd."""
+    root = find_canonical_git_root(cwd, git=git)
+    return root if root is not None else _nfc_real(Path(cwd))
+
+
 def _nfc_real(path: Path) -> Path:
     return Path(unicodedata.normalize("NFC", os.path.realpath(path)))
 

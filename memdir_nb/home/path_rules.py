@@ -14,10 +14,12 @@ import unicodedata
 from memdir_nb.home.config import home_from_passwd
 
 MAX_SANITIZED_LENGTH = 200
+_KEY_MAX_LENGTH = MAX_SANITIZED_LENGTH + 1 + 7  # a long path's key: 200, a dash, 2**31 in base 36
 _NETWORK_PREFIXES = ("\\\\", "//")
 
 __all__ = [
     "MAX_SANITIZED_LENGTH",
+    "is_project_key",
     "memory_path_problem",
     "sanitize_path",
     "validate_memory_path",
@@ -61,6 +63,13 @@ def sanitize_path(p: str | os.PathLike[str]) -> str:
     if len(sanitized) <= MAX_SANITIZED_LENGTH:
         return sanitized
     return f"{sanitized[:MAX_SANITIZED_LENGTH]}-{_djb2_base36(text)}"
+
+
+def is_project_key(text: str) -> bool:
+    """Whether text has the shape sanitize_path gives a key: letters, digits and dashes only."""
+    return 0 < len(text) <= _KEY_MAX_LENGTH and all(
+        ch.isascii() and (ch.isalnum() or ch == "-") for ch in text
+    )
 
 
 # --------------------------------------------------------------------------- validation

@@ -37,7 +37,11 @@ from memdir_nb.home.gates import (
     kairos_decision,
     team_memory_decision,
 )
-from memdir_nb.home.git_root import find_canonical_git_root, find_checkout_root
+from memdir_nb.home.git_root import (
+    find_canonical_git_root,
+    find_checkout_root,
+    project_key_root_of,
+)
 from memdir_nb.home.path_rules import (
     MAX_SANITIZED_LENGTH,
     memory_path_problem,
@@ -122,10 +126,7 @@ def get_memory_base_dir(config: MemdirConfig) -> Path:
 
 def project_key_root(config: MemdirConfig, *, git: str | None = "git") -> Path:
     """The folder whose sanitised path names the project's memory: git root, else cwd."""
-    root = find_canonical_git_root(config.cwd, git=git)
-    if root is not None:
-        return root
-    return Path(unicodedata.normalize("NFC", os.path.realpath(config.cwd)))
+    return project_key_root_of(config.cwd, git=git)
 
 
 def _override_step(config: MemdirConfig) -> tuple[ResolutionStep, str | None]:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import datetime as _dt
 import os
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -17,6 +18,8 @@ from pathlib import Path
 from memdir_nb.formats.session_builder import SessionBuilder
 from memdir_nb.formats.session_model import COMPACTION_AGENT_PREFIX, Session
 from memdir_nb.formats.transcript_records import parse_record_line
+from memdir_nb.home.git_root import project_key_root_of
+from memdir_nb.home.path_rules import is_project_key, sanitize_path
 from memdir_nb.spec.constants import (
     PROJECT_MEMORY_DIRNAME,
     TRANSCRIPT_LINE_MAX_BYTES,
@@ -24,6 +27,8 @@ from memdir_nb.spec.constants import (
 from memdir_nb.storage.line_reader import iter_lines
 
 SESSION_READ_MAX_BYTES = 1024 * 1024 * 1024  # a transcript is read up to 1 GiB, then cut
+_PATH_INPUTS = ("file_path", "path", "notebook_path")  # tool inputs that name one file or folder
+_RECORDED_MEMORY = re.compile(r"/projects/([^/]+)/" + PROJECT_MEMORY_DIRNAME + r"(?:/|$)")
 
 
 def read_session(
@@ -117,13 +122,52 @@ def projects_dir(claude_home: str | os.PathLike[str]) -> Path:
     return Path(claude_home) / "projects"
 
 
-def memory_dir_for_transcript(path: str | os.PathLike[str]) -> Path:
-    """The memory dir beside a transcript's project folder (subagent files included)."""
-    p = Path(os.path.abspath(path))
-    folder = p.parent
+def _project_folder(path: str | os.PathLike[str]) -> Path:
+    """The project folder a transcript belongs to (a subagent file's too)."""
+    folder = Path(os.path.abspath(path)).parent
     if folder.name == "subagents":
         folder = folder.parent.parent
-    return folder / PROJECT_MEMORY_DIRNAME
+    return folder
+
+
+def _recorded_keys(session: Session) -> Iterator[str]:
+    """Project keys of the memory paths the session's own tool calls name, in call order."""
+    for turn in session.turns:
+        calls = [c for r in turn.responses for c in r.tool_calls] + turn.sidechain_calls
+        for call in calls:
+            for name in _PATH_INPUTS:
+                raw = call.input.get(name)
+                if isinstance(raw, str):
+                    found = _RECORDED_MEMORY.search(raw.replace("\\", "/"))
+                    if found is not None and is_project_key(found.group(1)):
+                        yield found.group(1)
+
+
+def memory_dir_for_transcript(
+    path: str | os.PathLike[str], session: Session | None = None, *, git: str | None = "git"
+) -> Path:
+    """The memory dir a transcript's session used: by default the one beside its project folder.
+
+    Claude Code files a transcript under the folder the session ran in, but keys the project's
+    memory by the canonical git root (the main checkout). A session started in a subfolder or a
+    linked worktree therefore has its memory in another project folder. Given the session, that
+    folder is found, when it exists under the same projects folder, from:
+    1. the memory paths the session's own tool calls name (``…/projects/<key>/memory/…``);
+    2. the session's working folder, when it exists on this machine: its canonical git root's key.
+    Otherwise the memory dir beside the transcript's project folder.
+    """
+    folder = _project_folder(path)
+    beside = folder / PROJECT_MEMORY_DIRNAME
+    if session is None:
+        return beside
+    keys = list(dict.fromkeys(_recorded_keys(session)))
+    if session.cwd and os.path.isdir(session.cwd):
+        keys.append(sanitize_path(project_key_root_of(session.cwd, git=git)))
+    for key in keys:
+        candidate = folder.parent / key / PROJECT_MEMORY_DIRNAME
+        if candidate == beside or candidate.is_dir():
+            return candidate
+    return beside
 
 
 def _transcripts(project: Path) -> Iterator[Path]:

@@ -504,6 +504,20 @@ def test_replay_uses_the_memory_dir_beside_the_transcript_and_prints_the_turn_ta
     assert "likely recall misses in 2 of 7 turns" in out.stdout
 
 
+def test_replay_of_a_session_filed_under_a_subfolder_finds_the_memory_its_calls_name(
+    tmp_path: Path,
+) -> None:
+    home = build_demo_session(tmp_path / "claude").claude_home
+    transcript = next((home / "projects" / "-home-sam-src-shop").glob("*.jsonl"))
+    moved = home / "projects" / "-home-sam-src-shop-web" / transcript.name
+    moved.parent.mkdir()
+    transcript.rename(moved)  # as if the session had run in the repository's web/ folder
+    out = run_cli("replay", str(moved), "--selector", "lexical", "--now-ms", "1778600000000")
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.splitlines()[0].endswith("-home-sam-src-shop/memory")
+    assert "likely recall misses in 2 of 7 turns" in out.stdout
+
+
 def test_replay_lists_a_bad_line_once_with_what_became_of_it(sample_home: Path) -> None:
     transcript = next((sample_home / "projects" / "-home-sam-src-shop").glob("*.jsonl"))
     with transcript.open("a", encoding="utf-8") as f:

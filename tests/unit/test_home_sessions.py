@@ -5,12 +5,14 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import subprocess
 import tracemalloc
 from pathlib import Path
 
 import pytest
 
 from memdir_nb import read_session
+from memdir_nb.home.path_rules import sanitize_path
 from memdir_nb.home.sessions import list_sessions, memory_dir_for_transcript
 from memdir_nb.storage.access import ReadRefused
 from memdir_nb.ui.demo.session_records import RecordWriter
@@ -325,4 +327,80 @@ def test_the_compaction_agents_file_is_a_compaction_agent_not_a_user_subagent(
     assert (
         read_session(SUBAGENT_FILE).kind == "subagent"
         and read_session(SUBAGENT_MAIN).kind == "main"
+    )
+
+
+def _session_file(project: Path, cwd: str, reads: tuple[str, ...] = ()) -> Path:
+    """A two-record transcript run in cwd, whose assistant reads each path of reads."""
+    sid = "5b0e2c41-7a3d-4f69-b1c8-90d2e6f4a713"
+    base = {"isSidechain": False, "cwd": cwd, "sessionId": sid, "version": "2.1.90"}
+    prompt = {
+        **base,
+        "type": "user",
+        "parentUuid": None,
+        "uuid": "u1",
+        "timestamp": "2026-10-02T09:00:00.000Z",
+        "message": {"role": "user", "content": "Where do the harbour charts come from?"},
+    }
+    calls = [
+        {"type": "tool_use", "id": f"toolu_{i}", "name": "Read", "input": {"file_path": p}}
+        for i, p in enumerate(reads)
+    ]
+    answer = {
+        **base,
+        "type": "assistant",
+        "parentUuid": "u1",
+        "uuid": "a1",
+        "timestamp": "2026-10-02T09:00:03.000Z",
+        "message": {
+            "id": "msg_1",
+            "role": "assistant",
+            "model": "claude-opus-4-6",
+            "content": calls,
+        },
+    }
+    project.mkdir(parents=True, exist_ok=True)
+    path = project / f"{sid}.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in (prompt, answer)))
+    return path
+
+
+@pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
+def test_a_session_run_in_a_subfolder_uses_its_git_roots_memory(tmp_path: Path) -> None:
+    repo = tmp_path / "src" / "tidepool"
+    (repo / "charts").mkdir(parents=True)
+    subprocess.run(["git", "init", "-q", str(repo)], check=True)
+    projects = tmp_path / "home" / "projects"
+    root_memory = projects / sanitize_path(os.path.realpath(repo)) / "memory"
+    root_memory.mkdir(parents=True)
+    sub_project = projects / sanitize_path(os.path.realpath(repo / "charts"))
+    transcript = _session_file(sub_project, str(repo / "charts"))
+    session = read_session(transcript)
+    assert memory_dir_for_transcript(transcript, session) == root_memory
+    # without the session, or when the git root's memory does not exist: beside the transcript
+    assert memory_dir_for_transcript(transcript) == sub_project / "memory"
+    root_memory.rmdir()
+    assert memory_dir_for_transcript(transcript, session) == sub_project / "memory"
+
+
+def test_a_session_from_another_machine_uses_the_memory_its_tool_calls_name(
+    tmp_path: Path,
+) -> None:
+    projects = tmp_path / "home" / "projects"
+    memory = projects / "-Users-dana-src-tidepool" / "memory"
+    memory.mkdir(parents=True)
+    read = "/Users/dana/.claude/projects/-Users-dana-src-tidepool/memory/charts.md"
+    transcript = _session_file(
+        projects / "-Users-dana-src-tidepool-charts", "/Users/dana/src/tidepool/charts", (read,)
+    )
+    assert memory_dir_for_transcript(transcript, read_session(transcript)) == memory
+
+
+def test_a_recorded_memory_path_never_leads_out_of_the_projects_folder(tmp_path: Path) -> None:
+    projects = tmp_path / "home" / "projects"
+    (tmp_path / "home" / "memory").mkdir(parents=True)  # what "projects/../memory" would reach
+    hostile = ("/x/projects/../memory/a.md", "/x/projects/./memory/b.md", "/x/projects/a b/memory/")
+    transcript = _session_file(projects / "-srv-app", "/srv/app-not-here", hostile)
+    assert memory_dir_for_transcript(transcript, read_session(transcript)) == (
+        projects / "-srv-app" / "memory"
     )

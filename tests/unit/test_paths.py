@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 
 from memdir_nb.home.config import MemdirConfig
+from memdir_nb.home.path_rules import is_project_key
 from memdir_nb.home.paths import (
     auto_memory_decision,
     auto_memory_status,
@@ -157,6 +158,13 @@ def test_validate_memory_path_shortest_accepted_is_three_chars() -> None:
 
 
 # --------------------------------------------------------------------------- sanitize_path
+
+
+def test_every_key_sanitize_path_gives_is_a_project_key_and_nothing_else_is() -> None:
+    for p in ("/home/me/My Project_v2.0", "C:\\w\\app", "/srv/" + "x" * 400, "/日本/リポ"):
+        assert is_project_key(sanitize_path(p)), p
+    for text in ("", "..", ".", "a b", "a/b", "-home-x\n", "k" * 209, "-home-é"):
+        assert not is_project_key(text), text
 
 
 def test_sanitize_path_replaces_every_non_alphanumeric_with_dash() -> None:
