@@ -12,7 +12,10 @@ project, it runs as a user would:
 * the API in this process: where, diagnose, list_memory_dirs, list_sessions, export_parquet;
 * with --notebooks, the notebooks that take a home, each in a real kernel with no API key:
   09 on the home's first project memory dir (it exports the whole home), 10 with PROJECT_DIR
-  set to the home folder, 11 with CLAUDE_HOME set to the Claude home.
+  set to the home folder, 11 with CLAUDE_HOME set to the Claude home;
+* with --every-session as well, notebook 11 once more for each transcript of the home
+  (TRANSCRIPT set to it), so sessions without a prompt, subagent files and sessions whose
+  memory came later are all shown as a user picking them would.
 
 A row fails when a command exits above 2 (doctor's 1 means findings), prints a Python
 traceback, runs out of time, prints --json output that does not parse, when an API call
@@ -23,6 +26,7 @@ or when anything changed the copy. It prints one line per failure and a summary 
 
   python benchmarks/sweep_homes.py /tmp/homes/*                 # the CLI and the API
   python benchmarks/sweep_homes.py HOME --notebooks -v          # also the notebooks
+  python benchmarks/sweep_homes.py HOME --notebooks --every-session   # 11 on every transcript
 """
 
 from __future__ import annotations
@@ -190,22 +194,39 @@ def demo_instead(nb: Any, stem: str) -> list[str]:
     return []
 
 
-def sweep_notebooks(home: Path, cache: Path, limit: float) -> list[tuple[str, str, float]]:
-    """The notebooks that take a home, each over this home; (name, problem, seconds) each."""
-    import nbformat
+def _runs(home: Path, every_session: bool) -> list[tuple[str, dict[str, str], dict[str, str]]]:
+    """(notebook, extra environment, parameters) of each notebook run over this home."""
+    from memdir_nb import list_memory_dirs, list_sessions
 
-    from memdir_nb import list_memory_dirs
-
-    found = [i.path for i in list_memory_dirs(home / ".claude") if i.kind == "project"]
-    env = user_env(home) | {"MEMDIR_NB_CACHE_DIR": str(cache)}
+    claude = str(home / ".claude")
+    found = [i.path for i in list_memory_dirs(claude) if i.kind == "project"]
     runs: list[tuple[str, dict[str, str], dict[str, str]]] = [
         ("10_where_and_doctor", {}, {"PROJECT_DIR": str(home)}),
-        ("11_session_replay", {}, {"CLAUDE_HOME": str(home / ".claude")}),
+        ("11_session_replay", {}, {"CLAUDE_HOME": claude}),
     ]
     if found:
         runs.insert(0, ("09_explore_your_memory_dir", {"MEMDIR_NB_DIR": found[0]}, {}))
+    if every_session:
+        runs += [
+            ("11_session_replay", {}, {"CLAUDE_HOME": claude, "TRANSCRIPT": s.path})
+            for s in list_sessions(claude, read=False)
+        ]
+    return runs
+
+
+def sweep_notebooks(
+    home: Path, cache: Path, limit: float, *, every_session: bool = False
+) -> list[tuple[str, str, float]]:
+    """The notebooks that take a home, each over this home; (name, problem, seconds) each.
+
+    With every_session, notebook 11 also runs once per transcript (named "11_session_replay
+    <project>/<file>" in the results).
+    """
+    import nbformat
+
+    env = user_env(home) | {"MEMDIR_NB_CACHE_DIR": str(cache)}
     results = []
-    for stem, extra_env, params in runs:
+    for stem, extra_env, params in _runs(home, every_session):
         path = NOTEBOOK_DIR / f"{stem}.ipynb"
         with tempfile.TemporaryDirectory(prefix="homesweep-nb-") as tmp:
             edited = Path(tmp) / path.name
@@ -220,12 +241,20 @@ def sweep_notebooks(home: Path, cache: Path, limit: float) -> list[tuple[str, st
         opened = Path(extra_env.get("MEMDIR_NB_DIR", home))
         problems = ([problem] if problem else []) + notebook_problems(nb, stem, opened)
         problems += demo_instead(nb, stem)
-        results.append((stem, "; ".join(problems)[:500], seconds))
+        name = stem
+        if "TRANSCRIPT" in params:
+            name += " " + os.path.relpath(params["TRANSCRIPT"], home / ".claude" / "projects")
+        results.append((name, "; ".join(problems)[:500], seconds))
     return results
 
 
 def sweep_home(
-    source: Path, cli: list[str], timeout: float, notebooks: bool, limit: float
+    source: Path,
+    cli: list[str],
+    timeout: float,
+    notebooks: bool,
+    limit: float,
+    every_session: bool = False,
 ) -> list[Outcome]:
     """Every route over a fresh copy of the home folder source (the original is never touched)."""
     outcomes: list[Outcome] = []
@@ -258,7 +287,8 @@ def sweep_home(
             outcomes.append(Outcome(str(source), name, time.perf_counter() - t0, problem))
         if notebooks:
             cache = Path(tmp) / "cache"
-            for stem, problem, seconds in sweep_notebooks(home, cache, limit):
+            swept = sweep_notebooks(home, cache, limit, every_session=every_session)
+            for stem, problem, seconds in swept:
                 outcomes.append(Outcome(str(source), stem, seconds, problem))
         if home_tree(home) != before:
             outcomes.append(Outcome(str(source), "unchanged", 0.0, "the home was changed"))
@@ -269,6 +299,11 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
     parser.add_argument("paths", nargs="+", type=Path, help="home folders, or folders of them")
     parser.add_argument("--notebooks", action="store_true", help="also run notebooks 09, 10, 11")
+    parser.add_argument(
+        "--every-session",
+        action="store_true",
+        help="with --notebooks, also run notebook 11 on each transcript of the home",
+    )
     parser.add_argument("--timeout", type=float, default=120.0, help="seconds per CLI command")
     parser.add_argument("--limit", type=float, default=600.0, help="seconds per notebook")
     parser.add_argument(
@@ -284,7 +319,14 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     outcomes = []
     for home in homes:
-        got = sweep_home(home, shlex.split(args.cli), args.timeout, args.notebooks, args.limit)
+        got = sweep_home(
+            home,
+            shlex.split(args.cli),
+            args.timeout,
+            args.notebooks,
+            args.limit,
+            args.every_session,
+        )
         if args.verbose:
             for o in got:
                 print(f"{'FAIL' if o.problem else 'ok'} {o.seconds:6.1f} s {o.command} {home}")

@@ -16,12 +16,14 @@ from pathlib import Path
 import pytest
 from sweep_homes import home_tree, sweep_notebooks
 
+from memdir_nb.home.path_rules import sanitize_path
 from tests.support.home_shapes import (
     HomeShape,
     desktop_linux_backup,
     plugins_only_no_projects,
     proxy_env_with_key,
 )
+from tests.support.session_homes import CLEAR_ONLY, CWD, LATE_MEMORY, build_picked_sessions_home
 
 pytest.importorskip("nbclient")
 pytest.importorskip("nbformat")
@@ -42,3 +44,22 @@ def test_home_notebooks_run_clean_on_published_home_shapes(
     assert [name for name, _, _ in results][-2:] == ["10_where_and_doctor", "11_session_replay"]
     assert [(name, problem) for name, problem, _ in results if problem] == []
     assert home_tree(shape.home) == before
+
+
+@pytest.mark.slow
+def test_the_replay_notebook_runs_clean_on_each_session_a_user_picks(tmp_path: Path) -> None:
+    # a /clear-only session (no turn to show) and a session whose first turn had no memory yet
+    home = build_picked_sessions_home(tmp_path / "homes")
+    before = home_tree(home)
+    results = sweep_notebooks(home, tmp_path / "cache", limit=600, every_session=True)
+    picked = {name: problem for name, problem, _ in results if " " in name}
+    assert sorted(picked) == sorted(
+        f"11_session_replay {sanitize_path(CWD)}/{file}"
+        for file in (
+            f"{CLEAR_ONLY}.jsonl",
+            f"{LATE_MEMORY}.jsonl",
+            f"{LATE_MEMORY}/subagents/agent-b7c1e0.jsonl",
+        )
+    )
+    assert [(name, problem) for name, problem, _ in results if problem] == []
+    assert home_tree(home) == before
