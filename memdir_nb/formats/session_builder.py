@@ -476,7 +476,7 @@ class SessionBuilder:
         if not self.session.turns:
             return
         turn = self.session.turns[-1]
-        if tr.is_task_notification(text):
+        if tr.is_notification(text):
             if hash(text) not in self._noted:  # the remove and its attachment are one
                 self._noted.add(hash(text))
                 turn.notifications += 1

@@ -353,3 +353,30 @@ def test_a_name_the_user_gave_the_session_is_its_first_title() -> None:
     s = session_of(w.lines)
     assert s.custom_titles == ["theme work"]
     assert s.titles == ["theme work", "Add a dark theme"]
+
+
+PEER = '<agent-message from="review">\nVERDICT: REVISE\n</agent-message>'
+IDLE_PEER = (
+    'Another Claude session sent a message:\n<teammate-message teammate_id="review">\n'
+    '{"type":"idle_notification","from":"review"}\n</teammate-message>'
+)
+
+
+def test_messages_from_other_agents_are_notifications_neither_turns_nor_queued_prompts() -> None:
+    w = _writer()
+    w.prompt("have a reviewer check the plan")
+    _working(w)
+    _queue(w, "enqueue", PEER)
+    _queue(w, "remove", PEER)
+    w.bookkeeping("attachment", attachment={"type": "queued_command", "prompt": PEER})
+    w.user_text(IDLE_PEER)  # written with the running turn's promptId
+    _finished(w, "the reviewer wants changes")
+    w.system("turn_duration", durationMs=9000)
+    w.prompt_id = "woken-by-the-reviewer"  # 2.1.23x: a new prompt id, nothing typed
+    w.user_text(IDLE_PEER)
+    _finished(w, "waiting for you")
+    w.prompt("approved")
+    _finished(w, "merging")
+    first, second = session_of(w.lines).turns
+    assert first.queued_prompts == [] and not first.has_queued_prompt
+    assert first.notifications == 3 and second.prompt == "approved"
