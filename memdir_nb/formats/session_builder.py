@@ -244,7 +244,7 @@ class SessionBuilder:
             self._pending_local.append(cap_text(line, 500))
             self._queue.prompt_arrived(line, len(self.session.turns))  # a queued /command ran
             return
-        if kind in (tr.BASH_OUTPUT, tr.LOCAL_COMMAND_OUTPUT, tr.META, tr.EMPTY):
+        if kind in (tr.BASH_OUTPUT, tr.LOCAL_COMMAND_OUTPUT, tr.META, tr.EMPTY, tr.COMMAND_ECHO):
             return
         if kind == tr.COMPACT_SUMMARY:
             self._compaction("compact_summary", line_no, record, text=tr.content_text(content))

@@ -14,6 +14,7 @@ and both records are kept.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -32,6 +33,7 @@ LOCAL_COMMAND = "local_command"
 LOCAL_COMMAND_OUTPUT = "local_command_output"
 SLASH_COMMAND = "slash_command"
 TASK_NOTIFICATION = "task_notification"  # a background task's, or another agent's, message
+COMMAND_ECHO = "command_echo"  # the typed `/compact`, written before its command wrapper
 PROMPT = "prompt"
 EMPTY = "empty"
 
@@ -50,6 +52,7 @@ _NOTIFICATION_PREFIXES = (
     "Another Claude session sent a message:",
 )
 _NOT_TYPED_ORIGINS = ("task-notification", "peer")
+_COMPACT_ECHO = re.compile(r"/compact(?:\s.*)?", re.DOTALL)
 
 
 @dataclass(frozen=True)
@@ -217,8 +220,8 @@ def classify_user(record: Mapping[str, Any]) -> str:
 
     Order matters: a tool-result carrier is never a prompt; a compaction summary, meta
     text and a record holding only IDE context blocks are never typed; then interrupts, bash mode, local commands, prompt-expanding
-    slash commands and notifications (a background task's, another agent's); what is left
-    with text or an image is a prompt.
+    slash commands, notifications (a background task's, another agent's) and the typed echo of
+    `/compact`; what is left with text or an image is a prompt.
     """
     content = _message_content(record)
     blocks = content_blocks(content)
@@ -254,6 +257,8 @@ def _classify_text(text: str, blocks: list[dict[str, Any]]) -> str:
         return SLASH_COMMAND
     if is_notification(text):
         return TASK_NOTIFICATION
+    if _COMPACT_ECHO.fullmatch(text) and not _has_media(blocks):
+        return COMMAND_ECHO  # 2.1.23x: the wrapper (<command-name>/compact) follows
     if text or _has_media(blocks):
         return PROMPT
     return EMPTY

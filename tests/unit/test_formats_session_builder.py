@@ -380,3 +380,20 @@ def test_messages_from_other_agents_are_notifications_neither_turns_nor_queued_p
     first, second = session_of(w.lines).turns
     assert first.queued_prompts == [] and not first.has_queued_prompt
     assert first.notifications == 3 and second.prompt == "approved"
+
+
+def test_the_typed_compact_2_1_23x_writes_is_a_command_not_a_turn() -> None:
+    w = _writer()
+    w.prompt("finish task one")
+    _finished(w, "done")
+    w.system("turn_duration", durationMs=3000)
+    w.prompt("/compact")
+    w.system("compact_boundary", compactMetadata={"trigger": "manual", "preTokens": 9000})
+    w.user_text("This session is being continued from a previous conversation. Summary: ...")
+    w.user_text("<command-name>/compact</command-name>\n<command-message>compact</command-message>")
+    w.prompt("proceed")
+    _finished(w, "on task two")
+    s = session_of(w.lines)
+    assert [t.prompt for t in s.turns] == ["finish task one", "proceed"]
+    assert s.turns[1].local_commands == ["/compact"]
+    assert [c.before_turn for c in s.compactions] == [1, 1]

@@ -122,6 +122,15 @@ def test_another_agents_message_is_a_notification_never_a_prompt(
     assert tr.classify_user(record) == tr.TASK_NOTIFICATION
 
 
+@pytest.mark.parametrize("text", ["/compact", "/compact keep the API notes"])
+def test_the_typed_compact_written_before_its_wrapper_is_an_echo_never_a_prompt(text: str) -> None:
+    assert tr.classify_user(user(text, promptId="p1")) == tr.COMMAND_ECHO
+
+
+def test_a_prompt_that_starts_with_a_path_is_still_a_prompt() -> None:
+    assert tr.classify_user(user("/compactor/build.sh fails, why?")) == tr.PROMPT
+
+
 def test_a_tool_result_carrier_is_never_a_prompt_even_with_text_beside_it() -> None:
     record = user(
         [
