@@ -6,6 +6,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from memdir_nb.formats import transcript_records as tr
+from memdir_nb.formats.session_copies import CopiedHistory
 from memdir_nb.formats.session_model import (
     AssistantResponse,
     CompactionPoint,
@@ -15,7 +16,6 @@ from memdir_nb.formats.session_model import (
     cap_text,
     cap_value,
     mentions_memory,
-    timestamp_ms,
 )
 from memdir_nb.formats.session_queue import InputQueue
 from memdir_nb.formats.session_results import MAX_EARLY_RESULTS, ResultSeen, pair, result_of
@@ -28,15 +28,6 @@ from memdir_nb.spec.constants import (
 )
 
 
-def _prompt_key(record: Mapping[str, Any], kind: str) -> str:
-    """A prompt record's text as its turn shows it: the typed text, or '/name args'."""
-    message = record.get("message")
-    content = message.get("content") if isinstance(message, dict) else None
-    if kind == tr.SLASH_COMMAND:
-        return tr.command_line(tr.content_text(content))
-    return tr.prompt_text(content)
-
-
 class SessionBuilder:
     """Builds a Session from records fed one at a time (see the module docstring)."""
 
@@ -45,9 +36,7 @@ class SessionBuilder:
         self._main_sidechain: bool | None = None
         self._calls: dict[str, ToolCall] = {}
         self._early: dict[str, ResultSeen] = {}  # results written before their call
-        self._prompts: dict[str, str] = {}  # prompt text by timestamp, to tell copies
-        self._latest_ms: float | None = None  # the newest user/assistant record read
-        self._copy_mark: float | None = None  # in a copy: the newest time read before it
+        self._copies = CopiedHistory()
         self._uuids: set[int] = set()  # hashes of every record uuid, to tell whose a summary is
         self._summaries: list[tuple[CompactionPoint, int]] = []  # with their leafUuid's hash
         self._responses: dict[str, AssistantResponse] = {}
@@ -82,7 +71,7 @@ class SessionBuilder:
             self._facts(record)
             main = bool(record.get("isSidechain")) == self._main_sidechain
             user_kind = tr.classify_user(record) if kind == "user" and main else None
-            if self._copied(record, user_kind):
+            if self._copies.is_copy(record, user_kind):
                 self.session.copied_records += 1
                 if isinstance(record.get("uuid"), str):
                     self.session.copied_uuids.add(record["uuid"])
@@ -190,38 +179,6 @@ class SessionBuilder:
         stamp = record.get("timestamp")
         if isinstance(stamp, str):
             turn.end_timestamp = stamp
-
-    def _copied(self, record: Mapping[str, Any], user_kind: str | None) -> bool:
-        """Whether a user/assistant record is history the CLI wrote again (docs/sessions.md).
-
-        Newer CLIs append a finished turn again: fresh uuids, the original timestamps and
-        tool_use ids. A prompt record is such a copy when an earlier prompt record has the
-        same timestamp and the same text (or holds its text: a copy may write each block of
-        the prompt as its own record), and something later than it was already read. Then
-        every record no newer than what was read before the copy is part of it; the first
-        newer record (a genuine prompt always is one) ends it. The parentUuid chain is not
-        used: real files have broken links, and compaction links through logicalParentUuid.
-        """
-        stamp = record.get("timestamp")
-        stamp = stamp if isinstance(stamp, str) else None
-        ms = timestamp_ms(stamp)
-        if self._copy_mark is not None:
-            if ms is None or ms <= self._copy_mark:
-                return True
-            self._copy_mark = None
-        if stamp is not None and user_kind in (tr.PROMPT, tr.SLASH_COMMAND):
-            text = cap_text(_prompt_key(record, user_kind), SESSION_PROMPT_MAX_CHARS)
-            earlier = self._prompts.get(stamp)
-            latest = self._latest_ms
-            repeated = earlier is not None and text in earlier
-            if repeated and ms is not None and latest is not None and ms < latest:
-                self._copy_mark = latest
-                return True
-            joined = text if earlier is None else f"{earlier}\n{text}"
-            self._prompts[stamp] = cap_text(joined, 2 * SESSION_PROMPT_MAX_CHARS)
-        if ms is not None and (self._latest_ms is None or ms > self._latest_ms):
-            self._latest_ms = ms
-        return False
 
     def _user(self, record: Mapping[str, Any], line_no: int, kind: str) -> None:
         content = (
