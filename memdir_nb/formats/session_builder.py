@@ -46,6 +46,8 @@ class SessionBuilder:
         self._idle = True  # no turn is running: none yet, or the last one's answer ended it
         self._ended = False  # the CLI wrote the turn's end (system/turn_duration)
         self._noted: set[int] = set()  # hashes of the notifications counted in this turn
+        # a `!` command the model may answer (2.1.23x): its prompt text, line and record
+        self._bash_prompt: tuple[str, int, Mapping[str, Any]] | None = None
 
     # -- input -------------------------------------------------------------------------------
 
@@ -167,7 +169,7 @@ class SessionBuilder:
             local_commands=self._pending_local,
             queued=queued,
         )
-        self._pending_bash, self._pending_local = [], []
+        self._pending_bash, self._pending_local, self._bash_prompt = [], [], None
         self._responses, self._noted, self._idle, self._ended = {}, set(), False, False
         s.turns.append(turn)
         return turn
@@ -188,13 +190,15 @@ class SessionBuilder:
         )
         images = tr.count_images(content)
         self.session.images += images
+        if kind not in (tr.BASH_INPUT, tr.BASH_OUTPUT, tr.META, tr.EMPTY):
+            self._bash_prompt = None  # what the model answers next is not the `!` command
         if kind in (tr.PROMPT, tr.SLASH_COMMAND):
             self._prompt(record, line_no, kind, content, images)
             return
         if kind == tr.BASH_INPUT:
-            self._pending_bash.append(
-                cap_text((tr.tag_value(tr.content_text(content), "bash-input") or "").strip(), 500)
-            )
+            command = (tr.tag_value(tr.content_text(content), "bash-input") or "").strip()
+            self._pending_bash.append(cap_text(command, 500))
+            self._bash_prompt = self._answerable_bash(record, command, line_no)
             return
         if kind == tr.LOCAL_COMMAND:
             line = tr.command_line(tr.content_text(content))
@@ -261,11 +265,26 @@ class SessionBuilder:
                 del self._early[next(iter(self._early))]
             self._early[result.tool_use_id] = result
 
+    def _answerable_bash(
+        self, record: Mapping[str, Any], command: str, line_no: int
+    ) -> tuple[str, int, Mapping[str, Any]] | None:
+        """A `!` command typed with no turn running and given a prompt id of its own: 2.1.23x
+        sends such a command to the model, whose answer makes it a turn (see _assistant).
+        Older CLIs wrote no prompt id on it and never answered it."""
+        pid = record.get("promptId")
+        running = self.session.turns[-1].prompt_id if self.session.turns else None
+        if not self._idle or not isinstance(pid, str) or pid == running:
+            return None
+        return f"! {command}", line_no, record
+
     def _assistant(self, record: Mapping[str, Any], line_no: int) -> None:
         message = record.get("message")
         if not isinstance(message, dict):
             self.problem(line_no, "assistant record without a message; skipped")
             return
+        if self._bash_prompt is not None:  # the model answers a `!` command: its own turn
+            prompt, at, bash_record = self._bash_prompt
+            self._start_turn(prompt, "bash", at, bash_record)
         turn = self._current(line_no, record)
         self._touch(turn, record)
         mid = message.get("id")
