@@ -6,6 +6,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from memdir_nb.formats import transcript_records as tr
+from memdir_nb.formats.session_copies import CopiedHistory
 from memdir_nb.formats.session_model import (
     AssistantResponse,
     CompactionPoint,
@@ -15,7 +16,6 @@ from memdir_nb.formats.session_model import (
     cap_text,
     cap_value,
     mentions_memory,
-    timestamp_ms,
 )
 from memdir_nb.formats.session_queue import InputQueue
 from memdir_nb.formats.session_results import MAX_EARLY_RESULTS, ResultSeen, pair, result_of
@@ -28,15 +28,6 @@ from memdir_nb.spec.constants import (
 )
 
 
-def _prompt_key(record: Mapping[str, Any], kind: str) -> str:
-    """A prompt record's text as its turn shows it: the typed text, or '/name args'."""
-    message = record.get("message")
-    content = message.get("content") if isinstance(message, dict) else None
-    if kind == tr.SLASH_COMMAND:
-        return tr.command_line(tr.content_text(content))
-    return tr.prompt_text(content)
-
-
 class SessionBuilder:
     """Builds a Session from records fed one at a time (see the module docstring)."""
 
@@ -45,9 +36,7 @@ class SessionBuilder:
         self._main_sidechain: bool | None = None
         self._calls: dict[str, ToolCall] = {}
         self._early: dict[str, ResultSeen] = {}  # results written before their call
-        self._prompts: dict[str, str] = {}  # prompt text by timestamp, to tell copies
-        self._latest_ms: float | None = None  # the newest user/assistant record read
-        self._copy_mark: float | None = None  # in a copy: the newest time read before it
+        self._copies = CopiedHistory()
         self._uuids: set[int] = set()  # hashes of every record uuid, to tell whose a summary is
         self._summaries: list[tuple[CompactionPoint, int]] = []  # with their leafUuid's hash
         self._responses: dict[str, AssistantResponse] = {}
@@ -57,6 +46,8 @@ class SessionBuilder:
         self._idle = True  # no turn is running: none yet, or the last one's answer ended it
         self._ended = False  # the CLI wrote the turn's end (system/turn_duration)
         self._noted: set[int] = set()  # hashes of the notifications counted in this turn
+        # a `!` command the model may answer (2.1.23x): its prompt text, line and record
+        self._bash_prompt: tuple[str, int, Mapping[str, Any]] | None = None
 
     # -- input -------------------------------------------------------------------------------
 
@@ -82,7 +73,7 @@ class SessionBuilder:
             self._facts(record)
             main = bool(record.get("isSidechain")) == self._main_sidechain
             user_kind = tr.classify_user(record) if kind == "user" and main else None
-            if self._copied(record, user_kind):
+            if self._copies.is_copy(record, user_kind):
                 self.session.copied_records += 1
                 if isinstance(record.get("uuid"), str):
                     self.session.copied_uuids.add(record["uuid"])
@@ -178,7 +169,7 @@ class SessionBuilder:
             local_commands=self._pending_local,
             queued=queued,
         )
-        self._pending_bash, self._pending_local = [], []
+        self._pending_bash, self._pending_local, self._bash_prompt = [], [], None
         self._responses, self._noted, self._idle, self._ended = {}, set(), False, False
         s.turns.append(turn)
         return turn
@@ -191,38 +182,6 @@ class SessionBuilder:
         if isinstance(stamp, str):
             turn.end_timestamp = stamp
 
-    def _copied(self, record: Mapping[str, Any], user_kind: str | None) -> bool:
-        """Whether a user/assistant record is history the CLI wrote again (docs/sessions.md).
-
-        Newer CLIs append a finished turn again: fresh uuids, the original timestamps and
-        tool_use ids. A prompt record is such a copy when an earlier prompt record has the
-        same timestamp and the same text (or holds its text: a copy may write each block of
-        the prompt as its own record), and something later than it was already read. Then
-        every record no newer than what was read before the copy is part of it; the first
-        newer record (a genuine prompt always is one) ends it. The parentUuid chain is not
-        used: real files have broken links, and compaction links through logicalParentUuid.
-        """
-        stamp = record.get("timestamp")
-        stamp = stamp if isinstance(stamp, str) else None
-        ms = timestamp_ms(stamp)
-        if self._copy_mark is not None:
-            if ms is None or ms <= self._copy_mark:
-                return True
-            self._copy_mark = None
-        if stamp is not None and user_kind in (tr.PROMPT, tr.SLASH_COMMAND):
-            text = cap_text(_prompt_key(record, user_kind), SESSION_PROMPT_MAX_CHARS)
-            earlier = self._prompts.get(stamp)
-            latest = self._latest_ms
-            repeated = earlier is not None and text in earlier
-            if repeated and ms is not None and latest is not None and ms < latest:
-                self._copy_mark = latest
-                return True
-            joined = text if earlier is None else f"{earlier}\n{text}"
-            self._prompts[stamp] = cap_text(joined, 2 * SESSION_PROMPT_MAX_CHARS)
-        if ms is not None and (self._latest_ms is None or ms > self._latest_ms):
-            self._latest_ms = ms
-        return False
-
     def _user(self, record: Mapping[str, Any], line_no: int, kind: str) -> None:
         content = (
             record.get("message", {}).get("content")
@@ -231,20 +190,22 @@ class SessionBuilder:
         )
         images = tr.count_images(content)
         self.session.images += images
+        if kind not in (tr.BASH_INPUT, tr.BASH_OUTPUT, tr.META, tr.EMPTY):
+            self._bash_prompt = None  # what the model answers next is not the `!` command
         if kind in (tr.PROMPT, tr.SLASH_COMMAND):
             self._prompt(record, line_no, kind, content, images)
             return
         if kind == tr.BASH_INPUT:
-            self._pending_bash.append(
-                cap_text((tr.tag_value(tr.content_text(content), "bash-input") or "").strip(), 500)
-            )
+            command = (tr.tag_value(tr.content_text(content), "bash-input") or "").strip()
+            self._pending_bash.append(cap_text(command, 500))
+            self._bash_prompt = self._answerable_bash(record, command, line_no)
             return
         if kind == tr.LOCAL_COMMAND:
             line = tr.command_line(tr.content_text(content))
             self._pending_local.append(cap_text(line, 500))
             self._queue.prompt_arrived(line, len(self.session.turns))  # a queued /command ran
             return
-        if kind in (tr.BASH_OUTPUT, tr.LOCAL_COMMAND_OUTPUT, tr.META, tr.EMPTY):
+        if kind in (tr.BASH_OUTPUT, tr.LOCAL_COMMAND_OUTPUT, tr.META, tr.EMPTY, tr.COMMAND_ECHO):
             return
         if kind == tr.COMPACT_SUMMARY:
             self._compaction("compact_summary", line_no, record, text=tr.content_text(content))
@@ -304,11 +265,26 @@ class SessionBuilder:
                 del self._early[next(iter(self._early))]
             self._early[result.tool_use_id] = result
 
+    def _answerable_bash(
+        self, record: Mapping[str, Any], command: str, line_no: int
+    ) -> tuple[str, int, Mapping[str, Any]] | None:
+        """A `!` command typed with no turn running and given a prompt id of its own: 2.1.23x
+        sends such a command to the model, whose answer makes it a turn (see _assistant).
+        Older CLIs wrote no prompt id on it and never answered it."""
+        pid = record.get("promptId")
+        running = self.session.turns[-1].prompt_id if self.session.turns else None
+        if not self._idle or not isinstance(pid, str) or pid == running:
+            return None
+        return f"! {command}", line_no, record
+
     def _assistant(self, record: Mapping[str, Any], line_no: int) -> None:
         message = record.get("message")
         if not isinstance(message, dict):
             self.problem(line_no, "assistant record without a message; skipped")
             return
+        if self._bash_prompt is not None:  # the model answers a `!` command: its own turn
+            prompt, at, bash_record = self._bash_prompt
+            self._start_turn(prompt, "bash", at, bash_record)
         turn = self._current(line_no, record)
         self._touch(turn, record)
         mid = message.get("id")
@@ -476,7 +452,7 @@ class SessionBuilder:
         if not self.session.turns:
             return
         turn = self.session.turns[-1]
-        if tr.is_task_notification(text):
+        if tr.is_notification(text):
             if hash(text) not in self._noted:  # the remove and its attachment are one
                 self._noted.add(hash(text))
                 turn.notifications += 1

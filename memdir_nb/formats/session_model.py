@@ -121,7 +121,7 @@ class Turn:
 
     index: int
     prompt: str
-    kind: str  # "prompt" | "slash_command" | "continuation"
+    kind: str  # "prompt" | "slash_command" | "bash" (a `!` command answered) | "continuation"
     line_no: int
     timestamp: str | None = None
     prompt_id: str | None = None

@@ -47,7 +47,7 @@ class InputQueue:
         for i, item in enumerate(self._items):
             if item[0] == text:
                 return self._take(i)
-        typed = (i for i, item in enumerate(self._items) if not tr.is_task_notification(item[0]))
+        typed = (i for i, item in enumerate(self._items) if not tr.is_notification(item[0]))
         at = next(typed, 0)
         return self._take(at) if self._items else None
 
@@ -62,7 +62,7 @@ class InputQueue:
             return
         self._released -= 1
         for i, item in enumerate(self._items):
-            if tr.is_task_notification(item[0]):
+            if tr.is_notification(item[0]):
                 self._take(i)
                 return
 
@@ -73,7 +73,7 @@ class InputQueue:
         if not self._released:
             return False
         self._released = 0
-        typed = [i for i, item in enumerate(self._items) if not tr.is_task_notification(item[0])]
+        typed = [i for i, item in enumerate(self._items) if not tr.is_notification(item[0])]
         if not typed:
             return False
         at = next((i for i in typed if self._items[i][0].strip() == text.strip()), typed[0])

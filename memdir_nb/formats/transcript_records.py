@@ -14,6 +14,7 @@ and both records are kept.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -31,7 +32,8 @@ BASH_OUTPUT = "bash_output"
 LOCAL_COMMAND = "local_command"
 LOCAL_COMMAND_OUTPUT = "local_command_output"
 SLASH_COMMAND = "slash_command"
-TASK_NOTIFICATION = "task_notification"
+TASK_NOTIFICATION = "task_notification"  # a background task's, or another agent's, message
+COMMAND_ECHO = "command_echo"  # the typed `/compact`, written before its command wrapper
 PROMPT = "prompt"
 EMPTY = "empty"
 
@@ -39,6 +41,18 @@ INTERRUPT_MARKERS = ("[Request interrupted by user]", "[Request interrupted by u
 CONTINUATION_PREAMBLE = "This session is being continued from a previous conversation"
 _IDE_PREFIXES = ("<ide_opened_file>", "<ide_selection>")
 _CAVEAT_PREFIXES = ("<local-command-caveat>", "Caveat: The messages below were generated")
+# What reaches the agent without a person typing it: a background task's notification, and
+# (agent teams, 2.1.2xx) a message from another agent of the team, written as a user record
+# or queued. `origin.kind` says so too where the CLI writes it (2.1.23x).
+_NOTIFICATION_PREFIXES = (
+    "<task-notification>",
+    "[SYSTEM NOTIFICATION",
+    "<agent-message",
+    "<teammate-message",
+    "Another Claude session sent a message:",
+)
+_NOT_TYPED_ORIGINS = ("task-notification", "peer")
+_COMPACT_ECHO = re.compile(r"/compact(?:\s.*)?", re.DOTALL)
 
 
 @dataclass(frozen=True)
@@ -206,7 +220,8 @@ def classify_user(record: Mapping[str, Any]) -> str:
 
     Order matters: a tool-result carrier is never a prompt; a compaction summary, meta
     text and a record holding only IDE context blocks are never typed; then interrupts, bash mode, local commands, prompt-expanding
-    slash commands and task notifications; what is left with text or an image is a prompt.
+    slash commands, notifications (a background task's, another agent's) and the typed echo of
+    `/compact`; what is left with text or an image is a prompt.
     """
     content = _message_content(record)
     blocks = content_blocks(content)
@@ -215,6 +230,9 @@ def classify_user(record: Mapping[str, Any]) -> str:
     text = content_text(content).strip()
     if record.get("isCompactSummary") or text.startswith(CONTINUATION_PREAMBLE):
         return COMPACT_SUMMARY
+    origin = record.get("origin")
+    if isinstance(origin, dict) and origin.get("kind") in _NOT_TYPED_ORIGINS:
+        return TASK_NOTIFICATION  # even when isMeta: it still arrived, and may release a dequeue
     if record.get("isMeta") or text.startswith(_CAVEAT_PREFIXES):
         return META
     if text.startswith(_IDE_PREFIXES) and not prompt_text(content) and not _has_media(blocks):
@@ -237,8 +255,10 @@ def _classify_text(text: str, blocks: list[dict[str, Any]]) -> str:
         return LOCAL_COMMAND
     if text.startswith("<command-message>"):
         return SLASH_COMMAND
-    if is_task_notification(text):
+    if is_notification(text):
         return TASK_NOTIFICATION
+    if _COMPACT_ECHO.fullmatch(text) and not _has_media(blocks):
+        return COMMAND_ECHO  # 2.1.23x: the wrapper (<command-name>/compact) follows
     if text or _has_media(blocks):
         return PROMPT
     return EMPTY
@@ -248,9 +268,10 @@ def _has_media(blocks: list[dict[str, Any]]) -> bool:
     return any(b.get("type") in ("image", "document") for b in blocks)
 
 
-def is_task_notification(text: str) -> bool:
-    """Whether text is a background-task notification (a user record, or a queued command)."""
-    return text.lstrip().startswith(("<task-notification>", "[SYSTEM NOTIFICATION"))
+def is_notification(text: str) -> bool:
+    """Whether text reached the agent without a person typing it (a user record, or a queued
+    command): a background task's notification, or another agent's message (agent teams)."""
+    return text.lstrip().startswith(_NOTIFICATION_PREFIXES)
 
 
 def is_interrupt_result(text: str) -> bool:

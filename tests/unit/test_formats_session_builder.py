@@ -353,3 +353,92 @@ def test_a_name_the_user_gave_the_session_is_its_first_title() -> None:
     s = session_of(w.lines)
     assert s.custom_titles == ["theme work"]
     assert s.titles == ["theme work", "Add a dark theme"]
+
+
+PEER = '<agent-message from="review">\nVERDICT: REVISE\n</agent-message>'
+IDLE_PEER = (
+    'Another Claude session sent a message:\n<teammate-message teammate_id="review">\n'
+    '{"type":"idle_notification","from":"review"}\n</teammate-message>'
+)
+
+
+def test_messages_from_other_agents_are_notifications_neither_turns_nor_queued_prompts() -> None:
+    w = _writer()
+    w.prompt("have a reviewer check the plan")
+    _working(w)
+    _queue(w, "enqueue", PEER)
+    _queue(w, "remove", PEER)
+    w.bookkeeping("attachment", attachment={"type": "queued_command", "prompt": PEER})
+    w.user_text(IDLE_PEER)  # written with the running turn's promptId
+    _finished(w, "the reviewer wants changes")
+    w.system("turn_duration", durationMs=9000)
+    w.prompt_id = "woken-by-the-reviewer"  # 2.1.23x: a new prompt id, nothing typed
+    w.user_text(IDLE_PEER)
+    _finished(w, "waiting for you")
+    w.prompt("approved")
+    _finished(w, "merging")
+    first, second = session_of(w.lines).turns
+    assert first.queued_prompts == [] and not first.has_queued_prompt
+    assert first.notifications == 3 and second.prompt == "approved"
+
+
+def test_the_typed_compact_2_1_23x_writes_is_a_command_not_a_turn() -> None:
+    w = _writer()
+    w.prompt("finish task one")
+    _finished(w, "done")
+    w.system("turn_duration", durationMs=3000)
+    w.prompt("/compact")
+    w.system("compact_boundary", compactMetadata={"trigger": "manual", "preTokens": 9000})
+    w.user_text("This session is being continued from a previous conversation. Summary: ...")
+    w.user_text("<command-name>/compact</command-name>\n<command-message>compact</command-message>")
+    w.prompt("proceed")
+    _finished(w, "on task two")
+    s = session_of(w.lines)
+    assert [t.prompt for t in s.turns] == ["finish task one", "proceed"]
+    assert s.turns[1].local_commands == ["/compact"]
+    assert [c.before_turn for c in s.compactions] == [1, 1]
+
+
+def test_a_bash_command_the_model_answers_is_a_turn_of_its_own() -> None:
+    w = _writer()
+    w.prompt("what changed on the branch?")
+    _finished(w, "two files")
+    w.system("turn_duration", durationMs=3000)
+    w.prompt_id = "bash-command"  # 2.1.23x gives the `!` command a prompt id of its own
+    w.user_text("<bash-input>git push --tags</bash-input>")
+    w.user_text("<bash-stdout>* [new tag] v1.0</bash-stdout><bash-stderr></bash-stderr>")
+    call = w.tool_use("Read", {"file_path": f"{MEM}/release.md"})
+    w.response([call])
+    w.result(call, "release steps")
+    _finished(w, "tag pushed; notes next")
+    first, second = session_of(w.lines).turns
+    assert first.tool_calls == [] and first.bash_commands == []
+    assert second.kind == "bash" and second.prompt == "! git push --tags"
+    assert [c.id for c in second.tool_calls] == [call["id"]]
+    assert second.bash_commands == ["git push --tags"] and "bash" in second.flags
+
+
+def test_a_bash_command_without_a_prompt_id_still_waits_for_the_next_prompt() -> None:
+    w = _writer(prompt_ids=False)
+    w.prompt("hello")
+    _finished(w, "hi")
+    w.user_text("<bash-input>ls</bash-input>")
+    w.user_text("<bash-stdout>a b</bash-stdout>")
+    w.prompt("read a")
+    _finished(w, "read it")
+    _, second = session_of(w.lines).turns
+    assert second.kind == "prompt" and second.bash_commands == ["ls"]
+
+
+def test_a_reply_to_a_notification_after_an_unanswered_bash_command_is_no_bash_turn() -> None:
+    w = _writer()
+    w.prompt("start the build in the background")
+    _finished(w, "started")
+    w.system("turn_duration", durationMs=2000)
+    w.prompt_id = "bash-command"
+    w.user_text("<bash-input>ls</bash-input>")
+    w.user_text("<bash-stdout>a b</bash-stdout>")
+    w.user_text(NOTE)
+    _finished(w, "the build finished")
+    (turn,) = session_of(w.lines).turns
+    assert turn.notifications == 1 and turn.bash_commands == ["ls"]

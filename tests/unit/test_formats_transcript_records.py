@@ -100,6 +100,37 @@ def test_each_user_record_shape_is_classified(record: dict[str, object], kind: s
     assert tr.classify_user(record) == kind
 
 
+@pytest.mark.parametrize(
+    "record",
+    [
+        user(
+            'Another Claude session sent a message:\n<teammate-message teammate_id="qa">\n'
+            '{"type":"idle_notification","from":"qa"}\n</teammate-message>'
+        ),
+        user('<agent-message from="qa">\nAll checks pass.\n</agent-message>'),
+        user(
+            'Another Claude session sent a message:\n<agent-message from="qa">ok</agent-message>',
+            isMeta=True,
+            origin={"kind": "peer", "from": "qa"},
+        ),
+        user("the build finished", origin={"kind": "task-notification"}),
+    ],
+)
+def test_another_agents_message_is_a_notification_never_a_prompt(
+    record: dict[str, object],
+) -> None:
+    assert tr.classify_user(record) == tr.TASK_NOTIFICATION
+
+
+@pytest.mark.parametrize("text", ["/compact", "/compact keep the API notes"])
+def test_the_typed_compact_written_before_its_wrapper_is_an_echo_never_a_prompt(text: str) -> None:
+    assert tr.classify_user(user(text, promptId="p1")) == tr.COMMAND_ECHO
+
+
+def test_a_prompt_that_starts_with_a_path_is_still_a_prompt() -> None:
+    assert tr.classify_user(user("/compactor/build.sh fails, why?")) == tr.PROMPT
+
+
 def test_a_tool_result_carrier_is_never_a_prompt_even_with_text_beside_it() -> None:
     record = user(
         [

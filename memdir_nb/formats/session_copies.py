@@ -1,0 +1,64 @@
+"""History the CLI wrote again: telling a copied turn from a new one (docs/sessions.md).
+
+Newer CLIs (2.1.1x and later) may append a finished turn again, one content block per record,
+with fresh uuids but the original timestamps and tool_use ids. The session builder asks
+:class:`CopiedHistory` about every main-thread user/assistant record, in file order.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from memdir_nb.formats import transcript_records as tr
+from memdir_nb.formats.session_model import cap_text, timestamp_ms
+from memdir_nb.spec.constants import SESSION_PROMPT_MAX_CHARS
+
+
+def prompt_key(record: Mapping[str, Any], kind: str) -> str:
+    """A prompt record's text as its turn shows it: the typed text, or '/name args'."""
+    message = record.get("message")
+    content = message.get("content") if isinstance(message, dict) else None
+    if kind == tr.SLASH_COMMAND:
+        return tr.command_line(tr.content_text(content))
+    return tr.prompt_text(content)
+
+
+class CopiedHistory:
+    """Which records are history written again, judged by their times and prompt texts."""
+
+    def __init__(self) -> None:
+        self._prompts: dict[str, str] = {}  # prompt text by timestamp, to tell copies
+        self._latest_ms: float | None = None  # the newest user/assistant record read
+        self._copy_mark: float | None = None  # in a copy: the newest time read before it
+
+    def is_copy(self, record: Mapping[str, Any], user_kind: str | None) -> bool:
+        """Whether a user/assistant record is history the CLI wrote again.
+
+        A prompt record is such a copy when an earlier prompt record has the same timestamp
+        and the same text (or holds its text: a copy may write each block of the prompt as
+        its own record), and something later than it was already read. Then every record no
+        newer than what was read before the copy is part of it; the first newer record (a
+        genuine prompt always is one) ends it. The parentUuid chain is not used: real files
+        have broken links, and compaction links through logicalParentUuid.
+        """
+        stamp = record.get("timestamp")
+        stamp = stamp if isinstance(stamp, str) else None
+        ms = timestamp_ms(stamp)
+        if self._copy_mark is not None:
+            if ms is None or ms <= self._copy_mark:
+                return True
+            self._copy_mark = None
+        if stamp is not None and user_kind in (tr.PROMPT, tr.SLASH_COMMAND):
+            text = cap_text(prompt_key(record, user_kind), SESSION_PROMPT_MAX_CHARS)
+            earlier = self._prompts.get(stamp)
+            latest = self._latest_ms
+            repeated = earlier is not None and text in earlier
+            if repeated and ms is not None and latest is not None and ms < latest:
+                self._copy_mark = latest
+                return True
+            joined = text if earlier is None else f"{earlier}\n{text}"
+            self._prompts[stamp] = cap_text(joined, 2 * SESSION_PROMPT_MAX_CHARS)
+        if ms is not None and (self._latest_ms is None or ms > self._latest_ms):
+            self._latest_ms = ms
+        return False
