@@ -1,8 +1,10 @@
 """Fixtures for the browser tests: Debian's Chromium driven by Playwright, Voila and JupyterLab.
 
 Chromium comes from the OS (`apt-get install chromium`, /usr/bin/chromium), never from
-`playwright install`. It is launched with flags that keep it off the network, and every server
-listens on 127.0.0.1 only. Without Chromium the tests are skipped, except in CI (CI=true),
+`playwright install`. It is launched with flags that keep it off the network, every server
+listens on 127.0.0.1 only, and each page aborts any request for another host: Voila's lab
+template links Font Awesome from cdn.jsdelivr.net, which the page must not fetch in a test (the
+icons come from Voila's own bundle, so the dashboard looks the same without it). Without Chromium the tests are skipped, except in CI (CI=true),
 where they fail so a missing browser cannot pass unnoticed.
 """
 
@@ -16,6 +18,7 @@ import socket
 import subprocess
 import sys
 import time
+import urllib.parse
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
@@ -139,10 +142,20 @@ def browser(chromium_path: str) -> Iterator[object]:
         b.close()
 
 
+def _local_only(route: Any) -> None:
+    """Let a request through only when it is for this machine (127.0.0.1 or localhost)."""
+    host = urllib.parse.urlsplit(route.request.url).hostname
+    if host in ("127.0.0.1", "localhost") or route.request.url.startswith(("data:", "blob:")):
+        route.continue_()
+    else:
+        route.abort()
+
+
 @pytest.fixture()
 def page(browser: Any, request: pytest.FixtureRequest) -> Iterator[object]:
     """A fresh page; its screenshot is saved to artifacts/browser/<test>.png whatever the outcome."""
     context = browser.new_context(viewport={"width": 1400, "height": 1000})
+    context.route("**/*", _local_only)
     pg = context.new_page()
     pg.set_default_timeout(60_000)
     yield pg

@@ -138,3 +138,32 @@ def test_the_save_tab_opens_with_no_errors(page: Any, voila_url: str) -> None:
     open_tab(page, "Save")
     page.locator(".memdir-editor-name").first.wait_for(state="visible")
     assert page.locator(".memdir-editor-errors li").count() == 0
+
+
+def test_the_buttons_icons_draw_with_no_request_beyond_this_machine(
+    page: Any, voila_url: str
+) -> None:
+    # the page fixture aborts every request for another host (Voila's template asks a CDN)
+    asked: list[str] = []
+    failed: set[str] = set()
+    page.on("request", lambda r: asked.append(r.url))
+    page.on("requestfailed", lambda r: failed.add(r.url))
+    open_dashboard(page, voila_url)
+    open_tab(page, "Recall")
+    icon = page.locator(".memdir-recall-run i").first
+    icon.wait_for(state="visible")
+    font = icon.evaluate("e => getComputedStyle(e, '::before').fontFamily")
+    glyph = icon.evaluate("e => getComputedStyle(e, '::before').content")
+    box = icon.bounding_box()
+    assert "awesome" in font.lower() and glyph not in ("none", "normal", ""), (font, glyph)
+    assert box is not None and box["width"] > 4, box
+    loaded = page.evaluate(
+        "() => [...document.fonts].filter(f => /awesome/i.test(f.family) && f.status === 'loaded')"
+        ".map(f => f.family)"
+    )
+    assert loaded, "no Font Awesome face loaded from this machine"
+    outside = [
+        u for u in asked if u.startswith("http") and u.split("/")[2].split(":")[0] != "127.0.0.1"
+    ]
+    assert {u.split("/")[2] for u in outside} <= {"cdn.jsdelivr.net"}, outside
+    assert set(outside) <= failed  # each was aborted, never fetched
