@@ -232,9 +232,8 @@ def _over_caps_warning(r: IndexRebuild, label: str, written: bool) -> str:
     """A second line when the rebuilt index leaves more of itself unloaded than the old one did
     (past the line or byte cap): how much of it would load, and what to do."""
     after = truncate_entrypoint_content(r.text)
-    before = truncate_entrypoint_content(r.old)
-    unloaded = after.line_count - after.kept_line_count
-    if unloaded <= before.line_count - before.kept_line_count:
+    unloaded = after.unloaded_line_count
+    if unloaded <= truncate_entrypoint_content(r.old).unloaded_line_count:
         return ""
     return (
         f"\nwarning: {label} {'is now' if written else 'would be'} {plural(after.line_count, 'line')} / "

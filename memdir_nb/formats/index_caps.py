@@ -51,6 +51,11 @@ class EntrypointTruncation:
     stripped_comments: tuple[str, ...] = ()
 
     @property
+    def unloaded_line_count(self) -> int:
+        """How many of the index's lines never reach the prompt (past the line or byte cap)."""
+        return self.line_count - self.kept_line_count
+
+    @property
     def stripped_anything(self) -> bool:
         """True when frontmatter or a block-level HTML comment was taken out before counting."""
         return bool(self.stripped_frontmatter or self.stripped_comments)

@@ -906,3 +906,11 @@ def test_the_byte_cap_counts_too_and_stripped_text_does_not() -> None:
     assert index_cap_verdict(long).over
     hidden = "<!--\n" + "z" * (MAX_ENTRYPOINT_BYTES + 10) + "\n-->\n" + _entries(3)
     assert index_cap_verdict(hidden).message is None
+
+
+def test_unloaded_lines_are_those_past_the_line_or_byte_cap() -> None:
+    assert truncate_entrypoint_content("\n".join(entry_lines(12))).unloaded_line_count == 0
+    over = truncate_entrypoint_content("\n".join(entry_lines(MAX_ENTRYPOINT_LINES + 7)))
+    assert over.unloaded_line_count == 7
+    wide = truncate_entrypoint_content("\n".join(["x" * 500] * 80))  # 40 KB in 80 lines
+    assert wide.unloaded_line_count == 80 - wide.kept_line_count > 0

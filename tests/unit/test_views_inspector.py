@@ -56,3 +56,13 @@ def test_index_budget_lists_what_is_stripped_and_maps_dropped_lines_past_it(tmp_
     assert b.line_count == 201 and b.kept_line_count == 200
     assert [(d.line_no, d.reason) for d in b.dropped_lines] == [(206, "line cap")]
     assert "E200" in b.dropped_lines[0].text
+
+
+def test_a_rebuild_that_first_takes_the_index_past_a_cap_never_says_still() -> None:
+    assert view.rebuild_caps_note(0, 0) == " (within both caps)"
+    first = view.rebuild_caps_note(145, 0)
+    assert "still" not in first and "145 lines would never load" in first
+    assert (
+        view.rebuild_caps_note(30, 10) == " (still over a cap: 30 lines would never load, 10 now)"
+    )
+    assert view.rebuild_caps_note(10, 10) == " (still over a cap: 10 lines would never load)"

@@ -5,6 +5,7 @@ import os
 from pathlib import Path
 from typing import Any
 
+from memdir_nb.formats.frontmatter_render import render_memory_file
 from memdir_nb.formats.index import MAX_ENTRYPOINT_LINES
 from memdir_nb.home.config import MemdirConfig
 from memdir_nb.storage.index_files import read_entrypoint
@@ -129,3 +130,19 @@ def test_the_panel_shows_what_was_stripped_before_counting(mem: Path, config: Me
     assert "1 block stripped before counting" in shown
     assert html.escape("<!-- written by hand: sorted by topic -->") in shown
     assert part(i, "team", "memdir-inspector-stripped").value == ""
+
+
+def test_the_preview_says_when_a_rebuild_would_first_take_the_index_past_its_caps(
+    tmp_path: Path, config: MemdirConfig
+) -> None:
+    # a short hand-kept index over a dir of many memories it does not list (a tree of indexes)
+    d = tmp_path / "tree"
+    d.mkdir()
+    (d / "MEMORY.md").write_text("<!-- each line opens a category index -->\n- [Infra](infra.md)\n")
+    for n in range(MAX_ENTRYPOINT_LINES + 30):
+        (d / f"rule_{n:03d}.md").write_text(
+            render_memory_file(f"Rule {n}", f"house rule number {n}", "feedback", "Body.\n")
+        )
+    i = IndexInspector(d, now_ms=NOW, config=config)
+    note = part(i, "private", "memdir-inspector-rebuild-preview").value
+    assert "over a cap" in note and "still" not in note and "would never load" in note

@@ -135,3 +135,19 @@ def _stripped_blocks(
         blocks.append(StrippedBlock("HTML comment", line_no, comment))
         at = found + len(comment) if found >= 0 else at
     return tuple(blocks)
+
+
+def rebuild_caps_note(unloaded_after: int, unloaded_now: int) -> str:
+    """How a rebuilt index stands against the caps, said against the index as it is now.
+
+    unloaded_after: the rebuilt index's lines past the line or byte cap; unloaded_now: the
+    current index's. "Still" only when the index is already over a cap today.
+    """
+    if not unloaded_after:
+        return " (within both caps)"
+    never = f"{unloaded_after} {'line' if unloaded_after == 1 else 'lines'} would never load"
+    if not unloaded_now:
+        return f" (over a cap: {never}; shorten hooks or merge memories first)"
+    if unloaded_after > unloaded_now:
+        return f" (still over a cap: {never}, {unloaded_now} now)"
+    return f" (still over a cap: {never})"

@@ -72,7 +72,10 @@ class IndexInspector(MemdirView):
     dropped_lines = traitlets.Dict(help="scope -> the lines loading drops")
     warnings = traitlets.Dict(help="scope -> the warning appended to the prompt ('' when none)")
     problems = traitlets.Dict(help="scope -> why the index counts as missing ('' when none)")
-    rebuild_preview = traitlets.Dict(help="scope -> (lines, bytes, still cut) after a rebuild")
+    rebuild_preview = traitlets.Dict(
+        help="scope -> (lines, bytes, lines that would not load, lines that do not load now) "
+        "after a rebuild"
+    )
     status_text = traitlets.Unicode("")
 
     def __init__(
@@ -109,7 +112,7 @@ class IndexInspector(MemdirView):
         """Re-measure both indexes and redraw the panels."""
 
         budgets: dict[str, view.IndexBudget] = {}
-        previews: dict[str, tuple[int, int, bool] | None] = {}
+        previews: dict[str, tuple[int, int, int, int] | None] = {}
         for scope in SCOPES:
             budgets[scope] = view.index_budget(self.memory_dir, scope)
             scope_dir = self.memory_dir / TEAM_DIRNAME if scope == "team" else self.memory_dir
@@ -120,7 +123,8 @@ class IndexInspector(MemdirView):
                 except ValueError:  # an index over the read cap: no preview (the budget says why)
                     continue
                 t = truncate_entrypoint_content(rebuilt)
-                previews[scope] = (t.line_count, t.byte_count, bool(t.warning))
+                now = budgets[scope].line_count - budgets[scope].kept_line_count
+                previews[scope] = (t.line_count, t.byte_count, t.unloaded_line_count, now)
         with self.hold_trait_notifications():
             self.dropped_lines = {s: b.dropped_lines for s, b in budgets.items()}
             self.warnings = {s: b.warning for s, b in budgets.items()}
@@ -161,7 +165,7 @@ class IndexInspector(MemdirView):
         self._changed()
 
     @staticmethod
-    def _panel(b: view.IndexBudget, preview: tuple[int, int, bool] | None) -> widgets.VBox:
+    def _panel(b: view.IndexBudget, preview: tuple[int, int, int, int] | None) -> widgets.VBox:
         title = index_title(b.scope)
         missing = " (treated as missing)" if b.problem and not b.exists else " (missing)"
         head = widgets.HTML(
@@ -206,11 +210,10 @@ class IndexInspector(MemdirView):
         if preview is None:
             after = "<p>No folder for this scope, so a rebuild writes nothing here.</p>"
         else:
-            n_lines, n_bytes, cut = preview
+            n_lines, n_bytes, unloaded, unloaded_now = preview
             after = (
                 f"<p>After a rebuild (every line kept, missing memories added): {n_lines} lines, "
-                f"{n_bytes:,} bytes"
-                f"{' (still over a cap)' if cut else ' (within both caps)'}.</p>"
+                f"{n_bytes:,} bytes{view.rebuild_caps_note(unloaded, unloaded_now)}.</p>"
             )
         rebuild = classed(widgets.HTML(after), "memdir-inspector-rebuild-preview")
         return classed(
