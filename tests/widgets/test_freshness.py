@@ -1,8 +1,11 @@
 from __future__ import annotations
 
+import os
+import re
 import warnings
 from pathlib import Path
 
+from memdir_nb.formats.frontmatter_render import render_memory_file
 from memdir_nb.home.config import MemdirConfig
 from memdir_nb.ui.widgets import FreshnessView
 from tests.support import NOW
@@ -60,3 +63,20 @@ def test_a_dir_with_only_an_index_draws_both_charts_without_a_warning(
 
     assert f.rows == []
     assert f.histogram.value.startswith("<svg") and f.timeline.value.startswith("<svg")
+
+
+def test_the_timeline_of_a_dir_of_one_age_labels_its_axis_in_plain_days(
+    tmp_path: Path, config: MemdirConfig
+) -> None:
+    # a cloned dir: git gave every file the same time, here 99 days ago
+    d = tmp_path / "cloned"
+    d.mkdir()
+    for n in range(6):
+        f = d / f"project_note_{n}.md"
+        f.write_text(render_memory_file(f"Note {n}", f"note {n}", "project", "Body.\n"))
+        then = NOW / 1000 - 99 * 86_400
+        os.utime(f, (then, then))
+    svg = FreshnessView(d, now_ms=NOW, config=config).timeline_svg
+    ticks = re.findall(r"<text[^>]*>([^<]*)</text>", svg)
+    assert {"1", "10", "100"} <= set(ticks), ticks
+    assert not any("times" in t or "×" in t for t in ticks), ticks

@@ -13,6 +13,7 @@ stale list follow `data`.
 from __future__ import annotations
 
 import io
+import math
 import os
 from typing import TYPE_CHECKING, Any
 
@@ -73,6 +74,7 @@ def histogram_svg(data: view.FreshnessData) -> str:
 def timeline_svg(data: view.FreshnessData) -> str:
     """One point per memory at its age (log scale), a row per type; stale ones drawn as red crosses."""
     from matplotlib.figure import Figure
+    from matplotlib.ticker import FuncFormatter
 
     fig = Figure(figsize=(7, 2.8))
     ax = fig.add_subplot()
@@ -98,6 +100,11 @@ def timeline_svg(data: view.FreshnessData) -> str:
         )
     ax.axvline(data.stale_after_days + 1, color="#D55E00", linestyle="--", linewidth=1)
     ax.set_xscale("log")
+    # Whole decades from 1 (today) past the oldest memory and the stale line, labelled as plain
+    # day counts: memories of one age (a cloned dir) no longer squeeze the axis into 9.2×10¹.
+    oldest = max([age + 1 for _, _, age, _ in data.timeline] + [data.stale_after_days + 1])
+    ax.set_xlim(0.8, 10 ** max(1, math.ceil(math.log10(oldest * 1.05))))
+    ax.xaxis.set_major_formatter(FuncFormatter(lambda value, _pos: f"{value:g}"))
     ax.set_yticks(range(len(data.types)), data.types)
     ax.set_xlabel("age in days + 1 (log scale)")
     ax.set_title("Timeline: each memory by age")
