@@ -56,6 +56,8 @@ def test_a_memory_dir_without_sessions_says_so_and_a_bad_transcript_is_an_error_
 ) -> None:
     empty = ReplayView(tmp_path, selector="lexical", now_ms=SAMPLE_NOW_MS)
     assert empty.rows == [] and "No session transcript" in empty.summary
+    # said once, in the summary: no header over an empty table, no second copy below it
+    assert empty.table.value == "" and empty.detail_html == ""
     fifo = tmp_path / "s.jsonl"
     os.mkfifo(fifo)
     empty.transcript = str(fifo)

@@ -80,7 +80,12 @@ def turn_rows(replay: SessionReplay) -> list[TurnRow]:
 
 
 def turn_table_html(rows: Sequence[TurnRow], selected: int = -1) -> str:
-    """The turn table as HTML: likely misses shaded and marked, the selected turn in bold."""
+    """The turn table as HTML: likely misses shaded and marked, the selected turn in bold.
+
+    No rows, no table: a header over nothing only crowds the summary that says why.
+    """
+    if not rows:
+        return ""
     head = "".join(
         f"<th>{h}</th>"
         for h in ("turn", "prompt", "flags", "surfaced", "cut", "agent read", "miss", "extractor")

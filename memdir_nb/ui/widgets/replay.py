@@ -21,7 +21,7 @@ import traitlets
 from memdir_nb.recall.selectors import make_selector
 from memdir_nb.reports.replay import SessionReplay, replay_session
 from memdir_nb.ui.views import replay as view
-from memdir_nb.ui.widgets._common import MemdirView, classed, esc, pre
+from memdir_nb.ui.widgets._common import MemdirView, classed, pre
 
 if TYPE_CHECKING:  # pragma: no cover
     from memdir_nb.home.config import MemdirConfig
@@ -151,7 +151,7 @@ class ReplayView(MemdirView):
 
     def _show_turn(self, _change: Any = None) -> None:
         if self.replay is None:
-            self.detail_html = f"<p>{esc(self.summary)}</p>"
+            self.detail_html = ""  # the summary above already says why there is nothing to show
             return
         self.detail_html = view.turn_detail_html(self.replay, self.selected_turn)
         self.table.value = view.turn_table_html(self.rows, self.selected_turn)
