@@ -61,6 +61,7 @@ if str(BENCH) not in sys.path:
     sys.path.insert(0, str(BENCH))
 
 from recall_baselines import grep_rank  # noqa: E402  (the one grep baseline, both benchmarks)
+from recall_eval import rank_figures  # noqa: E402  (hit@5, recall@5, MRR: one definition)
 
 from memdir_nb.formats.manifest import MemoryHeader  # noqa: E402
 from memdir_nb.recall.semantic import SemanticSelector  # noqa: E402
@@ -160,11 +161,8 @@ class Tally:
     rows: list[tuple[int, float, float, float, bool]] = field(default_factory=list)
 
     def add(self, category: int, picks: Sequence[str], gold: set[str]) -> None:
-        top = list(picks)[:K]
-        hit = float(any(p in gold for p in top))
-        recall = len(gold.intersection(top)) / len(gold) if gold else 0.0
-        rank = next((i for i, p in enumerate(top, 1) if p in gold), 0)
-        self.rows.append((category, hit, recall, 1.0 / rank if rank else 0.0, not top))
+        hit, recall, reciprocal = rank_figures(picks, gold, K)
+        self.rows.append((category, hit, recall, reciprocal, not list(picks)[:K]))
 
     def summary(self, category: int | None = None) -> dict[str, float]:
         rows = [r for r in self.rows if category is None or r[0] == category]

@@ -25,7 +25,7 @@ import statistics
 import sys
 import tempfile
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -148,6 +148,17 @@ def score_answer(case: dict, answer: Sequence[str]) -> QueryScore:
         r = recall or 0.0
         f1 = 2 * p * r / (p + r) if p + r else 0.0
     return QueryScore(case["id"], case["kind"], chosen, recall, precision, f1, false_pos)
+
+
+def rank_figures(
+    picks: Sequence[str], gold: Collection[str], k: int = 5
+) -> tuple[float, float, float]:
+    """hit@k, recall@k and reciprocal rank of one ranked answer (all 0 when gold is empty)."""
+    top = list(picks)[:k]
+    hit = float(any(p in gold for p in top))
+    recall = len(set(gold).intersection(top)) / len(gold) if gold else 0.0
+    rank = next((i for i, p in enumerate(top, 1) if p in gold), 0)
+    return hit, recall, 1.0 / rank if rank else 0.0
 
 
 def run_selector(cases: dict, memory_dir: Path, factory: Callable[[], object]) -> list[QueryScore]:
