@@ -36,15 +36,17 @@ def pointless_lines(index: ScopeIndex) -> list[int]:
     separator rows are layout, not content.
     """
     entry_lines = {e.line_no for e in index.entries}
-    loaded = set(strip_entrypoint_extras(index.text).line_map)  # frontmatter, block comments out
-    lines = index.text.replace("\r\n", "\n").split("\n")
+    # The lines as loaded: frontmatter, block comments and a leading byte order mark out (a
+    # BOM before `# Title` on line 1 would otherwise hide the heading).
+    loaded = strip_entrypoint_extras(index.text)
+    lines = loaded.text.split("\n")
     out = []
-    for no, ln in enumerate(lines, 1):
-        if no not in loaded or not ln.strip() or no in entry_lines or ln.lstrip().startswith("#"):
+    for i, (no, ln) in enumerate(zip(loaded.line_map, lines, strict=True)):
+        if not ln.strip() or no in entry_lines or ln.lstrip().startswith("#"):
             continue
         if _HTML_COMMENT.match(ln) or _is_rule_line(ln):
             continue
-        if ln.lstrip().startswith("|") and no < len(lines) and _is_rule_line(lines[no]):
+        if ln.lstrip().startswith("|") and i + 1 < len(lines) and _is_rule_line(lines[i + 1]):
             continue  # a table's header row
         out.append(no)
     return out

@@ -521,6 +521,17 @@ def test_headings_and_blank_lines_in_index_are_fine(tmp_path: Path) -> None:
     assert lint_memory_dir(tmp_path, now_ms=NOW_MS) == []
 
 
+def test_a_heading_after_a_byte_order_mark_is_still_a_heading(tmp_path: Path) -> None:
+    # A published agent index saved by a Windows editor: BOM, then `# Agent Memory Index`.
+    clean_dir(tmp_path)
+    text = (tmp_path / "MEMORY.md").read_text()
+    (tmp_path / "MEMORY.md").write_text("\ufeff# Agent memory index\n\n" + text)
+    assert lint_memory_dir(tmp_path, now_ms=NOW_MS) == []
+    (tmp_path / "MEMORY.md").write_text("\ufeffloose prose\n" + text)
+    (found,) = [f for f in lint_memory_dir(tmp_path) if f.rule == "index-not-pointer"]
+    assert found.line == 1
+
+
 def test_missing_index_is_one_finding_not_one_per_file(tmp_path: Path) -> None:
     clean_dir(tmp_path)
     (tmp_path / "MEMORY.md").unlink()
