@@ -80,7 +80,12 @@ def _check_entries(index: ScopeIndex, c: Collector, files: list[str]) -> None:
     """Entry rules: a target listed twice, a target that does not exist, a link outside."""
     seen: dict[str, int] = {}
     moved_files: MovedFiles | None = None  # made at the first dangling line
+    # A backticked name no file answers to is prose naming a file elsewhere (a repository doc
+    # mentioned in two session notes), not an entry: naming it twice lists nothing twice.
+    guesses = {e.line_no for e in index.dangling if not e.linked}
     for e in index.entries:
+        if e.line_no in guesses:
+            continue
         if e.target in seen:
             c.add(
                 "index-duplicate-entry",

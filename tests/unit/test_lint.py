@@ -532,6 +532,20 @@ def test_a_heading_after_a_byte_order_mark_is_still_a_heading(tmp_path: Path) ->
     assert found.line == 1
 
 
+def test_a_repository_doc_named_twice_in_backticks_is_not_a_duplicate_entry(
+    tmp_path: Path,
+) -> None:
+    # An index kept as notes (published): a plan doc named in two session sections.
+    clean_dir(tmp_path)
+    with open(tmp_path / "MEMORY.md", "a") as fh:
+        fh.write("- `editor/PLAN.md` — the editor plan\n- `editor/PLAN.md` — plan revised\n")
+        fh.write("- [Gone](gone.md) — one\n- [Gone](gone.md) — two\n")
+    found = [f for f in lint_memory_dir(tmp_path) if f.path == "MEMORY.md"]
+    assert [f.rule for f in found].count("index-dangling-name") == 2
+    (dup,) = [f for f in found if f.rule == "index-duplicate-entry"]
+    assert dup.message.startswith("gone.md is listed again")
+
+
 def test_missing_index_is_one_finding_not_one_per_file(tmp_path: Path) -> None:
     clean_dir(tmp_path)
     (tmp_path / "MEMORY.md").unlink()
