@@ -323,6 +323,39 @@ def test_contradicting_memories_are_flagged_not_changed(project_memdir: Path) ->
     assert not any(a.kind == "merge_duplicates" for a in plan.actions)
 
 
+def test_numbered_runs_of_one_template_are_not_merged(project_memdir: Path) -> None:
+    # Shaped after a published agent dir: one record per simulation run, written from one
+    # template, each with its own chain id and work dir.
+    for run, chain in (("r2", "5249cae6"), ("r3", "c2a94ebb")):
+        write_memory(
+            project_memdir,
+            f"project_{run}_chain.md",
+            name=f"project-{run}-equil-chain",
+            description=(
+                f"{run.upper()} atactic polymer equilibration: 9-stage glassy chain, PCFF, "
+                f"temp=550 K, chain_id={chain}; engine=kokkos, gpu_ids=1, mpi=1"
+            ),
+            type="project",
+            body=(
+                f"{run.upper()} polymer equilibration submitted.\n\n"
+                "**Key params:** temp=550 K, max_temp=630 K, engine=kokkos, gpu_ids=1.\n\n"
+                f"**chain_id:** {chain}\n**work_dir:** data/{run}/equil/\n\n"
+                "**Why:** glassy polymer, so the 9-stage chain is needed.\n"
+                f"**How to apply:** when re-running {run}, use temp=550 K."
+            ),
+            now_ms=PLAN_NOW,
+        )
+    plan = plan_consolidation(project_memdir, now_ms=PLAN_NOW)
+    assert not any(a.kind == "merge_duplicates" for a in plan.actions)
+    text = (project_memdir / "project_r2_chain.md").read_text(encoding="utf-8")
+    (project_memdir / "project_r2_chain_again.md").write_text(
+        text.replace("submitted.", "submitted (recorded twice)."), encoding="utf-8"
+    )  # the same run's record written twice is still merged
+    plan = plan_consolidation(project_memdir, now_ms=PLAN_NOW)
+    (merge,) = [a for a in plan.actions if a.kind == "merge_duplicates"]
+    assert "project_r3_chain.md" not in merge.files
+
+
 def test_the_plan_drops_dangling_link_lines_only_never_prose_naming_a_file(
     project_memdir: Path,
 ) -> None:
