@@ -14,13 +14,13 @@ from memdir_nb.dream.actions import (
     IndexRemove,
     IndexUpsert,
     PlanAction,
-    PlanError,
     PlanOp,
     ReplaceText,
     TrashFile,
     WriteFile,
     _sha,
     _split_front,
+    check_plan_dir,
 )
 from memdir_nb.dream.compare import (
     CONTRADICTION_MIN_SHARED,
@@ -377,10 +377,7 @@ def _plan(
     from rapidfuzz import fuzz
 
     root = absolute_dir(memory_dir)
-    if not root.is_dir():
-        raise PlanError(
-            f"memory dir {str(root)!r} does not exist or is not a directory; pass the memory directory"
-        )
+    check_plan_dir(root)
     with ContainedReader(root) as reader:
         snap = _Snapshot(root, reader)
         mems = _read_memories(snap)

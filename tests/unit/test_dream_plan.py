@@ -379,6 +379,20 @@ def test_the_plan_drops_dangling_link_lines_only_never_prose_naming_a_file(
     assert [a.id for a in drops] == ["unindex:MEMORY.md:project_old_plan.md"]
 
 
+def test_a_folder_of_agent_memory_dirs_is_refused_with_nothing_written(
+    real_dir: Callable[[str], Path],
+) -> None:
+    # Planned on a published .claude/agent-memory/, a merge across two agents' records removed
+    # a line from a top-level MEMORY.md that did not exist (the agent's own line was left
+    # dangling) and, applied, wrote that empty index.
+    parent = real_dir("agent-memory-parent")
+    before = snapshot(parent, ignore=())
+    with pytest.raises(PlanError, match="folder of memory dirs.*pass agent-memory/<name>"):
+        plan_consolidation(parent, now_ms=PLAN_NOW)
+    assert snapshot(parent, ignore=()) == before
+    plan_consolidation(parent / "reviewer", now_ms=PLAN_NOW)  # each agent's dir plans as before
+
+
 def test_lines_written_from_the_repository_root_are_not_dangling(
     real_dir: Callable[[str], Path],
 ) -> None:
