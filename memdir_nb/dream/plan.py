@@ -256,6 +256,10 @@ def _index_line_actions(
     for e, found in entries:
         if found is not None:
             indexed.setdefault(found[0], e.line_no)
+    for no, target in index.index_mentions(text):  # named besides a line's entry: listed too
+        named = _indexed_rel(targets, target, in_scope)
+        if named is not None and named[1]:
+            indexed.setdefault(named[0], no)
     moved_files: MovedFiles | None = None  # made at the first dangling line
     for e, found in entries:
         if found is None:

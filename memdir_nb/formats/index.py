@@ -34,7 +34,9 @@ from memdir_nb.formats.index_lines import (
     NO_DESCRIPTION_HOOK,
     IndexEntry,
     format_index_entry,
+    index_mentions,
     is_md_target,
+    line_mentions,
     parse_entry_line,
     parse_index,
     remove_index_entry,
@@ -67,6 +69,7 @@ __all__ = [
     "format_size",
     "heading_hook",
     "index_cap_verdict",
+    "index_mentions",
     "is_md_target",
     "merge_index",
     "parse_index",
@@ -193,7 +196,8 @@ def merge_index(
     drop_dangling: bool = False,
     describe: Callable[[MemoryHeader], str] | None = None,
 ) -> MergedIndex:
-    """The index `old` with an entry added for each memory in `headers` that no line points at.
+    """The index `old` with an entry added for each memory in `headers` that no line points at
+    or names (a second link on a line, a backticked name in prose or a table: line_mentions).
 
     Every line of `old` is kept byte for byte: headings, prose, comments, and entry lines with
     their own titles and hooks. `points_at(target)` says what an entry's target is: the
@@ -229,6 +233,8 @@ def merge_index(
                 continue
         elif found:
             covered.add(found)
+        # a memory file the line names besides its entry is listed too
+        covered.update(f for f in map(points_at, line_mentions(line.rstrip("\r"))) if f)
         out.append(line)
     missing = sorted((h for h in headers if h.filename not in covered), key=_rebuild_order)
     text = "\n".join(out)

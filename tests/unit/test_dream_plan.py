@@ -393,6 +393,13 @@ def test_a_folder_of_agent_memory_dirs_is_refused_with_nothing_written(
     plan_consolidation(parent / "reviewer", now_ms=PLAN_NOW)  # each agent's dir plans as before
 
 
+def test_the_plan_adds_no_line_for_a_file_the_index_names_besides_an_entry(
+    real_dir: Callable[[str], Path],
+) -> None:
+    plan = plan_consolidation(real_dir("names-besides-entries"), now_ms=PLAN_NOW)
+    assert not [a for a in plan.actions if "index" in a.kind]
+
+
 def test_lines_written_from_the_repository_root_are_not_dangling(
     real_dir: Callable[[str], Path],
 ) -> None:

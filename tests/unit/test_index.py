@@ -30,9 +30,14 @@ from memdir_nb.formats.index import (
     truncate_entrypoint_content,
     upsert_index_entry,
 )
-from memdir_nb.formats.index_lines import MovedFiles, retarget_entry_line
+from memdir_nb.formats.index_lines import MovedFiles, line_mentions, retarget_entry_line
 from memdir_nb.formats.manifest import MemoryHeader
-from memdir_nb.storage.index_files import IndexTargets, entrypoint_path, read_entrypoint
+from memdir_nb.storage.index_files import (
+    IndexTargets,
+    entrypoint_path,
+    nested_index_lines,
+    read_entrypoint,
+)
 from memdir_nb.storage.index_rebuild import plan_index_rebuild
 from memdir_nb.storage.rebuild import rebuild_index
 from memdir_nb.storage.store import MemoryStore
@@ -485,6 +490,31 @@ def test_rebuild_adds_no_line_for_a_file_an_agent_folder_indexes_itself(
     assert r.merged.added == ("builder/reference_cache_host.md",)
     assert r.merged.dangling == ("reference_cache_host.md",)
     assert "planner/" not in r.text
+
+
+def test_rebuild_adds_no_line_for_a_file_the_index_names_besides_an_entry(
+    real_dir: Callable[[str], Path],
+) -> None:
+    mem = real_dir("names-besides-entries")
+    before = (mem / "MEMORY.md").read_text(encoding="utf-8")
+    assert plan_index_rebuild(mem).merged.added == ()
+    assert rebuild_index(mem, write=False) == before
+
+
+def test_a_line_mentions_every_md_name_besides_its_entry() -> None:
+    line = "- [Desktop](desktop.md) \u2014 wrapped: [kbd](kbd.md), see `mouse.md` and https://x.io/a.md"
+    assert line_mentions(line) == ["kbd.md", "mouse.md"]
+    assert line_mentions("- See `./sse.md` for the investigation") == ["sse.md"]
+    assert line_mentions("| Deploy | `deploy.md` |") == ["deploy.md"]
+    assert line_mentions("- [Only](only.md) \u2014 one pointer") == []
+    assert line_mentions("plain prose, no names") == []
+
+
+def test_an_agent_folder_index_naming_a_file_in_prose_indexes_it(tmp_path: Path) -> None:
+    memory(tmp_path, "scout/report.md", "Scout report", "the workspace map", "reference")
+    (tmp_path / "scout" / "MEMORY.md").write_text("See `report.md` for the full scout report.\n")
+    found = nested_index_lines(tmp_path, ["scout/report.md"])
+    assert found == {"scout/report.md": "See `report.md` for the full scout report."}
 
 
 def test_rebuild_without_write_leaves_disk_alone(tmp_path: Path) -> None:

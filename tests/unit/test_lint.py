@@ -691,6 +691,15 @@ def test_index_targets_written_from_the_repository_root_point_at_the_dirs_files(
     assert [f.path for f in found if f.rule == "not-in-index"] == ["NOTES.md"]
 
 
+def test_a_file_named_besides_any_entry_is_in_the_index(
+    real_dir: Callable[[str], Path],
+) -> None:
+    # Published indexes name files in a second link, a table column or a "See `x.md`" line.
+    found = lint_memory_dir(real_dir("names-besides-entries"))
+    assert [f.path for f in found if f.rule == "not-in-index"] == []
+    assert not [f for f in found if f.rule.startswith("index-dangling")]  # prose is no entry
+
+
 def test_one_missing_line_or_file_is_counted_in_the_singular(tmp_path: Path) -> None:
     write_memory(tmp_path, "user_role.md", "Role", "the user's role", "user", "A data person.")
     found = {f.rule: f.message for f in lint_memory_dir(tmp_path)}
