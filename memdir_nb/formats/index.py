@@ -33,7 +33,9 @@ from memdir_nb.formats.index_lines import (
     MAX_HOOK_CHARS,
     NO_DESCRIPTION_HOOK,
     IndexEntry,
+    crlf_style,
     format_index_entry,
+    in_style,
     index_mentions,
     is_md_target,
     line_mentions,
@@ -242,6 +244,8 @@ def merge_index(
         text = render_index(missing, describe)
     elif missing:
         text = _with_added_entries(out, render_index(missing, describe))
+    if missing and crlf_style(old):  # an index kept on Windows gets added lines in its style
+        text = in_style(text.replace("\r\n", "\n"), True)
     return MergedIndex(
         text, tuple(h.filename for h in missing), tuple(dangling), tuple(dropped), tuple(kept)
     )
