@@ -753,6 +753,21 @@ def test_in_progress_as_a_status_name_or_hook_name_is_not_task_state(tmp_path: P
     assert ("reference_board.md", "ephemeral-task-state") not in _rules(tmp_path)
 
 
+def test_in_progress_in_a_list_of_statuses_is_not_task_state(tmp_path: Path) -> None:
+    # A published auditor's note lists a catalog's statuses in a sentence, pipe-separated.
+    clean_dir(tmp_path)
+    _mem(
+        tmp_path,
+        "reference_statuses.md",
+        name="Catalog statuses",
+        description="Which statuses the deliverable catalog defines and which are in use",
+        type="reference",
+        body="The full set: Draft | Ready | In Progress | Validated | Complete.\n"
+        "A card goes Backlog -> In progress -> Done.",
+    )
+    assert ("reference_statuses.md", "ephemeral-task-state") not in _rules(tmp_path)
+
+
 def test_work_still_in_progress_is_task_state(tmp_path: Path) -> None:
     clean_dir(tmp_path)
     _mem(
