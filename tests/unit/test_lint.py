@@ -1063,6 +1063,19 @@ def test_description_audit_reads_cjk_bodies_by_character_pieces() -> None:
     assert len(missed.unseen) == 4 and missed.unseen[0].line == 1
 
 
+def test_an_unseen_sentence_is_quoted_without_its_bold_label_and_full_width_colon() -> None:
+    # A published Chinese memory writes its labels as "**原因**：" (a full-width colon): the
+    # quote began with the colon.
+    from memdir_nb.lint.description_audit import audit_description
+
+    body = (
+        "**原因**：`robot_state_publisher` 在命名空间下订阅的话题名字不一致，导致坐标系从未发布。\n"
+        "**修复**：恢复重映射，蓝色机器人重新出现在可视化窗口里。\n"
+    )
+    audit = audit_description("Notes", "Things to remember", body)
+    assert audit.unseen and all(u.text[0] not in "：:*" for u in audit.unseen)
+
+
 def test_description_audit_flags_no_memory_of_the_demo_dir(tmp_path: Path) -> None:
     root = build_demo_memory_dir(tmp_path / "demo", now_ms=NOW_MS)
     found = lint_memory_dir(root, now_ms=NOW_MS)
