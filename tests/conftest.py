@@ -465,6 +465,35 @@ def build_repo_root_targets_dir(root: Path) -> Path:
     return mem
 
 
+def build_names_besides_entries_dir(root: Path) -> Path:
+    """An index that names some of its files past any line's entry, as published indexes do:
+    a second link on an entry line, a table whose last column holds backticked file names, and
+    a "See `x.md` for ..." sentence; plus prose naming a file that is not there. Every memory
+    file is named somewhere, so none is missing from the index.
+    """
+    for name, title in (
+        ("desktop.md", "Desktop lifecycle"),
+        ("keyboard.md", "Keyboard wrapped"),
+        ("deploy.md", "Deploy steps"),
+        ("bugs.md", "Bug history"),
+        ("sse.md", "SSE investigation"),
+    ):
+        _put(
+            root / name,
+            f"---\nname: {title}\ndescription: {title.lower()} notes\ntype: project\n---\n"
+            f"{title} body.\n",
+        )
+    _put(
+        root / "MEMORY.md",
+        "# Memory\n\n"
+        "- [Desktop lifecycle](desktop.md) \u2014 open, focus, close ([kbd](keyboard.md))\n\n"
+        "| Area | File |\n|---|---|\n| Deploy steps | `deploy.md` |\n| Debugging | `bugs.md` |\n\n"
+        "- See `sse.md` for the detailed investigation (Feb 2026)\n"
+        "- The old `notes/ARCHIVE.md` was folded into the repository docs.\n",
+    )
+    return root
+
+
 REAL_DIR_BUILDERS: dict[str, Callable[[Path], Path]] = {
     "agent-memory-parent": build_agent_memory_parent_dir,
     "repo-root-targets": build_repo_root_targets_dir,
@@ -483,6 +512,7 @@ REAL_DIR_BUILDERS: dict[str, Callable[[Path], Path]] = {
     "special-files": build_special_files_dir,
     "untyped-past-cap": build_untyped_past_cap_dir,
     "agent-beside-index": build_agent_beside_index_dir,
+    "names-besides-entries": build_names_besides_entries_dir,
 }
 
 

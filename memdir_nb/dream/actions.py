@@ -11,6 +11,7 @@ from typing import assert_never
 
 from memdir_nb.clock import system_clock_ms
 from memdir_nb.formats.index_batch import IndexText, fit_index
+from memdir_nb.storage.listing import folder_of_memory_dirs
 
 
 class PlanError(ValueError):
@@ -19,6 +20,23 @@ class PlanError(ValueError):
 
 class PlanStaleError(PlanError):
     """Files the plan read changed after it was made."""
+
+
+def check_plan_dir(root: Path) -> None:
+    """PlanError unless root is one memory dir a plan can be made for.
+
+    A folder of memory dirs (.claude/agent-memory/ holding each agent's dir) is refused as the
+    rebuild refuses it: a plan there would merge one agent's memories into another's, remove
+    index lines from a top-level MEMORY.md that does not exist (leaving the agent's own line
+    dangling) and, applied, write that empty MEMORY.md, which never loads.
+    """
+    if not root.is_dir():
+        raise PlanError(
+            f"memory dir {str(root)!r} does not exist or is not a directory; pass the memory directory"
+        )
+    found = folder_of_memory_dirs(root)
+    if found is not None:
+        raise PlanError(f"cannot plan a consolidation: {found.problem}; {found.fix}")
 
 
 @dataclass(frozen=True)

@@ -14,6 +14,7 @@ from memdir_nb.dream.actions import (
     TrashFile,
     WriteFile,
     _sha,
+    check_plan_dir,
 )
 from memdir_nb.extract.runner import TOOL_SCHEMAS, ToolOutcome, ToolRunner
 from memdir_nb.extract.sandbox import can_use_tool
@@ -241,10 +242,7 @@ def plan_consolidation_with_claude(
     """Let Claude propose a consolidation through the extraction sandbox; nothing is written until apply_plan."""
 
     root = absolute_dir(memory_dir)
-    if not root.is_dir():
-        raise PlanError(
-            f"memory dir {str(root)!r} does not exist or is not a directory; pass the memory directory"
-        )
+    check_plan_dir(root)
     if not isinstance(max_turns, int) or max_turns < 1:
         raise PlanError(f"max_turns must be a whole number >= 1, got {max_turns!r}")
     request = {

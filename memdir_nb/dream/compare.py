@@ -155,6 +155,24 @@ class _Mem:
         """The body, lower-cased (computed once, however many candidate pairs it is in)."""
         return self.body.lower()
 
+    @functools.cached_property
+    def name_numbers(self) -> frozenset[str]:
+        """The words of the name that hold a digit (`ps3`, `20260525`, `phase2b`), lower-cased."""
+        return frozenset(w.lower() for w in _NAME_WORD.findall(self.name) if _DIGIT.search(w))
+
+
+_NAME_WORD = re.compile(r"[^\W_]+")
+_DIGIT = re.compile(r"\d")
+
+
+def _series_siblings(a: _Mem, b: _Mem) -> bool:
+    """Whether two memories are numbered members of one series (runs PS2 and PS3, the sessions
+    of 2026-05-24 and 2026-05-25): both names carry numbers and the numbers differ. Such records
+    share a template, so their text scores as a near-duplicate, but each is about its own run,
+    day or version; merging one into the other would leave a file that names the first run with
+    the second's id under it, and drop the second's index line."""
+    return bool(a.name_numbers) and bool(b.name_numbers) and a.name_numbers != b.name_numbers
+
 
 # Candidate pairs must share this fraction of the smaller text's word stems (see
 # similarity.py); every candidate is then scored with the exact thresholds above.
@@ -172,7 +190,9 @@ def _duplicate_groups(pool: list[_Mem], fuzz: Any, stems: StemCache) -> list[lis
     for idx in blocks.values():
         keys = [stems.text(f"{pool[i].name} {pool[i].description}") for i in idx]
         pairs = [
-            (idx[a], idx[b]) for a, b in candidate_pairs(keys, min_shared=DUPLICATE_MIN_SHARED)
+            (idx[a], idx[b])
+            for a, b in candidate_pairs(keys, min_shared=DUPLICATE_MIN_SHARED)
+            if not _series_siblings(pool[idx[a]], pool[idx[b]])
         ]
         # The groups are the connected components, whatever order the pairs are joined in.
         for a, b in _near_duplicate_pairs(pool, pairs, fuzz):

@@ -14,13 +14,13 @@ from memdir_nb.dream.actions import (
     IndexRemove,
     IndexUpsert,
     PlanAction,
-    PlanError,
     PlanOp,
     ReplaceText,
     TrashFile,
     WriteFile,
     _sha,
     _split_front,
+    check_plan_dir,
 )
 from memdir_nb.dream.compare import (
     CONTRADICTION_MIN_SHARED,
@@ -256,6 +256,10 @@ def _index_line_actions(
     for e, found in entries:
         if found is not None:
             indexed.setdefault(found[0], e.line_no)
+    for no, target in index.index_mentions(text):  # named besides a line's entry: listed too
+        named = _indexed_rel(targets, target, in_scope)
+        if named is not None and named[1]:
+            indexed.setdefault(named[0], no)
     moved_files: MovedFiles | None = None  # made at the first dangling line
     for e, found in entries:
         if found is None:
@@ -377,10 +381,7 @@ def _plan(
     from rapidfuzz import fuzz
 
     root = absolute_dir(memory_dir)
-    if not root.is_dir():
-        raise PlanError(
-            f"memory dir {str(root)!r} does not exist or is not a directory; pass the memory directory"
-        )
+    check_plan_dir(root)
     with ContainedReader(root) as reader:
         snap = _Snapshot(root, reader)
         mems = _read_memories(snap)

@@ -33,8 +33,12 @@ from memdir_nb.formats.index_lines import (
     MAX_HOOK_CHARS,
     NO_DESCRIPTION_HOOK,
     IndexEntry,
+    crlf_style,
     format_index_entry,
+    in_style,
+    index_mentions,
     is_md_target,
+    line_mentions,
     parse_entry_line,
     parse_index,
     remove_index_entry,
@@ -67,6 +71,7 @@ __all__ = [
     "format_size",
     "heading_hook",
     "index_cap_verdict",
+    "index_mentions",
     "is_md_target",
     "merge_index",
     "parse_index",
@@ -193,7 +198,8 @@ def merge_index(
     drop_dangling: bool = False,
     describe: Callable[[MemoryHeader], str] | None = None,
 ) -> MergedIndex:
-    """The index `old` with an entry added for each memory in `headers` that no line points at.
+    """The index `old` with an entry added for each memory in `headers` that no line points at
+    or names (a second link on a line, a backticked name in prose or a table: line_mentions).
 
     Every line of `old` is kept byte for byte: headings, prose, comments, and entry lines with
     their own titles and hooks. `points_at(target)` says what an entry's target is: the
@@ -229,6 +235,8 @@ def merge_index(
                 continue
         elif found:
             covered.add(found)
+        # a memory file the line names besides its entry is listed too
+        covered.update(f for f in map(points_at, line_mentions(line.rstrip("\r"))) if f)
         out.append(line)
     missing = sorted((h for h in headers if h.filename not in covered), key=_rebuild_order)
     text = "\n".join(out)
@@ -236,6 +244,8 @@ def merge_index(
         text = render_index(missing, describe)
     elif missing:
         text = _with_added_entries(out, render_index(missing, describe))
+    if missing and crlf_style(old):  # an index kept on Windows gets added lines in its style
+        text = in_style(text.replace("\r\n", "\n"), True)
     return MergedIndex(
         text, tuple(h.filename for h in missing), tuple(dangling), tuple(dropped), tuple(kept)
     )

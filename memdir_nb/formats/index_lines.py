@@ -237,6 +237,39 @@ def parse_index(text: str) -> list[IndexEntry]:
     return entries
 
 
+def line_mentions(line: str) -> list[str]:
+    """The .md names one index line holds besides its entry's target, in order: each Markdown
+    link's target and each backticked name, normalised.
+
+    Only the entry (parse_entry_line) can dangle. But the index is read by a model, and any
+    name on a line that names a memory file tells it the file is there: a second link on a line
+    (`— kbd: [wrapped](kbd.md)`), a table's backticked file column, "See `analysis.md` for the
+    investigation". Lint, the rebuild, the plan and the browser count such a file as listed.
+    """
+    if "`" not in line and "](" not in line:
+        return []
+    found = [(m.start(), m.group("target")) for m in _MD_LINK.finditer(line)]
+    found += [(t.start(), t.group("target")) for t in _TICKED_MD.finditer(line)]
+    names = [norm_target(t) for _, t in sorted(found) if is_md_target(t)]
+    own = entry_target(line)
+    if own in names:
+        names.remove(own)  # its first occurrence: the entry itself
+    return names
+
+
+def index_mentions(text: str) -> list[tuple[int, str]]:
+    """(line number, target) for every .md name of MEMORY.md text that is no line's entry
+    (line_mentions of each line), HTML comments left out as parse_index leaves them out."""
+    found: list[tuple[int, str]] = []
+    in_comment = False
+    for no, line in enumerate(text.replace("\r\n", "\n").split("\n"), start=1):
+        if in_comment or line.lstrip().startswith("<!--"):
+            in_comment = "-->" not in line
+            continue
+        found += [(no, target) for target in line_mentions(line)]
+    return found
+
+
 def crlf_style(text: str) -> bool:
     """Whether every line break of text is CRLF (an index kept on Windows): edits keep them so."""
     breaks = text.count("\n")

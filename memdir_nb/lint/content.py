@@ -194,7 +194,14 @@ def _names_a_status(line: str, m: re.Match[str]) -> bool:
     before = line[: m.start()].rstrip()
     if before[-1:] in ("`", '"', "'", "\u201c", "\u2018"):
         return True
-    return _NAMED_AFTER.match(line[m.end() :]) is not None
+    after = line[m.end() :]
+    # one of a list of statuses: "Draft | Ready | In Progress | Done", "Todo -> In progress"
+    if before.endswith(_STATUS_SEPARATORS) or after.lstrip().startswith(_STATUS_SEPARATORS):
+        return True
+    return _NAMED_AFTER.match(after) is not None
+
+
+_STATUS_SEPARATORS = ("|", "->", "\u2192")
 
 
 _LATIN_LETTER = re.compile(r"[A-Za-z\u00c0-\u024f]")

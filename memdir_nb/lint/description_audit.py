@@ -38,7 +38,10 @@ _SENTENCE_END = re.compile(r"(?<=[.!?。！？])\s+|(?<=[。！？])")
 # without one is a single sentence (a regex starting with a character class, found quickly).
 _SENTENCE_BREAK = re.compile(r"[.!?。！？]\s|[。！？]")
 _ASCII_SENTENCE_BREAK = re.compile(r"[.!?]\s")  # the same on ASCII text, three times faster
-_LABEL = re.compile(r"^\s*(?:[-*+]\s+|\d+[.)]\s+|#+\s+|>\s*)?(?:\*\*[^*\n]{1,40}\*\*\s*:?\s*)?")
+# a list, heading or quote mark and a bold label ("**Why:**", "**原因**：", with a full-width colon)
+_LABEL = re.compile(
+    r"^\s*(?:[-*+]\s+|\d+[.)]\s+|#+\s+|>\s*)?(?:\*\*[^*\n]{1,40}\*\*\s*[:\uff1a]?\s*)?"
+)
 _KANA_ONLY = re.compile(r"^[\u3040-\u309f\u30fc]+$")
 _DIGITS = re.compile(r"^[\d.,:\-]+$")
 _STOP_WORDS = """

@@ -36,15 +36,17 @@ def pointless_lines(index: ScopeIndex) -> list[int]:
     separator rows are layout, not content.
     """
     entry_lines = {e.line_no for e in index.entries}
-    loaded = set(strip_entrypoint_extras(index.text).line_map)  # frontmatter, block comments out
-    lines = index.text.replace("\r\n", "\n").split("\n")
+    # The lines as loaded: frontmatter, block comments and a leading byte order mark out (a
+    # BOM before `# Title` on line 1 would otherwise hide the heading).
+    loaded = strip_entrypoint_extras(index.text)
+    lines = loaded.text.split("\n")
     out = []
-    for no, ln in enumerate(lines, 1):
-        if no not in loaded or not ln.strip() or no in entry_lines or ln.lstrip().startswith("#"):
+    for i, (no, ln) in enumerate(zip(loaded.line_map, lines, strict=True)):
+        if not ln.strip() or no in entry_lines or ln.lstrip().startswith("#"):
             continue
         if _HTML_COMMENT.match(ln) or _is_rule_line(ln):
             continue
-        if ln.lstrip().startswith("|") and no < len(lines) and _is_rule_line(lines[no]):
+        if ln.lstrip().startswith("|") and i + 1 < len(lines) and _is_rule_line(lines[i + 1]):
             continue  # a table's header row
         out.append(no)
     return out
@@ -78,7 +80,12 @@ def _check_entries(index: ScopeIndex, c: Collector, files: list[str]) -> None:
     """Entry rules: a target listed twice, a target that does not exist, a link outside."""
     seen: dict[str, int] = {}
     moved_files: MovedFiles | None = None  # made at the first dangling line
+    # A backticked name no file answers to is prose naming a file elsewhere (a repository doc
+    # mentioned in two session notes), not an entry: naming it twice lists nothing twice.
+    guesses = {e.line_no for e in index.dangling if not e.linked}
     for e in index.entries:
+        if e.line_no in guesses:
+            continue
         if e.target in seen:
             c.add(
                 "index-duplicate-entry",

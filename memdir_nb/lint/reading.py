@@ -6,6 +6,7 @@ import os
 
 from memdir_nb.formats.frontmatter import parse_frontmatter
 from memdir_nb.formats.index import IndexEntry, parse_index, strip_entrypoint_extras
+from memdir_nb.formats.index_lines import index_mentions
 from memdir_nb.formats.manifest import MemoryHeader, memory_time_ms
 from memdir_nb.lint.findings import MemoryText, ScopeIndex
 from memdir_nb.spec.constants import ENTRYPOINT_NAME, MEMORY_FILE_READ_MAX_BYTES, TEAM_DIRNAME
@@ -116,6 +117,11 @@ def read_scope_indexes(memory_dir: str | os.PathLike[str]) -> list[ScopeIndex]:
                 referenced.add(os.path.relpath(found.path, root).replace(os.sep, "/"))
             else:
                 dangling.append(entry)
+        # a memory file a line names past its entry (or in prose) is listed; it never dangles
+        for no, target in index_mentions(text):
+            found = targets.locate(target) if no in loaded_lines else None
+            if found is not None and found.inside and found.is_file:
+                referenced.add(os.path.relpath(found.path, root).replace(os.sep, "/"))
         out.append(
             ScopeIndex(
                 scope,

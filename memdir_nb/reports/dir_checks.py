@@ -167,6 +167,17 @@ def _journal_findings(memory_dir: Path, result: LintResult) -> list[DoctorFindin
     return out
 
 
+def _index_files(memory_dir: Path, index_rels: set[str]) -> str:
+    """The index file(s) findings belong to: MEMORY.md, team/MEMORY.md, or both."""
+    return " and ".join(os.fspath(memory_dir / rel) for rel in sorted(index_rels))
+
+
+def _index_of(memory_file: str) -> str:
+    """The index that lists a memory file: its scope's (team/MEMORY.md for a team/ file)."""
+    team = memory_file.startswith(f"{TEAM_DIRNAME}/")
+    return f"{TEAM_DIRNAME}/{ENTRYPOINT_NAME}" if team else ENTRYPOINT_NAME
+
+
 def _entry_findings(memory_dir: Path, result: LintResult) -> list[DoctorFinding]:
     """Memories the index does not list, and index lines that point nowhere."""
     out: list[DoctorFinding] = []
@@ -179,18 +190,15 @@ def _entry_findings(memory_dir: Path, result: LintResult) -> list[DoctorFinding]
                 f"{plural(len(missing), 'topic file')} missing from the index: recall can still "
                 f"find {'it' if len(missing) == 1 else 'them'}, but the index never lists "
                 f"{'it' if len(missing) == 1 else 'them'} up front",
-                os.fspath(memory_dir / ENTRYPOINT_NAME),
+                _index_files(memory_dir, {_index_of(m) for m in missing}),
                 "add a '- [Title](file.md) — hook' line for each, or run "
                 f"`memdir-nb rebuild-index {memory_dir}` (it adds them under "
                 f"'{REBUILD_HEADING}' and keeps every other line)",
                 tuple(missing),
             )
         )
-    dangling = [
-        f"{f.path}:{f.line}: {f.message}"
-        for f in result.findings
-        if f.rule == "index-dangling-entry"
-    ]
+    dangling_findings = [f for f in result.findings if f.rule == "index-dangling-entry"]
+    dangling = [f"{f.path}:{f.line}: {f.message}" for f in dangling_findings]
     if dangling:
         out.append(
             DoctorFinding(
@@ -198,7 +206,7 @@ def _entry_findings(memory_dir: Path, result: LintResult) -> list[DoctorFinding]
                 "action",
                 f"{plural(len(dangling), 'index line')} {'points' if len(dangling) == 1 else 'point'} "
                 "at nothing",
-                os.fspath(memory_dir / ENTRYPOINT_NAME),
+                _index_files(memory_dir, {f.path for f in dangling_findings}),
                 "delete those lines (or restore the files); "
                 f"`memdir-nb rebuild-index --drop-dangling {memory_dir}` drops them and keeps "
                 "the old index in .trash/",

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
-from memdir_nb.formats.index import parse_index
+from memdir_nb.formats.index import index_mentions, parse_index
 from memdir_nb.formats.index_lines import norm_target
 from memdir_nb.formats.names import is_memory_filename
 from memdir_nb.spec.constants import (
@@ -234,9 +234,12 @@ def nested_index_lines(memory_dir: str | os.PathLike[str], files: list[str]) -> 
             continue
         text = load_entrypoint(scope_dir, memory_dir=root).text
         targets = IndexTargets(scope_dir, memory_dir=root)
-        for entry in parse_index(text):
-            target = targets.locate(entry.target)
+        raw = text.replace("\r\n", "\n").split("\n")
+        named = [(e.target, e.raw) for e in parse_index(text)]  # entries, then other names
+        named += [(name, raw[no - 1]) for no, name in index_mentions(text)]
+        for name, line in named:
+            target = targets.locate(name)
             if target is not None and target.inside and target.is_file:
                 rel = os.path.relpath(target.path, root).replace(os.sep, "/")
-                found.setdefault(rel, entry.raw.strip())
+                found.setdefault(rel, line.strip())
     return found

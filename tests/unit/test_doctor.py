@@ -187,6 +187,20 @@ def test_files_missing_from_the_index_and_lines_pointing_at_nothing(tmp_path: Pa
     assert "feedback_gone.md" in dangling.items[0] and "rebuild-index" in dangling.fix
 
 
+def test_lines_pointing_at_nothing_in_team_memory_name_the_team_index(tmp_path: Path) -> None:
+    # A published dir's team/MEMORY.md listed nine deleted files; doctor blamed MEMORY.md.
+    w, mem = healthy(tmp_path)
+    (mem / "team").mkdir()
+    (mem / "team" / "MEMORY.md").write_text(
+        format_index_entry("Gone", "gone.md", "deleted") + "\n", encoding="utf-8"
+    )
+    add_memory(mem, "team/project_unlisted.md", index=False)
+    report = diagnose(w.config())
+    team_index = str(mem / "team" / "MEMORY.md")
+    assert finding(report, "index-dangling").responsible == team_index
+    assert finding(report, "not-in-index").responsible == team_index
+
+
 def test_stale_memories_are_a_note(tmp_path: Path) -> None:
     w, mem = healthy(tmp_path)
     add_memory(mem, "project_old_goal.md", type="project", age_days=500)

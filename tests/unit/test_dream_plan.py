@@ -323,6 +323,39 @@ def test_contradicting_memories_are_flagged_not_changed(project_memdir: Path) ->
     assert not any(a.kind == "merge_duplicates" for a in plan.actions)
 
 
+def test_numbered_runs_of_one_template_are_not_merged(project_memdir: Path) -> None:
+    # Shaped after a published agent dir: one record per simulation run, written from one
+    # template, each with its own chain id and work dir.
+    for run, chain in (("r2", "5249cae6"), ("r3", "c2a94ebb")):
+        write_memory(
+            project_memdir,
+            f"project_{run}_chain.md",
+            name=f"project-{run}-equil-chain",
+            description=(
+                f"{run.upper()} atactic polymer equilibration: 9-stage glassy chain, PCFF, "
+                f"temp=550 K, chain_id={chain}; engine=kokkos, gpu_ids=1, mpi=1"
+            ),
+            type="project",
+            body=(
+                f"{run.upper()} polymer equilibration submitted.\n\n"
+                "**Key params:** temp=550 K, max_temp=630 K, engine=kokkos, gpu_ids=1.\n\n"
+                f"**chain_id:** {chain}\n**work_dir:** data/{run}/equil/\n\n"
+                "**Why:** glassy polymer, so the 9-stage chain is needed.\n"
+                f"**How to apply:** when re-running {run}, use temp=550 K."
+            ),
+            now_ms=PLAN_NOW,
+        )
+    plan = plan_consolidation(project_memdir, now_ms=PLAN_NOW)
+    assert not any(a.kind == "merge_duplicates" for a in plan.actions)
+    text = (project_memdir / "project_r2_chain.md").read_text(encoding="utf-8")
+    (project_memdir / "project_r2_chain_again.md").write_text(
+        text.replace("submitted.", "submitted (recorded twice)."), encoding="utf-8"
+    )  # the same run's record written twice is still merged
+    plan = plan_consolidation(project_memdir, now_ms=PLAN_NOW)
+    (merge,) = [a for a in plan.actions if a.kind == "merge_duplicates"]
+    assert "project_r3_chain.md" not in merge.files
+
+
 def test_the_plan_drops_dangling_link_lines_only_never_prose_naming_a_file(
     project_memdir: Path,
 ) -> None:
@@ -344,6 +377,27 @@ def test_the_plan_drops_dangling_link_lines_only_never_prose_naming_a_file(
     plan = plan_consolidation(project_memdir, now_ms=PLAN_NOW)
     drops = [a for a in plan.actions if a.kind == "drop_dangling_index_line"]
     assert [a.id for a in drops] == ["unindex:MEMORY.md:project_old_plan.md"]
+
+
+def test_a_folder_of_agent_memory_dirs_is_refused_with_nothing_written(
+    real_dir: Callable[[str], Path],
+) -> None:
+    # Planned on a published .claude/agent-memory/, a merge across two agents' records removed
+    # a line from a top-level MEMORY.md that did not exist (the agent's own line was left
+    # dangling) and, applied, wrote that empty index.
+    parent = real_dir("agent-memory-parent")
+    before = snapshot(parent, ignore=())
+    with pytest.raises(PlanError, match="folder of memory dirs.*pass agent-memory/<name>"):
+        plan_consolidation(parent, now_ms=PLAN_NOW)
+    assert snapshot(parent, ignore=()) == before
+    plan_consolidation(parent / "reviewer", now_ms=PLAN_NOW)  # each agent's dir plans as before
+
+
+def test_the_plan_adds_no_line_for_a_file_the_index_names_besides_an_entry(
+    real_dir: Callable[[str], Path],
+) -> None:
+    plan = plan_consolidation(real_dir("names-besides-entries"), now_ms=PLAN_NOW)
+    assert not [a for a in plan.actions if "index" in a.kind]
 
 
 def test_lines_written_from_the_repository_root_are_not_dangling(

@@ -30,9 +30,14 @@ from memdir_nb.formats.index import (
     truncate_entrypoint_content,
     upsert_index_entry,
 )
-from memdir_nb.formats.index_lines import MovedFiles, retarget_entry_line
+from memdir_nb.formats.index_lines import MovedFiles, line_mentions, retarget_entry_line
 from memdir_nb.formats.manifest import MemoryHeader
-from memdir_nb.storage.index_files import IndexTargets, entrypoint_path, read_entrypoint
+from memdir_nb.storage.index_files import (
+    IndexTargets,
+    entrypoint_path,
+    nested_index_lines,
+    read_entrypoint,
+)
 from memdir_nb.storage.index_rebuild import plan_index_rebuild
 from memdir_nb.storage.rebuild import rebuild_index
 from memdir_nb.storage.store import MemoryStore
@@ -487,6 +492,46 @@ def test_rebuild_adds_no_line_for_a_file_an_agent_folder_indexes_itself(
     assert "planner/" not in r.text
 
 
+def test_rebuild_adds_no_line_for_a_file_the_index_names_besides_an_entry(
+    real_dir: Callable[[str], Path],
+) -> None:
+    mem = real_dir("names-besides-entries")
+    before = (mem / "MEMORY.md").read_text(encoding="utf-8")
+    assert plan_index_rebuild(mem).merged.added == ()
+    assert rebuild_index(mem, write=False) == before
+
+
+def test_rebuild_of_a_crlf_index_adds_its_lines_with_crlf_too(tmp_path: Path) -> None:
+    # A published index converted to Windows line ends: the rebuild appended LF lines to it.
+    memory(tmp_path, "user_role.md", "User role", "Backend engineer", "user")
+    memory(tmp_path, "feedback_tests.md", "Testing", "Real DB in tests", "feedback")
+    old = "# Index\r\n\r\n- [User role](user_role.md) \u2014 Backend engineer\r\n"
+    (tmp_path / "MEMORY.md").write_bytes(old.encode())
+    rebuild_index(tmp_path)
+    new = (tmp_path / "MEMORY.md").read_bytes()
+    assert new.startswith(old.encode()) and b"feedback_tests.md" in new
+    assert new.count(b"\n") == new.count(b"\r\n")
+    (tmp_path / "MEMORY.md").write_bytes(b"- [Gone](gone.md) \xe2\x80\x94 deleted\r\n")
+    text = rebuild_index(tmp_path, write=False, drop_dangling=True)  # only dropped lines left
+    assert text.count("\n") == text.count("\r\n") > 0
+
+
+def test_a_line_mentions_every_md_name_besides_its_entry() -> None:
+    line = "- [Desktop](desktop.md) \u2014 wrapped: [kbd](kbd.md), see `mouse.md` and https://x.io/a.md"
+    assert line_mentions(line) == ["kbd.md", "mouse.md"]
+    assert line_mentions("- See `./sse.md` for the investigation") == ["sse.md"]
+    assert line_mentions("| Deploy | `deploy.md` |") == ["deploy.md"]
+    assert line_mentions("- [Only](only.md) \u2014 one pointer") == []
+    assert line_mentions("plain prose, no names") == []
+
+
+def test_an_agent_folder_index_naming_a_file_in_prose_indexes_it(tmp_path: Path) -> None:
+    memory(tmp_path, "scout/report.md", "Scout report", "the workspace map", "reference")
+    (tmp_path / "scout" / "MEMORY.md").write_text("See `report.md` for the full scout report.\n")
+    found = nested_index_lines(tmp_path, ["scout/report.md"])
+    assert found == {"scout/report.md": "See `report.md` for the full scout report."}
+
+
 def test_rebuild_without_write_leaves_disk_alone(tmp_path: Path) -> None:
     memory(tmp_path, "user_a.md", "A", "a", "user")
     assert rebuild_index(tmp_path, write=False).startswith("- [A](user_a.md)")
@@ -656,7 +701,8 @@ def test_merge_keeps_crlf_lines_and_a_missing_final_newline() -> None:
     old = "# Index\r\n- [A, as I call it](a.md) \u2014 mine\r\nprose without newline"
     header = MemoryHeader("b.md", "/x/b.md", 0.0, "B", "about b", None)
     merged = merge_index(old, [header], points_at)
-    assert merged.text.startswith(old + "\n\n## Added by rebuild-index\n\n- [B](b.md)")
+    # every line kept as written; the added ones take the index's CRLF line ends
+    assert merged.text.startswith(old + "\r\n\r\n## Added by rebuild-index\r\n\r\n- [B](b.md)")
     assert merged.added == ("b.md",) and merged.dangling == ()
 
 

@@ -521,6 +521,31 @@ def test_headings_and_blank_lines_in_index_are_fine(tmp_path: Path) -> None:
     assert lint_memory_dir(tmp_path, now_ms=NOW_MS) == []
 
 
+def test_a_heading_after_a_byte_order_mark_is_still_a_heading(tmp_path: Path) -> None:
+    # A published agent index saved by a Windows editor: BOM, then `# Agent Memory Index`.
+    clean_dir(tmp_path)
+    text = (tmp_path / "MEMORY.md").read_text()
+    (tmp_path / "MEMORY.md").write_text("\ufeff# Agent memory index\n\n" + text)
+    assert lint_memory_dir(tmp_path, now_ms=NOW_MS) == []
+    (tmp_path / "MEMORY.md").write_text("\ufeffloose prose\n" + text)
+    (found,) = [f for f in lint_memory_dir(tmp_path) if f.rule == "index-not-pointer"]
+    assert found.line == 1
+
+
+def test_a_repository_doc_named_twice_in_backticks_is_not_a_duplicate_entry(
+    tmp_path: Path,
+) -> None:
+    # An index kept as notes (published): a plan doc named in two session sections.
+    clean_dir(tmp_path)
+    with open(tmp_path / "MEMORY.md", "a") as fh:
+        fh.write("- `editor/PLAN.md` — the editor plan\n- `editor/PLAN.md` — plan revised\n")
+        fh.write("- [Gone](gone.md) — one\n- [Gone](gone.md) — two\n")
+    found = [f for f in lint_memory_dir(tmp_path) if f.path == "MEMORY.md"]
+    assert [f.rule for f in found].count("index-dangling-name") == 2
+    (dup,) = [f for f in found if f.rule == "index-duplicate-entry"]
+    assert dup.message.startswith("gone.md is listed again")
+
+
 def test_missing_index_is_one_finding_not_one_per_file(tmp_path: Path) -> None:
     clean_dir(tmp_path)
     (tmp_path / "MEMORY.md").unlink()
@@ -666,6 +691,15 @@ def test_index_targets_written_from_the_repository_root_point_at_the_dirs_files(
     assert [f.path for f in found if f.rule == "not-in-index"] == ["NOTES.md"]
 
 
+def test_a_file_named_besides_any_entry_is_in_the_index(
+    real_dir: Callable[[str], Path],
+) -> None:
+    # Published indexes name files in a second link, a table column or a "See `x.md`" line.
+    found = lint_memory_dir(real_dir("names-besides-entries"))
+    assert [f.path for f in found if f.rule == "not-in-index"] == []
+    assert not [f for f in found if f.rule.startswith("index-dangling")]  # prose is no entry
+
+
 def test_one_missing_line_or_file_is_counted_in_the_singular(tmp_path: Path) -> None:
     write_memory(tmp_path, "user_role.md", "Role", "the user's role", "user", "A data person.")
     found = {f.rule: f.message for f in lint_memory_dir(tmp_path)}
@@ -717,6 +751,21 @@ def test_in_progress_as_a_status_name_or_hook_name_is_not_task_state(tmp_path: P
         'The "in progress" hook posts to chat. Cards move to In Progress status on claim.',
     )
     assert ("reference_board.md", "ephemeral-task-state") not in _rules(tmp_path)
+
+
+def test_in_progress_in_a_list_of_statuses_is_not_task_state(tmp_path: Path) -> None:
+    # A published auditor's note lists a catalog's statuses in a sentence, pipe-separated.
+    clean_dir(tmp_path)
+    _mem(
+        tmp_path,
+        "reference_statuses.md",
+        name="Catalog statuses",
+        description="Which statuses the deliverable catalog defines and which are in use",
+        type="reference",
+        body="The full set: Draft | Ready | In Progress | Validated | Complete.\n"
+        "A card goes Backlog -> In progress -> Done.",
+    )
+    assert ("reference_statuses.md", "ephemeral-task-state") not in _rules(tmp_path)
 
 
 def test_work_still_in_progress_is_task_state(tmp_path: Path) -> None:
@@ -1012,6 +1061,19 @@ def test_description_audit_reads_cjk_bodies_by_character_pieces() -> None:
     assert covered.verdict == "covered"
     assert missed.verdict == "misses-body"
     assert len(missed.unseen) == 4 and missed.unseen[0].line == 1
+
+
+def test_an_unseen_sentence_is_quoted_without_its_bold_label_and_full_width_colon() -> None:
+    # A published Chinese memory writes its labels as "**原因**：" (a full-width colon): the
+    # quote began with the colon.
+    from memdir_nb.lint.description_audit import audit_description
+
+    body = (
+        "**原因**：`robot_state_publisher` 在命名空间下订阅的话题名字不一致，导致坐标系从未发布。\n"
+        "**修复**：恢复重映射，蓝色机器人重新出现在可视化窗口里。\n"
+    )
+    audit = audit_description("Notes", "Things to remember", body)
+    assert audit.unseen and all(u.text[0] not in "：:*" for u in audit.unseen)
 
 
 def test_description_audit_flags_no_memory_of_the_demo_dir(tmp_path: Path) -> None:

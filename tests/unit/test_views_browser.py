@@ -35,6 +35,18 @@ def test_rows_carry_the_index_line_of_their_scope(demo_mem: Path, demo_now_ms: f
     assert rows["team/reference_release_steps.md"].malformed
 
 
+def test_a_row_named_besides_an_entry_shows_the_line_naming_it(
+    real_dir: Callable[[str], Path], demo_now_ms: float
+) -> None:
+    mem = real_dir("names-besides-entries")
+    rows = {r.filename: r.index_line for r in view.memory_rows(mem, now_ms=demo_now_ms)}
+    assert rows["keyboard.md"] == rows["desktop.md"] and "([kbd](keyboard.md))" in (
+        rows["keyboard.md"] or ""
+    )
+    assert rows["deploy.md"] == "| Deploy steps | `deploy.md` |"
+    assert rows["sse.md"] == "- See `sse.md` for the detailed investigation (Feb 2026)"
+
+
 def test_rows_find_their_index_line_the_way_lint_resolves_targets(
     real_dir: Callable[[str], Path], demo_now_ms: float
 ) -> None:

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from memdir_nb.clock import resolve_now_ms
 from memdir_nb.formats.frontmatter import parse_frontmatter
-from memdir_nb.formats.index import parse_index
+from memdir_nb.formats.index import index_mentions, parse_index
 from memdir_nb.formats.manifest import MemoryHeader
 from memdir_nb.lint.description_audit import DescriptionAudit, audit_description
 from memdir_nb.lint.reading import read_memory_text
@@ -113,14 +113,20 @@ def _index_lines(memory_dir: Path) -> dict[str, str]:
     lines: dict[str, str] = {}
     for scope_dir, prefix in ((memory_dir, ""), (memory_dir / TEAM_DIRNAME, TEAM_DIRNAME + "/")):
         targets = IndexTargets(scope_dir, memory_dir=memory_dir)
-        for entry in parse_index(read_entrypoint(scope_dir, memory_dir=memory_dir)):
+        text = read_entrypoint(scope_dir, memory_dir=memory_dir)
+        raw = text.replace("\r\n", "\n").split("\n")
+        # an entry's line first, then a line that names the file besides its entry (lint
+        # counts both as listed: formats.index_lines.line_mentions)
+        named = [(e.target, e.raw) for e in parse_index(text)]
+        named += [(target, raw[no - 1]) for no, target in index_mentions(text)]
+        for target, line in named:
             # resolved as lint and the rebuild resolve it: `c.md#part`, and `memory/b.md`
             # written from the repository root, name files of this scope too; a line pointing
             # out of its scope (or through a link leading out) names none of them
-            found = targets.locate(entry.target)
+            found = targets.locate(target)
             if found is not None and found.inside:
                 rel = os.path.relpath(found.path, scope_dir).replace(os.sep, "/")
-                lines.setdefault(prefix + rel, entry.raw.strip())
+                lines.setdefault(prefix + rel, line.strip())
     return lines
 
 
