@@ -32,6 +32,7 @@ __all__ = [
     "format_index_entry",
     "in_style",
     "is_md_target",
+    "link_path",
     "norm_target",
     "parse_entry_line",
     "parse_index",
@@ -79,9 +80,25 @@ _URL_SCHEME = re.compile(r"^[a-z][a-z0-9+.\-]*:", re.IGNORECASE)
 _HOOK_LEAD = re.compile(r"^[\s\u2014\u2013:|*_)\]-]*")
 
 
+def link_path(target: str) -> str:
+    """The file part of a link target: norm_target without an #anchor.
+
+    A target that ends in `.md` is all path: a `#` inside it is part of a file or folder name
+    (`notes#1.md`, `a#b/x.md`, which the name gate lets through and the rebuild links as
+    written); only after the name does it start an anchor (`x.md#setup`).
+    """
+    path = norm_target(target)
+    if path.lower().endswith(".md"):
+        return path
+    named, anchor, _ = path.rpartition("#")
+    if anchor and named.lower().endswith(".md"):
+        return named.strip()  # notes#1.md#setup
+    return path.split("#", 1)[0].strip()
+
+
 def is_md_target(target: str) -> bool:
     """Whether a link target names a Markdown file (not a URL; an #anchor is ignored)."""
-    path = norm_target(target).split("#", 1)[0]
+    path = link_path(target)
     if not path or _URL_SCHEME.match(path) or control_problem(path) is not None:
         return False
     # The last part must be a memory file name by the name gate (so `Notes.MD` and

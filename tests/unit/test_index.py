@@ -906,3 +906,20 @@ def test_the_byte_cap_counts_too_and_stripped_text_does_not() -> None:
     assert index_cap_verdict(long).over
     hidden = "<!--\n" + "z" * (MAX_ENTRYPOINT_BYTES + 10) + "\n-->\n" + _entries(3)
     assert index_cap_verdict(hidden).message is None
+
+
+@pytest.mark.parametrize("rel", ["notes#1.md", "a#b/user_x.md", "q#.md"])
+def test_a_hash_inside_a_memory_name_is_part_of_its_link_not_an_anchor(
+    tmp_path: Path, rel: str
+) -> None:
+    # attack round 8: '#' passes the name gate; the rebuild linked the file as written, every
+    # reader took the '#' for an anchor, so each rebuild added the same line again
+    (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+    (tmp_path / rel).write_text(render_memory_file("N", "a name with a hash", "user", "body"))
+    for _ in range(3):
+        rebuild_index(tmp_path)
+    assert entrypoint_path(tmp_path).read_text().count(f"]({rel})") == 1
+    found = IndexTargets(tmp_path).locate(rel)
+    assert found is not None and found.is_file
+    anchored = IndexTargets(tmp_path).locate(f"{rel}#setup")  # an anchor after the name
+    assert anchored is not None and anchored.is_file
