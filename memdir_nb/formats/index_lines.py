@@ -189,7 +189,10 @@ class MovedFiles:
 
     def find(self, target: str) -> str | None:
         """The one file named like target (other than target itself), or None: none, or several."""
-        found = [f for f in self._by_name.get(target.rsplit("/", 1)[-1], ()) if f != target]
+        named = self._by_name.get(target.rsplit("/", 1)[-1], ())
+        if len(named) > 2:  # at least two besides target: no one answer (and no pass over them)
+            return None
+        found = [f for f in named if f != target]
         return found[0] if len(found) == 1 else None
 
 
