@@ -188,7 +188,11 @@ class MovedFiles:
             self._by_name.setdefault(f.rsplit("/", 1)[-1], []).append(f)
 
     def find(self, target: str) -> str | None:
-        """The one file named like target (other than target itself), or None: none, or several."""
+        """The one file named like target (other than target itself), or None: none, or several.
+
+        target as linked: `<x.md>`, `./x.md` and `x.md#setup` name x.md.
+        """
+        target = link_path(target)
         named = self._by_name.get(target.rsplit("/", 1)[-1], ())
         if len(named) > 2:  # at least two besides target: no one answer (and no pass over them)
             return None

@@ -932,3 +932,10 @@ def test_a_name_many_files_share_has_no_moved_target_and_costs_no_pass_over_them
     moved = MovedFiles([f"d{i}/notes.md" for i in range(10_000)] + ["a/two.md", "b/two.md"])
     assert all(moved.find(f"gone{i}/notes.md") is None for i in range(50_000))
     assert moved.find("a/two.md") == "b/two.md" and moved.find("c/two.md") is None
+
+
+@pytest.mark.parametrize("target", ["x.md#setup", "<x.md>", "./x.md"])
+def test_a_moved_target_is_found_however_the_link_is_written(target: str) -> None:
+    # attack round 8: an anchored line was dropped (its title and hook with it) and a new line
+    # added, where the plain line is re-pointed
+    assert MovedFiles(["sub/x.md", "y.md"]).find(target) == "sub/x.md"
