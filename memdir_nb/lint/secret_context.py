@@ -289,6 +289,9 @@ def _mask_identifiers(text: str) -> str:
     return "".join(kept)
 
 
+FILE_NAME_FIELD = "file name"
+
+
 def check_secrets(mem: MemoryText, c: Collector) -> frozenset[str]:
     """The secret rule on one memory; returns the credentials found, for the other rules' quotes."""
     fm = mem.header
@@ -305,12 +308,14 @@ def check_secrets(mem: MemoryText, c: Collector) -> frozenset[str]:
     for field, pair in decoded_header_fields(fm.fields, raw_header).items():
         fields[field] = _secret_window(mask_public_values(pair[:MAX_HEADER_SCAN_CHARS]))
     fields["body"] = _secret_window(mask_public_values(mem.body[:MAX_SECRET_SCAN_CHARS]))
+    # the file's own name as written, as the team guard scans it (lint's context masks names)
+    fields[FILE_NAME_FIELD] = mem.rel.rsplit("/", 1)[-1]
     findings, values = scan_with_values(fields)
     if not findings:
         return values
     team = mem.scope == "team"
     first = findings[0]
-    line = _finding_line(mem, first.field, first.line)
+    line = _finding_line(mem, first.field, first.line) if first.field != FILE_NAME_FIELD else None
     kinds = ", ".join(sorted({f.kind for f in findings}))
     where = "team memory, shared with everyone in the project" if team else "private memory"
     c.add(

@@ -840,3 +840,14 @@ def test_masking_found_values_hides_every_occurrence_and_keeps_the_rest() -> Non
     assert GITHUB_TOKEN not in masked and masked.startswith("see ghp_…[40 chars] and ")
     assert mask_secret_values("nothing here", values) == "nothing here"
     assert mask_secret_values(quoted, frozenset()) == quoted
+
+
+def test_lint_finds_a_credential_in_a_memory_file_name(tmp_path: Path) -> None:
+    # the team guard refuses such a name on every write; one that arrives by git pull is
+    # lint's to find, listed in no index or in one
+    (tmp_path / "team").mkdir()
+    name = f"project_{GITHUB_TOKEN}.md"
+    (tmp_path / "team" / name).write_text(_memory_with("x: y"))
+    found = [f for f in lint_memory_dir(tmp_path) if f.rule == "secret"]
+    assert [(f.path, f.severity, f.line) for f in found] == [(f"team/{name}", "error", None)]
+    assert GITHUB_TOKEN not in found[0].message
