@@ -88,6 +88,7 @@ TOOL_READ_MAX_BYTES = 256 * 1024  # the extraction agent's Read tool, per call
 TOOL_GREP_FILE_MAX_BYTES = 1024 * 1024  # Grep searches at most this much of each file
 TOOL_GREP_MAX_OUTPUT_BYTES = 30_000  # Grep's result text
 TOOL_GREP_MAX_FILES = 10_000  # Grep searches at most this many files under a folder
+TOOL_GLOB_MAX_ENTRIES = 50_000  # Glob looks at most at this many files and folders under one
 TOOL_GREP_PATTERN_MAX_CHARS = 2_000  # a model-supplied Grep regex (compiled by RE2, linear time)
 TOOL_GREP_REGEX_MAX_MEM = 8 * 1024 * 1024  # RE2's memory budget for one compiled Grep regex
 TOOL_BASH_MAX_OUTPUT_BYTES = 30_000  # Bash's captured output (stdout and stderr together)
