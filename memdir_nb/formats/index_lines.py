@@ -14,12 +14,16 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
+from memdir_nb.formats.index_caps import ends_in_open_comment, loaded_line_flags
 from memdir_nb.formats.names import control_problem, is_memory_filename
+from memdir_nb.spec.constants import MAX_HOOK_CHARS
 from memdir_nb.spec.text import one_line
 
-MAX_HOOK_CHARS = 150
 NO_DESCRIPTION_HOOK = "(no description)"
 ENTRY_DASH = "\u2014"  # the em dash between link and hook
+# The line an edit adds to close a block comment left open to the end of an index, before the
+# line it appends (the comment still ends where the text ended).
+COMMENT_CLOSE = "-->"
 
 __all__ = [
     "ENTRY_DASH",
@@ -249,11 +253,12 @@ def _hook_after(line: str, end: int) -> str:
 def parse_index(text: str) -> list[IndexEntry]:
     """The pointer entries in MEMORY.md text; headings, prose and blank lines are ignored."""
     entries = []
-    in_comment = False
-    for no, line in enumerate(text.replace("\r\n", "\n").split("\n"), start=1):
-        # An HTML comment (often an example entry left for the model) points at nothing.
-        if in_comment or line.lstrip().startswith("<!--"):
-            in_comment = "-->" not in line
+    text = text.replace("\r\n", "\n")
+    # A line the loader never loads (frontmatter, a block-level HTML comment: often an example
+    # entry left for the model) points at nothing.
+    loaded = loaded_line_flags(text)
+    for no, line in enumerate(text.split("\n"), start=1):
+        if not loaded[no - 1]:
             continue
         entry = parse_entry_line(line, no)
         if entry is not None:
@@ -287,10 +292,12 @@ def upsert_index_entry(text: str, entry_line: str, target: str) -> str:
     entry_line = entry_line.strip("\n")
     want = norm_target(target)
     lines, ends = split_keep_end(text)
+    loaded = loaded_line_flags("\n".join(lines))
     out: list[str] = []
     replaced = False
     for no, line in enumerate(lines, start=1):
-        entry = parse_entry_line(line, no)
+        # a line inside a comment is no entry: replacing it there would leave the memory unloaded
+        entry = parse_entry_line(line, no) if loaded[no - 1] else None
         if entry is not None and entry.target == want:
             if not replaced:
                 out.append(entry_line)
@@ -298,6 +305,8 @@ def upsert_index_entry(text: str, entry_line: str, target: str) -> str:
             continue
         out.append(line)
     if not replaced:
+        if ends_in_open_comment(text):  # a line after it would never be loaded: close it first
+            out.append(COMMENT_CLOSE)
         out.append(entry_line)
         ends = True
     return in_style("\n".join(out) + ("\n" if ends else ""), crlf_style(text))

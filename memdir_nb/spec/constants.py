@@ -55,6 +55,7 @@ MAX_SESSION_BYTES = 60 * 1024
 
 # An index line is a one-line pointer; lint warns and dream shortens hooks past this length.
 MAX_INDEX_LINE_CHARS = 200
+MAX_HOOK_CHARS = 150  # an index entry's hook is cut to about this many characters
 
 # Read caps of the contained reader (memdir_nb/access.py), one per purpose. A read never holds
 # more than its cap in memory; what a cap cut is reported (ReadResult.truncated / cut_note).
