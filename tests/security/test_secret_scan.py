@@ -851,3 +851,19 @@ def test_lint_finds_a_credential_in_a_memory_file_name(tmp_path: Path) -> None:
     found = [f for f in lint_memory_dir(tmp_path) if f.rule == "secret"]
     assert [(f.path, f.severity, f.line) for f in found] == [(f"team/{name}", "error", None)]
     assert GITHUB_TOKEN not in found[0].message
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        "The staging db password is: Tq7rLm2Zx9",
+        'root password was "Hv4!pQz8Lr"',
+        "admin password is **Tq7rLm2Zx9**",
+        "db password for prod is Tq7rLm2Zx9",
+    ],
+)
+def test_a_team_save_refuses_a_password_written_in_prose(tmp_path: Path, body: str) -> None:
+    # attack round 8: each of these shapes was saved into team memory
+    with pytest.raises(SecretInTeamMemoryError):
+        MemoryStore(tmp_path).save("Staging", "reaching staging", "reference", body, scope="team")
+    assert not (tmp_path / "team").exists() or not list((tmp_path / "team").glob("*.md"))
