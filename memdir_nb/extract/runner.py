@@ -18,13 +18,13 @@ from memdir_nb.extract.sandbox import (
 )
 from memdir_nb.formats.index import index_cap_verdict
 from memdir_nb.spec.constants import ENTRYPOINT_NAME, TOOL_BASH_MAX_OUTPUT_BYTES
-from memdir_nb.spec.text import terminal_safe
 from memdir_nb.storage.access import ReadRefused
 from memdir_nb.storage.containment import absolute_dir
 from memdir_nb.storage.store import MemoryStore
 from memdir_nb.toolloop.bounded_tools import (
     ToolReader,
     compile_model_regex,
+    glob_files,
     grep_files,
     read_numbered,
     run_pipeline,
@@ -132,10 +132,7 @@ class ToolRunner:
         if not isinstance(pattern, str) or not pattern:
             raise ValueError("'pattern' must be a non-empty string")
         base = self._path(inp.get("path") or str(self.cwd), "path")
-        hits = [p for p in base.glob(pattern) if p.is_file()]
-        hits.sort(key=lambda p: p.stat().st_mtime, reverse=True)
-        shown = (terminal_safe(str(p), keep_newlines=False) for p in hits[:MAX_GLOB_RESULTS])
-        return "\n".join(shown) or "No files found"
+        return glob_files(str(base), pattern, max_results=MAX_GLOB_RESULTS)
 
     def _tool_grep(self, inp: Mapping[str, Any]) -> str:
         pattern = inp.get("pattern")

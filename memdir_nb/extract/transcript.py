@@ -119,6 +119,7 @@ def read_transcript(path: str | os.PathLike[str]) -> Transcript:
 
 
 _UUID = attrgetter("uuid")
+_WRITING_TOOLS = WRITE_TOOLS | {"MultiEdit", "NotebookEdit"}
 
 
 def messages_since(
@@ -150,10 +151,8 @@ def memory_writes(
         if m.type != "assistant" or m.is_sidechain:  # a subagent's write is not the main agent's
             continue
         for b in m.blocks():
-            if b.get("type") == "tool_use" and b.get("name") in WRITE_TOOLS | {
-                "MultiEdit",
-                "NotebookEdit",
-            }:
+            name = b.get("name")  # any JSON value in a hostile transcript: a list is unhashable
+            if b.get("type") == "tool_use" and isinstance(name, str) and name in _WRITING_TOOLS:
                 path = (
                     (b.get("input") or {}).get("file_path")
                     if isinstance(b.get("input"), dict)

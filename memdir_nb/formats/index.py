@@ -22,13 +22,16 @@ from memdir_nb.formats.index_caps import (
     EntrypointTruncation,
     IndexCapVerdict,
     StrippedEntrypoint,
+    ends_in_open_comment,
     entrypoint_size,
     format_size,
     index_cap_verdict,
+    loaded_line_flags,
     strip_entrypoint_extras,
     truncate_entrypoint_content,
 )
 from memdir_nb.formats.index_lines import (
+    COMMENT_CLOSE,
     ENTRY_DASH,
     MAX_HOOK_CHARS,
     NO_DESCRIPTION_HOOK,
@@ -218,10 +221,9 @@ def merge_index(
     dangling: list[str] = []
     dropped: list[str] = []
     kept: list[str] = []
-    in_comment = False
+    loaded = loaded_line_flags(old)
     for no, line in enumerate(old.split("\n"), start=1):
-        if in_comment or line.lstrip().startswith("<!--"):
-            in_comment = "-->" not in line
+        if not loaded[no - 1]:  # frontmatter or a block comment: never loaded, kept as written
             out.append(line)
             continue
         entry = parse_entry_line(line.rstrip("\r"), no)
@@ -239,6 +241,10 @@ def merge_index(
         covered.update(f for f in map(points_at, line_mentions(line.rstrip("\r"))) if f)
         out.append(line)
     missing = sorted((h for h in headers if h.filename not in covered), key=_rebuild_order)
+    if missing and ends_in_open_comment(old):
+        # the comment runs to the end, so lines added after it would never be loaded (and the
+        # next rebuild would add them again): close it where it ended, then add them
+        out.insert(len(out) - 1 if out[-1] == "" else len(out), COMMENT_CLOSE)
     text = "\n".join(out)
     if missing and not text.strip():  # only dropped lines were there: a plain index again
         text = render_index(missing, describe)

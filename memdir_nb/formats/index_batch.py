@@ -15,7 +15,9 @@ import re
 from collections import defaultdict
 
 from memdir_nb.formats import index
+from memdir_nb.formats.index_caps import ends_in_open_comment, loaded_line_flags
 from memdir_nb.formats.index_lines import (
+    COMMENT_CLOSE,
     crlf_style,
     entry_target,
     in_style,
@@ -37,8 +39,11 @@ class IndexText:
         self.alive = len(lines)
         self.empty = sum(1 for line in lines if line == "")  # alive lines that are ''
         self.by_target: dict[str, list[int]] = defaultdict(list)
+        loaded = loaded_line_flags("\n".join(lines))  # a line in a comment is no entry
         for pos, line in enumerate(lines):
-            self._index(pos, line)
+            if loaded[pos]:
+                self._index(pos, line)
+        self.open_comment = ends_in_open_comment(text)  # closed before the first line appended
 
     def _index(self, pos: int, line: str) -> None:
         target = entry_target(line)
@@ -89,6 +94,10 @@ class IndexText:
             self.lines[first] = entry_line
             self._index(first, entry_line)
         else:
+            if self.open_comment:  # as index.upsert_index_entry: a line after it is never loaded
+                self.lines.append(COMMENT_CLOSE)
+                self.alive += 1
+                self.open_comment = False
             self.lines.append(entry_line)
             self.alive += 1
             self.ends = True

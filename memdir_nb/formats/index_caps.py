@@ -12,7 +12,6 @@ import math
 import re
 from dataclasses import dataclass
 
-from memdir_nb.formats.index_lines import MAX_HOOK_CHARS
 from memdir_nb.spec.constants import (
     ENTRYPOINT_NAME,
     FENCE,
@@ -20,15 +19,18 @@ from memdir_nb.spec.constants import (
     INDEX_REWRITE_TARGET_FRACTION,
     MAX_ENTRYPOINT_BYTES,
     MAX_ENTRYPOINT_LINES,
+    MAX_HOOK_CHARS,
 )
 
 __all__ = [
     "EntrypointTruncation",
     "IndexCapVerdict",
     "StrippedEntrypoint",
+    "ends_in_open_comment",
     "entrypoint_size",
     "format_size",
     "index_cap_verdict",
+    "loaded_line_flags",
     "strip_entrypoint_extras",
     "truncate_entrypoint_content",
 ]
@@ -113,6 +115,29 @@ def _frontmatter_end(lines: list[str]) -> int:
         if lines[i].rstrip() == FENCE:
             return i + 1
     return 0
+
+
+def loaded_line_flags(text: str) -> list[bool]:
+    """For each line of text split at '\n', whether the loader keeps it (it is neither
+    frontmatter nor inside a block-level HTML comment). strip_entrypoint_extras also ends a
+    line at a lone CR, so its line numbers are mapped back."""
+    kept = frozenset(strip_entrypoint_extras(text).line_map)
+    out: list[bool] = []
+    at = 1  # the loader's number of this line's first piece
+    for line in text.split("\n"):
+        out.append(at in kept)
+        at += 1 + (line[:-1] if line.endswith("\r") else line).count("\r")
+    return out
+
+
+def ends_in_open_comment(text: str) -> bool:
+    """Whether text ends inside a block-level HTML comment never closed: the loader drops
+    everything from its `<!--` on, so a line appended after it would never be loaded."""
+    comments = strip_entrypoint_extras(text).comments
+    if not comments:
+        return False
+    last = comments[-1]
+    return "-->" not in last[last.find("<!--") + 4 :]
 
 
 def strip_entrypoint_extras(raw: str) -> StrippedEntrypoint:

@@ -14,12 +14,16 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
+from memdir_nb.formats.index_caps import ends_in_open_comment, loaded_line_flags
 from memdir_nb.formats.names import control_problem, is_memory_filename
+from memdir_nb.spec.constants import MAX_HOOK_CHARS
 from memdir_nb.spec.text import one_line
 
-MAX_HOOK_CHARS = 150
 NO_DESCRIPTION_HOOK = "(no description)"
 ENTRY_DASH = "\u2014"  # the em dash between link and hook
+# The line an edit adds to close a block comment left open to the end of an index, before the
+# line it appends (the comment still ends where the text ended).
+COMMENT_CLOSE = "-->"
 
 __all__ = [
     "ENTRY_DASH",
@@ -32,6 +36,7 @@ __all__ = [
     "format_index_entry",
     "in_style",
     "is_md_target",
+    "link_path",
     "norm_target",
     "parse_entry_line",
     "parse_index",
@@ -79,9 +84,25 @@ _URL_SCHEME = re.compile(r"^[a-z][a-z0-9+.\-]*:", re.IGNORECASE)
 _HOOK_LEAD = re.compile(r"^[\s\u2014\u2013:|*_)\]-]*")
 
 
+def link_path(target: str) -> str:
+    """The file part of a link target: norm_target without an #anchor.
+
+    A target that ends in `.md` is all path: a `#` inside it is part of a file or folder name
+    (`notes#1.md`, `a#b/x.md`, which the name gate lets through and the rebuild links as
+    written); only after the name does it start an anchor (`x.md#setup`).
+    """
+    path = norm_target(target)
+    if path.lower().endswith(".md"):
+        return path
+    named, anchor, _ = path.rpartition("#")
+    if anchor and named.lower().endswith(".md"):
+        return named.strip()  # notes#1.md#setup
+    return path.split("#", 1)[0].strip()
+
+
 def is_md_target(target: str) -> bool:
     """Whether a link target names a Markdown file (not a URL; an #anchor is ignored)."""
-    path = norm_target(target).split("#", 1)[0]
+    path = link_path(target)
     if not path or _URL_SCHEME.match(path) or control_problem(path) is not None:
         return False
     # The last part must be a memory file name by the name gate (so `Notes.MD` and
@@ -171,8 +192,15 @@ class MovedFiles:
             self._by_name.setdefault(f.rsplit("/", 1)[-1], []).append(f)
 
     def find(self, target: str) -> str | None:
-        """The one file named like target (other than target itself), or None: none, or several."""
-        found = [f for f in self._by_name.get(target.rsplit("/", 1)[-1], ()) if f != target]
+        """The one file named like target (other than target itself), or None: none, or several.
+
+        target as linked: `<x.md>`, `./x.md` and `x.md#setup` name x.md.
+        """
+        target = link_path(target)
+        named = self._by_name.get(target.rsplit("/", 1)[-1], ())
+        if len(named) > 2:  # at least two besides target: no one answer (and no pass over them)
+            return None
+        found = [f for f in named if f != target]
         return found[0] if len(found) == 1 else None
 
 
@@ -225,11 +253,12 @@ def _hook_after(line: str, end: int) -> str:
 def parse_index(text: str) -> list[IndexEntry]:
     """The pointer entries in MEMORY.md text; headings, prose and blank lines are ignored."""
     entries = []
-    in_comment = False
-    for no, line in enumerate(text.replace("\r\n", "\n").split("\n"), start=1):
-        # An HTML comment (often an example entry left for the model) points at nothing.
-        if in_comment or line.lstrip().startswith("<!--"):
-            in_comment = "-->" not in line
+    text = text.replace("\r\n", "\n")
+    # A line the loader never loads (frontmatter, a block-level HTML comment: often an example
+    # entry left for the model) points at nothing.
+    loaded = loaded_line_flags(text)
+    for no, line in enumerate(text.split("\n"), start=1):
+        if not loaded[no - 1]:
             continue
         entry = parse_entry_line(line, no)
         if entry is not None:
@@ -296,10 +325,12 @@ def upsert_index_entry(text: str, entry_line: str, target: str) -> str:
     entry_line = entry_line.strip("\n")
     want = norm_target(target)
     lines, ends = split_keep_end(text)
+    loaded = loaded_line_flags("\n".join(lines))
     out: list[str] = []
     replaced = False
     for no, line in enumerate(lines, start=1):
-        entry = parse_entry_line(line, no)
+        # a line inside a comment is no entry: replacing it there would leave the memory unloaded
+        entry = parse_entry_line(line, no) if loaded[no - 1] else None
         if entry is not None and entry.target == want:
             if not replaced:
                 out.append(entry_line)
@@ -307,6 +338,8 @@ def upsert_index_entry(text: str, entry_line: str, target: str) -> str:
             continue
         out.append(line)
     if not replaced:
+        if ends_in_open_comment(text):  # a line after it would never be loaded: close it first
+            out.append(COMMENT_CLOSE)
         out.append(entry_line)
         ends = True
     return in_style("\n".join(out) + ("\n" if ends else ""), crlf_style(text))

@@ -128,7 +128,7 @@ def _pointer_file_problem(dot_git: Path) -> str | None:
     git_dir = _read_gitfile(dot_git)
     if git_dir is None:
         return None  # not a pointer at all: nothing is followed
-    if not git_dir.is_dir():
+    if not os.path.isdir(git_dir):  # os.path: a name too long is no folder, not an OSError
         return f"{dot_git} points at {git_dir}, which is not a folder"
     folder = os.path.realpath(dot_git.parent)
     try:  # a linked worktree: <gitdir>/gitdir names this very .git file
@@ -145,7 +145,7 @@ def _pointer_file_problem(dot_git: Path) -> str | None:
             common = _resolve_from(git_dir, _read_small(git_dir / "commondir"))
         except (OSError, UnicodeDecodeError):
             return f"{dot_git} points at {git_dir}, whose commondir file cannot be read"
-        if not common.is_dir():
+        if not os.path.isdir(common):
             return f"{dot_git} points at {git_dir}, whose commondir {common} is not a folder"
         return None
     worktree = _core_worktree(git_dir / "config")  # a submodule: core.worktree names this folder
@@ -175,7 +175,7 @@ def git_pointer_problem(start: str | os.PathLike[str]) -> tuple[Path, str] | Non
     entry = _nearest_git_entry(Path(start).resolve())
     if entry is None:
         return None
-    if entry.is_dir():
+    if os.path.isdir(entry):
         if os.path.lexists(entry / "commondir"):
             return entry.parent, f"{entry} is a folder with a commondir file pointing elsewhere"
         return None
@@ -187,9 +187,9 @@ def _find_root_by_walking(start: Path) -> Path | None:
     """Without git: find the nearest .git entry and follow gitdir/commondir files by hand."""
     for folder in (start, *start.parents):
         dot_git = folder / ".git"
-        if dot_git.is_dir():
+        if os.path.isdir(dot_git):
             return folder
-        if dot_git.is_file():
+        if os.path.isfile(dot_git):
             git_dir = _read_gitfile(dot_git)
             if git_dir is None:
                 return folder

@@ -10,7 +10,7 @@ import re
 
 from memdir_nb.lint.code_blocks import content_lines, first_code_block
 from memdir_nb.lint.description_audit import check_description_coverage
-from memdir_nb.lint.findings import Collector, Finding, MemoryText, clip, field_line
+from memdir_nb.lint.findings import Collector, Finding, MemoryText, field_line
 from memdir_nb.lint.git_history import GIT_SHA_CONTEXT, LONG_SHA, PR_REF, HistoryRefs
 from memdir_nb.lint.secret_context import check_secrets
 from memdir_nb.spec import text as textseg
@@ -235,8 +235,8 @@ def _check_header(mem: MemoryText, c: Collector) -> None:
     for key, (cut, whole) in sorted(fm.inline_hash.items()):
         c.add(
             "inline-hash-value",
-            f"{key} holds ' #': Claude Code 2.1.214+ reads {clip(whole)!r}, while older "
-            f"versions and YAML tools cut it to {clip(cut)!r}",
+            f"{key} holds ' #': Claude Code 2.1.214+ reads {c.quote(whole)!r}, while older "
+            f"versions and YAML tools cut it to {c.quote(cut)!r}",
             "quote the value so every reader agrees, or delete the ' #' part if it was meant as "
             "a comment",
             field_line(mem, key),
@@ -247,7 +247,7 @@ def _check_header(mem: MemoryText, c: Collector) -> None:
         if fm.raw_type:
             c.add(
                 "unknown-type",
-                f"unknown type {clip(fm.raw_type)!r}",
+                f"unknown type {c.quote(fm.raw_type)!r}",
                 f"use one of: {', '.join(TYPE_NAMES)}",
                 field_line(mem, "type"),
             )
@@ -272,7 +272,7 @@ def _check_header(mem: MemoryText, c: Collector) -> None:
     ):
         c.add(
             "vague-description",
-            f"description {clip(desc)!r} is too vague to recall by",
+            f"description {c.quote(desc)!r} is too vague to recall by",
             "say what the memory is about and when it applies, in one specific line",
             field_line(mem, "description"),
         )
@@ -365,7 +365,7 @@ def _check_line(
         seen.add("derivable-file-path")
         c.add(
             "derivable-file-path",
-            f"file path with a line number ({clip(m.group(0))!r}) goes stale as code moves",
+            f"file path with a line number ({c.quote(m.group(0))!r}) goes stale as code moves",
             "drop the location; say what is non-obvious about it, or where to look by name",
             line_no,
         )
@@ -374,7 +374,7 @@ def _check_line(
         seen.add("derivable-code-symbol")
         c.add(
             "derivable-code-symbol",
-            f"records where code lives ({clip(m.group(0))!r}), which reading the code shows",
+            f"records where code lives ({c.quote(m.group(0))!r}), which reading the code shows",
             "keep only the reason or surprise behind it, not the code map",
             line_no,
         )
@@ -387,7 +387,7 @@ def _check_line(
         seen.add("ephemeral-task-state")
         c.add(
             "ephemeral-task-state",
-            f"ephemeral task state ({clip(m.group(0))!r}) is stale by the next session",
+            f"ephemeral task state ({c.quote(m.group(0))!r}) is stale by the next session",
             "save only lasting facts; use a task list or plan for work in flight",
             line_no,
         )
@@ -402,7 +402,7 @@ def _report_relative_date(c: Collector, texts: list[tuple[int, str]]) -> None:
         if hits:
             c.add(
                 "relative-date",
-                f"relative date {hits[0].phrase!r} in a project memory means nothing weeks later",
+                f"relative date {c.quote(hits[0].phrase)!r} in a project memory means nothing weeks later",
                 "replace it with an absolute date, e.g. 'Thursday' -> '2026-03-05'",
                 line_no,
             )
@@ -438,13 +438,13 @@ def lint_memory(mem: MemoryText, *, now_ms: float | None = None) -> list[Finding
             "the file is not valid UTF-8; invalid bytes were replaced when reading",
             "re-save the file as UTF-8",
         )
+    secrets = Collector(mem.rel)
+    # first, so that every rule's quote masks what the secret rule found (Collector.quote)
+    c.secret_values = check_secrets(mem, secrets)
     _check_header(mem, c)
     _check_structure(mem, c)
     _check_content(mem, c)
-    secrets = Collector(mem.rel)
-    check_secrets(mem, secrets)
-    # quotes of body sentences are redacted only where the secret rule found something to hide
-    check_description_coverage(mem, c, redact=bool(secrets.items))
+    check_description_coverage(mem, c)
     c.items += secrets.items
     if mem.capped or mem.size > RECALL_MAX_BYTES or mem.lines > RECALL_MAX_LINES:
         c.add(

@@ -20,8 +20,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from memdir_nb.lint.findings import Collector, MemoryText, clip, field_line
-from memdir_nb.security.secret_scan import redact_secrets
+from memdir_nb.lint.findings import Collector, MemoryText, field_line
 from memdir_nb.spec import text as textseg
 
 MAX_AUDIT_CHARS = 20_000  # the audit reads at most this much of a body
@@ -225,14 +224,12 @@ def audit_description(
     )
 
 
-def check_description_coverage(
-    mem: MemoryText, c: Collector, *, redact: bool = True
-) -> DescriptionAudit | None:
+def check_description_coverage(mem: MemoryText, c: Collector) -> DescriptionAudit | None:
     """The description-misses-body rule: report a memory whose body the manifest cannot see.
 
     Skipped when there is no description (missing-description covers it). The message names the
-    share left unseen and quotes the first unseen sentences with their file lines, redacted
-    (`redact`, which lint_memory leaves on only for a memory the secret rule found something in).
+    share left unseen and quotes the first unseen sentences with their file lines, through
+    `Collector.quote` (the credentials the secret rule found are masked).
     """
     description = mem.header.description
     if not description or not description.strip():
@@ -240,11 +237,8 @@ def check_description_coverage(
     audit = audit_description(mem.header.name, description, mem.body, mem.rel)
     if audit.verdict != "misses-body":
         return audit
-    # a quoted sentence never shows a credential the secret rule masks in its own finding
     quoted = "; ".join(
-        f"line {mem.body_line + s.line - 1}: "
-        f"'{clip(redact_secrets(s.text) if redact else s.text, 70)}'"
-        for s in audit.unseen[:2]
+        f"line {mem.body_line + s.line - 1}: '{c.quote(s.text, 70)}'" for s in audit.unseen[:2]
     )
     c.add(
         "description-misses-body",

@@ -7,6 +7,7 @@ from typing import Literal
 
 from memdir_nb.formats.frontmatter import Frontmatter
 from memdir_nb.formats.index import IndexEntry
+from memdir_nb.security.secret_scan import mask_secret_values
 
 Severity = Literal["error", "warning"]
 # Rule id -> severity. Secrets vary with scope and are decided where they are found.
@@ -116,6 +117,16 @@ class Collector:
     def __init__(self, rel: str) -> None:
         self.rel = rel
         self.items: list[Finding] = []
+        # the credentials the secret rule found in this file: never shown by a quote
+        self.secret_values: frozenset[str] = frozenset()
+
+    def quote(self, text: str, limit: int = 80) -> str:
+        """text from the file, for a message: its credentials masked, then clipped to limit.
+
+        Every rule that quotes what a file holds quotes through here, so a message never shows
+        a credential the secret rule masks in its own finding.
+        """
+        return clip(mask_secret_values(text, self.secret_values), limit)
 
     def add(
         self,

@@ -62,7 +62,8 @@ class HistoryRefs:
         if self.shas:
             c.add(
                 "derivable-git-history",
-                f"git commit ids ({', '.join(s for _, s in self.shas[:3])}) are git history",
+                f"git commit ids ({c.quote(', '.join(s for _, s in self.shas[:3]), 200)}) are git "
+                "history",
                 "use git log / git blame; keep only the decision or incident they explain",
                 self.shas[0][0],
             )

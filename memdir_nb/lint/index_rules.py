@@ -8,6 +8,7 @@ from collections.abc import Iterable
 from memdir_nb.formats.index import entrypoint_size, strip_entrypoint_extras
 from memdir_nb.formats.index_lines import MovedFiles
 from memdir_nb.lint.findings import SEVERITIES, Collector, Finding, ScopeIndex
+from memdir_nb.lint.secret_context import check_index_secrets
 from memdir_nb.spec.constants import (
     MAX_ENTRYPOINT_BYTES,
     MAX_ENTRYPOINT_LINES,
@@ -52,6 +53,10 @@ def pointless_lines(index: ScopeIndex) -> list[int]:
     return out
 
 
+# A link target quoted in a message is cut past this many characters (a 4 KB target is no name).
+TARGET_QUOTE_CHARS = 200
+
+
 def _check_missing(index: ScopeIndex, files: list[str], c: Collector) -> None:
     """An index that is not there: refused (a link, a FIFO...) or missing beside memory files."""
     if index.problem:
@@ -89,7 +94,7 @@ def _check_entries(index: ScopeIndex, c: Collector, files: list[str]) -> None:
         if e.target in seen:
             c.add(
                 "index-duplicate-entry",
-                f"{e.target} is listed again (first on line {seen[e.target]})",
+                f"{c.quote(e.target, TARGET_QUOTE_CHARS)} is listed again (first on line {seen[e.target]})",
                 "keep one entry per memory file",
                 e.line_no,
             )
@@ -99,7 +104,7 @@ def _check_entries(index: ScopeIndex, c: Collector, files: list[str]) -> None:
         if not e.linked:  # a name in backticks: maybe a pointer, maybe prose naming another file
             c.add(
                 "index-dangling-name",
-                f"line names `{e.target}` in backticks, and no such file is in the memory dir",
+                f"line names `{c.quote(e.target, TARGET_QUOTE_CHARS)}` in backticks, and no such file is in the memory dir",
                 "if the line points at a memory, fix the name or remove the line; if it names a "
                 "file elsewhere (a repository doc), nothing needs to change",
                 e.line_no,
@@ -109,7 +114,7 @@ def _check_entries(index: ScopeIndex, c: Collector, files: list[str]) -> None:
         moved = moved_files.find(e.target)
         c.add(
             "index-dangling-entry",
-            f"entry points at {e.target}, which does not exist",
+            f"entry points at {c.quote(e.target, TARGET_QUOTE_CHARS)}, which does not exist",
             f"a memory of that name is at {moved}: point the line there, or remove it"
             if moved
             else "remove the line, or restore the file if it was deleted by mistake",
@@ -118,7 +123,7 @@ def _check_entries(index: ScopeIndex, c: Collector, files: list[str]) -> None:
     for e in index.outside:
         c.add(
             "index-outside-link",
-            f"line links {e.target}, outside the memory dir: recall never loads it",
+            f"line links {c.quote(e.target, TARGET_QUOTE_CHARS)}, outside the memory dir: recall never loads it",
             "keep pointers to memory files only; mention outside docs in CLAUDE.md instead",
             e.line_no,
         )
@@ -131,6 +136,8 @@ def lint_index(index: ScopeIndex, memory_files: Iterable[str]) -> list[Finding]:
     if not index.exists:
         _check_missing(index, files, c)
         return c.items
+    secrets = Collector(index.path)
+    c.secret_values = check_index_secrets(index, secrets)  # first: every quote masks them
     if not index.valid_utf8:
         c.add(
             "index-invalid-utf8",
@@ -167,7 +174,7 @@ def lint_index(index: ScopeIndex, memory_files: Iterable[str]) -> list[Finding]:
                 no,
             )
     _check_entries(index, c, files)
-    return c.items
+    return c.items + secrets.items
 
 
 def indexed_files(indexes: Iterable[ScopeIndex]) -> frozenset[str]:

@@ -9,11 +9,12 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from memdir_nb.lint.findings import Collector, MemoryText, field_line
+from memdir_nb.lint.findings import Collector, MemoryText, ScopeIndex, field_line
 from memdir_nb.security.secret_scan import (
     DECODED_FIELD_PREFIX,
+    SecretFinding,
     decoded_header_fields,
-    scan_for_secrets,
+    scan_with_values,
 )
 
 # The secret scan covers the first 64 KB of a body, in windows of 1,000 characters per line.
@@ -288,8 +289,11 @@ def _mask_identifiers(text: str) -> str:
     return "".join(kept)
 
 
-def check_secrets(mem: MemoryText, c: Collector) -> None:
+FILE_NAME_FIELD = "file name"
 
+
+def check_secrets(mem: MemoryText, c: Collector) -> frozenset[str]:
+    """The secret rule on one memory; returns the credentials found, for the other rules' quotes."""
     fm = mem.header
     raw_header = "\n".join(fm.header_lines)
     fields = {
@@ -304,12 +308,14 @@ def check_secrets(mem: MemoryText, c: Collector) -> None:
     for field, pair in decoded_header_fields(fm.fields, raw_header).items():
         fields[field] = _secret_window(mask_public_values(pair[:MAX_HEADER_SCAN_CHARS]))
     fields["body"] = _secret_window(mask_public_values(mem.body[:MAX_SECRET_SCAN_CHARS]))
-    findings = scan_for_secrets(fields)
+    # the file's own name as written, as the team guard scans it (lint's context masks names)
+    fields[FILE_NAME_FIELD] = mem.rel.rsplit("/", 1)[-1]
+    findings, values = scan_with_values(fields)
     if not findings:
-        return
+        return values
     team = mem.scope == "team"
     first = findings[0]
-    line = _finding_line(mem, first.field, first.line)
+    line = _finding_line(mem, first.field, first.line) if first.field != FILE_NAME_FIELD else None
     kinds = ", ".join(sorted({f.kind for f in findings}))
     where = "team memory, shared with everyone in the project" if team else "private memory"
     c.add(
@@ -320,6 +326,40 @@ def check_secrets(mem: MemoryText, c: Collector) -> None:
         line,
         severity="error" if team else "warning",
     )
+    return values
+
+
+def check_index_secrets(index: ScopeIndex, c: Collector) -> frozenset[str]:
+    """The secret rule on one MEMORY.md; returns the credentials found, for the other rules'
+    quotes. Every line the load caps keep goes into the prompt (a team index into every
+    teammate's), and lint is the only check on one that arrives by git pull. Link targets are
+    scanned as written, as the team guard scans a file name (lint's context masks file names)."""
+    fields = {"index": _secret_window(mask_public_values(index.text[:MAX_SECRET_SCAN_CHARS]))}
+    fields.update((f"{TARGET_FIELD}{e.line_no}", e.target) for e in index.entries)
+    findings, values = scan_with_values(fields)
+    if findings:
+        team = index.scope == "team"
+        first = min(findings, key=_index_line)
+        where = "the team index, loaded into everyone's prompt" if team else "the index"
+        c.add(
+            "secret",
+            f"looks like a credential ({', '.join(sorted({f.kind for f in findings}))}; e.g. "
+            f"`{first.excerpt.replace(MASKED, MASKED_SHOWN)}`) in {where}",
+            "remove it from the line (name where it is stored instead); rotate it if it was shared",
+            _index_line(first),
+            severity="error" if team else "warning",
+        )
+    return values
+
+
+TARGET_FIELD = "link target on line "
+
+
+def _index_line(finding: SecretFinding) -> int:
+    """The index line of a finding of check_index_secrets."""
+    if finding.field.startswith(TARGET_FIELD):
+        return int(finding.field.removeprefix(TARGET_FIELD))
+    return finding.line
 
 
 def _finding_line(mem: MemoryText, field: str, line: int) -> int:

@@ -47,7 +47,8 @@ def keyword_spans(line: str, heuristic: Any) -> list[Span]:
                 if span is not None:
                     spans.append(span)
                 continue
-            raw_value = m.group("value")
+            # a value ends where a Markdown link's target starts ("[Agent PWD = worktree](x.md)")
+            raw_value = m.group("value").split("](", 1)[0]
             value = raw_value.split()[0].strip("'\"`,;)") if raw_value.strip() else ""
             quoted = bool(m.group("q")) or line[max(0, m.start("value") - 1)] in "'\""
             if not plausible_keyword_value(value, quoted, heuristic):
@@ -67,9 +68,9 @@ def _prose_password_span(line: str, m: re.Match[str], heuristic: Any) -> Span | 
     at = m.start()
     if not _PASSWORD_WORDS.search(m.group("kw")) or (at and line[at - 1].isalpha()):
         return None  # another credential word, or the end of a longer word
-    quoted = m.group("q") == "`"
+    quoted = m.group("q") == "`"  # in "" or '' or bold, a value still needs a digit or a symbol
     raw = m.group("value")
-    value = raw.split("`")[0] if quoted else raw.rstrip(".,;:)]}")
+    value = raw.split("`")[0] if quoted else raw.rstrip(".,;:)]}*")
     pin = quoted and value.isdigit() and len(value) >= MIN_KEYWORD_VALUE_LENGTH  # pw `200152`
     if "://" in value or not (pin or plausible_keyword_value(value, quoted, heuristic)):
         return None

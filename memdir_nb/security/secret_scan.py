@@ -16,7 +16,7 @@ the body) and its index line. See docs/security.md for the tuning and its reason
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -47,11 +47,13 @@ __all__ = [
     "base64_entropy_limit",
     "decoded_header_fields",
     "format_findings",
+    "mask_secret_values",
     "raise_if_secrets",
     "redact",
     "redact_secrets",
     "scan_for_secrets",
     "scan_memory_file",
+    "scan_with_values",
 ]
 
 MAX_LISTED_FINDINGS = 5
@@ -161,19 +163,18 @@ def _excerpt(redacted: str, focus_at: int, width: int = 100) -> str:
     return text
 
 
-def _scan_lines(field: str, text: str, det: dict[str, Any]) -> list[SecretFinding]:
-    """The findings of one field, line by line.
+def _line_hits(text: str, det: dict[str, Any]) -> Iterator[tuple[int, str, list[Hit]]]:
+    """(line number, line, hits) of every line of text with a hit.
 
     The guard reads as the consumer reads: format characters are dropped first (a key with a
     zero-width space inside is still the key), and lines end only at '\n' (a file's lines):
     VT, FF, NEL, U+2028 and U+2029 do not end a line for the reader, so they do not split
     `password:<U+2028>value` here either (str.splitlines would).
     """
-    findings: list[SecretFinding] = []
     text = without_format_chars(text)  # before narrowing: a needle may hide a zero-width space
     det = narrow_detectors(det, text)
     if not det["anything"]:  # no detector can fire on any line: nothing to report
-        return findings
+        return
     in_pem_block = in_public_block = False
     for line_no, line in enumerate(text.split("\n"), start=1):
         if in_pem_block:
@@ -192,31 +193,67 @@ def _scan_lines(field: str, text: str, det: dict[str, Any]) -> list[SecretFindin
             hits = line_hits(line, det)
         if not hits:
             continue
+        yield line_no, line, hits
+        if any(h.kind == "private key block" for h in hits) and not PEM_END.search(line):
+            in_pem_block = True
+
+
+def _scan_lines(
+    field: str, text: str, det: dict[str, Any], values: set[str]
+) -> list[SecretFinding]:
+    """The findings of one field, line by line; the text of every hit is added to values."""
+    findings: list[SecretFinding] = []
+    for line_no, line, hits in _line_hits(text, det):
         redacted, where = _redacted_line(line, hits)
         for i, hit in enumerate(hits):
             findings.append(
                 SecretFinding(hit.kind, field, line_no, _excerpt(redacted, where.get(i, 0)))
             )
-        if any(h.kind == "private key block" for h in hits) and not PEM_END.search(line):
-            in_pem_block = True
+            values.add(line[hit.start : hit.end])
     return findings
 
 
-def scan_for_secrets(fields: Mapping[str, str]) -> list[SecretFinding]:
-    """Every suspected credential in the given fields (e.g. name, description, body), in order."""
+def scan_with_values(fields: Mapping[str, str]) -> tuple[list[SecretFinding], frozenset[str]]:
+    """scan_for_secrets, and the text of every suspected credential it found.
+
+    The values are for masking the same credentials wherever else the text is quoted
+    (`mask_secret_values`); they are never shown.
+    """
     det = load_detectors()
     findings: list[SecretFinding] = []
+    values: set[str] = set()
     texts = [without_format_chars(str(text)) for text in fields.values() if text]
     if len(texts) > 1:
         # Every field's lines are lines of the fields joined, so detectors that cannot fire
         # on the joined text are left out once, and often nothing is left to run at all.
         det = narrow_detectors(det, "\n".join(texts))
         if not det["anything"]:
-            return findings
+            return findings, frozenset()
     for field, text in fields.items():
         if text:
-            findings += _scan_lines(field, str(text), det)
-    return findings
+            findings += _scan_lines(field, str(text), det, values)
+    return findings, frozenset(values)
+
+
+def mask_secret_values(text: str, values: frozenset[str]) -> str:
+    """text with every occurrence of the given credentials redacted (see `redact`).
+
+    For text a message quotes for another reason (a lint rule quoting a description, a commit
+    id, an index line) from a file whose credentials `scan_with_values` found: the quote never
+    shows one. Format characters are dropped first, as the scan dropped them.
+    """
+    if not values:
+        return text
+    text = without_format_chars(text)
+    for value in sorted(values, key=len, reverse=True):  # a longer value first: it may hold another
+        if value in text:
+            text = text.replace(value, redact(value))
+    return text
+
+
+def scan_for_secrets(fields: Mapping[str, str]) -> list[SecretFinding]:
+    """Every suspected credential in the given fields (e.g. name, description, body), in order."""
+    return scan_with_values(fields)[0]
 
 
 def scan_memory_file(

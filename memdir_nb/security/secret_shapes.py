@@ -108,11 +108,16 @@ _KW = (
     r"|contraseña|contrasena|(?<![A-Za-z])pw(?![a-z]))"
 )
 _VALUE = r"(?P<value>(?=\w)[^\s'\"]{1,500})"
-# A password written in prose, with no ':' or '=': "admin pw `Hv4!pQz8Lr`", "the root password
-# is Tq7rLm2Zx9". Only password words count here (secret_detect checks the keyword), and a bare
-# value must hold a digit or a symbol ("password Manager", "pw reset" are words, not values).
+# A password written in prose, with no '=': "admin pw `Hv4!pQz8Lr`", "the root password
+# is Tq7rLm2Zx9", "password for prod is now: **Tq7rLm2Zx9**", 'password was "Hv4!pQz8Lr"'. Only
+# password words count here (secret_detect checks the keyword), and a value not in backticks must
+# hold a digit or a symbol ("password Manager", "pw reset", 'is "required"' are words, not values).
 PROSE_KEYWORD_PATTERN = re.compile(
-    _KW + r"(?![\w\-])(?:\s{1,3}+(?:is|was|now)(?=\s))?\s{1,3}+(?P<q>`?)" + _VALUE,
+    _KW
+    + r"(?![\w\-])(?:\s{1,3}+for\s{1,3}+[\w.\-]{1,40}+)?"
+    + r"(?:\s{1,3}+(?:is|was|now)(?:\s{1,3}+now)?)?(?::(?=\s))?"
+    + r"\s{1,3}+(?P<q>`|\*\*|\*|\"|'|)"
+    + _VALUE,
     re.IGNORECASE,
 )
 KEYWORD_PATTERNS: tuple[re.Pattern[str], ...] = (

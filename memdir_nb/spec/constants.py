@@ -55,6 +55,7 @@ MAX_SESSION_BYTES = 60 * 1024
 
 # An index line is a one-line pointer; lint warns and dream shortens hooks past this length.
 MAX_INDEX_LINE_CHARS = 200
+MAX_HOOK_CHARS = 150  # an index entry's hook is cut to about this many characters
 
 # Read caps of the contained reader (memdir_nb/access.py), one per purpose. A read never holds
 # more than its cap in memory; what a cap cut is reported (ReadResult.truncated / cut_note).
@@ -88,6 +89,7 @@ TOOL_READ_MAX_BYTES = 256 * 1024  # the extraction agent's Read tool, per call
 TOOL_GREP_FILE_MAX_BYTES = 1024 * 1024  # Grep searches at most this much of each file
 TOOL_GREP_MAX_OUTPUT_BYTES = 30_000  # Grep's result text
 TOOL_GREP_MAX_FILES = 10_000  # Grep searches at most this many files under a folder
+TOOL_GLOB_MAX_ENTRIES = 50_000  # Glob looks at most at this many files and folders under one
 TOOL_GREP_PATTERN_MAX_CHARS = 2_000  # a model-supplied Grep regex (compiled by RE2, linear time)
 TOOL_GREP_REGEX_MAX_MEM = 8 * 1024 * 1024  # RE2's memory budget for one compiled Grep regex
 TOOL_BASH_MAX_OUTPUT_BYTES = 30_000  # Bash's captured output (stdout and stderr together)

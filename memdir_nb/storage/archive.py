@@ -41,6 +41,7 @@ from memdir_nb.spec.constants import (
 )
 from memdir_nb.storage.access import ReadResult, try_read_contained
 from memdir_nb.storage.store import MemoryStore
+from memdir_nb.storage.zip_directory import count_central_entries
 
 _ZIP_EPOCH = (1980, 1, 1, 0, 0, 0)
 
@@ -326,6 +327,14 @@ def _open_archive(archive: Path) -> zipfile.ZipFile:
     if size > ARCHIVE_MAX_BYTES:
         raise ArchiveError(f"{archive} is {size:,} bytes, over the {ARCHIVE_MAX_BYTES:,}-byte cap")
     try:
+        # counted before zipfile builds one object per entry (millions: gigabytes of memory)
+        with open(archive, "rb") as fp:
+            listed = count_central_entries(fp, size, ARCHIVE_MAX_ENTRIES)
+        if listed is not None and listed > ARCHIVE_MAX_ENTRIES:
+            raise ArchiveError(
+                f"{archive} lists more than {ARCHIVE_MAX_ENTRIES:,} entries, over the cap "
+                "(nothing was written); a memory archive holds one entry per memory file"
+            )
         return zipfile.ZipFile(archive)
     except (zipfile.BadZipFile, OSError) as exc:
         raise ArchiveError(

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Literal
 
 from memdir_nb.formats.index import index_mentions, parse_index
-from memdir_nb.formats.index_lines import norm_target
+from memdir_nb.formats.index_lines import link_path
 from memdir_nb.formats.names import is_memory_filename
 from memdir_nb.spec.constants import (
     ENTRYPOINT_NAME,
@@ -161,7 +161,7 @@ class IndexTargets:
 
     def locate(self, target: str) -> IndexTarget | None:
         """Where target leads, or None for an anchor or a URL."""
-        path = norm_target(target).split("#", 1)[0].strip()
+        path = link_path(target)
         if not path or _URL_SCHEME.match(path):
             return None
         found = self._place(path)

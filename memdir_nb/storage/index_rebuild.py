@@ -22,6 +22,7 @@ from typing import Literal
 
 from memdir_nb.formats.frontmatter import parse_frontmatter
 from memdir_nb.formats.index import MergedIndex, heading_hook, is_md_target, merge_index
+from memdir_nb.formats.index_lines import link_path
 from memdir_nb.formats.manifest import MemoryHeader
 from memdir_nb.spec.constants import (
     HEADER_READ_MAX_BYTES,
@@ -114,7 +115,7 @@ def _target_finder(folder: Path) -> Callable[[str], str | None]:
     targets = IndexTargets(root)
 
     def points_at(target: str) -> str | None:
-        path = target.split("#", 1)[0].strip()
+        path = link_path(target)
         if not is_md_target(path):
             return None
         found = targets.locate(path)

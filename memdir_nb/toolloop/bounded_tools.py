@@ -26,6 +26,7 @@ import re2  # type: ignore[import-untyped]
 
 from memdir_nb.spec.constants import (
     TOOL_BASH_MAX_OUTPUT_BYTES,
+    TOOL_GLOB_MAX_ENTRIES,
     TOOL_GREP_FILE_MAX_BYTES,
     TOOL_GREP_MAX_FILES,
     TOOL_GREP_MAX_OUTPUT_BYTES,
@@ -37,7 +38,14 @@ from memdir_nb.spec.text import terminal_safe
 from memdir_nb.storage.access import ContainedReader, ReadRefused, ReadResult
 from memdir_nb.storage.containment import is_real_path_within
 
-__all__ = ["PipelineResult", "ToolReader", "grep_files", "read_numbered", "run_pipeline"]
+__all__ = [
+    "PipelineResult",
+    "ToolReader",
+    "glob_files",
+    "grep_files",
+    "read_numbered",
+    "run_pipeline",
+]
 
 
 class ToolReader:
@@ -174,6 +182,85 @@ def grep_files(
 
 def _join(out: list[str], notes: list[str]) -> str:
     return "\n".join([*out, *notes[:20]]) or "No matches found"
+
+
+def _glob_part(part: str) -> str:
+    """One path component of a glob pattern as a regex: `*`, `?` and `[...]` stay in it."""
+    out: list[str] = []
+    i = 0
+    while i < len(part):
+        ch = part[i]
+        close = part.find("]", i + 2) if ch == "[" else -1
+        if ch == "*":
+            out.append("[^/]*")
+        elif ch == "?":
+            out.append("[^/]")
+        elif close > 0 and "/" not in part[i:close]:
+            body = part[i + 1 : close]
+            body = "^" + body[1:] if body.startswith("!") else body
+            out.append("[" + body.replace("\\", "\\\\") + "]")
+            i = close
+        else:
+            out.append(re2.escape(ch))
+        i += 1
+    return "".join(out)
+
+
+def glob_matcher(pattern: str) -> tuple[LineMatcher, int | None]:
+    """A model's glob pattern as a linear-time matcher of paths relative to the base (`**` is any
+    number of folders), and how many components deep a match can lie (None: any depth)."""
+    if pattern.startswith("/") or os.path.isabs(pattern):
+        raise ValueError("'pattern' must be relative to 'path' (e.g. '**/*.md')")
+    parts = [p for p in pattern.split("/") if p not in ("", ".")]
+    regex = ""
+    for i, part in enumerate(parts):
+        last = i == len(parts) - 1
+        if part == "**":
+            regex += ".*" if last else "(?:[^/]*/)*"
+        else:
+            regex += _glob_part(part) + ("" if last else "/")
+    depth = None if "**" in parts else len(parts)
+    return compile_model_regex(f"^(?:{regex})$"), depth
+
+
+def glob_files(base: str, pattern: str, *, max_results: int) -> str:
+    """Files under base whose path relative to it matches pattern, newest first.
+
+    A model's pattern can ask for a walk of the whole disk (`**` from `/`) or, with repeated
+    `**` or a symlink back up, for work that grows with a power of the tree: the walk never
+    follows a symlinked folder, skips hidden names (as Grep does), goes no deeper than the
+    pattern can match, and looks at most at TOOL_GLOB_MAX_ENTRIES names; each path is matched
+    once, in linear time (RE2).
+    """
+    matcher, depth = glob_matcher(pattern)
+    hits: list[tuple[float, str]] = []
+    seen = 0
+    cut = False
+    for folder, dirs, files in os.walk(base, followlinks=False):
+        rel = os.path.relpath(folder, base)
+        level = 0 if rel == "." else rel.count(os.sep) + 1
+        keep_going = depth is None or level + 1 < depth
+        dirs[:] = sorted(d for d in dirs if not d.startswith(".")) if keep_going else []
+        seen += len(dirs) + len(files)
+        if seen > TOOL_GLOB_MAX_ENTRIES:
+            cut = True
+            break
+        for name in files:
+            path = name if rel == "." else f"{rel}/{name}".replace(os.sep, "/")
+            path = path.encode("utf-8", "replace").decode("utf-8")  # a name not UTF-8: '?'
+            full = os.path.join(folder, name)
+            if not name.startswith(".") and matcher.search(path) and os.path.isfile(full):
+                try:
+                    hits.append((os.stat(full).st_mtime, full))
+                except OSError:
+                    continue
+    hits.sort(key=lambda h: h[0], reverse=True)
+    shown = [terminal_safe(full, keep_newlines=False) for _, full in hits[:max_results]]
+    if cut:
+        shown.append(
+            f"[only the first {TOOL_GLOB_MAX_ENTRIES:,} names under {base} were looked at]"
+        )
+    return "\n".join(shown) or "No files found"
 
 
 @dataclass(frozen=True)

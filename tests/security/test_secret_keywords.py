@@ -19,6 +19,14 @@ def _values(line: str) -> list[tuple[str, str]]:
         ("the root password is Tq7rLm2Zx9.", "Tq7rLm2Zx9"),
         ("passwd Kd93mZ!aq (rotated monthly)", "Kd93mZ!aq"),
         ("router pw `48151623`", "48151623"),
+        # attack round 8: the same sentence written a little differently
+        ("the root password is: Tq7rLm2Zx9", "Tq7rLm2Zx9"),
+        ('the root password is "Hv4!pQz8Lr"', "Hv4!pQz8Lr"),
+        ("the root password was 'Hv4!pQz8Lr'", "Hv4!pQz8Lr"),
+        ("the root password is now `Tq7rLm2Zx9`", "Tq7rLm2Zx9"),
+        ("the admin password is **Tq7rLm2Zx9**", "Tq7rLm2Zx9"),
+        ("db password for prod is Tq7rLm2Zx9", "Tq7rLm2Zx9"),
+        ("password for staging: Kd93mZ!aq", "Kd93mZ!aq"),
     ],
 )
 def test_a_password_in_prose_is_its_value_alone(line: str, value: str) -> None:
@@ -36,3 +44,16 @@ def test_an_assignment_names_its_kind_by_its_word() -> None:
 )
 def test_prose_dates_placeholders_and_lookups_are_no_values(value: str) -> None:
     assert not plausible_keyword_value(value, False, heuristic)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        'the password is "required"',  # a quoted word: a value needs a digit or a symbol
+        "user reverted to **password auth** (no key)",  # bold markup is no symbol of a value
+        "- [Agent PWD = worktree](feedback_agent_pwd.md) — cd first",  # a link target no value
+        "the password for prod is stored in the vault",
+    ],
+)
+def test_password_words_in_prose_and_markup_are_no_values(line: str) -> None:
+    assert _values(line) == []

@@ -22,9 +22,11 @@ from memdir_nb.security.secret_scan import (
     SecretFinding,
     SecretInTeamMemoryError,
     format_findings,
+    mask_secret_values,
     raise_if_secrets,
     redact,
     scan_for_secrets,
+    scan_with_values,
 )
 from memdir_nb.storage.store import MemoryStore
 from memdir_nb.storage.transaction import open_transaction
@@ -763,3 +765,105 @@ def test_every_ascii_match_of_a_run_kind_holds_a_run_of_token_characters(
         assert has_token_run(match), (kind, match)
 
     check()
+
+
+# ---- attack round 8: lint's other rules never quote a credential; lint reads the indexes too
+
+# 40 hex digits: a token, or a commit id
+HEX_TOKEN = "3f9a2c1d" + "8b7e6f5a" + "4d3c2b1a" + "0f9e8d7c" + "6b5a4f3e"
+QUOTED_ELSEWHERE = {
+    # (file, what the file holds): each makes another rule quote the line holding the key
+    "inline hash value": ("team/project_a.md", f"description: api key {GITHUB_TOKEN} #prod\n"),
+    "unknown type": ("team/project_a.md", f"type: {ANTHROPIC_KEY}\n"),
+    "git commit id": ("team/project_a.md", f"body: the bot uses token: {HEX_TOKEN} to push\n"),
+    "vague description": ("team/project_a.md", f"description: {GITHUB_TOKEN}\n"),
+    "index target": ("team/MEMORY.md", f"- [Key]({GITHUB_TOKEN}.md) — the deploy key\n"),
+    "index outside link": ("team/MEMORY.md", f"- [Key](../{GITHUB_TOKEN}.md) — the deploy key\n"),
+}
+
+
+def _memory_with(line: str) -> str:
+    header = {"description": "how the deploy bot reaches the package registry", "type": "project"}
+    key, _, value = line.partition(": ")
+    body = "The bot reads its token from the vault.\n"
+    if key == "body":
+        body = value
+    elif key in header:
+        header[key] = value.rstrip("\n")
+    return (
+        f"---\nname: deploy bot\ndescription: {header['description']}\ntype: {header['type']}\n"
+        f"---\n{body}"
+    )
+
+
+@pytest.mark.parametrize("where", list(QUOTED_ELSEWHERE.values()), ids=list(QUOTED_ELSEWHERE))
+def test_lint_never_quotes_a_credential_in_another_rules_message(
+    tmp_path: Path, where: tuple[str, str]
+) -> None:
+    path, line = where
+    (tmp_path / "team").mkdir()
+    if path.endswith("MEMORY.md"):
+        (tmp_path / "team" / "project_a.md").write_text(_memory_with("x: y"))
+        (tmp_path / path).write_text(f"- [A](project_a.md) — the bot\n{line}")
+    else:
+        (tmp_path / path).write_text(_memory_with(line))
+        (tmp_path / "team" / "MEMORY.md").write_text("- [A](project_a.md) — the bot\n")
+    findings = lint_memory_dir(tmp_path)
+    assert any(f.rule == "secret" and f.path == path for f in findings)  # the key is found
+    assert len([f for f in findings if f.path == path]) > 1  # and another rule quotes its line
+    for f in findings:
+        for key in (GITHUB_TOKEN, ANTHROPIC_KEY, HEX_TOKEN):
+            assert key not in f.message and key not in f.hint, (f.rule, f.message)
+
+
+@pytest.mark.parametrize(("scope", "severity"), [("team", "error"), ("", "warning")])
+def test_lint_finds_a_credential_in_an_index_line(
+    tmp_path: Path, scope: str, severity: str
+) -> None:
+    # Every line of MEMORY.md within the caps is in the prompt (a team index in every
+    # teammate's), and a pulled index never passed the team guard.
+    folder = tmp_path / scope if scope else tmp_path
+    folder.mkdir(exist_ok=True)
+    (folder / "project_a.md").write_text(_memory_with("x: y"))
+    (folder / "MEMORY.md").write_text(f"- [A](project_a.md) — the bot, token {GITHUB_TOKEN}\n")
+    rel = f"{scope}/MEMORY.md" if scope else "MEMORY.md"
+    found = [f for f in lint_memory_dir(tmp_path) if f.rule == "secret"]
+    assert [(f.path, f.severity, f.line) for f in found] == [(rel, severity, 1)]
+    assert GITHUB_TOKEN not in found[0].message
+
+
+def test_masking_found_values_hides_every_occurrence_and_keeps_the_rest() -> None:
+    findings, values = scan_with_values({"body": f"token: {GITHUB_TOKEN}"})
+    assert findings and values == {GITHUB_TOKEN}
+    quoted = f"see {GITHUB_TOKEN[:20]}\u200b{GITHUB_TOKEN[20:]} and {GITHUB_TOKEN}."
+    masked = mask_secret_values(quoted, values)
+    assert GITHUB_TOKEN not in masked and masked.startswith("see ghp_…[40 chars] and ")
+    assert mask_secret_values("nothing here", values) == "nothing here"
+    assert mask_secret_values(quoted, frozenset()) == quoted
+
+
+def test_lint_finds_a_credential_in_a_memory_file_name(tmp_path: Path) -> None:
+    # the team guard refuses such a name on every write; one that arrives by git pull is
+    # lint's to find, listed in no index or in one
+    (tmp_path / "team").mkdir()
+    name = f"project_{GITHUB_TOKEN}.md"
+    (tmp_path / "team" / name).write_text(_memory_with("x: y"))
+    found = [f for f in lint_memory_dir(tmp_path) if f.rule == "secret"]
+    assert [(f.path, f.severity, f.line) for f in found] == [(f"team/{name}", "error", None)]
+    assert GITHUB_TOKEN not in found[0].message
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        "The staging db password is: Tq7rLm2Zx9",
+        'root password was "Hv4!pQz8Lr"',
+        "admin password is **Tq7rLm2Zx9**",
+        "db password for prod is Tq7rLm2Zx9",
+    ],
+)
+def test_a_team_save_refuses_a_password_written_in_prose(tmp_path: Path, body: str) -> None:
+    # attack round 8: each of these shapes was saved into team memory
+    with pytest.raises(SecretInTeamMemoryError):
+        MemoryStore(tmp_path).save("Staging", "reaching staging", "reference", body, scope="team")
+    assert not (tmp_path / "team").exists() or not list((tmp_path / "team").glob("*.md"))

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import os
 import time
 from pathlib import Path
 
 import pytest
 
-from memdir_nb.toolloop.bounded_tools import run_pipeline
+from memdir_nb.extract import ToolRunner
+from memdir_nb.spec.constants import TOOL_GLOB_MAX_ENTRIES
+from memdir_nb.toolloop.bounded_tools import glob_files, run_pipeline
 
 
 @pytest.mark.timeout(20)
@@ -42,3 +45,69 @@ def test_stderr_counts_towards_the_cap(tmp_path: Path) -> None:
         [("ls", *[f"missing-{i}" for i in range(200)])], cwd=tmp_path, timeout_s=10, max_bytes=100
     )
     assert res.cut and len(res.output.encode()) == 100
+
+
+def _tree(folder: Path, depth: int, width: int = 4) -> set[str]:
+    """Nested folders, each holding x.md; the relative paths of those files."""
+    made: set[str] = set()
+    for i in range(width if depth else 0):
+        sub = folder / f"d{i}"
+        sub.mkdir()
+        (sub / "x.md").write_text("x")
+        made.add(f"d{i}/x.md")
+        made |= {f"d{i}/{rel}" for rel in _tree(sub, depth - 1, width)}
+    return made
+
+
+def _found(base: Path, out: str) -> set[str]:
+    return {os.path.relpath(line, base) for line in out.splitlines() if line.startswith("/")}
+
+
+@pytest.mark.timeout(20)  # a hang guard: pathlib's glob took 41 s on this pattern
+def test_glob_of_repeated_doublestar_or_a_link_back_up_is_one_bounded_walk(tmp_path: Path) -> None:
+    # attack round 8: the extraction agent's Glob ran pathlib's glob, whose work grows with
+    # each repeated '**' (six: 11 s, eight: 41 s over these 1,364 folders)
+    made = _tree(tmp_path, 5)
+    os.symlink(".", tmp_path / "up")
+    runner = ToolRunner(tmp_path)
+    out = runner.run("Glob", {"pattern": "**/" * 8 + "*.md", "path": str(tmp_path)})
+    assert not out.is_error and _found(tmp_path, out.content) <= made
+    assert len(out.content.splitlines()) == 100  # the shown results are capped, as before
+    deep = glob_files(str(tmp_path), "*/*/*/*/*/*/*/*/*/*/*/*/x.md", max_results=10**6)
+    assert deep == "No files found"  # 'up' is not followed, and the tree is 5 deep
+
+
+def test_glob_matches_paths_relative_to_the_base_with_star_doublestar_and_classes(
+    tmp_path: Path,
+) -> None:
+    made = _tree(tmp_path, 2, width=3)
+    (tmp_path / "top.md").write_text("t")
+    (tmp_path / ".hidden.md").write_text("h")
+
+    def found(pattern: str) -> set[str]:
+        return _found(tmp_path, glob_files(str(tmp_path), pattern, max_results=10**6))
+
+    assert found("*.md") == {"top.md"}
+    assert found("**/x.md") == made
+    assert found("**/*.md") == made | {"top.md"}
+    assert found("d1/*/x.md") == {"d1/d0/x.md", "d1/d1/x.md", "d1/d2/x.md"}
+    assert found("d[!1]/x.md") == {"d0/x.md", "d2/x.md"}
+    assert found("d?/d[12]/*.md") == {f"d{i}/d{j}/x.md" for i in range(3) for j in (1, 2)}
+    with pytest.raises(ValueError, match="relative"):
+        glob_files(str(tmp_path), "/etc/*", max_results=10)
+
+
+def test_a_glob_over_more_names_than_its_cap_stops_and_says_so(tmp_path: Path) -> None:
+    for i in range(TOOL_GLOB_MAX_ENTRIES + 1):
+        (tmp_path / f"f{i}.txt").touch()
+    out = glob_files(str(tmp_path), "**/*.md", max_results=10)
+    assert (
+        out == f"[only the first {TOOL_GLOB_MAX_ENTRIES:,} names under {tmp_path} were looked at]"
+    )
+
+
+def test_a_glob_through_an_unreadable_folder_lists_the_rest(tmp_path: Path) -> None:
+    # pathlib's glob raised PermissionError out of the whole call ('**/*' from '/' met
+    # /proc/1/cwd); the walk passes over what it cannot list
+    out = ToolRunner(tmp_path).run("Glob", {"pattern": "**/*", "path": "/proc/1"})
+    assert not out.is_error

@@ -136,3 +136,19 @@ def test_a_separate_git_dir_checkout_is_keyed_by_its_own_folder(tmp_path: Path) 
     # pointer: the checkout is its own root rather than the git dir it names.
     git(tmp_path, "init", "-q", "--separate-git-dir", str(tmp_path / "store.git"), "work")
     assert find_canonical_git_root(tmp_path / "work") == tmp_path / "work"
+
+
+@pytest.mark.parametrize("git_exe", [g.values[0] for g in GITS], ids=["with-git", "walking"])
+def test_a_pointer_to_a_name_too_long_for_the_filesystem_is_not_followed(
+    tmp_path: Path, git_exe: str
+) -> None:
+    # attack round 8: pathlib's is_dir raised ENAMETOOLONG out of the pointer check, so
+    # `where`, `doctor` and every memory-dir resolution failed for a downloaded folder
+    folder = downloaded(tmp_path, "gitdir: " + "a" * 3000 + "\n")
+    folder_problem = git_pointer_problem(folder)
+    assert folder_problem is not None and "not a folder" in folder_problem[1]
+    assert find_canonical_git_root(folder, git=git_exe) == folder
+    assert find_checkout_root(folder, git=git_exe) == folder
+    assert memory_dir(tmp_path, folder, git_exe).endswith("-Downloads-project/memory/")
+    report = format_where(where(MemdirConfig.for_tests(home=tmp_path / "home", cwd=folder)))
+    assert "was not followed" in report

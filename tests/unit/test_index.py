@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from memdir_nb.dream import list_dreams, restore
+from memdir_nb.dream import apply_plan, list_dreams, plan_consolidation, restore
 from memdir_nb.dream.apply import list_trash_batches
 from memdir_nb.formats.frontmatter_render import render_memory_file
 from memdir_nb.formats.index import (
@@ -960,3 +960,95 @@ def test_unloaded_lines_are_those_past_the_line_or_byte_cap() -> None:
     assert over.unloaded_line_count == 7
     wide = truncate_entrypoint_content("\n".join(["x" * 500] * 80))  # 40 KB in 80 lines
     assert wide.unloaded_line_count == 80 - wide.kept_line_count > 0
+
+
+@pytest.mark.parametrize("rel", ["notes#1.md", "a#b/user_x.md", "q#.md"])
+def test_a_hash_inside_a_memory_name_is_part_of_its_link_not_an_anchor(
+    tmp_path: Path, rel: str
+) -> None:
+    # attack round 8: '#' passes the name gate; the rebuild linked the file as written, every
+    # reader took the '#' for an anchor, so each rebuild added the same line again
+    (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+    (tmp_path / rel).write_text(render_memory_file("N", "a name with a hash", "user", "body"))
+    for _ in range(3):
+        rebuild_index(tmp_path)
+    assert entrypoint_path(tmp_path).read_text().count(f"]({rel})") == 1
+    found = IndexTargets(tmp_path).locate(rel)
+    assert found is not None and found.is_file
+    anchored = IndexTargets(tmp_path).locate(f"{rel}#setup")  # an anchor after the name
+    assert anchored is not None and anchored.is_file
+
+
+@pytest.mark.timeout(10)  # a hang guard: the old lookup passed over every file of the name
+def test_a_name_many_files_share_has_no_moved_target_and_costs_no_pass_over_them() -> None:
+    # attack round 8: 10,000 folders each holding notes.md and an index of 50,000 dangling
+    # notes.md lines (within the 1 MiB read cap) took seconds per pass, 0.07 s now
+    moved = MovedFiles([f"d{i}/notes.md" for i in range(10_000)] + ["a/two.md", "b/two.md"])
+    assert all(moved.find(f"gone{i}/notes.md") is None for i in range(50_000))
+    assert moved.find("a/two.md") == "b/two.md" and moved.find("c/two.md") is None
+
+
+@pytest.mark.parametrize("target", ["x.md#setup", "<x.md>", "./x.md"])
+def test_a_moved_target_is_found_however_the_link_is_written(target: str) -> None:
+    # attack round 8: an anchored line was dropped (its title and hook with it) and a new line
+    # added, where the plain line is re-pointed
+    assert MovedFiles(["sub/x.md", "y.md"]).find(target) == "sub/x.md"
+
+
+@pytest.mark.parametrize(
+    "head",
+    [
+        "<!-- notes to self\n",
+        "- [A](user_a.md) — a\n<!-- old entries\n- [B](user_b.md) — b\n",
+        "```\n<!-- inside a fence, so loaded\n```\n- [A](user_a.md) — a\n",
+        "    <!-- four spaces in: code, so loaded\n- [A](user_a.md) — a\n",
+    ],
+    ids=["open-comment", "open-comment-after-entries", "comment-in-fence", "indented"],
+)
+def test_the_rebuild_reads_comments_as_the_loader_does_and_adds_lines_it_loads(
+    tmp_path: Path, head: str
+) -> None:
+    # attack round 8: the merge kept its own comment rule; an unclosed '<!--' swallowed the
+    # lines it added (never loaded), a '<!--' the loader keeps hid the entries below it, and
+    # each rebuild added the same lines again
+    for name in ("user_a.md", "user_b.md"):
+        (tmp_path / name).write_text(render_memory_file(name, f"about {name}", "user", "b"))
+    entrypoint_path(tmp_path).write_text(head)
+    for _ in range(3):
+        rebuild_index(tmp_path)
+    text = entrypoint_path(tmp_path).read_text()
+    assert text.startswith(head)
+    loaded = strip_entrypoint_extras(text).text
+    for name in ("user_a.md", "user_b.md"):
+        assert loaded.count(f"]({name})") == 1, text
+
+
+@pytest.mark.parametrize("route", ["store save", "dream apply", "rebuild"])
+def test_a_line_added_after_a_comment_left_open_is_loaded_by_every_route(
+    tmp_path: Path, route: str
+) -> None:
+    # attack round 8: the loader drops everything from an unclosed '<!--' on; the store's save,
+    # the dream's added line and the rebuild appended after it, so the memory was never loaded
+    entrypoint_path(tmp_path).write_text("# Index\n<!-- drafts, to tidy later\n")
+    if route == "store save":
+        MemoryStore(tmp_path).save("Tabs", "the user prefers tabs over spaces", "user", "b")
+        MemoryStore(tmp_path).save("Vim", "the user edits in vim with its own keys", "user", "b")
+    else:
+        for name in ("user_tabs.md", "user_vim.md"):
+            (tmp_path / name).write_text(render_memory_file(name, f"about {name}", "user", "b"))
+        for _ in range(2):
+            if route == "rebuild":
+                rebuild_index(tmp_path)
+            else:
+                apply_plan(plan_consolidation(tmp_path))
+    text = entrypoint_path(tmp_path).read_text()
+    assert text.startswith("# Index\n<!-- drafts, to tidy later\n-->\n")
+    loaded = strip_entrypoint_extras(text).text
+    assert loaded.count("(user_tabs.md)") == 1 and loaded.count("(user_vim.md)") == 1, text
+
+
+def test_an_entry_below_a_comment_opener_the_loader_keeps_is_an_entry() -> None:
+    # '<!--' inside a code fence, or four spaces in, is text the loader loads, not a comment
+    for text in ("```\n<!-- x\n```\n- [A](a.md) — a\n", "    <!-- x\n- [A](a.md) — a\n"):
+        assert [e.target for e in parse_index(text)] == ["a.md"]
+    assert parse_index("<!-- x\n- [A](a.md) — a\n-->\n- [B](b.md) — b\n")[0].target == "b.md"

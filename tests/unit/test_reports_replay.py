@@ -267,3 +267,23 @@ def test_the_summary_says_one_turn_and_a_session_without_prompts_in_words(tmp_pa
     assert none.summary().startswith("0 turns (0 with a prompt)")
     assert "no turn has a prompt, so there are no likely recall misses to count." in none.summary()
     assert "0 of 0" not in none.summary()
+
+
+@pytest.mark.parametrize("name", [["Write"], {"tool": "Write"}, 7, None])
+def test_a_tool_call_whose_name_is_not_text_neither_stops_the_replay_nor_counts(
+    sample: DemoSession, name: object
+) -> None:
+    # attack round 8: a list or a map as a tool_use name raised TypeError (unhashable) out of
+    # the extractor's memory_writes, which the scheduler runs at every turn end
+    records = [json.loads(line) for line in sample.transcript.read_text().splitlines() if line]
+    for record in records:
+        content = record.get("message", {}).get("content")
+        for block in content if isinstance(content, list) else []:
+            if block.get("type") == "tool_use":
+                block["name"] = name
+    sample.transcript.write_text("".join(json.dumps(r) + "\n" for r in records))
+    replay = replay_session(
+        sample.transcript, sample.memory_dir, selector=LexicalSelector(), now_ms=SAMPLE_NOW_MS
+    )
+    assert len(replay.turns) == 7
+    assert all(t.agent_wrote == [] for t in replay.turns)

@@ -11,12 +11,14 @@ import stat
 import subprocess
 import sys
 import time
+import tracemalloc
 import zipfile
 from pathlib import Path
 
 import pytest
 
 from memdir_nb.spec.constants import (
+    ARCHIVE_MAX_ENTRIES,
     ARCHIVE_MAX_ENTRY_BYTES,
     ARCHIVE_MAX_TOTAL_BYTES,
     STORE_LOCK_NAME,
@@ -316,3 +318,24 @@ def test_import_onto_a_fifo_folder_or_link_is_refused_and_writes_nothing(
             import_archive(tmp_path / "a.zip", dest, overwrite=overwrite)
     assert sorted(p.name for p in dest.iterdir()) == [STORE_LOCK_NAME, "reference_d.md"]
     assert outside.read_text() == "outside\n"
+
+
+def test_an_archive_listing_too_many_entries_is_refused_before_they_are_parsed(
+    tmp_path: Path,
+) -> None:
+    # attack round 8: zipfile builds one ZipInfo per entry when it opens an archive, and the
+    # entry cap was checked after that: 200,000 empty entries (18 MB) took 137 MB, the
+    # 512 MB archive cap allows millions
+    archive = tmp_path / "many.zip"
+    with zipfile.ZipFile(archive, "w") as zf:
+        for i in range(5 * ARCHIVE_MAX_ENTRIES):
+            zf.writestr(f"{i:x}.md", b"")
+    tracemalloc.start()
+    try:
+        with pytest.raises(ArchiveError, match="20,000"):
+            import_archive(archive, tmp_path / "m", dry_run=True)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 4 * 1024 * 1024, peak
+    assert not (tmp_path / "m").exists()
