@@ -275,8 +275,8 @@ def line_mentions(line: str) -> list[str]:
     (`— kbd: [wrapped](kbd.md)`), a table's backticked file column, "See `analysis.md` for the
     investigation". Lint, the rebuild, the plan and the browser count such a file as listed.
     """
-    if "`" not in line and "](" not in line:
-        return []
+    if "`" not in line and line.count("](") < 2:
+        return []  # one link at most, and a line's only .md link is its entry
     found = [(m.start(), m.group("target")) for m in _MD_LINK.finditer(line)]
     found += [(t.start(), t.group("target")) for t in _TICKED_MD.finditer(line)]
     names = [norm_target(t) for _, t in sorted(found) if is_md_target(t)]

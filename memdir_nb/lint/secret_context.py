@@ -334,31 +334,36 @@ def check_index_secrets(index: ScopeIndex, c: Collector) -> frozenset[str]:
     quotes. Every line the load caps keep goes into the prompt (a team index into every
     teammate's), and lint is the only check on one that arrives by git pull. Link targets are
     scanned as written, as the team guard scans a file name (lint's context masks file names)."""
-    fields = {"index": _secret_window(mask_public_values(index.text[:MAX_SECRET_SCAN_CHARS]))}
-    fields.update((f"{TARGET_FIELD}{e.line_no}", e.target) for e in index.entries)
+    # The targets go in as one field, a target a line (a target never holds a line break, and
+    # the scan reads line by line): the same findings as a field each, for one field's cost.
+    lines = [e.line_no for e in index.entries]
+    fields = {
+        "index": _secret_window(mask_public_values(index.text[:MAX_SECRET_SCAN_CHARS])),
+        TARGETS_FIELD: "\n".join(e.target for e in index.entries),
+    }
     findings, values = scan_with_values(fields)
     if findings:
         team = index.scope == "team"
-        first = min(findings, key=_index_line)
+        first = min(findings, key=lambda f: _index_line(f, lines))
         where = "the team index, loaded into everyone's prompt" if team else "the index"
         c.add(
             "secret",
             f"looks like a credential ({', '.join(sorted({f.kind for f in findings}))}; e.g. "
             f"`{first.excerpt.replace(MASKED, MASKED_SHOWN)}`) in {where}",
             "remove it from the line (name where it is stored instead); rotate it if it was shared",
-            _index_line(first),
+            _index_line(first, lines),
             severity="error" if team else "warning",
         )
     return values
 
 
-TARGET_FIELD = "link target on line "
+TARGETS_FIELD = "link targets"
 
 
-def _index_line(finding: SecretFinding) -> int:
-    """The index line of a finding of check_index_secrets."""
-    if finding.field.startswith(TARGET_FIELD):
-        return int(finding.field.removeprefix(TARGET_FIELD))
+def _index_line(finding: SecretFinding, target_lines: list[int]) -> int:
+    """The index line of a finding of check_index_secrets (target_lines: each entry's line)."""
+    if finding.field == TARGETS_FIELD:
+        return target_lines[finding.line - 1]
     return finding.line
 
 

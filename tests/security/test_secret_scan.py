@@ -832,6 +832,18 @@ def test_lint_finds_a_credential_in_an_index_line(
     assert GITHUB_TOKEN not in found[0].message
 
 
+def test_lint_finds_a_credential_in_an_index_link_target_on_its_own_line(tmp_path: Path) -> None:
+    # link targets are scanned as written (lint's context masks file names), all in one field
+    (tmp_path / "project_a.md").write_text(_memory_with("x: y"))
+    (tmp_path / "MEMORY.md").write_text(
+        "# Index\n\n- [A](project_a.md) — first\n"
+        f"- [B](notes/{GITHUB_TOKEN}.md) — second\n- [C](project_c.md) — third\n"
+    )
+    found = [f for f in lint_memory_dir(tmp_path) if f.rule == "secret"]
+    assert [(f.path, f.line) for f in found] == [("MEMORY.md", 4)]
+    assert GITHUB_TOKEN not in found[0].message
+
+
 def test_masking_found_values_hides_every_occurrence_and_keeps_the_rest() -> None:
     findings, values = scan_with_values({"body": f"token: {GITHUB_TOKEN}"})
     assert findings and values == {GITHUB_TOKEN}
