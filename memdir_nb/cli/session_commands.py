@@ -139,6 +139,11 @@ def cmd_replay(args: argparse.Namespace) -> int:
         f"Session {session.session_id or transcript.stem} ({_KIND_NAMES[session.kind]}),"
         f" memory dir {replay.memory_dir}"
     )
+    if args.dir is None and Path(memory_dir) != memory_dir_for_transcript(transcript):
+        _say(
+            "  (not the folder beside the transcript: the session ran in a subfolder or a "
+            "worktree, and its memory is keyed by the git root; pass --dir to choose another)"
+        )
     for problem in session.problems[:5]:
         _say(f"  {problem}")  # each reason says what became of its line ("...; skipped")
     for line in iter_turn_lines(replay):

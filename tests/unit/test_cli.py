@@ -515,6 +515,7 @@ def test_replay_of_a_session_filed_under_a_subfolder_finds_the_memory_its_calls_
     out = run_cli("replay", str(moved), "--selector", "lexical", "--now-ms", "1778600000000")
     assert out.returncode == 0, out.stderr
     assert out.stdout.splitlines()[0].endswith("-home-sam-src-shop/memory")
+    assert "not the folder beside the transcript" in out.stdout.splitlines()[1]
     assert "likely recall misses in 2 of 7 turns" in out.stdout
 
 
