@@ -22,31 +22,17 @@ from __future__ import annotations
 
 import os
 import posixpath
-import re
 import shlex
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
 from memdir_nb.formats.names import is_index_name
 from memdir_nb.formats.session_model import Session, ToolCall, timestamp_ms
+from memdir_nb.formats.transcript_paths import project_memory_parts, rooted, slashed
 
 WRITE_KINDS = ("write", "edit", "delete", "rename")
 _SHELL_SPLIT = {"&&", "||", ";", "|", "&"}
 _READ_COMMANDS = {"cat", "head", "tail", "less", "more", "bat"}
-
-
-_DRIVE_ROOT = re.compile(r"^[A-Za-z]:/")  # a Windows drive, once backslashes are slashes
-
-
-def _slashed(path: str) -> str:
-    """A path with '/' for every separator and an upper-case drive letter (c:\\x -> C:/x)."""
-    path = path.replace("\\", "/")
-    return path[0].upper() + path[1:] if _DRIVE_ROOT.match(path) else path
-
-
-def _rooted(path: str) -> bool:
-    """Absolute in POSIX or in Windows form (a drive or a UNC share), on any system."""
-    return path.startswith("/") or bool(_DRIVE_ROOT.match(path))
 
 
 class MemoryPaths:
@@ -58,32 +44,30 @@ class MemoryPaths:
         cwd: str | None = None,
         extra_roots: Sequence[str] = (),
     ):
-        given = _slashed(os.fspath(memory_dir))
-        root = posixpath.normpath(given if _rooted(given) else _slashed(os.path.abspath(given)))
-        self.roots = [r.rstrip("/") + "/" for r in (root, *map(_slashed, extra_roots))]
-        key = posixpath.basename(posixpath.dirname(root))
-        self._key_pattern = re.compile(
-            r"/projects/" + re.escape(key) + r"/" + re.escape(posixpath.basename(root)) + r"/(.+)$"
-        )
-        self.cwd = _slashed(cwd) if cwd else None
+        given = slashed(os.fspath(memory_dir))
+        root = posixpath.normpath(given if rooted(given) else slashed(os.path.abspath(given)))
+        self.roots = [r.rstrip("/") + "/" for r in (root, *map(slashed, extra_roots))]
+        self._key = posixpath.basename(posixpath.dirname(root))
+        self._dirname = posixpath.basename(root)
+        self.cwd = slashed(cwd) if cwd else None
 
     def relative(self, raw: object) -> str | None:
         """The memory-relative path of raw, or None when it is not inside the memory dir."""
         if not isinstance(raw, str) or not raw or "\x00" in raw:
             return None
-        path = _slashed(raw)
+        path = slashed(raw)
         if path.startswith("/memories/"):
             rel = path[len("/memories/") :]
         else:
             if path.startswith("~/"):
                 path = "/~" + path[1:]
-            elif not _rooted(path) and self.cwd:
+            elif not rooted(path) and self.cwd:
                 path = posixpath.join(self.cwd, path)
             path = posixpath.normpath(path)
             rel = next((path[len(r) :] for r in self.roots if path.startswith(r)), "")
             if not rel:
-                m = self._key_pattern.search(path)
-                rel = m.group(1) if m else ""
+                parts = project_memory_parts(path, self._dirname)
+                rel = next((rest for key, rest in parts if key == self._key), "")
         rel = posixpath.normpath(rel) if rel else ""
         if not rel or rel == "." or rel.startswith("../") or rel == "..":
             return None

@@ -10,13 +10,13 @@ from __future__ import annotations
 
 import datetime as _dt
 import os
-import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
 from memdir_nb.formats.session_builder import SessionBuilder
 from memdir_nb.formats.session_model import COMPACTION_AGENT_PREFIX, Session
+from memdir_nb.formats.transcript_paths import project_memory_parts
 from memdir_nb.formats.transcript_records import parse_record_line
 from memdir_nb.home.git_root import project_key_root_of
 from memdir_nb.home.path_rules import is_project_key, sanitize_path
@@ -28,7 +28,6 @@ from memdir_nb.storage.line_reader import iter_lines
 
 SESSION_READ_MAX_BYTES = 1024 * 1024 * 1024  # a transcript is read up to 1 GiB, then cut
 _PATH_INPUTS = ("file_path", "path", "notebook_path")  # tool inputs that name one file or folder
-_RECORDED_MEMORY = re.compile(r"/projects/([^/]+)/" + PROJECT_MEMORY_DIRNAME + r"(?:/|$)")
 
 
 def read_session(
@@ -138,9 +137,8 @@ def _recorded_keys(session: Session) -> Iterator[str]:
             for name in _PATH_INPUTS:
                 raw = call.input.get(name)
                 if isinstance(raw, str):
-                    found = _RECORDED_MEMORY.search(raw.replace("\\", "/"))
-                    if found is not None and is_project_key(found.group(1)):
-                        yield found.group(1)
+                    keys = (key for key, _ in project_memory_parts(raw))
+                    yield from (key for key in keys if is_project_key(key))
 
 
 def memory_dir_for_transcript(
@@ -161,7 +159,8 @@ def memory_dir_for_transcript(
     if session is None:
         return beside
     keys = list(dict.fromkeys(_recorded_keys(session)))
-    if session.cwd and os.path.isdir(session.cwd):
+    # a relative cwd would be read against this process's folder, not the session's
+    if session.cwd and os.path.isabs(session.cwd) and os.path.isdir(session.cwd):
         keys.append(sanitize_path(project_key_root_of(session.cwd, git=git)))
     for key in keys:
         candidate = folder.parent / key / PROJECT_MEMORY_DIRNAME

@@ -404,3 +404,28 @@ def test_a_recorded_memory_path_never_leads_out_of_the_projects_folder(tmp_path:
     assert memory_dir_for_transcript(transcript, read_session(transcript)) == (
         projects / "-srv-app" / "memory"
     )
+
+
+@pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
+def test_a_relative_working_folder_is_not_read_against_this_process(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    repo = tmp_path / "src" / "tidepool"
+    repo.mkdir(parents=True)
+    subprocess.run(["git", "init", "-q", str(repo)], check=True)
+    projects = tmp_path / "home" / "projects"
+    (projects / sanitize_path(os.path.realpath(repo)) / "memory").mkdir(parents=True)
+    transcript = _session_file(projects / "-srv-app", ".")
+    monkeypatch.chdir(repo)  # "." names this process's folder, which is not the session's
+    assert memory_dir_for_transcript(transcript, read_session(transcript)) == (
+        projects / "-srv-app" / "memory"
+    )
+
+
+def test_a_recorded_windows_memory_path_under_a_projects_folder_is_found(tmp_path: Path) -> None:
+    projects = tmp_path / "home" / "projects"
+    memory = projects / "C--Users-dana-projects-app" / "memory"
+    memory.mkdir(parents=True)
+    read = "C:\\Users\\dana\\projects\\app\\.claude\\projects\\C--Users-dana-projects-app\\memory\\a.md"
+    transcript = _session_file(projects / "C--Users-dana-projects-app-web", "C:\\x", (read,))
+    assert memory_dir_for_transcript(transcript, read_session(transcript)) == memory

@@ -1,0 +1,50 @@
+"""How a transcript names files: separators, roots, and a project's memory dir.
+
+A transcript records paths as the machine that wrote it spelled them, POSIX or Windows. Two
+readers need the same rules: the memory timeline (which of a session's tool calls touched its
+memory dir) and the search for a session's own memory dir (``home.sessions``). Both read a
+memory path as ``…/projects/<key>/<memory dir name>[/<rest>]`` under any Claude home, so a
+transcript copied from another machine still matches. This module is that rule's one home.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Iterator
+
+from memdir_nb.spec.constants import PROJECT_MEMORY_DIRNAME
+
+_DRIVE_ROOT = re.compile(r"^[A-Za-z]:/")  # a Windows drive, once backslashes are slashes
+
+
+def slashed(path: str) -> str:
+    """A path with '/' for every separator and an upper-case drive letter (c:\\x -> C:/x)."""
+    path = path.replace("\\", "/")
+    return path[0].upper() + path[1:] if _DRIVE_ROOT.match(path) else path
+
+
+def rooted(path: str) -> bool:
+    """Absolute in POSIX or in Windows form (a drive or a UNC share), on any system."""
+    return path.startswith("/") or bool(_DRIVE_ROOT.match(path))
+
+
+@functools.lru_cache(maxsize=16)
+def _project_memory_pattern(dirname: str) -> re.Pattern[str]:
+    # the key is one path part; the memory dir's name is the next part, whole
+    return re.compile(r"/projects/([^/]+)/" + re.escape(dirname) + r"(?:/|$)")
+
+
+def project_memory_parts(
+    path: str, dirname: str = PROJECT_MEMORY_DIRNAME
+) -> Iterator[tuple[str, str]]:
+    """Each (key, rest) where path reads ``…/projects/<key>/<dirname>[/<rest>]``, first first.
+
+    ``rest`` is what follows the memory dir ('' for the dir itself), not yet normalised: the
+    caller decides what a ``..`` in it means. Backslashes count as separators. A path can hold
+    ``/projects/`` more than once (``/home/u/projects/app/.claude/projects/<key>/memory``), so
+    every place is tried, not only the first.
+    """
+    path = slashed(path)
+    for found in _project_memory_pattern(dirname).finditer(path):
+        yield found.group(1), path[found.end() :]

@@ -1,0 +1,42 @@
+"""A transcript's paths: separators, roots, and the one rule for a project's memory path."""
+
+from __future__ import annotations
+
+from memdir_nb.formats.memory_timeline import MemoryPaths
+from memdir_nb.formats.transcript_paths import project_memory_parts, rooted, slashed
+
+
+def test_backslashes_become_slashes_and_the_drive_letter_is_upper_case() -> None:
+    assert slashed("c:\\Users\\me\\a.md") == "C:/Users/me/a.md"
+    assert slashed("/home/me/a.md") == "/home/me/a.md"
+
+
+def test_a_drive_or_a_leading_slash_is_a_root_and_a_bare_name_is_not() -> None:
+    assert rooted("C:/w") and rooted("/w") and rooted("//server/share")
+    assert not rooted("w/a.md") and not rooted("C:w")
+
+
+def test_a_memory_path_gives_its_project_key_and_what_follows_the_memory_dir() -> None:
+    parts = project_memory_parts("/home/me/.claude/projects/-home-me-app/memory/notes/a.md")
+    assert list(parts) == [("-home-me-app", "notes/a.md")]
+    assert list(project_memory_parts("/h/projects/-srv-x/memory")) == [("-srv-x", "")]
+
+
+def test_every_projects_folder_in_a_path_is_tried_not_only_the_first() -> None:
+    path = "/home/me/projects/app/.claude/projects/-home-me-projects-app/memory/a.md"
+    assert list(project_memory_parts(path)) == [("-home-me-projects-app", "a.md")]
+
+
+def test_a_memory_dir_of_another_name_is_matched_by_that_name_only() -> None:
+    path = "/h/projects/-srv-x/memory-old/a.md"
+    assert list(project_memory_parts(path)) == []
+    assert list(project_memory_parts(path, "memory-old")) == [("-srv-x", "a.md")]
+
+
+def test_the_timeline_and_the_session_search_read_the_same_rule() -> None:
+    # the timeline matches its own key under any Claude home; another key is another project
+    paths = MemoryPaths("/elsewhere/projects/-home-me-app/memory")
+    windows = "D:\\home\\projects\\app\\.claude\\projects\\-home-me-app\\memory\\a.md"
+    assert paths.relative(windows) == "a.md"
+    assert paths.relative("/x/projects/-home-me-other/memory/a.md") is None
+    assert paths.relative("/x/projects/-home-me-app/memory/../../secrets.md") is None
