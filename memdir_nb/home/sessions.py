@@ -240,3 +240,32 @@ def list_sessions(claude_home: str | os.PathLike[str], *, read: bool = True) -> 
             )
         found.append(info)
     return found
+
+
+def sessions_using(
+    memory_dir: str | os.PathLike[str], *, git: str | None = "git"
+) -> list[SessionFile]:
+    """The transcripts whose session used memory_dir, newest first ([] outside a Claude home).
+
+    Those beside it (its own project folder), and those of the project folders Claude Code
+    names after its subfolders and in-repo worktrees (``<key>-…``) whose session used this dir
+    by the rule of :func:`memory_dir_for_transcript`. A session started in ``repo/web/`` is
+    filed under ``<key>-web`` but reads and writes the repo's memory, so it belongs here.
+    A transcript that cannot be read is left to its own folder's listing.
+    """
+    memory = Path(os.path.abspath(os.fspath(memory_dir)))
+    project = memory.parent
+    if project.parent.name != "projects":
+        return []
+    found = []
+    for info in iter_session_files(project.parent.parent):
+        if info.project == project.name:
+            found.append(info)
+        elif info.project.startswith(project.name + "-"):
+            try:
+                session = read_session(info.path)
+            except OSError:
+                continue
+            if memory_dir_for_transcript(info.path, session, git=git) == memory:
+                found.append(info)
+    return sorted(found, key=lambda s: s.mtime_ms, reverse=True)

@@ -13,7 +13,7 @@ import pytest
 
 from memdir_nb import read_session
 from memdir_nb.home.path_rules import sanitize_path
-from memdir_nb.home.sessions import list_sessions, memory_dir_for_transcript
+from memdir_nb.home.sessions import list_sessions, memory_dir_for_transcript, sessions_using
 from memdir_nb.storage.access import ReadRefused
 from memdir_nb.ui.demo.session_records import RecordWriter
 
@@ -429,3 +429,25 @@ def test_a_recorded_windows_memory_path_under_a_projects_folder_is_found(tmp_pat
     read = "C:\\Users\\dana\\projects\\app\\.claude\\projects\\C--Users-dana-projects-app\\memory\\a.md"
     transcript = _session_file(projects / "C--Users-dana-projects-app-web", "C:\\x", (read,))
     assert memory_dir_for_transcript(transcript, read_session(transcript)) == memory
+
+
+def test_the_sessions_of_a_memory_dir_include_its_subfolders_sessions_that_used_it(
+    tmp_path: Path,
+) -> None:
+    projects = tmp_path / "home" / "projects"
+    memory = projects / "-Users-dana-src-tidepool" / "memory"
+    memory.mkdir(parents=True)
+    own = _session_file(memory.parent, "/Users/dana/src/tidepool")
+    read = "/Users/dana/.claude/projects/-Users-dana-src-tidepool/memory/charts.md"
+    web = _session_file(
+        projects / "-Users-dana-src-tidepool-web", "/Users/dana/src/tidepool/web", (read,)
+    )
+    # a sibling folder whose name starts the same but whose session used its own memory
+    _session_file(projects / "-Users-dana-src-tidepool-old", "/Users/dana/src/tidepool-old")
+    os.utime(own, (1_000, 1_000))
+    assert [s.path for s in sessions_using(memory)] == [str(web), str(own)]
+
+
+def test_a_dir_outside_a_claude_home_has_no_sessions(tmp_path: Path) -> None:
+    (tmp_path / "mem").mkdir()
+    assert sessions_using(tmp_path / "mem") == []

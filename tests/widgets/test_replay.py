@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import shutil
 from pathlib import Path
 
 import pytest
@@ -23,6 +24,19 @@ def test_the_view_finds_the_sessions_beside_the_memory_dir_and_replays_the_newes
     assert v.transcript in (str(sample.transcript), str(sample.subagent))
     assert {p for _, p in v.picker.options} == {str(sample.transcript), str(sample.subagent)}
     assert "memdir-replay" in v._dom_classes
+
+
+def test_the_view_also_offers_a_subfolder_session_that_used_this_memory_dir(
+    sample: DemoSession,
+) -> None:
+    # the same session, as Claude Code files it when started in a subfolder: its own project
+    # folder (<key>-web), its tool calls naming this memory dir
+    web = sample.memory_dir.parent.parent / (sample.memory_dir.parent.name + "-web")
+    web.mkdir()
+    copy = web / sample.transcript.name
+    shutil.copyfile(sample.transcript, copy)
+    v = ReplayView(sample.memory_dir, selector="lexical", now_ms=SAMPLE_NOW_MS)
+    assert str(copy) in {p for _, p in v.picker.options}
 
 
 def test_the_turn_table_marks_likely_misses_in_state_and_in_the_html(sample: DemoSession) -> None:

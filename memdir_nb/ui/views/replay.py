@@ -9,9 +9,8 @@ from __future__ import annotations
 import os
 from collections.abc import Sequence
 from dataclasses import dataclass
-from pathlib import Path
 
-from memdir_nb.home.sessions import SessionFile, iter_session_files
+from memdir_nb.home.sessions import SessionFile, sessions_using
 from memdir_nb.reports.replay import SessionReplay, TurnReplay
 from memdir_nb.spec.text import html_safe
 
@@ -182,10 +181,9 @@ def turn_detail_html(replay: SessionReplay, index: int) -> str:
 
 
 def sessions_beside(memory_dir: str | os.PathLike[str]) -> list[SessionFile]:
-    """The transcripts of the project folder holding memory_dir (newest first), if it is one."""
-    project = Path(os.path.abspath(os.fspath(memory_dir))).parent
-    home = project.parent.parent
-    if project.parent.name != "projects":
-        return []
-    found = [s for s in iter_session_files(home) if s.project == project.name]
-    return sorted(found, key=lambda s: s.mtime_ms, reverse=True)
+    """The transcripts of the sessions that used memory_dir, newest first, if it is a project's.
+
+    Those beside it and those of its subfolders' and worktrees' sessions
+    (home.sessions.sessions_using).
+    """
+    return sessions_using(memory_dir)

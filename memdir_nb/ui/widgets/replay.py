@@ -26,7 +26,7 @@ from memdir_nb.ui.widgets._common import MemdirView, classed, pre
 if TYPE_CHECKING:  # pragma: no cover
     from memdir_nb.home.config import MemdirConfig
 
-NO_SESSION = "No session transcript beside this memory dir; give one in `transcript`."
+NO_SESSION = "No session transcript used this memory dir; give one in `transcript`."
 
 
 class ReplayView(MemdirView):
