@@ -6,7 +6,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any, Literal
 
 from memdir_nb.reports.where import WhereReport
-from memdir_nb.spec.text import plural
+from memdir_nb.spec.text import plural, terminal_line
 
 Severity = Literal["action", "note"]
 
@@ -27,13 +27,14 @@ class DoctorFinding:
 
     def format(self) -> str:
         """A few lines for the terminal."""
+        # each part is one line: a path in it may hold a newline, shown as an escape
         lines = [
-            f"[{self.severity}] {self.code}: {self.cause}",
-            f"    responsible: {self.responsible}",
-            f"    fix: {self.fix}",
+            f"[{self.severity}] {self.code}: {terminal_line(self.cause)}",
+            f"    responsible: {terminal_line(self.responsible)}",
+            f"    fix: {terminal_line(self.fix)}",
         ]
         shown = self.items[:MAX_ITEMS_SHOWN]
-        lines += [f"    - {item}" for item in shown]
+        lines += [f"    - {terminal_line(item)}" for item in shown]
         if len(self.items) > len(shown):
             lines.append(f"    ... and {len(self.items) - len(shown)} more")
         return "\n".join(lines)
@@ -64,7 +65,7 @@ class DoctorReport:
 
 def format_doctor(report: DoctorReport) -> str:
     """The findings as text, then one summary line."""
-    lines = [f"memory dir: {report.checked_dir}"]
+    lines = [f"memory dir: {terminal_line(report.checked_dir)}"]
     for f in report.findings:
         lines.append(f.format())
     actions = sum(f.severity == "action" for f in report.findings)

@@ -52,6 +52,7 @@ from memdir_nb.reports.memory_dirs import (
     read_dir_contents,
 )
 from memdir_nb.spec.constants import TEAM_DIRNAME
+from memdir_nb.spec.text import terminal_line
 
 __all__ = [
     "AGENT_MEMORY_DIRNAME",
@@ -204,15 +205,21 @@ def _on(decision: GateDecision) -> str:
 
 def format_where(report: WhereReport) -> str:
     """The report as text for the terminal: the dir first, then each step and decision."""
+    # a path may hold a newline (a trusted setting can name one): each shows on its own line
     lines = [
-        f"memory dir: {report.memory_dir}" + ("" if report.exists else "  (does not exist yet)"),
+        f"memory dir: {terminal_line(report.memory_dir)}"
+        + ("" if report.exists else "  (does not exist yet)"),
         f"  chosen by: {report.source}",
-        f"project:    {report.cwd}",
+        f"project:    {terminal_line(report.cwd)}",
     ]
     if report.git_root:
-        lines.append(f"git root:   {report.git_root} (canonical: shared by every worktree)")
+        lines.append(
+            f"git root:   {terminal_line(report.git_root)} (canonical: shared by every worktree)"
+        )
         if report.is_worktree:
-            lines.append(f"worktree:   {report.checkout_root} (a linked worktree of the git root)")
+            lines.append(
+                f"worktree:   {terminal_line(report.checkout_root)} (a linked worktree of the git root)"
+            )
     else:
         lines.append("git root:   none (not in a git repository; the project folder is the key)")
     if report.git_pointer_problem:
@@ -220,8 +227,12 @@ def format_where(report: WhereReport) -> str:
             "            (a .git pointer here was not followed, so this folder is its own root: "
             f"{report.git_pointer_problem})"
         )
-    lines.append(f"key:        {report.key}  (from {report.key_root})")
-    lines.append(f"Claude home: {report.claude_home} (from {report.claude_home_source})")
+    lines.append(
+        f"key:        {terminal_line(report.key)}  (from {terminal_line(report.key_root)})"
+    )
+    lines.append(
+        f"Claude home: {terminal_line(report.claude_home)} (from {report.claude_home_source})"
+    )
     lines.append("")
     lines.append("resolution chain (first match wins):")
     for n, step in enumerate(report.steps, 1):

@@ -255,3 +255,12 @@ def terminal_safe(text: str, *, keep_newlines: bool = True) -> str:
     """
     pattern = UNSAFE_IN_TEXT if keep_newlines else UNSAFE_IN_LINE
     return pattern.sub(_escaped, text)
+
+
+def terminal_line(value: object) -> str:
+    """A value shown inside one line of terminal text: terminal_safe, newlines escaped too.
+
+    A path can hold a newline (a trusted setting or a file name may name one); printed raw, it
+    would split the line and could forge the next one.
+    """
+    return terminal_safe(str(value), keep_newlines=False)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 import re
 import unicodedata
+from pathlib import Path
 
 import pytest
 from hypothesis import given
@@ -18,6 +19,7 @@ from memdir_nb.spec.text import (
     html_safe,
     plain_words_and_breaks,
     plural,
+    terminal_line,
     terminal_safe,
     without_format_chars,
     word_count,
@@ -158,3 +160,8 @@ def test_lower_casing_keeps_word_space_and_digit_characters_as_they_were() -> No
 def test_has_ascii_fold_is_true_only_for_text_holding_a_fold() -> None:
     assert not has_ascii_fold("plain ASCII and café — ok")
     assert all(has_ascii_fold(f"x{c}y") for c in FOLDS_TO_ASCII)
+
+
+def test_terminal_line_keeps_a_value_on_one_line_and_escapes_controls() -> None:
+    assert terminal_line("/srv/a\nb\tc\x1b[31m") == "/srv/a\\x0ab\\x09c\\x1b[31m"
+    assert terminal_line(Path("/srv/ok")) == "/srv/ok"

@@ -67,6 +67,18 @@ def test_a_trusted_layer_chooses_the_dir_and_is_named(tmp_path: Path, layer: str
     assert len(used) == 1 and used[0].source.startswith(f"{layer} settings (")
 
 
+def test_a_newline_in_a_trusted_dir_setting_cannot_split_or_forge_a_report_line(
+    tmp_path: Path,
+) -> None:
+    w = make_world(tmp_path, repo=False)
+    w.settings("user", {"autoMemoryDirectory": "/srv/mem\n  chosen by: default"})
+    text = format_where(where(w.config()))
+    assert "memory dir: /srv/mem\\x0a  chosen by: default/" in text
+    assert next(line for line in text.splitlines() if "chosen by:" in line).startswith(
+        "memory dir:"
+    )
+
+
 def test_project_settings_are_listed_as_ignored_for_the_dir(tmp_path: Path) -> None:
     w = make_world(tmp_path, repo=False)
     w.settings("project", {"autoMemoryDirectory": "~/.ssh"})
