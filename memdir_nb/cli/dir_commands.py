@@ -6,7 +6,7 @@ import argparse
 import json
 import sys
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
 from memdir_nb.formats.index import (
     MAX_ENTRYPOINT_BYTES,
@@ -228,12 +228,32 @@ def _dangling_parts(r: IndexRebuild) -> list[str]:
     return out
 
 
+def _lines_it_would_unload(r: IndexRebuild) -> int:
+    """How many more of the index's lines the rebuild leaves past the caps than load today."""
+    after = truncate_entrypoint_content(r.text).unloaded_line_count
+    return max(0, after - truncate_entrypoint_content(r.old).unloaded_line_count)
+
+
+def _over_caps_refusal(r: IndexRebuild, label: str) -> str:
+    """Why rebuild-index wrote nothing: the rebuilt index would load less of itself than now."""
+    after = truncate_entrypoint_content(r.text)
+    return (
+        f"error: rebuilding {label} would take it from "
+        f"{plural(len(r.old.splitlines()), 'line')} to {plural(after.line_count, 'line')} / "
+        f"{after.byte_count:,} bytes, past the {MAX_ENTRYPOINT_LINES}-line / "
+        f"{MAX_ENTRYPOINT_BYTES:,}-byte caps: {after.unloaded_line_count} of its lines would "
+        "never reach a conversation. Nothing was written. See the change with --dry-run; "
+        "shorten hooks or merge memories first (memdir_nb.dream.plan_consolidation proposes "
+        "both), or pass --over-caps to write it anyway"
+    )
+
+
 def _over_caps_warning(r: IndexRebuild, label: str, written: bool) -> str:
     """A second line when the rebuilt index leaves more of itself unloaded than the old one did
     (past the line or byte cap): how much of it would load, and what to do."""
     after = truncate_entrypoint_content(r.text)
     unloaded = after.unloaded_line_count
-    if unloaded <= truncate_entrypoint_content(r.old).unloaded_line_count:
+    if not _lines_it_would_unload(r):
         return ""
     return (
         f"\nwarning: {label} {'is now' if written else 'would be'} {plural(after.line_count, 'line')} / "
@@ -265,14 +285,25 @@ def cmd_rebuild_index(args: argparse.Namespace) -> int:
         )
         return 2
     memory_dir = Path(args.dir)
+    plans = {
+        label: plan_index_rebuild(
+            folder,
+            scope="private" if folder == memory_dir else "team",
+            drop_dangling=args.drop_dangling,
+        )
+        for label, folder in _scope_dirs(memory_dir).items()
+    }
     if args.dry_run:
-        for label, folder in _scope_dirs(memory_dir).items():
-            scope: Literal["private", "team"] = "private" if folder == memory_dir else "team"
-            r = plan_index_rebuild(folder, scope=scope, drop_dangling=args.drop_dangling)
+        for label, r in plans.items():
             print(terminal_safe(r.diff(label)), end="")
             print(_rebuild_summary(r, label))
         print("(dry run: nothing was written)")
         return 0
+    over = [label for label, r in plans.items() if _lines_it_would_unload(r)]
+    if over and not args.over_caps:
+        for label in over:
+            print(_over_caps_refusal(plans[label], label), file=sys.stderr)
+        return 1
     result = MemoryStore(args.dir).rebuild_index_files(drop_dangling=args.drop_dangling)
     for r in result.rebuilds:
         label = ENTRYPOINT_NAME if r.scope == "private" else f"{TEAM_DIRNAME}/{ENTRYPOINT_NAME}"

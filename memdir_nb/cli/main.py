@@ -24,7 +24,7 @@ from memdir_nb.cli.args import (
     positive_int,
 )
 from memdir_nb.cli.output import terminal_safe_streams
-from memdir_nb.spec.constants import SELECTOR_NAMES
+from memdir_nb.spec.constants import MAX_ENTRYPOINT_BYTES, MAX_ENTRYPOINT_LINES, SELECTOR_NAMES
 from memdir_nb.spec.taxonomy import SCOPES
 
 PROG = "memdir-nb"
@@ -247,6 +247,13 @@ def _rebuild_index_arguments(p: argparse.ArgumentParser) -> None:
         "--drop-dangling",
         action="store_true",
         help="also remove the lines that point at files which no longer exist",
+    )
+    p.add_argument(
+        "--over-caps",
+        action="store_true",
+        help="write the rebuilt index even when more of it would lie past the "
+        f"{MAX_ENTRYPOINT_LINES}-line / {MAX_ENTRYPOINT_BYTES:,}-byte caps than today "
+        "(refused otherwise)",
     )
     p.set_defaults(func="dir_commands:cmd_rebuild_index")
 

@@ -250,6 +250,25 @@ def test_rebuild_index_warns_when_the_entries_it_adds_would_not_load(tmp_path: P
     assert "adds 3 entries" in fits.stdout and "warning" not in fits.stdout
 
 
+def test_rebuild_index_refuses_to_push_an_index_past_its_caps_unless_told(
+    tmp_path: Path,
+) -> None:
+    mem = tmp_path / "memory"
+    for i in range(220):
+        add_memory(mem, f"project_m{i:03d}.md", index=False)
+    listed = "".join(f"- [m{i}](project_m{i:03d}.md) — memory number {i}\n" for i in range(190))
+    (mem / "MEMORY.md").write_text(listed)
+    refused = run_env("rebuild-index", str(mem))
+    assert refused.returncode == 1
+    assert "would take it from 190 lines to 223 lines" in refused.stderr
+    assert "Nothing was written" in refused.stderr and "--over-caps" in refused.stderr
+    assert (mem / "MEMORY.md").read_text() == listed and not (mem / ".trash").exists()
+    written = run_env("rebuild-index", "--over-caps", str(mem))
+    assert written.returncode == 0, written.stderr
+    assert "warning: MEMORY.md is now 223 lines" in written.stdout
+    assert (mem / "MEMORY.md").read_text().startswith(listed)
+
+
 def test_rebuild_index_dry_run_previews_both_indexes_as_diffs_and_writes_nothing(
     tmp_path: Path,
 ) -> None:
