@@ -207,6 +207,13 @@ COMPACTION_AGENT_PREFIX = (
     "acompact"  # agentId of the CLI's compaction agent (agent-acompact-*.jsonl)
 )
 
+# The compaction points after which the conversation's earlier messages are gone, attachments
+# included. Claude Code counts what recall has surfaced, and the bytes it has injected, by
+# scanning the conversation's messages for relevant_memories attachments, so both start over
+# here. A microcompaction only clears old tool output in place, and a `summary` title line
+# names a session; neither drops an attachment.
+CONTEXT_RESET_KINDS = frozenset({"compact_boundary", "compact_summary"})
+
 
 @dataclass
 class Session:
@@ -257,6 +264,11 @@ class Session:
         none), then its `ai-title` records, each once."""
         summaries = [c.text for c in self.compactions if c.kind == "summary_title"]
         return self.custom_titles + summaries + self.ai_titles
+
+    @property
+    def context_resets(self) -> frozenset[int]:
+        """The indexes of the turns that start after a compaction (CONTEXT_RESET_KINDS)."""
+        return frozenset(c.before_turn for c in self.compactions if c.kind in CONTEXT_RESET_KINDS)
 
     @property
     def tool_calls(self) -> list[ToolCall]:

@@ -53,6 +53,7 @@ from memdir_nb.storage.scan import scan_memory_dir
 from memdir_nb.storage.snapshot_dir import SnapshotDir
 
 PROGRESS_MIN_TURNS = 50  # a progress bar only for sessions at least this long (and on a terminal)
+COMPACTED_FLAG = "after compaction"  # the flag a turn that starts after a compaction carries
 
 
 @dataclass(frozen=True)
@@ -90,6 +91,7 @@ class TurnReplay:
     agent_wrote: list[str]
     likely_misses: list[str]
     extraction: SchedulerDecision | None = None
+    compacted_before: bool = False  # the context was compacted just before this turn
 
     @property
     def surfaced_names(self) -> list[str]:
@@ -160,6 +162,13 @@ class SessionReplay:
         ]
         if self.budget_spent_at is not None:
             lines.append(f"The 60 KB recall budget ran out at turn {self.budget_spent_at + 1}.")
+        compacted = [t.index + 1 for t in self.turns if t.compacted_before]
+        if compacted:
+            lines.append(
+                f"The context was compacted before turn {', '.join(map(str, compacted))}: "
+                "recall's surfaced set and its 60 KB budget start over there, as Claude Code's "
+                "do (the earlier attachments are gone)."
+            )
         if self.flush is not None:
             lines.append(f"End-of-session flush: {self.flush.action} ({self.flush.detail}).")
         return "\n".join(lines + self.notes)
@@ -289,9 +298,12 @@ def replay_session(
         )
     replay = SessionReplay(session, root, label, [], flush, notes + timeline.notes)
     recall = RecallSession()
+    resets = session.context_resets
     with SnapshotDir() as scratch:
         seen: set[str] = set()  # read or written by the agent in earlier turns
         for turn in _progress(session.turns, progress):
+            if turn.index in resets:
+                recall.reset()  # the earlier attachments are gone with the compacted messages
             turn_ms = turn.timestamp_ms or fallback_ms
             state = timeline.states[turn.index]
             refused = scratch.sync(_as_of_files(state, current, first_ms or turn_ms))
@@ -301,6 +313,9 @@ def replay_session(
                 turn, session, timeline, state, scratch.path, recall, selector, turn_ms, seen
             )
             row.extraction = decisions[turn.index]
+            row.compacted_before = turn.index in resets
+            if row.compacted_before:
+                row.flags = [*row.flags, COMPACTED_FLAG]
             if recall.budget_spent and not spent_before:
                 replay.budget_spent_at = turn.index
             replay.turns.append(row)
@@ -407,6 +422,8 @@ def iter_turn_lines(replay: SessionReplay) -> Iterator[str]:
     """
     yield f"{'turn':>4}  {'surfaced':<34} {'agent read':<34} {'miss':<4} {'extractor':<11} prompt"
     for t in replay.turns:
+        if t.compacted_before:
+            yield f"{'':>4}  -- context compacted: recall's surfaced set and budget start over --"
         prompt = " ".join(t.prompt.split())[:60] or f"({t.kind})"
         surfaced = ", ".join(s.rel + ("*" if s.truncated else "") for s in t.surfaced) or "-"
         read = ", ".join(t.agent_read) or "-"

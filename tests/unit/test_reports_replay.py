@@ -67,7 +67,8 @@ def test_per_memory_caps_cut_a_long_memory_and_the_turn_says_so(sample: DemoSess
     assert cut.truncated and cut.file_bytes > 4096 and cut.injected_bytes < cut.file_bytes
     assert cut.age == "21 days ago"  # as of the turn, not as of today
     lines = list(iter_turn_lines(replay))
-    assert "reference_api_errors.md*" in lines[4] and lines[-1].startswith("(* cut by")
+    (turn_four,) = [line for line in lines if line.startswith("   4  ")]
+    assert "reference_api_errors.md*" in turn_four and lines[-1].startswith("(* cut by")
 
 
 def test_the_agent_reading_a_memory_recall_did_not_surface_is_a_likely_miss(
@@ -168,7 +169,9 @@ def test_every_shape_replays_against_an_empty_dir(tmp_path: Path, name: str) -> 
     )
     assert len(replay.turns) == len(replay.session.turns)
     assert "does not exist" in replay.notes[0]
-    assert len(list(iter_turn_lines(replay))) == len(replay.turns) + 1  # nothing was cut
+    compactions = sum(t.compacted_before for t in replay.turns)  # a line each, above its turn
+    # a header, a line a turn, and no footnote: nothing was cut
+    assert len(list(iter_turn_lines(replay))) == 1 + len(replay.turns) + compactions
 
 
 def test_the_shapes_memory_writes_replay_against_the_dir_left_after_them(tmp_path: Path) -> None:
@@ -287,3 +290,36 @@ def test_a_tool_call_whose_name_is_not_text_neither_stops_the_replay_nor_counts(
     )
     assert len(replay.turns) == 7
     assert all(t.agent_wrote == [] for t in replay.turns)
+
+
+def test_after_a_compaction_recall_may_surface_again_what_it_surfaced_before(
+    tmp_path: Path,
+) -> None:
+    memory = tmp_path / "projects" / "-home-ana-app" / "memory"
+    memory.mkdir(parents=True)
+    (memory / "project_tide_charts.md").write_text(
+        "---\nname: Tide charts\ndescription: where the tide charts come from and how often"
+        "\ntype: project\n---\n\nThe harbour office publishes them weekly.\n"
+    )
+    w = RecordWriter("s", "/home/ana/app", "2026-05-01T10:00:00.000Z", seed="compact")
+    for _ in range(2):
+        w.prompt("where do the tide charts come from")
+        w.response([{"type": "text", "text": "ok"}])
+    boundary = w.system("compact_boundary", parent=None, content="Conversation compacted")
+    w.last = boundary
+    w.prompt("where do the tide charts come from")
+    w.response([{"type": "text", "text": "ok"}])
+    path = tmp_path / "projects" / "-home-ana-app" / "s.jsonl"
+    path.write_text(w.text())
+    replay = replay_session(path, memory, selector=LexicalSelector(), now_ms=SAMPLE_NOW_MS)
+    # once per conversation: not again in turn 2, but again once the compaction dropped it
+    assert [t.surfaced_names for t in replay.turns] == [
+        ["project_tide_charts.md"],
+        [],
+        ["project_tide_charts.md"],
+    ]
+    assert [t.compacted_before for t in replay.turns] == [False, False, True]
+    assert "after compaction" in replay.turns[2].flags
+    assert "compacted before turn 3" in replay.summary()
+    lines = list(iter_turn_lines(replay))
+    assert "context compacted" in lines[3] and lines[4].startswith("   3  ")
