@@ -185,6 +185,13 @@ def _export_arguments(p: argparse.ArgumentParser) -> None:
 
 def _sessions_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--home", type=any_dir, action="append", help=HOME_HELP)
+    p.add_argument(
+        "--dir",
+        type=existing_dir,
+        default=None,
+        help="only the sessions that used this memory dir (<home>/projects/<key>/memory): "
+        "those beside it and those its subfolders and in-repo worktrees ran with it",
+    )
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.set_defaults(func="session_commands:cmd_sessions")
 

@@ -14,9 +14,11 @@ from pathlib import Path
 from memdir_nb.cli.home_commands import _claude_homes, is_claude_home
 from memdir_nb.home.sessions import (
     SessionFile,
+    described,
     list_sessions,
     memory_dir_for_transcript,
     read_session,
+    sessions_using,
 )
 from memdir_nb.recall.selectors import make_selector
 from memdir_nb.reports.replay import iter_turn_lines, replay_session
@@ -38,8 +40,31 @@ def _size(n: int) -> str:
     return f"{n} B"
 
 
+def _sessions_of_dir(args: argparse.Namespace) -> list[tuple[Path, SessionFile]] | None:
+    """The rows of `sessions --dir`, or None after saying why there are none to list."""
+    memory_dir = Path(args.dir).absolute()
+    home = memory_dir.parent.parent.parent
+    if args.home:
+        message = "--dir and --home both name where to look; pass one of them"
+    elif memory_dir.parent.parent.name != "projects":
+        message = (
+            f"{memory_dir} is not a project's memory dir under a Claude home; pass "
+            "<claude home>/projects/<key>/memory (such as one `memdir-nb list` prints)"
+        )
+    else:
+        found = sorted(sessions_using(memory_dir), key=lambda s: (s.project, s.path))
+        return [(home, described(s)) for s in found]
+    print(terminal_safe(f"error: {message}"), file=sys.stderr)
+    return None
+
+
 def cmd_sessions(args: argparse.Namespace) -> int:
-    """List each project's session transcripts."""
+    """List each project's session transcripts (with --dir: those that used one memory dir)."""
+    if args.dir is not None:
+        of_dir = _sessions_of_dir(args)
+        if of_dir is None:
+            return 2
+        return _print_sessions(args, of_dir, f"sessions that used {args.dir}")
     homes = _claude_homes(args.home)
     rows: list[tuple[Path, SessionFile]] = []
     for home in homes:
@@ -54,13 +79,20 @@ def cmd_sessions(args: argparse.Namespace) -> int:
             return 2
         if (home / "projects").is_dir():  # a Claude home with no sessions yet has none
             rows.extend((home, s) for s in list_sessions(home))
+    return _print_sessions(args, rows, f"session transcripts under {', '.join(map(str, homes))}")
+
+
+def _print_sessions(
+    args: argparse.Namespace, rows: list[tuple[Path, SessionFile]], what: str
+) -> int:
+    """The listing, project by project, or as JSON; 'No <what>.' when there is none."""
     if args.json:
         print(
             json.dumps([{"home": str(h), **s.__dict__, "date": s.date} for h, s in rows], indent=2)
         )
         return 0
     if not rows:
-        _say(f"No session transcripts under {', '.join(str(h) for h in homes)}.")
+        _say(f"No {what}.")
         return 0
     project = None
     for _, s in rows:

@@ -220,26 +220,28 @@ def list_sessions(claude_home: str | os.PathLike[str], *, read: bool = True) -> 
 
     A transcript that cannot be read is listed with turns=None, never dropped.
     """
-    found = []
-    for info in iter_session_files(claude_home):
-        if read:
-            try:
-                session = read_session(info.path)
-            except OSError:
-                found.append(info)
-                continue
-            info = SessionFile(
-                **{
-                    **info.__dict__,
-                    "turns": len(session.turns),
-                    "first_timestamp": session.first_timestamp,
-                    "problems": len(session.problems) + session.more_problems,
-                    "is_subagent": session.kind == "subagent",
-                    "kind": session.kind,
-                }
-            )
-        found.append(info)
-    return found
+    return [described(info) if read else info for info in iter_session_files(claude_home)]
+
+
+def described(info: SessionFile) -> SessionFile:
+    """info with what reading its transcript tells: turns, first date, bad lines and kind.
+
+    A transcript that cannot be read is returned as it was given (turns=None).
+    """
+    try:
+        session = read_session(info.path)
+    except OSError:
+        return info
+    return SessionFile(
+        **{
+            **info.__dict__,
+            "turns": len(session.turns),
+            "first_timestamp": session.first_timestamp,
+            "problems": len(session.problems) + session.more_problems,
+            "is_subagent": session.kind == "subagent",
+            "kind": session.kind,
+        }
+    )
 
 
 def sessions_using(

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import json
+import shutil
 import subprocess
 import sys
 from collections.abc import Callable
@@ -509,6 +510,25 @@ def test_sessions_lists_main_and_subagent_transcripts_per_project(sample_home: P
     assert "2026-05-12" in main and " 7 turns" in main and "main" in main
     assert "subagent" in agent and " 1 turn " in agent
     assert lines[-1] == "2 transcripts: 1 main, 1 subagent."
+
+
+def test_sessions_of_one_memory_dir_add_its_subfolders_sessions_that_used_it(
+    sample_home: Path,
+) -> None:
+    shop = sample_home / "projects" / "-home-sam-src-shop"
+    web = shop.parent / "-home-sam-src-shop-web"
+    web.mkdir()
+    transcript = next(shop.glob("*.jsonl"))
+    shutil.copyfile(transcript, web / "9d1c6e2a-web.jsonl")  # its memory calls name shop's dir
+    out = run_cli("sessions", "--dir", str(shop / "memory"))
+    assert out.returncode == 0, out.stderr
+    lines = out.stdout.splitlines()
+    assert lines[0] == "-home-sam-src-shop/" and "-home-sam-src-shop-web/" in lines
+    assert lines[-1] == "3 transcripts: 2 main, 1 subagent."
+    both = run_cli("sessions", "--dir", str(shop / "memory"), "--home", str(sample_home))
+    assert both.returncode == 2 and "pass one of them" in both.stderr
+    loose = run_cli("sessions", "--dir", str(sample_home))
+    assert loose.returncode == 2 and "not a project's memory dir" in loose.stderr
 
 
 def test_replay_uses_the_memory_dir_beside_the_transcript_and_prints_the_turn_table(
