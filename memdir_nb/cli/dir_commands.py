@@ -199,15 +199,19 @@ def _rebuild_summary(r: IndexRebuild, label: str, *, written: bool = False) -> s
     parts = []
     if r.merged.added:
         where = f" under '{REBUILD_HEADING}'" if r.old.strip() else ""
-        parts.append(f"adds {plural(len(r.merged.added), 'entry', 'entries')}{where}")
+        verb = "added" if written else "adds"
+        parts.append(f"{verb} {plural(len(r.merged.added), 'entry', 'entries')}{where}")
+    if r.merged.repointed:
+        verb = "re-pointed" if written else "re-points"
+        moved = plural(len(r.merged.repointed), "line")
+        parts.append(f"{verb} {moved} whose file moved (title and hook kept)")
     if r.merged.dropped:
-        parts.append(f"removes {plural(len(r.merged.dropped), 'dangling line')}")
+        verb = "removed" if written else "removes"
+        parts.append(f"{verb} {plural(len(r.merged.dropped), 'dangling line')}")
     parts += _dangling_parts(r)
     summary = (
         f"{label}: " + ("; ".join(parts) or "rewritten") + "; every other line is kept as written"
     )
-    if written:
-        summary = summary.replace(": adds", ": added", 1).replace("; removes", "; removed", 1)
     return summary + _over_caps_warning(r, label, written)
 
 

@@ -36,6 +36,7 @@ from memdir_nb.formats.index_lines import (
     MAX_HOOK_CHARS,
     NO_DESCRIPTION_HOOK,
     IndexEntry,
+    MovedFiles,
     crlf_style,
     format_index_entry,
     in_style,
@@ -45,6 +46,7 @@ from memdir_nb.formats.index_lines import (
     parse_entry_line,
     parse_index,
     remove_index_entry,
+    retarget_entry_line,
     shorten_hook,
     upsert_index_entry,
 )
@@ -191,6 +193,8 @@ class MergedIndex:
     # dangling lines never dropped, even with drop_dangling: they cannot be told from prose (a
     # name in backticks) or head a block (an entry heading); see IndexEntry.removable
     kept: tuple[str, ...] = ()
+    # dangling lines pointed at where their file moved: (old target, new target)
+    repointed: tuple[tuple[str, str], ...] = ()
 
 
 def merge_index(
@@ -212,22 +216,33 @@ def merge_index(
     IndexEntry calls removable; the others are always kept, and listed in `kept`. An empty `old` becomes
     the plain rendered index, with no heading. `describe` gives the hook of an added memory
     with no description (see render_index); it is asked only for those.
+
+    A removable dangling line whose file moved (the one memory of its name elsewhere in the
+    scope, `MovedFiles`, that no other line lists) is re-pointed there instead: the line as
+    the person wrote it with only its target changed, listed in `repointed`. The dream plan
+    does the same (`repoint_index_line`); without it the rebuild kept the dead line and added
+    a generated one for the moved file, so the person's title and hook were left on nothing.
     """
     if not old.strip():
         fresh = sorted(headers, key=_rebuild_order)
         return MergedIndex(render_index(fresh, describe), tuple(h.filename for h in fresh), (), ())
     out: list[str] = []
-    covered: set[str] = set()
     dangling: list[str] = []
     dropped: list[str] = []
     kept: list[str] = []
-    loaded = loaded_line_flags(old)
-    for no, line in enumerate(old.split("\n"), start=1):
-        if not loaded[no - 1]:  # frontmatter or a block comment: never loaded, kept as written
-            out.append(line)
-            continue
-        entry = parse_entry_line(line.rstrip("\r"), no)
-        found = points_at(entry.target) if entry is not None else None
+    repointed: list[tuple[str, str]] = []
+    lines, covered = _read_lines(old, points_at)
+    moved: MovedFiles | None = None  # made at the first dangling line
+    for line, entry, found in lines:
+        if entry is not None and found == "" and entry.removable:
+            moved = moved or MovedFiles(h.filename for h in headers)
+            to = moved.find(entry.target)
+            new_line = retarget_entry_line(line, to) if to and to not in covered else None
+            if to and new_line is not None:  # its file moved: the line follows it
+                covered.add(to)
+                repointed.append((entry.target, to))
+                out.append(new_line)
+                continue
         if entry is not None and found == "":
             dangling.append(entry.target)
             if not entry.removable:
@@ -235,10 +250,6 @@ def merge_index(
             elif drop_dangling:
                 dropped.append(entry.target)
                 continue
-        elif found:
-            covered.add(found)
-        # a memory file the line names besides its entry is listed too
-        covered.update(f for f in map(points_at, line_mentions(line.rstrip("\r"))) if f)
         out.append(line)
     missing = sorted((h for h in headers if h.filename not in covered), key=_rebuild_order)
     if missing and ends_in_open_comment(old):
@@ -253,8 +264,35 @@ def merge_index(
     if missing and crlf_style(old):  # an index kept on Windows gets added lines in its style
         text = in_style(text.replace("\r\n", "\n"), True)
     return MergedIndex(
-        text, tuple(h.filename for h in missing), tuple(dangling), tuple(dropped), tuple(kept)
+        text,
+        tuple(h.filename for h in missing),
+        tuple(dangling),
+        tuple(dropped),
+        tuple(kept),
+        tuple(repointed),
     )
+
+
+def _read_lines(
+    old: str, points_at: Callable[[str], str | None]
+) -> tuple[list[tuple[str, IndexEntry | None, str | None]], set[str]]:
+    """Each line of old with its entry and what the entry points at (both None on a line that
+    is never loaded: frontmatter or a block comment), and every file the loaded lines list,
+    by their entries or by a name besides (line_mentions)."""
+    read: list[tuple[str, IndexEntry | None, str | None]] = []
+    covered: set[str] = set()
+    loaded = loaded_line_flags(old)
+    for no, line in enumerate(old.split("\n"), start=1):
+        if not loaded[no - 1]:
+            read.append((line, None, None))
+            continue
+        entry = parse_entry_line(line.rstrip("\r"), no)
+        found = points_at(entry.target) if entry is not None else None
+        if found:
+            covered.add(found)
+        covered.update(f for f in map(points_at, line_mentions(line.rstrip("\r"))) if f)
+        read.append((line, entry, found))
+    return read, covered
 
 
 def _with_added_entries(lines: list[str], rendered: str) -> str:

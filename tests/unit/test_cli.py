@@ -226,7 +226,7 @@ def test_rebuild_index_writes_an_index_lint_accepts(tmp_path: Path) -> None:
     assert "up to date (every memory has a line); keeps 1 dangling line (--drop" in again.stdout
     out = run_env("rebuild-index", "--drop-dangling", str(mem))
     assert out.returncode == 0, out.stderr
-    assert "removes 1 dangling line" in out.stdout and ".trash" in out.stdout
+    assert "removed 1 dangling line" in out.stdout and ".trash" in out.stdout
     assert "feedback_db.md" in (mem / "MEMORY.md").read_text()
     lint = run_env("lint", str(mem), "--json")
     rules = {f["rule"] for f in json.loads(lint.stdout)}
@@ -268,6 +268,18 @@ def test_rebuild_index_refuses_to_push_an_index_past_its_caps_unless_told(
     assert written.returncode == 0, written.stderr
     assert "warning: MEMORY.md is now 223 lines" in written.stdout
     assert (mem / "MEMORY.md").read_text().startswith(listed)
+
+
+def test_rebuild_index_says_it_re_points_a_line_whose_file_moved(tmp_path: Path) -> None:
+    mem = tmp_path / "memory"
+    add_memory(mem, "ops/project_deploys.md", index=False)
+    (mem / "MEMORY.md").write_text("- [Deploys](project_deploys.md) — how we ship\n")
+    out = run_env("rebuild-index", str(mem))
+    assert out.returncode == 0, out.stderr
+    assert "MEMORY.md: re-pointed 1 line whose file moved (title and hook kept)" in out.stdout
+    assert (mem / "MEMORY.md").read_text() == (
+        "- [Deploys](ops/project_deploys.md) — how we ship\n"
+    )
 
 
 def test_rebuild_index_dry_run_previews_both_indexes_as_diffs_and_writes_nothing(

@@ -487,9 +487,38 @@ def test_rebuild_adds_no_line_for_a_file_an_agent_folder_indexes_itself(
     # published agent-memory/ would have had 20 such files copied into its outer index)
     parent = real_dir("agent-beside-index")
     r = plan_index_rebuild(parent)
-    assert r.merged.added == ("builder/reference_cache_host.md",)
-    assert r.merged.dangling == ("reference_cache_host.md",)
+    # the outer index's line for the file that moved into builder/ follows it there
+    assert r.merged.added == () and r.merged.dangling == ()
+    assert r.merged.repointed == (("reference_cache_host.md", "builder/reference_cache_host.md"),)
     assert "planner/" not in r.text
+
+
+def test_rebuild_points_a_dangling_line_at_where_its_file_moved_keeping_its_words(
+    tmp_path: Path,
+) -> None:
+    mem = tmp_path / "memory"
+    (mem / "ops").mkdir(parents=True)
+    (mem / "ops" / "project_deploys.md").write_text(render_memory_file("D", "d", "project", "b"))
+    (mem / "project_other.md").write_text(render_memory_file("O", "o", "project", "b"))
+    line = "* **[Deploys, our way](project_deploys.md)** — read before any release"
+    (mem / "MEMORY.md").write_text(f"# Index\n\n{line}\n- [Other](project_other.md) — x\n")
+    r = plan_index_rebuild(mem)
+    assert r.merged.repointed == (("project_deploys.md", "ops/project_deploys.md"),)
+    assert line.replace("(project_deploys.md)", "(ops/project_deploys.md)") in r.text
+    assert r.merged.added == () and r.merged.dangling == ()
+
+
+def test_a_moved_file_another_line_already_lists_leaves_the_dangling_line_as_it_is(
+    tmp_path: Path,
+) -> None:
+    mem = tmp_path / "memory"
+    (mem / "ops").mkdir(parents=True)
+    (mem / "ops" / "project_deploys.md").write_text(render_memory_file("D", "d", "project", "b"))
+    old = "- [Deploys](project_deploys.md) — old\n- [Deploys](ops/project_deploys.md) — new\n"
+    (mem / "MEMORY.md").write_text(old)
+    r = plan_index_rebuild(mem)
+    assert r.merged.repointed == () and r.merged.dangling == ("project_deploys.md",)
+    assert r.text == old
 
 
 def test_rebuild_adds_no_line_for_a_file_the_index_names_besides_an_entry(
