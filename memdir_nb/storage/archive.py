@@ -26,7 +26,7 @@ from pathlib import Path
 
 from memdir_nb.clock import resolve_now_ms
 from memdir_nb.formats.jsonio import loads_bounded
-from memdir_nb.formats.names import component_problem, is_index_name, name_problem
+from memdir_nb.formats.names import component_problem, folder_problem, is_index_name, name_problem
 from memdir_nb.security.secret_scan import format_findings, scan_memory_file
 from memdir_nb.spec.constants import (
     ARCHIVE_MANIFEST_NAME,
@@ -221,7 +221,7 @@ def path_refusal(rel: str) -> str | None:
     if ".." in parts:
         return "climbs out of the memory dir with '..'"
     for folder in parts[:-1]:
-        problem = component_problem(folder)
+        problem = folder_problem(folder)
         if problem is None and folder.startswith("."):
             problem = "is hidden (a dot-folder of the store: trash, locks)"
         if problem is not None:
