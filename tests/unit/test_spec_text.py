@@ -16,6 +16,7 @@ from memdir_nb.spec.text import (
     general_words_and_breaks,
     has_ascii_fold,
     html_safe,
+    lone_surrogate_problem,
     plain_words_and_breaks,
     plural,
     terminal_safe,
@@ -158,3 +159,9 @@ def test_lower_casing_keeps_word_space_and_digit_characters_as_they_were() -> No
 def test_has_ascii_fold_is_true_only_for_text_holding_a_fold() -> None:
     assert not has_ascii_fold("plain ASCII and café — ok")
     assert all(has_ascii_fold(f"x{c}y") for c in FOLDS_TO_ASCII)
+
+
+def test_a_lone_surrogate_is_not_text_a_pair_and_other_characters_are() -> None:
+    assert lone_surrogate_problem("plain café 日本 \U0001f600") is None
+    problem = lone_surrogate_problem("ab\udc80")
+    assert problem is not None and "U+DC80, character 3" in problem
