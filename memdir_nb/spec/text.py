@@ -251,6 +251,11 @@ def lone_surrogate_problem(text: str) -> str | None:
     )
 
 
+def without_lone_surrogates(text: str) -> str:
+    """Text with each lone surrogate replaced by U+FFFD, as a JavaScript writer encodes it."""
+    return text if text.isascii() else _LONE_SURROGATE.sub("\ufffd", text)
+
+
 def first_unsafe_char(text: str) -> str | None:
     """The first character of text that must not reach a name or a terminal raw, else None."""
     found = UNSAFE_IN_LINE.search(text)
