@@ -62,6 +62,15 @@ def link_problem(name: str) -> str | None:
     return None
 
 
+def folder_problem(name: str) -> str | None:
+    """Why a folder name cannot hold memory files (a bad component or an angle bracket), else None.
+
+    The one folder rule of every route that lists, writes, moves or unpacks folders: a memory
+    inside a folder named with '<' or '>' can never be an index link's target either.
+    """
+    return component_problem(name) or link_problem(name)
+
+
 def component_problem(name: str) -> str | None:
     """Why one path component is refused anywhere in a memory dir (folders included), else None."""
     if not name:
@@ -116,7 +125,7 @@ def relative_path_problem(relative: str) -> str | None:
     """
     parts = relative.split("/")
     for folder in parts[:-1]:
-        problem = component_problem(folder) or link_problem(folder)
+        problem = folder_problem(folder)
         if problem:
             return f"folder {folder!r} {problem}"
         if folder.startswith("."):

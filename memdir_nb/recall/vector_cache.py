@@ -51,6 +51,16 @@ def file_identity(st: os.stat_result) -> FileIdentity:
     return (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns)
 
 
+def _fits_sqlite(ident: FileIdentity) -> bool:
+    """Whether SQLite's INTEGER (64-bit signed) holds every part of an identity.
+
+    A file dated after 2262 (`touch -d 2400-01-01`, a clock gone wrong) has an mtime_ns past
+    2**63, and some filesystems hand out inode numbers that high: such a file's snippet is kept
+    in memory for this process only, not written (sqlite3 raises OverflowError on them).
+    """
+    return all(-(2**63) <= part < 2**63 for part in ident)
+
+
 def text_key(model_sha256: str, text: str) -> str:
     """Cache key of one text's vector under one model."""
     return hashlib.sha256(f"{model_sha256}\0{text}".encode()).hexdigest()
@@ -219,7 +229,7 @@ class VectorCache:
         rows = [  # one past the bound would not be used when read back: it is not written
             (path, *ident, snippet)
             for path, (ident, snippet) in items.items()
-            if len(snippet) <= SNIPPET_MAX_CHARS
+            if len(snippet) <= SNIPPET_MAX_CHARS and _fits_sqlite(ident)
         ]
         with self._lock:
             try:

@@ -307,7 +307,7 @@ def replay_session(
             turn_ms = turn.timestamp_ms or fallback_ms
             state = timeline.states[turn.index]
             refused = scratch.sync(_as_of_files(state, current, first_ms or turn_ms))
-            replay.notes.extend(f"{r}: not a memory file name; left out" for r in refused)
+            replay.notes.extend(f"{r}: {why}; left out" for r, why in refused.items())
             spent_before = recall.budget_spent
             row = _replay_turn(
                 turn, session, timeline, state, scratch.path, recall, selector, turn_ms, seen

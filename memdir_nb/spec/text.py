@@ -229,6 +229,33 @@ def _escaped(match: re.Match[str]) -> str:
     return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
 
 
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def lone_surrogate_problem(text: str) -> str | None:
+    """Why text cannot be written as UTF-8 (it holds a lone surrogate), else None.
+
+    JSON's ``"\\ud800"`` escapes decode to lone surrogates, so a model's tool input or any JSON
+    payload can carry one; they are not characters and no file can hold them as text. The one
+    check for text about to be written: the store's drafts, its transaction, the daily log.
+    """
+    if text.isascii():
+        return None
+    found = _LONE_SURROGATE.search(text)
+    if found is None:
+        return None
+    return (
+        f"holds a lone surrogate (U+{ord(found.group()):04X}, character {found.start() + 1}), "
+        "which is not a character and cannot be written as UTF-8; remove it (a JSON escape "
+        "such as \\ud800 without its pair makes one)"
+    )
+
+
+def without_lone_surrogates(text: str) -> str:
+    """Text with each lone surrogate replaced by U+FFFD, as a JavaScript writer encodes it."""
+    return text if text.isascii() else _LONE_SURROGATE.sub("\ufffd", text)
+
+
 def first_unsafe_char(text: str) -> str | None:
     """The first character of text that must not reach a name or a terminal raw, else None."""
     found = UNSAFE_IN_LINE.search(text)

@@ -26,7 +26,7 @@ from pathlib import Path
 
 from memdir_nb.clock import resolve_now_ms
 from memdir_nb.formats.jsonio import loads_bounded
-from memdir_nb.formats.names import component_problem, is_index_name, name_problem
+from memdir_nb.formats.names import component_problem, folder_problem, is_index_name, name_problem
 from memdir_nb.security.secret_scan import format_findings, scan_memory_file
 from memdir_nb.spec.constants import (
     ARCHIVE_MANIFEST_NAME,
@@ -44,6 +44,7 @@ from memdir_nb.storage.store import MemoryStore
 from memdir_nb.storage.zip_directory import count_central_entries
 
 _ZIP_EPOCH = (1980, 1, 1, 0, 0, 0)
+_ZIP_LAST = (2107, 12, 31, 23, 59, 58)  # the last date a zip entry can hold (two-second steps)
 
 
 class ArchiveError(ValueError):
@@ -127,9 +128,15 @@ def _packable(root: Path) -> tuple[list[tuple[str, Path, os.stat_result]], list[
 
 
 def _zip_time(mtime_ns: int) -> tuple[int, int, int, int, int, int]:
-    moment = _dt.datetime.fromtimestamp(mtime_ns / 1e9, tz=_dt.UTC)
+    """A file's mtime as a zip entry's date, clamped to what a zip can hold (1980 to 2107)."""
+    try:
+        moment = _dt.datetime.fromtimestamp(mtime_ns / 1e9, tz=_dt.UTC)
+    except (OverflowError, OSError, ValueError):  # beyond datetime's years: past either end
+        return _ZIP_EPOCH if mtime_ns < 0 else _ZIP_LAST
     if moment.year < 1980:
         return _ZIP_EPOCH
+    if moment.year > _ZIP_LAST[0]:
+        return _ZIP_LAST
     return (moment.year, moment.month, moment.day, moment.hour, moment.minute, moment.second)
 
 
@@ -221,7 +228,7 @@ def path_refusal(rel: str) -> str | None:
     if ".." in parts:
         return "climbs out of the memory dir with '..'"
     for folder in parts[:-1]:
-        problem = component_problem(folder)
+        problem = folder_problem(folder)
         if problem is None and folder.startswith("."):
             problem = "is hidden (a dot-folder of the store: trash, locks)"
         if problem is not None:

@@ -21,6 +21,7 @@ from pathlib import Path
 from memdir_nb.clock import resolve_now_ms
 from memdir_nb.spec import dates
 from memdir_nb.spec.constants import DAILY_LOG_LOCK_NAME, DAILY_LOG_READ_MAX_BYTES, LOGS_DIRNAME
+from memdir_nb.spec.text import lone_surrogate_problem
 from memdir_nb.storage import fsutil, journal, transaction
 from memdir_nb.storage.access import file_kind, read_contained
 from memdir_nb.storage.containment import absolute_dir
@@ -70,6 +71,9 @@ def _clean_text(text: object) -> str:
         )
     if "\x00" in text:
         raise DailyLogError("daily log text contains a NUL byte; remove it and try again")
+    not_text = lone_surrogate_problem(text)
+    if not_text is not None:
+        raise DailyLogError(f"daily log text {not_text}; nothing was written")
     cleaned = text.replace("\r\n", "\n").replace("\r", "\n").strip("\n")
     if not cleaned.strip():
         raise DailyLogError("daily log text is empty; write at least one non-blank line")

@@ -27,6 +27,7 @@ from memdir_nb.spec.taxonomy import (
     parse_memory_type,
     scope_violation,
 )
+from memdir_nb.spec.text import lone_surrogate_problem
 
 # The Why / How-to-apply lines: a label line ('**Why:**', 'Why this worked:') or a heading
 # ('## Why'), in English or in the languages real memory dirs are written in.
@@ -110,7 +111,8 @@ def text_problem(value: object, what: str, *, one_line: bool) -> str | None:
         )
     if "\0" in text:
         return f"the memory {what} contains a NUL byte; remove it"
-    return None
+    not_text = lone_surrogate_problem(text)
+    return f"the memory {what} {not_text}" if not_text else None
 
 
 def type_problem(raw: object) -> str | None:
@@ -131,7 +133,8 @@ def body_problem(body: object) -> str | None:
         return f"the memory body must be a string, got {type(body).__name__}"
     if "\0" in body:
         return "the memory body contains a NUL byte; remove it"
-    return None
+    not_text = lone_surrogate_problem(body)
+    return f"the memory body {not_text}" if not_text else None
 
 
 def scope_problem(scope: object) -> str | None:

@@ -15,7 +15,7 @@ import stat as _stat
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from memdir_nb.formats.names import component_problem, is_memory_filename, name_problem
+from memdir_nb.formats.names import folder_problem, is_memory_filename, name_problem
 from memdir_nb.spec.constants import (
     ENTRYPOINT_NAME,
     LOGS_DIRNAME,
@@ -137,9 +137,9 @@ class _Walk:
         elif entry.is_dir(follow_symlinks=False):
             if name.startswith(".") or (not prefix and name in self.excluded):
                 return
-            folder_problem = component_problem(name)
-            if folder_problem is not None:  # a control, bidi or non-UTF-8 folder name
-                self.skipped.append(SkippedFile(rel, f"folder name {folder_problem}"))
+            problem = folder_problem(name)
+            if problem is not None:  # a control, bidi, angle bracket or non-UTF-8 folder name
+                self.skipped.append(SkippedFile(rel, f"folder name {problem}"))
                 return
             self.stack.append((entry.path, rel + "/"))
         elif (refused := _gate_refusal(name)) is not None:

@@ -8,6 +8,7 @@ scan cache keyed on stat identity stays valid between turns.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import tempfile
@@ -15,6 +16,7 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from memdir_nb.formats.names import relative_path_problem
+from memdir_nb.spec.text import without_lone_surrogates
 
 
 class SnapshotDir:
@@ -35,22 +37,39 @@ class SnapshotDir:
         shutil.rmtree(self.path, ignore_errors=True)
         self._held = {}
 
-    def sync(self, files: Mapping[str, tuple[str, float]]) -> list[str]:
-        """Make the folder hold exactly `files`; returns the rel paths refused as unsafe names."""
-        refused = []
+    def sync(self, files: Mapping[str, tuple[str, float]]) -> dict[str, str]:
+        """Make the folder hold exactly `files`; returns the rel paths left out, with why.
+
+        The files come from a transcript, so one of them may not fit beside the others (a
+        path that is a file in one record and a folder in another) or may hold a lone
+        surrogate: each is left out or written as Claude Code would have (U+FFFD), never
+        allowed to stop the replay.
+        """
+        refused: dict[str, str] = {}
         for rel in [r for r in self._held if r not in files]:
-            (self.path / rel).unlink(missing_ok=True)
+            with contextlib.suppress(OSError):
+                (self.path / rel).unlink(missing_ok=True)
             del self._held[rel]
         for rel, (text, mtime_ms) in files.items():
             if self._held.get(rel) == (text, mtime_ms):
                 continue
-            if relative_path_problem(rel) is not None:
-                refused.append(rel)
+            problem = relative_path_problem(rel)
+            if problem is not None:
+                refused[rel] = f"not a memory file name ({problem})"
                 continue
-            target = self.path / rel
-            target.parent.mkdir(parents=True, exist_ok=True)
-            target.write_text(text, encoding="utf-8")
-            stamp = int(mtime_ms * 1_000_000)
-            os.utime(target, ns=(stamp, stamp))
+            try:
+                self._write(rel, text, mtime_ms)
+            except OSError as exc:  # a file where a folder is needed, or the reverse
+                self._held.pop(rel, None)
+                refused[rel] = f"cannot be laid out beside the other files ({exc.strerror or exc})"
+                continue
             self._held[rel] = (text, mtime_ms)
         return refused
+
+    def _write(self, rel: str, text: str, mtime_ms: float) -> None:
+        target = self.path / rel
+        target.parent.mkdir(parents=True, exist_ok=True)
+        # Claude Code writes a JS string's lone surrogate as U+FFFD, so the file held that.
+        target.write_text(without_lone_surrogates(text), encoding="utf-8")
+        stamp = int(mtime_ms * 1_000_000)
+        os.utime(target, ns=(stamp, stamp))

@@ -37,6 +37,7 @@ from typing import Any
 
 from memdir_nb.security import secret_scan
 from memdir_nb.spec import constants
+from memdir_nb.spec.text import lone_surrogate_problem
 from memdir_nb.storage import containment as team_paths
 from memdir_nb.storage import fsutil
 from memdir_nb.storage.access import file_kind
@@ -69,6 +70,10 @@ class NotUTF8Error(ValueError):
             "that are not, so nothing was written. Fix: re-save it as UTF-8 (in an editor, or "
             "with `iconv -f LATIN1 -t UTF-8` if it is Latin-1), then retry"
         )
+
+
+class NotTextError(ValueError):
+    """Text handed to a write holds what UTF-8 cannot encode (a lone surrogate); nothing written."""
 
 
 @dataclass(frozen=True)
@@ -263,6 +268,9 @@ class StoreTransaction:
     def write(self, path: str | os.PathLike[str], data: str | bytes) -> Path:
         """Replace (or create) one file atomically; returns its real path."""
         t = self.resolve(path)
+        not_text = lone_surrogate_problem(data) if isinstance(data, str) else None
+        if not_text is not None:
+            raise NotTextError(f"the text for {t.rel} {not_text}")
         payload = data.encode("utf-8") if isinstance(data, str) else bytes(data)
         if t.team:
             self._guard(t, payload)

@@ -14,7 +14,12 @@ import os
 import posixpath
 from dataclasses import dataclass
 
-from memdir_nb.formats.names import component_problem, is_index_name, relative_path_problem
+from memdir_nb.formats.names import (
+    component_problem,
+    folder_problem,
+    is_index_name,
+    relative_path_problem,
+)
 from memdir_nb.spec.constants import ENTRYPOINT_NAME, TEAM_DIRNAME
 from memdir_nb.storage.containment import (
     PathTraversalError,
@@ -149,6 +154,6 @@ def require_memory_file(tp: ToolPath) -> None:
 def require_folder_path(tp: ToolPath) -> None:
     """Refuse a folder path whose parts the name gate refuses (a folder named like a file is fine)."""
     for part in tp.key.split("/") if tp.key else []:
-        problem = component_problem(part)
+        problem = folder_problem(part)
         if problem:
             raise MemoryCommandError(f"{tp.shown} is not a usable folder: {part!r} {problem}.")

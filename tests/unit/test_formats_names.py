@@ -4,7 +4,12 @@ from __future__ import annotations
 
 import pytest
 
-from memdir_nb.formats.names import is_memory_filename, name_problem, relative_path_problem
+from memdir_nb.formats.names import (
+    folder_problem,
+    is_memory_filename,
+    name_problem,
+    relative_path_problem,
+)
 
 
 @pytest.mark.parametrize("name", ["feedback_testing.md", "project-v2.md", "메모.md", "notes.v1.md"])
@@ -74,3 +79,10 @@ def test_an_invisible_character_that_makes_a_name_look_like_another_is_refused(
     problem = name_problem(name) or ""
     assert f"U+{ord(invisible):04X}" in problem and "display as another" in problem
     assert name_problem("user_\u200d\U0001f600.md") is None  # a joiner inside an emoji stays
+
+
+def test_a_folder_is_refused_for_what_refuses_a_component_and_for_an_angle_bracket() -> None:
+    assert folder_problem("notes") is None
+    assert "angle bracket" in (folder_problem("a<b") or "")
+    assert "control" in (folder_problem("a\x1bb") or "")
+    assert relative_path_problem("a<b/user_x.md") == (f"folder 'a<b' {folder_problem('a<b')}")

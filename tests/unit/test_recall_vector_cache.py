@@ -95,3 +95,21 @@ def test_an_unusable_cache_path_keeps_working_in_memory_and_says_why(tmp_path: P
     key = text_key("m", "t")
     cache.put_vectors({key: _vec(3)})
     assert np.array_equal(cache.get_vectors([key])[key], _vec(3))
+
+
+def test_a_file_dated_past_2262_keeps_its_snippet_in_memory_and_the_cache_working(
+    tmp_path: Path,
+) -> None:
+    # st_mtime_ns past 2**63 (a file `touch -d 2400-01-01`'d) made sqlite3 raise OverflowError
+    # out of put_snippets, so the whole semantic recall failed with a traceback.
+    f = tmp_path / "m.md"
+    f.write_text("far", encoding="utf-8")
+    far_ns = 13_569_465_600 * 10**9  # 2400-01-01, past 2**63 ns
+    os.utime(f, ns=(far_ns, far_ns))
+    ident = file_identity(os.stat(f))
+    assert ident[3] >= 2**63
+    cache = VectorCache(tmp_path / "c.sqlite3")
+    cache.put_snippets({str(f): (ident, "far")})
+    assert cache.get_snippets({str(f): ident}) == {str(f): "far"}
+    assert cache.problem is None
+    assert VectorCache(tmp_path / "c.sqlite3").get_snippets({str(f): ident}) == {}

@@ -323,3 +323,44 @@ def test_after_a_compaction_recall_may_surface_again_what_it_surfaced_before(
     assert "compacted before turn 3" in replay.summary()
     lines = list(iter_turn_lines(replay))
     assert "context compacted" in lines[3] and lines[4].startswith("   3  ")
+
+
+def _session_writing(tmp_path: Path, memory: Path, writes: list[tuple[str, str, str]]) -> Path:
+    """A transcript whose Writes replaced memory files, each keeping its original text."""
+    w = RecordWriter("s", "/home/ana/app", "2026-05-01T10:00:00.000Z", seed="layout")
+    for rel, content, original in writes:
+        w.prompt(f"save {rel} about deploys")
+        fp = str(memory / rel)
+        call = w.tool_use("Write", {"file_path": fp, "content": content})
+        w.response([call])
+        detail = {"type": "update", "filePath": fp, "content": content, "originalFile": original}
+        w.result(call, f"The file {fp} has been updated.", detail=detail)
+        w.response([{"type": "text", "text": "done"}])
+    w.prompt("what about deploys?")
+    w.response([{"type": "text", "text": "ok"}])
+    path = tmp_path / "s.jsonl"
+    # JSON escapes, as Claude Code writes them: a lone surrogate stays a '\ud800' escape
+    path.write_text("".join(json.dumps(json.loads(x)) + "\n" for x in w.text().splitlines()))
+    return path
+
+
+def test_a_file_the_transcript_cannot_lay_out_or_that_holds_a_lone_surrogate_is_no_stop(
+    tmp_path: Path,
+) -> None:
+    # The replay's scratch folder wrote each file as the transcript said: a path that was a
+    # file in one record and a folder in another (IsADirectoryError), or an original text
+    # holding a lone surrogate (UnicodeEncodeError), stopped the whole replay.
+    memory = tmp_path / "memory"
+    (memory / "notes.md").mkdir(parents=True)
+    note = "---\nname: b\ndescription: deploy notes\ntype: user\n---\nbody about deploys\n"
+    (memory / "notes.md" / "user_b.md").write_text(note)
+    (memory / "user_s.md").write_text(note)
+    path = _session_writing(
+        tmp_path,
+        memory,
+        [("notes.md", "now", "before"), ("user_s.md", note, note.replace("body", "\ud800"))],
+    )
+    replay = replay_session(path, memory, selector=LexicalSelector(), now_ms=SAMPLE_NOW_MS)
+    assert len(replay.turns) == 3
+    assert any(n.startswith("notes.md: cannot be laid out") for n in replay.notes)
+    assert "user_s.md" in replay.turns[1].existing

@@ -17,6 +17,7 @@ from memdir_nb.spec.text import (
     general_words_and_breaks,
     has_ascii_fold,
     html_safe,
+    lone_surrogate_problem,
     plain_words_and_breaks,
     plural,
     terminal_line,
@@ -165,3 +166,9 @@ def test_has_ascii_fold_is_true_only_for_text_holding_a_fold() -> None:
 def test_terminal_line_keeps_a_value_on_one_line_and_escapes_controls() -> None:
     assert terminal_line("/srv/a\nb\tc\x1b[31m") == "/srv/a\\x0ab\\x09c\\x1b[31m"
     assert terminal_line(Path("/srv/ok")) == "/srv/ok"
+
+
+def test_a_lone_surrogate_is_not_text_a_pair_and_other_characters_are() -> None:
+    assert lone_surrogate_problem("plain café 日本 \U0001f600") is None
+    problem = lone_surrogate_problem("ab\udc80")
+    assert problem is not None and "U+DC80, character 3" in problem

@@ -339,3 +339,22 @@ def test_an_archive_listing_too_many_entries_is_refused_before_they_are_parsed(
         tracemalloc.stop()
     assert peak < 4 * 1024 * 1024, peak
     assert not (tmp_path / "m").exists()
+
+
+def test_export_clamps_a_date_no_zip_can_hold_and_writes_the_archive(tmp_path: Path) -> None:
+    # A zip entry's year runs from 1980 to 2107; a file dated later made export stop with a
+    # struct.error traceback (earlier dates were already clamped to 1980).
+    mem = tmp_path / "mem"
+    mem.mkdir()
+    for name, year_s in (("user_far.md", 13_569_465_600), ("user_old.md", -2_177_452_800)):
+        path = mem / name
+        path.write_text(f"---\nname: x\ndescription: {name}\ntype: user\n---\nb\n", "utf-8")
+        os.utime(path, ns=(year_s * 10**9, year_s * 10**9))
+    archive = tmp_path / "m.zip"
+    export_archive(mem, archive)
+    with zipfile.ZipFile(archive) as zf:
+        dates = {i.filename: i.date_time for i in zf.infolist()}
+    assert dates["user_far.md"] == (2107, 12, 31, 23, 59, 58)
+    assert dates["user_old.md"] == (1980, 1, 1, 0, 0, 0)
+    report = import_archive(archive, tmp_path / "again")
+    assert sorted(report.written) == ["user_far.md", "user_old.md"]
