@@ -25,7 +25,12 @@ from memdir_nb.reports.replay import iter_turn_lines, replay_session
 from memdir_nb.spec.text import plural, terminal_safe
 from memdir_nb.storage.access import ReadRefused
 
-_KIND_NAMES = {"main": "main", "subagent": "subagent", "compaction": "compaction agent"}
+_KIND_NAMES = {
+    "main": "main",
+    "subagent": "subagent",
+    "compaction": "compaction agent",
+    "suggestion": "prompt-suggestion agent",
+}
 
 
 def _say(text: str) -> None:
@@ -114,6 +119,7 @@ def _listing_total(files: list[SessionFile]) -> str:
             ("main", "main", "main"),
             ("subagent", "subagent", "subagents"),
             ("compaction", "compaction agent", "compaction agents"),
+            ("suggestion", "prompt-suggestion agent", "prompt-suggestion agents"),
         )
         if any(f.kind == kind for f in files)
     ]

@@ -205,7 +205,12 @@ class SessionBuilder:
             self._pending_local.append(cap_text(line, 500))
             self._queue.prompt_arrived(line, len(self.session.turns))  # a queued /command ran
             return
-        if kind in (tr.BASH_OUTPUT, tr.LOCAL_COMMAND_OUTPUT, tr.META, tr.EMPTY, tr.COMMAND_ECHO):
+        if kind == tr.LOCAL_COMMAND_OUTPUT:
+            unknown = tr.unknown_command(tr.content_text(content))
+            if unknown:  # the `/name` the CLI did not know: listed on the next turn as run
+                self._pending_local.append(cap_text(unknown, 500))
+            return
+        if kind in (tr.BASH_OUTPUT, tr.META, tr.EMPTY, tr.COMMAND_ECHO):
             return
         if kind == tr.COMPACT_SUMMARY:
             self._compaction("compact_summary", line_no, record, text=tr.content_text(content))

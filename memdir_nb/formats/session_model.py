@@ -206,6 +206,19 @@ class CompactionPoint:
 COMPACTION_AGENT_PREFIX = (
     "acompact"  # agentId of the CLI's compaction agent (agent-acompact-*.jsonl)
 )
+# agentId of the CLI's prompt-suggestion agent (agent-aprompt_suggestion-*.jsonl, 2.1.2x): it
+# guesses what the user will type next; its prompt is the CLI's "[SUGGESTION MODE: ...]".
+SUGGESTION_AGENT_PREFIX = "aprompt_suggestion"
+
+
+def cli_agent_kind(agent_id: str) -> str | None:
+    """'compaction' or 'suggestion' for an agentId of one of the CLI's own agents (whose
+    prompt is the CLI's instruction, not a task the user's agent handed over), else None."""
+    if agent_id.startswith(COMPACTION_AGENT_PREFIX):
+        return "compaction"
+    if agent_id.startswith(SUGGESTION_AGENT_PREFIX):
+        return "suggestion"
+    return None
 
 # The compaction points after which the conversation's earlier messages are gone, attachments
 # included. Claude Code counts what recall has surfaced, and the bytes it has injected, by
@@ -252,10 +265,10 @@ class Session:
 
     @property
     def kind(self) -> str:
-        """'main', 'subagent', or 'compaction' for the compaction agent."""
-        if self.is_compaction_agent:
-            return "compaction"
-        return "subagent" if self.is_sidechain else "main"
+        """'main', 'subagent', or the CLI's own agent: 'compaction' or 'suggestion'."""
+        if not self.is_sidechain:
+            return "main"
+        return cli_agent_kind(self.agent_id or "") or "subagent"
 
     @property
     def titles(self) -> list[str]:

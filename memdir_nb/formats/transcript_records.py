@@ -53,6 +53,10 @@ _NOTIFICATION_PREFIXES = (
 )
 _NOT_TYPED_ORIGINS = ("task-notification", "peer")
 _COMPACT_ECHO = re.compile(r"/compact(?:\s.*)?", re.DOTALL)
+# The CLI's answer to a `/name` it has no command or skill for (2.1.1x to 2.1.8x at least):
+# written as a plain user record right after a local-command caveat, never answered by the
+# model. The name alone is kept; what followed it on the typed line is not written.
+_UNKNOWN_COMMAND = re.compile(r"Unknown skill: (\S{1,200})")
 
 
 @dataclass(frozen=True)
@@ -185,6 +189,12 @@ def tag_value(text: str, tag: str) -> str | None:
     return text[start:] if end < 0 else text[start:end]
 
 
+def unknown_command(text: str) -> str | None:
+    """'/name' when text is the CLI's "Unknown skill: name" answer to a typed `/name`, else None."""
+    match = _UNKNOWN_COMMAND.fullmatch(text.strip())
+    return "/" + match.group(1).lstrip("/") if match else None
+
+
 def command_line(text: str) -> str:
     """'/name args' from a command wrapper's <command-name> and <command-args> tags."""
     name = (tag_value(text, "command-name") or "").strip()
@@ -251,6 +261,8 @@ def _classify_text(text: str, blocks: list[dict[str, Any]]) -> str:
         return BASH_OUTPUT
     if text.startswith("<local-command-stdout>") or text.startswith("<local-command-stderr>"):
         return LOCAL_COMMAND_OUTPUT
+    if unknown_command(text) and not _has_media(blocks):
+        return LOCAL_COMMAND_OUTPUT  # the CLI's answer to an unknown `/name`, not typed
     if text.startswith("<command-name>"):
         return LOCAL_COMMAND
     if text.startswith("<command-message>"):

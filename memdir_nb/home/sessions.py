@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from memdir_nb.formats.session_builder import SessionBuilder
-from memdir_nb.formats.session_model import COMPACTION_AGENT_PREFIX, Session
+from memdir_nb.formats.session_model import Session, cli_agent_kind
 from memdir_nb.formats.transcript_paths import project_memory_parts
 from memdir_nb.formats.transcript_records import parse_record_line
 from memdir_nb.home.git_root import project_key_root_of
@@ -82,10 +82,12 @@ def _is_subagent_path(path: str) -> bool:
 
 
 def _file_kind(path: Path) -> str:
-    """A transcript's kind by its path: 'main', 'subagent' or 'compaction' (the compaction
-    agent's agent-acompact-*.jsonl)."""
-    if path.name.startswith(AGENT_FILE_PREFIX + COMPACTION_AGENT_PREFIX):
-        return "compaction"
+    """A transcript's kind by its path: 'main', 'subagent', or the CLI's own agent by its
+    file name: 'compaction' (agent-acompact-*.jsonl), 'suggestion' (agent-aprompt_suggestion-*)."""
+    if path.name.startswith(AGENT_FILE_PREFIX):
+        own = cli_agent_kind(path.name[len(AGENT_FILE_PREFIX) :])
+        if own:
+            return own
     return "subagent" if _is_subagent_path(str(path)) else "main"
 
 
@@ -105,7 +107,7 @@ class SessionFile:
     turns: int | None = None
     first_timestamp: str | None = None
     problems: int = 0
-    kind: str = "main"  # "main" | "subagent" | "compaction" (the CLI's compaction agent)
+    kind: str = "main"  # "main" | "subagent" | the CLI's own agent: "compaction" | "suggestion"
 
     @property
     def date(self) -> str:

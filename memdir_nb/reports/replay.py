@@ -54,6 +54,13 @@ from memdir_nb.storage.snapshot_dir import SnapshotDir
 
 PROGRESS_MIN_TURNS = 50  # a progress bar only for sessions at least this long (and on a terminal)
 COMPACTED_FLAG = "after compaction"  # the flag a turn that starts after a compaction carries
+# What replay says about a transcript of one of the CLI's own agents (Session.kind).
+_CLI_AGENT_NOTES = {
+    "compaction": "the compaction agent's transcript: its prompt is the CLI's instruction to "
+    "summarise the conversation, not the user's; recall is shown as if it ran on it",
+    "suggestion": "the prompt-suggestion agent's transcript: its prompt is the CLI's instruction "
+    "to guess what the user types next, not the user's; recall is shown as if it ran on it",
+}
 
 
 @dataclass(frozen=True)
@@ -291,11 +298,8 @@ def replay_session(
     )
     fallback_ms = now_ms if now_ms is not None else system_clock_ms()
     first_ms = next((t.timestamp_ms for t in session.turns if t.timestamp_ms), None)
-    if session.is_compaction_agent:
-        notes.append(
-            "the compaction agent's transcript: its prompt is the CLI's instruction to summarise "
-            "the conversation, not the user's; recall is shown as if it ran on it"
-        )
+    if session.kind in _CLI_AGENT_NOTES:
+        notes.append(_CLI_AGENT_NOTES[session.kind])
     replay = SessionReplay(session, root, label, [], flush, notes + timeline.notes)
     recall = RecallSession()
     resets = session.context_resets

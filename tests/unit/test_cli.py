@@ -618,6 +618,25 @@ def test_sessions_lists_the_compaction_agent_as_its_own_kind_not_a_subagent(
     assert "(compaction agent)" in replay.stdout and "instruction to summarise" in replay.stdout
 
 
+def test_sessions_and_replay_name_the_prompt_suggestion_agent_as_the_clis_own(
+    tmp_path: Path,
+) -> None:
+    folder = tmp_path / "projects" / "-c" / "55555555" / "subagents"
+    folder.mkdir(parents=True)
+    w = RecordWriter("55555555", "/c", "2026-02-11T21:59:13.000Z", sidechain=True)
+    w.agent_id = "aprompt_suggestion-1acfe9"
+    w.prompt("[SUGGESTION MODE: Suggest what the user might naturally type next.]")
+    w.response([{"type": "text", "text": "commit it"}])
+    path = folder / "agent-aprompt_suggestion-1acfe9.jsonl"
+    path.write_text(w.text(), encoding="utf-8")
+    out = run_cli("sessions", "--home", str(tmp_path))
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.splitlines()[-1] == "1 transcript: 1 prompt-suggestion agent."
+    replay = run_cli("replay", str(path), "--selector", "lexical")
+    assert "(prompt-suggestion agent)" in replay.stdout
+    assert "guess what the user types next" in replay.stdout
+
+
 def test_sessions_of_a_folder_without_projects_is_a_clear_error(tmp_path: Path) -> None:
     out = run_cli("sessions", "--home", str(tmp_path))
     assert (

@@ -191,3 +191,15 @@ def test_a_record_whose_only_text_is_ide_context_is_meta_not_a_prompt(content: o
 def test_ide_context_beside_typed_text_or_an_image_is_still_a_prompt() -> None:
     assert tr.classify_user(user([OPENED, {"type": "text", "text": "rename it"}])) == tr.PROMPT
     assert tr.classify_user(user([OPENED, {"type": "image", "source": {}}])) == tr.PROMPT
+
+
+@pytest.mark.parametrize("text", ["Unknown skill: btw", "Unknown skill: using-superpowers\n"])
+def test_the_clis_unknown_skill_answer_is_command_output_never_a_prompt(text: str) -> None:
+    # After `/btw ...` (no such command), 2.1.1x-2.1.8x write a local-command caveat, then this
+    # line as a plain user record; the model never answers it.
+    assert tr.classify_user(user(text)) == tr.LOCAL_COMMAND_OUTPUT
+    assert tr.unknown_command(text) == "/" + text.split(": ")[1].strip()
+
+
+def test_a_prompt_that_quotes_the_unknown_skill_answer_is_still_a_prompt() -> None:
+    assert tr.classify_user(user("Unknown skill: pdf -- why? the plugin is installed")) == tr.PROMPT

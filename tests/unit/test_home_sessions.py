@@ -330,6 +330,29 @@ def test_the_compaction_agents_file_is_a_compaction_agent_not_a_user_subagent(
     )
 
 
+def test_the_prompt_suggestion_agents_file_is_the_clis_own_agent_not_a_user_subagent(
+    tmp_path: Path,
+) -> None:
+    # 2.1.2x writes agent-aprompt_suggestion-<hex>.jsonl beside the session's subagents: the
+    # CLI's guess at the user's next prompt, asked with its own "[SUGGESTION MODE: ...]" text.
+    folder = tmp_path / "projects" / "-c" / "55555555-2222" / "subagents"
+    w = RecordWriter(
+        "55555555-2222",
+        "/c",
+        "2026-02-11T21:59:13.000Z",
+        sidechain=True,
+        agent_id="aprompt_suggestion-5871f8",
+    )
+    w.prompt("[SUGGESTION MODE: Suggest what the user might naturally type next.]")
+    w.response([{"type": "text", "text": "run the tests"}])
+    folder.mkdir(parents=True)
+    (folder / "agent-aprompt_suggestion-5871f8.jsonl").write_text(w.text(), encoding="utf-8")
+    for read in (True, False):
+        (listed,) = list_sessions(tmp_path, read=read)
+        assert (listed.kind, listed.is_subagent) == ("suggestion", False)
+    assert read_session(folder / "agent-aprompt_suggestion-5871f8.jsonl").kind == "suggestion"
+
+
 def _session_file(project: Path, cwd: str, reads: tuple[str, ...] = ()) -> Path:
     """A two-record transcript run in cwd, whose assistant reads each path of reads."""
     sid = "5b0e2c41-7a3d-4f69-b1c8-90d2e6f4a713"
