@@ -13,9 +13,9 @@ in full on every scan; only header fields are cached (see ScanCache).
 
 from __future__ import annotations
 
+import _thread
 import itertools
 import os
-import threading
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
@@ -121,7 +121,8 @@ class ScanCache:
         self.max_entries = max_entries
         self.racy_window_ms = float(racy_window_ms)
         self._clock = clock if clock is not None else _wall_clock_ms
-        self._lock = threading.Lock()
+        # threading.Lock is this same function; a scan process need not import threading for it
+        self._lock = _thread.allocate_lock()
         self._roots: OrderedDict[_RootKey, Mapping[str, CachedHeader]] = OrderedDict()
         self._hits = 0
         self._misses = 0
