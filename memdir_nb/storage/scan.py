@@ -19,6 +19,7 @@ import os
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from memdir_nb.clock import system_clock_ms
 from memdir_nb.formats.manifest import MemoryHeader, memory_time_ms
@@ -59,9 +60,13 @@ def stat_key(st: os.stat_result) -> StatKey:
     return (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
 
 
-@dataclass(frozen=True)
-class CachedHeader:
-    """The header fields read from one file, and the stat identity they were read under."""
+class CachedHeader(NamedTuple):
+    """The header fields read from one file, and the stat identity they were read under.
+
+    A NamedTuple, not a dataclass (as formats.frontmatter_fast.PlainColon): it is created on
+    every scan's import path, where a frozen dataclass costs several times as much to create,
+    and nothing compares, copies or unpacks it.
+    """
 
     key: StatKey
     name: str | None
