@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 from memdir_nb.spec.text import (
     FOLDS_TO_ASCII,
+    compiled_on_first_use,
     first_unsafe_char,
     general_words_and_breaks,
     has_ascii_fold,
@@ -158,3 +159,14 @@ def test_lower_casing_keeps_word_space_and_digit_characters_as_they_were() -> No
 def test_has_ascii_fold_is_true_only_for_text_holding_a_fold() -> None:
     assert not has_ascii_fold("plain ASCII and café — ok")
     assert all(has_ascii_fold(f"x{c}y") for c in FOLDS_TO_ASCII)
+
+
+def test_a_regex_compiled_on_first_use_is_compiled_at_its_first_call_and_only_then() -> None:
+    pattern = r"scancold-(\d+)-first-use"
+    re.purge()  # re.compile's own cache would hide a compile made at creation
+    lazy = compiled_on_first_use(pattern, re.IGNORECASE)
+    assert lazy.cache_info().currsize == 0  # type: ignore[attr-defined]  # functools.cache's wrapper
+    compiled = lazy()
+    assert compiled is lazy()  # one compiled pattern per process
+    assert compiled.pattern == pattern and compiled.flags & re.IGNORECASE
+    assert compiled.fullmatch("SCANCOLD-7-FIRST-USE") is not None
