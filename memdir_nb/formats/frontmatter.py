@@ -32,6 +32,7 @@ from memdir_nb.spec.constants import (
     MODIFIED_KEY,
 )
 from memdir_nb.spec.taxonomy import MemoryType, parse_memory_type
+from memdir_nb.spec.text import compiled_on_first_use
 from memdir_nb.spec.timestamps import modified_time_ms
 
 _CORE_KEYS = ("name", "description", "type")
@@ -229,7 +230,7 @@ def _parse_header(lines: list[str], *, closed: bool = False) -> Frontmatter:
         diagnosed = diagnose_value(lines)
         if diagnosed is not None:
             return _recover(lines, diagnosed[1], line=diagnosed[0])
-        reason = _FILE_LINE_OF_MARK.sub(_file_line_of_mark, " ".join(str(exc).split()))
+        reason = _FILE_LINE_OF_MARK().sub(_file_line_of_mark, " ".join(str(exc).split()))
         # A MarkedYAMLError says where (0-based): where the construct that failed began (an
         # unclosed bracket or quote), else where it failed. Line 1 of the file is the fence.
         mark = getattr(exc, "context_mark", None) or getattr(exc, "problem_mark", None)
@@ -265,15 +266,15 @@ def plain_colon_problem(where: PlainColon) -> str:
 
 # PyYAML's marks name the header as '"<unicode string>", line L, column C', L counted from the
 # line after the opening fence: said as the file's line instead.
-_FILE_LINE_OF_MARK = re.compile(r'in "<unicode string>", line (\d+), column (\d+)')
+_FILE_LINE_OF_MARK = compiled_on_first_use(r'in "<unicode string>", line (\d+), column (\d+)')
 
 
 def _file_line_of_mark(m: re.Match[str]) -> str:
     return f"at line {int(m.group(1)) + 1}, column {m.group(2)}"
 
 
-_TOP_VALUE = re.compile(r"([A-Za-z_][A-Za-z0-9_-]*)[ \t]*:[ \t]+(.+?)[ \t]*\Z")
-_QUOTED_THEN_MORE = re.compile(r'"[^"\\]*+(?:\\.[^"\\]*+)*+"[ \t]*(?!#)\S')
+_TOP_VALUE = compiled_on_first_use(r"([A-Za-z_][A-Za-z0-9_-]*)[ \t]*:[ \t]+(.+?)[ \t]*\Z")
+_QUOTED_THEN_MORE = compiled_on_first_use(r'"[^"\\]*+(?:\\.[^"\\]*+)*+"[ \t]*(?!#)\S')
 
 
 def diagnose_value(lines: list[str]) -> tuple[int, str] | None:
@@ -286,12 +287,12 @@ def diagnose_value(lines: list[str]) -> tuple[int, str] | None:
     - a plain value holding ': ' (YAML reads a second key there).
     """
     for number, line in enumerate(lines):
-        m = _TOP_VALUE.match(line)
+        m = _TOP_VALUE().match(line)
         if m is None:
             continue
         key, value = m.groups()
         where = f"the value of {key!r} (line {number + 2})"
-        if value.startswith('"') and _QUOTED_THEN_MORE.match(value):
+        if value.startswith('"') and _QUOTED_THEN_MORE().match(value):
             why = (
                 f"{where} starts in double quotes and goes on after the closing quote, which "
                 'YAML does not allow: write any inner quote as \\" and quote the whole value, '

@@ -38,6 +38,7 @@ import re
 from typing import NamedTuple
 
 from memdir_nb.spec.constants import MODIFIED_KEY
+from memdir_nb.spec.text import compiled_on_first_use
 
 # Characters that make YAML read a plain value as something other than a simple string.
 _PLAIN_BAD_START = set("-?:,[]{}#&*!|>'\"%@`=<+.0123456789~")
@@ -56,11 +57,11 @@ _UUID = re.compile(r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}
 _DIGITS = frozenset("0123456789")
 _NUMBER_CHARS = frozenset("0123456789_+-.: \tabcdefABCDEFxXoOiInNtTzZ")
 # A double-quoted value whose only escapes are \" and \\ (YAML reads them as " and \).
-_QUOTE_ESCAPES_ONLY = re.compile(r'(?:[^"\\]|\\["\\])*')
-_QUOTE_ESCAPE = re.compile(r'\\(["\\])')
+_QUOTE_ESCAPES_ONLY = compiled_on_first_use(r'(?:[^"\\]|\\["\\])*')
+_QUOTE_ESCAPE = compiled_on_first_use(r'\\(["\\])')
 # A date alone, as YAML's timestamp pattern reads it when the month and day have two digits.
 _DATE = re.compile(r"([0-9]{4})-([0-9]{2})-([0-9]{2})")
-_ISO_TIME = re.compile(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})")
+_ISO_TIME = compiled_on_first_use(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})")
 # An item of a flow list that YAML reads as that same text: a letter or "_", then word characters,
 # spaces, dots, slashes or dashes (no flow indicator, quote, ':' or '#'); fast_scalar still
 # rules out the words YAML types (yes, null, ...).
@@ -117,9 +118,9 @@ def fast_scalar(value: str) -> str | None:
         inner = value[1:-1]
         if "\\" not in inner:
             return None if '"' in inner else inner
-        if not _QUOTE_ESCAPES_ONLY.fullmatch(inner):
+        if not _QUOTE_ESCAPES_ONLY().fullmatch(inner):
             return None
-        return _QUOTE_ESCAPE.sub(r"\1", inner)
+        return _QUOTE_ESCAPE().sub(r"\1", inner)
     if (
         first in _PLAIN_BAD_START
         and not _UUID.fullmatch(value)
@@ -193,7 +194,7 @@ def _value(key: str, rest: str) -> object:
     if not value:
         return None
     parsed: object = fast_scalar(value)
-    if parsed is None and key == MODIFIED_KEY and _ISO_TIME.fullmatch(value):
+    if parsed is None and key == MODIFIED_KEY and _ISO_TIME().fullmatch(value):
         parsed = value  # a `modified:` time; read as a date by modified_time_ms
     if parsed is None and value[0] == "[":
         parsed = _flow_list(value)

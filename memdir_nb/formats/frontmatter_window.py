@@ -11,13 +11,14 @@ from __future__ import annotations
 import re
 
 from memdir_nb.spec.constants import FRONTMATTER_MAX_BYTES, FRONTMATTER_MAX_LINES, YAML_MAX_DEPTH
+from memdir_nb.spec.text import compiled_on_first_use
 
 __all__ = ["header_window_problem", "yaml_nesting_depth"]
 
 _FLOW_OPEN = frozenset("[{")
 _FLOW_CLOSE = frozenset("]}")
-_BLOCK_ENTRY = re.compile(r"(?:[-?:][ \t]+)+")
-_ENTRY_INDICATOR = re.compile(r"[-?:](?=[ \t])")
+_BLOCK_ENTRY = compiled_on_first_use(r"(?:[-?:][ \t]+)+")
+_ENTRY_INDICATOR = compiled_on_first_use(r"[-?:](?=[ \t])")
 _FLOW_CHAR = re.compile(r"[\[\]{}]")
 _NOT_FLAT_STARTS = (" ", "-", "?", ":")
 _LINE_STARTS_ENTRY = re.compile(r"\n[ \-?:]")  # a '\n' is found fast: a literal start
@@ -63,8 +64,8 @@ def yaml_nesting_depth(block: str) -> int:
             indents.append(indent)
         # Only a line starting with '-', '?' or ':' can open compact entries, and only a line
         # holding a bracket changes the flow depth: other lines skip both steps (same result).
-        lead = _BLOCK_ENTRY.match(stripped) if stripped[0] in "-?:" else None
-        compact = len(_ENTRY_INDICATOR.findall(lead.group(0))) if lead else 0
+        lead = _BLOCK_ENTRY().match(stripped) if stripped[0] in "-?:" else None
+        compact = len(_ENTRY_INDICATOR().findall(lead.group(0))) if lead else 0
         if _FLOW_CHAR.search(stripped) is not None:
             for ch in stripped:
                 if ch in _FLOW_OPEN:

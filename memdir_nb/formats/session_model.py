@@ -220,6 +220,7 @@ def cli_agent_kind(agent_id: str) -> str | None:
         return "suggestion"
     return None
 
+
 # The compaction points after which the conversation's earlier messages are gone, attachments
 # included. Claude Code counts what recall has surfaced, and the bytes it has injected, by
 # scanning the conversation's messages for relevant_memories attachments, so both start over

@@ -15,10 +15,10 @@ same letter typed precomposed.
 from __future__ import annotations
 
 import functools
-import html
 import math
 import re
 import unicodedata
+from collections.abc import Callable
 
 # Han (with extensions A and compatibility ideographs), kana, Hangul syllables and jamo.
 _CJK_CLASS = (
@@ -29,8 +29,21 @@ _CJK_CLASS = (
 _WORD_PATTERN = r"[^\W_]+(?:['\u2019\-][^\W_]+)*"
 # The word pattern on lower-case ASCII text, where [^\W_] is [a-z0-9] (a plain class, found
 # faster), with a line break as a token of its own.
-_ASCII_WORD_OR_BREAK = re.compile(r"[a-z0-9]+(?:['\-][a-z0-9]+)*|\n")
-_ASCII_WORD_ANY_CASE = re.compile(r"[A-Za-z0-9]+(?:['\-][A-Za-z0-9]+)*")
+
+
+def compiled_on_first_use(pattern: str, flags: int = 0) -> Callable[[], re.Pattern[str]]:
+    """The one way to keep a module-level regex uncompiled until it is used: call the result.
+
+    For a regex in a module a common path imports without running it (`memdir-nb scan`
+    imports the header parser, the containment checks and this module, and runs few of their
+    regexes): the compile, a tenth of a millisecond or more each, is paid on first use, once
+    per process, instead of by every process that imports the module.
+    """
+    return functools.cache(functools.partial(re.compile, pattern, flags))
+
+
+_ASCII_WORD_OR_BREAK = compiled_on_first_use(r"[a-z0-9]+(?:['\-][a-z0-9]+)*|\n")
+_ASCII_WORD_ANY_CASE = compiled_on_first_use(r"[A-Za-z0-9]+(?:['\-][A-Za-z0-9]+)*")
 _ASCII_CHARS = frozenset(map(chr, range(128)))
 
 
@@ -147,11 +160,11 @@ def plain_words_and_breaks(text: str) -> list[str] | None:
     ends a word as '?' does, and the ASCII pattern finds the same words with '?' in its place.
     """
     if text.isascii():
-        return _ASCII_WORD_OR_BREAK.findall(text.lower())
+        return _ASCII_WORD_OR_BREAK().findall(text.lower())
     text = unicodedata.normalize("NFC", text).replace("\u2019", "'")
     if any(ch.isalnum() for ch in set(text) if not ch.isascii()):
         return None
-    return _ASCII_WORD_OR_BREAK.findall(text.encode("ascii", "replace").decode("ascii").lower())
+    return _ASCII_WORD_OR_BREAK().findall(text.encode("ascii", "replace").decode("ascii").lower())
 
 
 def mostly_cjk(text: str) -> bool:
@@ -170,7 +183,7 @@ def word_count(text: str) -> int:
     if not text:
         return 0
     if text.isascii():  # NFC already, no CJK: its words are the word pattern's matches
-        return len(_ASCII_WORD_ANY_CASE.findall(text))
+        return len(_ASCII_WORD_ANY_CASE().findall(text))
     text = unicodedata.normalize("NFC", text)
     cjk = cjk_char_count(text)
     cjk_run, _, word_re = _patterns()
@@ -269,6 +282,8 @@ def html_safe(value: object) -> str:
     attribute values alike, hence the quotes) passes it, as everything the CLI prints passes
     `terminal_safe`. Text only: a value that becomes a URL or a style must not come from data.
     """
+    import html  # here, not at the top: a process that writes no HTML skips its entity table
+
     return html.escape(str(value), quote=True)
 
 

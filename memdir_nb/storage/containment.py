@@ -17,13 +17,13 @@ from __future__ import annotations
 
 import errno
 import os
-import re
 import stat
 import unicodedata
 from pathlib import Path
 from urllib.parse import unquote_to_bytes
 
 from memdir_nb.spec.constants import NAME_MAX_BYTES, PATH_MAX_BYTES
+from memdir_nb.spec.text import compiled_on_first_use
 
 __all__ = [
     "NAME_MAX_BYTES",
@@ -43,8 +43,8 @@ __all__ = [
 # Each round must change the text, so real keys stop after one or two.
 _MAX_DECODE_ROUNDS = 8
 
-_DRIVE_ABSOLUTE = re.compile(r"^[A-Za-z]:[/\\]")
-_PERCENT_ESCAPE = re.compile(r"%[0-9A-Fa-f]{2}")
+_DRIVE_ABSOLUTE = compiled_on_first_use(r"^[A-Za-z]:[/\\]")
+_PERCENT_ESCAPE = compiled_on_first_use(r"%[0-9A-Fa-f]{2}")
 _DANGEROUS_OVERLONG = {ord("."), ord("/"), ord("\\"), 0}
 
 
@@ -67,14 +67,14 @@ def _percent_decode_once(text: str) -> str:
         return text
     return (
         unquote_to_bytes(text).decode("utf-8", errors="replace")
-        if _PERCENT_ESCAPE.search(text)
+        if _PERCENT_ESCAPE().search(text)
         else text
     )
 
 
 def _overlong_dangerous(text: str) -> bool:
     """True if text percent-encodes an overlong UTF-8 form of '.', '/', '\\' or NUL (e.g. %C0%AE)."""
-    if not _PERCENT_ESCAPE.search(text):
+    if not _PERCENT_ESCAPE().search(text):
         return False
     raw = unquote_to_bytes(text)
     i = 0
@@ -186,7 +186,7 @@ def sanitize_path_key(key: str) -> str:
             "backslash",
             f"Backslash in path key {key!r}; use '/' to separate folders.",
         )
-    if key.startswith("/") or _DRIVE_ABSOLUTE.match(key):
+    if key.startswith("/") or _DRIVE_ABSOLUTE().match(key):
         raise PathTraversalError(
             "absolute",
             f"Absolute path key {key!r}; keys are relative to the memory folder, e.g. 'notes/x.md'.",

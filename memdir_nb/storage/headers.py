@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from memdir_nb.formats.frontmatter import (
     Frontmatter,
@@ -27,9 +27,13 @@ from memdir_nb.spec.text import one_line as one_line  # re-exported
 from memdir_nb.storage.access import ContainedReader, ReadResult, read_contained
 
 
-@dataclass(frozen=True)
-class HeadRead:
-    """The result of one bounded read of a file's head."""
+class HeadRead(NamedTuple):
+    """The result of one bounded read of a file's head.
+
+    A NamedTuple, not a dataclass (as formats.frontmatter_fast.PlainColon): it is created on
+    every scan's import path, where a frozen dataclass costs several times as much to create,
+    and nothing compares, copies or unpacks it.
+    """
 
     text: str
     stat: os.stat_result

@@ -14,6 +14,7 @@ import os
 import stat as _stat
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from memdir_nb.formats.names import folder_problem, is_memory_filename, name_problem
 from memdir_nb.spec.constants import (
@@ -240,13 +241,16 @@ def refusal_reason(exc: ReadRefused) -> str:
     return detail[3:] if detail.startswith("is ") else detail
 
 
-@dataclass(frozen=True)
-class FolderOfMemoryDirs:
+class FolderOfMemoryDirs(NamedTuple):
     """A folder that is not one memory dir but holds several, each with its own MEMORY.md.
 
     Claude Code keeps an agent's memory in .claude/agent-memory/<agent>/ (and
     agent-memory-local/<agent>/): the folder above the agents' dirs has no index of its own,
     and an index written there is never loaded.
+
+    A NamedTuple, not a dataclass (as formats.frontmatter_fast.PlainColon): its class is created
+    on every scan's import path, where a frozen dataclass costs several times as much to
+    create, and nothing compares, copies or unpacks it.
     """
 
     folder: str  # absolute

@@ -13,12 +13,13 @@ in full on every scan; only header fields are cached (see ScanCache).
 
 from __future__ import annotations
 
+import _thread
 import itertools
 import os
-import threading
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from memdir_nb.clock import system_clock_ms
 from memdir_nb.formats.manifest import MemoryHeader, memory_time_ms
@@ -59,9 +60,13 @@ def stat_key(st: os.stat_result) -> StatKey:
     return (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
 
 
-@dataclass(frozen=True)
-class CachedHeader:
-    """The header fields read from one file, and the stat identity they were read under."""
+class CachedHeader(NamedTuple):
+    """The header fields read from one file, and the stat identity they were read under.
+
+    A NamedTuple, not a dataclass (as formats.frontmatter_fast.PlainColon): it is created on
+    every scan's import path, where a frozen dataclass costs several times as much to create,
+    and nothing compares, copies or unpacks it.
+    """
 
     key: StatKey
     name: str | None
@@ -121,7 +126,8 @@ class ScanCache:
         self.max_entries = max_entries
         self.racy_window_ms = float(racy_window_ms)
         self._clock = clock if clock is not None else _wall_clock_ms
-        self._lock = threading.Lock()
+        # threading.Lock is this same function; a scan process need not import threading for it
+        self._lock = _thread.allocate_lock()
         self._roots: OrderedDict[_RootKey, Mapping[str, CachedHeader]] = OrderedDict()
         self._hits = 0
         self._misses = 0

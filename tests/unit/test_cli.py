@@ -794,7 +794,8 @@ def test_scan_loads_no_other_command_nor_the_settings_machinery(tmp_path: Path) 
         "from memdir_nb.cli import main\n"
         "status = main(['scan', sys.argv[1]])\n"
         "watched = ('logging', 'json', 'memdir_nb.home.config', 'memdir_nb.spec.dates',"
-        " 'memdir_nb.cli.dir_commands', 'memdir_nb.cli.home_commands', 'memdir_nb.lint')\n"
+        " 'memdir_nb.cli.dir_commands', 'memdir_nb.cli.home_commands', 'memdir_nb.lint',"
+        " 'html', 'threading')\n"
         "print('LOADED', status, sorted(m for m in watched if m in sys.modules))\n"
     )
     out = subprocess.run(

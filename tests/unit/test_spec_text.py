@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 
 from memdir_nb.spec.text import (
     FOLDS_TO_ASCII,
+    compiled_on_first_use,
     first_unsafe_char,
     general_words_and_breaks,
     has_ascii_fold,
@@ -172,3 +173,14 @@ def test_a_lone_surrogate_is_not_text_a_pair_and_other_characters_are() -> None:
     assert lone_surrogate_problem("plain café 日本 \U0001f600") is None
     problem = lone_surrogate_problem("ab\udc80")
     assert problem is not None and "U+DC80, character 3" in problem
+
+
+def test_a_regex_compiled_on_first_use_is_compiled_at_its_first_call_and_only_then() -> None:
+    pattern = r"scancold-(\d+)-first-use"
+    re.purge()  # re.compile's own cache would hide a compile made at creation
+    lazy = compiled_on_first_use(pattern, re.IGNORECASE)
+    assert lazy.cache_info().currsize == 0  # type: ignore[attr-defined]  # functools.cache's wrapper
+    compiled = lazy()
+    assert compiled is lazy()  # one compiled pattern per process
+    assert compiled.pattern == pattern and compiled.flags & re.IGNORECASE
+    assert compiled.fullmatch("SCANCOLD-7-FIRST-USE") is not None
