@@ -188,15 +188,16 @@ def _duplicate_groups(pool: list[_Mem], fuzz: Any, stems: StemCache) -> list[lis
         blocks.setdefault((m.type, _has_negation(m.description)), []).append(i)
     uf = UnionFind(len(pool))
     for idx in blocks.values():
-        keys = [stems.text(f"{pool[i].name} {pool[i].description}") for i in idx]
-        pairs = [
-            (idx[a], idx[b])
-            for a, b in candidate_pairs(keys, min_shared=DUPLICATE_MIN_SHARED)
-            if not _series_siblings(pool[idx[a]], pool[idx[b]])
-        ]
-        # The groups are the connected components, whatever order the pairs are joined in.
-        for a, b in _near_duplicate_pairs(pool, pairs, fuzz):
-            uf.union(a, b)
+        block = [pool[i] for i in idx]
+        keys = [stems.text(f"{m.name} {m.description}") for m in block]
+        pairs = list(candidate_pairs(keys, min_shared=DUPLICATE_MIN_SHARED))
+        # The pairs are scored as indexes into the block, and only those that pass go back to
+        # pool indexes (most candidates fail the scores). The groups are the connected
+        # components, whatever order the pairs are joined in. Series siblings are left out
+        # once scored: a test of each pair's names, so the same pairs as leaving them out first.
+        for a, b in _near_duplicate_pairs(block, pairs, fuzz):
+            if not _series_siblings(block[a], block[b]):
+                uf.union(idx[a], idx[b])
     return [[pool[i] for i in g] for g in uf.groups(range(len(pool)))]
 
 

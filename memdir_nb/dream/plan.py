@@ -50,6 +50,7 @@ from memdir_nb.spec.taxonomy import MemoryType
 from memdir_nb.storage.access import ContainedReader, MissingFile, ReadRefused, ReadResult
 from memdir_nb.storage.containment import absolute_dir
 from memdir_nb.storage.index_files import IndexTargets, nested_index_references
+from memdir_nb.storage.listing import ListedFile
 from memdir_nb.storage.scan import list_memory_files
 
 __all__ = [
@@ -69,17 +70,28 @@ def _index_rel(scope: str) -> str:
 class _Snapshot:
     """What the planner read: each file's text and hash (None: absent), and files left out."""
 
-    def __init__(self, root: Path, reader: ContainedReader) -> None:
+    def __init__(
+        self, root: Path, reader: ContainedReader, listed_reader: ContainedReader | None = None
+    ) -> None:
         self.root = root
         self.reader = reader
+        # For the files the walk has just lstat'ed: no lstat of its own before each open (the
+        # no-follow open and the fstat after it still refuse anything swapped in since).
+        self.listed_reader = listed_reader or reader
         self.texts: dict[str, str | None] = {}
         self.hashes: dict[str, str | None] = {}
         self.notes: list[str] = []  # files left out because the reader refused or cut them
 
-    def read(self, rel: str) -> ReadResult | None:
-        """Read one file (bounded, contained) into the snapshot; None when it is left out."""
+    def read(self, rel: str, listed: ListedFile | None = None) -> ReadResult | None:
+        """Read one file (bounded, contained) into the snapshot; None when it is left out.
+
+        listed: the walk's entry for rel, whose verified open_path is read by listed_reader.
+        """
         cap = INDEX_READ_MAX_BYTES if rel.endswith(ENTRYPOINT_NAME) else MEMORY_FILE_READ_MAX_BYTES
-        res = self.reader.try_read(rel, cap)
+        if listed is None:
+            res = self.reader.try_read(rel, cap)
+        else:
+            res = self.listed_reader.try_read(listed.open_path, cap)
         if isinstance(res, ReadRefused) or res.truncated:
             # Planned as absent: an action touching it then finds it "created" and refuses.
             self.texts[rel], self.hashes[rel] = None, None
@@ -95,7 +107,7 @@ def _read_memories(snap: _Snapshot) -> list[_Mem]:
     """Every memory file, newest first, read once each (the walk opens none of them)."""
     mems: list[_Mem] = []
     for listed in list_memory_files(snap.root).files:
-        res = snap.read(listed.rel)
+        res = snap.read(listed.rel, listed)
         if res is None:
             continue
         text = res.text
@@ -382,8 +394,11 @@ def _plan(
 
     root = absolute_dir(memory_dir)
     check_plan_dir(root)
-    with ContainedReader(root) as reader:
-        snap = _Snapshot(root, reader)
+    with (
+        ContainedReader(root) as reader,
+        ContainedReader(root, real_root=reader.real_root, check_before_open=False) as listed_reader,
+    ):
+        snap = _Snapshot(root, reader, listed_reader)
         mems = _read_memories(snap)
         scopes = [""] + ([TEAM_DIRNAME] if (root / TEAM_DIRNAME).is_dir() else [])
         for scope in scopes:

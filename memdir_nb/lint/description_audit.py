@@ -109,6 +109,15 @@ def _is_salient(word: str) -> bool:
     return len(word) >= 4 and word not in _STOP and not _DIGITS.match(word)
 
 
+def _label_stems(text: str) -> set[str]:
+    """The PREFIX-letter stems of salient_terms(text) (the label the body is compared with)."""
+    tokens = textseg.plain_words_and_breaks(text)
+    if tokens is None:
+        return {t[:PREFIX] for t in salient_terms(text)}
+    # Every word ASCII: _is_salient's ASCII test inline ('\n' is shorter than four)
+    return {w[:PREFIX] for w in tokens if len(w) >= 4 and w not in _STOP and w.strip(_NUMBER_CHARS)}
+
+
 def _terms_by_line(text: str, label: set[str]) -> list[tuple[tuple[str, ...], int]]:
     """Per line of text: its distinct salient terms in order, and how many have a stem in label.
 
@@ -188,7 +197,7 @@ def audit_description(
 ) -> DescriptionAudit:
     """Judge how much of body the manifest (filename, name, description) leaves unseen."""
     stem = filename.rsplit("/", 1)[-1].removesuffix(".md").replace("_", " ").replace("-", " ")
-    label = {t[:PREFIX] for t in salient_terms(f"{name or ''} {description or ''} {stem}")}
+    label = _label_stems(f"{name or ''} {description or ''} {stem}")
     total = 0
     unseen: list[tuple[int, str, tuple[str, ...]]] = []  # (line, sentence, terms)
     unseen_terms = 0

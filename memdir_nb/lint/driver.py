@@ -130,6 +130,16 @@ def _lint_dir(
         return LintResult([finding], [], [], [], [])
     listing = list_memory_files(root)
     files = sorted(listing.files, key=lambda f: f.rel)
+    listed = _by_scope((f.rel, f.scope) for f in files)
+    early: list[tuple[list[ScopeIndex], list[Finding], list[Finding]]] = []
+
+    def index_rules() -> None:
+        # The indexes and their rules need no memory file's text, only the listing, so they
+        # run while a second core still reads its half of the files. A file the read then
+        # passes over (replaced since the listing) makes them run again below.
+        indexes = read_scope_indexes(root)
+        early.append((indexes, _index_findings(root, indexes, listed), pending_journal(root)))
+
     show = progress_wanted(len(files), progress)
     with _progress_bar(len(files), show=show, desc=f"linting {root.name}") as step:
         done = read_and_lint(
@@ -140,6 +150,7 @@ def _lint_dir(
             workers=workers,
             step=step,
             keep_texts=keep_texts,
+            meanwhile=index_rules,
         )
     skipped = list(listing.skipped)
     memories: list[MemoryText] = []
@@ -156,17 +167,37 @@ def _lint_dir(
     headers.sort(key=lambda h: (-h.mtime_ms, h.filename))
     skipped.sort(key=lambda s: s.path)
     findings.extend(_skipped_finding(s) for s in skipped)
-    indexes = read_scope_indexes(root)
-    files_by_scope: dict[str, list[str]] = {"private": [], "team": []}
-    for h in headers:
-        files_by_scope[h.scope].append(h.filename)
-    for index in indexes:
-        findings.extend(lint_index(index, files_by_scope.get(index.scope, [])))
-    all_files = [rel for rels in files_by_scope.values() for rel in rels]
-    findings.extend(not_in_index(indexes, files_by_scope, nested_index_references(root, all_files)))
-    findings.extend(pending_journal(root))
+    indexes, index_findings, journal = early[0]
+    files_by_scope = _by_scope((h.filename, h.scope) for h in headers)
+    if files_by_scope != listed:
+        index_findings = _index_findings(root, indexes, files_by_scope)
+    findings.extend(index_findings)
+    findings.extend(journal)
     findings.sort(key=lambda f: (f.path, f.line or 0, f.rule))
     return LintResult(findings, memories, headers, indexes, skipped)
+
+
+def _by_scope(files: Iterable[tuple[str, str]]) -> dict[str, list[str]]:
+    """The memory files (memory-dir relative), sorted, under their scope ("private", "team")."""
+    out: dict[str, list[str]] = {"private": [], "team": []}
+    for rel, scope in files:
+        out[scope].append(rel)
+    for rels in out.values():
+        rels.sort()
+    return out
+
+
+def _index_findings(
+    root: str | os.PathLike[str], indexes: list[ScopeIndex], files_by_scope: dict[str, list[str]]
+) -> list[Finding]:
+    """The findings of both indexes given the memory files of each scope: each index's rules,
+    then the files no index lists."""
+    out: list[Finding] = []
+    for index in indexes:
+        out.extend(lint_index(index, files_by_scope.get(index.scope, [])))
+    all_files = [rel for rels in files_by_scope.values() for rel in rels]
+    out.extend(not_in_index(indexes, files_by_scope, nested_index_references(root, all_files)))
+    return out
 
 
 def pending_journal(memory_dir: str | os.PathLike[str]) -> list[Finding]:

@@ -77,19 +77,26 @@ def read_and_lint(
     workers: int | None = None,
     step: Step | None = None,
     keep_texts: bool = True,
+    meanwhile: Callable[[], object] | None = None,
 ) -> list[Linted | SkippedFile]:
     """Every listed file read and linted, in the order of files.
 
     workers: 2 uses a second core, 1 only this one, None the second core when
     second_core_pays(len(files)). keep_texts=False: the caller wants findings and headers
     only, so no text comes back (None in its place), and a worker's half is sent back small.
+    meanwhile: other work of the caller's, called once in this process after its own share of
+    the files: on two cores that is while the worker still reads its half (docs/performance.md,
+    "Seventeenth session").
     """
     if workers is not None and workers not in (1, 2):
         raise ValueError(f"workers must be 1, 2 or None (automatic), not {workers!r}")
     two = second_core_pays(len(files)) if workers is None else workers == 2
     if not two or len(files) < 2:
-        return read_and_lint_files(root, real_root, files, now_ms, step, keep_texts=keep_texts)
-    return _in_two(root, real_root, list(files), now_ms, step, keep_texts)
+        out = read_and_lint_files(root, real_root, files, now_ms, step, keep_texts=keep_texts)
+        if meanwhile is not None:
+            meanwhile()
+        return out
+    return _in_two(root, real_root, list(files), now_ms, step, keep_texts, meanwhile)
 
 
 def _capped(step: Step | None, total: int) -> Step | None:
@@ -114,8 +121,10 @@ def _in_two(
     now_ms: float | None,
     step: Step | None,
     keep_texts: bool,
+    meanwhile: Callable[[], object] | None,
 ) -> list[Linted | SkippedFile]:
-    """A forked worker does every second file while this process does the others."""
+    """A forked worker does every second file while this process does the others, then
+    meanwhile() (the worker's half costs it more: the fork's page copies, the pickling)."""
     # Pickling a text and its parsed header back costs the worker and this process about
     # 30 µs a file; a caller that wants findings only is spared it.
     work = partial(read_and_lint_files, root, real_root, now_ms=now_ms, keep_texts=keep_texts)
@@ -130,4 +139,13 @@ def _in_two(
         weight=2,
         keep_texts=keep_texts,
     )
-    return in_two_processes(work, files, here=here)
+    if meanwhile is None:
+        return in_two_processes(work, files, here=here)
+    then = meanwhile
+
+    def here_then(ours: list[ListedFile]) -> list[Linted | SkippedFile]:
+        out = here(ours)
+        then()
+        return out
+
+    return in_two_processes(work, files, here=here_then)

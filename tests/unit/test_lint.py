@@ -1350,6 +1350,23 @@ def test_description_audit_counts_terms_as_sentence_by_sentence(seed: int) -> No
         assert [(s.line, s.text, s.terms) for s in got.unseen] == sorted(shown, key=lambda s: s[0])
 
 
+@pytest.mark.parametrize("seed", range(4))
+def test_the_label_is_the_stems_of_the_salient_terms_of_name_description_and_filename(
+    seed: int,
+) -> None:
+    import random
+
+    from memdir_nb.lint import description_audit as da
+
+    rng = random.Random(seed)
+    pieces = ["Retry", "budget", "the", "2026-03-05", "1234", "don't", "follow-up", "also"]
+    pieces += ["Migrationen", "内存泄漏", "です", "İstanbul", "→", "’s", "ΟΔΟΣ", "١٢٣٤", "\u0301"]
+    pieces += [" ", " ", "-", "_", ".", "\n"]
+    for _ in range(200):
+        text = "".join(rng.choice(pieces) for _ in range(rng.randint(0, 30)))
+        assert da._label_stems(text) == {t[: da.PREFIX] for t in da.salient_terms(text)}
+
+
 # ---- prefilters: a cheap check in front of a pattern never skips a text the pattern matches
 
 

@@ -15,13 +15,14 @@ import pytest
 from memdir_nb import machine
 from memdir_nb.lint import workers
 from memdir_nb.lint.driver import LintResult, lint_dir, lint_memory_dir
+from memdir_nb.lint.reading import read_listed
 from memdir_nb.lint.workers import (
     PARALLEL_MIN_FILES,
     read_and_lint,
     read_and_lint_files,
     second_core_pays,
 )
-from memdir_nb.storage.listing import ListedFile, MemoryListing, list_memory_files
+from memdir_nb.storage.listing import ListedFile, MemoryListing, SkippedFile, list_memory_files
 from memdir_nb.ui.demo import build_demo_memory_dir
 
 NOW_MS = 1_770_000_000_000.0
@@ -155,3 +156,54 @@ def test_a_worker_killed_mid_lint_leaves_its_half_to_this_process(
     monkeypatch.setattr(workers, "read_and_lint_files", dying)
     _same(one, lint_dir(root, now_ms=NOW_MS, workers=2))
     assert marker.exists()
+
+
+@pytest.mark.parametrize("n_workers", [1, pytest.param(2, marks=linux_only)])
+def test_meanwhile_runs_once_in_this_process_after_its_own_share(
+    real_dir: Callable[[str], Path], n_workers: int
+) -> None:
+    root = real_dir("many-files")
+    listing, files = _listed(root)
+    told: list[int] = []
+    calls: list[tuple[int, int]] = []  # (process, files told done when it ran)
+    read_and_lint(
+        listing.root,
+        listing.real_root,
+        files,
+        NOW_MS,
+        workers=n_workers,
+        step=told.append,
+        meanwhile=lambda: calls.append((os.getpid(), sum(told))),
+    )
+    # this process's own share is done by then (all of it on one core; on two, the count
+    # stands for the worker's half too)
+    assert calls == [(os.getpid(), len(files))]
+
+
+@pytest.mark.parametrize("n_workers", [1, pytest.param(2, marks=linux_only)])
+def test_index_rules_follow_the_files_read_when_one_is_passed_over_after_the_listing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, n_workers: int
+) -> None:
+    # The index rules run on the listing while the files are read; a file the read then
+    # passes over (replaced since the listing) is not a memory the index should list.
+    root = tmp_path / "memory"
+    root.mkdir()
+    (root / "MEMORY.md").write_text("- [A](user_a.md) \u2014 a\n", encoding="utf-8")
+    for name in ("user_a.md", "user_b.md", "user_c.md"):
+        (root / name).write_text(
+            f"---\nname: {name}\ndescription: what {name} holds for the tests\ntype: user\n---\n"
+            "Body.\n",
+            encoding="utf-8",
+        )
+
+    def passing_over_b(reader: Any, listed: ListedFile) -> object:
+        if listed.rel == "user_b.md":
+            return SkippedFile(listed.rel, "replaced since the listing")
+        return read_listed(reader, listed)
+
+    monkeypatch.setattr(workers, "read_listed", passing_over_b)
+    found = lint_dir(root, now_ms=NOW_MS, workers=n_workers).findings
+    assert [(f.path, f.rule) for f in found if f.rule in ("not-in-index", "skipped-by-scan")] == [
+        ("user_b.md", "skipped-by-scan"),
+        ("user_c.md", "not-in-index"),
+    ]
