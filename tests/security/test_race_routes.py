@@ -16,7 +16,10 @@ from pathlib import Path
 
 import pytest
 
+from memdir_nb.dream.plan import plan_consolidation
 from memdir_nb.storage.archive import export_archive
+from memdir_nb.storage.containment import real_path
+from memdir_nb.storage.index_files import IndexTargets
 
 _CHURN = textwrap.dedent(
     """
@@ -41,19 +44,59 @@ _CHURN = textwrap.dedent(
 )
 
 
+_FLIP = textwrap.dedent(
+    """
+    import os, sys, time
+    folder, outside, seconds = sys.argv[1], sys.argv[2], float(sys.argv[3])
+    print("ready", flush=True)
+    end = time.time() + seconds
+    while time.time() < end:
+        os.rename(folder, folder + ".real")
+        os.symlink(outside, folder)
+        os.unlink(folder)
+        os.rename(folder + ".real", folder)
+    """
+)
+
+
+def _spawn(script: str, *args: str) -> subprocess.Popen[str]:
+    proc = subprocess.Popen(
+        [sys.executable, "-c", script, *args], stdout=subprocess.PIPE, text=True
+    )
+    assert proc.stdout is not None
+    assert proc.stdout.readline().strip() == "ready"
+    return proc
+
+
+@pytest.fixture
+def flipped_dir(tmp_path: Path) -> Iterator[Path]:
+    """A memory dir whose notes/ folder a second process flips to a symlink leading out and back."""
+    memory_dir = tmp_path / "memory"
+    outside = tmp_path / "outside"
+    (memory_dir / "notes").mkdir(parents=True)
+    outside.mkdir()
+    for i in range(5):
+        (memory_dir / "notes" / f"n_{i}.md").write_text(
+            f"---\nname: n{i}\ndescription: inside {i}\ntype: reference\n---\nInside.\n"
+        )
+        (outside / f"n_{i}.md").write_text("---\nname: out\n---\nOUTSIDE\n")
+    index = "".join(f"- [n{i}](notes/n_{i}.md) — inside {i}\n" for i in range(5))
+    (memory_dir / "MEMORY.md").write_text(index)
+    proc = _spawn(_FLIP, str(memory_dir / "notes"), str(outside), "20")
+    try:
+        yield memory_dir
+    finally:
+        proc.kill()
+        proc.wait()
+
+
 @pytest.fixture
 def churned_dir(tmp_path: Path) -> Iterator[Path]:
     """A memory dir whose files a second process removes and recreates for a few seconds."""
     memory_dir = tmp_path / "memory"
     memory_dir.mkdir()
     (memory_dir / "kept.md").write_text("---\nname: kept\n---\nKept.\n", encoding="utf-8")
-    proc = subprocess.Popen(
-        [sys.executable, "-c", _CHURN, str(memory_dir), "20"],
-        stdout=subprocess.PIPE,
-        text=True,
-    )
-    assert proc.stdout is not None
-    assert proc.stdout.readline().strip() == "ready"
+    proc = _spawn(_CHURN, str(memory_dir), "20")
     try:
         yield memory_dir
     finally:
@@ -72,3 +115,30 @@ def test_export_of_a_dir_whose_files_vanish_while_it_is_listed_leaves_them_out(
         assert "kept.md" in report.files
         runs += 1
     assert runs >= 10
+
+
+@pytest.mark.timeout(60)
+def test_index_targets_behind_a_folder_flipped_to_a_symlink_resolve_without_raising(
+    flipped_dir: Path,
+) -> None:
+    # os.path.realpath lstat's a link, then reads it: removed in between, it raised ENOENT
+    deadline = time.monotonic() + 5
+    looked = 0
+    while time.monotonic() < deadline:
+        targets = IndexTargets(flipped_dir)
+        for i in range(5):
+            found = targets.locate(f"notes/n_{i}.md")
+            assert found is not None
+            looked += 1
+        real_path(flipped_dir / "notes" / "n_0.md")
+    assert looked > 1000
+
+
+@pytest.mark.timeout(60)
+def test_a_dream_plan_over_a_folder_flipped_to_a_symlink_is_made_every_time(
+    flipped_dir: Path,
+) -> None:
+    deadline = time.monotonic() + 4
+    while time.monotonic() < deadline:
+        plan = plan_consolidation(flipped_dir)
+        assert "OUTSIDE" not in repr(plan)
