@@ -110,7 +110,11 @@ def _packable(root: Path) -> tuple[list[tuple[str, Path, os.stat_result]], list[
             rel = "/".join((*rel_dir, name))
             if _hidden((*rel_dir, name)):
                 continue
-            st = os.lstat(here / name)
+            try:
+                st = os.lstat(here / name)
+            except OSError as exc:  # removed (or its folder swapped) since the walk listed it
+                skipped.append((rel, f"could not be looked at as it was listed ({exc.strerror})"))
+                continue
             if not stat.S_ISREG(st.st_mode):
                 skipped.append((rel, "not a regular file (a symlink, FIFO or device)"))
                 continue

@@ -210,6 +210,26 @@ def sanitize_path_key(key: str) -> str:
 # ---------------------------------------------------------------------------------------------
 
 
+_REALPATH_RACE_TRIES = 8
+
+
+def real_path(path: str | os.PathLike[str]) -> str:
+    """`os.path.realpath` (not strict) that survives a symlink changing while it is resolved.
+
+    realpath lstat's each component and then reads the link it found; when another process
+    removes or replaces that link in between, it raises (ENOENT, EINVAL) although a missing
+    part is otherwise no error. Resolving again sees the new state; after a few tries the
+    OSError is raised (the path kept changing under us).
+    """
+    for attempt in range(_REALPATH_RACE_TRIES):
+        try:
+            return os.path.realpath(path)
+        except OSError:
+            if attempt == _REALPATH_RACE_TRIES - 1:
+                raise
+    raise AssertionError("unreachable")  # the loop returns or raises
+
+
 def realpath_deepest_existing(path: str | os.PathLike[str]) -> str:
     """Realpath of the deepest existing ancestor of path, with the missing tail re-joined."""
     current = os.path.abspath(os.fspath(path))

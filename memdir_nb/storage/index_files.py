@@ -18,7 +18,7 @@ from memdir_nb.spec.constants import (
     TEAM_DIRNAME,
 )
 from memdir_nb.storage.access import MissingFile, ReadRefused, read_contained
-from memdir_nb.storage.containment import absolute_dir, is_real_path_within
+from memdir_nb.storage.containment import absolute_dir, is_real_path_within, real_path
 
 _URL_SCHEME = re.compile(r"^[a-z][a-z0-9+.\-]*:", re.IGNORECASE)
 
@@ -192,7 +192,11 @@ class IndexTargets:
         parent = os.path.dirname(path)
         real_parent = self._real_parents.get(parent)
         if real_parent is None:
-            real_parent = self._real_parents[parent] = os.path.realpath(parent)
+            try:
+                real_parent = real_path(parent)
+            except OSError:  # a folder on the way kept changing as it was resolved
+                return IndexTarget(path, False, False)
+            self._real_parents[parent] = real_parent
         if not is_real_path_within(real_parent, self._real_folder, or_equal=True):
             return IndexTarget(path, False, False)  # through a symlinked folder leading out
         try:
@@ -200,7 +204,10 @@ class IndexTargets:
         except (OSError, ValueError):  # missing, a name too long, a NUL
             return IndexTarget(path, True, False)
         if stat.S_ISLNK(st.st_mode):
-            real = os.path.realpath(path)
+            try:
+                real = real_path(path)
+            except OSError:  # the link kept changing as it was resolved
+                return IndexTarget(path, False, False)
             if not is_real_path_within(real, self._real_folder):
                 return IndexTarget(path, False, False)
             return IndexTarget(path, True, os.path.isfile(real))

@@ -25,7 +25,7 @@ from memdir_nb.spec.constants import (
 )
 from memdir_nb.spec.taxonomy import scope_of_path
 from memdir_nb.storage.access import ReadRefused, file_kind
-from memdir_nb.storage.containment import is_real_path_within
+from memdir_nb.storage.containment import is_real_path_within, real_path
 
 DEFAULT_EXCLUDED_TOP_LEVEL: tuple[str, ...] = (LOGS_DIRNAME,)
 NAME_REFUSAL = "not a memory file name"  # how a skip reason from the name gate starts
@@ -197,7 +197,11 @@ def _visit_symlink(
     if not _stat.S_ISREG(st.st_mode):
         skipped.append(SkippedFile(rel, "symlink target is not a regular file"))
         return
-    real = os.path.realpath(entry.path)
+    try:
+        real = real_path(entry.path)
+    except OSError as exc:  # the link kept changing as it was resolved
+        skipped.append(SkippedFile(rel, _symlink_problem(exc)))
+        return
     if not is_real_path_within(real, real_root, or_equal=True):
         skipped.append(SkippedFile(rel, "symlink leaves the memory dir"))
         return

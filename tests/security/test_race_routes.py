@@ -1,0 +1,144 @@
+"""Attack round 10: routes raced by a second, real process (files vanishing, growing, swapped).
+
+A churning child process removes, recreates, grows and swaps files in a memory dir while the
+route under test runs again and again in this process; each route must finish every time with
+its ordinary result (what vanished is left out, with the reason where the route lists skips).
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import textwrap
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from memdir_nb.dream.plan import plan_consolidation
+from memdir_nb.storage.archive import export_archive
+from memdir_nb.storage.containment import real_path
+from memdir_nb.storage.index_files import IndexTargets
+
+_CHURN = textwrap.dedent(
+    """
+    import os, sys, time
+    root, seconds = sys.argv[1], float(sys.argv[2])
+    body = "---\\nname: n\\ndescription: d\\ntype: reference\\n---\\n" + "word " * 40 + "\\n"
+    print("ready", flush=True)
+    end = time.time() + seconds
+    i = 0
+    while time.time() < end:
+        path = os.path.join(root, f"churn_{i % 200}.md")
+        try:
+            if os.path.lexists(path):
+                os.unlink(path)
+            else:
+                with open(path, "w") as fh:
+                    fh.write(body)
+        except OSError:
+            pass
+        i += 1
+    """
+)
+
+
+_FLIP = textwrap.dedent(
+    """
+    import os, sys, time
+    folder, outside, seconds = sys.argv[1], sys.argv[2], float(sys.argv[3])
+    print("ready", flush=True)
+    end = time.time() + seconds
+    while time.time() < end:
+        os.rename(folder, folder + ".real")
+        os.symlink(outside, folder)
+        os.unlink(folder)
+        os.rename(folder + ".real", folder)
+    """
+)
+
+
+def _spawn(script: str, *args: str) -> subprocess.Popen[str]:
+    proc = subprocess.Popen(
+        [sys.executable, "-c", script, *args], stdout=subprocess.PIPE, text=True
+    )
+    assert proc.stdout is not None
+    assert proc.stdout.readline().strip() == "ready"
+    return proc
+
+
+@pytest.fixture
+def flipped_dir(tmp_path: Path) -> Iterator[Path]:
+    """A memory dir whose notes/ folder a second process flips to a symlink leading out and back."""
+    memory_dir = tmp_path / "memory"
+    outside = tmp_path / "outside"
+    (memory_dir / "notes").mkdir(parents=True)
+    outside.mkdir()
+    for i in range(5):
+        (memory_dir / "notes" / f"n_{i}.md").write_text(
+            f"---\nname: n{i}\ndescription: inside {i}\ntype: reference\n---\nInside.\n"
+        )
+        (outside / f"n_{i}.md").write_text("---\nname: out\n---\nOUTSIDE\n")
+    index = "".join(f"- [n{i}](notes/n_{i}.md) — inside {i}\n" for i in range(5))
+    (memory_dir / "MEMORY.md").write_text(index)
+    proc = _spawn(_FLIP, str(memory_dir / "notes"), str(outside), "20")
+    try:
+        yield memory_dir
+    finally:
+        proc.kill()
+        proc.wait()
+
+
+@pytest.fixture
+def churned_dir(tmp_path: Path) -> Iterator[Path]:
+    """A memory dir whose files a second process removes and recreates for a few seconds."""
+    memory_dir = tmp_path / "memory"
+    memory_dir.mkdir()
+    (memory_dir / "kept.md").write_text("---\nname: kept\n---\nKept.\n", encoding="utf-8")
+    proc = _spawn(_CHURN, str(memory_dir), "20")
+    try:
+        yield memory_dir
+    finally:
+        proc.kill()
+        proc.wait()
+
+
+@pytest.mark.timeout(60)
+def test_export_of_a_dir_whose_files_vanish_while_it_is_listed_leaves_them_out(
+    churned_dir: Path, tmp_path: Path
+) -> None:
+    deadline = time.monotonic() + 6
+    runs = 0
+    while time.monotonic() < deadline and runs < 150:
+        report = export_archive(churned_dir, tmp_path / "out.zip")
+        assert "kept.md" in report.files
+        runs += 1
+    assert runs >= 10
+
+
+@pytest.mark.timeout(60)
+def test_index_targets_behind_a_folder_flipped_to_a_symlink_resolve_without_raising(
+    flipped_dir: Path,
+) -> None:
+    # os.path.realpath lstat's a link, then reads it: removed in between, it raised ENOENT
+    deadline = time.monotonic() + 5
+    looked = 0
+    while time.monotonic() < deadline:
+        targets = IndexTargets(flipped_dir)
+        for i in range(5):
+            found = targets.locate(f"notes/n_{i}.md")
+            assert found is not None
+            looked += 1
+        real_path(flipped_dir / "notes" / "n_0.md")
+    assert looked > 1000
+
+
+@pytest.mark.timeout(60)
+def test_a_dream_plan_over_a_folder_flipped_to_a_symlink_is_made_every_time(
+    flipped_dir: Path,
+) -> None:
+    deadline = time.monotonic() + 4
+    while time.monotonic() < deadline:
+        plan = plan_consolidation(flipped_dir)
+        assert "OUTSIDE" not in repr(plan)
