@@ -6,7 +6,7 @@ import argparse
 import json
 import sys
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from memdir_nb.formats.index import (
     MAX_ENTRYPOINT_BYTES,
@@ -20,6 +20,7 @@ from memdir_nb.spec.text import plural, terminal_safe
 from memdir_nb.storage.archive import export_archive, format_import_report, import_archive
 from memdir_nb.storage.index_files import load_entrypoint, read_entrypoint_checked
 from memdir_nb.storage.index_rebuild import (
+    IndexOverCapsError,
     IndexRebuild,
     plan_index_rebuild,
     refuse_folder_of_memory_dirs,
@@ -232,10 +233,9 @@ def _dangling_parts(r: IndexRebuild) -> list[str]:
     return out
 
 
-def _lines_it_would_unload(r: IndexRebuild) -> int:
-    """How many more of the index's lines the rebuild leaves past the caps than load today."""
-    after = truncate_entrypoint_content(r.text).unloaded_line_count
-    return max(0, after - truncate_entrypoint_content(r.old).unloaded_line_count)
+def _index_label(r: IndexRebuild) -> str:
+    """MEMORY.md or team/MEMORY.md, as the summaries name a scope's index."""
+    return ENTRYPOINT_NAME if r.scope == "private" else f"{TEAM_DIRNAME}/{ENTRYPOINT_NAME}"
 
 
 def _over_caps_refusal(r: IndexRebuild, label: str) -> str:
@@ -257,7 +257,7 @@ def _over_caps_warning(r: IndexRebuild, label: str, written: bool) -> str:
     (past the line or byte cap): how much of it would load, and what to do."""
     after = truncate_entrypoint_content(r.text)
     unloaded = after.unloaded_line_count
-    if not _lines_it_would_unload(r):
+    if not r.lines_it_would_unload:
         return ""
     return (
         f"\nwarning: {label} {'is now' if written else 'would be'} {plural(after.line_count, 'line')} / "
@@ -289,29 +289,25 @@ def cmd_rebuild_index(args: argparse.Namespace) -> int:
         )
         return 2
     memory_dir = Path(args.dir)
-    plans = {
-        label: plan_index_rebuild(
-            folder,
-            scope="private" if folder == memory_dir else "team",
-            drop_dangling=args.drop_dangling,
-        )
-        for label, folder in _scope_dirs(memory_dir).items()
-    }
     if args.dry_run:
-        for label, r in plans.items():
+        for label, folder in _scope_dirs(memory_dir).items():
+            scope: Literal["private", "team"] = "private" if folder == memory_dir else "team"
+            r = plan_index_rebuild(folder, scope=scope, drop_dangling=args.drop_dangling)
             print(terminal_safe(r.diff(label)), end="")
             print(_rebuild_summary(r, label))
         print("(dry run: nothing was written)")
         return 0
-    over = [label for label, r in plans.items() if _lines_it_would_unload(r)]
-    if over and not args.over_caps:
-        for label in over:
-            print(_over_caps_refusal(plans[label], label), file=sys.stderr)
+    try:
+        result = MemoryStore(args.dir).rebuild_index_files(
+            drop_dangling=args.drop_dangling, keep_within_caps=not args.over_caps
+        )
+    except IndexOverCapsError as refused:  # nothing was written
+        for r in refused.rebuilds:
+            if r.lines_it_would_unload:
+                print(_over_caps_refusal(r, _index_label(r)), file=sys.stderr)
         return 1
-    result = MemoryStore(args.dir).rebuild_index_files(drop_dangling=args.drop_dangling)
     for r in result.rebuilds:
-        label = ENTRYPOINT_NAME if r.scope == "private" else f"{TEAM_DIRNAME}/{ENTRYPOINT_NAME}"
-        print(_rebuild_summary(r, label, written=True))
+        print(_rebuild_summary(r, _index_label(r), written=True))
     if result.batch:
         print(
             f"the old index is kept in {memory_dir / result.batch}; put it back with "

@@ -22,6 +22,7 @@ from typing import Literal
 
 from memdir_nb.formats.frontmatter import parse_frontmatter
 from memdir_nb.formats.index import MergedIndex, heading_hook, is_md_target, merge_index
+from memdir_nb.formats.index_caps import truncate_entrypoint_content
 from memdir_nb.formats.index_lines import link_path
 from memdir_nb.formats.manifest import MemoryHeader
 from memdir_nb.spec.constants import (
@@ -66,6 +67,12 @@ class IndexRebuild:
     def changed(self) -> bool:
         """Whether the rebuild would change the file (or create it)."""
         return self.merged.text != self.old or (not self.existed and bool(self.merged.text))
+
+    @property
+    def lines_it_would_unload(self) -> int:
+        """How many more of the index's lines the rebuild leaves past the caps than load now."""
+        after = truncate_entrypoint_content(self.text).unloaded_line_count
+        return max(0, after - truncate_entrypoint_content(self.old).unloaded_line_count)
 
     def diff(self, label: str) -> str:
         """A unified diff of the old index against the new one ('' when nothing changes)."""
@@ -235,14 +242,36 @@ def _batch_name(memory_dir: Path, now_ms: float) -> str:
     return name
 
 
+class IndexOverCapsError(ValueError):
+    """The rebuilt index would leave more of its lines past the caps than it does now."""
+
+    def __init__(self, rebuilds: tuple[IndexRebuild, ...]) -> None:
+        self.rebuilds = rebuilds  # every scope's rebuild, none written
+        over = ", ".join(
+            f"{r.path.name if r.scope == 'private' else 'team/' + r.path.name}: "
+            f"{r.lines_it_would_unload} more lines past the caps"
+            for r in rebuilds
+            if r.lines_it_would_unload
+        )
+        super().__init__(
+            f"cannot rebuild the index within its caps ({over}); nothing was written: "
+            "shorten hooks or merge memories first, or rebuild with keep_within_caps=False"
+        )
+
+
 def rebuild_in_transaction(
     tx: StoreTransaction,
     scope_dirs: dict[Literal["private", "team"], Path],
     *,
     now_ms: float,
     drop_dangling: bool = False,
+    keep_within_caps: bool = False,
 ) -> RebuildResult:
-    """Rebuild each scope's index inside one store transaction; old versions go to the trash first."""
+    """Rebuild each scope's index inside one store transaction; old versions go to the trash first.
+
+    keep_within_caps: write nothing, and raise IndexOverCapsError, when a rebuilt index would
+    leave more of its lines past the caps than it does now.
+    """
     memory_dir = tx.memory_dir
     rebuilds = []
     for scope, scope_dir in scope_dirs.items():
@@ -251,6 +280,8 @@ def rebuild_in_transaction(
         rebuilds.append(
             plan_index_rebuild(scope_dir, scope=scope, drop_dangling=drop_dangling, old=old)
         )
+    if keep_within_caps and any(r.lines_it_would_unload for r in rebuilds):
+        raise IndexOverCapsError(tuple(rebuilds))
     changed = [r for r in rebuilds if r.changed]
     if not changed:
         return RebuildResult(tuple(rebuilds), None)

@@ -472,12 +472,15 @@ class MemoryStore:
         """
         return self.rebuild_index_files(drop_dangling=drop_dangling).written
 
-    def rebuild_index_files(self, *, drop_dangling: bool = False) -> RebuildResult:
+    def rebuild_index_files(
+        self, *, drop_dangling: bool = False, keep_within_caps: bool = False
+    ) -> RebuildResult:
         """Rebuild both MEMORY.md files in one transaction, as storage.index_rebuild describes.
 
         Every line people wrote is kept; memories no line points at are added under their own
         heading; dangling lines go only with drop_dangling; each index rewritten is first kept
-        in `.trash/rebuild-index-<stamp>/` (restorable with memdir_nb.dream.restore).
+        in `.trash/rebuild-index-<stamp>/` (restorable with memdir_nb.dream.restore). With
+        keep_within_caps, IndexOverCapsError instead of an index loading less than today.
         """
         refuse_folder_of_memory_dirs(self.memory_dir)  # before the lock: nothing is written
         scope_dirs: dict[Literal["private", "team"], Path] = {}
@@ -488,5 +491,9 @@ class MemoryStore:
                 scope_dirs[scope] = scope_dir
         with self.transaction() as tx:
             return rebuild_in_transaction(
-                tx, scope_dirs, now_ms=self._now_ms(), drop_dangling=drop_dangling
+                tx,
+                scope_dirs,
+                now_ms=self._now_ms(),
+                drop_dangling=drop_dangling,
+                keep_within_caps=keep_within_caps,
             )

@@ -20,6 +20,7 @@ from memdir_nb.spec.taxonomy import MemoryType
 from memdir_nb.storage.containment import PathTraversalError
 from memdir_nb.storage.headers import read_frontmatter
 from memdir_nb.storage.index_files import read_entrypoint
+from memdir_nb.storage.index_rebuild import IndexOverCapsError
 from memdir_nb.storage.scan import scan_memory_files
 from memdir_nb.storage.store import MemoryStore
 from memdir_nb.storage.store_checks import MemoryNotFoundError, MemoryValidationError, slugify
@@ -558,6 +559,24 @@ def test_rebuild_indexes_regenerates_both_from_frontmatter(store: MemoryStore, m
     assert set(written) == {"private", "team"}
     assert index_targets(mem) == ["user_role.md", "feedback_testing_policy.md"]
     assert index_targets(mem / "team") == ["project_freeze.md"]
+
+
+def test_a_rebuild_kept_within_the_caps_writes_nothing_when_it_would_load_less(
+    store: MemoryStore, mem: Path
+) -> None:
+    mem.mkdir(parents=True, exist_ok=True)
+    for i in range(205):
+        (mem / f"project_m{i:03d}.md").write_text(
+            f"---\nname: m{i}\ndescription: memory {i}\ntype: project\n---\n\nbody\n"
+        )
+    (mem / "MEMORY.md").write_text("# Index\n")
+    with pytest.raises(IndexOverCapsError, match="nothing was written") as info:
+        store.rebuild_index_files(keep_within_caps=True)
+    assert (mem / "MEMORY.md").read_text() == "# Index\n" and not (mem / ".trash").exists()
+    (private,) = [r for r in info.value.rebuilds if r.scope == "private"]
+    assert private.lines_it_would_unload > 0
+    written = store.rebuild_index_files()  # asked to: written, the old index kept
+    assert "private" in written.written and (mem / ".trash").is_dir()
 
 
 # --- atomic writes --------------------------------------------------------------------------
