@@ -9,6 +9,7 @@ the project's memory dir ``<key>/memory/``. A subagent's own transcript lives at
 from __future__ import annotations
 
 import datetime as _dt
+import functools
 import os
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -156,19 +157,44 @@ def memory_dir_for_transcript(
     2. the session's working folder, when it exists on this machine: its canonical git root's key.
     Otherwise the memory dir beside the transcript's project folder.
     """
+    if session is None:
+        return _project_folder(path) / PROJECT_MEMORY_DIRNAME
+    return _memory_dir_from(path, _pointers(session), git)
+
+
+def _pointers(session: Session) -> tuple[tuple[str, ...], str | None]:
+    """What in a session names its memory dir: the keys its tool calls name, in call order,
+    and its working folder."""
+    return tuple(dict.fromkeys(_recorded_keys(session))), session.cwd
+
+
+def _memory_dir_from(
+    path: str | os.PathLike[str], pointers: tuple[tuple[str, ...], str | None], git: str | None
+) -> Path:
+    """memory_dir_for_transcript's rule, from the session's pointers (see there)."""
     folder = _project_folder(path)
     beside = folder / PROJECT_MEMORY_DIRNAME
-    if session is None:
-        return beside
-    keys = list(dict.fromkeys(_recorded_keys(session)))
+    keys, cwd = list(pointers[0]), pointers[1]
     # a relative cwd would be read against this process's folder, not the session's
-    if session.cwd and os.path.isabs(session.cwd) and os.path.isdir(session.cwd):
-        keys.append(sanitize_path(project_key_root_of(session.cwd, git=git)))
+    if cwd and os.path.isabs(cwd) and os.path.isdir(cwd):
+        keys.append(sanitize_path(project_key_root_of(cwd, git=git)))
     for key in keys:
         candidate = folder.parent / key / PROJECT_MEMORY_DIRNAME
         if candidate == beside or candidate.is_dir():
             return candidate
     return beside
+
+
+@functools.lru_cache(maxsize=4096)
+def _pointers_of_file(
+    path: str, identity: tuple[int, int, int, int]
+) -> tuple[tuple[str, ...], str | None] | None:
+    """A transcript's pointers, read once per file identity (device, inode, size, mtime): a
+    view listing a project's sessions again reads only what changed. None: not readable."""
+    try:
+        return _pointers(read_session(path))
+    except OSError:
+        return None
 
 
 def _transcripts(project: Path) -> Iterator[Path]:
@@ -267,9 +293,11 @@ def sessions_using(
             found.append(info)
         elif info.project.startswith(project.name + "-"):
             try:
-                session = read_session(info.path)
+                st = os.stat(info.path)
             except OSError:
                 continue
-            if memory_dir_for_transcript(info.path, session, git=git) == memory:
+            identity = (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns)
+            pointers = _pointers_of_file(info.path, identity)
+            if pointers is not None and _memory_dir_from(info.path, pointers, git) == memory:
                 found.append(info)
     return sorted(found, key=lambda s: s.mtime_ms, reverse=True)

@@ -13,7 +13,12 @@ import pytest
 
 from memdir_nb import read_session
 from memdir_nb.home.path_rules import sanitize_path
-from memdir_nb.home.sessions import list_sessions, memory_dir_for_transcript, sessions_using
+from memdir_nb.home.sessions import (
+    _pointers_of_file,
+    list_sessions,
+    memory_dir_for_transcript,
+    sessions_using,
+)
 from memdir_nb.storage.access import ReadRefused
 from memdir_nb.ui.demo.session_records import RecordWriter
 
@@ -474,3 +479,20 @@ def test_the_sessions_of_a_memory_dir_include_its_subfolders_sessions_that_used_
 def test_a_dir_outside_a_claude_home_has_no_sessions(tmp_path: Path) -> None:
     (tmp_path / "mem").mkdir()
     assert sessions_using(tmp_path / "mem") == []
+
+
+def test_a_subfolder_session_is_read_once_until_its_file_changes(tmp_path: Path) -> None:
+    projects = tmp_path / "home" / "projects"
+    memory = projects / "-Users-dana-src-tidepool" / "memory"
+    memory.mkdir(parents=True)
+    read = "/Users/dana/.claude/projects/-Users-dana-src-tidepool/memory/charts.md"
+    web = projects / "-Users-dana-src-tidepool-web"
+    transcript = _session_file(web, "/Users/dana/src/tidepool/web", (read,))
+    assert [s.path for s in sessions_using(memory)] == [str(transcript)]
+    hits = _pointers_of_file.cache_info().hits
+    assert [s.path for s in sessions_using(memory)] == [str(transcript)]
+    assert _pointers_of_file.cache_info().hits == hits + 1  # the second listing read nothing
+    # rewritten to name no memory path: read again, and no longer this dir's session
+    transcript.unlink()
+    _session_file(web, "/Users/dana/src/tidepool/web")
+    assert sessions_using(memory) == []
