@@ -9,7 +9,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from filelock import FileLock
+from filelock import FileLock, Timeout
 
 from memdir_nb.clock import resolve_now_ms
 from memdir_nb.spec.constants import CONSOLIDATION_LOCK_NAME as LOCK_NAME
@@ -122,7 +122,7 @@ class ConsolidationLock:
         self.memory_dir.mkdir(parents=True, exist_ok=True)
         # The guard makes check-and-write atomic among memdir_nb processes; write-then-verify
         # below still catches another writer that does not use the guard.
-        with FileLock(str(self.path) + LOCK_GUARD_SUFFIX, timeout=30):
+        with self._guarded():
             state = self.read_state()
             if state.exists and state.holder_pid is not None and state.holder_pid != self.pid:
                 fresh = resolve_now_ms(now_ms) - state.mtime_ms < HOLDER_STALE_MS
@@ -134,6 +134,26 @@ class ConsolidationLock:
         self._prior_mtime_ns = state.mtime_ns
         self._held = True
         return True
+
+    @contextlib.contextmanager
+    def _guarded(self) -> Iterator[None]:
+        """Hold the guard file's lock; a guard that cannot be opened as a plain file (a planted
+        symlink, a folder) is a LockFileCorruptError that names it, not a bare OSError."""
+        guard = FileLock(str(self.path) + LOCK_GUARD_SUFFIX, timeout=30)
+        try:
+            guard.acquire()
+        except Timeout:
+            raise  # another process holds it: that is no fault of the file
+        except OSError as exc:
+            raise LockFileCorruptError(
+                f"{guard.lock_file} cannot be opened as the consolidation lock's guard "
+                f"({exc.strerror or exc}); it should be a plain file or absent: if no dream is "
+                "running, delete it"
+            ) from exc
+        try:
+            yield
+        finally:
+            guard.release()
 
     def release(self) -> None:
         """Finish a successful dream: clear the PID and keep mtime = now as lastConsolidatedAt."""

@@ -210,3 +210,17 @@ def test_lock_path_that_is_a_directory_is_a_clear_error(project_memdir: Path) ->
     (project_memdir / LOCK_NAME).mkdir()
     with pytest.raises(LockFileCorruptError, match="not a regular file"):
         ConsolidationLock(project_memdir).try_acquire()
+
+
+def test_a_guard_planted_as_a_symlink_is_a_named_error_and_nothing_is_taken(
+    project_memdir: Path, tmp_path: Path
+) -> None:
+    outside = tmp_path / "outside.txt"
+    outside.write_text("keep")
+    guard = project_memdir / (LOCK_NAME + ".guard")
+    guard.symlink_to(outside)
+    lock = ConsolidationLock(project_memdir)
+    with pytest.raises(LockFileCorruptError, match=r"\.consolidate-lock\.guard.*delete it"):
+        lock.try_acquire()
+    assert not lock.held and not (project_memdir / LOCK_NAME).exists()
+    assert outside.read_text() == "keep"
