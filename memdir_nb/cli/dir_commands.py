@@ -233,11 +233,6 @@ def _dangling_parts(r: IndexRebuild) -> list[str]:
     return out
 
 
-def _index_label(r: IndexRebuild) -> str:
-    """MEMORY.md or team/MEMORY.md, as the summaries name a scope's index."""
-    return ENTRYPOINT_NAME if r.scope == "private" else f"{TEAM_DIRNAME}/{ENTRYPOINT_NAME}"
-
-
 def _over_caps_refusal(r: IndexRebuild, label: str) -> str:
     """Why rebuild-index wrote nothing: the rebuilt index would load less of itself than now."""
     after = truncate_entrypoint_content(r.text)
@@ -304,10 +299,10 @@ def cmd_rebuild_index(args: argparse.Namespace) -> int:
     except IndexOverCapsError as refused:  # nothing was written
         for r in refused.rebuilds:
             if r.lines_it_would_unload:
-                print(_over_caps_refusal(r, _index_label(r)), file=sys.stderr)
+                print(_over_caps_refusal(r, r.label), file=sys.stderr)
         return 1
     for r in result.rebuilds:
-        print(_rebuild_summary(r, _index_label(r), written=True))
+        print(_rebuild_summary(r, r.label, written=True))
     if result.batch:
         print(
             f"the old index is kept in {memory_dir / result.batch}; put it back with "

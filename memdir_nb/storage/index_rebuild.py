@@ -69,6 +69,11 @@ class IndexRebuild:
         return self.merged.text != self.old or (not self.existed and bool(self.merged.text))
 
     @property
+    def label(self) -> str:
+        """The index as messages name it: MEMORY.md, or team/MEMORY.md."""
+        return self.path.name if self.scope == "private" else f"{TEAM_DIRNAME}/{self.path.name}"
+
+    @property
     def lines_it_would_unload(self) -> int:
         """How many more of the index's lines the rebuild leaves past the caps than load now."""
         after = truncate_entrypoint_content(self.text).unloaded_line_count
@@ -248,8 +253,7 @@ class IndexOverCapsError(ValueError):
     def __init__(self, rebuilds: tuple[IndexRebuild, ...]) -> None:
         self.rebuilds = rebuilds  # every scope's rebuild, none written
         over = ", ".join(
-            f"{r.path.name if r.scope == 'private' else 'team/' + r.path.name}: "
-            f"{r.lines_it_would_unload} more lines past the caps"
+            f"{r.label}: {r.lines_it_would_unload} more lines past the caps"
             for r in rebuilds
             if r.lines_it_would_unload
         )
