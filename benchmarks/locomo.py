@@ -32,6 +32,11 @@ run, for five rankers:
   the recall corpora use), top five;
 * random: five sessions drawn with a fixed seed.
 
+With `--beta B` (repeatable), one more row per B: the default's answer if its set rule used
+F-B instead of the shipped F1, from the same scores (same gate, same probabilities). The
+shipped model is not changed; the rows show what the choice of measure trades (see
+docs/selection.md, "The set rule's measure").
+
 Metrics per question, averaged: hit@5 (any gold session among the picks), recall@5 (share of
 the gold sessions among them), MRR (1 / rank of the first gold session, 0 if none), and for
 the default selector the share of questions answered with nothing ("empty").
@@ -64,6 +69,8 @@ from recall_baselines import grep_rank  # noqa: E402  (the one grep baseline, bo
 from recall_eval import rank_figures  # noqa: E402  (hit@5, recall@5, MRR: one definition)
 
 from memdir_nb.formats.manifest import MemoryHeader  # noqa: E402
+from memdir_nb.recall.decision import best_set_size  # noqa: E402
+from memdir_nb.recall.explain_selection import MemoryExplanation  # noqa: E402
 from memdir_nb.recall.semantic import SemanticSelector  # noqa: E402
 from memdir_nb.storage.scan import scan_memory_files  # noqa: E402
 
@@ -201,6 +208,24 @@ def pooled_dir(samples: Sequence[dict], root: Path) -> Haystack:
     return Haystack(scan_memory_files(memory_dir, limit=None), bodies)
 
 
+def beta_name(beta: float) -> str:
+    """The row name of the default's answer under the set rule's F-beta."""
+    return f"F{beta:g} set"
+
+
+def answer_with_beta(explained: Sequence[MemoryExplanation], beta: float) -> list[str]:
+    """The default's answer if its set rule used F-beta: nothing when its gate was closed
+    (no pick), else the top k by probability with k from decision.best_set_size."""
+    if not any(e.selected for e in explained):
+        return []
+    plain = sorted(
+        (e for e in explained if e.tool_class is None),
+        key=lambda e: (-round(e.probability or 0.0, 4), e.filename),
+    )
+    size, _ = best_set_size(sorted((e.probability or 0.0 for e in plain), reverse=True), beta)
+    return [e.filename for e in plain[:size]]
+
+
 def run_sample(
     sample: dict,
     haystack: Haystack,
@@ -208,9 +233,11 @@ def run_sample(
     tallies: dict,
     rng: random.Random,
     prefix: str = "",
+    betas: Sequence[float] = (),
 ) -> None:
     """Score every answerable question of one conversation, asked of haystack, with every
-    ranker; its gold sessions are named prefix + session_filename(n)."""
+    ranker (and the default under each F-beta of `betas`); its gold sessions are named
+    prefix + session_filename(n)."""
     headers, bodies = haystack.headers, haystack.bodies
     known = set(bodies)
     for qa in sample["qa"]:
@@ -236,8 +263,10 @@ def run_sample(
             "grep": grep_rank(question, bodies),
             "random": rng.sample(sorted(known), min(K, len(known))),
         }
-        for name in RANKERS:
-            tallies[name].add(category, picks[name], gold)
+        for beta in betas:
+            picks[beta_name(beta)] = answer_with_beta(explained, beta)
+        for name, picked in picks.items():
+            tallies[name].add(category, picked, gold)
 
 
 LAYOUTS = {
@@ -250,7 +279,7 @@ def report(tallies: dict[str, Tally], seconds: float, layout: str = "conversatio
     """The printed tables: overall, then per category, then the default's empty rate."""
     lines = [f"LoCoMo, answerable questions (categories 1-4), {LAYOUTS[layout]} ({seconds:.0f} s)"]
     lines.append(f"{'ranker':<10} {'n':>5} {'hit@5':>6} {'recall@5':>9} {'MRR':>6} {'empty':>6}")
-    for name in RANKERS:
+    for name in tallies:
         s = tallies[name].summary()
         lines.append(
             f"{name:<10} {s['n']:>5} {s['hit@5']:>6.3f} {s['recall@5']:>9.3f} {s['mrr']:>6.3f} "
@@ -259,7 +288,7 @@ def report(tallies: dict[str, Tally], seconds: float, layout: str = "conversatio
     lines.append("")
     lines.append("per category, hit@5 / recall@5")
     lines.append(f"{'ranker':<10} " + " ".join(f"{f'{c} {CATEGORIES[c]}':>18}" for c in CATEGORIES))
-    for name in RANKERS:
+    for name in tallies:
         cells = []
         for c in CATEGORIES:
             s = tallies[name].summary(c)
@@ -285,11 +314,20 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--layout", choices=sorted(LAYOUTS), default="conversation", help="see the module doc"
     )
     parser.add_argument(
+        "--beta",
+        type=float,
+        action="append",
+        default=[],
+        help="also print the default's answer under this set rule's F-beta (repeatable)",
+    )
+    parser.add_argument(
         "--no-shortlist",
         action="store_true",
         help="compare every body with the query, in dirs of more than 40 memories too",
     )
     args = parser.parse_args(argv)
+    if any(not beta > 0 for beta in args.beta):
+        parser.error("--beta must be a positive number, such as 2 (F2 weighs recall twice)")
     try:
         samples = check_file(Path(args.path))
     except LocomoFileError as err:
@@ -309,16 +347,18 @@ def main(argv: Sequence[str] | None = None) -> int:
                 file=sys.stderr,
             )
             return 2
-        tallies = {name: Tally() for name in RANKERS}
+        tallies = {name: Tally() for name in (*RANKERS, *map(beta_name, args.beta))}
         rng = random.Random(args.seed)
         root = Path(tmp) / "dirs"
         if args.layout == "pooled":
             pooled = pooled_dir(samples, root)
             for sample in samples:
-                run_sample(sample, pooled, selector, tallies, rng, pooled_prefix(sample))
+                prefix = pooled_prefix(sample)
+                run_sample(sample, pooled, selector, tallies, rng, prefix, args.beta)
         else:
             for sample in samples:
-                run_sample(sample, conversation_dir(sample, root), selector, tallies, rng)
+                haystack = conversation_dir(sample, root)
+                run_sample(sample, haystack, selector, tallies, rng, betas=args.beta)
     text = report(tallies, time.perf_counter() - start, args.layout)
     print(text)
     if args.json_out:

@@ -137,3 +137,28 @@ def test_pooled_run_asks_each_conversation_s_questions_of_the_whole_dir(tmp_path
     assert [row[0] for row in tallies["grep"].rows] == [4]  # category 5 is not answerable
     assert tallies["grep"].summary()["hit@5"] == 1.0  # grep finds conv-y's violin session
     assert tallies["ranking"].summary()["mrr"] == 1.0  # and so does the selector, first
+
+
+def test_the_f1_row_is_the_default_answer_and_a_larger_beta_never_picks_fewer(
+    tmp_path: Path,
+) -> None:
+    haystack = locomo.conversation_dir(SAMPLE, tmp_path / "dirs")
+    selector = SemanticSelector(cache_dir=tmp_path / "cache", progress=False)
+    for question in ("Which cat did Ana adopt?", "Who ran a race?", "What did they talk about?"):
+        explained = selector.score(question, haystack.headers)
+        default = [e.filename for e in explained if e.selected]
+        assert locomo.answer_with_beta(explained, 1.0) == default
+        wider = locomo.answer_with_beta(explained, 3.0)
+        assert wider[: len(default)] == default and len(wider) >= len(default)
+
+
+def test_a_beta_that_is_not_positive_is_refused_before_any_work(tmp_path: Path) -> None:
+    out = subprocess.run(
+        [sys.executable, str(REPO / "benchmarks" / "locomo.py"), "none.json", "--beta", "0"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=REPO,
+    )
+    assert out.returncode == 2
+    assert "--beta must be a positive number" in out.stderr
