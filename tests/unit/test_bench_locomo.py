@@ -39,16 +39,16 @@ SAMPLE = {
 }
 
 
+def _run_locomo(*args: str) -> subprocess.CompletedProcess[str]:
+    """benchmarks/locomo.py run as a user runs it, from the repository."""
+    command = [sys.executable, str(REPO / "benchmarks" / "locomo.py"), *args]
+    return subprocess.run(command, capture_output=True, text=True, timeout=120, cwd=REPO)
+
+
 def test_another_file_is_refused_with_its_hash_and_the_fix(tmp_path: Path) -> None:
     bad = tmp_path / "locomo10.json"
     bad.write_text("[]", encoding="utf-8")
-    out = subprocess.run(
-        [sys.executable, str(REPO / "benchmarks" / "locomo.py"), str(bad)],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        cwd=REPO,
-    )
+    out = _run_locomo(str(bad))
     assert out.returncode == 2
     assert "not the expected 79fa87e9" in out.stderr and "snap-research/LoCoMo" in out.stderr
     assert "Traceback" not in out.stderr
@@ -152,13 +152,7 @@ def test_the_f1_row_is_the_default_answer_and_a_larger_beta_never_picks_fewer(
         assert wider[: len(default)] == default and len(wider) >= len(default)
 
 
-def test_a_beta_that_is_not_positive_is_refused_before_any_work(tmp_path: Path) -> None:
-    out = subprocess.run(
-        [sys.executable, str(REPO / "benchmarks" / "locomo.py"), "none.json", "--beta", "0"],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        cwd=REPO,
-    )
+def test_a_beta_that_is_not_positive_is_refused_before_any_work() -> None:
+    out = _run_locomo("none.json", "--beta", "0")
     assert out.returncode == 2
     assert "--beta must be a positive number" in out.stderr
