@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import shlex
 import sys
 from pathlib import Path
 from typing import Any, Literal
@@ -306,7 +307,7 @@ def cmd_rebuild_index(args: argparse.Namespace) -> int:
     if result.batch:
         print(
             f"the old index is kept in {memory_dir / result.batch}; put it back with "
-            f"memdir_nb.dream.restore({str(memory_dir)!r}, {Path(result.batch).name!r})"
+            f"memdir-nb restore {shlex.quote(str(memory_dir))} {Path(result.batch).name}"
         )
     return 0
 

@@ -265,6 +265,20 @@ def _rebuild_index_arguments(p: argparse.ArgumentParser) -> None:
     p.set_defaults(func="dir_commands:cmd_rebuild_index")
 
 
+def _restore_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("dir", type=existing_dir, help="the memory dir")
+    p.add_argument(
+        "name",
+        nargs="?",
+        help="a batch in .trash/ (as listed without it), or one file's name to take from the "
+        "newest batch holding it; without it, every batch is listed",
+    )
+    p.add_argument(
+        "--dry-run", action="store_true", help="say what would be put back; write nothing"
+    )
+    p.set_defaults(func="restore_command:cmd_restore")
+
+
 # Every command: name -> (its line in `memdir-nb -h`, the function adding its arguments), in
 # the order the help lists them.
 COMMANDS: dict[str, tuple[str, Callable[[argparse.ArgumentParser], None]]] = {
@@ -299,6 +313,11 @@ COMMANDS: dict[str, tuple[str, Callable[[argparse.ArgumentParser], None]]] = {
         "add the missing entries to MEMORY.md and team/MEMORY.md, keeping every line "
         "people wrote (the old index goes to .trash/)",
         _rebuild_index_arguments,
+    ),
+    "restore": (
+        "put back what a dream, a memory-tool delete or rebuild-index moved into .trash/ "
+        "(lists the batches without a name)",
+        _restore_arguments,
     ),
 }
 

@@ -195,8 +195,12 @@ def restore(
     *,
     now_ms: float | None = None,
     store: MemoryStore | None = None,
+    dry_run: bool = False,
 ) -> list[str]:
-    """Undo a batch (a dream's 'dream-...' or the memory tool's 'memory-tool-...'), or restore one file (its relative name) from the newest batch holding it."""
+    """Undo a batch (a dream's 'dream-...', the memory tool's 'memory-tool-...', a replaced
+    index's 'rebuild-index-...'), or restore one file (its relative name) from the newest batch
+    holding it; returns the files put back. dry_run: the same checks and refusals, and the files
+    that would be put back, with nothing written."""
     root = absolute_dir(memory_dir)
     batches = list_trash_batches(root)
     with _store_for(root, store).transaction() as tx:
@@ -213,15 +217,20 @@ def restore(
         manifest = _manifest(tx, batch)
         files = {r: v for r, v in manifest["files"].items() if only is None or r == only}
         if manifest.get("restored", {}) and all(r in manifest["restored"] for r in files):
-            raise RestoreError(f"{name!r} was already restored from {batch}")
+            what = f"{batch} was" if only is None else f"{name!r} was"
+            raise RestoreError(
+                f"{what} already restored" + ("" if only is None else f" from {batch}")
+            )
         for rel in files:  # a hostile manifest naming '../x' or a swapped folder is refused here
             tx.resolve(rel)
         conflicts = [r for r, v in files.items() if _current_hash(tx, r) != v["after_sha"]]
         if conflicts:
             raise RestoreError(
-                f"cannot restore {batch}: {', '.join(conflicts)} changed after the dream; "
+                f"cannot restore {batch}: {', '.join(conflicts)} changed after {batch} was made; "
                 "move those edits aside first. Nothing was restored."
             )
+        if dry_run:
+            return list(files)
         done = []
         for rel, info in files.items():
             if info["before"]:

@@ -803,3 +803,65 @@ def test_scan_loads_no_other_command_nor_the_settings_machinery(tmp_path: Path) 
     )
     assert out.returncode == 0, out.stderr
     assert out.stdout.splitlines()[-1] == "LOADED 0 []"
+
+
+def _rebuilt_dir(tmp_path: Path) -> tuple[Path, bytes, str]:
+    """A memory dir whose hand-written index rebuild-index has just extended: (dir, the old
+    index's bytes, the batch the old index went to)."""
+    mem = tmp_path / "my memory"  # a space: the printed command must still paste as one path
+    add_memory(mem, "feedback_db.md", index=False)
+    old = b"- [Notes](notes.md) \xe2\x80\x94 written by hand, kept as it is\n"
+    (mem / "MEMORY.md").write_bytes(old)
+    out = run_env("rebuild-index", str(mem))
+    assert out.returncode == 0, out.stderr
+    batch = out.stdout.rsplit(" ", 1)[-1].strip()
+    assert f"put it back with memdir-nb restore '{mem}' {batch}" in out.stdout
+    return mem, old, batch
+
+
+def test_restore_puts_back_the_index_rebuild_index_replaced(tmp_path: Path) -> None:
+    mem, old, batch = _rebuilt_dir(tmp_path)
+    listed = run_env("restore", str(mem))
+    assert f"{batch}: would put back MEMORY.md" in listed.stdout
+    out = run_env("restore", str(mem), batch)
+    assert out.returncode == 0, out.stderr
+    assert "put back 1 file: MEMORY.md" in out.stdout
+    assert (mem / "MEMORY.md").read_bytes() == old
+    again = run_env("restore", str(mem), batch)
+    assert again.returncode == 2 and f"{batch} was already restored" in again.stderr
+    assert "cannot be restored" in run_env("restore", str(mem)).stdout
+
+
+def test_restore_dry_run_previews_and_writes_nothing(tmp_path: Path) -> None:
+    mem, _old, batch = _rebuilt_dir(tmp_path)
+    rebuilt = (mem / "MEMORY.md").read_bytes()
+    out = run_env("restore", str(mem), batch, "--dry-run")
+    assert out.returncode == 0, out.stderr
+    assert "would put back 1 file: MEMORY.md" in out.stdout and "nothing was written" in out.stdout
+    assert (mem / "MEMORY.md").read_bytes() == rebuilt
+    bare = run_env("restore", str(mem), "--dry-run")
+    assert bare.returncode == 2 and "--dry-run needs a BATCH" in bare.stderr
+
+
+def test_restore_never_overwrites_an_index_edited_since(tmp_path: Path) -> None:
+    mem, _old, batch = _rebuilt_dir(tmp_path)
+    edited = (mem / "MEMORY.md").read_text(encoding="utf-8") + "- a line I added by hand\n"
+    (mem / "MEMORY.md").write_text(edited, encoding="utf-8")
+    out = run_env("restore", str(mem), batch)
+    assert out.returncode == 2
+    assert (
+        f"MEMORY.md changed after {batch} was made" in out.stderr
+        and "Nothing was restored" in out.stderr
+    )
+    assert (mem / "MEMORY.md").read_text(encoding="utf-8") == edited
+    assert "Traceback" not in out.stderr
+
+
+def test_restore_names_the_batches_when_asked_for_one_that_is_not_there(tmp_path: Path) -> None:
+    mem, _old, batch = _rebuilt_dir(tmp_path)
+    out = run_env("restore", str(mem), "rebuild-index-nope")
+    assert out.returncode == 2 and "nothing named 'rebuild-index-nope'" in out.stderr
+    assert batch in out.stderr
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    assert "holds no batch" in run_env("restore", str(empty)).stdout

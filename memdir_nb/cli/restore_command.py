@@ -1,0 +1,58 @@
+"""`memdir-nb restore`: list the batches in .trash/, or put one (or one file of one) back.
+
+Every command that rewrites or removes memory files (a dream, the memory tool's delete, a
+rebuilt index) first moves the old files into a batch under .trash/. This command is the way
+back from the terminal; it calls the same `memdir_nb.dream.restore` as the Python API and the
+dream planner widget, so its checks (a file edited since is never overwritten) are the same.
+"""
+
+from __future__ import annotations
+
+import argparse
+import shlex
+import sys
+from pathlib import Path
+
+from memdir_nb.dream.apply import RestoreError, list_trash_batches, restore
+from memdir_nb.spec.constants import TRASH_DIRNAME
+from memdir_nb.spec.text import plural, terminal_line
+
+
+def _list_batches(memory_dir: Path) -> int:
+    """One line per batch: what restoring it would put back, or why it cannot be restored."""
+    batches = list_trash_batches(memory_dir)
+    if not batches:
+        print(
+            f"nothing to restore: {terminal_line(str(memory_dir / TRASH_DIRNAME))} holds no batch"
+        )
+        return 0
+    for batch in batches:
+        try:
+            files = restore(memory_dir, batch, dry_run=True)
+        except RestoreError as why:
+            print(f"{batch}: cannot be restored: {terminal_line(str(why))}")
+            continue
+        shown = ", ".join(terminal_line(f) for f in files) or "no file"
+        print(f"{batch}: would put back {shown}")
+    print(
+        f"restore one with: memdir-nb restore {terminal_line(shlex.quote(str(memory_dir)))} BATCH"
+    )
+    return 0
+
+
+def cmd_restore(args: argparse.Namespace) -> int:
+    """List the batches, preview one (--dry-run), or put one back; a refusal writes nothing."""
+    memory_dir = Path(args.dir)
+    if args.name is None:
+        if args.dry_run:
+            print("error: --dry-run needs a BATCH (or a file name) to preview", file=sys.stderr)
+            return 2
+        return _list_batches(memory_dir)
+    files = restore(memory_dir, args.name, dry_run=args.dry_run)  # RestoreError: main says it
+    shown = ", ".join(terminal_line(f) for f in files) or "no file"
+    if args.dry_run:
+        print(f"would put back {plural(len(files), 'file')}: {shown}")
+        print("(dry run: nothing was written)")
+    else:
+        print(f"put back {plural(len(files), 'file')}: {shown}")
+    return 0
