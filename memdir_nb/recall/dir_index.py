@@ -86,11 +86,10 @@ def _header_fields(header: MemoryHeader) -> tuple[str, str, str, str]:
 
 
 def window_texts(header: MemoryHeader, windows: Sequence[str]) -> list[str]:
-    """What is encoded for each window: the first after the whole manifest, the others after the
-    memory's title, so a window is read as part of its memory ("Languages: point out ...")."""
+    """What is encoded for each window: the window after the memory's title, so it is read as
+    part of its memory ("Languages: point out ..."); the manifest line has its own vector."""
     title = header.name or _file_words(header.filename)
-    manifest = manifest_text(header)
-    return [f"{manifest} {w}" if i == 0 else f"{title}: {w}" for i, w in enumerate(windows)]
+    return [f"{title}: {w}" for w in windows]
 
 
 class DirIndex:
