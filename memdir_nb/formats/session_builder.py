@@ -73,11 +73,9 @@ class SessionBuilder:
             self._facts(record)
             main = bool(record.get("isSidechain")) == self._main_sidechain
             user_kind = tr.classify_user(record) if kind == "user" and main else None
-            if self._copies.is_copy(record, user_kind):
-                self.session.copied_records += 1
-                if isinstance(record.get("uuid"), str):
-                    self.session.copied_uuids.add(record["uuid"])
-            elif not main:
+            if self._copied(record, user_kind):
+                return
+            if not main:
                 self._sidechain(record, line_no)
             elif user_kind is not None:
                 self._user(record, line_no, user_kind)
@@ -93,6 +91,20 @@ class SessionBuilder:
             self._queue_operation(record)
         elif kind == "attachment":
             self._attachment(record)
+
+    def _copied(self, record: Mapping[str, Any], user_kind: str | None) -> bool:
+        """Whether a user/assistant record is a copy, counted and left out: history a `/fork`
+        copied from its parent session, or history the CLI wrote again."""
+        parent = tr.forked_from(record)
+        if parent is None and not self._copies.is_copy(record, user_kind):
+            return False
+        s = self.session
+        if parent is not None and s.forked_from is None:
+            s.forked_from = parent
+        s.copied_records += 1
+        if isinstance(record.get("uuid"), str):
+            s.copied_uuids.add(record["uuid"])
+        return True
 
     def finish(self) -> Session:
         """The session, with commands run after the last prompt listed on the last turn."""

@@ -253,6 +253,7 @@ class Session:
     sidechain_records: int = 0
     copied_records: int = 0  # user/assistant records of history written again (not read twice)
     copied_uuids: set[str] = field(default_factory=set)  # their uuids, to leave them out elsewhere
+    forked_from: str | None = None  # the parent session a `/fork` copied records from (also copied)
     first_timestamp: str | None = None
     last_timestamp: str | None = None
     ai_titles: list[str] = field(default_factory=list)  # `ai-title` records, each text once

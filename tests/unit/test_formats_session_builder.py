@@ -9,7 +9,7 @@ from memdir_nb.formats.session_builder import build_session
 from memdir_nb.formats.session_model import Session
 from memdir_nb.formats.session_results import MAX_EARLY_RESULTS
 from memdir_nb.ui.demo.session_records import RecordWriter
-from tests.support.transcripts import api_error_reply, append_copy
+from tests.support.transcripts import api_error_reply, append_copy, fork_of
 
 MEM = "/home/ana/.claude/projects/-home-ana-app/memory"
 
@@ -459,3 +459,28 @@ def test_an_unknown_slash_command_is_listed_on_the_next_turn_and_starts_no_turn(
         "adb devices still lists the old emulator",
     ]
     assert s.turns[1].local_commands == ["/btw"] and s.turns[1].local_command
+
+
+def test_a_forks_copy_of_its_parents_history_is_not_its_turns() -> None:
+    w = _writer()
+    _one_turn(w, "review the diff")
+    w.prompt("remember the review rules")
+    _memory_write(w)
+    w.response([{"type": "text", "text": "saved"}])
+    fork_of(w, "s2")  # `/fork`: the parent's records copied, each with forkedFrom
+    w.prompt("what does fork do?")
+    w.response([{"type": "text", "text": "it copies the conversation"}])
+    s = session_of(w.lines)
+    assert [t.prompt for t in s.turns] == ["what does fork do?"]
+    assert s.session_id == "s2" and s.forked_from == "s1"
+    assert s.tool_calls == []  # the parent's memory write is the parent's
+    assert s.copied_records == 8 and len(s.copied_uuids) == 8
+
+
+def test_a_record_whose_fork_names_its_own_session_is_read_as_usual() -> None:
+    w = _writer()
+    _one_turn(w, "review the diff")
+    fork_of(w, "s1")  # a forkedFrom naming the file's own session copies nothing
+    s = session_of(w.lines)
+    assert [t.prompt for t in s.turns] == ["review the diff"]
+    assert s.forked_from is None and s.copied_records == 0
