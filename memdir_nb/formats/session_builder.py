@@ -245,7 +245,12 @@ class SessionBuilder:
         s = self.session
         pid = record.get("promptId")
         running = s.turns[-1] if s.turns else None
-        if running and not self._ended and isinstance(pid, str) and pid == running.prompt_id:
+        # The running turn's promptId joins the prompt to that turn while it still works. Once
+        # it ended (its answer's stop_reason, or system/turn_duration) the prompt is a new turn:
+        # the VS Code extension (2.1.12x-2.1.14x) keeps one id for every prompt of a session,
+        # and 2.1.8x-2.1.9x give a command typed after a finished turn that turn's id again.
+        ended = self._ended or self._idle
+        if running and not ended and isinstance(pid, str) and pid == running.prompt_id:
             text = tr.prompt_text(content)
             running.queued_prompts.append(cap_text(text, 2000))  # same prompt id
             self._queue.prompt_arrived(text, len(s.turns))  # a dequeue that released it

@@ -484,3 +484,45 @@ def test_a_record_whose_fork_names_its_own_session_is_read_as_usual() -> None:
     s = session_of(w.lines)
     assert [t.prompt for t in s.turns] == ["review the diff"]
     assert s.forked_from is None and s.copied_records == 0
+
+
+def _with_prompt_id(w: RecordWriter, prompt_id: str | None) -> None:
+    record = json.loads(w.lines[-1])
+    record["promptId"] = prompt_id
+    w.lines[-1] = json.dumps(record)
+
+
+def test_a_prompt_typed_after_an_answer_ended_the_turn_is_a_new_turn_though_it_keeps_the_id() -> (
+    None
+):
+    w = _writer()
+    w.prompt("pull today's customer data")
+    first_id = w.prompt_id
+    _finished(w, "the Chrome debug port is closed")  # end_turn, and no turn_duration record
+    w.prompt("it says chrome.exe was not found")
+    _with_prompt_id(w, first_id)  # the VS Code extension (2.1.12x-2.1.14x) keeps the first id
+    _finished(w, "use the full path")
+    w.user_text(
+        "<command-message>implement</command-message>\n<command-name>/implement</command-name>"
+    )
+    _with_prompt_id(w, first_id)  # 2.1.92: a skill command after a finished turn, too
+    _finished(w, "what should I build?")
+    turns = session_of(w.lines).turns
+    assert [t.prompt for t in turns] == [
+        "pull today's customer data",
+        "it says chrome.exe was not found",
+        "/implement",
+    ]
+    assert all(t.queued_prompts == [] for t in turns)
+
+
+def test_a_prompt_with_the_running_turns_id_while_it_works_joins_that_turn() -> None:
+    w = _writer()
+    w.prompt("scrape every conversation")
+    first_id = w.prompt_id
+    _working(w)  # a tool call and its result: the turn is still running
+    w.prompt("and the attachments too")
+    _with_prompt_id(w, first_id)
+    _finished(w, "done, with attachments")
+    (turn,) = session_of(w.lines).turns
+    assert turn.queued_prompts == ["and the attachments too"]
