@@ -6,7 +6,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from memdir_nb.formats import transcript_records as tr
-from memdir_nb.formats.session_copies import CopiedHistory
+from memdir_nb.formats.session_copies import CopiedHistory, keep_own_turn
 from memdir_nb.formats.session_model import (
     AssistantResponse,
     CompactionPoint,
@@ -15,6 +15,7 @@ from memdir_nb.formats.session_model import (
     Turn,
     cap_text,
     cap_value,
+    given_the_conversation,
     mentions_memory,
 )
 from memdir_nb.formats.session_queue import InputQueue
@@ -37,6 +38,8 @@ class SessionBuilder:
         self._calls: dict[str, ToolCall] = {}
         self._early: dict[str, ResultSeen] = {}  # results written before their call
         self._copies = CopiedHistory()
+        self._fed = 0  # user/assistant records read as this session's (not copies)
+        self._fed_at_turn: list[int] = []  # how many came before each turn's first record
         self._uuids: set[int] = set()  # hashes of every record uuid, to tell whose a summary is
         self._summaries: list[tuple[CompactionPoint, int]] = []  # with their leafUuid's hash
         self._responses: dict[str, AssistantResponse] = {}
@@ -75,6 +78,7 @@ class SessionBuilder:
             user_kind = tr.classify_user(record) if kind == "user" and main else None
             if self._copied(record, user_kind):
                 return
+            self._fed += 1
             if not main:
                 self._sidechain(record, line_no)
             elif user_kind is not None:
@@ -112,6 +116,8 @@ class SessionBuilder:
         foreign = {id(point) for point, leaf in self._summaries if leaf not in self._uuids}
         if foreign:  # titles the CLI keeps for other sessions (see _summary)
             s.compactions = [c for c in s.compactions if id(c) not in foreign]
+        if len(s.turns) > 1 and s.is_sidechain and given_the_conversation(s.agent_id or ""):
+            keep_own_turn(s, self._fed_at_turn[-1])
         if s.turns:
             s.turns[-1].bash_commands.extend(self._pending_bash)
             s.turns[-1].local_commands.extend(self._pending_local)
@@ -184,6 +190,7 @@ class SessionBuilder:
         self._pending_bash, self._pending_local, self._bash_prompt = [], [], None
         self._responses, self._noted, self._idle, self._ended = {}, set(), False, False
         s.turns.append(turn)
+        self._fed_at_turn.append(self._fed - 1)  # the records before the one starting it
         return turn
 
     def _touch(self, turn: Turn, record: Mapping[str, Any]) -> None:
@@ -248,8 +255,9 @@ class SessionBuilder:
         # The running turn's promptId joins the prompt to that turn while it still works. Once
         # it ended (its answer's stop_reason, or system/turn_duration) the prompt is a new turn:
         # the VS Code extension (2.1.12x-2.1.14x) keeps one id for every prompt of a session,
-        # and 2.1.8x-2.1.9x give a command typed after a finished turn that turn's id again.
-        ended = self._ended or self._idle
+        # and 2.1.8x-2.1.9x give a command typed after a finished turn that turn's id again. In
+        # an agent handed the conversation, its own prompt keeps the parent's last id.
+        ended = self._ended or self._idle or given_the_conversation(s.agent_id or "")
         if running and not ended and isinstance(pid, str) and pid == running.prompt_id:
             text = tr.prompt_text(content)
             running.queued_prompts.append(cap_text(text, 2000))  # same prompt id

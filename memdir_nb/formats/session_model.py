@@ -211,6 +211,19 @@ COMPACTION_AGENT_PREFIX = (
 SUGGESTION_AGENT_PREFIX = "aprompt_suggestion"
 
 
+# agentId of the agent `/btw` asks a side question with (agent-aside_question-*.jsonl). It stays
+# a subagent: its prompt holds what the user typed.
+SIDE_QUESTION_AGENT_PREFIX = "aside_question"
+
+
+def given_the_conversation(agent_id: str) -> bool:
+    """Whether the CLI hands this agent the whole conversation before its own instruction: the
+    compaction, prompt-suggestion and side-question agents. 2.1.8x writes that conversation
+    into the agent's file (the parent's records, uuids and times kept) ahead of the one prompt
+    that is the agent's; later versions write the prompt alone."""
+    return cli_agent_kind(agent_id) is not None or agent_id.startswith(SIDE_QUESTION_AGENT_PREFIX)
+
+
 def cli_agent_kind(agent_id: str) -> str | None:
     """'compaction' or 'suggestion' for an agentId of one of the CLI's own agents (whose
     prompt is the CLI's instruction, not a task the user's agent handed over), else None."""

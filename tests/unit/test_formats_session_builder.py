@@ -526,3 +526,57 @@ def test_a_prompt_with_the_running_turns_id_while_it_works_joins_that_turn() -> 
     _finished(w, "done, with attachments")
     (turn,) = session_of(w.lines).turns
     assert turn.queued_prompts == ["and the attachments too"]
+
+
+def _agent_writer(agent_id: str) -> RecordWriter:
+    start = "2026-03-31T01:23:20.000Z"
+    return RecordWriter("s1", "/home/ana/app", start, seed="c", sidechain=True, agent_id=agent_id)
+
+
+def _handed_conversation(w: RecordWriter) -> None:
+    """What 2.1.8x writes first into the file of an agent the CLI hands the conversation: the
+    parent's turns, marked as the agent's (isSidechain, agentId)."""
+    _one_turn(w, "fix the parser")
+    w.system("compact_boundary", compactMetadata={"trigger": "auto", "preTokens": 9000})
+    w.prompt("and add the tests")
+    w.response([{"type": "text", "text": "added"}])
+
+
+def test_a_compaction_agent_given_the_conversation_has_one_turn_its_instruction() -> None:
+    w = _agent_writer("acompact-8d29248259aa9c0e")
+    _handed_conversation(w)
+    running_id = w.prompt_id
+    w.prompt("Your task is to create a detailed summary of the conversation so far.")
+    _with_prompt_id(w, running_id)
+    w.response([{"type": "text", "text": "<summary>parser fixed</summary>"}])
+    s = session_of(w.lines)
+    assert s.kind == "compaction"
+    (turn,) = s.turns
+    assert turn.index == 0 and turn.prompt.startswith("Your task is to create a detailed summary")
+    assert s.tool_calls == [] and s.compactions == []  # the parent's
+    assert s.copied_records == 6
+
+
+def test_a_side_question_agent_given_the_conversation_shows_the_side_question() -> None:
+    w = _agent_writer("aside_question-7a81e4850e48fc1e")
+    _handed_conversation(w)
+    running_id = w.prompt_id
+    w.prompt("<system-reminder>This is a side question from the user.</system-reminder>\nis it up?")
+    _with_prompt_id(w, running_id)  # the agent's own prompt keeps the parent's last id
+    w.response([{"type": "text", "text": "yes"}])
+    s = session_of(w.lines)
+    assert s.kind == "subagent"
+    assert [t.prompt for t in s.turns] == [
+        "<system-reminder>This is a side question from the user.</system-reminder>\nis it up?"
+    ]
+
+
+def test_a_subagent_the_lead_writes_to_again_keeps_every_turn() -> None:
+    w = _agent_writer("a4be9d337750c67bc")
+    _one_turn(w, "survey the vault")
+    w.prompt("now the archive folder")
+    w.response([{"type": "text", "text": "surveyed"}])
+    assert [t.prompt for t in session_of(w.lines).turns] == [
+        "survey the vault",
+        "now the archive folder",
+    ]
