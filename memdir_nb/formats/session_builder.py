@@ -17,6 +17,7 @@ from memdir_nb.formats.session_model import (
     cap_value,
     given_the_conversation,
     mentions_memory,
+    turns_were_sidechain,
 )
 from memdir_nb.formats.session_queue import InputQueue
 from memdir_nb.formats.session_results import MAX_EARLY_RESULTS, ResultSeen, pair, result_of
@@ -139,6 +140,10 @@ class SessionBuilder:
         if self._main_sidechain is None:
             self._main_sidechain = bool(record.get("isSidechain"))
             s.is_sidechain = self._main_sidechain
+        elif self._main_sidechain and not record.get("isSidechain"):  # 2.0.x's "Warmup" first
+            self._main_sidechain = False
+            turns_were_sidechain(s, self._fed)
+            self._fed, self._fed_at_turn = 0, []
         for attr, key in (
             ("session_id", "sessionId"),
             ("cwd", "cwd"),
@@ -252,11 +257,8 @@ class SessionBuilder:
         s = self.session
         pid = record.get("promptId")
         running = s.turns[-1] if s.turns else None
-        # The running turn's promptId joins the prompt to that turn while it still works. Once
-        # it ended (its answer's stop_reason, or system/turn_duration) the prompt is a new turn:
-        # the VS Code extension (2.1.12x-2.1.14x) keeps one id for every prompt of a session,
-        # and 2.1.8x-2.1.9x give a command typed after a finished turn that turn's id again. In
-        # an agent handed the conversation, its own prompt keeps the parent's last id.
+        # The running turn's promptId joins a prompt to it only while it works (docs/sessions.md:
+        # VS Code 2.1.12x-2.1.14x and 2.1.8x-2.1.9x reuse ids; so does a handed-conversation agent).
         ended = self._ended or self._idle or given_the_conversation(s.agent_id or "")
         if running and not ended and isinstance(pid, str) and pid == running.prompt_id:
             text = tr.prompt_text(content)

@@ -302,3 +302,14 @@ class Session:
     def tool_calls(self) -> list[ToolCall]:
         """Every main-agent tool call of the session, in order."""
         return [c for t in self.turns for c in t.tool_calls]
+
+
+def turns_were_sidechain(session: Session, records: int) -> None:
+    """A file read as a sidechain turned out to be a main session: 2.0.x opens a main session's
+    file with the CLI's own sidechain exchange ("Warmup", isSidechain true, no agentId), and a
+    later record off the sidechain shows it. What was read as turns (`records` user/assistant
+    records) were sidechain records."""
+    session.is_sidechain, session.agent_id = False, None
+    session.sidechain_records += records
+    session.images -= sum(t.images for t in session.turns)
+    session.turns, session.compactions = [], []

@@ -580,3 +580,16 @@ def test_a_subagent_the_lead_writes_to_again_keeps_every_turn() -> None:
         "survey the vault",
         "now the archive folder",
     ]
+
+
+def test_a_main_session_that_opens_with_the_clis_warmup_sidechain_is_a_main_session() -> None:
+    start = "2025-10-17T01:33:38.000Z"
+    warm = RecordWriter("s1", "/home/ana", start, seed="w", sidechain=True, prompt_ids=False)
+    warm.prompt("Warmup")  # 2.0.x: the CLI's own exchange, isSidechain true and no agentId
+    warm.response([{"type": "text", "text": "I'm Claude Code, ready to help."}])
+    w = RecordWriter("s1", "/home/ana", "2025-10-17T01:34:00.000Z", seed="m", prompt_ids=False)
+    _one_turn(w, "config")
+    s = session_of(warm.lines + w.lines)
+    assert s.kind == "main" and not s.is_sidechain
+    assert [t.prompt for t in s.turns] == ["config"] and len(s.tool_calls) == 1
+    assert s.sidechain_records == 2
