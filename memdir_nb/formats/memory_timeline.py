@@ -28,7 +28,7 @@ from dataclasses import dataclass, field, replace
 
 from memdir_nb.formats.names import is_index_name
 from memdir_nb.formats.session_model import Session, ToolCall, timestamp_ms
-from memdir_nb.formats.transcript_paths import project_memory_parts, rooted, slashed
+from memdir_nb.formats.transcript_paths import key_fold, project_memory_parts, rooted, slashed
 
 WRITE_KINDS = ("write", "edit", "delete", "rename")
 _SHELL_SPLIT = {"&&", "||", ";", "|", "&"}
@@ -47,7 +47,7 @@ class MemoryPaths:
         given = slashed(os.fspath(memory_dir))
         root = posixpath.normpath(given if rooted(given) else slashed(os.path.abspath(given)))
         self.roots = [r.rstrip("/") + "/" for r in (root, *map(slashed, extra_roots))]
-        self._key = posixpath.basename(posixpath.dirname(root))
+        self._key = key_fold(posixpath.basename(posixpath.dirname(root)))
         self._dirname = posixpath.basename(root)
         self.cwd = slashed(cwd) if cwd else None
 
@@ -67,7 +67,7 @@ class MemoryPaths:
             rel = next((path[len(r) :] for r in self.roots if path.startswith(r)), "")
             if not rel:
                 parts = project_memory_parts(path, self._dirname)
-                rel = next((rest for key, rest in parts if key == self._key), "")
+                rel = next((rest for key, rest in parts if key_fold(key) == self._key), "")
         rel = posixpath.normpath(rel) if rel else ""
         if not rel or rel == "." or rel.startswith("../") or rel == "..":
             return None

@@ -6,7 +6,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from memdir_nb.formats import transcript_records as tr
-from memdir_nb.formats.session_copies import CopiedHistory
+from memdir_nb.formats.session_copies import CopiedHistory, keep_own_turn
 from memdir_nb.formats.session_model import (
     AssistantResponse,
     CompactionPoint,
@@ -15,7 +15,9 @@ from memdir_nb.formats.session_model import (
     Turn,
     cap_text,
     cap_value,
+    given_the_conversation,
     mentions_memory,
+    turns_were_sidechain,
 )
 from memdir_nb.formats.session_queue import InputQueue
 from memdir_nb.formats.session_results import MAX_EARLY_RESULTS, ResultSeen, pair, result_of
@@ -37,6 +39,8 @@ class SessionBuilder:
         self._calls: dict[str, ToolCall] = {}
         self._early: dict[str, ResultSeen] = {}  # results written before their call
         self._copies = CopiedHistory()
+        self._fed = 0  # user/assistant records read as this session's (not copies)
+        self._fed_at_turn: list[int] = []  # how many came before each turn's first record
         self._uuids: set[int] = set()  # hashes of every record uuid, to tell whose a summary is
         self._summaries: list[tuple[CompactionPoint, int]] = []  # with their leafUuid's hash
         self._responses: dict[str, AssistantResponse] = {}
@@ -73,11 +77,10 @@ class SessionBuilder:
             self._facts(record)
             main = bool(record.get("isSidechain")) == self._main_sidechain
             user_kind = tr.classify_user(record) if kind == "user" and main else None
-            if self._copies.is_copy(record, user_kind):
-                self.session.copied_records += 1
-                if isinstance(record.get("uuid"), str):
-                    self.session.copied_uuids.add(record["uuid"])
-            elif not main:
+            if self._copied(record, user_kind):
+                return
+            self._fed += 1
+            if not main:
                 self._sidechain(record, line_no)
             elif user_kind is not None:
                 self._user(record, line_no, user_kind)
@@ -94,12 +97,28 @@ class SessionBuilder:
         elif kind == "attachment":
             self._attachment(record)
 
+    def _copied(self, record: Mapping[str, Any], user_kind: str | None) -> bool:
+        """Whether a user/assistant record is a copy, counted and left out: history a `/fork`
+        copied from its parent session, or history the CLI wrote again."""
+        parent = tr.forked_from(record)
+        if parent is None and not self._copies.is_copy(record, user_kind):
+            return False
+        s = self.session
+        if parent is not None and s.forked_from is None:
+            s.forked_from = parent
+        s.copied_records += 1
+        if isinstance(record.get("uuid"), str):
+            s.copied_uuids.add(record["uuid"])
+        return True
+
     def finish(self) -> Session:
         """The session, with commands run after the last prompt listed on the last turn."""
         s = self.session
         foreign = {id(point) for point, leaf in self._summaries if leaf not in self._uuids}
         if foreign:  # titles the CLI keeps for other sessions (see _summary)
             s.compactions = [c for c in s.compactions if id(c) not in foreign]
+        if len(s.turns) > 1 and s.is_sidechain and given_the_conversation(s.agent_id or ""):
+            keep_own_turn(s, self._fed_at_turn[-1])
         if s.turns:
             s.turns[-1].bash_commands.extend(self._pending_bash)
             s.turns[-1].local_commands.extend(self._pending_local)
@@ -121,6 +140,10 @@ class SessionBuilder:
         if self._main_sidechain is None:
             self._main_sidechain = bool(record.get("isSidechain"))
             s.is_sidechain = self._main_sidechain
+        elif self._main_sidechain and not record.get("isSidechain"):  # 2.0.x's "Warmup" first
+            self._main_sidechain = False
+            turns_were_sidechain(s, self._fed)
+            self._fed, self._fed_at_turn = 0, []
         for attr, key in (
             ("session_id", "sessionId"),
             ("cwd", "cwd"),
@@ -172,6 +195,7 @@ class SessionBuilder:
         self._pending_bash, self._pending_local, self._bash_prompt = [], [], None
         self._responses, self._noted, self._idle, self._ended = {}, set(), False, False
         s.turns.append(turn)
+        self._fed_at_turn.append(self._fed - 1)  # the records before the one starting it
         return turn
 
     def _touch(self, turn: Turn, record: Mapping[str, Any]) -> None:
@@ -233,7 +257,10 @@ class SessionBuilder:
         s = self.session
         pid = record.get("promptId")
         running = s.turns[-1] if s.turns else None
-        if running and not self._ended and isinstance(pid, str) and pid == running.prompt_id:
+        # The running turn's promptId joins a prompt to it only while it works (docs/sessions.md:
+        # VS Code 2.1.12x-2.1.14x and 2.1.8x-2.1.9x reuse ids; so does a handed-conversation agent).
+        ended = self._ended or self._idle or given_the_conversation(s.agent_id or "")
+        if running and not ended and isinstance(pid, str) and pid == running.prompt_id:
             text = tr.prompt_text(content)
             running.queued_prompts.append(cap_text(text, 2000))  # same prompt id
             self._queue.prompt_arrived(text, len(s.turns))  # a dequeue that released it

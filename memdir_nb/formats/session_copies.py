@@ -1,4 +1,7 @@
-"""History the CLI wrote again: telling a copied turn from a new one (docs/sessions.md).
+"""History copied into a transcript: telling a copied turn from a new one (docs/sessions.md).
+
+Also the parent's conversation that 2.1.8x writes into the file of an agent it hands the
+whole conversation (:func:`keep_own_turn`).
 
 Newer CLIs (2.1.1x and later) may append a finished turn again, one content block per record,
 with fresh uuids but the original timestamps and tool_use ids. The session builder asks
@@ -7,11 +10,12 @@ with fresh uuids but the original timestamps and tool_use ids. The session build
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping
 from typing import Any
 
 from memdir_nb.formats import transcript_records as tr
-from memdir_nb.formats.session_model import cap_text, timestamp_ms
+from memdir_nb.formats.session_model import Session, cap_text, timestamp_ms
 from memdir_nb.spec.constants import SESSION_PROMPT_MAX_CHARS
 
 
@@ -62,3 +66,20 @@ class CopiedHistory:
         if ms is not None and (self._latest_ms is None or ms > self._latest_ms):
             self._latest_ms = ms
         return False
+
+
+def keep_own_turn(session: Session, records_before: int) -> None:
+    """Keep only the last turn of an agent the CLI handed the conversation (session_model.
+    given_the_conversation): the turns before it are the parent's, copied into the agent's
+    file. Their user/assistant records (`records_before` the last turn's first) count as
+    copied; their images and compaction points go with them."""
+    own = session.turns[-1]
+    session.images -= sum(t.images for t in session.turns[:-1])
+    session.copied_records += records_before
+    session.compactions = [
+        dataclasses.replace(c, before_turn=c.before_turn - own.index)
+        for c in session.compactions
+        if c.before_turn >= own.index
+    ]
+    own.index = 0
+    session.turns = [own]

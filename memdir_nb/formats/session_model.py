@@ -211,6 +211,19 @@ COMPACTION_AGENT_PREFIX = (
 SUGGESTION_AGENT_PREFIX = "aprompt_suggestion"
 
 
+# agentId of the agent `/btw` asks a side question with (agent-aside_question-*.jsonl). It stays
+# a subagent: its prompt holds what the user typed.
+SIDE_QUESTION_AGENT_PREFIX = "aside_question"
+
+
+def given_the_conversation(agent_id: str) -> bool:
+    """Whether the CLI hands this agent the whole conversation before its own instruction: the
+    compaction, prompt-suggestion and side-question agents. 2.1.8x writes that conversation
+    into the agent's file (the parent's records, uuids and times kept) ahead of the one prompt
+    that is the agent's; later versions write the prompt alone."""
+    return cli_agent_kind(agent_id) is not None or agent_id.startswith(SIDE_QUESTION_AGENT_PREFIX)
+
+
 def cli_agent_kind(agent_id: str) -> str | None:
     """'compaction' or 'suggestion' for an agentId of one of the CLI's own agents (whose
     prompt is the CLI's instruction, not a task the user's agent handed over), else None."""
@@ -253,6 +266,7 @@ class Session:
     sidechain_records: int = 0
     copied_records: int = 0  # user/assistant records of history written again (not read twice)
     copied_uuids: set[str] = field(default_factory=set)  # their uuids, to leave them out elsewhere
+    forked_from: str | None = None  # the parent session a `/fork` copied records from (also copied)
     first_timestamp: str | None = None
     last_timestamp: str | None = None
     ai_titles: list[str] = field(default_factory=list)  # `ai-title` records, each text once
@@ -288,3 +302,14 @@ class Session:
     def tool_calls(self) -> list[ToolCall]:
         """Every main-agent tool call of the session, in order."""
         return [c for t in self.turns for c in t.tool_calls]
+
+
+def turns_were_sidechain(session: Session, records: int) -> None:
+    """A file read as a sidechain turned out to be a main session: 2.0.x opens a main session's
+    file with the CLI's own sidechain exchange ("Warmup", isSidechain true, no agentId), and a
+    later record off the sidechain shows it. What was read as turns (`records` user/assistant
+    records) were sidechain records."""
+    session.is_sidechain, session.agent_id = False, None
+    session.sidechain_records += records
+    session.images -= sum(t.images for t in session.turns)
+    session.turns, session.compactions = [], []

@@ -24,6 +24,19 @@ def slashed(path: str) -> str:
     return path[0].upper() + path[1:] if _DRIVE_ROOT.match(path) else path
 
 
+_WINDOWS_KEY = re.compile(r"^[A-Za-z]--")  # the key of a project on a Windows drive
+
+
+def key_fold(key: str) -> str:
+    """A project key as keys are compared: a Windows one (a drive letter, then '--') case-folded.
+
+    Windows names files case-insensitively, so `d--ws` and `D--ws` are one folder there: a
+    session opened at `d:\\ws` names `d--ws\\memory` while the folder keeps the case it was made
+    with (which a copy or a git checkout of the home keeps). Other keys stay case-sensitive.
+    """
+    return key.casefold() if _WINDOWS_KEY.match(key) else key
+
+
 def rooted(path: str) -> bool:
     """Absolute in POSIX or in Windows form (a drive or a UNC share), on any system."""
     return path.startswith("/") or bool(_DRIVE_ROOT.match(path))

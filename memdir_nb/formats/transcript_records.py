@@ -225,6 +225,21 @@ def _message_content(record: Mapping[str, Any]) -> object:
     return message.get("content") if isinstance(message, dict) else None
 
 
+def forked_from(record: Mapping[str, Any]) -> str | None:
+    """The parent session a record was copied from when its session was forked, or None.
+
+    `/fork` (2.1.2x) starts the new session's file with the parent's records copied, uuids and
+    timestamps kept, the fork's own `sessionId`, and `forkedFrom: {sessionId, messageUuid}`
+    naming the parent; what the fork does after that carries no `forkedFrom`. A record whose
+    `forkedFrom` names its own session copies nothing.
+    """
+    fork = record.get("forkedFrom")
+    parent = fork.get("sessionId") if isinstance(fork, dict) else None
+    if isinstance(parent, str) and parent and parent != record.get("sessionId"):
+        return parent
+    return None
+
+
 def classify_user(record: Mapping[str, Any]) -> str:
     """What a `type: "user"` record is: one of the kind constants of this module.
 

@@ -17,7 +17,7 @@ from pathlib import Path
 
 from memdir_nb.formats.session_builder import SessionBuilder
 from memdir_nb.formats.session_model import Session, cli_agent_kind
-from memdir_nb.formats.transcript_paths import project_memory_parts
+from memdir_nb.formats.transcript_paths import key_fold, project_memory_parts
 from memdir_nb.formats.transcript_records import parse_record_line
 from memdir_nb.home.git_root import project_key_root_of
 from memdir_nb.home.path_rules import is_project_key, sanitize_path
@@ -179,10 +179,24 @@ def _memory_dir_from(
     if cwd and os.path.isabs(cwd) and os.path.isdir(cwd):
         keys.append(sanitize_path(project_key_root_of(cwd, git=git)))
     for key in keys:
-        candidate = folder.parent / key / PROJECT_MEMORY_DIRNAME
-        if candidate == beside or candidate.is_dir():
+        if key_fold(key) == key_fold(folder.name):
+            return beside
+        candidate = folder.parent / _folder_named(folder.parent, key) / PROJECT_MEMORY_DIRNAME
+        if candidate.is_dir():
             return candidate
     return beside
+
+
+def _folder_named(projects: Path, key: str) -> str:
+    """The project folder a key names: itself, or for a Windows key written in another case
+    (transcript_paths.key_fold) the folder under projects that is that key."""
+    if key_fold(key) == key or (projects / key).is_dir():
+        return key
+    try:
+        names = [e.name for e in os.scandir(projects) if e.is_dir()]
+    except OSError:
+        return key
+    return next((name for name in names if key_fold(name) == key_fold(key)), key)
 
 
 @functools.lru_cache(maxsize=4096)
@@ -288,10 +302,11 @@ def sessions_using(
     if project.parent.name != "projects":
         return []
     found = []
+    key = key_fold(project.name)
     for info in iter_session_files(project.parent.parent):
-        if info.project == project.name:
+        if key_fold(info.project) == key:
             found.append(info)
-        elif info.project.startswith(project.name + "-"):
+        elif key_fold(info.project).startswith(key + "-"):
             try:
                 st = os.stat(info.path)
             except OSError:

@@ -300,6 +300,12 @@ def replay_session(
     first_ms = next((t.timestamp_ms for t in session.turns if t.timestamp_ms), None)
     if session.kind in _CLI_AGENT_NOTES:
         notes.append(_CLI_AGENT_NOTES[session.kind])
+    if session.forked_from is not None:
+        notes.append(
+            f"forked from session {session.forked_from}: the history the fork "
+            "copied from it is that session's turns and is left out; recall here starts "
+            "as if nothing had been surfaced before the fork"
+        )
     replay = SessionReplay(session, root, label, [], flush, notes + timeline.notes)
     recall = RecallSession()
     resets = session.context_resets

@@ -30,6 +30,10 @@ _PASSWORD_WORDS = re.compile(r"pass|pw|contrase", re.IGNORECASE)
 # an underscore or a dot also join the words of identifiers and prose)
 _PASSWORD_SYMBOLS = frozenset("!@#$%^&*+=?~")
 _DATE_OR_NUMBER = re.compile(r"^[0-9\-:./,+TZ]+$")
+# Three or more letters-only words joined by hyphens or underscores name a credential (a secret
+# manager's entry, `Google-Cloud-vault-sync-service`): no issued key or token is made of words.
+# After a password word they may be the value itself (a passphrase), so they stay checked there.
+_WORDS_NAME = re.compile(r"[A-Za-z]+(?:[-_][A-Za-z]+){2,}")
 
 Span = tuple[str, int, int]  # (kind, start, end) on the line
 
@@ -53,12 +57,11 @@ def keyword_spans(line: str, heuristic: Any) -> list[Span]:
             quoted = bool(m.group("q")) or line[max(0, m.start("value") - 1)] in "'\""
             if not plausible_keyword_value(value, quoted, heuristic):
                 continue
+            password = _PASSWORD_WORDS.search(m.group("kw")) is not None
+            if not password and _WORDS_NAME.fullmatch(value):
+                continue
             start = m.start("value") + raw_value.find(value)
-            kind = (
-                "password assignment"
-                if _PASSWORD_WORDS.search(m.group("kw"))
-                else "secret assignment"
-            )
+            kind = "password assignment" if password else "secret assignment"
             spans.append((kind, start, start + len(value)))
     return spans
 

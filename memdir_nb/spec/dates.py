@@ -87,7 +87,9 @@ _PHRASE = re.compile(
 # offset), so both find the same spans. Case-sensitive matching is about twice as fast.
 _PHRASE_LOWER = re.compile(_PHRASE.pattern)
 _BARE_WEEKDAY = re.compile(rf"\b{_CAP_WEEKDAY}\b")  # capitalised only: "monday" alone is too loose
-_RECURRING_BEFORE = re.compile(r"\b(?:every|each|on alternate|most|some)\s+$", re.IGNORECASE)
+_RECURRING_BEFORE = re.compile(
+    r"\b(?:every|each|on alternate|most|some|weekly|bi-?weekly|fortnightly)\s+$", re.IGNORECASE
+)
 _FENCE = re.compile(r"^\s{0,3}(```|~~~)")
 _INLINE_CODE = re.compile(r"`[^`\n]*`")
 # A heading names a topic ("### The Problem Today") and a blockquote repeats words said then:

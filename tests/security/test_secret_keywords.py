@@ -57,3 +57,21 @@ def test_prose_dates_placeholders_and_lookups_are_no_values(value: str) -> None:
 )
 def test_password_words_in_prose_and_markup_are_no_values(line: str) -> None:
     assert _values(line) == []
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        # a published dir: the name of a Secret Manager entry, in backticks
+        "| Gatekeeper | Secret Manager secret: `Google-Cloud-idaho-vault-sync-service` | live |",
+        "deploy token: `ci_release_bot_token` (in the CI settings)",
+    ],
+)
+def test_a_credential_named_by_words_joined_with_hyphens_is_no_value(line: str) -> None:
+    assert _values(line) == []
+
+
+def test_words_joined_with_hyphens_after_a_password_word_are_still_a_value() -> None:
+    line = "wifi password: `correct-horse-battery-staple`"  # a passphrase is made of words
+    assert ("password assignment", "correct-horse-battery-staple") in _values(line)
+    assert _values("api_key: `sk-live-4f9aQ2x7Lm`") == [("secret assignment", "sk-live-4f9aQ2x7Lm")]

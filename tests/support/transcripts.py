@@ -56,3 +56,18 @@ def api_error_reply(w: RecordWriter, text: str, *, retries: int = 0) -> None:
     record = json.loads(w.lines[-1])
     record["isApiErrorMessage"], record["message"]["stop_reason"] = True, "stop_sequence"
     w.lines[-1] = json.dumps(record)
+
+
+def fork_of(w: RecordWriter, fork_id: str) -> None:
+    """Turn w's transcript into the start of a forked session as `/fork` writes one (2.1.2x):
+    every record so far copied with its uuid, timestamp and parent kept, the fork's sessionId,
+    and `forkedFrom` naming the parent session and the record's own uuid. Records w writes
+    next belong to the fork alone (no forkedFrom)."""
+    parent_id = w.session_id
+    for i, line in enumerate(w.lines):
+        record = json.loads(line)
+        record["sessionId"] = fork_id
+        if isinstance(record.get("uuid"), str):
+            record["forkedFrom"] = {"sessionId": parent_id, "messageUuid": record["uuid"]}
+        w.lines[i] = json.dumps(record)
+    w.session_id = fork_id

@@ -100,6 +100,8 @@ def test_a_single_day_is_exact_and_a_period_is_not() -> None:
         "Freeze next Thursday 2026-03-05.",
         "Handoff every Monday at 10.",
         "Triage happens on Tuesdays.",
+        "- `sort_audit.py`: weekly Monday 6 AM UTC vault audit",  # a schedule, seen in a real dir
+        "Backups run biweekly Friday night.",
         "the monday standup",  # a lowercase weekday alone is not flagged
     ],
 )

@@ -155,3 +155,13 @@ def test_memory_paths_read_windows_paths_and_a_drive_path_is_never_joined_onto_t
     posix = MemoryPaths("/home/me/.claude/projects/C--w/memory")
     assert posix.relative("C:\\Users\\me\\.claude\\projects\\C--w\\memory\\a.md") == "a.md"
     assert posix.relative("c:/w/README.md") is None and posix.relative("README.md") is None
+
+
+def test_a_windows_project_key_matches_whatever_the_case_of_its_drive_letter() -> None:
+    # a VS Code session opened at d:\ws names d--ws; Windows keeps the folder git saw, D--ws
+    p = MemoryPaths("/home/me/claude/projects/D--ClaudeWorkspace/memory")
+    raw = "C:\\Users\\me\\.claude\\projects\\d--ClaudeWorkspace\\memory\\moq_rules.md"
+    assert p.relative(raw) == "moq_rules.md"
+    assert p.relative(raw.replace("d--ClaudeWorkspace", "D--CLAUDEWORKSPACE")) == "moq_rules.md"
+    posix = MemoryPaths("/home/me/.claude/projects/-home-me-App/memory")
+    assert posix.relative("/home/me/.claude/projects/-home-me-app/memory/a.md") is None

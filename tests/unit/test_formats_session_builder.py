@@ -9,7 +9,7 @@ from memdir_nb.formats.session_builder import build_session
 from memdir_nb.formats.session_model import Session
 from memdir_nb.formats.session_results import MAX_EARLY_RESULTS
 from memdir_nb.ui.demo.session_records import RecordWriter
-from tests.support.transcripts import api_error_reply, append_copy
+from tests.support.transcripts import api_error_reply, append_copy, fork_of
 
 MEM = "/home/ana/.claude/projects/-home-ana-app/memory"
 
@@ -459,3 +459,137 @@ def test_an_unknown_slash_command_is_listed_on_the_next_turn_and_starts_no_turn(
         "adb devices still lists the old emulator",
     ]
     assert s.turns[1].local_commands == ["/btw"] and s.turns[1].local_command
+
+
+def test_a_forks_copy_of_its_parents_history_is_not_its_turns() -> None:
+    w = _writer()
+    _one_turn(w, "review the diff")
+    w.prompt("remember the review rules")
+    _memory_write(w)
+    w.response([{"type": "text", "text": "saved"}])
+    fork_of(w, "s2")  # `/fork`: the parent's records copied, each with forkedFrom
+    w.prompt("what does fork do?")
+    w.response([{"type": "text", "text": "it copies the conversation"}])
+    s = session_of(w.lines)
+    assert [t.prompt for t in s.turns] == ["what does fork do?"]
+    assert s.session_id == "s2" and s.forked_from == "s1"
+    assert s.tool_calls == []  # the parent's memory write is the parent's
+    assert s.copied_records == 8 and len(s.copied_uuids) == 8
+
+
+def test_a_record_whose_fork_names_its_own_session_is_read_as_usual() -> None:
+    w = _writer()
+    _one_turn(w, "review the diff")
+    fork_of(w, "s1")  # a forkedFrom naming the file's own session copies nothing
+    s = session_of(w.lines)
+    assert [t.prompt for t in s.turns] == ["review the diff"]
+    assert s.forked_from is None and s.copied_records == 0
+
+
+def _with_prompt_id(w: RecordWriter, prompt_id: str | None) -> None:
+    record = json.loads(w.lines[-1])
+    record["promptId"] = prompt_id
+    w.lines[-1] = json.dumps(record)
+
+
+def test_a_prompt_typed_after_an_answer_ended_the_turn_is_a_new_turn_though_it_keeps_the_id() -> (
+    None
+):
+    w = _writer()
+    w.prompt("pull today's customer data")
+    first_id = w.prompt_id
+    _finished(w, "the Chrome debug port is closed")  # end_turn, and no turn_duration record
+    w.prompt("it says chrome.exe was not found")
+    _with_prompt_id(w, first_id)  # the VS Code extension (2.1.12x-2.1.14x) keeps the first id
+    _finished(w, "use the full path")
+    w.user_text(
+        "<command-message>implement</command-message>\n<command-name>/implement</command-name>"
+    )
+    _with_prompt_id(w, first_id)  # 2.1.92: a skill command after a finished turn, too
+    _finished(w, "what should I build?")
+    turns = session_of(w.lines).turns
+    assert [t.prompt for t in turns] == [
+        "pull today's customer data",
+        "it says chrome.exe was not found",
+        "/implement",
+    ]
+    assert all(t.queued_prompts == [] for t in turns)
+
+
+def test_a_prompt_with_the_running_turns_id_while_it_works_joins_that_turn() -> None:
+    w = _writer()
+    w.prompt("scrape every conversation")
+    first_id = w.prompt_id
+    _working(w)  # a tool call and its result: the turn is still running
+    w.prompt("and the attachments too")
+    _with_prompt_id(w, first_id)
+    _finished(w, "done, with attachments")
+    (turn,) = session_of(w.lines).turns
+    assert turn.queued_prompts == ["and the attachments too"]
+
+
+def _agent_writer(agent_id: str) -> RecordWriter:
+    start = "2026-03-31T01:23:20.000Z"
+    return RecordWriter("s1", "/home/ana/app", start, seed="c", sidechain=True, agent_id=agent_id)
+
+
+def _handed_conversation(w: RecordWriter) -> None:
+    """What 2.1.8x writes first into the file of an agent the CLI hands the conversation: the
+    parent's turns, marked as the agent's (isSidechain, agentId)."""
+    _one_turn(w, "fix the parser")
+    w.system("compact_boundary", compactMetadata={"trigger": "auto", "preTokens": 9000})
+    w.prompt("and add the tests")
+    w.response([{"type": "text", "text": "added"}])
+
+
+def test_a_compaction_agent_given_the_conversation_has_one_turn_its_instruction() -> None:
+    w = _agent_writer("acompact-8d29248259aa9c0e")
+    _handed_conversation(w)
+    running_id = w.prompt_id
+    w.prompt("Your task is to create a detailed summary of the conversation so far.")
+    _with_prompt_id(w, running_id)
+    w.response([{"type": "text", "text": "<summary>parser fixed</summary>"}])
+    s = session_of(w.lines)
+    assert s.kind == "compaction"
+    (turn,) = s.turns
+    assert turn.index == 0 and turn.prompt.startswith("Your task is to create a detailed summary")
+    assert s.tool_calls == [] and s.compactions == []  # the parent's
+    assert s.copied_records == 6
+
+
+def test_a_side_question_agent_given_the_conversation_shows_the_side_question() -> None:
+    w = _agent_writer("aside_question-7a81e4850e48fc1e")
+    _handed_conversation(w)
+    running_id = w.prompt_id
+    w.prompt("<system-reminder>This is a side question from the user.</system-reminder>\nis it up?")
+    _with_prompt_id(w, running_id)  # the agent's own prompt keeps the parent's last id
+    w.response([{"type": "text", "text": "yes"}])
+    s = session_of(w.lines)
+    assert s.kind == "subagent"
+    assert [t.prompt for t in s.turns] == [
+        "<system-reminder>This is a side question from the user.</system-reminder>\nis it up?"
+    ]
+
+
+def test_a_subagent_the_lead_writes_to_again_keeps_every_turn() -> None:
+    w = _agent_writer("a4be9d337750c67bc")
+    _one_turn(w, "survey the vault")
+    w.prompt("now the archive folder")
+    w.response([{"type": "text", "text": "surveyed"}])
+    assert [t.prompt for t in session_of(w.lines).turns] == [
+        "survey the vault",
+        "now the archive folder",
+    ]
+
+
+def test_a_main_session_that_opens_with_the_clis_warmup_sidechain_is_a_main_session() -> None:
+    start = "2025-10-17T01:33:38.000Z"
+    warm = RecordWriter("s1", "/home/ana", start, seed="w", sidechain=True, prompt_ids=False)
+    warm.prompt("Warmup")  # 2.0.x: the CLI's own exchange, isSidechain true and no agentId
+    warm.response([{"type": "text", "text": "I'm Claude Code, ready to help."}])
+    w = RecordWriter("s1", "/home/ana", "2025-10-17T01:34:00.000Z", seed="m", prompt_ids=False)
+    _one_turn(w, "config")
+    s = session_of(warm.lines + w.lines)
+    assert s.kind == "main" and not s.is_sidechain
+    assert [t.prompt for t in s.turns] == ["config"] and len(s.tool_calls) == 1
+    assert s.sidechain_records == 2

@@ -496,3 +496,18 @@ def test_a_subfolder_session_is_read_once_until_its_file_changes(tmp_path: Path)
     transcript.unlink()
     _session_file(web, "/Users/dana/src/tidepool/web")
     assert sessions_using(memory) == []
+
+
+def test_a_windows_worktree_session_finds_its_memory_whatever_the_drive_letters_case(
+    tmp_path: Path,
+) -> None:
+    # Windows names files case-insensitively: the main checkout's folder was made as c--…,
+    # the worktree's sessions name C--…\memory, and both are one folder there
+    projects = tmp_path / "home" / "projects"
+    memory = projects / "c--Users-lf-VAULT" / "memory"
+    memory.mkdir(parents=True)
+    read = "C:\\Users\\lf\\.claude\\projects\\C--Users-lf-VAULT\\memory\\project_sync.md"
+    worktree = projects / "C--Users-lf-VAULT--claude-worktrees-eloquent"
+    transcript = _session_file(worktree, "C:\\Users\\lf\\VAULT\\.claude\\worktrees\\x", (read,))
+    assert memory_dir_for_transcript(transcript, read_session(transcript)) == memory
+    assert [s.path for s in sessions_using(memory)] == [str(transcript)]

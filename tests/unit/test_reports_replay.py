@@ -13,7 +13,7 @@ from memdir_nb.recall.lexical import LexicalSelector
 from memdir_nb.reports.replay import iter_turn_lines
 from memdir_nb.ui.demo.session import SAMPLE_NOW_MS, DemoSession, build_demo_session
 from memdir_nb.ui.demo.session_records import RecordWriter
-from tests.support.transcripts import api_error_reply
+from tests.support.transcripts import api_error_reply, fork_of
 
 SHAPES = Path(__file__).resolve().parents[1] / "data" / "sessions"
 
@@ -364,3 +364,22 @@ def test_a_file_the_transcript_cannot_lay_out_or_that_holds_a_lone_surrogate_is_
     assert len(replay.turns) == 3
     assert any(n.startswith("notes.md: cannot be laid out") for n in replay.notes)
     assert "user_s.md" in replay.turns[1].existing
+
+
+def test_a_fork_replays_its_own_turns_and_says_whose_history_it_left_out(tmp_path: Path) -> None:
+    memory = tmp_path / "projects" / "-home-ana-app" / "memory"
+    memory.mkdir(parents=True)
+    w = RecordWriter("parent", "/home/ana/app", "2026-05-01T10:00:00.000Z", seed="fork")
+    w.prompt("note that reviews need two approvals")
+    call = w.tool_use("Write", {"file_path": f"{memory}/feedback_reviews.md", "content": "x"})
+    w.response([call])
+    w.result(call, "File created successfully", detail={"type": "create"})
+    fork_of(w, "child")
+    w.prompt("what does fork do?")
+    w.response([{"type": "text", "text": "it copies the conversation"}])
+    path = memory.parent / "child.jsonl"
+    path.write_text(w.text())
+    replay = replay_session(path, memory, selector=LexicalSelector(), now_ms=SAMPLE_NOW_MS)
+    assert [t.prompt for t in replay.turns] == ["what does fork do?"]
+    assert all(not t.agent_wrote for t in replay.turns)  # the write was the parent's
+    assert any(n.startswith("forked from session parent:") for n in replay.notes)
