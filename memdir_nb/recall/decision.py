@@ -44,7 +44,10 @@ FEATURES: tuple[str, ...] = (
     "semantic_window",  # cosine of the query to the best body window (0 without a body)
 )
 # The absolute scores the evidence (gate) model reads: nothing relative to other candidates.
-GATE_FEATURES: tuple[str, ...] = ("semantic", "bm25_saturated", "coverage", "coverage_window")
+# Not "coverage": fitted beside the others its weight came out negative, so a memory holding
+# more of the query's words got less evidence (docs/selection.md, "The evidence model without
+# coverage", eighteenth session).
+GATE_FEATURES: tuple[str, ...] = ("semantic", "bm25_saturated", "coverage_window")
 # A query mostly in Chinese, Japanese or Korean is decided by the full-text channel alone (the
 # encoder was trained on English): its own pick and evidence models over these.
 FULL_TEXT_FEATURES: tuple[str, ...] = (
@@ -65,7 +68,7 @@ class DecisionModel:
     beta: float
     gate: float
     bm25_saturation: float
-    gate_coefficients: tuple[float, ...] = (0.0, 0.0, 0.0, 0.0)
+    gate_coefficients: tuple[float, ...] = (0.0,) * len(GATE_FEATURES)
     gate_intercept: float = 0.0
     features: tuple[str, ...] = FEATURES
     gate_features: tuple[str, ...] = GATE_FEATURES
@@ -125,7 +128,7 @@ class DecisionModel:
         try:
             features = tuple(str(f) for f in data["features"])  # type: ignore[attr-defined]
             gate_features = tuple(str(f) for f in data["gate_features"])  # type: ignore[attr-defined]
-            unknown = (set(features) - set(FEATURES)) | (set(gate_features) - set(GATE_FEATURES))
+            unknown = set(features) - set(FEATURES) | set(gate_features) - set(FEATURES)
             if unknown:
                 raise ValueError(
                     f"unknown features {sorted(unknown)}; known: {', '.join(FEATURES)}"

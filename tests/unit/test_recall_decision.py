@@ -31,7 +31,7 @@ def _model(**overrides: Any) -> DecisionModel:
         beta=2.0,
         gate=0.3,
         bm25_saturation=5.0,
-        gate_coefficients=(8.0, 2.0, 2.0, 2.0),
+        gate_coefficients=(8.0, 2.0, 2.0),
         gate_intercept=-5.0,
     )
     values.update(overrides)
@@ -78,7 +78,7 @@ def test_a_model_file_with_a_missing_field_is_refused_by_name(tmp_path: Path) ->
 def test_coefficients_must_match_the_features() -> None:
     with pytest.raises(ValueError, match="2 coefficients for 8 features"):
         _model(coefficients=(1.0, 2.0))
-    with pytest.raises(ValueError, match="evidence model has 1 coefficients for 4 features"):
+    with pytest.raises(ValueError, match="evidence model has 1 coefficients for 3 features"):
         _model(gate_coefficients=(1.0,))
 
 
