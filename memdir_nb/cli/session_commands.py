@@ -106,6 +106,7 @@ def _print_sessions(
             _say(f"{project}/")
         turns = "? turns" if s.turns is None else plural(s.turns, "turn")
         note = f"  ({plural(s.problems, 'bad line')})" if s.problems else ""
+        note += f"  (fork of {s.forked_from})" if s.forked_from else ""
         _say(f"  {s.session_id:<40} {s.date}  {turns:>11}  {s.kind:<10} {_size(s.size):>9}{note}")
     _say(_listing_total([s for _, s in rows]))
     return 0

@@ -109,6 +109,7 @@ class SessionFile:
     first_timestamp: str | None = None
     problems: int = 0
     kind: str = "main"  # "main" | "subagent" | the CLI's own agent: "compaction" | "suggestion"
+    forked_from: str | None = None  # the session a `/fork` copied its history from
 
     @property
     def date(self) -> str:
@@ -282,6 +283,7 @@ def described(info: SessionFile) -> SessionFile:
             "problems": len(session.problems) + session.more_problems,
             "is_subagent": session.kind == "subagent",
             "kind": session.kind,
+            "forked_from": session.forked_from,
         }
     )
 

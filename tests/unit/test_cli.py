@@ -146,6 +146,7 @@ def test_recall_without_key_cannot_use_claude(demo_dir: Path) -> None:
 # --------------------------------------------------------------------------- where, doctor, list, export (branch doctor)
 
 from tests.support.fake_home import add_memory, make_world, write_json  # noqa: E402
+from tests.support.transcripts import fork_of  # noqa: E402
 
 
 def run_env(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
@@ -616,6 +617,24 @@ def test_sessions_lists_the_compaction_agent_as_its_own_kind_not_a_subagent(
     assert listed["kind"] == "compaction" and listed["is_subagent"] is False
     replay = run_cli("replay", str(folder / "agent-acompact-abc123.jsonl"), "--selector", "lexical")
     assert "(compaction agent)" in replay.stdout and "instruction to summarise" in replay.stdout
+
+
+def test_sessions_names_the_session_a_fork_copied_its_history_from(tmp_path: Path) -> None:
+    folder = tmp_path / "projects" / "-c"
+    folder.mkdir(parents=True)
+    w = RecordWriter("parent-1", "/c", "2026-05-01T10:00:00.000Z", seed="fork")
+    w.prompt("note that reviews need two approvals")
+    w.response([{"type": "text", "text": "noted"}])
+    fork_of(w, "child-2")
+    w.prompt("and what else?")
+    w.response([{"type": "text", "text": "nothing else"}])
+    (folder / "child-2.jsonl").write_text(w.text(), encoding="utf-8")
+    out = run_cli("sessions", "--home", str(tmp_path))
+    assert out.returncode == 0, out.stderr
+    row = next(ln for ln in out.stdout.splitlines() if "child-2" in ln)
+    assert "1 turn " in row and "(fork of parent-1)" in row
+    (listed,) = json.loads(run_cli("sessions", "--home", str(tmp_path), "--json").stdout)
+    assert listed["forked_from"] == "parent-1" and listed["turns"] == 1
 
 
 def test_sessions_and_replay_name_the_prompt_suggestion_agent_as_the_clis_own(
