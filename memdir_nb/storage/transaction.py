@@ -403,8 +403,11 @@ class StoreTransaction:
         text = payload.decode("utf-8", "replace")
         if t.parts[-1] == constants.ENTRYPOINT_NAME:
             old_bytes = self.read_bytes(t.rel) or b""
-            old = set(old_bytes.decode("utf-8", "replace").splitlines())
-            added = "\n".join(line for line in text.splitlines() if line not in old)
+            # Lines end only at '\n', as the guard reads them (secret_scan._line_hits):
+            # str.splitlines would also cut at U+2028, VT, FF..., splitting
+            # `password:<U+2028>value` into two lines the guard then reads apart.
+            old = set(old_bytes.decode("utf-8", "replace").split("\n"))
+            added = "\n".join(line for line in text.split("\n") if line not in old)
             findings = secret_scan.scan_for_secrets(
                 {"file name": t.rel, f"{t.rel} (added index lines)": added}
             )

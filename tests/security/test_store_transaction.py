@@ -592,3 +592,18 @@ def test_forget_of_a_symlinked_memory_moves_the_link_not_the_file_it_names(
     trashed = MemoryStore(mem, now_ms=NOW_MS).forget("alias.md")
     assert trashed.is_symlink() and not os.path.lexists(mem / "alias.md")
     assert (mem / "feedback_testing_policy.md").read_bytes() == target_bytes
+
+
+@pytest.mark.parametrize("separator", ["\u2028", "\u2029", "\x85", "\x0b", "\x0c", "\x1c"])
+def test_a_team_index_line_cut_by_a_separator_that_ends_no_line_is_guarded_whole(
+    tmp_path: Path, separator: str
+) -> None:
+    # attack round 11: the guard of a team MEMORY.md scanned its added lines after
+    # str.splitlines, which cuts at these too; the scanner's lines end only at '\n' (as the
+    # file's reader's do), so `password:<U+2028>value` reached team/ as two harmless lines
+    line = f"- [DB](db.md) — prod db password:{separator}Xk9#mQ2$vL7pR4w\n"
+    assert scan_for_secrets({"line": line})  # the scanner reads it as one line
+    store = MemoryStore(tmp_path)
+    with pytest.raises(SecretInTeamMemoryError), store.transaction() as tx:
+        tx.write("team/MEMORY.md", line)
+    assert not (tmp_path / "team" / "MEMORY.md").exists()
