@@ -99,6 +99,9 @@ STORE_JOURNAL_NAME = ".memdir.journal"  # written before a step changes files, r
 STORE_LOCK_TIMEOUT_S = 60.0  # how long a writer waits for the store lock before giving up
 # The most a write step reads of one file (an index or a topic file) and scans for secrets.
 STORE_READ_MAX_BYTES = max(INDEX_READ_MAX_BYTES, MEMORY_FILE_READ_MAX_BYTES)
+# The most a write step writes of one visible file (a memory, an index, a log): what a later
+# step can read back to edit and scan for secrets. Archive import keeps its own entry cap.
+STORE_WRITE_MAX_BYTES = STORE_READ_MAX_BYTES
 STORE_JOURNAL_MAX_BYTES = 16 * 1024 * 1024  # a longer journal is refused rather than read
 
 

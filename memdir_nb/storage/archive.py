@@ -427,7 +427,7 @@ def import_archive(
                 tx.move(name, f"{trash}/{name}")
                 report.trash_dir = trash
             if kind in ("written", "replaced"):
-                tx.write(name, data)
+                tx.write(name, data, max_bytes=ARCHIVE_MAX_ENTRY_BYTES)  # its own entry cap
                 touched.append((name, mtime_ns))
     for name, mtime_ns in touched:  # after the commit: the files now hold the archive's bytes
         os.utime(root / name, ns=(mtime_ns, mtime_ns), follow_symlinks=False)

@@ -76,6 +76,27 @@ class NotTextError(ValueError):
     """Text handed to a write holds what UTF-8 cannot encode (a lone surrogate); nothing written."""
 
 
+class TooLargeToWriteError(ValueError):
+    """A write over the store's size cap for one file; nothing written."""
+
+
+def write_size_problem(
+    rel: str, size: int, max_bytes: int = constants.STORE_WRITE_MAX_BYTES
+) -> str | None:
+    """Why a file of `size` bytes is not written at rel (over max_bytes), else None.
+
+    The one wording of the cap, for writers that check a size before they build the text
+    (a replace-all edit, a draft) as well as for the write itself.
+    """
+    if size <= max_bytes:
+        return None
+    return (
+        f"{rel} would be {size:,} bytes, over the {max_bytes:,}-byte limit of one memory file "
+        "(too large to check for secrets or to read back to edit), so nothing was written; keep "
+        "memories short: split it into topic files"
+    )
+
+
 @dataclass(frozen=True)
 class Target:
     """A write target after the write-time checks: its real path, parts and scope."""
@@ -265,13 +286,26 @@ class StoreTransaction:
 
     # -- writing
 
-    def write(self, path: str | os.PathLike[str], data: str | bytes) -> Path:
-        """Replace (or create) one file atomically; returns its real path."""
+    def write(
+        self,
+        path: str | os.PathLike[str],
+        data: str | bytes,
+        *,
+        max_bytes: int = constants.STORE_WRITE_MAX_BYTES,
+    ) -> Path:
+        """Replace (or create) one file atomically; returns its real path.
+
+        A visible file (not the store's own dot-files) over max_bytes is refused before
+        anything is written: no later step could read it back to edit it.
+        """
         t = self.resolve(path)
         not_text = lone_surrogate_problem(data) if isinstance(data, str) else None
         if not_text is not None:
             raise NotTextError(f"the text for {t.rel} {not_text}")
         payload = data.encode("utf-8") if isinstance(data, str) else bytes(data)
+        too_large = None if t.hidden else write_size_problem(t.rel, len(payload), max_bytes)
+        if too_large is not None:
+            raise TooLargeToWriteError(too_large)
         if t.team:
             self._guard(t, payload)
         self._hook(f"checked:{t.rel}")
@@ -394,12 +428,9 @@ class StoreTransaction:
 
     def _guard(self, t: Target, payload: bytes) -> None:
         """The secret guard for a team target: whole file and name; for an index, its new lines."""
-        if len(payload) > constants.STORE_READ_MAX_BYTES:
-            raise ValueError(
-                f"{t.rel} would be {len(payload)} bytes, over the "
-                f"{constants.STORE_READ_MAX_BYTES}-byte limit for a team memory file (too large "
-                "to check for secrets); keep team memories short"
-            )
+        too_large = write_size_problem(t.rel, len(payload), constants.STORE_READ_MAX_BYTES)
+        if too_large is not None:  # too large to check for secrets, whatever the caller's cap
+            raise TooLargeToWriteError(too_large)
         text = payload.decode("utf-8", "replace")
         if t.parts[-1] == constants.ENTRYPOINT_NAME:
             old_bytes = self.read_bytes(t.rel) or b""

@@ -407,3 +407,42 @@ def test_a_file_where_a_folder_is_expected_is_named_as_a_file_not_a_symlink(
     assert got.startswith("ERROR: ") and "'user_a.md' is a regular file, not a folder" in got
     assert "symlink" not in got
     assert sorted(os.listdir(tool.memory_dir)) == [".memdir.lock", "user_a.md"]
+
+
+def test_a_write_the_tool_could_not_edit_back_is_refused_and_nothing_is_written(
+    tool: MemdirMemoryTool,
+) -> None:
+    # attack round 11: create, str_replace and insert wrote files of any size, which the tool
+    # then refused to edit (over its read cap); a private 50 MB file also took a minute of
+    # secret scanning for the answer's notes
+    root = Path(tool.memory_dir)
+    big = USER + "word " * 400_000  # 2 MB
+    answer(tool, command="create", path="/memories/user_a.md", file_text=USER)
+    for command in (
+        {"command": "create", "path": "/memories/user_big.md", "file_text": big},
+        {
+            "command": "create",
+            "path": "/memories/MEMORY.md",
+            "file_text": "- [a](a.md)\n" * 200_000,
+        },
+        {
+            "command": "str_replace",
+            "path": "/memories/user_a.md",
+            "old_str": "Coffee.",
+            "new_str": big,
+        },
+        {"command": "insert", "path": "/memories/user_a.md", "insert_line": 1, "insert_text": big},
+    ):
+        got = answer(tool, **command)
+        assert got.startswith("ERROR: ") and "over the 1,048,576-byte limit" in got, got[:200]
+        assert "nothing was written" in got and "split it" in got
+    assert sorted(os.listdir(root)) == [".memdir.lock", "user_a.md"]
+    assert (root / "user_a.md").read_text() == USER
+    fits = USER + "word " * 100_000  # 500 KB: written, and can be edited again
+    assert not answer(
+        tool, command="create", path="/memories/user_b.md", file_text=fits
+    ).startswith("ERROR")
+    got = answer(
+        tool, command="str_replace", path="/memories/user_b.md", old_str="Coffee.", new_str="Tea."
+    )
+    assert not got.startswith("ERROR")
