@@ -27,8 +27,15 @@ from memdir_nb.storage import fsutil
 _LOCK_POLL_S = 0.02
 
 
-def lock_at(dir_fd: int, name: str, timeout_s: float) -> int:
-    """Open a lock file in a folder without following a symlink and take its flock; returns the fd."""
+_READ_ONLY_ERRNOS = frozenset({errno.EACCES, errno.EPERM, errno.EROFS})
+
+
+def lock_at(dir_fd: int, name: str, timeout_s: float, folder: str = "the memory dir") -> int:
+    """Open a lock file in a folder without following a symlink and take its flock; returns the fd.
+
+    A folder this user cannot write to (permissions, a read-only mount) is an OSError naming it
+    and the fix: every write step takes its lock first, so nothing has been written then.
+    """
     try:
         fd = os.open(
             name, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, 0o644, dir_fd=dir_fd
@@ -38,6 +45,13 @@ def lock_at(dir_fd: int, name: str, timeout_s: float) -> int:
             raise team_paths.PathTraversalError(
                 "symlink-escape",
                 f"the lock file {name} is a symlink; remove it (it is recreated) and retry",
+            ) from exc
+        if exc.errno in _READ_ONLY_ERRNOS:
+            raise type(exc)(
+                exc.errno,
+                f"cannot create the lock file {name} in {folder} ({exc.strerror}): this user "
+                "cannot write there, so nothing was written; make the folder writable (or run "
+                "as its owner) and retry",
             ) from exc
         raise
     deadline = time.monotonic() + timeout_s

@@ -186,7 +186,9 @@ class StoreTransaction:
         real_root = os.path.realpath(self.memory_dir)
         self._root_fd = os.open(real_root, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
         try:
-            self._lock_fd = lock_at(self._root_fd, constants.STORE_LOCK_NAME, self.lock_timeout_s)
+            self._lock_fd = lock_at(
+                self._root_fd, constants.STORE_LOCK_NAME, self.lock_timeout_s, real_root
+            )
             self.recovered = recover_journal(self._root_fd)
         except BaseException:
             self.close()

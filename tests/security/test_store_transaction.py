@@ -9,9 +9,14 @@ was written outside and that the error names the problem and the fix.
 
 from __future__ import annotations
 
+import json
 import os
 import random
+import shutil
 import string
+import subprocess
+import sys
+import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -607,3 +612,62 @@ def test_a_team_index_line_cut_by_a_separator_that_ends_no_line_is_guarded_whole
     with pytest.raises(SecretInTeamMemoryError), store.transaction() as tx:
         tx.write("team/MEMORY.md", line)
     assert not (tmp_path / "team" / "MEMORY.md").exists()
+
+
+# Imports first (the venv may not be readable by nobody), then drop to nobody when root and try
+# each write route on a memory dir this user cannot write to.
+_READ_ONLY_WRITES = """
+import json, os, sys
+from memdir_nb.storage.daily_log import append_daily_log
+from memdir_nb.storage.rebuild import rebuild_index
+from memdir_nb.toolloop.memory_commands import MemoryDirBackend
+from memdir_nb.toolloop.memory_text import MemoryCommandError
+mem, uid = sys.argv[1], int(sys.argv[2])
+if uid >= 0:
+    os.setgid(uid)
+    os.setuid(uid)
+out = {}
+for name, call in (
+    ("rebuild", lambda: rebuild_index(mem)),
+    ("daily log", lambda: append_daily_log(mem, "a note")),
+    ("memory tool", lambda: MemoryDirBackend(mem).create("/memories/user_q.md", "q")),
+):
+    try:
+        call()
+        out[name] = "written"
+    except (OSError, MemoryCommandError) as exc:
+        out[name] = str(exc)
+print(json.dumps(out))
+"""
+
+
+def test_a_memory_dir_this_user_cannot_write_is_named_with_the_fix() -> None:
+    # attack round 11: every write step opens its lock file first, and a read-only dir ended
+    # there in a bare "[Errno 13] Permission denied: '.memdir.lock'", naming neither the folder
+    # nor what to do
+    drop_to = 65534 if os.geteuid() == 0 else -1
+    base = Path(tempfile.mkdtemp(prefix="memdir-readonly-", dir="/tmp"))
+    try:
+        mem = base / "memory"
+        (mem / "logs").mkdir(parents=True)
+        (mem / "user_a.md").write_text("---\nname: a\ndescription: a\ntype: user\n---\nb\n")
+        for folder in (base, mem, mem / "logs"):
+            folder.chmod(0o555)
+        proc = subprocess.run(
+            [sys.executable, "-c", _READ_ONLY_WRITES, str(mem), str(drop_to)],
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+        assert proc.returncode == 0, proc.stderr
+        result = json.loads(proc.stdout)
+        listed = sorted(p.name for p in mem.rglob("*"))
+    finally:
+        for folder in (base, mem, mem / "logs"):
+            folder.chmod(0o755)
+        shutil.rmtree(base)
+    for route, said in result.items():
+        assert "cannot create the lock file" in said and "make the folder writable" in said, route
+        assert "nothing was written" in said
+    assert str(mem / "logs") in result["daily log"] and f"in {mem} " in result["rebuild"]
+    assert listed == ["logs", "user_a.md"]
