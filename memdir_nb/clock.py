@@ -31,7 +31,11 @@ def system_clock_ms() -> float:
 
 
 def now_ms_problem(now_ms: object) -> str | None:
-    """Why a value cannot be a pinned "now" (epoch milliseconds, 1970 to 2262), else None."""
+    """Why a value cannot be a pinned "now" (epoch milliseconds, 1970 to 2262), else None.
+
+    The one rule of the doors where a person pins "now": the CLI's --now-ms and the demo's clock
+    (whose files are dated from it).
+    """
     if isinstance(now_ms, bool) or not isinstance(now_ms, (int, float)):
         return f"{now_ms!r} is not a number of milliseconds since the epoch"
     if not math.isfinite(now_ms):
@@ -48,12 +52,11 @@ def now_ms_problem(now_ms: object) -> str | None:
 def resolve_now_ms(now_ms: float | None = None, config: HasClock | None = None) -> float:
     """The one rule for "now": an explicit now_ms, else the config's clock, else the wall clock.
 
-    An explicit now_ms outside what now_ms_problem allows is a ValueError naming it.
+    An explicit now_ms is taken as it is: a replay's "now" is each turn's time, whatever year a
+    transcript says. The doors where a person pins "now" for files to be written (the CLI's
+    --now-ms, the demo's clock) check it with now_ms_problem first.
     """
     if now_ms is not None:
-        problem = now_ms_problem(now_ms)
-        if problem is not None:
-            raise ValueError(f"now_ms {problem}")
         return float(now_ms)
     if config is not None:
         return config.now_ms()

@@ -364,3 +364,16 @@ def test_a_file_the_transcript_cannot_lay_out_or_that_holds_a_lone_surrogate_is_
     assert len(replay.turns) == 3
     assert any(n.startswith("notes.md: cannot be laid out") for n in replay.notes)
     assert "user_s.md" in replay.turns[1].existing
+
+
+def test_a_transcript_dated_past_the_pinned_now_range_still_replays(
+    sample: DemoSession, tmp_path: Path
+) -> None:
+    # attack round 11 bounded a pinned "now" (--now-ms, the demo's clock) to 1970-2262; a
+    # replay's "now" is each turn's own time, which a transcript may put in any year
+    text = Path(sample.transcript).read_text(encoding="utf-8")
+    dated = tmp_path / "dated-2300.jsonl"
+    dated.write_text(text.replace('"timestamp":"20', '"timestamp":"23'), encoding="utf-8")
+    assert '"timestamp":"23' in dated.read_text(encoding="utf-8")
+    replay = replay_session(dated, sample.memory_dir, selector=LexicalSelector())
+    assert replay.turns
