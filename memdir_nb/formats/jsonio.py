@@ -91,3 +91,13 @@ def json_error_cause(text: str, exc: json.JSONDecodeError) -> str | None:
     if closing and _char_before(text, exc.pos) == ",":
         return "a trailing comma before the closing bracket (JSON allows none)"
     return None
+
+
+def looks_utf16(raw: bytes) -> bool:
+    """Whether bytes that are not UTF-8 JSON are UTF-16 text: a UTF-16 byte-order mark, or NULs
+    between the characters (every ASCII character of UTF-16 text has a zero byte beside it).
+
+    Windows tools (Notepad, PowerShell's `>`) write JSON so; the one test for it, so a settings
+    file and a transcript line are named alike.
+    """
+    return raw[:2] in (b"\xff\xfe", b"\xfe\xff") or raw.count(b"\x00") * 3 > len(raw)

@@ -19,7 +19,7 @@ from typing import Any
 
 from memdir_nb.clock import resolve_now_ms as resolve_now_ms  # re-exported: config users ask it
 from memdir_nb.clock import system_clock_ms
-from memdir_nb.formats.jsonio import JSONLimitError, json_error_cause, loads_bounded
+from memdir_nb.formats.jsonio import JSONLimitError, json_error_cause, loads_bounded, looks_utf16
 from memdir_nb.home.env_blocks import (  # re-exported: where, doctor and tests use them here
     CONFIG_ENV_VARS as CONFIG_ENV_VARS,
 )
@@ -172,11 +172,26 @@ def load_settings_file(path: Path | str | None, layer: str) -> tuple[dict[str, A
         res = read_regular_file(path, SETTINGS_READ_MAX_BYTES)
         if res.truncated:
             raise OSError(f"larger than {SETTINGS_READ_MAX_BYTES} bytes")
-        text = res.data.decode("utf-8-sig")
     except (FileNotFoundError, NotADirectoryError):
         return {}, _dangling_link_problem(path, layer)
-    except (OSError, UnicodeDecodeError) as exc:
+    except OSError as exc:
         problem = f"{layer} settings {path}: cannot read ({type(exc).__name__}: {exc}); ignored"
+        logger.warning(problem)
+        return {}, problem
+    try:
+        text = res.data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        utf16 = looks_utf16(res.data)
+        found = (
+            "is UTF-16 text (as Windows editors save it), not UTF-8"
+            if utf16
+            else f"is not UTF-8 text (byte {exc.start})"
+        )
+        how = "for example `iconv -f UTF-16 -t UTF-8`" if utf16 else "in an editor"
+        problem = (
+            f"{layer} settings {path} {found}; the whole file is ignored, as Claude Code "
+            f"ignores it. Save it as UTF-8 ({how})."
+        )
         logger.warning(problem)
         return {}, problem
     if not text.strip():
