@@ -19,7 +19,7 @@ from typing import Any
 
 from memdir_nb.clock import resolve_now_ms as resolve_now_ms  # re-exported: config users ask it
 from memdir_nb.clock import system_clock_ms
-from memdir_nb.formats.jsonio import JSONLimitError, json_error_cause, loads_bounded, looks_utf16
+from memdir_nb.formats.jsonio import JSONLimitError, json_error_cause, loads_bounded, utf8_json_text
 from memdir_nb.home.env_blocks import (  # re-exported: where, doctor and tests use them here
     CONFIG_ENV_VARS as CONFIG_ENV_VARS,
 )
@@ -179,19 +179,9 @@ def load_settings_file(path: Path | str | None, layer: str) -> tuple[dict[str, A
         logger.warning(problem)
         return {}, problem
     try:
-        text = res.data.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        utf16 = looks_utf16(res.data)
-        found = (
-            "is UTF-16 text (as Windows editors save it), not UTF-8"
-            if utf16
-            else f"is not UTF-8 text (byte {exc.start})"
-        )
-        how = "for example `iconv -f UTF-16 -t UTF-8`" if utf16 else "in an editor"
-        problem = (
-            f"{layer} settings {path} {found}; the whole file is ignored, as Claude Code "
-            f"ignores it. Save it as UTF-8 ({how})."
-        )
+        text = utf8_json_text(res.data)
+    except ValueError as exc:
+        problem = f"{layer} settings {path} {exc}; the whole file is ignored, as Claude Code does"
         logger.warning(problem)
         return {}, problem
     if not text.strip():

@@ -29,7 +29,7 @@ from memdir_nb.spec.taxonomy import (
     scope_violation,
 )
 from memdir_nb.spec.text import lone_surrogate_problem
-from memdir_nb.storage.transaction import write_size_problem
+from memdir_nb.storage.write_errors import write_size_problem
 
 # The Why / How-to-apply lines: a label line ('**Why:**', 'Why this worked:') or a heading
 # ('## Why'), in English or in the languages real memory dirs are written in.

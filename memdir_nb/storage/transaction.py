@@ -51,50 +51,14 @@ from memdir_nb.storage.journal import (
     recover_journal,
     undo_records,
 )
+from memdir_nb.storage.write_errors import NotTextError as NotTextError  # re-exported
+from memdir_nb.storage.write_errors import NotUTF8Error as NotUTF8Error
+from memdir_nb.storage.write_errors import TooLargeToWriteError as TooLargeToWriteError
+from memdir_nb.storage.write_errors import TransactionError as TransactionError
+from memdir_nb.storage.write_errors import write_size_problem as write_size_problem
 
 CrashHook = Callable[[str], None]
 _RESERVED = frozenset({constants.STORE_LOCK_NAME, constants.STORE_JOURNAL_NAME})
-
-
-class TransactionError(RuntimeError):
-    """A transaction was used wrongly (outside its `with` block, or nested)."""
-
-
-class NotUTF8Error(ValueError):
-    """A file a step reads as text is not valid UTF-8: rewriting it would replace those bytes."""
-
-    def __init__(self, rel: str, offset: int) -> None:
-        self.rel, self.offset = rel, offset
-        super().__init__(
-            f"{rel} is not valid UTF-8 text (byte {offset}); rewriting it would replace the bytes "
-            "that are not, so nothing was written. Fix: re-save it as UTF-8 (in an editor, or "
-            "with `iconv -f LATIN1 -t UTF-8` if it is Latin-1), then retry"
-        )
-
-
-class NotTextError(ValueError):
-    """Text handed to a write holds what UTF-8 cannot encode (a lone surrogate); nothing written."""
-
-
-class TooLargeToWriteError(ValueError):
-    """A write over the store's size cap for one file; nothing written."""
-
-
-def write_size_problem(
-    rel: str, size: int, max_bytes: int = constants.STORE_WRITE_MAX_BYTES
-) -> str | None:
-    """Why a file of `size` bytes is not written at rel (over max_bytes), else None.
-
-    The one wording of the cap, for writers that check a size before they build the text
-    (a replace-all edit, a draft) as well as for the write itself.
-    """
-    if size <= max_bytes:
-        return None
-    return (
-        f"{rel} would be {size:,} bytes, over the {max_bytes:,}-byte limit of one memory file "
-        "(too large to check for secrets or to read back to edit), so nothing was written; keep "
-        "memories short: split it into topic files"
-    )
 
 
 @dataclass(frozen=True)

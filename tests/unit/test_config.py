@@ -379,7 +379,7 @@ def test_settings_with_utf8_bom_are_parsed(world: dict[str, Path]) -> None:
     ("encoding", "said", "fix"),
     [
         ("utf-16", "is UTF-16 text (as Windows editors save it), not UTF-8", "iconv -f UTF-16"),
-        ("latin-1", "is not UTF-8 text (byte 33)", "Save it as UTF-8 (in an editor)"),
+        ("latin-1", "is not UTF-8 text (byte 33)", "save it as UTF-8 (in an editor)"),
     ],
 )
 def test_settings_not_in_utf8_are_named_with_the_fix(
