@@ -44,7 +44,6 @@ from memdir_nb.storage.access import file_kind
 from memdir_nb.storage.containment import absolute_dir
 from memdir_nb.storage.journal import (
     finish_records,
-    is_dir_at,
     journal_corruption,
     keep_old,
     lock_at,
@@ -285,10 +284,7 @@ class StoreTransaction:
         try:
             name = t.parts[-1]
             mode = 0o600 if self.owner_only else fsutil.existing_mode_at(dfd, name)
-            if is_dir_at(dfd, name):
-                raise IsADirectoryError(
-                    errno.EISDIR, f"{t.rel} is a folder, not a file; choose a file name"
-                )
+            fsutil.check_replaceable_at(dfd, name, t.rel)  # a folder, FIFO, socket or device
             seq = self._next()
             existed = fsutil.exists_at(dfd, name)
             backup = f".{name[:180]}.{self._txid}-{seq}.bak" if existed else None

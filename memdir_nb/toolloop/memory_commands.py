@@ -33,7 +33,7 @@ from memdir_nb.spec.constants import (
     STORE_READ_MAX_BYTES,
     TRASH_DIRNAME,
 )
-from memdir_nb.storage.access import ContainedReader, MissingFile, ReadRefused
+from memdir_nb.storage.access import ContainedReader, MissingFile, ReadRefused, file_kind
 from memdir_nb.storage.containment import PathTraversalError, is_real_path_within
 from memdir_nb.storage.draft import validate_draft
 from memdir_nb.storage.store import MemoryStore
@@ -366,8 +366,13 @@ class MemoryDirBackend:
         if tp.is_root:
             raise MemoryCommandError(text.CANNOT_DELETE_ROOT)
         st = self._lstat(tp)
-        if st is None or not (stat.S_ISDIR(st.st_mode) or stat.S_ISREG(st.st_mode)):
+        if st is None:
             raise text.does_not_exist(tp.shown)
+        if not (stat.S_ISDIR(st.st_mode) or stat.S_ISREG(st.st_mode)):  # it is there: say what
+            raise MemoryCommandError(
+                f"{tp.shown} is {file_kind(st.st_mode)}, not a memory file, so it was not "
+                "deleted; the user can move it out of the memory dir"
+            )
         folder = stat.S_ISDIR(st.st_mode)
         if not folder:
             require_memory_file(tp)

@@ -13,6 +13,7 @@ import json
 import os
 import random
 import shutil
+import stat
 import string
 import subprocess
 import sys
@@ -23,8 +24,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from anthropic.lib.tools import ToolError
 
-from memdir_nb import dream
+from memdir_nb import MemdirMemoryTool, dream
 from memdir_nb.extract import ToolRunner
 from memdir_nb.security.secret_scan import SecretInTeamMemoryError, scan_for_secrets
 from memdir_nb.storage import daily_log as kairos
@@ -671,3 +673,38 @@ def test_a_memory_dir_this_user_cannot_write_is_named_with_the_fix() -> None:
         assert "nothing was written" in said
     assert str(mem / "logs") in result["daily log"] and f"in {mem} " in result["rebuild"]
     assert listed == ["logs", "user_a.md"]
+
+
+def _plant(path: Path, kind: str) -> None:
+    if kind == "fifo":
+        os.mkfifo(path)
+    elif kind == "socket":
+        import socket
+
+        with socket.socket(socket.AF_UNIX) as sock:
+            sock.bind(str(path))
+    else:  # /dev/null's device numbers; making one needs root
+        os.mknod(path, 0o644 | stat.S_IFCHR, os.makedev(1, 3))
+
+
+@pytest.mark.parametrize("kind", ["fifo", "socket", "device"])
+def test_a_write_never_replaces_a_fifo_socket_or_device_at_its_path(
+    tmp_path: Path, kind: str
+) -> None:
+    # attack round 11: a write renamed its new file over whatever was at the name, so the
+    # extraction Write (and any store step) silently removed a FIFO, socket or device node
+    if kind == "device" and os.geteuid() != 0:
+        pytest.skip("making a device node needs root")
+    target = tmp_path / "user_x.md"
+    _plant(target, kind)
+    before = os.lstat(target)
+    outcome = ToolRunner(tmp_path).run(
+        "Write", {"file_path": str(target), "content": "---\nname: x\n---\nbody\n"}
+    )
+    assert outcome.is_error and "not a regular file" in outcome.content
+    assert "nothing was written over it" in outcome.content and "move it aside" in outcome.content
+    after = os.lstat(target)
+    assert (after.st_ino, after.st_mode) == (before.st_ino, before.st_mode)
+    with pytest.raises(ToolError, match="not a memory file, so it was not deleted"):  # not "does
+        MemdirMemoryTool(tmp_path).call({"command": "delete", "path": "/memories/user_x.md"})
+    assert os.lstat(target).st_ino == before.st_ino  # not exist", as the tool said before
