@@ -94,6 +94,15 @@ def _hidden(rel_parts: tuple[str, ...]) -> bool:
     return any(p.startswith(".") for p in rel_parts)
 
 
+def _folder_refusal(folder: Path) -> str | None:
+    """Why the walk does not go into a folder (a symlink; a path it cannot look at), else None."""
+    try:
+        mode = os.lstat(folder).st_mode
+    except OSError as exc:  # a path past the system's limit (ENAMETOOLONG), or gone since
+        return f"could not be looked at ({exc.strerror}), so nothing under it was packed"
+    return "a symlink (never followed)" if stat.S_ISLNK(mode) else None
+
+
 def _packable(root: Path) -> tuple[list[tuple[str, Path, os.stat_result]], list[tuple[str, str]]]:
     """Every regular non-hidden file under root (no link followed), and what was left out."""
     files: list[tuple[str, Path, os.stat_result]] = []
@@ -103,8 +112,9 @@ def _packable(root: Path) -> tuple[list[tuple[str, Path, os.stat_result]], list[
         rel_dir = here.relative_to(root).parts
         dirs[:] = sorted(d for d in dirs if not d.startswith("."))
         for d in list(dirs):
-            if (here / d).is_symlink():
-                skipped.append(("/".join((*rel_dir, d)), "a symlink (never followed)"))
+            why = _folder_refusal(here / d)
+            if why is not None:
+                skipped.append(("/".join((*rel_dir, d)), why))
                 dirs.remove(d)
         for name in sorted(names):
             rel = "/".join((*rel_dir, name))

@@ -262,6 +262,28 @@ def test_export_leaves_out_a_file_over_the_import_cap_without_reading_it(tmp_pat
     assert f"over the {ARCHIVE_MAX_ENTRY_BYTES:,}-byte cap" in why
 
 
+def test_export_leaves_out_a_folder_whose_path_is_too_long_and_packs_the_rest(
+    tmp_path: Path,
+) -> None:
+    # attack round 11: folders nested past the system's path limit (made one level at a time
+    # from a descriptor) stopped the whole export with "File name too long", where scan and
+    # lint skip them and go on
+    src = build_demo_memory_dir(tmp_path / "m", now_ms=DEMO_NOW_MS)
+    fd = os.open(src, os.O_RDONLY)
+    try:
+        for _ in range(1_000):  # 5,000 characters of path below the memory dir
+            os.mkdir("dddd", dir_fd=fd)
+            inner = os.open("dddd", os.O_RDONLY, dir_fd=fd)
+            os.close(fd)
+            fd = inner
+    finally:
+        os.close(fd)
+    report = export_archive(src, tmp_path / "m.zip")
+    assert "user_meteorology_background.md" in report.files
+    assert any("could not be looked at" in why for _, why in report.skipped)
+    assert zipfile.ZipFile(tmp_path / "m.zip").testzip() is None
+
+
 def test_an_export_killed_mid_write_leaves_the_earlier_archive_whole(tmp_path: Path) -> None:
     """kill -9 while the new zip is being written: the archive at the target is the old one."""
     src = tmp_path / "m"
