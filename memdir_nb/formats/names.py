@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from memdir_nb.spec.constants import ENTRYPOINT_NAME, NAME_MAX_BYTES
+from memdir_nb.spec.constants import ENTRYPOINT_NAME, MEMORY_DIR_MAX_DEPTH, NAME_MAX_BYTES
 from memdir_nb.spec.text import compiled_on_first_use, first_unsafe_char
 
 MEMORY_SUFFIX = ".md"
@@ -91,6 +91,16 @@ def folder_problem(name: str) -> str | None:
     inside a folder named with '<' or '>' can never be an index link's target either.
     """
     return component_problem(name) or link_problem(name)
+
+
+def depth_problem(depth: int) -> str | None:
+    """Why a folder `depth` levels below a memory dir is not walked or read into, else None."""
+    if depth <= MEMORY_DIR_MAX_DEPTH:
+        return None
+    return (
+        f"is nested {depth} folders deep, past the {MEMORY_DIR_MAX_DEPTH} any memory route "
+        "goes into; move what is in it up"
+    )
 
 
 def component_problem(name: str) -> str | None:

@@ -26,7 +26,13 @@ from pathlib import Path
 
 from memdir_nb.clock import resolve_now_ms
 from memdir_nb.formats.jsonio import loads_bounded
-from memdir_nb.formats.names import component_problem, folder_problem, is_index_name, name_problem
+from memdir_nb.formats.names import (
+    component_problem,
+    depth_problem,
+    folder_problem,
+    is_index_name,
+    name_problem,
+)
 from memdir_nb.security.secret_scan import format_findings, scan_memory_file
 from memdir_nb.spec.constants import (
     ARCHIVE_MANIFEST_NAME,
@@ -112,7 +118,7 @@ def _packable(root: Path) -> tuple[list[tuple[str, Path, os.stat_result]], list[
         rel_dir = here.relative_to(root).parts
         dirs[:] = sorted(d for d in dirs if not d.startswith("."))
         for d in list(dirs):
-            why = _folder_refusal(here / d)
+            why = depth_problem(len(rel_dir) + 1) or _folder_refusal(here / d)
             if why is not None:
                 skipped.append(("/".join((*rel_dir, d)), why))
                 dirs.remove(d)
