@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import socket
+import subprocess
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -775,3 +776,35 @@ def benign_home(tmp_path: Path) -> Path:
     return build_markup_home(
         tmp_path / "benign", benign_text, benign_name, benign_refused_name, benign_name
     )
+
+
+# -------------------------------------------------------------- folders nested past any limit
+
+DeepFolders = Callable[..., None]
+
+
+@pytest.fixture
+def deep_folders() -> Iterator[DeepFolders]:
+    """build(parent, depth, name="d", file=None): `depth` nested folders `name` under parent,
+    each made from the descriptor of the one above (so the path may pass PATH_MAX), with an
+    empty `file` in the deepest. Removed at teardown with `rm -rf` (iterative), since pytest's
+    own recursive cleanup of its temp dir raises RecursionError on such a tree."""
+    made: list[Path] = []
+
+    def build(parent: Path, depth: int, name: str = "d", file: str | None = None) -> None:
+        made.append(parent / name)
+        fd = os.open(parent, os.O_RDONLY)
+        try:
+            for _ in range(depth):
+                os.mkdir(name, dir_fd=fd)
+                inner = os.open(name, os.O_RDONLY, dir_fd=fd)
+                os.close(fd)
+                fd = inner
+            if file is not None:
+                os.close(os.open(file, os.O_WRONLY | os.O_CREAT, 0o600, dir_fd=fd))
+        finally:
+            os.close(fd)
+
+    yield build
+    for top in made:
+        subprocess.run(["rm", "-rf", "--", str(top)], check=False)

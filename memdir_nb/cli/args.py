@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import argparse
-import math
 from pathlib import Path
 
+from memdir_nb.clock import now_ms_problem
 from memdir_nb.storage.containment import absolute_dir
 
 
@@ -35,14 +35,15 @@ def positive_int(raw: str) -> int:
     return value
 
 
-def finite_float(raw: str) -> float:
-    """An argparse type: a finite number (no nan or inf)."""
+def epoch_ms(raw: str) -> float:
+    """An argparse type: a pinned "now" in epoch milliseconds, as the clock's rule allows."""
     try:
         value = float(raw)
     except ValueError:
         raise argparse.ArgumentTypeError(f"{raw!r} is not a number") from None
-    if not math.isfinite(value):
-        raise argparse.ArgumentTypeError(f"{raw!r} is not a finite number")
+    problem = now_ms_problem(value)
+    if problem is not None:
+        raise argparse.ArgumentTypeError(problem)
     return value
 
 

@@ -17,9 +17,9 @@ from pathlib import Path
 
 from memdir_nb.cli.args import (
     any_dir,
+    epoch_ms,
     existing_dir,
     existing_file,
-    finite_float,
     new_path,
     positive_int,
 )
@@ -91,7 +91,7 @@ def _demo_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("dir", type=new_path, help="where to create it")
     p.add_argument("--overwrite", action="store_true", help="replace an earlier demo dir there")
     p.add_argument(
-        "--now-ms", type=finite_float, default=None, help="pretend 'now' is this epoch time in ms"
+        "--now-ms", type=epoch_ms, default=None, help="pretend 'now' is this epoch time in ms"
     )
     p.set_defaults(func="dir_commands:cmd_demo")
 
@@ -220,7 +220,7 @@ def _replay_arguments(p: argparse.ArgumentParser) -> None:
         help="the extractor's throttling: extract every Nth turn (default 1)",
     )
     p.add_argument(
-        "--now-ms", type=finite_float, default=None, help="pretend 'now' is this epoch time in ms"
+        "--now-ms", type=epoch_ms, default=None, help="pretend 'now' is this epoch time in ms"
     )
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.set_defaults(func="session_commands:cmd_replay")

@@ -8,8 +8,11 @@ than escape each string where it is formatted, :func:`terminal_safe_streams` wra
 and stderr for the whole command, so every ``print`` goes through
 :func:`memdir_nb.spec.text.terminal_safe`, including ones added later.
 
-Newlines and tabs pass. A carriage return is escaped on stdout; stderr keeps it, because a
-progress bar (tqdm, during a long lint) redraws its line with it.
+Newlines and tabs pass. A carriage return is escaped on stdout; stderr keeps one that opens a
+write, because a progress bar (tqdm, during a long lint or an encoding run) redraws its line
+by writing '\r' and the new line in one call. A carriage return inside a write is escaped
+there too: a warning quoting a hostile value (a repository's `.git` pointer, logged on
+stderr) could otherwise return to the line's start and print over the warning itself.
 """
 
 from __future__ import annotations
@@ -30,9 +33,10 @@ class TerminalSafeStream:
         self.keep_carriage_returns = keep_carriage_returns
 
     def write(self, text: str) -> int:
-        """Write text with every unsafe character shown as a visible escape."""
-        if self.keep_carriage_returns and "\r" in text:
-            safe = "\r".join(terminal_safe(part) for part in text.split("\r"))
+        """Write text with every unsafe character shown as a visible escape (a progress bar's
+        opening carriage return kept on stderr)."""
+        if self.keep_carriage_returns and text.startswith("\r"):
+            safe = "\r" + terminal_safe(text[1:])
         else:
             safe = terminal_safe(text)
         self.raw.write(safe)

@@ -86,6 +86,11 @@ def _body_part(body: str) -> str:
 # ---------------------------------------------------------------------------- in-place update
 
 
+def _same_text(old: object, new: str) -> bool:
+    """Whether a field read from the header already says new (as one line, as it is written)."""
+    return isinstance(old, str) and one_line(old) == one_line(new)
+
+
 def _is_top_key_line(line: str, key: str) -> bool:
     """Whether line is `key:` (with or without a value) at column 0."""
     return line.startswith(key + ":") and (len(line) == len(key) + 1 or line[len(key) + 1] in " \t")
@@ -159,7 +164,9 @@ def render_updated_memory_file(
     Keys this toolkit does not own (a nested `metadata:` mapping with node_type and
     originSessionId, comments) are kept as written; with modified_ms the `modified:` time is set
     where the file keeps it (under `metadata:` or at top level; appended at top level if none). A type that lived under
-    `metadata:` is updated there; otherwise the spec's top-level `type:` is written. A header
+    `metadata:` is updated there; otherwise the spec's top-level `type:` is written. A field
+    whose value does not change keeps its lines as written (a folded description, a comment
+    or a line indented under it, a repeated key): only what changes is rewritten. A header
     that cannot be edited in place (none, or no closing fence) is rendered fresh.
     """
     if not fm.has_frontmatter or not fm.closed:
@@ -167,10 +174,13 @@ def render_updated_memory_file(
     render_memory_file(name, description, type, body)  # validates every argument
     mtype = require_memory_type(type)
     lines = list(fm.header_lines)
-    lines = _set_top_key(lines, "name", one_line(name))
-    lines = _set_top_key(lines, "description", one_line(description))
-    nested = _set_nested_type(lines, mtype.value) if fm.type_nested else None
-    lines = nested if nested is not None else _set_top_key(lines, "type", mtype.value)
+    if not _same_text(fm.name, name):
+        lines = _set_top_key(lines, "name", one_line(name))
+    if not _same_text(fm.description, description):
+        lines = _set_top_key(lines, "description", one_line(description))
+    if fm.type is not mtype:
+        nested = _set_nested_type(lines, mtype.value) if fm.type_nested else None
+        lines = nested if nested is not None else _set_top_key(lines, "type", mtype.value)
     if modified_ms is not None:
         lines = _set_modified(lines, modified_ms)
     head = FENCE + "\n" + "".join(line + "\n" for line in lines) + FENCE + "\n"

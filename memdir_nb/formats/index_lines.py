@@ -128,13 +128,18 @@ def shorten_hook(hook: str, max_chars: int = MAX_HOOK_CHARS) -> str:
 
 
 def _format_target(target: str) -> str:
-    """The link target, in <angle brackets> when it holds spaces or parentheses."""
+    """The link target, in <angle brackets> when it holds whitespace or parentheses.
+
+    Whitespace is what `_MD_LINK` stops a bare target at (`\\s`: a no-break space, an
+    ideographic space or a line separator as well as a space or a tab), so a name holding any
+    of them is bracketed, or the line would be written and then never read as pointing at it.
+    """
     if not target or any(ch in target for ch in "\n\r<>"):
         raise ValueError(
             f"index link target {target!r} is empty or holds a newline or angle bracket; "
             "pass the memory file's path relative to the index, e.g. 'feedback_testing.md'"
         )
-    if any(ch in target for ch in " ()\t"):
+    if any(ch in "()" or ch.isspace() for ch in target):
         return f"<{target}>"
     return target
 

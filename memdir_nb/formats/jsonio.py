@@ -91,3 +91,29 @@ def json_error_cause(text: str, exc: json.JSONDecodeError) -> str | None:
     if closing and _char_before(text, exc.pos) == ",":
         return "a trailing comma before the closing bracket (JSON allows none)"
     return None
+
+
+def looks_utf16(raw: bytes) -> bool:
+    """Whether bytes that are not UTF-8 JSON are UTF-16 text: a UTF-16 byte-order mark, or NULs
+    between the characters (every ASCII character of UTF-16 text has a zero byte beside it).
+
+    Windows tools (Notepad, PowerShell's `>`) write JSON so; the one test for it, so a settings
+    file and a transcript line are named alike.
+    """
+    return raw[:2] in (b"\xff\xfe", b"\xfe\xff") or raw.count(b"\x00") * 3 > len(raw)
+
+
+def utf8_json_text(raw: bytes) -> str:
+    """JSON file bytes as text (UTF-8, a BOM dropped); a ValueError naming what they are instead
+    (UTF-16, or the first byte that is not UTF-8) and the fix, in words a person can act on."""
+    try:
+        return raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        if looks_utf16(raw):
+            raise ValueError(
+                "is UTF-16 text (as Windows editors save it), not UTF-8; save it as UTF-8 (for "
+                "example `iconv -f UTF-16 -t UTF-8`)"
+            ) from None
+        raise ValueError(
+            f"is not UTF-8 text (byte {exc.start}); save it as UTF-8 (in an editor)"
+        ) from None

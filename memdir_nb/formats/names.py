@@ -9,8 +9,9 @@ A memory file name:
   surrogates, and is refused);
 - is at most ``NAME_MAX_BYTES`` (255) bytes long, as the filesystem allows;
 - holds no C0 or C1 control character, no DEL, and no bidirectional control (which can make a
-  name display as another), no zero-width space, word joiner or BOM (invisible, so the name
-  shows as another), no slash, backslash or NUL;
+  name display as another), no character that shows as nothing (zero-width space, soft
+  hyphen, word joiner, BOM, tag characters, Hangul fillers...: the name would show as
+  another), no slash, backslash or NUL;
 - holds no angle bracket, `<` or `>` (an index line's Markdown link cannot point at such a
   file, so one such name made rebuild-index and dream fail for the whole dir);
 - does not start with a dot (hidden files and the store's own files are never memories);
@@ -22,24 +23,45 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from memdir_nb.spec.constants import ENTRYPOINT_NAME, NAME_MAX_BYTES
-from memdir_nb.spec.text import first_unsafe_char
+from memdir_nb.spec.constants import ENTRYPOINT_NAME, MEMORY_DIR_MAX_DEPTH, NAME_MAX_BYTES
+from memdir_nb.spec.text import compiled_on_first_use, first_unsafe_char
 
 MEMORY_SUFFIX = ".md"
 
 
-# Zero-width characters with no use in a name: each shows as nothing, so `user_a<ZWSP>.md`
-# displays exactly as `user_a.md` (joiners, U+200C/U+200D, stay: scripts and emoji need them).
-INVISIBLE_IN_NAMES = frozenset("\u200b\u2060\ufeff\u180e")
+# Characters that show as nothing (Unicode's default-ignorable code points, and the Hangul
+# fillers, which show as a blank), so `user_a<U+00AD>.md` displays exactly as `user_a.md`:
+# zero-width space, soft hyphen, combining grapheme joiner, word joiner and the invisible
+# operators, BOM, Mongolian vowel separator, Khmer inherent vowels, deprecated format
+# characters, shorthand and musical format controls, tag characters. Kept, because scripts and
+# emoji need them: the joiners U+200C/U+200D, variation selectors, Mongolian free variation
+# selectors, and tag characters inside an emoji tag sequence (a flag such as England's:
+# U+1F3F4, tags, U+E007F). The bidirectional controls are refused as controls.
+_INVISIBLE_CLASS = (
+    "\u00ad\u034f\u115f\u1160\u17b4\u17b5\u180e\u200b\u2060-\u2065\u206a-\u206f\u3164"
+    "\ufeff\uffa0\ufff0-\ufff8\U0001bca0-\U0001bca3\U0001d173-\U0001d17a"
+    "\U000e0000-\U000e00ff\U000e01f0-\U000e0fff"
+)
+_INVISIBLE = compiled_on_first_use(f"[{_INVISIBLE_CLASS}]")
+_EMOJI_TAG_SEQUENCE = compiled_on_first_use("\U0001f3f4[\U000e0020-\U000e007e]+\U000e007f")
+
+
+def _invisible_char(text: str) -> str | None:
+    """The first character of text that shows as nothing and no script needs, else None."""
+    found = _INVISIBLE().search(text)
+    if found is not None and "\U0001f3f4" in text:  # a flag's tags are the flag, not hidden
+        found = _INVISIBLE().search(_EMOJI_TAG_SEQUENCE().sub("\U0001f3f4", text))
+    return found.group() if found is not None else None
 
 
 def control_problem(text: str) -> str | None:
-    """Why text cannot be a name on screen: a control, DEL, bidi control or invalid UTF-8, else None."""
+    """Why text cannot be a name on screen: a control, DEL, bidi control, an invisible character
+    or invalid UTF-8, else None."""
     ch = first_unsafe_char(text)
     if ch is None:
-        if text.isascii() or INVISIBLE_IN_NAMES.isdisjoint(text):  # one C-level pass per name
+        hidden = None if text.isascii() else _invisible_char(text)
+        if hidden is None:
             return None
-        hidden = next(c for c in text if c in INVISIBLE_IN_NAMES)
         return (
             f"holds the invisible character U+{ord(hidden):04X}, which makes a name display "
             "as another"
@@ -69,6 +91,16 @@ def folder_problem(name: str) -> str | None:
     inside a folder named with '<' or '>' can never be an index link's target either.
     """
     return component_problem(name) or link_problem(name)
+
+
+def depth_problem(depth: int) -> str | None:
+    """Why a folder `depth` levels below a memory dir is not walked or read into, else None."""
+    if depth <= MEMORY_DIR_MAX_DEPTH:
+        return None
+    return (
+        f"is nested {depth} folders deep, past the {MEMORY_DIR_MAX_DEPTH} any memory route "
+        "goes into; move what is in it up"
+    )
 
 
 def component_problem(name: str) -> str | None:

@@ -19,7 +19,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from memdir_nb.formats.jsonio import JSONLimitError, loads_bounded
+from memdir_nb.formats.jsonio import JSONLimitError, loads_bounded, looks_utf16
 from memdir_nb.spec.constants import TRANSCRIPT_LINE_MAX_BYTES
 
 # What a user record is, from classify_user.
@@ -109,7 +109,7 @@ def _looks_utf16(data: str | bytes) -> bool:
     """Whether a line that failed to parse is UTF-16 text: a UTF-16 byte-order mark, or NULs
     between its characters (every ASCII character of UTF-16 text has a zero byte beside it)."""
     raw = data.encode("utf-8", "surrogatepass") if isinstance(data, str) else data
-    return raw[:2] in (b"\xff\xfe", b"\xfe\xff") or raw.count(b"\x00") * 3 > len(raw)
+    return looks_utf16(raw)
 
 
 def _decode_error(exc: json.JSONDecodeError) -> str:

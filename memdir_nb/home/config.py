@@ -19,7 +19,7 @@ from typing import Any
 
 from memdir_nb.clock import resolve_now_ms as resolve_now_ms  # re-exported: config users ask it
 from memdir_nb.clock import system_clock_ms
-from memdir_nb.formats.jsonio import JSONLimitError, json_error_cause, loads_bounded
+from memdir_nb.formats.jsonio import JSONLimitError, json_error_cause, loads_bounded, utf8_json_text
 from memdir_nb.home.env_blocks import (  # re-exported: where, doctor and tests use them here
     CONFIG_ENV_VARS as CONFIG_ENV_VARS,
 )
@@ -172,11 +172,16 @@ def load_settings_file(path: Path | str | None, layer: str) -> tuple[dict[str, A
         res = read_regular_file(path, SETTINGS_READ_MAX_BYTES)
         if res.truncated:
             raise OSError(f"larger than {SETTINGS_READ_MAX_BYTES} bytes")
-        text = res.data.decode("utf-8-sig")
     except (FileNotFoundError, NotADirectoryError):
         return {}, _dangling_link_problem(path, layer)
-    except (OSError, UnicodeDecodeError) as exc:
+    except OSError as exc:
         problem = f"{layer} settings {path}: cannot read ({type(exc).__name__}: {exc}); ignored"
+        logger.warning(problem)
+        return {}, problem
+    try:
+        text = utf8_json_text(res.data)
+    except ValueError as exc:
+        problem = f"{layer} settings {path} {exc}; the whole file is ignored, as Claude Code does"
         logger.warning(problem)
         return {}, problem
     if not text.strip():

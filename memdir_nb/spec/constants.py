@@ -7,6 +7,10 @@ ENTRYPOINT_NAME = "MEMORY.md"  # the index, private and team
 TEAM_DIRNAME = "team"  # team memory lives in <memory_dir>/team/
 TRASH_DIRNAME = ".trash"  # forget, consolidation and restore move files here, never unlink
 NAME_MAX_BYTES = 255  # Linux's NAME_MAX: the longest file or folder name, in bytes
+# The deepest folder below a memory dir any route walks or reads into. Real dirs nest two or
+# three deep; a tree of thousands of one-letter folders (within PATH_MAX) made every recursive
+# step (Python 3.11's os.walk, the reader's folder descriptors) raise RecursionError.
+MEMORY_DIR_MAX_DEPTH = 64
 PATH_MAX_BYTES = 4095  # Linux's PATH_MAX, less the terminating NUL
 # Trash batches (.trash/<batch>/ with a manifest.json) that restore() can undo: dream's, the
 # memory tool's deletes, and the indexes rebuild-index replaced.
@@ -99,6 +103,9 @@ STORE_JOURNAL_NAME = ".memdir.journal"  # written before a step changes files, r
 STORE_LOCK_TIMEOUT_S = 60.0  # how long a writer waits for the store lock before giving up
 # The most a write step reads of one file (an index or a topic file) and scans for secrets.
 STORE_READ_MAX_BYTES = max(INDEX_READ_MAX_BYTES, MEMORY_FILE_READ_MAX_BYTES)
+# The most a write step writes of one visible file (a memory, an index, a log): what a later
+# step can read back to edit and scan for secrets. Archive import keeps its own entry cap.
+STORE_WRITE_MAX_BYTES = STORE_READ_MAX_BYTES
 STORE_JOURNAL_MAX_BYTES = 16 * 1024 * 1024  # a longer journal is refused rather than read
 
 

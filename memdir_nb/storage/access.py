@@ -19,6 +19,7 @@ import stat as _stat
 from dataclasses import dataclass, field
 from typing import Literal
 
+from memdir_nb.formats.names import depth_problem
 from memdir_nb.storage.containment import is_real_path_within
 
 __all__ = [
@@ -314,6 +315,9 @@ class ContainedReader:
         opened at all, and the caller compares the opened file's identity with that lstat.
         """
         parts = rel.split(os.sep)
+        too_deep = depth_problem(len(parts) - 1)
+        if too_deep is not None:  # its folders are never opened (one descriptor a level)
+            raise OSError(errno.ENAMETOOLONG, f"its folder {too_deep}")
         dfd = self._folder(tuple(parts[:-1]))
         last = parts[-1]
         try:

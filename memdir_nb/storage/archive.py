@@ -26,7 +26,13 @@ from pathlib import Path
 
 from memdir_nb.clock import resolve_now_ms
 from memdir_nb.formats.jsonio import loads_bounded
-from memdir_nb.formats.names import component_problem, folder_problem, is_index_name, name_problem
+from memdir_nb.formats.names import (
+    component_problem,
+    depth_problem,
+    folder_problem,
+    is_index_name,
+    name_problem,
+)
 from memdir_nb.security.secret_scan import format_findings, scan_memory_file
 from memdir_nb.spec.constants import (
     ARCHIVE_MANIFEST_NAME,
@@ -94,6 +100,15 @@ def _hidden(rel_parts: tuple[str, ...]) -> bool:
     return any(p.startswith(".") for p in rel_parts)
 
 
+def _folder_refusal(folder: Path) -> str | None:
+    """Why the walk does not go into a folder (a symlink; a path it cannot look at), else None."""
+    try:
+        mode = os.lstat(folder).st_mode
+    except OSError as exc:  # a path past the system's limit (ENAMETOOLONG), or gone since
+        return f"could not be looked at ({exc.strerror}), so nothing under it was packed"
+    return "a symlink (never followed)" if stat.S_ISLNK(mode) else None
+
+
 def _packable(root: Path) -> tuple[list[tuple[str, Path, os.stat_result]], list[tuple[str, str]]]:
     """Every regular non-hidden file under root (no link followed), and what was left out."""
     files: list[tuple[str, Path, os.stat_result]] = []
@@ -103,8 +118,9 @@ def _packable(root: Path) -> tuple[list[tuple[str, Path, os.stat_result]], list[
         rel_dir = here.relative_to(root).parts
         dirs[:] = sorted(d for d in dirs if not d.startswith("."))
         for d in list(dirs):
-            if (here / d).is_symlink():
-                skipped.append(("/".join((*rel_dir, d)), "a symlink (never followed)"))
+            why = depth_problem(len(rel_dir) + 1) or _folder_refusal(here / d)
+            if why is not None:
+                skipped.append(("/".join((*rel_dir, d)), why))
                 dirs.remove(d)
         for name in sorted(names):
             rel = "/".join((*rel_dir, name))
@@ -427,7 +443,7 @@ def import_archive(
                 tx.move(name, f"{trash}/{name}")
                 report.trash_dir = trash
             if kind in ("written", "replaced"):
-                tx.write(name, data)
+                tx.write(name, data, max_bytes=ARCHIVE_MAX_ENTRY_BYTES)  # its own entry cap
                 touched.append((name, mtime_ns))
     for name, mtime_ns in touched:  # after the commit: the files now hold the archive's bytes
         os.utime(root / name, ns=(mtime_ns, mtime_ns), follow_symlinks=False)

@@ -108,11 +108,14 @@ def append_daily_log(
     # The log itself is never followed: a symlink at its path is refused by _append_at (O_NOFOLLOW),
     # so a link to a memory (team/ included) cannot take the append, or the lock, elsewhere.
     target = transaction.resolve_target(root, log_path, follow_final=False)
-    root_fd = os.open(os.path.realpath(root), os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+    real_root = os.path.realpath(root)
+    root_fd = os.open(real_root, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
     try:
         logs_fd = fsutil.open_dir_nofollow(root_fd, target.parts[:1], create=True)
         try:
-            lock_fd = journal.lock_at(logs_fd, LOCK_NAME, LOCK_TIMEOUT_S)
+            lock_fd = journal.lock_at(
+                logs_fd, LOCK_NAME, LOCK_TIMEOUT_S, os.path.join(real_root, target.parts[0])
+            )
         finally:
             os.close(logs_fd)
         try:

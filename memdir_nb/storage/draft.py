@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 
 from memdir_nb.clock import resolve_now_ms
 from memdir_nb.security.secret_scan import SecretFinding, scan_for_secrets
+from memdir_nb.spec.constants import STORE_WRITE_MAX_BYTES
 from memdir_nb.spec.dates import find_relative_dates, local_date, resolve_relative_date
 from memdir_nb.spec.taxonomy import (
     SCOPES,
@@ -28,6 +29,7 @@ from memdir_nb.spec.taxonomy import (
     scope_violation,
 )
 from memdir_nb.spec.text import lone_surrogate_problem
+from memdir_nb.storage.write_errors import write_size_problem
 
 # The Why / How-to-apply lines: a label line ('**Why:**', 'Why this worked:') or a heading
 # ('## Why'), in English or in the languages real memory dirs are written in.
@@ -134,7 +136,16 @@ def body_problem(body: object) -> str | None:
     if "\0" in body:
         return "the memory body contains a NUL byte; remove it"
     not_text = lone_surrogate_problem(body)
-    return f"the memory body {not_text}" if not_text else None
+    if not_text:
+        return f"the memory body {not_text}"
+    return _body_size_problem(body)
+
+
+def _body_size_problem(body: str) -> str | None:
+    """Why a body is too large to write (the store's write cap), else None."""
+    if len(body) * 4 <= STORE_WRITE_MAX_BYTES:  # at most 4 UTF-8 bytes a character: no encode
+        return None
+    return write_size_problem("the memory", len(body.encode("utf-8")))
 
 
 def scope_problem(scope: object) -> str | None:
@@ -210,6 +221,8 @@ def validate_draft(
         )
     texts = {k: v for k, v in (("name", name), ("description", description), ("body", body))}
     if not all(isinstance(v, str) for v in texts.values()):
+        return DraftVerdict(tuple(errors), tuple(warnings))
+    if _body_size_problem(str(body)) is not None:  # refused: no minute-long scan of it first
         return DraftVerdict(tuple(errors), tuple(warnings))
     str_texts = {k: str(v) for k, v in texts.items()}
     findings = tuple(scan_for_secrets(str_texts))

@@ -154,6 +154,28 @@ def existing_mode_at(dir_fd: int, name: str) -> int | None:
     return stat.S_IMODE(st.st_mode) if stat.S_ISREG(st.st_mode) else None
 
 
+def check_replaceable_at(dir_fd: int, name: str, shown: str) -> None:
+    """Refuse to replace `name` when it is there as anything but a file (or a link to one).
+
+    A write renames its new file over the old one: over a folder that fails late, and over a
+    FIFO, socket or device it would silently remove what a person or a process put there.
+    """
+    try:
+        mode = os.stat(name, dir_fd=dir_fd, follow_symlinks=False).st_mode
+    except FileNotFoundError:
+        return
+    if stat.S_ISDIR(mode):
+        raise IsADirectoryError(
+            errno.EISDIR, f"{shown} is a folder, not a file; choose a file name"
+        )
+    if not (stat.S_ISREG(mode) or stat.S_ISLNK(mode)):
+        raise OSError(
+            errno.EINVAL,
+            f"{shown} is not a regular file (a FIFO, device or socket), so nothing was written "
+            "over it; move it aside (out of the memory dir) and retry",
+        )
+
+
 def open_regular_at(dir_fd: int, name: str) -> int:
     """Open `name` for reading without following a symlink or blocking on a FIFO; regular files only."""
     fd = os.open(name, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC, dir_fd=dir_fd)

@@ -27,8 +27,15 @@ from memdir_nb.storage import fsutil
 _LOCK_POLL_S = 0.02
 
 
-def lock_at(dir_fd: int, name: str, timeout_s: float) -> int:
-    """Open a lock file in a folder without following a symlink and take its flock; returns the fd."""
+_READ_ONLY_ERRNOS = frozenset({errno.EACCES, errno.EPERM, errno.EROFS})
+
+
+def lock_at(dir_fd: int, name: str, timeout_s: float, folder: str = "the memory dir") -> int:
+    """Open a lock file in a folder without following a symlink and take its flock; returns the fd.
+
+    A folder this user cannot write to (permissions, a read-only mount) is an OSError naming it
+    and the fix: every write step takes its lock first, so nothing has been written then.
+    """
     try:
         fd = os.open(
             name, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, 0o644, dir_fd=dir_fd
@@ -38,6 +45,13 @@ def lock_at(dir_fd: int, name: str, timeout_s: float) -> int:
             raise team_paths.PathTraversalError(
                 "symlink-escape",
                 f"the lock file {name} is a symlink; remove it (it is recreated) and retry",
+            ) from exc
+        if exc.errno in _READ_ONLY_ERRNOS:
+            raise type(exc)(
+                exc.errno,
+                f"cannot create the lock file {name} in {folder} ({exc.strerror}): this user "
+                "cannot write there, so nothing was written; make the folder writable (or run "
+                "as its owner) and retry",
             ) from exc
         raise
     deadline = time.monotonic() + timeout_s
@@ -164,11 +178,50 @@ class CorruptJournal(ValueError):
     """The journal cannot be trusted: not UTF-8, a line that is not a record, or over a cap."""
 
 
-_OPTIONAL_NAMES = ("backup", "tmp")
+# The names a write record may give its side files, as the transaction makes them
+# (`.<name>.<txid>-<seq>.bak` and `.tmp`): one hidden component in the file's own folder. Recovery
+# unlinks and renames them from that folder's descriptor, so a journal naming anything else
+# (`../x`, another memory) would have it delete or pull in a file the step never wrote.
+_OPTIONAL_NAMES = {"backup": ".bak", "tmp": ".tmp"}
+
+
+def _relative_problem(rel: str) -> str | None:
+    """Why a journal path is not a '/'-separated path inside the memory dir, else None."""
+    if "\0" in rel or any(p in ("", ".", "..") for p in rel.split("/")):
+        return "is not a path inside the memory dir"
+    return None
+
+
+def _side_name_problem(name: str, suffix: str) -> str | None:
+    """Why a backup or temp name is not one the transaction writes, else None."""
+    if "/" in name or "\0" in name or not name.startswith(".") or not name.endswith(suffix):
+        return f"is not a hidden {suffix} file beside it"
+    return None
+
+
+def _write_names_problem(rec: dict[str, Any]) -> str | None:
+    """Why a write record's path, backup or temp name is not one its step could write, else None."""
+    problem = _relative_problem(rec["path"])
+    if problem:
+        return f"is a write record whose path {rec['path']!r} {problem}"
+    for key, suffix in _OPTIONAL_NAMES.items():
+        value = rec.get(key)
+        if value is None:
+            continue
+        if not isinstance(value, str):
+            return f"is a write record whose {key!r} is not a file name"
+        problem = _side_name_problem(value, suffix)
+        if problem:
+            return f"is a write record whose {key} {value!r} {problem}"
+    return None
 
 
 def record_problem(rec: object) -> str | None:
-    """Why one decoded journal line is not a record this store writes, else None."""
+    """Why one decoded journal line is not a record this store writes, else None.
+
+    Shape and names both: every path is relative and stays inside the memory dir, and a write's
+    backup and temp files are hidden names beside the file (what the transaction writes).
+    """
     if not isinstance(rec, dict):
         return f"is a JSON {type(rec).__name__}, not a record object"
     op = rec.get("op")
@@ -177,13 +230,14 @@ def record_problem(rec: object) -> str | None:
     if op == "write":
         if not isinstance(rec.get("path"), str) or not rec["path"]:
             return "is a write record without a 'path' string"
-        for key in _OPTIONAL_NAMES:
-            if rec.get(key) is not None and not isinstance(rec[key], str):
-                return f"is a write record whose {key!r} is not a file name"
-        return None
+        return _write_names_problem(rec)
     if op == "move":
         if not all(isinstance(rec.get(k), str) and rec[k] for k in ("src", "dst")):
             return "is a move record without 'src' and 'dst' strings"
+        for key in ("src", "dst"):
+            problem = _relative_problem(rec[key])
+            if problem:
+                return f"is a move record whose {key} {rec[key]!r} {problem}"
         return None
     return f"has op {op!r}; a journal holds only 'write', 'move' and 'commit' records"
 

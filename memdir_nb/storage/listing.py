@@ -16,7 +16,12 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
-from memdir_nb.formats.names import folder_problem, is_memory_filename, name_problem
+from memdir_nb.formats.names import (
+    depth_problem,
+    folder_problem,
+    is_memory_filename,
+    name_problem,
+)
 from memdir_nb.spec.constants import (
     ENTRYPOINT_NAME,
     LOGS_DIRNAME,
@@ -141,6 +146,10 @@ class _Walk:
             problem = folder_problem(name)
             if problem is not None:  # a control, bidi, angle bracket or non-UTF-8 folder name
                 self.skipped.append(SkippedFile(rel, f"folder name {problem}"))
+                return
+            too_deep = depth_problem(rel.count("/") + 1)
+            if too_deep is not None:
+                self.skipped.append(SkippedFile(rel, f"folder {too_deep}"))
                 return
             self.stack.append((entry.path, rel + "/"))
         elif (refused := _gate_refusal(name)) is not None:

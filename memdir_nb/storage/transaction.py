@@ -44,36 +44,20 @@ from memdir_nb.storage.access import file_kind
 from memdir_nb.storage.containment import absolute_dir
 from memdir_nb.storage.journal import (
     finish_records,
-    is_dir_at,
     journal_corruption,
     keep_old,
     lock_at,
     recover_journal,
     undo_records,
 )
+from memdir_nb.storage.write_errors import NotTextError as NotTextError  # re-exported
+from memdir_nb.storage.write_errors import NotUTF8Error as NotUTF8Error
+from memdir_nb.storage.write_errors import TooLargeToWriteError as TooLargeToWriteError
+from memdir_nb.storage.write_errors import TransactionError as TransactionError
+from memdir_nb.storage.write_errors import write_size_problem as write_size_problem
 
 CrashHook = Callable[[str], None]
 _RESERVED = frozenset({constants.STORE_LOCK_NAME, constants.STORE_JOURNAL_NAME})
-
-
-class TransactionError(RuntimeError):
-    """A transaction was used wrongly (outside its `with` block, or nested)."""
-
-
-class NotUTF8Error(ValueError):
-    """A file a step reads as text is not valid UTF-8: rewriting it would replace those bytes."""
-
-    def __init__(self, rel: str, offset: int) -> None:
-        self.rel, self.offset = rel, offset
-        super().__init__(
-            f"{rel} is not valid UTF-8 text (byte {offset}); rewriting it would replace the bytes "
-            "that are not, so nothing was written. Fix: re-save it as UTF-8 (in an editor, or "
-            "with `iconv -f LATIN1 -t UTF-8` if it is Latin-1), then retry"
-        )
-
-
-class NotTextError(ValueError):
-    """Text handed to a write holds what UTF-8 cannot encode (a lone surrogate); nothing written."""
 
 
 @dataclass(frozen=True)
@@ -165,7 +149,9 @@ class StoreTransaction:
         real_root = os.path.realpath(self.memory_dir)
         self._root_fd = os.open(real_root, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
         try:
-            self._lock_fd = lock_at(self._root_fd, constants.STORE_LOCK_NAME, self.lock_timeout_s)
+            self._lock_fd = lock_at(
+                self._root_fd, constants.STORE_LOCK_NAME, self.lock_timeout_s, real_root
+            )
             self.recovered = recover_journal(self._root_fd)
         except BaseException:
             self.close()
@@ -265,13 +251,26 @@ class StoreTransaction:
 
     # -- writing
 
-    def write(self, path: str | os.PathLike[str], data: str | bytes) -> Path:
-        """Replace (or create) one file atomically; returns its real path."""
+    def write(
+        self,
+        path: str | os.PathLike[str],
+        data: str | bytes,
+        *,
+        max_bytes: int = constants.STORE_WRITE_MAX_BYTES,
+    ) -> Path:
+        """Replace (or create) one file atomically; returns its real path.
+
+        A visible file (not the store's own dot-files) over max_bytes is refused before
+        anything is written: no later step could read it back to edit it.
+        """
         t = self.resolve(path)
         not_text = lone_surrogate_problem(data) if isinstance(data, str) else None
         if not_text is not None:
             raise NotTextError(f"the text for {t.rel} {not_text}")
         payload = data.encode("utf-8") if isinstance(data, str) else bytes(data)
+        too_large = None if t.hidden else write_size_problem(t.rel, len(payload), max_bytes)
+        if too_large is not None:
+            raise TooLargeToWriteError(too_large)
         if t.team:
             self._guard(t, payload)
         self._hook(f"checked:{t.rel}")
@@ -285,10 +284,7 @@ class StoreTransaction:
         try:
             name = t.parts[-1]
             mode = 0o600 if self.owner_only else fsutil.existing_mode_at(dfd, name)
-            if is_dir_at(dfd, name):
-                raise IsADirectoryError(
-                    errno.EISDIR, f"{t.rel} is a folder, not a file; choose a file name"
-                )
+            fsutil.check_replaceable_at(dfd, name, t.rel)  # a folder, FIFO, socket or device
             seq = self._next()
             existed = fsutil.exists_at(dfd, name)
             backup = f".{name[:180]}.{self._txid}-{seq}.bak" if existed else None
@@ -394,17 +390,17 @@ class StoreTransaction:
 
     def _guard(self, t: Target, payload: bytes) -> None:
         """The secret guard for a team target: whole file and name; for an index, its new lines."""
-        if len(payload) > constants.STORE_READ_MAX_BYTES:
-            raise ValueError(
-                f"{t.rel} would be {len(payload)} bytes, over the "
-                f"{constants.STORE_READ_MAX_BYTES}-byte limit for a team memory file (too large "
-                "to check for secrets); keep team memories short"
-            )
+        too_large = write_size_problem(t.rel, len(payload), constants.STORE_READ_MAX_BYTES)
+        if too_large is not None:  # too large to check for secrets, whatever the caller's cap
+            raise TooLargeToWriteError(too_large)
         text = payload.decode("utf-8", "replace")
         if t.parts[-1] == constants.ENTRYPOINT_NAME:
             old_bytes = self.read_bytes(t.rel) or b""
-            old = set(old_bytes.decode("utf-8", "replace").splitlines())
-            added = "\n".join(line for line in text.splitlines() if line not in old)
+            # Lines end only at '\n', as the guard reads them (secret_scan._line_hits):
+            # str.splitlines would also cut at U+2028, VT, FF..., splitting
+            # `password:<U+2028>value` into two lines the guard then reads apart.
+            old = set(old_bytes.decode("utf-8", "replace").split("\n"))
+            added = "\n".join(line for line in text.split("\n") if line not in old)
             findings = secret_scan.scan_for_secrets(
                 {"file name": t.rel, f"{t.rel} (added index lines)": added}
             )

@@ -24,6 +24,7 @@ from typing import Protocol
 
 import re2  # type: ignore[import-untyped]
 
+from memdir_nb.formats.names import depth_problem
 from memdir_nb.spec.constants import (
     TOOL_BASH_MAX_OUTPUT_BYTES,
     TOOL_GLOB_MAX_ENTRIES,
@@ -87,7 +88,10 @@ def _walk_files(base: str, limit: int) -> tuple[list[str], bool]:
     """Up to limit files under base (hidden folders and files skipped, no symlinked folder followed)."""
     found: list[str] = []
     for folder, dirs, files in os.walk(base, followlinks=False):
-        dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+        rel = os.path.relpath(folder, base)
+        level = 0 if rel == "." else rel.count(os.sep) + 1
+        deep = depth_problem(level + 1) is not None
+        dirs[:] = [] if deep else sorted(d for d in dirs if not d.startswith("."))
         for name in sorted(files):
             if name.startswith("."):
                 continue
@@ -239,7 +243,7 @@ def glob_files(base: str, pattern: str, *, max_results: int) -> str:
     for folder, dirs, files in os.walk(base, followlinks=False):
         rel = os.path.relpath(folder, base)
         level = 0 if rel == "." else rel.count(os.sep) + 1
-        keep_going = depth is None or level + 1 < depth
+        keep_going = (depth is None or level + 1 < depth) and depth_problem(level + 1) is None
         dirs[:] = sorted(d for d in dirs if not d.startswith(".")) if keep_going else []
         seen += len(dirs) + len(files)
         if seen > TOOL_GLOB_MAX_ENTRIES:

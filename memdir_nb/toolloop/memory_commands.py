@@ -25,6 +25,7 @@ from typing import TypeVar
 from memdir_nb.clock import HasClock, resolve_now_ms
 from memdir_nb.formats.frontmatter import parse_frontmatter
 from memdir_nb.formats.index import index_cap_verdict
+from memdir_nb.formats.names import depth_problem
 from memdir_nb.security.secret_scan import SecretInTeamMemoryError
 from memdir_nb.spec.constants import (
     LOGS_DIRNAME,
@@ -33,7 +34,7 @@ from memdir_nb.spec.constants import (
     STORE_READ_MAX_BYTES,
     TRASH_DIRNAME,
 )
-from memdir_nb.storage.access import ContainedReader, MissingFile, ReadRefused
+from memdir_nb.storage.access import ContainedReader, MissingFile, ReadRefused, file_kind
 from memdir_nb.storage.containment import PathTraversalError, is_real_path_within
 from memdir_nb.storage.draft import validate_draft
 from memdir_nb.storage.store import MemoryStore
@@ -323,9 +324,25 @@ class MemoryDirBackend:
     def _files_under(self, tp: ToolPath) -> list[str]:
         """Every visible regular file or symlink below a folder, relative to the memory dir."""
         found: list[str] = []
-        for folder, dirs, files in os.walk(tp.real):
+
+        def unlistable(exc: OSError) -> None:  # a folder past the path limit, unreadable...
+            where = os.path.relpath(exc.filename or tp.real, self.real_root).replace(os.sep, "/")
+            raise OSError(
+                exc.errno,
+                f"{where[:200]} inside {tp.shown} cannot be listed ({exc.strerror}), so the "
+                "folder was left as it is; the user can move it out of the memory dir by hand",
+            )
+
+        for folder, dirs, files in os.walk(tp.real, onerror=unlistable):
             dirs[:] = sorted(d for d in dirs if not d.startswith("."))
             base = os.path.relpath(folder, self.real_root).replace(os.sep, "/")
+            level = 0 if base == "." else base.count("/") + 1
+            too_deep = depth_problem(level + 1) if dirs else None
+            if too_deep is not None:  # refused whole: a part-moved tree is worse than none
+                raise OSError(
+                    errno.ENAMETOOLONG,
+                    f"a folder inside {tp.shown} {too_deep}, so the folder was left as it is",
+                )
             for name in sorted(files):
                 if not name.startswith("."):
                     found.append(name if base == "." else f"{base}/{name}")
@@ -366,8 +383,13 @@ class MemoryDirBackend:
         if tp.is_root:
             raise MemoryCommandError(text.CANNOT_DELETE_ROOT)
         st = self._lstat(tp)
-        if st is None or not (stat.S_ISDIR(st.st_mode) or stat.S_ISREG(st.st_mode)):
+        if st is None:
             raise text.does_not_exist(tp.shown)
+        if not (stat.S_ISDIR(st.st_mode) or stat.S_ISREG(st.st_mode)):  # it is there: say what
+            raise MemoryCommandError(
+                f"{tp.shown} is {file_kind(st.st_mode)}, not a memory file, so it was not "
+                "deleted; the user can move it out of the memory dir"
+            )
         folder = stat.S_ISDIR(st.st_mode)
         if not folder:
             require_memory_file(tp)

@@ -7,6 +7,7 @@ tests' own words. docs/security.md holds the class x route table these tests fil
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import subprocess
@@ -15,6 +16,7 @@ from pathlib import Path
 
 import pytest
 
+from memdir_nb.cli.output import TerminalSafeStream
 from memdir_nb.extract.runner import ToolRunner
 from memdir_nb.extract.sandbox import can_use_tool
 from memdir_nb.formats.index import parse_index
@@ -305,6 +307,34 @@ def test_home_commands_print_no_raw_controls(command: str, hostile_home: tuple[P
         out = run_cli(command, *args, *extra, home=home)
         assert b"Traceback" not in out.stderr and out.returncode in (0, 1)
         assert raw_controls(out.stdout + out.stderr) == []
+
+
+@pytest.mark.parametrize("command", ("where", "doctor"))
+def test_a_carriage_return_from_a_repository_never_reaches_stderr_raw(
+    command: str, tmp_path: Path
+) -> None:
+    # attack round 11: stderr kept every '\r' (for progress bars), so a downloaded folder's
+    # `.git` pointer, quoted by the "not following a git pointer" warning, could return to the
+    # line's start and print its own words over the warning
+    home, project = tmp_path / "home", tmp_path / "project"
+    (home / ".claude").mkdir(parents=True)
+    project.mkdir()
+    (project / ".git").write_text(
+        "gitdir: /nowhere/x\rmemory dir checked: nothing to report" + " " * 60 + "\n"
+    )
+    out = run_cli(command, "--cwd", str(project), "--home", str(home), home=home)
+    assert b"Traceback" not in out.stderr and out.returncode in (0, 1)
+    assert b"not following a git pointer" in out.stderr
+    assert b"\r" not in out.stdout + out.stderr
+    assert b"/nowhere/x\\x0dmemory dir checked" in out.stderr  # shown, as a visible escape
+
+
+def test_a_progress_bar_on_stderr_still_redraws_its_line() -> None:
+    written = io.StringIO()
+    stream = TerminalSafeStream(written, keep_carriage_returns=True)
+    stream.write("\rencoding memories:  50%")  # how tqdm redraws: '\r' and the line, one call
+    stream.write("\rencoding memories: 100%\x1b[A")
+    assert written.getvalue() == "\rencoding memories:  50%\rencoding memories: 100%\\x1b[A"
 
 
 @pytest.mark.parametrize(

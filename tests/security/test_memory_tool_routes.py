@@ -20,6 +20,7 @@ from anthropic.lib.tools import ToolError
 from memdir_nb import MemdirMemoryTool, MemoryStore
 from memdir_nb.formats.index import parse_index
 from memdir_nb.toolloop.memory_commands import LISTING_MAX_ENTRIES, VIEW_MAX_BYTES
+from tests.conftest import DeepFolders
 
 NOW = 1_780_000_000_000.0
 USER = "---\nname: Coffee\ndescription: the user drinks coffee\ntype: user\n---\n\nCoffee.\n"
@@ -407,3 +408,69 @@ def test_a_file_where_a_folder_is_expected_is_named_as_a_file_not_a_symlink(
     assert got.startswith("ERROR: ") and "'user_a.md' is a regular file, not a folder" in got
     assert "symlink" not in got
     assert sorted(os.listdir(tool.memory_dir)) == [".memdir.lock", "user_a.md"]
+
+
+def test_a_write_the_tool_could_not_edit_back_is_refused_and_nothing_is_written(
+    tool: MemdirMemoryTool,
+) -> None:
+    # attack round 11: create, str_replace and insert wrote files of any size, which the tool
+    # then refused to edit (over its read cap); a private 50 MB file also took a minute of
+    # secret scanning for the answer's notes
+    root = Path(tool.memory_dir)
+    big = USER + "word " * 400_000  # 2 MB
+    answer(tool, command="create", path="/memories/user_a.md", file_text=USER)
+    for command in (
+        {"command": "create", "path": "/memories/user_big.md", "file_text": big},
+        {
+            "command": "create",
+            "path": "/memories/MEMORY.md",
+            "file_text": "- [a](a.md)\n" * 200_000,
+        },
+        {
+            "command": "str_replace",
+            "path": "/memories/user_a.md",
+            "old_str": "Coffee.",
+            "new_str": big,
+        },
+        {"command": "insert", "path": "/memories/user_a.md", "insert_line": 1, "insert_text": big},
+    ):
+        got = answer(tool, **command)
+        assert got.startswith("ERROR: ") and "over the 1,048,576-byte limit" in got, got[:200]
+        assert "nothing was written" in got and "split it" in got
+    assert sorted(os.listdir(root)) == [".memdir.lock", "user_a.md"]
+    assert (root / "user_a.md").read_text() == USER
+    fits = USER + "word " * 100_000  # 500 KB: written, and can be edited again
+    assert not answer(
+        tool, command="create", path="/memories/user_b.md", file_text=fits
+    ).startswith("ERROR")
+    got = answer(
+        tool, command="str_replace", path="/memories/user_b.md", old_str="Coffee.", new_str="Tea."
+    )
+    assert not got.startswith("ERROR")
+
+
+@pytest.mark.parametrize("depth", [100, 1_000])
+@pytest.mark.parametrize("command", ["delete", "rename", "clear_all"])
+def test_a_folder_step_over_a_tree_it_cannot_take_whole_changes_nothing(
+    tool: MemdirMemoryTool, deep_folders: DeepFolders, command: str, depth: int
+) -> None:
+    # attack round 11: the folder walk skipped what it could not list (folders nested past the
+    # path limit), so `delete` moved the files it reached, left the rest and answered
+    # "Successfully deleted", and `rename` split the tree in two; deeper still, os.walk raised
+    # RecursionError. A tree past MEMORY_DIR_MAX_DEPTH is now refused whole
+    root = Path(tool.memory_dir)
+    answer(tool, command="create", path="/memories/deep/user_a.md", file_text=USER)
+    deep_folders(root / "deep", depth, name="dddd", file="user_deep.md")
+    if command == "delete":
+        got = answer(tool, command="delete", path="/memories/deep")
+    elif command == "rename":
+        got = answer(tool, command="rename", old_path="/memories/deep", new_path="/memories/d2")
+    else:
+        try:
+            got = tool.clear_all_memory()
+        except ToolError as exc:
+            got = "ERROR: " + str(exc)
+    assert got.startswith("ERROR: ") and "nested 65 folders deep" in got
+    assert "the folder was left as it is" in got
+    assert (root / "deep" / "user_a.md").read_text() == USER
+    assert not (root / "d2").exists() and not (root / ".trash").exists()

@@ -6,12 +6,14 @@ the rule; the attack data is written here, in these tests' own words.
 
 from __future__ import annotations
 
+import re
 import zipfile
 from pathlib import Path
 
 import pytest
 
 from memdir_nb.dream import plan_consolidation
+from memdir_nb.formats.names import name_problem
 from memdir_nb.lint import lint_memory_dir
 from memdir_nb.storage.archive import import_archive
 from memdir_nb.storage.rebuild import rebuild_index
@@ -75,3 +77,55 @@ def test_a_folder_named_with_an_angle_bracket_is_refused_by_archive_import(
     assert [r.name for r in report.refused] == [f"{ANGLE_FOLDER}/user_a.md"]
     assert "angle bracket" in report.refused[0].reason
     assert not (mem / ANGLE_FOLDER).exists()
+
+
+# ---------------------------------------- attack round 11: characters that show as nothing
+
+# Each shows as nothing (or a blank) in a browser, a file manager or a terminal, so the name
+# displays exactly as `user_a.md`; round 5 refused four of them (U+200B, U+2060, U+FEFF, U+180E).
+SHOWN_AS_NOTHING = {
+    "soft hyphen": "\u00ad",
+    "combining grapheme joiner": "\u034f",
+    "Hangul filler": "\u3164",
+    "halfwidth Hangul filler": "\uffa0",
+    "invisible times": "\u2062",
+    "tag letter a": "\U000e0061",
+    "Khmer inherent vowel": "\u17b4",
+}
+
+
+@pytest.mark.parametrize("hidden", SHOWN_AS_NOTHING.values(), ids=SHOWN_AS_NOTHING.keys())
+def test_a_name_holding_a_character_that_shows_as_nothing_is_refused_by_every_route(
+    tmp_path: Path, hidden: str
+) -> None:
+    name = f"user_a{hidden}.md"
+    code = f"U+{ord(hidden):04X}"
+    (tmp_path / name).write_text(_memory("twin"), encoding="utf-8")
+    (tmp_path / "user_a.md").write_text(_memory("a"), encoding="utf-8")
+    report = scan_memory_dir(tmp_path)
+    assert [h.filename for h in report.headers] == ["user_a.md"]
+    assert any(code in s.reason for s in report.skipped)
+    tool = MemoryDirBackend(tmp_path)
+    with pytest.raises(MemoryCommandError, match=re.escape(code)):
+        tool.create(f"/memories/user_b{hidden}.md", _memory("b"))
+    assert not (tmp_path / f"user_b{hidden}.md").exists()
+    archive = tmp_path / "in.zip"
+    with zipfile.ZipFile(archive, "w") as zf:
+        zf.writestr(f"user_c{hidden}.md", _memory("c"))
+    assert [r.name for r in import_archive(archive, tmp_path / "mem").refused] == [
+        f"user_c{hidden}.md"
+    ]
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "user_\u200d\U0001f600.md",  # a joiner inside an emoji
+        "user_\u2764\ufe0f.md",  # a variation selector: the red heart emoji
+        "user_\U0001f3f4\U000e0067\U000e0062\U000e0065\U000e006e\U000e0067\U000e007f.md",  # England
+        "user_\u0645\u200c\u06cc.md",  # a non-joiner in Persian
+        "user_\u845b\U000e0100.md",  # an ideographic variation selector
+    ],
+)
+def test_characters_that_scripts_and_emoji_need_still_pass_the_gate(name: str) -> None:
+    assert name_problem(name) is None

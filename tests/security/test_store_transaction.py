@@ -9,17 +9,24 @@ was written outside and that the error names the problem and the fix.
 
 from __future__ import annotations
 
+import json
 import os
 import random
+import shutil
+import stat
 import string
+import subprocess
+import sys
+import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
+from anthropic.lib.tools import ToolError
 
-from memdir_nb import dream
+from memdir_nb import MemdirMemoryTool, dream
 from memdir_nb.extract import ToolRunner
 from memdir_nb.security.secret_scan import SecretInTeamMemoryError, scan_for_secrets
 from memdir_nb.storage import daily_log as kairos
@@ -592,3 +599,112 @@ def test_forget_of_a_symlinked_memory_moves_the_link_not_the_file_it_names(
     trashed = MemoryStore(mem, now_ms=NOW_MS).forget("alias.md")
     assert trashed.is_symlink() and not os.path.lexists(mem / "alias.md")
     assert (mem / "feedback_testing_policy.md").read_bytes() == target_bytes
+
+
+@pytest.mark.parametrize("separator", ["\u2028", "\u2029", "\x85", "\x0b", "\x0c", "\x1c"])
+def test_a_team_index_line_cut_by_a_separator_that_ends_no_line_is_guarded_whole(
+    tmp_path: Path, separator: str
+) -> None:
+    # attack round 11: the guard of a team MEMORY.md scanned its added lines after
+    # str.splitlines, which cuts at these too; the scanner's lines end only at '\n' (as the
+    # file's reader's do), so `password:<U+2028>value` reached team/ as two harmless lines
+    line = f"- [DB](db.md) — prod db password:{separator}Xk9#mQ2$vL7pR4w\n"
+    assert scan_for_secrets({"line": line})  # the scanner reads it as one line
+    store = MemoryStore(tmp_path)
+    with pytest.raises(SecretInTeamMemoryError), store.transaction() as tx:
+        tx.write("team/MEMORY.md", line)
+    assert not (tmp_path / "team" / "MEMORY.md").exists()
+
+
+# Imports first (the venv may not be readable by nobody), then drop to nobody when root and try
+# each write route on a memory dir this user cannot write to.
+_READ_ONLY_WRITES = """
+import json, os, sys
+from memdir_nb.storage.daily_log import append_daily_log
+from memdir_nb.storage.rebuild import rebuild_index
+from memdir_nb.toolloop.memory_commands import MemoryDirBackend
+from memdir_nb.toolloop.memory_text import MemoryCommandError
+mem, uid = sys.argv[1], int(sys.argv[2])
+if uid >= 0:
+    os.setgid(uid)
+    os.setuid(uid)
+out = {}
+for name, call in (
+    ("rebuild", lambda: rebuild_index(mem)),
+    ("daily log", lambda: append_daily_log(mem, "a note")),
+    ("memory tool", lambda: MemoryDirBackend(mem).create("/memories/user_q.md", "q")),
+):
+    try:
+        call()
+        out[name] = "written"
+    except (OSError, MemoryCommandError) as exc:
+        out[name] = str(exc)
+print(json.dumps(out))
+"""
+
+
+def test_a_memory_dir_this_user_cannot_write_is_named_with_the_fix() -> None:
+    # attack round 11: every write step opens its lock file first, and a read-only dir ended
+    # there in a bare "[Errno 13] Permission denied: '.memdir.lock'", naming neither the folder
+    # nor what to do
+    drop_to = 65534 if os.geteuid() == 0 else -1
+    base = Path(tempfile.mkdtemp(prefix="memdir-readonly-", dir="/tmp"))
+    try:
+        mem = base / "memory"
+        (mem / "logs").mkdir(parents=True)
+        (mem / "user_a.md").write_text("---\nname: a\ndescription: a\ntype: user\n---\nb\n")
+        for folder in (base, mem, mem / "logs"):
+            folder.chmod(0o555)
+        proc = subprocess.run(
+            [sys.executable, "-c", _READ_ONLY_WRITES, str(mem), str(drop_to)],
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+        assert proc.returncode == 0, proc.stderr
+        result = json.loads(proc.stdout)
+        listed = sorted(p.name for p in mem.rglob("*"))
+    finally:
+        for folder in (base, mem, mem / "logs"):
+            folder.chmod(0o755)
+        shutil.rmtree(base)
+    for route, said in result.items():
+        assert "cannot create the lock file" in said and "make the folder writable" in said, route
+        assert "nothing was written" in said
+    assert str(mem / "logs") in result["daily log"] and f"in {mem} " in result["rebuild"]
+    assert listed == ["logs", "user_a.md"]
+
+
+def _plant(path: Path, kind: str) -> None:
+    if kind == "fifo":
+        os.mkfifo(path)
+    elif kind == "socket":
+        import socket
+
+        with socket.socket(socket.AF_UNIX) as sock:
+            sock.bind(str(path))
+    else:  # /dev/null's device numbers; making one needs root
+        os.mknod(path, 0o644 | stat.S_IFCHR, os.makedev(1, 3))
+
+
+@pytest.mark.parametrize("kind", ["fifo", "socket", "device"])
+def test_a_write_never_replaces_a_fifo_socket_or_device_at_its_path(
+    tmp_path: Path, kind: str
+) -> None:
+    # attack round 11: a write renamed its new file over whatever was at the name, so the
+    # extraction Write (and any store step) silently removed a FIFO, socket or device node
+    if kind == "device" and os.geteuid() != 0:
+        pytest.skip("making a device node needs root")
+    target = tmp_path / "user_x.md"
+    _plant(target, kind)
+    before = os.lstat(target)
+    outcome = ToolRunner(tmp_path).run(
+        "Write", {"file_path": str(target), "content": "---\nname: x\n---\nbody\n"}
+    )
+    assert outcome.is_error and "not a regular file" in outcome.content
+    assert "nothing was written over it" in outcome.content and "move it aside" in outcome.content
+    after = os.lstat(target)
+    assert (after.st_ino, after.st_mode) == (before.st_ino, before.st_mode)
+    with pytest.raises(ToolError, match="not a memory file, so it was not deleted"):  # not "does
+        MemdirMemoryTool(tmp_path).call({"command": "delete", "path": "/memories/user_x.md"})
+    assert os.lstat(target).st_ino == before.st_ino  # not exist", as the tool said before

@@ -137,6 +137,18 @@ def test_recall_without_one_memory_dir_says_how_to_give_it(
     assert out.returncode == 2 and says in out.stderr and "Traceback" not in out.stderr
 
 
+@pytest.mark.parametrize("now", ["1e300", "1e20", "1e16", "-1"])
+def test_a_pinned_now_no_file_can_be_given_is_a_usage_error_naming_the_range(
+    tmp_path: Path, now: str
+) -> None:
+    # attack round 11: `demo --now-ms 1e300` ended in a traceback, 1e16 in "year 318857 is out
+    # of range", 1e20 in "choose a folder you can write to" (the folder was fine)
+    out = run_cli("demo", str(tmp_path / "d"), f"--now-ms={now}")
+    assert out.returncode == 2 and "Traceback" not in out.stderr
+    assert "argument --now-ms" in out.stderr and "2262-04-11" in out.stderr
+    assert not (tmp_path / "d").exists()
+
+
 def test_recall_without_key_cannot_use_claude(demo_dir: Path) -> None:
     out = run_cli("recall", "anything", "--dir", str(demo_dir), "--selector", "anthropic")
     assert out.returncode == 2

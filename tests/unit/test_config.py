@@ -375,6 +375,27 @@ def test_settings_with_utf8_bom_are_parsed(world: dict[str, Path]) -> None:
     assert load(world).settings.user == {"autoMemoryEnabled": False}
 
 
+@pytest.mark.parametrize(
+    ("encoding", "said", "fix"),
+    [
+        ("utf-16", "is UTF-16 text (as Windows editors save it), not UTF-8", "iconv -f UTF-16"),
+        ("latin-1", "is not UTF-8 text (byte 33)", "save it as UTF-8 (in an editor)"),
+    ],
+)
+def test_settings_not_in_utf8_are_named_with_the_fix(
+    world: dict[str, Path], encoding: str, said: str, fix: str
+) -> None:
+    # attack round 11: Notepad's UTF-16 file was "cannot read (UnicodeDecodeError: 'utf-8'
+    # codec can't decode byte 0xff in position 0: invalid start byte)", Python's words, no fix
+    path = world["home"] / ".claude" / "settings.json"
+    text = json.dumps({"autoMemoryDirectory": "/srv/café"}, ensure_ascii=False)
+    path.write_bytes(text.encode(encoding))
+    cfg = load(world)
+    (problem,) = cfg.settings_problems
+    assert said in problem and fix in problem and "UnicodeDecodeError" not in problem
+    assert cfg.settings.user == {}
+
+
 def test_wrongly_typed_memory_keys_are_reported(world: dict[str, Path]) -> None:
     write_json(
         world["home"] / ".claude" / "settings.json",

@@ -121,3 +121,18 @@ def test_store_update_checks_the_resulting_memory(tmp_path: Path) -> None:
     path = store.save("Role", "Data scientist", "user", "Role.")
     with pytest.raises(MemoryValidationError, match="description is empty"):
         store.update(path.name, description=" ")
+
+
+def test_a_body_past_the_write_cap_is_refused_by_the_draft_check_and_the_save(
+    tmp_path: Path,
+) -> None:
+    # attack round 11: nothing capped a body, so a save wrote a file no later step could read
+    # back to edit, after a secret scan of about a second per megabyte of it
+    body = "db password: Xk9#mQ2$vL7pR4w\n" + "x" * 3_000_000
+    verdict = validate_draft("Big", "a big one", "user", body)
+    assert [p.code for p in verdict.errors] == ["body"]
+    assert "over the 1,048,576-byte limit" in verdict.errors[0].message
+    assert verdict.secret_findings == ()  # refused before the scan, which would find it
+    with pytest.raises(MemoryValidationError, match="1,048,576-byte limit"):
+        MemoryStore(tmp_path).save("Big", "a big one", "user", body, filename="user_big.md")
+    assert not (tmp_path / "user_big.md").exists()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import tracemalloc
 from pathlib import Path
 
 from memdir_nb.extract import (
@@ -70,3 +71,30 @@ def test_runner_edit_refuses_a_file_that_is_not_utf8_and_keeps_its_bytes(memdir:
     )
     assert outcome.is_error and "is not valid UTF-8 text (byte 13)" in outcome.content
     assert target.read_bytes().startswith(b"---\nname: Caf\xe9\n")
+
+
+def test_a_replace_all_edit_past_the_write_cap_is_refused_before_its_text_is_built(
+    memdir: Path,
+) -> None:
+    # attack round 11: replace_all built count x len(new_string) in memory and wrote it: a
+    # 200 KB file of one letter edited with a 500-character new_string became 100 MB (with
+    # 20 KB, 4 GB: the process ran out of memory)
+    target = memdir / "user_a.md"
+    original = "---\nname: a\ndescription: a\ntype: user\n---\n" + "a" * 200_000 + "\n"
+    target.write_text(original)
+    tracemalloc.start()
+    outcome = ToolRunner(memdir).run(
+        "Edit",
+        {
+            "file_path": str(target),
+            "old_string": "a",
+            "new_string": "b" * 500,
+            "replace_all": True,
+        },
+    )
+    _, peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    assert outcome.is_error and "over the 1,048,576-byte limit" in outcome.content
+    assert "split it into topic files" in outcome.content
+    assert peak < 20_000_000
+    assert target.read_text() == original

@@ -1008,6 +1008,33 @@ def test_a_hash_inside_a_memory_name_is_part_of_its_link_not_an_anchor(
     assert anchored is not None and anchored.is_file
 
 
+WIDE_SPACES = {
+    "no-break space": "\u00a0",
+    "ideographic space": "\u3000",
+    "line separator": "\u2028",
+    "paragraph separator": "\u2029",
+    "en quad": "\u2000",
+}
+
+
+@pytest.mark.parametrize("space", WIDE_SPACES.values(), ids=WIDE_SPACES.keys())
+def test_a_name_holding_any_whitespace_is_linked_in_angle_brackets_and_read_back(
+    tmp_path: Path, space: str
+) -> None:
+    # attack round 11: the link reader stops a bare target at any Unicode whitespace, the
+    # writer bracketed only a space or a tab: each rebuild added the same line again and lint
+    # reported the file as not indexed
+    name = f"user_a{space}b.md"
+    (tmp_path / name).write_text(render_memory_file("N", "a name with a wide space", "user", "b"))
+    for _ in range(3):
+        rebuild_index(tmp_path)
+    text = entrypoint_path(tmp_path).read_text(encoding="utf-8")
+    assert text.count(f"](<{name}>)") == 1
+    assert [e.target for e in parse_index(text)] == [name]
+    found = IndexTargets(tmp_path).locate(name)
+    assert found is not None and found.is_file
+
+
 @pytest.mark.timeout(10)  # a hang guard: the old lookup passed over every file of the name
 def test_a_name_many_files_share_has_no_moved_target_and_costs_no_pass_over_them() -> None:
     # attack round 8: 10,000 folders each holding notes.md and an index of 50,000 dangling

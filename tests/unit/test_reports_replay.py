@@ -383,3 +383,16 @@ def test_a_fork_replays_its_own_turns_and_says_whose_history_it_left_out(tmp_pat
     assert [t.prompt for t in replay.turns] == ["what does fork do?"]
     assert all(not t.agent_wrote for t in replay.turns)  # the write was the parent's
     assert any(n.startswith("forked from session parent:") for n in replay.notes)
+
+
+def test_a_transcript_dated_past_the_pinned_now_range_still_replays(
+    sample: DemoSession, tmp_path: Path
+) -> None:
+    # attack round 11 bounded a pinned "now" (--now-ms, the demo's clock) to 1970-2262; a
+    # replay's "now" is each turn's own time, which a transcript may put in any year
+    text = Path(sample.transcript).read_text(encoding="utf-8")
+    dated = tmp_path / "dated-2300.jsonl"
+    dated.write_text(text.replace('"timestamp":"20', '"timestamp":"23'), encoding="utf-8")
+    assert '"timestamp":"23' in dated.read_text(encoding="utf-8")
+    replay = replay_session(dated, sample.memory_dir, selector=LexicalSelector())
+    assert replay.turns

@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pytest
 
+from memdir_nb.lint import lint_memory_dir
 from memdir_nb.spec.constants import (
     ARCHIVE_MAX_ENTRIES,
     ARCHIVE_MAX_ENTRY_BYTES,
@@ -28,8 +29,11 @@ from memdir_nb.storage.archive import (
     export_archive,
     import_archive,
 )
+from memdir_nb.storage.rebuild import rebuild_index
+from memdir_nb.storage.scan import scan_memory_dir
 from memdir_nb.storage.store import MemoryStore
 from memdir_nb.ui.demo import DEMO_NOW_MS, build_demo_memory_dir
+from tests.conftest import DeepFolders
 
 GOOD = "---\nname: Deploys\ndescription: How we deploy\ntype: reference\n---\n\nArgo CD.\n"
 FAKE_KEY = "sk-ant-api03-" + "Zq9xW2vB7nR4tY6uI8oP1aS3dF5gH7jK9lM0" * 2
@@ -260,6 +264,37 @@ def test_export_leaves_out_a_file_over_the_import_cap_without_reading_it(tmp_pat
     assert "reference_huge.md" not in report.files
     why = dict(report.skipped)["reference_huge.md"]
     assert f"over the {ARCHIVE_MAX_ENTRY_BYTES:,}-byte cap" in why
+
+
+def test_export_leaves_out_a_folder_whose_path_is_too_long_and_packs_the_rest(
+    tmp_path: Path, deep_folders: DeepFolders
+) -> None:
+    # attack round 11: folders nested past the system's path limit stopped the whole export
+    # with "File name too long" (pathlib's is_symlink), where scan and lint skip them and go
+    # on; past 64 levels they are now left out before that (MEMORY_DIR_MAX_DEPTH)
+    src = build_demo_memory_dir(tmp_path / "m", now_ms=DEMO_NOW_MS)
+    deep_folders(src, 1_000, name="dddd", file="user_deep.md")  # 5,000 characters of path
+    report = export_archive(src, tmp_path / "m.zip")
+    assert "user_meteorology_background.md" in report.files
+    assert any("nested 65 folders deep" in why for _, why in report.skipped)
+    assert zipfile.ZipFile(tmp_path / "m.zip").testzip() is None
+
+
+@pytest.mark.parametrize("depth", [100, 1_800])
+def test_a_tree_nested_deeper_than_any_route_goes_is_skipped_by_every_listing_route(
+    tmp_path: Path, deep_folders: DeepFolders, depth: int
+) -> None:
+    # attack round 11: 1,800 one-letter folders (3,600 characters, within PATH_MAX) made scan,
+    # lint, rebuild-index and export fail with RecursionError (Python 3.11's os.walk and the
+    # contained reader's folder descriptors recurse a level at a time)
+    src = build_demo_memory_dir(tmp_path / "m", now_ms=DEMO_NOW_MS)
+    deep_folders(src, depth, file="user_deep.md")
+    report = scan_memory_dir(src)
+    assert any("nested 65 folders deep" in s.reason for s in report.skipped)
+    assert "user_meteorology_background.md" in {h.filename for h in report.headers}
+    assert any(f.rule == "skipped-by-scan" for f in lint_memory_dir(src, progress=False))
+    assert "user_deep.md" not in rebuild_index(src, write=False)
+    assert any("nested 65" in why for _, why in export_archive(src, tmp_path / "m.zip").skipped)
 
 
 def test_an_export_killed_mid_write_leaves_the_earlier_archive_whole(tmp_path: Path) -> None:

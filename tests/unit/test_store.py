@@ -799,3 +799,28 @@ def test_save_and_forget_keep_the_crlf_line_ends_of_a_hand_written_index(
     assert after_save.count(b"\n") == after_save.count(b"\r\n")  # every line end still CRLF
     store.forget("feedback_t.md")
     assert (mem / "MEMORY.md").read_bytes() == hand
+
+
+PLAIN_DESCRIPTION = "description: the user drinks coffee\n"
+HAND_WRITTEN_HEADERS = {
+    "a repeated key": "name: Coffee\nname: Coffee\n" + PLAIN_DESCRIPTION,
+    "a line YAML refuses (a tab)": "name: Coffee\n\tnote: kept by hand\n" + PLAIN_DESCRIPTION,
+    "a folded description": "name: Coffee\ndescription: >\n  the user drinks\n  coffee\n",
+    "a comment under a field": "name: Coffee\n  # renamed from Tea in March\n" + PLAIN_DESCRIPTION,
+    "an unclosed quote": 'name: "Coffee\n' + PLAIN_DESCRIPTION,
+}
+
+
+@pytest.mark.parametrize("head", HAND_WRITTEN_HEADERS.values(), ids=HAND_WRITTEN_HEADERS.keys())
+def test_a_body_only_update_keeps_every_header_line_a_person_wrote(
+    tmp_path: Path, head: str
+) -> None:
+    # attack round 11: update re-set name, description and type even when unchanged, which
+    # replaced each key's block: a repeated key's first line, a comment or any line indented
+    # under a field (a tab-indented one included), a folded description were lost, with no copy
+    original = f"---\n{head}type: user\n---\n\nOld body.\n"
+    (tmp_path / "user_coffee.md").write_text(original, encoding="utf-8")
+    MemoryStore(tmp_path, now_ms=NOW_MS).update("user_coffee.md", body="New body.")
+    text = (tmp_path / "user_coffee.md").read_text(encoding="utf-8")
+    assert text.startswith(f"---\n{head}type: user\nmodified: ")
+    assert text.endswith("---\n\nNew body.\n")

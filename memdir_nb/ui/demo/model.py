@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import datetime as _dt
-import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from types import MappingProxyType
 
-from memdir_nb.clock import system_clock_ms
+from memdir_nb.clock import now_ms_problem, system_clock_ms
 from memdir_nb.spec.constants import ENTRYPOINT_NAME, TEAM_DIRNAME
 from memdir_nb.spec.dates import local_date
 from memdir_nb.spec.taxonomy import MemoryType, Scope, scope_of_path
@@ -142,18 +141,12 @@ DANGLING_INDEX_AFTER = "user_editor_shell.md"  # the dangling line sits right af
 
 
 def demo_clock(now_ms: float | None) -> float:
-    """now_ms as a float, or the wall clock; rejects values that are not finite numbers."""
+    """now_ms as a float, or the wall clock; rejects what the clock's rule refuses."""
     if now_ms is None:
         return system_clock_ms()
-    if (
-        isinstance(now_ms, bool)
-        or not isinstance(now_ms, (int, float))
-        or not math.isfinite(now_ms)
-    ):
-        raise ValueError(
-            f"now_ms must be a finite number of milliseconds since the epoch, got {now_ms!r}; "
-            "pass e.g. time.time() * 1000, or None for the current time"
-        )
+    problem = now_ms_problem(now_ms)
+    if problem is not None:
+        raise ValueError(f"now_ms {problem}, or None for the current time")
     return float(now_ms)
 
 

@@ -1,0 +1,52 @@
+"""What a store write step refuses, and the one wording of each refusal.
+
+The errors a transaction raises for bad input (text that is not UTF-8, a lone surrogate, a file
+over the write cap) and the write cap's check, which writers that build text from a model's
+input (a replace-all edit, a draft) run before they build it. Re-exported by
+memdir_nb.storage.transaction, where callers have always found them.
+"""
+
+from __future__ import annotations
+
+from memdir_nb.spec import constants
+
+
+class TransactionError(RuntimeError):
+    """A transaction was used wrongly (outside its `with` block, or nested)."""
+
+
+class NotUTF8Error(ValueError):
+    """A file a step reads as text is not valid UTF-8: rewriting it would replace those bytes."""
+
+    def __init__(self, rel: str, offset: int) -> None:
+        self.rel, self.offset = rel, offset
+        super().__init__(
+            f"{rel} is not valid UTF-8 text (byte {offset}); rewriting it would replace the bytes "
+            "that are not, so nothing was written. Fix: re-save it as UTF-8 (in an editor, or "
+            "with `iconv -f LATIN1 -t UTF-8` if it is Latin-1), then retry"
+        )
+
+
+class NotTextError(ValueError):
+    """Text handed to a write holds what UTF-8 cannot encode (a lone surrogate); nothing written."""
+
+
+class TooLargeToWriteError(ValueError):
+    """A write over the store's size cap for one file; nothing written."""
+
+
+def write_size_problem(
+    rel: str, size: int, max_bytes: int = constants.STORE_WRITE_MAX_BYTES
+) -> str | None:
+    """Why a file of `size` bytes is not written at rel (over max_bytes), else None.
+
+    The one wording of the cap, for writers that check a size before they build the text
+    (a replace-all edit, a draft) as well as for the write itself.
+    """
+    if size <= max_bytes:
+        return None
+    return (
+        f"{rel} would be {size:,} bytes, over the {max_bytes:,}-byte limit of one memory file "
+        "(too large to check for secrets or to read back to edit), so nothing was written; keep "
+        "memories short: split it into topic files"
+    )
