@@ -23,88 +23,18 @@ from functools import partial
 from itertools import chain
 from typing import Any
 
+from memdir_nb.dream.negation import NEGATION, StrippedStems, has_negation, strip_negations
 from memdir_nb.machine import ThreadBeside, beside_this_process, fork_pays, usable_cpus
 from memdir_nb.spec.similarity import StemCache, UnionFind, candidate_pairs
 
 DUPLICATE_HEAD_THRESHOLD = 90.0  # rapidfuzz token_sort_ratio over name + description
 DUPLICATE_BODY_THRESHOLD = 60.0  # and token_set_ratio over the bodies
 CONTRADICTION_THRESHOLD = 75.0  # token_set_ratio of descriptions once negations are removed
-# The negation words and phrases, longer alternatives before their prefixes ("no longer"
-# before "no"): the pattern below and _NEGATION_PHRASES are both built from this one list.
-_NEGATION_WORDS = (
-    "never", "not", "no longer", "don't", "do not", "doesn't", "does not", "avoid", "stop",
-    "without", "no",
-)  # fmt: skip
-_NEGATION = re.compile(r"\b(" + "|".join(map(re.escape, _NEGATION_WORDS)) + r")\b", re.I)
-# The same words, matched in lower-cased ASCII text: on ASCII, case-insensitive matching is
-# lower-casing, which keeps every offset, so the matches (and the text they leave) are the same.
-_NEGATION_LOWER = re.compile(_NEGATION.pattern)
-
-
-def _strip_negations(text: str) -> tuple[str, bool]:
-    """text lower-cased with its negation words replaced by spaces; whether it held any."""
-    if text.isascii():
-        stripped, n = _NEGATION_LOWER.subn(" ", text.lower())
-        return stripped, n > 0
-    stripped, n = _NEGATION.subn(" ", text)
-    return stripped.lower(), n > 0
-
-
-# The negations that span two words. Every other one lies inside one whitespace token.
-_NEGATION_PHRASES = tuple(w for w in _NEGATION_WORDS if " " in w)
-
-
-class _StrippedTokens:
-    """Each text's distinct tokens once its negations are stripped, from a per-token cache.
-
-    _strip_negations runs the negation pattern over every text. Outside the two-word phrases
-    of _NEGATION_PHRASES, a negation match is one word: it holds no whitespace, so it lies
-    inside one whitespace token, and its word boundaries see the same non-word neighbours
-    (whitespace or the token's ends) in the token as in the text. So on lower-cased ASCII
-    text holding none of those phrases, stripping the text and splitting it gives the same
-    tokens as stripping each token and splitting that, and each distinct token is stripped
-    once per plan. The caches are emptied past _CACHE_MAX entries, which changes no result.
-    """
-
-    _CACHE_MAX = 200_000
-
-    def __init__(self) -> None:
-        self._seen: set[str] = set()  # every token stripped so far
-        self._negated: set[str] = set()  # those of them that held a negation
-        self._parts: dict[str, list[str]] = {}  # such a token -> its tokens once stripped
-
-    def __call__(self, text: str) -> tuple[set[str], bool] | None:
-        """(the distinct tokens of _strip_negations(text)[0], whether text held a negation);
-        None for text that is not ASCII or holds a two-word negation (strip it as a whole)."""
-        if not text.isascii():
-            return None
-        low = text.lower()
-        if any(phrase in low for phrase in _NEGATION_PHRASES):
-            return None
-        tokens = set(low.split())
-        if len(self._seen) > self._CACHE_MAX:
-            self._seen.clear()
-            self._negated.clear()
-            self._parts.clear()
-        for token in tokens.difference(self._seen):  # a C-level pass (set minus set)
-            stripped, n = _NEGATION_LOWER.subn(" ", token)
-            if n:
-                self._negated.add(token)
-                self._parts[token] = stripped.split()
-            self._seen.add(token)
-        negated = tokens & self._negated  # C-level: iterates the smaller set
-        if negated:
-            tokens -= negated
-            for token in negated:
-                tokens.update(self._parts[token])
-        return tokens, bool(negated)
-
-
-def _has_negation(text: str) -> bool:
-    """Whether text holds a negation word (the near-duplicate blocks' polarity)."""
-    if text.isascii():
-        return _NEGATION_LOWER.search(text.lower()) is not None
-    return _NEGATION.search(text) is not None
+# The negation words and their stripping: dream.negation (re-exported here, where tests and the
+# planner's docs look for them).
+_NEGATION = NEGATION
+_strip_negations = strip_negations
+_has_negation = has_negation
 
 
 def _ascii_tokens(text: str) -> set[str] | None:
@@ -383,32 +313,28 @@ def _candidate_blocks(
     """
 
     # Each text's negations removed (token by token where that is the same; see
-    # _StrippedTokens), and whether there were any. Its tokens give its stems and its scored
-    # form; stripped holds the whole stripped text only where it is needed (not ASCII).
-    strip_tokens = _StrippedTokens()
+    # StrippedStems), whether there were any, and its stems. Its tokens give its scored form;
+    # texts holds the whole stripped text only where it is needed (not ASCII).
+    stripped_stems = StrippedStems(stems)
     tokens: list[set[str] | None] = []
+    keys: list[frozenset[str]] = []
     negated: list[bool] = []
     for m in mems:
         text = f"{m.description} {m.body}"
-        got = strip_tokens(text)
+        got = stripped_stems(text)
         if got is None:
             whole, neg = _strip_negations(text)
             toks = _ascii_tokens(whole)
+            key = stems.text(whole) if toks is None else stems.tokens(toks)
         else:
-            (toks, neg), whole = got, ""
+            (toks, key, neg), whole = got, ""
         texts.append(whole)
         tokens.append(toks)
+        keys.append(key)
         negated.append(neg)
     by_type: dict[str, tuple[list[int], list[int]]] = {}
     for i, m in enumerate(mems):
         by_type.setdefault(m.type, ([], []))[negated[i]].append(i)
-
-    def keys(idx: list[int]) -> list[frozenset[str]]:
-        out = []
-        for i in idx:
-            toks = tokens[i]
-            out.append(stems.text(texts[i]) if toks is None else stems.tokens(toks))
-        return out
 
     for plain, negs in by_type.values():
         if not (plain and negs):
@@ -416,7 +342,9 @@ def _candidate_blocks(
         block = [
             (negs[a], plain[b]) if negs[a] < plain[b] else (plain[b], negs[a])
             for a, b in candidate_pairs(
-                keys(negs), keys(plain), min_shared=CONTRADICTION_MIN_SHARED
+                [keys[i] for i in negs],
+                [keys[i] for i in plain],
+                min_shared=CONTRADICTION_MIN_SHARED,
             )
         ]
         for i in set(chain(*block)):  # a memory is in one type block: its text is set once

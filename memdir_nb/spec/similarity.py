@@ -117,7 +117,7 @@ class StemCache:
             multi.clear()
             multi_keys.clear()
         for token in tokens.difference(single):  # a C-level pass (set minus dict keys)
-            stems = self.words(set(_ascii_words(token)) - _STOP)
+            stems = self.ascii_stems(token)
             single[token] = next(iter(stems)) if len(stems) == 1 else None
             if len(stems) > 1:
                 multi[token] = stems
@@ -127,6 +127,10 @@ class StemCache:
             out.update(multi[token])
         out.discard(None)
         return frozenset(out)  # type: ignore[arg-type]  # None is gone
+
+    def ascii_stems(self, text: str) -> frozenset[str]:
+        """The stems of the non-stop words of a lower-cased ASCII text (a token, or a few)."""
+        return self.words(set(_ascii_words(text)) - _STOP)
 
     def text(self, text: str) -> frozenset[str]:
         """text's set of lower-cased word stems (Snowball English), stop words left out."""

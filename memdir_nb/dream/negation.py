@@ -1,0 +1,119 @@
+"""Negations in memory texts: the words, stripping them, and a per-token cache of what is left.
+
+A contradiction is two same-type memories of opposite polarity (one holds a negation word,
+the other none) whose texts are alike once the negations are removed. The planner asks that
+of every memory, so the per-text work is done per distinct token where that gives the same
+result (StrippedStems), and the whole-text pass (strip_negations) is kept for the texts where
+it would not (outside ASCII, or holding a two-word negation).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import NamedTuple
+
+from memdir_nb.spec.similarity import StemCache
+
+# The negation words and phrases, longer alternatives before their prefixes ("no longer"
+# before "no"): the pattern below and NEGATION_PHRASES are both built from this one list.
+NEGATION_WORDS = (
+    "never", "not", "no longer", "don't", "do not", "doesn't", "does not", "avoid", "stop",
+    "without", "no",
+)  # fmt: skip
+NEGATION = re.compile(r"\b(" + "|".join(map(re.escape, NEGATION_WORDS)) + r")\b", re.I)
+# The same words, matched in lower-cased ASCII text: on ASCII, case-insensitive matching is
+# lower-casing, which keeps every offset, so the matches (and the text they leave) are the same.
+NEGATION_LOWER = re.compile(NEGATION.pattern)
+# The negations that span two words. Every other one lies inside one whitespace token.
+NEGATION_PHRASES = tuple(w for w in NEGATION_WORDS if " " in w)
+
+
+def strip_negations(text: str) -> tuple[str, bool]:
+    """text lower-cased with its negation words replaced by spaces; whether it held any."""
+    if text.isascii():
+        stripped, n = NEGATION_LOWER.subn(" ", text.lower())
+        return stripped, n > 0
+    stripped, n = NEGATION.subn(" ", text)
+    return stripped.lower(), n > 0
+
+
+def has_negation(text: str) -> bool:
+    """Whether text holds a negation word (the near-duplicate blocks' polarity)."""
+    if text.isascii():
+        return NEGATION_LOWER.search(text.lower()) is not None
+    return NEGATION.search(text) is not None
+
+
+class Stripped(NamedTuple):
+    """One text once its negations are stripped."""
+
+    tokens: set[str]  # its distinct whitespace tokens (lower-cased)
+    stems: frozenset[str]  # StemCache.tokens of those tokens
+    negated: bool  # whether the text held a negation
+
+
+class StrippedStems:
+    """Each text's distinct tokens, word stems and polarity once its negations are stripped,
+    from per-token caches.
+
+    strip_negations runs the negation pattern over every text. Outside the two-word phrases
+    of NEGATION_PHRASES, a negation match is one word: it holds no whitespace, so it lies
+    inside one whitespace token, and its word boundaries see the same non-word neighbours
+    (whitespace or the token's ends) in the token as in the text. So on lower-cased ASCII
+    text holding none of those phrases, stripping the text and splitting it gives the same
+    tokens as stripping each token and splitting that. A text's stems (StemCache.tokens) are
+    the union of its tokens' stems, and no word spans whitespace, so the stems of a stripped
+    token's parts are the stems of the stripped token. Each distinct token is therefore
+    stripped and stemmed once per plan, and a text costs a few set operations at C level.
+    The caches are emptied past _CACHE_MAX entries, which changes no result.
+    """
+
+    _CACHE_MAX = 200_000
+
+    def __init__(self, stems: StemCache) -> None:
+        self._stems = stems
+        # Most tokens have one stem once stripped: token -> that stem. A token with none maps
+        # to None; one with several too, its stems in _multi.
+        self._single: dict[str, str | None] = {}
+        self._multi: dict[str, frozenset[str]] = {}
+        self._multi_keys: set[str] = set()  # _multi's keys, as a set: a set & set is C-fast
+        self._negated: set[str] = set()  # the tokens seen that held a negation
+        self._parts: dict[str, list[str]] = {}  # such a token -> its tokens once stripped
+
+    def __call__(self, text: str) -> Stripped | None:
+        """text stripped token by token; None for text that is not ASCII or holds a two-word
+        negation (strip it as a whole: strip_negations)."""
+        if not text.isascii():
+            return None
+        low = text.lower()
+        if any(phrase in low for phrase in NEGATION_PHRASES):
+            return None
+        tokens = set(low.split())
+        single = self._single
+        if len(single) > self._CACHE_MAX:
+            for cache in (single, self._multi, self._multi_keys, self._negated, self._parts):
+                cache.clear()
+        for token in tokens.difference(single):  # a C-level pass (set minus dict keys)
+            self._learn(token)
+        stems: set[str | None] = set(map(single.__getitem__, tokens))
+        for token in tokens & self._multi_keys:  # C-level: iterates the smaller set
+            stems.update(self._multi[token])
+        stems.discard(None)
+        negated = tokens & self._negated
+        if negated:
+            tokens -= negated
+            for token in negated:
+                tokens.update(self._parts[token])
+        return Stripped(tokens, frozenset(stems), bool(negated))  # type: ignore[arg-type]  # None is gone
+
+    def _learn(self, token: str) -> None:
+        """Strip and stem one token not seen before."""
+        stripped, n = NEGATION_LOWER.subn(" ", token)
+        if n:
+            self._negated.add(token)
+            self._parts[token] = stripped.split()
+        stems = self._stems.ascii_stems(stripped)
+        self._single[token] = next(iter(stems)) if len(stems) == 1 else None
+        if len(stems) > 1:
+            self._multi[token] = stems
+            self._multi_keys.add(token)
