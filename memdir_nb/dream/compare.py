@@ -120,7 +120,7 @@ def _duplicate_groups(pool: list[_Mem], fuzz: Any, stems: StemCache) -> list[lis
     for idx in blocks.values():
         block = [pool[i] for i in idx]
         keys = [stems.text(f"{m.name} {m.description}") for m in block]
-        pairs = list(candidate_pairs(keys, min_shared=DUPLICATE_MIN_SHARED))
+        pairs = candidate_pairs(keys, min_shared=DUPLICATE_MIN_SHARED)
         # The pairs are scored as indexes into the block, and only those that pass go back to
         # pool indexes (most candidates fail the scores). The groups are the connected
         # components, whatever order the pairs are joined in. Series siblings are left out

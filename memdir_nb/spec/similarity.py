@@ -177,8 +177,9 @@ def candidate_pairs(
     right: Sequence[frozenset[str]] | None = None,
     *,
     min_shared: float,
-) -> set[tuple[int, int]]:
-    """Index pairs (i, j) whose key sets share at least min_shared of the smaller set.
+) -> list[tuple[int, int]]:
+    """Index pairs (i, j) whose key sets share at least min_shared of the smaller set, each
+    once, in no particular order.
 
     With one sequence, pairs within it (i < j); with two, pairs across them (i in left, j in
     right). Empty sets pair with nothing. A pair is found when one text's rarest stems (see
@@ -188,7 +189,7 @@ def candidate_pairs(
     pairs = len(join.left) * len(join.right)
     if pairs >= DENSE_MIN_PAIRS and join.dense_cost() <= DENSE_MAX_COST:
         return join.dense()
-    return join.probed()
+    return list(join.probed())
 
 
 class _Join:
@@ -230,7 +231,7 @@ class _Join:
         """Multiply-adds of the dense join (three products over the shared vocabulary)."""
         return 3 * len(self.left) * len(self.right) * len(self.df)
 
-    def dense(self) -> set[tuple[int, int]]:
+    def dense(self) -> list[tuple[int, int]]:
         """The join as 0/1 matrix products: shared-stem counts and seed hits for every pair."""
         import numpy as np
 
@@ -249,7 +250,7 @@ class _Join:
         column[shared] = np.arange(n_columns)
         lm, lp = left.matrices(column, n_columns)
         rm, rp = (lm, lp) if self.same else right.matrices(column, n_columns)
-        pairs: set[tuple[int, int]] = set()
+        pairs: list[tuple[int, int]] = []  # each cell is one pair: no pair comes twice
         ln, rn = left.lens.astype(np.float64), right.lens.astype(np.float64)
         n_left, n_right = len(self.left), len(self.right)
         step = max(1, _DENSE_CHUNK_CELLS // max(1, n_right))
@@ -268,7 +269,7 @@ class _Join:
                 if self.same:
                     ok &= np.arange(rows.start, rows.stop)[:, None] < np.arange(n_right)
                 i, j = np.nonzero(ok)
-                pairs.update(zip((i + start).tolist(), j.tolist(), strict=True))
+                pairs += zip((i + start).tolist(), j.tolist(), strict=True)
         return pairs
 
     def probed(self) -> set[tuple[int, int]]:
