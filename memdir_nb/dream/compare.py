@@ -319,9 +319,8 @@ def _candidate_blocks(
     tokens: list[set[str] | None] = []
     keys: list[frozenset[str]] = []
     negated: list[bool] = []
-    for m in mems:
-        text = f"{m.description} {m.body}"
-        got = stripped_stems(text)
+    all_text = [f"{m.description} {m.body}" for m in mems]
+    for text, got in zip(all_text, stripped_stems.many(all_text), strict=True):
         if got is None:
             whole, neg = _strip_negations(text)
             toks = _ascii_tokens(whole)

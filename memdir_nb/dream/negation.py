@@ -10,6 +10,7 @@ it would not (outside ASCII, or holding a two-word negation).
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from typing import NamedTuple
 
 from memdir_nb.spec.similarity import StemCache
@@ -83,18 +84,22 @@ class StrippedStems:
     def __call__(self, text: str) -> Stripped | None:
         """text stripped token by token; None for text that is not ASCII or holds a two-word
         negation (strip it as a whole: strip_negations)."""
-        if not text.isascii():
-            return None
-        low = text.lower()
-        if any(phrase in low for phrase in NEGATION_PHRASES):
-            return None
-        tokens = set(low.split())
-        single = self._single
-        if len(single) > self._CACHE_MAX:
-            for cache in (single, self._multi, self._multi_keys, self._negated, self._parts):
+        return self.many([text])[0]
+
+    def many(self, texts: Sequence[str]) -> list[Stripped | None]:
+        """[self(text) for text in texts], every token not seen before stripped and stemmed in
+        one batch (StemCache.ascii_stems_many)."""
+        if len(self._single) > self._CACHE_MAX:
+            for cache in (self._single, self._multi, self._multi_keys, self._negated, self._parts):
                 cache.clear()
-        for token in tokens.difference(single):  # a C-level pass (set minus dict keys)
-            self._learn(token)
+        split = [_tokens(text) for text in texts]
+        new = set().union(*filter(None, split)).difference(self._single)
+        self._learn(list(new))
+        return [None if tokens is None else self._stripped(tokens) for tokens in split]
+
+    def _stripped(self, tokens: set[str]) -> Stripped:
+        """One text's tokens stripped, from the caches (each token in them)."""
+        single = self._single
         stems: set[str | None] = set(map(single.__getitem__, tokens))
         for token in tokens & self._multi_keys:  # C-level: iterates the smaller set
             stems.update(self._multi[token])
@@ -106,14 +111,28 @@ class StrippedStems:
                 tokens.update(self._parts[token])
         return Stripped(tokens, frozenset(stems), bool(negated))  # type: ignore[arg-type]  # None is gone
 
-    def _learn(self, token: str) -> None:
-        """Strip and stem one token not seen before."""
-        stripped, n = NEGATION_LOWER.subn(" ", token)
-        if n:
-            self._negated.add(token)
-            self._parts[token] = stripped.split()
-        stems = self._stems.ascii_stems(stripped)
-        self._single[token] = next(iter(stems)) if len(stems) == 1 else None
-        if len(stems) > 1:
-            self._multi[token] = stems
-            self._multi_keys.add(token)
+    def _learn(self, tokens: list[str]) -> None:
+        """Strip and stem tokens not seen before."""
+        stripped = []
+        for token in tokens:
+            text, n = NEGATION_LOWER.subn(" ", token)
+            if n:
+                self._negated.add(token)
+                self._parts[token] = text.split()
+            stripped.append(text)
+        for token, stems in zip(tokens, self._stems.ascii_stems_many(stripped), strict=True):
+            self._single[token] = next(iter(stems)) if len(stems) == 1 else None
+            if len(stems) > 1:
+                self._multi[token] = stems
+                self._multi_keys.add(token)
+
+
+def _tokens(text: str) -> set[str] | None:
+    """text's distinct lower-cased tokens; None for text that is not ASCII or holds a two-word
+    negation (StrippedStems cannot strip those token by token)."""
+    if not text.isascii():
+        return None
+    low = text.lower()
+    if any(phrase in low for phrase in NEGATION_PHRASES):
+        return None
+    return set(low.split())

@@ -116,8 +116,8 @@ class StemCache:
             single.clear()
             multi.clear()
             multi_keys.clear()
-        for token in tokens.difference(single):  # a C-level pass (set minus dict keys)
-            stems = self.ascii_stems(token)
+        new = list(tokens.difference(single))  # a C-level pass (set minus dict keys)
+        for token, stems in zip(new, self.ascii_stems_many(new), strict=True):
             single[token] = next(iter(stems)) if len(stems) == 1 else None
             if len(stems) > 1:
                 multi[token] = stems
@@ -128,9 +128,13 @@ class StemCache:
         out.discard(None)
         return frozenset(out)  # type: ignore[arg-type]  # None is gone
 
-    def ascii_stems(self, text: str) -> frozenset[str]:
-        """The stems of the non-stop words of a lower-cased ASCII text (a token, or a few)."""
-        return self.words(set(_ascii_words(text)) - _STOP)
+    def ascii_stems_many(self, texts: list[str]) -> list[frozenset[str]]:
+        """The stems of the non-stop words of each lower-cased ASCII text (a token, or a few),
+        every word not stemmed before stemmed in one call (one call per token costs more)."""
+        words = [set(_ascii_words(text)) - _STOP for text in texts]
+        if len(words) > 1:
+            self.words(set().union(*words))
+        return [self.words(w) for w in words]
 
     def text(self, text: str) -> frozenset[str]:
         """text's set of lower-cased word stems (Snowball English), stop words left out."""

@@ -113,3 +113,19 @@ def test_the_stripped_token_cache_gives_the_same_tokens_after_emptying_itself(
     texts = ["never stop, avoid-it", "know not", "x never y", "never stop, avoid-it", "note"]
     for text in texts * 3:
         assert strip_tokens(text) == _stripped_reference(text)
+
+
+def test_stripping_many_texts_at_once_gives_what_one_at_a_time_gives() -> None:
+    # many() strips and stems every new token of all the texts in one batch first.
+    rng = random.Random(6)
+    words = ["not", "Never", "don't", "avoid", "stop", "know", "note", "running", "the", "a/b"]
+    words += ["x-not-y", "café", "do", "NOT", "no", "longer", "runs", "ſtop"]
+    texts = [
+        "".join(rng.choice(words) + rng.choice(_GLUE) for _ in range(rng.randint(0, 12)))
+        for _ in range(400)
+    ]
+    one_by_one = StrippedStems(StemCache())
+    want = [one_by_one(text) for text in texts]
+    assert StrippedStems(StemCache()).many(texts) == want
+    assert sum(got is None for got in want) > 50  # outside ASCII or a two-word negation
+    assert sum(got is not None and got.negated for got in want) > 50
