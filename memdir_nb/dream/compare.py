@@ -119,7 +119,7 @@ def _duplicate_groups(pool: list[_Mem], fuzz: Any, stems: StemCache) -> list[lis
     uf = UnionFind(len(pool))
     for idx in blocks.values():
         block = [pool[i] for i in idx]
-        keys = [stems.text(f"{m.name} {m.description}") for m in block]
+        keys = stems.texts([f"{m.name} {m.description}" for m in block])
         pairs = candidate_pairs(keys, min_shared=DUPLICATE_MIN_SHARED)
         # The pairs are scored as indexes into the block, and only those that pass go back to
         # pool indexes (most candidates fail the scores). The groups are the connected

@@ -116,17 +116,31 @@ class StemCache:
             single.clear()
             multi.clear()
             multi_keys.clear()
-        new = list(tokens.difference(single))  # a C-level pass (set minus dict keys)
-        for token, stems in zip(new, self.ascii_stems_many(new), strict=True):
-            single[token] = next(iter(stems)) if len(stems) == 1 else None
-            if len(stems) > 1:
-                multi[token] = stems
-                multi_keys.add(token)
+        self._learn(list(tokens.difference(single)))  # a C-level pass (set minus dict keys)
         out: set[str | None] = set(map(single.__getitem__, tokens))
         for token in tokens & multi_keys:  # C-level: iterates the smaller set
             out.update(multi[token])
         out.discard(None)
         return frozenset(out)  # type: ignore[arg-type]  # None is gone
+
+    def _learn(self, tokens: list[str]) -> None:
+        """Stem tokens not seen before, in one batch."""
+        single, multi, multi_keys = self._single, self._multi, self._multi_keys
+        for token, stems in zip(tokens, self.ascii_stems_many(tokens), strict=True):
+            single[token] = next(iter(stems)) if len(stems) == 1 else None
+            if len(stems) > 1:
+                multi[token] = stems
+                multi_keys.add(token)
+
+    def texts(self, texts: Sequence[str]) -> list[frozenset[str]]:
+        """[self.text(text) for text in texts], the new tokens of all of them stemmed in one batch."""
+        split = [set(text.lower().split()) if text.isascii() else None for text in texts]
+        if len(self._single) <= self._CACHE_MAX:  # else tokens() empties the caches first
+            self._learn(list(set[str]().union(*filter(None, split)).difference(self._single)))
+        return [
+            self.text(text) if tokens is None else self.tokens(tokens)
+            for text, tokens in zip(texts, split, strict=True)
+        ]
 
     def ascii_stems_many(self, texts: list[str]) -> list[frozenset[str]]:
         """The stems of the non-stop words of each lower-cased ASCII text (a token, or a few),
@@ -153,7 +167,7 @@ def _ascii_words(token: str) -> list[str]:
 def stem_sets(texts: Iterable[str], cache: StemCache | None = None) -> list[frozenset[str]]:
     """Each text's set of lower-cased word stems (Snowball English), stop words left out."""
     cache = cache or StemCache()
-    return [cache.text(text) for text in texts]
+    return cache.texts(list(texts))
 
 
 def _prefix(keys: frozenset[str], rank: dict[str, int], min_shared: float) -> list[str]:

@@ -146,6 +146,8 @@ def test_the_stem_cache_gives_each_text_the_stems_of_its_words() -> None:
     cache = similarity.StemCache()
     assert [cache.text(t) for t in texts] == [_reference_stems(t) for t in texts]
     assert stem_sets(texts) == [_reference_stems(t) for t in texts]
+    # many texts at once: every new token of them stemmed in one batch first
+    assert similarity.StemCache().texts(texts) == [_reference_stems(t) for t in texts]
 
 
 def test_the_stem_cache_gives_the_same_stems_after_emptying_itself(
@@ -156,6 +158,8 @@ def test_the_stem_cache_gives_the_same_stems_after_emptying_itself(
     texts = _random_texts(rng, 200)
     cache = similarity.StemCache()
     assert [cache.text(t) for t in texts] == [_reference_stems(t) for t in texts]
+    assert cache.texts(texts) == [_reference_stems(t) for t in texts]
+    assert similarity.StemCache().texts(texts) == [_reference_stems(t) for t in texts]
 
 
 def test_a_matrix_join_of_empty_sets_finds_nothing() -> None:
