@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from itertools import chain
 from typing import NamedTuple
 
 from memdir_nb.spec.similarity import StemCache
@@ -112,15 +113,26 @@ class StrippedStems:
         return Stripped(tokens, frozenset(stems), bool(negated))  # type: ignore[arg-type]  # None is gone
 
     def _learn(self, tokens: list[str]) -> None:
-        """Strip and stem tokens not seen before."""
-        stripped = []
+        """Strip and stem tokens not seen before. A token with no negation is stemmed by the
+        StemCache's own token cache, where the near-duplicate step then finds it too."""
+        plain: list[str] = []
+        negated: list[str] = []
+        stripped: list[str] = []  # each negated token with its negations stripped
         for token in tokens:
             text, n = NEGATION_LOWER.subn(" ", token)
             if n:
                 self._negated.add(token)
                 self._parts[token] = text.split()
-            stripped.append(text)
-        for token, stems in zip(tokens, self._stems.ascii_stems_many(stripped), strict=True):
+                negated.append(token)
+                stripped.append(text)
+            else:
+                plain.append(token)
+        stemmed = zip(
+            chain(plain, negated),
+            chain(self._stems.token_stems(plain), self._stems.ascii_stems_many(stripped)),
+            strict=True,
+        )
+        for token, stems in stemmed:
             self._single[token] = next(iter(stems)) if len(stems) == 1 else None
             if len(stems) > 1:
                 self._multi[token] = stems

@@ -132,6 +132,20 @@ class StemCache:
                 multi[token] = stems
                 multi_keys.add(token)
 
+    def token_stems(self, tokens: list[str]) -> list[frozenset[str]]:
+        """Each lower-cased ASCII token's stems (as tokens() counts them), the tokens not seen
+        before stemmed in one batch and kept, so a later text holding them finds them."""
+        single, multi = self._single, self._multi
+        if len(single) > self._CACHE_MAX:
+            single.clear()
+            multi.clear()
+            self._multi_keys.clear()
+        self._learn([token for token in tokens if token not in single])
+        return [
+            multi[token] if token in multi else frozenset(filter(None, (single[token],)))
+            for token in tokens
+        ]
+
     def texts(self, texts: Sequence[str]) -> list[frozenset[str]]:
         """[self.text(text) for text in texts], the new tokens of all of them stemmed in one batch."""
         split = [set(text.lower().split()) if text.isascii() else None for text in texts]

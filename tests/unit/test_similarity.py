@@ -210,3 +210,12 @@ def test_stems_are_ranked_by_document_frequency_then_by_the_stem_itself() -> Non
         df = join.df
         assert list(join.rank) == sorted(df, key=lambda k: (df[k], k))
         assert list(join.rank.values()) == list(range(len(df)))
+
+
+def test_a_token_s_stems_are_what_the_token_cache_counts_for_it() -> None:
+    # token_stems fills the same cache tokens() reads: asked again, nothing is stemmed anew.
+    tokens = ["running,", "a/b", "the", "x.y-z", "memories", "(of)", "don't", "v1.2"]
+    cache = similarity.StemCache()
+    assert cache.token_stems(tokens) == [similarity.StemCache().tokens({t}) for t in tokens]
+    assert cache.token_stems(tokens) == [cache.tokens({t}) for t in tokens]
+    assert cache.tokens(set(tokens)) == similarity.StemCache().tokens(set(tokens))
