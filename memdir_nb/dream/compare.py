@@ -25,7 +25,12 @@ from typing import Any
 
 from memdir_nb.dream.negation import NEGATION, StrippedStems, has_negation, strip_negations
 from memdir_nb.machine import ThreadBeside, beside_this_process, fork_pays, usable_cpus
-from memdir_nb.spec.similarity import StemCache, UnionFind, candidate_pairs
+from memdir_nb.spec.similarity import (
+    StemCache,
+    UnionFind,
+    candidate_pair_columns,
+    candidate_pairs,
+)
 
 DUPLICATE_HEAD_THRESHOLD = 90.0  # rapidfuzz token_sort_ratio over name + description
 DUPLICATE_BODY_THRESHOLD = 60.0  # and token_set_ratio over the bodies
@@ -120,7 +125,7 @@ def _duplicate_groups(pool: list[_Mem], fuzz: Any, stems: StemCache) -> list[lis
     for idx in blocks.values():
         block = [pool[i] for i in idx]
         keys = stems.texts([f"{m.name} {m.description}" for m in block])
-        pairs = candidate_pairs(keys, min_shared=DUPLICATE_MIN_SHARED)
+        pairs = candidate_pair_columns(keys, min_shared=DUPLICATE_MIN_SHARED)
         # The pairs are scored as indexes into the block, and only those that pass go back to
         # pool indexes (most candidates fail the scores). The groups are the connected
         # components, whatever order the pairs are joined in. Series siblings are left out
@@ -132,14 +137,18 @@ def _duplicate_groups(pool: list[_Mem], fuzz: Any, stems: StemCache) -> list[lis
 
 
 def _near_duplicate_pairs(
-    pool: list[_Mem], pairs: list[tuple[int, int]], fuzz: Any
+    pool: list[_Mem], columns: tuple[list[int], list[int]], fuzz: Any
 ) -> list[tuple[int, int]]:
-    """The pairs whose heads reach DUPLICATE_HEAD_THRESHOLD (token_sort_ratio) and whose
-    bodies reach DUPLICATE_BODY_THRESHOLD (token_set_ratio), in no particular order."""
+    """The pairs (columns: their first indexes and their second ones) whose heads reach
+    DUPLICATE_HEAD_THRESHOLD (token_sort_ratio) and whose bodies reach
+    DUPLICATE_BODY_THRESHOLD (token_set_ratio), in no particular order."""
     cutoff = DUPLICATE_HEAD_THRESHOLD
-    sorted_heads = {i: _token_sort_text(pool[i].head_lower) for i in set(chain(*pairs))}
-    if len(pairs) >= _BATCH_MIN_PAIRS:  # below it, a small dir does not import numpy
-        pairs = _ratio_may_reach(sorted_heads, pairs, cutoff)
+    firsts, seconds = columns
+    sorted_heads = {i: _token_sort_text(pool[i].head_lower) for i in {*firsts, *seconds}}
+    if len(firsts) >= _BATCH_MIN_PAIRS:  # below it, a small dir does not import numpy
+        pairs = _ratio_may_reach(sorted_heads, columns, cutoff)
+    else:
+        pairs = list(zip(firsts, seconds, strict=True))
 
     def heads_alike(a: int, b: int) -> bool:
         sa, sb = sorted_heads[a], sorted_heads[b]
@@ -172,9 +181,11 @@ def _near_duplicate_pairs(
 
 
 def _ratio_may_reach(
-    texts: dict[int, str | None], pairs: list[tuple[int, int]], cutoff: float
+    texts: dict[int, str | None], columns: tuple[list[int], list[int]], cutoff: float
 ) -> list[tuple[int, int]]:
-    """The pairs whose fuzz.ratio can reach cutoff, by an exact upper bound; the others fail.
+    """The pairs (columns: their first indexes and their second ones) whose fuzz.ratio can
+    reach cutoff, by an exact upper bound, in their order; the others fail. Only those are
+    made tuples.
 
     ratio(a, b) is 200·LCS / (len a + len b), LCS being their longest common subsequence, which
     holds no more of a character than either text does: so the score is at most
@@ -187,8 +198,8 @@ def _ratio_may_reach(
     import numpy as np
 
     ids = sorted(i for i, t in texts.items() if t is not None)
-    if not ids or not pairs:
-        return pairs
+    if not ids or not columns[0]:
+        return list(zip(*columns, strict=True))
     ascii_texts = [texts[i] or "" for i in ids]
     lens = np.fromiter(map(len, ascii_texts), np.int64, len(ids))
     chars = np.frombuffer("".join(ascii_texts).encode("ascii"), np.uint8)
@@ -200,11 +211,11 @@ def _ratio_may_reach(
     counts = counts.astype(np.min_scalar_type(int(counts.max(initial=0))))
     row = np.full(max(texts) + 1, -1, dtype=np.intp)  # a pair's texts' rows in counts
     row[ids] = np.arange(len(ids))
-    both = np.fromiter(chain.from_iterable(pairs), np.intp, 2 * len(pairs)).reshape(-1, 2)
-    a, b = row[both[:, 0]], row[both[:, 1]]
+    firsts, seconds = np.asarray(columns[0], np.intp), np.asarray(columns[1], np.intp)
+    a, b = row[firsts], row[seconds]
     common = np.minimum(counts[a], counts[b]).sum(axis=1)  # row -1 (not ASCII): kept below
     may = (a < 0) | (b < 0) | (200 * common >= cutoff * (lens[a] + lens[b]))
-    return [pairs[k] for k in np.flatnonzero(may).tolist()]
+    return list(zip(firsts[may].tolist(), seconds[may].tolist(), strict=True))
 
 
 def _partners(pairs: list[tuple[int, int]]) -> dict[int, list[tuple[int, int]]]:

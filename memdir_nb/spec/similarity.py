@@ -25,7 +25,14 @@ from typing import Any
 
 from memdir_nb.spec import text as textseg
 
-__all__ = ["MAX_POSTING", "StemCache", "UnionFind", "candidate_pairs", "stem_sets"]
+__all__ = [
+    "MAX_POSTING",
+    "StemCache",
+    "UnionFind",
+    "candidate_pair_columns",
+    "candidate_pairs",
+    "stem_sets",
+]
 
 # A stem found in more texts than this is not used to find candidates (it is still counted
 # when a candidate's shared stems are checked). This bounds the work per text, so the whole
@@ -217,11 +224,23 @@ def candidate_pairs(
     right). Empty sets pair with nothing. A pair is found when one text's rarest stems (see
     _prefix; stems in more than MAX_POSTING texts left out) include a stem of the other.
     """
+    return list(zip(*candidate_pair_columns(left, right, min_shared=min_shared), strict=True))
+
+
+def candidate_pair_columns(
+    left: Sequence[frozenset[str]],
+    right: Sequence[frozenset[str]] | None = None,
+    *,
+    min_shared: float,
+) -> tuple[list[int], list[int]]:
+    """candidate_pairs as two columns, the pairs' first indexes and their second ones (for a
+    caller that filters many pairs with numpy before making any of them a tuple)."""
     join = _Join(left, right, min_shared)
     pairs = len(join.left) * len(join.right)
     if pairs >= DENSE_MIN_PAIRS and join.dense_cost() <= DENSE_MAX_COST:
-        return join.dense()
-    return list(join.probed())
+        return join.dense_columns()
+    found = join.probed()
+    return [i for i, _ in found], [j for _, j in found]
 
 
 class _Join:
@@ -264,6 +283,10 @@ class _Join:
         return 3 * len(self.left) * len(self.right) * len(self.df)
 
     def dense(self) -> list[tuple[int, int]]:
+        """The join as 0/1 matrix products (dense_columns), as pairs."""
+        return list(zip(*self.dense_columns(), strict=True))
+
+    def dense_columns(self) -> tuple[list[int], list[int]]:
         """The join as 0/1 matrix products: shared-stem counts and seed hits for every pair."""
         import numpy as np
 
@@ -282,7 +305,7 @@ class _Join:
         column[shared] = np.arange(n_columns)
         lm, lp = left.matrices(column, n_columns)
         rm, rp = (lm, lp) if self.same else right.matrices(column, n_columns)
-        pairs: list[tuple[int, int]] = []  # each cell is one pair: no pair comes twice
+        firsts, seconds = [], []  # each cell is one pair: no pair comes twice
         ln, rn = left.lens.astype(np.float64), right.lens.astype(np.float64)
         n_left, n_right = len(self.left), len(self.right)
         step = max(1, _DENSE_CHUNK_CELLS // max(1, n_right))
@@ -301,8 +324,9 @@ class _Join:
                 if self.same:
                     ok &= np.arange(rows.start, rows.stop)[:, None] < np.arange(n_right)
                 i, j = np.nonzero(ok)
-                pairs += zip((i + start).tolist(), j.tolist(), strict=True)
-        return pairs
+                firsts += (i + start).tolist()
+                seconds += j.tolist()
+        return firsts, seconds
 
     def probed(self) -> set[tuple[int, int]]:
         """The join by postings: each text's seed stems find candidates, then each is verified."""

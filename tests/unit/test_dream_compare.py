@@ -91,6 +91,11 @@ def _pool(rng: random.Random, count: int) -> list[_Mem]:
     ] + [_Mem("u.md", "u.md", "", "", "n\xa0x", "café w1", "user", "w1 w2", 0.0)]
 
 
+def _columns(pairs: list[tuple[int, int]]) -> tuple[list[int], list[int]]:
+    """Pairs as the planner hands them over: their first indexes, then their second ones."""
+    return [i for i, _ in pairs], [j for _, j in pairs]
+
+
 def test_near_duplicate_pairs_batched_or_one_by_one_match_the_raw_scores(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
@@ -105,9 +110,9 @@ def test_near_duplicate_pairs_batched_or_one_by_one_match_the_raw_scores(
     }
     assert 0 < len(want) < len(pairs)
     monkeypatch.setattr(compare, "_BATCH_MIN_PAIRS", 0)
-    assert set(_near_duplicate_pairs(pool, pairs, fuzz)) == want
+    assert set(_near_duplicate_pairs(pool, _columns(pairs), fuzz)) == want
     monkeypatch.setattr(compare, "_BATCH_MIN_PAIRS", 10**9)
-    assert set(_near_duplicate_pairs(pool, pairs, fuzz)) == want
+    assert set(_near_duplicate_pairs(pool, _columns(pairs), fuzz)) == want
 
 
 def test_contradiction_scores_batched_per_text_match_pair_by_pair(
@@ -166,7 +171,7 @@ def test_the_character_bound_never_drops_a_pair_whose_ratio_reaches_the_cutoff()
     texts: dict[int, str | None] = dict(enumerate(heads))
     texts[150] = None  # a head that is not ASCII: its pairs are all kept
     pairs = [(i, j) for i in range(151) for j in range(i + 1, 151)]
-    kept = set(compare._ratio_may_reach(texts, pairs, DUPLICATE_HEAD_THRESHOLD))
+    kept = set(compare._ratio_may_reach(texts, _columns(pairs), DUPLICATE_HEAD_THRESHOLD))
     assert all(p in kept for p in pairs if 150 in p)
     reach = {
         (i, j)
@@ -189,7 +194,9 @@ def test_the_character_bound_never_drops_a_pair_whose_ratio_reaches_the_cutoff()
 def test_the_character_bound_keeps_pairs_of_empty_heads() -> None:
     # ratio("", "") is 100: two empty texts reach any cutoff.
     texts: dict[int, str | None] = {0: "", 1: "", 2: "abc"}
-    kept = compare._ratio_may_reach(texts, [(0, 1), (0, 2), (1, 2)], DUPLICATE_HEAD_THRESHOLD)
+    kept = compare._ratio_may_reach(
+        texts, _columns([(0, 1), (0, 2), (1, 2)]), DUPLICATE_HEAD_THRESHOLD
+    )
     assert kept == [(0, 1)]
 
 
@@ -209,7 +216,7 @@ def test_the_character_bound_counts_exactly_past_255_of_one_character() -> None:
 
     want = [(i, j) for i, j in pairs if bound_reaches(texts[i] or "", texts[j] or "")]
     assert 0 < len(want) < len(pairs)
-    assert compare._ratio_may_reach(texts, pairs, DUPLICATE_HEAD_THRESHOLD) == want
+    assert compare._ratio_may_reach(texts, _columns(pairs), DUPLICATE_HEAD_THRESHOLD) == want
 
 
 def _contradicting_pool(rng: random.Random, count: int) -> list[_Mem]:
