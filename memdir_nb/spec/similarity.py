@@ -123,7 +123,9 @@ class StemCache:
             single.clear()
             multi.clear()
             multi_keys.clear()
-        self._learn(list(tokens.difference(single)))  # a C-level pass (set minus dict keys)
+        new = tokens.difference(single)  # a C-level pass (set minus dict keys)
+        if new:
+            self._learn(list(new))
         out: set[str | None] = set(map(single.__getitem__, tokens))
         for token in tokens & multi_keys:  # C-level: iterates the smaller set
             out.update(multi[token])
