@@ -5,7 +5,8 @@ after it (`--out after.json`), then `--compare before.json after.json`: it print
 difference per dir and exits 1 if there is one. Dirs: the cached bench dirs (1,000 and 2,000
 files; --sizes for others), the demo memory dir (built into a temporary folder at a fixed
 time), and the memory dirs under notebooks/data and tests/data. To run it on another
-checkout's code, put that checkout first: PYTHONPATH=/path/to/checkout.
+checkout's code, put that checkout first: PYTHONPATH=/path/to/checkout. --plan-only leaves the
+lint findings out (for speed work on the planner); --cache names another folder of bench dirs.
 
   python benchmarks/check_same_results.py --out /tmp/before.json
   python benchmarks/check_same_results.py --compare /tmp/before.json /tmp/after.json
@@ -24,6 +25,7 @@ from typing import Any
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
+DEFAULT_CACHE = HERE.parent / ".bench" / "whole_dir"
 
 
 def _lint(root: Path, now_ms: float) -> list[str]:
@@ -72,16 +74,14 @@ def _corpus_dir(root: Path, now_ms: float) -> Path:
     return root
 
 
-def _dirs(tmp: Path, sizes: list[int]) -> dict[str, tuple[Path, float]]:
+def _dirs(tmp: Path, sizes: list[int], cache: Path) -> dict[str, tuple[Path, float]]:
     from whole_dir_corpus import NOW_MS, cached_dir
 
     from memdir_nb.ui.demo.build import build_demo_memory_dir
 
     demo_now = 1_750_000_000_000.0
     demo = build_demo_memory_dir(tmp / "demo", now_ms=demo_now)
-    dirs = {
-        f"bench-{n}": (cached_dir(HERE.parent / ".bench" / "whole_dir", n), NOW_MS) for n in sizes
-    }
+    dirs = {f"bench-{n}": (cached_dir(cache, n), NOW_MS) for n in sizes}
     dirs["demo"] = (Path(demo), demo_now)
     dirs["secret-corpora"] = (_corpus_dir(tmp / "corpora", NOW_MS), NOW_MS)
     for base in (HERE.parent / "notebooks" / "data", HERE.parent / "tests" / "data"):
@@ -91,12 +91,12 @@ def _dirs(tmp: Path, sizes: list[int]) -> dict[str, tuple[Path, float]]:
     return dirs
 
 
-def collect(sizes: list[int]) -> dict[str, Any]:
-    """Every dir's lint findings and plan."""
+def collect(sizes: list[int], cache: Path = DEFAULT_CACHE, lint: bool = True) -> dict[str, Any]:
+    """Every dir's lint findings (none when lint is False) and plan."""
     out: dict[str, Any] = {}
     with tempfile.TemporaryDirectory() as tmp:
-        for name, (root, now_ms) in _dirs(Path(tmp), sizes).items():
-            out[name] = {"lint": _lint(root, now_ms), "plan": _plan(root, now_ms)}
+        for name, (root, now_ms) in _dirs(Path(tmp), sizes, cache).items():
+            out[name] = {"lint": _lint(root, now_ms) if lint else [], "plan": _plan(root, now_ms)}
     return out
 
 
@@ -122,11 +122,13 @@ def main() -> int:
     parser.add_argument("--out", type=Path)
     parser.add_argument("--compare", nargs=2, type=Path)
     parser.add_argument("--sizes", default="1000,2000", help="bench dir sizes (whole_dir_corpus)")
+    parser.add_argument("--cache", type=Path, default=DEFAULT_CACHE, help="the bench dirs' cache")
+    parser.add_argument("--plan-only", action="store_true", help="plans only, no lint findings")
     args = parser.parse_args()
     if args.compare:
         a, b = (json.loads(p.read_text()) for p in args.compare)
         return 1 if compare(a, b) else 0
-    data = collect([int(n) for n in args.sizes.split(",") if n])
+    data = collect([int(n) for n in args.sizes.split(",") if n], args.cache, not args.plan_only)
     text = json.dumps(data, indent=1, sort_keys=True)
     if args.out:
         args.out.write_text(text)

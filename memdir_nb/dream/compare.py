@@ -23,88 +23,23 @@ from functools import partial
 from itertools import chain
 from typing import Any
 
+from memdir_nb.dream.negation import NEGATION, StrippedStems, has_negation, strip_negations
 from memdir_nb.machine import ThreadBeside, beside_this_process, fork_pays, usable_cpus
-from memdir_nb.spec.similarity import StemCache, UnionFind, candidate_pairs
+from memdir_nb.spec.similarity import (
+    StemCache,
+    UnionFind,
+    candidate_pair_columns,
+    candidate_pairs,
+)
 
 DUPLICATE_HEAD_THRESHOLD = 90.0  # rapidfuzz token_sort_ratio over name + description
 DUPLICATE_BODY_THRESHOLD = 60.0  # and token_set_ratio over the bodies
 CONTRADICTION_THRESHOLD = 75.0  # token_set_ratio of descriptions once negations are removed
-# The negation words and phrases, longer alternatives before their prefixes ("no longer"
-# before "no"): the pattern below and _NEGATION_PHRASES are both built from this one list.
-_NEGATION_WORDS = (
-    "never", "not", "no longer", "don't", "do not", "doesn't", "does not", "avoid", "stop",
-    "without", "no",
-)  # fmt: skip
-_NEGATION = re.compile(r"\b(" + "|".join(map(re.escape, _NEGATION_WORDS)) + r")\b", re.I)
-# The same words, matched in lower-cased ASCII text: on ASCII, case-insensitive matching is
-# lower-casing, which keeps every offset, so the matches (and the text they leave) are the same.
-_NEGATION_LOWER = re.compile(_NEGATION.pattern)
-
-
-def _strip_negations(text: str) -> tuple[str, bool]:
-    """text lower-cased with its negation words replaced by spaces; whether it held any."""
-    if text.isascii():
-        stripped, n = _NEGATION_LOWER.subn(" ", text.lower())
-        return stripped, n > 0
-    stripped, n = _NEGATION.subn(" ", text)
-    return stripped.lower(), n > 0
-
-
-# The negations that span two words. Every other one lies inside one whitespace token.
-_NEGATION_PHRASES = tuple(w for w in _NEGATION_WORDS if " " in w)
-
-
-class _StrippedTokens:
-    """Each text's distinct tokens once its negations are stripped, from a per-token cache.
-
-    _strip_negations runs the negation pattern over every text. Outside the two-word phrases
-    of _NEGATION_PHRASES, a negation match is one word: it holds no whitespace, so it lies
-    inside one whitespace token, and its word boundaries see the same non-word neighbours
-    (whitespace or the token's ends) in the token as in the text. So on lower-cased ASCII
-    text holding none of those phrases, stripping the text and splitting it gives the same
-    tokens as stripping each token and splitting that, and each distinct token is stripped
-    once per plan. The caches are emptied past _CACHE_MAX entries, which changes no result.
-    """
-
-    _CACHE_MAX = 200_000
-
-    def __init__(self) -> None:
-        self._seen: set[str] = set()  # every token stripped so far
-        self._negated: set[str] = set()  # those of them that held a negation
-        self._parts: dict[str, list[str]] = {}  # such a token -> its tokens once stripped
-
-    def __call__(self, text: str) -> tuple[set[str], bool] | None:
-        """(the distinct tokens of _strip_negations(text)[0], whether text held a negation);
-        None for text that is not ASCII or holds a two-word negation (strip it as a whole)."""
-        if not text.isascii():
-            return None
-        low = text.lower()
-        if any(phrase in low for phrase in _NEGATION_PHRASES):
-            return None
-        tokens = set(low.split())
-        if len(self._seen) > self._CACHE_MAX:
-            self._seen.clear()
-            self._negated.clear()
-            self._parts.clear()
-        for token in tokens.difference(self._seen):  # a C-level pass (set minus set)
-            stripped, n = _NEGATION_LOWER.subn(" ", token)
-            if n:
-                self._negated.add(token)
-                self._parts[token] = stripped.split()
-            self._seen.add(token)
-        negated = tokens & self._negated  # C-level: iterates the smaller set
-        if negated:
-            tokens -= negated
-            for token in negated:
-                tokens.update(self._parts[token])
-        return tokens, bool(negated)
-
-
-def _has_negation(text: str) -> bool:
-    """Whether text holds a negation word (the near-duplicate blocks' polarity)."""
-    if text.isascii():
-        return _NEGATION_LOWER.search(text.lower()) is not None
-    return _NEGATION.search(text) is not None
+# The negation words and their stripping: dream.negation (re-exported here, where tests and the
+# planner's docs look for them).
+_NEGATION = NEGATION
+_strip_negations = strip_negations
+_has_negation = has_negation
 
 
 def _ascii_tokens(text: str) -> set[str] | None:
@@ -189,8 +124,8 @@ def _duplicate_groups(pool: list[_Mem], fuzz: Any, stems: StemCache) -> list[lis
     uf = UnionFind(len(pool))
     for idx in blocks.values():
         block = [pool[i] for i in idx]
-        keys = [stems.text(f"{m.name} {m.description}") for m in block]
-        pairs = list(candidate_pairs(keys, min_shared=DUPLICATE_MIN_SHARED))
+        keys = stems.texts([f"{m.name} {m.description}" for m in block])
+        pairs = candidate_pair_columns(keys, min_shared=DUPLICATE_MIN_SHARED)
         # The pairs are scored as indexes into the block, and only those that pass go back to
         # pool indexes (most candidates fail the scores). The groups are the connected
         # components, whatever order the pairs are joined in. Series siblings are left out
@@ -202,14 +137,18 @@ def _duplicate_groups(pool: list[_Mem], fuzz: Any, stems: StemCache) -> list[lis
 
 
 def _near_duplicate_pairs(
-    pool: list[_Mem], pairs: list[tuple[int, int]], fuzz: Any
+    pool: list[_Mem], columns: tuple[list[int], list[int]], fuzz: Any
 ) -> list[tuple[int, int]]:
-    """The pairs whose heads reach DUPLICATE_HEAD_THRESHOLD (token_sort_ratio) and whose
-    bodies reach DUPLICATE_BODY_THRESHOLD (token_set_ratio), in no particular order."""
+    """The pairs (columns: their first indexes and their second ones) whose heads reach
+    DUPLICATE_HEAD_THRESHOLD (token_sort_ratio) and whose bodies reach
+    DUPLICATE_BODY_THRESHOLD (token_set_ratio), in no particular order."""
     cutoff = DUPLICATE_HEAD_THRESHOLD
-    sorted_heads = {i: _token_sort_text(pool[i].head_lower) for i in set(chain(*pairs))}
-    if len(pairs) >= _BATCH_MIN_PAIRS:  # below it, a small dir does not import numpy
-        pairs = _ratio_may_reach(sorted_heads, pairs, cutoff)
+    firsts, seconds = columns
+    sorted_heads = {i: _token_sort_text(pool[i].head_lower) for i in {*firsts, *seconds}}
+    if len(firsts) >= _BATCH_MIN_PAIRS:  # below it, a small dir does not import numpy
+        pairs = _ratio_may_reach(sorted_heads, columns, cutoff)
+    else:
+        pairs = list(zip(firsts, seconds, strict=True))
 
     def heads_alike(a: int, b: int) -> bool:
         sa, sb = sorted_heads[a], sorted_heads[b]
@@ -242,9 +181,11 @@ def _near_duplicate_pairs(
 
 
 def _ratio_may_reach(
-    texts: dict[int, str | None], pairs: list[tuple[int, int]], cutoff: float
+    texts: dict[int, str | None], columns: tuple[list[int], list[int]], cutoff: float
 ) -> list[tuple[int, int]]:
-    """The pairs whose fuzz.ratio can reach cutoff, by an exact upper bound; the others fail.
+    """The pairs (columns: their first indexes and their second ones) whose fuzz.ratio can
+    reach cutoff, by an exact upper bound, in their order; the others fail. Only those are
+    made tuples.
 
     ratio(a, b) is 200·LCS / (len a + len b), LCS being their longest common subsequence, which
     holds no more of a character than either text does: so the score is at most
@@ -257,8 +198,8 @@ def _ratio_may_reach(
     import numpy as np
 
     ids = sorted(i for i, t in texts.items() if t is not None)
-    if not ids or not pairs:
-        return pairs
+    if not ids or not columns[0]:
+        return list(zip(*columns, strict=True))
     ascii_texts = [texts[i] or "" for i in ids]
     lens = np.fromiter(map(len, ascii_texts), np.int64, len(ids))
     chars = np.frombuffer("".join(ascii_texts).encode("ascii"), np.uint8)
@@ -270,11 +211,11 @@ def _ratio_may_reach(
     counts = counts.astype(np.min_scalar_type(int(counts.max(initial=0))))
     row = np.full(max(texts) + 1, -1, dtype=np.intp)  # a pair's texts' rows in counts
     row[ids] = np.arange(len(ids))
-    both = np.fromiter(chain.from_iterable(pairs), np.intp, 2 * len(pairs)).reshape(-1, 2)
-    a, b = row[both[:, 0]], row[both[:, 1]]
+    firsts, seconds = np.asarray(columns[0], np.intp), np.asarray(columns[1], np.intp)
+    a, b = row[firsts], row[seconds]
     common = np.minimum(counts[a], counts[b]).sum(axis=1)  # row -1 (not ASCII): kept below
     may = (a < 0) | (b < 0) | (200 * common >= cutoff * (lens[a] + lens[b]))
-    return [pairs[k] for k in np.flatnonzero(may).tolist()]
+    return list(zip(firsts[may].tolist(), seconds[may].tolist(), strict=True))
 
 
 def _partners(pairs: list[tuple[int, int]]) -> dict[int, list[tuple[int, int]]]:
@@ -383,32 +324,27 @@ def _candidate_blocks(
     """
 
     # Each text's negations removed (token by token where that is the same; see
-    # _StrippedTokens), and whether there were any. Its tokens give its stems and its scored
-    # form; stripped holds the whole stripped text only where it is needed (not ASCII).
-    strip_tokens = _StrippedTokens()
+    # StrippedStems), whether there were any, and its stems. Its tokens give its scored form;
+    # texts holds the whole stripped text only where it is needed (not ASCII).
+    stripped_stems = StrippedStems(stems)
     tokens: list[set[str] | None] = []
+    keys: list[frozenset[str]] = []
     negated: list[bool] = []
-    for m in mems:
-        text = f"{m.description} {m.body}"
-        got = strip_tokens(text)
+    all_text = [f"{m.description} {m.body}" for m in mems]
+    for text, got in zip(all_text, stripped_stems.many(all_text), strict=True):
         if got is None:
             whole, neg = _strip_negations(text)
             toks = _ascii_tokens(whole)
+            key = stems.text(whole) if toks is None else stems.tokens(toks)
         else:
-            (toks, neg), whole = got, ""
+            (toks, key, neg), whole = got, ""
         texts.append(whole)
         tokens.append(toks)
+        keys.append(key)
         negated.append(neg)
     by_type: dict[str, tuple[list[int], list[int]]] = {}
     for i, m in enumerate(mems):
         by_type.setdefault(m.type, ([], []))[negated[i]].append(i)
-
-    def keys(idx: list[int]) -> list[frozenset[str]]:
-        out = []
-        for i in idx:
-            toks = tokens[i]
-            out.append(stems.text(texts[i]) if toks is None else stems.tokens(toks))
-        return out
 
     for plain, negs in by_type.values():
         if not (plain and negs):
@@ -416,7 +352,9 @@ def _candidate_blocks(
         block = [
             (negs[a], plain[b]) if negs[a] < plain[b] else (plain[b], negs[a])
             for a, b in candidate_pairs(
-                keys(negs), keys(plain), min_shared=CONTRADICTION_MIN_SHARED
+                [keys[i] for i in negs],
+                [keys[i] for i in plain],
+                min_shared=CONTRADICTION_MIN_SHARED,
             )
         ]
         for i in set(chain(*block)):  # a memory is in one type block: its text is set once

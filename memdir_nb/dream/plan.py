@@ -106,11 +106,15 @@ class _Snapshot:
 def _read_memories(snap: _Snapshot) -> list[_Mem]:
     """Every memory file, newest first, read once each (the walk opens none of them)."""
     mems: list[_Mem] = []
+    # Every file is read before any is parsed: the reads' system calls one after another, then
+    # the parsing, cost less than the two taking turns (docs/performance.md, eighteenth
+    # session). Only the text is kept (the snapshot keeps it anyway), not the bytes read.
+    read: list[tuple[ListedFile, str, int]] = []
     for listed in list_memory_files(snap.root).files:
         res = snap.read(listed.rel, listed)
-        if res is None:
-            continue
-        text = res.text
+        if res is not None:
+            read.append((listed, res.text, res.stat.st_mtime_ns))
+    for listed, text, mtime_ns in read:
         fm, _ = parse_frontmatter(text)
         _, body = _split_front(text)
         scope = TEAM_DIRNAME if listed.scope == "team" else ""
@@ -124,7 +128,7 @@ def _read_memories(snap: _Snapshot) -> list[_Mem]:
                 fm.description or "",
                 str(fm.type or fm.raw_type or ""),
                 body,
-                res.stat.st_mtime_ns / 1_000_000,
+                mtime_ns / 1_000_000,
             )
         )
     # The fstat'ed mtime can be newer than the listed one if a file changed meanwhile.

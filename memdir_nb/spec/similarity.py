@@ -25,7 +25,14 @@ from typing import Any
 
 from memdir_nb.spec import text as textseg
 
-__all__ = ["MAX_POSTING", "StemCache", "UnionFind", "candidate_pairs", "stem_sets"]
+__all__ = [
+    "MAX_POSTING",
+    "StemCache",
+    "UnionFind",
+    "candidate_pair_columns",
+    "candidate_pairs",
+    "stem_sets",
+]
 
 # A stem found in more texts than this is not used to find candidates (it is still counted
 # when a candidate's shared stems are checked). This bounds the work per text, so the whole
@@ -116,17 +123,55 @@ class StemCache:
             single.clear()
             multi.clear()
             multi_keys.clear()
-        for token in tokens.difference(single):  # a C-level pass (set minus dict keys)
-            stems = self.words(set(_ascii_words(token)) - _STOP)
-            single[token] = next(iter(stems)) if len(stems) == 1 else None
-            if len(stems) > 1:
-                multi[token] = stems
-                multi_keys.add(token)
+        new = tokens.difference(single)  # a C-level pass (set minus dict keys)
+        if new:
+            self._learn(list(new))
         out: set[str | None] = set(map(single.__getitem__, tokens))
         for token in tokens & multi_keys:  # C-level: iterates the smaller set
             out.update(multi[token])
         out.discard(None)
         return frozenset(out)  # type: ignore[arg-type]  # None is gone
+
+    def _learn(self, tokens: list[str]) -> None:
+        """Stem tokens not seen before, in one batch."""
+        single, multi, multi_keys = self._single, self._multi, self._multi_keys
+        for token, stems in zip(tokens, self.ascii_stems_many(tokens), strict=True):
+            single[token] = next(iter(stems)) if len(stems) == 1 else None
+            if len(stems) > 1:
+                multi[token] = stems
+                multi_keys.add(token)
+
+    def token_stems(self, tokens: list[str]) -> list[frozenset[str]]:
+        """Each lower-cased ASCII token's stems (as tokens() counts them), the tokens not seen
+        before stemmed in one batch and kept, so a later text holding them finds them."""
+        single, multi = self._single, self._multi
+        if len(single) > self._CACHE_MAX:
+            single.clear()
+            multi.clear()
+            self._multi_keys.clear()
+        self._learn([token for token in tokens if token not in single])
+        return [
+            multi[token] if token in multi else frozenset(filter(None, (single[token],)))
+            for token in tokens
+        ]
+
+    def texts(self, texts: Sequence[str]) -> list[frozenset[str]]:
+        """[self.text(text) for text in texts], the new tokens of all of them stemmed in one batch."""
+        split = [set(text.lower().split()) if text.isascii() else None for text in texts]
+        if len(self._single) <= self._CACHE_MAX:  # else tokens() empties the caches first
+            self._learn(list(set[str]().union(*filter(None, split)).difference(self._single)))
+        return [
+            self.text(text) if tokens is None else self.tokens(tokens)
+            for text, tokens in zip(texts, split, strict=True)
+        ]
+
+    def ascii_stems_many(self, texts: list[str]) -> list[frozenset[str]]:
+        """The stems of the non-stop words of each lower-cased ASCII text (a token, or a few),
+        every word not stemmed before stemmed in one call (one call per token costs more)."""
+        words = [set(_ascii_words(text)) - _STOP for text in texts]
+        if len(words) > 1:
+            self.words(set().union(*words))
+        return [self.words(w) for w in words]
 
     def text(self, text: str) -> frozenset[str]:
         """text's set of lower-cased word stems (Snowball English), stop words left out."""
@@ -145,7 +190,7 @@ def _ascii_words(token: str) -> list[str]:
 def stem_sets(texts: Iterable[str], cache: StemCache | None = None) -> list[frozenset[str]]:
     """Each text's set of lower-cased word stems (Snowball English), stop words left out."""
     cache = cache or StemCache()
-    return [cache.text(text) for text in texts]
+    return cache.texts(list(texts))
 
 
 def _prefix(keys: frozenset[str], rank: dict[str, int], min_shared: float) -> list[str]:
@@ -173,18 +218,31 @@ def candidate_pairs(
     right: Sequence[frozenset[str]] | None = None,
     *,
     min_shared: float,
-) -> set[tuple[int, int]]:
-    """Index pairs (i, j) whose key sets share at least min_shared of the smaller set.
+) -> list[tuple[int, int]]:
+    """Index pairs (i, j) whose key sets share at least min_shared of the smaller set, each
+    once, in no particular order.
 
     With one sequence, pairs within it (i < j); with two, pairs across them (i in left, j in
     right). Empty sets pair with nothing. A pair is found when one text's rarest stems (see
     _prefix; stems in more than MAX_POSTING texts left out) include a stem of the other.
     """
+    return list(zip(*candidate_pair_columns(left, right, min_shared=min_shared), strict=True))
+
+
+def candidate_pair_columns(
+    left: Sequence[frozenset[str]],
+    right: Sequence[frozenset[str]] | None = None,
+    *,
+    min_shared: float,
+) -> tuple[list[int], list[int]]:
+    """candidate_pairs as two columns, the pairs' first indexes and their second ones (for a
+    caller that filters many pairs with numpy before making any of them a tuple)."""
     join = _Join(left, right, min_shared)
     pairs = len(join.left) * len(join.right)
     if pairs >= DENSE_MIN_PAIRS and join.dense_cost() <= DENSE_MAX_COST:
-        return join.dense()
-    return join.probed()
+        return join.dense_columns()
+    found = join.probed()
+    return [i for i, _ in found], [j for _, j in found]
 
 
 class _Join:
@@ -226,7 +284,11 @@ class _Join:
         """Multiply-adds of the dense join (three products over the shared vocabulary)."""
         return 3 * len(self.left) * len(self.right) * len(self.df)
 
-    def dense(self) -> set[tuple[int, int]]:
+    def dense(self) -> list[tuple[int, int]]:
+        """The join as 0/1 matrix products (dense_columns), as pairs."""
+        return list(zip(*self.dense_columns(), strict=True))
+
+    def dense_columns(self) -> tuple[list[int], list[int]]:
         """The join as 0/1 matrix products: shared-stem counts and seed hits for every pair."""
         import numpy as np
 
@@ -245,7 +307,7 @@ class _Join:
         column[shared] = np.arange(n_columns)
         lm, lp = left.matrices(column, n_columns)
         rm, rp = (lm, lp) if self.same else right.matrices(column, n_columns)
-        pairs: set[tuple[int, int]] = set()
+        firsts, seconds = [], []  # each cell is one pair: no pair comes twice
         ln, rn = left.lens.astype(np.float64), right.lens.astype(np.float64)
         n_left, n_right = len(self.left), len(self.right)
         step = max(1, _DENSE_CHUNK_CELLS // max(1, n_right))
@@ -264,8 +326,9 @@ class _Join:
                 if self.same:
                     ok &= np.arange(rows.start, rows.stop)[:, None] < np.arange(n_right)
                 i, j = np.nonzero(ok)
-                pairs.update(zip((i + start).tolist(), j.tolist(), strict=True))
-        return pairs
+                firsts += (i + start).tolist()
+                seconds += j.tolist()
+        return firsts, seconds
 
     def probed(self) -> set[tuple[int, int]]:
         """The join by postings: each text's seed stems find candidates, then each is verified."""

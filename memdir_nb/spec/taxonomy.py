@@ -117,10 +117,12 @@ def parse_memory_type(raw: object) -> MemoryType | None:
         return raw
     if not isinstance(raw, str):
         return None
-    try:
-        return MemoryType(raw.strip().lower())
-    except ValueError:
-        return None
+    # a dict lookup: what MemoryType(value) finds (StrEnum defines no _missing_), without
+    # the enum call's cost, paid for every file a whole-dir pass parses
+    return _BY_VALUE.get(raw.strip().lower())
+
+
+_BY_VALUE: dict[str, MemoryType] = {t.value: t for t in MemoryType}
 
 
 def require_memory_type(raw: object) -> MemoryType:

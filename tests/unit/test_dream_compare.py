@@ -12,14 +12,12 @@ from rapidfuzz import fuzz
 from memdir_nb import machine
 from memdir_nb.dream import compare
 from memdir_nb.dream.compare import (
-    _NEGATION,
     CONTRADICTION_THRESHOLD,
     DUPLICATE_BODY_THRESHOLD,
     DUPLICATE_HEAD_THRESHOLD,
     _ascii_tokens,
     _Mem,
     _near_duplicate_pairs,
-    _strip_negations,
     _token_set_text,
     _token_sort_text,
 )
@@ -83,46 +81,6 @@ def test_sorted_tokens_by_ratio_score_as_the_raw_text_by_token_sort_ratio() -> N
             )
 
 
-@pytest.mark.parametrize(
-    "text",
-    [
-        "We do NOT deploy on Fridays; Don't. NEVER without review. no longer, Avoid it.",
-        "nothing notable; knots and snow, stopwatch, avoidance",
-        "Stop: do not\tstop",
-        "",
-        # Outside ASCII, case-insensitive matching folds more: the long s and the Kelvin sign.
-        "ſtop here, do \u212aeep NOT going, café",
-    ],
-)
-def test_negations_are_stripped_as_the_case_insensitive_pass_strips_them(text: str) -> None:
-    stripped, n = _NEGATION.subn(" ", text)
-    assert _strip_negations(text) == (stripped.lower(), n > 0)
-
-
-def test_negations_stripped_from_random_ascii_text_match_the_case_insensitive_pass() -> None:
-    rng = random.Random(3)
-    words = [
-        "not",
-        "NOT",
-        "Never",
-        "no",
-        "No longer",
-        "don't",
-        "DOES NOT",
-        "avoid",
-        "stop",
-        "without",
-        "know",
-        "note",
-        "snow",
-        "x",
-    ]
-    for _ in range(500):
-        text = "".join(rng.choice(words) + rng.choice(_GLUE) for _ in range(rng.randint(0, 12)))
-        stripped, n = _NEGATION.subn(" ", text)
-        assert _strip_negations(text) == (stripped.lower(), n > 0)
-
-
 def _pool(rng: random.Random, count: int) -> list[_Mem]:
     """Memories whose heads and bodies are drawn from small vocabularies: many near-duplicates."""
     heads = _texts(rng, count, vocab=8)
@@ -131,6 +89,11 @@ def _pool(rng: random.Random, count: int) -> list[_Mem]:
         _Mem(f"m{i}.md", f"m{i}.md", "", "", "n", heads[i], "user", bodies[i], float(i))
         for i in range(count)
     ] + [_Mem("u.md", "u.md", "", "", "n\xa0x", "café w1", "user", "w1 w2", 0.0)]
+
+
+def _columns(pairs: list[tuple[int, int]]) -> tuple[list[int], list[int]]:
+    """Pairs as the planner hands them over: their first indexes, then their second ones."""
+    return [i for i, _ in pairs], [j for _, j in pairs]
 
 
 def test_near_duplicate_pairs_batched_or_one_by_one_match_the_raw_scores(
@@ -147,9 +110,9 @@ def test_near_duplicate_pairs_batched_or_one_by_one_match_the_raw_scores(
     }
     assert 0 < len(want) < len(pairs)
     monkeypatch.setattr(compare, "_BATCH_MIN_PAIRS", 0)
-    assert set(_near_duplicate_pairs(pool, pairs, fuzz)) == want
+    assert set(_near_duplicate_pairs(pool, _columns(pairs), fuzz)) == want
     monkeypatch.setattr(compare, "_BATCH_MIN_PAIRS", 10**9)
-    assert set(_near_duplicate_pairs(pool, pairs, fuzz)) == want
+    assert set(_near_duplicate_pairs(pool, _columns(pairs), fuzz)) == want
 
 
 def test_contradiction_scores_batched_per_text_match_pair_by_pair(
@@ -208,7 +171,7 @@ def test_the_character_bound_never_drops_a_pair_whose_ratio_reaches_the_cutoff()
     texts: dict[int, str | None] = dict(enumerate(heads))
     texts[150] = None  # a head that is not ASCII: its pairs are all kept
     pairs = [(i, j) for i in range(151) for j in range(i + 1, 151)]
-    kept = set(compare._ratio_may_reach(texts, pairs, DUPLICATE_HEAD_THRESHOLD))
+    kept = set(compare._ratio_may_reach(texts, _columns(pairs), DUPLICATE_HEAD_THRESHOLD))
     assert all(p in kept for p in pairs if 150 in p)
     reach = {
         (i, j)
@@ -231,7 +194,9 @@ def test_the_character_bound_never_drops_a_pair_whose_ratio_reaches_the_cutoff()
 def test_the_character_bound_keeps_pairs_of_empty_heads() -> None:
     # ratio("", "") is 100: two empty texts reach any cutoff.
     texts: dict[int, str | None] = {0: "", 1: "", 2: "abc"}
-    kept = compare._ratio_may_reach(texts, [(0, 1), (0, 2), (1, 2)], DUPLICATE_HEAD_THRESHOLD)
+    kept = compare._ratio_may_reach(
+        texts, _columns([(0, 1), (0, 2), (1, 2)]), DUPLICATE_HEAD_THRESHOLD
+    )
     assert kept == [(0, 1)]
 
 
@@ -251,54 +216,7 @@ def test_the_character_bound_counts_exactly_past_255_of_one_character() -> None:
 
     want = [(i, j) for i, j in pairs if bound_reaches(texts[i] or "", texts[j] or "")]
     assert 0 < len(want) < len(pairs)
-    assert compare._ratio_may_reach(texts, pairs, DUPLICATE_HEAD_THRESHOLD) == want
-
-
-def _stripped_reference(text: str) -> tuple[set[str], bool]:
-    stripped, held = _strip_negations(text)
-    return set(stripped.split()), held
-
-
-def test_stripping_negations_token_by_token_gives_the_whole_text_s_tokens() -> None:
-    # One cache over many texts, as in a plan: every text's tokens and polarity are those of
-    # stripping the whole text, including negations glued to punctuation, hyphens and quotes.
-    rng = random.Random(4)
-    words = ["not", "NOT", "Never", "no", "don't", "Doesn't", "avoid", "stop", "without"]
-    words += ["know", "note", "snow", "nothing", "x", "no_t", "stop's", "do", "does", "longer"]
-    glue = [g for g in _GLUE if not g.isspace()] + [" ", "\t", "\n", "\x1c", "", "-", "_"]
-    strip_tokens = compare._StrippedTokens()
-    seen = 0
-    for _ in range(3000):
-        text = "".join(rng.choice(words) + rng.choice(glue) for _ in range(rng.randint(0, 14)))
-        got = strip_tokens(text)
-        low = text.lower()
-        if any(phrase in low for phrase in ("no longer", "do not", "does not")):
-            assert got is None  # a two-word negation: stripped as a whole text
-            continue
-        assert got == _stripped_reference(text), text
-        seen += got[1]
-    assert seen > 1000  # many texts held a negation
-
-
-def test_texts_with_two_word_negations_or_outside_ascii_are_left_to_the_whole_text_pass() -> None:
-    strip_tokens = compare._StrippedTokens()
-    assert strip_tokens("We do NOT deploy") is None
-    assert strip_tokens("it does not\tmatter") is None
-    assert strip_tokens("No longer used") is None
-    assert strip_tokens("ſtop here, café") is None
-    assert strip_tokens("do\tnot: the tab is no phrase") == _stripped_reference(
-        "do\tnot: the tab is no phrase"
-    )
-
-
-def test_the_stripped_token_cache_gives_the_same_tokens_after_emptying_itself(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    monkeypatch.setattr(compare._StrippedTokens, "_CACHE_MAX", 3)
-    strip_tokens = compare._StrippedTokens()
-    texts = ["never stop, avoid-it", "know not", "x never y", "never stop, avoid-it", "note"]
-    for text in texts * 3:
-        assert strip_tokens(text) == _stripped_reference(text)
+    assert compare._ratio_may_reach(texts, _columns(pairs), DUPLICATE_HEAD_THRESHOLD) == want
 
 
 def _contradicting_pool(rng: random.Random, count: int) -> list[_Mem]:

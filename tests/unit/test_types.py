@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from memdir_nb.spec.taxonomy import MemoryType, scope_of_path, scope_violation
+from memdir_nb.spec.taxonomy import MemoryType, parse_memory_type, scope_of_path, scope_violation
 from memdir_nb.storage.scan import scan_memory_files
 from tests.support import write_memory
 
@@ -41,3 +41,28 @@ def test_a_scanned_header_knows_its_scope(tmp_path: Path) -> None:
         write_memory(tmp_path, rel, name=rel, description="d", now_ms=NOW)
     scopes = {h.filename: h.scope for h in scan_memory_files(tmp_path)}
     assert scopes == {"a.md": "private", "team/b.md": "team"}
+
+
+@pytest.mark.parametrize(
+    "raw",
+    [
+        "user",
+        " Feedback ",
+        "PROJECT\t",
+        "reference",
+        "",
+        "users",
+        "proj",
+        "ｕｓｅｒ",
+        "İuser",
+        None,
+        3,
+    ],
+)
+def test_a_type_value_is_read_as_the_enum_reads_it(raw: object) -> None:
+    # parse_memory_type looks the value up in a table: the same answer as MemoryType(value).
+    try:
+        want = MemoryType(raw.strip().lower()) if isinstance(raw, str) else None
+    except ValueError:
+        want = None
+    assert parse_memory_type(raw) is want
