@@ -375,6 +375,19 @@ def test_a_name_too_long_for_the_filesystem_is_a_tool_error_for_every_command(
     assert sorted(os.listdir(tool.memory_dir)) == [".memdir.lock", "user_a.md"]
 
 
+def _folder_step(tool: MemdirMemoryTool, command: str, folder: str, renamed_to: str) -> str:
+    """The tool's answer to one step over a whole folder: delete it, rename it, or clear all."""
+    if command == "delete":
+        return answer(tool, command="delete", path=f"/memories/{folder}")
+    if command == "rename":
+        old, new = f"/memories/{folder}", f"/memories/{renamed_to}"
+        return answer(tool, command="rename", old_path=old, new_path=new)
+    try:
+        return tool.clear_all_memory()
+    except ToolError as exc:
+        return "ERROR: " + str(exc)
+
+
 @pytest.mark.parametrize("command", ["delete", "rename", "clear_all"])
 def test_a_folder_step_refused_by_a_fifo_inside_leaves_no_trace(
     tool: MemdirMemoryTool, command: str
@@ -385,15 +398,7 @@ def test_a_folder_step_refused_by_a_fifo_inside_leaves_no_trace(
     (root / "sub" / "notes.txt").write_text("kept by hand\n")  # sorted before the FIFO: moved first
     os.mkfifo(root / "sub" / "pipe.md")
     before = sorted(str(p.relative_to(root)) for p in root.rglob("*"))
-    if command == "delete":
-        got = answer(tool, command="delete", path="/memories/sub")
-    elif command == "rename":
-        got = answer(tool, command="rename", old_path="/memories/sub", new_path="/memories/sub2")
-    else:
-        try:
-            got = tool.clear_all_memory()
-        except ToolError as exc:
-            got = "ERROR: " + str(exc)
+    got = _folder_step(tool, command, "sub", "sub2")
     assert got.startswith("ERROR: ") and "sub/pipe.md" in got
     assert "FIFO" in got and "move it aside" in got
     assert sorted(str(p.relative_to(root)) for p in root.rglob("*")) == before
@@ -461,15 +466,7 @@ def test_a_folder_step_over_a_tree_it_cannot_take_whole_changes_nothing(
     root = Path(tool.memory_dir)
     answer(tool, command="create", path="/memories/deep/user_a.md", file_text=USER)
     deep_folders(root / "deep", depth, name="dddd", file="user_deep.md")
-    if command == "delete":
-        got = answer(tool, command="delete", path="/memories/deep")
-    elif command == "rename":
-        got = answer(tool, command="rename", old_path="/memories/deep", new_path="/memories/d2")
-    else:
-        try:
-            got = tool.clear_all_memory()
-        except ToolError as exc:
-            got = "ERROR: " + str(exc)
+    got = _folder_step(tool, command, "deep", "d2")
     assert got.startswith("ERROR: ") and "nested 65 folders deep" in got
     assert "the folder was left as it is" in got
     assert (root / "deep" / "user_a.md").read_text() == USER

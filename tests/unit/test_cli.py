@@ -9,6 +9,7 @@ import subprocess
 import sys
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -610,6 +611,16 @@ def test_replay_of_a_file_that_is_not_a_transcript_is_a_clear_error(tmp_path: Pa
     assert "is not a Claude Code transcript" in out.stderr
 
 
+def _one_listed_session(home: Path, name: str) -> tuple[list[str], str, dict[str, Any]]:
+    """`sessions --home` over a home of one transcript: the listing's lines, the row naming
+    `name`, and the transcript as `--json` gives it."""
+    out = run_cli("sessions", "--home", str(home))
+    assert out.returncode == 0, out.stderr
+    lines = out.stdout.splitlines()
+    (listed,) = json.loads(run_cli("sessions", "--home", str(home), "--json").stdout)
+    return lines, next(ln for ln in lines if name in ln), listed
+
+
 def test_sessions_lists_the_compaction_agent_as_its_own_kind_not_a_subagent(
     tmp_path: Path,
 ) -> None:
@@ -620,12 +631,9 @@ def test_sessions_lists_the_compaction_agent_as_its_own_kind_not_a_subagent(
     w.prompt("Your task is to create a detailed summary of the conversation so far")
     w.response([{"type": "text", "text": "<summary>...</summary>"}])
     (folder / "agent-acompact-abc123.jsonl").write_text(w.text(), encoding="utf-8")
-    out = run_cli("sessions", "--home", str(tmp_path))
-    assert out.returncode == 0, out.stderr
-    row = next(ln for ln in out.stdout.splitlines() if "agent-acompact-abc123" in ln)
+    lines, row, listed = _one_listed_session(tmp_path, "agent-acompact-abc123")
     assert " compaction " in row and "subagent" not in row
-    assert out.stdout.splitlines()[-1] == "1 transcript: 1 compaction agent."
-    (listed,) = json.loads(run_cli("sessions", "--home", str(tmp_path), "--json").stdout)
+    assert lines[-1] == "1 transcript: 1 compaction agent."
     assert listed["kind"] == "compaction" and listed["is_subagent"] is False
     replay = run_cli("replay", str(folder / "agent-acompact-abc123.jsonl"), "--selector", "lexical")
     assert "(compaction agent)" in replay.stdout and "instruction to summarise" in replay.stdout
@@ -641,11 +649,8 @@ def test_sessions_names_the_session_a_fork_copied_its_history_from(tmp_path: Pat
     w.prompt("and what else?")
     w.response([{"type": "text", "text": "nothing else"}])
     (folder / "child-2.jsonl").write_text(w.text(), encoding="utf-8")
-    out = run_cli("sessions", "--home", str(tmp_path))
-    assert out.returncode == 0, out.stderr
-    row = next(ln for ln in out.stdout.splitlines() if "child-2" in ln)
+    _lines, row, listed = _one_listed_session(tmp_path, "child-2")
     assert "1 turn " in row and "(fork of parent-1)" in row
-    (listed,) = json.loads(run_cli("sessions", "--home", str(tmp_path), "--json").stdout)
     assert listed["forked_from"] == "parent-1" and listed["turns"] == 1
 
 
