@@ -55,7 +55,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
@@ -69,7 +69,7 @@ from recall_baselines import grep_rank  # noqa: E402  (the one grep baseline, bo
 from recall_eval import rank_figures  # noqa: E402  (hit@5, recall@5, MRR: one definition)
 
 from memdir_nb.formats.manifest import MemoryHeader  # noqa: E402
-from memdir_nb.recall.decision import best_set_size  # noqa: E402
+from memdir_nb.recall.decision import decide  # noqa: E402
 from memdir_nb.recall.explain_selection import MemoryExplanation  # noqa: E402
 from memdir_nb.recall.semantic import SemanticSelector  # noqa: E402
 from memdir_nb.storage.scan import scan_memory_files  # noqa: E402
@@ -213,17 +213,18 @@ def beta_name(beta: float) -> str:
     return f"F{beta:g} set"
 
 
-def answer_with_beta(explained: Sequence[MemoryExplanation], beta: float) -> list[str]:
-    """The default's answer if its set rule used F-beta: nothing when its gate was closed
-    (no pick), else the top k by probability with k from decision.best_set_size."""
-    if not any(e.selected for e in explained):
-        return []
-    plain = sorted(
-        (e for e in explained if e.tool_class is None),
-        key=lambda e: (-round(e.probability or 0.0, 4), e.filename),
+def answer_with_beta(
+    explained: Sequence[MemoryExplanation], selector: SemanticSelector, beta: float
+) -> list[str]:
+    """The default's answer if its set rule used F-beta: the same decision.decide over the
+    same features, with only the model's beta changed (so the order and the gate are one
+    home's)."""
+    verdicts = decide(
+        [(e.filename, e.tool_class, e.features) for e in explained],
+        replace(selector.decision, beta=beta),
+        limit=selector.limit,
     )
-    size, _ = best_set_size(sorted((e.probability or 0.0 for e in plain), reverse=True), beta)
-    return [e.filename for e in plain[:size]]
+    return [v.filename for v in verdicts if v.selected]
 
 
 def run_sample(
@@ -264,7 +265,7 @@ def run_sample(
             "random": rng.sample(sorted(known), min(K, len(known))),
         }
         for beta in betas:
-            picks[beta_name(beta)] = answer_with_beta(explained, beta)
+            picks[beta_name(beta)] = answer_with_beta(explained, selector, beta)
         for name, picked in picks.items():
             tallies[name].add(category, picked, gold)
 

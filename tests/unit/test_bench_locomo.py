@@ -147,8 +147,8 @@ def test_the_f1_row_is_the_default_answer_and_a_larger_beta_never_picks_fewer(
     for question in ("Which cat did Ana adopt?", "Who ran a race?", "What did they talk about?"):
         explained = selector.score(question, haystack.headers)
         default = [e.filename for e in explained if e.selected]
-        assert locomo.answer_with_beta(explained, 1.0) == default
-        wider = locomo.answer_with_beta(explained, 3.0)
+        assert locomo.answer_with_beta(explained, selector, 1.0) == default
+        wider = locomo.answer_with_beta(explained, selector, 3.0)
         assert wider[: len(default)] == default and len(wider) >= len(default)
 
 
