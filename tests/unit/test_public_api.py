@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 import importlib
+import shutil
 import subprocess
 import sys
 import tomllib
@@ -130,9 +131,13 @@ def test_no_public_name_is_any_to_mypy(tmp_path: Path) -> None:
         "import memdir_nb\n" + "".join(f"reveal_type(memdir_nb.{n})\n" for n in names),
         encoding="utf-8",
     )
-    out, _err, _code = api.run(
-        [str(probe), "--cache-dir", str(tmp_path / "cache"), "--follow-imports=silent"]
-    )
+    cache = tmp_path / "cache"
+    # `make test` type-checks the package (lint) before the tests run: a copy of that run's
+    # cache, made with the same pyproject options, spares re-checking the package from cold
+    # (about 25 s of CPU); without one mypy checks it all, with the same result.
+    if (ROOT / ".mypy_cache").is_dir():
+        shutil.copytree(ROOT / ".mypy_cache", cache)
+    out, _err, _code = api.run([str(probe), "--cache-dir", str(cache)])
     revealed = [line for line in out.splitlines() if "Revealed type" in line]
     assert len(revealed) == len(names), out
     as_any = [n for n, line in zip(names, revealed, strict=True) if line.endswith('"Any"')]
