@@ -23,6 +23,7 @@ from memdir_nb.dream.actions import (
 )
 from memdir_nb.formats.index import IndexCapVerdict, index_cap_verdict
 from memdir_nb.formats.jsonio import loads_bounded
+from memdir_nb.formats.names import written_path_problem
 from memdir_nb.spec.constants import (
     DREAM_BATCH_PREFIX,
     ENTRYPOINT_NAME,
@@ -63,6 +64,12 @@ class ApplyResult:
 def _current_hash(tx: StoreTransaction, rel: str) -> str | None:
     data = tx.read_bytes(rel)
     return None if data is None else _sha(data)
+
+
+def _writable_name_problem(rel: str, after: str | None, what: str) -> str | None:
+    """Why a file to be written (after not None) may not be, in words naming the fix, else None."""
+    problem = None if after is None else written_path_problem(rel)
+    return None if problem is None else f"{what}: {problem}; nothing was written"
 
 
 def _store_for(root: Path, store: MemoryStore | None) -> MemoryStore:
@@ -106,8 +113,11 @@ def apply_plan(
                 + "; nothing was applied. Make a new plan with plan_consolidation()."
             )
         result = _simulate(plan, actions)
-        for rel in result:  # every target checked before the first change, and again when written
+        for rel, after in result.items():  # every target checked before the first change
             tx.resolve(rel)
+            refused = _writable_name_problem(rel, after, "the plan cannot write a file")
+            if refused is not None:
+                raise PlanError(f"{refused}. Give that file another name in the plan.")
         applied_ms = plan.clock()
         stamp = _dt.datetime.fromtimestamp(applied_ms / 1000).strftime("%Y%m%dT%H%M%S")
         batch = f"dream-{stamp}-{os.getpid()}-{hashlib.sha1(repr(sorted(result)).encode()).hexdigest()[:6]}"
@@ -221,8 +231,16 @@ def restore(
             raise RestoreError(
                 f"{what} already restored" + ("" if only is None else f" from {batch}")
             )
-        for rel in files:  # a hostile manifest naming '../x' or a swapped folder is refused here
+        for rel, info in files.items():  # a hostile manifest ('../x', a swapped folder, con.md)
             tx.resolve(rel)
+            refused = _writable_name_problem(
+                rel, "" if info["before"] else None, "a file cannot be put back"
+            )
+            if refused is not None:
+                raise RestoreError(
+                    f"cannot restore {batch}: {refused}. Copy {TRASH_DIRNAME}/{batch}/{rel} "
+                    "back by hand under another name."
+                )
         conflicts = [r for r, v in files.items() if _current_hash(tx, r) != v["after_sha"]]
         if conflicts:
             raise RestoreError(

@@ -14,6 +14,9 @@ A memory file name:
   another), no slash, backslash or NUL;
 - holds no angle bracket, `<` or `>` (an index line's Markdown link cannot point at such a
   file, so one such name made rebuild-index and dream fail for the whole dir);
+- is not a Windows device name (CON, PRN, AUX, NUL, COM1-9, LPT1-9, CONIN$, CONOUT$, in any
+  letter case, whatever follows the first dot, with trailing spaces): on Windows such a name
+  opens the device, not a file, and a memory dir is synced across machines (folders too);
 - does not start with a dot (hidden files and the store's own files are never memories);
 - ends in ``.md`` (lower case, as Claude Code's scan matches it) and is more than ``.md``;
 - is not the index, ``MEMORY.md``, in any letter case.
@@ -23,7 +26,12 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from memdir_nb.spec.constants import ENTRYPOINT_NAME, MEMORY_DIR_MAX_DEPTH, NAME_MAX_BYTES
+from memdir_nb.spec.constants import (
+    ENTRYPOINT_NAME,
+    MEMORY_DIR_MAX_DEPTH,
+    NAME_MAX_BYTES,
+    TEAM_DIRNAME,
+)
 from memdir_nb.spec.text import compiled_on_first_use, first_unsafe_char
 
 MEMORY_SUFFIX = ".md"
@@ -84,13 +92,36 @@ def link_problem(name: str) -> str | None:
     return None
 
 
+# The names Windows maps to a device whatever the folder: `con.md`, `NUL.tar.md` and `com1 .md`
+# open the console, the null device or a serial port there, not a file (the stem before the first
+# dot, trailing spaces dropped, in any letter case; COM and LPT with a superscript digit too).
+_WINDOWS_DEVICES = frozenset(
+    {"CON", "PRN", "AUX", "NUL", "CONIN$", "CONOUT$"}
+    | {f"{port}{digit}" for port in ("COM", "LPT") for digit in "123456789\u00b9\u00b2\u00b3"}
+)
+
+
+def device_problem(name: str) -> str | None:
+    """Why a name cannot be a file or folder of a memory dir on Windows (a device name), else None."""
+    stem = name.partition(".")[0].rstrip(" ")
+    device = "".join(c.upper() if c.isascii() else c for c in stem)  # 'ı' is not 'I' there
+    if device not in _WINDOWS_DEVICES:
+        return None
+    return (
+        f"is the Windows device name {device}, which opens a device there, not a file, "
+        "and memory dirs are shared across machines; pick another name (e.g. "
+        f"{stem.lower()}_notes)"
+    )
+
+
 def folder_problem(name: str) -> str | None:
-    """Why a folder name cannot hold memory files (a bad component or an angle bracket), else None.
+    """Why a folder name cannot hold memory files (a bad component, an angle bracket or a Windows
+    device name), else None.
 
     The one folder rule of every route that lists, writes, moves or unpacks folders: a memory
     inside a folder named with '<' or '>' can never be an index link's target either.
     """
-    return component_problem(name) or link_problem(name)
+    return component_problem(name) or link_problem(name) or device_problem(name)
 
 
 def depth_problem(depth: int) -> str | None:
@@ -126,7 +157,7 @@ def component_problem(name: str) -> str | None:
 @lru_cache(maxsize=8192)
 def name_problem(name: str) -> str | None:
     """Why a file name is not a memory file name, in words that name the rule; None when it is one."""
-    problem = component_problem(name) or link_problem(name)
+    problem = component_problem(name) or link_problem(name) or device_problem(name)
     if problem:
         return problem
     if name.startswith("."):
@@ -164,3 +195,16 @@ def relative_path_problem(relative: str) -> str | None:
             return f"folder {folder!r} is hidden (starts with a dot), so nothing in it is scanned"
     problem = name_problem(parts[-1])
     return f"{parts[-1]!r} {problem}" if problem else None
+
+
+def written_path_problem(rel: str) -> str | None:
+    """Why a '/'-separated path may not be written as a file of a memory dir, else None.
+
+    The two indexes (MEMORY.md and team/MEMORY.md) may be written; any other path must pass
+    relative_path_problem. The one check of every route that writes a file named by someone
+    else: the extractor's writes, a dream's planned writes and a restore's put-backs.
+    """
+    parts = rel.split("/")
+    if parts[-1] == ENTRYPOINT_NAME and parts[:-1] in ([], [TEAM_DIRNAME]):
+        return None
+    return relative_path_problem(rel)

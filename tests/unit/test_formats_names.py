@@ -9,6 +9,7 @@ from memdir_nb.formats.names import (
     is_memory_filename,
     name_problem,
     relative_path_problem,
+    written_path_problem,
 )
 
 
@@ -86,3 +87,26 @@ def test_a_folder_is_refused_for_what_refuses_a_component_and_for_an_angle_brack
     assert "angle bracket" in (folder_problem("a<b") or "")
     assert "control" in (folder_problem("a\x1bb") or "")
     assert relative_path_problem("a<b/user_x.md") == (f"folder 'a<b' {folder_problem('a<b')}")
+
+
+@pytest.mark.parametrize(
+    "name", ["con.md", "NUL.md", "com1.md", "lpt9.md", "Aux.notes.md", "prn .md", "CONOUT$.md"]
+)
+def test_a_windows_device_name_is_refused_in_any_case_whatever_follows_its_first_dot(
+    name: str,
+) -> None:
+    problem = name_problem(name) or ""
+    assert "Windows device name" in problem and "pick another name" in problem
+
+
+@pytest.mark.parametrize("name", ["console.md", "com10.md", "project_con.md", "nullable.md"])
+def test_a_name_that_only_starts_like_a_device_is_a_memory_file(name: str) -> None:
+    assert name_problem(name) is None
+
+
+def test_a_folder_named_for_a_windows_device_is_refused_on_every_written_path() -> None:
+    assert "Windows device name AUX" in (folder_problem("aux") or "")
+    assert "folder 'nul'" in (relative_path_problem("nul/user_x.md") or "")
+    assert written_path_problem("MEMORY.md") is None
+    assert written_path_problem("team/MEMORY.md") is None
+    assert "COM1" in (written_path_problem("team/com1.md") or "")
