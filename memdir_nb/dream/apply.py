@@ -33,6 +33,7 @@ from memdir_nb.spec.constants import (
     TRASH_MANIFEST_MAX_BYTES,
 )
 from memdir_nb.storage.containment import absolute_dir
+from memdir_nb.storage.read_view import open_read_only
 from memdir_nb.storage.store import MemoryStore
 
 if TYPE_CHECKING:
@@ -210,45 +211,19 @@ def restore(
     """Undo a batch (a dream's 'dream-...', the memory tool's 'memory-tool-...', a replaced
     index's 'rebuild-index-...'), or restore one file (its relative name) from the newest batch
     holding it; returns the files put back. dry_run: the same checks and refusals, and the files
-    that would be put back, with nothing written."""
+    that would be put back, with nothing written and no lock taken (a dir this user cannot write
+    to can still be previewed)."""
     root = absolute_dir(memory_dir)
-    batches = list_trash_batches(root)
+    if dry_run:
+        if not list_trash_batches(root):  # nothing to open: the dir or its .trash is missing
+            raise RestoreError(
+                f"nothing named {name!r} in {root / TRASH_DIRNAME}; batches there: none"
+            )
+        with open_read_only(root) as view:
+            return list(_restorable(view, root, name)[2])
     with _store_for(root, store).transaction() as tx:
-        if name in batches:
-            batch, only = name, None
-        else:
-            holding = [b for b in batches if name in _manifest(tx, b)["files"]]
-            if not holding:
-                raise RestoreError(
-                    f"nothing named {name!r} in {root / TRASH_DIRNAME}; batches there: {batches or 'none'}"
-                )
-            batch, only = holding[-1], name
+        batch, manifest, files = _restorable(tx, root, name)
         bdir = f"{TRASH_DIRNAME}/{batch}"
-        manifest = _manifest(tx, batch)
-        files = {r: v for r, v in manifest["files"].items() if only is None or r == only}
-        if manifest.get("restored", {}) and all(r in manifest["restored"] for r in files):
-            what = f"{batch} was" if only is None else f"{name!r} was"
-            raise RestoreError(
-                f"{what} already restored" + ("" if only is None else f" from {batch}")
-            )
-        for rel, info in files.items():  # a hostile manifest ('../x', a swapped folder, con.md)
-            tx.resolve(rel)
-            refused = _writable_name_problem(
-                rel, "" if info["before"] else None, "a file cannot be put back"
-            )
-            if refused is not None:
-                raise RestoreError(
-                    f"cannot restore {batch}: {refused}. Copy {TRASH_DIRNAME}/{batch}/{rel} "
-                    "back by hand under another name."
-                )
-        conflicts = [r for r, v in files.items() if _current_hash(tx, r) != v["after_sha"]]
-        if conflicts:
-            raise RestoreError(
-                f"cannot restore {batch}: {', '.join(conflicts)} changed after {batch} was made; "
-                "move those edits aside first. Nothing was restored."
-            )
-        if dry_run:
-            return list(files)
         done = []
         for rel, info in files.items():
             if info["before"]:
@@ -264,3 +239,44 @@ def restore(
         manifest.setdefault("restored", {}).update({r: resolve_now_ms(now_ms) for r in done})
         tx.write(f"{bdir}/manifest.json", json.dumps(manifest, indent=2))
     return done
+
+
+def _restorable(
+    tx: StoreTransaction, root: Path, name: str
+) -> tuple[str, dict[str, Any], dict[str, Any]]:
+    """(batch, its manifest, the files to put back) for restore(name); RestoreError says why not.
+
+    Reads only, so a preview runs it on a read-only view and a restore under the store lock.
+    """
+    batches = list_trash_batches(root)
+    if name in batches:
+        batch, only = name, None
+    else:
+        holding = [b for b in batches if name in _manifest(tx, b)["files"]]
+        if not holding:
+            raise RestoreError(
+                f"nothing named {name!r} in {root / TRASH_DIRNAME}; batches there: {batches or 'none'}"
+            )
+        batch, only = holding[-1], name
+    manifest = _manifest(tx, batch)
+    files = {r: v for r, v in manifest["files"].items() if only is None or r == only}
+    if manifest.get("restored", {}) and all(r in manifest["restored"] for r in files):
+        what = f"{batch} was" if only is None else f"{name!r} was"
+        raise RestoreError(f"{what} already restored" + ("" if only is None else f" from {batch}"))
+    for rel, info in files.items():  # a hostile manifest ('../x', a swapped folder, con.md)
+        tx.resolve(rel)
+        refused = _writable_name_problem(
+            rel, "" if info["before"] else None, "a file cannot be put back"
+        )
+        if refused is not None:
+            raise RestoreError(
+                f"cannot restore {batch}: {refused}. Copy {TRASH_DIRNAME}/{batch}/{rel} "
+                "back by hand under another name."
+            )
+    conflicts = [r for r, v in files.items() if _current_hash(tx, r) != v["after_sha"]]
+    if conflicts:
+        raise RestoreError(
+            f"cannot restore {batch}: {', '.join(conflicts)} changed after {batch} was made; "
+            "move those edits aside first. Nothing was restored."
+        )
+    return batch, manifest, files
