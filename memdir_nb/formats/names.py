@@ -14,9 +14,10 @@ A memory file name:
   another), no slash, backslash or NUL;
 - holds no angle bracket, `<` or `>` (an index line's Markdown link cannot point at such a
   file, so one such name made rebuild-index and dream fail for the whole dir);
-- is not a Windows device name (CON, PRN, AUX, NUL, COM1-9, LPT1-9, CONIN$, CONOUT$, in any
-  letter case, whatever follows the first dot, with trailing spaces): on Windows such a name
-  opens the device, not a file, and a memory dir is synced across machines (folders too);
+- can be a name on Windows too, as a memory dir is synced across machines (folders too): not
+  a device name (CON, PRN, AUX, NUL, COM1-9, LPT1-9, CONIN$, CONOUT$, in any letter case,
+  whatever follows the first dot, with trailing spaces), which opens the device there; no
+  ``: " | ? *``; no trailing dot or space;
 - does not start with a dot (hidden files and the store's own files are never memories);
 - ends in ``.md`` (lower case, as Claude Code's scan matches it) and is more than ``.md``;
 - is not the index, ``MEMORY.md``, in any letter case.
@@ -101,17 +102,36 @@ _WINDOWS_DEVICES = frozenset(
 )
 
 
-def device_problem(name: str) -> str | None:
-    """Why a name cannot be a file or folder of a memory dir on Windows (a device name), else None."""
+# The characters Windows refuses in any file or folder name (besides '<', '>', the slashes and
+# controls, which the rules above refuse already); ':' names an NTFS stream, so `a:b.md` there
+# writes a hidden stream of a file `a`.
+_WINDOWS_RESERVED_CHARS = compiled_on_first_use('[:"|?*]')
+
+
+def windows_problem(name: str) -> str | None:
+    """Why a name cannot be a file or folder of a memory dir on Windows, else None: a device
+    name, a character Windows refuses, or a trailing dot or space (which Windows drops, so
+    `notes.` and `notes` are one folder there)."""
     stem = name.partition(".")[0].rstrip(" ")
     device = "".join(c.upper() if c.isascii() else c for c in stem)  # 'ı' is not 'I' there
-    if device not in _WINDOWS_DEVICES:
-        return None
-    return (
-        f"is the Windows device name {device}, which opens a device there, not a file, "
-        "and memory dirs are shared across machines; pick another name (e.g. "
-        f"{stem.lower()}_notes)"
-    )
+    if device in _WINDOWS_DEVICES:
+        return (
+            f"is the Windows device name {device}, which opens a device there, not a file, "
+            "and memory dirs are shared across machines; pick another name (e.g. "
+            f"{stem.lower()}_notes)"
+        )
+    found = _WINDOWS_RESERVED_CHARS().search(name)
+    if found is not None:
+        return (
+            f"holds {found.group()!r}, which Windows refuses in a name, and memory dirs are "
+            "shared across machines; use '-' or '_' instead"
+        )
+    if name.endswith((".", " ")) and name not in (".", ".."):
+        return (
+            "ends in a dot or a space, which Windows drops (so two names would be one there); "
+            "remove it"
+        )
+    return None
 
 
 def folder_problem(name: str) -> str | None:
@@ -121,7 +141,7 @@ def folder_problem(name: str) -> str | None:
     The one folder rule of every route that lists, writes, moves or unpacks folders: a memory
     inside a folder named with '<' or '>' can never be an index link's target either.
     """
-    return component_problem(name) or link_problem(name) or device_problem(name)
+    return component_problem(name) or link_problem(name) or windows_problem(name)
 
 
 def depth_problem(depth: int) -> str | None:
@@ -157,7 +177,7 @@ def component_problem(name: str) -> str | None:
 @lru_cache(maxsize=8192)
 def name_problem(name: str) -> str | None:
     """Why a file name is not a memory file name, in words that name the rule; None when it is one."""
-    problem = component_problem(name) or link_problem(name) or device_problem(name)
+    problem = component_problem(name) or link_problem(name) or windows_problem(name)
     if problem:
         return problem
     if name.startswith("."):

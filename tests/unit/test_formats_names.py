@@ -53,7 +53,8 @@ def test_refused_names_say_which_rule_refused_them(name: str, words: str) -> Non
 def test_an_angle_bracket_is_refused_since_no_index_link_can_point_at_it() -> None:
     assert "angle bracket" in (name_problem("user_<b>.md") or "")
     assert "angle bracket" in (relative_path_problem("team/<x>/a.md") or "")
-    assert name_problem("""user_"q" 'a' & `b`.md""") is None  # quotes, & and backticks stay
+    assert name_problem("user_'a' & `b`.md") is None  # quotes, & and backticks stay
+    assert "Windows refuses" in (name_problem('user_"q".md') or "")  # not '"' (Windows)
 
 
 def test_a_relative_path_is_gated_folder_by_folder() -> None:
@@ -102,6 +103,17 @@ def test_a_windows_device_name_is_refused_in_any_case_whatever_follows_its_first
 @pytest.mark.parametrize("name", ["console.md", "com10.md", "project_con.md", "nullable.md"])
 def test_a_name_that_only_starts_like_a_device_is_a_memory_file(name: str) -> None:
     assert name_problem(name) is None
+
+
+@pytest.mark.parametrize("name", ["a:b.md", "what?.md", "x|y.md", "star*.md"])
+def test_a_character_windows_refuses_in_a_name_is_refused(name: str) -> None:
+    assert "which Windows refuses in a name" in (name_problem(name) or "")
+
+
+@pytest.mark.parametrize("folder", ["notes.", "notes ", "notes:old"])
+def test_a_folder_windows_would_rename_or_refuse_is_refused(folder: str) -> None:
+    assert folder_problem(folder) is not None
+    assert relative_path_problem(f"{folder}/user_a.md") is not None
 
 
 def test_a_folder_named_for_a_windows_device_is_refused_on_every_written_path() -> None:
