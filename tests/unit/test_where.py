@@ -276,6 +276,20 @@ def test_list_reads_the_project_path_from_a_session_transcript(tmp_path: Path) -
     assert info.project_path == gone
 
 
+def test_a_transcript_record_holding_a_raw_line_separator_still_gives_the_project_path(
+    tmp_path: Path,
+) -> None:
+    # JSONL records end at '\n'; str.splitlines also cut at the raw U+2028 inside the string
+    w = make_world(tmp_path, repo=False)
+    gone = "/no/longer/here-project"
+    key_dir = w.claude_home / "projects" / sanitize_path(gone)
+    add_memory(key_dir / "memory", "feedback_x.md")
+    record = json.dumps({"note": "a\u2028b", "cwd": gone}, ensure_ascii=False)
+    (key_dir / "session.jsonl").write_text(record + "\n", encoding="utf-8")
+    (info,) = list_memory_dirs(w.claude_home)
+    assert info.project_path == gone
+
+
 def test_a_key_is_matched_back_to_an_existing_folder(tmp_path: Path) -> None:
     target = tmp_path / "my repo" / "app.v2"
     target.mkdir(parents=True)
