@@ -175,8 +175,24 @@ def list_trash_batches(memory_dir: str | os.PathLike[str]) -> list[str]:
     return [name for _stamp, name in sorted(found)]
 
 
+def _files_or_none(tx: StoreTransaction, batch: str) -> dict[str, Any]:
+    """A batch's files, or none when its manifest cannot be read (looking for one file's batch
+    passes over a broken batch; restoring that batch by name says why)."""
+    try:
+        files: dict[str, Any] = _manifest(tx, batch)["files"]
+    except RestoreError:
+        return {}
+    return files
+
+
 def _manifest(tx: StoreTransaction, batch: str) -> dict[str, Any]:
-    raw = tx.read_text(f"{TRASH_DIRNAME}/{batch}/manifest.json")
+    try:  # one batch the contained reader refuses (a symlink out, a FIFO) is that batch's refusal
+        raw = tx.read_text(f"{TRASH_DIRNAME}/{batch}/manifest.json")
+    except (OSError, ValueError) as exc:
+        raise RestoreError(
+            f"{TRASH_DIRNAME}/{batch}/manifest.json cannot be read ({exc}); that batch cannot be "
+            "restored automatically: check what it is, or copy its files back by hand"
+        ) from exc
     try:
         data = loads_bounded(raw or "", max_bytes=TRASH_MANIFEST_MAX_BYTES, what="the manifest")
         files = data["files"]
@@ -252,7 +268,7 @@ def _restorable(
     if name in batches:
         batch, only = name, None
     else:
-        holding = [b for b in batches if name in _manifest(tx, b)["files"]]
+        holding = [b for b in batches if name in _files_or_none(tx, b)]
         if not holding:
             raise RestoreError(
                 f"nothing named {name!r} in {root / TRASH_DIRNAME}; batches there: {batches or 'none'}"

@@ -805,3 +805,19 @@ def test_restore_refuses_to_put_back_a_file_whose_name_the_gate_refuses(messy: P
     with pytest.raises(RestoreError, match="Windows device name NUL.*back by hand"):
         restore(messy, result.batch)
     assert _tree(messy) == before
+
+
+def test_a_batch_the_contained_reader_refuses_is_that_batchs_refusal_not_the_listings(
+    messy: Path, tmp_path: Path
+) -> None:
+    # a batch folder linking out of the dir stopped `memdir-nb restore DIR` at that batch
+    good = apply_plan(plan_consolidation(messy, now_ms=PLAN_NOW)).batch
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "manifest.json").write_text('{"files": {}}', encoding="utf-8")
+    bad = "memory-tool-20990101T000000-1-abcdef"
+    (messy / ".trash" / bad).symlink_to(outside)
+    with pytest.raises(RestoreError, match="manifest.json cannot be read.*by hand"):
+        restore(messy, bad, dry_run=True)
+    files = restore(messy, good, dry_run=True)
+    assert files and restore(messy, files[0], dry_run=True) == files[:1]  # found past the bad one
