@@ -18,6 +18,8 @@ A memory file name:
   a device name (CON, PRN, AUX, NUL, COM1-9, LPT1-9, CONIN$, CONOUT$, in any letter case,
   whatever follows the first dot, with trailing spaces), which opens the device there; no
   ``: " | ? *``; no trailing dot or space;
+- holds no character drawn as a slash or backslash (U+2215, U+FF0F...), which would make the
+  name display as a path (`team<U+2215>x.md` as `team/x.md`);
 - does not start with a dot (hidden files and the store's own files are never memories);
 - ends in ``.md`` (lower case, as Claude Code's scan matches it) and is more than ``.md``;
 - is not the index, ``MEMORY.md``, in any letter case.
@@ -108,6 +110,25 @@ _WINDOWS_DEVICES = frozenset(
 _WINDOWS_RESERVED_CHARS = compiled_on_first_use('[:"|?*]')
 
 
+# Characters drawn as a slash or a backslash (fraction and division slashes, fullwidth and
+# mathematical solidus, box-drawing diagonals, set minus...): `team\u2215user_a.md`, a private
+# memory, would display as `team/user_a.md`, a team one.
+_SLASH_LOOKALIKES = compiled_on_first_use(
+    "[\u2044\u2215\u2216\u2571\u2572\u27cb\u27cd\u29f5\u29f8\u29f9\ufe68\uff0f\uff3c]"
+)
+
+
+def lookalike_problem(name: str) -> str | None:
+    """Why a name would display as a path (a character drawn as a slash), else None."""
+    found = None if name.isascii() else _SLASH_LOOKALIKES().search(name)
+    if found is None:
+        return None
+    return (
+        f"holds U+{ord(found.group()):04X}, which looks like a slash, so the name would display "
+        "as a path; use '-' or '_' instead"
+    )
+
+
 def windows_problem(name: str) -> str | None:
     """Why a name cannot be a file or folder of a memory dir on Windows, else None: a device
     name, a character Windows refuses, or a trailing dot or space (which Windows drops, so
@@ -134,6 +155,17 @@ def windows_problem(name: str) -> str | None:
     return None
 
 
+def _portable_problem(name: str) -> str | None:
+    """The rules a file and a folder name share: a bad component, an angle bracket, a name
+    Windows cannot hold, a character drawn as a slash."""
+    return (
+        component_problem(name)
+        or link_problem(name)
+        or windows_problem(name)
+        or lookalike_problem(name)
+    )
+
+
 def folder_problem(name: str) -> str | None:
     """Why a folder name cannot hold memory files (a bad component, an angle bracket or a Windows
     device name), else None.
@@ -141,7 +173,7 @@ def folder_problem(name: str) -> str | None:
     The one folder rule of every route that lists, writes, moves or unpacks folders: a memory
     inside a folder named with '<' or '>' can never be an index link's target either.
     """
-    return component_problem(name) or link_problem(name) or windows_problem(name)
+    return _portable_problem(name)
 
 
 def depth_problem(depth: int) -> str | None:
@@ -177,7 +209,7 @@ def component_problem(name: str) -> str | None:
 @lru_cache(maxsize=8192)
 def name_problem(name: str) -> str | None:
     """Why a file name is not a memory file name, in words that name the rule; None when it is one."""
-    problem = component_problem(name) or link_problem(name) or windows_problem(name)
+    problem = _portable_problem(name)
     if problem:
         return problem
     if name.startswith("."):

@@ -168,3 +168,15 @@ def test_a_windows_device_name_is_refused_by_every_route_that_names_a_file(
         zf.writestr("lpt1/user_c.md", _memory("c"))
     assert len(import_archive(archive, tmp_path / "mem").refused) == 2
     assert not (tmp_path / "prn.md").exists() and not (tmp_path / "mem" / "lpt1").exists()
+
+
+def test_a_name_that_displays_as_a_team_path_is_refused_by_scan_and_the_memory_tool(
+    tmp_path: Path,
+) -> None:
+    # `team<U+2215>user_a.md` is a private memory whose name shows as `team/user_a.md`
+    spoof = "team\u2215user_a.md"
+    (tmp_path / spoof).write_text(_memory("spoof"), encoding="utf-8")
+    report = scan_memory_dir(tmp_path)
+    assert report.headers == [] and "looks like a slash" in report.skipped[0].reason
+    with pytest.raises(MemoryCommandError, match="U\\+2044"):
+        MemoryDirBackend(tmp_path / "tool").create("/memories/team\u2044b.md", _memory("b"))

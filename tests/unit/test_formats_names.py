@@ -122,3 +122,12 @@ def test_a_folder_named_for_a_windows_device_is_refused_on_every_written_path() 
     assert written_path_problem("MEMORY.md") is None
     assert written_path_problem("team/MEMORY.md") is None
     assert "COM1" in (written_path_problem("team/com1.md") or "")
+
+
+@pytest.mark.parametrize("slash", ["\u2215", "\u2044", "\uff0f", "\uff3c", "\u29f8"])
+def test_a_character_drawn_as_a_slash_is_refused_since_the_name_would_display_as_a_path(
+    slash: str,
+) -> None:
+    assert "looks like a slash" in (name_problem(f"team{slash}user_a.md") or "")
+    assert "looks like a slash" in (folder_problem(f"team{slash}x") or "")
+    assert name_problem("user_\u00bd_done.md") is None  # a vulgar fraction is no slash
