@@ -630,9 +630,9 @@ def markup_payload(tag: str) -> str:
 
 
 def markup_name_payload(tag: str) -> str:
-    """What a memory file name can hold (the gate refuses `/` and `<>`): an attribute
-    break-out with both quotes, an entity, a backtick and LaTeX."""
-    return f"\" onmouseover=\"window.__memdir_pwned='{tag}'\" x='&amp;` $x^{{2}}$"
+    """What a memory file name can hold (the gate refuses `/`, `<>` and, as Windows does, `"`):
+    a single-quote attribute break-out into an unquoted handler, an entity, a backtick, LaTeX."""
+    return f"' onmouseover=window.__memdir_pwned='{tag}' x='&amp;` $x^{{2}}$"
 
 
 def markup_refused_name(tag: str) -> str:

@@ -23,6 +23,7 @@ from memdir_nb.dream.actions import (
 )
 from memdir_nb.formats.index import IndexCapVerdict, index_cap_verdict
 from memdir_nb.formats.jsonio import loads_bounded
+from memdir_nb.formats.names import written_path_problem
 from memdir_nb.spec.constants import (
     DREAM_BATCH_PREFIX,
     ENTRYPOINT_NAME,
@@ -32,6 +33,7 @@ from memdir_nb.spec.constants import (
     TRASH_MANIFEST_MAX_BYTES,
 )
 from memdir_nb.storage.containment import absolute_dir
+from memdir_nb.storage.read_view import open_read_only
 from memdir_nb.storage.store import MemoryStore
 
 if TYPE_CHECKING:
@@ -63,6 +65,12 @@ class ApplyResult:
 def _current_hash(tx: StoreTransaction, rel: str) -> str | None:
     data = tx.read_bytes(rel)
     return None if data is None else _sha(data)
+
+
+def _writable_name_problem(rel: str, after: str | None, what: str) -> str | None:
+    """Why a file to be written (after not None) may not be, in words naming the fix, else None."""
+    problem = None if after is None else written_path_problem(rel)
+    return None if problem is None else f"{what}: {problem}; nothing was written"
 
 
 def _store_for(root: Path, store: MemoryStore | None) -> MemoryStore:
@@ -106,8 +114,11 @@ def apply_plan(
                 + "; nothing was applied. Make a new plan with plan_consolidation()."
             )
         result = _simulate(plan, actions)
-        for rel in result:  # every target checked before the first change, and again when written
+        for rel, after in result.items():  # every target checked before the first change
             tx.resolve(rel)
+            refused = _writable_name_problem(rel, after, "the plan cannot write a file")
+            if refused is not None:
+                raise PlanError(f"{refused}. Give that file another name in the plan.")
         applied_ms = plan.clock()
         stamp = _dt.datetime.fromtimestamp(applied_ms / 1000).strftime("%Y%m%dT%H%M%S")
         batch = f"dream-{stamp}-{os.getpid()}-{hashlib.sha1(repr(sorted(result)).encode()).hexdigest()[:6]}"
@@ -164,8 +175,24 @@ def list_trash_batches(memory_dir: str | os.PathLike[str]) -> list[str]:
     return [name for _stamp, name in sorted(found)]
 
 
+def _files_or_none(tx: StoreTransaction, batch: str) -> dict[str, Any]:
+    """A batch's files, or none when its manifest cannot be read (looking for one file's batch
+    passes over a broken batch; restoring that batch by name says why)."""
+    try:
+        files: dict[str, Any] = _manifest(tx, batch)["files"]
+    except RestoreError:
+        return {}
+    return files
+
+
 def _manifest(tx: StoreTransaction, batch: str) -> dict[str, Any]:
-    raw = tx.read_text(f"{TRASH_DIRNAME}/{batch}/manifest.json")
+    try:  # one batch the contained reader refuses (a symlink out, a FIFO) is that batch's refusal
+        raw = tx.read_text(f"{TRASH_DIRNAME}/{batch}/manifest.json")
+    except (OSError, ValueError) as exc:
+        raise RestoreError(
+            f"{TRASH_DIRNAME}/{batch}/manifest.json cannot be read ({exc}); that batch cannot be "
+            "restored automatically: check what it is, or copy its files back by hand"
+        ) from exc
     try:
         data = loads_bounded(raw or "", max_bytes=TRASH_MANIFEST_MAX_BYTES, what="the manifest")
         files = data["files"]
@@ -200,37 +227,19 @@ def restore(
     """Undo a batch (a dream's 'dream-...', the memory tool's 'memory-tool-...', a replaced
     index's 'rebuild-index-...'), or restore one file (its relative name) from the newest batch
     holding it; returns the files put back. dry_run: the same checks and refusals, and the files
-    that would be put back, with nothing written."""
+    that would be put back, with nothing written and no lock taken (a dir this user cannot write
+    to can still be previewed)."""
     root = absolute_dir(memory_dir)
-    batches = list_trash_batches(root)
+    if dry_run:
+        if not list_trash_batches(root):  # nothing to open: the dir or its .trash is missing
+            raise RestoreError(
+                f"nothing named {name!r} in {root / TRASH_DIRNAME}; batches there: none"
+            )
+        with open_read_only(root) as view:
+            return list(_restorable(view, root, name)[2])
     with _store_for(root, store).transaction() as tx:
-        if name in batches:
-            batch, only = name, None
-        else:
-            holding = [b for b in batches if name in _manifest(tx, b)["files"]]
-            if not holding:
-                raise RestoreError(
-                    f"nothing named {name!r} in {root / TRASH_DIRNAME}; batches there: {batches or 'none'}"
-                )
-            batch, only = holding[-1], name
+        batch, manifest, files = _restorable(tx, root, name)
         bdir = f"{TRASH_DIRNAME}/{batch}"
-        manifest = _manifest(tx, batch)
-        files = {r: v for r, v in manifest["files"].items() if only is None or r == only}
-        if manifest.get("restored", {}) and all(r in manifest["restored"] for r in files):
-            what = f"{batch} was" if only is None else f"{name!r} was"
-            raise RestoreError(
-                f"{what} already restored" + ("" if only is None else f" from {batch}")
-            )
-        for rel in files:  # a hostile manifest naming '../x' or a swapped folder is refused here
-            tx.resolve(rel)
-        conflicts = [r for r, v in files.items() if _current_hash(tx, r) != v["after_sha"]]
-        if conflicts:
-            raise RestoreError(
-                f"cannot restore {batch}: {', '.join(conflicts)} changed after {batch} was made; "
-                "move those edits aside first. Nothing was restored."
-            )
-        if dry_run:
-            return list(files)
         done = []
         for rel, info in files.items():
             if info["before"]:
@@ -246,3 +255,44 @@ def restore(
         manifest.setdefault("restored", {}).update({r: resolve_now_ms(now_ms) for r in done})
         tx.write(f"{bdir}/manifest.json", json.dumps(manifest, indent=2))
     return done
+
+
+def _restorable(
+    tx: StoreTransaction, root: Path, name: str
+) -> tuple[str, dict[str, Any], dict[str, Any]]:
+    """(batch, its manifest, the files to put back) for restore(name); RestoreError says why not.
+
+    Reads only, so a preview runs it on a read-only view and a restore under the store lock.
+    """
+    batches = list_trash_batches(root)
+    if name in batches:
+        batch, only = name, None
+    else:
+        holding = [b for b in batches if name in _files_or_none(tx, b)]
+        if not holding:
+            raise RestoreError(
+                f"nothing named {name!r} in {root / TRASH_DIRNAME}; batches there: {batches or 'none'}"
+            )
+        batch, only = holding[-1], name
+    manifest = _manifest(tx, batch)
+    files = {r: v for r, v in manifest["files"].items() if only is None or r == only}
+    if manifest.get("restored", {}) and all(r in manifest["restored"] for r in files):
+        what = f"{batch} was" if only is None else f"{name!r} was"
+        raise RestoreError(f"{what} already restored" + ("" if only is None else f" from {batch}"))
+    for rel, info in files.items():  # a hostile manifest ('../x', a swapped folder, con.md)
+        tx.resolve(rel)
+        refused = _writable_name_problem(
+            rel, "" if info["before"] else None, "a file cannot be put back"
+        )
+        if refused is not None:
+            raise RestoreError(
+                f"cannot restore {batch}: {refused}. Copy {TRASH_DIRNAME}/{batch}/{rel} "
+                "back by hand under another name."
+            )
+    conflicts = [r for r, v in files.items() if _current_hash(tx, r) != v["after_sha"]]
+    if conflicts:
+        raise RestoreError(
+            f"cannot restore {batch}: {', '.join(conflicts)} changed after {batch} was made; "
+            "move those edits aside first. Nothing was restored."
+        )
+    return batch, manifest, files

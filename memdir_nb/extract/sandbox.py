@@ -10,9 +10,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from memdir_nb.formats.names import relative_path_problem
+from memdir_nb.formats.names import written_path_problem
 from memdir_nb.security import secret_scan
-from memdir_nb.spec.constants import ENTRYPOINT_NAME, TEAM_DIRNAME
+from memdir_nb.spec.constants import TEAM_DIRNAME
 from memdir_nb.spec.text import terminal_safe
 from memdir_nb.storage import containment as team_paths
 
@@ -134,10 +134,7 @@ def write_name_problem(rel: str) -> str | None:
 
     The two indexes (MEMORY.md and team/MEMORY.md) are allowed: the extractor keeps them.
     """
-    parts = rel.split("/")
-    if parts[-1] == ENTRYPOINT_NAME and parts[:-1] in ([], [TEAM_DIRNAME]):
-        return None
-    problem = relative_path_problem(rel)
+    problem = written_path_problem(rel)
     return terminal_safe(problem, keep_newlines=False) if problem else None
 
 

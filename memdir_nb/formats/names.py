@@ -14,6 +14,12 @@ A memory file name:
   another), no slash, backslash or NUL;
 - holds no angle bracket, `<` or `>` (an index line's Markdown link cannot point at such a
   file, so one such name made rebuild-index and dream fail for the whole dir);
+- can be a name on Windows too, as a memory dir is synced across machines (folders too): not
+  a device name (CON, PRN, AUX, NUL, COM1-9, LPT1-9, CONIN$, CONOUT$, in any letter case,
+  whatever follows the first dot, with trailing spaces), which opens the device there; no
+  ``: " | ? *``; no trailing dot or space;
+- holds no character drawn as a slash or backslash (U+2215, U+FF0F...), which would make the
+  name display as a path (`team<U+2215>x.md` as `team/x.md`);
 - does not start with a dot (hidden files and the store's own files are never memories);
 - ends in ``.md`` (lower case, as Claude Code's scan matches it) and is more than ``.md``;
 - is not the index, ``MEMORY.md``, in any letter case.
@@ -23,7 +29,12 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from memdir_nb.spec.constants import ENTRYPOINT_NAME, MEMORY_DIR_MAX_DEPTH, NAME_MAX_BYTES
+from memdir_nb.spec.constants import (
+    ENTRYPOINT_NAME,
+    MEMORY_DIR_MAX_DEPTH,
+    NAME_MAX_BYTES,
+    TEAM_DIRNAME,
+)
 from memdir_nb.spec.text import compiled_on_first_use, first_unsafe_char
 
 MEMORY_SUFFIX = ".md"
@@ -84,13 +95,85 @@ def link_problem(name: str) -> str | None:
     return None
 
 
+# The names Windows maps to a device whatever the folder: `con.md`, `NUL.tar.md` and `com1 .md`
+# open the console, the null device or a serial port there, not a file (the stem before the first
+# dot, trailing spaces dropped, in any letter case; COM and LPT with a superscript digit too).
+_WINDOWS_DEVICES = frozenset(
+    {"CON", "PRN", "AUX", "NUL", "CONIN$", "CONOUT$"}
+    | {f"{port}{digit}" for port in ("COM", "LPT") for digit in "123456789\u00b9\u00b2\u00b3"}
+)
+
+
+# The characters Windows refuses in any file or folder name (besides '<', '>', the slashes and
+# controls, which the rules above refuse already); ':' names an NTFS stream, so `a:b.md` there
+# writes a hidden stream of a file `a`.
+_WINDOWS_RESERVED_CHARS = compiled_on_first_use('[:"|?*]')
+
+
+# Characters drawn as a slash or a backslash (fraction and division slashes, fullwidth and
+# mathematical solidus, box-drawing diagonals, set minus...): `team\u2215user_a.md`, a private
+# memory, would display as `team/user_a.md`, a team one.
+_SLASH_LOOKALIKES = compiled_on_first_use(
+    "[\u2044\u2215\u2216\u2571\u2572\u27cb\u27cd\u29f5\u29f8\u29f9\ufe68\uff0f\uff3c]"
+)
+
+
+def lookalike_problem(name: str) -> str | None:
+    """Why a name would display as a path (a character drawn as a slash), else None."""
+    found = None if name.isascii() else _SLASH_LOOKALIKES().search(name)
+    if found is None:
+        return None
+    return (
+        f"holds U+{ord(found.group()):04X}, which looks like a slash, so the name would display "
+        "as a path; use '-' or '_' instead"
+    )
+
+
+def windows_problem(name: str) -> str | None:
+    """Why a name cannot be a file or folder of a memory dir on Windows, else None: a device
+    name, a character Windows refuses, or a trailing dot or space (which Windows drops, so
+    `notes.` and `notes` are one folder there)."""
+    stem = name.partition(".")[0].rstrip(" ")
+    device = "".join(c.upper() if c.isascii() else c for c in stem)  # 'ı' is not 'I' there
+    if device in _WINDOWS_DEVICES:
+        return (
+            f"is the Windows device name {device}, which opens a device there, not a file, "
+            "and memory dirs are shared across machines; pick another name (e.g. "
+            f"{stem.lower()}_notes)"
+        )
+    found = _WINDOWS_RESERVED_CHARS().search(name)
+    if found is not None:
+        return (
+            f"holds {found.group()!r}, which Windows refuses in a name, and memory dirs are "
+            "shared across machines; use '-' or '_' instead"
+        )
+    if name.endswith((".", " ")) and name not in (".", ".."):
+        return (
+            "ends in a dot or a space, which Windows drops (so two names would be one there); "
+            "remove it"
+        )
+    return None
+
+
+def _portable_problem(name: str) -> str | None:
+    """The rules a file and a folder name share: a bad component, an angle bracket, a name
+    Windows cannot hold, a character drawn as a slash."""
+    return (
+        component_problem(name)
+        or link_problem(name)
+        or windows_problem(name)
+        or lookalike_problem(name)
+    )
+
+
 def folder_problem(name: str) -> str | None:
-    """Why a folder name cannot hold memory files (a bad component or an angle bracket), else None.
+    """Why a folder name cannot hold memory files (a bad component, an angle bracket or a Windows
+    device name), else None.
 
     The one folder rule of every route that lists, writes, moves or unpacks folders: a memory
     inside a folder named with '<' or '>' can never be an index link's target either.
     """
-    return component_problem(name) or link_problem(name)
+    return _portable_problem(name)
 
 
 def depth_problem(depth: int) -> str | None:
@@ -126,7 +209,7 @@ def component_problem(name: str) -> str | None:
 @lru_cache(maxsize=8192)
 def name_problem(name: str) -> str | None:
     """Why a file name is not a memory file name, in words that name the rule; None when it is one."""
-    problem = component_problem(name) or link_problem(name)
+    problem = _portable_problem(name)
     if problem:
         return problem
     if name.startswith("."):
@@ -164,3 +247,16 @@ def relative_path_problem(relative: str) -> str | None:
             return f"folder {folder!r} is hidden (starts with a dot), so nothing in it is scanned"
     problem = name_problem(parts[-1])
     return f"{parts[-1]!r} {problem}" if problem else None
+
+
+def written_path_problem(rel: str) -> str | None:
+    """Why a '/'-separated path may not be written as a file of a memory dir, else None.
+
+    The two indexes (MEMORY.md and team/MEMORY.md) may be written; any other path must pass
+    relative_path_problem. The one check of every route that writes a file named by someone
+    else: the extractor's writes, a dream's planned writes and a restore's put-backs.
+    """
+    parts = rel.split("/")
+    if parts[-1] == ENTRYPOINT_NAME and parts[:-1] in ([], [TEAM_DIRNAME]):
+        return None
+    return relative_path_problem(rel)

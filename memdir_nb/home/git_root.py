@@ -203,15 +203,20 @@ def _find_root_by_walking(start: Path) -> Path | None:
 
 
 def find_canonical_git_root(
-    start: str | os.PathLike[str], *, git: str | None = "git"
+    start: str | os.PathLike[str], *, git: str | None = "git", warn: bool = True
 ) -> Path | None:
-    """The main checkout's root for ``start`` (shared by all worktrees), or None outside git."""
+    """The main checkout's root for ``start`` (shared by all worktrees), or None outside git.
+
+    An unconfirmed `.git` pointer is logged as a warning unless warn is False: a caller that
+    reports the pointer itself (`where`), after resolving the dir once, says it once.
+    """
     start_path = Path(start)
     if not start_path.is_dir():
         start_path = start_path.parent
     untrusted = git_pointer_problem(start_path)
     if untrusted is not None:  # neither git nor the walk may follow it: the folder is its own root
-        logger.warning("not following a git pointer: %s", untrusted[1])
+        if warn:
+            logger.warning("not following a git pointer: %s", untrusted[1])
         return _nfc_real(untrusted[0])
     root: Path | None = None
     git_exe = shutil.which(git) if git else None

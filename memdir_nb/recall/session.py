@@ -19,7 +19,7 @@ from memdir_nb.spec.constants import (
     RECALL_READ_SLACK_BYTES,
 )
 from memdir_nb.spec.freshness import memory_header
-from memdir_nb.spec.text import plural
+from memdir_nb.spec.text import first_lines, plural
 from memdir_nb.storage.access import ReadRefused, read_contained
 from memdir_nb.storage.scan import ScanCache
 
@@ -63,26 +63,23 @@ def _utf8_len(text: str) -> int:
 def cap_memory_text(
     text: str, *, max_lines: int = RECALL_MAX_LINES, max_bytes: int = RECALL_MAX_BYTES
 ) -> CappedText:
-    """Keep at most max_lines lines and max_bytes UTF-8 bytes, cutting at a line boundary."""
-    lines = text.splitlines(keepends=True)
-    truncated = len(lines) > max_lines
-    lines = lines[:max_lines]
-    kept: list[str] = []
-    used = 0
-    for line in lines:
-        size = _utf8_len(line)
-        if used + size > max_bytes:
-            truncated = True
-            if not kept:
-                # a single line longer than the cap: cut it on a character boundary instead
-                cut = line.encode("utf-8")[:max_bytes].decode("utf-8", "ignore")
-                kept.append(cut)
-                used = _utf8_len(cut)
-            break
-        kept.append(line)
-        used += size
-    body = "".join(kept)
-    return CappedText(body, truncated, len(kept), used)
+    """Keep at most max_lines lines and max_bytes UTF-8 bytes, cutting at a line end.
+
+    Lines end at '\n' only (spec.text.first_lines, the line cap every route shares); a single
+    line longer than the byte cap is cut on a character boundary instead.
+    """
+    head = first_lines(text, max_lines)
+    truncated = len(head) < len(text)
+    data = head.encode("utf-8")
+    if len(data) > max_bytes:
+        truncated = True
+        cut = data.rfind(b"\n", 0, max_bytes)
+        # at the last line end that fits; else one long line, cut on a character boundary
+        keep = data[: cut + 1] if cut >= 0 else data[:max_bytes]
+        head = keep.decode("utf-8", "ignore")
+        data = head.encode("utf-8")
+    kept_lines = head.count("\n") + (0 if not head or head.endswith("\n") else 1)
+    return CappedText(head, truncated, kept_lines, len(data))
 
 
 def truncation_note(path: str, capped: CappedText, file_bytes: int) -> str:

@@ -179,7 +179,7 @@ def _cwd_from_transcripts(project_dir: Path) -> str | None:
             head = read_regular_file(path, TRANSCRIPT_PEEK_BYTES).data
         except OSError:
             continue
-        for line in head.decode("utf-8", errors="replace").splitlines():
+        for line in head.decode("utf-8", errors="replace").split("\n"):  # records end at \n only
             try:
                 record = loads_bounded(
                     line, max_bytes=TRANSCRIPT_LINE_MAX_BYTES, what="a transcript line"

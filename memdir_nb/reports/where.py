@@ -167,7 +167,9 @@ def where(config: MemdirConfig, *, git: str | None = "git") -> WhereReport:
             "default", "CLAUDE_CODE_REMOTE_MEMORY_DIR", None, "rejected", str(exc)
         )
         resolution = AutoMemPathResolution("", "none", (str(exc),), (broken,))
-    git_root = find_canonical_git_root(config.cwd, git=git)
+    # resolving the dir above already warned of an unfollowed .git pointer (and the report
+    # names it): this second look must not log it again
+    git_root = find_canonical_git_root(config.cwd, git=git, warn=False)
     checkout = find_checkout_root(config.cwd, git=git) if git_root is not None else None
     key_root = resolution.key_root
     key = resolution.key

@@ -191,6 +191,24 @@ def word_count(text: str) -> int:
     return len(spaced) + math.ceil(cjk / CJK_CHARS_PER_WORD)
 
 
+def first_lines(text: str, max_lines: int) -> str:
+    """The first max_lines lines of text, line ends kept: the one line cap of every route.
+
+    A line ends at '\n' only, as the spec counts lines (MEMORY.md's caps, a memory's recall cap,
+    the header read): not at the other characters str.splitlines also breaks at (\x0b, \x0c,
+    \x1c-\x1e, \x85, U+2028, U+2029), which would cut a memory holding one of them elsewhere.
+    Scans forward for the cut, so a long text is never split into a list.
+    """
+    if text.count("\n") < max_lines:
+        return text
+    end = -1
+    for _ in range(max_lines):
+        end = text.find("\n", end + 1)
+        if end < 0:
+            return text
+    return text[: end + 1]
+
+
 _LINE_BREAKS = re.compile(r"[\r\n\x85\u2028\u2029]+")
 
 

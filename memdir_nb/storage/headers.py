@@ -23,6 +23,7 @@ from memdir_nb.spec.constants import (
     HEADER_READ_MAX_BYTES,
     MEMORY_FILE_READ_MAX_BYTES,
 )
+from memdir_nb.spec.text import first_lines
 from memdir_nb.spec.text import one_line as one_line  # re-exported
 from memdir_nb.storage.access import ContainedReader, ReadResult, read_contained
 
@@ -85,7 +86,7 @@ def _read_bounded(
         reader = ContainedReader(root, real_root=real_root)
     res = reader.read(path, max_bytes, follow_symlinks=not nofollow)
     return (
-        _keep_lines(normalise_newlines(res.text), max_lines),
+        first_lines(normalise_newlines(res.text), max_lines),
         res.stat,
         res.bytes_read,
         not res.valid_utf8,
@@ -101,18 +102,6 @@ def read_head(
     """The first max_lines lines of a file (bounded read) and its fstat result."""
     head = read_head_info(path, max_lines=max_lines, max_bytes=max_bytes)
     return head.text, head.stat
-
-
-def _keep_lines(text: str, max_lines: int) -> str:
-    """The first max_lines lines of text (line ends kept)."""
-    if text.count("\n") < max_lines:
-        return text
-    end = -1
-    for _ in range(max_lines):
-        end = text.find("\n", end + 1)
-        if end < 0:
-            return text
-    return text[: end + 1]
 
 
 def read_frontmatter(path: str | os.PathLike[str]) -> Frontmatter:
@@ -160,7 +149,7 @@ def header_from_read(res: ReadResult, parsed: Frontmatter | None = None) -> Fron
         cap=HEADER_READ_MAX_BYTES,
         stat=res.stat,
     )
-    text = _keep_lines(normalise_newlines(head.text), FRONTMATTER_MAX_LINES)
+    text = first_lines(normalise_newlines(head.text), FRONTMATTER_MAX_LINES)
     return _header_of(text, head.bytes_read, not head.valid_utf8)
 
 

@@ -2,10 +2,17 @@
 how the next transaction repairs a step that a crash (kill -9, power cut) interrupted.
 
 Records are JSON lines, each fsynced before the change it describes:
-`{"op": "write", "path", "backup", "tmp"}` (backup: a hard link to the version replaced, None
-when the file is new) and `{"op": "move", "src", "dst"}`; `{"op": "commit"}` marks the step
-done. Unfinished steps are undone newest first; committed ones only lose their backups. Every
-path is reopened from the memory dir's descriptor without following symlinks.
+`{"op": "write", "path", "backup", "tmp", "size", "sha256"}` (backup: a hard link to the version
+replaced, None when the file is new; size and sha256: the bytes the step writes) and
+`{"op": "move", "src", "dst", "ino"}` (ino: the inode of the file moved); `{"op": "commit"}`
+marks the step done. Unfinished steps are undone newest first; committed ones only lose their
+backups. Every path is reopened from the memory dir's descriptor without following symlinks.
+
+Undoing never removes or replaces what a person wrote: a file is deleted, overwritten by its
+backup or moved back only when it is provably the one the step wrote (its size and sha256, or
+its inode, as recorded). Anything else at that name (a person's edit after a crash, a journal
+planted or synced from another machine, one from an older version without these fields) is
+kept where it is, and recovery says so.
 """
 
 from __future__ import annotations
@@ -13,6 +20,7 @@ from __future__ import annotations
 import contextlib
 import errno
 import fcntl
+import hashlib
 import os
 import stat
 import time
@@ -108,54 +116,115 @@ def _parent_fd(root_fd: int, rel: str) -> tuple[int, str] | None:
         return None
 
 
+def content_identity(payload: bytes) -> dict[str, Any]:
+    """The fields of a write record that let recovery prove a file is the one its step wrote."""
+    return {"size": len(payload), "sha256": hashlib.sha256(payload).hexdigest()}
+
+
+def file_identity_at(dfd: int, name: str) -> dict[str, Any]:
+    """content_identity of a regular file, read in chunks (memory does not grow with the file)."""
+    digest, size = hashlib.sha256(), 0
+    for chunk in fsutil.iter_chunks_at(dfd, name):
+        digest.update(chunk)
+        size += len(chunk)
+    return {"size": size, "sha256": digest.hexdigest()}
+
+
+def _is_logged_content(dfd: int, name: str, rec: dict[str, Any]) -> bool:
+    """Whether `name` is a regular file holding exactly the bytes this write record's step wrote.
+
+    The size is compared first, so a large file planted at the name is not read.
+    """
+    size, sha = rec.get("size"), rec.get("sha256")
+    if not isinstance(size, int) or not isinstance(sha, str):
+        return False  # a record without them (planted, or from an older version) proves nothing
+    try:
+        if os.stat(name, dir_fd=dfd, follow_symlinks=False).st_size != size:
+            return False
+        return file_identity_at(dfd, name) == {"size": size, "sha256": sha}
+    except OSError:  # a symlink, FIFO or folder at the name: not what a write step leaves
+        return False
+
+
+def _kept(rel: str, why: str) -> str:
+    return (
+        f"kept {rel} as it is: {why}, so it may be a person's; check it (an interrupted step "
+        "may have left it half-changed)"
+    )
+
+
 def _unlink_quiet(dfd: int, name: str | None) -> None:
     if name:
         with contextlib.suppress(FileNotFoundError):
             os.unlink(name, dir_fd=dfd)
 
 
-def _undo_one(root_fd: int, rec: dict[str, Any]) -> None:
+def _undo_move(root_fd: int, rec: dict[str, Any]) -> str | None:
+    src, dst = _parent_fd(root_fd, rec["src"]), _parent_fd(root_fd, rec["dst"])
+    try:
+        if not (src and dst and fsutil.exists_at(dst[0], dst[1]) and not fsutil.exists_at(*src)):
+            return None
+        if os.stat(dst[1], dir_fd=dst[0], follow_symlinks=False).st_ino != rec.get("ino"):
+            return _kept(rec["dst"], f"it is not the file the step moved there from {rec['src']}")
+        os.rename(dst[1], src[1], src_dir_fd=dst[0], dst_dir_fd=src[0])
+        fsutil.fsync_fd(src[0])
+        return None
+    finally:
+        for pair in (src, dst):
+            if pair:
+                os.close(pair[0])
+
+
+def _undo_write(dfd: int, name: str, rec: dict[str, Any]) -> str | None:
+    _unlink_quiet(dfd, rec.get("tmp"))
+    backup = rec.get("backup")
+    ours = fsutil.exists_at(dfd, name) and _is_logged_content(dfd, name, rec)
+    if backup and fsutil.exists_at(dfd, backup):
+        if _same_file(dfd, backup, name):  # killed before the rename: the old file is in place
+            os.unlink(backup, dir_fd=dfd)  # (rename between two links of one file does nothing)
+        elif ours or not fsutil.exists_at(dfd, name):
+            os.rename(backup, name, src_dir_fd=dfd, dst_dir_fd=dfd)
+        else:
+            why = "it is not what the step wrote"
+            return _kept(rec["path"], f"{why}; the version before the step is {backup} beside it")
+    elif not backup and fsutil.exists_at(dfd, name):
+        if not ours:
+            return _kept(rec["path"], "the step was creating it, but it is not what the step wrote")
+        os.unlink(name, dir_fd=dfd)
+    return None
+
+
+def _undo_one(root_fd: int, rec: dict[str, Any]) -> str | None:
+    """Undo one record; a note when a file was kept because it is not provably the step's."""
     if rec["op"] == "move":
-        src, dst = _parent_fd(root_fd, rec["src"]), _parent_fd(root_fd, rec["dst"])
-        try:
-            if src and dst and fsutil.exists_at(dst[0], dst[1]) and not fsutil.exists_at(*src):
-                os.rename(dst[1], src[1], src_dir_fd=dst[0], dst_dir_fd=src[0])
-                fsutil.fsync_fd(src[0])
-        finally:
-            for pair in (src, dst):
-                if pair:
-                    os.close(pair[0])
-        return
+        return _undo_move(root_fd, rec)
     where = _parent_fd(root_fd, rec["path"])
     if where is None:
-        return
+        return None
     dfd, name = where
     try:
-        _unlink_quiet(dfd, rec.get("tmp"))
-        backup = rec.get("backup")
-        if backup and fsutil.exists_at(dfd, backup):
-            if _same_file(dfd, backup, name):  # killed before the rename: the old file is in place
-                os.unlink(backup, dir_fd=dfd)  # (rename between two links of one file does nothing)
-            else:
-                os.rename(backup, name, src_dir_fd=dfd, dst_dir_fd=dfd)
-        elif not backup:
-            _unlink_quiet(dfd, name)  # the step created it
+        note = _undo_write(dfd, name, rec)
         fsutil.fsync_fd(dfd)
+        return note
     finally:
         os.close(dfd)
 
 
-def undo_records(root_fd: int, records: list[dict[str, Any]]) -> list[str]:
-    """Undo records newest first; return what could not be undone."""
+def undo_records(root_fd: int, records: list[dict[str, Any]]) -> tuple[list[str], list[str]]:
+    """Undo records newest first; (what could not be undone, the files kept as not the step's)."""
     failed: list[str] = []
+    kept: list[str] = []
     for rec in reversed(records):
         try:
-            _undo_one(root_fd, rec)
+            note = _undo_one(root_fd, rec)
         except OSError as exc:  # keep undoing the rest; report what could not be restored
             failed.append(
                 f"could not undo the {rec['op']} of {rec.get('path', rec.get('src'))}: {exc}"
             )
-    return failed
+        else:
+            if note is not None:
+                kept.append(note)
+    return failed, kept
 
 
 def finish_records(root_fd: int, records: list[dict[str, Any]]) -> None:
@@ -335,7 +404,7 @@ def recover_journal(root_fd: int) -> list[str]:
         finish_records(root_fd, records)
         done = [f"finished a committed step ({len(records)} change(s)) interrupted before cleanup"]
     else:
-        failed = undo_records(root_fd, records)
+        failed, kept = undo_records(root_fd, records)
         if failed:
             raise OSError(
                 errno.EIO,
@@ -345,7 +414,7 @@ def recover_journal(root_fd: int) -> list[str]:
                 f"({constants.STORE_JOURNAL_NAME} is kept until then)",
             )
         files = sorted({str(r.get("path") or r.get("dst")) for r in records})
-        done = [f"rolled back an interrupted step: {', '.join(files)}"]
+        done = [f"rolled back an interrupted step: {', '.join(files)}", *kept]
     os.unlink(constants.STORE_JOURNAL_NAME, dir_fd=root_fd)
     fsutil.fsync_fd(root_fd)
     return done

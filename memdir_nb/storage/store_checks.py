@@ -10,7 +10,7 @@ import hashlib
 import re
 import unicodedata
 
-from memdir_nb.formats.names import is_index_name, name_problem
+from memdir_nb.formats.names import is_index_name, lookalike_problem, name_problem
 from memdir_nb.security import secret_scan
 from memdir_nb.spec.taxonomy import MemoryType, require_memory_type
 from memdir_nb.spec.text import terminal_safe
@@ -90,6 +90,8 @@ def check_plain_md_name(filename: object) -> str:
         raise MemoryValidationError(f"filename {shown} is a path, not a file name; {fix}")
     problem = name_problem(filename)
     if problem is not None:
+        if lookalike_problem(filename):  # a slash look-alike may hide a traversal: say so first
+            team_paths.sanitize_path_key(filename)
         raise MemoryValidationError(f"filename {shown} {problem}; {fix}")
     if ".." in filename:
         raise MemoryValidationError(f"filename {shown} contains '..'; {fix}")

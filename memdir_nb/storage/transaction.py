@@ -43,6 +43,8 @@ from memdir_nb.storage import fsutil
 from memdir_nb.storage.access import file_kind
 from memdir_nb.storage.containment import absolute_dir
 from memdir_nb.storage.journal import (
+    content_identity,
+    file_identity_at,
     finish_records,
     journal_corruption,
     keep_old,
@@ -173,11 +175,13 @@ class StoreTransaction:
 
         Then the folders the step created are removed again when empty, deepest first.
         """
-        failed = [] if self._journal_fd is None else undo_records(self._need_root(), self._records)
+        failed, kept = (
+            ([], []) if self._journal_fd is None else undo_records(self._need_root(), self._records)
+        )
         if self._journal_fd is not None and not failed:
             self._drop_journal()  # else keep it: the next transaction retries the repair
         self._remove_made_dirs()
-        return failed
+        return failed + kept
 
     def _remove_made_dirs(self) -> None:
         made, self._made_dirs = self._made_dirs, []
@@ -289,7 +293,10 @@ class StoreTransaction:
             existed = fsutil.exists_at(dfd, name)
             backup = f".{name[:180]}.{self._txid}-{seq}.bak" if existed else None
             tmp = f".{name[:180]}.{self._txid}-{seq}.tmp"
-            self._log({"op": "write", "path": t.rel, "backup": backup, "tmp": tmp})
+            self._log(
+                {"op": "write", "path": t.rel, "backup": backup, "tmp": tmp}
+                | content_identity(payload)
+            )
             self._hook(f"write:{t.rel}:journaled")
             fsutil.write_new_at(dfd, tmp, [payload], mode=mode)
             if backup is not None:
@@ -327,7 +334,7 @@ class StoreTransaction:
             try:
                 if fsutil.exists_at(dfd, d.parts[-1]):
                     raise FileExistsError(errno.EEXIST, f"{d.rel} already exists")
-                self._log({"op": "move", "src": s.rel, "dst": d.rel})
+                self._log({"op": "move", "src": s.rel, "dst": d.rel, "ino": st.st_ino})
                 self._hook(f"move:{s.rel}:journaled")
                 os.rename(s.parts[-1], d.parts[-1], src_dir_fd=sfd, dst_dir_fd=dfd)
                 fsutil.fsync_fd(dfd)
@@ -352,7 +359,8 @@ class StoreTransaction:
             try:
                 if fsutil.exists_at(dfd, d.parts[-1]):
                     raise FileExistsError(errno.EEXIST, f"{d.rel} already exists")
-                self._log({"op": "write", "path": d.rel, "backup": None, "tmp": None})
+                made = file_identity_at(sfd, s.parts[-1])  # what the copy will hold
+                self._log({"op": "write", "path": d.rel, "backup": None, "tmp": None} | made)
                 self._hook(f"copy:{d.rel}:journaled")
                 try:
                     os.link(s.parts[-1], d.parts[-1], src_dir_fd=sfd, dst_dir_fd=dfd)

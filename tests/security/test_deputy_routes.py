@@ -87,3 +87,39 @@ def test_a_journal_the_store_wrote_itself_is_still_sound(tmp_path: Path) -> None
     )
     problem = journal_problem(tmp_path)
     assert problem is not None and "is corrupt" not in problem and "interrupted" in problem
+
+
+# Attack round 12: a sound journal whose unfinished step names a file a person wrote since (a
+# crash left it, or someone planted it). Undoing it would delete that file, put an old version
+# over it, or move it (into team/, where it is shared): recovery keeps the file and says so.
+PERSON_JOURNALS = {
+    "creating it": [{"op": "write", "path": "user_a.md", "backup": None, "tmp": None}],
+    "creating it, content recorded": [
+        {"op": "write", "path": "user_a.md", "backup": None, "tmp": None, "size": 3}
+        | {"sha256": "0" * 64}
+    ],
+    "replacing it, with a planted backup": [
+        {"op": "write", "path": "user_a.md", "backup": ".user_a.md.9f-0.bak", "tmp": None}
+    ],
+    "moving it from team/": [{"op": "move", "src": "team/user_b.md", "dst": "user_a.md"}],
+}
+
+
+@pytest.mark.parametrize("records", PERSON_JOURNALS.values(), ids=PERSON_JOURNALS.keys())
+def test_recovery_never_undoes_a_file_that_is_not_provably_the_one_its_step_wrote(
+    tmp_path: Path, records: list[dict[str, object]]
+) -> None:
+    mem = tmp_path / "memory"
+    (mem / "team").mkdir(parents=True)
+    (mem / "user_a.md").write_text("a person wrote this after the crash\n", encoding="utf-8")
+    (mem / ".user_a.md.9f-0.bak").write_text("an older version\n", encoding="utf-8")
+    (mem / STORE_JOURNAL_NAME).write_text(
+        "".join(json.dumps(r) + "\n" for r in records), encoding="utf-8"
+    )
+    done = MemoryStore(mem).recover()
+    assert (mem / "user_a.md").read_text(
+        encoding="utf-8"
+    ) == "a person wrote this after the crash\n"
+    assert not (mem / "team" / "user_b.md").exists()
+    assert any(line.startswith("kept user_a.md as it is") for line in done), done
+    assert journal_problem(mem) is None

@@ -13,11 +13,14 @@ from pathlib import Path
 import pytest
 
 from memdir_nb.dream import plan_consolidation
+from memdir_nb.extract.sandbox import write_name_problem
 from memdir_nb.formats.names import name_problem
 from memdir_nb.lint import lint_memory_dir
 from memdir_nb.storage.archive import import_archive
 from memdir_nb.storage.rebuild import rebuild_index
 from memdir_nb.storage.scan import scan_memory_dir
+from memdir_nb.storage.store import MemoryStore
+from memdir_nb.storage.store_checks import MemoryValidationError
 from memdir_nb.toolloop.memory_commands import MemoryDirBackend
 from memdir_nb.toolloop.memory_text import MemoryCommandError
 
@@ -129,3 +132,51 @@ def test_a_name_holding_a_character_that_shows_as_nothing_is_refused_by_every_ro
 )
 def test_characters_that_scripts_and_emoji_need_still_pass_the_gate(name: str) -> None:
     assert name_problem(name) is None
+
+
+# --------------------------------------- attack round 12: names Windows opens as a device
+
+DEVICE_NAMES = ["con.md", "NUL.md", "com1.md", "lpt9.md", "Aux.old.md", "prn .md"]
+
+
+def test_a_windows_device_name_is_refused_by_every_route_that_names_a_file(
+    tmp_path: Path,
+) -> None:
+    # A memory dir is shared across machines; on Windows `con.md` opens the console, not a file.
+    for name in DEVICE_NAMES[:3]:
+        (tmp_path / name).write_text(_memory(name), encoding="utf-8")
+    (tmp_path / "user_a.md").write_text(_memory("a"), encoding="utf-8")
+    report = scan_memory_dir(tmp_path)
+    assert [h.filename for h in report.headers] == ["user_a.md"]
+    assert sum("Windows device name" in s.reason for s in report.skipped) == 3
+    tool = MemoryDirBackend(tmp_path / "tool")
+    tool.create("/memories/user_a.md", _memory("a"))
+    for name in DEVICE_NAMES:
+        with pytest.raises(MemoryCommandError, match="Windows device name"):
+            tool.create(f"/memories/{name}", _memory("b"))
+    with pytest.raises(MemoryCommandError, match="Windows device name LPT9"):
+        tool.rename("/memories/user_a.md", "/memories/lpt9.md")
+    assert sorted(p.name for p in (tmp_path / "tool").glob("*.md")) == ["user_a.md"]
+    with pytest.raises(MemoryCommandError, match="Windows device name AUX"):
+        tool.create("/memories/aux/user_b.md", _memory("b"))
+    with pytest.raises(MemoryValidationError, match="Windows device name PRN"):
+        MemoryStore(tmp_path).save("Printer", "the printer notes", "user", "x", filename="prn.md")
+    assert write_name_problem("team/nul.md") is not None
+    archive = tmp_path / "in.zip"
+    with zipfile.ZipFile(archive, "w") as zf:
+        zf.writestr("CON.md", _memory("c"))
+        zf.writestr("lpt1/user_c.md", _memory("c"))
+    assert len(import_archive(archive, tmp_path / "mem").refused) == 2
+    assert not (tmp_path / "prn.md").exists() and not (tmp_path / "mem" / "lpt1").exists()
+
+
+def test_a_name_that_displays_as_a_team_path_is_refused_by_scan_and_the_memory_tool(
+    tmp_path: Path,
+) -> None:
+    # `team<U+2215>user_a.md` is a private memory whose name shows as `team/user_a.md`
+    spoof = "team\u2215user_a.md"
+    (tmp_path / spoof).write_text(_memory("spoof"), encoding="utf-8")
+    report = scan_memory_dir(tmp_path)
+    assert report.headers == [] and "looks like a slash" in report.skipped[0].reason
+    with pytest.raises(MemoryCommandError, match="U\\+2044"):
+        MemoryDirBackend(tmp_path / "tool").create("/memories/team\u2044b.md", _memory("b"))

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import functools
 import json
+import os
 import shutil
 import subprocess
 import sys
+import tempfile
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -877,6 +879,61 @@ def test_restore_dry_run_previews_and_writes_nothing(tmp_path: Path) -> None:
     assert (mem / "MEMORY.md").read_bytes() == rebuilt
     bare = run_env("restore", str(mem), "--dry-run")
     assert bare.returncode == 2 and "--dry-run needs a BATCH" in bare.stderr
+
+
+# Imports first (the venv may not be readable by nobody), then drop to nobody when root (root
+# writes through chmod), then list the batches and try to restore one, in one process.
+_RESTORE_AS_READER = """
+import gettext, locale, os, sys
+import memdir_nb.cli.restore_command
+from memdir_nb.cli.main import main
+mem, batch, uid = sys.argv[1], sys.argv[2], int(sys.argv[3])
+if uid >= 0:
+    os.setgroups([])
+    os.setgid(uid)
+    os.setuid(uid)
+listed = main(["restore", mem])
+print("LISTED", listed, flush=True)
+print("RESTORED", main(["restore", mem, batch]), flush=True)
+"""
+
+
+def test_restore_lists_batches_of_a_dir_it_cannot_write_and_restoring_still_takes_the_lock() -> (
+    None
+):
+    # listing took the store's write lock, so on a read-only dir it failed with a lock error
+    from memdir_nb.toolloop.memory_commands import MemoryDirBackend
+
+    base = Path(tempfile.mkdtemp(prefix="memdir-restore-ro-", dir="/tmp"))
+    mem = base / "memory"
+    tool = MemoryDirBackend(mem)
+    tool.create("/memories/user_a.md", "---\nname: a\ndescription: a\ntype: user\n---\nb\n")
+    tool.delete("/memories/user_a.md")
+    batch = next((mem / ".trash").iterdir()).name
+    (mem / ".memdir.lock").unlink()
+    folders = [base, *(p for p in mem.rglob("*") if p.is_dir()), mem]
+    for file in (p for p in mem.rglob("*") if p.is_file()):
+        file.chmod(0o644)  # the memory tool writes 0600; the reader below may be another user
+    try:
+        for folder in folders:
+            folder.chmod(0o555)
+        uid = "65534" if os.geteuid() == 0 else "-1"
+        out = subprocess.run(
+            [sys.executable, "-c", _RESTORE_AS_READER, str(mem), batch, uid],
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+    finally:
+        for folder in folders:
+            folder.chmod(0o755)
+    listed = sorted(p.name for p in mem.iterdir())
+    shutil.rmtree(base)
+    assert f"{batch}: would put back user_a.md" in out.stdout and "LISTED 0" in out.stdout, (
+        out.stderr
+    )
+    assert "RESTORED 2" in out.stdout and "cannot create the lock file" in out.stderr
+    assert listed == [".trash"]
 
 
 def test_restore_never_overwrites_an_index_edited_since(tmp_path: Path) -> None:

@@ -781,3 +781,43 @@ def test_plan_adds_no_line_for_a_file_an_agent_folder_indexes_itself(
     after = plan.result()["MEMORY.md"] or ""
     assert "- [Cache host](builder/reference_cache_host.md) \u2014 runner pool" in after
     assert "planner/" not in after
+
+
+def test_apply_refuses_a_planned_write_to_a_name_the_gate_refuses(messy: Path) -> None:
+    from memdir_nb.dream import PlanAction, WriteFile
+
+    plan = plan_consolidation(messy, now_ms=PLAN_NOW)
+    plan.actions.append(PlanAction("dev", "write", "x", ("con.md",), (WriteFile("con.md", "t"),)))
+    before = _tree(messy)
+    with pytest.raises(PlanError, match="Windows device name CON.*nothing was written"):
+        apply_plan(plan)
+    assert _tree(messy) == before
+
+
+def test_restore_refuses_to_put_back_a_file_whose_name_the_gate_refuses(messy: Path) -> None:
+    result = apply_plan(plan_consolidation(messy, now_ms=PLAN_NOW))
+    batch = messy / ".trash" / result.batch
+    data = json.loads((batch / "manifest.json").read_text(encoding="utf-8"))
+    data["files"]["nul.md"] = {"before": True, "after_sha": None}
+    (batch / "manifest.json").write_text(json.dumps(data), encoding="utf-8")
+    (batch / "nul.md").write_text("planted", encoding="utf-8")
+    before = _tree(messy)
+    with pytest.raises(RestoreError, match="Windows device name NUL.*back by hand"):
+        restore(messy, result.batch)
+    assert _tree(messy) == before
+
+
+def test_a_batch_the_contained_reader_refuses_is_that_batchs_refusal_not_the_listings(
+    messy: Path, tmp_path: Path
+) -> None:
+    # a batch folder linking out of the dir stopped `memdir-nb restore DIR` at that batch
+    good = apply_plan(plan_consolidation(messy, now_ms=PLAN_NOW)).batch
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "manifest.json").write_text('{"files": {}}', encoding="utf-8")
+    bad = "memory-tool-20990101T000000-1-abcdef"
+    (messy / ".trash" / bad).symlink_to(outside)
+    with pytest.raises(RestoreError, match="manifest.json cannot be read.*by hand"):
+        restore(messy, bad, dry_run=True)
+    files = restore(messy, good, dry_run=True)
+    assert files and restore(messy, files[0], dry_run=True) == files[:1]  # found past the bad one

@@ -9,6 +9,7 @@ from memdir_nb.formats.names import (
     is_memory_filename,
     name_problem,
     relative_path_problem,
+    written_path_problem,
 )
 
 
@@ -52,7 +53,8 @@ def test_refused_names_say_which_rule_refused_them(name: str, words: str) -> Non
 def test_an_angle_bracket_is_refused_since_no_index_link_can_point_at_it() -> None:
     assert "angle bracket" in (name_problem("user_<b>.md") or "")
     assert "angle bracket" in (relative_path_problem("team/<x>/a.md") or "")
-    assert name_problem("""user_"q" 'a' & `b`.md""") is None  # quotes, & and backticks stay
+    assert name_problem("user_'a' & `b`.md") is None  # quotes, & and backticks stay
+    assert "Windows refuses" in (name_problem('user_"q".md') or "")  # not '"' (Windows)
 
 
 def test_a_relative_path_is_gated_folder_by_folder() -> None:
@@ -86,3 +88,46 @@ def test_a_folder_is_refused_for_what_refuses_a_component_and_for_an_angle_brack
     assert "angle bracket" in (folder_problem("a<b") or "")
     assert "control" in (folder_problem("a\x1bb") or "")
     assert relative_path_problem("a<b/user_x.md") == (f"folder 'a<b' {folder_problem('a<b')}")
+
+
+@pytest.mark.parametrize(
+    "name", ["con.md", "NUL.md", "com1.md", "lpt9.md", "Aux.notes.md", "prn .md", "CONOUT$.md"]
+)
+def test_a_windows_device_name_is_refused_in_any_case_whatever_follows_its_first_dot(
+    name: str,
+) -> None:
+    problem = name_problem(name) or ""
+    assert "Windows device name" in problem and "pick another name" in problem
+
+
+@pytest.mark.parametrize("name", ["console.md", "com10.md", "project_con.md", "nullable.md"])
+def test_a_name_that_only_starts_like_a_device_is_a_memory_file(name: str) -> None:
+    assert name_problem(name) is None
+
+
+@pytest.mark.parametrize("name", ["a:b.md", "what?.md", "x|y.md", "star*.md"])
+def test_a_character_windows_refuses_in_a_name_is_refused(name: str) -> None:
+    assert "which Windows refuses in a name" in (name_problem(name) or "")
+
+
+@pytest.mark.parametrize("folder", ["notes.", "notes ", "notes:old"])
+def test_a_folder_windows_would_rename_or_refuse_is_refused(folder: str) -> None:
+    assert folder_problem(folder) is not None
+    assert relative_path_problem(f"{folder}/user_a.md") is not None
+
+
+def test_a_folder_named_for_a_windows_device_is_refused_on_every_written_path() -> None:
+    assert "Windows device name AUX" in (folder_problem("aux") or "")
+    assert "folder 'nul'" in (relative_path_problem("nul/user_x.md") or "")
+    assert written_path_problem("MEMORY.md") is None
+    assert written_path_problem("team/MEMORY.md") is None
+    assert "COM1" in (written_path_problem("team/com1.md") or "")
+
+
+@pytest.mark.parametrize("slash", ["\u2215", "\u2044", "\uff0f", "\uff3c", "\u29f8"])
+def test_a_character_drawn_as_a_slash_is_refused_since_the_name_would_display_as_a_path(
+    slash: str,
+) -> None:
+    assert "looks like a slash" in (name_problem(f"team{slash}user_a.md") or "")
+    assert "looks like a slash" in (folder_problem(f"team{slash}x") or "")
+    assert name_problem("user_\u00bd_done.md") is None  # a vulgar fraction is no slash

@@ -72,6 +72,15 @@ def test_short_memory_is_not_marked_cut() -> None:
     assert not capped.truncated and capped.text == "a\nb\n"
 
 
+@pytest.mark.parametrize("brk", ["\x0b", "\x0c", "\x1c", "\x1e", "\x85", "\u2028", "\u2029"])
+def test_line_cap_ends_lines_at_newline_only_not_at_other_unicode_breaks(brk: str) -> None:
+    # str.splitlines also breaks at these, so a memory holding one was cut a line early.
+    text = f"a{brk}b\nc{brk}d\ne\n"
+    capped = cap_memory_text(text, max_lines=2)
+    assert capped.text == f"a{brk}b\nc{brk}d\n" and capped.kept_lines == 2 and capped.truncated
+    assert not cap_memory_text(text, max_lines=3).truncated
+
+
 def test_injected_memory_has_header_blank_line_content_and_truncation_note(tmp_path: Path) -> None:
     d = tmp_path / "memory"
     path = write_memory(

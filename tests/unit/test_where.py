@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import logging
 import os
 from pathlib import Path
 from typing import Any
@@ -55,6 +56,17 @@ def test_outside_git_the_project_folder_is_the_key(tmp_path: Path) -> None:
     r = where(w.config())
     assert r.git_root is None
     assert r.key == sanitize_path(os.path.realpath(w.project))
+
+
+def test_an_unfollowed_git_pointer_is_logged_once_and_named_in_the_report(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    w = make_world(tmp_path, repo=False)
+    (w.project / ".git").write_text("gitdir: /nowhere/x\n", encoding="utf-8")
+    with caplog.at_level(logging.WARNING):
+        r = where(w.config())
+    logged = [m for m in caplog.messages if "not following a git pointer" in m]
+    assert len(logged) == 1 and "/nowhere/x" in (r.git_pointer_problem or "")
 
 
 @pytest.mark.parametrize("layer", ["policy", "flag", "local", "user"])
@@ -260,6 +272,20 @@ def test_list_reads_the_project_path_from_a_session_transcript(tmp_path: Path) -
     key_dir = w.claude_home / "projects" / sanitize_path(gone)
     add_memory(key_dir / "memory", "feedback_x.md")
     (key_dir / "session.jsonl").write_text(json.dumps({"cwd": gone + "/sub"}) + "\n")
+    (info,) = list_memory_dirs(w.claude_home)
+    assert info.project_path == gone
+
+
+def test_a_transcript_record_holding_a_raw_line_separator_still_gives_the_project_path(
+    tmp_path: Path,
+) -> None:
+    # JSONL records end at '\n'; str.splitlines also cut at the raw U+2028 inside the string
+    w = make_world(tmp_path, repo=False)
+    gone = "/no/longer/here-project"
+    key_dir = w.claude_home / "projects" / sanitize_path(gone)
+    add_memory(key_dir / "memory", "feedback_x.md")
+    record = json.dumps({"note": "a\u2028b", "cwd": gone}, ensure_ascii=False)
+    (key_dir / "session.jsonl").write_text(record + "\n", encoding="utf-8")
     (info,) = list_memory_dirs(w.claude_home)
     assert info.project_path == gone
 
