@@ -7,10 +7,18 @@ files, a dir holding a named pipe and a socket, and 230 header-less reports past
 that script's rule (one home, shared with the sweep over real dirs): a cell that raises, a
 traceback or a Python warning on stderr, a control character in an output, or a notebook
 00-08 that does not name the dir it opened.
+
+The matrix (every notebook on every kind) runs each notebook on the seven dirs in one kernel,
+one after the other: the user namespace is cleared and MEMDIR_NB_DIR set before each run, as a
+user re-running a notebook on another dir would. Starting a kernel and importing the toolkit
+cost more than most notebooks' cells, so one kernel per notebook instead of one per pair cuts
+the matrix's time by more than half. A fresh kernel per notebook is still what nbval (the demo),
+the any-day run, the hostile-dir run and the two single-dir tests below use.
 """
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -58,15 +66,59 @@ def _printed(nb: Any) -> str:
     )
 
 
+def _fresh_start(memory_dir: Path) -> str:
+    """Kernel code run before each dir: clear the user namespace, point MEMDIR_NB_DIR at the dir,
+    and make warnings already shown show again (leaving catch_warnings resets every module's
+    record of them), so a later dir's warning is never hidden by an earlier dir's."""
+    return (
+        "%reset -f\n"
+        "import os as _os, warnings as _warnings\n"
+        f"_os.environ['MEMDIR_NB_DIR'] = {str(memory_dir)!r}\n"
+        "with _warnings.catch_warnings():\n"
+        "    _warnings.simplefilter('default')\n"
+        "del _os, _warnings\n"
+    )
+
+
+def _run_on_each(notebook: Path, dirs: dict[str, Path]) -> dict[str, Any]:
+    """The notebook executed on each dir in turn, in one kernel: {kind: the executed notebook}."""
+    template = nbformat.read(notebook, as_version=4)
+    client = nbclient.NotebookClient(
+        template,
+        timeout=300,
+        allow_errors=True,
+        resources={"metadata": {"path": str(notebook.parent)}},
+    )
+    runs: dict[str, Any] = {}
+    with client.setup_kernel():
+        for kind, memory_dir in dirs.items():
+            client.reset_execution_trackers()
+            client.nb = nbformat.v4.new_notebook(
+                cells=[nbformat.v4.new_code_cell(_fresh_start(memory_dir))]
+            )
+            client.execute_cell(client.nb.cells[0], 0, store_history=False)
+            nb = copy.deepcopy(template)
+            client.nb = nb
+            for index, cell in enumerate(nb.cells):
+                if cell.cell_type == "code":
+                    client.execute_cell(cell, index)
+            runs[kind] = nb
+    return runs
+
+
 @pytest.mark.slow
-@pytest.mark.parametrize("kind", DIR_KINDS)
 @pytest.mark.parametrize("notebook", NOTEBOOKS, ids=lambda p: p.stem)
-def test_notebook_runs_clean_on_a_real_shaped_dir(
-    notebook: Path, kind: str, real_dir: Callable[[str], Path], monkeypatch: pytest.MonkeyPatch
+def test_notebook_runs_clean_on_every_real_shaped_dir(
+    notebook: Path, real_dir: Callable[[str], Path]
 ) -> None:
-    memory_dir = real_dir(kind)
-    nb = _run(notebook, memory_dir, monkeypatch)
-    assert notebook_problems(nb, notebook.stem, memory_dir) == []
+    dirs = {kind: real_dir(kind) for kind in DIR_KINDS}
+    runs = _run_on_each(notebook, dirs)
+    problems = {
+        kind: found
+        for kind, nb in runs.items()
+        if (found := notebook_problems(nb, notebook.stem, dirs[kind]))
+    }
+    assert problems == {}
 
 
 @pytest.mark.slow
@@ -97,3 +149,20 @@ def test_the_explorer_says_why_an_empty_dir_has_no_table(
     explorer = _printed(nb)
     assert "Nothing to show for the table of memories" in explorer
     assert "Empty DataFrame" not in explorer
+
+
+@pytest.mark.slow
+def test_the_shared_kernel_shows_a_library_warning_again_on_each_dir(tmp_path: Path) -> None:
+    (tmp_path / "warns_once.py").write_text(
+        "import warnings\n\ndef call():\n    warnings.warn('seen on every dir', UserWarning)\n",
+        encoding="utf-8",
+    )
+    notebook = tmp_path / "probe.ipynb"
+    code = (
+        f"import sys\nsys.path.insert(0, {str(tmp_path)!r})\nimport warns_once\nwarns_once.call()"
+    )
+    nbformat.write(nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(code)]), notebook)
+    dirs = {kind: tmp_path / kind for kind in ("first", "second")}
+    runs = _run_on_each(notebook, dirs)
+    for kind, nb in runs.items():
+        assert any("seen on every dir" in p for p in notebook_problems(nb, "probe", dirs[kind]))
