@@ -63,15 +63,20 @@ lint: $(STAMP)
 	$(BIN)/ruff format --check memdir_nb tests benchmarks
 	$(BIN)/mypy
 
+# The suite runs on every core (pytest-xdist); worksteal hands a free worker the tests a busy
+# one has not started, so one long test (the Binder venv build) does not hold the rest back.
+# TEST_WORKERS=0 runs it in one process.
+TEST_WORKERS ?= auto
+
 test: $(STAMP) lint
-	$(BIN)/python -m pytest tests
+	$(BIN)/python -m pytest tests -n $(TEST_WORKERS) --dist worksteal
 	@if ls notebooks/*.ipynb >/dev/null 2>&1; then \
 		$(BIN)/python -m pytest --nbval --nbval-current-env --nbval-sanitize-with $(NBVAL_SANITIZE) -p no:cacheprovider notebooks; \
 	fi
 
 # Quick loop while developing: no browser, no Binder venv build, no multi-process soak tests.
 test-fast: $(STAMP)
-	$(BIN)/python -m pytest tests -m "not slow and not browser and not binder" -x -q
+	$(BIN)/python -m pytest tests -m "not slow and not browser and not binder" -x -q -n $(TEST_WORKERS) --dist worksteal
 
 test-browser: $(STAMP)
 	$(BIN)/python -m pytest tests/browser -q
