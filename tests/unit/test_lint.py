@@ -1623,7 +1623,9 @@ def test_every_public_value_match_holds_its_hint(index: int) -> None:
     check()
 
 
-@pytest.mark.timeout(20)  # a hang guard, not a speed target: the old lookup took about 30 s
+# A hang guard only (speed is measured in benchmarks/): about 4 s here alone, and 20 s on a
+# machine at load 10 with the suite on both cores, so the limit leaves room for a busy CI.
+@pytest.mark.timeout(90)
 def test_many_dangling_lines_over_many_files_are_checked_in_one_pass_each(tmp_path: Path) -> None:
     sub = tmp_path / "sub"
     sub.mkdir()
