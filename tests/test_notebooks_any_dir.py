@@ -46,14 +46,15 @@ def _run(notebook: Path, memory_dir: Path, monkeypatch: pytest.MonkeyPatch) -> A
     """The notebook executed in a real kernel with MEMDIR_NB_DIR set to memory_dir."""
     monkeypatch.setenv("MEMDIR_NB_DIR", str(memory_dir))
     nb = nbformat.read(notebook, as_version=4)
-    client = nbclient.NotebookClient(
-        nb,
-        timeout=300,
-        allow_errors=True,
-        resources={"metadata": {"path": str(notebook.parent)}},
-    )
-    client.execute()
+    _client(nb, notebook).execute()
     return nb
+
+
+def _client(nb: Any, notebook: Path) -> Any:
+    """A client that runs nb as the notebook file would run: in its folder, errors kept."""
+    return nbclient.NotebookClient(
+        nb, timeout=300, allow_errors=True, resources={"metadata": {"path": str(notebook.parent)}}
+    )
 
 
 def _printed(nb: Any) -> str:
@@ -83,12 +84,7 @@ def _fresh_start(memory_dir: Path) -> str:
 def _run_on_each(notebook: Path, dirs: dict[str, Path]) -> dict[str, Any]:
     """The notebook executed on each dir in turn, in one kernel: {kind: the executed notebook}."""
     template = nbformat.read(notebook, as_version=4)
-    client = nbclient.NotebookClient(
-        template,
-        timeout=300,
-        allow_errors=True,
-        resources={"metadata": {"path": str(notebook.parent)}},
-    )
+    client = _client(template, notebook)
     runs: dict[str, Any] = {}
     with client.setup_kernel():
         for kind, memory_dir in dirs.items():
