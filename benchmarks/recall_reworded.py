@@ -53,9 +53,8 @@ from memdir_nb.recall.decision import (  # noqa: E402
     DecisionModel,
     fit_logistic,
 )
-from memdir_nb.recall.dir_index import _file_words  # noqa: E402
 from memdir_nb.recall.fulltext import FullTextIndex  # noqa: E402
-from memdir_nb.recall.lexical import tokens  # noqa: E402
+from memdir_nb.recall.lexical import remembered_filename_words, tokens  # noqa: E402
 from memdir_nb.recall.passages import sentences  # noqa: E402
 from memdir_nb.spec import text as textseg  # noqa: E402
 
@@ -113,7 +112,7 @@ def collect(
             if with_sentences:
                 texts, offs = [], [0]
                 for h, doc in zip(headers, docs, strict=True):
-                    title = h.name or _file_words(h.filename)
+                    title = h.name or remembered_filename_words(h.filename)
                     found = sentences(doc.body)[:MAX_SENTENCES]
                     texts += [f"{title}: {s}" for s in found]
                     offs.append(offs[-1] + len(found))

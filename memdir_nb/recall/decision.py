@@ -103,6 +103,14 @@ class DecisionModel:
         """P(relevant) from this memory's absolute scores alone (the evidence model, gated)."""
         return _logistic(self.gate_coefficients, self.gate_intercept, self.gate_features, values)
 
+    def probabilities(self, rows: Sequence[Mapping[str, float]]) -> list[float]:
+        """`probability` of each row, in one call (the same values)."""
+        return _logistic_many(self.coefficients, self.intercept, self.features, rows)
+
+    def evidences(self, rows: Sequence[Mapping[str, float]]) -> list[float]:
+        """`evidence` of each row, in one call (the same values)."""
+        return _logistic_many(self.gate_coefficients, self.gate_intercept, self.gate_features, rows)
+
     def to_json(self) -> dict[str, object]:
         """The JSON object selector_model.json holds."""
         return {
@@ -172,11 +180,31 @@ def _logistic(
     names: Sequence[str],
     values: Mapping[str, float],
 ) -> float:
+    return _logistic_many(coefficients, intercept, names, (values,))[0]
+
+
+def _logistic_many(
+    coefficients: Sequence[float],
+    intercept: float,
+    names: Sequence[str],
+    rows: Sequence[Mapping[str, float]],
+) -> list[float]:
+    """The logistic of each row's feature values: `_logistic` for many rows, one Python call.
+
+    Each row's products are added in the features' order, as a generator would, with the
+    loops in C; a warm recall asks it of every candidate twice (pick and evidence models).
+    """
     if len(coefficients) != len(names):
         raise ValueError(f"{len(coefficients)} coefficients for {len(names)} features")
-    # the same products added in the same order as a generator would, with the loop in C
-    z = intercept + sum(map(operator.mul, coefficients, map(values.__getitem__, names)))
-    return 1.0 / (1.0 + math.exp(-max(-60.0, min(60.0, z))))
+    mul, exp = operator.mul, math.exp
+    if len(names) > 1:  # itemgetter of two or more names gives a tuple in the names' order
+        zs = [
+            intercept + sum(map(mul, coefficients, values))
+            for values in map(operator.itemgetter(*names), rows)
+        ]
+    else:
+        zs = [intercept + sum(map(mul, coefficients, map(row.__getitem__, names))) for row in rows]
+    return [1.0 / (1.0 + exp(-max(-60.0, min(60.0, z)))) for z in zs]
 
 
 def feature_values(
@@ -250,12 +278,17 @@ def _add_bernoulli(dist: list[float], p: float) -> list[float]:
     the list stays as long as the counts that matter (a few, in a 200-memory dir).
     """
     q = 1.0 - p
-    out = [d * q for d in dist]
-    for i, d in enumerate(dist):
-        j = min(i + 1, _COUNT_CAP)
-        if j >= len(out):
-            out.append(0.0)
-        out[j] += d * p
+    if len(dist) <= _COUNT_CAP:  # no count capped: count j gets dist[j]·q + dist[j - 1]·p
+        out = [dist[0] * q]
+        out += [a * q + b * p for a, b in zip(dist[1:], dist[:-1], strict=True)]
+        out.append(0.0 + dist[-1] * p)
+    else:  # the loop the fast path unrolls, with the top count capped
+        out = [d * q for d in dist]
+        for i, d in enumerate(dist):
+            j = min(i + 1, _COUNT_CAP)
+            if j >= len(out):
+                out.append(0.0)
+            out[j] += d * p
     if len(out) > 2 and out[-1] < _NEGLIGIBLE * _NEGLIGIBLE:
         out[-2] += out.pop()
     return out
@@ -339,10 +372,11 @@ def decide(
        picked up to the size k with the best expected F-beta (`best_set_size`); k is at least 1
        unless a warning already answers.
     """
-    evidence = {c[0]: model.evidence(c[2]) for c in candidates}
+    rows = [c[2] for c in candidates]
+    evidence = dict(zip([c[0] for c in candidates], model.evidences(rows), strict=True))
     best = max((evidence[c[0]] for c in candidates if c[1] != "usage"), default=0.0)
     gate_open = best >= model.gate
-    prob = {c[0]: model.probability(c[2]) for c in candidates}
+    prob = dict(zip([c[0] for c in candidates], model.probabilities(rows), strict=True))
     warnings = sorted(
         (c[0] for c in candidates if c[1] == "warning"), key=lambda f: (-round(prob[f], 4), f)
     )
@@ -373,13 +407,17 @@ def decide(
                 evidence[f],
             )
         )
+    # the reasons' words shared by every candidate, formatted once (a dir has hundreds)
+    closed = (
+        f"gate closed: best evidence {best:.2f} < {model.gate:.2f}, so nothing is clearly relevant"
+    )
+    inside = f": in the best set ({size} picked, expected {fb} {expected:.2f})"
+    outside = f": outside the best set ({size} picked, expected {fb} {expected:.2f})"
     for rank, f in enumerate(plain):
         if not gate_open:
-            reason = f"gate closed: best evidence {best:.2f} < {model.gate:.2f}, so nothing is clearly relevant"
-        elif rank < size:
-            reason = f"probability {prob[f]:.2f}: in the best set ({size} picked, expected {fb} {expected:.2f})"
+            reason = closed
         else:
-            reason = f"probability {prob[f]:.2f}: outside the best set ({size} picked, expected {fb} {expected:.2f})"
+            reason = f"probability {prob[f]:.2f}" + (inside if rank < size else outside)
         verdicts.append(Verdict(f, prob[f], gate_open and rank < size, reason, evidence[f]))
     for c in candidates:
         if c[1] == "usage":

@@ -23,7 +23,6 @@ import os
 import threading
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from memdir_nb.recall.fulltext import (
@@ -33,7 +32,12 @@ from memdir_nb.recall.fulltext import (
     terms_digest,
     unpack_terms,
 )
-from memdir_nb.recall.lexical import LexicalOptions, filename_words, tokens
+from memdir_nb.recall.lexical import (
+    LexicalOptions,
+    header_text,
+    remembered_filename_words,
+    tokens,
+)
 from memdir_nb.recall.passages import body_windows, read_body
 from memdir_nb.recall.vector_cache import FileIdentity, VectorCache, file_identity
 
@@ -70,25 +74,14 @@ class DirVectors:
 
 def manifest_text(header: MemoryHeader) -> str:
     """What the manifest says of a memory: its name (or filename) and description."""
-    title = header.name or _file_words(header.filename)
+    title = header.name or remembered_filename_words(header.filename)
     return f"{title}. {header.description or ''}".strip()
-
-
-@lru_cache(maxsize=65_536)
-def _file_words(filename: str) -> str:
-    """filename_words, remembered: every warm call asks it of every candidate."""
-    return filename_words(filename)
-
-
-def _header_fields(header: MemoryHeader) -> tuple[str, str, str, str]:
-    type_text = header.type.value if header.type is not None else ""
-    return (header.name or "", header.description or "", type_text, _file_words(header.filename))
 
 
 def window_texts(header: MemoryHeader, windows: Sequence[str]) -> list[str]:
     """What is encoded for each window: the window after the memory's title, so it is read as
     part of its memory ("Languages: point out ..."); the manifest line has its own vector."""
-    title = header.name or _file_words(header.filename)
+    title = header.name or remembered_filename_words(header.filename)
     return [f"{title}: {w}" for w in windows]
 
 
@@ -111,9 +104,23 @@ class DirIndex:
     def documents(self, headers: Sequence[MemoryHeader]) -> list[MemoryDoc]:
         """Each header's document, read again only when its identity changed."""
         with self._lock:
-            return self._documents(headers)
+            return self._documents(headers, [header_text(h) for h in headers])
 
-    def _documents(self, headers: Sequence[MemoryHeader]) -> list[MemoryDoc]:
+    def documents_and_key(
+        self, headers: Sequence[MemoryHeader]
+    ) -> tuple[list[MemoryDoc], tuple[object, ...]]:
+        """`documents(headers)` and `set_key(headers, docs)`, each header's fields found once."""
+        fields = [header_text(h) for h in headers]
+        with self._lock:
+            docs = self._documents(headers, fields)
+        key = tuple(
+            (h.file_path, d.identity, *f) for h, d, f in zip(headers, docs, fields, strict=True)
+        )
+        return docs, key
+
+    def _documents(
+        self, headers: Sequence[MemoryHeader], fields: Sequence[tuple[str, str, str, str]]
+    ) -> list[MemoryDoc]:
         out: list[MemoryDoc | None] = [None] * len(headers)
         wanted: dict[str, FileIdentity] = {}
         for i, header in enumerate(headers):
@@ -122,7 +129,7 @@ class DirIndex:
             except OSError:
                 out[i] = self._make(header, None, "", {})
                 continue
-            held = self._docs.get((header.file_path, *_header_fields(header)))
+            held = self._docs.get((header.file_path, *fields[i]))
             if held is not None and held.identity == ident:
                 out[i] = held
             else:
@@ -162,7 +169,7 @@ class DirIndex:
     ) -> MemoryDoc:
         """A file's document; its terms come from `stored` when made from the same text by the
         same code, and are otherwise made and put in `fresh` (to be stored) for a readable file."""
-        fields = _header_fields(header)
+        fields = header_text(header)
         windows = tuple(body_windows(body))
         digest = terms_digest((*fields, body), windows, self.options)
         key = _TERMS_KEY + header.file_path
@@ -187,8 +194,7 @@ class DirIndex:
     def set_key(headers: Sequence[MemoryHeader], docs: Sequence[MemoryDoc]) -> tuple[object, ...]:
         """One key for a candidate set: every file's path, identity and manifest fields."""
         return tuple(
-            (h.file_path, d.identity, *_header_fields(h))
-            for h, d in zip(headers, docs, strict=True)
+            (h.file_path, d.identity, *header_text(h)) for h, d in zip(headers, docs, strict=True)
         )
 
     def fulltext(self, key: tuple[object, ...], docs: Sequence[MemoryDoc]) -> FullTextIndex:
@@ -261,7 +267,7 @@ class DirIndex:
     ) -> dict[int, np.ndarray]:
         """Each chosen memory's window vectors: kept per file between calls, the rest encoded."""
         keys = {
-            i: (headers[i].file_path, docs[i].identity, *_header_fields(headers[i])) for i in chosen
+            i: (headers[i].file_path, docs[i].identity, *header_text(headers[i])) for i in chosen
         }
         with self._lock:
             rows = {i: got for i in chosen if (got := self._windows.get(keys[i])) is not None}

@@ -144,10 +144,12 @@ class FullTextIndex:
         bm25s = import_bm25s()
         self.size = len(documents)
         self.term_sets = [frozenset(d) for d in documents]
-        self.df: dict[str, int] = {}
-        for terms in self.term_sets:
+        # term -> the documents holding it, in index order (its length is the term's df)
+        self.postings: dict[str, list[int]] = {}
+        for i, terms in enumerate(self.term_sets):
             for term in terms:
-                self.df[term] = self.df.get(term, 0) + 1
+                self.postings.setdefault(term, []).append(i)
+        self.df: dict[str, int] = {t: len(docs) for t, docs in self.postings.items()}
         self._retriever: Any = None
         if self.size:
             self._retriever = bm25s.BM25(k1=BM25_K1, b=BM25_B)
@@ -167,7 +169,8 @@ class FullTextIndex:
         if not known or self._retriever is None:
             return [0.0] * self.size
         if self.size >= IDF_MIN_DOCS:
-            return [float(s) for s in self._retriever.get_scores(list(known))]
+            scores: list[float] = self._retriever.get_scores(list(known)).tolist()
+            return scores
         total = None
         for term in known:
             ratio = self.idf(term) / lucene_idf(self.size, self.df[term])
@@ -184,12 +187,17 @@ class FullTextIndex:
         # covers but not to the query's own mass.
         weights = {t: self.idf(t) for t in terms}
         mass = sum(w for t, w in weights.items() if not t.startswith("syn_"))
-        out = []
-        for term_set, score in zip(self.term_sets, scores, strict=True):
-            matched = tuple(t for t in known if t in term_set)
-            covered = sum(weights[t] for t in matched)
+        # Each document's matched terms in the query's order, from the postings of the query's
+        # terms: a warm recall's query holds a few terms, a dir hundreds of documents.
+        matched: dict[int, list[str]] = {}
+        for term in known:
+            for i in self.postings[term]:
+                matched.setdefault(i, []).append(term)
+        out = [LexicalHit(score, 0.0, ()) for score in scores]
+        for i, held in matched.items():
+            covered = sum(map(weights.__getitem__, held))
             coverage = min(1.0, covered / mass) if mass else 0.0
-            out.append(LexicalHit(score, coverage, matched))
+            out[i] = LexicalHit(scores[i], coverage, tuple(held))
         return out
 
 

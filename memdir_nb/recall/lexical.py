@@ -159,14 +159,26 @@ def tokens(text: str, options: LexicalOptions) -> list[str]:
     return words
 
 
-def _header_text(header: MemoryHeader) -> tuple[str, str, str, str]:
+@lru_cache(maxsize=65_536)
+def remembered_filename_words(filename: str) -> str:
+    """filename_words, remembered: every warm recall asks it of every candidate."""
+    return filename_words(filename)
+
+
+def header_text(header: MemoryHeader) -> tuple[str, str, str, str]:
+    """A memory's name, description, type and filename words (each "" when absent)."""
     type_text = header.type.value if header.type is not None else ""
-    return (header.name or "", header.description or "", type_text, filename_words(header.filename))
+    return (
+        header.name or "",
+        header.description or "",
+        type_text,
+        remembered_filename_words(header.filename),
+    )
 
 
 def document_tokens(header: MemoryHeader, options: LexicalOptions) -> list[str]:
     """The terms a memory is indexed under: name (weighted), description, type, filename."""
-    name, description, type_text, file_words = _header_text(header)
+    name, description, type_text, file_words = header_text(header)
     name_tokens = tokens(name, options)
     return (
         name_tokens * max(1, options.name_weight)
@@ -265,7 +277,14 @@ def is_about_tool(header: MemoryHeader, key: ToolKey) -> bool:
     after a product ("postgres", "linear"), the memory must also name the MCP tool: "mcp", its
     function ("search"), or a word for "tool".
     """
-    name, description, _, file_words = _header_text(header)
+    name, description, _, file_words = header_text(header)
+    return _about_tool(name, description, file_words, key)
+
+
+@lru_cache(maxsize=65_536)
+def _about_tool(name: str, description: str, file_words: str, key: ToolKey) -> bool:
+    """is_about_tool of a memory's texts, remembered: a warm recall with recent tools asks it
+    of every candidate, and the texts of an unchanged memory do not change."""
     title_words = raw_words(name) + raw_words(file_words)
     desc_words = raw_words(description)
     every = title_words + desc_words
@@ -286,7 +305,15 @@ def is_about_tool(header: MemoryHeader, key: ToolKey) -> bool:
 def tool_memory_class(header: MemoryHeader) -> str | None:
     """'warning' for gotchas/known issues, 'usage' for how-to/reference docs, else None."""
 
-    name, description, _, file_words = _header_text(header)
+    name, description, _, file_words = header_text(header)
+    return _memory_class(name, description, file_words, header.type)
+
+
+@lru_cache(maxsize=65_536)
+def _memory_class(
+    name: str, description: str, file_words: str, memory_type: MemoryType | None
+) -> str | None:
+    """tool_memory_class of a memory's texts and type, remembered (as _about_tool)."""
     text = " ".join((name, description, file_words))
     if STRONG_WARNING_CUES.search(text):
         return "warning"
@@ -294,9 +321,9 @@ def tool_memory_class(header: MemoryHeader) -> str | None:
         return "usage"
     if WEAK_WARNING_CUES.search(text):
         return "warning"
-    if header.type == MemoryType.REFERENCE:
+    if memory_type == MemoryType.REFERENCE:
         return "usage"
-    if header.type == MemoryType.FEEDBACK:
+    if memory_type == MemoryType.FEEDBACK:
         # feedback is guidance about how (not) to work: about a tool in use, that is a gotcha,
         # in any language, never its reference documentation
         return "warning"

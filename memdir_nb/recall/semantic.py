@@ -232,8 +232,13 @@ class SemanticSelector:
             return self._embed(encoder, texts, cancel)
 
         index = self.dir_index()
-        docs = _docs if _docs is not None else index.documents(headers)
-        key = _key if _key is not None else index.set_key(headers, docs)
+        docs: Sequence[MemoryDoc]
+        if _docs is None:
+            docs, key = index.documents_and_key(headers)
+        else:
+            docs, key = _docs, index.set_key(headers, _docs)
+        if _key is not None:
+            key = _key
         with self._lock:
             self.encoded_last_call = 0
             self._encoded = 0
@@ -261,8 +266,7 @@ class SemanticSelector:
             return 0
         headers = sorted(headers, key=lambda h: h.filename)
         index = self.dir_index()
-        docs = index.documents(headers)
-        key = index.set_key(headers, docs)
+        docs, key = index.documents_and_key(headers)
         with self._lock:
             self._encoded = 0
             index.vectors(key, headers, docs, lambda t: self._embed(encoder, t, cancel))
@@ -300,8 +304,7 @@ class SemanticSelector:
         if not headers:
             return []
         index = self.dir_index()
-        docs = index.documents(headers)
-        key = index.set_key(headers, docs)
+        docs, key = index.documents_and_key(headers)
         fulltext = index.fulltext(key, docs)
         query_terms = list(dict.fromkeys(tokens(query, self.options)))
         hits = fulltext.search(query_terms)

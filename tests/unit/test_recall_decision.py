@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import itertools
 import json
+import math
+import random
 import re
 from pathlib import Path
 from typing import Any
@@ -11,9 +13,11 @@ from typing import Any
 import pytest
 
 from memdir_nb.recall.decision import (
+    _COUNT_CAP,
     FEATURES,
     GATE_FEATURES,
     DecisionModel,
+    _add_bernoulli,
     best_set_size,
     decide,
     feature_values,
@@ -186,3 +190,42 @@ def test_the_install_pin_and_the_load_check_name_the_same_version() -> None:
     text = (REPO / "requirements-model.txt").read_text(encoding="utf-8")
     pins = re.findall(r"^([\w.-]+)==([\w.]+) --hash=sha256:[0-9a-f]{64}$", text, re.MULTILINE)
     assert pins == [(MODEL_PACKAGE, MODEL_PACKAGE_VERSION)]
+
+
+def _add_bernoulli_by_loop(dist: list[float], p: float) -> list[float]:
+    """The count distribution's update as one loop over the counts (what the fast path unrolls)."""
+    q = 1.0 - p
+    out = [d * q for d in dist]
+    for i, d in enumerate(dist):
+        j = min(i + 1, _COUNT_CAP)
+        if j >= len(out):
+            out.append(0.0)
+        out[j] += d * p
+    if len(out) > 2 and out[-1] < 1e-12:
+        out[-2] += out.pop()
+    return out
+
+
+def test_adding_a_bernoulli_gives_the_loops_floats_exactly_up_to_and_past_the_cap() -> None:
+    rng = random.Random(7)
+    for length in (1, 2, 3, 7, _COUNT_CAP - 1, _COUNT_CAP, _COUNT_CAP + 1):
+        for p in (0.0, 1e-7, 0.013, 0.5, 0.97, 1.0):
+            dist = [rng.random() for _ in range(length)]
+            assert _add_bernoulli(dist, p) == _add_bernoulli_by_loop(dist, p)
+
+
+def test_the_batched_probabilities_are_each_rows_own_to_the_last_bit() -> None:
+    rng = random.Random(3)
+    model = _model(coefficients=(4.1, -2.3, 1.7, 0.9, 1.1, 0.3, -0.7, 0.2), gate_intercept=-4.9)
+    rows = [_features(rng.random(), 1.0, rng.random() * 9, rng.random()) for _ in range(50)]
+    rows.append(_features(30.0, 0.0, 1e9, 1.0))  # clipped at 60 before the exp
+    assert model.probabilities(rows) == [model.probability(r) for r in rows]
+    assert model.evidences(rows) == [model.evidence(r) for r in rows]
+    z = model.intercept + sum(
+        c * rows[0][f] for c, f in zip(model.coefficients, FEATURES, strict=True)
+    )
+    assert model.probability(rows[0]) == 1.0 / (1.0 + math.exp(-max(-60.0, min(60.0, z))))
+    one = _model(gate_features=("semantic",), gate_coefficients=(3.0,))
+    assert one.evidences(rows[:3]) == [
+        1.0 / (1.0 + math.exp(-(one.gate_intercept + 3.0 * r["semantic"]))) for r in rows[:3]
+    ]

@@ -198,3 +198,11 @@ def test_an_edited_memory_gets_terms_of_its_new_text(tmp_path: Path) -> None:
     docs = again.documents(headers)
     assert "zanzibar" in docs[0].terms
     assert any("zanzibar" in w for w in docs[0].window_terms)
+
+
+def test_documents_and_key_are_documents_and_set_key_in_one_pass(tmp_path: Path) -> None:
+    index, headers, _ = _index_and_dir(tmp_path)
+    Path(headers[1].file_path).unlink()  # an unreadable file: no identity, scored on its header
+    docs, key = index.documents_and_key(headers)
+    assert docs == index.documents(headers) and docs[1].identity is None
+    assert key == index.set_key(headers, docs)

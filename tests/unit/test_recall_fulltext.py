@@ -151,3 +151,24 @@ def test_code_that_cannot_be_read_never_matches_stored_terms(
         assert terms_fingerprint() != first
     finally:
         terms_fingerprint.cache_clear()
+
+
+def test_each_documents_matched_terms_and_coverage_are_its_own_in_query_order() -> None:
+    docs = [
+        _doc("Deploy", "release train", "we deploy on fridays after the freeze"),
+        _doc("Weather", "forecast", "rain in lisbon on fridays"),
+        _doc("Empty", "", ""),
+        _doc("Freeze", "code freeze", "no deploy during the freeze; ask the release owner"),
+    ]
+    index = FullTextIndex(docs)
+    query = tokens("freeze deploy fridays lisbon banana", OPTS)
+    hits = index.search(query)
+    terms = list(dict.fromkeys(query))
+    known = [t for t in terms if t in index.df]
+    mass = sum(index.idf(t) for t in terms if not t.startswith("syn_"))
+    for doc, hit in zip(docs, hits, strict=True):
+        matched = tuple(t for t in known if t in set(doc))  # the query's order, not the doc's
+        assert hit.matched == matched
+        assert hit.coverage == min(1.0, sum(index.idf(t) for t in matched) / mass)
+    assert hits[2] == fulltext.LexicalHit(0.0, 0.0, ())
+    assert index.df == {t: sum(t in set(d) for d in docs) for d in docs for t in d}

@@ -441,3 +441,40 @@ def test_bm25s_is_imported_without_tqdm_and_the_environment_is_put_back(
     assert before == after == prior
     assert not tqdm_loaded
     assert usable and same
+
+
+def test_a_rewritten_memory_is_classified_for_tools_from_its_new_header(tmp_path: Path) -> None:
+    # is_about_tool and tool_memory_class are remembered by the memory's texts and type: a
+    # rewritten file's new header is judged afresh, never from what its old text answered.
+    key = tool_key("Grep")
+    path = write_memory(
+        tmp_path,
+        "team_notes.md",
+        name="Grep gotcha",
+        description="grep misses generated files",
+        type="feedback",
+        now_ms=1_700_000_000_000,
+    )
+    (before,) = scan_memory_files(tmp_path)
+    assert is_about_tool(before, key) and classify_for_tools(before, [key]) == "warning"
+    write_memory(
+        tmp_path,
+        "team_notes.md",
+        name="Lunch rota",
+        description="who orders lunch on fridays",
+        type="reference",
+        now_ms=1_700_000_100_000,
+    )
+    (after,) = scan_memory_files(tmp_path)
+    assert after.file_path == str(path)
+    assert not is_about_tool(after, key) and classify_for_tools(after, [key]) is None
+    write_memory(
+        tmp_path,
+        "team_notes.md",
+        name="Grep usage",
+        description="how to call the grep tool",
+        type="reference",
+        now_ms=1_700_000_200_000,
+    )
+    (usage,) = scan_memory_files(tmp_path)
+    assert classify_for_tools(usage, [key]) == "usage"
