@@ -199,3 +199,14 @@ def test_dirs_that_share_a_name_keep_one_saved_notebook_each(tmp_path: Path) -> 
 
     assert len(names) == 2
     assert all(n.startswith("memory-") and n.endswith("__00_tour.ipynb") for n in names)
+
+
+def test_the_opened_line_is_found_when_the_kernel_sends_it_in_two_pieces(tmp_path: Path) -> None:
+    cell = nbformat.v4.new_code_cell("print('opened', path)")
+    cell.outputs = [
+        nbformat.v4.new_output("stream", name="stdout", text="opened "),
+        nbformat.v4.new_output("stream", name="stdout", text=f"{tmp_path}\n  2 memories\n"),
+    ]
+    nb = nbformat.v4.new_notebook(cells=[cell])
+
+    assert sweep_notebooks.opened_line_missing(nb, "04_freshness", tmp_path) == []
