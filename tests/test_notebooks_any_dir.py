@@ -92,7 +92,8 @@ def _run_on_each(notebook: Path, dirs: dict[str, Path]) -> dict[str, Any]:
             client.nb = nbformat.v4.new_notebook(
                 cells=[nbformat.v4.new_code_cell(_fresh_start(memory_dir))]
             )
-            client.execute_cell(client.nb.cells[0], 0, store_history=False)
+            start = client.execute_cell(client.nb.cells[0], 0, store_history=False)
+            assert [o for o in start.outputs if o.output_type == "error"] == [], start.outputs
             nb = copy.deepcopy(template)
             client.nb = nb
             for index, cell in enumerate(nb.cells):
@@ -110,7 +111,7 @@ def test_notebook_runs_clean_on_every_real_shaped_dir(
     dirs = {kind: real_dir(kind) for kind in DIR_KINDS}
     runs = _run_on_each(notebook, dirs)
     problems = {
-        kind: found
+        kind: [*found, f"it printed: {_printed(nb)[:400]!r}"]
         for kind, nb in runs.items()
         if (found := notebook_problems(nb, notebook.stem, dirs[kind]))
     }
