@@ -22,6 +22,7 @@ import errno
 import fcntl
 import hashlib
 import os
+import re
 import stat
 import time
 from typing import Any
@@ -247,11 +248,14 @@ class CorruptJournal(ValueError):
     """The journal cannot be trusted: not UTF-8, a line that is not a record, or over a cap."""
 
 
-# The names a write record may give its side files, as the transaction makes them
-# (`.<name>.<txid>-<seq>.bak` and `.tmp`): one hidden component in the file's own folder. Recovery
-# unlinks and renames them from that folder's descriptor, so a journal naming anything else
-# (`../x`, another memory) would have it delete or pull in a file the step never wrote.
+# The names a write record may give its side files, exactly as the transaction makes them:
+# `.<name>.<txid>-<seq>.bak` and `.tmp` (the name cut at 180 characters; the txid hex groups
+# joined by '-', today `<pid>-<8 hex>`), one hidden component in the file's own folder, named
+# after that file. Recovery unlinks and renames them from that folder's descriptor, so a journal
+# naming anything else (`../x`, another memory, a person's own hidden `.notes.tmp`) would have it
+# delete or pull in a file the step never wrote.
 _OPTIONAL_NAMES = {"backup": ".bak", "tmp": ".tmp"}
+_SIDE_TAIL = re.compile(r"\.[0-9a-f]+(?:-[0-9a-f]+)*-[0-9]+")  # .<txid>-<seq>
 
 
 def _relative_problem(rel: str) -> str | None:
@@ -261,10 +265,12 @@ def _relative_problem(rel: str) -> str | None:
     return None
 
 
-def _side_name_problem(name: str, suffix: str) -> str | None:
-    """Why a backup or temp name is not one the transaction writes, else None."""
-    if "/" in name or "\0" in name or not name.startswith(".") or not name.endswith(suffix):
-        return f"is not a hidden {suffix} file beside it"
+def _side_name_problem(name: str, suffix: str, path: str) -> str | None:
+    """Why a backup or temp name is not one the transaction writes for `path`, else None."""
+    stem = "." + path.rsplit("/", 1)[-1][:180]
+    tail = name[len(stem) : len(name) - len(suffix)]
+    if not (name.startswith(stem) and name.endswith(suffix) and _SIDE_TAIL.fullmatch(tail)):
+        return f"is not a hidden {suffix} file a step writes beside it"
     return None
 
 
@@ -279,7 +285,7 @@ def _write_names_problem(rec: dict[str, Any]) -> str | None:
             continue
         if not isinstance(value, str):
             return f"is a write record whose {key!r} is not a file name"
-        problem = _side_name_problem(value, suffix)
+        problem = _side_name_problem(value, suffix, rec["path"])
         if problem:
             return f"is a write record whose {key} {value!r} {problem}"
     return None

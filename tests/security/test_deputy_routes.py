@@ -45,6 +45,31 @@ HOSTILE_JOURNALS = {
 }
 
 
+@pytest.mark.parametrize("committed", [True, False], ids=["committed", "unfinished"])
+def test_a_persons_hidden_files_named_like_side_files_survive_a_planted_journal(
+    tmp_path: Path, committed: bool
+) -> None:
+    mem = tmp_path / "memory"
+    MemoryStore(mem).save("A", "the first memory", "user", "Body.", filename="user_a.md")
+    mine = {".user_a.md.tmp": "my scratch copy\n", ".drafts.bak": "my drafts\n"}
+    for name, text in mine.items():
+        (mem / name).write_text(text, encoding="utf-8")
+    records: list[dict[str, object]] = [
+        {"op": "write", "path": "user_a.md", "backup": ".drafts.bak", "tmp": ".user_a.md.tmp"}
+    ]
+    if committed:
+        records.append({"op": "commit"})
+    (mem / STORE_JOURNAL_NAME).write_text(
+        "".join(json.dumps(r) + "\n" for r in records), encoding="utf-8"
+    )
+
+    done = MemoryStore(mem).recover()
+
+    assert len(done) == 1 and "set aside a corrupt store journal" in done[0]
+    assert {name: (mem / name).read_text(encoding="utf-8") for name in mine} == mine
+    assert (mem / "user_a.md").read_text(encoding="utf-8").endswith("Body.\n")
+
+
 @pytest.mark.parametrize("records", HOSTILE_JOURNALS.values(), ids=HOSTILE_JOURNALS.keys())
 def test_a_journal_naming_files_its_step_never_wrote_is_set_aside_and_nothing_is_touched(
     tmp_path: Path, records: list[dict[str, object]]
