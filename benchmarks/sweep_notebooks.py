@@ -40,26 +40,31 @@ CONTROL_CHARACTER = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\x9b]")
 PYTHON_WARNING = re.compile(r":\d+: (\w*Warning): (.*)")
 
 
+def _stderr(cell: Any) -> str:
+    """What the cell printed to stderr, its stream outputs joined: the kernel flushes on a timer,
+    so one message can arrive in pieces, and a check of each piece alone could miss it."""
+    return "".join(o.get("text", "") for o in cell.get("outputs", []) if o.get("name") == "stderr")
+
+
 def error_outputs(nb: Any) -> list[str]:
-    """One line per error output (an exception, or a traceback printed to stderr)."""
+    """One line per error output (an exception), and per cell that printed a traceback to stderr."""
     found = []
     for i, cell in enumerate(nb.cells):
         for out in cell.get("outputs", []):
             if out.get("output_type") == "error":
                 found.append(f"cell {i}: {out.get('ename')}: {out.get('evalue')}")
-            elif out.get("name") == "stderr" and "Traceback" in out.get("text", ""):
-                found.append(f"cell {i}: traceback on stderr")
+        if "Traceback" in _stderr(cell):
+            found.append(f"cell {i}: traceback on stderr")
     return found
 
 
 def warning_outputs(nb: Any) -> list[str]:
     """One line per Python warning printed to stderr (a library complaining about our call)."""
-    found = []
-    for i, cell in enumerate(nb.cells):
-        for out in cell.get("outputs", []):
-            if out.get("name") == "stderr" and (match := PYTHON_WARNING.search(out["text"])):
-                found.append(f"cell {i}: {match.group(1)} on stderr: {match.group(2)[:120]}")
-    return found
+    return [
+        f"cell {i}: {match.group(1)} on stderr: {match.group(2)[:120]}"
+        for i, cell in enumerate(nb.cells)
+        for match in PYTHON_WARNING.finditer(_stderr(cell))
+    ]
 
 
 def _output_texts(out: Any) -> list[str]:

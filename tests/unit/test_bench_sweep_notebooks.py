@@ -210,3 +210,14 @@ def test_the_opened_line_is_found_when_the_kernel_sends_it_in_two_pieces(tmp_pat
     nb = nbformat.v4.new_notebook(cells=[cell])
 
     assert sweep_notebooks.opened_line_missing(nb, "04_freshness", tmp_path) == []
+
+
+def test_a_warning_the_kernel_sends_in_two_pieces_is_still_a_warning_output() -> None:
+    cell = nbformat.v4.new_code_cell("import warnings\nwarnings.warn('old call')")
+    cell.outputs = [
+        nbformat.v4.new_output("stream", name="stderr", text="/tmp/x.py:2: UserWarn"),
+        nbformat.v4.new_output("stream", name="stderr", text="ing: old call\n  warnings.warn\n"),
+    ]
+    nb = nbformat.v4.new_notebook(cells=[cell])
+
+    assert sweep_notebooks.warning_outputs(nb) == ["cell 0: UserWarning on stderr: old call"]
