@@ -447,34 +447,24 @@ def test_a_rewritten_memory_is_classified_for_tools_from_its_new_header(tmp_path
     # is_about_tool and tool_memory_class are remembered by the memory's texts and type: a
     # rewritten file's new header is judged afresh, never from what its old text answered.
     key = tool_key("Grep")
-    path = write_memory(
-        tmp_path,
-        "team_notes.md",
-        name="Grep gotcha",
-        description="grep misses generated files",
-        type="feedback",
-        now_ms=1_700_000_000_000,
-    )
-    (before,) = scan_memory_files(tmp_path)
+
+    def rewrite(step: int, name: str, description: str, type_: str) -> MemoryHeader:
+        """team_notes.md written with this header (a newer mtime each step), then scanned."""
+        path = write_memory(
+            tmp_path,
+            "team_notes.md",
+            name=name,
+            description=description,
+            type=type_,
+            now_ms=1_700_000_000_000 + step * 100_000,
+        )
+        (header,) = scan_memory_files(tmp_path)
+        assert header.file_path == str(path)
+        return header
+
+    before = rewrite(0, "Grep gotcha", "grep misses generated files", "feedback")
     assert is_about_tool(before, key) and classify_for_tools(before, [key]) == "warning"
-    write_memory(
-        tmp_path,
-        "team_notes.md",
-        name="Lunch rota",
-        description="who orders lunch on fridays",
-        type="reference",
-        now_ms=1_700_000_100_000,
-    )
-    (after,) = scan_memory_files(tmp_path)
-    assert after.file_path == str(path)
+    after = rewrite(1, "Lunch rota", "who orders lunch on fridays", "reference")
     assert not is_about_tool(after, key) and classify_for_tools(after, [key]) is None
-    write_memory(
-        tmp_path,
-        "team_notes.md",
-        name="Grep usage",
-        description="how to call the grep tool",
-        type="reference",
-        now_ms=1_700_000_200_000,
-    )
-    (usage,) = scan_memory_files(tmp_path)
+    usage = rewrite(2, "Grep usage", "how to call the grep tool", "reference")
     assert classify_for_tools(usage, [key]) == "usage"
