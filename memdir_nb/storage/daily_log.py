@@ -6,7 +6,7 @@ sorting into topic files to the consolidation pass in `dream.py`.
 
 Appends are serialised by a lock file in logs/ (an flock, as `filelock` takes), so several
 processes writing at once interleave whole entries: no entry is torn, none is lost. They use
-the store's write-time checks (memdir_nb.storage.transaction): the target is resolved and contained,
+the store's write-time checks (memdir_nb.storage.targets): the target is resolved and contained,
 and the folders are opened one by one without following symlinks.
 """
 
@@ -22,9 +22,10 @@ from memdir_nb.clock import resolve_now_ms
 from memdir_nb.spec import dates
 from memdir_nb.spec.constants import DAILY_LOG_LOCK_NAME, DAILY_LOG_READ_MAX_BYTES, LOGS_DIRNAME
 from memdir_nb.spec.text import lone_surrogate_problem
-from memdir_nb.storage import fsutil, journal, transaction
+from memdir_nb.storage import fsutil, journal
 from memdir_nb.storage.access import file_kind, read_contained
 from memdir_nb.storage.containment import absolute_dir
+from memdir_nb.storage.targets import resolve_target
 
 LOCK_NAME = DAILY_LOG_LOCK_NAME
 LOCK_TIMEOUT_S = 30.0
@@ -107,9 +108,8 @@ def append_daily_log(
     # symlink, so a logs/ folder swapped for a link (before or during the append) is refused.
     # The log itself is never followed: a symlink at its path is refused by _append_at (O_NOFOLLOW),
     # so a link to a memory (team/ included) cannot take the append, or the lock, elsewhere.
-    target = transaction.resolve_target(root, log_path, follow_final=False)
-    real_root = os.path.realpath(root)
-    root_fd = os.open(real_root, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+    target = resolve_target(root, log_path, follow_final=False)
+    real_root, root_fd = fsutil.open_real_dir(root)
     try:
         logs_fd = fsutil.open_dir_nofollow(root_fd, target.parts[:1], create=True)
         try:

@@ -24,6 +24,12 @@ def fsync_dir(path: Path) -> None:
         os.close(fd)
 
 
+def open_real_dir(path: str | os.PathLike[str]) -> tuple[str, int]:
+    """A folder's real path and a read-only descriptor on it (raises OSError); the caller closes it."""
+    real = os.path.realpath(path)
+    return real, os.open(real, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+
+
 # --- writes relative to directory descriptors, never through a symlink ---------------------
 
 _DIR_FLAGS = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC

@@ -15,6 +15,7 @@ import os
 from collections.abc import Iterator
 from pathlib import Path
 
+from memdir_nb.storage import fsutil
 from memdir_nb.storage.transaction import StoreTransaction, TransactionError
 
 _READ_ONLY = (
@@ -30,8 +31,7 @@ class ReadOnlyView(StoreTransaction):
         """Open the memory dir (which must exist); no lock is taken and nothing is created."""
         if self._root_fd is not None:
             raise TransactionError("this view is already open")
-        real_root = os.path.realpath(self.memory_dir)
-        self._root_fd = os.open(real_root, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+        self._root_fd = fsutil.open_real_dir(self.memory_dir)[1]
 
     def write(self, *_args: object, **_kwargs: object) -> Path:
         raise TransactionError(_READ_ONLY)

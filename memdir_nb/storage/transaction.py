@@ -31,14 +31,12 @@ import os
 import secrets
 import stat
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from memdir_nb.security import secret_scan
 from memdir_nb.spec import constants
 from memdir_nb.spec.text import lone_surrogate_problem
-from memdir_nb.storage import containment as team_paths
 from memdir_nb.storage import fsutil
 from memdir_nb.storage.access import file_kind
 from memdir_nb.storage.containment import absolute_dir
@@ -52,6 +50,8 @@ from memdir_nb.storage.journal import (
     recover_journal,
     undo_records,
 )
+from memdir_nb.storage.targets import Target as Target  # re-exported
+from memdir_nb.storage.targets import resolve_target
 from memdir_nb.storage.write_errors import NotTextError as NotTextError  # re-exported
 from memdir_nb.storage.write_errors import NotUTF8Error as NotUTF8Error
 from memdir_nb.storage.write_errors import TooLargeToWriteError as TooLargeToWriteError
@@ -59,61 +59,6 @@ from memdir_nb.storage.write_errors import TransactionError as TransactionError
 from memdir_nb.storage.write_errors import write_size_problem as write_size_problem
 
 CrashHook = Callable[[str], None]
-_RESERVED = frozenset({constants.STORE_LOCK_NAME, constants.STORE_JOURNAL_NAME})
-
-
-@dataclass(frozen=True)
-class Target:
-    """A write target after the write-time checks: its real path, parts and scope."""
-
-    path: Path  # the real path (inside the real memory dir)
-    rel: str  # '/'-separated, relative to the real memory dir
-    parts: tuple[str, ...]
-    team: bool  # inside the real team/ folder, whatever path named it
-
-    @property
-    def hidden(self) -> bool:
-        """True when a component starts with a dot (trash, locks, temp files)."""
-        return any(p.startswith(".") for p in self.parts)
-
-
-def resolve_target(
-    memory_dir: str | os.PathLike[str],
-    path: str | os.PathLike[str],
-    *,
-    follow_final: bool = True,
-) -> Target:
-    """Both containment passes, then the resolved path relative to the real memory dir; raises PathTraversalError.
-
-    follow_final=False resolves the folders only, so a move takes a symlinked memory itself
-    (which must still point inside the dir) rather than the file it points to.
-    """
-    root = os.path.abspath(os.fspath(memory_dir))
-    raw = os.fspath(path)
-    checked = team_paths.validate_memory_write_path(
-        raw if os.path.isabs(raw) else os.path.join(root, raw), root + os.sep
-    )
-    real_root = team_paths.realpath_deepest_existing(root)
-    if follow_final:
-        real = team_paths.realpath_deepest_existing(checked)
-    else:
-        real = os.path.join(
-            team_paths.realpath_deepest_existing(os.path.dirname(checked)),
-            os.path.basename(checked),
-        )
-    if not team_paths.is_real_path_within(real, real_root):  # pragma: no cover - pass 2 covers it
-        raise team_paths.PathTraversalError("symlink-escape", f"{raw!r} leaves {root!r}")
-    parts = tuple(os.path.relpath(real, real_root).split(os.sep))
-    if parts[-1] in _RESERVED and len(parts) == 1:
-        raise team_paths.PathTraversalError(
-            "reserved",
-            f"{parts[-1]} is the store's own lock or journal, not a memory; write another file",
-        )
-    real_team = team_paths.realpath_deepest_existing(os.path.join(root, constants.TEAM_DIRNAME))
-    team = team_paths.is_real_path_within(real, real_team)
-    if team:  # the team rules, on the resolved path (an alias folder linking to team/ is team)
-        team_paths.validate_team_mem_write_path(real, real_team)
-    return Target(Path(real), "/".join(parts), parts, team)
 
 
 class StoreTransaction:
@@ -148,8 +93,7 @@ class StoreTransaction:
         if self._root_fd is not None:
             raise TransactionError("this transaction is already open; do not nest transactions")
         os.makedirs(self.memory_dir, exist_ok=True)
-        real_root = os.path.realpath(self.memory_dir)
-        self._root_fd = os.open(real_root, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+        real_root, self._root_fd = fsutil.open_real_dir(self.memory_dir)
         try:
             self._lock_fd = lock_at(
                 self._root_fd, constants.STORE_LOCK_NAME, self.lock_timeout_s, real_root
@@ -446,9 +390,7 @@ class StoreTransaction:
 def journal_damage(memory_dir: str | os.PathLike[str]) -> str | None:
     """Why the memory dir's store journal cannot be trusted (read-only check), None when sound or absent."""
     try:
-        root_fd = os.open(
-            os.path.realpath(absolute_dir(memory_dir)), os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC
-        )
+        root_fd = fsutil.open_real_dir(absolute_dir(memory_dir))[1]
     except OSError:
         return None
     try:

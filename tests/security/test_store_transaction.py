@@ -30,11 +30,11 @@ from memdir_nb import MemdirMemoryTool, dream
 from memdir_nb.extract import ToolRunner
 from memdir_nb.security.secret_scan import SecretInTeamMemoryError, scan_for_secrets
 from memdir_nb.storage import daily_log as kairos
-from memdir_nb.storage import fsutil, transaction
+from memdir_nb.storage import fsutil
 from memdir_nb.storage.containment import PathTraversalError
 from memdir_nb.storage.rebuild import rebuild_index
 from memdir_nb.storage.store import MemoryStore
-from memdir_nb.storage.transaction import resolve_target
+from memdir_nb.storage.targets import resolve_target
 
 NOW_MS = 1_772_700_000_000.0
 RACE_WRITES = 150
@@ -215,7 +215,7 @@ def test_daily_log_walk_refuses_a_symlink_swapped_in_after_the_check(
 ) -> None:
     mem, outside = tree
     kairos.append_daily_log(mem, "first note", now_ms=NOW_MS)
-    real_resolve = transaction.resolve_target
+    real_resolve = resolve_target
 
     def resolve_then_swap(
         root: Any, path: Any, **kw: Any
@@ -224,7 +224,7 @@ def test_daily_log_walk_refuses_a_symlink_swapped_in_after_the_check(
         swap_for_symlink(mem / "logs", outside)
         return target
 
-    monkeypatch.setattr(transaction, "resolve_target", resolve_then_swap)
+    monkeypatch.setattr(kairos, "resolve_target", resolve_then_swap)
     with pytest.raises(fsutil.SymlinkSwapError):
         kairos.append_daily_log(mem, "second note", now_ms=NOW_MS)
     assert files_under(outside) == []

@@ -67,3 +67,21 @@ def test_read_at_refuses_fifos_without_blocking_and_files_over_the_cap(
     (tmp_path / "ln").symlink_to(tmp_path / "big")
     with pytest.raises(OSError):  # the final name is not followed either
         fsutil.read_at(root_fd, "ln", 1000)
+
+
+def test_open_real_dir_gives_the_real_path_and_a_descriptor_on_it(tmp_path: Path) -> None:
+    (tmp_path / "real").mkdir()
+    (tmp_path / "real" / "a.md").write_text("x\n")
+    (tmp_path / "alias").symlink_to("real", target_is_directory=True)
+    real, fd = fsutil.open_real_dir(tmp_path / "alias")
+    try:
+        assert real == str((tmp_path / "real").resolve())
+        assert fsutil.exists_at(fd, "a.md")
+    finally:
+        os.close(fd)
+
+
+def test_open_real_dir_refuses_a_file(tmp_path: Path) -> None:
+    (tmp_path / "a.md").write_text("x\n")
+    with pytest.raises(NotADirectoryError):
+        fsutil.open_real_dir(tmp_path / "a.md")

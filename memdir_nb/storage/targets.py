@@ -1,0 +1,72 @@
+"""Where a write lands: the write-time checks that turn a path into a store target.
+
+Every write of the store resolves its path here at the moment it writes: both containment
+passes of `containment`, the realpath of the deepest existing ancestor, the store's own lock and
+journal refused as targets, and team-ness decided on the resolved path (a folder linking to
+team/ is team). `StoreTransaction.resolve` and the daily log's append use it.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+from memdir_nb.spec import constants
+from memdir_nb.storage import containment as team_paths
+
+_RESERVED = frozenset({constants.STORE_LOCK_NAME, constants.STORE_JOURNAL_NAME})
+
+
+@dataclass(frozen=True)
+class Target:
+    """A write target after the write-time checks: its real path, parts and scope."""
+
+    path: Path  # the real path (inside the real memory dir)
+    rel: str  # '/'-separated, relative to the real memory dir
+    parts: tuple[str, ...]
+    team: bool  # inside the real team/ folder, whatever path named it
+
+    @property
+    def hidden(self) -> bool:
+        """True when a component starts with a dot (trash, locks, temp files)."""
+        return any(p.startswith(".") for p in self.parts)
+
+
+def resolve_target(
+    memory_dir: str | os.PathLike[str],
+    path: str | os.PathLike[str],
+    *,
+    follow_final: bool = True,
+) -> Target:
+    """Both containment passes, then the resolved path relative to the real memory dir; raises PathTraversalError.
+
+    follow_final=False resolves the folders only, so a move takes a symlinked memory itself
+    (which must still point inside the dir) rather than the file it points to.
+    """
+    root = os.path.abspath(os.fspath(memory_dir))
+    raw = os.fspath(path)
+    checked = team_paths.validate_memory_write_path(
+        raw if os.path.isabs(raw) else os.path.join(root, raw), root + os.sep
+    )
+    real_root = team_paths.realpath_deepest_existing(root)
+    if follow_final:
+        real = team_paths.realpath_deepest_existing(checked)
+    else:
+        real = os.path.join(
+            team_paths.realpath_deepest_existing(os.path.dirname(checked)),
+            os.path.basename(checked),
+        )
+    if not team_paths.is_real_path_within(real, real_root):  # pragma: no cover - pass 2 covers it
+        raise team_paths.PathTraversalError("symlink-escape", f"{raw!r} leaves {root!r}")
+    parts = tuple(os.path.relpath(real, real_root).split(os.sep))
+    if parts[-1] in _RESERVED and len(parts) == 1:
+        raise team_paths.PathTraversalError(
+            "reserved",
+            f"{parts[-1]} is the store's own lock or journal, not a memory; write another file",
+        )
+    real_team = team_paths.realpath_deepest_existing(os.path.join(root, constants.TEAM_DIRNAME))
+    team = team_paths.is_real_path_within(real, real_team)
+    if team:  # the team rules, on the resolved path (an alias folder linking to team/ is team)
+        team_paths.validate_team_mem_write_path(real, real_team)
+    return Target(Path(real), "/".join(parts), parts, team)
