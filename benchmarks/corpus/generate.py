@@ -34,11 +34,11 @@ DATA = HERE.parent / "data"
 if str(HERE) not in sys.path:
     sys.path.insert(0, str(HERE))
 
-from plans import PLAN_HOLDOUT, PLAN_TUNE  # noqa: E402
+from plans import PLAN_HOLDOUT, PLAN_SHORT, PLAN_TUNE  # noqa: E402
 
 KINDS = ("direct", "reworded", "multi", "tools", "non-english", "none")
 CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]+")
-LATIN = re.compile(r"[a-zà-ÿß0-9][a-zà-ÿß0-9_\-]*")
+LATIN = re.compile(r"[a-zà-ÿß0-9а-яё][a-zà-ÿß0-9а-яё_\-]*")  # Latin and Cyrillic words
 STOP_WORDS = """
     the and for with that this what which when where who why how does did do our we you your
     are was were is be been has have had not but any all can could should would will from into
@@ -49,6 +49,8 @@ STOP_WORDS = """
     dans est que qui quoi quand comment nous vous sur par pas plus quel quelle quels quelles
     aux ces son sa ses leur faut los las una para con por que qué cómo cuándo dónde quién del
     como hay son está nos nuestro nuestra cuál cuáles pero más sus
+    что как где когда кто для это эта этот или при уже ещё был была были есть какой какая
+    какие какое чем про над под его они нам вам нас наш наша так там тут сейчас теперь все всё
 """
 STOP = set(STOP_WORDS.split())
 
@@ -64,14 +66,15 @@ def content_terms(text: str) -> set[str]:
     return terms
 
 
-def load_bank(name: str) -> dict[str, Any]:
-    """Import bank_<name>.py from this folder and return its BANK dict."""
+def load_bank(name: str, key: str = "BANK") -> dict[str, Any]:
+    """Import bank_<name>.py from this folder and return its BANK (or `key`) dict."""
     path = HERE / f"bank_{name}.py"
     spec = importlib.util.spec_from_file_location(f"bank_{name}", path)
     assert spec and spec.loader
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
-    return module.BANK
+    bank: dict[str, Any] = getattr(module, key)
+    return bank
 
 
 @dataclass
@@ -449,6 +452,19 @@ def generate(name: str, seed: int, plan: list[tuple[int, str, str]]) -> dict[str
         info["memories"] = [b.memory for b in built]
         dirs.append(info)
         questions += build_questions(rng, bank, info, built, domains)
+    # the short dirs (twentieth session): their own bank and random stream, so the dirs above
+    # stay byte for byte what they were
+    from short_dirs import build_short_dir, build_short_questions
+
+    short_bank = load_bank(f"short_{name}", key="SHORT")
+    short_rng = random.Random(seed + 20)
+    for n, (size, code) in enumerate(PLAN_SHORT, start=len(plan) + 1):
+        info, built = build_short_dir(
+            short_rng, short_bank, size, code, f"{name}-{n:02d}-{code}-{size}"
+        )
+        info["memories"] = [b.memory for b in built]
+        dirs.append(info)
+        questions += build_short_questions(short_rng, short_bank, info, built)
     return {
         "version": 1,
         "corpus": name,
