@@ -59,7 +59,7 @@ def short_memory(
     slots = Slots(rng, lang["people"], lang["hosts"])
     n_facts = len(kit["facts"])  # the lead fact (facts[0]) always, some of the others
     n_held = n_facts if rng.random() < 0.6 else rng.randint(1, n_facts)
-    held = [0] + sorted(rng.sample(range(1, n_facts), n_held - 1))
+    held = [0, *sorted(rng.sample(range(1, n_facts), n_held - 1))]
     parts = [slots.fill(kit["facts"][i][0], entity) for i in held]
     parts += [slots.fill(d, entity) for d in kit.get("details", [])]
     rng.shuffle(parts)
