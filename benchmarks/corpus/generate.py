@@ -3,6 +3,8 @@
 Usage:
     python benchmarks/corpus/generate.py            # writes benchmarks/data/recall_{tune,holdout}.json
     python benchmarks/corpus/generate.py --check    # regenerates in memory and fails if the files differ
+    python benchmarks/corpus/generate.py --without-short --out DIR  # the 21-dir corpora of before
+                                                     # the twentieth session (the shipped fit's)
 
 Each corpus is built from its own phrase bank (bank_tune.py / bank_holdout.py: different topics,
 different wordings, different entities) and its own seed. Every text was written for this
@@ -441,7 +443,9 @@ def build_questions(
     return out.items
 
 
-def generate(name: str, seed: int, plan: list[tuple[int, str, str]]) -> dict[str, Any]:
+def generate(
+    name: str, seed: int, plan: list[tuple[int, str, str]], *, short: bool = True
+) -> dict[str, Any]:
     """The whole corpus for one bank: dirs and questions."""
     bank = load_bank(name)
     rng = random.Random(seed)
@@ -453,12 +457,13 @@ def generate(name: str, seed: int, plan: list[tuple[int, str, str]]) -> dict[str
         dirs.append(info)
         questions += build_questions(rng, bank, info, built, domains)
     # the short dirs (twentieth session): their own bank and random stream, so the dirs above
-    # stay byte for byte what they were
+    # stay byte for byte what they were. Imported here: short_dirs imports this module's helpers.
     from short_dirs import build_short_dir, build_short_questions
 
+    plan_short = PLAN_SHORT if short else []
     short_bank = load_bank(f"short_{name}", key="SHORT")
     short_rng = random.Random(seed + 20)
-    for n, (size, code) in enumerate(PLAN_SHORT, start=len(plan) + 1):
+    for n, (size, code) in enumerate(plan_short, start=len(plan) + 1):
         info, built = build_short_dir(
             short_rng, short_bank, size, code, f"{name}-{n:02d}-{code}-{size}"
         )
@@ -482,10 +487,15 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--check", action="store_true", help="fail if the committed files differ")
     parser.add_argument("--out", default=str(DATA), help="output folder")
+    parser.add_argument(
+        "--without-short",
+        action="store_true",
+        help="leave out the short dirs (the corpora the shipped model was fitted on)",
+    )
     args = parser.parse_args(argv)
     status = 0
     for name, (seed, plan) in CORPORA.items():
-        corpus = generate(name, seed, plan)
+        corpus = generate(name, seed, plan, short=not args.without_short)
         text = json.dumps(corpus, ensure_ascii=False, indent=1) + "\n"
         path = Path(args.out) / f"recall_{name}.json"
         if args.check:

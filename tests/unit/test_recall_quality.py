@@ -219,6 +219,21 @@ def test_each_corpus_has_the_shape_the_issue_asks_for(
             assert not generate.content_terms(q["query"]) & label, q["id"]
 
 
+def test_the_shipped_model_was_fitted_on_the_tune_corpus_without_its_short_dirs(
+    corpora: dict[str, dict[str, Any]],
+) -> None:
+    # `generate.py --without-short` writes those dirs alone: the short dirs come last, from
+    # their own random stream, so the shipped fit stays reproducible
+    from memdir_nb.recall.decision import DecisionModel
+
+    for corpus in corpora.values():
+        domains = [d["domain"] for d in corpus["dirs"]]
+        first_short = domains.index("short")
+        assert set(domains[first_short:]) == {"short"} and first_short == 21
+    fitted = set(re.findall(r"recall_tune:([\w-]+)", DecisionModel.load().fitted_on))
+    assert fitted == {d["id"] for d in corpora["tune"]["dirs"] if d["domain"] != "short"}
+
+
 @pytest.mark.parametrize("name", ["tune", "holdout"])
 def test_each_corpus_has_short_memories_short_questions_and_russian_dirs(
     corpora: dict[str, dict[str, Any]], name: str
