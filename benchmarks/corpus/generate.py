@@ -3,6 +3,8 @@
 Usage:
     python benchmarks/corpus/generate.py            # writes benchmarks/data/recall_{tune,holdout}.json
     python benchmarks/corpus/generate.py --check    # regenerates in memory and fails if the files differ
+    python benchmarks/corpus/generate.py --without-short --out DIR  # the 21-dir corpora of before
+                                                     # the twentieth session (the shipped fit's)
 
 Each corpus is built from its own phrase bank (bank_tune.py / bank_holdout.py: different topics,
 different wordings, different entities) and its own seed. Every text was written for this
@@ -34,11 +36,11 @@ DATA = HERE.parent / "data"
 if str(HERE) not in sys.path:
     sys.path.insert(0, str(HERE))
 
-from plans import PLAN_HOLDOUT, PLAN_TUNE  # noqa: E402
+from plans import PLAN_HOLDOUT, PLAN_SHORT, PLAN_TUNE  # noqa: E402
 
 KINDS = ("direct", "reworded", "multi", "tools", "non-english", "none")
 CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]+")
-LATIN = re.compile(r"[a-zà-ÿß0-9][a-zà-ÿß0-9_\-]*")
+LATIN = re.compile(r"[a-zà-ÿß0-9а-яё][a-zà-ÿß0-9а-яё_\-]*")  # Latin and Cyrillic words
 STOP_WORDS = """
     the and for with that this what which when where who why how does did do our we you your
     are was were is be been has have had not but any all can could should would will from into
@@ -49,6 +51,8 @@ STOP_WORDS = """
     dans est que qui quoi quand comment nous vous sur par pas plus quel quelle quels quelles
     aux ces son sa ses leur faut los las una para con por que qué cómo cuándo dónde quién del
     como hay son está nos nuestro nuestra cuál cuáles pero más sus
+    что как где когда кто для это эта этот или при уже ещё был была были есть какой какая
+    какие какое чем про над под его они нам вам нас наш наша так там тут сейчас теперь все всё
 """
 STOP = set(STOP_WORDS.split())
 
@@ -64,14 +68,15 @@ def content_terms(text: str) -> set[str]:
     return terms
 
 
-def load_bank(name: str) -> dict[str, Any]:
-    """Import bank_<name>.py from this folder and return its BANK dict."""
+def load_bank(name: str, key: str = "BANK") -> dict[str, Any]:
+    """Import bank_<name>.py from this folder and return its BANK (or `key`) dict."""
     path = HERE / f"bank_{name}.py"
     spec = importlib.util.spec_from_file_location(f"bank_{name}", path)
     assert spec and spec.loader
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
-    return module.BANK
+    bank: dict[str, Any] = getattr(module, key)
+    return bank
 
 
 @dataclass
@@ -438,7 +443,9 @@ def build_questions(
     return out.items
 
 
-def generate(name: str, seed: int, plan: list[tuple[int, str, str]]) -> dict[str, Any]:
+def generate(
+    name: str, seed: int, plan: list[tuple[int, str, str]], *, short: bool = True
+) -> dict[str, Any]:
     """The whole corpus for one bank: dirs and questions."""
     bank = load_bank(name)
     rng = random.Random(seed)
@@ -449,6 +456,20 @@ def generate(name: str, seed: int, plan: list[tuple[int, str, str]]) -> dict[str
         info["memories"] = [b.memory for b in built]
         dirs.append(info)
         questions += build_questions(rng, bank, info, built, domains)
+    # the short dirs (twentieth session): their own bank and random stream, so the dirs above
+    # stay byte for byte what they were. Imported here: short_dirs imports this module's helpers.
+    from short_dirs import build_short_dir, build_short_questions
+
+    plan_short = PLAN_SHORT if short else []
+    short_bank = load_bank(f"short_{name}", key="SHORT")
+    short_rng = random.Random(seed + 20)
+    for n, (size, code) in enumerate(plan_short, start=len(plan) + 1):
+        info, built = build_short_dir(
+            short_rng, short_bank, size, code, f"{name}-{n:02d}-{code}-{size}"
+        )
+        info["memories"] = [b.memory for b in built]
+        dirs.append(info)
+        questions += build_short_questions(short_rng, short_bank, info, built)
     return {
         "version": 1,
         "corpus": name,
@@ -466,10 +487,15 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--check", action="store_true", help="fail if the committed files differ")
     parser.add_argument("--out", default=str(DATA), help="output folder")
+    parser.add_argument(
+        "--without-short",
+        action="store_true",
+        help="leave out the short dirs (the corpora the shipped model was fitted on)",
+    )
     args = parser.parse_args(argv)
     status = 0
     for name, (seed, plan) in CORPORA.items():
-        corpus = generate(name, seed, plan)
+        corpus = generate(name, seed, plan, short=not args.without_short)
         text = json.dumps(corpus, ensure_ascii=False, indent=1) + "\n"
         path = Path(args.out) / f"recall_{name}.json"
         if args.check:

@@ -49,3 +49,17 @@ PLAN_HOLDOUT: list[tuple[int, str, str]] = [
     (120, "en", "data+research"),
     (200, "en", "web+infra+data+research"),
 ]
+
+# The short dirs (twentieth session), the same shapes in both corpora (their own banks):
+# short memories and two-to-five-word questions, Russian dirs, one dir of 150 short memories.
+PLAN_SHORT: list[tuple[int, str]] = [
+    (2, "en"),
+    (3, "en"),
+    (6, "en"),
+    (12, "en"),
+    (150, "en"),
+    (3, "ru"),
+    (6, "ru"),
+    (12, "ru"),
+    (30, "ru"),
+]

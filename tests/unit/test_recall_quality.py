@@ -190,7 +190,16 @@ def test_each_corpus_has_the_shape_the_issue_asks_for(
     questions = corpus["questions"]
     assert len(corpus["dirs"]) >= 20 and min(sizes) == 1 and max(sizes) == 200
     assert {1, 3, 8, 20, 60, 120, 200} <= set(sizes)
-    assert {d["language"] for d in corpus["dirs"]} == {"en", "de", "fr", "es", "ja", "zh", "ko"}
+    assert {d["language"] for d in corpus["dirs"]} == {
+        "en",
+        "de",
+        "fr",
+        "es",
+        "ja",
+        "zh",
+        "ko",
+        "ru",
+    }
     assert len({d["domain"].split("+")[0] for d in corpus["dirs"]}) >= 5
     assert bodies[len(bodies) // 2] > 1000
     assert len(questions) >= 300
@@ -208,6 +217,43 @@ def test_each_corpus_has_the_shape_the_issue_asks_for(
             m = memories[(q["dir"], target)]
             label = generate.content_terms(m["name"] + " " + m["description"])
             assert not generate.content_terms(q["query"]) & label, q["id"]
+
+
+def test_the_shipped_model_was_fitted_on_the_tune_corpus_without_its_short_dirs(
+    corpora: dict[str, dict[str, Any]],
+) -> None:
+    # `generate.py --without-short` writes those dirs alone: the short dirs come last, from
+    # their own random stream, so the shipped fit stays reproducible
+    from memdir_nb.recall.decision import DecisionModel
+
+    for corpus in corpora.values():
+        domains = [d["domain"] for d in corpus["dirs"]]
+        first_short = domains.index("short")
+        assert set(domains[first_short:]) == {"short"} and first_short == 21
+    fitted = set(re.findall(r"recall_tune:([\w-]+)", DecisionModel.load().fitted_on))
+    assert fitted == {d["id"] for d in corpora["tune"]["dirs"] if d["domain"] != "short"}
+
+
+@pytest.mark.parametrize("name", ["tune", "holdout"])
+def test_each_corpus_has_short_memories_short_questions_and_russian_dirs(
+    corpora: dict[str, dict[str, Any]], name: str
+) -> None:
+    """The twentieth session's dirs: the shapes the long-bodied dirs could not teach."""
+    corpus = corpora[name]
+    short = [d for d in corpus["dirs"] if d["domain"] == "short"]
+    bodies = sorted(len(m["body"]) for d in short for m in d["memories"])
+    assert bodies[len(bodies) // 2] < 700 and bodies[-1] < 1000, bodies[len(bodies) // 2]
+    assert max(len(d["memories"]) for d in short) >= 100  # a large dir of short memories
+    ids = {d["id"] for d in short}
+    asked = [q for q in corpus["questions"] if q["dir"] in ids and q["kind"] != "multi"]
+    few_words = [q for q in asked if len(q["query"].split()) <= 5]
+    assert len(few_words) == len(asked) and len(asked) >= 100
+    assert {q["kind"] for q in asked} >= {"direct", "reworded", "non-english", "none"}
+    russian = [d for d in short if d["language"] == "ru"]
+    assert len(russian) >= 3
+    for d in russian:  # each holds the memory that says the user speaks Russian, as real dirs do
+        assert any("по-русски" in m["body"] for m in d["memories"]), d["id"]
+        assert any(q["dir"] == d["id"] and q["kind"] == "none" for q in corpus["questions"])
 
 
 def test_holdout_shares_no_dir_file_or_question_wording_with_tune(
