@@ -52,6 +52,11 @@ _NOTIFICATION_PREFIXES = (
     "Another Claude session sent a message:",
 )
 _NOT_TYPED_ORIGINS = ("task-notification", "peer")
+# An in-process teammate's own file (agent teams, 2.1.25x: subagents/agent-a<name>-<hex>.jsonl,
+# every record a sidechain one) receives each task from the team lead in this wrapper. There it
+# is the teammate's prompt, as the Agent tool's prompt is a subagent's; in the lead's file the
+# same wrapper is another agent's message, a notification.
+_TEAMMATE_TASK_PREFIX = "<teammate-message"
 _COMPACT_ECHO = re.compile(r"/compact(?:\s.*)?", re.DOTALL)
 # The CLI's answer to a `/name` it has no command or skill for (2.1.1x to 2.1.8x at least):
 # written as a plain user record right after a local-command caveat, never answered by the
@@ -244,9 +249,11 @@ def classify_user(record: Mapping[str, Any]) -> str:
     """What a `type: "user"` record is: one of the kind constants of this module.
 
     Order matters: a tool-result carrier is never a prompt; a compaction summary, meta
-    text and a record holding only IDE context blocks are never typed; then interrupts, bash mode, local commands, prompt-expanding
-    slash commands, notifications (a background task's, another agent's) and the typed echo of
-    `/compact`; what is left with text or an image is a prompt.
+    text and a record holding only IDE context blocks are never typed; a task the team lead
+    hands a teammate is the teammate's prompt in its own (sidechain) file; then interrupts,
+    bash mode, local commands, prompt-expanding slash commands, notifications (a background
+    task's, another agent's) and the typed echo of `/compact`; what is left with text or an
+    image is a prompt.
     """
     content = _message_content(record)
     blocks = content_blocks(content)
@@ -255,6 +262,8 @@ def classify_user(record: Mapping[str, Any]) -> str:
     text = content_text(content).strip()
     if record.get("isCompactSummary") or text.startswith(CONTINUATION_PREAMBLE):
         return COMPACT_SUMMARY
+    if record.get("isSidechain") is True and text.startswith(_TEAMMATE_TASK_PREFIX):
+        return PROMPT  # a task handed to a teammate, in the teammate's own file
     origin = record.get("origin")
     if isinstance(origin, dict) and origin.get("kind") in _NOT_TYPED_ORIGINS:
         return TASK_NOTIFICATION  # even when isMeta: it still arrived, and may release a dequeue

@@ -122,6 +122,21 @@ def test_another_agents_message_is_a_notification_never_a_prompt(
     assert tr.classify_user(record) == tr.TASK_NOTIFICATION
 
 
+TASK_FROM_LEAD = (
+    '<teammate-message teammate_id="team-lead" summary="Survey the parser">\n'
+    "Read the parser and list its entry points.\n</teammate-message>"
+)
+
+
+def test_the_task_a_teammate_is_handed_is_its_prompt_in_its_own_file() -> None:
+    # Agent teams (2.1.25x): an in-process teammate's file is a sidechain file, and the team
+    # lead's message is how each task reaches it, as the Agent tool's prompt does a subagent.
+    assert tr.classify_user(user(TASK_FROM_LEAD, isSidechain=True, agentId="aparser-1f")) == (
+        tr.PROMPT
+    )
+    assert tr.classify_user(user(TASK_FROM_LEAD, isSidechain=False)) == tr.TASK_NOTIFICATION
+
+
 @pytest.mark.parametrize("text", ["/compact", "/compact keep the API notes"])
 def test_the_typed_compact_written_before_its_wrapper_is_an_echo_never_a_prompt(text: str) -> None:
     assert tr.classify_user(user(text, promptId="p1")) == tr.COMMAND_ECHO
