@@ -242,6 +242,15 @@ def cli_agent_kind(agent_id: str) -> str | None:
 CONTEXT_RESET_KINDS = frozenset({"compact_boundary", "compact_summary"})
 
 
+# The session facts read from the envelope of its records: (Session attribute, record key).
+ENVELOPE_FACTS: tuple[tuple[str, str], ...] = (
+    ("session_id", "sessionId"),
+    ("cwd", "cwd"),
+    ("git_branch", "gitBranch"),
+    ("slug", "slug"),
+)
+
+
 @dataclass
 class Session:
     """A transcript file read as a session; see the module docstring."""
@@ -271,6 +280,14 @@ class Session:
     last_timestamp: str | None = None
     ai_titles: list[str] = field(default_factory=list)  # `ai-title` records, each text once
     custom_titles: list[str] = field(default_factory=list)  # `custom-title` (/rename), each once
+    # the memory indexes the CLI says it loaded (2.1.25x `instructions` notes), each once, at most 8
+    memory_indexes: list[str] = field(default_factory=list)
+
+    def note_memory_indexes(self, paths: list[str]) -> None:
+        """Add the memory indexes an attachment says were loaded (each once, at most 8)."""
+        for path in paths:
+            if path not in self.memory_indexes and len(self.memory_indexes) < 8:
+                self.memory_indexes.append(path)
 
     @property
     def is_compaction_agent(self) -> bool:

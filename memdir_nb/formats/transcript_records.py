@@ -310,6 +310,24 @@ def is_notification(text: str) -> bool:
     return text.lstrip().startswith(_NOTIFICATION_PREFIXES)
 
 
+def loaded_memory_indexes(attachment: object) -> list[str]:
+    """The auto-memory indexes an `instructions` attachment says the CLI loaded, else [].
+
+    2.1.25x notes the instruction files it put in the context as an attachment of type
+    `instructions`: each file a `path` with its `type` (`User`, `Project`, ... and `AutoMem`
+    for the memory dir's MEMORY.md). That path is the memory dir the session used, even when
+    it is not the one beside the transcript's folder (a git root above the folder it ran in).
+    """
+    if not isinstance(attachment, dict) or attachment.get("type") != "instructions":
+        return []
+    files = attachment.get("files")
+    return [
+        f["path"]
+        for f in (files if isinstance(files, list) else [])
+        if isinstance(f, dict) and f.get("type") == "AutoMem" and isinstance(f.get("path"), str)
+    ]
+
+
 def is_interrupt_result(text: str) -> bool:
     """Whether a tool result's text carries the interrupt marker (Esc at a tool prompt)."""
     return INTERRUPT_MARKERS[1] in text
