@@ -86,7 +86,7 @@ def _file_kind(path: Path) -> str:
     """A transcript's kind by its path: 'main', 'subagent', or the CLI's own agent by its
     file name: 'compaction' (agent-acompact-*.jsonl), 'suggestion' (agent-aprompt_suggestion-*)."""
     if path.name.startswith(AGENT_FILE_PREFIX):
-        own = cli_agent_kind(path.name[len(AGENT_FILE_PREFIX) :])
+        own = cli_agent_kind(path.stem.removeprefix(AGENT_FILE_PREFIX))
         if own:
             return own
     return "subagent" if _is_subagent_path(str(path)) else "main"

@@ -318,21 +318,38 @@ def test_the_compaction_agents_file_is_a_compaction_agent_not_a_user_subagent(
     project = tmp_path / "projects" / "-c"
     folder = project / "55555555-2222" / "subagents"
     _compaction_agent(folder / "agent-acompact-abc123.jsonl", agent_id="acompact-abc123")
-    _compaction_agent(project / "agent-acompact-old.jsonl", agent_id=None)  # named only
+    _compaction_agent(project / "agent-acompact-0d1e2f.jsonl", agent_id=None)  # named only
     shutil.copy(SUBAGENT_FILE, folder / "agent-a3f9c21d7e0b54a18.jsonl")
     for read in (True, False):
         kinds = {s.session_id: (s.kind, s.is_subagent) for s in list_sessions(tmp_path, read=read)}
         assert kinds == {
             "agent-acompact-abc123": ("compaction", False),
-            "agent-acompact-old": ("compaction", False),
+            "agent-acompact-0d1e2f": ("compaction", False),
             "agent-a3f9c21d7e0b54a18": ("subagent", True),
         }
-    session = read_session(project / "agent-acompact-old.jsonl")
+    session = read_session(project / "agent-acompact-0d1e2f.jsonl")
     assert session.is_compaction_agent and session.kind == "compaction"
     assert (
         read_session(SUBAGENT_FILE).kind == "subagent"
         and read_session(SUBAGENT_MAIN).kind == "main"
     )
+
+
+def test_an_agent_the_user_named_like_the_clis_own_agents_is_still_the_users_subagent(
+    tmp_path: Path,
+) -> None:
+    # 2.1.25x files a named agent or teammate as agent-a<name>-<16 hex>.jsonl; the CLI's own
+    # agents are agent-a<kind>-<hex> alone, so a name that merely starts like one is the user's.
+    folder = tmp_path / "projects" / "-c" / "55555555-2222" / "subagents"
+    for name in ("compact-audit", "compactor", "side_question-bot"):
+        agent_id = f"a{name}-0123456789abcdef"
+        _compaction_agent(folder / f"agent-{agent_id}.jsonl", agent_id=agent_id)
+    for read in (True, False):
+        assert {(s.kind, s.is_subagent) for s in list_sessions(tmp_path, read=read)} == {
+            ("subagent", True)
+        }
+    session = read_session(folder / "agent-acompact-audit-0123456789abcdef.jsonl")
+    assert not session.is_compaction_agent and len(session.turns) == 1
 
 
 def test_the_prompt_suggestion_agents_file_is_the_clis_own_agent_not_a_user_subagent(
