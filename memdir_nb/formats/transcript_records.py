@@ -41,11 +41,13 @@ INTERRUPT_MARKERS = ("[Request interrupted by user]", "[Request interrupted by u
 CONTINUATION_PREAMBLE = "This session is being continued from a previous conversation"
 _IDE_PREFIXES = ("<ide_opened_file>", "<ide_selection>")
 _CAVEAT_PREFIXES = ("<local-command-caveat>", "Caveat: The messages below were generated")
-# What reaches the agent without a person typing it: a background task's notification, and
-# (agent teams, 2.1.2xx) a message from another agent of the team, written as a user record
-# or queued. `origin.kind` says so too where the CLI writes it (2.1.23x).
+# What reaches the agent without a person typing it: a background task's notification (2.0.7x
+# wrote a background shell's as <bash-notification>), and (agent teams, 2.1.2xx) a message from
+# another agent of the team, written as a user record or queued. `origin.kind` says so too
+# where the CLI writes it (2.1.23x).
 _NOTIFICATION_PREFIXES = (
     "<task-notification>",
+    "<bash-notification>",
     "[SYSTEM NOTIFICATION",
     "<agent-message",
     "<teammate-message",

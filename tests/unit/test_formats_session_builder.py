@@ -399,6 +399,29 @@ def test_each_task_the_team_lead_hands_a_teammate_is_a_turn_of_its_file() -> Non
     assert len(s.turns[0].tool_calls) == 1 and s.turns[1].notifications == 0
 
 
+SHELL_DONE = (
+    "<bash-notification>\n<shell-id>b5eda54</shell-id>\n<status>completed</status>\n"
+    "<summary>Background command finished</summary>\n</bash-notification>"
+)
+
+
+def test_a_background_shells_notification_is_neither_a_turn_nor_a_queued_prompt() -> None:
+    # 2.0.7x tells the agent a background shell finished with <bash-notification>, queued
+    # while a turn runs, then written as a user record when the agent is free
+    w = _writer(prompt_ids=False)
+    w.prompt("start the server in the background and test it")
+    _working(w)
+    _queue(w, "enqueue", SHELL_DONE)
+    _queue(w, "remove", SHELL_DONE)
+    _finished(w, "tested")
+    _queue(w, "enqueue", SHELL_DONE)
+    _queue(w, "dequeue")
+    w.user_text(SHELL_DONE)
+    _finished(w, "the server stopped")
+    (turn,) = session_of(w.lines).turns
+    assert turn.queued_prompts == [] and turn.notifications == 2
+
+
 def test_the_typed_compact_2_1_23x_writes_is_a_command_not_a_turn() -> None:
     w = _writer()
     w.prompt("finish task one")

@@ -114,6 +114,7 @@ def test_each_user_record_shape_is_classified(record: dict[str, object], kind: s
             origin={"kind": "peer", "from": "qa"},
         ),
         user("the build finished", origin={"kind": "task-notification"}),
+        user("<bash-notification>\n<shell-id>b5eda54</shell-id>\n</bash-notification>"),
     ],
 )
 def test_another_agents_message_is_a_notification_never_a_prompt(
