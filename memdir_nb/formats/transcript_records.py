@@ -53,7 +53,9 @@ _NOTIFICATION_PREFIXES = (
     "<teammate-message",
     "Another Claude session sent a message:",
 )
-_NOT_TYPED_ORIGINS = ("task-notification", "peer")
+# `coordinator` (2.1.2xx): the agent that started a subagent sending it more while it works,
+# written into the subagent's file as a harness note (isMeta) with this origin.
+_NOT_TYPED_ORIGINS = ("task-notification", "peer", "coordinator")
 # An in-process teammate's own file (agent teams, 2.1.25x: subagents/agent-a<name>-<hex>.jsonl,
 # every record a sidechain one) receives each task from the team lead in this wrapper. There it
 # is the teammate's prompt, as the Agent tool's prompt is a subagent's; in the lead's file the

@@ -115,6 +115,12 @@ def test_each_user_record_shape_is_classified(record: dict[str, object], kind: s
         ),
         user("the build finished", origin={"kind": "task-notification"}),
         user("<bash-notification>\n<shell-id>b5eda54</shell-id>\n</bash-notification>"),
+        user(
+            "The coordinator sent a message while you were working:\nalso fix the comments",
+            isMeta=True,
+            isSidechain=True,
+            origin={"kind": "coordinator"},
+        ),
     ],
 )
 def test_another_agents_message_is_a_notification_never_a_prompt(
