@@ -34,6 +34,7 @@ from memdir_nb.formats.transcript_paths import key_fold, project_memory_parts, r
 WRITE_KINDS = ("write", "edit", "delete", "rename")
 _SHELL_SPLIT = ";&|\n"  # what ends a simple command, alone or in runs (`&&`, `||`, `;\n`)
 _GLOB = re.compile(r"[*?\[]")
+_CONTINUATION = re.compile(r"\\\r?\n")
 _READ_COMMANDS = {"cat", "head", "tail", "less", "more", "bat"}
 
 
@@ -166,7 +167,8 @@ def _simple_commands(command: str) -> list[list[str]] | None:
     """The words of each simple command of a shell script, split where the shell runs the next
     one (`;`, `&`, `|`, `&&`, `||` and a line end; a `#` comment runs to its line end), or None
     when the script cannot be parsed (an unclosed quote)."""
-    lexer = shlex.shlex(command, posix=True, punctuation_chars=_SHELL_SPLIT)
+    joined = _CONTINUATION.sub(" ", command)  # a backslash before a line end continues the line
+    lexer = shlex.shlex(joined, posix=True, punctuation_chars=_SHELL_SPLIT)
     lexer.whitespace, lexer.whitespace_split, lexer.commenters = " \t\r", True, ""
     commands: list[list[str]] = [[]]
     comment = False

@@ -110,7 +110,7 @@ def test_a_shell_script_is_split_at_line_ends_and_a_glob_names_no_file() -> None
         'grep -n "^#" notes.md | head -30\n'
         f'echo "=== memory files ==="; ls {MEM}/*.md | xargs -n1 basename\n'
         f"cat {MEM}/kept.md # show it\n"
-        f"rm {MEM}/gone.md\n"
+        f"rm \\\n  {MEM}/gone.md\n"
         f"tail -5 {MEM}/feedback_*.md"
     )
     w = _writer()
