@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import os
 import posixpath
+import re
 import shlex
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -31,7 +32,9 @@ from memdir_nb.formats.session_model import Session, ToolCall, timestamp_ms
 from memdir_nb.formats.transcript_paths import key_fold, project_memory_parts, rooted, slashed
 
 WRITE_KINDS = ("write", "edit", "delete", "rename")
-_SHELL_SPLIT = {"&&", "||", ";", "|", "&"}
+_SHELL_SPLIT = ";&|\n"  # what ends a simple command, alone or in runs (`&&`, `||`, `;\n`)
+_GLOB = re.compile(r"[*?\[]")
+_CONTINUATION = re.compile(r"\\\r?\n")
 _READ_COMMANDS = {"cat", "head", "tail", "less", "more", "bat"}
 
 
@@ -160,23 +163,38 @@ def _memory_tool_ops(
     return []
 
 
-def _bash_ops(call: ToolCall, paths: MemoryPaths) -> list[tuple[str, str, dict[str, object]]]:
-    """rm and mv of memory files, and cat/head/tail reads, where the command can be parsed."""
-    command = call.input.get("command")
-    if not isinstance(command, str):
-        return []
+def _simple_commands(command: str) -> list[list[str]] | None:
+    """The words of each simple command of a shell script, split where the shell runs the next
+    one (`;`, `&`, `|`, `&&`, `||` and a line end; a `#` comment runs to its line end), or None
+    when the script cannot be parsed (an unclosed quote)."""
+    joined = _CONTINUATION.sub(" ", command)  # a backslash before a line end continues the line
+    lexer = shlex.shlex(joined, posix=True, punctuation_chars=_SHELL_SPLIT)
+    lexer.whitespace, lexer.whitespace_split, lexer.commenters = " \t\r", True, ""
+    commands: list[list[str]] = [[]]
+    comment = False
     try:
-        tokens = shlex.split(command, comments=True)
+        for token in lexer:
+            if token and all(ch in _SHELL_SPLIT for ch in token):
+                commands.append([])
+                comment = False
+            elif comment or token.startswith("#"):  # a word starting with # starts a comment
+                comment = True
+            else:
+                commands[-1].append(token)
     except ValueError:
-        return []
+        return None
+    return [words for words in commands if words]
+
+
+def _bash_ops(call: ToolCall, paths: MemoryPaths) -> list[tuple[str, str, dict[str, object]]]:
+    """rm and mv of memory files, and cat/head/tail reads, where the command can be parsed.
+    An argument holding a glob (`*.md`) names no one file, so it is passed over."""
+    command = call.input.get("command")
+    commands = _simple_commands(command) if isinstance(command, str) else None
     ops: list[tuple[str, str, dict[str, object]]] = []
-    words: list[str] = []
-    for token in [*tokens, ";"]:
-        if token not in _SHELL_SPLIT:
-            words.append(token)
-            continue
-        args = [w for w in words[1:] if not w.startswith("-")]
-        name = posixpath.basename(words[0]) if words else ""
+    for words in commands or []:
+        args = [w for w in words[1:] if not w.startswith("-") and not _GLOB.search(w)]
+        name = posixpath.basename(words[0])
         rels = [paths.relative(a) for a in args]
         if name == "rm":
             ops.extend(("delete", r, {}) for r in rels if r)
@@ -196,7 +214,6 @@ def _bash_ops(call: ToolCall, paths: MemoryPaths) -> list[tuple[str, str, dict[s
                         else f"{target}/{posixpath.basename(source)}"
                     )
                     ops.append(("rename", rel, {"new_rel": dest}))
-        words = []
     return ops
 
 

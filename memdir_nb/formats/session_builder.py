@@ -8,6 +8,7 @@ from typing import Any
 from memdir_nb.formats import transcript_records as tr
 from memdir_nb.formats.session_copies import CopiedHistory, keep_own_turn
 from memdir_nb.formats.session_model import (
+    ENVELOPE_FACTS,
     AssistantResponse,
     CompactionPoint,
     Session,
@@ -144,12 +145,7 @@ class SessionBuilder:
             self._main_sidechain = False
             turns_were_sidechain(s, self._fed)
             self._fed, self._fed_at_turn = 0, []
-        for attr, key in (
-            ("session_id", "sessionId"),
-            ("cwd", "cwd"),
-            ("git_branch", "gitBranch"),
-            ("slug", "slug"),
-        ):
+        for attr, key in ENVELOPE_FACTS:
             value = record.get(key)
             if getattr(s, attr) is None and isinstance(value, str):
                 setattr(s, attr, value)
@@ -478,6 +474,7 @@ class SessionBuilder:
             text = att.get("prompt")
             if isinstance(text, str):
                 self._absorbed(text)
+        self.session.note_memory_indexes(tr.loaded_memory_indexes(att))
 
     def _absorbed(self, text: str) -> None:
         """Queued input taken into the running turn (a remove, then its attachment)."""

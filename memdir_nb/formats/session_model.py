@@ -21,6 +21,7 @@ memdir_nb.home.sessions.read_session) and keeps only what the model needs, each 
 from __future__ import annotations
 
 import datetime as _dt
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -221,15 +222,26 @@ def given_the_conversation(agent_id: str) -> bool:
     compaction, prompt-suggestion and side-question agents. 2.1.8x writes that conversation
     into the agent's file (the parent's records, uuids and times kept) ahead of the one prompt
     that is the agent's; later versions write the prompt alone."""
-    return cli_agent_kind(agent_id) is not None or agent_id.startswith(SIDE_QUESTION_AGENT_PREFIX)
+    return cli_agent_kind(agent_id) is not None or _cli_agent(agent_id, SIDE_QUESTION_AGENT_PREFIX)
+
+
+_HEX_ID = re.compile(r"[0-9a-f]{1,64}")
+
+
+def _cli_agent(agent_id: str, prefix: str) -> bool:
+    """Whether agent_id is `<prefix>-<hex>`, the id the CLI gives its own agent of that kind.
+    2.1.25x gives a named agent or teammate `a<name>-<16 hex>`, so a name that starts like one
+    of the CLI's kinds (`compact-audit`: `acompact-audit-…`) is still the user's agent."""
+    kind, dash, rest = agent_id.partition("-")
+    return kind == prefix and bool(dash) and _HEX_ID.fullmatch(rest) is not None
 
 
 def cli_agent_kind(agent_id: str) -> str | None:
     """'compaction' or 'suggestion' for an agentId of one of the CLI's own agents (whose
     prompt is the CLI's instruction, not a task the user's agent handed over), else None."""
-    if agent_id.startswith(COMPACTION_AGENT_PREFIX):
+    if _cli_agent(agent_id, COMPACTION_AGENT_PREFIX):
         return "compaction"
-    if agent_id.startswith(SUGGESTION_AGENT_PREFIX):
+    if _cli_agent(agent_id, SUGGESTION_AGENT_PREFIX):
         return "suggestion"
     return None
 
@@ -240,6 +252,15 @@ def cli_agent_kind(agent_id: str) -> str | None:
 # here. A microcompaction only clears old tool output in place, and a `summary` title line
 # names a session; neither drops an attachment.
 CONTEXT_RESET_KINDS = frozenset({"compact_boundary", "compact_summary"})
+
+
+# The session facts read from the envelope of its records: (Session attribute, record key).
+ENVELOPE_FACTS: tuple[tuple[str, str], ...] = (
+    ("session_id", "sessionId"),
+    ("cwd", "cwd"),
+    ("git_branch", "gitBranch"),
+    ("slug", "slug"),
+)
 
 
 @dataclass
@@ -271,12 +292,20 @@ class Session:
     last_timestamp: str | None = None
     ai_titles: list[str] = field(default_factory=list)  # `ai-title` records, each text once
     custom_titles: list[str] = field(default_factory=list)  # `custom-title` (/rename), each once
+    # the memory indexes the CLI says it loaded (2.1.25x `instructions` notes), each once, at most 8
+    memory_indexes: list[str] = field(default_factory=list)
+
+    def note_memory_indexes(self, paths: list[str]) -> None:
+        """Add the memory indexes an attachment says were loaded (each once, at most 8)."""
+        for path in paths:
+            if path not in self.memory_indexes and len(self.memory_indexes) < 8:
+                self.memory_indexes.append(path)
 
     @property
     def is_compaction_agent(self) -> bool:
         """The transcript of the CLI's compaction agent (agentId 'acompact-...'): its prompt is
         the CLI's summarising instruction, not a task the user's agent handed a subagent."""
-        return self.is_sidechain and (self.agent_id or "").startswith(COMPACTION_AGENT_PREFIX)
+        return self.is_sidechain and cli_agent_kind(self.agent_id or "") == "compaction"
 
     @property
     def kind(self) -> str:

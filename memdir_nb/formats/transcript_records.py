@@ -41,17 +41,26 @@ INTERRUPT_MARKERS = ("[Request interrupted by user]", "[Request interrupted by u
 CONTINUATION_PREAMBLE = "This session is being continued from a previous conversation"
 _IDE_PREFIXES = ("<ide_opened_file>", "<ide_selection>")
 _CAVEAT_PREFIXES = ("<local-command-caveat>", "Caveat: The messages below were generated")
-# What reaches the agent without a person typing it: a background task's notification, and
-# (agent teams, 2.1.2xx) a message from another agent of the team, written as a user record
-# or queued. `origin.kind` says so too where the CLI writes it (2.1.23x).
+# What reaches the agent without a person typing it: a background task's notification (2.0.7x
+# wrote a background shell's as <bash-notification>), and (agent teams, 2.1.2xx) a message from
+# another agent of the team, written as a user record or queued. `origin.kind` says so too
+# where the CLI writes it (2.1.23x).
 _NOTIFICATION_PREFIXES = (
     "<task-notification>",
+    "<bash-notification>",
     "[SYSTEM NOTIFICATION",
     "<agent-message",
     "<teammate-message",
     "Another Claude session sent a message:",
 )
-_NOT_TYPED_ORIGINS = ("task-notification", "peer")
+# `coordinator` (2.1.2xx): the agent that started a subagent sending it more while it works,
+# written into the subagent's file as a harness note (isMeta) with this origin.
+_NOT_TYPED_ORIGINS = ("task-notification", "peer", "coordinator")
+# An in-process teammate's own file (agent teams, 2.1.25x: subagents/agent-a<name>-<hex>.jsonl,
+# every record a sidechain one) receives each task from the team lead in this wrapper. There it
+# is the teammate's prompt, as the Agent tool's prompt is a subagent's; in the lead's file the
+# same wrapper is another agent's message, a notification.
+_TEAMMATE_TASK_PREFIX = "<teammate-message"
 _COMPACT_ECHO = re.compile(r"/compact(?:\s.*)?", re.DOTALL)
 # The CLI's answer to a `/name` it has no command or skill for (2.1.1x to 2.1.8x at least):
 # written as a plain user record right after a local-command caveat, never answered by the
@@ -244,9 +253,11 @@ def classify_user(record: Mapping[str, Any]) -> str:
     """What a `type: "user"` record is: one of the kind constants of this module.
 
     Order matters: a tool-result carrier is never a prompt; a compaction summary, meta
-    text and a record holding only IDE context blocks are never typed; then interrupts, bash mode, local commands, prompt-expanding
-    slash commands, notifications (a background task's, another agent's) and the typed echo of
-    `/compact`; what is left with text or an image is a prompt.
+    text and a record holding only IDE context blocks are never typed; a task the team lead
+    hands a teammate is the teammate's prompt in its own (sidechain) file; then interrupts,
+    bash mode, local commands, prompt-expanding slash commands, notifications (a background
+    task's, another agent's) and the typed echo of `/compact`; what is left with text or an
+    image is a prompt.
     """
     content = _message_content(record)
     blocks = content_blocks(content)
@@ -255,6 +266,8 @@ def classify_user(record: Mapping[str, Any]) -> str:
     text = content_text(content).strip()
     if record.get("isCompactSummary") or text.startswith(CONTINUATION_PREAMBLE):
         return COMPACT_SUMMARY
+    if record.get("isSidechain") is True and text.startswith(_TEAMMATE_TASK_PREFIX):
+        return PROMPT  # a task handed to a teammate, in the teammate's own file
     origin = record.get("origin")
     if isinstance(origin, dict) and origin.get("kind") in _NOT_TYPED_ORIGINS:
         return TASK_NOTIFICATION  # even when isMeta: it still arrived, and may release a dequeue
@@ -299,6 +312,24 @@ def is_notification(text: str) -> bool:
     """Whether text reached the agent without a person typing it (a user record, or a queued
     command): a background task's notification, or another agent's message (agent teams)."""
     return text.lstrip().startswith(_NOTIFICATION_PREFIXES)
+
+
+def loaded_memory_indexes(attachment: object) -> list[str]:
+    """The auto-memory indexes an `instructions` attachment says the CLI loaded, else [].
+
+    2.1.25x notes the instruction files it put in the context as an attachment of type
+    `instructions`: each file a `path` with its `type` (`User`, `Project`, ... and `AutoMem`
+    for the memory dir's MEMORY.md). That path is the memory dir the session used, even when
+    it is not the one beside the transcript's folder (a git root above the folder it ran in).
+    """
+    if not isinstance(attachment, dict) or attachment.get("type") != "instructions":
+        return []
+    files = attachment.get("files")
+    return [
+        f["path"]
+        for f in (files if isinstance(files, list) else [])
+        if isinstance(f, dict) and f.get("type") == "AutoMem" and isinstance(f.get("path"), str)
+    ]
 
 
 def is_interrupt_result(text: str) -> bool:

@@ -86,7 +86,7 @@ def _file_kind(path: Path) -> str:
     """A transcript's kind by its path: 'main', 'subagent', or the CLI's own agent by its
     file name: 'compaction' (agent-acompact-*.jsonl), 'suggestion' (agent-aprompt_suggestion-*)."""
     if path.name.startswith(AGENT_FILE_PREFIX):
-        own = cli_agent_kind(path.name[len(AGENT_FILE_PREFIX) :])
+        own = cli_agent_kind(path.stem.removeprefix(AGENT_FILE_PREFIX))
         if own:
             return own
     return "subagent" if _is_subagent_path(str(path)) else "main"
@@ -134,7 +134,10 @@ def _project_folder(path: str | os.PathLike[str]) -> Path:
 
 
 def _recorded_keys(session: Session) -> Iterator[str]:
-    """Project keys of the memory paths the session's own tool calls name, in call order."""
+    """Project keys of the memory indexes the CLI says it loaded for the session, then of the
+    memory paths the session's own tool calls name, in call order."""
+    for index in session.memory_indexes:
+        yield from (key for key, _ in project_memory_parts(index) if is_project_key(key))
     for turn in session.turns:
         calls = [c for r in turn.responses for c in r.tool_calls] + turn.sidechain_calls
         for call in calls:
@@ -154,7 +157,8 @@ def memory_dir_for_transcript(
     memory by the canonical git root (the main checkout). A session started in a subfolder or a
     linked worktree therefore has its memory in another project folder. Given the session, that
     folder is found, when it exists under the same projects folder, from:
-    1. the memory paths the session's own tool calls name (``…/projects/<key>/memory/…``);
+    1. the memory index the CLI says it loaded for the session (2.1.25x), then the memory paths
+       the session's own tool calls name (``…/projects/<key>/memory/…``);
     2. the session's working folder, when it exists on this machine: its canonical git root's key.
     Otherwise the memory dir beside the transcript's project folder.
     """
@@ -164,8 +168,8 @@ def memory_dir_for_transcript(
 
 
 def _pointers(session: Session) -> tuple[tuple[str, ...], str | None]:
-    """What in a session names its memory dir: the keys its tool calls name, in call order,
-    and its working folder."""
+    """What in a session names its memory dir: the keys of the index the CLI loaded and of the
+    paths its tool calls name, in that order, and its working folder."""
     return tuple(dict.fromkeys(_recorded_keys(session))), session.cwd
 
 

@@ -104,6 +104,24 @@ def test_a_removed_file_exists_before_the_rm_with_the_text_a_whole_read_showed()
     assert t.reads(0) == ["old.md"] and t.writes(0) == ["old.md"]
 
 
+def test_a_shell_script_is_split_at_line_ends_and_a_glob_names_no_file() -> None:
+    # a real multi-line Bash call: a `head` on one line, an `ls` of the memory dir on the next
+    script = (
+        'grep -n "^#" notes.md | head -30\n'
+        f'echo "=== memory files ==="; ls {MEM}/*.md | xargs -n1 basename\n'
+        f"cat {MEM}/kept.md # show it\n"
+        f"rm \\\n  {MEM}/gone.md\n"
+        f"tail -5 {MEM}/feedback_*.md"
+    )
+    w = _writer()
+    w.prompt("what does memory hold?")
+    call = w.tool_use("Bash", {"command": script})
+    w.response([call])
+    w.result(call, "kept.md")
+    ops = memory_ops(session_of(w), paths())
+    assert [(op.kind, op.rel) for op in ops] == [("read", "kept.md"), ("delete", "gone.md")]
+
+
 def test_mv_and_the_memory_tools_rename_move_a_file_back() -> None:
     w = _writer()
     w.prompt("rename")

@@ -382,6 +382,46 @@ def test_messages_from_other_agents_are_notifications_neither_turns_nor_queued_p
     assert first.notifications == 3 and second.prompt == "approved"
 
 
+def test_each_task_the_team_lead_hands_a_teammate_is_a_turn_of_its_file() -> None:
+    w = RecordWriter(
+        "s1", "/home/ana/app", "2026-09-16T14:00:00.000Z", sidechain=True, agent_id="aparser-1f"
+    )
+    w.user_text(
+        '<teammate-message teammate_id="team-lead">\nsurvey the parser\n</teammate-message>'
+    )
+    _memory_write(w)
+    _finished(w, "sent my findings to team-lead")
+    w.user_text('<teammate-message teammate_id="team-lead">\nnow the lexer\n</teammate-message>')
+    _finished(w, "lexer surveyed")
+    s = session_of(w.lines)
+    assert s.is_sidechain and [t.kind for t in s.turns] == ["prompt", "prompt"]
+    assert "survey the parser" in s.turns[0].prompt and "now the lexer" in s.turns[1].prompt
+    assert len(s.turns[0].tool_calls) == 1 and s.turns[1].notifications == 0
+
+
+SHELL_DONE = (
+    "<bash-notification>\n<shell-id>b5eda54</shell-id>\n<status>completed</status>\n"
+    "<summary>Background command finished</summary>\n</bash-notification>"
+)
+
+
+def test_a_background_shells_notification_is_neither_a_turn_nor_a_queued_prompt() -> None:
+    # 2.0.7x tells the agent a background shell finished with <bash-notification>, queued
+    # while a turn runs, then written as a user record when the agent is free
+    w = _writer(prompt_ids=False)
+    w.prompt("start the server in the background and test it")
+    _working(w)
+    _queue(w, "enqueue", SHELL_DONE)
+    _queue(w, "remove", SHELL_DONE)
+    _finished(w, "tested")
+    _queue(w, "enqueue", SHELL_DONE)
+    _queue(w, "dequeue")
+    w.user_text(SHELL_DONE)
+    _finished(w, "the server stopped")
+    (turn,) = session_of(w.lines).turns
+    assert turn.queued_prompts == [] and turn.notifications == 2
+
+
 def test_the_typed_compact_2_1_23x_writes_is_a_command_not_a_turn() -> None:
     w = _writer()
     w.prompt("finish task one")

@@ -114,12 +114,48 @@ def test_each_user_record_shape_is_classified(record: dict[str, object], kind: s
             origin={"kind": "peer", "from": "qa"},
         ),
         user("the build finished", origin={"kind": "task-notification"}),
+        user("<bash-notification>\n<shell-id>b5eda54</shell-id>\n</bash-notification>"),
+        user(
+            "The coordinator sent a message while you were working:\nalso fix the comments",
+            isMeta=True,
+            isSidechain=True,
+            origin={"kind": "coordinator"},
+        ),
     ],
 )
 def test_another_agents_message_is_a_notification_never_a_prompt(
     record: dict[str, object],
 ) -> None:
     assert tr.classify_user(record) == tr.TASK_NOTIFICATION
+
+
+TASK_FROM_LEAD = (
+    '<teammate-message teammate_id="team-lead" summary="Survey the parser">\n'
+    "Read the parser and list its entry points.\n</teammate-message>"
+)
+
+
+def test_the_task_a_teammate_is_handed_is_its_prompt_in_its_own_file() -> None:
+    # Agent teams (2.1.25x): an in-process teammate's file is a sidechain file, and the team
+    # lead's message is how each task reaches it, as the Agent tool's prompt does a subagent.
+    assert tr.classify_user(user(TASK_FROM_LEAD, isSidechain=True, agentId="aparser-1f")) == (
+        tr.PROMPT
+    )
+    assert tr.classify_user(user(TASK_FROM_LEAD, isSidechain=False)) == tr.TASK_NOTIFICATION
+
+
+def test_the_memory_index_an_instructions_note_says_was_loaded_is_read_from_it() -> None:
+    index = "/home/dana/.claude/projects/-home-dana/memory/MEMORY.md"
+    files = [
+        {"path": "/home/dana/.claude/CLAUDE.md", "type": "User", "content": "be brief"},
+        {"path": index, "type": "AutoMem", "content": "- [Charts](charts.md)"},
+        {"path": 7, "type": "AutoMem"},
+        "not a file",
+    ]
+    assert tr.loaded_memory_indexes({"type": "instructions", "files": files}) == [index]
+    assert tr.loaded_memory_indexes({"type": "nested_memory", "path": index}) == []
+    assert tr.loaded_memory_indexes({"type": "instructions", "files": "x"}) == []
+    assert tr.loaded_memory_indexes(None) == []
 
 
 @pytest.mark.parametrize("text", ["/compact", "/compact keep the API notes"])

@@ -318,21 +318,38 @@ def test_the_compaction_agents_file_is_a_compaction_agent_not_a_user_subagent(
     project = tmp_path / "projects" / "-c"
     folder = project / "55555555-2222" / "subagents"
     _compaction_agent(folder / "agent-acompact-abc123.jsonl", agent_id="acompact-abc123")
-    _compaction_agent(project / "agent-acompact-old.jsonl", agent_id=None)  # named only
+    _compaction_agent(project / "agent-acompact-0d1e2f.jsonl", agent_id=None)  # named only
     shutil.copy(SUBAGENT_FILE, folder / "agent-a3f9c21d7e0b54a18.jsonl")
     for read in (True, False):
         kinds = {s.session_id: (s.kind, s.is_subagent) for s in list_sessions(tmp_path, read=read)}
         assert kinds == {
             "agent-acompact-abc123": ("compaction", False),
-            "agent-acompact-old": ("compaction", False),
+            "agent-acompact-0d1e2f": ("compaction", False),
             "agent-a3f9c21d7e0b54a18": ("subagent", True),
         }
-    session = read_session(project / "agent-acompact-old.jsonl")
+    session = read_session(project / "agent-acompact-0d1e2f.jsonl")
     assert session.is_compaction_agent and session.kind == "compaction"
     assert (
         read_session(SUBAGENT_FILE).kind == "subagent"
         and read_session(SUBAGENT_MAIN).kind == "main"
     )
+
+
+def test_an_agent_the_user_named_like_the_clis_own_agents_is_still_the_users_subagent(
+    tmp_path: Path,
+) -> None:
+    # 2.1.25x files a named agent or teammate as agent-a<name>-<16 hex>.jsonl; the CLI's own
+    # agents are agent-a<kind>-<hex> alone, so a name that merely starts like one is the user's.
+    folder = tmp_path / "projects" / "-c" / "55555555-2222" / "subagents"
+    for name in ("compact-audit", "compactor", "side_question-bot"):
+        agent_id = f"a{name}-0123456789abcdef"
+        _compaction_agent(folder / f"agent-{agent_id}.jsonl", agent_id=agent_id)
+    for read in (True, False):
+        assert {(s.kind, s.is_subagent) for s in list_sessions(tmp_path, read=read)} == {
+            ("subagent", True)
+        }
+    session = read_session(folder / "agent-acompact-audit-0123456789abcdef.jsonl")
+    assert not session.is_compaction_agent and len(session.turns) == 1
 
 
 def test_the_prompt_suggestion_agents_file_is_the_clis_own_agent_not_a_user_subagent(
@@ -358,8 +375,11 @@ def test_the_prompt_suggestion_agents_file_is_the_clis_own_agent_not_a_user_suba
     assert read_session(folder / "agent-aprompt_suggestion-5871f8.jsonl").kind == "suggestion"
 
 
-def _session_file(project: Path, cwd: str, reads: tuple[str, ...] = ()) -> Path:
-    """A two-record transcript run in cwd, whose assistant reads each path of reads."""
+def _session_file(
+    project: Path, cwd: str, reads: tuple[str, ...] = (), *, loaded: str | None = None
+) -> Path:
+    """A two-record transcript run in cwd, whose assistant reads each path of reads; with
+    loaded, the CLI's note (2.1.25x) of the instruction files it loaded, that index among them."""
     sid = "5b0e2c41-7a3d-4f69-b1c8-90d2e6f4a713"
     base = {"isSidechain": False, "cwd": cwd, "sessionId": sid, "version": "2.1.90"}
     prompt = {
@@ -387,9 +407,13 @@ def _session_file(project: Path, cwd: str, reads: tuple[str, ...] = ()) -> Path:
             "content": calls,
         },
     }
+    files = [{"path": "/Users/dana/.claude/CLAUDE.md", "type": "User", "content": "be brief"}]
+    if loaded:
+        files.append({"path": loaded, "type": "AutoMem", "content": "- [Charts](charts.md)"})
+    note = {**base, "type": "attachment", "attachment": {"type": "instructions", "files": files}}
     project.mkdir(parents=True, exist_ok=True)
     path = project / f"{sid}.jsonl"
-    path.write_text("".join(json.dumps(r) + "\n" for r in (prompt, answer)))
+    path.write_text("".join(json.dumps(r) + "\n" for r in (prompt, note, answer)))
     return path
 
 
@@ -422,6 +446,22 @@ def test_a_session_from_another_machine_uses_the_memory_its_tool_calls_name(
         projects / "-Users-dana-src-tidepool-charts", "/Users/dana/src/tidepool/charts", (read,)
     )
     assert memory_dir_for_transcript(transcript, read_session(transcript)) == memory
+
+
+def test_a_session_uses_the_memory_index_the_cli_says_it_loaded(tmp_path: Path) -> None:
+    # The home folder is itself a git repo, so a session run in ~/src/tidepool is filed under
+    # that folder's key but loads the home's memory; 2.1.25x writes which index it loaded.
+    projects = tmp_path / "home" / "projects"
+    memory = projects / "-Users-dana" / "memory"
+    memory.mkdir(parents=True)
+    loaded = "/Users/dana/.claude/projects/-Users-dana/memory/MEMORY.md"
+    transcript = _session_file(
+        projects / "-Users-dana-src-tidepool", "/Users/dana/src/tidepool", loaded=loaded
+    )
+    session = read_session(transcript)
+    assert session.memory_indexes == [loaded]
+    assert memory_dir_for_transcript(transcript, session) == memory
+    assert [s.path for s in sessions_using(memory)] == [str(transcript)]
 
 
 def test_a_recorded_memory_path_never_leads_out_of_the_projects_folder(tmp_path: Path) -> None:
