@@ -29,7 +29,7 @@ from memdir_nb.formats.jsonio import loads_bounded
 from memdir_nb.formats.names import (
     component_problem,
     depth_problem,
-    folder_problem,
+    folders_problem,
     is_index_name,
     name_problem,
 )
@@ -247,12 +247,9 @@ def path_refusal(rel: str) -> str | None:
     parts = rel.split("/")
     if ".." in parts:
         return "climbs out of the memory dir with '..'"
-    for folder in parts[:-1]:
-        problem = folder_problem(folder)
-        if problem is None and folder.startswith("."):
-            problem = "is hidden (a dot-folder of the store: trash, locks)"
-        if problem is not None:
-            return f"has a folder that {problem}"
+    problem = folders_problem(parts[:-1])
+    if problem is not None:
+        return f"is not a memory path: {problem}"
     last = parts[-1]
     if is_index_name(last) and not last.startswith("."):
         return None if component_problem(last) is None else "is not a usable file name"

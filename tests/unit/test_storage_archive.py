@@ -167,6 +167,8 @@ CRAFTED: dict[str, tuple[list[tuple[zipfile.ZipInfo | str, bytes]], str]] = {
         "secret into team memory",
     ),
     "not-text": ([("user_bin.md", b"\xff\xfe\x00binary")], "not UTF-8"),
+    # attack round 13: written, then skipped by every listing (past MEMORY_DIR_MAX_DEPTH)
+    "too-deep": ([("d/" * 65 + "user_deep.md", GOOD.encode())], "nested 65 folders deep"),
 }
 
 
