@@ -49,6 +49,7 @@ from memdir_nb.home.path_rules import (
     validate_memory_path,
 )
 from memdir_nb.spec.constants import TEAM_DIRNAME
+from memdir_nb.storage.containment import PathTraversalError, validate_project_path
 
 __all__ = [
     "AGENT_MEMORY_SCOPES",
@@ -303,14 +304,28 @@ def sanitize_agent_type_for_path(agent_type: str) -> str:
 
 
 def get_agent_memory_dir(agent_type: str, scope: str, config: MemdirConfig) -> Path:
-    """An agent's memory dir for scope user (~/.claude), project or local (project root)."""
+    """An agent's memory dir for scope user (~/.claude), project or local (project root).
+
+    The project and local dirs sit in the project's own tree, which a repository can fill
+    with symlinks: such a dir must really stay inside the project folder, else
+    PathTraversalError (a ValueError) names the link, so a repository never chooses where
+    an agent's memory is read from and written to.
+    """
     name = sanitize_agent_type_for_path(agent_type)
     if scope == "user":
         return get_memory_base_dir(config) / "agent-memory" / name
-    if scope == "project":
-        return config.cwd / ".claude" / "agent-memory" / name
-    if scope == "local":
-        return config.cwd / ".claude" / "agent-memory-local" / name
-    raise ValueError(
-        f"unknown agent memory scope {scope!r}; use one of {', '.join(AGENT_MEMORY_SCOPES)}"
-    )
+    folders = {"project": "agent-memory", "local": "agent-memory-local"}
+    if scope not in folders:
+        raise ValueError(
+            f"unknown agent memory scope {scope!r}; use one of {', '.join(AGENT_MEMORY_SCOPES)}"
+        )
+    path = config.cwd / ".claude" / folders[scope] / name
+    try:
+        validate_project_path(path, config.cwd)
+    except PathTraversalError as exc:
+        raise PathTraversalError(
+            exc.rule,
+            f"the {scope}-scope memory of agent {name!r} would not be in the project: {exc} "
+            "A project's .claude/ folder cannot choose where agent memory lives.",
+        ) from exc
+    return path
