@@ -19,11 +19,11 @@ from memdir_nb.dream.actions import (
 from memdir_nb.extract.runner import TOOL_SCHEMAS, ToolOutcome, ToolRunner
 from memdir_nb.extract.sandbox import can_use_tool
 from memdir_nb.formats.manifest import format_memory_manifest
-from memdir_nb.formats.names import is_memory_filename
-from memdir_nb.spec.constants import LOGS_DIRNAME, MEMORY_FILE_READ_MAX_BYTES, TRASH_DIRNAME
+from memdir_nb.spec.constants import MEMORY_FILE_READ_MAX_BYTES, TRASH_DIRNAME
 from memdir_nb.spec.dates import local_date
 from memdir_nb.storage.access import MissingFile, ReadRefused, try_read_contained
 from memdir_nb.storage.containment import absolute_dir
+from memdir_nb.storage.listing import list_daily_logs
 from memdir_nb.storage.scan import scan_memory_files
 from memdir_nb.toolloop import agent_loop
 
@@ -40,15 +40,7 @@ def build_consolidation_prompt(
     """The consolidation agent's system prompt (the four dream phases, in this project's words)."""
 
     root = absolute_dir(memory_dir)
-    logs = (
-        sorted(
-            p.relative_to(root).as_posix()
-            for p in (root / LOGS_DIRNAME).rglob("*.md")
-            if is_memory_filename(p.name)  # the name gate: no control, bidi or non-UTF-8 name
-        )
-        if (root / LOGS_DIRNAME).is_dir()
-        else []
-    )
+    logs = list_daily_logs(root)  # gated names, no symlinked folder, bounded depth
     transcripts = Path(transcripts_dir) if transcripts_dir is not None else root.parent
     today = local_date(resolve_now_ms(now_ms)).isoformat()
     return "\n".join(

@@ -16,7 +16,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from memdir_nb.clock import resolve_now_ms
-from memdir_nb.formats.names import is_memory_filename
 from memdir_nb.spec.constants import (
     ENTRYPOINT_NAME,
     LOGS_DIRNAME,
@@ -26,6 +25,7 @@ from memdir_nb.spec.constants import (
 from memdir_nb.spec.taxonomy import Scope
 from memdir_nb.spec.text import plural
 from memdir_nb.storage.index_files import read_entrypoint
+from memdir_nb.storage.listing import list_daily_logs
 from memdir_nb.storage.scan import ScanReport, scan_memory_dir
 from memdir_nb.ui.demo import notebook_memory_dir
 from memdir_nb.ui.demo.build import demo_built_at_ms
@@ -163,10 +163,7 @@ def profile_dir(memory_dir: str | os.PathLike[str], *, now_ms: float | None = No
     team = path / TEAM_DIRNAME
     private = _count_files(path, skip_top=frozenset({LOGS_DIRNAME, TEAM_DIRNAME}))
     team_files = _count_files(team, skip_top=frozenset())
-    logs = path / LOGS_DIRNAME
-    log_files = (
-        sum(1 for p in logs.rglob("*.md") if is_memory_filename(p.name)) if logs.is_dir() else 0
-    )
+    log_files = len(list_daily_logs(path))
     ignored = tuple(scan_memory_dir(path, limit=0).ignored) if path.is_dir() else ()
     return DirProfile(
         path=path,

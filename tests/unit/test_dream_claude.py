@@ -16,6 +16,7 @@ from memdir_nb.dream import (
     plan_consolidation_with_claude,
     restore,
 )
+from tests.conftest import DeepFolders
 from tests.support import write_memory
 from tests.support.messages_api import MessagesAPIServer, Reply, message_body, text_reply
 
@@ -237,3 +238,21 @@ def test_consolidation_prompt_lists_no_logs_when_there_are_none(tmp_path: Path) 
     text = build_consolidation_prompt(tmp_path, now_ms=CLAUDE_NOW)
     assert "Daily logs waiting to be folded in:\n(none)" in text
     assert "Never read transcripts end to end" in text
+
+
+def test_consolidation_prompt_over_a_deep_or_linked_logs_folder_lists_only_real_logs(
+    tmp_path: Path, deep_folders: DeepFolders
+) -> None:
+    # attack round 13: its own rglob raised RecursionError on a deep logs/ tree and named the
+    # files of an outside folder a symlinked logs/ led to
+    (tmp_path / "logs").mkdir()
+    (tmp_path / "logs" / "2026-11-29.md").write_text("- noted\n")
+    deep_folders(tmp_path / "logs", 1_000, name="a", file="deep.md")
+    text = build_consolidation_prompt(tmp_path, now_ms=CLAUDE_NOW)
+    assert "- logs/2026-11-29.md" in text and "deep.md" not in text
+    other, outside = tmp_path / "other", tmp_path / "outside"
+    other.mkdir()
+    outside.mkdir()
+    (outside / "ssh-keys.md").write_text("x")
+    (other / "logs").symlink_to(outside)
+    assert "ssh-keys" not in build_consolidation_prompt(other, now_ms=CLAUDE_NOW)

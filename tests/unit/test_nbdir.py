@@ -19,6 +19,7 @@ from memdir_nb.ui.nbdir import (
     text_bars,
     type_scope_table,
 )
+from tests.conftest import DeepFolders
 
 
 def test_private_only_dir_profile(real_dir: Callable[[str], Path]) -> None:
@@ -144,3 +145,13 @@ def test_one_memory_is_named_in_the_singular(tmp_path: Path) -> None:
 
     assert scan_count_line(scan_memory_dir(memory)) == "1 memory in all"
     assert profile_dir(memory).summary().startswith("1 private memory, 0 team memories,")
+
+
+def test_a_deep_logs_tree_leaves_the_profile_standing(
+    tmp_path: Path, deep_folders: DeepFolders
+) -> None:
+    # attack round 13: the profile counted logs with pathlib's rglob: RecursionError
+    (tmp_path / "logs").mkdir()
+    (tmp_path / "logs" / "2026-11-29.md").write_text("- noted\n")
+    deep_folders(tmp_path / "logs", 1_000, name="a", file="deep.md")
+    assert profile_dir(tmp_path).log_files == 1
