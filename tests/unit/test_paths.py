@@ -613,6 +613,18 @@ def test_sanitize_agent_type_rejects_empty(raw: str) -> None:
         sanitize_agent_type_for_path(raw)
 
 
+@pytest.mark.parametrize("raw", ["rev\u202eweiver", "rev\x9b2J", "r" * 300, "aux"])
+def test_an_agent_type_the_folder_gate_refuses_names_no_memory_folder(
+    tmp_path: Path, raw: str
+) -> None:
+    # attack round 13: a bidi or C1 control, a name past 255 bytes or a Windows device name
+    # became the folder's name (over-long: a logged OSError and a prompt anyway)
+    c = cfg(tmp_path)
+    with pytest.raises(ValueError, match="cannot name its memory folder"):
+        build_agent_memory_prompt(raw, "user", c)
+    assert not (tmp_path / "home" / ".claude" / "agent-memory").exists()
+
+
 def test_agent_memory_dir_per_scope(tmp_path: Path) -> None:
     project = tmp_path / "project"
     c = cfg(tmp_path, project)
