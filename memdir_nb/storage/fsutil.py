@@ -154,26 +154,48 @@ def existing_mode_at(dir_fd: int, name: str) -> int | None:
     return stat.S_IMODE(st.st_mode) if stat.S_ISREG(st.st_mode) else None
 
 
-def check_replaceable_at(dir_fd: int, name: str, shown: str) -> None:
+def check_replaceable_at(
+    dir_fd: int,
+    name: str,
+    shown: str,
+    *,
+    fix: str = "choose a file name",
+    aside: str = "out of the memory dir",
+) -> None:
     """Refuse to replace `name` when it is there as anything but a file (or a link to one).
 
     A write renames its new file over the old one: over a folder that fails late, and over a
     FIFO, socket or device it would silently remove what a person or a process put there.
+    `fix` is what to do about a folder, `aside` where to move anything else, in the words of
+    the caller's interface.
     """
     try:
         mode = os.stat(name, dir_fd=dir_fd, follow_symlinks=False).st_mode
     except FileNotFoundError:
         return
     if stat.S_ISDIR(mode):
-        raise IsADirectoryError(
-            errno.EISDIR, f"{shown} is a folder, not a file; choose a file name"
-        )
+        raise IsADirectoryError(errno.EISDIR, f"{shown} is a folder, not a file; {fix}")
     if not (stat.S_ISREG(mode) or stat.S_ISLNK(mode)):
         raise OSError(
             errno.EINVAL,
             f"{shown} is not a regular file (a FIFO, device or socket), so nothing was written "
-            "over it; move it aside (out of the memory dir) and retry",
+            f"over it; move it aside ({aside}) and retry",
         )
+
+
+def check_replaceable(
+    path: str | os.PathLike[str],
+    *,
+    fix: str = "choose a file name",
+    aside: str = "out of the memory dir",
+) -> None:
+    """check_replaceable_at for a path outside a transaction (an export's own files)."""
+    folder, name = os.path.split(os.path.abspath(os.fspath(path)))
+    fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+    try:
+        check_replaceable_at(fd, name, os.fspath(path), fix=fix, aside=aside)
+    finally:
+        os.close(fd)
 
 
 def open_regular_at(dir_fd: int, name: str) -> int:
