@@ -257,6 +257,25 @@ def path_refusal(rel: str) -> str | None:
     return None if problem is None else f"has a file name that {problem}"
 
 
+def _folders_of(name: str) -> list[str]:
+    """The folders an entry's path passes through ('a/b/x.md': 'a', 'a/b')."""
+    parts = name.split("/")
+    return ["/".join(parts[:i]) for i in range(1, len(parts))]
+
+
+def _layout_refusal(name: str, seen: set[str]) -> str | None:
+    """Why an entry cannot sit beside the entries before it: a file and a folder of one name.
+
+    seen holds the earlier entries' names and the folders they pass through (as 'x/').
+    """
+    for folder in _folders_of(name):
+        if folder in seen:
+            return f"needs {folder!r} as a folder, but the archive holds it as a file"
+    if name + "/" in seen:
+        return "is a folder of other entries in the archive, so it cannot be a file too"
+    return None
+
+
 def _entry_refusal(info: zipfile.ZipInfo, seen: set[str]) -> str | None:
     """Why one archive entry is refused before it is read, else None."""
     if info.flag_bits & 0x1:
@@ -271,6 +290,9 @@ def _entry_refusal(info: zipfile.ZipInfo, seen: set[str]) -> str | None:
         return "is a device, FIFO or socket; only regular files are imported"
     if info.filename in seen:
         return "appears twice in the archive"
+    layout = _layout_refusal(info.filename, seen)
+    if layout is not None:
+        return layout
     if info.file_size > ARCHIVE_MAX_ENTRY_BYTES:
         return (
             f"unpacks to {info.file_size:,} bytes, over the {ARCHIVE_MAX_ENTRY_BYTES:,}-byte cap "
@@ -382,6 +404,8 @@ def _accepted_entries(zf: zipfile.ZipFile, report: ImportReport) -> list[tuple[s
             continue
         problem = _entry_refusal(info, seen)
         seen.add(info.filename)
+        if problem is None:
+            seen.update(f"{folder}/" for folder in _folders_of(info.filename))
         if problem is None and total + info.file_size > ARCHIVE_MAX_TOTAL_BYTES:
             problem = f"would take the unpacked total over the {ARCHIVE_MAX_TOTAL_BYTES:,}-byte cap"
         data: bytes | None = None
