@@ -64,14 +64,14 @@ def open_dir_nofollow(
                 with contextlib.suppress(FileExistsError):
                     os.mkdir(part, 0o755 if dir_mode is None else dir_mode, dir_fd=fd)
                     made_here = True
-                nxt = _open_child_dir(part, fd)
+                nxt = _open_child_dir(part, fd, "/".join(parts[:depth]))
                 if made_here and made is not None:
                     made.append(tuple(parts[:depth]))
                 if made_here and dir_mode is not None:
                     os.fchmod(nxt, dir_mode)  # the umask may have taken bits away
             except (NotADirectoryError, OSError) as exc:
                 if exc.errno in (errno.ELOOP, errno.ENOTDIR):
-                    raise _swap_error(part, exc, fd) from exc
+                    raise _swap_error(part, exc, fd, "/".join(parts[:depth])) from exc
                 raise
             os.close(fd)
             fd = nxt
@@ -81,16 +81,17 @@ def open_dir_nofollow(
     return fd
 
 
-def _open_child_dir(part: str, fd: int) -> int:
+def _open_child_dir(part: str, fd: int, shown: str) -> int:
     try:
         return os.open(part, _DIR_FLAGS, dir_fd=fd)
     except OSError as exc:
         if exc.errno in (errno.ELOOP, errno.ENOTDIR):
-            raise _swap_error(part, exc, fd) from exc
+            raise _swap_error(part, exc, fd, shown) from exc
         raise
 
 
-def _swap_error(part: str, exc: OSError, parent_fd: int) -> SymlinkSwapError:
+def _swap_error(part: str, exc: OSError, parent_fd: int, shown: str) -> SymlinkSwapError:
+    """The refusal for a component that is not a real folder; shown is the path up to it."""
     try:
         mode = os.stat(part, dir_fd=parent_fd, follow_symlinks=False).st_mode
     except OSError:
@@ -99,8 +100,8 @@ def _swap_error(part: str, exc: OSError, parent_fd: int) -> SymlinkSwapError:
         kind = "a regular file" if stat.S_ISREG(mode) else "a FIFO, device or socket"
         return SymlinkSwapError(
             exc.errno or errno.ENOTDIR,
-            f"{part!r} is {kind}, not a folder, so nothing was written under it; choose a "
-            "path whose folders are folders",
+            f"{shown!r} is {kind}, not a folder, so nothing was written under it; move it "
+            "aside (or rename it), or choose a path whose folders are folders",
         )
     return SymlinkSwapError(
         exc.errno or errno.ELOOP,
