@@ -200,7 +200,11 @@ def test_an_entry_that_is_a_file_and_a_folder_at_once_is_refused_and_the_rest_ar
 ) -> None:
     # attack round 13: the second entry's write failed inside the import's one transaction
     # ("'user_a.md' is a regular file, not a folder…"), so nothing at all was imported
-    entries = [(first, GOOD.encode()), (second, GOOD.encode()), ("user_fine.md", GOOD.encode())]
+    entries: list[tuple[zipfile.ZipInfo | str, bytes]] = [
+        (first, GOOD.encode()),
+        (second, GOOD.encode()),
+        ("user_fine.md", GOOD.encode()),
+    ]
     archive = _zip(tmp_path / "x.zip", entries)
     dst = tmp_path / "memory"
     dry = import_archive(archive, dst, dry_run=True)
