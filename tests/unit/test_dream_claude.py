@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -256,3 +257,22 @@ def test_consolidation_prompt_over_a_deep_or_linked_logs_folder_lists_only_real_
     (outside / "ssh-keys.md").write_text("x")
     (other / "logs").symlink_to(outside)
     assert "ssh-keys" not in build_consolidation_prompt(other, now_ms=CLAUDE_NOW)
+
+
+def test_a_replace_all_edit_past_the_write_cap_is_refused_before_its_text_is_built(
+    claude_dir: Path,
+) -> None:
+    # attack round 13: the plan recorder built a replace-all's result whatever its size (the
+    # extraction Edit's cap check of round 11 was not on this route): a 20 KB memory edited
+    # 'a' -> 5,000 characters was a 100 MB proposal, a 256 KB one an out-of-memory kill
+    target = claude_dir / "user_big.md"
+    target.write_text("---\nname: big\ndescription: d\ntype: user\n---\n" + "a" * 20_000)
+    edit = {"file_path": str(target), "old_string": "a", "new_string": "b" * 5_000}
+    script = [
+        _calls(("e", "Edit", {**edit, "replace_all": True})),
+        text_reply("done"),
+    ]
+    with MessagesAPIServer(script) as api:
+        plan = plan_consolidation_with_claude(claude_dir, client=_client(api), now_ms=CLAUDE_NOW)
+        answer = json.dumps(api.requests[-1].body)
+    assert "over the 1,048,576-byte limit" in answer and plan.actions == []
