@@ -155,3 +155,20 @@ def test_a_deep_logs_tree_leaves_the_profile_standing(
     (tmp_path / "logs" / "2026-11-29.md").write_text("- noted\n")
     deep_folders(tmp_path / "logs", 1_000, name="a", file="deep.md")
     assert profile_dir(tmp_path).log_files == 1
+
+
+def test_a_team_folder_linking_out_of_the_dir_is_neither_counted_nor_read(tmp_path: Path) -> None:
+    # attack round 13: the profile counted team/ with a scan of its own rooted at team/, which
+    # followed a symlinked team/ and read the headers of the files an outside folder held
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    for i in range(3):
+        (outside / f"user_o{i}.md").write_text(
+            f"---\nname: o{i}\ndescription: d\ntype: user\n---\n"
+        )
+    (outside / "MEMORY.md").write_text("- [o0](user_o0.md) - elsewhere\n")
+    memory = tmp_path / "memory"
+    memory.mkdir()
+    (memory / "team").symlink_to(outside)
+    profile = profile_dir(memory)
+    assert (profile.team_files, profile.has_team_dir, profile.team_index) == (0, False, False)
