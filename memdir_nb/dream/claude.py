@@ -19,12 +19,13 @@ from memdir_nb.dream.actions import (
 from memdir_nb.extract.runner import TOOL_SCHEMAS, ToolOutcome, ToolRunner
 from memdir_nb.extract.sandbox import can_use_tool
 from memdir_nb.formats.manifest import format_memory_manifest
-from memdir_nb.formats.names import is_memory_filename
-from memdir_nb.spec.constants import LOGS_DIRNAME, MEMORY_FILE_READ_MAX_BYTES, TRASH_DIRNAME
+from memdir_nb.spec.constants import MEMORY_FILE_READ_MAX_BYTES, TRASH_DIRNAME
 from memdir_nb.spec.dates import local_date
 from memdir_nb.storage.access import MissingFile, ReadRefused, try_read_contained
 from memdir_nb.storage.containment import absolute_dir
+from memdir_nb.storage.listing import list_daily_logs
 from memdir_nb.storage.scan import scan_memory_files
+from memdir_nb.storage.write_errors import edit_size_problem
 from memdir_nb.toolloop import agent_loop
 
 CLAUDE_MAX_TURNS = 10
@@ -40,15 +41,7 @@ def build_consolidation_prompt(
     """The consolidation agent's system prompt (the four dream phases, in this project's words)."""
 
     root = absolute_dir(memory_dir)
-    logs = (
-        sorted(
-            p.relative_to(root).as_posix()
-            for p in (root / LOGS_DIRNAME).rglob("*.md")
-            if is_memory_filename(p.name)  # the name gate: no control, bidi or non-UTF-8 name
-        )
-        if (root / LOGS_DIRNAME).is_dir()
-        else []
-    )
+    logs = list_daily_logs(root)  # gated names, no symlinked folder, bounded depth
     transcripts = Path(transcripts_dir) if transcripts_dir is not None else root.parent
     today = local_date(resolve_now_ms(now_ms)).isoformat()
     return "\n".join(
@@ -159,34 +152,9 @@ class PlanRecorder:
                 return ToolOutcome("Write failed: 'content' must be a string", True, verdict)
             self.pending[rel] = content
         else:
-            old, new = tool_input.get("old_string"), tool_input.get("new_string")
-            if not isinstance(old, str) or not isinstance(new, str):
-                return ToolOutcome(
-                    "Edit failed: 'old_string' and 'new_string' must be strings", True, verdict
-                )
-            if current is None:
-                return ToolOutcome(
-                    f"Edit failed: {rel} does not exist; use Write to create it", True, verdict
-                )
-            count = current.count(old) if old else 0
-            if count == 0:
-                return ToolOutcome(
-                    f"Edit failed: old_string not found in {rel}; Read it and copy the text exactly",
-                    True,
-                    verdict,
-                )
-            if count > 1 and not tool_input.get("replace_all"):
-                return ToolOutcome(
-                    f"Edit failed: old_string occurs {count} times in {rel}; give more context "
-                    "or set replace_all",
-                    True,
-                    verdict,
-                )
-            self.pending[rel] = (
-                current.replace(old, new)
-                if tool_input.get("replace_all")
-                else current.replace(old, new, 1)
-            )
+            problem = self._edit(rel, current, tool_input)
+            if problem is not None:
+                return ToolOutcome(f"Edit failed: {problem}", True, verdict)
         self.edits[rel] = self.edits.get(rel, 0) + 1
         return ToolOutcome(
             f"Recorded the proposed {name} of {rel}; it is applied only if the user approves it "
@@ -194,6 +162,25 @@ class PlanRecorder:
             False,
             verdict,
         )
+
+    def _edit(self, rel: str, current: str | None, tool_input: Any) -> str | None:
+        """Record an Edit's result as the pending text; or why it is refused."""
+        old, new = tool_input.get("old_string"), tool_input.get("new_string")
+        if not isinstance(old, str) or not isinstance(new, str):
+            return "'old_string' and 'new_string' must be strings"
+        if current is None:
+            return f"{rel} does not exist; use Write to create it"
+        count = current.count(old) if old else 0
+        if count == 0:
+            return f"old_string not found in {rel}; Read it and copy the text exactly"
+        if count > 1 and not tool_input.get("replace_all"):
+            return f"old_string occurs {count} times in {rel}; give more context or set replace_all"
+        times = count if tool_input.get("replace_all") else 1
+        too_large = edit_size_problem(rel, current, old, new, times)  # before the text is built
+        if too_large is not None:
+            return too_large
+        self.pending[rel] = current.replace(old, new, times)
+        return None
 
     def actions(self) -> list[PlanAction]:
         """One action per file the model proposed to change (unchanged proposals are dropped)."""

@@ -21,7 +21,7 @@ from memdir_nb.spec.constants import ENTRYPOINT_NAME, TOOL_BASH_MAX_OUTPUT_BYTES
 from memdir_nb.storage.access import ReadRefused
 from memdir_nb.storage.containment import absolute_dir
 from memdir_nb.storage.store import MemoryStore
-from memdir_nb.storage.write_errors import write_size_problem
+from memdir_nb.storage.write_errors import edit_size_problem
 from memdir_nb.toolloop.bounded_tools import (
     ToolReader,
     compile_model_regex,
@@ -51,11 +51,6 @@ class ToolOutcome:
 
 
 _TRAILING_NOTES = re.compile(r"(?:\n\[[^\n]{1,300}\])+\Z")
-
-
-def _utf8_size(text: str) -> int:
-    """Bytes text takes as UTF-8 (a lone surrogate counted, not raised: the write names it)."""
-    return len(text.encode("utf-8", "surrogatepass"))
 
 
 def _clip(text: str) -> str:
@@ -245,9 +240,8 @@ class ToolRunner:
                     f"old_string occurs {count} times in {path}; give more context or set replace_all"
                 )
             times = count if inp.get("replace_all") else 1
-            size = _utf8_size(text) + times * (_utf8_size(new) - _utf8_size(old))
-            too_large = write_size_problem(target.rel, size)  # before the text is built:
-            if too_large is not None:  # a replace-all grows with count x len(new_string)
+            too_large = edit_size_problem(target.rel, text, old, new, times)  # before building
+            if too_large is not None:
                 raise ValueError(too_large)
             edited = text.replace(old, new, times)
             tx.write(

@@ -27,6 +27,7 @@ A memory file name:
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import lru_cache
 
 from memdir_nb.spec.constants import (
@@ -233,18 +234,34 @@ def is_memory_filename(name: str) -> bool:
     return name_problem(name) is None
 
 
+def folders_problem(folders: Sequence[str]) -> str | None:
+    """Why a file under these folders (top first) is not a memory file, else None.
+
+    Each folder must be a valid, visible component, and the file no deeper than any memory
+    route goes (the listing, the reader and the tools stop at MEMORY_DIR_MAX_DEPTH), so a
+    writer never makes a file that no route can see again.
+    """
+    too_deep = depth_problem(len(folders))
+    if too_deep:
+        return f"its folder {too_deep}"
+    for folder in folders:
+        problem = folder_problem(folder)
+        if problem:
+            return f"folder {folder!r} {problem}"
+        if folder.startswith("."):
+            return f"folder {folder!r} is hidden (starts with a dot), so nothing in it is scanned"
+    return None
+
+
 def relative_path_problem(relative: str) -> str | None:
     """Why a '/'-separated path inside a memory dir cannot name a memory file, else None.
 
     Folders must be valid components and not hidden; the last part must pass the name gate.
     """
     parts = relative.split("/")
-    for folder in parts[:-1]:
-        problem = folder_problem(folder)
-        if problem:
-            return f"folder {folder!r} {problem}"
-        if folder.startswith("."):
-            return f"folder {folder!r} is hidden (starts with a dot), so nothing in it is scanned"
+    problem = folders_problem(parts[:-1])
+    if problem:
+        return problem
     problem = name_problem(parts[-1])
     return f"{parts[-1]!r} {problem}" if problem else None
 

@@ -24,7 +24,7 @@ import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
 
-from memdir_nb.formats.names import component_problem
+from memdir_nb.formats.names import component_problem, folder_problem
 from memdir_nb.home.config import ALL_LAYERS, TRUSTED_LAYERS, MemdirConfig
 from memdir_nb.home.gates import (
     ENABLE_LEVELS,
@@ -49,6 +49,8 @@ from memdir_nb.home.path_rules import (
     validate_memory_path,
 )
 from memdir_nb.spec.constants import TEAM_DIRNAME
+from memdir_nb.spec.text import terminal_safe
+from memdir_nb.storage.containment import PathTraversalError, validate_project_path
 
 __all__ = [
     "AGENT_MEMORY_SCOPES",
@@ -289,7 +291,10 @@ def ensure_memory_dir_exists(path: str | os.PathLike[str]) -> bool:
 
 
 def sanitize_agent_type_for_path(agent_type: str) -> str:
-    """Make an agent type one safe path segment: ':' '/' '\\' NUL and leading dots become '-'."""
+    """Make an agent type one safe path segment: ':' '/' '\\' NUL and leading dots become '-'.
+
+    What is left must pass the name gate's folder rule, else ValueError says why.
+    """
     if not isinstance(agent_type, str) or not agent_type.strip():
         raise ValueError(
             f"agent type must be a non-empty name such as 'code-reviewer', got {agent_type!r}"
@@ -299,18 +304,39 @@ def sanitize_agent_type_for_path(agent_type: str) -> str:
         out.append("-" if ch in ":/\\\0" or ord(ch) < 0x20 or ch == "\x7f" else ch)
     text = "".join(out)
     stripped = text.lstrip(".")
-    return "-" * (len(text) - len(stripped)) + stripped
+    name = "-" * (len(text) - len(stripped)) + stripped
+    problem = folder_problem(name)  # the name gate's folder rule: bidi, C1, length, devices
+    if problem is not None:
+        raise ValueError(
+            f"agent type {terminal_safe(repr(agent_type))} cannot name its memory folder: "
+            f"{name!r} {problem}"
+        )
+    return name
 
 
 def get_agent_memory_dir(agent_type: str, scope: str, config: MemdirConfig) -> Path:
-    """An agent's memory dir for scope user (~/.claude), project or local (project root)."""
+    """An agent's memory dir for scope user (~/.claude), project or local (project root).
+
+    The project and local dirs sit in the project's own tree, which a repository can fill
+    with symlinks: such a dir must really stay inside the project folder, else
+    PathTraversalError (a ValueError) names the link, so a repository never chooses where
+    an agent's memory is read from and written to.
+    """
     name = sanitize_agent_type_for_path(agent_type)
     if scope == "user":
         return get_memory_base_dir(config) / "agent-memory" / name
-    if scope == "project":
-        return config.cwd / ".claude" / "agent-memory" / name
-    if scope == "local":
-        return config.cwd / ".claude" / "agent-memory-local" / name
-    raise ValueError(
-        f"unknown agent memory scope {scope!r}; use one of {', '.join(AGENT_MEMORY_SCOPES)}"
-    )
+    folders = {"project": "agent-memory", "local": "agent-memory-local"}
+    if scope not in folders:
+        raise ValueError(
+            f"unknown agent memory scope {scope!r}; use one of {', '.join(AGENT_MEMORY_SCOPES)}"
+        )
+    path = config.cwd / ".claude" / folders[scope] / name
+    try:
+        validate_project_path(path, config.cwd)
+    except PathTraversalError as exc:
+        raise PathTraversalError(
+            exc.rule,
+            f"the {scope}-scope memory of agent {name!r} would not be in the project: {exc} "
+            "A project's .claude/ folder cannot choose where agent memory lives.",
+        ) from exc
+    return path

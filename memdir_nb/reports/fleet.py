@@ -26,6 +26,7 @@ from memdir_nb.reports.memory_dirs import (
 )
 from memdir_nb.spec.freshness import memory_age_days
 from memdir_nb.spec.text import terminal_safe
+from memdir_nb.storage.fsutil import check_replaceable
 from memdir_nb.storage.index_files import nested_index_references
 
 MEMORIES_FILE = "memories.parquet"
@@ -203,6 +204,16 @@ def _path_problem(path: str) -> str | None:
     return None
 
 
+def _check_targets(out: Path) -> None:
+    """Refuse, before either file is written, a folder, FIFO, socket or device at their names."""
+    for name in (MEMORIES_FILE, DIRS_FILE):
+        check_replaceable(
+            out / name,
+            fix="nothing was written; move it aside or pass another folder to --parquet",
+            aside="or pass another folder to --parquet",
+        )
+
+
 def _write_table(table: Any, path: Path) -> None:
     """Write a Parquet file beside its final name and move it into place (never half-written)."""
     import pyarrow.parquet as pq
@@ -238,6 +249,7 @@ def export_parquet(
     memory_rows, dir_rows = collect_fleet(homes, now_ms=now_ms, skipped=skipped)
     memory_schema, dir_schema = _schemas()
     out.mkdir(parents=True, exist_ok=True)
+    _check_targets(out)
     memories = pa.Table.from_pylist(memory_rows, schema=memory_schema)
     dirs = pa.Table.from_pylist(dir_rows, schema=dir_schema)
     _write_table(memories, out / MEMORIES_FILE)

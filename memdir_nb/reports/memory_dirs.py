@@ -28,6 +28,7 @@ from memdir_nb.spec.constants import (
 from memdir_nb.spec.freshness import memory_age_days
 from memdir_nb.spec.text import plural
 from memdir_nb.storage.access import read_regular_file
+from memdir_nb.storage.containment import PathTraversalError, validate_project_path
 from memdir_nb.storage.scan import scan_memory_dir
 
 AGENT_MEMORY_DIRNAME = "agent-memory"
@@ -240,9 +241,14 @@ def project_path_for_key(
     return guess_project_path(key, listings=listings)
 
 
-def _agent_dirs(base: Path) -> list[Path]:
+def _agent_dirs(base: Path, project: str | None = None) -> list[Path]:
     if not base.is_dir() or base.is_symlink():
         return []
+    if project is not None:  # a repository's tree: a symlinked .claude/ may lead anywhere
+        try:
+            validate_project_path(base, project)
+        except PathTraversalError:
+            return []
     return [
         d
         for d in sorted(base.iterdir())
@@ -299,7 +305,7 @@ def find_memory_dirs(claude_home: str | os.PathLike[str]) -> list[FoundDir]:
             (AGENT_MEMORY_DIRNAME, "agent:project"),
             (AGENT_MEMORY_LOCAL_DIRNAME, "agent:local"),
         ):
-            for d in _agent_dirs(claude / sub):
+            for d in _agent_dirs(claude / sub, project_path):
                 found.append(FoundDir(d, kind, d.name, project_path))
     chosen = settings_memory_dir(home)
     seen = {os.path.realpath(f.path) for f in found}

@@ -25,27 +25,27 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from memdir_nb.clock import resolve_now_ms
-from memdir_nb.formats.jsonio import loads_bounded
 from memdir_nb.formats.names import (
-    component_problem,
     depth_problem,
-    folder_problem,
-    is_index_name,
-    name_problem,
 )
-from memdir_nb.security.secret_scan import format_findings, scan_memory_file
 from memdir_nb.spec.constants import (
     ARCHIVE_MANIFEST_NAME,
     ARCHIVE_MAX_BYTES,
     ARCHIVE_MAX_ENTRIES,
     ARCHIVE_MAX_ENTRY_BYTES,
-    ARCHIVE_MAX_RATIO,
     ARCHIVE_MAX_TOTAL_BYTES,
-    ARCHIVE_RATIO_MIN_BYTES,
-    TEAM_DIRNAME,
     TRASH_DIRNAME,
 )
 from memdir_nb.storage.access import ReadResult, try_read_contained
+from memdir_nb.storage.archive_entries import (
+    content_refusal,
+    entry_refusal,
+    folders_of,
+    manifest_mtimes,
+    path_refusal,
+    read_entry,
+    zip_mtime_ns,
+)
 from memdir_nb.storage.store import MemoryStore
 from memdir_nb.storage.zip_directory import count_central_entries
 
@@ -232,114 +232,6 @@ def _check_export_target(target: Path) -> None:
         )
 
 
-# ---------------------------------------------------------------------------- what may move
-
-
-def path_refusal(rel: str) -> str | None:
-    """Why a '/'-separated path may not be a file of a memory archive, else None.
-
-    Folders must be plain, visible names; the file must be MEMORY.md or pass the name gate.
-    """
-    if rel.startswith(("/", "\\")) or (len(rel) > 1 and rel[1] == ":"):
-        return "is an absolute path; an archive holds paths relative to the memory dir"
-    if "\\" in rel:
-        return "holds a backslash; archive paths are '/'-separated"
-    parts = rel.split("/")
-    if ".." in parts:
-        return "climbs out of the memory dir with '..'"
-    for folder in parts[:-1]:
-        problem = folder_problem(folder)
-        if problem is None and folder.startswith("."):
-            problem = "is hidden (a dot-folder of the store: trash, locks)"
-        if problem is not None:
-            return f"has a folder that {problem}"
-    last = parts[-1]
-    if is_index_name(last) and not last.startswith("."):
-        return None if component_problem(last) is None else "is not a usable file name"
-    problem = name_problem(last)
-    return None if problem is None else f"has a file name that {problem}"
-
-
-def _entry_refusal(info: zipfile.ZipInfo, seen: set[str]) -> str | None:
-    """Why one archive entry is refused before it is read, else None."""
-    if info.flag_bits & 0x1:
-        return "is encrypted"
-    problem = path_refusal(info.filename)
-    if problem is not None:
-        return problem
-    kind = stat.S_IFMT(info.external_attr >> 16)
-    if kind == stat.S_IFLNK:
-        return "is a symlink; only regular files are imported"
-    if kind not in (0, stat.S_IFREG):
-        return "is a device, FIFO or socket; only regular files are imported"
-    if info.filename in seen:
-        return "appears twice in the archive"
-    if info.file_size > ARCHIVE_MAX_ENTRY_BYTES:
-        return (
-            f"unpacks to {info.file_size:,} bytes, over the {ARCHIVE_MAX_ENTRY_BYTES:,}-byte cap "
-            "for one file"
-        )
-    packed = max(info.compress_size, 1)
-    if info.file_size >= ARCHIVE_RATIO_MIN_BYTES and info.file_size / packed > ARCHIVE_MAX_RATIO:
-        return (
-            f"is a compression bomb: {info.file_size:,} bytes from {info.compress_size:,} "
-            f"(ratio over {ARCHIVE_MAX_RATIO})"
-        )
-    return None
-
-
-def _read_entry(zf: zipfile.ZipFile, info: zipfile.ZipInfo) -> tuple[bytes | None, str | None]:
-    """The entry's bytes, read no further than its declared size allows; or why not."""
-    try:
-        with zf.open(info) as fh:
-            data = fh.read(min(info.file_size, ARCHIVE_MAX_ENTRY_BYTES) + 1)
-    except (zipfile.BadZipFile, OSError, EOFError, NotImplementedError, ValueError) as exc:
-        return None, f"cannot be unpacked ({type(exc).__name__}: {exc})"
-    if len(data) > info.file_size:
-        return None, "unpacks to more bytes than its header declares"
-    return data, None
-
-
-def _content_refusal(name: str, data: bytes) -> str | None:
-    """Why an entry's bytes may not be written (not text; a secret bound for team/), else None."""
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError:
-        return "is not UTF-8 text"
-    if name.split("/")[0] == TEAM_DIRNAME:
-        findings = scan_memory_file(name, text)
-        if findings:
-            return f"would put a secret into team memory: {format_findings(findings)}"
-    return None
-
-
-def _manifest_mtimes(zf: zipfile.ZipFile) -> dict[str, int]:
-    """Exact mtimes (ns) from the archive's manifest; {} when absent or unusable."""
-    try:
-        info = zf.getinfo(ARCHIVE_MANIFEST_NAME)
-    except KeyError:
-        return {}
-    data, problem = _read_entry(zf, info) if info.file_size <= 16 * 1024 * 1024 else (None, "big")
-    if problem is not None or data is None:
-        return {}
-    try:
-        doc = loads_bounded(data, max_bytes=16 * 1024 * 1024, what="archive manifest")
-    except ValueError:
-        return {}
-    files = doc.get("files") if isinstance(doc, dict) else None
-    out: dict[str, int] = {}
-    for name, meta in (files or {}).items() if isinstance(files, dict) else ():
-        ns = meta.get("mtime_ns") if isinstance(meta, dict) else None
-        if type(ns) is int and 0 <= ns < 2**62:
-            out[str(name)] = ns
-    return out
-
-
-def _zip_mtime_ns(info: zipfile.ZipInfo) -> int:
-    moment = _dt.datetime(*info.date_time, tzinfo=_dt.UTC)
-    return int(moment.timestamp()) * 1_000_000_000
-
-
 # ---------------------------------------------------------------------------- import
 
 
@@ -376,27 +268,29 @@ def _accepted_entries(zf: zipfile.ZipFile, report: ImportReport) -> list[tuple[s
         raise ArchiveError(
             f"the archive holds {len(infos):,} entries, over the {ARCHIVE_MAX_ENTRIES:,} cap"
         )
-    mtimes = _manifest_mtimes(zf)
+    mtimes = manifest_mtimes(zf)
     seen: set[str] = set()
     total = 0
     out: list[tuple[str, bytes, int]] = []
     for info in infos:
         if info.is_dir() or info.filename == ARCHIVE_MANIFEST_NAME:
             continue
-        problem = _entry_refusal(info, seen)
+        problem = entry_refusal(info, seen)
         seen.add(info.filename)
+        if problem is None:
+            seen.update(f"{folder}/" for folder in folders_of(info.filename))
         if problem is None and total + info.file_size > ARCHIVE_MAX_TOTAL_BYTES:
             problem = f"would take the unpacked total over the {ARCHIVE_MAX_TOTAL_BYTES:,}-byte cap"
         data: bytes | None = None
         if problem is None:
-            data, problem = _read_entry(zf, info)
+            data, problem = read_entry(zf, info)
         if problem is None and data is not None:
-            problem = _content_refusal(info.filename, data)
+            problem = content_refusal(info.filename, data)
         if problem is not None or data is None:
             report.refused.append(RefusedEntry(info.filename, problem or "could not be read"))
             continue
         total += len(data)
-        out.append((info.filename, data, mtimes.get(info.filename, _zip_mtime_ns(info))))
+        out.append((info.filename, data, mtimes.get(info.filename, zip_mtime_ns(info))))
     return out
 
 

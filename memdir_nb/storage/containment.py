@@ -34,6 +34,7 @@ __all__ = [
     "realpath_deepest_existing",
     "sanitize_path_key",
     "validate_memory_write_path",
+    "validate_project_path",
     "validate_team_mem_key",
     "validate_team_mem_write_path",
 ]
@@ -384,3 +385,12 @@ def validate_memory_write_path(
 ) -> str:
     """The same two passes for the private scope: path must stay inside memory_dir; return it resolved."""
     return _validate_within(path, memory_dir, "memory folder")
+
+
+def validate_project_path(path: str | os.PathLike[str], project_dir: str | os.PathLike[str]) -> str:
+    """The same two passes for a folder a project keeps in its own tree (`.claude/agent-memory/x`).
+
+    A repository can commit symlinks, so a path the project's tree holds must really stay in
+    the project folder; return it resolved.
+    """
+    return _validate_within(path, project_dir, "project folder")

@@ -70,14 +70,14 @@ def open_dir_nofollow(
                 with contextlib.suppress(FileExistsError):
                     os.mkdir(part, 0o755 if dir_mode is None else dir_mode, dir_fd=fd)
                     made_here = True
-                nxt = _open_child_dir(part, fd)
+                nxt = _open_child_dir(part, fd, "/".join(parts[:depth]))
                 if made_here and made is not None:
                     made.append(tuple(parts[:depth]))
                 if made_here and dir_mode is not None:
                     os.fchmod(nxt, dir_mode)  # the umask may have taken bits away
             except (NotADirectoryError, OSError) as exc:
                 if exc.errno in (errno.ELOOP, errno.ENOTDIR):
-                    raise _swap_error(part, exc, fd) from exc
+                    raise _swap_error(part, exc, fd, "/".join(parts[:depth])) from exc
                 raise
             os.close(fd)
             fd = nxt
@@ -87,16 +87,17 @@ def open_dir_nofollow(
     return fd
 
 
-def _open_child_dir(part: str, fd: int) -> int:
+def _open_child_dir(part: str, fd: int, shown: str) -> int:
     try:
         return os.open(part, _DIR_FLAGS, dir_fd=fd)
     except OSError as exc:
         if exc.errno in (errno.ELOOP, errno.ENOTDIR):
-            raise _swap_error(part, exc, fd) from exc
+            raise _swap_error(part, exc, fd, shown) from exc
         raise
 
 
-def _swap_error(part: str, exc: OSError, parent_fd: int) -> SymlinkSwapError:
+def _swap_error(part: str, exc: OSError, parent_fd: int, shown: str) -> SymlinkSwapError:
+    """The refusal for a component that is not a real folder; shown is the path up to it."""
     try:
         mode = os.stat(part, dir_fd=parent_fd, follow_symlinks=False).st_mode
     except OSError:
@@ -105,8 +106,8 @@ def _swap_error(part: str, exc: OSError, parent_fd: int) -> SymlinkSwapError:
         kind = "a regular file" if stat.S_ISREG(mode) else "a FIFO, device or socket"
         return SymlinkSwapError(
             exc.errno or errno.ENOTDIR,
-            f"{part!r} is {kind}, not a folder, so nothing was written under it; choose a "
-            "path whose folders are folders",
+            f"{shown!r} is {kind}, not a folder, so nothing was written under it; move it "
+            "aside (or rename it), or choose a path whose folders are folders",
         )
     return SymlinkSwapError(
         exc.errno or errno.ELOOP,
@@ -160,26 +161,48 @@ def existing_mode_at(dir_fd: int, name: str) -> int | None:
     return stat.S_IMODE(st.st_mode) if stat.S_ISREG(st.st_mode) else None
 
 
-def check_replaceable_at(dir_fd: int, name: str, shown: str) -> None:
+def check_replaceable_at(
+    dir_fd: int,
+    name: str,
+    shown: str,
+    *,
+    fix: str = "choose a file name",
+    aside: str = "out of the memory dir",
+) -> None:
     """Refuse to replace `name` when it is there as anything but a file (or a link to one).
 
     A write renames its new file over the old one: over a folder that fails late, and over a
     FIFO, socket or device it would silently remove what a person or a process put there.
+    `fix` is what to do about a folder, `aside` where to move anything else, in the words of
+    the caller's interface.
     """
     try:
         mode = os.stat(name, dir_fd=dir_fd, follow_symlinks=False).st_mode
     except FileNotFoundError:
         return
     if stat.S_ISDIR(mode):
-        raise IsADirectoryError(
-            errno.EISDIR, f"{shown} is a folder, not a file; choose a file name"
-        )
+        raise IsADirectoryError(errno.EISDIR, f"{shown} is a folder, not a file; {fix}")
     if not (stat.S_ISREG(mode) or stat.S_ISLNK(mode)):
         raise OSError(
             errno.EINVAL,
             f"{shown} is not a regular file (a FIFO, device or socket), so nothing was written "
-            "over it; move it aside (out of the memory dir) and retry",
+            f"over it; move it aside ({aside}) and retry",
         )
+
+
+def check_replaceable(
+    path: str | os.PathLike[str],
+    *,
+    fix: str = "choose a file name",
+    aside: str = "out of the memory dir",
+) -> None:
+    """check_replaceable_at for a path outside a transaction (an export's own files)."""
+    folder, name = os.path.split(os.path.abspath(os.fspath(path)))
+    fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+    try:
+        check_replaceable_at(fd, name, os.fspath(path), fix=fix, aside=aside)
+    finally:
+        os.close(fd)
 
 
 def open_regular_at(dir_fd: int, name: str) -> int:

@@ -107,13 +107,17 @@ def is_repository_file(name: str) -> bool:
 class _Walk:
     """One walk's state: the files found, what was skipped, the top-level names ignored."""
 
-    def __init__(self, root: str, real_root: str, excluded: frozenset[str]) -> None:
+    def __init__(
+        self, root: str, real_root: str, excluded: frozenset[str], start: str = ""
+    ) -> None:
         self.real_root = real_root
         self.excluded = excluded
         self.found: list[ListedFile] = []
         self.skipped: list[SkippedFile] = []
         self.ignored: list[str] = []
-        self.stack: list[tuple[str, str]] = [(root, "")]
+        # start: one folder below root to walk alone ("logs"), its depth counted from root
+        first = os.path.join(root, start) if start else root
+        self.stack: list[tuple[str, str]] = [(first, start + "/" if start else "")]
 
     def run(self) -> None:
         """Visit every folder under root (no symlinked folder, no dot-folder), depth first."""
@@ -244,6 +248,21 @@ def list_memory_files(
         reason = f"cannot list the memory dir: {type(exc).__name__}"
         return MemoryListing(root, real_root, skipped=[SkippedFile(".", reason)])
     return MemoryListing(root, real_root, found, skipped, ignored)
+
+
+def list_daily_logs(memory_dir: str | os.PathLike[str]) -> list[str]:
+    """The daily logs under logs/, as paths relative to the memory dir, sorted.
+
+    Walked as the listing walks the dir (gated names, no symlinked folder, no deeper than
+    any route goes); a logs/ that is a symlink or not a folder holds no logs.
+    """
+    root = os.path.abspath(os.fspath(memory_dir))
+    logs = os.path.join(root, LOGS_DIRNAME)
+    if os.path.islink(logs) or not os.path.isdir(logs):
+        return []
+    walk = _Walk(root, os.path.realpath(root), frozenset(), start=LOGS_DIRNAME)
+    walk.run()
+    return sorted(f.rel for f in walk.found)
 
 
 def refusal_reason(exc: ReadRefused) -> str:

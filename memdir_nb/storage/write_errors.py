@@ -50,3 +50,19 @@ def write_size_problem(
         "(too large to check for secrets or to read back to edit), so nothing was written; keep "
         "memories short: split it into topic files"
     )
+
+
+def _utf8_size(text: str) -> int:
+    """Bytes text takes as UTF-8 (a lone surrogate counted, not raised: the write names it)."""
+    return len(text.encode("utf-8", "surrogatepass"))
+
+
+def edit_size_problem(rel: str, text: str, old: str, new: str, times: int) -> str | None:
+    """write_size_problem for `text` with `old` replaced `times` times by `new`, before it is built.
+
+    A replace-all grows with count x len(new): a model's Edit of a 200 KB file with a 500-character
+    new_string is 100 MB. Every route that applies a model's Edit (the extraction runner, the
+    Claude dream's plan recorder) asks this first.
+    """
+    size = _utf8_size(text) + times * (_utf8_size(new) - _utf8_size(old))
+    return write_size_problem(rel, size)

@@ -435,8 +435,16 @@ class MemoryDirBackend:
             )
 
         def step(tx: StoreTransaction) -> None:  # the files are listed under the lock
-            for src in self._files_under(old):
-                tx.move(src, new.rel + src[len(old.rel) :])
+            moves = [(src, new.rel + src[len(old.rel) :]) for src in self._files_under(old)]
+            for src, dst in moves:  # no file may land where no route sees it again
+                too_deep = depth_problem(dst.count("/"))
+                if too_deep:
+                    raise MemoryCommandError(
+                        f"Cannot move {old.shown} to {new.shown}: {src[len(old.rel) + 1 :]!r} "
+                        f"would land in a folder that {too_deep}; nothing was moved"
+                    )
+            for src, dst in moves:
+                tx.move(src, dst)
             self._remove_empty_folders(old)
 
         self._write_step(new.shown, step)

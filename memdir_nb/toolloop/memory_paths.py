@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 from memdir_nb.formats.names import (
     component_problem,
+    depth_problem,
     folder_problem,
     is_index_name,
     relative_path_problem,
@@ -153,7 +154,11 @@ def require_memory_file(tp: ToolPath) -> None:
 
 def require_folder_path(tp: ToolPath) -> None:
     """Refuse a folder path whose parts the name gate refuses (a folder named like a file is fine)."""
-    for part in tp.key.split("/") if tp.key else []:
+    parts = tp.key.split("/") if tp.key else []
+    too_deep = depth_problem(len(parts))
+    if too_deep:
+        raise MemoryCommandError(f"{tp.shown} is not a usable folder: it {too_deep}.")
+    for part in parts:
         problem = folder_problem(part)
         if problem:
             raise MemoryCommandError(f"{tp.shown} is not a usable folder: {part!r} {problem}.")

@@ -16,17 +16,16 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from memdir_nb.clock import resolve_now_ms
-from memdir_nb.formats.names import is_memory_filename
 from memdir_nb.spec.constants import (
     ENTRYPOINT_NAME,
-    LOGS_DIRNAME,
     MAX_MEMORY_FILES,
     TEAM_DIRNAME,
 )
 from memdir_nb.spec.taxonomy import Scope
 from memdir_nb.spec.text import plural
 from memdir_nb.storage.index_files import read_entrypoint
-from memdir_nb.storage.scan import ScanReport, scan_memory_dir
+from memdir_nb.storage.listing import list_daily_logs, list_memory_files
+from memdir_nb.storage.scan import ScanReport
 from memdir_nb.ui.demo import notebook_memory_dir
 from memdir_nb.ui.demo.build import demo_built_at_ms
 from memdir_nb.ui.views import is_demo_dir
@@ -130,12 +129,6 @@ class DirProfile:
         return out
 
 
-def _count_files(folder: Path, *, skip_top: frozenset[str]) -> int:
-    if not folder.is_dir():
-        return 0
-    return scan_memory_dir(folder, limit=0, exclude_top_level=skip_top).total_found
-
-
 def _hints(path: Path, total: int) -> tuple[str, ...]:
     """Advice for a dir that is probably not the memory dir the user meant."""
     hints = []
@@ -161,21 +154,21 @@ def profile_dir(memory_dir: str | os.PathLike[str], *, now_ms: float | None = No
         now_ms = demo_built_at_ms(path) if is_demo_dir(path) else None
     now = resolve_now_ms(now_ms)
     team = path / TEAM_DIRNAME
-    private = _count_files(path, skip_top=frozenset({LOGS_DIRNAME, TEAM_DIRNAME}))
-    team_files = _count_files(team, skip_top=frozenset())
-    logs = path / LOGS_DIRNAME
-    log_files = (
-        sum(1 for p in logs.rglob("*.md") if is_memory_filename(p.name)) if logs.is_dir() else 0
-    )
-    ignored = tuple(scan_memory_dir(path, limit=0).ignored) if path.is_dir() else ()
+    # One listing of the whole dir: a team/ (or any folder) that is a symlink is not followed,
+    # so nothing outside the dir is counted or read
+    listing = list_memory_files(path)
+    team_files = sum(1 for f in listing.files if f.rel.startswith(TEAM_DIRNAME + "/"))
+    private = len(listing.files) - team_files
+    log_files = len(list_daily_logs(path))
+    ignored = tuple(listing.ignored)
     return DirProfile(
         path=path,
         is_demo=is_demo_dir(path),
         private_files=private,
         team_files=team_files,
-        has_team_dir=team.is_dir(),
+        has_team_dir=team.is_dir() and not team.is_symlink(),
         private_index=(path / ENTRYPOINT_NAME).is_file(),
-        team_index=(team / ENTRYPOINT_NAME).is_file(),
+        team_index=team.is_dir() and not team.is_symlink() and (team / ENTRYPOINT_NAME).is_file(),
         log_files=log_files,
         ignored=ignored,
         hints=_hints(path, private + team_files),

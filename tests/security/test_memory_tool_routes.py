@@ -471,3 +471,22 @@ def test_a_folder_step_over_a_tree_it_cannot_take_whole_changes_nothing(
     assert "the folder was left as it is" in got
     assert (root / "deep" / "user_a.md").read_text() == USER
     assert not (root / "d2").exists() and not (root / ".trash").exists()
+
+
+def test_the_tool_never_puts_a_file_deeper_than_it_can_read_back(tool: MemdirMemoryTool) -> None:
+    # attack round 13: `create` wrote a file 70 folders down that `view` then refused ("nested
+    # 70 folders deep") and scan skipped; a folder `rename` carried a tree past the same depth
+    root = Path(tool.memory_dir)
+    got = answer(
+        tool, command="create", path="/memories/" + "a/" * 65 + "user_x.md", file_text=USER
+    )
+    assert got.startswith("ERROR: ") and "nested 65 folders deep" in got
+    assert not (root / "a").exists()
+    deep = "/memories/" + "a/" * 60 + "user_x.md"
+    assert not answer(tool, command="create", path=deep, file_text=USER).startswith("ERROR")
+    got = answer(tool, command="rename", old_path="/memories/a", new_path="/memories/b/b/b/b/b/a")
+    assert got.startswith("ERROR: ") and "nested 65 folders deep" in got
+    assert "nothing was moved" in got and not (root / "b").exists()
+    assert answer(tool, command="view", path=deep).count("Coffee.") == 1
+    got = answer(tool, command="rename", old_path="/memories/a", new_path="/memories/" + "b/" * 65)
+    assert got.startswith("ERROR: ") and "not a usable folder" in got

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -16,6 +17,7 @@ from memdir_nb.dream import (
     plan_consolidation_with_claude,
     restore,
 )
+from tests.conftest import DeepFolders
 from tests.support import write_memory
 from tests.support.messages_api import MessagesAPIServer, Reply, message_body, text_reply
 
@@ -237,3 +239,40 @@ def test_consolidation_prompt_lists_no_logs_when_there_are_none(tmp_path: Path) 
     text = build_consolidation_prompt(tmp_path, now_ms=CLAUDE_NOW)
     assert "Daily logs waiting to be folded in:\n(none)" in text
     assert "Never read transcripts end to end" in text
+
+
+def test_consolidation_prompt_over_a_deep_or_linked_logs_folder_lists_only_real_logs(
+    tmp_path: Path, deep_folders: DeepFolders
+) -> None:
+    # attack round 13: its own rglob raised RecursionError on a deep logs/ tree and named the
+    # files of an outside folder a symlinked logs/ led to
+    (tmp_path / "logs").mkdir()
+    (tmp_path / "logs" / "2026-11-29.md").write_text("- noted\n")
+    deep_folders(tmp_path / "logs", 1_000, name="a", file="deep.md")
+    text = build_consolidation_prompt(tmp_path, now_ms=CLAUDE_NOW)
+    assert "- logs/2026-11-29.md" in text and "deep.md" not in text
+    other, outside = tmp_path / "other", tmp_path / "outside"
+    other.mkdir()
+    outside.mkdir()
+    (outside / "ssh-keys.md").write_text("x")
+    (other / "logs").symlink_to(outside)
+    assert "ssh-keys" not in build_consolidation_prompt(other, now_ms=CLAUDE_NOW)
+
+
+def test_a_replace_all_edit_past_the_write_cap_is_refused_before_its_text_is_built(
+    claude_dir: Path,
+) -> None:
+    # attack round 13: the plan recorder built a replace-all's result whatever its size (the
+    # extraction Edit's cap check of round 11 was not on this route): a 20 KB memory edited
+    # 'a' -> 5,000 characters was a 100 MB proposal, a 256 KB one an out-of-memory kill
+    target = claude_dir / "user_big.md"
+    target.write_text("---\nname: big\ndescription: d\ntype: user\n---\n" + "a" * 20_000)
+    edit = {"file_path": str(target), "old_string": "a", "new_string": "b" * 5_000}
+    script = [
+        _calls(("e", "Edit", {**edit, "replace_all": True})),
+        text_reply("done"),
+    ]
+    with MessagesAPIServer(script) as api:
+        plan = plan_consolidation_with_claude(claude_dir, client=_client(api), now_ms=CLAUDE_NOW)
+        answer = json.dumps(api.requests[-1].body)
+    assert "over the 1,048,576-byte limit" in answer and plan.actions == []

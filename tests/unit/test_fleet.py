@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -89,3 +90,21 @@ def test_an_empty_home_writes_empty_tables_with_the_schema(tmp_path: Path) -> No
     assert result.memories == 0
     table = pq.read_table(tmp_path / "out" / DIRS_FILE)
     assert table.num_rows == 0 and "index_truncated" in table.schema.names
+
+
+@pytest.mark.parametrize("kind", ["folder", "fifo"])
+def test_a_folder_or_fifo_at_an_export_file_name_is_named_and_nothing_is_written(
+    tmp_path: Path, kind: str
+) -> None:
+    # attack round 13: a folder at memories.parquet ended in "Is a directory (.memories.
+    # parquet.<random>.tmp)", naming the temp file; a FIFO at dirs.parquet was replaced without
+    # a word, after memories.parquet had been written
+    world = make_world(tmp_path / "a", repo=False)
+    add_memory(world.memory_dir_for(world.project), "feedback_db.md")
+    out = tmp_path / "out"
+    out.mkdir()
+    name = MEMORIES_FILE if kind == "folder" else DIRS_FILE
+    (out / name).mkdir() if kind == "folder" else os.mkfifo(out / name)
+    with pytest.raises(OSError, match=f"{name} is .*pass another folder to --parquet"):
+        export_parquet([world.claude_home], out, now_ms=NOW_MS)
+    assert sorted(p.name for p in out.iterdir()) == [name]

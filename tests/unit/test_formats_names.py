@@ -11,6 +11,7 @@ from memdir_nb.formats.names import (
     relative_path_problem,
     written_path_problem,
 )
+from memdir_nb.spec.constants import MEMORY_DIR_MAX_DEPTH
 
 
 @pytest.mark.parametrize("name", ["feedback_testing.md", "project-v2.md", "메모.md", "notes.v1.md"])
@@ -131,3 +132,12 @@ def test_a_character_drawn_as_a_slash_is_refused_since_the_name_would_display_as
     assert "looks like a slash" in (name_problem(f"team{slash}user_a.md") or "")
     assert "looks like a slash" in (folder_problem(f"team{slash}x") or "")
     assert name_problem("user_\u00bd_done.md") is None  # a vulgar fraction is no slash
+
+
+def test_a_path_deeper_than_any_route_goes_is_refused_so_no_writer_makes_an_unseen_file() -> None:
+    # The listing, the reader and the tools stop at MEMORY_DIR_MAX_DEPTH folders; a writer
+    # gated by this rule could make a file deeper than that, which no route then saw again.
+    assert relative_path_problem("a/" * MEMORY_DIR_MAX_DEPTH + "user_x.md") is None
+    deeper = relative_path_problem("a/" * (MEMORY_DIR_MAX_DEPTH + 1) + "user_x.md") or ""
+    assert f"nested {MEMORY_DIR_MAX_DEPTH + 1} folders deep" in deeper
+    assert written_path_problem("a/" * 1_500 + "user_x.md") is not None

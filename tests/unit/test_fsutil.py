@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from memdir_nb.storage import fsutil
+from memdir_nb.storage.daily_log import append_daily_log
 
 
 @pytest.fixture
@@ -85,3 +86,18 @@ def test_open_real_dir_refuses_a_file(tmp_path: Path) -> None:
     (tmp_path / "a.md").write_text("x\n")
     with pytest.raises(NotADirectoryError):
         fsutil.open_real_dir(tmp_path / "a.md")
+
+
+def test_a_file_in_the_way_is_named_by_its_path_with_a_fix_a_person_can_apply(
+    tmp_path: Path,
+) -> None:
+    # attack round 13: a daily log under a file `logs/2026` was refused as "'2026' is a regular
+    # file… choose a path whose folders are folders" (the log's path is not the person's to
+    # choose); rebuild-index under a file `.trash` the same way
+    (tmp_path / "logs").mkdir()
+    (tmp_path / "logs" / "2026").write_text("x")
+    with pytest.raises(
+        fsutil.SymlinkSwapError, match="'logs/2026' is a regular file.*move it aside"
+    ):
+        append_daily_log(tmp_path, "a note", now_ms=1_796_000_000_000)
+    assert (tmp_path / "logs" / "2026").read_text() == "x"

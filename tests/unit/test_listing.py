@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from memdir_nb.storage.listing import folder_of_memory_dirs
+from memdir_nb.storage.listing import folder_of_memory_dirs, list_daily_logs
+from tests.conftest import DeepFolders
 
 
 def test_a_folder_of_agent_memory_dirs_names_each_of_them(
@@ -83,3 +84,23 @@ def test_hidden_folders_and_repository_files_do_not_make_a_memory_dir(tmp_path: 
 def test_a_missing_or_empty_folder_is_no_folder_of_memory_dirs(tmp_path: Path) -> None:
     assert folder_of_memory_dirs(tmp_path / "nope") is None
     assert folder_of_memory_dirs(tmp_path) is None
+
+
+def test_daily_logs_are_listed_as_the_listing_walks_never_through_a_link_nor_too_deep(
+    tmp_path: Path, deep_folders: DeepFolders
+) -> None:
+    # attack round 13: the Claude dream prompt and the notebook profile each listed logs/
+    # with pathlib's rglob, which followed a symlinked logs/ out of the dir and raised
+    # RecursionError on a deep tree
+    memory = tmp_path / "memory"
+    (memory / "logs" / "2026" / "11").mkdir(parents=True)
+    (memory / "logs" / "2026" / "11" / "2026-11-29.md").write_text("- noted\n")
+    (memory / "logs" / "notes\x1b[2J.md").write_text("x")  # the gate refuses it
+    deep_folders(memory / "logs", 70, name="a", file="deep.md")
+    assert list_daily_logs(memory) == ["logs/2026/11/2026-11-29.md"]
+    other, outside = tmp_path / "other", tmp_path / "outside"
+    other.mkdir()
+    (outside / "2026").mkdir(parents=True)
+    (outside / "2026" / "ssh-keys.md").write_text("x")
+    (other / "logs").symlink_to(outside)
+    assert list_daily_logs(other) == [] and list_daily_logs(tmp_path / "missing") == []

@@ -19,6 +19,7 @@ from memdir_nb.ui.nbdir import (
     text_bars,
     type_scope_table,
 )
+from tests.conftest import DeepFolders
 
 
 def test_private_only_dir_profile(real_dir: Callable[[str], Path]) -> None:
@@ -144,3 +145,30 @@ def test_one_memory_is_named_in_the_singular(tmp_path: Path) -> None:
 
     assert scan_count_line(scan_memory_dir(memory)) == "1 memory in all"
     assert profile_dir(memory).summary().startswith("1 private memory, 0 team memories,")
+
+
+def test_a_deep_logs_tree_leaves_the_profile_standing(
+    tmp_path: Path, deep_folders: DeepFolders
+) -> None:
+    # attack round 13: the profile counted logs with pathlib's rglob: RecursionError
+    (tmp_path / "logs").mkdir()
+    (tmp_path / "logs" / "2026-11-29.md").write_text("- noted\n")
+    deep_folders(tmp_path / "logs", 1_000, name="a", file="deep.md")
+    assert profile_dir(tmp_path).log_files == 1
+
+
+def test_a_team_folder_linking_out_of_the_dir_is_neither_counted_nor_read(tmp_path: Path) -> None:
+    # attack round 13: the profile counted team/ with a scan of its own rooted at team/, which
+    # followed a symlinked team/ and read the headers of the files an outside folder held
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    for i in range(3):
+        (outside / f"user_o{i}.md").write_text(
+            f"---\nname: o{i}\ndescription: d\ntype: user\n---\n"
+        )
+    (outside / "MEMORY.md").write_text("- [o0](user_o0.md) - elsewhere\n")
+    memory = tmp_path / "memory"
+    memory.mkdir()
+    (memory / "team").symlink_to(outside)
+    profile = profile_dir(memory)
+    assert (profile.team_files, profile.has_team_dir, profile.team_index) == (0, False, False)

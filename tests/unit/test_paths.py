@@ -35,6 +35,8 @@ from memdir_nb.home.paths import (
     sanitize_path,
     validate_memory_path,
 )
+from memdir_nb.prompts.build import build_agent_memory_prompt
+from memdir_nb.storage.containment import PathTraversalError
 from memdir_nb.storage.daily_log import daily_log_path
 
 needs_git = pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
@@ -611,6 +613,18 @@ def test_sanitize_agent_type_rejects_empty(raw: str) -> None:
         sanitize_agent_type_for_path(raw)
 
 
+@pytest.mark.parametrize("raw", ["rev\u202eweiver", "rev\x9b2J", "r" * 300, "aux"])
+def test_an_agent_type_the_folder_gate_refuses_names_no_memory_folder(
+    tmp_path: Path, raw: str
+) -> None:
+    # attack round 13: a bidi or C1 control, a name past 255 bytes or a Windows device name
+    # became the folder's name (over-long: a logged OSError and a prompt anyway)
+    c = cfg(tmp_path)
+    with pytest.raises(ValueError, match="cannot name its memory folder"):
+        build_agent_memory_prompt(raw, "user", c)
+    assert not (tmp_path / "home" / ".claude" / "agent-memory").exists()
+
+
 def test_agent_memory_dir_per_scope(tmp_path: Path) -> None:
     project = tmp_path / "project"
     c = cfg(tmp_path, project)
@@ -634,6 +648,34 @@ def test_agent_memory_dir_stays_inside_its_parent(tmp_path: Path) -> None:
     parent = tmp_path / "project" / ".claude" / "agent-memory"
     got = get_agent_memory_dir("../../../etc", "project", c)
     assert got.parent == parent
+
+
+@pytest.mark.parametrize("planted", [".claude", ".claude/agent-memory", ".claude/agent-memory/rev"])
+def test_a_repository_symlink_never_places_project_agent_memory_outside_the_project(
+    tmp_path: Path, planted: str
+) -> None:
+    # attack round 13: a repository committing `.claude/agent-memory -> <another project's
+    # memory>` had that project's MEMORY.md loaded into this agent's prompt, and the prompt
+    # build created the agent's folder over there (os.makedirs follows the link)
+    project, outside = tmp_path / "project", tmp_path / "outside"
+    (outside / "agent-memory" / "rev").mkdir(parents=True)
+    (outside / "agent-memory" / "rev" / "MEMORY.md").write_text("- [k](k.md) - private elsewhere\n")
+    link = project / planted
+    link.parent.mkdir(parents=True, exist_ok=True)
+    link.symlink_to(outside / planted.removeprefix(".claude").lstrip("/"))
+    before = sorted(p.relative_to(outside) for p in outside.rglob("*"))
+    c = cfg(tmp_path, project)
+    with pytest.raises(PathTraversalError, match="cannot choose where agent memory lives") as err:
+        build_agent_memory_prompt("rev", "project", c)
+    assert err.value.rule == "symlink-escape" and "Remove the symlink" in str(err.value)
+    if not planted.endswith("/rev"):  # a new agent's folder is never made over there
+        with pytest.raises(PathTraversalError):
+            build_agent_memory_prompt("new", "project", c)
+    assert sorted(p.relative_to(outside) for p in outside.rglob("*")) == before
+    inside = tmp_path / "inside"
+    (inside / ".claude" / "shared").mkdir(parents=True)
+    (inside / ".claude" / "agent-memory").symlink_to("shared")  # a link within the project
+    assert "rev" in build_agent_memory_prompt("rev", "project", cfg(tmp_path, inside))
 
 
 def test_agent_memory_unknown_scope_lists_the_three(tmp_path: Path) -> None:

@@ -396,3 +396,19 @@ def test_a_transcript_dated_past_the_pinned_now_range_still_replays(
     assert '"timestamp":"23' in dated.read_text(encoding="utf-8")
     replay = replay_session(dated, sample.memory_dir, selector=LexicalSelector())
     assert replay.turns
+
+
+def test_a_transcript_write_nested_deeper_than_any_route_goes_is_left_out_not_a_crash(
+    tmp_path: Path,
+) -> None:
+    # A Write record naming a file 1,500 folders down (within PATH_MAX) made the scratch
+    # folder's mkdir recurse a level at a time: RecursionError stopped the whole replay.
+    memory = tmp_path / "memory"
+    memory.mkdir()
+    note = "---\nname: b\ndescription: deploy notes\ntype: user\n---\nbody about deploys\n"
+    (memory / "user_s.md").write_text(note)
+    deep = "a/" * 1_500 + "user_deep.md"
+    path = _session_writing(tmp_path, memory, [(deep, note, note)])
+    replay = replay_session(path, memory, selector=LexicalSelector(), now_ms=SAMPLE_NOW_MS)
+    assert len(replay.turns) == 2
+    assert any("1500 folders deep" in n for n in replay.notes)

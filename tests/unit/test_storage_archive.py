@@ -167,6 +167,8 @@ CRAFTED: dict[str, tuple[list[tuple[zipfile.ZipInfo | str, bytes]], str]] = {
         "secret into team memory",
     ),
     "not-text": ([("user_bin.md", b"\xff\xfe\x00binary")], "not UTF-8"),
+    # attack round 13: written, then skipped by every listing (past MEMORY_DIR_MAX_DEPTH)
+    "too-deep": ([("d/" * 65 + "user_deep.md", GOOD.encode())], "nested 65 folders deep"),
 }
 
 
@@ -184,6 +186,33 @@ def test_a_crafted_entry_is_refused_by_the_api(tmp_path: Path, case: str) -> Non
     outside = sorted(p.relative_to(tmp_path) for p in tmp_path.rglob("*") if p.is_file())
     assert all(p.parts[0] == "x.zip" or p.parts[:2] == ("box", "memory") for p in outside)
     assert not any(p.is_symlink() for p in dst.rglob("*"))
+
+
+@pytest.mark.parametrize(
+    "first, second, why",
+    [
+        ("user_a.md", "user_a.md/user_b.md", "holds it as a file"),
+        ("user_a.md/user_b.md", "user_a.md", "is a folder of other entries"),
+    ],
+)
+def test_an_entry_that_is_a_file_and_a_folder_at_once_is_refused_and_the_rest_arrive(
+    tmp_path: Path, first: str, second: str, why: str
+) -> None:
+    # attack round 13: the second entry's write failed inside the import's one transaction
+    # ("'user_a.md' is a regular file, not a folder…"), so nothing at all was imported
+    entries: list[tuple[zipfile.ZipInfo | str, bytes]] = [
+        (first, GOOD.encode()),
+        (second, GOOD.encode()),
+        ("user_fine.md", GOOD.encode()),
+    ]
+    archive = _zip(tmp_path / "x.zip", entries)
+    dst = tmp_path / "memory"
+    dry = import_archive(archive, dst, dry_run=True)
+    report = import_archive(archive, dst)
+    for got in (dry, report):
+        assert [(r.name, why in r.reason) for r in got.refused] == [(second, True)]
+        assert got.written == [first, "user_fine.md"]
+    assert sorted(_files(dst)) == sorted([first, "user_fine.md"])
 
 
 @pytest.mark.parametrize("case", ["dotdot", "symlink", "bomb", "team-secret", "bad-name"])

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import logging
 import os
+import shutil
 from pathlib import Path
 from typing import Any
 
@@ -222,6 +223,23 @@ def test_list_finds_project_and_agent_dirs_with_their_figures(tmp_path: Path) ->
     assert not proj.truncated and {ix.scope for ix in proj.indexes} == {"private", "team"}
     assert infos["agent:local"].project_path == os.fspath(w.project)
     assert infos["agent:user"].key == "code-reviewer"
+
+
+@pytest.mark.parametrize("planted", [".claude", ".claude/agent-memory"])
+def test_list_never_counts_agent_memory_a_repository_symlink_leads_out_to(
+    tmp_path: Path, planted: str
+) -> None:
+    # attack round 13: a project whose .claude/ was a symlink to another folder had that
+    # folder's agent memory listed (and exported) as this project's
+    w = make_world(tmp_path, repo=False)
+    add_memory(w.memory_dir_for(w.project), "feedback_db.md")
+    outside = tmp_path / "outside"
+    add_memory(outside / "agent-memory" / "spy", "user_s.md", type="user")
+    link = w.project / planted
+    shutil.rmtree(link, ignore_errors=True)
+    link.parent.mkdir(exist_ok=True)
+    link.symlink_to(outside / planted.removeprefix(".claude").lstrip("/"))
+    assert [i.kind for i in list_memory_dirs(w.claude_home, now_ms=NOW_MS)] == ["project"]
 
 
 def test_list_finds_the_dir_the_user_settings_name_once(tmp_path: Path) -> None:

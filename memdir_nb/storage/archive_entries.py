@@ -1,0 +1,148 @@
+"""What may come out of a memory archive: each entry refused by name and reason, or read.
+
+`path_refusal` is the archive's path rule (also what export leaves out); `entry_refusal` adds
+what an entry's header says (encrypted, a link or device, a duplicate, a file that is also a
+folder of other entries, over a cap, a compression bomb); `content_refusal` what its bytes say.
+Split from memdir_nb.storage.archive, which packs and unpacks.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import stat
+import zipfile
+
+from memdir_nb.formats.jsonio import loads_bounded
+from memdir_nb.formats.names import component_problem, folders_problem, is_index_name, name_problem
+from memdir_nb.security.secret_scan import format_findings, scan_memory_file
+from memdir_nb.spec.constants import (
+    ARCHIVE_MANIFEST_NAME,
+    ARCHIVE_MAX_ENTRY_BYTES,
+    ARCHIVE_MAX_RATIO,
+    ARCHIVE_RATIO_MIN_BYTES,
+    TEAM_DIRNAME,
+)
+
+
+def path_refusal(rel: str) -> str | None:
+    """Why a '/'-separated path may not be a file of a memory archive, else None.
+
+    Folders must be plain, visible names; the file must be MEMORY.md or pass the name gate.
+    """
+    if rel.startswith(("/", "\\")) or (len(rel) > 1 and rel[1] == ":"):
+        return "is an absolute path; an archive holds paths relative to the memory dir"
+    if "\\" in rel:
+        return "holds a backslash; archive paths are '/'-separated"
+    parts = rel.split("/")
+    if ".." in parts:
+        return "climbs out of the memory dir with '..'"
+    problem = folders_problem(parts[:-1])
+    if problem is not None:
+        return f"is not a memory path: {problem}"
+    last = parts[-1]
+    if is_index_name(last) and not last.startswith("."):
+        return None if component_problem(last) is None else "is not a usable file name"
+    problem = name_problem(last)
+    return None if problem is None else f"has a file name that {problem}"
+
+
+def folders_of(name: str) -> list[str]:
+    """The folders an entry's path passes through ('a/b/x.md': 'a', 'a/b')."""
+    parts = name.split("/")
+    return ["/".join(parts[:i]) for i in range(1, len(parts))]
+
+
+def _layout_refusal(name: str, seen: set[str]) -> str | None:
+    """Why an entry cannot sit beside the entries before it: a file and a folder of one name.
+
+    seen holds the earlier entries' names and the folders they pass through (as 'x/').
+    """
+    for folder in folders_of(name):
+        if folder in seen:
+            return f"needs {folder!r} as a folder, but the archive holds it as a file"
+    if name + "/" in seen:
+        return "is a folder of other entries in the archive, so it cannot be a file too"
+    return None
+
+
+def entry_refusal(info: zipfile.ZipInfo, seen: set[str]) -> str | None:
+    """Why one archive entry is refused before it is read, else None."""
+    if info.flag_bits & 0x1:
+        return "is encrypted"
+    problem = path_refusal(info.filename)
+    if problem is not None:
+        return problem
+    kind = stat.S_IFMT(info.external_attr >> 16)
+    if kind == stat.S_IFLNK:
+        return "is a symlink; only regular files are imported"
+    if kind not in (0, stat.S_IFREG):
+        return "is a device, FIFO or socket; only regular files are imported"
+    if info.filename in seen:
+        return "appears twice in the archive"
+    layout = _layout_refusal(info.filename, seen)
+    if layout is not None:
+        return layout
+    if info.file_size > ARCHIVE_MAX_ENTRY_BYTES:
+        return (
+            f"unpacks to {info.file_size:,} bytes, over the {ARCHIVE_MAX_ENTRY_BYTES:,}-byte cap "
+            "for one file"
+        )
+    packed = max(info.compress_size, 1)
+    if info.file_size >= ARCHIVE_RATIO_MIN_BYTES and info.file_size / packed > ARCHIVE_MAX_RATIO:
+        return (
+            f"is a compression bomb: {info.file_size:,} bytes from {info.compress_size:,} "
+            f"(ratio over {ARCHIVE_MAX_RATIO})"
+        )
+    return None
+
+
+def read_entry(zf: zipfile.ZipFile, info: zipfile.ZipInfo) -> tuple[bytes | None, str | None]:
+    """The entry's bytes, read no further than its declared size allows; or why not."""
+    try:
+        with zf.open(info) as fh:
+            data = fh.read(min(info.file_size, ARCHIVE_MAX_ENTRY_BYTES) + 1)
+    except (zipfile.BadZipFile, OSError, EOFError, NotImplementedError, ValueError) as exc:
+        return None, f"cannot be unpacked ({type(exc).__name__}: {exc})"
+    if len(data) > info.file_size:
+        return None, "unpacks to more bytes than its header declares"
+    return data, None
+
+
+def content_refusal(name: str, data: bytes) -> str | None:
+    """Why an entry's bytes may not be written (not text; a secret bound for team/), else None."""
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        return "is not UTF-8 text"
+    if name.split("/")[0] == TEAM_DIRNAME:
+        findings = scan_memory_file(name, text)
+        if findings:
+            return f"would put a secret into team memory: {format_findings(findings)}"
+    return None
+
+
+def manifest_mtimes(zf: zipfile.ZipFile) -> dict[str, int]:
+    """Exact mtimes (ns) from the archive's manifest; {} when absent or unusable."""
+    try:
+        info = zf.getinfo(ARCHIVE_MANIFEST_NAME)
+    except KeyError:
+        return {}
+    data, problem = read_entry(zf, info) if info.file_size <= 16 * 1024 * 1024 else (None, "big")
+    if problem is not None or data is None:
+        return {}
+    try:
+        doc = loads_bounded(data, max_bytes=16 * 1024 * 1024, what="archive manifest")
+    except ValueError:
+        return {}
+    files = doc.get("files") if isinstance(doc, dict) else None
+    out: dict[str, int] = {}
+    for name, meta in (files or {}).items() if isinstance(files, dict) else ():
+        ns = meta.get("mtime_ns") if isinstance(meta, dict) else None
+        if type(ns) is int and 0 <= ns < 2**62:
+            out[str(name)] = ns
+    return out
+
+
+def zip_mtime_ns(info: zipfile.ZipInfo) -> int:
+    moment = _dt.datetime(*info.date_time, tzinfo=_dt.UTC)
+    return int(moment.timestamp()) * 1_000_000_000
