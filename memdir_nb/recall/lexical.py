@@ -18,13 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from memdir_nb.machine import environment_set
 from memdir_nb.recall.base import check_headers, selector_inputs
-from memdir_nb.recall.languages import (
-    RUSSIAN_FUNCTION_WORDS,
-    detect_language,
-    function_words,
-    stem_by_script,
-    stemmer,
-)
+from memdir_nb.recall.languages import detect_language, function_words
 from memdir_nb.spec import text as textseg
 from memdir_nb.spec.constants import MAX_RELEVANT_MEMORIES
 from memdir_nb.spec.taxonomy import MemoryType
@@ -59,6 +53,13 @@ def import_bm25s() -> Any:  # the bm25s package (untyped)
     with environment_set("DISABLE_TQDM", "1"):
         import bm25s
     return bm25s
+
+
+@lru_cache(maxsize=8)
+def _stemmer(language: str = "english") -> Any:  # a PyStemmer object; building one is costly
+    import Stemmer
+
+    return Stemmer.Stemmer(language)
 
 
 def _synonym_table() -> tuple[dict[tuple[str, ...], str], int]:
@@ -151,12 +152,8 @@ def tokens(text: str, options: LexicalOptions) -> list[str]:
         for w in every_word
         if (w not in STOPWORDS and w not in extra and len(w) > 1) or w.isdigit()
     ]
-    ascii_only = all(map(str.isascii, words))
-    if not ascii_only:
-        words = [w for w in words if w not in RUSSIAN_FUNCTION_WORDS]
     if options.stemming:
-        stem = stemmer(language).stemWords
-        words = stem(words) if ascii_only else stem_by_script(words, stem)
+        words = _stemmer(language).stemWords(words)
     if options.synonyms:
         words.extend(synonym_tags(every_word))
     return words
