@@ -79,6 +79,22 @@ class SemanticFallbackWarning(UserWarning):
     """The embedding model is unavailable, so recall uses the lexical selector."""
 
 
+def _full_text_route(query: str) -> str | None:
+    """Why the full-text channel decides `query` alone (its reason's opening words), else None.
+
+    The embedding model was trained on English. For Chinese, Japanese or Korean text its
+    similarities are too low for the gate; for Cyrillic and the other alphabets outside Latin it
+    scores unrelated texts alike (0.6 or more between Russian texts on different subjects), so no
+    gate can tell a fitting memory from none. The full-text channel, which segments CJK text and
+    matches any script's words, decides such a query with its own model.
+    """
+    if textseg.mostly_cjk(query):
+        return "CJK query"
+    if textseg.mostly_other_script(query):
+        return "query not in Latin script"
+    return None
+
+
 class SemanticSelector:
     """Offline selector: full-text BM25 + MiniLM over body windows, an evidence gate and a logistic pick."""
 
@@ -310,19 +326,18 @@ class SemanticSelector:
         hits = fulltext.search(query_terms)
         keys = [tool_key(t) for t in recent_tools if t.strip()] if self.options.tool_rule else []
         classes = [classify_for_tools(h, keys) if keys else None for h in headers]
-        if textseg.mostly_cjk(query):
-            # The embedding model was trained on English: its similarities for Chinese, Japanese
-            # or Korean text are too low for the gate, so the full-text channel (which segments
-            # CJK text) decides such a query on its own.
-            why = "CJK query, full-text channel"
+        route = _full_text_route(query)
+        if route is not None:
+            why = f"{route}, full-text channel"
             if self.decision.full_text is None:
                 return self._lexical_only(headers, docs, hits, classes, query_terms, why=why)
             local = index.window_terms(key, docs).coverage(fulltext, query_terms)
             zeros = [0.0] * len(headers)
             nowhere: list[int | None] = [None] * len(headers)
             return self._decide(
-                headers, docs, hits, classes, local, zeros, zeros, nowhere, lexical=query_terms
-            )
+                headers, docs, hits, classes, local, zeros, zeros, nowhere,
+                lexical=query_terms, route=route,
+            )  # fmt: skip
         local = index.window_terms(key, docs).coverage(fulltext, query_terms)
         bm25 = [h.score for h in hits]
         sims = self._similarities(query, headers, cancel, bm25, local, docs, key)
@@ -344,7 +359,7 @@ class SemanticSelector:
         *,
         why: str,
     ) -> list[MemoryExplanation]:
-        """The lexical selector's thresholds over the full-text scores (no model, or a CJK query)."""
+        """The lexical selector's thresholds over the full-text scores (no model, or no full-text model)."""
         opts = self.options
         top = max((h.score for h, c in zip(hits, classes, strict=True) if c != "usage"), default=0)
         order = sorted(
@@ -392,6 +407,7 @@ class SemanticSelector:
         window_at: list[int | None],
         *,
         lexical: Sequence[str] | None = None,
+        route: str = "",
         compared: frozenset[int] | None = None,
     ) -> list[MemoryExplanation]:
         """Features per candidate, then the shared decision (decision.decide) explained.
@@ -399,8 +415,8 @@ class SemanticSelector:
         `compared`: the positions whose bodies the encoder compared (None: all); the reason of
         a memory with a body outside them says so.
 
-        With `lexical` (a CJK query's terms) the full-text model decides from the full-text
-        features alone, and a picked memory's window is the one holding most query terms.
+        With `lexical` (the terms of a query `route` sends to the full-text channel) the
+        full-text model decides from the full-text features alone, and a picked memory's window is the one holding most query terms.
         """
         model = self.decision if lexical is None else self.decision.full_text
         assert model is not None
@@ -435,7 +451,7 @@ class SemanticSelector:
             if lexical is not None and v.selected:
                 at = best_lexical_window(docs[i].windows, lexical, self.options)
             sem = lexical is None
-            reason = v.reason if sem else f"CJK query, full-text model: {v.reason}"
+            reason = v.reason if sem else f"{route}, full-text model: {v.reason}"
             if compared is not None and i not in compared and docs[i].windows:
                 reason += f"; {NOT_SHORTLISTED}"
             out.append(

@@ -173,6 +173,22 @@ def mostly_cjk(text: str) -> bool:
     return letters > 0 and 2 * cjk_char_count(text) >= letters
 
 
+def mostly_other_script(text: str) -> bool:
+    """Whether at least half of text's letters are neither Latin nor Chinese, Japanese or Korean.
+
+    Cyrillic, Greek, Arabic, Hebrew, Armenian, Georgian, the Indic scripts, Thai and the like:
+    alphabets an English-trained encoder reads as little more than their characters.
+    """
+    letters = other = 0
+    for ch in text:
+        if not ch.isalpha():
+            continue
+        letters += 1
+        if not ch.isascii() and "LATIN" not in unicodedata.name(ch, "LATIN"):
+            other += 1
+    return letters > 0 and 2 * (other - cjk_char_count(text)) >= letters
+
+
 def cjk_char_count(text: str) -> int:
     """How many Chinese, Japanese or Korean characters text holds."""
     return len(_patterns()[1].findall(text))

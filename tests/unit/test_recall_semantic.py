@@ -364,3 +364,43 @@ def test_without_the_shortlist_every_body_of_a_large_dir_is_compared(tmp_path: P
     selector.select("what are the billing rate limits?", scan_memory_files(d))
     assert selector.encoded_last_call == _texts_to_encode(d)
     assert not any(NOT_SHORTLISTED in e.reason for e in selector.last_explanation)
+
+
+@pytest.fixture()
+def russian_dir(tmp_path: Path) -> Path:
+    """A small Russian dir as real ones are: the user's language, a project fact, a rule."""
+    d = tmp_path / "ru"
+    memories = [
+        ("user_language.md", "Язык общения", "Пользователь говорит по-русски", "user",
+         "Отвечать по-русски; термины и команды можно оставлять на английском."),
+        ("project_db_migration.md", "Миграция базы данных",
+         "Перенос базы заказов на PostgreSQL", "project",
+         "Переезд базы заказов с MySQL на PostgreSQL назначен на 15 марта. "
+         "Ответственный Игорь, резервная копия делается накануне вечером."),
+        ("feedback_code_review.md", "Ревью кода", "Правила ревью пулл-реквестов", "feedback",
+         "Каждый пулл-реквест смотрят два человека; без зелёных тестов не сливаем."),
+    ]  # fmt: skip
+    for i, (filename, name, description, kind, body) in enumerate(memories):
+        write_memory(d, filename, name=name, description=description, type=kind, body=body,
+                     age_days=i + 1, now_ms=NOW)  # fmt: skip
+    return d
+
+
+def test_a_russian_question_is_decided_by_the_full_text_channel(
+    russian_dir: Path, selector: SemanticSelector
+) -> None:
+    headers = scan_memory_files(russian_dir)
+    rows = selector.score("когда переезд базы заказов на PostgreSQL?", headers)
+    picked = [e for e in rows if e.selected]
+    assert [e.filename for e in picked] == ["project_db_migration.md"]
+    assert picked[0].reason.startswith("query not in Latin script, full-text model")
+    assert all(e.semantic is None for e in rows)  # the encoder's scores are not used
+
+
+def test_a_russian_question_about_nothing_kept_is_answered_with_nothing(
+    russian_dir: Path, selector: SemanticSelector
+) -> None:
+    # The English-trained encoder scores unrelated Russian texts alike (0.6 or more), so on its
+    # scores the "user speaks Russian" memory answered every question of this kind.
+    headers = scan_memory_files(russian_dir)
+    assert selector.select("какой у меня размер обуви?", headers) == []

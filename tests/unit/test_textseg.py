@@ -9,7 +9,7 @@ import pytest
 
 from memdir_nb.lint import lint_memory_dir
 from memdir_nb.recall import find_relevant_memories
-from memdir_nb.spec.text import is_cjk, word_count, words
+from memdir_nb.spec.text import is_cjk, mostly_cjk, mostly_other_script, word_count, words
 from memdir_nb.storage.scan import scan_memory_files
 from tests.conftest import LANG_MEMORIES
 
@@ -32,6 +32,28 @@ def test_japanese_and_korean_are_cut_into_pairs_and_latin_stays_whole() -> None:
     assert words("テスト方針") == ["テス", "スト", "ト方", "方針"]
     assert words("운영 서버") == ["운영", "서버"]
     assert words("gsim 回测") == ["gsim", "回测"]
+
+
+@pytest.mark.parametrize(
+    ("text", "cjk", "other"),
+    [
+        ("как включить тёмную тему", False, True),
+        ("Πότε είναι η μετάβαση;", False, True),
+        ("מתי המעבר?", False, True),
+        ("データベースの移行はいつ", True, False),
+        ("when is the Snowflake cutover?", False, False),
+        ("où est le café ? Überprüfung", False, False),
+        ("ｆｕｌｌｗｉｄｔｈ latin", False, False),
+        ("как включить dark mode в vscode", False, False),  # more Latin letters than Cyrillic
+        ("123 ?!", False, False),
+        ("", False, False),
+    ],
+)
+def test_a_texts_main_script_is_where_at_least_half_its_letters_are(
+    text: str, cjk: bool, other: bool
+) -> None:
+    assert mostly_cjk(text) is cjk
+    assert mostly_other_script(text) is other
 
 
 def test_a_lone_cjk_character_is_one_word() -> None:
