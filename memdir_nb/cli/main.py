@@ -23,7 +23,7 @@ from memdir_nb.cli.args import (
     new_path,
     positive_int,
 )
-from memdir_nb.cli.output import terminal_safe_streams
+from memdir_nb.security.printed_output import terminal_safe_streams
 from memdir_nb.spec.constants import MAX_ENTRYPOINT_BYTES, MAX_ENTRYPOINT_LINES, SELECTOR_NAMES
 from memdir_nb.spec.taxonomy import SCOPES
 

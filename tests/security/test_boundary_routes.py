@@ -16,7 +16,6 @@ from pathlib import Path
 
 import pytest
 
-from memdir_nb.cli.output import TerminalSafeStream
 from memdir_nb.extract.runner import ToolRunner
 from memdir_nb.extract.sandbox import can_use_tool
 from memdir_nb.formats.index import parse_index
@@ -28,6 +27,7 @@ from memdir_nb.recall.selectors import make_selector
 from memdir_nb.recall.session import RecallSession
 from memdir_nb.reports.analysis import summarize
 from memdir_nb.reports.fleet import export_parquet
+from memdir_nb.security.printed_output import TerminalSafeStream
 from memdir_nb.storage.daily_log import DailyLogError, append_daily_log, daily_log_file
 from memdir_nb.storage.index_files import read_entrypoint
 from memdir_nb.storage.rebuild import rebuild_index

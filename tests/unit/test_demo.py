@@ -477,3 +477,21 @@ def test_the_bundled_sample_session_is_what_the_sample_builder_writes(tmp_path: 
 def test_the_sample_sessions_memory_files_get_fixed_times(tmp_path: Path) -> None:
     memory = build_demo_session(tmp_path / "claude").memory_dir
     assert (memory / "user_role.md").stat().st_mtime == 1770717600.0  # 2026-02-10T10:00:00Z
+
+
+def test_a_notebook_that_opens_its_dir_prints_escape_sequences_as_text(tmp_path: Path) -> None:
+    # attack round 13: JupyterLab renders colour codes and a carriage return in printed output,
+    # so a memory's text could hide or overwrite a line of what a notebook prints about it
+    nbformat = pytest.importorskip("nbformat")
+    nbclient = pytest.importorskip("nbclient")
+    memory_dir = tmp_path / "memory"
+    memory_dir.mkdir()
+    opens = f"from memdir_nb.ui.demo import notebook_memory_dir\nnotebook_memory_dir({str(memory_dir)!r})"
+    prints = "import sys\nprint('name \\x1b[31mred\\rover')\nprint('\\x1b]0;title\\x07', file=sys.stderr)"
+    nb = nbformat.v4.new_notebook(
+        cells=[nbformat.v4.new_code_cell(opens), nbformat.v4.new_code_cell(prints)]
+    )
+    nbclient.NotebookClient(nb, timeout=60).execute()
+    printed = "".join(o.get("text", "") for o in nb.cells[1].outputs)
+    assert "\x1b" not in printed and "\r" not in printed
+    assert "name \\x1b[31mred\\x0dover" in printed and "\\x1b]0;title\\x07" in printed

@@ -8,6 +8,7 @@ import tempfile
 from pathlib import Path
 
 from memdir_nb.home.config import MemdirConfig
+from memdir_nb.security.printed_output import keep_printed_output_safe
 from memdir_nb.spec.constants import (
     DAILY_LOG_LOCK_NAME,
     ENTRYPOINT_NAME,
@@ -154,8 +155,11 @@ def notebook_memory_dir(
     (in a scratch_folder, so it is removed when the kernel exits).
 
     The fresh demo is built as of now_ms, by default the fixed DEMO_NOW_MS, so what a notebook
-    prints about it is the same on every day and machine.
+    prints about it is the same on every day and machine. From here on the kernel's printed
+    output passes the terminal sanitiser (keep_printed_output_safe): the notebook goes on to
+    print what the dir's files say, and an escape sequence in them is shown, never run.
     """
+    keep_printed_output_safe()
     if config is None:
         config = MemdirConfig.from_environment()
     path: Path | None

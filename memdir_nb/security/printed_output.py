@@ -1,11 +1,14 @@
-"""The CLI's print boundary: every byte a command prints passes the one terminal sanitiser.
+"""The print boundary: everything the CLI and the notebooks print passes the one terminal sanitiser.
 
-Commands print names, descriptions, index lines and transcript text read from memory dirs,
-Claude homes and transcripts: places the person running the command does not control. A name
-holding ESC, an OSC sequence, a C1 control or a bidirectional override would otherwise reach
-the terminal raw (retitle the window, hide a line, make one name display as another). Rather
-than escape each string where it is formatted, :func:`terminal_safe_streams` wraps stdout
-and stderr for the whole command, so every ``print`` goes through
+Commands and notebooks print names, descriptions, index lines, lint findings and transcript
+text read from memory dirs, Claude homes and transcripts: places the person running them does
+not control. A name holding ESC, an OSC sequence, a C1 control or a bidirectional override would
+otherwise reach the terminal raw (retitle the window, hide a line, make one name display as
+another). JupyterLab, Voila and VS Code render the same escapes in a cell's printed output
+(colours, and a carriage return that writes over the line). Rather than escape each string
+where it is formatted, :func:`terminal_safe_streams` wraps stdout and stderr for a whole CLI
+command, and :func:`keep_printed_output_safe` wraps them for the rest of a notebook's kernel
+(the notebooks' dir openers call it), so every ``print`` goes through
 :func:`memdir_nb.spec.text.terminal_safe`, including ones added later.
 
 Newlines and tabs pass. A carriage return is escaped on stdout; stderr keeps one that opens a
@@ -61,3 +64,14 @@ def terminal_safe_streams() -> Iterator[None]:
         yield
     finally:
         sys.stdout, sys.stderr = out, err
+
+
+def keep_printed_output_safe() -> None:
+    """Route sys.stdout and sys.stderr through the sanitiser from now on (once; a notebook's kernel).
+
+    Calling it again changes nothing: a stream already wrapped is not wrapped twice.
+    """
+    if not isinstance(sys.stdout, TerminalSafeStream):
+        sys.stdout = TerminalSafeStream(sys.stdout)
+    if not isinstance(sys.stderr, TerminalSafeStream):
+        sys.stderr = TerminalSafeStream(sys.stderr, keep_carriage_returns=True)

@@ -1,0 +1,60 @@
+"""The print boundary (security/printed_output.py): what the CLI and the notebooks print is sanitised."""
+
+from __future__ import annotations
+
+import io
+import sys
+
+import pytest
+
+from memdir_nb.security.printed_output import (
+    TerminalSafeStream,
+    keep_printed_output_safe,
+    terminal_safe_streams,
+)
+
+
+def _captured(monkeypatch: pytest.MonkeyPatch) -> tuple[io.StringIO, io.StringIO]:
+    """sys.stdout and sys.stderr replaced by buffers (monkeypatch puts the real ones back).
+
+    Called in the test body: pytest's own capture sets sys.stdout again when a test starts.
+    """
+    out, err = io.StringIO(), io.StringIO()
+    monkeypatch.setattr(sys, "stdout", out)
+    monkeypatch.setattr(sys, "stderr", err)
+    return out, err
+
+
+def test_after_keep_printed_output_safe_an_escape_sequence_prints_as_text(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    out, err = _captured(monkeypatch)
+    keep_printed_output_safe()
+    print("name \x1b[2K\rhidden \x1b]0;title\x07")
+    print("\x9b31m on stderr", file=sys.stderr)
+    assert "\x1b" not in out.getvalue() and "\r" not in out.getvalue()
+    assert out.getvalue() == "name \\x1b[2K\\x0dhidden \\x1b]0;title\\x07\n"
+    assert "\x9b" not in err.getvalue() and "\\x9b31m" in err.getvalue()
+
+
+def test_keep_printed_output_safe_wraps_each_stream_once(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    captured = _captured(monkeypatch)
+    keep_printed_output_safe()
+    first = sys.stdout
+    keep_printed_output_safe()
+    assert sys.stdout is first and isinstance(sys.stdout, TerminalSafeStream)
+    assert sys.stdout.raw is captured[0]
+    assert isinstance(sys.stderr, TerminalSafeStream) and sys.stderr.keep_carriage_returns
+
+
+def test_terminal_safe_streams_puts_the_streams_back_after_the_block(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    out, _ = _captured(monkeypatch)
+    with terminal_safe_streams():
+        print("\x1b[31mred")
+    print("\tplain")
+    assert sys.stdout is out
+    assert out.getvalue() == "\\x1b[31mred\n\tplain\n"
