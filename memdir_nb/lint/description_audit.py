@@ -22,6 +22,7 @@ from dataclasses import dataclass
 
 from memdir_nb.lint.findings import Collector, MemoryText, field_line
 from memdir_nb.spec import text as textseg
+from memdir_nb.spec.records import quick_init
 
 MAX_AUDIT_CHARS = 20_000  # the audit reads at most this much of a body
 MIN_SALIENT = 20  # a body with fewer salient terms is too short to judge
@@ -59,6 +60,7 @@ _STOP_WORDS = """
 _STOP = frozenset(_STOP_WORDS.split())
 
 
+@quick_init
 @dataclass(frozen=True)
 class UnseenSentence:
     """A body sentence whose subject the name and description never mention."""
@@ -68,6 +70,7 @@ class UnseenSentence:
     terms: tuple[str, ...]  # its salient terms
 
 
+@quick_init
 @dataclass(frozen=True)
 class DescriptionAudit:
     """The audit of one memory: verdict, unseen share, and the sentences the manifest misses."""
