@@ -129,23 +129,26 @@ def _terms_by_line(text: str, label: set[str]) -> list[tuple[tuple[str, ...], in
     """
     if not text:
         return []
-    tokens = textseg.plain_words_and_breaks(text)
-    if tokens is None:
+    lines = textseg.plain_words_by_line(text)
+    if lines is None:
         return _terms_by_line_any(textseg.general_words_and_breaks(text), label)
     # Every word ASCII: salient_terms' ASCII filter inline (this loop runs over every word of
-    # every body)
+    # every body). A word starts with a letter or a digit, and every letter sorts after '9':
+    # only a word starting with a digit can be made of digits and separators alone.
     out: list[tuple[tuple[str, ...], int]] = []
-    seen: dict[str, None] = {}
-    known = 0
-    for w in tokens:
-        if len(w) >= 4:
-            if w not in seen and w not in _STOP and w.strip(_NUMBER_CHARS):
+    for words in lines:
+        seen: dict[str, None] = {}
+        known = 0
+        for w in words:
+            if (
+                len(w) >= 4
+                and w not in seen
+                and w not in _STOP
+                and (w[0] > "9" or w.strip(_NUMBER_CHARS))
+            ):
                 seen[w] = None
                 known += w[:PREFIX] in label
-        elif w == "\n":
-            out.append((tuple(seen), known))
-            seen, known = {}, 0
-    out.append((tuple(seen), known))
+        out.append((tuple(seen), known))
     return out
 
 
