@@ -114,11 +114,16 @@ def _is_salient(word: str) -> bool:
 
 def _label_stems(text: str) -> set[str]:
     """The PREFIX-letter stems of salient_terms(text) (the label the body is compared with)."""
-    tokens = textseg.plain_words_and_breaks(text)
-    if tokens is None:
+    lines = textseg.plain_words_by_line(text)
+    if lines is None:
         return {t[:PREFIX] for t in salient_terms(text)}
-    # Every word ASCII: _is_salient's ASCII test inline ('\n' is shorter than four)
-    return {w[:PREFIX] for w in tokens if len(w) >= 4 and w not in _STOP and w.strip(_NUMBER_CHARS)}
+    # Every word ASCII: _is_salient's ASCII test inline, as in _terms_by_line
+    return {
+        w[:PREFIX]
+        for words in lines
+        for w in words
+        if len(w) >= 4 and w not in _STOP and (w[0] > "9" or w.strip(_NUMBER_CHARS))
+    }
 
 
 def _terms_by_line(text: str, label: set[str]) -> list[tuple[tuple[str, ...], int]]:
