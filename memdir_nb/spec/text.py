@@ -176,9 +176,15 @@ def _plain_lower(text: str) -> str | None:
 # Every byte but a lower-case letter, a digit, "'", '-' and '\n' becomes a space; then a "'" or
 # '-' without a letter or digit on both sides (the second branch looks two characters back:
 # the one before the separator is not a letter or digit).
-_WORD_BYTES = bytes(
-    b if b in b"abcdefghijklmnopqrstuvwxyz0123456789'-\n" else 32 for b in range(256)
-)
+@functools.cache
+def _word_bytes() -> bytes:
+    """The translation table above, built on first use (not by every process importing this)."""
+    table = bytearray(b" " * 256)
+    for b in b"abcdefghijklmnopqrstuvwxyz0123456789'-\n":
+        table[b] = b
+    return bytes(table)
+
+
 _LONE_SEPARATOR = compiled_on_first_use(r"['\-](?:(?![a-z0-9])|(?<![a-z0-9].))")
 
 
@@ -195,7 +201,7 @@ def plain_words_by_line(text: str) -> list[list[str]] | None:
     low = _plain_lower(text)
     if low is None:
         return None
-    kept = low.encode("ascii").translate(_WORD_BYTES).decode("ascii")
+    kept = low.encode("ascii").translate(_word_bytes()).decode("ascii")
     if "'" in kept or "-" in kept:
         kept = _LONE_SEPARATOR().sub(" ", kept)
     return [line.split() for line in kept.split("\n")]
