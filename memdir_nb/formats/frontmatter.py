@@ -31,6 +31,7 @@ from memdir_nb.spec.constants import (
     METADATA_KEY,
     MODIFIED_KEY,
 )
+from memdir_nb.spec.records import quick_init
 from memdir_nb.spec.taxonomy import MemoryType, parse_memory_type
 from memdir_nb.spec.text import compiled_on_first_use
 from memdir_nb.spec.timestamps import modified_time_ms
@@ -51,6 +52,7 @@ def yaml_loader() -> tuple[Any, Any]:
     return yaml, getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
+@quick_init
 @dataclass(frozen=True)
 class Frontmatter:
     """What could be read from a memory file's header; missing fields are None."""

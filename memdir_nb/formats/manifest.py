@@ -7,10 +7,12 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from memdir_nb.spec.constants import MODIFIED_MTIME_TOLERANCE_MS
+from memdir_nb.spec.records import quick_init
 from memdir_nb.spec.taxonomy import MemoryType, Scope, scope_of_path
 from memdir_nb.spec.text import one_line
 
 
+@quick_init
 @dataclass(frozen=True)
 class MemoryHeader:
     """One memory file's header as the selector and the manifest see it.

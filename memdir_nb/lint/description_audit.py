@@ -22,6 +22,7 @@ from dataclasses import dataclass
 
 from memdir_nb.lint.findings import Collector, MemoryText, field_line
 from memdir_nb.spec import text as textseg
+from memdir_nb.spec.records import quick_init
 
 MAX_AUDIT_CHARS = 20_000  # the audit reads at most this much of a body
 MIN_SALIENT = 20  # a body with fewer salient terms is too short to judge
@@ -59,6 +60,7 @@ _STOP_WORDS = """
 _STOP = frozenset(_STOP_WORDS.split())
 
 
+@quick_init
 @dataclass(frozen=True)
 class UnseenSentence:
     """A body sentence whose subject the name and description never mention."""
@@ -68,6 +70,7 @@ class UnseenSentence:
     terms: tuple[str, ...]  # its salient terms
 
 
+@quick_init
 @dataclass(frozen=True)
 class DescriptionAudit:
     """The audit of one memory: verdict, unseen share, and the sentences the manifest misses."""
@@ -111,11 +114,16 @@ def _is_salient(word: str) -> bool:
 
 def _label_stems(text: str) -> set[str]:
     """The PREFIX-letter stems of salient_terms(text) (the label the body is compared with)."""
-    tokens = textseg.plain_words_and_breaks(text)
-    if tokens is None:
+    lines = textseg.plain_words_by_line(text)
+    if lines is None:
         return {t[:PREFIX] for t in salient_terms(text)}
-    # Every word ASCII: _is_salient's ASCII test inline ('\n' is shorter than four)
-    return {w[:PREFIX] for w in tokens if len(w) >= 4 and w not in _STOP and w.strip(_NUMBER_CHARS)}
+    # Every word ASCII: _is_salient's ASCII test inline, as in _terms_by_line
+    return {
+        w[:PREFIX]
+        for words in lines
+        for w in words
+        if len(w) >= 4 and w not in _STOP and (w[0] > "9" or w.strip(_NUMBER_CHARS))
+    }
 
 
 def _terms_by_line(text: str, label: set[str]) -> list[tuple[tuple[str, ...], int]]:
@@ -126,23 +134,26 @@ def _terms_by_line(text: str, label: set[str]) -> list[tuple[tuple[str, ...], in
     """
     if not text:
         return []
-    tokens = textseg.plain_words_and_breaks(text)
-    if tokens is None:
+    lines = textseg.plain_words_by_line(text)
+    if lines is None:
         return _terms_by_line_any(textseg.general_words_and_breaks(text), label)
     # Every word ASCII: salient_terms' ASCII filter inline (this loop runs over every word of
-    # every body)
+    # every body). A word starts with a letter or a digit, and every letter sorts after '9':
+    # only a word starting with a digit can be made of digits and separators alone.
     out: list[tuple[tuple[str, ...], int]] = []
-    seen: dict[str, None] = {}
-    known = 0
-    for w in tokens:
-        if len(w) >= 4:
-            if w not in seen and w not in _STOP and w.strip(_NUMBER_CHARS):
+    for words in lines:
+        seen: dict[str, None] = {}
+        known = 0
+        for w in words:
+            if (
+                len(w) >= 4
+                and w not in seen
+                and w not in _STOP
+                and (w[0] > "9" or w.strip(_NUMBER_CHARS))
+            ):
                 seen[w] = None
                 known += w[:PREFIX] in label
-        elif w == "\n":
-            out.append((tuple(seen), known))
-            seen, known = {}, 0
-    out.append((tuple(seen), known))
+        out.append((tuple(seen), known))
     return out
 
 

@@ -8,6 +8,7 @@ from typing import Literal
 from memdir_nb.formats.frontmatter import Frontmatter
 from memdir_nb.formats.index import IndexEntry
 from memdir_nb.security.secret_scan import mask_secret_values
+from memdir_nb.spec.records import quick_init
 
 Severity = Literal["error", "warning"]
 # Rule id -> severity. Secrets vary with scope and are decided where they are found.
@@ -54,6 +55,7 @@ SEVERITIES: dict[str, Severity] = {
 }
 
 
+@quick_init
 @dataclass(frozen=True)
 class Finding:
     """One problem in a memory dir: where, which rule, how bad, what, and how to fix it."""
@@ -71,6 +73,7 @@ class Finding:
         return f"{where}: {self.severity} [{self.rule}] {self.message} (fix: {self.hint})"
 
 
+@quick_init
 @dataclass(frozen=True)
 class MemoryText:
     """A memory file as lint and analysis read it: bounded, decoded, split into header and body."""

@@ -159,12 +159,52 @@ def plain_words_and_breaks(text: str) -> list[str] | None:
     NFC, no character outside ASCII is one a word holds (a letter or digit: isalnum), so each
     ends a word as '?' does, and the ASCII pattern finds the same words with '?' in its place.
     """
+    low = _plain_lower(text)
+    return None if low is None else _ASCII_WORD_OR_BREAK().findall(low)
+
+
+def _plain_lower(text: str) -> str | None:
+    """The lower-cased ASCII text plain_words_and_breaks finds its words in, or None."""
     if text.isascii():
-        return _ASCII_WORD_OR_BREAK().findall(text.lower())
+        return text.lower()
     text = unicodedata.normalize("NFC", text).replace("\u2019", "'")
     if any(ch.isalnum() for ch in set(text) if not ch.isascii()):
         return None
-    return _ASCII_WORD_OR_BREAK().findall(text.encode("ascii", "replace").decode("ascii").lower())
+    return text.encode("ascii", "replace").decode("ascii").lower()
+
+
+# Every byte but a lower-case letter, a digit, "'", '-' and '\n' becomes a space; then a "'" or
+# '-' without a letter or digit on both sides (the second branch looks two characters back:
+# the one before the separator is not a letter or digit).
+@functools.cache
+def _word_bytes() -> bytes:
+    """The translation table above, built on first use (not by every process importing this)."""
+    table = bytearray(b" " * 256)
+    for b in b"abcdefghijklmnopqrstuvwxyz0123456789'-\n":
+        table[b] = b
+    return bytes(table)
+
+
+_LONE_SEPARATOR = compiled_on_first_use(r"['\-](?:(?![a-z0-9])|(?<![a-z0-9].))")
+
+
+def plain_words_by_line(text: str) -> list[list[str]] | None:
+    """plain_words_and_breaks(text) as the words of each line (one list a line), or None.
+
+    Found without a regex match per word: every character no word holds becomes a space (one
+    translation), and so does each "'" or '-' that does not join two runs of letters and digits
+    (one regex pass that stops only at those); the words are then what split() leaves. The
+    pattern's words are exactly the runs of letters and digits joined by single separators that
+    have a letter or digit on both sides, which are the runs this leaves (tests compare the two
+    on random text).
+    """
+    low = _plain_lower(text)
+    if low is None:
+        return None
+    kept = low.encode("ascii").translate(_word_bytes()).decode("ascii")
+    if "'" in kept or "-" in kept:
+        kept = _LONE_SEPARATOR().sub(" ", kept)
+    return [line.split() for line in kept.split("\n")]
 
 
 def mostly_cjk(text: str) -> bool:

@@ -20,6 +20,7 @@ from memdir_nb.spec.text import (
     html_safe,
     lone_surrogate_problem,
     plain_words_and_breaks,
+    plain_words_by_line,
     plural,
     terminal_line,
     terminal_safe,
@@ -95,6 +96,23 @@ def test_plain_words_and_breaks_gives_each_lines_words_between_the_breaks(seed: 
         for line in text.split("\n"):
             expected += [*words(line), "\n"]
         assert plain_words_and_breaks(text) == expected[:-1], text
+
+
+@given(st.text(alphabet="ab9Z-'_ .\n\t,é’—", max_size=40))
+def test_plain_words_by_line_are_the_patterns_words_of_each_line(text: str) -> None:
+    # translation and split give the word pattern's words, separators and all, line by line
+    flat = plain_words_and_breaks(text)
+    by_line = plain_words_by_line(text)
+    if flat is None:
+        assert by_line is None
+        return
+    expected: list[list[str]] = [[]]
+    for w in flat:
+        if w == "\n":
+            expected.append([])
+        else:
+            expected[-1].append(w)
+    assert by_line == expected
 
 
 # Pieces where whole-text and per-line processing could part: combining marks right after a
