@@ -202,6 +202,15 @@ def build_body(
     return "\n\n".join(blocks), list(range(len(kit["facts"])))
 
 
+AGES_DAYS = (0, 1, 2, 3, 5, 8, 13, 21, 34, 55, 89, 144, 233)  # a memory's age, drawn per memory
+
+
+def assign_ages(rng: random.Random, built: list[Built]) -> None:
+    """Give each built memory an age in days, drawn from AGES_DAYS in order."""
+    for b in built:
+        b.memory["age_days"] = rng.choice(AGES_DAYS)
+
+
 def round_robin(items: list[Any], group: Any) -> list[Any]:
     """Reorder so each group's first item comes before any group's second (stable)."""
     counts: dict[int, int] = {}
@@ -321,8 +330,7 @@ def build_dir(
             continue
         seen.add(memory.memory["filename"])
         built.append(memory)
-    for b in built:
-        b.memory["age_days"] = rng.choice([0, 1, 2, 3, 5, 8, 13, 21, 34, 55, 89, 144, 233])
+    assign_ages(rng, built)
     info = {"id": dir_id, "language": code, "domain": "+".join(domains)}
     return info, built, domains
 

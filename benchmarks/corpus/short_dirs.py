@@ -20,7 +20,15 @@ import math
 import random
 from typing import Any
 
-from generate import Built, QuestionSet, Slots, content_terms, round_robin, slugify
+from generate import (
+    Built,
+    QuestionSet,
+    Slots,
+    assign_ages,
+    content_terms,
+    round_robin,
+    slugify,
+)
 
 Fact = tuple[str, str, str]  # (body sentence, direct question, reworded question)
 MAX_CONTEXT = 6  # context lines (dates, tickets, who said it) in one short memory, at most
@@ -127,8 +135,7 @@ def build_short_dir(
             continue
         seen.add(memory.memory["filename"])
         built.append(memory)
-    for b in built:
-        b.memory["age_days"] = rng.choice([0, 1, 2, 3, 5, 8, 13, 21, 34, 55, 89, 144, 233])
+    assign_ages(rng, built)
     return {"id": dir_id, "language": code, "domain": "short"}, built
 
 
