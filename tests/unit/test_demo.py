@@ -436,6 +436,19 @@ def test_notebook_dir_names_the_source_of_a_missing_dir(tmp_path: Path) -> None:
         notebook_memory_dir(None, config=config)
 
 
+def test_notebook_dir_too_long_for_the_filesystem_is_named_with_the_fix(tmp_path: Path) -> None:
+    # attack round 13: a name past the filesystem's limit raised pathlib's bare OSError
+    from memdir_nb.home.config import MemdirConfig
+    from memdir_nb.ui.demo import DemoDirError, notebook_memory_dir
+
+    long_name = str(tmp_path / ("d" * 300))
+    config = MemdirConfig.for_tests(home=tmp_path, cwd=tmp_path, demo_dir=long_name)
+    with pytest.raises(DemoDirError, match=r"MEMDIR_NB_DIR\) cannot be opened .*unset it"):
+        notebook_memory_dir(None, config=config)
+    with pytest.raises(DemoDirError, match="parameters cell"):
+        notebook_memory_dir(long_name, config=config)
+
+
 # --------------------------------------------------------------------------- the demo Claude home (branch doctor)
 
 

@@ -170,7 +170,14 @@ def notebook_memory_dir(
         path = config.expand_user(config.demo_dir) if config.demo_dir else None
         source = "MEMDIR_NB_DIR"
     if path is not None:
-        if not path.is_dir():
+        try:
+            is_dir = path.is_dir()  # a name too long for the filesystem raises, not False
+        except OSError as exc:
+            raise DemoDirError(
+                f"{path} (from {source}) cannot be opened ({exc.strerror}); point it at a "
+                "memory dir (the folder that holds MEMORY.md), or unset it to use the bundled demo"
+            ) from exc
+        if not is_dir:
             raise DemoDirError(
                 f"{path} (from {source}) is not a directory; point it at a memory dir "
                 "(the folder that holds MEMORY.md), or unset it to use the bundled demo"
