@@ -35,6 +35,9 @@ WRITE_KINDS = ("write", "edit", "delete", "rename")
 _SHELL_SPLIT = ";&|\n"  # what ends a simple command, alone or in runs (`&&`, `||`, `;\n`)
 _GLOB = re.compile(r"[*?\[]")
 _CONTINUATION = re.compile(r"\\\r?\n")
+# an output redirection word: `>`, `>>`, `>|`, with a file descriptor before it (`1>>`, `2>`,
+# `&>`) and the target joined on (`>>MEMORY.md`); group 1 is the target, if joined
+_REDIRECT = re.compile(r"^(?:\d*|&)>(?:>|\|)?(.*)$")
 _READ_COMMANDS = {"cat", "head", "tail", "less", "more", "bat"}
 
 
@@ -186,16 +189,40 @@ def _simple_commands(command: str) -> list[list[str]] | None:
     return [words for words in commands if words]
 
 
+def _redirected(words: list[str]) -> tuple[list[str], list[str]]:
+    """A simple command's words without its output redirections, and the files they write."""
+    kept: list[str] = []
+    targets: list[str] = []
+    pending = False
+    for word in words:
+        if pending:
+            targets.append(word)
+            pending = False
+            continue
+        match = _REDIRECT.match(word)
+        if match is None:
+            kept.append(word)
+        elif match.group(1):
+            targets.append(match.group(1))
+        else:
+            pending = True
+    return kept, targets
+
+
 def _bash_ops(call: ToolCall, paths: MemoryPaths) -> list[tuple[str, str, dict[str, object]]]:
-    """rm and mv of memory files, and cat/head/tail reads, where the command can be parsed.
+    """rm and mv of memory files, cat/head/tail reads, and writes by an output redirection
+    (`>`, `>>`) or `tee`, where the command can be parsed; a shell write's text is not known.
     An argument holding a glob (`*.md`) names no one file, so it is passed over."""
     command = call.input.get("command")
     commands = _simple_commands(command) if isinstance(command, str) else None
     ops: list[tuple[str, str, dict[str, object]]] = []
-    for words in commands or []:
+    for all_words in commands or []:
+        words, written = _redirected(all_words)  # `> file` alone has no words: it truncates
         args = [w for w in words[1:] if not w.startswith("-") and not _GLOB.search(w)]
-        name = posixpath.basename(words[0])
+        name = posixpath.basename(words[0]) if words else ""
         rels = [paths.relative(a) for a in args]
+        if name == "tee":
+            written = written + args
         if name == "rm":
             ops.extend(("delete", r, {}) for r in rels if r)
         elif name in _READ_COMMANDS:
@@ -214,6 +241,9 @@ def _bash_ops(call: ToolCall, paths: MemoryPaths) -> list[tuple[str, str, dict[s
                         else f"{target}/{posixpath.basename(source)}"
                     )
                     ops.append(("rename", rel, {"new_rel": dest}))
+        # the command reads its input before its output lands
+        outputs = (paths.relative(w) for w in written if not _GLOB.search(w))
+        ops.extend(("write", rel, {"content": None}) for rel in outputs if rel)
     return ops
 
 
@@ -326,7 +356,7 @@ def _before_write(op: MemoryOp) -> AsOfFile:
     """A file before a Write replaced it: known only when the transcript kept the old text."""
     if op.call.original_file is not None:
         return AsOfFile(op.rel, op.call.original_file, None)
-    why = "a Write replaced it; its earlier text is not in the transcript"
+    why = "a write replaced or added to it; its earlier text is not in the transcript"
     return AsOfFile(op.rel, None, None, False, why)
 
 

@@ -183,3 +183,32 @@ def test_a_windows_project_key_matches_whatever_the_case_of_its_drive_letter() -
     assert p.relative(raw.replace("d--ClaudeWorkspace", "D--CLAUDEWORKSPACE")) == "moq_rules.md"
     posix = MemoryPaths("/home/me/.claude/projects/-home-me-App/memory")
     assert posix.relative("/home/me/.claude/projects/-home-me-app/memory/a.md") is None
+
+
+def test_a_shell_redirection_or_tee_into_memory_is_a_write_of_unknown_text() -> None:
+    # real Bash calls: `printf ... >> MEMORY.md` appended an index line and was not seen
+    script = (
+        f"printf -- '- [Notes](notes.md)\\n' >> {MEM}/MEMORY.md\n"
+        f"cat {MEM}/a.md > {MEM}/b.md 2>/dev/null\n"
+        f"echo x >{MEM}/c.md; echo y | tee -a {MEM}/d.md /tmp/log.txt\n"
+        f"> {MEM}/e.md\n"
+        f"echo z > {MEM}/*.md"
+    )
+    w = _writer()
+    w.prompt("note it")
+    call = w.tool_use("Bash", {"command": script})
+    w.response([call])
+    w.result(call, "")
+    w.prompt("next")
+    ops = memory_ops(session_of(w), paths())
+    assert [(op.kind, op.rel) for op in ops] == [
+        ("write", "MEMORY.md"),
+        ("read", "a.md"),
+        ("write", "b.md"),
+        ("write", "c.md"),
+        ("write", "d.md"),
+        ("write", "e.md"),
+    ]
+    assert all(op.content is None for op in ops if op.kind == "write")
+    before = build_timeline(session_of(w), paths(), {}).states[0]
+    assert not before["MEMORY.md"].certain and "write" in before["MEMORY.md"].note
