@@ -35,6 +35,7 @@ from memdir_nb.prompts.sections import (
     what_not_to_save_lines,
     when_to_access_lines,
 )
+from memdir_nb.spec.text import terminal_safe
 from memdir_nb.storage.containment import is_real_path_within
 from memdir_nb.storage.index_files import load_entrypoint
 
@@ -285,7 +286,10 @@ def build_agent_memory_prompt(
     # The main intro speaks of the user and the project; the agent's own intro replaces it, so
     # the framing colours every shared rule that follows.
     cut = len(intro_lines(AGENT_MEMORY_DISPLAY_NAME, mem))
-    lines[:cut] = _agent_framing_lines(str(agent_type), scope, mem)
+    # The type is named inside lines of the framing: a line break or a control in it is shown
+    # escaped, so it cannot start a heading or a line of its own there
+    shown = terminal_safe(str(agent_type), keep_newlines=False)
+    lines[:cut] = _agent_framing_lines(shown, scope, mem)
     if not skip:
-        lines += _index_block(mem, f"memory of the {agent_type} agent, {scope} scope")
+        lines += _index_block(mem, f"memory of the {shown} agent, {scope} scope")
     return "\n".join(lines).rstrip("\n") + "\n"
