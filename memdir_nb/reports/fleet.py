@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import os
 import tempfile
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -214,18 +214,27 @@ def _check_targets(out: Path) -> None:
         )
 
 
-def _write_table(table: Any, path: Path) -> None:
-    """Write a Parquet file beside its final name and move it into place (never half-written)."""
+def _write_tables(tables: Sequence[tuple[Any, Path]]) -> None:
+    """Write each Parquet file beside its final name, then move them all into place.
+
+    No file is replaced until every one is written, so a failure (a full disk) leaves the old
+    pair as it was, never a new file beside an old one; a kill can only fall between the moves.
+    """
     import pyarrow.parquet as pq
 
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    os.close(fd)
+    written: list[tuple[str, Path]] = []
     try:
-        pq.write_table(table, tmp, compression="zstd")
-        os.replace(tmp, path)
+        for table, path in tables:
+            fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+            os.close(fd)
+            written.append((tmp, path))
+            pq.write_table(table, tmp, compression="zstd")
     except BaseException:
-        Path(tmp).unlink(missing_ok=True)
+        for tmp, _ in written:
+            Path(tmp).unlink(missing_ok=True)
         raise
+    for tmp, path in written:
+        os.replace(tmp, path)
 
 
 def export_parquet(
@@ -252,8 +261,7 @@ def export_parquet(
     _check_targets(out)
     memories = pa.Table.from_pylist(memory_rows, schema=memory_schema)
     dirs = pa.Table.from_pylist(dir_rows, schema=dir_schema)
-    _write_table(memories, out / MEMORIES_FILE)
-    _write_table(dirs, out / DIRS_FILE)
+    _write_tables([(memories, out / MEMORIES_FILE), (dirs, out / DIRS_FILE)])
     return ExportResult(
         out / MEMORIES_FILE, out / DIRS_FILE, len(memory_rows), len(dir_rows), tuple(skipped)
     )

@@ -108,3 +108,24 @@ def test_a_folder_or_fifo_at_an_export_file_name_is_named_and_nothing_is_written
     with pytest.raises(OSError, match=f"{name} is .*pass another folder to --parquet"):
         export_parquet([world.claude_home], out, now_ms=NOW_MS)
     assert sorted(p.name for p in out.iterdir()) == [name]
+
+
+def test_a_failure_writing_either_file_leaves_the_old_pair_as_it_was(
+    tmp_path: Path, two_homes: list[Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # the disk fills while dirs.parquet is written: memories.parquet had already replaced the
+    # old one, so the folder held a new memories file beside an old dirs file
+    out = tmp_path / "out"
+    export_parquet(two_homes[:1], out, now_ms=NOW_MS)
+    before = {p.name: p.read_bytes() for p in out.iterdir()}
+    real_write = pq.write_table
+
+    def disk_full_on_dirs(table: object, where: str, **kwargs: object) -> None:
+        if DIRS_FILE in os.path.basename(where):
+            raise OSError(28, "No space left on device")
+        real_write(table, where, **kwargs)
+
+    monkeypatch.setattr(pq, "write_table", disk_full_on_dirs)
+    with pytest.raises(OSError, match="No space left"):
+        export_parquet(two_homes, out, now_ms=NOW_MS)
+    assert {p.name: p.read_bytes() for p in out.iterdir()} == before  # no temp file left either
