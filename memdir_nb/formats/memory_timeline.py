@@ -35,9 +35,11 @@ WRITE_KINDS = ("write", "edit", "delete", "rename")
 _SHELL_SPLIT = ";&|\n"  # what ends a simple command, alone or in runs (`&&`, `||`, `;\n`)
 _GLOB = re.compile(r"[*?\[]")
 _CONTINUATION = re.compile(r"\\\r?\n")
-# an output redirection word: `>`, `>>`, `>|`, with a file descriptor before it (`1>>`, `2>`,
-# `&>`) and the target joined on (`>>MEMORY.md`); group 1 is the target, if joined
-_REDIRECT = re.compile(r"^(?:\d*|&)>(?:>|\|)?(.*)$")
+# an output redirection word: `>` or `>>`, a file descriptor before it (`1>>`, `2>`), the
+# target spaced or joined on (`>>MEMORY.md`); group 1 is the target, if joined. `&>` needs no
+# case: the lexer splits at `&`, leaving `>`. Not seen: `>|` (split at `|`) and a redirection
+# joined to the word before it (`x>>f`, which quotes removed by the lexer make ambiguous).
+_REDIRECT = re.compile(r"^\d*>>?(.*)$")
 _READ_COMMANDS = {"cat", "head", "tail", "less", "more", "bat"}
 
 

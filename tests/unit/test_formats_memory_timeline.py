@@ -37,6 +37,17 @@ def _writer() -> RecordWriter:
     return RecordWriter("s1", "/home/ana/app", "2026-05-01T10:00:00.000Z", seed="t")
 
 
+def _one_bash_call(script: str, result: str = "") -> Session:
+    """A session whose first turn runs one Bash call, then a second turn starts."""
+    w = _writer()
+    w.prompt("what does memory hold?")
+    call = w.tool_use("Bash", {"command": script})
+    w.response([call])
+    w.result(call, result)
+    w.prompt("next")
+    return session_of(w)
+
+
 def test_a_file_written_in_turn_two_does_not_exist_in_turn_one() -> None:
     w = _writer()
     w.prompt("hello")
@@ -113,12 +124,7 @@ def test_a_shell_script_is_split_at_line_ends_and_a_glob_names_no_file() -> None
         f"rm \\\n  {MEM}/gone.md\n"
         f"tail -5 {MEM}/feedback_*.md"
     )
-    w = _writer()
-    w.prompt("what does memory hold?")
-    call = w.tool_use("Bash", {"command": script})
-    w.response([call])
-    w.result(call, "kept.md")
-    ops = memory_ops(session_of(w), paths())
+    ops = memory_ops(_one_bash_call(script, "kept.md"), paths())
     assert [(op.kind, op.rel) for op in ops] == [("read", "kept.md"), ("delete", "gone.md")]
 
 
@@ -194,13 +200,8 @@ def test_a_shell_redirection_or_tee_into_memory_is_a_write_of_unknown_text() -> 
         f"> {MEM}/e.md\n"
         f"echo z > {MEM}/*.md"
     )
-    w = _writer()
-    w.prompt("note it")
-    call = w.tool_use("Bash", {"command": script})
-    w.response([call])
-    w.result(call, "")
-    w.prompt("next")
-    ops = memory_ops(session_of(w), paths())
+    session = _one_bash_call(script)
+    ops = memory_ops(session, paths())
     assert [(op.kind, op.rel) for op in ops] == [
         ("write", "MEMORY.md"),
         ("read", "a.md"),
@@ -210,5 +211,5 @@ def test_a_shell_redirection_or_tee_into_memory_is_a_write_of_unknown_text() -> 
         ("write", "e.md"),
     ]
     assert all(op.content is None for op in ops if op.kind == "write")
-    before = build_timeline(session_of(w), paths(), {}).states[0]
+    before = build_timeline(session, paths(), {}).states[0]
     assert not before["MEMORY.md"].certain and "write" in before["MEMORY.md"].note
