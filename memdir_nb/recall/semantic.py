@@ -416,7 +416,8 @@ class SemanticSelector:
         a memory with a body outside them says so.
 
         With `lexical` (the terms of a query `route` sends to the full-text channel) the
-        full-text model decides from the full-text features alone, and a picked memory's window is the one holding most query terms.
+        full-text model decides from the full-text features alone, and a picked memory's window
+        is the one holding most query terms.
         """
         model = self.decision if lexical is None else self.decision.full_text
         assert model is not None
