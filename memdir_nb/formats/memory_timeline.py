@@ -20,26 +20,23 @@ on any system. The extractor's test of the main agent's own memory writes
 
 from __future__ import annotations
 
+import copy
 import os
 import posixpath
-import re
-import shlex
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
 from memdir_nb.formats.names import is_index_name
 from memdir_nb.formats.session_model import Session, ToolCall, timestamp_ms
+from memdir_nb.formats.shell_script import (
+    EXPANDED,
+    sed_in_place_files,
+    simple_commands,
+    split_redirections,
+)
 from memdir_nb.formats.transcript_paths import key_fold, project_memory_parts, rooted, slashed
 
 WRITE_KINDS = ("write", "edit", "delete", "rename")
-_SHELL_SPLIT = ";&|\n"  # what ends a simple command, alone or in runs (`&&`, `||`, `;\n`)
-_GLOB = re.compile(r"[*?\[]")
-_CONTINUATION = re.compile(r"\\\r?\n")
-# an output redirection word: `>` or `>>`, a file descriptor before it (`1>>`, `2>`), the
-# target spaced or joined on (`>>MEMORY.md`); group 1 is the target, if joined. `&>` needs no
-# case: the lexer splits at `&`, leaving `>`. Not seen: `>|` (split at `|`) and a redirection
-# joined to the word before it (`x>>f`, which quotes removed by the lexer make ambiguous).
-_REDIRECT = re.compile(r"^\d*>>?(.*)$")
 _READ_COMMANDS = {"cat", "head", "tail", "less", "more", "bat"}
 
 
@@ -59,6 +56,20 @@ class MemoryPaths:
         self._dirname = posixpath.basename(root)
         self.cwd = slashed(cwd) if cwd else None
 
+    def after_cd(self, args: Sequence[str]) -> MemoryPaths:
+        """The same dir seen from where `cd ARGS` leaves the shell: a relative path is joined
+        onto this cwd, `~/x` kept as such; a `cd` to an unknown place (no argument, `-`, an
+        option, a variable, two arguments) leaves no cwd, so relative paths match nothing."""
+        moved = copy.copy(self)
+        target = args[0] if len(args) == 1 else ""
+        if not target or target.startswith("-") or EXPANDED.search(target):
+            moved.cwd = None
+        elif rooted(slashed(target)) or target == "~" or target.startswith("~/"):
+            moved.cwd = slashed(target)
+        else:
+            moved.cwd = posixpath.join(self.cwd, slashed(target)) if self.cwd else None
+        return moved
+
     def relative(self, raw: object) -> str | None:
         """The memory-relative path of raw, or None when it is not inside the memory dir."""
         if not isinstance(raw, str) or not raw or "\x00" in raw:
@@ -67,10 +78,10 @@ class MemoryPaths:
         if path.startswith("/memories/"):
             rel = path[len("/memories/") :]
         else:
+            if not rooted(path) and not path.startswith("~/") and self.cwd:
+                path = posixpath.join(self.cwd, path)
             if path.startswith("~/"):
                 path = "/~" + path[1:]
-            elif not rooted(path) and self.cwd:
-                path = posixpath.join(self.cwd, path)
             path = posixpath.normpath(path)
             rel = next((path[len(r) :] for r in self.roots if path.startswith(r)), "")
             if not rel:
@@ -168,63 +179,29 @@ def _memory_tool_ops(
     return []
 
 
-def _simple_commands(command: str) -> list[list[str]] | None:
-    """The words of each simple command of a shell script, split where the shell runs the next
-    one (`;`, `&`, `|`, `&&`, `||` and a line end; a `#` comment runs to its line end), or None
-    when the script cannot be parsed (an unclosed quote)."""
-    joined = _CONTINUATION.sub(" ", command)  # a backslash before a line end continues the line
-    lexer = shlex.shlex(joined, posix=True, punctuation_chars=_SHELL_SPLIT)
-    lexer.whitespace, lexer.whitespace_split, lexer.commenters = " \t\r", True, ""
-    commands: list[list[str]] = [[]]
-    comment = False
-    try:
-        for token in lexer:
-            if token and all(ch in _SHELL_SPLIT for ch in token):
-                commands.append([])
-                comment = False
-            elif comment or token.startswith("#"):  # a word starting with # starts a comment
-                comment = True
-            else:
-                commands[-1].append(token)
-    except ValueError:
-        return None
-    return [words for words in commands if words]
-
-
-def _redirected(words: list[str]) -> tuple[list[str], list[str]]:
-    """A simple command's words without its output redirections, and the files they write."""
-    kept: list[str] = []
-    targets: list[str] = []
-    pending = False
-    for word in words:
-        if pending:
-            targets.append(word)
-            pending = False
-            continue
-        match = _REDIRECT.match(word)
-        if match is None:
-            kept.append(word)
-        elif match.group(1):
-            targets.append(match.group(1))
-        else:
-            pending = True
-    return kept, targets
-
-
 def _bash_ops(call: ToolCall, paths: MemoryPaths) -> list[tuple[str, str, dict[str, object]]]:
     """rm and mv of memory files, cat/head/tail reads, and writes by an output redirection
     (`>`, `>>`) or `tee`, where the command can be parsed; a shell write's text is not known.
+    A `cd` moves where the script's later relative paths start (within this call only).
     An argument holding a glob (`*.md`) names no one file, so it is passed over."""
     command = call.input.get("command")
-    commands = _simple_commands(command) if isinstance(command, str) else None
+    commands = simple_commands(command) if isinstance(command, str) else None
     ops: list[tuple[str, str, dict[str, object]]] = []
     for all_words in commands or []:
-        words, written = _redirected(all_words)  # `> file` alone has no words: it truncates
-        args = [w for w in words[1:] if not w.startswith("-") and not _GLOB.search(w)]
+        # `> file` alone has no words: it truncates
+        words, written, read = split_redirections(all_words)
+        args = [w for w in words[1:] if not w.startswith("-") and not EXPANDED.search(w)]
         name = posixpath.basename(words[0]) if words else ""
+        if name == "cd":  # later commands of this script name paths from there
+            paths = paths.after_cd(words[1:])
+            continue
+        inputs = (paths.relative(w) for w in read if not EXPANDED.search(w))
+        ops.extend(("read", rel, {}) for rel in inputs if rel)
         rels = [paths.relative(a) for a in args]
         if name == "tee":
             written = written + args
+        elif name == "sed":
+            written = written + sed_in_place_files(words[1:])
         if name == "rm":
             ops.extend(("delete", r, {}) for r in rels if r)
         elif name in _READ_COMMANDS:
@@ -244,7 +221,7 @@ def _bash_ops(call: ToolCall, paths: MemoryPaths) -> list[tuple[str, str, dict[s
                     )
                     ops.append(("rename", rel, {"new_rel": dest}))
         # the command reads its input before its output lands
-        outputs = (paths.relative(w) for w in written if not _GLOB.search(w))
+        outputs = (paths.relative(w) for w in written if not EXPANDED.search(w))
         ops.extend(("write", rel, {"content": None}) for rel in outputs if rel)
     return ops
 

@@ -191,6 +191,66 @@ def test_a_windows_project_key_matches_whatever_the_case_of_its_drive_letter() -
     assert posix.relative("/home/me/.claude/projects/-home-me-app/memory/a.md") is None
 
 
+def test_a_cd_in_a_bash_call_moves_where_its_later_relative_paths_start() -> None:
+    # a real call: `cd .../memory && printf ... >> MEMORY.md` appended an index line unseen
+    script = (
+        f"cd {MEM} && printf -- '- [A](a.md)\\n' >> MEMORY.md\n"
+        "cat notes/b.md; cd topics && rm c.md\n"
+        "cd ~/.claude/projects/-home-ana-app/memory; tee d.md < /dev/null\n"
+        "cd /tmp && echo x > e.md\n"
+        "cd; echo y > f.md"
+    )
+    ops = memory_ops(_one_bash_call(script), paths())
+    assert [(op.kind, op.rel) for op in ops] == [
+        ("write", "MEMORY.md"),
+        ("read", "notes/b.md"),
+        ("delete", "topics/c.md"),
+        ("write", "d.md"),
+    ]
+    # without a cd, a relative name is the session's cwd's, not the memory dir's
+    assert memory_ops(_one_bash_call("echo x >> MEMORY.md"), paths()) == []
+
+
+def test_a_here_document_is_text_not_commands_and_its_redirection_still_writes() -> None:
+    # commit messages and memories written with `cat > f <<'EOF'` are common in real sessions;
+    # a body line holding an apostrophe made the whole script unparsable, so the rm was lost
+    script = (
+        f"rm {MEM}/old.md\n"
+        f"cat > {MEM}/new.md <<'EOF'\n"
+        "don't rm this line: it is text\n"
+        f"cat {MEM}/ghost.md\n"
+        "EOF\n"
+        'git commit -m "$(cat <<-END\n'
+        "\tFix the user's notes\n"
+        "\tEND\n"
+        ')"\n'
+        f"sort < {MEM}/a.md 2>&1 | tee {MEM}/b.md >&2; cat <<< 'x' > {MEM}/c.md"
+    )
+    ops = memory_ops(_one_bash_call(script), paths())
+    assert [(op.kind, op.rel) for op in ops] == [
+        ("delete", "old.md"),
+        ("write", "new.md"),
+        ("read", "a.md"),
+        ("write", "b.md"),
+        ("write", "c.md"),
+    ]
+
+
+def test_sed_in_place_rewrites_its_files_and_a_shell_variable_names_no_file() -> None:
+    # real calls: `sed -i 's|^- \\[x\\].*|...|' MEMORY.md` rewrote an index line; `cat "$f"`
+    script = (
+        f"cd {MEM} && sed -i 's|^- old|- new|' MEMORY.md && sed -n 1p a.md\n"
+        f"sed -e s/a/b/ -i.bak -- notes.md {MEM}/topics/x.md\n"
+        'for f in a.md b.md; do cat "$f"; done; cat $(ls)'
+    )
+    ops = memory_ops(_one_bash_call(script), paths())
+    assert [(op.kind, op.rel) for op in ops] == [
+        ("write", "MEMORY.md"),
+        ("write", "notes.md"),
+        ("write", "topics/x.md"),
+    ]
+
+
 def test_a_shell_redirection_or_tee_into_memory_is_a_write_of_unknown_text() -> None:
     # real Bash calls: `printf ... >> MEMORY.md` appended an index line and was not seen
     script = (
