@@ -182,11 +182,14 @@ def _memory_tool_ops(
 def _bash_ops(call: ToolCall, paths: MemoryPaths) -> list[tuple[str, str, dict[str, object]]]:
     """rm and mv of memory files, cat/head/tail reads, and writes by an output redirection
     (`>`, `>>`) or `tee`, where the command can be parsed; a shell write's text is not known.
-    A `cd` moves where the script's later relative paths start (within this call only).
+    Relative paths start from the call's own cwd (the record's), and a `cd` moves where the
+    script's later relative paths start.
     An argument holding a glob (`*.md`) names no one file, so it is passed over."""
     command = call.input.get("command")
     commands = simple_commands(command) if isinstance(command, str) else None
     ops: list[tuple[str, str, dict[str, object]]] = []
+    if call.cwd:  # a `cd` in an earlier call moved the shell; the record says where it was
+        paths = paths.after_cd([call.cwd])
     for all_words in commands or []:
         # `> file` alone has no words: it truncates
         words, written, read = split_redirections(all_words)

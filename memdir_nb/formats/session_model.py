@@ -91,6 +91,7 @@ class ToolCall:
     is_error: bool = False
     result_type: str | None = None  # toolUseResult.type: "create", "update", "text"...
     original_file: str | None = None  # toolUseResult.originalFile(Contents), when short enough
+    cwd: str | None = None  # the record's cwd: where a Bash call's relative paths start
 
     @property
     def succeeded(self) -> bool:

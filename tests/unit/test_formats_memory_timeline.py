@@ -211,6 +211,22 @@ def test_a_cd_in_a_bash_call_moves_where_its_later_relative_paths_start() -> Non
     assert memory_ops(_one_bash_call("echo x >> MEMORY.md"), paths()) == []
 
 
+def test_a_bash_call_starts_from_the_cwd_its_record_was_written_in() -> None:
+    # the shell keeps an earlier call's `cd`; each record's cwd says where it was
+    w = _writer()
+    w.prompt("add the index line")
+    first = w.tool_use("Bash", {"command": f"cd {MEM}"})
+    w.response([first])
+    w.result(first, "")
+    w.cwd = MEM
+    second = w.tool_use("Bash", {"command": "printf -- '- [A](a.md)\\n' >> MEMORY.md"})
+    w.response([second])
+    w.result(second, "")
+    w.prompt("next")
+    ops = memory_ops(session_of(w), paths())
+    assert [(op.kind, op.rel) for op in ops] == [("write", "MEMORY.md")]
+
+
 def test_a_here_document_is_text_not_commands_and_its_redirection_still_writes() -> None:
     # commit messages and memories written with `cat > f <<'EOF'` are common in real sessions;
     # a body line holding an apostrophe made the whole script unparsable, so the rm was lost
