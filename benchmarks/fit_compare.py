@@ -2,7 +2,7 @@
 
 Usage:
     python benchmarks/fit_compare.py benchmarks/data/recall_cases.json benchmarks/data/recall_tune.json
-        --baseline-without short [--beta B ...] [--features F.pkl] [--full-text-language ru]
+        --baseline-without short [--baseline-without logs] [--beta B ...] [--features F.pkl] [--full-text-language ru]
 
 For each dir (group) of the given tuning files, the decision is fitted twice the way
 fit_selector.py fits it (same models, same gate rule) and the dir's questions are answered by
@@ -138,7 +138,9 @@ def load(args: argparse.Namespace, parser: argparse.ArgumentParser) -> tuple[lis
         if len(domains) != len(found):  # a single-dir file
             domains = [""] * len(found)
         baseline |= {
-            g for (g, _), dom in zip(found, domains, strict=True) if dom != args.baseline_without
+            g
+            for (g, _), dom in zip(found, domains, strict=True)
+            if dom not in args.baseline_without
         }
     features = Path(args.features) if args.features else None
     if features is not None and features.is_file():
@@ -163,7 +165,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("cases", nargs="+", help="tuning files (cases or corpora)")
     parser.add_argument(
-        "--baseline-without", required=True, help="the domain the baseline leaves out"
+        "--baseline-without",
+        required=True,
+        action="append",
+        help="a domain the baseline leaves out (repeatable)",
     )
     parser.add_argument(
         "--beta", type=float, action="append", help="set rule's F-beta (repeatable)"
@@ -176,7 +181,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     queries, baseline = load(args, parser)
     if not baseline or baseline >= {q.group for q in queries}:
-        parser.error(f"no dir has the domain {args.baseline_without!r}, or every dir has it")
+        parser.error(f"no dir has the domains {args.baseline_without!r}, or every dir has them")
     print(
         f"{len({q.group for q in queries})} dirs, {len(queries)} questions; baseline: {len(baseline)} dirs"
     )

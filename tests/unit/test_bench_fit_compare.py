@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import json
 from pathlib import Path
 
@@ -79,3 +80,20 @@ def test_a_holdout_file_or_a_domain_no_dir_has_is_refused(tmp_path: Path) -> Non
     features.write_bytes(b"\x80\x04]\x94.")  # an empty list: no collection needed
     with pytest.raises(SystemExit):
         fit_compare.main([str(tune), "--baseline-without", "short", "--features", str(features)])
+
+
+def test_the_baseline_leaves_out_every_domain_named(tmp_path: Path) -> None:
+    dirs = [{"id": f"d-{dom}", "domain": dom, "memories": []} for dom in ("web", "short", "logs")]
+    tune = tmp_path / "tune.json"
+    tune.write_text(json.dumps({"dirs": dirs, "questions": []}), encoding="utf-8")
+    features = tmp_path / "f.pkl"
+    features.write_bytes(b"\x80\x04]\x94.")  # an empty list: no collection needed
+    parser = argparse.ArgumentParser()
+    args = argparse.Namespace(
+        cases=[str(tune)],
+        baseline_without=["short", "logs"],
+        features=str(features),
+        full_text_language=None,
+    )
+    _, baseline = fit_compare.load(args, parser)
+    assert len(baseline) == 1 and all("web" in group for group in baseline)
