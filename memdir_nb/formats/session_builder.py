@@ -212,7 +212,7 @@ class SessionBuilder:
         self.session.images += images
         if kind not in (tr.BASH_INPUT, tr.BASH_OUTPUT, tr.META, tr.EMPTY):
             self._bash_prompt = None  # what the model answers next is not the `!` command
-        if kind in (tr.PROMPT, tr.SLASH_COMMAND):
+        if kind in (tr.PROMPT, tr.SLASH_COMMAND, tr.SCHEDULED):
             self._prompt(record, line_no, kind, content, images)
             return
         if kind == tr.BASH_INPUT:
@@ -266,6 +266,8 @@ class SessionBuilder:
         if kind == tr.SLASH_COMMAND:
             text = tr.command_line(tr.content_text(content))
             turn_kind = "slash_command"
+        elif kind == tr.SCHEDULED:
+            text, turn_kind = tr.prompt_text(content), "scheduled"
         else:
             text, turn_kind = tr.prompt_text(content), "prompt"
         queued = self._queue.prompt_arrived(text, len(s.turns))

@@ -53,7 +53,7 @@ class CopiedHistory:
             if ms is None or ms <= self._copy_mark:
                 return True
             self._copy_mark = None
-        if stamp is not None and user_kind in (tr.PROMPT, tr.SLASH_COMMAND):
+        if stamp is not None and user_kind in (tr.PROMPT, tr.SLASH_COMMAND, tr.SCHEDULED):
             text = cap_text(prompt_key(record, user_kind), SESSION_PROMPT_MAX_CHARS)
             earlier = self._prompts.get(stamp)
             latest = self._latest_ms

@@ -122,7 +122,9 @@ class Turn:
 
     index: int
     prompt: str
-    kind: str  # "prompt" | "slash_command" | "bash" (a `!` command answered) | "continuation"
+    # "prompt" | "slash_command" | "bash" (a `!` command answered) | "continuation" |
+    # "scheduled" (a prompt the user scheduled, sent when it fired)
+    kind: str
     line_no: int
     timestamp: str | None = None
     prompt_id: str | None = None
@@ -186,6 +188,7 @@ class Turn:
             ("command", self.local_command),
             ("images", self.images > 0),
             ("continuation", self.kind == "continuation"),
+            ("scheduled", self.kind == "scheduled"),
             ("api_error", self.api_error_only),
         ]
         return [name for name, on in marks if on]

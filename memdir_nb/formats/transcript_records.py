@@ -34,6 +34,7 @@ LOCAL_COMMAND_OUTPUT = "local_command_output"
 SLASH_COMMAND = "slash_command"
 TASK_NOTIFICATION = "task_notification"  # a background task's, or another agent's, message
 COMMAND_ECHO = "command_echo"  # the typed `/compact`, written before its command wrapper
+SCHEDULED = "scheduled"  # a prompt the user scheduled (/loop, CronCreate), sent when it fired
 PROMPT = "prompt"
 EMPTY = "empty"
 
@@ -61,6 +62,12 @@ _NOT_TYPED_ORIGINS = ("task-notification", "peer", "coordinator")
 # is the teammate's prompt, as the Agent tool's prompt is a subagent's; in the lead's file the
 # same wrapper is another agent's message, a notification.
 _TEAMMATE_TASK_PREFIX = "<teammate-message"
+# A scheduled prompt firing (2.1.28x: `/loop`, CronCreate, ScheduleWakeup): the CLI writes a
+# `system/scheduled_task_fire` note, then the prompt the user set up as a user record marked
+# isMeta, `promptSource: system`, `turnOrigin: scheduled` and `scheduledTaskId` (not on the
+# wakeups of a self-paced /loop). Nobody typed it then, but the agent answers it as a turn of
+# its own, and recall runs on it as on any prompt.
+_SCHEDULED_ORIGIN = "scheduled"
 _COMPACT_ECHO = re.compile(r"/compact(?:\s.*)?", re.DOTALL)
 # The CLI's answer to a `/name` it has no command or skill for (2.1.1x to 2.1.8x at least):
 # written as a plain user record right after a local-command caveat, never answered by the
@@ -254,7 +261,8 @@ def classify_user(record: Mapping[str, Any]) -> str:
 
     Order matters: a tool-result carrier is never a prompt; a compaction summary, meta
     text and a record holding only IDE context blocks are never typed; a task the team lead
-    hands a teammate is the teammate's prompt in its own (sidechain) file; then interrupts,
+    hands a teammate is the teammate's prompt in its own (sidechain) file, and a scheduled
+    prompt that fired (isMeta as it is) starts a turn; then interrupts,
     bash mode, local commands, prompt-expanding slash commands, notifications (a background
     task's, another agent's) and the typed echo of `/compact`; what is left with text or an
     image is a prompt.
@@ -268,6 +276,11 @@ def classify_user(record: Mapping[str, Any]) -> str:
         return COMPACT_SUMMARY
     if record.get("isSidechain") is True and text.startswith(_TEAMMATE_TASK_PREFIX):
         return PROMPT  # a task handed to a teammate, in the teammate's own file
+    if text and (
+        record.get("turnOrigin") == _SCHEDULED_ORIGIN
+        or isinstance(record.get("scheduledTaskId"), str)
+    ):
+        return SCHEDULED  # even when isMeta: the scheduled prompt starts a turn
     origin = record.get("origin")
     if isinstance(origin, dict) and origin.get("kind") in _NOT_TYPED_ORIGINS:
         return TASK_NOTIFICATION  # even when isMeta: it still arrived, and may release a dequeue

@@ -633,3 +633,32 @@ def test_a_main_session_that_opens_with_the_clis_warmup_sidechain_is_a_main_sess
     assert s.kind == "main" and not s.is_sidechain
     assert [t.prompt for t in s.turns] == ["config"] and len(s.tool_calls) == 1
     assert s.sidechain_records == 2
+
+
+def test_a_scheduled_prompt_that_fired_is_a_turn_of_its_own_though_marked_meta() -> None:
+    # 2.1.28x: /loop and CronCreate send the prompt the user set up when the schedule fires: a
+    # system/scheduled_task_fire note, then the prompt as an isMeta user record with a new
+    # promptId, turnOrigin "scheduled" and the task's id (the self-paced /loop's wakeups
+    # carry only turnOrigin)
+    w = _writer()
+    w.prompt("/loop 15m look at the nightly import log")
+    _finished(w, "scheduled")
+    w.system("turn_duration", durationMs=3000)
+    for task in ("c41a07e2", None):
+        w.system("scheduled_task_fire", content="Running scheduled task (Oct 6 9:15am)")
+        w.prompt_id = f"fire-{task}"
+        ids = {"scheduledTaskId": task} if task else {}
+        w.user_text(
+            "look at the nightly import log",
+            isMeta=True,
+            promptSource="system",
+            turnOrigin="scheduled",
+            **ids,
+        )
+        _memory_write(w)
+        _finished(w, "two rows were rejected")
+    typed, *fired = session_of(w.lines).turns
+    assert [t.kind for t in fired] == ["scheduled", "scheduled"]
+    assert all(t.prompt == "look at the nightly import log" for t in fired)
+    assert [len(t.tool_calls) for t in fired] == [1, 1] and typed.tool_calls == []
+    assert fired[0].flags == ["scheduled"] and not fired[0].has_queued_prompt

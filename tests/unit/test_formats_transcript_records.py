@@ -239,3 +239,14 @@ def test_the_clis_unknown_skill_answer_is_command_output_never_a_prompt(text: st
 
 def test_a_prompt_that_quotes_the_unknown_skill_answer_is_still_a_prompt() -> None:
     assert tr.classify_user(user("Unknown skill: pdf -- why? the plugin is installed")) == tr.PROMPT
+
+
+def test_a_scheduled_prompt_is_its_own_kind_though_marked_meta_and_an_empty_one_is_not() -> None:
+    def user(content: str, **extra: object) -> dict[str, object]:
+        return {"type": "user", "isMeta": True, "message": {"content": content}, **extra}
+
+    fired = user("check the queue", promptSource="system", turnOrigin="scheduled")
+    assert tr.classify_user(fired) == tr.SCHEDULED
+    assert tr.classify_user(user("check the queue", scheduledTaskId="9f0e")) == tr.SCHEDULED
+    assert tr.classify_user(user("", turnOrigin="scheduled")) == tr.META
+    assert tr.classify_user(user("Continue from where you left off.")) == tr.META
