@@ -457,6 +457,7 @@ class SessionBuilder:
 
     def _queue_operation(self, record: Mapping[str, Any]) -> None:
         """See formats.session_queue: typed while a turn ran, or a notification."""
+        self._copies.queued(record)  # at the top of a file: a fork's own queue records
         op, text = record.get("operation"), record.get("content")
         if op == "enqueue" and isinstance(text, str):
             turns = len(self.session.turns)

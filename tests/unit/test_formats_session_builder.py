@@ -662,3 +662,41 @@ def test_a_scheduled_prompt_that_fired_is_a_turn_of_its_own_though_marked_meta()
     assert all(t.prompt == "look at the nightly import log" for t in fired)
     assert [len(t.tool_calls) for t in fired] == [1, 1] and typed.tool_calls == []
     assert fired[0].flags == ["scheduled"] and not fired[0].has_queued_prompt
+
+
+def test_a_fork_sessions_copy_of_its_parent_is_not_its_turns_though_nothing_marks_it() -> None:
+    # `--resume <id> --fork-session` (2.1.27x): the new file opens with the queue records of
+    # the fork's own prompt, then the parent's conversation with its uuids and times kept and
+    # the fork's sessionId, and no forkedFrom; the fork's own prompt comes after it
+    w = _writer()
+    w.prompt("remember that the staging db is read-only on weekends")
+    _memory_write(w)
+    _finished(w, "saved")
+    parent = list(w.lines)
+    _queue(w, "enqueue", "does the note still hold?")
+    _queue(w, "dequeue")
+    opening = w.lines[len(parent) :]
+    w.lines = [*opening, *parent]
+    w.prompt("does the note still hold?")
+    _finished(w, "yes")
+    s = session_of(w.lines)
+    assert [t.prompt for t in s.turns] == ["does the note still hold?"]
+    assert s.tool_calls == [] and s.copied_records == len(parent)
+
+
+def test_a_first_prompt_written_just_after_its_own_dequeue_is_not_a_copy() -> None:
+    # Claude Desktop and the VS Code extension queue even the first prompt; the extension
+    # writes a command typed before it (/model) after its queue records, with older times
+    w = _writer()
+    w.user_text("<command-name>/model</command-name>\n<command-args>opus</command-args>")
+    w.user_text("<local-command-stdout>Set model to opus</local-command-stdout>")
+    command = w.lines[:]
+    _queue(w, "enqueue", "why is the build red?")
+    _queue(w, "dequeue")
+    w.lines = [*w.lines[len(command) :], *command]
+    w.prompt("why is the build red?")
+    _memory_write(w)
+    _finished(w, "a flaky test")
+    s = session_of(w.lines)
+    assert len(s.turns) == 1 and s.copied_records == 0 and len(s.tool_calls) == 1
+    assert s.turns[0].local_commands == ["/model opus"]
