@@ -16,6 +16,7 @@ from memdir_nb.formats.session_model import (
     Turn,
     cap_text,
     cap_value,
+    coordinator_placed,
     given_the_conversation,
     mentions_memory,
     turns_were_sidechain,
@@ -203,11 +204,9 @@ class SessionBuilder:
             turn.end_timestamp = stamp
 
     def _user(self, record: Mapping[str, Any], line_no: int, kind: str) -> None:
-        content = (
-            record.get("message", {}).get("content")
-            if isinstance(record.get("message"), dict)
-            else None
-        )
+        message = record.get("message")
+        content = message.get("content") if isinstance(message, dict) else None
+        kind, self._idle = coordinator_placed(kind, self.session.turns, self._idle)
         images = tr.count_images(content)
         self.session.images += images
         if kind not in (tr.BASH_INPUT, tr.BASH_OUTPUT, tr.META, tr.EMPTY):

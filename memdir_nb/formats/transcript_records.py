@@ -33,6 +33,7 @@ LOCAL_COMMAND = "local_command"
 LOCAL_COMMAND_OUTPUT = "local_command_output"
 SLASH_COMMAND = "slash_command"
 TASK_NOTIFICATION = "task_notification"  # a background task's, or another agent's, message
+COORDINATOR = "coordinator"  # what the agent that started a subagent sends it (see below)
 COMMAND_ECHO = "command_echo"  # the typed `/compact`, written before its command wrapper
 SCHEDULED = "scheduled"  # a prompt the user scheduled (/loop, CronCreate), sent when it fired
 PROMPT = "prompt"
@@ -54,9 +55,14 @@ _NOTIFICATION_PREFIXES = (
     "<teammate-message",
     "Another Claude session sent a message:",
 )
-# `coordinator` (2.1.2xx): the agent that started a subagent sending it more while it works,
-# written into the subagent's file as a harness note (isMeta) with this origin.
-_NOT_TYPED_ORIGINS = ("task-notification", "peer", "coordinator")
+# `coordinator` (2.1.2xx): the agent that started a subagent sending it more (SendMessage),
+# written into the subagent's file as a harness note (isMeta) with this origin and the words
+# "The coordinator sent a message while you were working:". In real files it came after the
+# subagent had answered (a response without tool calls ended its task), minutes or hours
+# later, whatever its promptId: then it is the subagent's next task, a turn; between tool
+# calls it would be a note the subagent reads while it works (the session builder decides).
+_NOT_TYPED_ORIGINS = ("task-notification", "peer")
+_COORDINATOR_ORIGIN = "coordinator"
 # An in-process teammate's own file (agent teams, 2.1.25x: subagents/agent-a<name>-<hex>.jsonl,
 # every record a sidechain one) receives each task from the team lead in this wrapper. There it
 # is the teammate's prompt, as the Agent tool's prompt is a subagent's; in the lead's file the
@@ -284,6 +290,8 @@ def classify_user(record: Mapping[str, Any]) -> str:
     origin = record.get("origin")
     if isinstance(origin, dict) and origin.get("kind") in _NOT_TYPED_ORIGINS:
         return TASK_NOTIFICATION  # even when isMeta: it still arrived, and may release a dequeue
+    if isinstance(origin, dict) and origin.get("kind") == _COORDINATOR_ORIGIN:
+        return COORDINATOR
     if record.get("isMeta") or text.startswith(_CAVEAT_PREFIXES):
         return META
     if text.startswith(_IDE_PREFIXES) and not prompt_text(content) and not _has_media(blocks):

@@ -700,3 +700,32 @@ def test_a_first_prompt_written_just_after_its_own_dequeue_is_not_a_copy() -> No
     s = session_of(w.lines)
     assert len(s.turns) == 1 and s.copied_records == 0 and len(s.tool_calls) == 1
     assert s.turns[0].local_commands == ["/model opus"]
+
+
+def _from_the_coordinator(w: RecordWriter, text: str, prompt_id: str) -> None:
+    w.prompt_id = prompt_id
+    w.user_text(
+        f"The coordinator sent a message while you were working:\n{text}",
+        isMeta=True,
+        origin={"kind": "coordinator"},
+    )
+
+
+def test_the_coordinators_message_after_a_subagent_finished_is_its_next_task() -> None:
+    # 2.1.2xx subagent files: SendMessage to a subagent that has answered (a response without
+    # tool calls, with or without stop_reason end_turn) resumes it with a new task, minutes or
+    # hours later, under any promptId; sent between its tool calls, the same words are a note
+    w = _agent_writer("a5c01d9e7b3f2a816")
+    w.prompt("Implement task 3 of the plan")
+    _working(w)
+    _from_the_coordinator(w, "the plan's constraints changed, re-read them", w.prompt_id or "")
+    _finished(w, "Status: DONE")
+    _from_the_coordinator(w, "comments in source must be English: translate yours", "p-2")
+    _memory_write(w)
+    w.response([{"type": "text", "text": "Status: DONE"}])  # no stop_reason on its last block
+    _from_the_coordinator(w, "fix round 2: two defects", "p-2")  # the same promptId, too
+    _finished(w, "fixed")
+    first, second, third = session_of(w.lines).turns
+    assert first.notifications == 1 and second.kind == third.kind == "prompt"
+    assert second.prompt.endswith("translate yours") and len(second.tool_calls) == 1
+    assert third.prompt.endswith("two defects") and second.notifications == 0

@@ -115,12 +115,6 @@ def test_each_user_record_shape_is_classified(record: dict[str, object], kind: s
         ),
         user("the build finished", origin={"kind": "task-notification"}),
         user("<bash-notification>\n<shell-id>b5eda54</shell-id>\n</bash-notification>"),
-        user(
-            "The coordinator sent a message while you were working:\nalso fix the comments",
-            isMeta=True,
-            isSidechain=True,
-            origin={"kind": "coordinator"},
-        ),
     ],
 )
 def test_another_agents_message_is_a_notification_never_a_prompt(
@@ -250,3 +244,13 @@ def test_a_scheduled_prompt_is_its_own_kind_though_marked_meta_and_an_empty_one_
     assert tr.classify_user(user("check the queue", scheduledTaskId="9f0e")) == tr.SCHEDULED
     assert tr.classify_user(user("", turnOrigin="scheduled")) == tr.META
     assert tr.classify_user(user("Continue from where you left off.")) == tr.META
+
+
+def test_the_coordinators_message_is_its_own_kind_for_the_builder_to_place() -> None:
+    note = user(
+        "The coordinator sent a message while you were working:\nalso fix the comments",
+        isMeta=True,
+        isSidechain=True,
+        origin={"kind": "coordinator"},
+    )
+    assert tr.classify_user(note) == tr.COORDINATOR
