@@ -211,7 +211,7 @@ class SessionBuilder:
         self.session.images += images
         if kind not in (tr.BASH_INPUT, tr.BASH_OUTPUT, tr.META, tr.EMPTY):
             self._bash_prompt = None  # what the model answers next is not the `!` command
-        if kind in (tr.PROMPT, tr.SLASH_COMMAND, tr.SCHEDULED):
+        if kind in tr.TURN_KINDS:
             self._prompt(record, line_no, kind, content, images)
             return
         if kind == tr.BASH_INPUT:
@@ -262,13 +262,9 @@ class SessionBuilder:
             running.images += images
             self._touch(running, record)
             return
-        if kind == tr.SLASH_COMMAND:
-            text = tr.command_line(tr.content_text(content))
-            turn_kind = "slash_command"
-        elif kind == tr.SCHEDULED:
-            text, turn_kind = tr.prompt_text(content), "scheduled"
-        else:
-            text, turn_kind = tr.prompt_text(content), "prompt"
+        slash = kind == tr.SLASH_COMMAND
+        text = tr.command_line(tr.content_text(content)) if slash else tr.prompt_text(content)
+        turn_kind = tr.TURN_KINDS.get(kind, "prompt")
         queued = self._queue.prompt_arrived(text, len(s.turns))
         turn = self._start_turn(text, turn_kind, line_no, record, queued=queued)
         turn.images += images

@@ -22,7 +22,6 @@ from memdir_nb.spec.constants import SESSION_PROMPT_MAX_CHARS
 # How much older than the queue records that open a file its first conversation records must
 # be to be a fork's copy: a genuine first prompt is written just after its dequeue.
 FORK_COPY_MIN_AGE_MS = 2000.0
-_PROMPT_KINDS = (tr.PROMPT, tr.SLASH_COMMAND, tr.SCHEDULED)  # the user kinds that start a turn
 
 
 def prompt_key(record: Mapping[str, Any], kind: str) -> str:
@@ -73,7 +72,7 @@ class CopiedHistory:
         stamp = record.get("timestamp")
         stamp = stamp if isinstance(stamp, str) else None
         ms = timestamp_ms(stamp)
-        if not self._prompted and user_kind in _PROMPT_KINDS:
+        if not self._prompted and user_kind in tr.TURN_KINDS:
             self._prompted, opened = True, self._opened_ms
             if opened is not None and ms is not None and ms < opened - FORK_COPY_MIN_AGE_MS:
                 self._copy_mark = opened  # a fork's file: the parent's history comes first
@@ -81,7 +80,7 @@ class CopiedHistory:
             if ms is None or ms <= self._copy_mark:
                 return True
             self._copy_mark = None
-        if stamp is not None and user_kind in _PROMPT_KINDS:
+        if stamp is not None and user_kind in tr.TURN_KINDS:
             text = cap_text(prompt_key(record, user_kind), SESSION_PROMPT_MAX_CHARS)
             earlier = self._prompts.get(stamp)
             latest = self._latest_ms

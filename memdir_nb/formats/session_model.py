@@ -128,7 +128,8 @@ class Turn:
     index: int
     prompt: str
     # "prompt" | "slash_command" | "bash" (a `!` command answered) | "continuation" |
-    # "scheduled" (a prompt the user scheduled, sent when it fired)
+    # "scheduled" (a prompt the user scheduled, sent when it fired) | "channel" (a message a
+    # person sent through an MCP channel)
     kind: str
     line_no: int
     timestamp: str | None = None
@@ -199,6 +200,7 @@ class Turn:
             ("images", self.images > 0),
             ("continuation", self.kind == "continuation"),
             ("scheduled", self.kind == "scheduled"),
+            ("channel", self.kind == "channel"),
             ("api_error", self.api_error_only),
         ]
         return [name for name, on in marks if on]

@@ -729,3 +729,25 @@ def test_the_coordinators_message_after_a_subagent_finished_is_its_next_task() -
     assert first.notifications == 1 and second.kind == third.kind == "prompt"
     assert second.prompt.endswith("translate yours") and len(second.tool_calls) == 1
     assert third.prompt.endswith("two defects") and second.notifications == 0
+
+
+def test_a_message_through_a_channel_is_a_turn_of_its_own_though_marked_meta() -> None:
+    # 2.1.2xx: a person writing to the session through an MCP channel (a Telegram bridge)
+    # reaches it as an isMeta user record with origin kind "channel"; the agent answers it
+    w = _writer()
+    w.prompt("keep an eye on the import while I am out")
+    _finished(w, "will do")
+    w.system("turn_duration", durationMs=2000)
+    w.prompt_id = "from-the-phone"
+    w.user_text(
+        '<channel source="telegram" chat_id="-1001" message_id="42">\n'
+        "did the import finish? note the row count\n</channel>",
+        isMeta=True,
+        origin={"kind": "channel", "server": "plugin:telegram:telegram"},
+    )
+    _memory_write(w)
+    _finished(w, "yes, 1,204 rows")
+    typed, phoned = session_of(w.lines).turns
+    assert phoned.kind == "channel" and phoned.flags == ["channel"]
+    assert "note the row count" in phoned.prompt and len(phoned.tool_calls) == 1
+    assert typed.tool_calls == []

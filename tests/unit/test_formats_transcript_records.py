@@ -254,3 +254,13 @@ def test_the_coordinators_message_is_its_own_kind_for_the_builder_to_place() -> 
         origin={"kind": "coordinator"},
     )
     assert tr.classify_user(note) == tr.COORDINATOR
+
+
+def test_a_message_through_a_channel_is_its_own_kind_though_marked_meta() -> None:
+    via_phone = user(
+        '<channel source="telegram" chat_id="7">are you there?</channel>',
+        isMeta=True,
+        origin={"kind": "channel", "server": "telegram"},
+    )
+    assert tr.classify_user(via_phone) == tr.CHANNEL
+    assert tr.classify_user(user("", isMeta=True, origin={"kind": "channel"})) == tr.META
