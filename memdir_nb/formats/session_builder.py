@@ -17,6 +17,7 @@ from memdir_nb.formats.session_model import (
     Turn,
     cap_text,
     cap_value,
+    coordinator_placed,
     given_the_conversation,
     mentions_memory,
     turns_were_sidechain,
@@ -214,16 +215,14 @@ class SessionBuilder:
             turn.end_timestamp = stamp
 
     def _user(self, record: Mapping[str, Any], line_no: int, kind: str) -> None:
-        content = (
-            record.get("message", {}).get("content")
-            if isinstance(record.get("message"), dict)
-            else None
-        )
+        message = record.get("message")
+        content = message.get("content") if isinstance(message, dict) else None
+        kind, self._idle = coordinator_placed(kind, self.session.turns, self._idle)
         images = tr.count_images(content)
         self.session.images += images
         if kind not in (tr.BASH_INPUT, tr.BASH_OUTPUT, tr.META, tr.EMPTY):
             self._bash_prompt = None  # what the model answers next is not the `!` command
-        if kind in (tr.PROMPT, tr.SLASH_COMMAND):
+        if kind in tr.TURN_KINDS:
             self._prompt(record, line_no, kind, content, images)
             return
         if kind == tr.BASH_INPUT:
@@ -274,11 +273,9 @@ class SessionBuilder:
             running.images += images
             self._touch(running, record)
             return
-        if kind == tr.SLASH_COMMAND:
-            text = tr.command_line(tr.content_text(content))
-            turn_kind = "slash_command"
-        else:
-            text, turn_kind = tr.prompt_text(content), "prompt"
+        slash = kind == tr.SLASH_COMMAND
+        text = tr.command_line(tr.content_text(content)) if slash else tr.prompt_text(content)
+        turn_kind = tr.TURN_KINDS.get(kind, "prompt")
         queued = self._queue.prompt_arrived(text, len(s.turns))
         turn = self._start_turn(text, turn_kind, line_no, record, queued=queued)
         turn.images += images
@@ -467,6 +464,7 @@ class SessionBuilder:
 
     def _queue_operation(self, record: Mapping[str, Any]) -> None:
         """See formats.session_queue: typed while a turn ran, or a notification."""
+        self._copies.queued(record)  # at the top of a file: a fork's own queue records
         op, text = record.get("operation"), record.get("content")
         if op == "enqueue" and isinstance(text, str):
             turns = len(self.session.turns)

@@ -5,7 +5,8 @@ whole conversation (:func:`keep_own_turn`).
 
 Newer CLIs (2.1.1x and later) may append a finished turn again, one content block per record,
 with fresh uuids but the original timestamps and tool_use ids. The session builder asks
-:class:`CopiedHistory` about every main-thread user/assistant record, in file order.
+:class:`CopiedHistory` about every main-thread user/assistant record, in file order, and
+tells it the queue records read before the first of them (:meth:`CopiedHistory.queued`).
 """
 
 from __future__ import annotations
@@ -17,6 +18,10 @@ from typing import Any
 from memdir_nb.formats import transcript_records as tr
 from memdir_nb.formats.session_model import Session, cap_text, timestamp_ms
 from memdir_nb.spec.constants import SESSION_PROMPT_MAX_CHARS
+
+# How much older than the queue records that open a file its first conversation records must
+# be to be a fork's copy: a genuine first prompt is written just after its dequeue.
+FORK_COPY_MIN_AGE_MS = 2000.0
 
 
 def prompt_key(record: Mapping[str, Any], kind: str) -> str:
@@ -35,6 +40,24 @@ class CopiedHistory:
         self._prompts: dict[str, str] = {}  # prompt text by timestamp, to tell copies
         self._latest_ms: float | None = None  # the newest user/assistant record read
         self._copy_mark: float | None = None  # in a copy: the newest time read before it
+        self._opened_ms: float | None = None  # the newest queue record before any prompt
+        self._prompted = False  # a prompt record was read
+
+    def queued(self, record: Mapping[str, Any]) -> None:
+        """A queue record, which before any user/assistant record may open a fork's file.
+
+        `--resume <id> --fork-session` (2.1.2xx) starts the new file with its own first
+        prompt's queue records, stamped at the fork, then copies the parent's conversation
+        with its uuids and times kept and its sessionId rewritten, and no `forkedFrom`. When
+        the first prompt record is older than those queue records (by more than
+        FORK_COPY_MIN_AGE_MS), it and what follows up to their time are the parent's; the
+        first newer record, the fork's own prompt, ends the copy. (The VS Code extension
+        writes the local commands typed before the first prompt after that prompt's queue
+        records with their own, older, times: those are no copy.)
+        """
+        ms = timestamp_ms(record.get("timestamp"))
+        if not self._prompted and ms is not None:
+            self._opened_ms = ms if self._opened_ms is None else max(ms, self._opened_ms)
 
     def is_copy(self, record: Mapping[str, Any], user_kind: str | None) -> bool:
         """Whether a user/assistant record is history the CLI wrote again.
@@ -49,11 +72,15 @@ class CopiedHistory:
         stamp = record.get("timestamp")
         stamp = stamp if isinstance(stamp, str) else None
         ms = timestamp_ms(stamp)
+        if not self._prompted and user_kind in tr.TURN_KINDS:
+            self._prompted, opened = True, self._opened_ms
+            if opened is not None and ms is not None and ms < opened - FORK_COPY_MIN_AGE_MS:
+                self._copy_mark = opened  # a fork's file: the parent's history comes first
         if self._copy_mark is not None:
             if ms is None or ms <= self._copy_mark:
                 return True
             self._copy_mark = None
-        if stamp is not None and user_kind in (tr.PROMPT, tr.SLASH_COMMAND):
+        if stamp is not None and user_kind in tr.TURN_KINDS:
             text = cap_text(prompt_key(record, user_kind), SESSION_PROMPT_MAX_CHARS)
             earlier = self._prompts.get(stamp)
             latest = self._latest_ms

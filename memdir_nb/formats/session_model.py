@@ -26,7 +26,12 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from memdir_nb.formats.transcript_records import TranscriptProblem
+from memdir_nb.formats.transcript_records import (
+    COORDINATOR,
+    PROMPT,
+    TASK_NOTIFICATION,
+    TranscriptProblem,
+)
 
 
 def cap_text(text: str, limit: int) -> str:
@@ -123,7 +128,10 @@ class Turn:
 
     index: int
     prompt: str
-    kind: str  # "prompt" | "slash_command" | "bash" (a `!` command answered) | "continuation"
+    # "prompt" | "slash_command" | "bash" (a `!` command answered) | "continuation" |
+    # "scheduled" (a prompt the user scheduled, sent when it fired) | "channel" (a message a
+    # person sent through an MCP channel)
+    kind: str
     line_no: int
     timestamp: str | None = None
     prompt_id: str | None = None
@@ -150,6 +158,11 @@ class Turn:
     def tools_used(self) -> list[str]:
         """Names of the main agent's tools, first use order, each once."""
         return list(dict.fromkeys(c.name for c in self.tool_calls))
+
+    @property
+    def answered(self) -> bool:
+        """The agent's last response so far called no tool: its answer, which ends the turn."""
+        return bool(self.responses) and not self.responses[-1].tool_calls
 
     @property
     def bash_mode(self) -> bool:
@@ -187,6 +200,8 @@ class Turn:
             ("command", self.local_command),
             ("images", self.images > 0),
             ("continuation", self.kind == "continuation"),
+            ("scheduled", self.kind == "scheduled"),
+            ("channel", self.kind == "channel"),
             ("api_error", self.api_error_only),
         ]
         return [name for name, on in marks if on]
@@ -343,3 +358,15 @@ def turns_were_sidechain(session: Session, records: int) -> None:
     session.sidechain_records += records
     session.images -= sum(t.images for t in session.turns)
     session.turns, session.compactions = [], []
+
+
+def coordinator_placed(kind: str, turns: list[Turn], idle: bool) -> tuple[str, bool]:
+    """A user record's kind in its turn, and whether the agent is idle; only a message from the
+    agent that started a subagent (transcript_records.COORDINATOR) changes: it is the
+    subagent's next task (PROMPT) when it came after the subagent answered (its last response
+    called no tool, or its turn ended), else a note read between tool calls
+    (TASK_NOTIFICATION)."""
+    if kind != COORDINATOR:
+        return kind, idle
+    done = bool(turns) and (idle or turns[-1].answered)
+    return (PROMPT if done else TASK_NOTIFICATION), done

@@ -33,7 +33,10 @@ LOCAL_COMMAND = "local_command"
 LOCAL_COMMAND_OUTPUT = "local_command_output"
 SLASH_COMMAND = "slash_command"
 TASK_NOTIFICATION = "task_notification"  # a background task's, or another agent's, message
+COORDINATOR = "coordinator"  # what the agent that started a subagent sends it (see below)
 COMMAND_ECHO = "command_echo"  # the typed `/compact`, written before its command wrapper
+SCHEDULED = "scheduled"  # a prompt the user scheduled (/loop, CronCreate), sent when it fired
+CHANNEL = "channel"  # a person's message through an MCP channel (Telegram, Slack, a phone)
 PROMPT = "prompt"
 EMPTY = "empty"
 
@@ -53,14 +56,37 @@ _NOTIFICATION_PREFIXES = (
     "<teammate-message",
     "Another Claude session sent a message:",
 )
-# `coordinator` (2.1.2xx): the agent that started a subagent sending it more while it works,
-# written into the subagent's file as a harness note (isMeta) with this origin.
-_NOT_TYPED_ORIGINS = ("task-notification", "peer", "coordinator")
+# `coordinator` (2.1.2xx): the agent that started a subagent sending it more (SendMessage),
+# written into the subagent's file as a harness note (isMeta) with this origin and the words
+# "The coordinator sent a message while you were working:". In real files it came after the
+# subagent had answered (a response without tool calls ended its task), minutes or hours
+# later, whatever its promptId: then it is the subagent's next task, a turn; between tool
+# calls it would be a note the subagent reads while it works (the session builder decides).
+_NOT_TYPED_ORIGINS = ("task-notification", "peer")
+_COORDINATOR_ORIGIN = "coordinator"
 # An in-process teammate's own file (agent teams, 2.1.25x: subagents/agent-a<name>-<hex>.jsonl,
 # every record a sidechain one) receives each task from the team lead in this wrapper. There it
 # is the teammate's prompt, as the Agent tool's prompt is a subagent's; in the lead's file the
 # same wrapper is another agent's message, a notification.
 _TEAMMATE_TASK_PREFIX = "<teammate-message"
+# A scheduled prompt firing (2.1.28x: `/loop`, CronCreate, ScheduleWakeup): the CLI writes a
+# `system/scheduled_task_fire` note, then the prompt the user set up as a user record marked
+# isMeta, `promptSource: system`, `turnOrigin: scheduled` and `scheduledTaskId` (not on the
+# wakeups of a self-paced /loop). Nobody typed it then, but the agent answers it as a turn of
+# its own, and recall runs on it as on any prompt.
+_SCHEDULED_ORIGIN = "scheduled"
+# A message a person sends the session through an MCP channel (a Telegram or Slack bridge, a
+# phone; 2.1.2xx) is written as an isMeta user record with `origin: {kind: channel, server}`
+# and its text in `<channel source=… chat_id=…>…</channel>`. When the agent is free it is
+# what the agent answers, a turn (of kind `channel`); while it works the CLI queues it.
+_CHANNEL_ORIGIN = "channel"
+# The user kinds that start a turn, with the kind of the turn they start.
+TURN_KINDS = {
+    PROMPT: "prompt",
+    SLASH_COMMAND: "slash_command",
+    SCHEDULED: "scheduled",
+    CHANNEL: "channel",
+}
 _COMPACT_ECHO = re.compile(r"/compact(?:\s.*)?", re.DOTALL)
 # The CLI's answer to a `/name` it has no command or skill for (2.1.1x to 2.1.8x at least):
 # written as a plain user record right after a local-command caveat, never answered by the
@@ -254,7 +280,9 @@ def classify_user(record: Mapping[str, Any]) -> str:
 
     Order matters: a tool-result carrier is never a prompt; a compaction summary, meta
     text and a record holding only IDE context blocks are never typed; a task the team lead
-    hands a teammate is the teammate's prompt in its own (sidechain) file; then interrupts,
+    hands a teammate is the teammate's prompt in its own (sidechain) file; a record's origin
+    may say what it is, isMeta as it may be (a scheduled prompt that fired, a message through a
+    channel, a notification, the coordinator's message); then interrupts,
     bash mode, local commands, prompt-expanding slash commands, notifications (a background
     task's, another agent's) and the typed echo of `/compact`; what is left with text or an
     image is a prompt.
@@ -268,9 +296,9 @@ def classify_user(record: Mapping[str, Any]) -> str:
         return COMPACT_SUMMARY
     if record.get("isSidechain") is True and text.startswith(_TEAMMATE_TASK_PREFIX):
         return PROMPT  # a task handed to a teammate, in the teammate's own file
-    origin = record.get("origin")
-    if isinstance(origin, dict) and origin.get("kind") in _NOT_TYPED_ORIGINS:
-        return TASK_NOTIFICATION  # even when isMeta: it still arrived, and may release a dequeue
+    by_origin = _kind_by_origin(record, text)
+    if by_origin is not None:
+        return by_origin  # even when isMeta: it arrived, and may start a turn or end a dequeue
     if record.get("isMeta") or text.startswith(_CAVEAT_PREFIXES):
         return META
     if text.startswith(_IDE_PREFIXES) and not prompt_text(content) and not _has_media(blocks):
@@ -280,6 +308,24 @@ def classify_user(record: Mapping[str, Any]) -> str:
     ):
         return INTERRUPT
     return _classify_text(text, blocks)
+
+
+def _kind_by_origin(record: Mapping[str, Any], text: str) -> str | None:
+    """The kind a user record's origin gives it (isMeta as it may be), else None: a scheduled
+    prompt that fired, a message through a channel, another agent's or a background task's
+    notification, or what the agent that started a subagent sends it."""
+    if text and (
+        record.get("turnOrigin") == _SCHEDULED_ORIGIN
+        or isinstance(record.get("scheduledTaskId"), str)
+    ):
+        return SCHEDULED
+    origin = record.get("origin")
+    kind = origin.get("kind") if isinstance(origin, dict) else None
+    if kind in _NOT_TYPED_ORIGINS:
+        return TASK_NOTIFICATION
+    if kind == _COORDINATOR_ORIGIN:
+        return COORDINATOR
+    return CHANNEL if kind == _CHANNEL_ORIGIN and text else None
 
 
 def _classify_text(text: str, blocks: list[dict[str, Any]]) -> str:

@@ -3,7 +3,10 @@
 Claude Code keeps each session as ``<claude home>/projects/<key>/<session id>.jsonl``, beside
 the project's memory dir ``<key>/memory/``. A subagent's own transcript lives at
 ``<key>/<session id>/subagents/agent-<id>.jsonl`` (2.1.x) or ``<key>/agent-<id>.jsonl``
-(2.0.x); 1.0.x wrote subagents into the main file (``isSidechain`` records).
+(2.0.x); 1.0.x wrote subagents into the main file (``isSidechain`` records). The agents a
+Workflow script starts (2.1.27x) live one level further down, one folder per run:
+``<key>/<session id>/subagents/workflows/wf_<run id>/agent-<id>.jsonl``, beside the run's
+``journal.jsonl`` (the script's own log, not a transcript).
 """
 
 from __future__ import annotations
@@ -125,9 +128,14 @@ def projects_dir(claude_home: str | os.PathLike[str]) -> Path:
     return Path(claude_home) / "projects"
 
 
+WORKFLOWS_DIRNAME = "workflows"  # <session id>/subagents/workflows/wf_<run id>/agent-*.jsonl
+
+
 def _project_folder(path: str | os.PathLike[str]) -> Path:
-    """The project folder a transcript belongs to (a subagent file's too)."""
+    """The project folder a transcript belongs to (a subagent's and a workflow agent's too)."""
     folder = Path(os.path.abspath(path)).parent
+    if folder.parent.name == WORKFLOWS_DIRNAME and folder.parent.parent.name == "subagents":
+        folder = folder.parent.parent  # a workflow run's folder: up to subagents/
     if folder.name == "subagents":
         folder = folder.parent.parent
     return folder
@@ -230,11 +238,22 @@ def _transcripts(project: Path) -> Iterator[Path]:
         if entry.name.endswith(".jsonl") and entry.is_file(follow_symlinks=False):
             yield Path(entry.path)
         elif entry.is_dir(follow_symlinks=False) and entry.name != PROJECT_MEMORY_DIRNAME:
-            sub = Path(entry.path) / "subagents"
-            if sub.is_dir() and not sub.is_symlink():
-                for agent in sorted(sub.glob("agent-*.jsonl")):
-                    if agent.is_file() and not agent.is_symlink():
-                        yield agent
+            yield from _agent_files(Path(entry.path) / "subagents")
+
+
+def _agent_files(sub: Path) -> Iterator[Path]:
+    """A session's subagent transcripts: those in subagents/, then each workflow run's
+    (subagents/workflows/wf_<run id>/), sorted; symlinked files and folders are left out."""
+    if not sub.is_dir() or sub.is_symlink():
+        return
+    yield from (a for a in sorted(sub.glob("agent-*.jsonl")) if a.is_file() and not a.is_symlink())
+    runs = sub / WORKFLOWS_DIRNAME
+    if not runs.is_dir() or runs.is_symlink():
+        return
+    for run in sorted(r for r in runs.iterdir() if r.is_dir() and not r.is_symlink()):
+        yield from (
+            a for a in sorted(run.glob("agent-*.jsonl")) if a.is_file() and not a.is_symlink()
+        )
 
 
 def iter_session_files(claude_home: str | os.PathLike[str]) -> Iterator[SessionFile]:

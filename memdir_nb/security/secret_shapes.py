@@ -333,8 +333,9 @@ _PUBLIC_SHAPES = re.compile(
             # Stripe object ids and publishable keys (secret and restricted keys are not here)
             r"(?<![\w\-])(?:pk_(?:live|test)|cs_(?:live|test)|cus|pi|pm|ch|in|sub|si|price|prod"
             r"|evt|acct|seti|txn|po|re|plink|ii|il)_[A-Za-z0-9]{8,}(?![\w\-])",
-            # API object ids: Anthropic messages, requests, tool calls and batches; OpenAI ids
-            r"(?<![\w\-])(?:msg|req|toolu|msgbatch)_0[A-Za-z0-9]{20,}(?![\w\-])",
+            # API object ids: Anthropic messages, requests, tool calls, batches and the
+            # triggers of scheduled cloud routines (RemoteTrigger, 2.1.2xx); OpenAI ids
+            r"(?<![\w\-])(?:msg|req|toolu|msgbatch|trig)_0[A-Za-z0-9]{20,}(?![\w\-])",
             r"(?<![\w\-])(?:chatcmpl-|asst_|thread_|run_|resp_|batch_|file-)[A-Za-z0-9]{16,}(?![\w\-])",
             # Inline data (an image in a data: URI is content, not a credential)
             rf"data:[\w/+.\-]+;base64,{_B64}+={{0,2}}",

@@ -633,3 +633,121 @@ def test_a_main_session_that_opens_with_the_clis_warmup_sidechain_is_a_main_sess
     assert s.kind == "main" and not s.is_sidechain
     assert [t.prompt for t in s.turns] == ["config"] and len(s.tool_calls) == 1
     assert s.sidechain_records == 2
+
+
+def test_a_scheduled_prompt_that_fired_is_a_turn_of_its_own_though_marked_meta() -> None:
+    # 2.1.28x: /loop and CronCreate send the prompt the user set up when the schedule fires: a
+    # system/scheduled_task_fire note, then the prompt as an isMeta user record with a new
+    # promptId, turnOrigin "scheduled" and the task's id (the self-paced /loop's wakeups
+    # carry only turnOrigin)
+    w = _writer()
+    w.prompt("/loop 15m look at the nightly import log")
+    _finished(w, "scheduled")
+    w.system("turn_duration", durationMs=3000)
+    for task in ("c41a07e2", None):
+        w.system("scheduled_task_fire", content="Running scheduled task (Oct 6 9:15am)")
+        w.prompt_id = f"fire-{task}"
+        ids = {"scheduledTaskId": task} if task else {}
+        w.user_text(
+            "look at the nightly import log",
+            isMeta=True,
+            promptSource="system",
+            turnOrigin="scheduled",
+            **ids,
+        )
+        _memory_write(w)
+        _finished(w, "two rows were rejected")
+    typed, *fired = session_of(w.lines).turns
+    assert [t.kind for t in fired] == ["scheduled", "scheduled"]
+    assert all(t.prompt == "look at the nightly import log" for t in fired)
+    assert [len(t.tool_calls) for t in fired] == [1, 1] and typed.tool_calls == []
+    assert fired[0].flags == ["scheduled"] and not fired[0].has_queued_prompt
+
+
+def test_a_fork_sessions_copy_of_its_parent_is_not_its_turns_though_nothing_marks_it() -> None:
+    # `--resume <id> --fork-session` (2.1.27x): the new file opens with the queue records of
+    # the fork's own prompt, then the parent's conversation with its uuids and times kept and
+    # the fork's sessionId, and no forkedFrom; the fork's own prompt comes after it
+    w = _writer()
+    w.prompt("remember that the staging db is read-only on weekends")
+    _memory_write(w)
+    _finished(w, "saved")
+    parent = list(w.lines)
+    _queue(w, "enqueue", "does the note still hold?")
+    _queue(w, "dequeue")
+    opening = w.lines[len(parent) :]
+    w.lines = [*opening, *parent]
+    w.prompt("does the note still hold?")
+    _finished(w, "yes")
+    s = session_of(w.lines)
+    assert [t.prompt for t in s.turns] == ["does the note still hold?"]
+    assert s.tool_calls == [] and s.copied_records == len(parent)
+
+
+def test_a_first_prompt_written_just_after_its_own_dequeue_is_not_a_copy() -> None:
+    # Claude Desktop and the VS Code extension queue even the first prompt; the extension
+    # writes a command typed before it (/model) after its queue records, with older times
+    w = _writer()
+    w.user_text("<command-name>/model</command-name>\n<command-args>opus</command-args>")
+    w.user_text("<local-command-stdout>Set model to opus</local-command-stdout>")
+    command = w.lines[:]
+    _queue(w, "enqueue", "why is the build red?")
+    _queue(w, "dequeue")
+    w.lines = [*w.lines[len(command) :], *command]
+    w.prompt("why is the build red?")
+    _memory_write(w)
+    _finished(w, "a flaky test")
+    s = session_of(w.lines)
+    assert len(s.turns) == 1 and s.copied_records == 0 and len(s.tool_calls) == 1
+    assert s.turns[0].local_commands == ["/model opus"]
+
+
+def _from_the_coordinator(w: RecordWriter, text: str, prompt_id: str) -> None:
+    w.prompt_id = prompt_id
+    w.user_text(
+        f"The coordinator sent a message while you were working:\n{text}",
+        isMeta=True,
+        origin={"kind": "coordinator"},
+    )
+
+
+def test_the_coordinators_message_after_a_subagent_finished_is_its_next_task() -> None:
+    # 2.1.2xx subagent files: SendMessage to a subagent that has answered (a response without
+    # tool calls, with or without stop_reason end_turn) resumes it with a new task, minutes or
+    # hours later, under any promptId; sent between its tool calls, the same words are a note
+    w = _agent_writer("a5c01d9e7b3f2a816")
+    w.prompt("Implement task 3 of the plan")
+    _working(w)
+    _from_the_coordinator(w, "the plan's constraints changed, re-read them", w.prompt_id or "")
+    _finished(w, "Status: DONE")
+    _from_the_coordinator(w, "comments in source must be English: translate yours", "p-2")
+    _memory_write(w)
+    w.response([{"type": "text", "text": "Status: DONE"}])  # no stop_reason on its last block
+    _from_the_coordinator(w, "fix round 2: two defects", "p-2")  # the same promptId, too
+    _finished(w, "fixed")
+    first, second, third = session_of(w.lines).turns
+    assert first.notifications == 1 and second.kind == third.kind == "prompt"
+    assert second.prompt.endswith("translate yours") and len(second.tool_calls) == 1
+    assert third.prompt.endswith("two defects") and second.notifications == 0
+
+
+def test_a_message_through_a_channel_is_a_turn_of_its_own_though_marked_meta() -> None:
+    # 2.1.2xx: a person writing to the session through an MCP channel (a Telegram bridge)
+    # reaches it as an isMeta user record with origin kind "channel"; the agent answers it
+    w = _writer()
+    w.prompt("keep an eye on the import while I am out")
+    _finished(w, "will do")
+    w.system("turn_duration", durationMs=2000)
+    w.prompt_id = "from-the-phone"
+    w.user_text(
+        '<channel source="telegram" chat_id="-1001" message_id="42">\n'
+        "did the import finish? note the row count\n</channel>",
+        isMeta=True,
+        origin={"kind": "channel", "server": "plugin:telegram:telegram"},
+    )
+    _memory_write(w)
+    _finished(w, "yes, 1,204 rows")
+    typed, phoned = session_of(w.lines).turns
+    assert phoned.kind == "channel" and phoned.flags == ["channel"]
+    assert "note the row count" in phoned.prompt and len(phoned.tool_calls) == 1
+    assert typed.tool_calls == []

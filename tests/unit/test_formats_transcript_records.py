@@ -115,12 +115,6 @@ def test_each_user_record_shape_is_classified(record: dict[str, object], kind: s
         ),
         user("the build finished", origin={"kind": "task-notification"}),
         user("<bash-notification>\n<shell-id>b5eda54</shell-id>\n</bash-notification>"),
-        user(
-            "The coordinator sent a message while you were working:\nalso fix the comments",
-            isMeta=True,
-            isSidechain=True,
-            origin={"kind": "coordinator"},
-        ),
     ],
 )
 def test_another_agents_message_is_a_notification_never_a_prompt(
@@ -239,3 +233,34 @@ def test_the_clis_unknown_skill_answer_is_command_output_never_a_prompt(text: st
 
 def test_a_prompt_that_quotes_the_unknown_skill_answer_is_still_a_prompt() -> None:
     assert tr.classify_user(user("Unknown skill: pdf -- why? the plugin is installed")) == tr.PROMPT
+
+
+def test_a_scheduled_prompt_is_its_own_kind_though_marked_meta_and_an_empty_one_is_not() -> None:
+    def user(content: str, **extra: object) -> dict[str, object]:
+        return {"type": "user", "isMeta": True, "message": {"content": content}, **extra}
+
+    fired = user("check the queue", promptSource="system", turnOrigin="scheduled")
+    assert tr.classify_user(fired) == tr.SCHEDULED
+    assert tr.classify_user(user("check the queue", scheduledTaskId="9f0e")) == tr.SCHEDULED
+    assert tr.classify_user(user("", turnOrigin="scheduled")) == tr.META
+    assert tr.classify_user(user("Continue from where you left off.")) == tr.META
+
+
+def test_the_coordinators_message_is_its_own_kind_for_the_builder_to_place() -> None:
+    note = user(
+        "The coordinator sent a message while you were working:\nalso fix the comments",
+        isMeta=True,
+        isSidechain=True,
+        origin={"kind": "coordinator"},
+    )
+    assert tr.classify_user(note) == tr.COORDINATOR
+
+
+def test_a_message_through_a_channel_is_its_own_kind_though_marked_meta() -> None:
+    via_phone = user(
+        '<channel source="telegram" chat_id="7">are you there?</channel>',
+        isMeta=True,
+        origin={"kind": "channel", "server": "telegram"},
+    )
+    assert tr.classify_user(via_phone) == tr.CHANNEL
+    assert tr.classify_user(user("", isMeta=True, origin={"kind": "channel"})) == tr.META

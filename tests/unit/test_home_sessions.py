@@ -221,6 +221,27 @@ def test_the_memory_dir_of_a_transcript_is_beside_its_project_folder(tmp_path: P
     assert memory_dir_for_transcript(agent) == project / "memory"
 
 
+def test_a_workflow_runs_agents_are_listed_and_use_the_projects_memory(tmp_path: Path) -> None:
+    # 2.1.27x: the agents a Workflow script starts are filed one folder per run, below
+    # subagents/workflows/, beside the run's journal.jsonl (the script's log, no transcript)
+    project = tmp_path / "claude" / "projects" / "-srv-relay"
+    (project / "memory").mkdir(parents=True)
+    (project / "e7c1.jsonl").write_text(
+        json.dumps({"type": "user", "message": {"role": "user", "content": "run the sweep"}}) + "\n"
+    )
+    run = project / "e7c1" / "subagents" / "workflows" / "wf_3b9d0c21-5aa"
+    run.mkdir(parents=True)
+    (run / "journal.jsonl").write_text('{"type":"launched"}\n')
+    task = {"role": "user", "content": "Count the open tickets."}
+    line = {"type": "user", "isSidechain": True, "agentId": "a90c", "message": task}
+    (run / "agent-a90c.jsonl").write_text(json.dumps(line) + "\n")
+    listed = {s.session_id: s for s in list_sessions(tmp_path / "claude")}
+    assert set(listed) == {"e7c1", "agent-a90c"}
+    assert listed["agent-a90c"].kind == "subagent" and listed["agent-a90c"].turns == 1
+    assert memory_dir_for_transcript(run / "agent-a90c.jsonl") == project / "memory"
+    assert {s.session_id for s in sessions_using(project / "memory")} == {"e7c1", "agent-a90c"}
+
+
 def write_big_transcript(path: Path, target_bytes: int) -> int:
     """A transcript of repeated turns with large tool results; returns the number of turns."""
     turns = 0
