@@ -63,3 +63,13 @@ PLAN_SHORT: list[tuple[int, str]] = [
     (12, "ru"),
     (30, "ru"),
 ]
+
+# The log-shaped dirs (twenty-first session), the same shapes in both corpora (their own banks):
+# long running logs, session notes, call notes and status tables, several per entity kind.
+PLAN_LOGS: list[tuple[int, str]] = [
+    (8, "en"),
+    (20, "en"),
+    (40, "en"),
+    (12, "ru"),
+    (20, "ru"),
+]
