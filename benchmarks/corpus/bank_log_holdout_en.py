@@ -245,6 +245,119 @@ CHATTER = [
     "that matches what we saw.",
 ]
 
+# LoCoMo's shape: the analytics group's weekly call, a session per week titled by its date;
+# each fact is said in one session (log_dirs.build_series_dir).
+SERIES = L(
+    "project",
+    "project_analytics_weekly_{e}",
+    "Analytics weekly call {e}",
+    ["What the analytics group discussed on its weekly call"],
+    "session",
+    "Live notes, one line per turn.",
+    [
+        (
+            "the reading group moves to Thursdays at four, {p} picks the papers.",
+            "When does the reading group meet now?",
+            "On which afternoon do we discuss papers together?",
+        ),
+        (
+            "we standardise on Polars for new projects; pandas stays for old ones.",
+            "Which dataframe library do new projects use?",
+            "What table-processing package is the default for fresh work?",
+        ),
+        (
+            "the shared GPU box is reserved through a calendar, at most {n1} days per booking.",
+            "How long can one booking of the shared GPU box last?",
+            "What is the longest reservation allowed on the common accelerator machine?",
+        ),
+        (
+            "{p2} is going on sabbatical; {p} inherits the forecasting dashboards.",
+            "Who inherits the forecasting dashboards?",
+            "Who looks after the prediction screens while a colleague is on sabbatical?",
+        ),
+        (
+            "the data catalogue tool costs {n4} euros a year; approved.",
+            "How much does the data catalogue tool cost?",
+            "What is the yearly price of the metadata inventory product?",
+        ),
+        (
+            "every model going to production needs a one-page model card.",
+            "What does every production model need?",
+            "What document must accompany anything we deploy for live predictions?",
+        ),
+        (
+            "interns get read-only access to production tables, never write.",
+            "What access do interns get to production tables?",
+            "Can trainees change live data?",
+        ),
+        (
+            "{p} is our privacy champion now.",
+            "Who is the privacy champion?",
+            "Whom do we ask about personal-data questions?",
+        ),
+        (
+            "the quarterly hackday theme is synthetic data.",
+            "What is the quarterly hackday theme?",
+            "What topic is the next internal build day about?",
+        ),
+        (
+            "notebooks older than {n2} days on the shared drive get archived automatically.",
+            "When do shared notebooks get archived?",
+            "After how long are old Jupyter files moved away from the common storage?",
+        ),
+        (
+            "we won't buy the AutoML licence; the trial found nothing our baselines missed.",
+            "Why did we not buy the AutoML licence?",
+            "What did the automated model search trial conclude?",
+        ),
+        (
+            "the conference budget is {n4} euros per person per year.",
+            "What is the conference budget per person?",
+            "How much can each of us spend on events a year?",
+        ),
+        (
+            "A/B test results need sign-off from {p2} before anyone announces them.",
+            "Who signs off A/B test results?",
+            "Whose approval do experiment outcomes need before they're shared?",
+        ),
+        (
+            "the move to the new data warehouse finishes on {d2}.",
+            "When does the move to the new data warehouse finish?",
+            "By what date are we fully on the replacement analytics database?",
+        ),
+        (
+            "office hours for stakeholders are Tuesdays 10 to 11, {p} hosts them.",
+            "When are the office hours for stakeholders?",
+            "At what slot can business people drop in with questions?",
+        ),
+        (
+            "code review is required for notebooks too, not only for packages.",
+            "Do notebooks need code review?",
+            "Must exploratory Jupyter work be checked by a colleague?",
+        ),
+        (
+            "the rotation for broken pipelines starts next month, one week each.",
+            "When does the rotation for broken pipelines start?",
+            "From when does someone take turns fixing failed data flows?",
+        ),
+        (
+            "we retire the R server at the end of the quarter.",
+            "When is the R server retired?",
+            "When does the machine for the statistics language go away?",
+        ),
+        (
+            "new hires pair with a buddy for their first {n1} weeks.",
+            "How long do new hires pair with a buddy?",
+            "For how many weeks does a newcomer get a companion?",
+        ),
+        (
+            "the recommendation model's monthly cloud bill is {n4} dollars, half of it idle GPUs.",
+            "What is the recommendation model's monthly cloud bill?",
+            "How much does hosting the suggestions engine cost each month?",
+        ),
+    ],
+)
+
 LOG = {
     "code": "en",
     "people": ["Hana", "Ivo", "Jules", "Kofi", "Lena", "Mats", "Nia"],
@@ -260,6 +373,7 @@ LOG = {
         ("search ranker", "results orderer", "search_ranker"),
     ],
     "kits": KITS,
+    "series": SERIES,
     "plain": PLAIN,
     "routine": ROUTINE,
     "chatter": CHATTER,

@@ -251,6 +251,119 @@ CHATTER = [
     "I still owe you the write-up, sorry.",
 ]
 
+# LoCoMo's shape: one weekly call of the platform team, a session per week titled by its date;
+# each fact is said in one session (log_dirs.build_series_dir).
+SERIES = L(
+    "project",
+    "project_platform_sync_{e}",
+    "Platform weekly sync {e}",
+    ["Call notes from the platform team's weekly sync", "Platform weekly call, rough notes"],
+    "session",
+    "Typed during the call, one line per turn.",
+    [
+        (
+            "the on-call rota moves to two-week shifts starting next month.",
+            "How long will on-call shifts be from next month?",
+            "What is the new length of a pager stint?",
+        ),
+        (
+            "we're budgeting {n4} euros for the observability vendor renewal.",
+            "How much is budgeted for the observability vendor renewal?",
+            "What will renewing our monitoring supplier cost?",
+        ),
+        (
+            "the staging cluster gets shut down every night at 22:00 to save money.",
+            "When is the staging cluster shut down each night?",
+            "At what time does the pre-production environment switch off?",
+        ),
+        (
+            "{p} is taking over the Terraform modules from {p2}.",
+            "Who is taking over the Terraform modules?",
+            "Who now maintains our infrastructure-as-code building blocks?",
+        ),
+        (
+            "the postmortem template now has a customer-impact-in-euros field.",
+            "What field was added to the postmortem template?",
+            "What new box must incident write-ups fill in?",
+        ),
+        (
+            "we picked Grafana over Datadog for the new dashboards, mainly on price.",
+            "Which tool did we pick for the new dashboards?",
+            "Which charting product won for our monitoring screens?",
+        ),
+        (
+            "the hackathon is on {d2}, two days, and projects must touch production data safely.",
+            "When is the hackathon?",
+            "On what date is the two-day internal build event?",
+        ),
+        (
+            "{p2} counted that {n2}% of our alerts never lead to any action.",
+            "What share of our alerts never lead to action?",
+            "How many pages turn out to need nothing done?",
+        ),
+        (
+            "the offsite is in Lisbon this year, {p} books the flights.",
+            "Where is the offsite this year?",
+            "In which city do we gather away from the office?",
+        ),
+        (
+            "we agreed that no pull request stays unreviewed for more than {n1} working days.",
+            "How long may a pull request stay unreviewed?",
+            "What is the longest wait allowed before someone looks at a code change?",
+        ),
+        (
+            "the database upgrade to Postgres 16 is planned for the quarter's last weekend.",
+            "When is the database upgrade to Postgres 16?",
+            "On which weekend does our SQL server move to the next major release?",
+        ),
+        (
+            "security asked us to rotate all deploy keys every {n2} days.",
+            "How often must deploy keys be rotated?",
+            "What is the rotation period for the credentials the release robots use?",
+        ),
+        (
+            "{p} will present our cost savings at the all-hands.",
+            "Who presents the cost savings at the all-hands?",
+            "Which colleague talks about the money we saved at the company meeting?",
+        ),
+        (
+            "the CI bill went up {n2}% after we doubled the test matrix.",
+            "Why did the CI bill go up?",
+            "What made the build service invoice grow?",
+        ),
+        (
+            "the old Jenkins box is switched off for good on {d2}.",
+            "When is the old Jenkins box switched off?",
+            "When does the legacy build server go away for good?",
+        ),
+        (
+            "we now keep application logs for {n2} days, down from ninety.",
+            "How many days do we keep application logs now?",
+            "What is the retention of service output records these days?",
+        ),
+        (
+            "status updates to leadership go out every other Friday, {p2} writes them.",
+            "Who writes the status updates to leadership?",
+            "Who drafts the fortnightly report for the executives?",
+        ),
+        (
+            "the load balancer certificates now renew automatically through ACME.",
+            "How do the load balancer certificates renew now?",
+            "What takes care of refreshing TLS for the traffic distributor?",
+        ),
+        (
+            "the laptop policy allows Linux for engineers from next quarter.",
+            "When may engineers use Linux laptops?",
+            "From when can developers run a Linux machine?",
+        ),
+        (
+            "we cap pages at {n1} per night before the secondary takes over.",
+            "How many night pages before the secondary takes over?",
+            "After how many overnight alerts does the backup person step in?",
+        ),
+    ],
+)
+
 LOG = {
     "code": "en",
     "people": ["Ada", "Bram", "Cleo", "Dev", "Esme", "Femi", "Gus"],
@@ -266,6 +379,7 @@ LOG = {
         ("sessions", "login store"),
     ],
     "kits": KITS,
+    "series": SERIES,
     "plain": PLAIN,
     "routine": ROUTINE,
     "chatter": CHATTER,

@@ -488,13 +488,14 @@ def generate(
         questions += build_short_questions(short_rng, short_bank, info, built)
     # the log-shaped dirs (twenty-first session): their own banks and random stream, numbered
     # after the short dirs whether or not those are written, so each part stays what it is.
-    from log_dirs import build_log_dir
+    from log_dirs import build_log_dir, build_series_dir
 
     log_bank = {code: load_bank(f"log_{name}_{code}", key="LOG") for code in ("en", "ru")}
     log_rng = random.Random(seed + 21)
     first = len(plan) + len(PLAN_SHORT) + 1
-    for n, (size, code) in enumerate(PLAN_LOGS if logs else [], start=first):
-        info, built = build_log_dir(log_rng, log_bank, size, code, f"{name}-{n:02d}-{code}-{size}")
+    for n, (size, code, shape) in enumerate(PLAN_LOGS if logs else [], start=first):
+        build = build_series_dir if shape == "series" else build_log_dir
+        info, built = build(log_rng, log_bank, size, code, f"{name}-{n:02d}-{code}-{size}")
         info["memories"] = [b.memory for b in built]
         dirs.append(info)
         questions += build_short_questions(log_rng, log_bank, info, built)

@@ -26,7 +26,7 @@ from typing import Any
 from generate import Built, Slots, assign_ages, round_robin, slugify
 
 Fact = tuple[str, str, str]  # (entry text, direct question, reworded question)
-FORMS = ("line", "table", "section", "dialogue")
+FORMS = ("line", "table", "section", "dialogue", "session")
 
 
 def L(
@@ -71,6 +71,9 @@ def _entries(
 ) -> list[str]:
     """Render the dated entry texts in a form (one block per section or call, else one)."""
     speakers = [rng.choice(lang["people"]) for _ in texts]
+    if form == "session":  # one call, one speaker line per turn
+        turns = [f"{p}: {t}" for p, t in zip(speakers, texts, strict=True)]
+        return [f"## {dates[0]} — {rng.choice(lang['call_labels'])}\n" + "\n".join(turns)]
     if form == "line":
         dash = "- " if rng.random() < 0.6 else ""
         return [f"{dash}{d}: {t}" for d, t in zip(dates, texts, strict=True)]
@@ -106,18 +109,21 @@ def log_memory(
     kit: dict[str, Any],
     entity: tuple[str, ...],
     role: str = "topic",
+    held: list[int] | None = None,
 ) -> Built:
-    """One long log-like memory: the kit's facts as entries at drawn places among routine ones."""
+    """One long log-like memory: the kit's facts as entries at drawn places among routine ones.
+
+    `held` names the facts a session of a series holds (all on the session's day, the entity)."""
     slots = Slots(rng, lang["people"], lang["hosts"])
     ent = (entity[0], entity[1])
-    facts = list(range(len(kit["facts"])))
-    if len(facts) > 2 and rng.random() < 0.35:  # some logs never got to one of the kit's facts
+    facts = list(range(len(kit["facts"]))) if held is None else list(held)
+    if held is None and len(facts) > 2 and rng.random() < 0.35:  # a log that never got to one
         facts.remove(rng.choice(facts[1:]))
     count = max(_entry_count(rng, lang.get("entries", 24)), len(facts) + 8)
     places = dict(zip(sorted(rng.sample(range(count), len(facts))), facts, strict=True))
     deck: list[str] = []
-    pool = lang["routine"] + (lang["chatter"] if kit["form"] == "dialogue" else [])
-    dates = _dates(rng, count)
+    pool = lang["routine"] + (lang["chatter"] if kit["form"] in ("dialogue", "session") else [])
+    dates = _dates(rng, count) if held is None else [entity[0]] * count
     texts = []
     per_fact: dict[int, Slots] = {}
     for pos in range(count):
@@ -181,5 +187,31 @@ def build_log_dir(
             continue
         seen.add(memory.memory["filename"])
         built.append(memory)
+    assign_ages(rng, built)
+    return {"id": dir_id, "language": code, "domain": "logs"}, built
+
+
+def build_series_dir(
+    rng: random.Random, bank: dict[str, Any], size: int, code: str, dir_id: str
+) -> tuple[dict[str, Any], list[Built]]:
+    """LoCoMo's shape: `size` weekly sessions of one call about one subject, titled by their
+    date alone; each fact of the series is said in one session, so a question names no
+    memory and only the body can answer it."""
+    lang = bank[code]
+    kit = lang["series"]
+    day = datetime.date(rng.choice([2025, 2026]), rng.randint(1, 3), rng.randint(1, 28))
+    sessions = list(range(size))
+    rng.shuffle(sessions)
+    held: list[list[int]] = [[] for _ in range(size)]
+    facts = list(range(len(kit["facts"])))
+    rng.shuffle(facts)
+    for k, fact in enumerate(facts):
+        held[sessions[k % size]].append(fact)
+    built = []
+    for n in range(size):
+        date = (day + datetime.timedelta(weeks=n)).isoformat()
+        entity = (date, "", date.replace("-", "_"))
+        role = "topic" if held[n] else "log"
+        built.append(log_memory(rng, lang, kit, entity, role, held=sorted(held[n])))
     assign_ages(rng, built)
     return {"id": dir_id, "language": code, "domain": "logs"}, built

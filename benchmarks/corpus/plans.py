@@ -65,11 +65,14 @@ PLAN_SHORT: list[tuple[int, str]] = [
 ]
 
 # The log-shaped dirs (twenty-first session), the same shapes in both corpora (their own banks):
-# long running logs, session notes, call notes and status tables, several per entity kind.
-PLAN_LOGS: list[tuple[int, str]] = [
-    (8, "en"),
-    (20, "en"),
-    (40, "en"),
-    (12, "ru"),
-    (20, "ru"),
+# long running logs, session notes, call notes and status tables over several entities ("kits"),
+# and LoCoMo's shape, weekly sessions of one call titled by their date alone ("series").
+PLAN_LOGS: list[tuple[int, str, str]] = [
+    (8, "en", "kits"),
+    (20, "en", "kits"),
+    (40, "en", "kits"),
+    (12, "ru", "kits"),
+    (20, "ru", "kits"),
+    (24, "en", "series"),
+    (12, "ru", "series"),
 ]

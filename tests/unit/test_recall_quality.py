@@ -14,6 +14,7 @@ import importlib.util
 import json
 import re
 import sys
+from collections import Counter
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -279,19 +280,25 @@ def test_each_corpus_has_short_memories_short_questions_and_russian_dirs(
 def test_each_corpus_has_log_shaped_dirs_whose_answers_sit_deep_in_long_bodies(
     corpora: dict[str, dict[str, Any]], name: str
 ) -> None:
-    """The twenty-first session's dirs: long dated logs, session and call notes, status tables
-    (LoCoMo's shape: many look-alike long memories, one entry answers)."""
+    """The twenty-first session's dirs: long dated logs, session and call notes, status tables,
+    weekly call series (LoCoMo's shape: many look-alike long memories, one entry answers)."""
     corpus = corpora[name]
     logs = [d for d in corpus["dirs"] if d["domain"] == "logs"]
     memories = [m for d in logs for m in d["memories"]]
     bodies = sorted(len(m["body"]) for m in memories)
     assert bodies[len(bodies) // 2] > 1500, bodies[len(bodies) // 2]
-    dated = re.compile(r"^(?:- |\| |## )?\d{4}-\d\d-\d\d\b", re.MULTILINE)
-    for m in memories:  # 10-40 dated entries (a section or call heads one to four of them)
-        assert len(dated.findall(m["body"])) >= 4, m["filename"]
-    for d in logs:  # several memories of a dir share a kit: same name after the entity
-        kinds = {m["filename"].rsplit("_", 2)[-2:][0] for m in d["memories"]}
-        assert len(kinds) < len(d["memories"]), d["id"]
+    # an entry: a bullet, a table row, a dated line or a speaker's line
+    entry = re.compile(r"^(?:- |\| \d{4}-|\d{4}-\d\d-\d\d: |[^\W\d]+: )", re.MULTILINE)
+    for m in memories:  # 10-40 entries, each under a date
+        assert 10 <= len(entry.findall(m["body"])) <= 40, m["filename"]
+    for d in logs:  # memories of a dir look alike: a kit over entities, or one weekly series
+        words = Counter(
+            w for m in d["memories"] for w in set(re.findall(r"[a-z]+", m["filename"][:-3]))
+        )
+        del words["project"]
+        assert words.most_common(1)[0][1] >= 3, d["id"]
+    series = [d for d in logs if len({re.sub(r"[\d-]", "", m["name"]) for m in d["memories"]}) == 1]
+    assert len(series) >= 2  # LoCoMo's shape: sessions titled by their date alone
     ids = {d["id"] for d in logs}
     asked = [q for q in corpus["questions"] if q["dir"] in ids]
     assert len(asked) >= 60 and sum(q["language"] == "ru" for q in asked) >= 20
