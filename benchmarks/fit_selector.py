@@ -345,9 +345,11 @@ def report(
     for kind in sorted({q.case["kind"] for q, _ in scored}):
         lines.append(line(f"kind {kind}", [x for x in scored if x[0].case["kind"] == kind]))
     non_en = [x for x in scored if x[0].case.get("language", "en") not in ("", "en")]
+    english = [x for x in scored if x not in non_en]
     if non_en:
         lines.append(line("non-English dirs", non_en))
-        lines.append(line("English dirs", [x for x in scored if x not in non_en]))
+    if non_en and english:  # a corpus of non-English dirs alone has no English row
+        lines.append(line("English dirs", english))
     return "\n".join(lines)
 
 

@@ -3,8 +3,11 @@
 Usage:
     python benchmarks/corpus/generate.py            # writes benchmarks/data/recall_{tune,holdout}.json
     python benchmarks/corpus/generate.py --check    # regenerates in memory and fails if the files differ
-    python benchmarks/corpus/generate.py --without-short --out DIR  # the 21-dir corpora of before
-                                                     # the twentieth session (the shipped fit's)
+    python benchmarks/corpus/generate.py --without-logs --out DIR  # the 30-dir corpora of before
+                                                     # the twenty-first session
+    python benchmarks/corpus/generate.py --without-short --without-logs --out DIR
+                                                     # the 21-dir corpora of before the
+                                                     # twentieth session (the shipped fit's)
 
 Each corpus is built from its own phrase bank (bank_tune.py / bank_holdout.py: different topics,
 different wordings, different entities) and its own seed. Every text was written for this
@@ -36,7 +39,7 @@ DATA = HERE.parent / "data"
 if str(HERE) not in sys.path:
     sys.path.insert(0, str(HERE))
 
-from plans import PLAN_HOLDOUT, PLAN_SHORT, PLAN_TUNE  # noqa: E402
+from plans import PLAN_HOLDOUT, PLAN_LOGS, PLAN_SHORT, PLAN_TUNE  # noqa: E402
 
 KINDS = ("direct", "reworded", "multi", "tools", "non-english", "none")
 CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]+")
@@ -452,7 +455,12 @@ def build_questions(
 
 
 def generate(
-    name: str, seed: int, plan: list[tuple[int, str, str]], *, short: bool = True
+    name: str,
+    seed: int,
+    plan: list[tuple[int, str, str]],
+    *,
+    short: bool = True,
+    logs: bool = True,
 ) -> dict[str, Any]:
     """The whole corpus for one bank: dirs and questions."""
     bank = load_bank(name)
@@ -478,6 +486,19 @@ def generate(
         info["memories"] = [b.memory for b in built]
         dirs.append(info)
         questions += build_short_questions(short_rng, short_bank, info, built)
+    # the log-shaped dirs (twenty-first session): their own banks and random stream, numbered
+    # after the short dirs whether or not those are written, so each part stays what it is.
+    from log_dirs import build_log_dir, build_series_dir
+
+    log_bank = {code: load_bank(f"log_{name}_{code}", key="LOG") for code in ("en", "ru")}
+    log_rng = random.Random(seed + 21)
+    first = len(plan) + len(PLAN_SHORT) + 1
+    for n, (size, code, shape) in enumerate(PLAN_LOGS if logs else [], start=first):
+        build = build_series_dir if shape == "series" else build_log_dir
+        info, built = build(log_rng, log_bank, size, code, f"{name}-{n:02d}-{code}-{size}")
+        info["memories"] = [b.memory for b in built]
+        dirs.append(info)
+        questions += build_short_questions(log_rng, log_bank, info, built)
     return {
         "version": 1,
         "corpus": name,
@@ -498,12 +519,19 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--without-short",
         action="store_true",
-        help="leave out the short dirs (the corpora the shipped model was fitted on)",
+        help="leave out the short dirs (with --without-logs: the shipped model's corpora)",
+    )
+    parser.add_argument(
+        "--without-logs",
+        action="store_true",
+        help="leave out the log-shaped dirs (the corpora of the twentieth session)",
     )
     args = parser.parse_args(argv)
     status = 0
     for name, (seed, plan) in CORPORA.items():
-        corpus = generate(name, seed, plan, short=not args.without_short)
+        corpus = generate(
+            name, seed, plan, short=not args.without_short, logs=not args.without_logs
+        )
         text = json.dumps(corpus, ensure_ascii=False, indent=1) + "\n"
         path = Path(args.out) / f"recall_{name}.json"
         if args.check:

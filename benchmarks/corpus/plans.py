@@ -63,3 +63,16 @@ PLAN_SHORT: list[tuple[int, str]] = [
     (12, "ru"),
     (30, "ru"),
 ]
+
+# The log-shaped dirs (twenty-first session), the same shapes in both corpora (their own banks):
+# long running logs, session notes, call notes and status tables over several entities ("kits"),
+# and LoCoMo's shape, weekly sessions of one call titled by their date alone ("series").
+PLAN_LOGS: list[tuple[int, str, str]] = [
+    (8, "en", "kits"),
+    (20, "en", "kits"),
+    (40, "en", "kits"),
+    (12, "ru", "kits"),
+    (20, "ru", "kits"),
+    (24, "en", "series"),
+    (12, "ru", "series"),
+]

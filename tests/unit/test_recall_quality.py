@@ -14,6 +14,7 @@ import importlib.util
 import json
 import re
 import sys
+from collections import Counter
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -219,19 +220,38 @@ def test_each_corpus_has_the_shape_the_issue_asks_for(
             assert not generate.content_terms(q["query"]) & label, q["id"]
 
 
-def test_the_shipped_model_was_fitted_on_the_tune_corpus_without_its_short_dirs(
+def test_the_shipped_model_was_fitted_on_the_tune_corpus_without_its_short_and_log_dirs(
     corpora: dict[str, dict[str, Any]],
 ) -> None:
-    # `generate.py --without-short` writes those dirs alone: the short dirs come last, from
-    # their own random stream, so the shipped fit stays reproducible
+    # `generate.py --without-short --without-logs` writes those dirs alone: the short dirs, then
+    # the log dirs, come last, each from their own random stream, so the shipped fit stays
+    # reproducible
     from memdir_nb.recall.decision import DecisionModel
 
     for corpus in corpora.values():
         domains = [d["domain"] for d in corpus["dirs"]]
-        first_short = domains.index("short")
-        assert set(domains[first_short:]) == {"short"} and first_short == 21
+        first_short, first_logs = domains.index("short"), domains.index("logs")
+        assert (first_short, first_logs) == (21, 30)
+        assert set(domains[first_short:first_logs]) == {"short"}
+        assert set(domains[first_logs:]) == {"logs"}
     fitted = set(re.findall(r"recall_tune:([\w-]+)", DecisionModel.load().fitted_on))
-    assert fitted == {d["id"] for d in corpora["tune"]["dirs"] if d["domain"] != "short"}
+    assert fitted == {
+        d["id"] for d in corpora["tune"]["dirs"] if d["domain"] not in ("short", "logs")
+    }
+
+
+def test_without_logs_the_generator_writes_the_corpus_of_the_twentieth_session(
+    corpora: dict[str, dict[str, Any]],
+) -> None:
+    # the log dirs are appended from their own random stream: the 30 dirs before them and
+    # their questions are what they were before the twenty-first session
+    generate = _load_module("corpus_generate", CORPUS_DIR / "generate.py")
+    seed, plan = generate.CORPORA["tune"]
+    before = generate.generate("tune", seed, plan, logs=False)
+    now = corpora["tune"]
+    logs = {d["id"] for d in now["dirs"] if d["domain"] == "logs"}
+    assert before["dirs"] == now["dirs"][:30] and len(now["dirs"]) == 30 + len(logs)
+    assert before["questions"] == [q for q in now["questions"] if q["dir"] not in logs]
 
 
 @pytest.mark.parametrize("name", ["tune", "holdout"])
@@ -254,6 +274,37 @@ def test_each_corpus_has_short_memories_short_questions_and_russian_dirs(
     for d in russian:  # each holds the memory that says the user speaks Russian, as real dirs do
         assert any("по-русски" in m["body"] for m in d["memories"]), d["id"]
         assert any(q["dir"] == d["id"] and q["kind"] == "none" for q in corpus["questions"])
+
+
+@pytest.mark.parametrize("name", ["tune", "holdout"])
+def test_each_corpus_has_log_shaped_dirs_whose_answers_sit_deep_in_long_bodies(
+    corpora: dict[str, dict[str, Any]], name: str
+) -> None:
+    """The twenty-first session's dirs: long dated logs, session and call notes, status tables,
+    weekly call series (LoCoMo's shape: many look-alike long memories, one entry answers)."""
+    corpus = corpora[name]
+    logs = [d for d in corpus["dirs"] if d["domain"] == "logs"]
+    memories = [m for d in logs for m in d["memories"]]
+    bodies = sorted(len(m["body"]) for m in memories)
+    assert bodies[len(bodies) // 2] > 1500, bodies[len(bodies) // 2]
+    # an entry: a bullet, a table row, a dated line or a speaker's line
+    entry = re.compile(r"^(?:- |\| \d{4}-|\d{4}-\d\d-\d\d: |[^\W\d]+: )", re.MULTILINE)
+    for m in memories:  # 10-40 entries, each under a date
+        assert 10 <= len(entry.findall(m["body"])) <= 40, m["filename"]
+    for d in logs:  # memories of a dir look alike: a kit over entities, or one weekly series
+        words = Counter(
+            w for m in d["memories"] for w in set(re.findall(r"[a-z]+", m["filename"][:-3]))
+        )
+        del words["project"]
+        assert words.most_common(1)[0][1] >= 3, d["id"]
+    series = [d for d in logs if len({re.sub(r"[\d-]", "", m["name"]) for m in d["memories"]}) == 1]
+    assert len(series) >= 2  # LoCoMo's shape: sessions titled by their date alone
+    ids = {d["id"] for d in logs}
+    asked = [q for q in corpus["questions"] if q["dir"] in ids]
+    assert len(asked) >= 60 and sum(q["language"] == "ru" for q in asked) >= 20
+    assert {q["kind"] for q in asked} == {"direct", "reworded", "non-english", "multi", "none"}
+    offsets = [q["evidence_offset"] for q in asked if q["evidence_offset"] is not None]
+    assert min(offsets) > 0 and sum(o >= 1000 for o in offsets) / len(offsets) >= 0.35
 
 
 def test_holdout_shares_no_dir_file_or_question_wording_with_tune(
