@@ -1563,6 +1563,37 @@ def test_masking_with_quick_checks_equals_every_step_run(seed: int) -> None:
         assert mask_public_values(text) == _mask_every_step(text), text
 
 
+@pytest.mark.parametrize("seed", range(10))
+def test_masking_fields_together_equals_masking_each_alone(seed: int) -> None:
+    # The quick checks run once on the fields joined; a step left out there must be one that
+    # would not have changed any field.
+    import random
+
+    from memdir_nb.lint.secret_context import mask_public_values, mask_public_values_each
+
+    pieces = [*_MASK_PIECES, "PUBLIC KEY = ", "Channel G0123ABCD9 ", "Wallet ", "GOOGLE DOCS ", "ſ", "é"]
+    rng = random.Random(seed)
+    for _ in range(40):
+        texts = [
+            "".join(rng.choice(pieces) for _ in range(rng.randint(0, 8)))
+            for _ in range(rng.randint(1, 5))
+        ]
+        assert mask_public_values_each(texts) == [mask_public_values(t) for t in texts], texts
+
+
+def test_a_step_ruled_out_on_the_joined_fields_is_left_out_for_each() -> None:
+    from memdir_nb.lint.secret_context import MASKED, mask_public_values_each
+
+    assert mask_public_values_each(["plain words", "", "more plain words"]) == [
+        "plain words",
+        "",
+        "more plain words",
+    ]
+    # one field's hint makes its step run there, and only there does it mask
+    got = mask_public_values_each(["set HOLIDAY_API_KEY", "plain words"])
+    assert got == [f"set {MASKED}", "plain words"]
+
+
 def test_every_maskable_identifier_shows_a_lower_case_letter_before_a_break() -> None:
     from hypothesis import HealthCheck, given, settings
     from hypothesis import strategies as st
