@@ -198,7 +198,7 @@ def _steps_that_may_apply(text: str) -> _Steps:
     a stretch of the text as written.
     """
     low = text.lower()
-    env_hint, file_hint, path_hint = _PUBLIC_VALUE_HINTS
+    env_hint, _, path_hint = _PUBLIC_VALUE_HINTS  # the file-name step asks _DOT_LETTER first
     return _Steps(
         public_key="pub" in low,
         drive=_may_name_drive(text, low),

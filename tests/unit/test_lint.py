@@ -1367,6 +1367,23 @@ def test_the_label_is_the_stems_of_the_salient_terms_of_name_description_and_fil
         assert da._label_stems(text) == {t[: da.PREFIX] for t in da.salient_terms(text)}
 
 
+def test_the_audits_word_cache_is_emptied_at_its_bound_and_gives_the_same_terms(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from memdir_nb.lint import description_audit as da
+
+    monkeypatch.setattr(da, "_ASCII_STEMS", {})
+    monkeypatch.setattr(da, "_MAX_KNOWN_WORDS", 4)
+    text = "retry the budget\nqueue budget owner 2026 also deploys"
+    first = da._terms_by_line(text, {"budge"})
+    assert len(da._ASCII_STEMS) == 8  # every distinct word of the text, once
+    second = da._terms_by_line(text, {"budge"})  # emptied first: over its bound
+    assert (
+        first == second == [(("retry", "budget"), 1), (("queue", "budget", "owner", "deploys"), 1)]
+    )
+    assert da._label_stems("Retry budgets also") == {"retry", "budge"}
+
+
 # ---- prefilters: a cheap check in front of a pattern never skips a text the pattern matches
 
 
@@ -1571,7 +1588,15 @@ def test_masking_fields_together_equals_masking_each_alone(seed: int) -> None:
 
     from memdir_nb.lint.secret_context import mask_public_values, mask_public_values_each
 
-    pieces = [*_MASK_PIECES, "PUBLIC KEY = ", "Channel G0123ABCD9 ", "Wallet ", "GOOGLE DOCS ", "ſ", "é"]
+    pieces = [
+        *_MASK_PIECES,
+        "PUBLIC KEY = ",
+        "Channel G0123ABCD9 ",
+        "Wallet ",
+        "GOOGLE DOCS ",
+        "ſ",
+        "é",
+    ]
     rng = random.Random(seed)
     for _ in range(40):
         texts = [
