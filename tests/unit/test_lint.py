@@ -178,6 +178,12 @@ def test_fenced_code_block_is_flagged(tmp_path: Path) -> None:
     assert "derivable-code-block" in rules(found)
 
 
+def test_a_tilde_fenced_code_block_is_flagged_as_a_backtick_one_is(tmp_path: Path) -> None:
+    # the block rule is asked only of a body holding ``` or ~~~: both fences must reach it
+    found = lint_one(tmp_path, "Run this:\n\n   ~~~python\nprint('hi')\n   ~~~\n")
+    assert "derivable-code-block" in rules(found)
+
+
 def test_inline_code_is_not_a_code_block(tmp_path: Path) -> None:
     found = lint_one(tmp_path, "Use the `stripe_test_clock` fixture rather than sleeping.")
     assert "derivable-code-block" not in rules(found)
