@@ -319,35 +319,34 @@ def _sub_on_hinted_lines(pattern: re.Pattern[str], hint: re.Pattern[str], text: 
 
 def _mask_identifiers(text: str) -> str:
     """text with CamelCase and snake_case identifiers removed, on lines that name no credential."""
-    # The masking below changes the text exactly when one of these tokens is masked;
-    # most are plain lower-case words, ruled out without a call. A maskable token has two
-    # word-like parts, so a lower-case letter right before an upper-case letter, a digit or
-    # '_': text without one has nothing to mask (one translation, no regex pass).
-    if _LOWER_THEN_BREAK not in text.encode("ascii", "replace").translate(_CASE_MARKS):
+    # A maskable token has two word-like parts, so a lower-case letter right before an
+    # upper-case letter, a digit or '_' (one translation marks them: a byte per character):
+    # only the lines holding such a pair are searched, and text without one is returned.
+    marks = text.encode("ascii", "replace").translate(_CASE_MARKS)
+    at = marks.find(_LOWER_THEN_BREAK)
+    if at < 0:
         return text
-    # Each line's matches are the whole text's matches on that line (no match holds a line
-    # break, which meets the boundary checks as a line's start or end does), so one pass finds
-    # them all; a masked identifier is cut unless its line speaks of a credential.
-    if not any(
-        not (t.isalpha() and t[1:].islower()) and _looks_like_identifier(t)
-        for t in _IDENTIFIER.findall(text)
-    ):
-        return text  # no identifier to mask on any line (most words end at the quick test)
-    spans = [m.span() for m in _IDENTIFIER.finditer(text) if _looks_like_identifier(m.group(0))]
+    # A line's matches are the whole text's matches on that line (no match holds a line
+    # break, which meets the boundary checks as a line's start or end does); a masked
+    # identifier is cut unless its line speaks of a credential.
     kept: list[str] = []
     done = 0  # text[:done] is settled
-    line_end = -1  # end of the line of the last span looked at
-    masking = False  # whether that line is masked
-    for start, end in spans:
-        if start > line_end:  # a new line: find its bounds once
-            line_start = text.rfind("\n", 0, start) + 1
-            line_end = text.find("\n", end)
-            if line_end < 0:
-                line_end = len(text)
-            masking = _CREDENTIAL_WORDS.search(text, line_start, line_end) is None
-        if masking:
-            kept.append(text[done:start] + MASKED)
-            done = end
+    while at >= 0:
+        line_start = text.rfind("\n", 0, at) + 1
+        line_end = text.find("\n", at)
+        if line_end < 0:
+            line_end = len(text)
+        masking: bool | None = None  # decided at the line's first identifier
+        for m in _IDENTIFIER.finditer(text, line_start, line_end):
+            if not _looks_like_identifier(m.group(0)):
+                continue
+            if masking is None:
+                masking = _CREDENTIAL_WORDS.search(text, line_start, line_end) is None
+            if not masking:
+                break
+            kept.append(text[done : m.start()] + MASKED)
+            done = m.end()
+        at = marks.find(_LOWER_THEN_BREAK, line_end)
     kept.append(text[done:])
     return "".join(kept)
 
