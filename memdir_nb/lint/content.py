@@ -345,7 +345,9 @@ def _texts_outside_code(mem: MemoryText, c: Collector) -> list[tuple[int, str]]:
         if v
     ]
     body_lines = list(content_lines(mem.body))
-    block_start = first_code_block(body_lines, mem.body_line)
+    # Every fence holds ``` or ~~~: a body without either has no block, line by line unasked
+    fenced = "```" in mem.body or "~~~" in mem.body
+    block_start = first_code_block(body_lines, mem.body_line) if fenced else None
     if block_start is not None:
         c.add(
             "derivable-code-block",

@@ -112,18 +112,48 @@ def _is_salient(word: str) -> bool:
     return len(word) >= 4 and word not in _STOP and not _DIGITS.match(word)
 
 
+# Each plain ASCII word seen, and its PREFIX-letter stem when salient_terms keeps it ("" when not):
+# a body's words repeat, and across a dir most of them, so each word is tested once. Emptied
+# when it reaches _MAX_KNOWN_WORDS words, so its memory is bounded whatever the dir holds.
+_ASCII_STEMS: dict[str, str] = {}
+_MAX_KNOWN_WORDS = 50_000
+
+
+def _ascii_stems() -> dict[str, str]:
+    """_ASCII_STEMS, emptied first when it has reached its bound."""
+    if len(_ASCII_STEMS) >= _MAX_KNOWN_WORDS:
+        _ASCII_STEMS.clear()
+    return _ASCII_STEMS
+
+
+def _learn_stem(stems: dict[str, str], w: str) -> str:
+    """w's entry in stems (_ASCII_STEMS), found and stored: salient_terms' ASCII test.
+
+    A word starts with a letter or a digit, and every letter sorts after '9': only a word
+    starting with a digit can be made of digits and separators alone.
+    """
+    stem = (
+        w[:PREFIX]
+        if len(w) >= 4 and w not in _STOP and (w[0] > "9" or w.strip(_NUMBER_CHARS))
+        else ""
+    )
+    stems[w] = stem
+    return stem
+
+
 def _label_stems(text: str) -> set[str]:
     """The PREFIX-letter stems of salient_terms(text) (the label the body is compared with)."""
     lines = textseg.plain_words_by_line(text)
     if lines is None:
         return {t[:PREFIX] for t in salient_terms(text)}
-    # Every word ASCII: _is_salient's ASCII test inline, as in _terms_by_line
-    return {
-        w[:PREFIX]
+    stems = _ascii_stems()
+    got = {
+        stem if (stem := stems.get(w)) is not None else _learn_stem(stems, w)
         for words in lines
         for w in words
-        if len(w) >= 4 and w not in _STOP and (w[0] > "9" or w.strip(_NUMBER_CHARS))
     }
+    got.discard("")  # the words salient_terms leaves out
+    return got
 
 
 def _terms_by_line(text: str, label: set[str]) -> list[tuple[tuple[str, ...], int]]:
@@ -137,22 +167,20 @@ def _terms_by_line(text: str, label: set[str]) -> list[tuple[tuple[str, ...], in
     lines = textseg.plain_words_by_line(text)
     if lines is None:
         return _terms_by_line_any(textseg.general_words_and_breaks(text), label)
-    # Every word ASCII: salient_terms' ASCII filter inline (this loop runs over every word of
-    # every body). A word starts with a letter or a digit, and every letter sorts after '9':
-    # only a word starting with a digit can be made of digits and separators alone.
+    # Every word ASCII: each word's salient stem from _ASCII_STEMS (this loop runs over every
+    # word of every body), found there for most words.
+    stems = _ascii_stems()
     out: list[tuple[tuple[str, ...], int]] = []
     for words in lines:
         seen: dict[str, None] = {}
         known = 0
         for w in words:
-            if (
-                len(w) >= 4
-                and w not in seen
-                and w not in _STOP
-                and (w[0] > "9" or w.strip(_NUMBER_CHARS))
-            ):
+            stem = stems.get(w)
+            if stem is None:
+                stem = _learn_stem(stems, w)
+            if stem and w not in seen:
                 seen[w] = None
-                known += w[:PREFIX] in label
+                known += stem in label
         out.append((tuple(seen), known))
     return out
 

@@ -7,7 +7,8 @@ strict; the context handling here is lint's own.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from typing import NamedTuple
 
 from memdir_nb.lint.findings import Collector, MemoryText, ScopeIndex, field_line
 from memdir_nb.security.secret_scan import (
@@ -171,6 +172,59 @@ def _may_name_drive(text: str, low: str) -> bool:
     return "google" in low or "folder" in low
 
 
+class _Steps(NamedTuple):
+    """Which of mask_public_values' steps may change a text (False: its quick check failed)."""
+
+    public_key: bool = True
+    drive: bool = True
+    channel: bool = True
+    address: bool = True
+    env_name: bool = True
+    file_name: bool = True
+    path: bool = True
+    session: bool = True
+    identifiers: bool = True
+
+
+_EVERY_STEP = _Steps()
+
+
+def _steps_that_may_apply(text: str) -> _Steps:
+    """The steps whose quick check passes on text (what mask_public_values_each asks of a join).
+
+    Each check is a needle or a match with every character it looks at inside the match, so it
+    passes on text whenever it passes on a piece of it, masked or not: masking only replaces
+    values with MASKED, which no check matches, so what a check finds in a masked text lies in
+    a stretch of the text as written.
+    """
+    low = text.lower()
+    env_hint, _, path_hint = _PUBLIC_VALUE_HINTS  # the file-name step asks _DOT_LETTER first
+    return _Steps(
+        public_key="pub" in low,
+        drive=_may_name_drive(text, low),
+        channel="channel" in low,
+        address=any(map(low.__contains__, _ADDRESS_NEEDLES)),
+        env_name=env_hint.search(text) is not None,
+        file_name=_DOT_LETTER.search(text) is not None,
+        path=path_hint.search(text) is not None,
+        session="ses_" in text,
+        identifiers=_LOWER_THEN_BREAK in text.encode("ascii", "replace").translate(_CASE_MARKS),
+    )
+
+
+def mask_public_values_each(texts: Sequence[str]) -> list[str]:
+    """[mask_public_values(t) for t in texts], with the quick checks made once for all of them.
+
+    A memory's fields (name, description, header, body) are masked one by one, and most hold
+    nothing to mask: the checks run on the fields joined, and a step whose check fails there
+    cannot apply to any field (_steps_that_may_apply), so it is left out for each of them.
+    """
+    steps = _steps_that_may_apply("\n".join(texts))
+    if not any(steps):
+        return list(texts)
+    return [_mask(text, steps) for text in texts]
+
+
 def mask_public_values(text: str) -> str:
     """text with values that are public by context removed before the secret scan.
 
@@ -183,18 +237,24 @@ def mask_public_values(text: str) -> str:
     handling is lint's own. Each value masked leaves MASKED in its place, and line breaks are
     kept, so line numbers hold.
     """
+    return _mask(text, _EVERY_STEP)
+
+
+def _mask(text: str, steps: _Steps) -> str:
+    """mask_public_values(text), leaving out the steps that steps rules out."""
     low = text.lower()
-    if "pub" in low:  # every _PUBLIC_KEY match says "pub"
+    if steps.public_key and "pub" in low:  # every _PUBLIC_KEY match says "pub"
         text = _PUBLIC_KEY.sub(_public, text)
-    if _may_name_drive(text, low) and _DRIVE_CONTEXT.search(text):
+    if steps.drive and _may_name_drive(text, low) and _DRIVE_CONTEXT.search(text):
         text = _sub_where(_DRIVE_ID, text, _names_no_credential, _drive_id_or_key)
     # Every step works within a line (no pattern matches a line break, and a line break
     # satisfies each pattern's boundary checks as a line's start or end does), so the steps
     # that apply to every line run once over the whole text, in the same order per line.
-    if "channel" in low:
+    if steps.channel and "channel" in low:
         text = _sub_where(_CHANNEL_ID, text, lambda line: "channel" in line.lower())
     if (
-        any(map(low.__contains__, _ADDRESS_NEEDLES))
+        steps.address
+        and any(map(low.__contains__, _ADDRESS_NEEDLES))
         and _may_hold_address(text)
         and _ADDRESS_CONTEXT.search(text)
     ):
@@ -203,16 +263,19 @@ def mask_public_values(text: str) -> str:
             text,
             lambda line: bool(_ADDRESS_CONTEXT.search(line)) and _names_no_credential(line),
         )
-    for pattern, hint in zip(_PUBLIC_VALUE_PATTERNS, _PUBLIC_VALUE_HINTS, strict=True):
+    wanted = (steps.env_name, steps.file_name, steps.path)
+    for pattern, hint, may in zip(_PUBLIC_VALUE_PATTERNS, _PUBLIC_VALUE_HINTS, wanted, strict=True):
+        if not may:
+            continue
         if hint is _FILE_NAME_HINT and _DOT_LETTER.search(text) is None:
             continue  # every extension starts with a letter: no '.' before one, no file name
         if hint.search(text) is not None:
             text = _sub_on_hinted_lines(pattern, hint, text)
-    if "ses_" in text:
+    if steps.session and "ses_" in text:
         text = _sub_where(
             _SESSION_ID, text, lambda line: "ses_" in line and _names_no_credential(line)
         )
-    return _mask_identifiers(text)
+    return _mask_identifiers(text) if steps.identifiers else text
 
 
 def _names_no_credential(line: str) -> bool:
@@ -256,35 +319,34 @@ def _sub_on_hinted_lines(pattern: re.Pattern[str], hint: re.Pattern[str], text: 
 
 def _mask_identifiers(text: str) -> str:
     """text with CamelCase and snake_case identifiers removed, on lines that name no credential."""
-    # The masking below changes the text exactly when one of these tokens is masked;
-    # most are plain lower-case words, ruled out without a call. A maskable token has two
-    # word-like parts, so a lower-case letter right before an upper-case letter, a digit or
-    # '_': text without one has nothing to mask (one translation, no regex pass).
-    if _LOWER_THEN_BREAK not in text.encode("ascii", "replace").translate(_CASE_MARKS):
+    # A maskable token has two word-like parts, so a lower-case letter right before an
+    # upper-case letter, a digit or '_' (one translation marks them: a byte per character):
+    # only the lines holding such a pair are searched, and text without one is returned.
+    marks = text.encode("ascii", "replace").translate(_CASE_MARKS)
+    at = marks.find(_LOWER_THEN_BREAK)
+    if at < 0:
         return text
-    # Each line's matches are the whole text's matches on that line (no match holds a line
-    # break, which meets the boundary checks as a line's start or end does), so one pass finds
-    # them all; a masked identifier is cut unless its line speaks of a credential.
-    if not any(
-        not (t.isalpha() and t[1:].islower()) and _looks_like_identifier(t)
-        for t in _IDENTIFIER.findall(text)
-    ):
-        return text  # no identifier to mask on any line (most words end at the quick test)
-    spans = [m.span() for m in _IDENTIFIER.finditer(text) if _looks_like_identifier(m.group(0))]
+    # A line's matches are the whole text's matches on that line (no match holds a line
+    # break, which meets the boundary checks as a line's start or end does); a masked
+    # identifier is cut unless its line speaks of a credential.
     kept: list[str] = []
     done = 0  # text[:done] is settled
-    line_end = -1  # end of the line of the last span looked at
-    masking = False  # whether that line is masked
-    for start, end in spans:
-        if start > line_end:  # a new line: find its bounds once
-            line_start = text.rfind("\n", 0, start) + 1
-            line_end = text.find("\n", end)
-            if line_end < 0:
-                line_end = len(text)
-            masking = _CREDENTIAL_WORDS.search(text, line_start, line_end) is None
-        if masking:
-            kept.append(text[done:start] + MASKED)
-            done = end
+    while at >= 0:
+        line_start = text.rfind("\n", 0, at) + 1
+        line_end = text.find("\n", at)
+        if line_end < 0:
+            line_end = len(text)
+        masking: bool | None = None  # decided at the line's first identifier
+        for m in _IDENTIFIER.finditer(text, line_start, line_end):
+            if not _looks_like_identifier(m.group(0)):
+                continue
+            if masking is None:
+                masking = _CREDENTIAL_WORDS.search(text, line_start, line_end) is None
+            if not masking:
+                break
+            kept.append(text[done : m.start()] + MASKED)
+            done = m.end()
+        at = marks.find(_LOWER_THEN_BREAK, line_end)
     kept.append(text[done:])
     return "".join(kept)
 
@@ -296,18 +358,21 @@ def check_secrets(mem: MemoryText, c: Collector) -> frozenset[str]:
     """The secret rule on one memory; returns the credentials found, for the other rules' quotes."""
     fm = mem.header
     raw_header = "\n".join(fm.header_lines)
+    # every other key and YAML comment as written, then every value as YAML decodes it, with
+    # its key (a folded or literal scalar puts a value on the lines below its key)
+    decoded = decoded_header_fields(fm.fields, raw_header)
+    names = ["name", "description", "header", *decoded, "body"]
+    texts = [
+        (fm.name or "")[:MAX_HEADER_SCAN_CHARS],
+        (fm.description or "")[:MAX_HEADER_SCAN_CHARS],
+        raw_header,
+        *(pair[:MAX_HEADER_SCAN_CHARS] for pair in decoded.values()),
+        mem.body[:MAX_SECRET_SCAN_CHARS],
+    ]
     fields = {
-        "name": _secret_window(mask_public_values((fm.name or "")[:MAX_HEADER_SCAN_CHARS])),
-        "description": _secret_window(
-            mask_public_values((fm.description or "")[:MAX_HEADER_SCAN_CHARS])
-        ),
-        # every other key and YAML comment as written, then every value as YAML decodes it,
-        # with its key (a folded or literal scalar puts a value on the lines below its key)
-        "header": _secret_window(mask_public_values(raw_header)),
+        field: _secret_window(masked)
+        for field, masked in zip(names, mask_public_values_each(texts), strict=True)
     }
-    for field, pair in decoded_header_fields(fm.fields, raw_header).items():
-        fields[field] = _secret_window(mask_public_values(pair[:MAX_HEADER_SCAN_CHARS]))
-    fields["body"] = _secret_window(mask_public_values(mem.body[:MAX_SECRET_SCAN_CHARS]))
     # the file's own name as written, as the team guard scans it (lint's context masks names)
     fields[FILE_NAME_FIELD] = mem.rel.rsplit("/", 1)[-1]
     findings, values = scan_with_values(fields)

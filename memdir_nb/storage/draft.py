@@ -55,12 +55,29 @@ _HOW = re.compile(
 
 def has_why_line(body: str) -> bool:
     """Whether a body has a 'Why:' line (any emphasis or bullet before it)."""
-    return _WHY.search(body) is not None
+    return _matches_at_a_line_start(_WHY, body)
 
 
 def has_how_to_apply_line(body: str) -> bool:
     """Whether a body has a 'How to apply:' line (any emphasis or bullet before it)."""
-    return _HOW.search(body) is not None
+    return _matches_at_a_line_start(_HOW, body)
+
+
+def _matches_at_a_line_start(pattern: re.Pattern[str], text: str) -> bool:
+    """Whether pattern, which starts with a MULTILINE '^', finds a match in text: what
+    pattern.search says, found by trying the line starts alone.
+
+    Such a match can begin only where a line begins, and search tries every position of
+    the text for it (a regex call per character); here it is one call per line.
+    """
+    if pattern.match(text) is not None:
+        return True
+    at = text.find("\n")
+    while at >= 0:
+        if pattern.match(text, at + 1) is not None:
+            return True
+        at = text.find("\n", at + 1)
+    return False
 
 
 @dataclass(frozen=True)

@@ -136,3 +136,19 @@ def test_a_body_past_the_write_cap_is_refused_by_the_draft_check_and_the_save(
     with pytest.raises(MemoryValidationError, match="1,048,576-byte limit"):
         MemoryStore(tmp_path).save("Big", "a big one", "user", body, filename="user_big.md")
     assert not (tmp_path / "user_big.md").exists()
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_why_and_how_lines_are_found_as_a_search_of_the_whole_body_finds_them(seed: int) -> None:
+    # tried at line starts only: a label may follow marks on the lines above it ("-\nWhy:")
+    import random
+
+    from memdir_nb.storage import draft
+
+    pieces = ["Why", "why?", "**Why:**", "## ", "#", "How to apply", ":", "：", "- ", "**"]
+    pieces += ["Grund", "理由", "reason", "wie zu apply", " ", "  ", "\n", "\n", "word", "é", "?"]
+    rng = random.Random(seed)
+    for _ in range(200):
+        body = "".join(rng.choice(pieces) for _ in range(rng.randint(0, 14)))
+        assert draft.has_why_line(body) == (draft._WHY.search(body) is not None), body
+        assert draft.has_how_to_apply_line(body) == (draft._HOW.search(body) is not None), body

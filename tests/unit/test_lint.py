@@ -178,6 +178,12 @@ def test_fenced_code_block_is_flagged(tmp_path: Path) -> None:
     assert "derivable-code-block" in rules(found)
 
 
+def test_a_tilde_fenced_code_block_is_flagged_as_a_backtick_one_is(tmp_path: Path) -> None:
+    # the block rule is asked only of a body holding ``` or ~~~: both fences must reach it
+    found = lint_one(tmp_path, "Run this:\n\n   ~~~python\nprint('hi')\n   ~~~\n")
+    assert "derivable-code-block" in rules(found)
+
+
 def test_inline_code_is_not_a_code_block(tmp_path: Path) -> None:
     found = lint_one(tmp_path, "Use the `stripe_test_clock` fixture rather than sleeping.")
     assert "derivable-code-block" not in rules(found)
@@ -1367,6 +1373,23 @@ def test_the_label_is_the_stems_of_the_salient_terms_of_name_description_and_fil
         assert da._label_stems(text) == {t[: da.PREFIX] for t in da.salient_terms(text)}
 
 
+def test_the_audits_word_cache_is_emptied_at_its_bound_and_gives_the_same_terms(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from memdir_nb.lint import description_audit as da
+
+    monkeypatch.setattr(da, "_ASCII_STEMS", {})
+    monkeypatch.setattr(da, "_MAX_KNOWN_WORDS", 4)
+    text = "retry the budget\nqueue budget owner 2026 also deploys"
+    first = da._terms_by_line(text, {"budge"})
+    assert len(da._ASCII_STEMS) == 8  # every distinct word of the text, once
+    second = da._terms_by_line(text, {"budge"})  # emptied first: over its bound
+    assert (
+        first == second == [(("retry", "budget"), 1), (("queue", "budget", "owner", "deploys"), 1)]
+    )
+    assert da._label_stems("Retry budgets also") == {"retry", "budge"}
+
+
 # ---- prefilters: a cheap check in front of a pattern never skips a text the pattern matches
 
 
@@ -1561,6 +1584,45 @@ def test_masking_with_quick_checks_equals_every_step_run(seed: int) -> None:
     for _ in range(40):
         text = "".join(rng.choice(_MASK_PIECES) for _ in range(rng.randint(1, 24)))
         assert mask_public_values(text) == _mask_every_step(text), text
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_masking_fields_together_equals_masking_each_alone(seed: int) -> None:
+    # The quick checks run once on the fields joined; a step left out there must be one that
+    # would not have changed any field.
+    import random
+
+    from memdir_nb.lint.secret_context import mask_public_values, mask_public_values_each
+
+    pieces = [
+        *_MASK_PIECES,
+        "PUBLIC KEY = ",
+        "Channel G0123ABCD9 ",
+        "Wallet ",
+        "GOOGLE DOCS ",
+        "ſ",
+        "é",
+    ]
+    rng = random.Random(seed)
+    for _ in range(40):
+        texts = [
+            "".join(rng.choice(pieces) for _ in range(rng.randint(0, 8)))
+            for _ in range(rng.randint(1, 5))
+        ]
+        assert mask_public_values_each(texts) == [mask_public_values(t) for t in texts], texts
+
+
+def test_a_step_ruled_out_on_the_joined_fields_is_left_out_for_each() -> None:
+    from memdir_nb.lint.secret_context import MASKED, mask_public_values_each
+
+    assert mask_public_values_each(["plain words", "", "more plain words"]) == [
+        "plain words",
+        "",
+        "more plain words",
+    ]
+    # one field's hint makes its step run there, and only there does it mask
+    got = mask_public_values_each(["set HOLIDAY_API_KEY", "plain words"])
+    assert got == [f"set {MASKED}", "plain words"]
 
 
 def test_every_maskable_identifier_shows_a_lower_case_letter_before_a_break() -> None:
