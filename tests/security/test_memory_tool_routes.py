@@ -468,7 +468,10 @@ def test_a_str_replace_matching_everywhere_is_refused_at_once_with_a_bounded_ans
     got = answer(tool, command="str_replace", path="/memories/user_a.md", old_str="a", new_str="b")
     assert time.process_time() - started < 1.0
     assert got.startswith("ERROR: No replacement was performed. Multiple occurrences of old_str")
-    assert "in lines: 2, 8, 8, 8," in got and "8, and more (at least 200,001 occurrences in all)" in got
+    assert (
+        "in lines: 2, 8, 8, 8," in got
+        and "8, and more (at least 200,001 occurrences in all)" in got
+    )
     assert len(got) < 1_000 and (root / "user_a.md").read_text() == body
 
 
