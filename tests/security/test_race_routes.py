@@ -17,6 +17,8 @@ from pathlib import Path
 import pytest
 
 from memdir_nb.dream.plan import plan_consolidation
+from memdir_nb.formats.manifest import MemoryHeader
+from memdir_nb.recall.passages import read_body
 from memdir_nb.storage.archive import export_archive
 from memdir_nb.storage.containment import real_path
 from memdir_nb.storage.index_files import IndexTargets
@@ -142,3 +144,25 @@ def test_a_dream_plan_over_a_folder_flipped_to_a_symlink_is_made_every_time(
     while time.monotonic() < deadline:
         plan = plan_consolidation(flipped_dir)
         assert "OUTSIDE" not in repr(plan)
+
+
+@pytest.mark.timeout(60)
+def test_a_body_read_for_recall_behind_a_flipped_folder_is_never_read_from_outside(
+    flipped_dir: Path,
+) -> None:
+    # attack round 14: the semantic channel's body reader checked the real path, then opened
+    # it by path: a folder swapped for a link in between led the read out (about 1 read in
+    # 25 returned the outside file's text). It now reads through the contained reader.
+    header = MemoryHeader(
+        "notes/n_0.md", str(flipped_dir / "notes" / "n_0.md"), 0.0, "n", "d", None
+    )
+    deadline = time.monotonic() + 2
+    read = 0
+    while time.monotonic() < deadline:
+        try:
+            _, body = read_body(header)
+        except OSError:
+            continue  # refused while the folder is a link: the ordinary answer
+        assert "OUTSIDE" not in body
+        read += 1
+    assert read > 20
