@@ -7,6 +7,7 @@ its ordinary result (what vanished is left out, with the reason where the route 
 
 from __future__ import annotations
 
+import contextlib
 import subprocess
 import sys
 import textwrap
@@ -15,7 +16,9 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from anthropic.lib.tools import ToolError
 
+from memdir_nb import MemdirMemoryTool
 from memdir_nb.dream.plan import plan_consolidation
 from memdir_nb.formats.manifest import MemoryHeader
 from memdir_nb.recall.passages import read_body
@@ -156,7 +159,7 @@ def test_a_body_read_for_recall_behind_a_flipped_folder_is_never_read_from_outsi
     header = MemoryHeader(
         "notes/n_0.md", str(flipped_dir / "notes" / "n_0.md"), 0.0, "n", "d", None
     )
-    deadline = time.monotonic() + 2
+    deadline = time.monotonic() + 1.5
     read = 0
     while time.monotonic() < deadline:
         try:
@@ -166,3 +169,29 @@ def test_a_body_read_for_recall_behind_a_flipped_folder_is_never_read_from_outsi
         assert "OUTSIDE" not in body
         read += 1
     assert read > 20
+
+
+@pytest.mark.timeout(60)
+def test_the_memory_tool_views_a_flipped_folder_without_raising_or_listing_outside(
+    flipped_dir: Path,
+) -> None:
+    # attack round 14: the folder listing checked each entry's real path, then listed and
+    # stat'ed by path: a folder swapped for a link in between listed the outside folder's
+    # names, and a link removed while realpath read it raised FileNotFoundError from the tool
+    (flipped_dir.parent / "outside" / "user_only_outside.md").write_text("x")
+    for i in range(40):  # each entry's real path is a window for the flip to fall in
+        while True:  # notes/ is briefly missing in each flip
+            with contextlib.suppress(FileNotFoundError):
+                (flipped_dir / "notes" / f"m_{i}.md").write_text("x")
+                break
+    tool = MemdirMemoryTool(flipped_dir, now_ms=1_780_000_000_000.0)
+    deadline = time.monotonic() + 2.5
+    views = 0
+    while time.monotonic() < deadline:
+        try:
+            said = str(tool.call({"command": "view", "path": "/memories/notes"}))
+        except ToolError as refused:
+            said = str(refused)
+        assert "only_outside" not in said
+        views += 1
+    assert views > 50
