@@ -195,3 +195,26 @@ def test_the_memory_tool_views_a_flipped_folder_without_raising_or_listing_outsi
         assert "only_outside" not in said
         views += 1
     assert views > 50
+
+
+@pytest.mark.timeout(60)
+def test_index_targets_of_a_team_folder_flipped_to_a_symlink_are_made_without_raising(
+    tmp_path: Path,
+) -> None:
+    # attack round 14: IndexTargets resolved its own folder with os.path.realpath, which
+    # raises ENOENT or EINVAL when the link it read is removed in between: a team/ flipped
+    # to a link and back stopped lint and the dream plan for the whole dir
+    memory_dir = tmp_path / "memory"
+    (memory_dir / "team").mkdir(parents=True)
+    (tmp_path / "outside").mkdir()
+    proc = _spawn(_FLIP, str(memory_dir / "team"), str(tmp_path / "outside"), "20")
+    try:
+        deadline = time.monotonic() + 1.5
+        made = 0
+        while time.monotonic() < deadline:
+            IndexTargets(memory_dir / "team", memory_dir=memory_dir)
+            made += 1
+    finally:
+        proc.kill()
+        proc.wait()
+    assert made > 100
