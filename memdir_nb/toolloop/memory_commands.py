@@ -37,7 +37,7 @@ from memdir_nb.spec.constants import (
 from memdir_nb.storage.access import ContainedReader, MissingFile, ReadRefused, file_kind
 from memdir_nb.storage.containment import PathTraversalError, is_real_path_within, real_path
 from memdir_nb.storage.draft import validate_draft
-from memdir_nb.storage.fsutil import open_dir_nofollow
+from memdir_nb.storage.fsutil import open_dir_nofollow, open_real_dir
 from memdir_nb.storage.store import MemoryStore
 from memdir_nb.storage.transaction import NotUTF8Error, StoreTransaction
 from memdir_nb.toolloop import memory_text as text
@@ -256,7 +256,7 @@ class MemoryDirBackend:
         inner = os.path.relpath(real_dir, real_root)
         parts = [] if inner == "." else inner.split(os.sep)
         try:
-            root_fd = os.open(real_root, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+            _, root_fd = open_real_dir(real_root)
             try:
                 dir_fd = open_dir_nofollow(root_fd, parts, create=False)
             finally:
