@@ -21,6 +21,7 @@ from anthropic.lib.tools import ToolError
 from memdir_nb import MemdirMemoryTool
 from memdir_nb.dream.plan import plan_consolidation
 from memdir_nb.formats.manifest import MemoryHeader
+from memdir_nb.recall.find import drop_surfaced
 from memdir_nb.recall.passages import read_body
 from memdir_nb.storage.archive import export_archive
 from memdir_nb.storage.containment import real_path
@@ -218,3 +219,26 @@ def test_index_targets_of_a_team_folder_flipped_to_a_symlink_are_made_without_ra
         proc.kill()
         proc.wait()
     assert made > 100
+
+
+@pytest.mark.timeout(60)
+def test_recall_drops_surfaced_memories_behind_a_flipped_folder_without_raising(
+    flipped_dir: Path,
+) -> None:
+    # attack round 14: from a session's second turn (absolute surfaced paths) each candidate
+    # was resolved with os.path.realpath, which raised ENOENT or EINVAL out of recall when a
+    # folder flipped to a link and back (112 of 1,676 calls); now the shared real_path
+    headers = [
+        MemoryHeader(
+            f"notes/n_{i}.md", str(flipped_dir / "notes" / f"n_{i}.md"), 0.0, "n", "d", None
+        )
+        for i in range(5)
+    ]
+    surfaced = [str(flipped_dir / "notes" / "n_0.md")]
+    deadline = time.monotonic() + 1
+    calls = 0
+    while time.monotonic() < deadline:
+        kept = drop_surfaced(headers, surfaced)
+        assert [h.filename for h in kept][:1] == ["notes/n_1.md"]
+        calls += 1
+    assert calls > 100
