@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import argparse
+import os
+import stat
+from collections.abc import Callable
 from pathlib import Path
 
 from memdir_nb.clock import now_ms_problem
@@ -47,10 +50,24 @@ def epoch_ms(raw: str) -> float:
     return value
 
 
+def _is_kind(path: Path, raw: str, test: Callable[[int], bool], wanted: str) -> bool:
+    """Whether path (followed) is of the kind test checks; an argparse error when it cannot be
+    looked at for another reason than being absent (pathlib's is_dir raised those, so a name
+    past NAME_MAX or a folder this user cannot enter ended in a traceback; attack round 14)."""
+    try:
+        return test(os.stat(path).st_mode)
+    except (FileNotFoundError, NotADirectoryError):
+        return False
+    except OSError as exc:
+        raise argparse.ArgumentTypeError(
+            f"{raw!r} cannot be looked at ({exc.strerror or exc}); pass {wanted}"
+        ) from None
+
+
 def any_dir(raw: str) -> Path:
     """An argparse type: an existing directory (any folder, not only a memory dir)."""
     path = user_path(raw)
-    if not path.is_dir():
+    if not _is_kind(path, raw, stat.S_ISDIR, "an existing folder"):
         raise argparse.ArgumentTypeError(f"{raw!r} is not a directory")
     return absolute_dir(path)
 
@@ -58,7 +75,7 @@ def any_dir(raw: str) -> Path:
 def existing_file(raw: str) -> Path:
     """An argparse type: an existing file."""
     path = Path(raw).expanduser()
-    if not path.is_file():
+    if not _is_kind(path, raw, stat.S_ISREG, "an existing file"):
         raise argparse.ArgumentTypeError(f"{raw!r} is not a file")
     return path
 
@@ -73,7 +90,7 @@ def new_path(raw: str) -> Path:
 def existing_dir(raw: str) -> Path:
     """An argparse type: an existing memory dir, made absolute (a relative one is cwd-relative)."""
     path = user_path(raw)
-    if not path.is_dir():
+    if not _is_kind(path, raw, stat.S_ISDIR, "the memory dir (the folder holding MEMORY.md)"):
         raise argparse.ArgumentTypeError(
             f"{raw!r} is not a directory; pass the memory dir (the folder holding MEMORY.md)"
         )

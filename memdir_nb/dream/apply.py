@@ -207,6 +207,8 @@ def _manifest(tx: StoreTransaction, batch: str) -> dict[str, Any]:
                 raise TypeError(
                     f"the entry for {rel!r} is not {{'before': true|false, 'after_sha': text|null}}"
                 )
+        if not isinstance(data.get("restored", {}), dict):  # attack round 14: a traceback
+            raise TypeError("restored is not an object of file names and times")
     except (ValueError, KeyError, TypeError) as exc:
         raise RestoreError(
             f"{TRASH_DIRNAME}/{batch}/manifest.json is unreadable ({exc}); that dream cannot be "

@@ -32,7 +32,9 @@ def is_process_running(pid: int) -> bool:
         return False
     try:
         os.kill(pid, 0)
-    except ProcessLookupError:
+    except (ProcessLookupError, OverflowError):
+        # OverflowError: past what a pid_t holds (a lock saying 2147483648), so no process's
+        # (attack round 14: it escaped from the gates and the planner widget)
         return False
     except PermissionError:
         return True  # alive, owned by someone else

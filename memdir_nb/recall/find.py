@@ -16,6 +16,7 @@ from memdir_nb.recall.base import (
 from memdir_nb.recall.request import RecallRequest
 from memdir_nb.recall.selectors import default_selector
 from memdir_nb.spec.constants import MAX_RELEVANT_MEMORIES
+from memdir_nb.storage.containment import real_path
 from memdir_nb.storage.scan import scan_memory_files
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -31,8 +32,19 @@ def _surfaced_keys(already_surfaced: Collection[str]) -> set[str]:
         keys.add(text)
         if os.path.isabs(text):
             keys.add(os.path.normpath(text))
-            keys.add(os.path.realpath(text))
+            real = _resolved(text)
+            if real is not None:
+                keys.add(real)
     return keys
+
+
+def _resolved(path: str) -> str | None:
+    """The shared real path of path, or None while it keeps changing (a folder flipped to a
+    link: os.path.realpath raised ENOENT or EINVAL out of recall; attack round 14)."""
+    try:
+        return real_path(path)
+    except OSError:
+        return None
 
 
 def drop_surfaced(
@@ -48,7 +60,7 @@ def drop_surfaced(
         if header.filename in keys or header.file_path in keys:
             continue
         if absolute and (  # resolved forms only when some entry is a path (they cost lstats)
-            os.path.normpath(header.file_path) in keys or os.path.realpath(header.file_path) in keys
+            os.path.normpath(header.file_path) in keys or _resolved(header.file_path) in keys
         ):
             continue
         fresh.append(header)

@@ -1,7 +1,7 @@
 """A memory's body as the offline selector reads it: the whole text, bounded, cut into windows.
 
-* `read_body(header)` reads the file once, at most MEMORY_FILE_READ_MAX_BYTES, only if its real
-  path is inside its memory dir (O_NOFOLLOW), and returns the body after the frontmatter.
+* `read_body(header)` reads the file once, at most MEMORY_FILE_READ_MAX_BYTES, through the
+  contained reader rooted at its memory dir, and returns the body after the frontmatter.
 * `body_windows(body)` cuts the body into overlapping windows of a few sentences (lines count
   as sentence ends, so a dialogue turn or a list item is a sentence). The semantic channel
   encodes each window and scores a memory by its best window; the explanation shows it.
@@ -43,16 +43,18 @@ def root_of(header: MemoryHeader) -> str:
 
 
 def read_body(header: MemoryHeader) -> tuple[os.stat_result, str]:
-    """(stat, body) of a memory file, read only if its real path is inside its dir.
+    """(stat, body) of a memory file, read by the contained reader from its memory dir.
 
-    OSError when the file is gone, unreadable or resolves outside the dir.
+    OSError (ReadRefused) when the file is gone, unreadable or resolves outside the dir. The
+    reader opens each folder from the dir down without following a link (a link inside the dir
+    is resolved and its target opened the same way): a check of the real path before an open
+    by path let a folder swapped for a link in between lead the read out (attack round 14).
     """
-    real = os.path.realpath(header.file_path)
-    root = os.path.realpath(root_of(header))
-    if os.path.commonpath([real, root]) != root:
-        raise OSError(f"{header.filename} resolves outside the memory dir; not read")
     head = read_head_info(
-        real, max_lines=_MAX_LINES, max_bytes=MEMORY_FILE_READ_MAX_BYTES, nofollow=True
+        header.file_path,
+        max_lines=_MAX_LINES,
+        max_bytes=MEMORY_FILE_READ_MAX_BYTES,
+        root=root_of(header),
     )
     _, body = parse_frontmatter(head.text)
     return head.stat, body

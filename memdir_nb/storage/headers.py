@@ -49,14 +49,17 @@ def read_head_info(
     max_lines: int = FRONTMATTER_MAX_LINES,
     max_bytes: int = FRONTMATTER_MAX_BYTES,
     nofollow: bool = False,
+    root: str | os.PathLike[str] | None = None,
 ) -> HeadRead:
     """Read at most max_bytes of a file once, and return its first max_lines lines decoded.
 
-    With nofollow=True the open fails (ELOOP) if the last path component is a symlink.
+    With nofollow=True the open fails (ELOOP) if the last path component is a symlink. root is
+    the memory dir the file must stay inside, every folder on the way opened without following
+    a link (default: the file's own folder).
     """
     if max_lines < 1 or max_bytes < 1:
         raise ValueError("max_lines and max_bytes must be at least 1")
-    text, st, n_read, invalid = _read_bounded(path, max_lines, max_bytes, nofollow)
+    text, st, n_read, invalid = _read_bounded(path, max_lines, max_bytes, nofollow, root)
     return HeadRead(
         text=text,
         stat=st,

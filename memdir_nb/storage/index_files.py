@@ -155,8 +155,12 @@ class IndexTargets:
         self.folder = os.path.abspath(os.fspath(scope_dir))
         root = memory_dir if memory_dir is not None else default_containment_root(self.folder)
         real_root = os.path.realpath(os.fspath(root))
-        real = os.path.realpath(self.folder)
-        self._real_folder = real if is_real_path_within(real, real_root, or_equal=True) else None
+        try:  # the shared real path: a team/ swapped for a link while it is resolved made
+            real = real_path(self.folder)  # os.path.realpath raise ENOENT (attack round 14)
+        except OSError:
+            real = None  # it kept changing: no folder to read targets in, as when outside
+        inside = real is not None and is_real_path_within(real, real_root, or_equal=True)
+        self._real_folder = real if inside else None
         self._real_parents: dict[str, str] = {}
 
     def locate(self, target: str) -> IndexTarget | None:

@@ -37,6 +37,19 @@ _LOCK_POLL_S = 0.02
 
 
 _READ_ONLY_ERRNOS = frozenset({errno.EACCES, errno.EPERM, errno.EROFS})
+# open(O_RDWR) of a folder, a socket, a device without a driver (attack round 14: the error said
+# only "Is a directory (.memdir.lock)")
+_NOT_A_FILE_ERRNOS = frozenset({errno.EISDIR, errno.ENXIO, errno.ENODEV})
+
+
+def _kind_at(dir_fd: int, name: str) -> str:
+    """What is at name, in words ('a folder', 'a socket', ...)."""
+    try:
+        mode = os.stat(name, dir_fd=dir_fd, follow_symlinks=False).st_mode
+    except OSError:
+        return "something other than a file"
+    kinds = ((stat.S_ISDIR, "a folder"), (stat.S_ISSOCK, "a socket"), (stat.S_ISFIFO, "a FIFO"))
+    return next((word for test, word in kinds if test(mode)), "a device")
 
 
 def lock_at(dir_fd: int, name: str, timeout_s: float, folder: str = "the memory dir") -> int:
@@ -54,6 +67,13 @@ def lock_at(dir_fd: int, name: str, timeout_s: float, folder: str = "the memory 
             raise team_paths.PathTraversalError(
                 "symlink-escape",
                 f"the lock file {name} is a symlink; remove it (it is recreated) and retry",
+            ) from exc
+        if exc.errno in _NOT_A_FILE_ERRNOS:  # a folder, socket or device holds the name
+            raise type(exc)(
+                exc.errno,
+                f"the lock file {name} in {folder} is {_kind_at(dir_fd, name)}, not a file, so "
+                "no write can take the lock; nothing was written; move it aside (the lock file "
+                "is recreated) and retry",
             ) from exc
         if exc.errno in _READ_ONLY_ERRNOS:
             raise type(exc)(

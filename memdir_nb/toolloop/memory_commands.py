@@ -35,8 +35,9 @@ from memdir_nb.spec.constants import (
     TRASH_DIRNAME,
 )
 from memdir_nb.storage.access import ContainedReader, MissingFile, ReadRefused, file_kind
-from memdir_nb.storage.containment import PathTraversalError, is_real_path_within
+from memdir_nb.storage.containment import PathTraversalError, is_real_path_within, real_path
 from memdir_nb.storage.draft import validate_draft
+from memdir_nb.storage.fsutil import open_dir_nofollow, open_real_dir
 from memdir_nb.storage.store import MemoryStore
 from memdir_nb.storage.transaction import NotUTF8Error, StoreTransaction
 from memdir_nb.toolloop import memory_text as text
@@ -241,35 +242,63 @@ class MemoryDirBackend:
         return answer
 
     def _listing(self, real_dir: str, rel: str, depth: int) -> Iterator[tuple[int, str]]:
-        """(size, path relative to the viewed folder) two levels deep, as the reference lists."""
+        """(size, path relative to the viewed folder) two levels deep, as the reference lists.
+
+        Each folder is opened from the memory dir down without following a link and listed
+        through its descriptor; a link is followed only when the shared real path of it stays
+        inside the dir and out of its hidden parts. Listing by path after checking the real path
+        let a folder swapped for a link in between list an outside folder, and a link removed
+        while it was resolved raised FileNotFoundError out of the tool (attack round 14).
+        """
         if depth > 2:
             return
-        try:
-            names = sorted(os.listdir(real_dir))
-        except OSError:
-            return
         real_root = self.real_root
-        for name in names:
-            if name.startswith("."):
-                continue
-            item = os.path.join(real_dir, name)
-            item_rel = f"{rel}/{name}" if rel else name
-            target = os.path.realpath(item)
-            inside = target == real_root or is_real_path_within(target, real_root)
-            if not inside or any(
-                p.startswith(".") for p in os.path.relpath(target, real_root).split(os.sep)
-            ):
-                continue  # a symlink out of the dir, or into its hidden parts
+        inner = os.path.relpath(real_dir, real_root)
+        parts = [] if inner == "." else inner.split(os.sep)
+        try:
+            _, root_fd = open_real_dir(real_root)
             try:
-                st = os.stat(item)
-            except OSError:
+                dir_fd = open_dir_nofollow(root_fd, parts, create=False)
+            finally:
+                os.close(root_fd)
+        except OSError:
+            return  # gone, or no longer a real folder inside the dir: nothing to list
+        try:
+            entries = [
+                (name, self._entry(dir_fd, real_dir, name)) for name in sorted(os.listdir(dir_fd))
+            ]
+        finally:
+            os.close(dir_fd)
+        for name, found in entries:
+            if found is None:
                 continue
+            st, real_item = found
+            item_rel = f"{rel}/{name}" if rel else name
             if stat.S_ISDIR(st.st_mode):
                 yield st.st_size, f"{item_rel}/"
                 if depth < 2:
-                    yield from self._listing(item, item_rel, depth + 1)
+                    yield from self._listing(real_item, item_rel, depth + 1)
             elif stat.S_ISREG(st.st_mode):
                 yield st.st_size, item_rel
+
+    def _entry(self, dir_fd: int, real_dir: str, name: str) -> tuple[os.stat_result, str] | None:
+        """(stat, real path) of one listed entry, or None to leave it out (hidden, gone, or a
+        link leading out of the dir or into its hidden parts)."""
+        if name.startswith("."):
+            return None
+        try:
+            st = os.stat(name, dir_fd=dir_fd, follow_symlinks=False)
+            if not stat.S_ISLNK(st.st_mode):
+                return st, os.path.join(real_dir, name)
+            target = real_path(os.path.join(real_dir, name))
+            real_root = self.real_root
+            if target != real_root and not is_real_path_within(target, real_root):
+                return None
+            if any(p.startswith(".") for p in os.path.relpath(target, real_root).split(os.sep)):
+                return None
+            return os.stat(target), target
+        except OSError:
+            return None
 
     # -- writes
 

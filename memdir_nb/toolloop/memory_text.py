@@ -15,6 +15,10 @@ from collections.abc import Sequence
 ROOT = "/memories"
 MAX_VIEW_LINES = 999_999
 LINE_NUMBER_WIDTH = len(str(MAX_VIEW_LINES))
+# The most line numbers a refused str_replace lists (attack round 14): the reference lists one
+# per occurrence, each found by counting the lines before it again (quadratic: a 1 MiB file of
+# one repeated character held the store lock for minutes and answered with megabytes).
+REPLACE_LINES_SHOWN = 100
 
 
 class MemoryCommandError(Exception):
@@ -140,14 +144,9 @@ def replace_once(path: str, content: str, old: str, new: str) -> tuple[str, str]
             f"No replacement was performed, old_str `{old}` did not appear verbatim in {path}."
         )
     if count > 1:
-        found: list[int] = []
-        pos = content.find(old)
-        while pos != -1:
-            found.append(content[:pos].count("\n") + 1)
-            pos = content.find(old, pos + 1)
         raise MemoryCommandError(
             f"No replacement was performed. Multiple occurrences of old_str `{old}` in lines: "
-            f"{', '.join(map(str, found))}. Please ensure it is unique"
+            f"{_occurrence_lines(content, old, count)}. Please ensure it is unique"
         )
     changed = content[: content.find(old)].count("\n")
     updated = content.replace(old, new)
@@ -159,6 +158,22 @@ def replace_once(path: str, content: str, old: str, new: str) -> tuple[str, str]
         "The memory file has been edited. Here is the snippet showing the change (with line "
         "numbers):\n" + snippet
     )
+
+
+def _occurrence_lines(content: str, old: str, count: int) -> str:
+    """The 1-based line of each occurrence of old (overlapping ones too, as the reference
+    finds them), counted in one pass and listed up to REPLACE_LINES_SHOWN."""
+    found: list[str] = []
+    line, last = 1, 0
+    pos = content.find(old)
+    while pos != -1 and len(found) < REPLACE_LINES_SHOWN:
+        line += content.count("\n", last, pos)
+        found.append(str(line))
+        last = pos
+        pos = content.find(old, pos + 1)
+    if pos != -1:  # count does not count overlapping occurrences, hence "at least"
+        found.append(f"and more (at least {count:,} occurrences in all)")
+    return ", ".join(found)
 
 
 def insert_at(content: str, line: object, text: str) -> str:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 import stat
 import threading
+import time
 import tracemalloc
 from pathlib import Path
 from typing import Any
@@ -452,6 +453,26 @@ def test_a_write_the_tool_could_not_edit_back_is_refused_and_nothing_is_written(
         tool, command="str_replace", path="/memories/user_b.md", old_str="Coffee.", new_str="Tea."
     )
     assert not got.startswith("ERROR")
+
+
+def test_a_str_replace_matching_everywhere_is_refused_at_once_with_a_bounded_answer(
+    tool: MemdirMemoryTool,
+) -> None:
+    # attack round 14: the refusal listed the line of every occurrence, each counted from the
+    # file's start again: quadratic under the store lock (200 KB of one letter: 10 s; 1 MiB:
+    # minutes) and an answer of megabytes. The lines are counted in one pass, 100 listed.
+    root = Path(tool.memory_dir)
+    body = USER + "a" * 200_000 + "\n"
+    answer(tool, command="create", path="/memories/user_a.md", file_text=body)
+    started = time.process_time()
+    got = answer(tool, command="str_replace", path="/memories/user_a.md", old_str="a", new_str="b")
+    assert time.process_time() - started < 1.0
+    assert got.startswith("ERROR: No replacement was performed. Multiple occurrences of old_str")
+    assert (
+        "in lines: 2, 8, 8, 8," in got
+        and "8, and more (at least 200,001 occurrences in all)" in got
+    )
+    assert len(got) < 1_000 and (root / "user_a.md").read_text() == body
 
 
 @pytest.mark.parametrize("depth", [100, 1_000])

@@ -7,6 +7,7 @@ its ordinary result (what vanished is left out, with the reason where the route 
 
 from __future__ import annotations
 
+import contextlib
 import subprocess
 import sys
 import textwrap
@@ -15,8 +16,13 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from anthropic.lib.tools import ToolError
 
+from memdir_nb import MemdirMemoryTool
 from memdir_nb.dream.plan import plan_consolidation
+from memdir_nb.formats.manifest import MemoryHeader
+from memdir_nb.recall.find import drop_surfaced
+from memdir_nb.recall.passages import read_body
 from memdir_nb.storage.archive import export_archive
 from memdir_nb.storage.containment import real_path
 from memdir_nb.storage.index_files import IndexTargets
@@ -142,3 +148,97 @@ def test_a_dream_plan_over_a_folder_flipped_to_a_symlink_is_made_every_time(
     while time.monotonic() < deadline:
         plan = plan_consolidation(flipped_dir)
         assert "OUTSIDE" not in repr(plan)
+
+
+@pytest.mark.timeout(60)
+def test_a_body_read_for_recall_behind_a_flipped_folder_is_never_read_from_outside(
+    flipped_dir: Path,
+) -> None:
+    # attack round 14: the semantic channel's body reader checked the real path, then opened
+    # it by path: a folder swapped for a link in between led the read out (about 1 read in
+    # 25 returned the outside file's text). It now reads through the contained reader.
+    header = MemoryHeader(
+        "notes/n_0.md", str(flipped_dir / "notes" / "n_0.md"), 0.0, "n", "d", None
+    )
+    deadline = time.monotonic() + 1.5
+    read = 0
+    while time.monotonic() < deadline:
+        try:
+            _, body = read_body(header)
+        except OSError:
+            continue  # refused while the folder is a link: the ordinary answer
+        assert "OUTSIDE" not in body
+        read += 1
+    assert read > 20
+
+
+@pytest.mark.timeout(60)
+def test_the_memory_tool_views_a_flipped_folder_without_raising_or_listing_outside(
+    flipped_dir: Path,
+) -> None:
+    # attack round 14: the folder listing checked each entry's real path, then listed and
+    # stat'ed by path: a folder swapped for a link in between listed the outside folder's
+    # names, and a link removed while realpath read it raised FileNotFoundError from the tool
+    (flipped_dir.parent / "outside" / "user_only_outside.md").write_text("x")
+    for i in range(40):  # each entry's real path is a window for the flip to fall in
+        while True:  # notes/ is briefly missing in each flip
+            with contextlib.suppress(FileNotFoundError):
+                (flipped_dir / "notes" / f"m_{i}.md").write_text("x")
+                break
+    tool = MemdirMemoryTool(flipped_dir, now_ms=1_780_000_000_000.0)
+    deadline = time.monotonic() + 2.5
+    views = 0
+    while time.monotonic() < deadline:
+        try:
+            said = str(tool.call({"command": "view", "path": "/memories/notes"}))
+        except ToolError as refused:
+            said = str(refused)
+        assert "only_outside" not in said
+        views += 1
+    assert views > 50
+
+
+@pytest.mark.timeout(60)
+def test_index_targets_of_a_team_folder_flipped_to_a_symlink_are_made_without_raising(
+    tmp_path: Path,
+) -> None:
+    # attack round 14: IndexTargets resolved its own folder with os.path.realpath, which
+    # raises ENOENT or EINVAL when the link it read is removed in between: a team/ flipped
+    # to a link and back stopped lint and the dream plan for the whole dir
+    memory_dir = tmp_path / "memory"
+    (memory_dir / "team").mkdir(parents=True)
+    (tmp_path / "outside").mkdir()
+    proc = _spawn(_FLIP, str(memory_dir / "team"), str(tmp_path / "outside"), "20")
+    try:
+        deadline = time.monotonic() + 1.5
+        made = 0
+        while time.monotonic() < deadline:
+            IndexTargets(memory_dir / "team", memory_dir=memory_dir)
+            made += 1
+    finally:
+        proc.kill()
+        proc.wait()
+    assert made > 100
+
+
+@pytest.mark.timeout(60)
+def test_recall_drops_surfaced_memories_behind_a_flipped_folder_without_raising(
+    flipped_dir: Path,
+) -> None:
+    # attack round 14: from a session's second turn (absolute surfaced paths) each candidate
+    # was resolved with os.path.realpath, which raised ENOENT or EINVAL out of recall when a
+    # folder flipped to a link and back (112 of 1,676 calls); now the shared real_path
+    headers = [
+        MemoryHeader(
+            f"notes/n_{i}.md", str(flipped_dir / "notes" / f"n_{i}.md"), 0.0, "n", "d", None
+        )
+        for i in range(5)
+    ]
+    surfaced = [str(flipped_dir / "notes" / "n_0.md")]
+    deadline = time.monotonic() + 1
+    calls = 0
+    while time.monotonic() < deadline:
+        kept = drop_surfaced(headers, surfaced)
+        assert [h.filename for h in kept][:1] == ["notes/n_1.md"]
+        calls += 1
+    assert calls > 100

@@ -12,12 +12,15 @@ import random
 import string
 import subprocess
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from memdir_nb.lint import lint_memory_dir
+from memdir_nb.security import secret_scan
+from memdir_nb.security.secret_detect import Hit
 from memdir_nb.security.secret_scan import (
     SecretFinding,
     SecretInTeamMemoryError,
@@ -879,3 +882,19 @@ def test_a_team_save_refuses_a_password_written_in_prose(tmp_path: Path, body: s
     with pytest.raises(SecretInTeamMemoryError):
         MemoryStore(tmp_path).save("Staging", "reaching staging", "reference", body, scope="team")
     assert not (tmp_path / "team").exists() or not list((tmp_path / "team").glob("*.md"))
+
+
+def test_the_excerpts_of_many_hits_on_one_long_line_take_linear_time(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # attack round 14: each hit's excerpt stripped the whole redacted line again, so a line of
+    # n hits cost n copies of it: a 4 MB team entry of `password: …` in an archive took 160 s to
+    # import-check (10 s once the line is stripped once). The hits are handed in directly here,
+    # so the test times the excerpts alone: 20,000 hits on a 1 MB line.
+    line = "pw: 12345678 " * 80_000
+    hits = [Hit("password assignment", i * 13 + 4, i * 13 + 12, 1) for i in range(0, 80_000, 4)]
+    monkeypatch.setattr(secret_scan, "_line_hits", lambda text, det: iter([(1, line, hits)]))
+    started = time.process_time()
+    findings = secret_scan._scan_lines("body", line, {}, set())
+    assert time.process_time() - started < 0.5  # 1.6 s when each hit strips the line again
+    assert len(findings) == 20_000 and all(len(f.excerpt) < 120 for f in findings)

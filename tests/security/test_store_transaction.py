@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import os
 import random
+import re
 import shutil
 import stat
 import string
@@ -685,6 +686,30 @@ def _plant(path: Path, kind: str) -> None:
             sock.bind(str(path))
     else:  # /dev/null's device numbers; making one needs root
         os.mknod(path, 0o644 | stat.S_IFCHR, os.makedev(1, 3))
+
+
+@pytest.mark.parametrize("kind", ["folder", "socket"])
+def test_a_lock_file_name_held_by_a_folder_or_socket_is_named_with_the_fix(
+    tmp_path: Path, kind: str
+) -> None:
+    # attack round 14: every write step opens its lock first, and a folder or a socket there
+    # ended in "Is a directory (.memdir.lock)" or "No such device or address", with no fix
+    mem = tmp_path / "memory"
+    (mem / "logs").mkdir(parents=True)
+    for lock in (mem / ".memdir.lock", mem / "logs" / ".daily-log.lock"):
+        if kind == "folder":
+            lock.mkdir()
+        else:
+            _plant(lock, kind)
+    words = "a folder" if kind == "folder" else "a socket"
+    with pytest.raises(OSError, match=f"the lock file .memdir.lock in {mem} is {words}, not a"):
+        MemoryStore(mem).save("A", "about a", "user", "b")
+    with pytest.raises(OSError, match=f"the lock file .daily-log.lock in {mem}/logs is {words}"):
+        kairos.append_daily_log(mem, "an entry", now_ms=1_780_000_000_000.0)
+    for said in ("nothing was written", "move it aside (the lock file is recreated)"):
+        with pytest.raises(OSError, match=re.escape(said)):
+            MemoryStore(mem).save("A", "about a", "user", "b")
+    assert sorted(p.name for p in mem.rglob("*")) == [".daily-log.lock", ".memdir.lock", "logs"]
 
 
 @pytest.mark.parametrize("kind", ["fifo", "socket", "device"])

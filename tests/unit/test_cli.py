@@ -958,3 +958,19 @@ def test_restore_names_the_batches_when_asked_for_one_that_is_not_there(tmp_path
     empty = tmp_path / "empty"
     empty.mkdir()
     assert "holds no batch" in run_env("restore", str(empty)).stdout
+
+
+@pytest.mark.parametrize("words", [["scan"], ["where", "--cwd"], ["replay"]])
+def test_a_path_argument_that_cannot_be_looked_at_is_a_usage_error_naming_why(
+    words: list[str], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # attack round 14: pathlib's is_dir/is_file raise for a name past NAME_MAX (or a folder
+    # this user cannot enter), so the argument types ended in an OSError traceback
+    from memdir_nb.cli.main import build_parser
+
+    too_long = str(tmp_path / ("a" * 300))
+    with pytest.raises(SystemExit) as ended:
+        build_parser().parse_args([*words, too_long])
+    said = capsys.readouterr().err
+    assert ended.value.code == 2 and "Traceback" not in said
+    assert "cannot be looked at (File name too long); pass " in said

@@ -206,6 +206,19 @@ def test_corrupt_lock_file_is_a_clear_error_and_is_left_untouched(
     assert _mtime_ms(lock.path) == pytest.approx(old, abs=1)
 
 
+@pytest.mark.parametrize("pid", ["2147483648", "9999999999"])
+def test_a_pid_no_process_can_have_is_a_dead_holder_and_the_lock_is_reclaimed(
+    project_memdir: Path, pid: str
+) -> None:
+    # attack round 14: a fresh lock naming a pid past what a pid_t holds raised OverflowError
+    # from os.kill, out of the gates, try_acquire and the dream planner widget's first refresh
+    lock = ConsolidationLock(project_memdir)
+    lock.path.write_text(pid)
+    assert not is_process_running(int(pid))
+    assert lock.holder_status() == "dead"
+    assert lock.try_acquire() and lock.path.read_text().strip() == str(os.getpid())
+
+
 def test_lock_path_that_is_a_directory_is_a_clear_error(project_memdir: Path) -> None:
     (project_memdir / LOCK_NAME).mkdir()
     with pytest.raises(LockFileCorruptError, match="not a regular file"):

@@ -821,3 +821,23 @@ def test_a_batch_the_contained_reader_refuses_is_that_batchs_refusal_not_the_lis
         restore(messy, bad, dry_run=True)
     files = restore(messy, good, dry_run=True)
     assert files and restore(messy, files[0], dry_run=True) == files[:1]  # found past the bad one
+
+
+@pytest.mark.parametrize("restored", [["user_a.md"], 5, "user_a.md"])
+def test_a_manifest_whose_restored_record_is_not_an_object_is_that_batchs_refusal(
+    messy: Path, restored: object
+) -> None:
+    # attack round 14: only `files` was checked, so `"restored": 5` (or a list) ended
+    # `memdir-nb restore DIR` (the listing) and restoring that batch in a TypeError or
+    # AttributeError traceback, and a string answered "already restored" by substring
+    good = apply_plan(plan_consolidation(messy, now_ms=PLAN_NOW)).batch
+    bad = "memory-tool-20990101T000000-1-abcdef"
+    (messy / ".trash" / bad).mkdir()
+    manifest = {"files": {"user_a.md": {"before": False, "after_sha": None}}, "restored": restored}
+    (messy / ".trash" / bad / "manifest.json").write_text(json.dumps(manifest), encoding="utf-8")
+    before = sorted(p.name for p in messy.iterdir())
+    for dry_run in (True, False):
+        with pytest.raises(RestoreError, match="restored is not an object.*by hand"):
+            restore(messy, bad, dry_run=dry_run)
+    assert sorted(p.name for p in messy.iterdir()) == before
+    assert restore(messy, good, dry_run=True)  # the other batches are still listed and restorable
