@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Iterable, Mapping
 from typing import Any
 
@@ -26,21 +25,11 @@ from memdir_nb.formats.session_queue import InputQueue
 from memdir_nb.formats.session_results import MAX_EARLY_RESULTS, ResultSeen, pair, result_of
 from memdir_nb.formats.transcript_records import TranscriptProblem
 from memdir_nb.spec.constants import (
-    PATH_MAX_BYTES,
     SESSION_MAX_PROBLEMS,
     SESSION_PROMPT_MAX_CHARS,
     SESSION_TOOL_INPUT_MAX_CHARS,
     SESSION_TOOL_RESULT_MAX_CHARS,
 )
-
-
-def _record_cwd(record: Mapping[str, Any]) -> str | None:
-    """The folder the record was written in, shared between records (interned); None when
-    absent, not a string, or longer than any real path."""
-    cwd = record.get("cwd")
-    if not isinstance(cwd, str) or not cwd or len(cwd) > PATH_MAX_BYTES:
-        return None
-    return sys.intern(cwd)
 
 
 class SessionBuilder:
@@ -367,7 +356,7 @@ class SessionBuilder:
                     if isinstance(record.get("timestamp"), str)
                     else None,
                     is_sidechain=sidechain,
-                    cwd=_record_cwd(record),
+                    cwd=tr.record_cwd(record),
                 )
                 self._calls[call.id] = call
                 early = self._early.pop(call.id, None)

@@ -15,12 +15,13 @@ from __future__ import annotations
 
 import json
 import re
+import sys
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from memdir_nb.formats.jsonio import JSONLimitError, loads_bounded, looks_utf16
-from memdir_nb.spec.constants import TRANSCRIPT_LINE_MAX_BYTES
+from memdir_nb.spec.constants import PATH_MAX_BYTES, TRANSCRIPT_LINE_MAX_BYTES
 
 # What a user record is, from classify_user.
 TOOL_RESULT = "tool_result"
@@ -258,6 +259,15 @@ def prompt_text(content: object) -> str:
 def _message_content(record: Mapping[str, Any]) -> object:
     message = record.get("message")
     return message.get("content") if isinstance(message, dict) else None
+
+
+def record_cwd(record: Mapping[str, Any]) -> str | None:
+    """The folder the record was written in, shared between records (interned); None when
+    absent, not a string, or longer than any real path."""
+    cwd = record.get("cwd")
+    if not isinstance(cwd, str) or not cwd or len(cwd) > PATH_MAX_BYTES:
+        return None
+    return sys.intern(cwd)
 
 
 def forked_from(record: Mapping[str, Any]) -> str | None:

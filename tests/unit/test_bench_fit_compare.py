@@ -83,7 +83,9 @@ def test_a_holdout_file_or_a_domain_no_dir_has_is_refused(tmp_path: Path) -> Non
 
 
 def test_the_baseline_leaves_out_every_domain_named(tmp_path: Path) -> None:
-    dirs = [{"id": f"d-{dom}", "domain": dom, "memories": []} for dom in ("web", "short", "logs")]
+    dirs: list[dict[str, object]] = [
+        {"id": f"d-{dom}", "domain": dom, "memories": []} for dom in ("web", "short", "logs")
+    ]
     tune = tmp_path / "tune.json"
     tune.write_text(json.dumps({"dirs": dirs, "questions": []}), encoding="utf-8")
     features = tmp_path / "f.pkl"

@@ -264,3 +264,9 @@ def test_a_message_through_a_channel_is_its_own_kind_though_marked_meta() -> Non
     )
     assert tr.classify_user(via_phone) == tr.CHANNEL
     assert tr.classify_user(user("", isMeta=True, origin={"kind": "channel"})) == tr.META
+
+
+def test_a_records_cwd_is_a_path_string_within_path_max_or_nothing() -> None:
+    assert tr.record_cwd({"cwd": "/home/ana/app"}) == "/home/ana/app"
+    assert tr.record_cwd({"cwd": "/" + "a" * 5000}) is None  # longer than any real path
+    assert tr.record_cwd({"cwd": ["/x"]}) is None and tr.record_cwd({}) is None
