@@ -34,7 +34,7 @@ from memdir_nb.spec.constants import (
     TRASH_DIRNAME,
 )
 from memdir_nb.storage.access import ContainedReader
-from memdir_nb.storage.containment import absolute_dir
+from memdir_nb.storage.containment import absolute_dir, is_real_path_within, real_path
 from memdir_nb.storage.index_files import (
     IndexTargets,
     IndexTooLargeError,
@@ -102,8 +102,14 @@ def check_scope_folder(folder: Path, scope: Literal["private", "team"] | None) -
     if resolved == "private":
         refuse_folder_of_memory_dirs(folder)
     if resolved == "team" and folder.name == TEAM_DIRNAME:  # its files must stay in the memory dir
-        outer = os.path.realpath(folder.parent).rstrip(os.sep) + os.sep
-        if not os.path.realpath(folder).startswith(outer):
+        try:
+            inside = is_real_path_within(real_path(folder), real_path(folder.parent))
+        except OSError as exc:  # a link that kept changing while it was resolved
+            raise ValueError(
+                f"cannot rebuild the index: {folder} kept changing while it was resolved "
+                f"({exc.strerror}); nothing was written, run it again once it is settled"
+            ) from exc
+        if not inside:
             raise ValueError(
                 f"cannot rebuild the index: {folder} is a link leading outside the memory dir "
                 f"{folder.parent}; remove the link (team/ must be a real folder inside it)"

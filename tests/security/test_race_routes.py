@@ -26,6 +26,7 @@ from memdir_nb.recall.passages import read_body
 from memdir_nb.storage.archive import export_archive
 from memdir_nb.storage.containment import real_path
 from memdir_nb.storage.index_files import IndexTargets
+from memdir_nb.storage.index_rebuild import check_scope_folder
 
 _CHURN = textwrap.dedent(
     """
@@ -219,6 +220,27 @@ def test_index_targets_of_a_team_folder_flipped_to_a_symlink_are_made_without_ra
         proc.kill()
         proc.wait()
     assert made > 100
+
+
+def test_rebuild_index_checks_a_flipped_team_folder_without_an_os_error(tmp_path: Path) -> None:
+    # attack round 14's open item: check_scope_folder resolved team/ with os.path.realpath and
+    # compared by hand; a team/ flipped to a link and back raised ENOENT or EINVAL
+    memory_dir = tmp_path / "memory"
+    (memory_dir / "team").mkdir(parents=True)
+    (tmp_path / "outside").mkdir()
+    proc = _spawn(_FLIP, str(memory_dir / "team"), str(tmp_path / "outside"), "20")
+    answers: set[str] = set()
+    try:
+        deadline = time.monotonic() + 1.0
+        while time.monotonic() < deadline:
+            try:
+                answers.add(check_scope_folder(memory_dir / "team", "team"))
+            except ValueError as exc:  # outside, not a folder, or kept changing: all named
+                answers.add(str(exc).split(":", 1)[0])
+    finally:
+        proc.kill()
+        proc.wait()
+    assert answers <= {"team", "cannot rebuild the index"} and answers
 
 
 @pytest.mark.timeout(60)
