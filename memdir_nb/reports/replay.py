@@ -306,6 +306,12 @@ def replay_session(
             "copied from it is that session's turns and is left out; recall here starts "
             "as if nothing had been surfaced before the fork"
         )
+    elif session.copied_records:
+        notes.append(
+            f"{session.copied_records} records of this file are history written again from "
+            "an earlier conversation (a resume or fork that names no parent, or a conversation "
+            "handed to an agent); they are not this session's turns and are left out"
+        )
     replay = SessionReplay(session, root, label, [], flush, notes + timeline.notes)
     recall = RecallSession()
     resets = session.context_resets

@@ -385,6 +385,31 @@ def test_a_fork_replays_its_own_turns_and_says_whose_history_it_left_out(tmp_pat
     assert any(n.startswith("forked from session parent:") for n in replay.notes)
 
 
+def test_a_copy_of_earlier_history_that_names_no_parent_is_left_out_with_a_note(
+    tmp_path: Path,
+) -> None:
+    # `--resume <id> --fork-session` (2.1.27x): the file opens with its own prompt's queue
+    # records, then the parent's conversation with no forkedFrom; nothing else says so
+    memory = tmp_path / "projects" / "-home-ana-app" / "memory"
+    memory.mkdir(parents=True)
+    w = RecordWriter("child", "/home/ana/app", "2026-05-01T10:00:00.000Z", seed="copy")
+    w.prompt("note that reviews need two approvals")
+    w.response([{"type": "text", "text": "noted"}])
+    parent = list(w.lines)
+    w.bookkeeping("queue-operation", operation="enqueue", content="does it still hold?")
+    w.bookkeeping("queue-operation", operation="dequeue")
+    w.lines = [*w.lines[len(parent) :], *parent]
+    w.prompt("does it still hold?")
+    w.response([{"type": "text", "text": "yes"}])
+    path = memory.parent / "child.jsonl"
+    path.write_text(w.text())
+    replay = replay_session(path, memory, selector=LexicalSelector(), now_ms=SAMPLE_NOW_MS)
+    assert [t.prompt for t in replay.turns] == ["does it still hold?"]
+    assert any(
+        n.startswith("2 records of this file are history written again") for n in replay.notes
+    )
+
+
 def test_a_transcript_dated_past_the_pinned_now_range_still_replays(
     sample: DemoSession, tmp_path: Path
 ) -> None:
