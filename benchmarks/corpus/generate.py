@@ -3,6 +3,8 @@
 Usage:
     python benchmarks/corpus/generate.py            # writes benchmarks/data/recall_{tune,holdout}.json
     python benchmarks/corpus/generate.py --check    # regenerates in memory and fails if the files differ
+    python benchmarks/corpus/generate.py --without-overlap --out DIR  # the corpora of before the
+                                                     # log dirs' partial-overlap questions
     python benchmarks/corpus/generate.py --without-logs --out DIR  # the 30-dir corpora of before
                                                      # the twenty-first session
     python benchmarks/corpus/generate.py --without-short --without-logs --out DIR
@@ -90,6 +92,8 @@ class Built:
     facts: list[tuple[str, str, int]] = field(default_factory=list)  # direct q, reworded q, offset
     tool: str | None = None
     role: str = "topic"  # topic | user | usage | warning | log
+    kit: str = ""  # a log memory's kit (its file template), for the partial-overlap questions
+    fills: list[tuple[int, Slots, tuple[str, str]]] = field(default_factory=list)  # per fact held
 
 
 class Slots:
@@ -461,6 +465,7 @@ def generate(
     *,
     short: bool = True,
     logs: bool = True,
+    overlap: bool = True,
 ) -> dict[str, Any]:
     """The whole corpus for one bank: dirs and questions."""
     bank = load_bank(name)
@@ -489,9 +494,14 @@ def generate(
     # the log-shaped dirs (twenty-first session): their own banks and random stream, numbered
     # after the short dirs whether or not those are written, so each part stays what it is.
     from log_dirs import build_log_dir, build_series_dir
+    from overlap_questions import build_overlap_questions
 
     log_bank = {code: load_bank(f"log_{name}_{code}", key="LOG") for code in ("en", "ru")}
     log_rng = random.Random(seed + 21)
+    # the partial-overlap questions (twenty-first session): their own bank and random stream,
+    # appended after each log dir's questions, so the memories and questions above stay as they were
+    overlap_bank = load_bank(f"overlap_{name}", key="OVERLAP")
+    overlap_rng = random.Random(seed + 22)
     first = len(plan) + len(PLAN_SHORT) + 1
     for n, (size, code, shape) in enumerate(PLAN_LOGS if logs else [], start=first):
         build = build_series_dir if shape == "series" else build_log_dir
@@ -499,6 +509,15 @@ def generate(
         info["memories"] = [b.memory for b in built]
         dirs.append(info)
         questions += build_short_questions(log_rng, log_bank, info, built)
+        if overlap:
+            questions += build_overlap_questions(
+                overlap_rng,
+                overlap_bank[code],
+                log_bank[code],
+                info,
+                built,
+                series=shape == "series",
+            )
     return {
         "version": 1,
         "corpus": name,
@@ -526,11 +545,21 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="leave out the log-shaped dirs (the corpora of the twentieth session)",
     )
+    parser.add_argument(
+        "--without-overlap",
+        action="store_true",
+        help="leave out the log dirs' partial-overlap questions (the corpora of before them)",
+    )
     args = parser.parse_args(argv)
     status = 0
     for name, (seed, plan) in CORPORA.items():
         corpus = generate(
-            name, seed, plan, short=not args.without_short, logs=not args.without_logs
+            name,
+            seed,
+            plan,
+            short=not args.without_short,
+            logs=not args.without_logs,
+            overlap=not args.without_overlap,
         )
         text = json.dumps(corpus, ensure_ascii=False, indent=1) + "\n"
         path = Path(args.out) / f"recall_{name}.json"

@@ -161,7 +161,10 @@ def log_memory(
         "body": body,
         "age_days": 0,
     }
-    return Built(memory, held if role == "topic" else [], role=role)
+    built = Built(memory, held if role == "topic" else [], role=role, kit=kit["file"])
+    if role == "topic":  # the slots each held fact was written with (partial-overlap questions)
+        built.fills = [(i, per_fact[i], ent) for i in sorted(facts)]
+    return built
 
 
 def build_log_dir(

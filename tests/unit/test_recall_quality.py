@@ -299,12 +299,49 @@ def test_each_corpus_has_log_shaped_dirs_whose_answers_sit_deep_in_long_bodies(
         assert words.most_common(1)[0][1] >= 3, d["id"]
     series = [d for d in logs if len({re.sub(r"[\d-]", "", m["name"]) for m in d["memories"]}) == 1]
     assert len(series) >= 2  # LoCoMo's shape: sessions titled by their date alone
-    ids = {d["id"] for d in logs}
-    asked = [q for q in corpus["questions"] if q["dir"] in ids]
+    ids = {d["id"] for d in logs}  # the dirs' own questions (the overlap ones: a test below)
+    asked = [q for q in corpus["questions"] if q["dir"] in ids and "shape" not in q]
     assert len(asked) >= 60 and sum(q["language"] == "ru" for q in asked) >= 20
     assert {q["kind"] for q in asked} == {"direct", "reworded", "non-english", "multi", "none"}
     offsets = [q["evidence_offset"] for q in asked if q["evidence_offset"] is not None]
     assert min(offsets) > 0 and sum(o >= 1000 for o in offsets) / len(offsets) >= 0.35
+
+
+def test_without_overlap_the_generator_writes_the_corpus_of_before_the_overlap_questions(
+    corpora: dict[str, dict[str, Any]],
+) -> None:
+    # the partial-overlap questions come from their own bank and random stream, after each log
+    # dir's questions: without them the dirs and every other question are what they were
+    generate = _load_module("corpus_generate", CORPUS_DIR / "generate.py")
+    seed, plan = generate.CORPORA["holdout"]
+    before = generate.generate("holdout", seed, plan, overlap=False)
+    now = corpora["holdout"]
+    assert before["dirs"] == now["dirs"]
+    assert before["questions"] == [q for q in now["questions"] if "shape" not in q]
+
+
+@pytest.mark.parametrize("name", ["tune", "holdout"])
+def test_overlap_questions_share_one_or_two_content_words_with_their_entry(
+    corpora: dict[str, dict[str, Any]], name: str
+) -> None:
+    """LoCoMo's question shape, between direct and reworded: a name or a rare noun of the entry
+    that answers, the rest in other words; about a quarter of them on the Russian log dirs."""
+    generate = _load_module("corpus_generate", CORPUS_DIR / "generate.py")
+    corpus = corpora[name]
+    memories = {(d["id"], m["filename"]): m for d in corpus["dirs"] for m in d["memories"]}
+    logs = {d["id"] for d in corpus["dirs"] if d["domain"] == "logs"}
+    asked = [q for q in corpus["questions"] if q.get("shape") == "overlap"]
+    assert len(asked) >= 40 and {q["dir"] for q in asked} == logs
+    assert 0.2 <= sum(q["language"] == "ru" for q in asked) / len(asked) <= 0.3
+    assert {q["kind"] for q in asked} >= {"direct", "reworded", "non-english", "multi"}
+    for q in asked:
+        assert re.fullmatch(re.escape(q["dir"]) + r"-o\d\d", q["id"]), q["id"]
+        if q["kind"] == "multi":
+            continue
+        body = memories[(q["dir"], q["expected"][0])]["body"]
+        entry = body[q["evidence_offset"] :].split("\n", 1)[0]
+        shared = generate.content_terms(q["query"]) & generate.content_terms(entry)
+        assert 1 <= len(shared) <= 2, (q["id"], shared)
 
 
 def test_holdout_shares_no_dir_file_or_question_wording_with_tune(
