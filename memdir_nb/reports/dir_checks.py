@@ -24,7 +24,7 @@ from memdir_nb.spec.constants import (
     TEAM_DIRNAME,
 )
 from memdir_nb.spec.text import plural
-from memdir_nb.storage.containment import is_real_path_within
+from memdir_nb.storage.containment import is_real_path_within, real_path
 
 
 def _index_file_findings(memory_dir: Path) -> list[DoctorFinding]:
@@ -36,8 +36,10 @@ def _index_file_findings(memory_dir: Path) -> list[DoctorFinding]:
         except OSError:
             continue
         if stat.S_ISLNK(st.st_mode):
-            real = os.path.realpath(index)
-            root = os.path.realpath(memory_dir)
+            try:
+                real, root = real_path(index), real_path(memory_dir)
+            except OSError:  # the link kept changing while it was resolved: nothing to say yet
+                continue
             inside = is_real_path_within(real, root)
             where_to = "a file inside the memory dir" if inside else "a file OUTSIDE the memory dir"
             out.append(

@@ -154,7 +154,7 @@ class IndexTargets:
     ) -> None:
         self.folder = os.path.abspath(os.fspath(scope_dir))
         root = memory_dir if memory_dir is not None else default_containment_root(self.folder)
-        real_root = os.path.realpath(os.fspath(root))
+        real_root = real_path(root)
         try:  # the shared real path: a team/ swapped for a link while it is resolved made
             real = real_path(self.folder)  # os.path.realpath raise ENOENT (attack round 14)
         except OSError:

@@ -37,7 +37,7 @@ from memdir_nb.spec.constants import (
 )
 from memdir_nb.spec.text import terminal_safe
 from memdir_nb.storage.access import ContainedReader, ReadRefused, ReadResult
-from memdir_nb.storage.containment import is_real_path_within
+from memdir_nb.storage.containment import is_real_path_within, real_path
 
 __all__ = [
     "PipelineResult",
@@ -60,7 +60,7 @@ class ToolReader:
         for root in (self.memory.root, self.memory.real_root):
             if is_real_path_within(full, root, or_equal=True):
                 return True
-        return is_real_path_within(os.path.realpath(full), self.memory.real_root)
+        return is_real_path_within(real_path(full), self.memory.real_root)
 
     def read(self, path: str | os.PathLike[str], cap: int) -> ReadResult:
         """At most cap bytes of path; raises ReadRefused (an OSError) with the reason."""

@@ -380,8 +380,8 @@ class MemoryDirBackend:
     def _remove_empty_folders(self, tp: ToolPath) -> None:
         """rmdir the folders a folder delete or rename emptied (never the root, never hidden ones)."""
         for folder, _dirs, _files in sorted(os.walk(tp.real), key=lambda w: -len(w[0])):
-            if os.path.realpath(folder) != self.real_root:
-                with contextlib.suppress(OSError):
+            with contextlib.suppress(OSError):  # a folder that keeps changing is left as it is
+                if real_path(folder) != self.real_root:
                     os.rmdir(folder)
 
     def _batch_name(self, tx: StoreTransaction, files: list[str]) -> str:
