@@ -10,8 +10,12 @@ from __future__ import annotations
 
 import re
 import shlex
+from dataclasses import dataclass
 
 _SHELL_SPLIT = ";&|\n"  # what ends a simple command, alone or in runs (`&&`, `||`, `;\n`)
+_PUNCTUATION = _SHELL_SPLIT + "()"  # and a subshell's parentheses (`( cd x; rm a )`, `$(...)`)
+# one operator of a run of punctuation the lexer returns as one token (`)&&(`, `;;`, `|&`)
+_OPERATOR = re.compile(r"\|\||&&|\|&|;;|[;&|\n()]")
 # a word the shell expands (a glob, `$f`, `$(...)`, a backquote) names no one known file
 EXPANDED = re.compile(r"[*?\[$`]")
 _CONTINUATION = re.compile(r"\\\r?\n")
@@ -26,6 +30,58 @@ _REDIRECT = re.compile(r"^\d*>>?(.*)$")
 _INPUT = re.compile(r"^\d*<(?![<(])(.*)$")  # `< file`, `0<file`; not `<<`, `<<<` or `<(`
 
 
+def _quoted_step(line: str, i: int, nest: list[str]) -> int:
+    """How far one step inside quotes moves, closing the quote or opening a `$(` in it."""
+    ch, top = line[i], nest[-1]
+    if top == "'" or ch not in '\\"$':
+        if ch == top:
+            nest.pop()
+        return 1
+    if ch == "\\":
+        return 2
+    if ch == '"':
+        nest.pop()
+        return 1
+    if line.startswith("$(", i):
+        nest.append("(")
+        return 2
+    return 1
+
+
+def _heredoc_operators(line: str, nest: list[str]) -> list[re.Match[str]]:
+    """The here-document operators of one line that the shell would see: a `<<` inside quotes
+    (`echo "a << b"`) or a comment is text, one inside `$(...)` is an operator even within
+    double quotes (`git commit -m "$(cat <<'EOF'`). `nest` is what is open at the line's
+    start, innermost last (a quote, or `(` for a substitution or subshell), and is left as it
+    is at the line's end, for a string that spans lines."""
+    found: list[re.Match[str]] = []
+    i, word_start = 0, True
+    while i < len(line):
+        ch, top = line[i], nest[-1] if nest else ""
+        if top in ("'", '"'):
+            i += _quoted_step(line, i, nest)
+            word_start = False
+            continue
+        if ch == "\\":
+            i += 1
+        elif ch in "'\"(":
+            nest.append(ch)
+        elif ch == ")" and top == "(":
+            nest.pop()
+        elif ch == "#" and word_start:
+            break  # a comment runs to the line end
+        elif line.startswith("<<<", i):  # a here-string: its word is on this line
+            i, word_start = i + 3, True
+            continue
+        elif line.startswith("<<", i) and (match := _HEREDOC.match(line, i)) is not None:
+            found.append(match)
+            i, word_start = match.end(), False
+            continue
+        word_start = ch in " \t;&|()<>"
+        i += 1
+    return found
+
+
 def _without_here_documents(script: str) -> str:
     """The script with each here-document's operator and body taken out: the body (a commit
     message, a memory's text) is data, and read as commands it would name files it never
@@ -34,43 +90,82 @@ def _without_here_documents(script: str) -> str:
     line keeps its command and redirections (`cat > notes.md`)."""
     kept: list[str] = []
     waiting: list[tuple[str, bool]] = []  # (delimiter, tabs allowed), in the order opened
+    nest: list[str] = []
     for line in script.split("\n"):
         if waiting:
             delimiter, dashed = waiting[0]
             if (line.lstrip("\t") if dashed else line).rstrip("\r") == delimiter:
                 waiting.pop(0)
             continue
-        for match in _HEREDOC.finditer(line):
+        operators = _heredoc_operators(line, nest)
+        for match in reversed(operators):
             word = next(group for group in match.group(2, 3, 4) if group is not None)
-            waiting.append((word, bool(match.group(1))))
-        kept.append(_HEREDOC.sub(" ", line))
+            waiting.insert(0, (word, bool(match.group(1))))
+            line = line[: match.start()] + " " + line[match.end() :]
+        kept.append(line)
     return "\n".join(kept)
 
 
-def simple_commands(command: str) -> list[list[str]] | None:
-    """The words of each simple command of a shell script, split where the shell runs the next
-    one (`;`, `&`, `|`, `&&`, `||` and a line end; a `#` comment runs to its line end), or None
-    when the script cannot be parsed (an unclosed quote)."""
-    script = _without_here_documents(command)
-    joined = _CONTINUATION.sub(" ", script)  # a backslash before a line end continues the line
-    lexer = shlex.shlex(joined, posix=True, punctuation_chars=_SHELL_SPLIT)
+@dataclass(frozen=True)
+class ShellCommand:
+    """One simple command and where it runs: `scope` names the subshells around it, outermost
+    first (`()` is the script's own shell), and `piped` says it is one part of a pipeline,
+    which runs in a subshell of its own. A `cd` moves only its own scope."""
+
+    words: list[str]
+    scope: tuple[int, ...] = ()
+    piped: bool = False
+
+
+def shell_commands(command: str) -> list[ShellCommand] | None:
+    """Each simple command of a shell script with its words, split where the shell runs the
+    next one (`;`, `&`, `|`, `&&`, `||`, a line end, a parenthesis; a `#` comment runs to its
+    line end), or None when the script cannot be parsed (an unclosed quote)."""
+    script = _CONTINUATION.sub(" ", _without_here_documents(command))
+    lexer = shlex.shlex(script, posix=True, punctuation_chars=_PUNCTUATION)
     lexer.whitespace, lexer.whitespace_split, lexer.commenters = " \t\r", True, ""
-    commands: list[list[str]] = [[]]
-    comment = False
+    found: list[ShellCommand] = []
+    words: list[str] = []
+    scope: list[int] = []
+    opened = 0
+    piped = comment = False
+
+    def end(pipe: bool = False) -> None:
+        nonlocal piped
+        if words:
+            found.append(ShellCommand(list(words), tuple(scope), piped or pipe))
+            words.clear()
+        piped = pipe
+
     try:
         for token in lexer:
-            if token and all(ch in _SHELL_SPLIT for ch in token):
-                if comment and "\n" not in token:
-                    continue  # `;` or `|` inside a comment: the comment runs to the line end
-                commands.append([])
-                comment = False
-            elif comment or token.startswith("#"):  # a word starting with # starts a comment
-                comment = True
-            else:
-                commands[-1].append(token)
+            if not token or any(ch not in _PUNCTUATION for ch in token):
+                if comment or token.startswith("#"):  # a word starting with # starts a comment
+                    comment = True
+                else:
+                    words.append(token)
+                continue
+            if comment and "\n" not in token:
+                continue  # `;` or `|` inside a comment: the comment runs to the line end
+            comment = False
+            for operator in _OPERATOR.findall(token):
+                end(pipe=operator in ("|", "|&"))
+                if operator == "(":
+                    opened += 1
+                    scope.append(opened)
+                elif operator == ")" and scope:
+                    scope.pop()
     except ValueError:
         return None
-    return [words for words in commands if words]
+    end()
+    return found
+
+
+def simple_commands(command: str) -> list[list[str]] | None:
+    """The words of each simple command of a shell script (see shell_commands), or None when
+    the script cannot be parsed."""
+    commands = shell_commands(command)
+    return None if commands is None else [c.words for c in commands]
 
 
 def _files(words: list[str]) -> list[str]:
@@ -128,4 +223,38 @@ def sed_in_place_files(words: list[str]) -> list[str]:
             script_given = True  # the first operand is the script
         else:
             files.append(word)
+    return [word for word in files if not EXPANDED.search(word)]
+
+
+def perl_in_place_files(words: list[str]) -> list[str]:
+    """The files `perl -i` rewrites in place (none without -i, alone or in a cluster such as
+    `-pi.bak`): the operands after the program, which is the value of `-e`/`-E` or, with
+    neither, the first operand (a script file)."""
+    files: list[str] = []
+    in_place = program_given = options_done = False
+    takes_value = False
+    for word in words:
+        if takes_value:
+            takes_value = False
+        elif options_done or not word.startswith("-") or word == "-":
+            if program_given:
+                files.append(word)
+            program_given = True
+        elif word == "--":
+            options_done = True
+        else:
+            cluster = word[1:]
+            for at, switch in enumerate(cluster):
+                if switch == "i":
+                    in_place = True
+                    break  # the rest is the backup's suffix
+                if switch in "eE":
+                    program_given = True
+                    takes_value = at == len(cluster) - 1  # `-e CODE`, or `-eCODE` joined
+                    break
+                if switch in "IMm":  # a directory or a module, joined or the next word
+                    takes_value = at == len(cluster) - 1
+                    break
+    if not in_place:
+        return []
     return [word for word in files if not EXPANDED.search(word)]

@@ -4,7 +4,10 @@ from __future__ import annotations
 
 from memdir_nb.formats.shell_script import (
     EXPANDED,
+    ShellCommand,
+    perl_in_place_files,
     sed_in_place_files,
+    shell_commands,
     simple_commands,
     split_redirections,
 )
@@ -30,6 +33,36 @@ def test_a_here_document_body_is_not_read_as_commands() -> None:
     assert simple_commands(script) == [["cat", ">", "n.md"], ["cat"], ["wc"], ["rm", "b.md"]]
 
 
+def test_a_here_document_operator_in_quotes_or_a_comment_is_text() -> None:
+    # `echo "a << b"` opened a here-document that swallowed the rest of the script
+    script = "echo \"a << b\" 'c <<d'\nrm x.md # <<EOF\ncat <<<EOF\necho 'two\n<<Z lines'\nrm y.md"
+    assert simple_commands(script) == [
+        ["echo", "a << b", "c <<d"],
+        ["rm", "x.md"],
+        ["cat", "<<<EOF"],
+        ["echo", "two\n<<Z lines"],
+        ["rm", "y.md"],
+    ]
+
+
+def test_a_here_document_inside_a_quoted_substitution_is_still_one() -> None:
+    # Claude Code's commit idiom: the message's odd quote must not unbalance the script
+    script = 'git commit -m "$(cat <<\'EOF\'\nsay "hi\nEOF\n)"\nrm z.md'
+    assert simple_commands(script) == [["git", "commit", "-m", "$(cat  \n)"], ["rm", "z.md"]]
+
+
+def test_parentheses_open_subshells_and_each_part_of_a_pipeline_is_piped() -> None:
+    assert shell_commands("(cd /m && rm a.md); cd x | wc; (ls; (pwd)) ; rm b.md") == [
+        ShellCommand(["cd", "/m"], (1,)),
+        ShellCommand(["rm", "a.md"], (1,)),
+        ShellCommand(["cd", "x"], (), piped=True),
+        ShellCommand(["wc"], (), piped=True),
+        ShellCommand(["ls"], (2,)),
+        ShellCommand(["pwd"], (2, 3)),
+        ShellCommand(["rm", "b.md"]),
+    ]
+
+
 def test_redirections_are_split_from_the_words_into_written_and_read_files() -> None:
     words = ["sort", "<", "in.md", "-u", ">>out.md", "2>&1", "3>", "err.md", "<<<", "text"]
     assert split_redirections(words) == (["sort", "-u"], ["out.md", "err.md"], ["in.md"])
@@ -40,6 +73,14 @@ def test_sed_rewrites_files_only_with_in_place_and_never_its_script() -> None:
     assert sed_in_place_files(["-i", "s/a/b/", "x.md", "y.md"]) == ["x.md", "y.md"]
     assert sed_in_place_files(["-n", "-e", "1p", "--in-place=.bak", "z.md"]) == ["z.md"]
     assert sed_in_place_files(["-i", "s/a/b/", "*.md"]) == []
+
+
+def test_perl_rewrites_files_only_with_in_place_and_never_its_program() -> None:
+    assert perl_in_place_files(["-pe", "s/a/b/", "x.md"]) == []
+    assert perl_in_place_files(["-pi", "-e", "s/a/b/", "x.md", "y.md"]) == ["x.md", "y.md"]
+    assert perl_in_place_files(["-i.bak", "-ne", "print", "--", "-z.md"]) == ["-z.md"]
+    assert perl_in_place_files(["-Ilib", "-i", "fix.pl", "a.md", "$f"]) == ["a.md"]
+    assert perl_in_place_files(["-M", "strict", "-i", "-es/a/b/", "b.md"]) == ["b.md"]
 
 
 def test_an_expanded_word_names_no_known_file() -> None:
