@@ -93,6 +93,11 @@ _COMPACT_ECHO = re.compile(r"/compact(?:\s.*)?", re.DOTALL)
 # written as a plain user record right after a local-command caveat, never answered by the
 # model. The name alone is kept; what followed it on the typed line is not written.
 _UNKNOWN_COMMAND = re.compile(r"Unknown skill: (\S{1,200})")
+# A fork subagent's task (2.1.x: the Agent tool with no subagent type) is the CLI's fixed text
+# in `<fork-boilerplate>` tags (rules for a forked worker), then "Your directive: " and what
+# the parent asked. The directive is the prompt; the fixed text is the same in every fork.
+_FORK_OPEN, _FORK_CLOSE = "<fork-boilerplate>", "</fork-boilerplate>"
+_FORK_DIRECTIVE = "Your directive:"
 
 
 @dataclass(frozen=True)
@@ -240,8 +245,21 @@ def command_line(text: str) -> str:
     return f"{name} {args}".strip()
 
 
+def _fork_directive(text: str) -> str:
+    """A fork's task without the CLI's fixed `<fork-boilerplate>` text: its directive (the
+    text as it is when it does not open with the tag)."""
+    if not text.lstrip().startswith(_FORK_OPEN):
+        return text
+    _, closed, after = text.partition(_FORK_CLOSE)
+    if not closed:  # no closing tag: the directive follows its label
+        _, _, after = text.partition(_FORK_DIRECTIVE)
+    after = after.lstrip()
+    return after[len(_FORK_DIRECTIVE) :] if after.startswith(_FORK_DIRECTIVE) else after
+
+
 def prompt_text(content: object) -> str:
-    """What a person typed: the text blocks of a prompt, leaving out IDE context blocks."""
+    """What a person typed: the text blocks of a prompt, leaving out IDE context blocks and a
+    fork's fixed boilerplate (its directive is the prompt)."""
     parts = []
     for b in content_blocks(content):
         if b.get("type") != "text":
@@ -249,7 +267,7 @@ def prompt_text(content: object) -> str:
         text = block_text(b)
         if text.lstrip().startswith(_IDE_PREFIXES):
             continue
-        parts.append(text)
+        parts.append(_fork_directive(text))
     return "\n".join(parts).strip()
 
 

@@ -179,6 +179,19 @@ def test_prompt_text_leaves_out_ide_context_blocks() -> None:
     assert tr.prompt_text(content) == "rename this function"
 
 
+def test_a_fork_prompt_is_its_directive_without_the_fixed_boilerplate() -> None:
+    # a fork subagent's task: the CLI's fixed rules in tags, then the parent's directive
+    boilerplate = (
+        "<fork-boilerplate>\nYou are a forked worker process. Do not fork.\n</fork-boilerplate>"
+    )
+    task = f"{boilerplate}\n\nYour directive: check the retry limit in MEMORY.md"
+    assert tr.prompt_text(task) == "check the retry limit in MEMORY.md"
+    unclosed = "<fork-boilerplate>\nrules cut short\nYour directive: sort the notes"
+    assert tr.prompt_text([{"type": "text", "text": unclosed}]) == "sort the notes"
+    quoted = "what does <fork-boilerplate> mean?"
+    assert tr.prompt_text(quoted) == quoted
+
+
 def test_command_line_reads_name_and_args_in_either_tag_order() -> None:
     local = "<command-name>/compact</command-name>\n<command-message>compact</command-message>\n<command-args>keep colours</command-args>"
     slash = "<command-message>release-notes</command-message>\n<command-name>/release-notes</command-name>\n<command-args>since v2</command-args>"
