@@ -274,6 +274,7 @@ class MemdirConfig:
     selector: str | None = None
     demo_dir: str | None = None
     cache_dir: str | None = None  # MEMDIR_NB_CACHE_DIR; None means cache_root()'s default
+    xdg_config_home: str | None = None  # XDG_CONFIG_HOME (home.claude_homes.xdg_claude_home)
     clock: Callable[[], float] = field(default=system_clock_ms, repr=False, compare=False)
     settings_problems: tuple[str, ...] = ()
     ignored_env: tuple[IgnoredEnvVar, ...] = ()  # refused by the repository allow-list
@@ -377,6 +378,7 @@ class MemdirConfig:
                 if (xdg := _nonempty(env.get("XDG_CACHE_HOME")))
                 else None
             ),
+            xdg_config_home=_nonempty(env.get("XDG_CONFIG_HOME")),
             clock=clock or system_clock_ms,
             settings_problems=tuple(problems),
             ignored_env=tuple(ignored),
