@@ -1,7 +1,7 @@
 """Which folders are Claude homes: ~/.claude, CLAUDE_CONFIG_DIR's, and the XDG one.
 
 Claude Code keeps its home in ``~/.claude``, or in the absolute ``CLAUDE_CONFIG_DIR``
-(home.config). For a few 1.0.x releases in June 2025 (from 1.0.28 or 1.0.30) it kept it in
+(home.config). For a few 1.0.x releases in June 2025 (1.0.28 to about 1.0.31) it kept it in
 ``$XDG_CONFIG_HOME/claude`` instead when ``XDG_CONFIG_HOME`` was set, then went back to
 ``~/.claude`` without moving what it had written there (anthropics/claude-code#2360, #2302;
 usage tools such as ccusage still look in both). Today's CLI reads ``~/.config/claude`` only

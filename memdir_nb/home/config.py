@@ -329,6 +329,7 @@ class MemdirConfig:
         over ``env`` as Claude Code applies them, and each variable's origin is recorded.
         """
         env = os.environ if env is None else env
+        xdg_config_home = _nonempty(env.get("XDG_CONFIG_HOME"))  # as the process started
         problems: list[str] = []
 
         home = user_home(env) if home is None else Path(home).expanduser()
@@ -378,7 +379,7 @@ class MemdirConfig:
                 if (xdg := _nonempty(env.get("XDG_CACHE_HOME")))
                 else None
             ),
-            xdg_config_home=_nonempty(env.get("XDG_CONFIG_HOME")),
+            xdg_config_home=xdg_config_home,
             clock=clock or system_clock_ms,
             settings_problems=tuple(problems),
             ignored_env=tuple(ignored),
