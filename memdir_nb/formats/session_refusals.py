@@ -13,7 +13,9 @@ later) the CLI writes, after the refused request's partial answer:
 
 A retracted response is marked (``AssistantResponse.retracted``) and stays in its turn; its
 tool calls count only where a result shows they ran (``Turn.tool_calls``), and its records are
-listed in ``Session.retracted_uuids`` so the extractor's conversation leaves them out.
+listed in ``Session.retracted_uuids`` so the extractor's conversation leaves them out. Only
+assistant records of the running turn are taken back: a uuid naming anything else (the prompt,
+an earlier turn) takes nothing.
 """
 
 from __future__ import annotations
@@ -86,12 +88,13 @@ class Retractions:
         self._retract(uuids, _text(record, "requestId"), session)
 
     def _retract(self, uuids: list[str], request: str | None, session: Session) -> None:
-        for uuid in uuids:
+        for uuid in uuids:  # only the running turn's answers: never a prompt, whatever is named
+            response = self._by_uuid.get(uuid)
+            if response is None:
+                continue
+            response.retracted = True
             if len(session.retracted_uuids) < MAX_RETRACTED:
                 session.retracted_uuids.add(uuid)
-            response = self._by_uuid.get(uuid)
-            if response is not None:
-                response.retracted = True
         refused = self._by_request.get(request) if request is not None else None
         if refused is not None and not refused.synthetic:
             refused.retracted = True

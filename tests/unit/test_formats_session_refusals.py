@@ -35,10 +35,24 @@ def test_the_uuids_a_session_keeps_as_taken_back_are_capped() -> None:
     session = Session(turns=[Turn(index=0, prompt="p", kind="prompt", line_no=1)])
     retractions = Retractions()
     for batch in range(MAX_RETRACTED // 256 + 2):
+        retractions.start_turn()
         uuids = [f"{batch}-{i}" for i in range(256)]
+        answer = AssistantResponse(f"m{batch}", "claude-fable-5", 1)
+        for uuid in uuids:
+            retractions.saw({"uuid": uuid}, answer, session)
         retractions.refused({"retractedMessageUuids": uuids}, session)
+        assert answer.retracted
     assert len(session.retracted_uuids) == MAX_RETRACTED
     assert len(session.turns[0].refusals) == 8
+
+
+def test_a_refusal_naming_the_prompt_or_an_unseen_record_takes_nothing_back() -> None:
+    session = Session()
+    retractions = Retractions()
+    answer = AssistantResponse("m", "claude-opus-4-8", 2)
+    retractions.saw({"uuid": "a1"}, answer, session)
+    retractions.refused({"retractedMessageUuids": ["the-prompt", "elsewhere"]}, session)
+    assert not answer.retracted and session.retracted_uuids == set()
 
 
 def test_a_harness_made_reply_sharing_the_refused_request_id_is_not_taken_back() -> None:
