@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
 from pathlib import Path
 
 from memdir_nb.cli.dir_commands import cmd_export_archive
+from memdir_nb.home.claude_homes import claude_homes_in, discovered_homes
 from memdir_nb.home.config import MemdirConfig
 from memdir_nb.reports.diagnosis import format_doctor
 from memdir_nb.reports.doctor import diagnose
@@ -29,27 +29,14 @@ def _config_for(args: argparse.Namespace) -> MemdirConfig:
     return MemdirConfig.from_environment(cwd=args.cwd, home=home, flag_settings_path=args.settings)
 
 
-# What Claude Code keeps in a Claude home from its first start; one of them marks the folder.
-CLAUDE_HOME_MARKERS = ("projects", "agent-memory", "settings.json", "settings.local.json")
-
-
-def is_claude_home(path: Path) -> bool:
-    """Whether path is a Claude home: named .claude, or holding what Claude Code keeps there."""
-    return path.is_dir() and (
-        path.name == ".claude" or any(os.path.lexists(path / m) for m in CLAUDE_HOME_MARKERS)
-    )
-
-
 def _claude_homes(raw: list[Path] | None) -> list[Path]:
-    """Each --home as a Claude home: a folder `is_claude_home` recognises is one, otherwise
-    its .claude folder is (where it has one); with no --home, the environment's Claude home."""
+    """Each --home as the Claude homes it names: itself when `is_claude_home` recognises it,
+    else its .claude and its XDG .config/claude (home.claude_homes); with no --home, the
+    environment's Claude home and, when it holds projects, the XDG one."""
 
     if not raw:
-        return [MemdirConfig.from_environment().claude_home]
-    return [
-        path if is_claude_home(path) or not (path / ".claude").is_dir() else path / ".claude"
-        for path in raw
-    ]
+        return discovered_homes(MemdirConfig.from_environment())
+    return [home for path in raw for home in claude_homes_in(path)]
 
 
 def cmd_where(args: argparse.Namespace) -> int:

@@ -11,7 +11,8 @@ import json
 import sys
 from pathlib import Path
 
-from memdir_nb.cli.home_commands import _claude_homes, is_claude_home
+from memdir_nb.cli.home_commands import _claude_homes
+from memdir_nb.home.claude_homes import is_claude_home
 from memdir_nb.home.sessions import (
     SessionFile,
     described,

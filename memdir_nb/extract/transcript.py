@@ -175,11 +175,13 @@ def has_memory_writes_since(
 def without_copies(
     session: Session, messages: Sequence[TranscriptMessage]
 ) -> list[TranscriptMessage]:
-    """The messages less the history the CLI wrote again (Session.copied_uuids): a live
-    session never held those twice, so its extractor never saw them as new."""
-    if not session.copied_uuids:
+    """The messages less the history the CLI wrote again (Session.copied_uuids) and the answers
+    it took back after a model refused (Session.retracted_uuids): a live session never held
+    the first twice and removed the second, so its extractor never saw either as new."""
+    gone = session.copied_uuids | session.retracted_uuids
+    if not gone:
         return list(messages)
-    return [m for m in messages if m.uuid not in session.copied_uuids]
+    return [m for m in messages if m.uuid not in gone]
 
 
 def turn_message_ends(session: Session, messages: Sequence[TranscriptMessage]) -> list[int]:

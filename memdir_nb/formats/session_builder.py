@@ -22,6 +22,7 @@ from memdir_nb.formats.session_model import (
     turns_were_sidechain,
 )
 from memdir_nb.formats.session_queue import InputQueue
+from memdir_nb.formats.session_refusals import REFUSAL_SUBTYPES, Retractions
 from memdir_nb.formats.session_results import MAX_EARLY_RESULTS, ResultSeen, pair, result_of
 from memdir_nb.formats.transcript_records import TranscriptProblem
 from memdir_nb.spec.constants import (
@@ -49,6 +50,7 @@ class SessionBuilder:
         self._pending_bash: list[str] = []
         self._pending_local: list[str] = []
         self._queue = InputQueue()
+        self._retractions = Retractions()  # answers a refusal may take back (this turn's)
         self._idle = True  # no turn is running: none yet, or the last one's answer ended it
         self._ended = False  # the CLI wrote the turn's end (system/turn_duration)
         self._noted: set[int] = set()  # hashes of the notifications counted in this turn
@@ -191,6 +193,7 @@ class SessionBuilder:
         )
         self._pending_bash, self._pending_local, self._bash_prompt = [], [], None
         self._responses, self._noted, self._idle, self._ended = {}, set(), False, False
+        self._retractions.start_turn()
         s.turns.append(turn)
         self._fed_at_turn.append(self._fed - 1)  # the records before the one starting it
         return turn
@@ -293,9 +296,8 @@ class SessionBuilder:
     def _answerable_bash(
         self, record: Mapping[str, Any], command: str, line_no: int
     ) -> tuple[str, int, Mapping[str, Any]] | None:
-        """A `!` command typed with no turn running and given a prompt id of its own: 2.1.23x
-        sends such a command to the model, whose answer makes it a turn (see _assistant).
-        Older CLIs wrote no prompt id on it and never answered it."""
+        """A `!` command typed with no turn running, with a prompt id of its own: 2.1.23x sends
+        it to the model, whose answer makes it a turn (see _assistant); older CLIs never did."""
         pid = record.get("promptId")
         running = self.session.turns[-1].prompt_id if self.session.turns else None
         if not self._idle or not isinstance(pid, str) or pid == running:
@@ -321,6 +323,7 @@ class SessionBuilder:
             self._responses[mid] = response
             turn.responses.append(response)
         response.records += 1
+        self._retractions.saw(record, response, self.session)
         self._api_error(record)
         self._idle = message.get("stop_reason") in ("end_turn", "stop_sequence")
         for call in self._blocks(message.get("content"), response, record, line_no, False):
@@ -409,10 +412,9 @@ class SessionBuilder:
         )
 
     def _summary(self, record: Mapping[str, Any], line_no: int) -> None:
-        """An old-style `summary` line: a title, kept as this session's only when its leafUuid
-        is a record of this file (checked at finish: it may come before or after that record).
-        2.0.x files carry hundreds naming records of other sessions. One without a leafUuid
-        cannot be told and is kept."""
+        """An old-style `summary` line: a title, this session's only when its leafUuid is a record
+        of this file, before or after it (checked at finish; 2.0.x files carry hundreds naming
+        other sessions' records), or it has none."""
         text = record.get("summary")
         self._compaction("summary_title", line_no, record, text=str(text or ""))
         leaf = record.get("leafUuid")
@@ -437,6 +439,8 @@ class SessionBuilder:
             self._idle = self._ended = True  # written when a turn ends
         elif sub == "api_error":
             self._api_error(record)
+        elif sub in REFUSAL_SUBTYPES:
+            self._retractions.refused(record, self.session)
         elif sub == "local_command":
             text = record.get("content")
             if isinstance(text, str) and text.lstrip().startswith("<command-name>"):

@@ -115,6 +115,7 @@ class AssistantResponse:
     thinking_blocks: int = 0
     tool_calls: list[ToolCall] = field(default_factory=list)
     records: int = 0
+    retracted: bool = False  # taken back after the model refused (formats.session_refusals)
 
     @property
     def synthetic(self) -> bool:
@@ -148,11 +149,12 @@ class Turn:
     images: int = 0
     last_uuid: str | None = None  # the last user/assistant record of the turn (main thread)
     end_timestamp: str | None = None
+    refusals: list[str] = field(default_factory=list)  # a model refused: what the CLI did next
 
     @property
     def tool_calls(self) -> list[ToolCall]:
-        """The main agent's tool calls, in order."""
-        return [c for r in self.responses for c in r.tool_calls]
+        """The main agent's tool calls, in order; a retracted response's only where they ran."""
+        return [c for r in self.responses for c in r.tool_calls if c.has_result or not r.retracted]
 
     @property
     def tools_used(self) -> list[str]:
@@ -162,7 +164,8 @@ class Turn:
     @property
     def answered(self) -> bool:
         """The agent's last response so far called no tool: its answer, which ends the turn."""
-        return bool(self.responses) and not self.responses[-1].tool_calls
+        standing = [r for r in self.responses if not r.retracted]
+        return bool(standing) and not standing[-1].tool_calls
 
     @property
     def bash_mode(self) -> bool:
@@ -177,8 +180,9 @@ class Turn:
     @property
     def api_error_only(self) -> bool:
         """The API failed and the model never answered ("Credit balance is too low"): every
-        response is harness-made (model '<synthetic>'), and an API error was recorded."""
-        return bool(self.api_errors) and all(r.synthetic for r in self.responses)
+        response is harness-made (model '<synthetic>') or taken back after a refusal, and an
+        API error was recorded."""
+        return bool(self.api_errors) and all(r.synthetic or r.retracted for r in self.responses)
 
     @property
     def has_queued_prompt(self) -> bool:
@@ -203,6 +207,7 @@ class Turn:
             ("scheduled", self.kind == "scheduled"),
             ("channel", self.kind == "channel"),
             ("api_error", self.api_error_only),
+            ("refused", bool(self.refusals)),
         ]
         return [name for name, on in marks if on]
 
@@ -303,6 +308,8 @@ class Session:
     sidechain_records: int = 0
     copied_records: int = 0  # user/assistant records of history written again (not read twice)
     copied_uuids: set[str] = field(default_factory=set)  # their uuids, to leave them out elsewhere
+    # records of answers the CLI took back after a refusal (formats.session_refusals)
+    retracted_uuids: set[str] = field(default_factory=set)
     forked_from: str | None = None  # the parent session a `/fork` copied records from (also copied)
     first_timestamp: str | None = None
     last_timestamp: str | None = None

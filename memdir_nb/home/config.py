@@ -274,6 +274,7 @@ class MemdirConfig:
     selector: str | None = None
     demo_dir: str | None = None
     cache_dir: str | None = None  # MEMDIR_NB_CACHE_DIR; None means cache_root()'s default
+    xdg_config_home: str | None = None  # XDG_CONFIG_HOME (home.claude_homes.xdg_claude_home)
     clock: Callable[[], float] = field(default=system_clock_ms, repr=False, compare=False)
     settings_problems: tuple[str, ...] = ()
     ignored_env: tuple[IgnoredEnvVar, ...] = ()  # refused by the repository allow-list
@@ -328,6 +329,7 @@ class MemdirConfig:
         over ``env`` as Claude Code applies them, and each variable's origin is recorded.
         """
         env = os.environ if env is None else env
+        xdg_config_home = _nonempty(env.get("XDG_CONFIG_HOME"))  # as the process started
         problems: list[str] = []
 
         home = user_home(env) if home is None else Path(home).expanduser()
@@ -377,6 +379,7 @@ class MemdirConfig:
                 if (xdg := _nonempty(env.get("XDG_CACHE_HOME")))
                 else None
             ),
+            xdg_config_home=xdg_config_home,
             clock=clock or system_clock_ms,
             settings_problems=tuple(problems),
             ignored_env=tuple(ignored),

@@ -147,7 +147,7 @@ def _recorded_keys(session: Session) -> Iterator[str]:
     for index in session.memory_indexes:
         yield from (key for key, _ in project_memory_parts(index) if is_project_key(key))
     for turn in session.turns:
-        calls = [c for r in turn.responses for c in r.tool_calls] + turn.sidechain_calls
+        calls = turn.tool_calls + turn.sidechain_calls
         for call in calls:
             for name in _PATH_INPUTS:
                 raw = call.input.get(name)

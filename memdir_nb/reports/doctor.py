@@ -15,6 +15,7 @@ import os
 from pathlib import Path
 
 from memdir_nb.formats.names import is_memory_filename
+from memdir_nb.home.claude_homes import unread_xdg_home
 from memdir_nb.home.config import (
     MEMORY_DIR_ENV_VARS,
     MEMORY_SETTINGS_KEYS,
@@ -218,6 +219,37 @@ def _worktree_findings(report: WhereReport, config: MemdirConfig) -> list[Doctor
     ]
 
 
+def _xdg_home_findings(config: MemdirConfig) -> list[DoctorFinding]:
+    """Memory dirs in an XDG Claude home the CLI does not read (home.claude_homes)."""
+    xdg = unread_xdg_home(config)
+    if xdg is None:
+        return []
+    try:
+        projects = list((xdg / PROJECTS_DIRNAME).iterdir())
+    except OSError:
+        return []
+    # a symlinked project or memory folder could lead anywhere: only real folders count
+    real = [p for p in projects if not p.is_symlink() and not (p / "memory").is_symlink()]
+    dirs = sorted(p.name for p in real if (p / "memory").is_dir())
+    if not dirs:
+        return []
+    return [
+        DoctorFinding(
+            "xdg-home-unread",
+            "note",
+            f"{xdg} holds {plural(len(dirs), 'memory dir')} that Claude Code does not read: its "
+            f"home is {config.claude_home}. It kept its home there only in a few 1.0.x releases "
+            "of June 2025, with XDG_CONFIG_HOME set; today it reads that folder only when "
+            "CLAUDE_CONFIG_DIR names it",
+            os.fspath(xdg),
+            f"to use that home, set CLAUDE_CONFIG_DIR={xdg}; to keep {config.claude_home}, "
+            f"move the memory dirs you want into {config.claude_home / PROJECTS_DIRNAME} "
+            f"(`memdir-nb list --home {xdg}` lists them)",
+            tuple(dirs[:20]),
+        )
+    ]
+
+
 def diagnose(
     config: MemdirConfig,
     *,
@@ -236,6 +268,7 @@ def diagnose(
         *_ignored_env_findings(config),
         *_worktree_findings(report, config),
         *_home_local_findings(config),
+        *_xdg_home_findings(config),
     ]
     if not chosen:  # no dir can be resolved (the gate finding says why)
         return DoctorReport(report, "", tuple(findings))

@@ -312,6 +312,7 @@ def replay_session(
             "an earlier conversation (a resume or fork that names no parent, or a conversation "
             "handed to an agent); they are not this session's turns and are left out"
         )
+    notes.extend(_refusal_notes(session))
     replay = SessionReplay(session, root, label, [], flush, notes + timeline.notes)
     recall = RecallSession()
     resets = session.context_resets
@@ -336,6 +337,21 @@ def replay_session(
                 replay.budget_spent_at = turn.index
             replay.turns.append(row)
     return replay
+
+
+def _refusal_notes(session: Session) -> list[str]:
+    """One note per turn in which a model refused: what the CLI did, and what was taken back
+    (formats.session_refusals; a retracted answer's tool calls count only where they ran)."""
+    notes = []
+    for turn in session.turns:
+        if not turn.refusals:
+            continue
+        taken = [r for r in turn.responses if r.retracted]
+        unrun = sum(1 for r in taken for c in r.tool_calls if not c.has_result)
+        calls = f", {plural(unrun, 'tool call')} that never ran" if unrun else ""
+        back = f"; the CLI took back {plural(len(taken), 'partial answer')}{calls}" if taken else ""
+        notes.append(f"turn {turn.index + 1}: {'; '.join(turn.refusals)}{back}")
+    return notes
 
 
 def _rel(path: str, root: Path) -> str:

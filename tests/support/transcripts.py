@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from typing import Any
 
 from memdir_nb.extract import TranscriptMessage, parse_transcript_lines
 from memdir_nb.ui.demo.session_records import RecordWriter
@@ -71,3 +72,45 @@ def fork_of(w: RecordWriter, fork_id: str) -> None:
             record["forkedFrom"] = {"sessionId": parent_id, "messageUuid": record["uuid"]}
         w.lines[i] = json.dumps(record)
     w.session_id = fork_id
+
+
+def refused_answer(
+    w: RecordWriter,
+    blocks: list[dict[str, Any]],
+    *,
+    prompt_uuid: str,
+    fallback: str | None = "claude-opus-4-8",
+) -> list[str]:
+    """A partial answer the model's safeguards stopped, and the CLI's record of it (2.1.19x and
+    later): with `fallback`, system/model_refusal_fallback naming the partial's records in
+    retractedMessageUuids (the retry then comes from that model); without, the CLI's
+    model_refusal_no_fallback record (naming the refused request only) and its API error
+    reply. Returns the partial's record uuids."""
+    first = len(w.lines)
+    w.response(blocks, model="claude-fable-5")
+    partial = [json.loads(line) for line in w.lines[first:]]
+    fields: dict[str, Any] = {
+        "level": "warning",
+        "originalModel": "claude-fable-5",
+        "apiRefusalCategory": "cyber",
+        "refusedUserMessageUuid": prompt_uuid,
+        "requestId": partial[0]["requestId"],
+    }
+    if fallback is None:
+        w.system("model_refusal_no_fallback", content="", **fields)
+        api_error_reply(w, "API Error: Fable 5's safeguards flagged this message.")
+    else:
+        fields.update(trigger="refusal", direction="retry", scope="session")
+        fields["retractedMessageUuids"] = [r["uuid"] for r in partial]
+        w.system("model_refusal_fallback", fallbackModel=fallback, **fields)
+    return [r["uuid"] for r in partial]
+
+
+def superseding(w: RecordWriter, blocks: list[dict[str, Any]], uuids: list[str]) -> None:
+    """The retry's answer on the fallback model, its first record naming the records it
+    replaces in supersedesUuids."""
+    first = len(w.lines)
+    w.response(blocks, model="claude-opus-4-8")
+    record = json.loads(w.lines[first])
+    record["supersedesUuids"] = uuids
+    w.lines[first] = json.dumps(record)

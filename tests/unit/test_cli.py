@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 
+from memdir_nb.cli.main import main
 from memdir_nb.formats.index import MAX_ENTRYPOINT_LINES
 from memdir_nb.ui.demo import build_demo_memory_dir
 from memdir_nb.ui.demo.session import build_demo_session
@@ -974,3 +975,15 @@ def test_a_path_argument_that_cannot_be_looked_at_is_a_usage_error_naming_why(
     said = capsys.readouterr().err
     assert ended.value.code == 2 and "Traceback" not in said
     assert "cannot be looked at (File name too long); pass " in said
+
+
+def test_list_of_a_home_folder_takes_in_the_xdg_claude_home_beside_dot_claude(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    w = make_world(tmp_path, repo=False)
+    add_memory(w.memory_dir_for(w.project), "feedback_db.md")
+    old = w.home / ".config" / "claude" / "projects" / "-home-me-app" / "memory"
+    add_memory(old, "user_role.md", type="user")
+    assert main(["list", "--home", str(w.home)]) == 0
+    out = capsys.readouterr().out
+    assert "2 memory dirs found." in out and str(old) in out

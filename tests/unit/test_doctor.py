@@ -321,3 +321,18 @@ def test_memory_forced_on_in_bare_mode_needs_no_action(tmp_path: Path) -> None:
     report = diagnose(w.config(env))
     assert not any(f.code == "auto-memory-disabled" for f in report.findings)
     assert "forces auto memory on" in report.where.auto_memory.reason
+
+
+def test_memory_dirs_in_an_unread_xdg_home_are_a_note_naming_the_variable_that_reads_them(
+    tmp_path: Path,
+) -> None:
+    w, _ = healthy(tmp_path)
+    xdg = w.home / ".config" / "claude"
+    (xdg / "projects" / "-home-me-app" / "memory").mkdir(parents=True)
+    (xdg / "projects" / "-home-me-old").mkdir()  # transcripts only: no memory dir
+    f = finding(diagnose(w.config()), "xdg-home-unread")
+    assert f.severity == "note" and f.responsible == str(xdg)
+    assert f.items == ("-home-me-app",) and "1 memory dir " in f.cause
+    assert f"CLAUDE_CONFIG_DIR={xdg}" in f.fix
+    named = diagnose(w.config({"CLAUDE_CONFIG_DIR": str(xdg)}))
+    assert "xdg-home-unread" not in codes(named)

@@ -9,7 +9,13 @@ from memdir_nb.formats.session_builder import build_session
 from memdir_nb.formats.session_model import Session
 from memdir_nb.formats.session_results import MAX_EARLY_RESULTS
 from memdir_nb.ui.demo.session_records import RecordWriter
-from tests.support.transcripts import api_error_reply, append_copy, fork_of
+from tests.support.transcripts import (
+    api_error_reply,
+    append_copy,
+    fork_of,
+    refused_answer,
+    superseding,
+)
 
 MEM = "/home/ana/.claude/projects/-home-ana-app/memory"
 
@@ -751,3 +757,38 @@ def test_a_message_through_a_channel_is_a_turn_of_its_own_though_marked_meta() -
     assert phoned.kind == "channel" and phoned.flags == ["channel"]
     assert "note the row count" in phoned.prompt and len(phoned.tool_calls) == 1
     assert typed.tool_calls == []
+
+
+def test_an_answer_taken_back_after_a_refusal_is_marked_and_its_unrun_calls_do_not_count() -> None:
+    w = _writer()
+    asked = w.prompt("load-test the login rate limiter and note how")
+    unrun = w.tool_use("Write", {"file_path": f"{MEM}/limiter.md", "content": "partial"})
+    taken = refused_answer(w, [{"type": "text", "text": "Here is a"}, unrun], prompt_uuid=asked)
+    call = w.tool_use("Write", {"file_path": f"{MEM}/limiter.md", "content": "use k6 on staging"})
+    superseding(w, [{"type": "text", "text": "I'll note it"}, call], taken)
+    w.result(call, "File created successfully at: x")
+    w.response([{"type": "text", "text": "noted"}], model="claude-opus-4-8")
+    s = session_of(w.lines)
+    (turn,) = s.turns
+    refused, retry, answer = turn.responses
+    assert refused.retracted and not retry.retracted and not answer.retracted
+    assert [c.id for c in turn.tool_calls] == [call["id"]]
+    assert s.retracted_uuids == set(taken) and turn.answered
+    assert turn.refusals == ["claude-fable-5 refused (cyber); answered by claude-opus-4-8"]
+    assert turn.flags == ["refused"]
+
+
+def test_a_refusal_without_fallback_takes_back_the_refused_request_and_the_turn_is_an_error() -> (
+    None
+):
+    w = _writer()
+    asked = w.prompt("write an exploit for the login form")
+    refused_answer(w, [{"type": "thinking", "thinking": ""}], prompt_uuid=asked, fallback=None)
+    w.system("turn_duration", durationMs=2400)
+    w.prompt("then explain the rate limiter instead")
+    w.response([{"type": "text", "text": "It counts attempts per IP."}])
+    first, second = session_of(w.lines).turns
+    assert first.responses[0].retracted and first.api_error_only
+    assert first.refusals == ["claude-fable-5 refused (cyber); no fallback model answered"]
+    assert first.flags == ["api_error", "refused"] and second.flags == []
+    assert not second.responses[0].retracted

@@ -13,7 +13,7 @@ from memdir_nb.recall.lexical import LexicalSelector
 from memdir_nb.reports.replay import iter_turn_lines
 from memdir_nb.ui.demo.session import SAMPLE_NOW_MS, DemoSession, build_demo_session
 from memdir_nb.ui.demo.session_records import RecordWriter
-from tests.support.transcripts import api_error_reply, fork_of
+from tests.support.transcripts import api_error_reply, fork_of, refused_answer, superseding
 
 SHAPES = Path(__file__).resolve().parents[1] / "data" / "sessions"
 
@@ -437,3 +437,26 @@ def test_a_transcript_write_nested_deeper_than_any_route_goes_is_left_out_not_a_
     replay = replay_session(path, memory, selector=LexicalSelector(), now_ms=SAMPLE_NOW_MS)
     assert len(replay.turns) == 2
     assert any("1500 folders deep" in n for n in replay.notes)
+
+
+def test_a_memory_write_in_an_answer_taken_back_after_a_refusal_is_no_write(tmp_path: Path) -> None:
+    # the refused model's partial answer held a Write that never ran; the fallback model
+    # answered without one: nobody wrote memory, and the extractor still runs on the turn
+    memory = tmp_path / "projects" / "-home-ana-app" / "memory"
+    memory.mkdir(parents=True)
+    w = RecordWriter("s", "/home/ana/app", "2026-10-02T09:00:00.000Z", seed="refusal")
+    asked = w.prompt("load-test the login rate limiter")
+    unrun = w.tool_use("Write", {"file_path": f"{memory}/limiter.md", "content": "partial"})
+    taken = refused_answer(w, [unrun], prompt_uuid=asked)
+    superseding(w, [{"type": "text", "text": "Use k6 against staging."}], taken)
+    w.system("turn_duration", durationMs=900)
+    path = memory.parent / "s.jsonl"
+    path.write_text(w.text())
+    replay = replay_session(path, memory, selector=LexicalSelector(), now_ms=SAMPLE_NOW_MS)
+    (turn,) = replay.turns
+    assert turn.agent_wrote == [] and turn.extraction is not None
+    assert turn.extraction.action == "ran" and turn.flags == ["refused"]
+    assert (
+        "turn 1: claude-fable-5 refused (cyber); answered by claude-opus-4-8; the CLI took back "
+        "1 partial answer, 1 tool call that never ran"
+    ) in replay.notes

@@ -1,0 +1,71 @@
+"""Which folders are Claude homes: ~/.claude, CLAUDE_CONFIG_DIR's, and the XDG one.
+
+Claude Code keeps its home in ``~/.claude``, or in the absolute ``CLAUDE_CONFIG_DIR``
+(home.config). For a few 1.0.x releases in June 2025 (1.0.28 to about 1.0.31) it kept it in
+``$XDG_CONFIG_HOME/claude`` instead when ``XDG_CONFIG_HOME`` was set, then went back to
+``~/.claude`` without moving what it had written there (anthropics/claude-code#2360, #2302;
+usage tools such as ccusage still look in both). Today's CLI reads ``~/.config/claude`` only
+when ``CLAUDE_CONFIG_DIR`` names it, which its maintainers suggest for an XDG layout
+(anthropics/claude-code#67853, 2026-08). So such a folder is a Claude home to list and read
+(`claude_homes_in`, `discovered_homes`), never the one a project's memory resolves to unless
+the variable says so; doctor notes the memory dirs it holds (reports.doctor).
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from memdir_nb.home.config import MemdirConfig
+
+# What Claude Code keeps in a Claude home from its first start; one of them marks the folder.
+CLAUDE_HOME_MARKERS = ("projects", "agent-memory", "settings.json", "settings.local.json")
+
+
+def is_claude_home(path: Path) -> bool:
+    """Whether path is a Claude home: named .claude, or holding what Claude Code keeps there."""
+    return path.is_dir() and (
+        path.name == ".claude" or any(os.path.lexists(path / m) for m in CLAUDE_HOME_MARKERS)
+    )
+
+
+def xdg_claude_home(config: MemdirConfig) -> Path:
+    """$XDG_CONFIG_HOME/claude (an absolute XDG_CONFIG_HOME only), else ~/.config/claude."""
+    xdg = config.xdg_config_home
+    base = Path(xdg) if xdg is not None and os.path.isabs(xdg) else config.home / ".config"
+    return base / "claude"
+
+
+def _holds_projects(path: Path) -> bool:
+    return (path / "projects").is_dir() and not (path / "projects").is_symlink()
+
+
+def _same(a: Path, b: Path) -> bool:
+    return os.path.realpath(a) == os.path.realpath(b)
+
+
+def claude_homes_in(folder: Path) -> list[Path]:
+    """The Claude homes a folder names: itself when it is one; else its .claude and its
+    .config/claude (when that holds projects), those that exist; else the folder itself."""
+    if is_claude_home(folder):
+        return [folder]
+    found = [folder / ".claude"] if (folder / ".claude").is_dir() else []
+    xdg = folder / ".config" / "claude"
+    if _holds_projects(xdg) and not any(_same(xdg, h) for h in found):
+        found.append(xdg)
+    return found or [folder]
+
+
+def discovered_homes(config: MemdirConfig) -> list[Path]:
+    """The config's Claude home, then the XDG one when it holds projects and is another folder."""
+    xdg = xdg_claude_home(config)
+    if _holds_projects(xdg) and not _same(xdg, config.claude_home):
+        return [config.claude_home, xdg]
+    return [config.claude_home]
+
+
+def unread_xdg_home(config: MemdirConfig) -> Path | None:
+    """The XDG Claude home when it holds projects that the config's Claude home is not: what
+    today's Claude Code never reads unless CLAUDE_CONFIG_DIR names it."""
+    homes = discovered_homes(config)
+    return homes[1] if len(homes) > 1 else None
