@@ -3,6 +3,8 @@
 Usage:
     python benchmarks/corpus/generate.py            # writes benchmarks/data/recall_{tune,holdout}.json
     python benchmarks/corpus/generate.py --check    # regenerates in memory and fails if the files differ
+    python benchmarks/corpus/generate.py --without-dialogue --out DIR  # the corpora of before
+                                                     # the dialogue dirs (twenty-first session)
     python benchmarks/corpus/generate.py --without-overlap --out DIR  # the corpora of before the
                                                      # log dirs' partial-overlap questions
     python benchmarks/corpus/generate.py --without-logs --out DIR  # the 30-dir corpora of before
@@ -466,6 +468,7 @@ def generate(
     short: bool = True,
     logs: bool = True,
     overlap: bool = True,
+    dialogue: bool = True,
 ) -> dict[str, Any]:
     """The whole corpus for one bank: dirs and questions."""
     bank = load_bank(name)
@@ -518,6 +521,19 @@ def generate(
                 built,
                 series=shape == "series",
             )
+    # the dialogue dirs (twenty-second session): LoCoMo's layout, their own bank and random
+    # stream, numbered after the log dirs whether or not those are written
+    from dialogue_dirs import build_dialogue_dir, build_dialogue_questions
+
+    dialogue_bank = load_bank(f"dialogue_{name}", key="DIALOGUE")["dirs"]
+    dialogue_rng = random.Random(seed + 23)
+    first = len(plan) + len(PLAN_SHORT) + len(PLAN_LOGS) + 1
+    for n, spec in enumerate(dialogue_bank if dialogue else [], start=first):
+        size = len(spec["sessions"])
+        info, built, offsets = build_dialogue_dir(dialogue_rng, spec, f"{name}-{n:02d}-en-{size}")
+        info["memories"] = [b.memory for b in built]
+        dirs.append(info)
+        questions += build_dialogue_questions(info, spec, built, offsets)
     return {
         "version": 1,
         "corpus": name,
@@ -546,6 +562,11 @@ def main(argv: list[str] | None = None) -> int:
         help="leave out the log-shaped dirs (the corpora of the twentieth session)",
     )
     parser.add_argument(
+        "--without-dialogue",
+        action="store_true",
+        help="leave out the dialogue dirs (the corpora of the twenty-first session)",
+    )
+    parser.add_argument(
         "--without-overlap",
         action="store_true",
         help="leave out the log dirs' partial-overlap questions (the corpora of before them)",
@@ -560,6 +581,7 @@ def main(argv: list[str] | None = None) -> int:
             short=not args.without_short,
             logs=not args.without_logs,
             overlap=not args.without_overlap,
+            dialogue=not args.without_dialogue,
         )
         text = json.dumps(corpus, ensure_ascii=False, indent=1) + "\n"
         path = Path(args.out) / f"recall_{name}.json"

@@ -231,12 +231,14 @@ def test_the_shipped_model_was_fitted_on_the_tune_corpus_without_its_short_and_l
     for corpus in corpora.values():
         domains = [d["domain"] for d in corpus["dirs"]]
         first_short, first_logs = domains.index("short"), domains.index("logs")
-        assert (first_short, first_logs) == (21, 30)
+        first_dialogue = domains.index("dialogue")
+        assert (first_short, first_logs, first_dialogue) == (21, 30, 37)
         assert set(domains[first_short:first_logs]) == {"short"}
-        assert set(domains[first_logs:]) == {"logs"}
+        assert set(domains[first_logs:first_dialogue]) == {"logs"}
+        assert set(domains[first_dialogue:]) == {"dialogue"}
     fitted = set(re.findall(r"recall_tune:([\w-]+)", DecisionModel.load().fitted_on))
     assert fitted == {
-        d["id"] for d in corpora["tune"]["dirs"] if d["domain"] not in ("short", "logs")
+        d["id"] for d in corpora["tune"]["dirs"] if d["domain"] not in ("short", "logs", "dialogue")
     }
 
 
@@ -247,11 +249,11 @@ def test_without_logs_the_generator_writes_the_corpus_of_the_twentieth_session(
     # their questions are what they were before the twenty-first session
     generate = _load_module("corpus_generate", CORPUS_DIR / "generate.py")
     seed, plan = generate.CORPORA["tune"]
-    before = generate.generate("tune", seed, plan, logs=False)
+    before = generate.generate("tune", seed, plan, logs=False, dialogue=False)
     now = corpora["tune"]
-    logs = {d["id"] for d in now["dirs"] if d["domain"] == "logs"}
-    assert before["dirs"] == now["dirs"][:30] and len(now["dirs"]) == 30 + len(logs)
-    assert before["questions"] == [q for q in now["questions"] if q["dir"] not in logs]
+    later = {d["id"] for d in now["dirs"] if d["domain"] in ("logs", "dialogue")}
+    assert before["dirs"] == now["dirs"][:30] and len(now["dirs"]) == 30 + len(later)
+    assert before["questions"] == [q for q in now["questions"] if q["dir"] not in later]
 
 
 @pytest.mark.parametrize("name", ["tune", "holdout"])
@@ -307,17 +309,23 @@ def test_each_corpus_has_log_shaped_dirs_whose_answers_sit_deep_in_long_bodies(
     assert min(offsets) > 0 and sum(o >= 1000 for o in offsets) / len(offsets) >= 0.35
 
 
-def test_without_overlap_the_generator_writes_the_corpus_of_before_the_overlap_questions(
+def test_without_overlap_and_dialogue_the_generator_writes_the_corpus_of_before_them(
     corpora: dict[str, dict[str, Any]],
 ) -> None:
     # the partial-overlap questions come from their own bank and random stream, after each log
-    # dir's questions: without them the dirs and every other question are what they were
+    # dir's questions, and the dialogue dirs (twenty-second session) from theirs, after every
+    # other dir: without them the 37 dirs and every other question are what they were (one
+    # generation checks both flags; the streams are independent, so each flag alone does too)
     generate = _load_module("corpus_generate", CORPUS_DIR / "generate.py")
     seed, plan = generate.CORPORA["holdout"]
-    before = generate.generate("holdout", seed, plan, overlap=False)
+    before = generate.generate("holdout", seed, plan, overlap=False, dialogue=False)
     now = corpora["holdout"]
-    assert before["dirs"] == now["dirs"]
-    assert before["questions"] == [q for q in now["questions"] if "shape" not in q]
+    dialogue = {d["id"] for d in now["dirs"] if d["domain"] == "dialogue"}
+    assert len(dialogue) >= 2 and len(now["dirs"]) == 37 + len(dialogue)
+    assert before["dirs"] == now["dirs"][:37]
+    assert before["questions"] == [
+        q for q in now["questions"] if "shape" not in q and q["dir"] not in dialogue
+    ]
 
 
 @pytest.mark.parametrize("name", ["tune", "holdout"])
@@ -372,3 +380,63 @@ def test_default_selector_beats_five_newest_and_lexical_keeps_its_floor(
     assert len(results[default]) == 91
     assert f1[default] >= f1["baseline: newest-5"] + 0.08, f1
     assert f1["lexical"] >= LEXICAL_SLICE_FLOOR, f1
+
+
+@pytest.mark.parametrize("name", ["tune", "holdout"])
+def test_each_corpus_has_dialogue_dirs_in_locomos_layout_whose_rare_words_recur(
+    corpora: dict[str, dict[str, Any]], name: str
+) -> None:
+    """The twenty-second session's dirs: one memory per chat session between two people, a
+    date line and one "Name: utterance" line per turn; a question's rare words (names, pets,
+    towns, projects) occur in many sessions while one or two of them answer it."""
+    generate = _load_module("corpus_generate", CORPUS_DIR / "generate.py")
+    corpus = corpora[name]
+    dialogue = [d for d in corpus["dirs"] if d["domain"] == "dialogue"]
+    assert len(dialogue) >= 2
+    turn = re.compile(r"^([A-Z][a-z]+): \S")
+    for d in dialogue:
+        assert 10 <= len(d["memories"]) <= 30, d["id"]
+        speakers: set[str] = set()
+        for n, m in enumerate(d["memories"], start=1):
+            date, blank, *lines = m["body"].rstrip("\n").split("\n")
+            assert date.startswith("# Chat session at ") and blank == "", m["filename"]
+            assert m["name"] == f"Session {n} ({date[len('# Chat session at ') :]})"
+            assert 1000 <= len(m["body"]) <= 4000, (m["filename"], len(m["body"]))
+            speakers |= {match.group(1) for line in lines if (match := turn.match(line))}
+            assert all(turn.match(line) for line in lines), m["filename"]
+        assert len(speakers) == 2, (d["id"], speakers)
+    ids = {d["id"] for d in dialogue}
+    asked = [q for q in corpus["questions"] if q["dir"] in ids]
+    assert len(asked) >= 60
+    assert {q["category"] for q in asked} == {"single-hop", "temporal", "multi-hop", "none"}
+    assert {q["kind"] for q in asked} == {"direct", "reworded", "multi", "none"}
+    bodies = {(d["id"], m["filename"]): m["body"] for d in dialogue for m in d["memories"]}
+    terms = {key: generate.content_terms(body) for key, body in bodies.items()}
+    recurring = 0
+    single = [q for q in asked if len(q["expected"]) == 1]
+    for q in single:  # the answering turn is a speaker's line of the expected session
+        body = bodies[(q["dir"], q["expected"][0])]
+        assert q["evidence_offset"] > 0 and body[q["evidence_offset"] - 1] == "\n", q["id"]
+        assert turn.match(body[q["evidence_offset"] :]), q["id"]
+        key = (q["dir"], q["expected"][0])
+        others = [t for k, t in terms.items() if k[0] == q["dir"] and k != key]
+        shared = generate.content_terms(q["query"]) & terms[key]
+        recurring += any(sum(t in o for o in others) >= len(others) // 3 for t in shared)
+    assert recurring / len(single) >= 0.8, recurring / len(single)
+
+
+def test_the_dialogue_banks_of_tune_and_holdout_share_no_line_or_question(
+    corpora: dict[str, dict[str, Any]],
+) -> None:
+    def said(corpus: dict[str, Any]) -> set[str]:
+        dirs = [d for d in corpus["dirs"] if d["domain"] == "dialogue"]
+        lines = {
+            line.split(": ", 1)[-1]
+            for d in dirs
+            for m in d["memories"]
+            for line in m["body"].splitlines()[2:]
+        }
+        ids = {d["id"] for d in dirs}
+        return lines | {q["query"] for q in corpus["questions"] if q["dir"] in ids}
+
+    assert not said(corpora["tune"]) & said(corpora["holdout"])
