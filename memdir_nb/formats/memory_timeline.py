@@ -35,6 +35,7 @@ from memdir_nb.formats.shell_script import (
     split_redirections,
 )
 from memdir_nb.formats.transcript_paths import key_fold, project_memory_parts, rooted, slashed
+from memdir_nb.spec.constants import STORE_WRITE_MAX_BYTES
 
 WRITE_KINDS = ("write", "edit", "delete", "rename")
 _READ_COMMANDS = {"cat", "head", "tail", "less", "more", "bat"}
@@ -305,12 +306,39 @@ def _uniq(items: object) -> list[str]:
     return list(dict.fromkeys(items))  # type: ignore[call-overload]
 
 
-def _undo_edits(text: str, edits: Sequence[tuple[str, str, bool]]) -> str | None:
-    """The text before the edits, or None when an edit's new text is not found."""
+# A text the rebuild would make longer than any file a write step writes was not a memory: a
+# crafted transcript whose edits swap one letter for a long run (undone, the run for the letter)
+# multiplies the text by that run's length at each edit, until it fills the machine's memory.
+TIMELINE_TEXT_MAX_CHARS = STORE_WRITE_MAX_BYTES
+_TOO_LONG = f"its rebuilt text would pass {TIMELINE_TEXT_MAX_CHARS:,} characters; not rebuilt"
+
+
+class _TooLong(Exception):
+    """An edit whose result would pass TIMELINE_TEXT_MAX_CHARS."""
+
+
+def _replaced(text: str, old: str, new: str, replace_all: bool) -> str | None:
+    """text with old replaced by new (every one, or the first), or None when old is not in it.
+    Raises _TooLong, before making it, when the result would pass TIMELINE_TEXT_MAX_CHARS."""
+    count = (text.count(old) if replace_all else int(old in text)) if old else 0
+    if not count:
+        return None
+    if len(text) + count * (len(new) - len(old)) > TIMELINE_TEXT_MAX_CHARS:
+        raise _TooLong
+    return text.replace(old, new) if replace_all else text.replace(old, new, 1)
+
+
+def _undo_edits(text: str, edits: Sequence[tuple[str, str, bool]]) -> str:
+    """The text before the edits. Raises LookupError, naming why, when an edit's new text is
+    not found or undoing it would make a text too long to be a memory."""
     for old, new, replace_all in reversed(edits):
-        if not new or new not in text:
-            return None
-        text = text.replace(new, old) if replace_all else text.replace(new, old, 1)
+        try:
+            before = _replaced(text, new, old, replace_all)
+        except _TooLong:
+            raise LookupError(_TOO_LONG) from None
+        if before is None:
+            raise LookupError("an edit could not be undone (its new text was not found)")
+        text = before
     return text
 
 
@@ -346,14 +374,14 @@ def _before_edit(op: MemoryOp, after: AsOfFile | None) -> AsOfFile:
     """A file before an Edit: the transcript's copy, else the edits undone on the text after."""
     if op.call.original_file is not None:
         return AsOfFile(op.rel, op.call.original_file, None)
-    before = None
-    if after is not None and after.content is not None:
-        before = _undo_edits(after.content, op.edits)
-    if before is None:
-        why = "an edit could not be undone (its new text was not found)"
-        text = after.content if after is not None else None
-        return AsOfFile(op.rel, text, None, False, why)
-    return AsOfFile(op.rel, before, None, after.certain if after else False)
+    text = after.content if after is not None else None
+    try:
+        if after is None or text is None:
+            raise LookupError("an edit could not be undone (its new text was not found)")
+        before = _undo_edits(text, op.edits)
+    except LookupError as why:
+        return AsOfFile(op.rel, text, None, False, str(why))
+    return AsOfFile(op.rel, before, None, after.certain)
 
 
 def _redo(op: MemoryOp, state: dict[str, AsOfFile]) -> None:
@@ -369,12 +397,20 @@ def _redo(op: MemoryOp, state: dict[str, AsOfFile]) -> None:
         state[op.new_rel] = replace(state.pop(op.rel), rel=op.new_rel, mtime_ms=stamp)
     elif op.kind == "edit" and op.rel in state:
         cur = state[op.rel]
-        text = cur.content
-        if text is not None:
-            for old, new, replace_all in op.edits:
-                if old and old in text:
-                    text = text.replace(old, new) if replace_all else text.replace(old, new, 1)
+        try:
+            text = None if cur.content is None else _redo_edits(cur.content, op.edits)
+        except _TooLong:
+            state[op.rel] = AsOfFile(op.rel, None, stamp, False, _TOO_LONG)
+            return
         state[op.rel] = replace(cur, content=text, mtime_ms=stamp)
+
+
+def _redo_edits(text: str, edits: Sequence[tuple[str, str, bool]]) -> str:
+    """The text after the edits (one whose old text is not found is passed over)."""
+    for old, new, replace_all in edits:
+        after = _replaced(text, old, new, replace_all)
+        text = text if after is None else after
+    return text
 
 
 def _merge(back: AsOfFile | None, fwd: AsOfFile | None) -> AsOfFile | None:

@@ -95,6 +95,43 @@ def test_an_edit_whose_new_text_is_gone_is_marked_uncertain() -> None:
     assert not state.certain and "could not be undone" in state.note
 
 
+def _growing_edit(w: RecordWriter, short: str, long: str) -> None:
+    """One MultiEdit call whose two replace-all edits swap `short` for `long`."""
+    edit = {"old_string": short, "new_string": long, "replace_all": True}
+    call = w.tool_use("MultiEdit", {"file_path": f"{MEM}/a.md", "edits": [edit, edit]})
+    w.response([call])
+    w.result(call, "updated")
+
+
+def test_edits_that_would_grow_a_text_past_the_cap_are_not_rebuilt_either_way() -> None:
+    # undone, a long run replaced by one letter becomes the run again: 100 letters x 60,000
+    # x 60,000 (360 G characters) ended in MemoryError, three such edits filled the machine
+    run = "a" * 60_000
+    w = _writer()
+    w.prompt("shrink")
+    _growing_edit(w, run, "a")
+    w.prompt("next")
+    now = {"a.md": AsOfFile("a.md", "a" * 100, 9e12)}
+    before = build_timeline(session_of(w), paths(), now).states[0]["a.md"]
+    assert not before.certain and "characters; not rebuilt" in before.note
+    assert before.content == "a" * 100
+    # redone (a file written, grown, then removed: only the forward pass knows its text)
+    w = _writer()
+    w.prompt("write")
+    call = w.tool_use("Write", {"file_path": f"{MEM}/a.md", "content": "a" * 100})
+    w.response([call])
+    w.result(call, "File created successfully at: x", detail={"type": "create"})
+    w.prompt("grow")
+    _growing_edit(w, "a", run)
+    w.prompt("remove")
+    rm = w.tool_use("Bash", {"command": f"rm {MEM}/a.md"})
+    w.response([rm])
+    w.result(rm, "")
+    w.prompt("next")
+    grown = build_timeline(session_of(w), paths(), {}).states[2]["a.md"]
+    assert grown.content is None and not grown.certain  # unknown, not 360 G characters
+
+
 def test_a_removed_file_exists_before_the_rm_with_the_text_a_whole_read_showed() -> None:
     w = _writer()
     w.prompt("delete the stale note")
