@@ -434,13 +434,18 @@ def build_timeline(
     ]
     n_turns = len(session.turns)
     state = dict(current)
+    # a turn that changes nothing shares the next turn's dict (and, below, the previous turn's
+    # merged one): a long session over a full dir kept a copy of every file per turn (20,000
+    # turns x 200 files took 678 MB), now one per turn that changed something
     backward: list[dict[str, AsOfFile]] = [dict()] * n_turns
     i = len(changes)
     for turn in range(n_turns - 1, -1, -1):
+        undone = turn == n_turns - 1
         while i > 0 and changes[i - 1].turn >= turn:
             i -= 1
             _undo(changes[i], state)
-        backward[turn] = dict(state)
+            undone = True
+        backward[turn] = dict(state) if undone else backward[turn + 1]
     forward: dict[str, AsOfFile] = {}
     seeded = set(state)
     for rel, f in state.items():
@@ -448,9 +453,14 @@ def build_timeline(
     states: list[dict[str, AsOfFile]] = []
     j = 0
     for turn in range(n_turns):
+        redone = False
         while j < len(changes) and changes[j].turn < turn:
             _redo(changes[j], forward)
             j += 1
+            redone = True
+        if turn and not redone and backward[turn] is backward[turn - 1]:
+            states.append(states[-1])
+            continue
         merged = {}
         for rel, f in backward[turn].items():
             m = _merge(f, forward.get(rel) if rel in seeded or rel in forward else None)
@@ -458,7 +468,8 @@ def build_timeline(
                 merged[rel] = m
         states.append(merged)
     notes = []
-    if any(not f.certain for s in states for f in s.values()):
+    distinct = {id(s): s for s in states}.values()
+    if any(not f.certain for s in distinct for f in s.values()):
         notes.append("some files could not be rebuilt exactly; see each file's note")
     return Timeline(states, dict(current), ops, notes)
 

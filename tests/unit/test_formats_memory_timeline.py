@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import tracemalloc
 from pathlib import Path
 
 from memdir_nb.formats.memory_timeline import AsOfFile, MemoryPaths, build_timeline, memory_ops
@@ -130,6 +131,23 @@ def test_edits_that_would_grow_a_text_past_the_cap_are_not_rebuilt_either_way() 
     w.prompt("next")
     grown = build_timeline(session_of(w), paths(), {}).states[2]["a.md"]
     assert grown.content is None and not grown.certain  # unknown, not 360 G characters
+
+
+def test_turns_that_change_nothing_keep_no_copy_of_the_dir() -> None:
+    # 1,000 turns over 100 files kept 100,000 rebuilt entries (20,000 x 200: 678 MB)
+    w = _writer()
+    for i in range(1_000):
+        w.prompt(f"question {i}")
+    session = session_of(w)
+    now = {f"f{i}.md": AsOfFile(f"f{i}.md", "text", 9e12) for i in range(100)}
+    tracemalloc.start()
+    try:
+        t = build_timeline(session, paths(), now)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert len(t.states) == 1_000 and t.states[999] == now
+    assert peak < 1_000_000, f"{peak:,} bytes for a session that changes nothing"
 
 
 def test_a_removed_file_exists_before_the_rm_with_the_text_a_whole_read_showed() -> None:
