@@ -76,8 +76,8 @@ class MemoryPaths:
         if not isinstance(raw, str) or not raw or "\x00" in raw:
             return None
         path = slashed(raw)
-        if path.startswith("/memories/"):
-            rel = path[len("/memories/") :]
+        if path.startswith("/memories/"):  # as the memory tool reads it: empty steps dropped
+            rel = path[len("/memories/") :].lstrip("/")  # (`/memories//tmp/x.md` is tmp/x.md)
         else:
             if not rooted(path) and not path.startswith("~/") and self.cwd:
                 path = posixpath.join(self.cwd, path)

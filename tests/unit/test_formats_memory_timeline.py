@@ -34,6 +34,15 @@ def test_memory_paths_match_the_dir_itself_the_same_project_elsewhere_and_the_me
     assert p.relative("/tmp/h/projects/-other-project/memory/a.md") is None
 
 
+def test_a_memory_tool_path_with_an_empty_step_is_the_file_the_tool_wrote_never_absolute() -> None:
+    # the memory tool drops empty steps (toolloop.memory_paths.split_key): it wrote tmp/x.md
+    # inside the dir, while the timeline read the memory `/tmp/x.md`, an absolute path
+    p = MemoryPaths("/tmp/h/projects/-home-ana-app/memory", "/home/ana/app")
+    assert p.relative("/memories//tmp/x.md") == "tmp/x.md"
+    assert p.relative("/memories///team//./b.md") == "team/b.md"
+    assert p.relative("/memories//") is None and p.relative("/memories//../x.md") is None
+
+
 def _writer() -> RecordWriter:
     return RecordWriter("s1", "/home/ana/app", "2026-05-01T10:00:00.000Z", seed="t")
 
