@@ -70,6 +70,13 @@ RECALL_READ_SLACK_BYTES = 4
 RECALL_READ_MAX_BYTES = RECALL_MAX_BYTES + RECALL_READ_SLACK_BYTES
 # A whole topic file: lint, dream planning, store edits, views.
 MEMORY_FILE_READ_MAX_BYTES = 256 * 1024
+# The dream planner's fuzzy comparisons cost the product of the two texts' lengths: a body is
+# compared (near-duplicates, contradictions) on at most its first DREAM_COMPARE_MAX_CHARS, and
+# a merge looks for a near-identical line only while the lines of the two bodies, multiplied,
+# stay within DREAM_MERGE_MAX_LINE_PAIRS (past it, only a line already there word for word is
+# left out). Two 240 KB bodies took 6 s a pair to compare, two 56 KB ones 22 s to merge.
+DREAM_COMPARE_MAX_CHARS = 8 * 1024
+DREAM_MERGE_MAX_LINE_PAIRS = 200_000
 DAILY_LOG_READ_MAX_BYTES = 4 * 1024 * 1024  # one day's KAIROS log, parsed into entries
 LOCK_READ_MAX_BYTES = 64  # a lock file's body: a process id or nothing
 SETTINGS_READ_MAX_BYTES = 1024 * 1024  # a settings.json (any layer)
