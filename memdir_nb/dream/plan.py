@@ -168,7 +168,7 @@ def _new_lines(body: str, kept: list[str], fuzz: Any) -> list[str]:
     the lines, multiplied, stay within DREAM_MERGE_MAX_LINE_PAIRS) 90% alike to a kept line."""
     lines = [s for s in (ln.strip() for ln in body.split("\n")) if s]
     fuzzy = len(lines) * (len(kept) + len(lines)) <= DREAM_MERGE_MAX_LINE_PAIRS
-    seen, new = set(kept), []
+    seen, new = set(kept), list[str]()
     for s in lines:
         if s in seen or (fuzzy and any(fuzz.ratio(s, k) >= 90 for k in [*kept, *new])):
             continue
