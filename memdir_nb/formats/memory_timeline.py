@@ -34,6 +34,7 @@ from memdir_nb.formats.shell_script import (
     simple_commands,
     split_redirections,
 )
+from memdir_nb.formats.timeline_states import TurnStates
 from memdir_nb.formats.transcript_paths import key_fold, project_memory_parts, rooted, slashed
 from memdir_nb.spec.constants import STORE_WRITE_MAX_BYTES
 
@@ -280,7 +281,7 @@ class AsOfFile:
 class Timeline:
     """The memory dir at the start of each turn, and each turn's memory reads and writes."""
 
-    states: list[dict[str, AsOfFile]]  # one per turn, at the turn's start
+    states: Sequence[dict[str, AsOfFile]]  # one per turn, at the turn's start
     final: dict[str, AsOfFile]  # after the last turn (= the dir as given)
     ops: list[MemoryOp]
     notes: list[str] = field(default_factory=list)
@@ -424,54 +425,69 @@ def _merge(back: AsOfFile | None, fwd: AsOfFile | None) -> AsOfFile | None:
     return AsOfFile(back.rel, content, mtime, certain, "" if certain else back.note)
 
 
+def _touched(op: MemoryOp) -> tuple[str, ...]:
+    """The paths undoing or redoing op can change."""
+    return (op.rel, op.new_rel) if op.new_rel else (op.rel,)
+
+
+def _undo_turns(
+    changes: Sequence[MemoryOp], n_turns: int, state: dict[str, AsOfFile]
+) -> list[dict[str, AsOfFile | None]]:
+    """Undo every change, last turn first, turning state (the dir now) into the dir at the first
+    turn's start; returns, for each turn, what its undoing changed, as it stood after the turn
+    (None: absent), so the dir at each turn's start can be made again from the first's."""
+    after_turn: list[dict[str, AsOfFile | None]] = [{} for _ in range(n_turns)]
+    i = len(changes)
+    for turn in range(n_turns - 1, -1, -1):
+        while i > 0 and changes[i - 1].turn >= turn:
+            i -= 1
+            for rel in _touched(changes[i]):
+                after_turn[turn].setdefault(rel, state.get(rel))
+            _undo(changes[i], state)
+    return after_turn
+
+
 def build_timeline(
     session: Session, paths: MemoryPaths, current: Mapping[str, AsOfFile]
 ) -> Timeline:
-    """The dir at each turn's start, from the dir now (`current`) and the session's ops."""
+    """The dir at each turn's start, from the dir now (`current`) and the session's ops.
+
+    Each turn's dir is kept as what changed since the turn before (timeline_states): a copy of
+    the dir per turn grew with the turns times the files (see there)."""
     ops = memory_ops(session, paths)
     changes = [
         o for o in ops if o.kind in WRITE_KINDS or (o.kind == "read" and o.call.original_file)
     ]
     n_turns = len(session.turns)
-    state = dict(current)
-    # a turn that changes nothing shares the next turn's dict (and, below, the previous turn's
-    # merged one): a long session over a full dir kept a copy of every file per turn (20,000
-    # turns x 200 files took 678 MB), now one per turn that changed something
-    backward: list[dict[str, AsOfFile]] = [dict()] * n_turns
-    i = len(changes)
-    for turn in range(n_turns - 1, -1, -1):
-        undone = turn == n_turns - 1
-        while i > 0 and changes[i - 1].turn >= turn:
-            i -= 1
-            _undo(changes[i], state)
-            undone = True
-        backward[turn] = dict(state) if undone else backward[turn + 1]
-    forward: dict[str, AsOfFile] = {}
-    seeded = set(state)
-    for rel, f in state.items():
-        forward[rel] = f
-    states: list[dict[str, AsOfFile]] = []
+    if not n_turns:
+        return Timeline(TurnStates.empty(), dict(current), ops, [])
+    back = dict(current)
+    after_turn = _undo_turns(changes, n_turns, back)  # back: the dir at the first turn's start
+    forward = dict(back)
+
+    def merged(rel: str) -> AsOfFile | None:
+        return _merge(back.get(rel), forward.get(rel))
+
+    first = {rel: m for rel in back if (m := merged(rel)) is not None}
+    uncertain = any(not f.certain for f in first.values())
+    steps: list[dict[str, AsOfFile | None]] = []
     j = 0
-    for turn in range(n_turns):
-        redone = False
+    for turn in range(1, n_turns):
+        touched = set(after_turn[turn - 1])
+        for rel, f in after_turn[turn - 1].items():
+            if f is None:
+                back.pop(rel, None)
+            else:
+                back[rel] = f
         while j < len(changes) and changes[j].turn < turn:
+            touched.update(_touched(changes[j]))
             _redo(changes[j], forward)
             j += 1
-            redone = True
-        if turn and not redone and backward[turn] is backward[turn - 1]:
-            states.append(states[-1])
-            continue
-        merged = {}
-        for rel, f in backward[turn].items():
-            m = _merge(f, forward.get(rel) if rel in seeded or rel in forward else None)
-            if m is not None:
-                merged[rel] = m
-        states.append(merged)
-    notes = []
-    distinct = {id(s): s for s in states}.values()
-    if any(not f.certain for s in distinct for f in s.values()):
-        notes.append("some files could not be rebuilt exactly; see each file's note")
-    return Timeline(states, dict(current), ops, notes)
+        step = {rel: merged(rel) for rel in touched}
+        uncertain = uncertain or any(f is not None and not f.certain for f in step.values())
+        steps.append(step)
+    notes = ["some files could not be rebuilt exactly; see each file's note"] if uncertain else []
+    return Timeline(TurnStates(first, steps), dict(current), ops, notes)
 
 
 def is_index(rel: str) -> bool:

@@ -6,7 +6,13 @@ import json
 import tracemalloc
 from pathlib import Path
 
-from memdir_nb.formats.memory_timeline import AsOfFile, MemoryPaths, build_timeline, memory_ops
+from memdir_nb.formats.memory_timeline import (
+    AsOfFile,
+    MemoryPaths,
+    Timeline,
+    build_timeline,
+    memory_ops,
+)
 from memdir_nb.formats.session_builder import build_session
 from memdir_nb.formats.session_model import Session
 from memdir_nb.ui.demo.session_records import RecordWriter
@@ -142,21 +148,36 @@ def test_edits_that_would_grow_a_text_past_the_cap_are_not_rebuilt_either_way() 
     assert grown.content is None and not grown.certain  # unknown, not 360 G characters
 
 
-def test_turns_that_change_nothing_keep_no_copy_of_the_dir() -> None:
-    # 1,000 turns over 100 files kept 100,000 rebuilt entries (20,000 x 200: 678 MB)
+def _peak_bytes_of_timeline(session: Session, now: dict[str, AsOfFile]) -> tuple[int, Timeline]:
+    tracemalloc.start()
+    try:
+        timeline = build_timeline(session, paths(), now)
+        return tracemalloc.get_traced_memory()[1], timeline
+    finally:
+        tracemalloc.stop()
+
+
+def test_the_timeline_keeps_what_each_turn_changed_not_a_copy_of_the_dir_per_turn() -> None:
+    # 1,000 quiet turns over 100 files kept 100,000 entries (20,000 x 200: 678 MB)
     w = _writer()
     for i in range(1_000):
         w.prompt(f"question {i}")
-    session = session_of(w)
     now = {f"f{i}.md": AsOfFile(f"f{i}.md", "text", 9e12) for i in range(100)}
-    tracemalloc.start()
-    try:
-        t = build_timeline(session, paths(), now)
-        peak = tracemalloc.get_traced_memory()[1]
-    finally:
-        tracemalloc.stop()
-    assert len(t.states) == 1_000 and t.states[999] == now
+    peak, t = _peak_bytes_of_timeline(session_of(w), now)
+    assert len(t.states) == 1_000 and t.states[999] == now and t.states[-1] == now
     assert peak < 1_000_000, f"{peak:,} bytes for a session that changes nothing"
+    # 300 turns that each write one more memory kept 90,000 (4,000 turns: 1.4 GB, 61 s)
+    w = _writer()
+    for i in range(300):
+        w.prompt(f"note {i}")
+        call = w.tool_use("Write", {"file_path": f"{MEM}/n{i}.md", "content": f"note {i}"})
+        w.response([call])
+        w.result(call, "written")  # not said whether it was created: kept as unknown before
+    now = {f"n{i}.md": AsOfFile(f"n{i}.md", f"note {i}", 9e12) for i in range(300)}
+    peak, t = _peak_bytes_of_timeline(session_of(w), now)
+    assert len(t.states[0]) == 300 and len(t.states[299]) == 300
+    assert t.states[200]["n199.md"].content == "note 199" and not t.states[3]["n199.md"].certain
+    assert peak < 2_000_000, f"{peak:,} bytes for 300 turns of one write each"
 
 
 def test_a_removed_file_exists_before_the_rm_with_the_text_a_whole_read_showed() -> None:
