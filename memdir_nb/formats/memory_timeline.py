@@ -20,8 +20,6 @@ on any system. The extractor's test of the main agent's own memory writes
 
 from __future__ import annotations
 
-import copy
-import os
 import posixpath
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -35,64 +33,13 @@ from memdir_nb.formats.shell_script import (
     split_redirections,
 )
 from memdir_nb.formats.timeline_states import TurnStates
-from memdir_nb.formats.transcript_paths import key_fold, project_memory_parts, rooted, slashed
-from memdir_nb.spec.constants import STORE_WRITE_MAX_BYTES
+from memdir_nb.formats.transcript_paths import MemoryPaths
+from memdir_nb.spec.constants import STORE_WRITE_MAX_BYTES, TIMELINE_REBUILT_MAX_CHARS
+
+__all__ = ["AsOfFile", "MemoryOp", "MemoryPaths", "Timeline", "build_timeline", "memory_ops"]
 
 WRITE_KINDS = ("write", "edit", "delete", "rename")
 _READ_COMMANDS = {"cat", "head", "tail", "less", "more", "bat"}
-
-
-class MemoryPaths:
-    """Maps a path seen in a transcript to a path relative to the memory dir (or None)."""
-
-    def __init__(
-        self,
-        memory_dir: str | os.PathLike[str],
-        cwd: str | None = None,
-        extra_roots: Sequence[str] = (),
-    ):
-        given = slashed(os.fspath(memory_dir))
-        root = posixpath.normpath(given if rooted(given) else slashed(os.path.abspath(given)))
-        self.roots = [r.rstrip("/") + "/" for r in (root, *map(slashed, extra_roots))]
-        self._key = key_fold(posixpath.basename(posixpath.dirname(root)))
-        self._dirname = posixpath.basename(root)
-        self.cwd = slashed(cwd) if cwd else None
-
-    def after_cd(self, args: Sequence[str]) -> MemoryPaths:
-        """The same dir seen from where `cd ARGS` leaves the shell: a relative path is joined
-        onto this cwd, `~/x` kept as such; a `cd` to an unknown place (no argument, `-`, an
-        option, a variable, two arguments) leaves no cwd, so relative paths match nothing."""
-        moved = copy.copy(self)
-        target = args[0] if len(args) == 1 else ""
-        if not target or target.startswith("-") or EXPANDED.search(target):
-            moved.cwd = None
-        elif rooted(slashed(target)) or target == "~" or target.startswith("~/"):
-            moved.cwd = slashed(target)
-        else:
-            moved.cwd = posixpath.join(self.cwd, slashed(target)) if self.cwd else None
-        return moved
-
-    def relative(self, raw: object) -> str | None:
-        """The memory-relative path of raw, or None when it is not inside the memory dir."""
-        if not isinstance(raw, str) or not raw or "\x00" in raw:
-            return None
-        path = slashed(raw)
-        if path.startswith("/memories/"):  # as the memory tool reads it: empty steps dropped
-            rel = path[len("/memories/") :].lstrip("/")  # (`/memories//tmp/x.md` is tmp/x.md)
-        else:
-            if not rooted(path) and not path.startswith("~/") and self.cwd:
-                path = posixpath.join(self.cwd, path)
-            if path.startswith("~/"):
-                path = "/~" + path[1:]
-            path = posixpath.normpath(path)
-            rel = next((path[len(r) :] for r in self.roots if path.startswith(r)), "")
-            if not rel:
-                parts = project_memory_parts(path, self._dirname)
-                rel = next((rest for key, rest in parts if key_fold(key) == self._key), "")
-        rel = posixpath.normpath(rel) if rel else ""
-        if not rel or rel == "." or rel.startswith("../") or rel == "..":
-            return None
-        return rel
 
 
 @dataclass(frozen=True)
@@ -311,39 +258,58 @@ def _uniq(items: object) -> list[str]:
 # crafted transcript whose edits swap one letter for a long run (undone, the run for the letter)
 # multiplies the text by that run's length at each edit, until it fills the machine's memory.
 TIMELINE_TEXT_MAX_CHARS = STORE_WRITE_MAX_BYTES
-_TOO_LONG = f"its rebuilt text would pass {TIMELINE_TEXT_MAX_CHARS:,} characters; not rebuilt"
 
 
 class _TooLong(Exception):
-    """An edit whose result would pass TIMELINE_TEXT_MAX_CHARS."""
+    """An edit whose result would pass TIMELINE_TEXT_MAX_CHARS, or the session's budget."""
 
 
-def _replaced(text: str, old: str, new: str, replace_all: bool) -> str | None:
+@dataclass
+class _Budget:
+    """What the rebuild may still make of texts, in characters, for the whole session: under
+    the cap of one text, a crafted edit still made 1 MiB from 1 KB of transcript (`a` -> `aa`,
+    replace-all, 20 times), so 500 of them held 280 MB and 5,000 would hold 3 GB."""
+
+    left: int = field(default_factory=lambda: TIMELINE_REBUILT_MAX_CHARS)
+
+    def take(self, chars: int) -> None:
+        if chars > TIMELINE_TEXT_MAX_CHARS:
+            raise _TooLong(
+                f"its rebuilt text would pass {TIMELINE_TEXT_MAX_CHARS:,} characters; not rebuilt"
+            )
+        if chars > self.left:
+            raise _TooLong(
+                "the session's rebuilt texts would pass "
+                f"{TIMELINE_REBUILT_MAX_CHARS:,} characters in all; not rebuilt"
+            )
+        self.left -= chars
+
+
+def _replaced(text: str, old: str, new: str, replace_all: bool, budget: _Budget) -> str | None:
     """text with old replaced by new (every one, or the first), or None when old is not in it.
-    Raises _TooLong, before making it, when the result would pass TIMELINE_TEXT_MAX_CHARS."""
+    Raises _TooLong, before making it, when the result does not fit in the budget."""
     count = (text.count(old) if replace_all else int(old in text)) if old else 0
     if not count:
         return None
-    if len(text) + count * (len(new) - len(old)) > TIMELINE_TEXT_MAX_CHARS:
-        raise _TooLong
+    budget.take(len(text) + count * (len(new) - len(old)))
     return text.replace(old, new) if replace_all else text.replace(old, new, 1)
 
 
-def _undo_edits(text: str, edits: Sequence[tuple[str, str, bool]]) -> str:
+def _undo_edits(text: str, edits: Sequence[tuple[str, str, bool]], budget: _Budget) -> str:
     """The text before the edits. Raises LookupError, naming why, when an edit's new text is
     not found or undoing it would make a text too long to be a memory."""
     for old, new, replace_all in reversed(edits):
         try:
-            before = _replaced(text, new, old, replace_all)
-        except _TooLong:
-            raise LookupError(_TOO_LONG) from None
+            before = _replaced(text, new, old, replace_all, budget)
+        except _TooLong as why:
+            raise LookupError(str(why)) from None
         if before is None:
             raise LookupError("an edit could not be undone (its new text was not found)")
         text = before
     return text
 
 
-def _undo(op: MemoryOp, state: dict[str, AsOfFile]) -> None:
+def _undo(op: MemoryOp, state: dict[str, AsOfFile], budget: _Budget) -> None:
     """Turn the state after op into the state before it (in place)."""
     after = state.get(op.rel)
     if op.kind == "read":  # a whole-file Read tells the text at that moment
@@ -355,7 +321,7 @@ def _undo(op: MemoryOp, state: dict[str, AsOfFile]) -> None:
         else:
             state[op.rel] = _before_write(op)
     elif op.kind == "edit":
-        state[op.rel] = _before_edit(op, after)
+        state[op.rel] = _before_edit(op, after, budget)
     elif op.kind == "delete":
         state[op.rel] = AsOfFile(op.rel, None, None, False, "deleted later; text not known")
     elif op.kind == "rename" and op.new_rel:
@@ -371,7 +337,7 @@ def _before_write(op: MemoryOp) -> AsOfFile:
     return AsOfFile(op.rel, None, None, False, why)
 
 
-def _before_edit(op: MemoryOp, after: AsOfFile | None) -> AsOfFile:
+def _before_edit(op: MemoryOp, after: AsOfFile | None, budget: _Budget) -> AsOfFile:
     """A file before an Edit: the transcript's copy, else the edits undone on the text after."""
     if op.call.original_file is not None:
         return AsOfFile(op.rel, op.call.original_file, None)
@@ -379,13 +345,13 @@ def _before_edit(op: MemoryOp, after: AsOfFile | None) -> AsOfFile:
     try:
         if after is None or text is None:
             raise LookupError("an edit could not be undone (its new text was not found)")
-        before = _undo_edits(text, op.edits)
+        before = _undo_edits(text, op.edits, budget)
     except LookupError as why:
         return AsOfFile(op.rel, text, None, False, str(why))
     return AsOfFile(op.rel, before, None, after.certain)
 
 
-def _redo(op: MemoryOp, state: dict[str, AsOfFile]) -> None:
+def _redo(op: MemoryOp, state: dict[str, AsOfFile], budget: _Budget) -> None:
     """Apply op forward where its result is fully known (fills what undo left unknown)."""
     stamp = op.time_ms
     if op.kind == "read":
@@ -399,17 +365,17 @@ def _redo(op: MemoryOp, state: dict[str, AsOfFile]) -> None:
     elif op.kind == "edit" and op.rel in state:
         cur = state[op.rel]
         try:
-            text = None if cur.content is None else _redo_edits(cur.content, op.edits)
-        except _TooLong:
-            state[op.rel] = AsOfFile(op.rel, None, stamp, False, _TOO_LONG)
+            text = None if cur.content is None else _redo_edits(cur.content, op.edits, budget)
+        except _TooLong as why:
+            state[op.rel] = AsOfFile(op.rel, None, stamp, False, str(why))
             return
         state[op.rel] = replace(cur, content=text, mtime_ms=stamp)
 
 
-def _redo_edits(text: str, edits: Sequence[tuple[str, str, bool]]) -> str:
+def _redo_edits(text: str, edits: Sequence[tuple[str, str, bool]], budget: _Budget) -> str:
     """The text after the edits (one whose old text is not found is passed over)."""
     for old, new, replace_all in edits:
-        after = _replaced(text, old, new, replace_all)
+        after = _replaced(text, old, new, replace_all, budget)
         text = text if after is None else after
     return text
 
@@ -431,7 +397,7 @@ def _touched(op: MemoryOp) -> tuple[str, ...]:
 
 
 def _undo_turns(
-    changes: Sequence[MemoryOp], n_turns: int, state: dict[str, AsOfFile]
+    changes: Sequence[MemoryOp], n_turns: int, state: dict[str, AsOfFile], budget: _Budget
 ) -> list[dict[str, AsOfFile | None]]:
     """Undo every change, last turn first, turning state (the dir now) into the dir at the first
     turn's start; returns, for each turn, what its undoing changed, as it stood after the turn
@@ -443,7 +409,7 @@ def _undo_turns(
             i -= 1
             for rel in _touched(changes[i]):
                 after_turn[turn].setdefault(rel, state.get(rel))
-            _undo(changes[i], state)
+            _undo(changes[i], state, budget)
     return after_turn
 
 
@@ -462,7 +428,10 @@ def build_timeline(
     if not n_turns:
         return Timeline(TurnStates.empty(), dict(current), ops, [])
     back = dict(current)
-    after_turn = _undo_turns(changes, n_turns, back)  # back: the dir at the first turn's start
+    budget = _Budget()
+    after_turn = _undo_turns(
+        changes, n_turns, back, budget
+    )  # back: the dir at the 1st turn's start
     forward = dict(back)
 
     def merged(rel: str) -> AsOfFile | None:
@@ -481,7 +450,7 @@ def build_timeline(
                 back[rel] = f
         while j < len(changes) and changes[j].turn < turn:
             touched.update(_touched(changes[j]))
-            _redo(changes[j], forward)
+            _redo(changes[j], forward, budget)
             j += 1
         step = {rel: merged(rel) for rel in touched}
         uncertain = uncertain or any(f is not None and not f.certain for f in step.values())

@@ -6,6 +6,9 @@ import json
 import tracemalloc
 from pathlib import Path
 
+import pytest
+
+from memdir_nb.formats import memory_timeline
 from memdir_nb.formats.memory_timeline import (
     AsOfFile,
     MemoryPaths,
@@ -178,6 +181,35 @@ def test_the_timeline_keeps_what_each_turn_changed_not_a_copy_of_the_dir_per_tur
     assert len(t.states[0]) == 300 and len(t.states[299]) == 300
     assert t.states[200]["n199.md"].content == "note 199" and not t.states[3]["n199.md"].certain
     assert peak < 2_000_000, f"{peak:,} bytes for 300 turns of one write each"
+
+
+def test_the_texts_a_session_rebuilds_stay_within_one_budget_for_the_whole_session(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # each file: 'a' written, then doubled 20 times (a 1 KB record, a 1 MiB text under the
+    # cap of one text), then removed; 500 of them held 280 MB, 5,000 (an 8 MB transcript)
+    # would hold 3 GB. Here 12 files against a budget of 4 MiB (the real one is 64 Mi).
+    monkeypatch.setattr(memory_timeline, "TIMELINE_REBUILT_MAX_CHARS", 4 * 2**20)
+    w = _writer()
+    w.prompt("grow")
+    double = {"old_string": "a", "new_string": "aa", "replace_all": True}
+    names = [f"{MEM}/f{i}.md" for i in range(12)]
+    for name in names:
+        write = w.tool_use("Write", {"file_path": name, "content": "a"})
+        grow = w.tool_use("MultiEdit", {"file_path": name, "edits": [double] * 20})
+        w.response([write, grow])
+        w.result(write, "File created successfully at: x", detail={"type": "create"})
+        w.result(grow, "updated")
+    w.prompt("remove them")
+    rm = w.tool_use("Bash", {"command": "rm " + " ".join(names)})
+    w.response([rm])
+    w.result(rm, "")
+    w.prompt("next")
+    peak, t = _peak_bytes_of_timeline(session_of(w), {})
+    grown = t.states[1]  # deleted later, so only the forward pass knows their text
+    assert grown["f0.md"].content == "a" * 2**20  # the first are rebuilt
+    assert grown["f11.md"].content is None and not grown["f11.md"].certain
+    assert peak < 6 * 2**20, f"{peak:,} bytes"
 
 
 def test_a_removed_file_exists_before_the_rm_with_the_text_a_whole_read_showed() -> None:
