@@ -34,7 +34,11 @@ from memdir_nb.formats.shell_script import (
 )
 from memdir_nb.formats.timeline_states import TurnStates
 from memdir_nb.formats.transcript_paths import MemoryPaths
-from memdir_nb.spec.constants import STORE_WRITE_MAX_BYTES, TIMELINE_REBUILT_MAX_CHARS
+from memdir_nb.spec.constants import (
+    STORE_WRITE_MAX_BYTES,
+    TIMELINE_REBUILT_MAX_CHARS,
+    TIMELINE_SEARCHED_MAX_CHARS,
+)
 
 __all__ = ["AsOfFile", "MemoryOp", "MemoryPaths", "Timeline", "build_timeline", "memory_ops"]
 
@@ -266,32 +270,46 @@ class _TooLong(Exception):
 
 @dataclass
 class _Budget:
-    """What the rebuild may still make of texts, in characters, for the whole session: under
-    the cap of one text, a crafted edit still made 1 MiB from 1 KB of transcript (`a` -> `aa`,
-    replace-all, 20 times), so 500 of them held 280 MB and 5,000 would hold 3 GB."""
+    """What the rebuild may still make of texts, and search through, in characters, for the
+    whole session. Under the cap of one text, a crafted edit still made 1 MiB from 1 KB of
+    transcript (`a` -> `aa`, replace-all, 20 times): 500 of them held 280 MB, 5,000 would hold
+    3 GB. And each edit searches its file's text: 1,000 records of 64 edits that match nothing
+    (3.6 MB of transcript) searched a 256 KB file for 21 s, a 1 GiB transcript for hours."""
 
-    left: int = field(default_factory=lambda: TIMELINE_REBUILT_MAX_CHARS)
+    made: int = field(default_factory=lambda: TIMELINE_REBUILT_MAX_CHARS)
+    searched: int = field(default_factory=lambda: TIMELINE_SEARCHED_MAX_CHARS)
 
-    def take(self, chars: int) -> None:
+    def search(self, chars: int) -> None:
+        if chars > self.searched:
+            raise _TooLong(
+                f"the session's edits would search more than {TIMELINE_SEARCHED_MAX_CHARS:,} "
+                "characters in all; not rebuilt"
+            )
+        self.searched -= chars
+
+    def make(self, chars: int) -> None:
         if chars > TIMELINE_TEXT_MAX_CHARS:
             raise _TooLong(
                 f"its rebuilt text would pass {TIMELINE_TEXT_MAX_CHARS:,} characters; not rebuilt"
             )
-        if chars > self.left:
+        if chars > self.made:
             raise _TooLong(
                 "the session's rebuilt texts would pass "
                 f"{TIMELINE_REBUILT_MAX_CHARS:,} characters in all; not rebuilt"
             )
-        self.left -= chars
+        self.made -= chars
 
 
 def _replaced(text: str, old: str, new: str, replace_all: bool, budget: _Budget) -> str | None:
     """text with old replaced by new (every one, or the first), or None when old is not in it.
-    Raises _TooLong, before making it, when the result does not fit in the budget."""
-    count = (text.count(old) if replace_all else int(old in text)) if old else 0
+    Raises _TooLong, before searching or making it, when that does not fit in the budget."""
+    if not old:
+        return None
+    budget.search(len(text))
+    count = text.count(old) if replace_all else int(old in text)
     if not count:
         return None
-    budget.take(len(text) + count * (len(new) - len(old)))
+    budget.make(len(text) + count * (len(new) - len(old)))
     return text.replace(old, new) if replace_all else text.replace(old, new, 1)
 
 

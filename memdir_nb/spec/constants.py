@@ -96,8 +96,10 @@ SESSION_TOOL_INPUT_MAX_CHARS = (
 )  # a memory Write's content: whole for any memory-sized file
 SESSION_TOOL_RESULT_MAX_CHARS = 1_000  # a result preview, and any other tool's input strings
 # The memory timeline rebuilds a session's memory files by undoing and redoing its edits: the
-# texts it makes, in all, stay within this many characters (past it an edit is not rebuilt).
+# texts it makes, and the text its edits search, stay within these many characters in all
+# (past either an edit is not rebuilt; a searched gigabyte is a second or two).
 TIMELINE_REBUILT_MAX_CHARS = 64 * 1024 * 1024
+TIMELINE_SEARCHED_MAX_CHARS = 1024 * 1024 * 1024
 SESSION_MAX_PROBLEMS = 1_000  # reported bad lines per session; a count says how many more
 TOOL_READ_MAX_BYTES = 256 * 1024  # the extraction agent's Read tool, per call
 TOOL_GREP_FILE_MAX_BYTES = 1024 * 1024  # Grep searches at most this much of each file

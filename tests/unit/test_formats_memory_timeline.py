@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import time
 import tracemalloc
 from pathlib import Path
 
@@ -210,6 +211,33 @@ def test_the_texts_a_session_rebuilds_stay_within_one_budget_for_the_whole_sessi
     assert grown["f0.md"].content == "a" * 2**20  # the first are rebuilt
     assert grown["f11.md"].content is None and not grown["f11.md"].certain
     assert peak < 6 * 2**20, f"{peak:,} bytes"
+
+
+def test_the_text_a_session_s_edits_search_stays_within_one_budget(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # 1,000 records of 64 edits matching nothing (3.6 MB of transcript) searched a 256 KB file
+    # for 21 s; here 40 records over a 64 KB file against a budget of 1 MiB (the real one, 1 Gi)
+    monkeypatch.setattr(memory_timeline, "TIMELINE_SEARCHED_MAX_CHARS", 2**20)
+    w = _writer()
+    w.prompt("write, then edit")
+    write = w.tool_use("Write", {"file_path": f"{MEM}/big.md", "content": "x" * 65_536})
+    w.response([write])
+    w.result(write, "File created successfully at: x", detail={"type": "create"})
+    misses = [{"old_string": f"zq{k}", "new_string": "y"} for k in range(64)]
+    for _ in range(40):
+        call = w.tool_use("MultiEdit", {"file_path": f"{MEM}/big.md", "edits": misses})
+        w.response([call])
+        w.result(call, "updated")
+    w.prompt("remove it")
+    rm = w.tool_use("Bash", {"command": f"rm {MEM}/big.md"})
+    w.response([rm])
+    w.result(rm, "")
+    w.prompt("next")
+    started = time.process_time()
+    before_rm = build_timeline(session_of(w), paths(), {}).states[1]["big.md"]
+    assert time.process_time() - started < 0.5
+    assert before_rm.content is None and not before_rm.certain  # not rebuilt: past the budget
 
 
 def test_a_removed_file_exists_before_the_rm_with_the_text_a_whole_read_showed() -> None:
