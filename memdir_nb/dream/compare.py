@@ -25,6 +25,7 @@ from typing import Any
 
 from memdir_nb.dream.negation import NEGATION, StrippedStems, has_negation, strip_negations
 from memdir_nb.machine import ThreadBeside, beside_this_process, fork_pays, usable_cpus
+from memdir_nb.spec.constants import DREAM_COMPARE_MAX_CHARS
 from memdir_nb.spec.similarity import (
     StemCache,
     UnionFind,
@@ -87,8 +88,9 @@ class _Mem:
 
     @functools.cached_property
     def body_lower(self) -> str:
-        """The body, lower-cased (computed once, however many candidate pairs it is in)."""
-        return self.body.lower()
+        """The body as compared, lower-cased (computed once, however many candidate pairs it
+        is in): its first DREAM_COMPARE_MAX_CHARS, as a pair's score costs their product."""
+        return self.body[:DREAM_COMPARE_MAX_CHARS].lower()
 
     @functools.cached_property
     def name_numbers(self) -> frozenset[str]:
@@ -330,7 +332,7 @@ def _candidate_blocks(
     tokens: list[set[str] | None] = []
     keys: list[frozenset[str]] = []
     negated: list[bool] = []
-    all_text = [f"{m.description} {m.body}" for m in mems]
+    all_text = [f"{m.description} {m.body[:DREAM_COMPARE_MAX_CHARS]}" for m in mems]
     for text, got in zip(all_text, stripped_stems.many(all_text), strict=True):
         if got is None:
             whole, neg = _strip_negations(text)

@@ -37,6 +37,7 @@ from memdir_nb.formats.frontmatter import parse_frontmatter
 from memdir_nb.formats.index_lines import IndexEntry, MovedFiles, retarget_entry_line
 from memdir_nb.spec.collector import collector_paused
 from memdir_nb.spec.constants import (
+    DREAM_MERGE_MAX_LINE_PAIRS,
     ENTRYPOINT_NAME,
     INDEX_READ_MAX_BYTES,
     MAX_INDEX_LINE_CHARS,
@@ -145,10 +146,7 @@ def _merge_action(scope: str, group: list[_Mem], fuzz: Any) -> PlanAction:
     extra: list[str] = []
     for d in dups:
         d_body, _ = convert_relative_dates(d.body, local_date(d.mtime_ms))
-        for ln in d_body.split("\n"):
-            s = ln.strip()
-            if s and all(fuzz.ratio(s, k) < 90 for k in keep_lines + extra):
-                extra.append(s)
+        extra += _new_lines(d_body, keep_lines + extra, fuzz)
     new_body, _ = convert_relative_dates(body, local_date(keep.mtime_ms))
     if extra:
         new_body = new_body.rstrip("\n") + "\n\n" + "\n".join(extra) + "\n"
@@ -163,6 +161,20 @@ def _merge_action(scope: str, group: list[_Mem], fuzz: Any) -> PlanAction:
         tuple([keep.rel] + [d.rel for d in dups] + [_index_rel(scope)]),
         tuple(ops),
     )
+
+
+def _new_lines(body: str, kept: list[str], fuzz: Any) -> list[str]:
+    """The lines of body to carry over into a merge: those not in kept word for word, nor (while
+    the lines, multiplied, stay within DREAM_MERGE_MAX_LINE_PAIRS) 90% alike to a kept line."""
+    lines = [s for s in (ln.strip() for ln in body.split("\n")) if s]
+    fuzzy = len(lines) * (len(kept) + len(lines)) <= DREAM_MERGE_MAX_LINE_PAIRS
+    seen, new = set(kept), list[str]()
+    for s in lines:
+        if s in seen or (fuzzy and any(fuzz.ratio(s, k) >= 90 for k in [*kept, *new])):
+            continue
+        seen.add(s)
+        new.append(s)
+    return new
 
 
 def _merge_actions(

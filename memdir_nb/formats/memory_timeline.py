@@ -20,8 +20,6 @@ on any system. The extractor's test of the main agent's own memory writes
 
 from __future__ import annotations
 
-import copy
-import os
 import posixpath
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -36,63 +34,18 @@ from memdir_nb.formats.shell_script import (
     shell_commands,
     split_redirections,
 )
-from memdir_nb.formats.transcript_paths import key_fold, project_memory_parts, rooted, slashed
+from memdir_nb.formats.timeline_states import TurnStates
+from memdir_nb.formats.transcript_paths import MemoryPaths
+from memdir_nb.spec.constants import (
+    STORE_WRITE_MAX_BYTES,
+    TIMELINE_REBUILT_MAX_CHARS,
+    TIMELINE_SEARCHED_MAX_CHARS,
+)
+
+__all__ = ["AsOfFile", "MemoryOp", "MemoryPaths", "Timeline", "build_timeline", "memory_ops"]
 
 WRITE_KINDS = ("write", "edit", "delete", "rename")
 _READ_COMMANDS = {"cat", "head", "tail", "less", "more", "bat"}
-
-
-class MemoryPaths:
-    """Maps a path seen in a transcript to a path relative to the memory dir (or None)."""
-
-    def __init__(
-        self,
-        memory_dir: str | os.PathLike[str],
-        cwd: str | None = None,
-        extra_roots: Sequence[str] = (),
-    ):
-        given = slashed(os.fspath(memory_dir))
-        root = posixpath.normpath(given if rooted(given) else slashed(os.path.abspath(given)))
-        self.roots = [r.rstrip("/") + "/" for r in (root, *map(slashed, extra_roots))]
-        self._key = key_fold(posixpath.basename(posixpath.dirname(root)))
-        self._dirname = posixpath.basename(root)
-        self.cwd = slashed(cwd) if cwd else None
-
-    def after_cd(self, args: Sequence[str]) -> MemoryPaths:
-        """The same dir seen from where `cd ARGS` leaves the shell: a relative path is joined
-        onto this cwd, `~/x` kept as such; a `cd` to an unknown place (no argument, `-`, an
-        option, a variable, two arguments) leaves no cwd, so relative paths match nothing."""
-        moved = copy.copy(self)
-        target = args[0] if len(args) == 1 else ""
-        if not target or target.startswith("-") or EXPANDED.search(target):
-            moved.cwd = None
-        elif rooted(slashed(target)) or target == "~" or target.startswith("~/"):
-            moved.cwd = slashed(target)
-        else:
-            moved.cwd = posixpath.join(self.cwd, slashed(target)) if self.cwd else None
-        return moved
-
-    def relative(self, raw: object) -> str | None:
-        """The memory-relative path of raw, or None when it is not inside the memory dir."""
-        if not isinstance(raw, str) or not raw or "\x00" in raw:
-            return None
-        path = slashed(raw)
-        if path.startswith("/memories/"):
-            rel = path[len("/memories/") :]
-        else:
-            if not rooted(path) and not path.startswith("~/") and self.cwd:
-                path = posixpath.join(self.cwd, path)
-            if path.startswith("~/"):
-                path = "/~" + path[1:]
-            path = posixpath.normpath(path)
-            rel = next((path[len(r) :] for r in self.roots if path.startswith(r)), "")
-            if not rel:
-                parts = project_memory_parts(path, self._dirname)
-                rel = next((rest for key, rest in parts if key_fold(key) == self._key), "")
-        rel = posixpath.normpath(rel) if rel else ""
-        if not rel or rel == "." or rel.startswith("../") or rel == "..":
-            return None
-        return rel
 
 
 @dataclass(frozen=True)
@@ -315,7 +268,7 @@ class AsOfFile:
 class Timeline:
     """The memory dir at the start of each turn, and each turn's memory reads and writes."""
 
-    states: list[dict[str, AsOfFile]]  # one per turn, at the turn's start
+    states: Sequence[dict[str, AsOfFile]]  # one per turn, at the turn's start
     final: dict[str, AsOfFile]  # after the last turn (= the dir as given)
     ops: list[MemoryOp]
     notes: list[str] = field(default_factory=list)
@@ -341,16 +294,76 @@ def _uniq(items: object) -> list[str]:
     return list(dict.fromkeys(items))  # type: ignore[call-overload]
 
 
-def _undo_edits(text: str, edits: Sequence[tuple[str, str, bool]]) -> str | None:
-    """The text before the edits, or None when an edit's new text is not found."""
+# A text the rebuild would make longer than any file a write step writes was not a memory: a
+# crafted transcript whose edits swap one letter for a long run (undone, the run for the letter)
+# multiplies the text by that run's length at each edit, until it fills the machine's memory.
+TIMELINE_TEXT_MAX_CHARS = STORE_WRITE_MAX_BYTES
+
+
+class _TooLong(Exception):
+    """An edit whose result would pass TIMELINE_TEXT_MAX_CHARS, or the session's budget."""
+
+
+@dataclass
+class _Budget:
+    """What the rebuild may still make of texts, and search through, in characters, for the
+    whole session. Under the cap of one text, a crafted edit still made 1 MiB from 1 KB of
+    transcript (`a` -> `aa`, replace-all, 20 times): 500 of them held 280 MB, 5,000 would hold
+    3 GB. And each edit searches its file's text: 1,000 records of 64 edits that match nothing
+    (3.6 MB of transcript) searched a 256 KB file for 21 s, a 1 GiB transcript for hours."""
+
+    made: int = field(default_factory=lambda: TIMELINE_REBUILT_MAX_CHARS)
+    searched: int = field(default_factory=lambda: TIMELINE_SEARCHED_MAX_CHARS)
+
+    def search(self, chars: int) -> None:
+        if chars > self.searched:
+            raise _TooLong(
+                f"the session's edits would search more than {TIMELINE_SEARCHED_MAX_CHARS:,} "
+                "characters in all; not rebuilt"
+            )
+        self.searched -= chars
+
+    def make(self, chars: int) -> None:
+        if chars > TIMELINE_TEXT_MAX_CHARS:
+            raise _TooLong(
+                f"its rebuilt text would pass {TIMELINE_TEXT_MAX_CHARS:,} characters; not rebuilt"
+            )
+        if chars > self.made:
+            raise _TooLong(
+                "the session's rebuilt texts would pass "
+                f"{TIMELINE_REBUILT_MAX_CHARS:,} characters in all; not rebuilt"
+            )
+        self.made -= chars
+
+
+def _replaced(text: str, old: str, new: str, replace_all: bool, budget: _Budget) -> str | None:
+    """text with old replaced by new (every one, or the first), or None when old is not in it.
+    Raises _TooLong, before searching or making it, when that does not fit in the budget."""
+    if not old:
+        return None
+    budget.search(len(text))
+    count = text.count(old) if replace_all else int(old in text)
+    if not count:
+        return None
+    budget.make(len(text) + count * (len(new) - len(old)))
+    return text.replace(old, new) if replace_all else text.replace(old, new, 1)
+
+
+def _undo_edits(text: str, edits: Sequence[tuple[str, str, bool]], budget: _Budget) -> str:
+    """The text before the edits. Raises LookupError, naming why, when an edit's new text is
+    not found or undoing it would make a text too long to be a memory."""
     for old, new, replace_all in reversed(edits):
-        if not new or new not in text:
-            return None
-        text = text.replace(new, old) if replace_all else text.replace(new, old, 1)
+        try:
+            before = _replaced(text, new, old, replace_all, budget)
+        except _TooLong as why:
+            raise LookupError(str(why)) from None
+        if before is None:
+            raise LookupError("an edit could not be undone (its new text was not found)")
+        text = before
     return text
 
 
-def _undo(op: MemoryOp, state: dict[str, AsOfFile]) -> None:
+def _undo(op: MemoryOp, state: dict[str, AsOfFile], budget: _Budget) -> None:
     """Turn the state after op into the state before it (in place)."""
     after = state.get(op.rel)
     if op.kind == "read":  # a whole-file Read tells the text at that moment
@@ -362,7 +375,7 @@ def _undo(op: MemoryOp, state: dict[str, AsOfFile]) -> None:
         else:
             state[op.rel] = _before_write(op)
     elif op.kind == "edit":
-        state[op.rel] = _before_edit(op, after)
+        state[op.rel] = _before_edit(op, after, budget)
     elif op.kind == "delete":
         state[op.rel] = AsOfFile(op.rel, None, None, False, "deleted later; text not known")
     elif op.kind == "rename" and op.new_rel:
@@ -378,21 +391,21 @@ def _before_write(op: MemoryOp) -> AsOfFile:
     return AsOfFile(op.rel, None, None, False, why)
 
 
-def _before_edit(op: MemoryOp, after: AsOfFile | None) -> AsOfFile:
+def _before_edit(op: MemoryOp, after: AsOfFile | None, budget: _Budget) -> AsOfFile:
     """A file before an Edit: the transcript's copy, else the edits undone on the text after."""
     if op.call.original_file is not None:
         return AsOfFile(op.rel, op.call.original_file, None)
-    before = None
-    if after is not None and after.content is not None:
-        before = _undo_edits(after.content, op.edits)
-    if before is None:
-        why = "an edit could not be undone (its new text was not found)"
-        text = after.content if after is not None else None
-        return AsOfFile(op.rel, text, None, False, why)
-    return AsOfFile(op.rel, before, None, after.certain if after else False)
+    text = after.content if after is not None else None
+    try:
+        if after is None or text is None:
+            raise LookupError("an edit could not be undone (its new text was not found)")
+        before = _undo_edits(text, op.edits, budget)
+    except LookupError as why:
+        return AsOfFile(op.rel, text, None, False, str(why))
+    return AsOfFile(op.rel, before, None, after.certain)
 
 
-def _redo(op: MemoryOp, state: dict[str, AsOfFile]) -> None:
+def _redo(op: MemoryOp, state: dict[str, AsOfFile], budget: _Budget) -> None:
     """Apply op forward where its result is fully known (fills what undo left unknown)."""
     stamp = op.time_ms
     if op.kind == "read":
@@ -405,12 +418,20 @@ def _redo(op: MemoryOp, state: dict[str, AsOfFile]) -> None:
         state[op.new_rel] = replace(state.pop(op.rel), rel=op.new_rel, mtime_ms=stamp)
     elif op.kind == "edit" and op.rel in state:
         cur = state[op.rel]
-        text = cur.content
-        if text is not None:
-            for old, new, replace_all in op.edits:
-                if old and old in text:
-                    text = text.replace(old, new) if replace_all else text.replace(old, new, 1)
+        try:
+            text = None if cur.content is None else _redo_edits(cur.content, op.edits, budget)
+        except _TooLong as why:
+            state[op.rel] = AsOfFile(op.rel, None, stamp, False, str(why))
+            return
         state[op.rel] = replace(cur, content=text, mtime_ms=stamp)
+
+
+def _redo_edits(text: str, edits: Sequence[tuple[str, str, bool]], budget: _Budget) -> str:
+    """The text after the edits (one whose old text is not found is passed over)."""
+    for old, new, replace_all in edits:
+        after = _replaced(text, old, new, replace_all, budget)
+        text = text if after is None else after
+    return text
 
 
 def _merge(back: AsOfFile | None, fwd: AsOfFile | None) -> AsOfFile | None:
@@ -424,43 +445,72 @@ def _merge(back: AsOfFile | None, fwd: AsOfFile | None) -> AsOfFile | None:
     return AsOfFile(back.rel, content, mtime, certain, "" if certain else back.note)
 
 
+def _touched(op: MemoryOp) -> tuple[str, ...]:
+    """The paths undoing or redoing op can change."""
+    return (op.rel, op.new_rel) if op.new_rel else (op.rel,)
+
+
+def _undo_turns(
+    changes: Sequence[MemoryOp], n_turns: int, state: dict[str, AsOfFile], budget: _Budget
+) -> list[dict[str, AsOfFile | None]]:
+    """Undo every change, last turn first, turning state (the dir now) into the dir at the first
+    turn's start; returns, for each turn, what its undoing changed, as it stood after the turn
+    (None: absent), so the dir at each turn's start can be made again from the first's."""
+    after_turn: list[dict[str, AsOfFile | None]] = [{} for _ in range(n_turns)]
+    i = len(changes)
+    for turn in range(n_turns - 1, -1, -1):
+        while i > 0 and changes[i - 1].turn >= turn:
+            i -= 1
+            for rel in _touched(changes[i]):
+                after_turn[turn].setdefault(rel, state.get(rel))
+            _undo(changes[i], state, budget)
+    return after_turn
+
+
 def build_timeline(
     session: Session, paths: MemoryPaths, current: Mapping[str, AsOfFile]
 ) -> Timeline:
-    """The dir at each turn's start, from the dir now (`current`) and the session's ops."""
+    """The dir at each turn's start, from the dir now (`current`) and the session's ops.
+
+    Each turn's dir is kept as what changed since the turn before (timeline_states): a copy of
+    the dir per turn grew with the turns times the files (see there)."""
     ops = memory_ops(session, paths)
     changes = [
         o for o in ops if o.kind in WRITE_KINDS or (o.kind == "read" and o.call.original_file)
     ]
     n_turns = len(session.turns)
-    state = dict(current)
-    backward: list[dict[str, AsOfFile]] = [dict()] * n_turns
-    i = len(changes)
-    for turn in range(n_turns - 1, -1, -1):
-        while i > 0 and changes[i - 1].turn >= turn:
-            i -= 1
-            _undo(changes[i], state)
-        backward[turn] = dict(state)
-    forward: dict[str, AsOfFile] = {}
-    seeded = set(state)
-    for rel, f in state.items():
-        forward[rel] = f
-    states: list[dict[str, AsOfFile]] = []
+    if not n_turns:
+        return Timeline(TurnStates.empty(), dict(current), ops, [])
+    back = dict(current)
+    budget = _Budget()
+    after_turn = _undo_turns(
+        changes, n_turns, back, budget
+    )  # back: the dir at the 1st turn's start
+    forward = dict(back)
+
+    def merged(rel: str) -> AsOfFile | None:
+        return _merge(back.get(rel), forward.get(rel))
+
+    first = {rel: m for rel in back if (m := merged(rel)) is not None}
+    uncertain = any(not f.certain for f in first.values())
+    steps: list[dict[str, AsOfFile | None]] = []
     j = 0
-    for turn in range(n_turns):
+    for turn in range(1, n_turns):
+        touched = set(after_turn[turn - 1])
+        for rel, f in after_turn[turn - 1].items():
+            if f is None:
+                back.pop(rel, None)
+            else:
+                back[rel] = f
         while j < len(changes) and changes[j].turn < turn:
-            _redo(changes[j], forward)
+            touched.update(_touched(changes[j]))
+            _redo(changes[j], forward, budget)
             j += 1
-        merged = {}
-        for rel, f in backward[turn].items():
-            m = _merge(f, forward.get(rel) if rel in seeded or rel in forward else None)
-            if m is not None:
-                merged[rel] = m
-        states.append(merged)
-    notes = []
-    if any(not f.certain for s in states for f in s.values()):
-        notes.append("some files could not be rebuilt exactly; see each file's note")
-    return Timeline(states, dict(current), ops, notes)
+        step = {rel: merged(rel) for rel in touched}
+        uncertain = uncertain or any(f is not None and not f.certain for f in step.values())
+        steps.append(step)
+    notes = ["some files could not be rebuilt exactly; see each file's note"] if uncertain else []
+    return Timeline(TurnStates(first, steps), dict(current), ops, notes)
 
 
 def is_index(rel: str) -> bool:

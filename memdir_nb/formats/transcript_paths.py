@@ -4,15 +4,21 @@ A transcript records paths as the machine that wrote it spelled them, POSIX or W
 readers need the same rules: the memory timeline (which of a session's tool calls touched its
 memory dir) and the search for a session's own memory dir (``home.sessions``). Both read a
 memory path as ``…/projects/<key>/<memory dir name>[/<rest>]`` under any Claude home, so a
-transcript copied from another machine still matches. This module is that rule's one home.
+transcript copied from another machine still matches. This module is that rule's one home,
+and holds :class:`MemoryPaths`, which applies it (with the memory tool's ``/memories/`` and a
+shell's working folder) to each path a session's tool calls name.
 """
 
 from __future__ import annotations
 
+import copy
 import functools
+import os
+import posixpath
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 
+from memdir_nb.formats.shell_script import EXPANDED
 from memdir_nb.spec.constants import PROJECT_MEMORY_DIRNAME
 
 _DRIVE_ROOT = re.compile(r"^[A-Za-z]:/")  # a Windows drive, once backslashes are slashes
@@ -61,3 +67,56 @@ def project_memory_parts(
     path = slashed(path)
     for found in _project_memory_pattern(dirname).finditer(path):
         yield found.group(1), path[found.end() :]
+
+
+class MemoryPaths:
+    """Maps a path seen in a transcript to a path relative to the memory dir (or None)."""
+
+    def __init__(
+        self,
+        memory_dir: str | os.PathLike[str],
+        cwd: str | None = None,
+        extra_roots: Sequence[str] = (),
+    ):
+        given = slashed(os.fspath(memory_dir))
+        root = posixpath.normpath(given if rooted(given) else slashed(os.path.abspath(given)))
+        self.roots = [r.rstrip("/") + "/" for r in (root, *map(slashed, extra_roots))]
+        self._key = key_fold(posixpath.basename(posixpath.dirname(root)))
+        self._dirname = posixpath.basename(root)
+        self.cwd = slashed(cwd) if cwd else None
+
+    def after_cd(self, args: Sequence[str]) -> MemoryPaths:
+        """The same dir seen from where `cd ARGS` leaves the shell: a relative path is joined
+        onto this cwd, `~/x` kept as such; a `cd` to an unknown place (no argument, `-`, an
+        option, a variable, two arguments) leaves no cwd, so relative paths match nothing."""
+        moved = copy.copy(self)
+        target = args[0] if len(args) == 1 else ""
+        if not target or target.startswith("-") or EXPANDED.search(target):
+            moved.cwd = None
+        elif rooted(slashed(target)) or target == "~" or target.startswith("~/"):
+            moved.cwd = slashed(target)
+        else:
+            moved.cwd = posixpath.join(self.cwd, slashed(target)) if self.cwd else None
+        return moved
+
+    def relative(self, raw: object) -> str | None:
+        """The memory-relative path of raw, or None when it is not inside the memory dir."""
+        if not isinstance(raw, str) or not raw or "\x00" in raw:
+            return None
+        path = slashed(raw)
+        if path.startswith("/memories/"):  # as the memory tool reads it: empty steps dropped
+            rel = path[len("/memories/") :].lstrip("/")  # (`/memories//tmp/x.md` is tmp/x.md)
+        else:
+            if not rooted(path) and not path.startswith("~/") and self.cwd:
+                path = posixpath.join(self.cwd, path)
+            if path.startswith("~/"):
+                path = "/~" + path[1:]
+            path = posixpath.normpath(path)
+            rel = next((path[len(r) :] for r in self.roots if path.startswith(r)), "")
+            if not rel:
+                parts = project_memory_parts(path, self._dirname)
+                rel = next((rest for key, rest in parts if key_fold(key) == self._key), "")
+        rel = posixpath.normpath(rel) if rel else ""
+        if not rel or rel == "." or rel.startswith("../") or rel == "..":
+            return None
+        return rel

@@ -16,6 +16,7 @@ import logging
 import os
 import shutil
 import subprocess
+import sys
 import unicodedata
 from pathlib import Path
 
@@ -33,7 +34,10 @@ def _run_git(git: str, cwd: Path, *args: str) -> subprocess.CompletedProcess[str
             [git, *args],
             cwd=cwd,
             capture_output=True,
-            text=True,
+            # git prints paths as the file system's bytes: decoded as os.fsdecode does, so a
+            # folder whose name is not UTF-8 is named, not a UnicodeDecodeError
+            encoding=sys.getfilesystemencoding(),
+            errors=sys.getfilesystemencodeerrors(),
             timeout=GIT_TIMEOUT_SECONDS,
             check=False,
         )

@@ -70,6 +70,13 @@ RECALL_READ_SLACK_BYTES = 4
 RECALL_READ_MAX_BYTES = RECALL_MAX_BYTES + RECALL_READ_SLACK_BYTES
 # A whole topic file: lint, dream planning, store edits, views.
 MEMORY_FILE_READ_MAX_BYTES = 256 * 1024
+# The dream planner's fuzzy comparisons cost the product of the two texts' lengths: a body is
+# compared (near-duplicates, contradictions) on at most its first DREAM_COMPARE_MAX_CHARS, and
+# a merge looks for a near-identical line only while the lines of the two bodies, multiplied,
+# stay within DREAM_MERGE_MAX_LINE_PAIRS (past it, only a line already there word for word is
+# left out). Two 240 KB bodies took 6 s a pair to compare, two 56 KB ones 22 s to merge.
+DREAM_COMPARE_MAX_CHARS = 8 * 1024
+DREAM_MERGE_MAX_LINE_PAIRS = 200_000
 DAILY_LOG_READ_MAX_BYTES = 4 * 1024 * 1024  # one day's KAIROS log, parsed into entries
 LOCK_READ_MAX_BYTES = 64  # a lock file's body: a process id or nothing
 SETTINGS_READ_MAX_BYTES = 1024 * 1024  # a settings.json (any layer)
@@ -88,6 +95,11 @@ SESSION_TOOL_INPUT_MAX_CHARS = (
     64 * 1024
 )  # a memory Write's content: whole for any memory-sized file
 SESSION_TOOL_RESULT_MAX_CHARS = 1_000  # a result preview, and any other tool's input strings
+# The memory timeline rebuilds a session's memory files by undoing and redoing its edits: the
+# texts it makes, and the text its edits search, stay within these many characters in all
+# (past either an edit is not rebuilt; a searched gigabyte is a second or two).
+TIMELINE_REBUILT_MAX_CHARS = 64 * 1024 * 1024
+TIMELINE_SEARCHED_MAX_CHARS = 1024 * 1024 * 1024
 SESSION_MAX_PROBLEMS = 1_000  # reported bad lines per session; a count says how many more
 TOOL_READ_MAX_BYTES = 256 * 1024  # the extraction agent's Read tool, per call
 TOOL_GREP_FILE_MAX_BYTES = 1024 * 1024  # Grep searches at most this much of each file

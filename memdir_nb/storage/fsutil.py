@@ -152,6 +152,29 @@ def write_new_at(
     os.close(fd)
 
 
+# where a file system has no hard links (FAT, some network and FUSE mounts): rename instead
+_NO_HARD_LINKS = {errno.EPERM, errno.EOPNOTSUPP, errno.ENOTSUP, errno.EMLINK, errno.ENOSYS}
+
+
+def link_new_at(dir_fd: int, src: str, dst: str) -> bool:
+    """Give the file `src` the name `dst`, which must still be free, then drop `src`: a file
+    that appeared at `dst` meanwhile (another program's) is never replaced, FileExistsError
+    (and `src` is removed). False, with nothing done, where the file system has no hard links:
+    the caller renames then, as before."""
+    try:
+        os.link(src, dst, src_dir_fd=dir_fd, dst_dir_fd=dir_fd, follow_symlinks=False)
+    except FileExistsError:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(src, dir_fd=dir_fd)
+        raise
+    except OSError as exc:
+        if exc.errno in _NO_HARD_LINKS:
+            return False
+        raise
+    os.unlink(src, dir_fd=dir_fd)
+    return True
+
+
 def existing_mode_at(dir_fd: int, name: str) -> int | None:
     """Permission bits of a regular file `name`, None when absent or not a regular file."""
     try:

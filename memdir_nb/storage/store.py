@@ -254,8 +254,8 @@ class MemoryStore:
         with self.transaction() as tx:
             plain = self._pick_filename(scope, base, text, explicit=filename is not None)
             target = self._validate_target(scope_dir / plain, scope)
-            if not self._holds_same_memory(target, text):
-                tx.write(target, text)
+            if not self._holds_same_memory(target, text):  # a new name is never written over
+                tx.write(target, text, create_only=not os.path.lexists(target))
             self._write_index_line(tx, scope, plain, name, description)
         self._keep_warnings(self._rel(scope, plain), verdict)
         log.debug("saved %s", self._rel(scope, plain))

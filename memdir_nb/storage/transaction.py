@@ -205,11 +205,14 @@ class StoreTransaction:
         data: str | bytes,
         *,
         max_bytes: int = constants.STORE_WRITE_MAX_BYTES,
+        create_only: bool = False,
     ) -> Path:
         """Replace (or create) one file atomically; returns its real path.
 
         A visible file (not the store's own dot-files) over max_bytes is refused before
-        anything is written: no later step could read it back to edit it.
+        anything is written: no later step could read it back to edit it. A write that creates
+        a file never replaces one another program (Claude Code, an editor) made at that name
+        while it ran: FileExistsError, that file kept. create_only: the file must not exist.
         """
         t = self.resolve(path)
         not_text = lone_surrogate_problem(data) if isinstance(data, str) else None
@@ -235,23 +238,38 @@ class StoreTransaction:
             fsutil.check_replaceable_at(dfd, name, t.rel)  # a folder, FIFO, socket or device
             seq = self._next()
             existed = fsutil.exists_at(dfd, name)
+            if existed and create_only:
+                raise FileExistsError(errno.EEXIST, f"{t.rel} already exists; nothing was written")
             backup = f".{name[:180]}.{self._txid}-{seq}.bak" if existed else None
             tmp = f".{name[:180]}.{self._txid}-{seq}.tmp"
-            self._log(
-                {"op": "write", "path": t.rel, "backup": backup, "tmp": tmp}
-                | content_identity(payload)
-            )
+            record = {"op": "write", "path": t.rel, "backup": backup, "tmp": tmp}
+            self._log(record | content_identity(payload))
             self._hook(f"write:{t.rel}:journaled")
             fsutil.write_new_at(dfd, tmp, [payload], mode=mode)
             if backup is not None:
                 keep_old(dfd, name, backup)
             self._hook(f"write:{t.rel}:backed-up")
-            os.rename(tmp, name, src_dir_fd=dfd, dst_dir_fd=dfd)
+            if existed or not self._link_new(dfd, tmp, name, t.rel):
+                os.rename(tmp, name, src_dir_fd=dfd, dst_dir_fd=dfd)
             fsutil.fsync_fd(dfd)
             self._hook(f"write:{t.rel}:done")
         finally:
             os.close(dfd)
         return t.path
+
+    def _link_new(self, dfd: int, tmp: str, name: str, rel: str) -> bool:
+        """Publish a new file under a name that must still be free (fsutil.link_new_at); a file
+        that appeared there is kept, and this step's record of the write is dropped, so a
+        rollback never takes that file for the step's own."""
+        try:
+            return fsutil.link_new_at(dfd, tmp, name)
+        except FileExistsError:
+            self._records.pop()
+            raise FileExistsError(
+                errno.EEXIST,
+                f"{rel} appeared while it was being written (another program made it); "
+                "it was kept as it is and nothing was written",
+            ) from None
 
     def move(self, src: str | os.PathLike[str], dst: str | os.PathLike[str]) -> Path:
         """Rename a file (or a symlink to one inside) to a name that must not exist yet.

@@ -313,9 +313,10 @@ class MemoryDirBackend:
             )
 
         def step(tx: StoreTransaction) -> None:
-            if tx.exists(tp.rel):
-                raise text.already_exists(tp.shown)
-            tx.write(tp.rel, file_text)
+            try:  # never over a file another program (Claude Code, an editor) just made
+                tx.write(tp.rel, file_text, create_only=True)
+            except FileExistsError:
+                raise text.already_exists(tp.shown) from None
 
         self._write_step(tp.shown, step)
         return text.created(tp.shown) + self._notes(tp.rel, file_text)

@@ -7,6 +7,7 @@ import datetime as dt
 import json
 import random
 import sys
+import time
 from collections.abc import Callable
 from concurrent import futures
 from concurrent.futures import ThreadPoolExecutor
@@ -27,6 +28,7 @@ from memdir_nb.dream import (
     plan_consolidation,
     restore,
 )
+from memdir_nb.dream.actions import WriteFile
 from tests.support import snapshot, write_memory
 from tests.support.benchmarks import load_benchmark
 
@@ -841,3 +843,53 @@ def test_a_manifest_whose_restored_record_is_not_an_object_is_that_batchs_refusa
             restore(messy, bad, dry_run=dry_run)
     assert sorted(p.name for p in messy.iterdir()) == before
     assert restore(messy, good, dry_run=True)  # the other batches are still listed and restorable
+
+
+def _same_head_memories(memory_dir: Path, bodies: list[str]) -> None:
+    for i, body in enumerate(bodies):
+        write_memory(
+            memory_dir,
+            f"deploy_{'abcdefgh'[i]}.md",
+            name="deploy notes",
+            description="how we deploy the service to production",
+            body=body,
+            now_ms=PLAN_NOW - i * 1000.0,
+        )
+
+
+def test_long_bodies_of_alike_memories_are_compared_on_a_bounded_prefix(
+    project_memdir: Path,
+) -> None:
+    # three 200 KB bodies of distinct words under one head: each pair's score took 6 s
+    words = random.Random(7)
+    _same_head_memories(
+        project_memdir,
+        [" ".join(f"w{words.getrandbits(40):x}" for _ in range(16_000)) for _ in range(3)],
+    )
+    started = time.process_time()
+    plan = plan_consolidation(project_memdir, now_ms=PLAN_NOW)
+    assert time.process_time() - started < 2.0
+    assert not any(a.kind == "merge_duplicates" for a in plan.actions)
+
+
+def test_merging_two_long_near_duplicates_is_bounded_and_keeps_every_line(
+    project_memdir: Path,
+) -> None:
+    # the same words, each line's two swapped: near-duplicates, every line new to the other
+    # (4,000 lines took 22 s: each line was scored against every kept line)
+    n = 4_000
+    _same_head_memories(
+        project_memdir,
+        [
+            "\n".join(f"t{2 * i} t{2 * i + 1}" for i in range(n)),
+            "\n".join(f"t{2 * i + 1} t{2 * i}" for i in range(n)),
+        ],
+    )
+    started = time.process_time()
+    plan = plan_consolidation(project_memdir, now_ms=PLAN_NOW)
+    assert time.process_time() - started < 2.0
+    merge = next(a for a in plan.actions if a.kind == "merge_duplicates")
+    written = next(op for op in merge.ops if isinstance(op, WriteFile))
+    kept = set(written.text.split("\n"))
+    assert {f"t{2 * i + 1} t{2 * i}" for i in range(n)} <= kept  # nothing written is lost
+    assert {f"t{2 * i} t{2 * i + 1}" for i in range(n)} <= kept

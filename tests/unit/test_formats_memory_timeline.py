@@ -3,9 +3,20 @@
 from __future__ import annotations
 
 import json
+import time
+import tracemalloc
 from pathlib import Path
 
-from memdir_nb.formats.memory_timeline import AsOfFile, MemoryPaths, build_timeline, memory_ops
+import pytest
+
+from memdir_nb.formats import memory_timeline
+from memdir_nb.formats.memory_timeline import (
+    AsOfFile,
+    MemoryPaths,
+    Timeline,
+    build_timeline,
+    memory_ops,
+)
 from memdir_nb.formats.session_builder import build_session
 from memdir_nb.formats.session_model import Session
 from memdir_nb.ui.demo.session_records import RecordWriter
@@ -31,6 +42,15 @@ def test_memory_paths_match_the_dir_itself_the_same_project_elsewhere_and_the_me
     assert p.relative("/home/ana/app/README.md") is None
     assert p.relative(f"{MEM}/../escape.md") is None
     assert p.relative("/tmp/h/projects/-other-project/memory/a.md") is None
+
+
+def test_a_memory_tool_path_with_an_empty_step_is_the_file_the_tool_wrote_never_absolute() -> None:
+    # the memory tool drops empty steps (toolloop.memory_paths.split_key): it wrote tmp/x.md
+    # inside the dir, while the timeline read the memory `/tmp/x.md`, an absolute path
+    p = MemoryPaths("/tmp/h/projects/-home-ana-app/memory", "/home/ana/app")
+    assert p.relative("/memories//tmp/x.md") == "tmp/x.md"
+    assert p.relative("/memories///team//./b.md") == "team/b.md"
+    assert p.relative("/memories//") is None and p.relative("/memories//../x.md") is None
 
 
 def _writer() -> RecordWriter:
@@ -93,6 +113,131 @@ def test_an_edit_whose_new_text_is_gone_is_marked_uncertain() -> None:
     now = {"a.md": AsOfFile("a.md", "changed again since", 9e12)}
     state = build_timeline(session_of(w), paths(), now).states[0]["a.md"]
     assert not state.certain and "could not be undone" in state.note
+
+
+def _growing_edit(w: RecordWriter, short: str, long: str) -> None:
+    """One MultiEdit call whose two replace-all edits swap `short` for `long`."""
+    edit = {"old_string": short, "new_string": long, "replace_all": True}
+    call = w.tool_use("MultiEdit", {"file_path": f"{MEM}/a.md", "edits": [edit, edit]})
+    w.response([call])
+    w.result(call, "updated")
+
+
+def test_edits_that_would_grow_a_text_past_the_cap_are_not_rebuilt_either_way() -> None:
+    # undone, a long run replaced by one letter becomes the run again: 100 letters x 60,000
+    # x 60,000 (360 G characters) ended in MemoryError, three such edits filled the machine
+    run = "a" * 60_000
+    w = _writer()
+    w.prompt("shrink")
+    _growing_edit(w, run, "a")
+    w.prompt("next")
+    now = {"a.md": AsOfFile("a.md", "a" * 100, 9e12)}
+    before = build_timeline(session_of(w), paths(), now).states[0]["a.md"]
+    assert not before.certain and "characters; not rebuilt" in before.note
+    assert before.content == "a" * 100
+    # redone (a file written, grown, then removed: only the forward pass knows its text)
+    w = _writer()
+    w.prompt("write")
+    call = w.tool_use("Write", {"file_path": f"{MEM}/a.md", "content": "a" * 100})
+    w.response([call])
+    w.result(call, "File created successfully at: x", detail={"type": "create"})
+    w.prompt("grow")
+    _growing_edit(w, "a", run)
+    w.prompt("remove")
+    rm = w.tool_use("Bash", {"command": f"rm {MEM}/a.md"})
+    w.response([rm])
+    w.result(rm, "")
+    w.prompt("next")
+    grown = build_timeline(session_of(w), paths(), {}).states[2]["a.md"]
+    assert grown.content is None and not grown.certain  # unknown, not 360 G characters
+
+
+def _peak_bytes_of_timeline(session: Session, now: dict[str, AsOfFile]) -> tuple[int, Timeline]:
+    tracemalloc.start()
+    try:
+        timeline = build_timeline(session, paths(), now)
+        return tracemalloc.get_traced_memory()[1], timeline
+    finally:
+        tracemalloc.stop()
+
+
+def test_the_timeline_keeps_what_each_turn_changed_not_a_copy_of_the_dir_per_turn() -> None:
+    # 1,000 quiet turns over 100 files kept 100,000 entries (20,000 x 200: 678 MB)
+    w = _writer()
+    for i in range(1_000):
+        w.prompt(f"question {i}")
+    now = {f"f{i}.md": AsOfFile(f"f{i}.md", "text", 9e12) for i in range(100)}
+    peak, t = _peak_bytes_of_timeline(session_of(w), now)
+    assert len(t.states) == 1_000 and t.states[999] == now and t.states[-1] == now
+    assert peak < 1_000_000, f"{peak:,} bytes for a session that changes nothing"
+    # 300 turns that each write one more memory kept 90,000 (4,000 turns: 1.4 GB, 61 s)
+    w = _writer()
+    for i in range(300):
+        w.prompt(f"note {i}")
+        call = w.tool_use("Write", {"file_path": f"{MEM}/n{i}.md", "content": f"note {i}"})
+        w.response([call])
+        w.result(call, "written")  # not said whether it was created: kept as unknown before
+    now = {f"n{i}.md": AsOfFile(f"n{i}.md", f"note {i}", 9e12) for i in range(300)}
+    peak, t = _peak_bytes_of_timeline(session_of(w), now)
+    assert len(t.states[0]) == 300 and len(t.states[299]) == 300
+    assert t.states[200]["n199.md"].content == "note 199" and not t.states[3]["n199.md"].certain
+    assert peak < 2_000_000, f"{peak:,} bytes for 300 turns of one write each"
+
+
+def test_the_texts_a_session_rebuilds_stay_within_one_budget_for_the_whole_session(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # each file: 'a' written, then doubled 20 times (a 1 KB record, a 1 MiB text under the
+    # cap of one text), then removed; 500 of them held 280 MB, 5,000 (an 8 MB transcript)
+    # would hold 3 GB. Here 12 files against a budget of 4 MiB (the real one is 64 Mi).
+    monkeypatch.setattr(memory_timeline, "TIMELINE_REBUILT_MAX_CHARS", 4 * 2**20)
+    w = _writer()
+    w.prompt("grow")
+    double = {"old_string": "a", "new_string": "aa", "replace_all": True}
+    names = [f"{MEM}/f{i}.md" for i in range(12)]
+    for name in names:
+        write = w.tool_use("Write", {"file_path": name, "content": "a"})
+        grow = w.tool_use("MultiEdit", {"file_path": name, "edits": [double] * 20})
+        w.response([write, grow])
+        w.result(write, "File created successfully at: x", detail={"type": "create"})
+        w.result(grow, "updated")
+    w.prompt("remove them")
+    rm = w.tool_use("Bash", {"command": "rm " + " ".join(names)})
+    w.response([rm])
+    w.result(rm, "")
+    w.prompt("next")
+    peak, t = _peak_bytes_of_timeline(session_of(w), {})
+    grown = t.states[1]  # deleted later, so only the forward pass knows their text
+    assert grown["f0.md"].content == "a" * 2**20  # the first are rebuilt
+    assert grown["f11.md"].content is None and not grown["f11.md"].certain
+    assert peak < 6 * 2**20, f"{peak:,} bytes"
+
+
+def test_the_text_a_session_s_edits_search_stays_within_one_budget(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # 1,000 records of 64 edits matching nothing (3.6 MB of transcript) searched a 256 KB file
+    # for 21 s; here 40 records over a 64 KB file against a budget of 1 MiB (the real one, 1 Gi)
+    monkeypatch.setattr(memory_timeline, "TIMELINE_SEARCHED_MAX_CHARS", 2**20)
+    w = _writer()
+    w.prompt("write, then edit")
+    write = w.tool_use("Write", {"file_path": f"{MEM}/big.md", "content": "x" * 65_536})
+    w.response([write])
+    w.result(write, "File created successfully at: x", detail={"type": "create"})
+    misses = [{"old_string": f"zq{k}", "new_string": "y"} for k in range(64)]
+    for _ in range(40):
+        call = w.tool_use("MultiEdit", {"file_path": f"{MEM}/big.md", "edits": misses})
+        w.response([call])
+        w.result(call, "updated")
+    w.prompt("remove it")
+    rm = w.tool_use("Bash", {"command": f"rm {MEM}/big.md"})
+    w.response([rm])
+    w.result(rm, "")
+    w.prompt("next")
+    started = time.process_time()
+    before_rm = build_timeline(session_of(w), paths(), {}).states[1]["big.md"]
+    assert time.process_time() - started < 0.5
+    assert before_rm.content is None and not before_rm.certain  # not rebuilt: past the budget
 
 
 def test_a_removed_file_exists_before_the_rm_with_the_text_a_whole_read_showed() -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 from pathlib import Path
@@ -152,3 +153,16 @@ def test_a_pointer_to_a_name_too_long_for_the_filesystem_is_not_followed(
     assert memory_dir(tmp_path, folder, git_exe).endswith("-Downloads-project/memory/")
     report = format_where(where(MemdirConfig.for_tests(home=tmp_path / "home", cwd=folder)))
     assert "was not followed" in report
+
+
+def test_a_project_whose_folder_name_is_not_utf8_is_found_by_git_and_keyed(
+    tmp_path: Path,
+) -> None:
+    # git prints the folder's bytes; decoded strictly they ended `where`, `doctor` and every
+    # memory-dir resolution in "'utf-8' codec can't decode byte 0xff"
+    folder = Path(os.fsdecode(os.fsencode(tmp_path) + b"/caf\xe9"))  # Latin-1, from an archive
+    folder.mkdir()
+    subprocess.run(["git", "init", "-q"], cwd=folder, check=True, capture_output=True)
+    (folder / "src").mkdir()
+    assert find_canonical_git_root(folder / "src") == folder
+    assert memory_dir(tmp_path, folder / "src", "git").endswith(f"{sanitize_path(folder)}/memory/")

@@ -586,13 +586,17 @@ def test_temp_files_are_dot_prefixed_never_md_and_never_left_behind(
     store: MemoryStore, mem: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     sources: list[str] = []
-    real_rename = os.rename
 
-    def spy(src: Any, dst: Any, *a: Any, **kw: Any) -> None:
-        sources.append(os.path.basename(os.fspath(src)))
-        return real_rename(src, dst, *a, **kw)
+    def spy(real: Callable[..., None]) -> Callable[..., None]:
+        def published(src: Any, dst: Any, *a: Any, **kw: Any) -> None:
+            sources.append(os.path.basename(os.fspath(src)))
+            return real(src, dst, *a, **kw)
 
-    monkeypatch.setattr(os, "rename", spy)  # the transaction renames relative to a dir fd
+        return published
+
+    # the transaction renames over a file relative to a dir fd, and links a new one
+    monkeypatch.setattr(os, "rename", spy(os.rename))
+    monkeypatch.setattr(os, "link", spy(os.link))
     save_feedback(store)
     store.save("Freeze", "Freeze from 2026-03-05", "project", "x", scope="team")
     store.update("feedback_testing_policy.md", body="changed")
@@ -824,3 +828,18 @@ def test_a_body_only_update_keeps_every_header_line_a_person_wrote(
     text = (tmp_path / "user_coffee.md").read_text(encoding="utf-8")
     assert text.startswith(f"---\n{head}type: user\nmodified: ")
     assert text.endswith("---\n\nNew body.\n")
+
+
+def test_save_never_writes_over_a_new_file_another_program_made_meanwhile(mem: Path) -> None:
+    # the store picked the free name, then a session of Claude Code wrote that name: the save
+    # renamed its own file over it; now it is refused, nothing of it is written, theirs is kept
+    target = mem / "feedback_testing_policy.md"
+
+    def another_program(point: str) -> None:
+        if point == "write:feedback_testing_policy.md:backed-up":
+            target.write_text("theirs\n")
+
+    with pytest.raises(FileExistsError, match="appeared while it was being written"):
+        save_feedback(MemoryStore(mem, now_ms=NOW_MS, crash_hook=another_program))
+    assert target.read_text() == "theirs\n" and not (mem / "MEMORY.md").exists()
+    assert sorted(p.name for p in mem.iterdir()) == [".memdir.lock", "feedback_testing_policy.md"]

@@ -800,3 +800,23 @@ def test_the_bundled_recorded_server_replays_a_conversation_through_the_runner(
         ).until_done()
     assert final.content[0].type == "text" and final.content[0].text == "Noted."
     assert (tmp_path / "mem" / "user_coffee.md").read_text() == USER
+
+
+@pytest.mark.parametrize("when", ["checked", "write:user_coffee.md:backed-up"])
+def test_create_never_writes_over_a_file_another_program_made_meanwhile(
+    tool: MemdirMemoryTool, when: str
+) -> None:
+    # Claude Code (or an editor) writes the same new memory while the tool's create runs: the
+    # create checked the name was free, then renamed its file over the newcomer, which was lost
+    mem = Path(tool.memory_dir)
+    theirs = USER.replace("coffee", "tea")
+
+    def another_program(point: str) -> None:
+        if point.startswith(when) and not (mem / "user_coffee.md").exists():
+            (mem / "user_coffee.md").write_text(theirs)
+
+    tool.backend.store.crash_hook = another_program
+    answer = run(tool, command="create", path="/memories/user_coffee.md", file_text=USER)
+    assert answer == "ERROR: File /memories/user_coffee.md already exists"
+    assert (mem / "user_coffee.md").read_text() == theirs
+    assert sorted(p.name for p in mem.iterdir() if p.name.startswith(".user")) == []
