@@ -258,11 +258,26 @@ def _layer_norm(x: np.ndarray, weight: np.ndarray, bias: np.ndarray, eps: float)
     return x
 
 
+# OpenBLAS's sgemm runs its rows four at a time; a product whose row count is not a multiple of
+# four pays for the leftover rows in slower edge kernels (a 15-row product over the six layers
+# took 9.2 ms against 7.7 ms for 16 rows). A query is one short sequence, so its rows are padded.
+PRODUCT_ROW_BLOCK = 4
+
+
 def _affine(x: np.ndarray, weight: np.ndarray, bias: np.ndarray) -> np.ndarray:
-    """x @ weight + bias with one new array (the bias added in place)."""
+    """x @ weight + bias with one new array (the bias added in place).
+
+    When x's row count is not a multiple of PRODUCT_ROW_BLOCK, the product runs over x with
+    zero rows appended and the padding is cut off again: each row of the result still
+    depends only on its own row of x, up to float rounding of the other kernel.
+    """
+    rows = x.shape[0]
+    pad = -rows % PRODUCT_ROW_BLOCK
+    if pad:
+        x = np.concatenate((x, np.zeros((pad, x.shape[1]), dtype=x.dtype)))
     out: np.ndarray = x @ weight
     out += bias
-    return out
+    return out[:rows] if pad else out
 
 
 @dataclass(frozen=True)
