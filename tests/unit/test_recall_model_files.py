@@ -55,7 +55,7 @@ def test_the_next_encoder_maps_the_stored_layers_and_gives_the_same_vectors(
     second = _encoder(record)
     assert not second.layers[0].qkv_w.flags.writeable  # mapped read-only from the file
     assert _same_layers(second)
-    assert np.array_equal(_encoder(None).encode(TEXTS), second.encode(TEXTS))
+    assert np.array_equal(load_encoder().encode(TEXTS), second.encode(TEXTS))
 
 
 def test_a_rewritten_prepared_file_is_made_again_not_mapped(tmp_path: Path) -> None:
