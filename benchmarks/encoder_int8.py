@@ -34,12 +34,8 @@ from typing import Any
 
 import numpy as np
 
-from memdir_nb.recall.embedding import (
-    MiniLMEncoder,
-    ModelFiles,
-    locate_model,
-    map_safetensors,
-)
+from memdir_nb.recall.embedding import MiniLMEncoder
+from memdir_nb.recall.model_files import ModelFiles, locate_model, map_safetensors
 
 # Run as a script, benchmarks/ is first on sys.path; imported by tests, pyproject puts it there.
 REPO_ROOT = Path(__file__).resolve().parents[1]

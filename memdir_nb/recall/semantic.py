@@ -38,12 +38,7 @@ from memdir_nb.home.config import MemdirConfig
 from memdir_nb.recall.base import check_headers, selector_inputs
 from memdir_nb.recall.decision import DecisionModel, decide, feature_values
 from memdir_nb.recall.dir_index import DirIndex, MemoryDoc, best_windows, manifest_text
-from memdir_nb.recall.embedding import (
-    EMBEDDING_DIM,
-    ModelUnavailable,
-    load_encoder,
-    one_blas_thread,
-)
+from memdir_nb.recall.embedding import EMBEDDING_DIM, load_encoder, one_blas_thread
 from memdir_nb.recall.explain_selection import (
     MemoryExplanation,
     explain_lexical,
@@ -57,6 +52,7 @@ from memdir_nb.recall.lexical import (
     tokens,
     tool_key,
 )
+from memdir_nb.recall.model_files import ModelUnavailable
 from memdir_nb.recall.shortlist import body_shortlist
 from memdir_nb.recall.vector_cache import CACHE_FILENAME, VectorCache, text_key
 from memdir_nb.spec import text as textseg

@@ -8,7 +8,8 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from memdir_nb.recall.embedding import ModelUnavailable, load_encoder
+from memdir_nb.recall.embedding import load_encoder
+from memdir_nb.recall.model_files import ModelUnavailable
 
 BENCHMARKS = Path(__file__).resolve().parents[2] / "benchmarks"
 

@@ -14,7 +14,8 @@ from typing import Any
 import numpy as np
 import pytest
 
-from memdir_nb.recall.embedding import MiniLMEncoder, ModelFiles, ModelUnavailable, locate_model
+from memdir_nb.recall.embedding import MiniLMEncoder
+from memdir_nb.recall.model_files import ModelFiles, ModelUnavailable, locate_model
 from tests.support.benchmarks import GARDEN_MEMORIES, GARDEN_WATER_QUERY
 
 onnx = pytest.importorskip("onnx")

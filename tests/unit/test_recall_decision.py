@@ -23,7 +23,7 @@ from memdir_nb.recall.decision import (
     feature_values,
     fit_logistic,
 )
-from memdir_nb.recall.embedding import MODEL_PACKAGE, MODEL_PACKAGE_VERSION
+from memdir_nb.recall.model_files import MODEL_PACKAGE, MODEL_PACKAGE_VERSION
 
 REPO = Path(__file__).resolve().parents[2]
 

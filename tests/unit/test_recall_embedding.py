@@ -14,13 +14,16 @@ from memdir_nb.recall.base import RecallCancelled
 from memdir_nb.recall.embedding import (
     EMBEDDING_DIM,
     ENCODE_WORKERS_MAX,
-    MODEL_PACKAGE_VERSION,
-    WEIGHTS_SHA256,
     MiniLMEncoder,
-    ModelFiles,
-    ModelUnavailable,
+    _affine,
     encode_workers,
     load_encoder,
+)
+from memdir_nb.recall.model_files import (
+    MODEL_PACKAGE_VERSION,
+    WEIGHTS_SHA256,
+    ModelFiles,
+    ModelUnavailable,
     locate_model,
     map_safetensors,
     verified_record_path,
@@ -190,3 +193,14 @@ def test_a_tensor_whose_offsets_leave_the_file_is_refused(tmp_path: Path) -> Non
     path.write_bytes(len(header).to_bytes(8, "little") + header + b"\x00" * 8)
     with pytest.raises(ModelUnavailable, match="'w' is malformed"):
         map_safetensors(path)
+
+
+def test_a_product_over_rows_not_a_multiple_of_four_keeps_its_rows_and_values() -> None:
+    rng = np.random.default_rng(7)
+    weight = rng.standard_normal((384, 96)).astype(np.float32)
+    bias = rng.standard_normal(96).astype(np.float32)
+    for rows in (2, 3, 5, 15, 16):
+        x = rng.standard_normal((rows, 384)).astype(np.float32)
+        got = _affine(x, weight, bias)
+        assert got.shape == (rows, 96)
+        assert np.allclose(got, x @ weight + bias, rtol=1e-5, atol=1e-5)

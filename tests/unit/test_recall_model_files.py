@@ -1,0 +1,90 @@
+"""The prepared layer matrices kept beside the verification record (recall/model_files.py)."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import numpy as np
+
+from memdir_nb.recall.embedding import MiniLMEncoder, load_encoder
+from memdir_nb.recall.model_files import (
+    locate_model,
+    map_prepared,
+    prepared_path,
+    store_prepared,
+    verified_record_path,
+)
+
+TEXTS = ["water the tomatoes every other morning", "deploys go out on weekdays"]
+
+
+def _encoder(record: Path | None) -> MiniLMEncoder:
+    return MiniLMEncoder(locate_model(), verify=False, record=record)  # hashing tested elsewhere
+
+
+def _matrices(encoder: MiniLMEncoder) -> list[np.ndarray]:
+    return [
+        m for layer in encoder.layers for m in (layer.qkv_w, layer.out_w, layer.up_w, layer.down_w)
+    ]
+
+
+def _floats(encoder: MiniLMEncoder) -> int:
+    return sum(m.size for m in _matrices(encoder))
+
+
+def _same_layers(encoder: MiniLMEncoder) -> bool:
+    """The encoder's matrices equal, bit for bit, those of the process's shared encoder."""
+    return all(
+        np.array_equal(a, b)
+        for a, b in zip(_matrices(load_encoder()), _matrices(encoder), strict=True)
+    )
+
+
+def test_the_next_encoder_maps_the_stored_layers_and_gives_the_same_vectors(
+    tmp_path: Path,
+) -> None:
+    record = verified_record_path(tmp_path / "cache")
+    first = _encoder(record)  # makes the matrices from the weights and stores them
+    count = _floats(first)
+    assert prepared_path(record).stat().st_size == count * 4
+    mapped = map_prepared(record, count)
+    assert mapped is not None
+    assert first.layers[0].qkv_w.flags.writeable  # made in memory
+    second = _encoder(record)
+    assert not second.layers[0].qkv_w.flags.writeable  # mapped read-only from the file
+    assert _same_layers(second)
+    assert np.array_equal(load_encoder().encode(TEXTS), second.encode(TEXTS))
+
+
+def test_a_rewritten_prepared_file_is_made_again_not_mapped(tmp_path: Path) -> None:
+    record = verified_record_path(tmp_path / "cache")
+    count = _floats(_encoder(record))
+    path = prepared_path(record)
+    path.write_bytes(bytes(count * 4))  # the same size, all zeros: its identity moved
+    assert map_prepared(record, count) is None
+    again = _encoder(record)
+    assert again.layers[0].qkv_w.flags.writeable and _same_layers(again)
+    assert map_prepared(record, count) is not None  # stored again, and vouched for
+
+
+def test_a_fifo_or_a_wrong_size_is_not_mapped_and_does_not_block(tmp_path: Path) -> None:
+    record = verified_record_path(tmp_path / "cache")
+    count = _floats(_encoder(record))
+    assert map_prepared(record, count + 1) is None  # the record vouches, the size does not fit
+    path = prepared_path(record)
+    path.unlink()
+    os.mkfifo(path)
+    entry = json.loads(record.read_text(encoding="utf-8"))
+    entry[str(path)]["identity"] = [0, 0, 0, 0, 0]
+    record.write_text(json.dumps(entry), encoding="utf-8")
+    assert map_prepared(record, count) is None
+
+
+def test_an_unwritable_cache_only_means_making_the_layers_again(tmp_path: Path) -> None:
+    blocker = tmp_path / "cache"
+    blocker.write_text("a file where the cache folder should be", encoding="utf-8")
+    record = verified_record_path(blocker)
+    assert store_prepared(record, np.zeros(4, np.float32)) is False
+    assert _same_layers(_encoder(record))
