@@ -356,21 +356,6 @@ def test_a_cd_in_a_bash_call_moves_where_its_later_relative_paths_start() -> Non
     assert memory_ops(_one_bash_call("echo x >> MEMORY.md"), paths()) == []
 
 
-def test_a_cd_in_a_subshell_or_a_pipeline_moves_only_its_own_shell() -> None:
-    # `(cd memory && rm a.md)` then `rm b.md`: the second rm is the session cwd's b.md
-    script = (
-        f"(cd {MEM} && rm a.md) && rm b.md\n"
-        f"cd {MEM} | true; echo x > c.md\n"
-        f"cd {MEM}; (cd topics; perl -pi -e 's/a/b/' d.md); rm e.md"
-    )
-    ops = memory_ops(_one_bash_call(script), paths())
-    assert [(op.kind, op.rel) for op in ops] == [
-        ("delete", "a.md"),
-        ("write", "topics/d.md"),
-        ("delete", "e.md"),
-    ]
-
-
 def test_a_bash_call_starts_from_the_cwd_its_record_was_written_in() -> None:
     # the shell keeps an earlier call's `cd`; each record's cwd says where it was
     w = _writer()

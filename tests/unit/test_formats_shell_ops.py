@@ -1,0 +1,35 @@
+"""Which memory files a Bash call reads or writes: the script's commands, each from where the
+`cd`s of its own shell left it."""
+
+from __future__ import annotations
+
+from memdir_nb.formats.session_model import ToolCall
+from memdir_nb.formats.shell_ops import bash_ops
+from memdir_nb.formats.transcript_paths import MemoryPaths
+
+MEM = "/home/ana/.claude/projects/-home-ana-app/memory"
+
+
+def _ops(script: str, cwd: str | None = None) -> list[tuple[str, str]]:
+    call = ToolCall("t1", "Bash", {"command": script}, line_no=1, cwd=cwd)
+    paths = MemoryPaths("/elsewhere/projects/-home-ana-app/memory", "/home/ana/app")
+    return [(kind, rel) for kind, rel, _ in bash_ops(call, paths)]
+
+
+def test_a_cd_in_a_subshell_or_a_pipeline_moves_only_its_own_shell() -> None:
+    # `(cd memory && rm a.md)` then `rm b.md`: the second rm is the session cwd's b.md
+    script = (
+        f"(cd {MEM} && rm a.md) && rm b.md\n"
+        f"cd {MEM} | true; echo x > c.md\n"
+        f"cd {MEM}; (cd topics; perl -pi -e 's/a/b/' d.md); rm e.md"
+    )
+    assert _ops(script) == [("delete", "a.md"), ("write", "topics/d.md"), ("delete", "e.md")]
+
+
+def test_relative_paths_start_at_the_cwd_the_call_s_record_names() -> None:
+    assert _ops("rm a.md; cat notes/b.md") == []
+    assert _ops("rm a.md; cat notes/b.md", cwd=MEM) == [("delete", "a.md"), ("read", "notes/b.md")]
+
+
+def test_a_script_that_cannot_be_parsed_names_no_operation() -> None:
+    assert _ops(f"rm {MEM}/a.md; echo 'never closed") == []
