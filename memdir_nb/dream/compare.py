@@ -326,7 +326,7 @@ def _candidate_blocks(
     # Each text's negations removed (token by token where that is the same; see
     # StrippedStems), whether there were any, and its stems. Its tokens give its scored form;
     # texts holds the whole stripped text only where it is needed (not ASCII).
-    stripped_stems = StrippedStems(stems)
+    stripped_stems = StrippedStems.of(stems)  # kept with stems (shared_stem_cache)
     tokens: list[set[str] | None] = []
     keys: list[frozenset[str]] = []
     negated: list[bool] = []
