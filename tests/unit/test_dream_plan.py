@@ -849,10 +849,11 @@ def test_a_header_is_parsed_once_per_content_across_plans(
     # A later plan in the process takes an unchanged file's name, description and type from
     # what the first one parsed (keyed by the file's hash); a changed file is parsed again.
     from memdir_nb.dream import plan as plan_module
+    from memdir_nb.formats.frontmatter import parse_frontmatter
 
     monkeypatch.setattr(plan_module, "_HEADS", {})
     parsed: list[str] = []
-    real_parse = plan_module.parse_frontmatter
+    real_parse = parse_frontmatter
 
     def counting_parse(text: str) -> Any:
         parsed.append(text)
