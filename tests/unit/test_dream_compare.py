@@ -21,6 +21,7 @@ from memdir_nb.dream.compare import (
     _token_set_text,
     _token_sort_text,
 )
+from memdir_nb.dream.negation import StrippedStems
 from memdir_nb.spec.similarity import StemCache
 
 # Separators a memory's text can hold: ASCII whitespace of every kind, and punctuation.
@@ -272,3 +273,35 @@ def test_contradiction_chunks_the_thread_has_not_started_are_scored_by_the_plann
         asked.set()
     assert found == want and len(want) > 0
     assert sum(scored_here) == len(pairs) and len(scored_here) > 2
+
+
+def test_a_later_plan_prepares_only_the_contradiction_texts_that_changed(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # The prepared stems, polarity and scored text are kept by the text: a second pass over
+    # the same memories prepares none, a changed memory is prepared anew, and every pass gives
+    # what a pass with nothing kept gives. The store stays within its bound.
+    monkeypatch.setattr(compare, "_PREPARED_MAX", 150)
+    prepared: list[str] = []
+    real_many = StrippedStems.many
+
+    def counting_many(self: StrippedStems, texts: Any) -> Any:
+        prepared.extend(texts)
+        return real_many(self, texts)
+
+    mems = _contradicting_pool(random.Random(10), 120)
+
+    def prepare(kept: dict[str, Any]) -> tuple[Any, list[str]]:
+        monkeypatch.setattr(compare, "_PREPARED", kept)
+        texts: list[str] = []
+        return compare._prepared_texts(mems, StemCache(), texts), texts
+
+    kept: dict[str, Any] = {}
+    want = prepare({})
+    monkeypatch.setattr(StrippedStems, "many", counting_many)
+    assert prepare(kept) == want and len(prepared) == len({m.body for m in mems})
+    assert prepare(kept) == want and len(prepared) == len({m.body for m in mems})
+    prepared.clear()
+    mems[3].body = "we never deploy on fridays"
+    assert prepare(kept) == prepare({})
+    assert prepared[0] == "d we never deploy on fridays" and len(kept) <= 150
