@@ -331,7 +331,9 @@ def _prepared_texts(
     if len(kept) >= _PREPARED_MAX:
         kept.clear()
     all_text = [f"{m.description} {m.body}" for m in mems]
-    missing = [text for text in dict.fromkeys(all_text) if text not in kept]
+    # Looked up once, here: a plan on another thread may empty the store meanwhile.
+    known = {text: kept.get(text) for text in all_text}
+    missing = [text for text, found in known.items() if found is None]
     # Each text's negations removed (token by token where that is the same; see
     # StrippedStems), whether there were any, and its stems. Its tokens give its scored form.
     new: dict[str, tuple[tuple[str, ...], bool, str]] = {}
@@ -347,7 +349,7 @@ def _prepared_texts(
     keys: list[frozenset[str]] = []
     negated: list[bool] = []
     for text in all_text:
-        found, polarity, scored = new.get(text) or kept[text]
+        found, polarity, scored = known[text] or new[text]
         keys.append(frozenset(found))
         negated.append(polarity)
         texts.append(scored)

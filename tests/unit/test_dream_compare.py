@@ -305,3 +305,27 @@ def test_a_later_plan_prepares_only_the_contradiction_texts_that_changed(
     mems[3].body = "we never deploy on fridays"
     assert prepare(kept) == prepare({})
     assert prepared[0] == "d we never deploy on fridays" and len(kept) <= 150
+
+
+def test_preparing_texts_survives_another_plan_emptying_the_store_meanwhile(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Another thread's plan may empty the store (it found it full) while this one prepares its
+    # new texts: what this plan looked up before stays its own, so it finds every text.
+    mems = _contradicting_pool(random.Random(11), 60)
+    kept: dict[str, Any] = {}
+    monkeypatch.setattr(compare, "_PREPARED", kept)
+    want: list[str] = []
+    want_keys = compare._prepared_texts(mems, StemCache(), want)
+    mems[0].body = "a text not prepared before"
+    real_many = StrippedStems.many
+
+    def emptying_many(self: StrippedStems, texts: Any) -> Any:
+        kept.clear()  # as the other plan does
+        return real_many(self, texts)
+
+    monkeypatch.setattr(StrippedStems, "many", emptying_many)
+    texts: list[str] = []
+    keys, negated = compare._prepared_texts(mems, StemCache(), texts)
+    assert texts[1:] == want[1:] and keys[1:] == want_keys[0][1:]
+    assert negated[1:] == want_keys[1][1:]
