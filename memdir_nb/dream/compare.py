@@ -20,7 +20,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import partial
-from itertools import chain
+from itertools import chain, islice
 from typing import Any
 
 from memdir_nb.dream.negation import NEGATION, StrippedStems, has_negation, strip_negations
@@ -336,7 +336,7 @@ def _prepared_texts(
     missing = [text for text, found in known.items() if found is None]
     # Each text's negations removed (token by token where that is the same; see
     # StrippedStems), whether there were any, and its stems. Its tokens give its scored form.
-    new: dict[str, tuple[tuple[str, ...], bool, str]] = {}
+    new: dict[str, tuple[frozenset[str], bool, str]] = {}
     for text, got in zip(missing, StrippedStems.of(stems).many(missing), strict=True):
         if got is None:
             whole, neg = _strip_negations(text)
@@ -344,14 +344,19 @@ def _prepared_texts(
             key = stems.text(whole) if toks is None else stems.tokens(toks)
         else:
             (toks, key, neg), whole = got, ""
-        new[text] = (tuple(key), neg, _token_set_text(whole, toks))
-    kept.update(list(new.items())[: _PREPARED_MAX - len(kept)])
+        new[text] = (key, neg, _token_set_text(whole, toks))
+    room = max(0, _PREPARED_MAX - len(kept))
+    kept.update((t, (tuple(k), n, st)) for t, (k, n, st) in islice(new.items(), room))
     keys: list[frozenset[str]] = []
     negated: list[bool] = []
     for text in all_text:
-        found, polarity, scored = known[text] or new[text]
-        keys.append(frozenset(found))
-        negated.append(polarity)
+        entry = known[text]
+        if entry is None:
+            key, neg, scored = new[text]
+        else:
+            key, neg, scored = frozenset(entry[0]), entry[1], entry[2]
+        keys.append(key)
+        negated.append(neg)
         texts.append(scored)
     return keys, negated
 
