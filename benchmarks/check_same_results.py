@@ -6,7 +6,9 @@ difference per dir and exits 1 if there is one. Dirs: the cached bench dirs (1,0
 files; --sizes for others), the demo memory dir (built into a temporary folder at a fixed
 time), and the memory dirs under notebooks/data and tests/data. To run it on another
 checkout's code, put that checkout first: PYTHONPATH=/path/to/checkout. --plan-only leaves the
-lint findings out (for speed work on the planner); --cache names another folder of bench dirs.
+lint findings out (for speed work on the planner); --cache names another folder of bench dirs;
+--repeat plans each dir twice in the process (the planner keeps caches between plans) and
+fails when the second plan differs from the first.
 
   python benchmarks/check_same_results.py --out /tmp/before.json
   python benchmarks/check_same_results.py --compare /tmp/before.json /tmp/after.json
@@ -91,12 +93,21 @@ def _dirs(tmp: Path, sizes: list[int], cache: Path) -> dict[str, tuple[Path, flo
     return dirs
 
 
-def collect(sizes: list[int], cache: Path = DEFAULT_CACHE, lint: bool = True) -> dict[str, Any]:
-    """Every dir's lint findings (none when lint is False) and plan."""
+def collect(
+    sizes: list[int], cache: Path = DEFAULT_CACHE, lint: bool = True, repeat: bool = False
+) -> dict[str, Any]:
+    """Every dir's lint findings (none when lint is False) and plan.
+
+    repeat: plan each dir twice and keep the second plan, made with what the first left in the
+    process's caches (SystemExit when the two plans differ).
+    """
     out: dict[str, Any] = {}
     with tempfile.TemporaryDirectory() as tmp:
         for name, (root, now_ms) in _dirs(Path(tmp), sizes, cache).items():
-            out[name] = {"lint": _lint(root, now_ms) if lint else [], "plan": _plan(root, now_ms)}
+            plan = _plan(root, now_ms)
+            if repeat and _plan(root, now_ms) != plan:
+                raise SystemExit(f"{name}: a second plan in the same process differs")
+            out[name] = {"lint": _lint(root, now_ms) if lint else [], "plan": plan}
     return out
 
 
@@ -124,11 +135,15 @@ def main() -> int:
     parser.add_argument("--sizes", default="1000,2000", help="bench dir sizes (whole_dir_corpus)")
     parser.add_argument("--cache", type=Path, default=DEFAULT_CACHE, help="the bench dirs' cache")
     parser.add_argument("--plan-only", action="store_true", help="plans only, no lint findings")
+    parser.add_argument(
+        "--repeat", action="store_true", help="plan each dir twice; the two plans must agree"
+    )
     args = parser.parse_args()
     if args.compare:
         a, b = (json.loads(p.read_text()) for p in args.compare)
         return 1 if compare(a, b) else 0
-    data = collect([int(n) for n in args.sizes.split(",") if n], args.cache, not args.plan_only)
+    sizes = [int(n) for n in args.sizes.split(",") if n]
+    data = collect(sizes, args.cache, not args.plan_only, args.repeat)
     text = json.dumps(data, indent=1, sort_keys=True)
     if args.out:
         args.out.write_text(text)

@@ -20,7 +20,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import partial
-from itertools import chain
+from itertools import chain, islice
 from typing import Any
 
 from memdir_nb.dream.negation import NEGATION, StrippedStems, has_negation, strip_negations
@@ -316,6 +316,53 @@ def _contradiction_candidates(
     return candidates, texts
 
 
+# Each contradiction text (a memory's description and body) as the step uses it: its stems,
+# whether it held a negation, and the text _similar_pairs scores; by the text, so a later plan
+# in this process prepares only the texts that changed. The stems are kept as a tuple (a
+# frozenset of 40 costs 2 KB): about 1.2 KB an entry. Filled up to _PREPARED_MAX texts, and
+# emptied at the start of a plan that finds it full.
+_PREPARED: dict[str, tuple[tuple[str, ...], bool, str]] = {}
+_PREPARED_MAX = 5_000
+
+
+def _prepared_texts(
+    mems: list[_Mem], stems: StemCache, texts: list[str]
+) -> tuple[list[frozenset[str]], list[bool]]:
+    """Each memory's contradiction stems and polarity; texts gets each one's scored text."""
+    kept = _PREPARED
+    if len(kept) >= _PREPARED_MAX:
+        kept.clear()
+    all_text = [f"{m.description} {m.body[:DREAM_COMPARE_MAX_CHARS]}" for m in mems]
+    # Looked up once, here: a plan on another thread may empty the store meanwhile.
+    known = {text: kept.get(text) for text in all_text}
+    missing = [text for text, found in known.items() if found is None]
+    # Each text's negations removed (token by token where that is the same; see
+    # StrippedStems), whether there were any, and its stems. Its tokens give its scored form.
+    new: dict[str, tuple[frozenset[str], bool, str]] = {}
+    for text, got in zip(missing, StrippedStems.of(stems).many(missing), strict=True):
+        if got is None:
+            whole, neg = _strip_negations(text)
+            toks = _ascii_tokens(whole)
+            key = stems.text(whole) if toks is None else stems.tokens(toks)
+        else:
+            (toks, key, neg), whole = got, ""
+        new[text] = (key, neg, _token_set_text(whole, toks))
+    room = max(0, _PREPARED_MAX - len(kept))
+    kept.update((t, (tuple(k), n, st)) for t, (k, n, st) in islice(new.items(), room))
+    keys: list[frozenset[str]] = []
+    negated: list[bool] = []
+    for text in all_text:
+        entry = known[text]
+        if entry is None:
+            key, neg, scored = new[text]
+        else:
+            key, neg, scored = frozenset(entry[0]), entry[1], entry[2]
+        keys.append(key)
+        negated.append(neg)
+        texts.append(scored)
+    return keys, negated
+
+
 def _candidate_blocks(
     mems: list[_Mem], stems: StemCache, texts: list[str]
 ) -> Iterator[list[tuple[int, int]]]:
@@ -324,26 +371,7 @@ def _candidate_blocks(
     texts is filled here with one text per memory: by the time a block is yielded, the text
     of each memory in its pairs is the text _similar_pairs scores.
     """
-
-    # Each text's negations removed (token by token where that is the same; see
-    # StrippedStems), whether there were any, and its stems. Its tokens give its scored form;
-    # texts holds the whole stripped text only where it is needed (not ASCII).
-    stripped_stems = StrippedStems(stems)
-    tokens: list[set[str] | None] = []
-    keys: list[frozenset[str]] = []
-    negated: list[bool] = []
-    all_text = [f"{m.description} {m.body[:DREAM_COMPARE_MAX_CHARS]}" for m in mems]
-    for text, got in zip(all_text, stripped_stems.many(all_text), strict=True):
-        if got is None:
-            whole, neg = _strip_negations(text)
-            toks = _ascii_tokens(whole)
-            key = stems.text(whole) if toks is None else stems.tokens(toks)
-        else:
-            (toks, key, neg), whole = got, ""
-        texts.append(whole)
-        tokens.append(toks)
-        keys.append(key)
-        negated.append(neg)
+    keys, negated = _prepared_texts(mems, stems, texts)
     by_type: dict[str, tuple[list[int], list[int]]] = {}
     for i, m in enumerate(mems):
         by_type.setdefault(m.type, ([], []))[negated[i]].append(i)
@@ -359,8 +387,6 @@ def _candidate_blocks(
                 min_shared=CONTRADICTION_MIN_SHARED,
             )
         ]
-        for i in set(chain(*block)):  # a memory is in one type block: its text is set once
-            texts[i] = _token_set_text(texts[i], tokens[i])
         yield block
 
 

@@ -32,6 +32,7 @@ from memdir_nb.dream.compare import (
     _Mem,
     contradiction_pairs_beside,
 )
+from memdir_nb.dream.negation import shared_stem_cache
 from memdir_nb.formats import index
 from memdir_nb.formats.frontmatter import parse_frontmatter
 from memdir_nb.formats.index_lines import IndexEntry, MovedFiles, retarget_entry_line
@@ -104,6 +105,25 @@ class _Snapshot:
         return res
 
 
+# What a memory file's header gives the plan (name, description, type), by the SHA-256 of the
+# file's bytes (the snapshot's hash): a later plan in this process parses only the files that
+# changed since. The bytes decide the text and the text the header, so the fields are the same
+# as a new parse gives. Emptied when it reaches _HEADS_MAX files (about 350 bytes each: 7 MB).
+_HEADS: dict[str, tuple[str | None, str, str]] = {}
+_HEADS_MAX = 20_000
+
+
+def _head(sha: str, text: str) -> tuple[str | None, str, str]:
+    """(name, description, type) of a memory file's header, parsed once per content."""
+    head = _HEADS.get(sha)
+    if head is None:
+        fm, _ = parse_frontmatter(text)
+        if len(_HEADS) >= _HEADS_MAX:
+            _HEADS.clear()
+        head = _HEADS[sha] = (fm.name, fm.description or "", str(fm.type or fm.raw_type or ""))
+    return head
+
+
 def _read_memories(snap: _Snapshot) -> list[_Mem]:
     """Every memory file, newest first, read once each (the walk opens none of them)."""
     mems: list[_Mem] = []
@@ -115,8 +135,9 @@ def _read_memories(snap: _Snapshot) -> list[_Mem]:
         res = snap.read(listed.rel, listed)
         if res is not None:
             read.append((listed, res.text, res.stat.st_mtime_ns))
+    hashes = snap.hashes
     for listed, text, mtime_ns in read:
-        fm, _ = parse_frontmatter(text)
+        name, description, kind = _head(hashes[listed.rel] or "", text)
         _, body = _split_front(text)
         scope = TEAM_DIRNAME if listed.scope == "team" else ""
         mems.append(
@@ -125,9 +146,9 @@ def _read_memories(snap: _Snapshot) -> list[_Mem]:
                 listed.rel[len(scope) + 1 :] if scope else listed.rel,
                 scope,
                 text,
-                fm.name or Path(listed.rel).stem,
-                fm.description or "",
-                str(fm.type or fm.raw_type or ""),
+                name or Path(listed.rel).stem,
+                description,
+                kind,
                 body,
                 mtime_ns / 1_000_000,
             )
@@ -419,10 +440,14 @@ def _plan(
         scopes = [""] + ([TEAM_DIRNAME] if (root / TEAM_DIRNAME).is_dir() else [])
         for scope in scopes:
             snap.read(_index_rel(scope))
-    stems = StemCache()  # each word stemmed once, for both comparing steps
-    # The contradiction step reads nothing the other steps write, and none of them reads what
-    # it finds (its actions have no ops), so its work runs beside theirs where that pays.
-    with contradiction_pairs_beside(mems, fuzz, stems) as contradictions:
+    # Each word stemmed once, for both comparing steps (and once per process: the cache is kept
+    # between plans). The contradiction step reads nothing the other steps write, and none of
+    # them reads what it finds (its actions have no ops), so its work runs beside theirs where
+    # that pays.
+    with (
+        shared_stem_cache() as stems,
+        contradiction_pairs_beside(mems, fuzz, stems) as contradictions,
+    ):
         merges, merged = _merge_actions(mems, scopes, fuzz, stems)
         dates = _date_actions(mems, merged)
         repairs: list[PlanAction] = []

@@ -106,6 +106,10 @@ class StemCache:
         self._multi: dict[str, frozenset[str]] = {}
         self._multi_keys: set[str] = set()  # _multi's keys, as a set: a set & set is C-fast
 
+    def size(self) -> int:
+        """How many words and tokens the caches hold."""
+        return len(self._words) + len(self._single)
+
     def words(self, words: Collection[str]) -> frozenset[str]:
         """The stems of words (stop words are the caller's to leave out)."""
         cache = self._words

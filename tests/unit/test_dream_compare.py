@@ -21,6 +21,7 @@ from memdir_nb.dream.compare import (
     _token_set_text,
     _token_sort_text,
 )
+from memdir_nb.dream.negation import StrippedStems
 from memdir_nb.spec.similarity import StemCache
 
 # Separators a memory's text can hold: ASCII whitespace of every kind, and punctuation.
@@ -272,3 +273,59 @@ def test_contradiction_chunks_the_thread_has_not_started_are_scored_by_the_plann
         asked.set()
     assert found == want and len(want) > 0
     assert sum(scored_here) == len(pairs) and len(scored_here) > 2
+
+
+def test_a_later_plan_prepares_only_the_contradiction_texts_that_changed(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # The prepared stems, polarity and scored text are kept by the text: a second pass over
+    # the same memories prepares none, a changed memory is prepared anew, and every pass gives
+    # what a pass with nothing kept gives. The store stays within its bound.
+    monkeypatch.setattr(compare, "_PREPARED_MAX", 150)
+    prepared: list[str] = []
+    real_many = StrippedStems.many
+
+    def counting_many(self: StrippedStems, texts: Any) -> Any:
+        prepared.extend(texts)
+        return real_many(self, texts)
+
+    mems = _contradicting_pool(random.Random(10), 120)
+
+    def prepare(kept: dict[str, Any]) -> tuple[Any, list[str]]:
+        monkeypatch.setattr(compare, "_PREPARED", kept)
+        texts: list[str] = []
+        return compare._prepared_texts(mems, StemCache(), texts), texts
+
+    kept: dict[str, Any] = {}
+    want = prepare({})
+    monkeypatch.setattr(StrippedStems, "many", counting_many)
+    assert prepare(kept) == want and len(prepared) == len({m.body for m in mems})
+    assert prepare(kept) == want and len(prepared) == len({m.body for m in mems})
+    prepared.clear()
+    mems[3].body = "we never deploy on fridays"
+    assert prepare(kept) == prepare({})
+    assert prepared[0] == "d we never deploy on fridays" and len(kept) <= 150
+
+
+def test_preparing_texts_survives_another_plan_emptying_the_store_meanwhile(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Another thread's plan may empty the store (it found it full) while this one prepares its
+    # new texts: what this plan looked up before stays its own, so it finds every text.
+    mems = _contradicting_pool(random.Random(11), 60)
+    kept: dict[str, Any] = {}
+    monkeypatch.setattr(compare, "_PREPARED", kept)
+    want: list[str] = []
+    want_keys = compare._prepared_texts(mems, StemCache(), want)
+    mems[0].body = "a text not prepared before"
+    real_many = StrippedStems.many
+
+    def emptying_many(self: StrippedStems, texts: Any) -> Any:
+        kept.clear()  # as the other plan does
+        return real_many(self, texts)
+
+    monkeypatch.setattr(StrippedStems, "many", emptying_many)
+    texts: list[str] = []
+    keys, negated = compare._prepared_texts(mems, StemCache(), texts)
+    assert texts[1:] == want[1:] and keys[1:] == want_keys[0][1:]
+    assert negated[1:] == want_keys[1][1:]

@@ -6,11 +6,13 @@ import random
 
 import pytest
 
+from memdir_nb.dream import negation
 from memdir_nb.dream.negation import (
     NEGATION,
     Stripped,
     StrippedStems,
     has_negation,
+    shared_stem_cache,
     strip_negations,
 )
 from memdir_nb.spec.similarity import StemCache
@@ -129,3 +131,35 @@ def test_stripping_many_texts_at_once_gives_what_one_at_a_time_gives() -> None:
     assert StrippedStems(StemCache()).many(texts) == want
     assert sum(got is None for got in want) > 50  # outside ASCII or a two-word negation
     assert sum(got is not None and got.negated for got in want) > 50
+
+
+def test_the_shared_stem_cache_is_kept_between_uses_but_never_used_by_two_at_once(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(negation, "_shared", [])
+    with shared_stem_cache() as first:
+        kept = StrippedStems.of(first)
+        assert kept.many(["never stop, avoid-it"]) == [_stripped_reference("never stop, avoid-it")]
+        with shared_stem_cache() as other:  # held by the plan above: a new cache of its own
+            assert other is not first
+            assert StrippedStems.of(other) is not kept
+    with shared_stem_cache() as again:
+        assert again is first
+        assert StrippedStems.of(again) is kept
+        assert kept.size() > 0  # what the first use stripped is still there
+    assert StrippedStems.of(StemCache()) is not kept
+
+
+def test_the_shared_stem_cache_is_let_go_after_a_use_that_leaves_it_large(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(negation, "_shared", [])
+    monkeypatch.setattr(negation, "SHARED_KEPT_MAX", 4)
+    with shared_stem_cache() as first:
+        StrippedStems.of(first).many(["never"])  # one token, no stem: 1 held
+    with shared_stem_cache() as second:
+        assert second is first
+        StrippedStems.of(second).many(["one two three"])  # 3 more tokens and 3 stems: 7
+    with shared_stem_cache() as third:
+        assert third is not first
+        assert StrippedStems.of(third).size() == 0

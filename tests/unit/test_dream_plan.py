@@ -893,3 +893,33 @@ def test_merging_two_long_near_duplicates_is_bounded_and_keeps_every_line(
     kept = set(written.text.split("\n"))
     assert {f"t{2 * i + 1} t{2 * i}" for i in range(n)} <= kept  # nothing written is lost
     assert {f"t{2 * i} t{2 * i + 1}" for i in range(n)} <= kept
+
+
+def test_a_header_is_parsed_once_per_content_across_plans(
+    project_memdir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A later plan in the process takes an unchanged file's name, description and type from
+    # what the first one parsed (keyed by the file's hash); a changed file is parsed again.
+    from memdir_nb.dream import plan as plan_module
+    from memdir_nb.formats.frontmatter import parse_frontmatter
+
+    monkeypatch.setattr(plan_module, "_HEADS", {})
+    parsed: list[str] = []
+    real_parse = parse_frontmatter
+
+    def counting_parse(text: str) -> Any:
+        parsed.append(text)
+        return real_parse(text)
+
+    monkeypatch.setattr(plan_module, "parse_frontmatter", counting_parse)
+    for stem in ("project_a", "project_b"):
+        write_memory(project_memdir, f"{stem}.md", name=stem, description=f"{stem} first hook",
+                     age_days=1, now_ms=PLAN_NOW)  # fmt: skip
+    first = plan_consolidation(project_memdir, now_ms=PLAN_NOW)
+    assert len(parsed) == 2 and "project_a first hook" in first.diff()
+    assert plan_consolidation(project_memdir, now_ms=PLAN_NOW).diff() == first.diff()
+    assert len(parsed) == 2
+    write_memory(project_memdir, "project_a.md", name="project_a", description="second hook",
+                 age_days=1, now_ms=PLAN_NOW)  # fmt: skip
+    later = plan_consolidation(project_memdir, now_ms=PLAN_NOW).diff()
+    assert len(parsed) == 3 and "second hook" in later and "project_a first hook" not in later

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import array
 import os
 import stat
 from collections.abc import Callable
@@ -1108,3 +1109,14 @@ def test_an_entry_below_a_comment_opener_the_loader_keeps_is_an_entry() -> None:
     for text in ("```\n<!-- x\n```\n- [A](a.md) — a\n", "    <!-- x\n- [A](a.md) — a\n"):
         assert [e.target for e in parse_index(text)] == ["a.md"]
     assert parse_index("<!-- x\n- [A](a.md) — a\n-->\n- [B](b.md) — b\n")[0].target == "b.md"
+
+
+def test_the_bracketing_search_matches_parentheses_and_every_character_isspace_accepts() -> None:
+    # _format_target brackets a target on one regex search; \s must be exactly str.isspace().
+    from memdir_nb.formats import index_lines
+
+    every = array.array("I", range(0x110000)).tobytes().decode("utf-32-le", "surrogatepass")
+    want = sorted({"(", ")", *filter(str.isspace, every)})  # in code point order
+    assert index_lines._BRACKETED.findall(every) == want
+    assert index_lines._format_target("a\u3000b.md") == "<a\u3000b.md>"
+    assert index_lines._format_target("a\u200bb.md") == "a\u200bb.md"  # zero width: not a space
