@@ -5,6 +5,10 @@ Each row prints its median wall and CPU time, the ratio to its floor and the tar
   lint / plan / summarize   lint_memory_dir, plan_consolidation, analysis.summarize over the
                             whole_dir_corpus dirs (1k, 2k, 10k, 20k files; 100k with --big);
                             floor: a bare loop that opens each file and reads its first 4 KB
+  lint / plan (first call)  the same at up to 2,000 files, timed as the first call of a fresh process
+                            after its imports (what a one-shot `memdir-nb lint` or plan waits
+                            for: lazy imports, and no per-content work kept from an earlier
+                            plan); no target of their own: the issue's rows are the warm ones
   first scan (new process)  scan_memory_files of 200 files, timed inside a fresh process after
                             its imports; floor: the same process's second (warm) scan
   import storage.scan       those imports, timed in the same process (no floor)
@@ -125,6 +129,21 @@ print(json.dumps([(t1 - t0) * 1000, (c1 - c0) * 1000, (t2 - t1) * 1000, (c2 - c1
                   (t0 - i0) * 1000, (c0 - j0) * 1000]))
 """
 
+_FIRST_WHOLE = """
+import json, sys, time
+from memdir_nb.dream import plan_consolidation
+from memdir_nb.lint import lint_memory_dir
+root, now, name = sys.argv[1], float(sys.argv[2]), sys.argv[3]
+t0, c0 = time.perf_counter(), time.process_time()
+if name == "lint":
+    lint_memory_dir(root, now_ms=now, progress=False)
+else:
+    plan_consolidation(root, now_ms=now)
+print(json.dumps([(time.perf_counter() - t0) * 1000, (time.process_time() - c0) * 1000]))
+"""
+
+FIRST_CALL_MAX = 2_000  # the first-call rows are taken at the sizes up to this one
+
 _FIRST_RECALL = """
 import json, sys, time
 from pathlib import Path
@@ -218,6 +237,21 @@ def whole_dir_rows(
         for name, call in calls.items():
             wall, cpu = median_ms(call, runs, warmup=size <= 2_000)
             emit(row(name, size, runs, wall, cpu, bare, "bare read loop"))
+
+
+def first_call_rows(
+    sizes: list[int], cache: Path, env: dict[str, str], emit: Callable[[dict], None], runs: int
+) -> None:
+    """lint and plan as the first call of a fresh process, at each size up to FIRST_CALL_MAX."""
+    from whole_dir_corpus import NOW_MS, cached_dir
+
+    for size in (size for size in sizes if size <= FIRST_CALL_MAX):
+        root = cached_dir(cache, size)
+        for name in ("lint", "plan"):
+            figures = in_process_child(_FIRST_WHOLE, [str(root), str(NOW_MS), name], env, runs)
+            wall = statistics.median(f[0] for f in figures)
+            cpu = statistics.median(f[1] for f in figures)
+            emit(row(f"{name} (first call)", size, runs, wall, cpu, None, ""))
 
 
 def small_dir(tmp: Path) -> Path:
@@ -347,8 +381,8 @@ def machine() -> dict[str, object]:
     }
 
 
-def main(argv: list[str] | None = None) -> int:
-    """Parse the arguments, run every row and print the table (or JSON)."""
+def _parser() -> argparse.ArgumentParser:
+    """The command line: sizes, the cache and the code to time, what to leave out."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--sizes", default=",".join(map(str, DEFAULT_SIZES)))
     parser.add_argument("--big", action="store_true", help=f"also {BIG_SIZE:,} files")
@@ -358,6 +392,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", action="store_true", help="print the rows as JSON")
     parser.add_argument("--quick", action="store_true", help="few runs per row (a smoke test)")
     parser.add_argument("--runs", type=int, default=None, help="timed runs per whole-dir row")
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Parse the arguments, run every row and print the table (or JSON)."""
+    parser = _parser()
     args = parser.parse_args(argv)
     try:
         sizes = [int(s) for s in args.sizes.split(",") if s.strip()]
@@ -387,6 +427,7 @@ def main(argv: list[str] | None = None) -> int:
         print(HEADER, flush=True)
     t0 = time.perf_counter()
     whole_dir_rows(sizes, args.cache, emit, quick=args.quick, runs_override=args.runs)
+    first_call_rows(sizes, args.cache, env, emit, runs=2 if args.quick else 5)
     with tempfile.TemporaryDirectory(prefix="bench-speed-") as tmp:
         root = small_dir(Path(tmp))
         cold_rows(root, env, emit, runs=3 if args.quick else 9)

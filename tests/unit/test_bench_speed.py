@@ -27,6 +27,8 @@ def test_a_quick_run_reports_every_row_with_its_floor_and_target(tmp_path: Path)
         "lint",
         "plan",
         "summarize",
+        "lint (first call)",
+        "plan (first call)",
         "first scan (new process)",
         "import storage.scan",
         "import + first scan",
