@@ -42,6 +42,9 @@ def _quoted_step(line: str, i: int, nest: list[str]) -> int:
     if ch == '"':
         nest.pop()
         return 1
+    if line.startswith("$((", i):
+        nest.append("((")
+        return 3
     if line.startswith("$(", i):
         nest.append("(")
         return 2
@@ -51,9 +54,10 @@ def _quoted_step(line: str, i: int, nest: list[str]) -> int:
 def _heredoc_operators(line: str, nest: list[str]) -> list[re.Match[str]]:
     """The here-document operators of one line that the shell would see: a `<<` inside quotes
     (`echo "a << b"`) or a comment is text, one inside `$(...)` is an operator even within
-    double quotes (`git commit -m "$(cat <<'EOF'`). `nest` is what is open at the line's
-    start, innermost last (a quote, or `(` for a substitution or subshell), and is left as it
-    is at the line's end, for a string that spans lines."""
+    double quotes (`git commit -m "$(cat <<'EOF'`), and one inside `$((...))` is a shift.
+    `nest` is what is open at the line's start, innermost last (a quote, `(` for a
+    substitution or subshell, `((` for arithmetic), and is left as it is at the line's end,
+    for a string that spans lines."""
     found: list[re.Match[str]] = []
     i, word_start = 0, True
     while i < len(line):
@@ -62,8 +66,17 @@ def _heredoc_operators(line: str, nest: list[str]) -> list[re.Match[str]]:
             i += _quoted_step(line, i, nest)
             word_start = False
             continue
+        if top == "((":  # arithmetic, where `<<` is a shift
+            closing = line.startswith("))", i)
+            if closing:
+                nest.pop()
+            i, word_start = i + (2 if closing else 1), False
+            continue
         if ch == "\\":
             i += 1
+        elif line.startswith("$((", i):
+            nest.append("((")
+            i += 2
         elif ch in "'\"(":
             nest.append(ch)
         elif ch == ")" and top == "(":

@@ -45,6 +45,13 @@ def test_a_here_document_operator_in_quotes_or_a_comment_is_text() -> None:
     ]
 
 
+def test_a_shift_in_arithmetic_is_no_here_document() -> None:
+    # `$((1<<2))` opened a here-document ending at a line "2", hiding the rm after it
+    for script in ("echo $((1<<2)) > n.md\nrm a.md", 'echo "$(( x << 2 ))"\nrm a.md'):
+        commands = simple_commands(script)
+        assert commands is not None and commands[-1] == ["rm", "a.md"]
+
+
 def test_a_here_document_inside_a_quoted_substitution_is_still_one() -> None:
     # Claude Code's commit idiom: the message's odd quote must not unbalance the script
     script = 'git commit -m "$(cat <<\'EOF\'\nsay "hi\nEOF\n)"\nrm z.md'
