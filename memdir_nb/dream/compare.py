@@ -319,10 +319,14 @@ def _contradiction_candidates(
 # Each contradiction text (a memory's description and body) as the step uses it: its stems,
 # whether it held a negation, and the text _similar_pairs scores; by the text, so a later plan
 # in this process prepares only the texts that changed. The stems are kept as a tuple (a
-# frozenset of 40 costs 2 KB): about 1.2 KB an entry. Filled up to _PREPARED_MAX texts, and
-# emptied at the start of a plan that finds it full.
+# frozenset of 40 costs 2 KB): about 1.2 KB an entry. Filled up to _PREPARED_MAX texts or
+# _PREPARED_MAX_CHARS characters of texts and scored texts (a text is at most
+# DREAM_COMPARE_MAX_CHARS of body, so entries of long bodies fill it sooner), and emptied at
+# the start of a plan that finds it full.
 _PREPARED: dict[str, tuple[tuple[str, ...], bool, str]] = {}
 _PREPARED_MAX = 5_000
+_PREPARED_MAX_CHARS = 8_000_000
+_prepared_chars = [0]  # the characters _PREPARED holds, as counted when filled
 
 
 def _prepared_texts(
@@ -330,8 +334,9 @@ def _prepared_texts(
 ) -> tuple[list[frozenset[str]], list[bool]]:
     """Each memory's contradiction stems and polarity; texts gets each one's scored text."""
     kept = _PREPARED
-    if len(kept) >= _PREPARED_MAX:
+    if len(kept) >= _PREPARED_MAX or _prepared_chars[0] >= _PREPARED_MAX_CHARS:
         kept.clear()
+        _prepared_chars[0] = 0
     all_text = [f"{m.description} {m.body[:DREAM_COMPARE_MAX_CHARS]}" for m in mems]
     # Looked up once, here: a plan on another thread may empty the store meanwhile.
     known = {text: kept.get(text) for text in all_text}
@@ -348,7 +353,11 @@ def _prepared_texts(
             (toks, key, neg), whole = got, ""
         new[text] = (key, neg, _token_set_text(whole, toks))
     room = max(0, _PREPARED_MAX - len(kept))
-    kept.update((t, (tuple(k), n, st)) for t, (k, n, st) in islice(new.items(), room))
+    for text, (key, neg, scored) in islice(new.items(), room):
+        if _prepared_chars[0] >= _PREPARED_MAX_CHARS:
+            break
+        kept[text] = (tuple(key), neg, scored)
+        _prepared_chars[0] += len(text) + len(scored)
     keys: list[frozenset[str]] = []
     negated: list[bool] = []
     for text in all_text:

@@ -113,14 +113,17 @@ _HEADS: dict[str, tuple[str | None, str, str]] = {}
 _HEADS_MAX = 20_000
 
 
-def _head(sha: str, text: str) -> tuple[str | None, str, str]:
-    """(name, description, type) of a memory file's header, parsed once per content."""
-    head = _HEADS.get(sha)
+def _head(sha: str | None, text: str) -> tuple[str | None, str, str]:
+    """(name, description, type) of a memory file's header, parsed once per content (each
+    time when its hash is unknown: no key that two contents could share)."""
+    head = _HEADS.get(sha) if sha else None
     if head is None:
         fm, _ = parse_frontmatter(text)
-        if len(_HEADS) >= _HEADS_MAX:
-            _HEADS.clear()
-        head = _HEADS[sha] = (fm.name, fm.description or "", str(fm.type or fm.raw_type or ""))
+        head = (fm.name, fm.description or "", str(fm.type or fm.raw_type or ""))
+        if sha:
+            if len(_HEADS) >= _HEADS_MAX:
+                _HEADS.clear()
+            _HEADS[sha] = head
     return head
 
 
@@ -137,7 +140,7 @@ def _read_memories(snap: _Snapshot) -> list[_Mem]:
             read.append((listed, res.text, res.stat.st_mtime_ns))
     hashes = snap.hashes
     for listed, text, mtime_ns in read:
-        name, description, kind = _head(hashes[listed.rel] or "", text)
+        name, description, kind = _head(hashes.get(listed.rel), text)
         _, body = _split_front(text)
         scope = TEAM_DIRNAME if listed.scope == "team" else ""
         mems.append(

@@ -307,6 +307,28 @@ def test_a_later_plan_prepares_only_the_contradiction_texts_that_changed(
     assert prepared[0] == "d we never deploy on fridays" and len(kept) <= 150
 
 
+def test_the_prepared_store_keeps_within_its_character_budget(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Long bodies make long entries: the store stops filling at its character budget, is
+    # emptied by the next plan that finds it full, and every pass still gives what a pass
+    # with nothing kept gives.
+    mems = _contradicting_pool(random.Random(12), 80)
+    for m in mems:
+        m.body = (m.body + " ") * 40
+    kept: dict[str, Any] = {}
+    monkeypatch.setattr(compare, "_PREPARED", kept)
+    monkeypatch.setattr(compare, "_PREPARED_MAX_CHARS", 20_000)
+    monkeypatch.setattr(compare, "_prepared_chars", [0])
+    fresh: list[str] = []
+    want = compare._prepared_texts(mems, StemCache(), fresh)
+    assert 0 < len(kept) < len(mems)
+    sizes = [len(t) + len(e[2]) for t, e in kept.items()]
+    assert sum(sizes) - max(sizes) < 20_000  # at most the entry that crossed the budget past it
+    again: list[str] = []
+    assert compare._prepared_texts(mems, StemCache(), again) == want and again == fresh
+
+
 def test_preparing_texts_survives_another_plan_emptying_the_store_meanwhile(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
