@@ -15,6 +15,11 @@ questions, the others, per language of the others and per kind, the folds' gates
 whole-corpus fit's in-sample "nothing relevant" empty rate: the figures of the twentieth
 session's adoption rule (docs/selection.md, "Twentieth session"). Holdout files are refused.
 
+`--gates-only` compares the shipped model as it is with the same coefficients whose gates are
+chosen again, by fit_selector's gate rule, on every other dir (the twenty-third session's rule
+E: does the shipped gate still meet its own rule on a grown tune corpus?). The "baseline" column
+is then the shipped gates and the "refit" column the re-chosen ones.
+
 `--full-text-language ru` is an experiment of the harness only: that language's questions lose
 their semantic scores, so the full-text models decide them, as the selector does for CJK
 questions. It changes no runtime code.
@@ -43,6 +48,8 @@ from fit_data import Query, collect, expand, source_dirs  # noqa: E402
 from fit_selector import Precomputed, choose_gates, fit_models  # noqa: E402
 from recall_eval import score_answer  # noqa: E402
 
+from memdir_nb.recall.decision import DecisionModel  # noqa: E402
+
 KINDS = ("direct", "reworded", "multi", "tools", "non-english", "none")
 
 
@@ -56,15 +63,35 @@ def fold_f1(
     return gates, [score_answer(q.case, pre.answer(i, gates, beta)).f1 for i, q in enumerate(test)]
 
 
+def gates_fold_f1(
+    model: DecisionModel, train: Sequence[Query] | None, test: Sequence[Query], beta: float
+) -> tuple[tuple, list[float]]:
+    """`model`'s coefficients; gates chosen on `train` (the model's own gates without one)."""
+    gates = (
+        choose_gates(Precomputed(train, model), beta)
+        if train is not None
+        else (model.gate, model.full_text.gate if model.full_text else 0.5)
+    )
+    pre = Precomputed(test, model)
+    return gates, [score_answer(q.case, pre.answer(i, gates, beta)).f1 for i, q in enumerate(test)]
+
+
 def compare(
-    queries: Sequence[Query], baseline: set[str], beta: float
+    queries: Sequence[Query], baseline: set[str], beta: float, *, gates_only: bool = False
 ) -> tuple[dict[str, dict[str, float]], dict[str, Counter]]:
     """Per question id, each fold's F1 ({"refit": ..., "baseline": ...}), and the folds' gates."""
     f1: dict[str, dict[str, float]] = {"refit": {}, "baseline": {}}
     gates: dict[str, Counter] = {"refit": Counter(), "baseline": Counter()}
+    shipped = DecisionModel.load()
     for held in sorted({q.group for q in queries}):
         test = [q for q in queries if q.group == held]
         others = [q for q in queries if q.group != held]
+        if gates_only:
+            for name, train_or_none in (("refit", others), ("baseline", None)):
+                chosen, scores = gates_fold_f1(shipped, train_or_none, test, beta)
+                gates[name][chosen] += 1
+                f1[name].update((q.case["id"], s) for q, s in zip(test, scores, strict=True))
+            continue
         for name, train in (
             ("refit", others),
             ("baseline", [q for q in others if q.group in baseline]),
@@ -88,9 +115,11 @@ def whole_fit(
     return sum(not a for a in none), len(none), statistics.fmean(scores)
 
 
-def report(queries: Sequence[Query], baseline: set[str], beta: float) -> list[str]:
+def report(
+    queries: Sequence[Query], baseline: set[str], beta: float, *, gates_only: bool = False
+) -> list[str]:
     """The rule's figures for one beta, as lines."""
-    f1, gates = compare(queries, baseline, beta)
+    f1, gates = compare(queries, baseline, beta, gates_only=gates_only)
     selections: dict[str, Callable[[Query], bool]] = {
         "all questions": lambda q: True,
         "the baseline's dirs": lambda q: q.group in baseline,
@@ -114,6 +143,16 @@ def report(queries: Sequence[Query], baseline: set[str], beta: float) -> list[st
         )
     for name in ("refit", "baseline"):
         lines.append(f"  {name} folds' gates (main, full-text): {dict(gates[name].most_common())}")
+    if gates_only:
+        shipped = DecisionModel.load()
+        for name, train_or_none in (("refit", queries), ("baseline", None)):
+            _, scores = gates_fold_f1(shipped, train_or_none, queries, beta)
+            none = [s for s, q in zip(scores, queries, strict=True) if not q.case.get("relevant")]
+            lines.append(
+                f"  whole {name}, in-sample: mean F1 {statistics.fmean(scores):.4f}, "
+                f"'none' empty {sum(s == 1.0 for s in none)}/{len(none)}"
+            )
+        return lines
     for name, train in (
         ("refit", queries),
         ("baseline", [q for q in queries if q.group in baseline]),
@@ -175,6 +214,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     parser.add_argument("--features", help="pickle of the collected features: written once, reused")
     parser.add_argument(
+        "--gates-only",
+        action="store_true",
+        help="the shipped coefficients, gates re-chosen per fold, against the shipped gates",
+    )
+    parser.add_argument(
         "--full-text-language",
         help="experiment: this language's questions go to the full-text models",
     )
@@ -186,7 +230,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         f"{len({q.group for q in queries})} dirs, {len(queries)} questions; baseline: {len(baseline)} dirs"
     )
     for beta in args.beta or [1.0]:
-        print("\n".join(report(queries, baseline, beta)))
+        print("\n".join(report(queries, baseline, beta, gates_only=args.gates_only)))
     return 0
 
 
