@@ -6,7 +6,7 @@ import contextlib
 import errno
 import os
 import stat
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 
 
@@ -162,16 +162,31 @@ def link_new_at(dir_fd: int, src: str, dst: str) -> bool:
     (and `src` is removed). False, with nothing done, where the file system has no hard links:
     the caller renames then, as before."""
     try:
-        os.link(src, dst, src_dir_fd=dir_fd, dst_dir_fd=dir_fd, follow_symlinks=False)
+        return move_new_at(dir_fd, src, dir_fd, dst)
     except FileExistsError:
         with contextlib.suppress(FileNotFoundError):
             os.unlink(src, dir_fd=dir_fd)
         raise
-    except OSError as exc:
+
+
+def move_new_at(
+    src_dir_fd: int, src: str, dst_dir_fd: int, dst: str, hook: Callable[[str], None] | None = None
+) -> bool:
+    """Move the file (or symlink) `src` to the name `dst`, which must still be free: a hard link
+    under the new name, then the old name dropped. A name that appeared at `dst` after the
+    caller's check (another program's file) is never replaced: FileExistsError, and `src` is
+    left where it was. `hook("linked")` runs between the two steps (a crash test's point: both
+    names then hold the file). False, with nothing done, where the file system has no hard
+    links: the caller renames then."""
+    try:
+        os.link(src, dst, src_dir_fd=src_dir_fd, dst_dir_fd=dst_dir_fd, follow_symlinks=False)
+    except OSError as exc:  # FileExistsError (a name made meanwhile) goes to the caller
         if exc.errno in _NO_HARD_LINKS:
             return False
         raise
-    os.unlink(src, dir_fd=dir_fd)
+    if hook is not None:
+        hook("linked")
+    os.unlink(src, dir_fd=src_dir_fd)
     return True
 
 

@@ -106,9 +106,14 @@ def is_dir_at(dfd: int, name: str) -> bool:
 
 
 def _same_file(dfd: int, a: str, b: str) -> bool:
+    return _same_file_between((dfd, a), (dfd, b))
+
+
+def _same_file_between(a: tuple[int, str], b: tuple[int, str]) -> bool:
+    """Two names (each a folder's descriptor and a name in it) for one file."""
     try:
-        sa = os.stat(a, dir_fd=dfd, follow_symlinks=False)
-        sb = os.stat(b, dir_fd=dfd, follow_symlinks=False)
+        sa = os.stat(a[1], dir_fd=a[0], follow_symlinks=False)
+        sb = os.stat(b[1], dir_fd=b[0], follow_symlinks=False)
     except FileNotFoundError:
         return False
     return (sa.st_dev, sa.st_ino) == (sb.st_dev, sb.st_ino)
@@ -183,7 +188,14 @@ def _unlink_quiet(dfd: int, name: str | None) -> None:
 def _undo_move(root_fd: int, rec: dict[str, Any]) -> str | None:
     src, dst = _parent_fd(root_fd, rec["src"]), _parent_fd(root_fd, rec["dst"])
     try:
-        if not (src and dst and fsutil.exists_at(dst[0], dst[1]) and not fsutil.exists_at(*src)):
+        if not (src and dst and fsutil.exists_at(dst[0], dst[1])):
+            return None
+        if fsutil.exists_at(*src):
+            # Stopped between the move's two steps (a link under the new name, then the old
+            # name dropped): both names hold the moved file, and the new one goes.
+            if _same_file_between(src, dst) and _ino(dst) == rec.get("ino"):
+                os.unlink(dst[1], dir_fd=dst[0])
+                fsutil.fsync_fd(dst[0])
             return None
         if os.stat(dst[1], dir_fd=dst[0], follow_symlinks=False).st_ino != rec.get("ino"):
             return _kept(rec["dst"], f"it is not the file the step moved there from {rec['src']}")
@@ -194,6 +206,10 @@ def _undo_move(root_fd: int, rec: dict[str, Any]) -> str | None:
         for pair in (src, dst):
             if pair:
                 os.close(pair[0])
+
+
+def _ino(where: tuple[int, str]) -> int:
+    return os.stat(where[1], dir_fd=where[0], follow_symlinks=False).st_ino
 
 
 def _undo_write(dfd: int, name: str, rec: dict[str, Any]) -> str | None:

@@ -298,7 +298,18 @@ class StoreTransaction:
                     raise FileExistsError(errno.EEXIST, f"{d.rel} already exists")
                 self._log({"op": "move", "src": s.rel, "dst": d.rel, "ino": st.st_ino})
                 self._hook(f"move:{s.rel}:journaled")
-                os.rename(s.parts[-1], d.parts[-1], src_dir_fd=sfd, dst_dir_fd=dfd)
+                # A link under the new name, then the old one dropped: a file another program
+                # makes at the new name after the check above is never replaced (a rename
+                # would replace it). Where there are no hard links, the check is all there is.
+                linked = fsutil.move_new_at(
+                    sfd,
+                    s.parts[-1],
+                    dfd,
+                    d.parts[-1],
+                    hook=lambda step: self._hook(f"move:{s.rel}:{step}"),
+                )
+                if not linked:
+                    os.rename(s.parts[-1], d.parts[-1], src_dir_fd=sfd, dst_dir_fd=dfd)
                 fsutil.fsync_fd(dfd)
                 fsutil.fsync_fd(sfd)
                 self._hook(f"move:{s.rel}:done")

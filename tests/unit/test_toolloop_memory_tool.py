@@ -820,3 +820,25 @@ def test_create_never_writes_over_a_file_another_program_made_meanwhile(
     assert answer == "ERROR: File /memories/user_coffee.md already exists"
     assert (mem / "user_coffee.md").read_text() == theirs
     assert sorted(p.name for p in mem.iterdir() if p.name.startswith(".user")) == []
+
+
+def test_a_rename_never_replaces_a_file_made_at_its_target_after_the_checks(
+    tool: MemdirMemoryTool,
+) -> None:
+    mem = Path(tool.memory_dir)
+    run(tool, command="create", path="/memories/user_coffee.md", file_text=USER)
+
+    def another_program_writes_the_target(reached: str) -> None:
+        if reached == "move:user_coffee.md:journaled":  # after every existence check
+            (mem / "user_tea.md").write_text("a person's note, written meanwhile\n")
+
+    tool.store.crash_hook = another_program_writes_the_target
+    got = run(
+        tool,
+        command="rename",
+        old_path="/memories/user_coffee.md",
+        new_path="/memories/user_tea.md",
+    )
+    assert got.startswith("ERROR: ") and "/memories/user_tea.md" in got and "exists" in got
+    assert (mem / "user_tea.md").read_text() == "a person's note, written meanwhile\n"
+    assert (mem / "user_coffee.md").read_text() == USER
