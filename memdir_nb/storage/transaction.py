@@ -271,6 +271,25 @@ class StoreTransaction:
                 "it was kept as it is and nothing was written",
             ) from None
 
+    def _move_new(self, sfd: int, s: Target, dfd: int, d: Target) -> bool:
+        """Move by a link under a name that must still be free (fsutil.move_new_at); a file
+        that appeared there is kept, the source stays, and this step's record is dropped."""
+        try:
+            return fsutil.move_new_at(
+                sfd,
+                s.parts[-1],
+                dfd,
+                d.parts[-1],
+                hook=lambda step: self._hook(f"move:{s.rel}:{step}"),
+            )
+        except FileExistsError:
+            self._records.pop()
+            raise FileExistsError(
+                errno.EEXIST,
+                f"{d.rel} appeared while {s.rel} was being moved there (another program made "
+                "it); both were kept as they are and nothing was moved",
+            ) from None
+
     def move(self, src: str | os.PathLike[str], dst: str | os.PathLike[str]) -> Path:
         """Rename a file (or a symlink to one inside) to a name that must not exist yet.
 
@@ -301,14 +320,7 @@ class StoreTransaction:
                 # A link under the new name, then the old one dropped: a file another program
                 # makes at the new name after the check above is never replaced (a rename
                 # would replace it). Where there are no hard links, the check is all there is.
-                linked = fsutil.move_new_at(
-                    sfd,
-                    s.parts[-1],
-                    dfd,
-                    d.parts[-1],
-                    hook=lambda step: self._hook(f"move:{s.rel}:{step}"),
-                )
-                if not linked:
+                if not self._move_new(sfd, s, dfd, d):
                     os.rename(s.parts[-1], d.parts[-1], src_dir_fd=sfd, dst_dir_fd=dfd)
                 fsutil.fsync_fd(dfd)
                 fsutil.fsync_fd(sfd)
