@@ -32,6 +32,7 @@ from memdir_nb.spec.constants import (
     TRASH_DIRNAME,
     TRASH_MANIFEST_MAX_BYTES,
 )
+from memdir_nb.storage import fsutil
 from memdir_nb.storage.containment import absolute_dir
 from memdir_nb.storage.read_view import open_read_only
 from memdir_nb.storage.store import MemoryStore
@@ -163,15 +164,30 @@ def list_dreams(memory_dir: str | os.PathLike[str]) -> list[str]:
 
 
 def list_trash_batches(memory_dir: str | os.PathLike[str]) -> list[str]:
-    """Restorable batches in .trash/ (dreams, the memory tool's deletes, replaced indexes), oldest first."""
-    tdir = absolute_dir(memory_dir) / TRASH_DIRNAME
-    if not tdir.is_dir():
+    """Restorable batches in .trash/ (dreams, the memory tool's deletes, replaced indexes), oldest first.
+
+    .trash itself is listed without following a link: one that is a symlink (or not a folder)
+    is refused with RestoreError, rather than listing another folder's names. A batch that is
+    a link is listed, and reading it is that batch's refusal (the contained reader's).
+    """
+    root = absolute_dir(memory_dir)
+    try:
+        names = fsutil.names_in_nofollow(root, [TRASH_DIRNAME])
+    except FileNotFoundError:
         return []
+    except fsutil.SymlinkSwapError as exc:
+        raise RestoreError(
+            f"{root / TRASH_DIRNAME} is not a folder of the memory dir's own (a symlink, or not "
+            "a folder), so no batch in it is listed or restored; move it aside to see what it is"
+        ) from exc
     found = []
-    for p in tdir.iterdir():
+    for name in names:
         for prefix in (DREAM_BATCH_PREFIX, MEMORY_TOOL_BATCH_PREFIX, REBUILD_BATCH_PREFIX):
-            if p.name.startswith(prefix) and (p / "manifest.json").is_file():
-                found.append((p.name[len(prefix) :], p.name))  # ordered by the stamp after it
+            if (
+                name.startswith(prefix)
+                and (root / TRASH_DIRNAME / name / "manifest.json").is_file()
+            ):
+                found.append((name[len(prefix) :], name))  # ordered by the stamp after it
     return [name for _stamp, name in sorted(found)]
 
 

@@ -244,9 +244,9 @@ class ToolRunner:
             if too_large is not None:
                 raise ValueError(too_large)
             edited = text.replace(old, new, times)
-            tx.write(
-                target.path, edited
-            )  # team/: the file the Edit produces is scanned, not the fragment
+            # team/: the file the Edit produces is scanned, not the fragment; an edit another
+            # program made since the read is kept (ChangedMeanwhileError), not overwritten
+            tx.write_edit(target.path, text, edited)
         self.written.append(str(path))
         return self._with_cap_verdict(path, edited, f"Edited {path}")
 

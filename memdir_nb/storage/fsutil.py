@@ -190,6 +190,20 @@ def move_new_at(
     return True
 
 
+def names_in_nofollow(path: str | os.PathLike[str], parts: list[str]) -> list[str]:
+    """The names in the folder path/parts..., opened one component at a time without following
+    a link: SymlinkSwapError when one is a link or not a folder, FileNotFoundError when missing."""
+    _real, root_fd = open_real_dir(path)
+    try:
+        fd = open_dir_nofollow(root_fd, parts, create=False)
+    finally:
+        os.close(root_fd)
+    try:
+        return os.listdir(fd)
+    finally:
+        os.close(fd)
+
+
 def existing_mode_at(dir_fd: int, name: str) -> int | None:
     """Permission bits of a regular file `name`, None when absent or not a regular file."""
     try:
@@ -261,6 +275,14 @@ def open_regular_at(dir_fd: int, name: str) -> int:
             "nothing was written; move it aside and retry",
         )
     return fd
+
+
+def holds_at(dir_fd: int, name: str, expected: bytes) -> bool:
+    """True when the regular file `name` holds exactly `expected` (read at most one byte more)."""
+    try:
+        return read_at(dir_fd, name, len(expected)) == expected
+    except OSError:  # gone, grown past it, or no longer a regular file: not what was read
+        return False
 
 
 def read_at(dir_fd: int, name: str, max_bytes: int) -> bytes:

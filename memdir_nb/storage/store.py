@@ -199,12 +199,13 @@ class MemoryStore:
     ) -> None:
         """Point the scope's index at plain; with keep_existing a line already there is left as written."""
         entry_path = self._scope_dir(scope) / ENTRYPOINT_NAME
-        current = tx.read_text(entry_path) or ""
+        read = tx.read_text(entry_path)
+        current = read or ""
         if keep_existing and any(e.target == plain for e in index.parse_index(current)):
             return
         line = index.format_index_entry(title, plain, hook)
         updated = index.upsert_index_entry(current, line, plain)
-        tx.write(entry_path, updated)
+        tx.write_edit(entry_path, read, updated)  # a person's edit meanwhile is kept
         self.last_index_verdict = index.index_cap_verdict(updated)
 
     def _remove_index_line(self, tx: StoreTransaction, scope: str, plain: str) -> None:
@@ -214,14 +215,14 @@ class MemoryStore:
             return
         updated = index.remove_index_entry(current, plain)
         if updated != current:
-            tx.write(entry_path, updated)
+            tx.write_edit(entry_path, current, updated)
             self.last_index_verdict = index.index_cap_verdict(updated)
 
-    def _read(self, tx: StoreTransaction, path: Path) -> tuple[frontmatter.Frontmatter, str]:
+    def _read(self, tx: StoreTransaction, path: Path) -> tuple[frontmatter.Frontmatter, str, str]:
         text = tx.read_text(path)
         if text is None:
             raise FileNotFoundError(path)
-        return frontmatter.parse_frontmatter(text)
+        return (*frontmatter.parse_frontmatter(text), text)
 
     # -- public API
 
@@ -318,7 +319,7 @@ class MemoryStore:
             target = self._validate_target(scope_dir / plain, scope)
             if not target.is_file():
                 raise self._not_found(rel)
-            fm, old_body = self._read(tx, target)
+            fm, old_body, read = self._read(tx, target)
             final_name = new_name or (fm.name or "").strip()
             final_desc = new_desc or (fm.description or "").strip()
             if not final_name or not final_desc:
@@ -346,7 +347,7 @@ class MemoryStore:
             text = render_updated_memory_file(
                 fm, final_name, final_desc, final_type, final_body, modified_ms=self._now_ms()
             )
-            tx.write(target, text)
+            tx.write_edit(target, read, text)
             # A body-only update leaves the index line as a person may have written it.
             same_header = (
                 final_name == (fm.name or "").strip()
@@ -425,7 +426,7 @@ class MemoryStore:
             source = self._validate_target(source, src_scope)
             if not source.is_file():
                 raise self._not_found(rel)
-            fm, body = self._read(tx, source)
+            fm, body, _ = self._read(tx, source)
             if dst_scope == "team":
                 if scope_violation(fm.type, dst_scope):
                     raise MemoryValidationError(

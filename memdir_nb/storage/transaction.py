@@ -52,6 +52,7 @@ from memdir_nb.storage.journal import (
 )
 from memdir_nb.storage.targets import Target as Target  # re-exported
 from memdir_nb.storage.targets import resolve_target
+from memdir_nb.storage.write_errors import ChangedMeanwhileError as ChangedMeanwhileError
 from memdir_nb.storage.write_errors import NotTextError as NotTextError  # re-exported
 from memdir_nb.storage.write_errors import NotUTF8Error as NotUTF8Error
 from memdir_nb.storage.write_errors import TooLargeToWriteError as TooLargeToWriteError
@@ -206,8 +207,13 @@ class StoreTransaction:
         *,
         max_bytes: int = constants.STORE_WRITE_MAX_BYTES,
         create_only: bool = False,
+        based_on: bytes | None = None,
     ) -> Path:
         """Replace (or create) one file atomically; returns its real path.
+
+        based_on: the bytes the new text was made from. If the file holds anything else just
+        before it is replaced (another program edited it meanwhile), ChangedMeanwhileError and
+        nothing is written, rather than losing that edit.
 
         A visible file (not the store's own dot-files) over max_bytes is refused before
         anything is written: no later step could read it back to edit it. A write that creates
@@ -246,6 +252,10 @@ class StoreTransaction:
             self._log(record | content_identity(payload))
             self._hook(f"write:{t.rel}:journaled")
             fsutil.write_new_at(dfd, tmp, [payload], mode=mode)
+            if based_on is not None and not fsutil.holds_at(dfd, name, based_on):
+                os.unlink(tmp, dir_fd=dfd)
+                self._records.pop()
+                raise ChangedMeanwhileError(t.rel)
             if backup is not None:
                 keep_old(dfd, name, backup)
             self._hook(f"write:{t.rel}:backed-up")
@@ -256,6 +266,13 @@ class StoreTransaction:
         finally:
             os.close(dfd)
         return t.path
+
+    def write_edit(self, path: str | os.PathLike[str], read: str | None, data: str) -> Path:
+        """`write` of text made from `read` (what read_text gave; None: there was no file),
+        which the file must still hold (or still not exist): an edit made meanwhile is kept."""
+        if read is None:
+            return self.write(path, data, create_only=True)
+        return self.write(path, data, based_on=read.encode("utf-8"))
 
     def _link_new(self, dfd: int, tmp: str, name: str, rel: str) -> bool:
         """Publish a new file under a name that must still be free (fsutil.link_new_at); a file

@@ -27,6 +27,18 @@ class NotUTF8Error(ValueError):
         )
 
 
+class ChangedMeanwhileError(ValueError):
+    """A file changed between the read an edit was made from and its write; nothing written."""
+
+    def __init__(self, rel: str) -> None:
+        self.rel = rel
+        super().__init__(
+            f"{rel} was changed by another program (Claude Code, an editor) while this step "
+            "was changing it, so the step wrote nothing and that change was kept; retry, from "
+            "what the file holds now"
+        )
+
+
 class NotTextError(ValueError):
     """Text handed to a write holds what UTF-8 cannot encode (a lone surrogate); nothing written."""
 

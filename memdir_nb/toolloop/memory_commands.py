@@ -328,8 +328,9 @@ class MemoryDirBackend:
             raise MemoryCommandError(f"str_replace needs old_str and new_str (text) for {tp.shown}")
 
         def step(tx: StoreTransaction) -> tuple[str, str]:
-            updated, answer = text.replace_once(tp.shown, self._read_text(tx, tp), old_str, new_str)
-            tx.write(tp.rel, updated)
+            read = self._read_text(tx, tp)
+            updated, answer = text.replace_once(tp.shown, read, old_str, new_str)
+            tx.write_edit(tp.rel, read, updated)
             return updated, answer
 
         updated, answer = self._write_step(tp.shown, step)
@@ -342,8 +343,9 @@ class MemoryDirBackend:
             raise MemoryCommandError(f"insert needs insert_text (text) for {tp.shown}")
 
         def step(tx: StoreTransaction) -> str:
-            updated = text.insert_at(self._read_text(tx, tp), insert_line, insert_text)
-            tx.write(tp.rel, updated)
+            read = self._read_text(tx, tp)
+            updated = text.insert_at(read, insert_line, insert_text)
+            tx.write_edit(tp.rel, read, updated)
             return updated
 
         updated = self._write_step(tp.shown, step)

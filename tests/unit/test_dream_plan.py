@@ -29,6 +29,7 @@ from memdir_nb.dream import (
     restore,
 )
 from memdir_nb.dream.actions import WriteFile
+from memdir_nb.dream.apply import list_trash_batches
 from tests.support import snapshot, write_memory
 from tests.support.benchmarks import load_benchmark
 
@@ -923,3 +924,17 @@ def test_a_header_is_parsed_once_per_content_across_plans(
                  age_days=1, now_ms=PLAN_NOW)  # fmt: skip
     later = plan_consolidation(project_memdir, now_ms=PLAN_NOW).diff()
     assert len(parsed) == 3 and "second hook" in later and "project_a first hook" not in later
+
+
+def test_a_trash_folder_that_is_a_symlink_is_refused_not_listed(
+    messy: Path, tmp_path: Path
+) -> None:
+    # the listing followed a .trash linking to another folder and showed that folder's batch names
+    elsewhere = tmp_path / "elsewhere"
+    (elsewhere / "dream-20990101T000000-1-abcdef").mkdir(parents=True)
+    (elsewhere / "dream-20990101T000000-1-abcdef" / "manifest.json").write_text('{"files": {}}')
+    (messy / ".trash").symlink_to(elsewhere)
+    with pytest.raises(RestoreError, match=r"\.trash is not a folder of the memory dir's own"):
+        list_trash_batches(messy)
+    with pytest.raises(RestoreError, match="move it aside"):
+        restore(messy, "dream-20990101T000000-1-abcdef", dry_run=True)

@@ -98,3 +98,20 @@ def test_a_replace_all_edit_past_the_write_cap_is_refused_before_its_text_is_bui
     assert "split it into topic files" in outcome.content
     assert peak < 20_000_000
     assert target.read_text() == original
+
+
+def test_an_edit_never_overwrites_a_change_another_program_made_while_it_ran(
+    memdir: Path,
+) -> None:
+    target = memdir / "notes.md"
+    target.write_text("alpha beta\n")
+
+    def claude_code_writes_it(point: str) -> None:
+        if point == "write:notes.md:journaled":  # the runner read the file, then this came
+            target.write_text("alpha beta gamma\n")
+
+    out = ToolRunner(memdir, crash_hook=claude_code_writes_it).run(
+        "Edit", {"file_path": str(target), "old_string": "beta", "new_string": "BETA"}
+    )
+    assert out.is_error and "changed by another program" in out.content
+    assert target.read_text() == "alpha beta gamma\n"

@@ -843,3 +843,36 @@ def test_save_never_writes_over_a_new_file_another_program_made_meanwhile(mem: P
         save_feedback(MemoryStore(mem, now_ms=NOW_MS, crash_hook=another_program))
     assert target.read_text() == "theirs\n" and not (mem / "MEMORY.md").exists()
     assert sorted(p.name for p in mem.iterdir()) == [".memdir.lock", "feedback_testing_policy.md"]
+
+
+def test_save_keeps_a_line_a_person_added_to_the_index_while_it_ran(mem: Path) -> None:
+    # the save read MEMORY.md, then a person's editor saved a line into it before the save
+    # wrote its new index: the save is refused and rolled back, and the person's line stays
+    index_path = mem / "MEMORY.md"
+    mem.mkdir(parents=True, exist_ok=True)
+    index_path.write_text("- [Old](user_old.md) — an older memory\n")
+    edited = "- [Old](user_old.md) — an older memory\n- [Mine](user_mine.md) — typed by hand\n"
+
+    def a_person_edits_the_index(point: str) -> None:
+        if point == "write:MEMORY.md:journaled":  # after the save read it
+            index_path.write_text(edited)
+
+    with pytest.raises(ValueError, match="MEMORY.md was changed by another program"):
+        save_feedback(MemoryStore(mem, now_ms=NOW_MS, crash_hook=a_person_edits_the_index))
+    assert index_path.read_text() == edited
+    assert sorted(p.name for p in mem.iterdir()) == [".memdir.lock", "MEMORY.md"]
+
+
+def test_update_keeps_an_edit_made_to_the_memory_while_it_ran(tmp_path: Path) -> None:
+    memory = tmp_path / "user_coffee.md"
+    memory.write_text("---\nname: Coffee\ndescription: drinks coffee\ntype: user\n---\n\nOld.\n")
+    theirs = "---\nname: Coffee\ndescription: drinks coffee\ntype: user\n---\n\nTheirs.\n"
+
+    def claude_code_edits_it(point: str) -> None:
+        if point == "write:user_coffee.md:journaled":
+            memory.write_text(theirs)
+
+    store = MemoryStore(tmp_path, now_ms=NOW_MS, crash_hook=claude_code_edits_it)
+    with pytest.raises(ValueError, match="user_coffee.md was changed by another program"):
+        store.update("user_coffee.md", body="Mine.")
+    assert memory.read_text() == theirs

@@ -842,3 +842,27 @@ def test_a_rename_never_replaces_a_file_made_at_its_target_after_the_checks(
     assert got.startswith("ERROR: ") and "user_tea.md appeared while user_coffee.md" in got
     assert (mem / "user_tea.md").read_text() == "a person's note, written meanwhile\n"
     assert (mem / "user_coffee.md").read_text() == USER
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        {"command": "str_replace", "old_str": "drinks coffee.", "new_str": "drinks tea."},
+        {"command": "insert", "insert_line": 0, "insert_text": "A first line.\n"},
+    ],
+)
+def test_an_edit_never_overwrites_a_change_made_to_the_file_while_it_ran(
+    tool: MemdirMemoryTool, command: dict[str, Any]
+) -> None:
+    mem = Path(tool.memory_dir)
+    run(tool, command="create", path="/memories/user_coffee.md", file_text=USER)
+    theirs = USER.replace("The user drinks coffee.", "Claude Code wrote this meanwhile.")
+
+    def claude_code_edits_the_file(reached: str) -> None:
+        if reached == "write:user_coffee.md:journaled":  # after the tool read the file
+            (mem / "user_coffee.md").write_text(theirs)
+
+    tool.store.crash_hook = claude_code_edits_the_file
+    got = run(tool, path="/memories/user_coffee.md", **command)
+    assert got.startswith("ERROR: ") and "changed by another program" in got
+    assert (mem / "user_coffee.md").read_text() == theirs
