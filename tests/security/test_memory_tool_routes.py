@@ -202,11 +202,14 @@ def test_a_symlink_swapped_in_for_the_file_during_a_write_never_leads_the_write_
             (root / "user_a.md").symlink_to(outside / "secret.md")
 
     tool.store.crash_hook = swap
-    answer(
+    got = answer(
         tool, command="str_replace", path="/memories/user_a.md", old_str="Coffee.", new_str="Tea."
     )
     assert files_in(outside) == {"secret.md": b"outside secret\n"}
-    assert not (root / "user_a.md").is_symlink()  # the atomic rename replaced the link itself
+    # the file no longer holds what the edit was made from: nothing is written, through the link
+    # or over it (since the twenty-third session; before, the rename replaced the link itself)
+    assert got.startswith("ERROR: ") and "changed by another program" in got
+    assert (root / "user_a.md").is_symlink()
 
 
 def test_a_symlink_swapped_in_for_a_folder_during_a_write_is_refused(
