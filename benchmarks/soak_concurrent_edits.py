@@ -27,7 +27,7 @@ HEAD = "---\nname: Log\ndescription: a shared log\ntype: project\n---\n\n"
 NAME = "project_log.md"
 
 
-def tool_side(code: str, mem: str, rounds: int, out: mp.Queue, ready: Any) -> None:  # type: ignore[type-arg]  # a plain queue of tuples
+def tool_side(code: str, mem: str, rounds: int, out: mp.Queue, ready: Any) -> None:
     sys.path.insert(0, code)
     from anthropic.lib.tools import ToolError
 
@@ -63,7 +63,7 @@ def main() -> int:
     args = parser.parse_args()
     mem = tempfile.mkdtemp(prefix="soak-edits-")
     (Path(mem) / NAME).write_text(HEAD, encoding="utf-8")
-    results: mp.Queue = mp.Queue()  # type: ignore[type-arg]  # as above
+    results: mp.Queue = mp.Queue()
     ready = mp.Event()
     tool = mp.Process(target=tool_side, args=(args.code, mem, args.rounds, results, ready))
     plain = mp.Process(target=plain_side, args=(mem, args.rounds, ready))
