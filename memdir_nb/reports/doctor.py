@@ -12,6 +12,7 @@ live here; the checks of the dir itself are in memdir_nb.reports.dir_checks.
 from __future__ import annotations
 
 import json
+import ntpath
 import os
 from pathlib import Path
 
@@ -97,6 +98,21 @@ def _gate_findings(report: WhereReport) -> list[DoctorFinding]:
     return out
 
 
+def _absolute_hint(report: WhereReport, value: object) -> str:
+    """For a relative memory dir setting (".claude/memory", "./notes"): the absolute path it
+    most likely means, from the project's root, as the value to write instead; else ""."""
+    if not isinstance(value, str) or not value.strip() or "\0" in value:
+        return ""
+    if value.startswith("~") or os.path.isabs(value) or ntpath.isabs(value):
+        return ""
+    root = report.checkout_root or report.git_root or report.cwd
+    meant = os.path.normpath(os.path.join(root, value))
+    return (
+        f"; a relative path is never used, and this one most likely means "
+        f'"autoMemoryDirectory": {json.dumps(meant)}'
+    )
+
+
 def _step_findings(report: WhereReport) -> list[DoctorFinding]:
     out = []
     for step in report.steps:
@@ -108,7 +124,8 @@ def _step_findings(report: WhereReport) -> list[DoctorFinding]:
                     f"autoMemoryDirectory={step.value!r} is ignored: {step.detail}",
                     f"autoMemoryDirectory in {step.source}",
                     "move the setting to local settings (.claude/settings.local.json) or user "
-                    "settings (~/.claude/settings.json), which are trusted for the dir",
+                    "settings (~/.claude/settings.json), which are trusted for the dir"
+                    + _absolute_hint(report, step.value),
                 )
             )
         elif step.outcome == "rejected":
@@ -119,7 +136,8 @@ def _step_findings(report: WhereReport) -> list[DoctorFinding]:
                     f"{step.rule}={step.value!r} is not used: it {step.detail}",
                     f"{step.rule} in {step.source}",
                     "give an absolute path (settings files may start it with ~/) that is not "
-                    "the home folder, a filesystem root or a network path",
+                    "the home folder, a filesystem root or a network path"
+                    + _absolute_hint(report, step.value),
                 )
             )
         elif step.outcome == "shadowed":

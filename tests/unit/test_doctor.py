@@ -359,3 +359,19 @@ def test_a_memory_dir_committed_in_the_repository_is_a_note_saying_what_loads_in
     )
     w.settings("local", {"autoMemoryDirectory": str(repo_mem)})  # now it is the auto memory
     assert "repo-memory-unloaded" not in codes(diagnose(w.config()))
+
+
+@pytest.mark.parametrize(
+    ("layer", "code"), [("project", "dir-setting-ignored"), ("local", "dir-setting-rejected")]
+)
+def test_a_relative_memory_dir_setting_is_answered_with_the_absolute_path_it_means(
+    tmp_path: Path, layer: str, code: str
+) -> None:
+    # Bug reports show ".claude/memory" and "./.claude/memory" in project and local settings;
+    # moving a relative value to local settings, as the fix said, left it rejected all the same.
+    w, _ = healthy(tmp_path, repo=False)
+    w.settings(layer, {"autoMemoryDirectory": "./.claude/memory"})
+    f = finding(diagnose(w.config()), code)
+    assert f'"autoMemoryDirectory": "{w.project / ".claude" / "memory"}"' in f.fix
+    w.settings(layer, {"autoMemoryDirectory": "~/notes/memory"})
+    assert "most likely means" not in " ".join(x.fix for x in diagnose(w.config()).findings)
