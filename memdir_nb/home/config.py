@@ -50,9 +50,10 @@ FALSY_VALUES = frozenset({"0", "false", "no", "off"})
 TRUSTED_LAYERS: tuple[str, ...] = ("policy", "flag", "local", "user")
 ALL_LAYERS: tuple[str, ...] = (*TRUSTED_LAYERS, "project")
 
-# Settings keys whose type we check at load time, so a UI can show a clear problem.
-_TYPED_KEYS: dict[str, type] = {"autoMemoryDirectory": str, "autoMemoryEnabled": bool}
-# The settings keys that decide whether and where memory lives.
+# The settings keys that decide whether and where memory lives (and whether Claude Code
+# dreams), with the type checked at load time so a UI can show a clear problem.
+_TYPED_KEYS: dict[str, type] = dict(autoMemoryDirectory=str, autoMemoryEnabled=bool)
+_TYPED_KEYS["autoDreamEnabled"] = bool
 MEMORY_SETTINGS_KEYS: tuple[str, ...] = tuple(_TYPED_KEYS)
 
 

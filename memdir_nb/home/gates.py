@@ -13,8 +13,11 @@ from memdir_nb.home.config import FLAG_ENV_VARS, MemdirConfig
 from memdir_nb.home.path_rules import memory_path_problem
 
 __all__ = [
+    "DREAM_ROLLOUT_FLAG",
     "ENABLE_LEVELS",
+    "AutoDreamDecision",
     "GateDecision",
+    "auto_dream_decision",
     "auto_memory_decision",
     "auto_memory_status",
     "is_auto_memory_enabled",
@@ -136,6 +139,64 @@ def team_memory_decision(config: MemdirConfig) -> GateDecision:
 def kairos_decision(config: MemdirConfig) -> GateDecision:
     """KAIROS daily-log mode: auto memory on, then the KAIROS flag."""
     return _flag_decision(config, "kairos", "daily-log (KAIROS)")
+
+
+# Claude Code's server-side switch for background consolidation; memdir_nb cannot read it.
+DREAM_ROLLOUT_FLAG = "tengu_onyx_plover"
+
+
+@dataclass(frozen=True)
+class AutoDreamDecision:
+    """Whether Claude Code would consolidate this memory dir in the background (autoDream).
+
+    ``enabled`` is None when no setting decides and Anthropic's rollout flag does, which only
+    the CLI can read; True means the settings ask for it (the CLI still checks the rollout).
+    """
+
+    enabled: bool | None
+    reason: str
+    source: str
+    setting: str | None = None
+
+
+def auto_dream_decision(config: MemdirConfig) -> AutoDreamDecision:
+    """Claude Code's gate for background consolidation, as far as files and variables tell.
+
+    The CLI dreams only with auto memory on, outside daily-log (KAIROS) mode and outside a
+    remote session; then an explicit ``autoDreamEnabled`` in the merged settings decides, and
+    without one its rollout flag does. The settings are read in the trust order of
+    ``autoMemoryEnabled`` (a project file may only switch it off). Real settings hold it in
+    user settings, true or false, and setup tools write false to keep the CLI's consolidation
+    away from memory they manage themselves.
+    """
+    auto = auto_memory_decision(config)
+    if not auto.enabled:
+        return AutoDreamDecision(
+            False, f"auto memory is off ({auto.reason})", auto.source, auto.setting
+        )
+    kairos = kairos_decision(config)
+    if kairos.enabled:
+        reason = "daily-log (KAIROS) mode consolidates with /dream, not in the background"
+        return AutoDreamDecision(False, reason, kairos.source, kairos.setting)
+    if config.remote_mode:
+        name = "CLAUDE_CODE_REMOTE"
+        reason = f"{name} is set: a remote session never consolidates in the background"
+        return AutoDreamDecision(False, reason, config.describe_env_source(name), name)
+    s = config.settings
+    for layer in ("policy", "flag", "local", "project", "user"):
+        value = s.layer(layer).get("autoDreamEnabled")
+        if type(value) is not bool or (layer == "project" and value):
+            continue
+        reason = f"autoDreamEnabled={str(value).lower()} in {layer} settings"
+        if value:
+            reason += (
+                f" (Claude Code still needs its rollout flag {DREAM_ROLLOUT_FLAG} to allow it)"
+            )
+        return AutoDreamDecision(value, reason, s.describe(layer), "autoDreamEnabled")
+    reason = f"autoDreamEnabled is not set: Claude Code's rollout flag {DREAM_ROLLOUT_FLAG} decides"
+    return AutoDreamDecision(
+        None, reason, "nothing set: the rollout flag, which memdir_nb cannot read"
+    )
 
 
 def is_auto_memory_enabled(config: MemdirConfig) -> bool:

@@ -11,6 +11,8 @@ live here; the checks of the dir itself are in memdir_nb.reports.dir_checks.
 
 from __future__ import annotations
 
+import json
+import ntpath
 import os
 from pathlib import Path
 
@@ -29,7 +31,9 @@ from memdir_nb.reports.diagnosis import DoctorFinding, DoctorReport
 from memdir_nb.reports.dir_checks import dir_findings
 from memdir_nb.reports.memory_dirs import PROJECTS_DIRNAME
 from memdir_nb.reports.where import WhereReport, where
+from memdir_nb.spec.constants import ENTRYPOINT_NAME
 from memdir_nb.spec.text import plural
+from memdir_nb.storage.access import read_regular_file
 
 # ---------------------------------------------------------------------------- settings
 
@@ -94,6 +98,21 @@ def _gate_findings(report: WhereReport) -> list[DoctorFinding]:
     return out
 
 
+def _absolute_hint(report: WhereReport, value: object) -> str:
+    """For a relative memory dir setting (".claude/memory", "./notes"): the absolute path it
+    most likely means, from the project's root, as the value to write instead; else ""."""
+    if not isinstance(value, str) or not value.strip() or "\0" in value:
+        return ""
+    if value.startswith("~") or os.path.isabs(value) or ntpath.isabs(value):
+        return ""
+    root = report.checkout_root or report.git_root or report.cwd
+    meant = os.path.normpath(os.path.join(root, value))
+    return (
+        f"; a relative path is never used, and this one most likely means "
+        f'"autoMemoryDirectory": {json.dumps(meant)}'
+    )
+
+
 def _step_findings(report: WhereReport) -> list[DoctorFinding]:
     out = []
     for step in report.steps:
@@ -105,7 +124,8 @@ def _step_findings(report: WhereReport) -> list[DoctorFinding]:
                     f"autoMemoryDirectory={step.value!r} is ignored: {step.detail}",
                     f"autoMemoryDirectory in {step.source}",
                     "move the setting to local settings (.claude/settings.local.json) or user "
-                    "settings (~/.claude/settings.json), which are trusted for the dir",
+                    "settings (~/.claude/settings.json), which are trusted for the dir"
+                    + _absolute_hint(report, step.value),
                 )
             )
         elif step.outcome == "rejected":
@@ -116,7 +136,8 @@ def _step_findings(report: WhereReport) -> list[DoctorFinding]:
                     f"{step.rule}={step.value!r} is not used: it {step.detail}",
                     f"{step.rule} in {step.source}",
                     "give an absolute path (settings files may start it with ~/) that is not "
-                    "the home folder, a filesystem root or a network path",
+                    "the home folder, a filesystem root or a network path"
+                    + _absolute_hint(report, step.value),
                 )
             )
         elif step.outcome == "shadowed":
@@ -250,6 +271,67 @@ def _xdg_home_findings(config: MemdirConfig) -> list[DoctorFinding]:
     ]
 
 
+# A memory dir committed with the project (.claude/memory/MEMORY.md is in thousands of public
+# repositories), and how much of the project's CLAUDE.md is read to see whether it names it.
+REPO_MEMORY_PARTS = (".claude", "memory")
+CLAUDE_MD_PEEK_BYTES = 64 * 1024
+
+
+def _repo_memory_findings(report: WhereReport) -> list[DoctorFinding]:
+    """A memory dir kept in the repository that auto memory does not load (a note).
+
+    Claude Code loads only the resolved dir's MEMORY.md; a `.claude/memory/` committed with
+    the project reaches the model only when CLAUDE.md (or a prompt) sends it there. When the
+    folder is the resolved dir (autoMemoryDirectory or a symlink), there is nothing to say.
+    """
+    root = Path(report.checkout_root or report.git_root or report.cwd)
+    repo_dir = root.joinpath(*REPO_MEMORY_PARTS)
+    if repo_dir.is_symlink() or not repo_dir.is_dir():
+        return []
+    if report.memory_dir and os.path.realpath(repo_dir) == os.path.realpath(report.memory_dir):
+        return []
+    if not (repo_dir / ENTRYPOINT_NAME).is_file():
+        return []
+    try:
+        memories = sorted(p.name for p in repo_dir.iterdir() if is_memory_filename(p.name))
+    except OSError:
+        return []
+    where_named = (
+        "CLAUDE.md names it, so Claude reads it by hand"
+        if _claude_md_names(root)
+        else "nothing in CLAUDE.md names it, so Claude never sees it"
+    )
+    rel = "/".join(REPO_MEMORY_PARTS)
+    return [
+        DoctorFinding(
+            "repo-memory-unloaded",
+            "note",
+            f"{rel}/ in the project holds a MEMORY.md and "
+            f"{plural(len(memories), 'memory file')}, but auto memory loads "
+            f"{report.memory_dir or 'no dir'}: {where_named}",
+            os.fspath(repo_dir),
+            "to make it this project's auto memory, set "
+            f'"autoMemoryDirectory": {json.dumps(os.fspath(repo_dir))} '
+            f"(the absolute path; a relative one is not used) in {root / '.claude'}"
+            "/settings.local.json or your user settings; to keep the two apart, nothing to fix",
+            tuple(memories[:20]),
+        )
+    ]
+
+
+def _claude_md_names(root: Path) -> bool:
+    """Whether the project's CLAUDE.md (its head) mentions the repository's memory folder."""
+    needle = "/".join(REPO_MEMORY_PARTS)
+    for path in (root / "CLAUDE.md", root / ".claude" / "CLAUDE.md"):
+        try:
+            text = read_regular_file(path, CLAUDE_MD_PEEK_BYTES).text
+        except OSError:  # absent, not a regular file, unreadable: it names nothing
+            continue
+        if needle in text.replace("\\", "/"):
+            return True
+    return False
+
+
 def diagnose(
     config: MemdirConfig,
     *,
@@ -269,6 +351,7 @@ def diagnose(
         *_worktree_findings(report, config),
         *_home_local_findings(config),
         *_xdg_home_findings(config),
+        *_repo_memory_findings(report),
     ]
     if not chosen:  # no dir can be resolved (the gate finding says why)
         return DoctorReport(report, "", tuple(findings))

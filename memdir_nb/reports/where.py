@@ -16,11 +16,13 @@ from typing import Any
 
 from memdir_nb.home.config import (
     ALL_LAYERS,
+    MEMORY_SETTINGS_KEYS,
     REPO_ENV_ALLOWED,
     TRACKED_ENV_VARS,
     TRUSTED_LAYERS,
     MemdirConfig,
 )
+from memdir_nb.home.gates import AutoDreamDecision, auto_dream_decision
 from memdir_nb.home.git_root import git_pointer_problem
 from memdir_nb.home.paths import (
     AutoMemPathResolution,
@@ -111,6 +113,7 @@ class WhereReport:
     auto_memory: GateDecision
     team_memory: GateDecision
     kairos: GateDecision
+    auto_dream: AutoDreamDecision
     settings_files: tuple[SettingsFile, ...]
     problems: tuple[str, ...] = ()
     ignored_env: tuple[str, ...] = ()  # "ignored: project settings may not set X (file)"
@@ -128,7 +131,7 @@ class WhereReport:
         return out
 
 
-_MEMORY_KEYS = ("autoMemoryDirectory", "autoMemoryEnabled")
+_MEMORY_KEYS = MEMORY_SETTINGS_KEYS
 
 
 def _settings_files(config: MemdirConfig) -> tuple[SettingsFile, ...]:
@@ -194,6 +197,7 @@ def where(config: MemdirConfig, *, git: str | None = "git") -> WhereReport:
         auto_memory=auto_memory_decision(config),
         team_memory=team_memory_decision(config),
         kairos=kairos_decision(config),
+        auto_dream=auto_dream_decision(config),
         settings_files=_settings_files(config),
         problems=tuple(config.settings_problems),
         ignored_env=tuple(i.describe() for i in config.ignored_env),
@@ -249,6 +253,9 @@ def format_where(report: WhereReport) -> str:
         ("KAIROS", report.kairos),
     ):
         lines.append(f"  {label:<12} {_on(d)}  level {d.level}: {d.reason} (from {d.source})")
+    dream = report.auto_dream
+    state = {True: "on ", False: "off", None: "?  "}[dream.enabled]
+    lines.append(f"  {'auto dream':<12} {state}  {dream.reason} (from {dream.source})")
     if report.ignored_env:
         lines.append("")
         lines.append(

@@ -336,3 +336,42 @@ def test_memory_dirs_in_an_unread_xdg_home_are_a_note_naming_the_variable_that_r
     assert f"CLAUDE_CONFIG_DIR={xdg}" in f.fix
     named = diagnose(w.config({"CLAUDE_CONFIG_DIR": str(xdg)}))
     assert "xdg-home-unread" not in codes(named)
+
+
+def test_a_memory_dir_committed_in_the_repository_is_a_note_saying_what_loads_instead(
+    tmp_path: Path,
+) -> None:
+    # Thousands of public repositories commit .claude/memory/MEMORY.md with topic files and a
+    # CLAUDE.md that tells Claude to read them; auto memory loads its own dir all the same.
+    w, mem = healthy(tmp_path, repo=False)
+    repo_mem = w.project / ".claude" / "memory"
+    add_memory(repo_mem, "project_phase.md")
+    (repo_mem / "MEMORY.md").write_text("- [Phase](project_phase.md) - now\n", encoding="utf-8")
+    (w.project / "CLAUDE.md").write_text("Read `.claude/memory/MEMORY.md`.\n", encoding="utf-8")
+    f = finding(diagnose(w.config()), "repo-memory-unloaded")
+    assert f.severity == "note" and f.responsible == str(repo_mem)
+    assert "1 memory file" in f.cause and str(mem) in f.cause and "CLAUDE.md names it" in f.cause
+    assert f'"autoMemoryDirectory": "{repo_mem}"' in f.fix and f.items == ("project_phase.md",)
+    (w.project / "CLAUDE.md").unlink()
+    assert (
+        "nothing in CLAUDE.md names it"
+        in finding(diagnose(w.config()), "repo-memory-unloaded").cause
+    )
+    w.settings("local", {"autoMemoryDirectory": str(repo_mem)})  # now it is the auto memory
+    assert "repo-memory-unloaded" not in codes(diagnose(w.config()))
+
+
+@pytest.mark.parametrize(
+    ("layer", "code"), [("project", "dir-setting-ignored"), ("local", "dir-setting-rejected")]
+)
+def test_a_relative_memory_dir_setting_is_answered_with_the_absolute_path_it_means(
+    tmp_path: Path, layer: str, code: str
+) -> None:
+    # Bug reports show ".claude/memory" and "./.claude/memory" in project and local settings;
+    # moving a relative value to local settings, as the fix said, left it rejected all the same.
+    w, _ = healthy(tmp_path, repo=False)
+    w.settings(layer, {"autoMemoryDirectory": "./.claude/memory"})
+    f = finding(diagnose(w.config()), code)
+    assert f'"autoMemoryDirectory": "{w.project / ".claude" / "memory"}"' in f.fix
+    w.settings(layer, {"autoMemoryDirectory": "~/notes/memory"})
+    assert "most likely means" not in " ".join(x.fix for x in diagnose(w.config()).findings)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from memdir_nb.dream import GateResult, SessionScanThrottle
+from memdir_nb.home.gates import AutoDreamDecision
 from memdir_nb.ui.views import dream as view
 
 HOUR_MS = 3_600_000.0
@@ -57,3 +58,17 @@ def test_unreadable_gates_show_only_the_lock_row() -> None:
     rows = view.gate_rows(None, "unreadable: bad pid", min_hours=24, min_sessions=5)
     assert rows == [view.GateRow("lock", "closed", "unreadable: bad pid")]
     assert not view.would_run(None, "free")
+
+
+def test_claude_codes_setting_is_the_first_gate_and_only_an_explicit_off_stops_a_dream() -> None:
+    gate = _gate(open=True, gate="open", session_count=6)
+    off = AutoDreamDecision(False, "autoDreamEnabled=false in user settings", "user settings")
+    rows = view.gate_rows(gate, "free", min_hours=24, min_sessions=5, switch=off)
+    assert rows[0] == view.GateRow("setting", "closed", "autoDreamEnabled=false in user settings")
+    assert [r.name for r in rows[1:]] == ["time", "sessions", "lock"]
+    assert not view.would_run(gate, "free", off)
+    unknown = AutoDreamDecision(None, "the rollout flag decides", "nothing set")
+    assert view.gate_rows(None, "free", min_hours=24, min_sessions=5, switch=unknown)[0].state == (
+        "not known"
+    )
+    assert view.would_run(gate, "free", unknown)

@@ -193,6 +193,65 @@ def test_team_memory_is_explained_in_plain_words_with_the_codename_only_aside(
         )
 
 
+def test_auto_dream_follows_the_setting_claude_code_reads_and_says_when_its_rollout_decides(
+    tmp_path: Path,
+) -> None:
+    # Real user settings hold "autoDreamEnabled" true or false beside autoMemoryEnabled, and
+    # setup tools write false so the CLI's own consolidation leaves their memory alone.
+    w = make_world(tmp_path, repo=False)
+    unset = where(w.config()).auto_dream
+    assert unset.enabled is None and "tengu_onyx_plover" in unset.reason
+    user = w.settings("user", {"autoMemoryEnabled": True, "autoDreamEnabled": False})
+    off = where(w.config())
+    assert off.auto_dream.enabled is False and str(user) in off.auto_dream.source
+    assert off.auto_dream.setting == "autoDreamEnabled"
+    assert "autoDreamEnabled" in {k for f in off.settings_files for k in f.sets}
+    w.settings("local", {"autoDreamEnabled": True})
+    on = where(w.config()).auto_dream
+    assert on.enabled is True and "local settings" in on.source and "rollout" in on.reason
+    assert "auto dream   on   autoDreamEnabled=true in local settings" in format_where(
+        where(w.config())
+    )
+
+
+@pytest.mark.parametrize(
+    ("env", "settings", "why"),
+    [
+        ({"CLAUDE_CODE_SIMPLE": "1"}, {"user": {"autoDreamEnabled": True}}, "auto memory is off"),
+        ({"MEMDIR_NB_KAIROS": "1"}, {"user": {"autoDreamEnabled": True}}, "KAIROS"),
+        (
+            {"CLAUDE_CODE_REMOTE": "1", "CLAUDE_CODE_REMOTE_MEMORY_DIR": "/mnt/mem"},
+            {"user": {"autoDreamEnabled": True}},
+            "CLAUDE_CODE_REMOTE",
+        ),
+        (
+            {},
+            {"user": {"autoDreamEnabled": True}, "project": {"autoDreamEnabled": False}},
+            "project",
+        ),
+    ],
+)
+def test_auto_dream_is_off_without_auto_memory_in_kairos_or_remote_and_a_project_may_only_stop_it(
+    tmp_path: Path, env: dict[str, str], settings: dict[str, Any], why: str
+) -> None:
+    w = make_world(tmp_path, repo=False)
+    for layer, data in settings.items():
+        w.settings(layer, data)
+    d = where(w.config(env)).auto_dream
+    assert d.enabled is False and why in d.reason + d.source
+
+
+def test_a_project_cannot_switch_auto_dream_on_and_a_string_value_is_a_settings_problem(
+    tmp_path: Path,
+) -> None:
+    w = make_world(tmp_path, repo=False)
+    w.settings("project", {"autoDreamEnabled": True})
+    w.settings("user", {"autoDreamEnabled": "false"})
+    report = where(w.config())
+    assert report.auto_dream.enabled is None
+    assert any("autoDreamEnabled must be true or false" in p for p in report.problems)
+
+
 def test_where_report_is_json_ready(tmp_path: Path) -> None:
     w = make_world(tmp_path, repo=False)
     payload = json.loads(json.dumps(where(w.config()).to_dict()))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import os
 from pathlib import Path
 from typing import Any
@@ -55,6 +56,19 @@ def test_gates_open_with_enough_sessions_and_the_lock_is_not_taken(
     assert w.gate.open and w.lock_status == "free"
     assert "A dream would run now." in w.gates_html.value
     assert not (mem / LOCK_NAME).exists()  # showing the gates never takes the lock
+
+
+def test_claude_codes_auto_dream_setting_off_closes_the_gates_of_an_open_dir(
+    mem: Path, config: MemdirConfig
+) -> None:
+    _sessions(mem.parent, 5, NOW - HOUR_MS)
+    user = {"autoDreamEnabled": False}
+    off = dataclasses.replace(config, settings=dataclasses.replace(config.settings, user=user))
+    w = DreamPlanner(mem, now_ms=NOW, config=off)
+    assert w.gate is not None and w.gate.open  # the dir's own gates are open
+    html = w.gates_html.value
+    assert "memdir-dream-gate-setting" in html and "autoDreamEnabled=false in user settings" in html
+    assert "would not run" in html
 
 
 def test_time_gate_closed_after_a_recent_consolidation(mem: Path, config: MemdirConfig) -> None:

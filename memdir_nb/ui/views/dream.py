@@ -12,6 +12,7 @@ from memdir_nb.clock import resolve_now_ms
 
 if TYPE_CHECKING:  # pragma: no cover
     from memdir_nb.dream import GateResult
+    from memdir_nb.home.gates import AutoDreamDecision
 
 __all__ = ["LOCK_OPEN_STATES", "GateRow", "gate_rows", "would_run"]
 
@@ -23,7 +24,7 @@ HOUR_MS = 3_600_000
 class GateRow:
     """One gate: its name, 'open' / 'closed' / 'not checked', and why."""
 
-    name: str  # "time" | "sessions" | "lock"
+    name: str  # "setting" | "time" | "sessions" | "lock"
     state: str
     why: str
 
@@ -35,12 +36,21 @@ def gate_rows(
     min_hours: float,
     min_sessions: int,
     now_ms: float | None = None,
+    switch: AutoDreamDecision | None = None,
 ) -> list[GateRow]:
-    """The time, sessions and lock gates as rows; only the lock row when the gates could not be read."""
-    if gate is None:
-        return [GateRow("lock", "closed", lock_status)]
-    last = gate.last_consolidated_ms
+    """The time, sessions and lock gates as rows; only the lock row when the gates could not be read.
+
+    With ``switch`` (Claude Code's own setting for background consolidation) a first row says
+    whether the CLI would dream at all: "closed" when it is off, "not known" when its rollout
+    flag decides.
+    """
     rows: list[GateRow] = []
+    if switch is not None:
+        state = {True: "open", False: "closed", None: "not known"}[switch.enabled]
+        rows.append(GateRow("setting", state, switch.reason))
+    if gate is None:
+        return [*rows, GateRow("lock", "closed", lock_status)]
+    last = gate.last_consolidated_ms
     if not last:
         rows.append(GateRow("time", "open", "never consolidated"))
     else:
@@ -73,6 +83,14 @@ def gate_rows(
     return rows
 
 
-def would_run(gate: GateResult | None, lock_status: str) -> bool:
-    """True when every gate is open and the lock could be taken, so a dream would start now."""
+def would_run(
+    gate: GateResult | None, lock_status: str, switch: AutoDreamDecision | None = None
+) -> bool:
+    """True when every gate is open and the lock could be taken, so a dream would start now.
+
+    A switch that is off (autoDreamEnabled false, auto memory off, KAIROS or a remote session)
+    stops it; one its rollout flag decides does not, since that cannot be known here.
+    """
+    if switch is not None and switch.enabled is False:
+        return False
     return gate is not None and gate.open and lock_status in LOCK_OPEN_STATES

@@ -22,6 +22,7 @@ import ipywidgets as widgets
 import traitlets
 
 from memdir_nb import dream
+from memdir_nb.home.gates import AutoDreamDecision, auto_dream_decision
 from memdir_nb.spec.constants import TRASH_DIRNAME
 from memdir_nb.ui.views import dream as view
 from memdir_nb.ui.widgets._common import MemdirView, classed, esc, pre
@@ -149,6 +150,10 @@ class DreamPlanner(MemdirView):
         self.dreams = dream.list_dreams(self.memory_dir)
         self._show_dreams()
 
+    def _switch(self) -> AutoDreamDecision | None:
+        """Claude Code's own switch for background dreams, when the view knows the settings."""
+        return auto_dream_decision(self.config) if self.config is not None else None
+
     def _show_gates(self, _change: object = None) -> None:
         rows = view.gate_rows(
             self.gate,
@@ -156,6 +161,7 @@ class DreamPlanner(MemdirView):
             min_hours=self.min_hours,
             min_sessions=self.min_sessions,
             now_ms=self.now_ms(),
+            switch=self._switch(),
         )
         body = "".join(
             f'<tr class="memdir-dream-gate-{esc(r.name)}"><td>{esc(r.name)}</td>'
@@ -164,7 +170,7 @@ class DreamPlanner(MemdirView):
         )
         verdict = (
             "A dream would run now."
-            if view.would_run(self.gate, self.lock_status)
+            if view.would_run(self.gate, self.lock_status, self._switch())
             else "A dream would not run on its own now; you can still plan and apply one by hand."
         )
         self.gates_html.value = f"<h4>Gates</h4><table>{body}</table><p>{esc(verdict)}</p>"
