@@ -45,9 +45,31 @@ def _quoted_step(line: str, i: int, nest: list[str]) -> int:
     if line.startswith("$((", i):
         nest.append("((")
         return 3
+    if line.startswith("$[", i):
+        nest.append("$[")
+        return 2
     if line.startswith("$(", i):
         nest.append("(")
         return 2
+    return 1
+
+
+# what opens arithmetic, where `<<` is a shift: `$((`, `((` as a command (`(( x <<= 1 ))`,
+# `for ((`), `$[`; and, inside it, a parenthesis or bracket that must close before it does
+_ARITHMETIC = ("((", "$[", "a(", "a[")
+
+
+def _arithmetic_step(line: str, i: int, nest: list[str]) -> int:
+    """How far one step inside arithmetic moves: `))` closes `((` only when the parentheses
+    opened inside it are closed (`$(( (1 + (2)) << 2 ))`, `$(( $((1)) << 2 ))`)."""
+    ch, top = line[i], nest[-1]
+    if top == "((" and line.startswith("))", i):
+        nest.pop()
+        return 2
+    if (ch == "]" and top in ("$[", "a[")) or (ch == ")" and top == "a("):
+        nest.pop()
+    elif ch in "([":
+        nest.append("a" + ch)
     return 1
 
 
@@ -60,23 +82,27 @@ def _heredoc_operators(line: str, nest: list[str]) -> list[re.Match[str]]:
     for a string that spans lines."""
     found: list[re.Match[str]] = []
     i, word_start = 0, True
+    last_close = line.rfind("))")
     while i < len(line):
         ch, top = line[i], nest[-1] if nest else ""
         if top in ("'", '"'):
             i += _quoted_step(line, i, nest)
             word_start = False
             continue
-        if top == "((":  # arithmetic, where `<<` is a shift
-            closing = line.startswith("))", i)
-            if closing:
-                nest.pop()
-            i, word_start = i + (2 if closing else 1), False
+        if top in _ARITHMETIC:
+            i, word_start = i + _arithmetic_step(line, i, nest), False
             continue
         if ch == "\\":
             i += 1
-        elif line.startswith("$((", i):
+        elif line.startswith("$((", i) or (
+            word_start and line.startswith("((", i) and last_close > i
+        ):  # `((` with no `))` after it on its line is two subshells, as bash reads it
             nest.append("((")
-            i += 2
+            i, word_start = i + (3 if ch == "$" else 2), False
+            continue
+        elif line.startswith("$[", i):
+            nest.append("$[")
+            i += 1
         elif ch in "'\"(":
             nest.append(ch)
         elif ch == ")" and top == "(":

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from memdir_nb.formats.shell_script import (
     EXPANDED,
     ShellCommand,
@@ -50,6 +52,24 @@ def test_a_shift_in_arithmetic_is_no_here_document() -> None:
     for script in ("echo $((1<<2)) > n.md\nrm a.md", 'echo "$(( x << 2 ))"\nrm a.md'):
         commands = simple_commands(script)
         assert commands is not None and commands[-1] == ["rm", "a.md"]
+
+
+@pytest.mark.parametrize(
+    "arithmetic",
+    [
+        "(( x = 1 << 2 ))",  # the arithmetic command
+        "for (( i = 0; i << 2; i++ )); do :; done",  # the arithmetic for loop
+        "echo $(( (1 + (2)) << 2 ))",  # parentheses inside: `))` there closes nothing
+        "echo $(( $((1)) << 2 ))",  # an expansion nested in an expansion
+        "x=$[ 1 << 2 ]",  # the old form of arithmetic expansion
+    ],
+)
+def test_every_form_of_arithmetic_keeps_its_shift_from_opening_a_here_document(
+    arithmetic: str,
+) -> None:
+    # each hid every later line of the script as the body of a here-document ending at "2"
+    commands = simple_commands(f"{arithmetic}\nrm a.md")
+    assert commands is not None and commands[-1] == ["rm", "a.md"]
 
 
 def test_a_here_document_inside_a_quoted_substitution_is_still_one() -> None:
