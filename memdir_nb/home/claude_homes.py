@@ -14,17 +14,29 @@ the variable says so; doctor notes the memory dirs it holds (reports.doctor).
 from __future__ import annotations
 
 import os
+import stat
 from pathlib import Path
 
 from memdir_nb.home.config import MemdirConfig
+from memdir_nb.storage.containment import real_path
 
 # What Claude Code keeps in a Claude home from its first start; one of them marks the folder.
 CLAUDE_HOME_MARKERS = ("projects", "agent-memory", "settings.json", "settings.local.json")
 
 
+def _is_folder(path: Path, *, follow: bool = True) -> bool:
+    """Whether path is a folder; one that cannot be looked at (a name past NAME_MAX, a parent
+    this user cannot enter, an I/O error) is none, so an odd XDG_CONFIG_HOME or --home never
+    takes the listing of the other homes down (pathlib's is_dir raises for all but "absent")."""
+    try:
+        return stat.S_ISDIR(os.stat(path, follow_symlinks=follow).st_mode)
+    except (OSError, ValueError):
+        return False
+
+
 def is_claude_home(path: Path) -> bool:
     """Whether path is a Claude home: named .claude, or holding what Claude Code keeps there."""
-    return path.is_dir() and (
+    return _is_folder(path) and (
         path.name == ".claude" or any(os.path.lexists(path / m) for m in CLAUDE_HOME_MARKERS)
     )
 
@@ -37,11 +49,14 @@ def xdg_claude_home(config: MemdirConfig) -> Path:
 
 
 def _holds_projects(path: Path) -> bool:
-    return (path / "projects").is_dir() and not (path / "projects").is_symlink()
+    return _is_folder(path / "projects", follow=False)  # a symlinked projects/ leads anywhere
 
 
 def _same(a: Path, b: Path) -> bool:
-    return os.path.realpath(a) == os.path.realpath(b)
+    try:
+        return real_path(a) == real_path(b)
+    except OSError:  # a path that keeps changing while it is resolved: not known to be one
+        return False
 
 
 def claude_homes_in(folder: Path) -> list[Path]:
@@ -49,7 +64,7 @@ def claude_homes_in(folder: Path) -> list[Path]:
     .config/claude (when that holds projects), those that exist; else the folder itself."""
     if is_claude_home(folder):
         return [folder]
-    found = [folder / ".claude"] if (folder / ".claude").is_dir() else []
+    found = [folder / ".claude"] if _is_folder(folder / ".claude") else []
     xdg = folder / ".config" / "claude"
     if _holds_projects(xdg) and not any(_same(xdg, h) for h in found):
         found.append(xdg)
