@@ -24,7 +24,7 @@ from memdir_nb.storage.containment import real_path
 CLAUDE_HOME_MARKERS = ("projects", "agent-memory", "settings.json", "settings.local.json")
 
 
-def _is_folder(path: Path, *, follow: bool = True) -> bool:
+def is_folder(path: Path, *, follow: bool = True) -> bool:
     """Whether path is a folder; one that cannot be looked at (a name past NAME_MAX, a parent
     this user cannot enter, an I/O error) is none, so an odd XDG_CONFIG_HOME or --home never
     takes the listing of the other homes down (pathlib's is_dir raises for all but "absent")."""
@@ -36,7 +36,7 @@ def _is_folder(path: Path, *, follow: bool = True) -> bool:
 
 def is_claude_home(path: Path) -> bool:
     """Whether path is a Claude home: named .claude, or holding what Claude Code keeps there."""
-    return _is_folder(path) and (
+    return is_folder(path) and (
         path.name == ".claude" or any(os.path.lexists(path / m) for m in CLAUDE_HOME_MARKERS)
     )
 
@@ -49,7 +49,7 @@ def xdg_claude_home(config: MemdirConfig) -> Path:
 
 
 def _holds_projects(path: Path) -> bool:
-    return _is_folder(path / "projects", follow=False)  # a symlinked projects/ leads anywhere
+    return is_folder(path / "projects", follow=False)  # a symlinked projects/ leads anywhere
 
 
 def _same(a: Path, b: Path) -> bool:
@@ -64,7 +64,7 @@ def claude_homes_in(folder: Path) -> list[Path]:
     .config/claude (when that holds projects), those that exist; else the folder itself."""
     if is_claude_home(folder):
         return [folder]
-    found = [folder / ".claude"] if _is_folder(folder / ".claude") else []
+    found = [folder / ".claude"] if is_folder(folder / ".claude") else []
     xdg = folder / ".config" / "claude"
     if _holds_projects(xdg) and not any(_same(xdg, h) for h in found):
         found.append(xdg)

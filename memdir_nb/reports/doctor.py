@@ -15,7 +15,7 @@ import os
 from pathlib import Path
 
 from memdir_nb.formats.names import is_memory_filename
-from memdir_nb.home.claude_homes import unread_xdg_home
+from memdir_nb.home.claude_homes import is_folder, unread_xdg_home
 from memdir_nb.home.config import (
     MEMORY_DIR_ENV_VARS,
     MEMORY_SETTINGS_KEYS,
@@ -228,9 +228,10 @@ def _xdg_home_findings(config: MemdirConfig) -> list[DoctorFinding]:
         projects = list((xdg / PROJECTS_DIRNAME).iterdir())
     except OSError:
         return []
-    # a symlinked project or memory folder could lead anywhere: only real folders count
-    real = [p for p in projects if not p.is_symlink() and not (p / "memory").is_symlink()]
-    dirs = sorted(p.name for p in real if (p / "memory").is_dir())
+    # a symlinked project or memory folder could lead anywhere: only real folders count, and
+    # one that cannot be looked at (past PATH_MAX, not enterable) is none
+    real = [p for p in projects if is_folder(p, follow=False)]
+    dirs = sorted(p.name for p in real if is_folder(p / "memory", follow=False))
     if not dirs:
         return []
     return [

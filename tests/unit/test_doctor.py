@@ -336,3 +336,19 @@ def test_memory_dirs_in_an_unread_xdg_home_are_a_note_naming_the_variable_that_r
     assert f"CLAUDE_CONFIG_DIR={xdg}" in f.fix
     named = diagnose(w.config({"CLAUDE_CONFIG_DIR": str(xdg)}))
     assert "xdg-home-unread" not in codes(named)
+
+
+def test_a_project_folder_in_the_xdg_home_that_cannot_be_looked_at_leaves_the_note_standing(
+    tmp_path: Path,
+) -> None:
+    # `project/memory` past PATH_MAX (as a folder this user cannot enter, say one `sudo claude`
+    # left) raised out of pathlib's is_symlink: the whole doctor ended in a traceback
+    w, _ = healthy(tmp_path)
+    config_home = tmp_path.joinpath(*["c" * 250] * 15)
+    projects = config_home / "claude" / "projects"
+    (projects / "-home-me-app" / "memory").mkdir(parents=True)
+    edge = projects / ("p" * (4092 - len(str(projects)) - 1))
+    edge.mkdir()
+    assert len(str(edge)) < 4096 <= len(str(edge / "memory"))
+    f = finding(diagnose(w.config({"XDG_CONFIG_HOME": str(config_home)})), "xdg-home-unread")
+    assert f.items == ("-home-me-app",)
