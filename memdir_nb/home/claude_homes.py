@@ -14,24 +14,14 @@ the variable says so; doctor notes the memory dirs it holds (reports.doctor).
 from __future__ import annotations
 
 import os
-import stat
 from pathlib import Path
 
 from memdir_nb.home.config import MemdirConfig
 from memdir_nb.storage.containment import real_path
+from memdir_nb.storage.fsutil import is_folder
 
 # What Claude Code keeps in a Claude home from its first start; one of them marks the folder.
 CLAUDE_HOME_MARKERS = ("projects", "agent-memory", "settings.json", "settings.local.json")
-
-
-def is_folder(path: Path, *, follow: bool = True) -> bool:
-    """Whether path is a folder; one that cannot be looked at (a name past NAME_MAX, a parent
-    this user cannot enter, an I/O error) is none, so an odd XDG_CONFIG_HOME or --home never
-    takes the listing of the other homes down (pathlib's is_dir raises for all but "absent")."""
-    try:
-        return stat.S_ISDIR(os.stat(path, follow_symlinks=follow).st_mode)
-    except (OSError, ValueError):
-        return False
 
 
 def is_claude_home(path: Path) -> bool:

@@ -15,7 +15,7 @@ import os
 from pathlib import Path
 
 from memdir_nb.formats.names import is_memory_filename
-from memdir_nb.home.claude_homes import is_folder, unread_xdg_home
+from memdir_nb.home.claude_homes import unread_xdg_home
 from memdir_nb.home.config import (
     MEMORY_DIR_ENV_VARS,
     MEMORY_SETTINGS_KEYS,
@@ -30,6 +30,7 @@ from memdir_nb.reports.dir_checks import dir_findings
 from memdir_nb.reports.memory_dirs import PROJECTS_DIRNAME
 from memdir_nb.reports.where import WhereReport, where
 from memdir_nb.spec.text import plural
+from memdir_nb.storage.fsutil import is_folder
 
 # ---------------------------------------------------------------------------- settings
 

@@ -117,6 +117,17 @@ def _swap_error(part: str, exc: OSError, parent_fd: int, shown: str) -> SymlinkS
     )
 
 
+def is_folder(path: str | os.PathLike[str], *, follow: bool = True) -> bool:
+    """Whether path is a folder (with follow=False, a real one, not a symlink to one). One
+    that cannot be looked at (a name past NAME_MAX or a path past PATH_MAX, a parent this user
+    cannot enter, an I/O error) is none: pathlib's is_dir and is_symlink raise for all but
+    "absent", and one such folder took a whole listing down."""
+    try:
+        return stat.S_ISDIR(os.stat(path, follow_symlinks=follow).st_mode)
+    except (OSError, ValueError):
+        return False
+
+
 def exists_at(dir_fd: int, name: str) -> bool:
     """True when `name` exists in the folder (a symlink counts, it is not followed)."""
     try:
