@@ -129,11 +129,16 @@ def is_folder(path: str | os.PathLike[str], *, follow: bool = True) -> bool:
 
 
 def exists_at(dir_fd: int, name: str) -> bool:
-    """True when `name` exists in the folder (a symlink counts, it is not followed)."""
+    """True when `name` exists in the folder (a symlink counts, it is not followed); a name
+    past NAME_MAX cannot."""
     try:
         os.stat(name, dir_fd=dir_fd, follow_symlinks=False)
     except FileNotFoundError:
         return False
+    except OSError as exc:
+        if exc.errno == errno.ENAMETOOLONG:
+            return False
+        raise
     return True
 
 
