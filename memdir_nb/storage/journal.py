@@ -275,9 +275,7 @@ class CorruptJournal(ValueError):
 # naming anything else (`../x`, another memory, a person's own hidden `.notes.tmp`) would have it
 # delete or pull in a file the step never wrote.
 _OPTIONAL_NAMES = {"backup": ".bak", "tmp": ".tmp"}
-# the bytes of a file's name its side names keep: with `.`, a txid (`<pid>-<8 hex>`), a
-# sequence number and `.bak.part`, at most about 220 of NAME_MAX's 255
-SIDE_STEM_MAX_BYTES = 180
+
 _SIDE_TAIL = re.compile(r"\.[0-9a-f]+(?:-[0-9a-f]+)*-[0-9]+")  # .<txid>-<seq>
 
 
@@ -288,30 +286,17 @@ def _relative_problem(rel: str) -> str | None:
     return None
 
 
-def side_stem(name: str) -> str:
-    """The start of a side file's name (`.<name>`, then `.<txid>-<seq>.tmp`, `.bak` or
-    `.bak.part`): the file's name cut to at most SIDE_STEM_MAX_BYTES bytes at a character's
-    end, so a side name stays within NAME_MAX whatever the name's script. Cut by characters, a
-    valid 248-byte name of CJK characters made a 270-byte temp name: the write failed, and its
-    record could not be rolled back, so every later write in the dir failed too."""
-    size = 0
-    for at, ch in enumerate(name):
-        size += len(ch.encode("utf-8", "surrogateescape"))
-        if size > SIDE_STEM_MAX_BYTES:
-            return "." + name[:at]
-    return "." + name
-
-
 def side_name(name: str, txid: str, seq: int, suffix: str) -> str:
-    """A side file's name for the file `name` (see side_stem)."""
-    return f"{side_stem(name)}.{txid}-{seq}{suffix}"
+    """A side file's name for the file `name` (`.<name>.<txid>-<seq>.tmp`, `.bak`, `.part`;
+    fsutil.side_stem keeps it within NAME_MAX)."""
+    return f"{fsutil.side_stem(name)}.{txid}-{seq}{suffix}"
 
 
 def _side_name_problem(name: str, suffix: str, path: str) -> str | None:
     """Why a backup or temp name is not one the transaction writes for `path`, else None.
     A journal written before side_stem cut names by bytes cut them at 180 characters."""
     base = path.rsplit("/", 1)[-1]
-    for stem in {side_stem(base), "." + base[:180]}:
+    for stem in {fsutil.side_stem(base), "." + base[:180]}:
         tail = name[len(stem) : len(name) - len(suffix)]
         if name.startswith(stem) and name.endswith(suffix) and _SIDE_TAIL.fullmatch(tail):
             return None

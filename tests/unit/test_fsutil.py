@@ -113,3 +113,12 @@ def test_a_folder_that_cannot_be_looked_at_is_no_folder_and_raises_nothing(
     assert not fsutil.is_folder(tmp_path / "link", follow=False)
     for odd in ("x" * 300, "file/sub", "missing", "nul\0"):
         assert not fsutil.is_folder(tmp_path / odd)
+
+
+def test_a_side_name_keeps_at_most_180_bytes_of_the_name_and_never_half_a_character() -> None:
+    assert fsutil.side_stem("notes.md") == ".notes.md"
+    assert fsutil.side_stem("a" * 250) == "." + "a" * 180
+    cjk = fsutil.side_stem("記" * 80)  # 3 bytes each: 60 fit
+    assert cjk == "." + "記" * 60 and len(cjk.encode()) == 181
+    mixed = fsutil.side_stem("a" + "\U0001f600" * 60)  # 1 + 4 * 44 = 177 bytes fit, not 181
+    assert mixed == ".a" + "\U0001f600" * 44
