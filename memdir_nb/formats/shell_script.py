@@ -73,13 +73,14 @@ def _arithmetic_step(line: str, i: int, nest: list[str]) -> int:
     return 1
 
 
-def _heredoc_operators(line: str, nest: list[str]) -> list[re.Match[str]]:
-    """The here-document operators of one line that the shell would see: a `<<` inside quotes
-    (`echo "a << b"`) or a comment is text, one inside `$(...)` is an operator even within
-    double quotes (`git commit -m "$(cat <<'EOF'`), and one inside `$((...))` is a shift.
-    `nest` is what is open at the line's start, innermost last (a quote, `(` for a
-    substitution or subshell, `((` for arithmetic), and is left as it is at the line's end,
-    for a string that spans lines."""
+def _heredoc_operators(line: str, nest: list[str]) -> tuple[list[re.Match[str]], int]:
+    """The here-document operators of one line that the shell would see, and where its comment
+    starts (the line's length when it has none): a `<<` inside quotes (`echo "a << b"`) or a
+    comment is text, one inside `$(...)` is an operator even within double quotes
+    (`git commit -m "$(cat <<'EOF'`), and one inside `$((...))` is a shift; a `#` starting a
+    word outside quotes starts a comment. `nest` is what is open at the line's start,
+    innermost last (a quote, `(` for a substitution or subshell, `((` for arithmetic), and is
+    left as it is at the line's end, for a string that spans lines."""
     found: list[re.Match[str]] = []
     i, word_start = 0, True
     last_close = line.rfind("))")
@@ -108,7 +109,7 @@ def _heredoc_operators(line: str, nest: list[str]) -> list[re.Match[str]]:
         elif ch == ")" and top == "(":
             nest.pop()
         elif ch == "#" and word_start:
-            break  # a comment runs to the line end
+            return found, i  # a comment runs to the line end
         elif line.startswith("<<<", i):  # a here-string: its word is on this line
             i, word_start = i + 3, True
             continue
@@ -118,15 +119,15 @@ def _heredoc_operators(line: str, nest: list[str]) -> list[re.Match[str]]:
             continue
         word_start = ch in " \t;&|()<>"
         i += 1
-    return found
+    return found, len(line)
 
 
 def _without_here_documents(script: str) -> str:
-    """The script with each here-document's operator and body taken out: the body (a commit
-    message, a memory's text) is data, and read as commands it would name files it never
-    touched or, holding an apostrophe, make the whole script unparsable. The body runs to the
-    line that is exactly its delimiter (tabs before it allowed after `<<-`); the operator's
-    line keeps its command and redirections (`cat > notes.md`)."""
+    """The script with its comments, and each here-document's operator and body, taken out:
+    a comment and a body (a commit message, a memory's text) are text, and read as commands
+    they would name files never touched or, holding an apostrophe, make the whole script
+    unparsable. A body runs to the line that is exactly its delimiter (tabs before it allowed
+    after `<<-`); the operator's line keeps its command and redirections (`cat > notes.md`)."""
     kept: list[str] = []
     waiting: list[tuple[str, bool]] = []  # (delimiter, tabs allowed), in the order opened
     nest: list[str] = []
@@ -136,7 +137,8 @@ def _without_here_documents(script: str) -> str:
             if (line.lstrip("\t") if dashed else line).rstrip("\r") == delimiter:
                 waiting.pop(0)
             continue
-        operators = _heredoc_operators(line, nest)
+        operators, comment = _heredoc_operators(line, nest)
+        line = line[:comment]  # a comment is text, whatever quotes it holds (`# it's`)
         for match in reversed(operators):
             word = next(group for group in match.group(2, 3, 4) if group is not None)
             waiting.insert(0, (word, bool(match.group(1))))
@@ -167,7 +169,7 @@ def shell_commands(command: str) -> list[ShellCommand] | None:
     words: list[str] = []
     scope: list[int] = []
     opened = 0
-    piped = comment = False
+    piped = False
 
     def end(pipe: bool = False) -> None:
         nonlocal piped
@@ -179,14 +181,8 @@ def shell_commands(command: str) -> list[ShellCommand] | None:
     try:
         for token in lexer:
             if not token or any(ch not in _PUNCTUATION for ch in token):
-                if comment or token.startswith("#"):  # a word starting with # starts a comment
-                    comment = True
-                else:
-                    words.append(token)
+                words.append(token)  # comments are gone (_without_here_documents)
                 continue
-            if comment and "\n" not in token:
-                continue  # `;` or `|` inside a comment: the comment runs to the line end
-            comment = False
             for operator in _OPERATOR.findall(token):
                 end(pipe=operator in ("|", "|&"))
                 if operator == "(":

@@ -72,6 +72,17 @@ def test_every_form_of_arithmetic_keeps_its_shift_from_opening_a_here_document(
     assert commands is not None and commands[-1] == ["rm", "a.md"]
 
 
+def test_a_comment_is_text_whatever_it_holds_and_a_quoted_hash_is_a_word() -> None:
+    # an apostrophe in a comment (`# Let's check`) left the script unparsable, so none of its
+    # memory operations counted; a quoted `'#'` started a comment and hid the redirection
+    script = "# Let's look first\ncat a.md # it's there (\necho '#' \"#x\" > n.md\nrm b.md"
+    assert simple_commands(script) == [
+        ["cat", "a.md"],
+        ["echo", "#", "#x", ">", "n.md"],
+        ["rm", "b.md"],
+    ]
+
+
 def test_a_here_document_inside_a_quoted_substitution_is_still_one() -> None:
     # Claude Code's commit idiom: the message's odd quote must not unbalance the script
     script = 'git commit -m "$(cat <<\'EOF\'\nsay "hi\nEOF\n)"\nrm z.md'
