@@ -12,6 +12,8 @@ import re
 import shlex
 from dataclasses import dataclass
 
+from memdir_nb.spec.constants import SHELL_SUBSHELL_MAX_DEPTH
+
 _SHELL_SPLIT = ";&|\n"  # what ends a simple command, alone or in runs (`&&`, `||`, `;\n`)
 _PUNCTUATION = _SHELL_SPLIT + "()"  # and a subshell's parentheses (`( cd x; rm a )`, `$(...)`)
 # one operator of a run of punctuation the lexer returns as one token (`)&&(`, `;;`, `|&`)
@@ -161,7 +163,8 @@ class ShellCommand:
 def shell_commands(command: str) -> list[ShellCommand] | None:
     """Each simple command of a shell script with its words, split where the shell runs the
     next one (`;`, `&`, `|`, `&&`, `||`, a line end, a parenthesis; a `#` comment runs to its
-    line end), or None when the script cannot be parsed (an unclosed quote)."""
+    line end), or None when the script cannot be parsed (an unclosed quote) or nests
+    subshells deeper than SHELL_SUBSHELL_MAX_DEPTH."""
     script = _CONTINUATION.sub(" ", _without_here_documents(command))
     lexer = shlex.shlex(script, posix=True, punctuation_chars=_PUNCTUATION)
     lexer.whitespace, lexer.whitespace_split, lexer.commenters = " \t\r", True, ""
@@ -186,6 +189,8 @@ def shell_commands(command: str) -> list[ShellCommand] | None:
             for operator in _OPERATOR.findall(token):
                 end(pipe=operator in ("|", "|&"))
                 if operator == "(":
+                    if len(scope) == SHELL_SUBSHELL_MAX_DEPTH:
+                        return None  # deeper than any script is written: not read
                     opened += 1
                     scope.append(opened)
                 elif operator == ")" and scope:

@@ -13,6 +13,7 @@ from memdir_nb.formats.shell_script import (
     simple_commands,
     split_redirections,
 )
+from memdir_nb.spec.constants import SHELL_SUBSHELL_MAX_DEPTH
 
 
 def test_a_script_splits_into_simple_commands_at_separators_and_line_ends() -> None:
@@ -81,6 +82,15 @@ def test_a_comment_is_text_whatever_it_holds_and_a_quoted_hash_is_a_word() -> No
         ["echo", "#", "#x", ">", "n.md"],
         ["rm", "b.md"],
     ]
+
+
+def test_a_script_nesting_subshells_past_any_real_depth_is_not_read() -> None:
+    # each command kept (and the replay compared) the whole stack of subshells around it:
+    # 16,000 `(` before 8,000 `cd`s, one 56 KB call, took 3.6 s (quadratic in the script)
+    deep = SHELL_SUBSHELL_MAX_DEPTH
+    assert simple_commands("(" * deep + "rm a.md" + ")" * deep) == [["rm", "a.md"]]
+    assert shell_commands("(" * (deep + 1) + "rm a.md" + ")" * (deep + 1)) is None
+    assert shell_commands("(" * 2_000 + "cd a;" * 1_000) is None
 
 
 def test_a_here_document_inside_a_quoted_substitution_is_still_one() -> None:
