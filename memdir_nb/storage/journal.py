@@ -275,7 +275,6 @@ class CorruptJournal(ValueError):
 # naming anything else (`../x`, another memory, a person's own hidden `.notes.tmp`) would have it
 # delete or pull in a file the step never wrote.
 _OPTIONAL_NAMES = {"backup": ".bak", "tmp": ".tmp"}
-
 _SIDE_TAIL = re.compile(r"\.[0-9a-f]+(?:-[0-9a-f]+)*-[0-9]+")  # .<txid>-<seq>
 
 
