@@ -96,6 +96,10 @@ class StrippedStems:
         """How many tokens the caches hold."""
         return len(self._single)
 
+    def kept_chars(self) -> int:
+        """The characters of the tokens the caches hold (a negated one twice: its parts)."""
+        return sum(map(len, self._single)) + sum(map(len, self._negated))
+
     def __call__(self, text: str) -> Stripped | None:
         """text stripped token by token; None for text that is not ASCII or holds a two-word
         negation (strip it as a whole: strip_negations)."""
@@ -168,6 +172,9 @@ def _tokens(text: str) -> set[str] | None:
 # them, so a large dir's vocabulary is not held for the life of the process (after plans of the
 # 2,000 and 20,000-file bench dirs they hold about 7,000 and 18,000: 0.9 and 2.4 MB).
 SHARED_KEPT_MAX = 60_000
+# ... or more than this many characters of words, stems and tokens: a token is as long as the
+# text allows (8 KiB of a pasted blob), and 60,000 such entries held about 500 MB
+SHARED_KEPT_MAX_CHARS = 4_000_000
 _SHARED_LOCK = threading.Lock()
 _shared: list[tuple[StemCache, StrippedStems]] = []  # the process's shared caches, once made
 
@@ -190,6 +197,13 @@ def shared_stem_cache() -> Iterator[StemCache]:
             _shared.append((stems, StrippedStems(stems)))
         yield _shared[0][0]
     finally:
-        if _shared and _shared[0][0].size() + _shared[0][1].size() > SHARED_KEPT_MAX:
+        if _shared and _kept_too_much(*_shared[0]):
             _shared.clear()
         _SHARED_LOCK.release()
+
+
+def _kept_too_much(stems: StemCache, stripped: StrippedStems) -> bool:
+    """Whether the shared caches hold past their bound, in entries or in characters."""
+    if stems.size() + stripped.size() > SHARED_KEPT_MAX:
+        return True
+    return stems.kept_chars() + stripped.kept_chars() > SHARED_KEPT_MAX_CHARS

@@ -108,9 +108,13 @@ class _Snapshot:
 # What a memory file's header gives the plan (name, description, type), by the SHA-256 of the
 # file's bytes (the snapshot's hash): a later plan in this process parses only the files that
 # changed since. The bytes decide the text and the text the header, so the fields are the same
-# as a new parse gives. Emptied when it reaches _HEADS_MAX files (about 350 bytes each: 7 MB).
+# as a new parse gives. Emptied when it reaches _HEADS_MAX files (about 350 bytes each: 7 MB)
+# or _HEADS_MAX_CHARS characters of fields (a description may fill the 8 KiB header: 20,000
+# such files held 160 MB).
 _HEADS: dict[str, tuple[str | None, str, str]] = {}
 _HEADS_MAX = 20_000
+_HEADS_MAX_CHARS = 8_000_000
+_heads_chars = [0]  # the characters of the fields _HEADS holds
 
 
 def _head(sha: str | None, text: str) -> tuple[str | None, str, str]:
@@ -121,9 +125,11 @@ def _head(sha: str | None, text: str) -> tuple[str | None, str, str]:
         fm, _ = parse_frontmatter(text)
         head = (fm.name, fm.description or "", str(fm.type or fm.raw_type or ""))
         if sha:
-            if len(_HEADS) >= _HEADS_MAX:
+            if len(_HEADS) >= _HEADS_MAX or _heads_chars[0] >= _HEADS_MAX_CHARS:
                 _HEADS.clear()
+                _heads_chars[0] = 0
             _HEADS[sha] = head
+            _heads_chars[0] += len(head[0] or "") + len(head[1]) + len(head[2])
     return head
 
 

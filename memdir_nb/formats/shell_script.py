@@ -12,6 +12,8 @@ import re
 import shlex
 from dataclasses import dataclass
 
+from memdir_nb.spec.constants import SHELL_SUBSHELL_MAX_DEPTH
+
 _SHELL_SPLIT = ";&|\n"  # what ends a simple command, alone or in runs (`&&`, `||`, `;\n`)
 _PUNCTUATION = _SHELL_SPLIT + "()"  # and a subshell's parentheses (`( cd x; rm a )`, `$(...)`)
 # one operator of a run of punctuation the lexer returns as one token (`)&&(`, `;;`, `|&`)
@@ -45,44 +47,71 @@ def _quoted_step(line: str, i: int, nest: list[str]) -> int:
     if line.startswith("$((", i):
         nest.append("((")
         return 3
+    if line.startswith("$[", i):
+        nest.append("$[")
+        return 2
     if line.startswith("$(", i):
         nest.append("(")
         return 2
     return 1
 
 
-def _heredoc_operators(line: str, nest: list[str]) -> list[re.Match[str]]:
-    """The here-document operators of one line that the shell would see: a `<<` inside quotes
-    (`echo "a << b"`) or a comment is text, one inside `$(...)` is an operator even within
-    double quotes (`git commit -m "$(cat <<'EOF'`), and one inside `$((...))` is a shift.
-    `nest` is what is open at the line's start, innermost last (a quote, `(` for a
-    substitution or subshell, `((` for arithmetic), and is left as it is at the line's end,
-    for a string that spans lines."""
+# what opens arithmetic, where `<<` is a shift: `$((`, `((` as a command (`(( x <<= 1 ))`,
+# `for ((`), `$[`; and, inside it, a parenthesis or bracket that must close before it does
+_ARITHMETIC = ("((", "$[", "a(", "a[")
+
+
+def _arithmetic_step(line: str, i: int, nest: list[str]) -> int:
+    """How far one step inside arithmetic moves: `))` closes `((` only when the parentheses
+    opened inside it are closed (`$(( (1 + (2)) << 2 ))`, `$(( $((1)) << 2 ))`)."""
+    ch, top = line[i], nest[-1]
+    if top == "((" and line.startswith("))", i):
+        nest.pop()
+        return 2
+    if (ch == "]" and top in ("$[", "a[")) or (ch == ")" and top == "a("):
+        nest.pop()
+    elif ch in "([":
+        nest.append("a" + ch)
+    return 1
+
+
+def _heredoc_operators(line: str, nest: list[str]) -> tuple[list[re.Match[str]], int]:
+    """The here-document operators of one line that the shell would see, and where its comment
+    starts (the line's length when it has none): a `<<` inside quotes (`echo "a << b"`) or a
+    comment is text, one inside `$(...)` is an operator even within double quotes
+    (`git commit -m "$(cat <<'EOF'`), and one inside `$((...))` is a shift; a `#` starting a
+    word outside quotes starts a comment. `nest` is what is open at the line's start,
+    innermost last (a quote, `(` for a substitution or subshell, `((` for arithmetic), and is
+    left as it is at the line's end, for a string that spans lines."""
     found: list[re.Match[str]] = []
     i, word_start = 0, True
+    last_close = line.rfind("))")
     while i < len(line):
         ch, top = line[i], nest[-1] if nest else ""
         if top in ("'", '"'):
             i += _quoted_step(line, i, nest)
             word_start = False
             continue
-        if top == "((":  # arithmetic, where `<<` is a shift
-            closing = line.startswith("))", i)
-            if closing:
-                nest.pop()
-            i, word_start = i + (2 if closing else 1), False
+        if top in _ARITHMETIC:
+            i, word_start = i + _arithmetic_step(line, i, nest), False
             continue
         if ch == "\\":
             i += 1
-        elif line.startswith("$((", i):
+        elif line.startswith("$((", i) or (
+            word_start and line.startswith("((", i) and last_close > i
+        ):  # `((` with no `))` after it on its line is two subshells, as bash reads it
             nest.append("((")
-            i += 2
+            i, word_start = i + (3 if ch == "$" else 2), False
+            continue
+        elif line.startswith("$[", i):
+            nest.append("$[")
+            i += 1
         elif ch in "'\"(":
             nest.append(ch)
         elif ch == ")" and top == "(":
             nest.pop()
         elif ch == "#" and word_start:
-            break  # a comment runs to the line end
+            return found, i  # a comment runs to the line end
         elif line.startswith("<<<", i):  # a here-string: its word is on this line
             i, word_start = i + 3, True
             continue
@@ -92,15 +121,15 @@ def _heredoc_operators(line: str, nest: list[str]) -> list[re.Match[str]]:
             continue
         word_start = ch in " \t;&|()<>"
         i += 1
-    return found
+    return found, len(line)
 
 
 def _without_here_documents(script: str) -> str:
-    """The script with each here-document's operator and body taken out: the body (a commit
-    message, a memory's text) is data, and read as commands it would name files it never
-    touched or, holding an apostrophe, make the whole script unparsable. The body runs to the
-    line that is exactly its delimiter (tabs before it allowed after `<<-`); the operator's
-    line keeps its command and redirections (`cat > notes.md`)."""
+    """The script with its comments, and each here-document's operator and body, taken out:
+    a comment and a body (a commit message, a memory's text) are text, and read as commands
+    they would name files never touched or, holding an apostrophe, make the whole script
+    unparsable. A body runs to the line that is exactly its delimiter (tabs before it allowed
+    after `<<-`); the operator's line keeps its command and redirections (`cat > notes.md`)."""
     kept: list[str] = []
     waiting: list[tuple[str, bool]] = []  # (delimiter, tabs allowed), in the order opened
     nest: list[str] = []
@@ -110,7 +139,8 @@ def _without_here_documents(script: str) -> str:
             if (line.lstrip("\t") if dashed else line).rstrip("\r") == delimiter:
                 waiting.pop(0)
             continue
-        operators = _heredoc_operators(line, nest)
+        operators, comment = _heredoc_operators(line, nest)
+        line = line[:comment]  # a comment is text, whatever quotes it holds (`# it's`)
         for match in reversed(operators):
             word = next(group for group in match.group(2, 3, 4) if group is not None)
             waiting.insert(0, (word, bool(match.group(1))))
@@ -133,7 +163,8 @@ class ShellCommand:
 def shell_commands(command: str) -> list[ShellCommand] | None:
     """Each simple command of a shell script with its words, split where the shell runs the
     next one (`;`, `&`, `|`, `&&`, `||`, a line end, a parenthesis; a `#` comment runs to its
-    line end), or None when the script cannot be parsed (an unclosed quote)."""
+    line end), or None when the script cannot be parsed (an unclosed quote) or nests
+    subshells deeper than SHELL_SUBSHELL_MAX_DEPTH."""
     script = _CONTINUATION.sub(" ", _without_here_documents(command))
     lexer = shlex.shlex(script, posix=True, punctuation_chars=_PUNCTUATION)
     lexer.whitespace, lexer.whitespace_split, lexer.commenters = " \t\r", True, ""
@@ -141,7 +172,7 @@ def shell_commands(command: str) -> list[ShellCommand] | None:
     words: list[str] = []
     scope: list[int] = []
     opened = 0
-    piped = comment = False
+    piped = False
 
     def end(pipe: bool = False) -> None:
         nonlocal piped
@@ -153,17 +184,13 @@ def shell_commands(command: str) -> list[ShellCommand] | None:
     try:
         for token in lexer:
             if not token or any(ch not in _PUNCTUATION for ch in token):
-                if comment or token.startswith("#"):  # a word starting with # starts a comment
-                    comment = True
-                else:
-                    words.append(token)
+                words.append(token)  # comments are gone (_without_here_documents)
                 continue
-            if comment and "\n" not in token:
-                continue  # `;` or `|` inside a comment: the comment runs to the line end
-            comment = False
             for operator in _OPERATOR.findall(token):
                 end(pipe=operator in ("|", "|&"))
                 if operator == "(":
+                    if len(scope) == SHELL_SUBSHELL_MAX_DEPTH:
+                        return None  # deeper than any script is written: not read
                     opened += 1
                     scope.append(opened)
                 elif operator == ")" and scope:

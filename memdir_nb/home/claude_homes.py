@@ -17,6 +17,8 @@ import os
 from pathlib import Path
 
 from memdir_nb.home.config import MemdirConfig
+from memdir_nb.storage.containment import real_path
+from memdir_nb.storage.fsutil import is_folder
 
 # What Claude Code keeps in a Claude home from its first start; one of them marks the folder.
 CLAUDE_HOME_MARKERS = ("projects", "agent-memory", "settings.json", "settings.local.json")
@@ -24,7 +26,7 @@ CLAUDE_HOME_MARKERS = ("projects", "agent-memory", "settings.json", "settings.lo
 
 def is_claude_home(path: Path) -> bool:
     """Whether path is a Claude home: named .claude, or holding what Claude Code keeps there."""
-    return path.is_dir() and (
+    return is_folder(path) and (
         path.name == ".claude" or any(os.path.lexists(path / m) for m in CLAUDE_HOME_MARKERS)
     )
 
@@ -37,11 +39,14 @@ def xdg_claude_home(config: MemdirConfig) -> Path:
 
 
 def _holds_projects(path: Path) -> bool:
-    return (path / "projects").is_dir() and not (path / "projects").is_symlink()
+    return is_folder(path / "projects", follow=False)  # a symlinked projects/ leads anywhere
 
 
 def _same(a: Path, b: Path) -> bool:
-    return os.path.realpath(a) == os.path.realpath(b)
+    try:
+        return real_path(a) == real_path(b)
+    except OSError:  # a path that keeps changing while it is resolved: not known to be one
+        return False
 
 
 def claude_homes_in(folder: Path) -> list[Path]:
@@ -49,7 +54,7 @@ def claude_homes_in(folder: Path) -> list[Path]:
     .config/claude (when that holds projects), those that exist; else the folder itself."""
     if is_claude_home(folder):
         return [folder]
-    found = [folder / ".claude"] if (folder / ".claude").is_dir() else []
+    found = [folder / ".claude"] if is_folder(folder / ".claude") else []
     xdg = folder / ".config" / "claude"
     if _holds_projects(xdg) and not any(_same(xdg, h) for h in found):
         found.append(xdg)

@@ -117,6 +117,9 @@ def _is_salient(word: str) -> bool:
 # when it reaches _MAX_KNOWN_WORDS words, so its memory is bounded whatever the dir holds.
 _ASCII_STEMS: dict[str, str] = {}
 _MAX_KNOWN_WORDS = 50_000
+# A longer "word" (a pasted blob, a hash run together) is tested each time and not kept: a word
+# is as long as its text, and 50,000 of them could hold gigabytes for the life of a kernel.
+_MAX_KNOWN_WORD_CHARS = 64
 
 
 def _ascii_stems() -> dict[str, str]:
@@ -137,7 +140,8 @@ def _learn_stem(stems: dict[str, str], w: str) -> str:
         if len(w) >= 4 and w not in _STOP and (w[0] > "9" or w.strip(_NUMBER_CHARS))
         else ""
     )
-    stems[w] = stem
+    if len(w) <= _MAX_KNOWN_WORD_CHARS:
+        stems[w] = stem
     return stem
 
 

@@ -34,6 +34,7 @@ from memdir_nb.reports.where import WhereReport, where
 from memdir_nb.spec.constants import ENTRYPOINT_NAME
 from memdir_nb.spec.text import plural
 from memdir_nb.storage.access import read_regular_file
+from memdir_nb.storage.fsutil import is_folder
 
 # ---------------------------------------------------------------------------- settings
 
@@ -249,9 +250,10 @@ def _xdg_home_findings(config: MemdirConfig) -> list[DoctorFinding]:
         projects = list((xdg / PROJECTS_DIRNAME).iterdir())
     except OSError:
         return []
-    # a symlinked project or memory folder could lead anywhere: only real folders count
-    real = [p for p in projects if not p.is_symlink() and not (p / "memory").is_symlink()]
-    dirs = sorted(p.name for p in real if (p / "memory").is_dir())
+    # a symlinked project or memory folder could lead anywhere: only real folders count, and
+    # one that cannot be looked at (past PATH_MAX, not enterable) is none
+    real = [p for p in projects if is_folder(p, follow=False)]
+    dirs = sorted(p.name for p in real if is_folder(p / "memory", follow=False))
     if not dirs:
         return []
     return [

@@ -26,7 +26,7 @@ from memdir_nb.reports.memory_dirs import (
 )
 from memdir_nb.spec.freshness import memory_age_days
 from memdir_nb.spec.text import terminal_safe
-from memdir_nb.storage.fsutil import check_replaceable
+from memdir_nb.storage.fsutil import check_replaceable, side_stem
 from memdir_nb.storage.index_files import nested_index_references
 
 MEMORIES_FILE = "memories.parquet"
@@ -225,7 +225,9 @@ def _write_tables(tables: Sequence[tuple[Any, Path]]) -> None:
     written: list[tuple[str, Path]] = []
     try:
         for table, path in tables:
-            fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+            fd, tmp = tempfile.mkstemp(
+                prefix=f"{side_stem(path.name)}.", suffix=".tmp", dir=path.parent
+            )
             os.close(fd)
             written.append((tmp, path))
             pq.write_table(table, tmp, compression="zstd")

@@ -29,6 +29,7 @@ from memdir_nb.spec.freshness import memory_age_days
 from memdir_nb.spec.text import plural
 from memdir_nb.storage.access import read_regular_file
 from memdir_nb.storage.containment import PathTraversalError, validate_project_path
+from memdir_nb.storage.fsutil import is_folder
 from memdir_nb.storage.scan import scan_memory_dir
 
 AGENT_MEMORY_DIRNAME = "agent-memory"
@@ -241,19 +242,25 @@ def project_path_for_key(
     return guess_project_path(key, listings=listings)
 
 
+def _real_subfolders(folder: Path) -> list[Path]:
+    """The real folders (no symlinks: they could lead anywhere) in a folder, sorted; none when
+    it cannot be listed. One that cannot be looked at is left out (storage.fsutil.is_folder)."""
+    try:
+        entries = sorted(folder.iterdir())
+    except OSError:
+        return []
+    return [entry for entry in entries if is_folder(entry, follow=False)]
+
+
 def _agent_dirs(base: Path, project: str | None = None) -> list[Path]:
-    if not base.is_dir() or base.is_symlink():
+    if not is_folder(base, follow=False):
         return []
     if project is not None:  # a repository's tree: a symlinked .claude/ may lead anywhere
         try:
             validate_project_path(base, project)
         except PathTraversalError:
             return []
-    return [
-        d
-        for d in sorted(base.iterdir())
-        if d.is_dir() and not d.is_symlink() and not d.name.startswith(".")
-    ]
+    return [d for d in _real_subfolders(base) if not d.name.startswith(".")]
 
 
 def settings_memory_dir(claude_home: str | os.PathLike[str]) -> Path | None:
@@ -271,7 +278,7 @@ def settings_memory_dir(claude_home: str | os.PathLike[str]) -> Path | None:
     if valid is None:
         return None
     path = Path(valid)
-    return path if path.is_dir() and not path.is_symlink() else None
+    return path if is_folder(path, follow=False) else None
 
 
 def find_memory_dirs(claude_home: str | os.PathLike[str]) -> list[FoundDir]:
@@ -287,11 +294,10 @@ def find_memory_dirs(claude_home: str | os.PathLike[str]) -> list[FoundDir]:
     projects = home / PROJECTS_DIRNAME
     project_paths: list[str] = []
     listings: dict[str, list[tuple[str, str]]] = {}
-    if projects.is_dir() and not projects.is_symlink():
-        for project in sorted(projects.iterdir()):
+    if is_folder(projects, follow=False):
+        for project in _real_subfolders(projects):
             memory = project / "memory"
-            # A symlinked project or memory folder could lead anywhere: only real folders count.
-            if project.is_symlink() or memory.is_symlink() or not memory.is_dir():
+            if not is_folder(memory, follow=False):  # a symlinked one could lead anywhere
                 continue
             path = project_path_for_key(project, listings=listings)
             if path:

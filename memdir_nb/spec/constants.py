@@ -136,6 +136,9 @@ MODIFIED_MTIME_TOLERANCE_MS = 60_000
 
 # Outside JSON (settings, transcripts, journal, manifests, model replies) nests at most this deep.
 JSON_MAX_DEPTH = 64
+# A Bash call's script nests subshells at most this deep to be read (formats/shell_script): each
+# command keeps the subshells around it, so a deeper script would cost depth x commands.
+SHELL_SUBSHELL_MAX_DEPTH = 64
 # Byte caps of each kind of outside JSON, passed to memdir_nb.formats.jsonio.loads_bounded
 # (settings files use SETTINGS_READ_MAX_BYTES, the journal STORE_JOURNAL_MAX_BYTES).
 TRASH_MANIFEST_MAX_BYTES = 4 * 1024 * 1024  # a dream batch's .trash/<batch>/manifest.json

@@ -110,6 +110,12 @@ class StemCache:
         """How many words and tokens the caches hold."""
         return len(self._words) + len(self._single)
 
+    def kept_chars(self) -> int:
+        """The characters of the words, their stems and the tokens the caches hold: a token
+        can be as long as the text it came from (a pasted blob), so the count of entries
+        alone does not bound what they hold."""
+        return 2 * sum(map(len, self._words)) + sum(map(len, self._single))
+
     def words(self, words: Collection[str]) -> frozenset[str]:
         """The stems of words (stop words are the caller's to leave out)."""
         cache = self._words

@@ -36,6 +36,7 @@ from memdir_nb.spec.constants import (
     ARCHIVE_MAX_TOTAL_BYTES,
     TRASH_DIRNAME,
 )
+from memdir_nb.storage import fsutil
 from memdir_nb.storage.access import ReadResult, try_read_contained
 from memdir_nb.storage.archive_entries import (
     content_refusal,
@@ -176,7 +177,9 @@ def export_archive(
     files, skipped = _packable(root)
     manifest: dict[str, dict[str, object]] = {}
     target.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    fd, tmp = tempfile.mkstemp(
+        prefix=f"{fsutil.side_stem(target.name)}.", suffix=".tmp", dir=target.parent
+    )
     os.close(fd)
     total = 0
     try:

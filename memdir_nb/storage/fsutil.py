@@ -117,12 +117,48 @@ def _swap_error(part: str, exc: OSError, parent_fd: int, shown: str) -> SymlinkS
     )
 
 
+# the bytes of a file's name that a side file named after it keeps (a temp file, a backup, a
+# staging folder): with a dot and a tail of at most about 40 bytes (`.<pid>-<8 hex>-<seq>.bak.part`,
+# mkstemp's 8 random characters and `.tmp`), within NAME_MAX's 255
+SIDE_STEM_MAX_BYTES = 180
+
+
+def side_stem(name: str) -> str:
+    """`.` and the start of `name` for a hidden side file named after it: at most
+    SIDE_STEM_MAX_BYTES bytes of it, cut at a character's end, so the side name stays within
+    NAME_MAX whatever the name's script. Cut by characters, a valid 242-byte name of CJK
+    characters made a 265-byte temp name: the store's write failed, and its record could not
+    be rolled back, so every later write in the dir failed too."""
+    size = 0
+    for at, ch in enumerate(name):
+        size += len(ch.encode("utf-8", "surrogateescape"))
+        if size > SIDE_STEM_MAX_BYTES:
+            return "." + name[:at]
+    return "." + name
+
+
+def is_folder(path: str | os.PathLike[str], *, follow: bool = True) -> bool:
+    """Whether path is a folder (with follow=False, a real one, not a symlink to one). One
+    that cannot be looked at (a name past NAME_MAX or a path past PATH_MAX, a parent this user
+    cannot enter, an I/O error) is none: pathlib's is_dir and is_symlink raise for all but
+    "absent", and one such folder took a whole listing down."""
+    try:
+        return stat.S_ISDIR(os.stat(path, follow_symlinks=follow).st_mode)
+    except (OSError, ValueError):
+        return False
+
+
 def exists_at(dir_fd: int, name: str) -> bool:
-    """True when `name` exists in the folder (a symlink counts, it is not followed)."""
+    """True when `name` exists in the folder (a symlink counts, it is not followed); a name
+    past NAME_MAX cannot."""
     try:
         os.stat(name, dir_fd=dir_fd, follow_symlinks=False)
     except FileNotFoundError:
         return False
+    except OSError as exc:
+        if exc.errno == errno.ENAMETOOLONG:
+            return False
+        raise
     return True
 
 

@@ -180,7 +180,7 @@ def _kept(rel: str, why: str) -> str:
 
 
 def _unlink_quiet(dfd: int, name: str | None) -> None:
-    if name:
+    if name and fsutil.exists_at(dfd, name):  # a name past NAME_MAX (an old journal's) is not there
         with contextlib.suppress(FileNotFoundError):
             os.unlink(name, dir_fd=dfd)
 
@@ -285,7 +285,7 @@ class CorruptJournal(ValueError):
 
 
 # The names a write record may give its side files, exactly as the transaction makes them:
-# `.<name>.<txid>-<seq>.bak` and `.tmp` (the name cut at 180 characters; the txid hex groups
+# `.<name>.<txid>-<seq>.bak` and `.tmp` (the name cut by side_stem; the txid hex groups
 # joined by '-', today `<pid>-<8 hex>`), one hidden component in the file's own folder, named
 # after that file. Recovery unlinks and renames them from that folder's descriptor, so a journal
 # naming anything else (`../x`, another memory, a person's own hidden `.notes.tmp`) would have it
@@ -301,13 +301,21 @@ def _relative_problem(rel: str) -> str | None:
     return None
 
 
+def side_name(name: str, txid: str, seq: int, suffix: str) -> str:
+    """A side file's name for the file `name` (`.<name>.<txid>-<seq>.tmp`, `.bak`, `.part`;
+    fsutil.side_stem keeps it within NAME_MAX)."""
+    return f"{fsutil.side_stem(name)}.{txid}-{seq}{suffix}"
+
+
 def _side_name_problem(name: str, suffix: str, path: str) -> str | None:
-    """Why a backup or temp name is not one the transaction writes for `path`, else None."""
-    stem = "." + path.rsplit("/", 1)[-1][:180]
-    tail = name[len(stem) : len(name) - len(suffix)]
-    if not (name.startswith(stem) and name.endswith(suffix) and _SIDE_TAIL.fullmatch(tail)):
-        return f"is not a hidden {suffix} file a step writes beside it"
-    return None
+    """Why a backup or temp name is not one the transaction writes for `path`, else None.
+    A journal written before side_stem cut names by bytes cut them at 180 characters."""
+    base = path.rsplit("/", 1)[-1]
+    for stem in {fsutil.side_stem(base), "." + base[:180]}:
+        tail = name[len(stem) : len(name) - len(suffix)]
+        if name.startswith(stem) and name.endswith(suffix) and _SIDE_TAIL.fullmatch(tail):
+            return None
+    return f"is not a hidden {suffix} file a step writes beside it"
 
 
 def _write_names_problem(rec: dict[str, Any]) -> str | None:

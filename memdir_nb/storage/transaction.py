@@ -48,6 +48,7 @@ from memdir_nb.storage.journal import (
     keep_old,
     lock_at,
     recover_journal,
+    side_name,
     undo_records,
 )
 from memdir_nb.storage.targets import Target as Target  # re-exported
@@ -246,8 +247,8 @@ class StoreTransaction:
             existed = fsutil.exists_at(dfd, name)
             if existed and create_only:
                 raise FileExistsError(errno.EEXIST, f"{t.rel} already exists; nothing was written")
-            backup = f".{name[:180]}.{self._txid}-{seq}.bak" if existed else None
-            tmp = f".{name[:180]}.{self._txid}-{seq}.tmp"
+            backup = side_name(name, self._txid, seq, ".bak") if existed else None
+            tmp = side_name(name, self._txid, seq, ".tmp")
             record = {"op": "write", "path": t.rel, "backup": backup, "tmp": tmp}
             self._log(record | content_identity(payload))
             self._hook(f"write:{t.rel}:journaled")
@@ -367,7 +368,7 @@ class StoreTransaction:
                 try:
                     os.link(s.parts[-1], d.parts[-1], src_dir_fd=sfd, dst_dir_fd=dfd)
                 except OSError:  # no hard links here: copy in bounded chunks
-                    part = f".{d.parts[-1][:180]}.{self._txid}-{self._next()}.part"
+                    part = side_name(d.parts[-1], self._txid, self._next(), ".part")
                     fsutil.write_new_at(dfd, part, fsutil.iter_chunks_at(sfd, s.parts[-1]))
                     os.rename(part, d.parts[-1], src_dir_fd=dfd, dst_dir_fd=dfd)
                 fsutil.fsync_fd(dfd)

@@ -419,6 +419,22 @@ def test_private_writes_are_not_secret_guarded(tree: tuple[Path, Path]) -> None:
 # --- rollback ---------------------------------------------------------------------------------
 
 
+def test_a_journal_naming_a_temp_file_past_name_max_is_rolled_back_not_wedged(
+    tmp_path: Path,
+) -> None:
+    # What an earlier version left after a create of a long name in another script (its temp
+    # name cut at 180 characters, past NAME_MAX): undoing it raised ENAMETOOLONG, so every
+    # later write in the dir failed with "an interrupted store step could not be rolled back"
+    mem = tmp_path / "mem"
+    mem.mkdir()
+    name = "user_" + "記" * 78 + ".md"
+    record = {"op": "write", "path": name, "backup": None,
+              "tmp": f".{name[:180]}.4242-0a1b2c3d-1.tmp", "size": 4, "sha256": "0" * 64}  # fmt: skip
+    (mem / ".memdir.journal").write_text(json.dumps(record) + "\n")
+    MemoryStore(mem).save(name="x", description="d", type="user", body="b")
+    assert not (mem / ".memdir.journal").exists() and (mem / "user_x.md").is_file()
+
+
 def test_a_step_that_fails_halfway_is_rolled_back_completely(tree: tuple[Path, Path]) -> None:
     mem, _ = tree
     before = {p: p.read_bytes() for p in mem.rglob("*") if p.is_file() and ".memdir" not in p.name}

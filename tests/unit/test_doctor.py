@@ -375,3 +375,19 @@ def test_a_relative_memory_dir_setting_is_answered_with_the_absolute_path_it_mea
     assert f'"autoMemoryDirectory": "{w.project / ".claude" / "memory"}"' in f.fix
     w.settings(layer, {"autoMemoryDirectory": "~/notes/memory"})
     assert "most likely means" not in " ".join(x.fix for x in diagnose(w.config()).findings)
+
+
+def test_a_project_folder_in_the_xdg_home_that_cannot_be_looked_at_leaves_the_note_standing(
+    tmp_path: Path,
+) -> None:
+    # `project/memory` past PATH_MAX (as a folder this user cannot enter, say one `sudo claude`
+    # left) raised out of pathlib's is_symlink: the whole doctor ended in a traceback
+    w, _ = healthy(tmp_path)
+    config_home = tmp_path.joinpath(*["c" * 250] * 15)
+    projects = config_home / "claude" / "projects"
+    (projects / "-home-me-app" / "memory").mkdir(parents=True)
+    edge = projects / ("p" * (4092 - len(str(projects)) - 1))
+    edge.mkdir()
+    assert len(str(edge)) < 4096 <= len(str(edge / "memory"))
+    f = finding(diagnose(w.config({"XDG_CONFIG_HOME": str(config_home)})), "xdg-home-unread")
+    assert f.items == ("-home-me-app",)

@@ -163,3 +163,17 @@ def test_the_shared_stem_cache_is_let_go_after_a_use_that_leaves_it_large(
     with shared_stem_cache() as third:
         assert third is not first
         assert StrippedStems.of(third).size() == 0
+
+
+def test_the_shared_stem_cache_is_let_go_after_a_use_that_leaves_long_tokens_in_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # a token is as long as its text allows (a pasted blob): a few entries can hold megabytes,
+    # so the bound counts characters as well as entries
+    monkeypatch.setattr(negation, "_shared", [])
+    monkeypatch.setattr(negation, "SHARED_KEPT_MAX_CHARS", 10_000)
+    with shared_stem_cache() as first:
+        StrippedStems.of(first).many(["x" * 5_000])  # 3 entries, 20,000 characters
+    assert first.size() + StrippedStems.of(first).size() < negation.SHARED_KEPT_MAX
+    with shared_stem_cache() as second:
+        assert second is not first

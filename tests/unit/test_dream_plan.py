@@ -896,6 +896,26 @@ def test_merging_two_long_near_duplicates_is_bounded_and_keeps_every_line(
     assert {f"t{2 * i} t{2 * i + 1}" for i in range(n)} <= kept
 
 
+def test_the_kept_headers_stop_at_a_character_budget_not_only_a_count(
+    project_memdir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # a description may fill the 8 KiB header: 20,000 such files held 160 MB for the life of
+    # the process; past the budget the next file's header empties what is kept
+    from memdir_nb.dream import plan as plan_module
+
+    monkeypatch.setattr(plan_module, "_HEADS", {})
+    monkeypatch.setattr(plan_module, "_heads_chars", [0])
+    monkeypatch.setattr(plan_module, "_HEADS_MAX_CHARS", 7_000)
+    for n in range(3):
+        hook = f"{n} " + "long hook " * 600
+        body = f"---\nname: p{n}\ndescription: {hook}\ntype: project\n---\nbody {n}\n"
+        (project_memdir / f"project_{n}.md").write_text(body)
+    first = plan_consolidation(project_memdir, now_ms=PLAN_NOW).diff()
+    kept = plan_module._HEADS.values()
+    assert 0 < len(kept) < 3 and sum(len(h[1]) for h in kept) < 7_000 + 6_100
+    assert plan_consolidation(project_memdir, now_ms=PLAN_NOW).diff() == first
+
+
 def test_a_header_is_parsed_once_per_content_across_plans(
     project_memdir: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

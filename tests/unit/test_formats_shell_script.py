@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from memdir_nb.formats.shell_script import (
     EXPANDED,
     ShellCommand,
@@ -11,6 +13,7 @@ from memdir_nb.formats.shell_script import (
     simple_commands,
     split_redirections,
 )
+from memdir_nb.spec.constants import SHELL_SUBSHELL_MAX_DEPTH
 
 
 def test_a_script_splits_into_simple_commands_at_separators_and_line_ends() -> None:
@@ -50,6 +53,44 @@ def test_a_shift_in_arithmetic_is_no_here_document() -> None:
     for script in ("echo $((1<<2)) > n.md\nrm a.md", 'echo "$(( x << 2 ))"\nrm a.md'):
         commands = simple_commands(script)
         assert commands is not None and commands[-1] == ["rm", "a.md"]
+
+
+@pytest.mark.parametrize(
+    "arithmetic",
+    [
+        "(( x = 1 << 2 ))",  # the arithmetic command
+        "for (( i = 0; i << 2; i++ )); do :; done",  # the arithmetic for loop
+        "echo $(( (1 + (2)) << 2 ))",  # parentheses inside: `))` there closes nothing
+        "echo $(( $((1)) << 2 ))",  # an expansion nested in an expansion
+        "x=$[ 1 << 2 ]",  # the old form of arithmetic expansion
+    ],
+)
+def test_every_form_of_arithmetic_keeps_its_shift_from_opening_a_here_document(
+    arithmetic: str,
+) -> None:
+    # each hid every later line of the script as the body of a here-document ending at "2"
+    commands = simple_commands(f"{arithmetic}\nrm a.md")
+    assert commands is not None and commands[-1] == ["rm", "a.md"]
+
+
+def test_a_comment_is_text_whatever_it_holds_and_a_quoted_hash_is_a_word() -> None:
+    # an apostrophe in a comment (`# Let's check`) left the script unparsable, so none of its
+    # memory operations counted; a quoted `'#'` started a comment and hid the redirection
+    script = "# Let's look first\ncat a.md # it's there (\necho '#' \"#x\" > n.md\nrm b.md"
+    assert simple_commands(script) == [
+        ["cat", "a.md"],
+        ["echo", "#", "#x", ">", "n.md"],
+        ["rm", "b.md"],
+    ]
+
+
+def test_a_script_nesting_subshells_past_any_real_depth_is_not_read() -> None:
+    # each command kept (and the replay compared) the whole stack of subshells around it:
+    # 16,000 `(` before 8,000 `cd`s, one 56 KB call, took 3.6 s (quadratic in the script)
+    deep = SHELL_SUBSHELL_MAX_DEPTH
+    assert simple_commands("(" * deep + "rm a.md" + ")" * deep) == [["rm", "a.md"]]
+    assert shell_commands("(" * (deep + 1) + "rm a.md" + ")" * (deep + 1)) is None
+    assert shell_commands("(" * 2_000 + "cd a;" * 1_000) is None
 
 
 def test_a_here_document_inside_a_quoted_substitution_is_still_one() -> None:

@@ -101,3 +101,24 @@ def test_a_file_in_the_way_is_named_by_its_path_with_a_fix_a_person_can_apply(
     ):
         append_daily_log(tmp_path, "a note", now_ms=1_796_000_000_000)
     assert (tmp_path / "logs" / "2026").read_text() == "x"
+
+
+def test_a_folder_that_cannot_be_looked_at_is_no_folder_and_raises_nothing(
+    tmp_path: Path,
+) -> None:
+    (tmp_path / "real").mkdir()
+    (tmp_path / "link").symlink_to(tmp_path / "real")
+    (tmp_path / "file").write_text("x")
+    assert fsutil.is_folder(tmp_path / "real") and fsutil.is_folder(tmp_path / "link")
+    assert not fsutil.is_folder(tmp_path / "link", follow=False)
+    for odd in ("x" * 300, "file/sub", "missing", "nul\0"):
+        assert not fsutil.is_folder(tmp_path / odd)
+
+
+def test_a_side_name_keeps_at_most_180_bytes_of_the_name_and_never_half_a_character() -> None:
+    assert fsutil.side_stem("notes.md") == ".notes.md"
+    assert fsutil.side_stem("a" * 250) == "." + "a" * 180
+    cjk = fsutil.side_stem("記" * 80)  # 3 bytes each: 60 fit
+    assert cjk == "." + "記" * 60 and len(cjk.encode()) == 181
+    mixed = fsutil.side_stem("a" + "\U0001f600" * 60)  # 1 + 4 * 44 = 177 bytes fit, not 181
+    assert mixed == ".a" + "\U0001f600" * 44

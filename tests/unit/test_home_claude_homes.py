@@ -57,3 +57,16 @@ def test_an_absolute_xdg_config_home_moves_the_xdg_home_and_a_relative_one_does_
 
     assert xdg_for(str(tmp_path / "cfg")) == tmp_path / "cfg" / "claude"
     assert xdg_for("cfg") == tmp_path / ".config" / "claude"
+
+
+def test_an_xdg_home_that_cannot_be_looked_at_is_no_home_and_takes_nothing_down(
+    tmp_path: Path,
+) -> None:
+    # a name past NAME_MAX made doctor, list, sessions and export end in "File name too long"
+    # though ~/.claude itself was fine
+    env = {"HOME": str(tmp_path), "XDG_CONFIG_HOME": str(tmp_path / ("x" * 300))}
+    config = MemdirConfig.from_environment(env, cwd=tmp_path, home=tmp_path)
+    assert discovered_homes(config) == [config.claude_home]
+    assert unread_xdg_home(config) is None
+    folder = tmp_path / ("y" * 300)
+    assert claude_homes_in(folder) == [folder] and not is_claude_home(folder)

@@ -1390,6 +1390,20 @@ def test_the_audits_word_cache_is_emptied_at_its_bound_and_gives_the_same_terms(
     assert da._label_stems("Retry budgets also") == {"retry", "budge"}
 
 
+def test_the_audits_word_cache_keeps_no_word_as_long_as_a_pasted_blob(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # a "word" is as long as its text: 50,000 of them could hold gigabytes in a kernel
+    from memdir_nb.lint import description_audit as da
+
+    monkeypatch.setattr(da, "_ASCII_STEMS", {})
+    blob = "q" * 5_000
+    got = da._terms_by_line(f"retry {blob}\nbudget", {"retry"})
+    assert got == [(("retry", blob), 1), (("budget",), 0)]
+    assert blob not in da._ASCII_STEMS and "retry" in da._ASCII_STEMS
+    assert da._label_stems(f"retry {blob}") == {"retry", "qqqqq"}
+
+
 # ---- prefilters: a cheap check in front of a pattern never skips a text the pattern matches
 
 

@@ -95,6 +95,15 @@ def test_the_cli_round_trip_matches_the_api(tmp_path: Path) -> None:
     assert _files(tmp_path / "b") == _files(src)
 
 
+def test_a_demo_dir_and_an_archive_with_long_valid_names_are_written(tmp_path: Path) -> None:
+    # each wrote beside its name first, under `.` + the whole name + a suffix: a 246-byte demo
+    # dir or a 250-byte archive name (valid) ended in "File name too long", naming the temp
+    src = build_demo_memory_dir(tmp_path / ("d" * 246), now_ms=DEMO_NOW_MS)
+    report = export_archive(src, tmp_path / ("a" * 246 + ".zip"))
+    assert report.files and zipfile.is_zipfile(tmp_path / ("a" * 246 + ".zip"))
+    assert sorted(p.name[:1] for p in tmp_path.iterdir()) == ["a", "d"]  # no side file left
+
+
 def test_export_refuses_to_write_the_archive_inside_the_dir(tmp_path: Path) -> None:
     (tmp_path / "m").mkdir()
     with pytest.raises(ArchiveError, match="inside the memory dir"):

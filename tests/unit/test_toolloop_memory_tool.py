@@ -802,6 +802,25 @@ def test_the_bundled_recorded_server_replays_a_conversation_through_the_runner(
     assert (tmp_path / "mem" / "user_coffee.md").read_text() == USER
 
 
+def test_a_long_name_in_another_script_is_written_and_edited_and_leaves_the_dir_writable(
+    tool: MemdirMemoryTool,
+) -> None:
+    # 78 CJK characters make a 242-byte name, one the gate allows; the temp name kept 180
+    # characters of it (about 265 bytes, past NAME_MAX): the create failed, its record could not be
+    # rolled back, and every later write in the dir failed with "could not be rolled back"
+    name = "/memories/user_" + "記" * 78 + ".md"
+    assert len(name.removeprefix("/memories/").encode()) == 242
+    assert run(tool, command="create", path=name, file_text=USER).startswith("File created")
+    edit = run(tool, command="str_replace", path=name, old_str="coffee.", new_str="tea.")
+    assert edit.startswith("The memory file has been edited")
+    assert run(tool, command="create", path="/memories/user_x.md", file_text=USER).startswith(
+        "File created"
+    )
+    mem = Path(tool.memory_dir)
+    assert "The user drinks tea." in (mem / name.removeprefix("/memories/")).read_text()
+    assert not (mem / ".memdir.journal").exists()
+
+
 @pytest.mark.parametrize("when", ["checked", "write:user_coffee.md:backed-up"])
 def test_create_never_writes_over_a_file_another_program_made_meanwhile(
     tool: MemdirMemoryTool, when: str

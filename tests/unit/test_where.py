@@ -343,6 +343,19 @@ def test_list_skips_a_symlinked_project_folder(tmp_path: Path) -> None:
     assert list_memory_dirs(w.claude_home) == []
 
 
+def test_list_leaves_out_a_project_folder_that_cannot_be_looked_at_and_lists_the_rest(
+    tmp_path: Path,
+) -> None:
+    # `project/memory` past PATH_MAX (as a project folder this user cannot enter, one that
+    # `sudo claude` left) raised out of pathlib: `list` ended in "File name too long"
+    home = tmp_path.joinpath(*["h" * 250] * 15) / "claude"
+    add_memory(home / "projects" / "-home-me-app" / "memory", "feedback_x.md")
+    edge = home / "projects" / ("p" * (4092 - len(str(home / "projects")) - 1))
+    edge.mkdir()
+    assert len(str(edge)) < 4096 <= len(str(edge / "memory"))
+    assert [info.key for info in list_memory_dirs(home)] == ["-home-me-app"]
+
+
 def test_list_reads_the_project_path_from_a_session_transcript(tmp_path: Path) -> None:
     w = make_world(tmp_path, repo=False)
     gone = "/no/longer/here-project"

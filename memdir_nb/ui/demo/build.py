@@ -16,6 +16,7 @@ from memdir_nb.spec.constants import (
     TEAM_DIRNAME,
 )
 from memdir_nb.storage.daily_log import append_daily_log
+from memdir_nb.storage.fsutil import side_stem
 from memdir_nb.storage.scratch_folder import scratch_folder
 from memdir_nb.ui.demo.memories import demo_memories
 from memdir_nb.ui.demo.model import (
@@ -128,12 +129,12 @@ def build_demo_memory_dir(
     replace = _check_target(dest, overwrite)
     dest.parent.mkdir(parents=True, exist_ok=True)
     # Build beside the target and move it into place, so a failure leaves nothing half-built.
-    staging = Path(tempfile.mkdtemp(prefix=f".{dest.name}.building-", dir=dest.parent))
+    staging = Path(tempfile.mkdtemp(prefix=f"{side_stem(dest.name)}.building-", dir=dest.parent))
     staging.chmod(0o755)  # mkdtemp makes it owner-only; a memory dir is an ordinary folder
     try:
         _populate(staging, now)
         if replace:
-            old = Path(tempfile.mkdtemp(prefix=f".{dest.name}.old-", dir=dest.parent))
+            old = Path(tempfile.mkdtemp(prefix=f"{side_stem(dest.name)}.old-", dir=dest.parent))
             os.replace(dest, old / "demo")
             os.replace(staging, dest)
             shutil.rmtree(old)
