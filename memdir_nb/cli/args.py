@@ -1,4 +1,9 @@
-"""The CLI's argument types: each refuses bad input with an argparse error in CLI words."""
+"""The CLI's argument types: each refuses bad input with an argparse error in CLI words.
+
+`memdir-nb scan` takes its dir as text (`existing_dir_text`), so the scan process never imports
+pathlib (with urllib.parse, ipaddress and ntpath, about 18 M instructions: docs/performance.md,
+twenty-third session); every other argument that names a path is a `Path`, as before.
+"""
 
 from __future__ import annotations
 
@@ -6,25 +11,41 @@ import argparse
 import os
 import stat
 from collections.abc import Callable
-from pathlib import Path
 
 from memdir_nb.clock import now_ms_problem
 from memdir_nb.storage.containment import absolute_dir
 
+TYPE_CHECKING = False  # typing stays unimported at run time; mypy reads the block below
+if TYPE_CHECKING:
+    from pathlib import Path
 
-def user_path(raw: str) -> Path:
-    """raw as a path, a leading `~` expanded against the user's home as the config finds it.
+
+def plain_path(raw: str) -> Path:
+    """An argparse type: raw as a Path, unchecked (what `type=Path` gave, without importing
+    pathlib into every command's process)."""
+    from pathlib import Path  # local: see the module's docstring
+
+    return Path(raw)
+
+
+def user_path_text(raw: str) -> str:
+    """raw, a leading `~` expanded against the user's home as the config finds it.
 
     Only the home is read (HOME, else the password database), never a settings file: a path
-    argument does not depend on them.
+    argument does not depend on them. The empty word means the current folder, as `Path("")`.
     """
     if not raw.startswith("~"):
-        return Path(raw)
+        return raw or "."
     # Local: home.config loads logging, JSON and the settings machinery, which a path without
     # `~` never needs; every `memdir-nb scan DIR` would pay for them (docs/performance.md).
     from memdir_nb.home.config import expand_user, user_home
 
-    return expand_user(raw, user_home())
+    return os.fspath(expand_user(raw, user_home()))
+
+
+def user_path(raw: str) -> Path:
+    """user_path_text(raw) as a Path."""
+    return plain_path(user_path_text(raw))
 
 
 def positive_int(raw: str) -> int:
@@ -50,7 +71,7 @@ def epoch_ms(raw: str) -> float:
     return value
 
 
-def _is_kind(path: Path, raw: str, test: Callable[[int], bool], wanted: str) -> bool:
+def _is_kind(path: str | Path, raw: str, test: Callable[[int], bool], wanted: str) -> bool:
     """Whether path (followed) is of the kind test checks; an argparse error when it cannot be
     looked at for another reason than being absent (pathlib's is_dir raised those, so a name
     past NAME_MAX or a folder this user cannot enter ended in a traceback; attack round 14)."""
@@ -74,7 +95,7 @@ def any_dir(raw: str) -> Path:
 
 def existing_file(raw: str) -> Path:
     """An argparse type: an existing file."""
-    path = Path(raw).expanduser()
+    path = plain_path(raw).expanduser()
     if not _is_kind(path, raw, stat.S_ISREG, "an existing file"):
         raise argparse.ArgumentTypeError(f"{raw!r} is not a file")
     return path
@@ -89,9 +110,18 @@ def new_path(raw: str) -> Path:
 
 def existing_dir(raw: str) -> Path:
     """An argparse type: an existing memory dir, made absolute (a relative one is cwd-relative)."""
-    path = user_path(raw)
+    return absolute_dir(existing_dir_text(raw))
+
+
+def existing_dir_text(raw: str) -> str:
+    """existing_dir's checks and absolute path, as text (the scan command's dir: no pathlib).
+
+    The kernel reads 'a//b', 'a/./b' and a trailing '/' as Path's normal form of them, so the
+    checks see the folder Path(raw) named; os.path.abspath then normalises it as absolute_dir.
+    """
+    path = user_path_text(raw)
     if not _is_kind(path, raw, stat.S_ISDIR, "the memory dir (the folder holding MEMORY.md)"):
         raise argparse.ArgumentTypeError(
             f"{raw!r} is not a directory; pass the memory dir (the folder holding MEMORY.md)"
         )
-    return absolute_dir(path)
+    return os.path.abspath(path)

@@ -11,16 +11,18 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 from collections.abc import Callable, Sequence
-from pathlib import Path
 
 from memdir_nb.cli.args import (
     any_dir,
     epoch_ms,
     existing_dir,
+    existing_dir_text,
     existing_file,
     new_path,
+    plain_path,
     positive_int,
 )
 from memdir_nb.security.printed_output import terminal_safe_streams
@@ -34,21 +36,58 @@ HOME_HELP = (
 )
 
 
+def terminal_columns() -> int:
+    """The terminal's width as `shutil.get_terminal_size().columns` gives it (its documented rule).
+
+    COLUMNS when it holds a positive whole number, else the width of the terminal on
+    sys.__stdout__, else 80. argparse builds a formatter on every `add_argument` and its
+    constructor asks shutil, which imports bz2, lzma and fnmatch: about 7 M instructions of
+    every `memdir-nb scan` (docs/performance.md, twenty-third session).
+    """
+    try:
+        columns = int(os.environ["COLUMNS"])
+    except (KeyError, ValueError):
+        columns = 0
+    if columns > 0:
+        return columns
+    stdout = sys.__stdout__  # None without a stdout (pythonw): shutil's AttributeError case
+    try:
+        return (os.get_terminal_size(stdout.fileno()).columns if stdout else 0) or 80
+    except (AttributeError, ValueError, OSError):
+        return 80
+
+
+class HelpFormatter(argparse.HelpFormatter):
+    """argparse's own formatter, its default width read by terminal_columns instead of shutil."""
+
+    def __init__(
+        self,
+        prog: str,
+        indent_increment: int = 2,
+        max_help_position: int = 24,
+        width: int | None = None,
+    ) -> None:
+        if width is None:
+            width = terminal_columns() - 2  # what argparse subtracts from shutil's figure
+        super().__init__(prog, indent_increment, max_help_position, width)
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of the whole command line, exposed for tests."""
     parser = argparse.ArgumentParser(
         prog=PROG,
         description="Inspect a Claude Code memory directory (memdir).",
+        formatter_class=HelpFormatter,
     )
     sub = parser.add_subparsers(dest="command", required=True)
     for name, (help_text, add_arguments) in COMMANDS.items():
-        add_arguments(sub.add_parser(name, help=help_text))
+        add_arguments(sub.add_parser(name, help=help_text, formatter_class=HelpFormatter))
     return parser
 
 
 def command_parser(name: str) -> argparse.ArgumentParser:
     """One command's parser alone, the same as build_parser's (its prog, arguments and help)."""
-    parser = argparse.ArgumentParser(prog=f"{PROG} {name}")
+    parser = argparse.ArgumentParser(prog=f"{PROG} {name}", formatter_class=HelpFormatter)
     COMMANDS[name][1](parser)
     return parser
 
@@ -57,7 +96,8 @@ def command_parser(name: str) -> argparse.ArgumentParser:
 
 
 def _scan_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("dir", type=existing_dir, help="the memory dir")
+    # the dir as text: a scan needs no Path, and its process no pathlib (cli/args.py)
+    p.add_argument("dir", type=existing_dir_text, help="the memory dir")
     p.add_argument(
         "--limit", type=positive_int, default=200, help="how many memories to list (default 200)"
     )
@@ -165,13 +205,13 @@ def _export_arguments(p: argparse.ArgumentParser) -> None:
     out = p.add_mutually_exclusive_group(required=True)
     out.add_argument(
         "--parquet",
-        type=Path,
+        type=plain_path,
         metavar="OUT",
         help="the folder to write memories.parquet and dirs.parquet into",
     )
     out.add_argument(
         "--archive",
-        type=Path,
+        type=plain_path,
         metavar="FILE.zip",
         help="write the memory dir given with --dir to this zip (to import on another machine)",
     )
@@ -233,7 +273,7 @@ def _import_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "archive", type=existing_file, help="a zip written by memdir-nb export --archive"
     )
-    p.add_argument("--dir", type=Path, required=True, help="the memory dir to import into")
+    p.add_argument("--dir", type=plain_path, required=True, help="the memory dir to import into")
     p.add_argument(
         "--overwrite",
         action="store_true",

@@ -53,7 +53,7 @@ from memdir_nb.formats.index_lines import (
 from memdir_nb.formats.manifest import MemoryHeader
 from memdir_nb.spec.constants import ENTRYPOINT_NAME, MAX_ENTRYPOINT_BYTES, MAX_ENTRYPOINT_LINES
 from memdir_nb.spec.taxonomy import MEMORY_TYPES
-from memdir_nb.spec.text import UNSAFE_IN_TEXT, one_line
+from memdir_nb.spec.text import one_line, unsafe_in_text
 
 REBUILD_HEADING = "## Added by rebuild-index"  # where a rebuild puts the entries it adds
 
@@ -142,7 +142,7 @@ def heading_hook(body: str) -> str:
             return ""
         text = text[: 4 * MAX_HOOK_CHARS]  # a hook is cut to MAX_HOOK_CHARS anyway
         text = _EMPHASIS.sub("", _INLINE_LINK.sub(r"\1", text))
-        return shorten_hook(one_line(UNSAFE_IN_TEXT.sub("", text)))
+        return shorten_hook(one_line(unsafe_in_text().sub("", text)))
     return ""
 
 

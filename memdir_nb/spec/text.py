@@ -265,7 +265,13 @@ def first_lines(text: str, max_lines: int) -> str:
     return text[: end + 1]
 
 
-_LINE_BREAKS = re.compile(r"[\r\n\x85\u2028\u2029]+")
+# A class holding a character past U+00FF compiles into a map of 65,536 characters: 1.5 M
+# instructions and more, about 12 M for the four of this module, paid by every process that
+# imports it. So each such pattern is compiled on first use, and ASCII text (most names, paths
+# and descriptions) is matched by the pattern's ASCII members alone, a class that compiles
+# cheaply: the same matches, since ASCII text holds no other character.
+_LINE_BREAKS = compiled_on_first_use(r"[\r\n\x85\u2028\u2029]+")
+_ASCII_LINE_BREAKS = re.compile(r"[\r\n]+")  # _LINE_BREAKS' ASCII members
 
 
 def one_line(text: str) -> str:
@@ -274,7 +280,8 @@ def one_line(text: str) -> str:
     Split at the breaks and strip each piece (linear; a regex with \\s* on both sides of the
     break backtracks quadratically over a long run of spaces).
     """
-    pieces = (piece.strip() for piece in _LINE_BREAKS.split(text))
+    breaks = _ASCII_LINE_BREAKS if text.isascii() else _LINE_BREAKS()
+    pieces = (piece.strip() for piece in breaks.split(text))
     return " ".join(piece for piece in pieces if piece)
 
 
@@ -303,12 +310,14 @@ def plural(n: int, word: str, many: str | None = None) -> str:
 
 # Characters no name and no printed line may carry raw: the C0 controls, DEL, the C1 controls,
 # bidirectional controls (they can make text display as other text) and lone surrogates (what a
-# name that is not UTF-8 decodes to). Newline and tab are matched only by UNSAFE_IN_LINE.
+# name that is not UTF-8 decodes to). Newline and tab are matched only by unsafe_in_line.
 _UNSAFE_CLASS = (
     "\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\ud800-\udfff"
 )
-UNSAFE_IN_TEXT = re.compile(f"[{_UNSAFE_CLASS}]")
-UNSAFE_IN_LINE = re.compile(f"[\\n\\t{_UNSAFE_CLASS}]")
+unsafe_in_text = compiled_on_first_use(f"[{_UNSAFE_CLASS}]")
+unsafe_in_line = compiled_on_first_use(f"[\\n\\t{_UNSAFE_CLASS}]")
+_ASCII_UNSAFE_IN_TEXT = re.compile("[\x00-\x08\x0b-\x1f\x7f]")  # unsafe_in_text's ASCII members
+_ASCII_UNSAFE_IN_LINE = re.compile("[\x00-\x1f\x7f]")  # unsafe_in_line's: with \t and \n
 
 
 def _escaped(match: re.Match[str]) -> str:
@@ -316,7 +325,7 @@ def _escaped(match: re.Match[str]) -> str:
     return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
 
 
-_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+_LONE_SURROGATE = compiled_on_first_use("[\ud800-\udfff]")
 
 
 def lone_surrogate_problem(text: str) -> str | None:
@@ -328,7 +337,7 @@ def lone_surrogate_problem(text: str) -> str | None:
     """
     if text.isascii():
         return None
-    found = _LONE_SURROGATE.search(text)
+    found = _LONE_SURROGATE().search(text)
     if found is None:
         return None
     return (
@@ -340,12 +349,12 @@ def lone_surrogate_problem(text: str) -> str | None:
 
 def without_lone_surrogates(text: str) -> str:
     """Text with each lone surrogate replaced by U+FFFD, as a JavaScript writer encodes it."""
-    return text if text.isascii() else _LONE_SURROGATE.sub("\ufffd", text)
+    return text if text.isascii() else _LONE_SURROGATE().sub("\ufffd", text)
 
 
 def first_unsafe_char(text: str) -> str | None:
     """The first character of text that must not reach a name or a terminal raw, else None."""
-    found = UNSAFE_IN_LINE.search(text)
+    found = (_ASCII_UNSAFE_IN_LINE if text.isascii() else unsafe_in_line()).search(text)
     return found.group() if found else None
 
 
@@ -369,7 +378,10 @@ def terminal_safe(text: str, *, keep_newlines: bool = True) -> str:
     stay unless keep_newlines is False. This is the one sanitiser for everything the CLI prints
     from a memory dir, a home or a transcript.
     """
-    pattern = UNSAFE_IN_TEXT if keep_newlines else UNSAFE_IN_LINE
+    if text.isascii():
+        pattern = _ASCII_UNSAFE_IN_TEXT if keep_newlines else _ASCII_UNSAFE_IN_LINE
+    else:
+        pattern = unsafe_in_text() if keep_newlines else unsafe_in_line()
     return pattern.sub(_escaped, text)
 
 

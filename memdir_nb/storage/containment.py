@@ -19,11 +19,16 @@ import errno
 import os
 import stat
 import unicodedata
-from pathlib import Path
-from urllib.parse import unquote_to_bytes
 
 from memdir_nb.spec.constants import NAME_MAX_BYTES, PATH_MAX_BYTES
 from memdir_nb.spec.text import compiled_on_first_use
+
+# pathlib (with urllib.parse, ipaddress, ntpath: about 18 M instructions) is imported where a
+# Path is made or a key percent-decoded, not here: this module is on every scan's import path,
+# and `memdir-nb scan` uses neither (docs/performance.md, twenty-third session).
+TYPE_CHECKING = False  # mypy reads the block below; typing stays unimported at run time
+if TYPE_CHECKING:
+    from pathlib import Path
 
 __all__ = [
     "NAME_MAX_BYTES",
@@ -66,6 +71,8 @@ def _percent_decode_once(text: str) -> str:
     """Decode the well-formed %XX escapes in text; malformed ones stay as they are."""
     if "%" not in text:
         return text
+    from urllib.parse import unquote_to_bytes  # local: see the imports
+
     return (
         unquote_to_bytes(text).decode("utf-8", errors="replace")
         if _PERCENT_ESCAPE().search(text)
@@ -77,6 +84,8 @@ def _overlong_dangerous(text: str) -> bool:
     """True if text percent-encodes an overlong UTF-8 form of '.', '/', '\\' or NUL (e.g. %C0%AE)."""
     if not _PERCENT_ESCAPE().search(text):
         return False
+    from urllib.parse import unquote_to_bytes  # local: see the imports
+
     raw = unquote_to_bytes(text)
     i = 0
     while i < len(raw):
@@ -287,6 +296,8 @@ def absolute_dir(folder: str | os.PathLike[str]) -> Path:
     before it builds any path inside it. Paths handed to the contained reader or the store's
     resolver are then absolute, so a relative dir is never joined onto itself ('m6/m6/logs').
     """
+    from pathlib import Path  # local: see the imports
+
     return Path(os.path.abspath(os.fspath(folder)))
 
 

@@ -834,14 +834,30 @@ def test_scan_loads_no_other_command_nor_the_settings_machinery(tmp_path: Path) 
         "status = main(['scan', sys.argv[1]])\n"
         "watched = ('logging', 'json', 'memdir_nb.home.config', 'memdir_nb.spec.dates',"
         " 'memdir_nb.cli.dir_commands', 'memdir_nb.cli.home_commands', 'memdir_nb.lint',"
-        " 'html', 'threading')\n"
+        " 'html', 'threading', 'pathlib', 'urllib.parse', 'shutil')\n"
         "print('LOADED', status, sorted(m for m in watched if m in sys.modules))\n"
+        "from memdir_nb.spec import text\n"  # nor compiled a class with a 64K-character map
+        "big = (text.unsafe_in_text, text.unsafe_in_line, text._LINE_BREAKS, text._LONE_SURROGATE)\n"
+        "print('COMPILED', sum(f.cache_info().currsize for f in big))\n"
     )
     out = subprocess.run(
         [sys.executable, "-c", code, str(mem)], capture_output=True, text=True, timeout=120
     )
     assert out.returncode == 0, out.stderr
-    assert out.stdout.splitlines()[-1] == "LOADED 0 []"
+    assert out.stdout.splitlines()[-2:] == ["LOADED 0 []", "COMPILED 0"]
+
+
+@pytest.mark.parametrize("columns", [None, "", "0", "-3", "abc", "57", "200"])
+def test_help_width_follows_shutils_rule_for_columns(
+    monkeypatch: pytest.MonkeyPatch, columns: str | None
+) -> None:
+    from memdir_nb.cli.main import terminal_columns
+
+    if columns is None:
+        monkeypatch.delenv("COLUMNS", raising=False)
+    else:
+        monkeypatch.setenv("COLUMNS", columns)
+    assert terminal_columns() == shutil.get_terminal_size().columns
 
 
 def _rebuilt_dir(tmp_path: Path) -> tuple[Path, bytes, str]:

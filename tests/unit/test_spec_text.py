@@ -11,6 +11,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from memdir_nb.spec import text as spec_text
 from memdir_nb.spec.text import (
     FOLDS_TO_ASCII,
     compiled_on_first_use,
@@ -19,6 +20,7 @@ from memdir_nb.spec.text import (
     has_ascii_fold,
     html_safe,
     lone_surrogate_problem,
+    one_line,
     plain_words_and_breaks,
     plain_words_by_line,
     plural,
@@ -202,3 +204,21 @@ def test_a_regex_compiled_on_first_use_is_compiled_at_its_first_call_and_only_th
     assert compiled is lazy()  # one compiled pattern per process
     assert compiled.pattern == pattern and compiled.flags & re.IGNORECASE
     assert compiled.fullmatch("SCANCOLD-7-FIRST-USE") is not None
+
+
+def test_ascii_text_is_matched_by_each_patterns_ascii_members_alone() -> None:
+    pairs = [
+        (spec_text._ASCII_UNSAFE_IN_TEXT, spec_text.unsafe_in_text()),
+        (spec_text._ASCII_UNSAFE_IN_LINE, spec_text.unsafe_in_line()),
+        (spec_text._ASCII_LINE_BREAKS, spec_text._LINE_BREAKS()),
+    ]
+    for small, whole in pairs:
+        for code in range(128):
+            assert bool(small.fullmatch(chr(code))) == bool(whole.fullmatch(chr(code))), code
+
+
+def test_non_ascii_text_still_meets_the_whole_patterns() -> None:
+    assert one_line("a\u2028b\x85 c\r\nd") == "a b c d"
+    assert terminal_safe("\u202eevil\tx\n") == "\\u202eevil\tx\n"
+    assert terminal_line("\u202eevil\tx\n") == "\\u202eevil\\x09x\\x0a"
+    assert terminal_safe("caf\u00e9 \x1b[31m") == "caf\u00e9 \\x1b[31m"
