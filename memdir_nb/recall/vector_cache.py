@@ -121,7 +121,9 @@ class VectorCache:
     def _fail(self, err: BaseException) -> None:
         self.problem = (
             f"the vector cache {self.path} cannot be used ({type(err).__name__}: {err}); "
-            "vectors are kept in memory only. Set MEMDIR_NB_CACHE_DIR to a writable folder."
+            "vectors are kept in memory only. It holds nothing that cannot be made again: "
+            "move it aside or delete it (one an older version wrote, or a damaged one, is "
+            "then made anew), or set MEMDIR_NB_CACHE_DIR to another writable folder."
         )
         if self._conn is not None:
             self._conn.close()

@@ -113,3 +113,16 @@ def test_a_file_dated_past_2262_keeps_its_snippet_in_memory_and_the_cache_workin
     assert cache.get_snippets({str(f): ident}) == {str(f): "far"}
     assert cache.problem is None
     assert VectorCache(tmp_path / "c.sqlite3").get_snippets({str(f): ident}) == {}
+
+
+def test_a_cache_an_older_version_wrote_says_to_move_it_aside(tmp_path: Path) -> None:
+    import sqlite3
+
+    path = tmp_path / "semantic-vectors.sqlite3"
+    with sqlite3.connect(path) as old:  # a vectors table without the vec column
+        old.execute("CREATE TABLE vectors (key TEXT PRIMARY KEY, embedding BLOB)")
+    cache = VectorCache(path)
+    cache.put_vectors({"k": np.ones(3, dtype=np.float32)})
+    assert cache.problem is not None and "has no column named vec" in cache.problem
+    assert "move it aside or delete it" in cache.problem
+    assert cache.get_vectors(["k"])["k"].tolist() == [1.0, 1.0, 1.0]  # kept in memory
