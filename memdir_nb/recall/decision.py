@@ -29,6 +29,7 @@ from pathlib import Path
 
 from memdir_nb.formats.jsonio import loads_bounded
 from memdir_nb.spec.constants import PACKAGE_DATA_MAX_BYTES
+from memdir_nb.spec.records import quick_init
 
 MODEL_RESOURCE = "selector_model.json"
 
@@ -344,6 +345,7 @@ def best_set_size(
     return best if best[1] >= 0 else (min(min_size, top), 0.0)
 
 
+@quick_init  # one per candidate, every call
 @dataclass(frozen=True)
 class Verdict:
     """One candidate's decision: its probability, whether it is picked, and why."""

@@ -247,10 +247,9 @@ class SemanticSelector:
         docs: Sequence[MemoryDoc]
         if _docs is None:
             docs, key = index.documents_and_key(headers)
-        else:
-            docs, key = _docs, index.set_key(headers, _docs)
-        if _key is not None:
-            key = _key
+        else:  # the caller's key when it has one (`score` made it with the documents)
+            docs = _docs
+            key = index.set_key(headers, _docs) if _key is None else _key
         with self._lock:
             self.encoded_last_call = 0
             self._encoded = 0
