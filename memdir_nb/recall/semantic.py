@@ -416,7 +416,7 @@ class SemanticSelector:
         """
         model = self.decision if lexical is None else self.decision.full_text
         assert model is not None
-        best_sims = [max(a, b) for a, b in zip(manifest_sims, window_sims, strict=True)]
+        best_sims = list(map(max, manifest_sims, window_sims))  # equal lengths: one per header
         eligible = [i for i, c in enumerate(classes) if c != "usage"]
         best_sem = max((best_sims[i] for i in eligible), default=0.0)
         best_bm25 = max((hits[i].score for i in eligible), default=0.0)
