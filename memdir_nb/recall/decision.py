@@ -25,10 +25,12 @@ import operator
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from importlib import resources
+from itertools import islice, repeat
 from pathlib import Path
 
 from memdir_nb.formats.jsonio import loads_bounded
 from memdir_nb.spec.constants import PACKAGE_DATA_MAX_BYTES
+from memdir_nb.spec.records import quick_init
 
 MODEL_RESOURCE = "selector_model.json"
 
@@ -269,6 +271,7 @@ _COUNT_CAP = 48
 # Probabilities below this add nothing measurable to the expected count: skipped (a 200-memory
 # dir has mostly such memories, so this keeps the exact computation cheap).
 _NEGLIGIBLE = 1e-6
+_add, _mul = operator.add, operator.mul
 
 
 def _add_bernoulli(dist: list[float], p: float) -> list[float]:
@@ -280,7 +283,8 @@ def _add_bernoulli(dist: list[float], p: float) -> list[float]:
     q = 1.0 - p
     if len(dist) <= _COUNT_CAP:  # no count capped: count j gets dist[j]·q + dist[j - 1]·p
         out = [dist[0] * q]
-        out += [a * q + b * p for a, b in zip(dist[1:], dist[:-1], strict=True)]
+        # the same two products and one sum per count as `a * q + b * p`, the loop in C
+        out += map(_add, map(_mul, dist[1:], repeat(q)), map(_mul, dist[:-1], repeat(p)))
         out.append(0.0 + dist[-1] * p)
     else:  # the loop the fast path unrolls, with the top count capped
         out = [d * q for d in dist]
@@ -311,7 +315,7 @@ def best_set_size(
     Under independence the best set of any size is a top-k of the ranking (Nan Ye et al. 2012),
     so only k is searched, from `min_size` to `max_size`. A set with no relevant memory scores 0.
     """
-    if any(probabilities[i] < probabilities[i + 1] for i in range(len(probabilities) - 1)):
+    if any(map(operator.lt, probabilities, islice(probabilities, 1, None))):
         raise ValueError("probabilities must be sorted best first")
     top = min(max_size, len(probabilities))
     b2 = beta * beta
@@ -344,6 +348,17 @@ def best_set_size(
     return best if best[1] >= 0 else (min(min_size, top), 0.0)
 
 
+def _by_probability(names: list[str], prob: Mapping[str, float]) -> list[str]:
+    """names, most probable first, probabilities compared to four decimals, ties by name.
+
+    Sorted by name, then by the rounded probability reversed: a reversed sort keeps equal keys
+    in their first order, so this is the order of the key (-round(p, 4), name).
+    """
+    rounded = {f: round(prob[f], 4) for f in names}
+    return sorted(sorted(names), key=rounded.__getitem__, reverse=True)
+
+
+@quick_init  # one per candidate, every call
 @dataclass(frozen=True)
 class Verdict:
     """One candidate's decision: its probability, whether it is picked, and why."""
@@ -377,12 +392,8 @@ def decide(
     best = max((evidence[c[0]] for c in candidates if c[1] != "usage"), default=0.0)
     gate_open = best >= model.gate
     prob = dict(zip([c[0] for c in candidates], model.probabilities(rows), strict=True))
-    warnings = sorted(
-        (c[0] for c in candidates if c[1] == "warning"), key=lambda f: (-round(prob[f], 4), f)
-    )
-    plain = sorted(
-        (c[0] for c in candidates if c[1] is None), key=lambda f: (-round(prob[f], 4), f)
-    )
+    warnings = _by_probability([c[0] for c in candidates if c[1] == "warning"], prob)
+    plain = _by_probability([c[0] for c in candidates if c[1] is None], prob)
     kept = warnings[:limit]
     size, expected = 0, 0.0
     if gate_open and plain:

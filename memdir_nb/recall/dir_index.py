@@ -114,7 +114,7 @@ class DirIndex:
         with self._lock:
             docs = self._documents(headers, fields)
         key = tuple(
-            (h.file_path, d.identity, *f) for h, d, f in zip(headers, docs, fields, strict=True)
+            [(h.file_path, d.identity, *f) for h, d, f in zip(headers, docs, fields, strict=True)]
         )
         return docs, key
 

@@ -14,9 +14,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from memdir_nb.recall.lexical import ScoredMemory
+from memdir_nb.spec.records import quick_init
 from memdir_nb.spec.text import terminal_safe
 
 
+@quick_init  # a warm recall makes one per candidate (200 in a full dir)
 @dataclass(frozen=True)
 class MemoryExplanation:
     """Why one memory was or was not picked: its scores, the window that matched and the decision."""

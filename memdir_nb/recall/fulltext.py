@@ -22,6 +22,7 @@ from functools import lru_cache
 from typing import Any
 
 from memdir_nb.recall.lexical import LexicalOptions, import_bm25s, tokens
+from memdir_nb.spec.records import quick_init
 
 BM25_K1 = 1.5
 BM25_B = 0.75
@@ -123,6 +124,7 @@ def unpack_terms(
     return split[0], tuple(frozenset(w) for w in split[1:])
 
 
+@quick_init  # one per document, every call
 @dataclass(frozen=True)
 class LexicalHit:
     """One document's full-text figures for a query."""

@@ -165,13 +165,16 @@ def remembered_filename_words(filename: str) -> str:
     return filename_words(filename)
 
 
+# each type's text, and "" for none: a dict lookup, not the enum's `value` descriptor per call
+_TYPE_TEXT: dict[MemoryType | None, str] = {None: "", **{t: t.value for t in MemoryType}}
+
+
 def header_text(header: MemoryHeader) -> tuple[str, str, str, str]:
     """A memory's name, description, type and filename words (each "" when absent)."""
-    type_text = header.type.value if header.type is not None else ""
     return (
         header.name or "",
         header.description or "",
-        type_text,
+        _TYPE_TEXT[header.type],
         remembered_filename_words(header.filename),
     )
 

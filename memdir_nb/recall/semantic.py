@@ -247,10 +247,9 @@ class SemanticSelector:
         docs: Sequence[MemoryDoc]
         if _docs is None:
             docs, key = index.documents_and_key(headers)
-        else:
-            docs, key = _docs, index.set_key(headers, _docs)
-        if _key is not None:
-            key = _key
+        else:  # the caller's key when it has one (`score` made it with the documents)
+            docs = _docs
+            key = index.set_key(headers, _docs) if _key is None else _key
         with self._lock:
             self.encoded_last_call = 0
             self._encoded = 0
@@ -417,7 +416,7 @@ class SemanticSelector:
         """
         model = self.decision if lexical is None else self.decision.full_text
         assert model is not None
-        best_sims = [max(a, b) for a, b in zip(manifest_sims, window_sims, strict=True)]
+        best_sims = list(map(max, manifest_sims, window_sims))  # equal lengths: one per header
         eligible = [i for i, c in enumerate(classes) if c != "usage"]
         best_sem = max((best_sims[i] for i in eligible), default=0.0)
         best_bm25 = max((hits[i].score for i in eligible), default=0.0)

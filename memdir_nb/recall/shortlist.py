@@ -25,8 +25,12 @@ BODY_SHORTLIST_BY_WINDOW_TERMS = 10  # those with the window holding most of the
 
 
 def _top(scores: Sequence[float], k: int) -> list[int]:
-    """The positions of the k highest scores (ties to the earlier position)."""
-    return sorted(range(len(scores)), key=lambda i: (-scores[i], i))[:k]
+    """The positions of the k highest scores (ties to the earlier position).
+
+    A reversed sort keeps equal keys in their first order (Python's sort is stable either way),
+    so ties go to the earlier position without a key function of Python's own per memory.
+    """
+    return sorted(range(len(scores)), key=scores.__getitem__, reverse=True)[:k]
 
 
 def body_shortlist(

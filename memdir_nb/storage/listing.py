@@ -14,6 +14,7 @@ import os
 import stat as _stat
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import NamedTuple
 
 from memdir_nb.formats.names import (
@@ -104,6 +105,27 @@ def is_repository_file(name: str) -> bool:
     return stem in REPOSITORY_FILE_STEMS or stem.startswith(("license-", "licence-", "readme-"))
 
 
+_REFUSED, _REPOSITORY, _MEMORY, _OTHER = "refused", "repository", "memory", "other"
+
+
+@lru_cache(maxsize=16_384)
+def _file_name_kind(name: str, top_level: bool) -> tuple[str, str | None]:
+    """What a file's name (not a folder's, not a symlink's) makes it in a walk, and the gate's
+    refusal: refused by the gate, a top-level repository file, a memory file, or none of these.
+
+    A name's kind never changes, and every scan of a dir asks it of every file again, so it is
+    remembered (as the gate's own `name_problem` is).
+    """
+    refused = _gate_refusal(name)
+    if refused is not None:
+        return _REFUSED, refused
+    if not _is_memory_name(name):
+        return _OTHER, None
+    if top_level and is_repository_file(name):
+        return _REPOSITORY, None
+    return _MEMORY, None
+
+
 class _Walk:
     """One walk's state: the files found, what was skipped, the top-level names ignored."""
 
@@ -156,18 +178,19 @@ class _Walk:
                 self.skipped.append(SkippedFile(rel, f"folder {too_deep}"))
                 return
             self.stack.append((entry.path, rel + "/"))
-        elif (refused := _gate_refusal(name)) is not None:
-            self.skipped.append(SkippedFile(rel, refused))
-        elif _is_memory_name(name):
-            if not prefix and is_repository_file(name):
+        else:
+            kind, refused = _file_name_kind(name, not prefix)
+            if kind is _REFUSED:
+                self.skipped.append(SkippedFile(rel, refused or ""))
+            elif kind is _REPOSITORY:
                 self.ignored.append(name)
-                return
-            st = entry.stat(follow_symlinks=False)
-            if _stat.S_ISREG(st.st_mode):
-                self.found.append(ListedFile(st.st_mtime_ns, rel, entry.path, entry.path, st))
-            else:  # a FIFO, socket or device named like a memory: never opened
-                kind = f"{file_kind(st.st_mode)}, not a regular file"
-                self.skipped.append(SkippedFile(rel, kind))
+            elif kind is _MEMORY:
+                st = entry.stat(follow_symlinks=False)
+                if _stat.S_ISREG(st.st_mode):
+                    self.found.append(ListedFile(st.st_mtime_ns, rel, entry.path, entry.path, st))
+                else:  # a FIFO, socket or device named like a memory: never opened
+                    what = f"{file_kind(st.st_mode)}, not a regular file"
+                    self.skipped.append(SkippedFile(rel, what))
 
 
 def walk_memory_dir(

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from memdir_nb.storage.listing import folder_of_memory_dirs, list_daily_logs
+from memdir_nb.storage.listing import folder_of_memory_dirs, list_daily_logs, walk_memory_dir
 from tests.conftest import DeepFolders
 
 
@@ -104,3 +104,18 @@ def test_daily_logs_are_listed_as_the_listing_walks_never_through_a_link_nor_too
     (outside / "2026" / "ssh-keys.md").write_text("x")
     (other / "logs").symlink_to(outside)
     assert list_daily_logs(other) == [] and list_daily_logs(tmp_path / "missing") == []
+
+
+def test_a_names_kind_depends_on_its_level_in_every_walk(tmp_path: Path) -> None:
+    # the walk remembers each file name's kind: README.md at the top is a repository file,
+    # one folder down the same name is a memory, on the first walk and on a later one
+    (tmp_path / "notes").mkdir()
+    (tmp_path / "README.md").write_text("# repo\n")
+    (tmp_path / "notes" / "README.md").write_text("---\nname: r\n---\n")
+    (tmp_path / "bad\x1b[2J.md").write_text("x")
+    for _ in range(2):
+        found, skipped, ignored = walk_memory_dir(str(tmp_path), str(tmp_path), ())
+        assert [f.rel for f in found] == ["notes/README.md"]
+        assert ignored == ["README.md"]
+        assert [s.path for s in skipped] == ["bad\x1b[2J.md"]
+        assert skipped[0].reason.startswith("not a memory file name: it ")

@@ -229,3 +229,23 @@ def test_the_batched_probabilities_are_each_rows_own_to_the_last_bit() -> None:
     assert one.evidences(rows[:3]) == [
         1.0 / (1.0 + math.exp(-(one.gate_intercept + 3.0 * r["semantic"]))) for r in rows[:3]
     ]
+
+
+def test_candidates_rank_by_probability_to_four_decimals_then_by_filename() -> None:
+    model = _model(gate=0.01, intercept=-6.0)
+    sims = {"d.md": 0.5, "b.md": 0.5, "c.md": 0.5000001, "a.md": 0.3, "e.md": 0.7}
+    rows: list[tuple[str, str | None, dict[str, float]]]
+    rows = [(f, None, _features(s, 0.7)) for f, s in sims.items()]
+    rows += [("w2.md", "warning", _features(0.2, 0.7)), ("w1.md", "warning", _features(0.2, 0.7))]
+    prob = dict(zip([r[0] for r in rows], model.probabilities([r[2] for r in rows]), strict=True))
+    assert prob["b.md"] != prob["c.md"] and round(prob["b.md"], 4) == round(prob["c.md"], 4)
+    verdicts = decide(rows, model, limit=5)
+    # picked ones first; within the picked and the rest, the ranking's order
+    assert [v.filename for v in verdicts if v.filename in sims] == [
+        "e.md",
+        "b.md",
+        "c.md",
+        "d.md",
+        "a.md",
+    ]
+    assert [v.filename for v in verdicts if v.filename.startswith("w")] == ["w1.md", "w2.md"]
