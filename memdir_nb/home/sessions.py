@@ -262,9 +262,12 @@ def _agent_files_in(folder: Path) -> Iterator[Path]:
     """The regular `agent-*.jsonl` files of one folder (no symlinks), sorted by name."""
     for entry in _sorted_entries(folder):
         name = entry.name
-        if name.startswith("agent-") and name.endswith(".jsonl"):
-            if entry.is_file(follow_symlinks=False):
-                yield Path(entry.path)
+        if (
+            name.startswith("agent-")
+            and name.endswith(".jsonl")
+            and entry.is_file(follow_symlinks=False)
+        ):
+            yield Path(entry.path)
 
 
 def _sorted_entries(folder: Path) -> list[os.DirEntry[str]]:
