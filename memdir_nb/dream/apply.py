@@ -183,9 +183,10 @@ def list_trash_batches(memory_dir: str | os.PathLike[str]) -> list[str]:
     found = []
     for name in names:
         for prefix in (DREAM_BATCH_PREFIX, MEMORY_TOOL_BATCH_PREFIX, REBUILD_BATCH_PREFIX):
-            if (
-                name.startswith(prefix)
-                and (root / TRASH_DIRNAME / name / "manifest.json").is_file()
+            # fsutil's test: pathlib's is_file raised for a batch past PATH_MAX (or one this
+            # user cannot enter), and that took the whole listing down (attack round 17)
+            if name.startswith(prefix) and fsutil.is_regular_file(
+                root / TRASH_DIRNAME / name / "manifest.json"
             ):
                 found.append((name[len(prefix) :], name))  # ordered by the stamp after it
     return [name for _stamp, name in sorted(found)]

@@ -1,7 +1,8 @@
 """Which memory files a Bash tool call reads or writes, read from its script: `rm`, `mv`,
-`cat`-like reads, output redirections, `tee`, `sed -i` and `perl -i`, with each command's
-relative paths starting where the `cd`s of its own shell left it (formats/shell_script reads
-the script; the memory timeline asks this module for a call's operations)."""
+`cat`-like reads, output redirections, `tee`, `sed -i`, `perl -i`, `cp`, `install`, `touch`
+and `dd`, with each command's relative paths starting where the `cd`s of its own shell left
+it (formats/shell_script reads the script; the memory timeline asks this module for a call's
+operations)."""
 
 from __future__ import annotations
 
@@ -10,12 +11,16 @@ from collections.abc import Sequence
 
 from memdir_nb.formats.session_model import ToolCall
 from memdir_nb.formats.shell_script import (
+    COPY_SHORT_VALUES,
     EXPANDED,
     ShellCommand,
+    copy_targets,
+    dd_files,
     perl_in_place_files,
     sed_in_place_files,
     shell_commands,
     split_redirections,
+    touch_files,
 )
 from memdir_nb.formats.transcript_paths import MemoryPaths
 
@@ -48,9 +53,10 @@ class _ShellDirs:
 
 def bash_ops(call: ToolCall, paths: MemoryPaths) -> list[tuple[str, str, dict[str, object]]]:
     """rm and mv of memory files, cat/head/tail reads, and writes by an output redirection
-    (`>`, `>>`), `tee`, `sed -i` or `perl -i`, where the command can be parsed; a shell
-    write's text is not known. Relative paths start from the call's own cwd (the record's),
-    and a `cd` moves where the later relative paths of its own shell start.
+    (`>`, `>>`), `tee`, `sed -i`, `perl -i`, `cp`, `install`, `touch` or `dd of=`, where the
+    command can be parsed; a shell write's text is not known. Relative paths start from the
+    call's own cwd (the record's), and a `cd` moves where the later relative paths of its own
+    shell start.
     An argument holding a glob (`*.md`) names no one file, so it is passed over."""
     command = call.input.get("command")
     commands = shell_commands(command) if isinstance(command, str) else None
@@ -75,15 +81,11 @@ def _command_ops(
     """The memory operations of one simple command (its redirections split off)."""
     ops: list[tuple[str, str, dict[str, object]]] = []
     args = [w for w in words[1:] if not w.startswith("-") and not EXPANDED.search(w)]
+    rels = [paths.relative(a) for a in args]
+    more_written, more_read = _files_of(name, words, args)
+    written, read = written + more_written, read + more_read
     inputs = (paths.relative(w) for w in read if not EXPANDED.search(w))
     ops.extend(("read", rel, {}) for rel in inputs if rel)
-    rels = [paths.relative(a) for a in args]
-    if name == "tee":
-        written = written + args
-    elif name == "sed":
-        written = written + sed_in_place_files(words[1:])
-    elif name == "perl":
-        written = written + perl_in_place_files(words[1:])
     if name == "rm":
         ops.extend(("delete", r, {}) for r in rels if r)
     elif name in _READ_COMMANDS:
@@ -104,3 +106,22 @@ def _command_ops(
     outputs = (paths.relative(w) for w in written if not EXPANDED.search(w))
     ops.extend(("write", rel, {"content": None}) for rel in outputs if rel)
     return ops
+
+
+def _files_of(name: str, words: list[str], args: list[str]) -> tuple[list[str], list[str]]:
+    """(written, read): the files a command names as its output and input, beyond its
+    redirections, for the commands that write files by their words."""
+    if name == "tee":
+        return args, []
+    if name == "sed":
+        return sed_in_place_files(words[1:]), []
+    if name == "perl":
+        return perl_in_place_files(words[1:]), []
+    if name in COPY_SHORT_VALUES:  # cp, install: each source read, its copy written
+        pairs = copy_targets(words[1:], COPY_SHORT_VALUES[name])
+        return [dest for _, dest in pairs], [source for source, _ in pairs]
+    if name == "touch":
+        return touch_files(words[1:]), []
+    if name == "dd":
+        return dd_files(words[1:])
+    return [], []

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 import shlex
+from collections import deque
 from dataclasses import dataclass
 
 from memdir_nb.spec.constants import SHELL_SUBSHELL_MAX_DEPTH
@@ -32,9 +33,15 @@ _REDIRECT = re.compile(r"^\d*>>?(.*)$")
 _INPUT = re.compile(r"^\d*<(?![<(])(.*)$")  # `< file`, `0<file`; not `<<`, `<<<` or `<(`
 
 
-def _quoted_step(line: str, i: int, nest: list[str]) -> int:
-    """How far one step inside quotes moves, closing the quote or opening a `$(` in it."""
+def _quoted_step(line: str, i: int, nest: list[str], ansi: list[list[int]]) -> int:
+    """How far one step inside quotes moves, closing the quote or opening a `$(` in it; the
+    end of an ANSI-C string (`$'...'`, where `\\'` is a quote in it) is noted in `ansi`."""
     ch, top = line[i], nest[-1]
+    if top == "$'":
+        if ch == "'":
+            nest.pop()
+            ansi[-1][1:] = [i + 1, ansi[-1][2] | 1]
+        return 2 if ch == "\\" else 1
     if top == "'" or ch not in '\\"$':
         if ch == top:
             nest.pop()
@@ -75,21 +82,33 @@ def _arithmetic_step(line: str, i: int, nest: list[str]) -> int:
     return 1
 
 
-def _heredoc_operators(line: str, nest: list[str]) -> tuple[list[re.Match[str]], int]:
+def _open_dollar(line: str, i: int, nest: list[str], ansi: list[list[int]]) -> None:
+    """Open `$[` (arithmetic) or `$'` (an ANSI-C string, its start noted in `ansi`) at i."""
+    nest.append(line[i : i + 2])
+    if line[i + 1] == "'":
+        ansi.append([i, len(line), 2])
+
+
+def _heredoc_operators(
+    line: str, nest: list[str], ansi: list[list[int]]
+) -> tuple[list[re.Match[str]], int]:
     """The here-document operators of one line that the shell would see, and where its comment
     starts (the line's length when it has none): a `<<` inside quotes (`echo "a << b"`) or a
     comment is text, one inside `$(...)` is an operator even within double quotes
     (`git commit -m "$(cat <<'EOF'`), and one inside `$((...))` is a shift; a `#` starting a
     word outside quotes starts a comment. `nest` is what is open at the line's start,
-    innermost last (a quote, `(` for a substitution or subshell, `((` for arithmetic), and is
-    left as it is at the line's end, for a string that spans lines."""
+    innermost last (a quote, `$'` for an ANSI-C string, `(` for a substitution or subshell,
+    `((` for arithmetic), and is left as it is at the line's end, for a string that spans
+    lines. Each ANSI-C string's piece on the line is appended to `ansi` as [start, end, how]:
+    how is 2 when it opens here (`$'`), 1 when it closes here, 0 when it runs on past the line
+    (3 for both)."""
     found: list[re.Match[str]] = []
     i, word_start = 0, True
     last_close = line.rfind("))")
     while i < len(line):
         ch, top = line[i], nest[-1] if nest else ""
-        if top in ("'", '"'):
-            i += _quoted_step(line, i, nest)
+        if top in ("'", '"', "$'"):
+            i += _quoted_step(line, i, nest, ansi)
             word_start = False
             continue
         if top in _ARITHMETIC:
@@ -103,8 +122,8 @@ def _heredoc_operators(line: str, nest: list[str]) -> tuple[list[re.Match[str]],
             nest.append("((")
             i, word_start = i + (3 if ch == "$" else 2), False
             continue
-        elif line.startswith("$[", i):
-            nest.append("$[")
+        elif line.startswith(("$[", "$'"), i):
+            _open_dollar(line, i, nest, ansi)
             i += 1
         elif ch in "'\"(":
             nest.append(ch)
@@ -131,22 +150,60 @@ def _without_here_documents(script: str) -> str:
     unparsable. A body runs to the line that is exactly its delimiter (tabs before it allowed
     after `<<-`); the operator's line keeps its command and redirections (`cat > notes.md`)."""
     kept: list[str] = []
-    waiting: list[tuple[str, bool]] = []  # (delimiter, tabs allowed), in the order opened
+    waiting: deque[tuple[str, bool]] = deque()  # (delimiter, tabs allowed), in the order opened
     nest: list[str] = []
     for line in script.split("\n"):
         if waiting:
             delimiter, dashed = waiting[0]
             if (line.lstrip("\t") if dashed else line).rstrip("\r") == delimiter:
-                waiting.pop(0)
+                waiting.popleft()
             continue
-        operators, comment = _heredoc_operators(line, nest)
+        # an ANSI-C string from an earlier line goes on here
+        ansi: list[list[int]] = [[0, len(line), 0]] if nest[-1:] == ["$'"] else []
+        operators, comment = _heredoc_operators(line, nest, ansi)
         line = line[:comment]  # a comment is text, whatever quotes it holds (`# it's`)
-        for match in reversed(operators):
+        edits = [(start, end, _single_quoted(line[start:end], how)) for start, end, how in ansi]
+        for match in operators:
             word = next(group for group in match.group(2, 3, 4) if group is not None)
-            waiting.insert(0, (word, bool(match.group(1))))
-            line = line[: match.start()] + " " + line[match.end() :]
+            waiting.append((word, bool(match.group(1))))
+            edits.append((match.start(), match.end(), " "))
+        if edits:  # one join: rebuilding the line per edit was quadratic in its length
+            pieces: list[str] = []
+            at = 0
+            for start, end, text in sorted(edits):
+                pieces += (line[at:start], text)
+                at = end
+            line = "".join(pieces) + line[at:]
         kept.append(line)
     return "\n".join(kept)
+
+
+# an escape of an ANSI-C string (`$'...'`), as bash decodes it: a hex, Unicode or octal code,
+# a control (`\cX`) or one character (`\n`, `\'`, `\\`; an unknown one keeps its backslash)
+_ANSI_ESCAPE = re.compile(
+    r"\\(?:x([0-9A-Fa-f]{1,2})|u([0-9A-Fa-f]{1,4})|U([0-9A-Fa-f]{1,8})|([0-7]{1,3})|c(.)|(.))",
+    re.DOTALL,
+)
+_ANSI_CHARS = dict(zip("abeEfnrtv\\'\"?", "\a\b\x1b\x1b\f\n\r\t\v\\'\"?", strict=True))
+
+
+def _ansi_char(match: re.Match[str]) -> str:
+    hex_code, short, long, octal, control, char = match.groups()
+    code = hex_code or short or long
+    if code is not None or octal is not None:
+        value = int(code, 16) if code is not None else int(octal, 8) & 0xFF
+        return chr(value) if value <= 0x10FFFF else match.group()
+    if control is not None:
+        return chr(ord(control) & 0x1F)
+    return _ANSI_CHARS.get(char, match.group())
+
+
+def _single_quoted(piece: str, how: int) -> str:
+    """A piece of an ANSI-C string (`$'don\\'t'`, which the lexer cannot read) as the same text
+    single-quoted (`'don'\\''t'`); how: 2 when the piece opens the string, 1 when it closes it."""
+    body = piece[2 if how & 2 else 0 : len(piece) - (how & 1)]
+    text = _ANSI_ESCAPE.sub(_ansi_char, body).replace("'", "'\\''")
+    return ("'" if how & 2 else "") + text + ("'" if how & 1 else "")
 
 
 @dataclass(frozen=True)
@@ -295,6 +352,107 @@ def perl_in_place_files(words: list[str]) -> list[str]:
                 if switch in "IMm":  # a directory or a module, joined or the next word
                     takes_value = at == len(cluster) - 1
                     break
+                if switch in "FxCdD":  # the rest is its value (`-Fi`: split at "i", no -i)
+                    break
     if not in_place:
         return []
     return [word for word in files if not EXPANDED.search(word)]
+
+
+# the long options of cp and install whose value may be the next word, and the short ones
+_COPY_LONG_VALUES = ("suffix", "mode", "owner", "group", "strip-program")
+COPY_SHORT_VALUES = {"cp": "St", "install": "StmogC"}
+
+
+def copy_targets(words: list[str], short_values: str) -> list[tuple[str, str]]:
+    """What `cp` or `install` (words after the name; short_values: its options that take a
+    value) writes: (source, destination) pairs. The destination is a folder's file
+    (`folder/<source's name>`) with `-t DIR`, several sources, or a last operand not ending in
+    `.md` (as for mv); none for install -d (folders only). Expanded words name no file."""
+    operands, target, flags = _copy_words(words, short_values)
+    if "d" in flags and "m" in short_values:  # install (the one with -m) -d makes folders
+        return []
+    if target is None:
+        if len(operands) < 2:
+            return []
+        *operands, target = operands
+        into = "T" not in flags and (len(operands) > 1 or not target.endswith(".md"))
+    else:
+        into = True
+    pairs = []
+    for source in operands:
+        dest = f"{target.rstrip('/')}/{source.rstrip('/').rsplit('/', 1)[-1]}" if into else target
+        if not EXPANDED.search(dest):
+            pairs.append((source, dest))
+    return pairs
+
+
+def _copy_words(words: list[str], short_values: str) -> tuple[list[str], str | None, set[str]]:
+    """(operands, the -t folder, the switches T and d seen) of cp's or install's words."""
+    operands: list[str] = []
+    target: str | None = None
+    flags: set[str] = set()
+    pending = ""  # "t": the next word is -t's folder; "v": another option's value
+    options_done = False
+    for word in words:
+        if pending:
+            target = word if pending == "t" else target
+            pending = ""
+        elif options_done or not word.startswith("-") or word == "-":
+            operands.append(word)
+        elif word == "--":
+            options_done = True
+        else:
+            joined, pending, found = _copy_option(word, short_values)
+            target = target if joined is None else joined
+            flags |= found
+    return operands, target, flags
+
+
+def _copy_option(word: str, short_values: str) -> tuple[str | None, str, set[str]]:
+    """One option word of cp or install: (-t's folder when joined to it, what the next word
+    is: "t" -t's folder, "v" another option's value, "" an operand or option; the switches
+    T and d in it)."""
+    if word.startswith("--"):
+        name, eq, value = word[2:].partition("=")
+        if name == "target-directory":
+            return (value, "", set()) if eq else (None, "t", set())
+        flag = {"no-target-directory": "T", "directory": "d"}.get(name)
+        return None, "v" if name in _COPY_LONG_VALUES and not eq else "", {flag} if flag else set()
+    flags = set()
+    for at, switch in enumerate(word[1:], start=1):
+        if switch in "Td":
+            flags.add(switch)
+        if switch in short_values:
+            rest = word[at + 1 :]
+            if switch == "t":
+                return (rest, "", flags) if rest else (None, "t", flags)
+            return None, "" if rest else "v", flags
+    return None, "", flags
+
+
+def touch_files(words: list[str]) -> list[str]:
+    """The files `touch` creates or stamps (not -r's, -d's or -t's value)."""
+    files: list[str] = []
+    takes_value = options_done = False
+    for word in words:
+        if takes_value:
+            takes_value = False
+        elif options_done or not word.startswith("-") or word == "-":
+            files.append(word)
+        elif word == "--":
+            options_done = True
+        elif not word.startswith("--"):
+            cluster = word[1:]
+            found = next((at for at, ch in enumerate(cluster) if ch in "rdt"), None)
+            takes_value = found is not None and found == len(cluster) - 1
+        else:
+            takes_value = word[2:] in ("reference", "date")
+    return [word for word in files if not EXPANDED.search(word)]
+
+
+def dd_files(words: list[str]) -> tuple[list[str], list[str]]:
+    """(written, read): the files `dd` writes (`of=`) and reads (`if=`)."""
+    written = [w[3:] for w in words if w.startswith("of=") and not EXPANDED.search(w[3:])]
+    read = [w[3:] for w in words if w.startswith("if=") and not EXPANDED.search(w[3:])]
+    return written, read

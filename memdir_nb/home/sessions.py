@@ -28,6 +28,7 @@ from memdir_nb.spec.constants import (
     PROJECT_MEMORY_DIRNAME,
     TRANSCRIPT_LINE_MAX_BYTES,
 )
+from memdir_nb.storage.fsutil import is_folder
 from memdir_nb.storage.line_reader import iter_lines
 
 SESSION_READ_MAX_BYTES = 1024 * 1024 * 1024  # a transcript is read up to 1 GiB, then cut
@@ -243,17 +244,39 @@ def _transcripts(project: Path) -> Iterator[Path]:
 
 def _agent_files(sub: Path) -> Iterator[Path]:
     """A session's subagent transcripts: those in subagents/, then each workflow run's
-    (subagents/workflows/wf_<run id>/), sorted; symlinked files and folders are left out."""
-    if not sub.is_dir() or sub.is_symlink():
+    (subagents/workflows/wf_<run id>/), sorted; symlinked files and folders are left out, and
+    so is a folder that cannot be looked at or listed (past PATH_MAX, or one `sudo claude`
+    left that this user cannot enter: pathlib raised, and took the whole listing down)."""
+    if not is_folder(sub, follow=False):
         return
-    yield from (a for a in sorted(sub.glob("agent-*.jsonl")) if a.is_file() and not a.is_symlink())
+    yield from _agent_files_in(sub)
     runs = sub / WORKFLOWS_DIRNAME
-    if not runs.is_dir() or runs.is_symlink():
+    if not is_folder(runs, follow=False):
         return
-    for run in sorted(r for r in runs.iterdir() if r.is_dir() and not r.is_symlink()):
-        yield from (
-            a for a in sorted(run.glob("agent-*.jsonl")) if a.is_file() and not a.is_symlink()
-        )
+    for run in _sorted_entries(runs):
+        if run.is_dir(follow_symlinks=False):
+            yield from _agent_files_in(Path(run.path))
+
+
+def _agent_files_in(folder: Path) -> Iterator[Path]:
+    """The regular `agent-*.jsonl` files of one folder (no symlinks), sorted by name."""
+    for entry in _sorted_entries(folder):
+        name = entry.name
+        if (
+            name.startswith("agent-")
+            and name.endswith(".jsonl")
+            and entry.is_file(follow_symlinks=False)
+        ):
+            yield Path(entry.path)
+
+
+def _sorted_entries(folder: Path) -> list[os.DirEntry[str]]:
+    """The entries of a folder sorted by name; none when it cannot be listed."""
+    try:
+        with os.scandir(folder) as entries:
+            return sorted(entries, key=lambda e: e.name)
+    except OSError:
+        return []
 
 
 def iter_session_files(claude_home: str | os.PathLike[str]) -> Iterator[SessionFile]:

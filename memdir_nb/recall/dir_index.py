@@ -49,6 +49,11 @@ if TYPE_CHECKING:  # pragma: no cover
 _BODY_KEY = "body\0"  # bodies share the snippets table under their own key prefix
 _TERMS_KEY = "terms\0"  # and so do their full-text terms (fulltext.pack_terms' form)
 _MAX_DOCS = 20_000  # in-process documents kept before the table is cleared
+# and the characters of their bodies: a document keeps its body, windows and terms, about 4.5
+# times the body's size (a 256 KiB body: over a megabyte), so 20,000 of them alone could keep
+# gigabytes in a long-lived kernel (attack round 17); 64 M characters hold a full dir of the
+# largest memories
+_MAX_DOC_CHARS = 64_000_000
 _MAX_WINDOW_ROWS = 20_000  # window vectors kept in-process (about 30 MB: two full 200-memory dirs)
 
 
@@ -92,7 +97,9 @@ class DirIndex:
         self.cache = cache
         self.options = options
         self.read_last_call = 0  # files whose body was read from disk in the last call
-        self._docs: dict[tuple[str, str, str, str, str], MemoryDoc] = {}
+        # per file: the manifest fields its document was made with, and the document
+        self._docs: dict[str, tuple[tuple[str, str, str, str], MemoryDoc]] = {}
+        self._doc_chars = 0  # the characters of the kept documents' bodies
         self._fulltext: tuple[tuple[object, ...], FullTextIndex] | None = None
         self._window_terms: tuple[tuple[object, ...], WindowTerms] | None = None
         self._manifests: tuple[tuple[object, ...], np.ndarray] | None = None
@@ -129,9 +136,9 @@ class DirIndex:
             except OSError:
                 out[i] = self._make(header, None, "", {})
                 continue
-            held = self._docs.get((header.file_path, *fields[i]))
-            if held is not None and held.identity == ident:
-                out[i] = held
+            held = self._docs.get(header.file_path)
+            if held is not None and held[0] == fields[i] and held[1].identity == ident:
+                out[i] = held[1]
             else:
                 wanted[_BODY_KEY + header.file_path] = ident
                 wanted[_TERMS_KEY + header.file_path] = ident
@@ -185,9 +192,14 @@ class DirIndex:
             terms, window_terms = known
         doc = MemoryDoc(ident, body, windows, terms, window_terms)
         if ident is not None:
-            if len(self._docs) > _MAX_DOCS:
+            # one document per file (an edited header replaces it), within both bounds
+            replaced = self._docs.pop(header.file_path, None)
+            self._doc_chars -= len(replaced[1].body) if replaced is not None else 0
+            if len(self._docs) >= _MAX_DOCS or self._doc_chars + len(body) > _MAX_DOC_CHARS:
                 self._docs.clear()
-            self._docs[(header.file_path, *fields)] = doc
+                self._doc_chars = 0
+            self._docs[header.file_path] = (fields, doc)
+            self._doc_chars += len(body)
         return doc
 
     @staticmethod

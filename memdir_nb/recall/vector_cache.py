@@ -28,6 +28,7 @@ import sqlite3
 import threading
 from collections.abc import Iterable, Mapping
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -64,6 +65,15 @@ def _fits_sqlite(ident: FileIdentity) -> bool:
 def text_key(model_sha256: str, text: str) -> str:
     """Cache key of one text's vector under one model."""
     return hashlib.sha256(f"{model_sha256}\0{text}".encode()).hexdigest()
+
+
+def _keep_newest(held: dict[str, Any], bound: int) -> None:
+    """Drop the oldest entries of an in-memory table past its bound (insertion order): rows
+    read back from the database count as well as rows written, or a kernel that only reads a
+    cache another process keeps full would hold all of it (attack round 17)."""
+    if len(held) > bound:
+        for key in list(held)[: len(held) - bound]:
+            del held[key]
 
 
 def _stored_vector(blob: object) -> np.ndarray | None:
@@ -158,15 +168,14 @@ class VectorCache:
                                 found[key] = self._vectors[key] = vec
                 except sqlite3.Error as err:
                     self._fail(err)
+            _keep_newest(self._vectors, self.max_vectors)  # rows read back count too
         return found
 
     def put_vectors(self, items: Mapping[str, np.ndarray]) -> None:
         """Store vectors by key, then drop the oldest rows beyond max_vectors."""
         for key, vec in items.items():
             self._vectors[key] = np.asarray(vec, dtype=np.float32)
-        if len(self._vectors) > self.max_vectors:
-            for key in list(self._vectors)[: len(self._vectors) - self.max_vectors]:
-                del self._vectors[key]
+        _keep_newest(self._vectors, self.max_vectors)
         if not items or self._conn is None:
             return
         rows = [(k, np.asarray(v, dtype=np.float32).tobytes()) for k, v in items.items()]
@@ -215,6 +224,7 @@ class VectorCache:
                                 self._snippets[path] = (ident, snippet)
                 except sqlite3.Error as err:
                     self._fail(err)
+            _keep_newest(self._snippets, self.max_snippets)  # rows read back count too
         return found
 
     def put_snippets(self, items: Mapping[str, tuple[FileIdentity, str]]) -> None:
@@ -223,9 +233,7 @@ class VectorCache:
         for path in items:  # written again: now the newest, as in the file's table
             self._snippets.pop(path, None)
         self._snippets.update(items)
-        if len(self._snippets) > self.max_snippets:
-            for path in list(self._snippets)[: len(self._snippets) - self.max_snippets]:
-                del self._snippets[path]
+        _keep_newest(self._snippets, self.max_snippets)
         if not items or self._conn is None:
             return
         rows = [  # one past the bound would not be used when read back: it is not written

@@ -34,7 +34,7 @@ from memdir_nb.reports.where import WhereReport, where
 from memdir_nb.spec.constants import ENTRYPOINT_NAME
 from memdir_nb.spec.text import plural
 from memdir_nb.storage.access import read_regular_file
-from memdir_nb.storage.fsutil import is_folder
+from memdir_nb.storage.fsutil import is_folder, is_regular_file
 
 # ---------------------------------------------------------------------------- settings
 
@@ -288,11 +288,13 @@ def _repo_memory_findings(report: WhereReport) -> list[DoctorFinding]:
     """
     root = Path(report.checkout_root or report.git_root or report.cwd)
     repo_dir = root.joinpath(*REPO_MEMORY_PARTS)
-    if repo_dir.is_symlink() or not repo_dir.is_dir():
+    # fsutil's tests, not pathlib's: those raise for a path past PATH_MAX or a folder this user
+    # cannot enter, and took the whole doctor down (attack round 17)
+    if not is_folder(repo_dir, follow=False):
         return []
     if report.memory_dir and os.path.realpath(repo_dir) == os.path.realpath(report.memory_dir):
         return []
-    if not (repo_dir / ENTRYPOINT_NAME).is_file():
+    if not is_regular_file(repo_dir / ENTRYPOINT_NAME):
         return []
     try:
         memories = sorted(p.name for p in repo_dir.iterdir() if is_memory_filename(p.name))

@@ -148,6 +148,15 @@ def is_folder(path: str | os.PathLike[str], *, follow: bool = True) -> bool:
         return False
 
 
+def is_regular_file(path: str | os.PathLike[str], *, follow: bool = True) -> bool:
+    """is_folder's rule for a regular file (with follow=False, not a symlink to one): one that
+    cannot be looked at (past NAME_MAX or PATH_MAX, not enterable, an I/O error) is none."""
+    try:
+        return stat.S_ISREG(os.stat(path, follow_symlinks=follow).st_mode)
+    except (OSError, ValueError):
+        return False
+
+
 def exists_at(dir_fd: int, name: str) -> bool:
     """True when `name` exists in the folder (a symlink counts, it is not followed); a name
     past NAME_MAX cannot."""

@@ -32,6 +32,7 @@ from memdir_nb.formats.jsonio import JSONLimitError, loads_bounded
 from memdir_nb.spec import constants
 from memdir_nb.storage import containment as team_paths
 from memdir_nb.storage import fsutil
+from memdir_nb.storage.containment import absolute_dir
 
 _LOCK_POLL_S = 0.02
 
@@ -468,3 +469,32 @@ def recover_journal(root_fd: int) -> list[str]:
     os.unlink(constants.STORE_JOURNAL_NAME, dir_fd=root_fd)
     fsutil.fsync_fd(root_fd)
     return done
+
+
+def journal_damage(memory_dir: str | os.PathLike[str]) -> str | None:
+    """Why the memory dir's store journal cannot be trusted (read-only check), None when sound or absent."""
+    try:
+        root_fd = fsutil.open_real_dir(absolute_dir(memory_dir))[1]
+    except OSError:
+        return None
+    try:
+        return journal_corruption(root_fd)
+    finally:
+        os.close(root_fd)
+
+
+def journal_problem(memory_dir: str | os.PathLike[str]) -> str | None:
+    """A sentence for lint when an interrupted step awaits repair, None when there is none."""
+    path = absolute_dir(memory_dir) / constants.STORE_JOURNAL_NAME
+    if not os.path.lexists(path):
+        return None
+    corrupt = journal_damage(memory_dir)
+    if corrupt is not None:
+        return (
+            f"{path} is corrupt: {corrupt}; the next save, or MemoryStore(...).recover(), sets "
+            f"it aside as {constants.STORE_JOURNAL_NAME}.corrupt-<time> without replaying it"
+        )
+    return (
+        f"{path} records a store step that was interrupted (a crash or kill); the next save, "
+        "or MemoryStore(...).recover(), rolls it back"
+    )

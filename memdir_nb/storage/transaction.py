@@ -39,18 +39,18 @@ from memdir_nb.spec import constants
 from memdir_nb.spec.text import lone_surrogate_problem
 from memdir_nb.storage import fsutil
 from memdir_nb.storage.access import file_kind
-from memdir_nb.storage.containment import absolute_dir
 from memdir_nb.storage.journal import (
     content_identity,
     file_identity_at,
     finish_records,
-    journal_corruption,
     keep_old,
     lock_at,
     recover_journal,
     side_name,
     undo_records,
 )
+from memdir_nb.storage.journal import journal_damage as journal_damage  # re-exported
+from memdir_nb.storage.journal import journal_problem as journal_problem  # re-exported
 from memdir_nb.storage.targets import Target as Target  # re-exported
 from memdir_nb.storage.targets import resolve_target
 from memdir_nb.storage.write_errors import ChangedMeanwhileError as ChangedMeanwhileError
@@ -314,8 +314,7 @@ class StoreTransaction:
         Into team, the raw file being moved is scanned for secrets first.
         """
         s, d = self.resolve(src, follow_final=False), self.resolve(dst, follow_final=False)
-        if d.team:
-            self._guard(d, self.read_bytes(src) or b"")
+        scanned = self._scanned_into(d, src)
         root = self._need_root()
         self._hook(f"checked:{s.rel}")
         sfd = fsutil.open_dir_nofollow(root, s.parts[:-1], create=False)
@@ -335,6 +334,8 @@ class StoreTransaction:
                     raise FileExistsError(errno.EEXIST, f"{d.rel} already exists")
                 self._log({"op": "move", "src": s.rel, "dst": d.rel, "ino": st.st_ino})
                 self._hook(f"move:{s.rel}:journaled")
+                if stat.S_ISREG(st.st_mode):
+                    self._still_scanned(sfd, s, scanned)
                 # A link under the new name, then the old one dropped: a file another program
                 # makes at the new name after the check above is never replaced (a rename
                 # would replace it). Where there are no hard links, the check is all there is.
@@ -353,8 +354,7 @@ class StoreTransaction:
         """Give the current version of `src` a second, new name `dst` (a hard link, or a copy)."""
         s, d = self.resolve(src), self.resolve(dst)
         root = self._need_root()
-        if d.team:
-            self._guard(d, self.read_bytes(src) or b"")
+        scanned = self._scanned_into(d, src)
         self._hook(f"checked:{d.rel}")
         sfd = fsutil.open_dir_nofollow(root, s.parts[:-1], create=False)
         try:
@@ -365,6 +365,7 @@ class StoreTransaction:
                 made = file_identity_at(sfd, s.parts[-1])  # what the copy will hold
                 self._log({"op": "write", "path": d.rel, "backup": None, "tmp": None} | made)
                 self._hook(f"copy:{d.rel}:journaled")
+                self._still_scanned(sfd, s, scanned)
                 try:
                     os.link(s.parts[-1], d.parts[-1], src_dir_fd=sfd, dst_dir_fd=dfd)
                 except OSError:  # no hard links here: copy in bounded chunks
@@ -379,6 +380,21 @@ class StoreTransaction:
         return d.path
 
     # -- internals
+
+    def _scanned_into(self, d: Target, src: str | os.PathLike[str]) -> bytes | None:
+        """For a move or copy into team: the source's bytes, which pass the secret guard."""
+        if not d.team:
+            return None
+        scanned = self.read_bytes(src) or b""
+        self._guard(d, scanned)
+        return scanned
+
+    def _still_scanned(self, sfd: int, s: Target, scanned: bytes | None) -> None:
+        """Refuse a move or copy into team whose source no longer holds what the guard scanned
+        (another program saved it meanwhile): that version would reach the team unscanned."""
+        if scanned is not None and not fsutil.holds_at(sfd, s.parts[-1], scanned):
+            self._records.pop()
+            raise ChangedMeanwhileError(s.rel)
 
     @property
     def _dir_mode(self) -> int | None:
@@ -444,35 +460,6 @@ class StoreTransaction:
             os.unlink(constants.STORE_JOURNAL_NAME, dir_fd=root)
         # no fsync: a committed journal that reappears after a power cut is only finished again
         self._records = []
-
-
-def journal_damage(memory_dir: str | os.PathLike[str]) -> str | None:
-    """Why the memory dir's store journal cannot be trusted (read-only check), None when sound or absent."""
-    try:
-        root_fd = fsutil.open_real_dir(absolute_dir(memory_dir))[1]
-    except OSError:
-        return None
-    try:
-        return journal_corruption(root_fd)
-    finally:
-        os.close(root_fd)
-
-
-def journal_problem(memory_dir: str | os.PathLike[str]) -> str | None:
-    """A sentence for lint when an interrupted step awaits repair, None when there is none."""
-    path = absolute_dir(memory_dir) / constants.STORE_JOURNAL_NAME
-    if not os.path.lexists(path):
-        return None
-    corrupt = journal_damage(memory_dir)
-    if corrupt is not None:
-        return (
-            f"{path} is corrupt: {corrupt}; the next save, or MemoryStore(...).recover(), sets "
-            f"it aside as {constants.STORE_JOURNAL_NAME}.corrupt-<time> without replaying it"
-        )
-    return (
-        f"{path} records a store step that was interrupted (a crash or kill); the next save, "
-        "or MemoryStore(...).recover(), rolls it back"
-    )
 
 
 @contextlib.contextmanager

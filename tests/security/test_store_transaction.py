@@ -36,6 +36,7 @@ from memdir_nb.storage.containment import PathTraversalError
 from memdir_nb.storage.rebuild import rebuild_index
 from memdir_nb.storage.store import MemoryStore
 from memdir_nb.storage.targets import resolve_target
+from memdir_nb.storage.write_errors import ChangedMeanwhileError
 
 NOW_MS = 1_772_700_000_000.0
 RACE_WRITES = 150
@@ -749,3 +750,26 @@ def test_a_write_never_replaces_a_fifo_socket_or_device_at_its_path(
     with pytest.raises(ToolError, match="not a memory file, so it was not deleted"):  # not "does
         MemdirMemoryTool(tmp_path).call({"command": "delete", "path": "/memories/user_x.md"})
     assert os.lstat(target).st_ino == before.st_ino  # not exist", as the tool said before
+
+
+@pytest.mark.parametrize("how", ["replaced", "in-place"])
+def test_a_file_rewritten_after_the_secret_scan_is_never_moved_into_team(
+    tree: tuple[Path, Path], how: str
+) -> None:
+    # promote scanned the file, then linked it into team/: a version Claude Code or an editor
+    # saved in between (here with a credential in it) was published to the team unscanned
+    mem, _ = tree
+    (name,) = [p.name for p in mem.glob("feedback_*.md")]
+    leaked = (mem / name).read_text() + f"deploy token: {github_token()}\n"
+
+    def rewrite(point: str) -> None:
+        if point == f"checked:{name}" and github_token() not in (mem / name).read_text():
+            if how == "replaced":  # a new file renamed over it, as Claude Code writes
+                (mem / "draft.tmp").write_text(leaked)
+                os.replace(mem / "draft.tmp", mem / name)
+            else:
+                (mem / name).write_text(leaked)
+
+    with pytest.raises(ChangedMeanwhileError, match=f"{name} was changed by another program"):
+        MemoryStore(mem, crash_hook=rewrite).promote(name)
+    assert not (mem / "team" / name).exists() and (mem / name).read_text() == leaked

@@ -391,3 +391,24 @@ def test_a_project_folder_in_the_xdg_home_that_cannot_be_looked_at_leaves_the_no
     assert len(str(edge)) < 4096 <= len(str(edge / "memory"))
     f = finding(diagnose(w.config({"XDG_CONFIG_HOME": str(config_home)})), "xdg-home-unread")
     assert f.items == ("-home-me-app",)
+
+
+def test_a_repository_memory_dir_past_path_max_leaves_the_rest_of_the_doctor_standing(
+    tmp_path: Path,
+) -> None:
+    # The repo-memory check tested `.claude/memory/MEMORY.md` with pathlib, which raises for a
+    # path past PATH_MAX (or, for another user, a `.claude` they cannot enter): the whole
+    # doctor ended in "error: File name too long" though where and every other check were fine
+    w, _ = healthy(tmp_path, repo=False)
+    deep = tmp_path.joinpath(*["d" * 250] * 15)
+    root = deep / ("r" * (4096 - len(str(deep)) - len("/.claude/memory") - 2))
+    repo_mem = root / ".claude" / "memory"
+    repo_mem.mkdir(parents=True)
+    assert len(str(repo_mem)) < 4096 <= len(str(repo_mem / "MEMORY.md"))
+    fd = os.open(repo_mem, os.O_RDONLY | os.O_DIRECTORY)
+    try:
+        os.close(os.open("MEMORY.md", os.O_WRONLY | os.O_CREAT, 0o644, dir_fd=fd))
+    finally:
+        os.close(fd)
+    report = diagnose(w.config(cwd=root))
+    assert "repo-memory-unloaded" not in codes(report) and "no-memory-dir" in codes(report)

@@ -958,3 +958,21 @@ def test_a_trash_folder_that_is_a_symlink_is_refused_not_listed(
         list_trash_batches(messy)
     with pytest.raises(RestoreError, match="move it aside"):
         restore(messy, "dream-20990101T000000-1-abcdef", dry_run=True)
+
+
+def test_a_trash_batch_that_cannot_be_looked_at_is_left_out_and_the_rest_listed(
+    tmp_path: Path,
+) -> None:
+    # Each batch's manifest was tested with pathlib's is_file, which raises for a path past
+    # PATH_MAX (for another user, a batch folder they cannot enter): the whole listing, and
+    # restore with it, ended in "File name too long" though the other batches were fine
+    memory = tmp_path.joinpath(*["m" * 250] * 15)
+    memory = memory.parent / ("m" * (3830 - len(str(memory.parent))))
+    trash = memory / ".trash"
+    kept = trash / "dream-20990101T000000-1-abcdef"
+    kept.mkdir(parents=True)
+    (kept / "manifest.json").write_text('{"files": {}}')
+    edge = trash / ("dream-20990102T000000-1-" + "f" * (4090 - len(str(trash)) - 25))
+    edge.mkdir()
+    assert len(str(edge)) < 4096 <= len(str(edge / "manifest.json"))
+    assert list_trash_batches(memory) == [kept.name]

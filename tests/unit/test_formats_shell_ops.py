@@ -33,3 +33,22 @@ def test_relative_paths_start_at_the_cwd_the_call_s_record_names() -> None:
 
 def test_a_script_that_cannot_be_parsed_names_no_operation() -> None:
     assert _ops(f"rm {MEM}/a.md; echo 'never closed") == []
+
+
+def test_copies_touches_dd_and_ansi_c_quoting_into_the_memory_dir_are_writes() -> None:
+    # cp, install, touch and dd into a memory dir were not read as writes, and a script holding
+    # `$'...'` with an escaped quote was not read at all: the session view missed each write
+    script = (
+        f"cp /tmp/draft.md {MEM}/a.md && install -m 644 x.md {MEM}/b.md\n"
+        f"touch {MEM}/c.md; dd if={MEM}/a.md of={MEM}/d.md; cp -t {MEM} notes/e.md\n"
+        f"printf $'it\\'s\\n' > {MEM}/f.md"
+    )
+    assert _ops(script) == [
+        ("write", "a.md"),
+        ("write", "b.md"),
+        ("write", "c.md"),
+        ("read", "a.md"),
+        ("write", "d.md"),
+        ("write", "e.md"),
+        ("write", "f.md"),
+    ]

@@ -5,13 +5,17 @@ from __future__ import annotations
 import pytest
 
 from memdir_nb.formats.shell_script import (
+    COPY_SHORT_VALUES,
     EXPANDED,
     ShellCommand,
+    copy_targets,
+    dd_files,
     perl_in_place_files,
     sed_in_place_files,
     shell_commands,
     simple_commands,
     split_redirections,
+    touch_files,
 )
 from memdir_nb.spec.constants import SHELL_SUBSHELL_MAX_DEPTH
 
@@ -134,3 +138,50 @@ def test_perl_rewrites_files_only_with_in_place_and_never_its_program() -> None:
 def test_an_expanded_word_names_no_known_file() -> None:
     assert all(EXPANDED.search(w) for w in ("*.md", "$f", "$(ls)", "`ls`", "a[12].md"))
     assert not EXPANDED.search("notes/a.md")
+
+
+def test_an_ansi_c_string_is_one_word_with_its_escapes_read_as_bash_reads_them() -> None:
+    # `$'don\\'t'` left the whole script unparsable (the lexer took `\\'` for the quote's end),
+    # so none of its memory operations counted (attack round 17)
+    script = "printf $'don\\'t # no comment\\n' > a.md; rm b.md\necho $'x\\ty\\x41\\u00e9\\101'"
+    assert simple_commands(script) == [
+        ["printf", "don't # no comment\n", ">", "a.md"],
+        ["rm", "b.md"],
+        ["echo", "x\tyAéA"],
+    ]
+    assert simple_commands("echo $'two\nlines \\' here' > c.md\nrm d.md") == [
+        ["echo", "two\nlines ' here", ">", "c.md"],
+        ["rm", "d.md"],
+    ]
+    assert simple_commands("echo \"$'x\" '$' > e.md") == [["echo", "$'x", "$", ">", "e.md"]]
+    assert simple_commands("echo $'never closed") is None
+
+
+def test_perl_switches_whose_value_is_joined_never_read_as_in_place() -> None:
+    # `-Fi` splits at "i"; `-Ci`, `-x`, `-d:Mod` take the rest of their word too
+    assert perl_in_place_files(["-Fi", "-lane", "print", "x.md"]) == []
+    assert perl_in_place_files(["-CSDi", "-ne", "print", "x.md"]) == []
+    assert perl_in_place_files(["-lpi", "-e", "s/a/b/", "x.md"]) == ["x.md"]
+
+
+def test_cp_and_install_write_each_source_into_the_target() -> None:
+    cp, install = COPY_SHORT_VALUES["cp"], COPY_SHORT_VALUES["install"]
+    assert copy_targets(["/t/x.md", "m/a.md"], cp) == [("/t/x.md", "m/a.md")]
+    assert copy_targets(["-r", "a.md", "b/c.md", "m/"], cp) == [
+        ("a.md", "m/a.md"),
+        ("b/c.md", "m/c.md"),
+    ]
+    assert copy_targets(["-t", "m", "a.md"], cp) == [("a.md", "m/a.md")]
+    assert copy_targets(["--target-directory=m", "-S", ".bak", "a.md"], cp) == [("a.md", "m/a.md")]
+    assert copy_targets(["-T", "src", "m/dest"], cp) == [("src", "m/dest")]
+    assert copy_targets(["-m", "644", "x", "m/b.md"], install) == [("x", "m/b.md")]
+    assert copy_targets(["-d", "m/sub", "m/other"], install) == []
+    assert copy_targets(["only.md"], cp) == [] and copy_targets(["a.md", "$d"], cp) == []
+
+
+def test_touch_and_dd_name_the_files_they_write_and_read() -> None:
+    assert touch_files(["-d", "yesterday", "a.md", "-r", "ref.md", "--", "-b.md"]) == [
+        "a.md",
+        "-b.md",
+    ]
+    assert dd_files(["if=a.md", "of=b.md", "bs=1", "of=$x"]) == (["b.md"], ["a.md"])

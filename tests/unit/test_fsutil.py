@@ -115,6 +115,16 @@ def test_a_folder_that_cannot_be_looked_at_is_no_folder_and_raises_nothing(
         assert not fsutil.is_folder(tmp_path / odd)
 
 
+def test_a_regular_file_that_cannot_be_looked_at_is_none(tmp_path: Path) -> None:
+    (tmp_path / "file").write_text("x")
+    (tmp_path / "link").symlink_to(tmp_path / "file")
+    os.mkfifo(tmp_path / "fifo")
+    assert fsutil.is_regular_file(tmp_path / "file") and fsutil.is_regular_file(tmp_path / "link")
+    assert not fsutil.is_regular_file(tmp_path / "link", follow=False)
+    for odd in ("x" * 300, "file/sub", "missing", "nul\0", "fifo", "."):
+        assert not fsutil.is_regular_file(tmp_path / odd)
+
+
 def test_a_side_name_keeps_at_most_180_bytes_of_the_name_and_never_half_a_character() -> None:
     assert fsutil.side_stem("notes.md") == ".notes.md"
     assert fsutil.side_stem("a" * 250) == "." + "a" * 180

@@ -242,6 +242,22 @@ def test_a_workflow_runs_agents_are_listed_and_use_the_projects_memory(tmp_path:
     assert {s.session_id for s in sessions_using(project / "memory")} == {"e7c1", "agent-a90c"}
 
 
+def test_a_session_folder_that_cannot_be_looked_at_is_left_out_and_the_rest_listed(
+    tmp_path: Path,
+) -> None:
+    # A session's <id>/subagents past PATH_MAX (for another user: an <id>/ folder `sudo claude`
+    # left, which they cannot enter) raised out of pathlib's is_dir: the whole listing failed
+    home = tmp_path.joinpath(*["c" * 250] * 15) / "claude"
+    project = home / "projects" / ("p" * (3900 - len(str(home / "projects"))))
+    project.mkdir(parents=True)
+    line = {"type": "user", "message": {"role": "user", "content": "hi"}}
+    (project / "e7c1.jsonl").write_text(json.dumps(line) + "\n")
+    edge = project / ("s" * (4092 - len(str(project)) - 1))
+    edge.mkdir()
+    assert len(str(edge)) < 4096 <= len(str(edge / "subagents"))
+    assert [s.session_id for s in list_sessions(home)] == ["e7c1"]
+
+
 def write_big_transcript(path: Path, target_bytes: int) -> int:
     """A transcript of repeated turns with large tool results; returns the number of turns."""
     turns = 0

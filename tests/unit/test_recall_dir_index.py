@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -206,3 +207,20 @@ def test_documents_and_key_are_documents_and_set_key_in_one_pass(tmp_path: Path)
     docs, key = index.documents_and_key(headers)
     assert docs == index.documents(headers) and docs[1].identity is None
     assert key == index.set_key(headers, docs)
+
+
+def test_the_documents_kept_in_process_are_one_per_file_and_within_a_character_bound(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Documents were kept per (file, header fields) up to 20,000, whatever their size: each
+    # edit of a description kept one more copy of the body, and 20,000 documents of the largest
+    # memories (over a megabyte each, body, windows and terms) could keep gigabytes in a kernel
+    index, headers, _ = _index_and_dir(tmp_path)
+    for n in range(5):  # the same files under edited descriptions
+        index.documents([replace(h, description=f"edit {n}") for h in headers])
+    assert len(index._docs) == len(headers)
+    bodies = sorted(len(d.body) for d in index.documents(headers))
+    monkeypatch.setattr(dir_index, "_MAX_DOC_CHARS", bodies[-1] + bodies[-2])
+    again = index.documents([replace(h, description="new") for h in headers])
+    assert sum(len(doc.body) for _, doc in index._docs.values()) <= bodies[-1] + bodies[-2]
+    assert again == index.documents([replace(h, description="new") for h in headers])

@@ -126,3 +126,18 @@ def test_a_cache_an_older_version_wrote_says_to_move_it_aside(tmp_path: Path) ->
     assert cache.problem is not None and "has no column named vec" in cache.problem
     assert "move it aside or delete it" in cache.problem
     assert cache.get_vectors(["k"])["k"].tolist() == [1.0, 1.0, 1.0]  # kept in memory
+
+
+def test_rows_read_back_count_towards_the_in_memory_bound(tmp_path: Path) -> None:
+    # Rows read from the database were kept in memory without the bound put_* applies: a
+    # kernel that only reads a cache another process keeps full held all of it
+    path = tmp_path / "c.sqlite3"
+    keys = [text_key("m", str(i)) for i in range(6)]
+    VectorCache(path).put_vectors({key: _vec(i) for i, key in enumerate(keys)})
+    files = _files(tmp_path, 6)
+    VectorCache(path).put_snippets(files)
+    reader = VectorCache(path, max_vectors=2, max_snippets=2)
+    assert set(reader.get_vectors(keys)) == set(keys)  # every row found is answered
+    wanted = {p: ident for p, (ident, _) in files.items()}
+    assert len(reader.get_snippets(wanted)) == 6
+    assert len(reader._vectors) == 2 and len(reader._snippets) == 2
