@@ -454,8 +454,9 @@ class MemoryDirBackend:
         require_memory_file(new)
 
         def step(tx: StoreTransaction) -> str:
+            text = self._read_text(tx, old)  # a file that is not text (an image) stays put
             tx.move(old.rel, new.rel)  # into team/: the secret guard scans the file first
-            return self._read_text(tx, new)
+            return text
 
         moved = self._write_step(new.shown, step)
         return text.renamed(old.shown, new.shown) + self._notes(new.rel, moved)

@@ -400,6 +400,10 @@ def test_a_file_another_backend_left_can_be_viewed_renamed_to_markdown_or_delete
     assert sorted(p.name for p in root.iterdir() if not p.name.startswith(".")) == ["notes.md"]
     assert (root / "notes.md").read_text() == "todo: check logs\n"
     assert "hidden" in run(tool, command="view", path="/memories/.compile-state.json")
+    (root / "shot.webp").write_bytes(b"RIFF\x00\x00WEBP\xff\xfe")  # an image is no text
+    image = run(tool, command="rename", old_path="/memories/shot.webp", new_path="/memories/s.md")
+    assert image.startswith("ERROR: /memories/shot.webp is not valid UTF-8 text")
+    assert (root / "shot.webp").exists() and not (root / "s.md").exists()
 
 
 def test_hidden_files_are_invisible_to_view_and_cannot_be_touched(tool: MemdirMemoryTool) -> None:
