@@ -29,6 +29,7 @@ from memdir_nb.formats.session_model import Session, ToolCall, timestamp_ms
 from memdir_nb.formats.shell_ops import bash_ops
 from memdir_nb.formats.timeline_states import TurnStates
 from memdir_nb.formats.transcript_paths import MemoryPaths
+from memdir_nb.formats.transcript_records import OUTSIDE_EDIT
 from memdir_nb.spec.constants import (
     STORE_WRITE_MAX_BYTES,
     TIMELINE_REBUILT_MAX_CHARS,
@@ -37,7 +38,11 @@ from memdir_nb.spec.constants import (
 
 __all__ = ["AsOfFile", "MemoryOp", "MemoryPaths", "Timeline", "build_timeline", "memory_ops"]
 
-WRITE_KINDS = ("write", "edit", "delete", "rename")
+WRITE_KINDS = ("write", "edit", "delete", "rename", "outside")
+OUTSIDE_NOTE = (
+    "changed outside the session's own calls (another session, an editor or a background "
+    "agent; the CLI told the agent) before a later point; its text before then is not known"
+)
 
 
 @dataclass(frozen=True)
@@ -46,7 +51,7 @@ class MemoryOp:
 
     turn: int
     seq: int
-    kind: str  # "read" | "write" | "edit" | "delete" | "rename"
+    kind: str  # "read" | "write" | "edit" | "delete" | "rename" | "outside" (changed by another)
     rel: str
     tool: str
     call: ToolCall
@@ -133,9 +138,16 @@ def memory_ops(session: Session, paths: MemoryPaths) -> list[MemoryOp]:
     """
     ops: list[MemoryOp] = []
     for turn in session.turns:
-        calls = sorted([*turn.tool_calls, *turn.sidechain_calls], key=lambda c: c.line_no)
+        calls = sorted(
+            [*turn.tool_calls, *turn.sidechain_calls, *turn.outside_edits], key=lambda c: c.line_no
+        )
         for call in calls:
-            if call.name == "memory":
+            if call.name == OUTSIDE_EDIT:  # the CLI saw the file change: new text not known
+                rel = paths.relative(call.input.get("file_path"))
+                found: list[tuple[str, str, dict[str, object]]] = (
+                    [("outside", rel, {})] if rel is not None else []
+                )
+            elif call.name == "memory":
                 found = _memory_tool_ops(call, paths)
             elif call.name == "Bash":
                 found = bash_ops(call, paths)
@@ -190,12 +202,17 @@ class Timeline:
         )
 
     def writes(self, turn: int, *, main_only: bool = True) -> list[str]:
-        """Memory files changed in a turn (rename: both names)."""
+        """Memory files the agent changed in a turn (rename: both names)."""
         found = []
         for o in self.ops:
-            if o.turn == turn and o.kind != "read" and not (main_only and o.call.is_sidechain):
+            mine = o.kind not in ("read", "outside") and not (main_only and o.call.is_sidechain)
+            if o.turn == turn and mine:
                 found.extend([o.rel] + ([o.new_rel] if o.new_rel else []))
         return _uniq(found)
+
+    def changed_outside(self, turn: int) -> list[str]:
+        """Memory files the CLI said changed outside the session's calls during a turn."""
+        return _uniq(o.rel for o in self.ops if o.turn == turn and o.kind == "outside")
 
 
 def _uniq(items: object) -> list[str]:
@@ -286,6 +303,8 @@ def _undo(op: MemoryOp, state: dict[str, AsOfFile], budget: _Budget) -> None:
         state[op.rel] = _before_edit(op, after, budget)
     elif op.kind == "delete":
         state[op.rel] = AsOfFile(op.rel, None, None, False, "deleted later; text not known")
+    elif op.kind == "outside":  # it was there when it changed; what it held before is unknown
+        state[op.rel] = AsOfFile(op.rel, None, None, False, OUTSIDE_NOTE)
     elif op.kind == "rename" and op.new_rel:
         moved = state.pop(op.new_rel, None)
         state[op.rel] = replace(moved, rel=op.rel) if moved else AsOfFile(op.rel, None, None, False)
@@ -322,6 +341,8 @@ def _redo(op: MemoryOp, state: dict[str, AsOfFile], budget: _Budget) -> None:
         state[op.rel] = AsOfFile(op.rel, op.content, stamp)
     elif op.kind == "delete":
         state.pop(op.rel, None)
+    elif op.kind == "outside":  # what a read or write earlier told is no longer its text
+        state[op.rel] = AsOfFile(op.rel, None, stamp, False, OUTSIDE_NOTE)
     elif op.kind == "rename" and op.new_rel and op.rel in state:
         state[op.new_rel] = replace(state.pop(op.rel), rel=op.new_rel, mtime_ms=stamp)
     elif op.kind == "edit" and op.rel in state:

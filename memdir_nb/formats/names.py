@@ -207,14 +207,24 @@ def component_problem(name: str) -> str | None:
 
 # A pure function of the name, asked twice per file of every scan (once to report a refused name,
 # once to keep a memory): remembered, a warm recall's listing of 200 files costs about 1 ms less.
-@lru_cache(maxsize=8192)
-def name_problem(name: str) -> str | None:
-    """Why a file name is not a memory file name, in words that name the rule; None when it is one."""
+def visible_name_problem(name: str) -> str | None:
+    """Why a file name is not even a visible, portable name, else None: the rules every file of
+    a memory dir meets whatever it holds (a `notes.txt` or `prefs.xml` another memory-tool
+    backend left meets them; a hidden `.memdir.lock` does not)."""
     problem = _portable_problem(name)
     if problem:
         return problem
     if name.startswith("."):
         return "starts with a dot, so it is hidden and never scanned"
+    return None
+
+
+@lru_cache(maxsize=8192)
+def name_problem(name: str) -> str | None:
+    """Why a file name is not a memory file name, in words that name the rule; None when it is one."""
+    problem = visible_name_problem(name)
+    if problem:
+        return problem
     if not name.endswith(MEMORY_SUFFIX) or name == MEMORY_SUFFIX:
         return (
             "does not end in .md (memory files are Markdown files named like feedback_testing.md)"

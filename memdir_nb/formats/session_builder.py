@@ -99,7 +99,7 @@ class SessionBuilder:
         elif kind == "queue-operation":
             self._queue_operation(record)
         elif kind == "attachment":
-            self._attachment(record)
+            self._attachment(record, line_no)
 
     def _copied(self, record: Mapping[str, Any], user_kind: str | None) -> bool:
         """Whether a user/assistant record is a copy, counted and left out: history a `/fork`
@@ -471,13 +471,13 @@ class SessionBuilder:
         elif op == "popAll":
             self._queue.pop_all()
 
-    def _attachment(self, record: Mapping[str, Any]) -> None:
+    def _attachment(self, record: Mapping[str, Any], line_no: int) -> None:
         att = record.get("attachment")
-        if isinstance(att, dict) and att.get("type") == "queued_command":
-            text = att.get("prompt")
-            if isinstance(text, str):
-                self._absorbed(text)
+        text = att.get("prompt") if isinstance(att, dict) else None
+        if isinstance(att, dict) and att.get("type") == "queued_command" and isinstance(text, str):
+            self._absorbed(text)
         self.session.note_memory_indexes(tr.loaded_memory_indexes(att))
+        self.session.note_outside_edit(tr.outside_edit_path(att), line_no, record.get("timestamp"))
 
     def _absorbed(self, text: str) -> None:
         """Queued input taken into the running turn (a remove, then its attachment)."""

@@ -28,10 +28,12 @@ from typing import Any
 
 from memdir_nb.formats.transcript_records import (
     COORDINATOR,
+    OUTSIDE_EDIT,
     PROMPT,
     TASK_NOTIFICATION,
     TranscriptProblem,
 )
+from memdir_nb.spec.constants import SESSION_OUTSIDE_EDITS_MAX
 
 
 def cap_text(text: str, limit: int) -> str:
@@ -150,6 +152,9 @@ class Turn:
     last_uuid: str | None = None  # the last user/assistant record of the turn (main thread)
     end_timestamp: str | None = None
     refusals: list[str] = field(default_factory=list)  # a model refused: what the CLI did next
+    # files the CLI said changed outside the agent's file tools while it ran (`edited_text_file`),
+    # as pseudo calls named OUTSIDE_EDIT: the memory timeline's changes of unknown text
+    outside_edits: list[ToolCall] = field(default_factory=list)
 
     @property
     def tool_calls(self) -> list[ToolCall]:
@@ -317,6 +322,20 @@ class Session:
     custom_titles: list[str] = field(default_factory=list)  # `custom-title` (/rename), each once
     # the memory indexes the CLI says it loaded (2.1.25x `instructions` notes), each once, at most 8
     memory_indexes: list[str] = field(default_factory=list)
+
+    outside_edit_count: int = (
+        0  # `edited_text_file` notes kept on turns (SESSION_OUTSIDE_EDITS_MAX)
+    )
+
+    def note_outside_edit(self, path: str | None, line_no: int, stamp: object) -> None:
+        """A file the CLI said changed on disk outside the agent's file tools, kept on the
+        running turn (at most SESSION_OUTSIDE_EDITS_MAX in a session; none before a prompt)."""
+        if path is None or not self.turns or self.outside_edit_count >= SESSION_OUTSIDE_EDITS_MAX:
+            return
+        self.outside_edit_count += 1
+        when = stamp if isinstance(stamp, str) else None
+        call = ToolCall("", OUTSIDE_EDIT, {"file_path": path}, line_no, when, has_result=True)
+        self.turns[-1].outside_edits.append(call)
 
     def note_memory_indexes(self, paths: list[str]) -> None:
         """Add the memory indexes an attachment says were loaded (each once, at most 8)."""

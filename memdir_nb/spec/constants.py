@@ -101,6 +101,9 @@ SESSION_TOOL_RESULT_MAX_CHARS = 1_000  # a result preview, and any other tool's 
 TIMELINE_REBUILT_MAX_CHARS = 64 * 1024 * 1024
 TIMELINE_SEARCHED_MAX_CHARS = 1024 * 1024 * 1024
 SESSION_MAX_PROBLEMS = 1_000  # reported bad lines per session; a count says how many more
+SESSION_OUTSIDE_EDITS_MAX = (
+    4_096  # `edited_text_file` notes kept per session (files changed outside)
+)
 TOOL_READ_MAX_BYTES = 256 * 1024  # the extraction agent's Read tool, per call
 TOOL_GREP_FILE_MAX_BYTES = 1024 * 1024  # Grep searches at most this much of each file
 TOOL_GREP_MAX_OUTPUT_BYTES = 30_000  # Grep's result text

@@ -46,6 +46,7 @@ from memdir_nb.toolloop.memory_paths import (
     ToolPath,
     require_folder_path,
     require_memory_file,
+    require_other_file,
     resolve,
 )
 from memdir_nb.toolloop.memory_text import MemoryCommandError
@@ -160,7 +161,7 @@ class MemoryDirBackend:
             raise text.does_not_exist_valid(tp.shown)
         if not stat.S_ISREG(st.st_mode):
             raise text.not_a_file(tp.shown)
-        require_memory_file(tp)
+        require_memory_file(tp, existing=True)
 
     def _notes(self, rel: str, content: str) -> str:
         """What the answer adds after a write: the cap verdict for an index, else frontmatter problems."""
@@ -215,7 +216,7 @@ class MemoryDirBackend:
             return answer
         if not stat.S_ISREG(st.st_mode):
             raise text.unsupported_type(tp.shown)
-        require_memory_file(tp)
+        require_other_file(tp)  # a notes.txt another backend left can be read, not written
         try:
             res = ContainedReader(self.memory_dir, real_root=self.real_root).read(
                 tp.real, VIEW_MAX_BYTES
@@ -424,7 +425,7 @@ class MemoryDirBackend:
             )
         folder = stat.S_ISDIR(st.st_mode)
         if not folder:
-            require_memory_file(tp)
+            require_other_file(tp)  # as a folder delete moves every file it holds
 
         def step(tx: StoreTransaction) -> None:  # the files are listed under the lock
             if not folder and not tx.exists(tp.rel):
@@ -449,12 +450,13 @@ class MemoryDirBackend:
             raise text.does_not_exist(old.shown)
         if stat.S_ISDIR(st.st_mode):
             return self._rename_folder(old, new)
-        require_memory_file(old)
+        require_other_file(old)  # a notes.txt may become notes.md, never another .txt
         require_memory_file(new)
 
         def step(tx: StoreTransaction) -> str:
+            text = self._read_text(tx, old)  # a file that is not text (an image) stays put
             tx.move(old.rel, new.rel)  # into team/: the secret guard scans the file first
-            return self._read_text(tx, new)
+            return text
 
         moved = self._write_step(new.shown, step)
         return text.renamed(old.shown, new.shown) + self._notes(new.rel, moved)

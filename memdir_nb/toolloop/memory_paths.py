@@ -18,8 +18,10 @@ from memdir_nb.formats.names import (
     component_problem,
     depth_problem,
     folder_problem,
+    folders_problem,
     is_index_name,
     relative_path_problem,
+    visible_name_problem,
 )
 from memdir_nb.spec.constants import ENTRYPOINT_NAME, TEAM_DIRNAME
 from memdir_nb.storage.containment import (
@@ -142,10 +144,62 @@ def file_problem(rel: str) -> str | None:
     return relative_path_problem(rel)
 
 
-def require_memory_file(tp: ToolPath) -> None:
-    """Refuse a path (as written, and as resolved) that is not a memory file or an index."""
+def other_file_problem(rel: str) -> str | None:
+    """Why a path relative to the memory dir may not even be viewed, renamed or deleted, else None.
+
+    A `/memories` tree another backend kept (the SDK's reference writes any name) holds files
+    such as `notes.txt` or `user_preferences.xml`, the names the Messages API's own memory-tool
+    examples use. The model may view such a file, rename it to a `.md` name or delete it (into
+    the trash), as it can already move or delete the folder holding it; it may not write it.
+    """
+    if rel in INDEX_PATHS:
+        return None
+    parts = rel.split("/")
+    problem = folders_problem(parts[:-1])
+    if problem:
+        return problem
+    if is_index_name(parts[-1]):
+        return file_problem(rel)
+    problem = visible_name_problem(parts[-1])
+    return f"{parts[-1]!r} {problem}" if problem else None
+
+
+def _markdown_name(shown: str) -> str:
+    """The path a file of another format could be renamed to: its suffix replaced by .md."""
+    folder, _, name = shown.rpartition("/")
+    stem = name.rsplit(".", 1)[0] if "." in name.lstrip(".") else name
+    return f"{folder}/{stem}.md"
+
+
+def require_memory_file(tp: ToolPath, *, existing: bool = False) -> None:
+    """Refuse a path (as written, and as resolved) that is not a memory file or an index.
+
+    `existing`: the path names a file that is there, which the model can still view, rename
+    to a `.md` name or delete when only its name is not a memory file's; the refusal says so.
+    """
     for rel in dict.fromkeys((tp.key, tp.rel)):
         problem = file_problem(rel)
+        if problem:
+            way_out = ""
+            if (
+                existing
+                and other_file_problem(tp.key) is None
+                and other_file_problem(tp.rel) is None
+            ):
+                way_out = (
+                    ", so the memory tool does not edit it. View it, then rename it to a "
+                    f"Markdown name (e.g. {_markdown_name(tp.shown)}) to keep it as a memory, "
+                    "or delete it"
+                )
+            raise MemoryCommandError(
+                f"{tp.shown} is not a memory file: {problem}{way_out}. {MEMORY_FILE_FORMAT}"
+            )
+
+
+def require_other_file(tp: ToolPath) -> None:
+    """Refuse a file path (as written, and as resolved) that may not be viewed, moved or deleted."""
+    for rel in dict.fromkeys((tp.key, tp.rel)):
+        problem = other_file_problem(rel)
         if problem:
             raise MemoryCommandError(
                 f"{tp.shown} is not a memory file: {problem}. {MEMORY_FILE_FORMAT}"

@@ -434,3 +434,38 @@ def test_a_shell_redirection_or_tee_into_memory_is_a_write_of_unknown_text() -> 
     assert all(op.content is None for op in ops if op.kind == "write")
     before = build_timeline(session, paths(), {}).states[0]
     assert not before["MEMORY.md"].certain and "write" in before["MEMORY.md"].note
+
+
+def test_a_memory_file_the_cli_saw_change_outside_the_session_is_not_its_earlier_text() -> None:
+    # 2.1.2xx: another session edited MEMORY.md after this one had read it; the CLI told the
+    # agent with an `edited_text_file` attachment (filename and a snippet), and no call of
+    # this session made the change
+    w = _writer()
+    w.prompt("what is in memory?")
+    read = w.tool_use("Read", {"file_path": f"{MEM}/MEMORY.md"})
+    w.response([read])
+    w.result(read, "1\t- a", detail={"type": "text", "file": {"content": "- a\n"}})
+    w.prompt("carry on")
+    note = w.envelope("attachment")
+    note["attachment"] = {
+        "type": "edited_text_file",
+        "filename": f"{MEM}/MEMORY.md",
+        "snippet": "1\t- a\n2\t- b",
+    }
+    note["uuid"], note["timestamp"] = w.uid("att"), w.stamp()
+    w.emit(note)
+    w.response([{"type": "text", "text": "ok"}])
+    w.prompt("change b to c")
+    edit = w.tool_use(
+        "Edit", {"file_path": f"{MEM}/MEMORY.md", "old_string": "- b", "new_string": "- c"}
+    )
+    w.response([edit])
+    w.result(edit, "The file has been updated successfully.")
+    now = {"MEMORY.md": AsOfFile("MEMORY.md", "- a\n- c\n", 9e12)}
+    t = build_timeline(session_of(w), paths(), now)
+    assert [(op.kind, op.turn) for op in t.ops] == [("read", 0), ("outside", 1), ("edit", 2)]
+    assert t.states[0]["MEMORY.md"].content == "- a\n"  # what the agent read, not today's
+    assert t.states[0]["MEMORY.md"].certain
+    assert t.states[2]["MEMORY.md"].content == "- a\n- b\n" and t.states[2]["MEMORY.md"].certain
+    assert t.changed_outside(1) == ["MEMORY.md"] and t.writes(1) == []
+    assert t.writes(2) == ["MEMORY.md"]

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from memdir_nb.formats import session_model
 from memdir_nb.formats.session_builder import build_session
 from memdir_nb.formats.session_model import Session
 from memdir_nb.formats.session_results import MAX_EARLY_RESULTS
@@ -792,3 +793,28 @@ def test_a_refusal_without_fallback_takes_back_the_refused_request_and_the_turn_
     assert first.refusals == ["claude-fable-5 refused (cyber); no fallback model answered"]
     assert first.flags == ["api_error", "refused"] and second.flags == []
     assert not second.responses[0].retracted
+
+
+def test_files_the_cli_saw_change_outside_are_kept_on_their_turn_and_bounded(
+    monkeypatch: Any,
+) -> None:
+    monkeypatch.setattr(session_model, "SESSION_OUTSIDE_EDITS_MAX", 2)
+    w = _writer()
+
+    def changed(name: object) -> None:
+        note = w.envelope("attachment")
+        note["attachment"] = {"type": "edited_text_file", "filename": name, "snippet": "1\tx"}
+        note["uuid"], note["timestamp"] = w.uid("att"), w.stamp()
+        w.emit(note)
+
+    changed(f"{MEM}/MEMORY.md")  # before any prompt: no turn to hold it
+    w.prompt("go on")
+    changed(["not", "a", "path"])  # a name that is no string is no file
+    changed(f"{MEM}/MEMORY.md")
+    changed("/home/ana/app/src/main.py")
+    changed(f"{MEM}/c.md")  # past the session's bound: counted nowhere
+    s = session_of(w.lines)
+    kept = s.turns[0].outside_edits
+    assert [c.input["file_path"] for c in kept] == [f"{MEM}/MEMORY.md", "/home/ana/app/src/main.py"]
+    assert all(c.name == "edited_text_file" and c.timestamp for c in kept)
+    assert s.turns[0].tool_calls == []  # no call of the agent's

@@ -370,6 +370,42 @@ def test_only_markdown_memory_files_and_the_two_indexes_can_be_written(
     assert not (Path(tool.memory_dir) / "notes.txt").exists()
 
 
+def test_a_file_another_backend_left_can_be_viewed_renamed_to_markdown_or_deleted_not_written(
+    tool: MemdirMemoryTool, tmp_path: Path
+) -> None:
+    # A /memories tree kept by the SDK's reference backend holds the names the API's own
+    # examples use (user_preferences.xml, notes.txt); the listing shows them, so the model must
+    # be able to read them and move them into the memory format or out of the way.
+    root = Path(tool.memory_dir)
+    root.mkdir(parents=True, exist_ok=True)
+    xml = "<preferences>\n  <style>concise</style>\n</preferences>\n"
+    (root / "user_preferences.xml").write_text(xml)
+    (root / "notes.txt").write_text("todo: check logs\n")
+    reference = BetaLocalFilesystemMemoryTool(base_path=str(tmp_path / "ref"))
+    (tmp_path / "ref" / "memories" / "user_preferences.xml").write_text(xml)
+    view = {"command": "view", "path": "/memories/user_preferences.xml"}
+    assert run(tool, **view) == tool_answer(reference, view)
+    edit = run(tool, command="str_replace", path="/memories/notes.txt", old_str="todo", new_str="x")
+    assert "so the memory tool does not edit it" in edit and "/memories/notes.md" in edit
+    assert "not a memory file" in run(
+        tool, command="rename", old_path="/memories/notes.txt", new_path="/memories/n.txt"
+    )
+    moved = run(
+        tool, command="rename", old_path="/memories/notes.txt", new_path="/memories/notes.md"
+    )
+    assert moved.startswith("Successfully renamed") and "no frontmatter" in moved
+    assert run(tool, command="delete", path="/memories/user_preferences.xml").startswith(
+        "Successfully deleted"
+    )
+    assert sorted(p.name for p in root.iterdir() if not p.name.startswith(".")) == ["notes.md"]
+    assert (root / "notes.md").read_text() == "todo: check logs\n"
+    assert "hidden" in run(tool, command="view", path="/memories/.compile-state.json")
+    (root / "shot.webp").write_bytes(b"RIFF\x00\x00WEBP\xff\xfe")  # an image is no text
+    image = run(tool, command="rename", old_path="/memories/shot.webp", new_path="/memories/s.md")
+    assert image.startswith("ERROR: /memories/shot.webp is not valid UTF-8 text")
+    assert (root / "shot.webp").exists() and not (root / "s.md").exists()
+
+
 def test_hidden_files_are_invisible_to_view_and_cannot_be_touched(tool: MemdirMemoryTool) -> None:
     run(tool, command="create", path="/memories/user_coffee.md", file_text=USER)
     run(tool, command="delete", path="/memories/user_coffee.md")  # makes .trash/ and the lock
