@@ -40,6 +40,8 @@ from memdir_nb.recall.lexical import (
 )
 from memdir_nb.recall.passages import body_windows, read_body
 from memdir_nb.recall.vector_cache import FileIdentity, VectorCache, file_identity
+from memdir_nb.spec.bounded_cache import ByteBoundedLRU, weight_of
+from memdir_nb.spec.constants import CACHE_BODIES_MAX_BYTES
 
 if TYPE_CHECKING:  # pragma: no cover
     import numpy as np
@@ -48,7 +50,7 @@ if TYPE_CHECKING:  # pragma: no cover
 
 _BODY_KEY = "body\0"  # bodies share the snippets table under their own key prefix
 _TERMS_KEY = "terms\0"  # and so do their full-text terms (fulltext.pack_terms' form)
-_MAX_DOCS = 20_000  # in-process documents kept before the table is cleared
+_MAX_DOCS = 20_000  # in-process documents kept, at most (and CACHE_BODIES_MAX_BYTES of them)
 _MAX_WINDOW_ROWS = 20_000  # window vectors kept in-process (about 30 MB: two full 200-memory dirs)
 
 
@@ -61,6 +63,17 @@ class MemoryDoc:
     windows: tuple[str, ...]
     terms: tuple[str, ...]
     window_terms: tuple[frozenset[str], ...] = ()  # each window's full-text terms
+
+
+def _doc_weight(key: tuple[str, ...], doc: MemoryDoc) -> int:
+    """The bytes a kept document holds: its key's texts, body, windows and terms."""
+    return (
+        weight_of(key)
+        + weight_of(doc.body)
+        + weight_of(doc.windows)
+        + weight_of(doc.terms)
+        + weight_of(doc.window_terms)
+    )
 
 
 @dataclass(frozen=True)
@@ -92,7 +105,9 @@ class DirIndex:
         self.cache = cache
         self.options = options
         self.read_last_call = 0  # files whose body was read from disk in the last call
-        self._docs: dict[tuple[str, str, str, str, str], MemoryDoc] = {}
+        self._docs: ByteBoundedLRU[tuple[str, ...], MemoryDoc] = ByteBoundedLRU(
+            max_entries=_MAX_DOCS, max_bytes=CACHE_BODIES_MAX_BYTES, weigh=_doc_weight
+        )
         self._fulltext: tuple[tuple[object, ...], FullTextIndex] | None = None
         self._window_terms: tuple[tuple[object, ...], WindowTerms] | None = None
         self._manifests: tuple[tuple[object, ...], np.ndarray] | None = None
@@ -185,9 +200,7 @@ class DirIndex:
             terms, window_terms = known
         doc = MemoryDoc(ident, body, windows, terms, window_terms)
         if ident is not None:
-            if len(self._docs) > _MAX_DOCS:
-                self._docs.clear()
-            self._docs[(header.file_path, *fields)] = doc
+            self._docs.put((header.file_path, *fields), doc)
         return doc
 
     @staticmethod
