@@ -160,7 +160,8 @@ def tokens(text: str, options: LexicalOptions) -> list[str]:
     return words
 
 
-@bounded_cache(max_entries=65_536, max_bytes=CACHE_MAX_BYTES)
+# A file name is at most NAME_MAX_BYTES (255 bytes): 16,384 of the longest hold about 11 MB.
+@lru_cache(maxsize=16_384)
 def remembered_filename_words(filename: str) -> str:
     """filename_words, remembered: every warm recall asks it of every candidate."""
     return filename_words(filename)

@@ -17,10 +17,11 @@ take one, so the byte count stays exact when threads share a cache.
 from __future__ import annotations
 
 import _thread
+import functools
 import sys
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
-from typing import Generic, TypeVar
+from typing import Any, Generic, Protocol, TypeVar, cast
 
 __all__ = [
     "ENTRY_OVERHEAD_BYTES",
@@ -33,6 +34,7 @@ __all__ = [
 K = TypeVar("K", bound=Hashable)
 V = TypeVar("V")
 R = TypeVar("R")
+R_co = TypeVar("R_co", covariant=True)
 
 # What one entry costs beyond its key and value: its OrderedDict slot and link node, the
 # (value, weight) pair and the weight's int (measured with tracemalloc on CPython 3.11).
@@ -148,46 +150,60 @@ class ByteBoundedLRU(Generic[K, V]):
             self.bytes_held = 0
 
 
-class BoundedFunction(Generic[R]):
+class BoundedFunction(Protocol[R_co]):
     """A pure function of positional, hashable arguments, its answers kept in a ByteBoundedLRU
-    (`cache`); what `bounded_cache` returns."""
+    (`cache`, whose `misses` counts the calls that ran the function); what `bounded_cache`
+    returns."""
 
-    def __init__(self, func: Callable[..., R], cache: ByteBoundedLRU[Hashable, R]) -> None:
-        self.__wrapped__ = func
-        self.__doc__ = func.__doc__
-        self.__name__ = func.__name__
-        self.__qualname__ = func.__qualname__
-        self.__module__ = func.__module__
-        self.cache = cache
+    cache: ByteBoundedLRU[Hashable, Any]
 
-    def __call__(self, *args: Hashable) -> R:
-        held = self.cache.find(args)
-        if held is not None:
-            return held[0]
-        value = self.__wrapped__(*args)
-        self.cache.put(args, value)
-        return value
+    def __call__(self, *args: Hashable) -> R_co: ...
 
-    def cache_clear(self) -> None:
-        """Forget every kept answer."""
-        self.cache.clear()
+    def cache_clear(self) -> None: ...
+
+
+class _Decorator(Protocol):
+    def __call__(self, func: Callable[..., R], /) -> BoundedFunction[R]: ...
 
 
 def bounded_cache(
     *,
     max_entries: int,
     max_bytes: int,
-    weigh: Callable[[tuple[Hashable, ...], R], int] | None = None,
-) -> Callable[[Callable[..., R]], BoundedFunction[R]]:
+    weigh: Callable[[tuple[Hashable, ...], Any], int] | None = None,
+) -> _Decorator:
     """functools.lru_cache for a pure function of positional arguments, bounded in bytes too:
-    weigh(args, answer) is an entry's size (default: weight_of both)."""
+    weigh(args, answer) is an entry's size (default: weight_of both).
+
+    A hit costs about 100 ns more than lru_cache's C wrapper (CPython 3.11): a closure over
+    the map's own bound methods, no lock and no count (see ByteBoundedLRU.find).
+    """
 
     def wrap(func: Callable[..., R]) -> BoundedFunction[R]:
         cache: ByteBoundedLRU[Hashable, R] = ByteBoundedLRU(
             max_entries=max_entries,
             max_bytes=max_bytes,
-            weigh=weigh,  # type: ignore[arg-type]  # the key is always the args tuple
+            weigh=cast("Callable[[Hashable, Any], int] | None", weigh),  # the key is the args
         )
-        return BoundedFunction(func, cache)
+        get, move = cache._entries.get, cache._entries.move_to_end
+
+        def bounded(*args: Hashable) -> R:
+            held = get(args)
+            if held is not None:
+                try:  # noqa: SIM105  (a hit is the hot path: see ByteBoundedLRU.find)
+                    move(args)
+                except KeyError:  # another thread dropped it meanwhile
+                    pass
+                return held[0]
+            cache.misses += 1
+            value = func(*args)
+            cache.put(args, value)
+            return value
+
+        functools.update_wrapper(bounded, func)
+        made = cast("BoundedFunction[R]", bounded)
+        made.cache = cache
+        made.cache_clear = cache.clear  # type: ignore[method-assign]  # set once, on a new function
+        return made
 
     return wrap
