@@ -25,7 +25,7 @@ def claude_homes_named(
     folder: str | os.PathLike[str], *, config: MemdirConfig | None = None
 ) -> list[Path]:
     """The Claude homes folder names, [] when none. The user's own home folder (``~``) names
-    the homes Claude Code and memdir-nb find for this user (home.claude_homes.discovered_homes:
+    the homes Claude Code and `memdir-nb list` find for this user (home.claude_homes.discovered_homes:
     CLAUDE_CONFIG_DIR's, else ~/.claude, then the XDG one holding projects); any other folder
     names itself when it is one, else its .claude and its .config/claude that exist
     (claude_homes_in)."""
