@@ -205,8 +205,6 @@ def component_problem(name: str) -> str | None:
     return control_problem(name)
 
 
-# A pure function of the name, asked twice per file of every scan (once to report a refused name,
-# once to keep a memory): remembered, a warm recall's listing of 200 files costs about 1 ms less.
 def visible_name_problem(name: str) -> str | None:
     """Why a file name is not even a visible, portable name, else None: the rules every file of
     a memory dir meets whatever it holds (a `notes.txt` or `prefs.xml` another memory-tool
@@ -219,9 +217,22 @@ def visible_name_problem(name: str) -> str | None:
     return None
 
 
-@lru_cache(maxsize=8192)
 def name_problem(name: str) -> str | None:
     """Why a file name is not a memory file name, in words that name the rule; None when it is one."""
+    if len(name) > NAME_MAX_BYTES:  # too long in any encoding, and not remembered: a name from
+        return _name_problem(name)  # a tool call or a form may be as long as a pasted text
+    return _remembered_name_problem(name)
+
+
+# A pure function of the name, asked twice per file of every scan (once to report a refused name,
+# once to keep a memory): remembered, a warm recall's listing of 200 files costs about 1 ms less.
+# Only names of at most NAME_MAX_BYTES characters are: 8,192 of them hold about 6 MB.
+@lru_cache(maxsize=8192)
+def _remembered_name_problem(name: str) -> str | None:
+    return _name_problem(name)
+
+
+def _name_problem(name: str) -> str | None:
     problem = visible_name_problem(name)
     if problem:
         return problem

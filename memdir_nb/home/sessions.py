@@ -12,7 +12,6 @@ Workflow script starts (2.1.27x) live one level further down, one folder per run
 from __future__ import annotations
 
 import datetime as _dt
-import functools
 import os
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -24,7 +23,9 @@ from memdir_nb.formats.transcript_paths import key_fold, project_memory_parts
 from memdir_nb.formats.transcript_records import parse_record_line
 from memdir_nb.home.git_root import project_key_root_of
 from memdir_nb.home.path_rules import is_project_key, sanitize_path
+from memdir_nb.spec.bounded_cache import bounded_cache
 from memdir_nb.spec.constants import (
+    CACHE_MAX_BYTES,
     PROJECT_MEMORY_DIRNAME,
     TRANSCRIPT_LINE_MAX_BYTES,
 )
@@ -213,7 +214,9 @@ def _folder_named(projects: Path, key: str) -> str:
     return next((name for name in names if key_fold(name) == key_fold(key)), key)
 
 
-@functools.lru_cache(maxsize=4096)
+# A transcript names as many keys as its tool calls do (thousands in a long session), so the
+# answers are bounded in bytes as well as in files.
+@bounded_cache(max_entries=4096, max_bytes=CACHE_MAX_BYTES)
 def _pointers_of_file(
     path: str, identity: tuple[int, int, int, int]
 ) -> tuple[tuple[str, ...], str | None] | None:

@@ -40,6 +40,8 @@ from memdir_nb.recall.lexical import (
 )
 from memdir_nb.recall.passages import body_windows, read_body
 from memdir_nb.recall.vector_cache import FileIdentity, VectorCache, file_identity
+from memdir_nb.spec.bounded_cache import ByteBoundedLRU, weight_of
+from memdir_nb.spec.constants import CACHE_BODIES_MAX_BYTES
 
 if TYPE_CHECKING:  # pragma: no cover
     import numpy as np
@@ -48,12 +50,7 @@ if TYPE_CHECKING:  # pragma: no cover
 
 _BODY_KEY = "body\0"  # bodies share the snippets table under their own key prefix
 _TERMS_KEY = "terms\0"  # and so do their full-text terms (fulltext.pack_terms' form)
-_MAX_DOCS = 20_000  # in-process documents kept before the table is cleared
-# and the characters of their bodies: a document keeps its body, windows and terms, about 4.5
-# times the body's size (a 256 KiB body: over a megabyte), so 20,000 of them alone could keep
-# gigabytes in a long-lived kernel (attack round 17); 64 M characters hold a full dir of the
-# largest memories
-_MAX_DOC_CHARS = 64_000_000
+_MAX_DOCS = 20_000  # in-process documents kept, at most (and CACHE_BODIES_MAX_BYTES of them)
 _MAX_WINDOW_ROWS = 20_000  # window vectors kept in-process (about 30 MB: two full 200-memory dirs)
 
 
@@ -66,6 +63,19 @@ class MemoryDoc:
     windows: tuple[str, ...]
     terms: tuple[str, ...]
     window_terms: tuple[frozenset[str], ...] = ()  # each window's full-text terms
+
+
+def _doc_weight(key: str, held: tuple[tuple[str, str, str, str], MemoryDoc]) -> int:
+    """The bytes a kept document holds: its path, header fields, body, windows and terms."""
+    fields, doc = held
+    return (
+        weight_of(key)
+        + weight_of(fields)
+        + weight_of(doc.body)
+        + weight_of(doc.windows)
+        + weight_of(doc.terms)
+        + weight_of(doc.window_terms)
+    )
 
 
 @dataclass(frozen=True)
@@ -97,9 +107,13 @@ class DirIndex:
         self.cache = cache
         self.options = options
         self.read_last_call = 0  # files whose body was read from disk in the last call
-        # per file: the manifest fields its document was made with, and the document
-        self._docs: dict[str, tuple[tuple[str, str, str, str], MemoryDoc]] = {}
-        self._doc_chars = 0  # the characters of the kept documents' bodies
+        # per file (one document each: an edited header replaces it, attack round 17): the
+        # manifest fields its document was made with, and the document; bounded in bytes too
+        self._docs: ByteBoundedLRU[str, tuple[tuple[str, str, str, str], MemoryDoc]] = (
+            ByteBoundedLRU(
+                max_entries=_MAX_DOCS, max_bytes=CACHE_BODIES_MAX_BYTES, weigh=_doc_weight
+            )
+        )
         self._fulltext: tuple[tuple[object, ...], FullTextIndex] | None = None
         self._window_terms: tuple[tuple[object, ...], WindowTerms] | None = None
         self._manifests: tuple[tuple[object, ...], np.ndarray] | None = None
@@ -192,14 +206,7 @@ class DirIndex:
             terms, window_terms = known
         doc = MemoryDoc(ident, body, windows, terms, window_terms)
         if ident is not None:
-            # one document per file (an edited header replaces it), within both bounds
-            replaced = self._docs.pop(header.file_path, None)
-            self._doc_chars -= len(replaced[1].body) if replaced is not None else 0
-            if len(self._docs) >= _MAX_DOCS or self._doc_chars + len(body) > _MAX_DOC_CHARS:
-                self._docs.clear()
-                self._doc_chars = 0
-            self._docs[header.file_path] = (fields, doc)
-            self._doc_chars += len(body)
+            self._docs.put(header.file_path, (fields, doc))  # replaces the file's older one
         return doc
 
     @staticmethod

@@ -20,7 +20,8 @@ from memdir_nb.machine import environment_set
 from memdir_nb.recall.base import check_headers, selector_inputs
 from memdir_nb.recall.languages import detect_language, function_words
 from memdir_nb.spec import text as textseg
-from memdir_nb.spec.constants import MAX_RELEVANT_MEMORIES
+from memdir_nb.spec.bounded_cache import ByteBoundedLRU, bounded_cache
+from memdir_nb.spec.constants import CACHE_MAX_BYTES, MAX_RELEVANT_MEMORIES
 from memdir_nb.spec.taxonomy import MemoryType
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -159,7 +160,8 @@ def tokens(text: str, options: LexicalOptions) -> list[str]:
     return words
 
 
-@lru_cache(maxsize=65_536)
+# A file name is at most NAME_MAX_BYTES (255 bytes): 16,384 of the longest hold about 11 MB.
+@lru_cache(maxsize=16_384)
 def remembered_filename_words(filename: str) -> str:
     """filename_words, remembered: every warm recall asks it of every candidate."""
     return filename_words(filename)
@@ -284,7 +286,7 @@ def is_about_tool(header: MemoryHeader, key: ToolKey) -> bool:
     return _about_tool(name, description, file_words, key)
 
 
-@lru_cache(maxsize=65_536)
+@bounded_cache(max_entries=65_536, max_bytes=CACHE_MAX_BYTES)
 def _about_tool(name: str, description: str, file_words: str, key: ToolKey) -> bool:
     """is_about_tool of a memory's texts, remembered: a warm recall with recent tools asks it
     of every candidate, and the texts of an unchanged memory do not change."""
@@ -312,7 +314,7 @@ def tool_memory_class(header: MemoryHeader) -> str | None:
     return _memory_class(name, description, file_words, header.type)
 
 
-@lru_cache(maxsize=65_536)
+@bounded_cache(max_entries=65_536, max_bytes=CACHE_MAX_BYTES)
 def _memory_class(
     name: str, description: str, file_words: str, memory_type: MemoryType | None
 ) -> str | None:
@@ -371,16 +373,17 @@ class LexicalSelector:
         self.last_scores: list[ScoredMemory] = []
         # the inputs the last select() ranked (the offline twin of AnthropicSelector.last_request)
         self.last_request: dict[str, object] | None = None
-        self._doc_cache: dict[tuple[object, ...], list[str]] = {}
+        self._doc_cache: ByteBoundedLRU[tuple[object, ...], list[str]] = ByteBoundedLRU(
+            max_entries=4096, max_bytes=CACHE_MAX_BYTES
+        )
 
     def _document_tokens(self, header: MemoryHeader) -> list[str]:
         """document_tokens, memoised per (filename, name, description, type) for repeat turns."""
         key = (header.filename, header.name, header.description, header.type)
         cached = self._doc_cache.get(key)
         if cached is None:
-            if len(self._doc_cache) > 4096:
-                self._doc_cache.clear()
-            cached = self._doc_cache[key] = document_tokens(header, self.options)
+            cached = document_tokens(header, self.options)
+            self._doc_cache.put(key, cached)
         return cached
 
     def select(

@@ -11,7 +11,8 @@ store writes):
 An unchanged dir re-opened in a new process therefore reads no body and encodes nothing. The
 cache holds at most `max_vectors` vectors and `max_snippets` snippets, in the file and in memory
 (the oldest written dropped first): rows of files that were renamed, deleted or edited are
-never looked up again, so the bound is what keeps them from piling up. If the file cannot be opened or
+never looked up again, so the bound is what keeps them from piling up. In memory the snippets
+are also bounded in bytes (spec.bounded_cache: a long-lived kernel keeps the cache). If the file cannot be opened or
 written (read-only home, disk full), the cache keeps working in memory and `problem` says why.
 
 A row read back is used only in the shape this module writes it (a vector: 384 finite float32
@@ -33,7 +34,8 @@ from typing import Any
 import numpy as np
 
 from memdir_nb.recall.embedding import EMBEDDING_DIM
-from memdir_nb.spec.constants import MEMORY_FILE_READ_MAX_BYTES
+from memdir_nb.spec.bounded_cache import ByteBoundedLRU
+from memdir_nb.spec.constants import CACHE_BODIES_MAX_BYTES, MEMORY_FILE_READ_MAX_BYTES
 
 FileIdentity = tuple[int, int, int, int]  # (st_dev, st_ino, st_size, st_mtime_ns)
 DEFAULT_MAX_VECTORS = 50_000
@@ -110,7 +112,11 @@ class VectorCache:
         self._lock = threading.Lock()
         self._conn: sqlite3.Connection | None = None
         self._vectors: dict[str, np.ndarray] = {}
-        self._snippets: dict[str, tuple[FileIdentity, str]] = {}
+        # in memory, CACHE_BODIES_MAX_BYTES of them at most (a snippet may be a 256 KiB body);
+        # one not held here is read from the file
+        self._snippets: ByteBoundedLRU[str, tuple[FileIdentity, str]] = ByteBoundedLRU(
+            max_entries=max_snippets, max_bytes=CACHE_BODIES_MAX_BYTES
+        )
         if path is not None:
             self._open(path)
 
@@ -221,19 +227,16 @@ class VectorCache:
                             snippet = _stored_snippet(value)
                             if snippet is not None and identities.get(path) == ident:
                                 found[path] = snippet
-                                self._snippets[path] = (ident, snippet)
+                                self._snippets.put(path, (ident, snippet))
                 except sqlite3.Error as err:
                     self._fail(err)
-            _keep_newest(self._snippets, self.max_snippets)  # rows read back count too
         return found
 
     def put_snippets(self, items: Mapping[str, tuple[FileIdentity, str]]) -> None:
         """Remember each file's snippet under the identity it was read with, then drop the
         oldest written beyond max_snippets."""
-        for path in items:  # written again: now the newest, as in the file's table
-            self._snippets.pop(path, None)
-        self._snippets.update(items)
-        _keep_newest(self._snippets, self.max_snippets)
+        for path, item in items.items():  # written again: now the newest, as in the file's table
+            self._snippets.put(path, item)
         if not items or self._conn is None:
             return
         rows = [  # one past the bound would not be used when read back: it is not written

@@ -70,6 +70,11 @@ RECALL_READ_SLACK_BYTES = 4
 RECALL_READ_MAX_BYTES = RECALL_MAX_BYTES + RECALL_READ_SLACK_BYTES
 # A whole topic file: lint, dream planning, store edits, views.
 MEMORY_FILE_READ_MAX_BYTES = 256 * 1024
+# What one in-process cache of a long-lived process (a kernel, the dashboard) may hold, in bytes as
+# well as in entries (spec.bounded_cache): a key or value is as long as its file allows.
+CACHE_MAX_BYTES = 16 * 1024 * 1024  # header texts: recall's word and tool caches, transcripts' keys
+CACHE_BODIES_MAX_BYTES = 32 * 1024 * 1024  # bodies: the semantic index's documents, its snippets
+SCAN_CACHE_MAX_BYTES = 32 * 1024 * 1024  # a ScanCache's header fields (every dir it scanned)
 # The dream planner's fuzzy comparisons cost the product of the two texts' lengths: a body is
 # compared (near-duplicates, contradictions) on at most its first DREAM_COMPARE_MAX_CHARS, and
 # a merge looks for a near-identical line only while the lines of the two bodies, multiplied,

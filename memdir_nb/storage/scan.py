@@ -23,7 +23,8 @@ from typing import NamedTuple
 
 from memdir_nb.clock import system_clock_ms
 from memdir_nb.formats.manifest import MemoryHeader, memory_time_ms
-from memdir_nb.spec.constants import MAX_MEMORY_FILES
+from memdir_nb.spec.bounded_cache import ENTRY_OVERHEAD_BYTES, weight_of
+from memdir_nb.spec.constants import MAX_MEMORY_FILES, SCAN_CACHE_MAX_BYTES
 from memdir_nb.spec.taxonomy import MemoryType
 from memdir_nb.storage.access import ContainedReader, ReadRefused
 from memdir_nb.storage.headers import read_header
@@ -40,6 +41,8 @@ from memdir_nb.storage.listing import refusal_reason as refusal_reason
 from memdir_nb.storage.listing import walk_memory_dir
 
 _Candidate = ListedFile
+# A kept header beyond its texts: the CachedHeader, its stat key's five ints, its dict slot
+_ENTRY_BYTES = ENTRY_OVERHEAD_BYTES + 300
 
 
 @dataclass(frozen=True)
@@ -103,8 +106,9 @@ class ScanCache:
     "racy git" problem), so such headers are only trusted once they are older than that.
 
     Memory is bounded: only header fields are held, at most max_entries across all scanned
-    dirs (the newest files are kept; the least recently scanned dir is dropped first), and a
-    file no longer found by a scan is forgotten. Safe to share between threads: scans read
+    dirs and at most max_bytes of them (a description may fill an 8 KiB header; the newest
+    files are kept; the least recently scanned dir is dropped first), and a file no longer
+    found by a scan is forgotten. Safe to share between threads: scans read
     an immutable snapshot and publish a new one under a lock.
     """
 
@@ -112,6 +116,7 @@ class ScanCache:
         self,
         *,
         max_entries: int = 20_000,
+        max_bytes: int = SCAN_CACHE_MAX_BYTES,
         racy_window_ms: float = 2_000.0,
         clock: Callable[[], float] | None = None,
     ) -> None:
@@ -119,16 +124,20 @@ class ScanCache:
             raise ValueError(
                 f"max_entries must be a whole number of at least 1, got {max_entries!r}"
             )
+        if not isinstance(max_bytes, int) or isinstance(max_bytes, bool) or max_bytes < 1:
+            raise ValueError(f"max_bytes must be a whole number of at least 1, got {max_bytes!r}")
         if not isinstance(racy_window_ms, (int, float)) or racy_window_ms < 0:
             raise ValueError(
                 f"racy_window_ms must be 0 or more milliseconds, got {racy_window_ms!r}"
             )
         self.max_entries = max_entries
+        self.max_bytes = max_bytes
         self.racy_window_ms = float(racy_window_ms)
         self._clock = clock if clock is not None else _wall_clock_ms
         # threading.Lock is this same function; a scan process need not import threading for it
         self._lock = _thread.allocate_lock()
         self._roots: OrderedDict[_RootKey, Mapping[str, CachedHeader]] = OrderedDict()
+        self._root_bytes: dict[_RootKey, int] = {}  # each dir's entries' bytes (_entry_bytes)
         self._hits = 0
         self._misses = 0
         self._racy = 0
@@ -143,7 +152,13 @@ class ScanCache:
         """Forget every entry and reset the totals."""
         with self._lock:
             self._roots.clear()
+            self._root_bytes.clear()
             self._hits = self._misses = self._racy = 0
+
+    def held_bytes(self) -> int:
+        """The bytes the entries are counted as (spec.bounded_cache.weight_of), all dirs."""
+        with self._lock:
+            return sum(self._root_bytes.values())
 
     def __len__(self) -> int:
         return self.stats().entries
@@ -178,15 +193,40 @@ class ScanCache:
         if len(new) > limit:  # found is newest first, so the cut keeps the newest
             new = dict(itertools.islice(new.items(), limit))
         with self._lock:
+            # nothing read and nothing gone: the same entries as before, the same bytes
+            size = self._root_bytes.get(root_key) if not read_now and len(new) == len(old) else None
+            if size is None:
+                new, size = _within_bytes(new, self.max_bytes)
             self._hits += counts[0]
             self._misses += counts[1]
             self._racy += counts[2]
             self._roots[root_key] = new
             self._roots.move_to_end(root_key)
+            self._root_bytes[root_key] = size
             total = sum(len(v) for v in self._roots.values())
-            while total > limit and len(self._roots) > 1:
-                _, dropped = self._roots.popitem(last=False)
+            total_bytes = sum(self._root_bytes.values())
+            while (total > limit or total_bytes > self.max_bytes) and len(self._roots) > 1:
+                key, dropped = self._roots.popitem(last=False)
                 total -= len(dropped)
+                total_bytes -= self._root_bytes.pop(key, 0)
+
+
+def _entry_bytes(path: str, entry: CachedHeader) -> int:
+    """The bytes one kept header is counted as: its path's and fields' texts, and the rest."""
+    return weight_of(path) + weight_of(entry.name) + weight_of(entry.description) + _ENTRY_BYTES
+
+
+def _within_bytes(
+    entries: dict[str, CachedHeader], max_bytes: int
+) -> tuple[dict[str, CachedHeader], int]:
+    """entries (newest first), cut to the newest that fit in max_bytes, and their bytes."""
+    size = 0
+    for n, (path, entry) in enumerate(entries.items()):
+        weight = _entry_bytes(path, entry)
+        if size + weight > max_bytes:
+            return dict(itertools.islice(entries.items(), n)), size
+        size += weight
+    return entries, size
 
 
 def _wall_clock_ms() -> float:

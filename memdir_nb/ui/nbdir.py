@@ -28,6 +28,7 @@ from memdir_nb.storage.listing import list_daily_logs, list_memory_files
 from memdir_nb.storage.scan import ScanReport
 from memdir_nb.ui.demo import notebook_memory_dir
 from memdir_nb.ui.demo.build import demo_built_at_ms
+from memdir_nb.ui.nbhome import memory_dirs_named
 from memdir_nb.ui.views import is_demo_dir
 from memdir_nb.ui.views.common import index_title
 from memdir_nb.ui.views.freshness import UNTYPED
@@ -129,7 +130,7 @@ class DirProfile:
         return out
 
 
-def _hints(path: Path, total: int) -> tuple[str, ...]:
+def _hints(path: Path, total: int, config: MemdirConfig | None) -> tuple[str, ...]:
     """Advice for a dir that is probably not the memory dir the user meant."""
     hints = []
     project_local = path / ".claude" / "memory"
@@ -140,13 +141,29 @@ def _hints(path: Path, total: int) -> tuple[str, ...]:
         )
     if total == 0 and (path / "memory").is_dir() and (path / "memory" / ENTRYPOINT_NAME).exists():
         hints.append(f"the memories are probably in {path / 'memory'}")
+    if total == 0 and not hints:  # a home folder, or a Claude home (~/.claude, ~/.config/claude)
+        dirs = memory_dirs_named(path, config=config)
+        if dirs:
+            shown = ", ".join(map(str, dirs[:3]))
+            more = f" and {len(dirs) - 3} more" if len(dirs) > 3 else ""
+            hints.append(
+                f"this folder holds a Claude home; its memory dirs are {shown}{more}; "
+                "point MEMDIR_NB_DIR (or the notebook's MEMORY_DIR) at one"
+            )
     return tuple(hints)
 
 
-def profile_dir(memory_dir: str | os.PathLike[str], *, now_ms: float | None = None) -> DirProfile:
+def profile_dir(
+    memory_dir: str | os.PathLike[str],
+    *,
+    now_ms: float | None = None,
+    config: MemdirConfig | None = None,
+) -> DirProfile:
     """Count what a memory dir holds, per scope, without reading any file's content.
 
     now_ms, when not given, is the demo's build moment for a demo dir, else the wall clock.
+    config (default: the environment's) says whose home ``~`` is, for the hint that lists the
+    memory dirs of a home folder or Claude home opened by mistake (ui.nbhome).
     """
 
     path = Path(memory_dir)
@@ -171,7 +188,7 @@ def profile_dir(memory_dir: str | os.PathLike[str], *, now_ms: float | None = No
         team_index=team.is_dir() and not team.is_symlink() and (team / ENTRYPOINT_NAME).is_file(),
         log_files=log_files,
         ignored=ignored,
-        hints=_hints(path, private + team_files),
+        hints=_hints(path, private + team_files, config),
         now_ms=now,
     )
 
@@ -189,7 +206,7 @@ def open_notebook_dir(
     """
 
     path = notebook_memory_dir(chosen, config=config, now_ms=now_ms)
-    profile = profile_dir(path, now_ms=now_ms)
+    profile = profile_dir(path, now_ms=now_ms, config=config)
     print("opened", profile.label)
     print("  " + profile.summary())
     if profile.ignored:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import tracemalloc
+
 import pytest
 
 from memdir_nb.formats.names import (
@@ -141,3 +143,17 @@ def test_a_path_deeper_than_any_route_goes_is_refused_so_no_writer_makes_an_unse
     deeper = relative_path_problem("a/" * (MEMORY_DIR_MAX_DEPTH + 1) + "user_x.md") or ""
     assert f"nested {MEMORY_DIR_MAX_DEPTH + 1} folders deep" in deeper
     assert written_path_problem("a/" * 1_500 + "user_x.md") is not None
+
+
+def test_a_name_past_the_length_rule_is_refused_and_not_remembered() -> None:
+    """A name from a tool call may be as long as a pasted text: 8,192 remembered 100 KB names
+    would hold 800 MB in a long-lived kernel. Past NAME_MAX_BYTES it is refused each time."""
+    tracemalloc.start()
+    try:
+        for i in range(30):
+            assert "bytes long" in (name_problem(f"{i:04d}" + "n" * 100_000 + ".md") or "")
+        held, _ = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert held < 500_000  # 30 such names remembered held 3 MB
+    assert name_problem("feedback_testing.md") is None

@@ -209,8 +209,8 @@ def test_documents_and_key_are_documents_and_set_key_in_one_pass(tmp_path: Path)
     assert key == index.set_key(headers, docs)
 
 
-def test_the_documents_kept_in_process_are_one_per_file_and_within_a_character_bound(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+def test_the_documents_kept_in_process_are_one_per_file_and_within_a_byte_bound(
+    tmp_path: Path,
 ) -> None:
     # Documents were kept per (file, header fields) up to 20,000, whatever their size: each
     # edit of a description kept one more copy of the body, and 20,000 documents of the largest
@@ -219,8 +219,8 @@ def test_the_documents_kept_in_process_are_one_per_file_and_within_a_character_b
     for n in range(5):  # the same files under edited descriptions
         index.documents([replace(h, description=f"edit {n}") for h in headers])
     assert len(index._docs) == len(headers)
-    bodies = sorted(len(d.body) for d in index.documents(headers))
-    monkeypatch.setattr(dir_index, "_MAX_DOC_CHARS", bodies[-1] + bodies[-2])
+    index._docs.max_bytes = index._docs.bytes_held // 2  # room for about half of them
     again = index.documents([replace(h, description="new") for h in headers])
-    assert sum(len(doc.body) for _, doc in index._docs.values()) <= bodies[-1] + bodies[-2]
+    assert 0 < len(index._docs) < len(headers)
+    assert index._docs.bytes_held <= index._docs.max_bytes
     assert again == index.documents([replace(h, description="new") for h in headers])

@@ -19,14 +19,18 @@ from memdir_nb.recall import LexicalSelector, RelevantMemory, find_relevant_memo
 from memdir_nb.recall.lexical import (
     _SYNONYMS,
     LexicalOptions,
+    _about_tool,
+    _memory_class,
     classify_for_tools,
     filename_words,
     is_about_tool,
     raw_words,
     synonym_tags,
     tool_key,
+    tool_memory_class,
 )
 from memdir_nb.spec import text as textseg
+from memdir_nb.spec.constants import CACHE_MAX_BYTES
 from memdir_nb.spec.taxonomy import MemoryType
 from memdir_nb.storage.scan import scan_memory_files
 from tests.support import write_memory
@@ -468,3 +472,30 @@ def test_a_rewritten_memory_is_classified_for_tools_from_its_new_header(tmp_path
     assert not is_about_tool(after, key) and classify_for_tools(after, [key]) is None
     usage = rewrite(2, "Grep usage", "how to call the grep tool", "reference")
     assert classify_for_tools(usage, [key]) == "usage"
+
+
+def test_the_word_and_tool_caches_count_the_bytes_of_the_texts_they_keep() -> None:
+    """A kernel keeps the lexical caches for hours: a description may fill an 8 KiB header,
+    so 65,536 remembered answers could hold 600 MB (4,096 tokenised documents, 320 MB). Each
+    answer is counted with its texts' bytes, and each cache holds at most CACHE_MAX_BYTES."""
+    _about_tool.cache_clear()
+    _memory_class.cache_clear()
+    selector = LexicalSelector()
+    headers = [
+        MemoryHeader(
+            filename=f"reference_db_{i}.md",
+            file_path=f"/m/reference_db_{i}.md",
+            mtime_ms=0.0,
+            name=f"database notes {i}",
+            description=f"{i:04d} postgres query plans " + "vacuum analyze index " * 380,
+            type=MemoryType.REFERENCE,
+        )
+        for i in range(12)
+    ]
+    selector.select("postgres query plans", headers, recent_tools=["mcp__postgres__query"])
+    for header in headers:  # what a turn after a postgres tool call asks of each candidate
+        is_about_tool(header, tool_key("mcp__postgres__query"))
+        tool_memory_class(header)
+    for cache in (_about_tool.cache, _memory_class.cache, selector._doc_cache):
+        assert cache.max_bytes == CACHE_MAX_BYTES
+        assert cache.bytes_held > 12 * 8000  # each of the 12 answers counts its 8 KB text

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import os
+import tracemalloc
 from pathlib import Path
 
 import numpy as np
 
 from memdir_nb.recall.vector_cache import VectorCache, file_identity, text_key
+from memdir_nb.spec.constants import CACHE_BODIES_MAX_BYTES
 
 
 def _vec(seed: int) -> np.ndarray:
@@ -141,3 +143,20 @@ def test_rows_read_back_count_towards_the_in_memory_bound(tmp_path: Path) -> Non
     wanted = {p: ident for p, (ident, _) in files.items()}
     assert len(reader.get_snippets(wanted)) == 6
     assert len(reader._vectors) == 2 and len(reader._snippets) == 2
+
+
+def test_snippets_held_in_memory_stay_within_their_byte_bound() -> None:
+    """A long-lived kernel's semantic cache: 40 files of 1 MiB bodies used to stay in memory
+    (20,000 snippets of up to 1 MiB each could hold 20 GB); now at most CACHE_BODIES_MAX_BYTES
+    (with a file, one dropped from memory is read back from it)."""
+    cache = VectorCache(None)
+    ident = (1, 2, 3, 4)
+    tracemalloc.start()
+    try:
+        for i in range(40):
+            cache.put_snippets({f"/m/{i}.md": (ident, f"{i:04d}" + "b" * (1024 * 1024 - 4))})
+        held, _ = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert held < CACHE_BODIES_MAX_BYTES + 2 * 1024 * 1024
+    assert cache.get_snippets({"/m/39.md": ident})["/m/39.md"].startswith("0039b")

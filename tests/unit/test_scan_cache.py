@@ -18,6 +18,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from memdir_nb.formats.frontmatter_render import render_memory_file
+from memdir_nb.spec.constants import SCAN_CACHE_MAX_BYTES
 from memdir_nb.storage import scan as scan_module
 from memdir_nb.storage.scan import (
     ScanCache,
@@ -541,3 +542,35 @@ def test_bench_scale_runs_and_reports_every_operation_as_json() -> None:
     )
     assert set(result["machine"]) >= {"cpu_model", "cpus", "python"}
     assert len(result["load_average_1m"]) == 2
+
+
+def test_scan_cache_holds_at_most_max_bytes_dropping_the_least_recently_scanned_dir(
+    tmp_path: Path,
+) -> None:
+    """Descriptions that fill their 8 KiB headers: entries alone would let 20,000 of them hold
+    175 MB in a kernel; the cache's bytes stay within max_bytes (SCAN_CACHE_MAX_BYTES unless
+    given) and the oldest dir goes first."""
+    assert ScanCache().max_bytes == SCAN_CACHE_MAX_BYTES
+    cache = trusting_cache(max_bytes=40_000)
+    for d in "abc":
+        for i in range(4):
+            write(tmp_path / d, f"project_{i}.md", desc=f"{d}{i} " + "long " * 800)
+        scan_memory_dir(tmp_path / d, cache=cache)
+        assert cache.held_bytes() <= 40_000
+    assert cache.stats().roots == 2  # a (four 4 KB descriptions: 19 KB) was dropped for c
+    before = cache.stats().misses
+    scan_memory_dir(tmp_path / "c", cache=cache)
+    assert cache.stats().misses == before  # the newest dir is still whole
+    scan_memory_dir(tmp_path / "a", cache=cache)
+    assert cache.stats().misses == before + 4
+
+
+def test_one_dir_past_max_bytes_keeps_its_newest_headers_that_fit(tmp_path: Path) -> None:
+    cache = trusting_cache(max_bytes=12_000)
+    for i in range(6):
+        write(tmp_path, f"project_{i}.md", desc="long " * 800, mtime_ns=BASE_NS + i * 10**9)
+    scan_memory_dir(tmp_path, cache=cache)
+    assert cache.stats().entries == 2 and cache.held_bytes() <= 12_000
+    before = cache.stats().misses
+    scan_memory_dir(tmp_path, cache=cache)
+    assert cache.stats().misses == before + 6 - cache.stats().entries  # the newest were kept

@@ -1,0 +1,71 @@
+"""The Claude homes a notebook's folder names, for its pickers: memory dirs and sessions.
+
+A notebook's parameters (MEMORY_DIR, CLAUDE_HOME) or MEMDIR_NB_DIR may name a Claude home or the
+home folder holding one. Which folders are Claude homes is one rule, home.claude_homes:
+the folder itself when it is one, else its ``.claude`` and its XDG ``.config/claude`` (where
+some Claude Code releases kept it, and where CLAUDE_CONFIG_DIR points on an XDG layout).
+The notebooks ask here, so a user whose home is ``~/.config/claude`` sees their dirs and
+sessions as one whose home is ``~/.claude`` does.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from memdir_nb.home.claude_homes import claude_homes_in, discovered_homes, is_claude_home
+from memdir_nb.home.config import MemdirConfig
+from memdir_nb.home.sessions import list_sessions
+from memdir_nb.reports.memory_dirs import find_memory_dirs
+
+__all__ = ["claude_homes_named", "home_with_sessions", "memory_dirs_named"]
+
+
+def claude_homes_named(
+    folder: str | os.PathLike[str], *, config: MemdirConfig | None = None
+) -> list[Path]:
+    """The Claude homes folder names, [] when none. The user's own home folder (``~``) names
+    the homes Claude Code and `memdir-nb list` find for this user (home.claude_homes.discovered_homes:
+    CLAUDE_CONFIG_DIR's, else ~/.claude, then the XDG one holding projects); any other folder
+    names itself when it is one, else its .claude and its .config/claude that exist
+    (claude_homes_in)."""
+    config = config or MemdirConfig.from_environment()
+    path = config.expand_user(folder)
+    homes = discovered_homes(config) if _same_folder(path, config.home) else claude_homes_in(path)
+    return [home for home in homes if is_claude_home(home)]
+
+
+def _same_folder(a: Path, b: Path) -> bool:
+    try:
+        return os.path.samefile(a, b)
+    except OSError:  # one of them is missing: not the same folder
+        return False
+
+
+def memory_dirs_named(
+    folder: str | os.PathLike[str], *, config: MemdirConfig | None = None
+) -> list[Path]:
+    """The memory dirs under the Claude homes folder names, home by home ([] when none); a
+    home that cannot be listed gives none."""
+    dirs: list[Path] = []
+    for home in claude_homes_named(folder, config=config):
+        try:
+            dirs.extend(found.path for found in find_memory_dirs(home))
+        except (OSError, ValueError):
+            continue
+    return dirs
+
+
+def home_with_sessions(
+    folder: str | os.PathLike[str], *, config: MemdirConfig | None = None
+) -> Path | None:
+    """The first Claude home folder names that holds a main session with a prompt (what the
+    replay notebook shows), else None."""
+    for home in claude_homes_named(folder, config=config):
+        try:
+            sessions = list_sessions(home)
+        except OSError:
+            continue
+        if any(s.turns for s in sessions if not s.is_subagent):
+            return home
+    return None

@@ -1,0 +1,67 @@
+"""memdir_nb.ui.nbhome: the notebooks' pickers find a Claude home wherever home.claude_homes does."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+from memdir_nb.home.config import MemdirConfig
+from memdir_nb.ui.nbdir import profile_dir
+from memdir_nb.ui.nbhome import claude_homes_named, home_with_sessions, memory_dirs_named
+
+SAMPLE_HOME = Path(__file__).resolve().parents[2] / "notebooks" / "data" / "sample_claude_home"
+SHOP_KEY = "-home-sam-src-shop"
+
+
+def _xdg_only_home(tmp_path: Path) -> tuple[Path, Path]:
+    """A home folder whose only Claude home is ~/.config/claude, holding the sample sessions."""
+    home = tmp_path / "home"
+    xdg = home / ".config" / "claude"
+    shutil.copytree(SAMPLE_HOME, xdg)
+    return home, xdg
+
+
+def test_a_home_folder_whose_claude_home_is_xdg_shows_its_memory_dirs(tmp_path: Path) -> None:
+    home, xdg = _xdg_only_home(tmp_path)
+    assert claude_homes_named(home) == [xdg]
+    assert memory_dirs_named(home) == [xdg / "projects" / SHOP_KEY / "memory"]
+    assert memory_dirs_named(xdg) == memory_dirs_named(home)  # the Claude home named itself
+
+
+def test_the_memory_dir_picker_hint_names_the_xdg_homes_dirs(tmp_path: Path) -> None:
+    """MEMDIR_NB_DIR pointed at the home folder: no memories there, and the notebook says
+    where they are, in ~/.config/claude as it would in ~/.claude."""
+    home, xdg = _xdg_only_home(tmp_path)
+    profile = profile_dir(home, config=MemdirConfig.from_environment({}, home=home, cwd=home))
+    assert profile.total_files == 0
+    assert any(str(xdg / "projects" / SHOP_KEY / "memory") in hint for hint in profile.hints)
+
+
+def test_the_session_picker_finds_the_sessions_of_an_xdg_home(tmp_path: Path) -> None:
+    home, xdg = _xdg_only_home(tmp_path)
+    assert home_with_sessions(home) == xdg
+    (home / ".claude").mkdir()  # an empty ~/.claude beside it: the XDG one still has them
+    assert claude_homes_named(home) == [home / ".claude", xdg]
+    assert home_with_sessions(home) == xdg
+
+
+def test_the_users_own_home_folder_names_the_claude_config_dir_home(tmp_path: Path) -> None:
+    """CLAUDE_CONFIG_DIR moves the Claude home anywhere (here ~/.config/claude on an XDG
+    layout): ``~`` given to a picker names that home, as `memdir-nb list` finds it."""
+    home = tmp_path / "home"
+    custom = tmp_path / "elsewhere" / "claude"
+    shutil.copytree(SAMPLE_HOME, custom)
+    (home / ".claude").mkdir(parents=True)  # what Claude Code no longer reads
+    env = {"CLAUDE_CONFIG_DIR": str(custom)}
+    config = MemdirConfig.from_environment(env, home=home, cwd=home)
+    assert claude_homes_named("~", config=config) == [custom]
+    assert home_with_sessions(home, config=config) == custom
+    plain = MemdirConfig.from_environment({}, home=home, cwd=home)
+    assert claude_homes_named("~", config=plain) == [home / ".claude"]
+
+
+def test_a_folder_that_names_no_claude_home_gives_nothing(tmp_path: Path) -> None:
+    (tmp_path / "notes").mkdir()
+    assert claude_homes_named(tmp_path / "notes") == []
+    assert memory_dirs_named(tmp_path / "notes") == []
+    assert home_with_sessions(tmp_path / "notes") is None
