@@ -737,6 +737,7 @@ def _plan_with_contradictions(
     ways it actually ran (a thread and a fork are recorded as they start)."""
     from memdir_nb import machine
     from memdir_nb.dream import compare
+    from memdir_nb.dream.kept import BlockResults
 
     ran: list[str] = []
     real_beside, real_pool = machine.beside_this_process, ThreadPoolExecutor
@@ -754,6 +755,7 @@ def _plan_with_contradictions(
     monkeypatch.setattr(futures, "ThreadPoolExecutor", threading_pool)
     monkeypatch.setattr(compare, "usable_cpus", lambda: 1 if way == "here" else 2)
     monkeypatch.setattr(compare, "_BATCH_MIN_PAIRS", 0)  # the 400-file dir has fewer candidates
+    monkeypatch.setattr(compare, "_CONTRADICTION_BLOCKS", BlockResults())  # nothing kept
     return plan_consolidation(root, now_ms=_corpus_module().NOW_MS), ran
 
 

@@ -1,0 +1,99 @@
+"""What the planner keeps between plans in one process: results of pure functions of texts.
+
+A plan compares memories within blocks (one scope, type and polarity for near-duplicates; one
+type for contradictions). What a block's comparison finds is a function of its members' texts
+alone, in their order, so a later plan in this process whose block holds the very same texts
+finds the same pairs without comparing again. Only the blocks that hold a changed, added or
+removed file are compared again. Keyed by the texts themselves (no digest that two contents
+could share), and bounded in entries and in the characters the keys hold; emptied when full.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator
+from typing import Generic, TypeVar
+
+V = TypeVar("V")
+
+# About 100 blocks of 2,000 memories of 4 KB, or many more small ones.
+KEPT_BLOCKS_MAX = 256
+KEPT_BLOCKS_MAX_CHARS = 8_000_000
+
+
+class BlockResults(Generic[V]):
+    """A bounded store: a tuple of texts -> what a pure function of them gave.
+
+    Safe to use from several threads (a plan on another thread may empty it meanwhile: a
+    lookup then misses and the block is compared again)."""
+
+    def __init__(
+        self, max_entries: int = KEPT_BLOCKS_MAX, max_chars: int = KEPT_BLOCKS_MAX_CHARS
+    ) -> None:
+        self.max_entries = max_entries
+        self.max_chars = max_chars
+        self._kept: dict[tuple[str, ...], V] = {}
+        self._chars = 0
+        self._lock = threading.Lock()
+
+    def get(self, key: tuple[str, ...]) -> V | None:
+        """What was kept for exactly these texts, or None."""
+        return self._kept.get(key)
+
+    def put(self, key: tuple[str, ...], value: V) -> None:
+        """Keep value for key; the store is emptied first when it would pass its bounds. A key
+        longer than the character bound alone is not kept."""
+        chars = sum(map(len, key))
+        if chars > self.max_chars:
+            return
+        with self._lock:
+            if len(self._kept) >= self.max_entries or self._chars + chars > self.max_chars:
+                self._kept.clear()
+                self._chars = 0
+            if key not in self._kept:
+                self._chars += chars
+            self._kept[key] = value
+
+    def clear(self) -> None:
+        """Forget everything."""
+        with self._lock:
+            self._kept.clear()
+            self._chars = 0
+
+    def __len__(self) -> int:
+        return len(self._kept)
+
+    def chars(self) -> int:
+        """The characters of the texts the kept keys hold."""
+        return self._chars
+
+
+# A join across two sides of a block (the negated texts and the others): its pairs kept as
+# (place on the first side, place on the second), whichever mems indexes the sides hold later.
+Across = tuple[tuple[int, int], ...]
+
+
+def across_in_mems(
+    found: Across, firsts: list[int], seconds: list[int]
+) -> Iterator[tuple[int, int]]:
+    """A block's kept pairs as (i, j), i < j, the indexes its sides hold now."""
+    for a, b in found:
+        i, j = firsts[a], seconds[b]
+        yield (i, j) if i < j else (j, i)
+
+
+def across_by_block(
+    blocks: list[tuple[tuple[str, ...], list[int], list[int]]], found: list[tuple[int, int]]
+) -> list[tuple[tuple[str, ...], Across]]:
+    """Each block's (key, pairs) out of found: pairs (i, j) of indexes, each within one block
+    of blocks (its key, the indexes on its first side and on its second)."""
+    first: dict[int, tuple[int, int]] = {}  # index -> (its block, its place on the first side)
+    for n, (_, firsts, _) in enumerate(blocks):
+        first.update((i, (n, a)) for a, i in enumerate(firsts))
+    second = {i: b for _, _, seconds in blocks for b, i in enumerate(seconds)}
+    by_block: list[list[tuple[int, int]]] = [[] for _ in blocks]
+    for i, j in found:
+        one, other = (i, j) if i in first else (j, i)
+        n, a = first[one]
+        by_block[n].append((a, second[other]))
+    return [(key, tuple(pairs)) for (key, _, _), pairs in zip(blocks, by_block, strict=True)]

@@ -1,0 +1,44 @@
+"""dream.kept: a bounded store of what pure functions of texts gave, and its pairs' places."""
+
+from __future__ import annotations
+
+from memdir_nb.dream.kept import BlockResults, across_by_block, across_in_mems
+
+
+def test_block_results_give_back_only_what_was_kept_for_the_very_same_texts() -> None:
+    kept: BlockResults[str] = BlockResults()
+    kept.put(("a", "b"), "ab")
+    assert kept.get(("a", "b")) == "ab"
+    assert kept.get(("b", "a")) is None and kept.get(("a", "b", "")) is None
+    assert kept.get(("ab",)) is None
+
+
+def test_block_results_are_emptied_when_full_in_entries_or_in_characters() -> None:
+    by_entries: BlockResults[int] = BlockResults(max_entries=2, max_chars=100)
+    for n in range(3):
+        by_entries.put((str(n),), n)
+    assert len(by_entries) == 1 and by_entries.get(("2",)) == 2
+    by_chars: BlockResults[int] = BlockResults(max_entries=100, max_chars=10)
+    by_chars.put(("x" * 6,), 1)
+    by_chars.put(("y" * 6,), 2)
+    assert len(by_chars) == 1 and by_chars.chars() == 6 and by_chars.get(("y" * 6,)) == 2
+
+
+def test_a_key_longer_than_the_whole_bound_is_not_kept() -> None:
+    kept: BlockResults[int] = BlockResults(max_entries=10, max_chars=10)
+    kept.put(("short",), 1)
+    kept.put(("x" * 11,), 2)
+    assert kept.get(("x" * 11,)) is None and kept.get(("short",)) == 1
+
+
+def test_a_blocks_pairs_kept_by_place_come_back_at_the_indexes_its_sides_hold_later() -> None:
+    blocks: list[tuple[tuple[str, ...], list[int], list[int]]] = [
+        (("k1",), [5, 1], [0, 7]),
+        (("k2",), [2], [9, 3]),
+    ]
+    found = [(0, 5), (1, 7), (2, 3)]
+    split = across_by_block(blocks, found)
+    assert split == [(("k1",), ((0, 0), (1, 1))), (("k2",), ((0, 1),))]
+    assert sorted(across_in_mems(split[0][1], [5, 1], [0, 7])) == [(0, 5), (1, 7)]
+    # The same texts at other places in a later plan: the pairs follow them.
+    assert sorted(across_in_mems(split[0][1], [10, 2], [11, 4])) == [(2, 4), (10, 11)]
