@@ -1,4 +1,4 @@
-"""What the planner keeps between plans in one process: results of pure functions of texts.
+"""What the planner keeps between plans in one process: files read, and what texts gave.
 
 A plan compares memories within blocks (one scope, type and polarity for near-duplicates; one
 type for contradictions). What a block's comparison finds is a function of its members' texts
@@ -10,9 +10,12 @@ could share), and bounded in entries and in the characters the keys hold; emptie
 
 from __future__ import annotations
 
+import os
 import threading
 from collections.abc import Iterator
 from typing import Generic, TypeVar
+
+from memdir_nb.storage.scan import StatKey, settled, stat_key
 
 V = TypeVar("V")
 
@@ -97,3 +100,53 @@ def across_by_block(
         n, a = first[one]
         by_block[n].append((a, second[other]))
     return [(key, tuple(pairs)) for (key, _, _), pairs in zip(blocks, by_block, strict=True)]
+
+
+class KeptReads:
+    """Each memory file's text and SHA-256 as a plan read them, by the path it was opened at,
+    given back while the file's stat identity (storage.scan.stat_key: device, inode, size,
+    mtime and ctime, which moves on every write, rename-over, chmod or utime) is what the read
+    fstat'ed. As ScanCache, a file changed within the racy window before the read
+    (storage.scan.settled) is read but not kept. Bounded in entries and in characters; emptied
+    when full. Safe to use from several threads.
+    """
+
+    def __init__(self, max_entries: int = 20_000, max_chars: int = 8_000_000) -> None:
+        self.max_entries = max_entries
+        self.max_chars = max_chars
+        self._kept: dict[str, tuple[StatKey, str, str]] = {}
+        self._chars = 0
+        self._lock = threading.Lock()
+
+    def get(self, path: str, st: os.stat_result) -> tuple[str, str] | None:
+        """(text, sha) read from path when its identity was st's, or None."""
+        hit = self._kept.get(path)
+        if hit is None or hit[0] != stat_key(st):
+            return None
+        return hit[1], hit[2]
+
+    def put(self, path: str, st: os.stat_result, text: str, sha: str, started_ms: float) -> None:
+        """Keep what was read from path under st (the open file's fstat), if st is settled at
+        started_ms (the wall-clock start of the plan)."""
+        if not settled(st, started_ms) or len(text) > self.max_chars:
+            return
+        with self._lock:
+            if len(self._kept) >= self.max_entries or self._chars + len(text) > self.max_chars:
+                self._kept.clear()
+                self._chars = 0
+            old = self._kept.get(path)
+            self._chars += len(text) - (len(old[1]) if old is not None else 0)
+            self._kept[path] = (stat_key(st), text, sha)
+
+    def clear(self) -> None:
+        """Forget everything."""
+        with self._lock:
+            self._kept.clear()
+            self._chars = 0
+
+    def __len__(self) -> int:
+        return len(self._kept)
+
+    def chars(self) -> int:
+        """The characters of the texts kept."""
+        return self._chars

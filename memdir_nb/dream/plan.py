@@ -32,6 +32,7 @@ from memdir_nb.dream.compare import (
     _Mem,
     contradiction_pairs_beside,
 )
+from memdir_nb.dream.kept import KeptReads
 from memdir_nb.dream.negation import shared_stem_cache
 from memdir_nb.formats import index
 from memdir_nb.formats.frontmatter import parse_frontmatter
@@ -83,6 +84,7 @@ class _Snapshot:
         self.texts: dict[str, str | None] = {}
         self.hashes: dict[str, str | None] = {}
         self.notes: list[str] = []  # files left out because the reader refused or cut them
+        self.started_ms = system_clock_ms()  # the wall clock, whatever the plan's clock says
 
     def read(self, rel: str, listed: ListedFile | None = None) -> ReadResult | None:
         """Read one file (bounded, contained) into the snapshot; None when it is left out.
@@ -103,6 +105,27 @@ class _Snapshot:
             return None
         self.texts[rel], self.hashes[rel] = res.text, _sha(res.data)
         return res
+
+    def read_listed(self, listed: ListedFile) -> tuple[str, int] | None:
+        """A listed memory file's (text, mtime_ns), as read() reads it; or as an earlier plan
+        in this process read it, while its stat identity is the walk's (dream.kept.KeptReads).
+        None when it is left out."""
+        rel = listed.rel
+        hit = _READS.get(listed.open_path, listed.st)
+        if hit is not None:
+            self.texts[rel], self.hashes[rel] = hit
+            return hit[0], listed.st.st_mtime_ns
+        res = self.read(rel, listed)
+        if res is None:
+            return None
+        text, sha = res.text, self.hashes[rel]
+        _READS.put(listed.open_path, res.stat, text, sha or "", self.started_ms)
+        return text, res.stat.st_mtime_ns
+
+
+# The memory files' texts a plan read, reused by a later plan in this process for the files
+# whose stat identity has not moved since (no open, read or hash).
+_READS = KeptReads()
 
 
 # What a memory file's header gives the plan (name, description, type), by the SHA-256 of the
@@ -141,9 +164,9 @@ def _read_memories(snap: _Snapshot) -> list[_Mem]:
     # session). Only the text is kept (the snapshot keeps it anyway), not the bytes read.
     read: list[tuple[ListedFile, str, int]] = []
     for listed in list_memory_files(snap.root).files:
-        res = snap.read(listed.rel, listed)
-        if res is not None:
-            read.append((listed, res.text, res.stat.st_mtime_ns))
+        got = snap.read_listed(listed)
+        if got is not None:
+            read.append((listed, *got))
     hashes = snap.hashes
     for listed, text, mtime_ns in read:
         name, description, kind = _head(hashes.get(listed.rel), text)

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
-from memdir_nb.dream.kept import BlockResults, across_by_block, across_in_mems
+import os
+from pathlib import Path
+
+from memdir_nb.dream.kept import BlockResults, KeptReads, across_by_block, across_in_mems
 
 
 def test_block_results_give_back_only_what_was_kept_for_the_very_same_texts() -> None:
@@ -42,3 +45,42 @@ def test_a_blocks_pairs_kept_by_place_come_back_at_the_indexes_its_sides_hold_la
     assert sorted(across_in_mems(split[0][1], [5, 1], [0, 7])) == [(0, 5), (1, 7)]
     # The same texts at other places in a later plan: the pairs follow them.
     assert sorted(across_in_mems(split[0][1], [10, 2], [11, 4])) == [(2, 4), (10, 11)]
+
+
+def test_kept_reads_are_given_back_only_under_the_same_stat_identity(tmp_path: Path) -> None:
+    path = tmp_path / "a.md"
+    path.write_text("one")
+    st = path.stat()
+    kept = KeptReads()
+    kept.put(str(path), st, "one", "sha1", started_ms=st.st_ctime_ns / 1e6 + 10_000)
+    assert kept.get(str(path), st) == ("one", "sha1")
+    assert kept.get(str(tmp_path / "b.md"), st) is None
+    os.chmod(path, 0o600)  # moves the ctime only
+    assert kept.get(str(path), path.stat()) is None
+
+
+def test_kept_reads_keep_nothing_changed_within_the_racy_window(tmp_path: Path) -> None:
+    path = tmp_path / "a.md"
+    path.write_text("one")
+    st = path.stat()
+    kept = KeptReads()
+    kept.put(str(path), st, "one", "sha1", started_ms=st.st_ctime_ns / 1e6 + 1_000)
+    assert kept.get(str(path), st) is None and len(kept) == 0
+
+
+def test_kept_reads_are_emptied_when_full_in_entries_or_in_characters(tmp_path: Path) -> None:
+    path = tmp_path / "a.md"
+    path.write_text("x")
+    st = path.stat()
+    later = st.st_ctime_ns / 1e6 + 10_000
+    kept = KeptReads(max_entries=2, max_chars=10)
+    kept.put("p1", st, "aaaa", "s", later)
+    kept.put("p1", st, "aaaaaa", "s", later)  # the same path again: counted once
+    assert kept.chars() == 6 and len(kept) == 1
+    kept.put("p2", st, "bbbbbb", "s", later)  # past the characters: emptied first
+    assert len(kept) == 1 and kept.get("p2", st) == ("bbbbbb", "s")
+    kept.put("p3", st, "c", "s", later)
+    kept.put("p4", st, "d", "s", later)  # past the entries
+    assert len(kept) == 1 and kept.get("p4", st) == ("d", "s")
+    kept.put("p5", st, "e" * 11, "s", later)  # longer than the whole bound: not kept
+    assert kept.get("p5", st) is None

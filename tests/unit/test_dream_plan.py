@@ -5,6 +5,7 @@ from __future__ import annotations
 # --------------------------------------------------------------------------- plan / apply / restore
 import datetime as dt
 import json
+import os
 import random
 import sys
 import time
@@ -17,6 +18,7 @@ from typing import Any
 
 import pytest
 
+from memdir_nb.clock import system_clock_ms
 from memdir_nb.dream import (
     ConsolidationPlan,
     PlanError,
@@ -960,3 +962,61 @@ def test_a_trash_folder_that_is_a_symlink_is_refused_not_listed(
         list_trash_batches(messy)
     with pytest.raises(RestoreError, match="move it aside"):
         restore(messy, "dream-20990101T000000-1-abcdef", dry_run=True)
+
+
+def _counting_reads(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The memory files the plans read from now on (opened, not taken from what was kept)."""
+    from memdir_nb.dream import plan as plan_module
+    from memdir_nb.dream.kept import KeptReads
+
+    monkeypatch.setattr(plan_module, "_READS", KeptReads())
+    read: list[str] = []
+    real_read = plan_module._Snapshot.read
+
+    def counting(self: Any, rel: str, listed: Any = None) -> Any:
+        if listed is not None:
+            read.append(rel)
+        return real_read(self, rel, listed)
+
+    monkeypatch.setattr(plan_module._Snapshot, "read", counting)
+    return read
+
+
+def test_a_later_plan_reads_only_the_files_whose_stat_identity_moved(
+    project_memdir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # What a plan read is kept by path and (device, inode, size, mtime, ctime): a later plan
+    # opens only the files that changed since, even one rewritten at its old size and mtime.
+    from memdir_nb.dream import plan as plan_module
+
+    for stem in ("project_a", "project_b"):
+        write_memory(project_memdir, f"{stem}.md", name=stem, description=f"{stem} first hook",
+                     age_days=1, now_ms=PLAN_NOW)  # fmt: skip
+    read = _counting_reads(monkeypatch)
+    later = system_clock_ms() + 10_000  # every file settled (the racy window)
+    monkeypatch.setattr(plan_module, "system_clock_ms", lambda: later)
+    first = plan_consolidation(project_memdir, now_ms=PLAN_NOW)
+    assert sorted(read) == ["project_a.md", "project_b.md"]
+    again = plan_consolidation(project_memdir, now_ms=PLAN_NOW)
+    assert sorted(read) == ["project_a.md", "project_b.md"] and again.diff() == first.diff()
+    assert again.hashes == first.hashes and again.snapshot == first.snapshot
+    path = project_memdir / "project_a.md"
+    st = path.stat()
+    path.write_text(path.read_text().replace("first hook", "other hook"))
+    os.utime(path, ns=(st.st_atime_ns, st.st_mtime_ns))
+    assert path.stat().st_size == st.st_size and path.stat().st_mtime_ns == st.st_mtime_ns
+    changed = plan_consolidation(project_memdir, now_ms=PLAN_NOW)
+    assert read[2:] == ["project_a.md"] and "project_a other hook" in changed.diff()
+
+
+def test_a_file_changed_within_the_racy_window_is_read_again_by_every_plan(
+    project_memdir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # On a filesystem with coarse timestamps a write in the same clock tick can leave the stat
+    # identity as it was: a file changed in the last two seconds is never taken from what was kept.
+    write_memory(project_memdir, "project_a.md", name="a", description="hook", age_days=1,
+                 now_ms=PLAN_NOW)  # fmt: skip
+    read = _counting_reads(monkeypatch)
+    plan_consolidation(project_memdir, now_ms=PLAN_NOW)
+    plan_consolidation(project_memdir, now_ms=PLAN_NOW)
+    assert read == ["project_a.md", "project_a.md"]
