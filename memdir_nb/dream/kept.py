@@ -12,12 +12,13 @@ from __future__ import annotations
 
 import os
 import threading
-from collections.abc import Iterator
-from typing import Generic, TypeVar
+from collections.abc import Callable, Hashable, Iterator
+from typing import Generic, ParamSpec, TypeVar
 
 from memdir_nb.storage.scan import StatKey, settled, stat_key
 
 V = TypeVar("V")
+P = ParamSpec("P")
 
 # About 100 blocks of 2,000 memories of 4 KB, or many more small ones.
 KEPT_BLOCKS_MAX = 256
@@ -150,3 +151,42 @@ class KeptReads:
     def chars(self) -> int:
         """The characters of the texts kept."""
         return self._chars
+
+
+class KeptCalls(Generic[P, V]):
+    """A pure function's results by its arguments (strings, dates, numbers): a later plan calls
+    it only for arguments not seen before. Bounded in entries and in the characters of the
+    string arguments; emptied when full. The results must not be changed by their users."""
+
+    def __init__(
+        self, function: Callable[P, V], max_entries: int = 20_000, max_chars: int = 8_000_000
+    ) -> None:
+        self.function = function
+        self.max_entries = max_entries
+        self.max_chars = max_chars
+        self._kept: dict[Hashable, V] = {}
+        self._chars = 0
+        self._lock = threading.Lock()
+
+    def get(self, *args: P.args, **kwargs: P.kwargs) -> V:
+        """function(*args), as kept or computed now (and kept)."""
+        key = (args, tuple(kwargs.items())) if kwargs else args
+        found = self._kept.get(key, _MISSING)
+        if found is not _MISSING:
+            return found  # type: ignore[return-value]  # what _kept holds for key is a V
+        value = self.function(*args, **kwargs)
+        chars = sum(len(a) for a in args if isinstance(a, str))
+        with self._lock:
+            if len(self._kept) >= self.max_entries or self._chars + chars > self.max_chars:
+                self._kept.clear()
+                self._chars = 0
+            if chars <= self.max_chars and key not in self._kept:
+                self._kept[key] = value
+                self._chars += chars
+        return value
+
+    def __len__(self) -> int:
+        return len(self._kept)
+
+
+_MISSING = object()

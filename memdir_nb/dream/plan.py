@@ -32,7 +32,7 @@ from memdir_nb.dream.compare import (
     _Mem,
     contradiction_pairs_beside,
 )
-from memdir_nb.dream.kept import KeptReads
+from memdir_nb.dream.kept import KeptCalls, KeptReads
 from memdir_nb.dream.negation import shared_stem_cache
 from memdir_nb.formats import index
 from memdir_nb.formats.frontmatter import parse_frontmatter
@@ -124,8 +124,11 @@ class _Snapshot:
 
 
 # The memory files' texts a plan read, reused by a later plan in this process for the files
-# whose stat identity has not moved since (no open, read or hash).
+# whose stat identity has not moved since (no open, read or hash); a body's dates made
+# absolute, and an index line formatted, once per content (dream.kept).
 _READS = KeptReads()
+_KEPT_DATES = KeptCalls(convert_relative_dates)
+_KEPT_LINES = KeptCalls(index.format_index_entry)
 
 
 # What a memory file's header gives the plan (name, description, type), by the SHA-256 of the
@@ -275,7 +278,7 @@ def _date_actions(mems: list[_Mem], merged: set[str]) -> list[PlanAction]:
         if m.rel in merged or m.type != MemoryType.PROJECT:
             continue
         body = m.body  # the text after its frontmatter block, as _split_front cuts it
-        new_body, changes = convert_relative_dates(body, local_date(m.mtime_ms))
+        new_body, changes = _KEPT_DATES.get(body, local_date(m.mtime_ms))
         if changes:
             actions.append(
                 PlanAction(
@@ -405,7 +408,7 @@ def _index_actions(
     for rel, m in sorted(in_scope.items()):
         if rel not in indexed and m.rel not in absorbed:
             hook = m.description or index.heading_hook(m.body) or index.NO_DESCRIPTION_HOOK
-            line = index.format_index_entry(m.name, rel, hook)
+            line = _KEPT_LINES.get(m.name, rel, hook)
             new.append(
                 PlanAction(
                     f"index:{irel}:{rel}",
@@ -416,7 +419,8 @@ def _index_actions(
                 )
             )
     # The index as the actions so far leave it: only actions with an op on it change it.
-    touching = [a for a in (*actions, *new) if any(op.rel == irel for op in a.ops)]
+    # (every action of new has an op on it)
+    touching = [*(a for a in actions if any(op.rel == irel for op in a.ops)), *new]
     probe = ConsolidationPlan(snap.root, touching, snap.texts, snap.hashes, 0.0)
     after = probe.result().get(irel, text) or ""
     n_lines = len(after.rstrip("\n").split("\n")) if after else 0

@@ -5,7 +5,13 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from memdir_nb.dream.kept import BlockResults, KeptReads, across_by_block, across_in_mems
+from memdir_nb.dream.kept import (
+    BlockResults,
+    KeptCalls,
+    KeptReads,
+    across_by_block,
+    across_in_mems,
+)
 
 
 def test_block_results_give_back_only_what_was_kept_for_the_very_same_texts() -> None:
@@ -84,3 +90,26 @@ def test_kept_reads_are_emptied_when_full_in_entries_or_in_characters(tmp_path: 
     assert len(kept) == 1 and kept.get("p4", st) == ("d", "s")
     kept.put("p5", st, "e" * 11, "s", later)  # longer than the whole bound: not kept
     assert kept.get("p5", st) is None
+
+
+def test_kept_calls_call_the_function_once_per_arguments() -> None:
+    calls: list[tuple[str, int]] = []
+
+    def shout(text: str, times: int) -> str:
+        calls.append((text, times))
+        return text.upper() * times
+
+    kept = KeptCalls(shout)
+    assert kept.get("ab", 2) == "ABAB" and kept.get("ab", 2) == "ABAB"
+    assert kept.get("ab", 3) == "ABABAB" and kept.get("b", 2) == "BB"
+    assert calls == [("ab", 2), ("ab", 3), ("b", 2)]
+
+
+def test_kept_calls_are_emptied_when_full_in_entries_or_in_characters() -> None:
+    kept = KeptCalls(str.upper, max_entries=2, max_chars=8)
+    for text in ("a", "b", "c"):
+        kept.get(text)
+    assert len(kept) == 1
+    kept.get("x" * 8)  # past the characters: emptied first
+    assert len(kept) == 1
+    assert kept.get("y" * 9) == "Y" * 9 and len(kept) == 0  # longer than the bound: not kept
