@@ -167,13 +167,13 @@ def test_an_upserted_lines_target_is_parsed_once_per_line_and_kept_within_its_bo
 ) -> None:
     # A planner upserts the same formatted lines plan after plan: each line's entry target is
     # parsed once, and the kept lines stay within their character bound.
-    from memdir_nb.formats import index_batch
+    from memdir_nb.formats import index_batch, index_lines
 
     monkeypatch.setattr(index_batch, "_UPSERTED", {})
     monkeypatch.setattr(index_batch, "_upserted_chars", [0])
     monkeypatch.setattr(index_batch, "_UPSERTED_MAX_CHARS", 50)  # two lines of 20
     parsed: list[str] = []
-    real = index_batch.entry_target
+    real = index_lines.entry_target
 
     def counting(line: str) -> str | None:
         parsed.append(line)
