@@ -23,6 +23,7 @@ from functools import partial
 from itertools import chain, islice
 from typing import Any
 
+from memdir_nb.dream.kept import BlockResults, across_by_block, across_in_mems
 from memdir_nb.dream.negation import NEGATION, StrippedStems, has_negation, strip_negations
 from memdir_nb.machine import ThreadBeside, beside_this_process, fork_pays, usable_cpus
 from memdir_nb.spec.constants import DREAM_COMPARE_MAX_CHARS
@@ -126,16 +127,34 @@ def _duplicate_groups(pool: list[_Mem], fuzz: Any, stems: StemCache) -> list[lis
     uf = UnionFind(len(pool))
     for idx in blocks.values():
         block = [pool[i] for i in idx]
-        keys = stems.texts([f"{m.name} {m.description}" for m in block])
-        pairs = candidate_pair_columns(keys, min_shared=DUPLICATE_MIN_SHARED)
         # The pairs are scored as indexes into the block, and only those that pass go back to
         # pool indexes (most candidates fail the scores). The groups are the connected
         # components, whatever order the pairs are joined in. Series siblings are left out
         # once scored: a test of each pair's names, so the same pairs as leaving them out first.
-        for a, b in _near_duplicate_pairs(block, pairs, fuzz):
+        for a, b in _block_duplicate_pairs(block, fuzz, stems):
             if not _series_siblings(block[a], block[b]):
                 uf.union(idx[a], idx[b])
     return [[pool[i] for i in g] for g in uf.groups(range(len(pool)))]
+
+
+# What each near-duplicate block's comparison found, by its members' names, descriptions and
+# compared bodies (all it reads): a later plan compares again only the blocks that changed.
+_DUPLICATE_BLOCKS: BlockResults[tuple[tuple[int, int], ...]] = BlockResults()
+
+
+def _block_duplicate_pairs(
+    block: list[_Mem], fuzz: Any, stems: StemCache
+) -> tuple[tuple[int, int], ...]:
+    """The pairs of block (indexes into it) whose heads and bodies both reach the thresholds."""
+    cap = DREAM_COMPARE_MAX_CHARS
+    key = tuple(chain.from_iterable((m.name, m.description, m.body[:cap]) for m in block))
+    found = _DUPLICATE_BLOCKS.get(key)
+    if found is None:
+        keys = stems.texts([f"{m.name} {m.description}" for m in block])
+        pairs = candidate_pair_columns(keys, min_shared=DUPLICATE_MIN_SHARED)
+        found = tuple(_near_duplicate_pairs(block, pairs, fuzz))
+        _DUPLICATE_BLOCKS.put(key, found)
+    return found
 
 
 def _near_duplicate_pairs(
@@ -286,25 +305,46 @@ def contradiction_pairs_beside(
             yield result
         return
     texts: list[str] = []
-    blocks = _candidate_blocks(mems, stems, texts)
+    kept: list[tuple[int, int]] = []  # the pairs of blocks an earlier plan compared
+    compared: list[tuple[tuple[str, ...], list[int], list[int]]] = []  # the blocks compared now
+
+    def blocks() -> Iterator[list[tuple[int, int]]]:
+        for key, negs, plain, keys in _type_blocks(mems, stems, texts):
+            found = _CONTRADICTION_BLOCKS.get(key)
+            if found is not None:
+                kept.extend(across_in_mems(found, negs, plain))
+            else:
+                compared.append((key, negs, plain))
+                yield _block_candidates(negs, plain, keys)
+
+    def done(found: list[tuple[int, int]]) -> list[tuple[int, int]]:
+        for key, pairs in across_by_block(compared, found):
+            _CONTRADICTION_BLOCKS.put(key, pairs)
+        return sorted([*found, *kept])
+
     if usable_cpus() < 2:
-        found = sorted(_similar_pairs(list(chain.from_iterable(blocks)), texts, fuzz))
+        found = done(_similar_pairs(list(chain.from_iterable(blocks())), texts, fuzz))
         yield lambda: found
         return
     score = partial(_similar_pairs_on_all_cores, texts=texts, fuzz=fuzz, cpus=usable_cpus())
     with ThreadBeside(score, _BATCH_MIN_PAIRS) as beside:
         few: list[tuple[int, int]] = []  # the pairs of blocks too small to batch alone
-        for block in blocks:
+        for block in blocks():
             if len(block) < _BATCH_MIN_PAIRS:
                 few += block
             else:
                 beside.hand_over(block)
         if beside.started or len(few) >= _BATCH_MIN_PAIRS:
             beside.hand_over(few)
-            yield lambda: sorted(beside.result())
+            yield lambda: done(beside.result())
         else:  # few in all: pair by pair, here, as _similar_pairs scores so few
-            found = sorted(_similar_pairs(few, texts, fuzz))
+            found = done(_similar_pairs(few, texts, fuzz))
             yield lambda: found
+
+
+# What each type block's contradiction step found (its pairs as (place among the negated,
+# place among the others)), by its members' texts: the negated ones, then the others.
+_CONTRADICTION_BLOCKS: BlockResults[tuple[tuple[int, int], ...]] = BlockResults()
 
 
 def _contradiction_candidates(
@@ -312,8 +352,8 @@ def _contradiction_candidates(
 ) -> tuple[list[tuple[int, int]], list[str]]:
     """The candidate pairs (i, j), i < j, and each text as _similar_pairs scores it."""
     texts: list[str] = []
-    candidates = list(chain.from_iterable(_candidate_blocks(mems, stems, texts)))
-    return candidates, texts
+    blocks = [_block_candidates(n, p, keys) for _, n, p, keys in _type_blocks(mems, stems, texts)]
+    return list(chain.from_iterable(blocks)), texts
 
 
 # Each contradiction text (a memory's description and body) as the step uses it: its stems,
@@ -329,15 +369,19 @@ _PREPARED_MAX_CHARS = 8_000_000
 _prepared_chars = [0]  # the characters _PREPARED holds, as counted when filled
 
 
+def _contradiction_texts(mems: list[_Mem]) -> list[str]:
+    """Each memory's text as the contradiction step reads it: its description and body."""
+    return [f"{m.description} {m.body[:DREAM_COMPARE_MAX_CHARS]}" for m in mems]
+
+
 def _prepared_texts(
-    mems: list[_Mem], stems: StemCache, texts: list[str]
+    all_text: list[str], stems: StemCache, texts: list[str]
 ) -> tuple[list[frozenset[str]], list[bool]]:
-    """Each memory's contradiction stems and polarity; texts gets each one's scored text."""
+    """Each contradiction text's stems and polarity; texts gets each one's scored text."""
     kept = _PREPARED
     if len(kept) >= _PREPARED_MAX or _prepared_chars[0] >= _PREPARED_MAX_CHARS:
         kept.clear()
         _prepared_chars[0] = 0
-    all_text = [f"{m.description} {m.body[:DREAM_COMPARE_MAX_CHARS]}" for m in mems]
     # Looked up once, here: a plan on another thread may empty the store meanwhile.
     known = {text: kept.get(text) for text in all_text}
     missing = [text for text, found in known.items() if found is None]
@@ -372,31 +416,34 @@ def _prepared_texts(
     return keys, negated
 
 
-def _candidate_blocks(
+def _type_blocks(
     mems: list[_Mem], stems: StemCache, texts: list[str]
-) -> Iterator[list[tuple[int, int]]]:
-    """The candidate pairs (i, j), i < j, one type block at a time, as each is found.
-
-    texts is filled here with one text per memory: by the time a block is yielded, the text
-    of each memory in its pairs is the text _similar_pairs scores.
-    """
-    keys, negated = _prepared_texts(mems, stems, texts)
+) -> Iterator[tuple[tuple[str, ...], list[int], list[int], list[frozenset[str]]]]:
+    """Each type holding both polarities: (its members' texts, the negated ones first; the
+    negated members and the others, as indexes into mems; every memory's stems), one at a
+    time: texts is filled first, so a block's texts are ready to score when it comes."""
+    all_text = _contradiction_texts(mems)
+    keys, negated = _prepared_texts(all_text, stems, texts)
     by_type: dict[str, tuple[list[int], list[int]]] = {}
     for i, m in enumerate(mems):
         by_type.setdefault(m.type, ([], []))[negated[i]].append(i)
-
     for plain, negs in by_type.values():
-        if not (plain and negs):
-            continue
-        block = [
-            (negs[a], plain[b]) if negs[a] < plain[b] else (plain[b], negs[a])
-            for a, b in candidate_pairs(
-                [keys[i] for i in negs],
-                [keys[i] for i in plain],
-                min_shared=CONTRADICTION_MIN_SHARED,
-            )
-        ]
-        yield block
+        if plain and negs:
+            yield tuple(all_text[i] for i in chain(negs, plain)), negs, plain, keys
+
+
+def _block_candidates(
+    negs: list[int], plain: list[int], keys: list[frozenset[str]]
+) -> list[tuple[int, int]]:
+    """One type block's candidate pairs (i, j), i < j, indexes into mems."""
+    return [
+        (negs[a], plain[b]) if negs[a] < plain[b] else (plain[b], negs[a])
+        for a, b in candidate_pairs(
+            [keys[i] for i in negs],
+            [keys[i] for i in plain],
+            min_shared=CONTRADICTION_MIN_SHARED,
+        )
+    ]
 
 
 # From this many candidate pairs on, each text is scored against all of its partners in one

@@ -32,6 +32,7 @@ from memdir_nb.dream.compare import (
     _Mem,
     contradiction_pairs_beside,
 )
+from memdir_nb.dream.kept import KeptCalls, KeptReads
 from memdir_nb.dream.negation import shared_stem_cache
 from memdir_nb.formats import index
 from memdir_nb.formats.frontmatter import parse_frontmatter
@@ -83,6 +84,7 @@ class _Snapshot:
         self.texts: dict[str, str | None] = {}
         self.hashes: dict[str, str | None] = {}
         self.notes: list[str] = []  # files left out because the reader refused or cut them
+        self.started_ms = system_clock_ms()  # the wall clock, whatever the plan's clock says
 
     def read(self, rel: str, listed: ListedFile | None = None) -> ReadResult | None:
         """Read one file (bounded, contained) into the snapshot; None when it is left out.
@@ -103,6 +105,30 @@ class _Snapshot:
             return None
         self.texts[rel], self.hashes[rel] = res.text, _sha(res.data)
         return res
+
+    def read_listed(self, listed: ListedFile) -> tuple[str, int] | None:
+        """A listed memory file's (text, mtime_ns), as read() reads it; or as an earlier plan
+        in this process read it, while its stat identity is the walk's (dream.kept.KeptReads).
+        None when it is left out."""
+        rel = listed.rel
+        hit = _READS.get(listed.open_path, listed.st)
+        if hit is not None:
+            self.texts[rel], self.hashes[rel] = hit
+            return hit[0], listed.st.st_mtime_ns
+        res = self.read(rel, listed)
+        if res is None:
+            return None
+        text, sha = res.text, self.hashes[rel]
+        _READS.put(listed.open_path, res.stat, text, sha or "", self.started_ms)
+        return text, res.stat.st_mtime_ns
+
+
+# The memory files' texts a plan read, reused by a later plan in this process for the files
+# whose stat identity has not moved since (no open, read or hash); a body's dates made
+# absolute, and an index line formatted, once per content (dream.kept).
+_READS = KeptReads()
+_KEPT_DATES = KeptCalls(convert_relative_dates)
+_KEPT_LINES = KeptCalls(index.format_index_entry)
 
 
 # What a memory file's header gives the plan (name, description, type), by the SHA-256 of the
@@ -141,9 +167,9 @@ def _read_memories(snap: _Snapshot) -> list[_Mem]:
     # session). Only the text is kept (the snapshot keeps it anyway), not the bytes read.
     read: list[tuple[ListedFile, str, int]] = []
     for listed in list_memory_files(snap.root).files:
-        res = snap.read(listed.rel, listed)
-        if res is not None:
-            read.append((listed, res.text, res.stat.st_mtime_ns))
+        got = snap.read_listed(listed)
+        if got is not None:
+            read.append((listed, *got))
     hashes = snap.hashes
     for listed, text, mtime_ns in read:
         name, description, kind = _head(hashes.get(listed.rel), text)
@@ -252,7 +278,7 @@ def _date_actions(mems: list[_Mem], merged: set[str]) -> list[PlanAction]:
         if m.rel in merged or m.type != MemoryType.PROJECT:
             continue
         body = m.body  # the text after its frontmatter block, as _split_front cuts it
-        new_body, changes = convert_relative_dates(body, local_date(m.mtime_ms))
+        new_body, changes = _KEPT_DATES.get(body, local_date(m.mtime_ms))
         if changes:
             actions.append(
                 PlanAction(
@@ -382,7 +408,7 @@ def _index_actions(
     for rel, m in sorted(in_scope.items()):
         if rel not in indexed and m.rel not in absorbed:
             hook = m.description or index.heading_hook(m.body) or index.NO_DESCRIPTION_HOOK
-            line = index.format_index_entry(m.name, rel, hook)
+            line = _KEPT_LINES.get(m.name, rel, hook)
             new.append(
                 PlanAction(
                     f"index:{irel}:{rel}",
@@ -393,7 +419,8 @@ def _index_actions(
                 )
             )
     # The index as the actions so far leave it: only actions with an op on it change it.
-    touching = [a for a in (*actions, *new) if any(op.rel == irel for op in a.ops)]
+    # (every action of new has an op on it)
+    touching = [*(a for a in actions if any(op.rel == irel for op in a.ops)), *new]
     probe = ConsolidationPlan(snap.root, touching, snap.texts, snap.hashes, 0.0)
     after = probe.result().get(irel, text) or ""
     n_lines = len(after.rstrip("\n").split("\n")) if after else 0

@@ -45,9 +45,11 @@ class IndexText:
                 self._index(pos, line)
         self.open_comment = ends_in_open_comment(text)  # closed before the first line appended
 
-    def _index(self, pos: int, line: str) -> None:
-        target = entry_target(line)
-        if target is not None:
+    def _index(self, pos: int, line: str, target: str | bool | None = False) -> None:
+        """Index line at pos under its entry's target (given, or False: parsed here)."""
+        if target is False:
+            target = entry_target(line)
+        if isinstance(target, str):
             bisect.insort(self.by_target[target], pos)
 
     def _kill(self, pos: int) -> None:
@@ -85,6 +87,7 @@ class IndexText:
                 "an index entry must be a single line; use format_index_entry to build it"
             )
         entry_line = entry_line.strip("\n")
+        found = _upserted_target(entry_line)
         self._normalize()
         positions = self.by_target.pop(norm_target(target), [])
         if positions:
@@ -92,7 +95,7 @@ class IndexText:
             for pos in rest:
                 self._kill(pos)
             self.lines[first] = entry_line
-            self._index(first, entry_line)
+            self._index(first, entry_line, found)
         else:
             if self.open_comment:  # as index.upsert_index_entry: a line after it is never loaded
                 self.lines.append(COMMENT_CLOSE)
@@ -101,7 +104,7 @@ class IndexText:
             self.lines.append(entry_line)
             self.alive += 1
             self.ends = True
-            self._index(len(self.lines) - 1, entry_line)
+            self._index(len(self.lines) - 1, entry_line, found)
 
     def remove(self, target: str) -> None:
         """As `index.remove_index_entry`: drop every line for target."""
@@ -123,6 +126,29 @@ class IndexText:
         if not kept:
             return ""
         return in_style("\n".join(kept) + ("\n" if self.ends else ""), self.crlf)
+
+
+# The entry target of each line upsert was given: a planner upserts the same formatted lines
+# plan after plan (one per unindexed memory), and entry_target is a function of the line.
+# Bounded in lines and characters; emptied when full.
+_UPSERTED: dict[str, str | None] = {}
+_UPSERTED_MAX = 20_000
+_UPSERTED_MAX_CHARS = 4_000_000
+_upserted_chars = [0]
+
+
+def _upserted_target(line: str) -> str | None:
+    """entry_target(line), kept for the next plan's same line."""
+    if line in _UPSERTED:
+        return _UPSERTED[line]
+    target = entry_target(line)
+    if len(_UPSERTED) >= _UPSERTED_MAX or _upserted_chars[0] + len(line) > _UPSERTED_MAX_CHARS:
+        _UPSERTED.clear()
+        _upserted_chars[0] = 0
+    if len(line) <= _UPSERTED_MAX_CHARS:
+        _UPSERTED[line] = target
+        _upserted_chars[0] += len(line)
+    return target
 
 
 _SECTION_HEADING = re.compile(r"^\s{0,3}#{2,6}(?:\s|$)")  # `#` alone is the index's title

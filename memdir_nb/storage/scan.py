@@ -63,6 +63,17 @@ def stat_key(st: os.stat_result) -> StatKey:
     return (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
 
 
+# A file changed this recently is read but not kept (see ScanCache): a later write in the same
+# clock tick of a coarse-timestamp filesystem could leave every field of its stat_key as it was.
+RACY_WINDOW_MS = 2_000.0
+
+
+def settled(st: os.stat_result, started_ms: float, racy_window_ms: float = RACY_WINDOW_MS) -> bool:
+    """Whether what was read under st may be reused while its stat_key holds: its last change
+    (ctime) predates the racy window before started_ms, the wall-clock start of the read."""
+    return st.st_ctime_ns < (started_ms - racy_window_ms) * 1_000_000
+
+
 class CachedHeader(NamedTuple):
     """The header fields read from one file, and the stat identity they were read under.
 
@@ -117,7 +128,7 @@ class ScanCache:
         *,
         max_entries: int = 20_000,
         max_bytes: int = SCAN_CACHE_MAX_BYTES,
-        racy_window_ms: float = 2_000.0,
+        racy_window_ms: float = RACY_WINDOW_MS,
         clock: Callable[[], float] | None = None,
     ) -> None:
         if not isinstance(max_entries, int) or isinstance(max_entries, bool) or max_entries < 1:
@@ -172,7 +183,7 @@ class ScanCache:
 
     def _trusts(self, st: os.stat_result, started_ms: float) -> bool:
         """Whether a header read under st may be reused: its last change predates the racy window."""
-        return st.st_ctime_ns < (started_ms - self.racy_window_ms) * 1_000_000
+        return settled(st, started_ms, self.racy_window_ms)
 
     def _snapshot(self, root_key: _RootKey) -> Mapping[str, CachedHeader]:
         with self._lock:

@@ -21,7 +21,9 @@ from memdir_nb.dream.compare import (
     _token_set_text,
     _token_sort_text,
 )
+from memdir_nb.dream.kept import BlockResults
 from memdir_nb.dream.negation import StrippedStems
+from memdir_nb.spec import similarity
 from memdir_nb.spec.similarity import StemCache
 
 # Separators a memory's text can hold: ASCII whitespace of every kind, and punctuation.
@@ -240,7 +242,8 @@ def test_each_candidate_block_comes_with_its_texts_ready_to_score() -> None:
     want_pairs, want_texts = compare._contradiction_candidates(mems, StemCache())
     texts: list[str] = []
     seen: list[tuple[int, int]] = []
-    for block in compare._candidate_blocks(mems, StemCache(), texts):
+    for _, negs, plain, keys in compare._type_blocks(mems, StemCache(), texts):
+        block = compare._block_candidates(negs, plain, keys)
         assert all(texts[i] == want_texts[i] for pair in block for i in pair)
         seen += block
     assert len(seen) > 100 and sorted(seen) == sorted(want_pairs)
@@ -268,6 +271,7 @@ def test_contradiction_chunks_the_thread_has_not_started_are_scored_by_the_plann
         return real(chunk, **kwargs)
 
     monkeypatch.setattr(compare, "_similar_pairs_on_all_cores", counting)
+    monkeypatch.setattr(compare, "_CONTRADICTION_BLOCKS", BlockResults())  # nothing kept
     with compare.contradiction_pairs_beside(mems, fuzz, StemCache()) as result:
         found = result()
         asked.set()
@@ -294,7 +298,9 @@ def test_a_later_plan_prepares_only_the_contradiction_texts_that_changed(
     def prepare(kept: dict[str, Any]) -> tuple[Any, list[str]]:
         monkeypatch.setattr(compare, "_PREPARED", kept)
         texts: list[str] = []
-        return compare._prepared_texts(mems, StemCache(), texts), texts
+        return compare._prepared_texts(
+            compare._contradiction_texts(mems), StemCache(), texts
+        ), texts
 
     kept: dict[str, Any] = {}
     want = prepare({})
@@ -321,12 +327,15 @@ def test_the_prepared_store_keeps_within_its_character_budget(
     monkeypatch.setattr(compare, "_PREPARED_MAX_CHARS", 20_000)
     monkeypatch.setattr(compare, "_prepared_chars", [0])
     fresh: list[str] = []
-    want = compare._prepared_texts(mems, StemCache(), fresh)
+    want = compare._prepared_texts(compare._contradiction_texts(mems), StemCache(), fresh)
     assert 0 < len(kept) < len(mems)
     sizes = [len(t) + len(e[2]) for t, e in kept.items()]
     assert sum(sizes) - max(sizes) < 20_000  # at most the entry that crossed the budget past it
     again: list[str] = []
-    assert compare._prepared_texts(mems, StemCache(), again) == want and again == fresh
+    assert (
+        compare._prepared_texts(compare._contradiction_texts(mems), StemCache(), again) == want
+        and again == fresh
+    )
 
 
 def test_preparing_texts_survives_another_plan_emptying_the_store_meanwhile(
@@ -338,7 +347,7 @@ def test_preparing_texts_survives_another_plan_emptying_the_store_meanwhile(
     kept: dict[str, Any] = {}
     monkeypatch.setattr(compare, "_PREPARED", kept)
     want: list[str] = []
-    want_keys = compare._prepared_texts(mems, StemCache(), want)
+    want_keys = compare._prepared_texts(compare._contradiction_texts(mems), StemCache(), want)
     mems[0].body = "a text not prepared before"
     real_many = StrippedStems.many
 
@@ -348,6 +357,98 @@ def test_preparing_texts_survives_another_plan_emptying_the_store_meanwhile(
 
     monkeypatch.setattr(StrippedStems, "many", emptying_many)
     texts: list[str] = []
-    keys, negated = compare._prepared_texts(mems, StemCache(), texts)
+    keys, negated = compare._prepared_texts(compare._contradiction_texts(mems), StemCache(), texts)
     assert texts[1:] == want[1:] and keys[1:] == want_keys[0][1:]
     assert negated[1:] == want_keys[1][1:]
+
+
+def _edited(mems: list[_Mem], i: int, **fields: str) -> list[_Mem]:
+    """mems with memory i's fields replaced (a new _Mem: its cached properties are its own)."""
+    m = mems[i]
+    new = _Mem(m.rel, m.scope_rel, m.scope, m.text, m.name, m.description, m.type, m.body, 0.0)
+    for name, value in fields.items():
+        setattr(new, name, value)
+    return [*mems[:i], new, *mems[i + 1 :]]
+
+
+def test_a_later_plan_compares_again_only_the_near_duplicate_blocks_that_changed(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # What a block's comparison found is kept by its members' texts: the same pool again
+    # compares nothing, and a pool with one memory changed compares that memory's block only,
+    # finding what a comparison with nothing kept finds.
+    monkeypatch.setattr(compare, "_DUPLICATE_BLOCKS", BlockResults())
+    joined: list[int] = []
+    real = similarity.candidate_pair_columns
+
+    def counting(keys: list[frozenset[str]], **kwargs: Any) -> tuple[list[int], list[int]]:
+        joined.append(len(keys))
+        return real(keys, **kwargs)
+
+    monkeypatch.setattr(compare, "candidate_pair_columns", counting)
+    pool = _pool(random.Random(3), 120)
+    pool = [*pool[:60], *(_edited(pool, i, type="project")[i] for i in range(60, 121))]
+    blocks = {(m.type, compare._has_negation(m.description)) for m in pool}
+    first = compare._duplicate_groups(pool, fuzz, StemCache())
+    assert len(joined) == len(blocks) > 2 and any(len(g) > 1 for g in first)
+    again = compare._duplicate_groups(pool, fuzz, StemCache())
+    assert len(joined) == len(blocks) and _rels(again) == _rels(first)
+    # A group's member loses its head's words (its block stays: no negation before or after).
+    m = next(m for g in first if len(g) > 1 for m in g if not compare._has_negation(m.description))
+    changed = _edited(pool, pool.index(m), description="zz yy xx ww vv")
+    found = compare._duplicate_groups(changed, fuzz, StemCache())
+    block = (m.type, False)
+    assert joined[len(blocks) :] == [
+        sum((p.type, compare._has_negation(p.description)) == block for p in pool)
+    ]
+    monkeypatch.setattr(compare, "_DUPLICATE_BLOCKS", BlockResults())
+    assert _rels(found) == _rels(compare._duplicate_groups(changed, fuzz, StemCache()))
+    assert _rels(found) != _rels(first)
+    # Its body alone changes (the heads' candidates are the same; the body score is not).
+    changed = _edited(pool, pool.index(m), body="qq rr ss tt uu")
+    found = compare._duplicate_groups(changed, fuzz, StemCache())
+    monkeypatch.setattr(compare, "_DUPLICATE_BLOCKS", BlockResults())
+    assert _rels(found) == _rels(compare._duplicate_groups(changed, fuzz, StemCache()))
+    assert _rels(found) != _rels(first)
+
+
+def _rels(groups: list[list[_Mem]]) -> list[list[str]]:
+    return [[m.rel for m in g] for g in groups]
+
+
+@pytest.mark.parametrize("cpus", [1, 2])
+def test_a_later_plan_scores_again_only_the_contradiction_blocks_that_changed(
+    monkeypatch: pytest.MonkeyPatch, cpus: int
+) -> None:
+    # The same for the contradiction step's type blocks, scored here or on a thread: a block
+    # seen before is not scored again, and an edit that makes a new contradiction is found.
+    monkeypatch.setattr(compare, "_CONTRADICTION_BLOCKS", BlockResults())
+    monkeypatch.setattr(compare, "usable_cpus", lambda: cpus)
+    monkeypatch.setattr(compare, "fork_pays", lambda n, least: False)
+    scored: list[int] = []
+    real = compare._similar_pairs
+
+    def counting(pairs: list[tuple[int, int]], *args: Any) -> list[tuple[int, int]]:
+        scored.append(len(pairs))
+        return real(pairs, *args)
+
+    monkeypatch.setattr(compare, "_similar_pairs", counting)
+    monkeypatch.setattr(
+        compare, "_similar_pairs_on_all_cores", lambda p, **k: counting(p, k["texts"], k["fuzz"])
+    )
+
+    def pairs(mems: list[_Mem]) -> list[tuple[int, int]]:
+        with compare.contradiction_pairs_beside(mems, fuzz, StemCache()) as result:
+            return result()
+
+    mems = _contradicting_pool(random.Random(11), 60)
+    first = pairs(mems)
+    assert scored and first
+    del scored[:]
+    assert pairs(mems) == first and sum(scored) == 0
+    user = [i for i, m in enumerate(mems) if m.type == "user" and "not" not in m.body.split()]
+    mems = _edited(mems, user[0], body=mems[user[1]].body + " never")  # contradicts user[1]
+    found = pairs(mems)
+    assert (user[0], user[1]) in found or (user[1], user[0]) in found
+    monkeypatch.setattr(compare, "_CONTRADICTION_BLOCKS", BlockResults())
+    assert found == pairs(mems)

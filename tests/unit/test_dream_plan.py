@@ -5,6 +5,7 @@ from __future__ import annotations
 # --------------------------------------------------------------------------- plan / apply / restore
 import datetime as dt
 import json
+import os
 import random
 import sys
 import time
@@ -17,6 +18,7 @@ from typing import Any
 
 import pytest
 
+from memdir_nb.clock import system_clock_ms
 from memdir_nb.dream import (
     ConsolidationPlan,
     PlanError,
@@ -28,8 +30,10 @@ from memdir_nb.dream import (
     plan_consolidation,
     restore,
 )
+from memdir_nb.dream import plan as plan_module
 from memdir_nb.dream.actions import WriteFile
 from memdir_nb.dream.apply import list_trash_batches
+from memdir_nb.dream.kept import KeptReads
 from tests.support import snapshot, write_memory
 from tests.support.benchmarks import load_benchmark
 
@@ -737,6 +741,7 @@ def _plan_with_contradictions(
     ways it actually ran (a thread and a fork are recorded as they start)."""
     from memdir_nb import machine
     from memdir_nb.dream import compare
+    from memdir_nb.dream.kept import BlockResults
 
     ran: list[str] = []
     real_beside, real_pool = machine.beside_this_process, ThreadPoolExecutor
@@ -754,6 +759,7 @@ def _plan_with_contradictions(
     monkeypatch.setattr(futures, "ThreadPoolExecutor", threading_pool)
     monkeypatch.setattr(compare, "usable_cpus", lambda: 1 if way == "here" else 2)
     monkeypatch.setattr(compare, "_BATCH_MIN_PAIRS", 0)  # the 400-file dir has fewer candidates
+    monkeypatch.setattr(compare, "_CONTRADICTION_BLOCKS", BlockResults())  # nothing kept
     return plan_consolidation(root, now_ms=_corpus_module().NOW_MS), ran
 
 
@@ -901,7 +907,6 @@ def test_the_kept_headers_stop_at_a_character_budget_not_only_a_count(
 ) -> None:
     # a description may fill the 8 KiB header: 20,000 such files held 160 MB for the life of
     # the process; past the budget the next file's header empties what is kept
-    from memdir_nb.dream import plan as plan_module
 
     monkeypatch.setattr(plan_module, "_HEADS", {})
     monkeypatch.setattr(plan_module, "_heads_chars", [0])
@@ -921,7 +926,6 @@ def test_a_header_is_parsed_once_per_content_across_plans(
 ) -> None:
     # A later plan in the process takes an unchanged file's name, description and type from
     # what the first one parsed (keyed by the file's hash); a changed file is parsed again.
-    from memdir_nb.dream import plan as plan_module
     from memdir_nb.formats.frontmatter import parse_frontmatter
 
     monkeypatch.setattr(plan_module, "_HEADS", {})
@@ -976,3 +980,56 @@ def test_a_trash_batch_that_cannot_be_looked_at_is_left_out_and_the_rest_listed(
     edge.mkdir()
     assert len(str(edge)) < 4096 <= len(str(edge / "manifest.json"))
     assert list_trash_batches(memory) == [kept.name]
+
+
+def _counting_reads(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The memory files the plans read from now on (opened, not taken from what was kept)."""
+    monkeypatch.setattr(plan_module, "_READS", KeptReads())
+    read: list[str] = []
+    real_read = plan_module._Snapshot.read
+
+    def counting(self: Any, rel: str, listed: Any = None) -> Any:
+        if listed is not None:
+            read.append(rel)
+        return real_read(self, rel, listed)
+
+    monkeypatch.setattr(plan_module._Snapshot, "read", counting)
+    return read
+
+
+def test_a_later_plan_reads_only_the_files_whose_stat_identity_moved(
+    project_memdir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # What a plan read is kept by path and (device, inode, size, mtime, ctime): a later plan
+    # opens only the files that changed since, even one rewritten at its old size and mtime.
+    for stem in ("project_a", "project_b"):
+        write_memory(project_memdir, f"{stem}.md", name=stem, description=f"{stem} first hook",
+                     age_days=1, now_ms=PLAN_NOW)  # fmt: skip
+    read = _counting_reads(monkeypatch)
+    later = system_clock_ms() + 10_000  # every file settled (the racy window)
+    monkeypatch.setattr(plan_module, "system_clock_ms", lambda: later)
+    first = plan_consolidation(project_memdir, now_ms=PLAN_NOW)
+    assert sorted(read) == ["project_a.md", "project_b.md"]
+    again = plan_consolidation(project_memdir, now_ms=PLAN_NOW)
+    assert sorted(read) == ["project_a.md", "project_b.md"] and again.diff() == first.diff()
+    assert again.hashes == first.hashes and again.snapshot == first.snapshot
+    path = project_memdir / "project_a.md"
+    st = path.stat()
+    path.write_text(path.read_text().replace("first hook", "other hook"))
+    os.utime(path, ns=(st.st_atime_ns, st.st_mtime_ns))
+    assert path.stat().st_size == st.st_size and path.stat().st_mtime_ns == st.st_mtime_ns
+    changed = plan_consolidation(project_memdir, now_ms=PLAN_NOW)
+    assert read[2:] == ["project_a.md"] and "project_a other hook" in changed.diff()
+
+
+def test_a_file_changed_within_the_racy_window_is_read_again_by_every_plan(
+    project_memdir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # On a filesystem with coarse timestamps a write in the same clock tick can leave the stat
+    # identity as it was: a file changed in the last two seconds is never taken from what was kept.
+    write_memory(project_memdir, "project_a.md", name="a", description="hook", age_days=1,
+                 now_ms=PLAN_NOW)  # fmt: skip
+    read = _counting_reads(monkeypatch)
+    plan_consolidation(project_memdir, now_ms=PLAN_NOW)
+    plan_consolidation(project_memdir, now_ms=PLAN_NOW)
+    assert read == ["project_a.md", "project_a.md"]

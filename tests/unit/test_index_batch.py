@@ -160,3 +160,34 @@ def test_an_index_kept_in_crlf_stays_crlf_through_a_run_of_edits(seed: int) -> N
     steps = [_reference(text, ops[: k + 1]) for k in range(len(ops))]
     if "\n" in text and all(steps):  # an index emptied on the way starts again in LF
         assert out.count("\n") == out.count("\r\n")  # no line end turned into a bare LF
+
+
+def test_an_upserted_lines_target_is_parsed_once_per_line_and_kept_within_its_bound(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # A planner upserts the same formatted lines plan after plan: each line's entry target is
+    # parsed once, and the kept lines stay within their character bound.
+    from memdir_nb.formats import index_batch, index_lines
+
+    monkeypatch.setattr(index_batch, "_UPSERTED", {})
+    monkeypatch.setattr(index_batch, "_upserted_chars", [0])
+    monkeypatch.setattr(index_batch, "_UPSERTED_MAX_CHARS", 50)  # two lines of 20
+    parsed: list[str] = []
+    real = index_lines.entry_target
+
+    def counting(line: str) -> str | None:
+        parsed.append(line)
+        return real(line)
+
+    monkeypatch.setattr(index_batch, "entry_target", counting)
+    lines = [index.format_index_entry(f"T{n}", f"t{n}.md", "hook") for n in range(3)]
+    for _ in range(2):
+        doc = IndexText("# Index\n")
+        for n, line in enumerate(lines[:2]):
+            doc.upsert(line, f"t{n}.md")
+        assert doc.text() == index.upsert_index_entry(
+            index.upsert_index_entry("# Index\n", lines[0], "t0.md"), lines[1], "t1.md"
+        )
+    assert [p for p in parsed if p in lines] == lines[:2]
+    IndexText("").upsert(lines[2], "t2.md")  # past 50 characters: what was kept is let go
+    assert index_batch._upserted_chars[0] == 20 and list(index_batch._UPSERTED) == [lines[2]]

@@ -1,0 +1,192 @@
+"""What the planner keeps between plans in one process: files read, and what texts gave.
+
+A plan compares memories within blocks (one scope, type and polarity for near-duplicates; one
+type for contradictions). What a block's comparison finds is a function of its members' texts
+alone, in their order, so a later plan in this process whose block holds the very same texts
+finds the same pairs without comparing again. Only the blocks that hold a changed, added or
+removed file are compared again. Keyed by the texts themselves (no digest that two contents
+could share), and bounded in entries and in the characters the keys hold; emptied when full.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from collections.abc import Callable, Hashable, Iterator
+from typing import Generic, ParamSpec, TypeVar
+
+from memdir_nb.storage.scan import StatKey, settled, stat_key
+
+V = TypeVar("V")
+P = ParamSpec("P")
+
+# About 100 blocks of 2,000 memories of 4 KB, or many more small ones.
+KEPT_BLOCKS_MAX = 256
+KEPT_BLOCKS_MAX_CHARS = 8_000_000
+
+
+class BlockResults(Generic[V]):
+    """A bounded store: a tuple of texts -> what a pure function of them gave.
+
+    Safe to use from several threads (a plan on another thread may empty it meanwhile: a
+    lookup then misses and the block is compared again)."""
+
+    def __init__(
+        self, max_entries: int = KEPT_BLOCKS_MAX, max_chars: int = KEPT_BLOCKS_MAX_CHARS
+    ) -> None:
+        self.max_entries = max_entries
+        self.max_chars = max_chars
+        self._kept: dict[tuple[str, ...], V] = {}
+        self._chars = 0
+        self._lock = threading.Lock()
+
+    def get(self, key: tuple[str, ...]) -> V | None:
+        """What was kept for exactly these texts, or None."""
+        return self._kept.get(key)
+
+    def put(self, key: tuple[str, ...], value: V) -> None:
+        """Keep value for key; the store is emptied first when it would pass its bounds. A key
+        longer than the character bound alone is not kept."""
+        chars = sum(map(len, key))
+        if chars > self.max_chars:
+            return
+        with self._lock:
+            if len(self._kept) >= self.max_entries or self._chars + chars > self.max_chars:
+                self._kept.clear()
+                self._chars = 0
+            if key not in self._kept:
+                self._chars += chars
+            self._kept[key] = value
+
+    def clear(self) -> None:
+        """Forget everything."""
+        with self._lock:
+            self._kept.clear()
+            self._chars = 0
+
+    def __len__(self) -> int:
+        return len(self._kept)
+
+    def chars(self) -> int:
+        """The characters of the texts the kept keys hold."""
+        return self._chars
+
+
+# A join across two sides of a block (the negated texts and the others): its pairs kept as
+# (place on the first side, place on the second), whichever mems indexes the sides hold later.
+Across = tuple[tuple[int, int], ...]
+
+
+def across_in_mems(
+    found: Across, firsts: list[int], seconds: list[int]
+) -> Iterator[tuple[int, int]]:
+    """A block's kept pairs as (i, j), i < j, the indexes its sides hold now."""
+    for a, b in found:
+        i, j = firsts[a], seconds[b]
+        yield (i, j) if i < j else (j, i)
+
+
+def across_by_block(
+    blocks: list[tuple[tuple[str, ...], list[int], list[int]]], found: list[tuple[int, int]]
+) -> list[tuple[tuple[str, ...], Across]]:
+    """Each block's (key, pairs) out of found: pairs (i, j) of indexes, each within one block
+    of blocks (its key, the indexes on its first side and on its second)."""
+    first: dict[int, tuple[int, int]] = {}  # index -> (its block, its place on the first side)
+    for n, (_, firsts, _) in enumerate(blocks):
+        first.update((i, (n, a)) for a, i in enumerate(firsts))
+    second = {i: b for _, _, seconds in blocks for b, i in enumerate(seconds)}
+    by_block: list[list[tuple[int, int]]] = [[] for _ in blocks]
+    for i, j in found:
+        one, other = (i, j) if i in first else (j, i)
+        n, a = first[one]
+        by_block[n].append((a, second[other]))
+    return [(key, tuple(pairs)) for (key, _, _), pairs in zip(blocks, by_block, strict=True)]
+
+
+class KeptReads:
+    """Each memory file's text and SHA-256 as a plan read them, by the path it was opened at,
+    given back while the file's stat identity (storage.scan.stat_key: device, inode, size,
+    mtime and ctime, which moves on every write, rename-over, chmod or utime) is what the read
+    fstat'ed. As ScanCache, a file changed within the racy window before the read
+    (storage.scan.settled) is read but not kept. Bounded in entries and in characters; emptied
+    when full. Safe to use from several threads.
+    """
+
+    def __init__(self, max_entries: int = 20_000, max_chars: int = 8_000_000) -> None:
+        self.max_entries = max_entries
+        self.max_chars = max_chars
+        self._kept: dict[str, tuple[StatKey, str, str]] = {}
+        self._chars = 0
+        self._lock = threading.Lock()
+
+    def get(self, path: str, st: os.stat_result) -> tuple[str, str] | None:
+        """(text, sha) read from path when its identity was st's, or None."""
+        hit = self._kept.get(path)
+        if hit is None or hit[0] != stat_key(st):
+            return None
+        return hit[1], hit[2]
+
+    def put(self, path: str, st: os.stat_result, text: str, sha: str, started_ms: float) -> None:
+        """Keep what was read from path under st (the open file's fstat), if st is settled at
+        started_ms (the wall-clock start of the plan)."""
+        if not settled(st, started_ms) or len(text) > self.max_chars:
+            return
+        with self._lock:
+            if len(self._kept) >= self.max_entries or self._chars + len(text) > self.max_chars:
+                self._kept.clear()
+                self._chars = 0
+            old = self._kept.get(path)
+            self._chars += len(text) - (len(old[1]) if old is not None else 0)
+            self._kept[path] = (stat_key(st), text, sha)
+
+    def clear(self) -> None:
+        """Forget everything."""
+        with self._lock:
+            self._kept.clear()
+            self._chars = 0
+
+    def __len__(self) -> int:
+        return len(self._kept)
+
+    def chars(self) -> int:
+        """The characters of the texts kept."""
+        return self._chars
+
+
+class KeptCalls(Generic[P, V]):
+    """A pure function's results by its arguments (strings, dates, numbers): a later plan calls
+    it only for arguments not seen before. Bounded in entries and in the characters of the
+    string arguments; emptied when full. The results must not be changed by their users."""
+
+    def __init__(
+        self, function: Callable[P, V], max_entries: int = 20_000, max_chars: int = 8_000_000
+    ) -> None:
+        self.function = function
+        self.max_entries = max_entries
+        self.max_chars = max_chars
+        self._kept: dict[Hashable, V] = {}
+        self._chars = 0
+        self._lock = threading.Lock()
+
+    def get(self, *args: P.args, **kwargs: P.kwargs) -> V:
+        """function(*args), as kept or computed now (and kept)."""
+        key = (args, tuple(kwargs.items())) if kwargs else args
+        found = self._kept.get(key, _MISSING)
+        if found is not _MISSING:
+            return found  # type: ignore[return-value]  # what _kept holds for key is a V
+        value = self.function(*args, **kwargs)
+        chars = sum(len(a) for a in args if isinstance(a, str))
+        with self._lock:
+            if len(self._kept) >= self.max_entries or self._chars + chars > self.max_chars:
+                self._kept.clear()
+                self._chars = 0
+            if chars <= self.max_chars and key not in self._kept:
+                self._kept[key] = value
+                self._chars += chars
+        return value
+
+    def __len__(self) -> int:
+        return len(self._kept)
+
+
+_MISSING = object()
