@@ -466,15 +466,16 @@ class SemanticSelector:
         )
         index = {h.filename: i for i, h in enumerate(headers)}
         out = []
+        sem = lexical is None
+        unread = "; " + NOT_SHORTLISTED
         for v in verdicts:
             i = index[v.filename]
             at = window_at[i]
             if lexical is not None and v.selected:
                 at = best_lexical_window(docs[i].windows, lexical, self.options)
-            sem = lexical is None
             reason = v.reason if sem else f"{route}, full-text model: {v.reason}"
             if compared is not None and i not in compared and docs[i].windows:
-                reason += f"; {NOT_SHORTLISTED}"
+                reason += unread
             out.append(
                 MemoryExplanation(
                     v.filename,
