@@ -208,8 +208,7 @@ def _logistic_many(
         zs = [intercept + sum(map(mul, coefficients, map(row.__getitem__, names))) for row in rows]
     # z clipped to [-60, 60] as max(-60.0, min(60.0, z)) does (NaN to 60.0), without two calls
     return [
-        1.0 / (1.0 + exp(-(z if -60.0 <= z <= 60.0 else -60.0 if z < -60.0 else 60.0)))
-        for z in zs
+        1.0 / (1.0 + exp(-(z if -60.0 <= z <= 60.0 else -60.0 if z < -60.0 else 60.0))) for z in zs
     ]
 
 
