@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from memdir_nb.formats.manifest import MemoryHeader
 from memdir_nb.recall import LexicalSelector, embedding, find_relevant_memories
 from memdir_nb.recall.lexical import classify_for_tools, tool_key
 from memdir_nb.recall.passages import body_windows, read_body
@@ -416,7 +417,7 @@ def test_tool_classes_are_remembered_by_each_headers_text_per_set_of_tools(tmp_p
     # a warm recall classifies every candidate for its recent tools; the answers are kept by
     # the header's texts and the tools, so a rewritten header is judged again from its new text
     # and another set of tools is judged on its own
-    def rewrite(step: int, name: str, description: str, type_: str) -> list:
+    def rewrite(step: int, name: str, description: str, type_: str) -> list[MemoryHeader]:
         write_memory(
             tmp_path, "team_notes.md", name=name, description=description, type=type_,
             now_ms=1_700_000_000_000 + step * 100_000,
