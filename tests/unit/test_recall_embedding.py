@@ -210,11 +210,10 @@ def test_the_padding_rows_of_a_pass_never_reach_a_vector(encoder: MiniLMEncoder)
     # a pass carries its rows padded to a multiple of four through every layer; attention and
     # pooling must read only the real ones, alone (no mask) and in a batch (masked)
     texts = ["a", "a b", "a b c", "deploy freeze", "the staging database is read only on fridays"]
-    ids = encoder.token_ids(texts)
-    assert {len(i) % PRODUCT_ROW_BLOCK for i in ids} == {0, 1, 2, 3}
-    batch = encoder._forward(ids)
-    for row, one in zip(batch, ids, strict=True):
-        alone = encoder._forward([one])[0]
+    assert {len(i) % PRODUCT_ROW_BLOCK for i in encoder.token_ids(texts)} == {0, 1, 2, 3}
+    batch = encoder.encode(texts, workers=1)  # one batch, padded inside and masked
+    for row, text in zip(batch, texts, strict=True):
+        alone = encoder.encode([text])[0]
         assert np.isfinite(alone).all()
         assert abs(float(np.linalg.norm(alone)) - 1.0) < 1e-5
         assert np.allclose(alone, row, atol=1e-6)
