@@ -206,7 +206,10 @@ def _logistic_many(
         ]
     else:
         zs = [intercept + sum(map(mul, coefficients, map(row.__getitem__, names))) for row in rows]
-    return [1.0 / (1.0 + exp(-max(-60.0, min(60.0, z)))) for z in zs]
+    # z clipped to [-60, 60] as max(-60.0, min(60.0, z)) does (NaN to 60.0), without two calls
+    return [
+        1.0 / (1.0 + exp(-(z if -60.0 <= z <= 60.0 else -60.0 if z < -60.0 else 60.0))) for z in zs
+    ]
 
 
 def feature_values(
@@ -434,5 +437,5 @@ def decide(
         if c[1] == "usage":
             reason = "recent-tools rule: usage notes for a tool already in use (skipped)"
             verdicts.append(Verdict(c[0], prob[c[0]], False, reason, evidence[c[0]]))
-    verdicts.sort(key=lambda v: not v.selected)  # stable: picked first, each group in order
-    return verdicts
+    # picked first, each group in its order (what a stable sort on `not selected` gives)
+    return [v for v in verdicts if v.selected] + [v for v in verdicts if not v.selected]

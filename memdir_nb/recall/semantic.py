@@ -31,6 +31,7 @@ import sys
 import threading
 import warnings
 from collections.abc import Sequence
+from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -48,7 +49,9 @@ from memdir_nb.recall.fulltext import LexicalHit, best_lexical_window
 from memdir_nb.recall.lexical import (
     LexicalOptions,
     ScoredMemory,
+    ToolKey,
     classify_for_tools,
+    header_text,
     tokens,
     tool_key,
 )
@@ -89,6 +92,28 @@ def _full_text_route(query: str) -> str | None:
     if textseg.mostly_other_script(query):
         return "query not in Latin script"
     return None
+
+
+@lru_cache(maxsize=64)
+def _classes_by_text(keys: tuple[ToolKey, ...]) -> dict[tuple[str, ...], str | None]:
+    return {}  # header_text -> classify_for_tools under these keys, filled by tool_classes
+
+
+def tool_classes(headers: Sequence[MemoryHeader], keys: Sequence[ToolKey]) -> list[str | None]:
+    """classify_for_tools of each header (all None without keys), remembered by the header's
+    texts (which decide it) per set of keys: the keys are hashed once per call, not per memory."""
+    if not keys:
+        return [None] * len(headers)
+    known = _classes_by_text(tuple(keys))
+    if len(known) > 65_536:
+        known.clear()
+    out = []
+    for header in headers:
+        text = header_text(header)
+        if text not in known:
+            known[text] = classify_for_tools(header, keys)
+        out.append(known[text])
+    return out
 
 
 class SemanticSelector:
@@ -320,7 +345,7 @@ class SemanticSelector:
         query_terms = list(dict.fromkeys(tokens(query, self.options)))
         hits = fulltext.search(query_terms)
         keys = [tool_key(t) for t in recent_tools if t.strip()] if self.options.tool_rule else []
-        classes = [classify_for_tools(h, keys) if keys else None for h in headers]
+        classes = tool_classes(headers, keys)
         route = _full_text_route(query)
         if route is not None:
             why = f"{route}, full-text channel"
@@ -441,15 +466,16 @@ class SemanticSelector:
         )
         index = {h.filename: i for i, h in enumerate(headers)}
         out = []
+        sem = lexical is None
+        unread = "; " + NOT_SHORTLISTED
         for v in verdicts:
             i = index[v.filename]
             at = window_at[i]
             if lexical is not None and v.selected:
                 at = best_lexical_window(docs[i].windows, lexical, self.options)
-            sem = lexical is None
             reason = v.reason if sem else f"{route}, full-text model: {v.reason}"
             if compared is not None and i not in compared and docs[i].windows:
-                reason += f"; {NOT_SHORTLISTED}"
+                reason += unread
             out.append(
                 MemoryExplanation(
                     v.filename,

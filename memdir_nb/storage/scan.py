@@ -152,6 +152,9 @@ class ScanCache:
         self._hits = 0
         self._misses = 0
         self._racy = 0
+        # the header last made from each cached entry, by open path: a warm scan hands back the
+        # same MemoryHeader while the entry, the file's place and its name stay (_HeaderReads.made)
+        self._made: dict[str, tuple[CachedHeader, str, str, MemoryHeader]] = {}
 
     def stats(self) -> ScanCacheStats:
         """Totals since creation (or the last clear) and the current size."""
@@ -164,6 +167,7 @@ class ScanCache:
         with self._lock:
             self._roots.clear()
             self._root_bytes.clear()
+            self._made = {}
             self._hits = self._misses = self._racy = 0
 
     def held_bytes(self) -> int:
@@ -216,10 +220,15 @@ class ScanCache:
             self._root_bytes[root_key] = size
             total = sum(len(v) for v in self._roots.values())
             total_bytes = sum(self._root_bytes.values())
+            kept_roots = len(self._roots)
             while (total > limit or total_bytes > self.max_bytes) and len(self._roots) > 1:
                 key, dropped = self._roots.popitem(last=False)
                 total -= len(dropped)
                 total_bytes -= self._root_bytes.pop(key, 0)
+            if len(self._roots) < kept_roots or len(self._made) > total:
+                # a header made from an entry no longer kept would keep that entry alive past
+                # both bounds: the made headers go with it (a warm scan makes them again)
+                self._made = {}
 
 
 def _entry_bytes(path: str, entry: CachedHeader) -> int:
@@ -290,6 +299,20 @@ class _HeaderReads:
         self.misses += 1
         return None
 
+    def made(self, cand: _Candidate, cached: CachedHeader) -> MemoryHeader:
+        """cand's header from its cached entry: the one made last time from this same entry
+        (whose stat identity includes the mtime) for the same path and name, else a new one."""
+        assert self.cache is not None  # only a cache hands out entries
+        made = self.cache._made
+        last = made.get(cand.open_path)
+        if last is not None and last[0] is cached and last[1] == cand.rel and last[2] == cand.path:
+            return last[3]
+        header = _header(cand, cand.st, cached)
+        if len(made) >= self.cache.max_entries:
+            made.clear()
+        made[cand.open_path] = (cached, cand.rel, cand.path, header)
+        return header
+
     def read(
         self, cand: _Candidate, reader: ContainedReader
     ) -> tuple[CachedHeader, os.stat_result]:
@@ -320,7 +343,7 @@ def _read_headers(
                 break
             cached = reads.cached(cand)
             if cached is not None:
-                headers.append(_header(cand, cand.st, cached))
+                headers.append(reads.made(cand, cached))
                 continue
             try:
                 read, st = reads.read(cand, reader)

@@ -118,6 +118,33 @@ def test_rescan_hit_counter_equals_file_count(tmp_path: Path) -> None:
     assert (cache.stats().hits, cache.stats().misses) == (12, 12)
 
 
+def test_a_warm_rescan_hands_back_the_same_headers_until_a_file_changes(tmp_path: Path) -> None:
+    # a header made from a cached entry is kept and handed back while the entry and the file's
+    # name hold; alias.md opens the same file as a.md, so the name decides which header is which
+    write(tmp_path, "a.md", name="first")
+    b = write(tmp_path, "b.md", name="second", mtime_ns=BASE_NS - 1)
+    os.symlink("a.md", tmp_path / "alias.md")
+    cache = trusting_cache()
+    scan_memory_files(tmp_path, cache=cache)  # read: the entries are cached
+    first = {h.filename: h for h in scan_memory_files(tmp_path, cache=cache)}
+    again = scan_memory_files(tmp_path, cache=cache)
+    assert again == cold(tmp_path).headers
+    assert {h.filename: h.name for h in again} == {
+        "a.md": "first",
+        "alias.md": "first",
+        "b.md": "second",
+    }
+    assert {h.filename: h for h in again}["b.md"] is first["b.md"]
+    rewrite_visibly(b, render_memory_file("changed", "d", "project", "body"), BASE_NS - 1)
+    third = scan_memory_files(tmp_path, cache=cache)
+    assert third == cold(tmp_path).headers
+    assert {h.filename: h.name for h in third}["b.md"] == "changed"
+    os.rename(b, tmp_path / "c.md")
+    renamed = scan_memory_files(tmp_path, cache=cache)
+    assert renamed == cold(tmp_path).headers
+    assert sorted(h.filename for h in renamed) == ["a.md", "alias.md", "c.md"]
+
+
 def test_capped_rescan_reads_only_files_that_enter_the_cap(
     tmp_path: Path, count_opens: list[str]
 ) -> None:
@@ -574,3 +601,16 @@ def test_one_dir_past_max_bytes_keeps_its_newest_headers_that_fit(tmp_path: Path
     before = cache.stats().misses
     scan_memory_dir(tmp_path, cache=cache)
     assert cache.stats().misses == before + 6 - cache.stats().entries  # the newest were kept
+
+
+def test_headers_made_from_a_dropped_dir_are_not_kept_alive(tmp_path: Path) -> None:
+    # A warm scan hands back the header it made last time (warm24); those headers hold their
+    # cache entries, so a dir dropped for the byte bound must take its made headers with it
+    cache = trusting_cache(max_bytes=40_000)
+    for d in "abc":
+        for i in range(4):
+            write(tmp_path / d, f"project_{i}.md", desc=f"{d}{i} " + "long " * 800)
+        scan_memory_dir(tmp_path / d, cache=cache)
+        scan_memory_dir(tmp_path / d, cache=cache)  # warm: the made headers are kept
+    kept = {path for root in cache._roots.values() for path in root}
+    assert cache.stats().roots == 2 and set(cache._made) <= kept
