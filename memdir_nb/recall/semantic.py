@@ -31,7 +31,6 @@ import sys
 import threading
 import warnings
 from collections.abc import Sequence
-from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -49,14 +48,12 @@ from memdir_nb.recall.fulltext import LexicalHit, best_lexical_window
 from memdir_nb.recall.lexical import (
     LexicalOptions,
     ScoredMemory,
-    ToolKey,
-    classify_for_tools,
-    header_text,
     tokens,
     tool_key,
 )
 from memdir_nb.recall.model_files import ModelUnavailable
 from memdir_nb.recall.shortlist import body_shortlist
+from memdir_nb.recall.tool_classes import tool_classes
 from memdir_nb.recall.vector_cache import CACHE_FILENAME, VectorCache, text_key
 from memdir_nb.spec import text as textseg
 from memdir_nb.spec.constants import MAX_RELEVANT_MEMORIES
@@ -92,28 +89,6 @@ def _full_text_route(query: str) -> str | None:
     if textseg.mostly_other_script(query):
         return "query not in Latin script"
     return None
-
-
-@lru_cache(maxsize=64)
-def _classes_by_text(keys: tuple[ToolKey, ...]) -> dict[tuple[str, ...], str | None]:
-    return {}  # header_text -> classify_for_tools under these keys, filled by tool_classes
-
-
-def tool_classes(headers: Sequence[MemoryHeader], keys: Sequence[ToolKey]) -> list[str | None]:
-    """classify_for_tools of each header (all None without keys), remembered by the header's
-    texts (which decide it) per set of keys: the keys are hashed once per call, not per memory."""
-    if not keys:
-        return [None] * len(headers)
-    known = _classes_by_text(tuple(keys))
-    if len(known) > 65_536:
-        known.clear()
-    out = []
-    for header in headers:
-        text = header_text(header)
-        if text not in known:
-            known[text] = classify_for_tools(header, keys)
-        out.append(known[text])
-    return out
 
 
 class SemanticSelector:

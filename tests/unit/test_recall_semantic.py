@@ -13,13 +13,11 @@ import pytest
 
 from memdir_nb.formats.manifest import MemoryHeader
 from memdir_nb.recall import LexicalSelector, embedding, find_relevant_memories
-from memdir_nb.recall.lexical import classify_for_tools, tool_key
 from memdir_nb.recall.passages import body_windows, read_body
 from memdir_nb.recall.semantic import (
     NOT_SHORTLISTED,
     SemanticFallbackWarning,
     SemanticSelector,
-    tool_classes,
 )
 from memdir_nb.recall.shortlist import BODY_SHORTLIST_ALL_UP_TO
 from memdir_nb.storage.scan import scan_memory_files
@@ -267,7 +265,6 @@ def test_a_symlink_leaving_the_dir_is_not_read_for_its_body(
     outside = tmp_path / "outside.md"
     outside.write_text("---\nname: Secret\ndescription: x\n---\n\nprivate key material\n", "utf-8")
     os.symlink(outside, memory_dir / "linked.md")
-    from memdir_nb.formats.manifest import MemoryHeader
 
     header = MemoryHeader("linked.md", str(memory_dir / "linked.md"), NOW, "Secret", "x", None)
     assert selector.dir_index().documents([header])[0].body == ""
@@ -411,29 +408,3 @@ def test_a_russian_question_about_nothing_kept_is_answered_with_nothing(
     # scores the "user speaks Russian" memory answered every question of this kind.
     headers = scan_memory_files(russian_dir)
     assert selector.select("какой у меня размер обуви?", headers) == []
-
-
-def test_tool_classes_are_remembered_by_each_headers_text_per_set_of_tools(tmp_path: Path) -> None:
-    # a warm recall classifies every candidate for its recent tools; the answers are kept by
-    # the header's texts and the tools, so a rewritten header is judged again from its new text
-    # and another set of tools is judged on its own
-    def rewrite(step: int, name: str, description: str, type_: str) -> list[MemoryHeader]:
-        write_memory(
-            tmp_path, "team_notes.md", name=name, description=description, type=type_,
-            now_ms=1_700_000_000_000 + step * 100_000,
-        )  # fmt: skip
-        write_memory(
-            tmp_path, "lunch.md", name="Lunch rota", description="who orders lunch", now_ms=1.6e12
-        )
-        return sorted(scan_memory_files(tmp_path), key=lambda h: h.filename)
-
-    grep, bash = [tool_key("Grep")], [tool_key("Grep"), tool_key("Bash")]
-    headers = rewrite(0, "Grep gotcha", "grep misses generated files", "feedback")
-    assert tool_classes(headers, grep) == [None, "warning"]
-    assert tool_classes(headers, []) == [None, None]
-    headers = rewrite(1, "Grep usage", "how to call the grep tool", "reference")
-    assert tool_classes(headers, grep) == [None, "usage"]
-    headers = rewrite(2, "Bash gotcha", "bash quoting eats the dollar signs", "feedback")
-    assert tool_classes(headers, grep) == [None, None]
-    assert tool_classes(headers, bash) == [None, "warning"]
-    assert tool_classes(headers, bash) == [classify_for_tools(h, bash) for h in headers]
