@@ -5,16 +5,17 @@ type for contradictions). What a block's comparison finds is a function of its m
 alone, in their order, so a later plan in this process whose block holds the very same texts
 finds the same pairs without comparing again. Only the blocks that hold a changed, added or
 removed file are compared again. Keyed by the texts themselves (no digest that two contents
-could share), and bounded in entries and in the characters the keys hold; emptied when full.
+could share). Every store here is a `spec.bounded_cache.ByteBoundedLRU`, the package's one
+in-process cache bounded in entries and in bytes: the least recently used entry goes first.
 """
 
 from __future__ import annotations
 
 import os
-import threading
 from collections.abc import Callable, Hashable, Iterator
 from typing import Generic, ParamSpec, TypeVar
 
+from memdir_nb.spec.bounded_cache import ByteBoundedLRU
 from memdir_nb.storage.scan import StatKey, settled, stat_key
 
 V = TypeVar("V")
@@ -22,54 +23,22 @@ P = ParamSpec("P")
 
 # About 100 blocks of 2,000 memories of 4 KB, or many more small ones.
 KEPT_BLOCKS_MAX = 256
-KEPT_BLOCKS_MAX_CHARS = 8_000_000
+KEPT_BLOCKS_MAX_BYTES = 16 * 1024 * 1024
+# The texts of 2,000 memories of 4 KB (the files a plan read; each body's dates; index lines).
+KEPT_MAX_ENTRIES = 20_000
+KEPT_MAX_BYTES = 16 * 1024 * 1024
 
 
-class BlockResults(Generic[V]):
-    """A bounded store: a tuple of texts -> what a pure function of them gave.
+class BlockResults(ByteBoundedLRU[tuple[str, ...], V]):
+    """A block's texts -> what a pure function of them gave (get gives None when not kept).
 
-    Safe to use from several threads (a plan on another thread may empty it meanwhile: a
+    Safe to use from several threads (a plan on another thread may drop an entry meanwhile: a
     lookup then misses and the block is compared again)."""
 
     def __init__(
-        self, max_entries: int = KEPT_BLOCKS_MAX, max_chars: int = KEPT_BLOCKS_MAX_CHARS
+        self, max_entries: int = KEPT_BLOCKS_MAX, max_bytes: int = KEPT_BLOCKS_MAX_BYTES
     ) -> None:
-        self.max_entries = max_entries
-        self.max_chars = max_chars
-        self._kept: dict[tuple[str, ...], V] = {}
-        self._chars = 0
-        self._lock = threading.Lock()
-
-    def get(self, key: tuple[str, ...]) -> V | None:
-        """What was kept for exactly these texts, or None."""
-        return self._kept.get(key)
-
-    def put(self, key: tuple[str, ...], value: V) -> None:
-        """Keep value for key; the store is emptied first when it would pass its bounds. A key
-        longer than the character bound alone is not kept."""
-        chars = sum(map(len, key))
-        if chars > self.max_chars:
-            return
-        with self._lock:
-            if len(self._kept) >= self.max_entries or self._chars + chars > self.max_chars:
-                self._kept.clear()
-                self._chars = 0
-            if key not in self._kept:
-                self._chars += chars
-            self._kept[key] = value
-
-    def clear(self) -> None:
-        """Forget everything."""
-        with self._lock:
-            self._kept.clear()
-            self._chars = 0
-
-    def __len__(self) -> int:
-        return len(self._kept)
-
-    def chars(self) -> int:
-        """The characters of the texts the kept keys hold."""
-        return self._chars
+        super().__init__(max_entries=max_entries, max_bytes=max_bytes)
 
 
 # A join across two sides of a block (the negated texts and the others): its pairs kept as
@@ -108,16 +77,16 @@ class KeptReads:
     given back while the file's stat identity (storage.scan.stat_key: device, inode, size,
     mtime and ctime, which moves on every write, rename-over, chmod or utime) is what the read
     fstat'ed. As ScanCache, a file changed within the racy window before the read
-    (storage.scan.settled) is read but not kept. Bounded in entries and in characters; emptied
-    when full. Safe to use from several threads.
+    (storage.scan.settled) is read but not kept. Bounded in entries and in bytes. Safe to use
+    from several threads.
     """
 
-    def __init__(self, max_entries: int = 20_000, max_chars: int = 8_000_000) -> None:
-        self.max_entries = max_entries
-        self.max_chars = max_chars
-        self._kept: dict[str, tuple[StatKey, str, str]] = {}
-        self._chars = 0
-        self._lock = threading.Lock()
+    def __init__(
+        self, max_entries: int = KEPT_MAX_ENTRIES, max_bytes: int = KEPT_MAX_BYTES
+    ) -> None:
+        self._kept: ByteBoundedLRU[str, tuple[StatKey, str, str]] = ByteBoundedLRU(
+            max_entries=max_entries, max_bytes=max_bytes
+        )
 
     def get(self, path: str, st: os.stat_result) -> tuple[str, str] | None:
         """(text, sha) read from path when its identity was st's, or None."""
@@ -129,64 +98,43 @@ class KeptReads:
     def put(self, path: str, st: os.stat_result, text: str, sha: str, started_ms: float) -> None:
         """Keep what was read from path under st (the open file's fstat), if st is settled at
         started_ms (the wall-clock start of the plan)."""
-        if not settled(st, started_ms) or len(text) > self.max_chars:
-            return
-        with self._lock:
-            if len(self._kept) >= self.max_entries or self._chars + len(text) > self.max_chars:
-                self._kept.clear()
-                self._chars = 0
-            old = self._kept.get(path)
-            self._chars += len(text) - (len(old[1]) if old is not None else 0)
-            self._kept[path] = (stat_key(st), text, sha)
-
-    def clear(self) -> None:
-        """Forget everything."""
-        with self._lock:
-            self._kept.clear()
-            self._chars = 0
+        if settled(st, started_ms):
+            self._kept.put(path, (stat_key(st), text, sha))
 
     def __len__(self) -> int:
         return len(self._kept)
 
-    def chars(self) -> int:
-        """The characters of the texts kept."""
-        return self._chars
+    @property
+    def bytes_held(self) -> int:
+        """The bytes the kept entries are counted as (spec.bounded_cache.weight_of)."""
+        return self._kept.bytes_held
 
 
 class KeptCalls(Generic[P, V]):
     """A pure function's results by its arguments (strings, dates, numbers): a later plan calls
-    it only for arguments not seen before. Bounded in entries and in the characters of the
-    string arguments; emptied when full. The results must not be changed by their users."""
+    it only for arguments not seen before. Bounded in entries and in bytes (the arguments and
+    the result). The results must not be changed by their users."""
 
     def __init__(
-        self, function: Callable[P, V], max_entries: int = 20_000, max_chars: int = 8_000_000
+        self,
+        function: Callable[P, V],
+        max_entries: int = KEPT_MAX_ENTRIES,
+        max_bytes: int = KEPT_MAX_BYTES,
     ) -> None:
         self.function = function
-        self.max_entries = max_entries
-        self.max_chars = max_chars
-        self._kept: dict[Hashable, V] = {}
-        self._chars = 0
-        self._lock = threading.Lock()
+        self._kept: ByteBoundedLRU[Hashable, V] = ByteBoundedLRU(
+            max_entries=max_entries, max_bytes=max_bytes
+        )
 
     def get(self, *args: P.args, **kwargs: P.kwargs) -> V:
         """function(*args), as kept or computed now (and kept)."""
         key = (args, tuple(kwargs.items())) if kwargs else args
-        found = self._kept.get(key, _MISSING)
-        if found is not _MISSING:
-            return found  # type: ignore[return-value]  # what _kept holds for key is a V
+        held = self._kept.find(key)
+        if held is not None:
+            return held[0]
         value = self.function(*args, **kwargs)
-        chars = sum(len(a) for a in args if isinstance(a, str))
-        with self._lock:
-            if len(self._kept) >= self.max_entries or self._chars + chars > self.max_chars:
-                self._kept.clear()
-                self._chars = 0
-            if chars <= self.max_chars and key not in self._kept:
-                self._kept[key] = value
-                self._chars += chars
+        self._kept.put(key, value)
         return value
 
     def __len__(self) -> int:
         return len(self._kept)
-
-
-_MISSING = object()

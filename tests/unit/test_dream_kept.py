@@ -22,22 +22,23 @@ def test_block_results_give_back_only_what_was_kept_for_the_very_same_texts() ->
     assert kept.get(("ab",)) is None
 
 
-def test_block_results_are_emptied_when_full_in_entries_or_in_characters() -> None:
-    by_entries: BlockResults[int] = BlockResults(max_entries=2, max_chars=100)
+def test_block_results_drop_the_least_recently_used_past_their_entries_or_bytes() -> None:
+    by_entries: BlockResults[int] = BlockResults(max_entries=2, max_bytes=10_000)
     for n in range(3):
         by_entries.put((str(n),), n)
-    assert len(by_entries) == 1 and by_entries.get(("2",)) == 2
-    by_chars: BlockResults[int] = BlockResults(max_entries=100, max_chars=10)
-    by_chars.put(("x" * 6,), 1)
-    by_chars.put(("y" * 6,), 2)
-    assert len(by_chars) == 1 and by_chars.chars() == 6 and by_chars.get(("y" * 6,)) == 2
+    assert len(by_entries) == 2 and by_entries.get(("0",)) is None and by_entries.get(("2",)) == 2
+    one = BlockResults[int]().weight(("x" * 600,), 1)
+    by_bytes: BlockResults[int] = BlockResults(max_entries=100, max_bytes=one + one // 2)
+    by_bytes.put(("x" * 600,), 1)
+    by_bytes.put(("y" * 600,), 2)
+    assert len(by_bytes) == 1 and by_bytes.bytes_held == one and by_bytes.get(("y" * 600,)) == 2
 
 
-def test_a_key_longer_than_the_whole_bound_is_not_kept() -> None:
-    kept: BlockResults[int] = BlockResults(max_entries=10, max_chars=10)
+def test_a_key_heavier_than_the_whole_bound_is_not_kept() -> None:
+    kept: BlockResults[int] = BlockResults(max_entries=10, max_bytes=1_000)
     kept.put(("short",), 1)
-    kept.put(("x" * 11,), 2)
-    assert kept.get(("x" * 11,)) is None and kept.get(("short",)) == 1
+    kept.put(("x" * 1_000,), 2)
+    assert kept.get(("x" * 1_000,)) is None and kept.get(("short",)) == 1
 
 
 def test_a_blocks_pairs_kept_by_place_come_back_at_the_indexes_its_sides_hold_later() -> None:
@@ -53,12 +54,20 @@ def test_a_blocks_pairs_kept_by_place_come_back_at_the_indexes_its_sides_hold_la
     assert sorted(across_in_mems(split[0][1], [10, 2], [11, 4])) == [(2, 4), (10, 11)]
 
 
-def test_kept_reads_are_given_back_only_under_the_same_stat_identity(tmp_path: Path) -> None:
+def _kept_read(tmp_path: Path, plan_started_after_ms: float) -> tuple[KeptReads, Path]:
+    """A store given one read of a.md ("one"), by a plan that started that long after its
+    last change."""
     path = tmp_path / "a.md"
     path.write_text("one")
     st = path.stat()
     kept = KeptReads()
-    kept.put(str(path), st, "one", "sha1", started_ms=st.st_ctime_ns / 1e6 + 10_000)
+    kept.put(str(path), st, "one", "sha1", st.st_ctime_ns / 1e6 + plan_started_after_ms)
+    return kept, path
+
+
+def test_kept_reads_are_given_back_only_under_the_same_stat_identity(tmp_path: Path) -> None:
+    kept, path = _kept_read(tmp_path, plan_started_after_ms=10_000)
+    st = path.stat()
     assert kept.get(str(path), st) == ("one", "sha1")
     assert kept.get(str(tmp_path / "b.md"), st) is None
     os.chmod(path, 0o600)  # moves the ctime only
@@ -66,29 +75,26 @@ def test_kept_reads_are_given_back_only_under_the_same_stat_identity(tmp_path: P
 
 
 def test_kept_reads_keep_nothing_changed_within_the_racy_window(tmp_path: Path) -> None:
-    path = tmp_path / "a.md"
-    path.write_text("one")
-    st = path.stat()
-    kept = KeptReads()
-    kept.put(str(path), st, "one", "sha1", started_ms=st.st_ctime_ns / 1e6 + 1_000)
-    assert kept.get(str(path), st) is None and len(kept) == 0
+    kept, path = _kept_read(tmp_path, plan_started_after_ms=1_000)
+    assert kept.get(str(path), path.stat()) is None and len(kept) == 0
 
 
-def test_kept_reads_are_emptied_when_full_in_entries_or_in_characters(tmp_path: Path) -> None:
+def test_kept_reads_stay_within_their_entries_and_bytes(tmp_path: Path) -> None:
     path = tmp_path / "a.md"
     path.write_text("x")
     st = path.stat()
     later = st.st_ctime_ns / 1e6 + 10_000
-    kept = KeptReads(max_entries=2, max_chars=10)
-    kept.put("p1", st, "aaaa", "s", later)
-    kept.put("p1", st, "aaaaaa", "s", later)  # the same path again: counted once
-    assert kept.chars() == 6 and len(kept) == 1
-    kept.put("p2", st, "bbbbbb", "s", later)  # past the characters: emptied first
-    assert len(kept) == 1 and kept.get("p2", st) == ("bbbbbb", "s")
-    kept.put("p3", st, "c", "s", later)
-    kept.put("p4", st, "d", "s", later)  # past the entries
-    assert len(kept) == 1 and kept.get("p4", st) == ("d", "s")
-    kept.put("p5", st, "e" * 11, "s", later)  # longer than the whole bound: not kept
+    kept = KeptReads(max_entries=2, max_bytes=3_000)
+    kept.put("p1", st, "a" * 100, "s", later)
+    kept.put("p1", st, "a" * 600, "s", later)  # the same path again: counted once
+    one = kept.bytes_held
+    assert len(kept) == 1 and 600 < one < 1_500
+    kept.put("p2", st, "b" * 600, "s", later)
+    kept.put("p3", st, "c" * 600, "s", later)  # past the entries: the least recent goes
+    assert len(kept) == 2 and kept.get("p1", st) is None and kept.get("p3", st) == ("c" * 600, "s")
+    kept.put("p4", st, "d" * 1_500, "s", later)  # past the bytes: the older ones go
+    assert kept.bytes_held <= 3_000 and kept.get("p4", st) == ("d" * 1_500, "s")
+    kept.put("p5", st, "e" * 3_000, "s", later)  # heavier than the whole bound: not kept
     assert kept.get("p5", st) is None
 
 
@@ -105,11 +111,11 @@ def test_kept_calls_call_the_function_once_per_arguments() -> None:
     assert calls == [("ab", 2), ("ab", 3), ("b", 2)]
 
 
-def test_kept_calls_are_emptied_when_full_in_entries_or_in_characters() -> None:
-    kept = KeptCalls(str.upper, max_entries=2, max_chars=8)
+def test_kept_calls_stay_within_their_entries_and_bytes() -> None:
+    kept = KeptCalls(str.upper, max_entries=2, max_bytes=2_000)
     for text in ("a", "b", "c"):
         kept.get(text)
-    assert len(kept) == 1
-    kept.get("x" * 8)  # past the characters: emptied first
-    assert len(kept) == 1
-    assert kept.get("y" * 9) == "Y" * 9 and len(kept) == 0  # longer than the bound: not kept
+    assert len(kept) == 2
+    kept.get("x" * 800)  # past the bytes with its answer: the older ones go
+    assert 1 <= len(kept) <= 2
+    assert kept.get("y" * 2_000) == "Y" * 2_000 and kept.get("x" * 800) == "X" * 800
