@@ -71,6 +71,15 @@ class ReadRefused(OSError):
     def __reduce__(self) -> tuple[object, ...]:
         return (type(self), (self.kind, self.path, self.reason, self.errno))
 
+    def shown_under(self, root: str) -> ReadRefused:
+        """The same refusal with its path shown under root: a reader rooted at '/' names
+        'tmp/x/settings.json', which a person reads as relative to where they stand."""
+        path = os.path.join(root, self.path)
+        reason = self.reason
+        if reason.startswith(self.path):
+            reason = path + reason[len(self.path) :]
+        return type(self)(self.kind, path, reason, self.errno)
+
 
 class MissingFile(ReadRefused, FileNotFoundError):
     """The file does not exist (also a FileNotFoundError, so existing handlers keep working)."""
@@ -475,4 +484,7 @@ def read_regular_file(path: str | os.PathLike[str], cap: int) -> ReadResult:
 
     No containment (the root is '/'), but the same non-blocking, regular-files-only, bounded read.
     """
-    return ContainedReader(os.sep, real_root=os.sep).read(os.path.abspath(path), cap)
+    try:
+        return ContainedReader(os.sep, real_root=os.sep).read(os.path.abspath(path), cap)
+    except ReadRefused as exc:  # named by its whole path, not relative to '/'
+        raise exc.shown_under(os.sep) from exc.__cause__

@@ -15,6 +15,7 @@ from memdir_nb.storage.access import (
     ReadRefused,
     ReadResult,
     read_contained,
+    read_regular_file,
     try_read_contained,
 )
 
@@ -273,3 +274,17 @@ def test_follow_symlinks_false_refuses_any_link(mem: Path) -> None:
     with pytest.raises(ReadRefused) as info:
         read_contained(mem, mem / "alias.md", 100, follow_symlinks=False)
     assert info.value.kind == "symlink" and info.value.errno == errno.ELOOP
+
+
+def test_a_file_read_anywhere_is_refused_under_its_whole_path(tmp_path: Path) -> None:
+    # read_regular_file reads settings, transcripts and git pointers with a reader rooted at
+    # '/': its refusals named "tmp/.../settings.json", which reads as a relative path
+    fifo = tmp_path / "settings.json"
+    os.mkfifo(fifo)
+    with pytest.raises(ReadRefused) as info:
+        read_regular_file(fifo, 1024)
+    assert info.value.path == str(fifo)
+    assert str(info.value) == f"{fifo} is a FIFO, not a regular file"
+    with pytest.raises(MissingFile) as missing:  # the kind of refusal is kept
+        read_regular_file(tmp_path / "absent.json", 1024)
+    assert missing.value.path == str(tmp_path / "absent.json")
