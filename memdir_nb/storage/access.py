@@ -78,7 +78,7 @@ class ReadRefused(OSError):
         reason = self.reason
         if reason.startswith(self.path):
             reason = path + reason[len(self.path) :]
-        return type(self)(self.kind, path, reason, self.errno)
+        return type(self)(self.kind, path, reason, self.errno or errno.EPERM)
 
 
 class MissingFile(ReadRefused, FileNotFoundError):
