@@ -24,6 +24,8 @@ from memdir_nb.formats.index_lines import (
     norm_target,
     split_keep_end,
 )
+from memdir_nb.spec.bounded_cache import bounded_cache
+from memdir_nb.spec.constants import CACHE_MAX_BYTES
 
 __all__ = ["IndexText", "fit_index"]
 
@@ -130,25 +132,10 @@ class IndexText:
 
 # The entry target of each line upsert was given: a planner upserts the same formatted lines
 # plan after plan (one per unindexed memory), and entry_target is a function of the line.
-# Bounded in lines and characters; emptied when full.
-_UPSERTED: dict[str, str | None] = {}
-_UPSERTED_MAX = 20_000
-_UPSERTED_MAX_CHARS = 4_000_000
-_upserted_chars = [0]
-
-
+@bounded_cache(max_entries=20_000, max_bytes=CACHE_MAX_BYTES)
 def _upserted_target(line: str) -> str | None:
     """entry_target(line), kept for the next plan's same line."""
-    if line in _UPSERTED:
-        return _UPSERTED[line]
-    target = entry_target(line)
-    if len(_UPSERTED) >= _UPSERTED_MAX or _upserted_chars[0] + len(line) > _UPSERTED_MAX_CHARS:
-        _UPSERTED.clear()
-        _upserted_chars[0] = 0
-    if len(line) <= _UPSERTED_MAX_CHARS:
-        _UPSERTED[line] = target
-        _upserted_chars[0] += len(line)
-    return target
+    return entry_target(line)
 
 
 _SECTION_HEADING = re.compile(r"^\s{0,3}#{2,6}(?:\s|$)")  # `#` alone is the index's title

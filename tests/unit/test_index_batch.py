@@ -169,9 +169,10 @@ def test_an_upserted_lines_target_is_parsed_once_per_line_and_kept_within_its_bo
     # parsed once, and the kept lines stay within their character bound.
     from memdir_nb.formats import index_batch, index_lines
 
-    monkeypatch.setattr(index_batch, "_UPSERTED", {})
-    monkeypatch.setattr(index_batch, "_upserted_chars", [0])
-    monkeypatch.setattr(index_batch, "_UPSERTED_MAX_CHARS", 50)  # two lines of 20
+    kept = index_batch._upserted_target.cache
+    kept.clear()
+    lines = [index.format_index_entry(f"T{n}", f"t{n}.md", "hook") for n in range(3)]
+    monkeypatch.setattr(kept, "max_bytes", 2 * kept.weight((lines[0],), "t0.md"))  # two lines
     parsed: list[str] = []
     real = index_lines.entry_target
 
@@ -180,7 +181,6 @@ def test_an_upserted_lines_target_is_parsed_once_per_line_and_kept_within_its_bo
         return real(line)
 
     monkeypatch.setattr(index_batch, "entry_target", counting)
-    lines = [index.format_index_entry(f"T{n}", f"t{n}.md", "hook") for n in range(3)]
     for _ in range(2):
         doc = IndexText("# Index\n")
         for n, line in enumerate(lines[:2]):
@@ -189,5 +189,6 @@ def test_an_upserted_lines_target_is_parsed_once_per_line_and_kept_within_its_bo
             index.upsert_index_entry("# Index\n", lines[0], "t0.md"), lines[1], "t1.md"
         )
     assert [p for p in parsed if p in lines] == lines[:2]
-    IndexText("").upsert(lines[2], "t2.md")  # past 50 characters: what was kept is let go
-    assert index_batch._upserted_chars[0] == 20 and list(index_batch._UPSERTED) == [lines[2]]
+    IndexText("").upsert(lines[2], "t2.md")  # past two lines' bytes: the least recent goes
+    assert kept.bytes_held <= kept.max_bytes and len(kept) == 2
+    assert (lines[2],) in kept and (lines[0],) not in kept
