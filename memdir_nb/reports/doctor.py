@@ -31,7 +31,7 @@ from memdir_nb.reports.diagnosis import DoctorFinding, DoctorReport
 from memdir_nb.reports.dir_checks import dir_findings
 from memdir_nb.reports.memory_dirs import PROJECTS_DIRNAME
 from memdir_nb.reports.where import WhereReport, where
-from memdir_nb.spec.constants import ENTRYPOINT_NAME
+from memdir_nb.spec.constants import ENTRYPOINT_NAME, TEAM_DIRNAME
 from memdir_nb.spec.text import plural
 from memdir_nb.storage.access import read_regular_file
 from memdir_nb.storage.fsutil import is_folder, is_regular_file
@@ -296,10 +296,12 @@ def _repo_memory_findings(report: WhereReport) -> list[DoctorFinding]:
         return []
     if not is_regular_file(repo_dir / ENTRYPOINT_NAME):
         return []
-    try:
-        memories = sorted(p.name for p in repo_dir.iterdir() if is_memory_filename(p.name))
-    except OSError:
+    memories = _memory_names(repo_dir)
+    if memories is None:
         return []
+    team = repo_dir / TEAM_DIRNAME  # its team memory, committed beside it
+    team_names = _memory_names(team) if is_folder(team, follow=False) else None
+    memories += [f"{TEAM_DIRNAME}/{name}" for name in team_names or ()]
     where_named = (
         "CLAUDE.md names it, so Claude reads it by hand"
         if _claude_md_names(root)
@@ -321,6 +323,14 @@ def _repo_memory_findings(report: WhereReport) -> list[DoctorFinding]:
             tuple(memories[:20]),
         )
     ]
+
+
+def _memory_names(folder: Path) -> list[str] | None:
+    """The memory files' names in one folder, sorted (None when it cannot be listed)."""
+    try:
+        return sorted(p.name for p in folder.iterdir() if is_memory_filename(p.name))
+    except OSError:
+        return None
 
 
 def _claude_md_names(root: Path) -> bool:
