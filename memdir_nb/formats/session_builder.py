@@ -6,7 +6,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from memdir_nb.formats import transcript_records as tr
-from memdir_nb.formats.session_copies import CopiedHistory, keep_own_turn
+from memdir_nb.formats.session_copies import CopiedHistory, ForeignPrefix, keep_own_turn
 from memdir_nb.formats.session_model import (
     ENVELOPE_FACTS,
     AssistantResponse,
@@ -41,7 +41,7 @@ class SessionBuilder:
         self._main_sidechain: bool | None = None
         self._calls: dict[str, ToolCall] = {}
         self._early: dict[str, ResultSeen] = {}  # results written before their call
-        self._copies = CopiedHistory()
+        self._copies, self._prefix = CopiedHistory(), ForeignPrefix(path)
         self._fed = 0  # user/assistant records read as this session's (not copies)
         self._fed_at_turn: list[int] = []  # how many came before each turn's first record
         self._uuids: set[int] = set()  # hashes of every record uuid, to tell whose a summary is
@@ -73,6 +73,7 @@ class SessionBuilder:
         kind = kind if isinstance(kind, str) else "?"
         counts = self.session.record_counts
         counts[kind] = counts.get(kind, 0) + 1
+        self._prefix.note(record, len(self.session.turns))
         self._note_time(record.get("timestamp"))
         uuid = record.get("uuid")
         if isinstance(uuid, str):
@@ -123,6 +124,7 @@ class SessionBuilder:
             s.compactions = [c for c in s.compactions if id(c) not in foreign]
         if len(s.turns) > 1 and s.is_sidechain and given_the_conversation(s.agent_id or ""):
             keep_own_turn(s, self._fed_at_turn[-1])
+        self._prefix.leave_out(s, self._fed_at_turn, self._fed)
         if s.turns:
             s.turns[-1].bash_commands.extend(self._pending_bash)
             s.turns[-1].local_commands.extend(self._pending_local)
@@ -462,10 +464,8 @@ class SessionBuilder:
         if op == "enqueue" and isinstance(text, str):
             turns = len(self.session.turns)
             self._queue.enqueue(text, bool(turns) and not self._idle, turns)
-        elif op == "remove":
-            gone = self._queue.remove(text)
-            if gone is not None:
-                self._absorbed(gone)
+        elif op == "remove" and (gone := self._queue.remove(text)) is not None:
+            self._absorbed(gone)
         elif op == "dequeue":
             self._queue.dequeue()
         elif op == "popAll":

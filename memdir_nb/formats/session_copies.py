@@ -12,12 +12,19 @@ tells it the queue records read before the first of them (:meth:`CopiedHistory.q
 from __future__ import annotations
 
 import dataclasses
+import os
+import re
 from collections.abc import Mapping
 from typing import Any
 
 from memdir_nb.formats import transcript_records as tr
 from memdir_nb.formats.session_model import Session, cap_text, timestamp_ms
 from memdir_nb.spec.constants import SESSION_PROMPT_MAX_CHARS
+
+# A main transcript's file name: its session id (subagent files are `agent-<id>.jsonl`).
+SESSION_FILE_NAME = re.compile(
+    r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\.jsonl"
+)
 
 # How much older than the queue records that open a file its first conversation records must
 # be to be a fork's copy: a genuine first prompt is written just after its dequeue.
@@ -95,18 +102,74 @@ class CopiedHistory:
         return False
 
 
+class ForeignPrefix:
+    """The parent's records a fork copied with the parent's sessionId (Claude Desktop, 2.1.17x).
+
+    Claude Desktop (`entrypoint: claude-desktop`) forks a conversation into a new file named
+    with the fork's id and opens it with the parent's records written again unchanged: queue
+    records, prompts and answers, with the parent's uuids, times and `sessionId`, and no
+    `forkedFrom`; the fork's own records, carrying its own id, follow. So the records read
+    before the first one carrying the file's own id (its name) are the parent's when an
+    answer among them (an assistant record) carries another session's id. An answer is what
+    tells a copy: after a `/clear`, 2.1.19 writes the user's prompts under the session
+    cleared for a while, and the answers under the file's own id.
+    """
+
+    def __init__(self, path: str) -> None:
+        name = os.path.basename(path)
+        self._own = name[: -len(".jsonl")] if SESSION_FILE_NAME.fullmatch(name) else None
+        self._parent: str | None = None  # the other session, if an answer named it
+        self._uuids: list[str] = []  # the user/assistant records read before the own id's
+        self.copied_turns = 0  # how many turns the copy holds, known when the own id shows
+
+    def note(self, record: Mapping[str, Any], turns: int) -> None:
+        """See one record (any type) before the builder takes it; `turns` built so far."""
+        sid = record.get("sessionId")
+        if self._own is None or not isinstance(sid, str):
+            return
+        if sid == self._own:
+            self._own = None  # the prefix ends here, whatever it was
+            self.copied_turns = turns if self._parent is not None else 0
+            return
+        if record.get("type") == "assistant":
+            self._parent = sid
+        uuid = record.get("uuid")
+        if record.get("type") in ("user", "assistant") and isinstance(uuid, str):
+            self._uuids.append(uuid)
+
+    def leave_out(self, session: Session, fed_at_turn: list[int], fed: int) -> None:
+        """Drop the copied turns (when the own id showed after a copy); name the parent.
+        `fed_at_turn` and `fed`: the builder's counts of records read before each turn's
+        first, and in all."""
+        kept_from = self.copied_turns
+        if not kept_from or kept_from > len(session.turns):
+            return
+        drop_turns(
+            session, kept_from, fed_at_turn[kept_from] if kept_from < len(fed_at_turn) else fed
+        )
+        session.copied_uuids.update(self._uuids)
+        session.forked_from = session.forked_from or self._parent
+        session.session_id = os.path.basename(session.path)[: -len(".jsonl")]
+
+
+def drop_turns(session: Session, kept_from: int, records_before: int) -> None:
+    """Leave out the turns before `kept_from`, history copied into the file: their
+    user/assistant records (`records_before` the first kept turn's) count as copied; their
+    images and compaction points go with them."""
+    session.images -= sum(t.images for t in session.turns[:kept_from])
+    session.copied_records += records_before
+    session.compactions = [
+        dataclasses.replace(c, before_turn=c.before_turn - kept_from)
+        for c in session.compactions
+        if c.before_turn >= kept_from
+    ]
+    session.turns = session.turns[kept_from:]
+    for index, turn in enumerate(session.turns):
+        turn.index = index
+
+
 def keep_own_turn(session: Session, records_before: int) -> None:
     """Keep only the last turn of an agent the CLI handed the conversation (session_model.
     given_the_conversation): the turns before it are the parent's, copied into the agent's
-    file. Their user/assistant records (`records_before` the last turn's first) count as
-    copied; their images and compaction points go with them."""
-    own = session.turns[-1]
-    session.images -= sum(t.images for t in session.turns[:-1])
-    session.copied_records += records_before
-    session.compactions = [
-        dataclasses.replace(c, before_turn=c.before_turn - own.index)
-        for c in session.compactions
-        if c.before_turn >= own.index
-    ]
-    own.index = 0
-    session.turns = [own]
+    file."""
+    drop_turns(session, len(session.turns) - 1, records_before)

@@ -27,13 +27,13 @@ from memdir_nb.home.config import (
     load_settings_file,
 )
 from memdir_nb.home.paths import GateDecision, sanitize_path
+from memdir_nb.reports.claude_md import IMPORTS, NAMES, claude_md_reference
 from memdir_nb.reports.diagnosis import DoctorFinding, DoctorReport
 from memdir_nb.reports.dir_checks import dir_findings
 from memdir_nb.reports.memory_dirs import PROJECTS_DIRNAME
 from memdir_nb.reports.where import WhereReport, where
-from memdir_nb.spec.constants import ENTRYPOINT_NAME
+from memdir_nb.spec.constants import ENTRYPOINT_NAME, TEAM_DIRNAME
 from memdir_nb.spec.text import plural
-from memdir_nb.storage.access import read_regular_file
 from memdir_nb.storage.fsutil import is_folder, is_regular_file
 
 # ---------------------------------------------------------------------------- settings
@@ -274,9 +274,8 @@ def _xdg_home_findings(config: MemdirConfig) -> list[DoctorFinding]:
 
 
 # A memory dir committed with the project (.claude/memory/MEMORY.md is in thousands of public
-# repositories), and how much of the project's CLAUDE.md is read to see whether it names it.
+# repositories); reports.claude_md reads whether CLAUDE.md imports or names it.
 REPO_MEMORY_PARTS = (".claude", "memory")
-CLAUDE_MD_PEEK_BYTES = 64 * 1024
 
 
 def _repo_memory_findings(report: WhereReport) -> list[DoctorFinding]:
@@ -296,14 +295,20 @@ def _repo_memory_findings(report: WhereReport) -> list[DoctorFinding]:
         return []
     if not is_regular_file(repo_dir / ENTRYPOINT_NAME):
         return []
-    try:
-        memories = sorted(p.name for p in repo_dir.iterdir() if is_memory_filename(p.name))
-    except OSError:
+    memories = _memory_names(repo_dir)
+    if memories is None:
         return []
-    where_named = (
-        "CLAUDE.md names it, so Claude reads it by hand"
-        if _claude_md_names(root)
-        else "nothing in CLAUDE.md names it, so Claude never sees it"
+    team = repo_dir / TEAM_DIRNAME  # its team memory, committed beside it
+    team_names = _memory_names(team) if is_folder(team, follow=False) else None
+    memories += [f"{TEAM_DIRNAME}/{name}" for name in team_names or ()]
+    where_named = {
+        IMPORTS: "CLAUDE.md imports its MEMORY.md, so that index loads with CLAUDE.md at every "
+        "session start, as instructions (not auto memory's caps or recall): its topic files are "
+        "read only when Claude opens them",
+        NAMES: "CLAUDE.md names it, so Claude reads it by hand",
+    }.get(
+        claude_md_reference(root, repo_dir, ENTRYPOINT_NAME),
+        "nothing in CLAUDE.md names it, so Claude never sees it",
     )
     rel = "/".join(REPO_MEMORY_PARTS)
     return [
@@ -323,17 +328,12 @@ def _repo_memory_findings(report: WhereReport) -> list[DoctorFinding]:
     ]
 
 
-def _claude_md_names(root: Path) -> bool:
-    """Whether the project's CLAUDE.md (its head) mentions the repository's memory folder."""
-    needle = "/".join(REPO_MEMORY_PARTS)
-    for path in (root / "CLAUDE.md", root / ".claude" / "CLAUDE.md"):
-        try:
-            text = read_regular_file(path, CLAUDE_MD_PEEK_BYTES).text
-        except OSError:  # absent, not a regular file, unreadable: it names nothing
-            continue
-        if needle in text.replace("\\", "/"):
-            return True
-    return False
+def _memory_names(folder: Path) -> list[str] | None:
+    """The memory files' names in one folder, sorted (None when it cannot be listed)."""
+    try:
+        return sorted(p.name for p in folder.iterdir() if is_memory_filename(p.name))
+    except OSError:
+        return None
 
 
 def diagnose(

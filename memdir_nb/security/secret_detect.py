@@ -73,6 +73,7 @@ _HEX_CREDENTIAL_CONTEXT = re.compile(
     re.IGNORECASE,
 )
 _ENTROPY_CANDIDATE = re.compile(rf"[A-Za-z0-9+/=_\-]{{{MIN_ENTROPY_TOKEN_LENGTH},}}")
+_TOKEN_PARTS = re.compile(r"[+/=_\-]+")  # what joins the parts of a candidate token
 # The scheme is bounded and must start a word: an unbounded `[a-z][...]*://` restarts at every
 # letter of a long word and rescans to its end, which is quadratic in the line length.
 _URL = re.compile(r"(?<![a-z0-9+.\-])[a-z][a-z0-9+.\-]{0,31}://[^\s'\"<>`]+", re.IGNORECASE)
@@ -357,14 +358,19 @@ def _looks_random(token: str) -> bool:
 
     Identifiers, slugs and versions ('RetryPolicyV2Factory', 'keys-v3', 'utf8mb4') switch
     between letters and digits once or twice; a random 20+ char alphanumeric token does so
-    about five times on average.
+    about five times on average, and within its parts too. Words and numbers joined by '-',
+    '_', '/' or '+' (a model number '5320-16P-2MXT-2X-SwitchEngine', a path
+    'data/may8-repro/Details_May8_1209PST', a slug) switch at most once in any part.
     """
-    transitions = sum(
-        1
-        for a, b in itertools.pairwise(token)
-        if (a.isdigit() and b.isalpha()) or (a.isalpha() and b.isdigit())
-    )
-    return transitions >= MIN_LETTER_DIGIT_SWITCHES
+    switches = [
+        sum(
+            1
+            for a, b in itertools.pairwise(part)
+            if (a.isdigit() and b.isalpha()) or (a.isalpha() and b.isdigit())
+        )
+        for part in _TOKEN_PARTS.split(token)
+    ]
+    return sum(switches) >= MIN_LETTER_DIGIT_SWITCHES and max(switches) >= 2
 
 
 def _entropy_hits(line: str, det: dict[str, Any]) -> list[Hit]:

@@ -286,6 +286,21 @@ def test_identifiers_paths_and_versions_are_not_random_tokens() -> None:
         assert scan_for_secrets({"body": f"see {sample} for details"}) == [], sample
 
 
+def test_part_numbers_and_paths_joining_words_and_numbers_are_not_random_tokens() -> None:
+    # A memory dir of network lab notes (realdata25): a switch's model number and a report's
+    # path, whose parts each switch between letters and digits at most once, were "credentials"
+    samples = [
+        "Core switch: Extreme 5420F-48P-4XE-FabricEngine (firmware 9.1)",
+        "- Capture notes: `docs/data/oct2-eap-repro/LabRun_SessionNotes_Oct2_0930PST.docx`",
+    ]
+    for sample in samples:
+        assert scan_for_secrets({"body": sample}) == [], sample
+    # a key whose parts each look random is still one
+    raw = _random_token(25, 4, string.ascii_uppercase + string.digits)
+    key = "-".join(raw[i : i + 5] for i in range(0, 25, 5))
+    assert [f.kind for f in scan_for_secrets({"body": f"license {key}"})] == ["high-entropy token"]
+
+
 def test_an_elided_example_value_is_a_template_not_a_key() -> None:
     assert scan_for_secrets({"body": "VOYAGE_API_KEY=pa-...\nSTRIPE_KEY=sk_live_\u2026"}) == []
     long_stem = "VOYAGE_API_KEY=pa-8f3kd93kfls03kfd29x..."  # most of a key, cut: still a key

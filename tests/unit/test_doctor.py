@@ -361,6 +361,37 @@ def test_a_memory_dir_committed_in_the_repository_is_a_note_saying_what_loads_in
     assert "repo-memory-unloaded" not in codes(diagnose(w.config()))
 
 
+def test_a_committed_memory_dir_counts_the_team_memories_committed_beside_it(
+    tmp_path: Path,
+) -> None:
+    # A NestJS ERP's repository (realdata25) commits .claude/memory/ with one private memory
+    # and team/MEMORY.md with another; the note counted one memory file
+    w, _ = healthy(tmp_path, repo=False)
+    repo_mem = w.project / ".claude" / "memory"
+    add_memory(repo_mem, "project_stack.md")
+    (repo_mem / "MEMORY.md").write_text("- [Stack](project_stack.md) - db\n", encoding="utf-8")
+    add_memory(repo_mem / "team", "project_rbac.md")
+    (repo_mem / "team" / "MEMORY.md").write_text("- [RBAC](project_rbac.md) - roles\n", "utf-8")
+    f = finding(diagnose(w.config()), "repo-memory-unloaded")
+    assert "2 memory files" in f.cause
+    assert f.items == ("project_stack.md", "team/project_rbac.md")
+
+
+def test_a_committed_memory_index_that_claude_md_imports_is_said_to_load_at_every_start(
+    tmp_path: Path,
+) -> None:
+    # Public projects import the committed index from CLAUDE.md or from an AGENTS.md it
+    # imports (`@.claude/memory/MEMORY.md`): it loads with the instructions, not by hand
+    w, _ = healthy(tmp_path, repo=False)
+    repo_mem = w.project / ".claude" / "memory"
+    add_memory(repo_mem, "project_stack.md")
+    (repo_mem / "MEMORY.md").write_text("- [Stack](project_stack.md) - db\n", encoding="utf-8")
+    (w.project / "CLAUDE.md").write_text("# App\n@AGENTS.md\n", encoding="utf-8")
+    (w.project / "AGENTS.md").write_text("@.claude/memory/MEMORY.md\n", encoding="utf-8")
+    cause = finding(diagnose(w.config()), "repo-memory-unloaded").cause
+    assert "CLAUDE.md imports its MEMORY.md" in cause and "at every session start" in cause
+
+
 @pytest.mark.parametrize(
     ("layer", "code"), [("project", "dir-setting-ignored"), ("local", "dir-setting-rejected")]
 )

@@ -691,6 +691,63 @@ def test_a_fork_sessions_copy_of_its_parent_is_not_its_turns_though_nothing_mark
     assert s.tool_calls == [] and s.copied_records == len(parent)
 
 
+PARENT_ID = "0b5e2c1a-7d44-4f0e-9a51-3c8e6f2d9a10"
+FORK_ID = "7f3d9e20-1c6b-4a8f-b2d4-5e9a0c7b1f33"
+
+
+def _session_file(lines: list[str], session_id: str) -> Session:
+    return build_session(
+        ((i, json.loads(line)) for i, line in enumerate(lines, start=1)),
+        f"/home/ana/.claude/projects/-home-ana-app/{session_id}.jsonl",
+    )
+
+
+def test_a_desktop_fork_that_keeps_the_parents_session_id_on_its_copy_has_only_its_own_turns() -> (
+    None
+):
+    # Claude Desktop (2.1.17x) opens a fork's file with the parent's records written again
+    # unchanged, queue records and the parent's sessionId included; the fork's own records,
+    # under the id its file is named by, follow
+    w = RecordWriter(PARENT_ID, "/home/ana/app", "2026-06-12T06:56:00.000Z", seed="d")
+    _queue(w, "enqueue", "remember that the staging db is read-only on weekends")
+    _queue(w, "dequeue")
+    w.prompt("remember that the staging db is read-only on weekends")
+    _memory_write(w)
+    _finished(w, "saved")
+    w.prompt("and the backups?")
+    _finished(w, "nightly")
+    copied = sum(json.loads(line)["type"] in ("user", "assistant") for line in w.lines)
+    w.session_id = FORK_ID
+    _queue(w, "enqueue", "try again")
+    _queue(w, "dequeue")
+    w.prompt("try again")
+    _finished(w, "done")
+    s = _session_file(w.lines, FORK_ID)
+    assert [t.prompt for t in s.turns] == ["try again"] and s.turns[0].index == 0
+    assert s.tool_calls == [] and s.copied_records == copied
+    assert (s.session_id, s.forked_from) == (FORK_ID, PARENT_ID)
+    assert len(s.copied_uuids) == copied
+    # the same records in a file named by the parent's id are that session's own
+    assert len(_session_file(w.lines, PARENT_ID).turns) == 3
+
+
+def test_prompts_written_under_the_cleared_session_after_a_clear_stay_turns() -> None:
+    # 2.1.19 after /clear: the user's prompts keep the cleared session's id for a while, the
+    # answers carry the file's own; no answer under another id, so no copy
+    w = RecordWriter(PARENT_ID, "/home/ana/app", "2026-01-24T11:48:00.000Z", seed="c")
+    w.prompt("clone my repo")
+    w.session_id = FORK_ID
+    _memory_write(w)
+    _finished(w, "cloned")
+    w.session_id = PARENT_ID
+    w.prompt("save the username first")
+    w.session_id = FORK_ID
+    _finished(w, "saved")
+    s = _session_file(w.lines, FORK_ID)
+    assert [t.prompt for t in s.turns] == ["clone my repo", "save the username first"]
+    assert s.copied_records == 0 and s.forked_from is None and len(s.tool_calls) == 1
+
+
 def test_a_first_prompt_written_just_after_its_own_dequeue_is_not_a_copy() -> None:
     # Claude Desktop and the VS Code extension queue even the first prompt; the extension
     # writes a command typed before it (/model) after its queue records, with older times

@@ -1,0 +1,75 @@
+"""What a project's CLAUDE.md says of a memory folder committed with it (doctor's note).
+
+Claude Code loads CLAUDE.md (and `.claude/CLAUDE.md`, `CLAUDE.local.md`) at session start and
+expands its `@path` imports there: an `@` at the start of a line or after a space, outside
+code spans and fenced blocks, the path taken relative to the importing file, followed up to
+five hops (an imported AGENTS.md may import further). Many repositories keep their memory in
+`.claude/memory/` and import its index (`@.claude/memory/MEMORY.md`), so it is in context at
+every session start, while its topic files are read only when Claude opens them; others only
+name the folder and ask Claude to read it.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+
+from memdir_nb.storage.access import read_regular_file
+
+# How much of each instruction file is read, how deep imports are followed (as Claude Code
+# follows them) and how many files are read at most.
+CLAUDE_MD_PEEK_BYTES = 64 * 1024
+MAX_IMPORT_HOPS = 5
+MAX_INSTRUCTION_FILES = 32
+PROJECT_INSTRUCTION_FILES = ("CLAUDE.md", ".claude/CLAUDE.md", "CLAUDE.local.md")
+
+IMPORTS = "imports"  # an instruction file loaded at start imports the folder's MEMORY.md
+NAMES = "names"  # one names the folder: Claude reads it when it follows the text
+
+_IMPORT = re.compile(r"(?:^|(?<=\s))@([^\s`]+)")
+_CODE_SPAN = re.compile(r"`+[^`]*`+")
+_FENCE = re.compile(r"\s*(```|~~~)")
+
+
+def imported_paths(text: str) -> list[str]:
+    """The `@path` imports of an instruction file's text, in order (not in code)."""
+    found, fence = [], None
+    for line in text.splitlines():
+        mark = _FENCE.match(line)
+        if mark:
+            fence = None if fence == mark.group(1) else fence or mark.group(1)
+            continue
+        if fence is None:
+            found += _IMPORT.findall(_CODE_SPAN.sub(" ", line))
+    return found
+
+
+def claude_md_reference(root: Path, folder: Path, entrypoint: str) -> str:
+    """IMPORTS, NAMES or "" for the memory `folder` (its index named `entrypoint`) of the
+    project at `root`, from the instruction files loaded at session start and their imports."""
+    index = os.path.realpath(folder / entrypoint)
+    needle = os.path.relpath(folder, root).replace(os.sep, "/")
+    queue = [(root / name, 0) for name in PROJECT_INSTRUCTION_FILES]
+    seen: set[str] = set()
+    named = False
+    while queue and len(seen) < MAX_INSTRUCTION_FILES:
+        path, hops = queue.pop(0)
+        real = os.path.realpath(path)
+        if real in seen:
+            continue
+        seen.add(real)
+        try:
+            text = read_regular_file(path, CLAUDE_MD_PEEK_BYTES).text
+        except OSError:  # absent, not a regular file, unreadable: it says nothing
+            continue
+        named = named or needle in text.replace("\\", "/")
+        for target in imported_paths(text):
+            if target.startswith("~"):
+                continue  # the user's home: not the project's folder
+            imported = path.parent / target
+            if os.path.realpath(imported) == index:
+                return IMPORTS
+            if hops + 1 < MAX_IMPORT_HOPS:
+                queue.append((imported, hops + 1))
+    return NAMES if named else ""

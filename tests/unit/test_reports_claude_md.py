@@ -1,0 +1,55 @@
+"""Reading which instruction files import or name a memory folder committed with a project."""
+
+from __future__ import annotations
+
+import itertools
+from pathlib import Path
+
+from memdir_nb.reports.claude_md import (
+    IMPORTS,
+    MAX_IMPORT_HOPS,
+    NAMES,
+    claude_md_reference,
+    imported_paths,
+)
+
+
+def test_an_import_is_an_at_path_at_a_line_start_or_after_a_space_outside_code() -> None:
+    text = (
+        "@.claude/memory/MEMORY.md\n"
+        "See @docs/notes.md for more; mail me@example.org\n"
+        "Read `@.claude/memory/sprint.md` by hand.\n"
+        "```\n@inside/a/fence.md\n```\n"
+        "- @AGENTS.md\n"
+    )
+    assert imported_paths(text) == [".claude/memory/MEMORY.md", "docs/notes.md", "AGENTS.md"]
+
+
+def _project(tmp_path: Path) -> tuple[Path, Path]:
+    folder = tmp_path / ".claude" / "memory"
+    folder.mkdir(parents=True)
+    (folder / "MEMORY.md").write_text("- [Stack](stack.md) - db\n", encoding="utf-8")
+    return tmp_path, folder
+
+
+def test_an_index_imported_through_another_instruction_file_is_an_import(tmp_path: Path) -> None:
+    root, folder = _project(tmp_path)
+    (root / "CLAUDE.md").write_text("# App\n@AGENTS.md\n", encoding="utf-8")
+    (root / "AGENTS.md").write_text("Rules.\n\n@.claude/memory/MEMORY.md\n", encoding="utf-8")
+    assert claude_md_reference(root, folder, "MEMORY.md") == IMPORTS
+
+
+def test_imports_resolve_from_the_importing_file_and_stop_after_five_hops(tmp_path: Path) -> None:
+    root, folder = _project(tmp_path)
+    # in .claude/CLAUDE.md the same text points at .claude/.claude/memory: it only names it
+    (root / ".claude" / "CLAUDE.md").write_text("@.claude/memory/MEMORY.md\n", encoding="utf-8")
+    assert claude_md_reference(root, folder, "MEMORY.md") == NAMES
+    (root / ".claude" / "CLAUDE.md").write_text("@memory/MEMORY.md\n", encoding="utf-8")
+    assert claude_md_reference(root, folder, "MEMORY.md") == IMPORTS
+    (root / ".claude" / "CLAUDE.md").unlink()
+    chain = [f"hop{i}.md" for i in range(MAX_IMPORT_HOPS + 1)]
+    (root / "CLAUDE.md").write_text(f"@{chain[0]}\n", encoding="utf-8")
+    for here, there in itertools.pairwise(chain):
+        (root / here).write_text(f"@{there}\n", encoding="utf-8")
+    (root / chain[-1]).write_text("@.claude/memory/MEMORY.md\n", encoding="utf-8")
+    assert claude_md_reference(root, folder, "MEMORY.md") == ""
