@@ -376,10 +376,25 @@ def _handler(spec: str) -> Callable[[argparse.Namespace], int]:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the console script; everything a command prints passes the sanitiser."""
+    if argv is None:
+        _run_again_in_utf8_mode()
     words = sys.argv[1:] if argv is None else list(argv)
     args = parse_one_command(words) or build_parser().parse_args(words)
     with terminal_safe_streams():
         return _run(args)
+
+
+def _run_again_in_utf8_mode() -> None:
+    """Start the command again in Python's UTF-8 mode when this Python reads file names in
+    another encoding (LANG=C with PYTHONUTF8=0, a Latin-1 locale): memory file names are UTF-8
+    (Claude Code writes them so), and read as ASCII every name with an accent would be refused
+    as "not valid UTF-8". The arguments are handed on as the bytes they came as."""
+    if sys.flags.utf8_mode or sys.getfilesystemencoding().lower().replace("-", "") == "utf8":
+        return
+    if sys.executable:
+        os.execv(
+            sys.executable, [sys.executable, "-X", "utf8", "-m", "memdir_nb.cli", *sys.argv[1:]]
+        )
 
 
 def parse_one_command(words: Sequence[str]) -> argparse.Namespace | None:

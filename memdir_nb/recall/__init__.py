@@ -7,7 +7,7 @@ from memdir_nb.recall.lexical import LexicalOptions, LexicalSelector
 from memdir_nb.recall.prefetch import MemoryPrefetch, start_relevant_memory_prefetch
 from memdir_nb.recall.request import RecallRequest
 from memdir_nb.recall.selectors import SelectorConfigError, default_selector, make_selector
-from memdir_nb.recall.semantic import SemanticFallbackWarning, SemanticSelector
+from memdir_nb.recall.semantic import SemanticFallbackWarning, SemanticSelector, VectorCacheWarning
 from memdir_nb.recall.session import (
     InjectedMemory,
     RecallSession,
@@ -38,6 +38,7 @@ __all__ = [
     "SelectorConfigError",
     "SemanticFallbackWarning",
     "SemanticSelector",
+    "VectorCacheWarning",
     "default_selector",
     "find_relevant_memories",
     "make_selector",

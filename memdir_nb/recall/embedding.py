@@ -37,6 +37,7 @@ from memdir_nb.recall.model_files import (
     verify_model_files,
 )
 from memdir_nb.spec.constants import PACKAGE_DATA_MAX_BYTES
+from memdir_nb.spec.text import without_lone_surrogates
 
 EMBEDDING_DIM = 384
 MAX_SEQ_TOKENS = 256  # sentence_bert_config.json: longer texts are cut to this many word pieces
@@ -231,7 +232,10 @@ class MiniLMEncoder:
 
     def token_ids(self, texts: Sequence[str]) -> list[list[int]]:
         """Word-piece ids of each text with [CLS] and [SEP], cut to MAX_SEQ_TOKENS."""
-        return [enc.ids for enc in self.tokenizer.encode_batch(list(texts))]
+        # A lone surrogate (a query's byte the locale could not decode) is no text to the
+        # tokenizer, which raises TypeError on it; it reads U+FFFD as a file would hold it.
+        batch = [without_lone_surrogates(t) for t in texts]
+        return [enc.ids for enc in self.tokenizer.encode_batch(batch)]
 
     def _forward(self, ids: list[list[int]]) -> np.ndarray:
         """Embeddings of one batch of token id lists (padded here), L2-normalised.

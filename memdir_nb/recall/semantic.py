@@ -64,7 +64,13 @@ if TYPE_CHECKING:  # pragma: no cover
     from memdir_nb.formats.manifest import MemoryHeader
     from memdir_nb.recall.embedding import MiniLMEncoder
 
-__all__ = ["MemoryExplanation", "SemanticFallbackWarning", "SemanticSelector", "manifest_text"]
+__all__ = [
+    "MemoryExplanation",
+    "SemanticFallbackWarning",
+    "SemanticSelector",
+    "VectorCacheWarning",
+    "manifest_text",
+]
 
 PROGRESS_MIN_TEXTS = 16  # a progress bar only when at least this many texts are encoded
 # The reason's note for a memory whose body the encoder did not compare (see shortlist.py).
@@ -73,6 +79,10 @@ NOT_SHORTLISTED = "body not compared by the encoder (not on this query's shortli
 
 class SemanticFallbackWarning(UserWarning):
     """The embedding model is unavailable, so recall uses the lexical selector."""
+
+
+class VectorCacheWarning(UserWarning):
+    """The vector cache folder cannot be used, so vectors are kept in memory only."""
 
 
 def _full_text_route(query: str) -> str | None:
@@ -124,6 +134,7 @@ class SemanticSelector:
         self._encoded = 0  # texts encoded so far by the call under way
         self._encoder = encoder
         self._cache: VectorCache | None = None
+        self._cache_problem_said = False
         self._index: DirIndex | None = None
         self._queries: dict[str, np.ndarray] = {}
         self._lock = threading.Lock()
@@ -151,6 +162,10 @@ class SemanticSelector:
         """The on-disk vector cache under cache_dir, opened on first use."""
         if self._cache is None:
             self._cache = VectorCache(self.cache_dir / CACHE_FILENAME)
+        if self._cache.problem and not self._cache_problem_said:
+            # An unwritable XDG_CACHE_HOME or HOME: recall goes on, and says so once.
+            self._cache_problem_said = True
+            warnings.warn(self._cache.problem, VectorCacheWarning, stacklevel=3)
         return self._cache
 
     def dir_index(self) -> DirIndex:

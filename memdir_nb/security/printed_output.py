@@ -28,6 +28,11 @@ from typing import Any, TextIO
 from memdir_nb.spec.text import terminal_safe
 
 
+def _escaped_for(text: str, encoding: str) -> str:
+    """Text with each character the encoding lacks written as its backslash escape."""
+    return text.encode(encoding, "backslashreplace").decode(encoding)
+
+
 class TerminalSafeStream:
     """A text stream that writes everything through terminal_safe to the stream it wraps."""
 
@@ -42,7 +47,13 @@ class TerminalSafeStream:
             safe = "\r" + terminal_safe(text[1:])
         else:
             safe = terminal_safe(text)
-        self.raw.write(safe)
+        try:
+            self.raw.write(safe)
+        except UnicodeEncodeError:
+            # A stream whose encoding lacks a character (LANG=C without Python's UTF-8 mode, a
+            # Latin-1 terminal) gets its escape instead: the line prints, the command goes on.
+            # The wrapper encodes the whole text before writing, so nothing was half-written.
+            self.raw.write(_escaped_for(safe, getattr(self.raw, "encoding", None) or "ascii"))
         return len(text)
 
     def writelines(self, lines: Any) -> None:

@@ -124,6 +124,12 @@ def local_date(now_ms: float) -> _dt.date:
     return _dt.date(*time.localtime(now_ms / 1000)[:3])
 
 
+def utc_date(now_ms: float) -> _dt.date:
+    """The UTC calendar date of a clock reading in milliseconds: a date that is the same on
+    every machine (no single moment has one local date from UTC-12 to UTC+14)."""
+    return _dt.date(*time.gmtime(now_ms / 1000)[:3])
+
+
 def _weekday_anchored(line: str, start: int, end: int) -> bool:
     """Whether a weekday name sits right next to an absolute date ('Thursday 2026-03-05')."""
     after = line[end : end + 24]

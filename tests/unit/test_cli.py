@@ -1003,3 +1003,20 @@ def test_list_of_a_home_folder_takes_in_the_xdg_claude_home_beside_dot_claude(
     assert main(["list", "--home", str(w.home)]) == 0
     out = capsys.readouterr().out
     assert "2 memory dirs found." in out and str(old) in out
+
+
+def test_a_locale_that_is_not_utf8_still_reads_accented_memory_names(tmp_path: Path) -> None:
+    # LANG=C with Python's UTF-8 coercion off: Python would read file names (and argv) as ASCII,
+    # refuse "café_notes.md" as "not valid UTF-8" and fail to print a dash. The command runs
+    # again in UTF-8 mode, with the query handed on as the bytes it came as.
+    mem = tmp_path / "memory"
+    mem.mkdir()
+    (mem / "café_notes.md").write_text(
+        "---\nname: Café\ndescription: where the team meets — Zürich\ntype: reference\n---\n\nx\n",
+        encoding="utf-8",
+    )
+    env = {"LC_ALL": "C", "LANG": "C", "PYTHONUTF8": "0", "PYTHONCOERCECLOCALE": "0"}
+    out = run_env("scan", str(mem), env=env)
+    assert out.returncode == 0, out.stderr
+    assert "café_notes.md" in out.stdout and "where the team meets — Zürich" in out.stdout
+    assert "skipped" not in out.stdout + out.stderr

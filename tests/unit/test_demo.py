@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import os
 import re
 import time
 from collections import Counter
@@ -108,8 +109,30 @@ def test_project_dates_are_absolute_and_move_with_now_ms(tmp_path: Path) -> None
             shifted += 1
     assert shifted >= 10
     freeze = a["team/project_merge_freeze.md"]
-    today = dt.date(*time.localtime(NOW_MS / 1000)[:3])
+    today = dt.datetime.fromtimestamp(NOW_MS / 1000, dt.UTC).date()
     assert (today + dt.timedelta(days=9)).isoformat() in freeze.description
+
+
+def _memories_in_zone(zone: str) -> list[tuple[str, str, str]]:
+    """The demo's memories (path, description, body) built as of DEMO_NOW_MS with TZ=zone."""
+    old = os.environ.get("TZ")
+    os.environ["TZ"] = zone
+    time.tzset()
+    try:
+        return [(m.path, m.description, m.body) for m in demo.demo_memories(demo.DEMO_NOW_MS)]
+    finally:
+        if old is None:
+            os.environ.pop("TZ", None)
+        else:
+            os.environ["TZ"] = old
+        time.tzset()
+
+
+@pytest.mark.parametrize("zone", ["Pacific/Auckland", "Pacific/Kiritimati", "Etc/GMT+12"])
+def test_the_demo_says_the_same_dates_in_every_time_zone(zone: str) -> None:
+    # New Zealand is UTC+12 in June: the demo's noon-UTC "now" is already the next day there,
+    # and its memories named other dates, so notebook 03's scores moved (0.17 -> 0.18).
+    assert _memories_in_zone(zone) == _memories_in_zone("UTC")
 
 
 def test_recall_playground_queries_have_a_clear_target(built: Path) -> None:

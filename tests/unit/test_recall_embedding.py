@@ -217,3 +217,10 @@ def test_the_padding_rows_of_a_pass_never_reach_a_vector(encoder: MiniLMEncoder)
         assert np.isfinite(alone).all()
         assert abs(float(np.linalg.norm(alone)) - 1.0) < 1e-5
         assert np.allclose(alone, row, atol=1e-6)
+
+
+def test_a_lone_surrogate_is_encoded_as_the_replacement_character(encoder: MiniLMEncoder) -> None:
+    # A query typed in a locale that is not UTF-8 (or a Latin-1 byte in argv) reaches Python as
+    # a lone surrogate ("caf\udce9"); the tokenizer refuses such a str with a TypeError.
+    got = encoder.encode(["caf\udce9 deploy"])
+    assert np.array_equal(got, encoder.encode(["caf\ufffd deploy"]))

@@ -18,6 +18,7 @@ from memdir_nb.recall.semantic import (
     NOT_SHORTLISTED,
     SemanticFallbackWarning,
     SemanticSelector,
+    VectorCacheWarning,
 )
 from memdir_nb.recall.shortlist import BODY_SHORTLIST_ALL_UP_TO
 from memdir_nb.storage.scan import scan_memory_files
@@ -236,6 +237,24 @@ def test_an_unchanged_dir_reopened_in_a_new_process_encodes_nothing(
         runs.append(json.loads(out.stdout.strip().splitlines()[-1]))
     assert runs[0][0] == _texts_to_encode(memory_dir)
     assert runs[1] == [0, runs[0][1]]
+
+
+def test_a_cache_folder_that_cannot_be_written_is_named_once_and_recall_still_answers(
+    memory_dir: Path, tmp_path: Path
+) -> None:
+    # XDG_CACHE_HOME on a read-only mount, or pointing at a file: vectors are kept in memory
+    # only, and the person is told where and what to set, once, instead of nothing at all.
+    blocker = tmp_path / "a-file"
+    blocker.write_text("not a folder", encoding="utf-8")
+    selector = SemanticSelector(cache_dir=blocker / "memdir_nb", progress=False)
+    query = "Write integration tests and mock the database"
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        first = selector.select(query, scan_memory_files(memory_dir))
+        second = selector.select(query, scan_memory_files(memory_dir))
+    said = [str(w.message) for w in caught if issubclass(w.category, VectorCacheWarning)]
+    assert len(said) == 1 and str(blocker) in said[0] and "MEMDIR_NB_CACHE_DIR" in said[0]
+    assert first == second == ["feedback_testing.md"]
 
 
 def test_missing_model_package_falls_back_to_lexical_and_warns_once(

@@ -58,3 +58,15 @@ def test_terminal_safe_streams_puts_the_streams_back_after_the_block(
     print("\tplain")
     assert sys.stdout is out
     assert out.getvalue() == "\\x1b[31mred\n\tplain\n"
+
+
+def test_a_stream_that_cannot_encode_a_character_prints_its_escape_instead() -> None:
+    # LANG=C with Python's UTF-8 coercion off (PYTHONUTF8=0), or a Latin-1 terminal: stdout is
+    # ASCII, and a memory named "Zürich — notes" must still print, as an escape, not end the
+    # command with "error: 'ascii' codec can't encode".
+    buffer = io.BytesIO()
+    raw = io.TextIOWrapper(buffer, encoding="ascii", errors="strict")
+    stream = TerminalSafeStream(raw)
+    stream.write("Zürich — 日本\n")
+    raw.flush()
+    assert buffer.getvalue() == b"Z\\xfcrich \\u2014 \\u65e5\\u672c\n"

@@ -10,7 +10,7 @@ from types import MappingProxyType
 
 from memdir_nb.clock import now_ms_problem, system_clock_ms
 from memdir_nb.spec.constants import ENTRYPOINT_NAME, TEAM_DIRNAME
-from memdir_nb.spec.dates import local_date
+from memdir_nb.spec.dates import utc_date
 from memdir_nb.spec.taxonomy import MemoryType, Scope, scope_of_path
 
 DAY_MS = 86_400_000
@@ -159,8 +159,13 @@ DateFn = Callable[[int], str]  # a day offset from today -> ISO date
 
 
 def date_fn(now_ms: float) -> DateFn:
-    """A helper that turns a day offset from today into an ISO date string."""
-    today = local_date(now_ms)
+    """A helper that turns a day offset from today into an ISO date string.
+
+    "Today" is the UTC date of now_ms, so the memories say the same dates in every time zone
+    (DEMO_NOW_MS, noon UTC, is already the next day in New Zealand) and the notebooks' stored
+    outputs hold there too. The daily log stays named by the local date, as KAIROS names it.
+    """
+    today = utc_date(now_ms)
 
     def d(offset_days: int) -> str:
         return (today + _dt.timedelta(days=offset_days)).isoformat()
