@@ -502,6 +502,33 @@ def build_names_besides_entries_dir(root: Path) -> Path:
     return root
 
 
+def build_latin1_index_dir(root: Path) -> Path:
+    """A dir an older editor saved in Latin-1: its MEMORY.md and one memory are not UTF-8 (an
+    accented word as one byte), beside a memory in UTF-8. A save must refuse to rewrite the
+    index, and every view must still show the rest.
+    """
+    _put(
+        root / "feedback_review_tone.md",
+        flat_memory(
+            "Review tone",
+            "Code review comments stay short and name the fix",
+            "feedback",
+            "One line per comment.\n\n**Why:** long reviews went unread.\n\n"
+            "**How to apply:** every review.",
+        ),
+    )
+    latin1 = root / "project_caf\u00e9_menu.md"
+    latin1.write_bytes(
+        "---\nname: Menu du caf\u00e9\ndescription: Le menu change chaque lundi\n"
+        "type: project\n---\n\nLe caf\u00e9 ouvre \u00e0 huit heures.\n".encode("latin-1")
+    )
+    (root / "MEMORY.md").write_bytes(
+        "# M\u00e9moire\n\n- [Review tone](feedback_review_tone.md) - short comments\n"
+        "- [Menu du caf\u00e9](project_caf\u00e9_menu.md) - lundi\n".encode("latin-1")
+    )
+    return root
+
+
 REAL_DIR_BUILDERS: dict[str, Callable[[Path], Path]] = {
     "agent-memory-parent": build_agent_memory_parent_dir,
     "repo-root-targets": build_repo_root_targets_dir,
@@ -521,6 +548,7 @@ REAL_DIR_BUILDERS: dict[str, Callable[[Path], Path]] = {
     "untyped-past-cap": build_untyped_past_cap_dir,
     "agent-beside-index": build_agent_beside_index_dir,
     "names-besides-entries": build_names_besides_entries_dir,
+    "latin1-index": build_latin1_index_dir,
 }
 
 
