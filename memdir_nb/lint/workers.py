@@ -10,7 +10,9 @@ The second core is used only where machine.fork_pays says it is safe and pays, f
 PARALLEL_MIN_FILES files on: below that, forking the worker and sending its results back
 (about 3 ms here, plus about 30 µs a file) costs more than it saves. The result is the same either way: each file
 is read and linted by the same function, the halves are put back in the listing's order, and
-machine.in_two_processes does a failed worker's half here.
+machine.in_two_processes does a failed worker's half here. A file whose findings lint.kept
+holds from an earlier pass in this process is read but its rules are not run again (its
+stale-project finding is: it depends on the time).
 """
 
 from __future__ import annotations
