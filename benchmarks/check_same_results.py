@@ -7,8 +7,8 @@ files; --sizes for others), the demo memory dir (built into a temporary folder a
 time), and the memory dirs under notebooks/data and tests/data. To run it on another
 checkout's code, put that checkout first: PYTHONPATH=/path/to/checkout. --plan-only leaves the
 lint findings out (for speed work on the planner); --cache names another folder of bench dirs;
---repeat plans each dir twice in the process (the planner keeps caches between plans) and
-fails when the second plan differs from the first.
+--repeat plans and lints each dir twice in the process (the planner and lint keep caches
+between passes) and fails when the second plan or lint differs from the first.
 
   python benchmarks/check_same_results.py --out /tmp/before.json
   python benchmarks/check_same_results.py --compare /tmp/before.json /tmp/after.json
@@ -90,7 +90,28 @@ def _dirs(tmp: Path, sizes: list[int], cache: Path) -> dict[str, tuple[Path, flo
         for mem in sorted(base.rglob("memory")):
             if mem.is_dir():
                 dirs[str(mem.relative_to(HERE.parent))] = (mem, NOW_MS)
+    dirs.update(_recall_dirs(tmp / "recall"))
     return dirs
+
+
+def _recall_dirs(tmp: Path) -> dict[str, tuple[Path, float]]:
+    """The memory dirs of benchmarks/data: each recall corpus dir (tune and holdout) and each
+    case file's memories, written as recall_corpus.py and recall_eval.py write them."""
+    from recall_corpus import NOW_MS, materialise_dir
+    from recall_eval import build_memory_dir
+
+    out: dict[str, tuple[Path, float]] = {}
+    for data in sorted((HERE / "data").glob("*.json")):
+        spec = json.loads(data.read_text(encoding="utf-8"))
+        if "dirs" in spec:
+            for i, one in enumerate(spec["dirs"]):
+                target = materialise_dir(one, tmp / data.stem / str(i), now_ms=NOW_MS)
+                out[f"{data.stem}/{i}"] = (target, NOW_MS)
+        elif "memories" in spec:
+            target = tmp / data.stem
+            target.mkdir(parents=True)
+            out[data.stem] = (build_memory_dir(spec, target, now_ms=NOW_MS), NOW_MS)
+    return out
 
 
 def collect(
@@ -98,8 +119,8 @@ def collect(
 ) -> dict[str, Any]:
     """Every dir's lint findings (none when lint is False) and plan.
 
-    repeat: plan each dir twice and keep the second plan, made with what the first left in the
-    process's caches (SystemExit when the two plans differ).
+    repeat: plan and lint each dir twice and keep the second plan and lint, made with what the
+    first left in the process's caches (SystemExit when the two differ).
     """
     out: dict[str, Any] = {}
     with tempfile.TemporaryDirectory() as tmp:
@@ -107,7 +128,10 @@ def collect(
             plan = _plan(root, now_ms)
             if repeat and _plan(root, now_ms) != plan:
                 raise SystemExit(f"{name}: a second plan in the same process differs")
-            out[name] = {"lint": _lint(root, now_ms) if lint else [], "plan": plan}
+            found = _lint(root, now_ms) if lint else []
+            if repeat and lint and _lint(root, now_ms) != found:
+                raise SystemExit(f"{name}: a second lint in the same process differs")
+            out[name] = {"lint": found, "plan": plan}
     return out
 
 
@@ -136,7 +160,7 @@ def main() -> int:
     parser.add_argument("--cache", type=Path, default=DEFAULT_CACHE, help="the bench dirs' cache")
     parser.add_argument("--plan-only", action="store_true", help="plans only, no lint findings")
     parser.add_argument(
-        "--repeat", action="store_true", help="plan each dir twice; the two plans must agree"
+        "--repeat", action="store_true", help="plan and lint each dir twice; the two must agree"
     )
     args = parser.parse_args()
     if args.compare:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import socket
 import subprocess
+import sys
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -843,3 +844,13 @@ def deep_folders() -> Iterator[DeepFolders]:
     yield build
     for top in made:
         subprocess.run(["rm", "-rf", "--", str(top)], check=False)
+
+
+@pytest.fixture(autouse=True)
+def lint_keeps_nothing_from_another_test() -> Iterator[None]:
+    """Each test lints with an empty lint.kept store, so no finding comes from an earlier
+    test's pass (the module is not imported for a test that does not lint)."""
+    kept = sys.modules.get("memdir_nb.lint.kept")
+    if kept is not None:
+        kept.forget_kept()
+    yield

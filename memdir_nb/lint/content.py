@@ -418,15 +418,27 @@ def is_stale(memory_type: MemoryType | None, age_days: int) -> bool:
 
 def lint_memory(mem: MemoryText, *, now_ms: float | None = None) -> list[Finding]:
     """Every finding for one memory file read with read_memory_text."""
+    return stale_findings(mem, now_ms) + content_findings(mem)
 
-    c = Collector(mem.rel)
+
+def stale_findings(mem: MemoryText, now_ms: float | None) -> list[Finding]:
+    """The one finding of a memory that depends on the time (stale-project), first of its findings."""
     days = memory_age_days(mem.mtime_ms, now_ms)
-    if is_stale(mem.header.type, days):
-        c.add(
-            "stale-project",
-            f"project memory last changed {days} days ago; goals and deadlines drift",
-            "check it still holds: update it (with absolute dates) or forget it",
-        )
+    if not is_stale(mem.header.type, days):
+        return []
+    c = Collector(mem.rel)
+    c.add(
+        "stale-project",
+        f"project memory last changed {days} days ago; goals and deadlines drift",
+        "check it still holds: update it (with absolute dates) or forget it",
+    )
+    return c.items
+
+
+def content_findings(mem: MemoryText) -> list[Finding]:
+    """Every finding for one memory but stale-project: a function of what lint.kept.lint_key
+    holds (its path, scope, size and what was read), never of the time or its mtime."""
+    c = Collector(mem.rel)
     if mem.binary:
         c.add(
             "not-text",

@@ -10,7 +10,9 @@ The second core is used only where machine.fork_pays says it is safe and pays, f
 PARALLEL_MIN_FILES files on: below that, forking the worker and sending its results back
 (about 3 ms here, plus about 30 µs a file) costs more than it saves. The result is the same either way: each file
 is read and linted by the same function, the halves are put back in the listing's order, and
-machine.in_two_processes does a failed worker's half here.
+machine.in_two_processes does a failed worker's half here. A file whose findings lint.kept
+holds from an earlier pass in this process is read but its rules are not run again (its
+stale-project finding is: it depends on the time).
 """
 
 from __future__ import annotations
@@ -19,8 +21,9 @@ from collections.abc import Callable, Sequence
 from functools import partial
 
 from memdir_nb.formats.manifest import MemoryHeader
-from memdir_nb.lint.content import lint_memory
+from memdir_nb.lint.content import content_findings, stale_findings
 from memdir_nb.lint.findings import Finding, MemoryText
+from memdir_nb.lint.kept import Kept, keep, keeps, kept_findings, lint_key
 from memdir_nb.lint.reading import read_listed
 from memdir_nb.machine import fork_pays, in_two_processes
 from memdir_nb.storage.access import ContainedReader
@@ -31,6 +34,9 @@ PARALLEL_MIN_FILES = 100  # measured break-even: about 30 files (docs/performanc
 # A file's text, header and findings; the text is None where the caller asked for findings only
 # (keep_texts=False), so a forked worker does not pickle every text back (docs/performance.md).
 Linted = tuple[MemoryText | None, MemoryHeader, list[Finding]]
+# The same, and the file's key and findings to keep when they were worked out (lint.kept): a
+# forked worker's are sent back with its results and kept in this process.
+Done = tuple[MemoryText | None, MemoryHeader, list[Finding], Kept | None]
 Step = Callable[[int], object]  # told how many files were just done (a progress bar's update)
 
 
@@ -47,12 +53,15 @@ def read_and_lint_files(
     step: Step | None = None,
     weight: int = 1,
     keep_texts: bool = True,
-) -> list[Linted | SkippedFile]:
+    kept: bool = False,
+) -> list[Done | SkippedFile]:
     """Each listed file read once and linted, in order; step(weight) after each one.
 
     keep_texts=False gives None in place of each MemoryText (the findings and header only).
+    kept: take a file's findings from lint.kept when its key is there; the findings worked out
+    instead come back with their key, to be kept by the caller.
     """
-    out: list[Linted | SkippedFile] = []
+    out: list[Done | SkippedFile] = []
     with ContainedReader(root, real_root=real_root, check_before_open=False) as reader:
         # The walk has just lstat'ed every file, so the reader skips its own pre-open lstat;
         # the no-follow open and the fstat after it still refuse anything swapped in since.
@@ -61,8 +70,16 @@ def read_and_lint_files(
             if isinstance(got, SkippedFile):
                 out.append(got)
             else:
-                findings = lint_memory(got[0], now_ms=now_ms)
-                out.append((got[0] if keep_texts else None, got[1], findings))
+                mem = got[0]
+                new: Kept | None = None
+                key = lint_key(mem) if kept else None
+                found = None if key is None else kept_findings(key)
+                if found is None:
+                    found = tuple(content_findings(mem))
+                    new = None if key is None else (key, found)
+                # lint_memory's findings, in its order
+                findings = [*stale_findings(mem, now_ms), *found]
+                out.append((mem if keep_texts else None, got[1], findings, new))
             if step is not None:
                 step(weight)
     return out
@@ -91,12 +108,17 @@ def read_and_lint(
     if workers is not None and workers not in (1, 2):
         raise ValueError(f"workers must be 1, 2 or None (automatic), not {workers!r}")
     two = second_core_pays(len(files)) if workers is None else workers == 2
+    kept = keeps(len(files))
     if not two or len(files) < 2:
-        out = read_and_lint_files(root, real_root, files, now_ms, step, keep_texts=keep_texts)
+        done = read_and_lint_files(
+            root, real_root, files, now_ms, step, keep_texts=keep_texts, kept=kept
+        )
         if meanwhile is not None:
             meanwhile()
-        return out
-    return _in_two(root, real_root, list(files), now_ms, step, keep_texts, meanwhile)
+    else:
+        done = _in_two(root, real_root, list(files), now_ms, step, keep_texts, kept, meanwhile)
+    keep([d[3] for d in done if not isinstance(d, SkippedFile) and d[3] is not None])
+    return [d if isinstance(d, SkippedFile) else d[:3] for d in done]
 
 
 def _capped(step: Step | None, total: int) -> Step | None:
@@ -121,13 +143,16 @@ def _in_two(
     now_ms: float | None,
     step: Step | None,
     keep_texts: bool,
+    kept: bool,
     meanwhile: Callable[[], object] | None,
-) -> list[Linted | SkippedFile]:
+) -> list[Done | SkippedFile]:
     """A forked worker does every second file while this process does the others, then
     meanwhile() (the worker's half costs it more: the fork's page copies, the pickling)."""
     # Pickling a text and its parsed header back costs the worker and this process about
     # 30 µs a file; a caller that wants findings only is spared it.
-    work = partial(read_and_lint_files, root, real_root, now_ms=now_ms, keep_texts=keep_texts)
+    work = partial(
+        read_and_lint_files, root, real_root, now_ms=now_ms, keep_texts=keep_texts, kept=kept
+    )
     # Each of our files stands for about two, as the worker does one meanwhile; the count
     # stops at the number of files (ours are one more when that number is odd).
     here = partial(
@@ -138,12 +163,13 @@ def _in_two(
         step=_capped(step, len(files)),
         weight=2,
         keep_texts=keep_texts,
+        kept=kept,
     )
     if meanwhile is None:
         return in_two_processes(work, files, here=here)
     then = meanwhile
 
-    def here_then(ours: list[ListedFile]) -> list[Linted | SkippedFile]:
+    def here_then(ours: list[ListedFile]) -> list[Done | SkippedFile]:
         out = here(ours)
         then()
         return out

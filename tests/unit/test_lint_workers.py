@@ -15,6 +15,7 @@ import pytest
 from memdir_nb import machine
 from memdir_nb.lint import workers
 from memdir_nb.lint.driver import LintResult, lint_dir, lint_memory_dir
+from memdir_nb.lint.kept import forget_kept
 from memdir_nb.lint.reading import read_listed
 from memdir_nb.lint.workers import (
     PARALLEL_MIN_FILES,
@@ -38,6 +39,13 @@ def _same(one: LintResult, two: LintResult) -> None:
     assert two.indexes == one.indexes
 
 
+def _fresh(root: Path, n_workers: int) -> LintResult:
+    """lint_dir on n_workers cores with nothing kept from an earlier pass (lint.kept), so each
+    file's rules run where the test says."""
+    forget_kept()
+    return lint_dir(root, now_ms=NOW_MS, workers=n_workers)
+
+
 def _listed(root: Path) -> tuple[MemoryListing, list[ListedFile]]:
     """The dir's listing and its files in the order lint reads them."""
     listing = list_memory_files(root)
@@ -53,7 +61,7 @@ def test_two_cores_read_and_lint_a_dir_exactly_as_one_does(
     real_dir: Callable[[str], Path], kind: str
 ) -> None:
     root = real_dir(kind)
-    _same(lint_dir(root, now_ms=NOW_MS, workers=1), lint_dir(root, now_ms=NOW_MS, workers=2))
+    _same(_fresh(root, 1), _fresh(root, 2))
 
 
 @linux_only
@@ -63,10 +71,10 @@ def test_two_cores_give_every_finding_of_the_demo_dir(tmp_path: Path) -> None:
     (root / "reference_blob.md").write_bytes(b"---\nname: blob\n---\n\x00\x01")
     (root / "reference_latin1.md").write_bytes("---\nname: café\n---\nbody é\n".encode("latin-1"))
     os.mkfifo(root / "project_pipe.md")
-    one = lint_dir(root, now_ms=NOW_MS, workers=1)
+    one = _fresh(root, 1)
     rules = {f.rule for f in one.findings}
     assert {"not-text", "invalid-utf8", "skipped-by-scan", "relative-date"} <= rules
-    _same(one, lint_dir(root, now_ms=NOW_MS, workers=2))
+    _same(one, _fresh(root, 2))
 
 
 @linux_only
@@ -149,12 +157,12 @@ def test_a_worker_killed_mid_lint_leaves_its_half_to_this_process(
     real_dir: Callable[[str], Path], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     root = real_dir("nested")
-    one = lint_dir(root, now_ms=NOW_MS, workers=1)
+    one = _fresh(root, 1)
     marker = root.parent / "worker-was-killed"
     # The pool sends the function by name; the forked worker finds this one and is SIGKILLed.
     dying = _killed_in_the_worker(os.getpid(), marker)
     monkeypatch.setattr(workers, "read_and_lint_files", dying)
-    _same(one, lint_dir(root, now_ms=NOW_MS, workers=2))
+    _same(one, _fresh(root, 2))
     assert marker.exists()
 
 
