@@ -300,9 +300,10 @@ class MiniLMEncoder:
         scores *= np.float32(1.0 / np.sqrt(head_dim))
         if mask is not None and not mask.all():
             scores += ((1.0 - mask) * np.float32(-1e9))[:, None, None, :]
-        scores -= scores.max(axis=-1, keepdims=True)
+        # the softmax: ndarray.max and .sum are these reductions behind a Python wrapper
+        scores -= np.maximum.reduce(scores, axis=-1, keepdims=True)
         np.exp(scores, out=scores)
-        scores /= scores.sum(axis=-1, keepdims=True)
+        scores /= np.add.reduce(scores, axis=-1, keepdims=True)
         ctx = context[:rows].reshape(batch, length, heads, head_dim)
         np.matmul(scores, v, out=ctx.transpose(0, 2, 1, 3))
         y = _affine(context, layer.out_w, layer.out_b)
