@@ -54,7 +54,7 @@ def _gelu(x: np.ndarray) -> np.ndarray:
     form's limit, -0.0, as 0.5·x·(1 + tanh(z)) does; the pass runs with overflow warnings off.
 
     BERT defines GELU with erf; the tanh form differs by at most about 5e-4 per activation and
-    runs three times faster in numpy (one vectorised exp instead of a polynomial and an exp).
+    runs several times faster in numpy (one vectorised exp instead of erf's polynomial and exp).
     The end-to-end embeddings still agree with sentence-transformers' to a cosine above 0.9999
     (tests/unit/test_recall_embedding.py).
     """
