@@ -44,6 +44,7 @@ from memdir_nb.toolloop import memory_text as text
 from memdir_nb.toolloop.memory_paths import (
     INDEX_PATHS,
     ToolPath,
+    links_before_targets,
     require_folder_path,
     require_memory_file,
     require_other_file,
@@ -131,7 +132,7 @@ class MemoryDirBackend:
             raise MemoryCommandError(str(exc)) from exc
         except PathTraversalError as exc:
             raise MemoryCommandError(
-                f"Path {shown} is refused: {exc}. Nothing was written."
+                f"Path {shown} is refused: {str(exc).rstrip('.')}. Nothing was written."
             ) from exc
         except (OSError, ValueError) as exc:
             raise MemoryCommandError(
@@ -376,10 +377,8 @@ class MemoryDirBackend:
                     errno.ENAMETOOLONG,
                     f"a folder inside {tp.shown} {too_deep}, so the folder was left as it is",
                 )
-            for name in sorted(files):
-                if not name.startswith("."):
-                    found.append(name if base == "." else f"{base}/{name}")
-        return found
+            found += [f"{base}/{n}".removeprefix("./") for n in sorted(files) if n[0] != "."]
+        return links_before_targets(self.real_root, found)
 
     def _remove_empty_folders(self, tp: ToolPath) -> None:
         """rmdir the folders a folder delete or rename emptied (never the root, never hidden ones)."""
