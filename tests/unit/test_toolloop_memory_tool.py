@@ -949,3 +949,22 @@ def test_a_folder_holding_a_link_to_a_file_beside_it_moves_whole(
         (batch,) = (Path(tool.memory_dir) / ".trash").iterdir()
         assert restore(tool.memory_dir, batch.name) == ["proj/in.md", "proj/a.md"]
         assert (folder / "in.md").read_text() == USER
+
+
+@pytest.mark.parametrize("command", ["delete", "rename"])
+def test_a_folder_holding_a_link_to_another_folder_moves_with_the_link(
+    tool: MemdirMemoryTool, command: str
+) -> None:
+    # attack round 18: the walk listed a link to a folder as a folder it does not enter, so it
+    # was never moved: the step answered "Successfully deleted" (or renamed) and left the
+    # folder standing with the link in it
+    run(tool, command="create", path="/memories/proj/a.md", file_text=USER)
+    run(tool, command="create", path="/memories/other/b.md", file_text=USER)
+    folder = Path(tool.memory_dir) / "proj"
+    (folder / "more").symlink_to("../other", target_is_directory=True)
+    if command == "delete":
+        answer = run(tool, command=command, path="/memories/proj")
+    else:
+        answer = run(tool, command=command, old_path="/memories/proj", new_path="/memories/p2")
+    assert answer.startswith("Successfully") and not os.path.lexists(folder)
+    assert (Path(tool.memory_dir) / "other" / "b.md").read_text() == USER  # not followed
