@@ -10,6 +10,7 @@ files themselves are gated by the one name gate, memdir_nb.formats.names.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import posixpath
 from dataclasses import dataclass
@@ -239,3 +240,16 @@ def links_before_targets(real_root: str, rels: list[str]) -> list[str]:
     restore puts the link back while its target is still beside it.
     """
     return sorted(rels, key=lambda rel: -_links_to_a_file(os.path.join(real_root, rel)))
+
+
+def secure_makedirs(path: str) -> None:
+    """Create path and its missing parents as 0700, whatever the umask."""
+    missing: list[str] = []
+    current = os.path.abspath(path)
+    while not os.path.lexists(current):
+        missing.append(current)
+        current = os.path.dirname(current)
+    for folder in reversed(missing):
+        with contextlib.suppress(FileExistsError):
+            os.mkdir(folder, 0o700)
+            os.chmod(folder, 0o700)

@@ -81,6 +81,18 @@ def renamed(old: str, new: str) -> str:
     return f"Successfully renamed {old} to {new}"
 
 
+def folder_left(path: str, standing: bool) -> str:
+    """The note for a folder a delete or rename emptied of what the tool sees but left standing
+    (a `.DS_Store` a Mac synced in): "deleted" alone was untrue (attack round 18)."""
+    if not standing:
+        return ""
+    return (
+        f"\n\nNote: {path} still holds hidden items (names starting with a dot, such as "
+        ".DS_Store), which the memory tool never shows or touches, so the folder stays; the "
+        "user can remove them by hand."
+    )
+
+
 # --- sizes, numbering, views ------------------------------------------------------------------
 
 

@@ -968,3 +968,19 @@ def test_a_folder_holding_a_link_to_another_folder_moves_with_the_link(
         answer = run(tool, command=command, old_path="/memories/proj", new_path="/memories/p2")
     assert answer.startswith("Successfully") and not os.path.lexists(folder)
     assert (Path(tool.memory_dir) / "other" / "b.md").read_text() == USER  # not followed
+
+
+def test_a_folder_step_that_leaves_hidden_files_says_the_folder_stays(
+    tool: MemdirMemoryTool,
+) -> None:
+    # attack round 18: a folder synced from a Mac holds a .DS_Store, which the tool never
+    # touches; "Successfully deleted /memories/proj" was answered while /memories/proj stayed
+    run(tool, command="create", path="/memories/proj/a.md", file_text=USER)
+    run(tool, command="create", path="/memories/notes/b.md", file_text=USER)
+    for name in ("proj", "notes"):
+        (Path(tool.memory_dir) / name / ".DS_Store").write_bytes(b"\0\0\0\1Bud1")
+    deleted = run(tool, command="delete", path="/memories/proj")
+    moved = run(tool, command="rename", old_path="/memories/notes", new_path="/memories/n2")
+    for answer, name in ((deleted, "proj"), (moved, "notes")):
+        assert f"/memories/{name} still holds hidden items" in answer
+        assert (Path(tool.memory_dir) / name / ".DS_Store").exists()
