@@ -356,8 +356,7 @@ class MemoryDirBackend:
             )
 
         for folder, dirs, files in os.walk(tp.real, onerror=unlistable):
-            files += [d for d in dirs if os.path.islink(os.path.join(folder, d))]  # moved as links
-            dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d not in files)
+            dirs[:] = sorted(d for d in dirs if not d.startswith("."))
             base = os.path.relpath(folder, self.real_root).replace(os.sep, "/")
             level = 0 if base == "." else base.count("/") + 1
             too_deep = depth_problem(level + 1) if dirs else None

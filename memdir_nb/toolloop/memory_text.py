@@ -82,14 +82,15 @@ def renamed(old: str, new: str) -> str:
 
 
 def folder_left(path: str, standing: bool) -> str:
-    """The note for a folder a delete or rename emptied of what the tool sees but left standing
-    (a `.DS_Store` a Mac synced in): "deleted" alone was untrue (attack round 18)."""
+    """The note for a folder a delete or rename emptied of its files but left standing: it
+    holds a `.DS_Store` a Mac synced in, or a link to a folder (which a trash batch could not
+    put back: restore writes memory names only). "deleted" alone was untrue (attack round 18)."""
     if not standing:
         return ""
     return (
-        f"\n\nNote: {path} still holds hidden items (names starting with a dot, such as "
-        ".DS_Store), which the memory tool never shows or touches, so the folder stays; the "
-        "user can remove them by hand."
+        f"\n\nNote: {path} still holds items the memory tool does not move (hidden names such "
+        "as .DS_Store, or links to folders), so the folder stays; the user can remove them by "
+        "hand."
     )
 
 

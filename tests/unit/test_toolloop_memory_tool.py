@@ -951,36 +951,24 @@ def test_a_folder_holding_a_link_to_a_file_beside_it_moves_whole(
         assert (folder / "in.md").read_text() == USER
 
 
-@pytest.mark.parametrize("command", ["delete", "rename"])
-def test_a_folder_holding_a_link_to_another_folder_moves_with_the_link(
-    tool: MemdirMemoryTool, command: str
-) -> None:
-    # attack round 18: the walk listed a link to a folder as a folder it does not enter, so it
-    # was never moved: the step answered "Successfully deleted" (or renamed) and left the
-    # folder standing with the link in it
-    run(tool, command="create", path="/memories/proj/a.md", file_text=USER)
-    run(tool, command="create", path="/memories/other/b.md", file_text=USER)
-    folder = Path(tool.memory_dir) / "proj"
-    (folder / "more").symlink_to("../other", target_is_directory=True)
-    if command == "delete":
-        answer = run(tool, command=command, path="/memories/proj")
-    else:
-        answer = run(tool, command=command, old_path="/memories/proj", new_path="/memories/p2")
-    assert answer.startswith("Successfully") and not os.path.lexists(folder)
-    assert (Path(tool.memory_dir) / "other" / "b.md").read_text() == USER  # not followed
-
-
-def test_a_folder_step_that_leaves_hidden_files_says_the_folder_stays(
+def test_a_folder_step_that_leaves_items_behind_says_the_folder_stays(
     tool: MemdirMemoryTool,
 ) -> None:
     # attack round 18: a folder synced from a Mac holds a .DS_Store, which the tool never
-    # touches; "Successfully deleted /memories/proj" was answered while /memories/proj stayed
-    run(tool, command="create", path="/memories/proj/a.md", file_text=USER)
-    run(tool, command="create", path="/memories/notes/b.md", file_text=USER)
-    for name in ("proj", "notes"):
-        (Path(tool.memory_dir) / name / ".DS_Store").write_bytes(b"\0\0\0\1Bud1")
-    deleted = run(tool, command="delete", path="/memories/proj")
-    moved = run(tool, command="rename", old_path="/memories/notes", new_path="/memories/n2")
-    for answer, name in ((deleted, "proj"), (moved, "notes")):
-        assert f"/memories/{name} still holds hidden items" in answer
-        assert (Path(tool.memory_dir) / name / ".DS_Store").exists()
+    # touches, and a link to a folder is no file it moves; "Successfully deleted
+    # /memories/proj" was answered while /memories/proj stayed with them
+    root = Path(tool.memory_dir)
+    for name in ("proj", "notes", "linked"):
+        run(tool, command="create", path=f"/memories/{name}/a.md", file_text=USER)
+    (root / "proj" / ".DS_Store").write_bytes(b"\0\0\0\1Bud1")
+    (root / "notes" / ".DS_Store").write_bytes(b"\0\0\0\1Bud1")
+    (root / "linked" / "more").symlink_to("../notes", target_is_directory=True)
+    answers = {
+        "proj": run(tool, command="delete", path="/memories/proj"),
+        "linked": run(tool, command="delete", path="/memories/linked"),
+        "notes": run(tool, command="rename", old_path="/memories/notes", new_path="/memories/n2"),
+    }
+    for name, answer in answers.items():
+        assert answer.startswith("Successfully"), answer
+        assert f"/memories/{name} still holds items the memory tool does not move" in answer
+        assert os.path.lexists(root / name) and not (root / name / "a.md").exists()
