@@ -53,8 +53,7 @@ from memdir_nb.spec.taxonomy import MemoryType
 from memdir_nb.storage.access import ContainedReader, MissingFile, ReadRefused, ReadResult
 from memdir_nb.storage.containment import absolute_dir
 from memdir_nb.storage.index_files import IndexTargets, nested_index_references
-from memdir_nb.storage.listing import ListedFile
-from memdir_nb.storage.scan import list_memory_files
+from memdir_nb.storage.listing import ListedFile, list_memory_files, one_name_per_file
 
 __all__ = [
     "CONTRADICTION_MIN_SHARED",
@@ -166,7 +165,9 @@ def _read_memories(snap: _Snapshot) -> list[_Mem]:
     # the parsing, cost less than the two taking turns (docs/performance.md, eighteenth
     # session). Only the text is kept (the snapshot keeps it anyway), not the bytes read.
     read: list[tuple[ListedFile, str, int]] = []
-    for listed in list_memory_files(snap.root).files:
+    files, aliases = one_name_per_file(list_memory_files(snap.root).files)
+    snap.notes += [f"{a} is another name of {k}; left out of consolidation" for a, k in aliases]
+    for listed in files:
         got = snap.read_listed(listed)
         if got is not None:
             read.append((listed, *got))

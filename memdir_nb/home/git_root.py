@@ -12,6 +12,7 @@ is not followed, by git or by hand: the folder holding it is its own root.
 
 from __future__ import annotations
 
+import errno
 import logging
 import os
 import shutil
@@ -87,10 +88,19 @@ def _find_root_with_git(start: Path, git: str) -> Path | None:
     return common
 
 
-def _read_small(path: Path) -> str:
-    """A git pointer file's text: a regular file only (never a FIFO), bounded; OSError otherwise."""
+def _read_git_text(path: Path, cap: int) -> str:
+    """A git bookkeeping file's text: a regular file only (never a FIFO), bounded, UTF-8 and
+    without a NUL byte (no path holds one: handed to realpath, a NUL raised ValueError out of
+    `where` and `doctor`, attack round 18); OSError or UnicodeDecodeError otherwise."""
+    text = read_regular_file(path, cap).data.decode("utf-8")
+    if "\0" in text:
+        raise OSError(errno.EINVAL, f"{path} holds a NUL byte, so it names no path")
+    return text
 
-    return read_regular_file(path, GIT_POINTER_READ_MAX_BYTES).data.decode("utf-8").strip()
+
+def _read_small(path: Path) -> str:
+    """A git pointer file's text (_read_git_text), stripped."""
+    return _read_git_text(path, GIT_POINTER_READ_MAX_BYTES).strip()
 
 
 def _read_gitfile(dot_git: Path) -> Path | None:
@@ -112,7 +122,7 @@ def _resolve_from(base: Path, text: str) -> Path:
 def _core_worktree(config: Path) -> str | None:
     """core.worktree from a git config file (a submodule's), or None; bounded, regular file only."""
     try:
-        text = read_regular_file(config, GIT_CONFIG_READ_MAX_BYTES).data.decode("utf-8")
+        text = _read_git_text(config, GIT_CONFIG_READ_MAX_BYTES)
     except (OSError, UnicodeDecodeError):
         return None
     section = ""

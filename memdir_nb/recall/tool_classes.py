@@ -9,12 +9,11 @@ bounded in bytes as well as in entries (spec.bounded_cache).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from functools import lru_cache
+from collections.abc import Hashable, Sequence
 from typing import TYPE_CHECKING
 
 from memdir_nb.recall.lexical import ToolKey, classify_for_tools, header_text
-from memdir_nb.spec.bounded_cache import ByteBoundedLRU
+from memdir_nb.spec.bounded_cache import ByteBoundedLRU, bounded_cache, weight_of
 from memdir_nb.spec.constants import CACHE_MAX_BYTES
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -28,7 +27,13 @@ _TOOL_SETS_KEPT = 16
 _TOOL_SET_MAX_BYTES = CACHE_MAX_BYTES // _TOOL_SETS_KEPT
 
 
-@lru_cache(maxsize=_TOOL_SETS_KEPT)
+def _set_weight(args: tuple[Hashable, ...], _: object) -> int:
+    # the tools' own bytes (a replayed transcript names them: a crafted name may be a line
+    # long, attack round 18) and the room its classes may take
+    return weight_of(args) + _TOOL_SET_MAX_BYTES
+
+
+@bounded_cache(max_entries=_TOOL_SETS_KEPT, max_bytes=2 * CACHE_MAX_BYTES, weigh=_set_weight)
 def _classes_by_text(keys: tuple[ToolKey, ...]) -> ByteBoundedLRU[tuple[str, ...], str | None]:
     # header_text -> classify_for_tools under these keys, filled by tool_classes
     return ByteBoundedLRU(max_entries=65_536, max_bytes=_TOOL_SET_MAX_BYTES)

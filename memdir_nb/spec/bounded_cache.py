@@ -44,14 +44,22 @@ _OTHER_BYTES = 64  # an object weight_of does not look inside (shared ones are c
 
 
 def weight_of(obj: object) -> int:
-    """About how many bytes obj holds: strings and bytes as allocated, containers with what
-    they hold (each item again, even when shared: an over-count keeps the bound safe)."""
+    """About how many bytes obj holds: strings and bytes as allocated, containers, dicts and
+    dataclasses with what they hold (each item again, even when shared: an over-count keeps
+    the bound safe)."""
     if isinstance(obj, (str, bytes)):
         return sys.getsizeof(obj)
     if isinstance(obj, (tuple, list, frozenset, set)):
         return _CONTAINER_BYTES + 8 * len(obj) + sum(map(weight_of, obj))
     if obj is None or isinstance(obj, (bool, int, float)):
         return 0  # small, and mostly shared (None, True, small ints) or inside a tuple's slot
+    if isinstance(obj, dict):
+        return _CONTAINER_BYTES + 16 * len(obj) + sum(map(weight_of, obj.items()))
+    # A dataclass (recall's ToolKey, made from a tool name a transcript names) holds what its
+    # fields hold: counted as _OTHER_BYTES, a 100 KB name was kept as 64 bytes (attack round 18)
+    fields = getattr(type(obj), "__dataclass_fields__", None)
+    if fields is not None:
+        return _OTHER_BYTES + sum(weight_of(getattr(obj, name, None)) for name in fields)
     return _OTHER_BYTES
 
 

@@ -273,6 +273,32 @@ def list_memory_files(
     return MemoryListing(root, real_root, found, skipped, ignored)
 
 
+def one_name_per_file(
+    files: list[ListedFile],
+) -> tuple[list[ListedFile], list[tuple[str, str]]]:
+    """files with one name for each file (its device and inode), and (name left out, name
+    kept) for the others: the name that is no symlink is kept, else the first.
+
+    A symlink inside the dir to a memory beside it (or a hard link) names the same file: read
+    as a second memory with the same text, a link and its target were near-duplicates, and a
+    dream kept the link and trashed the file it leads to (attack round 18).
+    """
+    chosen: dict[tuple[int, int], ListedFile] = {}
+    for f in files:
+        held = chosen.setdefault((f.st.st_dev, f.st.st_ino), f)
+        if held is not f and held.open_path != held.path and f.open_path == f.path:
+            chosen[(f.st.st_dev, f.st.st_ino)] = f  # the file itself, not a link to it
+    kept: list[ListedFile] = []
+    left: list[tuple[str, str]] = []
+    for f in files:
+        held = chosen[(f.st.st_dev, f.st.st_ino)]
+        if held is f:
+            kept.append(f)
+        else:
+            left.append((f.rel, held.rel))
+    return kept, left
+
+
 def list_daily_logs(memory_dir: str | os.PathLike[str]) -> list[str]:
     """The daily logs under logs/, as paths relative to the memory dir, sorted.
 

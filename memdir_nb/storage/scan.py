@@ -215,9 +215,14 @@ class ScanCache:
             self._hits += counts[0]
             self._misses += counts[1]
             self._racy += counts[2]
-            self._roots[root_key] = new
-            self._roots.move_to_end(root_key)
-            self._root_bytes[root_key] = size
+            if new:
+                self._roots[root_key] = new
+                self._roots.move_to_end(root_key)
+                self._root_bytes[root_key] = size
+            else:  # a dir holding no header (empty, gone, unlistable) keeps no key: one per
+                # dir asked about, counted as 0 bytes, they grew with the calls (attack round 18)
+                self._roots.pop(root_key, None)
+                self._root_bytes.pop(root_key, None)
             total = sum(len(v) for v in self._roots.values())
             total_bytes = sum(self._root_bytes.values())
             kept_roots = len(self._roots)

@@ -44,29 +44,18 @@ from memdir_nb.toolloop import memory_text as text
 from memdir_nb.toolloop.memory_paths import (
     INDEX_PATHS,
     ToolPath,
+    links_before_targets,
     require_folder_path,
     require_memory_file,
     require_other_file,
     resolve,
+    secure_makedirs,
 )
 from memdir_nb.toolloop.memory_text import MemoryCommandError
 
 VIEW_MAX_BYTES = MEMORY_FILE_READ_MAX_BYTES  # the most `view` shows of one file
 LISTING_MAX_ENTRIES = 2_000  # the most entries a folder `view` lists
 T = TypeVar("T")
-
-
-def _secure_makedirs(path: str) -> None:
-    """Create path and its missing parents as 0700, whatever the umask."""
-    missing: list[str] = []
-    current = os.path.abspath(path)
-    while not os.path.lexists(current):
-        missing.append(current)
-        current = os.path.dirname(current)
-    for folder in reversed(missing):
-        with contextlib.suppress(FileExistsError):
-            os.mkdir(folder, 0o700)
-            os.chmod(folder, 0o700)
 
 
 def _not_utf8(shown: str, offset: int) -> str:
@@ -94,7 +83,7 @@ class MemoryDirBackend:
         now_ms: float | None = None,
     ) -> None:
         self.memory_dir = os.path.abspath(os.fspath(memory_dir))
-        _secure_makedirs(self.memory_dir)
+        secure_makedirs(self.memory_dir)
         self.store = MemoryStore(self.memory_dir, config=config, now_ms=now_ms)
         self._config = config
         self._now_ms = now_ms
@@ -131,7 +120,7 @@ class MemoryDirBackend:
             raise MemoryCommandError(str(exc)) from exc
         except PathTraversalError as exc:
             raise MemoryCommandError(
-                f"Path {shown} is refused: {exc}. Nothing was written."
+                f"Path {shown} is refused: {str(exc).rstrip('.')}. Nothing was written."
             ) from exc
         except (OSError, ValueError) as exc:
             raise MemoryCommandError(
@@ -376,10 +365,8 @@ class MemoryDirBackend:
                     errno.ENAMETOOLONG,
                     f"a folder inside {tp.shown} {too_deep}, so the folder was left as it is",
                 )
-            for name in sorted(files):
-                if not name.startswith("."):
-                    found.append(name if base == "." else f"{base}/{name}")
-        return found
+            found += [f"{base}/{n}".removeprefix("./") for n in sorted(files) if n[0] != "."]
+        return links_before_targets(self.real_root, found)
 
     def _remove_empty_folders(self, tp: ToolPath) -> None:
         """rmdir the folders a folder delete or rename emptied (never the root, never hidden ones)."""
@@ -437,7 +424,9 @@ class MemoryDirBackend:
                 self._remove_empty_folders(tp)
 
         self._write_step(tp.shown, step)
-        return text.deleted(tp.shown)
+        return text.deleted(tp.shown) + text.folder_left(
+            tp.shown, folder and os.path.lexists(tp.real)
+        )
 
     def rename(self, old_path: object, new_path: object) -> str:
         old, new = self._resolve(old_path), self._resolve(new_path)
@@ -483,8 +472,10 @@ class MemoryDirBackend:
 
         self._write_step(new.shown, step)
         if not os.path.lexists(new.real):
-            _secure_makedirs(new.real)  # an empty folder moves as an empty folder
-        return text.renamed(old.shown, new.shown)
+            secure_makedirs(new.real)  # an empty folder moves as an empty folder
+        return text.renamed(old.shown, new.shown) + text.folder_left(
+            old.shown, os.path.lexists(old.real)
+        )
 
     def clear_all(self) -> str:
         """Move every visible file to one trash batch (restorable); the dir itself stays."""

@@ -10,6 +10,7 @@ files themselves are gated by the one name gate, memdir_nb.formats.names.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import posixpath
 from dataclasses import dataclass
@@ -216,3 +217,39 @@ def require_folder_path(tp: ToolPath) -> None:
         problem = folder_problem(part)
         if problem:
             raise MemoryCommandError(f"{tp.shown} is not a usable folder: {part!r} {problem}.")
+
+
+def _links_to_a_file(path: str) -> int:
+    """How many symlinks lead from path to what is not one (0 for a file; 40 looked at, at most)."""
+    hops = 0
+    try:
+        while hops < 40 and os.path.islink(path):
+            path = os.path.join(os.path.dirname(path), os.readlink(path))
+            hops += 1
+    except OSError:  # removed meanwhile: the move says so
+        pass
+    return hops
+
+
+def links_before_targets(real_root: str, rels: list[str]) -> list[str]:
+    """The files a folder step moves, each link before what it leads to (else in rels' order).
+
+    Moved after its target, a link to a file beside it ('in.md' -> 'a.md') was dangling, the
+    store refused it, and the whole step was rolled back: such a folder could never be
+    deleted, renamed or cleared (attack round 18). In the trash the order holds too, so a
+    restore puts the link back while its target is still beside it.
+    """
+    return sorted(rels, key=lambda rel: -_links_to_a_file(os.path.join(real_root, rel)))
+
+
+def secure_makedirs(path: str) -> None:
+    """Create path and its missing parents as 0700, whatever the umask."""
+    missing: list[str] = []
+    current = os.path.abspath(path)
+    while not os.path.lexists(current):
+        missing.append(current)
+        current = os.path.dirname(current)
+    for folder in reversed(missing):
+        with contextlib.suppress(FileExistsError):
+            os.mkdir(folder, 0o700)
+            os.chmod(folder, 0o700)

@@ -81,6 +81,19 @@ def renamed(old: str, new: str) -> str:
     return f"Successfully renamed {old} to {new}"
 
 
+def folder_left(path: str, standing: bool) -> str:
+    """The note for a folder a delete or rename emptied of its files but left standing: it
+    holds a `.DS_Store` a Mac synced in, or a link to a folder (which a trash batch could not
+    put back: restore writes memory names only). "deleted" alone was untrue (attack round 18)."""
+    if not standing:
+        return ""
+    return (
+        f"\n\nNote: {path} still holds items the memory tool does not move (hidden names such "
+        "as .DS_Store, or links to folders), so the folder stays; the user can remove them by "
+        "hand."
+    )
+
+
 # --- sizes, numbering, views ------------------------------------------------------------------
 
 

@@ -1033,3 +1033,20 @@ def test_a_file_changed_within_the_racy_window_is_read_again_by_every_plan(
     plan_consolidation(project_memdir, now_ms=PLAN_NOW)
     plan_consolidation(project_memdir, now_ms=PLAN_NOW)
     assert read == ["project_a.md", "project_a.md"]
+
+
+def test_a_link_to_a_memory_is_one_memory_not_a_duplicate_of_it(tmp_path: Path) -> None:
+    # attack round 18: a symlink beside its target was read as a second memory with the same
+    # text, so the two were "near-duplicates": the plan kept the link (it sorted first) and
+    # trashed the file it leads to, leaving the memory only in the trash behind a dead link
+    target = write_memory(
+        tmp_path, "user_tabs.md", name="Tabs", description="the user prefers tabs",
+        type="user", body="The user prefers tabs over spaces. " * 4, now_ms=PLAN_NOW,
+    )  # fmt: skip
+    (tmp_path / "0_tabs.md").symlink_to("user_tabs.md")
+    before = target.read_text()
+    plan = plan_consolidation(tmp_path, now_ms=PLAN_NOW)
+    assert not [a for a in plan.actions if a.kind == "merge_duplicates"]
+    assert "0_tabs.md is another name of user_tabs.md" in " ".join(plan.notes)
+    apply_plan(plan)
+    assert target.read_text() == before and (tmp_path / "0_tabs.md").read_text() == before

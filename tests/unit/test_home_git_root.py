@@ -166,3 +166,24 @@ def test_a_project_whose_folder_name_is_not_utf8_is_found_by_git_and_keyed(
     (folder / "src").mkdir()
     assert find_canonical_git_root(folder / "src") == folder
     assert memory_dir(tmp_path, folder / "src", "git").endswith(f"{sanitize_path(folder)}/memory/")
+
+
+@pytest.mark.parametrize(
+    ("name", "text"),
+    [
+        pytest.param("gitdir", b"/tmp/a\0b\n", id="gitdir"),
+        pytest.param("config", b"[core]\n\tworktree = ../a\0b\n", id="core-worktree"),
+    ],
+)
+def test_a_nul_byte_in_a_git_bookkeeping_file_is_not_followed(
+    tmp_path: Path, name: str, text: bytes
+) -> None:
+    # attack round 18: the path a downloaded folder's git dir names was handed to realpath,
+    # whose ValueError ("embedded null byte") ended `where` and `doctor`
+    folder = downloaded(tmp_path, "gitdir: ../entry\n")
+    (folder.parent / "entry").mkdir()
+    (folder.parent / "entry" / name).write_bytes(text)
+    git_pointer_problem(folder)
+    assert find_canonical_git_root(folder, git=NO_GIT, warn=False) == folder
+    report = where(MemdirConfig.for_tests(home=tmp_path / "home", cwd=folder), git=NO_GIT)
+    assert sanitize_path(str(folder)) in report.memory_dir

@@ -499,3 +499,16 @@ def test_the_word_and_tool_caches_count_the_bytes_of_the_texts_they_keep() -> No
     for cache in (_about_tool.cache, _memory_class.cache, selector._doc_cache):
         assert cache.max_bytes == CACHE_MAX_BYTES
         assert cache.bytes_held > 12 * 8000  # each of the 12 answers counts its 8 KB text
+
+
+def test_a_long_tool_name_counts_towards_the_tool_caches_bound() -> None:
+    """A replayed transcript's tool names are the recent tools, and a crafted one may be a
+    line long: the answers kept for it hold its ToolKey, counted by what that key holds."""
+    _about_tool.cache_clear()
+    header = MemoryHeader(
+        filename="feedback_grep.md", file_path="/m/feedback_grep.md", mtime_ms=0.0,
+        name="Grep gotcha", description="grep misses files", type=MemoryType.FEEDBACK,
+    )  # fmt: skip
+    name = "mcp__srv__" + "ab_" * 20_000  # 60 KB
+    is_about_tool(header, tool_key(name))
+    assert _about_tool.cache.bytes_held > len(name)  # the key holds the whole name

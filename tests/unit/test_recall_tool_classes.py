@@ -52,3 +52,17 @@ def test_the_kept_classes_stay_within_their_byte_bound(tmp_path: Path) -> None:
     kept = tool_classes_module._classes_by_text(tuple(keys))
     assert 0 < len(kept) < 400
     assert kept.bytes_held <= tool_classes_module._TOOL_SET_MAX_BYTES
+
+
+def test_the_kept_sets_of_tools_count_the_bytes_of_their_names(tmp_path: Path) -> None:
+    # A replayed transcript's tool names are the recent tools: a turn of crafted long names is
+    # one set, and the 16 sets kept held their keys uncounted (16 turns of a long transcript)
+    write_memory(
+        tmp_path, "grep_notes.md", name="Grep gotcha", description="grep misses", now_ms=1.7e12
+    )
+    (header,) = scan_memory_files(tmp_path)
+    tool_classes_module._classes_by_text.cache_clear()
+    for i in range(3):
+        tool_classes([header], [tool_key(f"mcp__s{i}__" + "ab_" * 30_000)])  # 90 KB each
+    kept = tool_classes_module._classes_by_text.cache
+    assert kept.bytes_held > 3 * 90_000 and kept.bytes_held <= kept.max_bytes

@@ -232,6 +232,18 @@ def test_removed_memory_dir_forgets_its_entries(tmp_path: Path) -> None:
     assert cache.stats().entries == 0
 
 
+def test_a_dir_that_holds_no_header_leaves_nothing_in_the_cache(tmp_path: Path) -> None:
+    # A kernel's cache kept a (path, names) key for every dir it was asked about that was
+    # empty, gone or unlistable, counted as 0 bytes and never dropped: it grew with the calls
+    cache = trusting_cache()
+    write(tmp_path / "kept", "a.md")
+    scan_memory_dir(tmp_path / "kept", cache=cache)
+    (tmp_path / "empty").mkdir()
+    for name in ("empty", "gone", "a" * 300):  # empty, absent, past NAME_MAX
+        scan_memory_dir(tmp_path / name, cache=cache)
+    assert cache.stats().roots == 1 and cache.stats().entries == 1
+
+
 # ---------------------------------------------------------------- symlinks: re-checked every scan
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import tracemalloc
+from dataclasses import dataclass
 
 import pytest
 
@@ -78,3 +79,17 @@ def test_what_a_full_cache_holds_is_what_it_counts() -> None:
         tracemalloc.stop()
     assert lru.bytes_held <= MB
     assert 0.8 * MB < held < 1.2 * MB
+
+
+def test_a_dataclass_or_a_dict_is_weighed_by_what_it_holds() -> None:
+    # A key or value that is an object (recall's ToolKey, made from a tool name a transcript
+    # names) was counted as 64 bytes whatever it held: a 100 KB name was kept as 64 bytes
+    @dataclass(frozen=True)
+    class Named:
+        name: str
+        words: frozenset[str]
+
+    long = "n" * 100_000
+    assert weight_of(Named(long, frozenset({long + "w"}))) > 200_000
+    assert weight_of({"k": long}) > 100_000
+    assert weight_of((Named("a", frozenset()),)) < 1_000  # a small one stays small

@@ -921,3 +921,54 @@ def test_an_edit_never_overwrites_a_change_made_to_the_file_while_it_ran(
     got = run(tool, path="/memories/user_coffee.md", **command)
     assert got.startswith("ERROR: ") and "changed by another program" in got
     assert (mem / "user_coffee.md").read_text() == theirs
+
+
+@pytest.mark.parametrize("command", ["delete", "rename", "clear_all_memory"])
+def test_a_folder_holding_a_link_to_a_file_beside_it_moves_whole(
+    tool: MemdirMemoryTool, command: str
+) -> None:
+    # attack round 18: a folder step moved its files in name order, so a link sorting after
+    # its target ('in.md' -> 'a.md') was left dangling by the target's move, the store refused
+    # it, and the whole step was rolled back: such a folder could never be deleted, renamed or
+    # cleared, and the answer blamed the link ("Dangling symlink ... remove the link")
+    run(tool, command="create", path="/memories/proj/a.md", file_text=USER)
+    folder = Path(tool.memory_dir) / "proj"
+    (folder / "in.md").symlink_to("a.md")
+    if command == "clear_all_memory":
+        answer = tool.clear_all_memory()
+    elif command == "delete":
+        answer = run(tool, command=command, path="/memories/proj")
+    else:
+        answer = run(tool, command=command, old_path="/memories/proj", new_path="/memories/proj2")
+    assert not answer.startswith("ERROR"), answer
+    assert not os.path.lexists(folder)
+    if command == "rename":
+        moved = Path(tool.memory_dir) / "proj2"
+        assert (moved / "in.md").read_text() == (moved / "a.md").read_text() == USER
+    else:
+        (batch,) = (Path(tool.memory_dir) / ".trash").iterdir()
+        assert restore(tool.memory_dir, batch.name) == ["proj/in.md", "proj/a.md"]
+        assert (folder / "in.md").read_text() == USER
+
+
+def test_a_folder_step_that_leaves_items_behind_says_the_folder_stays(
+    tool: MemdirMemoryTool,
+) -> None:
+    # attack round 18: a folder synced from a Mac holds a .DS_Store, which the tool never
+    # touches, and a link to a folder is no file it moves; "Successfully deleted
+    # /memories/proj" was answered while /memories/proj stayed with them
+    root = Path(tool.memory_dir)
+    for name in ("proj", "notes", "linked"):
+        run(tool, command="create", path=f"/memories/{name}/a.md", file_text=USER)
+    (root / "proj" / ".DS_Store").write_bytes(b"\0\0\0\1Bud1")
+    (root / "notes" / ".DS_Store").write_bytes(b"\0\0\0\1Bud1")
+    (root / "linked" / "more").symlink_to("../notes", target_is_directory=True)
+    answers = {
+        "proj": run(tool, command="delete", path="/memories/proj"),
+        "linked": run(tool, command="delete", path="/memories/linked"),
+        "notes": run(tool, command="rename", old_path="/memories/notes", new_path="/memories/n2"),
+    }
+    for name, answer in answers.items():
+        assert answer.startswith("Successfully"), answer
+        assert f"/memories/{name} still holds items the memory tool does not move" in answer
+        assert os.path.lexists(root / name) and not (root / name / "a.md").exists()
