@@ -338,15 +338,24 @@ def test_memory_dirs_in_an_unread_xdg_home_are_a_note_naming_the_variable_that_r
     assert "xdg-home-unread" not in codes(named)
 
 
+def committed_memory(tmp_path: Path, name: str, line: str) -> tuple[World, Path]:
+    """A healthy world whose project commits .claude/memory/ holding one memory and its index."""
+    w, _ = healthy(tmp_path, repo=False)
+    repo_mem = w.project / ".claude" / "memory"
+    add_memory(repo_mem, name)
+    (repo_mem / "MEMORY.md").write_text(f"{line}\n", encoding="utf-8")
+    return w, repo_mem
+
+
 def test_a_memory_dir_committed_in_the_repository_is_a_note_saying_what_loads_instead(
     tmp_path: Path,
 ) -> None:
     # Thousands of public repositories commit .claude/memory/MEMORY.md with topic files and a
     # CLAUDE.md that tells Claude to read them; auto memory loads its own dir all the same.
-    w, mem = healthy(tmp_path, repo=False)
-    repo_mem = w.project / ".claude" / "memory"
-    add_memory(repo_mem, "project_phase.md")
-    (repo_mem / "MEMORY.md").write_text("- [Phase](project_phase.md) - now\n", encoding="utf-8")
+    w, repo_mem = committed_memory(
+        tmp_path, "project_phase.md", "- [Phase](project_phase.md) - now"
+    )
+    mem = w.memory_dir_for(w.project)
     (w.project / "CLAUDE.md").write_text("Read `.claude/memory/MEMORY.md`.\n", encoding="utf-8")
     f = finding(diagnose(w.config()), "repo-memory-unloaded")
     assert f.severity == "note" and f.responsible == str(repo_mem)
@@ -366,10 +375,7 @@ def test_a_committed_memory_dir_counts_the_team_memories_committed_beside_it(
 ) -> None:
     # A NestJS ERP's repository (realdata25) commits .claude/memory/ with one private memory
     # and team/MEMORY.md with another; the note counted one memory file
-    w, _ = healthy(tmp_path, repo=False)
-    repo_mem = w.project / ".claude" / "memory"
-    add_memory(repo_mem, "project_stack.md")
-    (repo_mem / "MEMORY.md").write_text("- [Stack](project_stack.md) - db\n", encoding="utf-8")
+    w, repo_mem = committed_memory(tmp_path, "project_stack.md", "- [Stack](project_stack.md) - db")
     add_memory(repo_mem / "team", "project_rbac.md")
     (repo_mem / "team" / "MEMORY.md").write_text("- [RBAC](project_rbac.md) - roles\n", "utf-8")
     f = finding(diagnose(w.config()), "repo-memory-unloaded")
@@ -382,10 +388,7 @@ def test_a_committed_memory_index_that_claude_md_imports_is_said_to_load_at_ever
 ) -> None:
     # Public projects import the committed index from CLAUDE.md or from an AGENTS.md it
     # imports (`@.claude/memory/MEMORY.md`): it loads with the instructions, not by hand
-    w, _ = healthy(tmp_path, repo=False)
-    repo_mem = w.project / ".claude" / "memory"
-    add_memory(repo_mem, "project_stack.md")
-    (repo_mem / "MEMORY.md").write_text("- [Stack](project_stack.md) - db\n", encoding="utf-8")
+    w, _ = committed_memory(tmp_path, "project_stack.md", "- [Stack](project_stack.md) - db")
     (w.project / "CLAUDE.md").write_text("# App\n@AGENTS.md\n", encoding="utf-8")
     (w.project / "AGENTS.md").write_text("@.claude/memory/MEMORY.md\n", encoding="utf-8")
     cause = finding(diagnose(w.config()), "repo-memory-unloaded").cause
