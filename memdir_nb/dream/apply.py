@@ -36,6 +36,7 @@ from memdir_nb.storage import fsutil
 from memdir_nb.storage.containment import absolute_dir
 from memdir_nb.storage.read_view import open_read_only
 from memdir_nb.storage.store import MemoryStore
+from memdir_nb.toolloop.memory_paths import other_file_problem
 
 if TYPE_CHECKING:
     from memdir_nb.storage.store import MemoryStore
@@ -72,6 +73,21 @@ def _writable_name_problem(rel: str, after: str | None, what: str) -> str | None
     """Why a file to be written (after not None) may not be, in words naming the fix, else None."""
     problem = None if after is None else written_path_problem(rel)
     return None if problem is None else f"{what}: {problem}; nothing was written"
+
+
+def _put_back_problem(batch: str, rel: str, before: bool) -> str | None:
+    """Why restore may not put rel back from batch, in words naming the fix, else None.
+
+    A memory-tool batch may hold any file the memory tool itself moves: a `notes.txt` another
+    backend left, deleted with the folder around it (toolloop.memory_paths.other_file_problem,
+    the tool's own rule), so it may put those names back. Every other batch puts back memory
+    names and the two indexes only (formats.names.written_path_problem).
+    """
+    what = "a file cannot be put back"
+    if before and batch.startswith(MEMORY_TOOL_BATCH_PREFIX):
+        problem = other_file_problem(rel)
+        return None if problem is None else f"{what}: {problem}; nothing was written"
+    return _writable_name_problem(rel, "" if before else None, what)
 
 
 def _store_for(root: Path, store: MemoryStore | None) -> MemoryStore:
@@ -300,9 +316,7 @@ def _restorable(
         raise RestoreError(f"{what} already restored" + ("" if only is None else f" from {batch}"))
     for rel, info in files.items():  # a hostile manifest ('../x', a swapped folder, con.md)
         tx.resolve(rel)
-        refused = _writable_name_problem(
-            rel, "" if info["before"] else None, "a file cannot be put back"
-        )
+        refused = _put_back_problem(batch, rel, bool(info["before"]))
         if refused is not None:
             raise RestoreError(
                 f"cannot restore {batch}: {refused}. Copy {TRASH_DIRNAME}/{batch}/{rel} "

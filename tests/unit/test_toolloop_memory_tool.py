@@ -22,6 +22,7 @@ from anthropic.types.beta import BetaMessageParam, BetaToolResultBlockParam
 
 import memdir_nb
 from memdir_nb import AsyncMemdirMemoryTool, MemdirMemoryTool, MemoryStore, restore
+from memdir_nb.dream.apply import RestoreError
 from memdir_nb.formats.index import index_cap_verdict
 from memdir_nb.home.config import MemdirConfig
 from memdir_nb.lint import lint_memory_dir
@@ -503,6 +504,41 @@ def test_delete_moves_the_file_to_a_trash_batch_that_restore_brings_back(
     }
     assert restore(root, "user_coffee.md") == ["user_coffee.md"]
     assert (root / "user_coffee.md").read_text() == USER
+
+
+def test_a_folder_deleted_with_a_file_another_backend_left_is_restored_whole(
+    tool: MemdirMemoryTool,
+) -> None:
+    # The memory tool may delete notes.txt (another backend's name) with the folder around it;
+    # restore refused the whole batch because notes.txt is not a memory name
+    run(tool, command="create", path="/memories/proj/user_coffee.md", file_text=USER)
+    root = Path(tool.memory_dir)
+    (root / "proj" / "notes.txt").write_text("todo: check logs\n")
+    assert run(tool, command="delete", path="/memories/proj").startswith("Successfully deleted")
+    (batch,) = (root / ".trash").iterdir()
+    assert sorted(restore(root, batch.name)) == ["proj/notes.txt", "proj/user_coffee.md"]
+    assert (root / "proj" / "notes.txt").read_text() == "todo: check logs\n"
+    assert (root / "proj" / "user_coffee.md").read_text() == USER
+
+
+def test_a_memory_tool_batch_puts_back_no_name_the_memory_tool_could_not_have_moved(
+    tool: MemdirMemoryTool,
+) -> None:
+    # a planted memory-tool manifest may name only what the tool itself moves: never a hidden
+    # name, a Windows device name or an index outside the two
+    run(tool, command="create", path="/memories/user_coffee.md", file_text=USER)
+    run(tool, command="delete", path="/memories/user_coffee.md")
+    root = Path(tool.memory_dir)
+    (batch,) = (root / ".trash").iterdir()
+    for planted in (".bashrc", "nul.txt", "proj/MEMORY.md"):
+        data = json.loads((batch / "manifest.json").read_text())
+        data["files"] = {planted: {"before": True, "after_sha": None}}
+        (batch / "manifest.json").write_text(json.dumps(data))
+        (batch / planted).parent.mkdir(parents=True, exist_ok=True)
+        (batch / planted).write_text("planted")
+        with pytest.raises(RestoreError, match="back by hand"):
+            restore(root, batch.name)
+        assert not (root / planted).exists()
 
 
 def test_the_config_clock_names_the_trash_batch(tmp_path: Path, config: MemdirConfig) -> None:
