@@ -74,7 +74,7 @@ class ReadRefused(OSError):
     def shown_under(self, root: str) -> ReadRefused:
         """The same refusal with its path shown under root: a reader rooted at '/' names
         'tmp/x/settings.json', which a person reads as relative to where they stand."""
-        path = os.path.join(root, self.path)
+        path = os.path.normpath(os.path.join(root, self.path))
         reason = self.reason
         if reason.startswith(self.path):
             reason = path + reason[len(self.path) :]
@@ -233,6 +233,7 @@ def _resolve(path: str, root: str, real_root: str) -> tuple[str, str]:
             raise ReadRefused("unreadable", shown, f"{shown} is a symlink loop", exc.errno) from exc
         raise
     if real == real_root.rstrip(os.sep) or real == real_root:
+        shown = shown or "."  # the root itself: '' is _named_refusal's mark for "no name yet"
         raise ReadRefused("not-regular", shown, f"{shown} is a directory, not a regular file")
     if not is_real_path_within(real, real_root):
         if os.path.islink(path):

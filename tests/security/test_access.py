@@ -288,3 +288,11 @@ def test_a_file_read_anywhere_is_refused_under_its_whole_path(tmp_path: Path) ->
     with pytest.raises(MissingFile) as missing:  # the kind of refusal is kept
         read_regular_file(tmp_path / "absent.json", 1024)
     assert missing.value.path == str(tmp_path / "absent.json")
+
+
+def test_the_root_read_anywhere_is_named_once_as_a_directory() -> None:
+    # the root's name relative to itself is '', which read as "not named yet": "/ is  is a ..."
+    with pytest.raises(ReadRefused) as info:
+        read_regular_file("/", 1024)
+    assert str(info.value) == "/ is a directory, not a regular file"
+    assert info.value.path == "/" and info.value.kind == "not-regular"
