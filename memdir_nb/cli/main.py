@@ -388,13 +388,17 @@ def _run_again_in_utf8_mode() -> None:
     """Start the command again in Python's UTF-8 mode when this Python reads file names in
     another encoding (LANG=C with PYTHONUTF8=0, a Latin-1 locale): memory file names are UTF-8
     (Claude Code writes them so), and read as ASCII every name with an accent would be refused
-    as "not valid UTF-8". The arguments are handed on as the bytes they came as."""
+    as "not valid UTF-8". The arguments are handed on as the bytes they came as.
+
+    The command line is the one this Python was started with (sys.orig_argv: its options, the
+    script or `-m`, the arguments), so sys.path is built again as it was: a console script's
+    folder comes first, not the working directory that `-m` puts there, where a downloaded
+    project's `memdir_nb/` or `yaml.py` would have run (attack round 19). An explicit
+    `-X utf8=0` is kept to, not fought in a loop."""
     if sys.flags.utf8_mode or sys.getfilesystemencoding().lower().replace("-", "") == "utf8":
         return
-    if sys.executable:
-        os.execv(
-            sys.executable, [sys.executable, "-X", "utf8", "-m", "memdir_nb.cli", *sys.argv[1:]]
-        )
+    if sys.executable and sys._xoptions.get("utf8") != "0":
+        os.execv(sys.executable, [sys.executable, "-X", "utf8", *sys.orig_argv[1:]])
 
 
 def parse_one_command(words: Sequence[str]) -> argparse.Namespace | None:

@@ -120,6 +120,9 @@ class ForeignPrefix:
         self._own = name[: -len(".jsonl")] if SESSION_FILE_NAME.fullmatch(name) else None
         self._parent: str | None = None  # the other session, if an answer named it
         self._uuids: list[str] = []  # the user/assistant records read before the own id's
+        self._before = 0  # how many of them came before the record noted last
+        self._turns = 0  # the turns built when the last record was noted
+        self._opened_at = 0  # how many came before the last turn's first record
         self.copied_turns = 0  # how many turns the copy holds, known when the own id shows
 
     def note(self, record: Mapping[str, Any], turns: int) -> None:
@@ -127,13 +130,22 @@ class ForeignPrefix:
         sid = record.get("sessionId")
         if self._own is None or not isinstance(sid, str):
             return
+        if turns != self._turns:  # the record noted last opened a turn
+            self._turns, self._opened_at = turns, self._before
         if sid == self._own:
             self._own = None  # the prefix ends here, whatever it was
             self.copied_turns = turns if self._parent is not None else 0
+            if self.copied_turns and record.get("type") == "assistant":
+                # An answer under the own id answers a prompt written under another (2.1.19
+                # after /clear): that turn is the file's own, and the copy ends before it
+                # (attack round 19: a stray answer under the cleared id lost the first turn)
+                self.copied_turns -= 1
+                del self._uuids[self._opened_at :]
             return
         if record.get("type") == "assistant":
             self._parent = sid
         uuid = record.get("uuid")
+        self._before = len(self._uuids)
         if record.get("type") in ("user", "assistant") and isinstance(uuid, str):
             self._uuids.append(uuid)
 

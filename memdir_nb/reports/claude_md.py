@@ -22,6 +22,9 @@ from memdir_nb.storage.access import read_regular_file
 CLAUDE_MD_PEEK_BYTES = 64 * 1024
 MAX_IMPORT_HOPS = 5
 MAX_INSTRUCTION_FILES = 32
+# the imports of one file looked at (each resolved once): a crafted 64 KiB file of `@a @b …`
+# made every doctor resolve 16,000 paths a file, 32 files deep (attack round 19)
+MAX_IMPORTS_PER_FILE = 64
 PROJECT_INSTRUCTION_FILES = ("CLAUDE.md", ".claude/CLAUDE.md", "CLAUDE.local.md")
 
 IMPORTS = "imports"  # an instruction file loaded at start imports the folder's MEMORY.md
@@ -33,16 +36,22 @@ _FENCE = re.compile(r"\s*(```|~~~)")
 
 
 def imported_paths(text: str) -> list[str]:
-    """The `@path` imports of an instruction file's text, in order (not in code)."""
-    found, fence = [], None
+    """The `@path` imports of an instruction file's text, in order (not in code), each once
+    and at most MAX_IMPORTS_PER_FILE of them; a path holding a NUL byte names no file."""
+    found: dict[str, None] = {}
+    fence = None
     for line in text.splitlines():
         mark = _FENCE.match(line)
         if mark:
             fence = None if fence == mark.group(1) else fence or mark.group(1)
             continue
         if fence is None:
-            found += _IMPORT.findall(_CODE_SPAN.sub(" ", line))
-    return found
+            for target in _IMPORT.findall(_CODE_SPAN.sub(" ", line)):
+                if "\0" not in target:
+                    found[target] = None
+                if len(found) == MAX_IMPORTS_PER_FILE:
+                    return list(found)
+    return list(found)
 
 
 def claude_md_reference(root: Path, folder: Path, entrypoint: str) -> str:

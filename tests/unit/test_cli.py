@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 
+import memdir_nb
 from memdir_nb.cli.main import main
 from memdir_nb.formats.index import MAX_ENTRYPOINT_LINES
 from memdir_nb.ui.demo import build_demo_memory_dir
@@ -1020,3 +1021,39 @@ def test_a_locale_that_is_not_utf8_still_reads_accented_memory_names(tmp_path: P
     assert out.returncode == 0, out.stderr
     assert "café_notes.md" in out.stdout and "where the team meets — Zürich" in out.stdout
     assert "skipped" not in out.stdout + out.stderr
+
+
+def test_the_utf8_rerun_never_imports_from_the_working_directory(tmp_path: Path) -> None:
+    # A console script run in a downloaded project under LANG=C: the run again in UTF-8 mode
+    # was `python -m memdir_nb.cli`, which puts the working directory first on sys.path, so
+    # the project's own memdir_nb/ ran in place of the installed one (exit 7 below).
+    project = tmp_path / "project"
+    (project / "memdir_nb" / "cli").mkdir(parents=True)
+    planted = "import sys\nsys.exit(7)\n"
+    for name in ("__init__.py", "cli/__init__.py", "cli/__main__.py"):
+        (project / "memdir_nb" / name).write_text(planted, encoding="utf-8")
+    script = tmp_path / "bin" / "memdir-nb"
+    script.parent.mkdir()
+    script.write_text(
+        "import sys\nfrom memdir_nb.cli import main\nsys.exit(main())\n", encoding="utf-8"
+    )
+    env = {
+        "PATH": "/usr/bin:/bin",
+        "HOME": "/nonexistent-home",
+        "LC_ALL": "C",
+        "LANG": "C",
+        "PYTHONUTF8": "0",
+        "PYTHONCOERCECLOCALE": "0",
+        "PYTHONPATH": str(Path(memdir_nb.__file__).parents[1]),
+    }
+    mem = tmp_path / "memory"
+    add_memory(mem, "café_notes.md")
+    out = subprocess.run(
+        [sys.executable, str(script), "scan", str(mem)],
+        cwd=project,
+        capture_output=True,
+        env=env,
+        timeout=120,
+    )
+    assert out.returncode == 0, out.stderr
+    assert "café_notes.md".encode() in out.stdout

@@ -748,6 +748,23 @@ def test_prompts_written_under_the_cleared_session_after_a_clear_stay_turns() ->
     assert s.copied_records == 0 and s.forked_from is None and len(s.tool_calls) == 1
 
 
+def test_a_turn_whose_answer_carries_the_files_own_id_is_never_a_copy() -> None:
+    # the 2.1.19 /clear shape after a stray answer under the cleared id: the first answer under
+    # the file's own id answers the prompt before it, so that turn is the file's own; it was
+    # left out as the copied prefix (every turn of the file lost to replay and extraction)
+    w = RecordWriter(PARENT_ID, "/home/ana/app", "2026-01-24T11:48:00.000Z", seed="s")
+    w.prompt("clone my repo")
+    _finished(w, "cloned")
+    w.lines = w.lines[1:]  # the cleared session's last answer, without its prompt
+    w.prompt("save the username first")
+    w.session_id = FORK_ID
+    _finished(w, "saved")
+    s = _session_file(w.lines, FORK_ID)
+    assert [t.prompt for t in s.turns] == ["save the username first"]
+    assert s.turns[0].responses[0].text == "saved" and s.turns[0].uuid not in s.copied_uuids
+    assert s.copied_records == 1  # the stray answer, an answer under another id
+
+
 def test_a_first_prompt_written_just_after_its_own_dequeue_is_not_a_copy() -> None:
     # Claude Desktop and the VS Code extension queue even the first prompt; the extension
     # writes a command typed before it (/model) after its queue records, with older times

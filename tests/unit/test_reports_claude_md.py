@@ -8,6 +8,7 @@ from pathlib import Path
 from memdir_nb.reports.claude_md import (
     IMPORTS,
     MAX_IMPORT_HOPS,
+    MAX_IMPORTS_PER_FILE,
     NAMES,
     claude_md_reference,
     imported_paths,
@@ -53,3 +54,26 @@ def test_imports_resolve_from_the_importing_file_and_stop_after_five_hops(tmp_pa
         (root / here).write_text(f"@{there}\n", encoding="utf-8")
     (root / chain[-1]).write_text("@.claude/memory/MEMORY.md\n", encoding="utf-8")
     assert claude_md_reference(root, folder, "MEMORY.md") == ""
+
+
+def test_an_import_holding_a_nul_byte_names_no_file(tmp_path: Path) -> None:
+    # a downloaded project's CLAUDE.md: the path went to realpath, whose ValueError ended doctor
+    root, folder = _project(tmp_path)
+    (root / "CLAUDE.md").write_bytes(b"See @notes\x00.md and @.claude/memory/MEMORY.md\n")
+    assert imported_paths("@a\x00b @c") == ["c"]
+    assert claude_md_reference(root, folder, "MEMORY.md") == IMPORTS
+    (root / "CLAUDE.md").write_bytes(b"@AGENTS.md\n")
+    (root / "AGENTS.md").write_bytes(b"@x\x00y\n")
+    assert claude_md_reference(root, folder, "MEMORY.md") == ""
+
+
+def test_a_files_imports_past_the_cap_are_not_followed(tmp_path: Path) -> None:
+    # each import is resolved: 16,000 of them in each of 32 files took doctor 5 s
+    root, folder = _project(tmp_path)
+    many = " ".join(f"@absent{i}.md" for i in range(MAX_IMPORTS_PER_FILE))
+    (root / "CLAUDE.md").write_text(f"{many} @{many.split()[0][1:]}\n@AGENTS.md\n", "utf-8")
+    (root / "AGENTS.md").write_text("@.claude/memory/MEMORY.md\n", encoding="utf-8")
+    assert len(imported_paths((root / "CLAUDE.md").read_text("utf-8"))) == MAX_IMPORTS_PER_FILE
+    assert claude_md_reference(root, folder, "MEMORY.md") == ""
+    (root / "CLAUDE.md").write_text(f"@AGENTS.md {many}\n", encoding="utf-8")
+    assert claude_md_reference(root, folder, "MEMORY.md") == IMPORTS

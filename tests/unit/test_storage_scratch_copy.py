@@ -113,3 +113,29 @@ def test_a_file_or_folder_that_cannot_be_read_is_left_out_and_named(tmp_path: Pa
         ["MEMORY.md", "notes", "notes/reference_wiki.md", "project_deploys.md", "user_linked.md"]
     )
     assert "locked, user_locked.md" in said and "cannot be read" in said
+
+
+def test_a_folder_that_can_be_listed_but_not_entered_is_left_out_and_named(
+    tmp_path: Path,
+) -> None:
+    # mode 0600: its names can be listed, but no file in it can be stat'ed or opened, so the
+    # copy failed whole (shutil.Error on notes/reference_wiki.md) instead of leaving it out
+    source = _odd_dir(tmp_path)
+    os.unlink(source / "project_pipe.md")
+    (source / "notes").chmod(0o600)
+    if os.geteuid() == 0 and shutil.which("setpriv") is None:
+        pytest.skip("running as root without setpriv: every folder can be entered")
+    prefix = ["setpriv", "--bounding-set", "-dac_override,-dac_read_search"]
+    args = [sys.executable, "-c", _COPY_AND_SAY, str(source), str(tmp_path / "copy")]
+    done = subprocess.run(
+        [*(prefix if os.geteuid() == 0 else []), *args],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=Path(__file__).resolve().parents[2],
+    )
+    (source / "notes").chmod(0o755)
+    assert done.returncode == 0, done.stderr
+    listed, said = done.stdout.splitlines()
+    assert listed == str(["MEMORY.md", "project_deploys.md", "user_linked.md"])
+    assert "cannot be read: notes (" in said
