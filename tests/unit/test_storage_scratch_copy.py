@@ -83,6 +83,22 @@ print([str(w.message) for w in caught])
 """
 
 
+def _copy_without_read_override(source: Path, dest: Path) -> subprocess.CompletedProcess[str]:
+    """copy_memory_dir(source, dest) in a subprocess that cannot read past file modes: root
+    reads any file, so as root it runs without the capabilities that let it (setpriv)."""
+    if os.geteuid() == 0 and shutil.which("setpriv") is None:
+        pytest.skip("running as root without setpriv: every file and folder can be read")
+    prefix = ["setpriv", "--bounding-set", "-dac_override,-dac_read_search"]
+    args = [sys.executable, "-c", _COPY_AND_SAY, str(source), str(dest)]
+    return subprocess.run(
+        [*(prefix if os.geteuid() == 0 else []), *args],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=Path(__file__).resolve().parents[2],
+    )
+
+
 def test_a_file_or_folder_that_cannot_be_read_is_left_out_and_named(tmp_path: Path) -> None:
     # A memory dir with one file its owner made unreadable took notebooks 01, 02, 05, 06 and 07
     # down with shutil.Error. root reads any file, so the copy runs without the capabilities
@@ -94,17 +110,7 @@ def test_a_file_or_folder_that_cannot_be_read_is_left_out_and_named(tmp_path: Pa
     (source / "locked" / "inside.md").write_text("x\n", "utf-8")
     for path in (source / "user_locked.md", source / "locked"):
         path.chmod(0)
-    if os.geteuid() == 0 and shutil.which("setpriv") is None:
-        pytest.skip("running as root without setpriv: every file is readable")
-    prefix = ["setpriv", "--bounding-set", "-dac_override,-dac_read_search"]
-    args = [sys.executable, "-c", _COPY_AND_SAY, str(source), str(tmp_path / "copy")]
-    done = subprocess.run(
-        [*(prefix if os.geteuid() == 0 else []), *args],
-        capture_output=True,
-        text=True,
-        timeout=60,
-        cwd=Path(__file__).resolve().parents[2],
-    )
+    done = _copy_without_read_override(source, tmp_path / "copy")
     for path in (source / "user_locked.md", source / "locked"):
         path.chmod(0o755)
     assert done.returncode == 0, done.stderr
@@ -123,17 +129,7 @@ def test_a_folder_that_can_be_listed_but_not_entered_is_left_out_and_named(
     source = _odd_dir(tmp_path)
     os.unlink(source / "project_pipe.md")
     (source / "notes").chmod(0o600)
-    if os.geteuid() == 0 and shutil.which("setpriv") is None:
-        pytest.skip("running as root without setpriv: every folder can be entered")
-    prefix = ["setpriv", "--bounding-set", "-dac_override,-dac_read_search"]
-    args = [sys.executable, "-c", _COPY_AND_SAY, str(source), str(tmp_path / "copy")]
-    done = subprocess.run(
-        [*(prefix if os.geteuid() == 0 else []), *args],
-        capture_output=True,
-        text=True,
-        timeout=60,
-        cwd=Path(__file__).resolve().parents[2],
-    )
+    done = _copy_without_read_override(source, tmp_path / "copy")
     (source / "notes").chmod(0o755)
     assert done.returncode == 0, done.stderr
     listed, said = done.stdout.splitlines()
