@@ -21,6 +21,8 @@ import warnings
 from collections.abc import Callable
 from pathlib import Path
 
+from memdir_nb.spec.text import terminal_line
+
 
 class ScratchCopyWarning(UserWarning):
     """Entries of the memory dir that cannot be read were left out of the scratch copy."""
@@ -80,7 +82,8 @@ def copy_memory_dir(
     ignore = None if strict else _unreadable_folders(left_out)
     copy = Path(shutil.copytree(source, dest, symlinks=True, copy_function=entry, ignore=ignore))
     if left_out:
-        names = ", ".join(sorted(os.path.relpath(p, source) for p in left_out))
+        # a name is someone else's text, shown under a notebook cell: the one sanitiser's form
+        names = terminal_line(", ".join(sorted(os.path.relpath(p, source) for p in left_out)))
         warnings.warn(
             f"left out of the scratch copy, as they cannot be read: {names} (the scan skips "
             "them too; give them read permission to include them)",

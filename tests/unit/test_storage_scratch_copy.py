@@ -79,7 +79,7 @@ with warnings.catch_warnings(record=True) as caught:
     warnings.simplefilter("always")
     copy = copy_memory_dir(sys.argv[1], sys.argv[2])
 print(sorted(str(p.relative_to(copy)) for p in copy.rglob("*")))
-print([str(w.message) for w in caught])
+print(" | ".join(str(w.message) for w in caught))  # as printed, not repr'd
 """
 
 
@@ -135,3 +135,18 @@ def test_a_folder_that_can_be_listed_but_not_entered_is_left_out_and_named(
     listed, said = done.stdout.splitlines()
     assert listed == str(["MEMORY.md", "project_deploys.md", "user_linked.md"])
     assert "cannot be read: notes (" in said
+
+
+def test_a_left_out_name_holding_an_escape_sequence_is_named_escaped(tmp_path: Path) -> None:
+    # the warning is printed under a notebook cell: a file name is someone else's text
+    source = _odd_dir(tmp_path)
+    os.unlink(source / "project_pipe.md")
+    locked = source / "user_\x1b]0;owned\x07x.md"
+    locked.write_text("x\n", "utf-8")
+    locked.chmod(0)
+    done = _copy_without_read_override(source, tmp_path / "copy")
+    locked.chmod(0o644)
+    assert done.returncode == 0, done.stderr
+    said = done.stdout.splitlines()[1]
+    assert "\x1b" not in said and "\x07" not in said
+    assert "user_\\x1b]0;owned\\x07x.md" in said
