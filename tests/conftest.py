@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import socket
 import subprocess
 import sys
 import time
@@ -16,6 +15,7 @@ from hypothesis import settings
 from memdir_nb.home.config import MemdirConfig
 from memdir_nb.ui.demo import build_demo_memory_dir
 from tests.support import NOW, AttackTree, build_attack_tree
+from tests.support.unix_socket import unix_socket_at
 
 # Hypothesis's per-example deadline (200 ms by default) is a timing assertion: with the suite on
 # every core, a busy machine (load 6 on 2 cores) failed the secret-shape search on it. Speed is in
@@ -324,8 +324,8 @@ def build_special_files_dir(root: Path) -> Path:
     """A private dir that also holds a named pipe and a socket with memory-like names."""
     build_private_only_dir(root)
     os.mkfifo(root / "project_pipe.md")
-    with socket.socket(socket.AF_UNIX) as sock:  # the socket file stays after the close
-        sock.bind(str(root / "reference_socket.md"))
+    with unix_socket_at(root / "reference_socket.md"):  # the socket file stays after the close
+        pass
     return root
 
 

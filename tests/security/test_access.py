@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import errno
 import os
-import socket
 import tracemalloc
 from pathlib import Path
 
@@ -18,6 +17,7 @@ from memdir_nb.storage.access import (
     read_regular_file,
     try_read_contained,
 )
+from tests.support.unix_socket import unix_socket_at
 
 
 @pytest.fixture()
@@ -92,10 +92,11 @@ def test_character_device_inside_is_refused_before_open(mem: Path) -> None:
 @pytest.mark.timeout(10)
 def test_unix_socket_is_refused(mem: Path) -> None:
     path = mem / "sock.md"
-    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as server:
-        server.bind(str(path))
-        with pytest.raises(ReadRefused, match="sock.md is a socket, not a regular file"):
-            read_contained(mem, path, 1000)
+    with (
+        unix_socket_at(path),
+        pytest.raises(ReadRefused, match="sock.md is a socket, not a regular file"),
+    ):
+        read_contained(mem, path, 1000)
 
 
 def test_directory_is_refused(mem: Path) -> None:

@@ -37,6 +37,7 @@ from memdir_nb.storage.rebuild import rebuild_index
 from memdir_nb.storage.store import MemoryStore
 from memdir_nb.storage.targets import resolve_target
 from memdir_nb.storage.write_errors import ChangedMeanwhileError
+from tests.support.unix_socket import unix_socket_at
 
 NOW_MS = 1_772_700_000_000.0
 RACE_WRITES = 150
@@ -697,10 +698,8 @@ def _plant(path: Path, kind: str) -> None:
     if kind == "fifo":
         os.mkfifo(path)
     elif kind == "socket":
-        import socket
-
-        with socket.socket(socket.AF_UNIX) as sock:
-            sock.bind(str(path))
+        with unix_socket_at(path):
+            pass
     else:  # /dev/null's device numbers; making one needs root
         os.mknod(path, 0o644 | stat.S_IFCHR, os.makedev(1, 3))
 

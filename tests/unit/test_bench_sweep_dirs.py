@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import os
 import shlex
-import socket
 import stat
 import sys
 from collections.abc import Callable
@@ -12,6 +11,8 @@ from pathlib import Path
 
 import pytest
 import sweep_dirs
+
+from tests.support.unix_socket import unix_socket_at
 
 
 def _tree(root: Path) -> dict[str, tuple[int, int]]:
@@ -144,9 +145,7 @@ def test_a_dir_that_cannot_be_copied_is_reported_as_not_swept(
     real_dir: Callable[[str], Path], capsys: pytest.CaptureFixture[str]
 ) -> None:
     source = real_dir("nested")
-    with socket.socket(socket.AF_UNIX) as sock:  # a socket cannot be copied
-        sock.bind(str(source / "project_socket.md"))
-
+    with unix_socket_at(source / "project_socket.md"):  # a socket cannot be copied
         assert sweep_dirs.main([str(source)]) == 1
 
     out = capsys.readouterr().out

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-import socket
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 import sweep_notebooks
+
+from tests.support.unix_socket import unix_socket_at
 
 nbformat = pytest.importorskip("nbformat")
 nbclient = pytest.importorskip("nbclient")
@@ -172,9 +173,7 @@ def test_a_dir_that_cannot_be_copied_is_reported_as_not_swept(
 ) -> None:
     source = real_dir("nested")
     folder = _notebooks(tmp_path / "nbs", fine="1")
-    with socket.socket(socket.AF_UNIX) as sock:  # a socket cannot be copied
-        sock.bind(str(source / "project_socket.md"))
-
+    with unix_socket_at(source / "project_socket.md"):  # a socket cannot be copied
         assert sweep_notebooks.main([str(source), "--notebook-dir", str(folder)]) == 1
 
     assert ":: fine: not swept: the copy failed" in capsys.readouterr().out

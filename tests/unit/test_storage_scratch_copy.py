@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import os
 import shutil
-import socket
 import stat
 import subprocess
 import sys
@@ -14,6 +13,7 @@ import pytest
 
 from memdir_nb.storage.scan import scan_memory_dir
 from memdir_nb.storage.scratch_copy import copy_memory_dir
+from tests.support.unix_socket import unix_socket_at
 
 
 def _odd_dir(root: Path) -> Path:
@@ -32,9 +32,7 @@ def _odd_dir(root: Path) -> Path:
 
 def test_pipes_stay_pipes_symlinks_stay_links_and_sockets_are_left_out(tmp_path: Path) -> None:
     source = _odd_dir(tmp_path)
-    with socket.socket(socket.AF_UNIX) as sock:  # shutil.copytree alone raises on a socket
-        sock.bind(str(source / "project_socket.md"))
-
+    with unix_socket_at(source / "project_socket.md"):  # shutil.copytree alone raises on a socket
         copy = copy_memory_dir(source, tmp_path / "scratch" / "memory")
 
     assert copy == tmp_path / "scratch" / "memory"
@@ -65,11 +63,11 @@ def test_strict_copy_fails_on_a_socket_and_still_recreates_pipes(tmp_path: Path)
         .lstat()
         .st_mode
     )
-    with socket.socket(socket.AF_UNIX) as sock:
-        sock.bind(str(source / "project_socket.md"))
-
-        with pytest.raises(shutil.Error, match="project_socket.md"):
-            copy_memory_dir(source, tmp_path / "strict", strict=True)
+    with (
+        unix_socket_at(source / "project_socket.md"),
+        pytest.raises(shutil.Error, match="project_socket.md"),
+    ):
+        copy_memory_dir(source, tmp_path / "strict", strict=True)
 
 
 _COPY_AND_SAY = """
