@@ -18,7 +18,7 @@ from typing import Any
 from memdir_nb.formats.index_caps import truncate_entrypoint_content
 from memdir_nb.formats.jsonio import loads_bounded
 from memdir_nb.home.config import load_settings_file, user_home
-from memdir_nb.home.path_rules import memory_path_problem, sanitize_path
+from memdir_nb.home.path_rules import MAX_SANITIZED_LENGTH, memory_path_problem, sanitize_path
 from memdir_nb.lint import read_scope_indexes
 from memdir_nb.spec.constants import (
     MAX_ENTRYPOINT_BYTES,
@@ -193,22 +193,32 @@ def _cwd_from_transcripts(project_dir: Path) -> str | None:
     return None
 
 
+def _key_after(rest: str, piece: str, *, hashed: bool) -> str | None:
+    """What is left of a key's walked part once a folder name's piece is taken, or None when
+    the name does not go on the key. A hashed key's 200 characters may end inside a name."""
+    if rest == piece or rest.startswith(piece + "-"):
+        return rest[len(piece) :]
+    if hashed and piece.startswith(rest):  # rest "" (past the 200): every name may go on
+        return ""
+    return None
+
+
 def guess_project_path(
     key: str, *, root: str = os.sep, listings: dict[str, list[tuple[str, str]]] | None = None
 ) -> str | None:
     """An existing folder whose sanitised path is ``key``, found by walking real folders.
 
-    ``listings`` caches folder listings across calls (one `list` run looks up many keys that
-    share their first folders); only listings this call makes count against its budget.
+    A path longer than Claude Code's 200 sanitised characters has a key of its first 200 and a
+    hash of the whole, so the walk follows those 200 and then looks below them for the folder
+    whose own key is ``key``. ``listings`` caches folder listings across calls (one `list` run
+    looks up many keys that share their first folders); only listings this call makes count
+    against its budget.
     """
     budget = [MAX_GUESS_LISTINGS]
     cache: dict[str, list[tuple[str, str]]] = {} if listings is None else listings
+    hashed = len(key) > MAX_SANITIZED_LENGTH
 
-    def walk(folder: str, rest: str) -> str | None:
-        if rest == "":
-            return folder
-        if budget[0] <= 0 or not rest.startswith("-"):
-            return None
+    def children(folder: str) -> list[tuple[str, str]]:
         names = cache.get(folder)
         if names is None:
             budget[0] -= 1
@@ -217,16 +227,27 @@ def guess_project_path(
             except OSError:
                 names = []
             cache[folder] = names
-        for piece, name in names:
-            if rest == piece or rest.startswith(piece + "-"):
-                child = os.path.join(folder, name)
-                if os.path.isdir(child) and not os.path.islink(child):
-                    found = walk(child, rest[len(piece) :])
-                    if found is not None:
-                        return found
+        return names
+
+    def walk(folder: str, rest: str) -> str | None:
+        if hashed and rest == "" and sanitize_path(folder) == key:
+            return folder
+        if rest == "" and not hashed:
+            return folder
+        if budget[0] <= 0 or (rest != "" and not rest.startswith("-")):
+            return None
+        for piece, name in children(folder):
+            after = _key_after(rest, piece, hashed=hashed)
+            if after is None:
+                continue
+            child = os.path.join(folder, name)
+            if os.path.isdir(child) and not os.path.islink(child):
+                found = walk(child, after)
+                if found is not None:
+                    return found
         return None
 
-    return walk(root, key)
+    return walk(root, key[:MAX_SANITIZED_LENGTH] if hashed else key)
 
 
 def project_path_for_key(
