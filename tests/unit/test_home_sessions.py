@@ -247,7 +247,14 @@ def test_a_session_folder_that_cannot_be_looked_at_is_left_out_and_the_rest_list
 ) -> None:
     # A session's <id>/subagents past PATH_MAX (for another user: an <id>/ folder `sudo claude`
     # left, which they cannot enter) raised out of pathlib's is_dir: the whole listing failed
-    home = tmp_path.joinpath(*["c" * 250] * 15) / "claude"
+    room = 3800 - len(str(tmp_path / "claude" / "projects"))  # whatever tmp_path's length
+    parts = []
+    while room > 251:
+        parts.append("c" * 250)
+        room -= 251
+    if room > 1:
+        parts.append("c" * (room - 1))
+    home = tmp_path.joinpath(*parts) / "claude"
     project = home / "projects" / ("p" * (3900 - len(str(home / "projects"))))
     project.mkdir(parents=True)
     line = {"type": "user", "message": {"role": "user", "content": "hi"}}
