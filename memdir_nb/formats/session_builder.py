@@ -6,7 +6,12 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from memdir_nb.formats import transcript_records as tr
-from memdir_nb.formats.session_copies import CopiedHistory, ForeignPrefix, keep_own_turn
+from memdir_nb.formats.session_copies import (
+    CopiedHistory,
+    ForeignPrefix,
+    keep_own_turn,
+    leave_out_fork_launch,
+)
 from memdir_nb.formats.session_model import (
     ENVELOPE_FACTS,
     AssistantResponse,
@@ -94,7 +99,7 @@ class SessionBuilder:
         elif kind == "summary":
             self._summary(record, line_no)
         elif kind in ("ai-title", "custom-title"):
-            self._title(record)
+            self.session.note_title(record)
         elif kind == "system":
             self._system(record, line_no)
         elif kind == "queue-operation":
@@ -270,6 +275,8 @@ class SessionBuilder:
         slash = kind == tr.SLASH_COMMAND
         text = tr.command_line(tr.content_text(content)) if slash else tr.prompt_text(content)
         turn_kind = tr.TURN_KINDS.get(kind, "prompt")
+        if leave_out_fork_launch(s, content, self._fed - 1):  # the parent's call, copied
+            self._fed_at_turn = []
         queued = self._queue.prompt_arrived(text, len(s.turns))
         turn = self._start_turn(text, turn_kind, line_no, record, queued=queued)
         turn.images += images
@@ -422,14 +429,6 @@ class SessionBuilder:
         leaf = record.get("leafUuid")
         if isinstance(leaf, str) and leaf:
             self._summaries.append((self.session.compactions[-1], hash(leaf)))
-
-    def _title(self, record: Mapping[str, Any]) -> None:
-        """An `ai-title` or `custom-title` (/rename) record, often written again; kept once."""
-        custom = record.get("type") == "custom-title"
-        titles = self.session.custom_titles if custom else self.session.ai_titles
-        title = record.get("customTitle" if custom else "aiTitle")
-        if isinstance(title, str) and title and title not in titles and len(titles) < 32:
-            titles.append(cap_text(title, 500))
 
     def _system(self, record: Mapping[str, Any], line_no: int) -> None:
         sub = record.get("subtype")

@@ -337,6 +337,14 @@ class Session:
         call = ToolCall("", OUTSIDE_EDIT, {"file_path": path}, line_no, when, has_result=True)
         self.turns[-1].outside_edits.append(call)
 
+    def note_title(self, record: Mapping[str, Any]) -> None:
+        """An `ai-title` or `custom-title` (/rename) record, often written again; kept once."""
+        custom = record.get("type") == "custom-title"
+        titles = self.custom_titles if custom else self.ai_titles
+        title = record.get("customTitle" if custom else "aiTitle")
+        if isinstance(title, str) and title and title not in titles and len(titles) < 32:
+            titles.append(cap_text(title, 500))
+
     def note_memory_indexes(self, paths: list[str]) -> None:
         """Add the memory indexes an attachment says were loaded (each once, at most 8)."""
         for path in paths:

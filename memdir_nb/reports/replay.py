@@ -309,8 +309,9 @@ def replay_session(
     elif session.copied_records:
         notes.append(
             f"{session.copied_records} records of this file are history written again from "
-            "an earlier conversation (a resume or fork that names no parent, or a conversation "
-            "handed to an agent); they are not this session's turns and are left out"
+            "an earlier conversation (a resume or fork that names no parent, the parent's call "
+            "that started a fork worker, or a conversation handed to an agent); they are not "
+            "this session's turns and are left out"
         )
     notes.extend(_refusal_notes(session))
     replay = SessionReplay(session, root, label, [], flush, notes + timeline.notes)

@@ -14,6 +14,7 @@ from tests.support.transcripts import (
     api_error_reply,
     append_copy,
     fork_of,
+    fork_worker,
     refused_answer,
     superseding,
 )
@@ -892,3 +893,49 @@ def test_files_the_cli_saw_change_outside_are_kept_on_their_turn_and_bounded(
     assert [c.input["file_path"] for c in kept] == [f"{MEM}/MEMORY.md", "/home/ana/app/src/main.py"]
     assert all(c.name == "edited_text_file" and c.timestamp for c in kept)
     assert s.turns[0].tool_calls == []  # no call of the agent's
+
+
+def test_a_fork_workers_file_has_its_directive_as_prompt_and_not_the_parents_launch() -> None:
+    # 2.1.20x: a fork's file opens with the parent's Agent call copied (no parent uuid), then
+    # one record holding that call's "started" result and the fork's task. The fork read as
+    # one prompt-less continuation turn owning the parent's call, so replay recalled nothing.
+    w = RecordWriter(
+        "s1",
+        "/home/ana/app",
+        "2026-07-08T06:58:00.000Z",
+        sidechain=True,
+        agent_id="a4f0c2d9e8b7a6f51",
+        seed="fork",
+    )
+    launch = fork_worker(w, "check which deploy day the notes give")
+    read = w.tool_use("Read", {"file_path": f"{MEM}/deploy.md"})
+    w.response([read])
+    w.result(read, "deploy on fridays")
+    w.response([{"type": "text", "text": "Fridays."}])
+    s = session_of(w.lines)
+    assert [(t.kind, t.prompt) for t in s.turns] == [
+        ("prompt", "check which deploy day the notes give")
+    ]
+    assert [c.name for c in s.tool_calls] == ["Read"]
+    assert s.copied_records == 1 and launch["id"] not in {c.id for c in s.tool_calls}
+    assert json.loads(w.lines[1])["uuid"] in s.copied_uuids
+
+
+def test_a_sidechain_file_opening_with_other_calls_keeps_them_as_its_own() -> None:
+    # only a call whose result the fork's task carries is the parent's launch
+    w = RecordWriter(
+        "s1",
+        "/home/ana/app",
+        "2026-07-08T06:58:00.000Z",
+        sidechain=True,
+        agent_id="a4f0c2d9e8b7a6f51",
+        seed="fork2",
+    )
+    w.last = None
+    own = w.tool_use("Bash", {"command": "ls"})
+    w.response([own])
+    w.result(own, "deploy.md")
+    fork_worker(w, "sort the notes")
+    s = session_of(w.lines)
+    assert [t.kind for t in s.turns] == ["continuation", "prompt"]
+    assert s.copied_records == 0 and [c.name for c in s.turns[0].tool_calls][:1] == ["Bash"]
