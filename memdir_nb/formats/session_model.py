@@ -337,6 +337,15 @@ class Session:
         call = ToolCall("", OUTSIDE_EDIT, {"file_path": path}, line_no, when, has_result=True)
         self.turns[-1].outside_edits.append(call)
 
+    def note_api_error(self, text: str | None) -> None:
+        """A failed API call's text (an isApiErrorMessage reply or a system/api_error retry
+        record) on the running turn: each retry writes one, kept once, at most 8."""
+        if text is None or not self.turns:
+            return
+        errors, text = self.turns[-1].api_errors, cap_text(text, 500)
+        if text not in errors and len(errors) < 8:
+            errors.append(text)
+
     def note_title(self, record: Mapping[str, Any]) -> None:
         """An `ai-title` or `custom-title` (/rename) record, often written again; kept once."""
         custom = record.get("type") == "custom-title"

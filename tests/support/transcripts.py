@@ -135,3 +135,23 @@ def fork_worker(w: RecordWriter, directive: str, *, launched: str = "Agent") -> 
     task = {"type": "text", "text": f"{FORK_RULES}\n\nYour directive: {directive}"}
     w.prompt([started, task])
     return call
+
+
+def compact_by_command(w: RecordWriter) -> None:
+    """A typed `/compact` as 2.1.2xx writes it: the echo, the boundary, the summary (marked
+    isCompactSummary) and the command wrapper."""
+    w.prompt("/compact")
+    w.system("compact_boundary", compactMetadata={"trigger": "manual", "preTokens": 9000})
+    w.user_text(
+        "This session is being continued from a previous conversation. Summary: ...",
+        isCompactSummary=True,
+    )
+    w.user_text("<command-name>/compact</command-name>\n<command-message>compact</command-message>")
+
+
+def write_again(w: RecordWriter, start: int, end: int) -> None:
+    """Append w.lines[start:end] again unchanged (uuids, parents and times kept): what a second
+    `/compact` in one CLI process writes before its boundary (anthropics/claude-code#92089,
+    2.1.2xx), the history the process held since it began or resumed, up to the part the first
+    compaction kept."""
+    w.lines.extend(w.lines[start:end])
