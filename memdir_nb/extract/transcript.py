@@ -175,13 +175,17 @@ def has_memory_writes_since(
 def without_copies(
     session: Session, messages: Sequence[TranscriptMessage]
 ) -> list[TranscriptMessage]:
-    """The messages less the history the CLI wrote again (Session.copied_uuids) and the answers
+    """The messages less the history the CLI wrote again (Session.copied_uuids, and a record
+    written a second time under its own uuid, kept where it was first written) and the answers
     it took back after a model refused (Session.retracted_uuids): a live session never held
     the first twice and removed the second, so its extractor never saw either as new."""
-    gone = session.copied_uuids | session.retracted_uuids
-    if not gone:
-        return list(messages)
-    return [m for m in messages if m.uuid not in gone]
+    gone, seen = session.copied_uuids | session.retracted_uuids, set()
+    kept = []
+    for m in messages:
+        if m.uuid not in gone and m.uuid not in seen:
+            seen.add(m.uuid)
+            kept.append(m)
+    return kept
 
 
 def turn_message_ends(session: Session, messages: Sequence[TranscriptMessage]) -> list[int]:

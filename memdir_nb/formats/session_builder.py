@@ -6,7 +6,12 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from memdir_nb.formats import transcript_records as tr
-from memdir_nb.formats.session_copies import CopiedHistory, ForeignPrefix, keep_own_turn
+from memdir_nb.formats.session_copies import (
+    CopiedHistory,
+    ForeignPrefix,
+    keep_own_turn,
+    leave_out_fork_launch,
+)
 from memdir_nb.formats.session_model import (
     ENVELOPE_FACTS,
     AssistantResponse,
@@ -75,9 +80,14 @@ class SessionBuilder:
         counts[kind] = counts.get(kind, 0) + 1
         self._prefix.note(record, len(self.session.turns))
         self._note_time(record.get("timestamp"))
-        uuid = record.get("uuid")
-        if isinstance(uuid, str):
-            self._uuids.add(hash(uuid))
+        uuid = hash(record["uuid"]) if isinstance(record.get("uuid"), str) else None
+        if uuid in self._uuids and kind in ("user", "assistant", "system"):
+            # the same record written again (a second /compact in one process re-appends the
+            # history it held, uuids kept: anthropics/claude-code#92089): read once, where first
+            self.session.copied_records += kind != "system"
+            return
+        if uuid is not None:
+            self._uuids.add(uuid)
         if kind in ("user", "assistant"):
             self._facts(record)
             main = bool(record.get("isSidechain")) == self._main_sidechain
@@ -94,7 +104,7 @@ class SessionBuilder:
         elif kind == "summary":
             self._summary(record, line_no)
         elif kind in ("ai-title", "custom-title"):
-            self._title(record)
+            self.session.note_title(record)
         elif kind == "system":
             self._system(record, line_no)
         elif kind == "queue-operation":
@@ -270,6 +280,8 @@ class SessionBuilder:
         slash = kind == tr.SLASH_COMMAND
         text = tr.command_line(tr.content_text(content)) if slash else tr.prompt_text(content)
         turn_kind = tr.TURN_KINDS.get(kind, "prompt")
+        if leave_out_fork_launch(s, content, self._fed - 1):  # the parent's call, copied
+            self._fed_at_turn = []
         queued = self._queue.prompt_arrived(text, len(s.turns))
         turn = self._start_turn(text, turn_kind, line_no, record, queued=queued)
         turn.images += images
@@ -326,7 +338,7 @@ class SessionBuilder:
             turn.responses.append(response)
         response.records += 1
         self._retractions.saw(record, response, self.session)
-        self._api_error(record)
+        self.session.note_api_error(tr.api_error_text(record))
         self._idle = message.get("stop_reason") in ("end_turn", "stop_sequence")
         for call in self._blocks(message.get("content"), response, record, line_no, False):
             response.tool_calls.append(call)
@@ -423,14 +435,6 @@ class SessionBuilder:
         if isinstance(leaf, str) and leaf:
             self._summaries.append((self.session.compactions[-1], hash(leaf)))
 
-    def _title(self, record: Mapping[str, Any]) -> None:
-        """An `ai-title` or `custom-title` (/rename) record, often written again; kept once."""
-        custom = record.get("type") == "custom-title"
-        titles = self.session.custom_titles if custom else self.session.ai_titles
-        title = record.get("customTitle" if custom else "aiTitle")
-        if isinstance(title, str) and title and title not in titles and len(titles) < 32:
-            titles.append(cap_text(title, 500))
-
     def _system(self, record: Mapping[str, Any], line_no: int) -> None:
         sub = record.get("subtype")
         if sub == "compact_boundary":
@@ -440,22 +444,13 @@ class SessionBuilder:
         elif sub == "turn_duration":
             self._idle = self._ended = True  # written when a turn ends
         elif sub == "api_error":
-            self._api_error(record)
+            self.session.note_api_error(tr.api_error_text(record))
         elif sub in REFUSAL_SUBTYPES:
             self._retractions.refused(record, self.session)
         elif sub == "local_command":
             text = record.get("content")
             if isinstance(text, str) and text.lstrip().startswith("<command-name>"):
                 self._pending_local.append(cap_text(tr.command_line(text), 500))
-
-    def _api_error(self, record: Mapping[str, Any]) -> None:
-        """A failed API call (an isApiErrorMessage reply or a system/api_error retry record)."""
-        text = tr.api_error_text(record)
-        if text is None or not self.session.turns:
-            return
-        errors, text = self.session.turns[-1].api_errors, cap_text(text, 500)
-        if text not in errors and len(errors) < 8:  # each retry writes one: kept once
-            errors.append(text)
 
     def _queue_operation(self, record: Mapping[str, Any]) -> None:
         """See formats.session_queue: typed while a turn ran, or a notification."""

@@ -306,7 +306,8 @@ def forked_from(record: Mapping[str, Any]) -> str | None:
 def classify_user(record: Mapping[str, Any]) -> str:
     """What a `type: "user"` record is: one of the kind constants of this module.
 
-    Order matters: a tool-result carrier is never a prompt; a compaction summary, meta
+    Order matters: a tool-result carrier is never a prompt (but for a fork's task in the
+    fork's own file, written beside the result of the call that launched it); a compaction summary, meta
     text and a record holding only IDE context blocks are never typed; a task the team lead
     hands a teammate is the teammate's prompt in its own (sidechain) file; a record's origin
     may say what it is, isMeta as it may be (a scheduled prompt that fired, a message through a
@@ -317,9 +318,9 @@ def classify_user(record: Mapping[str, Any]) -> str:
     """
     content = _message_content(record)
     blocks = content_blocks(content)
-    if any(b.get("type") == "tool_result" for b in blocks):
-        return TOOL_RESULT
     text = content_text(content).strip()
+    if any(b.get("type") == "tool_result" for b in blocks):
+        return PROMPT if _fork_task(record, text) else TOOL_RESULT
     if record.get("isCompactSummary") or text.startswith(CONTINUATION_PREAMBLE):
         return COMPACT_SUMMARY
     if record.get("isSidechain") is True and text.startswith(_TEAMMATE_TASK_PREFIX):
@@ -336,6 +337,13 @@ def classify_user(record: Mapping[str, Any]) -> str:
     ):
         return INTERRUPT
     return _classify_text(text, blocks)
+
+
+def _fork_task(record: Mapping[str, Any], text: str) -> bool:
+    """A fork's task in the fork's own file (2.1.20x: written in the same user record as the
+    "started" result of the parent's call that launched the fork; the file opens with that
+    call, copied from the parent): a tool-result carrier that is the fork's prompt."""
+    return record.get("isSidechain") is True and text.startswith(_FORK_OPEN)
 
 
 def _kind_by_origin(record: Mapping[str, Any], text: str) -> str | None:

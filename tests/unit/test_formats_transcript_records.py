@@ -192,6 +192,22 @@ def test_a_fork_prompt_is_its_directive_without_the_fixed_boilerplate() -> None:
     assert tr.prompt_text(quoted) == quoted
 
 
+def test_a_fork_task_beside_its_launch_result_is_the_forks_prompt_in_its_own_file() -> None:
+    # 2.1.20x writes a fork's task in the same user record as the "started" result of the
+    # parent's call; in the fork's own (sidechain) file that record is the fork's prompt
+    started = {"type": "tool_result", "tool_use_id": "toolu_1", "content": "Fork started"}
+    task = {
+        "type": "text",
+        "text": "<fork-boilerplate>\nrules\n</fork-boilerplate>\n\nYour directive: x",
+    }
+    assert tr.classify_user(user([started, task], isSidechain=True)) == tr.PROMPT
+    assert tr.prompt_text([started, task]) == "x"
+    # a result beside other text, or outside a sidechain, still only carries a result
+    note = {"type": "text", "text": "see the log above"}
+    assert tr.classify_user(user([started, note], isSidechain=True)) == tr.TOOL_RESULT
+    assert tr.classify_user(user([started, task])) == tr.TOOL_RESULT
+
+
 def test_command_line_reads_name_and_args_in_either_tag_order() -> None:
     local = "<command-name>/compact</command-name>\n<command-message>compact</command-message>\n<command-args>keep colours</command-args>"
     slash = "<command-message>release-notes</command-message>\n<command-name>/release-notes</command-name>\n<command-args>since v2</command-args>"
