@@ -897,18 +897,23 @@ def test_files_the_cli_saw_change_outside_are_kept_on_their_turn_and_bounded(
     assert s.turns[0].tool_calls == []  # no call of the agent's
 
 
-def test_a_fork_workers_file_has_its_directive_as_prompt_and_not_the_parents_launch() -> None:
-    # 2.1.20x: a fork's file opens with the parent's Agent call copied (no parent uuid), then
-    # one record holding that call's "started" result and the fork's task. The fork read as
-    # one prompt-less continuation turn owning the parent's call, so replay recalled nothing.
-    w = RecordWriter(
+def _fork_file_writer(seed: str) -> RecordWriter:
+    """A writer of one fork agent's own (sidechain) file, in a 2.1.20x session."""
+    return RecordWriter(
         "s1",
         "/home/ana/app",
         "2026-07-08T06:58:00.000Z",
         sidechain=True,
         agent_id="a4f0c2d9e8b7a6f51",
-        seed="fork",
+        seed=seed,
     )
+
+
+def test_a_fork_workers_file_has_its_directive_as_prompt_and_not_the_parents_launch() -> None:
+    # 2.1.20x: a fork's file opens with the parent's Agent call copied (no parent uuid), then
+    # one record holding that call's "started" result and the fork's task. The fork read as
+    # one prompt-less continuation turn owning the parent's call, so replay recalled nothing.
+    w = _fork_file_writer("fork")
     launch = fork_worker(w, "check which deploy day the notes give")
     read = w.tool_use("Read", {"file_path": f"{MEM}/deploy.md"})
     w.response([read])
@@ -925,14 +930,7 @@ def test_a_fork_workers_file_has_its_directive_as_prompt_and_not_the_parents_lau
 
 def test_a_sidechain_file_opening_with_other_calls_keeps_them_as_its_own() -> None:
     # only a call whose result the fork's task carries is the parent's launch
-    w = RecordWriter(
-        "s1",
-        "/home/ana/app",
-        "2026-07-08T06:58:00.000Z",
-        sidechain=True,
-        agent_id="a4f0c2d9e8b7a6f51",
-        seed="fork2",
-    )
+    w = _fork_file_writer("fork2")
     w.last = None
     own = w.tool_use("Bash", {"command": "ls"})
     w.response([own])
