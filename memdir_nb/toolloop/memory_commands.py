@@ -92,7 +92,7 @@ class MemoryDirBackend:
 
     @property
     def real_root(self) -> str:
-        return os.path.realpath(self.memory_dir)
+        return real_path(self.memory_dir)
 
     def _resolve(self, path: object) -> ToolPath:
         return resolve(self.memory_dir, self.real_root, path)

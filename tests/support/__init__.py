@@ -159,3 +159,11 @@ def build_attack_tree(root: Path) -> AttackTree:
     for link, target in links.items():
         os.symlink(target, link)
     return AttackTree(root=root, memory=memory, team=team, team_evil=team_evil, outside=outside)
+
+
+def link_chain(folder: Path, links: int, end: str) -> Path:
+    """links symlinks in folder, each leading to the next and the last to end; the first."""
+    folder.mkdir(parents=True, exist_ok=True)
+    for i in range(links):
+        os.symlink(f"c{i + 1}" if i + 1 < links else end, folder / f"c{i}")
+    return folder / "c0"
