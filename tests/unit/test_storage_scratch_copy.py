@@ -18,6 +18,7 @@ from memdir_nb.storage.scratch_copy import (
     ScratchCopyWarning,
     copy_memory_dir,
 )
+from tests.support import make_nested, nested_folders
 from tests.support.unix_socket import unix_socket_at
 
 
@@ -160,15 +161,6 @@ def test_a_left_out_name_holding_an_escape_sequence_is_named_escaped(tmp_path: P
     assert "user_\\x1b]0;owned\\x07x.md" in said
 
 
-def _nested(folder: Path, depth: int) -> Path:
-    """folder/a/a/…/a, depth folders below folder (made one at a time: os.makedirs recurses)."""
-    folder.mkdir()
-    for _ in range(depth):
-        folder = folder / "a"
-        folder.mkdir()
-    return folder
-
-
 def test_folders_nested_past_the_depth_any_route_goes_are_left_out_and_named(
     tmp_path: Path,
 ) -> None:
@@ -176,17 +168,18 @@ def test_folders_nested_past_the_depth_any_route_goes_are_left_out_and_named(
     # within PATH_MAX) raised RecursionError out of notebooks 01, 02, 05, 06 and 07
     source = _odd_dir(tmp_path)
     os.unlink(source / "project_pipe.md")
-    (_nested(source / "deep", 1000) / "user_far.md").write_text("x\n", "utf-8")
-    (_nested(source / "near", MEMORY_DIR_MAX_DEPTH - 1) / "user_near.md").write_text("x\n", "utf-8")
-    with pytest.warns(ScratchCopyWarning) as caught:
-        copy = copy_memory_dir(source, tmp_path / "copy")
+    with nested_folders(source / "deep", 1000) as far, pytest.warns(ScratchCopyWarning) as caught:
+        (far / "user_far.md").write_text("x\n", "utf-8")
+        with nested_folders(source / "near", MEMORY_DIR_MAX_DEPTH - 1) as near:
+            (near / "user_near.md").write_text("x\n", "utf-8")
+            copy = copy_memory_dir(source, tmp_path / "copy")
+            with pytest.raises(shutil.Error, match="folders deep, past the"):
+                copy_memory_dir(source, tmp_path / "strict", strict=True)
     said = str(caught[0].message)
     kept = "deep" + "/a" * (MEMORY_DIR_MAX_DEPTH - 1)  # MEMORY_DIR_MAX_DEPTH folders deep
     assert f"past the {MEMORY_DIR_MAX_DEPTH} folders any memory route goes into: {kept}/a (" in said
     assert (copy / kept).is_dir() and not (copy / kept / "a").exists()
     assert (copy / "near" / ("a/" * (MEMORY_DIR_MAX_DEPTH - 1)) / "user_near.md").is_file()
-    with pytest.raises(shutil.Error, match="folders deep, past the"):
-        copy_memory_dir(source, tmp_path / "strict", strict=True)
 
 
 def test_a_warning_names_at_most_a_few_entries_and_counts_the_rest(tmp_path: Path) -> None:
@@ -194,7 +187,7 @@ def test_a_warning_names_at_most_a_few_entries_and_counts_the_rest(tmp_path: Pat
     source = _odd_dir(tmp_path)
     os.unlink(source / "project_pipe.md")
     for i in range(30):
-        _nested(source / f"deep{i:03}", MEMORY_DIR_MAX_DEPTH)
+        make_nested(source / f"deep{i:03}", MEMORY_DIR_MAX_DEPTH)  # 65 deep: rmtree copes
     with pytest.warns(ScratchCopyWarning) as caught:
         copy_memory_dir(source, tmp_path / "copy")
     said = str(caught[0].message)
