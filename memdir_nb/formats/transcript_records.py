@@ -98,6 +98,16 @@ _UNKNOWN_COMMAND = re.compile(r"Unknown skill: (\S{1,200})")
 # the parent asked. The directive is the prompt; the fixed text is the same in every fork.
 _FORK_OPEN, _FORK_CLOSE = "<fork-boilerplate>", "</fork-boilerplate>"
 _FORK_DIRECTIVE = "Your directive:"
+# The longest id a record may carry (a uuid is 36 characters, `req_…` and `msg_…` ids about
+# 30): a session keeps the ids of copied and retracted records and each turn's last one, so a
+# crafted file's 6 MB uuids were held whole, as much memory as the file (attack round 20).
+RECORD_ID_MAX_CHARS = 128
+
+
+def record_id(value: object) -> str | None:
+    """A record's id (its uuid, requestId, or one a list of ids names), or None: a non-empty
+    string of at most RECORD_ID_MAX_CHARS characters; anything longer names no record."""
+    return value if isinstance(value, str) and 0 < len(value) <= RECORD_ID_MAX_CHARS else None
 
 
 @dataclass(frozen=True)
