@@ -637,3 +637,38 @@ def test_record_ids_past_the_id_cap_are_not_held(tmp_path: Path, shape: str) -> 
     held = sum(map(len, session.copied_uuids)) + sum(len(t.last_uuid or "") for t in session.turns)
     assert held <= RECORD_ID_MAX_CHARS * (len(session.copied_uuids) + len(session.turns))
     assert peak < 4 * len(long_id) + 4 * 1024 * 1024  # one line at a time, not the file's 20 MB
+
+
+@pytest.mark.parametrize("field", ["timestamp", "promptId", "version", "model", "tool name"])
+def test_a_records_fields_past_their_caps_are_not_held(tmp_path: Path, field: str) -> None:
+    # attack round 20: turns and answers kept each record's timestamp, promptId, version, model
+    # and tool names whole: 60 records of a 6 MB timestamp held 413 MB read from a 360 MB file
+    path = tmp_path / "s.jsonl"
+    long_text = "9" * (2 * 1024 * 1024)
+    with path.open("w", encoding="utf-8") as f:
+        for i in range(20):
+            kind = "user" if i % 2 == 0 else "assistant"
+            message: dict[str, object] = {"role": kind, "content": f"prompt {i}"}
+            record = {
+                "type": kind,
+                "uuid": f"u{i}",
+                "message": message,
+                "timestamp": f"2026-01-01T00:00:{i:02d}.000Z",
+            }
+            if kind == "assistant":
+                message["content"] = [
+                    {"type": "tool_use", "id": f"t{i}", "name": "Read", "input": {}}
+                ]
+                if field == "model":
+                    message["model"] = f"{i}{long_text}"
+                if field == "tool name":
+                    message["content"][0]["name"] = f"{i}{long_text}"  # type: ignore[index]
+            if field in ("timestamp", "promptId", "version"):
+                record[field] = f"{record.get(field, '')}{i}{long_text}"
+            f.write(json.dumps(record) + "\n")
+    tracemalloc.start()
+    session = read_session(path)
+    _, peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    assert len(session.turns) == 10 and session.problems == []
+    assert peak < 4 * len(long_text) + 4 * 1024 * 1024  # one line at a time, not 40 MB
