@@ -338,8 +338,8 @@ def forked_from(record: Mapping[str, Any]) -> str | None:
     `forkedFrom` names its own session copies nothing.
     """
     fork = record.get("forkedFrom")
-    parent = fork.get("sessionId") if isinstance(fork, dict) else None
-    if isinstance(parent, str) and parent and parent != record.get("sessionId"):
+    parent = record_id(fork.get("sessionId")) if isinstance(fork, dict) else None
+    if parent is not None and parent != record.get("sessionId"):
         return parent
     return None
 

@@ -293,3 +293,6 @@ def test_a_record_id_is_a_short_non_empty_string_else_none() -> None:
     assert tr.record_id("x" * tr.RECORD_ID_MAX_CHARS) == "x" * tr.RECORD_ID_MAX_CHARS
     for value in ("", "x" * (tr.RECORD_ID_MAX_CHARS + 1), None, 7, ["u"]):
         assert tr.record_id(value) is None
+        # the parent a fork names is printed by `memdir-nb sessions`: an id too, or none
+        assert tr.forked_from({"sessionId": uuid, "forkedFrom": {"sessionId": value}}) is None
+    assert tr.forked_from({"sessionId": uuid, "forkedFrom": {"sessionId": "p-1"}}) == "p-1"
