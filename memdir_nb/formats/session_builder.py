@@ -122,8 +122,8 @@ class SessionBuilder:
         if parent is not None and s.forked_from is None:
             s.forked_from = parent
         s.copied_records += 1
-        if isinstance(record.get("uuid"), str):
-            s.copied_uuids.add(record["uuid"])
+        if (uuid := tr.record_id(record.get("uuid"))) is not None:
+            s.copied_uuids.add(uuid)
         return True
 
     def finish(self) -> Session:
@@ -198,7 +198,7 @@ class SessionBuilder:
             line_no=line_no,
             timestamp=record.get("timestamp") if isinstance(record.get("timestamp"), str) else None,
             prompt_id=pid if isinstance(pid, str) else None,
-            uuid=record.get("uuid") if isinstance(record.get("uuid"), str) else None,
+            uuid=tr.record_id(record.get("uuid")),
             bash_commands=self._pending_bash,
             local_commands=self._pending_local,
             queued=queued,
@@ -211,8 +211,8 @@ class SessionBuilder:
         return turn
 
     def _touch(self, turn: Turn, record: Mapping[str, Any]) -> None:
-        uuid = record.get("uuid")
-        if isinstance(uuid, str):
+        uuid = tr.record_id(record.get("uuid"))
+        if uuid is not None:
             turn.last_uuid = uuid
         stamp = record.get("timestamp")
         if isinstance(stamp, str):

@@ -144,9 +144,9 @@ class ForeignPrefix:
             return
         if record.get("type") == "assistant":
             self._parent = sid
-        uuid = record.get("uuid")
+        uuid = tr.record_id(record.get("uuid"))
         self._before = len(self._uuids)
-        if record.get("type") in ("user", "assistant") and isinstance(uuid, str):
+        if record.get("type") in ("user", "assistant") and uuid is not None:
             self._uuids.append(uuid)
 
     def leave_out(self, session: Session, fed_at_turn: list[int], fed: int) -> None:

@@ -98,6 +98,28 @@ _UNKNOWN_COMMAND = re.compile(r"Unknown skill: (\S{1,200})")
 # the parent asked. The directive is the prompt; the fixed text is the same in every fork.
 _FORK_OPEN, _FORK_CLOSE = "<fork-boilerplate>", "</fork-boilerplate>"
 _FORK_DIRECTIVE = "Your directive:"
+# The longest id (a uuid is 36 characters) and envelope field a record carries; a longer one is
+# dropped as the line is parsed: a session keeps them per turn and answer, and 6 MB timestamps,
+# ids and tool names were held whole, 413 MB from a 360 MB transcript (attack round 20).
+RECORD_ID_MAX_CHARS = 128
+_ID_FIELDS = ("uuid", "parentUuid", "logicalParentUuid", "leafUuid", "sessionId", "requestId")
+_RECORD_FIELD_MAX_CHARS = {  # promptId, agentId and toolUseID are ids too
+    **dict.fromkeys((*_ID_FIELDS, "promptId", "agentId", "toolUseID"), RECORD_ID_MAX_CHARS),
+    **dict.fromkeys(("timestamp", "version", "entrypoint", "userType"), 64),
+    **dict.fromkeys(("gitBranch", "slug"), 256),
+    "cwd": PATH_MAX_BYTES,
+}
+_MESSAGE_FIELD_MAX_CHARS = {"id": RECORD_ID_MAX_CHARS, "model": 256}
+_BLOCK_FIELD_MAX_CHARS = {
+    "id": RECORD_ID_MAX_CHARS,
+    "tool_use_id": RECORD_ID_MAX_CHARS,
+    "name": 256,
+}
+
+
+def record_id(value: object) -> str | None:
+    """A record's id (uuid, requestId, one a list names) if a string of 1 to 128 characters."""
+    return value if isinstance(value, str) and 0 < len(value) <= RECORD_ID_MAX_CHARS else None
 
 
 @dataclass(frozen=True)
@@ -136,7 +158,26 @@ def parse_record_line(
         return [], f"not JSON ({exc}); skipped"
     if not isinstance(value, dict):
         return [], "not a JSON object; skipped"
-    return [value], None
+    return [_within_field_caps(value)], None
+
+
+def _drop_overlong(fields: dict[str, Any], caps: Mapping[str, int]) -> None:
+    for key, cap in caps.items():
+        if isinstance(value := fields.get(key), str) and len(value) > cap:
+            del fields[key]
+
+
+def _within_field_caps(record: dict[str, Any]) -> dict[str, Any]:
+    """record less its envelope, message and tool-call fields past their caps (ids, names)."""
+    _drop_overlong(record, _RECORD_FIELD_MAX_CHARS)
+    message = record.get("message")
+    if isinstance(message, dict):
+        _drop_overlong(message, _MESSAGE_FIELD_MAX_CHARS)
+        content = message.get("content")
+        for block in content if isinstance(content, list) else ():
+            if isinstance(block, dict):
+                _drop_overlong(block, _BLOCK_FIELD_MAX_CHARS)
+    return record
 
 
 _UTF8_BOM = b"\xef\xbb\xbf"
@@ -171,7 +212,7 @@ def _split_glued(data: str | bytes) -> tuple[list[dict[str, Any]], str | None]:
             reason = f"not JSON after {len(records)} record(s) ({_decode_error(exc)})"
             return records, reason + ("; the rest was skipped" if records else "; skipped")
         if isinstance(value, dict):
-            records.append(value)
+            records.append(_within_field_caps(value))
         while pos < end and text[pos] in " \t\r":
             pos += 1
     return records, f"{len(records)} records glued on one line; each was read"
@@ -297,8 +338,8 @@ def forked_from(record: Mapping[str, Any]) -> str | None:
     `forkedFrom` names its own session copies nothing.
     """
     fork = record.get("forkedFrom")
-    parent = fork.get("sessionId") if isinstance(fork, dict) else None
-    if isinstance(parent, str) and parent and parent != record.get("sessionId"):
+    parent = record_id(fork.get("sessionId")) if isinstance(fork, dict) else None
+    if parent is not None and parent != record.get("sessionId"):
         return parent
     return None
 

@@ -28,7 +28,7 @@ from memdir_nb.spec.constants import (
 from memdir_nb.spec.freshness import memory_age_days
 from memdir_nb.spec.text import plural
 from memdir_nb.storage.access import read_regular_file
-from memdir_nb.storage.containment import PathTraversalError, validate_project_path
+from memdir_nb.storage.containment import PathTraversalError, real_path, validate_project_path
 from memdir_nb.storage.fsutil import is_folder
 from memdir_nb.storage.scan import scan_memory_dir
 
@@ -335,8 +335,8 @@ def find_memory_dirs(claude_home: str | os.PathLike[str]) -> list[FoundDir]:
             for d in _agent_dirs(claude / sub, project_path):
                 found.append(FoundDir(d, kind, d.name, project_path))
     chosen = settings_memory_dir(home)
-    seen = {os.path.realpath(f.path) for f in found}
-    if chosen is not None and os.path.realpath(chosen) not in seen:
+    seen = {real_path(f.path) for f in found}
+    if chosen is not None and real_path(chosen) not in seen:
         found.append(FoundDir(chosen, "settings:user", chosen.name, None))
     return found
 

@@ -9,6 +9,8 @@ import stat
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 
+from memdir_nb.storage.containment import real_path
+
 
 def fsync_dir(path: Path) -> None:
     """Flush a folder's entries to disk, so a rename inside it survives a crash."""
@@ -26,7 +28,7 @@ def fsync_dir(path: Path) -> None:
 
 def open_real_dir(path: str | os.PathLike[str]) -> tuple[str, int]:
     """A folder's real path and a read-only descriptor on it (raises OSError); the caller closes it."""
-    real = os.path.realpath(path)
+    real = real_path(path)
     return real, os.open(real, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 import shutil
@@ -15,15 +16,17 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from memdir_nb.storage.containment import (
+    MAX_SYMLINKS_FOLLOWED,
     PathTraversalError,
     is_real_path_within,
+    real_path,
     realpath_deepest_existing,
     sanitize_path_key,
     validate_memory_write_path,
     validate_team_mem_key,
     validate_team_mem_write_path,
 )
-from tests.support import AttackTree
+from tests.support import AttackTree, link_chain
 
 LEGIT_KEYS = [
     "notes.md",
@@ -374,3 +377,33 @@ def test_arbitrary_text_key_never_raises_anything_else(attack_tree: AttackTree, 
         key,
         path,
     )
+
+
+def test_real_path_follows_no_more_links_than_the_kernel(tmp_path: Path) -> None:
+    # Python 3.11's os.path.realpath recursed once per link of a chain: 1,100 links (a cloned
+    # repository, a synced team dir) raised RecursionError out of lint, the memory tool, doctor
+    (tmp_path / "real.md").write_text("x", encoding="utf-8")
+    first = link_chain(tmp_path / "long", 1100, "../real.md")
+    with pytest.raises(OSError) as caught:
+        real_path(first, strict=True)
+    assert caught.value.errno == errno.ELOOP
+    with pytest.raises(OSError) as kernel:  # the kernel's own answer to the same path
+        os.stat(first)
+    assert kernel.value.errno == errno.ELOOP
+    assert real_path(first / "x.md") != str(tmp_path / "real.md" / "x.md")  # not followed
+    # as many links as the kernel follows: the same answer as os.path.realpath
+    short = link_chain(tmp_path / "short", MAX_SYMLINKS_FOLLOWED, "../real.md")
+    assert real_path(short, strict=True) == os.path.realpath(short) == str(tmp_path / "real.md")
+    assert os.stat(short).st_ino == (tmp_path / "real.md").stat().st_ino
+
+
+def test_a_long_link_chain_is_refused_as_a_loop_by_both_passes(tmp_path: Path) -> None:
+    mem = tmp_path / "mem"
+    mem.mkdir()
+    (mem / "real.md").write_text("x", encoding="utf-8")
+    link_chain(mem / ".links", 1100, "../real.md")
+    os.symlink(".links/c0", mem / "x.md")
+    with pytest.raises(PathTraversalError) as caught:
+        validate_memory_write_path("x.md", mem)
+    assert caught.value.rule == "symlink-loop"
+    assert f"more than {MAX_SYMLINKS_FOLLOWED} links" in str(caught.value)

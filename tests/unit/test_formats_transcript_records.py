@@ -299,3 +299,16 @@ def test_a_records_cwd_is_a_path_string_within_path_max_or_nothing() -> None:
     assert tr.record_cwd({"cwd": "/home/ana/app"}) == "/home/ana/app"
     assert tr.record_cwd({"cwd": "/" + "a" * 5000}) is None  # longer than any real path
     assert tr.record_cwd({"cwd": ["/x"]}) is None and tr.record_cwd({}) is None
+
+
+def test_a_record_id_is_a_short_non_empty_string_else_none() -> None:
+    # a session keeps the ids of copied records and each turn's last one: a 6 MB "uuid" is
+    # no id, or a crafted file is held in memory whole (attack round 20)
+    uuid = "0f1e2d3c-4b5a-6978-8796-a5b4c3d2e1f0"
+    assert tr.record_id(uuid) == uuid
+    assert tr.record_id("x" * tr.RECORD_ID_MAX_CHARS) == "x" * tr.RECORD_ID_MAX_CHARS
+    for value in ("", "x" * (tr.RECORD_ID_MAX_CHARS + 1), None, 7, ["u"]):
+        assert tr.record_id(value) is None
+        # the parent a fork names is printed by `memdir-nb sessions`: an id too, or none
+        assert tr.forked_from({"sessionId": uuid, "forkedFrom": {"sessionId": value}}) is None
+    assert tr.forked_from({"sessionId": uuid, "forkedFrom": {"sessionId": "p-1"}}) == "p-1"

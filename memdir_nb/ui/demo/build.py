@@ -15,6 +15,7 @@ from memdir_nb.spec.constants import (
     LOGS_DIRNAME,
     TEAM_DIRNAME,
 )
+from memdir_nb.storage.containment import real_path
 from memdir_nb.storage.daily_log import append_daily_log
 from memdir_nb.storage.fsutil import side_stem
 from memdir_nb.storage.scratch_folder import scratch_folder
@@ -183,7 +184,7 @@ def notebook_memory_dir(
                 f"{path} (from {source}) is not a directory; point it at a memory dir "
                 "(the folder that holds MEMORY.md), or unset it to use the bundled demo"
             )
-        return path.resolve()
+        return Path(real_path(path))
     scratch = scratch_folder("demo")  # removed when the kernel exits
     built_at = DEMO_NOW_MS if now_ms is None else now_ms
     return build_demo_memory_dir(scratch / "memory", now_ms=built_at)
