@@ -12,7 +12,7 @@ import tempfile
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from memdir_nb.storage.containment import (
@@ -407,3 +407,47 @@ def test_a_long_link_chain_is_refused_as_a_loop_by_both_passes(tmp_path: Path) -
         validate_memory_write_path("x.md", mem)
     assert caught.value.rule == "symlink-loop"
     assert f"more than {MAX_SYMLINKS_FOLLOWED} links" in str(caught.value)
+
+
+_NAMES = ("a", "b", "c", "d")
+_PARTS = (*_NAMES, *(f"l{n}" for n in _NAMES), "..", ".", "x.md")  # lX: a link, if one is there
+_LINK_TARGETS = st.lists(st.sampled_from(_PARTS), min_size=1, max_size=4).map("/".join)
+
+
+@settings(max_examples=300, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(
+    links=st.lists(
+        st.tuples(st.sampled_from(_NAMES), st.sampled_from(_NAMES), _LINK_TARGETS, st.booleans()),
+        max_size=8,
+    ),
+    query=st.lists(st.sampled_from(_PARTS), min_size=1, max_size=6),
+)
+@example(links=[("a", "a", "../b", False)], query=["a", "la", "..", "a", "la"])  # a link twice
+@example(links=[("a", "a", "lb", False), ("a", "b", "la", False)], query=["a", "la", "x.md"])
+def test_real_path_answers_as_os_realpath_within_the_kernels_link_bound(
+    tmp_path_factory: pytest.TempPathFactory,
+    links: list[tuple[str, str, str, bool]],
+    query: list[str],
+) -> None:
+    # real_path is the package's one resolver (every containment check goes through it); below
+    # the 40-link bound it must give os.path.realpath's answer: relative and absolute targets,
+    # '..' after a link, loops, dangling links and a missing tail, strict or not
+    root = tmp_path_factory.mktemp("tree")
+    for folder in _NAMES:
+        (root / folder).mkdir()
+    (root / "a" / "x.md").write_text("x", encoding="utf-8")
+    for folder, name, target, absolute in links:
+        link = root / folder / f"l{name}"
+        if not os.path.lexists(link):
+            os.symlink(f"{root}/{target}" if absolute else target, link)
+    path = os.path.join(root, *query)
+    assert real_path(path) == os.path.realpath(path)
+    try:
+        expected: str | int = os.path.realpath(path, strict=True)
+    except OSError as exc:
+        expected = exc.errno or 0
+    try:
+        got: str | int = real_path(path, strict=True)
+    except OSError as exc:
+        got = exc.errno or 0
+    assert got == expected
