@@ -16,7 +16,7 @@ from memdir_nb.spec.constants import (
     TEAM_DIRNAME,
 )
 from memdir_nb.storage.daily_log import append_daily_log
-from memdir_nb.storage.fsutil import FILE_MODE, FOLDER_MODE, side_stem
+from memdir_nb.storage.fsutil import FILE_MODE, FOLDER_MODE, replace_file, side_stem
 from memdir_nb.storage.scratch_folder import scratch_folder
 from memdir_nb.ui.demo.memories import demo_memories
 from memdir_nb.ui.demo.model import (
@@ -79,9 +79,7 @@ def _make_folders(folder: Path) -> None:
 def write_file(path: Path, text: str, mtime_ms: float) -> None:
     """Write a UTF-8 file with LF endings (FILE_MODE under the umask) and set its mtime."""
     _make_folders(path.parent)
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_CLOEXEC, FILE_MODE)
-    with open(fd, "w", encoding="utf-8", newline="\n") as fh:
-        fh.write(text)
+    replace_file(path, text.encode("utf-8"), tmp_name=f".{path.name}.writing", mode=FILE_MODE)
     set_mtime(path, mtime_ms)
 
 
