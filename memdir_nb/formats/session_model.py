@@ -26,9 +26,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from memdir_nb.formats.transcript_attachments import OUTSIDE_EDIT
 from memdir_nb.formats.transcript_records import (
     COORDINATOR,
-    OUTSIDE_EDIT,
     PROMPT,
     TASK_NOTIFICATION,
     TranscriptProblem,

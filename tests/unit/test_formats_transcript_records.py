@@ -138,20 +138,6 @@ def test_the_task_a_teammate_is_handed_is_its_prompt_in_its_own_file() -> None:
     assert tr.classify_user(user(TASK_FROM_LEAD, isSidechain=False)) == tr.TASK_NOTIFICATION
 
 
-def test_the_memory_index_an_instructions_note_says_was_loaded_is_read_from_it() -> None:
-    index = "/home/dana/.claude/projects/-home-dana/memory/MEMORY.md"
-    files = [
-        {"path": "/home/dana/.claude/CLAUDE.md", "type": "User", "content": "be brief"},
-        {"path": index, "type": "AutoMem", "content": "- [Charts](charts.md)"},
-        {"path": 7, "type": "AutoMem"},
-        "not a file",
-    ]
-    assert tr.loaded_memory_indexes({"type": "instructions", "files": files}) == [index]
-    assert tr.loaded_memory_indexes({"type": "nested_memory", "path": index}) == []
-    assert tr.loaded_memory_indexes({"type": "instructions", "files": "x"}) == []
-    assert tr.loaded_memory_indexes(None) == []
-
-
 @pytest.mark.parametrize("text", ["/compact", "/compact keep the API notes"])
 def test_the_typed_compact_written_before_its_wrapper_is_an_echo_never_a_prompt(text: str) -> None:
     assert tr.classify_user(user(text, promptId="p1")) == tr.COMMAND_ECHO
