@@ -18,7 +18,12 @@ from typing import Any
 from memdir_nb.formats.index_caps import truncate_entrypoint_content
 from memdir_nb.formats.jsonio import loads_bounded
 from memdir_nb.home.config import load_settings_file, user_home
-from memdir_nb.home.path_rules import MAX_SANITIZED_LENGTH, memory_path_problem, sanitize_path
+from memdir_nb.home.path_rules import (
+    MAX_SANITIZED_LENGTH,
+    folder_keyed,
+    memory_path_problem,
+    sanitize_path,
+)
 from memdir_nb.lint import read_scope_indexes
 from memdir_nb.spec.constants import (
     MAX_ENTRYPOINT_BYTES,
@@ -287,10 +292,8 @@ def project_path_for_key(
     """The project a projects/<key> folder belongs to: from transcripts, else the filesystem."""
     key = project_dir.name
     seen = _cwd_from_transcripts(project_dir)
-    if seen is not None:
-        for folder in (Path(seen), *Path(seen).parents):
-            if sanitize_path(os.fspath(folder)) == key:
-                return os.fspath(folder)
+    if seen is not None and (folder := folder_keyed(seen, key)) is not None:
+        return folder
     return guess_project_path(key, listings=listings)
 
 

@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from memdir_nb.home.paths import sanitize_path
+from memdir_nb.reports import memory_dirs
 from memdir_nb.reports.memory_dirs import MAX_GUESS_NAMES
 from memdir_nb.reports.where import (
     format_list,
@@ -365,6 +366,28 @@ def test_list_reads_the_project_path_from_a_session_transcript(tmp_path: Path) -
     (key_dir / "session.jsonl").write_text(json.dumps({"cwd": gone + "/sub"}) + "\n")
     (info,) = list_memory_dirs(w.claude_home)
     assert info.project_path == gone
+
+
+def test_a_transcripts_cwd_is_keyed_in_one_pass_however_many_parts_it_has(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # each parent was keyed anew: a 64 KB cwd of '/a' parts (32,000 parents) took minutes
+    w = make_world(tmp_path, repo=False)
+    deep = "/gone" + "/a" * 30_000
+    project = deep[: len("/gone") + 2 * 40]  # the project: a parent deep in the cwd
+    key_dir = w.claude_home / "projects" / sanitize_path(project)
+    add_memory(key_dir / "memory", "feedback_x.md")
+    (key_dir / "session.jsonl").write_text(json.dumps({"cwd": deep}) + "\n")
+    keyed = [0]
+
+    def counted(path: Any) -> str:
+        keyed[0] += 1
+        return sanitize_path(path)
+
+    monkeypatch.setattr(memory_dirs, "sanitize_path", counted)
+    (info,) = list_memory_dirs(w.claude_home)
+    assert info.project_path == project
+    assert keyed[0] <= 2
 
 
 def test_a_transcript_record_holding_a_raw_line_separator_still_gives_the_project_path(
