@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import unicodedata
+from pathlib import PurePath
 
 from memdir_nb.home.config import home_from_passwd
 
@@ -19,6 +20,7 @@ _NETWORK_PREFIXES = ("\\\\", "//")
 
 __all__ = [
     "MAX_SANITIZED_LENGTH",
+    "folder_keyed",
     "is_project_key",
     "memory_path_problem",
     "sanitize_path",
@@ -29,13 +31,21 @@ __all__ = [
 # --------------------------------------------------------------------------- sanitising
 
 
-def _djb2_base36(text: str) -> str:
-    """Claude Code's fallback string hash: 32-bit djb2 over UTF-16 units, abs, base 36."""
-    h = 0
+def _djb2_step(h: int, text: str) -> int:
+    """djb2's 32-bit state h carried on over text's UTF-16 units."""
     data = text.encode("utf-16-le", "surrogatepass")
     for i in range(0, len(data), 2):
         unit = data[i] | (data[i + 1] << 8)
         h = ((h << 5) - h + unit) & 0xFFFFFFFF
+    return h
+
+
+def _djb2_base36(text: str) -> str:
+    """Claude Code's fallback string hash: 32-bit djb2 over UTF-16 units, abs, base 36."""
+    return _base36_of_state(_djb2_step(0, text))
+
+
+def _base36_of_state(h: int) -> str:
     if h >= 0x80000000:
         h -= 0x100000000
     h = abs(h)
@@ -49,20 +59,53 @@ def _djb2_base36(text: str) -> str:
     return "".join(reversed(out))
 
 
+def _sanitized_piece(ch: str) -> str:
+    # JavaScript counts UTF-16 units, so a character outside the BMP becomes two dashes.
+    if ch.isascii() and ch.isalnum():
+        return ch
+    return "--" if ord(ch) > 0xFFFF else "-"
+
+
 def sanitize_path(p: str | os.PathLike[str]) -> str:
     """Turn a path into one safe folder name: non-[a-zA-Z0-9] -> '-', long names get a hash."""
     text = os.fspath(p)
-    # JavaScript counts UTF-16 units, so a character outside the BMP becomes two dashes.
-    pieces = []
-    for ch in text:
-        if ch.isascii() and ch.isalnum():
-            pieces.append(ch)
-        else:
-            pieces.append("--" if ord(ch) > 0xFFFF else "-")
-    sanitized = "".join(pieces)
+    sanitized = "".join(map(_sanitized_piece, text))
     if len(sanitized) <= MAX_SANITIZED_LENGTH:
         return sanitized
     return f"{sanitized[:MAX_SANITIZED_LENGTH]}-{_djb2_base36(text)}"
+
+
+def folder_keyed(path: str | os.PathLike[str], key: str) -> str | None:
+    """Of path and its parents (as pathlib lists them), the one whose sanitize_path is key.
+
+    One pass over path: a key is made of the sanitised text so far (or its first 200 and the
+    hash of the text so far), and both grow as the text does. Keying each parent anew cost a
+    pass a parent: a transcript's 64 KB cwd of '/a' parts took minutes (attack round 21).
+    """
+    pure = PurePath(path)
+    text, top = os.fspath(pure), pure.anchor or os.curdir  # '/', '//' (POSIX keeps it) or '.'
+    ends = [i for i, ch in enumerate(text) if ch == os.sep and i >= len(pure.anchor)]
+    found = _keyed_end(text, [*ends, len(text)], key)
+    if found is None and top != text and sanitize_path(top) == key:
+        return top
+    return found
+
+
+def _keyed_end(text: str, ends: list[int], key: str) -> str | None:
+    """The longest text[:end] whose key is key (each end a parent's or the path's own)."""
+    head, length, h, at, best = "", 0, 0, 0, None
+    for end in ends:
+        piece = text[at:end]
+        made = "".join(map(_sanitized_piece, piece))
+        length += len(made)
+        if len(head) < MAX_SANITIZED_LENGTH:
+            head = (head + made)[:MAX_SANITIZED_LENGTH]
+        h, at = _djb2_step(h, piece), end
+        if length <= MAX_SANITIZED_LENGTH:
+            best = text[:end] if head == key else best
+        elif f"{head}-{_base36_of_state(h)}" == key:
+            best = text[:end]
+    return best
 
 
 def is_project_key(text: str) -> bool:

@@ -10,7 +10,7 @@ found by walking real folders (`project_path_for_key`). Nothing here writes.
 from __future__ import annotations
 
 import os
-from collections import Counter
+from collections import Counter, deque
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -18,7 +18,12 @@ from typing import Any
 from memdir_nb.formats.index_caps import truncate_entrypoint_content
 from memdir_nb.formats.jsonio import loads_bounded
 from memdir_nb.home.config import load_settings_file, user_home
-from memdir_nb.home.path_rules import MAX_SANITIZED_LENGTH, memory_path_problem, sanitize_path
+from memdir_nb.home.path_rules import (
+    MAX_SANITIZED_LENGTH,
+    folder_keyed,
+    memory_path_problem,
+    sanitize_path,
+)
 from memdir_nb.lint import read_scope_indexes
 from memdir_nb.spec.constants import (
     MAX_ENTRYPOINT_BYTES,
@@ -38,6 +43,11 @@ PROJECTS_DIRNAME = "projects"
 UNTYPED = "untyped"  # the count of memories with no (or an unknown) type
 # Guessing a project's path from its key walks real folders; this bounds the folders listed.
 MAX_GUESS_LISTINGS = 64
+# Below where a long path's hashed key ends its 200 characters, any name may go on the path, so
+# a guess looks at every name there: at most this many (and MAX_GUESS_LISTINGS folders entered,
+# listed before or not). Unbounded, 20,000 folders there cost 1.8 s a key, and one `list` of 50
+# such keys (a long-path repository's subfolders) 12.5 s, as each walked all the others listed.
+MAX_GUESS_NAMES = 512
 # How much of a session transcript is read when looking for the project's cwd.
 TRANSCRIPT_PEEK_BYTES = 64 * 1024
 
@@ -203,6 +213,63 @@ def _key_after(rest: str, piece: str, *, hashed: bool) -> str | None:
     return None
 
 
+class _Guess:
+    """One guess_project_path call: its key, the shared listings and what it may still do."""
+
+    def __init__(self, key: str, cache: dict[str, list[tuple[str, str]]]) -> None:
+        self.key, self.cache = key, cache
+        self.hashed = len(key) > MAX_SANITIZED_LENGTH
+        self.listings = MAX_GUESS_LISTINGS  # listings this call makes
+        self.below = [MAX_GUESS_LISTINGS, MAX_GUESS_NAMES]  # folders entered, names looked at
+
+    def children(self, folder: str) -> list[tuple[str, str]]:
+        names = self.cache.get(folder)
+        if names is None:
+            self.listings -= 1
+            try:
+                names = [("-" + sanitize_path(n), n) for n in sorted(os.listdir(folder))]
+            except OSError:
+                names = []
+            self.cache[folder] = names
+        return names
+
+    def search_below(self, start: str) -> str | None:
+        """The folder whose key is the key at or below start, where the 200 characters end:
+        breadth first, within ``below`` (a key costs more than the stat of a name)."""
+        if sanitize_path(start) == self.key:
+            return start
+        queue = deque([start])
+        while queue and self.below[0] > 0 and self.listings > 0:
+            self.below[0] -= 1
+            folder = queue.popleft()
+            for _piece, name in self.children(folder):
+                if self.below[1] <= 0:
+                    return None
+                self.below[1] -= 1
+                child = os.path.join(folder, name)
+                if is_folder(child, follow=False):
+                    if sanitize_path(child) == self.key:
+                        return child
+                    queue.append(child)
+        return None
+
+    def walk(self, folder: str, rest: str) -> str | None:
+        if rest == "":
+            return self.search_below(folder) if self.hashed else folder
+        if self.listings <= 0 or not rest.startswith("-"):
+            return None
+        for piece, name in self.children(folder):
+            after = _key_after(rest, piece, hashed=self.hashed)
+            if after is None:
+                continue
+            child = os.path.join(folder, name)
+            if os.path.isdir(child) and not os.path.islink(child):
+                found = self.walk(child, after)
+                if found is not None:
+                    return found
+        return None
+
+
 def guess_project_path(
     key: str, *, root: str = os.sep, listings: dict[str, list[tuple[str, str]]] | None = None
 ) -> str | None:
@@ -210,44 +277,13 @@ def guess_project_path(
 
     A path longer than Claude Code's 200 sanitised characters has a key of its first 200 and a
     hash of the whole, so the walk follows those 200 and then looks below them for the folder
-    whose own key is ``key``. ``listings`` caches folder listings across calls (one `list` run
-    looks up many keys that share their first folders); only listings this call makes count
-    against its budget.
+    whose own key is ``key`` (within MAX_GUESS_LISTINGS folders and MAX_GUESS_NAMES names).
+    ``listings`` caches folder listings across calls (one `list` run looks up many keys that
+    share their first folders); only listings this call makes count against its budget of
+    listings, but every folder entered below the 200 counts against that search's.
     """
-    budget = [MAX_GUESS_LISTINGS]
-    cache: dict[str, list[tuple[str, str]]] = {} if listings is None else listings
-    hashed = len(key) > MAX_SANITIZED_LENGTH
-
-    def children(folder: str) -> list[tuple[str, str]]:
-        names = cache.get(folder)
-        if names is None:
-            budget[0] -= 1
-            try:
-                names = [("-" + sanitize_path(n), n) for n in sorted(os.listdir(folder))]
-            except OSError:
-                names = []
-            cache[folder] = names
-        return names
-
-    def walk(folder: str, rest: str) -> str | None:
-        if hashed and rest == "" and sanitize_path(folder) == key:
-            return folder
-        if rest == "" and not hashed:
-            return folder
-        if budget[0] <= 0 or (rest != "" and not rest.startswith("-")):
-            return None
-        for piece, name in children(folder):
-            after = _key_after(rest, piece, hashed=hashed)
-            if after is None:
-                continue
-            child = os.path.join(folder, name)
-            if os.path.isdir(child) and not os.path.islink(child):
-                found = walk(child, after)
-                if found is not None:
-                    return found
-        return None
-
-    return walk(root, key[:MAX_SANITIZED_LENGTH] if hashed else key)
+    guess = _Guess(key, {} if listings is None else listings)
+    return guess.walk(root, key[:MAX_SANITIZED_LENGTH] if guess.hashed else key)
 
 
 def project_path_for_key(
@@ -256,10 +292,8 @@ def project_path_for_key(
     """The project a projects/<key> folder belongs to: from transcripts, else the filesystem."""
     key = project_dir.name
     seen = _cwd_from_transcripts(project_dir)
-    if seen is not None:
-        for folder in (Path(seen), *Path(seen).parents):
-            if sanitize_path(os.fspath(folder)) == key:
-                return os.fspath(folder)
+    if seen is not None and (folder := folder_keyed(seen, key)) is not None:
+        return folder
     return guess_project_path(key, listings=listings)
 
 

@@ -7,6 +7,7 @@ import json
 import logging
 import os
 import pwd
+import random
 import shutil
 import subprocess
 import unicodedata
@@ -16,7 +17,7 @@ from typing import Any
 import pytest
 
 from memdir_nb.home.config import MemdirConfig
-from memdir_nb.home.path_rules import is_project_key
+from memdir_nb.home.path_rules import folder_keyed, is_project_key
 from memdir_nb.home.paths import (
     auto_memory_decision,
     auto_memory_status,
@@ -167,6 +168,20 @@ def test_every_key_sanitize_path_gives_is_a_project_key_and_nothing_else_is() ->
         assert is_project_key(sanitize_path(p)), p
     for text in ("", "..", ".", "a b", "a/b", "-home-x\n", "k" * 209, "-home-é"):
         assert not is_project_key(text), text
+
+
+def test_folder_keyed_is_the_deepest_of_a_path_and_its_parents_whose_key_it_is() -> None:
+    # one pass over the text gives what keying pathlib's parents one by one gives
+    rng = random.Random(21)
+    pieces = ["a", "Z9", "/", "//", ".", "-", "_", "é", "😀", "x" * 90]
+    for _ in range(3000):
+        text = "".join(rng.choice(pieces) for _ in range(rng.choice([1, 4, 12, 40])))
+        text = rng.choice(["", "/", "//"]) + text
+        folders = [Path(text), *Path(text).parents]
+        target = rng.choice(folders)
+        for key in (sanitize_path(target), sanitize_path(target)[:-1] + "!", "-", "--"):
+            expected = next((os.fspath(f) for f in folders if sanitize_path(f) == key), None)
+            assert folder_keyed(text, key) == expected, (text, key)
 
 
 def test_sanitize_path_replaces_every_non_alphanumeric_with_dash() -> None:

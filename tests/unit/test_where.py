@@ -12,6 +12,8 @@ from typing import Any
 import pytest
 
 from memdir_nb.home.paths import sanitize_path
+from memdir_nb.reports import memory_dirs
+from memdir_nb.reports.memory_dirs import MAX_GUESS_NAMES
 from memdir_nb.reports.where import (
     format_list,
     format_where,
@@ -366,6 +368,28 @@ def test_list_reads_the_project_path_from_a_session_transcript(tmp_path: Path) -
     assert info.project_path == gone
 
 
+def test_a_transcripts_cwd_is_keyed_in_one_pass_however_many_parts_it_has(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # each parent was keyed anew: a 64 KB cwd of '/a' parts (32,000 parents) took minutes
+    w = make_world(tmp_path, repo=False)
+    deep = "/gone" + "/a" * 30_000
+    project = deep[: len("/gone") + 2 * 40]  # the project: a parent deep in the cwd
+    key_dir = w.claude_home / "projects" / sanitize_path(project)
+    add_memory(key_dir / "memory", "feedback_x.md")
+    (key_dir / "session.jsonl").write_text(json.dumps({"cwd": deep}) + "\n")
+    keyed = [0]
+
+    def counted(path: Any) -> str:
+        keyed[0] += 1
+        return sanitize_path(path)
+
+    monkeypatch.setattr(memory_dirs, "sanitize_path", counted)
+    (info,) = list_memory_dirs(w.claude_home)
+    assert info.project_path == project
+    assert keyed[0] <= 2
+
+
 def test_a_transcript_record_holding_a_raw_line_separator_still_gives_the_project_path(
     tmp_path: Path,
 ) -> None:
@@ -403,6 +427,39 @@ def test_a_long_paths_hashed_key_is_matched_back_to_its_folder(tmp_path: Path, c
     assert len(key) > 200 and key != sanitize_path(os.fspath(target.parent / "app2"))
     assert guess_project_path(key) == os.fspath(target)
     assert guess_project_path(key[:-1] + ("0" if key[-1] != "0" else "1")) is None
+
+
+def test_a_hashed_keys_search_below_its_200_characters_looks_at_a_bounded_number_of_names(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # below the cut any name may go on the path: every name there was stat'ed twice and keyed,
+    # and a shared listing cache made each key of one `list` walk all the others had listed
+    room = 200 - len(sanitize_path(os.fspath(tmp_path)))
+    cut = tmp_path / ("a" * (room + 20))
+    for i in range(MAX_GUESS_NAMES + 200):
+        (cut / f"d{i:04}").mkdir(parents=True)
+    stats = [0]
+    real_stat, real_lstat = os.stat, os.lstat
+
+    def counted(real: Any) -> Any:
+        def call(*args: Any, **kwargs: Any) -> Any:
+            stats[0] += 1
+            return real(*args, **kwargs)
+
+        return call
+
+    monkeypatch.setattr(os, "stat", counted(real_stat))
+    monkeypatch.setattr(os, "lstat", counted(real_lstat))
+    listings: dict[str, list[tuple[str, str]]] = {}
+    for n in range(3):  # one `list` run: keys of the same long path share the listings
+        stats[0] = 0
+        assert (
+            guess_project_path(sanitize_path(os.fspath(cut / f"gone{n}")), listings=listings)
+            is None
+        )
+        assert stats[0] <= MAX_GUESS_NAMES + 2 * len(cut.parts), n
+    monkeypatch.undo()
+    assert guess_project_path(sanitize_path(os.fspath(cut / "d0003"))) == os.fspath(cut / "d0003")
 
 
 def test_list_of_a_missing_home_is_a_clear_error(tmp_path: Path) -> None:
