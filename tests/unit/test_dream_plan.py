@@ -530,10 +530,10 @@ def test_plan_of_missing_dir_is_a_clear_error(tmp_path: Path) -> None:
 
 
 def test_a_plan_applies_with_its_own_clock(messy: Path) -> None:
-    fixed = dt.datetime(2026, 3, 30, 9, 0, 0).timestamp() * 1000
+    fixed = dt.datetime(2026, 3, 30, 9, 0, 0, tzinfo=dt.UTC).timestamp() * 1000
     plan = plan_consolidation(messy, now_ms=PLAN_NOW, clock=lambda: fixed)
     result = apply_plan(plan)
-    assert result.batch.startswith("dream-20260330T090000-")
+    assert result.batch.startswith("dream-20260330T090000Z-")  # UTC, whatever the local zone
     manifest = json.loads((messy / ".trash" / result.batch / "manifest.json").read_text())
     assert manifest["created_ms"] == fixed
 
