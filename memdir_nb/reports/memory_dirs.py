@@ -18,7 +18,12 @@ from typing import Any
 from memdir_nb.formats.index_caps import truncate_entrypoint_content
 from memdir_nb.formats.jsonio import loads_bounded
 from memdir_nb.home.config import load_settings_file, user_home
-from memdir_nb.home.path_rules import memory_path_problem, sanitize_path
+from memdir_nb.home.path_rules import (
+    MAX_SANITIZED_LENGTH,
+    memory_path_problem,
+    sanitize_path,
+    sanitized_characters,
+)
 from memdir_nb.lint import read_scope_indexes
 from memdir_nb.spec.constants import (
     MAX_ENTRYPOINT_BYTES,
@@ -193,40 +198,60 @@ def _cwd_from_transcripts(project_dir: Path) -> str | None:
     return None
 
 
+def _named_pieces(
+    folder: str, cache: dict[str, list[tuple[str, str]]], budget: list[int]
+) -> list[tuple[str, str]]:
+    """('-' + each name's sanitised characters, the name) in folder; listed once, on budget."""
+    names = cache.get(folder)
+    if names is None:
+        if budget[0] <= 0:
+            return []
+        budget[0] -= 1
+        try:
+            names = [("-" + sanitized_characters(n), n) for n in sorted(os.listdir(folder))]
+        except OSError:
+            names = []
+        cache[folder] = names
+    return names
+
+
+def _leads_on(done: str, lead: str, hashed: bool) -> bool:
+    """Whether a folder whose sanitised path is `done` may be on the way to the key's folder."""
+    if len(done) >= len(lead):  # past a cut key's lead any folder below may be the one
+        return done.startswith(lead) if hashed else done == lead
+    return lead.startswith(done) and lead[len(done)] == "-"
+
+
 def guess_project_path(
     key: str, *, root: str = os.sep, listings: dict[str, list[tuple[str, str]]] | None = None
 ) -> str | None:
     """An existing folder whose sanitised path is ``key``, found by walking real folders.
 
+    A path of more than MAX_SANITIZED_LENGTH sanitised characters has a key cut there with a
+    hash after it: the walk follows the first 200 characters, then looks below for the folder
+    whose own key is the whole key (it used to find nothing, so `list` lost a deep project's
+    path and its local agents; a CI machine's long work folder made one).
     ``listings`` caches folder listings across calls (one `list` run looks up many keys that
     share their first folders); only listings this call makes count against its budget.
     """
     budget = [MAX_GUESS_LISTINGS]
     cache: dict[str, list[tuple[str, str]]] = {} if listings is None else listings
+    hashed = len(key) > MAX_SANITIZED_LENGTH
+    lead = key[:MAX_SANITIZED_LENGTH] if hashed else key
 
-    def walk(folder: str, rest: str) -> str | None:
-        if rest == "":
+    def walk(folder: str, done: str) -> str | None:
+        if done == key or (hashed and len(done) >= len(lead) and sanitize_path(folder) == key):
             return folder
-        if budget[0] <= 0 or not rest.startswith("-"):
-            return None
-        names = cache.get(folder)
-        if names is None:
-            budget[0] -= 1
-            try:
-                names = [("-" + sanitize_path(n), n) for n in sorted(os.listdir(folder))]
-            except OSError:
-                names = []
-            cache[folder] = names
-        for piece, name in names:
-            if rest == piece or rest.startswith(piece + "-"):
+        for piece, name in _named_pieces(folder, cache, budget):
+            if _leads_on(done + piece, lead, hashed):
                 child = os.path.join(folder, name)
                 if os.path.isdir(child) and not os.path.islink(child):
-                    found = walk(child, rest[len(piece) :])
+                    found = walk(child, done + piece)
                     if found is not None:
                         return found
         return None
 
-    return walk(root, key)
+    return walk(root, "") if key.startswith("-") else None
 
 
 def project_path_for_key(
