@@ -446,3 +446,13 @@ def test_a_repository_memory_dir_past_path_max_leaves_the_rest_of_the_doctor_sta
         os.close(fd)
     report = diagnose(w.config(cwd=root))
     assert "repo-memory-unloaded" not in codes(report) and "no-memory-dir" in codes(report)
+
+
+def test_the_settings_line_to_paste_names_a_non_ascii_folder_as_it_is(tmp_path: Path) -> None:
+    # json.dumps escaped every letter past ASCII: the fix told a person in /home/jürgen to set
+    # "autoMemoryDirectory": "/home/j\u00fcrgen/...", valid JSON but not a path they know.
+    w, repo_mem = committed_memory(
+        tmp_path / "jürgen", "project_phase.md", "- [Phase](project_phase.md) - now"
+    )
+    f = finding(diagnose(w.config()), "repo-memory-unloaded")
+    assert f'"autoMemoryDirectory": "{repo_mem}"' in f.fix and "\\u00fc" not in f.fix
