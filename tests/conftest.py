@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import os
+import shutil
+import stat
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -854,3 +857,27 @@ def lint_keeps_nothing_from_another_test() -> Iterator[None]:
     if kept is not None:
         kept.forget_kept()
     yield
+
+
+@pytest.fixture
+def shared_dir() -> Iterator[Path]:
+    """A folder a child dropped to uid 65534 can reach, with what the test writes readable.
+
+    tmp_path's parents are private to the user running pytest, so tests that read as another
+    user work in a folder of their own under the temp dir. Each of its ancestors must let
+    others through (a TMPDIR under a private home does not: skipped, saying so), and the test
+    runs under umask 022: under the 077 of a careful user every file it wrote was private, and
+    the child read nothing.
+    """
+    base = Path(tempfile.gettempdir()).resolve()
+    private = [p for p in (base, *base.parents) if not p.stat().st_mode & stat.S_IXOTH]
+    if private:
+        pytest.skip(f"{private[0]} (TMPDIR={base} or above) does not let other users through")
+    path = Path(tempfile.mkdtemp(prefix="memdir_shared_"))
+    path.chmod(0o755)
+    old_umask = os.umask(0o022)
+    try:
+        yield path
+    finally:
+        os.umask(old_umask)
+        shutil.rmtree(path, ignore_errors=True)
