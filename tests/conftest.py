@@ -624,6 +624,28 @@ def semantic_cache_dir(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Pat
         os.environ["MEMDIR_NB_CACHE_DIR"] = old
 
 
+@pytest.fixture(autouse=True, scope="session")
+def git_without_the_users_config(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """Every git the suite runs (its own and the product's) reads no global or system config.
+
+    A developer's ~/.gitconfig with `core.hooksPath` (talisman, a company's pre-commit hooks)
+    made the suite's `git commit` fail; `init.defaultBranch`, `commit.gpgsign` or
+    `user.useConfigOnly` there change what a test's repository looks like. The repositories
+    the tests make set their own identity, so an empty global config is all they need.
+    """
+    empty = tmp_path_factory.mktemp("git-config") / "gitconfig"
+    empty.write_text("", encoding="utf-8")
+    names = ("GIT_CONFIG_GLOBAL", "GIT_CONFIG_NOSYSTEM")
+    old = {name: os.environ.get(name) for name in names}
+    os.environ.update(GIT_CONFIG_GLOBAL=str(empty), GIT_CONFIG_NOSYSTEM="1")
+    yield
+    for name, value in old.items():
+        if value is None:
+            os.environ.pop(name, None)
+        else:
+            os.environ[name] = value
+
+
 # --- split-ed: memory dirs for the extract/ and dream/ suites
 
 
