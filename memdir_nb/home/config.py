@@ -36,6 +36,8 @@ from memdir_nb.home.env_blocks import EnvValue as EnvValue
 from memdir_nb.home.env_blocks import IgnoredEnvVar as IgnoredEnvVar
 from memdir_nb.home.env_blocks import effective_environment as effective_environment
 from memdir_nb.home.env_blocks import tracked_env
+from memdir_nb.home.passwd import HomeNotFoundError as HomeNotFoundError  # re-exported
+from memdir_nb.home.passwd import home_from_passwd as home_from_passwd
 from memdir_nb.spec.constants import SELECTOR_NAMES as SELECTOR_NAMES  # re-exported
 from memdir_nb.spec.constants import SETTINGS_READ_MAX_BYTES
 from memdir_nb.storage.access import read_regular_file
@@ -79,29 +81,6 @@ def default_policy_settings_path(platform: str | None = None) -> Path:
     if platform.startswith("win"):
         return Path(r"C:\ProgramData\ClaudeCode\managed-settings.json")
     return Path("/etc/claude-code/managed-settings.json")
-
-
-class HomeNotFoundError(ValueError):
-    """Neither $HOME nor the password database names the current user's home folder."""
-
-
-def home_from_passwd() -> Path:
-    """The current user's home directory from the password database (not from $HOME).
-
-    A container started with a user id of its own (`docker run --user 12345`) has no entry
-    there; with HOME unset too that was a KeyError traceback from every command. It is a
-    HomeNotFoundError saying what to set.
-    """
-    import pwd  # POSIX only; imported here so the module still imports elsewhere
-
-    uid = os.getuid()
-    try:
-        return Path(pwd.getpwuid(uid).pw_dir)
-    except KeyError:
-        raise HomeNotFoundError(
-            f"the home folder is unknown: HOME is not set and user id {uid} has no entry in "
-            "the password database; set HOME to your home folder (for example HOME=/home/me)"
-        ) from None
 
 
 def user_home(env: Mapping[str, str] | None = None) -> Path:
