@@ -611,17 +611,34 @@ def attack_tree(tmp_path_factory: pytest.TempPathFactory) -> AttackTree:
 # --- branch semantic: the semantic selector's vector cache -----------------------------------
 
 
-@pytest.fixture(autouse=True, scope="session")
-def semantic_cache_dir(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
-    """Point the default vector cache at a per-run folder, never the developer's ~/.cache."""
-    path = tmp_path_factory.mktemp("memdir-nb-cache")
-    old = os.environ.get("MEMDIR_NB_CACHE_DIR")
-    os.environ["MEMDIR_NB_CACHE_DIR"] = str(path)
-    yield path
-    if old is None:
-        os.environ.pop("MEMDIR_NB_CACHE_DIR", None)
+_CACHE_ENV = "MEMDIR_NB_CACHE_DIR"
+_cache_before: list[tuple[str | None, str]] = []  # (the value before, the folder made)
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Point memdir_nb's caches at a per-process folder before any test module is imported.
+
+    A session fixture did this once the first test ran, but `encoder_installed()` in three
+    modules' skipif loads the encoder while they are collected, and that wrote the model's
+    verification record and layer matrices into the developer's ~/.cache/memdir_nb (or
+    $XDG_CACHE_HOME): a run left files outside its tmp folders, and a stale record there was
+    read back by the next one.
+    """
+    made = tempfile.mkdtemp(prefix="memdir-nb-cache-")
+    _cache_before.append((os.environ.get(_CACHE_ENV), made))
+    os.environ[_CACHE_ENV] = made
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    """Remove the per-process cache folder and put the variable back as it was."""
+    if not _cache_before:
+        return
+    before, made = _cache_before.pop()
+    shutil.rmtree(made, ignore_errors=True)
+    if before is None:
+        os.environ.pop(_CACHE_ENV, None)
     else:
-        os.environ["MEMDIR_NB_CACHE_DIR"] = old
+        os.environ[_CACHE_ENV] = before
 
 
 @pytest.fixture(autouse=True, scope="session")
