@@ -11,7 +11,7 @@ from typing import Any
 from memdir_nb.extract.sandbox import WRITE_TOOLS
 from memdir_nb.formats.memory_timeline import MemoryPaths
 from memdir_nb.formats.session_model import Session
-from memdir_nb.formats.transcript_records import TranscriptProblem, parse_record_line
+from memdir_nb.formats.transcript_records import TranscriptProblem, parse_record_line, record_id
 from memdir_nb.spec.constants import TRANSCRIPT_LINE_MAX_BYTES, TRANSCRIPT_READ_MAX_BYTES
 from memdir_nb.storage.access import read_regular_file
 
@@ -76,8 +76,8 @@ def _message(
     if record.get("type") not in MESSAGE_TYPES:
         return None  # summary, file-history-snapshot, system records...
     msg = record.get("message")
-    uuid = record.get("uuid")
-    if not isinstance(uuid, str) or not uuid:
+    uuid = record_id(record.get("uuid"))
+    if uuid is None:  # absent, or too long to be one (a session leaves out no such record)
         problems.append(
             TranscriptProblem(line_no, f"{record['type']} record without a 'uuid'; skipped")
         )
@@ -175,13 +175,17 @@ def has_memory_writes_since(
 def without_copies(
     session: Session, messages: Sequence[TranscriptMessage]
 ) -> list[TranscriptMessage]:
-    """The messages less the history the CLI wrote again (Session.copied_uuids) and the answers
+    """The messages less the history the CLI wrote again (Session.copied_uuids, and a record
+    written a second time under its own uuid, kept where it was first written) and the answers
     it took back after a model refused (Session.retracted_uuids): a live session never held
     the first twice and removed the second, so its extractor never saw either as new."""
-    gone = session.copied_uuids | session.retracted_uuids
-    if not gone:
-        return list(messages)
-    return [m for m in messages if m.uuid not in gone]
+    gone, seen = session.copied_uuids | session.retracted_uuids, set()
+    kept = []
+    for m in messages:
+        if m.uuid not in gone and m.uuid not in seen:
+            seen.add(m.uuid)
+            kept.append(m)
+    return kept
 
 
 def turn_message_ends(session: Session, messages: Sequence[TranscriptMessage]) -> list[int]:

@@ -28,8 +28,8 @@ from memdir_nb.formats.names import is_index_name
 from memdir_nb.formats.session_model import Session, ToolCall, timestamp_ms
 from memdir_nb.formats.shell_ops import bash_ops
 from memdir_nb.formats.timeline_states import TurnStates
+from memdir_nb.formats.transcript_attachments import OUTSIDE_EDIT
 from memdir_nb.formats.transcript_paths import MemoryPaths
-from memdir_nb.formats.transcript_records import OUTSIDE_EDIT
 from memdir_nb.spec.constants import (
     STORE_WRITE_MAX_BYTES,
     TIMELINE_REBUILT_MAX_CHARS,

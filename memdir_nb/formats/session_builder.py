@@ -6,7 +6,12 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from memdir_nb.formats import transcript_records as tr
-from memdir_nb.formats.session_copies import CopiedHistory, ForeignPrefix, keep_own_turn
+from memdir_nb.formats.session_copies import (
+    CopiedHistory,
+    ForeignPrefix,
+    keep_own_turn,
+    leave_out_fork_launch,
+)
 from memdir_nb.formats.session_model import (
     ENVELOPE_FACTS,
     AssistantResponse,
@@ -24,6 +29,7 @@ from memdir_nb.formats.session_model import (
 from memdir_nb.formats.session_queue import InputQueue
 from memdir_nb.formats.session_refusals import REFUSAL_SUBTYPES, Retractions
 from memdir_nb.formats.session_results import MAX_EARLY_RESULTS, ResultSeen, pair, result_of
+from memdir_nb.formats.transcript_attachments import loaded_memory_indexes, outside_edit_path
 from memdir_nb.formats.transcript_records import TranscriptProblem
 from memdir_nb.spec.constants import (
     SESSION_MAX_PROBLEMS,
@@ -75,9 +81,14 @@ class SessionBuilder:
         counts[kind] = counts.get(kind, 0) + 1
         self._prefix.note(record, len(self.session.turns))
         self._note_time(record.get("timestamp"))
-        uuid = record.get("uuid")
-        if isinstance(uuid, str):
-            self._uuids.add(hash(uuid))
+        uuid = hash(record["uuid"]) if isinstance(record.get("uuid"), str) else None
+        if uuid in self._uuids and kind in ("user", "assistant", "system"):
+            # the same record written again (a second /compact in one process re-appends the
+            # history it held, uuids kept: anthropics/claude-code#92089): read once, where first
+            self.session.copied_records += kind != "system"
+            return
+        if uuid is not None:
+            self._uuids.add(uuid)
         if kind in ("user", "assistant"):
             self._facts(record)
             main = bool(record.get("isSidechain")) == self._main_sidechain
@@ -94,7 +105,7 @@ class SessionBuilder:
         elif kind == "summary":
             self._summary(record, line_no)
         elif kind in ("ai-title", "custom-title"):
-            self._title(record)
+            self.session.note_title(record)
         elif kind == "system":
             self._system(record, line_no)
         elif kind == "queue-operation":
@@ -112,8 +123,8 @@ class SessionBuilder:
         if parent is not None and s.forked_from is None:
             s.forked_from = parent
         s.copied_records += 1
-        if isinstance(record.get("uuid"), str):
-            s.copied_uuids.add(record["uuid"])
+        if (uuid := tr.record_id(record.get("uuid"))) is not None:
+            s.copied_uuids.add(uuid)
         return True
 
     def finish(self) -> Session:
@@ -188,7 +199,7 @@ class SessionBuilder:
             line_no=line_no,
             timestamp=record.get("timestamp") if isinstance(record.get("timestamp"), str) else None,
             prompt_id=pid if isinstance(pid, str) else None,
-            uuid=record.get("uuid") if isinstance(record.get("uuid"), str) else None,
+            uuid=tr.record_id(record.get("uuid")),
             bash_commands=self._pending_bash,
             local_commands=self._pending_local,
             queued=queued,
@@ -201,8 +212,8 @@ class SessionBuilder:
         return turn
 
     def _touch(self, turn: Turn, record: Mapping[str, Any]) -> None:
-        uuid = record.get("uuid")
-        if isinstance(uuid, str):
+        uuid = tr.record_id(record.get("uuid"))
+        if uuid is not None:
             turn.last_uuid = uuid
         stamp = record.get("timestamp")
         if isinstance(stamp, str):
@@ -270,6 +281,8 @@ class SessionBuilder:
         slash = kind == tr.SLASH_COMMAND
         text = tr.command_line(tr.content_text(content)) if slash else tr.prompt_text(content)
         turn_kind = tr.TURN_KINDS.get(kind, "prompt")
+        if leave_out_fork_launch(s, content, self._fed - 1):  # the parent's call, copied
+            self._fed_at_turn = []
         queued = self._queue.prompt_arrived(text, len(s.turns))
         turn = self._start_turn(text, turn_kind, line_no, record, queued=queued)
         turn.images += images
@@ -326,7 +339,7 @@ class SessionBuilder:
             turn.responses.append(response)
         response.records += 1
         self._retractions.saw(record, response, self.session)
-        self._api_error(record)
+        self.session.note_api_error(tr.api_error_text(record))
         self._idle = message.get("stop_reason") in ("end_turn", "stop_sequence")
         for call in self._blocks(message.get("content"), response, record, line_no, False):
             response.tool_calls.append(call)
@@ -423,14 +436,6 @@ class SessionBuilder:
         if isinstance(leaf, str) and leaf:
             self._summaries.append((self.session.compactions[-1], hash(leaf)))
 
-    def _title(self, record: Mapping[str, Any]) -> None:
-        """An `ai-title` or `custom-title` (/rename) record, often written again; kept once."""
-        custom = record.get("type") == "custom-title"
-        titles = self.session.custom_titles if custom else self.session.ai_titles
-        title = record.get("customTitle" if custom else "aiTitle")
-        if isinstance(title, str) and title and title not in titles and len(titles) < 32:
-            titles.append(cap_text(title, 500))
-
     def _system(self, record: Mapping[str, Any], line_no: int) -> None:
         sub = record.get("subtype")
         if sub == "compact_boundary":
@@ -440,22 +445,13 @@ class SessionBuilder:
         elif sub == "turn_duration":
             self._idle = self._ended = True  # written when a turn ends
         elif sub == "api_error":
-            self._api_error(record)
+            self.session.note_api_error(tr.api_error_text(record))
         elif sub in REFUSAL_SUBTYPES:
             self._retractions.refused(record, self.session)
         elif sub == "local_command":
             text = record.get("content")
             if isinstance(text, str) and text.lstrip().startswith("<command-name>"):
                 self._pending_local.append(cap_text(tr.command_line(text), 500))
-
-    def _api_error(self, record: Mapping[str, Any]) -> None:
-        """A failed API call (an isApiErrorMessage reply or a system/api_error retry record)."""
-        text = tr.api_error_text(record)
-        if text is None or not self.session.turns:
-            return
-        errors, text = self.session.turns[-1].api_errors, cap_text(text, 500)
-        if text not in errors and len(errors) < 8:  # each retry writes one: kept once
-            errors.append(text)
 
     def _queue_operation(self, record: Mapping[str, Any]) -> None:
         """See formats.session_queue: typed while a turn ran, or a notification."""
@@ -476,8 +472,8 @@ class SessionBuilder:
         text = att.get("prompt") if isinstance(att, dict) else None
         if isinstance(att, dict) and att.get("type") == "queued_command" and isinstance(text, str):
             self._absorbed(text)
-        self.session.note_memory_indexes(tr.loaded_memory_indexes(att))
-        self.session.note_outside_edit(tr.outside_edit_path(att), line_no, record.get("timestamp"))
+        self.session.note_memory_indexes(loaded_memory_indexes(att))
+        self.session.note_outside_edit(outside_edit_path(att), line_no, record.get("timestamp"))
 
     def _absorbed(self, text: str) -> None:
         """Queued input taken into the running turn (a remove, then its attachment)."""

@@ -144,9 +144,9 @@ class ForeignPrefix:
             return
         if record.get("type") == "assistant":
             self._parent = sid
-        uuid = record.get("uuid")
+        uuid = tr.record_id(record.get("uuid"))
         self._before = len(self._uuids)
-        if record.get("type") in ("user", "assistant") and isinstance(uuid, str):
+        if record.get("type") in ("user", "assistant") and uuid is not None:
             self._uuids.append(uuid)
 
     def leave_out(self, session: Session, fed_at_turn: list[int], fed: int) -> None:
@@ -185,3 +185,26 @@ def keep_own_turn(session: Session, records_before: int) -> None:
     given_the_conversation): the turns before it are the parent's, copied into the agent's
     file."""
     drop_turns(session, len(session.turns) - 1, records_before)
+
+
+def leave_out_fork_launch(session: Session, content: object, records_before: int) -> bool:
+    """Drop the parent's call a fork worker's file opens with (2.1.20x), at the fork's task.
+
+    The file opens with a `fork-context-ref` line, then the parent's Agent call copied as its
+    first record (no parent uuid), then one user record holding that call's "started" result
+    and the fork's task (transcript_records: a prompt in a sidechain file). When the only turn
+    read before the task is prompt-less and every tool call in it is answered by the task's
+    record, that turn is the copy: left out, its records counted as copied. `content` is the
+    task record's content; `records_before` the user/assistant records read before it.
+    """
+    turns = session.turns
+    if not session.is_sidechain or len(turns) != 1 or turns[0].kind != "continuation":
+        return False
+    blocks = tr.content_blocks(content)
+    answered = {b.get("tool_use_id") for b in blocks if b.get("type") == "tool_result"}
+    calls = [c.id for r in turns[0].responses for c in r.tool_calls]
+    if not calls or not answered.issuperset(calls):
+        return False
+    session.copied_uuids.update(u for u in (turns[0].uuid, turns[0].last_uuid) if u)
+    drop_turns(session, 1, records_before)
+    return True

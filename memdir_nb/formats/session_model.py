@@ -26,9 +26,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from memdir_nb.formats.transcript_attachments import OUTSIDE_EDIT
 from memdir_nb.formats.transcript_records import (
     COORDINATOR,
-    OUTSIDE_EDIT,
     PROMPT,
     TASK_NOTIFICATION,
     TranscriptProblem,
@@ -336,6 +336,23 @@ class Session:
         when = stamp if isinstance(stamp, str) else None
         call = ToolCall("", OUTSIDE_EDIT, {"file_path": path}, line_no, when, has_result=True)
         self.turns[-1].outside_edits.append(call)
+
+    def note_api_error(self, text: str | None) -> None:
+        """A failed API call's text (an isApiErrorMessage reply or a system/api_error retry
+        record) on the running turn: each retry writes one, kept once, at most 8."""
+        if text is None or not self.turns:
+            return
+        errors, text = self.turns[-1].api_errors, cap_text(text, 500)
+        if text not in errors and len(errors) < 8:
+            errors.append(text)
+
+    def note_title(self, record: Mapping[str, Any]) -> None:
+        """An `ai-title` or `custom-title` (/rename) record, often written again; kept once."""
+        custom = record.get("type") == "custom-title"
+        titles = self.custom_titles if custom else self.ai_titles
+        title = record.get("customTitle" if custom else "aiTitle")
+        if isinstance(title, str) and title and title not in titles and len(titles) < 32:
+            titles.append(cap_text(title, 500))
 
     def note_memory_indexes(self, paths: list[str]) -> None:
         """Add the memory indexes an attachment says were loaded (each once, at most 8)."""

@@ -24,6 +24,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from memdir_nb.formats.session_model import AssistantResponse, Session, cap_text
+from memdir_nb.formats.transcript_records import record_id
 
 REFUSAL_SUBTYPES = frozenset({"model_refusal_fallback", "model_refusal_no_fallback"})
 
@@ -37,7 +38,7 @@ def named_uuids(record: Mapping[str, Any], key: str) -> list[str]:
     raw = record.get(key)
     if not isinstance(raw, list):
         return []
-    return [u for u in raw[:_MAX_NAMED] if isinstance(u, str) and u]
+    return [u for u in raw[:_MAX_NAMED] if record_id(u) is not None]
 
 
 def _text(record: Mapping[str, Any], key: str) -> str | None:
@@ -69,7 +70,7 @@ class Retractions:
 
     def saw(self, record: Mapping[str, Any], response: AssistantResponse, session: Session) -> None:
         """An assistant record of the running turn; a retry's supersedesUuids retract."""
-        uuid, request = _text(record, "uuid"), _text(record, "requestId")
+        uuid, request = record_id(record.get("uuid")), record_id(record.get("requestId"))
         if len(self._by_uuid) < _MAX_TURN_RECORDS:
             if uuid is not None:
                 self._by_uuid[uuid] = response
@@ -85,7 +86,7 @@ class Retractions:
             if len(notes) < 8:
                 notes.append(refusal_note(record))
         uuids = named_uuids(record, "retractedMessageUuids")
-        self._retract(uuids, _text(record, "requestId"), session)
+        self._retract(uuids, record_id(record.get("requestId")), session)
 
     def _retract(self, uuids: list[str], request: str | None, session: Session) -> None:
         for uuid in uuids:  # only the running turn's answers: never a prompt, whatever is named

@@ -69,6 +69,21 @@ def project_memory_parts(
         yield found.group(1), path[found.end() :]
 
 
+def other_project_memory_key(path: str, memory_dir: str) -> str | None:
+    """The key folder of the project memory dir path is in, when that is not memory_dir's own.
+
+    Lint names it for an index line that links a sibling project's memory file
+    (``../../<key>/memory/x.md``): recall of this project never loads that file. The innermost
+    ``projects/<key>/memory`` of path counts; None when path is in none, or in one with
+    memory_dir's own key (another copy of this project's memory is not another project).
+    """
+    found = [key for key, _ in project_memory_parts(path)]
+    if not found:
+        return None
+    own = [key_fold(key) for key, _ in project_memory_parts(memory_dir)]
+    return None if own and own[-1] == key_fold(found[-1]) else found[-1]
+
+
 class MemoryPaths:
     """Maps a path seen in a transcript to a path relative to the memory dir (or None)."""
 

@@ -98,6 +98,28 @@ _UNKNOWN_COMMAND = re.compile(r"Unknown skill: (\S{1,200})")
 # the parent asked. The directive is the prompt; the fixed text is the same in every fork.
 _FORK_OPEN, _FORK_CLOSE = "<fork-boilerplate>", "</fork-boilerplate>"
 _FORK_DIRECTIVE = "Your directive:"
+# The longest id (a uuid is 36 characters) and envelope field a record carries; a longer one is
+# dropped as the line is parsed: a session keeps them per turn and answer, and 6 MB timestamps,
+# ids and tool names were held whole, 413 MB from a 360 MB transcript (attack round 20).
+RECORD_ID_MAX_CHARS = 128
+_ID_FIELDS = ("uuid", "parentUuid", "logicalParentUuid", "leafUuid", "sessionId", "requestId")
+_RECORD_FIELD_MAX_CHARS = {  # promptId, agentId and toolUseID are ids too
+    **dict.fromkeys((*_ID_FIELDS, "promptId", "agentId", "toolUseID"), RECORD_ID_MAX_CHARS),
+    **dict.fromkeys(("timestamp", "version", "entrypoint", "userType"), 64),
+    **dict.fromkeys(("gitBranch", "slug"), 256),
+    "cwd": PATH_MAX_BYTES,
+}
+_MESSAGE_FIELD_MAX_CHARS = {"id": RECORD_ID_MAX_CHARS, "model": 256}
+_BLOCK_FIELD_MAX_CHARS = {
+    "id": RECORD_ID_MAX_CHARS,
+    "tool_use_id": RECORD_ID_MAX_CHARS,
+    "name": 256,
+}
+
+
+def record_id(value: object) -> str | None:
+    """A record's id (uuid, requestId, one a list names) if a string of 1 to 128 characters."""
+    return value if isinstance(value, str) and 0 < len(value) <= RECORD_ID_MAX_CHARS else None
 
 
 @dataclass(frozen=True)
@@ -136,7 +158,26 @@ def parse_record_line(
         return [], f"not JSON ({exc}); skipped"
     if not isinstance(value, dict):
         return [], "not a JSON object; skipped"
-    return [value], None
+    return [_within_field_caps(value)], None
+
+
+def _drop_overlong(fields: dict[str, Any], caps: Mapping[str, int]) -> None:
+    for key, cap in caps.items():
+        if isinstance(value := fields.get(key), str) and len(value) > cap:
+            del fields[key]
+
+
+def _within_field_caps(record: dict[str, Any]) -> dict[str, Any]:
+    """record less its envelope, message and tool-call fields past their caps (ids, names)."""
+    _drop_overlong(record, _RECORD_FIELD_MAX_CHARS)
+    message = record.get("message")
+    if isinstance(message, dict):
+        _drop_overlong(message, _MESSAGE_FIELD_MAX_CHARS)
+        content = message.get("content")
+        for block in content if isinstance(content, list) else ():
+            if isinstance(block, dict):
+                _drop_overlong(block, _BLOCK_FIELD_MAX_CHARS)
+    return record
 
 
 _UTF8_BOM = b"\xef\xbb\xbf"
@@ -171,7 +212,7 @@ def _split_glued(data: str | bytes) -> tuple[list[dict[str, Any]], str | None]:
             reason = f"not JSON after {len(records)} record(s) ({_decode_error(exc)})"
             return records, reason + ("; the rest was skipped" if records else "; skipped")
         if isinstance(value, dict):
-            records.append(value)
+            records.append(_within_field_caps(value))
         while pos < end and text[pos] in " \t\r":
             pos += 1
     return records, f"{len(records)} records glued on one line; each was read"
@@ -297,8 +338,8 @@ def forked_from(record: Mapping[str, Any]) -> str | None:
     `forkedFrom` names its own session copies nothing.
     """
     fork = record.get("forkedFrom")
-    parent = fork.get("sessionId") if isinstance(fork, dict) else None
-    if isinstance(parent, str) and parent and parent != record.get("sessionId"):
+    parent = record_id(fork.get("sessionId")) if isinstance(fork, dict) else None
+    if parent is not None and parent != record.get("sessionId"):
         return parent
     return None
 
@@ -306,7 +347,8 @@ def forked_from(record: Mapping[str, Any]) -> str | None:
 def classify_user(record: Mapping[str, Any]) -> str:
     """What a `type: "user"` record is: one of the kind constants of this module.
 
-    Order matters: a tool-result carrier is never a prompt; a compaction summary, meta
+    Order matters: a tool-result carrier is never a prompt (but for a fork's task in the
+    fork's own file, written beside the result of the call that launched it); a compaction summary, meta
     text and a record holding only IDE context blocks are never typed; a task the team lead
     hands a teammate is the teammate's prompt in its own (sidechain) file; a record's origin
     may say what it is, isMeta as it may be (a scheduled prompt that fired, a message through a
@@ -317,9 +359,9 @@ def classify_user(record: Mapping[str, Any]) -> str:
     """
     content = _message_content(record)
     blocks = content_blocks(content)
-    if any(b.get("type") == "tool_result" for b in blocks):
-        return TOOL_RESULT
     text = content_text(content).strip()
+    if any(b.get("type") == "tool_result" for b in blocks):
+        return PROMPT if _fork_task(record, text) else TOOL_RESULT
     if record.get("isCompactSummary") or text.startswith(CONTINUATION_PREAMBLE):
         return COMPACT_SUMMARY
     if record.get("isSidechain") is True and text.startswith(_TEAMMATE_TASK_PREFIX):
@@ -336,6 +378,13 @@ def classify_user(record: Mapping[str, Any]) -> str:
     ):
         return INTERRUPT
     return _classify_text(text, blocks)
+
+
+def _fork_task(record: Mapping[str, Any], text: str) -> bool:
+    """A fork's task in the fork's own file (2.1.20x: written in the same user record as the
+    "started" result of the parent's call that launched the fork; the file opens with that
+    call, copied from the parent): a tool-result carrier that is the fork's prompt."""
+    return record.get("isSidechain") is True and text.startswith(_FORK_OPEN)
 
 
 def _kind_by_origin(record: Mapping[str, Any], text: str) -> str | None:
@@ -386,42 +435,6 @@ def is_notification(text: str) -> bool:
     """Whether text reached the agent without a person typing it (a user record, or a queued
     command): a background task's notification, or another agent's message (agent teams)."""
     return text.lstrip().startswith(_NOTIFICATION_PREFIXES)
-
-
-def loaded_memory_indexes(attachment: object) -> list[str]:
-    """The auto-memory indexes an `instructions` attachment says the CLI loaded, else [].
-
-    2.1.25x notes the instruction files it put in the context as an attachment of type
-    `instructions`: each file a `path` with its `type` (`User`, `Project`, ... and `AutoMem`
-    for the memory dir's MEMORY.md). That path is the memory dir the session used, even when
-    it is not the one beside the transcript's folder (a git root above the folder it ran in).
-    """
-    if not isinstance(attachment, dict) or attachment.get("type") != "instructions":
-        return []
-    files = attachment.get("files")
-    return [
-        f["path"]
-        for f in (files if isinstance(files, list) else [])
-        if isinstance(f, dict) and f.get("type") == "AutoMem" and isinstance(f.get("path"), str)
-    ]
-
-
-OUTSIDE_EDIT = "edited_text_file"  # the attachment (and pseudo tool) of a file changed outside
-
-
-def outside_edit_path(attachment: object) -> str | None:
-    """The file an `edited_text_file` attachment names, else None.
-
-    The CLI writes one when a file the agent read earlier changed on disk through anything
-    but the agent's own file tools (another session of the project, an editor, a background
-    agent, a shell command): its `filename` and a `snippet` of the changed lines, which the
-    model is shown. 2.1.2xx transcripts carry them for memory files (MEMORY.md edited by
-    another session working in the same project).
-    """
-    if not isinstance(attachment, dict) or attachment.get("type") != OUTSIDE_EDIT:
-        return None
-    name = attachment.get("filename")
-    return name if isinstance(name, str) and name and len(name) <= PATH_MAX_BYTES else None
 
 
 def is_interrupt_result(text: str) -> bool:

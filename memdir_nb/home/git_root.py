@@ -23,6 +23,7 @@ from pathlib import Path
 
 from memdir_nb.spec.constants import GIT_CONFIG_READ_MAX_BYTES, GIT_POINTER_READ_MAX_BYTES
 from memdir_nb.storage.access import read_regular_file
+from memdir_nb.storage.containment import real_path
 
 logger = logging.getLogger(__name__)
 
@@ -74,7 +75,7 @@ def _find_root_with_git(start: Path, git: str) -> Path | None:
     # git older than 2.31 echoes the unknown --path-format option and prints a relative dir.
     common = Path(lines[-1])
     if not common.is_absolute():
-        common = (start / common).resolve()
+        common = Path(real_path(start / common))
     if common.name == ".git":
         return common.parent
     # Unusual layouts: only then pay for the extra git calls.
@@ -144,13 +145,13 @@ def _pointer_file_problem(dot_git: Path) -> str | None:
         return None  # not a pointer at all: nothing is followed
     if not os.path.isdir(git_dir):  # os.path: a name too long is no folder, not an OSError
         return f"{dot_git} points at {git_dir}, which is not a folder"
-    folder = os.path.realpath(dot_git.parent)
+    folder = real_path(dot_git.parent)
     try:  # a linked worktree: <gitdir>/gitdir names this very .git file
         back = _read_small(git_dir / "gitdir")
     except (OSError, UnicodeDecodeError):
         back = None
     if back is not None:
-        if os.path.realpath(_resolve_from(git_dir, back)) != os.path.join(folder, ".git"):
+        if real_path(_resolve_from(git_dir, back)) != os.path.join(folder, ".git"):
             return (
                 f"{dot_git} points at {git_dir}, but that worktree entry belongs to {back} "
                 "(its gitdir file), not to this folder"
@@ -163,7 +164,7 @@ def _pointer_file_problem(dot_git: Path) -> str | None:
             return f"{dot_git} points at {git_dir}, whose commondir {common} is not a folder"
         return None
     worktree = _core_worktree(git_dir / "config")  # a submodule: core.worktree names this folder
-    if worktree is not None and os.path.realpath(_resolve_from(git_dir, worktree)) == folder:
+    if worktree is not None and real_path(_resolve_from(git_dir, worktree)) == folder:
         return None
     return (
         f"{dot_git} points at {git_dir}, but nothing there (no gitdir file naming this "
@@ -186,7 +187,7 @@ def git_pointer_problem(start: str | os.PathLike[str]) -> tuple[Path, str] | Non
     `<gitdir>/config` core.worktree names the folder. A `.git` folder holding a `commondir`
     file (only worktree entries have one) is a pointer too, and never confirmed.
     """
-    entry = _nearest_git_entry(Path(start).resolve())
+    entry = _nearest_git_entry(Path(real_path(start)))
     if entry is None:
         return None
     if os.path.isdir(entry):
@@ -209,7 +210,7 @@ def _find_root_by_walking(start: Path) -> Path | None:
                 return folder
             commondir_file = git_dir / "commondir"
             try:
-                common = (git_dir / _read_small(commondir_file)).resolve()
+                common = Path(real_path(git_dir / _read_small(commondir_file)))
             except (OSError, UnicodeDecodeError):
                 return folder  # a submodule or --separate-git-dir checkout: its own root
             return common.parent if common.name == ".git" else common
@@ -241,7 +242,7 @@ def find_canonical_git_root(
             return None
     if root is None:
         # git is missing or failed for another reason (e.g. "dubious ownership"): walk up.
-        root = _find_root_by_walking(start_path.resolve())
+        root = _find_root_by_walking(Path(real_path(start_path)))
     if root is None:
         return None
     return _nfc_real(root)
@@ -254,7 +255,7 @@ def project_key_root_of(cwd: str | os.PathLike[str], *, git: str | None = "git")
 
 
 def _nfc_real(path: Path) -> Path:
-    return Path(unicodedata.normalize("NFC", os.path.realpath(path)))
+    return Path(unicodedata.normalize("NFC", real_path(path)))
 
 
 def find_checkout_root(start: str | os.PathLike[str], *, git: str | None = "git") -> Path | None:
@@ -269,8 +270,9 @@ def find_checkout_root(start: str | os.PathLike[str], *, git: str | None = "git"
     if git_exe is not None:
         top = _git_output(git_exe, start_path, "rev-parse", "--show-toplevel")
         if top:
-            return Path(unicodedata.normalize("NFC", os.path.realpath(top)))
-    for folder in (start_path.resolve(), *start_path.resolve().parents):
+            return Path(unicodedata.normalize("NFC", real_path(top)))
+    real_start = Path(real_path(start_path))
+    for folder in (real_start, *real_start.parents):
         if (folder / ".git").exists():
             return Path(unicodedata.normalize("NFC", os.fspath(folder)))
     return None

@@ -22,7 +22,6 @@ __all__ = [
     "is_project_key",
     "memory_path_problem",
     "sanitize_path",
-    "sanitized_characters",
     "validate_memory_path",
 ]
 
@@ -50,24 +49,20 @@ def _djb2_base36(text: str) -> str:
     return "".join(reversed(out))
 
 
-def sanitized_characters(p: str | os.PathLike[str]) -> str:
-    """sanitize_path before its cut: every non-[a-zA-Z0-9] character made '-', at any length."""
+def sanitize_path(p: str | os.PathLike[str]) -> str:
+    """Turn a path into one safe folder name: non-[a-zA-Z0-9] -> '-', long names get a hash."""
+    text = os.fspath(p)
     # JavaScript counts UTF-16 units, so a character outside the BMP becomes two dashes.
     pieces = []
-    for ch in os.fspath(p):
+    for ch in text:
         if ch.isascii() and ch.isalnum():
             pieces.append(ch)
         else:
             pieces.append("--" if ord(ch) > 0xFFFF else "-")
-    return "".join(pieces)
-
-
-def sanitize_path(p: str | os.PathLike[str]) -> str:
-    """Turn a path into one safe folder name: non-[a-zA-Z0-9] -> '-', long names get a hash."""
-    sanitized = sanitized_characters(p)
+    sanitized = "".join(pieces)
     if len(sanitized) <= MAX_SANITIZED_LENGTH:
         return sanitized
-    return f"{sanitized[:MAX_SANITIZED_LENGTH]}-{_djb2_base36(os.fspath(p))}"
+    return f"{sanitized[:MAX_SANITIZED_LENGTH]}-{_djb2_base36(text)}"
 
 
 def is_project_key(text: str) -> bool:

@@ -112,6 +112,8 @@ class ScopeIndex:
     outside: list[IndexEntry] = field(default_factory=list)  # targets that leave the scope dir
     problem: str = ""  # why a MEMORY.md that is there counts as missing (a FIFO, a link out)
     valid_utf8: bool = True
+    # line number -> key folder, of an outside target in another project's memory dir
+    other_projects: dict[int, str] = field(default_factory=dict)
 
 
 class Collector:

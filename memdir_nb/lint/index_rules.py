@@ -13,6 +13,7 @@ from memdir_nb.spec.constants import (
     MAX_ENTRYPOINT_BYTES,
     MAX_ENTRYPOINT_LINES,
     MAX_INDEX_LINE_CHARS,
+    PROJECT_MEMORY_DIRNAME,
     TEAM_DIRNAME,
 )
 from memdir_nb.spec.text import plural
@@ -121,6 +122,18 @@ def _check_entries(index: ScopeIndex, c: Collector, files: list[str]) -> None:
             e.line_no,
         )
     for e in index.outside:
+        key = index.other_projects.get(e.line_no)
+        if key is not None:
+            c.add(
+                "index-outside-link",
+                f"line links {c.quote(e.target, TARGET_QUOTE_CHARS)}, a file in another "
+                f"project's memory dir (projects/{c.quote(key, TARGET_QUOTE_CHARS)}/"
+                f"{PROJECT_MEMORY_DIRNAME}): recall of this project never loads it",
+                "copy or move the file into this memory dir and point the line at it there, "
+                "or drop the line",
+                e.line_no,
+            )
+            continue
         c.add(
             "index-outside-link",
             f"line links {c.quote(e.target, TARGET_QUOTE_CHARS)}, outside the memory dir: recall never loads it",

@@ -8,6 +8,7 @@ from memdir_nb.formats.frontmatter import parse_frontmatter
 from memdir_nb.formats.index import IndexEntry, parse_index, strip_entrypoint_extras
 from memdir_nb.formats.index_lines import index_mentions
 from memdir_nb.formats.manifest import MemoryHeader, memory_time_ms
+from memdir_nb.formats.transcript_paths import other_project_memory_key
 from memdir_nb.lint.findings import MemoryText, ScopeIndex
 from memdir_nb.spec.constants import ENTRYPOINT_NAME, MEMORY_FILE_READ_MAX_BYTES, TEAM_DIRNAME
 from memdir_nb.storage.access import ContainedReader, ReadRefused, ReadResult
@@ -106,6 +107,7 @@ def read_scope_indexes(memory_dir: str | os.PathLike[str]) -> list[ScopeIndex]:
         referenced: set[str] = set()
         dangling: list[IndexEntry] = []
         outside: list[IndexEntry] = []
+        other_projects: dict[int, str] = {}
         targets = IndexTargets(scope_dir, memory_dir=root)
         for entry in entries:
             found = targets.locate(entry.target)
@@ -113,6 +115,9 @@ def read_scope_indexes(memory_dir: str | os.PathLike[str]) -> list[ScopeIndex]:
                 continue
             if not found.inside:
                 outside.append(entry)
+                key = other_project_memory_key(found.path, root)
+                if key is not None:
+                    other_projects[entry.line_no] = key
             elif found.is_file:
                 referenced.add(os.path.relpath(found.path, root).replace(os.sep, "/"))
             else:
@@ -134,6 +139,7 @@ def read_scope_indexes(memory_dir: str | os.PathLike[str]) -> list[ScopeIndex]:
                 outside,
                 loaded.note() if not exists else "",
                 valid_utf8=loaded.valid_utf8,
+                other_projects=other_projects,
             )
         )
     return out

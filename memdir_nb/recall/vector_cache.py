@@ -36,6 +36,7 @@ import numpy as np
 from memdir_nb.recall.embedding import EMBEDDING_DIM
 from memdir_nb.spec.bounded_cache import ByteBoundedLRU
 from memdir_nb.spec.constants import CACHE_BODIES_MAX_BYTES, MEMORY_FILE_READ_MAX_BYTES
+from memdir_nb.spec.text import terminal_line
 
 FileIdentity = tuple[int, int, int, int]  # (st_dev, st_ino, st_size, st_mtime_ns)
 DEFAULT_MAX_VECTORS = 50_000
@@ -47,6 +48,9 @@ CACHE_FILENAME = "semantic-vectors.sqlite3"
 # packed full-text terms at most about 1.4 times that (CJK text, whose every character starts
 # a pair).
 SNIPPET_MAX_CHARS = 4 * MEMORY_FILE_READ_MAX_BYTES
+# How long a read or write waits for SQLite's lock on the cache file while another process (a
+# second kernel encoding the same dir) holds it, before this process keeps vectors in memory.
+LOCK_TIMEOUT_S = 10.0
 
 
 def file_identity(st: os.stat_result) -> FileIdentity:
@@ -91,6 +95,15 @@ def _stored_snippet(value: object) -> str | None:
     return value if isinstance(value, str) and len(value) <= SNIPPET_MAX_CHARS else None
 
 
+def _locked(err: BaseException) -> bool:
+    """Whether SQLite gave up waiting for a lock another connection holds (SQLITE_BUSY/LOCKED)."""
+    code = getattr(err, "sqlite_errorcode", None)
+    return isinstance(err, sqlite3.OperationalError) and code in (
+        sqlite3.SQLITE_BUSY,
+        sqlite3.SQLITE_LOCKED,
+    )
+
+
 class VectorCache:
     """Vectors by text key and snippets by file identity, in SQLite (or memory only if path is None)."""
 
@@ -100,6 +113,7 @@ class VectorCache:
         *,
         max_vectors: int = DEFAULT_MAX_VECTORS,
         max_snippets: int = DEFAULT_MAX_SNIPPETS,
+        lock_timeout_s: float = LOCK_TIMEOUT_S,
     ) -> None:
         if max_vectors < 1:
             raise ValueError(f"max_vectors must be at least 1, got {max_vectors}")
@@ -108,6 +122,7 @@ class VectorCache:
         self.path = path
         self.max_vectors = max_vectors
         self.max_snippets = max_snippets
+        self.lock_timeout_s = lock_timeout_s
         self.problem: str | None = None
         self._lock = threading.Lock()
         self._conn: sqlite3.Connection | None = None
@@ -123,7 +138,7 @@ class VectorCache:
     def _open(self, path: Path) -> None:
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
-            conn = sqlite3.connect(str(path), timeout=10, check_same_thread=False)
+            conn = sqlite3.connect(str(path), timeout=self.lock_timeout_s, check_same_thread=False)
             conn.execute("CREATE TABLE IF NOT EXISTS vectors (key TEXT PRIMARY KEY, vec BLOB)")
             conn.execute(
                 "CREATE TABLE IF NOT EXISTS snippets (path TEXT PRIMARY KEY, dev INTEGER, "
@@ -135,12 +150,24 @@ class VectorCache:
             self._fail(err)
 
     def _fail(self, err: BaseException) -> None:
-        self.problem = (
-            f"the vector cache {self.path} cannot be used ({type(err).__name__}: {err}); "
-            "vectors are kept in memory only. It holds nothing that cannot be made again: "
-            "move it aside or delete it (one an older version wrote, or a damaged one, is "
-            "then made anew), or set MEMDIR_NB_CACHE_DIR to another writable folder."
-        )
+        """Keep vectors in memory from now on; `problem` says why, in one line a terminal shows
+        as it is (the path and the OS message may hold an escape sequence or a newline)."""
+        path = terminal_line(self.path)
+        if _locked(err):
+            self.problem = (
+                f"another process holds the lock on the vector cache {path} (SQLite locks "
+                f"that file itself) and kept it past {self.lock_timeout_s:g} s, as a second "
+                "kernel encoding the same memory dir does; recall goes on with vectors kept "
+                "in memory this time. The cache is fine: wait for that process, or run again."
+            )
+        else:
+            self.problem = (
+                f"the vector cache {path} cannot be used ({type(err).__name__}: "
+                f"{terminal_line(err)}); vectors are kept in memory only. It holds nothing "
+                "that cannot be made again: move it aside or delete it (one an older version "
+                "wrote, or a damaged one, is then made anew), or set MEMDIR_NB_CACHE_DIR to "
+                "another writable folder."
+            )
         if self._conn is not None:
             self._conn.close()
         self._conn = None

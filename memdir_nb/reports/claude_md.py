@@ -16,6 +16,7 @@ import re
 from pathlib import Path
 
 from memdir_nb.storage.access import read_regular_file
+from memdir_nb.storage.containment import real_path
 
 # How much of each instruction file is read, how deep imports are followed (as Claude Code
 # follows them) and how many files are read at most.
@@ -57,14 +58,14 @@ def imported_paths(text: str) -> list[str]:
 def claude_md_reference(root: Path, folder: Path, entrypoint: str) -> str:
     """IMPORTS, NAMES or "" for the memory `folder` (its index named `entrypoint`) of the
     project at `root`, from the instruction files loaded at session start and their imports."""
-    index = os.path.realpath(folder / entrypoint)
+    index = real_path(folder / entrypoint)
     needle = os.path.relpath(folder, root).replace(os.sep, "/")
     queue = [(root / name, 0) for name in PROJECT_INSTRUCTION_FILES]
     seen: set[str] = set()
     named = False
     while queue and len(seen) < MAX_INSTRUCTION_FILES:
         path, hops = queue.pop(0)
-        real = os.path.realpath(path)
+        real = real_path(path)
         if real in seen:
             continue
         seen.add(real)
@@ -77,7 +78,7 @@ def claude_md_reference(root: Path, folder: Path, entrypoint: str) -> str:
             if target.startswith("~"):
                 continue  # the user's home: not the project's folder
             imported = path.parent / target
-            if os.path.realpath(imported) == index:
+            if real_path(imported) == index:
                 return IMPORTS
             if hops + 1 < MAX_IMPORT_HOPS:
                 queue.append((imported, hops + 1))

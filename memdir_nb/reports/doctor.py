@@ -34,6 +34,7 @@ from memdir_nb.reports.memory_dirs import PROJECTS_DIRNAME
 from memdir_nb.reports.where import WhereReport, where
 from memdir_nb.spec.constants import ENTRYPOINT_NAME, TEAM_DIRNAME
 from memdir_nb.spec.text import plural
+from memdir_nb.storage.containment import real_path
 from memdir_nb.storage.fsutil import is_folder, is_regular_file
 
 # ---------------------------------------------------------------------------- settings
@@ -200,7 +201,7 @@ def _home_local_findings(config: MemdirConfig) -> list[DoctorFinding]:
     such a session grants a permission). Anywhere else the keys do nothing: say so."""
     path = Path(config.claude_home) / "settings.local.json"
     local = config.cwd / ".claude" / "settings.local.json"
-    if os.path.realpath(path) == os.path.realpath(local):
+    if real_path(path) == real_path(local):
         return []  # read: it is this project's local layer
     data, _ = load_settings_file(path, "home local")
     block = data.get("env")
@@ -228,7 +229,7 @@ def _worktree_findings(report: WhereReport, config: MemdirConfig) -> list[Doctor
         return []
     own = Path(config.claude_home) / PROJECTS_DIRNAME / sanitize_path(report.checkout_root)
     orphan = own / "memory"
-    if os.path.realpath(orphan) == os.path.realpath(report.memory_dir) or not orphan.is_dir():
+    if real_path(orphan) == real_path(report.memory_dir) or not orphan.is_dir():
         return []
     files = sorted(p.name for p in orphan.iterdir() if is_memory_filename(p.name))
     if not files:
@@ -297,7 +298,7 @@ def _repo_memory_findings(report: WhereReport) -> list[DoctorFinding]:
     # cannot enter, and took the whole doctor down (attack round 17)
     if not is_folder(repo_dir, follow=False):
         return []
-    if report.memory_dir and os.path.realpath(repo_dir) == os.path.realpath(report.memory_dir):
+    if report.memory_dir and real_path(repo_dir) == real_path(report.memory_dir):
         return []
     if not is_regular_file(repo_dir / ENTRYPOINT_NAME):
         return []
@@ -366,7 +367,7 @@ def diagnose(
     if not chosen:  # no dir can be resolved (the gate finding says why)
         return DoctorReport(report, "", tuple(findings))
     checked = Path(chosen)
-    if memory_dir is not None and os.path.realpath(checked) != os.path.realpath(report.memory_dir):
+    if memory_dir is not None and real_path(checked) != real_path(report.memory_dir):
         findings.append(
             DoctorFinding(
                 "other-dir-checked",

@@ -18,12 +18,7 @@ from typing import Any
 from memdir_nb.formats.index_caps import truncate_entrypoint_content
 from memdir_nb.formats.jsonio import loads_bounded
 from memdir_nb.home.config import load_settings_file, user_home
-from memdir_nb.home.path_rules import (
-    MAX_SANITIZED_LENGTH,
-    memory_path_problem,
-    sanitize_path,
-    sanitized_characters,
-)
+from memdir_nb.home.path_rules import MAX_SANITIZED_LENGTH, memory_path_problem, sanitize_path
 from memdir_nb.lint import read_scope_indexes
 from memdir_nb.spec.constants import (
     MAX_ENTRYPOINT_BYTES,
@@ -33,7 +28,7 @@ from memdir_nb.spec.constants import (
 from memdir_nb.spec.freshness import memory_age_days
 from memdir_nb.spec.text import plural
 from memdir_nb.storage.access import read_regular_file
-from memdir_nb.storage.containment import PathTraversalError, validate_project_path
+from memdir_nb.storage.containment import PathTraversalError, real_path, validate_project_path
 from memdir_nb.storage.fsutil import is_folder
 from memdir_nb.storage.scan import scan_memory_dir
 
@@ -198,28 +193,14 @@ def _cwd_from_transcripts(project_dir: Path) -> str | None:
     return None
 
 
-def _named_pieces(
-    folder: str, cache: dict[str, list[tuple[str, str]]], budget: list[int]
-) -> list[tuple[str, str]]:
-    """('-' + each name's sanitised characters, the name) in folder; listed once, on budget."""
-    names = cache.get(folder)
-    if names is None:
-        if budget[0] <= 0:
-            return []
-        budget[0] -= 1
-        try:
-            names = [("-" + sanitized_characters(n), n) for n in sorted(os.listdir(folder))]
-        except OSError:
-            names = []
-        cache[folder] = names
-    return names
-
-
-def _leads_on(done: str, lead: str, hashed: bool) -> bool:
-    """Whether a folder whose sanitised path is `done` may be on the way to the key's folder."""
-    if len(done) >= len(lead):  # past a cut key's lead any folder below may be the one
-        return done.startswith(lead) if hashed else done == lead
-    return lead.startswith(done) and lead[len(done)] == "-"
+def _key_after(rest: str, piece: str, *, hashed: bool) -> str | None:
+    """What is left of a key's walked part once a folder name's piece is taken, or None when
+    the name does not go on the key. A hashed key's 200 characters may end inside a name."""
+    if rest == piece or rest.startswith(piece + "-"):
+        return rest[len(piece) :]
+    if hashed and piece.startswith(rest):  # rest "" (past the 200): every name may go on
+        return ""
+    return None
 
 
 def guess_project_path(
@@ -227,31 +208,46 @@ def guess_project_path(
 ) -> str | None:
     """An existing folder whose sanitised path is ``key``, found by walking real folders.
 
-    A path of more than MAX_SANITIZED_LENGTH sanitised characters has a key cut there with a
-    hash after it: the walk follows the first 200 characters, then looks below for the folder
-    whose own key is the whole key (it used to find nothing, so `list` lost a deep project's
-    path and its local agents; a CI machine's long work folder made one).
-    ``listings`` caches folder listings across calls (one `list` run looks up many keys that
-    share their first folders); only listings this call makes count against its budget.
+    A path longer than Claude Code's 200 sanitised characters has a key of its first 200 and a
+    hash of the whole, so the walk follows those 200 and then looks below them for the folder
+    whose own key is ``key``. ``listings`` caches folder listings across calls (one `list` run
+    looks up many keys that share their first folders); only listings this call makes count
+    against its budget.
     """
     budget = [MAX_GUESS_LISTINGS]
     cache: dict[str, list[tuple[str, str]]] = {} if listings is None else listings
     hashed = len(key) > MAX_SANITIZED_LENGTH
-    lead = key[:MAX_SANITIZED_LENGTH] if hashed else key
 
-    def walk(folder: str, done: str) -> str | None:
-        if done == key or (hashed and len(done) >= len(lead) and sanitize_path(folder) == key):
+    def children(folder: str) -> list[tuple[str, str]]:
+        names = cache.get(folder)
+        if names is None:
+            budget[0] -= 1
+            try:
+                names = [("-" + sanitize_path(n), n) for n in sorted(os.listdir(folder))]
+            except OSError:
+                names = []
+            cache[folder] = names
+        return names
+
+    def walk(folder: str, rest: str) -> str | None:
+        if hashed and rest == "" and sanitize_path(folder) == key:
             return folder
-        for piece, name in _named_pieces(folder, cache, budget):
-            if _leads_on(done + piece, lead, hashed):
-                child = os.path.join(folder, name)
-                if os.path.isdir(child) and not os.path.islink(child):
-                    found = walk(child, done + piece)
-                    if found is not None:
-                        return found
+        if rest == "" and not hashed:
+            return folder
+        if budget[0] <= 0 or (rest != "" and not rest.startswith("-")):
+            return None
+        for piece, name in children(folder):
+            after = _key_after(rest, piece, hashed=hashed)
+            if after is None:
+                continue
+            child = os.path.join(folder, name)
+            if os.path.isdir(child) and not os.path.islink(child):
+                found = walk(child, after)
+                if found is not None:
+                    return found
         return None
 
-    return walk(root, "") if key.startswith("-") else None
+    return walk(root, key[:MAX_SANITIZED_LENGTH] if hashed else key)
 
 
 def project_path_for_key(
@@ -339,8 +335,8 @@ def find_memory_dirs(claude_home: str | os.PathLike[str]) -> list[FoundDir]:
             for d in _agent_dirs(claude / sub, project_path):
                 found.append(FoundDir(d, kind, d.name, project_path))
     chosen = settings_memory_dir(home)
-    seen = {os.path.realpath(f.path) for f in found}
-    if chosen is not None and os.path.realpath(chosen) not in seen:
+    seen = {real_path(f.path) for f in found}
+    if chosen is not None and real_path(chosen) not in seen:
         found.append(FoundDir(chosen, "settings:user", chosen.name, None))
     return found
 

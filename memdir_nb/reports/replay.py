@@ -308,9 +308,10 @@ def replay_session(
         )
     elif session.copied_records:
         notes.append(
-            f"{session.copied_records} records of this file are history written again from "
-            "an earlier conversation (a resume or fork that names no parent, or a conversation "
-            "handed to an agent); they are not this session's turns and are left out"
+            f"{session.copied_records} records of this file are history written again (a "
+            "resume or fork that names no parent, the parent's call that started a fork worker, "
+            "a conversation handed to an agent, or a second /compact writing the session's own "
+            "records again); the copies are left out, so each turn is read once"
         )
     notes.extend(_refusal_notes(session))
     replay = SessionReplay(session, root, label, [], flush, notes + timeline.notes)

@@ -55,6 +55,7 @@ from memdir_nb.reports.memory_dirs import (
 )
 from memdir_nb.spec.constants import TEAM_DIRNAME
 from memdir_nb.spec.text import terminal_line
+from memdir_nb.storage.containment import real_path
 
 __all__ = [
     "AGENT_MEMORY_DIRNAME",
@@ -177,7 +178,7 @@ def where(config: MemdirConfig, *, git: str | None = "git") -> WhereReport:
     key_root = resolution.key_root
     key = resolution.key
     if key is None:  # the dir came from an override; say what the default key would have been
-        key_root = os.fspath(git_root) if git_root else os.path.realpath(config.cwd)
+        key_root = os.fspath(git_root) if git_root else real_path(config.cwd)
         key = sanitize_path(key_root)
     default_home = config.home / ".claude"
     home_source = "HOME/.claude" if config.claude_home == default_home else "CLAUDE_CONFIG_DIR"

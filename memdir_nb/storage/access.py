@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from memdir_nb.formats.names import depth_problem
-from memdir_nb.storage.containment import is_real_path_within
+from memdir_nb.storage.containment import is_real_path_within, real_path
 
 __all__ = [
     "ContainedReader",
@@ -223,7 +223,7 @@ def _resolve(path: str, root: str, real_root: str) -> tuple[str, str]:
     """(display name, path relative to real_root) after resolving symlinks; refuses escapes."""
     shown = _relative(path, _prefixes(root, real_root)) or os.path.basename(path)
     try:
-        real = os.path.realpath(path, strict=True)
+        real = real_path(path, strict=True)
     except FileNotFoundError as exc:
         dangling = os.path.islink(path)
         why = f"{shown} is a dangling symlink" if dangling else f"{shown} does not exist"
@@ -272,7 +272,7 @@ class ContainedReader:
         check_before_open: bool = True,
     ) -> None:
         self.root = os.path.abspath(os.fspath(memory_dir))
-        self.real_root = real_root if real_root is not None else os.path.realpath(self.root)
+        self.real_root = real_root if real_root is not None else real_path(self.root)
         self._roots = (self.root, self.real_root)
         self._prefixes = _prefixes(self.root, self.real_root)
         self._dirs: dict[tuple[str, ...], int] | None = None  # open folders, only inside `with`

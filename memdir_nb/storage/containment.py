@@ -36,6 +36,7 @@ __all__ = [
     "PathTraversalError",
     "check_path_length",
     "is_real_path_within",
+    "real_path",
     "realpath_deepest_existing",
     "sanitize_path_key",
     "validate_memory_write_path",
@@ -221,19 +222,96 @@ def sanitize_path_key(key: str) -> str:
 
 
 _REALPATH_RACE_TRIES = 8
+# The most symlinks one resolution follows: the kernel's own bound (Linux MAXSYMLINKS), past
+# which it answers ELOOP. Python 3.11's os.path.realpath has none: it recurses once per link
+# in a chain and reads each link anew, so a chain of 1,100 links (a cloned repository, a team
+# dir, a `.git` pointer) raised RecursionError out of lint, rebuild-index and doctor, and many
+# distinct links cost millions of lstat calls (attack round 20).
+MAX_SYMLINKS_FOLLOWED = 40
 
 
-def real_path(path: str | os.PathLike[str]) -> str:
-    """`os.path.realpath` (not strict) that survives a symlink changing while it is resolved.
+class _Budget:
+    """The links one resolution may still follow."""
+
+    def __init__(self) -> None:
+        self.left = MAX_SYMLINKS_FOLLOWED
+
+
+def _parent_of(path: str) -> str:
+    """The lexical '..' step of posixpath._joinrealpath (path is already resolved)."""
+    if not path:
+        return os.pardir
+    head, name = os.path.split(path)
+    return os.path.join(head, os.pardir, os.pardir) if name == os.pardir else head
+
+
+def _is_link(path: str, strict: bool) -> bool:
+    """Whether path is a symlink; a part that cannot be lstat'ed is none (strict: it raises)."""
+    try:
+        return stat.S_ISLNK(os.lstat(path).st_mode)
+    except OSError:
+        if strict:
+            raise
+        return False
+
+
+def _join_real(
+    path: str, rest: str, strict: bool, seen: dict[str, str | None], budget: _Budget
+) -> tuple[str, bool]:
+    """Python 3.11's posixpath._joinrealpath, with a bound on the links it follows: past it
+    the path is a loop (strict: OSError ELOOP; else the rest is joined unresolved, as a loop is)."""
+    if rest.startswith(os.sep):
+        rest, path = rest[1:], os.sep
+    while rest:
+        name, _, rest = rest.partition(os.sep)
+        if not name or name == os.curdir:
+            continue
+        if name == os.pardir:
+            path = _parent_of(path)
+            continue
+        newpath = os.path.join(path, name)
+        if not _is_link(newpath, strict):
+            path = newpath
+            continue
+        known = seen.get(newpath)
+        if known is not None:
+            path = known
+            continue
+        if newpath in seen or budget.left == 0:  # a loop, or more links than the kernel follows
+            if strict:
+                raise OSError(errno.ELOOP, os.strerror(errno.ELOOP), newpath)
+            return os.path.join(newpath, rest), False
+        budget.left -= 1
+        seen[newpath] = None
+        path, ok = _join_real(path, os.readlink(newpath), strict, seen, budget)
+        if not ok:
+            return os.path.join(path, rest), False
+        seen[newpath] = path
+    return path, True
+
+
+def _real_path_once(path: str | os.PathLike[str], strict: bool) -> str:
+    """os.path.realpath(path, strict=strict), following at most MAX_SYMLINKS_FOLLOWED links."""
+    found, _ = _join_real("", os.fspath(path), strict, {}, _Budget())
+    return os.path.abspath(found)
+
+
+def real_path(path: str | os.PathLike[str], *, strict: bool = False) -> str:
+    """The one `os.path.realpath` of the package: the same answer, but it follows at most
+    MAX_SYMLINKS_FOLLOWED links, as the kernel does (more is a loop: ELOOP when strict, the
+    path left unresolved from there when not), and it survives a symlink changing while it
+    is resolved.
 
     realpath lstat's each component and then reads the link it found; when another process
     removes or replaces that link in between, it raises (ENOENT, EINVAL) although a missing
     part is otherwise no error. Resolving again sees the new state; after a few tries the
-    OSError is raised (the path kept changing under us).
+    OSError is raised (the path kept changing under us). strict raises at once.
     """
+    if strict:
+        return _real_path_once(path, True)
     for attempt in range(_REALPATH_RACE_TRIES):
         try:
-            return os.path.realpath(path)
+            return _real_path_once(path, False)
         except OSError:
             if attempt == _REALPATH_RACE_TRIES - 1:
                 raise
@@ -248,7 +326,7 @@ def realpath_deepest_existing(path: str | os.PathLike[str]) -> str:
     tail: list[str] = []
     while True:
         try:
-            real = os.path.realpath(current, strict=True)
+            real = real_path(current, strict=True)
         except OSError as exc:
             code = exc.errno
             if code == errno.ENOENT:
@@ -268,7 +346,8 @@ def realpath_deepest_existing(path: str | os.PathLike[str]) -> str:
             elif code == errno.ELOOP:
                 raise PathTraversalError(
                     "symlink-loop",
-                    f"Symlink loop at {current!r}; remove the looping link.",
+                    f"Symlink loop (or a chain of more than {MAX_SYMLINKS_FOLLOWED} links) at "
+                    f"{current!r}; remove the looping link.",
                 ) from exc
             elif code not in (errno.ENOTDIR, errno.ENAMETOOLONG):
                 raise PathTraversalError(

@@ -149,7 +149,7 @@ def _append_at(dir_fd: int, name: str, entry: str, day: _dt.date) -> None:
             )
     flags = os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC | os.O_NONBLOCK
     try:
-        fd = os.open(name, flags, 0o644, dir_fd=dir_fd)
+        fd = os.open(name, flags, fsutil.FILE_MODE, dir_fd=dir_fd)
     except OSError as exc:
         if exc.errno in (errno.ENXIO, errno.ELOOP):  # a FIFO with no reader; a symlink
             raise DailyLogError(not_regular) from exc

@@ -52,15 +52,38 @@ _HOW = re.compile(
     re.IGNORECASE | re.MULTILINE,
 )
 
+# A bold label may also stand inside a paragraph: real memories write the rule, then
+# "**Why:** the incident. **How to apply:** what to do." on one line (the colon inside or just
+# after the bold). Without the bold marks a word inside a sentence is no label.
+_BOLD_WHY = re.compile(
+    rf"\*\*\*?\s?{_WHY_WORDS}[^\n*:：?？]{{0,40}}(?:[:：?？]\s?\*\*|\*\*\s?[:：])", re.IGNORECASE
+)
+_BOLD_HOW = re.compile(
+    rf"\*\*\*?\s?{_HOW_WORDS}[^\n*:：]{{0,40}}(?:[:：]\s?\*\*|\*\*\s?[:：])", re.IGNORECASE
+)
+
 
 def has_why_line(body: str) -> bool:
-    """Whether a body has a 'Why:' line (any emphasis or bullet before it)."""
-    return _matches_at_a_line_start(_WHY, body)
+    """Whether a body has a 'Why:' label: at a line start (any emphasis or bullet before it),
+    or in bold inside a line."""
+    return _matches_at_a_line_start(_WHY, body) or _bold_label(_BOLD_WHY, body)
 
 
 def has_how_to_apply_line(body: str) -> bool:
-    """Whether a body has a 'How to apply:' line (any emphasis or bullet before it)."""
-    return _matches_at_a_line_start(_HOW, body)
+    """Whether a body has a 'How to apply:' label: at a line start (any emphasis or bullet
+    before it), or in bold inside a line."""
+    return _matches_at_a_line_start(_HOW, body) or _bold_label(_BOLD_HOW, body)
+
+
+def _bold_label(pattern: re.Pattern[str], text: str) -> bool:
+    """Whether pattern, which starts with '**', matches where a '**' stands in text (one
+    bounded match per pair of marks, never a search from every character)."""
+    at = text.find("**")
+    while at >= 0:
+        if pattern.match(text, at) is not None:
+            return True
+        at = text.find("**", at + 1)
+    return False
 
 
 def _matches_at_a_line_start(pattern: re.Pattern[str], text: str) -> bool:

@@ -9,6 +9,8 @@ import stat
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 
+from memdir_nb.storage.containment import real_path
+
 
 def fsync_dir(path: Path) -> None:
     """Flush a folder's entries to disk, so a rename inside it survives a crash."""
@@ -26,7 +28,7 @@ def fsync_dir(path: Path) -> None:
 
 def open_real_dir(path: str | os.PathLike[str]) -> tuple[str, int]:
     """A folder's real path and a read-only descriptor on it (raises OSError); the caller closes it."""
-    real = os.path.realpath(path)
+    real = real_path(path)
     return real, os.open(real, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
 
 
@@ -34,6 +36,11 @@ def open_real_dir(path: str | os.PathLike[str]) -> tuple[str, int]:
 
 _DIR_FLAGS = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
 COPY_CHUNK_BYTES = 64 * 1024
+# The modes a memory dir's writers ask for (the store, the daily log, the demo builder); the
+# umask then takes bits away, so a dir is never more open than the user's umask allows, and
+# never group-writable under umask 002 either (one mode whichever writer made a file).
+FOLDER_MODE = 0o755
+FILE_MODE = 0o644
 
 
 class SymlinkSwapError(OSError):
@@ -51,7 +58,7 @@ def open_dir_nofollow(
     """Open root/parts... one component at a time, never following a symlink; returns a new fd.
 
     Missing folders are created when `create` is true (with `dir_mode` whatever the umask, when
-    given; else 0o755 under the umask). A component that is a symlink (or was
+    given; else FOLDER_MODE under the umask). A component that is a symlink (or was
     swapped for one after the caller's checks) raises SymlinkSwapError, so no write can land
     outside the folder tree that `root_fd` names. Each folder created is appended to `made` (its
     parts), so a step that fails can remove what it made.
@@ -68,7 +75,7 @@ def open_dir_nofollow(
                     raise
                 made_here = False
                 with contextlib.suppress(FileExistsError):
-                    os.mkdir(part, 0o755 if dir_mode is None else dir_mode, dir_fd=fd)
+                    os.mkdir(part, FOLDER_MODE if dir_mode is None else dir_mode, dir_fd=fd)
                     made_here = True
                 nxt = _open_child_dir(part, fd, "/".join(parts[:depth]))
                 if made_here and made is not None:
@@ -178,7 +185,7 @@ def write_new_at(
     fd = os.open(
         name,
         os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC,
-        0o644 if mode is None else mode,
+        FILE_MODE if mode is None else mode,
         dir_fd=dir_fd,
     )
     try:
@@ -376,7 +383,7 @@ def fsync_fd(fd: int) -> None:
         os.fsync(fd)
 
 
-def replace_file(path: Path, data: bytes, *, tmp_name: str, mode: int = 0o644) -> None:
+def replace_file(path: Path, data: bytes, *, tmp_name: str, mode: int = FILE_MODE) -> None:
     """Write data to a fresh file `tmp_name` beside path, then rename it over path.
 
     A leftover temp file (or a symlink planted at its name) is removed first and the temp file is

@@ -262,7 +262,7 @@ def list_memory_files(
     (nothing when it does not exist).
     """
     root = os.path.abspath(os.fspath(memory_dir))
-    real_root = os.path.realpath(root)
+    real_root = real_path(root)
     try:
         found, skipped, ignored = walk_memory_dir(root, real_root, exclude_top_level)
     except FileNotFoundError:
@@ -309,7 +309,7 @@ def list_daily_logs(memory_dir: str | os.PathLike[str]) -> list[str]:
     logs = os.path.join(root, LOGS_DIRNAME)
     if os.path.islink(logs) or not os.path.isdir(logs):
         return []
-    walk = _Walk(root, os.path.realpath(root), frozenset(), start=LOGS_DIRNAME)
+    walk = _Walk(root, real_path(root), frozenset(), start=LOGS_DIRNAME)
     walk.run()
     return sorted(f.rel for f in walk.found)
 

@@ -27,6 +27,7 @@ from memdir_nb.spec.bounded_cache import ENTRY_OVERHEAD_BYTES, weight_of
 from memdir_nb.spec.constants import MAX_MEMORY_FILES, SCAN_CACHE_MAX_BYTES
 from memdir_nb.spec.taxonomy import MemoryType
 from memdir_nb.storage.access import ContainedReader, ReadRefused
+from memdir_nb.storage.containment import real_path
 from memdir_nb.storage.headers import read_header
 from memdir_nb.storage.listing import (  # re-exported: the walk's names stay importable here
     DEFAULT_EXCLUDED_TOP_LEVEL as DEFAULT_EXCLUDED_TOP_LEVEL,
@@ -380,7 +381,7 @@ def scan_memory_dir(
     root = os.path.abspath(os.fspath(memory_dir))
     root_key = (root, excluded)
     try:
-        real_root = os.path.realpath(root)
+        real_root = real_path(root)
         found, skipped, ignored = walk_memory_dir(root, real_root, excluded)
     except OSError as exc:
         if cache is not None:  # the dir is gone or unlistable: forget what it held

@@ -21,7 +21,12 @@ import warnings
 from collections.abc import Callable
 from pathlib import Path
 
+from memdir_nb.formats.names import depth_problem
+from memdir_nb.spec.constants import MEMORY_DIR_MAX_DEPTH
 from memdir_nb.spec.text import terminal_line
+
+# The entries a warning names; the rest are counted ("and 380 more"): one line under a cell.
+SCRATCH_WARNING_MAX_NAMES = 20
 
 
 class ScratchCopyWarning(UserWarning):
@@ -45,26 +50,52 @@ def _copy_entry(src: str, dst: str, *, strict: bool = False, left_out: list[str]
     return dst
 
 
-def _unreadable_folders(left_out: list[str]) -> Callable[[str, list[str]], set[str]]:
-    """copytree's ignore: the subfolders that cannot be listed or entered, each added to
-    left_out (a folder of mode 0600 lists its names, but none of them can be opened or stat'ed:
-    the copy failed whole on its first file, attack round 19)."""
+def _folders_left_out(
+    source: str, strict: bool, unreadable: list[str], too_deep: list[str]
+) -> Callable[[str, list[str]], set[str]]:
+    """copytree's ignore: the subfolders nested past the depth any memory route goes into
+    (formats.names.depth_problem), added to too_deep: copytree recurses once a folder, so
+    1,000 nested folders raised RecursionError (attack round 20); with strict, such a folder
+    fails the copy (shutil.Error names it). And, but for strict, the subfolders that cannot be
+    listed or entered, added to unreadable (a folder of mode 0600 lists its names, but none of
+    them can be opened or stat'ed: the copy failed whole on its first file, attack round 19)."""
 
     def ignore(folder: str, names: list[str]) -> set[str]:
+        rel = os.path.relpath(folder, source)
+        depth = 1 if rel == os.curdir else rel.count(os.sep) + 2  # of the folders in it
         skipped = set()
         for name in names:
             path = os.path.join(folder, name)
             if not stat.S_ISDIR(os.lstat(path).st_mode):
+                continue
+            deep = depth_problem(depth)
+            if deep is not None:
+                if strict:
+                    raise shutil.Error([(path, path, f"{os.path.relpath(path, source)} {deep}")])
+                skipped.add(name)
+                too_deep.append(path)
+                continue
+            if strict:
                 continue
             try:
                 os.scandir(path).close()
                 os.lstat(os.path.join(path, os.curdir))  # needs the right to enter it
             except PermissionError:
                 skipped.add(name)
-                left_out.append(path)
+                unreadable.append(path)
         return skipped
 
     return ignore
+
+
+def _named(source: str, paths: list[str]) -> str:
+    """The paths relative to source, sorted, at most SCRATCH_WARNING_MAX_NAMES of them and
+    the count of the rest; in the one sanitiser's form (a name is someone else's text, shown
+    under a notebook cell)."""
+    names = sorted(os.path.relpath(p, source) for p in paths)
+    shown = ", ".join(names[:SCRATCH_WARNING_MAX_NAMES])
+    more = len(names) - SCRATCH_WARNING_MAX_NAMES
+    return terminal_line(shown + (f" and {more} more" if more > 0 else ""))
 
 
 def copy_memory_dir(
@@ -73,21 +104,30 @@ def copy_memory_dir(
     """Copy the memory dir at source to dest (which must not exist yet); returns dest.
 
     Symlinks stay symlinks, named pipes stay named pipes, sockets and device files are left
-    out, and so are files and folders that cannot be read (named in one ScratchCopyWarning).
+    out, and so are files and folders that cannot be read and folders nested past
+    MEMORY_DIR_MAX_DEPTH (named in one ScratchCopyWarning).
     With strict, each of those fails the copy instead (shutil.Error names it): a sweep
     reports such a dir as not copied.
     """
-    left_out: list[str] = []
-    entry = functools.partial(_copy_entry, strict=strict, left_out=left_out)
-    ignore = None if strict else _unreadable_folders(left_out)
+    unreadable: list[str] = []
+    too_deep: list[str] = []
+    entry = functools.partial(_copy_entry, strict=strict, left_out=unreadable)
+    ignore = _folders_left_out(os.fspath(source), strict, unreadable, too_deep)
     copy = Path(shutil.copytree(source, dest, symlinks=True, copy_function=entry, ignore=ignore))
-    if left_out:
-        # a name is someone else's text, shown under a notebook cell: the one sanitiser's form
-        names = terminal_line(", ".join(sorted(os.path.relpath(p, source) for p in left_out)))
+    said = []
+    if unreadable:
+        said.append(
+            f"as they cannot be read: {_named(os.fspath(source), unreadable)} (the scan skips "
+            "them too; give them read permission to include them)"
+        )
+    if too_deep:
+        said.append(
+            f"as they are nested past the {MEMORY_DIR_MAX_DEPTH} folders any memory route goes "
+            f"into: {_named(os.fspath(source), too_deep)} (the scan skips them too; move what "
+            "is in them up)"
+        )
+    if said:
         warnings.warn(
-            f"left out of the scratch copy, as they cannot be read: {names} (the scan skips "
-            "them too; give them read permission to include them)",
-            ScratchCopyWarning,
-            stacklevel=2,
+            "left out of the scratch copy, " + "; and ".join(said), ScratchCopyWarning, stacklevel=2
         )
     return copy

@@ -92,7 +92,7 @@ class MemoryDirBackend:
 
     @property
     def real_root(self) -> str:
-        return os.path.realpath(self.memory_dir)
+        return real_path(self.memory_dir)
 
     def _resolve(self, path: object) -> ToolPath:
         return resolve(self.memory_dir, self.real_root, path)
@@ -369,8 +369,17 @@ class MemoryDirBackend:
         return links_before_targets(self.real_root, found)
 
     def _remove_empty_folders(self, tp: ToolPath) -> None:
-        """rmdir the folders a folder delete or rename emptied (never the root, never hidden ones)."""
-        for folder, _dirs, _files in sorted(os.walk(tp.real), key=lambda w: -len(w[0])):
+        """rmdir the folders a folder step emptied (never the root, never hidden ones): those
+        _files_under walks. Walking all, a hidden `.cache/a/a/…` 1,000 deep raised RecursionError
+        (3.11's os.walk recurses) and the step was rolled back for good (attack round 20)."""
+        folders = []
+        for folder, dirs, _files in os.walk(tp.real):
+            rel = os.path.relpath(folder, self.real_root)
+            level = 0 if rel == os.curdir else rel.count(os.sep) + 1
+            deep = depth_problem(level + 1) is not None
+            dirs[:] = [] if deep else [d for d in dirs if not d.startswith(".")]
+            folders.append(folder)
+        for folder in sorted(folders, key=len, reverse=True):
             with contextlib.suppress(OSError):  # a folder that keeps changing is left as it is
                 if real_path(folder) != self.real_root:
                     os.rmdir(folder)

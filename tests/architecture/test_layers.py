@@ -188,3 +188,22 @@ def test_only_the_storage_layer_calls_os_open(call: str) -> None:
             ):
                 callers.append(f"{name}:{node.lineno}")
     assert callers == []
+
+
+def test_only_containment_resolves_symlinks() -> None:
+    """os.path.realpath and Path.resolve() follow any number of links (Python 3.11 recursed
+    once a link: RecursionError at about 1,000); storage.containment.real_path follows at most
+    as many as the kernel does, and is the one resolver (attack round 20)."""
+    callers = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        name = module_name(path)
+        if name == "memdir_nb.storage.containment":
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not isinstance(node, ast.Call) or not isinstance(node.func, ast.Attribute):
+                continue
+            realpath = node.func.attr == "realpath"
+            resolve = node.func.attr == "resolve" and not node.args  # Path.resolve(), not tx's
+            if realpath or resolve:
+                callers.append(f"{name}:{node.lineno}")
+    assert callers == []

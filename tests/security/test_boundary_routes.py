@@ -12,6 +12,7 @@ import json
 import os
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -26,8 +27,10 @@ from memdir_nb.recall.lexical import LexicalSelector
 from memdir_nb.recall.selectors import make_selector
 from memdir_nb.recall.session import RecallSession
 from memdir_nb.reports.analysis import summarize
+from memdir_nb.reports.claude_md import claude_md_reference
 from memdir_nb.reports.fleet import export_parquet
 from memdir_nb.security.printed_output import TerminalSafeStream
+from memdir_nb.storage.containment import PathTraversalError
 from memdir_nb.storage.daily_log import DailyLogError, append_daily_log, daily_log_file
 from memdir_nb.storage.index_files import read_entrypoint
 from memdir_nb.storage.rebuild import rebuild_index
@@ -40,6 +43,7 @@ from memdir_nb.ui.demo import build_demo_memory_dir
 from memdir_nb.ui.views import browser as browser_view
 from memdir_nb.ui.views import recall as recall_view
 from memdir_nb.ui.views.team import promotion_verdict
+from tests.support import link_chain
 from tests.support.fake_home import add_memory
 
 NOW_MS = 1_790_000_000_000.0
@@ -447,3 +451,45 @@ def test_a_daily_log_that_is_a_symlink_is_refused_never_appended_through(
     assert victim.read_text(encoding="utf-8") == "a memory someone wrote\n"
     assert path.is_symlink()
     assert not (tmp_path / "team" / ".daily-log.lock").exists()
+
+
+# ------------------------------------------ class: a chain of more links than the kernel follows
+
+
+def test_a_memory_behind_a_long_link_chain_is_refused_on_every_route(tmp_path: Path) -> None:
+    """Python 3.11's realpath recursed once a link: each route below raised RecursionError."""
+    d = build_demo_memory_dir(tmp_path / "memory", now_ms=NOW_MS)
+    link_chain(d / ".links", 1100, "../MEMORY.md")  # a memory, the first of 1,100 links
+    os.symlink(".links/c0", d / "user_chained.md")
+    with (d / "MEMORY.md").open("a", encoding="utf-8") as index:
+        index.write("- [Chained](user_chained.md) — a link of links\n")
+    tool = MemoryDirBackend(d)
+    assert "/memories/feedback_no_recap.md" in tool.view("/memories")
+    steps: list[Callable[[], str]] = [
+        lambda: tool.view("/memories/user_chained.md"),
+        lambda: tool.delete("/memories/user_chained.md"),
+        lambda: tool.str_replace("/memories/user_chained.md", "a", "b"),
+    ]
+    for step in steps:
+        with pytest.raises(MemoryCommandError, match="Symlink loop .*more than 40 links"):
+            step()
+    with pytest.raises(PathTraversalError, match="more than 40 links"):
+        MemoryStore(d).forget("user_chained.md")
+    found = lint_memory_dir(d)
+    assert any(f.path == "user_chained.md" and "loop" in f.message for f in found)
+    assert "user_chained.md" in rebuild_index(d, write=False)
+    for args in (("lint", str(d)), ("rebuild-index", str(d))):
+        out = run_cli(*args)
+        assert b"RecursionError" not in out.stderr and b"Traceback" not in out.stderr
+
+
+def test_doctor_reads_a_claude_md_import_through_a_long_link_chain(tmp_path: Path) -> None:
+    project = tmp_path / "project"
+    (project / ".claude" / "memory").mkdir(parents=True)
+    (project / ".claude" / "memory" / "MEMORY.md").write_text("- [A](a.md) — a\n", "utf-8")
+    link_chain(project / "links", 1100, "../.claude/memory/MEMORY.md")
+    (project / "CLAUDE.md").write_text("@links/c0\n", encoding="utf-8")
+    folder = project / ".claude" / "memory"
+    assert claude_md_reference(project, folder, "MEMORY.md") == ""
+    out = run_cli("doctor", "--cwd", str(project), "--home", str(tmp_path), home=tmp_path)
+    assert b"Traceback" not in out.stderr, out.stderr[-300:]

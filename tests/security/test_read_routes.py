@@ -18,12 +18,11 @@ from memdir_nb.dream import plan_consolidation
 from memdir_nb.extract import ToolRunner
 from memdir_nb.formats.frontmatter_render import render_memory_file
 from memdir_nb.lint import lint_dir
-from memdir_nb.lint.findings import clip
-from memdir_nb.lint.index_rules import TARGET_QUOTE_CHARS
 from memdir_nb.prompts import build as prompts
 from memdir_nb.recall.base import RelevantMemory
 from memdir_nb.recall.session import RecallSession
 from memdir_nb.reports import analysis
+from memdir_nb.storage import containment
 from memdir_nb.storage.index_files import load_entrypoint
 from memdir_nb.storage.scan import scan_memory_dir
 from memdir_nb.ui.views import inspector
@@ -419,9 +418,11 @@ def test_index_targets_leading_out_are_outside_for_every_route_and_nothing_outsi
     elsewhere = tmp_path / "elsewhere"
     targets = _plant_index_targets_leading_out(mem, elsewhere)
     far = os.path.realpath(elsewhere) + os.sep  # where each target leads
+    index_lines = {index: (mem / index).read_text().splitlines() for index in targets}
     touched: list[str] = []
     in_realpath = [0]  # realpath resolving a link inside the dir lstat's where it points
-    real_stat, real_lstat, real_realpath = os.stat, os.lstat, os.path.realpath
+    real_stat, real_lstat = os.stat, os.lstat
+    real_realpath = containment._real_path_once  # under storage.containment.real_path
 
     def outside(path: Any, *, real: bool) -> bool:
         text = os.path.abspath(os.fsdecode(path))
@@ -440,25 +441,27 @@ def test_index_targets_leading_out_are_outside_for_every_route_and_nothing_outsi
             touched.append(f"lstat {path}")
         return real_lstat(path, *args, **kwargs)
 
-    def spy_realpath(path: Any, *args: Any, **kwargs: Any) -> str:
+    def spy_realpath(path: Any, strict: bool = False) -> str:
         in_realpath[0] += 1
         try:
-            return str(real_realpath(path, *args, **kwargs))
+            return str(real_realpath(path, strict))
         finally:
             in_realpath[0] -= 1
 
     monkeypatch.setattr(os, "stat", spy_stat)
     monkeypatch.setattr(os, "lstat", spy_lstat)
-    monkeypatch.setattr(os.path, "realpath", spy_realpath)
+    monkeypatch.setattr(containment, "_real_path_once", spy_realpath)
 
     # lint: each such line is index-outside-link (none is counted as indexing a file)
     found = lint_dir(mem).findings
+    # each finding is told by the line it names: a message shortens a long target (an absolute
+    # one under a long tmp_path), so matching its text held only on short paths
     named = {
         (f.path, t)
         for f in found
-        if f.rule == "index-outside-link"
+        if f.rule == "index-outside-link" and f.line is not None
         for t in targets.get(f.path, [])
-        if f"links {clip(t, TARGET_QUOTE_CHARS)}," in f.message  # a long tmp_path is clipped
+        if f"]({_as_link(t)})" in index_lines[f.path][f.line - 1]
     }
     want = {(index, t) for index in ("MEMORY.md", "team/MEMORY.md") for t in targets[index]}
     assert named == want, sorted(want - named)

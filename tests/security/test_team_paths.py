@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 import shutil
@@ -11,19 +12,21 @@ import tempfile
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from memdir_nb.storage.containment import (
+    MAX_SYMLINKS_FOLLOWED,
     PathTraversalError,
     is_real_path_within,
+    real_path,
     realpath_deepest_existing,
     sanitize_path_key,
     validate_memory_write_path,
     validate_team_mem_key,
     validate_team_mem_write_path,
 )
-from tests.support import AttackTree
+from tests.support import AttackTree, link_chain
 
 LEGIT_KEYS = [
     "notes.md",
@@ -374,3 +377,77 @@ def test_arbitrary_text_key_never_raises_anything_else(attack_tree: AttackTree, 
         key,
         path,
     )
+
+
+def test_real_path_follows_no_more_links_than_the_kernel(tmp_path: Path) -> None:
+    # Python 3.11's os.path.realpath recursed once per link of a chain: 1,100 links (a cloned
+    # repository, a synced team dir) raised RecursionError out of lint, the memory tool, doctor
+    (tmp_path / "real.md").write_text("x", encoding="utf-8")
+    first = link_chain(tmp_path / "long", 1100, "../real.md")
+    with pytest.raises(OSError) as caught:
+        real_path(first, strict=True)
+    assert caught.value.errno == errno.ELOOP
+    with pytest.raises(OSError) as kernel:  # the kernel's own answer to the same path
+        os.stat(first)
+    assert kernel.value.errno == errno.ELOOP
+    assert real_path(first / "x.md") != str(tmp_path / "real.md" / "x.md")  # not followed
+    # as many links as the kernel follows: the same answer as os.path.realpath
+    short = link_chain(tmp_path / "short", MAX_SYMLINKS_FOLLOWED, "../real.md")
+    assert real_path(short, strict=True) == os.path.realpath(short) == str(tmp_path / "real.md")
+    assert os.stat(short).st_ino == (tmp_path / "real.md").stat().st_ino
+
+
+def test_a_long_link_chain_is_refused_as_a_loop_by_both_passes(tmp_path: Path) -> None:
+    mem = tmp_path / "mem"
+    mem.mkdir()
+    (mem / "real.md").write_text("x", encoding="utf-8")
+    link_chain(mem / ".links", 1100, "../real.md")
+    os.symlink(".links/c0", mem / "x.md")
+    with pytest.raises(PathTraversalError) as caught:
+        validate_memory_write_path("x.md", mem)
+    assert caught.value.rule == "symlink-loop"
+    assert f"more than {MAX_SYMLINKS_FOLLOWED} links" in str(caught.value)
+
+
+_NAMES = ("a", "b", "c", "d")
+_PARTS = (*_NAMES, *(f"l{n}" for n in _NAMES), "..", ".", "x.md")  # lX: a link, if one is there
+_LINK_TARGETS = st.lists(st.sampled_from(_PARTS), min_size=1, max_size=4).map("/".join)
+
+
+@settings(max_examples=300, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(
+    links=st.lists(
+        st.tuples(st.sampled_from(_NAMES), st.sampled_from(_NAMES), _LINK_TARGETS, st.booleans()),
+        max_size=8,
+    ),
+    query=st.lists(st.sampled_from(_PARTS), min_size=1, max_size=6),
+)
+@example(links=[("a", "a", "../b", False)], query=["a", "la", "..", "a", "la"])  # a link twice
+@example(links=[("a", "a", "lb", False), ("a", "b", "la", False)], query=["a", "la", "x.md"])
+def test_real_path_answers_as_os_realpath_within_the_kernels_link_bound(
+    tmp_path_factory: pytest.TempPathFactory,
+    links: list[tuple[str, str, str, bool]],
+    query: list[str],
+) -> None:
+    # real_path is the package's one resolver (every containment check goes through it); below
+    # the 40-link bound it must give os.path.realpath's answer: relative and absolute targets,
+    # '..' after a link, loops, dangling links and a missing tail, strict or not
+    root = tmp_path_factory.mktemp("tree")
+    for folder in _NAMES:
+        (root / folder).mkdir()
+    (root / "a" / "x.md").write_text("x", encoding="utf-8")
+    for folder, name, target, absolute in links:
+        link = root / folder / f"l{name}"
+        if not os.path.lexists(link):
+            os.symlink(f"{root}/{target}" if absolute else target, link)
+    path = os.path.join(root, *query)
+    assert real_path(path) == os.path.realpath(path)
+    try:
+        expected: str | int = os.path.realpath(path, strict=True)
+    except OSError as exc:
+        expected = exc.errno or 0
+    try:
+        got: str | int = real_path(path, strict=True)
+    except OSError as exc:
+        got = exc.errno or 0
+    assert got == expected

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
-from collections.abc import Collection
+from collections.abc import Collection, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -159,3 +160,38 @@ def build_attack_tree(root: Path) -> AttackTree:
     for link, target in links.items():
         os.symlink(target, link)
     return AttackTree(root=root, memory=memory, team=team, team_evil=team_evil, outside=outside)
+
+
+def link_chain(folder: Path, links: int, end: str) -> Path:
+    """links symlinks in folder, each leading to the next and the last to end; the first."""
+    folder.mkdir(parents=True, exist_ok=True)
+    for i in range(links):
+        os.symlink(f"c{i + 1}" if i + 1 < links else end, folder / f"c{i}")
+    return folder / "c0"
+
+
+def make_nested(folder: Path, depth: int) -> list[Path]:
+    """folder/a/a/…/a, depth folders below folder (folder made too), made one at a time
+    (os.makedirs recurses once a folder in Python 3.11); every folder made, the deepest last."""
+    made = [folder]
+    folder.mkdir()
+    for _ in range(depth):
+        made.append(made[-1] / "a")
+        made[-1].mkdir()
+    return made
+
+
+@contextlib.contextmanager
+def nested_folders(folder: Path, depth: int) -> Iterator[Path]:
+    """make_nested, the deepest yielded, and all removed one at a time afterwards: shutil.rmtree
+    (pytest's own cleanup of tmp_path too) recurses once a folder in Python 3.11, and raises
+    RecursionError at about 1,000."""
+    made = make_nested(folder, depth)
+    try:
+        yield made[-1]
+    finally:
+        for path in reversed(made):
+            for entry in os.scandir(path):
+                if not entry.is_dir(follow_symlinks=False):
+                    os.unlink(entry.path)
+            os.rmdir(path)

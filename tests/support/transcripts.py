@@ -114,3 +114,44 @@ def superseding(w: RecordWriter, blocks: list[dict[str, Any]], uuids: list[str])
     record = json.loads(w.lines[first])
     record["supersedesUuids"] = uuids
     w.lines[first] = json.dumps(record)
+
+
+FORK_RULES = (
+    "<fork-boilerplate>\nYou work for the agent that forked you. Do one task.\n</fork-boilerplate>"
+)
+
+
+def fork_worker(w: RecordWriter, directive: str, *, launched: str = "Agent") -> dict[str, Any]:
+    """Open a fork subagent's file as 2.1.20x writes it (w: sidechain, with an agent id): a
+    `fork-context-ref` line naming the parent's context, the parent's `launched` call copied
+    as the file's first record (no parent uuid), then one user record holding that call's
+    "started in the background" result and the task, the CLI's fixed rules in
+    `<fork-boilerplate>` tags followed by the directive. Returns the copied call."""
+    w.bookkeeping("fork-context-ref", agentId=w.agent_id, parentSessionId=w.session_id)
+    call = w.tool_use(launched, {"subagent_type": "fork", "prompt": directive})
+    w.last = None
+    w.response([call])
+    started = {"type": "tool_result", "tool_use_id": call["id"], "content": "Fork started"}
+    task = {"type": "text", "text": f"{FORK_RULES}\n\nYour directive: {directive}"}
+    w.prompt([started, task])
+    return call
+
+
+def compact_by_command(w: RecordWriter) -> None:
+    """A typed `/compact` as 2.1.2xx writes it: the echo, the boundary, the summary (marked
+    isCompactSummary) and the command wrapper."""
+    w.prompt("/compact")
+    w.system("compact_boundary", compactMetadata={"trigger": "manual", "preTokens": 9000})
+    w.user_text(
+        "This session is being continued from a previous conversation. Summary: ...",
+        isCompactSummary=True,
+    )
+    w.user_text("<command-name>/compact</command-name>\n<command-message>compact</command-message>")
+
+
+def write_again(w: RecordWriter, start: int, end: int) -> None:
+    """Append w.lines[start:end] again unchanged (uuids, parents and times kept): what a second
+    `/compact` in one CLI process writes before its boundary (anthropics/claude-code#92089,
+    2.1.2xx), the history the process held since it began or resumed, up to the part the first
+    compaction kept."""
+    w.lines.extend(w.lines[start:end])

@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import datetime as dt
+import json
+import os
 import re
+import stat
 import time
 from collections import Counter
 from pathlib import Path
@@ -522,3 +525,53 @@ def test_a_notebook_that_opens_its_dir_prints_escape_sequences_as_text(tmp_path:
     printed = "".join(o.get("text", "") for o in nb.cells[1].outputs)
     assert "\x1b" not in printed and "\r" not in printed
     assert "name \\x1b[31mred\\x0dover" in printed and "\\x1b]0;title\\x07" in printed
+
+
+def _demo_modes_under_umask(target: Path, umask: int, *, overwrite: bool = False) -> dict[str, int]:
+    """Build the demo at target in a forked child under umask; the mode of every entry by path."""
+    read_end, write_end = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # child: never returns into pytest
+        code = 1
+        try:
+            os.close(read_end)
+            os.umask(umask)
+            root = demo.build_demo_memory_dir(target, now_ms=NOW_MS, overwrite=overwrite)
+            modes = {
+                str(p.relative_to(root)): stat.S_IMODE(os.lstat(p).st_mode)
+                for p in [root, *root.rglob("*")]
+            }
+            with os.fdopen(write_end, "w") as out:
+                json.dump(modes, out)
+            code = 0
+        finally:
+            os._exit(code)
+    os.close(write_end)
+    with os.fdopen(read_end) as got:
+        text = got.read()
+    _, status = os.waitpid(pid, 0)
+    assert os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0, "the demo build failed"
+    return {path: int(mode) for path, mode in json.loads(text).items()}
+
+
+@pytest.mark.parametrize("overwrite", [False, True])
+def test_the_demo_has_the_stores_modes_whatever_the_umask_and_never_more_open(
+    tmp_path: Path, overwrite: bool
+) -> None:
+    # Under umask 002 logs/ (made by the daily-log writer) was 0755 and its log 0644 while the
+    # builder's own folders were 0775 and files 0664; under 077 the dir itself was forced 0755.
+    def kinds(modes: dict[str, int], folder: int, file: int) -> None:
+        for rel, mode in modes.items():
+            want = folder if (tmp_path / "d" / rel).is_dir() else file
+            assert mode == want, f"{rel} is {oct(mode)}, want {oct(want)}"
+
+    if overwrite:
+        demo.build_demo_memory_dir(tmp_path / "d", now_ms=NOW_MS)
+    usual = _demo_modes_under_umask(tmp_path / "d", 0o022, overwrite=overwrite)
+    assert "logs" in usual and "team" in usual and "." in usual
+    kinds(usual, 0o755, 0o644)
+    shared = _demo_modes_under_umask(tmp_path / "d", 0o002, overwrite=True)
+    assert shared == usual  # what a notebook could show is the same under either umask
+    private = _demo_modes_under_umask(tmp_path / "d", 0o077, overwrite=True)
+    assert private.keys() == usual.keys()
+    kinds(private, 0o700, 0o600)

@@ -75,6 +75,19 @@ def test_missing_why_and_how_are_warnings_not_errors() -> None:
     assert [p.code for p in v.warnings] == ["missing-why", "missing-how-to-apply"]
 
 
+def test_a_bold_why_or_how_to_apply_label_inside_a_paragraph_is_one() -> None:
+    # real memories write the rule, then "**Why:** ... **How to apply:** ..." in one paragraph;
+    # both labels are there, and "has no 'How to apply:' line" was a wrong warning
+    one_line = "Keep the old card. **Why:** the new one lost a field. **How to apply:** diff first."
+    assert verdict(body=one_line).warnings == ()
+    joined = "Rebuild from this note.\n**Why:** no backup existed. **How to apply**: copy it back."
+    assert verdict(body=joined).warnings == ()
+    assert verdict(body="See ***Why:*** above; ***How to apply:*** below.").warnings == ()
+    # an unmarked word inside a sentence is no label
+    plain = "Nobody knows why: the notes say how to apply: nothing."
+    assert [p.code for p in verdict(body=plain).warnings] == ["missing-why", "missing-how-to-apply"]
+
+
 def test_reference_memories_need_no_why() -> None:
     assert verdict(type="reference", body="Board is api-latency.").warnings == ()
 
@@ -150,5 +163,7 @@ def test_why_and_how_lines_are_found_as_a_search_of_the_whole_body_finds_them(se
     rng = random.Random(seed)
     for _ in range(200):
         body = "".join(rng.choice(pieces) for _ in range(rng.randint(0, 14)))
-        assert draft.has_why_line(body) == (draft._WHY.search(body) is not None), body
-        assert draft.has_how_to_apply_line(body) == (draft._HOW.search(body) is not None), body
+        why = draft._WHY.search(body) or draft._BOLD_WHY.search(body)
+        how = draft._HOW.search(body) or draft._BOLD_HOW.search(body)
+        assert draft.has_why_line(body) == (why is not None), body
+        assert draft.has_how_to_apply_line(body) == (how is not None), body

@@ -113,3 +113,18 @@ def test_a_windows_path_into_the_memory_dirs_windows_form_is_a_memory_write() ->
     ):
         assert memory_writes(messages, memory_dir) == [inside, lower_drive]
     assert memory_writes(messages, "/home/me/.claude/projects/-other/memory") == []
+
+
+def test_a_record_written_twice_under_one_uuid_is_one_message() -> None:
+    # anthropics/claude-code#92089: a second /compact appends earlier records again, uuids
+    # kept; the extractor's conversation holds each once, where it was first written
+    from memdir_nb.extract.transcript import without_copies
+    from memdir_nb.formats.session_model import Session
+
+    lines = [
+        json.dumps({"type": t, "uuid": u, "message": {"role": t, "content": u}})
+        for t, u in [("user", "u1"), ("assistant", "a1"), ("user", "u2"), ("user", "u1")]
+    ]
+    messages = parse_transcript_lines(lines).messages
+    kept = without_copies(Session(), messages)
+    assert [(m.uuid, m.line_no) for m in kept] == [("u1", 1), ("a1", 2), ("u2", 3)]

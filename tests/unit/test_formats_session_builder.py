@@ -13,9 +13,12 @@ from memdir_nb.ui.demo.session_records import RecordWriter
 from tests.support.transcripts import (
     api_error_reply,
     append_copy,
+    compact_by_command,
     fork_of,
+    fork_worker,
     refused_answer,
     superseding,
+    write_again,
 )
 
 MEM = "/home/ana/.claude/projects/-home-ana-app/memory"
@@ -892,3 +895,96 @@ def test_files_the_cli_saw_change_outside_are_kept_on_their_turn_and_bounded(
     assert [c.input["file_path"] for c in kept] == [f"{MEM}/MEMORY.md", "/home/ana/app/src/main.py"]
     assert all(c.name == "edited_text_file" and c.timestamp for c in kept)
     assert s.turns[0].tool_calls == []  # no call of the agent's
+
+
+def _fork_file_writer(seed: str) -> RecordWriter:
+    """A writer of one fork agent's own (sidechain) file, in a 2.1.20x session."""
+    return RecordWriter(
+        "s1",
+        "/home/ana/app",
+        "2026-07-08T06:58:00.000Z",
+        sidechain=True,
+        agent_id="a4f0c2d9e8b7a6f51",
+        seed=seed,
+    )
+
+
+def test_a_fork_workers_file_has_its_directive_as_prompt_and_not_the_parents_launch() -> None:
+    # 2.1.20x: a fork's file opens with the parent's Agent call copied (no parent uuid), then
+    # one record holding that call's "started" result and the fork's task. The fork read as
+    # one prompt-less continuation turn owning the parent's call, so replay recalled nothing.
+    w = _fork_file_writer("fork")
+    launch = fork_worker(w, "check which deploy day the notes give")
+    read = w.tool_use("Read", {"file_path": f"{MEM}/deploy.md"})
+    w.response([read])
+    w.result(read, "deploy on fridays")
+    w.response([{"type": "text", "text": "Fridays."}])
+    s = session_of(w.lines)
+    assert [(t.kind, t.prompt) for t in s.turns] == [
+        ("prompt", "check which deploy day the notes give")
+    ]
+    assert [c.name for c in s.tool_calls] == ["Read"]
+    assert s.copied_records == 1 and launch["id"] not in {c.id for c in s.tool_calls}
+    assert json.loads(w.lines[1])["uuid"] in s.copied_uuids
+
+
+def test_a_sidechain_file_opening_with_other_calls_keeps_them_as_its_own() -> None:
+    # only a call whose result the fork's task carries is the parent's launch
+    w = _fork_file_writer("fork2")
+    w.last = None
+    own = w.tool_use("Bash", {"command": "ls"})
+    w.response([own])
+    w.result(own, "deploy.md")
+    fork_worker(w, "sort the notes")
+    s = session_of(w.lines)
+    assert [t.kind for t in s.turns] == ["continuation", "prompt"]
+    assert s.copied_records == 0 and [c.name for c in s.turns[0].tool_calls][:1] == ["Bash"]
+
+
+def _answered(w: RecordWriter, text: str, memory: str | None = None) -> None:
+    w.prompt(text)
+    if memory is not None:
+        call = w.tool_use("Read", {"file_path": f"{MEM}/{memory}"})
+        w.response([call])
+        w.result(call, "notes")
+    w.response([{"type": "text", "text": f"done: {text}"}])
+    w.system("turn_duration", durationMs=1000)
+
+
+def test_records_a_second_compact_writes_again_under_their_own_uuids_are_read_once() -> None:
+    # anthropics/claude-code#92089: a second /compact in one process first appends again
+    # every record the process held since it began (here: since the compaction it resumed
+    # from), uuids and times kept. The copied boundary had counted as a fourth compaction, its
+    # wrapper as a second /compact, and the originals' uuids were marked copied, so the
+    # extractor left the turns out
+    w = _writer()
+    _answered(w, "zero")
+    began = len(w.lines)
+    compact_by_command(w)
+    _answered(w, "one", "deploy.md")
+    kept_from = len(w.lines)
+    compact_by_command(w)
+    _answered(w, "two")
+    write_again(w, began, kept_from)
+    w.system("stop_hook_summary")
+    compact_by_command(w)
+    _answered(w, "three")
+    s = session_of(w.lines)
+    assert [t.prompt for t in s.turns] == ["zero", "one", "two", "three"]
+    assert [c.name for c in s.tool_calls] == ["Read"]
+    assert [c.before_turn for c in s.compactions] == [1, 1, 2, 2, 3, 3]
+    assert [t.local_commands for t in s.turns] == [[], ["/compact"], ["/compact"], ["/compact"]]
+    assert s.copied_records == 7 and s.copied_uuids == set()
+
+
+def test_records_written_again_from_the_files_start_leave_the_originals_in_place() -> None:
+    w = _writer()
+    _answered(w, "one", "deploy.md")
+    kept_from = len(w.lines)
+    compact_by_command(w)
+    _answered(w, "two")
+    write_again(w, 0, kept_from)
+    compact_by_command(w)
+    s = session_of(w.lines)
+    assert [t.prompt for t in s.turns] == ["one", "two"] and len(s.tool_calls) == 1
+    assert s.copied_records == 4 and s.copied_uuids == set()

@@ -3,7 +3,12 @@
 from __future__ import annotations
 
 from memdir_nb.formats.memory_timeline import MemoryPaths
-from memdir_nb.formats.transcript_paths import project_memory_parts, rooted, slashed
+from memdir_nb.formats.transcript_paths import (
+    other_project_memory_key,
+    project_memory_parts,
+    rooted,
+    slashed,
+)
 
 
 def test_backslashes_become_slashes_and_the_drive_letter_is_upper_case() -> None:
@@ -40,3 +45,21 @@ def test_the_timeline_and_the_session_search_read_the_same_rule() -> None:
     assert paths.relative(windows) == "a.md"
     assert paths.relative("/x/projects/-home-me-other/memory/a.md") is None
     assert paths.relative("/x/projects/-home-me-app/memory/../../secrets.md") is None
+
+
+def test_another_projects_memory_dir_is_named_by_its_key_and_this_projects_own_is_not() -> None:
+    own = "/h/.claude/projects/-h-app/memory"
+    assert other_project_memory_key("/h/.claude/projects/-h-web/memory/x.md", own) == "-h-web"
+    # the same project's memory in another home is not another project; nor is a plain folder
+    assert other_project_memory_key("/backup/projects/-h-app/memory/x.md", own) is None
+    assert other_project_memory_key("/h/plans/x.md", own) is None
+    # a Windows key compares case-folded, as the folder does there
+    win = "C:/Users/me/.claude/projects/c--ws/memory"
+    assert (
+        other_project_memory_key("C:\\Users\\me\\.claude\\projects\\C--ws\\memory\\a.md", win)
+        is None
+    )
+    # a memory dir not under projects/ links a project's memory: that project is named
+    assert (
+        other_project_memory_key("/h/.claude/projects/-h-app/memory/x.md", "/srv/mem") == "-h-app"
+    )

@@ -138,20 +138,6 @@ def test_the_task_a_teammate_is_handed_is_its_prompt_in_its_own_file() -> None:
     assert tr.classify_user(user(TASK_FROM_LEAD, isSidechain=False)) == tr.TASK_NOTIFICATION
 
 
-def test_the_memory_index_an_instructions_note_says_was_loaded_is_read_from_it() -> None:
-    index = "/home/dana/.claude/projects/-home-dana/memory/MEMORY.md"
-    files = [
-        {"path": "/home/dana/.claude/CLAUDE.md", "type": "User", "content": "be brief"},
-        {"path": index, "type": "AutoMem", "content": "- [Charts](charts.md)"},
-        {"path": 7, "type": "AutoMem"},
-        "not a file",
-    ]
-    assert tr.loaded_memory_indexes({"type": "instructions", "files": files}) == [index]
-    assert tr.loaded_memory_indexes({"type": "nested_memory", "path": index}) == []
-    assert tr.loaded_memory_indexes({"type": "instructions", "files": "x"}) == []
-    assert tr.loaded_memory_indexes(None) == []
-
-
 @pytest.mark.parametrize("text", ["/compact", "/compact keep the API notes"])
 def test_the_typed_compact_written_before_its_wrapper_is_an_echo_never_a_prompt(text: str) -> None:
     assert tr.classify_user(user(text, promptId="p1")) == tr.COMMAND_ECHO
@@ -190,6 +176,22 @@ def test_a_fork_prompt_is_its_directive_without_the_fixed_boilerplate() -> None:
     assert tr.prompt_text([{"type": "text", "text": unclosed}]) == "sort the notes"
     quoted = "what does <fork-boilerplate> mean?"
     assert tr.prompt_text(quoted) == quoted
+
+
+def test_a_fork_task_beside_its_launch_result_is_the_forks_prompt_in_its_own_file() -> None:
+    # 2.1.20x writes a fork's task in the same user record as the "started" result of the
+    # parent's call; in the fork's own (sidechain) file that record is the fork's prompt
+    started = {"type": "tool_result", "tool_use_id": "toolu_1", "content": "Fork started"}
+    task = {
+        "type": "text",
+        "text": "<fork-boilerplate>\nrules\n</fork-boilerplate>\n\nYour directive: x",
+    }
+    assert tr.classify_user(user([started, task], isSidechain=True)) == tr.PROMPT
+    assert tr.prompt_text([started, task]) == "x"
+    # a result beside other text, or outside a sidechain, still only carries a result
+    note = {"type": "text", "text": "see the log above"}
+    assert tr.classify_user(user([started, note], isSidechain=True)) == tr.TOOL_RESULT
+    assert tr.classify_user(user([started, task])) == tr.TOOL_RESULT
 
 
 def test_command_line_reads_name_and_args_in_either_tag_order() -> None:
@@ -283,3 +285,16 @@ def test_a_records_cwd_is_a_path_string_within_path_max_or_nothing() -> None:
     assert tr.record_cwd({"cwd": "/home/ana/app"}) == "/home/ana/app"
     assert tr.record_cwd({"cwd": "/" + "a" * 5000}) is None  # longer than any real path
     assert tr.record_cwd({"cwd": ["/x"]}) is None and tr.record_cwd({}) is None
+
+
+def test_a_record_id_is_a_short_non_empty_string_else_none() -> None:
+    # a session keeps the ids of copied records and each turn's last one: a 6 MB "uuid" is
+    # no id, or a crafted file is held in memory whole (attack round 20)
+    uuid = "0f1e2d3c-4b5a-6978-8796-a5b4c3d2e1f0"
+    assert tr.record_id(uuid) == uuid
+    assert tr.record_id("x" * tr.RECORD_ID_MAX_CHARS) == "x" * tr.RECORD_ID_MAX_CHARS
+    for value in ("", "x" * (tr.RECORD_ID_MAX_CHARS + 1), None, 7, ["u"]):
+        assert tr.record_id(value) is None
+        # the parent a fork names is printed by `memdir-nb sessions`: an id too, or none
+        assert tr.forked_from({"sessionId": uuid, "forkedFrom": {"sessionId": value}}) is None
+    assert tr.forked_from({"sessionId": uuid, "forkedFrom": {"sessionId": "p-1"}}) == "p-1"

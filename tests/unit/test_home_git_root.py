@@ -150,7 +150,7 @@ def test_a_pointer_to_a_name_too_long_for_the_filesystem_is_not_followed(
     assert folder_problem is not None and "not a folder" in folder_problem[1]
     assert find_canonical_git_root(folder, git=git_exe) == folder
     assert find_checkout_root(folder, git=git_exe) == folder
-    assert memory_dir(tmp_path, folder, git_exe).endswith("-Downloads-project/memory/")
+    assert memory_dir(tmp_path, folder, git_exe).endswith(f"/{sanitize_path(folder)}/memory/")
     report = format_where(where(MemdirConfig.for_tests(home=tmp_path / "home", cwd=folder)))
     assert "was not followed" in report
 

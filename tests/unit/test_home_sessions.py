@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from memdir_nb import read_session
+from memdir_nb.formats.transcript_records import RECORD_ID_MAX_CHARS
 from memdir_nb.home.path_rules import sanitize_path
 from memdir_nb.home.sessions import (
     _pointers_of_file,
@@ -589,3 +590,86 @@ def test_a_windows_worktree_session_finds_its_memory_whatever_the_drive_letters_
     transcript = _session_file(worktree, "C:\\Users\\lf\\VAULT\\.claude\\worktrees\\x", (read,))
     assert memory_dir_for_transcript(transcript, read_session(transcript)) == memory
     assert [s.path for s in sessions_using(memory)] == [str(transcript)]
+
+
+@pytest.mark.parametrize("shape", ["fork", "copied-turn", "plain"])
+def test_record_ids_past_the_id_cap_are_not_held(tmp_path: Path, shape: str) -> None:
+    # attack round 20: a session kept each copied record's uuid whole (a Desktop fork's prefix,
+    # a turn written again) and each turn its last uuid: 120 records of 6 MB uuids held 755 MB
+    # read from a 755 MB file; now a uuid longer than RECORD_ID_MAX_CHARS names no record
+    own, other = "11111111-2222-3333-4444-555555555555", "99999999-2222-3333-4444-555555555555"
+    path = tmp_path / f"{own}.jsonl"
+    long_id = "u" * (2 * 1024 * 1024)
+    with path.open("w", encoding="utf-8") as f:
+        for i in range(10):
+            kind = "user" if i % 2 == 0 else "assistant"
+            content: object = (
+                f"prompt {i // 2}" if kind == "user" else [{"type": "text", "text": "ok"}]
+            )
+            stamp = f"2026-01-01T00:00:{i:02d}.000Z"
+            if shape == "copied-turn" and i >= 4:  # the first two turns written again
+                stamp = f"2026-01-01T00:00:{i - 4:02d}.000Z"
+                content = f"prompt {(i - 4) // 2}" if kind == "user" else content
+            record = {
+                "type": kind,
+                "sessionId": other if shape == "fork" else own,
+                "uuid": f"{i}{long_id}",
+                "timestamp": stamp,
+                "message": {"role": kind, "content": content},
+            }
+            f.write(json.dumps(record) + "\n")
+        f.write(
+            json.dumps(
+                {
+                    **record,
+                    "type": "user",
+                    "sessionId": own,
+                    "uuid": "mine",
+                    "timestamp": "2026-01-01T00:01:00.000Z",
+                    "message": {"role": "user", "content": "mine"},
+                }
+            )
+            + "\n"
+        )
+    tracemalloc.start()
+    session = read_session(path)
+    _, peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    held = sum(map(len, session.copied_uuids)) + sum(len(t.last_uuid or "") for t in session.turns)
+    assert held <= RECORD_ID_MAX_CHARS * (len(session.copied_uuids) + len(session.turns))
+    assert peak < 4 * len(long_id) + 4 * 1024 * 1024  # one line at a time, not the file's 20 MB
+
+
+@pytest.mark.parametrize("field", ["timestamp", "promptId", "version", "model", "tool name"])
+def test_a_records_fields_past_their_caps_are_not_held(tmp_path: Path, field: str) -> None:
+    # attack round 20: turns and answers kept each record's timestamp, promptId, version, model
+    # and tool names whole: 60 records of a 6 MB timestamp held 413 MB read from a 360 MB file
+    path = tmp_path / "s.jsonl"
+    long_text = "9" * (2 * 1024 * 1024)
+    with path.open("w", encoding="utf-8") as f:
+        for i in range(20):
+            kind = "user" if i % 2 == 0 else "assistant"
+            message: dict[str, object] = {"role": kind, "content": f"prompt {i}"}
+            record = {
+                "type": kind,
+                "uuid": f"u{i}",
+                "message": message,
+                "timestamp": f"2026-01-01T00:00:{i:02d}.000Z",
+            }
+            if kind == "assistant":
+                message["content"] = [
+                    {"type": "tool_use", "id": f"t{i}", "name": "Read", "input": {}}
+                ]
+                if field == "model":
+                    message["model"] = f"{i}{long_text}"
+                if field == "tool name":
+                    message["content"][0]["name"] = f"{i}{long_text}"  # type: ignore[index]
+            if field in ("timestamp", "promptId", "version"):
+                record[field] = f"{record.get(field, '')}{i}{long_text}"
+            f.write(json.dumps(record) + "\n")
+    tracemalloc.start()
+    session = read_session(path)
+    _, peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    assert len(session.turns) == 10 and session.problems == []
+    assert peak < 4 * len(long_text) + 4 * 1024 * 1024  # one line at a time, not 40 MB

@@ -499,6 +499,33 @@ def test_index_link_leaving_the_dir_is_reported_as_outside(tmp_path: Path) -> No
     assert all("outside the memory dir" in f.message for f in found)
 
 
+@pytest.mark.parametrize("spelling", ["relative", "absolute"])
+def test_an_index_line_into_another_projects_memory_dir_names_that_project_and_the_fix(
+    tmp_path: Path, spelling: str
+) -> None:
+    # A line of one project's MEMORY.md linked a sibling project's memory file: the hint said
+    # to mention outside docs in CLAUDE.md, which is no fix for a memory that is elsewhere.
+    projects = tmp_path / ".claude" / "projects"
+    mine = clean_dir(projects / "-home-u-app" / "memory")
+    theirs = projects / "-home-u-other" / "memory"
+    write_memory(theirs, "project_x.md", "X", "Their note", "project", "Theirs.")
+    target = (
+        "../../-home-u-other/memory/project_x.md"
+        if spelling == "relative"
+        else str(theirs / "project_x.md")
+    )
+    with open(mine / "MEMORY.md", "a") as fh:
+        fh.write(f"- [X]({target}) — their note\n- [Plan](../../plans/secret.md) — plan\n")
+    found = [f for f in lint_memory_dir(mine) if f.rule == "index-outside-link"]
+    assert len(found) == 2
+    other, plain = found
+    assert "another project's memory dir (projects/-home-u-other/memory)" in other.message
+    assert "recall of this project never loads it" in other.message
+    assert "copy or move" in other.hint and "drop the line" in other.hint
+    assert "CLAUDE.md" not in other.hint
+    assert "outside the memory dir" in plain.message and "CLAUDE.md" in plain.hint
+
+
 def test_index_link_to_a_non_markdown_file_points_at_nothing(tmp_path: Path) -> None:
     clean_dir(tmp_path)
     with open(tmp_path / "MEMORY.md", "a") as fh:

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
 import tracemalloc
 from pathlib import Path
 
@@ -10,6 +12,7 @@ import numpy as np
 
 from memdir_nb.recall.vector_cache import VectorCache, file_identity, text_key
 from memdir_nb.spec.constants import CACHE_BODIES_MAX_BYTES
+from memdir_nb.spec.text import terminal_line
 
 
 def _vec(seed: int) -> np.ndarray:
@@ -160,3 +163,51 @@ def test_snippets_held_in_memory_stay_within_their_byte_bound() -> None:
         tracemalloc.stop()
     assert held < CACHE_BODIES_MAX_BYTES + 2 * 1024 * 1024
     assert cache.get_snippets({"/m/39.md": ident})["/m/39.md"].startswith("0039b")
+
+
+_HOLD_LOCK = """
+import sqlite3, sys
+conn = sqlite3.connect(sys.argv[1], isolation_level=None)
+conn.execute("BEGIN EXCLUSIVE")
+print("held", flush=True)
+sys.stdin.read()
+conn.execute("ROLLBACK")
+"""
+
+
+def test_a_cache_another_process_has_locked_says_so_and_to_wait_not_to_delete(
+    tmp_path: Path,
+) -> None:
+    # A second process encoding the same dir held SQLite's lock past the timeout: the message
+    # told the user to delete a cache that is fine.
+    path = tmp_path / "semantic-vectors.sqlite3"
+    VectorCache(path).close()  # the tables exist, as after an earlier run
+    holder = subprocess.Popen(
+        [sys.executable, "-c", _HOLD_LOCK, str(path)],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert holder.stdout is not None and holder.stdout.readline() == "held\n"
+        cache = VectorCache(path, lock_timeout_s=0.2)
+    finally:
+        holder.communicate("", timeout=30)
+    assert cache.problem is not None
+    assert "another process holds the lock" in cache.problem and str(path) in cache.problem
+    assert "in memory this time" in cache.problem and "wait" in cache.problem
+    assert "delete" not in cache.problem
+    cache.put_vectors({"k": _vec(1)})
+    assert np.array_equal(cache.get_vectors(["k"])["k"], _vec(1))  # recall goes on
+    assert VectorCache(path).problem is None  # the lock let go: the same file works again
+
+
+def test_an_unusable_cache_path_is_named_in_one_safe_terminal_line(tmp_path: Path) -> None:
+    # The path and the OS message reach terminals and notebooks: an escape sequence or a
+    # newline in them must not rewrite the terminal or forge a line.
+    odd = tmp_path / "cache\x1b[2J\nforged line"
+    odd.write_text("a file where the cache folder belongs", encoding="utf-8")
+    cache = VectorCache(odd / "semantic-vectors.sqlite3")
+    assert cache.problem is not None and "MEMDIR_NB_CACHE_DIR" in cache.problem
+    assert "\x1b" not in cache.problem and "\n" not in cache.problem
+    assert terminal_line(odd) in cache.problem

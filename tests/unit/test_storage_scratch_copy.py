@@ -11,8 +11,14 @@ from pathlib import Path
 
 import pytest
 
+from memdir_nb.spec.constants import MEMORY_DIR_MAX_DEPTH
 from memdir_nb.storage.scan import scan_memory_dir
-from memdir_nb.storage.scratch_copy import copy_memory_dir
+from memdir_nb.storage.scratch_copy import (
+    SCRATCH_WARNING_MAX_NAMES,
+    ScratchCopyWarning,
+    copy_memory_dir,
+)
+from tests.support import make_nested, nested_folders
 from tests.support.unix_socket import unix_socket_at
 
 
@@ -72,7 +78,12 @@ def test_strict_copy_fails_on_a_socket_and_still_recreates_pipes(tmp_path: Path)
 
 _COPY_AND_SAY = """
 import sys, warnings
-from memdir_nb.storage.scratch_copy import copy_memory_dir
+from memdir_nb.spec.constants import MEMORY_DIR_MAX_DEPTH
+from memdir_nb.storage.scratch_copy import (
+    SCRATCH_WARNING_MAX_NAMES,
+    ScratchCopyWarning,
+    copy_memory_dir,
+)
 with warnings.catch_warnings(record=True) as caught:
     warnings.simplefilter("always")
     copy = copy_memory_dir(sys.argv[1], sys.argv[2])
@@ -148,3 +159,37 @@ def test_a_left_out_name_holding_an_escape_sequence_is_named_escaped(tmp_path: P
     said = done.stdout.splitlines()[1]
     assert "\x1b" not in said and "\x07" not in said
     assert "user_\\x1b]0;owned\\x07x.md" in said
+
+
+def test_folders_nested_past_the_depth_any_route_goes_are_left_out_and_named(
+    tmp_path: Path,
+) -> None:
+    # shutil.copytree recurses once a folder: 1,000 nested folders (2,000 bytes of path, well
+    # within PATH_MAX) raised RecursionError out of notebooks 01, 02, 05, 06 and 07
+    source = _odd_dir(tmp_path)
+    os.unlink(source / "project_pipe.md")
+    with nested_folders(source / "deep", 1000) as far, pytest.warns(ScratchCopyWarning) as caught:
+        (far / "user_far.md").write_text("x\n", "utf-8")
+        with nested_folders(source / "near", MEMORY_DIR_MAX_DEPTH - 1) as near:
+            (near / "user_near.md").write_text("x\n", "utf-8")
+            copy = copy_memory_dir(source, tmp_path / "copy")
+            with pytest.raises(shutil.Error, match="folders deep, past the"):
+                copy_memory_dir(source, tmp_path / "strict", strict=True)
+    said = str(caught[0].message)
+    kept = "deep" + "/a" * (MEMORY_DIR_MAX_DEPTH - 1)  # MEMORY_DIR_MAX_DEPTH folders deep
+    assert f"past the {MEMORY_DIR_MAX_DEPTH} folders any memory route goes into: {kept}/a (" in said
+    assert (copy / kept).is_dir() and not (copy / kept / "a").exists()
+    assert (copy / "near" / ("a/" * (MEMORY_DIR_MAX_DEPTH - 1)) / "user_near.md").is_file()
+
+
+def test_a_warning_names_at_most_a_few_entries_and_counts_the_rest(tmp_path: Path) -> None:
+    # one line under a notebook cell, whatever the dir holds: 30 deep folders, 20 named
+    source = _odd_dir(tmp_path)
+    os.unlink(source / "project_pipe.md")
+    for i in range(30):
+        make_nested(source / f"deep{i:03}", MEMORY_DIR_MAX_DEPTH)  # 65 deep: rmtree copes
+    with pytest.warns(ScratchCopyWarning) as caught:
+        copy_memory_dir(source, tmp_path / "copy")
+    said = str(caught[0].message)
+    assert f"and {30 - SCRATCH_WARNING_MAX_NAMES} more" in said
+    assert said.count("deep") == SCRATCH_WARNING_MAX_NAMES

@@ -28,6 +28,7 @@ from memdir_nb.home.config import MemdirConfig
 from memdir_nb.lint import lint_memory_dir
 from memdir_nb.storage.scan import ScanCache, scan_memory_dir
 from memdir_nb.toolloop.recorded import RecordedMessagesServer
+from tests.support import nested_folders
 from tests.support.aio import run_coroutine
 from tests.support.messages_api import MessagesAPIServer, text_reply, tool_calls_reply
 
@@ -1010,3 +1011,28 @@ def test_a_folder_step_that_leaves_items_behind_says_the_folder_stays(
         assert answer.startswith("Successfully"), answer
         assert f"/memories/{name} still holds items the memory tool does not move" in answer
         assert os.path.lexists(root / name) and not (root / name / "a.md").exists()
+
+
+@pytest.mark.parametrize("command", ["delete", "rename", "clear_all_memory"])
+def test_a_hidden_tree_of_any_depth_never_stops_a_folder_step(
+    tool: MemdirMemoryTool, command: str
+) -> None:
+    # attack round 20: the step removed the folders it emptied by walking every one of them,
+    # hidden ones too, with no depth bound: a `.cache/a/a/…` 1,000 deep (Python 3.11's os.walk
+    # recurses once a folder) raised RecursionError and the step was rolled back, for good
+    root = Path(tool.memory_dir)
+    run(tool, command="create", path="/memories/proj/a.md", file_text=USER)
+    (root / "proj" / ".empty").mkdir()  # hidden, empty: the tool never touches it either
+    arguments = {
+        "delete": {"path": "/memories/proj"},
+        "rename": {"old_path": "/memories/proj", "new_path": "/memories/p2"},
+    }
+    with nested_folders(root / "proj" / ".cache", 1000) as deep:
+        if command == "clear_all_memory":
+            answer = tool.clear_all_memory()
+        else:
+            answer = run(tool, command=command, **arguments[command])
+        assert not (root / "proj" / "a.md").exists(), answer
+        assert deep.is_dir() and (root / "proj" / ".empty").is_dir()
+    if command != "clear_all_memory":
+        assert "/memories/proj still holds items the memory tool does not move" in answer

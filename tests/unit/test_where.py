@@ -388,6 +388,24 @@ def test_a_key_is_matched_back_to_an_existing_folder(tmp_path: Path) -> None:
     assert guess_project_path("-no-such-place-anywhere") is None
 
 
+@pytest.mark.parametrize("cut", ["inside a name", "between names", "above the folder"])
+def test_a_long_paths_hashed_key_is_matched_back_to_its_folder(tmp_path: Path, cut: str) -> None:
+    # past 200 sanitised characters a key is the first 200, a dash and a hash of the whole path
+    room = 200 - len(sanitize_path(os.fspath(tmp_path)))
+    if cut == "inside a name":
+        target = tmp_path / ("a" * (room + 20)) / "app"
+    elif cut == "between names":
+        target = tmp_path / ("b" * (room - 1)) / "app"
+    else:
+        target = tmp_path / ("c" * (room - 10)) / "deeper" / "still" / "app"
+    target.mkdir(parents=True)
+    (target.parent / "app2").mkdir()  # a sibling with the same first 200 has another hash
+    key = sanitize_path(os.fspath(target))
+    assert len(key) > 200 and key != sanitize_path(os.fspath(target.parent / "app2"))
+    assert guess_project_path(key) == os.fspath(target)
+    assert guess_project_path(key[:-1] + ("0" if key[-1] != "0" else "1")) is None
+
+
 def test_list_of_a_missing_home_is_a_clear_error(tmp_path: Path) -> None:
     with pytest.raises(ValueError, match="not a directory"):
         list_memory_dirs(tmp_path / "nope")

@@ -15,8 +15,9 @@ from memdir_nb.spec.constants import (
     LOGS_DIRNAME,
     TEAM_DIRNAME,
 )
+from memdir_nb.storage.containment import real_path
 from memdir_nb.storage.daily_log import append_daily_log
-from memdir_nb.storage.fsutil import side_stem
+from memdir_nb.storage.fsutil import FILE_MODE, FOLDER_MODE, replace_file, side_stem
 from memdir_nb.storage.scratch_folder import scratch_folder
 from memdir_nb.ui.demo.memories import demo_memories
 from memdir_nb.ui.demo.model import (
@@ -65,11 +66,21 @@ def set_mtime(path: Path, mtime_ms: float) -> None:
     os.utime(path, ns=(ns, ns))
 
 
+def _make_folders(folder: Path) -> None:
+    """Create folder and its missing parents with FOLDER_MODE under the umask, as the store
+    does (`mkdir(parents=True)` makes parents with the umask's mode alone: 0775 under 002)."""
+    missing = []
+    while not folder.is_dir():
+        missing.append(folder)
+        folder = folder.parent
+    for made in reversed(missing):
+        made.mkdir(FOLDER_MODE)
+
+
 def write_file(path: Path, text: str, mtime_ms: float) -> None:
-    """Write a UTF-8 file with LF endings and set its mtime."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    with open(path, "w", encoding="utf-8", newline="\n") as fh:
-        fh.write(text)
+    """Write a UTF-8 file with LF endings (FILE_MODE under the umask) and set its mtime."""
+    _make_folders(path.parent)
+    replace_file(path, text.encode("utf-8"), tmp_name=f".{path.name}.writing", mode=FILE_MODE)
     set_mtime(path, mtime_ms)
 
 
@@ -129,9 +140,12 @@ def build_demo_memory_dir(
     replace = _check_target(dest, overwrite)
     dest.parent.mkdir(parents=True, exist_ok=True)
     # Build beside the target and move it into place, so a failure leaves nothing half-built.
-    staging = Path(tempfile.mkdtemp(prefix=f"{side_stem(dest.name)}.building-", dir=dest.parent))
-    staging.chmod(0o755)  # mkdtemp makes it owner-only; a memory dir is an ordinary folder
+    # mkdtemp's folder is owner-only whatever the umask: the demo is a folder made inside it,
+    # FOLDER_MODE under the umask like every folder in it (never more open than the umask).
+    holder = Path(tempfile.mkdtemp(prefix=f"{side_stem(dest.name)}.building-", dir=dest.parent))
+    staging = holder / "demo"
     try:
+        staging.mkdir(FOLDER_MODE)
         _populate(staging, now)
         if replace:
             old = Path(tempfile.mkdtemp(prefix=f"{side_stem(dest.name)}.old-", dir=dest.parent))
@@ -140,9 +154,8 @@ def build_demo_memory_dir(
             shutil.rmtree(old)
         else:
             os.replace(staging, dest)  # also fine onto an existing empty directory
-    except BaseException:
-        shutil.rmtree(staging, ignore_errors=True)
-        raise
+    finally:
+        shutil.rmtree(holder, ignore_errors=True)
     return dest
 
 
@@ -183,7 +196,7 @@ def notebook_memory_dir(
                 f"{path} (from {source}) is not a directory; point it at a memory dir "
                 "(the folder that holds MEMORY.md), or unset it to use the bundled demo"
             )
-        return path.resolve()
+        return Path(real_path(path))
     scratch = scratch_folder("demo")  # removed when the kernel exits
     built_at = DEMO_NOW_MS if now_ms is None else now_ms
     return build_demo_memory_dir(scratch / "memory", now_ms=built_at)

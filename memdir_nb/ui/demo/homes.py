@@ -11,6 +11,7 @@ from types import MappingProxyType
 from memdir_nb.formats.index import format_index_entry
 from memdir_nb.home.paths import sanitize_path
 from memdir_nb.spec.constants import ENTRYPOINT_NAME, TEAM_DIRNAME
+from memdir_nb.storage.containment import real_path
 from memdir_nb.ui.demo.build import build_demo_memory_dir, write_file
 from memdir_nb.ui.demo.memories import demo_memories
 from memdir_nb.ui.demo.model import DemoDirError, demo_clock, mtime_for_age
@@ -63,7 +64,7 @@ def build_demo_claude_home(
     for layer, data in DEMO_HOME_SETTINGS.items():
         paths[layer].parent.mkdir(parents=True, exist_ok=True)
         paths[layer].write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
-    key = sanitize_path(os.path.realpath(project))
+    key = sanitize_path(real_path(project))
     memory_dir = build_demo_memory_dir(claude_home / "projects" / key / "memory", now_ms=now_ms)
     return DemoClaudeHome(home, claude_home, project, memory_dir, root / "managed-settings.json")
 

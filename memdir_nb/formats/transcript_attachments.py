@@ -1,0 +1,47 @@
+"""What a transcript's `attachment` records say: the memory indexes the CLI loaded into the
+context, and a file that changed outside the agent's own tools.
+
+The CLI writes these records beside the conversation (`type: "attachment"`); they are not
+turns, but they tell which memory dir a session used and which memory files something else
+edited while it ran. docs/sessions.md lists the shapes.
+"""
+
+from __future__ import annotations
+
+from memdir_nb.spec.constants import PATH_MAX_BYTES
+
+
+def loaded_memory_indexes(attachment: object) -> list[str]:
+    """The auto-memory indexes an `instructions` attachment says the CLI loaded, else [].
+
+    2.1.25x notes the instruction files it put in the context as an attachment of type
+    `instructions`: each file a `path` with its `type` (`User`, `Project`, ... and `AutoMem`
+    for the memory dir's MEMORY.md). That path is the memory dir the session used, even when
+    it is not the one beside the transcript's folder (a git root above the folder it ran in).
+    """
+    if not isinstance(attachment, dict) or attachment.get("type") != "instructions":
+        return []
+    files = attachment.get("files")
+    return [
+        f["path"]
+        for f in (files if isinstance(files, list) else [])
+        if isinstance(f, dict) and f.get("type") == "AutoMem" and isinstance(f.get("path"), str)
+    ]
+
+
+OUTSIDE_EDIT = "edited_text_file"  # the attachment (and pseudo tool) of a file changed outside
+
+
+def outside_edit_path(attachment: object) -> str | None:
+    """The file an `edited_text_file` attachment names, else None.
+
+    The CLI writes one when a file the agent read earlier changed on disk through anything
+    but the agent's own file tools (another session of the project, an editor, a background
+    agent, a shell command): its `filename` and a `snippet` of the changed lines, which the
+    model is shown. 2.1.2xx transcripts carry them for memory files (MEMORY.md edited by
+    another session working in the same project).
+    """
+    if not isinstance(attachment, dict) or attachment.get("type") != OUTSIDE_EDIT:
+        return None
+    name = attachment.get("filename")
+    return name if isinstance(name, str) and name and len(name) <= PATH_MAX_BYTES else None

@@ -1,0 +1,33 @@
+"""What a transcript's attachment records say (formats.transcript_attachments)."""
+
+from __future__ import annotations
+
+from memdir_nb.formats.transcript_attachments import (
+    OUTSIDE_EDIT,
+    loaded_memory_indexes,
+    outside_edit_path,
+)
+
+
+def test_the_memory_index_an_instructions_note_says_was_loaded_is_read_from_it() -> None:
+    index = "/home/dana/.claude/projects/-home-dana/memory/MEMORY.md"
+    files = [
+        {"path": "/home/dana/.claude/CLAUDE.md", "type": "User", "content": "be brief"},
+        {"path": index, "type": "AutoMem", "content": "- [Charts](charts.md)"},
+        {"path": 7, "type": "AutoMem"},
+        "not a file",
+    ]
+    assert loaded_memory_indexes({"type": "instructions", "files": files}) == [index]
+    assert loaded_memory_indexes({"type": "nested_memory", "path": index}) == []
+    assert loaded_memory_indexes({"type": "instructions", "files": "x"}) == []
+    assert loaded_memory_indexes(None) == []
+
+
+def test_an_outside_edit_names_its_file_and_nothing_else_does() -> None:
+    # the CLI's note that a file the agent read changed through something else
+    path = "/home/dana/.claude/projects/-home-dana/memory/MEMORY.md"
+    assert outside_edit_path({"type": OUTSIDE_EDIT, "filename": path, "snippet": "x"}) == path
+    assert outside_edit_path({"type": "instructions", "filename": path}) is None
+    assert outside_edit_path({"type": OUTSIDE_EDIT, "filename": ""}) is None
+    assert outside_edit_path({"type": OUTSIDE_EDIT, "filename": "/" + "a" * 5000}) is None
+    assert outside_edit_path("not a record") is None
