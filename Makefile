@@ -27,10 +27,13 @@ $(STAMP): pyproject.toml requirements-model.txt
 	@touch $(STAMP)
 
 demo: $(STAMP)
-	$(BIN)/memdir-nb demo $(DEMO_DIR) --overwrite
+	$(BIN)/memdir-nb demo "$(DEMO_DIR)" --overwrite
 
 # `MEMDIR_NB_DIR=/path/to/memory make lab` opens a real memory dir; otherwise the demo is (re)built.
 MEMDIR_NB_DIR ?= $(DEMO_DIR)
+# The dir as an absolute path. Not $(abspath ...): make splits its argument at spaces, so
+# "/home/me/my memory" became "/home/me/my /checkout/memory". A relative dir is under $(CURDIR).
+MEMDIR_NB_ABS = $(if $(filter /%,$(firstword $(MEMDIR_NB_DIR))),$(MEMDIR_NB_DIR),$(CURDIR)/$(MEMDIR_NB_DIR))
 
 # Copy each notebook into $(LAB_DIR) when the copy is missing or older than the committed one
 # (a `git pull` brought a new version); a copy you edited since is newer and is kept.
@@ -54,7 +57,7 @@ lab: $(STAMP) lab-copy
 	echo ""; \
 	echo "    The tour: http://127.0.0.1:$(LAB_PORT)/lab/tree/00_tour.ipynb?token=$$token"; \
 	echo ""; \
-	JUPYTER_TOKEN=$$token MEMDIR_NB_DIR="$(abspath $(MEMDIR_NB_DIR))" $(BIN)/jupyter lab $(LAB_FLAGS) \
+	JUPYTER_TOKEN=$$token MEMDIR_NB_DIR="$(MEMDIR_NB_ABS)" $(BIN)/jupyter lab $(LAB_FLAGS) \
 		--ServerApp.root_dir="$(LAB_DIR)" --ServerApp.port=$(LAB_PORT) --ServerApp.port_retries=0 \
 		--LabApp.default_url=/lab/tree/00_tour.ipynb
 

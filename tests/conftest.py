@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import os
+import shutil
+import stat
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -608,17 +611,56 @@ def attack_tree(tmp_path_factory: pytest.TempPathFactory) -> AttackTree:
 # --- branch semantic: the semantic selector's vector cache -----------------------------------
 
 
-@pytest.fixture(autouse=True, scope="session")
-def semantic_cache_dir(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
-    """Point the default vector cache at a per-run folder, never the developer's ~/.cache."""
-    path = tmp_path_factory.mktemp("memdir-nb-cache")
-    old = os.environ.get("MEMDIR_NB_CACHE_DIR")
-    os.environ["MEMDIR_NB_CACHE_DIR"] = str(path)
-    yield path
-    if old is None:
-        os.environ.pop("MEMDIR_NB_CACHE_DIR", None)
+_CACHE_ENV = "MEMDIR_NB_CACHE_DIR"
+_cache_before: list[tuple[str | None, str]] = []  # (the value before, the folder made)
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Point memdir_nb's caches at a per-process folder before any test module is imported.
+
+    A session fixture did this once the first test ran, but `encoder_installed()` in three
+    modules' skipif loads the encoder while they are collected, and that wrote the model's
+    verification record and layer matrices into the developer's ~/.cache/memdir_nb (or
+    $XDG_CACHE_HOME): a run left files outside its tmp folders, and a stale record there was
+    read back by the next one.
+    """
+    made = tempfile.mkdtemp(prefix="memdir-nb-cache-")
+    _cache_before.append((os.environ.get(_CACHE_ENV), made))
+    os.environ[_CACHE_ENV] = made
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    """Remove the per-process cache folder and put the variable back as it was."""
+    if not _cache_before:
+        return
+    before, made = _cache_before.pop()
+    shutil.rmtree(made, ignore_errors=True)
+    if before is None:
+        os.environ.pop(_CACHE_ENV, None)
     else:
-        os.environ["MEMDIR_NB_CACHE_DIR"] = old
+        os.environ[_CACHE_ENV] = before
+
+
+@pytest.fixture(autouse=True, scope="session")
+def git_without_the_users_config(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """Every git the suite runs (its own and the product's) reads no global or system config.
+
+    A developer's ~/.gitconfig with `core.hooksPath` (talisman, a company's pre-commit hooks)
+    made the suite's `git commit` fail; `init.defaultBranch`, `commit.gpgsign` or
+    `user.useConfigOnly` there change what a test's repository looks like. The repositories
+    the tests make set their own identity, so an empty global config is all they need.
+    """
+    empty = tmp_path_factory.mktemp("git-config") / "gitconfig"
+    empty.write_text("", encoding="utf-8")
+    names = ("GIT_CONFIG_GLOBAL", "GIT_CONFIG_NOSYSTEM")
+    old = {name: os.environ.get(name) for name in names}
+    os.environ.update(GIT_CONFIG_GLOBAL=str(empty), GIT_CONFIG_NOSYSTEM="1")
+    yield
+    for name, value in old.items():
+        if value is None:
+            os.environ.pop(name, None)
+        else:
+            os.environ[name] = value
 
 
 # --- split-ed: memory dirs for the extract/ and dream/ suites
@@ -854,3 +896,27 @@ def lint_keeps_nothing_from_another_test() -> Iterator[None]:
     if kept is not None:
         kept.forget_kept()
     yield
+
+
+@pytest.fixture
+def shared_dir() -> Iterator[Path]:
+    """A folder a child dropped to uid 65534 can reach, with what the test writes readable.
+
+    tmp_path's parents are private to the user running pytest, so tests that read as another
+    user work in a folder of their own under the temp dir. Each of its ancestors must let
+    others through (a TMPDIR under a private home does not: skipped, saying so), and the test
+    runs under umask 022: under the 077 of a careful user every file it wrote was private, and
+    the child read nothing.
+    """
+    base = Path(tempfile.gettempdir()).resolve()
+    private = [p for p in (base, *base.parents) if not p.stat().st_mode & stat.S_IXOTH]
+    if private:
+        pytest.skip(f"{private[0]} (TMPDIR={base} or above) does not let other users through")
+    path = Path(tempfile.mkdtemp(prefix="memdir_shared_"))
+    path.chmod(0o755)
+    old_umask = os.umask(0o022)
+    try:
+        yield path
+    finally:
+        os.umask(old_umask)
+        shutil.rmtree(path, ignore_errors=True)

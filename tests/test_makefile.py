@@ -32,6 +32,13 @@ def test_make_lab_opens_the_dir_named_by_memdir_nb_dir(tmp_path: Path) -> None:
     assert f'MEMDIR_NB_DIR="{REPO}/demo_memory"' not in out
 
 
+def test_make_lab_opens_a_dir_whose_path_holds_a_space(tmp_path: Path) -> None:
+    # $(abspath ...) splits at spaces: "/x/my memory" was handed on as "/x/my <checkout>/memory"
+    mine = tmp_path / "my memory"
+    assert f'MEMDIR_NB_DIR="{mine}"' in dry_run("lab", env_dir=str(mine))
+    assert f'MEMDIR_NB_DIR="{REPO}/my memory"' in dry_run("lab", env_dir="my memory")
+
+
 # --------------------------------------------------------------------------- Lab works on copies (branch doctor)
 
 

@@ -95,7 +95,7 @@ def any_dir(raw: str) -> Path:
 
 def existing_file(raw: str) -> Path:
     """An argparse type: an existing file."""
-    path = plain_path(raw).expanduser()
+    path = user_path(raw)  # `~` as every path argument reads it (HOME, else the passwd entry)
     if not _is_kind(path, raw, stat.S_ISREG, "an existing file"):
         raise argparse.ArgumentTypeError(f"{raw!r} is not a file")
     return path

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import datetime as _dt
 import hashlib
 import json
 import os
@@ -32,6 +31,7 @@ from memdir_nb.spec.constants import (
     TRASH_DIRNAME,
     TRASH_MANIFEST_MAX_BYTES,
 )
+from memdir_nb.spec.timestamps import trash_stamp
 from memdir_nb.storage import fsutil
 from memdir_nb.storage.containment import absolute_dir
 from memdir_nb.storage.read_view import open_read_only
@@ -137,7 +137,7 @@ def apply_plan(
             if refused is not None:
                 raise PlanError(f"{refused}. Give that file another name in the plan.")
         applied_ms = plan.clock()
-        stamp = _dt.datetime.fromtimestamp(applied_ms / 1000).strftime("%Y%m%dT%H%M%S")
+        stamp = trash_stamp(applied_ms)
         batch = f"dream-{stamp}-{os.getpid()}-{hashlib.sha1(repr(sorted(result)).encode()).hexdigest()[:6]}"
         if (root / TRASH_DIRNAME / batch).exists():  # a fixed clock can repeat a stamp
             batch += f"-{sum(1 for _ in (root / TRASH_DIRNAME).glob(batch + '*')) + 1}"

@@ -36,6 +36,8 @@ from memdir_nb.home.env_blocks import EnvValue as EnvValue
 from memdir_nb.home.env_blocks import IgnoredEnvVar as IgnoredEnvVar
 from memdir_nb.home.env_blocks import effective_environment as effective_environment
 from memdir_nb.home.env_blocks import tracked_env
+from memdir_nb.home.passwd import HomeNotFoundError as HomeNotFoundError  # re-exported
+from memdir_nb.home.passwd import home_from_passwd as home_from_passwd
 from memdir_nb.spec.constants import SELECTOR_NAMES as SELECTOR_NAMES  # re-exported
 from memdir_nb.spec.constants import SETTINGS_READ_MAX_BYTES
 from memdir_nb.storage.access import read_regular_file
@@ -80,13 +82,6 @@ def default_policy_settings_path(platform: str | None = None) -> Path:
     if platform.startswith("win"):
         return Path(r"C:\ProgramData\ClaudeCode\managed-settings.json")
     return Path("/etc/claude-code/managed-settings.json")
-
-
-def home_from_passwd() -> Path:
-    """The current user's home directory from the password database (not from $HOME)."""
-    import pwd  # POSIX only; imported here so the module still imports elsewhere
-
-    return Path(pwd.getpwuid(os.getuid()).pw_dir)
 
 
 def user_home(env: Mapping[str, str] | None = None) -> Path:

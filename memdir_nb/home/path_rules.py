@@ -12,7 +12,7 @@ import os
 import unicodedata
 from pathlib import PurePath
 
-from memdir_nb.home.config import home_from_passwd
+from memdir_nb.home.passwd import home_from_passwd
 
 MAX_SANITIZED_LENGTH = 200
 _KEY_MAX_LENGTH = MAX_SANITIZED_LENGTH + 1 + 7  # a long path's key: 200, a dash, 2**31 in base 36

@@ -40,6 +40,12 @@ from memdir_nb.storage.fsutil import is_folder, is_regular_file
 # ---------------------------------------------------------------------------- settings
 
 
+def _settings_string(text: str) -> str:
+    """text as a JSON string to paste into a settings file, its letters as they are (json.dumps
+    wrote a folder "Jürgen" as "J\\u00fcrgen": valid, but not the path the person knows)."""
+    return json.dumps(text, ensure_ascii=False)
+
+
 def _disabled_fix(d: GateDecision) -> str:
     in_block = d.source.startswith("the env block of ")
     file = d.source.split("(", 1)[-1].rstrip(")") if "(" in d.source else d.source
@@ -111,7 +117,7 @@ def _absolute_hint(report: WhereReport, value: object) -> str:
     meant = os.path.normpath(os.path.join(root, value))
     return (
         f"; a relative path is never used, and this one most likely means "
-        f'"autoMemoryDirectory": {json.dumps(meant)}'
+        f'"autoMemoryDirectory": {_settings_string(meant)}'
     )
 
 
@@ -321,7 +327,7 @@ def _repo_memory_findings(report: WhereReport) -> list[DoctorFinding]:
             f"{report.memory_dir or 'no dir'}: {where_named}",
             os.fspath(repo_dir),
             "to make it this project's auto memory, set "
-            f'"autoMemoryDirectory": {json.dumps(os.fspath(repo_dir))} '
+            f'"autoMemoryDirectory": {_settings_string(os.fspath(repo_dir))} '
             f"(the absolute path; a relative one is not used) in {root / '.claude'}"
             "/settings.local.json or your user settings; to keep the two apart, nothing to fix",
             tuple(memories[:20]),

@@ -51,3 +51,17 @@ def iso_utc(ms: float) -> str:
     whole_ms = int(ms)
     moment = _dt.datetime(1970, 1, 1, tzinfo=_dt.UTC) + _dt.timedelta(milliseconds=whole_ms)
     return moment.strftime("%Y-%m-%dT%H:%M:%S.") + f"{moment.microsecond // 1000:03d}Z"
+
+
+def trash_stamp(ms: float, *, with_ms: bool = False) -> str:
+    """The UTC time in a trash batch's or set-aside file's name: ``20261130T145320Z``.
+
+    UTC, never the local zone: `dream.apply.list_trash_batches` orders batches by this stamp and
+    a restore of one file takes the newest batch holding it, so a stamp in local time put an
+    hour-later batch first after a change of zone (a laptop that travels, a container without
+    TZ, the hour repeated when daylight saving ends). with_ms adds the milliseconds
+    (``20261130T145320123Z``), for names that must differ within one second.
+    """
+    moment = _dt.datetime(1970, 1, 1, tzinfo=_dt.UTC) + _dt.timedelta(milliseconds=int(ms))
+    millis = f"{moment.microsecond // 1000:03d}" if with_ms else ""
+    return moment.strftime("%Y%m%dT%H%M%S") + millis + "Z"

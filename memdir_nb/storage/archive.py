@@ -36,6 +36,7 @@ from memdir_nb.spec.constants import (
     ARCHIVE_MAX_TOTAL_BYTES,
     TRASH_DIRNAME,
 )
+from memdir_nb.spec.timestamps import trash_stamp
 from memdir_nb.storage import fsutil
 from memdir_nb.storage.access import ReadResult, try_read_contained
 from memdir_nb.storage.archive_entries import (
@@ -324,8 +325,7 @@ def import_archive(
     report = ImportReport(dry_run=dry_run)
     with _open_archive(Path(os.path.abspath(os.fspath(archive)))) as zf:
         entries = _accepted_entries(zf, report)
-    stamp = _dt.datetime.fromtimestamp(resolve_now_ms(now_ms) / 1000, tz=_dt.UTC)
-    trash = f"{TRASH_DIRNAME}/import-{stamp.strftime('%Y%m%dT%H%M%S')}-{os.getpid()}"
+    trash = f"{TRASH_DIRNAME}/import-{trash_stamp(resolve_now_ms(now_ms))}-{os.getpid()}"
     if dry_run or not entries:
         for name, data, _ in entries:
             _classify(report, name, data, _current_bytes(root, name), overwrite)

@@ -9,7 +9,6 @@ with a manifest in the dream batches' format, so `memdir_nb.dream.restore` puts 
 
 from __future__ import annotations
 
-import datetime as _dt
 import difflib
 import errno
 import hashlib
@@ -33,6 +32,7 @@ from memdir_nb.spec.constants import (
     TEAM_DIRNAME,
     TRASH_DIRNAME,
 )
+from memdir_nb.spec.timestamps import trash_stamp
 from memdir_nb.storage.access import ContainedReader
 from memdir_nb.storage.containment import absolute_dir, is_real_path_within, real_path
 from memdir_nb.storage.index_files import (
@@ -243,9 +243,7 @@ def _read_old(tx: StoreTransaction, rel: str) -> str:
 
 
 def _batch_name(memory_dir: Path, now_ms: float) -> str:
-    stamp = _dt.datetime.fromtimestamp(now_ms / 1000).strftime(
-        "%Y%m%dT%H%M%S"
-    )  # as dreams name theirs
+    stamp = trash_stamp(now_ms)  # as dreams name theirs
     base = f"{REBUILD_BATCH_PREFIX}{stamp}"
     name, n = base, 2
     while os.path.lexists(memory_dir / TRASH_DIRNAME / name):

@@ -29,7 +29,7 @@ from typing import Any
 
 from memdir_nb.clock import system_clock_ms
 from memdir_nb.formats.jsonio import JSONLimitError, loads_bounded
-from memdir_nb.spec import constants
+from memdir_nb.spec import constants, timestamps
 from memdir_nb.storage import containment as team_paths
 from memdir_nb.storage import fsutil
 from memdir_nb.storage.containment import absolute_dir
@@ -423,7 +423,7 @@ def journal_corruption(root_fd: int) -> str | None:
 
 def set_aside(root_fd: int) -> str:
     """Rename the journal to .memdir.journal.corrupt-<UTC time> (never over another file); the name."""
-    stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime(system_clock_ms() / 1000))
+    stamp = timestamps.trash_stamp(system_clock_ms())
     base = f"{constants.STORE_JOURNAL_NAME}.corrupt-{stamp}"
     name, n = base, 1
     while fsutil.exists_at(root_fd, name):

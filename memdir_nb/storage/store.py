@@ -12,7 +12,6 @@ index rebuilds, the extractor's tools).
 from __future__ import annotations
 
 import builtins
-import datetime as _dt
 import logging
 import os
 from collections.abc import Iterator
@@ -36,6 +35,7 @@ from memdir_nb.spec.taxonomy import (
     require_memory_type,
     scope_violation,
 )
+from memdir_nb.spec.timestamps import trash_stamp
 from memdir_nb.storage import containment as team_paths
 from memdir_nb.storage import scan
 from memdir_nb.storage.access import ReadResult, holds_exactly, try_read_contained
@@ -380,8 +380,7 @@ class MemoryStore:
         return trash_path
 
     def _trash_path(self, rel: str) -> Path:
-        stamp = _dt.datetime.fromtimestamp(self._now_ms() / 1000, tz=_dt.UTC)
-        prefix = stamp.strftime("%Y%m%dT%H%M%S") + f"{stamp.microsecond // 1000:03d}Z"
+        prefix = trash_stamp(self._now_ms(), with_ms=True)
         flat = rel.replace("/", "__")
         candidate = self.trash_dir / f"{prefix}-{flat}"
         n = 2

@@ -12,7 +12,6 @@ The SDK classes in memory_tool.py wrap it; nothing here imports anthropic.
 from __future__ import annotations
 
 import contextlib
-import datetime as _dt
 import errno
 import hashlib
 import itertools
@@ -34,6 +33,7 @@ from memdir_nb.spec.constants import (
     STORE_READ_MAX_BYTES,
     TRASH_DIRNAME,
 )
+from memdir_nb.spec.timestamps import trash_stamp
 from memdir_nb.storage.access import ContainedReader, MissingFile, ReadRefused, file_kind
 from memdir_nb.storage.containment import PathTraversalError, is_real_path_within, real_path
 from memdir_nb.storage.draft import validate_draft
@@ -386,7 +386,7 @@ class MemoryDirBackend:
 
     def _batch_name(self, tx: StoreTransaction, files: list[str]) -> str:
         now = resolve_now_ms(self._now_ms, self._config)
-        stamp = _dt.datetime.fromtimestamp(now / 1000).strftime("%Y%m%dT%H%M%S")
+        stamp = trash_stamp(now)
         digest = hashlib.sha1(repr(files).encode()).hexdigest()[:6]
         base = f"{MEMORY_TOOL_BATCH_PREFIX}{stamp}-{os.getpid()}-{digest}"
         name, n = base, 2

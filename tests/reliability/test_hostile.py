@@ -4,9 +4,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
-import tempfile
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -110,15 +107,6 @@ def test_yaml_bomb_is_read_as_a_small_malformed_or_typeless_header(tmp_path: Pat
     assert found & {"missing-type", "unknown-type", "malformed-frontmatter"}
     h = scan_memory_dir(root).headers[0]
     assert h.type is None and len(str(h.description or "")) < 10_000
-
-
-@pytest.fixture
-def shared_dir() -> Iterator[Path]:
-    """A world-traversable temp dir (pytest's tmp_path parents are private to root)."""
-    path = Path(tempfile.mkdtemp(prefix="memdir_hostile_"))
-    path.chmod(0o755)
-    yield path
-    shutil.rmtree(path, ignore_errors=True)
 
 
 def run_as_nobody(memory_dir: Path) -> dict[str, Any]:

@@ -11,11 +11,13 @@ from typing import Any
 
 import pytest
 
+from memdir_nb.cli.main import main as cli_main
 from memdir_nb.home.config import (
     CONFIG_ENV_VARS,
     FLAG_ENV_VARS,
     REPO_ENV_ALLOWED,
     FeatureFlags,
+    HomeNotFoundError,
     MemdirConfig,
     SettingsLayers,
     default_policy_settings_path,
@@ -193,6 +195,26 @@ def test_home_falls_back_to_password_database_without_home_var(world: dict[str, 
         {}, cwd=world["project"], policy_settings_path=world["policy"]
     )
     assert cfg.home == Path(pwd.getpwuid(os.getuid()).pw_dir)
+
+
+def test_a_user_id_with_no_passwd_entry_and_no_home_is_a_clear_error(
+    world: dict[str, Path], monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # `docker run --user 12345` with HOME unset: getpwuid raises KeyError, and every command
+    # ended in that traceback
+    def no_entry(uid: int) -> pwd.struct_passwd:
+        raise KeyError(f"getpwuid(): uid not found: {uid}")
+
+    monkeypatch.setattr(pwd, "getpwuid", no_entry)
+    with pytest.raises(HomeNotFoundError, match="HOME is not set and user id .* set HOME"):
+        MemdirConfig.from_environment(
+            {}, cwd=world["project"], policy_settings_path=world["policy"]
+        )
+    monkeypatch.delenv("HOME", raising=False)
+    assert cli_main(["where"]) == 2
+    assert "error: the home folder is unknown" in capsys.readouterr().err
+    monkeypatch.setenv("HOME", str(world["home"]))  # HOME set: the passwd entry is not needed
+    assert MemdirConfig.from_environment().home == world["home"]
 
 
 def test_cwd_defaults_to_process_cwd(

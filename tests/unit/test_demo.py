@@ -30,6 +30,7 @@ from memdir_nb.storage.scan import scan_memory_dir, scan_memory_files
 from memdir_nb.ui import demo
 from memdir_nb.ui.demo.session import build_demo_session
 from tests.support import snapshot
+from tests.support.time_zone import in_zone
 
 # A fixed clock: 2026-03-28 14:30 UTC (afternoon everywhere from UTC-10 to UTC+9).
 NOW_MS = 1_774_708_200_000.0
@@ -117,17 +118,8 @@ def test_project_dates_are_absolute_and_move_with_now_ms(tmp_path: Path) -> None
 
 def _memories_in_zone(zone: str) -> list[tuple[str, str, str]]:
     """The demo's memories (path, description, body) built as of DEMO_NOW_MS with TZ=zone."""
-    old = os.environ.get("TZ")
-    os.environ["TZ"] = zone
-    time.tzset()
-    try:
+    with in_zone(zone):
         return [(m.path, m.description, m.body) for m in demo.demo_memories(demo.DEMO_NOW_MS)]
-    finally:
-        if old is None:
-            os.environ.pop("TZ", None)
-        else:
-            os.environ["TZ"] = old
-        time.tzset()
 
 
 @pytest.mark.parametrize("zone", ["Pacific/Auckland", "Pacific/Kiritimati", "Etc/GMT+12"])

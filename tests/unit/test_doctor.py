@@ -14,6 +14,7 @@ from memdir_nb.home.paths import sanitize_path
 from memdir_nb.reports.diagnosis import DoctorFinding, DoctorReport, format_doctor
 from memdir_nb.reports.doctor import diagnose
 from tests.support.fake_home import HAS_GIT, NOW_MS, World, add_memory, git, make_world
+from tests.support.long_paths import padded_path, path_bytes
 
 needs_git = pytest.mark.skipif(not HAS_GIT, reason="git is not installed")
 FAKE_KEY = "sk-ant-api03-" + "Xq7Lm2Pz9Rt4Vw8Ys1Ab3Cd5Ef6Gh0Jk" * 2 + "AA"
@@ -417,12 +418,12 @@ def test_a_project_folder_in_the_xdg_home_that_cannot_be_looked_at_leaves_the_no
     # `project/memory` past PATH_MAX (as a folder this user cannot enter, say one `sudo claude`
     # left) raised out of pathlib's is_symlink: the whole doctor ended in a traceback
     w, _ = healthy(tmp_path)
-    config_home = tmp_path.joinpath(*["c" * 250] * 15)
+    config_home = padded_path(tmp_path, 3900, "c")
     projects = config_home / "claude" / "projects"
     (projects / "-home-me-app" / "memory").mkdir(parents=True)
-    edge = projects / ("p" * (4092 - len(str(projects)) - 1))
+    edge = projects / ("p" * (4092 - path_bytes(projects) - 1))
     edge.mkdir()
-    assert len(str(edge)) < 4096 <= len(str(edge / "memory"))
+    assert path_bytes(edge) < 4096 <= path_bytes(edge / "memory")
     f = finding(diagnose(w.config({"XDG_CONFIG_HOME": str(config_home)})), "xdg-home-unread")
     assert f.items == ("-home-me-app",)
 
@@ -434,11 +435,10 @@ def test_a_repository_memory_dir_past_path_max_leaves_the_rest_of_the_doctor_sta
     # path past PATH_MAX (or, for another user, a `.claude` they cannot enter): the whole
     # doctor ended in "error: File name too long" though where and every other check were fine
     w, _ = healthy(tmp_path, repo=False)
-    deep = tmp_path.joinpath(*["d" * 250] * 15)
-    root = deep / ("r" * (4096 - len(str(deep)) - len("/.claude/memory") - 2))
+    root = padded_path(tmp_path, 4096 - len("/.claude/memory") - 2, "r")
     repo_mem = root / ".claude" / "memory"
     repo_mem.mkdir(parents=True)
-    assert len(str(repo_mem)) < 4096 <= len(str(repo_mem / "MEMORY.md"))
+    assert path_bytes(repo_mem) < 4096 <= path_bytes(repo_mem / "MEMORY.md")
     fd = os.open(repo_mem, os.O_RDONLY | os.O_DIRECTORY)
     try:
         os.close(os.open("MEMORY.md", os.O_WRONLY | os.O_CREAT, 0o644, dir_fd=fd))
@@ -446,3 +446,13 @@ def test_a_repository_memory_dir_past_path_max_leaves_the_rest_of_the_doctor_sta
         os.close(fd)
     report = diagnose(w.config(cwd=root))
     assert "repo-memory-unloaded" not in codes(report) and "no-memory-dir" in codes(report)
+
+
+def test_the_settings_line_to_paste_names_a_non_ascii_folder_as_it_is(tmp_path: Path) -> None:
+    # json.dumps escaped every letter past ASCII: the fix told a person in /home/jürgen to set
+    # "autoMemoryDirectory": "/home/j\u00fcrgen/...", valid JSON but not a path they know.
+    w, repo_mem = committed_memory(
+        tmp_path / "jürgen", "project_phase.md", "- [Phase](project_phase.md) - now"
+    )
+    f = finding(diagnose(w.config()), "repo-memory-unloaded")
+    assert f'"autoMemoryDirectory": "{repo_mem}"' in f.fix and "\\u00fc" not in f.fix

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shlex
 from pathlib import Path
 from typing import Any
 
@@ -84,9 +85,15 @@ def _claude_script(mem: Path, outside: Path) -> list[Reply]:
     return [
         _calls(
             ("r1", "Read", {"file_path": str(mem / "MEMORY.md")}),
-            ("r2", "Bash", {"command": f"ls {mem}"}),
-            ("r3", "Bash", {"command": f"rm -rf {mem}"}),
-            ("r4", "Bash", {"command": f"cat {mem}/MEMORY.md > {outside}"}),
+            ("r2", "Bash", {"command": f"ls {shlex.quote(str(mem))}"}),
+            ("r3", "Bash", {"command": f"rm -rf {shlex.quote(str(mem))}"}),
+            (
+                "r4",
+                "Bash",
+                {
+                    "command": f"cat {shlex.quote(str(mem / 'MEMORY.md'))} > {shlex.quote(str(outside))}"
+                },
+            ),
             ("r5", "Write", {"file_path": str(outside), "content": "pwned"}),
         ),
         _calls(

@@ -36,6 +36,7 @@ from memdir_nb.dream.apply import list_trash_batches
 from memdir_nb.dream.kept import KeptReads
 from tests.support import snapshot, write_memory
 from tests.support.benchmarks import load_benchmark
+from tests.support.long_paths import padded_path, path_bytes
 
 PLAN_NOW = dt.datetime(2026, 3, 28, 12, 0).timestamp() * 1000
 DAY = 86_400_000.0
@@ -530,10 +531,10 @@ def test_plan_of_missing_dir_is_a_clear_error(tmp_path: Path) -> None:
 
 
 def test_a_plan_applies_with_its_own_clock(messy: Path) -> None:
-    fixed = dt.datetime(2026, 3, 30, 9, 0, 0).timestamp() * 1000
+    fixed = dt.datetime(2026, 3, 30, 9, 0, 0, tzinfo=dt.UTC).timestamp() * 1000
     plan = plan_consolidation(messy, now_ms=PLAN_NOW, clock=lambda: fixed)
     result = apply_plan(plan)
-    assert result.batch.startswith("dream-20260330T090000-")
+    assert result.batch.startswith("dream-20260330T090000Z-")  # UTC, whatever the local zone
     manifest = json.loads((messy / ".trash" / result.batch / "manifest.json").read_text())
     assert manifest["created_ms"] == fixed
 
@@ -970,15 +971,14 @@ def test_a_trash_batch_that_cannot_be_looked_at_is_left_out_and_the_rest_listed(
     # Each batch's manifest was tested with pathlib's is_file, which raises for a path past
     # PATH_MAX (for another user, a batch folder they cannot enter): the whole listing, and
     # restore with it, ended in "File name too long" though the other batches were fine
-    memory = tmp_path.joinpath(*["m" * 250] * 15)
-    memory = memory.parent / ("m" * (3830 - len(str(memory.parent))))
+    memory = padded_path(tmp_path, 3830, "m")
     trash = memory / ".trash"
     kept = trash / "dream-20990101T000000-1-abcdef"
     kept.mkdir(parents=True)
     (kept / "manifest.json").write_text('{"files": {}}')
-    edge = trash / ("dream-20990102T000000-1-" + "f" * (4090 - len(str(trash)) - 25))
+    edge = trash / ("dream-20990102T000000-1-" + "f" * (4090 - path_bytes(trash) - 25))
     edge.mkdir()
-    assert len(str(edge)) < 4096 <= len(str(edge / "manifest.json"))
+    assert path_bytes(edge) < 4096 <= path_bytes(edge / "manifest.json")
     assert list_trash_batches(memory) == [kept.name]
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shlex
 from pathlib import Path
 from typing import Any
 
@@ -55,9 +56,9 @@ def _allowed_and_refused_calls(
     return [
         _multi_tool_reply(
             ("t1", "Read", {"file_path": str(existing)}),
-            ("t2", "Bash", {"command": f"rm -rf {project}"}),
+            ("t2", "Bash", {"command": f"rm -rf {shlex.quote(str(project))}"}),
             ("t3", "Write", {"file_path": str(project / "evil.md"), "content": "pwned"}),
-            ("t4", "Bash", {"command": f"ls {memdir}"}),
+            ("t4", "Bash", {"command": f"ls {shlex.quote(str(memdir))}"}),
         ),
         _multi_tool_reply(
             ("t5", "Write", {"file_path": str(new_file), "content": ONCALL_MEMORY}),

@@ -22,6 +22,7 @@ from memdir_nb.home.sessions import (
 )
 from memdir_nb.storage.access import ReadRefused
 from memdir_nb.ui.demo.session_records import RecordWriter
+from tests.support.long_paths import padded_path, path_bytes
 
 SHAPES = Path(__file__).resolve().parents[1] / "data" / "sessions"
 SUBAGENT_MAIN = SHAPES / "c_subagent" / "d41e9b07-2c6f-4a85-9e13-7b0c58f2a6d3.jsonl"
@@ -248,21 +249,14 @@ def test_a_session_folder_that_cannot_be_looked_at_is_left_out_and_the_rest_list
 ) -> None:
     # A session's <id>/subagents past PATH_MAX (for another user: an <id>/ folder `sudo claude`
     # left, which they cannot enter) raised out of pathlib's is_dir: the whole listing failed
-    room = 3800 - len(str(tmp_path / "claude" / "projects"))  # whatever tmp_path's length
-    parts = []
-    while room > 251:
-        parts.append("c" * 250)
-        room -= 251
-    if room > 1:
-        parts.append("c" * (room - 1))
-    home = tmp_path.joinpath(*parts) / "claude"
-    project = home / "projects" / ("p" * (3900 - len(str(home / "projects"))))
+    home = padded_path(tmp_path, 3700, "c") / "claude"
+    project = home / "projects" / ("p" * (3900 - path_bytes(home / "projects") - 1))
     project.mkdir(parents=True)
     line = {"type": "user", "message": {"role": "user", "content": "hi"}}
     (project / "e7c1.jsonl").write_text(json.dumps(line) + "\n")
-    edge = project / ("s" * (4092 - len(str(project)) - 1))
+    edge = project / ("s" * (4092 - path_bytes(project) - 1))
     edge.mkdir()
-    assert len(str(edge)) < 4096 <= len(str(edge / "subagents"))
+    assert path_bytes(edge) < 4096 <= path_bytes(edge / "subagents")
     assert [s.session_id for s in list_sessions(home)] == ["e7c1"]
 
 

@@ -43,6 +43,7 @@ from memdir_nb.storage.index_rebuild import plan_index_rebuild
 from memdir_nb.storage.rebuild import rebuild_index
 from memdir_nb.storage.store import MemoryStore
 from memdir_nb.ui.demo import build_demo_memory_dir
+from tests.support.time_zone import in_zone
 
 WARNING_START = "> WARNING: MEMORY.md is "
 
@@ -722,6 +723,26 @@ def test_the_old_index_is_kept_in_the_trash_and_restorable(tmp_path: Path) -> No
     assert list_trash_batches(mem) == [batch.name] and list_dreams(mem) == []
     assert restore(mem, batch.name) == ["MEMORY.md"]
     assert (mem / "MEMORY.md").read_text(encoding="utf-8") == HAND_WRITTEN
+
+
+def test_restoring_the_index_takes_the_newest_batch_after_a_change_of_zone(
+    tmp_path: Path,
+) -> None:
+    # Batches were named in local time: one made at UTC+14 sorted after one made an hour later
+    # in UTC, so restoring MEMORY.md picked the older batch and refused ("changed after").
+    mem = hand_dir(tmp_path)
+    first_ms = 1_796_000_000_000.0  # 2026-11-30T01:53:20Z
+    with in_zone("Pacific/Kiritimati"):
+        MemoryStore(mem, now_ms=first_ms).rebuild_indexes()
+    (mem / "MEMORY.md").write_text("second hand-written index\n", encoding="utf-8")
+    with in_zone("UTC"):
+        MemoryStore(mem, now_ms=first_ms + 3_600_000).rebuild_indexes()
+    _older, newer = list_trash_batches(mem)
+    assert (mem / ".trash" / newer / "MEMORY.md").read_text(encoding="utf-8") == (
+        "second hand-written index\n"
+    )
+    assert restore(mem, "MEMORY.md", now_ms=first_ms + 7_200_000) == ["MEMORY.md"]
+    assert (mem / "MEMORY.md").read_text(encoding="utf-8") == "second hand-written index\n"
 
 
 def test_merge_keeps_crlf_lines_and_a_missing_final_newline() -> None:

@@ -515,7 +515,9 @@ def test_an_index_line_into_another_projects_memory_dir_names_that_project_and_t
         else str(theirs / "project_x.md")
     )
     with open(mine / "MEMORY.md", "a") as fh:
-        fh.write(f"- [X]({target}) — their note\n- [Plan](../../plans/secret.md) — plan\n")
+        # an absolute target holding a space (tmp_path may) is linked in <...>, as the store does
+        link = f"<{target}>" if any(ch.isspace() for ch in target) else target
+        fh.write(f"- [X]({link}) — their note\n- [Plan](../../plans/secret.md) — plan\n")
     found = [f for f in lint_memory_dir(mine) if f.rule == "index-outside-link"]
     assert len(found) == 2
     other, plain = found

@@ -4,12 +4,10 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import subprocess
 import sys
-import tempfile
 import uuid
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -249,15 +247,6 @@ def test_memory_dir_reached_through_a_symlink_still_works(tmp_path: Path) -> Non
 
 
 # ---------------------------------------------------------------- unreadable files (as another user)
-
-
-@pytest.fixture
-def shared_dir() -> Iterator[Path]:
-    """A world-traversable temp dir (tmp_path's parents are private to root)."""
-    path = Path(tempfile.mkdtemp(prefix="memdir_scan_"))
-    path.chmod(0o755)
-    yield path
-    shutil.rmtree(path, ignore_errors=True)
 
 
 def scan_as_unprivileged(memory_dir: Path, limit: int = MAX_MEMORY_FILES) -> dict[str, Any]:

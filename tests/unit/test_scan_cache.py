@@ -9,7 +9,7 @@ import shutil
 import tempfile
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -424,15 +424,6 @@ def test_threads_sharing_a_cache_get_the_cold_result(tmp_path: Path) -> None:
 
 
 # ---------------------------------------------------------------- unreadable (as another user)
-
-
-@pytest.fixture
-def shared_dir() -> Iterator[Path]:
-    """A world-traversable temp dir (tmp_path's parents are private to root)."""
-    path = Path(tempfile.mkdtemp(prefix="memdir_cache_"))
-    path.chmod(0o755)
-    yield path
-    shutil.rmtree(path, ignore_errors=True)
 
 
 def test_file_made_unreadable_after_caching_is_skipped(shared_dir: Path) -> None:

@@ -7,7 +7,8 @@ import datetime as dt
 import pytest
 
 from memdir_nb.spec import dates
-from memdir_nb.spec.timestamps import iso_utc, modified_time_ms
+from memdir_nb.spec.timestamps import iso_utc, modified_time_ms, trash_stamp
+from tests.support.time_zone import in_zone
 
 MAY_1_10H_MS = 1_777_629_600_000.0  # 2026-05-01T10:00:00Z
 
@@ -53,3 +54,21 @@ def test_iso_utc_writes_milliseconds_and_a_z_and_reads_back() -> None:
 def test_spec_dates_still_serves_both_names() -> None:
     assert dates.modified_time_ms is modified_time_ms
     assert dates.iso_utc is iso_utc
+
+
+@pytest.mark.parametrize("zone", ["UTC", "Pacific/Kiritimati", "America/St_Johns", "Etc/GMT+12"])
+def test_a_trash_stamp_is_the_utc_time_in_every_zone(zone: str) -> None:
+    with in_zone(zone):
+        assert trash_stamp(MAY_1_10H_MS) == "20260501T100000Z"
+        assert trash_stamp(MAY_1_10H_MS + 123.9, with_ms=True) == "20260501T100000123Z"
+        # a leap day, and a moment past 2038's 32-bit time_t
+        assert trash_stamp(1_835_438_400_000.0) == "20280229T120000Z"
+        assert trash_stamp(2_524_737_600_000.0) == "20500102T120000Z"
+
+
+def test_trash_stamps_sort_in_time_order_across_a_change_of_zone() -> None:
+    with in_zone("Pacific/Kiritimati"):  # UTC+14
+        earlier = trash_stamp(MAY_1_10H_MS)
+    with in_zone("UTC"):
+        later = trash_stamp(MAY_1_10H_MS + 3_600_000)
+    assert earlier < later

@@ -547,7 +547,9 @@ def test_the_config_clock_names_the_trash_batch(tmp_path: Path, config: MemdirCo
     tool.call(SEED[0])
     tool.call({"command": "delete", "path": "/memories/user_coffee.md"})
     (batch,) = (tmp_path / "mem" / ".trash").iterdir()
-    stamp = datetime.datetime.fromtimestamp(config.now_ms() / 1000).strftime("%Y%m%dT%H%M%S")
+    stamp = datetime.datetime.fromtimestamp(config.now_ms() / 1000, datetime.UTC).strftime(
+        "%Y%m%dT%H%M%SZ"
+    )
     assert batch.name.startswith(f"memory-tool-{stamp}-")
     assert json.loads((batch / "manifest.json").read_text())["created_ms"] == config.now_ms()
 

@@ -23,6 +23,7 @@ from memdir_nb.reports.where import (
 )
 from memdir_nb.spec.text import plural
 from tests.support.fake_home import HAS_GIT, NOW_MS, add_memory, git, make_world
+from tests.support.long_paths import padded_path, path_bytes
 
 needs_git = pytest.mark.skipif(not HAS_GIT, reason="git is not installed")
 
@@ -350,11 +351,11 @@ def test_list_leaves_out_a_project_folder_that_cannot_be_looked_at_and_lists_the
 ) -> None:
     # `project/memory` past PATH_MAX (as a project folder this user cannot enter, one that
     # `sudo claude` left) raised out of pathlib: `list` ended in "File name too long"
-    home = tmp_path.joinpath(*["h" * 250] * 15) / "claude"
+    home = padded_path(tmp_path, 3900, "h") / "claude"
     add_memory(home / "projects" / "-home-me-app" / "memory", "feedback_x.md")
-    edge = home / "projects" / ("p" * (4092 - len(str(home / "projects")) - 1))
+    edge = home / "projects" / ("p" * (4092 - path_bytes(home / "projects") - 1))
     edge.mkdir()
-    assert len(str(edge)) < 4096 <= len(str(edge / "memory"))
+    assert path_bytes(edge) < 4096 <= path_bytes(edge / "memory")
     assert [info.key for info in list_memory_dirs(home)] == ["-home-me-app"]
 
 
@@ -504,3 +505,17 @@ def test_where_shows_the_pinned_project_folder_step(tmp_path: Path) -> None:
     assert report.memory_dir.rstrip(os.sep) == str(cfg_dir / "projects" / "shop" / "memory")
     rules = [s.rule for s in report.steps]
     assert rules.index("CLAUDE_CODE_PROJECT_DIR_NAME") == rules.index("default") - 1
+
+
+def test_a_key_cut_at_200_characters_is_matched_back_to_its_deep_folder(tmp_path: Path) -> None:
+    # A path of more than 200 sanitised characters has a key cut there with a hash after it;
+    # the walk found nothing for it, so `list` lost the project (and its local agents) whenever
+    # its folder was deep, as in CI's long pytest tmp_path.
+    deep = padded_path(tmp_path, path_bytes(tmp_path) + 190, "d")
+    target = deep / "my repo" / "app.v2" / "sub"
+    target.mkdir(parents=True)
+    (deep / "my repo" / "app-v2").mkdir()  # same sanitised characters, another folder
+    key = sanitize_path(os.fspath(target))
+    assert len(key) > 200
+    assert guess_project_path(key) == os.fspath(target)
+    assert guess_project_path(key[:-1] + ("0" if key[-1] != "0" else "1")) is None
