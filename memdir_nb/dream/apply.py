@@ -31,7 +31,7 @@ from memdir_nb.spec.constants import (
     TRASH_DIRNAME,
     TRASH_MANIFEST_MAX_BYTES,
 )
-from memdir_nb.spec.timestamps import trash_stamp
+from memdir_nb.spec.timestamps import trash_stamp, trash_stamp_seconds
 from memdir_nb.storage import fsutil
 from memdir_nb.storage.containment import absolute_dir
 from memdir_nb.storage.read_view import open_read_only
@@ -204,8 +204,15 @@ def list_trash_batches(memory_dir: str | os.PathLike[str]) -> list[str]:
             if name.startswith(prefix) and fsutil.is_regular_file(
                 root / TRASH_DIRNAME / name / "manifest.json"
             ):
-                found.append((name[len(prefix) :], name))  # ordered by the stamp after it
-    return [name for _stamp, name in sorted(found)]
+                found.append((_batch_order(name[len(prefix) :]), name))
+    return [name for _order, name in sorted(found)]
+
+
+def _batch_order(rest: str) -> tuple[float, str]:
+    """A batch's place: the moment its stamp names (a local-time stamp of an older version and
+    a UTC one of this version compared as moments, not as text), then the name."""
+    seconds = trash_stamp_seconds(rest)
+    return (seconds if seconds is not None else float("-inf"), rest)
 
 
 def _files_or_none(tx: StoreTransaction, batch: str) -> dict[str, Any]:

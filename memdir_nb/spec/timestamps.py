@@ -65,3 +65,31 @@ def trash_stamp(ms: float, *, with_ms: bool = False) -> str:
     moment = _dt.datetime(1970, 1, 1, tzinfo=_dt.UTC) + _dt.timedelta(milliseconds=int(ms))
     millis = f"{moment.microsecond // 1000:03d}" if with_ms else ""
     return moment.strftime("%Y%m%dT%H%M%S") + millis + "Z"
+
+
+_TRASH_STAMP = re.compile(r"(\d{8}T\d{6})(\d{3})?(Z?)")
+
+
+def trash_stamp_seconds(text: str) -> float | None:
+    """The moment a trash stamp at the start of text names, in seconds since the epoch.
+
+    A stamp ending in ``Z`` is UTC (trash_stamp, from the twenty-sixth session on). One without
+    is in the local zone of the machine that wrote it, as dreams, the memory tool and
+    rebuild-index named their batches before: read in this machine's zone, the only guess left,
+    so a dir's older batches still sort before the ones written since. None if text opens with
+    no stamp.
+    """
+    found = _TRASH_STAMP.match(text)
+    if found is None:
+        return None
+    try:
+        moment = _dt.datetime.strptime(found.group(1), "%Y%m%dT%H%M%S")
+    except ValueError:  # 20261399T… : digits, but no date
+        return None
+    if found.group(3):
+        moment = moment.replace(tzinfo=_dt.UTC)
+    try:
+        seconds = moment.timestamp()  # a naive time is local
+    except (OverflowError, ValueError, OSError):
+        return None
+    return seconds + int(found.group(2) or 0) / 1000.0

@@ -745,6 +745,27 @@ def test_restoring_the_index_takes_the_newest_batch_after_a_change_of_zone(
     assert (mem / "MEMORY.md").read_text(encoding="utf-8") == "second hand-written index\n"
 
 
+def test_batches_named_in_local_time_by_an_older_version_sort_among_utc_ones_by_moment(
+    tmp_path: Path,
+) -> None:
+    # Before the twenty-sixth session a batch's stamp was local time, with no Z; compared as
+    # text, a dir's old batch made at UTC+14 sorted after one this version made later in UTC
+    mem = hand_dir(tmp_path)
+    first_ms = 1_796_000_000_000.0  # 2026-11-30T00:53:20Z
+    with in_zone("UTC"):
+        MemoryStore(mem, now_ms=first_ms).rebuild_indexes()
+        (mem / "MEMORY.md").write_text("second hand-written index\n", encoding="utf-8")
+        MemoryStore(mem, now_ms=first_ms + 3_600_000).rebuild_indexes()
+    with in_zone("Pacific/Kiritimati"):
+        old, new = list_trash_batches(mem)
+        local = old.replace("20261130T005320Z", "20261130T145320")  # as the old version named it
+        assert local != old
+        (mem / ".trash" / old).rename(mem / ".trash" / local)
+        assert list_trash_batches(mem) == [local, new]
+        assert restore(mem, "MEMORY.md", now_ms=first_ms + 7_200_000) == ["MEMORY.md"]
+    assert (mem / "MEMORY.md").read_text(encoding="utf-8") == "second hand-written index\n"
+
+
 def test_merge_keeps_crlf_lines_and_a_missing_final_newline() -> None:
     def points_at(target: str) -> str | None:
         return target if target == "a.md" else ""

@@ -7,7 +7,12 @@ import datetime as dt
 import pytest
 
 from memdir_nb.spec import dates
-from memdir_nb.spec.timestamps import iso_utc, modified_time_ms, trash_stamp
+from memdir_nb.spec.timestamps import (
+    iso_utc,
+    modified_time_ms,
+    trash_stamp,
+    trash_stamp_seconds,
+)
 from tests.support.time_zone import in_zone
 
 MAY_1_10H_MS = 1_777_629_600_000.0  # 2026-05-01T10:00:00Z
@@ -72,3 +77,24 @@ def test_trash_stamps_sort_in_time_order_across_a_change_of_zone() -> None:
     with in_zone("UTC"):
         later = trash_stamp(MAY_1_10H_MS + 3_600_000)
     assert earlier < later
+
+
+def test_a_utc_trash_stamp_reads_back_as_its_moment_in_any_zone() -> None:
+    ms = 1_796_000_000_123.0
+    for zone in ("UTC", "Pacific/Kiritimati", "America/St_Johns"):
+        with in_zone(zone):
+            assert trash_stamp_seconds(trash_stamp(ms) + "-4242-abcdef") == 1_796_000_000.0
+            assert trash_stamp_seconds(trash_stamp(ms, with_ms=True)) == 1_796_000_000.123
+
+
+def test_a_stamp_without_z_is_read_in_the_local_zone_as_older_versions_wrote_it() -> None:
+    # dreams, the memory tool and rebuild-index named batches in local time before
+    with in_zone("Pacific/Kiritimati"):  # UTC+14
+        assert trash_stamp_seconds("20261130T145320-77-abc") == 1_796_000_000.0
+    with in_zone("UTC"):
+        assert trash_stamp_seconds("20261130T005320-77-abc") == 1_796_000_000.0
+
+
+@pytest.mark.parametrize("text", ["", "dream", "2026-11-30", "20261399T000000Z", "20261130T2599"])
+def test_text_that_opens_with_no_stamp_names_no_moment(text: str) -> None:
+    assert trash_stamp_seconds(text) is None
