@@ -67,7 +67,7 @@ def trash_stamp(ms: float, *, with_ms: bool = False) -> str:
     return moment.strftime("%Y%m%dT%H%M%S") + millis + "Z"
 
 
-_TRASH_STAMP = re.compile(r"(\d{8}T\d{6})(\d{3})?(Z?)")
+_TRASH_STAMP = re.compile(r"(\d{4})(\d\d)(\d\d)T(\d\d)(\d\d)(\d\d)(\d{3})?(Z?)")
 
 
 def trash_stamp_seconds(text: str) -> float | None:
@@ -82,14 +82,11 @@ def trash_stamp_seconds(text: str) -> float | None:
     found = _TRASH_STAMP.match(text)
     if found is None:
         return None
-    try:
-        moment = _dt.datetime.strptime(found.group(1), "%Y%m%dT%H%M%S")
-    except ValueError:  # 20261399T… : digits, but no date
+    zone = _dt.UTC if found.group(8) else None  # naive: local
+    try:  # (no strptime: its module is imported on first use, and a reader may not reach it)
+        year, month, day, hour, minute, second = (int(part) for part in found.groups()[:6])
+        moment = _dt.datetime(year, month, day, hour, minute, second, tzinfo=zone)
+        seconds = moment.timestamp()
+    except (OverflowError, ValueError, OSError):  # 20261399T… : digits, but no date
         return None
-    if found.group(3):
-        moment = moment.replace(tzinfo=_dt.UTC)
-    try:
-        seconds = moment.timestamp()  # a naive time is local
-    except (OverflowError, ValueError, OSError):
-        return None
-    return seconds + int(found.group(2) or 0) / 1000.0
+    return seconds + int(found.group(7) or 0) / 1000.0
