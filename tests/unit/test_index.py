@@ -725,24 +725,32 @@ def test_the_old_index_is_kept_in_the_trash_and_restorable(tmp_path: Path) -> No
     assert (mem / "MEMORY.md").read_text(encoding="utf-8") == HAND_WRITTEN
 
 
+SECOND_INDEX = "second hand-written index\n"
+REBUILT_MS = 1_796_000_000_000.0  # 2026-11-30T00:53:20Z
+
+
+def _rebuild_twice(tmp_path: Path, first_zone: str, second_zone: str) -> Path:
+    """A hand-written dir whose index is rebuilt in first_zone, written again by hand, and
+    rebuilt an hour later in second_zone: two batches in its trash."""
+    mem = hand_dir(tmp_path)
+    with in_zone(first_zone):
+        MemoryStore(mem, now_ms=REBUILT_MS).rebuild_indexes()
+    (mem / "MEMORY.md").write_text(SECOND_INDEX, encoding="utf-8")
+    with in_zone(second_zone):
+        MemoryStore(mem, now_ms=REBUILT_MS + 3_600_000).rebuild_indexes()
+    return mem
+
+
 def test_restoring_the_index_takes_the_newest_batch_after_a_change_of_zone(
     tmp_path: Path,
 ) -> None:
     # Batches were named in local time: one made at UTC+14 sorted after one made an hour later
     # in UTC, so restoring MEMORY.md picked the older batch and refused ("changed after").
-    mem = hand_dir(tmp_path)
-    first_ms = 1_796_000_000_000.0  # 2026-11-30T01:53:20Z
-    with in_zone("Pacific/Kiritimati"):
-        MemoryStore(mem, now_ms=first_ms).rebuild_indexes()
-    (mem / "MEMORY.md").write_text("second hand-written index\n", encoding="utf-8")
-    with in_zone("UTC"):
-        MemoryStore(mem, now_ms=first_ms + 3_600_000).rebuild_indexes()
+    mem = _rebuild_twice(tmp_path, "Pacific/Kiritimati", "UTC")
     _older, newer = list_trash_batches(mem)
-    assert (mem / ".trash" / newer / "MEMORY.md").read_text(encoding="utf-8") == (
-        "second hand-written index\n"
-    )
-    assert restore(mem, "MEMORY.md", now_ms=first_ms + 7_200_000) == ["MEMORY.md"]
-    assert (mem / "MEMORY.md").read_text(encoding="utf-8") == "second hand-written index\n"
+    assert (mem / ".trash" / newer / "MEMORY.md").read_text(encoding="utf-8") == SECOND_INDEX
+    assert restore(mem, "MEMORY.md", now_ms=REBUILT_MS + 7_200_000) == ["MEMORY.md"]
+    assert (mem / "MEMORY.md").read_text(encoding="utf-8") == SECOND_INDEX
 
 
 def test_batches_named_in_local_time_by_an_older_version_sort_among_utc_ones_by_moment(
@@ -750,20 +758,15 @@ def test_batches_named_in_local_time_by_an_older_version_sort_among_utc_ones_by_
 ) -> None:
     # Before the twenty-sixth session a batch's stamp was local time, with no Z; compared as
     # text, a dir's old batch made at UTC+14 sorted after one this version made later in UTC
-    mem = hand_dir(tmp_path)
-    first_ms = 1_796_000_000_000.0  # 2026-11-30T00:53:20Z
-    with in_zone("UTC"):
-        MemoryStore(mem, now_ms=first_ms).rebuild_indexes()
-        (mem / "MEMORY.md").write_text("second hand-written index\n", encoding="utf-8")
-        MemoryStore(mem, now_ms=first_ms + 3_600_000).rebuild_indexes()
+    mem = _rebuild_twice(tmp_path, "UTC", "UTC")
     with in_zone("Pacific/Kiritimati"):
         old, new = list_trash_batches(mem)
         local = old.replace("20261130T005320Z", "20261130T145320")  # as the old version named it
         assert local != old
         (mem / ".trash" / old).rename(mem / ".trash" / local)
         assert list_trash_batches(mem) == [local, new]
-        assert restore(mem, "MEMORY.md", now_ms=first_ms + 7_200_000) == ["MEMORY.md"]
-    assert (mem / "MEMORY.md").read_text(encoding="utf-8") == "second hand-written index\n"
+        assert restore(mem, "MEMORY.md", now_ms=REBUILT_MS + 7_200_000) == ["MEMORY.md"]
+    assert (mem / "MEMORY.md").read_text(encoding="utf-8") == SECOND_INDEX
 
 
 def test_merge_keeps_crlf_lines_and_a_missing_final_newline() -> None:
