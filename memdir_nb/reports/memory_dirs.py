@@ -208,7 +208,7 @@ def _key_after(rest: str, piece: str, *, hashed: bool) -> str | None:
     the name does not go on the key. A hashed key's 200 characters may end inside a name."""
     if rest == piece or rest.startswith(piece + "-"):
         return rest[len(piece) :]
-    if hashed and piece.startswith(rest):  # rest "" (past the 200): every name may go on
+    if hashed and piece.startswith(rest):  # the 200 end inside this name
         return ""
     return None
 

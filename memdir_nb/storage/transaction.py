@@ -442,7 +442,7 @@ class StoreTransaction:
             self._journal_fd = os.open(
                 constants.STORE_JOURNAL_NAME,
                 os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_APPEND | os.O_NOFOLLOW | os.O_CLOEXEC,
-                0o644,
+                fsutil.FILE_MODE,
                 dir_fd=root,
             )  # the first record's fsync makes the new entry durable too (ext4, xfs)
         if record["op"] != "commit":
