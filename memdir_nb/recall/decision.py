@@ -376,6 +376,15 @@ class Verdict:
     evidence: float = 0.0  # the evidence model's P(relevant), which the gate compares
 
 
+def _below_gate(best: float, gate: float) -> str:
+    """'best evidence E < G', with E cut (never rounded up) to 3 places and G exact.
+
+    Rounded to two places, an evidence of 0.0745 under the gate of 0.075 printed as
+    "0.07 < 0.07". Cutting E down keeps the printed comparison true for any E below G.
+    """
+    return f"best evidence {math.floor(best * 1000) / 1000:.3f} < {gate:g}"
+
+
 def decide(
     candidates: Sequence[tuple[str, str | None, Mapping[str, float]]],
     model: DecisionModel,
@@ -425,9 +434,7 @@ def decide(
             )
         )
     # the reasons' words shared by every candidate, formatted once (a dir has hundreds)
-    closed = (
-        f"gate closed: best evidence {best:.2f} < {model.gate:.2f}, so nothing is clearly relevant"
-    )
+    closed = f"gate closed: {_below_gate(best, model.gate)}, so nothing is clearly relevant"
     inside = f": in the best set ({size} picked, expected {fb} {expected:.2f})"
     outside = f": outside the best set ({size} picked, expected {fb} {expected:.2f})"
     for rank, f in enumerate(plain):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import json
 import math
@@ -40,6 +41,10 @@ def _model(**overrides: Any) -> DecisionModel:
     )
     values.update(overrides)
     return DecisionModel(**values)
+
+
+def _logit(p: float) -> float:
+    return math.log(p / (1.0 - p))
 
 
 def _features(
@@ -105,8 +110,20 @@ def test_gate_closed_answers_nothing_but_tool_warnings() -> None:
     picked = [v.filename for v in verdicts if v.selected]
     assert picked == ["warn.md"]
     reasons = {v.filename: v.reason for v in verdicts}
-    assert re.match(r"gate closed: best evidence 0\.\d\d < 0\.90", reasons["a.md"])
+    assert re.match(r"gate closed: best evidence 0\.\d\d\d < 0\.9,", reasons["a.md"])
     assert "usage notes" in reasons["usage.md"]  # its strong scores do not open the gate
+
+
+def test_closed_gate_prints_the_evidence_below_the_gate() -> None:
+    # an evidence of 0.0745 under the shipped gate of 0.075 once printed as "0.07 < 0.07"
+    model = _model(gate=0.075)
+    evidence = model.evidence(_features(0.45, 0.45, bm25=20.0))
+    shifted = dataclasses.replace(
+        model, gate_intercept=model.gate_intercept + _logit(0.0745) - _logit(evidence)
+    )
+    verdicts = decide([("a.md", None, _features(0.45, 0.45, bm25=20.0))], shifted, limit=5)
+    assert verdicts[0].evidence == pytest.approx(0.0745)
+    assert verdicts[0].reason.startswith("gate closed: best evidence 0.074 < 0.075,")
 
 
 def test_gate_open_always_keeps_the_most_probable_memory() -> None:
