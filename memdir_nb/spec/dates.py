@@ -16,8 +16,8 @@ The rules (weeks run Monday to Sunday; `today` is the local date of the clock re
   week); "end of next ..." is the same for the following period.
 - "a few days", "a couple of weeks": found, but name no single date (resolution None).
 
-A weekday written next to an absolute date ("Thursday 2026-03-05") and a recurring one ("every
-Monday", "Tuesdays") is not a relative date.
+A weekday written next to an absolute date ("Thursday 2026-03-05"), a recurring one ("every
+Monday", "Tuesdays") and a generic one ("on a Friday", "any Friday") is not a relative date.
 """
 
 from __future__ import annotations
@@ -87,8 +87,11 @@ _PHRASE = re.compile(
 # offset), so both find the same spans. Case-sensitive matching is about twice as fast.
 _PHRASE_LOWER = re.compile(_PHRASE.pattern)
 _BARE_WEEKDAY = re.compile(rf"\b{_CAP_WEEKDAY}\b")  # capitalised only: "monday" alone is too loose
+# Before a weekday, these make it any such day, not one date: "every Monday", and also "on a
+# Friday", "any Friday", "no Friday deploys" (an article or "any"/"no" names no single day).
 _RECURRING_BEFORE = re.compile(
-    r"\b(?:every|each|on alternate|most|some|weekly|bi-?weekly|fortnightly)\s+$", re.IGNORECASE
+    r"\b(?:every|each|on alternate|most|some|weekly|bi-?weekly|fortnightly|a|any|no)\s+$",
+    re.IGNORECASE,
 )
 _FENCE = re.compile(r"^\s{0,3}(```|~~~)")
 _INLINE_CODE = re.compile(r"`[^`\n]*`")

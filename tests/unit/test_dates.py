@@ -103,6 +103,8 @@ def test_a_single_day_is_exact_and_a_period_is_not() -> None:
         "- `sort_audit.py`: weekly Monday 6 AM UTC vault audit",  # a schedule, seen in a real dir
         "Backups run biweekly Friday night.",
         "the monday standup",  # a lowercase weekday alone is not flagged
+        "Never schedule a migration on a Friday.",  # any Friday: a rule, not a date
+        "No Friday deploys, and no deploy on any Saturday.",
     ],
 )
 def test_anchored_recurring_or_lowercase_weekdays_are_not_relative_dates(text: str) -> None:
