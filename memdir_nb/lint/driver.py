@@ -138,7 +138,8 @@ def _lint_dir(
         # run while a second core still reads its half of the files. A file the read then
         # passes over (replaced since the listing) makes them run again below.
         indexes = read_scope_indexes(root)
-        early.append((indexes, _index_findings(root, indexes, listed), pending_journal(root)))
+        found = _index_findings(root, indexes, listed, listing.skipped)
+        early.append((indexes, found, pending_journal(root)))
 
     show = progress_wanted(len(files), progress)
     with _progress_bar(len(files), show=show, desc=f"linting {root.name}") as step:
@@ -170,7 +171,7 @@ def _lint_dir(
     indexes, index_findings, journal = early[0]
     files_by_scope = _by_scope((h.filename, h.scope) for h in headers)
     if files_by_scope != listed:
-        index_findings = _index_findings(root, indexes, files_by_scope)
+        index_findings = _index_findings(root, indexes, files_by_scope, skipped)
     findings.extend(index_findings)
     findings.extend(journal)
     findings.sort(key=lambda f: (f.path, f.line or 0, f.rule))
@@ -188,13 +189,17 @@ def _by_scope(files: Iterable[tuple[str, str]]) -> dict[str, list[str]]:
 
 
 def _index_findings(
-    root: str | os.PathLike[str], indexes: list[ScopeIndex], files_by_scope: dict[str, list[str]]
+    root: str | os.PathLike[str],
+    indexes: list[ScopeIndex],
+    files_by_scope: dict[str, list[str]],
+    skipped: Iterable[SkippedFile],
 ) -> list[Finding]:
-    """The findings of both indexes given the memory files of each scope: each index's rules,
-    then the files no index lists."""
+    """The findings of both indexes given the memory files of each scope and what the scan
+    passed over: each index's rules, then the files no index lists."""
     out: list[Finding] = []
+    reasons = {s.path: s.reason for s in skipped}
     for index in indexes:
-        out.extend(lint_index(index, files_by_scope.get(index.scope, [])))
+        out.extend(lint_index(index, files_by_scope.get(index.scope, []), reasons))
     all_files = [rel for rels in files_by_scope.values() for rel in rels]
     out.extend(not_in_index(indexes, files_by_scope, nested_index_references(root, all_files)))
     return out

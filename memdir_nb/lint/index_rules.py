@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 
 from memdir_nb.formats.index import entrypoint_size, strip_entrypoint_extras
-from memdir_nb.formats.index_lines import MovedFiles
+from memdir_nb.formats.index_lines import IndexEntry, MovedFiles
 from memdir_nb.lint.findings import SEVERITIES, Collector, Finding, ScopeIndex
 from memdir_nb.lint.secret_context import check_index_secrets
 from memdir_nb.spec.constants import (
@@ -82,7 +82,30 @@ def _moved_files(files: list[str], scope: str) -> MovedFiles:
     return MovedFiles(f.removeprefix(prefix) for f in files if f.startswith(prefix))
 
 
-def _check_entries(index: ScopeIndex, c: Collector, files: list[str]) -> None:
+def _dangling_entry(
+    e: IndexEntry, c: Collector, reason: str | None, moved_files: MovedFiles | None
+) -> None:
+    """index-dangling-entry for a linked line no memory file answers to: what the scan passed
+    over at that name (reason: a symlink loop, a FIFO) is named as what it is; else a file of
+    that name elsewhere in the scope (moved_files), or none."""
+    target = c.quote(e.target, TARGET_QUOTE_CHARS)
+    if reason is not None:
+        message = f"entry points at {target}, which is there but not read: {reason}"
+        fix = "fix what is at that name (its skipped-by-scan finding says how), or remove the line"
+    else:
+        moved = moved_files.find(e.target) if moved_files is not None else None
+        message = f"entry points at {target}, which does not exist"
+        fix = (
+            f"a memory of that name is at {moved}: point the line there, or remove it"
+            if moved
+            else "remove the line, or restore the file if it was deleted by mistake"
+        )
+    c.add("index-dangling-entry", message, fix, e.line_no)
+
+
+def _check_entries(
+    index: ScopeIndex, c: Collector, files: list[str], skipped: Mapping[str, str]
+) -> None:
     """Entry rules: a target listed twice, a target that does not exist, a link outside."""
     seen: dict[str, int] = {}
     moved_files: MovedFiles | None = None  # made at the first dangling line
@@ -111,16 +134,10 @@ def _check_entries(index: ScopeIndex, c: Collector, files: list[str]) -> None:
                 e.line_no,
             )
             continue
-        moved_files = moved_files or _moved_files(files, index.scope)
-        moved = moved_files.find(e.target)
-        c.add(
-            "index-dangling-entry",
-            f"entry points at {c.quote(e.target, TARGET_QUOTE_CHARS)}, which does not exist",
-            f"a memory of that name is at {moved}: point the line there, or remove it"
-            if moved
-            else "remove the line, or restore the file if it was deleted by mistake",
-            e.line_no,
-        )
+        reason = skipped.get(f"{TEAM_DIRNAME}/{e.target}" if index.scope == "team" else e.target)
+        if reason is None:
+            moved_files = moved_files or _moved_files(files, index.scope)
+        _dangling_entry(e, c, reason, moved_files)
     for e in index.outside:
         key = index.other_projects.get(e.line_no)
         if key is not None:
@@ -142,8 +159,11 @@ def _check_entries(index: ScopeIndex, c: Collector, files: list[str]) -> None:
         )
 
 
-def lint_index(index: ScopeIndex, memory_files: Iterable[str]) -> list[Finding]:
-    """Findings for one MEMORY.md given the memory files of its scope (memory-dir relative)."""
+def lint_index(
+    index: ScopeIndex, memory_files: Iterable[str], skipped: Mapping[str, str] | None = None
+) -> list[Finding]:
+    """Findings for one MEMORY.md given the memory files of its scope (memory-dir relative),
+    and what the scan passed over (memory-dir relative path -> its reason)."""
     c = Collector(index.path)
     files = sorted(memory_files)
     if not index.exists:
@@ -186,7 +206,7 @@ def lint_index(index: ScopeIndex, memory_files: Iterable[str]) -> list[Finding]:
                 "shorten the hook to one line; detail belongs in the topic file",
                 no,
             )
-    _check_entries(index, c, files)
+    _check_entries(index, c, files, skipped or {})
     return c.items + secrets.items
 
 

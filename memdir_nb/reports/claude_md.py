@@ -55,11 +55,24 @@ def imported_paths(text: str) -> list[str]:
     return list(found)
 
 
+def _needles(root: Path, folder: Path) -> tuple[str, ...]:
+    """The texts that name folder in an instruction file of the project at root: its path
+    from root (and its absolute path when it is outside root); none when it is root itself
+    (the path would be ".", which any sentence holds)."""
+    rel = os.path.relpath(folder, root)
+    if rel == os.curdir:
+        return ()
+    outside = rel == os.pardir or rel.startswith(os.pardir + os.sep)
+    both = (rel, os.path.abspath(folder)) if outside else (rel,)
+    return tuple(n.replace(os.sep, "/") for n in both)
+
+
 def claude_md_reference(root: Path, folder: Path, entrypoint: str) -> str:
     """IMPORTS, NAMES or "" for the memory `folder` (its index named `entrypoint`) of the
-    project at `root`, from the instruction files loaded at session start and their imports."""
+    project at `root`, from the instruction files loaded at session start and their imports.
+    A memory folder that is the project root itself is never NAMES (see _needles)."""
     index = real_path(folder / entrypoint)
-    needle = os.path.relpath(folder, root).replace(os.sep, "/")
+    needles = _needles(root, folder)
     queue = [(root / name, 0) for name in PROJECT_INSTRUCTION_FILES]
     seen: set[str] = set()
     named = False
@@ -73,7 +86,7 @@ def claude_md_reference(root: Path, folder: Path, entrypoint: str) -> str:
             text = read_regular_file(path, CLAUDE_MD_PEEK_BYTES).text
         except OSError:  # absent, not a regular file, unreadable: it says nothing
             continue
-        named = named or needle in text.replace("\\", "/")
+        named = named or any(n in text.replace("\\", "/") for n in needles)
         for target in imported_paths(text):
             if target.startswith("~"):
                 continue  # the user's home: not the project's folder

@@ -152,6 +152,16 @@ SHELL_SUBSHELL_MAX_DEPTH = 64
 TRASH_MANIFEST_MAX_BYTES = 4 * 1024 * 1024  # a dream batch's .trash/<batch>/manifest.json
 MODEL_REPLY_MAX_BYTES = 1024 * 1024  # a model's JSON answer (the recall selector's pick)
 PACKAGE_DATA_MAX_BYTES = 4 * 1024 * 1024  # JSON shipped with the package or a model download
+# The largest file that is not a memory (nor an index) a notebook's scratch copy of a memory dir
+# takes (storage.scratch_copy): the most any memory route reads of such a file in the dir (the
+# journal's cap; a manifest's, a daily log's and an index's are smaller), so a larger one is
+# one no route reads whole anyway. A 10 GB video beside the memories was copied whole.
+SCRATCH_COPY_OTHER_FILE_MAX_BYTES = max(
+    STORE_JOURNAL_MAX_BYTES,
+    TRASH_MANIFEST_MAX_BYTES,
+    DAILY_LOG_READ_MAX_BYTES,
+    INDEX_READ_MAX_BYTES,
+)
 
 # The recall selectors a config, an environment variable or `memdir-nb recall --selector` names.
 SELECTOR_NAMES: tuple[str, ...] = ("semantic", "lexical", "anthropic")

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from memdir_nb.formats.names import depth_problem
-from memdir_nb.storage.containment import is_real_path_within, real_path
+from memdir_nb.storage.containment import is_real_path_within, real_path, symlink_loop_words
 
 __all__ = [
     "ContainedReader",
@@ -230,7 +230,8 @@ def _resolve(path: str, root: str, real_root: str) -> tuple[str, str]:
         raise MissingFile("missing", shown, why) from exc
     except OSError as exc:
         if exc.errno == errno.ELOOP:
-            raise ReadRefused("unreadable", shown, f"{shown} is a symlink loop", exc.errno) from exc
+            why = f"{shown} is a {symlink_loop_words(exc)}"
+            raise ReadRefused("unreadable", shown, why, exc.errno) from exc
         raise
     if real == real_root.rstrip(os.sep) or real == real_root:
         shown = shown or "."  # the root itself: '' is _named_refusal's mark for "no name yet"

@@ -194,7 +194,7 @@ def export_archive(
                     continue
                 data = res.data
                 info = zipfile.ZipInfo(rel, date_time=_zip_time(st.st_mtime_ns))
-                info.external_attr = (stat.S_IFREG | 0o644) << 16
+                info.external_attr = (stat.S_IFREG | fsutil.FILE_MODE) << 16
                 info.compress_type = zipfile.ZIP_DEFLATED
                 zf.writestr(info, data)
                 manifest[rel] = {

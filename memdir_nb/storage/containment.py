@@ -22,6 +22,13 @@ import unicodedata
 
 from memdir_nb.spec.constants import NAME_MAX_BYTES, PATH_MAX_BYTES
 from memdir_nb.spec.text import compiled_on_first_use
+from memdir_nb.storage.real_paths import (
+    MAX_SYMLINKS_FOLLOWED,
+    SymlinkChainTooLongError,
+    eloop_words,
+    real_path,
+    symlink_loop_words,
+)
 
 # pathlib (with urllib.parse, ipaddress, ntpath: about 18 M instructions) is imported where a
 # Path is made or a key percent-decoded, not here: this module is on every scan's import path,
@@ -31,14 +38,18 @@ if TYPE_CHECKING:
     from pathlib import Path
 
 __all__ = [
+    "MAX_SYMLINKS_FOLLOWED",
     "NAME_MAX_BYTES",
     "PATH_MAX_BYTES",
     "PathTraversalError",
+    "SymlinkChainTooLongError",
     "check_path_length",
+    "eloop_words",
     "is_real_path_within",
     "real_path",
     "realpath_deepest_existing",
     "sanitize_path_key",
+    "symlink_loop_words",
     "validate_memory_write_path",
     "validate_project_path",
     "validate_team_mem_key",
@@ -217,105 +228,8 @@ def sanitize_path_key(key: str) -> str:
 
 
 # ---------------------------------------------------------------------------------------------
-# Pass 2 helpers: real paths
+# Pass 2 helpers: real paths (resolved by storage.real_paths, re-exported here)
 # ---------------------------------------------------------------------------------------------
-
-
-_REALPATH_RACE_TRIES = 8
-# The most symlinks one resolution follows: the kernel's own bound (Linux MAXSYMLINKS), past
-# which it answers ELOOP. Python 3.11's os.path.realpath has none: it recurses once per link
-# in a chain and reads each link anew, so a chain of 1,100 links (a cloned repository, a team
-# dir, a `.git` pointer) raised RecursionError out of lint, rebuild-index and doctor, and many
-# distinct links cost millions of lstat calls (attack round 20).
-MAX_SYMLINKS_FOLLOWED = 40
-
-
-class _Budget:
-    """The links one resolution may still follow."""
-
-    def __init__(self) -> None:
-        self.left = MAX_SYMLINKS_FOLLOWED
-
-
-def _parent_of(path: str) -> str:
-    """The lexical '..' step of posixpath._joinrealpath (path is already resolved)."""
-    if not path:
-        return os.pardir
-    head, name = os.path.split(path)
-    return os.path.join(head, os.pardir, os.pardir) if name == os.pardir else head
-
-
-def _is_link(path: str, strict: bool) -> bool:
-    """Whether path is a symlink; a part that cannot be lstat'ed is none (strict: it raises)."""
-    try:
-        return stat.S_ISLNK(os.lstat(path).st_mode)
-    except OSError:
-        if strict:
-            raise
-        return False
-
-
-def _join_real(
-    path: str, rest: str, strict: bool, seen: dict[str, str | None], budget: _Budget
-) -> tuple[str, bool]:
-    """Python 3.11's posixpath._joinrealpath, with a bound on the links it follows: past it
-    the path is a loop (strict: OSError ELOOP; else the rest is joined unresolved, as a loop is)."""
-    if rest.startswith(os.sep):
-        rest, path = rest[1:], os.sep
-    while rest:
-        name, _, rest = rest.partition(os.sep)
-        if not name or name == os.curdir:
-            continue
-        if name == os.pardir:
-            path = _parent_of(path)
-            continue
-        newpath = os.path.join(path, name)
-        if not _is_link(newpath, strict):
-            path = newpath
-            continue
-        known = seen.get(newpath)
-        if known is not None:
-            path = known
-            continue
-        if newpath in seen or budget.left == 0:  # a loop, or more links than the kernel follows
-            if strict:
-                raise OSError(errno.ELOOP, os.strerror(errno.ELOOP), newpath)
-            return os.path.join(newpath, rest), False
-        budget.left -= 1
-        seen[newpath] = None
-        path, ok = _join_real(path, os.readlink(newpath), strict, seen, budget)
-        if not ok:
-            return os.path.join(path, rest), False
-        seen[newpath] = path
-    return path, True
-
-
-def _real_path_once(path: str | os.PathLike[str], strict: bool) -> str:
-    """os.path.realpath(path, strict=strict), following at most MAX_SYMLINKS_FOLLOWED links."""
-    found, _ = _join_real("", os.fspath(path), strict, {}, _Budget())
-    return os.path.abspath(found)
-
-
-def real_path(path: str | os.PathLike[str], *, strict: bool = False) -> str:
-    """The one `os.path.realpath` of the package: the same answer, but it follows at most
-    MAX_SYMLINKS_FOLLOWED links, as the kernel does (more is a loop: ELOOP when strict, the
-    path left unresolved from there when not), and it survives a symlink changing while it
-    is resolved.
-
-    realpath lstat's each component and then reads the link it found; when another process
-    removes or replaces that link in between, it raises (ENOENT, EINVAL) although a missing
-    part is otherwise no error. Resolving again sees the new state; after a few tries the
-    OSError is raised (the path kept changing under us). strict raises at once.
-    """
-    if strict:
-        return _real_path_once(path, True)
-    for attempt in range(_REALPATH_RACE_TRIES):
-        try:
-            return _real_path_once(path, False)
-        except OSError:
-            if attempt == _REALPATH_RACE_TRIES - 1:
-                raise
-    raise AssertionError("unreachable")  # the loop returns or raises
 
 
 def realpath_deepest_existing(path: str | os.PathLike[str]) -> str:
@@ -344,10 +258,15 @@ def realpath_deepest_existing(path: str | os.PathLike[str]) -> str:
                             "remove the link or point it inside the memory folder.",
                         ) from exc
             elif code == errno.ELOOP:
+                chain = isinstance(exc, SymlinkChainTooLongError)
+                fix = (
+                    "point the first link at the file itself"
+                    if chain
+                    else "remove the looping link"
+                )
+                words = symlink_loop_words(exc)
                 raise PathTraversalError(
-                    "symlink-loop",
-                    f"Symlink loop (or a chain of more than {MAX_SYMLINKS_FOLLOWED} links) at "
-                    f"{current!r}; remove the looping link.",
+                    "symlink-loop", f"{words[0].upper()}{words[1:]} at {current!r}; {fix}."
                 ) from exc
             elif code not in (errno.ENOTDIR, errno.ENAMETOOLONG):
                 raise PathTraversalError(

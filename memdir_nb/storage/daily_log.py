@@ -22,7 +22,7 @@ from memdir_nb.clock import resolve_now_ms
 from memdir_nb.spec import dates
 from memdir_nb.spec.constants import DAILY_LOG_LOCK_NAME, DAILY_LOG_READ_MAX_BYTES, LOGS_DIRNAME
 from memdir_nb.spec.text import lone_surrogate_problem
-from memdir_nb.storage import fsutil, journal
+from memdir_nb.storage import fsutil, lock_file
 from memdir_nb.storage.access import file_kind, read_contained
 from memdir_nb.storage.containment import absolute_dir
 from memdir_nb.storage.targets import resolve_target
@@ -113,7 +113,7 @@ def append_daily_log(
     try:
         logs_fd = fsutil.open_dir_nofollow(root_fd, target.parts[:1], create=True)
         try:
-            lock_fd = journal.lock_at(
+            lock_fd = lock_file.lock_at(
                 logs_fd, LOCK_NAME, LOCK_TIMEOUT_S, os.path.join(real_root, target.parts[0])
             )
         finally:

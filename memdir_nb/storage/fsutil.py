@@ -41,6 +41,10 @@ COPY_CHUNK_BYTES = 64 * 1024
 # never group-writable under umask 002 either (one mode whichever writer made a file).
 FOLDER_MODE = 0o755
 FILE_MODE = 0o644
+# The modes of what only its owner may read, whatever the umask: the memory tool's writes
+# (StoreTransaction(owner_only=True)) and the folders made for them, a scratch folder's lock.
+OWNER_FOLDER_MODE = 0o700
+OWNER_FILE_MODE = 0o600
 
 
 class SymlinkSwapError(OSError):

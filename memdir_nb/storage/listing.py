@@ -31,7 +31,7 @@ from memdir_nb.spec.constants import (
 )
 from memdir_nb.spec.taxonomy import scope_of_path
 from memdir_nb.storage.access import ReadRefused, file_kind
-from memdir_nb.storage.containment import is_real_path_within, real_path
+from memdir_nb.storage.containment import eloop_words, is_real_path_within, real_path
 
 DEFAULT_EXCLUDED_TOP_LEVEL: tuple[str, ...] = (LOGS_DIRNAME,)
 NAME_REFUSAL = "not a memory file name"  # how a skip reason from the name gate starts
@@ -73,10 +73,10 @@ class MemoryListing:
     ignored: list[str] = field(default_factory=list)  # top-level README.md, LICENSE.md, ...
 
 
-def _symlink_problem(exc: OSError) -> str:
+def _symlink_problem(path: str, exc: OSError) -> str:
     """A short reason for a symlink whose target cannot be stat'ed."""
     if exc.errno == errno.ELOOP:
-        return "symlink loop"
+        return eloop_words(path)
     if exc.errno in (errno.ENOENT, errno.ENOTDIR):
         return "dangling symlink"
     return f"unreadable symlink: {type(exc).__name__}"
@@ -219,7 +219,7 @@ def _visit_symlink(
         st = os.stat(entry.path)
     except OSError as exc:
         if _is_memory_name(entry.name):
-            skipped.append(SkippedFile(rel, _symlink_problem(exc)))
+            skipped.append(SkippedFile(rel, _symlink_problem(entry.path, exc)))
         return
     if _stat.S_ISDIR(st.st_mode):
         skipped.append(SkippedFile(rel, "symlinked folder is not followed"))
@@ -236,7 +236,7 @@ def _visit_symlink(
     try:
         real = real_path(entry.path)
     except OSError as exc:  # the link kept changing as it was resolved
-        skipped.append(SkippedFile(rel, _symlink_problem(exc)))
+        skipped.append(SkippedFile(rel, _symlink_problem(entry.path, exc)))
         return
     if not is_real_path_within(real, real_root, or_equal=True):
         skipped.append(SkippedFile(rel, "symlink leaves the memory dir"))

@@ -8,7 +8,9 @@ opening one to read waits for a writer), and sockets and device files are left o
 hold no memory, and the scan passes over anything that is not a regular file anyway. A file
 or folder that cannot be read (its owner made it so) is left out too, and named once in a
 ScratchCopyWarning: the scan of the real dir skips it as well, and one such entry must not take
-a notebook down.
+a notebook down. So is a file that is neither a memory nor an index and is larger than
+SCRATCH_COPY_OTHER_FILE_MAX_BYTES (a video, a database dump kept beside the memories): no
+memory route reads that much of it, and it was copied whole, gigabytes for a notebook cell.
 """
 
 from __future__ import annotations
@@ -21,8 +23,12 @@ import warnings
 from collections.abc import Callable
 from pathlib import Path
 
-from memdir_nb.formats.names import depth_problem
-from memdir_nb.spec.constants import MEMORY_DIR_MAX_DEPTH
+from memdir_nb.formats.names import depth_problem, is_memory_filename
+from memdir_nb.spec.constants import (
+    ENTRYPOINT_NAME,
+    MEMORY_DIR_MAX_DEPTH,
+    SCRATCH_COPY_OTHER_FILE_MAX_BYTES,
+)
 from memdir_nb.spec.text import terminal_line
 
 # The entries a warning names; the rest are counted ("and 380 more"): one line under a cell.
@@ -33,12 +39,31 @@ class ScratchCopyWarning(UserWarning):
     """Entries of the memory dir that cannot be read were left out of the scratch copy."""
 
 
-def _copy_entry(src: str, dst: str, *, strict: bool = False, left_out: list[str]) -> str:
+def _too_big(src: str, st: os.stat_result) -> bool:
+    """Whether src is a regular file that is no memory nor index, past the copy's cap."""
+    name = os.path.basename(src)
+    memory = name == ENTRYPOINT_NAME or is_memory_filename(name)
+    return (
+        stat.S_ISREG(st.st_mode) and not memory and st.st_size > SCRATCH_COPY_OTHER_FILE_MAX_BYTES
+    )
+
+
+def _copy_entry(
+    src: str, dst: str, *, strict: bool = False, left_out: list[str], too_big: list[str]
+) -> str:
     """copytree's copy_function: regular files copied, pipes recreated; other special files
     left out, or (strict) handed to shutil.copy2, which refuses them and so fails the copy.
-    A file that cannot be read is left out and listed (strict: it fails the copy)."""
-    mode = os.lstat(src).st_mode
-    if stat.S_ISFIFO(mode):
+    A file that cannot be read, or one too big (_too_big), is left out and listed (strict: it
+    fails the copy)."""
+    st = os.lstat(src)
+    mode = st.st_mode
+    if _too_big(src, st):
+        if strict:
+            raise shutil.Error(
+                [(src, dst, f"{src} is over {SCRATCH_COPY_OTHER_FILE_MAX_BYTES:,} bytes")]
+            )
+        too_big.append(src)
+    elif stat.S_ISFIFO(mode):
         os.mkfifo(dst)
     elif strict or stat.S_ISREG(mode):
         try:
@@ -104,14 +129,16 @@ def copy_memory_dir(
     """Copy the memory dir at source to dest (which must not exist yet); returns dest.
 
     Symlinks stay symlinks, named pipes stay named pipes, sockets and device files are left
-    out, and so are files and folders that cannot be read and folders nested past
-    MEMORY_DIR_MAX_DEPTH (named in one ScratchCopyWarning).
+    out, and so are files and folders that cannot be read, folders nested past
+    MEMORY_DIR_MAX_DEPTH and files that are no memory nor index larger than
+    SCRATCH_COPY_OTHER_FILE_MAX_BYTES (named in one ScratchCopyWarning).
     With strict, each of those fails the copy instead (shutil.Error names it): a sweep
     reports such a dir as not copied.
     """
     unreadable: list[str] = []
     too_deep: list[str] = []
-    entry = functools.partial(_copy_entry, strict=strict, left_out=unreadable)
+    too_big: list[str] = []
+    entry = functools.partial(_copy_entry, strict=strict, left_out=unreadable, too_big=too_big)
     ignore = _folders_left_out(os.fspath(source), strict, unreadable, too_deep)
     copy = Path(shutil.copytree(source, dest, symlinks=True, copy_function=entry, ignore=ignore))
     said = []
@@ -125,6 +152,12 @@ def copy_memory_dir(
             f"as they are nested past the {MEMORY_DIR_MAX_DEPTH} folders any memory route goes "
             f"into: {_named(os.fspath(source), too_deep)} (the scan skips them too; move what "
             "is in them up)"
+        )
+    if too_big:
+        said.append(
+            f"as they are no memory and over the {SCRATCH_COPY_OTHER_FILE_MAX_BYTES:,} bytes "
+            f"the copy takes of such a file: {_named(os.fspath(source), too_big)} (no memory "
+            "route reads that much of them; copy one by hand if a step needs it)"
         )
     if said:
         warnings.warn(

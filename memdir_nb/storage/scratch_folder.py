@@ -32,6 +32,7 @@ import time
 from pathlib import Path
 
 from memdir_nb.formats.names import component_problem
+from memdir_nb.storage import fsutil
 
 SCRATCH_PREFIX = "memdir-nb-"
 SCRATCH_LOCK_NAME = ".memdir-nb-scratch.lock"
@@ -59,7 +60,7 @@ def scratch_folder(purpose: str) -> Path:
         fd = os.open(
             path / SCRATCH_LOCK_NAME,
             os.O_RDWR | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC,
-            0o600,
+            fsutil.OWNER_FILE_MODE,
         )
         fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except OSError:

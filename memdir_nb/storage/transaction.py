@@ -44,13 +44,13 @@ from memdir_nb.storage.journal import (
     file_identity_at,
     finish_records,
     keep_old,
-    lock_at,
     recover_journal,
     side_name,
     undo_records,
 )
 from memdir_nb.storage.journal import journal_damage as journal_damage  # re-exported
 from memdir_nb.storage.journal import journal_problem as journal_problem  # re-exported
+from memdir_nb.storage.lock_file import lock_at
 from memdir_nb.storage.targets import Target as Target  # re-exported
 from memdir_nb.storage.targets import resolve_target
 from memdir_nb.storage.write_errors import ChangedMeanwhileError as ChangedMeanwhileError
@@ -241,7 +241,7 @@ class StoreTransaction:
         )
         try:
             name = t.parts[-1]
-            mode = 0o600 if self.owner_only else fsutil.existing_mode_at(dfd, name)
+            mode = fsutil.OWNER_FILE_MODE if self.owner_only else fsutil.existing_mode_at(dfd, name)
             fsutil.check_replaceable_at(dfd, name, t.rel)  # a folder, FIFO, socket or device
             seq = self._next()
             existed = fsutil.exists_at(dfd, name)
@@ -398,7 +398,7 @@ class StoreTransaction:
 
     @property
     def _dir_mode(self) -> int | None:
-        return 0o700 if self.owner_only else None
+        return fsutil.OWNER_FOLDER_MODE if self.owner_only else None
 
     def _need_root(self) -> int:
         if self._root_fd is None:

@@ -32,6 +32,7 @@ from memdir_nb.storage.containment import (
     realpath_deepest_existing,
     sanitize_path_key,
 )
+from memdir_nb.storage.fsutil import OWNER_FOLDER_MODE
 from memdir_nb.toolloop.memory_text import (
     ROOT,
     MemoryCommandError,
@@ -243,7 +244,7 @@ def links_before_targets(real_root: str, rels: list[str]) -> list[str]:
 
 
 def secure_makedirs(path: str) -> None:
-    """Create path and its missing parents as 0700, whatever the umask."""
+    """Create path and its missing parents as OWNER_FOLDER_MODE (0700), whatever the umask."""
     missing: list[str] = []
     current = os.path.abspath(path)
     while not os.path.lexists(current):
@@ -251,5 +252,5 @@ def secure_makedirs(path: str) -> None:
         current = os.path.dirname(current)
     for folder in reversed(missing):
         with contextlib.suppress(FileExistsError):
-            os.mkdir(folder, 0o700)
-            os.chmod(folder, 0o700)
+            os.mkdir(folder, OWNER_FOLDER_MODE)
+            os.chmod(folder, OWNER_FOLDER_MODE)

@@ -6,6 +6,7 @@ Every import counts, at the top of a module, inside a function or under TYPE_CHE
 from __future__ import annotations
 
 import ast
+import tokenize
 from collections import defaultdict
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -207,3 +208,17 @@ def test_only_containment_resolves_symlinks() -> None:
             if realpath or resolve:
                 callers.append(f"{name}:{node.lineno}")
     assert callers == []
+
+
+def test_file_and_folder_modes_are_spelled_only_in_fsutil() -> None:
+    """The store's modes (FOLDER_MODE, FILE_MODE, and the owner-only pair) have one home,
+    storage.fsutil; a module that spells 0o644 itself drifts from it (the lock file did)."""
+    spelled = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        if module_name(path) == "memdir_nb.storage.fsutil":
+            continue
+        with tokenize.open(path) as f:
+            for tok in tokenize.generate_tokens(f.readline):
+                if tok.type == tokenize.NUMBER and tok.string.lower().startswith("0o"):
+                    spelled.append(f"{module_name(path)}:{tok.start[0]} {tok.string}")
+    assert spelled == []

@@ -22,7 +22,7 @@ from memdir_nb.prompts import build as prompts
 from memdir_nb.recall.base import RelevantMemory
 from memdir_nb.recall.session import RecallSession
 from memdir_nb.reports import analysis
-from memdir_nb.storage import containment
+from memdir_nb.storage import real_paths
 from memdir_nb.storage.index_files import load_entrypoint
 from memdir_nb.storage.scan import scan_memory_dir
 from memdir_nb.ui.views import inspector
@@ -422,7 +422,7 @@ def test_index_targets_leading_out_are_outside_for_every_route_and_nothing_outsi
     touched: list[str] = []
     in_realpath = [0]  # realpath resolving a link inside the dir lstat's where it points
     real_stat, real_lstat = os.stat, os.lstat
-    real_realpath = containment._real_path_once  # under storage.containment.real_path
+    real_realpath = real_paths._real_path_once  # under storage.real_paths.real_path
 
     def outside(path: Any, *, real: bool) -> bool:
         text = os.path.abspath(os.fsdecode(path))
@@ -450,7 +450,7 @@ def test_index_targets_leading_out_are_outside_for_every_route_and_nothing_outsi
 
     monkeypatch.setattr(os, "stat", spy_stat)
     monkeypatch.setattr(os, "lstat", spy_lstat)
-    monkeypatch.setattr(containment, "_real_path_once", spy_realpath)
+    monkeypatch.setattr(real_paths, "_real_path_once", spy_realpath)
 
     # lint: each such line is index-outside-link (none is counted as indexing a file)
     found = lint_dir(mem).findings

@@ -8,7 +8,6 @@ import json
 import os
 import random
 import sys
-import time
 from collections.abc import Callable
 from concurrent import futures
 from concurrent.futures import ThreadPoolExecutor
@@ -25,6 +24,7 @@ from memdir_nb.dream import (
     PlanStaleError,
     RestoreError,
     apply_plan,
+    compare,
     convert_relative_dates,
     list_dreams,
     plan_consolidation,
@@ -33,9 +33,10 @@ from memdir_nb.dream import (
 from memdir_nb.dream import plan as plan_module
 from memdir_nb.dream.actions import WriteFile
 from memdir_nb.dream.apply import list_trash_batches
-from memdir_nb.dream.kept import KeptReads
+from memdir_nb.dream.kept import BlockResults, KeptReads
 from tests.support import snapshot, write_memory
 from tests.support.benchmarks import load_benchmark
+from tests.support.cpu_growth import growth_ratio
 from tests.support.long_paths import padded_path, path_bytes
 
 PLAN_NOW = dt.datetime(2026, 3, 28, 12, 0).timestamp() * 1000
@@ -741,8 +742,6 @@ def _plan_with_contradictions(
     """The plan, with its contradiction step run `way` ("here", "thread" or "fork"); and which
     ways it actually ran (a thread and a fork are recorded as they start)."""
     from memdir_nb import machine
-    from memdir_nb.dream import compare
-    from memdir_nb.dream.kept import BlockResults
 
     ran: list[str] = []
     real_beside, real_pool = machine.beside_this_process, ThreadPoolExecutor
@@ -865,37 +864,56 @@ def _same_head_memories(memory_dir: Path, bodies: list[str]) -> None:
         )
 
 
+def _timed_plan(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, tag: str, bodies: list[str]
+) -> Callable[[], ConsolidationPlan]:
+    """A dir of alike memories with these bodies, and a plan of it whose every run compares
+    again: the blocks' comparisons are kept between plans (dream.kept), so each run starts
+    with none kept, as a first plan in a process does."""
+    memory_dir = tmp_path / f"{tag}-{len(list(tmp_path.iterdir()))}" / "project" / "memory"
+    memory_dir.mkdir(parents=True)
+    _same_head_memories(memory_dir, bodies)
+
+    def run() -> ConsolidationPlan:
+        monkeypatch.setattr(compare, "_DUPLICATE_BLOCKS", BlockResults())
+        monkeypatch.setattr(compare, "_CONTRADICTION_BLOCKS", BlockResults())
+        return plan_consolidation(memory_dir, now_ms=PLAN_NOW)
+
+    return run
+
+
 def test_long_bodies_of_alike_memories_are_compared_on_a_bounded_prefix(
-    project_memdir: Path,
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    # three 200 KB bodies of distinct words under one head: each pair's score took 6 s
-    words = random.Random(7)
-    _same_head_memories(
-        project_memdir,
-        [" ".join(f"w{words.getrandbits(40):x}" for _ in range(16_000)) for _ in range(3)],
-    )
-    started = time.process_time()
-    plan = plan_consolidation(project_memdir, now_ms=PLAN_NOW)
-    assert time.process_time() - started < 2.0
+    # three 200 KB bodies of distinct words under one head: each pair's score took 6 s. The
+    # plan of three 25 KB bodies against three 200 KB ones: bounded, the larger took 1.2 times
+    # the CPU here; each body compared whole, 62 times (3.4 s).
+    def plan_of(n_words: int) -> Callable[[], ConsolidationPlan]:
+        words = random.Random(7)
+        bodies = [" ".join(f"w{words.getrandbits(40):x}" for _ in range(n_words)) for _ in range(3)]
+        return _timed_plan(tmp_path, monkeypatch, f"bodies-{n_words}", bodies)
+
+    assert growth_ratio(plan_of, 2_000, 16_000) < 20
+    plan = plan_of(16_000)()
     assert not any(a.kind == "merge_duplicates" for a in plan.actions)
 
 
 def test_merging_two_long_near_duplicates_is_bounded_and_keeps_every_line(
-    project_memdir: Path,
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # the same words, each line's two swapped: near-duplicates, every line new to the other
-    # (4,000 lines took 22 s: each line was scored against every kept line)
-    n = 4_000
-    _same_head_memories(
-        project_memdir,
-        [
+    # (4,000 lines took 22 s: each line was scored against every kept line). 500 lines against
+    # 4,000: bounded, the larger took 3 times the CPU here; every line scored, 46 times.
+    def plan_of(n: int) -> Callable[[], ConsolidationPlan]:
+        bodies = [
             "\n".join(f"t{2 * i} t{2 * i + 1}" for i in range(n)),
             "\n".join(f"t{2 * i + 1} t{2 * i}" for i in range(n)),
-        ],
-    )
-    started = time.process_time()
-    plan = plan_consolidation(project_memdir, now_ms=PLAN_NOW)
-    assert time.process_time() - started < 2.0
+        ]
+        return _timed_plan(tmp_path, monkeypatch, f"lines-{n}", bodies)
+
+    n = 4_000
+    assert growth_ratio(plan_of, n // 8, n) < 20
+    plan = plan_of(n)()
     merge = next(a for a in plan.actions if a.kind == "merge_duplicates")
     written = next(op for op in merge.ops if isinstance(op, WriteFile))
     kept = set(written.text.split("\n"))

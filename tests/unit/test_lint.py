@@ -19,6 +19,7 @@ from memdir_nb.lint import Finding, lint_memory_dir
 from memdir_nb.spec.dates import find_relative_dates, iso_utc
 from memdir_nb.spec.text import FOLDS_TO_ASCII
 from memdir_nb.ui.demo import DEMO_QUIRKS, build_demo_memory_dir
+from tests.support import link_chain
 from tests.support.store_crash import promote_killed_at
 
 NOW_MS = 1_780_000_000_000.0
@@ -1743,3 +1744,42 @@ def test_many_dangling_lines_over_many_files_are_checked_in_one_pass_each(tmp_pa
     found = [f for f in lint_memory_dir(tmp_path, progress=False) if f.line == 1]
     assert [f.rule for f in found] == ["index-dangling-entry"]
     assert "a memory of that name is at sub/r7.md" in found[0].hint
+
+
+def test_an_index_line_at_a_name_the_scan_passed_over_says_what_is_there_not_that_it_is_absent(
+    tmp_path: Path,
+) -> None:
+    # a looping link, a chain past 40 links and a FIFO at an indexed name were each "entry
+    # points at x.md, which does not exist" beside the scan's "not read: …" of the same name
+    memory = tmp_path / "memory"
+    (memory / "team").mkdir(parents=True)
+    os.symlink("user_pong.md", memory / "user_ping.md")
+    os.symlink("user_ping.md", memory / "user_pong.md")
+    os.mkfifo(memory / "project_pipe.md")
+    link_chain(memory / "team" / ".links", 100, "../real.md")
+    (memory / "team" / "real.md").write_text("x\n", encoding="utf-8")
+    os.symlink(".links/c0", memory / "team" / "project_chain.md")
+    (memory / "MEMORY.md").write_text(
+        "- [Ping](user_ping.md) — a loop\n- [Pipe](project_pipe.md) — a FIFO\n"
+        "- [Gone](user_gone.md) — nothing\n",
+        encoding="utf-8",
+    )
+    (memory / "team" / "MEMORY.md").write_text(
+        "- [Chain](project_chain.md) — 101 links\n", encoding="utf-8"
+    )
+    found = lint_memory_dir(memory)
+    dangling = {(f.path, f.message) for f in found if f.rule == "index-dangling-entry"}
+    skipped = {f.path: f.message for f in found if f.rule == "skipped-by-scan"}
+    assert dangling == {
+        ("MEMORY.md", "entry points at user_ping.md, which is there but not read: symlink loop"),
+        (
+            "MEMORY.md",
+            f"entry points at project_pipe.md, which is there but not read: {skipped['project_pipe.md'].removeprefix('not read: ')}",
+        ),
+        ("MEMORY.md", "entry points at user_gone.md, which does not exist"),
+        (
+            "team/MEMORY.md",
+            "entry points at project_chain.md, which is there but not read: chain of more than "
+            "40 symlinks (the most the kernel follows; not a loop)",
+        ),
+    }

@@ -77,3 +77,29 @@ def test_a_files_imports_past_the_cap_are_not_followed(tmp_path: Path) -> None:
     assert claude_md_reference(root, folder, "MEMORY.md") == ""
     (root / "CLAUDE.md").write_text(f"@AGENTS.md {many}\n", encoding="utf-8")
     assert claude_md_reference(root, folder, "MEMORY.md") == IMPORTS
+
+
+def test_a_memory_folder_at_the_project_root_is_named_by_no_text_only_imported(
+    tmp_path: Path,
+) -> None:
+    # its path from the root is ".", which every sentence holds: any CLAUDE.md "named" it
+    root = tmp_path
+    (root / "MEMORY.md").write_text("- [Stack](stack.md) - db\n", encoding="utf-8")
+    (root / "CLAUDE.md").write_text("Run the tests. Use ./make.sh.\n", encoding="utf-8")
+    assert claude_md_reference(root, root, "MEMORY.md") == ""
+    (root / "CLAUDE.md").write_text("Rules.\n@MEMORY.md\n", encoding="utf-8")
+    assert claude_md_reference(root, root, "MEMORY.md") == IMPORTS
+
+
+def test_a_memory_folder_outside_the_project_is_named_by_its_relative_or_absolute_path(
+    tmp_path: Path,
+) -> None:
+    root, outside = tmp_path / "app", tmp_path / "notes" / "memory"
+    root.mkdir()
+    outside.mkdir(parents=True)
+    (outside / "MEMORY.md").write_text("- [Stack](stack.md) - db\n", encoding="utf-8")
+    (root / "CLAUDE.md").write_text("Shared code is in ../lib.\n", encoding="utf-8")
+    assert claude_md_reference(root, outside, "MEMORY.md") == ""
+    for named in ("../notes/memory", str(outside)):
+        (root / "CLAUDE.md").write_text(f"Our notes are in {named}.\n", encoding="utf-8")
+        assert claude_md_reference(root, outside, "MEMORY.md") == NAMES

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from memdir_nb.spec.constants import MEMORY_DIR_MAX_DEPTH
+from memdir_nb.spec.constants import MEMORY_DIR_MAX_DEPTH, SCRATCH_COPY_OTHER_FILE_MAX_BYTES
 from memdir_nb.storage.scan import scan_memory_dir
 from memdir_nb.storage.scratch_copy import (
     SCRATCH_WARNING_MAX_NAMES,
@@ -78,7 +78,7 @@ def test_strict_copy_fails_on_a_socket_and_still_recreates_pipes(tmp_path: Path)
 
 _COPY_AND_SAY = """
 import sys, warnings
-from memdir_nb.spec.constants import MEMORY_DIR_MAX_DEPTH
+from memdir_nb.spec.constants import MEMORY_DIR_MAX_DEPTH, SCRATCH_COPY_OTHER_FILE_MAX_BYTES
 from memdir_nb.storage.scratch_copy import (
     SCRATCH_WARNING_MAX_NAMES,
     ScratchCopyWarning,
@@ -193,3 +193,40 @@ def test_a_warning_names_at_most_a_few_entries_and_counts_the_rest(tmp_path: Pat
     said = str(caught[0].message)
     assert f"and {30 - SCRATCH_WARNING_MAX_NAMES} more" in said
     assert said.count("deep") == SCRATCH_WARNING_MAX_NAMES
+
+
+def _sparse(path: Path, size: int) -> Path:
+    """A real file of size bytes that holds no data blocks (all a hole), so any size is cheap."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with path.open("wb") as f:
+        f.truncate(size)
+    return path
+
+
+@pytest.mark.timeout(60)
+def test_a_big_file_that_is_no_memory_is_left_out_and_named_with_the_cap(tmp_path: Path) -> None:
+    # a 4 GiB video kept beside the memories was copied whole into the notebooks' scratch copy;
+    # a file that is no memory nor index is now copied up to the most any memory route reads
+    # of such a file (the journal's cap), and past it left out, named with that cap
+    cap = SCRATCH_COPY_OTHER_FILE_MAX_BYTES
+    source = _odd_dir(tmp_path)
+    os.unlink(source / "project_pipe.md")
+    video = _sparse(source / "demo.mp4", 4 * 2**30)
+    _sparse(source / ".trash" / "dream-1" / "blob.bin", cap + 1)
+    _sparse(source / "notes" / "at_the_cap.bin", cap)
+    _sparse(source / "user_huge.md", cap + 1)  # a memory: copied whatever its size
+    assert video.stat().st_blocks == 0  # really sparse: nothing here reads 4 GiB
+    with pytest.warns(ScratchCopyWarning) as caught:
+        copy = copy_memory_dir(source, tmp_path / "copy")
+    said = str(caught[0].message)
+    assert (
+        f"no memory and over the {cap:,} bytes the copy takes of such a file: "
+        ".trash/dream-1/blob.bin, demo.mp4 (" in said
+    )
+    assert not (copy / "demo.mp4").exists() and not (copy / ".trash/dream-1/blob.bin").exists()
+    assert (copy / ".trash" / "dream-1").is_dir()
+    assert (copy / "notes" / "at_the_cap.bin").stat().st_size == cap
+    assert (copy / "user_huge.md").stat().st_size == cap + 1
+    assert (copy / "project_deploys.md").read_text("utf-8").endswith("body\n")
+    with pytest.raises(shutil.Error, match=r"demo\.mp4 is over 16,777,216 bytes"):
+        copy_memory_dir(source, tmp_path / "strict", strict=True)
