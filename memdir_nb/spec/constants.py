@@ -41,7 +41,8 @@ REPOSITORY_FILE_STEMS = frozenset(
     }
 )
 
-# The index caps: lines first, then UTF-8 bytes cut at the last newline.
+# The index caps: lines first, then "bytes" cut at the last newline. Claude Code's bytes are
+# UTF-16 code units (JavaScript's String.length; formats.index_caps.cap_units), not UTF-8.
 MAX_ENTRYPOINT_LINES = 200
 MAX_ENTRYPOINT_BYTES = 25_000
 
