@@ -279,8 +279,9 @@ class IndexCapVerdict:
 
     over: past either cap (the write stands, but the index must be rewritten to about
     INDEX_REWRITE_TARGET_FRACTION of the caps; Claude Code 2.1.210+); near: at or past
-    INDEX_NEAR_CAP_FRACTION of either cap but within both (the reminder of 2.1.186). lines and
-    bytes are counted as the loader counts them (frontmatter and block comments stripped).
+    INDEX_NEAR_CAP_FRACTION of either cap but within both (the reminder of 2.1.186, from 80%
+    since 2.1.212 at the latest). lines and bytes are counted as the loader counts them
+    (frontmatter and block comments stripped; bytes in UTF-16 code units, `cap_units`).
     """
 
     over: bool

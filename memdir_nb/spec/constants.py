@@ -158,8 +158,9 @@ PACKAGE_DATA_MAX_BYTES = 4 * 1024 * 1024  # JSON shipped with the package or a m
 SELECTOR_NAMES: tuple[str, ...] = ("semantic", "lexical", "anthropic")
 
 # The index cap verdict given to a writing agent: near the cap from this fraction of either cap,
-# and told to rewrite the index to about this fraction when over it.
-INDEX_NEAR_CAP_FRACTION = 0.9
+# and told to rewrite the index to about this fraction when over it. Claude Code (2.1.212 and
+# later) reminds from 0.8 of the worse cap ("approaching the 24.4KB read limit" at 19.5 KB).
+INDEX_NEAR_CAP_FRACTION = 0.8
 INDEX_REWRITE_TARGET_FRACTION = 0.7
 
 # Memory archives (memdir-nb export --archive / import): an import refuses entries past these.

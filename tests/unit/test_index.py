@@ -986,8 +986,8 @@ def test_cap_verdict_over_the_byte_cap_alone_is_over() -> None:
     assert v.lines == 100 and v.bytes > 25_000 and v.over
 
 
-@pytest.mark.parametrize(("n", "near"), [(179, False), (180, True), (200, True)])
-def test_cap_verdict_reminds_from_ninety_percent_of_the_line_cap(n: int, near: bool) -> None:
+@pytest.mark.parametrize(("n", "near"), [(159, False), (160, True), (200, True)])
+def test_cap_verdict_reminds_from_eighty_percent_of_the_line_cap(n: int, near: bool) -> None:
     from memdir_nb.formats.index import index_cap_verdict
 
     v = index_cap_verdict(_index_lines(n, width=5))
@@ -1045,6 +1045,15 @@ def test_near_the_cap_the_agent_is_reminded() -> None:
     v = index_cap_verdict(_entries(180))
     assert v.near and not v.over and v.message is not None
     assert v.message.startswith("Reminder: MEMORY.md is 180 lines")
+
+
+def test_the_reminder_starts_at_eighty_percent_of_the_byte_cap_in_code_units() -> None:
+    # Claude Code 2.1.212+ reminds from 0.8 of the worse cap: 20,000 of 25,000 code units.
+    assert index_cap_verdict("x" * 19_999).message is None
+    near = index_cap_verdict("x" * 20_000)
+    assert near.near and not near.over and near.bytes == 20_000
+    # 20,000 UTF-8 bytes of Cyrillic are 10,000 code units: no reminder
+    assert index_cap_verdict("я" * 10_000).message is None
 
 
 def test_over_the_cap_the_agent_is_told_to_rewrite_to_seventy_percent() -> None:
