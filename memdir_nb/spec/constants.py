@@ -18,6 +18,10 @@ DREAM_BATCH_PREFIX = "dream-"
 MEMORY_TOOL_BATCH_PREFIX = "memory-tool-"
 REBUILD_BATCH_PREFIX = "rebuild-index-"
 LOGS_DIRNAME = "logs"  # KAIROS daily logs: logs/YYYY/MM/YYYY-MM-DD.md
+# Agent memory: <root>/<agent>/ is each agent's memory dir, under ~/.claude/ (user scope) or the
+# project's .claude/ (project, local). The root itself is never a memory dir: no index there loads.
+AGENT_MEMORY_DIRNAME = "agent-memory"
+AGENT_MEMORY_LOCAL_DIRNAME = "agent-memory-local"
 STORE_LOCK_NAME = ".memdir.lock"  # the store's one lock; dream applies under it too
 DAILY_LOG_LOCK_NAME = ".daily-log.lock"  # appends to daily logs (inside logs/)
 CONSOLIDATION_LOCK_NAME = ".consolidate-lock"  # the dream lock; its mtime is the last-run time
