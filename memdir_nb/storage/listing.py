@@ -368,6 +368,21 @@ class FolderOfMemoryDirs(NamedTuple):
         return f"pass {base}/<name>, one memory dir at a time, such as {example}"
 
 
+def _holds_nothing(folder: str) -> bool:
+    """Whether a folder holds neither a memory file nor a visible sub-folder (an agent memory
+    dir no agent has written to yet); an unreadable one is taken to hold something."""
+    try:
+        with os.scandir(folder) as it:
+            for entry in it:
+                if entry.name.startswith("."):
+                    continue
+                if entry.is_dir(follow_symlinks=False) or _is_memory_name(entry.name):
+                    return False
+    except OSError:
+        return False
+    return True
+
+
 def folder_of_memory_dirs(folder: str | os.PathLike[str]) -> FolderOfMemoryDirs | None:
     """The folder's memory dirs when it is a folder of them, else None (a memory dir, or neither).
 
@@ -377,8 +392,10 @@ def folder_of_memory_dirs(folder: str | os.PathLike[str]) -> FolderOfMemoryDirs 
     hold no index, or the dir has its own MEMORY.md or memory files beside them.
 
     Claude Code's agent memory roots (agent-memory/, agent-memory-local/) are never a memory
-    dir, so one is a folder of memory dirs whenever a sub-folder holds a MEMORY.md, whatever
-    else it holds: an index or notes written at the root, folders no agent has written yet.
+    dir, so an index written at such a root (a list of the agents) does not make one, and a
+    folder no agent has written to yet (empty) is no topic folder. A root whose index lists
+    memory files of its own or in a sub-folder without an index (an agent that wrote its
+    index one level too high) is still read as one memory dir, so that index can be kept.
     """
     root = os.path.abspath(os.fspath(folder))
     agent_root = os.path.basename(root) in (AGENT_MEMORY_DIRNAME, AGENT_MEMORY_LOCAL_DIRNAME)
@@ -398,14 +415,14 @@ def folder_of_memory_dirs(folder: str | os.PathLike[str]) -> FolderOfMemoryDirs 
         except OSError:
             continue
         if not is_dir:
-            if _is_memory_name(name) and not is_repository_file(name) and not agent_root:
+            if _is_memory_name(name) and not is_repository_file(name):
                 return None  # a memory file of its own: a memory dir without an index yet
             continue
         if name.startswith(".") or name in (TEAM_DIRNAME, LOGS_DIRNAME):
             continue
         if not os.path.isfile(os.path.join(entry.path, ENTRYPOINT_NAME)):
-            if agent_root:
-                continue  # an agent that has written no index yet
+            if agent_root and _holds_nothing(entry.path):
+                continue  # an agent that has written nothing yet
             return None  # a topic folder: this is a memory dir (without its index yet)
         names.append(name)
     return FolderOfMemoryDirs(root, tuple(sorted(names)), own_index) if names else None

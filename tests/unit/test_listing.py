@@ -80,7 +80,6 @@ def test_an_agent_memory_root_with_an_index_of_its_own_is_still_a_folder_of_memo
     (root / "custom").mkdir()
     (root / "MEMORY.md").write_text("# Agents\n\n**Notes:** builder/MEMORY.md\n")
     (root / "README.md").write_text("# Agent notes\n")
-    (root / "shared_habits.md").write_text("# Habits\n")
     found = folder_of_memory_dirs(root)
     assert found is not None and found.own_index
     assert found.names == ("builder", "explorer", "validator")
@@ -90,6 +89,14 @@ def test_an_agent_memory_root_with_an_index_of_its_own_is_still_a_folder_of_memo
     other = tmp_path / "memory"
     root.rename(other)
     assert folder_of_memory_dirs(other) is None
+    other.rename(root)
+    # a root index that lists memory files of its own, or an agent's files one level too high
+    # (dirs-real5), keeps the root one memory dir, so that index can be kept up
+    (root / "custom" / "feedback_tone.md").write_text("# Tone\n")
+    assert folder_of_memory_dirs(root) is None
+    (root / "custom" / "feedback_tone.md").unlink()
+    (root / "shared_habits.md").write_text("# Habits\n")
+    assert folder_of_memory_dirs(root) is None
 
 
 def test_team_and_logs_folders_with_an_index_are_a_memory_dirs_own_parts(tmp_path: Path) -> None:
