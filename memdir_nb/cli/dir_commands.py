@@ -13,6 +13,7 @@ from memdir_nb.formats.index import (
     MAX_ENTRYPOINT_BYTES,
     MAX_ENTRYPOINT_LINES,
     REBUILD_HEADING,
+    strip_entrypoint_extras,
     truncate_entrypoint_content,
 )
 from memdir_nb.lint import count_by_severity, lint_memory_dir
@@ -44,6 +45,8 @@ def _index_report(scope_dir: Path, label: str) -> dict[str, Any]:
         "lines": result.line_count,
         "line_limit": MAX_ENTRYPOINT_LINES,
         "bytes": result.byte_count,
+        # Claude Code's bytes are UTF-16 code units; what the same text takes in UTF-8
+        "utf8_bytes": len(strip_entrypoint_extras(loaded.text).text.strip().encode()),
         "byte_limit": MAX_ENTRYPOINT_BYTES,
         "line_capped": result.was_line_truncated,
         "byte_capped": result.was_byte_truncated,
@@ -120,6 +123,11 @@ def _print_fit(rep: dict[str, Any], memory_dir: Path) -> None:
         f"  bytes {rep['bytes']:,} / {rep['byte_limit']:,}"
         f"{'  (over: cut at the last newline before the cap)' if rep['byte_capped'] else ''}"
     )
+    if rep["utf8_bytes"] != rep["bytes"]:
+        print(
+            f"  (counted as Claude Code counts them: UTF-16 code units; "
+            f"{rep['utf8_bytes']:,} bytes in UTF-8)"
+        )
     if rep["warning"]:
         dropped = rep["lines"] - rep["kept_lines"]
         print(f"  truncated: {plural(rep['kept_lines'], 'line')} kept, {dropped} dropped")

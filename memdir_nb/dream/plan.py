@@ -425,7 +425,7 @@ def _index_actions(
     probe = ConsolidationPlan(snap.root, touching, snap.texts, snap.hashes, 0.0)
     after = probe.result().get(irel, text) or ""
     n_lines = len(after.rstrip("\n").split("\n")) if after else 0
-    n_bytes = len(after.encode())
+    n_bytes = index.cap_units(after)  # the unit Claude Code's byte cap counts
     if n_lines > index.MAX_ENTRYPOINT_LINES or n_bytes > index.MAX_ENTRYPOINT_BYTES:
         order = _fit_order(in_scope, indexed)
         new.append(

@@ -160,7 +160,7 @@ def fit_index(text: str, order: tuple[str, ...]) -> str:
             continue
         collapsed.append(line)
     text = "\n".join(collapsed) + "\n"
-    if _fits(len(text.rstrip("\n").split("\n")), len(text.encode())):
+    if _fits(len(text.rstrip("\n").split("\n")), index.cap_units(text)):
         return text
     out = []
     for line in text.rstrip("\n").split("\n"):
@@ -205,7 +205,7 @@ class _Sections:
 def _drop_until_fit(doc: IndexText, out: list[str], order: tuple[str, ...]) -> str:
     rows: list[str | None] = doc.lines
     sections = _Sections(out)
-    sizes = [len(line.encode()) for line in out]
+    sizes = [index.cap_units(line) for line in out]  # the byte cap's unit: UTF-16 code units
     n_bytes = sum(sizes) + len(out)  # every line ends with a newline
     # Lines are counted as `text.rstrip("\n").split("\n")` counts them: up to the last
     # non-empty line. Only non-empty lines are removed, so `last` only moves back.

@@ -1,8 +1,12 @@
 """MEMORY.md as the loader reads it: what is stripped, the line and byte caps, the verdict.
 
 Claude Code (2.1.211+) strips the YAML frontmatter and block-level HTML comments, then loads
-at most MAX_ENTRYPOINT_LINES lines and MAX_ENTRYPOINT_BYTES bytes with a warning naming the
-cap that fired (`truncate_entrypoint_content`). Every write path that edits an index tells
+at most MAX_ENTRYPOINT_LINES lines and MAX_ENTRYPOINT_BYTES "bytes" with a warning naming the
+cap that fired (`truncate_entrypoint_content`). Its "bytes" are the trimmed text's
+JavaScript `String.length`: UTF-16 code units (`cap_units`), one per character but two for a
+character past U+FFFF. For ASCII text they are bytes; an index in Cyrillic, CJK or with an
+em-dash on each line holds fewer of them than UTF-8 bytes, and Claude Code loads it whole
+where a UTF-8 count would say it is cut. Every write path that edits an index tells
 the writer where the result stands against those caps (`index_cap_verdict`).
 """
 
@@ -26,6 +30,7 @@ __all__ = [
     "EntrypointTruncation",
     "IndexCapVerdict",
     "StrippedEntrypoint",
+    "cap_units",
     "ends_in_open_comment",
     "entrypoint_size",
     "format_size",
@@ -81,16 +86,28 @@ def _limit_size(n_bytes: int) -> str:
     return f"{n_bytes / 1000:g} KB"
 
 
-def _cut_to_bytes(text: str, max_bytes: int) -> str:
-    """Cut text to at most max_bytes UTF-8 bytes at the last newline, else at a whole character."""
-    data = text.encode("utf-8")
-    if len(data) <= max_bytes:
+def cap_units(text: str) -> int:
+    """The size Claude Code holds MEMORY.md's byte cap against: the text's UTF-16 code units
+    (JavaScript's `String.length`, which its `byteCount` is). A character past U+FFFF (most
+    emoji) is two, every other character one, whatever its UTF-8 length."""
+    return len(text.encode("utf-16-le", "surrogatepass")) // 2
+
+
+def _cut_to_units(text: str, max_units: int) -> str:
+    """Cut text to at most max_units UTF-16 code units at the last newline, as Claude Code
+    does (`lastIndexOf('\\n', cap)`), else to the longest run of whole characters that fits."""
+    if cap_units(text) <= max_units:
         return text
-    cut = data.rfind(b"\n", 0, max_bytes + 1)
-    if cut > 0:
-        return data[:cut].decode("utf-8")
-    # One enormous line: keep the longest prefix that ends on a character boundary.
-    return data[:max_bytes].decode("utf-8", errors="ignore")
+    # k: the most whole characters within the cap. Each character is one or two units, so
+    # the first max_units characters are at least that many units; drop from their end.
+    k = min(len(text), max_units)
+    units = cap_units(text[:k])
+    while units > max_units:
+        k -= 1
+        units -= 2 if ord(text[k]) > 0xFFFF else 1
+    # A newline may stand at unit position max_units itself (lastIndexOf counts it).
+    cut = text.rfind("\n", 0, k + 1)
+    return text[:cut] if cut > 0 else text[:k]
 
 
 @dataclass(frozen=True)
@@ -185,9 +202,10 @@ def strip_entrypoint_extras(raw: str) -> StrippedEntrypoint:
 
 
 def entrypoint_size(raw: str) -> tuple[int, int]:
-    """(lines, bytes) of MEMORY.md as Claude Code counts them against the caps."""
+    """(lines, "bytes") of MEMORY.md as Claude Code counts them against the caps: its bytes
+    are UTF-16 code units (`cap_units`)."""
     trimmed = strip_entrypoint_extras(raw).text.strip()
-    return (len(trimmed.split("\n")) if trimmed else 0), len(trimmed.encode("utf-8"))
+    return (len(trimmed.split("\n")) if trimmed else 0), cap_units(trimmed)
 
 
 def truncate_entrypoint_content(
@@ -205,12 +223,12 @@ def truncate_entrypoint_content(
     trimmed = stripped.text.strip()
     lines = trimmed.split("\n")
     line_count = len(lines) if trimmed else 0
-    byte_count = len(trimmed.encode("utf-8"))
+    byte_count = cap_units(trimmed)
 
     was_line_truncated = line_count > max_lines
     kept = "\n".join(lines[:max_lines]) if was_line_truncated else trimmed
     after_lines = kept
-    kept = _cut_to_bytes(kept, max_bytes)
+    kept = _cut_to_units(kept, max_bytes)
     was_byte_truncated = kept != after_lines
 
     if not (was_line_truncated or was_byte_truncated):
@@ -261,8 +279,9 @@ class IndexCapVerdict:
 
     over: past either cap (the write stands, but the index must be rewritten to about
     INDEX_REWRITE_TARGET_FRACTION of the caps; Claude Code 2.1.210+); near: at or past
-    INDEX_NEAR_CAP_FRACTION of either cap but within both (the reminder of 2.1.186). lines and
-    bytes are counted as the loader counts them (frontmatter and block comments stripped).
+    INDEX_NEAR_CAP_FRACTION of either cap but within both (the reminder of 2.1.186, from 80%
+    since 2.1.212 at the latest). lines and bytes are counted as the loader counts them
+    (frontmatter and block comments stripped; bytes in UTF-16 code units, `cap_units`).
     """
 
     over: bool

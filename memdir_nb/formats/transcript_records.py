@@ -66,9 +66,11 @@ _NOTIFICATION_PREFIXES = (
 _NOT_TYPED_ORIGINS = ("task-notification", "peer")
 _COORDINATOR_ORIGIN = "coordinator"
 # An in-process teammate's own file (agent teams, 2.1.25x: subagents/agent-a<name>-<hex>.jsonl,
-# every record a sidechain one) receives each task from the team lead in this wrapper. There it
-# is the teammate's prompt, as the Agent tool's prompt is a subagent's; in the lead's file the
-# same wrapper is another agent's message, a notification.
+# every record a sidechain one) receives each task from the team lead in this wrapper, and so
+# does a teammate run as a process of its own (tmux or iTerm2 panes: a top-level file whose
+# records carry agentName and teamName). There it is the teammate's prompt, as the Agent tool's
+# prompt is a subagent's; in the lead's file the same wrapper is another agent's message, a
+# notification.
 _TEAMMATE_TASK_PREFIX = "<teammate-message"
 # A scheduled prompt firing (2.1.28x: `/loop`, CronCreate, ScheduleWakeup): the CLI writes a
 # `system/scheduled_task_fire` note, then the prompt the user set up as a user record marked
@@ -364,7 +366,7 @@ def classify_user(record: Mapping[str, Any]) -> str:
         return PROMPT if _fork_task(record, text) else TOOL_RESULT
     if record.get("isCompactSummary") or text.startswith(CONTINUATION_PREAMBLE):
         return COMPACT_SUMMARY
-    if record.get("isSidechain") is True and text.startswith(_TEAMMATE_TASK_PREFIX):
+    if text.startswith(_TEAMMATE_TASK_PREFIX) and _teammates_own(record):
         return PROMPT  # a task handed to a teammate, in the teammate's own file
     by_origin = _kind_by_origin(record, text)
     if by_origin is not None:
@@ -378,6 +380,17 @@ def classify_user(record: Mapping[str, Any]) -> str:
     ):
         return INTERRUPT
     return _classify_text(text, blocks)
+
+
+def _teammates_own(record: Mapping[str, Any]) -> bool:
+    """Whether a record is in a teammate's own file: a sidechain file (an in-process teammate,
+    2.1.25x), or a top-level one whose records name the teammate and its team (`agentName`
+    beside `teamName`: a teammate run as a process of its own, in a tmux or iTerm2 pane). The
+    lead's records name the team only."""
+    if record.get("isSidechain") is True:
+        return True
+    name, team = record.get("agentName"), record.get("teamName")
+    return isinstance(name, str) and bool(name) and isinstance(team, str) and bool(team)
 
 
 def _fork_task(record: Mapping[str, Any], text: str) -> bool:

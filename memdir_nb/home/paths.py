@@ -48,7 +48,7 @@ from memdir_nb.home.path_rules import (
     sanitize_path,
     validate_memory_path,
 )
-from memdir_nb.spec.constants import TEAM_DIRNAME
+from memdir_nb.spec.constants import AGENT_MEMORY_DIRNAME, AGENT_MEMORY_LOCAL_DIRNAME, TEAM_DIRNAME
 from memdir_nb.spec.text import terminal_safe
 from memdir_nb.storage.containment import PathTraversalError, validate_project_path
 
@@ -324,8 +324,8 @@ def get_agent_memory_dir(agent_type: str, scope: str, config: MemdirConfig) -> P
     """
     name = sanitize_agent_type_for_path(agent_type)
     if scope == "user":
-        return get_memory_base_dir(config) / "agent-memory" / name
-    folders = {"project": "agent-memory", "local": "agent-memory-local"}
+        return get_memory_base_dir(config) / AGENT_MEMORY_DIRNAME / name
+    folders = {"project": AGENT_MEMORY_DIRNAME, "local": AGENT_MEMORY_LOCAL_DIRNAME}
     if scope not in folders:
         raise ValueError(
             f"unknown agent memory scope {scope!r}; use one of {', '.join(AGENT_MEMORY_SCOPES)}"

@@ -18,6 +18,10 @@ DREAM_BATCH_PREFIX = "dream-"
 MEMORY_TOOL_BATCH_PREFIX = "memory-tool-"
 REBUILD_BATCH_PREFIX = "rebuild-index-"
 LOGS_DIRNAME = "logs"  # KAIROS daily logs: logs/YYYY/MM/YYYY-MM-DD.md
+# Agent memory: <root>/<agent>/ is each agent's memory dir, under ~/.claude/ (user scope) or the
+# project's .claude/ (project, local). The root itself is never a memory dir: no index there loads.
+AGENT_MEMORY_DIRNAME = "agent-memory"
+AGENT_MEMORY_LOCAL_DIRNAME = "agent-memory-local"
 STORE_LOCK_NAME = ".memdir.lock"  # the store's one lock; dream applies under it too
 DAILY_LOG_LOCK_NAME = ".daily-log.lock"  # appends to daily logs (inside logs/)
 CONSOLIDATION_LOCK_NAME = ".consolidate-lock"  # the dream lock; its mtime is the last-run time
@@ -41,7 +45,8 @@ REPOSITORY_FILE_STEMS = frozenset(
     }
 )
 
-# The index caps: lines first, then UTF-8 bytes cut at the last newline.
+# The index caps: lines first, then "bytes" cut at the last newline. Claude Code's bytes are
+# UTF-16 code units (JavaScript's String.length; formats.index_caps.cap_units), not UTF-8.
 MAX_ENTRYPOINT_LINES = 200
 MAX_ENTRYPOINT_BYTES = 25_000
 
@@ -167,8 +172,9 @@ SCRATCH_COPY_OTHER_FILE_MAX_BYTES = max(
 SELECTOR_NAMES: tuple[str, ...] = ("semantic", "lexical", "anthropic")
 
 # The index cap verdict given to a writing agent: near the cap from this fraction of either cap,
-# and told to rewrite the index to about this fraction when over it.
-INDEX_NEAR_CAP_FRACTION = 0.9
+# and told to rewrite the index to about this fraction when over it. Claude Code (2.1.212 and
+# later) reminds from 0.8 of the worse cap ("approaching the 24.4KB read limit" at 19.5 KB).
+INDEX_NEAR_CAP_FRACTION = 0.8
 INDEX_REWRITE_TARGET_FRACTION = 0.7
 
 # Memory archives (memdir-nb export --archive / import): an import refuses entries past these.

@@ -24,6 +24,8 @@ from memdir_nb.formats.names import (
     name_problem,
 )
 from memdir_nb.spec.constants import (
+    AGENT_MEMORY_DIRNAME,
+    AGENT_MEMORY_LOCAL_DIRNAME,
     ENTRYPOINT_NAME,
     LOGS_DIRNAME,
     REPOSITORY_FILE_STEMS,
@@ -327,7 +329,7 @@ class FolderOfMemoryDirs(NamedTuple):
 
     Claude Code keeps an agent's memory in .claude/agent-memory/<agent>/ (and
     agent-memory-local/<agent>/): the folder above the agents' dirs has no index of its own,
-    and an index written there is never loaded.
+    and an index written there is never loaded (own_index: one was written there all the same).
 
     A NamedTuple, not a dataclass (as formats.frontmatter_fast.PlainColon): its class is created
     on every scan's import path, where a frozen dataclass costs several times as much to
@@ -336,6 +338,7 @@ class FolderOfMemoryDirs(NamedTuple):
 
     folder: str  # absolute
     names: tuple[str, ...]  # the sub-folders holding a MEMORY.md, sorted
+    own_index: bool = False  # an agent memory root holding a MEMORY.md no session loads
 
     @property
     def problem(self) -> str:
@@ -344,10 +347,17 @@ class FolderOfMemoryDirs(NamedTuple):
         more = len(self.names) - MAX_NAMED_DIRS
         if more > 0:
             shown += f" and {more} more"
+        own = (
+            f"its own {ENTRYPOINT_NAME} is never loaded (Claude Code loads "
+            f"{os.path.basename(self.folder)}/<agent>/{ENTRYPOINT_NAME} for each agent and "
+            "nothing from the folder above them)"
+            if self.own_index
+            else f"it holds no {ENTRYPOINT_NAME} of its own"
+        )
         return (
-            f"{self.folder} is a folder of memory dirs, not one memory dir: it holds no "
-            f"{ENTRYPOINT_NAME} of its own, and each of its sub-folders ({shown}) holds its own "
-            f"{ENTRYPOINT_NAME} (as agent memory does, in .claude/agent-memory/<agent>/)"
+            f"{self.folder} is a folder of memory dirs, not one memory dir: {own}, and each of "
+            f"its sub-folders ({shown}) holds its own {ENTRYPOINT_NAME} (as agent memory does, "
+            "in .claude/agent-memory/<agent>/)"
         )
 
     @property
@@ -358,6 +368,21 @@ class FolderOfMemoryDirs(NamedTuple):
         return f"pass {base}/<name>, one memory dir at a time, such as {example}"
 
 
+def _holds_nothing(folder: str) -> bool:
+    """Whether a folder holds neither a memory file nor a visible sub-folder (an agent memory
+    dir no agent has written to yet); an unreadable one is taken to hold something."""
+    try:
+        with os.scandir(folder) as it:
+            for entry in it:
+                if entry.name.startswith("."):
+                    continue
+                if entry.is_dir(follow_symlinks=False) or _is_memory_name(entry.name):
+                    return False
+    except OSError:
+        return False
+    return True
+
+
 def folder_of_memory_dirs(folder: str | os.PathLike[str]) -> FolderOfMemoryDirs | None:
     """The folder's memory dirs when it is a folder of them, else None (a memory dir, or neither).
 
@@ -365,9 +390,17 @@ def folder_of_memory_dirs(folder: str | os.PathLike[str]) -> FolderOfMemoryDirs 
     sub-folder (team/ and logs/ are a memory dir's own parts, never counted) holds a
     MEMORY.md. A memory dir with topic sub-folders (topics/, projects/) is not one: they
     hold no index, or the dir has its own MEMORY.md or memory files beside them.
+
+    Claude Code's agent memory roots (agent-memory/, agent-memory-local/) are never a memory
+    dir, so an index written at such a root (a list of the agents) does not make one, and a
+    folder no agent has written to yet (empty) is no topic folder. A root whose index lists
+    memory files of its own or in a sub-folder without an index (an agent that wrote its
+    index one level too high) is still read as one memory dir, so that index can be kept.
     """
     root = os.path.abspath(os.fspath(folder))
-    if os.path.lexists(os.path.join(root, ENTRYPOINT_NAME)):
+    agent_root = os.path.basename(root) in (AGENT_MEMORY_DIRNAME, AGENT_MEMORY_LOCAL_DIRNAME)
+    own_index = os.path.lexists(os.path.join(root, ENTRYPOINT_NAME))
+    if own_index and not agent_root:
         return None
     try:
         with os.scandir(root) as it:
@@ -388,6 +421,8 @@ def folder_of_memory_dirs(folder: str | os.PathLike[str]) -> FolderOfMemoryDirs 
         if name.startswith(".") or name in (TEAM_DIRNAME, LOGS_DIRNAME):
             continue
         if not os.path.isfile(os.path.join(entry.path, ENTRYPOINT_NAME)):
+            if agent_root and _holds_nothing(entry.path):
+                continue  # an agent that has written nothing yet
             return None  # a topic folder: this is a memory dir (without its index yet)
         names.append(name)
-    return FolderOfMemoryDirs(root, tuple(sorted(names))) if names else None
+    return FolderOfMemoryDirs(root, tuple(sorted(names)), own_index) if names else None

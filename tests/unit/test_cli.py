@@ -288,6 +288,30 @@ def test_rebuild_index_refuses_to_push_an_index_past_its_caps_unless_told(
     assert (mem / "MEMORY.md").read_text().startswith(listed)
 
 
+def test_a_cyrillic_index_past_25000_utf8_bytes_but_not_utf16_units_is_loaded_whole(
+    tmp_path: Path,
+) -> None:
+    # Claude Code's byte cap counts UTF-16 code units: this index is 29 KB in UTF-8 and loads
+    # whole, so index, lint and rebuild-index say so and the rebuild is not refused.
+    mem = tmp_path / "memory"
+    hooks = []
+    for i in range(160):
+        add_memory(mem, f"feedback_r{i:03d}.md", index=False)
+        hooks.append(
+            f"- [Правило {i:03d}](feedback_r{i:03d}.md) — правило сборки и проверки номер {i}, "
+            "короткое пояснение к нему и к его причине\n"
+        )
+    (mem / "MEMORY.md").write_text("".join(hooks[:150]), encoding="utf-8")
+    report = run_env("index", str(mem))
+    assert report.returncode == 0, report.stderr
+    assert "fits both caps: loaded whole" in report.stdout
+    assert "UTF-16 code units" in report.stdout and "bytes in UTF-8" in report.stdout
+    assert "index-over-cap" not in run_env("lint", str(mem)).stdout
+    rebuilt = run_env("rebuild-index", str(mem))
+    assert rebuilt.returncode == 0, rebuilt.stderr
+    assert (mem / "MEMORY.md").read_text(encoding="utf-8").startswith("".join(hooks[:150]))
+
+
 def test_rebuild_index_says_it_re_points_a_line_whose_file_moved(tmp_path: Path) -> None:
     mem = tmp_path / "memory"
     add_memory(mem, "ops/project_deploys.md", index=False)

@@ -474,6 +474,37 @@ def test_a_dangling_line_is_dropped_when_its_name_is_ambiguous_or_already_listed
     ]
 
 
+def test_a_non_ascii_index_under_the_cap_in_utf16_units_is_not_cut_down(
+    project_memdir: Path,
+) -> None:
+    # Claude Code holds MEMORY.md to 25,000 UTF-16 code units, not UTF-8 bytes: a Cyrillic
+    # index of 150 pointers and 12 more to add is about 29 KB in UTF-8 and 17,500 units. It
+    # loads whole, so the plan adds the 12 lines and shortens or drops nothing.
+    lines = ["# Память проекта", ""]
+    for i in range(162):
+        name = f"feedback_rule_{i:03d}.md"
+        write_memory(
+            project_memdir,
+            name,
+            name=f"Правило {i}",
+            description=f"правило сборки {i}",
+            type="feedback",
+            now_ms=PLAN_NOW,
+        )
+        if i < 150:
+            lines.append(
+                f"- [Правило {i:03d}]({name}) — правило сборки и проверки номер {i}, "
+                "короткое пояснение к нему и к его причине"
+            )
+    (project_memdir / "MEMORY.md").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    plan = plan_consolidation(project_memdir, now_ms=PLAN_NOW)
+    kinds = [a.kind for a in plan.actions]
+    assert "fit_index_caps" not in kinds and kinds.count("add_missing_index_line") == 12
+    fitted = plan.result()["MEMORY.md"] or ""
+    assert len(fitted.encode()) > 25_000 > len(fitted)
+    assert all(line in fitted for line in lines)  # every hook kept as written
+
+
 def test_index_over_both_caps_is_brought_back_under_them(project_memdir: Path) -> None:
 
     rng = random.Random(7)

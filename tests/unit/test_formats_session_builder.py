@@ -409,6 +409,41 @@ def test_each_task_the_team_lead_hands_a_teammate_is_a_turn_of_its_file() -> Non
     assert len(s.turns[0].tool_calls) == 1 and s.turns[1].notifications == 0
 
 
+def test_a_pane_teammates_own_top_level_file_has_each_task_from_the_lead_as_a_turn() -> None:
+    # Agent teams with the tmux or iTerm2 backend run each teammate as a process of its own: its
+    # transcript is a top-level <session>.jsonl (not a sidechain), opening with an
+    # agent-setting line, and every record of it names the teammate (agentName) and its team
+    # (teamName). The lead's tasks reach it through its inbox as <teammate-message> records,
+    # as an in-process teammate's do; in the lead's file (teamName but no agentName) a
+    # teammate's message stays a notification.
+    w = RecordWriter("t1", "/home/ana/app", "2026-09-16T14:00:00.000Z")
+    w.bookkeeping("agent-setting", agentSetting="parser-surveyor", sessionId="t1")
+    own = {"agentName": "parser-surveyor", "teamName": "lexing"}
+    w.user_text(
+        '<teammate-message teammate_id="team-lead" summary="survey">\nsurvey the parser\n'
+        "</teammate-message>",
+        **own,
+    )
+    _memory_write(w)
+    _finished(w, "sent my findings to team-lead")
+    w.user_text(
+        '<teammate-message teammate_id="team-lead">\nnow the lexer\n</teammate-message>', **own
+    )
+    _finished(w, "lexer surveyed")
+    s = session_of(w.lines)
+    assert not s.is_sidechain and [t.kind for t in s.turns] == ["prompt", "prompt"]
+    assert "survey the parser" in s.turns[0].prompt and "now the lexer" in s.turns[1].prompt
+    assert len(s.turns[0].tool_calls) == 1
+    lead = RecordWriter("l1", "/home/ana/app", "2026-09-16T14:00:00.000Z")
+    lead.prompt("build a team to survey the code", teamName="lexing")
+    _finished(lead, "team started")
+    lead.user_text(
+        '<teammate-message teammate_id="parser-surveyor">\nparser done\n</teammate-message>',
+        teamName="lexing",
+    )
+    assert [t.kind for t in session_of(lead.lines).turns] == ["prompt"]
+
+
 SHELL_DONE = (
     "<bash-notification>\n<shell-id>b5eda54</shell-id>\n<status>completed</status>\n"
     "<summary>Background command finished</summary>\n</bash-notification>"

@@ -136,6 +136,12 @@ def test_the_task_a_teammate_is_handed_is_its_prompt_in_its_own_file() -> None:
         tr.PROMPT
     )
     assert tr.classify_user(user(TASK_FROM_LEAD, isSidechain=False)) == tr.TASK_NOTIFICATION
+    # a teammate run as a process of its own (tmux or iTerm2 panes): a top-level file whose
+    # records name the teammate and its team
+    pane = user(TASK_FROM_LEAD, isSidechain=False, agentName="parser", teamName="lexing")
+    assert tr.classify_user(pane) == tr.PROMPT
+    # the lead's own records name the team only
+    assert tr.classify_user(user(TASK_FROM_LEAD, teamName="lexing")) == tr.TASK_NOTIFICATION
 
 
 @pytest.mark.parametrize("text", ["/compact", "/compact keep the API notes"])

@@ -19,7 +19,9 @@ from memdir_nb.formats.index import (
     MAX_ENTRYPOINT_BYTES,
     MAX_ENTRYPOINT_LINES,
     MAX_HOOK_CHARS,
+    cap_units,
     entries_past_caps,
+    entrypoint_size,
     format_index_entry,
     format_size,
     heading_hook,
@@ -126,24 +128,54 @@ def test_byte_warning_names_the_size_and_says_entries_are_too_long() -> None:
     assert "lines" not in result.warning.split(",")[0]
 
 
-def test_bytes_are_measured_in_utf8_not_characters() -> None:
-    # 12,600 characters but 25,200 bytes: over the byte cap only when counted in UTF-8.
+def test_the_byte_cap_counts_utf16_code_units_as_claude_code_does() -> None:
+    # Claude Code's byteCount is the trimmed text's JavaScript String.length, so an index in
+    # Cyrillic, CJK or with an em-dash on every line is held to 25,000 UTF-16 code units, not
+    # to 25,000 UTF-8 bytes (measured on 2.1.238: a CJK index of 61,600 bytes cut where an
+    # ASCII one of 25,200 did). 100 lines of 126 characters: 12,699 code units, 25,299 bytes.
     lines = ["- " + "é" * 124 for _ in range(100)]
     raw = "\n".join(lines)
     assert len(raw) < MAX_ENTRYPOINT_BYTES < len(raw.encode())
     result = truncate_entrypoint_content(raw)
-    assert result.was_byte_truncated
-    assert result.byte_count == len(raw.encode())
-    assert len(kept_part(result.content).encode()) <= MAX_ENTRYPOINT_BYTES
+    assert not result.was_byte_truncated and result.warning == ""
+    assert result.byte_count == len(raw) == cap_units(raw)
+    assert entrypoint_size(raw) == (100, len(raw))
+    # A Russian index with the em-dash hooks Claude Code writes: 150 lines, 29 KB in UTF-8,
+    # 17,000 code units. It loads whole, and a write leaving it so hears nothing.
+    russian = "\n".join(
+        f"- [Заметка {i:03}](заметка_{i:03}.md) — " + "правило сборки и проверки " * 3
+        for i in range(150)
+    )
+    assert len(russian.encode()) > MAX_ENTRYPOINT_BYTES > cap_units(russian)
+    loaded = truncate_entrypoint_content(russian)
+    assert loaded.warning == "" and loaded.content == russian.strip()
+    verdict = index_cap_verdict(russian)
+    assert verdict.message is None and verdict.bytes == cap_units(russian.strip())
 
 
-def test_multibyte_character_at_the_boundary_is_never_split() -> None:
-    raw = "€" * 10_000  # 30,000 bytes, no newline at all: cut at a whole character
+def test_a_character_past_the_basic_plane_counts_two_units_and_is_never_split() -> None:
+    assert cap_units("😀") == 2 and cap_units("€") == 1 and cap_units("a") == 1
+    raw = "😀" * 13_000  # 26,000 code units (52,000 UTF-8 bytes), no newline: cut whole
     result = truncate_entrypoint_content(raw)
+    assert result.was_byte_truncated and result.byte_count == 26_000
     kept = kept_part(result.content)
-    assert kept == "€" * (MAX_ENTRYPOINT_BYTES // 3)
-    assert "\ufffd" not in kept
+    assert kept == "😀" * (MAX_ENTRYPOINT_BYTES // 2)
     assert result.kept_line_count == 1
+    # 10,000 euro signs are 30,000 UTF-8 bytes but 10,000 units: under the cap.
+    assert not truncate_entrypoint_content("€" * 10_000).was_byte_truncated
+
+
+def test_the_unit_cap_cuts_at_the_last_newline_at_or_before_it() -> None:
+    # Lines of emoji: each line 2 * 99 + 1 units with its newline. The cut keeps every line
+    # that ends at or before unit 25,000, and a newline standing at unit 25,000 itself counts.
+    line = "😀" * 99
+    raw = "\n".join([line] * 130)  # 199 units a line: 25,869 units in all
+    kept = kept_part(truncate_entrypoint_content(raw).content)
+    assert kept == "\n".join([line] * 125) and cap_units(kept) <= MAX_ENTRYPOINT_BYTES
+    exact = "a" * 24_999 + "\n" + "b" * 100  # the newline is unit 24,999: kept before it
+    assert kept_part(truncate_entrypoint_content(exact).content) == "a" * 24_999
+    at_cap = "a" * 25_000 + "\n" + "b"  # a newline at unit 25,000 is still found
+    assert kept_part(truncate_entrypoint_content(at_cap).content) == "a" * 25_000
 
 
 def test_single_huge_line_after_some_short_ones_cuts_at_the_newline() -> None:
@@ -206,7 +238,7 @@ def test_truncation_always_respects_both_caps_on_whole_lines(lines: list[str]) -
     raw = "\n".join(lines)
     result = truncate_entrypoint_content(raw)
     kept = kept_part(result.content) if result.warning else result.content
-    assert len(kept.encode()) <= MAX_ENTRYPOINT_BYTES
+    assert cap_units(kept) <= MAX_ENTRYPOINT_BYTES
     assert (kept.count("\n") + 1 if kept else 0) <= MAX_ENTRYPOINT_LINES
     assert raw.strip().startswith(kept)
     if "\n" in raw.strip()[: len(kept) + 1] and result.was_byte_truncated:
@@ -954,8 +986,8 @@ def test_cap_verdict_over_the_byte_cap_alone_is_over() -> None:
     assert v.lines == 100 and v.bytes > 25_000 and v.over
 
 
-@pytest.mark.parametrize(("n", "near"), [(179, False), (180, True), (200, True)])
-def test_cap_verdict_reminds_from_ninety_percent_of_the_line_cap(n: int, near: bool) -> None:
+@pytest.mark.parametrize(("n", "near"), [(159, False), (160, True), (200, True)])
+def test_cap_verdict_reminds_from_eighty_percent_of_the_line_cap(n: int, near: bool) -> None:
     from memdir_nb.formats.index import index_cap_verdict
 
     v = index_cap_verdict(_index_lines(n, width=5))
@@ -1013,6 +1045,15 @@ def test_near_the_cap_the_agent_is_reminded() -> None:
     v = index_cap_verdict(_entries(180))
     assert v.near and not v.over and v.message is not None
     assert v.message.startswith("Reminder: MEMORY.md is 180 lines")
+
+
+def test_the_reminder_starts_at_eighty_percent_of_the_byte_cap_in_code_units() -> None:
+    # Claude Code 2.1.212+ reminds from 0.8 of the worse cap: 20,000 of 25,000 code units.
+    assert index_cap_verdict("x" * 19_999).message is None
+    near = index_cap_verdict("x" * 20_000)
+    assert near.near and not near.over and near.bytes == 20_000
+    # 20,000 UTF-8 bytes of Cyrillic are 10,000 code units: no reminder
+    assert index_cap_verdict("я" * 10_000).message is None
 
 
 def test_over_the_cap_the_agent_is_told_to_rewrite_to_seventy_percent() -> None:

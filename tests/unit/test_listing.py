@@ -65,6 +65,40 @@ def test_a_memory_dir_with_a_sub_folder_index_is_still_one_memory_dir(
     assert folder_of_memory_dirs(tmp_path) is None
 
 
+@pytest.mark.parametrize("root_name", ["agent-memory", "agent-memory-local"])
+def test_an_agent_memory_root_with_an_index_of_its_own_is_still_a_folder_of_memory_dirs(
+    tmp_path: Path, root_name: str
+) -> None:
+    # A project committed .claude/agent-memory/ with a hand-written MEMORY.md listing its
+    # agents beside builder/, explorer/ and validator/, each with its own MEMORY.md, plus a
+    # README and a folder no agent has written yet. Claude Code loads each agent's index and
+    # never the root's, so the root is no memory dir: its index is named as never loaded.
+    root = tmp_path / ".claude" / root_name
+    for agent in ("builder", "explorer", "validator"):
+        (root / agent).mkdir(parents=True)
+        (root / agent / "MEMORY.md").write_text("# notes\n")
+    (root / "custom").mkdir()
+    (root / "MEMORY.md").write_text("# Agents\n\n**Notes:** builder/MEMORY.md\n")
+    (root / "README.md").write_text("# Agent notes\n")
+    found = folder_of_memory_dirs(root)
+    assert found is not None and found.own_index
+    assert found.names == ("builder", "explorer", "validator")
+    assert "its own MEMORY.md is never loaded" in found.problem
+    assert f"{root_name}/<agent>/MEMORY.md" in found.problem
+    # the same shape under any other name is one memory dir with nested indexes
+    other = tmp_path / "memory"
+    root.rename(other)
+    assert folder_of_memory_dirs(other) is None
+    other.rename(root)
+    # a root index that lists memory files of its own, or an agent's files one level too high
+    # (dirs-real5), keeps the root one memory dir, so that index can be kept up
+    (root / "custom" / "feedback_tone.md").write_text("# Tone\n")
+    assert folder_of_memory_dirs(root) is None
+    (root / "custom" / "feedback_tone.md").unlink()
+    (root / "shared_habits.md").write_text("# Habits\n")
+    assert folder_of_memory_dirs(root) is None
+
+
 def test_team_and_logs_folders_with_an_index_are_a_memory_dirs_own_parts(tmp_path: Path) -> None:
     for part in ("team", "logs"):
         (tmp_path / part).mkdir()
