@@ -30,10 +30,10 @@ def _list_batches(memory_dir: Path) -> int:
         try:
             files = restore(memory_dir, batch, dry_run=True)
         except RestoreError as why:
-            print(f"{batch}: cannot be restored: {terminal_line(str(why))}")
+            print(f"{terminal_line(batch)}: cannot be restored: {terminal_line(str(why))}")
             continue
         shown = ", ".join(terminal_line(f) for f in files) or "no file"
-        print(f"{batch}: would put back {shown}")
+        print(f"{terminal_line(batch)}: would put back {shown}")  # a batch is a folder's name
     print(
         f"restore one with: memdir-nb restore {terminal_line(shlex.quote(str(memory_dir)))} BATCH"
     )

@@ -47,7 +47,7 @@ from memdir_nb.recall.selectors import OFFLINE_DEFAULT, make_selector
 from memdir_nb.recall.session import RecallSession
 from memdir_nb.spec.constants import MEMORY_FILE_READ_MAX_BYTES
 from memdir_nb.spec.freshness import memory_age
-from memdir_nb.spec.text import plural
+from memdir_nb.spec.text import plural, terminal_line
 from memdir_nb.storage.access import ReadRefused, read_contained
 from memdir_nb.storage.scan import scan_memory_dir
 from memdir_nb.storage.snapshot_dir import SnapshotDir
@@ -302,7 +302,7 @@ def replay_session(
         notes.append(_CLI_AGENT_NOTES[session.kind])
     if session.forked_from is not None:
         notes.append(
-            f"forked from session {session.forked_from}: the history the fork "
+            f"forked from session {terminal_line(session.forked_from)}: the history the fork "
             "copied from it is that session's turns and is left out; recall here starts "
             "as if nothing had been surfaced before the fork"
         )
