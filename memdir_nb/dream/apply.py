@@ -234,6 +234,20 @@ def preview_trash(memory_dir: str | os.PathLike[str]) -> list[tuple[str, list[st
     return previews
 
 
+# The batches an error names, newest first; the rest are counted (a dir's .trash can hold
+# thousands, and naming them all made one line of 41 KB for 1,000: attack round 22).
+_BATCHES_NAMED = 10
+
+
+def _newest_named(batches: list[str]) -> str:
+    """'none', or the newest few batch names, newest first, and how many older ones there are."""
+    if not batches:
+        return "none"
+    shown = ", ".join(reversed(batches[-_BATCHES_NAMED:]))
+    older = len(batches) - _BATCHES_NAMED
+    return shown + (f" and {older} older" if older > 0 else "")
+
+
 def _files_or_none(tx: StoreTransaction, batch: str) -> dict[str, Any]:
     """A batch's files, or none when its manifest cannot be read (looking for one file's batch
     passes over a broken batch; restoring that batch by name says why)."""
@@ -334,7 +348,8 @@ def _restorable(
         holding = [b for b in batches if name in _files_or_none(tx, b)]
         if not holding:
             raise RestoreError(
-                f"nothing named {name!r} in {root / TRASH_DIRNAME}; batches there: {batches or 'none'}"
+                f"nothing named {name!r} in {root / TRASH_DIRNAME}; batches there: "
+                + _newest_named(batches)
             )
         batch, only = holding[-1], name
     manifest = _manifest(tx, batch)

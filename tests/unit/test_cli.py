@@ -1000,6 +1000,22 @@ def test_restore_lists_n_batches_looking_at_each_batch_a_bounded_number_of_times
     assert len(looked) <= 2 * n
 
 
+def test_restore_of_a_name_not_there_names_the_newest_batches_and_counts_the_rest(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # attack round 22: the error named every batch, one line of 41 KB for 1,000 batches
+    mem = tmp_path / "memory"
+    for i in range(300):
+        batch = mem / ".trash" / f"memory-tool-20261130T00{i // 60:02d}{i % 60:02d}Z-1-{i:06x}"
+        batch.mkdir(parents=True)
+        (batch / "manifest.json").write_text(json.dumps({"files": {}}))
+    assert main(["restore", str(mem), "user_gone.md"]) == 2
+    said = capsys.readouterr().err
+    assert said.count("\n") == 1 and len(said) < 1000, said
+    assert "memory-tool-20261130T000459Z-1-00012b" in said  # the newest batch is named
+    assert "and 290 older" in said
+
+
 @pytest.mark.parametrize("words", [["scan"], ["where", "--cwd"], ["replay"]])
 def test_a_path_argument_that_cannot_be_looked_at_is_a_usage_error_naming_why(
     words: list[str], tmp_path: Path, capsys: pytest.CaptureFixture[str]
