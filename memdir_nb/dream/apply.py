@@ -275,7 +275,8 @@ def _manifest(tx: StoreTransaction, batch: str) -> dict[str, Any]:
             if not (
                 isinstance(info, dict)
                 and isinstance(info.get("before"), bool)
-                and (info.get("after_sha") is None or isinstance(info.get("after_sha"), str))
+                and "after_sha" in info  # read by every restore: a KeyError when left out
+                and (info["after_sha"] is None or isinstance(info["after_sha"], str))
             ):
                 raise TypeError(
                     f"the entry for {rel!r} is not {{'before': true|false, 'after_sha': text|null}}"
