@@ -144,3 +144,18 @@ def test_replay_shows_a_sessions_id_and_reads_on_one_line(
 ) -> None:
     transcript = newline_home / "projects" / "-tmp-proj" / "s1.jsonl"
     assert_no_forged_line(printed(["replay", str(transcript)], capsys))
+
+
+@pytest.mark.parametrize("command", ["scan", "lint"])
+def test_a_line_separator_in_a_name_never_breaks_a_line_where_the_output_is_shown(
+    command: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # U+2028 breaks a line in a browser (a notebook's output) and in str.splitlines, which is
+    # how this test reads the output; the name gate took it as an ordinary character
+    d = tmp_path / "memory"
+    d.mkdir()
+    (d / "user_a.md").write_text(HEADER)
+    (d / f"user_b\u2028{FORGED}.md").write_text(HEADER)
+    text = printed([command, str(d)], capsys)
+    assert [line for line in text.splitlines() if line.startswith("FORGED")] == [], text
+    assert "\\u2028FORGED" in text
