@@ -29,7 +29,7 @@ from typing import Any
 
 from memdir_nb.clock import system_clock_ms
 from memdir_nb.extract.scheduler import ExtractionRequest, ExtractionScheduler, SchedulerDecision
-from memdir_nb.extract.transcript import read_transcript, turn_message_ends, without_copies
+from memdir_nb.extract.transcript import read_transcript, turn_prefixes, without_copies
 from memdir_nb.formats.memory_timeline import (
     AsOfFile,
     MemoryPaths,
@@ -253,8 +253,8 @@ def _scheduler_decisions(
     messages = without_copies(session, read_transcript(session.path).messages)
     scheduler = ExtractionScheduler(recorded_dir, _Recorder(), turns_between=turns_between)
     decisions: list[SchedulerDecision | None] = []
-    for turn, end in zip(session.turns, turn_message_ends(session, messages), strict=True):
-        decisions.append(scheduler.on_session_turn_end(turn, messages[:end]))
+    for turn, upto in zip(session.turns, turn_prefixes(session, messages), strict=True):
+        decisions.append(scheduler.on_session_turn_end(turn, upto))
     return decisions, scheduler.on_session_end(messages)
 
 

@@ -991,9 +991,14 @@ def test_restore_lists_n_batches_looking_at_each_batch_a_bounded_number_of_times
         batch = mem / ".trash" / f"memory-tool-20261130T0000{i:02d}Z-1-{i:06x}"
         batch.mkdir(parents=True)
         (batch / "manifest.json").write_text(json.dumps({"files": {}}))
-    looked = []
+    looked: list[object] = []
     real = fsutil.is_regular_file
-    monkeypatch.setattr(fsutil, "is_regular_file", lambda p: looked.append(p) or real(p))
+
+    def counted(path: Any) -> bool:
+        looked.append(path)
+        return real(path)
+
+    monkeypatch.setattr(fsutil, "is_regular_file", counted)
     assert main(["restore", str(mem)]) == 0
     listed = capsys.readouterr().out
     assert listed.count(": would put back no file") == n
