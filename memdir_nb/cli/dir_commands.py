@@ -18,7 +18,7 @@ from memdir_nb.formats.index import (
 )
 from memdir_nb.lint import count_by_severity, lint_memory_dir
 from memdir_nb.spec.constants import ENTRYPOINT_NAME, TEAM_DIRNAME
-from memdir_nb.spec.text import plural, terminal_safe
+from memdir_nb.spec.text import plural, terminal_line, terminal_safe
 from memdir_nb.storage.archive import export_archive, format_import_report, import_archive
 from memdir_nb.storage.index_files import load_entrypoint, read_entrypoint_checked
 from memdir_nb.storage.index_rebuild import (
@@ -334,7 +334,7 @@ def cmd_export_archive(args: argparse.Namespace) -> int:
         f"from {args.dir}"
     )
     for rel, why in report.skipped:
-        print(f"left out: {rel}: {why}")
+        print(f"left out: {terminal_line(rel)}: {terminal_line(why)}")
     return 0
 
 

@@ -13,27 +13,25 @@ import shlex
 import sys
 from pathlib import Path
 
-from memdir_nb.dream.apply import RestoreError, list_trash_batches, restore
+from memdir_nb.dream.apply import RestoreError, preview_trash, restore
 from memdir_nb.spec.constants import TRASH_DIRNAME
 from memdir_nb.spec.text import plural, terminal_line
 
 
 def _list_batches(memory_dir: Path) -> int:
     """One line per batch: what restoring it would put back, or why it cannot be restored."""
-    batches = list_trash_batches(memory_dir)
-    if not batches:
+    previews = preview_trash(memory_dir)
+    if not previews:
         print(
             f"nothing to restore: {terminal_line(str(memory_dir / TRASH_DIRNAME))} holds no batch"
         )
         return 0
-    for batch in batches:
-        try:
-            files = restore(memory_dir, batch, dry_run=True)
-        except RestoreError as why:
-            print(f"{batch}: cannot be restored: {terminal_line(str(why))}")
+    for batch, files in previews:
+        if isinstance(files, RestoreError):
+            print(f"{terminal_line(batch)}: cannot be restored: {terminal_line(str(files))}")
             continue
         shown = ", ".join(terminal_line(f) for f in files) or "no file"
-        print(f"{batch}: would put back {shown}")
+        print(f"{terminal_line(batch)}: would put back {shown}")  # a batch is a folder's name
     print(
         f"restore one with: memdir-nb restore {terminal_line(shlex.quote(str(memory_dir)))} BATCH"
     )

@@ -9,7 +9,7 @@ from __future__ import annotations
 import argparse
 
 from memdir_nb.formats.manifest import format_memory_manifest
-from memdir_nb.spec.text import plural
+from memdir_nb.spec.text import plural, terminal_line
 from memdir_nb.storage.listing import folder_of_memory_dirs
 from memdir_nb.storage.scan import scan_memory_dir
 
@@ -54,10 +54,11 @@ def cmd_scan(args: argparse.Namespace) -> int:
     if malformed:
         print(
             f"{len(malformed)} with a malformed header (fields recovered line by line): "
-            + ", ".join(malformed)
+            + ", ".join(map(terminal_line, malformed))
         )
     for skipped in report.skipped:
-        print(f"skipped {skipped.path}: {skipped.reason}")
+        # a skipped name can hold a newline: shown raw, it would start a line of its own
+        print(f"skipped {terminal_line(skipped.path)}: {terminal_line(skipped.reason)}")
     return 0
 
 

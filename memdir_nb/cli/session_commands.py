@@ -23,7 +23,7 @@ from memdir_nb.home.sessions import (
 )
 from memdir_nb.recall.selectors import make_selector
 from memdir_nb.reports.replay import iter_turn_lines, replay_session
-from memdir_nb.spec.text import plural, terminal_safe
+from memdir_nb.spec.text import plural, terminal_line, terminal_safe
 from memdir_nb.storage.access import ReadRefused
 
 _KIND_NAMES = {
@@ -36,6 +36,12 @@ _KIND_NAMES = {
 
 def _say(text: str) -> None:
     print(terminal_safe(text))
+
+
+def _say_line(text: str) -> None:
+    """Print one line: a newline inside it (a transcript's file name, its session id, a path
+    it read) is shown as an escape, never the start of a line of its own."""
+    print(terminal_line(text))
 
 
 def _size(n: int) -> str:
@@ -104,11 +110,13 @@ def _print_sessions(
     for _, s in rows:
         if s.project != project:
             project = s.project
-            _say(f"{project}/")
+            _say_line(f"{project}/")
         turns = "? turns" if s.turns is None else plural(s.turns, "turn")
         note = f"  ({plural(s.problems, 'bad line')})" if s.problems else ""
         note += f"  (fork of {s.forked_from})" if s.forked_from else ""
-        _say(f"  {s.session_id:<40} {s.date}  {turns:>11}  {s.kind:<10} {_size(s.size):>9}{note}")
+        _say_line(
+            f"  {s.session_id:<40} {s.date}  {turns:>11}  {s.kind:<10} {_size(s.size):>9}{note}"
+        )
     _say(_listing_total([s for _, s in rows]))
     return 0
 
@@ -175,7 +183,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
         }
         print(json.dumps(out, indent=2))
         return 0
-    _say(
+    _say_line(
         f"Session {session.session_id or transcript.stem} ({_KIND_NAMES[session.kind]}),"
         f" memory dir {replay.memory_dir}"
     )
@@ -185,9 +193,9 @@ def cmd_replay(args: argparse.Namespace) -> int:
             "worktree, and its memory is keyed by the git root; pass --dir to choose another)"
         )
     for problem in session.problems[:5]:
-        _say(f"  {problem}")  # each reason says what became of its line ("...; skipped")
+        _say_line(f"  {problem}")  # each reason says what became of its line ("...; skipped")
     for line in iter_turn_lines(replay):
-        _say(line)
+        _say_line(line)
     _say("")
     _say(replay.summary())
     return 0

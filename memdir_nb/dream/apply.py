@@ -215,6 +215,39 @@ def _batch_order(rest: str) -> tuple[float, str]:
     return (seconds if seconds is not None else float("-inf"), rest)
 
 
+def preview_trash(memory_dir: str | os.PathLike[str]) -> list[tuple[str, list[str] | RestoreError]]:
+    """Each batch in .trash/, oldest first, with the files restoring it would put back, or the
+    RestoreError saying why it cannot be: what `restore(dir, batch, dry_run=True)` answers for
+    each, with .trash listed once and one read-only view for all (a preview per batch listed
+    .trash again for each: 1,000 batches cost 2 million stats and 46 s, attack round 22)."""
+    root = absolute_dir(memory_dir)
+    batches = list_trash_batches(root)
+    previews: list[tuple[str, list[str] | RestoreError]] = []
+    if not batches:
+        return previews
+    with open_read_only(root) as view:
+        for batch in batches:
+            try:
+                previews.append((batch, list(_restorable(view, root, batch, batches)[2])))
+            except RestoreError as why:
+                previews.append((batch, why))
+    return previews
+
+
+# The batches an error names, newest first; the rest are counted (a dir's .trash can hold
+# thousands, and naming them all made one line of 41 KB for 1,000: attack round 22).
+_BATCHES_NAMED = 10
+
+
+def _newest_named(batches: list[str]) -> str:
+    """'none', or the newest few batch names, newest first, and how many older ones there are."""
+    if not batches:
+        return "none"
+    shown = ", ".join(reversed(batches[-_BATCHES_NAMED:]))
+    older = len(batches) - _BATCHES_NAMED
+    return shown + (f" and {older} older" if older > 0 else "")
+
+
 def _files_or_none(tx: StoreTransaction, batch: str) -> dict[str, Any]:
     """A batch's files, or none when its manifest cannot be read (looking for one file's batch
     passes over a broken batch; restoring that batch by name says why)."""
@@ -242,7 +275,8 @@ def _manifest(tx: StoreTransaction, batch: str) -> dict[str, Any]:
             if not (
                 isinstance(info, dict)
                 and isinstance(info.get("before"), bool)
-                and (info.get("after_sha") is None or isinstance(info.get("after_sha"), str))
+                and "after_sha" in info  # read by every restore: a KeyError when left out
+                and (info["after_sha"] is None or isinstance(info["after_sha"], str))
             ):
                 raise TypeError(
                     f"the entry for {rel!r} is not {{'before': true|false, 'after_sha': text|null}}"
@@ -300,20 +334,23 @@ def restore(
 
 
 def _restorable(
-    tx: StoreTransaction, root: Path, name: str
+    tx: StoreTransaction, root: Path, name: str, batches: list[str] | None = None
 ) -> tuple[str, dict[str, Any], dict[str, Any]]:
     """(batch, its manifest, the files to put back) for restore(name); RestoreError says why not.
 
     Reads only, so a preview runs it on a read-only view and a restore under the store lock.
+    batches: the listing of .trash when the caller has just made it (preview_trash).
     """
-    batches = list_trash_batches(root)
+    if batches is None:
+        batches = list_trash_batches(root)
     if name in batches:
         batch, only = name, None
     else:
         holding = [b for b in batches if name in _files_or_none(tx, b)]
         if not holding:
             raise RestoreError(
-                f"nothing named {name!r} in {root / TRASH_DIRNAME}; batches there: {batches or 'none'}"
+                f"nothing named {name!r} in {root / TRASH_DIRNAME}; batches there: "
+                + _newest_named(batches)
             )
         batch, only = holding[-1], name
     manifest = _manifest(tx, batch)

@@ -9,11 +9,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from memdir_nb.extract.transcript import (
+    MessagesUpTo,
     TranscriptMessage,
     memory_writes,
     messages_since,
     read_transcript,
-    turn_message_ends,
+    turn_prefixes,
     without_copies,
 )
 from memdir_nb.formats.session_model import Session, Turn
@@ -26,7 +27,7 @@ from memdir_nb.storage.containment import absolute_dir
 class ExtractionRequest:
     """What one extraction run gets: the whole conversation and the new part since the cursor."""
 
-    messages: tuple[TranscriptMessage, ...]
+    messages: Sequence[TranscriptMessage]  # a tuple, or a replay's view of one (MessagesUpTo)
     new_messages: tuple[TranscriptMessage, ...]
     is_trailing: bool
 
@@ -39,6 +40,13 @@ class SchedulerDecision:
     detail: str
     is_trailing: bool = False
     result: Any = None
+
+
+def _snapshot(messages: Sequence[TranscriptMessage]) -> Sequence[TranscriptMessage]:
+    """messages as a sequence no one can change while a run holds it: a tuple or a view of one
+    is taken as it is (a replay's turn ends are views of one tuple, not a copy each), anything
+    else copied."""
+    return messages if isinstance(messages, (tuple, MessagesUpTo)) else tuple(messages)
 
 
 class ExtractionScheduler:
@@ -63,7 +71,7 @@ class ExtractionScheduler:
         self.problems: list[TranscriptProblem] = []
         self._lock = threading.Lock()
         self._in_progress = False
-        self._pending: tuple[TranscriptMessage, ...] | None = None
+        self._pending: Sequence[TranscriptMessage] | None = None
 
     @property
     def in_progress(self) -> bool:
@@ -82,7 +90,7 @@ class ExtractionScheduler:
         A subagent's transcript (every message a sidechain record) is never extracted: only
         the main agent's sessions are, and a subagent's writes are not the main agent's.
         """
-        snapshot = tuple(messages)
+        snapshot = _snapshot(messages)
         if snapshot and all(m.is_sidechain for m in snapshot):
             return self._record(
                 SchedulerDecision(
@@ -186,13 +194,13 @@ class ExtractionScheduler:
             messages = transcript.messages
         messages = without_copies(session, messages)
         decisions: list[tuple[Turn | None, SchedulerDecision]] = []
-        for turn, end in zip(session.turns, turn_message_ends(session, messages), strict=True):
-            decisions.append((turn, self.on_session_turn_end(turn, messages[:end])))
+        for turn, upto in zip(session.turns, turn_prefixes(session, messages), strict=True):
+            decisions.append((turn, self.on_session_turn_end(turn, upto)))
         decisions.append((None, self.on_session_end(messages)))
         return decisions
 
     def _run_once(
-        self, messages: tuple[TranscriptMessage, ...], *, trailing: bool, flush: bool = False
+        self, messages: Sequence[TranscriptMessage], *, trailing: bool, flush: bool = False
     ) -> SchedulerDecision:
         new = self._since(messages)
         if not new:

@@ -8,7 +8,8 @@ A memory file name:
 - is valid text (a name that is not UTF-8 on disk arrives from ``os.fsdecode`` holding lone
   surrogates, and is refused);
 - is at most ``NAME_MAX_BYTES`` (255) bytes long, as the filesystem allows;
-- holds no C0 or C1 control character, no DEL, and no bidirectional control (which can make a
+- holds no C0 or C1 control character, no DEL, no line or paragraph separator (U+2028,
+  U+2029: a browser breaks the line there), and no bidirectional control (which can make a
   name display as another), no character that shows as nothing (zero-width space, soft
   hyphen, word joiner, BOM, tag characters, Hangul fillers...: the name would show as
   another), no slash, backslash or NUL;
@@ -81,6 +82,10 @@ def control_problem(text: str) -> str | None:
     code = ord(ch)
     if 0xD800 <= code <= 0xDFFF:
         return "is not valid UTF-8"
+    if code in (0x2028, 0x2029):
+        return (
+            f"holds the line separator U+{code:04X}, which breaks the name's line where it is shown"
+        )
     if code > 0x9F:
         return f"holds the bidirectional control U+{code:04X}, which can make a name display as another"
     return f"holds the control character U+{code:04X}"

@@ -9,6 +9,7 @@ from memdir_nb.formats.frontmatter import Frontmatter
 from memdir_nb.formats.index import IndexEntry
 from memdir_nb.security.secret_scan import mask_secret_values
 from memdir_nb.spec.records import quick_init
+from memdir_nb.spec.text import terminal_line
 
 Severity = Literal["error", "warning"]
 # Rule id -> severity. Secrets vary with scope and are decided where they are found.
@@ -68,9 +69,12 @@ class Finding:
     line: int | None = None
 
     def format(self) -> str:
-        """One line: 'path:line: severity [rule] message (fix: hint)'."""
+        """One line: 'path:line: severity [rule] message (fix: hint)'; a newline in a name (a
+        file the scan skipped) is shown as an escape, so it never starts a line of its own."""
         where = f"{self.path}:{self.line}" if self.line is not None else self.path
-        return f"{where}: {self.severity} [{self.rule}] {self.message} (fix: {self.hint})"
+        return terminal_line(
+            f"{where}: {self.severity} [{self.rule}] {self.message} (fix: {self.hint})"
+        )
 
 
 @quick_init

@@ -31,7 +31,7 @@ from memdir_nb.spec.constants import (
     TRANSCRIPT_LINE_MAX_BYTES,
 )
 from memdir_nb.spec.freshness import memory_age_days
-from memdir_nb.spec.text import plural
+from memdir_nb.spec.text import plural, terminal_line
 from memdir_nb.storage.access import read_regular_file
 from memdir_nb.storage.containment import PathTraversalError, real_path, validate_project_path
 from memdir_nb.storage.fsutil import is_folder
@@ -386,15 +386,16 @@ def list_memory_dirs(
 
 
 def format_list(infos: list[MemoryDirInfo]) -> str:
-    """One block per dir: where, whose, counts, ages, index use; then a total line."""
+    """One block per dir: where, whose, counts, ages, index use; then a total line. A key and a
+    transcript's cwd are names others chose (a newline in one is shown as an escape)."""
     lines = []
     for info in infos:
-        lines.append(f"{info.path}  [{info.kind}]")
+        lines.append(f"{terminal_line(info.path)}  [{info.kind}]")
         if info.kind == "settings:user":
             whose = "every project (named by autoMemoryDirectory in the user settings)"
         else:
             whose = info.project_path or f"(cannot be told from the key {info.key})"
-        lines.append(f"  project: {whose}")
+        lines.append(f"  project: {terminal_line(whose)}")
         types = ", ".join(f"{k} {v}" for k, v in info.by_type.items()) or "none"
         scopes = ", ".join(f"{k} {v}" for k, v in info.by_scope.items()) or "none"
         lines.append(f"  {plural(info.memories, 'memory')}: {types}; scope: {scopes}")
@@ -405,7 +406,7 @@ def format_list(infos: list[MemoryDirInfo]) -> str:
             )
         for ix in info.indexes:
             if ix.problem:
-                lines.append(f"  {ix.scope} index: {ix.problem}")
+                lines.append(f"  {ix.scope} index: {terminal_line(ix.problem)}")
                 continue
             if not ix.exists:
                 lines.append(f"  {ix.scope} index: no MEMORY.md")

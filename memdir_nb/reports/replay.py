@@ -29,7 +29,7 @@ from typing import Any
 
 from memdir_nb.clock import system_clock_ms
 from memdir_nb.extract.scheduler import ExtractionRequest, ExtractionScheduler, SchedulerDecision
-from memdir_nb.extract.transcript import read_transcript, turn_message_ends, without_copies
+from memdir_nb.extract.transcript import read_transcript, turn_prefixes, without_copies
 from memdir_nb.formats.memory_timeline import (
     AsOfFile,
     MemoryPaths,
@@ -47,7 +47,7 @@ from memdir_nb.recall.selectors import OFFLINE_DEFAULT, make_selector
 from memdir_nb.recall.session import RecallSession
 from memdir_nb.spec.constants import MEMORY_FILE_READ_MAX_BYTES
 from memdir_nb.spec.freshness import memory_age
-from memdir_nb.spec.text import plural
+from memdir_nb.spec.text import plural, terminal_line
 from memdir_nb.storage.access import ReadRefused, read_contained
 from memdir_nb.storage.scan import scan_memory_dir
 from memdir_nb.storage.snapshot_dir import SnapshotDir
@@ -253,8 +253,8 @@ def _scheduler_decisions(
     messages = without_copies(session, read_transcript(session.path).messages)
     scheduler = ExtractionScheduler(recorded_dir, _Recorder(), turns_between=turns_between)
     decisions: list[SchedulerDecision | None] = []
-    for turn, end in zip(session.turns, turn_message_ends(session, messages), strict=True):
-        decisions.append(scheduler.on_session_turn_end(turn, messages[:end]))
+    for turn, upto in zip(session.turns, turn_prefixes(session, messages), strict=True):
+        decisions.append(scheduler.on_session_turn_end(turn, upto))
     return decisions, scheduler.on_session_end(messages)
 
 
@@ -302,7 +302,7 @@ def replay_session(
         notes.append(_CLI_AGENT_NOTES[session.kind])
     if session.forked_from is not None:
         notes.append(
-            f"forked from session {session.forked_from}: the history the fork "
+            f"forked from session {terminal_line(session.forked_from)}: the history the fork "
             "copied from it is that session's turns and is left out; recall here starts "
             "as if nothing had been surfaced before the fork"
         )

@@ -309,10 +309,12 @@ def plural(n: int, word: str, many: str | None = None) -> str:
 
 
 # Characters no name and no printed line may carry raw: the C0 controls, DEL, the C1 controls,
-# bidirectional controls (they can make text display as other text) and lone surrogates (what a
-# name that is not UTF-8 decodes to). Newline and tab are matched only by unsafe_in_line.
+# the line and paragraph separators U+2028 and U+2029 (a browser showing a notebook's output,
+# and Python's str.splitlines, break a line at them: attack round 22), bidirectional controls
+# (they can make text display as other text) and lone surrogates (what a name that is not
+# UTF-8 decodes to). Newline and tab are matched only by unsafe_in_line.
 _UNSAFE_CLASS = (
-    "\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\ud800-\udfff"
+    "\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069\ud800-\udfff"
 )
 unsafe_in_text = compiled_on_first_use(f"[{_UNSAFE_CLASS}]")
 unsafe_in_line = compiled_on_first_use(f"[\\n\\t{_UNSAFE_CLASS}]")

@@ -36,6 +36,7 @@ from memdir_nb.spec.constants import (
     ARCHIVE_MAX_TOTAL_BYTES,
     TRASH_DIRNAME,
 )
+from memdir_nb.spec.text import terminal_line
 from memdir_nb.spec.timestamps import trash_stamp
 from memdir_nb.storage import fsutil
 from memdir_nb.storage.access import ReadResult, try_read_contained
@@ -373,7 +374,8 @@ def _classify(
 
 
 def format_import_report(report: ImportReport) -> str:
-    """The report as lines for a terminal: each refused entry and conflict named."""
+    """The report as lines for a terminal: each refused entry and conflict named, one a line
+    (an archive's entry name can hold a newline: terminal_line shows it as an escape)."""
     verb = "would be " if report.dry_run else ""
     lines = [
         f"{len(report.written)} {verb}written, {len(report.replaced)} {verb}replaced, "
@@ -383,12 +385,12 @@ def format_import_report(report: ImportReport) -> str:
     ]
     for name in report.conflicts:
         lines.append(
-            f"conflict: {name} exists with other content; left alone (pass --overwrite to "
+            f"conflict: {terminal_line(name)} exists with other content; left alone (pass --overwrite to "
             "replace it, the old file going to .trash/)"
         )
     for name in report.replaced:
         where = f" (old file in {report.trash_dir}/{name})" if report.trash_dir else ""
-        lines.append(f"replaced: {name}{where}")
+        lines.append(terminal_line(f"replaced: {name}{where}"))
     for r in report.refused:
-        lines.append(f"refused: {r.name}: {r.reason}")
+        lines.append(terminal_line(f"refused: {r.name}: {r.reason}"))
     return "\n".join(lines)

@@ -1002,6 +1002,49 @@ def test_restore_names_the_batches_when_asked_for_one_that_is_not_there(tmp_path
     assert "holds no batch" in run_env("restore", str(empty)).stdout
 
 
+def test_restore_lists_n_batches_looking_at_each_batch_a_bounded_number_of_times(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # attack round 22: the listing previewed each batch with restore(dry_run=True), which
+    # listed .trash again (twice) for each: n batches cost about 2n² stats (1,000: 46 s)
+    from memdir_nb.storage import fsutil
+
+    mem = tmp_path / "memory"
+    n = 40
+    for i in range(n):
+        batch = mem / ".trash" / f"memory-tool-20261130T0000{i:02d}Z-1-{i:06x}"
+        batch.mkdir(parents=True)
+        (batch / "manifest.json").write_text(json.dumps({"files": {}}))
+    looked: list[object] = []
+    real = fsutil.is_regular_file
+
+    def counted(path: Any) -> bool:
+        looked.append(path)
+        return real(path)
+
+    monkeypatch.setattr(fsutil, "is_regular_file", counted)
+    assert main(["restore", str(mem)]) == 0
+    listed = capsys.readouterr().out
+    assert listed.count(": would put back no file") == n
+    assert len(looked) <= 2 * n
+
+
+def test_restore_of_a_name_not_there_names_the_newest_batches_and_counts_the_rest(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # attack round 22: the error named every batch, one line of 41 KB for 1,000 batches
+    mem = tmp_path / "memory"
+    for i in range(300):
+        batch = mem / ".trash" / f"memory-tool-20261130T00{i // 60:02d}{i % 60:02d}Z-1-{i:06x}"
+        batch.mkdir(parents=True)
+        (batch / "manifest.json").write_text(json.dumps({"files": {}}))
+    assert main(["restore", str(mem), "user_gone.md"]) == 2
+    said = capsys.readouterr().err
+    assert said.count("\n") == 1 and len(said) < 1000, said
+    assert "memory-tool-20261130T000459Z-1-00012b" in said  # the newest batch is named
+    assert "and 290 older" in said
+
+
 @pytest.mark.parametrize("words", [["scan"], ["where", "--cwd"], ["replay"]])
 def test_a_path_argument_that_cannot_be_looked_at_is_a_usage_error_naming_why(
     words: list[str], tmp_path: Path, capsys: pytest.CaptureFixture[str]

@@ -750,8 +750,9 @@ def test_a_plan_action_refuses_an_untyped_operation() -> None:
         {"feedback_testing_db.md": {"after_sha": None}},
         {"feedback_testing_db.md": {"before": "yes", "after_sha": None}},
         {"feedback_testing_db.md": {"before": True, "after_sha": 7}},
+        {"feedback_testing_db.md": {"before": False}},  # attack round 22: a KeyError traceback
     ],
-    ids=["entry-not-object", "no-before", "before-not-bool", "sha-not-text"],
+    ids=["entry-not-object", "no-before", "before-not-bool", "sha-not-text", "no-sha"],
 )
 def test_restore_from_a_manifest_of_the_wrong_shape_is_a_clear_refusal(
     messy: Path, files: dict[str, Any]

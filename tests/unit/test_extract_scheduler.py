@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import threading
+from collections.abc import Iterable
 from pathlib import Path
 
 import pytest
@@ -256,3 +257,45 @@ def test_a_turn_the_api_answered_with_errors_only_is_not_extracted_and_keeps_the
     assert [d.action for _, d in decisions] == ["skipped_no_model_reply", "ran", "nothing_new"]
     assert "Credit balance is too low" in decisions[0][1].detail
     assert len(calls[0].new_messages) == 4  # the failed turn's messages reach the next run
+
+
+def test_a_replay_of_n_turns_copies_the_messages_a_bounded_number_of_times_not_once_a_turn(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # attack round 22: each turn end took the transcript up to it as a new list and a new
+    # tuple, so a replay cost the square of its length (64,000 records: 23 s)
+    import memdir_nb.extract.scheduler as scheduler_module
+
+    n = 300
+    lines = [
+        json.dumps(
+            {
+                "type": "user" if i % 2 == 0 else "assistant",
+                "uuid": f"u{i}",
+                "parentUuid": f"u{i - 1}" if i else None,
+                "sessionId": "s",
+                "message": {
+                    "role": "user" if i % 2 == 0 else "assistant",
+                    "content": f"message {i}",
+                },
+            }
+        )
+        for i in range(2 * n)
+    ]
+    path = tmp_path / "s.jsonl"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    copied = [0]
+
+    class CountingTuple(tuple):  # type: ignore[type-arg]  # tuple() of anything, counted
+        def __new__(cls, items: Iterable[object] = ()) -> CountingTuple:
+            made = super().__new__(cls, items)
+            copied[0] += len(made)
+            return made
+
+    monkeypatch.setattr(scheduler_module, "tuple", CountingTuple, raising=False)
+    calls: list[ExtractionRequest] = []
+    decisions = ExtractionScheduler(SAMPLE_MEMDIR, calls.append).replay_session(path)
+    assert [d.action for _t, d in decisions[:-1]] == ["ran"] * n
+    assert [len(c.messages) for c in calls] == [2 * i + 2 for i in range(n)]
+    assert calls[-1].messages[-1].uuid == f"u{2 * n - 1}"
+    assert copied[0] <= 8 * n  # each turn's new messages, and the whole list a few times

@@ -1095,11 +1095,11 @@ def test_a_hash_inside_a_memory_name_is_part_of_its_link_not_an_anchor(
     assert anchored is not None and anchored.is_file
 
 
+# (U+2028 and U+2029 were here too; since attack round 22 the name gate refuses them, as a
+# browser breaks a line at them: tests/unit/test_formats_names.py)
 WIDE_SPACES = {
     "no-break space": "\u00a0",
     "ideographic space": "\u3000",
-    "line separator": "\u2028",
-    "paragraph separator": "\u2029",
     "en quad": "\u2000",
 }
 

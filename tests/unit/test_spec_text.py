@@ -50,6 +50,18 @@ def test_bidi_controls_and_lone_surrogates_are_shown_escaped() -> None:
     assert terminal_safe("a\u202eb\udcff") == "a\\u202eb\\udcff"
 
 
+@pytest.mark.parametrize("separator", ["\u2028", "\u2029"])
+def test_the_line_and_paragraph_separators_are_shown_escaped_in_text_and_lines(
+    separator: str,
+) -> None:
+    # attack round 22: browsers (a notebook's output, Voila) and Python's str.splitlines break
+    # a line at U+2028 and U+2029, and neither was escaped: a name holding one forged a line
+    shown = f"\\u{ord(separator):04x}"
+    assert terminal_safe(f"a{separator}b") == f"a{shown}b"
+    assert terminal_line(f"a{separator}b") == f"a{shown}b"
+    assert first_unsafe_char(f"a{separator}b") == separator
+
+
 def test_newlines_stay_in_text_and_are_escaped_in_one_line_fields() -> None:
     assert terminal_safe("a\nb\tc") == "a\nb\tc"
     assert terminal_safe("a\nb\tc", keep_newlines=False) == "a\\x0ab\\x09c"
