@@ -94,17 +94,20 @@ def cmd_index(args: argparse.Namespace) -> int:
 
 
 def _print_unloaded(rep: dict[str, Any], memory_dir: Path) -> bool:
-    """Say why nothing of an index is loaded (missing or unreadable); False when it loads."""
-    if rep["problem"]:
-        print(f"  {rep['problem']} (nothing is loaded into the prompt from it)")
+    """Say why nothing of an index is loaded (missing or unreadable); False when it loads.
+
+    An index over the read cap loads: its start was read, and the caps cut well inside it."""
     if not rep["exists"]:
-        if not rep["problem"]:
+        if rep["problem"]:
+            print(f"  {rep['problem']} (nothing is loaded into the prompt from it)")
+        else:
             print("  no MEMORY.md yet (nothing is loaded into the prompt)")
         return True
-    if rep["problem"]:
-        print(f"  MEMORY.md {rep['problem']}: nothing is loaded into the prompt")
-        print(f"  fix: remove it and run `memdir-nb rebuild-index {memory_dir}`")
-        return True
+    if rep["problem"]:  # the note already names the file: "MEMORY.md is N bytes; only ..."
+        print(f"  {rep['problem']}: the counts below are of that part")
+        print(
+            f"  fix: shorten it by hand, or remove it and run `memdir-nb rebuild-index {memory_dir}`"
+        )
     return False
 
 

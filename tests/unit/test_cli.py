@@ -18,6 +18,7 @@ import pytest
 import memdir_nb
 from memdir_nb.cli.main import main
 from memdir_nb.formats.index import MAX_ENTRYPOINT_LINES
+from memdir_nb.spec.constants import INDEX_READ_MAX_BYTES
 from memdir_nb.ui.demo import build_demo_memory_dir
 from memdir_nb.ui.demo.session import build_demo_session
 from memdir_nb.ui.demo.session_records import RecordWriter
@@ -83,6 +84,27 @@ def test_index_text_report_names_the_dropped_lines(demo_dir: Path) -> None:
     out = run_cli("index", str(demo_dir), "--scope", "team")
     assert "lines kept" in out.stdout and "dropped" in out.stdout
     assert "private:" not in out.stdout
+
+
+def test_an_index_over_the_read_cap_is_named_once_and_reported_as_loaded_in_part(
+    tmp_path: Path,
+) -> None:
+    memory_dir = tmp_path / "memory"
+    memory_dir.mkdir()
+    body = "".join(f"- [Note {i}](user_note_{i}.md) \u2014 a hook\n" for i in range(40_000))
+    (memory_dir / "MEMORY.md").write_text(body, encoding="utf-8")
+    size = (memory_dir / "MEMORY.md").stat().st_size
+    assert size > INDEX_READ_MAX_BYTES
+    out = run_cli("index", str(memory_dir))
+    assert out.returncode == 0, out.stderr
+    lines = out.stdout.splitlines()
+    assert lines[1] == (
+        f"  MEMORY.md is {size} bytes; only the first {INDEX_READ_MAX_BYTES} bytes were read: "
+        "the counts below are of that part"
+    )
+    assert "MEMORY.md MEMORY.md" not in out.stdout
+    assert "nothing is loaded" not in out.stdout  # its first 200 lines are, as for any index
+    assert f"truncated: {MAX_ENTRYPOINT_LINES} lines kept" in out.stdout
 
 
 def test_missing_dir_is_a_clear_usage_error(tmp_path: Path) -> None:
