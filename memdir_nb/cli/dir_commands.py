@@ -13,6 +13,7 @@ from memdir_nb.formats.index import (
     MAX_ENTRYPOINT_BYTES,
     MAX_ENTRYPOINT_LINES,
     REBUILD_HEADING,
+    entrypoint_size,
     strip_entrypoint_extras,
     truncate_entrypoint_content,
 )
@@ -250,7 +251,7 @@ def _over_caps_refusal(r: IndexRebuild, label: str) -> str:
     after = truncate_entrypoint_content(r.text)
     return (
         f"error: rebuilding {label} would take it from "
-        f"{plural(len(r.old.splitlines()), 'line')} to {plural(after.line_count, 'line')} / "
+        f"{plural(entrypoint_size(r.old)[0], 'line')} to {plural(after.line_count, 'line')} / "
         f"{after.byte_count:,} bytes, past the {MAX_ENTRYPOINT_LINES}-line / "
         f"{MAX_ENTRYPOINT_BYTES:,}-byte caps: {after.unloaded_line_count} of its lines would "
         "never reach a conversation. Nothing was written. See the change with --dry-run; "

@@ -310,6 +310,26 @@ def test_rebuild_index_refuses_to_push_an_index_past_its_caps_unless_told(
     assert (mem / "MEMORY.md").read_text().startswith(listed)
 
 
+def test_rebuild_index_counts_and_diffs_the_old_index_by_newlines_only(tmp_path: Path) -> None:
+    # U+2028 and a form feed end a line for str.splitlines, not for the loader or the caps.
+    mem = tmp_path / "memory"
+    for i in range(220):
+        add_memory(mem, f"project_m{i:03d}.md", index=False)
+    listed = [f"- [m{i}](project_m{i:03d}.md) \u2014 memory number {i}\n" for i in range(190)]
+    listed[188] = "- [m188](project_m188.md) \u2014 memory\u2028number 188\n"
+    listed[189] = "- [m189](project_m189.md) \u2014 memory\x0cnumber 189\n"
+    (mem / "MEMORY.md").write_text("".join(listed), encoding="utf-8")
+    refused = run_env("rebuild-index", str(mem))
+    assert refused.returncode == 1
+    assert "would take it from 190 lines to 223 lines" in refused.stderr
+    preview = run_env("rebuild-index", "--dry-run", str(mem))
+    assert preview.returncode == 0, preview.stderr
+    hunks = [ln for ln in preview.stdout.splitlines() if ln.startswith("@@")]
+    assert hunks == ["@@ -188,3 +188,36 @@"]  # old lines 188-190, then 33 added
+    shown = preview.stdout.split("\n")
+    assert " - [m188](project_m188.md) \u2014 memory\\u2028number 188" in shown
+
+
 def test_a_cyrillic_index_past_25000_utf8_bytes_but_not_utf16_units_is_loaded_whole(
     tmp_path: Path,
 ) -> None:
