@@ -709,6 +709,27 @@ def test_sessions_lists_the_compaction_agent_as_its_own_kind_not_a_subagent(
     assert "(compaction agent)" in replay.stdout and "instruction to summarise" in replay.stdout
 
 
+def test_sessions_and_replay_name_a_pane_teammates_own_file_a_teammate(tmp_path: Path) -> None:
+    folder = tmp_path / "projects" / "-c"
+    folder.mkdir(parents=True)
+    w = RecordWriter("t1", "/c", "2026-09-16T14:01:00.000Z")
+    w.bookkeeping("agent-setting", agentSetting="parser-surveyor", sessionId="t1")
+    w.user_text(
+        '<teammate-message teammate_id="team-lead">\nsurvey the parser\n</teammate-message>',
+        agentName="parser-surveyor",
+        teamName="lexing",
+    )
+    w.response([{"type": "text", "text": "surveyed"}])
+    (folder / "t1.jsonl").write_text(w.text(), encoding="utf-8")
+    lines, row, listed = _one_listed_session(tmp_path, "t1")
+    assert " teammate " in row and " main " not in row
+    assert lines[-1] == "1 transcript: 1 teammate."
+    assert listed["kind"] == "teammate" and listed["is_subagent"] is False
+    replay = run_cli("replay", str(folder / "t1.jsonl"), "--selector", "lexical")
+    assert replay.returncode == 0, replay.stderr
+    assert "Session t1 (teammate)" in replay.stdout
+
+
 def test_sessions_names_the_session_a_fork_copied_its_history_from(tmp_path: Path) -> None:
     folder = tmp_path / "projects" / "-c"
     folder.mkdir(parents=True)
