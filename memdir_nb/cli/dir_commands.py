@@ -13,6 +13,7 @@ from memdir_nb.formats.index import (
     MAX_ENTRYPOINT_BYTES,
     MAX_ENTRYPOINT_LINES,
     REBUILD_HEADING,
+    entrypoint_size,
     strip_entrypoint_extras,
     truncate_entrypoint_content,
 )
@@ -94,17 +95,20 @@ def cmd_index(args: argparse.Namespace) -> int:
 
 
 def _print_unloaded(rep: dict[str, Any], memory_dir: Path) -> bool:
-    """Say why nothing of an index is loaded (missing or unreadable); False when it loads."""
-    if rep["problem"]:
-        print(f"  {rep['problem']} (nothing is loaded into the prompt from it)")
+    """Say why nothing of an index is loaded (missing or unreadable); False when it loads.
+
+    An index over the read cap loads: its start was read, and the caps cut well inside it."""
     if not rep["exists"]:
-        if not rep["problem"]:
+        if rep["problem"]:
+            print(f"  {rep['problem']} (nothing is loaded into the prompt from it)")
+        else:
             print("  no MEMORY.md yet (nothing is loaded into the prompt)")
         return True
-    if rep["problem"]:
-        print(f"  MEMORY.md {rep['problem']}: nothing is loaded into the prompt")
-        print(f"  fix: remove it and run `memdir-nb rebuild-index {memory_dir}`")
-        return True
+    if rep["problem"]:  # the note already names the file: "MEMORY.md is N bytes; only ..."
+        print(f"  {rep['problem']}: the counts below are of that part")
+        print(
+            f"  fix: shorten it by hand, or remove it and run `memdir-nb rebuild-index {memory_dir}`"
+        )
     return False
 
 
@@ -247,7 +251,7 @@ def _over_caps_refusal(r: IndexRebuild, label: str) -> str:
     after = truncate_entrypoint_content(r.text)
     return (
         f"error: rebuilding {label} would take it from "
-        f"{plural(len(r.old.splitlines()), 'line')} to {plural(after.line_count, 'line')} / "
+        f"{plural(entrypoint_size(r.old)[0], 'line')} to {plural(after.line_count, 'line')} / "
         f"{after.byte_count:,} bytes, past the {MAX_ENTRYPOINT_LINES}-line / "
         f"{MAX_ENTRYPOINT_BYTES:,}-byte caps: {after.unloaded_line_count} of its lines would "
         "never reach a conversation. Nothing was written. See the change with --dry-run; "

@@ -28,6 +28,7 @@ from memdir_nb.storage.access import ReadRefused
 
 _KIND_NAMES = {
     "main": "main",
+    "teammate": "teammate",
     "subagent": "subagent",
     "compaction": "compaction agent",
     "suggestion": "prompt-suggestion agent",
@@ -127,6 +128,7 @@ def _listing_total(files: list[SessionFile]) -> str:
         plural(sum(f.kind == kind for f in files), word, many)
         for kind, word, many in (
             ("main", "main", "main"),
+            ("teammate", "teammate", "teammates"),
             ("subagent", "subagent", "subagents"),
             ("compaction", "compaction agent", "compaction agents"),
             ("suggestion", "prompt-suggestion agent", "prompt-suggestion agents"),

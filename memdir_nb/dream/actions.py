@@ -65,10 +65,12 @@ class ReplaceText:
 
 @dataclass(frozen=True)
 class IndexRemove:
-    """Drop the line pointing at `target` from the index file `rel`."""
+    """Drop the line pointing at `target` from the index file `rel`; with drop_emptied, also a
+    `##` heading that line was the last line under (never one that was empty before)."""
 
     rel: str
     target: str
+    drop_emptied: bool = False
 
 
 @dataclass(frozen=True)
@@ -230,7 +232,7 @@ class _Simulation:
     def apply(self, op: PlanOp) -> None:
         """Apply one op."""
         if isinstance(op, IndexRemove):
-            self.doc(op.rel).remove(op.target)
+            self.doc(op.rel).remove(op.target, drop_emptied=op.drop_emptied)
         elif isinstance(op, IndexUpsert):
             self.doc(op.rel).upsert(op.line, op.target)
         elif isinstance(op, WriteFile):

@@ -209,7 +209,7 @@ def _merge_action(scope: str, group: list[_Mem], fuzz: Any) -> PlanAction:
         new_body = new_body.rstrip("\n") + "\n\n" + "\n".join(extra) + "\n"
     ops: list[PlanOp] = [WriteFile(keep.rel, front + new_body)]
     for d in dups:
-        ops += [TrashFile(d.rel), IndexRemove(_index_rel(scope), d.scope_rel)]
+        ops += [TrashFile(d.rel), IndexRemove(_index_rel(scope), d.scope_rel, drop_emptied=True)]
     return PlanAction(
         f"merge:{keep.rel}",
         "merge_duplicates",
@@ -325,7 +325,7 @@ def _dangling_action(irel: str, e: IndexEntry, moved: str | None) -> PlanAction:
         "drop_dangling_index_line",
         f"{irel} line {e.line_no} points at {e.target}, which does not exist",
         (irel,),
-        (IndexRemove(irel, e.target),),
+        (IndexRemove(irel, e.target, drop_emptied=True),),
     )
 
 

@@ -46,6 +46,7 @@ class IndexText:
             if loaded[pos]:
                 self._index(pos, line)
         self.open_comment = ends_in_open_comment(text)  # closed before the first line appended
+        self.sections = _Sections(lines)  # kept up as lines go and come
 
     def _index(self, pos: int, line: str, target: str | bool | None = False) -> None:
         """Index line at pos under its entry's target (given, or False: parsed here)."""
@@ -57,6 +58,8 @@ class IndexText:
     def _kill(self, pos: int) -> None:
         if self.lines[pos] == "":
             self.empty -= 1
+        elif self.lines[pos] is not None:
+            self.sections.gone(pos)
         self.lines[pos] = None
         self.alive -= 1
 
@@ -80,6 +83,7 @@ class IndexText:
         # remove_index_entry returns '' when no line is left, which has no final newline.
         if self.alive == 0:
             self.lines, self.ends, self.by_target, self.empty = [], False, defaultdict(list), 0
+            self.sections = _Sections([])
             self.crlf = False  # so does its line-end style: the next line is added as LF
 
     def upsert(self, entry_line: str, target: str) -> None:
@@ -101,19 +105,42 @@ class IndexText:
         else:
             if self.open_comment:  # as index.upsert_index_entry: a line after it is never loaded
                 self.lines.append(COMMENT_CLOSE)
+                self.sections.add(COMMENT_CLOSE)
                 self.alive += 1
                 self.open_comment = False
             self.lines.append(entry_line)
+            self.sections.add(entry_line)
             self.alive += 1
             self.ends = True
             self._index(len(self.lines) - 1, entry_line, found)
 
-    def remove(self, target: str) -> None:
-        """As `index.remove_index_entry`: drop every line for target."""
+    def remove(self, target: str, *, drop_emptied: bool = False) -> None:
+        """As `index.remove_index_entry`: drop every line for target.
+
+        drop_emptied (dream's own removals): a `##` heading these lines were the last lines
+        under goes too, with the blank line that would then double the one above it. A heading
+        that had nothing under it before stays: only one this removal emptied goes."""
         self._normalize()
-        for pos in self.by_target.pop(norm_target(target), []):
+        positions = self.by_target.pop(norm_target(target), [])
+        for pos in positions:
             self._kill(pos)
+        if drop_emptied:
+            for heading in self.sections.emptied_by(positions):
+                if self.lines[heading] is not None:
+                    self._kill(heading)
+                    self._drop_doubled_blank(heading)
         self._reset_if_empty()
+
+    def _drop_doubled_blank(self, pos: int) -> None:
+        """After the line at pos went: the blank line next below it goes when the line above
+        is blank too (or there is none), and a blank line above goes when nothing is below,
+        so no blank run, nor a blank end, is left where a section was."""
+        above = next((i for i in range(pos - 1, -1, -1) if self.lines[i] is not None), -1)
+        below = next((i for i in range(pos + 1, len(self.lines)) if self.lines[i] is not None), -1)
+        if below >= 0 and self.lines[below] == "" and (above < 0 or self.lines[above] == ""):
+            self._kill(below)
+        elif below < 0 and above >= 0 and self.lines[above] == "":
+            self._kill(above)
 
     def drop_line(self, pos: int) -> None:
         """Drop the line at pos, which is no entry (a heading left with nothing under it)."""
@@ -181,30 +208,34 @@ class _Sections:
     def __init__(self, lines: list[str]) -> None:
         self.heading_of: list[int] = []
         self.kept: dict[int, int] = {}  # heading position -> its non-blank lines still kept
-        current = -1
-        for pos, line in enumerate(lines):
-            if _SECTION_HEADING.match(line):
-                current = pos
-                self.kept[pos] = 0
-            elif line.strip() and current >= 0:
-                self.kept[current] += 1
-            self.heading_of.append(current)
+        for line in lines:
+            self.add(line)
 
-    def emptied(self, positions: list[int]) -> list[int]:
-        """Headings left with no lines once the lines at positions are gone."""
-        out = []
-        for pos in positions:
-            heading = self.heading_of[pos]
-            if heading >= 0:
-                self.kept[heading] -= 1
-                if self.kept[heading] == 0:
-                    out.append(heading)
-        return out
+    def add(self, line: str) -> None:
+        """A line after the last one."""
+        pos, current = len(self.heading_of), self.heading_of[-1] if self.heading_of else -1
+        if _SECTION_HEADING.match(line):
+            current = pos
+            self.kept[pos] = 0
+        elif line.strip() and current >= 0:
+            self.kept[current] += 1
+        self.heading_of.append(current)
+
+    def gone(self, pos: int) -> None:
+        """The non-blank line at pos was removed (a heading's own line counts in no section)."""
+        heading = self.heading_of[pos]
+        if heading >= 0 and heading != pos:
+            self.kept[heading] -= 1
+
+    def emptied_by(self, positions: list[int]) -> list[int]:
+        """The headings the removed lines at positions sat under that now have no line kept,
+        last first: each had one line at least (a removed one) before."""
+        headings = {self.heading_of[p] for p in positions} - set(positions) - {-1}
+        return sorted((h for h in headings if self.kept[h] == 0), reverse=True)
 
 
 def _drop_until_fit(doc: IndexText, out: list[str], order: tuple[str, ...]) -> str:
     rows: list[str | None] = doc.lines
-    sections = _Sections(out)
     sizes = [index.cap_units(line) for line in out]  # the byte cap's unit: UTF-16 code units
     n_bytes = sum(sizes) + len(out)  # every line ends with a newline
     # Lines are counted as `text.rstrip("\n").split("\n")` counts them: up to the last
@@ -232,7 +263,7 @@ def _drop_until_fit(doc: IndexText, out: list[str], order: tuple[str, ...]) -> s
         doc.remove(target)
         if doc.alive == 0:
             return ""
-        for heading in sorted(sections.emptied(positions), reverse=True):
+        for heading in doc.sections.emptied_by(positions):
             if doc.lines[heading] is not None:
                 doc.drop_line(heading)
                 gone(heading)

@@ -35,6 +35,7 @@ __all__ = [
     "entrypoint_size",
     "format_size",
     "index_cap_verdict",
+    "index_file_lines",
     "loaded_line_flags",
     "strip_entrypoint_extras",
     "truncate_entrypoint_content",
@@ -199,6 +200,16 @@ def strip_entrypoint_extras(raw: str) -> StrippedEntrypoint:
         comments=tuple(comments),
         line_map=tuple(line_map),
     )
+
+
+_FILE_LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+\Z")
+
+
+def index_file_lines(raw: str) -> list[str]:
+    """MEMORY.md's lines as written, ends kept (for a diff): a line ends where the loader ends
+    one (\n, \r\n or a lone \r), never at the other characters str.splitlines also breaks at
+    (VT, FF, \x1c-\x1e, NEL, U+2028, U+2029), which the loader keeps inside a line."""
+    return _FILE_LINE.findall(raw)
 
 
 def entrypoint_size(raw: str) -> tuple[int, int]:

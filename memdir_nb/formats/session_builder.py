@@ -172,6 +172,7 @@ class SessionBuilder:
         agent = record.get("agentId")
         if s.is_sidechain and s.agent_id is None and isinstance(agent, str):
             s.agent_id = agent
+        s.pane_teammate = s.pane_teammate or tr.is_pane_teammate_record(record)
 
     # -- turns -------------------------------------------------------------------------------
 

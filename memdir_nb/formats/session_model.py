@@ -302,6 +302,7 @@ class Session:
     slug: str | None = None
     is_sidechain: bool = False
     agent_id: str | None = None
+    pane_teammate: bool = False  # a top-level file whose records name a teammate and its team
     turns: list[Turn] = field(default_factory=list)
     compactions: list[CompactionPoint] = field(default_factory=list)
     images: int = 0
@@ -368,9 +369,10 @@ class Session:
 
     @property
     def kind(self) -> str:
-        """'main', 'subagent', or the CLI's own agent: 'compaction' or 'suggestion'."""
+        """'main', 'teammate' (one run as a process of its own, in a tmux or iTerm2 pane),
+        'subagent', or the CLI's own agent: 'compaction' or 'suggestion'."""
         if not self.is_sidechain:
-            return "main"
+            return "teammate" if self.pane_teammate else "main"
         return cli_agent_kind(self.agent_id or "") or "subagent"
 
     @property

@@ -387,8 +387,15 @@ def _teammates_own(record: Mapping[str, Any]) -> bool:
     2.1.25x), or a top-level one whose records name the teammate and its team (`agentName`
     beside `teamName`: a teammate run as a process of its own, in a tmux or iTerm2 pane). The
     lead's records name the team only."""
+    return record.get("isSidechain") is True or is_pane_teammate_record(record)
+
+
+def is_pane_teammate_record(record: Mapping[str, Any]) -> bool:
+    """Whether a top-level record is a teammate's run as a process of its own (a tmux or
+    iTerm2 pane): it names the teammate (`agentName`) beside its team (`teamName`). The lead's
+    records name the team only; an in-process teammate's are sidechain records."""
     if record.get("isSidechain") is True:
-        return True
+        return False
     name, team = record.get("agentName"), record.get("teamName")
     return isinstance(name, str) and bool(name) and isinstance(team, str) and bool(team)
 

@@ -113,7 +113,9 @@ class SessionFile:
     turns: int | None = None
     first_timestamp: str | None = None
     problems: int = 0
-    kind: str = "main"  # "main" | "subagent" | the CLI's own agent: "compaction" | "suggestion"
+    # "main" | "teammate" (read: a pane teammate's own file) | "subagent" | the CLI's own
+    # agent: "compaction" | "suggestion"
+    kind: str = "main"
     forked_from: str | None = None  # the session a `/fork` copied its history from
 
     @property

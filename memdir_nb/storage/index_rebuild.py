@@ -21,7 +21,7 @@ from typing import Literal
 
 from memdir_nb.formats.frontmatter import parse_frontmatter
 from memdir_nb.formats.index import MergedIndex, heading_hook, is_md_target, merge_index
-from memdir_nb.formats.index_caps import truncate_entrypoint_content
+from memdir_nb.formats.index_caps import index_file_lines, truncate_entrypoint_content
 from memdir_nb.formats.index_lines import link_path
 from memdir_nb.formats.manifest import MemoryHeader
 from memdir_nb.spec.constants import (
@@ -83,8 +83,8 @@ class IndexRebuild:
         """A unified diff of the old index against the new one ('' when nothing changes)."""
         return "".join(
             difflib.unified_diff(
-                self.old.splitlines(keepends=True),
-                self.text.splitlines(keepends=True),
+                index_file_lines(self.old),
+                index_file_lines(self.text),
                 f"a/{label}",
                 f"b/{label}",
             )

@@ -18,6 +18,7 @@ import pytest
 import memdir_nb
 from memdir_nb.cli.main import main
 from memdir_nb.formats.index import MAX_ENTRYPOINT_LINES
+from memdir_nb.spec.constants import INDEX_READ_MAX_BYTES
 from memdir_nb.ui.demo import build_demo_memory_dir
 from memdir_nb.ui.demo.session import build_demo_session
 from memdir_nb.ui.demo.session_records import RecordWriter
@@ -83,6 +84,27 @@ def test_index_text_report_names_the_dropped_lines(demo_dir: Path) -> None:
     out = run_cli("index", str(demo_dir), "--scope", "team")
     assert "lines kept" in out.stdout and "dropped" in out.stdout
     assert "private:" not in out.stdout
+
+
+def test_an_index_over_the_read_cap_is_named_once_and_reported_as_loaded_in_part(
+    tmp_path: Path,
+) -> None:
+    memory_dir = tmp_path / "memory"
+    memory_dir.mkdir()
+    body = "".join(f"- [Note {i}](user_note_{i}.md) \u2014 a hook\n" for i in range(40_000))
+    (memory_dir / "MEMORY.md").write_text(body, encoding="utf-8")
+    size = (memory_dir / "MEMORY.md").stat().st_size
+    assert size > INDEX_READ_MAX_BYTES
+    out = run_cli("index", str(memory_dir))
+    assert out.returncode == 0, out.stderr
+    lines = out.stdout.splitlines()
+    assert lines[1] == (
+        f"  MEMORY.md is {size} bytes; only the first {INDEX_READ_MAX_BYTES} bytes were read: "
+        "the counts below are of that part"
+    )
+    assert "MEMORY.md MEMORY.md" not in out.stdout
+    assert "nothing is loaded" not in out.stdout  # its first 200 lines are, as for any index
+    assert f"truncated: {MAX_ENTRYPOINT_LINES} lines kept" in out.stdout
 
 
 def test_missing_dir_is_a_clear_usage_error(tmp_path: Path) -> None:
@@ -286,6 +308,26 @@ def test_rebuild_index_refuses_to_push_an_index_past_its_caps_unless_told(
     assert written.returncode == 0, written.stderr
     assert "warning: MEMORY.md is now 223 lines" in written.stdout
     assert (mem / "MEMORY.md").read_text().startswith(listed)
+
+
+def test_rebuild_index_counts_and_diffs_the_old_index_by_newlines_only(tmp_path: Path) -> None:
+    # U+2028 and a form feed end a line for str.splitlines, not for the loader or the caps.
+    mem = tmp_path / "memory"
+    for i in range(220):
+        add_memory(mem, f"project_m{i:03d}.md", index=False)
+    listed = [f"- [m{i}](project_m{i:03d}.md) \u2014 memory number {i}\n" for i in range(190)]
+    listed[188] = "- [m188](project_m188.md) \u2014 memory\u2028number 188\n"
+    listed[189] = "- [m189](project_m189.md) \u2014 memory\x0cnumber 189\n"
+    (mem / "MEMORY.md").write_text("".join(listed), encoding="utf-8")
+    refused = run_env("rebuild-index", str(mem))
+    assert refused.returncode == 1
+    assert "would take it from 190 lines to 223 lines" in refused.stderr
+    preview = run_env("rebuild-index", "--dry-run", str(mem))
+    assert preview.returncode == 0, preview.stderr
+    hunks = [ln for ln in preview.stdout.splitlines() if ln.startswith("@@")]
+    assert hunks == ["@@ -188,3 +188,36 @@"]  # old lines 188-190, then 33 added
+    shown = preview.stdout.split("\n")
+    assert " - [m188](project_m188.md) \u2014 memory\\u2028number 188" in shown
 
 
 def test_a_cyrillic_index_past_25000_utf8_bytes_but_not_utf16_units_is_loaded_whole(
@@ -665,6 +707,27 @@ def test_sessions_lists_the_compaction_agent_as_its_own_kind_not_a_subagent(
     assert listed["kind"] == "compaction" and listed["is_subagent"] is False
     replay = run_cli("replay", str(folder / "agent-acompact-abc123.jsonl"), "--selector", "lexical")
     assert "(compaction agent)" in replay.stdout and "instruction to summarise" in replay.stdout
+
+
+def test_sessions_and_replay_name_a_pane_teammates_own_file_a_teammate(tmp_path: Path) -> None:
+    folder = tmp_path / "projects" / "-c"
+    folder.mkdir(parents=True)
+    w = RecordWriter("t1", "/c", "2026-09-16T14:01:00.000Z")
+    w.bookkeeping("agent-setting", agentSetting="parser-surveyor", sessionId="t1")
+    w.user_text(
+        '<teammate-message teammate_id="team-lead">\nsurvey the parser\n</teammate-message>',
+        agentName="parser-surveyor",
+        teamName="lexing",
+    )
+    w.response([{"type": "text", "text": "surveyed"}])
+    (folder / "t1.jsonl").write_text(w.text(), encoding="utf-8")
+    lines, row, listed = _one_listed_session(tmp_path, "t1")
+    assert " teammate " in row and " main " not in row
+    assert lines[-1] == "1 transcript: 1 teammate."
+    assert listed["kind"] == "teammate" and listed["is_subagent"] is False
+    replay = run_cli("replay", str(folder / "t1.jsonl"), "--selector", "lexical")
+    assert replay.returncode == 0, replay.stderr
+    assert "Session t1 (teammate)" in replay.stdout
 
 
 def test_sessions_names_the_session_a_fork_copied_its_history_from(tmp_path: Path) -> None:

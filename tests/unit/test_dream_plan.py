@@ -1100,3 +1100,37 @@ def test_a_link_to_a_memory_is_one_memory_not_a_duplicate_of_it(tmp_path: Path) 
     assert "0_tabs.md is another name of user_tabs.md" in " ".join(plan.notes)
     apply_plan(plan)
     assert target.read_text() == before and (tmp_path / "0_tabs.md").read_text() == before
+
+
+def test_a_merge_drops_the_heading_it_emptied_never_one_a_person_left_empty(
+    project_memdir: Path,
+) -> None:
+    body = (
+        "Deploys go out by tag from main; never on a Friday.\n\n"
+        "**Why:** a Friday deploy broke billing twice.\n"
+        "**How to apply:** tag from main, Monday to Thursday."
+    )
+    for filename, age in (("project_deploys.md", 1.0), ("project_deploys_again.md", 9.0)):
+        write_memory(
+            project_memdir,
+            filename,
+            name="Deploy rules",
+            description="deploys go out by tag, never on a Friday",
+            body=body,
+            age_days=age,
+            now_ms=PLAN_NOW,
+        )
+    (project_memdir / "MEMORY.md").write_text(
+        "# Memory\n\n## Deploys\n- [Deploy rules](project_deploys.md) — by tag, never Friday\n\n"
+        "## Old notes\n- [Deploy rules again](project_deploys_again.md) — the same\n\n"
+        "## Later\n\n## Gone\n- [Old plan](project_old_plan.md) — the file was deleted\n",
+        encoding="utf-8",
+    )
+    plan = plan_consolidation(project_memdir, now_ms=PLAN_NOW)
+    (merge,) = [a for a in plan.actions if a.kind == "merge_duplicates"]
+    assert merge.id == "merge:project_deploys.md"
+    kept = "# Memory\n\n## Deploys\n- [Deploy rules](project_deploys.md) — by tag, never Friday\n\n"
+    gone = "## Gone\n- [Old plan](project_old_plan.md) — the file was deleted\n"
+    assert plan.result([merge])["MEMORY.md"] == kept + "## Later\n\n" + gone
+    (drop,) = [a for a in plan.actions if a.kind == "drop_dangling_index_line"]
+    assert plan.result([merge, drop])["MEMORY.md"] == kept + "## Later\n"

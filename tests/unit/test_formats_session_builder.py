@@ -432,6 +432,7 @@ def test_a_pane_teammates_own_top_level_file_has_each_task_from_the_lead_as_a_tu
     _finished(w, "lexer surveyed")
     s = session_of(w.lines)
     assert not s.is_sidechain and [t.kind for t in s.turns] == ["prompt", "prompt"]
+    assert s.kind == "teammate"
     assert "survey the parser" in s.turns[0].prompt and "now the lexer" in s.turns[1].prompt
     assert len(s.turns[0].tool_calls) == 1
     lead = RecordWriter("l1", "/home/ana/app", "2026-09-16T14:00:00.000Z")
@@ -442,6 +443,7 @@ def test_a_pane_teammates_own_top_level_file_has_each_task_from_the_lead_as_a_tu
         teamName="lexing",
     )
     assert [t.kind for t in session_of(lead.lines).turns] == ["prompt"]
+    assert session_of(lead.lines).kind == "main"
 
 
 SHELL_DONE = (

@@ -7,12 +7,14 @@ import os
 import shutil
 import subprocess
 import tracemalloc
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from memdir_nb import read_session
 from memdir_nb.formats.transcript_records import RECORD_ID_MAX_CHARS
+from memdir_nb.home import sessions as sessions_module
 from memdir_nb.home.path_rules import sanitize_path
 from memdir_nb.home.sessions import (
     _pointers_of_file,
@@ -20,7 +22,9 @@ from memdir_nb.home.sessions import (
     memory_dir_for_transcript,
     sessions_using,
 )
+from memdir_nb.storage import line_reader
 from memdir_nb.storage.access import ReadRefused
+from memdir_nb.storage.line_reader import Line
 from memdir_nb.ui.demo.session_records import RecordWriter
 from tests.support.long_paths import padded_path, path_bytes
 
@@ -673,3 +677,44 @@ def test_a_records_fields_past_their_caps_are_not_held(tmp_path: Path, field: st
     tracemalloc.stop()
     assert len(session.turns) == 10 and session.problems == []
     assert peak < 4 * len(long_text) + 4 * 1024 * 1024  # one line at a time, not 40 MB
+
+
+def test_a_pane_teammates_own_file_is_listed_as_a_teammate_from_the_one_read_of_each_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A teammate run as a process of its own (tmux or iTerm2 pane) has a top-level file whose
+    # records carry agentName beside teamName; the lead's carry teamName only.
+    project = tmp_path / "claude" / "projects" / "-home-ana-app"
+    project.mkdir(parents=True)
+    lead = RecordWriter("l1", "/home/ana/app", "2026-09-16T14:00:00.000Z")
+    lead.prompt("build a team to survey the code", teamName="lexing")
+    lead.response([{"type": "text", "text": "team started"}])
+    mate = RecordWriter("t1", "/home/ana/app", "2026-09-16T14:01:00.000Z")
+    mate.bookkeeping("agent-setting", agentSetting="parser-surveyor", sessionId="t1")
+    mate.user_text(
+        '<teammate-message teammate_id="team-lead">\nsurvey the parser\n</teammate-message>',
+        agentName="parser-surveyor",
+        teamName="lexing",
+    )
+    mate.response([{"type": "text", "text": "surveyed"}])
+    (project / "l1.jsonl").write_text(lead.text(), encoding="utf-8")
+    (project / "t1.jsonl").write_text(mate.text(), encoding="utf-8")
+    read: dict[str, int] = {}
+    calls: list[str] = []
+    real_iter_lines = line_reader.iter_lines
+
+    def counted(path: str, **kw: int) -> Iterator[Line]:
+        calls.append(path)
+        for line in real_iter_lines(path, **kw):
+            read[path] = read.get(path, 0) + line.size
+            yield line
+
+    monkeypatch.setattr(sessions_module, "iter_lines", counted)
+    found = {s.session_id: s for s in list_sessions(tmp_path / "claude")}
+    assert {k: s.kind for k, s in found.items()} == {"l1": "main", "t1": "teammate"}
+    assert found["t1"].turns == 1 and not found["t1"].is_subagent
+    # the label comes from the one read sessions already made: each file once, no byte twice
+    assert sorted(calls) == sorted(str(project / n) for n in ("l1.jsonl", "t1.jsonl"))
+    assert read == {
+        str(project / n): (project / n).stat().st_size for n in ("l1.jsonl", "t1.jsonl")
+    }

@@ -33,6 +33,7 @@ from memdir_nb.formats.index import (
     truncate_entrypoint_content,
     upsert_index_entry,
 )
+from memdir_nb.formats.index_caps import index_file_lines
 from memdir_nb.formats.index_lines import MovedFiles, line_mentions, retarget_entry_line
 from memdir_nb.formats.manifest import MemoryHeader
 from memdir_nb.storage.index_files import (
@@ -1206,3 +1207,18 @@ def test_the_bracketing_search_matches_parentheses_and_every_character_isspace_a
     assert index_lines._BRACKETED.findall(every) == want
     assert index_lines._format_target("a\u3000b.md") == "<a\u3000b.md>"
     assert index_lines._format_target("a\u200bb.md") == "a\u200bb.md"  # zero width: not a space
+
+
+@pytest.mark.parametrize("breaker", ["\x0b", "\x0c", "\x1c", "\x85", "\u2028", "\u2029"])
+def test_index_file_lines_end_where_the_loader_ends_a_line_not_at_other_unicode_breaks(
+    breaker: str,
+) -> None:
+    raw = f"# Head\r\n- [a](user_a.md) \u2014 one{breaker}two\rlast"
+    assert index_file_lines(raw) == [
+        "# Head\r\n",
+        f"- [a](user_a.md) \u2014 one{breaker}two\r",
+        "last",
+    ]
+    assert len(index_file_lines(raw)) == entrypoint_size(raw)[0] == 3
+    assert "".join(index_file_lines(raw)) == raw
+    assert index_file_lines("") == [] and index_file_lines("\n\n") == ["\n", "\n"]

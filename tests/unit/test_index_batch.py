@@ -22,7 +22,7 @@ def _random_index(rng: random.Random) -> str:
         elif roll < 0.8:
             lines.append("")
         else:
-            lines.append(rng.choice(["# Index", "prose line", "  "]))
+            lines.append(rng.choice(["# Index", "## Section", "prose line", "  "]))
     text = "\n".join(lines)
     return text + rng.choice(["", "\n", "\n\n", "\r\n"])
 
@@ -192,3 +192,36 @@ def test_an_upserted_lines_target_is_parsed_once_per_line_and_kept_within_its_bo
     IndexText("").upsert(lines[2], "t2.md")  # past two lines' bytes: the least recent goes
     assert kept.bytes_held <= kept.max_bytes and len(kept) == 2
     assert (lines[2],) in kept and (lines[0],) not in kept
+
+
+SECTIONED = (
+    "# Memory\n\n## Tools\n- [a](a.md) \u2014 x\n\n## Left empty\n\n"
+    "## People\n- [b](b.md) \u2014 y\n- [c](c.md) \u2014 z\n"
+)
+
+
+def test_a_removal_that_empties_a_heading_drops_it_only_when_asked() -> None:
+    plain = IndexText(SECTIONED)
+    plain.remove("a.md")  # as remove_index_entry, for every other caller
+    assert plain.text() == index.remove_index_entry(SECTIONED, "a.md")
+    assert "## Tools" in plain.text()
+    doc = IndexText(SECTIONED)
+    doc.remove("a.md", drop_emptied=True)
+    assert doc.text() == (
+        "# Memory\n\n## Left empty\n\n## People\n- [b](b.md) \u2014 y\n- [c](c.md) \u2014 z\n"
+    )
+    doc.remove("b.md", drop_emptied=True)  # People still holds c
+    assert "## People\n- [c](c.md)" in doc.text()
+    doc.remove("c.md", drop_emptied=True)  # emptied now; the heading a person left empty stays
+    assert doc.text() == "# Memory\n\n## Left empty\n"
+    doc.remove("gone.md", drop_emptied=True)  # no line: nothing emptied
+    assert doc.text() == "# Memory\n\n## Left empty\n"
+
+
+def test_a_heading_emptied_after_lines_were_upserted_under_it_is_found() -> None:
+    doc = IndexText("## Notes\n- [a](a.md) \u2014 x\n")
+    doc.upsert("- [b](b.md) \u2014 y", "b.md")  # appended: under ## Notes
+    doc.remove("a.md", drop_emptied=True)
+    assert doc.text() == "## Notes\n- [b](b.md) \u2014 y\n"
+    doc.remove("b.md", drop_emptied=True)
+    assert doc.text() == ""

@@ -1783,3 +1783,35 @@ def test_an_index_line_at_a_name_the_scan_passed_over_says_what_is_there_not_tha
             "40 symlinks (the most the kernel follows; not a loop)",
         ),
     }
+
+
+def test_an_index_line_at_a_chain_just_past_40_links_is_there_but_not_read(tmp_path: Path) -> None:
+    # The index's target check resolves 40 links and the kernel follows the 41st, so the line
+    # counted as a file; the scan's stat meets ELOOP and passes the name over.
+    memory = tmp_path / "memory"
+    link_chain(memory / ".links", 40, "end.txt")
+    (memory / ".links" / "end.txt").write_text("x\n", encoding="utf-8")
+    os.symlink(".links/c0", memory / "user_chain.md")  # 41 links in all
+    (memory / "MEMORY.md").write_text(
+        "- [Chain](user_chain.md) \u2014 41 links\n", encoding="utf-8"
+    )
+    found = lint_memory_dir(memory)
+    chain_words = "chain of more than 40 symlinks (the most the kernel follows; not a loop)"
+    assert {(f.path, f.message) for f in found if f.rule == "skipped-by-scan"} == {
+        ("user_chain.md", f"not read: {chain_words}")
+    }
+    dangling = [f for f in found if f.rule == "index-dangling-entry"]
+    assert [(f.path, f.line, f.message) for f in dangling] == [
+        (
+            "MEMORY.md",
+            1,
+            f"entry points at user_chain.md, which is there but not read: {chain_words}",
+        )
+    ]
+    assert dangling[0].hint.startswith("fix what is at that name")
+    os.remove(memory / ".links" / "c39")  # 40 links: read, listed, nothing to say
+    os.symlink("end.txt", memory / ".links" / "c39")
+    os.remove(memory / "user_chain.md")
+    os.symlink(".links/c1", memory / "user_chain.md")
+    again = lint_memory_dir(memory)
+    assert not [f for f in again if f.rule in {"index-dangling-entry", "skipped-by-scan"}]
