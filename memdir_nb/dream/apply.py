@@ -359,8 +359,12 @@ def _restorable(
         what = f"{batch} was" if only is None else f"{name!r} was"
         raise RestoreError(f"{what} already restored" + ("" if only is None else f" from {batch}"))
     for rel, info in files.items():  # a hostile manifest ('../x', a swapped folder, con.md)
-        tx.resolve(rel)
         refused = _put_back_problem(batch, rel, bool(info["before"]))
+        if refused is None:
+            try:  # a path out of the dir is this batch's refusal, not the listing's end
+                tx.resolve(rel)
+            except ValueError as exc:  # PathTraversalError: a symlinked folder on the way
+                refused = f"a file cannot be put back: {exc}; nothing was written"
         if refused is not None:
             raise RestoreError(
                 f"cannot restore {batch}: {refused}. Copy {TRASH_DIRNAME}/{batch}/{rel} "
