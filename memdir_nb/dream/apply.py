@@ -364,7 +364,7 @@ def _restorable(
             try:  # a path out of the dir is this batch's refusal, not the listing's end
                 tx.resolve(rel)
             except ValueError as exc:  # PathTraversalError: a symlinked folder on the way
-                refused = f"a file cannot be put back: {exc}; nothing was written"
+                refused = f"a file cannot be put back: {str(exc).rstrip('.')}; nothing was written"
         if refused is not None:
             raise RestoreError(
                 f"cannot restore {batch}: {refused}. Copy {TRASH_DIRNAME}/{batch}/{rel} "
