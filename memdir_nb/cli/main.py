@@ -28,6 +28,7 @@ from memdir_nb.cli.args import (
 from memdir_nb.security.printed_output import terminal_safe_streams
 from memdir_nb.spec.constants import MAX_ENTRYPOINT_BYTES, MAX_ENTRYPOINT_LINES, SELECTOR_NAMES
 from memdir_nb.spec.taxonomy import SCOPES
+from memdir_nb.spec.text import terminal_line
 
 PROG = "memdir-nb"
 HOME_HELP = (
@@ -431,8 +432,9 @@ def _run(args: argparse.Namespace) -> int:
         return 130
     except (ValueError, OSError) as exc:
         # Input we could not act on (a folder that vanished, a permission, a bad value):
-        # one line naming it, never a traceback.
+        # one line naming it, never a traceback. The names it quotes (a path, a manifest's
+        # file) may hold a newline: terminal_line keeps them on it (attack round 23).
         detail = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
         where = f" ({exc.filename})" if isinstance(exc, OSError) and exc.filename else ""
-        print(f"error: {detail}{where}", file=sys.stderr)
+        print(f"error: {terminal_line(detail + where)}", file=sys.stderr)
         return 2

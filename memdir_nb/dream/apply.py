@@ -33,7 +33,7 @@ from memdir_nb.spec.constants import (
 )
 from memdir_nb.spec.timestamps import trash_stamp, trash_stamp_seconds
 from memdir_nb.storage import fsutil
-from memdir_nb.storage.containment import absolute_dir
+from memdir_nb.storage.containment import PathTraversalError, absolute_dir
 from memdir_nb.storage.read_view import open_read_only
 from memdir_nb.storage.store import MemoryStore
 from memdir_nb.toolloop.memory_paths import other_file_problem
@@ -231,6 +231,8 @@ def preview_trash(memory_dir: str | os.PathLike[str]) -> list[tuple[str, list[st
                 previews.append((batch, list(_restorable(view, root, batch, batches)[2])))
             except RestoreError as why:
                 previews.append((batch, why))
+            except PathTraversalError as why:  # one batch's refusal, not the listing's end
+                previews.append((batch, RestoreError(f"cannot restore {batch}: {why}")))
     return previews
 
 
@@ -359,8 +361,9 @@ def _restorable(
         what = f"{batch} was" if only is None else f"{name!r} was"
         raise RestoreError(f"{what} already restored" + ("" if only is None else f" from {batch}"))
     for rel, info in files.items():  # a hostile manifest ('../x', a swapped folder, con.md)
-        tx.resolve(rel)
-        refused = _put_back_problem(batch, rel, bool(info["before"]))
+        refused = _put_back_problem(batch, rel, bool(info["before"]))  # before resolving
+        if refused is None:
+            tx.resolve(rel)  # PathTraversalError: a symlinked folder on the way
         if refused is not None:
             raise RestoreError(
                 f"cannot restore {batch}: {refused}. Copy {TRASH_DIRNAME}/{batch}/{rel} "

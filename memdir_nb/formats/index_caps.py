@@ -94,6 +94,22 @@ def cap_units(text: str) -> int:
     return len(text.encode("utf-16-le", "surrogatepass")) // 2
 
 
+# What JavaScript's String.prototype.trim takes off both ends (ECMA-262 WhiteSpace and
+# LineTerminator): Claude Code counts and loads content.trim(). Python's str.strip differs: it
+# also takes U+001C..U+001F and U+0085, and leaves U+FEFF (attack round 23: an index ending in
+# 30,000 U+001C was "loaded whole" here, 30,017 units and cut in the CLI).
+_JS_TRIM_CHARS = (
+    "\t\n\v\f\r \xa0\u1680"
+    + "".join(map(chr, range(0x2000, 0x200B)))
+    + "\u2028\u2029\u202f\u205f\u3000\ufeff"
+)
+
+
+def _js_trim(text: str) -> str:
+    """text.trim() as JavaScript does it (`_JS_TRIM_CHARS` off both ends)."""
+    return text.strip(_JS_TRIM_CHARS)
+
+
 def _cut_to_units(text: str, max_units: int) -> str:
     """Cut text to at most max_units UTF-16 code units at the last newline, as Claude Code
     does (`lastIndexOf('\\n', cap)`), else to the longest run of whole characters that fits."""
@@ -215,7 +231,7 @@ def index_file_lines(raw: str) -> list[str]:
 def entrypoint_size(raw: str) -> tuple[int, int]:
     """(lines, "bytes") of MEMORY.md as Claude Code counts them against the caps: its bytes
     are UTF-16 code units (`cap_units`)."""
-    trimmed = strip_entrypoint_extras(raw).text.strip()
+    trimmed = _js_trim(strip_entrypoint_extras(raw).text)
     return (len(trimmed.split("\n")) if trimmed else 0), cap_units(trimmed)
 
 
@@ -231,7 +247,7 @@ def truncate_entrypoint_content(
     neither reach the prompt nor count toward the caps.
     """
     stripped = strip_entrypoint_extras(raw)
-    trimmed = stripped.text.strip()
+    trimmed = _js_trim(stripped.text)
     lines = trimmed.split("\n")
     line_count = len(lines) if trimmed else 0
     byte_count = cap_units(trimmed)

@@ -202,7 +202,10 @@ def component_problem(name: str) -> str | None:
         return "holds a slash or backslash; give one name, not a path"
     if "\0" in name:
         return "holds a NUL byte"
-    size = len(name.encode("utf-8", "surrogateescape"))
+    try:
+        size = len(name.encode("utf-8", "surrogateescape"))
+    except UnicodeEncodeError:  # a lone surrogate no name on disk holds (JSON's "\ud800")
+        return control_problem(name)
     if size > NAME_MAX_BYTES:
         return (
             f"is {size} bytes long; a name holds at most {NAME_MAX_BYTES} bytes, use a shorter name"

@@ -383,6 +383,19 @@ def _holds_nothing(folder: str) -> bool:
     return True
 
 
+def _is_agent_memory_root(root: str) -> bool:
+    """Whether root is an agent memory root by the name it was reached by or by its real
+    name: `~/am`, a link to .claude/agent-memory, is one too (attack round 23: it read as one
+    memory dir, both agents' memories listed as its own)."""
+    names = (AGENT_MEMORY_DIRNAME, AGENT_MEMORY_LOCAL_DIRNAME)
+    if os.path.basename(root) in names:
+        return True
+    try:
+        return os.path.basename(real_path(root)) in names
+    except OSError:  # the path kept changing as it was resolved: the name given stands
+        return False
+
+
 def folder_of_memory_dirs(folder: str | os.PathLike[str]) -> FolderOfMemoryDirs | None:
     """The folder's memory dirs when it is a folder of them, else None (a memory dir, or neither).
 
@@ -398,7 +411,7 @@ def folder_of_memory_dirs(folder: str | os.PathLike[str]) -> FolderOfMemoryDirs 
     index one level too high) is still read as one memory dir, so that index can be kept.
     """
     root = os.path.abspath(os.fspath(folder))
-    agent_root = os.path.basename(root) in (AGENT_MEMORY_DIRNAME, AGENT_MEMORY_LOCAL_DIRNAME)
+    agent_root = _is_agent_memory_root(root)
     own_index = os.path.lexists(os.path.join(root, ENTRYPOINT_NAME))
     if own_index and not agent_root:
         return None

@@ -41,14 +41,16 @@ def symlink_loop_words(exc: OSError) -> str:
 
 def eloop_words(path: str | os.PathLike[str]) -> str:
     """symlink_loop_words for a path the kernel answered ELOOP for (it says the same of both):
-    the path is resolved again, following at most MAX_SYMLINKS_FOLLOWED links, to tell."""
+    the path is resolved again, following at most MAX_SYMLINKS_FOLLOWED links, to tell. A
+    path that resolves here holds no loop: the kernel followed one link many times (it counts
+    each time, real_path each link once: `l/l/…/l/x` with `l -> .`), a chain too long too."""
     try:
         real_path(path, strict=True)
     except SymlinkChainTooLongError:
         return _CHAIN_WORDS
-    except OSError:
-        pass
-    return _LOOP_WORDS
+    except OSError as exc:
+        return _LOOP_WORDS if exc.errno == errno.ELOOP else _CHAIN_WORDS
+    return _CHAIN_WORDS
 
 
 class _Budget:

@@ -159,3 +159,23 @@ def test_a_line_separator_in_a_name_never_breaks_a_line_where_the_output_is_show
     text = printed([command, str(d)], capsys)
     assert [line for line in text.splitlines() if line.startswith("FORGED")] == [], text
     assert "\\u2028FORGED" in text
+
+
+def test_an_error_line_is_one_line_whatever_the_names_it_quotes(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # attack round 23: main's error line ("error: ...", one line by its own promise) printed
+    # the message as it came: `restore DIR BATCH` of a batch whose manifest names a file
+    # holding a newline ended "Copy .trash/<batch>/x" and forged the next line
+    d = tmp_path / "memory"
+    batch = d / ".trash" / "memory-tool-20261130T000001Z-1-000002"
+    batch.mkdir(parents=True)
+    files = {f"x{NL}.md": {"before": True, "after_sha": None}}
+    (batch / "manifest.json").write_text(json.dumps({"files": files}))
+    said = printed(["restore", str(d), batch.name], capsys)
+    assert said.startswith("error: cannot restore") and said.count("\n") == 1
+    assert_no_forged_line(said)
+    # a path the user named, holding a newline, is shown escaped too
+    odd = tmp_path / f"dir{NL}"
+    odd.mkdir()
+    assert_no_forged_line(printed(["restore", str(odd), "gone.md"], capsys))

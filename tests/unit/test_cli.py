@@ -1092,6 +1092,36 @@ def test_restore_lists_n_batches_looking_at_each_batch_a_bounded_number_of_times
     assert len(looked) <= 2 * n
 
 
+@pytest.mark.parametrize(
+    "named", ["../../x.md", "/etc/x.md", "", "user_\ud800.md", "linked/user_x.md"]
+)
+def test_a_manifest_naming_a_file_outside_the_dir_is_its_batchs_refusal_in_the_listing(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], named: str
+) -> None:
+    # attack round 23: one batch whose manifest names a path out of the dir (or a lone
+    # surrogate, or a file under a symlinked folder) made `restore DIR` fail whole with "Path
+    # ... resolves to ..., outside the memory folder" (or a UnicodeEncodeError's words), so it
+    # hid every other batch; it is that batch's refusal, as a manifest of the wrong shape is
+    mem = tmp_path / "memory"
+    (tmp_path / "elsewhere").mkdir()
+    mem.mkdir()
+    (mem / "linked").symlink_to(tmp_path / "elsewhere")
+    good = mem / ".trash" / "memory-tool-20261130T000000Z-1-000001"
+    bad = mem / ".trash" / "memory-tool-20261130T000001Z-1-000002"
+    for batch, files in ((good, {}), (bad, {named: {"before": True, "after_sha": None}})):
+        batch.mkdir(parents=True)
+        (batch / "manifest.json").write_text(json.dumps({"files": files}))
+    assert main(["restore", str(mem)]) == 0
+    listed = capsys.readouterr().out
+    assert f"{good.name}: would put back no file" in listed
+    assert f"{bad.name}: cannot be restored" in listed, listed
+    assert main(["restore", str(mem), bad.name]) == 2  # restoring it is refused, as before
+    said = capsys.readouterr().err
+    assert said.startswith("error: ") and said.count("\n") == 1
+    assert sorted(p.name for p in mem.iterdir()) == [".memdir.lock", ".trash", "linked"]
+    assert list((tmp_path / "elsewhere").iterdir()) == []
+
+
 def test_restore_of_a_name_not_there_names_the_newest_batches_and_counts_the_rest(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

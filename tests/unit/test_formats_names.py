@@ -40,6 +40,8 @@ def test_only_a_lower_case_md_suffix_makes_a_memory_file(name: str) -> None:
         ("a\u202e.md", "bidirectional"),
         ("a\u2066.md", "bidirectional"),
         ("a\udcff.md", "UTF-8"),
+        ("a\ud800.md", "UTF-8"),  # attack round 23: JSON's "\ud800" raised UnicodeEncodeError
+        ("\udfff" * 300 + ".md", "UTF-8"),
         ("a\nb.md", "control"),
         ("a\u2028b.md", "line separator U+2028"),  # attack round 22: a line break in a browser
         ("a\u2029b.md", "line separator U+2029"),

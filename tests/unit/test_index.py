@@ -5,6 +5,7 @@ from __future__ import annotations
 import array
 import os
 import stat
+import unicodedata
 from collections.abc import Callable
 from pathlib import Path
 
@@ -166,6 +167,26 @@ def test_a_character_past_the_basic_plane_counts_two_units_and_is_never_split() 
     assert not truncate_entrypoint_content("€" * 10_000).was_byte_truncated
 
 
+def test_the_caps_count_what_javascripts_trim_leaves_not_what_pythons_strip_leaves() -> None:
+    # attack round 23: Claude Code counts content.trim(), and JavaScript's trim and Python's
+    # str.strip disagree at the ends: U+001C..U+001F and U+0085 are whitespace to Python only,
+    # U+FEFF to JavaScript only. An index ending in 30,000 U+001C was "loaded whole" here
+    # (17 units) where the CLI counts 30,017 and cuts; one ending in 30,000 U+FEFF was "over
+    # its read limit" here where the CLI trims them and loads it whole.
+    line = "- [A](user_a.md) — a"
+    for tail in ("\x1c", "\x1d", "\x1e", "\x1f", "\x85"):
+        raw = line + "\n" + tail * 30_000
+        assert entrypoint_size(raw) == (2, len(line) + 1 + 30_000)
+        result = truncate_entrypoint_content(raw)
+        assert result.was_byte_truncated and kept_part(result.content) == line
+        assert index_cap_verdict(raw).over
+    raw = line + "\n" + "\ufeff" * 30_000
+    assert entrypoint_size(raw) == (1, len(line))
+    assert truncate_entrypoint_content(raw).warning == "" and not index_cap_verdict(raw).over
+    # what both call whitespace is trimmed as before
+    assert entrypoint_size("\t\u3000" + line + "\u2028\xa0\n \n") == (1, len(line))
+
+
 def test_the_unit_cap_cuts_at_the_last_newline_at_or_before_it() -> None:
     # Lines of emoji: each line 2 * 99 + 1 units with its newline. The cut keeps every line
     # that ends at or before unit 25,000, and a newline standing at unit 25,000 itself counts.
@@ -225,6 +246,13 @@ def test_format_size(n: int, text: str) -> None:
     assert format_size(n) == text
 
 
+# What String.prototype.trim removes, from ECMA-262: WhiteSpace (TAB, VT, FF, ZWNBSP and every
+# Zs space) and LineTerminator (LF, CR, LS, PS).
+_ECMA_WHITESPACE = "\t\v\f\ufeff\n\r\u2028\u2029" + "".join(
+    chr(c) for c in range(0x110000) if unicodedata.category(chr(c)) == "Zs"
+)
+
+
 @settings(max_examples=200, deadline=None)
 @given(
     st.lists(
@@ -241,9 +269,10 @@ def test_truncation_always_respects_both_caps_on_whole_lines(lines: list[str]) -
     kept = kept_part(result.content) if result.warning else result.content
     assert cap_units(kept) <= MAX_ENTRYPOINT_BYTES
     assert (kept.count("\n") + 1 if kept else 0) <= MAX_ENTRYPOINT_LINES
-    assert raw.strip().startswith(kept)
-    if "\n" in raw.strip()[: len(kept) + 1] and result.was_byte_truncated:
-        assert raw.strip()[len(kept)] == "\n"
+    trimmed = raw.strip(_ECMA_WHITESPACE)
+    assert trimmed.startswith(kept)
+    if "\n" in trimmed[: len(kept) + 1] and result.was_byte_truncated:
+        assert trimmed[len(kept)] == "\n"
 
 
 # ---------------------------------------------------------------- entry lines

@@ -99,6 +99,31 @@ def test_an_agent_memory_root_with_an_index_of_its_own_is_still_a_folder_of_memo
     assert folder_of_memory_dirs(root) is None
 
 
+def test_an_agent_memory_root_reached_through_a_link_of_another_name_is_still_one(
+    tmp_path: Path,
+) -> None:
+    # attack round 23: the root was known by the name the caller spelled, so the same
+    # .claude/agent-memory/ passed as ~/am (a symlink) read as one memory dir: `scan` listed
+    # both agents' memories as one dir's, `lint` warned of the root's index
+    root = tmp_path / ".claude" / "agent-memory"
+    for agent in ("planner", "reviewer"):
+        (root / agent).mkdir(parents=True)
+        (root / agent / "MEMORY.md").write_text("# notes\n")
+    (root / "MEMORY.md").write_text("- [reviewer](reviewer/MEMORY.md) — the reviewer\n")
+    (tmp_path / "am").symlink_to(root)
+    found = folder_of_memory_dirs(tmp_path / "am")
+    assert found is not None and found.own_index
+    assert found.names == ("planner", "reviewer")
+    assert "its own MEMORY.md is never loaded" in found.problem
+    # either name counts: .claude/agent-memory as a link to a folder of another name is an
+    # agent memory root too, and that folder reached by its own name is one memory dir
+    other = tmp_path / "notes"
+    root.rename(other)
+    root.symlink_to(other)
+    assert folder_of_memory_dirs(root) is not None
+    assert folder_of_memory_dirs(other) is None
+
+
 def test_team_and_logs_folders_with_an_index_are_a_memory_dirs_own_parts(tmp_path: Path) -> None:
     for part in ("team", "logs"):
         (tmp_path / part).mkdir()

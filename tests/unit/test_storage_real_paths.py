@@ -62,6 +62,21 @@ def test_the_kernels_eloop_is_told_apart_by_resolving_again(tmp_path: Path) -> N
     assert eloop_words(ping) == "symlink loop"
 
 
+def test_one_link_followed_past_the_kernels_count_is_a_chain_not_a_loop(tmp_path: Path) -> None:
+    # attack round 23: the kernel counts each time it follows a link, real_path each distinct
+    # link once, so user_x.md -> l/l/.../l/real.md (41 times l -> .) is ELOOP to the kernel
+    # and resolves here: it was worded "symlink loop" (scan, lint) though no link leads back
+    (tmp_path / "real.md").write_text("---\nname: r\n---\nbody\n", encoding="utf-8")
+    os.symlink(".", tmp_path / "l")
+    os.symlink("l/" * (MAX_SYMLINKS_FOLLOWED + 1) + "real.md", tmp_path / "user_x.md")
+    with pytest.raises(OSError) as kernel:
+        os.stat(tmp_path / "user_x.md")
+    assert kernel.value.errno == errno.ELOOP
+    assert eloop_words(tmp_path / "user_x.md") == CHAIN
+    skipped = {s.path: s.reason for s in scan_memory_dir(tmp_path).skipped}
+    assert skipped["user_x.md"] == CHAIN
+
+
 def test_a_read_and_a_scan_name_a_long_chain_as_a_chain_and_a_loop_as_a_loop(
     tmp_path: Path,
 ) -> None:

@@ -230,3 +230,30 @@ def test_a_big_file_that_is_no_memory_is_left_out_and_named_with_the_cap(tmp_pat
     assert (copy / "project_deploys.md").read_text("utf-8").endswith("body\n")
     with pytest.raises(shutil.Error, match=r"demo\.mp4 is over 16,777,216 bytes"):
         copy_memory_dir(source, tmp_path / "strict", strict=True)
+
+
+@pytest.mark.timeout(60)
+def test_a_memory_past_the_cap_keeps_its_size_and_first_bytes_but_is_not_copied_whole(
+    tmp_path: Path,
+) -> None:
+    # attack round 23: a memory or index past the cap (a 2 GiB user_huge.md, all a hole) was
+    # copied whole, 2.1 GB written in 16 s for one notebook cell; no route reads more than
+    # the cap of it, so the copy takes that much and gives the file its size as a hole
+    cap = SCRATCH_COPY_OTHER_FILE_MAX_BYTES
+    source = _odd_dir(tmp_path)
+    os.unlink(source / "project_pipe.md")
+    head = b"---\nname: huge\ndescription: a memory past every read cap\ntype: user\n---\n"
+    huge = _sparse(source / "user_huge.md", 4 * 2**30)
+    with huge.open("r+b") as f:
+        f.write(head)
+    copy = copy_memory_dir(source, tmp_path / "copy")
+    copied = copy / "user_huge.md"
+    assert copied.stat().st_size == 4 * 2**30  # the readers see the same size
+    assert copied.stat().st_blocks * 512 <= cap + 2**20  # at most the cap's worth written
+    with copied.open("rb") as f:
+        assert f.read(len(head)) == head
+    seen = [(h.filename, h.description) for h in scan_memory_dir(copy).headers]
+    assert seen == [(h.filename, h.description) for h in scan_memory_dir(source).headers]
+    assert [s.reason for s in scan_memory_dir(copy).skipped] == [
+        s.reason for s in scan_memory_dir(source).skipped
+    ]
