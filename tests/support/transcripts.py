@@ -155,3 +155,17 @@ def write_again(w: RecordWriter, start: int, end: int) -> None:
     2.1.2xx), the history the process held since it began or resumed, up to the part the first
     compaction kept."""
     w.lines.extend(w.lines[start:end])
+
+
+def pane_teammate(session: str, cwd: str, timestamp: str) -> RecordWriter:
+    """A teammate run as a process of its own (a tmux or iTerm2 pane): its own top-level file,
+    whose records carry agentName beside teamName, with one task from the lead and one reply."""
+    w = RecordWriter(session, cwd, timestamp)
+    w.bookkeeping("agent-setting", agentSetting="parser-surveyor", sessionId=session)
+    w.user_text(
+        '<teammate-message teammate_id="team-lead">\nsurvey the parser\n</teammate-message>',
+        agentName="parser-surveyor",
+        teamName="lexing",
+    )
+    w.response([{"type": "text", "text": "surveyed"}])
+    return w

@@ -185,7 +185,7 @@ def test_recall_without_key_cannot_use_claude(demo_dir: Path) -> None:
 # --------------------------------------------------------------------------- where, doctor, list, export (branch doctor)
 
 from tests.support.fake_home import add_memory, make_world, write_json  # noqa: E402
-from tests.support.transcripts import fork_of  # noqa: E402
+from tests.support.transcripts import fork_of, pane_teammate  # noqa: E402
 
 
 def run_env(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
@@ -712,14 +712,7 @@ def test_sessions_lists_the_compaction_agent_as_its_own_kind_not_a_subagent(
 def test_sessions_and_replay_name_a_pane_teammates_own_file_a_teammate(tmp_path: Path) -> None:
     folder = tmp_path / "projects" / "-c"
     folder.mkdir(parents=True)
-    w = RecordWriter("t1", "/c", "2026-09-16T14:01:00.000Z")
-    w.bookkeeping("agent-setting", agentSetting="parser-surveyor", sessionId="t1")
-    w.user_text(
-        '<teammate-message teammate_id="team-lead">\nsurvey the parser\n</teammate-message>',
-        agentName="parser-surveyor",
-        teamName="lexing",
-    )
-    w.response([{"type": "text", "text": "surveyed"}])
+    w = pane_teammate("t1", "/c", "2026-09-16T14:01:00.000Z")
     (folder / "t1.jsonl").write_text(w.text(), encoding="utf-8")
     lines, row, listed = _one_listed_session(tmp_path, "t1")
     assert " teammate " in row and " main " not in row

@@ -27,6 +27,7 @@ from memdir_nb.storage.access import ReadRefused
 from memdir_nb.storage.line_reader import Line
 from memdir_nb.ui.demo.session_records import RecordWriter
 from tests.support.long_paths import padded_path, path_bytes
+from tests.support.transcripts import pane_teammate
 
 SHAPES = Path(__file__).resolve().parents[1] / "data" / "sessions"
 SUBAGENT_MAIN = SHAPES / "c_subagent" / "d41e9b07-2c6f-4a85-9e13-7b0c58f2a6d3.jsonl"
@@ -689,14 +690,7 @@ def test_a_pane_teammates_own_file_is_listed_as_a_teammate_from_the_one_read_of_
     lead = RecordWriter("l1", "/home/ana/app", "2026-09-16T14:00:00.000Z")
     lead.prompt("build a team to survey the code", teamName="lexing")
     lead.response([{"type": "text", "text": "team started"}])
-    mate = RecordWriter("t1", "/home/ana/app", "2026-09-16T14:01:00.000Z")
-    mate.bookkeeping("agent-setting", agentSetting="parser-surveyor", sessionId="t1")
-    mate.user_text(
-        '<teammate-message teammate_id="team-lead">\nsurvey the parser\n</teammate-message>',
-        agentName="parser-surveyor",
-        teamName="lexing",
-    )
-    mate.response([{"type": "text", "text": "surveyed"}])
+    mate = pane_teammate("t1", "/home/ana/app", "2026-09-16T14:01:00.000Z")
     (project / "l1.jsonl").write_text(lead.text(), encoding="utf-8")
     (project / "t1.jsonl").write_text(mate.text(), encoding="utf-8")
     read: dict[str, int] = {}
