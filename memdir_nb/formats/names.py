@@ -321,8 +321,8 @@ def name_encoding_problem(encoding: str | None = None) -> str | None:
     return (
         f"this Python reads file names as {used}, not UTF-8: a memory whose name holds a "
         "non-ASCII letter is skipped or shown under another name, and its index line reads "
-        "as dangling (fix: start Jupyter or Python with PYTHONUTF8=1, or under a UTF-8 "
-        "locale such as LANG=C.UTF-8)"
+        "as dangling; start Jupyter or Python with PYTHONUTF8=1, or under a UTF-8 locale "
+        "such as LANG=C.UTF-8"
     )
 
 
