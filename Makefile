@@ -46,6 +46,8 @@ lab-copy:
 	done
 	@echo "JupyterLab works on copies in $(LAB_DIR); notebooks/ stays as committed (delete a copy to get it fresh)"
 
+# The kernels run in Python's UTF-8 mode (PYTHONUTF8=1): under LC_ALL=C or a Latin-1 locale
+# (a bare LANG=en_US) they would read memory file names, which are UTF-8, in that encoding.
 lab: $(STAMP) lab-copy
 	@if [ "$(MEMDIR_NB_DIR)" = "$(DEMO_DIR)" ]; then \
 		$(BIN)/memdir-nb demo "$(DEMO_DIR)" --overwrite; \
@@ -57,7 +59,7 @@ lab: $(STAMP) lab-copy
 	echo ""; \
 	echo "    The tour: http://127.0.0.1:$(LAB_PORT)/lab/tree/00_tour.ipynb?token=$$token"; \
 	echo ""; \
-	JUPYTER_TOKEN=$$token MEMDIR_NB_DIR="$(MEMDIR_NB_ABS)" $(BIN)/jupyter lab $(LAB_FLAGS) \
+	JUPYTER_TOKEN=$$token PYTHONUTF8=1 MEMDIR_NB_DIR="$(MEMDIR_NB_ABS)" $(BIN)/jupyter lab $(LAB_FLAGS) \
 		--ServerApp.root_dir="$(LAB_DIR)" --ServerApp.port=$(LAB_PORT) --ServerApp.port_retries=0 \
 		--LabApp.default_url=/lab/tree/00_tour.ipynb
 

@@ -39,6 +39,12 @@ def test_make_lab_opens_a_dir_whose_path_holds_a_space(tmp_path: Path) -> None:
     assert f'MEMDIR_NB_DIR="{REPO}/my memory"' in dry_run("lab", env_dir="my memory")
 
 
+def test_make_lab_starts_its_kernels_in_utf8_mode_whatever_the_locale() -> None:
+    # Under LC_ALL=C or a bare LANG=en_US (Latin-1) a kernel read "café.md" as another name
+    line = next(x for x in dry_run("lab").splitlines() if "jupyter lab" in x)
+    assert "PYTHONUTF8=1 " in line.split("jupyter lab", 1)[0]
+
+
 # --------------------------------------------------------------------------- Lab works on copies (branch doctor)
 
 

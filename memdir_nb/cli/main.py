@@ -25,6 +25,7 @@ from memdir_nb.cli.args import (
     plain_path,
     positive_int,
 )
+from memdir_nb.formats.names import name_encoding_problem
 from memdir_nb.security.printed_output import terminal_safe_streams
 from memdir_nb.spec.constants import MAX_ENTRYPOINT_BYTES, MAX_ENTRYPOINT_LINES, SELECTOR_NAMES
 from memdir_nb.spec.taxonomy import SCOPES
@@ -396,7 +397,7 @@ def _run_again_in_utf8_mode() -> None:
     folder comes first, not the working directory that `-m` puts there, where a downloaded
     project's `memdir_nb/` or `yaml.py` would have run (attack round 19). An explicit
     `-X utf8=0` is kept to, not fought in a loop."""
-    if sys.flags.utf8_mode or sys.getfilesystemencoding().lower().replace("-", "") == "utf8":
+    if sys.flags.utf8_mode or name_encoding_problem() is None:
         return
     if sys.executable and sys._xoptions.get("utf8") != "0":
         os.execv(sys.executable, [sys.executable, "-X", "utf8", *sys.orig_argv[1:]])

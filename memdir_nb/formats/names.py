@@ -28,6 +28,7 @@ A memory file name:
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Sequence
 from functools import lru_cache
 
@@ -306,3 +307,32 @@ def written_path_problem(rel: str) -> str | None:
     if parts[-1] == ENTRYPOINT_NAME and parts[:-1] in ([], [TEAM_DIRNAME]):
         return None
     return relative_path_problem(rel)
+
+
+def name_encoding_problem(encoding: str | None = None) -> str | None:
+    """Why this Python would misread memory file names, else None.
+
+    Claude Code writes names in UTF-8. A Python whose filesystem encoding is another (started
+    with LANG=C and PYTHONUTF8=0, or under a Latin-1 locale such as a bare ``en_US``) reads
+    every name with a non-ASCII letter wrongly: the listing skips it or shows another name,
+    and its index line reads as dangling. The CLI starts itself again in UTF-8 mode; a kernel
+    or a script cannot, so the notebooks print this. encoding defaults to this process's.
+    """
+    used = sys.getfilesystemencoding() if encoding is None else encoding
+    if used.lower().replace("-", "").replace("_", "") == "utf8":
+        return None
+    return (
+        f"this Python reads file names as {used}, not UTF-8: a memory whose name holds a "
+        "non-ASCII letter is skipped or shown under another name, and its index line reads "
+        "as dangling; start Jupyter or Python with PYTHONUTF8=1, or under a UTF-8 locale "
+        "such as LANG=C.UTF-8"
+    )
+
+
+def misread_name_problem(name: str) -> str | None:
+    """name_encoding_problem when it can be why `name` is refused or not found, else None.
+
+    A name with a non-ASCII character, read (or linked) by a Python that misreads names: the
+    advice a finding gives for it ("rename it", "remove the line") would lose a good memory.
+    """
+    return None if name.isascii() else name_encoding_problem()

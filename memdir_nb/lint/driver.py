@@ -9,6 +9,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 
 from memdir_nb.formats.manifest import MemoryHeader
+from memdir_nb.formats.names import misread_name_problem
 from memdir_nb.lint.findings import SEVERITIES, Finding, MemoryText, ScopeIndex
 from memdir_nb.lint.index_rules import lint_index, not_in_index
 from memdir_nb.lint.reading import read_scope_indexes
@@ -85,9 +86,12 @@ def _skipped_finding(s: SkippedFile) -> Finding:
         "skipped-by-scan",
         "warning",
         f"not read: {s.reason}",
-        "rename it to a plain name such as feedback_testing.md, or move it out of the memory dir"
-        if s.reason.startswith(NAME_REFUSAL)
-        else "remove or fix the link/permissions, or move the file out of the memory dir",
+        misread_name_problem(s.path)
+        or (
+            "rename it to a plain name such as feedback_testing.md, or move it out of the memory dir"
+            if s.reason.startswith(NAME_REFUSAL)
+            else "remove or fix the link/permissions, or move the file out of the memory dir"
+        ),
     )
 
 

@@ -7,6 +7,7 @@ from collections.abc import Iterable, Mapping
 
 from memdir_nb.formats.index import entrypoint_size, strip_entrypoint_extras
 from memdir_nb.formats.index_lines import IndexEntry, MovedFiles
+from memdir_nb.formats.names import misread_name_problem
 from memdir_nb.lint.findings import SEVERITIES, Collector, Finding, ScopeIndex
 from memdir_nb.lint.secret_context import check_index_secrets
 from memdir_nb.spec.constants import (
@@ -100,7 +101,8 @@ def _dangling_entry(
             if moved
             else "remove the line, or restore the file if it was deleted by mistake"
         )
-    c.add("index-dangling-entry", message, fix, e.line_no)
+    # A Python that misreads names (not UTF-8) finds no file at a good line: say so, not "remove"
+    c.add("index-dangling-entry", message, misread_name_problem(e.target) or fix, e.line_no)
 
 
 def _skip_key(index: ScopeIndex, target: str) -> str:

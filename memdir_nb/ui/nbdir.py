@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from memdir_nb.clock import resolve_now_ms
+from memdir_nb.formats.names import name_encoding_problem
 from memdir_nb.spec.constants import (
     ENTRYPOINT_NAME,
     MAX_MEMORY_FILES,
@@ -188,7 +189,11 @@ def profile_dir(
         team_index=team.is_dir() and not team.is_symlink() and (team / ENTRYPOINT_NAME).is_file(),
         log_files=log_files,
         ignored=ignored,
-        hints=_hints(path, private + team_files, config),
+        # Counted as this Python reads names: when it misreads them (not UTF-8), say so first
+        hints=(
+            *filter(None, [name_encoding_problem()]),
+            *_hints(path, private + team_files, config),
+        ),
         now_ms=now,
     )
 

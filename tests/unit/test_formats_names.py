@@ -9,6 +9,7 @@ import pytest
 from memdir_nb.formats.names import (
     folder_problem,
     is_memory_filename,
+    name_encoding_problem,
     name_problem,
     relative_path_problem,
     written_path_problem,
@@ -161,3 +162,12 @@ def test_a_name_past_the_length_rule_is_refused_and_not_remembered() -> None:
         tracemalloc.stop()
     assert held < 500_000  # 30 such names remembered held 3 MB
     assert name_problem("feedback_testing.md") is None
+
+
+def test_a_python_reading_names_in_another_encoding_is_named_with_the_fix() -> None:
+    for utf8 in ("utf-8", "UTF-8", "utf8", "utf_8"):
+        assert name_encoding_problem(utf8) is None
+    for other in ("ascii", "iso8859-1"):
+        problem = name_encoding_problem(other)
+        assert problem is not None and f"as {other}, not UTF-8" in problem
+        assert "PYTHONUTF8=1" in problem

@@ -1815,3 +1815,33 @@ def test_an_index_line_at_a_chain_just_past_40_links_is_there_but_not_read(tmp_p
     os.symlink(".links/c1", memory / "user_chain.md")
     again = lint_memory_dir(memory)
     assert not [f for f in again if f.rule in {"index-dangling-entry", "skipped-by-scan"}]
+
+
+_LINT_FIXES = (
+    "import json, sys; from memdir_nb.lint import lint_memory_dir\n"
+    "for f in lint_memory_dir(sys.argv[1]): print(json.dumps([f.rule, f.hint]))"
+)
+
+
+def test_lint_under_a_python_that_reads_names_as_ascii_never_advises_losing_a_memory(
+    tmp_path: Path,
+) -> None:
+    # Under LC_ALL=C with UTF-8 coercion off, "café.md" was refused as "not valid UTF-8" and its
+    # good index line reported dangling, with the fixes "rename it" and "remove the line"
+    mem = tmp_path / "memory"
+    mem.mkdir()
+    (mem / "café.md").write_text("---\nname: c\ndescription: d\ntype: user\n---\nx\n", "utf-8")
+    (mem / "MEMORY.md").write_text("- [Café](café.md) — where we meet\n", encoding="utf-8")
+    env = {**os.environ, "LC_ALL": "C", "LANG": "C", "PYTHONCOERCECLOCALE": "0"}
+    out = subprocess.run(
+        [sys.executable, "-c", _LINT_FIXES, str(mem)],
+        env={**env, "PYTHONUTF8": "0"},
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert out.returncode == 0, out.stderr
+    fixes = dict(json.loads(line) for line in out.stdout.splitlines())
+    assert set(fixes) == {"index-dangling-entry", "skipped-by-scan"}
+    for fix in fixes.values():
+        assert "PYTHONUTF8=1" in fix and "remove" not in fix and "rename" not in fix

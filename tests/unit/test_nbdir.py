@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -172,3 +175,35 @@ def test_a_team_folder_linking_out_of_the_dir_is_neither_counted_nor_read(tmp_pa
     (memory / "team").symlink_to(outside)
     profile = profile_dir(memory)
     assert (profile.team_files, profile.has_team_dir, profile.team_index) == (0, False, False)
+
+
+_OPEN_AND_COUNT = (
+    "import sys; from memdir_nb.ui.nbdir import open_notebook_dir; "
+    "p = open_notebook_dir(sys.argv[1]); print('private', p.private_files)"
+)
+
+
+def _open_in_a_python(mem: Path, **env: str) -> str:
+    out = subprocess.run(
+        [sys.executable, "-c", _OPEN_AND_COUNT, str(mem)],
+        env={**os.environ, "LC_ALL": "C", "LANG": "C", "PYTHONCOERCECLOCALE": "0", **env},
+        capture_output=True,
+        timeout=120,
+    )
+    assert out.returncode == 0, out.stderr
+    return out.stdout.decode("utf-8", "replace")
+
+
+def test_a_kernel_that_reads_names_as_ascii_says_so_and_how_to_fix_it(tmp_path: Path) -> None:
+    # A kernel started under LC_ALL=C (UTF-8 coercion off) read "café.md" as "not valid
+    # UTF-8": the notebook said "1 private memory" for two, and lint called its index line
+    # dangling, with no word of why. Claude Code writes names in UTF-8.
+    mem = tmp_path / "memory"
+    mem.mkdir()
+    for name in ("plain.md", "café.md"):
+        (mem / name).write_text("---\nname: n\ndescription: d\ntype: user\n---\nx\n", "utf-8")
+    ascii_kernel = _open_in_a_python(mem, PYTHONUTF8="0")
+    assert "note: this Python reads file names as ascii, not UTF-8" in ascii_kernel
+    assert "PYTHONUTF8=1" in ascii_kernel
+    utf8_kernel = _open_in_a_python(mem, PYTHONUTF8="1")
+    assert "private 2" in utf8_kernel and "not UTF-8" not in utf8_kernel
