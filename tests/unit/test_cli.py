@@ -691,6 +691,15 @@ def _one_listed_session(home: Path, name: str) -> tuple[list[str], str, dict[str
     return lines, next(ln for ln in lines if name in ln), listed
 
 
+def _assert_listed_as(home: Path, name: str, kind: str, not_shown: str, summary: str) -> None:
+    """`sessions --home` over a home of one transcript lists `name` as `kind`, never with the
+    word `not_shown`, ends with `summary`, and `--json` gives that kind, not a subagent."""
+    lines, row, listed = _one_listed_session(home, name)
+    assert f" {kind} " in row and not_shown not in row
+    assert lines[-1] == summary
+    assert listed["kind"] == kind and listed["is_subagent"] is False
+
+
 def test_sessions_lists_the_compaction_agent_as_its_own_kind_not_a_subagent(
     tmp_path: Path,
 ) -> None:
@@ -701,10 +710,13 @@ def test_sessions_lists_the_compaction_agent_as_its_own_kind_not_a_subagent(
     w.prompt("Your task is to create a detailed summary of the conversation so far")
     w.response([{"type": "text", "text": "<summary>...</summary>"}])
     (folder / "agent-acompact-abc123.jsonl").write_text(w.text(), encoding="utf-8")
-    lines, row, listed = _one_listed_session(tmp_path, "agent-acompact-abc123")
-    assert " compaction " in row and "subagent" not in row
-    assert lines[-1] == "1 transcript: 1 compaction agent."
-    assert listed["kind"] == "compaction" and listed["is_subagent"] is False
+    _assert_listed_as(
+        tmp_path,
+        "agent-acompact-abc123",
+        "compaction",
+        "subagent",
+        "1 transcript: 1 compaction agent.",
+    )
     replay = run_cli("replay", str(folder / "agent-acompact-abc123.jsonl"), "--selector", "lexical")
     assert "(compaction agent)" in replay.stdout and "instruction to summarise" in replay.stdout
 
@@ -714,10 +726,7 @@ def test_sessions_and_replay_name_a_pane_teammates_own_file_a_teammate(tmp_path:
     folder.mkdir(parents=True)
     w = pane_teammate("t1", "/c", "2026-09-16T14:01:00.000Z")
     (folder / "t1.jsonl").write_text(w.text(), encoding="utf-8")
-    lines, row, listed = _one_listed_session(tmp_path, "t1")
-    assert " teammate " in row and " main " not in row
-    assert lines[-1] == "1 transcript: 1 teammate."
-    assert listed["kind"] == "teammate" and listed["is_subagent"] is False
+    _assert_listed_as(tmp_path, "t1", "teammate", " main ", "1 transcript: 1 teammate.")
     replay = run_cli("replay", str(folder / "t1.jsonl"), "--selector", "lexical")
     assert replay.returncode == 0, replay.stderr
     assert "Session t1 (teammate)" in replay.stdout
