@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import argparse
 import json
+import logging
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from memdir_nb.cli.dir_commands import cmd_export_archive
@@ -26,7 +29,35 @@ def _config_for(args: argparse.Namespace) -> MemdirConfig:
     home = args.home
     if home is not None and home.name == ".claude" and not (home / ".claude").is_dir():
         home = home.parent
-    return MemdirConfig.from_environment(cwd=args.cwd, home=home, flag_settings_path=args.settings)
+    with _held_warnings(logging.getLogger(MemdirConfig.__module__)) as held:
+        config = MemdirConfig.from_environment(
+            cwd=args.cwd, home=home, flag_settings_path=args.settings
+        )
+    # Both reports list every settings problem and every refused env entry; the library's
+    # warning on stderr would print each one a second time. Anything else still goes out.
+    shown = {*config.settings_problems, *(i.describe() for i in config.ignored_env)}
+    for record in held:
+        if record.getMessage() not in shown:
+            # Straight to the handlers: the filters (one warning per problem) saw it already.
+            logging.getLogger(record.name).callHandlers(record)
+    return config
+
+
+@contextmanager
+def _held_warnings(log: logging.Logger) -> Iterator[list[logging.LogRecord]]:
+    """Keep what `log` would emit inside the block in a list instead of emitting it."""
+
+    held: list[logging.LogRecord] = []
+
+    def hold(record: logging.LogRecord) -> bool:
+        held.append(record)
+        return False
+
+    log.addFilter(hold)
+    try:
+        yield held
+    finally:
+        log.removeFilter(hold)
 
 
 def _claude_homes(raw: list[Path] | None) -> list[Path]:

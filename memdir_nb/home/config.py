@@ -38,12 +38,14 @@ from memdir_nb.home.env_blocks import effective_environment as effective_environ
 from memdir_nb.home.env_blocks import tracked_env
 from memdir_nb.home.passwd import HomeNotFoundError as HomeNotFoundError  # re-exported
 from memdir_nb.home.passwd import home_from_passwd as home_from_passwd
+from memdir_nb.home.warn_once import WarnedOnce
 from memdir_nb.spec.constants import SELECTOR_NAMES as SELECTOR_NAMES  # re-exported
 from memdir_nb.spec.constants import SETTINGS_READ_MAX_BYTES
 from memdir_nb.storage.access import read_regular_file
 from memdir_nb.storage.containment import real_path
 
 logger = logging.getLogger(__name__)
+logger.addFilter(WarnedOnce())  # each layer builds a config; each problem is told once
 
 TRUTHY_VALUES = frozenset({"1", "true", "yes", "on"})
 FALSY_VALUES = frozenset({"0", "false", "no", "off"})

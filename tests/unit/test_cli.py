@@ -233,6 +233,26 @@ def test_doctor_exits_1_when_action_is_needed_and_0_when_memory_loads(tmp_path: 
     assert "settings.json" in f["responsible"] and f["fix"]
 
 
+@pytest.mark.parametrize("command", ["where", "doctor"])
+def test_a_broken_settings_file_is_reported_once_by_where_and_doctor(
+    tmp_path: Path, command: str
+) -> None:
+    w = make_world(tmp_path)
+    (w.home / ".claude" / "settings.json").write_text('{"autoMemoryDirectory": ', "utf-8")
+    out = run_env(command, "--cwd", str(w.project), "--home", str(w.home))
+    both = out.stdout + out.stderr
+    assert both.count("not valid JSON") == 1, both
+    assert "not valid JSON" in out.stdout and out.stderr == ""
+
+
+def test_other_commands_still_warn_of_a_broken_settings_file_on_stderr(tmp_path: Path) -> None:
+    w = make_world(tmp_path)
+    (w.home / ".claude" / "settings.json").write_text('{"autoMemoryDirectory": ', "utf-8")
+    out = run_env("list", env={"HOME": str(w.home)})
+    assert out.returncode == 0, out.stderr
+    assert out.stderr.count("not valid JSON") == 1, out.stderr
+
+
 def test_list_counts_dirs_with_plurals(tmp_path: Path) -> None:
     w = make_world(tmp_path, repo=False)
     add_memory(w.memory_dir_for(w.project), "feedback_db.md")
