@@ -54,7 +54,7 @@ import statistics
 import sys
 import tempfile
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -208,6 +208,10 @@ def pooled_dir(samples: Sequence[dict], root: Path) -> Haystack:
     return Haystack(scan_memory_files(memory_dir, limit=None), bodies)
 
 
+Ranker = Callable[[str, Haystack], Sequence[str]]
+"""A ranker added by name to run_sample: the question and the haystack in, names best first."""
+
+
 def beta_name(beta: float) -> str:
     """The row name of the default's answer under the set rule's F-beta."""
     return f"F{beta:g} set"
@@ -235,15 +239,19 @@ def run_sample(
     rng: random.Random,
     prefix: str = "",
     betas: Sequence[float] = (),
+    categories: Mapping[int, str] = CATEGORIES,
+    extra: Mapping[str, Ranker] | None = None,
 ) -> None:
     """Score every answerable question of one conversation, asked of haystack, with every
     ranker (and the default under each F-beta of `betas`); its gold sessions are named
-    prefix + session_filename(n)."""
+    prefix + session_filename(n). Answerable means a category among `categories`; `extra`
+    adds rankers by name (each called with the question and the haystack, as
+    benchmarks/realtalk.py adds BM25)."""
     headers, bodies = haystack.headers, haystack.bodies
     known = set(bodies)
     for qa in sample["qa"]:
         category = qa.get("category")
-        if category not in CATEGORIES:
+        if category not in categories:
             continue
         gold = gold_of(qa, known, prefix)
         question = str(qa["question"])
@@ -264,6 +272,8 @@ def run_sample(
             "grep": grep_rank(question, bodies),
             "random": rng.sample(sorted(known), min(K, len(known))),
         }
+        for name, ranker in (extra or {}).items():
+            picks[name] = ranker(question, haystack)
         for beta in betas:
             picks[beta_name(beta)] = answer_with_beta(explained, selector, beta)
         for name, picked in picks.items():
@@ -276,9 +286,15 @@ LAYOUTS = {
 }
 
 
-def report(tallies: dict[str, Tally], seconds: float, layout: str = "conversation") -> str:
+def report(
+    tallies: dict[str, Tally],
+    seconds: float,
+    layout: str = "conversation",
+    title: str = "LoCoMo, answerable questions (categories 1-4)",
+    categories: Mapping[int, str] = CATEGORIES,
+) -> str:
     """The printed tables: overall, then per category, then the default's empty rate."""
-    lines = [f"LoCoMo, answerable questions (categories 1-4), {LAYOUTS[layout]} ({seconds:.0f} s)"]
+    lines = [f"{title}, {LAYOUTS[layout]} ({seconds:.0f} s)"]
     lines.append(f"{'ranker':<10} {'n':>5} {'hit@5':>6} {'recall@5':>9} {'MRR':>6} {'empty':>6}")
     for name in tallies:
         s = tallies[name].summary()
@@ -288,16 +304,16 @@ def report(tallies: dict[str, Tally], seconds: float, layout: str = "conversatio
         )
     lines.append("")
     lines.append("per category, hit@5 / recall@5")
-    lines.append(f"{'ranker':<10} " + " ".join(f"{f'{c} {CATEGORIES[c]}':>18}" for c in CATEGORIES))
+    lines.append(f"{'ranker':<10} " + " ".join(f"{f'{c} {categories[c]}':>18}" for c in categories))
     for name in tallies:
         cells = []
-        for c in CATEGORIES:
+        for c in categories:
             s = tallies[name].summary(c)
             cells.append(
                 f"{s['hit@5']:.3f} / {s['recall@5']:.3f}".rjust(18) if s["n"] else "-".rjust(18)
             )
         lines.append(f"{name:<10} " + " ".join(cells))
-    counts = " ".join(f"{c}: {tallies['default'].summary(c)['n']}" for c in CATEGORIES)
+    counts = " ".join(f"{c}: {tallies['default'].summary(c)['n']}" for c in categories)
     lines.append(f"questions per category: {counts}")
     d = tallies["default"].summary()
     lines.append(f"default answered empty: {d['empty']:.3f} of questions")
