@@ -47,9 +47,15 @@ def read_session(
     One bad line is a problem in `.problems`, never an exception. A path that is not a
     readable regular file raises ReadRefused (an OSError) naming why.
     """
-    text = os.fspath(path)
-    builder = SessionBuilder(text)
+    builder = SessionBuilder(os.fspath(path))
+    _feed_file(builder, max_line_bytes=max_line_bytes, max_bytes=max_bytes)
+    return builder.finish()
+
+
+def _feed_file(builder: SessionBuilder, *, max_line_bytes: int, max_bytes: int) -> None:
+    """Stream the builder's file into it, line by line (read_session's rule)."""
     session = builder.session
+    text = session.path
     last_line = 0
     for line in iter_lines(text, max_line_bytes=max_line_bytes, max_total_bytes=max_bytes):
         last_line = line.line_no
@@ -76,7 +82,6 @@ def read_session(
         session.is_sidechain = True
         if session.agent_id is None and Path(text).name.startswith(AGENT_FILE_PREFIX):
             session.agent_id = Path(text).stem.removeprefix(AGENT_FILE_PREFIX)  # from the name
-    return builder.finish()
 
 
 AGENT_FILE_PREFIX = "agent-"  # agent-<agentId>.jsonl
@@ -320,16 +325,22 @@ def list_sessions(claude_home: str | os.PathLike[str], *, read: bool = True) -> 
 def described(info: SessionFile) -> SessionFile:
     """info with what reading its transcript tells: turns, first date, bad lines and kind.
 
-    A transcript that cannot be read is returned as it was given (turns=None).
+    A transcript that cannot be read is returned as it was given (turns=None). The file is
+    read with a count-only builder (formats.session_builder): the same turns as read_session,
+    without keeping them, so the memory a listing takes does not follow the file's turns.
     """
+    builder = SessionBuilder(info.path, count_only=True)
     try:
-        session = read_session(info.path)
+        _feed_file(
+            builder, max_line_bytes=TRANSCRIPT_LINE_MAX_BYTES, max_bytes=SESSION_READ_MAX_BYTES
+        )
     except OSError:
         return info
+    session = builder.finish()
     return SessionFile(
         **{
             **info.__dict__,
-            "turns": len(session.turns),
+            "turns": builder.turn_count,
             "first_timestamp": session.first_timestamp,
             "problems": len(session.problems) + session.more_problems,
             "is_subagent": session.kind == "subagent",

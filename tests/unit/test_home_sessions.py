@@ -18,6 +18,8 @@ from memdir_nb.home import sessions as sessions_module
 from memdir_nb.home.path_rules import sanitize_path
 from memdir_nb.home.sessions import (
     _pointers_of_file,
+    described,
+    iter_session_files,
     list_sessions,
     memory_dir_for_transcript,
     sessions_using,
@@ -27,7 +29,7 @@ from memdir_nb.storage.access import ReadRefused
 from memdir_nb.storage.line_reader import Line
 from memdir_nb.ui.demo.session_records import RecordWriter
 from tests.support.long_paths import padded_path, path_bytes
-from tests.support.transcripts import pane_teammate
+from tests.support.transcripts import long_session, pane_teammate
 
 SHAPES = Path(__file__).resolve().parents[1] / "data" / "sessions"
 SUBAGENT_MAIN = SHAPES / "c_subagent" / "d41e9b07-2c6f-4a85-9e13-7b0c58f2a6d3.jsonl"
@@ -324,6 +326,48 @@ def test_a_50_mb_transcript_reads_with_memory_that_does_not_follow_its_size(tmp_
     assert session.bytes_read == path.stat().st_size
     # each kept tool result is cut to a short preview: far below the file's 50 MB
     assert peak < 16 * 1024 * 1024
+
+
+def _listing_peak_bytes(home: Path, turns: int) -> int:
+    """The peak Python memory of listing a home holding one session of `turns` turns."""
+    project = home / "projects" / "-home-ana-app"
+    project.mkdir(parents=True)
+    long_session(project, turns)
+    (info,) = iter_session_files(home)
+    tracemalloc.start()
+    listed = described(info)
+    _, peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    assert listed.turns == turns and listed.problems == 0
+    return peak
+
+
+def test_listing_a_session_counts_its_turns_without_keeping_them(tmp_path: Path) -> None:
+    # `memdir-nb sessions` over a 200,000-turn transcript peaked at 433 MB: every turn was
+    # built whole (about 2 KB) to be counted. A count-only read lets each turn go when the
+    # next starts; what it keeps per turn is what later records are checked against (each
+    # record's uuid and tool_use id as a hash, each prompt's time and text): about 400 bytes
+    # here, 600 to 900 at the peak (a table growing holds its old and new copy a moment).
+    # The code that built every turn took 2.4 KB a turn.
+    small = _listing_peak_bytes(tmp_path / "small", 2_000)
+    large = _listing_peak_bytes(tmp_path / "large", 8_000)
+    per_turn = (large - small) / 6_000
+    assert per_turn < 1_200, f"{per_turn:.0f} bytes a turn"
+
+
+def test_listing_counts_the_same_turns_and_facts_as_reading_each_shape_file(
+    tmp_path: Path,
+) -> None:
+    shutil.copytree(SHAPES, tmp_path / "projects" / "-home-ana-app")
+    shutil.copytree(SHAPES / "c_subagent", tmp_path / "projects" / "-home-ana-api")
+    listed = list_sessions(tmp_path)
+    assert len(listed) == 10 and {s.kind for s in listed} == {"main", "subagent"}
+    for info in listed:
+        session = read_session(info.path)
+        assert info.turns == len(session.turns), info.path
+        assert (info.kind, info.forked_from) == (session.kind, session.forked_from)
+        assert info.first_timestamp == session.first_timestamp
+        assert info.problems == len(session.problems) + session.more_problems
 
 
 def test_an_old_style_agent_file_beside_the_sessions_is_listed_as_a_subagent(
