@@ -756,3 +756,55 @@ def test_a_pane_teammates_own_file_is_listed_as_a_teammate_from_the_one_read_of_
     assert read == {
         str(project / n): (project / n).stat().st_size for n in ("l1.jsonl", "t1.jsonl")
     }
+
+
+def test_listings_that_do_not_read_name_a_pane_teammate_from_its_first_records(
+    tmp_path: Path,
+) -> None:
+    # list_sessions(read=False) and sessions_using (the replay view's session picker) called
+    # a pane teammate's own file `main`: its path cannot tell. Its head can: the lead's task,
+    # its first record, names the teammate beside its team.
+    project = tmp_path / "projects" / "-home-ana-app"
+    project.mkdir(parents=True)
+    lead = RecordWriter("l1", "/home/ana/app", "2026-09-16T14:00:00.000Z")
+    lead.prompt("build a team to survey the code", teamName="lexing")
+    lead.response([{"type": "text", "text": "team started"}])
+    (project / "l1.jsonl").write_text(lead.text(), encoding="utf-8")
+    mate = pane_teammate("t1", "/home/ana/app", "2026-09-16T14:01:00.000Z")
+    (project / "t1.jsonl").write_text(mate.text(), encoding="utf-8")
+    unread = {s.session_id: s.kind for s in list_sessions(tmp_path, read=False)}
+    assert unread == {"l1": "main", "t1": "teammate"}
+    picked = {s.session_id: s.kind for s in sessions_using(project / "memory")}
+    assert picked == unread
+    # the same kinds as reading each file whole
+    assert {s.session_id: s.kind for s in list_sessions(tmp_path)} == unread
+
+
+def test_a_head_that_shows_no_message_is_an_unknown_kind_never_a_guessed_main(
+    tmp_path: Path,
+) -> None:
+    # a first line past the head (a long bookkeeping record) hides whether the file is a
+    # lead's or a teammate's: the unread listing says so, and reading it tells
+    mate = pane_teammate("t1", "/home/ana/app", "2026-09-16T14:01:00.000Z")
+    padding = "x" * (sessions_module.HEAD_READ_MAX_BYTES + 10)
+    mate.lines.insert(0, json.dumps({"type": "file-history-snapshot", "note": padding}))
+    path = tmp_path / "t1.jsonl"
+    path.write_text(mate.text(), encoding="utf-8")
+    assert sessions_module.head_kind(path) == sessions_module.UNKNOWN_KIND
+    assert read_session(path).kind == "teammate"
+    # a short file with no message at all ends within the head: main, as reading it says
+    path.write_text(json.dumps({"type": "summary", "summary": "t"}) + "\n", encoding="utf-8")
+    assert sessions_module.head_kind(path) == read_session(path).kind == "main"
+    # a file that is gone between the listing and the look cannot be told
+    assert sessions_module.head_kind(tmp_path / "gone.jsonl") == sessions_module.UNKNOWN_KIND
+
+
+def test_a_transcript_that_cannot_be_read_is_listed_of_unknown_kind(tmp_path: Path) -> None:
+    project = tmp_path / "projects" / "-p"
+    project.mkdir(parents=True)
+    path = project / "s1.jsonl"
+    path.write_text("", encoding="utf-8")
+    (info,) = iter_session_files(tmp_path, heads=False)
+    path.unlink()  # gone before it is read
+    listed = described(info)
+    assert listed.turns is None and listed.kind == sessions_module.UNKNOWN_KIND
