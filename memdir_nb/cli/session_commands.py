@@ -14,6 +14,7 @@ from pathlib import Path
 from memdir_nb.cli.home_commands import _claude_homes
 from memdir_nb.home.claude_homes import is_claude_home
 from memdir_nb.home.sessions import (
+    UNKNOWN_KIND,
     SessionFile,
     described,
     list_sessions,
@@ -65,7 +66,7 @@ def _sessions_of_dir(args: argparse.Namespace) -> list[tuple[Path, SessionFile]]
             "<claude home>/projects/<key>/memory (such as one `memdir-nb list` prints)"
         )
     else:
-        found = sorted(sessions_using(memory_dir), key=lambda s: (s.project, s.path))
+        found = sorted(sessions_using(memory_dir, heads=False), key=lambda s: (s.project, s.path))
         return [(home, described(s)) for s in found]
     print(terminal_safe(f"error: {message}"), file=sys.stderr)
     return None
@@ -132,6 +133,7 @@ def _listing_total(files: list[SessionFile]) -> str:
             ("subagent", "subagent", "subagents"),
             ("compaction", "compaction agent", "compaction agents"),
             ("suggestion", "prompt-suggestion agent", "prompt-suggestion agents"),
+            (UNKNOWN_KIND, "unreadable", "unreadable"),
         )
         if any(f.kind == kind for f in files)
     ]

@@ -3,16 +3,14 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from memdir_nb.clock import system_clock_ms
 from memdir_nb.dream.actions import (
     ConsolidationPlan,
-    IndexFit,
     IndexRemove,
-    IndexUpsert,
     PlanAction,
     PlanOp,
     ReplaceText,
@@ -32,17 +30,15 @@ from memdir_nb.dream.compare import (
     _Mem,
     contradiction_pairs_beside,
 )
+from memdir_nb.dream.index_repairs import index_actions, index_rel
 from memdir_nb.dream.kept import KeptCalls, KeptReads
 from memdir_nb.dream.negation import shared_stem_cache
-from memdir_nb.formats import index
 from memdir_nb.formats.frontmatter import parse_frontmatter
-from memdir_nb.formats.index_lines import IndexEntry, MovedFiles, retarget_entry_line
 from memdir_nb.spec.collector import collector_paused
 from memdir_nb.spec.constants import (
     DREAM_MERGE_MAX_LINE_PAIRS,
     ENTRYPOINT_NAME,
     INDEX_READ_MAX_BYTES,
-    MAX_INDEX_LINE_CHARS,
     MEMORY_FILE_READ_MAX_BYTES,
     TEAM_DIRNAME,
     TRASH_DIRNAME,
@@ -52,7 +48,6 @@ from memdir_nb.spec.similarity import StemCache
 from memdir_nb.spec.taxonomy import MemoryType
 from memdir_nb.storage.access import ContainedReader, MissingFile, ReadRefused, ReadResult
 from memdir_nb.storage.containment import absolute_dir
-from memdir_nb.storage.index_files import IndexTargets, nested_index_references
 from memdir_nb.storage.listing import ListedFile, list_memory_files, one_name_per_file
 
 __all__ = [
@@ -63,10 +58,6 @@ __all__ = [
     "DUPLICATE_MIN_SHARED",
     "plan_consolidation",
 ]
-
-
-def _index_rel(scope: str) -> str:
-    return f"{scope}/{ENTRYPOINT_NAME}" if scope else ENTRYPOINT_NAME
 
 
 class _Snapshot:
@@ -127,7 +118,6 @@ class _Snapshot:
 # absolute, and an index line formatted, once per content (dream.kept).
 _READS = KeptReads()
 _KEPT_DATES = KeptCalls(convert_relative_dates)
-_KEPT_LINES = KeptCalls(index.format_index_entry)
 
 
 # What a memory file's header gives the plan (name, description, type), by the SHA-256 of the
@@ -209,13 +199,13 @@ def _merge_action(scope: str, group: list[_Mem], fuzz: Any) -> PlanAction:
         new_body = new_body.rstrip("\n") + "\n\n" + "\n".join(extra) + "\n"
     ops: list[PlanOp] = [WriteFile(keep.rel, front + new_body)]
     for d in dups:
-        ops += [TrashFile(d.rel), IndexRemove(_index_rel(scope), d.scope_rel, drop_emptied=True)]
+        ops += [TrashFile(d.rel), IndexRemove(index_rel(scope), d.scope_rel, drop_emptied=True)]
     return PlanAction(
         f"merge:{keep.rel}",
         "merge_duplicates",
         f"merge {', '.join(d.rel for d in dups)} into {keep.rel} (near-duplicates; "
         f"{len(extra)} new line(s) carried over, merged files go to {TRASH_DIRNAME}/)",
-        tuple([keep.rel] + [d.rel for d in dups] + [_index_rel(scope)]),
+        tuple([keep.rel] + [d.rel for d in dups] + [index_rel(scope)]),
         tuple(ops),
     )
 
@@ -293,158 +283,6 @@ def _date_actions(mems: list[_Mem], merged: set[str]) -> list[PlanAction]:
     return actions
 
 
-def _indexed_rel(
-    targets: IndexTargets, target: str, in_scope: Mapping[str, _Mem]
-) -> tuple[str, bool] | None:
-    """(the scope-relative file an index target names, whether it exists), as lint resolves it
-    (a target written from the repository root, `memory/x.md`, names x.md); None for a URL, an
-    anchor, or a target leading out of the folder (lint's index-outside-link: not the plan's)."""
-    if target in in_scope:
-        return target, True  # the common case, with no stat
-    found = targets.locate(target)
-    if found is None or not found.inside:
-        return None
-    return os.path.relpath(found.path, targets.folder).replace(os.sep, "/"), found.is_file
-
-
-def _dangling_action(irel: str, e: IndexEntry, moved: str | None) -> PlanAction:
-    """A dangling line: pointed at the one file of its name in a sub-folder (kept as the
-    person wrote it, only its target changed), or dropped when there is no such file."""
-    line = retarget_entry_line(e.raw, moved) if moved is not None else None
-    if moved is not None and line is not None:
-        return PlanAction(
-            f"repoint:{irel}:{e.target}",
-            "repoint_index_line",
-            f"{irel} line {e.line_no} points at {e.target}, which does not exist; a memory of "
-            f"that name is at {moved}: point the line there (its title and hook stay)",
-            (irel,),
-            (IndexUpsert(irel, e.target, line),),
-        )
-    return PlanAction(
-        f"unindex:{irel}:{e.target}",
-        "drop_dangling_index_line",
-        f"{irel} line {e.line_no} points at {e.target}, which does not exist",
-        (irel,),
-        (IndexRemove(irel, e.target, drop_emptied=True),),
-    )
-
-
-def _index_line_actions(
-    irel: str, text: str, scope_dir: Path, memory_dir: Path, in_scope: dict[str, _Mem]
-) -> tuple[list[PlanAction], dict[str, int]]:
-    """4-5. one index's lines: dangling ones re-pointed or dropped, long ones shortened; and
-    what it lists (each file's first line, scope-relative)."""
-    actions: list[PlanAction] = []
-    targets = IndexTargets(scope_dir, memory_dir=memory_dir)
-    entries = [(e, _indexed_rel(targets, e.target, in_scope)) for e in index.parse_index(text)]
-    indexed: dict[str, int] = {}
-    for e, found in entries:
-        if found is not None:
-            indexed.setdefault(found[0], e.line_no)
-    for no, target in index.index_mentions(text):  # named besides a line's entry: listed too
-        named = _indexed_rel(targets, target, in_scope)
-        if named is not None and named[1]:
-            indexed.setdefault(named[0], no)
-    moved_files: MovedFiles | None = None  # made at the first dangling line
-    for e, found in entries:
-        if found is None:
-            continue
-        rel, exists = found
-        if rel not in in_scope and not exists:
-            if not e.removable:  # maybe prose or a block's heading: lint reports it
-                continue
-            moved_files = moved_files or MovedFiles(in_scope)
-            moved = moved_files.find(e.target)
-            if moved is not None and moved in indexed:
-                moved = None  # another line already points there: this one goes
-            if moved is not None:
-                indexed[moved] = e.line_no
-            actions.append(_dangling_action(irel, e, moved))
-        elif len(e.raw) > MAX_INDEX_LINE_CHARS:
-            line = index.format_index_entry(e.title, e.target, e.hook)
-            actions.append(
-                PlanAction(
-                    f"shorten:{irel}:{e.target}",
-                    "shorten_index_line",
-                    f"{irel} line {e.line_no} is {len(e.raw)} characters; shorten its hook "
-                    "(the detail belongs in the topic file)",
-                    (irel,),
-                    (IndexUpsert(irel, e.target, line),),
-                )
-            )
-    return actions, indexed
-
-
-# Which memories' pointers go first when their times tie (a git checkout gives every file one
-# mtime): project and reference memories date, feedback and user memories are standing
-# guidance, so theirs go last.
-_KEPT_LONGER: dict[str, int] = {MemoryType.FEEDBACK.value: 1, MemoryType.USER.value: 1}
-
-
-def _fit_order(in_scope: dict[str, _Mem], indexed: dict[str, int]) -> tuple[str, ...]:
-    """The order fit_index drops pointers in: oldest memory first; on a tie, project and
-    reference before feedback and user, then the lowest line of the index first (the lines
-    Claude Code's 200-line cut would lose anyway; a line the plan appends is the lowest)."""
-    appended = max(indexed.values(), default=0) + 1
-
-    def key(m: _Mem) -> tuple[float, int, int, str]:
-        return (m.mtime_ms, _KEPT_LONGER.get(m.type, 0), -indexed.get(m.scope_rel, appended), m.rel)
-
-    return tuple(m.scope_rel for m in sorted(in_scope.values(), key=key))
-
-
-def _index_actions(
-    snap: _Snapshot, scope: str, mems: list[_Mem], merged: set[str], actions: list[PlanAction]
-) -> list[PlanAction]:
-    """4-7. one scope's index: dangling lines, missing lines, long lines, then its caps."""
-    irel = _index_rel(scope)
-    text = snap.texts.get(irel) or ""
-    scope_dir = snap.root / scope if scope else snap.root
-    own = {m.scope_rel: m for m in mems if m.scope == scope}
-    # a file a sub-folder's own MEMORY.md lists (an agent's memory dir) is indexed there
-    nested = nested_index_references(scope_dir, list(own))
-    in_scope = {rel: m for rel, m in own.items() if rel not in nested}
-    new, indexed = _index_line_actions(irel, text, scope_dir, snap.root, in_scope)
-    absorbed = merged - {a.files[0] for a in actions if a.kind == "merge_duplicates"}
-    for rel, m in sorted(in_scope.items()):
-        if rel not in indexed and m.rel not in absorbed:
-            hook = m.description or index.heading_hook(m.body) or index.NO_DESCRIPTION_HOOK
-            line = _KEPT_LINES.get(m.name, rel, hook)
-            new.append(
-                PlanAction(
-                    f"index:{irel}:{rel}",
-                    "add_missing_index_line",
-                    f"{rel} has no line in {irel}; add one",
-                    (irel, m.rel),
-                    (IndexUpsert(irel, rel, line),),
-                )
-            )
-    # The index as the actions so far leave it: only actions with an op on it change it.
-    # (every action of new has an op on it)
-    touching = [*(a for a in actions if any(op.rel == irel for op in a.ops)), *new]
-    probe = ConsolidationPlan(snap.root, touching, snap.texts, snap.hashes, 0.0)
-    after = probe.result().get(irel, text) or ""
-    n_lines = len(after.rstrip("\n").split("\n")) if after else 0
-    n_bytes = index.cap_units(after)  # the unit Claude Code's byte cap counts
-    if n_lines > index.MAX_ENTRYPOINT_LINES or n_bytes > index.MAX_ENTRYPOINT_BYTES:
-        order = _fit_order(in_scope, indexed)
-        new.append(
-            PlanAction(
-                f"fit:{irel}",
-                "fit_index_caps",
-                f"{irel} would be {n_lines} lines / {n_bytes} bytes, over the "
-                f"{index.MAX_ENTRYPOINT_LINES}-line / {index.MAX_ENTRYPOINT_BYTES}-byte caps: "
-                "collapse blank runs, shorten hooks, then drop pointers to the oldest "
-                "memories (their files stay and recall still finds them); where times tie, "
-                "project and reference pointers go before feedback and user ones, lowest "
-                "first, and a section heading left empty goes too (the diff lists each line)",
-                (irel,),
-                (IndexFit(irel, order),),
-            )
-        )
-    return new
-
-
 def plan_consolidation(
     memory_dir: str | os.PathLike[str],
     *,
@@ -476,7 +314,7 @@ def _plan(
         mems = _read_memories(snap)
         scopes = [""] + ([TEAM_DIRNAME] if (root / TEAM_DIRNAME).is_dir() else [])
         for scope in scopes:
-            snap.read(_index_rel(scope))
+            snap.read(index_rel(scope))
     # Each word stemmed once, for both comparing steps (and once per process: the cache is kept
     # between plans). The contradiction step reads nothing the other steps write, and none of
     # them reads what it finds (its actions have no ops), so its work runs beside theirs where
@@ -489,7 +327,8 @@ def _plan(
         dates = _date_actions(mems, merged)
         repairs: list[PlanAction] = []
         for scope in scopes:
-            repairs += _index_actions(snap, scope, mems, merged, [*merges, *dates, *repairs])
+            done = [*merges, *dates, *repairs]
+            repairs += index_actions(snap.root, snap.texts, snap.hashes, scope, mems, merged, done)
         flags = _contradiction_actions(mems, merged, contradictions())
     actions = [*merges, *flags, *dates, *repairs]
     clock = clock or system_clock_ms

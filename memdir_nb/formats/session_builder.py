@@ -1,4 +1,10 @@
-"""Building a Session from records fed one at a time (see formats.session_model for the rules)."""
+"""Building a Session from records fed one at a time (see formats.session_model for the rules).
+
+A count-only builder (``count_only=True``, what a listing of sessions reads) runs the same rules
+and lets go of each turn when the next one starts: it keeps the running turn, how many turns
+came before it, and what later records are checked against (record uuids and tool_use ids as
+hashes, prompt texts by time), never the turns' calls, texts or compaction points.
+"""
 
 from __future__ import annotations
 
@@ -6,35 +12,34 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from memdir_nb.formats import transcript_records as tr
+from memdir_nb.formats.session_calls import ToolCallBook, tool_call
+from memdir_nb.formats.session_compactions import Compactions
 from memdir_nb.formats.session_copies import (
     CopiedHistory,
     ForeignPrefix,
+    drop_turns,
     keep_own_turn,
     leave_out_fork_launch,
 )
 from memdir_nb.formats.session_model import (
     ENVELOPE_FACTS,
     AssistantResponse,
-    CompactionPoint,
     Session,
     ToolCall,
     Turn,
     cap_text,
-    cap_value,
     coordinator_placed,
     given_the_conversation,
-    mentions_memory,
     turns_were_sidechain,
 )
 from memdir_nb.formats.session_queue import InputQueue
 from memdir_nb.formats.session_refusals import REFUSAL_SUBTYPES, Retractions
-from memdir_nb.formats.session_results import MAX_EARLY_RESULTS, ResultSeen, pair, result_of
+from memdir_nb.formats.session_results import result_of
 from memdir_nb.formats.transcript_attachments import loaded_memory_indexes, outside_edit_path
 from memdir_nb.formats.transcript_records import TranscriptProblem
 from memdir_nb.spec.constants import (
     SESSION_MAX_PROBLEMS,
     SESSION_PROMPT_MAX_CHARS,
-    SESSION_TOOL_INPUT_MAX_CHARS,
     SESSION_TOOL_RESULT_MAX_CHARS,
 )
 
@@ -42,16 +47,17 @@ from memdir_nb.spec.constants import (
 class SessionBuilder:
     """Builds a Session from records fed one at a time (see the module docstring)."""
 
-    def __init__(self, path: str = "") -> None:
+    def __init__(self, path: str = "", *, count_only: bool = False) -> None:
         self.session = Session(path=path)
+        self._count_only = count_only
+        self._turns_gone = 0  # turns let go by a count-only builder, before the running one
         self._main_sidechain: bool | None = None
-        self._calls: dict[str, ToolCall] = {}
-        self._early: dict[str, ResultSeen] = {}  # results written before their call
-        self._copies, self._prefix = CopiedHistory(), ForeignPrefix(path)
+        self._calls = ToolCallBook()
+        self._copies, self._prefix = CopiedHistory(), ForeignPrefix(path, keep_uuids=not count_only)
         self._fed = 0  # user/assistant records read as this session's (not copies)
         self._fed_at_turn: list[int] = []  # how many came before each turn's first record
         self._uuids: set[int] = set()  # hashes of every record uuid, to tell whose a summary is
-        self._summaries: list[tuple[CompactionPoint, int]] = []  # with their leafUuid's hash
+        self._compactions = Compactions(self.session, kept=not count_only)
         self._responses: dict[str, AssistantResponse] = {}
         self._pending_bash: list[str] = []
         self._pending_local: list[str] = []
@@ -79,7 +85,7 @@ class SessionBuilder:
         kind = kind if isinstance(kind, str) else "?"
         counts = self.session.record_counts
         counts[kind] = counts.get(kind, 0) + 1
-        self._prefix.note(record, len(self.session.turns))
+        self._prefix.note(record, self.turn_count)
         self._note_time(record.get("timestamp"))
         uuid = hash(record["uuid"]) if isinstance(record.get("uuid"), str) else None
         if uuid in self._uuids and kind in ("user", "assistant", "system"):
@@ -103,7 +109,7 @@ class SessionBuilder:
             else:
                 self._assistant(record, line_no)
         elif kind == "summary":
-            self._summary(record, line_no)
+            self._compactions.summary(record, line_no, self.turn_count)
         elif kind in ("ai-title", "custom-title"):
             self.session.note_title(record)
         elif kind == "system":
@@ -123,19 +129,31 @@ class SessionBuilder:
         if parent is not None and s.forked_from is None:
             s.forked_from = parent
         s.copied_records += 1
-        if (uuid := tr.record_id(record.get("uuid"))) is not None:
+        if (uuid := tr.record_id(record.get("uuid"))) is not None and not self._count_only:
             s.copied_uuids.add(uuid)
         return True
+
+    @property
+    def turn_count(self) -> int:
+        """The turns read so far (after finish: the session's), those let go included."""
+        return self._turns_gone + len(self.session.turns)
 
     def finish(self) -> Session:
         """The session, with commands run after the last prompt listed on the last turn."""
         s = self.session
-        foreign = {id(point) for point, leaf in self._summaries if leaf not in self._uuids}
-        if foreign:  # titles the CLI keeps for other sessions (see _summary)
-            s.compactions = [c for c in s.compactions if id(c) not in foreign]
-        if len(s.turns) > 1 and s.is_sidechain and given_the_conversation(s.agent_id or ""):
-            keep_own_turn(s, self._fed_at_turn[-1])
-        self._prefix.leave_out(s, self._fed_at_turn, self._fed)
+        self._compactions.finish(self._uuids)
+        if self.turn_count > 1 and s.is_sidechain and given_the_conversation(s.agent_id or ""):
+            if self._count_only:
+                self._turns_gone = 0  # the running turn is the last: the one kept
+            else:
+                keep_own_turn(s, self._fed_at_turn[-1])
+        if not self._count_only:
+            self._prefix.leave_out(s, self._fed_at_turn, self._fed)
+        elif copied := self._prefix.turns_copied(self.turn_count):
+            gone = min(copied, self._turns_gone)
+            self._turns_gone -= gone
+            drop_turns(s, copied - gone, 0)  # the running turn too when the copy holds it
+            self._prefix.name_parent(s)
         if s.turns:
             s.turns[-1].bash_commands.extend(self._pending_bash)
             s.turns[-1].local_commands.extend(self._pending_local)
@@ -160,7 +178,7 @@ class SessionBuilder:
         elif self._main_sidechain and not record.get("isSidechain"):  # 2.0.x's "Warmup" first
             self._main_sidechain = False
             turns_were_sidechain(s, self._fed)
-            self._fed, self._fed_at_turn = 0, []
+            self._fed, self._fed_at_turn, self._turns_gone = 0, [], 0
         for attr, key in ENVELOPE_FACTS:
             value = record.get(key)
             if getattr(s, attr) is None and isinstance(value, str):
@@ -192,9 +210,11 @@ class SessionBuilder:
         queued: bool = False,
     ) -> Turn:
         s = self.session
+        if self._count_only and s.turns:
+            self._let_go()
         pid = record.get("promptId")
         turn = Turn(
-            index=len(s.turns),
+            index=self.turn_count,
             prompt=cap_text(prompt, SESSION_PROMPT_MAX_CHARS),
             kind=kind,
             line_no=line_no,
@@ -211,6 +231,18 @@ class SessionBuilder:
         s.turns.append(turn)
         self._fed_at_turn.append(self._fed - 1)  # the records before the one starting it
         return turn
+
+    def _let_go(self) -> None:
+        """Count-only: forget the finished turn, keeping its place in the count and its calls'
+        ids (ToolCallBook.let_go). Only a count is asked of such a session: its images,
+        copied records and compaction points are not kept either."""
+        s = self.session
+        for turn in s.turns:
+            self._calls.let_go(c for r in turn.responses for c in r.tool_calls)
+            self._calls.let_go(turn.sidechain_calls)
+        self._turns_gone += len(s.turns)
+        s.turns = []
+        del self._fed_at_turn[:]
 
     def _touch(self, turn: Turn, record: Mapping[str, Any]) -> None:
         uuid = tr.record_id(record.get("uuid"))
@@ -239,7 +271,7 @@ class SessionBuilder:
         if kind == tr.LOCAL_COMMAND:
             line = tr.command_line(tr.content_text(content))
             self._pending_local.append(cap_text(line, 500))
-            self._queue.prompt_arrived(line, len(self.session.turns))  # a queued /command ran
+            self._queue.prompt_arrived(line, self.turn_count)  # a queued /command ran
             return
         if kind == tr.LOCAL_COMMAND_OUTPUT:
             unknown = tr.unknown_command(tr.content_text(content))
@@ -249,7 +281,8 @@ class SessionBuilder:
         if kind in (tr.BASH_OUTPUT, tr.META, tr.EMPTY, tr.COMMAND_ECHO):
             return
         if kind == tr.COMPACT_SUMMARY:
-            self._compaction("compact_summary", line_no, record, text=tr.content_text(content))
+            text = tr.content_text(content)
+            self._compactions.point("compact_summary", line_no, record, self.turn_count, text)
             return
         turn = self._current(line_no, record)
         turn.images += images
@@ -275,16 +308,17 @@ class SessionBuilder:
         if running and not ended and isinstance(pid, str) and pid == running.prompt_id:
             text = tr.prompt_text(content)
             running.queued_prompts.append(cap_text(text, 2000))  # same prompt id
-            self._queue.prompt_arrived(text, len(s.turns))  # a dequeue that released it
+            self._queue.prompt_arrived(text, self.turn_count)  # a dequeue that released it
             running.images += images
             self._touch(running, record)
             return
         slash = kind == tr.SLASH_COMMAND
         text = tr.command_line(tr.content_text(content)) if slash else tr.prompt_text(content)
         turn_kind = tr.TURN_KINDS.get(kind, "prompt")
-        if leave_out_fork_launch(s, content, self._fed - 1):  # the parent's call, copied
-            self._fed_at_turn = []
-        queued = self._queue.prompt_arrived(text, len(s.turns))
+        # (a count-only builder that let turns go has read more than the one turn it looks for)
+        if not self._turns_gone and leave_out_fork_launch(s, content, self._fed - 1):
+            self._fed_at_turn = []  # the parent's call, copied
+        queued = self._queue.prompt_arrived(text, self.turn_count)
         turn = self._start_turn(text, turn_kind, line_no, record, queued=queued)
         turn.images += images
         self._touch(turn, record)
@@ -296,18 +330,7 @@ class SessionBuilder:
             text = tr.block_text(block)
             if tr.is_interrupt_result(text):
                 turn.interrupted = True
-            result = result_of(block, text, detail if len(blocks) == 1 else None)
-            call = self._calls.get(result.tool_use_id)
-            if call is not None:
-                pair(call, result)
-                continue
-            # Written before its call (Claude Desktop flushes some results first): kept until
-            # the call arrives. Bounded, so a hostile file of orphan results cannot grow memory:
-            # past MAX_EARLY_RESULTS the oldest waiting result is dropped (real ones wait for
-            # the very next record or two).
-            if len(self._early) >= MAX_EARLY_RESULTS:
-                del self._early[next(iter(self._early))]
-            self._early[result.tool_use_id] = result
+            self._calls.result(result_of(block, text, detail if len(blocks) == 1 else None))
 
     def _answerable_bash(
         self, record: Mapping[str, Any], command: str, line_no: int
@@ -357,30 +380,10 @@ class SessionBuilder:
         for block in tr.content_blocks(content):
             kind = block.get("type")
             if kind == "tool_use":
-                if str(block.get("id")) in self._calls:
+                if self._calls.seen(str(block.get("id"))):
                     continue  # the same call written again: counted once, where first seen
-                raw = block.get("input")
-                name = str(block.get("name") or "?")
-                keep = (
-                    SESSION_TOOL_INPUT_MAX_CHARS
-                    if isinstance(raw, dict) and mentions_memory(name, raw)
-                    else SESSION_TOOL_RESULT_MAX_CHARS
-                )
-                call = ToolCall(
-                    id=str(block.get("id") or f"line-{line_no}-{len(calls)}"),
-                    name=name,
-                    input=cap_value(raw, keep) if isinstance(raw, dict) else {},  # type: ignore[arg-type]
-                    line_no=line_no,
-                    timestamp=record.get("timestamp")
-                    if isinstance(record.get("timestamp"), str)
-                    else None,
-                    is_sidechain=sidechain,
-                    cwd=tr.record_cwd(record),
-                )
-                self._calls[call.id] = call
-                early = self._early.pop(call.id, None)
-                if early is not None:
-                    pair(call, early)
+                call = tool_call(block, record, line_no, sidechain, len(calls))
+                self._calls.add(call)
                 calls.append(call)
             elif response is None:
                 continue
@@ -408,41 +411,12 @@ class SessionBuilder:
 
     # -- other records -----------------------------------------------------------------------
 
-    def _compaction(
-        self, kind: str, line_no: int, record: Mapping[str, Any], *, text: str = ""
-    ) -> None:
-        meta = record.get("compactMetadata") or record.get("microcompactMetadata")
-        meta = meta if isinstance(meta, dict) else {}
-        pre = meta.get("preTokens")
-        stamp = record.get("timestamp")
-        self.session.compactions.append(
-            CompactionPoint(
-                kind=kind,
-                line_no=line_no,
-                before_turn=len(self.session.turns),
-                timestamp=stamp if isinstance(stamp, str) else None,
-                trigger=meta.get("trigger") if isinstance(meta.get("trigger"), str) else None,
-                pre_tokens=pre if isinstance(pre, int) else None,
-                text=cap_text(text, 500),
-            )
-        )
-
-    def _summary(self, record: Mapping[str, Any], line_no: int) -> None:
-        """An old-style `summary` line: a title, this session's only when its leafUuid is a record
-        of this file, before or after it (checked at finish; 2.0.x files carry hundreds naming
-        other sessions' records), or it has none."""
-        text = record.get("summary")
-        self._compaction("summary_title", line_no, record, text=str(text or ""))
-        leaf = record.get("leafUuid")
-        if isinstance(leaf, str) and leaf:
-            self._summaries.append((self.session.compactions[-1], hash(leaf)))
-
     def _system(self, record: Mapping[str, Any], line_no: int) -> None:
         sub = record.get("subtype")
         if sub == "compact_boundary":
-            self._compaction("compact_boundary", line_no, record)
+            self._compactions.point("compact_boundary", line_no, record, self.turn_count)
         elif sub == "microcompact_boundary":
-            self._compaction("microcompact", line_no, record)
+            self._compactions.point("microcompact", line_no, record, self.turn_count)
         elif sub == "turn_duration":
             self._idle = self._ended = True  # written when a turn ends
         elif sub == "api_error":
@@ -459,7 +433,7 @@ class SessionBuilder:
         self._copies.queued(record)  # at the top of a file: a fork's own queue records
         op, text = record.get("operation"), record.get("content")
         if op == "enqueue" and isinstance(text, str):
-            turns = len(self.session.turns)
+            turns = self.turn_count
             self._queue.enqueue(text, bool(turns) and not self._idle, turns)
         elif op == "remove" and (gone := self._queue.remove(text)) is not None:
             self._absorbed(gone)

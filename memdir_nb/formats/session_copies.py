@@ -115,11 +115,13 @@ class ForeignPrefix:
     cleared for a while, and the answers under the file's own id.
     """
 
-    def __init__(self, path: str) -> None:
+    def __init__(self, path: str, *, keep_uuids: bool = True) -> None:
         name = os.path.basename(path)
         self._own = name[: -len(".jsonl")] if SESSION_FILE_NAME.fullmatch(name) else None
         self._parent: str | None = None  # the other session, if an answer named it
         self._uuids: list[str] = []  # the user/assistant records read before the own id's
+        self._keep_uuids = keep_uuids  # off: only counted (a count-only read names no copies)
+        self._read = 0  # how many user/assistant records with a uuid came before the own id's
         self._before = 0  # how many of them came before the record noted last
         self._turns = 0  # the turns built when the last record was noted
         self._opened_at = 0  # how many came before the last turn's first record
@@ -141,24 +143,37 @@ class ForeignPrefix:
                 # (attack round 19: a stray answer under the cleared id lost the first turn)
                 self.copied_turns -= 1
                 del self._uuids[self._opened_at :]
+                self._read = self._opened_at
             return
         if record.get("type") == "assistant":
             self._parent = sid
         uuid = tr.record_id(record.get("uuid"))
-        self._before = len(self._uuids)
+        self._before = self._read
         if record.get("type") in ("user", "assistant") and uuid is not None:
-            self._uuids.append(uuid)
+            self._read += 1
+            if self._keep_uuids:
+                self._uuids.append(uuid)
 
     def leave_out(self, session: Session, fed_at_turn: list[int], fed: int) -> None:
         """Drop the copied turns (when the own id showed after a copy); name the parent.
         `fed_at_turn` and `fed`: the builder's counts of records read before each turn's
         first, and in all."""
-        kept_from = self.copied_turns
-        if not kept_from or kept_from > len(session.turns):
+        kept_from = self.turns_copied(len(session.turns))
+        if not kept_from:
             return
         drop_turns(
             session, kept_from, fed_at_turn[kept_from] if kept_from < len(fed_at_turn) else fed
         )
+        self.name_parent(session)
+
+    def turns_copied(self, turns: int) -> int:
+        """How many of the session's first `turns` turns the copy holds (0: none, or no copy
+        the turns read can hold)."""
+        return self.copied_turns if self.copied_turns <= turns else 0
+
+    def name_parent(self, session: Session) -> None:
+        """After the copied turns were left out: their uuids as copied, the parent named, the
+        session's id the file's own."""
         session.copied_uuids.update(self._uuids)
         session.forked_from = session.forked_from or self._parent
         session.session_id = os.path.basename(session.path)[: -len(".jsonl")]

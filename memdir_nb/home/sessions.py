@@ -20,7 +20,7 @@ from pathlib import Path
 from memdir_nb.formats.session_builder import SessionBuilder
 from memdir_nb.formats.session_model import Session, cli_agent_kind
 from memdir_nb.formats.transcript_paths import key_fold, project_memory_parts
-from memdir_nb.formats.transcript_records import parse_record_line
+from memdir_nb.formats.transcript_records import is_pane_teammate_record, parse_record_line
 from memdir_nb.home.git_root import project_key_root_of
 from memdir_nb.home.path_rules import is_project_key, sanitize_path
 from memdir_nb.spec.bounded_cache import bounded_cache
@@ -30,9 +30,12 @@ from memdir_nb.spec.constants import (
     TRANSCRIPT_LINE_MAX_BYTES,
 )
 from memdir_nb.storage.fsutil import is_folder
-from memdir_nb.storage.line_reader import iter_lines
+from memdir_nb.storage.line_reader import iter_lines, open_regular
 
 SESSION_READ_MAX_BYTES = 1024 * 1024 * 1024  # a transcript is read up to 1 GiB, then cut
+# What a listing that does not read transcripts reads of a top-level one, to tell its kind
+HEAD_READ_MAX_BYTES = 64 * 1024
+UNKNOWN_KIND = "unknown"  # a top-level transcript not read (or unreadable): main or teammate
 _PATH_INPUTS = ("file_path", "path", "notebook_path")  # tool inputs that name one file or folder
 
 
@@ -47,9 +50,15 @@ def read_session(
     One bad line is a problem in `.problems`, never an exception. A path that is not a
     readable regular file raises ReadRefused (an OSError) naming why.
     """
-    text = os.fspath(path)
-    builder = SessionBuilder(text)
+    builder = SessionBuilder(os.fspath(path))
+    _feed_file(builder, max_line_bytes=max_line_bytes, max_bytes=max_bytes)
+    return builder.finish()
+
+
+def _feed_file(builder: SessionBuilder, *, max_line_bytes: int, max_bytes: int) -> None:
+    """Stream the builder's file into it, line by line (read_session's rule)."""
     session = builder.session
+    text = session.path
     last_line = 0
     for line in iter_lines(text, max_line_bytes=max_line_bytes, max_total_bytes=max_bytes):
         last_line = line.line_no
@@ -76,7 +85,6 @@ def read_session(
         session.is_sidechain = True
         if session.agent_id is None and Path(text).name.startswith(AGENT_FILE_PREFIX):
             session.agent_id = Path(text).stem.removeprefix(AGENT_FILE_PREFIX)  # from the name
-    return builder.finish()
 
 
 AGENT_FILE_PREFIX = "agent-"  # agent-<agentId>.jsonl
@@ -87,14 +95,58 @@ def _is_subagent_path(path: str) -> bool:
     return p.name.startswith(AGENT_FILE_PREFIX) or p.parent.name == "subagents"
 
 
-def _file_kind(path: Path) -> str:
-    """A transcript's kind by its path: 'main', 'subagent', or the CLI's own agent by its
-    file name: 'compaction' (agent-acompact-*.jsonl), 'suggestion' (agent-aprompt_suggestion-*)."""
+def _file_kind(path: Path) -> str | None:
+    """A transcript's kind by its path: 'subagent', or the CLI's own agent by its file name:
+    'compaction' (agent-acompact-*.jsonl), 'suggestion' (agent-aprompt_suggestion-*). None
+    for a top-level file: a main session's or a pane teammate's, which only its records tell."""
     if path.name.startswith(AGENT_FILE_PREFIX):
         own = cli_agent_kind(path.stem.removeprefix(AGENT_FILE_PREFIX))
         if own:
             return own
-    return "subagent" if _is_subagent_path(str(path)) else "main"
+    return "subagent" if _is_subagent_path(str(path)) else None
+
+
+def head_kind(path: str | os.PathLike[str]) -> str:
+    """A top-level transcript's kind from its first HEAD_READ_MAX_BYTES, for a listing that does
+    not read it whole: 'teammate' when a record before its first main-thread user or assistant
+    record, or that record, names a teammate beside its team
+    (transcript_records.is_pane_teammate_record: a pane teammate writes its name on every
+    record, beginning with the lead's task); 'main' when that record does not, or the file ends
+    before one; UNKNOWN_KIND when the head holds none and the file goes on, or it cannot be
+    read. The line the cap cuts is not parsed."""
+    try:
+        fd, _ = open_regular(path)
+    except OSError:
+        return UNKNOWN_KIND
+    try:
+        head = _read_head(fd)
+    except OSError:
+        return UNKNOWN_KIND
+    finally:
+        os.close(fd)
+    lines = head.split(b"\n")
+    ended = len(head) <= HEAD_READ_MAX_BYTES
+    for line in lines if ended else lines[:-1]:
+        records, _ = parse_record_line(line, max_bytes=HEAD_READ_MAX_BYTES)
+        for record in records:
+            if is_pane_teammate_record(record):
+                return "teammate"
+            if record.get("type") in ("user", "assistant") and not record.get("isSidechain"):
+                return "main"
+    return "main" if ended else UNKNOWN_KIND
+
+
+def _read_head(fd: int) -> bytes:
+    """Up to HEAD_READ_MAX_BYTES + 1 bytes from the start of an open file (one more than the
+    head tells whether the file goes on)."""
+    chunks, left = [], HEAD_READ_MAX_BYTES + 1
+    while left > 0:
+        chunk = os.read(fd, left)
+        if not chunk:
+            break
+        chunks.append(chunk)
+        left -= len(chunk)
+    return b"".join(chunks)
 
 
 # ------------------------------------------------------------------------------- listing
@@ -113,8 +165,8 @@ class SessionFile:
     turns: int | None = None
     first_timestamp: str | None = None
     problems: int = 0
-    # "main" | "teammate" (read: a pane teammate's own file) | "subagent" | the CLI's own
-    # agent: "compaction" | "suggestion"
+    # "main" | "teammate" (a pane teammate's own file) | "subagent" | the CLI's own agent:
+    # "compaction" | "suggestion"; UNKNOWN_KIND for a top-level file not read (or unreadable)
     kind: str = "main"
     forked_from: str | None = None  # the session a `/fork` copied its history from
 
@@ -284,8 +336,12 @@ def _sorted_entries(folder: Path) -> list[os.DirEntry[str]]:
         return []
 
 
-def iter_session_files(claude_home: str | os.PathLike[str]) -> Iterator[SessionFile]:
-    """Every transcript under `<claude home>/projects`, project by project (not read yet)."""
+def iter_session_files(
+    claude_home: str | os.PathLike[str], *, heads: bool = True
+) -> Iterator[SessionFile]:
+    """Every transcript under `<claude home>/projects`, project by project, not read: a
+    top-level file's kind is told from its head (head_kind), or with heads=False left
+    UNKNOWN_KIND for a caller that reads the file next (described)."""
     root = projects_dir(claude_home)
     try:
         projects = [e for e in os.scandir(root) if e.is_dir(follow_symlinks=False)]
@@ -297,7 +353,7 @@ def iter_session_files(claude_home: str | os.PathLike[str]) -> Iterator[SessionF
                 st = path.stat()
             except OSError:
                 continue
-            kind = _file_kind(path)
+            kind = _file_kind(path) or (head_kind(path) if heads else UNKNOWN_KIND)
             yield SessionFile(
                 project=project.name,
                 path=str(path),
@@ -310,26 +366,35 @@ def iter_session_files(claude_home: str | os.PathLike[str]) -> Iterator[SessionF
 
 
 def list_sessions(claude_home: str | os.PathLike[str], *, read: bool = True) -> list[SessionFile]:
-    """Every transcript of a Claude home; with read=True each is read for its turns and date.
+    """Every transcript of a Claude home; with read=True each is read for its turns and date,
+    else only a top-level one's head, for its kind (head_kind).
 
-    A transcript that cannot be read is listed with turns=None, never dropped.
+    A transcript that cannot be read is listed with turns=None (and a top-level one's kind
+    UNKNOWN_KIND), never dropped.
     """
-    return [described(info) if read else info for info in iter_session_files(claude_home)]
+    files = iter_session_files(claude_home, heads=not read)
+    return [described(info) for info in files] if read else list(files)
 
 
 def described(info: SessionFile) -> SessionFile:
     """info with what reading its transcript tells: turns, first date, bad lines and kind.
 
-    A transcript that cannot be read is returned as it was given (turns=None).
+    A transcript that cannot be read is returned as it was given (turns=None). The file is
+    read with a count-only builder (formats.session_builder): the same turns as read_session,
+    without keeping them, so the memory a listing takes does not follow the file's turns.
     """
+    builder = SessionBuilder(info.path, count_only=True)
     try:
-        session = read_session(info.path)
+        _feed_file(
+            builder, max_line_bytes=TRANSCRIPT_LINE_MAX_BYTES, max_bytes=SESSION_READ_MAX_BYTES
+        )
     except OSError:
         return info
+    session = builder.finish()
     return SessionFile(
         **{
             **info.__dict__,
-            "turns": len(session.turns),
+            "turns": builder.turn_count,
             "first_timestamp": session.first_timestamp,
             "problems": len(session.problems) + session.more_problems,
             "is_subagent": session.kind == "subagent",
@@ -340,7 +405,7 @@ def described(info: SessionFile) -> SessionFile:
 
 
 def sessions_using(
-    memory_dir: str | os.PathLike[str], *, git: str | None = "git"
+    memory_dir: str | os.PathLike[str], *, git: str | None = "git", heads: bool = True
 ) -> list[SessionFile]:
     """The transcripts whose session used memory_dir, newest first ([] outside a Claude home).
 
@@ -348,7 +413,8 @@ def sessions_using(
     names after its subfolders and in-repo worktrees (``<key>-…``) whose session used this dir
     by the rule of :func:`memory_dir_for_transcript`. A session started in ``repo/web/`` is
     filed under ``<key>-web`` but reads and writes the repo's memory, so it belongs here.
-    A transcript that cannot be read is left to its own folder's listing.
+    A transcript that cannot be read is left to its own folder's listing. `heads` as for
+    iter_session_files (off: the caller reads each file next).
     """
     memory = Path(os.path.abspath(os.fspath(memory_dir)))
     project = memory.parent
@@ -356,7 +422,7 @@ def sessions_using(
         return []
     found = []
     key = key_fold(project.name)
-    for info in iter_session_files(project.parent.parent):
+    for info in iter_session_files(project.parent.parent, heads=heads):
         if key_fold(info.project) == key:
             found.append(info)
         elif key_fold(info.project).startswith(key + "-"):

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import datetime as _dt
 import json
+from pathlib import Path
 from typing import Any
 
 from memdir_nb.extract import TranscriptMessage, parse_transcript_lines
@@ -169,3 +171,26 @@ def pane_teammate(session: str, cwd: str, timestamp: str) -> RecordWriter:
     )
     w.response([{"type": "text", "text": "surveyed"}])
     return w
+
+
+def long_session(folder: Path, turns: int) -> Path:
+    """A main session's transcript of `turns` turns of the shape real ones have, written into
+    `folder` under its session id: each turn a prompt and an answer, every fifth one a Read
+    call (its own record, as the CLI writes one per content block) and its result; turns ten
+    seconds apart. About 1.4 KB a turn."""
+    session = "0b2c4d6e-1111-4222-8333-444455556666"
+    start = _dt.datetime(2026, 5, 1, tzinfo=_dt.UTC)
+    path = folder / f"{session}.jsonl"
+    with path.open("w", encoding="utf-8") as out:
+        for first in range(0, turns, 100):
+            stamp = (start + _dt.timedelta(seconds=10 * first)).isoformat()
+            w = RecordWriter(session, "/home/ana/app", stamp, seed=f"t{first}")
+            for n in range(first, min(first + 100, turns)):
+                w.prompt(f"turn {n}: fix route {n % 500}")
+                if n % 5 == 0:
+                    call = w.tool_use("Read", {"file_path": f"/home/ana/app/src/h{n % 40}.py"})
+                    w.response([{"type": "text", "text": "Reading."}, call])
+                    w.result(call, "def handler(): pass")
+                w.response([{"type": "text", "text": f"Turn {n} done."}])
+            out.write(w.text())
+    return path

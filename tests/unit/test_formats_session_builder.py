@@ -6,7 +6,7 @@ import json
 from typing import Any
 
 from memdir_nb.formats import session_model
-from memdir_nb.formats.session_builder import build_session
+from memdir_nb.formats.session_builder import SessionBuilder, build_session
 from memdir_nb.formats.session_model import Session
 from memdir_nb.formats.session_results import MAX_EARLY_RESULTS
 from memdir_nb.ui.demo.session_records import RecordWriter
@@ -29,8 +29,21 @@ def _writer(*, prompt_ids: bool = True) -> RecordWriter:
     return RecordWriter("s1", "/home/ana/app", start, seed="b", prompt_ids=prompt_ids)
 
 
-def session_of(lines: list[str]) -> Session:
-    return build_session((i, json.loads(line)) for i, line in enumerate(lines, start=1))
+def session_of(lines: list[str], path: str = "") -> Session:
+    """The session the lines make, after checking that a count-only read of them (what a
+    listing of sessions reads) finds the same turns and facts."""
+    records = [(i, json.loads(line)) for i, line in enumerate(lines, start=1)]
+    session = build_session(records, path)
+    counter = SessionBuilder(path, count_only=True)
+    for line_no, record in records:
+        counter.feed(record, line_no)
+    counted = counter.finish()
+    assert counter.turn_count == len(session.turns)
+    assert counted.kind == session.kind and counted.forked_from == session.forked_from
+    assert counted.session_id == session.session_id
+    assert counted.first_timestamp == session.first_timestamp
+    assert counted.problems == session.problems
+    return session
 
 
 def _swap_last_two(w: RecordWriter) -> None:
@@ -736,10 +749,7 @@ FORK_ID = "7f3d9e20-1c6b-4a8f-b2d4-5e9a0c7b1f33"
 
 
 def _session_file(lines: list[str], session_id: str) -> Session:
-    return build_session(
-        ((i, json.loads(line)) for i, line in enumerate(lines, start=1)),
-        f"/home/ana/.claude/projects/-home-ana-app/{session_id}.jsonl",
-    )
+    return session_of(lines, f"/home/ana/.claude/projects/-home-ana-app/{session_id}.jsonl")
 
 
 def test_a_desktop_fork_that_keeps_the_parents_session_id_on_its_copy_has_only_its_own_turns() -> (

@@ -18,6 +18,8 @@ from memdir_nb.home import sessions as sessions_module
 from memdir_nb.home.path_rules import sanitize_path
 from memdir_nb.home.sessions import (
     _pointers_of_file,
+    described,
+    iter_session_files,
     list_sessions,
     memory_dir_for_transcript,
     sessions_using,
@@ -27,7 +29,7 @@ from memdir_nb.storage.access import ReadRefused
 from memdir_nb.storage.line_reader import Line
 from memdir_nb.ui.demo.session_records import RecordWriter
 from tests.support.long_paths import padded_path, path_bytes
-from tests.support.transcripts import pane_teammate
+from tests.support.transcripts import long_session, pane_teammate
 
 SHAPES = Path(__file__).resolve().parents[1] / "data" / "sessions"
 SUBAGENT_MAIN = SHAPES / "c_subagent" / "d41e9b07-2c6f-4a85-9e13-7b0c58f2a6d3.jsonl"
@@ -324,6 +326,48 @@ def test_a_50_mb_transcript_reads_with_memory_that_does_not_follow_its_size(tmp_
     assert session.bytes_read == path.stat().st_size
     # each kept tool result is cut to a short preview: far below the file's 50 MB
     assert peak < 16 * 1024 * 1024
+
+
+def _listing_peak_bytes(home: Path, turns: int) -> int:
+    """The peak Python memory of listing a home holding one session of `turns` turns."""
+    project = home / "projects" / "-home-ana-app"
+    project.mkdir(parents=True)
+    long_session(project, turns)
+    (info,) = iter_session_files(home)
+    tracemalloc.start()
+    listed = described(info)
+    _, peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    assert listed.turns == turns and listed.problems == 0
+    return peak
+
+
+def test_listing_a_session_counts_its_turns_without_keeping_them(tmp_path: Path) -> None:
+    # `memdir-nb sessions` over a 200,000-turn transcript peaked at 433 MB: every turn was
+    # built whole (about 2 KB) to be counted. A count-only read lets each turn go when the
+    # next starts; what it keeps per turn is what later records are checked against (each
+    # record's uuid and tool_use id as a hash, each prompt's time and text): about 400 bytes
+    # here, 600 to 900 at the peak (a table growing holds its old and new copy a moment).
+    # The code that built every turn took 2.4 KB a turn.
+    small = _listing_peak_bytes(tmp_path / "small", 2_000)
+    large = _listing_peak_bytes(tmp_path / "large", 8_000)
+    per_turn = (large - small) / 6_000
+    assert per_turn < 1_200, f"{per_turn:.0f} bytes a turn"
+
+
+def test_listing_counts_the_same_turns_and_facts_as_reading_each_shape_file(
+    tmp_path: Path,
+) -> None:
+    shutil.copytree(SHAPES, tmp_path / "projects" / "-home-ana-app")
+    shutil.copytree(SHAPES / "c_subagent", tmp_path / "projects" / "-home-ana-api")
+    listed = list_sessions(tmp_path)
+    assert len(listed) == 10 and {s.kind for s in listed} == {"main", "subagent"}
+    for info in listed:
+        session = read_session(info.path)
+        assert info.turns == len(session.turns), info.path
+        assert (info.kind, info.forked_from) == (session.kind, session.forked_from)
+        assert info.first_timestamp == session.first_timestamp
+        assert info.problems == len(session.problems) + session.more_problems
 
 
 def test_an_old_style_agent_file_beside_the_sessions_is_listed_as_a_subagent(
@@ -712,3 +756,55 @@ def test_a_pane_teammates_own_file_is_listed_as_a_teammate_from_the_one_read_of_
     assert read == {
         str(project / n): (project / n).stat().st_size for n in ("l1.jsonl", "t1.jsonl")
     }
+
+
+def test_listings_that_do_not_read_name_a_pane_teammate_from_its_first_records(
+    tmp_path: Path,
+) -> None:
+    # list_sessions(read=False) and sessions_using (the replay view's session picker) called
+    # a pane teammate's own file `main`: its path cannot tell. Its head can: the lead's task,
+    # its first record, names the teammate beside its team.
+    project = tmp_path / "projects" / "-home-ana-app"
+    project.mkdir(parents=True)
+    lead = RecordWriter("l1", "/home/ana/app", "2026-09-16T14:00:00.000Z")
+    lead.prompt("build a team to survey the code", teamName="lexing")
+    lead.response([{"type": "text", "text": "team started"}])
+    (project / "l1.jsonl").write_text(lead.text(), encoding="utf-8")
+    mate = pane_teammate("t1", "/home/ana/app", "2026-09-16T14:01:00.000Z")
+    (project / "t1.jsonl").write_text(mate.text(), encoding="utf-8")
+    unread = {s.session_id: s.kind for s in list_sessions(tmp_path, read=False)}
+    assert unread == {"l1": "main", "t1": "teammate"}
+    picked = {s.session_id: s.kind for s in sessions_using(project / "memory")}
+    assert picked == unread
+    # the same kinds as reading each file whole
+    assert {s.session_id: s.kind for s in list_sessions(tmp_path)} == unread
+
+
+def test_a_head_that_shows_no_message_is_an_unknown_kind_never_a_guessed_main(
+    tmp_path: Path,
+) -> None:
+    # a first line past the head (a long bookkeeping record) hides whether the file is a
+    # lead's or a teammate's: the unread listing says so, and reading it tells
+    mate = pane_teammate("t1", "/home/ana/app", "2026-09-16T14:01:00.000Z")
+    padding = "x" * (sessions_module.HEAD_READ_MAX_BYTES + 10)
+    mate.lines.insert(0, json.dumps({"type": "file-history-snapshot", "note": padding}))
+    path = tmp_path / "t1.jsonl"
+    path.write_text(mate.text(), encoding="utf-8")
+    assert sessions_module.head_kind(path) == sessions_module.UNKNOWN_KIND
+    assert read_session(path).kind == "teammate"
+    # a short file with no message at all ends within the head: main, as reading it says
+    path.write_text(json.dumps({"type": "summary", "summary": "t"}) + "\n", encoding="utf-8")
+    assert sessions_module.head_kind(path) == read_session(path).kind == "main"
+    # a file that is gone between the listing and the look cannot be told
+    assert sessions_module.head_kind(tmp_path / "gone.jsonl") == sessions_module.UNKNOWN_KIND
+
+
+def test_a_transcript_that_cannot_be_read_is_listed_of_unknown_kind(tmp_path: Path) -> None:
+    project = tmp_path / "projects" / "-p"
+    project.mkdir(parents=True)
+    path = project / "s1.jsonl"
+    path.write_text("", encoding="utf-8")
+    (info,) = iter_session_files(tmp_path, heads=False)
+    path.unlink()  # gone before it is read
+    listed = described(info)
+    assert listed.turns is None and listed.kind == sessions_module.UNKNOWN_KIND

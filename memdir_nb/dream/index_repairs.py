@@ -1,0 +1,193 @@
+"""The consolidation plan's index repairs (steps 4-7 of dream.plan): each scope's MEMORY.md
+with its dangling lines re-pointed or dropped, its missing lines added, its long lines
+shortened, then fitted to Claude Code's load caps."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from pathlib import Path
+
+from memdir_nb.dream.actions import (
+    ConsolidationPlan,
+    IndexFit,
+    IndexRemove,
+    IndexUpsert,
+    PlanAction,
+)
+from memdir_nb.dream.compare import _Mem
+from memdir_nb.dream.kept import KeptCalls
+from memdir_nb.formats import index
+from memdir_nb.formats.index_lines import IndexEntry, MovedFiles, retarget_entry_line
+from memdir_nb.spec.constants import ENTRYPOINT_NAME, MAX_INDEX_LINE_CHARS
+from memdir_nb.spec.taxonomy import MemoryType
+from memdir_nb.storage.index_files import IndexTargets, nested_index_references
+
+# An index line formatted once per content (dream.kept)
+_KEPT_LINES = KeptCalls(index.format_index_entry)
+
+
+def index_rel(scope: str) -> str:
+    """The index of a scope ("" or team/), relative to the memory dir."""
+    return f"{scope}/{ENTRYPOINT_NAME}" if scope else ENTRYPOINT_NAME
+
+
+def _indexed_rel(
+    targets: IndexTargets, target: str, in_scope: Mapping[str, _Mem]
+) -> tuple[str, bool] | None:
+    """(the scope-relative file an index target names, whether it exists), as lint resolves it
+    (a target written from the repository root, `memory/x.md`, names x.md); None for a URL, an
+    anchor, or a target leading out of the folder (lint's index-outside-link: not the plan's)."""
+    if target in in_scope:
+        return target, True  # the common case, with no stat
+    found = targets.locate(target)
+    if found is None or not found.inside:
+        return None
+    return os.path.relpath(found.path, targets.folder).replace(os.sep, "/"), found.is_file
+
+
+def _dangling_action(irel: str, e: IndexEntry, moved: str | None) -> PlanAction:
+    """A dangling line: pointed at the one file of its name in a sub-folder (kept as the
+    person wrote it, only its target changed), or dropped when there is no such file."""
+    line = retarget_entry_line(e.raw, moved) if moved is not None else None
+    if moved is not None and line is not None:
+        return PlanAction(
+            f"repoint:{irel}:{e.target}",
+            "repoint_index_line",
+            f"{irel} line {e.line_no} points at {e.target}, which does not exist; a memory of "
+            f"that name is at {moved}: point the line there (its title and hook stay)",
+            (irel,),
+            (IndexUpsert(irel, e.target, line),),
+        )
+    return PlanAction(
+        f"unindex:{irel}:{e.target}",
+        "drop_dangling_index_line",
+        f"{irel} line {e.line_no} points at {e.target}, which does not exist",
+        (irel,),
+        (IndexRemove(irel, e.target, drop_emptied=True),),
+    )
+
+
+def _index_line_actions(
+    irel: str, text: str, scope_dir: Path, memory_dir: Path, in_scope: dict[str, _Mem]
+) -> tuple[list[PlanAction], dict[str, int]]:
+    """4-5. one index's lines: dangling ones re-pointed or dropped, long ones shortened; and
+    what it lists (each file's first line, scope-relative)."""
+    actions: list[PlanAction] = []
+    targets = IndexTargets(scope_dir, memory_dir=memory_dir)
+    entries = [(e, _indexed_rel(targets, e.target, in_scope)) for e in index.parse_index(text)]
+    indexed: dict[str, int] = {}
+    for e, found in entries:
+        if found is not None:
+            indexed.setdefault(found[0], e.line_no)
+    for no, target in index.index_mentions(text):  # named besides a line's entry: listed too
+        named = _indexed_rel(targets, target, in_scope)
+        if named is not None and named[1]:
+            indexed.setdefault(named[0], no)
+    moved_files: MovedFiles | None = None  # made at the first dangling line
+    for e, found in entries:
+        if found is None:
+            continue
+        rel, exists = found
+        if rel not in in_scope and not exists:
+            if not e.removable:  # maybe prose or a block's heading: lint reports it
+                continue
+            moved_files = moved_files or MovedFiles(in_scope)
+            moved = moved_files.find(e.target)
+            if moved is not None and moved in indexed:
+                moved = None  # another line already points there: this one goes
+            if moved is not None:
+                indexed[moved] = e.line_no
+            actions.append(_dangling_action(irel, e, moved))
+        elif len(e.raw) > MAX_INDEX_LINE_CHARS:
+            line = index.format_index_entry(e.title, e.target, e.hook)
+            actions.append(
+                PlanAction(
+                    f"shorten:{irel}:{e.target}",
+                    "shorten_index_line",
+                    f"{irel} line {e.line_no} is {len(e.raw)} characters; shorten its hook "
+                    "(the detail belongs in the topic file)",
+                    (irel,),
+                    (IndexUpsert(irel, e.target, line),),
+                )
+            )
+    return actions, indexed
+
+
+# Which memories' pointers go first when their times tie (a git checkout gives every file one
+# mtime): project and reference memories date, feedback and user memories are standing
+# guidance, so theirs go last.
+_KEPT_LONGER: dict[str, int] = {MemoryType.FEEDBACK.value: 1, MemoryType.USER.value: 1}
+
+
+def _fit_order(in_scope: dict[str, _Mem], indexed: dict[str, int]) -> tuple[str, ...]:
+    """The order fit_index drops pointers in: oldest memory first; on a tie, project and
+    reference before feedback and user, then the lowest line of the index first (the lines
+    Claude Code's 200-line cut would lose anyway; a line the plan appends is the lowest)."""
+    appended = max(indexed.values(), default=0) + 1
+
+    def key(m: _Mem) -> tuple[float, int, int, str]:
+        return (m.mtime_ms, _KEPT_LONGER.get(m.type, 0), -indexed.get(m.scope_rel, appended), m.rel)
+
+    return tuple(m.scope_rel for m in sorted(in_scope.values(), key=key))
+
+
+def index_actions(
+    root: Path,
+    texts: dict[str, str | None],
+    hashes: dict[str, str | None],
+    scope: str,
+    mems: list[_Mem],
+    merged: set[str],
+    actions: list[PlanAction],
+) -> list[PlanAction]:
+    """4-7. one scope's index: dangling lines, missing lines, long lines, then its caps.
+
+    root: the memory dir; texts and hashes: what the plan read (dream.plan's snapshot);
+    actions: the plan's actions so far, whose ops on this index come first."""
+    irel = index_rel(scope)
+    text = texts.get(irel) or ""
+    scope_dir = root / scope if scope else root
+    own = {m.scope_rel: m for m in mems if m.scope == scope}
+    # a file a sub-folder's own MEMORY.md lists (an agent's memory dir) is indexed there
+    nested = nested_index_references(scope_dir, list(own))
+    in_scope = {rel: m for rel, m in own.items() if rel not in nested}
+    new, indexed = _index_line_actions(irel, text, scope_dir, root, in_scope)
+    absorbed = merged - {a.files[0] for a in actions if a.kind == "merge_duplicates"}
+    for rel, m in sorted(in_scope.items()):
+        if rel not in indexed and m.rel not in absorbed:
+            hook = m.description or index.heading_hook(m.body) or index.NO_DESCRIPTION_HOOK
+            line = _KEPT_LINES.get(m.name, rel, hook)
+            new.append(
+                PlanAction(
+                    f"index:{irel}:{rel}",
+                    "add_missing_index_line",
+                    f"{rel} has no line in {irel}; add one",
+                    (irel, m.rel),
+                    (IndexUpsert(irel, rel, line),),
+                )
+            )
+    # The index as the actions so far leave it: only actions with an op on it change it.
+    # (every action of new has an op on it)
+    touching = [*(a for a in actions if any(op.rel == irel for op in a.ops)), *new]
+    probe = ConsolidationPlan(root, touching, texts, hashes, 0.0)
+    after = probe.result().get(irel, text) or ""
+    n_lines = len(after.rstrip("\n").split("\n")) if after else 0
+    n_bytes = index.cap_units(after)  # the unit Claude Code's byte cap counts
+    if n_lines > index.MAX_ENTRYPOINT_LINES or n_bytes > index.MAX_ENTRYPOINT_BYTES:
+        order = _fit_order(in_scope, indexed)
+        new.append(
+            PlanAction(
+                f"fit:{irel}",
+                "fit_index_caps",
+                f"{irel} would be {n_lines} lines / {n_bytes} bytes, over the "
+                f"{index.MAX_ENTRYPOINT_LINES}-line / {index.MAX_ENTRYPOINT_BYTES}-byte caps: "
+                "collapse blank runs, shorten hooks, then drop pointers to the oldest "
+                "memories (their files stay and recall still finds them); where times tie, "
+                "project and reference pointers go before feedback and user ones, lowest "
+                "first, and a section heading left empty goes too (the diff lists each line)",
+                (irel,),
+                (IndexFit(irel, order),),
+            )
+        )
+    return new
