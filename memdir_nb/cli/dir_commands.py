@@ -13,8 +13,8 @@ from memdir_nb.formats.index import (
     MAX_ENTRYPOINT_BYTES,
     MAX_ENTRYPOINT_LINES,
     REBUILD_HEADING,
+    counted_text,
     entrypoint_size,
-    strip_entrypoint_extras,
     truncate_entrypoint_content,
 )
 from memdir_nb.lint import count_by_severity, lint_memory_dir
@@ -47,7 +47,7 @@ def _index_report(scope_dir: Path, label: str) -> dict[str, Any]:
         "line_limit": MAX_ENTRYPOINT_LINES,
         "bytes": result.byte_count,
         # Claude Code's bytes are UTF-16 code units; what the same text takes in UTF-8
-        "utf8_bytes": len(strip_entrypoint_extras(loaded.text).text.strip().encode()),
+        "utf8_bytes": len(counted_text(loaded.text).encode()),
         "byte_limit": MAX_ENTRYPOINT_BYTES,
         "line_capped": result.was_line_truncated,
         "byte_capped": result.was_byte_truncated,

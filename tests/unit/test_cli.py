@@ -354,6 +354,29 @@ def test_a_cyrillic_index_past_25000_utf8_bytes_but_not_utf16_units_is_loaded_wh
     assert (mem / "MEMORY.md").read_text(encoding="utf-8").startswith("".join(hooks[:150]))
 
 
+@pytest.mark.parametrize(
+    ("tail", "units", "utf8"),
+    [
+        ("\ufeff" * 30_000, "20 / 25,000", "22"),
+        ("\n" + "\x1c" * 30_000, "30,021 / 25,000", "30,023"),
+    ],
+    ids=["bom-trimmed", "fs-kept"],
+)
+def test_the_utf8_size_beside_the_units_is_of_the_text_the_caps_count(
+    tmp_path: Path, tail: str, units: str, utf8: str
+) -> None:
+    # JavaScript's trim takes U+FEFF off and keeps U+001C; the UTF-8 figure `index` prints
+    # beside the units was of Python's strip, the other way round (attack round 24: "20 units,
+    # 90,023 bytes in UTF-8" for an index loaded whole).
+    mem = tmp_path / "memory"
+    add_memory(mem, "user_a.md", index=False)
+    (mem / "MEMORY.md").write_text("- [A](user_a.md) \u2014 a" + tail, encoding="utf-8")
+    report = run_env("index", str(mem))
+    assert report.returncode == 0, report.stderr
+    assert f"bytes {units}" in report.stdout
+    assert f"UTF-16 code units; {utf8} bytes in UTF-8)" in report.stdout
+
+
 def test_rebuild_index_says_it_re_points_a_line_whose_file_moved(tmp_path: Path) -> None:
     mem = tmp_path / "memory"
     add_memory(mem, "ops/project_deploys.md", index=False)
