@@ -237,6 +237,18 @@ def counted_text(raw: str) -> str:
     return _js_trim(strip_entrypoint_extras(raw).text)
 
 
+def counted_line_numbers(raw: str) -> tuple[int, ...]:
+    """The file's 1-based line number of each line of `counted_text(raw)`, in order: where a
+    line the caps keep or cut stands in MEMORY.md. Counted past what JavaScript's trim takes
+    off the start, not Python's lstrip (attack round 24: an index opening with a U+001C line,
+    or with a U+FEFF line, had every line past the caps named one line off)."""
+    stripped = strip_entrypoint_extras(raw)
+    lead = len(stripped.text) - len(stripped.text.lstrip(_JS_TRIM_CHARS))
+    first = stripped.text[:lead].count("\n")
+    text = _js_trim(stripped.text)
+    return stripped.line_map[first : first + (text.count("\n") + 1 if text else 0)]
+
+
 def entrypoint_size(raw: str) -> tuple[int, int]:
     """(lines, "bytes") of MEMORY.md as Claude Code counts them against the caps: its bytes
     are UTF-16 code units (`cap_units`)."""
