@@ -31,7 +31,7 @@ from memdir_nb.spec.constants import (
     MEMORY_DIR_MAX_DEPTH,
     SCRATCH_COPY_OTHER_FILE_MAX_BYTES,
 )
-from memdir_nb.spec.text import terminal_line
+from memdir_nb.spec.text import first_few, terminal_line
 
 # The entries a warning names; the rest are counted ("and 380 more"): one line under a cell.
 SCRATCH_WARNING_MAX_NAMES = 20
@@ -177,9 +177,7 @@ def _named(source: str, paths: list[str]) -> str:
     the count of the rest; in the one sanitiser's form (a name is someone else's text, shown
     under a notebook cell)."""
     names = sorted(os.path.relpath(p, source) for p in paths)
-    shown = ", ".join(names[:SCRATCH_WARNING_MAX_NAMES])
-    more = len(names) - SCRATCH_WARNING_MAX_NAMES
-    return terminal_line(shown + (f" and {more} more" if more > 0 else ""))
+    return terminal_line(first_few(names, SCRATCH_WARNING_MAX_NAMES))
 
 
 def copy_memory_dir(

@@ -1163,6 +1163,27 @@ def test_restore_of_a_name_not_there_names_the_newest_batches_and_counts_the_res
     assert "and 290 older" in said
 
 
+def test_the_restore_listing_names_a_few_files_of_a_big_batch_and_counts_the_rest(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # attack round 24: each batch's line named every file it would put back; a dream over a
+    # 5,000-file dir made one line of 205 KB. The dry run of that batch still names them all.
+    mem = tmp_path / "memory"
+    batch = mem / ".trash" / "dream-20261130T120000Z-1-abcdef"
+    batch.mkdir(parents=True)
+    files = {}
+    for i in range(300):
+        (batch / f"user_{i:03d}.md").write_text("---\nname: x\ndescription: y\ntype: user\n---\n")
+        files[f"user_{i:03d}.md"] = {"before": True, "after_sha": None}
+    (batch / "manifest.json").write_text(json.dumps({"created_ms": 0, "files": files}))
+    assert main(["restore", str(mem)]) == 0
+    line = capsys.readouterr().out.splitlines()[0]
+    assert len(line) < 400 and "user_009.md and 290 more" in line, line
+    assert "user_010.md" not in line
+    assert main(["restore", str(mem), batch.name, "--dry-run"]) == 0
+    assert "user_299.md" in capsys.readouterr().out
+
+
 @pytest.mark.parametrize("words", [["scan"], ["where", "--cwd"], ["replay"]])
 def test_a_path_argument_that_cannot_be_looked_at_is_a_usage_error_naming_why(
     words: list[str], tmp_path: Path, capsys: pytest.CaptureFixture[str]
