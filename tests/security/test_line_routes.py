@@ -200,3 +200,22 @@ def test_an_agent_dir_named_with_a_newline_stays_inside_the_folder_of_dirs_note(
     (root / "MEMORY.md").write_text("- [ok](ok/MEMORY.md)\n")
     query = ["how do we deploy"] if words[0] == "recall" else []
     assert_no_forged_line(printed([*words, str(root), *query], capsys))
+
+
+@pytest.mark.parametrize(
+    "words",
+    [["index"], ["index", "--scope", "team"], ["lint"], ["demo"]],
+    ids=["index", "index-no-team", "lint", "demo"],
+)
+def test_the_memory_dirs_own_path_stays_on_its_line(
+    words: list[str], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # attack round 24: round 23 kept the path on the error line; index's "private: PATH"
+    # and "no team index under PATH", lint's "N errors in PATH" and demo's "ready at PATH"
+    # printed it as it came (a project cloned into a folder whose name holds a newline)
+    d = tmp_path / f"proj{NL}" / "memory"
+    if words[0] != "demo":
+        d.mkdir(parents=True)
+        (d / "user_a.md").write_text(HEADER)
+        (d / "MEMORY.md").write_text("- [a](user_a.md) — a memory\n")
+    assert_no_forged_line(printed([words[0], str(d), *words[1:]], capsys))
