@@ -13,8 +13,8 @@ from memdir_nb.formats.index import (
     MAX_ENTRYPOINT_BYTES,
     MAX_ENTRYPOINT_LINES,
     REBUILD_HEADING,
+    counted_text,
     entrypoint_size,
-    strip_entrypoint_extras,
     truncate_entrypoint_content,
 )
 from memdir_nb.lint import count_by_severity, lint_memory_dir
@@ -47,7 +47,7 @@ def _index_report(scope_dir: Path, label: str) -> dict[str, Any]:
         "line_limit": MAX_ENTRYPOINT_LINES,
         "bytes": result.byte_count,
         # Claude Code's bytes are UTF-16 code units; what the same text takes in UTF-8
-        "utf8_bytes": len(strip_entrypoint_extras(loaded.text).text.strip().encode()),
+        "utf8_bytes": len(counted_text(loaded.text).encode()),
         "byte_limit": MAX_ENTRYPOINT_BYTES,
         "line_capped": result.was_line_truncated,
         "byte_capped": result.was_byte_truncated,
@@ -69,7 +69,7 @@ def cmd_index(args: argparse.Namespace) -> int:
     """Report how each MEMORY.md fits its two caps, and what truncation would drop."""
     scopes = _index_scopes(args.dir, args.scope)
     if not scopes:
-        print(f"error: no {args.scope} index under {args.dir}", file=sys.stderr)
+        print(f"error: no {args.scope} index under {terminal_line(args.dir)}", file=sys.stderr)
         return 2
     reports = [_index_report(scope_dir, label) for label, scope_dir in scopes]
     nested = folder_of_memory_dirs(args.dir)
@@ -81,9 +81,9 @@ def cmd_index(args: argparse.Namespace) -> int:
         print(json.dumps(reports, indent=2))
         return 0
     for rep in reports:
-        print(f"{rep['scope']}: {rep['path']}")
+        print(f"{rep['scope']}: {terminal_line(rep['path'])}")
         if rep["note"]:
-            print(f"  note: {rep['note']}")
+            print(f"  note: {terminal_line(rep['note'])}")
             continue
         if _print_unloaded(rep, args.dir):
             continue
@@ -100,12 +100,12 @@ def _print_unloaded(rep: dict[str, Any], memory_dir: Path) -> bool:
     An index over the read cap loads: its start was read, and the caps cut well inside it."""
     if not rep["exists"]:
         if rep["problem"]:
-            print(f"  {rep['problem']} (nothing is loaded into the prompt from it)")
+            print(f"  {terminal_line(rep['problem'])} (nothing is loaded into the prompt from it)")
         else:
             print("  no MEMORY.md yet (nothing is loaded into the prompt)")
         return True
     if rep["problem"]:  # the note already names the file: "MEMORY.md is N bytes; only ..."
-        print(f"  {rep['problem']}: the counts below are of that part")
+        print(f"  {terminal_line(rep['problem'])}: the counts below are of that part")
         print(
             f"  fix: shorten it by hand, or remove it and run `memdir-nb rebuild-index {memory_dir}`"
         )
@@ -147,24 +147,27 @@ def cmd_demo(args: argparse.Namespace) -> int:
         path = build_demo_memory_dir(args.dir, now_ms=args.now_ms, overwrite=args.overwrite)
     except DemoDirExistsError as exc:
         print(
-            f"error: {exc.target} already holds a demo memory dir; add --overwrite to rebuild "
+            f"error: {terminal_line(exc.target)} already holds a demo memory dir; add --overwrite to rebuild "
             "it, or choose a new directory",
             file=sys.stderr,
         )
         return 2
     except ValueError as exc:
-        print(f"error: {exc}", file=sys.stderr)
+        print(f"error: {terminal_line(exc)}", file=sys.stderr)
         return 2
     except OSError as exc:
         blame = f" ({exc.filename})" if exc.filename else ""
         print(
-            f"error: cannot create the demo dir at {args.dir}: {exc.strerror or exc}{blame}; "
+            terminal_line(f"error: cannot create the demo dir at {args.dir}: {exc.strerror or exc}")
+            + f"{terminal_line(blame)}; "
             "choose a folder you can write to",
             file=sys.stderr,
         )
         return 2
     report = scan_memory_dir(path)
-    print(f"demo memory dir ready at {path} ({plural(len(report.headers), 'memory')})")
+    print(
+        f"demo memory dir ready at {terminal_line(path)} ({plural(len(report.headers), 'memory')})"
+    )
     return 0
 
 
@@ -197,7 +200,7 @@ def cmd_lint(args: argparse.Namespace) -> int:
             print(f.format())
         print(
             f"{plural(counts['error'], 'error')}, {plural(counts['warning'], 'warning')} "
-            f"in {args.dir}"
+            f"in {terminal_line(args.dir)}"
         )
     return 1 if counts["error"] else 0
 

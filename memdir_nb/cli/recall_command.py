@@ -10,6 +10,7 @@ from memdir_nb.cli.args import existing_dir
 from memdir_nb.recall import render_recall
 from memdir_nb.recall.explain_selection import format_explanation, selection_explanation
 from memdir_nb.recall.selectors import default_selector, make_selector
+from memdir_nb.spec.text import terminal_line
 from memdir_nb.storage.listing import folder_of_memory_dirs
 
 
@@ -32,7 +33,7 @@ def cmd_recall(args: argparse.Namespace) -> int:
 
     got = _dir_and_query(args)
     if isinstance(got, str):
-        print(f"error: {got}", file=sys.stderr)
+        print(f"error: {terminal_line(got)}", file=sys.stderr)
         return 2
     args.dir, args.query = got
     if not args.query.strip():
@@ -50,7 +51,7 @@ def cmd_recall(args: argparse.Namespace) -> int:
         selector = make_selector(args.selector) if args.selector else default_selector()
         out = render_recall(args.query, args.dir, tools=tuple(args.tool or ()), selector=selector)
     except ValueError as exc:
-        print(f"error: {exc}", file=sys.stderr)
+        print(f"error: {terminal_line(exc)}", file=sys.stderr)
         return 2
     print(out)
     if args.explain:

@@ -15,7 +15,13 @@ from pathlib import Path
 
 from memdir_nb.dream.apply import RestoreError, preview_trash, restore
 from memdir_nb.spec.constants import TRASH_DIRNAME
-from memdir_nb.spec.text import plural, terminal_line
+from memdir_nb.spec.text import first_few, plural, terminal_line
+
+# The files the listing names for each batch; the rest are counted. A batch of a dream over a
+# whole dir, or of a folder the memory tool deleted, holds thousands: named in full, one
+# batch's line of 5,000 files was 205 KB (attack round 24). `restore DIR BATCH --dry-run`
+# names every one.
+LISTED_FILES_NAMED = 10
 
 
 def _list_batches(memory_dir: Path) -> int:
@@ -30,7 +36,9 @@ def _list_batches(memory_dir: Path) -> int:
         if isinstance(files, RestoreError):
             print(f"{terminal_line(batch)}: cannot be restored: {terminal_line(str(files))}")
             continue
-        shown = ", ".join(terminal_line(f) for f in files) or "no file"
+        shown = first_few([terminal_line(f) for f in files], LISTED_FILES_NAMED) or "no file"
+        if len(files) > LISTED_FILES_NAMED:
+            shown += " (restore --dry-run with the batch names them all)"
         print(f"{terminal_line(batch)}: would put back {shown}")  # a batch is a folder's name
     print(
         f"restore one with: memdir-nb restore {terminal_line(shlex.quote(str(memory_dir)))} BATCH"

@@ -31,6 +31,7 @@ from memdir_nb.spec.constants import (
     TRASH_DIRNAME,
     TRASH_MANIFEST_MAX_BYTES,
 )
+from memdir_nb.spec.text import first_few
 from memdir_nb.spec.timestamps import trash_stamp, trash_stamp_seconds
 from memdir_nb.storage import fsutil
 from memdir_nb.storage.containment import PathTraversalError, absolute_dir
@@ -243,11 +244,7 @@ _BATCHES_NAMED = 10
 
 def _newest_named(batches: list[str]) -> str:
     """'none', or the newest few batch names, newest first, and how many older ones there are."""
-    if not batches:
-        return "none"
-    shown = ", ".join(reversed(batches[-_BATCHES_NAMED:]))
-    older = len(batches) - _BATCHES_NAMED
-    return shown + (f" and {older} older" if older > 0 else "")
+    return first_few(batches[::-1], _BATCHES_NAMED, "older") if batches else "none"
 
 
 def _files_or_none(tx: StoreTransaction, batch: str) -> dict[str, Any]:

@@ -23,6 +23,8 @@ from memdir_nb.formats.index_caps import (
     IndexCapVerdict,
     StrippedEntrypoint,
     cap_units,
+    counted_line_numbers,
+    counted_text,
     ends_in_open_comment,
     entrypoint_size,
     format_size,
@@ -72,6 +74,8 @@ __all__ = [
     "MergedIndex",
     "StrippedEntrypoint",
     "cap_units",
+    "counted_line_numbers",
+    "counted_text",
     "entries_past_caps",
     "entrypoint_size",
     "format_index_entry",
@@ -99,13 +103,10 @@ def entries_past_caps(text: str) -> list[IndexEntry]:
     result = truncate_entrypoint_content(text)
     if not result.warning:
         return []
-    # Truncation works on the text without frontmatter and block comments, with its leading
-    # blank lines trimmed: map the lines it kept back to the file's own line numbers.
-    stripped = strip_entrypoint_extras(text)
-    lead = len(stripped.text) - len(stripped.text.lstrip())
-    first = stripped.text[:lead].count("\n")
-    seen = set(stripped.line_map[first : first + result.kept_line_count])
-    loaded = set(stripped.line_map)
+    # Truncation works on the text without frontmatter and block comments, trimmed: map the
+    # lines it kept back to the file's own line numbers.
+    seen = set(counted_line_numbers(text)[: result.kept_line_count])
+    loaded = set(strip_entrypoint_extras(text).line_map)
     return [e for e in parse_index(text) if e.line_no in loaded and e.line_no not in seen]
 
 

@@ -228,10 +228,31 @@ def index_file_lines(raw: str) -> list[str]:
     return _FILE_LINE.findall(raw)
 
 
+def counted_text(raw: str) -> str:
+    """MEMORY.md's text as Claude Code counts it against the caps and loads it: frontmatter and
+    block comments stripped, then JavaScript's trim. The one place that text is made: a figure
+    beside the caps' (`memdir-nb index`'s UTF-8 size) is of this text, or it counts another
+    one (attack round 24: Python's strip, an index ending in 30,000 U+FEFF was "20 units and
+    90,023 bytes in UTF-8")."""
+    return _js_trim(strip_entrypoint_extras(raw).text)
+
+
+def counted_line_numbers(raw: str) -> tuple[int, ...]:
+    """The file's 1-based line number of each line of `counted_text(raw)`, in order: where a
+    line the caps keep or cut stands in MEMORY.md. Counted past what JavaScript's trim takes
+    off the start, not Python's lstrip (attack round 24: an index opening with a U+001C line,
+    or with a U+FEFF line, had every line past the caps named one line off)."""
+    stripped = strip_entrypoint_extras(raw)
+    lead = len(stripped.text) - len(stripped.text.lstrip(_JS_TRIM_CHARS))
+    first = stripped.text[:lead].count("\n")
+    text = _js_trim(stripped.text)
+    return stripped.line_map[first : first + (text.count("\n") + 1 if text else 0)]
+
+
 def entrypoint_size(raw: str) -> tuple[int, int]:
     """(lines, "bytes") of MEMORY.md as Claude Code counts them against the caps: its bytes
     are UTF-16 code units (`cap_units`)."""
-    trimmed = _js_trim(strip_entrypoint_extras(raw).text)
+    trimmed = counted_text(raw)
     return (len(trimmed.split("\n")) if trimmed else 0), cap_units(trimmed)
 
 

@@ -18,7 +18,7 @@ import functools
 import math
 import re
 import unicodedata
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 # Han (with extensions A and compatibility ideographs), kana, Hangul syllables and jamo.
 _CJK_CLASS = (
@@ -306,6 +306,15 @@ def plural(n: int, word: str, many: str | None = None) -> str:
             word[:-1] + "ies" if word.endswith("y") and word[-2:-1] not in "aeiou" else word + "s"
         )
     return f"{n:,} {many}"
+
+
+def first_few(names: Sequence[str], limit: int, rest: str = "more") -> str:
+    """The first `limit` names joined by commas, and how many are left ("a, b and 4,990
+    more"): one line that names enough to recognise a list, whatever its length (a listing
+    that named a 5,000-file batch's every file printed one line of 205 KB, attack round 24)."""
+    left = len(names) - limit
+    shown = ", ".join(names[:limit])
+    return shown + (f" and {left:,} {rest}" if left > 0 else "")
 
 
 # Characters no name and no printed line may carry raw: the C0 controls, DEL, the C1 controls,

@@ -32,6 +32,7 @@ from memdir_nb.spec.constants import (
     TEAM_DIRNAME,
 )
 from memdir_nb.spec.taxonomy import scope_of_path
+from memdir_nb.spec.text import first_few, terminal_line
 from memdir_nb.storage.access import ReadRefused, file_kind
 from memdir_nb.storage.containment import eloop_words, is_real_path_within, real_path
 
@@ -342,29 +343,29 @@ class FolderOfMemoryDirs(NamedTuple):
 
     @property
     def problem(self) -> str:
-        """What the folder is, naming its memory dirs."""
-        shown = ", ".join(f"{n}/" for n in self.names[:MAX_NAMED_DIRS])
-        more = len(self.names) - MAX_NAMED_DIRS
-        if more > 0:
-            shown += f" and {more} more"
+        """What the folder is, naming its memory dirs: one line (every name in it passes
+        spec.text.terminal_line, as an agent's dir is named by whoever made it: one holding a
+        newline printed its second half as a line of its own in scan, index and recall,
+        attack round 24)."""
+        shown = terminal_line(first_few([f"{n}/" for n in self.names], MAX_NAMED_DIRS))
         own = (
             f"its own {ENTRYPOINT_NAME} is never loaded (Claude Code loads "
-            f"{os.path.basename(self.folder)}/<agent>/{ENTRYPOINT_NAME} for each agent and "
-            "nothing from the folder above them)"
+            f"{terminal_line(os.path.basename(self.folder))}/<agent>/{ENTRYPOINT_NAME} for "
+            "each agent and nothing from the folder above them)"
             if self.own_index
             else f"it holds no {ENTRYPOINT_NAME} of its own"
         )
         return (
-            f"{self.folder} is a folder of memory dirs, not one memory dir: {own}, and each of "
-            f"its sub-folders ({shown}) holds its own {ENTRYPOINT_NAME} (as agent memory does, "
-            "in .claude/agent-memory/<agent>/)"
+            f"{terminal_line(self.folder)} is a folder of memory dirs, not one memory dir: "
+            f"{own}, and each of its sub-folders ({shown}) holds its own {ENTRYPOINT_NAME} (as "
+            "agent memory does, in .claude/agent-memory/<agent>/)"
         )
 
     @property
     def fix(self) -> str:
-        """How to run the command on one of them."""
-        base = os.path.basename(self.folder)
-        example = os.path.join(self.folder, self.names[0])
+        """How to run the command on one of them (one line, as problem)."""
+        base = terminal_line(os.path.basename(self.folder))
+        example = terminal_line(os.path.join(self.folder, self.names[0]))
         return f"pass {base}/<name>, one memory dir at a time, such as {example}"
 
 

@@ -16,12 +16,13 @@ A memory or index that large keeps its size in the copy, but only that much of i
 
 from __future__ import annotations
 
+import errno
 import functools
 import os
 import shutil
 import stat
 import warnings
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from memdir_nb.formats.names import depth_problem, is_memory_filename
@@ -30,7 +31,7 @@ from memdir_nb.spec.constants import (
     MEMORY_DIR_MAX_DEPTH,
     SCRATCH_COPY_OTHER_FILE_MAX_BYTES,
 )
-from memdir_nb.spec.text import terminal_line
+from memdir_nb.spec.text import first_few, terminal_line
 
 # The entries a warning names; the rest are counted ("and 380 more"): one line under a cell.
 SCRATCH_WARNING_MAX_NAMES = 20
@@ -83,6 +84,7 @@ def _copy_entry(
 def _copy_head(src: str, dst: str, size: int) -> None:
     """Copy a regular file's first min(size, SCRATCH_COPY_OTHER_FILE_MAX_BYTES) bytes, size as
     lstat gave it, and give the copy that size (the rest a hole), then src's times and mode.
+    Only the runs that hold data are written: a hole in src stays a hole (_data_runs).
 
     No route reads more than the cap of any file, so a memory or index past it (a 4 GiB
     user_huge.md) reads in the copy as in the dir (the same size, the same first bytes)
@@ -94,17 +96,42 @@ def _copy_head(src: str, dst: str, size: int) -> None:
         if not stat.S_ISREG(os.fstat(fd).st_mode):
             return  # no longer a regular file: left out, as a socket or device is
         with open(dst, "xb") as out:
-            left = min(size, SCRATCH_COPY_OTHER_FILE_MAX_BYTES)
-            while left > 0:
-                sent = os.sendfile(out.fileno(), fd, None, left)
-                if sent == 0:
-                    break  # it shrank meanwhile
-                left -= sent
-            if size > out.tell():
-                out.truncate(size)
+            for start, end in _data_runs(fd, min(size, SCRATCH_COPY_OTHER_FILE_MAX_BYTES)):
+                out.seek(start)
+                while start < end:
+                    sent = os.sendfile(out.fileno(), fd, start, end - start)
+                    if sent == 0:
+                        break  # it shrank meanwhile
+                    start += sent
+            out.truncate(size)
     finally:
         os.close(fd)
     shutil.copystat(src, dst, follow_symlinks=False)
+
+
+def _data_runs(fd: int, end: int) -> Iterator[tuple[int, int]]:
+    """The (start, end) byte runs of the open file that hold data, up to end; its holes are
+    passed over (SEEK_DATA, SEEK_HOLE), so the copy keeps them as holes. A file system that
+    cannot tell says the whole file is data.
+
+    Copied as zeros, a hole made the copy larger on disk than the dir: 20 memories of 16 MiB
+    that are all a hole (80 KB on disk) took 336 MB in the copy, and a thousand 16 GB
+    (attack round 24)."""
+    pos = 0
+    while pos < end:
+        try:
+            start = os.lseek(fd, pos, os.SEEK_DATA)
+            stop = os.lseek(fd, start, os.SEEK_HOLE)
+        except OSError as exc:
+            if exc.errno == errno.ENXIO:
+                return  # no data past pos: the rest is a hole (or the file shrank)
+            if exc.errno != errno.EINVAL:
+                raise
+            start, stop = pos, end  # SEEK_DATA not supported here: copy it all
+        if start >= end:
+            return
+        yield start, min(stop, end)
+        pos = stop
 
 
 def _folders_left_out(
@@ -150,9 +177,7 @@ def _named(source: str, paths: list[str]) -> str:
     the count of the rest; in the one sanitiser's form (a name is someone else's text, shown
     under a notebook cell)."""
     names = sorted(os.path.relpath(p, source) for p in paths)
-    shown = ", ".join(names[:SCRATCH_WARNING_MAX_NAMES])
-    more = len(names) - SCRATCH_WARNING_MAX_NAMES
-    return terminal_line(shown + (f" and {more} more" if more > 0 else ""))
+    return terminal_line(first_few(names, SCRATCH_WARNING_MAX_NAMES))
 
 
 def copy_memory_dir(

@@ -35,7 +35,7 @@ from memdir_nb.spec.constants import (
     TOOL_GREP_REGEX_MAX_MEM,
     TOOL_READ_MAX_BYTES,
 )
-from memdir_nb.spec.text import terminal_safe
+from memdir_nb.spec.text import terminal_line, terminal_safe
 from memdir_nb.storage.access import ContainedReader, ReadRefused, ReadResult
 from memdir_nb.storage.containment import is_real_path_within, real_path
 
@@ -185,7 +185,10 @@ def grep_files(
 
 
 def _join(out: list[str], notes: list[str]) -> str:
-    return "\n".join([*out, *notes[:20]]) or "No matches found"
+    """The hits, then at most 20 notes, each one line: a note quotes a file's path (or a
+    refusal that names it), and a name holding a newline forged a hit line the model reads
+    (attack round 24), as the hits' paths could not since attack round 8."""
+    return "\n".join([*out, *map(terminal_line, notes[:20])]) or "No matches found"
 
 
 def _glob_part(part: str) -> str:

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from memdir_nb.spec.text import terminal_line
+
 ROOT = "/memories"
 MAX_VIEW_LINES = 999_999
 LINE_NUMBER_WIDTH = len(str(MAX_VIEW_LINES))
@@ -137,12 +139,18 @@ def file_view(path: str, content: str, view_range: object) -> str:
 
 
 def listing_view(path: str, root_size: int, items: Sequence[tuple[int, str]]) -> str:
-    """The answer to `view` on a folder: the folder, then (size, relative path) per entry."""
+    """The answer to `view` on a folder: the folder, then (size, relative path) per entry.
+
+    Each path passes spec.text.terminal_line: a name the name gate refuses (a newline, a
+    bidi control, ESC) is shown with that character as an escape, on its own line. Listed
+    raw, a teammate's `team/x\n54B\t/memories/team/...` forged entries, or instructions, in
+    the listing the model reads (attack round 24); the name gate leaves every name it
+    accepts unchanged, so well-formed listings are still the reference's byte for byte."""
     header = (
         f"Here're the files and directories up to 2 levels deep in {path}, excluding hidden items:"
     )
     lines = [f"{format_file_size(root_size)}\t{path}"]
-    lines.extend(f"{format_file_size(size)}\t{path}/{rel}" for size, rel in items)
+    lines.extend(f"{format_file_size(size)}\t{path}/{terminal_line(rel)}" for size, rel in items)
     return f"{header}\n" + "\n".join(lines)
 
 

@@ -179,3 +179,43 @@ def test_an_error_line_is_one_line_whatever_the_names_it_quotes(
     odd = tmp_path / f"dir{NL}"
     odd.mkdir()
     assert_no_forged_line(printed(["restore", str(odd), "gone.md"], capsys))
+
+
+@pytest.mark.parametrize(
+    "words",
+    [["scan"], ["index"], ["lint"], ["rebuild-index"], ["recall", "--selector", "lexical"]],
+    ids=["scan", "index", "lint", "rebuild-index", "recall"],
+)
+def test_an_agent_dir_named_with_a_newline_stays_inside_the_folder_of_dirs_note(
+    words: list[str], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # attack round 24: the note about a folder of memory dirs (an agent memory root) names its
+    # agents' dirs; scan, index and recall printed it as it came, so an agent dir named
+    # `evil\nFORGED…` (a cloned repository's .claude/agent-memory) forged a line
+    root = tmp_path / ".claude" / "agent-memory"
+    for agent in ("ok", f"evil{NL}"):
+        (root / agent).mkdir(parents=True)
+        (root / agent / "user_a.md").write_text(HEADER)
+        (root / agent / "MEMORY.md").write_text("- [a](user_a.md) — a memory\n")
+    (root / "MEMORY.md").write_text("- [ok](ok/MEMORY.md)\n")
+    query = ["how do we deploy"] if words[0] == "recall" else []
+    assert_no_forged_line(printed([*words, str(root), *query], capsys))
+
+
+@pytest.mark.parametrize(
+    "words",
+    [["index"], ["index", "--scope", "team"], ["lint"], ["demo"]],
+    ids=["index", "index-no-team", "lint", "demo"],
+)
+def test_the_memory_dirs_own_path_stays_on_its_line(
+    words: list[str], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # attack round 24: round 23 kept the path on the error line; index's "private: PATH"
+    # and "no team index under PATH", lint's "N errors in PATH" and demo's "ready at PATH"
+    # printed it as it came (a project cloned into a folder whose name holds a newline)
+    d = tmp_path / f"proj{NL}" / "memory"
+    if words[0] != "demo":
+        d.mkdir(parents=True)
+        (d / "user_a.md").write_text(HEADER)
+        (d / "MEMORY.md").write_text("- [a](user_a.md) — a memory\n")
+    assert_no_forged_line(printed([words[0], str(d), *words[1:]], capsys))

@@ -374,6 +374,29 @@ def test_a_cyrillic_index_past_25000_utf8_bytes_but_not_utf16_units_is_loaded_wh
     assert (mem / "MEMORY.md").read_text(encoding="utf-8").startswith("".join(hooks[:150]))
 
 
+@pytest.mark.parametrize(
+    ("tail", "units", "utf8"),
+    [
+        ("\ufeff" * 30_000, "20 / 25,000", "22"),
+        ("\n" + "\x1c" * 30_000, "30,021 / 25,000", "30,023"),
+    ],
+    ids=["bom-trimmed", "fs-kept"],
+)
+def test_the_utf8_size_beside_the_units_is_of_the_text_the_caps_count(
+    tmp_path: Path, tail: str, units: str, utf8: str
+) -> None:
+    # JavaScript's trim takes U+FEFF off and keeps U+001C; the UTF-8 figure `index` prints
+    # beside the units was of Python's strip, the other way round (attack round 24: "20 units,
+    # 90,023 bytes in UTF-8" for an index loaded whole).
+    mem = tmp_path / "memory"
+    add_memory(mem, "user_a.md", index=False)
+    (mem / "MEMORY.md").write_text("- [A](user_a.md) \u2014 a" + tail, encoding="utf-8")
+    report = run_env("index", str(mem))
+    assert report.returncode == 0, report.stderr
+    assert f"bytes {units}" in report.stdout
+    assert f"UTF-16 code units; {utf8} bytes in UTF-8)" in report.stdout
+
+
 def test_rebuild_index_says_it_re_points_a_line_whose_file_moved(tmp_path: Path) -> None:
     mem = tmp_path / "memory"
     add_memory(mem, "ops/project_deploys.md", index=False)
@@ -1158,6 +1181,27 @@ def test_restore_of_a_name_not_there_names_the_newest_batches_and_counts_the_res
     assert said.count("\n") == 1 and len(said) < 1000, said
     assert "memory-tool-20261130T000459Z-1-00012b" in said  # the newest batch is named
     assert "and 290 older" in said
+
+
+def test_the_restore_listing_names_a_few_files_of_a_big_batch_and_counts_the_rest(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # attack round 24: each batch's line named every file it would put back; a dream over a
+    # 5,000-file dir made one line of 205 KB. The dry run of that batch still names them all.
+    mem = tmp_path / "memory"
+    batch = mem / ".trash" / "dream-20261130T120000Z-1-abcdef"
+    batch.mkdir(parents=True)
+    files = {}
+    for i in range(300):
+        (batch / f"user_{i:03d}.md").write_text("---\nname: x\ndescription: y\ntype: user\n---\n")
+        files[f"user_{i:03d}.md"] = {"before": True, "after_sha": None}
+    (batch / "manifest.json").write_text(json.dumps({"created_ms": 0, "files": files}))
+    assert main(["restore", str(mem)]) == 0
+    line = capsys.readouterr().out.splitlines()[0]
+    assert len(line) < 400 and "user_009.md and 290 more" in line, line
+    assert "user_010.md" not in line
+    assert main(["restore", str(mem), batch.name, "--dry-run"]) == 0
+    assert "user_299.md" in capsys.readouterr().out
 
 
 @pytest.mark.parametrize("words", [["scan"], ["where", "--cwd"], ["replay"]])

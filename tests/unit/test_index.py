@@ -21,6 +21,8 @@ from memdir_nb.formats.index import (
     MAX_ENTRYPOINT_LINES,
     MAX_HOOK_CHARS,
     cap_units,
+    counted_line_numbers,
+    counted_text,
     entries_past_caps,
     entrypoint_size,
     format_index_entry,
@@ -185,6 +187,23 @@ def test_the_caps_count_what_javascripts_trim_leaves_not_what_pythons_strip_leav
     assert truncate_entrypoint_content(raw).warning == "" and not index_cap_verdict(raw).over
     # what both call whitespace is trimmed as before
     assert entrypoint_size("\t\u3000" + line + "\u2028\xa0\n \n") == (1, len(line))
+
+
+@pytest.mark.parametrize(
+    ("lead", "first_cut"), [("\x1c\n", "e200.md"), ("\n\ufeff\n", "e201.md")], ids=["fs", "bom"]
+)
+def test_lines_past_the_caps_are_counted_from_where_javascripts_trim_starts(
+    lead: str, first_cut: str
+) -> None:
+    # attack round 24: round 23 made the caps count content.trim(), but the entries past the
+    # caps were mapped back to the file past Python's lstrip: a U+001C line first (kept by
+    # JavaScript) or a U+FEFF line first (trimmed by it) put every cut line one line off.
+    body = "".join(f"- [E{i}](e{i}.md) \u2014 e\n" for i in range(1, 251))
+    raw = lead + body
+    assert entries_past_caps(raw)[0].target == first_cut
+    numbers = counted_line_numbers(raw)
+    assert len(numbers) == entrypoint_size(raw)[0]
+    assert raw.split("\n")[numbers[0] - 1].strip(" \t\ufeff") == counted_text(raw).split("\n")[0]
 
 
 def test_the_unit_cap_cuts_at_the_last_newline_at_or_before_it() -> None:

@@ -257,3 +257,27 @@ def test_a_memory_past_the_cap_keeps_its_size_and_first_bytes_but_is_not_copied_
     assert [s.reason for s in scan_memory_dir(copy).skipped] == [
         s.reason for s in scan_memory_dir(source).skipped
     ]
+
+
+def test_the_copy_never_takes_more_disk_than_the_dir_a_hole_stays_a_hole(tmp_path: Path) -> None:
+    # attack round 24: round 23 capped each file at the cap, but wrote its holes as zeros: 20
+    # memories of 16 MiB that are all a hole (80 KB on disk) took 336 MB in the copy
+    cap = SCRATCH_COPY_OTHER_FILE_MAX_BYTES
+    source = tmp_path / "memory"
+    head = b"---\nname: h\ndescription: a memory that is mostly a hole\ntype: user\n---\n"
+    tail = b"the last words\n"
+    for i in range(6):
+        with _sparse(source / f"user_h{i}.md", cap).open("r+b") as f:
+            f.write(head)
+            f.seek(cap // 2)
+            f.write(tail)  # data in the middle, after a hole
+    _sparse(source / "notes.bin", cap // 2)  # no memory, within the cap: copied, as a hole
+    on_disk = sum(p.stat().st_blocks for p in source.iterdir())
+    if on_disk * 512 >= cap:
+        pytest.skip("this file system keeps no holes")
+    copy = copy_memory_dir(source, tmp_path / "copy")
+    assert sum(p.stat().st_blocks for p in copy.iterdir()) <= on_disk
+    for i in range(6):
+        copied = (copy / f"user_h{i}.md").read_bytes()
+        assert copied == (source / f"user_h{i}.md").read_bytes()
+    assert (copy / "notes.bin").stat().st_size == cap // 2

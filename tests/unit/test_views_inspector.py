@@ -40,6 +40,25 @@ def test_index_budget_marks_a_single_line_cut_mid_line(tmp_path: Path) -> None:
     assert b.byte_fraction > 1
 
 
+@pytest.mark.parametrize(
+    ("lead", "first_dropped", "n_dropped"),
+    [("\x1c\n", 201, 51), ("\n\ufeff\n", 203, 50)],
+    ids=["fs", "bom"],
+)
+def test_index_budget_trims_as_javascript_does_before_mapping_dropped_lines(
+    tmp_path: Path, lead: str, first_dropped: int, n_dropped: int
+) -> None:
+    # attack round 24: the budget trimmed with Python's strip while the caps trim as
+    # JavaScript does: a U+001C line first named E200 "byte cap (cut mid-line)"; a U+FEFF line
+    # first listed E199, which is loaded, among 52 dropped lines.
+    body = "".join(f"- [E{i}](user_e{i}.md) \u2014 e\n" for i in range(1, 251))
+    (tmp_path / "MEMORY.md").write_text(lead + body, encoding="utf-8")
+    budget = view.index_budget(tmp_path)
+    assert [d.reason for d in budget.dropped_lines] == ["line cap"] * n_dropped
+    assert budget.dropped_lines[0].line_no == first_dropped
+    assert len(budget.dropped_lines) == budget.line_count - budget.kept_line_count
+
+
 def test_index_budget_rejects_an_unknown_scope(demo_mem: Path) -> None:
     with pytest.raises(ValueError, match="scope must be"):
         view.index_budget(demo_mem, "shared")  # type: ignore[arg-type]

@@ -8,6 +8,8 @@ from dataclasses import dataclass
 from memdir_nb.formats.index import (
     MAX_ENTRYPOINT_BYTES,
     MAX_ENTRYPOINT_LINES,
+    counted_line_numbers,
+    counted_text,
     strip_entrypoint_extras,
     truncate_entrypoint_content,
 )
@@ -80,15 +82,15 @@ def index_budget(memory_dir: str | os.PathLike[str], scope: Scope = "private") -
     loaded = load_entrypoint(scope_dir, memory_dir=memory_dir)
     raw = loaded.text
     result = truncate_entrypoint_content(raw)
-    # truncation works on the text without frontmatter and block comments, trimmed: map its
-    # line numbers back to the file's
+    # truncation works on the text without frontmatter and block comments, trimmed as
+    # JavaScript trims: map its line numbers back to the file's
     stripped = strip_entrypoint_extras(raw)
-    trimmed = stripped.text.strip()
-    first = stripped.text[: len(stripped.text) - len(stripped.text.lstrip())].count("\n")
+    trimmed = counted_text(raw)
+    numbers = counted_line_numbers(raw)
     lines = trimmed.split("\n") if trimmed else []
 
     def file_line(i: int) -> int:
-        return stripped.line_map[first + i]
+        return numbers[i]
 
     kept_text = (
         result.content[: len(result.content) - len(result.warning)].rstrip("\n")
