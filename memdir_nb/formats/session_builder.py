@@ -29,7 +29,6 @@ from memdir_nb.formats.session_model import (
 from memdir_nb.formats.session_queue import InputQueue
 from memdir_nb.formats.session_refusals import REFUSAL_SUBTYPES, Retractions
 from memdir_nb.formats.session_results import MAX_EARLY_RESULTS, ResultSeen, pair, result_of
-from memdir_nb.formats.transcript_attachments import loaded_memory_indexes, outside_edit_path
 from memdir_nb.formats.transcript_records import TranscriptProblem
 from memdir_nb.spec.constants import (
     SESSION_MAX_PROBLEMS,
@@ -473,8 +472,7 @@ class SessionBuilder:
         text = att.get("prompt") if isinstance(att, dict) else None
         if isinstance(att, dict) and att.get("type") == "queued_command" and isinstance(text, str):
             self._absorbed(text)
-        self.session.note_memory_indexes(loaded_memory_indexes(att))
-        self.session.note_outside_edit(outside_edit_path(att), line_no, record.get("timestamp"))
+        self.session.note_attachment(att, line_no, record.get("timestamp"))
 
     def _absorbed(self, text: str) -> None:
         """Queued input taken into the running turn (a remove, then its attachment)."""

@@ -1025,3 +1025,29 @@ def test_records_written_again_from_the_files_start_leave_the_originals_in_place
     s = session_of(w.lines)
     assert [t.prompt for t in s.turns] == ["one", "two"] and len(s.tool_calls) == 1
     assert s.copied_records == 4 and s.copied_uuids == set()
+
+
+def test_the_memories_the_clis_own_recall_surfaced_are_kept_on_their_turn_and_bounded(
+    monkeypatch: Any,
+) -> None:
+    monkeypatch.setattr(session_model, "SESSION_CLI_RECALLS_MAX", 3)
+    w = _writer()
+
+    def recalled(*paths: str) -> None:
+        note = w.envelope("attachment")
+        note["attachment"] = {
+            "type": "relevant_memories",
+            "memories": [{"path": p, "content": "body", "mtimeMs": 1} for p in paths],
+        }
+        note["uuid"], note["timestamp"] = w.uid("att"), w.stamp()
+        w.emit(note)
+
+    recalled(f"{MEM}/early.md")  # before any prompt: no turn to hold it
+    w.prompt("which ferry")
+    recalled(f"{MEM}/a.md", f"{MEM}/b.md")
+    w.response([{"type": "text", "text": "the seven o'clock"}])
+    w.prompt("and the tides")
+    recalled(f"{MEM}/c.md", f"{MEM}/c.md", f"{MEM}/d.md")  # d.md is past the session's bound
+    first, second = session_of(w.lines).turns
+    assert first.cli_recalled == [f"{MEM}/a.md", f"{MEM}/b.md"]
+    assert second.cli_recalled == [f"{MEM}/c.md"]

@@ -4,9 +4,12 @@ from __future__ import annotations
 
 from memdir_nb.formats.transcript_attachments import (
     OUTSIDE_EDIT,
+    RECALLED,
     loaded_memory_indexes,
     outside_edit_path,
+    recalled_memory_paths,
 )
+from memdir_nb.spec.constants import RECALL_RECORD_PATHS_MAX
 
 
 def test_the_memory_index_an_instructions_note_says_was_loaded_is_read_from_it() -> None:
@@ -31,3 +34,28 @@ def test_an_outside_edit_names_its_file_and_nothing_else_does() -> None:
     assert outside_edit_path({"type": OUTSIDE_EDIT, "filename": ""}) is None
     assert outside_edit_path({"type": OUTSIDE_EDIT, "filename": "/" + "a" * 5000}) is None
     assert outside_edit_path("not a record") is None
+
+
+def test_the_cli_recall_record_names_the_memories_it_surfaced_each_once_and_bounded() -> None:
+    # the `relevant_memories` attachment: {path, content, mtimeMs} per surfaced memory
+    mem = "/home/dana/.claude/projects/-home-dana/memory"
+    memories: list[object] = [
+        {"path": f"{mem}/a.md", "content": "alpha", "mtimeMs": 1},
+        {"path": f"{mem}/a.md", "content": "alpha again", "mtimeMs": 1},
+        {"path": 3},
+        {"path": ""},
+        {"path": "/" + "b" * 5000},
+        "not a memory",
+        {"path": f"{mem}/c.md"},
+    ]
+    assert recalled_memory_paths({"type": RECALLED, "memories": memories}) == [
+        f"{mem}/a.md",
+        f"{mem}/c.md",
+    ]
+    many = [{"path": f"{mem}/m{i}.md"} for i in range(RECALL_RECORD_PATHS_MAX + 5)]
+    assert len(recalled_memory_paths({"type": RECALLED, "memories": many})) == (
+        RECALL_RECORD_PATHS_MAX
+    )
+    assert recalled_memory_paths({"type": "instructions", "memories": memories}) == []
+    assert recalled_memory_paths({"type": RECALLED, "memories": "x"}) == []
+    assert recalled_memory_paths(None) == []

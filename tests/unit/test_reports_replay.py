@@ -460,3 +460,43 @@ def test_a_memory_write_in_an_answer_taken_back_after_a_refusal_is_no_write(tmp_
         "turn 1: claude-fable-5 refused (cyber); answered by claude-opus-4-8; the CLI took back "
         "1 partial answer, 1 tool call that never ran"
     ) in replay.notes
+
+
+def test_what_claude_codes_own_recall_surfaced_is_not_offered_again_later(tmp_path: Path) -> None:
+    # 2.1.2xx with per-turn recall on writes what it surfaced as a `relevant_memories` record
+    memory = tmp_path / "projects" / "-home-ana-app" / "memory"
+    memory.mkdir(parents=True)
+    for name, title, about in (
+        ("project_tide_charts.md", "Tide charts", "where the tide charts come from"),
+        ("project_ferry_times.md", "Ferry times", "when the morning ferry leaves"),
+    ):
+        (memory / name).write_text(
+            f"---\nname: {title}\ndescription: {about}\ntype: project\n---\n\n{about}.\n"
+        )
+    w = RecordWriter("s", "/home/ana/app", "2026-05-01T10:00:00.000Z", seed="recalled")
+    w.prompt("when does the morning ferry leave")
+    note = w.envelope("attachment")
+    note["attachment"] = {
+        "type": "relevant_memories",
+        "memories": [
+            {"path": str(memory / "project_tide_charts.md"), "content": "x", "mtimeMs": 1},
+            {"path": "/home/ana/app/notes.md", "content": "outside the dir", "mtimeMs": 1},
+        ],
+    }
+    note["uuid"], note["timestamp"] = w.uid("att"), w.stamp()
+    w.emit(note)
+    w.response([{"type": "text", "text": "at seven"}])
+    w.prompt("where do the tide charts come from")
+    w.response([{"type": "text", "text": "the harbour office"}])
+    path = tmp_path / "projects" / "-home-ana-app" / "s.jsonl"
+    path.write_text(w.text())
+    replay = replay_session(path, memory, selector=LexicalSelector(), now_ms=SAMPLE_NOW_MS)
+    first, second = replay.turns
+    assert first.cli_surfaced == ["project_tide_charts.md"]  # the path outside is no memory
+    assert first.surfaced_names == ["project_ferry_times.md"]  # the replay's own pick stands
+    # the CLI surfaced the charts in turn 1, so its recall would not offer them in turn 2
+    assert "project_tide_charts.md" in second.already_surfaced
+    assert second.surfaced_names == [] and second.cli_surfaced == []
+    assert first.row()["cli_surfaced"] == "project_tide_charts.md"
+    lines = list(iter_turn_lines(replay))
+    assert lines[2] == "      Claude Code's own recall surfaced: project_tide_charts.md"
