@@ -446,6 +446,8 @@ class SessionBuilder:
             self._idle = self._ended = True  # written when a turn ends
         elif sub == "api_error":
             self.session.note_api_error(tr.api_error_text(record))
+        elif sub == "memory_saved":
+            self.session.note_memory_saved(record, line_no)
         elif sub in REFUSAL_SUBTYPES:
             self._retractions.refused(record, self.session)
         elif sub == "local_command":

@@ -27,10 +27,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from memdir_nb.formats.transcript_attachments import (
+    MEMORY_SAVED,
     OUTSIDE_EDIT,
     loaded_memory_indexes,
     outside_edit_path,
     recalled_memory_paths,
+    saved_memory_paths,
 )
 from memdir_nb.formats.transcript_records import (
     COORDINATOR,
@@ -335,15 +337,24 @@ class Session:
         0  # `edited_text_file` notes kept on turns (SESSION_OUTSIDE_EDITS_MAX)
     )
 
-    def note_outside_edit(self, path: str | None, line_no: int, stamp: object) -> None:
-        """A file the CLI said changed on disk outside the agent's file tools, kept on the
+    def note_outside_edit(
+        self, path: str | None, line_no: int, stamp: object, by: str = OUTSIDE_EDIT
+    ) -> None:
+        """A file the CLI said changed on disk outside the agent's file tools (`by`: an
+        `edited_text_file` note, or MEMORY_SAVED for its background memory agents), kept on the
         running turn (at most SESSION_OUTSIDE_EDITS_MAX in a session; none before a prompt)."""
         if path is None or not self.turns or self.outside_edit_count >= SESSION_OUTSIDE_EDITS_MAX:
             return
         self.outside_edit_count += 1
         when = stamp if isinstance(stamp, str) else None
-        call = ToolCall("", OUTSIDE_EDIT, {"file_path": path}, line_no, when, has_result=True)
+        call = ToolCall("", by, {"file_path": path}, line_no, when, has_result=True)
         self.turns[-1].outside_edits.append(call)
+
+    def note_memory_saved(self, record: Mapping[str, Any], line_no: int) -> None:
+        """A `memory_saved` system record: each file the CLI's extractor or dream wrote is a
+        change of unknown text at this point (their own calls are in no transcript)."""
+        for path in saved_memory_paths(record):
+            self.note_outside_edit(path, line_no, record.get("timestamp"), by=MEMORY_SAVED)
 
     cli_recall_count: int = 0  # paths kept on turns from `relevant_memories` records
 

@@ -435,8 +435,7 @@ def _replay_turn(
         prompt=turn.prompt,
         kind=turn.kind,
         timestamp=turn.timestamp,
-        flags=turn.flags
-        + (["memory changed outside"] if timeline.changed_outside(turn.index) else []),
+        flags=turn.flags + timeline.outside_flags(turn.index),
         recent_tools=list(previous),
         existing=sorted(r for r in state if not is_index(r)),
         uncertain=sorted(r for r, f in state.items() if not f.certain),

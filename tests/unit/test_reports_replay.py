@@ -500,3 +500,31 @@ def test_what_claude_codes_own_recall_surfaced_is_not_offered_again_later(tmp_pa
     assert first.row()["cli_surfaced"] == "project_tide_charts.md"
     lines = list(iter_turn_lines(replay))
     assert lines[2] == "      Claude Code's own recall surfaced: project_tide_charts.md"
+
+
+def test_a_memory_the_background_extractor_saved_is_uncertain_before_and_flagged(
+    tmp_path: Path,
+) -> None:
+    # the CLI's extractor wrote feedback_tabs.md after turn 1 (a `memory_saved` record): no
+    # call of the session made it, so before then its text (or whether it was there) is unknown
+    memory = tmp_path / "projects" / "-home-ana-app" / "memory"
+    memory.mkdir(parents=True)
+    tabs = memory / "feedback_tabs.md"
+    tabs.write_text(
+        "---\nname: Tabs\ndescription: indent with two spaces\ntype: feedback\n---\n\nx\n"
+    )
+    w = RecordWriter("s", "/home/ana/app", "2026-05-01T10:00:00.000Z", seed="saved")
+    w.prompt("indent with tabs please, never spaces")
+    w.response([{"type": "text", "text": "noted"}])
+    w.system("turn_duration", durationMs=900)
+    w.system("memory_saved", writtenPaths=[str(tabs)], teamCount=0, verb="Saved")
+    w.prompt("what indent do we use")
+    w.response([{"type": "text", "text": "two spaces"}])
+    path = tmp_path / "projects" / "-home-ana-app" / "s.jsonl"
+    path.write_text(w.text())
+    replay = replay_session(path, memory, selector=LexicalSelector(), now_ms=SAMPLE_NOW_MS)
+    first, second = replay.turns
+    assert first.uncertain == ["feedback_tabs.md"] and second.uncertain == []
+    assert "memory saved in background" in first.flags
+    assert "memory saved in background" not in second.flags
+    assert first.agent_wrote == []  # the extractor's write is not the agent's
