@@ -169,3 +169,15 @@ def pane_teammate(session: str, cwd: str, timestamp: str) -> RecordWriter:
     )
     w.response([{"type": "text", "text": "surveyed"}])
     return w
+
+
+def cli_recalled(w: RecordWriter, *paths: str) -> None:
+    """The CLI's own recall on the running turn: a `relevant_memories` attachment naming each
+    memory it surfaced with the body it showed (2.1.26x with per-turn recall on)."""
+    note = w.envelope("attachment")
+    note["attachment"] = {
+        "type": "relevant_memories",
+        "memories": [{"path": p, "content": "body", "mtimeMs": 1} for p in paths],
+    }
+    note["uuid"], note["timestamp"] = w.uid("att"), w.stamp()
+    w.emit(note)

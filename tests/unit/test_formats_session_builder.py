@@ -13,6 +13,7 @@ from memdir_nb.ui.demo.session_records import RecordWriter
 from tests.support.transcripts import (
     api_error_reply,
     append_copy,
+    cli_recalled,
     compact_by_command,
     fork_of,
     fork_worker,
@@ -1032,22 +1033,12 @@ def test_the_memories_the_clis_own_recall_surfaced_are_kept_on_their_turn_and_bo
 ) -> None:
     monkeypatch.setattr(session_model, "SESSION_CLI_RECALLS_MAX", 3)
     w = _writer()
-
-    def recalled(*paths: str) -> None:
-        note = w.envelope("attachment")
-        note["attachment"] = {
-            "type": "relevant_memories",
-            "memories": [{"path": p, "content": "body", "mtimeMs": 1} for p in paths],
-        }
-        note["uuid"], note["timestamp"] = w.uid("att"), w.stamp()
-        w.emit(note)
-
-    recalled(f"{MEM}/early.md")  # before any prompt: no turn to hold it
+    cli_recalled(w, f"{MEM}/early.md")  # before any prompt: no turn to hold it
     w.prompt("which ferry")
-    recalled(f"{MEM}/a.md", f"{MEM}/b.md")
+    cli_recalled(w, f"{MEM}/a.md", f"{MEM}/b.md")
     w.response([{"type": "text", "text": "the seven o'clock"}])
     w.prompt("and the tides")
-    recalled(f"{MEM}/c.md", f"{MEM}/c.md", f"{MEM}/d.md")  # d.md is past the session's bound
+    cli_recalled(w, f"{MEM}/c.md", f"{MEM}/c.md", f"{MEM}/d.md")  # d.md: past the bound
     first, second = session_of(w.lines).turns
     assert first.cli_recalled == [f"{MEM}/a.md", f"{MEM}/b.md"]
     assert second.cli_recalled == [f"{MEM}/c.md"]

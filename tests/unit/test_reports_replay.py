@@ -13,7 +13,13 @@ from memdir_nb.recall.lexical import LexicalSelector
 from memdir_nb.reports.replay import iter_turn_lines
 from memdir_nb.ui.demo.session import SAMPLE_NOW_MS, DemoSession, build_demo_session
 from memdir_nb.ui.demo.session_records import RecordWriter
-from tests.support.transcripts import api_error_reply, fork_of, refused_answer, superseding
+from tests.support.transcripts import (
+    api_error_reply,
+    cli_recalled,
+    fork_of,
+    refused_answer,
+    superseding,
+)
 
 SHAPES = Path(__file__).resolve().parents[1] / "data" / "sessions"
 
@@ -475,16 +481,7 @@ def test_what_claude_codes_own_recall_surfaced_is_not_offered_again_later(tmp_pa
         )
     w = RecordWriter("s", "/home/ana/app", "2026-05-01T10:00:00.000Z", seed="recalled")
     w.prompt("when does the morning ferry leave")
-    note = w.envelope("attachment")
-    note["attachment"] = {
-        "type": "relevant_memories",
-        "memories": [
-            {"path": str(memory / "project_tide_charts.md"), "content": "x", "mtimeMs": 1},
-            {"path": "/home/ana/app/notes.md", "content": "outside the dir", "mtimeMs": 1},
-        ],
-    }
-    note["uuid"], note["timestamp"] = w.uid("att"), w.stamp()
-    w.emit(note)
+    cli_recalled(w, str(memory / "project_tide_charts.md"), "/home/ana/app/notes.md")
     w.response([{"type": "text", "text": "at seven"}])
     w.prompt("where do the tide charts come from")
     w.response([{"type": "text", "text": "the harbour office"}])
