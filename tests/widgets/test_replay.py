@@ -99,6 +99,7 @@ def test_the_clis_own_recall_and_background_save_show_on_their_turn(tmp_path: Pa
     transcript = memory.parent / "s.jsonl"
     transcript.write_text(w.text())
     v = ReplayView(memory, transcript, selector="lexical", now_ms=SAMPLE_NOW_MS)
+    assert v.replay is not None
     assert [t.cli_surfaced for t in v.replay.turns] == [["project_tide_charts.md"], []]
     assert "memory saved in background" in v.table.value
     v.select_turn(0)
