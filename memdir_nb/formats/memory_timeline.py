@@ -28,7 +28,7 @@ from memdir_nb.formats.names import is_index_name
 from memdir_nb.formats.session_model import Session, ToolCall, timestamp_ms
 from memdir_nb.formats.shell_ops import bash_ops
 from memdir_nb.formats.timeline_states import TurnStates
-from memdir_nb.formats.transcript_attachments import OUTSIDE_EDIT
+from memdir_nb.formats.transcript_attachments import MEMORY_SAVED, OUTSIDE_EDIT
 from memdir_nb.formats.transcript_paths import MemoryPaths
 from memdir_nb.spec.constants import (
     STORE_WRITE_MAX_BYTES,
@@ -43,6 +43,11 @@ OUTSIDE_NOTE = (
     "changed outside the session's own calls (another session, an editor or a background "
     "agent; the CLI told the agent) before a later point; its text before then is not known"
 )
+SAVED_NOTE = (
+    "saved by the CLI's background memory agent (extraction or dream: a `memory_saved` "
+    "record) at a later point; whether it was there before, and its text then, are not known"
+)
+OUTSIDE_FLAGS = {OUTSIDE_EDIT: "memory changed outside", MEMORY_SAVED: "memory saved in background"}
 
 
 @dataclass(frozen=True)
@@ -142,7 +147,7 @@ def memory_ops(session: Session, paths: MemoryPaths) -> list[MemoryOp]:
             [*turn.tool_calls, *turn.sidechain_calls, *turn.outside_edits], key=lambda c: c.line_no
         )
         for call in calls:
-            if call.name == OUTSIDE_EDIT:  # the CLI saw the file change: new text not known
+            if call.name in OUTSIDE_FLAGS:  # the CLI saw the file change: new text not known
                 rel = paths.relative(call.input.get("file_path"))
                 found: list[tuple[str, str, dict[str, object]]] = (
                     [("outside", rel, {})] if rel is not None else []
@@ -213,6 +218,13 @@ class Timeline:
     def changed_outside(self, turn: int) -> list[str]:
         """Memory files the CLI said changed outside the session's calls during a turn."""
         return _uniq(o.rel for o in self.ops if o.turn == turn and o.kind == "outside")
+
+    def outside_flags(self, turn: int) -> list[str]:
+        """The replay's flags for a turn's outside changes: changed by something else, and
+        saved by the CLI's own background memory agents (each once)."""
+        return _uniq(
+            OUTSIDE_FLAGS[o.tool] for o in self.ops if o.turn == turn and o.kind == "outside"
+        )
 
 
 def _uniq(items: object) -> list[str]:
@@ -304,10 +316,14 @@ def _undo(op: MemoryOp, state: dict[str, AsOfFile], budget: _Budget) -> None:
     elif op.kind == "delete":
         state[op.rel] = AsOfFile(op.rel, None, None, False, "deleted later; text not known")
     elif op.kind == "outside":  # it was there when it changed; what it held before is unknown
-        state[op.rel] = AsOfFile(op.rel, None, None, False, OUTSIDE_NOTE)
+        state[op.rel] = AsOfFile(op.rel, None, None, False, _outside_note(op))
     elif op.kind == "rename" and op.new_rel:
         moved = state.pop(op.new_rel, None)
         state[op.rel] = replace(moved, rel=op.rel) if moved else AsOfFile(op.rel, None, None, False)
+
+
+def _outside_note(op: MemoryOp) -> str:
+    return SAVED_NOTE if op.tool == MEMORY_SAVED else OUTSIDE_NOTE
 
 
 def _before_write(op: MemoryOp) -> AsOfFile:
@@ -342,7 +358,7 @@ def _redo(op: MemoryOp, state: dict[str, AsOfFile], budget: _Budget) -> None:
     elif op.kind == "delete":
         state.pop(op.rel, None)
     elif op.kind == "outside":  # what a read or write earlier told is no longer its text
-        state[op.rel] = AsOfFile(op.rel, None, stamp, False, OUTSIDE_NOTE)
+        state[op.rel] = AsOfFile(op.rel, None, stamp, False, _outside_note(op))
     elif op.kind == "rename" and op.new_rel and op.rel in state:
         state[op.new_rel] = replace(state.pop(op.rel), rel=op.new_rel, mtime_ms=stamp)
     elif op.kind == "edit" and op.rel in state:

@@ -35,7 +35,6 @@ from memdir_nb.formats.session_model import (
 from memdir_nb.formats.session_queue import InputQueue
 from memdir_nb.formats.session_refusals import REFUSAL_SUBTYPES, Retractions
 from memdir_nb.formats.session_results import result_of
-from memdir_nb.formats.transcript_attachments import loaded_memory_indexes, outside_edit_path
 from memdir_nb.formats.transcript_records import TranscriptProblem
 from memdir_nb.spec.constants import (
     SESSION_MAX_PROBLEMS,
@@ -421,6 +420,8 @@ class SessionBuilder:
             self._idle = self._ended = True  # written when a turn ends
         elif sub == "api_error":
             self.session.note_api_error(tr.api_error_text(record))
+        elif sub == "memory_saved":
+            self.session.note_memory_saved(record, line_no)
         elif sub in REFUSAL_SUBTYPES:
             self._retractions.refused(record, self.session)
         elif sub == "local_command":
@@ -447,8 +448,7 @@ class SessionBuilder:
         text = att.get("prompt") if isinstance(att, dict) else None
         if isinstance(att, dict) and att.get("type") == "queued_command" and isinstance(text, str):
             self._absorbed(text)
-        self.session.note_memory_indexes(loaded_memory_indexes(att))
-        self.session.note_outside_edit(outside_edit_path(att), line_no, record.get("timestamp"))
+        self.session.note_attachment(att, line_no, record.get("timestamp"))
 
     def _absorbed(self, text: str) -> None:
         """Queued input taken into the running turn (a remove, then its attachment)."""

@@ -26,14 +26,21 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from memdir_nb.formats.transcript_attachments import OUTSIDE_EDIT
+from memdir_nb.formats.transcript_attachments import (
+    MEMORY_SAVED,
+    OUTSIDE_EDIT,
+    loaded_memory_indexes,
+    outside_edit_path,
+    recalled_memory_paths,
+    saved_memory_paths,
+)
 from memdir_nb.formats.transcript_records import (
     COORDINATOR,
     PROMPT,
     TASK_NOTIFICATION,
     TranscriptProblem,
 )
-from memdir_nb.spec.constants import SESSION_OUTSIDE_EDITS_MAX
+from memdir_nb.spec.constants import SESSION_CLI_RECALLS_MAX, SESSION_OUTSIDE_EDITS_MAX
 
 
 def cap_text(text: str, limit: int) -> str:
@@ -155,6 +162,8 @@ class Turn:
     # files the CLI said changed outside the agent's file tools while it ran (`edited_text_file`),
     # as pseudo calls named OUTSIDE_EDIT: the memory timeline's changes of unknown text
     outside_edits: list[ToolCall] = field(default_factory=list)
+    # memory files the CLI's own recall surfaced in this turn (`relevant_memories`), as written
+    cli_recalled: list[str] = field(default_factory=list)
 
     @property
     def tool_calls(self) -> list[ToolCall]:
@@ -328,15 +337,46 @@ class Session:
         0  # `edited_text_file` notes kept on turns (SESSION_OUTSIDE_EDITS_MAX)
     )
 
-    def note_outside_edit(self, path: str | None, line_no: int, stamp: object) -> None:
-        """A file the CLI said changed on disk outside the agent's file tools, kept on the
+    def note_outside_edit(
+        self, path: str | None, line_no: int, stamp: object, by: str = OUTSIDE_EDIT
+    ) -> None:
+        """A file the CLI said changed on disk outside the agent's file tools (`by`: an
+        `edited_text_file` note, or MEMORY_SAVED for its background memory agents), kept on the
         running turn (at most SESSION_OUTSIDE_EDITS_MAX in a session; none before a prompt)."""
         if path is None or not self.turns or self.outside_edit_count >= SESSION_OUTSIDE_EDITS_MAX:
             return
         self.outside_edit_count += 1
         when = stamp if isinstance(stamp, str) else None
-        call = ToolCall("", OUTSIDE_EDIT, {"file_path": path}, line_no, when, has_result=True)
+        call = ToolCall("", by, {"file_path": path}, line_no, when, has_result=True)
         self.turns[-1].outside_edits.append(call)
+
+    def note_memory_saved(self, record: Mapping[str, Any], line_no: int) -> None:
+        """A `memory_saved` system record: each file the CLI's extractor or dream wrote is a
+        change of unknown text at this point (their own calls are in no transcript)."""
+        for path in saved_memory_paths(record):
+            self.note_outside_edit(path, line_no, record.get("timestamp"), by=MEMORY_SAVED)
+
+    cli_recall_count: int = 0  # paths kept on turns from `relevant_memories` records
+
+    def note_attachment(self, attachment: object, line_no: int, stamp: object) -> None:
+        """What an `attachment` record tells (formats.transcript_attachments): the memory
+        indexes loaded, a file changed outside the agent's tools, the CLI's own recall."""
+        self.note_memory_indexes(loaded_memory_indexes(attachment))
+        self.note_outside_edit(outside_edit_path(attachment), line_no, stamp)
+        self.note_cli_recall(recalled_memory_paths(attachment))
+
+    def note_cli_recall(self, paths: list[str]) -> None:
+        """Memory files the CLI's own recall surfaced, kept on the running turn, each once
+        (at most SESSION_CLI_RECALLS_MAX in a session; none before a prompt)."""
+        if not self.turns:
+            return
+        kept = self.turns[-1].cli_recalled
+        for path in paths:
+            if self.cli_recall_count >= SESSION_CLI_RECALLS_MAX:
+                return
+            if path not in kept:
+                kept.append(path)
+                self.cli_recall_count += 1
 
     def note_api_error(self, text: str | None) -> None:
         """A failed API call's text (an isApiErrorMessage reply or a system/api_error retry

@@ -198,10 +198,19 @@ def _project_folder(path: str | os.PathLike[str]) -> Path:
 
 
 def _recorded_keys(session: Session) -> Iterator[str]:
-    """Project keys of the memory indexes the CLI says it loaded for the session, then of the
-    memory paths the session's own tool calls name, in call order."""
-    for index in session.memory_indexes:
-        yield from (key for key, _ in project_memory_parts(index) if is_project_key(key))
+    """Project keys of the memory paths the CLI's own records name (the indexes it says it
+    loaded; then, turn by turn, what its recall surfaced and the memory files it saw change or
+    its background agents saved), then of the memory paths the session's own tool calls name,
+    in call order. With per-turn recall on, the CLI loads no index, so its recall and saves may
+    be the only record of the memory dir it used."""
+    cli_named = [
+        *session.memory_indexes,
+        *(p for t in session.turns for p in t.cli_recalled),
+        *(c.input.get("file_path") for t in session.turns for c in t.outside_edits),
+    ]
+    for path in cli_named:
+        if isinstance(path, str):
+            yield from (key for key, _ in project_memory_parts(path) if is_project_key(key))
     for turn in session.turns:
         calls = turn.tool_calls + turn.sidechain_calls
         for call in calls:
@@ -221,8 +230,9 @@ def memory_dir_for_transcript(
     memory by the canonical git root (the main checkout). A session started in a subfolder or a
     linked worktree therefore has its memory in another project folder. Given the session, that
     folder is found, when it exists under the same projects folder, from:
-    1. the memory index the CLI says it loaded for the session (2.1.25x), then the memory paths
-       the session's own tool calls name (``…/projects/<key>/memory/…``);
+    1. the memory index the CLI says it loaded for the session (2.1.25x) and the memory files
+       its own recall surfaced or its background agents saved, then the memory paths the
+       session's own tool calls name (``…/projects/<key>/memory/…``);
     2. the session's working folder, when it exists on this machine: its canonical git root's key.
     Otherwise the memory dir beside the transcript's project folder.
     """

@@ -99,6 +99,9 @@ class TurnReplay:
     likely_misses: list[str]
     extraction: SchedulerDecision | None = None
     compacted_before: bool = False  # the context was compacted just before this turn
+    # what Claude Code's own recall surfaced in this turn, as its `relevant_memories` record
+    # names it (memory-relative); these count as surfaced from the next turn on
+    cli_surfaced: list[str] = field(default_factory=list)
 
     @property
     def surfaced_names(self) -> list[str]:
@@ -119,6 +122,7 @@ class TurnReplay:
             "agent_wrote": ", ".join(self.agent_wrote),
             "likely_miss": ", ".join(self.likely_misses),
             "extraction": self.extraction.action if self.extraction else "",
+            "cli_surfaced": ", ".join(self.cli_surfaced),
         }
 
 
@@ -292,7 +296,8 @@ def replay_session(
         selector = make_selector(OFFLINE_DEFAULT)
     label = str(getattr(selector, "name", type(selector).__name__))
     current, notes = current_memory(root)
-    timeline = build_timeline(session, MemoryPaths(root, session.cwd), current)
+    paths = MemoryPaths(root, session.cwd)
+    timeline = build_timeline(session, paths, current)
     decisions, flush = _scheduler_decisions(
         session, recorded_memory_dir(timeline, root), turns_between
     )
@@ -331,6 +336,9 @@ def replay_session(
                 turn, session, timeline, state, scratch.path, recall, selector, turn_ms, seen
             )
             row.extraction = decisions[turn.index]
+            row.cli_surfaced = _uniq_rels(paths.relative(p) for p in turn.cli_recalled)
+            for rel in row.cli_surfaced:  # the CLI offers none of them again this session
+                recall.mark_surfaced(scratch.path / rel)
             row.compacted_before = turn.index in resets
             if row.compacted_before:
                 row.flags = [*row.flags, COMPACTED_FLAG]
@@ -353,6 +361,11 @@ def _refusal_notes(session: Session) -> list[str]:
         back = f"; the CLI took back {plural(len(taken), 'partial answer')}{calls}" if taken else ""
         notes.append(f"turn {turn.index + 1}: {'; '.join(turn.refusals)}{back}")
     return notes
+
+
+def _uniq_rels(rels: Iterable[str | None]) -> list[str]:
+    """The memory files among rels (None: a path outside the dir), each once, in order."""
+    return list(dict.fromkeys(r for r in rels if r is not None and not is_index(r)))
 
 
 def _rel(path: str, root: Path) -> str:
@@ -422,8 +435,7 @@ def _replay_turn(
         prompt=turn.prompt,
         kind=turn.kind,
         timestamp=turn.timestamp,
-        flags=turn.flags
-        + (["memory changed outside"] if timeline.changed_outside(turn.index) else []),
+        flags=turn.flags + timeline.outside_flags(turn.index),
         recent_tools=list(previous),
         existing=sorted(r for r in state if not is_index(r)),
         uncertain=sorted(r for r, f in state.items() if not f.certain),
@@ -468,6 +480,8 @@ def iter_turn_lines(replay: SessionReplay) -> Iterator[str]:
             f"{t.index + 1:>4}  {_fit(surfaced, 34):<34} {_fit(read, 34):<34} {miss:<4}"
             f" {action[:11]:<11} {prompt}"
         )
+        if t.cli_surfaced:
+            yield f"{'':>4}  Claude Code's own recall surfaced: {', '.join(t.cli_surfaced)}"
     if any(s.truncated for t in replay.turns for s in t.surfaced):
         yield "(* cut by the per-memory caps: 200 lines / 4 KB)"
 

@@ -114,6 +114,11 @@ SESSION_MAX_PROBLEMS = 1_000  # reported bad lines per session; a count says how
 SESSION_OUTSIDE_EDITS_MAX = (
     4_096  # `edited_text_file` notes kept per session (files changed outside)
 )
+# The memory paths kept from one record of the CLI's own memory work (a `relevant_memories`
+# attachment names at most five; a `memory_saved` note what an extraction or a dream wrote),
+# and the CLI's recall picks kept in a whole session.
+RECORD_MEMORY_PATHS_MAX = 256
+SESSION_CLI_RECALLS_MAX = 4_096
 TOOL_READ_MAX_BYTES = 256 * 1024  # the extraction agent's Read tool, per call
 TOOL_GREP_FILE_MAX_BYTES = 1024 * 1024  # Grep searches at most this much of each file
 TOOL_GREP_MAX_OUTPUT_BYTES = 30_000  # Grep's result text

@@ -194,3 +194,15 @@ def long_session(folder: Path, turns: int) -> Path:
                 w.response([{"type": "text", "text": f"Turn {n} done."}])
             out.write(w.text())
     return path
+
+
+def cli_recalled(w: RecordWriter, *paths: str) -> None:
+    """The CLI's own recall on the running turn: a `relevant_memories` attachment naming each
+    memory it surfaced with the body it showed (2.1.26x with per-turn recall on)."""
+    note = w.envelope("attachment")
+    note["attachment"] = {
+        "type": "relevant_memories",
+        "memories": [{"path": p, "content": "body", "mtimeMs": 1} for p in paths],
+    }
+    note["uuid"], note["timestamp"] = w.uid("att"), w.stamp()
+    w.emit(note)

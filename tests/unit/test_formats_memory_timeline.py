@@ -483,3 +483,37 @@ def test_a_memory_file_the_cli_saw_change_outside_the_session_is_not_its_earlier
     assert t.states[2]["MEMORY.md"].content == "- a\n- b\n" and t.states[2]["MEMORY.md"].certain
     assert t.changed_outside(1) == ["MEMORY.md"] and t.writes(1) == []
     assert t.writes(2) == ["MEMORY.md"]
+
+
+def test_files_the_clis_background_memory_agent_saved_are_not_their_later_text_before() -> None:
+    # the extractor (and auto-dream) write in an agent whose calls go to no transcript; the
+    # main session gets one `memory_saved` system record naming the files written
+    w = _writer()
+    w.prompt("how do we ship?")
+    read = w.tool_use("Read", {"file_path": f"{MEM}/project_ship.md"})
+    w.response([read])
+    w.result(read, "1\tship on fridays", detail={"type": "text", "file": {"content": "fridays\n"}})
+    w.response([{"type": "text", "text": "on fridays"}])
+    w.system("turn_duration", durationMs=900)
+    written = [f"{MEM}/project_ship.md", f"{MEM}/feedback_tabs.md", "/home/ana/app/notes.md"]
+    w.system("memory_saved", writtenPaths=written, teamCount=0, verb="Saved")
+    w.prompt("and the tabs?")
+    w.response([{"type": "text", "text": "two spaces"}])
+    now = {
+        "project_ship.md": AsOfFile("project_ship.md", "mondays\n", 9e12),
+        "feedback_tabs.md": AsOfFile("feedback_tabs.md", "two spaces\n", 9e12),
+    }
+    t = build_timeline(session_of(w), paths(), now)
+    assert [(op.kind, op.rel, op.turn) for op in t.ops] == [
+        ("read", "project_ship.md", 0),
+        ("outside", "project_ship.md", 0),
+        ("outside", "feedback_tabs.md", 0),
+    ]
+    assert t.states[0]["project_ship.md"].content == "fridays\n"  # what the agent read
+    assert t.states[0]["project_ship.md"].certain
+    tabs = t.states[0]["feedback_tabs.md"]  # today's text is not what turn 1 could see
+    assert not tabs.certain and tabs.content is None and "memory_saved" in tabs.note
+    assert t.states[1]["feedback_tabs.md"].content == "two spaces\n"
+    assert t.states[1]["feedback_tabs.md"].certain
+    assert t.writes(0) == [] and t.outside_flags(0) == ["memory saved in background"]
+    assert t.outside_flags(1) == []

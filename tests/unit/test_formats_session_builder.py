@@ -13,6 +13,7 @@ from memdir_nb.ui.demo.session_records import RecordWriter
 from tests.support.transcripts import (
     api_error_reply,
     append_copy,
+    cli_recalled,
     compact_by_command,
     fork_of,
     fork_worker,
@@ -1035,3 +1036,19 @@ def test_records_written_again_from_the_files_start_leave_the_originals_in_place
     s = session_of(w.lines)
     assert [t.prompt for t in s.turns] == ["one", "two"] and len(s.tool_calls) == 1
     assert s.copied_records == 4 and s.copied_uuids == set()
+
+
+def test_the_memories_the_clis_own_recall_surfaced_are_kept_on_their_turn_and_bounded(
+    monkeypatch: Any,
+) -> None:
+    monkeypatch.setattr(session_model, "SESSION_CLI_RECALLS_MAX", 3)
+    w = _writer()
+    cli_recalled(w, f"{MEM}/early.md")  # before any prompt: no turn to hold it
+    w.prompt("which ferry")
+    cli_recalled(w, f"{MEM}/a.md", f"{MEM}/b.md")
+    w.response([{"type": "text", "text": "the seven o'clock"}])
+    w.prompt("and the tides")
+    cli_recalled(w, f"{MEM}/c.md", f"{MEM}/c.md", f"{MEM}/d.md")  # d.md: past the bound
+    first, second = session_of(w.lines).turns
+    assert first.cli_recalled == [f"{MEM}/a.md", f"{MEM}/b.md"]
+    assert second.cli_recalled == [f"{MEM}/c.md"]

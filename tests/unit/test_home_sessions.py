@@ -29,7 +29,7 @@ from memdir_nb.storage.access import ReadRefused
 from memdir_nb.storage.line_reader import Line
 from memdir_nb.ui.demo.session_records import RecordWriter
 from tests.support.long_paths import padded_path, path_bytes
-from tests.support.transcripts import long_session, pane_teammate
+from tests.support.transcripts import cli_recalled, long_session, pane_teammate
 
 SHAPES = Path(__file__).resolve().parents[1] / "data" / "sessions"
 SUBAGENT_MAIN = SHAPES / "c_subagent" / "d41e9b07-2c6f-4a85-9e13-7b0c58f2a6d3.jsonl"
@@ -533,6 +533,30 @@ def test_a_session_from_another_machine_uses_the_memory_its_tool_calls_name(
     transcript = _session_file(
         projects / "-Users-dana-src-tidepool-charts", "/Users/dana/src/tidepool/charts", (read,)
     )
+    assert memory_dir_for_transcript(transcript, read_session(transcript)) == memory
+
+
+@pytest.mark.parametrize("record", ["relevant_memories", "memory_saved"])
+def test_a_session_uses_the_memory_the_clis_own_recall_or_background_save_names(
+    tmp_path: Path, record: str
+) -> None:
+    # with per-turn recall on the CLI loads no index, so no `instructions` note names the dir;
+    # its recall record and its extractor's `memory_saved` record name the files it used
+    projects = tmp_path / "home" / "projects"
+    memory = projects / "-Users-dana-src-tidepool" / "memory"
+    memory.mkdir(parents=True)
+    named = "/Users/dana/.claude/projects/-Users-dana-src-tidepool/memory/charts.md"
+    w = RecordWriter("s", "/Users/dana/src/tidepool/charts", "2026-10-02T09:00:00.000Z")
+    w.prompt("Where do the harbour charts come from?")
+    if record == "relevant_memories":
+        cli_recalled(w, named)
+    w.response([{"type": "text", "text": "the harbour office"}])
+    if record == "memory_saved":
+        w.system("memory_saved", writtenPaths=[named], teamCount=0)
+    project = projects / "-Users-dana-src-tidepool-charts"
+    project.mkdir(parents=True)
+    transcript = project / "s.jsonl"
+    transcript.write_text(w.text())
     assert memory_dir_for_transcript(transcript, read_session(transcript)) == memory
 
 

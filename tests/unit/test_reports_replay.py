@@ -13,7 +13,13 @@ from memdir_nb.recall.lexical import LexicalSelector
 from memdir_nb.reports.replay import iter_turn_lines
 from memdir_nb.ui.demo.session import SAMPLE_NOW_MS, DemoSession, build_demo_session
 from memdir_nb.ui.demo.session_records import RecordWriter
-from tests.support.transcripts import api_error_reply, fork_of, refused_answer, superseding
+from tests.support.transcripts import (
+    api_error_reply,
+    cli_recalled,
+    fork_of,
+    refused_answer,
+    superseding,
+)
 
 SHAPES = Path(__file__).resolve().parents[1] / "data" / "sessions"
 
@@ -460,3 +466,62 @@ def test_a_memory_write_in_an_answer_taken_back_after_a_refusal_is_no_write(tmp_
         "turn 1: claude-fable-5 refused (cyber); answered by claude-opus-4-8; the CLI took back "
         "1 partial answer, 1 tool call that never ran"
     ) in replay.notes
+
+
+def test_what_claude_codes_own_recall_surfaced_is_not_offered_again_later(tmp_path: Path) -> None:
+    # 2.1.2xx with per-turn recall on writes what it surfaced as a `relevant_memories` record
+    memory = tmp_path / "projects" / "-home-ana-app" / "memory"
+    memory.mkdir(parents=True)
+    for name, title, about in (
+        ("project_tide_charts.md", "Tide charts", "where the tide charts come from"),
+        ("project_ferry_times.md", "Ferry times", "when the morning ferry leaves"),
+    ):
+        (memory / name).write_text(
+            f"---\nname: {title}\ndescription: {about}\ntype: project\n---\n\n{about}.\n"
+        )
+    w = RecordWriter("s", "/home/ana/app", "2026-05-01T10:00:00.000Z", seed="recalled")
+    w.prompt("when does the morning ferry leave")
+    cli_recalled(w, str(memory / "project_tide_charts.md"), "/home/ana/app/notes.md")
+    w.response([{"type": "text", "text": "at seven"}])
+    w.prompt("where do the tide charts come from")
+    w.response([{"type": "text", "text": "the harbour office"}])
+    path = tmp_path / "projects" / "-home-ana-app" / "s.jsonl"
+    path.write_text(w.text())
+    replay = replay_session(path, memory, selector=LexicalSelector(), now_ms=SAMPLE_NOW_MS)
+    first, second = replay.turns
+    assert first.cli_surfaced == ["project_tide_charts.md"]  # the path outside is no memory
+    assert first.surfaced_names == ["project_ferry_times.md"]  # the replay's own pick stands
+    # the CLI surfaced the charts in turn 1, so its recall would not offer them in turn 2
+    assert "project_tide_charts.md" in second.already_surfaced
+    assert second.surfaced_names == [] and second.cli_surfaced == []
+    assert first.row()["cli_surfaced"] == "project_tide_charts.md"
+    lines = list(iter_turn_lines(replay))
+    assert lines[2] == "      Claude Code's own recall surfaced: project_tide_charts.md"
+
+
+def test_a_memory_the_background_extractor_saved_is_uncertain_before_and_flagged(
+    tmp_path: Path,
+) -> None:
+    # the CLI's extractor wrote feedback_tabs.md after turn 1 (a `memory_saved` record): no
+    # call of the session made it, so before then its text (or whether it was there) is unknown
+    memory = tmp_path / "projects" / "-home-ana-app" / "memory"
+    memory.mkdir(parents=True)
+    tabs = memory / "feedback_tabs.md"
+    tabs.write_text(
+        "---\nname: Tabs\ndescription: indent with two spaces\ntype: feedback\n---\n\nx\n"
+    )
+    w = RecordWriter("s", "/home/ana/app", "2026-05-01T10:00:00.000Z", seed="saved")
+    w.prompt("indent with tabs please, never spaces")
+    w.response([{"type": "text", "text": "noted"}])
+    w.system("turn_duration", durationMs=900)
+    w.system("memory_saved", writtenPaths=[str(tabs)], teamCount=0, verb="Saved")
+    w.prompt("what indent do we use")
+    w.response([{"type": "text", "text": "two spaces"}])
+    path = tmp_path / "projects" / "-home-ana-app" / "s.jsonl"
+    path.write_text(w.text())
+    replay = replay_session(path, memory, selector=LexicalSelector(), now_ms=SAMPLE_NOW_MS)
+    first, second = replay.turns
+    assert first.uncertain == ["feedback_tabs.md"] and second.uncertain == []
+    assert "memory saved in background" in first.flags
+    assert "memory saved in background" not in second.flags
+    assert first.agent_wrote == []  # the extractor's write is not the agent's

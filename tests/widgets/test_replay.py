@@ -9,7 +9,9 @@ from pathlib import Path
 import pytest
 
 from memdir_nb.ui.demo.session import SAMPLE_NOW_MS, DemoSession, build_demo_session
+from memdir_nb.ui.demo.session_records import RecordWriter
 from memdir_nb.ui.widgets import ReplayView
+from tests.support.transcripts import cli_recalled
 
 
 @pytest.fixture
@@ -76,3 +78,31 @@ def test_a_memory_dir_without_sessions_says_so_and_a_bad_transcript_is_an_error_
     os.mkfifo(fifo)
     empty.transcript = str(fifo)
     assert empty.rows == [] and "Cannot replay" in empty.summary and "FIFO" in empty.error
+
+
+def test_the_clis_own_recall_and_background_save_show_on_their_turn(tmp_path: Path) -> None:
+    # a `relevant_memories` record (what the CLI surfaced) and a `memory_saved` record (what its
+    # background extractor wrote) on turn 1: the turn's detail names the first, its flags the second
+    memory = tmp_path / "projects" / "-home-ana-app" / "memory"
+    memory.mkdir(parents=True)
+    chart = memory / "project_tide_charts.md"
+    chart.write_text(
+        "---\nname: Tides\ndescription: where tide charts come from\ntype: project\n---\n"
+    )
+    w = RecordWriter("s", "/home/ana/app", "2026-05-01T10:00:00.000Z", seed="widget")
+    w.prompt("when does the ferry leave")
+    cli_recalled(w, str(chart))
+    w.response([{"type": "text", "text": "at seven"}])
+    w.system("memory_saved", writtenPaths=[str(chart)], teamCount=0)
+    w.prompt("and the tides")
+    w.response([{"type": "text", "text": "the harbour office"}])
+    transcript = memory.parent / "s.jsonl"
+    transcript.write_text(w.text())
+    v = ReplayView(memory, transcript, selector="lexical", now_ms=SAMPLE_NOW_MS)
+    assert v.replay is not None
+    assert [t.cli_surfaced for t in v.replay.turns] == [["project_tide_charts.md"], []]
+    assert "memory saved in background" in v.table.value
+    v.select_turn(0)
+    assert "own recall surfaced: <code>project_tide_charts.md</code>" in v.detail_html
+    v.select_turn(1)
+    assert "own recall surfaced" not in v.detail_html

@@ -164,6 +164,11 @@ def turn_detail_html(replay: SessionReplay, index: int) -> str:
         + "</p>",
         f"<p>Already surfaced before: {_list(t.already_surfaced)}.</p>",
         f"<p>Surfaced:</p><ul class='memdir-replay-surfaced'>{surfaced}</ul>",
+        *(
+            [f"<p>Claude Code's own recall surfaced: {_list(t.cli_surfaced)}.</p>"]
+            if t.cli_surfaced
+            else []
+        ),
         f"<p>Cut by the session budget (60 KB): {_list(t.budget_cut)}. Budget used after this turn: {t.budget_used} bytes.</p>",
         f"<p>The agent read: {_list(t.agent_read)}; wrote: {_list(t.agent_wrote)}.</p>",
     ]
