@@ -42,6 +42,13 @@ from memdir_nb.spec.text import without_lone_surrogates
 EMBEDDING_DIM = 384
 MAX_SEQ_TOKENS = 256  # sentence_bert_config.json: longer texts are cut to this many word pieces
 BATCH_SIZE = 32
+# Word pieces a batch may hold, padding included (its texts x its longest text's pieces). A pass
+# holds a few arrays of the batch's size, the largest attention's scores (texts x 12 heads x
+# length x length) and the feed-forward's two (texts x length) x 1,536 activations: 32 windows of
+# 256 pieces held about 260 MB a worker, 1,024 pieces hold about 25 MB, and the smaller arrays
+# stay in cache (long windows encoded with a fifth less CPU). Short texts still go 32 to a batch.
+# docs/performance.md, "Twenty-eighth session (encmem28): the encoder's peak memory".
+BATCH_TOKENS = 1024
 
 
 def _gelu(x: np.ndarray) -> np.ndarray:
@@ -310,6 +317,7 @@ class MiniLMEncoder:
         scores /= np.add.reduce(scores, axis=-1, keepdims=True)
         ctx = context[:rows].reshape(batch, length, heads, head_dim)
         np.matmul(scores, v, out=ctx.transpose(0, 2, 1, 3))
+        del qkv, q, k, v, scores  # freed before the feed-forward's two large activations
         y = _affine(context, layer.out_w, layer.out_b)
         y += x
         x = _layer_norm(y, layer.ln1_w, layer.ln1_b, self.eps)
@@ -322,21 +330,23 @@ class MiniLMEncoder:
         texts: Sequence[str],
         *,
         batch_size: int = BATCH_SIZE,
+        batch_tokens: int = BATCH_TOKENS,
         progress: Any = None,
         cancel: threading.Event | None = None,
         workers: int | None = None,
     ) -> np.ndarray:
         """Unit vectors (n, 384) for texts; `progress` is a tqdm-like object updated per text.
 
-        Texts are sorted by length and batched, and the batches run on `workers` threads
+        Texts are sorted by length and batched (token_batches: at most `batch_size` texts and
+        `batch_tokens` padded word pieces a batch), and the batches run on `workers` threads
         (default: encode_workers()), each with one BLAS thread. A set `cancel` event stops
         between batches with RecallCancelled.
         """
         if not texts:
             return np.zeros((0, EMBEDDING_DIM), dtype=np.float32)
         ids = self.token_ids(texts)
-        order = sorted(range(len(ids)), key=lambda i: len(ids[i]))  # similar lengths pad less
-        batches = [order[s : s + batch_size] for s in range(0, len(order), batch_size)]
+        lengths = [len(x) for x in ids]
+        batches = token_batches(lengths, batch_size=batch_size, batch_tokens=batch_tokens)
         out = np.zeros((len(ids), EMBEDDING_DIM), dtype=np.float32)
         tally = threading.Lock()
 
@@ -358,6 +368,31 @@ class MiniLMEncoder:
                     for _ in pool.map(run, batches):
                         pass
         return out
+
+
+def token_batches(
+    lengths: Sequence[int], *, batch_size: int = BATCH_SIZE, batch_tokens: int = BATCH_TOKENS
+) -> list[list[int]]:
+    """Indexes of `lengths` cut into batches: sorted by length (similar lengths pad less), each
+    batch at most `batch_size` texts and at most `batch_tokens` word pieces once padded to its
+    longest text. A text longer than the budget alone is a batch of one."""
+    if batch_size < 1 or batch_tokens < 1:
+        raise ValueError(
+            f"batch_size and batch_tokens must be at least 1, not {batch_size}, {batch_tokens}"
+        )
+    order = sorted(range(len(lengths)), key=lambda i: lengths[i])
+    batches: list[list[int]] = []
+    current: list[int] = []
+    for i in order:  # ascending, so the text being added is the batch's longest
+        if current and (
+            len(current) >= batch_size or (len(current) + 1) * lengths[i] > batch_tokens
+        ):
+            batches.append(current)
+            current = []
+        current.append(i)
+    if current:
+        batches.append(current)
+    return batches
 
 
 ENCODE_WORKERS_MAX = 2

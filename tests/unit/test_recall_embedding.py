@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
+import random
 import threading
+import tracemalloc
 from pathlib import Path
 
 import numpy as np
@@ -12,6 +15,8 @@ import pytest
 
 from memdir_nb.recall.base import RecallCancelled
 from memdir_nb.recall.embedding import (
+    BATCH_SIZE,
+    BATCH_TOKENS,
     EMBEDDING_DIM,
     ENCODE_WORKERS_MAX,
     PRODUCT_ROW_BLOCK,
@@ -20,6 +25,7 @@ from memdir_nb.recall.embedding import (
     _gelu,
     encode_workers,
     load_encoder,
+    token_batches,
 )
 from memdir_nb.recall.model_files import (
     MODEL_PACKAGE_VERSION,
@@ -86,6 +92,62 @@ def test_batches_run_on_two_workers_give_the_same_vectors_and_count_every_text(
     together = encoder.encode(texts, batch_size=4, workers=2, progress=bar)
     assert np.allclose(alone, together, atol=1e-6)
     assert bar.n == len(texts)
+
+
+def test_a_batch_holds_at_most_its_texts_and_padded_word_pieces_in_length_order() -> None:
+    rng = random.Random(28)
+    lengths = [rng.randint(1, 256) for _ in range(500)] + [256] * 40 + [3] * 70
+    for size, budget in ((BATCH_SIZE, BATCH_TOKENS), (BATCH_SIZE, 8192), (4, 1024), (32, 100)):
+        batches = token_batches(lengths, batch_size=size, batch_tokens=budget)
+        assert sorted(i for b in batches for i in b) == list(range(len(lengths)))
+        order = [lengths[i] for b in batches for i in b]
+        assert order == sorted(lengths)  # length-sorted, so a batch pads little
+        for batch in batches:
+            longest = max(lengths[i] for i in batch)
+            assert len(batch) <= size
+            assert len(batch) * longest <= budget or len(batch) == 1
+        for batch, after in itertools.pairwise(batches):  # each batch as full as allowed
+            full = len(batch) == size
+            assert full or (len(batch) + 1) * lengths[after[0]] > budget
+    # short texts still go BATCH_SIZE to a batch; windows of 256 pieces go four to a batch
+    assert [len(b) for b in token_batches([20] * 64)] == [BATCH_SIZE, BATCH_SIZE]
+    assert {len(b) for b in token_batches([256] * 64)} == {BATCH_TOKENS // 256}
+    with pytest.raises(ValueError, match="at least 1"):
+        token_batches([5], batch_tokens=0)
+
+
+def _long_texts(count: int) -> list[str]:
+    return [("http:// " * 200) + str(i) for i in range(count)]  # each cut at 256 pieces
+
+
+def test_encoding_long_windows_holds_a_bounded_amount_of_memory(encoder: MiniLMEncoder) -> None:
+    # 32 windows of 256 pieces were one batch holding about 277 MB (attention's scores alone
+    # 32 x 12 x 256 x 256 floats); by the word-piece budget each worker holds about 22 MB
+    texts = _long_texts(32)
+    assert {len(ids) for ids in encoder.token_ids(texts)} == {256}
+    tracemalloc.start()
+    try:
+        encoder.encode(texts, workers=2)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 2 * 32 * 2**20, f"encoding peaked at {peak / 2**20:.0f} MB"
+
+
+def test_long_windows_get_the_same_vectors_in_any_batch_composition(
+    encoder: MiniLMEncoder,
+) -> None:
+    rng = random.Random(5)
+    words = ["river", "flow", "fish", "weir", "gauge", "deploy", "freeze", "staging", "db"]
+    texts = _long_texts(6) + [
+        " ".join(rng.choices(words, k=rng.randint(1, 150))) for _ in range(30)
+    ]
+    old_batches = encoder.encode(texts, batch_tokens=32 * 256, workers=1)  # 32 a batch, as before
+    budgeted = encoder.encode(texts, workers=2)
+    one_long_at_a_time = encoder.encode(texts, batch_tokens=256, workers=1)
+    for got in (budgeted, one_long_at_a_time):
+        assert float(np.abs(got - old_batches).max()) < 1e-6
+        assert float((got * old_batches).sum(axis=1).min()) > 0.999999
 
 
 def test_a_cancelled_encode_stops_with_recall_cancelled_on_any_worker_count(
