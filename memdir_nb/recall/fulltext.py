@@ -32,6 +32,11 @@ BM25_B = 0.75
 # whatever the match. 100 was chosen leave-one-dir-out on the tuning dirs (docs/selection.md,
 # "IDF as if the dir held at least 100 memories"); dirs of 100 or more are unchanged.
 IDF_MIN_DOCS = 100
+# ... except a word that every memory of a dir of at least this many holds: the dir itself says
+# it tells no memory apart (the two friends' names in every session of a chat log), so it gets
+# the dir's own IDF, about 0. Rule F, pre-registered and adopted on the tuning dirs
+# (docs/selection.md, "Twenty-eighth session (lead): rule F").
+DIR_WIDE_MIN_DOCS = 5
 
 
 def document_terms(
@@ -158,8 +163,12 @@ class FullTextIndex:
             self._retriever.index([list(d) if d else [""] for d in documents], show_progress=False)
 
     def idf(self, term: str) -> float:
-        """Lucene's BM25 IDF over at least IDF_MIN_DOCS documents; a term in none gets the largest value."""
-        return lucene_idf(max(self.size, IDF_MIN_DOCS), self.df.get(term, 0))
+        """Lucene's BM25 IDF over at least IDF_MIN_DOCS documents; a term in none gets the largest
+        value, a term in every document of a dir of DIR_WIDE_MIN_DOCS or more the dir's own."""
+        df = self.df.get(term, 0)
+        if self.size >= DIR_WIDE_MIN_DOCS and df == self.size:
+            return lucene_idf(self.size, df)
+        return lucene_idf(max(self.size, IDF_MIN_DOCS), df)
 
     def bm25(self, known: Sequence[str]) -> list[float]:
         """Every document's BM25 for terms the index holds, with `idf` as each term's weight.

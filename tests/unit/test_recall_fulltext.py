@@ -9,6 +9,7 @@ import pytest
 
 from memdir_nb.recall import fulltext
 from memdir_nb.recall.fulltext import (
+    DIR_WIDE_MIN_DOCS,
     IDF_MIN_DOCS,
     FullTextIndex,
     best_lexical_window,
@@ -79,6 +80,37 @@ def test_a_small_dir_weighs_words_as_if_it_held_idf_min_docs_memories() -> None:
     want = [h.score for h in padded.search(query)[:2]]
     assert got == pytest.approx(want, rel=1e-5)
     assert got[0] > 3.0  # a word in one memory of two weighs like a rare word, not 0.7 a term
+
+
+def _friends(n: int) -> list[list[str]]:
+    """n chat sessions between Iris and Dmitri, each about one thing of its own."""
+    return [["iris", "dmitri", "chat", f"topic{i}", f"detail{i}"] for i in range(n)]
+
+
+def _lucene(n: int, df: int) -> float:
+    return math.log(1 + (n - df + 0.5) / (df + 0.5))
+
+
+def test_a_word_every_memory_of_a_dir_holds_gets_the_dirs_own_idf() -> None:
+    index = FullTextIndex(_friends(DIR_WIDE_MIN_DOCS))
+    assert index.idf("iris") == _lucene(DIR_WIDE_MIN_DOCS, DIR_WIDE_MIN_DOCS) < 0.1
+    assert index.idf("topic0") == _lucene(IDF_MIN_DOCS, 1)  # a word of one memory: the floor
+
+
+def test_the_names_in_every_session_add_almost_nothing_to_a_memorys_score() -> None:
+    index = FullTextIndex(_friends(16))
+    names_only = index.search(["iris", "dmitri"])
+    own_topic = index.search(["iris", "dmitri", "topic3"])
+    assert max(h.score for h in names_only) < 0.2
+    assert own_topic[3].score > 10 * max(h.score for h in names_only)
+
+
+def test_a_word_in_all_but_one_memory_or_in_every_memory_of_a_tiny_dir_keeps_the_floor() -> None:
+    docs = _friends(DIR_WIDE_MIN_DOCS)
+    docs[0] = ["dmitri", "chat", "topic0", "detail0", "other"]
+    assert FullTextIndex(docs).idf("iris") == _lucene(IDF_MIN_DOCS, DIR_WIDE_MIN_DOCS - 1)
+    tiny = FullTextIndex(_friends(DIR_WIDE_MIN_DOCS - 1))
+    assert tiny.idf("iris") == _lucene(IDF_MIN_DOCS, DIR_WIDE_MIN_DOCS - 1)
 
 
 def test_a_dir_of_idf_min_docs_or_more_keeps_plain_bm25() -> None:
