@@ -1,0 +1,52 @@
+"""The substitutions nbval makes before it compares a notebook's outputs (tests/nbval_sanitize.cfg).
+
+The stored outputs were made with the temp dir at /tmp. A newcomer's temp dir can be macOS's
+/var/folders/.../T, a cluster's /scratch/<user>/tmp, or a folder whose name holds a space or a
+non-ASCII letter; the notebooks must still print what is stored once these substitutions run.
+"""
+
+from __future__ import annotations
+
+import pytest
+from support.notebook_clock import _substitutions
+
+TEMP_DIRS = (
+    "/tmp",
+    "/var/folders/x7/k2_9q1v53mz0000gn/T",
+    "/private/var/folders/x7/k2_9q1v53mz0000gn/T",
+    "/scratch/jo/tmp",
+    "/home/Jo Smith/tmp",
+    "/tmp/tmp dir ü 日本",
+)
+
+
+def _sanitised(text: str) -> str:
+    for pattern, replacement in _substitutions():
+        text = pattern.sub(replacement, text)
+    return text
+
+
+def _outputs(temp_dir: str) -> str:
+    """Lines of the shapes the notebooks print with a scratch folder in them."""
+    return (
+        f"working on a scratch copy: {temp_dir}/memdir-nb-scratch-os780h8i/memory\n"
+        f"in `{temp_dir}/memdir-nb-dream-og21vocv`\n"
+        f"'{temp_dir}/memdir-nb-security-gh_4qs_r/memory/team/leak/stolen.md' escapes: "
+        f"it points to '{temp_dir}/memdir-nb-security-gh_4qs_r/stolen.md'\n"
+        f"<h3>opened <code>{temp_dir}/memdir-nb-demo-b9yji989/memory</code></h3>\n"
+    )
+
+
+@pytest.mark.parametrize("temp_dir", TEMP_DIRS)
+def test_a_scratch_folder_reads_the_same_whatever_the_temp_dir_is(temp_dir: str) -> None:
+    assert _sanitised(_outputs(temp_dir)) == (
+        "working on a scratch copy: TMPDIR/memory\n"
+        "in `TMPDIR`\n"
+        "'TMPDIR/memory/team/leak/stolen.md' escapes: it points to 'TMPDIR/stolen.md'\n"
+        "<h3>opened <code>TMPDIR/memory</code></h3>\n"
+    )
+
+
+def test_the_text_before_a_scratch_path_is_kept() -> None:
+    text = "1/2 copied, see /tmp/a b/memdir-nb-scan-abcd1234/memory and a/b/memdir-nb-x"
+    assert _sanitised(text) == "1/2 copied, see TMPDIR/memory and a/b/memdir-nb-x"
