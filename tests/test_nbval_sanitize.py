@@ -8,7 +8,8 @@ non-ASCII letter; the notebooks must still print what is stored once these subst
 from __future__ import annotations
 
 import pytest
-from support.notebook_clock import _substitutions
+
+from tests.support.notebook_clock import nbval_substitutions
 
 TEMP_DIRS = (
     "/tmp",
@@ -21,7 +22,7 @@ TEMP_DIRS = (
 
 
 def _sanitised(text: str) -> str:
-    for pattern, replacement in _substitutions():
+    for pattern, replacement in nbval_substitutions():
         text = pattern.sub(replacement, text)
     return text
 
