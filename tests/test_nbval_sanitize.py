@@ -7,9 +7,16 @@ non-ASCII letter; the notebooks must still print what is stored once these subst
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
-from tests.support.notebook_clock import nbval_substitutions
+from tests.support.notebook_clock import (
+    nbval_substitutions,
+    run_shifted,
+    stored,
+    visible_outputs,
+)
 
 TEMP_DIRS = (
     "/tmp",
@@ -51,3 +58,42 @@ def test_a_scratch_folder_reads_the_same_whatever_the_temp_dir_is(temp_dir: str)
 def test_the_text_before_a_scratch_path_is_kept() -> None:
     text = "1/2 copied, see /tmp/a b/memdir-nb-scan-abcd1234/memory and a/b/memdir-nb-x"
     assert _sanitised(text) == "1/2 copied, see TMPDIR/memory and a/b/memdir-nb-x"
+
+
+@pytest.mark.parametrize(
+    ("budget_line", "surfaced_line"),
+    [
+        # the temp dir /tmp (the stored outputs), /var/tmp/fresh28 scratch/tmp, and 31 bytes longer
+        ("0.7 of 60 KB used (60719 bytes left)", "(21 days ago, 4539 bytes, cut from 14317 bytes"),
+        ("0.7 of 60 KB used (60695 bytes left)", "(21 days ago, 4587 bytes, cut from 14317 bytes"),
+        ("0.8 of 60 KB used (60657 bytes left)", "(21 days ago, 4601 bytes, cut from 14317 bytes"),
+    ],
+)
+def test_a_count_of_recalled_bytes_reads_the_same_whatever_the_temp_dir_is(
+    budget_line: str, surfaced_line: str
+) -> None:
+    """Recall injects each memory's header, which names its absolute path in the temp dir."""
+    assert _sanitised(f"1 memory surfaced, {budget_line}.\n{surfaced_line}") == (
+        "1 memory surfaced, RECALLED-BYTES.\n(21 days ago, RECALLED-BYTES, cut from 14317 bytes"
+    )
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    "notebook",
+    [
+        "01_saving.ipynb",
+        "03_selection.ipynb",
+        "07_daily_logs_and_dream.ipynb",
+        "11_session_replay.ipynb",
+    ],
+)
+def test_a_notebook_prints_its_stored_outputs_with_a_temp_dir_of_another_length(
+    notebook: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The notebooks that print a scratch folder, a cut of recalled text or a count of recalled
+    bytes, run with TMPDIR 40-odd characters longer than /tmp, a space and non-ASCII letters in it."""
+    temp_dir = tmp_path / "temp dir ü 日本"
+    temp_dir.mkdir()
+    monkeypatch.setenv("TMPDIR", str(temp_dir))
+    assert visible_outputs(run_shifted(notebook, 0.0)) == visible_outputs(stored(notebook))
