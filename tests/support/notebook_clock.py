@@ -28,7 +28,8 @@ _clock_time.time = lambda _real=_clock_time.time: _real() + {seconds!r}
 """
 
 
-def _substitutions() -> list[tuple[re.Pattern[str], str]]:
+def nbval_substitutions() -> list[tuple[re.Pattern[str], str]]:
+    """The (pattern, replacement) pairs of tests/nbval_sanitize.cfg, in order, as nbval applies them."""
     parser = configparser.ConfigParser()
     parser.read(SANITIZE, encoding="utf-8")
     return [(re.compile(parser[s]["regex"]), parser[s]["replace"]) for s in parser.sections()]
@@ -40,7 +41,7 @@ def _ignored(cell: Any) -> bool:
 
 def visible_outputs(nb: Any) -> list[str]:
     """Each code cell's text outputs (stream, text/plain, text/html), sanitised as nbval does."""
-    subs = _substitutions()
+    subs = nbval_substitutions()
     out: list[str] = []
     for cell in nb.cells:
         if cell.cell_type != "code" or _ignored(cell):
