@@ -38,9 +38,24 @@ from memdir_nb.formats.session_results import result_of
 from memdir_nb.formats.transcript_records import TranscriptProblem
 from memdir_nb.spec.constants import (
     SESSION_MAX_PROBLEMS,
+    SESSION_OTHER_RECORD_TYPES,
     SESSION_PROMPT_MAX_CHARS,
+    SESSION_RECORD_TYPE_MAX_CHARS,
+    SESSION_RECORD_TYPES_MAX,
     SESSION_TOOL_RESULT_MAX_CHARS,
 )
+
+
+def count_record_type(counts: dict[str, int], kind: str) -> None:
+    """Count one record of type kind: each of the first SESSION_RECORD_TYPES_MAX types (of at
+    most SESSION_RECORD_TYPE_MAX_CHARS) on its own, any other under SESSION_OTHER_RECORD_TYPES,
+    so a crafted file of a million distinct types keeps a few dozen counts, adding up all the
+    same."""
+    if len(kind) > SESSION_RECORD_TYPE_MAX_CHARS or (
+        kind not in counts and len(counts) >= SESSION_RECORD_TYPES_MAX
+    ):
+        kind = SESSION_OTHER_RECORD_TYPES
+    counts[kind] = counts.get(kind, 0) + 1
 
 
 class SessionBuilder:
@@ -82,8 +97,7 @@ class SessionBuilder:
         """Take one record; unknown types are counted and otherwise ignored."""
         kind = record.get("type")
         kind = kind if isinstance(kind, str) else "?"
-        counts = self.session.record_counts
-        counts[kind] = counts.get(kind, 0) + 1
+        count_record_type(self.session.record_counts, kind)
         self._prefix.note(record, self.turn_count)
         self._note_time(record.get("timestamp"))
         uuid = hash(record["uuid"]) if isinstance(record.get("uuid"), str) else None

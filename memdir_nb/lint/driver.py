@@ -133,6 +133,11 @@ def _lint_dir(
         finding = Finding(".", rule, SEVERITIES[rule], nested.problem, nested.fix)
         return LintResult([finding], [], [], [], [])
     listing = list_memory_files(root)
+    stopped = listing.stopped
+    if stopped is not None:  # no memory dir is that big: linting what was found would mislead
+        rule = "not-a-memory-dir"
+        finding = Finding(".", rule, SEVERITIES[rule], stopped.problem, stopped.fix)
+        return LintResult([finding], [], [], [], [])
     files = sorted(listing.files, key=lambda f: f.rel)
     listed = _by_scope((f.rel, f.scope) for f in files)
     early: list[tuple[list[ScopeIndex], list[Finding], list[Finding]]] = []

@@ -53,6 +53,7 @@ SEVERITIES: dict[str, Severity] = {
     "store-journal-pending": "error",
     "store-journal-corrupt": "error",
     "folder-of-memory-dirs": "error",
+    "not-a-memory-dir": "error",  # the walk stopped at MEMORY_DIR_MAX_ENTRIES (a home folder)
 }
 
 

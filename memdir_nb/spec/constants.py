@@ -11,6 +11,10 @@ NAME_MAX_BYTES = 255  # Linux's NAME_MAX: the longest file or folder name, in by
 # three deep; a tree of thousands of one-letter folders (within PATH_MAX) made every recursive
 # step (Python 3.11's os.walk, the reader's folder descriptors) raise RecursionError.
 MEMORY_DIR_MAX_DEPTH = 64
+# The most files and folders one walk of a memory dir looks at before it stops and says so.
+# Claude Code loads the 200 newest files and the benchmarks go to 100,000; a home folder or a
+# whole disk passed by mistake holds millions (`lint /` read every *.md on it for 201 s).
+MEMORY_DIR_MAX_ENTRIES = 500_000
 PATH_MAX_BYTES = 4095  # Linux's PATH_MAX, less the terminating NUL
 # Trash batches (.trash/<batch>/ with a manifest.json) that restore() can undo: dream's, the
 # memory tool's deletes, and the indexes rebuild-index replaced.
@@ -111,6 +115,11 @@ SESSION_TOOL_RESULT_MAX_CHARS = 1_000  # a result preview, and any other tool's 
 TIMELINE_REBUILT_MAX_CHARS = 64 * 1024 * 1024
 TIMELINE_SEARCHED_MAX_CHARS = 1024 * 1024 * 1024
 SESSION_MAX_PROBLEMS = 1_000  # reported bad lines per session; a count says how many more
+# Distinct record `type` strings counted one by one per session (Session.record_counts); the
+# CLI writes about a dozen, and the rest of a crafted file's are counted under one bucket.
+SESSION_RECORD_TYPES_MAX = 64
+SESSION_RECORD_TYPE_MAX_CHARS = 100  # a longer `type` is counted in that bucket too
+SESSION_OTHER_RECORD_TYPES = "(other types)"
 SESSION_OUTSIDE_EDITS_MAX = (
     4_096  # `edited_text_file` notes kept per session (files changed outside)
 )

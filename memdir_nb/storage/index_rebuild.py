@@ -191,6 +191,9 @@ def plan_index_rebuild(
         old = loaded.text
     excluded = (LOGS_DIRNAME, TEAM_DIRNAME) if resolved == "private" else ()
     report = scan_memory_dir(folder, limit=None, exclude_top_level=excluded)
+    unlisted = [s.reason for s in report.skipped if s.path == "."]
+    if unlisted:  # an index rebuilt from no listing (or half of one) would be wrong
+        raise ValueError(f"cannot rebuild {path}: {unlisted[0]}; nothing was written")
     # a sub-folder with its own MEMORY.md (an agent's memory dir) indexes its files there
     nested = nested_index_references(folder, [h.filename for h in report.headers])
     merged = merge_index(

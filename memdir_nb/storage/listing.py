@@ -15,6 +15,7 @@ import stat as _stat
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import lru_cache
+from itertools import islice
 from typing import NamedTuple
 
 from memdir_nb.formats.names import (
@@ -28,6 +29,7 @@ from memdir_nb.spec.constants import (
     AGENT_MEMORY_LOCAL_DIRNAME,
     ENTRYPOINT_NAME,
     LOGS_DIRNAME,
+    MEMORY_DIR_MAX_ENTRIES,
     REPOSITORY_FILE_STEMS,
     TEAM_DIRNAME,
 )
@@ -65,6 +67,36 @@ class ListedFile:
         return scope_of_path(self.rel)
 
 
+class WalkStopped(OSError):
+    """A walk looked at MEMORY_DIR_MAX_ENTRIES files and folders and stopped: no memory dir
+    holds that many, so the path named is a home folder, a whole disk or a project tree."""
+
+    def __init__(self, root: str, cap: int) -> None:
+        super().__init__(root, cap)
+        self.root = root
+        self.cap = cap
+
+    @property
+    def problem(self) -> str:
+        """What happened and what the path looks like (one line)."""
+        return (
+            f"stopped after looking at {self.cap:,} files and folders under "
+            f"{terminal_line(self.root)}: a memory dir holds a few hundred memory files, so "
+            "this looks like a home folder, a whole disk or a project, not a memory dir"
+        )
+
+    @property
+    def fix(self) -> str:
+        """What to pass instead (one line)."""
+        return (
+            "pass the memory dir itself, the folder holding MEMORY.md, such as "
+            "~/.claude/projects/<project>/memory (`memdir-nb where` prints this project's)"
+        )
+
+    def __str__(self) -> str:
+        return f"{self.problem}; {self.fix}"
+
+
 @dataclass(frozen=True)
 class MemoryListing:
     """Every memory file under a dir, newest first, none opened; what was passed over and why."""
@@ -74,6 +106,15 @@ class MemoryListing:
     files: list[ListedFile] = field(default_factory=list)
     skipped: list[SkippedFile] = field(default_factory=list)
     ignored: list[str] = field(default_factory=list)  # top-level README.md, LICENSE.md, ...
+    stopped: WalkStopped | None = None  # the walk stopped at the cap (also the "." skip)
+
+
+def walk_failure(exc: OSError) -> str:
+    """The skip reason for a memory dir whose walk failed: why it stopped, or why it could
+    not be listed (one home for both words, used by the listing and the scan)."""
+    if isinstance(exc, WalkStopped):
+        return str(exc)
+    return f"cannot list the memory dir: {type(exc).__name__}"
 
 
 def _symlink_problem(path: str, exc: OSError) -> str:
@@ -135,7 +176,9 @@ class _Walk:
     def __init__(
         self, root: str, real_root: str, excluded: frozenset[str], start: str = ""
     ) -> None:
+        self.root = root
         self.real_root = real_root
+        self.left = MEMORY_DIR_MAX_ENTRIES  # entries still to look at (read at each walk)
         self.excluded = excluded
         self.found: list[ListedFile] = []
         self.skipped: list[SkippedFile] = []
@@ -145,18 +188,25 @@ class _Walk:
         self.stack: list[tuple[str, str]] = [(first, start + "/" if start else "")]
 
     def run(self) -> None:
-        """Visit every folder under root (no symlinked folder, no dot-folder), depth first."""
+        """Visit every folder under root (no symlinked folder, no dot-folder), depth first.
+
+        Raises WalkStopped past MEMORY_DIR_MAX_ENTRIES entries: what was found by then is
+        never a memory dir's listing, so no route is given half of one to act on.
+        """
         while self.stack:
             folder, prefix = self.stack.pop()
             try:
-                with os.scandir(folder) as it:
-                    entries = list(it)
+                with os.scandir(folder) as it:  # one entry more than is left: past the cap
+                    entries = list(islice(it, self.left + 1))
             except OSError as exc:
                 if not prefix:
                     raise
                 reason = f"unreadable folder: {type(exc).__name__}"
                 self.skipped.append(SkippedFile(prefix.rstrip("/"), reason))
                 continue
+            if len(entries) > self.left:
+                raise WalkStopped(self.root, MEMORY_DIR_MAX_ENTRIES)
+            self.left -= len(entries)
             for entry in entries:
                 rel = prefix + entry.name
                 try:
@@ -202,7 +252,8 @@ def walk_memory_dir(
     """Every memory file under root, newest first, without leaving root; skipped; ignored names.
 
     Top-level repository files (README.md, LICENSE.md...) are not memories; their names are
-    the third list, sorted. Raises OSError when root itself cannot be listed.
+    the third list, sorted. Raises OSError when root itself cannot be listed, and WalkStopped
+    (an OSError) past MEMORY_DIR_MAX_ENTRIES files and folders.
     """
     walk = _Walk(root, real_root, frozenset(exclude_top_level))
     walk.run()
@@ -261,8 +312,8 @@ def list_memory_files(
     Whole-dir passes (lint, analysis, dream planning) read every file in full anyway, so they
     list with this and read each file once, deriving its header from that read
     (memdir_nb.storage.headers.header_from_read) instead of a scan's separate header read.
-    A dir that cannot be listed gives no files and one skipped entry "." saying why
-    (nothing when it does not exist).
+    A dir that cannot be listed, or holds more than MEMORY_DIR_MAX_ENTRIES files and folders,
+    gives no files and one skipped entry "." saying why (nothing when it does not exist).
     """
     root = os.path.abspath(os.fspath(memory_dir))
     real_root = real_path(root)
@@ -271,8 +322,9 @@ def list_memory_files(
     except FileNotFoundError:
         return MemoryListing(root, real_root)
     except OSError as exc:
-        reason = f"cannot list the memory dir: {type(exc).__name__}"
-        return MemoryListing(root, real_root, skipped=[SkippedFile(".", reason)])
+        stopped = exc if isinstance(exc, WalkStopped) else None
+        skipped = [SkippedFile(".", walk_failure(exc))]
+        return MemoryListing(root, real_root, skipped=skipped, stopped=stopped)
     return MemoryListing(root, real_root, found, skipped, ignored)
 
 

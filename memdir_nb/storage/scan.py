@@ -39,7 +39,7 @@ from memdir_nb.storage.listing import SkippedFile as SkippedFile
 from memdir_nb.storage.listing import is_repository_file as is_repository_file
 from memdir_nb.storage.listing import list_memory_files as list_memory_files
 from memdir_nb.storage.listing import refusal_reason as refusal_reason
-from memdir_nb.storage.listing import walk_memory_dir
+from memdir_nb.storage.listing import walk_failure, walk_memory_dir
 
 _Candidate = ListedFile
 # A kept header beyond its texts: the CachedHeader, its stat key's five ints, its dict slot
@@ -388,9 +388,7 @@ def scan_memory_dir(
             cache._publish(root_key, {}, [], {}, (0, 0, 0))
         if isinstance(exc, FileNotFoundError):
             return ScanReport()
-        return ScanReport(
-            skipped=[SkippedFile(".", f"cannot list the memory dir: {type(exc).__name__}")]
-        )
+        return ScanReport(skipped=[SkippedFile(".", walk_failure(exc))])
     # The walk sorted on the listing's mtimes, so only as many files are read as the cap
     # needs: with 10,000 files, 200 bounded reads instead of 10,000. A file that fails to read
     # is skipped and the next one takes its place.

@@ -19,6 +19,7 @@ import memdir_nb
 from memdir_nb.cli.main import main
 from memdir_nb.formats.index import MAX_ENTRYPOINT_LINES
 from memdir_nb.spec.constants import INDEX_READ_MAX_BYTES
+from memdir_nb.storage import listing
 from memdir_nb.ui.demo import build_demo_memory_dir
 from memdir_nb.ui.demo.session import build_demo_session
 from memdir_nb.ui.demo.session_records import RecordWriter
@@ -1283,3 +1284,28 @@ def test_the_utf8_rerun_never_imports_from_the_working_directory(tmp_path: Path)
     )
     assert out.returncode == 0, out.stderr
     assert "café_notes.md".encode() in out.stdout
+
+
+def test_a_folder_past_the_walks_entry_cap_is_named_as_no_memory_dir_by_lint_scan_and_rebuild(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    home = tmp_path / "ana"
+    for f in range(3):
+        (home / f"project{f}").mkdir(parents=True)
+        for i in range(5):
+            (home / f"project{f}" / f"notes_{i}.md").write_text("plain notes\n")
+    (home / "MEMORY.md").write_text("- [Notes](project0/notes_0.md) — kept\n")
+    monkeypatch.setattr(listing, "MEMORY_DIR_MAX_ENTRIES", 10)  # the tree holds 19 entries
+    assert main(["lint", str(home)]) == 1
+    out = capsys.readouterr().out
+    assert "[not-a-memory-dir]" in out and "stopped after looking at 10 files and folders" in out
+    assert "looks like a home folder" in out and "`memdir-nb where` prints" in out
+    assert main(["scan", str(home)]) == 0
+    out = capsys.readouterr().out
+    assert "skipped .: stopped after looking at 10 files and folders" in out
+    before = (home / "MEMORY.md").read_text()
+    assert main(["rebuild-index", "--drop-dangling", str(home)]) != 0
+    err = capsys.readouterr().err
+    assert "cannot rebuild" in err and "stopped after looking at 10" in err
+    assert "nothing was written" in err and (home / "MEMORY.md").read_text() == before
+    assert not (home / ".trash").exists()

@@ -24,6 +24,11 @@ from memdir_nb.home.sessions import (
     memory_dir_for_transcript,
     sessions_using,
 )
+from memdir_nb.spec.constants import (
+    SESSION_OTHER_RECORD_TYPES,
+    SESSION_RECORD_TYPE_MAX_CHARS,
+    SESSION_RECORD_TYPES_MAX,
+)
 from memdir_nb.storage import line_reader
 from memdir_nb.storage.access import ReadRefused
 from memdir_nb.storage.line_reader import Line
@@ -832,3 +837,29 @@ def test_a_transcript_that_cannot_be_read_is_listed_of_unknown_kind(tmp_path: Pa
     path.unlink()  # gone before it is read
     listed = described(info)
     assert listed.turns is None and listed.kind == sessions_module.UNKNOWN_KIND
+
+
+def test_a_transcript_of_100000_distinct_record_types_keeps_a_bounded_count_that_adds_up(
+    tmp_path: Path,
+) -> None:
+    project = tmp_path / "projects" / "-home-ana-app"
+    project.mkdir(parents=True)
+    path = project / "0d9a3c52-1f5e-4d2b-9a7c-3e1f6b8d2c40.jsonl"
+    n = 100_000
+    with path.open("w", encoding="utf-8") as out:
+        out.writelines(json.dumps({"type": f"crafted-{i}"}) + "\n" for i in range(n))
+        out.write(json.dumps({"type": "x" * 5_000}) + "\n")  # one type far past the length cap
+    session = read_session(path)
+    counts = session.record_counts
+    assert len(counts) == SESSION_RECORD_TYPES_MAX + 1  # the first types, and the bucket
+    assert sum(counts.values()) == n + 1  # every record still counted
+    assert counts[SESSION_OTHER_RECORD_TYPES] == n + 1 - SESSION_RECORD_TYPES_MAX
+    assert max(map(len, counts)) <= SESSION_RECORD_TYPE_MAX_CHARS
+    # the count-only listing runs the same builder: its memory does not follow the types
+    (info,) = iter_session_files(tmp_path)
+    tracemalloc.start()
+    listed = described(info)
+    _, peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    assert listed.turns == 0
+    assert peak < 4 * 1024 * 1024  # 100,000 kept types peaked at 12.2 MB before the cap

@@ -7,7 +7,15 @@ from pathlib import Path
 
 import pytest
 
-from memdir_nb.storage.listing import folder_of_memory_dirs, list_daily_logs, walk_memory_dir
+from memdir_nb.storage import listing
+from memdir_nb.storage.listing import (
+    WalkStopped,
+    folder_of_memory_dirs,
+    list_daily_logs,
+    list_memory_files,
+    walk_memory_dir,
+)
+from memdir_nb.storage.scan import scan_memory_dir
 from tests.conftest import DeepFolders
 
 
@@ -178,3 +186,41 @@ def test_a_names_kind_depends_on_its_level_in_every_walk(tmp_path: Path) -> None
         assert ignored == ["README.md"]
         assert [s.path for s in skipped] == ["bad\x1b[2J.md"]
         assert skipped[0].reason.startswith("not a memory file name: it ")
+
+
+def _tree_of(root: Path, folders: int, files: int) -> int:
+    """A memory dir of `folders` topic folders of `files` memories each; its entry count."""
+    for f in range(folders):
+        folder = root / f"topic{f}"
+        folder.mkdir(parents=True)
+        for i in range(files):
+            (folder / f"note_{i}.md").write_text(f"---\nname: n{f}-{i}\n---\nbody\n")
+    return folders * (files + 1)
+
+
+def test_a_walk_past_the_entry_cap_stops_and_says_why_and_what_to_pass(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    entries = _tree_of(tmp_path / "home", 4, 10)
+    monkeypatch.setattr(listing, "MEMORY_DIR_MAX_ENTRIES", entries)  # exactly enough: all listed
+    whole = list_memory_files(tmp_path / "home")
+    assert len(whole.files) == 40 and whole.stopped is None and whole.skipped == []
+    monkeypatch.setattr(listing, "MEMORY_DIR_MAX_ENTRIES", entries - 1)
+    for route in (list_memory_files(tmp_path / "home"), scan_memory_dir(tmp_path / "home")):
+        assert route.skipped[0].path == "." and len(route.skipped) == 1
+        reason = route.skipped[0].reason
+        assert reason.startswith(f"stopped after looking at {entries - 1} files and folders")
+        assert "looks like a home folder" in reason and "`memdir-nb where`" in reason
+    stopped = list_memory_files(tmp_path / "home")
+    assert stopped.files == [] and stopped.stopped is not None
+    assert scan_memory_dir(tmp_path / "home").headers == []
+
+
+def test_the_entry_cap_counts_across_folders_not_per_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _tree_of(tmp_path / "m", 5, 3)  # no folder holds more than 5 entries, the tree 20
+    monkeypatch.setattr(listing, "MEMORY_DIR_MAX_ENTRIES", 10)
+    with pytest.raises(WalkStopped) as stopped:
+        walk_memory_dir(str(tmp_path / "m"), str(tmp_path / "m"), ())
+    assert stopped.value.cap == 10 and "pass the memory dir itself" in stopped.value.fix
