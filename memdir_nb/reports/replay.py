@@ -183,7 +183,7 @@ class SessionReplay:
             )
         if self.flush is not None:
             lines.append(f"End-of-session flush: {self.flush.action} ({self.flush.detail}).")
-        return "\n".join(lines + self.notes)
+        return "\n".join(lines + [terminal_line(n) for n in self.notes])  # a path: one line
 
     def rows(self) -> list[dict[str, Any]]:
         """The turn table as dicts (pandas.DataFrame(replay.rows()) for a frame)."""
