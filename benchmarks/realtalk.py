@@ -69,6 +69,10 @@ REALTALK_SHA256 = {
     "Chat_9_Fahim_Akib.json": "05b9b4331bf0e25a2a64dc89c404622c83a61ab5e7c935fb7d844449caf6dd39",
     "Chat_10_Fahim_Muhhamed.json": "26135a9e3482f40bea4c71de570a2d994a361848111067e60587be1dd82a0127",
 }
+# Read at most this much of a data file: more is no REALTALK conversation (each of the ten is a
+# few hundred KB of JSON), and a name linked to a large file was read whole before being hashed
+# (attack round 25).
+FILE_MAX_BYTES = 64 * 1024 * 1024
 CATEGORIES = {1: "multi-hop", 2: "temporal", 3: "open-domain"}
 BM25 = "BM25 top-5"
 RANKERS = ("default", "ranking", "lexical", "grep", BM25, "random")
@@ -104,7 +108,13 @@ def check_dir(path: Path, expected: Mapping[str, str] = REALTALK_SHA256) -> list
                 f"{path} has no {name}: this benchmark reads all ten conversations of "
                 "REALTALK's data/ directory. Download the missing file from danny911kr/REALTALK."
             )
-        raw = file.read_bytes()
+        with file.open("rb") as handle:
+            raw = handle.read(FILE_MAX_BYTES + 1)
+        if len(raw) > FILE_MAX_BYTES:
+            raise RealtalkFileError(
+                f"{file} is larger than {FILE_MAX_BYTES:,} bytes, so it is not REALTALK's "
+                f"data/{name}. Download it again from the danny911kr/REALTALK repository."
+            )
         digest = hashlib.sha256(raw).hexdigest()
         if digest != expected[name]:
             raise RealtalkFileError(

@@ -41,6 +41,7 @@ from memdir_nb.home.passwd import home_from_passwd as home_from_passwd
 from memdir_nb.home.warn_once import WarnedOnce
 from memdir_nb.spec.constants import SELECTOR_NAMES as SELECTOR_NAMES  # re-exported
 from memdir_nb.spec.constants import SETTINGS_READ_MAX_BYTES
+from memdir_nb.spec.text import shown_value
 from memdir_nb.storage.access import read_regular_file
 from memdir_nb.storage.containment import real_path
 
@@ -234,7 +235,7 @@ def _typed_key_problems(layer: str, path: object, data: Mapping[str, Any]) -> li
         if key in data and data[key] is not None and type(data[key]) is not expected:
             want = "true or false" if expected is bool else "a string path"
             problem = (
-                f"{layer} settings {path}: {key} must be {want}, got {data[key]!r}; "
+                f"{layer} settings {path}: {key} must be {want}, got {shown_value(data[key])}; "
                 "this value is ignored."
             )
             logger.warning(problem)

@@ -37,6 +37,7 @@ from memdir_nb.formats.memory_timeline import (
     build_timeline,
     is_index,
 )
+from memdir_nb.formats.names import relative_path_problem
 from memdir_nb.formats.session_model import Session, Turn
 from memdir_nb.home.sessions import read_session
 from memdir_nb.recall.base import Selector
@@ -47,7 +48,7 @@ from memdir_nb.recall.selectors import OFFLINE_DEFAULT, make_selector
 from memdir_nb.recall.session import RecallSession
 from memdir_nb.spec.constants import MEMORY_FILE_READ_MAX_BYTES
 from memdir_nb.spec.freshness import memory_age
-from memdir_nb.spec.text import plural, terminal_line
+from memdir_nb.spec.text import first_few, plural, terminal_line
 from memdir_nb.storage.access import ReadRefused, read_contained
 from memdir_nb.storage.scan import scan_memory_dir
 from memdir_nb.storage.snapshot_dir import SnapshotDir
@@ -182,7 +183,7 @@ class SessionReplay:
             )
         if self.flush is not None:
             lines.append(f"End-of-session flush: {self.flush.action} ({self.flush.detail}).")
-        return "\n".join(lines + self.notes)
+        return "\n".join(lines + [terminal_line(n) for n in self.notes])  # a path: one line
 
     def rows(self) -> list[dict[str, Any]]:
         """The turn table as dicts (pandas.DataFrame(replay.rows()) for a frame)."""
@@ -364,8 +365,11 @@ def _refusal_notes(session: Session) -> list[str]:
 
 
 def _uniq_rels(rels: Iterable[str | None]) -> list[str]:
-    """The memory files among rels (None: a path outside the dir), each once, in order."""
-    return list(dict.fromkeys(r for r in rels if r is not None and not is_index(r)))
+    """The memory files among rels (None: a path outside the dir), each once, in order: a path
+    the name gate refuses (a folder, a name with a newline or ESC, the index) names none."""
+    return list(
+        dict.fromkeys(r for r in rels if r is not None and relative_path_problem(r) is None)
+    )
 
 
 def _rel(path: str, root: Path) -> str:
@@ -460,6 +464,11 @@ EXTRACTION_LABELS = {
 }
 
 
+# The CLI's own recall picks a turn's line names (it picks five a turn; a hostile transcript
+# named 4,096 on one turn and printed one line of 44 KB, attack round 25); the rest are counted.
+CLI_SURFACED_SHOWN = 10
+
+
 def iter_turn_lines(replay: SessionReplay) -> Iterator[str]:
     """The plain-text turn table, one line per turn (the CLI sanitises it before printing).
 
@@ -481,7 +490,8 @@ def iter_turn_lines(replay: SessionReplay) -> Iterator[str]:
             f" {action[:11]:<11} {prompt}"
         )
         if t.cli_surfaced:
-            yield f"{'':>4}  Claude Code's own recall surfaced: {', '.join(t.cli_surfaced)}"
+            shown = first_few(t.cli_surfaced, CLI_SURFACED_SHOWN)
+            yield f"{'':>4}  Claude Code's own recall surfaced: {shown}"
     if any(s.truncated for t in replay.turns for s in t.surfaced):
         yield "(* cut by the per-memory caps: 200 lines / 4 KB)"
 

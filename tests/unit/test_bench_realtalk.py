@@ -119,3 +119,27 @@ def test_one_run_scores_every_question_with_six_rankers_and_counts_missing_gold(
         assert [(r[0], r[1]) for r in rows] == [(1, 1.0), (2, 1.0), (3, 0.0)], name
     text = locomo.report(tallies, 1.0, title=realtalk.TITLE, categories=realtalk.CATEGORIES)
     assert "BM25 top-5" in text and "3 open-domain" in text and "4 single-hop" not in text
+
+
+def test_a_data_file_past_the_cap_is_refused_before_it_is_read_whole(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # attack round 25: a name linked to a large file was read whole before its hash was checked
+    expected = _write_chat(tmp_path / "data")
+    big = tmp_path / "big.json"
+    big.write_bytes(b" " * 2048)
+    (tmp_path / "data" / NAME).unlink()
+    (tmp_path / "data" / NAME).symlink_to(big)
+    monkeypatch.setattr(realtalk, "FILE_MAX_BYTES", 1024)
+    with pytest.raises(realtalk.RealtalkFileError, match="is larger than 1,024 bytes"):
+        realtalk.check_dir(tmp_path / "data", expected)
+
+
+def test_a_symlinked_data_file_and_extra_files_are_read_by_their_content(tmp_path: Path) -> None:
+    # attack round 25, held: the hash is of the bytes read, wherever the name points
+    expected = _write_chat(tmp_path / "elsewhere")
+    (tmp_path / "data").mkdir()
+    (tmp_path / "data" / NAME).symlink_to(tmp_path / "elsewhere" / NAME)
+    (tmp_path / "data" / "Chat_99_Extra.json").write_text("not json")
+    [sample] = realtalk.check_dir(tmp_path / "data", expected)
+    assert sample["qa"]

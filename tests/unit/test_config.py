@@ -710,3 +710,12 @@ def test_the_api_key_is_never_among_the_recorded_sources(world: dict[str, Path])
     c = load(world, {"ANTHROPIC_API_KEY": "sk-ant-secret", "CLAUDE_CODE_SIMPLE": "1"})
     assert "ANTHROPIC_API_KEY" not in c.env_sources and "CLAUDE_CODE_SIMPLE" in c.env_sources
     assert "sk-ant-secret" not in repr(c)
+
+
+def test_a_wrongly_typed_value_is_quoted_cut_in_its_problem(world: dict[str, Path]) -> None:
+    # attack round 25: a 1 MB string under autoMemoryEnabled was quoted whole, one line of 1 MB
+    value = "yes" + "x" * 1_000_000
+    write_json(world["home"] / ".claude" / "settings.json", {"autoMemoryEnabled": value})
+    (problem,) = load(world).settings_problems
+    assert "autoMemoryEnabled must be true or false, got 'yesxx" in problem
+    assert "..." in problem and len(problem) < 400

@@ -525,3 +525,66 @@ def test_a_memory_the_background_extractor_saved_is_uncertain_before_and_flagged
     assert "memory saved in background" in first.flags
     assert "memory saved in background" not in second.flags
     assert first.agent_wrote == []  # the extractor's write is not the agent's
+
+
+def test_a_cli_recall_path_the_name_gate_refuses_names_no_surfaced_memory(tmp_path: Path) -> None:
+    # attack round 25: a `relevant_memories` path naming a folder, a name holding a newline or
+    # ESC, or the index was kept as a memory the CLI surfaced (and marked surfaced)
+    memory = tmp_path / "projects" / "-home-ana-app" / "memory"
+    (memory / "sub").mkdir(parents=True)
+    (memory / "sub" / "b.md").write_text("---\nname: B\ndescription: tide\ntype: project\n---\n")
+    w = RecordWriter("s", "/home/ana/app", "2026-05-01T10:00:00.000Z", seed="gate")
+    w.prompt("when does the morning ferry leave")
+    cli_recalled(
+        w,
+        str(memory / "a\nFORGED line.md"),
+        str(memory / "\x1b[31mred.md"),
+        str(memory / "sub"),
+        str(memory / "MEMORY.md"),
+        "/memories/../../etc/passwd",
+        str(memory / "sub" / "b.md"),
+    )
+    w.response([{"type": "text", "text": "at seven"}])
+    path = tmp_path / "projects" / "-home-ana-app" / "s.jsonl"
+    path.write_text(w.text())
+    replay = replay_session(path, memory, selector=LexicalSelector(), now_ms=SAMPLE_NOW_MS)
+    assert replay.turns[0].cli_surfaced == ["sub/b.md"]
+
+
+def test_the_cli_recall_line_names_the_first_ten_picks_and_counts_the_rest(
+    tmp_path: Path,
+) -> None:
+    # attack round 25: 4,096 picks on one turn printed one line of 44 KB
+    memory = tmp_path / "projects" / "-home-ana-app" / "memory"
+    memory.mkdir(parents=True)
+    w = RecordWriter("s", "/home/ana/app", "2026-05-01T10:00:00.000Z", seed="many")
+    w.prompt("when does the morning ferry leave")
+    for i in range(100):
+        cli_recalled(w, *(str(memory / f"f{i}_{j}.md") for j in range(5)))
+    w.response([{"type": "text", "text": "at seven"}])
+    path = tmp_path / "projects" / "-home-ana-app" / "s.jsonl"
+    path.write_text(w.text())
+    replay = replay_session(path, memory, selector=LexicalSelector(), now_ms=SAMPLE_NOW_MS)
+    assert len(replay.turns[0].cli_surfaced) == 500
+    line = list(iter_turn_lines(replay))[2]
+    assert line.endswith("f1_4.md and 490 more") and len(line) < 200
+
+
+def test_each_note_of_the_summary_is_one_line_whatever_path_it_names(tmp_path: Path) -> None:
+    # attack round 25: a `memory_saved` path (and a file in the dir) named 'x.md\nFORGED…' was
+    # left out with a note that printed a forged line of its own in `memdir-nb replay`
+    memory = tmp_path / "projects" / "-home-ana-app" / "memory"
+    memory.mkdir(parents=True)
+    (memory / "y.md\nFORGED: from the dir.md").write_text("---\nname: Y\n---\n")
+    w = RecordWriter("s", "/home/ana/app", "2026-05-01T10:00:00.000Z", seed="notes")
+    w.prompt("when does the morning ferry leave")
+    w.response([{"type": "text", "text": "at seven"}])
+    w.system("memory_saved", writtenPaths=[str(memory / "x.md\nFORGED: all fine.md")], verb="Saved")
+    w.prompt("where do the tide charts come from")
+    w.response([{"type": "text", "text": "the harbour office"}])
+    path = tmp_path / "projects" / "-home-ana-app" / "s.jsonl"
+    path.write_text(w.text())
+    replay = replay_session(path, memory, selector=LexicalSelector(), now_ms=SAMPLE_NOW_MS)
+    assert any("FORGED: all fine" in n for n in replay.notes)
+    assert any("FORGED: from the dir" in n for n in replay.notes)
+    assert not [line for line in replay.summary().splitlines() if line.startswith("FORGED")]

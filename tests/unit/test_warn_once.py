@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import tracemalloc
 from pathlib import Path
 
 import pytest
@@ -31,3 +32,24 @@ def test_a_broken_settings_file_is_warned_once_however_often_the_config_is_built
     warned = [r.getMessage() for r in caplog.records if "not valid JSON" in r.getMessage()]
     assert len(warned) == 1
     assert all(any("not valid JSON" in p for p in c.settings_problems) for c in configs)
+
+
+def test_the_messages_warned_are_remembered_by_digest_not_by_their_text() -> None:
+    # attack round 25: each warning of a settings value that changed (up to 1 MB each) was kept
+    gate = WarnedOnce()
+    tracemalloc.start()
+    try:
+        before, _ = tracemalloc.get_traced_memory()
+        for i in range(20):
+            text = f"{i}" + "x" * 1_000_000
+            assert gate.filter(
+                logging.LogRecord("x", logging.WARNING, __file__, 1, text, None, None)
+            )
+            del text
+        after, _ = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert after - before < 100_000  # 20 MB of messages went through; a few KB stay
+    assert not gate.filter(
+        logging.LogRecord("x", logging.WARNING, __file__, 1, "3" + "x" * 1_000_000, None, None)
+    )
