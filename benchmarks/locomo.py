@@ -320,6 +320,19 @@ def report(
     return "\n".join(lines)
 
 
+def loaded_selector(
+    script: str, cache_dir: Path, *, shortlist: bool = True
+) -> SemanticSelector | None:
+    """The default selector with its model loaded, or None after saying on stderr why not."""
+    selector = SemanticSelector(
+        cache_dir=cache_dir, progress=sys.stderr.isatty(), shortlist=shortlist
+    )
+    if selector.encoder() is None:
+        print(f"{script}: the model is not available: {selector.fallback_reason}", file=sys.stderr)
+        return None
+    return selector
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("path", help="path to LoCoMo's data/locomo10.json")
@@ -355,14 +368,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     start = time.perf_counter()
     with tempfile.TemporaryDirectory(prefix="locomo-") as tmp:
         cache_dir = Path(args.cache_dir) if args.cache_dir else Path(tmp) / "cache"
-        selector = SemanticSelector(
-            cache_dir=cache_dir, progress=sys.stderr.isatty(), shortlist=not args.no_shortlist
-        )
-        if selector.encoder() is None:
-            print(
-                f"locomo.py: the model is not available: {selector.fallback_reason}",
-                file=sys.stderr,
-            )
+        selector = loaded_selector("locomo.py", cache_dir, shortlist=not args.no_shortlist)
+        if selector is None:
             return 2
         tallies = {name: Tally() for name in (*RANKERS, *map(beta_name, args.beta))}
         rng = random.Random(args.seed)

@@ -212,12 +212,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     start = time.perf_counter()
     with tempfile.TemporaryDirectory(prefix="realtalk-") as tmp:
         cache_dir = Path(args.cache_dir) if args.cache_dir else Path(tmp) / "cache"
-        selector = SemanticSelector(cache_dir=cache_dir, progress=sys.stderr.isatty())
-        if selector.encoder() is None:
-            print(
-                f"realtalk.py: the model is not available: {selector.fallback_reason}",
-                file=sys.stderr,
-            )
+        selector = locomo.loaded_selector("realtalk.py", cache_dir)
+        if selector is None:
             return 2
         tallies = run(samples, Path(tmp) / "dirs", selector, args.seed)
     text = locomo.report(tallies, time.perf_counter() - start, title=TITLE, categories=CATEGORIES)
