@@ -106,3 +106,23 @@ def test_the_clis_own_recall_and_background_save_show_on_their_turn(tmp_path: Pa
     assert "own recall surfaced: <code>project_tide_charts.md</code>" in v.detail_html
     v.select_turn(1)
     assert "own recall surfaced" not in v.detail_html
+
+
+def test_the_clis_own_recall_names_ten_picks_in_the_turn_detail_and_counts_the_rest(
+    tmp_path: Path,
+) -> None:
+    # attack round 25 left this: 4,096 picks on one turn were each listed in the detail's HTML
+    memory = tmp_path / "projects" / "-home-ana-app" / "memory"
+    memory.mkdir(parents=True)
+    w = RecordWriter("s", "/home/ana/app", "2026-05-01T10:00:00.000Z", seed="many")
+    w.prompt("when does the ferry leave")
+    for i in range(60):
+        cli_recalled(w, *(str(memory / f"f{i}_{j}.md") for j in range(5)))
+    w.response([{"type": "text", "text": "at seven"}])
+    transcript = memory.parent / "s.jsonl"
+    transcript.write_text(w.text())
+    v = ReplayView(memory, transcript, selector="lexical", now_ms=SAMPLE_NOW_MS)
+    assert v.replay is not None and len(v.replay.turns[0].cli_surfaced) == 300
+    v.select_turn(0)
+    line = next(p for p in v.detail_html.split("<p>") if p.startswith("Claude Code's own"))
+    assert line.count("<code>") == 10 and "and 290 more." in line

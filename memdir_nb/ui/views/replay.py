@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from memdir_nb.home.sessions import SessionFile, sessions_using
-from memdir_nb.reports.replay import SessionReplay, TurnReplay
+from memdir_nb.reports.replay import CLI_SURFACED_SHOWN, SessionReplay, TurnReplay
 from memdir_nb.spec.text import html_safe
 
 __all__ = [
@@ -114,8 +114,12 @@ def turn_table_html(rows: Sequence[TurnRow], selected: int = -1) -> str:
     )
 
 
-def _list(items: Sequence[str]) -> str:
-    return ", ".join(f"<code>{html_safe(i)}</code>" for i in items) or "none"
+def _list(items: Sequence[str], limit: int | None = None) -> str:
+    """Each name as code, comma-joined; past `limit`, the first ones and how many more."""
+    shown = items if limit is None else items[:limit]
+    text = ", ".join(f"<code>{html_safe(i)}</code>" for i in shown) or "none"
+    left = len(items) - len(shown)
+    return text + (f" and {left:,} more" if left > 0 else "")
 
 
 def _explanation_html(turn: TurnReplay) -> str:
@@ -165,7 +169,10 @@ def turn_detail_html(replay: SessionReplay, index: int) -> str:
         f"<p>Already surfaced before: {_list(t.already_surfaced)}.</p>",
         f"<p>Surfaced:</p><ul class='memdir-replay-surfaced'>{surfaced}</ul>",
         *(
-            [f"<p>Claude Code's own recall surfaced: {_list(t.cli_surfaced)}.</p>"]
+            [
+                "<p>Claude Code's own recall surfaced: "
+                f"{_list(t.cli_surfaced, CLI_SURFACED_SHOWN)}.</p>"
+            ]
             if t.cli_surfaced
             else []
         ),
