@@ -73,10 +73,16 @@ lint: $(STAMP)
 # TEST_WORKERS=0 runs it in one process.
 TEST_WORKERS ?= auto
 
+# The notebooks' kernels write their vector cache and matplotlib's font cache into a scratch
+# folder of the run, never into HOME: a read-only or shared HOME made cells print "cannot
+# write" warnings, which nbval counts as changed output (twenty-eighth session).
 test: $(STAMP) lint
 	$(BIN)/python -m pytest tests -n $(TEST_WORKERS) --dist worksteal
 	@if ls notebooks/*.ipynb >/dev/null 2>&1; then \
+		scratch=$$(mktemp -d) || exit 1; \
+		MEMDIR_NB_CACHE_DIR="$$scratch/cache" MPLCONFIGDIR="$$scratch/matplotlib" \
 		$(BIN)/python -m pytest --nbval --nbval-current-env --nbval-sanitize-with $(NBVAL_SANITIZE) -p no:cacheprovider notebooks; \
+		status=$$?; rm -rf "$$scratch"; exit $$status; \
 	fi
 
 # Quick loop while developing: no browser, no Binder venv build, no multi-process soak tests.

@@ -45,6 +45,16 @@ def test_make_lab_starts_its_kernels_in_utf8_mode_whatever_the_locale() -> None:
     assert "PYTHONUTF8=1 " in line.split("jupyter lab", 1)[0]
 
 
+def test_make_test_runs_the_notebooks_with_their_caches_outside_home() -> None:
+    # a read-only HOME made the kernels warn that ~/.cache and ~/.config/matplotlib could not
+    # be written, and nbval counted the warnings as changed output (fresh28)
+    recipe = dry_run("test").split("if ls notebooks", 1)[1].split("\nfi", 1)[0]
+    before, after = recipe.split("--nbval", 1)
+    assert 'MEMDIR_NB_CACHE_DIR="$scratch/cache"' in before
+    assert 'MPLCONFIGDIR="$scratch/matplotlib"' in before
+    assert 'rm -rf "$scratch"; exit $status' in after
+
+
 # --------------------------------------------------------------------------- Lab works on copies (branch doctor)
 
 
