@@ -206,3 +206,16 @@ def cli_recalled(w: RecordWriter, *paths: str) -> None:
     }
     note["uuid"], note["timestamp"] = w.uid("att"), w.stamp()
     w.emit(note)
+
+
+def many_cli_picks(memory: Path, records: int) -> Path:
+    """A one-turn session beside `memory` in which the CLI's own recall wrote `records`
+    records of five picks each (f<record>_<pick>.md, none of them on disk); its path."""
+    w = RecordWriter("s", "/home/ana/app", "2026-05-01T10:00:00.000Z", seed="many")
+    w.prompt("when does the morning ferry leave")
+    for i in range(records):
+        cli_recalled(w, *(str(memory / f"f{i}_{j}.md") for j in range(5)))
+    w.response([{"type": "text", "text": "at seven"}])
+    path = memory.parent / "s.jsonl"
+    path.write_text(w.text())
+    return path

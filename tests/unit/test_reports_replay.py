@@ -17,6 +17,7 @@ from tests.support.transcripts import (
     api_error_reply,
     cli_recalled,
     fork_of,
+    many_cli_picks,
     refused_answer,
     superseding,
 )
@@ -557,13 +558,7 @@ def test_the_cli_recall_line_names_the_first_ten_picks_and_counts_the_rest(
     # attack round 25: 4,096 picks on one turn printed one line of 44 KB
     memory = tmp_path / "projects" / "-home-ana-app" / "memory"
     memory.mkdir(parents=True)
-    w = RecordWriter("s", "/home/ana/app", "2026-05-01T10:00:00.000Z", seed="many")
-    w.prompt("when does the morning ferry leave")
-    for i in range(100):
-        cli_recalled(w, *(str(memory / f"f{i}_{j}.md") for j in range(5)))
-    w.response([{"type": "text", "text": "at seven"}])
-    path = tmp_path / "projects" / "-home-ana-app" / "s.jsonl"
-    path.write_text(w.text())
+    path = many_cli_picks(memory, 100)
     replay = replay_session(path, memory, selector=LexicalSelector(), now_ms=SAMPLE_NOW_MS)
     assert len(replay.turns[0].cli_surfaced) == 500
     line = list(iter_turn_lines(replay))[2]

@@ -11,7 +11,7 @@ import pytest
 from memdir_nb.ui.demo.session import SAMPLE_NOW_MS, DemoSession, build_demo_session
 from memdir_nb.ui.demo.session_records import RecordWriter
 from memdir_nb.ui.widgets import ReplayView
-from tests.support.transcripts import cli_recalled
+from tests.support.transcripts import cli_recalled, many_cli_picks
 
 
 @pytest.fixture
@@ -114,14 +114,7 @@ def test_the_clis_own_recall_names_ten_picks_in_the_turn_detail_and_counts_the_r
     # attack round 25 left this: 4,096 picks on one turn were each listed in the detail's HTML
     memory = tmp_path / "projects" / "-home-ana-app" / "memory"
     memory.mkdir(parents=True)
-    w = RecordWriter("s", "/home/ana/app", "2026-05-01T10:00:00.000Z", seed="many")
-    w.prompt("when does the ferry leave")
-    for i in range(60):
-        cli_recalled(w, *(str(memory / f"f{i}_{j}.md") for j in range(5)))
-    w.response([{"type": "text", "text": "at seven"}])
-    transcript = memory.parent / "s.jsonl"
-    transcript.write_text(w.text())
-    v = ReplayView(memory, transcript, selector="lexical", now_ms=SAMPLE_NOW_MS)
+    v = ReplayView(memory, many_cli_picks(memory, 60), selector="lexical", now_ms=SAMPLE_NOW_MS)
     assert v.replay is not None and len(v.replay.turns[0].cli_surfaced) == 300
     v.select_turn(0)
     line = next(p for p in v.detail_html.split("<p>") if p.startswith("Claude Code's own"))
