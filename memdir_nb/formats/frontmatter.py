@@ -30,6 +30,7 @@ from memdir_nb.spec.constants import (
     FRONTMATTER_MAX_LINES,
     METADATA_KEY,
     MODIFIED_KEY,
+    PINNED_KEY,
 )
 from memdir_nb.spec.records import quick_init
 from memdir_nb.spec.taxonomy import MemoryType, parse_memory_type
@@ -78,6 +79,12 @@ class Frontmatter:
         """The nested `metadata:` mapping, or {} when the header has none."""
         nested = self.fields.get(METADATA_KEY)
         return dict(nested) if isinstance(nested, dict) else {}
+
+    @property
+    def typeless_by_design(self) -> bool:
+        """Whether the header has the shape Claude Code's writer has used since September 2026,
+        which carries no type: a `pinned:` flag under `metadata:` (constants.PINNED_KEY)."""
+        return PINNED_KEY in self.metadata
 
     @property
     def modified_ms(self) -> float | None:
