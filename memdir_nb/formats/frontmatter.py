@@ -82,9 +82,10 @@ class Frontmatter:
 
     @property
     def typeless_by_design(self) -> bool:
-        """Whether the header has the shape Claude Code's writer has used since September 2026,
-        which carries no type: a `pinned:` flag under `metadata:` (constants.PINNED_KEY)."""
-        return PINNED_KEY in self.metadata
+        """No type written, in the shape of Claude Code's writer since September 2026, which
+        writes none: a `pinned:` flag under `metadata:` (constants.PINNED_KEY). The one test
+        lint and the memory tool use before asking for a type."""
+        return not self.raw_type and PINNED_KEY in self.metadata
 
     @property
     def modified_ms(self) -> float | None:

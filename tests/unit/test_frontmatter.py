@@ -562,3 +562,5 @@ def test_a_pinned_flag_under_metadata_marks_the_writers_typeless_shape_and_nothi
     assert parse_frontmatter(nested)[0].typeless_by_design
     assert not parse_frontmatter(top)[0].typeless_by_design
     assert not parse_frontmatter(plain)[0].typeless_by_design
+    typed = nested.replace("  pinned: false\n", "  pinned: false\n  type: feedback\n")
+    assert not parse_frontmatter(typed)[0].typeless_by_design
