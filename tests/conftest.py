@@ -102,7 +102,7 @@ def build_nested_dir(root: Path) -> Path:
 
 
 def pinned_memory(name: str, description: str, body: str, *, pinned: bool, session: str) -> str:
-    """A memory as Claude Code's writer saves it since September 2026: a quoted description,
+    """A memory as Claude Code stamps it when it writes `pinned:` (from September 2026): a quoted description,
     `metadata:` (with its trailing space) holding node_type, a `pinned:` flag, originSessionId
     and modified, and no type anywhere."""
     return (
@@ -113,7 +113,7 @@ def pinned_memory(name: str, description: str, body: str, *, pinned: bool, sessi
 
 
 def build_pinned_typeless_dir(root: Path) -> Path:
-    """Three memories in the September 2026 writer's shape (one pinned), and one older-shape
+    """Three memories in the pinned, typeless shape (one pinned: true), and one older-shape
     memory whose nested metadata lost its type (the model left it out of a typed template)."""
     for i, (name, description, pinned) in enumerate(
         [

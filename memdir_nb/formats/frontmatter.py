@@ -82,9 +82,9 @@ class Frontmatter:
 
     @property
     def typeless_by_design(self) -> bool:
-        """No type written, in the shape of Claude Code's writer since September 2026, which
-        writes none: a `pinned:` flag under `metadata:` (constants.PINNED_KEY). The one test
-        lint and the memory tool use before asking for a type."""
+        """No type written, in the shape Claude Code stamps when it writes none: a `pinned:`
+        flag under `metadata:` (constants.PINNED_KEY). The one test lint and the memory tool
+        use before asking for a type."""
         return not self.raw_type and PINNED_KEY in self.metadata
 
     @property

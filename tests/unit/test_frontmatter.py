@@ -552,7 +552,7 @@ def test_any_other_yaml_error_names_the_files_line_not_the_parsers_string() -> N
 
 
 def test_a_pinned_flag_under_metadata_marks_the_writers_typeless_shape_and_nothing_else() -> None:
-    """Claude Code's writer since September 2026 nests `pinned:` and writes no type; a top-level
+    """Where Claude Code stamps a nested `pinned:` (from September 2026) it writes no type; a top-level
     `pinned:` (a person's own key) or none at all is not that shape."""
     nested = (
         "---\nname: a\ndescription: b\nmetadata: \n  node_type: memory\n  pinned: false\n---\nx\n"

@@ -692,7 +692,7 @@ def test_missing_type_only_when_neither_place_has_one(tmp_path: Path) -> None:
 def test_a_memory_in_claude_codes_typeless_pinned_shape_is_not_told_to_add_a_type(
     real_dir: Callable[[str], Path],
 ) -> None:
-    """Claude Code's writer since September 2026 puts `pinned:` under `metadata:` and writes no
+    """Where Claude Code stamps `pinned:` under `metadata:` (from September 2026) it writes no
     type (realdata29: 20 real memories, none typed); an older header that lost its type still
     gets the warning."""
     rules = _rules(real_dir("pinned-typeless"))

@@ -468,7 +468,7 @@ def test_frontmatter_problems_do_not_refuse_a_write_but_are_noted_after_the_sdk_
 def test_an_edit_of_a_memory_in_claude_codes_typeless_shape_is_not_told_to_add_a_type(
     tool: MemdirMemoryTool,
 ) -> None:
-    """Claude Code's writer since September 2026 nests `pinned:` and writes no type (realdata29);
+    """Where Claude Code stamps a nested `pinned:` it writes no type (realdata29);
     editing such a memory's body gets no note, while the older shape without a type still does."""
     cli_shaped = (
         '---\nname: plan-changes-nothing\ndescription: "ask before any install or build"\n'
