@@ -169,8 +169,7 @@ class MemoryDirBackend:
             scope=scope,
             now_ms=resolve_now_ms(self._now_ms, self._config),
         )
-        # A secret in team/ never gets here: the transaction's guard refused it. A memory in
-        # Claude Code's own typeless shape is not asked for a type (lint's rule too).
+        # A team secret never gets here (the guard refused it); a typeless shape asks no type.
         skip = {"secret-in-team"} | ({"type"} if fm.typeless_by_design else set())
         problems = [p.message for p in (*verdict.errors, *verdict.warnings) if p.code not in skip]
         if not fm.has_frontmatter:
