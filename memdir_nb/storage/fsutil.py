@@ -388,20 +388,29 @@ def fsync_fd(fd: int) -> None:
 
 
 def replace_file(path: Path, data: bytes, *, tmp_name: str, mode: int = FILE_MODE) -> None:
-    """Write data to a fresh file `tmp_name` beside path, then rename it over path.
+    """Write data to a fresh file `tmp_name` beside path, fsync it, then rename it over path.
 
     A leftover temp file (or a symlink planted at its name) is removed first and the temp file is
     created with O_EXCL|O_NOFOLLOW, so nothing is ever written through a link; the rename
-    replaces a symlink at path itself, never its target.
+    replaces a symlink at path itself, never its target. A write that fails (a full disk, a
+    file-size limit) removes its temp file and leaves path as it was; the fsync before the
+    rename means a power cut leaves the old file or the whole new one, never an empty one.
     """
     tmp = path.with_name(tmp_name)
     with contextlib.suppress(FileNotFoundError):
         tmp.unlink()
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, mode)
     try:
-        view = memoryview(data)
-        while view:
-            view = view[os.write(fd, view) :]
-    finally:
-        os.close(fd)
-    os.replace(tmp, path)
+        try:
+            view = memoryview(data)
+            while view:
+                view = view[os.write(fd, view) :]
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(FileNotFoundError):
+            tmp.unlink()
+        raise
+    fsync_dir(path.parent)
