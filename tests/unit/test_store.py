@@ -579,6 +579,28 @@ def test_a_rebuild_kept_within_the_caps_writes_nothing_when_it_would_load_less(
     assert "private" in written.written and (mem / ".trash").is_dir()
 
 
+def test_a_rebuild_keeps_an_index_a_person_saved_while_it_ran(
+    store: MemoryStore, mem: Path
+) -> None:
+    # the rebuild read MEMORY.md and kept a copy in .trash/, then a person's editor saved the
+    # index by renaming its new file over it (as vim and most editors do): the rebuilt text,
+    # made from the old index, went over that save, and the trash held only the old index
+    save_feedback(store)
+    index_path = mem / "MEMORY.md"
+    index_path.write_text("# Index\n")
+    theirs = "# Index\n- [Mine](user_mine.md) — typed by hand meanwhile\n"
+
+    def a_person_saves_the_index(point: str) -> None:
+        if point == "write:MEMORY.md:journaled":
+            (mem / ".MEMORY.md.swp").write_text(theirs)
+            os.replace(mem / ".MEMORY.md.swp", index_path)
+
+    racing = MemoryStore(mem, now_ms=NOW_MS, crash_hook=a_person_saves_the_index)
+    with pytest.raises(ValueError, match="MEMORY.md was changed by another program"):
+        racing.rebuild_index_files()
+    assert index_path.read_text() == theirs
+
+
 # --- atomic writes --------------------------------------------------------------------------
 
 
