@@ -206,7 +206,9 @@ def export_archive(
                 total += len(data)
             body = json.dumps({"version": 1, "files": manifest}, indent=1, sort_keys=True)
             zf.writestr(zipfile.ZipInfo(ARCHIVE_MANIFEST_NAME, date_time=_ZIP_EPOCH), body)
+        fsutil.fsync_file(tmp)  # durable before it replaces an earlier archive
         os.replace(tmp, target)
+        fsutil.fsync_dir(target.parent)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise

@@ -381,6 +381,16 @@ def iter_chunks_at(dir_fd: int, name: str) -> Iterator[bytes]:
         os.close(fd)
 
 
+def fsync_file(path: str | os.PathLike[str]) -> None:
+    """Flush a file written by a library (zipfile, pyarrow) to disk before it is renamed over an
+    older one: a power cut after the rename then leaves the whole new file, never an empty one."""
+    fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
 def fsync_fd(fd: int) -> None:
     """fsync a folder descriptor, ignoring filesystems that refuse it."""
     with contextlib.suppress(OSError):

@@ -11,6 +11,7 @@ import pytest
 
 from memdir_nb.storage import fsutil
 from memdir_nb.storage.daily_log import append_daily_log
+from tests.support.durability import record_fsyncs_and_renames
 from tests.support.file_size_limit import file_size_limit
 
 
@@ -155,19 +156,7 @@ def test_replace_file_makes_its_bytes_durable_before_the_rename(
 ) -> None:
     """fsync of the temp file comes before the rename: a power cut after the rename must not
     leave an empty file where the old one was."""
-    steps: list[str] = []
-    real_fsync, real_replace = os.fsync, os.replace
-
-    def fsync(fd: int) -> None:
-        steps.append("fsync-dir" if os.path.isdir(f"/proc/self/fd/{fd}") else "fsync-file")
-        real_fsync(fd)
-
-    def replace(src: str | os.PathLike[str], dst: str | os.PathLike[str]) -> None:
-        steps.append("rename")
-        real_replace(src, dst)
-
-    monkeypatch.setattr(os, "fsync", fsync)
-    monkeypatch.setattr(os, "replace", replace)
+    steps = record_fsyncs_and_renames(monkeypatch)
     fsutil.replace_file(tmp_path / "cache.json", b"{}", tmp_name=".cache.json.tmp")
     assert steps == ["fsync-file", "rename", "fsync-dir"]
     assert (tmp_path / "cache.json").read_bytes() == b"{}"

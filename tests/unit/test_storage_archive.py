@@ -34,6 +34,7 @@ from memdir_nb.storage.scan import scan_memory_dir
 from memdir_nb.storage.store import MemoryStore
 from memdir_nb.ui.demo import DEMO_NOW_MS, build_demo_memory_dir
 from tests.conftest import DeepFolders
+from tests.support.durability import record_fsyncs_and_renames
 
 GOOD = "---\nname: Deploys\ndescription: How we deploy\ntype: reference\n---\n\nArgo CD.\n"
 FAKE_KEY = "sk-ant-api03-" + "Zq9xW2vB7nR4tY6uI8oP1aS3dF5gH7jK9lM0" * 2
@@ -363,6 +364,18 @@ def test_an_export_killed_mid_write_leaves_the_earlier_archive_whole(tmp_path: P
     assert target.read_bytes() == old  # never a half-written archive at the target
     with zipfile.ZipFile(target) as zf:
         assert zf.testzip() is None
+
+
+def test_an_export_is_on_disk_before_it_replaces_the_earlier_archive(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The new zip is fsynced before the rename: a power cut after it leaves the whole new
+    archive, never an empty file where the person's earlier archive was."""
+    src = build_demo_memory_dir(tmp_path / "demo", now_ms=DEMO_NOW_MS)
+    export_archive(src, tmp_path / "m.zip")
+    steps = record_fsyncs_and_renames(monkeypatch)
+    export_archive(src, tmp_path / "m.zip")
+    assert steps[-3:] == ["fsync-file", "rename", "fsync-dir"]
 
 
 @pytest.mark.parametrize("kind", ["fifo", "folder", "link-out", "dangling"])
