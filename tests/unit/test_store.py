@@ -898,3 +898,29 @@ def test_update_keeps_an_edit_made_to_the_memory_while_it_ran(tmp_path: Path) ->
     with pytest.raises(ValueError, match="user_coffee.md was changed by another program"):
         store.update("user_coffee.md", body="Mine.")
     assert memory.read_text() == theirs
+
+
+@pytest.mark.parametrize(
+    "shape",
+    [
+        pytest.param(("", "\r\n", "Body kept.\r\nSecond line, no newline"), id="crlf"),
+        pytest.param(("\ufeff", "\n", "Body kept.\n"), id="bom"),
+        pytest.param(("", "\n", "\n\n  Body after two blank lines.\n\n"), id="blank-lines"),
+        pytest.param(("", "\n", "Body kept, no final newline"), id="no-final-newline"),
+    ],
+)
+def test_an_update_of_the_header_keeps_the_files_bytes_it_does_not_change(
+    tmp_path: Path, shape: tuple[str, str, str]
+) -> None:
+    # update re-rendered the whole file: a BOM was dropped, CRLF line ends became LF, and an
+    # untouched body gained or lost blank lines and a final newline
+    bom, eol, body = shape
+    memory = tmp_path / "user_coffee.md"
+    head = eol.join(["---", "name: Coffee", "description: drinks coffee", "type: user", "---"])
+    memory.write_bytes((bom + head + eol + body).encode("utf-8"))
+    MemoryStore(tmp_path, now_ms=NOW_MS).update("user_coffee.md", description="drinks tea")
+    text = memory.read_bytes().decode("utf-8")
+    assert text.startswith(bom + "---" + eol) and text.endswith(eol + "---" + eol + body)
+    assert f"description: drinks tea{eol}" in text
+    if eol == "\r\n":
+        assert text.count("\n") == text.count("\r\n")
