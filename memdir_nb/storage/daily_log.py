@@ -139,10 +139,11 @@ def _append_at(dir_fd: int, name: str, entry: str, day: _dt.date) -> None:
     non-blocking, so one swapped in between cannot make the append wait for a reader.
     """
     not_regular = f"{name} is not a regular file; move it aside and retry"
+    existed = True
     try:
         st = os.stat(name, dir_fd=dir_fd, follow_symlinks=False)
     except FileNotFoundError:
-        pass
+        existed = False
     else:
         if not stat.S_ISREG(st.st_mode):
             raise DailyLogError(
@@ -161,7 +162,13 @@ def _append_at(dir_fd: int, name: str, entry: str, day: _dt.date) -> None:
         before = os.fstat(fd).st_size
         if before == 0:
             entry = f"# Daily log {day.isoformat()}\n\n" + entry
-        _write_whole_or_nothing(fd, entry.encode("utf-8"), before)
+        try:
+            _write_whole_or_nothing(fd, entry.encode("utf-8"), before)
+        except BaseException:
+            with contextlib.suppress(OSError):  # the day's log this append made, left empty
+                if not existed and os.fstat(fd).st_size == 0:
+                    os.unlink(name, dir_fd=dir_fd)
+            raise
     finally:
         os.close(fd)
 

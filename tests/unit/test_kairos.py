@@ -122,6 +122,10 @@ def test_an_append_the_disk_cuts_short_leaves_the_log_as_it_was_never_half_an_en
         append_daily_log(memdir, "a long entry " * 20, now_ms=now + 1000)
     assert caught.value.errno == errno.EFBIG
     assert log.read_bytes() == before
+    next_day = now + 86_400_000
+    with file_size_limit(40), pytest.raises(OSError):  # the day's first entry: no file is left
+        append_daily_log(memdir, "a long entry " * 20, now_ms=next_day)
+    assert sorted(p.name for p in log.parent.iterdir()) == [log.name]
     append_daily_log(memdir, "after the disk was freed", now_ms=now + 2000)
     assert [t for _, t in read_daily_log_entries(log)] == [
         "first entry, kept",
