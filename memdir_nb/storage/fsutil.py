@@ -397,7 +397,9 @@ def fsync_fd(fd: int) -> None:
         os.fsync(fd)
 
 
-def replace_file(path: Path, data: bytes, *, tmp_name: str, mode: int = FILE_MODE) -> None:
+def replace_file(
+    path: Path, data: bytes, *, tmp_name: str, mode: int = FILE_MODE, durable: bool = True
+) -> None:
     """Write data to a fresh file `tmp_name` beside path, fsync it, then rename it over path.
 
     A leftover temp file (or a symlink planted at its name) is removed first and the temp file is
@@ -405,6 +407,8 @@ def replace_file(path: Path, data: bytes, *, tmp_name: str, mode: int = FILE_MOD
     replaces a symlink at path itself, never its target. A write that fails (a full disk, a
     file-size limit) removes its temp file and leaves path as it was; the fsync before the
     rename means a power cut leaves the old file or the whole new one, never an empty one.
+    durable=False skips both fsyncs, for a file in a staging folder that is renamed into place
+    whole and may be built again (the demo's files).
     """
     tmp = path.with_name(tmp_name)
     with contextlib.suppress(FileNotFoundError):
@@ -415,7 +419,8 @@ def replace_file(path: Path, data: bytes, *, tmp_name: str, mode: int = FILE_MOD
             view = memoryview(data)
             while view:
                 view = view[os.write(fd, view) :]
-            os.fsync(fd)
+            if durable:
+                os.fsync(fd)
         finally:
             os.close(fd)
         os.replace(tmp, path)
@@ -423,4 +428,5 @@ def replace_file(path: Path, data: bytes, *, tmp_name: str, mode: int = FILE_MOD
         with contextlib.suppress(FileNotFoundError):
             tmp.unlink()
         raise
-    fsync_dir(path.parent)
+    if durable:
+        fsync_dir(path.parent)
