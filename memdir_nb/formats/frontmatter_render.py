@@ -8,10 +8,9 @@ with them.
 from __future__ import annotations
 
 from memdir_nb.formats.frontmatter import Frontmatter, yaml_loader
-from memdir_nb.formats.index_lines import crlf_style, in_style
 from memdir_nb.spec.constants import FENCE, METADATA_KEY, MODIFIED_KEY
 from memdir_nb.spec.taxonomy import MemoryType, require_memory_type
-from memdir_nb.spec.text import one_line
+from memdir_nb.spec.text import crlf_style, in_style, one_line
 from memdir_nb.spec.timestamps import iso_utc
 
 # ---------------------------------------------------------------------------- rendering
