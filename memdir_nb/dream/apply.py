@@ -116,8 +116,10 @@ def apply_plan(
     with _store_for(root, store).transaction() as tx:
         touched = sorted({rel for a in actions for rel in a.files} | set(_simulate(plan, actions)))
         changed_underneath = []
+        read: dict[str, bytes | None] = {}  # what each file holds as checked: the writes' base
         for rel in touched:
-            now_hash = _current_hash(tx, rel)
+            data = read[rel] = tx.read_bytes(rel)
+            now_hash = None if data is None else _sha(data)
             if now_hash != plan.hashes.get(rel, now_hash):
                 what = (
                     "deleted"
@@ -156,7 +158,9 @@ def apply_plan(
                 else:
                     tx.keep_copy(rel, f"{bdir}/{rel}")
             if after is not None:
-                tx.write(rel, after)  # re-validated here; into team/ the secret guard scans it
+                # re-validated here; into team/ the secret guard scans it. A person's save
+                # since the check above is kept (ChangedMeanwhileError), never written over.
+                _write_over(tx, rel, after, read.get(rel))
             manifest["files"][rel] = {
                 "before": before_exists,
                 "after_sha": None if after is None else _sha(after.encode("utf-8")),
@@ -173,6 +177,27 @@ def apply_plan(
             if text is not None and Path(rel).name == ENTRYPOINT_NAME
         },
     )
+
+
+def _write_over(tx: StoreTransaction, rel: str, data: str | bytes, base: bytes | None) -> None:
+    """Write rel only over what it held when checked (`base`; None: nothing, so the file must
+    still be absent): a save another program made since is kept and the step is refused
+    (ChangedMeanwhileError, or FileExistsError for a file made meanwhile), never overwritten."""
+    if base is None:
+        tx.write(rel, data, create_only=True)
+    else:
+        tx.write(rel, data, based_on=base)
+
+
+def _as_left(tx: StoreTransaction, rel: str, batch: str, info: dict[str, Any]) -> bytes | None:
+    """What rel holds now, which must be what the batch left there (its after_sha)."""
+    now = tx.read_bytes(rel)
+    if (None if now is None else _sha(now)) != info["after_sha"]:
+        raise RestoreError(
+            f"cannot restore {batch}: {rel} changed after {batch} was made; move those edits "
+            "aside first. Nothing was restored."
+        )
+    return now
 
 
 def list_dreams(memory_dir: str | os.PathLike[str]) -> list[str]:
@@ -323,7 +348,9 @@ def restore(
                     raise RestoreError(
                         f"{bdir}/{rel} is missing, so {rel} cannot be restored; nothing was restored"
                     )
-                tx.write(rel, old)  # re-validated when written; into team/ the guard scans it
+                # re-validated when written; into team/ the guard scans it. What the batch
+                # left there is all it replaces: an edit since _restorable's check is kept.
+                _write_over(tx, rel, old, _as_left(tx, rel, batch, info))
             elif tx.exists(rel):
                 tx.move(rel, f"{bdir}/created-by-dream/{rel}")
             done.append(rel)

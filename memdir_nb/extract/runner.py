@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import os
 import re
 import subprocess
@@ -17,17 +18,23 @@ from memdir_nb.extract.sandbox import (
     write_name_problem,
 )
 from memdir_nb.formats.index import index_cap_verdict
-from memdir_nb.spec.constants import ENTRYPOINT_NAME, TOOL_BASH_MAX_OUTPUT_BYTES
+from memdir_nb.spec.constants import (
+    ENTRYPOINT_NAME,
+    TOOL_BASH_MAX_OUTPUT_BYTES,
+    TOOL_READ_MAX_BYTES,
+)
 from memdir_nb.storage.access import ReadRefused
 from memdir_nb.storage.containment import absolute_dir
+from memdir_nb.storage.fsutil import check_replaceable
 from memdir_nb.storage.store import MemoryStore
+from memdir_nb.storage.targets import resolve_target
 from memdir_nb.storage.write_errors import edit_size_problem
 from memdir_nb.toolloop.bounded_tools import (
     ToolReader,
     compile_model_regex,
     glob_files,
     grep_files,
-    read_numbered,
+    numbered_lines,
     run_pipeline,
 )
 
@@ -80,6 +87,9 @@ class ToolRunner:
         self.refused: list[tuple[str, dict[str, Any], str]] = []
         self.crash_hook = crash_hook  # passed to the store's transaction (tests kill there)
         self._reader = ToolReader(self.memory_dir)
+        # What each memory file held when this run last Read (or wrote) it whole: its sha256,
+        # None when the Read was cut by its cap. Write replaces a file only from that.
+        self._seen: dict[str, str | None] = {}
         # Set by a Write/Edit that leaves a MEMORY.md over its cap: the write stands, and the
         # result is an error telling the agent to rewrite the index (Claude Code 2.1.210+).
         self._cap_error: str | None = None
@@ -126,7 +136,14 @@ class ToolRunner:
         path = self._path(inp.get("file_path"))
         offset = max(int(inp.get("offset") or 1), 1)
         limit = max(int(inp.get("limit") or 2000), 1)
-        return read_numbered(self._reader, path, offset, limit)
+        res = self._reader.read(path, TOOL_READ_MAX_BYTES)
+        try:
+            key = resolve_target(self.memory_dir, path).rel
+        except ValueError:  # PathTraversalError: outside the memory dir, where no Write goes
+            key = None
+        if key is not None:
+            self._seen[key] = None if res.truncated else hashlib.sha256(res.data).hexdigest()
+        return numbered_lines(res, offset, limit)
 
     def _tool_glob(self, inp: Mapping[str, Any]) -> str:
         pattern = inp.get("pattern")
@@ -202,12 +219,41 @@ class ToolRunner:
             raise ValueError("'content' must be a string")
         with self._store().transaction() as tx:
             target = self._store_target(tx, path)
-            existed = tx.exists(target.path)
-            tx.write(target.path, content)  # team/: the whole file and its name are scanned
+            if tx.exists(target.path):  # a FIFO, socket, device or folder: refused as it is
+                check_replaceable(target.path)
+            current = tx.read_bytes(target.path)
+            existed = current is not None
+            if current is None:  # a file another program makes meanwhile is kept
+                tx.write(target.path, content, create_only=True)
+            else:  # only over what the run Read: a person's save since then is kept
+                self._check_read_whole(path, target.rel, current)
+                tx.write(target.path, content, based_on=current)
+            # team/: the whole file and its name are scanned
+        self._seen[target.rel] = hashlib.sha256(content.encode("utf-8")).hexdigest()
         self.written.append(str(path))
         return self._with_cap_verdict(
             path, content, f"{'Updated' if existed else 'Created'} {path}"
         )
+
+    def _check_read_whole(self, path: Path, rel: str, current: bytes) -> None:
+        """Write replaces a whole file: as Claude Code's Write, only one this run has Read
+        whole, and that still holds what the Read showed (else what a person wrote is lost)."""
+        if rel not in self._seen:
+            raise ValueError(
+                f"{path} already exists and has not been Read yet; Read it first before "
+                "writing to it (or change a part of it with Edit), so nothing in it is lost"
+            )
+        seen = self._seen[rel]
+        if seen is None:
+            raise ValueError(
+                f"{path} was too long to Read whole, so a Write would replace text the Read "
+                "did not show; change it with Edit instead"
+            )
+        if seen != hashlib.sha256(current).hexdigest():
+            raise ValueError(
+                f"{path} has been changed since it was Read (by a person or another program); "
+                "Read it again before writing to it, so that change is not lost"
+            )
 
     def _with_cap_verdict(self, path: Path, text: str, result: str) -> str:
         """result, plus the near-cap reminder; over the cap, the error is set for run()."""
@@ -247,6 +293,7 @@ class ToolRunner:
             # team/: the file the Edit produces is scanned, not the fragment; an edit another
             # program made since the read is kept (ChangedMeanwhileError), not overwritten
             tx.write_edit(target.path, text, edited)
+        self._seen[target.rel] = hashlib.sha256(edited.encode("utf-8")).hexdigest()
         self.written.append(str(path))
         return self._with_cap_verdict(path, edited, f"Edited {path}")
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from memdir_nb.formats.frontmatter import Frontmatter, yaml_loader
 from memdir_nb.spec.constants import FENCE, METADATA_KEY, MODIFIED_KEY
 from memdir_nb.spec.taxonomy import MemoryType, require_memory_type
-from memdir_nb.spec.text import one_line
+from memdir_nb.spec.text import crlf_style, in_style, one_line
 from memdir_nb.spec.timestamps import iso_utc
 
 # ---------------------------------------------------------------------------- rendering
@@ -150,6 +150,23 @@ def _set_modified(lines: list[str], modified_ms: float) -> list[str]:
     return [*lines, line]
 
 
+def body_as_written(text: str, fm: Frontmatter) -> str | None:
+    """The exact text after a closed header's fence line (its line ends, blank lines and a
+    missing final newline as written), for an update that leaves the body alone; None when the
+    header is not one whose lines fm holds (then the body is rendered from fm's reading)."""
+    if not fm.has_frontmatter or not fm.closed:
+        return None
+    start = 1 if text.startswith("\ufeff") else 0
+    expected = [FENCE, *fm.header_lines, FENCE]
+    at = start
+    for want in expected:
+        end = text.find("\n", at)
+        if end < 0 or text[at:end].removesuffix("\r").rstrip() != want.rstrip():
+            return None
+        at = end + 1
+    return text[at:]
+
+
 def render_updated_memory_file(
     fm: Frontmatter,
     name: str,
@@ -158,6 +175,7 @@ def render_updated_memory_file(
     body: str,
     *,
     modified_ms: float | None = None,
+    like: str | None = None,
 ) -> str:
     """A memory file whose name, description and type are set, keeping every other header line.
 
@@ -168,6 +186,9 @@ def render_updated_memory_file(
     whose value does not change keeps its lines as written (a folded description, a comment
     or a line indented under it, a repeated key): only what changes is rewritten. A header
     that cannot be edited in place (none, or no closing fence) is rendered fresh.
+
+    like: the file's text as read. The result keeps its byte-order mark and, when every line
+    of it ends in CRLF, its CRLF line ends; a body equal to the one read is kept as written.
     """
     if not fm.has_frontmatter or not fm.closed:
         return render_memory_file(name, description, type, body, modified_ms=modified_ms)
@@ -184,4 +205,11 @@ def render_updated_memory_file(
     if modified_ms is not None:
         lines = _set_modified(lines, modified_ms)
     head = FENCE + "\n" + "".join(line + "\n" for line in lines) + FENCE + "\n"
-    return head + _body_part(body)
+    if like is None:
+        return head + _body_part(body)
+    crlf = crlf_style(like)
+    kept = body_as_written(like, fm)
+    if kept is None or kept.replace("\r\n", "\n").strip("\n") != body.strip("\n"):
+        kept = in_style(_body_part(body), crlf)
+    bom = "\ufeff" if like.startswith("\ufeff") else ""
+    return bom + in_style(head, crlf) + kept

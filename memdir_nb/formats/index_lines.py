@@ -17,6 +17,8 @@ from pathlib import Path
 from memdir_nb.formats.index_caps import ends_in_open_comment, loaded_line_flags
 from memdir_nb.formats.names import control_problem, is_memory_filename
 from memdir_nb.spec.constants import MAX_HOOK_CHARS
+from memdir_nb.spec.text import crlf_style as crlf_style  # re-exported
+from memdir_nb.spec.text import in_style as in_style  # re-exported
 from memdir_nb.spec.text import one_line
 
 NO_DESCRIPTION_HOOK = "(no description)"
@@ -306,17 +308,6 @@ def index_mentions(text: str) -> list[tuple[int, str]]:
             continue
         found += [(no, target) for target in line_mentions(line)]
     return found
-
-
-def crlf_style(text: str) -> bool:
-    """Whether every line break of text is CRLF (an index kept on Windows): edits keep them so."""
-    breaks = text.count("\n")
-    return breaks > 0 and text.count("\r\n") == breaks
-
-
-def in_style(edited: str, crlf: bool) -> str:
-    """An edit's LF text given back the CRLF line ends its source had (see crlf_style)."""
-    return edited.replace("\n", "\r\n") if crlf else edited
 
 
 def split_keep_end(text: str) -> tuple[list[str], bool]:

@@ -26,7 +26,7 @@ from memdir_nb.reports.memory_dirs import (
 )
 from memdir_nb.spec.freshness import memory_age_days
 from memdir_nb.spec.text import terminal_safe
-from memdir_nb.storage.fsutil import check_replaceable, side_stem
+from memdir_nb.storage.fsutil import check_replaceable, fsync_dir, fsync_file, side_stem
 from memdir_nb.storage.index_files import nested_index_references
 
 MEMORIES_FILE = "memories.parquet"
@@ -231,12 +231,15 @@ def _write_tables(tables: Sequence[tuple[Any, Path]]) -> None:
             os.close(fd)
             written.append((tmp, path))
             pq.write_table(table, tmp, compression="zstd")
+            fsync_file(tmp)  # durable before it replaces the earlier export
     except BaseException:
         for tmp, _ in written:
             Path(tmp).unlink(missing_ok=True)
         raise
     for tmp, path in written:
         os.replace(tmp, path)
+    for folder in {path.parent for _, path in written}:
+        fsync_dir(folder)
 
 
 def export_parquet(

@@ -275,6 +275,17 @@ _LINE_BREAKS = compiled_on_first_use(r"[\r\n\x85\u2028\u2029]+")
 _ASCII_LINE_BREAKS = re.compile(r"[\r\n]+")  # _LINE_BREAKS' ASCII members
 
 
+def crlf_style(text: str) -> bool:
+    """Whether every line break of text is CRLF (a file kept on Windows): edits keep them so."""
+    breaks = text.count("\n")
+    return breaks > 0 and text.count("\r\n") == breaks
+
+
+def in_style(edited: str, crlf: bool) -> str:
+    """An edit's LF text given back the CRLF line ends its source had (see crlf_style)."""
+    return edited.replace("\n", "\r\n") if crlf else edited
+
+
 def one_line(text: str) -> str:
     """Collapse line breaks (and the space around them) into single spaces, then strip.
 

@@ -206,7 +206,9 @@ def export_archive(
                 total += len(data)
             body = json.dumps({"version": 1, "files": manifest}, indent=1, sort_keys=True)
             zf.writestr(zipfile.ZipInfo(ARCHIVE_MANIFEST_NAME, date_time=_ZIP_EPOCH), body)
+        fsutil.fsync_file(tmp)  # durable before it replaces an earlier archive
         os.replace(tmp, target)
+        fsutil.fsync_dir(target.parent)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
@@ -337,11 +339,19 @@ def import_archive(
         for name, data, mtime_ns in entries:
             current = tx.read_bytes(name, max_bytes=ARCHIVE_MAX_ENTRY_BYTES + 1)
             kind = _classify(report, name, data, current, overwrite)
-            if kind == "replaced":
-                tx.move(name, f"{trash}/{name}")
+            if kind == "replaced":  # the old version kept; a symlinked memory stays a link
+                tx.keep_copy(name, f"{trash}/{name}")
                 report.trash_dir = trash
             if kind in ("written", "replaced"):
-                tx.write(name, data, max_bytes=ARCHIVE_MAX_ENTRY_BYTES)  # its own entry cap
+                # its own entry cap; over the bytes just compared only (a person's save since
+                # then is kept), and a file made meanwhile is never replaced
+                tx.write(
+                    name,
+                    data,
+                    max_bytes=ARCHIVE_MAX_ENTRY_BYTES,
+                    based_on=current,
+                    create_only=current is None,
+                )
                 touched.append((name, mtime_ns))
     for name, mtime_ns in touched:  # after the commit: the files now hold the archive's bytes
         os.utime(root / name, ns=(mtime_ns, mtime_ns), follow_symlinks=False)

@@ -12,6 +12,7 @@ and the folders are opened one by one without following symlinks.
 
 from __future__ import annotations
 
+import contextlib
 import datetime as _dt
 import errno
 import os
@@ -138,10 +139,11 @@ def _append_at(dir_fd: int, name: str, entry: str, day: _dt.date) -> None:
     non-blocking, so one swapped in between cannot make the append wait for a reader.
     """
     not_regular = f"{name} is not a regular file; move it aside and retry"
+    existed = True
     try:
         st = os.stat(name, dir_fd=dir_fd, follow_symlinks=False)
     except FileNotFoundError:
-        pass
+        existed = False
     else:
         if not stat.S_ISREG(st.st_mode):
             raise DailyLogError(
@@ -157,14 +159,39 @@ def _append_at(dir_fd: int, name: str, entry: str, day: _dt.date) -> None:
     try:
         if not stat.S_ISREG(os.fstat(fd).st_mode):
             raise DailyLogError(not_regular)
-        if os.fstat(fd).st_size == 0:
+        before = os.fstat(fd).st_size
+        if before == 0:
             entry = f"# Daily log {day.isoformat()}\n\n" + entry
-        data = memoryview(entry.encode("utf-8"))
-        while data:
-            data = data[os.write(fd, data) :]
-        os.fsync(fd)
+        try:
+            _write_whole_or_nothing(fd, entry.encode("utf-8"), before)
+        except BaseException:
+            with contextlib.suppress(OSError):  # the day's log this append made, left empty
+                if not existed and os.fstat(fd).st_size == 0:
+                    os.unlink(name, dir_fd=dir_fd)
+            raise
     finally:
         os.close(fd)
+
+
+def _write_whole_or_nothing(fd: int, payload: bytes, before: int) -> None:
+    """Append payload and fsync it; a write that fails part-way (a full disk, a file-size
+    limit) cuts the file back to `before`, so the log never ends in half an entry. The cut is
+    made only while the file is what this append made of it (`before` plus the bytes written):
+    an entry another program appended meanwhile is kept."""
+    written = 0
+    try:
+        data = memoryview(payload)
+        while data:
+            n = os.write(fd, data)
+            written += n
+            data = data[n:]
+        os.fsync(fd)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            if written and os.fstat(fd).st_size == before + written:
+                os.ftruncate(fd, before)
+                os.fsync(fd)
+        raise
 
 
 def read_daily_log_entries(log_path: str | os.PathLike[str]) -> list[tuple[str, str]]:

@@ -381,27 +381,52 @@ def iter_chunks_at(dir_fd: int, name: str) -> Iterator[bytes]:
         os.close(fd)
 
 
+def fsync_file(path: str | os.PathLike[str]) -> None:
+    """Flush a file written by a library (zipfile, pyarrow) to disk before it is renamed over an
+    older one: a power cut after the rename then leaves the whole new file, never an empty one."""
+    fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
 def fsync_fd(fd: int) -> None:
     """fsync a folder descriptor, ignoring filesystems that refuse it."""
     with contextlib.suppress(OSError):
         os.fsync(fd)
 
 
-def replace_file(path: Path, data: bytes, *, tmp_name: str, mode: int = FILE_MODE) -> None:
-    """Write data to a fresh file `tmp_name` beside path, then rename it over path.
+def replace_file(
+    path: Path, data: bytes, *, tmp_name: str, mode: int = FILE_MODE, durable: bool = True
+) -> None:
+    """Write data to a fresh file `tmp_name` beside path, fsync it, then rename it over path.
 
     A leftover temp file (or a symlink planted at its name) is removed first and the temp file is
     created with O_EXCL|O_NOFOLLOW, so nothing is ever written through a link; the rename
-    replaces a symlink at path itself, never its target.
+    replaces a symlink at path itself, never its target. A write that fails (a full disk, a
+    file-size limit) removes its temp file and leaves path as it was; the fsync before the
+    rename means a power cut leaves the old file or the whole new one, never an empty one.
+    durable=False skips both fsyncs, for a file in a staging folder that is renamed into place
+    whole and may be built again (the demo's files).
     """
     tmp = path.with_name(tmp_name)
     with contextlib.suppress(FileNotFoundError):
         tmp.unlink()
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, mode)
     try:
-        view = memoryview(data)
-        while view:
-            view = view[os.write(fd, view) :]
-    finally:
-        os.close(fd)
-    os.replace(tmp, path)
+        try:
+            view = memoryview(data)
+            while view:
+                view = view[os.write(fd, view) :]
+            if durable:
+                os.fsync(fd)
+        finally:
+            os.close(fd)
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(FileNotFoundError):
+            tmp.unlink()
+        raise
+    if durable:
+        fsync_dir(path.parent)

@@ -230,8 +230,8 @@ class RebuildResult:
         return {r.scope: r.path for r in self.rebuilds if r.changed}
 
 
-def _read_old(tx: StoreTransaction, rel: str) -> str:
-    """The index text under the lock ('' when absent or not a regular file); too large: refused."""
+def _read_old(tx: StoreTransaction, rel: str) -> bytes | None:
+    """The index's bytes under the lock (None when absent or not a regular file); too large: refused."""
     try:
         data = tx.read_bytes(rel, max_bytes=INDEX_READ_MAX_BYTES)
     except OSError as exc:
@@ -241,8 +241,8 @@ def _read_old(tx: StoreTransaction, rel: str) -> str:
                 "its lines cannot all be kept; move it aside (or shorten it by hand) and run "
                 "rebuild-index again"
             ) from exc
-        return ""  # a FIFO or another non-file: replaced, and kept in the trash
-    return "" if data is None else data.decode("utf-8", "replace")
+        return None  # a FIFO or another non-file: the write refuses to replace it
+    return data
 
 
 def _batch_name(memory_dir: Path, now_ms: float) -> str:
@@ -285,9 +285,11 @@ def rebuild_in_transaction(
     """
     memory_dir = tx.memory_dir
     rebuilds = []
+    read: dict[str, bytes | None] = {}  # what each index held as read: the write's base
     for scope, scope_dir in scope_dirs.items():
         rel = os.path.relpath(entrypoint_path(scope_dir), memory_dir).replace(os.sep, "/")
-        old = _read_old(tx, rel)
+        data = read[rel] = _read_old(tx, rel)
+        old = "" if data is None else data.decode("utf-8", "replace")
         rebuilds.append(
             plan_index_rebuild(scope_dir, scope=scope, drop_dangling=drop_dangling, old=old)
         )
@@ -303,7 +305,13 @@ def rebuild_in_transaction(
         rel = os.path.relpath(r.path, memory_dir).replace(os.sep, "/")
         if r.existed:
             tx.keep_copy(rel, f"{TRASH_DIRNAME}/{batch}/{rel}")
-        tx.write(rel, r.text)  # checked again now; into team/ the guard scans the added lines
+        # checked again now; into team/ the guard scans the added lines. Written only over
+        # what was read: a person's save since then is kept (ChangedMeanwhileError)
+        base = read.get(rel)
+        if base is None:
+            tx.write(rel, r.text, create_only=True)
+        else:
+            tx.write(rel, r.text, based_on=base)
         files[rel] = {
             "before": r.existed,
             "after_sha": hashlib.sha256(r.text.encode("utf-8")).hexdigest(),

@@ -343,9 +343,8 @@ class MemoryStore:
                 final_name, final_desc, final_type, final_body, scope=scope, now_ms=self._now_ms()
             )
             raise_for_verdict(verdict)
-            text = render_updated_memory_file(
-                fm, final_name, final_desc, final_type, final_body, modified_ms=self._now_ms()
-            )
+            fields = (final_name, final_desc, final_type, final_body)  # BOM, CRLF, body kept:
+            text = render_updated_memory_file(fm, *fields, modified_ms=self._now_ms(), like=read)
             tx.write_edit(target, read, text)
             # A body-only update leaves the index line as a person may have written it.
             same_header = (

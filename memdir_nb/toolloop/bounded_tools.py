@@ -44,6 +44,7 @@ __all__ = [
     "ToolReader",
     "glob_files",
     "grep_files",
+    "numbered_lines",
     "read_numbered",
     "run_pipeline",
 ]
@@ -72,7 +73,11 @@ class ToolReader:
 
 def read_numbered(reader: ToolReader, path: str | os.PathLike[str], offset: int, limit: int) -> str:
     """Lines offset..offset+limit-1 of a file, numbered, from at most TOOL_READ_MAX_BYTES of it."""
-    res = reader.read(path, TOOL_READ_MAX_BYTES)
+    return numbered_lines(reader.read(path, TOOL_READ_MAX_BYTES), offset, limit)
+
+
+def numbered_lines(res: ReadResult, offset: int, limit: int) -> str:
+    """read_numbered's answer for a read already made (the caller keeps what it read)."""
     lines = res.text.split("\n")
     chosen = lines[offset - 1 : offset - 1 + limit]
     out = "\n".join(f"{offset + i:6d}\t{line}" for i, line in enumerate(chosen))

@@ -65,7 +65,9 @@ def _tool_insert(mem: Path) -> None:
 
 def _extraction(name: str, tool_input: dict[str, str]) -> Callable[[Path], None]:
     def run(mem: Path) -> None:
-        outcome = ToolRunner(mem).run(name, {"file_path": str(mem / "user_kept.md"), **tool_input})
+        runner = ToolRunner(mem)  # the model Reads a file before it writes it, as in Claude Code
+        assert not runner.run("Read", {"file_path": str(mem / "user_kept.md")}).is_error
+        outcome = runner.run(name, {"file_path": str(mem / "user_kept.md"), **tool_input})
         assert outcome.is_error
         raise ValueError(outcome.content)
 

@@ -34,6 +34,7 @@ from memdir_nb.dream import plan as plan_module
 from memdir_nb.dream.actions import WriteFile
 from memdir_nb.dream.apply import list_trash_batches
 from memdir_nb.dream.kept import BlockResults, KeptReads
+from memdir_nb.storage.store import MemoryStore
 from tests.support import snapshot, write_memory
 from tests.support.benchmarks import load_benchmark
 from tests.support.cpu_growth import growth_ratio
@@ -296,6 +297,43 @@ def test_plan_refused_when_a_file_changed_underneath_and_names_it(messy: Path) -
     after = _tree(messy)
     assert after["feedback_testing.md"] == before["feedback_testing.md"]
     assert not (messy / ".trash").exists()
+
+
+def _saves_by_rename(path: Path, text: str) -> Callable[[str], None]:
+    """A crash hook: once the step has journaled its write of `path`, a person's editor saves
+    `text` there by renaming a new file over it (as vim and most editors do)."""
+    done: list[bool] = []
+
+    def hook(point: str) -> None:
+        if point == f"write:{path.name}:journaled" and not done:
+            done.append(True)
+            (path.parent / f".{path.name}.swp").write_text(text)
+            os.replace(path.parent / f".{path.name}.swp", path)
+
+    return hook
+
+
+def test_apply_keeps_a_file_a_person_saved_after_the_plans_check(messy: Path) -> None:
+    # the apply checked every file against the plan, kept a copy of feedback_testing.md in the
+    # trash, then a person saved it: the merged text went over that save, which was lost
+    plan = plan_consolidation(messy, now_ms=PLAN_NOW)
+    assert plan.result().get("feedback_testing.md") is not None  # the merge rewrites it
+    target = messy / "feedback_testing.md"
+    store = MemoryStore(messy, crash_hook=_saves_by_rename(target, "saved by hand meanwhile\n"))
+    with pytest.raises(ValueError, match="feedback_testing.md was changed by another program"):
+        apply_plan(plan, store=store)
+    assert target.read_text() == "saved by hand meanwhile\n"
+    assert (messy / "feedback_testing_db.md").exists()  # the step was rolled back whole
+
+
+def test_restore_keeps_a_file_a_person_saved_after_its_check(messy: Path) -> None:
+    plan = plan_consolidation(messy, now_ms=PLAN_NOW)
+    result = apply_plan(plan)
+    target = messy / "feedback_testing.md"
+    store = MemoryStore(messy, crash_hook=_saves_by_rename(target, "saved by hand meanwhile\n"))
+    with pytest.raises(ValueError, match="feedback_testing.md was changed by another program"):
+        restore(messy, result.batch, store=store)
+    assert target.read_text() == "saved by hand meanwhile\n"
 
 
 def test_unknown_approved_action_is_refused_and_nothing_changes(messy: Path) -> None:

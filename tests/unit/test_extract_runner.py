@@ -115,3 +115,42 @@ def test_an_edit_never_overwrites_a_change_another_program_made_while_it_ran(
     )
     assert out.is_error and "changed by another program" in out.content
     assert target.read_text() == "alpha beta gamma\n"
+
+
+def test_a_write_over_a_file_this_run_never_read_is_refused_and_writes_nothing(
+    memdir: Path,
+) -> None:
+    # Write replaces a whole file: over one the model has not Read, what a person wrote in it
+    # was lost unseen. As in Claude Code, the model must Read an existing file first.
+    target = memdir / "user_role.md"
+    target.write_text("---\nname: Role\n---\nwritten by hand\n")
+    runner = ToolRunner(memdir)
+    out = runner.run("Write", {"file_path": str(target), "content": "replaced\n"})
+    assert out.is_error and "has not been Read yet; Read it first" in out.content
+    assert target.read_text() == "---\nname: Role\n---\nwritten by hand\n"
+    assert not runner.run("Read", {"file_path": str(target)}).is_error
+    out = runner.run("Write", {"file_path": str(target), "content": "replaced\n"})
+    assert not out.is_error and target.read_text() == "replaced\n"
+    out = runner.run("Write", {"file_path": str(target), "content": "again\n"})  # its own text
+    assert not out.is_error and target.read_text() == "again\n"
+
+
+def test_a_write_keeps_a_save_a_person_made_after_the_model_read_the_file(memdir: Path) -> None:
+    target = memdir / "user_role.md"
+    target.write_text("as read\n")
+    runner = ToolRunner(memdir)
+    assert not runner.run("Read", {"file_path": str(target)}).is_error
+    target.write_text("as read\nand a line a person added since\n")
+    out = runner.run("Write", {"file_path": str(target), "content": "the model's text\n"})
+    assert out.is_error and "changed since it was Read" in out.content
+    assert target.read_text() == "as read\nand a line a person added since\n"
+
+
+def test_a_write_over_a_file_too_long_to_read_whole_is_refused(memdir: Path) -> None:
+    target = memdir / "reference_long.md"
+    target.write_text("line\n" * 60_000)  # 300,000 bytes, past the Read's 256 KiB
+    runner = ToolRunner(memdir)
+    assert "only its first" in runner.run("Read", {"file_path": str(target)}).content
+    out = runner.run("Write", {"file_path": str(target), "content": "short\n"})
+    assert out.is_error and "too long to Read whole" in out.content
+    assert target.stat().st_size == 300_000

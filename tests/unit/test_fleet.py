@@ -11,6 +11,7 @@ pa = pytest.importorskip("pyarrow")
 pq = pytest.importorskip("pyarrow.parquet")
 
 from memdir_nb.reports.fleet import DIRS_FILE, MEMORIES_FILE, export_parquet  # noqa: E402
+from tests.support.durability import record_fsyncs_and_renames  # noqa: E402
 from tests.support.fake_home import NOW_MS, add_memory, make_world  # noqa: E402
 
 
@@ -67,6 +68,16 @@ def test_duckdb_answers_memories_per_project_and_stale_share(
     ).fetchall()
     assert [r[1] for r in rows] == [3, 205]
     assert rows[0][2] == pytest.approx(1 / 3)
+
+
+def test_an_export_is_on_disk_before_it_replaces_the_earlier_files(
+    tmp_path: Path, two_homes: list[Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Both Parquet files are fsynced before either is renamed over the earlier pair."""
+    export_parquet(two_homes, tmp_path / "out", now_ms=NOW_MS)
+    steps = record_fsyncs_and_renames(monkeypatch)
+    export_parquet(two_homes, tmp_path / "out", now_ms=NOW_MS)
+    assert steps == ["fsync-file", "fsync-file", "rename", "rename", "fsync-dir"]
 
 
 def test_export_refuses_a_file_as_the_output_folder(tmp_path: Path, two_homes: list[Path]) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import os
 from collections.abc import Iterator
 from pathlib import Path
@@ -10,6 +11,8 @@ import pytest
 
 from memdir_nb.storage import fsutil
 from memdir_nb.storage.daily_log import append_daily_log
+from tests.support.durability import record_fsyncs_and_renames
+from tests.support.file_size_limit import file_size_limit
 
 
 @pytest.fixture
@@ -132,3 +135,28 @@ def test_a_side_name_keeps_at_most_180_bytes_of_the_name_and_never_half_a_charac
     assert cjk == "." + "記" * 60 and len(cjk.encode()) == 181
     mixed = fsutil.side_stem("a" + "\U0001f600" * 60)  # 1 + 4 * 44 = 177 bytes fit, not 181
     assert mixed == ".a" + "\U0001f600" * 44
+
+
+def test_replace_file_cut_short_by_a_full_disk_keeps_the_old_file_and_leaves_no_temp_file(
+    tmp_path: Path,
+) -> None:
+    """The atomic writer of caches, the dream lock and the demo: a write the disk refuses
+    part-way (here the file-size limit) leaves the old file whole and no temp file beside it."""
+    target = tmp_path / "vectors.json"
+    target.write_bytes(b"old, whole\n")
+    with file_size_limit(64), pytest.raises(OSError) as caught:
+        fsutil.replace_file(target, b"n" * 1000, tmp_name=".vectors.json.tmp")
+    assert caught.value.errno == errno.EFBIG
+    assert target.read_bytes() == b"old, whole\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["vectors.json"]
+
+
+def test_replace_file_makes_its_bytes_durable_before_the_rename(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """fsync of the temp file comes before the rename: a power cut after the rename must not
+    leave an empty file where the old one was."""
+    steps = record_fsyncs_and_renames(monkeypatch)
+    fsutil.replace_file(tmp_path / "cache.json", b"{}", tmp_name=".cache.json.tmp")
+    assert steps == ["fsync-file", "rename", "fsync-dir"]
+    assert (tmp_path / "cache.json").read_bytes() == b"{}"

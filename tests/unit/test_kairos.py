@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import errno
 import os
 import subprocess
 import sys
@@ -14,6 +15,7 @@ import pytest
 from memdir_nb.prompts.daily_log import build_assistant_daily_log_prompt
 from memdir_nb.storage import daily_log as kairos
 from memdir_nb.storage.daily_log import DailyLogError, append_daily_log, read_daily_log_entries
+from tests.support.file_size_limit import file_size_limit
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -106,6 +108,29 @@ _WORKER = textwrap.dedent(
         append_daily_log(memdir, body, now_ms=now_ms)
     """
 )
+
+
+def test_an_append_the_disk_cuts_short_leaves_the_log_as_it_was_never_half_an_entry(
+    memdir: Path,
+) -> None:
+    """A full disk (here the file-size limit) stops the write part-way: the log keeps every
+    earlier entry byte for byte and does not end in the start of the new one."""
+    now = _ms(2026, 3, 4, 9)
+    log = append_daily_log(memdir, "first entry, kept", now_ms=now)
+    before = log.read_bytes()
+    with file_size_limit(len(before) + 40), pytest.raises(OSError) as caught:
+        append_daily_log(memdir, "a long entry " * 20, now_ms=now + 1000)
+    assert caught.value.errno == errno.EFBIG
+    assert log.read_bytes() == before
+    next_day = now + 86_400_000
+    with file_size_limit(40), pytest.raises(OSError):  # the day's first entry: no file is left
+        append_daily_log(memdir, "a long entry " * 20, now_ms=next_day)
+    assert sorted(p.name for p in log.parent.iterdir()) == [log.name]
+    append_daily_log(memdir, "after the disk was freed", now_ms=now + 2000)
+    assert [t for _, t in read_daily_log_entries(log)] == [
+        "first entry, kept",
+        "after the disk was freed",
+    ]
 
 
 def test_concurrent_processes_append_whole_entries_and_lose_none(

@@ -14,6 +14,7 @@ import time
 import tracemalloc
 import zipfile
 from pathlib import Path
+from unittest import mock
 
 import pytest
 
@@ -34,6 +35,7 @@ from memdir_nb.storage.scan import scan_memory_dir
 from memdir_nb.storage.store import MemoryStore
 from memdir_nb.ui.demo import DEMO_NOW_MS, build_demo_memory_dir
 from tests.conftest import DeepFolders
+from tests.support.durability import record_fsyncs_and_renames
 
 GOOD = "---\nname: Deploys\ndescription: How we deploy\ntype: reference\n---\n\nArgo CD.\n"
 FAKE_KEY = "sk-ant-api03-" + "Zq9xW2vB7nR4tY6uI8oP1aS3dF5gH7jK9lM0" * 2
@@ -135,6 +137,41 @@ def test_overwrite_moves_the_replaced_file_to_trash(tmp_path: Path) -> None:
     assert report.replaced == ["reference_deploys.md"] and report.trash_dir
     assert (dst / "reference_deploys.md").read_text() == GOOD
     assert (dst / report.trash_dir / "reference_deploys.md").read_text() == "mine\n"
+
+
+def test_overwrite_of_a_symlinked_memory_keeps_the_link_and_the_old_text(tmp_path: Path) -> None:
+    # the replaced name was moved into .trash/ as a link (pointing nowhere from there) and a
+    # regular file written in its place: the person's link was silently a file
+    archive, dst = _conflicting(tmp_path)
+    (dst / "notes").mkdir()
+    os.replace(dst / "reference_deploys.md", dst / "notes" / "deploys.md")
+    (dst / "reference_deploys.md").symlink_to("notes/deploys.md")
+    report = import_archive(archive, dst, overwrite=True)
+    assert report.replaced == ["reference_deploys.md"] and report.trash_dir
+    assert os.readlink(dst / "reference_deploys.md") == "notes/deploys.md"
+    assert (dst / "notes" / "deploys.md").read_text() == GOOD
+    kept = dst / report.trash_dir / "reference_deploys.md"
+    assert not kept.is_symlink() and kept.read_text() == "mine\n"
+
+
+def test_overwrite_keeps_a_save_a_person_made_while_it_ran(tmp_path: Path) -> None:
+    # a guard for the route above (a copy kept, then a write over the name): the write goes
+    # only over the bytes compared. (The older route, a move then a fresh file, kept it too.)
+    archive, dst = _conflicting(tmp_path)
+    target = dst / "reference_deploys.md"
+
+    def a_person_saves_it(point: str) -> None:
+        if point == "write:reference_deploys.md:journaled":
+            (dst / ".swp").write_text("mine, saved again\n")
+            os.replace(dst / ".swp", target)
+
+    store = MemoryStore(dst, crash_hook=a_person_saves_it)
+    with (
+        mock.patch("memdir_nb.storage.archive.MemoryStore", return_value=store),
+        pytest.raises((ValueError, OSError), match="another program"),
+    ):
+        import_archive(archive, dst, overwrite=True)
+    assert target.read_text() == "mine, saved again\n"
 
 
 def test_overwrite_by_the_cli_names_where_the_old_file_went(tmp_path: Path) -> None:
@@ -363,6 +400,18 @@ def test_an_export_killed_mid_write_leaves_the_earlier_archive_whole(tmp_path: P
     assert target.read_bytes() == old  # never a half-written archive at the target
     with zipfile.ZipFile(target) as zf:
         assert zf.testzip() is None
+
+
+def test_an_export_is_on_disk_before_it_replaces_the_earlier_archive(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The new zip is fsynced before the rename: a power cut after it leaves the whole new
+    archive, never an empty file where the person's earlier archive was."""
+    src = build_demo_memory_dir(tmp_path / "demo", now_ms=DEMO_NOW_MS)
+    export_archive(src, tmp_path / "m.zip")
+    steps = record_fsyncs_and_renames(monkeypatch)
+    export_archive(src, tmp_path / "m.zip")
+    assert steps[-3:] == ["fsync-file", "rename", "fsync-dir"]
 
 
 @pytest.mark.parametrize("kind", ["fifo", "folder", "link-out", "dangling"])

@@ -579,6 +579,28 @@ def test_a_rebuild_kept_within_the_caps_writes_nothing_when_it_would_load_less(
     assert "private" in written.written and (mem / ".trash").is_dir()
 
 
+def test_a_rebuild_keeps_an_index_a_person_saved_while_it_ran(
+    store: MemoryStore, mem: Path
+) -> None:
+    # the rebuild read MEMORY.md and kept a copy in .trash/, then a person's editor saved the
+    # index by renaming its new file over it (as vim and most editors do): the rebuilt text,
+    # made from the old index, went over that save, and the trash held only the old index
+    save_feedback(store)
+    index_path = mem / "MEMORY.md"
+    index_path.write_text("# Index\n")
+    theirs = "# Index\n- [Mine](user_mine.md) — typed by hand meanwhile\n"
+
+    def a_person_saves_the_index(point: str) -> None:
+        if point == "write:MEMORY.md:journaled":
+            (mem / ".MEMORY.md.swp").write_text(theirs)
+            os.replace(mem / ".MEMORY.md.swp", index_path)
+
+    racing = MemoryStore(mem, now_ms=NOW_MS, crash_hook=a_person_saves_the_index)
+    with pytest.raises(ValueError, match="MEMORY.md was changed by another program"):
+        racing.rebuild_index_files()
+    assert index_path.read_text() == theirs
+
+
 # --- atomic writes --------------------------------------------------------------------------
 
 
@@ -876,3 +898,29 @@ def test_update_keeps_an_edit_made_to_the_memory_while_it_ran(tmp_path: Path) ->
     with pytest.raises(ValueError, match="user_coffee.md was changed by another program"):
         store.update("user_coffee.md", body="Mine.")
     assert memory.read_text() == theirs
+
+
+@pytest.mark.parametrize(
+    "shape",
+    [
+        pytest.param(("", "\r\n", "Body kept.\r\nSecond line, no newline"), id="crlf"),
+        pytest.param(("\ufeff", "\n", "Body kept.\n"), id="bom"),
+        pytest.param(("", "\n", "\n\n  Body after two blank lines.\n\n"), id="blank-lines"),
+        pytest.param(("", "\n", "Body kept, no final newline"), id="no-final-newline"),
+    ],
+)
+def test_an_update_of_the_header_keeps_the_files_bytes_it_does_not_change(
+    tmp_path: Path, shape: tuple[str, str, str]
+) -> None:
+    # update re-rendered the whole file: a BOM was dropped, CRLF line ends became LF, and an
+    # untouched body gained or lost blank lines and a final newline
+    bom, eol, body = shape
+    memory = tmp_path / "user_coffee.md"
+    head = eol.join(["---", "name: Coffee", "description: drinks coffee", "type: user", "---"])
+    memory.write_bytes((bom + head + eol + body).encode("utf-8"))
+    MemoryStore(tmp_path, now_ms=NOW_MS).update("user_coffee.md", description="drinks tea")
+    text = memory.read_bytes().decode("utf-8")
+    assert text.startswith(bom + "---" + eol) and text.endswith(eol + "---" + eol + body)
+    assert f"description: drinks tea{eol}" in text
+    if eol == "\r\n":
+        assert text.count("\n") == text.count("\r\n")
