@@ -137,7 +137,7 @@ def test_the_worker_is_forked_with_the_secret_detectors_already_loaded(
     root = real_dir("many-files")
     listing, files = _listed(root)
     assert len(files) >= 2
-    real_fork = workers.in_two_processes
+    real_fork = machine.in_two_processes
     loaded_at_fork: list[int] = []
 
     def recording(*args: Any, **kwargs: Any) -> Any:
