@@ -101,6 +101,49 @@ def build_nested_dir(root: Path) -> Path:
     return root
 
 
+def pinned_memory(name: str, description: str, body: str, *, pinned: bool, session: str) -> str:
+    """A memory as Claude Code stamps it when it writes `pinned:` (from September 2026): a quoted description,
+    `metadata:` (with its trailing space) holding node_type, a `pinned:` flag, originSessionId
+    and modified, and no type anywhere."""
+    return (
+        f'---\nname: {name}\ndescription: "{description}"\nmetadata: \n  node_type: memory\n'
+        f"  pinned: {str(pinned).lower()}\n  originSessionId: {session}\n"
+        f"  modified: 2026-09-20T05:21:43.657Z\n---\n\n{body}\n"
+    )
+
+
+def build_pinned_typeless_dir(root: Path) -> Path:
+    """Three memories in the pinned, typeless shape (one pinned: true), and one older-shape
+    memory whose nested metadata lost its type (the model left it out of a typed template)."""
+    for i, (name, description, pinned) in enumerate(
+        [
+            ("a-plan-changes-nothing", "asked for a plan, ask before any install or build", False),
+            ("no-retry-knobs", "a reported fault gets fixed outright, never behind a flag", False),
+            ("never-a-clock-floor", "the owner forbids a clock floor anywhere in the app", True),
+        ]
+    ):
+        body = f"# {name.replace('-', ' ').capitalize()}\n\nSaid by the owner on 2026-09-1{i}."
+        session = f"5c1f0a2e-2222-4b3c-8d4e-00000000000{i}"
+        _put(
+            root / f"{name}.md",
+            pinned_memory(name, description, body, pinned=pinned, session=session),
+        )
+    _put(
+        root / "kiln-firing-days.md",
+        "---\nname: kiln-firing-days\ndescription: the kiln is fired on Tuesdays and Fridays\n"
+        "metadata:\n  node_type: memory\n  originSessionId: 5c1f0a2e-2222-4b3c-8d4e-000000000009\n"
+        "---\n\nTuesdays and Fridays.\n",
+    )
+    _put(
+        root / "MEMORY.md",
+        "- [A plan changes nothing](a-plan-changes-nothing.md) — ask before builds\n"
+        "- [No retry knobs](no-retry-knobs.md) — fix faults outright\n"
+        "- [Never a clock floor](never-a-clock-floor.md) — none anywhere\n"
+        "- [Kiln days](kiln-firing-days.md) — Tuesdays and Fridays\n",
+    )
+    return root
+
+
 def build_index_variants_dir(root: Path) -> Path:
     """An index written by people and models: links after words, backticks, ./, headings, team/."""
     for stem, type_ in (
@@ -553,6 +596,7 @@ REAL_DIR_BUILDERS: dict[str, Callable[[Path], Path]] = {
     "agent-beside-index": build_agent_beside_index_dir,
     "names-besides-entries": build_names_besides_entries_dir,
     "latin1-index": build_latin1_index_dir,
+    "pinned-typeless": build_pinned_typeless_dir,
 }
 
 

@@ -30,6 +30,7 @@ from memdir_nb.spec.constants import (
     FRONTMATTER_MAX_LINES,
     METADATA_KEY,
     MODIFIED_KEY,
+    PINNED_KEY,
 )
 from memdir_nb.spec.records import quick_init
 from memdir_nb.spec.taxonomy import MemoryType, parse_memory_type
@@ -78,6 +79,13 @@ class Frontmatter:
         """The nested `metadata:` mapping, or {} when the header has none."""
         nested = self.fields.get(METADATA_KEY)
         return dict(nested) if isinstance(nested, dict) else {}
+
+    @property
+    def typeless_by_design(self) -> bool:
+        """No type written, in the shape Claude Code stamps when it writes none: a `pinned:`
+        flag under `metadata:` (constants.PINNED_KEY). The one test lint and the memory tool
+        use before asking for a type."""
+        return not self.raw_type and PINNED_KEY in self.metadata
 
     @property
     def modified_ms(self) -> float | None:

@@ -9,6 +9,7 @@ the folder name that keys its memory by `sanitize_path`, as Claude Code names it
 from __future__ import annotations
 
 import os
+import re
 import unicodedata
 from pathlib import PurePath
 
@@ -117,6 +118,25 @@ def is_project_key(text: str) -> bool:
 
 # --------------------------------------------------------------------------- validation
 
+# An environment variable written where a settings value starts, as a shell or Windows writes
+# one: $NAME, ${NAME} or %NAME%. Claude Code expands only a leading '~/' in a settings value,
+# so such a value is a relative path (a folder named "$HOME"), rejected like any other.
+_LEADING_VARIABLE = re.compile(
+    r"\$(?:\{(?P<braced>[A-Za-z_][A-Za-z0-9_]*)\}|(?P<plain>[A-Za-z_][A-Za-z0-9_]*))"
+    r"|%(?P<windows>[A-Za-z_][A-Za-z0-9_()]*)%"
+)
+# The variables that hold the user's home folder, which a settings value can name as '~/'.
+HOME_VARIABLES = frozenset({"HOME", "USERPROFILE"})
+
+
+def leading_variable(raw: str) -> tuple[str, str] | None:
+    """(the reference as written, the variable's name) when raw starts with an environment
+    variable ($HOME, ${VAULT}, %USERPROFILE%); else None."""
+    m = _LEADING_VARIABLE.match(raw)
+    if m is None:
+        return None
+    return m.group(0), m.group("braced") or m.group("plain") or m.group("windows")
+
 
 def _default_home(home: str | os.PathLike[str] | None) -> str:
     return os.fspath(home) if home is not None else os.fspath(home_from_passwd())
@@ -138,11 +158,16 @@ def memory_path_problem(
     normalized = os.path.normpath(candidate).rstrip("/\\")
     problem = _root_problem(candidate, normalized)
     if problem is None and not os.path.isabs(normalized):
-        problem = (
-            "is relative ('~' is only expanded in settings files, as '~/...')"
-            if raw.startswith("~")
-            else "is not an absolute path"
-        )
+        variable = leading_variable(raw)
+        if raw.startswith("~"):
+            problem = "is relative ('~' is only expanded in settings files, as '~/...')"
+        elif variable is not None:
+            problem = (
+                f"is not an absolute path: {variable[0]} is not expanded (only a settings "
+                f"file's leading '~/' is), so it names a folder called {variable[0]}"
+            )
+        else:
+            problem = "is not an absolute path"
     if problem is None and len(normalized) < 3:
         problem = "is too short (a filesystem root or near it)"
     if problem is not None:

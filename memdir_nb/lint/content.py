@@ -251,7 +251,7 @@ def _check_header(mem: MemoryText, c: Collector) -> None:
                 f"use one of: {', '.join(TYPE_NAMES)}",
                 field_line(mem, "type"),
             )
-        else:
+        elif not fm.typeless_by_design:  # Claude Code's own writer leaves the type out
             c.add(
                 "missing-type",
                 "no type in the header",

@@ -26,6 +26,7 @@ from memdir_nb.home.config import (
     MemdirConfig,
     load_settings_file,
 )
+from memdir_nb.home.path_rules import HOME_VARIABLES, leading_variable
 from memdir_nb.home.paths import GateDecision, sanitize_path
 from memdir_nb.reports.claude_md import IMPORTS, NAMES, claude_md_reference
 from memdir_nb.reports.diagnosis import DoctorFinding, DoctorReport
@@ -113,6 +114,16 @@ def _absolute_hint(report: WhereReport, value: object) -> str:
         return ""
     if value.startswith("~") or os.path.isabs(value) or ntpath.isabs(value):
         return ""
+    variable = leading_variable(value)
+    if variable is not None:  # written for a shell, which settings are not: never the project's
+        reference, name = variable
+        rest = value[len(reference) :].replace("\\", "/").lstrip("/")
+        if name in HOME_VARIABLES and rest:
+            return (
+                f"; a leading ~/ is the one expansion settings get, so write "
+                f'"autoMemoryDirectory": {_settings_string("~/" + rest)}'
+            )
+        return f"; write the absolute path that {reference} holds in your shell instead"
     root = report.checkout_root or report.git_root or report.cwd
     meant = os.path.normpath(os.path.join(root, value))
     return (

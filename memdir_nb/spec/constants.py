@@ -154,6 +154,12 @@ FENCE = "---"
 # Real files written by current Claude Code nest the type (with node_type, originSessionId,
 # modified...) under this key instead of writing a top-level `type:`.
 METADATA_KEY = "metadata"
+# Where Claude Code's header stamper writes this flag under `metadata:` (beside node_type,
+# originSessionId and modified; seen from September 2026, while other installs of the same weeks
+# still stamp `metadata: type:` and no flag), the memory has no type at all: 20 real memories of
+# a dozen projects, 2026-09-01 to 2026-10-09, none typed (docs/decisions.md, "Twenty-ninth
+# session (realdata29)").
+PINNED_KEY = "pinned"
 # Claude Code 2.1.214+ writes the memory's own time (ISO 8601) here, at top level or under
 # `metadata:`; it survives a clone or a restore, which the file's mtime does not.
 MODIFIED_KEY = "modified"

@@ -39,7 +39,7 @@ from memdir_nb.spec.timestamps import trash_stamp
 from memdir_nb.storage import containment as team_paths
 from memdir_nb.storage import scan
 from memdir_nb.storage.access import ReadResult, holds_exactly, try_read_contained
-from memdir_nb.storage.draft import DraftVerdict, validate_draft
+from memdir_nb.storage.draft import DraftVerdict, type_problem, validate_draft
 from memdir_nb.storage.index_rebuild import (
     RebuildResult,
     rebuild_in_transaction,
@@ -329,8 +329,7 @@ class MemoryStore:
                 )
             if new_type is None and fm.type is None:
                 raise MemoryValidationError(
-                    f"{rel} has no valid type in its frontmatter (found {fm.raw_type!r}); pass "
-                    "type=... (user, feedback, project or reference) to update()"
+                    f"{rel}: {type_problem(fm.raw_type)}; pass type=... to update()"
                 )
             final_type = new_type or fm.type
             assert final_type is not None
@@ -433,7 +432,7 @@ class MemoryStore:
                     )
                 if fm.type is None:
                     raise MemoryValidationError(
-                        f"{rel} has no valid type (found {fm.raw_type!r}); set one with "
+                        f"{rel}: {type_problem(fm.raw_type)}; set one with "
                         "store.update(..., type=...) before promoting it"
                     )
                 findings = self._scan_fields(fm.name or "", fm.description or "", body)

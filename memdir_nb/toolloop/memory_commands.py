@@ -169,9 +169,9 @@ class MemoryDirBackend:
             scope=scope,
             now_ms=resolve_now_ms(self._now_ms, self._config),
         )
-        problems = [  # a secret in team/ never gets here: the transaction's guard refused it
-            p.message for p in (*verdict.errors, *verdict.warnings) if p.code != "secret-in-team"
-        ]
+        # A team secret never gets here (the guard refused it); a typeless shape asks no type.
+        skip = {"secret-in-team"} | ({"type"} if fm.typeless_by_design else set())
+        problems = [p.message for p in (*verdict.errors, *verdict.warnings) if p.code not in skip]
         if not fm.has_frontmatter:
             problems.insert(
                 0,

@@ -412,6 +412,24 @@ def test_a_relative_memory_dir_setting_is_answered_with_the_absolute_path_it_mea
     assert "most likely means" not in " ".join(x.fix for x in diagnose(w.config()).findings)
 
 
+def test_a_memory_dir_setting_written_with_a_shell_variable_is_never_read_from_the_project(
+    tmp_path: Path,
+) -> None:
+    # A published setup guide's user settings.json holds "$HOME/.claude/MEMORY/AUTO" as written
+    # (realdata29). Claude Code expands no variable there, so the value is rejected as relative;
+    # the fix said it "most likely means" <project>/$HOME/.claude/MEMORY/AUTO.
+    w, _ = healthy(tmp_path, repo=False)
+    w.settings("user", {"autoMemoryDirectory": "$HOME/.claude/MEMORY/AUTO"})
+    f = finding(diagnose(w.config()), "dir-setting-rejected")
+    assert "$HOME is not expanded" in f.cause
+    assert '"autoMemoryDirectory": "~/.claude/MEMORY/AUTO"' in f.fix
+    assert str(w.project) not in f.fix
+    w.settings("user", {"autoMemoryDirectory": "${VAULT_PATH}/ai/memory"})
+    f = finding(diagnose(w.config()), "dir-setting-rejected")
+    assert "the absolute path that ${VAULT_PATH} holds" in f.fix
+    assert str(w.project) not in f.fix
+
+
 def test_a_project_folder_in_the_xdg_home_that_cannot_be_looked_at_leaves_the_note_standing(
     tmp_path: Path,
 ) -> None:

@@ -549,3 +549,18 @@ def test_any_other_yaml_error_names_the_files_line_not_the_parsers_string() -> N
     fm, _ = parse_frontmatter("---\nname: x\ntags: [a, b\ntype: user\n---\nBody.\n")
     (problem,) = fm.problems
     assert fm.malformed and "<unicode string>" not in problem and "at line 3" in problem
+
+
+def test_a_pinned_flag_under_metadata_marks_the_writers_typeless_shape_and_nothing_else() -> None:
+    """Where Claude Code stamps a nested `pinned:` (from September 2026) it writes no type; a top-level
+    `pinned:` (a person's own key) or none at all is not that shape."""
+    nested = (
+        "---\nname: a\ndescription: b\nmetadata: \n  node_type: memory\n  pinned: false\n---\nx\n"
+    )
+    top = "---\nname: a\ndescription: b\npinned: true\n---\nx\n"
+    plain = "---\nname: a\ndescription: b\nmetadata:\n  node_type: memory\n---\nx\n"
+    assert parse_frontmatter(nested)[0].typeless_by_design
+    assert not parse_frontmatter(top)[0].typeless_by_design
+    assert not parse_frontmatter(plain)[0].typeless_by_design
+    typed = nested.replace("  pinned: false\n", "  pinned: false\n  type: feedback\n")
+    assert not parse_frontmatter(typed)[0].typeless_by_design

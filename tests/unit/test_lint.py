@@ -689,6 +689,18 @@ def test_missing_type_only_when_neither_place_has_one(tmp_path: Path) -> None:
     assert found[("b.md", "unknown-type")].line == 5  # the nested `type:` line
 
 
+def test_a_memory_in_claude_codes_typeless_pinned_shape_is_not_told_to_add_a_type(
+    real_dir: Callable[[str], Path],
+) -> None:
+    """Where Claude Code stamps `pinned:` under `metadata:` (from September 2026) it writes no
+    type (realdata29: 20 real memories, none typed); an older header that lost its type still
+    gets the warning."""
+    rules = _rules(real_dir("pinned-typeless"))
+    missing = sorted(path for path, rule in rules if rule == "missing-type")
+    assert missing == ["kiln-firing-days.md"]
+    assert not [r for r in rules if r[1] in ("unknown-type", "malformed-frontmatter")]
+
+
 def test_every_index_line_variant_counts_as_indexed(real_dir: Callable[[str], Path]) -> None:
     root = real_dir("index-variants")
     found = lint_memory_dir(root)

@@ -112,6 +112,9 @@ def expected_default(home: Path, root: Path) -> str:
         ("~\\..", True, "home directory or one of its ancestors"),
         ("~/notes", False, "relative"),
         ("~alice/notes", True, "relative"),
+        ("$HOME/.claude/memory", True, "$HOME is not expanded"),
+        ("${VAULT_PATH}/memory", True, "${VAULT_PATH} is not expanded"),
+        ("%USERPROFILE%\\memory", True, "%USERPROFILE% is not expanded"),
     ],
 )
 def test_validate_memory_path_rejects_unsafe_values(

@@ -465,6 +465,32 @@ def test_frontmatter_problems_do_not_refuse_a_write_but_are_noted_after_the_sdk_
     assert "Note:" not in answer
 
 
+def test_an_edit_of_a_memory_in_claude_codes_typeless_shape_is_not_told_to_add_a_type(
+    tool: MemdirMemoryTool,
+) -> None:
+    """Where Claude Code stamps a nested `pinned:` it writes no type (realdata29);
+    editing such a memory's body gets no note, while the older shape without a type still does."""
+    cli_shaped = (
+        '---\nname: plan-changes-nothing\ndescription: "ask before any install or build"\n'
+        "metadata: \n  node_type: memory\n  pinned: false\n"
+        "  originSessionId: 5c1f0a2e-2222-4b3c-8d4e-000000000001\n"
+        "  modified: 2026-09-19T07:27:39.804Z\n---\n\nA plan changes nothing yet.\n"
+    )
+    root = Path(tool.memory_dir)
+    root.mkdir(parents=True, exist_ok=True)
+    (root / "plan-changes-nothing.md").write_text(cli_shaped)
+    (root / "older.md").write_text(cli_shaped.replace("  pinned: false\n", ""))
+    for name in ("plan-changes-nothing.md", "older.md"):
+        answer = run(
+            tool,
+            command="str_replace",
+            path=f"/memories/{name}",
+            old_str="changes nothing yet",
+            new_str="changes nothing until it is approved",
+        )
+        assert ("no memory type given" in answer) is (name == "older.md")
+
+
 def test_daily_logs_get_no_frontmatter_note(tool: MemdirMemoryTool) -> None:
     got = run(
         tool,

@@ -26,3 +26,18 @@ def test_promotion_verdict_lists_every_reason(demo_mem: Path, demo_now_ms: float
     )
     v = view.promotion_verdict(demo_mem, "reference_oncall.md")
     assert any("already exists" in r for r in v.reasons) and any("AWS" in r for r in v.reasons)
+
+
+def test_a_memory_without_a_type_is_refused_promotion_in_words_not_as_none(tmp_path: Path) -> None:
+    # Claude Code's typeless pinned shape (realdata29): the verdict said "found None".
+    (tmp_path / "plan.md").write_text(
+        '---\nname: plan\ndescription: "ask before any build"\nmetadata: \n'
+        "  node_type: memory\n  pinned: false\n---\n\nAsk first.\n",
+        encoding="utf-8",
+    )
+    v = view.promotion_verdict(tmp_path, "plan.md")
+    assert not v.allowed
+    assert v.reasons == [
+        "no memory type given: the type must be one of user, feedback, project, reference; "
+        "set one first"
+    ]

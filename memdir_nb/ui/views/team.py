@@ -17,6 +17,7 @@ from memdir_nb.spec.taxonomy import (
     scope_violation,
 )
 from memdir_nb.storage.containment import absolute_dir
+from memdir_nb.storage.draft import type_problem
 from memdir_nb.storage.headers import parse_memory_file
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -74,7 +75,7 @@ def promotion_verdict(memory_dir: str | os.PathLike[str], filename: str) -> Prom
     if violation:
         reasons.append(violation)
     elif fm.type is None:
-        reasons.append(f"it has no valid type (found {fm.raw_type!r}); set one first")
+        reasons.append(f"{type_problem(fm.raw_type)}; set one first")
     if not (fm.name or "").strip() or not (fm.description or "").strip():
         reasons.append("its frontmatter lacks a name or description")
     if (root / TEAM_DIRNAME / filename).exists():
