@@ -141,7 +141,11 @@ def windows_problem(name: str) -> str | None:
     name, a character Windows refuses, or a trailing dot or space (which Windows drops, so
     `notes.` and `notes` are one folder there)."""
     stem = name.partition(".")[0].rstrip(" ")
-    device = "".join(c.upper() if c.isascii() else c for c in stem)  # 'ı' is not 'I' there
+    # Only ASCII letters are upper-cased ('ı' is not 'I' there): an ASCII stem, nearly every
+    # one, in one call; each character's own test only where another is there.
+    device = (
+        stem.upper() if stem.isascii() else "".join(c.upper() if c.isascii() else c for c in stem)
+    )
     if device in _WINDOWS_DEVICES:
         return (
             f"is the Windows device name {device}, which opens a device there, not a file, "

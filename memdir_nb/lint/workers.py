@@ -26,6 +26,7 @@ from memdir_nb.lint.findings import Finding, MemoryText
 from memdir_nb.lint.kept import Kept, keep, keeps, kept_findings, lint_key
 from memdir_nb.lint.reading import read_listed
 from memdir_nb.machine import fork_pays, in_two_processes
+from memdir_nb.security.secret_detect import load_detectors
 from memdir_nb.storage.access import ContainedReader
 from memdir_nb.storage.listing import ListedFile, SkippedFile
 
@@ -165,6 +166,10 @@ def _in_two(
         keep_texts=keep_texts,
         kept=kept,
     )
+    # The worker inherits at the fork what this process has imported. Every file's secret rule
+    # needs detect-secrets (with requests, 70-90 ms of CPU to import): loaded here first, it is
+    # imported once, not by both processes after the fork (docs/performance.md, speed29).
+    load_detectors()
     if meanwhile is None:
         return in_two_processes(work, files, here=here)
     then = meanwhile

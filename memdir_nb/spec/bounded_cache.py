@@ -41,6 +41,11 @@ R_co = TypeVar("R_co", covariant=True)
 ENTRY_OVERHEAD_BYTES = 200
 _CONTAINER_BYTES = 64  # a tuple's, list's or set's own header
 _OTHER_BYTES = 64  # an object weight_of does not look inside (shared ones are counted again)
+# Exact types whose weight is their getsizeof, and those that weigh nothing: a container holding
+# only the first (a plan's kept texts, a key of strings) or only the second (a stat identity) is
+# weighed in one C-level pass over its items, with the same result as one call per item.
+_SIZED_TYPES = frozenset({str, bytes})
+_FREE_TYPES = frozenset({type(None), bool, int, float})
 
 
 def weight_of(obj: object) -> int:
@@ -50,6 +55,11 @@ def weight_of(obj: object) -> int:
     if isinstance(obj, (str, bytes)):
         return sys.getsizeof(obj)
     if isinstance(obj, (tuple, list, frozenset, set)):
+        kinds = set(map(type, obj))
+        if kinds <= _SIZED_TYPES:
+            return _CONTAINER_BYTES + 8 * len(obj) + sum(map(sys.getsizeof, obj))
+        if kinds <= _FREE_TYPES:
+            return _CONTAINER_BYTES + 8 * len(obj)
         return _CONTAINER_BYTES + 8 * len(obj) + sum(map(weight_of, obj))
     if obj is None or isinstance(obj, (bool, int, float)):
         return 0  # small, and mostly shared (None, True, small ints) or inside a tuple's slot

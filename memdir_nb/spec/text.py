@@ -48,23 +48,19 @@ _ASCII_WORD_ANY_CASE = compiled_on_first_use(r"[A-Za-z0-9]+(?:['\-][A-Za-z0-9]+)
 _ASCII_CHARS = frozenset(map(chr, range(128)))
 
 
-@functools.cache
-def _patterns() -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str]]:
-    """(CJK run, CJK character, word), compiled on first use.
-
-    Their large Unicode classes take the regex compiler milliseconds each, which every
-    process importing this module (a `memdir-nb scan`, a save) would otherwise pay unused.
-    """
-    return (
-        re.compile(f"[{_CJK_CLASS}]+"),
-        re.compile(f"[{_CJK_CLASS}]"),
-        re.compile(_WORD_PATTERN),
-    )
+# The CJK run, the CJK character and the word pattern, each compiled on its first use: the
+# two CJK classes take the regex compiler milliseconds each (about 3 and 6 ms), which every
+# process importing this module (a `memdir-nb scan`, a save) would otherwise pay unused, and
+# a caller that needs only the word pattern (the plan's stemmer, on ASCII tokens) does not
+# pay them either.
+_CJK_RUN = compiled_on_first_use(f"[{_CJK_CLASS}]+")
+_CJK_CHAR = compiled_on_first_use(f"[{_CJK_CLASS}]")
+_WORD = compiled_on_first_use(_WORD_PATTERN)
 
 
 def word_pattern() -> re.Pattern[str]:
     """The word pattern words() finds in text with no CJK (after NFC and lower-casing)."""
-    return _patterns()[2]
+    return _WORD()
 
 
 # The characters outside ASCII that re.IGNORECASE matches to an ASCII letter: the dotted and
@@ -85,7 +81,7 @@ CJK_CHARS_PER_WORD = 2
 
 def is_cjk(text: str) -> bool:
     """Whether text holds at least one Chinese, Japanese or Korean character."""
-    return _patterns()[1].search(text) is not None
+    return _CJK_CHAR().search(text) is not None
 
 
 def _bigrams(run: str) -> list[str]:
@@ -98,7 +94,7 @@ def words(text: str) -> list[str]:
     """The lowercased words of text; CJK runs become two-character pieces."""
     if not text:
         return []
-    return _words(text, _patterns()[2])
+    return _words(text, _WORD())
 
 
 @functools.cache
@@ -129,10 +125,10 @@ def general_words_and_breaks(text: str) -> list[str]:
 def _words(text: str, word_re: re.Pattern[str]) -> list[str]:
     """words() with word_re as the word pattern (words() and words_and_breaks() differ there)."""
     text = unicodedata.normalize("NFC", text).lower().replace("\u2019", "'")
-    cjk_run = _patterns()[0]
     if not is_cjk(text):  # no CJK anywhere: every word is kept as it is (one C-level pass)
         return word_re.findall(text)
     out: list[str] = []
+    cjk_run = _CJK_RUN()
     for match in word_re.finditer(text):
         word = match.group(0)
         if word.isascii() or not is_cjk(word):  # isascii: a quick answer for most words
@@ -232,7 +228,7 @@ def mostly_other_script(text: str) -> bool:
 
 def cjk_char_count(text: str) -> int:
     """How many Chinese, Japanese or Korean characters text holds."""
-    return len(_patterns()[1].findall(text))
+    return len(_CJK_CHAR().findall(text))
 
 
 def word_count(text: str) -> int:
@@ -243,8 +239,7 @@ def word_count(text: str) -> int:
         return len(_ASCII_WORD_ANY_CASE().findall(text))
     text = unicodedata.normalize("NFC", text)
     cjk = cjk_char_count(text)
-    cjk_run, _, word_re = _patterns()
-    spaced = [w for w in word_re.findall(cjk_run.sub(" ", text)) if w]
+    spaced = [w for w in _WORD().findall(_CJK_RUN().sub(" ", text)) if w]
     return len(spaced) + math.ceil(cjk / CJK_CHARS_PER_WORD)
 
 

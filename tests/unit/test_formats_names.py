@@ -108,6 +108,18 @@ def test_a_windows_device_name_is_refused_in_any_case_whatever_follows_its_first
     assert "Windows device name" in problem and "pick another name" in problem
 
 
+@pytest.mark.parametrize(
+    ("name", "device"),
+    [("lpt\u00b9.md", True), ("Com\u00b2 .md", True), ("con\u0131n$.md", False)],
+)
+def test_only_ascii_letters_are_upper_cased_when_a_name_is_matched_to_a_device(
+    name: str, device: bool
+) -> None:
+    # Windows upper-cases the ASCII letters only: the dotless i is not an I there, so
+    # "con\u0131n$" is not CONIN$ (str.upper would make it one), while LPT\u00b9 is a device.
+    assert ("Windows device name" in (name_problem(name) or "")) is device
+
+
 @pytest.mark.parametrize("name", ["console.md", "com10.md", "project_con.md", "nullable.md"])
 def test_a_name_that_only_starts_like_a_device_is_a_memory_file(name: str) -> None:
     assert name_problem(name) is None

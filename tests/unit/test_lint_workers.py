@@ -23,6 +23,7 @@ from memdir_nb.lint.workers import (
     read_and_lint_files,
     second_core_pays,
 )
+from memdir_nb.security.secret_detect import load_detectors
 from memdir_nb.storage.listing import ListedFile, MemoryListing, SkippedFile, list_memory_files
 from memdir_nb.ui.demo import build_demo_memory_dir
 
@@ -125,6 +126,29 @@ def test_the_second_core_waits_for_the_break_even_size(monkeypatch: pytest.Monke
     monkeypatch.setattr(threading, "active_count", lambda: 1)
     assert second_core_pays(PARALLEL_MIN_FILES - 1) is False
     assert second_core_pays(PARALLEL_MIN_FILES) is sys.platform.startswith("linux")
+
+
+@linux_only
+def test_the_worker_is_forked_with_the_secret_detectors_already_loaded(
+    real_dir: Callable[[str], Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Every file's secret rule needs detect-secrets; a first lint used to fork first, so both
+    # processes imported it (70-90 ms of CPU each). Loaded before the fork, the worker inherits it.
+    root = real_dir("many-files")
+    listing, files = _listed(root)
+    assert len(files) >= 2
+    real_fork = machine.in_two_processes
+    loaded_at_fork: list[int] = []
+
+    def recording(*args: Any, **kwargs: Any) -> Any:
+        loaded_at_fork.append(load_detectors.cache_info().currsize)
+        return real_fork(*args, **kwargs)
+
+    monkeypatch.setattr(workers, "in_two_processes", recording)
+    forget_kept()
+    load_detectors.cache_clear()  # as in a new process: nothing loaded yet
+    read_and_lint(listing.root, listing.real_root, files, NOW_MS, workers=2)
+    assert loaded_at_fork == [1]
 
 
 @pytest.mark.parametrize("bad", [0, 3, -1])

@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import sys
 import tracemalloc
 from dataclasses import dataclass
+from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from memdir_nb.spec.bounded_cache import ByteBoundedLRU, bounded_cache, weight_of
 
@@ -39,6 +43,51 @@ def test_a_value_heavier_than_the_whole_bound_is_not_kept_and_replaces_nothing()
 def test_a_cache_without_room_for_one_entry_is_refused_in_words() -> None:
     with pytest.raises(ValueError, match="room for one entry"):
         ByteBoundedLRU(max_entries=10, max_bytes=0)
+
+
+class _Text(str):
+    """A str subclass: weighed as a string, though not of the exact type str."""
+
+
+def _weight_one_by_one(obj: object) -> int:
+    """weight_of's rule, one call per item (as it was written before its C-level passes)."""
+    if isinstance(obj, (str, bytes)):
+        return sys.getsizeof(obj)
+    if isinstance(obj, (tuple, list, frozenset, set)):
+        return 64 + 8 * len(obj) + sum(map(_weight_one_by_one, obj))
+    if obj is None or isinstance(obj, (bool, int, float)):
+        return 0
+    if isinstance(obj, dict):
+        return 64 + 16 * len(obj) + sum(map(_weight_one_by_one, obj.items()))
+    return 64
+
+
+_LEAVES = st.one_of(
+    st.text(max_size=40),
+    st.binary(max_size=40),
+    st.text(max_size=10).map(_Text),
+    st.integers(),
+    st.floats(allow_nan=False),
+    st.booleans(),
+    st.none(),
+    st.just(object()),
+)
+_NESTED: Any = st.recursive(
+    _LEAVES,
+    lambda inner: st.one_of(
+        st.lists(inner, max_size=6),
+        st.lists(inner, max_size=6).map(tuple),
+        st.frozensets(st.one_of(st.text(max_size=8), st.integers()), max_size=6),
+        st.dictionaries(st.text(max_size=8), inner, max_size=4),
+    ),
+    max_leaves=30,
+)
+
+
+@given(_NESTED)
+def test_weight_is_the_same_whether_items_are_weighed_together_or_one_by_one(obj: Any) -> None:
+    # Containers of only strings and bytes, or only numbers and None, are weighed in one pass.
+    assert weight_of(obj) == _weight_one_by_one(obj)
 
 
 def test_weight_counts_strings_inside_tuples_and_sets() -> None:

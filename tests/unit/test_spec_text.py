@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import random
 import re
+import subprocess
+import sys
 import unicodedata
 from pathlib import Path
 
@@ -216,6 +218,24 @@ def test_a_regex_compiled_on_first_use_is_compiled_at_its_first_call_and_only_th
     assert compiled is lazy()  # one compiled pattern per process
     assert compiled.pattern == pattern and compiled.flags & re.IGNORECASE
     assert compiled.fullmatch("SCANCOLD-7-FIRST-USE") is not None
+
+
+def test_the_word_pattern_and_ascii_stems_compile_no_cjk_class() -> None:
+    # The plan stems ASCII tokens through word_pattern(); the two CJK classes cost the regex
+    # compiler milliseconds each and are compiled only where a text is looked at for CJK.
+    code = (
+        "import re\n"
+        "from memdir_nb.spec import text\n"
+        "from memdir_nb.spec.similarity import StemCache\n"
+        "StemCache().texts(['plain ascii memory text', 'another, plainer one'])\n"
+        "assert text.word_pattern().findall('two words') == ['two', 'words']\n"
+        "wide = sum(text._CJK_CLASS in p.pattern for p in re._cache.values())\n"
+        "text.words('caf\u00e9 \u65e5\u672c\u8a9e')  # non-ASCII: now the CJK classes are needed\n"
+        "print(wide, sum(text._CJK_CLASS in p.pattern for p in re._cache.values()))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split() == ["0", "2"]
 
 
 def test_ascii_text_is_matched_by_each_patterns_ascii_members_alone() -> None:
