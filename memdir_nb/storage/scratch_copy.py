@@ -13,11 +13,13 @@ SCRATCH_COPY_OTHER_FILE_MAX_BYTES (a video, a database dump kept beside the memo
 memory route reads that much of it, and it was copied whole, gigabytes for a notebook cell.
 A memory or index that large keeps its size in the copy, but only that much of its bytes.
 
-`set_aside_what_writes_refuse` readies a copy for those writes: an index the store would refuse
-to rewrite (not UTF-8, past the store's read cap, a pipe, a folder or a dangling link) or a
-`logs` entry the daily log refuses to write under (a dangling or outside link) took every later
-cell of notebooks 01, 05 and 07 down with it (twenty-ninth session). The store is asked, with
-its own reads and checks, and each refused entry is renamed aside in the copy only.
+The copy's owner may write every folder and file in it, whatever the source's modes were (a
+read-only dir gave a read-only copy). `set_aside_what_writes_refuse` readies a copy for those
+writes further: an index the store would refuse to rewrite (not UTF-8, past the store's read
+cap, a pipe, a folder or a dangling link) or a `logs` entry the daily log refuses to write
+under (a dangling or outside link) took every later cell of notebooks 01, 05 and 07 down with
+it (twenty-ninth session). The store is asked, with its own reads and checks, and each refused
+entry is renamed aside in the copy only.
 """
 
 from __future__ import annotations
@@ -216,6 +218,7 @@ def copy_memory_dir(
     entry = functools.partial(_copy_entry, strict=strict, left_out=unreadable, too_big=too_big)
     ignore = _folders_left_out(os.fspath(source), strict, unreadable, too_deep)
     copy = Path(shutil.copytree(source, dest, symlinks=True, copy_function=entry, ignore=ignore))
+    _owner_can_write(copy)
     said = []
     if unreadable:
         said.append(
@@ -239,6 +242,23 @@ def copy_memory_dir(
             "left out of the scratch copy, " + "; and ".join(said), ScratchCopyWarning, stacklevel=2
         )
     return copy
+
+
+def _owner_can_write(root: Path) -> None:
+    """Give the owner the right to write every folder and file of the copy (and to enter every
+    folder). copytree keeps the source's modes, so a dir made read-only (`chmod -R a-w`, a
+    read-only checkout or share) gave a copy its notebook could not write: 01, 02, 05, 06 and
+    07 raised PermissionError on every save (twenty-ninth session). Owner bits are only added,
+    never group or other ones; symlinks are left alone (chmod would change their targets)."""
+    os.chmod(root, stat.S_IMODE(os.lstat(root).st_mode) | stat.S_IRWXU)
+    for folder, folders, files in os.walk(root):
+        for name in (*folders, *files):
+            path = os.path.join(folder, name)
+            mode = os.lstat(path).st_mode
+            if stat.S_ISDIR(mode):
+                os.chmod(path, stat.S_IMODE(mode) | stat.S_IRWXU)
+            elif stat.S_ISREG(mode):
+                os.chmod(path, stat.S_IMODE(mode) | stat.S_IRUSR | stat.S_IWUSR)
 
 
 def set_aside_what_writes_refuse(copy: str | os.PathLike[str]) -> list[tuple[str, str]]:

@@ -341,3 +341,47 @@ def test_a_copy_the_store_can_write_keeps_every_entry(tmp_path: Path) -> None:
     assert set_aside_what_writes_refuse(copy) == []
     after = sorted(str(p.relative_to(copy)) for p in copy.rglob("*") if not p.name.startswith("."))
     assert after == before
+
+
+_COPY_AND_SAVE = """
+import sys
+from memdir_nb.storage.scratch_copy import copy_memory_dir, set_aside_what_writes_refuse
+from memdir_nb.storage.store import MemoryStore
+copy = copy_memory_dir(sys.argv[1], sys.argv[2])
+print(set_aside_what_writes_refuse(copy))
+store = MemoryStore(copy)
+print(store.save("Style", "Short answers", "feedback", "Lead with the command.").name)
+print(store.save("Bastion", "Staging goes through the bastion", "reference", "x", scope="team").name)
+"""
+
+
+def test_a_read_only_dir_gives_a_copy_its_owner_can_write(tmp_path: Path) -> None:
+    # `chmod -R a-w` on a memory dir (or a read-only checkout) gave a read-only scratch copy:
+    # every save in notebooks 01, 05 and 07 raised PermissionError. root writes anywhere, so the
+    # copy and saves run without the capabilities that let it (one subprocess, as above).
+    if os.geteuid() == 0 and shutil.which("setpriv") is None:
+        pytest.skip("running as root without setpriv: every file and folder can be written")
+    source = _odd_dir(tmp_path)
+    os.unlink(source / "project_pipe.md")
+    (source / "team").mkdir()
+    (source / "team" / "MEMORY.md").write_text("- [Wiki](reference_wiki.md) — the wiki\n", "utf-8")
+    read_only = [p for p in (source, *source.rglob("*")) if not p.is_symlink()]
+    for path in sorted(read_only, key=lambda p: -len(p.parts)):
+        path.chmod(0o555 if path.is_dir() else 0o444)
+    prefix = ["setpriv", "--bounding-set", "-dac_override,-dac_read_search,-fowner"]
+    args = [sys.executable, "-c", _COPY_AND_SAVE, str(source), str(tmp_path / "copy")]
+    try:
+        done = subprocess.run(
+            [*(prefix if os.geteuid() == 0 else []), *args],
+            capture_output=True,
+            text=True,
+            timeout=60,
+            cwd=Path(__file__).resolve().parents[2],
+        )
+    finally:
+        for path in read_only:
+            path.chmod(0o755 if path.is_dir() else 0o644)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines() == ["[]", "feedback_style.md", "reference_bastion.md"]
+    assert stat.S_IMODE((tmp_path / "copy" / "notes").stat().st_mode) == 0o755
+    assert stat.S_IMODE((tmp_path / "copy" / "project_deploys.md").stat().st_mode) == 0o644
