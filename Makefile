@@ -5,6 +5,11 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 DEMO_DIR ?= $(CURDIR)/demo_memory
 NBVAL_SANITIZE := tests/nbval_sanitize.cfg
+# A value as one shell word: in single quotes, each ' in it written '\''. A checkout or memory
+# dir path may hold spaces, $, backquotes or quotes; in double quotes the shell expanded $HOME
+# and ran `x` from the checkout's own path, and unquoted (make clean) a path with a space was
+# two paths: "/home/jo/my work/memdir_nb" removed /home/jo/my (twenty-ninth session).
+shell_word = '$(subst ','\'',$(1))'
 # Jupyter refuses to start as root unless told; containers and CI machines often are root.
 LAB_FLAGS := $(if $(filter 0,$(shell id -u)),--allow-root)
 
@@ -27,7 +32,7 @@ $(STAMP): pyproject.toml requirements-model.txt
 	@touch $(STAMP)
 
 demo: $(STAMP)
-	$(BIN)/memdir-nb demo "$(DEMO_DIR)" --overwrite
+	$(BIN)/memdir-nb demo $(call shell_word,$(DEMO_DIR)) --overwrite
 
 # `MEMDIR_NB_DIR=/path/to/memory make lab` opens a real memory dir; otherwise the demo is (re)built.
 MEMDIR_NB_DIR ?= $(DEMO_DIR)
@@ -38,29 +43,29 @@ MEMDIR_NB_ABS = $(if $(filter /%,$(firstword $(MEMDIR_NB_DIR))),$(MEMDIR_NB_DIR)
 # Copy each notebook into $(LAB_DIR) when the copy is missing or older than the committed one
 # (a `git pull` brought a new version); a copy you edited since is newer and is kept.
 lab-copy:
-	@mkdir -p "$(LAB_DIR)/data"
-	@cp -R notebooks/data/. "$(LAB_DIR)/data/"
+	@mkdir -p $(call shell_word,$(LAB_DIR)/data)
+	@cp -R notebooks/data/. $(call shell_word,$(LAB_DIR)/data/)
 	@for src in notebooks/*.ipynb; do \
-		dst="$(LAB_DIR)/$${src#notebooks/}"; \
+		dst=$(call shell_word,$(LAB_DIR))/"$${src#notebooks/}"; \
 		if [ ! -e "$$dst" ] || [ "$$src" -nt "$$dst" ]; then cp -p "$$src" "$$dst"; fi; \
 	done
-	@echo "JupyterLab works on copies in $(LAB_DIR); notebooks/ stays as committed (delete a copy to get it fresh)"
+	@echo JupyterLab works on copies in $(call shell_word,$(LAB_DIR))"; notebooks/ stays as committed (delete a copy to get it fresh)"
 
 # The kernels run in Python's UTF-8 mode (PYTHONUTF8=1): under LC_ALL=C or a Latin-1 locale
 # (a bare LANG=en_US) they would read memory file names, which are UTF-8, in that encoding.
 lab: $(STAMP) lab-copy
-	@if [ "$(MEMDIR_NB_DIR)" = "$(DEMO_DIR)" ]; then \
-		$(BIN)/memdir-nb demo "$(DEMO_DIR)" --overwrite; \
+	@if [ $(call shell_word,$(MEMDIR_NB_DIR)) = $(call shell_word,$(DEMO_DIR)) ]; then \
+		$(BIN)/memdir-nb demo $(call shell_word,$(DEMO_DIR)) --overwrite; \
 	else \
-		test -d "$(MEMDIR_NB_DIR)" || { echo "MEMDIR_NB_DIR=$(MEMDIR_NB_DIR) is not a directory; point it at a memory dir (the folder holding MEMORY.md)"; exit 2; }; \
-		echo "opening $(MEMDIR_NB_DIR)"; \
+		test -d $(call shell_word,$(MEMDIR_NB_DIR)) || { echo MEMDIR_NB_DIR=$(call shell_word,$(MEMDIR_NB_DIR))" is not a directory; point it at a memory dir (the folder holding MEMORY.md)"; exit 2; }; \
+		echo opening $(call shell_word,$(MEMDIR_NB_DIR)); \
 	fi
 	@token=$$($(BIN)/python -c 'import secrets; print(secrets.token_hex(24))'); \
 	echo ""; \
 	echo "    The tour: http://127.0.0.1:$(LAB_PORT)/lab/tree/00_tour.ipynb?token=$$token"; \
 	echo ""; \
-	JUPYTER_TOKEN=$$token PYTHONUTF8=1 MEMDIR_NB_DIR="$(MEMDIR_NB_ABS)" $(BIN)/jupyter lab $(LAB_FLAGS) \
-		--ServerApp.root_dir="$(LAB_DIR)" --ServerApp.port=$(LAB_PORT) --ServerApp.port_retries=0 \
+	JUPYTER_TOKEN=$$token PYTHONUTF8=1 MEMDIR_NB_DIR=$(call shell_word,$(MEMDIR_NB_ABS)) $(BIN)/jupyter lab $(LAB_FLAGS) \
+		--ServerApp.root_dir=$(call shell_word,$(LAB_DIR)) --ServerApp.port=$(LAB_PORT) --ServerApp.port_retries=0 \
 		--LabApp.default_url=/lab/tree/00_tour.ipynb
 
 lint: $(STAMP)
@@ -104,4 +109,4 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/recall_eval.py
 
 clean:
-	rm -rf $(VENV) $(DEMO_DIR) $(LAB_DIR) .pytest_cache
+	rm -rf $(VENV) $(call shell_word,$(DEMO_DIR)) $(call shell_word,$(LAB_DIR)) .pytest_cache

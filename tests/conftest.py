@@ -576,6 +576,37 @@ def build_latin1_index_dir(root: Path) -> Path:
     return root
 
 
+def build_bad_files_dir(root: Path) -> Path:
+    """A private-only dir beside every kind of bad file a copied or synced dir collects: a binary
+    memory, a Latin-1 one, one with no header, one whose header never closes, NUL bytes, an
+    empty file, a dangling symlink, a symlink loop, a folder and a named pipe with memory
+    names; a MEMORY.md past the store's read cap, a team/MEMORY.md that is not text, and a
+    `logs` link to nowhere. Every view must still show the good memories, and a notebook that
+    writes must still write (twenty-ninth session: 01, 05 and 07 did not).
+    """
+    build_private_only_dir(root)
+    (root / "project_binary.md").write_bytes(bytes(range(256)) * 64)
+    (root / "user_latin1.md").write_bytes(
+        flat_memory("Caf\u00e9", "Le caf\u00e9 du coin", "user", "Cr\u00e8me").encode("latin-1")
+    )
+    _put(root / "reference_no_header.md", "Just a note with no header at all.\n")
+    _put(root / "project_open_header.md", "---\nname: open\ntype: project\n\nnever closed\n")
+    (root / "feedback_nul.md").write_bytes(b"---\nname: nul\x00\ntype: feedback\n---\n\x00\n")
+    _put(root / "user_empty.md", "")
+    os.symlink(root / "nowhere.md", root / "project_dangling.md")
+    os.symlink("loop_b.md", root / "loop_a.md")
+    os.symlink("loop_a.md", root / "loop_b.md")
+    (root / "project_folder.md").mkdir()
+    os.mkfifo(root / "project_fifo.md")
+    index = (root / "MEMORY.md").read_text(encoding="utf-8")
+    filler = "".join(f"- [Old note {i}](old_{i:05d}.md) \u2014 {'x' * 90}\n" for i in range(12_000))
+    _put(root / "MEMORY.md", index + filler)  # about 1.3 MB: past STORE_READ_MAX_BYTES
+    (root / "team").mkdir()
+    (root / "team" / "MEMORY.md").write_bytes(b"\xff\xfe\x00binary team index\x00\x01")
+    os.symlink(root / "gone_logs", root / "logs")
+    return root
+
+
 REAL_DIR_BUILDERS: dict[str, Callable[[Path], Path]] = {
     "agent-memory-parent": build_agent_memory_parent_dir,
     "repo-root-targets": build_repo_root_targets_dir,
@@ -597,6 +628,7 @@ REAL_DIR_BUILDERS: dict[str, Callable[[Path], Path]] = {
     "names-besides-entries": build_names_besides_entries_dir,
     "latin1-index": build_latin1_index_dir,
     "pinned-typeless": build_pinned_typeless_dir,
+    "bad-files": build_bad_files_dir,
 }
 
 

@@ -3,12 +3,13 @@
 Each notebook is executed (nbclient, a real kernel) with MEMDIR_NB_DIR pointing at a dir built
 by the realdirs builders in tests/conftest.py: private-only, team-only, empty, no index, 500
 files, a dir holding a named pipe and a socket, 230 header-less reports past the scan cap
-(the shape benchmarks/sweep_notebooks.py met in a published dir), and a dir whose MEMORY.md is
-Latin-1, not UTF-8. What counts as broken is that script's rule (one home, shared with the
+(the shape benchmarks/sweep_notebooks.py met in a published dir), a dir whose MEMORY.md is
+Latin-1, not UTF-8, and a dir of bad files (binary, Latin-1, header-less, dangling and looping
+links, a pipe and a folder with memory names, indexes the store refuses to rewrite). What counts as broken is that script's rule (one home, shared with the
 sweep over real dirs): a cell that raises, a traceback or a Python warning on stderr, a control
 character in an output, or a notebook 00-08 that does not name the dir it opened.
 
-The matrix (every notebook on every kind) runs each notebook on the eight dirs in one kernel,
+The matrix (every notebook on every kind) runs each notebook on the nine dirs in one kernel,
 one after the other: the user namespace is cleared and MEMDIR_NB_DIR set before each run, as a
 user re-running a notebook on another dir would. Starting a kernel and importing the toolkit
 cost more than most notebooks' cells, so one kernel per notebook instead of one per pair cuts
@@ -39,6 +40,7 @@ DIR_KINDS = (
     "special-files",
     "untyped-past-cap",
     "latin1-index",
+    "bad-files",
 )
 NOTEBOOK_DIR = Path(__file__).resolve().parents[1] / "notebooks"
 

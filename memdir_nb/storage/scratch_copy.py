@@ -12,6 +12,14 @@ a notebook down. So is a file that is neither a memory nor an index and is large
 SCRATCH_COPY_OTHER_FILE_MAX_BYTES (a video, a database dump kept beside the memories): no
 memory route reads that much of it, and it was copied whole, gigabytes for a notebook cell.
 A memory or index that large keeps its size in the copy, but only that much of its bytes.
+
+The copy's owner may write every folder and file in it, whatever the source's modes were (a
+read-only dir gave a read-only copy). `set_aside_what_writes_refuse` readies a copy for those
+writes further: an index the store would refuse to rewrite (not UTF-8, past the store's read
+cap, a pipe, a folder or a dangling link) or a `logs` entry the daily log refuses to write
+under (a dangling or outside link) took every later cell of notebooks 01, 05 and 07 down with
+it (twenty-ninth session). The store is asked, with its own reads and checks, and each refused
+entry is renamed aside in the copy only.
 """
 
 from __future__ import annotations
@@ -28,13 +36,25 @@ from pathlib import Path
 from memdir_nb.formats.names import depth_problem, is_memory_filename
 from memdir_nb.spec.constants import (
     ENTRYPOINT_NAME,
+    LOGS_DIRNAME,
     MEMORY_DIR_MAX_DEPTH,
     SCRATCH_COPY_OTHER_FILE_MAX_BYTES,
+    TEAM_DIRNAME,
 )
 from memdir_nb.spec.text import first_few, terminal_line
+from memdir_nb.storage.containment import PathTraversalError
+from memdir_nb.storage.targets import resolve_target
+from memdir_nb.storage.transaction import open_transaction
 
 # The entries a warning names; the rest are counted ("and 380 more"): one line under a cell.
 SCRATCH_WARNING_MAX_NAMES = 20
+
+
+# What an entry a store write refuses is renamed to in a scratch copy (MEMORY.md.set-aside): no
+# scan, index read or write route takes a name with this ending.
+SET_ASIDE_SUFFIX = ".set-aside"
+# The entries a notebook's writes rewrite or write under, relative to the memory dir.
+_INDEXES = (ENTRYPOINT_NAME, f"{TEAM_DIRNAME}/{ENTRYPOINT_NAME}")
 
 
 class ScratchCopyWarning(UserWarning):
@@ -198,6 +218,7 @@ def copy_memory_dir(
     entry = functools.partial(_copy_entry, strict=strict, left_out=unreadable, too_big=too_big)
     ignore = _folders_left_out(os.fspath(source), strict, unreadable, too_deep)
     copy = Path(shutil.copytree(source, dest, symlinks=True, copy_function=entry, ignore=ignore))
+    _owner_can_write(copy)
     said = []
     if unreadable:
         said.append(
@@ -221,3 +242,52 @@ def copy_memory_dir(
             "left out of the scratch copy, " + "; and ".join(said), ScratchCopyWarning, stacklevel=2
         )
     return copy
+
+
+def _owner_can_write(root: Path) -> None:
+    """Give the owner the right to write every folder and file of the copy (and to enter every
+    folder). copytree keeps the source's modes, so a dir made read-only (`chmod -R a-w`, a
+    read-only checkout or share) gave a copy its notebook could not write: 01, 02, 05, 06 and
+    07 raised PermissionError on every save (twenty-ninth session). Owner bits are only added,
+    never group or other ones; symlinks are left alone (chmod would change their targets)."""
+    os.chmod(root, stat.S_IMODE(os.lstat(root).st_mode) | stat.S_IRWXU)
+    for folder, folders, files in os.walk(root):
+        for name in (*folders, *files):
+            path = os.path.join(folder, name)
+            mode = os.lstat(path).st_mode
+            if stat.S_ISDIR(mode):
+                os.chmod(path, stat.S_IMODE(mode) | stat.S_IRWXU)
+            elif stat.S_ISREG(mode):
+                os.chmod(path, stat.S_IMODE(mode) | stat.S_IRUSR | stat.S_IWUSR)
+
+
+def set_aside_what_writes_refuse(copy: str | os.PathLike[str]) -> list[tuple[str, str]]:
+    """Rename aside, in a scratch copy, each entry a store write would refuse; [(rel, why)].
+
+    The two indexes are read as a save reads them before it rewrites one (the store's
+    transaction: contained, regular files only, under the read cap, UTF-8), and the daily
+    log's folder is checked as an append checks it. Each entry refused is renamed to
+    `<rel>.set-aside` beside itself, and the store's own reason is returned with its name.
+    Only for a copy: in a user's dir the refusal is the answer, and nothing is moved.
+    """
+    root = Path(copy)
+    refused: list[tuple[str, str]] = []
+    with open_transaction(root) as tx:
+        for rel in _INDEXES:
+            try:
+                tx.read_text(rel)
+            except (ValueError, OSError) as exc:  # NotUTF8Error, PathTraversalError, EFBIG...
+                refused.append((rel, _reason(exc)))
+    try:
+        resolve_target(root, f"{LOGS_DIRNAME}/{ENTRYPOINT_NAME}", follow_final=False)
+    except PathTraversalError as exc:
+        refused.append((LOGS_DIRNAME, _reason(exc)))
+    for rel, _ in refused:
+        os.rename(root / rel, root / (rel + SET_ASIDE_SUFFIX))
+    return refused
+
+
+def _reason(exc: Exception) -> str:
+    """The refusal's own words, without an OSError's "[Errno N]" prefix, on one line."""
+    text = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+    return terminal_line(text)

@@ -23,6 +23,7 @@ from memdir_nb.storage import listing
 from memdir_nb.ui.demo import build_demo_memory_dir
 from memdir_nb.ui.demo.session import build_demo_session
 from memdir_nb.ui.demo.session_records import RecordWriter
+from tests.support.ascii_locale import ASCII_LOCALE, skip_unless_python_starts
 
 NOW_MS = 1_790_000_000_000.0
 
@@ -1243,7 +1244,8 @@ def test_a_locale_that_is_not_utf8_still_reads_accented_memory_names(tmp_path: P
         "---\nname: Café\ndescription: where the team meets — Zürich\ntype: reference\n---\n\nx\n",
         encoding="utf-8",
     )
-    env = {"LC_ALL": "C", "LANG": "C", "PYTHONUTF8": "0", "PYTHONCOERCECLOCALE": "0"}
+    env = ASCII_LOCALE
+    skip_unless_python_starts({"PATH": "/usr/bin:/bin", **env})
     out = run_env("scan", str(mem), env=env)
     assert out.returncode == 0, out.stderr
     assert "café_notes.md" in out.stdout and "where the team meets — Zürich" in out.stdout
@@ -1275,6 +1277,7 @@ def test_the_utf8_rerun_never_imports_from_the_working_directory(tmp_path: Path)
     }
     mem = tmp_path / "memory"
     add_memory(mem, "café_notes.md")
+    skip_unless_python_starts(env)
     out = subprocess.run(
         [sys.executable, str(script), "scan", str(mem)],
         cwd=project,

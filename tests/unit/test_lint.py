@@ -20,6 +20,7 @@ from memdir_nb.spec.dates import find_relative_dates, iso_utc
 from memdir_nb.spec.text import FOLDS_TO_ASCII
 from memdir_nb.ui.demo import DEMO_QUIRKS, build_demo_memory_dir
 from tests.support import link_chain
+from tests.support.ascii_locale import ASCII_LOCALE, skip_unless_python_starts
 from tests.support.store_crash import promote_killed_at
 
 NOW_MS = 1_780_000_000_000.0
@@ -1844,10 +1845,11 @@ def test_lint_under_a_python_that_reads_names_as_ascii_never_advises_losing_a_me
     mem.mkdir()
     (mem / "café.md").write_text("---\nname: c\ndescription: d\ntype: user\n---\nx\n", "utf-8")
     (mem / "MEMORY.md").write_text("- [Café](café.md) — where we meet\n", encoding="utf-8")
-    env = {**os.environ, "LC_ALL": "C", "LANG": "C", "PYTHONCOERCECLOCALE": "0"}
+    env = {**os.environ, **ASCII_LOCALE}
+    skip_unless_python_starts(env)
     out = subprocess.run(
         [sys.executable, "-c", _LINT_FIXES, str(mem)],
-        env={**env, "PYTHONUTF8": "0"},
+        env=env,
         capture_output=True,
         text=True,
         timeout=120,

@@ -23,6 +23,7 @@ from memdir_nb.ui.nbdir import (
     type_scope_table,
 )
 from tests.conftest import DeepFolders
+from tests.support.ascii_locale import ASCII_LOCALE, skip_unless_python_starts
 
 
 def test_private_only_dir_profile(real_dir: Callable[[str], Path]) -> None:
@@ -202,6 +203,7 @@ def test_a_kernel_that_reads_names_as_ascii_says_so_and_how_to_fix_it(tmp_path: 
     mem.mkdir()
     for name in ("plain.md", "café.md"):
         (mem / name).write_text("---\nname: n\ndescription: d\ntype: user\n---\nx\n", "utf-8")
+    skip_unless_python_starts({**os.environ, **ASCII_LOCALE})
     ascii_kernel = _open_in_a_python(mem, PYTHONUTF8="0")
     assert "note: this Python reads file names as ascii, not UTF-8" in ascii_kernel
     assert "PYTHONUTF8=1" in ascii_kernel

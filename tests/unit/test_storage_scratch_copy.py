@@ -11,13 +11,21 @@ from pathlib import Path
 
 import pytest
 
-from memdir_nb.spec.constants import MEMORY_DIR_MAX_DEPTH, SCRATCH_COPY_OTHER_FILE_MAX_BYTES
+from memdir_nb.spec.constants import (
+    MEMORY_DIR_MAX_DEPTH,
+    SCRATCH_COPY_OTHER_FILE_MAX_BYTES,
+    STORE_READ_MAX_BYTES,
+)
+from memdir_nb.storage.daily_log import append_daily_log
 from memdir_nb.storage.scan import scan_memory_dir
 from memdir_nb.storage.scratch_copy import (
     SCRATCH_WARNING_MAX_NAMES,
+    SET_ASIDE_SUFFIX,
     ScratchCopyWarning,
     copy_memory_dir,
+    set_aside_what_writes_refuse,
 )
+from memdir_nb.storage.store import MemoryStore
 from tests.support import make_nested, nested_folders
 from tests.support.unix_socket import unix_socket_at
 
@@ -281,3 +289,99 @@ def test_the_copy_never_takes_more_disk_than_the_dir_a_hole_stays_a_hole(tmp_pat
         copied = (copy / f"user_h{i}.md").read_bytes()
         assert copied == (source / f"user_h{i}.md").read_bytes()
     assert (copy / "notes.bin").stat().st_size == cap // 2
+
+
+def _dir_writes_refuse(root: Path) -> Path:
+    """A dir whose index is past the store's read cap, whose team index is not text, and whose
+    logs/ is a link to nowhere, beside one good memory."""
+    memory = root / "memory"
+    (memory / "team").mkdir(parents=True)
+    (memory / "project_deploys.md").write_text(
+        "---\nname: Deploys\ndescription: how we ship\ntype: project\n---\n\nbody\n", "utf-8"
+    )
+    line = "- [Deploys](project_deploys.md) — how we ship\n"
+    (memory / "MEMORY.md").write_text(
+        line * (STORE_READ_MAX_BYTES // len(line.encode()) + 10), "utf-8"
+    )
+    (memory / "team" / "MEMORY.md").write_bytes(b"\xff\xfe\x00 not text")
+    os.symlink(root / "gone", memory / "logs")
+    return memory
+
+
+def test_what_a_store_write_refuses_is_set_aside_in_the_copy_and_the_writes_then_run(
+    tmp_path: Path,
+) -> None:
+    source = _dir_writes_refuse(tmp_path)
+    copy = copy_memory_dir(source, tmp_path / "copy")
+
+    refused = set_aside_what_writes_refuse(copy)
+
+    assert [rel for rel, _ in refused] == ["MEMORY.md", "team/MEMORY.md", "logs"]
+    why = dict(refused)
+    assert "over the 1,048,576-byte limit" in why["MEMORY.md"] and "[Errno" not in why["MEMORY.md"]
+    assert "not valid UTF-8" in why["team/MEMORY.md"]
+    assert "Dangling symlink" in why["logs"]
+    for rel, _ in refused:
+        assert os.path.lexists(copy / (rel + SET_ASIDE_SUFFIX)) and not os.path.lexists(copy / rel)
+    store = MemoryStore(copy)
+    store.save("Style", "Short answers", "feedback", "Lead with the command.")
+    store.save("Bastion", "Staging is reached through the bastion", "reference", "x", scope="team")
+    assert append_daily_log(copy, "a note", now_ms=1_770_000_000_000.0).is_file()
+    assert (source / "team" / "MEMORY.md").read_bytes() == b"\xff\xfe\x00 not text"
+    assert os.path.islink(source / "logs") and (source / "MEMORY.md").stat().st_size > 1 << 20
+
+
+def test_a_copy_the_store_can_write_keeps_every_entry(tmp_path: Path) -> None:
+    copy = copy_memory_dir(_odd_dir(tmp_path), tmp_path / "copy")
+    (copy / "team").mkdir()
+    (copy / "team" / "MEMORY.md").write_text("- [A](a.md) — a\n", "utf-8")
+    (copy / "logs").mkdir()
+    before = sorted(str(p.relative_to(copy)) for p in copy.rglob("*") if not p.name.startswith("."))
+
+    assert set_aside_what_writes_refuse(copy) == []
+    after = sorted(str(p.relative_to(copy)) for p in copy.rglob("*") if not p.name.startswith("."))
+    assert after == before
+
+
+_COPY_AND_SAVE = """
+import sys
+from memdir_nb.storage.scratch_copy import copy_memory_dir, set_aside_what_writes_refuse
+from memdir_nb.storage.store import MemoryStore
+copy = copy_memory_dir(sys.argv[1], sys.argv[2])
+print(set_aside_what_writes_refuse(copy))
+store = MemoryStore(copy)
+print(store.save("Style", "Short answers", "feedback", "Lead with the command.").name)
+print(store.save("Bastion", "Staging goes through the bastion", "reference", "x", scope="team").name)
+"""
+
+
+def test_a_read_only_dir_gives_a_copy_its_owner_can_write(tmp_path: Path) -> None:
+    # `chmod -R a-w` on a memory dir (or a read-only checkout) gave a read-only scratch copy:
+    # every save in notebooks 01, 05 and 07 raised PermissionError. root writes anywhere, so the
+    # copy and saves run without the capabilities that let it (one subprocess, as above).
+    if os.geteuid() == 0 and shutil.which("setpriv") is None:
+        pytest.skip("running as root without setpriv: every file and folder can be written")
+    source = _odd_dir(tmp_path)
+    os.unlink(source / "project_pipe.md")
+    (source / "team").mkdir()
+    (source / "team" / "MEMORY.md").write_text("- [Wiki](reference_wiki.md) — the wiki\n", "utf-8")
+    read_only = [p for p in (source, *source.rglob("*")) if not p.is_symlink()]
+    for path in sorted(read_only, key=lambda p: -len(p.parts)):
+        path.chmod(0o555 if path.is_dir() else 0o444)
+    prefix = ["setpriv", "--bounding-set", "-dac_override,-dac_read_search,-fowner"]
+    args = [sys.executable, "-c", _COPY_AND_SAVE, str(source), str(tmp_path / "copy")]
+    try:
+        done = subprocess.run(
+            [*(prefix if os.geteuid() == 0 else []), *args],
+            capture_output=True,
+            text=True,
+            timeout=60,
+            cwd=Path(__file__).resolve().parents[2],
+        )
+    finally:
+        for path in read_only:
+            path.chmod(0o755 if path.is_dir() else 0o644)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines() == ["[]", "feedback_style.md", "reference_bastion.md"]
+    assert stat.S_IMODE((tmp_path / "copy" / "notes").stat().st_mode) == 0o755
+    assert stat.S_IMODE((tmp_path / "copy" / "project_deploys.md").stat().st_mode) == 0o644
