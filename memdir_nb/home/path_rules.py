@@ -2,7 +2,9 @@
 
 A configured memory dir (an environment variable or a settings value) is checked and
 normalised by `memory_path_problem`: it must be an absolute path of its own, never a root, a
-drive or a network share; settings may write ``~/`` for the home. A project's path becomes
+drive or a network share; settings may write ``~/`` for the home. A lone surrogate (JSON's
+``"\\ud800"``, or a byte that is not UTF-8 in an environment variable) is the U+FFFD that
+Claude Code's file calls write in its place, so the path named is the folder it uses. A project's path becomes
 the folder name that keys its memory by `sanitize_path`, as Claude Code names it.
 """
 
@@ -13,6 +15,7 @@ import unicodedata
 from pathlib import PurePath
 
 from memdir_nb.home.passwd import home_from_passwd
+from memdir_nb.spec.text import without_lone_surrogates
 
 MAX_SANITIZED_LENGTH = 200
 _KEY_MAX_LENGTH = MAX_SANITIZED_LENGTH + 1 + 7  # a long path's key: 200, a dash, 2**31 in base 36
@@ -147,7 +150,9 @@ def memory_path_problem(
         problem = "is too short (a filesystem root or near it)"
     if problem is not None:
         return None, problem
-    return unicodedata.normalize("NFC", normalized + os.sep), None
+    # Node writes each lone surrogate as U+FFFD: the folder Claude Code makes and reads is
+    # that one, and a path holding a surrogate cannot even be opened here (attack round 26)
+    return unicodedata.normalize("NFC", without_lone_surrogates(normalized + os.sep)), None
 
 
 def _expand_home(raw: str, home: str | os.PathLike[str] | None) -> tuple[str, str | None]:
