@@ -67,7 +67,12 @@ def test_a_data_file_is_read_up_to_the_cap_and_never_past_it(
     monkeypatch.setattr(locomo, "FILE_MAX_BYTES", 1024)
     read_sizes: list[int] = []
     real_read = os.read
-    monkeypatch.setattr(os, "read", lambda fd, n: read_sizes.append(n) or real_read(fd, n))
+
+    def counted_read(fd: int, n: int) -> bytes:
+        read_sizes.append(n)
+        return real_read(fd, n)
+
+    monkeypatch.setattr(os, "read", counted_read)
     with pytest.raises(locomo.LocomoFileError, match="is larger than 1,024 bytes"):
         locomo.check_file(tmp_path / "locomo10.json")
     assert sum(read_sizes) <= 1025
