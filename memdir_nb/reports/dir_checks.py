@@ -15,7 +15,7 @@ from typing import Any
 from memdir_nb.formats.index import REBUILD_HEADING, entries_past_caps, truncate_entrypoint_content
 from memdir_nb.lint import LintResult, lint_dir
 from memdir_nb.reports.diagnosis import DoctorFinding
-from memdir_nb.reports.where import WhereReport
+from memdir_nb.reports.where import WhereReport, memory_dir_blocker
 from memdir_nb.spec.constants import (
     ENTRYPOINT_NAME,
     MAX_ENTRYPOINT_BYTES,
@@ -291,6 +291,24 @@ def _content_findings(
 def dir_findings(
     memory_dir: Path, report: WhereReport, now_ms: float | None
 ) -> list[DoctorFinding]:
+    if (blocker := memory_dir_blocker(memory_dir)) is not None:
+        where, kind = blocker
+        what = (
+            "the memory dir"
+            if where == os.path.abspath(memory_dir)
+            else "a parent of the memory dir"
+        )
+        return [
+            DoctorFinding(
+                "memory-dir-not-a-dir",
+                "action",
+                f"{what} is {kind}, not a folder, so the memory dir cannot be made and nothing "
+                "can be saved",
+                where,
+                "move it away (or point CLAUDE_CONFIG_DIR or autoMemoryDirectory at a "
+                "folder); the dir is created at the next session",
+            )
+        ]
     if not os.path.lexists(memory_dir):
         return [
             DoctorFinding(

@@ -11,6 +11,7 @@ re-exported here. Nothing here writes.
 from __future__ import annotations
 
 import os
+import stat
 from dataclasses import asdict, dataclass
 from typing import Any
 
@@ -55,6 +56,7 @@ from memdir_nb.reports.memory_dirs import (
 )
 from memdir_nb.spec.constants import TEAM_DIRNAME
 from memdir_nb.spec.text import terminal_line
+from memdir_nb.storage.access import file_kind
 from memdir_nb.storage.containment import real_path
 
 __all__ = [
@@ -75,6 +77,7 @@ __all__ = [
     "format_where",
     "guess_project_path",
     "list_memory_dirs",
+    "memory_dir_blocker",
     "project_path_for_key",
     "read_dir_contents",
     "where",
@@ -119,6 +122,9 @@ class WhereReport:
     problems: tuple[str, ...] = ()
     ignored_env: tuple[str, ...] = ()  # "ignored: project settings may not set X (file)"
     git_pointer_problem: str | None = None  # a .git pointer that was not followed, and why
+    # the memory dir itself or a folder above it is something else, so the dir can never be
+    # made there: (that path, its kind such as "a FIFO"), None when nothing is in the way
+    blocked_by: tuple[str, str] | None = None
 
     @property
     def team_dir(self) -> str:
@@ -133,6 +139,29 @@ class WhereReport:
 
 
 _MEMORY_KEYS = MEMORY_SETTINGS_KEYS
+
+
+def memory_dir_blocker(path: str | os.PathLike[str]) -> tuple[str, str] | None:
+    """Why a memory dir can never be made or used at path: the path itself, or the deepest of
+    its folders that exists, is not a folder: (that path, its kind: "a FIFO"), else None.
+
+    A CLAUDE_CONFIG_DIR or an autoMemoryDirectory naming a file, a FIFO or a device (or a
+    folder under one) is a dir that "does not exist yet" to a bare isdir check, though every
+    session's mkdir fails there (ENOTDIR). Links are followed, as mkdir follows them.
+    """
+    current = os.path.abspath(os.fspath(path))
+    while True:
+        try:
+            st = os.stat(current)
+        except (OSError, ValueError):  # missing (or unnamable): look at the folder above
+            parent = os.path.dirname(current)
+            if parent == current:
+                return None
+            current = parent
+            continue
+        if stat.S_ISDIR(st.st_mode):
+            return None
+        return current, file_kind(st.st_mode)
 
 
 def _settings_files(config: MemdirConfig) -> tuple[SettingsFile, ...]:
@@ -203,7 +232,16 @@ def where(config: MemdirConfig, *, git: str | None = "git") -> WhereReport:
         problems=tuple(config.settings_problems),
         ignored_env=tuple(i.describe() for i in config.ignored_env),
         git_pointer_problem=pointer[1] if (pointer := git_pointer_problem(config.cwd)) else None,
+        blocked_by=memory_dir_blocker(resolution.path) if resolution.path else None,
     )
+
+
+def _dir_state(report: WhereReport) -> str:
+    """What follows the dir on where's first line: nothing, or why it is not there."""
+    if report.blocked_by:
+        where, kind = report.blocked_by
+        return f"  (cannot be made: {terminal_line(where)} is {kind}; see memdir-nb doctor)"
+    return "" if report.exists else "  (does not exist yet)"
 
 
 def _on(decision: GateDecision) -> str:
@@ -214,8 +252,7 @@ def format_where(report: WhereReport) -> str:
     """The report as text for the terminal: the dir first, then each step and decision."""
     # a path may hold a newline (a trusted setting can name one): each shows on its own line
     lines = [
-        f"memory dir: {terminal_line(report.memory_dir)}"
-        + ("" if report.exists else "  (does not exist yet)"),
+        f"memory dir: {terminal_line(report.memory_dir)}" + _dir_state(report),
         f"  chosen by: {report.source}",
         f"project:    {terminal_line(report.cwd)}",
     ]

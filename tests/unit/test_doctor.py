@@ -159,6 +159,26 @@ def test_no_memory_dir_yet_is_a_note_and_exit_0(tmp_path: Path) -> None:
     assert codes(report) == {"no-memory-dir": "note"} and report.exit_code == 0
 
 
+@pytest.mark.parametrize("kind", ["a FIFO", "a regular file"])
+def test_a_memory_dir_under_a_fifo_or_a_file_is_an_action_naming_it_not_a_dir_made_later(
+    tmp_path: Path, kind: str
+) -> None:
+    # attack round 26: CLAUDE_CONFIG_DIR naming a FIFO or a file was "no memory dir yet ...
+    # created at the first session", exit 0 and "would load fully", though every mkdir fails
+    w = make_world(tmp_path, repo=False)
+    blocker = tmp_path / "claude-home"
+    if kind == "a FIFO":
+        os.mkfifo(blocker)
+    else:
+        blocker.write_text("not a folder\n", encoding="utf-8")
+    report = diagnose(w.config({"CLAUDE_CONFIG_DIR": str(blocker)}))
+    f = finding(report, "memory-dir-not-a-dir")
+    assert f.severity == "action" and report.exit_code == 1
+    assert f.responsible == str(blocker)
+    assert f"a parent of the memory dir is {kind}, not a folder" in f.cause
+    assert "CLAUDE_CONFIG_DIR" in f.fix
+
+
 def test_index_entries_past_the_caps_are_named(tmp_path: Path) -> None:
     w = make_world(tmp_path, repo=False)
     mem = w.memory_dir_for(w.project)
