@@ -269,7 +269,7 @@ def format_where(report: WhereReport) -> str:
     if report.git_pointer_problem:
         lines.append(
             "            (a .git pointer here was not followed, so this folder is its own root: "
-            f"{report.git_pointer_problem})"
+            f"{terminal_line(report.git_pointer_problem)})"
         )
     lines.append(
         f"key:        {terminal_line(report.key)}  (from {terminal_line(report.key_root)})"
@@ -282,7 +282,10 @@ def format_where(report: WhereReport) -> str:
     for n, step in enumerate(report.steps, 1):
         value = f" = {step.value!r}" if step.value is not None else ""
         detail = f": {step.detail}" if step.detail else ""
-        lines.append(f"  {n}. {step.rule}{value} in {step.source} -> {step.outcome}{detail}")
+        # a step's source names a settings file under the project folder, whatever its name
+        lines.append(
+            terminal_line(f"  {n}. {step.rule}{value} in {step.source} -> {step.outcome}{detail}")
+        )
     lines.append("")
     lines.append("enabled (five levels: disable env, bare mode, remote, settings, default):")
     for label, d in (
@@ -290,19 +293,23 @@ def format_where(report: WhereReport) -> str:
         ("team memory", report.team_memory),
         ("KAIROS", report.kairos),
     ):
-        lines.append(f"  {label:<12} {_on(d)}  level {d.level}: {d.reason} (from {d.source})")
+        lines.append(
+            terminal_line(f"  {label:<12} {_on(d)}  level {d.level}: {d.reason} (from {d.source})")
+        )
     dream = report.auto_dream
     state = {True: "on ", False: "off", None: "?  "}[dream.enabled]
-    lines.append(f"  {'auto dream':<12} {state}  {dream.reason} (from {dream.source})")
+    lines.append(
+        terminal_line(f"  {'auto dream':<12} {state}  {dream.reason} (from {dream.source})")
+    )
     if report.ignored_env:
         lines.append("")
         lines.append(
             "repository settings (a project's settings env block may set only "
             f"{', '.join(sorted(REPO_ENV_ALLOWED))}, and only to 1/true, to switch memory off):"
         )
-        lines += [f"  - {text}" for text in report.ignored_env]
+        lines += [f"  - {terminal_line(text)}" for text in report.ignored_env]
     if report.problems:
         lines.append("")
         lines.append("settings problems:")
-        lines += [f"  - {p}" for p in report.problems]
+        lines += [f"  - {terminal_line(p)}" for p in report.problems]
     return "\n".join(lines)
