@@ -39,7 +39,7 @@ from memdir_nb.home.env_blocks import tracked_env
 from memdir_nb.home.passwd import HomeNotFoundError as HomeNotFoundError  # re-exported
 from memdir_nb.home.passwd import home_from_passwd as home_from_passwd
 from memdir_nb.home.warn_once import WarnedOnce
-from memdir_nb.security.printed_output import OneLineRecords
+from memdir_nb.security.log_lines import OneLineRecords
 from memdir_nb.spec.constants import SELECTOR_NAMES as SELECTOR_NAMES  # re-exported
 from memdir_nb.spec.constants import SETTINGS_READ_MAX_BYTES
 from memdir_nb.spec.text import shown_value

@@ -21,7 +21,7 @@ import sys
 import unicodedata
 from pathlib import Path
 
-from memdir_nb.security.printed_output import OneLineRecords
+from memdir_nb.security.log_lines import OneLineRecords
 from memdir_nb.spec.constants import GIT_CONFIG_READ_MAX_BYTES, GIT_POINTER_READ_MAX_BYTES
 from memdir_nb.storage.access import read_regular_file
 from memdir_nb.storage.containment import real_path

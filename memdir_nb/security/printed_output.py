@@ -17,22 +17,17 @@ by writing '\r' and the new line in one call. A carriage return inside a write i
 there too: a warning quoting a hostile value (a repository's `.git` pointer, logged on
 stderr) could otherwise return to the line's start and print over the warning itself.
 
-A warning the package logs is one record, and a record is one line: :class:`OneLineRecords`,
-on every logger of the package that warns, passes each through
-:func:`memdir_nb.spec.text.terminal_line`, whatever handler then prints it (Python's last-resort
-handler on a CLI's stderr, a notebook's, or one the user set up). A settings file's or a
-`.git` pointer's path holding a newline otherwise printed a line of its own (attack round 26).
+What the package logs passes `security.log_lines.OneLineRecords` instead: one line a record.
 """
 
 from __future__ import annotations
 
 import contextlib
-import logging
 import sys
 from collections.abc import Iterator
 from typing import Any, TextIO
 
-from memdir_nb.spec.text import terminal_line, terminal_safe
+from memdir_nb.spec.text import terminal_safe
 
 
 def _escaped_for(text: str, encoding: str) -> str:
@@ -70,15 +65,6 @@ class TerminalSafeStream:
 
     def __getattr__(self, name: str) -> Any:  # flush, fileno, isatty, encoding, close...
         return getattr(self.raw, name)
-
-
-class OneLineRecords(logging.Filter):
-    """A logger's filter that makes each record's message one terminal line (terminal_line):
-    the names it quotes keep their newlines and escapes as visible text."""
-
-    def filter(self, record: logging.LogRecord) -> bool:
-        record.msg, record.args = terminal_line(record.getMessage()), None
-        return True
 
 
 @contextlib.contextmanager

@@ -223,6 +223,30 @@ def test_the_memory_dirs_own_path_stays_on_its_line(
     assert_no_forged_line(printed([words[0], str(d), *words[1:]], capsys))
 
 
+@pytest.mark.parametrize("route", ["rebuild-index", "rebuild-index-empty", "archive", "parquet"])
+def test_the_path_a_command_was_given_stays_on_its_line_when_it_says_what_it_wrote(
+    route: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # attack round 26: round 24 kept demo's "ready at PATH" on its line; rebuild-index's
+    # "the old index is kept in PATH" and "PATH holds no MEMORY.md", export --archive's
+    # "wrote FILE ... from DIR" and export --parquet's "wrote OUT/memories.parquet" did not
+    pytest.importorskip("pyarrow") if route == "parquet" else None
+    base = tmp_path / f"proj{NL}"
+    d = base / ".claude" / "projects" / "-k" / "memory"
+    d.mkdir(parents=True)
+    if route != "rebuild-index-empty":
+        (d / "user_a.md").write_text(HEADER)
+        (d / "user_b.md").write_text(HEADER.replace("name: a", "name: b"))
+        (d / "MEMORY.md").write_text("- [a](user_a.md) — a memory\n")
+    words = {
+        "rebuild-index": ["rebuild-index", str(d)],
+        "rebuild-index-empty": ["rebuild-index", str(d)],
+        "archive": ["export", "--archive", str(base / "m.zip"), "--dir", str(d)],
+        "parquet": ["export", "--parquet", str(base / "out"), "--home", str(base / ".claude")],
+    }[route]
+    assert_no_forged_line(printed(words, capsys))
+
+
 @pytest.mark.parametrize("command", ["list", "sessions", "where", "doctor"])
 def test_a_warning_naming_the_projects_folder_stays_on_one_line(
     command: str, tmp_path: Path
