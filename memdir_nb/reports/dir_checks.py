@@ -15,7 +15,7 @@ from typing import Any
 from memdir_nb.formats.index import REBUILD_HEADING, entries_past_caps, truncate_entrypoint_content
 from memdir_nb.lint import LintResult, lint_dir
 from memdir_nb.reports.diagnosis import DoctorFinding
-from memdir_nb.reports.where import WhereReport, memory_dir_blocker
+from memdir_nb.reports.where import WhereReport
 from memdir_nb.spec.constants import (
     ENTRYPOINT_NAME,
     MAX_ENTRYPOINT_BYTES,
@@ -25,6 +25,7 @@ from memdir_nb.spec.constants import (
 )
 from memdir_nb.spec.text import plural
 from memdir_nb.storage.containment import is_real_path_within, real_path
+from memdir_nb.storage.fsutil import folder_blocker
 
 
 def _index_file_findings(memory_dir: Path) -> list[DoctorFinding]:
@@ -291,7 +292,7 @@ def _content_findings(
 def dir_findings(
     memory_dir: Path, report: WhereReport, now_ms: float | None
 ) -> list[DoctorFinding]:
-    if (blocker := memory_dir_blocker(memory_dir)) is not None:
+    if (blocker := folder_blocker(memory_dir)) is not None:
         where, kind = blocker
         what = (
             "the memory dir"

@@ -11,7 +11,6 @@ re-exported here. Nothing here writes.
 from __future__ import annotations
 
 import os
-import stat
 from dataclasses import asdict, dataclass
 from typing import Any
 
@@ -56,8 +55,8 @@ from memdir_nb.reports.memory_dirs import (
 )
 from memdir_nb.spec.constants import TEAM_DIRNAME
 from memdir_nb.spec.text import terminal_line
-from memdir_nb.storage.access import file_kind
 from memdir_nb.storage.containment import real_path
+from memdir_nb.storage.fsutil import folder_blocker
 
 __all__ = [
     "AGENT_MEMORY_DIRNAME",
@@ -77,7 +76,6 @@ __all__ = [
     "format_where",
     "guess_project_path",
     "list_memory_dirs",
-    "memory_dir_blocker",
     "project_path_for_key",
     "read_dir_contents",
     "where",
@@ -139,29 +137,6 @@ class WhereReport:
 
 
 _MEMORY_KEYS = MEMORY_SETTINGS_KEYS
-
-
-def memory_dir_blocker(path: str | os.PathLike[str]) -> tuple[str, str] | None:
-    """Why a memory dir can never be made or used at path: the path itself, or the deepest of
-    its folders that exists, is not a folder: (that path, its kind: "a FIFO"), else None.
-
-    A CLAUDE_CONFIG_DIR or an autoMemoryDirectory naming a file, a FIFO or a device (or a
-    folder under one) is a dir that "does not exist yet" to a bare isdir check, though every
-    session's mkdir fails there (ENOTDIR). Links are followed, as mkdir follows them.
-    """
-    current = os.path.abspath(os.fspath(path))
-    while True:
-        try:
-            st = os.stat(current)
-        except (OSError, ValueError):  # missing (or unnamable): look at the folder above
-            parent = os.path.dirname(current)
-            if parent == current:
-                return None
-            current = parent
-            continue
-        if stat.S_ISDIR(st.st_mode):
-            return None
-        return current, file_kind(st.st_mode)
 
 
 def _settings_files(config: MemdirConfig) -> tuple[SettingsFile, ...]:
@@ -232,7 +207,7 @@ def where(config: MemdirConfig, *, git: str | None = "git") -> WhereReport:
         problems=tuple(config.settings_problems),
         ignored_env=tuple(i.describe() for i in config.ignored_env),
         git_pointer_problem=pointer[1] if (pointer := git_pointer_problem(config.cwd)) else None,
-        blocked_by=memory_dir_blocker(resolution.path) if resolution.path else None,
+        blocked_by=folder_blocker(resolution.path) if resolution.path else None,
     )
 
 

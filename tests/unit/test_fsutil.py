@@ -132,3 +132,20 @@ def test_a_side_name_keeps_at_most_180_bytes_of_the_name_and_never_half_a_charac
     assert cjk == "." + "記" * 60 and len(cjk.encode()) == 181
     mixed = fsutil.side_stem("a" + "\U0001f600" * 60)  # 1 + 4 * 44 = 177 bytes fit, not 181
     assert mixed == ".a" + "\U0001f600" * 44
+
+
+def test_folder_blocker_names_the_first_existing_step_that_is_not_a_folder(tmp_path: Path) -> None:
+    # attack round 26: where, doctor and the vector cache called a folder under a FIFO, a
+    # file or a device "not there yet"; a link to a folder is a folder, as mkdir sees it
+    os.mkfifo(tmp_path / "fifo")
+    (tmp_path / "file").write_text("x", encoding="utf-8")
+    (tmp_path / "dir").mkdir()
+    (tmp_path / "link").symlink_to(tmp_path / "dir")
+    assert fsutil.folder_blocker(tmp_path / "fifo" / "a" / "b") == (
+        str(tmp_path / "fifo"),
+        "a FIFO",
+    )
+    assert fsutil.folder_blocker(tmp_path / "file") == (str(tmp_path / "file"), "a regular file")
+    assert fsutil.folder_blocker("/dev/null/x") == ("/dev/null", "a character device")
+    assert fsutil.folder_blocker(tmp_path / "link" / "new" / "deeper") is None
+    assert fsutil.folder_blocker(tmp_path / "missing\ud800") is None
