@@ -184,7 +184,7 @@ def load_settings_file(path: Path | str | None, layer: str) -> tuple[dict[str, A
     try:
         text = utf8_json_text(res.data)
     except ValueError as exc:
-        problem = f"{layer} settings {path} {exc}; the whole file is ignored, as Claude Code does"
+        problem = f"{layer} settings {path}: the file {exc}; ignored whole, as Claude Code does"
         logger.warning(problem)
         return {}, problem
     if not text.strip():

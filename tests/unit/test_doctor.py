@@ -153,6 +153,18 @@ def test_a_broken_settings_file_is_an_action(tmp_path: Path) -> None:
     assert "not valid JSON" in f.cause and f.severity == "action"
 
 
+def test_a_settings_file_not_in_utf8_is_charged_to_its_file_not_to_the_whole_message(
+    tmp_path: Path,
+) -> None:
+    # attack round 26: "responsible:" repeated the whole message for a Latin-1 or UTF-16 file
+    w, _ = healthy(tmp_path)
+    path = w.claude_home / "settings.json"
+    path.write_bytes('{"autoMemoryDirectory": "/srv/caf\u00e9"}'.encode("latin-1"))
+    f = finding(diagnose(w.config()), "settings-problem")
+    assert f.responsible == f"user settings {path}"
+    assert "is not UTF-8 text (byte" in f.cause
+
+
 def test_no_memory_dir_yet_is_a_note_and_exit_0(tmp_path: Path) -> None:
     w = make_world(tmp_path, repo=False)
     report = diagnose(w.config())
