@@ -35,7 +35,11 @@ def _config_for(args: argparse.Namespace) -> MemdirConfig:
         )
     # Both reports list every settings problem and every refused env entry; the library's
     # warning on stderr would print each one a second time. Anything else still goes out.
-    shown = {*config.settings_problems, *(i.describe() for i in config.ignored_env)}
+    # (a held record is already one line, security.log_lines: compared as the report's own)
+    shown = {
+        terminal_line(text)
+        for text in (*config.settings_problems, *(i.describe() for i in config.ignored_env))
+    }
     for record in held:
         if record.getMessage() not in shown:
             # Straight to the handlers: the filters (one warning per problem) saw it already.
