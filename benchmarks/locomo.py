@@ -72,9 +72,13 @@ from memdir_nb.formats.manifest import MemoryHeader  # noqa: E402
 from memdir_nb.recall.decision import decide  # noqa: E402
 from memdir_nb.recall.explain_selection import MemoryExplanation  # noqa: E402
 from memdir_nb.recall.semantic import SemanticSelector  # noqa: E402
+from memdir_nb.storage.access import MissingFile, ReadRefused, read_regular_file  # noqa: E402
 from memdir_nb.storage.scan import scan_memory_files  # noqa: E402
 
 LOCOMO_SHA256 = "79fa87e90f04081343b8c8debecb80a9a6842b76a7aa537dc9fdf651ea698ff4"
+# The most of a public data file read before its hash is checked (LoCoMo's file is 2.8 MB,
+# each of REALTALK's a few hundred KB): a name linked to a larger file is refused, never read whole.
+FILE_MAX_BYTES = 64 * 1024 * 1024
 CATEGORIES = {1: "multi-hop", 2: "temporal", 3: "open-domain", 4: "single-hop"}
 RANKERS = ("default", "ranking", "lexical", "grep", "random")
 K = 5
@@ -86,21 +90,43 @@ class LocomoFileError(SystemExit):
     """The given file is not the expected locomo10.json."""
 
 
+def read_data_file(
+    path: Path, sha256: str, *, missing: str, what: str, fix: str, error: type[SystemExit]
+) -> bytes:
+    """The bytes of one public data file, checked against its SHA-256: the one reader of
+    LoCoMo's and REALTALK's files. It is read as a regular file (a FIFO or a device is refused
+    unopened, without blocking) and at most FILE_MAX_BYTES of it, so memory never follows a
+    file's size. `error` names the problem: `missing` when there is no file, else the file
+    and `what` it should be, then `fix`."""
+    try:
+        read = read_regular_file(path, FILE_MAX_BYTES)
+    except MissingFile:
+        raise error(missing) from None
+    except ReadRefused as exc:
+        raise error(f"{exc}, so it is not {what}. {fix}") from None
+    if read.truncated:
+        raise error(f"{path} is larger than {FILE_MAX_BYTES:,} bytes, so it is not {what}. {fix}")
+    digest = hashlib.sha256(read.data).hexdigest()
+    if digest != sha256:
+        raise error(
+            f"{path} has SHA-256 {digest}, not the expected {sha256} of {what}; this "
+            f"benchmark's figures are only for that exact file. {fix}"
+        )
+    return read.data
+
+
 def check_file(path: Path) -> list[dict]:
     """The parsed samples, after checking the SHA-256; LocomoFileError names the problem."""
-    if not path.is_file():
-        raise LocomoFileError(
-            f"{path} is not a file. Download data/locomo10.json from the snap-research/LoCoMo "
-            "repository and pass its path."
-        )
-    digest = hashlib.sha256(path.read_bytes()).hexdigest()
-    if digest != LOCOMO_SHA256:
-        raise LocomoFileError(
-            f"{path} has SHA-256 {digest}, not the expected {LOCOMO_SHA256} of LoCoMo's "
-            "data/locomo10.json; this benchmark's figures are only for that exact file. "
-            "Download it again from the snap-research/LoCoMo repository."
-        )
-    return json.loads(path.read_text(encoding="utf-8"))
+    raw = read_data_file(
+        path,
+        LOCOMO_SHA256,
+        missing=f"{path} does not exist. Download data/locomo10.json from the "
+        "snap-research/LoCoMo repository and pass its path.",
+        what="LoCoMo's data/locomo10.json",
+        fix="Download it again from the snap-research/LoCoMo repository.",
+        error=LocomoFileError,
+    )
+    return json.loads(raw.decode("utf-8"))
 
 
 def sessions_of(sample: dict) -> list[int]:

@@ -37,7 +37,6 @@ rate, and the same per category.
 from __future__ import annotations
 
 import argparse
-import hashlib
 import json
 import random
 import re
@@ -72,7 +71,6 @@ REALTALK_SHA256 = {
 # Read at most this much of a data file: more is no REALTALK conversation (each of the ten is a
 # few hundred KB of JSON), and a name linked to a large file was read whole before being hashed
 # (attack round 25).
-FILE_MAX_BYTES = 64 * 1024 * 1024
 CATEGORIES = {1: "multi-hop", 2: "temporal", 3: "open-domain"}
 BM25 = "BM25 top-5"
 RANKERS = ("default", "ranking", "lexical", "grep", BM25, "random")
@@ -102,26 +100,15 @@ def check_dir(path: Path, expected: Mapping[str, str] = REALTALK_SHA256) -> list
         )
     samples = []
     for name in sorted(expected, key=_file_order):
-        file = path / name
-        if not file.is_file():
-            raise RealtalkFileError(
-                f"{path} has no {name}: this benchmark reads all ten conversations of "
-                "REALTALK's data/ directory. Download the missing file from danny911kr/REALTALK."
-            )
-        with file.open("rb") as handle:
-            raw = handle.read(FILE_MAX_BYTES + 1)
-        if len(raw) > FILE_MAX_BYTES:
-            raise RealtalkFileError(
-                f"{file} is larger than {FILE_MAX_BYTES:,} bytes, so it is not REALTALK's "
-                f"data/{name}. Download it again from the danny911kr/REALTALK repository."
-            )
-        digest = hashlib.sha256(raw).hexdigest()
-        if digest != expected[name]:
-            raise RealtalkFileError(
-                f"{file} has SHA-256 {digest}, not the expected {expected[name]} of REALTALK's "
-                f"data/{name}; this benchmark's figures are only for that exact file. "
-                "Download it again from the danny911kr/REALTALK repository (commit b903e06)."
-            )
+        raw = locomo.read_data_file(
+            path / name,
+            expected[name],
+            missing=f"{path} has no {name}: this benchmark reads all ten conversations of "
+            "REALTALK's data/ directory. Download the missing file from danny911kr/REALTALK.",
+            what=f"REALTALK's data/{name}",
+            fix="Download it again from the danny911kr/REALTALK repository (commit b903e06).",
+            error=RealtalkFileError,
+        )
         samples.append(as_locomo_sample(json.loads(raw.decode("utf-8")), Path(name).stem))
     return samples
 

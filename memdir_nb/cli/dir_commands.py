@@ -294,8 +294,8 @@ def cmd_rebuild_index(args: argparse.Namespace) -> int:
     has_index = read_entrypoint_checked(args.dir).exists
     if not has_index and not scan_memory_dir(args.dir, limit=1).headers:
         print(
-            f"error: {args.dir} holds no MEMORY.md and no memory files, so it is not a memory "
-            "dir; pass the folder that holds the memories (nothing was written)",
+            f"error: {terminal_line(args.dir)} holds no MEMORY.md and no memory files, so it is "
+            "not a memory dir; pass the folder that holds the memories (nothing was written)",
             file=sys.stderr,
         )
         return 2
@@ -320,9 +320,11 @@ def cmd_rebuild_index(args: argparse.Namespace) -> int:
     for r in result.rebuilds:
         print(_rebuild_summary(r, r.label, written=True))
     if result.batch:
-        print(
-            f"the old index is kept in {memory_dir / result.batch}; put it back with "
-            f"memdir-nb restore {shlex.quote(str(memory_dir))} {Path(result.batch).name}"
+        restore = f"memdir-nb restore {shlex.quote(str(memory_dir))} {Path(result.batch).name}"
+        print(  # one line, whatever the dir's name holds (a quoted newline too)
+            terminal_line(
+                f"the old index is kept in {memory_dir / result.batch}; put it back with {restore}"
+            )
         )
     return 0
 
@@ -337,8 +339,8 @@ def cmd_export_archive(args: argparse.Namespace) -> int:
         return 2
     report = export_archive(args.dir, args.archive)
     print(
-        f"wrote {report.archive}: {plural(len(report.files), 'file')}, {report.bytes:,} bytes "
-        f"from {args.dir}"
+        f"wrote {terminal_line(report.archive)}: {plural(len(report.files), 'file')}, "
+        f"{report.bytes:,} bytes from {terminal_line(args.dir)}"
     )
     for rel, why in report.skipped:
         print(f"left out: {terminal_line(rel)}: {terminal_line(why)}")

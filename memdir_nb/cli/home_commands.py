@@ -17,7 +17,7 @@ from memdir_nb.reports.diagnosis import format_doctor
 from memdir_nb.reports.doctor import diagnose
 from memdir_nb.reports.fleet import export_parquet
 from memdir_nb.reports.where import format_list, format_where, list_memory_dirs, where
-from memdir_nb.spec.text import plural
+from memdir_nb.spec.text import plural, terminal_line
 
 
 def _config_for(args: argparse.Namespace) -> MemdirConfig:
@@ -35,7 +35,11 @@ def _config_for(args: argparse.Namespace) -> MemdirConfig:
         )
     # Both reports list every settings problem and every refused env entry; the library's
     # warning on stderr would print each one a second time. Anything else still goes out.
-    shown = {*config.settings_problems, *(i.describe() for i in config.ignored_env)}
+    # (a held record is already one line, security.log_lines: compared as the report's own)
+    shown = {
+        terminal_line(text)
+        for text in (*config.settings_problems, *(i.describe() for i in config.ignored_env))
+    }
     for record in held:
         if record.getMessage() not in shown:
             # Straight to the handlers: the filters (one warning per problem) saw it already.
@@ -122,8 +126,8 @@ def cmd_export(args: argparse.Namespace) -> int:
         return 2
     result = export_parquet(_claude_homes(args.home), args.parquet)
     print(
-        f"wrote {result.memories_path} ({plural(result.memories, 'memory')}) and "
-        f"{result.dirs_path} ({plural(result.dirs, 'memory dir')})"
+        f"wrote {terminal_line(result.memories_path)} ({plural(result.memories, 'memory')}) "
+        f"and {terminal_line(result.dirs_path)} ({plural(result.dirs, 'memory dir')})"
     )
     for line in result.skipped:
         print(f"skipped {line}")

@@ -38,7 +38,9 @@ from memdir_nb.home.env_blocks import effective_environment as effective_environ
 from memdir_nb.home.env_blocks import tracked_env
 from memdir_nb.home.passwd import HomeNotFoundError as HomeNotFoundError  # re-exported
 from memdir_nb.home.passwd import home_from_passwd as home_from_passwd
+from memdir_nb.home.path_rules import configured_dirs
 from memdir_nb.home.warn_once import WarnedOnce
+from memdir_nb.security.log_lines import OneLineRecords
 from memdir_nb.spec.constants import SELECTOR_NAMES as SELECTOR_NAMES  # re-exported
 from memdir_nb.spec.constants import SETTINGS_READ_MAX_BYTES
 from memdir_nb.spec.text import shown_value
@@ -47,6 +49,7 @@ from memdir_nb.storage.containment import real_path
 
 logger = logging.getLogger(__name__)
 logger.addFilter(WarnedOnce())  # each layer builds a config; each problem is told once
+logger.addFilter(OneLineRecords())  # on one line, whatever path it names (attack round 26)
 
 TRUTHY_VALUES = frozenset({"1", "true", "yes", "on"})
 FALSY_VALUES = frozenset({"0", "false", "no", "off"})
@@ -181,7 +184,7 @@ def load_settings_file(path: Path | str | None, layer: str) -> tuple[dict[str, A
     try:
         text = utf8_json_text(res.data)
     except ValueError as exc:
-        problem = f"{layer} settings {path} {exc}; the whole file is ignored, as Claude Code does"
+        problem = f"{layer} settings {path}: the file {exc}; ignored whole, as Claude Code does"
         logger.warning(problem)
         return {}, problem
     if not text.strip():
@@ -373,12 +376,7 @@ class MemdirConfig:
             anthropic_api_key=_nonempty(env.get("ANTHROPIC_API_KEY")),
             selector=selector,
             demo_dir=_nonempty(env.get("MEMDIR_NB_DIR")),
-            cache_dir=_nonempty(env.get("MEMDIR_NB_CACHE_DIR"))
-            or (
-                str(Path(xdg) / "memdir_nb")
-                if (xdg := _nonempty(env.get("XDG_CACHE_HOME")))
-                else None
-            ),
+            cache_dir=_cache_dir(env, home, problems),
             xdg_config_home=xdg_config_home,
             clock=clock or system_clock_ms,
             settings_problems=tuple(problems),
@@ -423,18 +421,22 @@ class MemdirConfig:
 def _claude_home(env: Mapping[str, str], home: Path, problems: list[str]) -> tuple[Path, bool]:
     """The Claude home (~/.claude, or an absolute CLAUDE_CONFIG_DIR) and whether the variable set it."""
     claude_home = home / ".claude"
-    config_dir = _nonempty(env.get("CLAUDE_CONFIG_DIR"))
-    if config_dir is None:
-        return claude_home, False
-    if os.path.isabs(config_dir):
-        return Path(config_dir), True
-    problem = (
-        f"CLAUDE_CONFIG_DIR={config_dir!r} is not an absolute path; "
-        f"using {claude_home} instead. Set it to an absolute path."
-    )
-    logger.warning(problem)
-    problems.append(problem)
-    return claude_home, False
+    found, said = configured_dirs(env, ("CLAUDE_CONFIG_DIR",), f"{claude_home}", tilde=False)
+    for problem in said:
+        logger.warning(problem)
+    problems.extend(said)
+    return (Path(found[1]), True) if found else (claude_home, False)
+
+
+def _cache_dir(env: Mapping[str, str], home: Path, problems: list[str]) -> str | None:
+    """MEMDIR_NB_CACHE_DIR, else XDG_CACHE_HOME/memdir_nb, each only when absolute (or ~/)."""
+    names = ("MEMDIR_NB_CACHE_DIR", "XDG_CACHE_HOME")
+    found, said = configured_dirs(env, names, f"{home / '.cache' / 'memdir_nb'}", tilde=True)
+    for problem in said:
+        logger.warning(problem)
+    problems.extend(said)
+    xdg = found is not None and found[0] == "XDG_CACHE_HOME"  # its memdir_nb folder, then
+    return (str(Path(found[1]) / "memdir_nb") if xdg else found[1]) if found else None
 
 
 def _read_settings(

@@ -21,11 +21,13 @@ import sys
 import unicodedata
 from pathlib import Path
 
+from memdir_nb.security.log_lines import OneLineRecords
 from memdir_nb.spec.constants import GIT_CONFIG_READ_MAX_BYTES, GIT_POINTER_READ_MAX_BYTES
 from memdir_nb.storage.access import read_regular_file
 from memdir_nb.storage.containment import real_path
 
 logger = logging.getLogger(__name__)
+logger.addFilter(OneLineRecords())  # a warning is one line, whatever it names
 
 GIT_TIMEOUT_SECONDS = 10.0
 

@@ -2,7 +2,9 @@
 
 A configured memory dir (an environment variable or a settings value) is checked and
 normalised by `memory_path_problem`: it must be an absolute path of its own, never a root, a
-drive or a network share; settings may write ``~/`` for the home. A project's path becomes
+drive or a network share; settings may write ``~/`` for the home. A lone surrogate (JSON's
+``"\\ud800"``, or a byte that is not UTF-8 in an environment variable) is the U+FFFD that
+Claude Code's file calls write in its place, so the path named is the folder it uses. A project's path becomes
 the folder name that keys its memory by `sanitize_path`, as Claude Code names it.
 """
 
@@ -11,9 +13,11 @@ from __future__ import annotations
 import os
 import re
 import unicodedata
+from collections.abc import Mapping
 from pathlib import PurePath
 
 from memdir_nb.home.passwd import home_from_passwd
+from memdir_nb.spec.text import without_lone_surrogates
 
 MAX_SANITIZED_LENGTH = 200
 _KEY_MAX_LENGTH = MAX_SANITIZED_LENGTH + 1 + 7  # a long path's key: 200, a dash, 2**31 in base 36
@@ -21,6 +25,7 @@ _NETWORK_PREFIXES = ("\\\\", "//")
 
 __all__ = [
     "MAX_SANITIZED_LENGTH",
+    "configured_dirs",
     "folder_keyed",
     "is_project_key",
     "memory_path_problem",
@@ -172,7 +177,32 @@ def memory_path_problem(
         problem = "is too short (a filesystem root or near it)"
     if problem is not None:
         return None, problem
-    return unicodedata.normalize("NFC", normalized + os.sep), None
+    # Node writes each lone surrogate as U+FFFD: the folder Claude Code makes and reads is
+    # that one, and a path holding a surrogate cannot even be opened here (attack round 26)
+    return unicodedata.normalize("NFC", without_lone_surrogates(normalized + os.sep)), None
+
+
+def configured_dirs(
+    env: Mapping[str, str], names: tuple[str, ...], instead: str, *, tilde: bool
+) -> tuple[tuple[str, str] | None, list[str]]:
+    """(name, value) of the first of the variables `names` set to an absolute folder (or, with
+    tilde, `~/...`), and a problem for each one set to a relative path before it: "NAME='x' is
+    not an absolute path; using INSTEAD instead". A relative folder is another folder from
+    each working folder (a notebook started inside a memory dir would keep its caches there),
+    and the XDG spec calls such a value invalid. The one rule for CLAUDE_CONFIG_DIR,
+    MEMDIR_NB_CACHE_DIR and XDG_CACHE_HOME (attack round 26)."""
+    problems: list[str] = []
+    for name in names:
+        value = env.get(name)
+        if not value:
+            continue
+        if os.path.isabs(value) or (tilde and (value == "~" or value.startswith("~/"))):
+            return (name, value), problems
+        problems.append(
+            f"{name}={value!r} is not an absolute path; using {instead} instead. "
+            "Set it to an absolute path."
+        )
+    return None, problems
 
 
 def _expand_home(raw: str, home: str | os.PathLike[str] | None) -> tuple[str, str | None]:

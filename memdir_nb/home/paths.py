@@ -48,6 +48,7 @@ from memdir_nb.home.path_rules import (
     sanitize_path,
     validate_memory_path,
 )
+from memdir_nb.security.log_lines import OneLineRecords
 from memdir_nb.spec.constants import AGENT_MEMORY_DIRNAME, AGENT_MEMORY_LOCAL_DIRNAME, TEAM_DIRNAME
 from memdir_nb.spec.text import terminal_safe
 from memdir_nb.storage.containment import PathTraversalError, validate_project_path
@@ -82,6 +83,7 @@ __all__ = [
 ]
 
 logger = logging.getLogger(__name__)
+logger.addFilter(OneLineRecords())  # a warning is one line, whatever it names
 
 AGENT_MEMORY_SCOPES: tuple[str, ...] = ("user", "project", "local")
 

@@ -28,9 +28,10 @@ from importlib import resources
 from itertools import islice
 from pathlib import Path
 
-from memdir_nb.formats.jsonio import loads_bounded
+from memdir_nb.formats.jsonio import JSONLimitError, loads_bounded
 from memdir_nb.spec.constants import PACKAGE_DATA_MAX_BYTES
 from memdir_nb.spec.records import quick_init
+from memdir_nb.storage.access import read_regular_file
 
 MODEL_RESOURCE = "selector_model.json"
 
@@ -169,9 +170,14 @@ class DecisionModel:
         if path is None:
             text = resources.files("memdir_nb.recall").joinpath(MODEL_RESOURCE).read_text("utf-8")
             source = f"memdir_nb/recall/{MODEL_RESOURCE}"
-        else:
-            text = Path(path).read_text(encoding="utf-8")
-            source = str(path)
+        else:  # a regular file, read up to the cap (a FIFO or a huge file: attack round 26)
+            read = read_regular_file(path, PACKAGE_DATA_MAX_BYTES)
+            if read.truncated:
+                raise JSONLimitError(
+                    f"{path} is {read.total_size:,} bytes, over the "
+                    f"{PACKAGE_DATA_MAX_BYTES:,}-byte limit of a model file; it was not read"
+                )
+            text, source = read.text, str(path)
         data = loads_bounded(text, max_bytes=PACKAGE_DATA_MAX_BYTES, what=source)
         return cls.from_json(data, source=source)
 

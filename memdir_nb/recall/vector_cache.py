@@ -37,6 +37,7 @@ from memdir_nb.recall.embedding import EMBEDDING_DIM
 from memdir_nb.spec.bounded_cache import ByteBoundedLRU
 from memdir_nb.spec.constants import CACHE_BODIES_MAX_BYTES, MEMORY_FILE_READ_MAX_BYTES
 from memdir_nb.spec.text import terminal_line
+from memdir_nb.storage.fsutil import folder_blocker
 
 FileIdentity = tuple[int, int, int, int]  # (st_dev, st_ino, st_size, st_mtime_ns)
 DEFAULT_MAX_VECTORS = 50_000
@@ -153,7 +154,14 @@ class VectorCache:
         """Keep vectors in memory from now on; `problem` says why, in one line a terminal shows
         as it is (the path and the OS message may hold an escape sequence or a newline)."""
         path = terminal_line(self.path)
-        if _locked(err):
+        blocker = folder_blocker(self.path.parent) if self.path is not None else None
+        if blocker is not None:  # never "delete it": it may be /dev/null (attack round 26)
+            self.problem = (
+                f"the vector cache {path} cannot be made: {terminal_line(blocker[0])} is "
+                f"{blocker[1]}, not a folder; vectors are kept in memory only. Set "
+                "MEMDIR_NB_CACHE_DIR to a writable folder."
+            )
+        elif _locked(err):
             self.problem = (
                 f"another process holds the lock on the vector cache {path} (SQLite locks "
                 f"that file itself) and kept it past {self.lock_timeout_s:g} s, as a second "

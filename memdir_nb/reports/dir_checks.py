@@ -25,6 +25,7 @@ from memdir_nb.spec.constants import (
 )
 from memdir_nb.spec.text import plural
 from memdir_nb.storage.containment import is_real_path_within, real_path
+from memdir_nb.storage.fsutil import folder_blocker
 
 
 def _index_file_findings(memory_dir: Path) -> list[DoctorFinding]:
@@ -291,6 +292,24 @@ def _content_findings(
 def dir_findings(
     memory_dir: Path, report: WhereReport, now_ms: float | None
 ) -> list[DoctorFinding]:
+    if (blocker := folder_blocker(memory_dir)) is not None:
+        where, kind = blocker
+        what = (
+            "the memory dir"
+            if where == os.path.abspath(memory_dir)
+            else "a parent of the memory dir"
+        )
+        return [
+            DoctorFinding(
+                "memory-dir-not-a-dir",
+                "action",
+                f"{what} is {kind}, not a folder, so the memory dir cannot be made and nothing "
+                "can be saved",
+                where,
+                "move it away (or point CLAUDE_CONFIG_DIR or autoMemoryDirectory at a "
+                "folder); the dir is created at the next session",
+            )
+        ]
     if not os.path.lexists(memory_dir):
         return [
             DoctorFinding(

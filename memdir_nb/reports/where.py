@@ -56,6 +56,7 @@ from memdir_nb.reports.memory_dirs import (
 from memdir_nb.spec.constants import TEAM_DIRNAME
 from memdir_nb.spec.text import terminal_line
 from memdir_nb.storage.containment import real_path
+from memdir_nb.storage.fsutil import folder_blocker
 
 __all__ = [
     "AGENT_MEMORY_DIRNAME",
@@ -119,6 +120,9 @@ class WhereReport:
     problems: tuple[str, ...] = ()
     ignored_env: tuple[str, ...] = ()  # "ignored: project settings may not set X (file)"
     git_pointer_problem: str | None = None  # a .git pointer that was not followed, and why
+    # the memory dir itself or a folder above it is something else, so the dir can never be
+    # made there: (that path, its kind such as "a FIFO"), None when nothing is in the way
+    blocked_by: tuple[str, str] | None = None
 
     @property
     def team_dir(self) -> str:
@@ -203,7 +207,16 @@ def where(config: MemdirConfig, *, git: str | None = "git") -> WhereReport:
         problems=tuple(config.settings_problems),
         ignored_env=tuple(i.describe() for i in config.ignored_env),
         git_pointer_problem=pointer[1] if (pointer := git_pointer_problem(config.cwd)) else None,
+        blocked_by=folder_blocker(resolution.path) if resolution.path else None,
     )
+
+
+def _dir_state(report: WhereReport) -> str:
+    """What follows the dir on where's first line: nothing, or why it is not there."""
+    if report.blocked_by:
+        where, kind = report.blocked_by
+        return f"  (cannot be made: {terminal_line(where)} is {kind}; see memdir-nb doctor)"
+    return "" if report.exists else "  (does not exist yet)"
 
 
 def _on(decision: GateDecision) -> str:
@@ -214,8 +227,7 @@ def format_where(report: WhereReport) -> str:
     """The report as text for the terminal: the dir first, then each step and decision."""
     # a path may hold a newline (a trusted setting can name one): each shows on its own line
     lines = [
-        f"memory dir: {terminal_line(report.memory_dir)}"
-        + ("" if report.exists else "  (does not exist yet)"),
+        f"memory dir: {terminal_line(report.memory_dir)}" + _dir_state(report),
         f"  chosen by: {report.source}",
         f"project:    {terminal_line(report.cwd)}",
     ]
@@ -232,7 +244,7 @@ def format_where(report: WhereReport) -> str:
     if report.git_pointer_problem:
         lines.append(
             "            (a .git pointer here was not followed, so this folder is its own root: "
-            f"{report.git_pointer_problem})"
+            f"{terminal_line(report.git_pointer_problem)})"
         )
     lines.append(
         f"key:        {terminal_line(report.key)}  (from {terminal_line(report.key_root)})"
@@ -245,7 +257,10 @@ def format_where(report: WhereReport) -> str:
     for n, step in enumerate(report.steps, 1):
         value = f" = {step.value!r}" if step.value is not None else ""
         detail = f": {step.detail}" if step.detail else ""
-        lines.append(f"  {n}. {step.rule}{value} in {step.source} -> {step.outcome}{detail}")
+        # a step's source names a settings file under the project folder, whatever its name
+        lines.append(
+            terminal_line(f"  {n}. {step.rule}{value} in {step.source} -> {step.outcome}{detail}")
+        )
     lines.append("")
     lines.append("enabled (five levels: disable env, bare mode, remote, settings, default):")
     for label, d in (
@@ -253,19 +268,23 @@ def format_where(report: WhereReport) -> str:
         ("team memory", report.team_memory),
         ("KAIROS", report.kairos),
     ):
-        lines.append(f"  {label:<12} {_on(d)}  level {d.level}: {d.reason} (from {d.source})")
+        lines.append(
+            terminal_line(f"  {label:<12} {_on(d)}  level {d.level}: {d.reason} (from {d.source})")
+        )
     dream = report.auto_dream
     state = {True: "on ", False: "off", None: "?  "}[dream.enabled]
-    lines.append(f"  {'auto dream':<12} {state}  {dream.reason} (from {dream.source})")
+    lines.append(
+        terminal_line(f"  {'auto dream':<12} {state}  {dream.reason} (from {dream.source})")
+    )
     if report.ignored_env:
         lines.append("")
         lines.append(
             "repository settings (a project's settings env block may set only "
             f"{', '.join(sorted(REPO_ENV_ALLOWED))}, and only to 1/true, to switch memory off):"
         )
-        lines += [f"  - {text}" for text in report.ignored_env]
+        lines += [f"  - {terminal_line(text)}" for text in report.ignored_env]
     if report.problems:
         lines.append("")
         lines.append("settings problems:")
-        lines += [f"  - {p}" for p in report.problems]
+        lines += [f"  - {terminal_line(p)}" for p in report.problems]
     return "\n".join(lines)

@@ -16,6 +16,8 @@ write, because a progress bar (tqdm, during a long lint or an encoding run) redr
 by writing '\r' and the new line in one call. A carriage return inside a write is escaped
 there too: a warning quoting a hostile value (a repository's `.git` pointer, logged on
 stderr) could otherwise return to the line's start and print over the warning itself.
+
+What the package logs passes `security.log_lines.OneLineRecords` instead: one line a record.
 """
 
 from __future__ import annotations

@@ -14,6 +14,7 @@ ever written outside the memory dir.
 
 from __future__ import annotations
 
+import contextlib
 import datetime as _dt
 import hashlib
 import json
@@ -21,6 +22,7 @@ import os
 import stat
 import tempfile
 import zipfile
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -39,7 +41,7 @@ from memdir_nb.spec.constants import (
 from memdir_nb.spec.text import terminal_line
 from memdir_nb.spec.timestamps import trash_stamp
 from memdir_nb.storage import fsutil
-from memdir_nb.storage.access import ReadResult, try_read_contained
+from memdir_nb.storage.access import ReadRefused, ReadResult, try_read_contained
 from memdir_nb.storage.archive_entries import (
     content_refusal,
     entry_refusal,
@@ -49,6 +51,7 @@ from memdir_nb.storage.archive_entries import (
     read_entry,
     zip_mtime_ns,
 )
+from memdir_nb.storage.line_reader import open_regular
 from memdir_nb.storage.store import MemoryStore
 from memdir_nb.storage.zip_directory import count_central_entries
 
@@ -242,30 +245,43 @@ def _check_export_target(target: Path) -> None:
 # ---------------------------------------------------------------------------- import
 
 
-def _open_archive(archive: Path) -> zipfile.ZipFile:
-    """The archive as a zip, after the whole-file checks; ArchiveError says why not."""
+@contextlib.contextmanager
+def _open_archive(archive: Path) -> Iterator[zipfile.ZipFile]:
+    """The archive as a zip, after the whole-file checks; ArchiveError says why not.
+
+    One open serves the checks and the reading (`line_reader.open_regular`: non-blocking, a
+    regular file only), so what is read is what was checked: opening the path again let a
+    file swapped in after the checks be imported unchecked, and a FIFO block (attack round 26).
+    """
     try:
-        size = archive.stat().st_size
-    except OSError as exc:
-        raise ArchiveError(f"cannot read {archive}: {exc.strerror or exc}") from None
-    if not archive.is_file():
-        raise ArchiveError(f"{archive} is not a file; pass a .zip written by memdir-nb export")
-    if size > ARCHIVE_MAX_BYTES:
-        raise ArchiveError(f"{archive} is {size:,} bytes, over the {ARCHIVE_MAX_BYTES:,}-byte cap")
-    try:
-        # counted before zipfile builds one object per entry (millions: gigabytes of memory)
-        with open(archive, "rb") as fp:
-            listed = count_central_entries(fp, size, ARCHIVE_MAX_ENTRIES)
-        if listed is not None and listed > ARCHIVE_MAX_ENTRIES:
+        fd, st = open_regular(archive)
+    except ReadRefused as exc:
+        if exc.kind == "not-regular":
             raise ArchiveError(
-                f"{archive} lists more than {ARCHIVE_MAX_ENTRIES:,} entries, over the cap "
-                "(nothing was written); a memory archive holds one entry per memory file"
+                f"{archive} is not a file ({exc.detail}); pass a .zip written by memdir-nb export"
+            ) from None
+        raise ArchiveError(f"cannot read {archive}: {exc.detail}") from None
+    with os.fdopen(fd, "rb") as fp:
+        if st.st_size > ARCHIVE_MAX_BYTES:
+            raise ArchiveError(
+                f"{archive} is {st.st_size:,} bytes, over the {ARCHIVE_MAX_BYTES:,}-byte cap"
             )
-        return zipfile.ZipFile(archive)
-    except (zipfile.BadZipFile, OSError) as exc:
-        raise ArchiveError(
-            f"{archive} is not a zip archive ({exc}); pass a file written by memdir-nb export"
-        ) from None
+        try:
+            # counted before zipfile builds one object per entry (millions: gigabytes of memory)
+            listed = count_central_entries(fp, st.st_size, ARCHIVE_MAX_ENTRIES)
+            if listed is not None and listed > ARCHIVE_MAX_ENTRIES:
+                raise ArchiveError(
+                    f"{archive} lists more than {ARCHIVE_MAX_ENTRIES:,} entries, over the cap "
+                    "(nothing was written); a memory archive holds one entry per memory file"
+                )
+            fp.seek(0)
+            zf = zipfile.ZipFile(fp)
+        except (zipfile.BadZipFile, OSError) as exc:
+            raise ArchiveError(
+                f"{archive} is not a zip archive ({exc}); pass a file written by memdir-nb export"
+            ) from None
+        with zf:
+            yield zf
 
 
 def _accepted_entries(zf: zipfile.ZipFile, report: ImportReport) -> list[tuple[str, bytes, int]]:

@@ -26,7 +26,7 @@ from memdir_nb.formats.frontmatter_render import (
     render_updated_memory_file,
     without_modified,
 )
-from memdir_nb.security import secret_scan
+from memdir_nb.security import log_lines, secret_scan
 from memdir_nb.spec import constants
 from memdir_nb.spec.constants import ENTRYPOINT_NAME
 from memdir_nb.spec.taxonomy import (
@@ -67,6 +67,7 @@ if TYPE_CHECKING:
     from memdir_nb.formats.manifest import MemoryHeader
 
 log = logging.getLogger(__name__)
+log.addFilter(log_lines.OneLineRecords())  # a warning is one line, whatever it names
 
 LOCK_NAME = constants.STORE_LOCK_NAME
 TRASH_DIRNAME = constants.TRASH_DIRNAME

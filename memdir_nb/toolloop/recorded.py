@@ -36,6 +36,19 @@ THREAD_UNSUPPORTED = {
 }
 
 
+def _body_length(header: str | None) -> int | None:
+    """A request's Content-Length (no header: 0), or None unless it is a whole number from 0
+    to MAX_REQUEST_BYTES: "-1" was read as "to the end of the stream", with no cap."""
+    text = (header or "0").strip()
+    if not text.isascii() or not text.isdigit() or int(text) > MAX_REQUEST_BYTES:
+        return None
+    return int(text)
+
+
+def _error(message: str) -> dict[str, Any]:
+    return {"type": "error", "error": {"type": "invalid_request_error", "message": message}}
+
+
 def assistant_message(blocks: Sequence[dict[str, Any]], turn: int, model: str) -> dict[str, Any]:
     """A Messages API `message` object for one recorded turn."""
     tool_use = any(b.get("type") == "tool_use" for b in blocks)
@@ -109,10 +122,7 @@ class RecordedMessagesServer:
         turn = turns_done(body)
         if turn >= len(self.turns):
             message = f"the recorded conversation has {len(self.turns)} turns; turn {turn + 1} was asked for"
-            return 400, {
-                "type": "error",
-                "error": {"type": "invalid_request_error", "message": message},
-            }
+            return 400, _error(message)
         model = body.get("model", "recorded") if isinstance(body, dict) else "recorded"
         return 200, assistant_message(self.turns[turn], turn, str(model))
 
@@ -126,7 +136,11 @@ class RecordedMessagesServer:
                 return
 
             def do_POST(self) -> None:
-                length = min(int(self.headers.get("content-length") or 0), MAX_REQUEST_BYTES)
+                length = _body_length(self.headers.get("content-length"))
+                if length is None:  # never read to the end of the stream (attack round 26)
+                    self._send(413, _error(f"content-length must be 0 to {MAX_REQUEST_BYTES}"))
+                    self.close_connection = True
+                    return
                 raw = self.rfile.read(length) if length else b""
                 try:
                     body: Any = (
@@ -151,6 +165,9 @@ class RecordedMessagesServer:
                     )
                 else:
                     status, payload = server.reply(body)
+                self._send(status, payload)
+
+            def _send(self, status: int, payload: dict[str, Any]) -> None:
                 data = json.dumps(payload).encode()
                 self.send_response(status)
                 self.send_header("content-type", "application/json")

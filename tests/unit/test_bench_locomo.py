@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import random
 import subprocess
 import sys
@@ -52,6 +53,40 @@ def test_another_file_is_refused_with_its_hash_and_the_fix(tmp_path: Path) -> No
     assert out.returncode == 2
     assert "not the expected 79fa87e9" in out.stderr and "snap-research/LoCoMo" in out.stderr
     assert "Traceback" not in out.stderr
+
+
+def test_a_data_file_is_read_up_to_the_cap_and_never_past_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # attack round 26: check_file read a name linked to a large file whole before hashing it
+    # (1 GB of RSS for a 1 GB sparse file); REALTALK's reader is this same function
+    big = tmp_path / "big.json"
+    with big.open("wb") as handle:
+        handle.truncate(4096)
+    (tmp_path / "locomo10.json").symlink_to(big)
+    monkeypatch.setattr(locomo, "FILE_MAX_BYTES", 1024)
+    read_sizes: list[int] = []
+    real_read = os.read
+
+    def counted_read(fd: int, n: int) -> bytes:
+        read_sizes.append(n)
+        return real_read(fd, n)
+
+    monkeypatch.setattr(os, "read", counted_read)
+    with pytest.raises(locomo.LocomoFileError, match="is larger than 1,024 bytes"):
+        locomo.check_file(tmp_path / "locomo10.json")
+    assert sum(read_sizes) <= 1025
+
+
+def test_a_fifo_or_no_file_at_the_data_files_name_is_refused_at_once_naming_which(
+    tmp_path: Path,
+) -> None:
+    # attack round 26: a FIFO swapped in after the is_file check blocked the open for good
+    os.mkfifo(tmp_path / "locomo10.json")
+    with pytest.raises(locomo.LocomoFileError, match="FIFO, not a regular file"):
+        locomo.check_file(tmp_path / "locomo10.json")
+    with pytest.raises(locomo.LocomoFileError, match="does not exist.*snap-research/LoCoMo"):
+        locomo.check_file(tmp_path / "absent.json")
 
 
 def test_one_memory_per_session_with_summary_description_and_dated_dialogue(tmp_path: Path) -> None:

@@ -130,7 +130,7 @@ def test_a_data_file_past_the_cap_is_refused_before_it_is_read_whole(
     big.write_bytes(b" " * 2048)
     (tmp_path / "data" / NAME).unlink()
     (tmp_path / "data" / NAME).symlink_to(big)
-    monkeypatch.setattr(realtalk, "FILE_MAX_BYTES", 1024)
+    monkeypatch.setattr(locomo, "FILE_MAX_BYTES", 1024)  # the one reader's cap
     with pytest.raises(realtalk.RealtalkFileError, match="is larger than 1,024 bytes"):
         realtalk.check_dir(tmp_path / "data", expected)
 

@@ -140,6 +140,30 @@ def test_cache_root_defaults_to_home_cache_and_follows_the_env(world: dict[str, 
     assert own.cache_root() == world["home"] / "vectors"
 
 
+@pytest.mark.parametrize(
+    ("env", "used"),
+    [
+        ({"MEMDIR_NB_CACHE_DIR": "cache"}, "HOME/.cache/memdir_nb"),
+        ({"XDG_CACHE_HOME": ".cache"}, "HOME/.cache/memdir_nb"),
+        (
+            {"MEMDIR_NB_CACHE_DIR": "cache", "XDG_CACHE_HOME": "/var/cache/u"},
+            "/var/cache/u/memdir_nb",
+        ),
+    ],
+)
+def test_a_relative_cache_folder_is_refused_with_a_problem_not_taken_from_the_working_folder(
+    world: dict[str, Path], env: dict[str, str], used: str
+) -> None:
+    # attack round 26: MEMDIR_NB_CACHE_DIR=cache put the vector cache and 42 MB of layer
+    # matrices under whatever folder the process ran in (a memory dir, a cloned repository)
+    cfg = load(world, env)
+    assert cfg.cache_root() == Path(used.replace("HOME", str(world["home"])))
+    for name, value in env.items():
+        if not value.startswith("/"):
+            said = [p for p in cfg.settings_problems if p.startswith(f"{name}={value!r}")]
+            assert said and "is not an absolute path" in said[0], cfg.settings_problems
+
+
 @pytest.mark.parametrize("flag_name", sorted(FLAG_ENV_VARS))
 def test_each_feature_flag_reads_its_own_env_var(world: dict[str, Path], flag_name: str) -> None:
     cfg = load(world, {FLAG_ENV_VARS[flag_name]: "on"})

@@ -153,10 +153,42 @@ def test_a_broken_settings_file_is_an_action(tmp_path: Path) -> None:
     assert "not valid JSON" in f.cause and f.severity == "action"
 
 
+def test_a_settings_file_not_in_utf8_is_charged_to_its_file_not_to_the_whole_message(
+    tmp_path: Path,
+) -> None:
+    # attack round 26: "responsible:" repeated the whole message for a Latin-1 or UTF-16 file
+    w, _ = healthy(tmp_path)
+    path = w.claude_home / "settings.json"
+    path.write_bytes('{"autoMemoryDirectory": "/srv/caf\u00e9"}'.encode("latin-1"))
+    f = finding(diagnose(w.config()), "settings-problem")
+    assert f.responsible == f"user settings {path}"
+    assert "is not UTF-8 text (byte" in f.cause
+
+
 def test_no_memory_dir_yet_is_a_note_and_exit_0(tmp_path: Path) -> None:
     w = make_world(tmp_path, repo=False)
     report = diagnose(w.config())
     assert codes(report) == {"no-memory-dir": "note"} and report.exit_code == 0
+
+
+@pytest.mark.parametrize("kind", ["a FIFO", "a regular file"])
+def test_a_memory_dir_under_a_fifo_or_a_file_is_an_action_naming_it_not_a_dir_made_later(
+    tmp_path: Path, kind: str
+) -> None:
+    # attack round 26: CLAUDE_CONFIG_DIR naming a FIFO or a file was "no memory dir yet ...
+    # created at the first session", exit 0 and "would load fully", though every mkdir fails
+    w = make_world(tmp_path, repo=False)
+    blocker = tmp_path / "claude-home"
+    if kind == "a FIFO":
+        os.mkfifo(blocker)
+    else:
+        blocker.write_text("not a folder\n", encoding="utf-8")
+    report = diagnose(w.config({"CLAUDE_CONFIG_DIR": str(blocker)}))
+    f = finding(report, "memory-dir-not-a-dir")
+    assert f.severity == "action" and report.exit_code == 1
+    assert f.responsible == str(blocker)
+    assert f"a parent of the memory dir is {kind}, not a folder" in f.cause
+    assert "CLAUDE_CONFIG_DIR" in f.fix
 
 
 def test_index_entries_past_the_caps_are_named(tmp_path: Path) -> None:

@@ -142,6 +142,26 @@ def test_validate_memory_path_nfc_normalizes() -> None:
     assert validate_memory_path(decomposed, False) == "/srv/caf\u00e9/memory/"
 
 
+@pytest.mark.parametrize(
+    ("raw", "expand", "used"),
+    [
+        ("HOME/m\ud800x", False, "HOME/m\ufffdx/"),  # JSON's "\ud800" in a settings value
+        ("HOME/caf\udce9", False, "HOME/caf\ufffd/"),  # the byte 0xE9 of an environment variable
+        ("~/m\udfff", True, "HOME/m\ufffd/"),
+    ],
+)
+def test_a_lone_surrogate_in_a_memory_path_is_the_ufffd_claude_code_writes(
+    tmp_path: Path, raw: str, expand: bool, used: str
+) -> None:
+    # attack round 26: the path was kept with its surrogate, so `where` and `doctor` named a
+    # folder Claude Code never uses ("no memory dir yet"), and ensure_memory_dir_exists raised
+    # UnicodeEncodeError
+    raw, expected = (text.replace("HOME", os.fspath(tmp_path)) for text in (raw, used))
+    assert memory_path_problem(raw, expand, home=tmp_path) == (expected, None)
+    ensure_memory_dir_exists(expected)
+    assert Path(expected).is_dir()
+
+
 def test_validate_memory_path_expands_tilde_only_when_asked(tmp_path: Path) -> None:
     assert validate_memory_path("~/notes/mem", True, home=tmp_path) == f"{tmp_path}/notes/mem/"
     assert validate_memory_path("~/notes/mem", False, home=tmp_path) is None

@@ -6,6 +6,7 @@ import dataclasses
 import itertools
 import json
 import math
+import os
 import random
 import re
 from pathlib import Path
@@ -82,6 +83,19 @@ def test_a_model_file_with_a_missing_field_is_refused_by_name(tmp_path: Path) ->
     path.write_text(json.dumps(data), encoding="utf-8")
     with pytest.raises(ValueError, match="missing or has a wrong field: 'gate'"):
         DecisionModel.load(path)
+
+
+def test_a_model_file_is_read_as_a_regular_file_up_to_its_cap(tmp_path: Path) -> None:
+    # attack round 26: load(path) read the whole file before its size was checked (a FIFO
+    # blocked for good, a 2 GB file took 2 GB)
+    os.mkfifo(tmp_path / "fifo.json")
+    with pytest.raises(OSError, match="FIFO, not a regular file"):
+        DecisionModel.load(tmp_path / "fifo.json")
+    big = tmp_path / "big.json"
+    with big.open("wb") as handle:
+        handle.truncate(2 * 1024**3)
+    with pytest.raises(ValueError, match="2,147,483,648 bytes, over the 4,194,304-byte limit"):
+        DecisionModel.load(big)
 
 
 def test_coefficients_must_match_the_features() -> None:

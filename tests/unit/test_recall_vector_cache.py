@@ -9,6 +9,7 @@ import tracemalloc
 from pathlib import Path
 
 import numpy as np
+import pytest
 
 from memdir_nb.recall.vector_cache import VectorCache, file_identity, text_key
 from memdir_nb.spec.constants import CACHE_BODIES_MAX_BYTES
@@ -200,6 +201,22 @@ def test_a_cache_another_process_has_locked_says_so_and_to_wait_not_to_delete(
     cache.put_vectors({"k": _vec(1)})
     assert np.array_equal(cache.get_vectors(["k"])["k"], _vec(1))  # recall goes on
     assert VectorCache(path).problem is None  # the lock let go: the same file works again
+
+
+@pytest.mark.parametrize("kind", ["a FIFO", "a character device"])
+def test_a_cache_folder_that_is_a_fifo_or_a_device_is_named_and_never_to_be_deleted(
+    tmp_path: Path, kind: str
+) -> None:
+    # attack round 26: MEMDIR_NB_CACHE_DIR=/dev/null said "FileExistsError … move it aside
+    # or delete it", advice that run as root would delete the device
+    folder = Path("/dev/null") if kind == "a character device" else tmp_path / "fifo"
+    if kind == "a FIFO":
+        os.mkfifo(folder)
+    cache = VectorCache(folder / "semantic-vectors.sqlite3")
+    assert cache.problem is not None
+    assert f"{folder} is {kind}, not a folder" in cache.problem
+    assert "delete" not in cache.problem and "MEMDIR_NB_CACHE_DIR" in cache.problem
+    assert folder.exists()
 
 
 def test_an_unusable_cache_path_is_named_in_one_safe_terminal_line(tmp_path: Path) -> None:

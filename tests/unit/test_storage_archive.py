@@ -14,6 +14,7 @@ import time
 import tracemalloc
 import zipfile
 from pathlib import Path
+from typing import Any, BinaryIO
 from unittest import mock
 
 import pytest
@@ -33,6 +34,7 @@ from memdir_nb.storage.archive import (
 from memdir_nb.storage.rebuild import rebuild_index
 from memdir_nb.storage.scan import scan_memory_dir
 from memdir_nb.storage.store import MemoryStore
+from memdir_nb.storage.zip_directory import count_central_entries
 from memdir_nb.ui.demo import DEMO_NOW_MS, build_demo_memory_dir
 from tests.conftest import DeepFolders
 from tests.support.durability import record_fsyncs_and_renames
@@ -480,3 +482,37 @@ def test_export_clamps_a_date_no_zip_can_hold_and_writes_the_archive(tmp_path: P
     assert dates["user_old.md"] == (1980, 1, 1, 0, 0, 0)
     report = import_archive(archive, tmp_path / "again")
     assert sorted(report.written) == ["user_far.md", "user_old.md"]
+
+
+@pytest.mark.parametrize("swap", ["another-zip", "fifo"])
+def test_an_archive_is_read_through_the_one_open_its_checks_were_made_on(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, swap: str
+) -> None:
+    # attack round 26: import checked the archive's size and counted its entries on one open,
+    # then let zipfile open the path again: a file swapped in between was imported unchecked,
+    # and a FIFO swapped in blocked the second open for good
+    zip_path = _zip(tmp_path / "m.zip", [("user_checked.md", GOOD.encode())])
+    other = _zip(tmp_path / "other.zip", [("user_swapped_in.md", GOOD.encode())])
+    counted = count_central_entries
+    real_zipfile = zipfile.ZipFile
+
+    def count_then_swap(fp: BinaryIO, size: int, cap: int) -> int | None:
+        listed = counted(fp, size, cap)
+        zip_path.unlink()
+        if swap == "fifo":
+            os.mkfifo(zip_path)
+        else:
+            other.rename(zip_path)
+        return listed
+
+    def no_open_of_a_fifo(file: Any, *args: Any, **kwargs: Any) -> zipfile.ZipFile:
+        # the old code blocked on it: fail fast instead of hanging the suite
+        if isinstance(file, (str, os.PathLike)) and stat.S_ISFIFO(os.stat(file).st_mode):
+            raise AssertionError(f"{file} was opened again by name after its checks")
+        return real_zipfile(file, *args, **kwargs)
+
+    monkeypatch.setattr("memdir_nb.storage.archive.count_central_entries", count_then_swap)
+    monkeypatch.setattr("zipfile.ZipFile", no_open_of_a_fifo)
+    report = import_archive(zip_path, tmp_path / "memory")
+    assert report.written == ["user_checked.md"]
+    assert (tmp_path / "memory" / "user_checked.md").read_text() == GOOD

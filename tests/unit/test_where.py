@@ -55,6 +55,22 @@ def test_a_worktree_uses_the_main_checkouts_dir_and_says_it_is_a_worktree(tmp_pa
     assert linked.git_root == os.path.realpath(w.project)
 
 
+def test_a_dir_that_cannot_be_made_under_a_fifo_is_named_so_not_as_not_there_yet(
+    tmp_path: Path,
+) -> None:
+    # attack round 26: "(does not exist yet)" for a dir under a FIFO, or that is a device
+    w = make_world(tmp_path, repo=False)
+    os.mkfifo(tmp_path / "fifo")
+    r = where(w.config({"CLAUDE_CONFIG_DIR": str(tmp_path / "fifo")}))
+    assert r.blocked_by == (str(tmp_path / "fifo"), "a FIFO")
+    first = format_where(r).splitlines()[0]
+    assert "does not exist yet" not in first
+    assert f"(cannot be made: {tmp_path / 'fifo'} is a FIFO; see memdir-nb doctor)" in first
+    device = where(w.config({"CLAUDE_COWORK_MEMORY_PATH_OVERRIDE": "/dev/null"}))
+    assert device.blocked_by == ("/dev/null", "a character device")
+    assert where(w.config()).blocked_by is None
+
+
 def test_outside_git_the_project_folder_is_the_key(tmp_path: Path) -> None:
     w = make_world(tmp_path, repo=False)
     r = where(w.config())

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from memdir_nb.home.sessions import SessionFile, sessions_using
 from memdir_nb.reports.replay import CLI_SURFACED_SHOWN, SessionReplay, TurnReplay
-from memdir_nb.spec.text import html_safe
+from memdir_nb.spec.text import first_few, html_safe
 
 __all__ = [
     "MISS_STYLE",
@@ -115,11 +115,10 @@ def turn_table_html(rows: Sequence[TurnRow], selected: int = -1) -> str:
 
 
 def _list(items: Sequence[str], limit: int | None = None) -> str:
-    """Each name as code, comma-joined; past `limit`, the first ones and how many more."""
-    shown = items if limit is None else items[:limit]
-    text = ", ".join(f"<code>{html_safe(i)}</code>" for i in shown) or "none"
-    left = len(items) - len(shown)
-    return text + (f" and {left:,} more" if left > 0 else "")
+    """Each name as code, comma-joined; past `limit`, the first ones and how many more (the
+    one "first few" text, spec.text.first_few, as the terminal line words it)."""
+    coded = [f"<code>{html_safe(i)}</code>" for i in items]
+    return first_few(coded, len(coded) if limit is None else limit) or "none"
 
 
 def _explanation_html(turn: TurnReplay) -> str:
