@@ -41,6 +41,17 @@ def _index_step_lines(root: Path, skip_index: bool) -> list[str]:
     ]
 
 
+def _read_first_lines(skip_index: bool) -> list[str]:
+    """Why turn 1 Reads what turn 2 writes (the runner's Write refuses a file not Read whole,
+    as Claude Code's does), and, when there is an index, that MEMORY.md is one of them."""
+    if skip_index:
+        return ["  A file that exists can be written only after this run has Read it whole."]
+    return [
+        f"  Read `{ENTRYPOINT_NAME}` then too, as you will add to it: a file that exists can be",
+        "  written only after this run has Read it whole.",
+    ]
+
+
 def build_extraction_prompt(
     memory_dir: str | os.PathLike[str],
     manifest: str,
@@ -73,6 +84,7 @@ def build_extraction_prompt(
             "- Do not investigate: no reading source files, no grepping the project, no git. The excerpt",
             "  is all the evidence you need.",
             "- Turn 1: issue every Read you need at once (existing memory files you might update).",
+            *_read_first_lines(skip_index),
             "- Turn 2: issue every Write/Edit at once. Then stop.",
             "- Prefer updating an existing memory over creating a near-duplicate.",
             "- Each memory is one Markdown file with frontmatter (name, description, type: one of user,",

@@ -68,16 +68,12 @@ MEMORY_SETTINGS_KEYS: tuple[str, ...] = tuple(_TYPED_KEYS)
 
 def is_env_truthy(value: str | None) -> bool:
     """True for 1/true/yes/on (any case, surrounding spaces ignored); False otherwise."""
-    if value is None:
-        return False
-    return value.strip().lower() in TRUTHY_VALUES
+    return value is not None and value.strip().lower() in TRUTHY_VALUES
 
 
 def is_env_falsy(value: str | None) -> bool:
     """True for an explicit 0/false/no/off (any case); False when unset or anything else."""
-    if value is None:
-        return False
-    return value.strip().lower() in FALSY_VALUES
+    return value is not None and value.strip().lower() in FALSY_VALUES
 
 
 def default_policy_settings_path(platform: str | None = None) -> Path:
@@ -134,9 +130,7 @@ class SettingsLayers:
     local: dict[str, Any] = field(default_factory=dict)
     user: dict[str, Any] = field(default_factory=dict)
     project: dict[str, Any] = field(default_factory=dict)
-    paths: dict[str, Any] = field(
-        default_factory=dict
-    )  # layer -> file path it was read from (or would be)
+    paths: dict[str, Any] = field(default_factory=dict)  # layer -> its file (read or would be)
 
     def layer(self, name: str) -> dict[str, Any]:
         """The parsed object of one layer by name."""
@@ -173,12 +167,18 @@ def load_settings_file(path: Path | str | None, layer: str) -> tuple[dict[str, A
 
     try:  # a regular file only (a FIFO planted by a repository must not hang us), bounded
         res = read_regular_file(path, SETTINGS_READ_MAX_BYTES)
-        if res.truncated:
-            raise OSError(f"larger than {SETTINGS_READ_MAX_BYTES} bytes")
     except (FileNotFoundError, NotADirectoryError):
         return {}, _dangling_link_problem(path, layer)
     except OSError as exc:
         problem = f"{layer} settings {path}: cannot read ({type(exc).__name__}: {exc}); ignored"
+        logger.warning(problem)
+        return {}, problem
+    if res.truncated:  # Claude Code's own settings files are a few KB; this is likely not one
+        problem = (
+            f"{layer} settings {path}: the file is {res.total_size:,} bytes, over the "
+            f"{SETTINGS_READ_MAX_BYTES:,}-byte limit and far larger than a settings file gets; "
+            "it was not read. Check that it is the settings file you meant, then trim it."
+        )
         logger.warning(problem)
         return {}, problem
     try:

@@ -29,6 +29,7 @@ __all__ = [
     "folder_keyed",
     "is_project_key",
     "memory_path_problem",
+    "rewritten_note",
     "sanitize_path",
     "validate_memory_path",
 ]
@@ -180,6 +181,19 @@ def memory_path_problem(
     # Node writes each lone surrogate as U+FFFD: the folder Claude Code makes and reads is
     # that one, and a path holding a surrogate cannot even be opened here (attack round 26)
     return unicodedata.normalize("NFC", without_lone_surrogates(normalized + os.sep)), None
+
+
+def rewritten_note(raw: str) -> str:
+    """What `memory_path_problem` changed in a path it accepted, in words ("" when nothing):
+    `where` and `doctor` say so beside the rewritten path (attack round 26)."""
+    rewritten = without_lone_surrogates(raw)
+    if rewritten == raw:
+        return ""
+    at = next(i for i, (a, b) in enumerate(zip(raw, rewritten, strict=True)) if a != b)
+    return (
+        f"it holds a lone surrogate (U+{ord(raw[at]):04X}, character {at + 1}), which no file "
+        "name can hold; Claude Code writes U+FFFD in its place, so the memory dir is that folder"
+    )
 
 
 def configured_dirs(

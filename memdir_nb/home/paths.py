@@ -45,6 +45,7 @@ from memdir_nb.home.git_root import (
 from memdir_nb.home.path_rules import (
     MAX_SANITIZED_LENGTH,
     memory_path_problem,
+    rewritten_note,
     sanitize_path,
     validate_memory_path,
 )
@@ -143,7 +144,7 @@ def _override_step(config: MemdirConfig) -> tuple[ResolutionStep, str | None]:
     valid, problem = memory_path_problem(raw, False, home=config.home)
     if valid is None:
         return ResolutionStep(name, source, raw, "rejected", str(problem)), None
-    return ResolutionStep(name, source, raw, "used"), valid
+    return ResolutionStep(name, source, raw, "used", rewritten_note(raw)), valid
 
 
 def _setting_steps(config: MemdirConfig, decided: bool) -> tuple[list[ResolutionStep], str | None]:
@@ -185,7 +186,8 @@ def _setting_steps(config: MemdirConfig, decided: bool) -> tuple[list[Resolution
                 )
             )
         else:
-            steps.append(ResolutionStep("autoMemoryDirectory", source, shown, "used"))
+            note = rewritten_note(value)
+            steps.append(ResolutionStep("autoMemoryDirectory", source, shown, "used", note))
             chosen = valid
     return steps, chosen
 

@@ -132,6 +132,9 @@ def _absolute_hint(report: WhereReport, value: object) -> str:
     )
 
 
+_DIR_RULES = ("CLAUDE_COWORK_MEMORY_PATH_OVERRIDE", "autoMemoryDirectory")  # rules 1 and 2
+
+
 def _step_findings(report: WhereReport) -> list[DoctorFinding]:
     out = []
     for step in report.steps:
@@ -168,6 +171,16 @@ def _step_findings(report: WhereReport) -> list[DoctorFinding]:
                     "chain already chose the dir",
                     f"{step.rule} in {step.source}",
                     "delete whichever setting you do not mean; `memdir-nb where` shows the order",
+                )
+            )
+        elif step.outcome == "used" and step.detail and step.rule in _DIR_RULES:
+            out.append(  # the rule rewrote the path it uses (a lone surrogate, attack round 26)
+                DoctorFinding(
+                    "dir-setting-rewritten",
+                    "note",
+                    f"{step.rule}={step.value!r} is used rewritten: {step.detail}",
+                    f"{step.rule} in {step.source}",
+                    "nothing is wrong with the folder; `memdir-nb where` shows the path in use",
                 )
             )
     return out

@@ -23,7 +23,7 @@ from memdir_nb.spec.constants import (
     TEAM_DIRNAME,
 )
 from memdir_nb.spec.taxonomy import Scope
-from memdir_nb.spec.text import plural
+from memdir_nb.spec.text import plural, terminal_line
 from memdir_nb.storage.index_files import read_entrypoint
 from memdir_nb.storage.listing import list_daily_logs, list_memory_files
 from memdir_nb.storage.scan import ScanReport
@@ -69,8 +69,9 @@ class DirProfile:
 
     @property
     def label(self) -> str:
-        """How notebooks name the dir: 'the bundled demo dir' (a fresh temp folder) or its path."""
-        return "the bundled demo dir" if self.is_demo else str(self.path)
+        """How notebooks name the dir: 'the bundled demo dir' (a fresh temp folder) or its path,
+        on one line (a newline in it is escaped, as every line the package prints is)."""
+        return "the bundled demo dir" if self.is_demo else terminal_line(self.path)
 
     @property
     def total_files(self) -> int:
@@ -103,14 +104,14 @@ class DirProfile:
         if self.is_demo:
             return True
         print(
-            f"Skipped on {self.path}: {what} uses files that only the bundled demo dir has. "
+            f"Skipped on {terminal_line(self.path)}: {what} uses files that only the bundled demo dir has. "
             "Unset MEMDIR_NB_DIR (or MEMORY_DIR) to see it."
         )
         return False
 
     def nothing_to_show(self, what: str, why: str) -> None:
         """Print that a step has nothing to show on this dir, and why."""
-        print(f"Nothing to show for {what} on {self.path}: {why}.")
+        print(terminal_line(f"Nothing to show for {what} on {self.path}: {why}."))
 
     def index_texts(self) -> list[ScopeIndexText]:
         """Each scope's MEMORY.md text (None when the file is missing); team only if team/ exists."""
@@ -215,9 +216,9 @@ def open_notebook_dir(
     print("opened", profile.label)
     print("  " + profile.summary())
     if profile.ignored:
-        print("  not memories (repository files):", ", ".join(profile.ignored))
+        print(terminal_line(f"  not memories (repository files): {', '.join(profile.ignored)}"))
     for hint in profile.hints:
-        print("  note:", hint)
+        print(terminal_line(f"  note: {hint}"))
     if not profile.is_demo and profile.total_files == 0:
         print(
             "  this dir holds no memories yet, so most steps below will say what they would "

@@ -25,6 +25,7 @@ from memdir_nb.home.config import (
     load_settings_file,
 )
 from memdir_nb.home.paths import resolve_auto_mem_path
+from memdir_nb.spec.constants import SETTINGS_READ_MAX_BYTES
 from memdir_nb.ui.demo import notebook_memory_dir
 
 
@@ -407,6 +408,21 @@ def test_unreadable_settings_path_is_recorded_not_raised(world: dict[str, Path])
     cfg = load(world)
     assert cfg.settings.local == {}
     assert any("local settings" in p and "cannot read" in p for p in cfg.settings_problems)
+
+
+def test_a_settings_file_over_the_read_cap_is_named_with_its_size_and_the_fix(
+    world: dict[str, Path],
+) -> None:
+    # attack round 26: it was "cannot read (OSError: larger than 1048576 bytes)", no fix named
+    path = world["home"] / ".claude" / "settings.json"
+    with path.open("wb") as f:
+        f.truncate(SETTINGS_READ_MAX_BYTES + 5)  # sparse: no disk used
+    cfg = load(world)
+    (problem,) = cfg.settings_problems
+    assert problem.startswith(f"user settings {path}: the file is 1,048,581 bytes, over the")
+    assert "Check that it is the settings file you meant, then trim it." in problem
+    assert "OSError" not in problem and "cannot read" not in problem
+    assert cfg.settings.user == {}
 
 
 def test_empty_settings_file_is_empty_without_problem(world: dict[str, Path]) -> None:

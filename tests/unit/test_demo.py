@@ -455,6 +455,34 @@ def test_notebook_dir_names_the_source_of_a_missing_dir(tmp_path: Path) -> None:
         notebook_memory_dir(None, config=config)
 
 
+@pytest.mark.parametrize(
+    ("make", "said"),
+    [
+        ("missing", "does not exist; point it at a memory dir"),
+        ("file", "is a regular file, not a directory; point it at a memory dir"),
+        ("under-file", "is not a directory: {tmp}/f is a regular file; point it"),
+        ("relative", "does not exist (a relative path is taken from the kernel's folder, {tmp})"),
+    ],
+)
+def test_a_notebook_dir_that_is_no_folder_says_what_is_there_and_the_fix(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, make: str, said: str
+) -> None:
+    # fresh29: missing, a file and a relative name were all "is not a directory"
+    from memdir_nb.home.config import MemdirConfig
+    from memdir_nb.ui.demo import DemoDirError, notebook_memory_dir
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "f").write_text("x", encoding="utf-8")
+    value = {"missing": f"{tmp_path}/gone", "file": f"{tmp_path}/f"}.get(make)
+    value = value or {"under-file": f"{tmp_path}/f/memory", "relative": "memory"}[make]
+    config = MemdirConfig.for_tests(home=tmp_path, cwd=tmp_path, demo_dir=value)
+    with pytest.raises(DemoDirError) as raised:
+        notebook_memory_dir(None, config=config)
+    assert str(raised.value).startswith(f"{value} (from MEMDIR_NB_DIR) ")
+    assert said.format(tmp=tmp_path) in str(raised.value)
+    assert str(raised.value).endswith("or unset it to use the bundled demo")
+
+
 def test_notebook_dir_too_long_for_the_filesystem_is_named_with_the_fix(tmp_path: Path) -> None:
     # attack round 13: a name past the filesystem's limit raised pathlib's bare OSError
     from memdir_nb.home.config import MemdirConfig

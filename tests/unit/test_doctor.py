@@ -146,6 +146,20 @@ def test_an_unsafe_trusted_dir_setting_is_rejected_with_the_reason(tmp_path: Pat
     assert "home directory" in f.cause and f.severity == "action"
 
 
+def test_a_dir_setting_rewritten_for_a_lone_surrogate_is_a_note_naming_it(
+    tmp_path: Path,
+) -> None:
+    # attack round 26 left this open: doctor used the U+FFFD folder without saying why
+    w, _ = healthy(tmp_path)
+    w.settings("user", {"autoMemoryDirectory": "/srv/m\ud800x"})
+    report = diagnose(w.config())
+    f = finding(report, "dir-setting-rewritten")
+    assert f.severity == "note" and "lone surrogate (U+D800" in f.cause
+    assert f.responsible.startswith("autoMemoryDirectory in user settings")
+    shown = [line for line in format_doctor(report).splitlines() if "U+FFFD in its place" in line]
+    assert len(shown) == 1
+
+
 def test_a_broken_settings_file_is_an_action(tmp_path: Path) -> None:
     w, _ = healthy(tmp_path)
     (w.claude_home / "settings.json").write_text("{not json", encoding="utf-8")

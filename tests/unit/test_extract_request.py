@@ -251,6 +251,18 @@ def test_extraction_prompt_asks_for_an_index_line_by_default(memdir: Path) -> No
     assert "- [Title](file.md)" in system
 
 
+def test_extraction_prompt_asks_for_memory_md_among_the_turn_1_reads(memdir: Path) -> None:
+    # keep29: Write refuses a file not Read whole, but turn 1 named only memory files
+    from memdir_nb.extract import build_extraction_request
+
+    messages = read_transcript(SAMPLE).messages[-4:]
+    for skip_index, named in ((False, True), (True, False)):
+        system = build_extraction_request(memdir, messages, skip_index=skip_index)["system"]
+        turn_1 = system.split("- Turn 1:", 1)[1].split("- Turn 2:", 1)[0]
+        assert ("Read `MEMORY.md` then too, as you will add to it" in turn_1) is named
+        assert "written only after this run has Read it whole" in " ".join(turn_1.split())
+
+
 def test_extraction_prompt_in_skip_index_mode_never_asks_for_an_index_line(memdir: Path) -> None:
     from memdir_nb.extract import build_extraction_request
 

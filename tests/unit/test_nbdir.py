@@ -71,6 +71,21 @@ def test_open_says_which_dir_and_demo_only_steps_say_why_they_skip(
     assert "Skipped on" in out and "Nothing to show for the manifest" in out
 
 
+def test_the_opened_line_stays_one_line_when_the_dirs_path_holds_a_newline(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # fresh29: "opened /x/a" then "FORGED ..." printed as a line of its own
+    root = tmp_path / "a\nFORGED: 0 problems" / "memory"
+    root.mkdir(parents=True)
+    config = MemdirConfig.for_tests(home=tmp_path / "home", cwd=tmp_path)
+    p = open_notebook_dir(root, config=config)
+    p.nothing_to_show("the manifest", "the scan found no memory files")
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0] == f"opened {tmp_path.resolve()}/a\\x0aFORGED: 0 problems/memory"
+    assert not any(line.startswith("FORGED") for line in lines)
+    assert any(line.startswith("Nothing to show for the manifest on ") for line in lines)
+
+
 def test_demo_dir_is_named_as_the_demo(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     config = MemdirConfig.for_tests(home=tmp_path / "home", cwd=tmp_path)
     p = open_notebook_dir(None, config=config)

@@ -111,6 +111,29 @@ def test_a_newline_in_a_trusted_dir_setting_cannot_split_or_forge_a_report_line(
     )
 
 
+def test_a_lone_surrogate_in_a_dir_setting_is_said_to_be_rewritten_on_its_step_line(
+    tmp_path: Path,
+) -> None:
+    # attack round 26 left this open: the U+FFFD path was shown with no word that the setting's
+    # "\ud800" had been rewritten to get it
+    w = make_world(tmp_path, repo=False)
+    w.settings("user", {"autoMemoryDirectory": "/srv/m\ud800x"})
+    r = where(w.config())
+    assert r.memory_dir == "/srv/m\ufffdx/"
+    (used,) = [s for s in r.steps if s.outcome == "used"]
+    assert "lone surrogate (U+D800, character 7)" in used.detail
+    assert "Claude Code writes U+FFFD in its place" in used.detail
+    step_lines = [line for line in format_where(r).splitlines() if "-> used" in line]
+    assert len(step_lines) == 1 and "U+FFFD in its place" in step_lines[0]
+
+
+def test_a_dir_setting_with_nothing_rewritten_has_no_note(tmp_path: Path) -> None:
+    w = make_world(tmp_path, repo=False)
+    w.settings("user", {"autoMemoryDirectory": "/srv/caf\u00e9"})
+    (used,) = [s for s in where(w.config()).steps if s.outcome == "used"]
+    assert used.detail == ""
+
+
 def test_project_settings_are_listed_as_ignored_for_the_dir(tmp_path: Path) -> None:
     w = make_world(tmp_path, repo=False)
     w.settings("project", {"autoMemoryDirectory": "~/.ssh"})

@@ -17,7 +17,13 @@ from memdir_nb.spec.constants import (
 )
 from memdir_nb.storage.containment import real_path
 from memdir_nb.storage.daily_log import append_daily_log
-from memdir_nb.storage.fsutil import FILE_MODE, FOLDER_MODE, replace_file, side_stem
+from memdir_nb.storage.fsutil import (
+    FILE_MODE,
+    FOLDER_MODE,
+    folder_blocker,
+    replace_file,
+    side_stem,
+)
 from memdir_nb.storage.scratch_folder import scratch_folder
 from memdir_nb.ui.demo.memories import demo_memories
 from memdir_nb.ui.demo.model import (
@@ -196,13 +202,28 @@ def notebook_memory_dir(
             ) from exc
         if not is_dir:
             raise DemoDirError(
-                f"{path} (from {source}) is not a directory; point it at a memory dir "
+                f"{path} (from {source}) {_why_not_a_dir(path)}; point it at a memory dir "
                 "(the folder that holds MEMORY.md), or unset it to use the bundled demo"
             )
         return Path(real_path(path))
     scratch = scratch_folder("demo")  # removed when the kernel exits
     built_at = DEMO_NOW_MS if now_ms is None else now_ms
     return build_demo_memory_dir(scratch / "memory", now_ms=built_at)
+
+
+def _why_not_a_dir(path: Path) -> str:
+    """What is at a chosen dir's path instead of a folder, in words; a relative path also
+    names the kernel's folder it was taken from (not the shell's that set it)."""
+    blocker = folder_blocker(path)
+    if blocker is None:
+        said = "does not exist"
+    elif blocker[0] == os.path.abspath(path):
+        said = f"is {blocker[1]}, not a directory"
+    else:
+        said = f"is not a directory: {blocker[0]} is {blocker[1]}"
+    if not path.is_absolute():
+        said += f" (a relative path is taken from the kernel's folder, {os.getcwd()})"
+    return said
 
 
 def demo_built_at_ms(memory_dir: str | os.PathLike[str]) -> float | None:
