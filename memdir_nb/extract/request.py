@@ -42,13 +42,17 @@ def _index_step_lines(root: Path, skip_index: bool) -> list[str]:
 
 
 def _read_first_lines(skip_index: bool) -> list[str]:
-    """Why turn 1 Reads what turn 2 writes (the runner's Write refuses a file not Read whole,
-    as Claude Code's does), and, when there is an index, that MEMORY.md is one of them."""
+    """Why turn 1 Reads what turn 2 changes (as Claude Code's, the runner's Edit refuses a file
+    this run has not Read, and its Write one not Read whole), and, when there is an index, that
+    MEMORY.md is one of them."""
     if skip_index:
-        return ["  A file that exists can be written only after this run has Read it whole."]
+        return [
+            "  A file that exists can be edited only once this run has Read it, and written",
+            "  only after this run has Read it whole.",
+        ]
     return [
-        f"  Read `{ENTRYPOINT_NAME}` then too, as you will add to it: a file that exists can be",
-        "  written only after this run has Read it whole.",
+        f"  Read `{ENTRYPOINT_NAME}` then too, as you will add to it: a file that exists can be edited",
+        "  only once this run has Read it, and written only after this run has Read it whole.",
     ]
 
 

@@ -255,6 +255,18 @@ class ToolRunner:
                 "Read it again before writing to it, so that change is not lost"
             )
 
+    def _check_read_before_edit(self, path: Path, rel: str, current: bytes | None) -> None:
+        """As Claude Code's Edit: only a file this run has Read (a part is enough: the edit
+        replaces text the model quoted), and that has not changed since a whole Read of it."""
+        if rel not in self._seen:
+            raise ValueError(f"{path} has not been Read yet; Read it first before editing it")
+        seen = self._seen[rel]
+        if seen is not None and current is not None and seen != hashlib.sha256(current).hexdigest():
+            raise ValueError(
+                f"{path} has been changed since it was Read (by a person or another program); "
+                "Read it again before editing it, so that change is not lost"
+            )
+
     def _with_cap_verdict(self, path: Path, text: str, result: str) -> str:
         """result, plus the near-cap reminder; over the cap, the error is set for run()."""
         if path.name != ENTRYPOINT_NAME:
@@ -276,6 +288,7 @@ class ToolRunner:
             text = tx.read_text(target.path)
             if text is None:
                 raise FileNotFoundError(f"{path} does not exist; use Write to create it")
+            self._check_read_before_edit(path, target.rel, tx.read_bytes(target.path))
             count = text.count(old) if old else 0
             if count == 0:
                 raise ValueError(

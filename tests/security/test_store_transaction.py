@@ -332,9 +332,9 @@ def test_team_edit_whose_result_holds_a_credential_is_refused_though_the_fragmen
     f = mem / "team" / "reference_aws.md"
     f.write_text(f"---\nname: AWS\ndescription: account\ntype: reference\n---\nid {head}XXXX\n")
     before = f.read_bytes()
-    out = ToolRunner(mem).run(
-        "Edit", {"file_path": str(f), "old_string": "XXXX", "new_string": tail}
-    )
+    runner = ToolRunner(mem)
+    assert not runner.run("Read", {"file_path": str(f)}).is_error  # an Edit needs a Read
+    out = runner.run("Edit", {"file_path": str(f), "old_string": "XXXX", "new_string": tail})
     assert out.is_error and "SecretInTeamMemoryError" in out.content
     assert (
         "team/reference_aws.md line 6" in out.content and "save the memory privately" in out.content

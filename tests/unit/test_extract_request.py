@@ -59,6 +59,7 @@ def _allowed_and_refused_calls(
             ("t2", "Bash", {"command": f"rm -rf {shlex.quote(str(project))}"}),
             ("t3", "Write", {"file_path": str(project / "evil.md"), "content": "pwned"}),
             ("t4", "Bash", {"command": f"ls {shlex.quote(str(memdir))}"}),
+            ("t8", "Read", {"file_path": str(memdir / "MEMORY.md")}),  # before its Edit
         ),
         _multi_tool_reply(
             ("t5", "Write", {"file_path": str(new_file), "content": ONCALL_MEMORY}),

@@ -14,6 +14,7 @@ def test_runner_edit_refuses_ambiguous_or_missing_text_and_leaves_file(memdir: P
     target = memdir / "a.md"
     target.write_text("x\nx\n")
     runner = ToolRunner(memdir)
+    assert not runner.run("Read", {"file_path": str(target)}).is_error  # Edit needs a Read
     out = runner.run("Edit", {"file_path": str(target), "old_string": "x", "new_string": "y"})
     assert out.is_error and "occurs 2 times" in out.content
     out = runner.run("Edit", {"file_path": str(target), "old_string": "zzz", "new_string": "y"})
@@ -45,6 +46,7 @@ def test_a_write_leaving_memory_md_over_its_cap_stands_but_is_an_error(memdir: P
 def test_an_edit_near_the_cap_gets_a_reminder_and_is_no_error(memdir: Path) -> None:
     (memdir / "MEMORY.md").write_text(_index(184))
     runner = ToolRunner(memdir)
+    assert not runner.run("Read", {"file_path": str(memdir / "MEMORY.md")}).is_error
     out = runner.run(
         "Edit",
         {
@@ -82,8 +84,10 @@ def test_a_replace_all_edit_past_the_write_cap_is_refused_before_its_text_is_bui
     target = memdir / "user_a.md"
     original = "---\nname: a\ndescription: a\ntype: user\n---\n" + "a" * 200_000 + "\n"
     target.write_text(original)
+    runner = ToolRunner(memdir)
+    assert not runner.run("Read", {"file_path": str(target)}).is_error  # Edit needs a Read
     tracemalloc.start()
-    outcome = ToolRunner(memdir).run(
+    outcome = runner.run(
         "Edit",
         {
             "file_path": str(target),
@@ -110,9 +114,9 @@ def test_an_edit_never_overwrites_a_change_another_program_made_while_it_ran(
         if point == "write:notes.md:journaled":  # the runner read the file, then this came
             target.write_text("alpha beta gamma\n")
 
-    out = ToolRunner(memdir, crash_hook=claude_code_writes_it).run(
-        "Edit", {"file_path": str(target), "old_string": "beta", "new_string": "BETA"}
-    )
+    runner = ToolRunner(memdir, crash_hook=claude_code_writes_it)
+    assert not runner.run("Read", {"file_path": str(target)}).is_error  # Edit needs a Read
+    out = runner.run("Edit", {"file_path": str(target), "old_string": "beta", "new_string": "BETA"})
     assert out.is_error and "changed by another program" in out.content
     assert target.read_text() == "alpha beta gamma\n"
 
@@ -154,3 +158,37 @@ def test_a_write_over_a_file_too_long_to_read_whole_is_refused(memdir: Path) -> 
     out = runner.run("Write", {"file_path": str(target), "content": "short\n"})
     assert out.is_error and "too long to Read whole" in out.content
     assert target.stat().st_size == 300_000
+
+
+def test_an_edit_of_a_file_this_run_never_read_is_refused_and_writes_nothing(
+    memdir: Path,
+) -> None:
+    # As Claude Code's Edit: the model edits only what it has seen. A part is enough (the
+    # edit replaces text it quotes), so a Read cut at its cap still allows an Edit.
+    target = memdir / "notes.md"
+    target.write_text("alpha beta\n")
+    runner = ToolRunner(memdir)
+    edit = {"file_path": str(target), "old_string": "beta", "new_string": "BETA"}
+    out = runner.run("Edit", edit)
+    assert out.is_error and "has not been Read yet; Read it first" in out.content
+    assert target.read_text() == "alpha beta\n"
+    assert not runner.run("Read", {"file_path": str(target), "limit": 1}).is_error
+    assert not runner.run("Edit", edit).is_error
+    assert target.read_text() == "alpha BETA\n"
+
+
+def test_an_edit_of_a_file_changed_since_its_read_is_refused_until_it_is_read_again(
+    memdir: Path,
+) -> None:
+    target = memdir / "notes.md"
+    target.write_text("alpha beta\n")
+    runner = ToolRunner(memdir)
+    assert not runner.run("Read", {"file_path": str(target)}).is_error
+    target.write_text("alpha beta, and a person's line\n")  # saved in an editor meanwhile
+    edit = {"file_path": str(target), "old_string": "beta", "new_string": "BETA"}
+    out = runner.run("Edit", edit)
+    assert out.is_error and "changed since it was Read" in out.content
+    assert target.read_text() == "alpha beta, and a person's line\n"
+    assert not runner.run("Read", {"file_path": str(target)}).is_error
+    assert not runner.run("Edit", edit).is_error
+    assert target.read_text() == "alpha BETA, and a person's line\n"
