@@ -226,7 +226,7 @@ class ToolRunner:
             if current is None:  # a file another program makes meanwhile is kept
                 tx.write(target.path, content, create_only=True)
             else:  # only over what the run Read: a person's save since then is kept
-                self._check_read_whole(path, target.rel, current)
+                self._check_seen(path, target.rel, current, whole=True)
                 tx.write(target.path, content, based_on=current)
             # team/: the whole file and its name are scanned
         self._seen[target.rel] = hashlib.sha256(content.encode("utf-8")).hexdigest()
@@ -235,36 +235,31 @@ class ToolRunner:
             path, content, f"{'Updated' if existed else 'Created'} {path}"
         )
 
-    def _check_read_whole(self, path: Path, rel: str, current: bytes) -> None:
-        """Write replaces a whole file: as Claude Code's Write, only one this run has Read
-        whole, and that still holds what the Read showed (else what a person wrote is lost)."""
+    def _check_seen(self, path: Path, rel: str, current: bytes, *, whole: bool) -> None:
+        """Change a file only as Claude Code's Write (whole=True) and Edit do: one this run has
+        Read (whole for a Write, which replaces text a part may not have shown; a part is enough
+        for an Edit, which replaces text the model quotes) and that still holds what a whole Read
+        showed, else what a person saved since is lost."""
+        verb = "writing to" if whole else "editing"
         if rel not in self._seen:
             raise ValueError(
-                f"{path} already exists and has not been Read yet; Read it first before "
-                "writing to it (or change a part of it with Edit), so nothing in it is lost"
+                f"{path} already exists and has not been Read yet; Read it first before {verb} "
+                + (
+                    "it (or change a part of it with Edit), so nothing in it is lost"
+                    if whole
+                    else "it"
+                )
             )
         seen = self._seen[rel]
-        if seen is None:
+        if seen is None and whole:
             raise ValueError(
                 f"{path} was too long to Read whole, so a Write would replace text the Read "
                 "did not show; change it with Edit instead"
             )
-        if seen != hashlib.sha256(current).hexdigest():
+        if seen is not None and seen != hashlib.sha256(current).hexdigest():
             raise ValueError(
                 f"{path} has been changed since it was Read (by a person or another program); "
-                "Read it again before writing to it, so that change is not lost"
-            )
-
-    def _check_read_before_edit(self, path: Path, rel: str, current: bytes | None) -> None:
-        """As Claude Code's Edit: only a file this run has Read (a part is enough: the edit
-        replaces text the model quoted), and that has not changed since a whole Read of it."""
-        if rel not in self._seen:
-            raise ValueError(f"{path} has not been Read yet; Read it first before editing it")
-        seen = self._seen[rel]
-        if seen is not None and current is not None and seen != hashlib.sha256(current).hexdigest():
-            raise ValueError(
-                f"{path} has been changed since it was Read (by a person or another program); "
-                "Read it again before editing it, so that change is not lost"
+                f"Read it again before {verb} it, so that change is not lost"
             )
 
     def _with_cap_verdict(self, path: Path, text: str, result: str) -> str:
@@ -288,7 +283,8 @@ class ToolRunner:
             text = tx.read_text(target.path)
             if text is None:
                 raise FileNotFoundError(f"{path} does not exist; use Write to create it")
-            self._check_read_before_edit(path, target.rel, tx.read_bytes(target.path))
+            # read_text decodes strictly, so these are the bytes it read
+            self._check_seen(path, target.rel, text.encode("utf-8"), whole=False)
             count = text.count(old) if old else 0
             if count == 0:
                 raise ValueError(

@@ -164,7 +164,7 @@ def test_an_edit_of_a_file_this_run_never_read_is_refused_and_writes_nothing(
     memdir: Path,
 ) -> None:
     # As Claude Code's Edit: the model edits only what it has seen. A part is enough (the
-    # edit replaces text it quotes), so a Read cut at its cap still allows an Edit.
+    # edit replaces text it quotes), so a Read of one line allows an Edit.
     target = memdir / "notes.md"
     target.write_text("alpha beta\n")
     runner = ToolRunner(memdir)
