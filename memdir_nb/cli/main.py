@@ -27,6 +27,7 @@ from memdir_nb.cli.args import (
 )
 from memdir_nb.formats.names import name_encoding_problem
 from memdir_nb.security.printed_output import terminal_safe_streams
+from memdir_nb.spec.collector import freeze_what_is_loaded
 from memdir_nb.spec.constants import MAX_ENTRYPOINT_BYTES, MAX_ENTRYPOINT_LINES, SELECTOR_NAMES
 from memdir_nb.spec.taxonomy import SCOPES
 from memdir_nb.spec.text import terminal_line
@@ -382,6 +383,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         _run_again_in_utf8_mode()
     words = sys.argv[1:] if argv is None else list(argv)
     args = parse_one_command(words) or build_parser().parse_args(words)
+    if argv is None:  # a process of its own (the console script, -m): what is loaded stays
+        freeze_what_is_loaded()
     with terminal_safe_streams():
         return _run(args)
 

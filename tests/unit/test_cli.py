@@ -982,6 +982,32 @@ def test_scan_loads_no_other_command_nor_the_settings_machinery(tmp_path: Path) 
     assert out.stdout.splitlines()[-2:] == ["LOADED 0 []", "COMPILED 0"]
 
 
+def test_a_command_process_sets_what_it_loaded_aside_from_the_collector(tmp_path: Path) -> None:
+    # The console script and `-m` call main() without argv: once parsed, the imports are
+    # frozen (gc.freeze), so neither the command's collections nor the full ones at exit walk
+    # them again. A caller handing main its words (a test, a notebook) is a process that goes
+    # on, and keeps its collector as it was.
+    mem = tmp_path / "memory"
+    add_memory(mem, "feedback_db.md")
+    code = (
+        "import gc, sys\n"
+        "from memdir_nb.cli import main\n"
+        "given = main(['scan', sys.argv[1]])\n"
+        "print('GIVEN', given, gc.get_freeze_count())\n"
+        "sys.argv = ['memdir-nb', 'scan', sys.argv[1]]\n"
+        "own = main()\n"
+        "print('OWN', own, gc.get_freeze_count() > 1000)\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code, str(mem)], capture_output=True, text=True, timeout=120
+    )
+    assert out.returncode == 0, out.stderr
+    assert [line for line in out.stdout.splitlines() if line[:3] in ("GIV", "OWN")] == [
+        "GIVEN 0 0",
+        "OWN 0 True",
+    ]
+
+
 @pytest.mark.parametrize("columns", [None, "", "0", "-3", "abc", "57", "200"])
 def test_help_width_follows_shutils_rule_for_columns(
     monkeypatch: pytest.MonkeyPatch, columns: str | None
