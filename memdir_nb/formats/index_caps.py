@@ -135,6 +135,15 @@ class StrippedEntrypoint:
     frontmatter: str  # the leading YAML block, fences included ("" when none)
     comments: tuple[str, ...]  # each block-level HTML comment, as written
     line_map: tuple[int, ...]  # the original 1-based line number of each line of text
+    # the file line the frontmatter ends inside (its start is frontmatter, the rest loaded); 0
+    # when the frontmatter ends with a whole line or there is none
+    cut_line: int = 0
+
+    @property
+    def entry_lines(self) -> frozenset[int]:
+        """The file lines whose index entries are loaded: the lines of text, but for the line
+        the frontmatter ends inside, whose entry stands before the dashes that end it."""
+        return frozenset(self.line_map) - {self.cut_line}
 
 
 _COMMENT_OPEN = re.compile(r"^ {0,3}<!--")
@@ -226,6 +235,7 @@ def strip_entrypoint_extras(raw: str) -> StrippedEntrypoint:
     return StrippedEntrypoint(
         text="\n".join(kept),
         frontmatter="\n".join(frontmatter),
+        cut_line=start + 1 if offset else 0,
         comments=tuple(comments),
         line_map=tuple(line_map),
     )

@@ -1076,6 +1076,8 @@ def test_the_frontmatter_ends_at_the_first_dash_run_as_claude_code_reads_it() ->
     rule = "---\n" + _entries(2) + "- [e2](e2.md) — see --- below\n" + _entries(2, 3)
     cut = truncate_entrypoint_content(rule)
     assert cut.content.startswith("below\n- [e3](e3.md)") and cut.line_count == 3
+    # the entry before the dashes on that line is frontmatter, not a loaded entry
+    assert strip_entrypoint_extras(rule).entry_lines == {5, 6, 7}  # 7: the last, empty line
     # no '---' after the opening line at all: nothing is frontmatter
     assert strip_entrypoint_extras("---\n" + _entries(2)).frontmatter == ""
 

@@ -1260,6 +1260,19 @@ def test_a_dash_run_inside_a_header_value_is_where_claude_code_ends_the_header(
     assert "header-ends-early" not in rules(lint_memory_dir(tmp_path, now_ms=NOW_MS))
 
 
+def test_an_index_entry_before_the_dashes_that_end_its_frontmatter_is_not_loaded(
+    tmp_path: Path,
+) -> None:
+    # An index opening with a '---' rule: Claude Code's frontmatter runs to the first '---',
+    # here inside the first entry's hook, so that entry never loads and its file is unlisted.
+    clean_dir(tmp_path)
+    index = tmp_path / "MEMORY.md"
+    first, *rest = index.read_text(encoding="utf-8").splitlines(keepends=True)
+    index.write_text("---\n" + first.rstrip("\n") + " --- still hook\n" + "".join(rest))
+    unlisted = [f for f in lint_memory_dir(tmp_path, now_ms=NOW_MS) if f.rule == "not-in-index"]
+    assert [f.path for f in unlisted] == [first.split("](")[1].split(")")[0]]
+
+
 def test_quotes_do_not_keep_claude_code_from_ending_a_header_at_a_dash_run(
     tmp_path: Path,
 ) -> None:
