@@ -11,7 +11,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from memdir_nb.cli.dir_commands import cmd_export_archive
-from memdir_nb.home.claude_homes import claude_homes_in, discovered_homes
+from memdir_nb.home.claude_homes import claude_homes_of, discovered_homes
 from memdir_nb.home.config import MemdirConfig
 from memdir_nb.reports.diagnosis import format_doctor
 from memdir_nb.reports.doctor import diagnose
@@ -66,12 +66,12 @@ def _held_warnings(log: logging.Logger) -> Iterator[list[logging.LogRecord]]:
 
 def _claude_homes(raw: list[Path] | None) -> list[Path]:
     """Each --home as the Claude homes it names: itself when `is_claude_home` recognises it,
-    else its .claude and its XDG .config/claude (home.claude_homes); with no --home, the
-    environment's Claude home and, when it holds projects, the XDG one."""
+    else its .claude and its XDG .config/claude, each folder once (home.claude_homes); with no
+    --home, the environment's Claude home and, when it holds projects, the XDG one."""
 
     if not raw:
         return discovered_homes(MemdirConfig.from_environment())
-    return [home for path in raw for home in claude_homes_in(path)]
+    return claude_homes_of(raw)
 
 
 def cmd_where(args: argparse.Namespace) -> int:

@@ -106,7 +106,7 @@ def entries_past_caps(text: str) -> list[IndexEntry]:
     # Truncation works on the text without frontmatter and block comments, trimmed: map the
     # lines it kept back to the file's own line numbers.
     seen = set(counted_line_numbers(text)[: result.kept_line_count])
-    loaded = set(strip_entrypoint_extras(text).line_map)
+    loaded = strip_entrypoint_extras(text).entry_lines
     return [e for e in parse_index(text) if e.line_no in loaded and e.line_no not in seen]
 
 

@@ -135,20 +135,38 @@ class StrippedEntrypoint:
     frontmatter: str  # the leading YAML block, fences included ("" when none)
     comments: tuple[str, ...]  # each block-level HTML comment, as written
     line_map: tuple[int, ...]  # the original 1-based line number of each line of text
+    # the file line the frontmatter ends inside (its start is frontmatter, the rest loaded); 0
+    # when the frontmatter ends with a whole line or there is none
+    cut_line: int = 0
+
+    @property
+    def entry_lines(self) -> frozenset[int]:
+        """The file lines whose index entries are loaded: the lines of text, but for the line
+        the frontmatter ends inside, whose entry stands before the dashes that end it."""
+        return frozenset(self.line_map) - {self.cut_line}
 
 
 _COMMENT_OPEN = re.compile(r"^ {0,3}<!--")
 _CODE_FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 
 
-def _frontmatter_end(lines: list[str]) -> int:
-    """The index of the line after a leading `---` ... `---` block, or 0 when there is none."""
+def _frontmatter_end(lines: list[str]) -> tuple[int, int]:
+    r"""Where MEMORY.md's frontmatter ends, as Claude Code's pattern
+    ``/^---\s*\n([\s\S]*?)---\s*\n?/`` ends it: (the line it ends in, the offset in that line
+    where what is loaded begins), or (0, 0) when there is none. The first '---' after the
+    opening line closes it wherever it stands, inside a line too, and the whitespace after it
+    goes with it; a close that takes its whole line is (the next line, 0)."""
     if not lines or lines[0].rstrip() != FENCE:
-        return 0
+        return 0, 0
     for i in range(1, len(lines)):
-        if lines[i].rstrip() == FENCE:
-            return i + 1
-    return 0
+        at = lines[i].find(FENCE)
+        if at < 0:
+            continue
+        rest = lines[i][at + len(FENCE) :]
+        if not rest.strip():
+            return i + 1, 0
+        return i, at + len(FENCE) + len(rest) - len(rest.lstrip())
+    return 0, 0
 
 
 def loaded_line_flags(text: str) -> list[bool]:
@@ -183,7 +201,11 @@ def strip_entrypoint_extras(raw: str) -> StrippedEntrypoint:
     """
     text = raw[1:] if raw.startswith("\ufeff") else raw
     lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
-    start = _frontmatter_end(lines)
+    start, offset = _frontmatter_end(lines)
+    frontmatter = lines[:start]
+    if offset:  # closed inside this line: the part before goes with the frontmatter
+        frontmatter.append(lines[start][:offset].rstrip())
+        lines = [*lines[:start], lines[start][offset:], *lines[start + 1 :]]
     kept: list[str] = []
     line_map: list[int] = []
     comments: list[str] = []
@@ -212,7 +234,8 @@ def strip_entrypoint_extras(raw: str) -> StrippedEntrypoint:
         i += 1
     return StrippedEntrypoint(
         text="\n".join(kept),
-        frontmatter="\n".join(lines[:start]),
+        frontmatter="\n".join(frontmatter),
+        cut_line=start + 1 if offset else 0,
         comments=tuple(comments),
         line_map=tuple(line_map),
     )

@@ -61,6 +61,18 @@ def claude_homes_in(folder: Path) -> list[Path]:
     return found or [folder]
 
 
+def claude_homes_of(folders: list[Path]) -> list[Path]:
+    """The Claude homes each folder names (claude_homes_in), each folder once: a home named
+    twice, or under a second name (a symlink; a second config dir that is the same tree, as a
+    fleet of config roots may hold), is read once, under the name it was first given."""
+    homes: list[Path] = []
+    for folder in folders:
+        for home in claude_homes_in(folder):
+            if not any(home == h or _same(home, h) for h in homes):
+                homes.append(home)
+    return homes
+
+
 def discovered_homes(config: MemdirConfig) -> list[Path]:
     """The config's Claude home, then the XDG one when it holds projects and is another folder."""
     xdg = xdg_claude_home(config)

@@ -29,6 +29,7 @@ from memdir_nb.spec.constants import (
     PROJECT_MEMORY_DIRNAME,
     TRANSCRIPT_LINE_MAX_BYTES,
 )
+from memdir_nb.storage.containment import real_path
 from memdir_nb.storage.fsutil import is_folder
 from memdir_nb.storage.line_reader import iter_lines, open_regular
 
@@ -432,16 +433,50 @@ def sessions_using(
         return []
     found = []
     key = key_fold(project.name)
+    same = _SameFolder(memory)
     for info in iter_session_files(project.parent.parent, heads=heads):
-        if key_fold(info.project) == key:
+        folded = key_fold(info.project)
+        if folded == key:
             found.append(info)
-        elif key_fold(info.project).startswith(key + "-"):
+        elif folded.startswith(key + "-") or same.names_it(project.parent / info.project):
             try:
                 st = os.stat(info.path)
             except OSError:
                 continue
             identity = (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns)
             pointers = _pointers_of_file(info.path, identity)
-            if pointers is not None and _memory_dir_from(info.path, pointers, git) == memory:
+            if pointers is not None and same(_memory_dir_from(info.path, pointers, git)):
                 found.append(info)
     return sorted(found, key=lambda s: s.mtime_ms, reverse=True)
+
+
+class _SameFolder:
+    """Whether a memory dir path is one folder (a symlink to it, or it through one) with the
+    dir a listing is for. A hook may link a worktree's project folder to the main checkout's
+    memory (``<worktree key>/memory -> ../<main key>/memory``): a session filed there used the
+    main dir through the link, and the main dir's sessions used the linked name's folder.
+    Nothing is read through the link; each project folder costs one resolve, kept per folder."""
+
+    def __init__(self, memory: Path) -> None:
+        self._memory = memory
+        self._real = _resolved(memory)
+        self._named: dict[Path, bool] = {}
+
+    def __call__(self, path: Path) -> bool:
+        return path == self._memory or (self._real is not None and _resolved(path) == self._real)
+
+    def names_it(self, project: Path) -> bool:
+        """Whether a project folder's own memory dir is this folder under its name or a link."""
+        if project not in self._named:
+            entry = project / PROJECT_MEMORY_DIRNAME
+            linked = os.path.islink(entry) or os.path.islink(self._memory)
+            self._named[project] = linked and self(entry)
+        return self._named[project]
+
+
+def _resolved(path: Path) -> str | None:
+    """The folder a path names after its links, None when it is no folder (or cannot be told)."""
+    try:
+        return real_path(path) if is_folder(path) else None
+    except OSError:  # a path that keeps changing while it is resolved: not known to be one
+        return None

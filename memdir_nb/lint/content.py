@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 
+from memdir_nb.formats.frontmatter import cli_header_end
 from memdir_nb.lint.code_blocks import content_lines, first_code_block
 from memdir_nb.lint.description_audit import check_description_coverage
 from memdir_nb.lint.findings import Collector, Finding, MemoryText, field_line
@@ -214,6 +215,34 @@ def _mostly_other_script(line: str) -> bool:
     return letters > 0 and len(_LATIN_LETTER.findall(line)) < letters / 2
 
 
+def _check_readings(mem: MemoryText, c: Collector) -> None:
+    """Headers Claude Code reads otherwise than YAML or this reader does: a plain value holding
+    ' #', and a '---' inside the header, where Claude Code ends it."""
+    fm = mem.header
+    for key, (cut, whole) in sorted(fm.inline_hash.items()):
+        c.add(
+            "inline-hash-value",
+            f"{key} holds ' #': Claude Code 2.1.214+ reads {c.quote(whole)!r}, while older "
+            f"versions and YAML tools cut it to {c.quote(cut)!r}",
+            "quote the value so every reader agrees, or delete the ' #' part if it was meant as "
+            "a comment",
+            field_line(mem, key),
+        )
+    early = cli_header_end(fm)
+    if early is not None:
+        lost = ", ".join(early.lost)
+        after = f"the keys after it ({lost}) are" if lost else "the rest of that line is"
+        c.add(
+            "header-ends-early",
+            f"this line holds '---', where Claude Code ends the header (it closes at the first "
+            f"'---', even inside a value or quotes): to it the header stops at "
+            f"{c.quote(early.kept)!r}, and {after} body",
+            "write the value without '---' (an em dash or '--' reads the same); quoting does not "
+            "help",
+            early.index + 2,  # the opening fence is the file's line 1
+        )
+
+
 def _check_header(mem: MemoryText, c: Collector) -> None:
     fm = mem.header
     if not fm.has_frontmatter:
@@ -232,15 +261,7 @@ def _check_header(mem: MemoryText, c: Collector) -> None:
             "quote values that contain ':' or '#', and close the header with a '---' line",
             fm.problem_line or 1,
         )
-    for key, (cut, whole) in sorted(fm.inline_hash.items()):
-        c.add(
-            "inline-hash-value",
-            f"{key} holds ' #': Claude Code 2.1.214+ reads {c.quote(whole)!r}, while older "
-            f"versions and YAML tools cut it to {c.quote(cut)!r}",
-            "quote the value so every reader agrees, or delete the ' #' part if it was meant as "
-            "a comment",
-            field_line(mem, key),
-        )
+    _check_readings(mem, c)
     if not (fm.name or "").strip():
         c.add("missing-name", "no name in the header", "add 'name: <short title>' to the header", 1)
     if fm.type is None:

@@ -20,6 +20,7 @@ SEVERITIES: dict[str, Severity] = {
     "missing-frontmatter": "warning",
     "malformed-frontmatter": "warning",
     "inline-hash-value": "warning",
+    "header-ends-early": "warning",
     "missing-name": "warning",
     "missing-type": "warning",
     "unknown-type": "error",

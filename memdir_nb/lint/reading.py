@@ -102,7 +102,7 @@ def read_scope_indexes(memory_dir: str | os.PathLike[str]) -> list[ScopeIndex]:
         loaded = load_entrypoint(scope_dir, memory_dir=root)
         text, exists = loaded.text, loaded.exists
         # An entry in the frontmatter or a block-level HTML comment is never loaded (2.1.211+).
-        loaded_lines = set(strip_entrypoint_extras(text).line_map)
+        loaded_lines = strip_entrypoint_extras(text).entry_lines
         entries = [e for e in parse_index(text) if e.line_no in loaded_lines]
         referenced: set[str] = set()
         dangling: list[IndexEntry] = []

@@ -265,6 +265,19 @@ def test_list_counts_dirs_with_plurals(tmp_path: Path) -> None:
     assert data[0]["memories"] == 1 and data[0]["project_path"] == str(w.project)
 
 
+def test_a_home_named_twice_or_under_a_second_name_is_listed_once(tmp_path: Path) -> None:
+    # A published fleet kept several config roots (~/.claude, ~/.claude-secondary, ...) and
+    # measured two of them to be one tree; naming both read every dir and session twice.
+    w = make_world(tmp_path, repo=False)
+    add_memory(w.memory_dir_for(w.project), "feedback_db.md")
+    mirror = tmp_path / "claude-mirror"
+    mirror.symlink_to(w.claude_home)
+    homes = ("--home", str(w.claude_home), "--home", str(mirror), "--home", str(w.home))
+    out = run_env("list", *homes)
+    assert out.returncode == 0, out.stderr
+    assert "1 memory dir found." in out.stdout
+
+
 def test_export_writes_two_parquet_files(tmp_path: Path) -> None:
     pytest.importorskip("pyarrow")
     w = make_world(tmp_path, repo=False)

@@ -12,7 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from memdir_nb.formats import frontmatter
-from memdir_nb.formats.frontmatter import parse_frontmatter
+from memdir_nb.formats.frontmatter import cli_header_end, parse_frontmatter
 from memdir_nb.formats.frontmatter_render import render_memory_file
 from memdir_nb.formats.frontmatter_window import yaml_nesting_depth
 from memdir_nb.spec.constants import FRONTMATTER_MAX_BYTES, FRONTMATTER_MAX_LINES
@@ -564,3 +564,23 @@ def test_a_pinned_flag_under_metadata_marks_the_writers_typeless_shape_and_nothi
     assert not parse_frontmatter(plain)[0].typeless_by_design
     typed = nested.replace("  pinned: false\n", "  pinned: false\n  type: feedback\n")
     assert not parse_frontmatter(typed)[0].typeless_by_design
+
+
+def test_claude_codes_header_ends_at_the_first_dash_run_after_the_opening_line() -> None:
+    """Claude Code's header pattern (/^---\\s*\\n([\\s\\S]*?)---\\s*\\n?/) closes at the first '---'
+    after the opening line, wherever it is; the keys after that point are body to it."""
+    text = (
+        "---\nname: Kiln\ndescription: a # note\nmetadata:\n  note: fire --- cool\n"
+        "  type: project\n  modified: 2026-10-01T00:00:00Z\nextra: 1\n---\nBody --- here.\n"
+    )
+    early = cli_header_end(parse_frontmatter(text)[0])
+    assert early is not None
+    assert (early.index, early.kept) == (3, "  note: fire")
+    assert early.lost == ("metadata.type", "metadata.modified", "extra")
+    # the closing line alone, a dash run in the body, or no closing line: both readers agree
+    for agreed in (
+        "---\nname: a\ndescription: b\ntype: user\n---\nBody --- here.\n",
+        "---\nname: a --\ndescription: b\n",
+        "no header --- at all\n",
+    ):
+        assert cli_header_end(parse_frontmatter(agreed)[0]) is None

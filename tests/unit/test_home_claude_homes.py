@@ -6,6 +6,7 @@ from pathlib import Path
 
 from memdir_nb.home.claude_homes import (
     claude_homes_in,
+    claude_homes_of,
     discovered_homes,
     is_claude_home,
     unread_xdg_home,
@@ -70,3 +71,14 @@ def test_an_xdg_home_that_cannot_be_looked_at_is_no_home_and_takes_nothing_down(
     assert unread_xdg_home(config) is None
     folder = tmp_path / ("y" * 300)
     assert claude_homes_in(folder) == [folder] and not is_claude_home(folder)
+
+
+def test_homes_named_twice_or_under_another_name_are_each_read_once(tmp_path: Path) -> None:
+    claude = tmp_path / ".claude"
+    (claude / "projects").mkdir(parents=True)
+    mirror = tmp_path / ".claude-quaternary"
+    mirror.symlink_to(claude)
+    other = tmp_path / "other" / ".claude"
+    other.mkdir(parents=True)
+    folders = [claude, mirror, tmp_path, other, claude]
+    assert claude_homes_of(folders) == [claude, other]

@@ -670,6 +670,30 @@ def test_a_windows_worktree_session_finds_its_memory_whatever_the_drive_letters_
     assert [s.path for s in sessions_using(memory)] == [str(transcript)]
 
 
+def test_a_folder_whose_memory_links_to_the_dir_lists_its_sessions_with_the_dirs_own(
+    tmp_path: Path,
+) -> None:
+    # A WorktreeCreate hook (seen in a published home, 2026-07/08) links each linked worktree's
+    # project folder to the main checkout's memory: <worktree key>/memory -> ../<main key>/memory.
+    # A session in the worktree then reads and writes memory through the link; it used the main
+    # dir, and the main dir's sessions are the link's as well: one folder, two names.
+    projects = tmp_path / "home" / "projects"
+    memory = projects / "-Users-dana-src-tidepool" / "memory"
+    memory.mkdir(parents=True)
+    own = _session_file(memory.parent, "/Users/dana/src/tidepool")
+    linked = projects / "-Users-dana-wt-tidepool-3fa9c01d"  # a worktree outside the checkout
+    linked.mkdir()
+    (linked / "memory").symlink_to("../-Users-dana-src-tidepool/memory")
+    read = f"/Users/dana/.claude/projects/{linked.name}/memory/charts.md"
+    through = _session_file(linked, "/Users/dana/wt/tidepool-3fa9c01d", (read,))
+    # a folder with a memory dir of its own is not the linked dir's, whatever its name
+    _session_file(projects / "-Users-dana-src-tidepool-old", "/Users/dana/src/tidepool-old")
+    (projects / "-Users-dana-src-tidepool-old" / "memory").mkdir()
+    os.utime(own, (1_000, 1_000))
+    assert [s.path for s in sessions_using(memory)] == [str(through), str(own)]
+    assert [s.path for s in sessions_using(linked / "memory")] == [str(through), str(own)]
+
+
 @pytest.mark.parametrize("shape", ["fork", "copied-turn", "plain"])
 def test_record_ids_past_the_id_cap_are_not_held(tmp_path: Path, shape: str) -> None:
     # attack round 20: a session kept each copied record's uuid whole (a Desktop fork's prefix,

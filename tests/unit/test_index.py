@@ -1063,6 +1063,25 @@ def test_frontmatter_and_block_comments_neither_load_nor_count() -> None:
     assert entries_past_caps(text) == []
 
 
+def test_the_frontmatter_ends_at_the_first_dash_run_as_claude_code_reads_it() -> None:
+    # Claude Code strips MEMORY.md's frontmatter with /^---\s*\n([\s\S]*?)---\s*\n?/ (read out
+    # of 2.1.233 by a public index-budget tool): the first '---' after the opening line ends it,
+    # even inside a line, and what follows it on that line is loaded.
+    inside = "---\nowner: noor\nnote: split --- kept\nmore: x\n---\n" + _entries(3)
+    stripped = strip_entrypoint_extras(inside)
+    assert stripped.text.startswith("kept\nmore: x\n---\n- [e0](e0.md)")
+    assert stripped.frontmatter == "---\nowner: noor\nnote: split ---"
+    assert stripped.line_map[0] == 3  # the rest of line 3 is the first line loaded
+    # an index opening with a '---' rule and no closing line: stripped up to the first '---'
+    rule = "---\n" + _entries(2) + "- [e2](e2.md) — see --- below\n" + _entries(2, 3)
+    cut = truncate_entrypoint_content(rule)
+    assert cut.content.startswith("below\n- [e3](e3.md)") and cut.line_count == 3
+    # the entry before the dashes on that line is frontmatter, not a loaded entry
+    assert strip_entrypoint_extras(rule).entry_lines == {5, 6, 7}  # 7: the last, empty line
+    # no '---' after the opening line at all: nothing is frontmatter
+    assert strip_entrypoint_extras("---\n" + _entries(2)).frontmatter == ""
+
+
 def test_an_inline_comment_and_one_in_a_code_block_stay() -> None:
     text = "- [a](a.md) — keep <!-- inline --> this\n```\n<!-- in code -->\n```\n"
     stripped = strip_entrypoint_extras(text)

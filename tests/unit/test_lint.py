@@ -1234,6 +1234,55 @@ def test_lint_names_a_file_whose_meaning_depends_on_an_inline_hash(tmp_path: Pat
     assert "inline-hash-value" not in rules(lint_memory_dir(tmp_path, now_ms=NOW_MS))
 
 
+def test_a_dash_run_inside_a_header_value_is_where_claude_code_ends_the_header(
+    tmp_path: Path,
+) -> None:
+    # Claude Code finds a memory's header with /^---\s*\n([\s\S]*?)---\s*\n?/ (2.1.214's
+    # header stamper, and 2.1.278's as read by others): the first '---' after the opening line
+    # closes it, inside a value too, and whatever follows is body to it. Here it reads the
+    # description cut before the dashes and no type at all.
+    clean_dir(tmp_path)
+    path = tmp_path / "project_kiln.md"
+    path.write_text(
+        "---\nname: Kiln firing\ndescription: Bisque first --- then the glaze firing\n"
+        "type: project\n---\n\nBisque at 950, glaze at 1220.\n",
+        encoding="utf-8",
+    )
+    write_index(tmp_path)
+    (finding,) = [
+        f for f in lint_memory_dir(tmp_path, now_ms=NOW_MS) if f.rule == "header-ends-early"
+    ]
+    assert finding.path == "project_kiln.md" and finding.line == 3
+    assert finding.severity == "warning"
+    assert "'description: Bisque first'" in finding.message
+    assert "(type)" in finding.message
+    path.write_text(path.read_text().replace(" --- ", " \u2014 "), encoding="utf-8")
+    assert "header-ends-early" not in rules(lint_memory_dir(tmp_path, now_ms=NOW_MS))
+
+
+def test_an_index_entry_before_the_dashes_that_end_its_frontmatter_is_not_loaded(
+    tmp_path: Path,
+) -> None:
+    # An index opening with a '---' rule: Claude Code's frontmatter runs to the first '---',
+    # here inside the first entry's hook, so that entry never loads and its file is unlisted.
+    clean_dir(tmp_path)
+    index = tmp_path / "MEMORY.md"
+    first, *rest = index.read_text(encoding="utf-8").splitlines(keepends=True)
+    index.write_text("---\n" + first.rstrip("\n") + " --- still hook\n" + "".join(rest))
+    unlisted = [f for f in lint_memory_dir(tmp_path, now_ms=NOW_MS) if f.rule == "not-in-index"]
+    assert [f.path for f in unlisted] == [first.split("](")[1].split(")")[0]]
+
+
+def test_quotes_do_not_keep_claude_code_from_ending_a_header_at_a_dash_run(
+    tmp_path: Path,
+) -> None:
+    # the pattern knows nothing of quotes: it cuts inside the quoted value all the same
+    found = lint_one(tmp_path, "Body.", desc="Steps: build --- then ship", mtype="project")
+    (finding,) = [f for f in found if f.rule == "header-ends-early"]
+    assert "Steps: build" in finding.message and "then ship" not in finding.message
+    assert "(type)" in finding.message
+
+
 # ---- shapes from real dirs that lint used to misjudge (fixtures written for this project)
 
 
