@@ -120,5 +120,21 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/recall_eval.py --legacy --speed
 	$(BIN)/python benchmarks/recall_eval.py
 
+# lab/ goes only when every file in it is a copy nobody edited (the same bytes as the record in
+# lab/.committed, or as the committed notebook); Jupyter's checkpoints go with it. JupyterLab
+# opens at lab/, so a notebook a person made or edited there is their work: then lab/ is kept
+# and its files are named (thirtieth session; `rm -rf lab` deleted them).
 clean:
-	rm -rf $(VENV) $(call shell_word,$(DEMO_DIR)) $(call shell_word,$(LAB_DIR)) .pytest_cache
+	rm -rf $(VENV) $(call shell_word,$(DEMO_DIR)) .pytest_cache
+	@lab=$(call shell_word,$(LAB_DIR)); [ -d "$$lab" ] || exit 0; \
+	mine=$$(cd "$$lab" && find . \( -name .committed -o -name .ipynb_checkpoints \) -prune \
+		-o ! -type d -print | LC_ALL=C sort | while IFS= read -r f; do \
+			rel="$${f#./}"; \
+			cmp -s "$$rel" ".committed/$$rel" 2>/dev/null \
+				|| cmp -s "$$rel" $(call shell_word,$(CURDIR))/notebooks/"$$rel" 2>/dev/null \
+				|| echo "  $$lab/$$rel"; \
+		done); \
+	if [ -n "$$mine" ]; then \
+		echo "kept $$lab: it holds files you made or edited (remove it yourself once they are safe):"; \
+		echo "$$mine"; \
+	else rm -rf "$$lab"; fi

@@ -237,3 +237,33 @@ def test_lab_copy_keeps_an_edited_data_file_the_notebooks_read(tmp_path: Path) -
 
     assert done.returncode == 0, done.stderr
     assert mine.read_text("utf-8") == '{"my": "own transcript"}\n'
+
+
+def test_make_clean_keeps_a_lab_folder_holding_a_notebook_a_person_made(tmp_path: Path) -> None:
+    # JupyterLab's file browser opens at lab/, so File > New > Notebook saves there; `rm -rf lab`
+    # deleted that work with the copies
+    checkout = _checkout_with_own_notebooks(tmp_path)
+    assert _make(checkout, "lab-copy").returncode == 0
+    mine = checkout / "lab" / "Untitled.ipynb"
+    mine.write_text('{"cells": [], "mine": true}\n', "utf-8")
+
+    done = _make(checkout, "clean")
+
+    assert done.returncode == 0, done.stderr
+    assert mine.read_text("utf-8") == '{"cells": [], "mine": true}\n'
+    assert "Untitled.ipynb" in done.stdout
+
+
+def test_make_clean_removes_a_lab_folder_of_unedited_copies(tmp_path: Path) -> None:
+    checkout = _checkout_with_own_notebooks(tmp_path)
+    assert _make(checkout, "lab-copy").returncode == 0
+    checkpoints = checkout / "lab" / ".ipynb_checkpoints"  # what opening a notebook in Lab makes
+    checkpoints.mkdir()
+    (checkpoints / "00_tour-checkpoint.ipynb").write_bytes(
+        (checkout / "lab" / "00_tour.ipynb").read_bytes()
+    )
+
+    done = _make(checkout, "clean")
+
+    assert done.returncode == 0, done.stderr
+    assert not (checkout / "lab").exists()
