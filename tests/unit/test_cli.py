@@ -1312,3 +1312,42 @@ def test_a_folder_past_the_walks_entry_cap_is_named_as_no_memory_dir_by_lint_sca
     assert "cannot rebuild" in err and "stopped after looking at 10" in err
     assert "nothing was written" in err and (home / "MEMORY.md").read_text() == before
     assert not (home / ".trash").exists()
+
+
+def _cli_under_a_file_size_limit(max_bytes: int, *args: str) -> subprocess.CompletedProcess[str]:
+    """The CLI with RLIMIT_FSIZE lowered in the child: a write past it fails with EFBIG after
+    writing what fits, as one onto a full disk fails with ENOSPC."""
+    import resource
+    import signal
+
+    def lower() -> None:
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+        resource.setrlimit(resource.RLIMIT_FSIZE, (max_bytes, resource.RLIM_INFINITY))
+
+    return subprocess.run(
+        [sys.executable, "-m", "memdir_nb.cli", *args],
+        capture_output=True,
+        text=True,
+        env={"PATH": "/usr/bin:/bin", "HOME": str(Path.cwd())},
+        timeout=120,
+        preexec_fn=lower,
+    )
+
+
+def test_a_write_the_full_disk_stops_says_nothing_was_left_half_written_and_the_fix(
+    tmp_path: Path,
+) -> None:
+    # it printed "error: File too large" (or "No space left on device") and no more: which
+    # file, whether the memory dir was now half-rebuilt, what to do (fresh30)
+    memory = tmp_path / "memory"
+    shutil.copytree(build_demo_memory_dir(tmp_path / "demo", now_ms=NOW_MS), memory)
+    (memory / "MEMORY.md").write_text("- my own line, kept\n", "utf-8")
+    before = {p: p.read_bytes() for p in memory.rglob("*") if p.is_file()}
+
+    done = _cli_under_a_file_size_limit(8, "rebuild-index", str(memory))
+
+    assert done.returncode == 2
+    assert "Traceback" not in done.stderr
+    assert "nothing was left half-written" in done.stderr
+    assert "free some space" in done.stderr
+    assert {p: p.read_bytes() for p in before} == before
