@@ -47,7 +47,7 @@ from memdir_nb.storage.index_files import (
 from memdir_nb.storage.listing import folder_of_memory_dirs
 from memdir_nb.storage.scan import scan_memory_dir
 from memdir_nb.storage.transaction import StoreTransaction
-from memdir_nb.storage.write_errors import NotUTF8Error
+from memdir_nb.storage.write_errors import require_utf8
 
 
 @dataclass(frozen=True)
@@ -224,12 +224,8 @@ def refuse_replacing_bytes(rebuild: IndexRebuild, data: bytes) -> None:
     was read with those bytes replaced, and writing it back would put U+FFFD where a person's
     Latin-1 letters were, as the store's other edits refuse to (StoreTransaction.read_text).
     An index left unchanged is no write, and is let be."""
-    if not rebuild.changed:
-        return
-    try:
-        data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise NotUTF8Error(rebuild.label, exc.start) from exc
+    if rebuild.changed:
+        require_utf8(rebuild.label, data)
 
 
 def rebuilt_index_text(
