@@ -40,14 +40,26 @@ MEMDIR_NB_DIR ?= $(DEMO_DIR)
 # "/home/me/my memory" became "/home/me/my /checkout/memory". A relative dir is under $(CURDIR).
 MEMDIR_NB_ABS = $(if $(filter /%,$(firstword $(MEMDIR_NB_DIR))),$(MEMDIR_NB_DIR),$(CURDIR)/$(MEMDIR_NB_DIR))
 
-# Copy each notebook into $(LAB_DIR) when the copy is missing or older than the committed one
-# (a `git pull` brought a new version); a copy you edited since is newer and is kept.
+# Copy each notebook, and each file under notebooks/data, into $(LAB_DIR). What was copied is
+# kept in $(LAB_DIR)/.committed (JupyterLab hides dot-folders), so a copy is known to be unedited
+# only when its bytes are still the ones copied: then a newer committed version (a `git pull`)
+# replaces it. A copy a person edited is never written over, and when the committed file has
+# changed since, a line says so and how to get the new one. The older rule compared mtimes, and a
+# pull gives the file it changes a fresh mtime, so it wrote the new notebook over an edited copy
+# (and `cp -R` wrote every data file over its copy on each run; thirtieth session).
 lab-copy:
-	@mkdir -p $(call shell_word,$(LAB_DIR)/data)
-	@cp -R notebooks/data/. $(call shell_word,$(LAB_DIR)/data/)
-	@for src in notebooks/*.ipynb; do \
-		dst=$(call shell_word,$(LAB_DIR))/"$${src#notebooks/}"; \
-		if [ ! -e "$$dst" ] || [ "$$src" -nt "$$dst" ]; then cp -p "$$src" "$$dst"; fi; \
+	@lab=$(call shell_word,$(LAB_DIR)); \
+	for src in notebooks/*.ipynb $$(find notebooks/data ! -type d | LC_ALL=C sort); do \
+		rel="$${src#notebooks/}"; dst="$$lab/$$rel"; was="$$lab/.committed/$$rel"; \
+		mkdir -p "$$(dirname "$$dst")" "$$(dirname "$$was")" || exit 1; \
+		if [ ! -e "$$dst" ] || { [ -f "$$was" ] && cmp -s "$$dst" "$$was"; }; then \
+			cp -p "$$src" "$$dst" && cp -p "$$src" "$$was" || exit 1; \
+		elif cmp -s "$$src" "$$dst"; then \
+			cmp -s "$$src" "$$was" 2>/dev/null || cp -p "$$src" "$$was" || exit 1; \
+		elif [ ! -f "$$was" ] || ! cmp -s "$$src" "$$was"; then \
+			echo "kept $$dst, which you edited: the committed $$src is not the version it was" \
+				"copied from; rename or delete the copy to get the committed one"; \
+		fi; \
 	done
 	@echo JupyterLab works on copies in $(call shell_word,$(LAB_DIR))"; notebooks/ stays as committed (delete a copy to get it fresh)"
 
@@ -108,5 +120,21 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/recall_eval.py --legacy --speed
 	$(BIN)/python benchmarks/recall_eval.py
 
+# lab/ goes only when every file in it is a copy nobody edited (the same bytes as the record in
+# lab/.committed, or as the committed notebook); Jupyter's checkpoints go with it. JupyterLab
+# opens at lab/, so a notebook a person made or edited there is their work: then lab/ is kept
+# and its files are named (thirtieth session; `rm -rf lab` deleted them).
 clean:
-	rm -rf $(VENV) $(call shell_word,$(DEMO_DIR)) $(call shell_word,$(LAB_DIR)) .pytest_cache
+	rm -rf $(VENV) $(call shell_word,$(DEMO_DIR)) .pytest_cache
+	@lab=$(call shell_word,$(LAB_DIR)); [ -d "$$lab" ] || exit 0; \
+	mine=$$(cd "$$lab" && find . \( -name .committed -o -name .ipynb_checkpoints \) -prune \
+		-o ! -type d -print | LC_ALL=C sort | while IFS= read -r f; do \
+			rel="$${f#./}"; \
+			cmp -s "$$rel" ".committed/$$rel" 2>/dev/null \
+				|| cmp -s "$$rel" $(call shell_word,$(CURDIR))/notebooks/"$$rel" 2>/dev/null \
+				|| echo "  $$lab/$$rel"; \
+		done); \
+	if [ -n "$$mine" ]; then \
+		echo "kept $$lab: it holds files you made or edited (remove it yourself once they are safe):"; \
+		echo "$$mine"; \
+	else rm -rf "$$lab"; fi

@@ -161,3 +161,109 @@ def test_lab_copy_at_a_path_with_dollar_and_backquotes_copies_there_and_runs_not
     assert sorted(p.name for p in tmp_path.iterdir()) == [ODD_FOLDER]
     assert not (checkout / "ran").exists()
     assert f"copies in {checkout}/lab;" in done.stdout
+
+
+# --------------------------------------------------------------------------- a pull after an edit (fresh30)
+
+
+def _checkout_with_own_notebooks(parent: Path) -> Path:
+    """A checkout whose notebooks/ is a real copy, so a test can play a `git pull` on it."""
+    checkout = parent / "checkout"
+    checkout.mkdir()
+    (checkout / "Makefile").write_bytes((REPO / "Makefile").read_bytes())
+    (checkout / "notebooks").mkdir()
+    for src in (REPO / "notebooks").glob("*.ipynb"):
+        (checkout / "notebooks" / src.name).write_bytes(src.read_bytes())
+    data = checkout / "notebooks" / "data"
+    data.mkdir()
+    (data / "sample_transcript.jsonl").write_bytes(
+        (REPO / "notebooks" / "data" / "sample_transcript.jsonl").read_bytes()
+    )
+    return checkout
+
+
+def _pull(path: Path, text: str) -> None:
+    """What `git pull` does to a file it changes: new bytes, mtime = now (here an hour ahead,
+    so the test does not depend on the file system's mtime resolution)."""
+    path.write_text(text, "utf-8")
+    later = path.stat().st_mtime + 3600
+    os.utime(path, (later, later))
+
+
+def test_lab_copy_keeps_an_edited_copy_when_a_pull_brings_a_new_committed_notebook(
+    tmp_path: Path,
+) -> None:
+    # the mtime rule ("copy when the committed notebook is newer") took a pull's fresh mtime for
+    # "the copy was never edited" and wrote the committed notebook over a person's work
+    checkout = _checkout_with_own_notebooks(tmp_path)
+    assert _make(checkout, "lab-copy").returncode == 0
+    copy = checkout / "lab" / "00_tour.ipynb"
+    copy.write_text(copy.read_text("utf-8") + "\n", "utf-8")  # a person ran cells and saved
+    edited = copy.read_bytes()
+    _pull(checkout / "notebooks" / "00_tour.ipynb", '{"cells": [], "pulled": true}\n')
+
+    done = _make(checkout, "lab-copy")
+
+    assert done.returncode == 0, done.stderr
+    assert copy.read_bytes() == edited
+    assert "kept" in done.stdout and "00_tour.ipynb, which you edited" in done.stdout
+    copy.unlink()  # "deleting it brings back the committed version" (README)
+    assert _make(checkout, "lab-copy").returncode == 0
+    assert copy.read_text("utf-8") == '{"cells": [], "pulled": true}\n'
+
+
+def test_lab_copy_brings_a_pulled_notebook_into_a_copy_nobody_edited(tmp_path: Path) -> None:
+    checkout = _checkout_with_own_notebooks(tmp_path)
+    assert _make(checkout, "lab-copy").returncode == 0
+    _pull(checkout / "notebooks" / "03_selection.ipynb", '{"cells": [], "pulled": 3}\n')
+    _pull(checkout / "notebooks" / "data" / "sample_transcript.jsonl", '{"pulled": 1}\n')
+
+    done = _make(checkout, "lab-copy")
+
+    assert done.returncode == 0, done.stderr
+    lab = checkout / "lab"
+    assert (lab / "03_selection.ipynb").read_text("utf-8") == '{"cells": [], "pulled": 3}\n'
+    assert (lab / "data" / "sample_transcript.jsonl").read_text("utf-8") == '{"pulled": 1}\n'
+
+
+def test_lab_copy_keeps_an_edited_data_file_the_notebooks_read(tmp_path: Path) -> None:
+    # `cp -R notebooks/data/. lab/data/` wrote every data file over the copy on each `make lab`
+    checkout = _checkout_with_own_notebooks(tmp_path)
+    assert _make(checkout, "lab-copy").returncode == 0
+    mine = checkout / "lab" / "data" / "sample_transcript.jsonl"
+    mine.write_text('{"my": "own transcript"}\n', "utf-8")
+
+    done = _make(checkout, "lab-copy")
+
+    assert done.returncode == 0, done.stderr
+    assert mine.read_text("utf-8") == '{"my": "own transcript"}\n'
+
+
+def test_make_clean_keeps_a_lab_folder_holding_a_notebook_a_person_made(tmp_path: Path) -> None:
+    # JupyterLab's file browser opens at lab/, so File > New > Notebook saves there; `rm -rf lab`
+    # deleted that work with the copies
+    checkout = _checkout_with_own_notebooks(tmp_path)
+    assert _make(checkout, "lab-copy").returncode == 0
+    mine = checkout / "lab" / "Untitled.ipynb"
+    mine.write_text('{"cells": [], "mine": true}\n', "utf-8")
+
+    done = _make(checkout, "clean")
+
+    assert done.returncode == 0, done.stderr
+    assert mine.read_text("utf-8") == '{"cells": [], "mine": true}\n'
+    assert "Untitled.ipynb" in done.stdout
+
+
+def test_make_clean_removes_a_lab_folder_of_unedited_copies(tmp_path: Path) -> None:
+    checkout = _checkout_with_own_notebooks(tmp_path)
+    assert _make(checkout, "lab-copy").returncode == 0
+    checkpoints = checkout / "lab" / ".ipynb_checkpoints"  # what opening a notebook in Lab makes
+    checkpoints.mkdir()
+    (checkpoints / "00_tour-checkpoint.ipynb").write_bytes(
+        (checkout / "lab" / "00_tour.ipynb").read_bytes()
+    )
+
+    done = _make(checkout, "clean")
+
+    assert done.returncode == 0, done.stderr
+    assert not (checkout / "lab").exists()

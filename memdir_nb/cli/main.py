@@ -10,6 +10,7 @@ command does not take) goes to the whole parser, so its usage and errors are unc
 from __future__ import annotations
 
 import argparse
+import errno
 import importlib
 import os
 import sys
@@ -440,5 +441,23 @@ def _run(args: argparse.Namespace) -> int:
         # file) may hold a newline: terminal_line keeps them on it (attack round 23).
         detail = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
         where = f" ({exc.filename})" if isinstance(exc, OSError) and exc.filename else ""
-        print(f"error: {terminal_line(detail + where)}", file=sys.stderr)
+        print(f"error: {terminal_line(detail + where)}{_out_of_space(exc)}", file=sys.stderr)
         return 2
+
+
+_OUT_OF_SPACE = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EFBIG})
+
+
+def _out_of_space(exc: BaseException) -> str:
+    """What a write the disk (or a quota, or `ulimit -f`) stopped means, after the system's own
+    words: every write is all or nothing (temp file and rename; the store's journal rolls a
+    step back), so nothing was left half-written. The store's own EFBIG refusals (a file over a
+    read cap) carry their own words and fix, and get nothing added."""
+    if not isinstance(exc, OSError) or exc.errno not in _OUT_OF_SPACE:
+        return ""
+    if exc.strerror != os.strerror(exc.errno):
+        return ""
+    return (
+        "; the disk is full or a size limit was reached, and nothing was left half-written: "
+        "free some space and run the command again"
+    )

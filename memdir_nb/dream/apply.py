@@ -37,6 +37,7 @@ from memdir_nb.storage import fsutil
 from memdir_nb.storage.containment import PathTraversalError, absolute_dir
 from memdir_nb.storage.read_view import open_read_only
 from memdir_nb.storage.store import MemoryStore
+from memdir_nb.storage.write_errors import require_utf8
 from memdir_nb.toolloop.memory_paths import other_file_problem
 
 if TYPE_CHECKING:
@@ -134,11 +135,7 @@ def apply_plan(
                 + "; nothing was applied. Make a new plan with plan_consolidation()."
             )
         result = _simulate(plan, actions)
-        for rel, after in result.items():  # every target checked before the first change
-            tx.resolve(rel)
-            refused = _writable_name_problem(rel, after, "the plan cannot write a file")
-            if refused is not None:
-                raise PlanError(f"{refused}. Give that file another name in the plan.")
+        _check_targets(tx, result, read)
         applied_ms = plan.clock()
         stamp = trash_stamp(applied_ms)
         batch = f"dream-{stamp}-{os.getpid()}-{hashlib.sha1(repr(sorted(result)).encode()).hexdigest()[:6]}"
@@ -177,6 +174,22 @@ def apply_plan(
             if text is not None and Path(rel).name == ENTRYPOINT_NAME
         },
     )
+
+
+def _check_targets(
+    tx: StoreTransaction, result: dict[str, str | None], read: dict[str, bytes | None]
+) -> None:
+    """Every target checked before the first change: a name the plan may write, and a file it
+    rewrites holding UTF-8 (the plan read it with bad bytes replaced: writing that back would
+    lose them, so NotUTF8Error, as the store's other edits)."""
+    for rel, after in result.items():
+        tx.resolve(rel)
+        base = read.get(rel)
+        if after is not None and base is not None:
+            require_utf8(rel, base)
+        refused = _writable_name_problem(rel, after, "the plan cannot write a file")
+        if refused is not None:
+            raise PlanError(f"{refused}. Give that file another name in the plan.")
 
 
 def _write_over(tx: StoreTransaction, rel: str, data: str | bytes, base: bytes | None) -> None:

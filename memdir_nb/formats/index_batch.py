@@ -20,6 +20,7 @@ from memdir_nb.formats.index_lines import (
     COMMENT_CLOSE,
     crlf_style,
     entry_target,
+    in_place_of,
     in_style,
     norm_target,
     split_keep_end,
@@ -100,8 +101,9 @@ class IndexText:
             first, rest = positions[0], positions[1:]
             for pos in rest:
                 self._kill(pos)
-            self.lines[first] = entry_line
-            self._index(first, entry_line, found)
+            placed = in_place_of(self.lines[first] or "", entry_line)  # by_target: a live line
+            self.lines[first] = placed
+            self._index(first, placed, found)
         else:
             if self.open_comment:  # as index.upsert_index_entry: a line after it is never loaded
                 self.lines.append(COMMENT_CLOSE)

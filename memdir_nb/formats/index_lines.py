@@ -36,6 +36,7 @@ __all__ = [
     "crlf_style",
     "entry_target",
     "format_index_entry",
+    "in_place_of",
     "in_style",
     "is_md_target",
     "link_path",
@@ -318,6 +319,20 @@ def split_keep_end(text: str) -> tuple[list[str], bool]:
     return (body.split("\n") if body else []), ends
 
 
+_LIST_LEAD = re.compile(r"^(?P<lead>[ \t]*(?:[-*+\u2022]|\d+[.)])[ \t]+)")
+
+
+def in_place_of(old_line: str, entry_line: str) -> str:
+    """entry_line (a `- [Title](file.md)` line) as it replaces old_line: with old_line's indent
+    and list marker, so an entry a person nested under another bullet, or numbered, stays where
+    it stands in their list. A line that is no list item (a table row, a heading) gets the
+    plain entry line, as before."""
+    m = _LIST_LEAD.match(old_line)
+    if m is None or not entry_line.startswith("- "):
+        return entry_line
+    return m.group("lead") + entry_line[2:]
+
+
 def upsert_index_entry(text: str, entry_line: str, target: str) -> str:
     """Replace the entry line for target (dropping duplicates of it), or append one."""
     if "\n" in entry_line.strip("\n"):
@@ -333,7 +348,7 @@ def upsert_index_entry(text: str, entry_line: str, target: str) -> str:
         entry = parse_entry_line(line, no) if loaded[no - 1] else None
         if entry is not None and entry.target == want:
             if not replaced:
-                out.append(entry_line)
+                out.append(in_place_of(line, entry_line))
                 replaced = True
             continue
         out.append(line)

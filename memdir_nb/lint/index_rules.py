@@ -190,7 +190,8 @@ def lint_index(
         c.add(
             "index-invalid-utf8",
             f"{index.path} is not valid UTF-8; the invalid bytes reach the prompt as replacement characters",
-            "re-save it as UTF-8, or rebuild it with `memdir-nb rebuild-index DIR`",
+            "re-save it as UTF-8 (`iconv -f LATIN1 -t UTF-8` if it is Latin-1); rebuild-index "
+            "refuses it, as rewriting it would replace those bytes",
         )
     # counted as Claude Code 2.1.211+ counts: frontmatter and block-level comments stripped
     n_lines, n_bytes = entrypoint_size(index.text)

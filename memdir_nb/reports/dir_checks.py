@@ -103,7 +103,8 @@ def _index_file_findings_from_lint(memory_dir: Path, result: LintResult) -> list
                     f"{ix.path} is not valid UTF-8; the bad bytes reach the prompt as "
                     "replacement characters",
                     where_ix,
-                    f"re-save it as UTF-8, or run `memdir-nb rebuild-index {memory_dir}`",
+                    "re-save it as UTF-8 (`iconv -f LATIN1 -t UTF-8` if it is Latin-1); rebuild-index "
+                    "refuses it, as rewriting it would replace those bytes",
                 )
             )
         loaded = truncate_entrypoint_content(ix.text)

@@ -149,7 +149,8 @@ def _append_at(dir_fd: int, name: str, entry: str, day: _dt.date) -> None:
             raise DailyLogError(
                 f"{name} is {file_kind(st.st_mode)}, not a regular file; move it aside and retry"
             )
-    flags = os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC | os.O_NONBLOCK
+    # read as well as write: the last byte decides whether the entry needs a line break first
+    flags = os.O_RDWR | os.O_APPEND | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC | os.O_NONBLOCK
     try:
         fd = os.open(name, flags, fsutil.FILE_MODE, dir_fd=dir_fd)
     except OSError as exc:
@@ -162,6 +163,10 @@ def _append_at(dir_fd: int, name: str, entry: str, day: _dt.date) -> None:
         before = os.fstat(fd).st_size
         if before == 0:
             entry = f"# Daily log {day.isoformat()}\n\n" + entry
+        elif os.pread(fd, 1, before - 1) != b"\n":
+            # a hand edit left no final newline: the heading starts its own line after a blank
+            # one, and the person's last line stays as they wrote it
+            entry = "\n\n" + entry
         try:
             _write_whole_or_nothing(fd, entry.encode("utf-8"), before)
         except BaseException:
@@ -206,7 +211,7 @@ def read_daily_log_entries(log_path: str | os.PathLike[str]) -> list[tuple[str, 
     body: list[str] = []
     folder = os.path.dirname(os.path.abspath(log_path))
     text = read_contained(folder, log_path, DAILY_LOG_READ_MAX_BYTES).text
-    for line in text.split("\n"):
+    for line in text.replace("\r\n", "\n").split("\n"):  # a log edited on Windows: CRLF
         if line.startswith(ENTRY_HEADING_PREFIX):
             if stamp is not None:
                 entries.append((stamp, "\n".join(body).strip("\n")))

@@ -33,11 +33,12 @@ from memdir_nb.spec.constants import (
     TRASH_DIRNAME,
 )
 from memdir_nb.spec.timestamps import trash_stamp
-from memdir_nb.storage.access import ContainedReader
+from memdir_nb.storage.access import ContainedReader, read_contained
 from memdir_nb.storage.containment import absolute_dir, is_real_path_within, real_path
 from memdir_nb.storage.index_files import (
     IndexTargets,
     IndexTooLargeError,
+    default_containment_root,
     entrypoint_path,
     index_scope,
     load_entrypoint,
@@ -46,6 +47,7 @@ from memdir_nb.storage.index_files import (
 from memdir_nb.storage.listing import folder_of_memory_dirs
 from memdir_nb.storage.scan import scan_memory_dir
 from memdir_nb.storage.transaction import StoreTransaction
+from memdir_nb.storage.write_errors import require_utf8
 
 
 @dataclass(frozen=True)
@@ -180,8 +182,11 @@ def plan_index_rebuild(
     folder = absolute_dir(scope_dir)
     resolved = check_scope_folder(folder, scope)
     path = entrypoint_path(folder)
+    bad_bytes: bytes | None = None
     if old is None:
         loaded = load_entrypoint(folder)
+        if loaded.problem:  # the write refuses it too: a preview must not promise a rebuild
+            raise ValueError(f"cannot rebuild {path}: {loaded.problem}; nothing was written")
         if loaded.truncated:
             raise IndexTooLargeError(
                 f"cannot rebuild {path}: it is {loaded.total_size} bytes, over the "
@@ -189,6 +194,10 @@ def plan_index_rebuild(
                 "aside (or shorten it by hand) and run rebuild-index again"
             )
         old = loaded.text
+        if not loaded.valid_utf8:  # the bytes, to name the first bad one as the write would
+            bad_bytes = read_contained(
+                default_containment_root(folder), path, INDEX_READ_MAX_BYTES
+            ).data
     excluded = (LOGS_DIRNAME, TEAM_DIRNAME) if resolved == "private" else ()
     report = scan_memory_dir(folder, limit=None, exclude_top_level=excluded)
     unlisted = [s.reason for s in report.skipped if s.path == "."]
@@ -204,7 +213,19 @@ def plan_index_rebuild(
         describe=_heading_describer(folder),
     )
     scope_name: Literal["private", "team"] = "team" if resolved == "team" else "private"
-    return IndexRebuild(scope_name, path, old, os.path.lexists(path), merged)
+    rebuild = IndexRebuild(scope_name, path, old, os.path.lexists(path), merged)
+    if bad_bytes is not None:
+        refuse_replacing_bytes(rebuild, bad_bytes)
+    return rebuild
+
+
+def refuse_replacing_bytes(rebuild: IndexRebuild, data: bytes) -> None:
+    """NotUTF8Error when the rebuild would rewrite an index whose bytes are not UTF-8: its text
+    was read with those bytes replaced, and writing it back would put U+FFFD where a person's
+    Latin-1 letters were, as the store's other edits refuse to (StoreTransaction.read_text).
+    An index left unchanged is no write, and is let be."""
+    if rebuild.changed:
+        require_utf8(rebuild.label, data)
 
 
 def rebuilt_index_text(
@@ -293,6 +314,8 @@ def rebuild_in_transaction(
         rebuilds.append(
             plan_index_rebuild(scope_dir, scope=scope, drop_dangling=drop_dangling, old=old)
         )
+        if data is not None:
+            refuse_replacing_bytes(rebuilds[-1], data)
     if keep_within_caps and any(r.lines_it_would_unload for r in rebuilds):
         raise IndexOverCapsError(tuple(rebuilds))
     changed = [r for r in rebuilds if r.changed]

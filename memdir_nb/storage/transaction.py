@@ -58,6 +58,7 @@ from memdir_nb.storage.write_errors import NotTextError as NotTextError  # re-ex
 from memdir_nb.storage.write_errors import NotUTF8Error as NotUTF8Error
 from memdir_nb.storage.write_errors import TooLargeToWriteError as TooLargeToWriteError
 from memdir_nb.storage.write_errors import TransactionError as TransactionError
+from memdir_nb.storage.write_errors import require_utf8
 from memdir_nb.storage.write_errors import write_size_problem as write_size_problem
 
 CrashHook = Callable[[str], None]
@@ -182,10 +183,7 @@ class StoreTransaction:
         data = self.read_bytes(path, max_bytes=max_bytes)
         if data is None:
             return None
-        try:
-            return data.decode("utf-8")
-        except UnicodeDecodeError as exc:
-            raise NotUTF8Error(self.resolve(path).rel, exc.start) from exc
+        return require_utf8(self.resolve(path).rel, data)
 
     def exists(self, path: str | os.PathLike[str]) -> bool:
         """True when the target exists (a symlink counts)."""

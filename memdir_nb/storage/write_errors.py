@@ -27,6 +27,16 @@ class NotUTF8Error(ValueError):
         )
 
 
+def require_utf8(rel: str, data: bytes) -> str:
+    """data as UTF-8 text, or NotUTF8Error naming rel and the first bad byte: the one check of
+    every step that rewrites a file from its text (a store edit, a rebuild, a dream's apply),
+    since text read with its bad bytes replaced and written back loses what a person wrote."""
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise NotUTF8Error(rel, exc.start) from exc
+
+
 class ChangedMeanwhileError(ValueError):
     """A file changed between the read an edit was made from and its write; nothing written."""
 

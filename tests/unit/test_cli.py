@@ -1351,3 +1351,102 @@ def test_a_folder_past_the_walks_entry_cap_is_named_as_no_memory_dir_by_lint_sca
     assert "cannot rebuild" in err and "stopped after looking at 10" in err
     assert "nothing was written" in err and (home / "MEMORY.md").read_text() == before
     assert not (home / ".trash").exists()
+
+
+def _cli_under_a_file_size_limit(max_bytes: int, *args: str) -> subprocess.CompletedProcess[str]:
+    """The CLI with RLIMIT_FSIZE lowered in the child: a write past it fails with EFBIG after
+    writing what fits, as one onto a full disk fails with ENOSPC."""
+    import resource
+    import signal
+
+    def lower() -> None:
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+        resource.setrlimit(resource.RLIMIT_FSIZE, (max_bytes, resource.RLIM_INFINITY))
+
+    return subprocess.run(
+        [sys.executable, "-m", "memdir_nb.cli", *args],
+        capture_output=True,
+        text=True,
+        env={"PATH": "/usr/bin:/bin", "HOME": str(Path.cwd())},
+        timeout=120,
+        preexec_fn=lower,
+    )
+
+
+def test_a_write_the_full_disk_stops_says_nothing_was_left_half_written_and_the_fix(
+    tmp_path: Path,
+) -> None:
+    # it printed "error: File too large" (or "No space left on device") and no more: which
+    # file, whether the memory dir was now half-rebuilt, what to do (fresh30)
+    memory = tmp_path / "memory"
+    shutil.copytree(build_demo_memory_dir(tmp_path / "demo", now_ms=NOW_MS), memory)
+    (memory / "MEMORY.md").write_text("- my own line, kept\n", "utf-8")
+    before = {p: p.read_bytes() for p in memory.rglob("*") if p.is_file()}
+
+    done = _cli_under_a_file_size_limit(8, "rebuild-index", str(memory))
+
+    assert done.returncode == 2
+    assert "Traceback" not in done.stderr
+    assert "nothing was left half-written" in done.stderr
+    assert "free some space" in done.stderr
+    assert {p: p.read_bytes() for p in before} == before
+
+
+def _index_that_is(kind: str, mem: Path) -> None:
+    """MEMORY.md as something the store's write refuses to replace."""
+    index = mem / "MEMORY.md"
+    if kind == "fifo":
+        os.mkfifo(index)
+    elif kind == "dangling-link":
+        index.symlink_to("nowhere.md")
+    elif kind == "folder":
+        index.mkdir()
+    else:  # a link out of the memory dir, to an index shared with another project
+        (mem.parent / "shared.md").write_text("- my shared line\n", "utf-8")
+        index.symlink_to("../shared.md")
+
+
+@pytest.mark.parametrize("kind", ["fifo", "dangling-link", "folder", "link-out-of-the-dir"])
+def test_rebuild_index_dry_run_refuses_what_the_rebuild_refuses(tmp_path: Path, kind: str) -> None:
+    # the preview read such an index as missing and printed "adds 1 entry; every other line is
+    # kept as written" with exit 0, while the rebuild itself stopped with exit 2 (fresh30)
+    mem = tmp_path / "memory"
+    mem.mkdir()
+    (mem / "a.md").write_text(
+        "---\nname: A\ndescription: alpha\ntype: project\n---\n\nA.\n", "utf-8"
+    )
+    _index_that_is(kind, mem)
+    names = sorted(p.name for p in mem.iterdir())
+
+    preview = run_env("rebuild-index", "--dry-run", str(mem))
+    rebuild = run_env("rebuild-index", str(mem))
+
+    assert rebuild.returncode == 2, rebuild.stdout + rebuild.stderr
+    assert preview.returncode == 2, preview.stdout
+    assert "nothing was written" in preview.stderr and "Traceback" not in preview.stderr
+    assert "adds" not in preview.stdout
+    assert sorted(p.name for p in mem.iterdir() if p.name != ".memdir.lock") == names
+
+
+def test_rebuild_index_refuses_an_index_that_is_not_utf8_instead_of_replacing_its_bytes(
+    tmp_path: Path,
+) -> None:
+    # it wrote U+FFFD over the person's Latin-1 "é" and cp1252 dash and said "every other line
+    # is kept as written" (the old index only in .trash/); a save refuses such an index (fresh30)
+    mem = tmp_path / "memory"
+    mem.mkdir()
+    for name in ("a", "b"):
+        (mem / f"{name}.md").write_text(
+            f"---\nname: {name}\ndescription: {name} rule\ntype: project\n---\n\n{name}.\n", "utf-8"
+        )
+    hand = b"- [a](a.md) \x97 caf\xe9 note\n"
+    (mem / "MEMORY.md").write_bytes(hand)
+
+    preview = run_env("rebuild-index", "--dry-run", str(mem))
+    rebuild = run_env("rebuild-index", str(mem))
+
+    for done in (preview, rebuild):
+        assert done.returncode == 2, done.stdout
+        assert "MEMORY.md is not valid UTF-8 text (byte 12)" in done.stderr
+    assert (mem / "MEMORY.md").read_bytes() == hand
+    assert not (mem / ".trash").exists()

@@ -35,6 +35,7 @@ from memdir_nb.dream.actions import WriteFile
 from memdir_nb.dream.apply import list_trash_batches
 from memdir_nb.dream.kept import BlockResults, KeptReads
 from memdir_nb.storage.store import MemoryStore
+from memdir_nb.storage.write_errors import NotUTF8Error
 from tests.support import snapshot, write_memory
 from tests.support.benchmarks import load_benchmark
 from tests.support.cpu_growth import growth_ratio
@@ -311,6 +312,30 @@ def _saves_by_rename(path: Path, text: str) -> Callable[[str], None]:
             os.replace(path.parent / f".{path.name}.swp", path)
 
     return hook
+
+
+def test_apply_refuses_to_rewrite_a_memory_that_is_not_utf8_and_changes_nothing(
+    tmp_path: Path,
+) -> None:
+    # the plan read a Latin-1 memory with its bad bytes replaced, so applying its date fix wrote
+    # U+FFFD over the person's "é" in the name, the description and the body, though the diff
+    # showed only the date (the old bytes only in .trash/); the store's edits refuse (fresh30)
+    mem = tmp_path / "memory"
+    mem.mkdir()
+    latin1 = (
+        b"---\nname: Caf\xe9 rule\ndescription: caf\xe9 deploys\ntype: project\n---\n\n"
+        b"Yesterday we moved the caf\xe9 deploy to Friday.\n"
+    )
+    (mem / "project_cafe.md").write_bytes(latin1)
+    (mem / "MEMORY.md").write_text("- [Cafe](project_cafe.md) — cafe\n", "utf-8")
+    plan = plan_consolidation(mem, now_ms=system_clock_ms())
+    assert any("project_cafe.md" in a.files for a in plan.actions)
+
+    with pytest.raises(NotUTF8Error, match="project_cafe.md is not valid UTF-8 text"):
+        apply_plan(plan)
+
+    assert (mem / "project_cafe.md").read_bytes() == latin1
+    assert not (mem / ".trash").exists() or not any((mem / ".trash").iterdir())
 
 
 def test_apply_keeps_a_file_a_person_saved_after_the_plans_check(messy: Path) -> None:

@@ -36,6 +36,7 @@ from memdir_nb.formats.index import (
     truncate_entrypoint_content,
     upsert_index_entry,
 )
+from memdir_nb.formats.index_batch import IndexText
 from memdir_nb.formats.index_caps import index_file_lines
 from memdir_nb.formats.index_lines import MovedFiles, line_mentions, retarget_entry_line
 from memdir_nb.formats.manifest import MemoryHeader
@@ -386,6 +387,31 @@ def test_upsert_replaces_the_line_for_the_same_target() -> None:
     text = "# Index\n- [A](a.md) — old\n- [B](b.md) — b\n"
     new = upsert_index_entry(text, format_index_entry("A2", "a.md", "new"), "a.md")
     assert new == "# Index\n- [A2](a.md) — new\n- [B](b.md) — b\n"
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("  - [B](b.md) — beta", "  - [B2](b.md) — changed"),
+        ("\t* [B](b.md) — beta", "\t* [B2](b.md) — changed"),
+        ("3. [B](b.md) — beta", "3. [B2](b.md) — changed"),
+        ("    + `b.md` — beta", "    + [B2](b.md) — changed"),
+        ("- [B](b.md) — beta", "- [B2](b.md) — changed"),
+    ],
+    ids=["nested", "tab-star", "numbered", "ticked-plus", "flat"],
+)
+def test_upsert_keeps_the_indent_and_list_marker_of_the_line_it_replaces(
+    old: str, new: str
+) -> None:
+    # a person nested their entries under a heading bullet, or numbered them: an update of one
+    # memory moved its line to the top level as "- [..]" and broke their list (fresh30)
+    text = f"# Index\n- Deploys\n{old}\n- [C](c.md) — c\n"
+    line = format_index_entry("B2", "b.md", "changed")
+    want = f"# Index\n- Deploys\n{new}\n- [C](c.md) — c\n"
+    assert upsert_index_entry(text, line, "b.md") == want
+    doc = IndexText(text)  # the dream's batch editor, the same rule
+    doc.upsert(line, "b.md")
+    assert doc.text() == want
 
 
 def test_upsert_appends_when_target_is_new_and_keeps_other_lines() -> None:

@@ -57,6 +57,31 @@ def test_entries_on_different_days_go_to_different_files(memdir: Path) -> None:
     assert read_daily_log_entries(a) == [("23:59:59", "before midnight")]
 
 
+@pytest.mark.parametrize(
+    "ending", ["no-final-newline", "crlf-no-final-newline"], ids=lambda e: str(e)
+)
+def test_an_append_after_a_hand_edit_without_a_final_newline_starts_on_its_own_line(
+    memdir: Path, ending: str
+) -> None:
+    """A person edited today's log by hand in an editor that writes no final newline (VS Code's
+    default): the next entry's heading was glued to their last line, so their note and the new
+    entry read as one (fresh30)."""
+    now = _ms(2026, 3, 4, 9)
+    log = append_daily_log(memdir, "first entry", now_ms=now)
+    nl = "\r\n" if ending.startswith("crlf") else "\n"
+    hand = f"# Daily log 2026-03-04{nl}{nl}## 09:00:00{nl}{nl}first entry, and my own note"
+    log.write_bytes(hand.encode("utf-8"))
+
+    append_daily_log(memdir, "the next entry", now_ms=now + 60_000)
+
+    text = log.read_bytes()
+    assert text.startswith(hand.encode("utf-8"))  # every byte the person wrote, as written
+    assert read_daily_log_entries(log) == [
+        ("09:00:00", "first entry, and my own note"),
+        ("09:01:00", "the next entry"),
+    ]
+
+
 def test_text_line_that_looks_like_a_heading_is_indented_not_a_new_entry(memdir: Path) -> None:
     path = append_daily_log(memdir, "note\n## 10:00:00\nnot a heading", now_ms=_ms(2026, 4, 1))
     entries = read_daily_log_entries(path)

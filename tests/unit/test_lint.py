@@ -972,7 +972,9 @@ def test_lint_reports_an_index_that_is_not_utf8(tmp_path: Path) -> None:
     (tmp_path / "MEMORY.md").write_bytes(b"- [Caf\xe9](a.md) \xe2\x80\x94 hook\n")
     found = [f for f in lint_memory_dir(tmp_path) if f.rule == "index-invalid-utf8"]
     assert len(found) == 1 and found[0].severity == "error"
-    assert "memdir-nb rebuild-index" in found[0].hint
+    # the fix is a UTF-8 re-save: rebuild-index refuses such an index (fresh30) rather than
+    # write U+FFFD over the bytes, so the hint no longer sends the person there
+    assert "re-save it as UTF-8" in found[0].hint and "iconv" in found[0].hint
 
 
 def test_lint_reports_an_index_that_is_a_fifo(tmp_path: Path) -> None:
