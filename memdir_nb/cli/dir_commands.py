@@ -31,7 +31,7 @@ from memdir_nb.storage.index_rebuild import (
 from memdir_nb.storage.listing import folder_of_memory_dirs
 from memdir_nb.storage.scan import scan_memory_dir
 from memdir_nb.storage.store import MemoryStore
-from memdir_nb.ui.demo import DemoDirExistsError, build_demo_memory_dir
+from memdir_nb.ui.demo import DemoDirExistsError, build_demo
 
 
 def _index_report(scope_dir: Path, label: str) -> dict[str, Any]:
@@ -144,7 +144,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
     """Build the bundled demo memory dir."""
 
     try:
-        path = build_demo_memory_dir(args.dir, now_ms=args.now_ms, overwrite=args.overwrite)
+        built = build_demo(args.dir, now_ms=args.now_ms, overwrite=args.overwrite)
     except DemoDirExistsError as exc:
         print(
             f"error: {terminal_line(exc.target)} already holds a demo memory dir; add --overwrite to rebuild "
@@ -164,9 +164,19 @@ def cmd_demo(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return 2
-    report = scan_memory_dir(path)
+    if built.kept is not None:
+        named = ", ".join(built.edited[:5]) + (", ..." if len(built.edited) > 5 else "")
+        print(
+            terminal_line(
+                f"kept the earlier demo at {built.kept}: you added or changed "
+                f"{plural(len(built.edited), 'file')} in it ({named}); copy what you need from "
+                "there, then delete it"
+            )
+        )
+    report = scan_memory_dir(built.path)
     print(
-        f"demo memory dir ready at {terminal_line(path)} ({plural(len(report.headers), 'memory')})"
+        f"demo memory dir ready at {terminal_line(built.path)} "
+        f"({plural(len(report.headers), 'memory')})"
     )
     return 0
 

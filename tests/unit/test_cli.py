@@ -131,6 +131,22 @@ def test_demo_builds_a_dir_the_scan_can_read(tmp_path: Path) -> None:
     assert "(40 memories)" in out.stdout
 
 
+def test_demo_overwrite_names_where_it_kept_what_a_person_added(tmp_path: Path) -> None:
+    target = tmp_path / "d"
+    assert run_cli("demo", str(target), "--now-ms", str(NOW_MS)).returncode == 0
+    (target / "user_mine.md").write_text("---\nname: mine\n---\nkeep me\n", encoding="utf-8")
+    out = run_cli("demo", str(target), "--now-ms", str(NOW_MS), "--overwrite")
+    assert out.returncode == 0, out.stderr
+    kept = [p for p in tmp_path.iterdir() if p.name.startswith("d.kept-")]
+    assert (
+        len(kept) == 1
+        and (kept[0] / "user_mine.md").read_text() == "---\nname: mine\n---\nkeep me\n"
+    )
+    assert f"kept the earlier demo at {kept[0]}" in out.stdout
+    assert "1 file in it (user_mine.md)" in out.stdout
+    assert not (target / "user_mine.md").exists()
+
+
 def test_recall_prints_memories_wrapped_as_injected(demo_dir: Path) -> None:
     out = run_cli(
         "recall", "how do we deploy to production", "--dir", str(demo_dir), "--selector", "lexical"

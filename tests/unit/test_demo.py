@@ -299,20 +299,49 @@ def test_refuses_a_file_or_a_symlink_as_target(tmp_path: Path) -> None:
     assert list(real.iterdir()) == []
 
 
-def test_existing_demo_needs_overwrite_and_overwrite_replaces_it(tmp_path: Path) -> None:
+def test_existing_demo_needs_overwrite_and_overwrite_replaces_an_unchanged_one(
+    tmp_path: Path,
+) -> None:
     target = demo.build_demo_memory_dir(tmp_path / "memory", now_ms=NOW_MS)
-    stray = target / "user_added_by_hand.md"
-    stray.write_text("---\nname: x\ndescription: y\ntype: user\n---\n", encoding="utf-8")
     with pytest.raises(demo.DemoDirError, match="overwrite=True"):
         demo.build_demo_memory_dir(target, now_ms=NOW_MS)
-    assert stray.exists()
+    os.utime(target / "MEMORY.md")  # opened and saved unchanged: only its mtime moves
     later = NOW_MS + 3 * DAY_MS
-    again = demo.build_demo_memory_dir(target, now_ms=later, overwrite=True)
-    assert again == target and not stray.exists()
+    built = demo.build_demo(target, now_ms=later, overwrite=True)
+    assert built == demo.DemoBuild(target)
     assert _snapshot(target) == _snapshot(
         demo.build_demo_memory_dir(tmp_path / "fresh", now_ms=later)
     )
     assert sorted(p.name for p in tmp_path.iterdir()) == ["fresh", "memory"]
+
+
+def test_overwrite_keeps_an_earlier_demo_a_person_added_to_or_edited(tmp_path: Path) -> None:
+    target = demo.build_demo_memory_dir(tmp_path / "memory", now_ms=NOW_MS)
+    stray = target / "user_added_by_hand.md"
+    stray.write_text("---\nname: x\ndescription: y\ntype: user\n---\nmine\n", encoding="utf-8")
+    edited = sorted(target.glob("feedback_*.md"))[0]
+    edited.write_text(edited.read_text(encoding="utf-8") + "\nA line I added.\n", encoding="utf-8")
+    os.mkfifo(target / "a_pipe.md")  # listed, never opened (opening would wait for a writer)
+    (target / "gone.md").symlink_to(tmp_path / "nowhere")
+    (target / "team" / "MEMORY.md").unlink()  # a deletion holds nothing of theirs: not listed
+    before = snapshot(target, ignore=("a_pipe.md",), mtimes=True)  # opening the FIFO would wait
+    later = NOW_MS + 3 * DAY_MS
+    built = demo.build_demo(target, now_ms=later, overwrite=True)
+    assert built.path == target and built.kept is not None
+    assert built.edited == ("a_pipe.md", edited.name, "gone.md", "user_added_by_hand.md")
+    assert built.kept.parent == tmp_path and built.kept.name.startswith("memory.kept-")
+    assert snapshot(built.kept, ignore=("a_pipe.md",), mtimes=True) == before  # whole, as it was
+    assert stat.S_ISFIFO(os.lstat(built.kept / "a_pipe.md").st_mode)
+    assert _snapshot(target) == _snapshot(
+        demo.build_demo_memory_dir(tmp_path / "fresh", now_ms=later)
+    )
+
+
+def test_overwrite_keeps_everything_when_the_markers_time_was_changed(tmp_path: Path) -> None:
+    target = demo.build_demo_memory_dir(tmp_path / "memory", now_ms=NOW_MS)
+    os.utime(target / demo.MARKER_NAME, ns=(0, 0))  # no longer says when the demo was built
+    built = demo.build_demo(target, now_ms=NOW_MS, overwrite=True)
+    assert built.kept is not None and {"MEMORY.md", "user_role.md"} <= set(built.edited)
 
 
 def test_default_clock_builds_a_current_demo(tmp_path: Path) -> None:

@@ -14,7 +14,12 @@ clock), `memories` (the memory texts), `render` (file and index texts, the daily
 a demo fleet for doctor, where and notebooks 09/10).
 """
 
-from memdir_nb.ui.demo.build import build_demo_memory_dir, notebook_memory_dir
+from memdir_nb.ui.demo.build import (
+    DemoBuild,
+    build_demo,
+    build_demo_memory_dir,
+    notebook_memory_dir,
+)
 from memdir_nb.ui.demo.homes import (
     DEMO_FLEET_PROJECTS,
     DEMO_HOME_SETTINGS,
@@ -55,11 +60,13 @@ __all__ = [
     "MARKER_TEXT",
     "MTIME_OFFSET_MS",
     "TEAM_NOTES_AGE_DAYS",
+    "DemoBuild",
     "DemoClaudeHome",
     "DemoDirError",
     "DemoDirExistsError",
     "DemoMemory",
     "DemoQuirk",
+    "build_demo",
     "build_demo_claude_home",
     "build_demo_fleet",
     "build_demo_memory_dir",

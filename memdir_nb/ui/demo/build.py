@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import filecmp
 import os
 import shutil
+import stat
 import tempfile
+from dataclasses import dataclass
 from pathlib import Path
 
 from memdir_nb.home.config import MemdirConfig
@@ -15,6 +18,7 @@ from memdir_nb.spec.constants import (
     LOGS_DIRNAME,
     TEAM_DIRNAME,
 )
+from memdir_nb.spec.timestamps import trash_stamp
 from memdir_nb.storage.containment import real_path
 from memdir_nb.storage.daily_log import append_daily_log
 from memdir_nb.storage.fsutil import (
@@ -140,10 +144,36 @@ def _populate(root: Path, now_ms: float) -> None:
         set_mtime(folder, mtime_for_age(0, now_ms))
 
 
+@dataclass(frozen=True)
+class DemoBuild:
+    """What build_demo_memory_dir did: the demo's path and, when it replaced an earlier demo
+    that a person had added to or edited, where that earlier demo was kept and what was theirs."""
+
+    path: Path
+    kept: Path | None = None  # the earlier demo, moved aside whole (None: nothing of a person's)
+    edited: tuple[str, ...] = ()  # its files a person added or changed, relative, sorted
+
+
 def build_demo_memory_dir(
     target: str | os.PathLike[str], *, now_ms: float | None = None, overwrite: bool = False
 ) -> Path:
-    """Create the demo memory dir at target (new or empty; a previous demo only with overwrite)."""
+    """Create the demo memory dir at target (new or empty; a previous demo only with overwrite).
+
+    An earlier demo that a person added a file to, or edited, is not deleted by overwrite: it
+    is moved aside whole (see build_demo, which also says where)."""
+    return build_demo(target, now_ms=now_ms, overwrite=overwrite).path
+
+
+def build_demo(
+    target: str | os.PathLike[str], *, now_ms: float | None = None, overwrite: bool = False
+) -> DemoBuild:
+    """build_demo_memory_dir, telling what happened to an earlier demo a person had changed.
+
+    With overwrite, the earlier demo is compared with what the builder wrote then (built again
+    as of its marker's time): if every file is still the builder's, it is deleted; if a person
+    added or changed a file (a memory saved into the demo, a note edited), the whole earlier
+    demo is moved beside the new one as ``<name>.kept-<UTC stamp>`` and nothing is deleted.
+    """
     now = demo_clock(now_ms)
     dest = Path(os.path.abspath(os.fspath(target)))
     replace = _check_target(dest, overwrite)
@@ -156,16 +186,49 @@ def build_demo_memory_dir(
     try:
         staging.mkdir(FOLDER_MODE)
         _populate(staging, now)
-        if replace:
-            old = Path(tempfile.mkdtemp(prefix=f"{side_stem(dest.name)}.old-", dir=dest.parent))
-            os.replace(dest, old / "demo")
-            os.replace(staging, dest)
-            shutil.rmtree(old)
-        else:
+        if not replace:
             os.replace(staging, dest)  # also fine onto an existing empty directory
+            return DemoBuild(dest)
+        edited = _files_a_person_changed(dest, holder / "reference")
+        if edited:
+            stem = side_stem(dest.name)[1:]  # bounded like a side file's, but not hidden
+            kept = dest.parent / f"{stem}.kept-{trash_stamp(now, with_ms=True)}"
+            os.replace(dest, kept)
+            os.replace(staging, dest)
+            return DemoBuild(dest, kept, edited)
+        old = Path(tempfile.mkdtemp(prefix=f"{side_stem(dest.name)}.old-", dir=dest.parent))
+        os.replace(dest, old / "demo")
+        os.replace(staging, dest)
+        shutil.rmtree(old)
+        return DemoBuild(dest)
     finally:
         shutil.rmtree(holder, ignore_errors=True)
-    return dest
+
+
+def _files_a_person_changed(demo_dir: Path, reference: Path) -> tuple[str, ...]:
+    """The files of an earlier demo that its builder did not write as they are: added, changed,
+    or no longer regular files (compared with the demo built again at `reference` as of the
+    earlier one's time). A file the person deleted is not listed: nothing of theirs is in it.
+    Everything is listed when the earlier demo's time cannot be read from its marker."""
+    built_at = demo_built_at_ms(demo_dir)
+    found: list[str] = []
+    if built_at is not None:
+        reference.mkdir(FOLDER_MODE)
+        _populate(reference, built_at)
+    for folder, dirs, files in os.walk(demo_dir):  # links are listed, never followed
+        for name in [*files, *(d for d in dirs if os.path.islink(os.path.join(folder, d)))]:
+            path = os.path.join(folder, name)
+            rel = os.path.relpath(path, demo_dir)
+            theirs = os.path.join(reference, rel)
+            mode = os.lstat(path).st_mode
+            if (
+                built_at is None
+                or not stat.S_ISREG(mode)  # a FIFO is never opened, a link never followed
+                or not os.path.isfile(theirs)
+                or not filecmp.cmp(path, theirs, shallow=False)  # reads in 8 KiB blocks
+            ):
+                found.append(rel)
+    return tuple(sorted(found))
 
 
 def notebook_memory_dir(
