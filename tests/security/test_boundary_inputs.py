@@ -290,6 +290,28 @@ def test_text_passes_stay_linear_on_long_runs(tmp_path: Path, unit: str) -> None
     plan_index_rebuild(d)
 
 
+@pytest.mark.timeout(60)
+@pytest.mark.parametrize("unit", [" ", "\t", " a", "a:", " #"], ids=repr)
+def test_a_header_line_holding_a_long_run_is_read_in_linear_time(tmp_path: Path, unit: str) -> None:
+    """Attack round 27: a header past the 8 KB window is recovered line by line, and each line
+    was matched by a `key: value` regex whose lazy value and trailing-blank run backtracked
+    over every blank: one 250 KB line of spaces made `lint` of a single file take 355 s. Each
+    route that reads a whole header (lint, the plan, the rebuild, the parser) must stay linear."""
+    run = unit * (250_000 // len(unit))
+    d = tmp_path / "memory"
+    d.mkdir()
+    (d / "user_long.md").write_text(
+        f"---\ndescription: a{run}b\nname: long\ntype: user\n---\nbody\n", encoding="utf-8"
+    )
+    (d / "feedback_quoted.md").write_text(
+        f'---\ndescription: "a"{run}b\nname: q\ntype: feedback\n---\nbody\n', encoding="utf-8"
+    )
+    parse_frontmatter(f"---\ndescription: a{run}b\n---\nbody\n")
+    lint_memory_dir(d, now_ms=NOW_MS)
+    plan_consolidation(d, now_ms=NOW_MS)
+    plan_index_rebuild(d)
+
+
 def test_team_save_of_long_runs_finishes_under_the_store_lock(tmp_path: Path) -> None:
     store = MemoryStore(tmp_path)
     for i, unit in enumerate(["sha256-", "0", "a://", "-", "a@"]):
