@@ -26,6 +26,7 @@ from memdir_nb.extract.transcript import parse_transcript_lines
 from memdir_nb.formats.frontmatter import parse_frontmatter
 from memdir_nb.formats.index import parse_index
 from memdir_nb.formats.jsonio import JSONLimitError
+from memdir_nb.formats.transcript_lines import parse_record_line
 from memdir_nb.lint import lint_memory_dir
 from memdir_nb.recall import find_relevant_memories
 from memdir_nb.recall.anthropic_selector import AnthropicSelector
@@ -103,6 +104,46 @@ def test_deep_transcript_line_is_one_problem_not_a_crash(tmp_path: Path) -> None
     out = run_cli("list", "--home", str(tmp_path), home=tmp_path)
     assert out.returncode == 0 and "Traceback" not in out.stderr
     assert "feedback 1" in out.stdout
+
+
+# Python refuses to turn more than 4,300 digits into an int (a ValueError that is not a
+# JSONDecodeError); JavaScript's JSON.parse reads any number as a double. One such number in a
+# repository's settings file ended `where`, `doctor`, `list` and `sessions` with "error:
+# Exceeds the limit (4300 digits)" (attack round 27).
+HUGE_INT = "1" * 5000
+
+
+@pytest.mark.parametrize("command", ["where", "doctor", "list", "sessions"])
+@pytest.mark.parametrize("layer", ["user", "project"])
+def test_a_number_of_5000_digits_in_settings_is_read_as_javascript_reads_it(
+    tmp_path: Path, command: str, layer: str
+) -> None:
+    w = make_world(tmp_path, repo=False)
+    w.settings(layer, {}).write_text(
+        '{"autoMemoryEnabled": true, "cleanupPeriodDays": ' + HUGE_INT + "}", encoding="utf-8"
+    )
+    args = ["--home", str(w.home)] + (
+        ["--cwd", str(w.project)] if command in ("where", "doctor") else []
+    )
+    out = run_cli(command, *args, home=w.home)
+    assert "Exceeds the limit" not in out.stdout + out.stderr and "Traceback" not in out.stderr
+    assert out.returncode in (0, 1)
+
+
+def test_a_number_of_5000_digits_in_a_transcript_line_is_read_not_a_crash(tmp_path: Path) -> None:
+    good = {"type": "user", "uuid": "u1", "message": {"role": "user", "content": "hi"}}
+    alone = json.dumps({**good, "uuid": "u2"})[:-1] + ', "n": ' + HUGE_INT + "}"
+    glued = json.dumps({**good, "uuid": "u3"}) + alone.replace("u2", "u4")
+    parsed = parse_transcript_lines([json.dumps(good), alone, glued])
+    assert [m.uuid for m in parsed.messages] == ["u1", "u2", "u3", "u4"]
+    assert parse_record_line(alone)[0][0]["n"] == float("inf")  # JSON.parse's Infinity
+    projects = tmp_path / ".claude" / "projects"
+    add_memory(projects / "-tmp-somewhere" / "memory", "feedback_x.md")
+    transcript = projects / "-tmp-somewhere" / "s1.jsonl"
+    transcript.write_text("\n".join([json.dumps(good), alone, glued]) + "\n", encoding="utf-8")
+    for args in (["sessions", "--home", str(tmp_path)], ["replay", str(transcript)]):
+        out = run_cli(*args, home=tmp_path)
+        assert out.returncode == 0 and "Exceeds the limit" not in out.stderr, out.stderr
 
 
 def test_deep_model_reply_is_a_recorded_error(tmp_path: Path) -> None:
