@@ -401,6 +401,43 @@ def test_no_element_or_attribute_of_a_view_comes_from_memory_data(
     assert "<img src=x onerror=" in text  # the markup is there to read, as text
 
 
+# Attack round 27: the terminal shows a bidirectional override (and every other character
+# that can make text display as other text) as a visible escape; the HTML views put it on the
+# page raw, so a description `evil<U+202E>dm.exe safe` showed reversed in the dashboard.
+BIDI_CONTROLS = "\u202e\u2066\u200f\u061c"
+
+
+def _bidi_text(tag: str) -> str:
+    return f"{tag} evil{BIDI_CONTROLS}dm.exe safe\x1b[2J\u2028end"
+
+
+@pytest.mark.parametrize(
+    "route",
+    [
+        "MemoryBrowser",
+        "IndexInspector",
+        "RecallPlayground",
+        "FreshnessView",
+        "DreamPlanner",
+        "ReplayView",
+    ],
+)
+def test_a_bidi_control_in_memory_data_is_shown_escaped_in_every_view(
+    route: str, tmp_path: Path
+) -> None:
+    mem = build_markup_home(tmp_path, _bidi_text, benign_name, benign_refused_name, benign_name)
+    r = Rendered()
+    ROUTES[route][0](mem, r)
+    raw = [
+        (where, ch)
+        for where, value in r.html + r.text
+        for ch in BIDI_CONTROLS + "\x1b\u2028"
+        if ch in value
+    ]
+    assert raw == []
+    assert any("\\u202e" in value for _, value in r.html)  # shown, as the terminal shows it
+
+
 def test_a_memory_name_with_an_angle_bracket_is_skipped_and_rebuild_and_dream_still_run(
     tmp_path: Path,
 ) -> None:
