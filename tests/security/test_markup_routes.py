@@ -14,6 +14,7 @@ checked too. Each payload must also still be there to read, as text.
 from __future__ import annotations
 
 import ast
+import json
 import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -436,6 +437,22 @@ def test_a_bidi_control_in_memory_data_is_shown_escaped_in_every_view(
     ]
     assert raw == []
     assert any("\\u202e" in value for _, value in r.html)  # shown, as the terminal shows it
+
+
+def test_a_transcript_named_with_a_bidi_control_is_shown_escaped_in_the_session_picker(
+    tmp_path: Path,
+) -> None:
+    # transcript names are not memory names: the gate never sees them
+    project = tmp_path / "projects" / "-p"
+    mem = project / "memory"
+    mem.mkdir(parents=True)
+    record = {"type": "user", "uuid": "u1", "message": {"role": "user", "content": "hi"}}
+    (project / "sess\u202ex.jsonl").write_text(json.dumps(record) + "\n", encoding="utf-8")
+    r = Rendered()
+    collect(ReplayView(mem, selector="lexical", now_ms=NOW, config=_config(mem)), r)
+    options = [value for where, value in r.text if where.endswith(".option")]
+    assert any(value.startswith("sess\\u202ex") for value in options), options
+    assert not any("\u202e" in value for value in options)
 
 
 def test_a_memory_name_with_an_angle_bracket_is_skipped_and_rebuild_and_dream_still_run(
