@@ -29,6 +29,37 @@ class JSONLimitError(ValueError):
     """JSON text over a size or nesting cap; nothing was parsed."""
 
 
+def _js_number(digits: str) -> int | float:
+    """A JSON integer as JavaScript's JSON.parse reads it when Python would refuse it.
+
+    Python turns at most 4,300 digits into an int (sys.int_info.default_max_str_digits) and
+    raises a plain ValueError past that, which no caller took for bad JSON: one such number in
+    a repository's settings file ended `where`, `doctor`, `list` and `sessions` (attack round
+    27). JavaScript reads every number as a double, so a longer one is that double here too
+    (infinity past 1.8e308); a shorter one stays the int Python's own parser gives.
+    """
+    try:
+        return int(digits)
+    except ValueError:
+        return float(digits)
+
+
+# The parser used only after the default one refused a number: a Python call per integer,
+# which the default parser's C fast path avoids for every ordinary text.
+_JS_NUMBERS = json.JSONDecoder(parse_int=_js_number)
+
+
+def raw_decode(text: str, pos: int = 0) -> tuple[Any, int]:
+    """json.JSONDecoder().raw_decode, with integers past Python's digit limit read as
+    JavaScript reads them (see _js_number): for records glued on one line."""
+    try:
+        return json.JSONDecoder().raw_decode(text, pos)
+    except json.JSONDecodeError:
+        raise
+    except ValueError:  # the digit limit; any other error the second parse raises again
+        return _JS_NUMBERS.raw_decode(text, pos)
+
+
 def nesting_depth(text: str) -> int:
     """The deepest nesting of arrays and objects in JSON text (strings are skipped).
 
@@ -69,7 +100,12 @@ def loads_bounded(
             raise JSONLimitError(
                 f"{what} nests {depth} levels deep, over the limit of {max_depth}; it was not read"
             )
-    return json.loads(text)
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError:
+        raise
+    except ValueError:  # the digit limit; any other error the second parse raises again
+        return _JS_NUMBERS.decode(text)
 
 
 def _char_before(text: str, pos: int) -> str:

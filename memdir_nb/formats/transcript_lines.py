@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from memdir_nb.formats.jsonio import JSONLimitError, loads_bounded, looks_utf16
+from memdir_nb.formats.jsonio import JSONLimitError, loads_bounded, looks_utf16, raw_decode
 from memdir_nb.spec.constants import PATH_MAX_BYTES, TRANSCRIPT_LINE_MAX_BYTES
 
 # The longest id (a uuid is 36 characters) and envelope field a record carries; a longer one is
@@ -121,12 +121,11 @@ def _decode_error(exc: json.JSONDecodeError) -> str:
 def _split_glued(data: str | bytes) -> tuple[list[dict[str, Any]], str | None]:
     """Records glued on one line (`}{`); the depth was already checked by loads_bounded."""
     text = data.decode("utf-8", errors="replace") if isinstance(data, bytes) else data
-    decoder = json.JSONDecoder()
     records: list[dict[str, Any]] = []
     pos, end = 0, len(text.rstrip())
     while pos < end:
         try:
-            value, pos = decoder.raw_decode(text, pos)
+            value, pos = raw_decode(text, pos)
         except json.JSONDecodeError as exc:
             reason = f"not JSON after {len(records)} record(s) ({_decode_error(exc)})"
             return records, reason + ("; the rest was skipped" if records else "; skipped")

@@ -390,15 +390,22 @@ def first_unsafe_char(text: str) -> str | None:
 
 
 def html_safe(value: object) -> str:
-    """Any value as HTML text: ``&``, ``<``, ``>`` and both quotes become entities.
+    """Any value as HTML text: ``&``, ``<``, ``>`` and both quotes become entities, and every
+    character `terminal_safe` shows as an escape is shown so here too.
 
     The one HTML escaper: every string a widget puts into an HTML value (text between tags and
     attribute values alike, hence the quotes) passes it, as everything the CLI prints passes
     `terminal_safe`. Text only: a value that becomes a URL or a style must not come from data.
+    A bidirectional override in a description made it display reversed on the page while the
+    terminal showed ``\u202e`` (attack round 27): the page now shows the same escape. A CRLF
+    line end is a line end on the page, so it is kept as one ('\n'), not shown as ``\x0d``.
     """
     import html  # here, not at the top: a process that writes no HTML skips its entity table
 
-    return html.escape(str(value), quote=True)
+    text = str(value)
+    if not text.isascii() or _ASCII_UNSAFE_IN_TEXT.search(text):
+        text = terminal_safe(text.replace("\r\n", "\n"))
+    return html.escape(text, quote=True)
 
 
 def terminal_safe(text: str, *, keep_newlines: bool = True) -> str:

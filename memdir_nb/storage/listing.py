@@ -222,7 +222,7 @@ class _Walk:
         elif entry.is_dir(follow_symlinks=False):
             if name.startswith(".") or (not prefix and name in self.excluded):
                 return
-            problem = folder_problem(name)
+            problem = folder_problem(name, top=not prefix)
             if problem is not None:  # a control, bidi, angle bracket or non-UTF-8 folder name
                 self.skipped.append(SkippedFile(rel, f"folder name {problem}"))
                 return

@@ -214,8 +214,8 @@ def require_folder_path(tp: ToolPath) -> None:
     too_deep = depth_problem(len(parts))
     if too_deep:
         raise MemoryCommandError(f"{tp.shown} is not a usable folder: it {too_deep}.")
-    for part in parts:
-        problem = folder_problem(part)
+    for depth, part in enumerate(parts):
+        problem = folder_problem(part, top=depth == 0)
         if problem:
             raise MemoryCommandError(f"{tp.shown} is not a usable folder: {part!r} {problem}.")
 

@@ -26,6 +26,7 @@ from memdir_nb.extract.transcript import parse_transcript_lines
 from memdir_nb.formats.frontmatter import parse_frontmatter
 from memdir_nb.formats.index import parse_index
 from memdir_nb.formats.jsonio import JSONLimitError
+from memdir_nb.formats.transcript_lines import parse_record_line
 from memdir_nb.lint import lint_memory_dir
 from memdir_nb.recall import find_relevant_memories
 from memdir_nb.recall.anthropic_selector import AnthropicSelector
@@ -103,6 +104,46 @@ def test_deep_transcript_line_is_one_problem_not_a_crash(tmp_path: Path) -> None
     out = run_cli("list", "--home", str(tmp_path), home=tmp_path)
     assert out.returncode == 0 and "Traceback" not in out.stderr
     assert "feedback 1" in out.stdout
+
+
+# Python refuses to turn more than 4,300 digits into an int (a ValueError that is not a
+# JSONDecodeError); JavaScript's JSON.parse reads any number as a double. One such number in a
+# repository's settings file ended `where`, `doctor`, `list` and `sessions` with "error:
+# Exceeds the limit (4300 digits)" (attack round 27).
+HUGE_INT = "1" * 5000
+
+
+@pytest.mark.parametrize("command", ["where", "doctor", "list", "sessions"])
+@pytest.mark.parametrize("layer", ["user", "project"])
+def test_a_number_of_5000_digits_in_settings_is_read_as_javascript_reads_it(
+    tmp_path: Path, command: str, layer: str
+) -> None:
+    w = make_world(tmp_path, repo=False)
+    w.settings(layer, {}).write_text(
+        '{"autoMemoryEnabled": true, "cleanupPeriodDays": ' + HUGE_INT + "}", encoding="utf-8"
+    )
+    args = ["--home", str(w.home)] + (
+        ["--cwd", str(w.project)] if command in ("where", "doctor") else []
+    )
+    out = run_cli(command, *args, home=w.home)
+    assert "Exceeds the limit" not in out.stdout + out.stderr and "Traceback" not in out.stderr
+    assert out.returncode in (0, 1)
+
+
+def test_a_number_of_5000_digits_in_a_transcript_line_is_read_not_a_crash(tmp_path: Path) -> None:
+    good = {"type": "user", "uuid": "u1", "message": {"role": "user", "content": "hi"}}
+    alone = json.dumps({**good, "uuid": "u2"})[:-1] + ', "n": ' + HUGE_INT + "}"
+    glued = json.dumps({**good, "uuid": "u3"}) + alone.replace("u2", "u4")
+    parsed = parse_transcript_lines([json.dumps(good), alone, glued])
+    assert [m.uuid for m in parsed.messages] == ["u1", "u2", "u3", "u4"]
+    assert parse_record_line(alone)[0][0]["n"] == float("inf")  # JSON.parse's Infinity
+    projects = tmp_path / ".claude" / "projects"
+    add_memory(projects / "-tmp-somewhere" / "memory", "feedback_x.md")
+    transcript = projects / "-tmp-somewhere" / "s1.jsonl"
+    transcript.write_text("\n".join([json.dumps(good), alone, glued]) + "\n", encoding="utf-8")
+    for args in (["sessions", "--home", str(tmp_path)], ["replay", str(transcript)]):
+        out = run_cli(*args, home=tmp_path)
+        assert out.returncode == 0 and "Exceeds the limit" not in out.stderr, out.stderr
 
 
 def test_deep_model_reply_is_a_recorded_error(tmp_path: Path) -> None:
@@ -286,6 +327,28 @@ def test_text_passes_stay_linear_on_long_runs(tmp_path: Path, unit: str) -> None
     lint_memory_dir(d, now_ms=NOW_MS)
     # A file with no header is hooked by the heading it opens with, by the plan and the rebuild.
     (d / "opening_heading.md").write_text("# a" + run[:250_000] + "b\n", encoding="utf-8")
+    plan_consolidation(d, now_ms=NOW_MS)
+    plan_index_rebuild(d)
+
+
+@pytest.mark.timeout(60)
+@pytest.mark.parametrize("unit", [" ", "\t", " a", "a:", " #"], ids=repr)
+def test_a_header_line_holding_a_long_run_is_read_in_linear_time(tmp_path: Path, unit: str) -> None:
+    """Attack round 27: a header past the 8 KB window is recovered line by line, and each line
+    was matched by a `key: value` regex whose lazy value and trailing-blank run backtracked
+    over every blank: one 250 KB line of spaces made `lint` of a single file take 355 s. Each
+    route that reads a whole header (lint, the plan, the rebuild, the parser) must stay linear."""
+    run = unit * (250_000 // len(unit))
+    d = tmp_path / "memory"
+    d.mkdir()
+    (d / "user_long.md").write_text(
+        f"---\ndescription: a{run}b\nname: long\ntype: user\n---\nbody\n", encoding="utf-8"
+    )
+    (d / "feedback_quoted.md").write_text(
+        f'---\ndescription: "a"{run}b\nname: q\ntype: feedback\n---\nbody\n', encoding="utf-8"
+    )
+    parse_frontmatter(f"---\ndescription: a{run}b\n---\nbody\n")
+    lint_memory_dir(d, now_ms=NOW_MS)
     plan_consolidation(d, now_ms=NOW_MS)
     plan_index_rebuild(d)
 

@@ -14,6 +14,7 @@ checked too. Each payload must also still be there to read, as text.
 from __future__ import annotations
 
 import ast
+import json
 import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -399,6 +400,59 @@ def test_no_element_or_attribute_of_a_view_comes_from_memory_data(
     for source in ROUTES[route][1]:
         assert f"{MARK}='{source}'" in text, f"{route} does not show the {source} text"
     assert "<img src=x onerror=" in text  # the markup is there to read, as text
+
+
+# Attack round 27: the terminal shows a bidirectional override (and every other character
+# that can make text display as other text) as a visible escape; the HTML views put it on the
+# page raw, so a description `evil<U+202E>dm.exe safe` showed reversed in the dashboard.
+BIDI_CONTROLS = "\u202e\u2066\u200f\u061c"
+
+
+def _bidi_text(tag: str) -> str:
+    return f"{tag} evil{BIDI_CONTROLS}dm.exe safe\x1b[2J\u2028end"
+
+
+@pytest.mark.parametrize(
+    "route",
+    [
+        "MemoryBrowser",
+        "IndexInspector",
+        "RecallPlayground",
+        "FreshnessView",
+        "DreamPlanner",
+        "ReplayView",
+    ],
+)
+def test_a_bidi_control_in_memory_data_is_shown_escaped_in_every_view(
+    route: str, tmp_path: Path
+) -> None:
+    mem = build_markup_home(tmp_path, _bidi_text, benign_name, benign_refused_name, benign_name)
+    r = Rendered()
+    ROUTES[route][0](mem, r)
+    raw = [
+        (where, ch)
+        for where, value in r.html + r.text
+        for ch in BIDI_CONTROLS + "\x1b\u2028"
+        if ch in value
+    ]
+    assert raw == []
+    assert any("\\u202e" in value for _, value in r.html)  # shown, as the terminal shows it
+
+
+def test_a_transcript_named_with_a_bidi_control_is_shown_escaped_in_the_session_picker(
+    tmp_path: Path,
+) -> None:
+    # transcript names are not memory names: the gate never sees them
+    project = tmp_path / "projects" / "-p"
+    mem = project / "memory"
+    mem.mkdir(parents=True)
+    record = {"type": "user", "uuid": "u1", "message": {"role": "user", "content": "hi"}}
+    (project / "sess\u202ex.jsonl").write_text(json.dumps(record) + "\n", encoding="utf-8")
+    r = Rendered()
+    collect(ReplayView(mem, selector="lexical", now_ms=NOW, config=_config(mem)), r)
+    options = [value for where, value in r.text if where.endswith(".option")]
+    assert any(value.startswith("sess\\u202ex") for value in options), options
+    assert not any("\u202e" in value for value in options)
 
 
 def test_a_memory_name_with_an_angle_bracket_is_skipped_and_rebuild_and_dream_still_run(

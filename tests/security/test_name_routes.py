@@ -180,3 +180,42 @@ def test_a_name_that_displays_as_a_team_path_is_refused_by_scan_and_the_memory_t
     assert report.headers == [] and "looks like a slash" in report.skipped[0].reason
     with pytest.raises(MemoryCommandError, match="U\\+2044"):
         MemoryDirBackend(tmp_path / "tool").create("/memories/team\u2044b.md", _memory("b"))
+
+
+# -------------------------------- attack round 27: team/ in other letter case is not private
+
+# macOS and Windows file systems ignore letter case, so `TEAM/` and `Team/` there are the team
+# folder, shared with everyone in the project; here they were a private folder, where a
+# credential is only warned about. A memory dir synced across machines (or memdir_nb run on a
+# Mac, where the path as written is not resolved to team/) put a secret into team memory.
+TEAM_CASES = ["TEAM", "Team", "tEaM"]
+SECRET_BODY = "token: ghp_" + "A1b2C3d4E5f6G7h8I9j0" + "K1l2M3n4O5p6Q7r8"
+
+
+@pytest.mark.parametrize("folder", TEAM_CASES)
+def test_the_team_folder_in_other_letter_case_is_refused_by_every_route(
+    tmp_path: Path, folder: str
+) -> None:
+    tool = MemoryDirBackend(tmp_path / "tool")
+    with pytest.raises(MemoryCommandError, match="letter case"):
+        tool.create(f"/memories/{folder}/reference_creds.md", _memory("c") + SECRET_BODY)
+    tool.create("/memories/notes/user_a.md", _memory("a"))
+    with pytest.raises(MemoryCommandError, match="letter case"):
+        tool.rename("/memories/notes", f"/memories/{folder}")
+    assert not (tmp_path / "tool" / folder).exists()
+    assert write_name_problem(f"{folder}/user_b.md") is not None
+    assert write_name_problem(f"notes/{folder}/user_b.md") is None  # only the top folder is team/
+    archive = tmp_path / "in.zip"
+    with zipfile.ZipFile(archive, "w") as zf:
+        zf.writestr(f"{folder}/user_c.md", _memory("c"))
+        zf.writestr("team/user_d.md", _memory("d"))
+    report = import_archive(archive, tmp_path / "mem")
+    assert report.written == ["team/user_d.md"]
+    assert [r.name for r in report.refused] == [f"{folder}/user_c.md"]
+    listed = tmp_path / "listed"
+    (listed / folder).mkdir(parents=True)
+    (listed / folder / "user_e.md").write_text(_memory("e"), encoding="utf-8")
+    (listed / "user_f.md").write_text(_memory("f"), encoding="utf-8")
+    scanned = scan_memory_dir(listed)
+    assert [h.filename for h in scanned.headers] == ["user_f.md"]
+    assert "letter case" in scanned.skipped[0].reason

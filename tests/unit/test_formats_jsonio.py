@@ -9,7 +9,13 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from memdir_nb.formats.jsonio import JSONLimitError, json_error_cause, loads_bounded, nesting_depth
+from memdir_nb.formats.jsonio import (
+    JSONLimitError,
+    json_error_cause,
+    loads_bounded,
+    nesting_depth,
+    raw_decode,
+)
 
 
 def test_ordinary_json_parses() -> None:
@@ -104,3 +110,15 @@ def test_a_trailing_comma_is_named_as_the_cause(text: str) -> None:
 @pytest.mark.parametrize("text", ['{"a": }', "{'a': 1}", '{"a": 1', "[1 2]"])
 def test_other_syntax_errors_have_no_guessed_cause(text: str) -> None:
     assert _cause(text) is None
+
+
+def test_an_integer_past_pythons_digit_limit_is_the_double_javascript_reads() -> None:
+    # Python raises a plain ValueError past 4,300 digits; JSON.parse gives a double (Infinity
+    # past 1.8e308). Shorter integers stay ints, as the default parser gives them.
+    huge = "9" * 5000
+    text = '{"a": ' + huge + ', "b": -' + huge + ', "c": 12, "d": ' + "1" * 400 + "}"
+    value = loads_bounded(text, max_bytes=1 << 20)
+    assert value == {"a": float("inf"), "b": float("-inf"), "c": 12, "d": int("1" * 400)}
+    assert raw_decode('x{"a": ' + huge + "}{}", 1) == ({"a": float("inf")}, 5008)
+    with pytest.raises(json.JSONDecodeError):
+        loads_bounded('{"a": ' + huge + ",}", max_bytes=1 << 20)

@@ -41,6 +41,12 @@ def test_escape_sequences_reach_the_terminal_as_visible_text() -> None:
     assert shown == "title\\x1b]8;;http://x\\x07link\\x1b[2J\\x9b31m"
 
 
+def test_html_safe_shows_what_the_terminal_escapes_as_the_same_escape() -> None:
+    # a bidi override, ESC, a line separator and a lone CR as visible text; CRLF a line end
+    assert html_safe("a\u202eb\x1b[2J\u2028c\rd\r\ne\tf") == "a\\u202eb\\x1b[2J\\u2028c\\x0dd\ne\tf"
+    assert html_safe("plain <b>") == "plain &lt;b&gt;"
+
+
 def test_html_safe_turns_markup_and_both_quotes_into_entities() -> None:
     shown = html_safe("""<img src=x onerror="a('b')"> & `c`""")
     assert shown == "&lt;img src=x onerror=&quot;a(&#x27;b&#x27;)&quot;&gt; &amp; `c`"

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from memdir_nb.home.sessions import SessionFile, sessions_using
 from memdir_nb.reports.replay import CLI_SURFACED_SHOWN, SessionReplay, TurnReplay
-from memdir_nb.spec.text import first_few, html_safe
+from memdir_nb.spec.text import first_few, html_safe, terminal_line
 
 __all__ = [
     "MISS_STYLE",
@@ -50,7 +50,7 @@ class TurnRow:
 
 
 def _short(text: str, limit: int = PROMPT_CHARS) -> str:
-    flat = " ".join(text.split())
+    flat = terminal_line(" ".join(text.split()))  # an option label: text, shown as the CLI shows it
     return flat if len(flat) <= limit else flat[: limit - 1] + "\u2026"
 
 

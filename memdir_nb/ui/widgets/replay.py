@@ -20,6 +20,7 @@ import traitlets
 
 from memdir_nb.recall.selectors import make_selector
 from memdir_nb.reports.replay import SessionReplay, replay_session
+from memdir_nb.spec.text import terminal_line
 from memdir_nb.ui.views import replay as view
 from memdir_nb.ui.widgets._common import MemdirView, classed, pre
 
@@ -56,12 +57,19 @@ class ReplayView(MemdirView):
         self.add_class("memdir-replay")
         self.replay: SessionReplay | None = None
         offered = view.sessions_beside(self.memory_dir)
+        # option labels are plain text named by files in the home: shown as the CLI shows them
         options = [
-            (f"{s.session_id} ({s.date}{'' if s.kind == 'main' else ', ' + s.kind})", s.path)
+            (
+                terminal_line(
+                    f"{s.session_id} ({s.date}{'' if s.kind == 'main' else ', ' + s.kind})"
+                ),
+                s.path,
+            )
             for s in offered
         ]
         if transcript is not None and os.fspath(transcript) not in [p for _, p in options]:
-            options.insert(0, (os.path.basename(os.fspath(transcript)), os.fspath(transcript)))
+            shown = terminal_line(os.path.basename(os.fspath(transcript)))
+            options.insert(0, (shown, os.fspath(transcript)))
         self.picker = classed(
             widgets.Dropdown(options=options or [("(none)", "")], description="session"),
             "memdir-replay-session",
