@@ -26,6 +26,11 @@ LOGS_DIRNAME = "logs"  # KAIROS daily logs: logs/YYYY/MM/YYYY-MM-DD.md
 # project's .claude/ (project, local). The root itself is never a memory dir: no index there loads.
 AGENT_MEMORY_DIRNAME = "agent-memory"
 AGENT_MEMORY_LOCAL_DIRNAME = "agent-memory-local"
+# The root of every path the API's memory tool takes: the prompt names it, the tool checks it.
+MEMORY_TOOL_ROOT = "/memories"
+# The Claude model asked when none is given: recall's selector and the tool loop that the
+# extractor and the dream's Claude planner run.
+DEFAULT_MODEL = "claude-sonnet-4-6"
 STORE_LOCK_NAME = ".memdir.lock"  # the store's one lock; dream applies under it too
 DAILY_LOG_LOCK_NAME = ".daily-log.lock"  # appends to daily logs (inside logs/)
 CONSOLIDATION_LOCK_NAME = ".consolidate-lock"  # the dream lock; its mtime is the last-run time
