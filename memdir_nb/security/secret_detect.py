@@ -385,7 +385,9 @@ def _random_tokens(line: str, det: dict[str, Any]) -> tuple[list[Hit], int]:
     h, hits, longest = det["heuristic"], [], 0  # the hits, and the longest candidate's length
     # In URLs, '/?&=.:' split parts: a short path id is public, a long query value is not.
     masked = (
-        URL_PATTERN.sub(lambda u: _URL_SEPARATORS.sub(" ", u.group(0)), line) if "://" in line else line
+        URL_PATTERN.sub(lambda u: _URL_SEPARATORS.sub(" ", u.group(0)), line)
+        if "://" in line
+        else line
     )
     for m in _ENTROPY_CANDIDATE.finditer(masked):
         longest = max(longest, m.end() - m.start())

@@ -107,6 +107,8 @@ TRANSCRIPT_READ_MAX_BYTES = 64 * 1024 * 1024  # a session transcript (not in the
 TRANSCRIPT_LINE_MAX_BYTES = 8 * 1024 * 1024
 # A project folder under <claude home>/projects holds its transcripts and this memory folder.
 PROJECT_MEMORY_DIRNAME = "memory"
+# The folder of a Claude home that holds one folder per project (its key): <home>/projects/<key>.
+PROJECTS_DIRNAME = "projects"
 # What the session model keeps of each record, so its memory follows the count of records, not
 # their size: prompt text, a tool call's input strings, and a tool result's text preview.
 SESSION_PROMPT_MAX_CHARS = 8_000
