@@ -116,6 +116,10 @@ SESSION_TOOL_INPUT_MAX_CHARS = (
     64 * 1024
 )  # a memory Write's content: whole for any memory-sized file
 SESSION_TOOL_RESULT_MAX_CHARS = 1_000  # a result preview, and any other tool's input strings
+SESSION_QUEUED_PROMPT_MAX_CHARS = 2_000  # a prompt typed while a turn ran (queued)
+# A short note a session keeps: a `!` command, a local command's line, an API error, a title,
+# a compaction's summary.
+SESSION_NOTE_MAX_CHARS = 500
 # The memory timeline rebuilds a session's memory files by undoing and redoing its edits: the
 # texts it makes, and the text its edits search, stay within these many characters in all
 # (past either an edit is not rebuilt; a searched gigabyte is a second or two).
@@ -206,6 +210,7 @@ INDEX_REWRITE_TARGET_FRACTION = 0.7
 
 # Memory archives (memdir-nb export --archive / import): an import refuses entries past these.
 ARCHIVE_MANIFEST_NAME = ".memdir-nb-archive.json"  # names, sizes, hashes and exact mtimes
+ARCHIVE_MANIFEST_MAX_BYTES = 16 * 1024 * 1024  # a longer manifest is passed over (mtimes not kept)
 ARCHIVE_MAX_ENTRIES = 20_000
 ARCHIVE_MAX_ENTRY_BYTES = 4 * 1024 * 1024  # one file unpacked
 ARCHIVE_MAX_TOTAL_BYTES = 256 * 1024 * 1024  # everything unpacked

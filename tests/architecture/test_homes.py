@@ -148,6 +148,44 @@ def test_only_spec_text_escapes_html() -> None:
     assert callers == []
 
 
+# Where the raw streams are named, and why that prints nothing past the sanitiser.
+RAW_STREAM_USERS = {"memdir_nb.cli.main": "asks sys.__stdout__ for the terminal's width"}
+
+
+def _around_the_sanitiser(name: str, node: ast.AST) -> str | None:
+    """What a node writes to the terminal without the sanitiser, else None."""
+    dotted = _dotted(node) if isinstance(node, ast.Attribute) else ""
+    raw = {"sys.__stdout__", "sys.__stderr__"} if name not in RAW_STREAM_USERS else set()
+    if dotted in {"sys.stdout.buffer", "sys.stderr.buffer", *raw}:
+        return dotted
+    if isinstance(node, ast.Call) and _dotted(node.func) == "os.write" and node.args:
+        fd = node.args[0]
+        if isinstance(fd, ast.Constant) and fd.value in (1, 2):
+            return f"os.write({fd.value})"
+    return None
+
+
+def test_nothing_prints_around_the_sanitiser() -> None:
+    """The CLI and the notebooks print through security.printed_output, which wraps
+    sys.stdout and sys.stderr in spec.text.terminal_safe. Writing to the streams' `.buffer`, to
+    sys.__stdout__ / sys.__stderr__ or with os.write to descriptor 1 or 2 would go around it."""
+    around = []
+    for name, tree in _modules():
+        for node in ast.walk(tree):
+            if (what := _around_the_sanitiser(name, node)) is not None:
+                around.append(f"{name}:{getattr(node, 'lineno', 0)} {what}")
+    assert around == []
+
+
+def test_the_sanitiser_rule_sees_each_way_around() -> None:
+    """The rule above would pass on anything if it recognised nothing."""
+    for source in ("sys.stdout.buffer", "sys.__stderr__", "os.write(1, b'x')"):
+        node = ast.parse(source, mode="eval").body
+        assert _around_the_sanitiser("memdir_nb.cli.dir_commands", node) is not None, source
+    node = ast.parse("sys.__stdout__", mode="eval").body
+    assert _around_the_sanitiser("memdir_nb.cli.main", node) is None
+
+
 # Modules outside storage/ that open files of their own, none of them in a memory dir: each
 # reads what the package ships or installed, or writes the demo's own folders.
 OPENS_OUTSIDE_STORAGE = {
@@ -283,6 +321,7 @@ def test_every_home_named_here_exists() -> None:
         "memdir_nb.spec.text",
         CONSTANTS,
         *OPENS_OUTSIDE_STORAGE,
+        *RAW_STREAM_USERS,
     }
     assert homes - known == set()
     assert Path(PACKAGE / "storage").is_dir()
