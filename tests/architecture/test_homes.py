@@ -148,6 +148,30 @@ def test_only_spec_text_escapes_html() -> None:
     assert callers == []
 
 
+# Modules beside home/config that touch the process's environment, and why.
+ENVIRONMENT_USERS = {
+    "memdir_nb.home.config": "the one reader: settings, HOME, CLAUDE_CONFIG_DIR, ...",
+    "memdir_nb.machine": "environment_set, the one writer (a variable set for one step)",
+    "memdir_nb.cli.main": "COLUMNS, as shutil.get_terminal_size reads it, for argparse's width",
+}
+
+
+def test_only_home_config_reads_the_environment() -> None:
+    """home/config is the only reader of os.environ: every other module takes a MemdirConfig
+    (or an env mapping), so a test or a notebook gives a whole environment in one place."""
+    readers = []
+    for name, tree in _modules():
+        if name in ENVIRONMENT_USERS:
+            continue
+        if _imported_names(tree, "os") & {"environ", "environb", "getenv", "getenvb"}:
+            readers.append(f"{name}: from os import the environment")
+        for node in ast.walk(tree):
+            dotted = _dotted(node) if isinstance(node, ast.Attribute) else ""
+            if dotted in {"os.environ", "os.environb", "os.getenv", "os.getenvb"}:
+                readers.append(f"{name}:{node.lineno} {dotted}")
+    assert readers == []
+
+
 # Where the raw streams are named, and why that prints nothing past the sanitiser.
 RAW_STREAM_USERS = {"memdir_nb.cli.main": "asks sys.__stdout__ for the terminal's width"}
 
@@ -322,6 +346,7 @@ def test_every_home_named_here_exists() -> None:
         CONSTANTS,
         *OPENS_OUTSIDE_STORAGE,
         *RAW_STREAM_USERS,
+        *ENVIRONMENT_USERS,
     }
     assert homes - known == set()
     assert Path(PACKAGE / "storage").is_dir()
