@@ -166,9 +166,13 @@ def test_only_home_config_reads_the_environment() -> None:
         if _imported_names(tree, "os") & {"environ", "environb", "getenv", "getenvb"}:
             readers.append(f"{name}: from os import the environment")
         for node in ast.walk(tree):
-            dotted = _dotted(node) if isinstance(node, ast.Attribute) else ""
-            if dotted in {"os.environ", "os.environb", "os.getenv", "os.getenvb"}:
-                readers.append(f"{name}:{node.lineno} {dotted}")
+            if isinstance(node, ast.Attribute) and _dotted(node) in {
+                "os.environ",
+                "os.environb",
+                "os.getenv",
+                "os.getenvb",
+            }:
+                readers.append(f"{name}:{node.lineno} {_dotted(node)}")
     assert readers == []
 
 
