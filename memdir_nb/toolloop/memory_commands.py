@@ -33,6 +33,7 @@ from memdir_nb.spec.constants import (
     STORE_READ_MAX_BYTES,
     TRASH_DIRNAME,
 )
+from memdir_nb.spec.taxonomy import scope_of_path
 from memdir_nb.spec.timestamps import trash_stamp
 from memdir_nb.storage.access import ContainedReader, MissingFile, ReadRefused, file_kind
 from memdir_nb.storage.containment import PathTraversalError, is_real_path_within, real_path
@@ -160,7 +161,7 @@ class MemoryDirBackend:
         if rel.split("/", 1)[0] == LOGS_DIRNAME:
             return ""  # a daily log (logs/YYYY/MM/...), not a topic file: no frontmatter expected
         fm, body = parse_frontmatter(content)
-        scope = "team" if rel.startswith("team/") else "private"
+        scope = scope_of_path(rel)
         verdict = validate_draft(
             fm.name or "",
             fm.description or "",
