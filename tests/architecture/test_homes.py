@@ -238,7 +238,9 @@ def _opens_a_file(call: ast.Call) -> bool:
     if not isinstance(func, ast.Attribute) or func.attr not in _FILE_CALLS:
         return False
     receiver = _dotted(func.value)
-    return receiver != "os" or func.attr == "fdopen" if receiver != "tx" else False
+    if receiver == "tx":
+        return False
+    return receiver != "os" or func.attr == "fdopen"
 
 
 def test_only_storage_opens_files_but_for_a_named_few() -> None:
