@@ -161,13 +161,12 @@ class MemoryDirBackend:
         if rel.split("/", 1)[0] == LOGS_DIRNAME:
             return ""  # a daily log (logs/YYYY/MM/...), not a topic file: no frontmatter expected
         fm, body = parse_frontmatter(content)
-        scope = scope_of_path(rel)
         verdict = validate_draft(
             fm.name or "",
             fm.description or "",
             fm.raw_type if fm.type is None else fm.type,
             body,
-            scope=scope,
+            scope=scope_of_path(rel),
             now_ms=resolve_now_ms(self._now_ms, self._config),
         )
         # A team secret never gets here (the guard refused it); a typeless shape asks no type.
