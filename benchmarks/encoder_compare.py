@@ -55,9 +55,10 @@ from fit_selector import (  # noqa: E402
 )
 from recall_eval import build_memory_dir, score_answer  # noqa: E402
 
+from memdir_nb.machine import one_blas_thread  # noqa: E402
 from memdir_nb.recall import semantic  # noqa: E402
 from memdir_nb.recall.base import RecallCancelled  # noqa: E402
-from memdir_nb.recall.embedding import load_encoder, one_blas_thread  # noqa: E402
+from memdir_nb.recall.embedding import load_encoder  # noqa: E402
 from memdir_nb.recall.semantic import SemanticSelector  # noqa: E402
 from memdir_nb.spec import text as textseg  # noqa: E402
 from memdir_nb.storage.scan import scan_memory_files  # noqa: E402

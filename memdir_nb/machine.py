@@ -21,8 +21,8 @@ import sys
 import threading
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from functools import partial
-from typing import TYPE_CHECKING, Generic, NoReturn, TypeVar, cast
+from functools import lru_cache, partial
+from typing import TYPE_CHECKING, Any, Generic, NoReturn, TypeVar, cast
 
 if TYPE_CHECKING:  # pragma: no cover
     from concurrent.futures import Future, ThreadPoolExecutor
@@ -36,6 +36,22 @@ def usable_cpus() -> int:
     if hasattr(os, "sched_getaffinity"):
         return len(os.sched_getaffinity(0))
     return os.cpu_count() or 1  # macOS and Windows have no affinity mask
+
+
+@lru_cache(maxsize=1)
+def _thread_controller() -> Any:
+    # threadpoolctl here, not at the top: it loads numpy's BLAS, and most commands use none
+    from threadpoolctl import ThreadpoolController
+
+    return ThreadpoolController()
+
+
+def one_blas_thread() -> Any:
+    """A context in which BLAS runs on one thread: the package's matrices are small (an encoder
+    batch, a block of pair scores), and on a busy 2-core machine OpenBLAS's spinning worker
+    threads made encoding several times slower and doubled the pair scores' CPU time instead of
+    halving their wall time (recall.embedding, recall.semantic and spec.similarity use it)."""
+    return _thread_controller().limit(limits=1, user_api="blas")
 
 
 _ENVIRONMENT_LOCK = threading.RLock()  # re-entrant: a block may set another variable

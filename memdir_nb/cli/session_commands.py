@@ -24,6 +24,7 @@ from memdir_nb.home.sessions import (
 )
 from memdir_nb.recall.selectors import make_selector
 from memdir_nb.reports.replay import iter_turn_lines, replay_session
+from memdir_nb.spec.constants import PROJECTS_DIRNAME
 from memdir_nb.spec.text import plural, terminal_line, terminal_safe
 from memdir_nb.storage.access import ReadRefused
 
@@ -60,7 +61,7 @@ def _sessions_of_dir(args: argparse.Namespace) -> list[tuple[Path, SessionFile]]
     home = memory_dir.parent.parent.parent
     if args.home:
         message = "--dir and --home both name where to look; pass one of them"
-    elif memory_dir.parent.parent.name != "projects":
+    elif memory_dir.parent.parent.name != PROJECTS_DIRNAME:
         message = (
             f"{memory_dir} is not a project's memory dir under a Claude home; pass "
             "<claude home>/projects/<key>/memory (such as one `memdir-nb list` prints)"
@@ -91,7 +92,7 @@ def cmd_sessions(args: argparse.Namespace) -> int:
                 file=sys.stderr,
             )
             return 2
-        if (home / "projects").is_dir():  # a Claude home with no sessions yet has none
+        if (home / PROJECTS_DIRNAME).is_dir():  # a Claude home with no sessions yet has none
             rows.extend((home, s) for s in list_sessions(home))
     return _print_sessions(args, rows, f"session transcripts under {', '.join(map(str, homes))}")
 

@@ -138,7 +138,7 @@ def apply_plan(
         _check_targets(tx, result, read)
         applied_ms = plan.clock()
         stamp = trash_stamp(applied_ms)
-        batch = f"dream-{stamp}-{os.getpid()}-{hashlib.sha1(repr(sorted(result)).encode()).hexdigest()[:6]}"
+        batch = f"{DREAM_BATCH_PREFIX}{stamp}-{os.getpid()}-{hashlib.sha1(repr(sorted(result)).encode()).hexdigest()[:6]}"
         if (root / TRASH_DIRNAME / batch).exists():  # a fixed clock can repeat a stamp
             batch += f"-{sum(1 for _ in (root / TRASH_DIRNAME).glob(batch + '*')) + 1}"
         bdir = f"{TRASH_DIRNAME}/{batch}"

@@ -19,7 +19,7 @@ from memdir_nb.dream.actions import (
 from memdir_nb.extract.runner import TOOL_SCHEMAS, ToolOutcome, ToolRunner
 from memdir_nb.extract.sandbox import can_use_tool
 from memdir_nb.formats.manifest import format_memory_manifest
-from memdir_nb.spec.constants import MEMORY_FILE_READ_MAX_BYTES, TRASH_DIRNAME
+from memdir_nb.spec.constants import DEFAULT_MODEL, MEMORY_FILE_READ_MAX_BYTES, TRASH_DIRNAME
 from memdir_nb.spec.dates import local_date
 from memdir_nb.storage.access import MissingFile, ReadRefused, try_read_contained
 from memdir_nb.storage.containment import absolute_dir
@@ -233,7 +233,7 @@ def plan_consolidation_with_claude(
     if not isinstance(max_turns, int) or max_turns < 1:
         raise PlanError(f"max_turns must be a whole number >= 1, got {max_turns!r}")
     request = {
-        "model": model or agent_loop.DEFAULT_MODEL,
+        "model": model or DEFAULT_MODEL,
         "max_tokens": max_tokens or agent_loop.DEFAULT_MAX_TOKENS,
         "system": build_consolidation_prompt(root, now_ms=now_ms, transcripts_dir=transcripts_dir),
         "messages": [

@@ -73,9 +73,9 @@ from memdir_nb.extract.transcript import (
     turn_message_ends,
 )
 from memdir_nb.formats.transcript_records import TranscriptProblem
+from memdir_nb.spec.constants import DEFAULT_MODEL
 from memdir_nb.toolloop.agent_loop import (
     DEFAULT_MAX_TOKENS,
-    DEFAULT_MODEL,
     MissingAPIKeyError,
     ToolLoopResult,
     client_from_config,

@@ -13,12 +13,11 @@ from memdir_nb.extract.scheduler import ExtractionRequest
 from memdir_nb.extract.transcript import TranscriptMessage
 from memdir_nb.formats.manifest import format_memory_manifest
 from memdir_nb.home.config import MemdirConfig
-from memdir_nb.spec.constants import ENTRYPOINT_NAME
+from memdir_nb.spec.constants import DEFAULT_MODEL, ENTRYPOINT_NAME
 from memdir_nb.storage.containment import absolute_dir
 from memdir_nb.storage.scan import scan_memory_files
 from memdir_nb.toolloop.agent_loop import (
     DEFAULT_MAX_TOKENS,
-    DEFAULT_MODEL,
     ToolLoopResult,
     client_from_config,
     run_tool_loop,

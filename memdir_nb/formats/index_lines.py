@@ -31,6 +31,7 @@ __all__ = [
     "ENTRY_DASH",
     "MAX_HOOK_CHARS",
     "NO_DESCRIPTION_HOOK",
+    "URL_SCHEME",
     "IndexEntry",
     "MovedFiles",
     "crlf_style",
@@ -83,7 +84,7 @@ _MD_LINK = re.compile(
     r"\((?P<target><[^>\n]*>|[^()\s]*)(?:\s+\"[^\"\n]*\")?\)"
 )
 _TICKED_MD = re.compile(r"`(?P<target>[^`\s]+\.md)`", re.IGNORECASE)
-_URL_SCHEME = re.compile(r"^[a-z][a-z0-9+.\-]*:", re.IGNORECASE)
+URL_SCHEME = re.compile(r"^[a-z][a-z0-9+.\-]*:", re.IGNORECASE)
 _HOOK_LEAD = re.compile(r"^[\s\u2014\u2013:|*_)\]-]*")
 # What puts a link target in <angle brackets>: a parenthesis or whitespace. On str patterns
 # \s is the characters str.isspace() accepts (tested over every code point), and one search
@@ -110,7 +111,7 @@ def link_path(target: str) -> str:
 def is_md_target(target: str) -> bool:
     """Whether a link target names a Markdown file (not a URL; an #anchor is ignored)."""
     path = link_path(target)
-    if not path or _URL_SCHEME.match(path) or control_problem(path) is not None:
+    if not path or URL_SCHEME.match(path) or control_problem(path) is not None:
         return False
     # The last part must be a memory file name by the name gate (so `Notes.MD` and
     # `memory.md` are not pointers); folders may lead outside the dir, which lint reports.

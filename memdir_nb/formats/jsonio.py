@@ -88,6 +88,41 @@ def loads_bounded(
     Raises JSONLimitError over either cap and ValueError (json.JSONDecodeError) for bad JSON;
     ``what`` names the text in the message ("settings file", "transcript line").
     """
+    text = _checked_text(data, max_bytes, max_depth, what)
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError:
+        raise
+    except ValueError:  # the digit limit; any other error the second parse raises again
+        return _JS_NUMBERS.decode(text)
+
+
+def loads_glued(
+    data: str | bytes, *, max_bytes: int, max_depth: int = JSON_MAX_DEPTH, what: str = "JSON"
+) -> tuple[list[Any], json.JSONDecodeError | None]:
+    """The JSON values written one after another in one text (``{...}{...}``), under the caps
+    of :func:`loads_bounded`, and the parser's error where the text stopped being JSON (None
+    when every value parsed). Spaces, tabs and carriage returns between values are passed over.
+
+    For a line two writers glued together (a transcript's); raises JSONLimitError as
+    loads_bounded does, before the parser runs.
+    """
+    text = _checked_text(data, max_bytes, max_depth, what)
+    values: list[Any] = []
+    pos, end = 0, len(text.rstrip())
+    while pos < end:
+        try:
+            value, pos = raw_decode(text, pos)
+        except json.JSONDecodeError as exc:
+            return values, exc
+        values.append(value)
+        while pos < end and text[pos] in " \t\r":
+            pos += 1
+    return values, None
+
+
+def _checked_text(data: str | bytes, max_bytes: int, max_depth: int, what: str) -> str:
+    """data as text once it is within both caps; JSONLimitError naming the cap it passes."""
     size = len(data)
     if size > max_bytes:
         raise JSONLimitError(
@@ -100,12 +135,7 @@ def loads_bounded(
             raise JSONLimitError(
                 f"{what} nests {depth} levels deep, over the limit of {max_depth}; it was not read"
             )
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError:
-        raise
-    except ValueError:  # the digit limit; any other error the second parse raises again
-        return _JS_NUMBERS.decode(text)
+    return text
 
 
 def _char_before(text: str, pos: int) -> str:

@@ -38,8 +38,10 @@ from memdir_nb.formats.session_results import result_of
 from memdir_nb.formats.transcript_records import TranscriptProblem
 from memdir_nb.spec.constants import (
     SESSION_MAX_PROBLEMS,
+    SESSION_NOTE_MAX_CHARS,
     SESSION_OTHER_RECORD_TYPES,
     SESSION_PROMPT_MAX_CHARS,
+    SESSION_QUEUED_PROMPT_MAX_CHARS,
     SESSION_RECORD_TYPE_MAX_CHARS,
     SESSION_RECORD_TYPES_MAX,
     SESSION_TOOL_RESULT_MAX_CHARS,
@@ -278,18 +280,18 @@ class SessionBuilder:
             return
         if kind == tr.BASH_INPUT:
             command = (tr.tag_value(tr.content_text(content), "bash-input") or "").strip()
-            self._pending_bash.append(cap_text(command, 500))
+            self._pending_bash.append(cap_text(command, SESSION_NOTE_MAX_CHARS))
             self._bash_prompt = self._answerable_bash(record, command, line_no)
             return
         if kind == tr.LOCAL_COMMAND:
             line = tr.command_line(tr.content_text(content))
-            self._pending_local.append(cap_text(line, 500))
+            self._pending_local.append(cap_text(line, SESSION_NOTE_MAX_CHARS))
             self._queue.prompt_arrived(line, self.turn_count)  # a queued /command ran
             return
         if kind == tr.LOCAL_COMMAND_OUTPUT:
             unknown = tr.unknown_command(tr.content_text(content))
             if unknown:  # the `/name` the CLI did not know: listed on the next turn as run
-                self._pending_local.append(cap_text(unknown, 500))
+                self._pending_local.append(cap_text(unknown, SESSION_NOTE_MAX_CHARS))
             return
         if kind in (tr.BASH_OUTPUT, tr.META, tr.EMPTY, tr.COMMAND_ECHO):
             return
@@ -320,7 +322,9 @@ class SessionBuilder:
         ended = self._ended or self._idle or given_the_conversation(s.agent_id or "")
         if running and not ended and isinstance(pid, str) and pid == running.prompt_id:
             text = tr.prompt_text(content)
-            running.queued_prompts.append(cap_text(text, 2000))  # same prompt id
+            running.queued_prompts.append(
+                cap_text(text, SESSION_QUEUED_PROMPT_MAX_CHARS)
+            )  # same prompt id
             self._queue.prompt_arrived(text, self.turn_count)  # a dequeue that released it
             running.images += images
             self._touch(running, record)
@@ -441,7 +445,7 @@ class SessionBuilder:
         elif sub == "local_command":
             text = record.get("content")
             if isinstance(text, str) and text.lstrip().startswith("<command-name>"):
-                self._pending_local.append(cap_text(tr.command_line(text), 500))
+                self._pending_local.append(cap_text(tr.command_line(text), SESSION_NOTE_MAX_CHARS))
 
     def _queue_operation(self, record: Mapping[str, Any]) -> None:
         """See formats.session_queue: typed while a turn ran, or a notification."""
@@ -474,7 +478,7 @@ class SessionBuilder:
                 self._noted.add(hash(text))
                 turn.notifications += 1
         elif text not in turn.queued_prompts:
-            turn.queued_prompts.append(cap_text(text, 2000))
+            turn.queued_prompts.append(cap_text(text, SESSION_QUEUED_PROMPT_MAX_CHARS))
 
 
 def build_session(records: Iterable[tuple[int, Mapping[str, Any]]], path: str = "") -> Session:

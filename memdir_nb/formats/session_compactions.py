@@ -14,6 +14,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from memdir_nb.formats.session_model import CompactionPoint, Session, cap_text
+from memdir_nb.spec.constants import SESSION_NOTE_MAX_CHARS
 
 
 class Compactions:
@@ -42,7 +43,7 @@ class Compactions:
                 timestamp=stamp if isinstance(stamp, str) else None,
                 trigger=meta.get("trigger") if isinstance(meta.get("trigger"), str) else None,
                 pre_tokens=pre if isinstance(pre, int) else None,
-                text=cap_text(text, 500),
+                text=cap_text(text, SESSION_NOTE_MAX_CHARS),
             )
         )
 

@@ -40,7 +40,11 @@ from memdir_nb.formats.transcript_records import (
     TASK_NOTIFICATION,
     TranscriptProblem,
 )
-from memdir_nb.spec.constants import SESSION_CLI_RECALLS_MAX, SESSION_OUTSIDE_EDITS_MAX
+from memdir_nb.spec.constants import (
+    SESSION_CLI_RECALLS_MAX,
+    SESSION_NOTE_MAX_CHARS,
+    SESSION_OUTSIDE_EDITS_MAX,
+)
 
 
 def cap_text(text: str, limit: int) -> str:
@@ -383,7 +387,7 @@ class Session:
         record) on the running turn: each retry writes one, kept once, at most 8."""
         if text is None or not self.turns:
             return
-        errors, text = self.turns[-1].api_errors, cap_text(text, 500)
+        errors, text = self.turns[-1].api_errors, cap_text(text, SESSION_NOTE_MAX_CHARS)
         if text not in errors and len(errors) < 8:
             errors.append(text)
 
@@ -393,7 +397,7 @@ class Session:
         titles = self.custom_titles if custom else self.ai_titles
         title = record.get("customTitle" if custom else "aiTitle")
         if isinstance(title, str) and title and title not in titles and len(titles) < 32:
-            titles.append(cap_text(title, 500))
+            titles.append(cap_text(title, SESSION_NOTE_MAX_CHARS))
 
     def note_memory_indexes(self, paths: list[str]) -> None:
         """Add the memory indexes an attachment says were loaded (each once, at most 8)."""

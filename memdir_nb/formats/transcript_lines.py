@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from memdir_nb.formats.jsonio import JSONLimitError, loads_bounded, looks_utf16, raw_decode
+from memdir_nb.formats.jsonio import JSONLimitError, loads_bounded, loads_glued, looks_utf16
 from memdir_nb.spec.constants import PATH_MAX_BYTES, TRANSCRIPT_LINE_MAX_BYTES
 
 # The longest id (a uuid is 36 characters) and envelope field a record carries; a longer one is
@@ -69,7 +69,7 @@ def parse_record_line(
         return [], f"{exc}; skipped"
     except json.JSONDecodeError as exc:
         if exc.msg == "Extra data":
-            return _split_glued(data)
+            return _split_glued(data, max_bytes)
         if _looks_utf16(data):
             return [], _UTF16_REASON
         return [], f"not JSON ({_decode_error(exc)}); skipped"
@@ -118,19 +118,11 @@ def _decode_error(exc: json.JSONDecodeError) -> str:
     return f"{exc.msg.removesuffix(' at')} at column {exc.colno}"
 
 
-def _split_glued(data: str | bytes) -> tuple[list[dict[str, Any]], str | None]:
-    """Records glued on one line (`}{`); the depth was already checked by loads_bounded."""
-    text = data.decode("utf-8", errors="replace") if isinstance(data, bytes) else data
-    records: list[dict[str, Any]] = []
-    pos, end = 0, len(text.rstrip())
-    while pos < end:
-        try:
-            value, pos = raw_decode(text, pos)
-        except json.JSONDecodeError as exc:
-            reason = f"not JSON after {len(records)} record(s) ({_decode_error(exc)})"
-            return records, reason + ("; the rest was skipped" if records else "; skipped")
-        if isinstance(value, dict):
-            records.append(_within_field_caps(value))
-        while pos < end and text[pos] in " \t\r":
-            pos += 1
+def _split_glued(data: str | bytes, max_bytes: int) -> tuple[list[dict[str, Any]], str | None]:
+    """Records glued on one line (`}{`), parsed by the one JSON reader under the line's caps."""
+    values, error = loads_glued(data, max_bytes=max_bytes, what="transcript line")
+    records = [_within_field_caps(value) for value in values if isinstance(value, dict)]
+    if error is not None:
+        reason = f"not JSON after {len(records)} record(s) ({_decode_error(error)})"
+        return records, reason + ("; the rest was skipped" if records else "; skipped")
     return records, f"{len(records)} records glued on one line; each was read"

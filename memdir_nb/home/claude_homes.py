@@ -17,11 +17,17 @@ import os
 from pathlib import Path
 
 from memdir_nb.home.config import MemdirConfig
+from memdir_nb.spec.constants import AGENT_MEMORY_DIRNAME, PROJECTS_DIRNAME
 from memdir_nb.storage.containment import real_path
 from memdir_nb.storage.fsutil import is_folder
 
 # What Claude Code keeps in a Claude home from its first start; one of them marks the folder.
-CLAUDE_HOME_MARKERS = ("projects", "agent-memory", "settings.json", "settings.local.json")
+CLAUDE_HOME_MARKERS = (
+    PROJECTS_DIRNAME,
+    AGENT_MEMORY_DIRNAME,
+    "settings.json",
+    "settings.local.json",
+)
 
 
 def is_claude_home(path: Path) -> bool:
@@ -39,7 +45,7 @@ def xdg_claude_home(config: MemdirConfig) -> Path:
 
 
 def _holds_projects(path: Path) -> bool:
-    return is_folder(path / "projects", follow=False)  # a symlinked projects/ leads anywhere
+    return is_folder(path / PROJECTS_DIRNAME, follow=False)  # a symlinked projects/ leads anywhere
 
 
 def _same(a: Path, b: Path) -> bool:

@@ -50,7 +50,13 @@ from memdir_nb.home.path_rules import (
     validate_memory_path,
 )
 from memdir_nb.security.log_lines import OneLineRecords
-from memdir_nb.spec.constants import AGENT_MEMORY_DIRNAME, AGENT_MEMORY_LOCAL_DIRNAME, TEAM_DIRNAME
+from memdir_nb.spec.constants import (
+    AGENT_MEMORY_DIRNAME,
+    AGENT_MEMORY_LOCAL_DIRNAME,
+    PROJECT_MEMORY_DIRNAME,
+    PROJECTS_DIRNAME,
+    TEAM_DIRNAME,
+)
 from memdir_nb.spec.text import terminal_safe
 from memdir_nb.storage.containment import PathTraversalError, validate_project_path
 
@@ -251,7 +257,7 @@ def resolve_auto_mem_path(
     root = project_key_root(config, git=git)
     name_step, pinned = _project_name_step(config)
     key = pinned if pinned is not None else sanitize_path(root)
-    path = os.path.join(os.fspath(base), "projects", key, "memory") + os.sep
+    path = os.path.join(os.fspath(base), PROJECTS_DIRNAME, key, PROJECT_MEMORY_DIRNAME) + os.sep
     default = ResolutionStep(
         "default", _base_source(config), "{memoryBase}/projects/{key}/memory/", "used"
     )

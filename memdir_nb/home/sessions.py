@@ -27,6 +27,7 @@ from memdir_nb.spec.bounded_cache import bounded_cache
 from memdir_nb.spec.constants import (
     CACHE_MAX_BYTES,
     PROJECT_MEMORY_DIRNAME,
+    PROJECTS_DIRNAME,
     TRANSCRIPT_LINE_MAX_BYTES,
 )
 from memdir_nb.storage.containment import real_path
@@ -182,7 +183,7 @@ class SessionFile:
 
 def projects_dir(claude_home: str | os.PathLike[str]) -> Path:
     """`<claude home>/projects`."""
-    return Path(claude_home) / "projects"
+    return Path(claude_home) / PROJECTS_DIRNAME
 
 
 WORKFLOWS_DIRNAME = "workflows"  # <session id>/subagents/workflows/wf_<run id>/agent-*.jsonl
@@ -429,7 +430,7 @@ def sessions_using(
     """
     memory = Path(os.path.abspath(os.fspath(memory_dir)))
     project = memory.parent
-    if project.parent.name != "projects":
+    if project.parent.name != PROJECTS_DIRNAME:
         return []
     found = []
     key = key_fold(project.name)

@@ -10,7 +10,9 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-_FENCE = re.compile(r"^\s{0,3}(```|~~~)")
+from memdir_nb.spec.text import code_fence
+
+_FENCE = code_fence()
 
 
 def content_lines(body: str) -> Iterable[tuple[int, str, bool]]:

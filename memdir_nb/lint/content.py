@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from memdir_nb.formats.frontmatter import cli_header_end
+from memdir_nb.formats.frontmatter_cli import cli_header_end
 from memdir_nb.lint.code_blocks import content_lines, first_code_block
 from memdir_nb.lint.description_audit import check_description_coverage
 from memdir_nb.lint.findings import Collector, Finding, MemoryText, field_line

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from memdir_nb.lint.findings import Collector, MemoryText, field_line
 from memdir_nb.spec import text as textseg
 from memdir_nb.spec.records import quick_init
+from memdir_nb.spec.text import code_fence
 
 MAX_AUDIT_CHARS = 20_000  # the audit reads at most this much of a body
 MIN_SALIENT = 20  # a body with fewer salient terms is too short to judge
@@ -33,6 +34,7 @@ MIN_SENTENCE_TERMS = 3  # a sentence needs this many salient terms to count as a
 MAX_SHOWN = 5  # unseen sentences reported per memory
 PREFIX = 5
 
+_FENCE = code_fence()
 _SENTENCE_END = re.compile(r"(?<=[.!?。！？])\s+|(?<=[。！？])")
 # Where _SENTENCE_END can split: a sentence end before a space, or a CJK sentence end. A line
 # without one is a single sentence (a regex starting with a character class, found quickly).
@@ -217,7 +219,7 @@ def _sentences(body: str) -> list[tuple[int, str]]:
     in_fence = False
     for no, raw in enumerate(body.split("\n"), start=1):
         line = raw.strip()
-        if line.startswith(("```", "~~~")):
+        if _FENCE.match(line):
             in_fence = not in_fence
             continue
         if in_fence or not line:

@@ -22,9 +22,9 @@ from memdir_nb.prompts.sections import (
     what_not_to_save_lines,
     when_to_access_lines,
 )
-from memdir_nb.spec.constants import TEAM_DIRNAME, TRASH_DIRNAME
+from memdir_nb.spec.constants import MEMORY_TOOL_ROOT, TEAM_DIRNAME, TRASH_DIRNAME
 
-ROOT = "/memories"
+ROOT = MEMORY_TOOL_ROOT
 TEAM = f"{ROOT}/{TEAM_DIRNAME}"
 
 

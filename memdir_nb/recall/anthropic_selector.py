@@ -16,12 +16,11 @@ from typing import TYPE_CHECKING, Any
 from memdir_nb.formats.jsonio import JSONLimitError, loads_bounded
 from memdir_nb.formats.manifest import format_memory_manifest
 from memdir_nb.recall.base import RecallCancelled, check_headers, keep_known_filenames
-from memdir_nb.spec.constants import MAX_RELEVANT_MEMORIES, MODEL_REPLY_MAX_BYTES
+from memdir_nb.spec.constants import DEFAULT_MODEL, MAX_RELEVANT_MEMORIES, MODEL_REPLY_MAX_BYTES
 
 if TYPE_CHECKING:  # pragma: no cover
     from memdir_nb.formats.manifest import MemoryHeader
 
-DEFAULT_MODEL = "claude-sonnet-4-6"
 DEFAULT_TIMEOUT_S = 20.0
 DEFAULT_MAX_RETRIES = 2
 MAX_TOKENS = 256

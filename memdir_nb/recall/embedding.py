@@ -21,7 +21,7 @@ import numpy as np
 
 from memdir_nb.formats.jsonio import loads_bounded
 from memdir_nb.home.config import MemdirConfig
-from memdir_nb.machine import usable_cpus
+from memdir_nb.machine import one_blas_thread, usable_cpus
 from memdir_nb.recall.base import RecallCancelled
 from memdir_nb.recall.model_files import (
     INSTALL_HINT,
@@ -406,19 +406,6 @@ def encode_workers() -> int:
     only runs when the scheduler gives it a core (docs/performance.md has the measurements).
     """
     return max(1, min(ENCODE_WORKERS_MAX, usable_cpus()))
-
-
-@lru_cache(maxsize=1)
-def _thread_controller() -> Any:
-    from threadpoolctl import ThreadpoolController
-
-    return ThreadpoolController()
-
-
-def one_blas_thread() -> Any:
-    """Run BLAS on one thread: these matrices are small, and on a busy 2-core machine
-    OpenBLAS's spinning worker threads made encoding several times slower, not faster."""
-    return _thread_controller().limit(limits=1, user_api="blas")
 
 
 _LOAD_LOCK = threading.Lock()

@@ -35,10 +35,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from memdir_nb.home.config import MemdirConfig
+from memdir_nb.machine import one_blas_thread
 from memdir_nb.recall.base import check_headers, selector_inputs
 from memdir_nb.recall.decision import DecisionModel, decide, feature_values
 from memdir_nb.recall.dir_index import DirIndex, MemoryDoc, best_windows, manifest_text
-from memdir_nb.recall.embedding import EMBEDDING_DIM, load_encoder, one_blas_thread
+from memdir_nb.recall.embedding import EMBEDDING_DIM, load_encoder
 from memdir_nb.recall.explain_selection import (
     MemoryExplanation,
     explain_lexical,

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 from memdir_nb.formats.index import truncate_entrypoint_content
 from memdir_nb.home.config import MemdirConfig
 from memdir_nb.lint import indexed_files, lint_dir, read_scope_indexes
-from memdir_nb.spec.constants import MAX_ENTRYPOINT_BYTES, MAX_ENTRYPOINT_LINES
+from memdir_nb.spec.constants import MAX_ENTRYPOINT_BYTES, MAX_ENTRYPOINT_LINES, PROJECTS_DIRNAME
 from memdir_nb.spec.freshness import memory_age_days
 from memdir_nb.storage.index_files import nested_index_references
 
@@ -108,7 +108,7 @@ def discover_memory_dirs(
     root = config.expand_user(base) if base is not None else config.claude_home
     if not root.is_dir():
         raise ValueError(f"{base} is not a directory; pass a Claude home such as ~/.claude")
-    projects = root / "projects"
+    projects = root / PROJECTS_DIRNAME
     if not projects.is_dir():
         return []
     found = []

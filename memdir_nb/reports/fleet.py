@@ -25,13 +25,16 @@ from memdir_nb.reports.memory_dirs import (
     read_dir_contents,
 )
 from memdir_nb.spec.freshness import memory_age_days
+from memdir_nb.spec.taxonomy import MEMORY_TYPES
 from memdir_nb.spec.text import terminal_safe
 from memdir_nb.storage.fsutil import check_replaceable, fsync_dir, fsync_file, side_stem
 from memdir_nb.storage.index_files import nested_index_references
 
 MEMORIES_FILE = "memories.parquet"
 DIRS_FILE = "dirs.parquet"
-TYPE_COLUMNS = ("user", "feedback", "project", "reference")
+TYPE_COLUMNS = tuple(
+    t.value for t in MEMORY_TYPES
+)  # n_user, n_feedback, ... in the taxonomy's order
 
 
 @dataclass(frozen=True)

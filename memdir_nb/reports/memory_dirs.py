@@ -26,8 +26,11 @@ from memdir_nb.home.path_rules import (
 )
 from memdir_nb.lint import read_scope_indexes
 from memdir_nb.spec.constants import (
+    AGENT_MEMORY_DIRNAME,
+    AGENT_MEMORY_LOCAL_DIRNAME,
     MAX_ENTRYPOINT_BYTES,
     MAX_ENTRYPOINT_LINES,
+    PROJECTS_DIRNAME,
     TRANSCRIPT_LINE_MAX_BYTES,
 )
 from memdir_nb.spec.freshness import memory_age_days
@@ -37,9 +40,6 @@ from memdir_nb.storage.containment import PathTraversalError, real_path, validat
 from memdir_nb.storage.fsutil import is_folder
 from memdir_nb.storage.scan import scan_memory_dir
 
-AGENT_MEMORY_DIRNAME = "agent-memory"
-AGENT_MEMORY_LOCAL_DIRNAME = "agent-memory-local"
-PROJECTS_DIRNAME = "projects"
 UNTYPED = "untyped"  # the count of memories with no (or an unknown) type
 # Guessing a project's path from its key walks real folders; this bounds the folders listed.
 MAX_GUESS_LISTINGS = 64

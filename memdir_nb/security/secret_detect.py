@@ -23,6 +23,7 @@ from memdir_nb.security.secret_keywords import keyword_spans
 from memdir_nb.security.secret_shapes import DETECTOR_NEEDLES as _NEEDLES
 from memdir_nb.security.secret_shapes import SUPPLEMENTARY_PATTERNS as _SUPPLEMENTARY
 from memdir_nb.security.secret_shapes import (
+    URL_PATTERN,
     basic_auth_spans,
     blank_spans,
     keyword_patterns_found,
@@ -74,9 +75,6 @@ _HEX_CREDENTIAL_CONTEXT = re.compile(
 )
 _ENTROPY_CANDIDATE = re.compile(rf"[A-Za-z0-9+/=_\-]{{{MIN_ENTROPY_TOKEN_LENGTH},}}")
 _TOKEN_PARTS = re.compile(r"[+/=_\-]+")  # what joins the parts of a candidate token
-# The scheme is bounded and must start a word: an unbounded `[a-z][...]*://` restarts at every
-# letter of a long word and rescans to its end, which is quadratic in the line length.
-_URL = re.compile(r"(?<![a-z0-9+.\-])[a-z][a-z0-9+.\-]{0,31}://[^\s'\"<>`]+", re.IGNORECASE)
 _URL_SEPARATORS = re.compile(r"[/?&=.:#]")
 _HEX_ONLY = re.compile(r"^[0-9a-fA-F]+$")
 _JWT_TAIL = re.compile(r"[A-Za-z0-9\-_.+/=]*")
@@ -387,7 +385,9 @@ def _random_tokens(line: str, det: dict[str, Any]) -> tuple[list[Hit], int]:
     h, hits, longest = det["heuristic"], [], 0  # the hits, and the longest candidate's length
     # In URLs, '/?&=.:' split parts: a short path id is public, a long query value is not.
     masked = (
-        _URL.sub(lambda u: _URL_SEPARATORS.sub(" ", u.group(0)), line) if "://" in line else line
+        URL_PATTERN.sub(lambda u: _URL_SEPARATORS.sub(" ", u.group(0)), line)
+        if "://" in line
+        else line
     )
     for m in _ENTROPY_CANDIDATE.finditer(masked):
         longest = max(longest, m.end() - m.start())

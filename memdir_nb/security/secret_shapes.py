@@ -30,6 +30,7 @@ __all__ = [
     "PUBLIC_BLOCK_BEGIN",
     "PUBLIC_BLOCK_END",
     "SUPPLEMENTARY_PATTERNS",
+    "URL_PATTERN",
     "basic_auth_spans",
     "blank_spans",
     "is_placeholder_password",
@@ -374,7 +375,11 @@ _PUBLIC_HOSTS = (
     "trello.com",
     "lucid.app",
 )
-_URL = re.compile(r"(?<![A-Za-z0-9+.\-])[A-Za-z][A-Za-z0-9+.\-]{0,31}://[^\s'\"<>`]+")
+# A URL in text: a scheme of ASCII letters (bounded, starting a word: an unbounded one restarts
+# at every letter of a long word, quadratic in the line) and what follows `://` up to a space or
+# a quote. Spelled out, not re.IGNORECASE: that makes [a-z] match the Kelvin sign, the long s
+# and the dotless i, and `\u212a://<token>` then passed for a URL whose parts are public.
+URL_PATTERN = re.compile(r"(?<![A-Za-z0-9+.\-])[A-Za-z][A-Za-z0-9+.\-]{0,31}://[^\s'\"<>`]+")
 _HOST = re.compile(r"(?:[^/?#@\s]*@)?([A-Za-z0-9.\-]+)")
 # Parameter names are bounded so that a long run of keyword-like text cannot backtrack.
 _SECRET_PARAM = re.compile(
@@ -394,7 +399,7 @@ def public_spans(line: str) -> list[Span]:
     """Spans of this line that hold public identifiers (see the module docstring)."""
     spans = [m.span() for m in _PUBLIC_SHAPES.finditer(line)]
     if "://" in line:
-        for url in _URL.finditer(line):
+        for url in URL_PATTERN.finditer(line):
             host = _HOST.match(line, url.start() + url.group(0).index("://") + 3, url.end())
             if host is None or not _public_host(host.group(1)):
                 continue

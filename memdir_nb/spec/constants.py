@@ -26,6 +26,11 @@ LOGS_DIRNAME = "logs"  # KAIROS daily logs: logs/YYYY/MM/YYYY-MM-DD.md
 # project's .claude/ (project, local). The root itself is never a memory dir: no index there loads.
 AGENT_MEMORY_DIRNAME = "agent-memory"
 AGENT_MEMORY_LOCAL_DIRNAME = "agent-memory-local"
+# The root of every path the API's memory tool takes: the prompt names it, the tool checks it.
+MEMORY_TOOL_ROOT = "/memories"
+# The Claude model asked when none is given: recall's selector and the tool loop that the
+# extractor and the dream's Claude planner run.
+DEFAULT_MODEL = "claude-sonnet-4-6"
 STORE_LOCK_NAME = ".memdir.lock"  # the store's one lock; dream applies under it too
 DAILY_LOG_LOCK_NAME = ".daily-log.lock"  # appends to daily logs (inside logs/)
 CONSOLIDATION_LOCK_NAME = ".consolidate-lock"  # the dream lock; its mtime is the last-run time
@@ -102,6 +107,8 @@ TRANSCRIPT_READ_MAX_BYTES = 64 * 1024 * 1024  # a session transcript (not in the
 TRANSCRIPT_LINE_MAX_BYTES = 8 * 1024 * 1024
 # A project folder under <claude home>/projects holds its transcripts and this memory folder.
 PROJECT_MEMORY_DIRNAME = "memory"
+# The folder of a Claude home that holds one folder per project (its key): <home>/projects/<key>.
+PROJECTS_DIRNAME = "projects"
 # What the session model keeps of each record, so its memory follows the count of records, not
 # their size: prompt text, a tool call's input strings, and a tool result's text preview.
 SESSION_PROMPT_MAX_CHARS = 8_000
@@ -109,6 +116,10 @@ SESSION_TOOL_INPUT_MAX_CHARS = (
     64 * 1024
 )  # a memory Write's content: whole for any memory-sized file
 SESSION_TOOL_RESULT_MAX_CHARS = 1_000  # a result preview, and any other tool's input strings
+SESSION_QUEUED_PROMPT_MAX_CHARS = 2_000  # a prompt typed while a turn ran (queued)
+# A short note a session keeps: a `!` command, a local command's line, an API error, a title,
+# a compaction's summary.
+SESSION_NOTE_MAX_CHARS = 500
 # The memory timeline rebuilds a session's memory files by undoing and redoing its edits: the
 # texts it makes, and the text its edits search, stay within these many characters in all
 # (past either an edit is not rebuilt; a searched gigabyte is a second or two).
@@ -199,6 +210,7 @@ INDEX_REWRITE_TARGET_FRACTION = 0.7
 
 # Memory archives (memdir-nb export --archive / import): an import refuses entries past these.
 ARCHIVE_MANIFEST_NAME = ".memdir-nb-archive.json"  # names, sizes, hashes and exact mtimes
+ARCHIVE_MANIFEST_MAX_BYTES = 16 * 1024 * 1024  # a longer manifest is passed over (mtimes not kept)
 ARCHIVE_MAX_ENTRIES = 20_000
 ARCHIVE_MAX_ENTRY_BYTES = 4 * 1024 * 1024  # one file unpacked
 ARCHIVE_MAX_TOTAL_BYTES = 256 * 1024 * 1024  # everything unpacked

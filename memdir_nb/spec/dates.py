@@ -29,7 +29,7 @@ import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from memdir_nb.spec.text import has_ascii_fold
+from memdir_nb.spec.text import code_fence, has_ascii_fold
 from memdir_nb.spec.timestamps import iso_utc as iso_utc  # re-exported: dates users ask here
 from memdir_nb.spec.timestamps import modified_time_ms as modified_time_ms
 
@@ -93,7 +93,7 @@ _RECURRING_BEFORE = re.compile(
     r"\b(?:every|each|on alternate|most|some|weekly|bi-?weekly|fortnightly|a|any|no)\s+$",
     re.IGNORECASE,
 )
-_FENCE = re.compile(r"^\s{0,3}(```|~~~)")
+_FENCE = code_fence()
 _INLINE_CODE = re.compile(r"`[^`\n]*`")
 # A heading names a topic ("### The Problem Today") and a blockquote repeats words said then:
 # neither states when something happens, so their relative words are left as written.

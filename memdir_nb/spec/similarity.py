@@ -15,7 +15,6 @@ common ones). See docs/performance.md.
 
 from __future__ import annotations
 
-import functools
 import math
 import re
 from collections import Counter, defaultdict
@@ -23,6 +22,7 @@ from collections.abc import Collection, Iterable, Sequence
 from itertools import chain, repeat
 from typing import Any
 
+from memdir_nb.machine import one_blas_thread
 from memdir_nb.spec import text as textseg
 
 __all__ = [
@@ -321,7 +321,7 @@ class _Join:
         ln, rn = left.lens.astype(np.float64), right.lens.astype(np.float64)
         n_left, n_right = len(self.left), len(self.right)
         step = max(1, _DENSE_CHUNK_CELLS // max(1, n_right))
-        with _one_blas_thread():
+        with one_blas_thread():
             for start in range(0, n_left, step):
                 rows = slice(start, min(start + step, n_left))
                 # Counts of 0/1 products are exact in float32 (far below 2**24 stems).
@@ -438,19 +438,6 @@ class _RankedSets:
             m[self.rows[keep], cols[keep]] = 1.0
             out.append(m)
         return out[0], out[1]
-
-
-@functools.lru_cache(maxsize=1)
-def _thread_controller() -> Any:
-    from threadpoolctl import ThreadpoolController
-
-    return ThreadpoolController()
-
-
-def _one_blas_thread() -> Any:
-    """Run BLAS on one thread: these products are small, and on a busy 2-core machine
-    OpenBLAS's spinning second thread doubled their CPU time instead of halving the wall time."""
-    return _thread_controller().limit(limits=1, user_api="blas")
 
 
 def _postings(sets: Sequence[frozenset[str]]) -> dict[str, list[int]]:

@@ -268,6 +268,12 @@ def first_lines(text: str, max_lines: int) -> str:
 # cheaply: the same matches, since ASCII text holds no other character.
 _LINE_BREAKS = compiled_on_first_use(r"[\r\n\x85\u2028\u2029]+")
 _ASCII_LINE_BREAKS = re.compile(r"[\r\n]+")  # _LINE_BREAKS' ASCII members
+# The line that opens or closes a fenced code block (``` or ~~~ after any indent): which lines of
+# a memory body are code, for lint's rules, the description audit and the relative-date rewrite
+# alike. Any indent, not CommonMark's three spaces: a fence nested in a list item sits deeper,
+# and a deeper ``` outside a list opens an indented code block, code either way (onehome30: the
+# date rewrite changed `yesterday` inside a list item's fenced block).
+code_fence = compiled_on_first_use(r"^\s*(```|~~~)")
 
 
 def crlf_style(text: str) -> bool:

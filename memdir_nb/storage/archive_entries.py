@@ -16,6 +16,7 @@ from memdir_nb.formats.jsonio import loads_bounded
 from memdir_nb.formats.names import component_problem, folders_problem, is_index_name, name_problem
 from memdir_nb.security.secret_scan import format_findings, scan_memory_file
 from memdir_nb.spec.constants import (
+    ARCHIVE_MANIFEST_MAX_BYTES,
     ARCHIVE_MANIFEST_NAME,
     ARCHIVE_MAX_ENTRY_BYTES,
     ARCHIVE_MAX_RATIO,
@@ -127,11 +128,13 @@ def manifest_mtimes(zf: zipfile.ZipFile) -> dict[str, int]:
         info = zf.getinfo(ARCHIVE_MANIFEST_NAME)
     except KeyError:
         return {}
-    data, problem = read_entry(zf, info) if info.file_size <= 16 * 1024 * 1024 else (None, "big")
+    data, problem = (
+        read_entry(zf, info) if info.file_size <= ARCHIVE_MANIFEST_MAX_BYTES else (None, "big")
+    )
     if problem is not None or data is None:
         return {}
     try:
-        doc = loads_bounded(data, max_bytes=16 * 1024 * 1024, what="archive manifest")
+        doc = loads_bounded(data, max_bytes=ARCHIVE_MANIFEST_MAX_BYTES, what="archive manifest")
     except ValueError:
         return {}
     files = doc.get("files") if isinstance(doc, dict) else None

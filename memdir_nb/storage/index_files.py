@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 import os
-import re
 import stat
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
 from memdir_nb.formats.index import index_mentions, parse_index
-from memdir_nb.formats.index_lines import link_path
+from memdir_nb.formats.index_lines import URL_SCHEME, link_path
 from memdir_nb.formats.names import is_memory_filename
 from memdir_nb.spec.constants import (
     ENTRYPOINT_NAME,
@@ -19,8 +18,6 @@ from memdir_nb.spec.constants import (
 )
 from memdir_nb.storage.access import MissingFile, ReadRefused, read_contained
 from memdir_nb.storage.containment import absolute_dir, is_real_path_within, real_path
-
-_URL_SCHEME = re.compile(r"^[a-z][a-z0-9+.\-]*:", re.IGNORECASE)
 
 
 def entrypoint_path(scope_dir: str | os.PathLike[str]) -> Path:
@@ -166,7 +163,7 @@ class IndexTargets:
     def locate(self, target: str) -> IndexTarget | None:
         """Where target leads, or None for an anchor or a URL."""
         path = link_path(target)
-        if not path or _URL_SCHEME.match(path):
+        if not path or URL_SCHEME.match(path):
             return None
         found = self._place(path)
         first, _, rest = path.partition("/")

@@ -28,9 +28,9 @@ import os
 import shutil
 import stat
 import tempfile
-import time
 from pathlib import Path
 
+from memdir_nb.clock import system_clock_ms
 from memdir_nb.formats.names import component_problem
 from memdir_nb.storage import fsutil
 
@@ -122,7 +122,7 @@ def _remove_if_dead(entry: os.DirEntry[str]) -> bool:
         os.close(dir_fd)
     try:
         st = os.fstat(fd)
-        if not stat.S_ISREG(st.st_mode) or time.time() - st.st_mtime < SWEEP_MIN_AGE_S:
+        if not stat.S_ISREG(st.st_mode) or system_clock_ms() / 1000 - st.st_mtime < SWEEP_MIN_AGE_S:
             return False
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)

@@ -8,7 +8,6 @@ from typing import Any, Protocol
 
 from memdir_nb.home.config import MemdirConfig
 
-DEFAULT_MODEL = "claude-sonnet-4-6"
 DEFAULT_MAX_TOKENS = 4096
 
 

@@ -33,6 +33,7 @@ from memdir_nb.spec.constants import (
     STORE_READ_MAX_BYTES,
     TRASH_DIRNAME,
 )
+from memdir_nb.spec.taxonomy import scope_of_path
 from memdir_nb.spec.timestamps import trash_stamp
 from memdir_nb.storage.access import ContainedReader, MissingFile, ReadRefused, file_kind
 from memdir_nb.storage.containment import PathTraversalError, is_real_path_within, real_path
@@ -160,13 +161,12 @@ class MemoryDirBackend:
         if rel.split("/", 1)[0] == LOGS_DIRNAME:
             return ""  # a daily log (logs/YYYY/MM/...), not a topic file: no frontmatter expected
         fm, body = parse_frontmatter(content)
-        scope = "team" if rel.startswith("team/") else "private"
         verdict = validate_draft(
             fm.name or "",
             fm.description or "",
             fm.raw_type if fm.type is None else fm.type,
             body,
-            scope=scope,
+            scope=scope_of_path(rel),
             now_ms=resolve_now_ms(self._now_ms, self._config),
         )
         # A team secret never gets here (the guard refused it); a typeless shape asks no type.

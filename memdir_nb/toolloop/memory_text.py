@@ -12,9 +12,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from memdir_nb.spec.constants import MEMORY_TOOL_ROOT
 from memdir_nb.spec.text import terminal_line
 
-ROOT = "/memories"
+ROOT = MEMORY_TOOL_ROOT
 MAX_VIEW_LINES = 999_999
 LINE_NUMBER_WIDTH = len(str(MAX_VIEW_LINES))
 # The most line numbers a refused str_replace lists (attack round 14): the reference lists one

@@ -22,7 +22,7 @@ from memdir_nb.spec.constants import (
     MAX_MEMORY_FILES,
     TEAM_DIRNAME,
 )
-from memdir_nb.spec.taxonomy import Scope
+from memdir_nb.spec.taxonomy import Scope, scope_of_path
 from memdir_nb.spec.text import plural, terminal_line
 from memdir_nb.storage.index_files import read_entrypoint
 from memdir_nb.storage.listing import list_daily_logs, list_memory_files
@@ -176,7 +176,7 @@ def profile_dir(
     # One listing of the whole dir: a team/ (or any folder) that is a symlink is not followed,
     # so nothing outside the dir is counted or read
     listing = list_memory_files(path)
-    team_files = sum(1 for f in listing.files if f.rel.startswith(TEAM_DIRNAME + "/"))
+    team_files = sum(1 for f in listing.files if scope_of_path(f.rel) == "team")
     private = len(listing.files) - team_files
     log_files = len(list_daily_logs(path))
     ignored = tuple(listing.ignored)

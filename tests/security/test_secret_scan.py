@@ -344,6 +344,16 @@ def test_long_token_in_a_url_query_is_still_caught() -> None:
     assert token not in findings[0].excerpt
 
 
+@pytest.mark.parametrize("scheme", ["\u212a", "\u017f", "\u0131"])
+def test_a_scheme_of_letters_that_only_fold_to_ascii_is_no_url_hiding_a_token(scheme: str) -> None:
+    """The Kelvin sign, the long s and the dotless i fold to k, s and i under re.IGNORECASE:
+    the entropy check's URL rule took `\u212a://<token>` for a URL, split the token at its
+    slashes and passed it (onehome30: one URL rule now, secret_shapes.URL_PATTERN)."""
+    token = "/".join(_random_token(8, seed) for seed in range(5))
+    findings = scan_for_secrets({"body": f"see {scheme}://{token} ok"})
+    assert [f.kind for f in findings] == ["high-entropy token"]
+
+
 def test_importing_the_module_does_not_import_detect_secrets() -> None:
     code = "import sys, memdir_nb.security.secret_scan; print('detect_secrets' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)

@@ -129,6 +129,15 @@ def test_convert_rewrites_outside_code_and_lists_each_change() -> None:
     assert changes == ["'yesterday' -> '2026-11-17'", "'in 2 weeks' -> '2026-12-02'"]
 
 
+def test_convert_leaves_a_fenced_block_in_a_list_item_alone() -> None:
+    """A fence nested in a list item is indented past three spaces; its lines are code, and
+    the dream's rewrite changed them (onehome30: the fence rule is spec.text.code_fence)."""
+    body = "- check what landed:\n\n    ```\n    git log --since yesterday\n    ```\n\nShipped yesterday."
+    text, changes = convert_relative_dates(body, WEDNESDAY)
+    assert text == body.replace("Shipped yesterday", "Shipped 2026-11-17")
+    assert changes == ["'yesterday' -> '2026-11-17'"]
+
+
 def test_convert_leaves_vague_and_anchored_phrases_alone() -> None:
     body = "Soon: in a few days. Freeze next Thursday (2026-11-26)."
     assert convert_relative_dates(body, WEDNESDAY) == (body, [])

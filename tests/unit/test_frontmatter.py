@@ -12,7 +12,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from memdir_nb.formats import frontmatter
-from memdir_nb.formats.frontmatter import cli_header_end, parse_frontmatter
+from memdir_nb.formats.frontmatter import parse_frontmatter
+from memdir_nb.formats.frontmatter_cli import cli_header_end
 from memdir_nb.formats.frontmatter_render import render_memory_file
 from memdir_nb.formats.frontmatter_window import yaml_nesting_depth
 from memdir_nb.spec.constants import FRONTMATTER_MAX_BYTES, FRONTMATTER_MAX_LINES

@@ -186,6 +186,12 @@ def test_a_tilde_fenced_code_block_is_flagged_as_a_backtick_one_is(tmp_path: Pat
     assert "derivable-code-block" in rules(found)
 
 
+def test_a_fenced_code_block_in_a_list_item_is_flagged(tmp_path: Path) -> None:
+    # indented past three spaces under a list item: the one fence rule (spec.text.code_fence)
+    found = lint_one(tmp_path, "Steps:\n\n- add:\n\n    ```python\n    print('hi')\n    ```\n")
+    assert "derivable-code-block" in rules(found)
+
+
 def test_inline_code_is_not_a_code_block(tmp_path: Path) -> None:
     found = lint_one(tmp_path, "Use the `stripe_test_clock` fixture rather than sleeping.")
     assert "derivable-code-block" not in rules(found)

@@ -1,0 +1,358 @@
+"""One home per rule and per boundary primitive, read from the source (docs/architecture.md).
+
+Each test names a primitive, the one module allowed to do it, and refuses it anywhere else:
+the JSON parser, the YAML loader, the wall clock, the HTML escaper, file opens, and the shared
+names and caps of spec/constants. A module that needs the primitive imports its home.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections import defaultdict
+from collections.abc import Iterator
+from pathlib import Path
+
+from tests.architecture.test_layers import PACKAGE, layer_of, module_name
+
+CONSTANTS = "memdir_nb.spec.constants"
+
+
+def _modules() -> Iterator[tuple[str, ast.Module]]:
+    for path in sorted(PACKAGE.rglob("*.py")):
+        yield module_name(path), ast.parse(path.read_text(encoding="utf-8"))
+
+
+def _dotted(node: ast.AST) -> str:
+    """`a.b.c` for a chain of names and attributes, else ''."""
+    parts: list[str] = []
+    while isinstance(node, ast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    if not isinstance(node, ast.Name):
+        return ""
+    return ".".join([node.id, *reversed(parts)])
+
+
+def _calls(tree: ast.Module) -> Iterator[tuple[str, ast.Call]]:
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call):
+            yield _dotted(node.func), node
+
+
+def _imported_names(tree: ast.Module, module: str) -> set[str]:
+    """Names taken with `from module import name` (to catch `from json import loads`)."""
+    return {
+        alias.name
+        for node in ast.walk(tree)
+        if isinstance(node, ast.ImportFrom) and node.module == module
+        for alias in node.names
+    }
+
+
+def test_only_jsonio_parses_json() -> None:
+    """json's recursive parser crashes on a few thousand `[` and holds the whole text:
+    formats.jsonio checks size and nesting first (loads_bounded, loads_glued for records glued
+    on one line), so no other module calls json.loads, json.load or a JSONDecoder."""
+    parsers = {"json.loads", "json.load", "json.JSONDecoder"}
+    callers = []
+    for name, tree in _modules():
+        if name == "memdir_nb.formats.jsonio":
+            continue
+        if _imported_names(tree, "json") & {"loads", "load", "JSONDecoder"}:
+            callers.append(f"{name}: from json import a parser")
+        for dotted, call in _calls(tree):
+            if dotted in parsers or dotted.endswith(".raw_decode"):
+                callers.append(f"{name}:{call.lineno} {dotted}")
+    assert callers == []
+
+
+def test_only_frontmatter_loads_yaml() -> None:
+    """formats.frontmatter checks the header window and YAML's nesting before the C loader
+    runs (a deep document recursed the pure-Python one out of stack); rendering may dump."""
+    loaders = {"load", "safe_load", "full_load", "unsafe_load", "load_all", "safe_load_all"}
+    loaders |= {"compose", "compose_all", "parse", "scan"}
+    callers = []
+    for name, tree in _modules():
+        if name == "memdir_nb.formats.frontmatter":
+            continue
+        if _imported_names(tree, "yaml") & loaders:
+            callers.append(f"{name}: from yaml import a loader")
+        for dotted, call in _calls(tree):
+            if dotted.startswith("yaml.") and dotted.split(".", 1)[1] in loaders:
+                callers.append(f"{name}:{call.lineno} {dotted}")
+    assert callers == []
+
+
+def _reads_the_clock(dotted: str, call: ast.Call) -> bool:
+    if dotted in {"time.time", "time.time_ns"}:
+        return True
+    if dotted in {"time.localtime", "time.gmtime", "time.ctime", "time.asctime"}:
+        return not call.args  # with no time given, these read "now"
+    if dotted == "time.strftime":
+        return len(call.args) < 2
+    last = dotted.rsplit(".", 1)[-1]
+    owner = dotted.rsplit(".", 2)[-2] if dotted.count(".") >= 1 else ""
+    return last in {"now", "utcnow", "today"} and owner in {"datetime", "date"}
+
+
+def test_only_the_clock_reads_the_wall_clock() -> None:
+    """clock.py is the one place that asks the system for "now" (`resolve_now_ms`,
+    `system_clock_ms`), so a test, a notebook or a replay can pin the date. Monotonic clocks
+    (timeouts) are not the wall clock and may be read anywhere."""
+    callers = []
+    for name, tree in _modules():
+        if name == "memdir_nb.clock":
+            continue
+        if _imported_names(tree, "time") & {"time", "time_ns"}:
+            callers.append(f"{name}: from time import time")
+        for dotted, call in _calls(tree):
+            if _reads_the_clock(dotted, call):
+                callers.append(f"{name}:{call.lineno} {dotted}")
+    assert callers == []
+
+
+def test_the_clock_rule_sees_each_way_of_reading_now() -> None:
+    """The rule above would pass on anything if it recognised nothing: each spelling of "now"
+    counts, and a conversion of a given time does not."""
+
+    def reads(source: str) -> bool:
+        call = ast.parse(source, mode="eval").body
+        assert isinstance(call, ast.Call)
+        return _reads_the_clock(_dotted(call.func), call)
+
+    for now in ("time.time()", "_dt.datetime.now()", "datetime.date.today()", "time.gmtime()"):
+        assert reads(now), now
+    for given in ("time.gmtime(ms / 1000)", "time.monotonic()", "_dt.datetime.fromtimestamp(t)"):
+        assert not reads(given), given
+
+
+def test_only_spec_text_escapes_html() -> None:
+    """Every HTML value a widget builds from data goes through spec.text.html_safe (`&`, `<`,
+    `>` and both quotes); a second escaper would drift from it (one that left `'` as it is
+    breaks out of a single-quoted attribute)."""
+    callers = []
+    for name, tree in _modules():
+        if name == "memdir_nb.spec.text":
+            continue
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Import) and any(
+                a.name in {"html", "markupsafe"} for a in node.names
+            ):
+                callers.append(f"{name}:{node.lineno} import html")
+            if isinstance(node, ast.ImportFrom) and node.module in {
+                "html",
+                "markupsafe",
+                "xml.sax.saxutils",
+            }:
+                callers.append(f"{name}:{node.lineno} from {node.module} import")
+    assert callers == []
+
+
+# Modules beside home/config that touch the process's environment, and why.
+ENVIRONMENT_USERS = {
+    "memdir_nb.home.config": "the one reader: settings, HOME, CLAUDE_CONFIG_DIR, ...",
+    "memdir_nb.machine": "environment_set, the one writer (a variable set for one step)",
+    "memdir_nb.cli.main": "COLUMNS, as shutil.get_terminal_size reads it, for argparse's width",
+}
+
+
+def test_only_home_config_reads_the_environment() -> None:
+    """home/config is the only reader of os.environ: every other module takes a MemdirConfig
+    (or an env mapping), so a test or a notebook gives a whole environment in one place."""
+    readers = []
+    for name, tree in _modules():
+        if name in ENVIRONMENT_USERS:
+            continue
+        if _imported_names(tree, "os") & {"environ", "environb", "getenv", "getenvb"}:
+            readers.append(f"{name}: from os import the environment")
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Attribute) and _dotted(node) in {
+                "os.environ",
+                "os.environb",
+                "os.getenv",
+                "os.getenvb",
+            }:
+                readers.append(f"{name}:{node.lineno} {_dotted(node)}")
+    assert readers == []
+
+
+# Where the raw streams are named, and why that prints nothing past the sanitiser.
+RAW_STREAM_USERS = {"memdir_nb.cli.main": "asks sys.__stdout__ for the terminal's width"}
+
+
+def _around_the_sanitiser(name: str, node: ast.AST) -> str | None:
+    """What a node writes to the terminal without the sanitiser, else None."""
+    dotted = _dotted(node) if isinstance(node, ast.Attribute) else ""
+    raw = {"sys.__stdout__", "sys.__stderr__"} if name not in RAW_STREAM_USERS else set()
+    if dotted in {"sys.stdout.buffer", "sys.stderr.buffer", *raw}:
+        return dotted
+    if isinstance(node, ast.Call) and _dotted(node.func) == "os.write" and node.args:
+        fd = node.args[0]
+        if isinstance(fd, ast.Constant) and fd.value in (1, 2):
+            return f"os.write({fd.value})"
+    return None
+
+
+def test_nothing_prints_around_the_sanitiser() -> None:
+    """The CLI and the notebooks print through security.printed_output, which wraps
+    sys.stdout and sys.stderr in spec.text.terminal_safe. Writing to the streams' `.buffer`, to
+    sys.__stdout__ / sys.__stderr__ or with os.write to descriptor 1 or 2 would go around it."""
+    around = []
+    for name, tree in _modules():
+        for node in ast.walk(tree):
+            if (what := _around_the_sanitiser(name, node)) is not None:
+                around.append(f"{name}:{getattr(node, 'lineno', 0)} {what}")
+    assert around == []
+
+
+def test_the_sanitiser_rule_sees_each_way_around() -> None:
+    """The rule above would pass on anything if it recognised nothing."""
+    for source in ("sys.stdout.buffer", "sys.__stderr__", "os.write(1, b'x')"):
+        node = ast.parse(source, mode="eval").body
+        assert _around_the_sanitiser("memdir_nb.cli.dir_commands", node) is not None, source
+    node = ast.parse("sys.__stdout__", mode="eval").body
+    assert _around_the_sanitiser("memdir_nb.cli.main", node) is None
+
+
+# Modules outside storage/ that open files of their own, none of them in a memory dir: each
+# reads what the package ships or installed, or writes the demo's own folders.
+OPENS_OUTSIDE_STORAGE = {
+    "memdir_nb.recall.model_files": "hashes and maps the installed encoder's weight files",
+    "memdir_nb.recall.fulltext": "fingerprints the package's own tokenizer modules",
+    "memdir_nb.recall.decision": "reads the selector model shipped as package data",
+    "memdir_nb.recall.embedding": "reads the installed encoder's config.json",
+    "memdir_nb.dream.lock": "reads /proc/<pid>/stat to tell a zombie lock holder",
+    "memdir_nb.ui.demo.homes": "writes the demo Claude home's settings files",
+    "memdir_nb.ui.demo.session": "writes the demo's recorded session transcript",
+}
+_FILE_CALLS = {"open", "read_text", "read_bytes", "write_text", "write_bytes", "fdopen"}
+
+
+def _opens_a_file(call: ast.Call) -> bool:
+    """`open(...)`, `os.fdopen(...)`, or `<path>.open/read_text/read_bytes/write_text/
+    write_bytes(...)`; os.open is test_layers' rule, and a transaction's own `tx.read_text` is
+    the store's reader, not a file open."""
+    func = call.func
+    if isinstance(func, ast.Name):
+        return func.id == "open"
+    if not isinstance(func, ast.Attribute) or func.attr not in _FILE_CALLS:
+        return False
+    receiver = _dotted(func.value)
+    if receiver == "tx":
+        return False
+    return receiver != "os" or func.attr == "fdopen"
+
+
+def test_only_storage_opens_files_but_for_a_named_few() -> None:
+    """Every read of a memory dir goes through storage/access.py and every write through the
+    store's transaction: files are opened in storage/ and in the modules listed above, each
+    with what it opens."""
+    callers: dict[str, list[int]] = defaultdict(list)
+    for name, tree in _modules():
+        if layer_of(name) != "storage":
+            for _, call in _calls(tree):
+                if _opens_a_file(call):
+                    callers[name].append(call.lineno)
+    unexpected = {
+        name: lines for name, lines in callers.items() if name not in OPENS_OUTSIDE_STORAGE
+    }
+    assert unexpected == {}
+    stale = set(OPENS_OUTSIDE_STORAGE) - set(callers)
+    assert stale == set(), "these no longer open files: take them off OPENS_OUTSIDE_STORAGE"
+
+
+def _module_bindings(tree: ast.Module) -> Iterator[tuple[str, ast.expr, int]]:
+    """(name, value, line) of each module-level `NAME = value` with an upper-case name."""
+    for node in tree.body:
+        if isinstance(node, ast.Assign):
+            targets = [t.id for t in node.targets if isinstance(t, ast.Name)]
+            value = node.value
+        elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
+            if node.value is None:
+                continue
+            targets, value = [node.target.id], node.value
+        else:
+            continue
+        for target in targets:
+            bare = target.lstrip("_")
+            if bare.isupper() and bare not in {"ALL"}:
+                yield target, value, node.lineno
+
+
+def _is_alias(value: ast.expr) -> bool:
+    """A binding that names another binding (`ROOT = MEMORY_TOOL_ROOT`), takes its home's value
+    (`_FENCE = code_fence()`), or is a type variable."""
+    if isinstance(value, ast.Name | ast.Attribute):
+        return True
+    if not isinstance(value, ast.Call):
+        return False
+    return _dotted(value.func) in {"TypeVar", "ParamSpec"} or not (value.args or value.keywords)
+
+
+def test_a_shared_name_or_cap_of_spec_constants_is_bound_only_there() -> None:
+    """A module that spells `AGENT_MEMORY_DIRNAME = "agent-memory"` itself has a second home
+    for it (reports.memory_dirs had): it imports the constant instead. Binding the imported
+    constant to the same name (`TEAM_DIRNAME = constants.TEAM_DIRNAME`) is an alias, not a
+    second home."""
+    path = PACKAGE / "spec" / "constants.py"
+    shared = {name for name, _, _ in _module_bindings(ast.parse(path.read_text(encoding="utf-8")))}
+    again = []
+    for name, tree in _modules():
+        if name == CONSTANTS:
+            continue
+        for target, value, line in _module_bindings(tree):
+            if target in shared and not _is_alias(value):
+                again.append(f"{name}:{line} {target}")
+    assert again == []
+
+
+# The same name bound to the same value in two modules, where each module's value is its own
+# to tune (a change to one must not move the other).
+SAME_BY_CHANCE = {
+    "KEPT_MAX_BYTES": "lint's and the dream's in-process caches each have their own budget",
+    "DIGIT": "a one-character class (\\d), no rule",
+    "TYPE_CHECKING": "the typing flag without importing typing (a module's own import cost)",
+}
+
+
+def test_no_two_modules_bind_one_name_to_one_value() -> None:
+    """Two modules with `DEFAULT_MODEL = "claude-sonnet-4-6"` (recall's selector and the tool
+    loop had) are two homes of one rule: the second changes without the first."""
+    seen: dict[tuple[str, str], list[str]] = defaultdict(list)
+    for name, tree in _modules():
+        for target, value, line in _module_bindings(tree):
+            if not _is_alias(value):
+                seen[(target.lstrip("_"), ast.unparse(value))].append(f"{name}:{line}")
+    twice = {
+        key: places
+        for key, places in seen.items()
+        if len({p.split(":")[0] for p in places}) > 1 and key[0] not in SAME_BY_CHANCE
+    }
+    assert twice == {}
+    unused = set(SAME_BY_CHANCE) - {key[0] for key, places in seen.items() if len(places) > 1}
+    assert unused == set(), "take these off SAME_BY_CHANCE"
+
+
+def test_the_binding_rules_see_a_second_home() -> None:
+    """The two rules above would pass on anything if _module_bindings found nothing."""
+    source = 'ROOT = "/memories"\n_CAP: int = 5\nT = TypeVar("T")\nA = B\nF = home()\nx = 1\n'
+    found = {target: _is_alias(value) for target, value, _ in _module_bindings(ast.parse(source))}
+    assert found == {"ROOT": False, "_CAP": False, "T": True, "A": True, "F": True}
+
+
+def test_every_home_named_here_exists() -> None:
+    """The homes these tests allow are real modules (a rename would leave a test passing on a
+    name that no longer exists)."""
+    known = {name for name, _ in _modules()}
+    homes = {
+        "memdir_nb.formats.jsonio",
+        "memdir_nb.formats.frontmatter",
+        "memdir_nb.clock",
+        "memdir_nb.spec.text",
+        CONSTANTS,
+        *OPENS_OUTSIDE_STORAGE,
+        *RAW_STREAM_USERS,
+        *ENVIRONMENT_USERS,
+    }
+    assert homes - known == set()
+    assert Path(PACKAGE / "storage").is_dir()
