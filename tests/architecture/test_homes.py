@@ -220,7 +220,6 @@ OPENS_OUTSIDE_STORAGE = {
     "memdir_nb.recall.model_files": "hashes and maps the installed encoder's weight files",
     "memdir_nb.recall.fulltext": "fingerprints the package's own tokenizer modules",
     "memdir_nb.recall.decision": "reads the selector model shipped as package data",
-    "memdir_nb.recall.embedding": "reads the installed encoder's config.json",
     "memdir_nb.dream.lock": "reads /proc/<pid>/stat to tell a zombie lock holder",
     "memdir_nb.ui.demo.homes": "writes the demo Claude home's settings files",
     "memdir_nb.ui.demo.session": "writes the demo's recorded session transcript",
