@@ -352,6 +352,8 @@ def cmd_export_archive(args: argparse.Namespace) -> int:
         f"wrote {terminal_line(report.archive)}: {plural(len(report.files), 'file')}, "
         f"{report.bytes:,} bytes from {terminal_line(args.dir)}"
     )
+    if report.kept is not None:
+        print(f"kept the earlier archive as {terminal_line(report.kept)}")
     for rel, why in report.skipped:
         print(f"left out: {terminal_line(rel)}: {terminal_line(why)}")
     return 0

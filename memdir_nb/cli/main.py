@@ -217,7 +217,8 @@ def _export_arguments(p: argparse.ArgumentParser) -> None:
         "--archive",
         type=plain_path,
         metavar="FILE.zip",
-        help="write the memory dir given with --dir to this zip (to import on another machine)",
+        help="write the memory dir given with --dir to this zip (to import on another machine); "
+        "an earlier archive there is kept beside it as <name>.kept-<UTC stamp>.zip",
     )
     p.add_argument("--dir", type=existing_dir, help="the memory dir to archive (with --archive)")
     p.add_argument("--home", type=any_dir, action="append", help=HOME_HELP)

@@ -10,7 +10,7 @@ from __future__ import annotations
 from memdir_nb.formats.frontmatter import Frontmatter, yaml_loader
 from memdir_nb.spec.constants import FENCE, METADATA_KEY, MODIFIED_KEY
 from memdir_nb.spec.taxonomy import MemoryType, require_memory_type
-from memdir_nb.spec.text import crlf_style, in_style, one_line
+from memdir_nb.spec.text import in_style, line_end_style, one_line
 from memdir_nb.spec.timestamps import iso_utc
 
 # ---------------------------------------------------------------------------- rendering
@@ -207,9 +207,9 @@ def render_updated_memory_file(
     head = FENCE + "\n" + "".join(line + "\n" for line in lines) + FENCE + "\n"
     if like is None:
         return head + _body_part(body)
-    crlf = crlf_style(like)
+    end = line_end_style(like)
     kept = body_as_written(like, fm)
     if kept is None or kept.replace("\r\n", "\n").strip("\n") != body.strip("\n"):
-        kept = in_style(_body_part(body), crlf)
+        kept = in_style(_body_part(body), end)
     bom = "\ufeff" if like.startswith("\ufeff") else ""
-    return bom + in_style(head, crlf) + kept
+    return bom + in_style(head, end) + kept

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from memdir_nb.formats.index_caps import (
@@ -40,11 +40,11 @@ from memdir_nb.formats.index_lines import (
     NO_DESCRIPTION_HOOK,
     IndexEntry,
     MovedFiles,
-    crlf_style,
     format_index_entry,
     in_style,
     index_mentions,
     is_md_target,
+    line_end_style,
     line_mentions,
     parse_entry_line,
     parse_index,
@@ -56,7 +56,7 @@ from memdir_nb.formats.index_lines import (
 from memdir_nb.formats.manifest import MemoryHeader
 from memdir_nb.spec.constants import ENTRYPOINT_NAME, MAX_ENTRYPOINT_BYTES, MAX_ENTRYPOINT_LINES
 from memdir_nb.spec.taxonomy import MEMORY_TYPES
-from memdir_nb.spec.text import one_line, unsafe_in_text
+from memdir_nb.spec.text import as_lf, one_line, unsafe_in_text
 
 REBUILD_HEADING = "## Added by rebuild-index"  # where a rebuild puts the entries it adds
 
@@ -225,7 +225,22 @@ def merge_index(
     the person wrote it with only its target changed, listed in `repointed`. The dream plan
     does the same (`repoint_index_line`); without it the rebuild kept the dead line and added
     a generated one for the moved file, so the person's title and hook were left on nothing.
+    An index in classic-Mac CR-only line ends is merged as LF text and given its CRs back.
     """
+    if line_end_style(old) == "\r":  # one line to a split at '\n' (polish30)
+        merged = _merged(as_lf(old), headers, points_at, drop_dangling, describe)
+        return replace(merged, text=in_style(merged.text, "\r"))
+    return _merged(old, headers, points_at, drop_dangling, describe)
+
+
+def _merged(
+    old: str,
+    headers: list[MemoryHeader],
+    points_at: Callable[[str], str | None],
+    drop_dangling: bool,
+    describe: Callable[[MemoryHeader], str] | None,
+) -> MergedIndex:
+    """merge_index of an index whose lines end in LF or CRLF."""
     if not old.strip():
         fresh = sorted(headers, key=_rebuild_order)
         return MergedIndex(render_index(fresh, describe), tuple(h.filename for h in fresh), (), ())
@@ -264,8 +279,8 @@ def merge_index(
         text = render_index(missing, describe)
     elif missing:
         text = _with_added_entries(out, render_index(missing, describe))
-    if missing and crlf_style(old):  # an index kept on Windows gets added lines in its style
-        text = in_style(text.replace("\r\n", "\n"), True)
+    if missing and line_end_style(old) == "\r\n":  # one kept on Windows: added lines in CRLF
+        text = in_style(text.replace("\r\n", "\n"), "\r\n")
     return MergedIndex(
         text,
         tuple(h.filename for h in missing),

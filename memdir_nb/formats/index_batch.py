@@ -18,10 +18,10 @@ from memdir_nb.formats import index
 from memdir_nb.formats.index_caps import ends_in_open_comment, loaded_line_flags
 from memdir_nb.formats.index_lines import (
     COMMENT_CLOSE,
-    crlf_style,
     entry_target,
     in_place_of,
     in_style,
+    line_end_style,
     norm_target,
     split_keep_end,
 )
@@ -36,7 +36,7 @@ class IndexText:
 
     def __init__(self, text: str) -> None:
         lines, ends = split_keep_end(text)
-        self.crlf = crlf_style(text)  # an index whose every line ends in CRLF keeps them
+        self.end = line_end_style(text)  # an index in CRLF or CR-only line ends keeps them
         self.lines: list[str | None] = list(lines)  # None: removed
         self.ends = ends
         self.alive = len(lines)
@@ -85,7 +85,7 @@ class IndexText:
         if self.alive == 0:
             self.lines, self.ends, self.by_target, self.empty = [], False, defaultdict(list), 0
             self.sections = _Sections([])
-            self.crlf = False  # so does its line-end style: the next line is added as LF
+            self.end = "\n"  # so does its line-end style: the next line is added as LF
 
     def upsert(self, entry_line: str, target: str) -> None:
         """As `index.upsert_index_entry`: replace target's line (dropping duplicates) or append."""
@@ -156,7 +156,7 @@ class IndexText:
         kept = [line for line in self.lines if line is not None]
         if not kept:
             return ""
-        return in_style("\n".join(kept) + ("\n" if self.ends else ""), self.crlf)
+        return in_style("\n".join(kept) + ("\n" if self.ends else ""), self.end)
 
 
 # The entry target of each line upsert was given: a planner upserts the same formatted lines

@@ -17,9 +17,9 @@ from pathlib import Path
 from memdir_nb.formats.index_caps import ends_in_open_comment, loaded_line_flags
 from memdir_nb.formats.names import control_problem, is_memory_filename
 from memdir_nb.spec.constants import MAX_HOOK_CHARS
-from memdir_nb.spec.text import crlf_style as crlf_style  # re-exported
+from memdir_nb.spec.text import as_lf, one_line
 from memdir_nb.spec.text import in_style as in_style  # re-exported
-from memdir_nb.spec.text import one_line
+from memdir_nb.spec.text import line_end_style as line_end_style  # re-exported
 
 NO_DESCRIPTION_HOOK = "(no description)"
 ENTRY_DASH = "\u2014"  # the em dash between link and hook
@@ -34,12 +34,12 @@ __all__ = [
     "URL_SCHEME",
     "IndexEntry",
     "MovedFiles",
-    "crlf_style",
     "entry_target",
     "format_index_entry",
     "in_place_of",
     "in_style",
     "is_md_target",
+    "line_end_style",
     "link_path",
     "norm_target",
     "parse_entry_line",
@@ -266,7 +266,7 @@ def _hook_after(line: str, end: int) -> str:
 def parse_index(text: str) -> list[IndexEntry]:
     """The pointer entries in MEMORY.md text; headings, prose and blank lines are ignored."""
     entries = []
-    text = text.replace("\r\n", "\n")
+    text = as_lf(text)
     # A line the loader never loads (frontmatter, a block-level HTML comment: often an example
     # entry left for the model) points at nothing.
     loaded = loaded_line_flags(text)
@@ -304,7 +304,7 @@ def index_mentions(text: str) -> list[tuple[int, str]]:
     (line_mentions of each line), HTML comments left out as parse_index leaves them out."""
     found: list[tuple[int, str]] = []
     in_comment = False
-    for no, line in enumerate(text.replace("\r\n", "\n").split("\n"), start=1):
+    for no, line in enumerate(as_lf(text).split("\n"), start=1):
         if in_comment or line.lstrip().startswith("<!--"):
             in_comment = "-->" not in line
             continue
@@ -313,8 +313,9 @@ def index_mentions(text: str) -> list[tuple[int, str]]:
 
 
 def split_keep_end(text: str) -> tuple[list[str], bool]:
-    """Lines of text, and whether it ended with a newline."""
-    text = text.replace("\r\n", "\n")
+    """Lines of text (CRLF and a CR-only file's CR ends made LF: as_lf), and whether it ended
+    with a line end."""
+    text = as_lf(text)
     ends = text.endswith("\n")
     body = text[:-1] if ends else text
     return (body.split("\n") if body else []), ends
@@ -358,7 +359,7 @@ def upsert_index_entry(text: str, entry_line: str, target: str) -> str:
             out.append(COMMENT_CLOSE)
         out.append(entry_line)
         ends = True
-    return in_style("\n".join(out) + ("\n" if ends else ""), crlf_style(text))
+    return in_style("\n".join(out) + ("\n" if ends else ""), line_end_style(text))
 
 
 def remove_index_entry(text: str, target: str) -> str:
@@ -372,4 +373,4 @@ def remove_index_entry(text: str, target: str) -> str:
     ]
     if not out:
         return ""
-    return in_style("\n".join(out) + ("\n" if ends else ""), crlf_style(text))
+    return in_style("\n".join(out) + ("\n" if ends else ""), line_end_style(text))

@@ -11,7 +11,6 @@ Workflow script starts (2.1.27x) live one level further down, one folder per run
 
 from __future__ import annotations
 
-import datetime as _dt
 import os
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -30,6 +29,7 @@ from memdir_nb.spec.constants import (
     PROJECTS_DIRNAME,
     TRANSCRIPT_LINE_MAX_BYTES,
 )
+from memdir_nb.spec.dates import utc_date
 from memdir_nb.storage.containment import real_path
 from memdir_nb.storage.fsutil import is_folder
 from memdir_nb.storage.line_reader import iter_lines, open_regular
@@ -177,8 +177,7 @@ class SessionFile:
         """The session's first timestamp's date, else the file's modification date (UTC)."""
         if self.first_timestamp:
             return self.first_timestamp[:10]
-        moment = _dt.datetime.fromtimestamp(self.mtime_ms / 1000, tz=_dt.UTC)
-        return moment.strftime("%Y-%m-%d")
+        return utc_date(self.mtime_ms).isoformat()
 
 
 def projects_dir(claude_home: str | os.PathLike[str]) -> Path:

@@ -38,6 +38,7 @@ from memdir_nb.recall.model_files import (
 )
 from memdir_nb.spec.constants import PACKAGE_DATA_MAX_BYTES
 from memdir_nb.spec.text import without_lone_surrogates
+from memdir_nb.storage.access import read_regular_file
 
 EMBEDDING_DIM = 384
 MAX_SEQ_TOKENS = 256  # sentence_bert_config.json: longer texts are cut to this many word pieces
@@ -183,6 +184,26 @@ class _Layer:
     ln2_b: np.ndarray
 
 
+def _read_config(path: Path) -> dict[str, Any]:
+    """The installed model's config.json, read through the bounded regular-file reader (a FIFO
+    there is refused, not waited on; a huge file is never read whole); ModelUnavailable if not."""
+    try:
+        res = read_regular_file(path, PACKAGE_DATA_MAX_BYTES)
+    except OSError as exc:
+        raise ModelUnavailable(f"{path} cannot be read ({exc}); reinstall: {INSTALL_HINT}") from exc
+    if res.truncated:
+        raise ModelUnavailable(
+            f"{path} is over {PACKAGE_DATA_MAX_BYTES:,} bytes, not the model's config; "
+            f"reinstall: {INSTALL_HINT}"
+        )
+    config = loads_bounded(
+        res.data, max_bytes=PACKAGE_DATA_MAX_BYTES, what="the model's config.json"
+    )
+    if not isinstance(config, dict):
+        raise ModelUnavailable(f"{path} is not a JSON object; reinstall: {INSTALL_HINT}")
+    return config
+
+
 class MiniLMEncoder:
     """all-MiniLM-L6-v2 in numpy: tokenizer + 6 BERT layers + mean pooling + L2 norm."""
 
@@ -198,11 +219,7 @@ class MiniLMEncoder:
             verify_model_files(files, record)
         self.files = files
         self.weights_sha256 = WEIGHTS_SHA256
-        config = loads_bounded(
-            (files.directory / "config.json").read_text(encoding="utf-8"),
-            max_bytes=PACKAGE_DATA_MAX_BYTES,
-            what="the model's config.json",
-        )
+        config = _read_config(files.directory / "config.json")
         self.heads = int(config["num_attention_heads"])
         self.eps = float(config["layer_norm_eps"])
         tensors = map_safetensors(files.weights)

@@ -276,15 +276,26 @@ _ASCII_LINE_BREAKS = re.compile(r"[\r\n]+")  # _LINE_BREAKS' ASCII members
 code_fence = compiled_on_first_use(r"^\s*(```|~~~)")
 
 
-def crlf_style(text: str) -> bool:
-    """Whether every line break of text is CRLF (a file kept on Windows): edits keep them so."""
-    breaks = text.count("\n")
-    return breaks > 0 and text.count("\r\n") == breaks
+def line_end_style(text: str) -> str:
+    """The line end an edit of text gives back: CRLF when every break is CRLF (a file kept on
+    Windows), a lone CR when the text has CRs and no LF at all (classic Mac OS), else LF. A
+    mixed file is normalised to LF."""
+    if "\n" not in text:
+        return "\r" if "\r" in text else "\n"
+    return "\r\n" if text.count("\r\n") == text.count("\n") else "\n"
 
 
-def in_style(edited: str, crlf: bool) -> str:
-    """An edit's LF text given back the CRLF line ends its source had (see crlf_style)."""
-    return edited.replace("\n", "\r\n") if crlf else edited
+def as_lf(text: str) -> str:
+    """text with LF line ends for an edit to split at '\n': CRLF made LF, and in a text with no
+    LF at all (line_end_style's lone CR) each CR made LF. A lone CR in a file that has LFs
+    stays inside its line, as before."""
+    text = text.replace("\r\n", "\n")
+    return text if "\n" in text else text.replace("\r", "\n")
+
+
+def in_style(edited: str, end: str) -> str:
+    """An edit's LF text given back the line ends its source had (line_end_style's answer)."""
+    return edited if end == "\n" else edited.replace("\n", end)
 
 
 def one_line(text: str) -> str:

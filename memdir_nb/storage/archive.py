@@ -2,7 +2,8 @@
 
 `export_archive` packs every regular, non-hidden file of a memory dir (team/ and logs/
 included; the store's lock, journal, trash and other dot-files stay out) with a manifest of
-exact sizes, hashes and mtimes, so a round trip gives back the same names, bytes and mtimes.
+exact sizes, hashes and mtimes, so a round trip gives back the same names, bytes and mtimes. An earlier archive it replaces
+with other bytes is moved beside it as `<stem>.kept-<UTC stamp>.zip`, never lost.
 
 `import_archive` unpacks through the store's transaction and never overwrites silently: a file
 that exists with other bytes is a named conflict, unless overwrite=True moves the old one into
@@ -16,6 +17,7 @@ from __future__ import annotations
 
 import contextlib
 import datetime as _dt
+import filecmp
 import hashlib
 import json
 import os
@@ -71,6 +73,7 @@ class ExportReport:
     files: tuple[str, ...]
     bytes: int
     skipped: tuple[tuple[str, str], ...] = ()  # (relative path, why it was left out)
+    kept: Path | None = None  # where the earlier archive at `archive` was moved, if one differed
 
 
 @dataclass(frozen=True)
@@ -210,13 +213,37 @@ def export_archive(
             body = json.dumps({"version": 1, "files": manifest}, indent=1, sort_keys=True)
             zf.writestr(zipfile.ZipInfo(ARCHIVE_MANIFEST_NAME, date_time=_ZIP_EPOCH), body)
         fsutil.fsync_file(tmp)  # durable before it replaces an earlier archive
+        kept = _keep_earlier(target, Path(tmp))
         os.replace(tmp, target)
         fsutil.fsync_dir(target.parent)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
     packed = tuple(r for r, _, _ in files if r in manifest)
-    return ExportReport(target, packed, total, tuple(skipped))
+    return ExportReport(target, packed, total, tuple(skipped), kept)
+
+
+def _keep_earlier(target: Path, new: Path) -> Path | None:
+    """Move an earlier archive at target beside it as <stem>.kept-<UTC stamp><suffix>, unless it
+    holds the new archive's bytes: an archive may be a person's only copy of a dir (the demo
+    keeps an edited earlier demo the same way). None when nothing needed keeping."""
+    try:
+        st = os.lstat(target)
+    except FileNotFoundError:
+        return None
+    # a regular file is compared in blocks; anything else (swapped in since the check) is kept
+    if stat.S_ISREG(st.st_mode) and filecmp.cmp(target, new, shallow=False):
+        return None
+    suffix = target.suffix if len(target.suffix.encode("utf-8", "surrogateescape")) <= 16 else ""
+    stem = fsutil.side_stem(target.name[: len(target.name) - len(suffix)])[1:]
+    kept = target.with_name(f"{stem}.kept-{trash_stamp(resolve_now_ms(), with_ms=True)}{suffix}")
+    if os.path.lexists(kept):
+        raise ArchiveError(
+            f"{kept} already exists, so the earlier archive at {target} could not be kept beside "
+            "it; export again in a moment (nothing was written)"
+        )
+    os.replace(target, kept)
+    return kept
 
 
 def _check_export_target(target: Path) -> None:

@@ -270,7 +270,9 @@ def glob_files(base: str, pattern: str, *, max_results: int) -> str:
     shown = [terminal_safe(full, keep_newlines=False) for _, full in hits[:max_results]]
     if cut:
         shown.append(
-            f"[only the first {TOOL_GLOB_MAX_ENTRIES:,} names under {base} were looked at]"
+            terminal_line(
+                f"[only the first {TOOL_GLOB_MAX_ENTRIES:,} names under {base} were looked at]"
+            )
         )
     return "\n".join(shown) or "No files found"
 

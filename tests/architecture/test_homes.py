@@ -126,6 +126,20 @@ def test_the_clock_rule_sees_each_way_of_reading_now() -> None:
         assert not reads(given), given
 
 
+def test_only_spec_dates_makes_a_utc_calendar_day() -> None:
+    """A clock reading's UTC day is `spec.dates.utc_date` (polish30: `home.sessions` formatted
+    its own with `strftime("%Y-%m-%d")`); a date-only format anywhere else is a second home."""
+    callers = [
+        f"{name}:{call.lineno}"
+        for name, tree in _modules()
+        if name != "memdir_nb.spec.dates"
+        for dotted, call in _calls(tree)
+        if dotted.endswith("strftime")
+        and any(isinstance(a, ast.Constant) and a.value == "%Y-%m-%d" for a in call.args)
+    ]
+    assert callers == []
+
+
 def test_only_spec_text_escapes_html() -> None:
     """Every HTML value a widget builds from data goes through spec.text.html_safe (`&`, `<`,
     `>` and both quotes); a second escaper would drift from it (one that left `'` as it is
@@ -220,7 +234,6 @@ OPENS_OUTSIDE_STORAGE = {
     "memdir_nb.recall.model_files": "hashes and maps the installed encoder's weight files",
     "memdir_nb.recall.fulltext": "fingerprints the package's own tokenizer modules",
     "memdir_nb.recall.decision": "reads the selector model shipped as package data",
-    "memdir_nb.recall.embedding": "reads the installed encoder's config.json",
     "memdir_nb.dream.lock": "reads /proc/<pid>/stat to tell a zombie lock holder",
     "memdir_nb.ui.demo.homes": "writes the demo Claude home's settings files",
     "memdir_nb.ui.demo.session": "writes the demo's recorded session transcript",

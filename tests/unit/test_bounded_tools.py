@@ -11,6 +11,7 @@ import pytest
 
 from memdir_nb.extract import ToolRunner
 from memdir_nb.spec.constants import TOOL_GLOB_MAX_ENTRIES, TOOL_GREP_FILE_MAX_BYTES
+from memdir_nb.toolloop import bounded_tools
 from memdir_nb.toolloop.bounded_tools import ToolReader, glob_files, grep_files, run_pipeline
 
 
@@ -105,6 +106,21 @@ def test_a_glob_over_more_names_than_its_cap_stops_and_says_so(tmp_path: Path) -
     assert (
         out == f"[only the first {TOOL_GLOB_MAX_ENTRIES:,} names under {tmp_path} were looked at]"
     )
+
+
+def test_the_globs_cap_note_shows_a_folder_name_with_a_newline_on_one_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The note quotes the model-given folder through spec.text.terminal_line: a newline in
+    its name printed a second line, one that could pass for a file Glob found."""
+    monkeypatch.setattr(bounded_tools, "TOOL_GLOB_MAX_ENTRIES", 3)  # a small cap, not 50,000
+    base = tmp_path / "notes\nforged.md"
+    base.mkdir()
+    for i in range(4):
+        (base / f"f{i}.txt").touch()
+    out = glob_files(str(base), "*.md", max_results=10)
+    assert "\n" not in out and "forged.md" in out
+    assert out.startswith("[only the first 3 names under ") and out.endswith("were looked at]")
 
 
 def test_a_glob_through_an_unreadable_folder_lists_the_rest(tmp_path: Path) -> None:

@@ -17,6 +17,7 @@ from memdir_nb.formats.transcript_records import RECORD_ID_MAX_CHARS
 from memdir_nb.home import sessions as sessions_module
 from memdir_nb.home.path_rules import sanitize_path
 from memdir_nb.home.sessions import (
+    SessionFile,
     _pointers_of_file,
     described,
     iter_session_files,
@@ -887,3 +888,26 @@ def test_a_transcript_of_100000_distinct_record_types_keeps_a_bounded_count_that
     tracemalloc.stop()
     assert listed.turns == 0
     assert peak < 4 * 1024 * 1024  # 100,000 kept types peaked at 12.2 MB before the cap
+
+
+@pytest.mark.parametrize(
+    ("mtime_ms", "date"),
+    [
+        (0.0, "1970-01-01"),
+        (1_772_236_799_999.0, "2026-02-27"),  # the last millisecond of a UTC day
+        (1_772_236_800_000.0, "2026-02-28"),
+        (-1.0, "1969-12-31"),  # before the epoch (a restored file's mtime)
+        (253_402_300_799_000.0, "9999-12-31"),
+    ],
+)
+def test_a_session_without_a_timestamp_is_dated_by_its_files_utc_day(
+    mtime_ms: float, date: str
+) -> None:
+    """Session.date takes spec.dates.utc_date (the one home for a UTC calendar day): the same
+    string its own strftime gave, on any machine's zone."""
+    found = SessionFile("p", "/p/s.jsonl", "s", False, 0, mtime_ms)
+    assert found.date == date
+    assert (
+        SessionFile("p", "/p/s.jsonl", "s", False, 0, mtime_ms, first_timestamp=date + "T01").date
+        == date
+    )

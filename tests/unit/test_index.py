@@ -1315,3 +1315,18 @@ def test_index_file_lines_end_where_the_loader_ends_a_line_not_at_other_unicode_
     assert len(index_file_lines(raw)) == entrypoint_size(raw)[0] == 3
     assert "".join(index_file_lines(raw)) == raw
     assert index_file_lines("") == [] and index_file_lines("\n\n") == ["\n", "\n"]
+
+
+def test_a_rebuild_merges_a_cr_only_index_line_by_line_and_keeps_its_cr_ends() -> None:
+    """A classic-Mac index was one line to the merge: it kept it and added LF lines after it."""
+    old = "# Index\r\r- [A](user_a.md) \u2014 a desc\r"
+    headers = [
+        MemoryHeader("user_a.md", "/x/user_a.md", 0.0, "A", "a desc", None),
+        MemoryHeader("user_b.md", "/x/user_b.md", 0.0, "B", "b desc", None),
+    ]
+    merged = merge_index(old, headers, lambda t: t if t in ("user_a.md", "user_b.md") else "")
+    assert merged.added == ("user_b.md",)
+    assert "\n" not in merged.text and merged.text.startswith(old)
+    assert "- [B](user_b.md) \u2014 b desc\r" in merged.text
+    unchanged = merge_index(old, headers[:1], lambda t: t if t == "user_a.md" else "")
+    assert unchanged.text == old and unchanged.added == ()

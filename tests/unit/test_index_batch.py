@@ -162,6 +162,20 @@ def test_an_index_kept_in_crlf_stays_crlf_through_a_run_of_edits(seed: int) -> N
         assert out.count("\n") == out.count("\r\n")  # no line end turned into a bare LF
 
 
+def test_an_index_kept_in_cr_only_line_ends_is_edited_line_by_line_and_stays_cr() -> None:
+    text = "# Index\r\r- [A](a.md) \u2014 old\r- [B](b.md) \u2014 kept\r"
+    line = index.format_index_entry("A", "a.md", "new hook")
+    doc = IndexText(text)
+    doc.upsert(line, "a.md")
+    doc.remove("b.md")
+    assert doc.text() == f"# Index\r\r{line}\r"
+    assert index.upsert_index_entry(text, line, "a.md") == text.replace(
+        "- [A](a.md) \u2014 old", line
+    )
+    assert index.remove_index_entry(text, "b.md") == "# Index\r\r- [A](a.md) \u2014 old\r"
+    assert [e.target for e in index.parse_index(text)] == ["a.md", "b.md"]
+
+
 def test_an_upserted_lines_target_is_parsed_once_per_line_and_kept_within_its_bound(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:

@@ -37,6 +37,7 @@ from memdir_nb.recall.model_files import (
     verified_record_path,
     verify_model_files,
 )
+from memdir_nb.spec.constants import PACKAGE_DATA_MAX_BYTES
 
 REFERENCE = Path(__file__).resolve().parents[1] / "data" / "minilm_reference.json"
 
@@ -185,6 +186,46 @@ def test_changed_weights_are_refused_naming_the_fix(tmp_path: Path) -> None:
 def test_missing_weights_file_is_refused(tmp_path: Path) -> None:
     with pytest.raises(ModelUnavailable, match="missing; reinstall"):
         MiniLMEncoder(ModelFiles(tmp_path, MODEL_PACKAGE_VERSION))
+
+
+def test_a_fifo_or_a_huge_config_json_is_refused_without_waiting_or_reading_it_whole(
+    tmp_path: Path,
+) -> None:
+    """config.json is read through the bounded regular-file reader: a FIFO there was opened
+    and waited on for ever (read_text), and a huge file read whole before its cap refused it."""
+    fake = tmp_path / "model"
+    fake.mkdir()
+    (fake / "model.safetensors").write_bytes(b"not read: the config comes first")
+    config = fake / "config.json"
+    os.mkfifo(config)
+    outcome: list[BaseException] = []
+
+    def load() -> None:
+        try:
+            MiniLMEncoder(ModelFiles(fake, MODEL_PACKAGE_VERSION), verify=False)
+        except BaseException as exc:
+            outcome.append(exc)
+
+    worker = threading.Thread(target=load, daemon=True)
+    worker.start()
+    worker.join(timeout=20)
+    if worker.is_alive():  # main's code: blocked in open(); a writer end lets it go
+        os.close(os.open(config, os.O_WRONLY | os.O_NONBLOCK))
+        worker.join(timeout=5)
+        pytest.fail("loading the encoder waited on a FIFO at config.json")
+    assert len(outcome) == 1 and isinstance(outcome[0], ModelUnavailable), outcome
+    assert "config.json cannot be read" in str(outcome[0]) and "reinstall" in str(outcome[0])
+    config.unlink()
+    with config.open("wb") as handle:
+        handle.truncate(16 * PACKAGE_DATA_MAX_BYTES)  # sparse: no disk, 64 MiB of NULs
+    tracemalloc.start()
+    try:
+        with pytest.raises(ModelUnavailable, match=r"config.json is over .* bytes.*reinstall"):
+            MiniLMEncoder(ModelFiles(fake, MODEL_PACKAGE_VERSION), verify=False)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 3 * PACKAGE_DATA_MAX_BYTES  # about the cap's worth, never the whole file
 
 
 def _fake_model(tmp_path: Path) -> ModelFiles:

@@ -16,11 +16,14 @@ from hypothesis import strategies as st
 from memdir_nb.spec import text as spec_text
 from memdir_nb.spec.text import (
     FOLDS_TO_ASCII,
+    as_lf,
     compiled_on_first_use,
     first_unsafe_char,
     general_words_and_breaks,
     has_ascii_fold,
     html_safe,
+    in_style,
+    line_end_style,
     lone_surrogate_problem,
     one_line,
     plain_words_and_breaks,
@@ -267,3 +270,22 @@ def test_shown_value_cuts_a_long_string_and_a_long_list_but_keeps_escapes() -> N
     long = spec_text.shown_value("y" * 1_000_000)
     assert long.startswith("'yyy") and "..." in long and len(long) <= 82
     assert spec_text.shown_value(list(range(1000))) == "[0, 1, 2, 3, 4, 5, ...]"
+
+
+@pytest.mark.parametrize(
+    ("text", "end"),
+    [
+        ("a\r\nb\r\n", "\r\n"),  # Windows
+        ("a\rb\r", "\r"),  # classic Mac OS
+        ("a\nb\n", "\n"),
+        ("a\r\nb\n", "\n"),  # mixed: normalised to LF
+        ("a\rb\n", "\n"),  # a lone CR in a file with LFs stays inside its line
+        ("one line", "\n"),
+    ],
+)
+def test_an_edit_gives_back_the_line_ends_its_source_had(text: str, end: str) -> None:
+    assert line_end_style(text) == end
+    lf = as_lf(text)
+    assert in_style(lf, end) == text or end == "\n"
+    if end != "\n":
+        assert lf == "a\nb\n"

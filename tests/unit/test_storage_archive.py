@@ -317,9 +317,36 @@ def test_export_never_replaces_a_file_that_is_not_a_memory_archive(tmp_path: Pat
     assert "choose a new file name" in out.stderr
     assert notes.read_text() == "my own notes, not an archive\n"
     assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".")] == []  # no temp left
-    # an archive export wrote earlier is replaced: that is what exporting again means
+    # exporting the same dir again to the same name: nothing differs, so nothing is kept
     export_archive(src, tmp_path / "m.zip")
-    assert export_archive(src, tmp_path / "m.zip").files
+    again = export_archive(src, tmp_path / "m.zip")
+    assert again.files and again.kept is None
+    assert sorted(p.name for p in tmp_path.glob("m.*")) == ["m.zip"]
+
+
+def test_export_keeps_the_earlier_archive_it_replaces_beside_it(tmp_path: Path) -> None:
+    """An archive may be a person's only copy of a dir: exporting another dir (or the same one
+    changed) to its name moves the earlier archive to <stem>.kept-<UTC stamp>.zip, whole, and
+    both routes say where (before the thirtieth session it was replaced and lost)."""
+    first = tmp_path / "first"
+    first.mkdir()
+    (first / "reference_a.md").write_text(GOOD)
+    target = tmp_path / "m.zip"
+    export_archive(first, target)
+    earlier = target.read_bytes()
+    (first / "reference_a.md").unlink()  # the dir is gone: the archive is its only copy
+    second = build_demo_memory_dir(tmp_path / "second", now_ms=DEMO_NOW_MS)
+    report = export_archive(second, target)
+    assert report.kept is not None and report.kept.parent == tmp_path
+    assert report.kept.name.startswith("m.kept-") and report.kept.name.endswith("Z.zip")
+    assert report.kept.read_bytes() == earlier
+    assert "reference_a.md" in zipfile.ZipFile(report.kept).namelist()
+    assert "reference_a.md" not in zipfile.ZipFile(target).namelist()
+    out = _cli("export", "--archive", str(target), "--dir", str(first))
+    assert out.returncode == 0, out.stderr
+    kept = [p for p in tmp_path.glob("m.kept-*.zip") if p != report.kept]
+    assert len(kept) == 1 and f"kept the earlier archive as {kept[0]}" in out.stdout
+    assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".")] == []  # no temp left
 
 
 def test_export_to_a_folder_or_a_fifo_is_a_clear_error(tmp_path: Path) -> None:

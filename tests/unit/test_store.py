@@ -827,6 +827,24 @@ def test_save_and_forget_keep_the_crlf_line_ends_of_a_hand_written_index(
     assert (mem / "MEMORY.md").read_bytes() == hand
 
 
+def test_save_update_and_forget_keep_a_cr_only_index_and_find_its_entry(
+    store: MemoryStore, mem: Path
+) -> None:
+    """A MEMORY.md with classic-Mac CR line ends was one line to the index editors: a second
+    save appended a duplicate entry and forget left the entry (fresh30 noticed; polish30)."""
+    mem.mkdir()
+    hand = b"# Index kept on an old Mac\r\rSome prose by hand.\r"
+    (mem / "MEMORY.md").write_bytes(hand)
+    save_feedback(store, filename="feedback_t.md")
+    after_save = (mem / "MEMORY.md").read_bytes()
+    assert after_save.startswith(hand) and after_save.endswith(b"\r") and b"\n" not in after_save
+    store.update("feedback_t.md", description="Tests use the real database")
+    after_update = (mem / "MEMORY.md").read_bytes()
+    assert after_update.count(b"feedback_t.md") == 1 and b"\n" not in after_update
+    store.forget("feedback_t.md")
+    assert (mem / "MEMORY.md").read_bytes() == hand
+
+
 PLAIN_DESCRIPTION = "description: the user drinks coffee\n"
 HAND_WRITTEN_HEADERS = {
     "a repeated key": "name: Coffee\nname: Coffee\n" + PLAIN_DESCRIPTION,
