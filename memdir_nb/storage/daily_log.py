@@ -158,9 +158,11 @@ def _append_at(dir_fd: int, name: str, entry: str, day: _dt.date) -> None:
             raise DailyLogError(not_regular) from exc
         raise
     try:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
+        opened = os.fstat(fd)
+        if not stat.S_ISREG(opened.st_mode):
             raise DailyLogError(not_regular)
-        before = os.fstat(fd).st_size
+        _refuse_shared_file(name, opened)
+        before = opened.st_size
         if before == 0:
             entry = f"# Daily log {day.isoformat()}\n\n" + entry
         elif os.pread(fd, 1, before - 1) != b"\n":
@@ -176,6 +178,18 @@ def _append_at(dir_fd: int, name: str, entry: str, day: _dt.date) -> None:
             raise
     finally:
         os.close(fd)
+
+
+def _refuse_shared_file(name: str, st: os.stat_result) -> None:
+    """The append writes in place, so a log with other names (hard links) would change the
+    files they name too, which may be outside the memory dir where no containment check sees
+    them (attack round 28): refused, naming the fix, before a byte is written."""
+    if st.st_nlink > 1:
+        raise DailyLogError(
+            f"{name} is a hard link (one file under {st.st_nlink} names), so an append would "
+            f"change the other names too; give the log a file of its own "
+            f"(cp {name} {name}.new && mv {name}.new {name}) and retry"
+        )
 
 
 def _write_whole_or_nothing(fd: int, payload: bytes, before: int) -> None:

@@ -287,17 +287,27 @@ class StoreTransaction:
                 "it was kept as it is and nothing was written",
             ) from None
 
-    def _move_new(self, sfd: int, s: Target, dfd: int, d: Target) -> bool:
+    def _move_new(
+        self, sfd: int, s: Target, dfd: int, d: Target, scanned: bytes | None = None
+    ) -> bool:
         """Move by a link under a name that must still be free (fsutil.move_new_at); a file
-        that appeared there is kept, the source stays, and this step's record is dropped."""
+        that appeared there is kept, the source stays, and this step's record is dropped.
+
+        scanned: what the secret guard passed, for a move into team. The new name is checked
+        to hold it once linked, before the old name goes: a save renamed over the source after
+        `_still_scanned` and before the link would otherwise reach the team unscanned (attack
+        round 28 raced it). The linked file's inode no longer changes with the source's name.
+        """
+
+        def linked(step: str) -> None:
+            self._hook(f"move:{s.rel}:{step}")
+            if scanned is not None and not fsutil.holds_at(dfd, d.parts[-1], scanned):
+                os.unlink(d.parts[-1], dir_fd=dfd)
+                self._records.pop()
+                raise ChangedMeanwhileError(s.rel)
+
         try:
-            return fsutil.move_new_at(
-                sfd,
-                s.parts[-1],
-                dfd,
-                d.parts[-1],
-                hook=lambda step: self._hook(f"move:{s.rel}:{step}"),
-            )
+            return fsutil.move_new_at(sfd, s.parts[-1], dfd, d.parts[-1], hook=linked)
         except FileExistsError:
             self._records.pop()
             raise FileExistsError(
@@ -332,12 +342,13 @@ class StoreTransaction:
                     raise FileExistsError(errno.EEXIST, f"{d.rel} already exists")
                 self._log({"op": "move", "src": s.rel, "dst": d.rel, "ino": st.st_ino})
                 self._hook(f"move:{s.rel}:journaled")
-                if stat.S_ISREG(st.st_mode):
-                    self._still_scanned(sfd, s, scanned)
+                if not stat.S_ISREG(st.st_mode):
+                    scanned = None  # a symlink to a memory inside is moved as the link it is
+                self._still_scanned(sfd, s, scanned)
                 # A link under the new name, then the old one dropped: a file another program
                 # makes at the new name after the check above is never replaced (a rename
                 # would replace it). Where there are no hard links, the check is all there is.
-                if not self._move_new(sfd, s, dfd, d):
+                if not self._move_new(sfd, s, dfd, d, scanned):
                     os.rename(s.parts[-1], d.parts[-1], src_dir_fd=sfd, dst_dir_fd=dfd)
                 fsutil.fsync_fd(dfd)
                 fsutil.fsync_fd(sfd)

@@ -7,6 +7,7 @@ the rule; the attack data is written here, in these tests' own words.
 from __future__ import annotations
 
 import re
+import unicodedata
 import zipfile
 from pathlib import Path
 
@@ -219,3 +220,30 @@ def test_the_team_folder_in_other_letter_case_is_refused_by_every_route(
     scanned = scan_memory_dir(listed)
     assert [h.filename for h in scanned.headers] == ["user_f.md"]
     assert "letter case" in scanned.skipped[0].reason
+
+
+# ------------------------------------------- class: two names that differ only by NFC and NFD
+
+
+def test_names_differing_only_by_nfc_and_nfd_stay_two_files_on_every_route(tmp_path: Path) -> None:
+    """On Linux `café` composed and decomposed are two names, and no route merges them or
+    reads one while naming the other (attack round 28): the scan keeps both, the index lists
+    each under its own bytes, the memory tool reads the one it was given. On macOS they are
+    one file; a create of the twin there is refused by the link that publishes it ("already
+    exists"), so nothing is overwritten (docs/security.md section 35)."""
+    composed = unicodedata.normalize("NFC", "project_café.md")
+    decomposed = unicodedata.normalize("NFD", "project_café.md")
+    assert composed != decomposed and name_problem(composed) is None
+    assert name_problem(decomposed) is None
+    for name, word in ((composed, "composed"), (decomposed, "decomposed")):
+        (tmp_path / name).write_text(
+            f"---\nname: {word}\ndescription: {word} one\ntype: project\n---\n{word} body\n",
+            encoding="utf-8",
+        )
+    headers = {h.filename: h.name for h in scan_memory_dir(tmp_path).headers}
+    assert headers == {composed: "composed", decomposed: "decomposed"}
+    index = rebuild_index(tmp_path, write=False)
+    assert f"[composed]({composed})" in index and f"[decomposed]({decomposed})" in index
+    tool = MemoryDirBackend(tmp_path)
+    assert "decomposed body" in tool.view(f"/memories/{decomposed}")
+    assert "decomposed body" not in tool.view(f"/memories/{composed}")

@@ -8,12 +8,14 @@ its ordinary result (what vanished is left out, with the reason where the route 
 from __future__ import annotations
 
 import contextlib
+import os
 import subprocess
 import sys
 import textwrap
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from anthropic.lib.tools import ToolError
@@ -23,10 +25,14 @@ from memdir_nb.dream.plan import plan_consolidation
 from memdir_nb.formats.manifest import MemoryHeader
 from memdir_nb.recall.find import drop_surfaced
 from memdir_nb.recall.passages import read_body
+from memdir_nb.security.secret_scan import SecretInTeamMemoryError
+from memdir_nb.storage import fsutil
 from memdir_nb.storage.archive import export_archive
 from memdir_nb.storage.containment import real_path
 from memdir_nb.storage.index_files import IndexTargets
 from memdir_nb.storage.index_rebuild import check_scope_folder
+from memdir_nb.storage.store import MemoryStore
+from memdir_nb.storage.write_errors import ChangedMeanwhileError
 
 _CHURN = textwrap.dedent(
     """
@@ -266,3 +272,84 @@ def test_recall_drops_surfaced_memories_behind_a_flipped_folder_without_raising(
         assert [h.filename for h in kept][:1] == ["notes/n_1.md"]
         calls += 1
     assert calls > 100
+
+
+# A second process saves a memory the way Claude Code does (a new file renamed over it), again
+# and again, switching between a clean version and one holding a credential (attack round 28).
+_RESAVE = textwrap.dedent(
+    """
+    import os, sys, time
+    path, seconds = sys.argv[1], float(sys.argv[2])
+    clean = open(path, "rb").read()
+    leaked = clean + b"deploy token: ghp_" + b"Ab1" * 12 + b"\\n"
+    print("ready", flush=True)
+    end = time.time() + seconds
+    i = 0
+    while time.time() < end:
+        tmp = f"{path}.{i % 2}.tmp"
+        with open(tmp, "wb") as fh:
+            fh.write(leaked if i % 2 else clean)
+        os.replace(tmp, path)
+        i += 1
+    """
+)
+
+
+def test_a_save_raced_against_a_move_into_team_never_reaches_team_unscanned(
+    tmp_path: Path,
+) -> None:
+    """The move scans the file, checks it still holds what was scanned, then links it into
+    team/: a save landing between that check and the link published the credential's version
+    unscanned. Every move that succeeds must have put the scanned (clean) version in team/."""
+    memory_dir = tmp_path / "memory"
+    (memory_dir / "team").mkdir(parents=True)
+    source = memory_dir / "feedback_deploy.md"
+    source.write_bytes(
+        b"---\nname: d\ndescription: deploys\ntype: feedback\n---\nDeploy on Fridays.\n"
+    )
+    store = MemoryStore(memory_dir)
+    proc = _spawn(_RESAVE, str(source), "60")
+    moved = 0
+    try:
+        for _ in range(400):
+            # refused (the secret was scanned), or the file was changed or gone meanwhile
+            with contextlib.suppress(
+                SecretInTeamMemoryError, ChangedMeanwhileError, FileNotFoundError
+            ):
+                with store.transaction() as tx:
+                    tx.move("feedback_deploy.md", "team/feedback_deploy.md")
+                moved += 1
+                published = (memory_dir / "team" / "feedback_deploy.md").read_bytes()
+                assert b"ghp_" not in published, "an unscanned version reached team/"
+                (memory_dir / "team" / "feedback_deploy.md").unlink()
+    finally:
+        proc.kill()
+        proc.wait()
+    assert moved > 0  # the race was run: some moves got through the scan
+
+
+def test_a_save_landing_just_before_the_link_into_team_is_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The raced test above, at its exact point: the save is renamed over the source after
+    the move's last check and before its link (the race hit it in 3 of 9 runs on main)."""
+    memory_dir = tmp_path / "memory"
+    (memory_dir / "team").mkdir(parents=True)
+    source = memory_dir / "feedback_deploy.md"
+    clean = b"---\nname: d\ndescription: deploys\ntype: feedback\n---\nDeploy on Fridays.\n"
+    source.write_bytes(clean)
+    real_move_new_at = fsutil.move_new_at
+
+    def save_then_move(*args: Any, **kwargs: Any) -> bool:
+        if args[1] != "feedback_deploy.md":  # another file this step publishes
+            return real_move_new_at(*args, **kwargs)
+        draft = memory_dir / "draft.tmp"
+        draft.write_bytes(clean + b"deploy token: ghp_" + b"Ab1" * 12 + b"\n")
+        os.replace(draft, source)  # as Claude Code saves: a new file renamed over the old
+        return real_move_new_at(*args, **kwargs)
+
+    monkeypatch.setattr(fsutil, "move_new_at", save_then_move)
+    with pytest.raises(ChangedMeanwhileError, match="feedback_deploy.md was changed"):
+        MemoryStore(memory_dir).promote("feedback_deploy.md")
+    assert not (memory_dir / "team" / "feedback_deploy.md").exists()
+    assert b"ghp_" in source.read_bytes()  # the save is kept where it was made
