@@ -495,6 +495,20 @@ def test_index_rules_dangling_missing_long_and_duplicate(tmp_path: Path) -> None
     assert ("user_role.md", "not-in-index") not in by
 
 
+def test_a_cr_only_index_is_linted_entry_by_entry(tmp_path: Path) -> None:
+    # a classic Mac OS index (CR ends, no LF) holds one entry a line, as the index editor
+    # (spec.text.as_lf) and parse_index read it: no line of it is the whole file's length
+    clean_dir(tmp_path)
+    idx = tmp_path / "MEMORY.md"
+    lines = idx.read_text().splitlines()
+    lines.append("- [Long](project_freeze.md) \u2014 " + "x" * 220)
+    idx.write_bytes(("\r".join(lines) + "\r").encode())
+    found = lint_memory_dir(tmp_path, now_ms=NOW_MS)
+    (long,) = [f for f in found if f.rule == "index-line-too-long"]
+    assert long.line == len(lines)  # the long entry's own line, not line 1 (the whole file)
+    assert "is 2" in long.message and "not-in-index" not in {f.rule for f in found}
+
+
 def test_index_link_leaving_the_dir_is_reported_as_outside(tmp_path: Path) -> None:
     clean_dir(tmp_path)
     with open(tmp_path / "MEMORY.md", "a") as fh:
