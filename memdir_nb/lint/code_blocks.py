@@ -10,9 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from memdir_nb.spec.text import code_fence
-
-_FENCE = code_fence()
+from memdir_nb.spec.text import fence_change
 
 
 def content_lines(body: str) -> Iterable[tuple[int, str, bool]]:
@@ -23,13 +21,14 @@ def content_lines(body: str) -> Iterable[tuple[int, str, bool]]:
 
 
 def _fenced_lines(body: str) -> Iterable[tuple[int, str, bool]]:
-    fenced = False
+    fence = ""  # the run that opened the fenced block the line is in
     for i, line in enumerate(body.split("\n")):
-        if _FENCE.match(line):
-            fenced = not fenced
+        change = fence_change(line, fence)
+        if change is not None:
+            fence = change
             yield i, line, True
             continue
-        yield i, line, fenced
+        yield i, line, bool(fence)
 
 
 # Fenced blocks that are not code kept out of the repository: shell recipes (how to run,
@@ -81,16 +80,17 @@ _DIAGRAM_LINE = re.compile(r"^\s*(?:[|+\-=<>^v*.:/\\\u2500-\u257f\u2190-\u21ff]|
 def first_code_block(body_lines: list[tuple[int, str, bool]], body_line: int) -> int | None:
     """The line of the first fenced block holding code (not a shell recipe, output or diagram)."""
     start: int | None = None
-    info = ""
+    fence = info = ""  # the run that opened the block the line is in, and its info string
     inside: list[str] = []
     for i, line, _fenced in body_lines:
-        m = _FENCE.match(line)
-        if m is None:
+        change = fence_change(line, fence)
+        if change is None:
             if start is not None:
                 inside.append(line)
             continue
+        fence = change
         if start is None:
-            start, info, inside = body_line + i, line.strip()[3:].strip().lower(), []
+            start, info, inside = body_line + i, line.strip()[len(fence) :].strip().lower(), []
             continue
         if not _is_recipe(info, inside):
             return start

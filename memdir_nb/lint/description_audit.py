@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from memdir_nb.lint.findings import Collector, MemoryText, field_line
 from memdir_nb.spec import text as textseg
 from memdir_nb.spec.records import quick_init
-from memdir_nb.spec.text import code_fence
+from memdir_nb.spec.text import fence_change
 
 MAX_AUDIT_CHARS = 20_000  # the audit reads at most this much of a body
 MIN_SALIENT = 20  # a body with fewer salient terms is too short to judge
@@ -34,7 +34,6 @@ MIN_SENTENCE_TERMS = 3  # a sentence needs this many salient terms to count as a
 MAX_SHOWN = 5  # unseen sentences reported per memory
 PREFIX = 5
 
-_FENCE = code_fence()
 _SENTENCE_END = re.compile(r"(?<=[.!?。！？])\s+|(?<=[。！？])")
 # Where _SENTENCE_END can split: a sentence end before a space, or a CJK sentence end. A line
 # without one is a single sentence (a regex starting with a character class, found quickly).
@@ -216,13 +215,14 @@ def _terms_by_line_any(tokens: list[str], label: set[str]) -> list[tuple[tuple[s
 def _sentences(body: str) -> list[tuple[int, str]]:
     """(line, sentence) pairs: every line split at sentence ends, list/heading/label marks removed."""
     out: list[tuple[int, str]] = []
-    in_fence = False
+    fence = ""  # the run that opened the fenced block the line is in
     for no, raw in enumerate(body.split("\n"), start=1):
         line = raw.strip()
-        if _FENCE.match(line):
-            in_fence = not in_fence
+        change = fence_change(line, fence)
+        if change is not None:
+            fence = change
             continue
-        if in_fence or not line:
+        if fence or not line:
             continue
         if line[0] in "-*+#>" or line[0].isdigit():  # _LABEL can remove more than spaces
             line = _LABEL.sub("", raw, count=1).strip()

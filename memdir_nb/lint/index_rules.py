@@ -17,7 +17,7 @@ from memdir_nb.spec.constants import (
     PROJECT_MEMORY_DIRNAME,
     TEAM_DIRNAME,
 )
-from memdir_nb.spec.text import plural
+from memdir_nb.spec.text import as_lf, plural
 
 MAX_LISTED_LINES = 8
 _HTML_COMMENT = re.compile(r"^\s*<!--.*-->\s*$")
@@ -214,7 +214,7 @@ def lint_index(
             "keep only '- [Title](file.md) — hook' lines; move the rest into a memory file",
             non_pointer[0],
         )
-    for no, ln in enumerate(index.text.replace("\r\n", "\n").split("\n"), 1):
+    for no, ln in enumerate(as_lf(index.text).split("\n"), 1):
         if len(ln) > MAX_INDEX_LINE_CHARS:
             c.add(
                 "index-line-too-long",

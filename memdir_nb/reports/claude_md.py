@@ -15,6 +15,7 @@ import os
 import re
 from pathlib import Path
 
+from memdir_nb.spec.text import fence_change
 from memdir_nb.storage.access import read_regular_file
 from memdir_nb.storage.containment import real_path
 
@@ -33,20 +34,19 @@ NAMES = "names"  # one names the folder: Claude reads it when it follows the tex
 
 _IMPORT = re.compile(r"(?:^|(?<=\s))@([^\s`]+)")
 _CODE_SPAN = re.compile(r"`+[^`]*`+")
-_FENCE = re.compile(r"\s*(```|~~~)")
 
 
 def imported_paths(text: str) -> list[str]:
     """The `@path` imports of an instruction file's text, in order (not in code), each once
     and at most MAX_IMPORTS_PER_FILE of them; a path holding a NUL byte names no file."""
     found: dict[str, None] = {}
-    fence = None
+    fence = ""  # the run that opened the fenced block the line is in
     for line in text.splitlines():
-        mark = _FENCE.match(line)
-        if mark:
-            fence = None if fence == mark.group(1) else fence or mark.group(1)
+        change = fence_change(line, fence)
+        if change is not None:
+            fence = change
             continue
-        if fence is None:
+        if not fence:
             for target in _IMPORT.findall(_CODE_SPAN.sub(" ", line)):
                 if "\0" not in target:
                     found[target] = None

@@ -29,7 +29,7 @@ import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from memdir_nb.spec.text import code_fence, has_ascii_fold
+from memdir_nb.spec.text import fence_change, has_ascii_fold
 from memdir_nb.spec.timestamps import iso_utc as iso_utc  # re-exported: dates users ask here
 from memdir_nb.spec.timestamps import modified_time_ms as modified_time_ms
 
@@ -93,7 +93,6 @@ _RECURRING_BEFORE = re.compile(
     r"\b(?:every|each|on alternate|most|some|weekly|bi-?weekly|fortnightly|a|any|no)\s+$",
     re.IGNORECASE,
 )
-_FENCE = code_fence()
 _INLINE_CODE = re.compile(r"`[^`\n]*`")
 # A heading names a topic ("### The Problem Today") and a blockquote repeats words said then:
 # neither states when something happens, so their relative words are left as written.
@@ -366,11 +365,12 @@ def convert_relative_dates(text: str, today: _dt.date) -> tuple[str, list[str]]:
     if not may_hold_relative_date(text):
         return text, changes  # nothing to convert on any line (one quick pass)
     out: list[str] = []
-    in_fence = False
+    fence = ""  # the run that opened the fenced block the line is in
     for line in text.split("\n"):
-        if _FENCE.match(line):
-            in_fence = not in_fence
-        if in_fence or _FENCE.match(line):
+        change = fence_change(line, fence)
+        if change is not None:
+            fence = change
+        if fence or change is not None:
             out.append(line)
             continue
         out.append(_convert_line(line, today, changes))

@@ -272,8 +272,24 @@ _ASCII_LINE_BREAKS = re.compile(r"[\r\n]+")  # _LINE_BREAKS' ASCII members
 # a memory body are code, for lint's rules, the description audit and the relative-date rewrite
 # alike. Any indent, not CommonMark's three spaces: a fence nested in a list item sits deeper,
 # and a deeper ``` outside a list opens an indented code block, code either way (onehome30: the
-# date rewrite changed `yesterday` inside a list item's fenced block).
-code_fence = compiled_on_first_use(r"^\s*(```|~~~)")
+# date rewrite changed `yesterday` inside a list item's fenced block). A block closes as
+# CommonMark closes it: a run of the opening character at least as long, nothing after it but
+# spaces; a ~~~ line inside a ``` block is code (polish30b: lint and the dates closed on either).
+_FENCE_RUN = re.compile(r"[ \t]*(`{3,}|~{3,})(.*)")
+
+
+def fence_change(line: str, open_fence: str) -> str | None:
+    """What a fence line does to the fenced code block open before it (open_fence: the run that
+    opened it, "" when none is): the run that opens one, "" when it closes the open one, None
+    when the line is no fence line here (prose, or code inside the open block)."""
+    run = _FENCE_RUN.match(line)
+    if run is None:
+        return None
+    mark, rest = run.group(1), run.group(2)
+    if not open_fence:  # a ``` fence's info string holds no backtick (else it is a code span)
+        return None if mark[0] == "`" and "`" in rest else mark
+    closes = mark[0] == open_fence[0] and len(mark) >= len(open_fence) and not rest.strip()
+    return "" if closes else None
 
 
 def line_end_style(text: str) -> str:

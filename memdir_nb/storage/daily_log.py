@@ -93,6 +93,9 @@ def _clean_text(text: object) -> str:
 
 def format_entry(text: str, *, now_ms: float | None = None) -> str:
     """One log entry: a `## HH:MM:SS` heading (local time), the text, and a blank line."""
+    # The heading's format is the daily log's own rule (read back by read_daily_log_entries):
+    # spec.dates has the log's local date (local_date) and spec.timestamps UTC stamps for
+    # records, neither a local time of day. Local, as the file's date is: both from localtime.
     stamp = _dt.datetime.fromtimestamp(_now_ms(now_ms) / 1000).strftime("%H:%M:%S")
     return f"{ENTRY_HEADING_PREFIX}{stamp}\n\n{_clean_text(text)}\n\n"
 
@@ -102,8 +105,9 @@ def append_daily_log(
 ) -> Path:
     """Append one entry to today's log under `memory_dir/logs/` and return the log's path."""
     root = _check_memory_dir(memory_dir)
-    day = local_date(now_ms)
-    entry = format_entry(text, now_ms=now_ms)
+    now = _now_ms(now_ms)  # one reading: the file's date and the entry's time agree at midnight
+    day = local_date(now)
+    entry = format_entry(text, now_ms=now)
     log_path = Path(daily_log_path(root, day))
     # The store's write-time checks: containment, realpath, then a walk that never follows a
     # symlink, so a logs/ folder swapped for a link (before or during the append) is refused.

@@ -16,6 +16,7 @@ from memdir_nb.spec.constants import (
     INDEX_READ_MAX_BYTES,
     TEAM_DIRNAME,
 )
+from memdir_nb.spec.text import as_lf
 from memdir_nb.storage.access import MissingFile, ReadRefused, read_contained
 from memdir_nb.storage.containment import absolute_dir, is_real_path_within, real_path
 
@@ -242,7 +243,7 @@ def nested_index_lines(memory_dir: str | os.PathLike[str], files: list[str]) -> 
             continue
         text = load_entrypoint(scope_dir, memory_dir=root).text
         targets = IndexTargets(scope_dir, memory_dir=root)
-        raw = text.replace("\r\n", "\n").split("\n")
+        raw = as_lf(text).split("\n")  # the lines index_mentions numbers
         named = [(e.target, e.raw) for e in parse_index(text)]  # entries, then other names
         named += [(name, raw[no - 1]) for no, name in index_mentions(text)]
         for name, line in named:

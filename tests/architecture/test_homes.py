@@ -294,7 +294,7 @@ def _module_bindings(tree: ast.Module) -> Iterator[tuple[str, ast.expr, int]]:
 
 def _is_alias(value: ast.expr) -> bool:
     """A binding that names another binding (`ROOT = MEMORY_TOOL_ROOT`), takes its home's value
-    (`_FENCE = code_fence()`), or is a type variable."""
+    (`_BREAKS = line_breaks()`, a home's pattern), or is a type variable."""
     if isinstance(value, ast.Name | ast.Attribute):
         return True
     if not isinstance(value, ast.Call):

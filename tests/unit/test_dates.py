@@ -131,8 +131,17 @@ def test_convert_rewrites_outside_code_and_lists_each_change() -> None:
 
 def test_convert_leaves_a_fenced_block_in_a_list_item_alone() -> None:
     """A fence nested in a list item is indented past three spaces; its lines are code, and
-    the dream's rewrite changed them (onehome30: the fence rule is spec.text.code_fence)."""
+    the dream's rewrite changed them (onehome30: the fence rule is spec.text.fence_change)."""
     body = "- check what landed:\n\n    ```\n    git log --since yesterday\n    ```\n\nShipped yesterday."
+    text, changes = convert_relative_dates(body, WEDNESDAY)
+    assert text == body.replace("Shipped yesterday", "Shipped 2026-11-17")
+    assert changes == ["'yesterday' -> '2026-11-17'"]
+
+
+def test_convert_leaves_a_fenced_block_alone_until_its_own_fence_closes_it() -> None:
+    """A ~~~ line inside a ``` block (or a shorter run inside a longer one) is code, as
+    CommonMark reads it: the block goes on, and so do its dates (polish30b: it closed them)."""
+    body = "```\n~~~\ngit log --since yesterday\n```\n````\n```\ndue tomorrow\n````\nShipped yesterday."
     text, changes = convert_relative_dates(body, WEDNESDAY)
     assert text == body.replace("Shipped yesterday", "Shipped 2026-11-17")
     assert changes == ["'yesterday' -> '2026-11-17'"]

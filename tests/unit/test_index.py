@@ -670,6 +670,20 @@ def test_an_agent_folder_index_naming_a_file_in_prose_indexes_it(tmp_path: Path)
     assert found == {"scout/report.md": "See `report.md` for the full scout report."}
 
 
+def test_an_agent_folder_index_with_cr_only_line_ends_is_read_line_by_line(
+    tmp_path: Path,
+) -> None:
+    memory(tmp_path, "scout/report.md", "Scout report", "the workspace map", "reference")
+    memory(tmp_path, "scout/map.md", "Map", "the map", "reference")
+    text = "- [Map](map.md) \u2014 the map\rSee `report.md` for the full scout report.\r"
+    (tmp_path / "scout" / "MEMORY.md").write_bytes(text.encode())
+    found = nested_index_lines(tmp_path, ["scout/report.md", "scout/map.md"])
+    assert found == {
+        "scout/map.md": "- [Map](map.md) \u2014 the map",
+        "scout/report.md": "See `report.md` for the full scout report.",
+    }
+
+
 def test_rebuild_without_write_leaves_disk_alone(tmp_path: Path) -> None:
     memory(tmp_path, "user_a.md", "A", "a", "user")
     assert rebuild_index(tmp_path, write=False).startswith("- [A](user_a.md)")

@@ -57,6 +57,22 @@ def test_entries_on_different_days_go_to_different_files(memdir: Path) -> None:
     assert read_daily_log_entries(a) == [("23:59:59", "before midnight")]
 
 
+def test_an_entry_written_across_midnight_has_its_files_day_and_time(
+    memdir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # the wall clock read once per append: read twice, the date came from 23:59:59.9 and the
+    # heading from 00:00:00.1, a next-day time in the day before's log (polish30b)
+    readings = iter([_ms(2026, 12, 31, 23, 59, 59) + 900, _ms(2027, 1, 1, 0, 0, 0) + 100])
+
+    def clock(now_ms: float | None = None) -> float:  # the wall clock when none is given
+        return next(readings) if now_ms is None else now_ms
+
+    monkeypatch.setattr(kairos, "resolve_now_ms", clock)
+    path = append_daily_log(memdir, "at midnight")
+    assert path == memdir / "logs/2026/12/2026-12-31.md"
+    assert read_daily_log_entries(path) == [("23:59:59", "at midnight")]
+
+
 @pytest.mark.parametrize(
     "ending", ["no-final-newline", "crlf-no-final-newline"], ids=lambda e: str(e)
 )

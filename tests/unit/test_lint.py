@@ -17,7 +17,7 @@ from memdir_nb.formats.frontmatter_render import render_memory_file
 from memdir_nb.formats.index import format_index_entry
 from memdir_nb.lint import Finding, lint_memory_dir
 from memdir_nb.spec.dates import find_relative_dates, iso_utc
-from memdir_nb.spec.text import FOLDS_TO_ASCII
+from memdir_nb.spec.text import FOLDS_TO_ASCII, fence_change
 from memdir_nb.ui.demo import DEMO_QUIRKS, build_demo_memory_dir
 from tests.support import link_chain
 from tests.support.ascii_locale import ASCII_LOCALE, skip_unless_python_starts
@@ -187,9 +187,17 @@ def test_a_tilde_fenced_code_block_is_flagged_as_a_backtick_one_is(tmp_path: Pat
 
 
 def test_a_fenced_code_block_in_a_list_item_is_flagged(tmp_path: Path) -> None:
-    # indented past three spaces under a list item: the one fence rule (spec.text.code_fence)
+    # indented past three spaces under a list item: the one fence rule (spec.text.fence_change)
     found = lint_one(tmp_path, "Steps:\n\n- add:\n\n    ```python\n    print('hi')\n    ```\n")
     assert "derivable-code-block" in rules(found)
+
+
+def test_a_tilde_line_inside_a_backtick_block_does_not_close_it(tmp_path: Path) -> None:
+    # CommonMark closes a block only with its own character, at least as long: the ~~~ line
+    # is the recipe's output, the ``` after it closes the recipe, and the python block after
+    # is code (polish30b: the ~~~ closed the recipe, so each fence after it was off by one)
+    body = "```sh\n$ make\n~~~\n```\n\n```python\ndef f():\n    return 1\n```\n"
+    assert "derivable-code-block" in rules(lint_one(tmp_path, body))
 
 
 def test_inline_code_is_not_a_code_block(tmp_path: Path) -> None:
@@ -493,6 +501,20 @@ def test_index_rules_dangling_missing_long_and_duplicate(tmp_path: Path) -> None
     assert ("MEMORY.md", "index-duplicate-entry") in by
     assert by[("MEMORY.md", "index-line-too-long")].line == 6
     assert ("user_role.md", "not-in-index") not in by
+
+
+def test_a_cr_only_index_is_linted_entry_by_entry(tmp_path: Path) -> None:
+    # a classic Mac OS index (CR ends, no LF) holds one entry a line, as the index editor
+    # (spec.text.as_lf) and parse_index read it: no line of it is the whole file's length
+    clean_dir(tmp_path)
+    idx = tmp_path / "MEMORY.md"
+    lines = idx.read_text().splitlines()
+    lines.append("- [Long](project_freeze.md) \u2014 " + "x" * 220)
+    idx.write_bytes(("\r".join(lines) + "\r").encode())
+    found = lint_memory_dir(tmp_path, now_ms=NOW_MS)
+    (long,) = [f for f in found if f.rule == "index-line-too-long"]
+    assert long.line == len(lines)  # the long entry's own line, not line 1 (the whole file)
+    assert "is 2" in long.message and "not-in-index" not in {f.rule for f in found}
 
 
 def test_index_link_leaving_the_dir_is_reported_as_outside(tmp_path: Path) -> None:
@@ -1411,12 +1433,13 @@ def _audit_sentence_by_sentence(
     label = {da._stem(t) for t in da.salient_terms(f"{name} {description} ")}
     total = unseen_terms = 0
     unseen: list[tuple[int, str, tuple[str, ...]]] = []
-    in_fence = False
+    fence = ""  # which lines are code: the one fence rule (spec.text.fence_change)
     for no, raw in enumerate(body[: da.MAX_AUDIT_CHARS].split("\n"), start=1):
-        if raw.lstrip().startswith(("```", "~~~")):
-            in_fence = not in_fence
+        change = fence_change(raw.strip(), fence)
+        if change is not None:
+            fence = change
             continue
-        if in_fence or not raw.strip():
+        if fence or not raw.strip():
             continue
         for part in da._SENTENCE_END.split(da._LABEL.sub("", raw, count=1).strip()):
             if not part.strip():

@@ -26,6 +26,12 @@ def test_an_import_is_an_at_path_at_a_line_start_or_after_a_space_outside_code()
     assert imported_paths(text) == [".claude/memory/MEMORY.md", "docs/notes.md", "AGENTS.md"]
 
 
+def test_an_import_inside_a_fence_is_code_until_the_fence_closes_with_its_own_character() -> None:
+    # CommonMark: a ~~~ line or a shorter run inside a ``` or ```` block is code, not its end
+    text = "````\n```\n@a.md\n~~~\n@b.md\n````\n~~~\n```\n@c.md\n~~~\n@d.md\n"
+    assert imported_paths(text) == ["d.md"]
+
+
 def _project(tmp_path: Path) -> tuple[Path, Path]:
     folder = tmp_path / ".claude" / "memory"
     folder.mkdir(parents=True)

@@ -18,6 +18,7 @@ from memdir_nb.spec.text import (
     FOLDS_TO_ASCII,
     as_lf,
     compiled_on_first_use,
+    fence_change,
     first_unsafe_char,
     general_words_and_breaks,
     has_ascii_fold,
@@ -289,3 +290,26 @@ def test_an_edit_gives_back_the_line_ends_its_source_had(text: str, end: str) ->
     assert in_style(lf, end) == text or end == "\n"
     if end != "\n":
         assert lf == "a\nb\n"
+
+
+@pytest.mark.parametrize(
+    ("line", "open_fence", "after"),
+    [
+        ("```python", "", "```"),  # opens, info string and all
+        ("    ~~~~", "", "~~~~"),  # any indent (a list item's block), any run of three or more
+        ("``` `x` ```", "", None),  # a backtick in a ``` fence's info string: a code span
+        ("~~~ `x`", "", "~~~"),  # a ~~~ fence's info string may hold one
+        ("```", "```", ""),  # the same character closes
+        ("  `````  ", "````", ""),  # a longer run closes, spaces around it
+        ("~~~", "```", None),  # the other character is code inside the block (CommonMark)
+        ("```", "~~~", None),
+        ("```", "````", None),  # a shorter run is code too
+        ("```python", "```", None),  # a closing fence has no info string
+        ("prose", "", None),
+        ("``", "", None),
+    ],
+)
+def test_a_fenced_block_closes_only_with_its_own_character_at_least_as_long(
+    line: str, open_fence: str, after: str | None
+) -> None:
+    assert fence_change(line, open_fence) == after

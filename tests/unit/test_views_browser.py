@@ -47,6 +47,21 @@ def test_a_row_named_besides_an_entry_shows_the_line_naming_it(
     assert rows["sse.md"] == "- See `sse.md` for the detailed investigation (Feb 2026)"
 
 
+def test_a_cr_only_index_gives_each_row_its_own_line(tmp_path: Path, demo_now_ms: float) -> None:
+    # CR line ends only (classic Mac OS): a line naming a file besides its entry is found by
+    # its line number in the same lines index_mentions counts (spec.text.as_lf), not past the end
+    store = MemoryStore(tmp_path, now_ms=demo_now_ms)
+    store.save("A", "the a note", "user", "A.", filename="a.md")
+    store.save("D", "the d note", "user", "D.", filename="d.md")
+    text = "- [A](a.md) \u2014 the a note\rSee `d.md` for the older notes\r"
+    (tmp_path / "MEMORY.md").write_bytes(text.encode())
+    rows = {r.filename: r.index_line for r in view.memory_rows(tmp_path, now_ms=demo_now_ms)}
+    assert rows == {
+        "a.md": "- [A](a.md) \u2014 the a note",
+        "d.md": "See `d.md` for the older notes",
+    }
+
+
 def test_rows_find_their_index_line_the_way_lint_resolves_targets(
     real_dir: Callable[[str], Path], demo_now_ms: float
 ) -> None:

@@ -21,7 +21,7 @@ from memdir_nb.spec.freshness import (
     memory_header,
 )
 from memdir_nb.spec.taxonomy import Scope
-from memdir_nb.spec.text import terminal_safe
+from memdir_nb.spec.text import as_lf, terminal_safe
 from memdir_nb.storage.access import ContainedReader, ReadRefused, read_contained
 from memdir_nb.storage.containment import absolute_dir
 from memdir_nb.storage.index_files import (
@@ -114,7 +114,7 @@ def _index_lines(memory_dir: Path) -> dict[str, str]:
     for scope_dir, prefix in ((memory_dir, ""), (memory_dir / TEAM_DIRNAME, TEAM_DIRNAME + "/")):
         targets = IndexTargets(scope_dir, memory_dir=memory_dir)
         text = read_entrypoint(scope_dir, memory_dir=memory_dir)
-        raw = text.replace("\r\n", "\n").split("\n")
+        raw = as_lf(text).split("\n")  # the lines index_mentions numbers
         # an entry's line first, then a line that names the file besides its entry (lint
         # counts both as listed: formats.index_lines.line_mentions)
         named = [(e.target, e.raw) for e in parse_index(text)]
