@@ -1418,8 +1418,8 @@ def _index_that_is(kind: str, mem: Path) -> None:
     elif kind == "folder":
         index.mkdir()
     else:  # a link out of the memory dir, to an index shared with another project
-        (mem.parent / "shared.md").write_text("- my shared line\n", "utf-8")
-        index.symlink_to("../shared.md")
+        (mem.parent / "common.md").write_text("- my common line\n", "utf-8")
+        index.symlink_to("../common.md")
 
 
 @pytest.mark.parametrize("kind", ["fifo", "dangling-link", "folder", "link-out-of-the-dir"])
