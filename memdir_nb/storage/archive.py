@@ -2,8 +2,9 @@
 
 `export_archive` packs every regular, non-hidden file of a memory dir (team/ and logs/
 included; the store's lock, journal, trash and other dot-files stay out) with a manifest of
-exact sizes, hashes and mtimes, so a round trip gives back the same names, bytes and mtimes. An earlier archive it replaces
-with other bytes is moved beside it as `<stem>.kept-<UTC stamp>.zip`, never lost.
+exact sizes, hashes and mtimes, so a round trip gives back the same names, bytes and mtimes.
+An earlier archive it replaces with other bytes is moved beside it as
+`<stem>.kept-<UTC stamp>.zip`, never lost.
 
 `import_archive` unpacks through the store's transaction and never overwrites silently: a file
 that exists with other bytes is a named conflict, unless overwrite=True moves the old one into
