@@ -58,7 +58,7 @@ from memdir_nb.storage.write_errors import NotTextError as NotTextError  # re-ex
 from memdir_nb.storage.write_errors import NotUTF8Error as NotUTF8Error
 from memdir_nb.storage.write_errors import TooLargeToWriteError as TooLargeToWriteError
 from memdir_nb.storage.write_errors import TransactionError as TransactionError
-from memdir_nb.storage.write_errors import require_utf8
+from memdir_nb.storage.write_errors import appeared_meanwhile, require_utf8
 from memdir_nb.storage.write_errors import write_size_problem as write_size_problem
 
 CrashHook = Callable[[str], None]
@@ -310,11 +310,7 @@ class StoreTransaction:
             return fsutil.move_new_at(sfd, s.parts[-1], dfd, d.parts[-1], hook=linked)
         except FileExistsError:
             self._records.pop()
-            raise FileExistsError(
-                errno.EEXIST,
-                f"{d.rel} appeared while {s.rel} was being moved there (another program made "
-                "it); both were kept as they are and nothing was moved",
-            ) from None
+            raise appeared_meanwhile(s.rel, d.rel, "moved") from None
 
     def move(self, src: str | os.PathLike[str], dst: str | os.PathLike[str]) -> Path:
         """Rename a file (or a symlink to one inside) to a name that must not exist yet.
@@ -377,6 +373,9 @@ class StoreTransaction:
                 self._still_scanned(sfd, s, scanned)
                 try:
                     os.link(s.parts[-1], d.parts[-1], src_dir_fd=sfd, dst_dir_fd=dfd)
+                except FileExistsError:  # made since the check: theirs, never replaced
+                    self._records.pop()  # (a rollback of this step would delete it)
+                    raise appeared_meanwhile(s.rel, d.rel, "copied") from None
                 except OSError:  # no hard links here: copy in bounded chunks
                     part = side_name(d.parts[-1], self._txid, self._next(), ".part")
                     fsutil.write_new_at(dfd, part, fsutil.iter_chunks_at(sfd, s.parts[-1]))

@@ -8,6 +8,8 @@ memdir_nb.storage.transaction, where callers have always found them.
 
 from __future__ import annotations
 
+import errno
+
 from memdir_nb.spec import constants
 
 
@@ -47,6 +49,16 @@ class ChangedMeanwhileError(ValueError):
             "was changing it, so the step wrote nothing and that change was kept; retry, from "
             "what the file holds now"
         )
+
+
+def appeared_meanwhile(src: str, dst: str, done: str) -> FileExistsError:
+    """A move's or copy's new name `dst` that another program made after the step checked it was
+    free: that file is kept as it is, and the step (done: "moved", "copied") did nothing."""
+    return FileExistsError(
+        errno.EEXIST,
+        f"{dst} appeared while {src} was being {done} there (another program made it); both "
+        f"were kept as they are and nothing was {done}",
+    )
 
 
 class NotTextError(ValueError):

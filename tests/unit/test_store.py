@@ -601,6 +601,25 @@ def test_a_rebuild_keeps_an_index_a_person_saved_while_it_ran(
     assert index_path.read_text() == theirs
 
 
+def test_a_kept_copy_never_replaces_a_file_another_program_made_at_its_name(mem: Path) -> None:
+    # keep_copy checks the name is free, journals, then links; a file another program makes at
+    # that name in between made os.link fail with EEXIST, and the copy fallback (meant for file
+    # systems without hard links) renamed its copy over that file
+    source = save_feedback(MemoryStore(mem, now_ms=NOW_MS))
+    kept = mem / ".trash" / "batch" / source.name
+    theirs = "made by another program meanwhile\n"
+
+    def another_program_writes_there(point: str) -> None:
+        if point == f"copy:.trash/batch/{source.name}:journaled":
+            kept.write_text(theirs)
+
+    racing = MemoryStore(mem, now_ms=NOW_MS, crash_hook=another_program_writes_there)
+    with pytest.raises(FileExistsError), racing.transaction() as tx:
+        tx.keep_copy(source.name, f".trash/batch/{source.name}")
+    assert kept.read_text() == theirs
+    assert "Use the real database." in source.read_text()
+
+
 # --- atomic writes --------------------------------------------------------------------------
 
 
