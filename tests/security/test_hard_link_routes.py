@@ -30,15 +30,21 @@ def _outside(tmp_path: Path) -> Path:
     return victim
 
 
-def test_an_append_to_a_daily_log_that_is_a_hard_link_is_refused(tmp_path: Path) -> None:
-    """The append writes in place (O_APPEND), so through a hard link it would change the
-    outside file: it is refused, naming the fix, and neither name is changed."""
+def _log_linked_outside(tmp_path: Path) -> tuple[Path, Path, Path]:
+    """(memory dir, outside file, today's daily log): the log a hard link to the outside file."""
     memory = tmp_path / "memory"
     memory.mkdir()
     victim = _outside(tmp_path)
     log = daily_log_file(memory, now_ms=NOW_MS)
     log.parent.mkdir(parents=True)
     os.link(victim, log)
+    return memory, victim, log
+
+
+def test_an_append_to_a_daily_log_that_is_a_hard_link_is_refused(tmp_path: Path) -> None:
+    """The append writes in place (O_APPEND), so through a hard link it would change the
+    outside file: it is refused, naming the fix, and neither name is changed."""
+    memory, victim, log = _log_linked_outside(tmp_path)
     with pytest.raises(DailyLogError, match=r"hard link.*2 names.*cp .*mv "):
         append_daily_log(memory, "a note that must not leave the memory dir", now_ms=NOW_MS)
     assert victim.read_text(encoding="utf-8") == OUTSIDE_TEXT
@@ -46,12 +52,7 @@ def test_an_append_to_a_daily_log_that_is_a_hard_link_is_refused(tmp_path: Path)
 
 
 def test_the_fix_the_refusal_names_lets_the_append_go_on(tmp_path: Path) -> None:
-    memory = tmp_path / "memory"
-    memory.mkdir()
-    victim = _outside(tmp_path)
-    log = daily_log_file(memory, now_ms=NOW_MS)
-    log.parent.mkdir(parents=True)
-    os.link(victim, log)
+    memory, victim, log = _log_linked_outside(tmp_path)
     with pytest.raises(DailyLogError):
         append_daily_log(memory, "first try", now_ms=NOW_MS)
     copy = log.with_name(log.name + ".new")
