@@ -1264,6 +1264,29 @@ def test_lint_names_a_file_whose_meaning_depends_on_an_inline_hash(tmp_path: Pat
     assert "inline-hash-value" not in rules(lint_memory_dir(tmp_path, now_ms=NOW_MS))
 
 
+def test_an_inline_hash_past_the_quote_limit_shows_where_the_two_readings_part(
+    tmp_path: Path,
+) -> None:
+    # realdata31: a real description put its ' #' past the 80 characters a finding quotes
+    # ("... six-digit hex (no #)"), so both readings were shown cut to the same 79 characters
+    # and the finding named no difference. The quotes now start shortly before the cut.
+    clean_dir(tmp_path)
+    lead = "Each glaze batch is logged in the kiln book with cone, hold time, and colour code"
+    path = tmp_path / "reference_glaze_codes.md"
+    path.write_text(
+        f"---\nname: Glaze codes\ndescription: {lead} as bare hex (no #)\n"
+        "type: reference\n---\n\nCodes are six digits.\n",
+        encoding="utf-8",
+    )
+    write_index(tmp_path)
+    (finding,) = [
+        f for f in lint_memory_dir(tmp_path, now_ms=NOW_MS) if f.rule == "inline-hash-value"
+    ]
+    assert "as bare hex (no #)'" in finding.message  # what Claude Code reads, to its end
+    assert "as bare hex (no'" in finding.message  # where older readers stop
+    assert finding.message.count("\u2026") == 2  # each quote says it starts mid-value
+
+
 def test_a_dash_run_inside_a_header_value_is_where_claude_code_ends_the_header(
     tmp_path: Path,
 ) -> None:
