@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -151,7 +150,9 @@ class Collector:
         an ellipsis.
         """
         one, other = (mask_secret_values(t, self.secret_values) for t in (one, other))
-        same = len(os.path.commonprefix([one, other]))
+        same = next(
+            (i for i, (a, b) in enumerate(zip(one, other)) if a != b), min(len(one), len(other))
+        )
         if same < limit - DIFF_LEAD // 2:
             return clip(one, limit), clip(other, limit)
         start = same - DIFF_LEAD
