@@ -145,13 +145,14 @@ class Collector:
         keeps where they part in view.
 
         When the readings agree past what a quote shows, two plain quotes read the same (a
-        description whose ' #' stands at character 104 was quoted twice as the same 79
+        description whose ' #' stands past character 90 was quoted twice as the same 79
         characters): both then start DIFF_LEAD characters before the first difference, after
         an ellipsis.
         """
         one, other = (mask_secret_values(t, self.secret_values) for t in (one, other))
         same = next(
-            (i for i, (a, b) in enumerate(zip(one, other)) if a != b), min(len(one), len(other))
+            (i for i, (a, b) in enumerate(zip(one, other, strict=False)) if a != b),
+            min(len(one), len(other)),
         )
         if same < limit - DIFF_LEAD // 2:
             return clip(one, limit), clip(other, limit)
