@@ -529,6 +529,17 @@ def test_index_link_leaving_the_dir_is_reported_as_outside(tmp_path: Path) -> No
     assert all("outside the memory dir" in f.message for f in found)
 
 
+def test_an_outside_file_named_in_backticks_is_not_said_to_be_linked(tmp_path: Path) -> None:
+    # realdata31: a real index keeps a knowledge note as "- `~/.claude/knowledge/<x>.md` — hook";
+    # the finding said the line "links" it, where a backticked name in the dir is "names".
+    clean_dir(tmp_path)
+    with open(tmp_path / "MEMORY.md", "a") as fh:
+        fh.write("- `~/.claude/kiln/firing-log.md` \u2014 cone charts kept beside the home\n")
+    (found,) = [f for f in lint_memory_dir(tmp_path) if f.rule == "index-outside-link"]
+    assert "line names `~/.claude/kiln/firing-log.md` in backticks" in found.message
+    assert "links" not in found.message and "outside the memory dir" in found.message
+
+
 @pytest.mark.parametrize("spelling", ["relative", "absolute"])
 def test_an_index_line_into_another_projects_memory_dir_names_that_project_and_the_fix(
     tmp_path: Path, spelling: str
