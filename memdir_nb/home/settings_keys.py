@@ -63,10 +63,13 @@ def setting_in_env_block(layer: str, path: object, name: str, value: str) -> str
     also = ""
     if name == "autoMemoryEnabled" and word == "false":
         also = " (or, to keep it in env, set CLAUDE_CODE_DISABLE_AUTO_MEMORY to 1)"
+    where = "to the top level of the file"
+    if name == "autoMemoryDirectory" and layer == "project":  # never read from there either
+        where = "to the top level of user or local settings (project settings cannot choose it)"
     return (
         f"{layer} settings {path}: {name} is inside the env block, which only sets environment "
         f"variables, and Claude Code reads no variable of that name, so it changes nothing. "
-        f"It is a setting: move it out of env to the top level of the file, as {shown}{also}."
+        f"It is a setting: move it out of env {where}, as {shown}{also}."
     )
 
 

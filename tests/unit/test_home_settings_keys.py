@@ -34,6 +34,8 @@ def test_only_the_memory_keys_are_settings_written_in_the_wrong_place() -> None:
     }
     home = setting_in_env_block("user", "p", "autoMemoryDirectory", "~/kiln/memory")
     assert home is not None and home.endswith('as "autoMemoryDirectory": "~/kiln/memory".')
+    repo = setting_in_env_block("project", "p", "autoMemoryDirectory", "/srv/kiln")
+    assert repo is not None and "top level of user or local settings" in repo
     off = setting_in_env_block("policy", "p", "autoMemoryEnabled", "False")
     assert off is not None and '"autoMemoryEnabled": false (or, to keep it in env' in off
 
