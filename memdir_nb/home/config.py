@@ -39,11 +39,12 @@ from memdir_nb.home.env_blocks import tracked_env
 from memdir_nb.home.passwd import HomeNotFoundError as HomeNotFoundError  # re-exported
 from memdir_nb.home.passwd import home_from_passwd as home_from_passwd
 from memdir_nb.home.path_rules import configured_dirs
+from memdir_nb.home.settings_keys import MEMORY_SETTINGS_KEYS as MEMORY_SETTINGS_KEYS  # re-exported
+from memdir_nb.home.settings_keys import typed_key_problems
 from memdir_nb.home.warn_once import WarnedOnce
 from memdir_nb.security.log_lines import OneLineRecords
 from memdir_nb.spec.constants import SELECTOR_NAMES as SELECTOR_NAMES  # re-exported
 from memdir_nb.spec.constants import SETTINGS_READ_MAX_BYTES
-from memdir_nb.spec.text import shown_value
 from memdir_nb.storage.access import read_regular_file
 from memdir_nb.storage.containment import real_path
 
@@ -58,12 +59,6 @@ FALSY_VALUES = frozenset({"0", "false", "no", "off"})
 # trusted for where memory lives: a cloned repo must not be able to point writes at ~/.ssh.
 TRUSTED_LAYERS: tuple[str, ...] = ("policy", "flag", "local", "user")
 ALL_LAYERS: tuple[str, ...] = (*TRUSTED_LAYERS, "project")
-
-# The settings keys that decide whether and where memory lives (and whether Claude Code
-# dreams), with the type checked at load time so a UI can show a clear problem.
-_TYPED_KEYS: dict[str, type] = dict(autoMemoryDirectory=str, autoMemoryEnabled=bool)
-_TYPED_KEYS["autoDreamEnabled"] = bool
-MEMORY_SETTINGS_KEYS: tuple[str, ...] = tuple(_TYPED_KEYS)
 
 
 def is_env_truthy(value: str | None) -> bool:
@@ -230,20 +225,6 @@ def _dangling_link_problem(path: Path, layer: str) -> str | None:
     )
     logger.warning(problem)
     return problem
-
-
-def _typed_key_problems(layer: str, path: object, data: Mapping[str, Any]) -> list[str]:
-    problems = []
-    for key, expected in _TYPED_KEYS.items():
-        if key in data and data[key] is not None and type(data[key]) is not expected:
-            want = "true or false" if expected is bool else "a string path"
-            problem = (
-                f"{layer} settings {path}: {key} must be {want}, got {shown_value(data[key])}; "
-                "this value is ignored."
-            )
-            logger.warning(problem)
-            problems.append(problem)
-    return problems
 
 
 def _nonempty(value: str | None) -> str | None:
@@ -467,7 +448,9 @@ def _read_settings(
         data, load_problem = load_settings_file(path, name)
         if load_problem:
             problems.append(load_problem)
-        problems.extend(_typed_key_problems(name, path, data))
+        for problem in typed_key_problems(name, path, data):
+            logger.warning(problem)
+            problems.append(problem)
         layers[name] = data
     if flag_settings_path is not None and not Path(flag_settings_path).is_file():
         problem = f"flag settings {flag_settings_path}: file not found; ignored."

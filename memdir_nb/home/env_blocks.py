@@ -13,6 +13,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from memdir_nb.home.settings_keys import setting_in_env_block
+
 FLAG_ENV_VARS: dict[str, str] = {
     "team_memory": "MEMDIR_NB_TEAM_MEMORY",
     "extract_mode": "MEMDIR_NB_EXTRACT_MODE",
@@ -161,6 +163,10 @@ def effective_environment(
             continue
         for name, raw in block.items():
             text = _env_text(raw)
+            misplaced = None if text is None else setting_in_env_block(layer, path, name, text)
+            if misplaced is not None:
+                notes.append(misplaced)  # a setting, not a variable: nothing reads it here
+                continue
             if text is None:
                 notes.append(
                     f"{layer} settings {path}: env {name} must be a string, got "

@@ -133,6 +133,8 @@ _LEADING_VARIABLE = re.compile(
 )
 # The variables that hold the user's home folder, which a settings value can name as '~/'.
 HOME_VARIABLES = frozenset({"HOME", "USERPROFILE"})
+# "C:/Dev/app/memory", "D:\\notes": a drive path, which only Windows reads as absolute
+_WINDOWS_DRIVE_PATH = re.compile(r"[A-Za-z]:[\\/]")
 
 
 def leading_variable(raw: str) -> tuple[str, str] | None:
@@ -171,6 +173,12 @@ def memory_path_problem(
             problem = (
                 f"is not an absolute path: {variable[0]} is not expanded (only a settings "
                 f"file's leading '~/' is), so it names a folder called {variable[0]}"
+            )
+        elif _WINDOWS_DRIVE_PATH.match(raw):
+            problem = (
+                f"is not an absolute path here: it is a Windows path (drive {raw[:2]}), "
+                "absolute only on Windows (a settings file shared with a Windows machine? "
+                "a path starting with ~/ works on both)"
             )
         else:
             problem = "is not an absolute path"

@@ -220,10 +220,11 @@ def _check_readings(mem: MemoryText, c: Collector) -> None:
     ' #', and a '---' inside the header, where Claude Code ends it."""
     fm = mem.header
     for key, (cut, whole) in sorted(fm.inline_hash.items()):
+        shown_whole, shown_cut = c.quote_pair(whole, cut)
         c.add(
             "inline-hash-value",
-            f"{key} holds ' #': Claude Code 2.1.214+ reads {c.quote(whole)!r}, while older "
-            f"versions and YAML tools cut it to {c.quote(cut)!r}",
+            f"{key} holds ' #': Claude Code 2.1.214+ reads {shown_whole!r}, while older "
+            f"versions and YAML tools cut it to {shown_cut!r}",
             "quote the value so every reader agrees, or delete the ' #' part if it was meant as "
             "a comment",
             field_line(mem, key),

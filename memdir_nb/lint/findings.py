@@ -12,6 +12,7 @@ from memdir_nb.spec.records import quick_init
 from memdir_nb.spec.text import terminal_line
 
 Severity = Literal["error", "warning"]
+DIFF_LEAD = 30  # characters a quote of two readings keeps before the first difference
 # Rule id -> severity. Secrets vary with scope and are decided where they are found.
 SEVERITIES: dict[str, Severity] = {
     "unreadable": "error",
@@ -138,6 +139,25 @@ class Collector:
         a credential the secret rule masks in its own finding.
         """
         return clip(mask_secret_values(text, self.secret_values), limit)
+
+    def quote_pair(self, one: str, other: str, limit: int = 80) -> tuple[str, str]:
+        """Two readings of one value, each quoted as quote() does, from a shared start that
+        keeps where they part in view.
+
+        When the readings agree past what a quote shows, two plain quotes read the same (a
+        description whose ' #' stands past character 90 was quoted twice as the same 79
+        characters): both then start DIFF_LEAD characters before the first difference, after
+        an ellipsis.
+        """
+        one, other = (mask_secret_values(t, self.secret_values) for t in (one, other))
+        same = next(
+            (i for i, (a, b) in enumerate(zip(one, other, strict=False)) if a != b),
+            min(len(one), len(other)),
+        )
+        if same < limit - DIFF_LEAD // 2:
+            return clip(one, limit), clip(other, limit)
+        start = same - DIFF_LEAD
+        return "\u2026" + clip(one[start:], limit - 1), "\u2026" + clip(other[start:], limit - 1)
 
     def add(
         self,

@@ -166,6 +166,15 @@ def _check_entries(
                 e.line_no,
             )
             continue
+        if not e.linked:  # a name in backticks, as the dangling-name rule words it
+            c.add(
+                "index-outside-link",
+                f"line names `{c.quote(e.target, TARGET_QUOTE_CHARS)}` in backticks, a file "
+                "outside the memory dir: recall never loads it",
+                "keep pointers to memory files only; mention outside docs in CLAUDE.md instead",
+                e.line_no,
+            )
+            continue
         c.add(
             "index-outside-link",
             f"line links {c.quote(e.target, TARGET_QUOTE_CHARS)}, outside the memory dir: recall never loads it",

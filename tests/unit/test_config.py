@@ -741,6 +741,22 @@ def test_an_env_block_that_is_not_an_object_is_reported(world: dict[str, Path]) 
     assert not c.simple_mode and any("env must be an object" in p for p in c.settings_problems)
 
 
+def test_a_memory_setting_inside_an_env_block_is_a_problem_and_sets_nothing(
+    world: dict[str, Path],
+) -> None:
+    # realdata31: a setup guide's `"env": {"autoMemoryEnabled": "true", ...}`; the env block only
+    # sets variables, and Claude Code reads these keys from the top level of the file alone
+    write_json(
+        world["home"] / ".claude" / "settings.json",
+        {"env": {"autoMemoryEnabled": "true", "autoDreamEnabled": 1}},
+    )
+    cfg = load(world)
+    dream, on = sorted(p for p in cfg.settings_problems if "inside the env block" in p)
+    assert '"autoDreamEnabled": true or false' in dream
+    assert '"autoMemoryEnabled": true.' in on and "CLAUDE_CODE_DISABLE" not in on
+    assert cfg.settings.user.get("autoMemoryEnabled") is None
+
+
 def test_env_blocks_can_be_left_out(world: dict[str, Path]) -> None:
     write_json(world["home"] / ".claude" / "settings.json", {"env": {"CLAUDE_CODE_SIMPLE": "1"}})
     assert not load(world, apply_settings_env=False).simple_mode

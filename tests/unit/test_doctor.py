@@ -179,6 +179,33 @@ def test_a_settings_file_not_in_utf8_is_charged_to_its_file_not_to_the_whole_mes
     assert "is not UTF-8 text (byte" in f.cause
 
 
+def test_memory_settings_written_in_the_env_block_are_an_action_naming_where_they_belong(
+    tmp_path: Path,
+) -> None:
+    # realdata31: a published setup guide tells its readers to put both memory keys in the
+    # settings file's env block. There they only become environment variables that nothing
+    # reads: memory stayed on in the default dir, and doctor said "memory would load fully".
+    w, _ = healthy(tmp_path)
+    w.settings("user", {"env": {"autoMemoryEnabled": "false", "autoMemoryDirectory": "./notes"}})
+    report = diagnose(w.config())
+    causes = [f.cause for f in report.findings if f.code == "settings-problem"]
+    assert len(causes) == 2 and report.exit_code == 1
+    off, moved = sorted(causes)
+    assert "autoMemoryDirectory is inside the env block" in off
+    assert '"autoMemoryDirectory": "./notes" (an absolute path, or one starting with ~/)' in off
+    assert '"autoMemoryEnabled": false' in moved and "CLAUDE_CODE_DISABLE_AUTO_MEMORY" in moved
+
+
+def test_a_quoted_true_or_false_is_named_as_a_string_with_its_unquoted_spelling(
+    tmp_path: Path,
+) -> None:
+    # "must be true or false, got 'false'" read as a contradiction
+    w, _ = healthy(tmp_path)
+    w.settings("user", {"autoMemoryEnabled": "false"})
+    f = finding(diagnose(w.config()), "settings-problem")
+    assert 'got the string "false"; write it without the quotes, as false' in f.cause
+
+
 def test_no_memory_dir_yet_is_a_note_and_exit_0(tmp_path: Path) -> None:
     w = make_world(tmp_path, repo=False)
     report = diagnose(w.config())

@@ -529,6 +529,17 @@ def test_index_link_leaving_the_dir_is_reported_as_outside(tmp_path: Path) -> No
     assert all("outside the memory dir" in f.message for f in found)
 
 
+def test_an_outside_file_named_in_backticks_is_not_said_to_be_linked(tmp_path: Path) -> None:
+    # realdata31: a real index keeps a knowledge note as "- `~/.claude/knowledge/<x>.md` — hook";
+    # the finding said the line "links" it, where a backticked name in the dir is "names".
+    clean_dir(tmp_path)
+    with open(tmp_path / "MEMORY.md", "a") as fh:
+        fh.write("- `~/.claude/kiln/firing-log.md` \u2014 cone charts kept beside the home\n")
+    (found,) = [f for f in lint_memory_dir(tmp_path) if f.rule == "index-outside-link"]
+    assert "line names `~/.claude/kiln/firing-log.md` in backticks" in found.message
+    assert "links" not in found.message and "outside the memory dir" in found.message
+
+
 @pytest.mark.parametrize("spelling", ["relative", "absolute"])
 def test_an_index_line_into_another_projects_memory_dir_names_that_project_and_the_fix(
     tmp_path: Path, spelling: str
@@ -1262,6 +1273,29 @@ def test_lint_names_a_file_whose_meaning_depends_on_an_inline_hash(tmp_path: Pat
         )
     )
     assert "inline-hash-value" not in rules(lint_memory_dir(tmp_path, now_ms=NOW_MS))
+
+
+def test_an_inline_hash_past_the_quote_limit_shows_where_the_two_readings_part(
+    tmp_path: Path,
+) -> None:
+    # realdata31: a real description put its ' #' past the 80 characters a finding quotes
+    # ("... six-digit hex (no #)"), so both readings were shown cut to the same 79 characters
+    # and the finding named no difference. The quotes now start shortly before the cut.
+    clean_dir(tmp_path)
+    lead = "Each glaze batch is logged in the kiln book with cone, hold time, and colour code"
+    path = tmp_path / "reference_glaze_codes.md"
+    path.write_text(
+        f"---\nname: Glaze codes\ndescription: {lead} as bare hex (no #)\n"
+        "type: reference\n---\n\nCodes are six digits.\n",
+        encoding="utf-8",
+    )
+    write_index(tmp_path)
+    (finding,) = [
+        f for f in lint_memory_dir(tmp_path, now_ms=NOW_MS) if f.rule == "inline-hash-value"
+    ]
+    assert "as bare hex (no #)'" in finding.message  # what Claude Code reads, to its end
+    assert "as bare hex (no'" in finding.message  # where older readers stop
+    assert finding.message.count("\u2026") == 2  # each quote says it starts mid-value
 
 
 def test_a_dash_run_inside_a_header_value_is_where_claude_code_ends_the_header(

@@ -115,6 +115,8 @@ def expected_default(home: Path, root: Path) -> str:
         ("$HOME/.claude/memory", True, "$HOME is not expanded"),
         ("${VAULT_PATH}/memory", True, "${VAULT_PATH} is not expanded"),
         ("%USERPROFILE%\\memory", True, "%USERPROFILE% is not expanded"),
+        ("C:/Dev/app/.claude/memory", True, "a Windows path (drive C:)"),
+        ("d:\\notes\\memory", False, "a Windows path (drive d:)"),
     ],
 )
 def test_validate_memory_path_rejects_unsafe_values(
