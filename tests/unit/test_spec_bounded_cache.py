@@ -90,6 +90,22 @@ def test_weight_is_the_same_whether_items_are_weighed_together_or_one_by_one(obj
     assert weight_of(obj) == _weight_one_by_one(obj)
 
 
+_LONG = st.one_of(
+    st.lists(st.text(max_size=12), min_size=9, max_size=40),  # strings only: one C-level pass
+    st.lists(st.one_of(st.integers(), st.none(), st.booleans()), min_size=9, max_size=40),
+    st.lists(st.one_of(_LEAVES, st.tuples(st.text(max_size=8))), min_size=9, max_size=40),
+    st.lists(st.text(max_size=12), min_size=9, max_size=40).map(tuple),
+    st.frozensets(st.one_of(st.text(max_size=8), st.integers()), min_size=9, max_size=40),
+)
+
+
+@given(st.one_of(_LONG, st.lists(_LONG, max_size=3).map(tuple)))
+def test_a_long_container_weighs_the_same_as_one_item_at_a_time(obj: Any) -> None:
+    # Past a few items a container is weighed in C-level passes, below it in one Python loop:
+    # both branches give the one-by-one rule's weight.
+    assert weight_of(obj) == _weight_one_by_one(obj)
+
+
 def test_weight_counts_strings_inside_tuples_and_sets() -> None:
     text = "w" * 5000
     assert weight_of(text) > 5000
