@@ -379,6 +379,16 @@ def _handler(spec: str) -> Callable[[argparse.Namespace], int]:
     return handler
 
 
+# OpenBLAS reads this when numpy first loads it, and starts that many threads (default: one per
+# CPU) for the rest of the process. Every matrix product of the package runs on one BLAS thread
+# (machine.one_blas_thread), so a command process has it load with one: the idle second thread
+# spun for about 35 ms of numpy's import and 15 ms of a first dream plan (docs/performance.md,
+# "Thirty-first session (plan31)"). Only where the process is the command's own (not a notebook
+# or a test calling main with argv, whose numpy a user may want on every core); a value the
+# user set is kept.
+BLAS_THREADS_VARIABLE = "OPENBLAS_NUM_THREADS"
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the console script; everything a command prints passes the sanitiser."""
     if argv is None:
@@ -387,6 +397,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parse_one_command(words) or build_parser().parse_args(words)
     if argv is None:  # a process of its own (the console script, -m): what is loaded stays
         freeze_what_is_loaded()
+        os.environ.setdefault(BLAS_THREADS_VARIABLE, "1")
     with terminal_safe_streams():
         return _run(args)
 

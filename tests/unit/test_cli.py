@@ -18,6 +18,7 @@ import pytest
 import memdir_nb
 from memdir_nb.cli.main import main
 from memdir_nb.formats.index import MAX_ENTRYPOINT_LINES
+from memdir_nb.machine import usable_cpus
 from memdir_nb.spec.constants import INDEX_READ_MAX_BYTES
 from memdir_nb.storage import listing
 from memdir_nb.ui.demo import build_demo_memory_dir
@@ -1035,6 +1036,50 @@ def test_a_command_process_sets_what_it_loaded_aside_from_the_collector(tmp_path
         "GIVEN 0 0",
         "OWN 0 True",
     ]
+
+
+_BLAS_PROBE = (
+    "import atexit, os, sys\n"
+    "from threadpoolctl import threadpool_info\n"
+    "def probe():\n"
+    "    blas = [i['num_threads'] for i in threadpool_info() if i['user_api'] == 'blas']\n"
+    "    print('BLAS', blas, os.environ.get('OPENBLAS_NUM_THREADS'), file=sys.stderr)\n"
+    "atexit.register(probe)\n"
+    "sys.argv = ['memdir-nb', 'recall', sys.argv[1], 'database', '--selector', 'lexical']\n"
+    "from memdir_nb.cli.main import main\n"
+    "sys.exit(main())\n"
+)
+
+
+def _blas_of_a_recall_process(mem: Path, chosen: str | None) -> str:
+    """The BLAS line the probe prints at the exit of a `memdir-nb recall` process."""
+    env = {k: v for k, v in os.environ.items() if k != "OPENBLAS_NUM_THREADS"}
+    if chosen is not None:
+        env["OPENBLAS_NUM_THREADS"] = chosen
+    out = subprocess.run(
+        [sys.executable, "-c", _BLAS_PROBE, str(mem)],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+    )
+    assert out.returncode == 0, out.stderr
+    return next(line for line in out.stderr.splitlines() if line.startswith("BLAS "))
+
+
+def test_a_command_process_loads_blas_with_one_thread_unless_the_user_chose(
+    tmp_path: Path,
+) -> None:
+    # Every matrix product runs on one BLAS thread (machine.one_blas_thread), and OpenBLAS
+    # fixes its thread count when numpy first loads it: a command process has it load with
+    # one, so no idle worker thread spins through the command. A count the user set is kept.
+    mem = tmp_path / "memory"
+    add_memory(mem, "feedback_db.md")
+    assert _blas_of_a_recall_process(mem, None) == "BLAS [1] 1"
+    chosen = _blas_of_a_recall_process(mem, "2")
+    assert chosen.endswith(" 2")
+    if usable_cpus() >= 2:  # OpenBLAS starts no more threads than the process has CPUs
+        assert chosen == "BLAS [2] 2"
 
 
 @pytest.mark.parametrize("columns", [None, "", "0", "-3", "abc", "57", "200"])
