@@ -10,6 +10,21 @@ NBVAL_SANITIZE := tests/nbval_sanitize.cfg
 # and ran `x` from the checkout's own path, and unquoted (make clean) a path with a space was
 # two paths: "/home/jo/my work/memdir_nb" removed /home/jo/my (twenty-ninth session).
 shell_word = '$(subst ','\'',$(1))'
+# Every recipe runs under a UTF-8 locale. Under one that is not (a Latin-1 `de_DE`, an ASCII
+# `LC_ALL=C`), pip writes each venv script's #! line, and Python 3.11/3.12 read the editable
+# install's .pth file (it names this checkout), in that locale's encoding. From a checkout at a
+# path with a non-ASCII letter (`/home/jürgen/…`), `make venv` then left scripts whose #! line
+# named no file (`make demo`: "exec: …/Ã x/…/python: not found"), and a Python in UTF-8 mode
+# (the lab's kernels, the CLI) could not import memdir_nb (thirty-first session). A UTF-8 locale
+# is chosen from `locale -a` (C.UTF-8 first); if there is none, the locale is left as it is.
+ifneq ($(shell locale charmap 2>/dev/null),UTF-8)
+UTF8_LOCALES := $(shell locale -a 2>/dev/null)
+UTF8_LOCALE := $(firstword $(filter C.UTF-8 C.utf8,$(UTF8_LOCALES)) $(filter %.UTF-8 %.utf8,$(UTF8_LOCALES)))
+ifneq ($(UTF8_LOCALE),)
+export LC_ALL := $(UTF8_LOCALE)
+endif
+endif
+
 # Jupyter refuses to start as root unless told; containers and CI machines often are root.
 LAB_FLAGS := $(if $(filter 0,$(shell id -u)),--allow-root)
 

@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import os
 import subprocess
+import sys
 from pathlib import Path
+
+import pytest
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -267,3 +270,56 @@ def test_make_clean_removes_a_lab_folder_of_unedited_copies(tmp_path: Path) -> N
 
     assert done.returncode == 0, done.stderr
     assert not (checkout / "lab").exists()
+
+
+# --------------------------------------------------------------------------- a locale that is not UTF-8 (fresh31)
+
+
+def _latin1_locale_env(parent: Path) -> dict[str, str]:
+    """An environment whose locale is Latin-1 (glibc's en_US.ISO-8859-1, built with localedef
+    into a folder of the test's: LOCPATH), beside a UTF-8 one built the same way."""
+    locales = parent / "locales"
+    locales.mkdir()
+    for name, charset in (("en_US.ISO-8859-1", "ISO-8859-1"), ("en_US.UTF-8", "UTF-8")):
+        built = subprocess.run(
+            ["localedef", "-i", "en_US", "-f", charset, str(locales / name)],
+            capture_output=True,
+            timeout=120,
+        )
+        if not (locales / name).is_dir():
+            pytest.skip(f"localedef could not build {name}: {built.stderr[-300:]!r}")
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("LC_", "LANG", "PYTHONUTF8"))}
+    return {**env, "LOCPATH": str(locales), "LC_ALL": "en_US.ISO-8859-1"}
+
+
+def test_recipes_run_under_a_utf8_locale_so_a_checkout_at_a_non_ascii_path_imports_itself(
+    tmp_path: Path,
+) -> None:
+    # Under a Latin-1 locale Python 3.11 reads the editable install's .pth, which names the
+    # checkout, as Latin-1 even in UTF-8 mode (PYTHONUTF8=1, as `make lab` starts its kernels),
+    # while it opens files as UTF-8: "/…/jürgen ß/…" became "/…/jÃ¼rgen Ã\x9f/…", so nothing
+    # under the checkout could be imported; and pip wrote every venv script's #! line the same
+    # way (`make demo`: "exec: …/python: not found").
+    env = _latin1_locale_env(tmp_path)
+    checkout = _checkout_at(tmp_path, "jürgen ß")
+    venv = checkout / ".venv"
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True)
+    (checkout / "src").mkdir()
+    (checkout / "src" / "probe_module.py").write_text("WHERE = __file__\n", "utf-8")
+    site = venv / "lib" / f"python{sys.version_info[0]}.{sys.version_info[1]}" / "site-packages"
+    (site / "_editable_impl_probe.pth").write_bytes(bytes(checkout / "src") + b"\n")
+    (checkout / "probe.mk").write_text(
+        "probe:\n\t$(BIN)/python -X utf8 -c 'import probe_module; print(probe_module.WHERE)'\n",
+        "utf-8",
+    )
+
+    done = subprocess.run(
+        ["make", "-s", "-f", "Makefile", "-f", "probe.mk", "probe"],
+        cwd=checkout,
+        env=env,
+        capture_output=True,
+        timeout=120,
+    )
+
+    assert done.returncode == 0, done.stderr.decode("utf-8", "replace")
+    assert done.stdout.strip() == bytes(checkout / "src" / "probe_module.py")
