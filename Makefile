@@ -80,6 +80,9 @@ lab-copy:
 
 # The kernels run in Python's UTF-8 mode (PYTHONUTF8=1): under LC_ALL=C or a Latin-1 locale
 # (a bare LANG=en_US) they would read memory file names, which are UTF-8, in that encoding.
+# Jupyter's server stops at start when it cannot make its runtime folder (connection files,
+# 0700) under HOME: "OSError: [Errno 30] Read-only file system: '<HOME>/.local'" (a read-only
+# or shared HOME, thirty-first session). Then that folder is a private temporary one for the run.
 lab: $(STAMP) lab-copy
 	@if [ $(call shell_word,$(MEMDIR_NB_DIR)) = $(call shell_word,$(DEMO_DIR)) ]; then \
 		$(BIN)/memdir-nb demo $(call shell_word,$(DEMO_DIR)) --overwrite; \
@@ -88,12 +91,18 @@ lab: $(STAMP) lab-copy
 		echo opening $(call shell_word,$(MEMDIR_NB_DIR)); \
 	fi
 	@token=$$($(BIN)/python -c 'import secrets; print(secrets.token_hex(24))'); \
+	runtime=; \
+	if ! $(BIN)/python -c 'from jupyter_core.paths import jupyter_runtime_dir as d; from jupyter_core.utils import ensure_dir_exists as e; e(d(), 0o700)' 2>/dev/null; then \
+		runtime=$$(mktemp -d) || exit 1; \
+		echo "Jupyter cannot make its runtime folder under HOME (read-only?): using $$runtime, removed when the lab stops"; \
+	fi; \
 	echo ""; \
 	echo "    The tour: http://127.0.0.1:$(LAB_PORT)/lab/tree/00_tour.ipynb?token=$$token"; \
 	echo ""; \
-	JUPYTER_TOKEN=$$token PYTHONUTF8=1 MEMDIR_NB_DIR=$(call shell_word,$(MEMDIR_NB_ABS)) $(BIN)/jupyter lab $(LAB_FLAGS) \
+	env $${runtime:+"JUPYTER_RUNTIME_DIR=$$runtime"} JUPYTER_TOKEN=$$token PYTHONUTF8=1 MEMDIR_NB_DIR=$(call shell_word,$(MEMDIR_NB_ABS)) $(BIN)/jupyter lab $(LAB_FLAGS) \
 		--ServerApp.root_dir=$(call shell_word,$(LAB_DIR)) --ServerApp.port=$(LAB_PORT) --ServerApp.port_retries=0 \
-		--LabApp.default_url=/lab/tree/00_tour.ipynb
+		--LabApp.default_url=/lab/tree/00_tour.ipynb; \
+	status=$$?; [ -z "$$runtime" ] || rm -rf "$$runtime"; exit $$status
 
 lint: $(STAMP)
 	$(BIN)/ruff check memdir_nb tests benchmarks

@@ -323,3 +323,61 @@ def test_recipes_run_under_a_utf8_locale_so_a_checkout_at_a_non_ascii_path_impor
 
     assert done.returncode == 0, done.stderr.decode("utf-8", "replace")
     assert done.stdout.strip() == bytes(checkout / "src" / "probe_module.py")
+
+
+# --------------------------------------------------------------------------- a HOME Jupyter cannot write (fresh31)
+
+
+def _checkout_with_venv_stand_ins(parent: Path) -> Path:
+    """A checkout whose venv is this test's Python, installed (its stamp newer than what it is
+    built from), and whose `jupyter` does what Jupyter's server does first: make its runtime
+    folder (jupyter_core's own rule and call) and say where it is."""
+    checkout = _checkout_at(parent, "lab home")
+    for name in ("pyproject.toml", "requirements-model.txt"):
+        (checkout / name).write_text("", "utf-8")
+        os.utime(checkout / name, (1_000_000_000, 1_000_000_000))
+    bin_dir = checkout / ".venv" / "bin"
+    bin_dir.mkdir(parents=True)
+    (checkout / ".venv" / ".installed").write_text("", "utf-8")
+    first_step = (
+        "from jupyter_core.paths import jupyter_runtime_dir; "
+        "from jupyter_core.utils import ensure_dir_exists; "
+        "ensure_dir_exists(jupyter_runtime_dir(), 0o700); print('runtime', jupyter_runtime_dir())"
+    )
+    for name, script in (
+        ("python", f'exec "{sys.executable}" "$@"\n'),
+        ("jupyter", f'exec "{sys.executable}" -c "{first_step}"\n'),
+    ):
+        (bin_dir / name).write_text("#!/bin/sh\n" + script, "utf-8")
+        (bin_dir / name).chmod(0o755)
+    return checkout
+
+
+@pytest.mark.parametrize("home", ["unwritable", "writable"])
+def test_make_lab_starts_jupyter_when_home_cannot_hold_its_runtime_folder(
+    tmp_path: Path, home: str
+) -> None:
+    # fresh31: under a read-only HOME `make lab` stopped at once: "OSError: [Errno 30]
+    # Read-only file system: '<HOME>/.local'" (the server's runtime folder)
+    checkout = _checkout_with_venv_stand_ins(tmp_path)
+    memory = tmp_path / "memory"
+    memory.mkdir()
+    home_dir = Path("/dev/null/home") if home == "unwritable" else tmp_path / "home"  # even root
+    env = {
+        k: v for k, v in os.environ.items() if not k.startswith(("JUPYTER_", "XDG_", "MEMDIR_NB_"))
+    }
+    env.update(HOME=str(home_dir), MEMDIR_NB_DIR=str(memory))
+
+    done = subprocess.run(
+        ["make", "-s", "lab"], cwd=checkout, env=env, capture_output=True, text=True, timeout=120
+    )
+
+    assert done.returncode == 0, done.stderr
+    runtime = Path(done.stdout.split("runtime ", 1)[1].splitlines()[0])
+    if home == "unwritable":
+        assert "Jupyter cannot make its runtime folder under HOME" in done.stdout
+        assert not runtime.is_relative_to(home_dir)
+        assert not runtime.exists()  # the run's own folder is removed when the lab stops
+    else:
+        assert "Jupyter cannot make" not in done.stdout
+        assert runtime.is_relative_to(home_dir) and runtime.is_dir()
