@@ -301,7 +301,8 @@ def test_recipes_run_under_a_utf8_locale_so_a_checkout_at_a_non_ascii_path_impor
     # under the checkout could be imported; and pip wrote every venv script's #! line the same
     # way (`make demo`: "exec: …/python: not found").
     env = _latin1_locale_env(tmp_path)
-    checkout = _checkout_at(tmp_path, "jürgen ß")
+    # the folder's name as UTF-8 bytes, as on a person's disk, whatever this Python's locale
+    checkout = _checkout_at(tmp_path, os.fsdecode("jürgen ß".encode("utf-8")))
     venv = checkout / ".venv"
     subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True)
     (checkout / "src").mkdir()
@@ -344,11 +345,12 @@ def _checkout_with_venv_stand_ins(parent: Path) -> Path:
         "from jupyter_core.utils import ensure_dir_exists; "
         "ensure_dir_exists(jupyter_runtime_dir(), 0o700); print('runtime', jupyter_runtime_dir())"
     )
+    python = os.fsencode(sys.executable)  # its bytes: this Python may not read names as UTF-8
     for name, script in (
-        ("python", f'exec "{sys.executable}" "$@"\n'),
-        ("jupyter", f'exec "{sys.executable}" -c "{first_step}"\n'),
+        ("python", b'exec "' + python + b'" "$@"\n'),
+        ("jupyter", b'exec "' + python + b'" -c "' + first_step.encode("ascii") + b'"\n'),
     ):
-        (bin_dir / name).write_text("#!/bin/sh\n" + script, "utf-8")
+        (bin_dir / name).write_bytes(b"#!/bin/sh\n" + script)
         (bin_dir / name).chmod(0o755)
     return checkout
 
