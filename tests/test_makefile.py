@@ -302,7 +302,7 @@ def test_recipes_run_under_a_utf8_locale_so_a_checkout_at_a_non_ascii_path_impor
     # way (`make demo`: "exec: …/python: not found").
     env = _latin1_locale_env(tmp_path)
     # the folder's name as UTF-8 bytes, as on a person's disk, whatever this Python's locale
-    checkout = _checkout_at(tmp_path, os.fsdecode("jürgen ß".encode("utf-8")))
+    checkout = _checkout_at(tmp_path, os.fsdecode("jürgen ß".encode()))
     venv = checkout / ".venv"
     subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True)
     (checkout / "src").mkdir()
