@@ -10,6 +10,21 @@ NBVAL_SANITIZE := tests/nbval_sanitize.cfg
 # and ran `x` from the checkout's own path, and unquoted (make clean) a path with a space was
 # two paths: "/home/jo/my work/memdir_nb" removed /home/jo/my (twenty-ninth session).
 shell_word = '$(subst ','\'',$(1))'
+# Every recipe runs under a UTF-8 locale. Under one that is not (a Latin-1 `de_DE`, an ASCII
+# `LC_ALL=C`), pip writes each venv script's #! line, and Python 3.11/3.12 read the editable
+# install's .pth file (it names this checkout), in that locale's encoding. From a checkout at a
+# path with a non-ASCII letter (`/home/jürgen/…`), `make venv` then left scripts whose #! line
+# named no file (`make demo`: "exec: …/Ã x/…/python: not found"), and a Python in UTF-8 mode
+# (the lab's kernels, the CLI) could not import memdir_nb (thirty-first session). A UTF-8 locale
+# is chosen from `locale -a` (C.UTF-8 first); if there is none, the locale is left as it is.
+ifneq ($(shell locale charmap 2>/dev/null),UTF-8)
+UTF8_LOCALES := $(shell locale -a 2>/dev/null)
+UTF8_LOCALE := $(firstword $(filter C.UTF-8 C.utf8,$(UTF8_LOCALES)) $(filter %.UTF-8 %.utf8,$(UTF8_LOCALES)))
+ifneq ($(UTF8_LOCALE),)
+export LC_ALL := $(UTF8_LOCALE)
+endif
+endif
+
 # Jupyter refuses to start as root unless told; containers and CI machines often are root.
 LAB_FLAGS := $(if $(filter 0,$(shell id -u)),--allow-root)
 
@@ -65,6 +80,9 @@ lab-copy:
 
 # The kernels run in Python's UTF-8 mode (PYTHONUTF8=1): under LC_ALL=C or a Latin-1 locale
 # (a bare LANG=en_US) they would read memory file names, which are UTF-8, in that encoding.
+# Jupyter's server stops at start when it cannot make its runtime folder (connection files,
+# 0700) under HOME: "OSError: [Errno 30] Read-only file system: '<HOME>/.local'" (a read-only
+# or shared HOME, thirty-first session). Then that folder is a private temporary one for the run.
 lab: $(STAMP) lab-copy
 	@if [ $(call shell_word,$(MEMDIR_NB_DIR)) = $(call shell_word,$(DEMO_DIR)) ]; then \
 		$(BIN)/memdir-nb demo $(call shell_word,$(DEMO_DIR)) --overwrite; \
@@ -73,12 +91,18 @@ lab: $(STAMP) lab-copy
 		echo opening $(call shell_word,$(MEMDIR_NB_DIR)); \
 	fi
 	@token=$$($(BIN)/python -c 'import secrets; print(secrets.token_hex(24))'); \
+	runtime=; \
+	if ! $(BIN)/python -c 'from jupyter_core.paths import jupyter_runtime_dir as d; from jupyter_core.utils import ensure_dir_exists as e; e(d(), 0o700)' 2>/dev/null; then \
+		runtime=$$(mktemp -d) || exit 1; \
+		echo "Jupyter cannot make its runtime folder under HOME (read-only?): using $$runtime, removed when the lab stops"; \
+	fi; \
 	echo ""; \
 	echo "    The tour: http://127.0.0.1:$(LAB_PORT)/lab/tree/00_tour.ipynb?token=$$token"; \
 	echo ""; \
-	JUPYTER_TOKEN=$$token PYTHONUTF8=1 MEMDIR_NB_DIR=$(call shell_word,$(MEMDIR_NB_ABS)) $(BIN)/jupyter lab $(LAB_FLAGS) \
+	env $${runtime:+"JUPYTER_RUNTIME_DIR=$$runtime"} JUPYTER_TOKEN=$$token PYTHONUTF8=1 MEMDIR_NB_DIR=$(call shell_word,$(MEMDIR_NB_ABS)) $(BIN)/jupyter lab $(LAB_FLAGS) \
 		--ServerApp.root_dir=$(call shell_word,$(LAB_DIR)) --ServerApp.port=$(LAB_PORT) --ServerApp.port_retries=0 \
-		--LabApp.default_url=/lab/tree/00_tour.ipynb
+		--LabApp.default_url=/lab/tree/00_tour.ipynb; \
+	status=$$?; [ -z "$$runtime" ] || rm -rf "$$runtime"; exit $$status
 
 lint: $(STAMP)
 	$(BIN)/ruff check memdir_nb tests benchmarks

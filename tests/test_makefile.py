@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import os
 import subprocess
+import sys
 from pathlib import Path
+
+import pytest
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -267,3 +270,116 @@ def test_make_clean_removes_a_lab_folder_of_unedited_copies(tmp_path: Path) -> N
 
     assert done.returncode == 0, done.stderr
     assert not (checkout / "lab").exists()
+
+
+# --------------------------------------------------------------------------- a locale that is not UTF-8 (fresh31)
+
+
+def _latin1_locale_env(parent: Path) -> dict[str, str]:
+    """An environment whose locale is Latin-1 (glibc's en_US.ISO-8859-1, built with localedef
+    into a folder of the test's: LOCPATH), beside a UTF-8 one built the same way."""
+    locales = parent / "locales"
+    locales.mkdir()
+    for name, charset in (("en_US.ISO-8859-1", "ISO-8859-1"), ("en_US.UTF-8", "UTF-8")):
+        built = subprocess.run(
+            ["localedef", "-i", "en_US", "-f", charset, str(locales / name)],
+            capture_output=True,
+            timeout=120,
+        )
+        if not (locales / name).is_dir():
+            pytest.skip(f"localedef could not build {name}: {built.stderr[-300:]!r}")
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("LC_", "LANG", "PYTHONUTF8"))}
+    return {**env, "LOCPATH": str(locales), "LC_ALL": "en_US.ISO-8859-1"}
+
+
+def test_recipes_run_under_a_utf8_locale_so_a_checkout_at_a_non_ascii_path_imports_itself(
+    tmp_path: Path,
+) -> None:
+    # Under a Latin-1 locale Python 3.11 reads the editable install's .pth, which names the
+    # checkout, as Latin-1 even in UTF-8 mode (PYTHONUTF8=1, as `make lab` starts its kernels),
+    # while it opens files as UTF-8: "/…/jürgen ß/…" became "/…/jÃ¼rgen Ã\x9f/…", so nothing
+    # under the checkout could be imported; and pip wrote every venv script's #! line the same
+    # way (`make demo`: "exec: …/python: not found").
+    env = _latin1_locale_env(tmp_path)
+    # the folder's name as UTF-8 bytes, as on a person's disk, whatever this Python's locale
+    checkout = _checkout_at(tmp_path, os.fsdecode("jürgen ß".encode()))
+    venv = checkout / ".venv"
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True)
+    (checkout / "src").mkdir()
+    (checkout / "src" / "probe_module.py").write_text("WHERE = __file__\n", "utf-8")
+    site = venv / "lib" / f"python{sys.version_info[0]}.{sys.version_info[1]}" / "site-packages"
+    (site / "_editable_impl_probe.pth").write_bytes(bytes(checkout / "src") + b"\n")
+    (checkout / "probe.mk").write_text(
+        "probe:\n\t$(BIN)/python -X utf8 -c 'import probe_module; print(probe_module.WHERE)'\n",
+        "utf-8",
+    )
+
+    done = subprocess.run(
+        ["make", "-s", "-f", "Makefile", "-f", "probe.mk", "probe"],
+        cwd=checkout,
+        env=env,
+        capture_output=True,
+        timeout=120,
+    )
+
+    assert done.returncode == 0, done.stderr.decode("utf-8", "replace")
+    assert done.stdout.strip() == bytes(checkout / "src" / "probe_module.py")
+
+
+# --------------------------------------------------------------------------- a HOME Jupyter cannot write (fresh31)
+
+
+def _checkout_with_venv_stand_ins(parent: Path) -> Path:
+    """A checkout whose venv is this test's Python, installed (its stamp newer than what it is
+    built from), and whose `jupyter` does what Jupyter's server does first: make its runtime
+    folder (jupyter_core's own rule and call) and say where it is."""
+    checkout = _checkout_at(parent, "lab home")
+    for name in ("pyproject.toml", "requirements-model.txt"):
+        (checkout / name).write_text("", "utf-8")
+        os.utime(checkout / name, (1_000_000_000, 1_000_000_000))
+    bin_dir = checkout / ".venv" / "bin"
+    bin_dir.mkdir(parents=True)
+    (checkout / ".venv" / ".installed").write_text("", "utf-8")
+    first_step = (
+        "from jupyter_core.paths import jupyter_runtime_dir; "
+        "from jupyter_core.utils import ensure_dir_exists; "
+        "ensure_dir_exists(jupyter_runtime_dir(), 0o700); print('runtime', jupyter_runtime_dir())"
+    )
+    python = os.fsencode(sys.executable)  # its bytes: this Python may not read names as UTF-8
+    for name, script in (
+        ("python", b'exec "' + python + b'" "$@"\n'),
+        ("jupyter", b'exec "' + python + b'" -c "' + first_step.encode("ascii") + b'"\n'),
+    ):
+        (bin_dir / name).write_bytes(b"#!/bin/sh\n" + script)
+        (bin_dir / name).chmod(0o755)
+    return checkout
+
+
+@pytest.mark.parametrize("home", ["unwritable", "writable"])
+def test_make_lab_starts_jupyter_when_home_cannot_hold_its_runtime_folder(
+    tmp_path: Path, home: str
+) -> None:
+    # fresh31: under a read-only HOME `make lab` stopped at once: "OSError: [Errno 30]
+    # Read-only file system: '<HOME>/.local'" (the server's runtime folder)
+    checkout = _checkout_with_venv_stand_ins(tmp_path)
+    memory = tmp_path / "memory"
+    memory.mkdir()
+    home_dir = Path("/dev/null/home") if home == "unwritable" else tmp_path / "home"  # even root
+    env = {
+        k: v for k, v in os.environ.items() if not k.startswith(("JUPYTER_", "XDG_", "MEMDIR_NB_"))
+    }
+    env.update(HOME=str(home_dir), MEMDIR_NB_DIR=str(memory))
+
+    done = subprocess.run(
+        ["make", "-s", "lab"], cwd=checkout, env=env, capture_output=True, text=True, timeout=120
+    )
+
+    assert done.returncode == 0, done.stderr
+    runtime = Path(done.stdout.split("runtime ", 1)[1].splitlines()[0])
+    if home == "unwritable":
+        assert "Jupyter cannot make its runtime folder under HOME" in done.stdout
+        assert not runtime.is_relative_to(home_dir)
+        assert not runtime.exists()  # the run's own folder is removed when the lab stops
+    else:
+        assert "Jupyter cannot make" not in done.stdout
+        assert runtime.is_relative_to(home_dir) and runtime.is_dir()

@@ -32,6 +32,9 @@ from memdir_nb.storage.index_files import nested_index_references
 
 MEMORIES_FILE = "memories.parquet"
 DIRS_FILE = "dirs.parquet"
+# An earlier export is known by its first columns: home, dir, kind, project, project_path in
+# both files, in every version since the first.
+EXPORT_KEY_COLUMNS = 5
 TYPE_COLUMNS = tuple(
     t.value for t in MEMORY_TYPES
 )  # n_user, n_feedback, ... in the taxonomy's order
@@ -207,14 +210,39 @@ def _path_problem(path: str) -> str | None:
     return None
 
 
-def _check_targets(out: Path) -> None:
-    """Refuse, before either file is written, a folder, FIFO, socket or device at their names."""
-    for name in (MEMORIES_FILE, DIRS_FILE):
+def _check_targets(out: Path, schemas: Sequence[Any]) -> None:
+    """Refuse, before either file is written, anything at their names but an earlier export.
+
+    A folder, FIFO, socket or device is named as such (check_replaceable). A file is replaced
+    only when it is a Parquet file whose first columns are the ones every export has begun with
+    (home, dir, kind, project, project_path): `--parquet ~/data` wrote over a person's own
+    `dirs.parquet` there, with no copy kept (thirty-first session), as the archive export
+    already refuses to. Only the file's footer is read.
+    """
+    import pyarrow.parquet as pq
+
+    for name, schema in zip((MEMORIES_FILE, DIRS_FILE), schemas, strict=True):
+        path = out / name
         check_replaceable(
-            out / name,
+            path,
             fix="nothing was written; move it aside or pass another folder to --parquet",
             aside="or pass another folder to --parquet",
         )
+        if not os.path.lexists(path):
+            continue
+        columns: list[str] = []
+        if path.is_file() and not path.is_symlink():
+            try:
+                columns = list(pq.read_schema(path).names)
+            except (OSError, ValueError):  # not Parquet (pyarrow's ArrowInvalid is a ValueError)
+                columns = []
+        key = list(schema.names[:EXPORT_KEY_COLUMNS])
+        if columns[:EXPORT_KEY_COLUMNS] != key:
+            raise ValueError(
+                f"{path} already exists and is not a {name} that memdir-nb "
+                "export wrote, so nothing was written; pass another folder to --parquet, or "
+                "move that file aside"
+            )
 
 
 def _write_tables(tables: Sequence[tuple[Any, Path]]) -> None:
@@ -266,7 +294,7 @@ def export_parquet(
     memory_rows, dir_rows = collect_fleet(homes, now_ms=now_ms, skipped=skipped)
     memory_schema, dir_schema = _schemas()
     out.mkdir(parents=True, exist_ok=True)
-    _check_targets(out)
+    _check_targets(out, (memory_schema, dir_schema))
     memories = pa.Table.from_pylist(memory_rows, schema=memory_schema)
     dirs = pa.Table.from_pylist(dir_rows, schema=dir_schema)
     _write_tables([(memories, out / MEMORIES_FILE), (dirs, out / DIRS_FILE)])

@@ -138,8 +138,32 @@ def run_step(step: str, memory_dir: Path, hook: Callable[[str], None]) -> None:
         apply_plan(plan, store=store)
     elif step == "restore":
         restore(memory_dir, list_dreams(memory_dir)[0], store=store)
+    elif step == "forget":
+        store.forget("feedback_testing_policy.md")
+    elif step == "update":
+        store.update("feedback_testing_policy.md", body="Real db, in CI too.\n")
+    elif step.startswith("memory-tool-"):
+        _memory_tool_step(step.removeprefix("memory-tool-"), memory_dir, hook)
     else:  # pragma: no cover
         raise ValueError(step)
+
+
+def _memory_tool_step(command: str, memory_dir: Path, hook: Callable[[str], None]) -> None:
+    """One memory-tool command, its store transaction given the crash hook (fresh31: the tool's
+    writes were killed only by hand before)."""
+    from memdir_nb.toolloop.memory_commands import MemoryDirBackend
+
+    backend = MemoryDirBackend(memory_dir, now_ms=STEP_NOW_MS)
+    backend.store.crash_hook = hook
+    policy = "/memories/feedback_testing_policy.md"
+    if command == "str_replace":
+        backend.str_replace(policy, "Real db.", "Real db, in CI too.")
+    elif command == "rename":  # into team/: the secret guard reads it on the way
+        backend.rename(policy, "/memories/team/feedback_testing_policy.md")
+    elif command == "delete":  # into a trash batch with its manifest
+        backend.delete(policy)
+    else:  # pragma: no cover
+        raise ValueError(command)
 
 
 def visible(memory_dir: Path) -> dict[str, bytes]:
@@ -184,7 +208,21 @@ def kill_at(step: str, memory_dir: Path, point: str, nth: int | None = None) -> 
 
 
 @pytest.mark.timeout(600)
-@pytest.mark.parametrize("step", ["promote", "demote", "save", "dream-apply", "restore"])
+@pytest.mark.parametrize(
+    "step",
+    [
+        "promote",
+        "demote",
+        "save",
+        "dream-apply",
+        "restore",
+        "forget",
+        "update",
+        "memory-tool-str_replace",
+        "memory-tool-rename",
+        "memory-tool-delete",
+    ],
+)
 def test_sigkill_at_every_point_inside_a_step_is_repaired_by_the_next_operation(
     tmp_path: Path, step: str
 ) -> None:

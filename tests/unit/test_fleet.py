@@ -140,3 +140,42 @@ def test_a_failure_writing_either_file_leaves_the_old_pair_as_it_was(
     with pytest.raises(OSError, match="No space left"):
         export_parquet(two_homes, out, now_ms=NOW_MS)
     assert {p.name: p.read_bytes() for p in out.iterdir()} == before  # no temp file left either
+
+
+@pytest.mark.parametrize("kind", ["other-parquet", "not-parquet", "link-to-an-export"])
+def test_a_file_export_did_not_write_at_an_export_file_name_is_kept_and_nothing_is_written(
+    tmp_path: Path, two_homes: list[Path], kind: str
+) -> None:
+    # fresh31: `--parquet ~/data` wrote over a person's own dirs.parquet there (a table of
+    # theirs, or any file of that name), and kept no copy; only an earlier export is replaced
+    out = tmp_path / "out"
+    export_parquet(two_homes[:1], out, now_ms=NOW_MS)
+    theirs = out / DIRS_FILE
+    if kind == "other-parquet":
+        theirs.unlink()
+        pq.write_table(
+            pa.table({"city": ["Oslo", "Lima"], "people": [709_000, 10_000_000]}), theirs
+        )
+    elif kind == "not-parquet":
+        theirs.write_bytes(b"city,people\nOslo,709000\n")
+    else:  # a link to an earlier export elsewhere: replacing it would drop the person's link
+        elsewhere = tmp_path / "kept.parquet"
+        theirs.rename(elsewhere)
+        theirs.symlink_to(elsewhere)
+    before = {p.name: (p.is_symlink(), p.read_bytes()) for p in out.iterdir()}
+
+    with pytest.raises(ValueError, match=f"{DIRS_FILE} already exists and is not a {DIRS_FILE}"):
+        export_parquet(two_homes, out, now_ms=NOW_MS)
+
+    assert {p.name: (p.is_symlink(), p.read_bytes()) for p in out.iterdir()} == before
+
+
+def test_an_earlier_export_is_replaced_by_a_new_one(tmp_path: Path, two_homes: list[Path]) -> None:
+    out = tmp_path / "out"
+    export_parquet(two_homes[:1], out, now_ms=NOW_MS)
+    first = pq.read_table(out / DIRS_FILE).num_rows
+
+    export_parquet(two_homes, out, now_ms=NOW_MS)
+
+    assert pq.read_table(out / DIRS_FILE).num_rows > first
+    assert sorted(p.name for p in out.iterdir()) == sorted([DIRS_FILE, MEMORIES_FILE])
