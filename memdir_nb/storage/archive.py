@@ -385,7 +385,6 @@ def import_archive(
             _classify(report, name, data, _current_bytes(root, name), overwrite)
         return report
     root.mkdir(parents=True, exist_ok=True)
-    touched: list[tuple[str, int | None]] = []
     with MemoryStore(root).transaction() as tx:
         for name, data, mtime_ns in entries:
             current = tx.read_bytes(name, max_bytes=ARCHIVE_MAX_ENTRY_BYTES + 1)
@@ -402,11 +401,12 @@ def import_archive(
                     max_bytes=ARCHIVE_MAX_ENTRY_BYTES,
                     based_on=current,
                     create_only=current is None,
+                    # the archive's time, given before the file takes its name (None: the
+                    # entry's date names no moment, so it keeps the time of the import); it
+                    # was set by path after the commit, where it backdated a save made
+                    # meanwhile and raised for a file removed meanwhile (attack round 29)
+                    mtime_ns=mtime_ns,
                 )
-                touched.append((name, mtime_ns))
-    for name, mtime_ns in touched:  # after the commit: the files now hold the archive's bytes
-        if mtime_ns is not None:  # None: the entry's date names no moment; it keeps today's
-            os.utime(root / name, ns=(mtime_ns, mtime_ns), follow_symlinks=False)
     return report
 
 

@@ -23,6 +23,7 @@ from pathlib import Path
 import pytest
 
 from memdir_nb.storage.archive import ArchiveError, import_archive
+from memdir_nb.storage.transaction import StoreTransaction
 
 MEMORY = "---\nname: a\ndescription: d\ntype: user\n---\n" + "body words here\n" * 8
 
@@ -184,3 +185,60 @@ def test_random_damage_to_an_archive_is_an_archive_error_or_a_report_never_anoth
         archive = _write(tmp_path, data)
         with contextlib.suppress(ArchiveError):  # any other exception fails the test
             import_archive(archive, tmp_path / f"m{n}", dry_run=True)
+
+
+@pytest.mark.parametrize("meanwhile", ["saved", "removed"])
+def test_a_file_changed_right_after_the_import_commits_is_never_retimed_by_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, meanwhile: str
+) -> None:
+    """The archive's dates are given to each file before it takes its name, inside the step.
+
+    Failed before the fix: the import set them afterwards by path (os.utime after the store's
+    lock was released), so a person's save landing in between was dated to 2020 (a stale
+    memory to freshness and the dream), and a file removed in between made the finished
+    import raise FileNotFoundError ("error: …" from the CLI, though every file was written).
+    """
+    entry = zipfile.ZipInfo("user_a.md", date_time=(2020, 5, 1, 12, 0, 0))
+    archive = _write(tmp_path, _zip_bytes([(entry, MEMORY)]))
+    target = tmp_path / "m" / "user_a.md"
+    real_close = StoreTransaction.close
+
+    def close_then_a_person_acts(tx: StoreTransaction) -> None:
+        real_close(tx)
+        if target.exists():
+            if meanwhile == "removed":
+                target.unlink()
+            else:
+                saved = target.with_name(".person-save.tmp")
+                saved.write_text(MEMORY + "edited by a person\n")
+                os.replace(saved, target)
+
+    monkeypatch.setattr(StoreTransaction, "close", close_then_a_person_acts)
+    before = time.time_ns() - 5_000_000_000
+    report = import_archive(archive, tmp_path / "m")
+    assert report.written == ["user_a.md"]
+    if meanwhile == "saved":
+        assert target.read_text().endswith("edited by a person\n")
+        assert target.stat().st_mtime_ns >= before
+    else:
+        assert not target.exists()
+
+
+def test_an_imported_file_carries_the_archives_time_from_the_moment_it_has_its_name(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The time is part of the write, not a step after it: at close the file already has it."""
+    entry = zipfile.ZipInfo("user_a.md", date_time=(2020, 5, 1, 12, 0, 0))
+    archive = _write(tmp_path, _zip_bytes([(entry, MEMORY)]))
+    target = tmp_path / "m" / "user_a.md"
+    seen: list[tuple[int, int, int]] = []
+    real_close = StoreTransaction.close
+
+    def close_and_look(tx: StoreTransaction) -> None:
+        if target.exists():
+            seen.append(time.gmtime(target.stat().st_mtime)[:3])
+        real_close(tx)
+
+    monkeypatch.setattr(StoreTransaction, "close", close_and_look)
+    import_archive(archive, tmp_path / "m")
+    assert seen and seen[-1] == (2020, 5, 1)
