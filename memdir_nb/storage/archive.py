@@ -309,7 +309,7 @@ def _open_archive(archive: Path) -> Iterator[zipfile.ZipFile]:
             zf = zipfile.ZipFile(fp)
         except OPEN_ERRORS as exc:
             raise ArchiveError(
-                f"{archive} is not a zip archive memdir-nb can read ({open_problem(exc)}); "
+                f"{archive} is not a zip archive that can be imported ({open_problem(exc)}); "
                 "nothing was written; pass a file written by memdir-nb export"
             ) from None
         with zf:
