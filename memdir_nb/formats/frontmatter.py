@@ -53,6 +53,14 @@ def yaml_loader() -> tuple[Any, Any]:
     return yaml, getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
+# What a YAML load raises past YAMLError on text PyYAML accepts: a value its constructors
+# cannot build (a timestamp past datetime's years), and, with the pure-Python loader (PyYAML
+# without libyaml), a "\U00110000" escape, where chr() raises ValueError and libyaml raises a
+# ScannerError. The line-by-line recovery caught YAMLError only, so such a value in a header
+# already being recovered raised out of parse_frontmatter (attack round 29).
+_YAML_VALUE_ERRORS = (ValueError, TypeError, OverflowError, RecursionError)
+
+
 @quick_init
 @dataclass(frozen=True)
 class Frontmatter:
@@ -262,7 +270,7 @@ def _parse_header(lines: list[str], *, closed: bool = False) -> Frontmatter:
         mark = getattr(exc, "context_mark", None) or getattr(exc, "problem_mark", None)
         at = mark.line + 2 if mark is not None else None
         return _recover(lines, f"YAML error: {reason}; fields were recovered line by line", line=at)
-    except (ValueError, TypeError, OverflowError, RecursionError) as exc:
+    except _YAML_VALUE_ERRORS as exc:
         # e.g. a timestamp YAML recognises but datetime cannot hold
         return _recover(lines, f"YAML value error: {exc}; fields were recovered line by line")
     if data is None:
@@ -358,7 +366,7 @@ def _recover_value(raw: str | None) -> str | None:
         try:
             loaded = yaml.load(value, Loader=loader)
             return loaded if isinstance(loaded, str) else inner
-        except yaml.YAMLError:
+        except (yaml.YAMLError, *_YAML_VALUE_ERRORS):
             return inner
     return value or None  # an inline ' #' stays part of the value (Claude Code 2.1.214+)
 

@@ -140,6 +140,13 @@ class StrippedEntrypoint:
     cut_line: int = 0
 
     @property
+    def lines(self) -> list[str]:
+        """The lines of text, one for each entry of line_map: none when nothing is loaded (an
+        index that is all block comment or frontmatter), where "".split("\n") gives one empty
+        line and a reader pairing the two with zip(strict=True) raised (attack round 29)."""
+        return self.text.split("\n") if self.line_map else []
+
+    @property
     def entry_lines(self) -> frozenset[int]:
         """The file lines whose index entries are loaded: the lines of text, but for the line
         the frontmatter ends inside, whose entry stands before the dashes that end it."""

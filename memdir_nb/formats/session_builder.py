@@ -430,6 +430,9 @@ class SessionBuilder:
 
     def _system(self, record: Mapping[str, Any], line_no: int) -> None:
         sub = record.get("subtype")
+        # a list or an object there is no subtype; as a set member it raised TypeError out of
+        # read_session, `sessions` and `replay` (attack round 29), as feed() keeps "type" a str
+        sub = sub if isinstance(sub, str) else None
         if sub == "compact_boundary":
             self._compactions.point("compact_boundary", line_no, record, self.turn_count)
         elif sub == "microcompact_boundary":

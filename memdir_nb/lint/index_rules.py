@@ -42,7 +42,7 @@ def pointless_lines(index: ScopeIndex) -> list[int]:
     # The lines as loaded: frontmatter, block comments and a leading byte order mark out (a
     # BOM before `# Title` on line 1 would otherwise hide the heading).
     loaded = strip_entrypoint_extras(index.text)
-    lines = loaded.text.split("\n")
+    lines = loaded.lines
     out = []
     for i, (no, ln) in enumerate(zip(loaded.line_map, lines, strict=True)):
         if not ln.strip() or no in entry_lines or ln.lstrip().startswith("#"):

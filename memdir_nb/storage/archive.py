@@ -46,10 +46,13 @@ from memdir_nb.spec.timestamps import trash_stamp
 from memdir_nb.storage import fsutil
 from memdir_nb.storage.access import ReadRefused, ReadResult, try_read_contained
 from memdir_nb.storage.archive_entries import (
+    OPEN_ERRORS,
     content_refusal,
     entry_refusal,
     folders_of,
+    is_folder_entry,
     manifest_mtimes,
+    open_problem,
     path_refusal,
     read_entry,
     zip_mtime_ns,
@@ -304,15 +307,18 @@ def _open_archive(archive: Path) -> Iterator[zipfile.ZipFile]:
                 )
             fp.seek(0)
             zf = zipfile.ZipFile(fp)
-        except (zipfile.BadZipFile, OSError) as exc:
+        except OPEN_ERRORS as exc:
             raise ArchiveError(
-                f"{archive} is not a zip archive ({exc}); pass a file written by memdir-nb export"
+                f"{archive} is not a zip archive that can be imported ({open_problem(exc)}); "
+                "nothing was written; pass a file written by memdir-nb export"
             ) from None
         with zf:
             yield zf
 
 
-def _accepted_entries(zf: zipfile.ZipFile, report: ImportReport) -> list[tuple[str, bytes, int]]:
+def _accepted_entries(
+    zf: zipfile.ZipFile, report: ImportReport
+) -> list[tuple[str, bytes, int | None]]:
     """(name, bytes, mtime_ns) of every entry that may be written; the rest go to report.refused."""
     infos = zf.infolist()
     if len(infos) > ARCHIVE_MAX_ENTRIES:
@@ -322,9 +328,9 @@ def _accepted_entries(zf: zipfile.ZipFile, report: ImportReport) -> list[tuple[s
     mtimes = manifest_mtimes(zf)
     seen: set[str] = set()
     total = 0
-    out: list[tuple[str, bytes, int]] = []
+    out: list[tuple[str, bytes, int | None]] = []
     for info in infos:
-        if info.is_dir() or info.filename == ARCHIVE_MANIFEST_NAME:
+        if is_folder_entry(info) or info.filename == ARCHIVE_MANIFEST_NAME:
             continue
         problem = entry_refusal(info, seen)
         seen.add(info.filename)
@@ -341,7 +347,8 @@ def _accepted_entries(zf: zipfile.ZipFile, report: ImportReport) -> list[tuple[s
             report.refused.append(RefusedEntry(info.filename, problem or "could not be read"))
             continue
         total += len(data)
-        out.append((info.filename, data, mtimes.get(info.filename, zip_mtime_ns(info))))
+        mtime_ns = mtimes.get(info.filename)
+        out.append((info.filename, data, zip_mtime_ns(info) if mtime_ns is None else mtime_ns))
     return out
 
 
@@ -378,7 +385,6 @@ def import_archive(
             _classify(report, name, data, _current_bytes(root, name), overwrite)
         return report
     root.mkdir(parents=True, exist_ok=True)
-    touched: list[tuple[str, int]] = []
     with MemoryStore(root).transaction() as tx:
         for name, data, mtime_ns in entries:
             current = tx.read_bytes(name, max_bytes=ARCHIVE_MAX_ENTRY_BYTES + 1)
@@ -395,10 +401,12 @@ def import_archive(
                     max_bytes=ARCHIVE_MAX_ENTRY_BYTES,
                     based_on=current,
                     create_only=current is None,
+                    # the archive's time, given before the file takes its name (None: the
+                    # entry's date names no moment, so it keeps the time of the import); it
+                    # was set by path after the commit, where it backdated a save made
+                    # meanwhile and raised for a file removed meanwhile (attack round 29)
+                    mtime_ns=mtime_ns,
                 )
-                touched.append((name, mtime_ns))
-    for name, mtime_ns in touched:  # after the commit: the files now hold the archive's bytes
-        os.utime(root / name, ns=(mtime_ns, mtime_ns), follow_symlinks=False)
     return report
 
 

@@ -9,8 +9,10 @@ Split from memdir_nb.storage.archive, which packs and unpacks.
 from __future__ import annotations
 
 import datetime as _dt
+import lzma
 import stat
 import zipfile
+import zlib
 
 from memdir_nb.formats.jsonio import loads_bounded
 from memdir_nb.formats.names import component_problem, folders_problem, is_index_name, name_problem
@@ -66,10 +68,52 @@ def _layout_refusal(name: str, seen: set[str]) -> str | None:
     return None
 
 
+# What unpacking one entry's bytes can raise on a damaged or crafted stream: zipfile's own
+# errors, and the decompressors' (zlib.error and lzma.LZMAError are neither OSError nor
+# ValueError, so a corrupt deflate stream ended `import` in a traceback; attack round 29).
+_UNPACK_ERRORS = (
+    zipfile.BadZipFile,
+    OSError,
+    EOFError,
+    NotImplementedError,
+    ValueError,
+    zlib.error,
+    lzma.LZMAError,
+)
+
+# What zipfile's constructor can raise on a crafted central directory besides BadZipFile and
+# OSError: a name flagged UTF-8 that is not (UnicodeDecodeError, a ValueError), a "version
+# needed to extract" past what it reads (NotImplementedError), a record cut short (EOFError).
+OPEN_ERRORS = (zipfile.BadZipFile, OSError, ValueError, NotImplementedError, EOFError)
+
+
+def open_problem(exc: BaseException) -> str:
+    """Why zipfile could not list an archive (one of OPEN_ERRORS), in an import's words."""
+    if isinstance(exc, UnicodeDecodeError):
+        return (
+            f"an entry's name is marked as UTF-8 but is not UTF-8 (byte {exc.start + 1} of "
+            "the name)"
+        )
+    if isinstance(exc, NotImplementedError):
+        return f"it needs a zip feature this reader lacks ({exc})"
+    return f"{type(exc).__name__}: {exc}" if isinstance(exc, EOFError) else str(exc)
+
+
+def is_folder_entry(info: zipfile.ZipInfo) -> bool:
+    """Whether an entry is a folder record (its name ends in '/'); an empty name is not one.
+
+    zipfile's own `is_dir` indexes the name's last character, so an entry with an empty name
+    raised IndexError out of the import (attack round 29); entry_refusal refuses that entry.
+    """
+    return info.filename.endswith("/")
+
+
 def entry_refusal(info: zipfile.ZipInfo, seen: set[str]) -> str | None:
     """Why one archive entry is refused before it is read, else None."""
     if info.flag_bits & 0x1:
         return "is encrypted"
+    if not info.filename:
+        return "has an empty name; every entry names a memory file"
     problem = path_refusal(info.filename)
     if problem is not None:
         return problem
@@ -102,7 +146,7 @@ def read_entry(zf: zipfile.ZipFile, info: zipfile.ZipInfo) -> tuple[bytes | None
     try:
         with zf.open(info) as fh:
             data = fh.read(min(info.file_size, ARCHIVE_MAX_ENTRY_BYTES) + 1)
-    except (zipfile.BadZipFile, OSError, EOFError, NotImplementedError, ValueError) as exc:
+    except _UNPACK_ERRORS as exc:
         return None, f"cannot be unpacked ({type(exc).__name__}: {exc})"
     if len(data) > info.file_size:
         return None, "unpacks to more bytes than its header declares"
@@ -146,6 +190,15 @@ def manifest_mtimes(zf: zipfile.ZipFile) -> dict[str, int]:
     return out
 
 
-def zip_mtime_ns(info: zipfile.ZipInfo) -> int:
-    moment = _dt.datetime(*info.date_time, tzinfo=_dt.UTC)
+def zip_mtime_ns(info: zipfile.ZipInfo) -> int | None:
+    """The entry's header date in ns, or None when it names no real moment.
+
+    A DOS date holds month and day as bare fields: 0 (what a tool writes for "no date", read
+    as 1980-00-00), month 13, day 31 of February or hour 25 are no date, and the file keeps
+    the time it is written at. datetime's ValueError ended the whole import (attack round 29).
+    """
+    try:
+        moment = _dt.datetime(*info.date_time, tzinfo=_dt.UTC)
+    except ValueError:
+        return None
     return int(moment.timestamp()) * 1_000_000_000

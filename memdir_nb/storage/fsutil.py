@@ -207,9 +207,18 @@ def exists_at(dir_fd: int, name: str) -> bool:
 
 
 def write_new_at(
-    dir_fd: int, name: str, chunks: Iterable[bytes], *, mode: int | None = None
+    dir_fd: int,
+    name: str,
+    chunks: Iterable[bytes],
+    *,
+    mode: int | None = None,
+    mtime_ns: int | None = None,
 ) -> None:
-    """Create `name` fresh in the folder (O_CREAT|O_EXCL|O_NOFOLLOW), fill it and fsync it."""
+    """Create `name` fresh in the folder (O_CREAT|O_EXCL|O_NOFOLLOW), fill it and fsync it.
+
+    mtime_ns: the modification (and access) time the file is given through its descriptor,
+    before any other name can lead to it (an import's dates; see StoreTransaction.write).
+    """
     fd = os.open(
         name,
         os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC,
@@ -223,6 +232,8 @@ def write_new_at(
             view = memoryview(chunk)
             while view:
                 view = view[os.write(fd, view) :]
+        if mtime_ns is not None:
+            os.utime(fd, ns=(mtime_ns, mtime_ns))
         os.fsync(fd)
     except BaseException:
         os.close(fd)

@@ -207,8 +207,12 @@ class StoreTransaction:
         max_bytes: int = constants.STORE_WRITE_MAX_BYTES,
         create_only: bool = False,
         based_on: bytes | None = None,
+        mtime_ns: int | None = None,
     ) -> Path:
         """Replace (or create) one file atomically; returns its real path.
+
+        mtime_ns: the time the new version carries (an import keeps the archive's), set
+        before it takes the name, so a later save by another program keeps its own time.
 
         based_on: the bytes the new text was made from. If the file holds anything else just
         before it is replaced (another program edited it meanwhile), ChangedMeanwhileError and
@@ -250,7 +254,7 @@ class StoreTransaction:
             record = {"op": "write", "path": t.rel, "backup": backup, "tmp": tmp}
             self._log(record | content_identity(payload))
             self._hook(f"write:{t.rel}:journaled")
-            fsutil.write_new_at(dfd, tmp, [payload], mode=mode)
+            fsutil.write_new_at(dfd, tmp, [payload], mode=mode, mtime_ns=mtime_ns)
             if based_on is not None and not fsutil.holds_at(dfd, name, based_on):
                 os.unlink(tmp, dir_fd=dfd)
                 self._records.pop()

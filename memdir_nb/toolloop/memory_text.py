@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from memdir_nb.spec.constants import MEMORY_TOOL_ROOT
-from memdir_nb.spec.text import terminal_line
+from memdir_nb.spec.text import shown_value, terminal_line
 
 ROOT = MEMORY_TOOL_ROOT
 MAX_VIEW_LINES = 999_999
@@ -128,10 +128,13 @@ def file_view(path: str, content: str, view_range: object) -> str:
     if isinstance(view_range, list | tuple) and len(view_range) == 2:
         try:
             first, last = int(view_range[0]), int(view_range[1])
-        except (TypeError, ValueError) as exc:
+        except (TypeError, ValueError, OverflowError) as exc:
+            # OverflowError: a number JSON reads as infinity (1e400), which the SDK passes on
+            # unchecked; it escaped as a crash of the call (attack round 29). The value is
+            # quoted cut, as every value in a problem's text is (a model may send 1 MB).
             raise MemoryCommandError(
                 f"view_range must be two line numbers [first, last] (last -1 for the end of "
-                f"the file), got {view_range!r}"
+                f"the file), got {shown_value(view_range)}"
             ) from exc
         begin = max(1, first) - 1
         end = len(lines) if last == -1 else last

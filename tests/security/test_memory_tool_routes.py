@@ -7,6 +7,7 @@ concurrent store writers. Real files, links, FIFOs and threads; no mocks.
 
 from __future__ import annotations
 
+import json
 import os
 import stat
 import threading
@@ -523,3 +524,21 @@ def test_the_tool_never_puts_a_file_deeper_than_it_can_read_back(tool: MemdirMem
     assert answer(tool, command="view", path=deep).count("Coffee.") == 1
     got = answer(tool, command="rename", old_path="/memories/a", new_path="/memories/" + "b/" * 65)
     assert got.startswith("ERROR: ") and "not a usable folder" in got
+
+
+def test_a_view_range_json_reads_as_infinity_is_refused_in_the_tools_words(
+    tool: MemdirMemoryTool,
+) -> None:
+    """The SDK builds commands unchecked, and JSON's 1e400 is infinity to Python. Failed before
+    the fix (attack round 29): int(inf) raised OverflowError out of the tool, which the SDK's
+    runner logs with a traceback and answers in Python's words ("cannot convert float
+    infinity to integer"). A long value is quoted cut, not echoed whole."""
+    answer(tool, command="create", path="/memories/user_coffee.md", file_text=USER)
+    for view_range in (json.loads("[1e400, 3]"), json.loads("[1, -1e400]")):
+        got = answer(tool, command="view", path="/memories/user_coffee.md", view_range=view_range)
+        assert got.startswith("ERROR: view_range must be two line numbers"), got
+    huge = ["9" * 1_000_000, 1]
+    got = answer(tool, command="view", path="/memories/user_coffee.md", view_range=huge)
+    assert got.startswith("ERROR: view_range must be two line numbers") and len(got) < 400, got[
+        :200
+    ]

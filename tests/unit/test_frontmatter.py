@@ -585,3 +585,21 @@ def test_claude_codes_header_ends_at_the_first_dash_run_after_the_opening_line()
         "no header --- at all\n",
     ):
         assert cli_header_end(parse_frontmatter(agreed)[0]) is None
+
+
+@pytest.mark.parametrize("loader", ["SafeLoader", "CSafeLoader"])
+def test_an_escape_past_unicode_in_a_recovered_header_is_kept_as_written_with_either_loader(
+    monkeypatch: pytest.MonkeyPatch, loader: str
+) -> None:
+    """A header already being recovered line by line (here: an unclosed `[`) with a quoted
+    value holding "\\U00110000", past the last Unicode character. libyaml refuses the escape
+    with a ScannerError; the pure-Python loader (PyYAML without libyaml) let chr() raise
+    ValueError, which the recovery did not catch, so parse_frontmatter raised and every scan
+    of the dir with it (attack round 29; fails on the old module with SafeLoader)."""
+    import yaml
+
+    monkeypatch.setattr(frontmatter, "yaml_loader", lambda: (yaml, getattr(yaml, loader)))
+    text = '---\nname: a\ndescription: "\\U00110000 x"\ntype: user\nbad: [\n---\nbody\n'
+    fm, body = parse_frontmatter(text)
+    assert fm.malformed and fm.name == "a" and fm.type == "user" and body == "body\n"
+    assert fm.description == "\\U00110000 x"

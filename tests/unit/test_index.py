@@ -1344,3 +1344,24 @@ def test_a_rebuild_merges_a_cr_only_index_line_by_line_and_keeps_its_cr_ends() -
     assert "- [B](user_b.md) \u2014 b desc\r" in merged.text
     unchanged = merge_index(old, headers[:1], lambda t: t if t == "user_a.md" else "")
     assert unchanged.text == old and unchanged.added == ()
+
+
+@given(
+    st.lists(
+        st.sampled_from(["<!-- c -->", "<!--", "-->", "---", "a: b", "- [a](a.md)", "", "```"]),
+        max_size=8,
+    ),
+    st.booleans(),
+)
+@settings(max_examples=300, deadline=None)
+def test_the_loaded_lines_pair_one_to_one_with_their_file_line_numbers(
+    parts: list[str], final_newline: bool
+) -> None:
+    """StrippedEntrypoint.lines has one line per line_map entry, none when nothing is loaded
+    (attack round 29: an index that was only a block comment or only frontmatter, with no
+    final newline, gave line_map () beside text.split('\\n') == [''], and lint's strict zip
+    of the two ended the whole lint)."""
+    text = "\n".join(parts) + ("\n" if final_newline else "")
+    stripped = strip_entrypoint_extras(text)
+    assert len(stripped.lines) == len(stripped.line_map)
+    assert "\n".join(stripped.lines) == stripped.text

@@ -1973,3 +1973,27 @@ def test_lint_under_a_python_that_reads_names_as_ascii_never_advises_losing_a_me
     assert set(fixes) == {"index-dangling-entry", "skipped-by-scan"}
     for fix in fixes.values():
         assert "PYTHONUTF8=1" in fix and "remove" not in fix and "rename" not in fix
+
+
+@pytest.mark.parametrize(
+    "index",
+    ["<!-- pointers go below -->", "<!-- never closed\n\n- ", "---\nowner: noor\n---"],
+    ids=["one-comment", "open-comment", "frontmatter-only"],
+)
+def test_an_index_that_loads_nothing_is_linted_not_a_crash(tmp_path: Path, index: str) -> None:
+    """Failed before the fix (attack round 29): an index that is all block comment or all
+    frontmatter, with no final newline, ended the whole lint (API and CLI) with "zip()
+    argument 2 is longer than argument 1"; a teammate's team/MEMORY.md did it for everyone."""
+    root = tmp_path / "m"
+    (root / "team").mkdir(parents=True)
+    _mem(root, "user_a.md", name="A", description="likes tea", type="user", body="Likes tea.")
+    (root / "team" / "MEMORY.md").write_text(index)
+    findings = lint_memory_dir(root, now_ms=NOW_MS)
+    assert not [f for f in findings if f.severity == "error"]
+    out = subprocess.run(
+        [sys.executable, "-m", "memdir_nb.cli", "lint", str(root)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert out.returncode == 0 and "Traceback" not in out.stderr and "zip()" not in out.stderr
