@@ -13,7 +13,6 @@ import errno
 import os
 import stat as _stat
 from collections.abc import Iterable
-from dataclasses import dataclass, field
 from functools import lru_cache
 from itertools import islice
 from typing import NamedTuple
@@ -33,6 +32,7 @@ from memdir_nb.spec.constants import (
     REPOSITORY_FILE_STEMS,
     TEAM_DIRNAME,
 )
+from memdir_nb.spec.records import Record, field
 from memdir_nb.spec.taxonomy import scope_of_path
 from memdir_nb.spec.text import first_few, terminal_line
 from memdir_nb.storage.access import ReadRefused, file_kind
@@ -43,16 +43,16 @@ NAME_REFUSAL = "not a memory file name"  # how a skip reason from the name gate 
 MAX_NAMED_DIRS = 8  # sub-folders named in the message about a folder of memory dirs
 
 
-@dataclass(frozen=True)
-class SkippedFile:
+class SkippedFile(Record, frozen=True):
     """A file or folder the scan passed over, and why."""
 
     path: str
     reason: str
 
 
-@dataclass(slots=True)  # not frozen: built 10,000 times per scan, never changed after
-class ListedFile:
+class ListedFile(
+    Record, slots=True
+):  # not frozen: built 10,000 times per scan, never changed after
     """One memory file the walk found, before it is opened: where it is and its stat."""
 
     mtime_ns: int
@@ -97,8 +97,7 @@ class WalkStopped(OSError):
         return f"{self.problem}; {self.fix}"
 
 
-@dataclass(frozen=True)
-class MemoryListing:
+class MemoryListing(Record, frozen=True):
     """Every memory file under a dir, newest first, none opened; what was passed over and why."""
 
     root: str  # the memory dir, absolute
