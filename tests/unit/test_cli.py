@@ -1011,7 +1011,9 @@ def test_scan_loads_no_other_command_nor_the_settings_machinery(tmp_path: Path) 
     assert out.stdout.splitlines()[-2:] == ["LOADED 0 []", "COMPILED 0"]
 
 
-def test_scan_imports_neither_dataclasses_nor_inspect(tmp_path: Path) -> None:
+def test_scan_imports_neither_dataclasses_nor_inspect_nor_compiles_the_trash_stamp(
+    tmp_path: Path,
+) -> None:
     # `import dataclasses` brings inspect, ast, dis and tokenize: about a sixth of the scan
     # process (docs/performance.md, thirty-first session). The scan's records are
     # spec.records classes, so neither a listing nor its JSON needs them; a malformed header
@@ -1027,6 +1029,8 @@ def test_scan_imports_neither_dataclasses_nor_inspect(tmp_path: Path) -> None:
         "sys.argv = ['memdir-nb', 'scan', sys.argv[1], *sys.argv[2:]]\n"
         "status = main()\n"
         "print('LOADED', status, [m for m in ('dataclasses', 'inspect') if m in sys.modules])\n"
+        "from memdir_nb.spec import timestamps\n"  # a regex the scan never runs, left uncompiled
+        "print('COMPILED', timestamps._TRASH_STAMP.cache_info().currsize)\n"
     )
     for extra in ([], ["--json"]):
         out = subprocess.run(
@@ -1037,7 +1041,7 @@ def test_scan_imports_neither_dataclasses_nor_inspect(tmp_path: Path) -> None:
         )
         assert out.returncode == 0, out.stderr
         assert "user_broken.md" in out.stdout
-        assert out.stdout.splitlines()[-1] == "LOADED 0 []"
+        assert out.stdout.splitlines()[-2:] == ["LOADED 0 []", "COMPILED 0"]
 
 
 def test_a_command_process_sets_what_it_loaded_aside_from_the_collector(tmp_path: Path) -> None:
