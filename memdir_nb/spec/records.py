@@ -108,6 +108,11 @@ def _own_fields(name: str, ns: dict[str, Any], slots: bool) -> list[_Field]:
         value = ns.get(fname, _MISSING)
         spec = value if isinstance(value, _Field) else _Field(default=value)
         spec.name = fname
+        if spec.default is not _MISSING and type(spec.default).__hash__ is None:
+            raise ValueError(  # dataclasses' own rule and words
+                f"mutable default {type(spec.default)} for field {fname} is not allowed: "
+                "use default_factory"
+            )
         if slots or spec.default is _MISSING:
             ns.pop(fname, None)  # a slot cannot have a class-level value; a factory has none
         else:
@@ -128,30 +133,33 @@ def _generated(
     cls: type, fields: list[_Field], frozen: bool, annotations: dict[str, Any]
 ) -> dict[str, Any]:
     """`__init__` with the fields' signature, and `_record_key`, the compared fields' tuple."""
-    space: dict[str, Any] = {"_FACTORY": _FACTORY}
+    # Every name the generated code uses besides the fields starts with __record, a prefix
+    # _own_fields refuses for a field (and `self` is renamed when a field takes that name).
+    me = "__record_self" if any(spec.name == "self" for spec in fields) else "self"
+    space: dict[str, Any] = {"__record_FACTORY": _FACTORY}
     params: list[str] = []
     values: list[str] = []
     for i, spec in enumerate(fields):
         value = spec.name
         if spec.default is not _MISSING:
-            space[f"_d{i}"] = spec.default
-            params.append(f"{spec.name}=_d{i}")
+            space[f"__record_d{i}"] = spec.default
+            params.append(f"{spec.name}=__record_d{i}")
         elif spec.default_factory is not None:
-            space[f"_f{i}"] = spec.default_factory
-            params.append(f"{spec.name}=_FACTORY")
-            value = f"_f{i}() if {spec.name} is _FACTORY else {spec.name}"
+            space[f"__record_f{i}"] = spec.default_factory
+            params.append(f"{spec.name}=__record_FACTORY")
+            value = f"__record_f{i}() if {spec.name} is __record_FACTORY else {spec.name}"
         else:
             params.append(spec.name)
         values.append(value)
     if frozen:
         items = ", ".join(f"{s.name!r}: {v}" for s, v in zip(fields, values, strict=True))
-        body = f"    self.__dict__.update({{{items}}})\n"
+        body = f"    {me}.__dict__.update({{{items}}})\n"
     else:
-        body = "".join(f"    self.{s.name} = {v}\n" for s, v in zip(fields, values, strict=True))
-    key = "".join(f"self.{s.name}, " for s in fields if s.compare)
+        body = "".join(f"    {me}.{s.name} = {v}\n" for s, v in zip(fields, values, strict=True))
+    key = "".join(f"{me}.{s.name}, " for s in fields if s.compare)
     source = (
-        f"def __init__(self, {', '.join(params)}):\n{body or '    pass'}\n"
-        f"def _record_key(self):\n    return ({key})\n"
+        f"def __init__({me}, {', '.join(params)}):\n{body or '    pass'}\n"
+        f"def _record_key({me}):\n    return ({key})\n"
     )
     exec(source, space)  # field names only (checked identifiers by the class statement)
     init = space["__init__"]

@@ -211,6 +211,25 @@ def test_a_field_takes_a_default_or_a_factory_not_both() -> None:
         field(default=1, default_factory=list)
 
 
+def test_a_mutable_default_is_refused_in_dataclasses_words() -> None:
+    with pytest.raises(ValueError, match="mutable default <class 'list'> for field tags"):
+
+        class Shared(Record, frozen=True):
+            tags: list[str] = []  # noqa: RUF012  # the mistake under test
+
+
+def test_a_field_may_be_named_self_or_like_the_generated_codes_names() -> None:
+    class Odd(Record, frozen=True):
+        self: int
+        _d0: int = 1
+        _f1: list[int] = field(default_factory=list)
+
+    odd = Odd(5)
+    assert (odd.self, odd._d0, odd._f1) == (5, 1, [])
+    assert odd == Odd(self=5) and odd != Odd(6)
+    assert replace(odd, _d0=2) == Odd(5, 2)
+
+
 RECORDS = [
     Frontmatter,
     MemoryHeader,
