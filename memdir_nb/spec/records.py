@@ -32,8 +32,6 @@ from typing import Any, ClassVar, TypeVar, dataclass_transform
 
 __all__ = ["FrozenRecordError", "Record", "field", "field_names", "replace"]
 
-R = TypeVar("R", bound="Record")
-
 
 class FrozenRecordError(AttributeError):
     """An attribute of a frozen record was assigned or deleted (dataclasses' FrozenInstanceError)."""
@@ -275,6 +273,10 @@ class Record(metaclass=_RecordMeta):
     def __repr__(self) -> str:
         shown = ", ".join(f"{n}={getattr(self, n)!r}" for n in type(self).__record_repr__)
         return f"{type(self).__qualname__}({shown})"
+
+
+# bound to the class itself, not its name: a name is compiled (typing.ForwardRef) at import
+R = TypeVar("R", bound=Record)
 
 
 def replace(obj: R, /, **changes: Any) -> R:

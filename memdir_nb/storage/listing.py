@@ -15,7 +15,6 @@ import stat as _stat
 from collections.abc import Iterable
 from functools import lru_cache
 from itertools import islice
-from typing import NamedTuple
 
 from memdir_nb.formats.names import (
     depth_problem,
@@ -376,16 +375,15 @@ def refusal_reason(exc: ReadRefused) -> str:
     return detail[3:] if detail.startswith("is ") else detail
 
 
-class FolderOfMemoryDirs(NamedTuple):
+class FolderOfMemoryDirs(Record, frozen=True):
     """A folder that is not one memory dir but holds several, each with its own MEMORY.md.
 
     Claude Code keeps an agent's memory in .claude/agent-memory/<agent>/ (and
     agent-memory-local/<agent>/): the folder above the agents' dirs has no index of its own,
     and an index written there is never loaded (own_index: one was written there all the same).
 
-    A NamedTuple, not a dataclass (as formats.frontmatter_fast.PlainColon): its class is created
-    on every scan's import path, where a frozen dataclass costs several times as much to
-    create, and nothing compares, copies or unpacks it.
+    A record (spec.records), as formats.frontmatter_fast.PlainColon: a NamedTuple's class
+    compiles each of its string annotations when it is made, on every scan's import path.
     """
 
     folder: str  # absolute

@@ -18,7 +18,6 @@ import itertools
 import os
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Mapping
-from typing import NamedTuple
 
 from memdir_nb.clock import system_clock_ms
 from memdir_nb.formats.manifest import MemoryHeader, memory_time_ms
@@ -74,12 +73,11 @@ def settled(st: os.stat_result, started_ms: float, racy_window_ms: float = RACY_
     return st.st_ctime_ns < (started_ms - racy_window_ms) * 1_000_000
 
 
-class CachedHeader(NamedTuple):
+class CachedHeader(Record, frozen=True):
     """The header fields read from one file, and the stat identity they were read under.
 
-    A NamedTuple, not a dataclass (as formats.frontmatter_fast.PlainColon): it is created on
-    every scan's import path, where a frozen dataclass costs several times as much to create,
-    and nothing compares, copies or unpacks it.
+    A record (spec.records), as formats.frontmatter_fast.PlainColon: a NamedTuple's class
+    compiles each of its string annotations when it is made, on every scan's import path.
     """
 
     key: StatKey

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 import pytest
 
 from memdir_nb.formats.frontmatter import Frontmatter
+from memdir_nb.formats.frontmatter_fast import PlainColon
 from memdir_nb.formats.manifest import MemoryHeader
 from memdir_nb.lint.description_audit import DescriptionAudit, UnseenSentence
 from memdir_nb.lint.findings import Finding, MemoryText
@@ -23,8 +24,9 @@ from memdir_nb.recall.fulltext import LexicalHit
 from memdir_nb.spec.records import FrozenRecordError, Record, field, field_names, replace
 from memdir_nb.spec.taxonomy import TypeGuidance
 from memdir_nb.storage.access import ReadResult
-from memdir_nb.storage.listing import ListedFile, MemoryListing, SkippedFile
-from memdir_nb.storage.scan import ScanCacheStats, ScanReport
+from memdir_nb.storage.headers import HeadRead
+from memdir_nb.storage.listing import FolderOfMemoryDirs, ListedFile, MemoryListing, SkippedFile
+from memdir_nb.storage.scan import CachedHeader, ScanCacheStats, ScanReport
 
 
 @dataclass(frozen=True)
@@ -247,6 +249,10 @@ RECORDS = [
     Verdict,
     LexicalHit,
     MemoryExplanation,
+    PlainColon,
+    HeadRead,
+    FolderOfMemoryDirs,
+    CachedHeader,
 ]
 
 
