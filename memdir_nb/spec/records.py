@@ -10,7 +10,8 @@ no hash, as `@dataclass(slots=True)` does. `replace(obj, **changes)` is `datacla
 
 Why not dataclasses: `import dataclasses` imports `inspect` (and with it `ast`, `dis`,
 `tokenize`, `linecache`), and each class it builds runs several `exec`s; on the scan path that
-was about a sixth of the `memdir-nb scan` process (docs/performance.md, thirty-first session).
+was about a fifth of the `memdir-nb scan` process (docs/performance.md, thirty-first session).
+A NamedTuple is no cheaper there: with string annotations its class compiles each of them.
 A record class runs one `exec` (its `__init__` and its key, with the generated signature) and
 shares the other methods. `dataclasses.fields`, `replace`, `asdict` and `is_dataclass` still
 work on a record: its `__dataclass_fields__`, read first by those functions, is built on first
@@ -21,7 +22,8 @@ A record's `__init__` fills a frozen object's `__dict__` in one update (what the
 session's `quick_init` did for dataclasses): a frozen dataclass's generated `__init__` makes one
 `object.__setattr__` call per field. Not supported, and refused when the class is made:
 `frozen=True` with `slots=True`, a field named like the record's own attributes
-(`__record_...__`), and a record subclassing another one that has fields.
+(`__record...`), a field without a default after one with a default, a mutable default, and
+a record subclassing another one that has fields.
 """
 
 from __future__ import annotations

@@ -1014,7 +1014,7 @@ def test_scan_loads_no_other_command_nor_the_settings_machinery(tmp_path: Path) 
 def test_scan_imports_neither_dataclasses_nor_inspect_nor_compiles_what_it_does_not_run(
     tmp_path: Path,
 ) -> None:
-    # `import dataclasses` brings inspect, ast, dis and tokenize: about a sixth of the scan
+    # `import dataclasses` brings inspect, ast, dis and tokenize: about a fifth of the scan
     # process (docs/performance.md, thirty-first session). The scan's records are
     # spec.records classes, so neither a listing nor its JSON needs them; a malformed header
     # (recovered through records.replace) and a YAML one are among the files.
