@@ -16,11 +16,9 @@ memdir_nb.formats.frontmatter_render; reading a file's head from disk in memdir_
 
 from __future__ import annotations
 
-import dataclasses
 import datetime as _dt
 import functools
 import re
-from dataclasses import dataclass, field
 from typing import Any
 
 from memdir_nb.formats.frontmatter_fast import PlainColon, fast_parse, fast_scalar
@@ -32,7 +30,7 @@ from memdir_nb.spec.constants import (
     MODIFIED_KEY,
     PINNED_KEY,
 )
-from memdir_nb.spec.records import quick_init
+from memdir_nb.spec.records import Record, field, replace
 from memdir_nb.spec.taxonomy import MemoryType, parse_memory_type
 from memdir_nb.spec.text import compiled_on_first_use
 from memdir_nb.spec.timestamps import modified_time_ms
@@ -61,9 +59,7 @@ def yaml_loader() -> tuple[Any, Any]:
 _YAML_VALUE_ERRORS = (ValueError, TypeError, OverflowError, RecursionError)
 
 
-@quick_init
-@dataclass(frozen=True)
-class Frontmatter:
+class Frontmatter(Record, frozen=True):
     """What could be read from a memory file's header; missing fields are None."""
 
     name: str | None = None
@@ -168,7 +164,7 @@ def parse_frontmatter(
     body = "\n".join(lines[close + 1 :]).lstrip("\n")
     fm = _parse_header(header_lines, closed=True)
     if not fm.closed:
-        fm = dataclasses.replace(fm, header_lines=tuple(header_lines), closed=True)
+        fm = replace(fm, header_lines=tuple(header_lines), closed=True)
     return fm, body
 
 
@@ -283,7 +279,7 @@ def _parse_header(lines: list[str], *, closed: bool = False) -> Frontmatter:
         )
     kept = _keep_inline_hash(data, lines)  # as Claude Code 2.1.214+ reads ' #' in a value
     fm = _build(data, lines, problems=[], malformed=False)
-    return dataclasses.replace(fm, inline_hash=kept) if kept else fm
+    return replace(fm, inline_hash=kept) if kept else fm
 
 
 def plain_colon_problem(where: PlainColon) -> str:
@@ -402,7 +398,7 @@ def _recover(lines: list[str], problem: str, *, line: int | None = None) -> Fron
     fm = _build(_recover_fields(lines), lines, problems=[problem], malformed=True)
     kept = {k: v for k, v in inline_hash_values(lines).items() if fm.fields.get(k) == v[1]}
     if kept or line is not None:
-        fm = dataclasses.replace(fm, inline_hash=kept, problem_line=line)
+        fm = replace(fm, inline_hash=kept, problem_line=line)
     return fm
 
 
@@ -471,4 +467,4 @@ def _build(
 
 def with_problem(fm: Frontmatter, problem: str) -> Frontmatter:
     """A copy of fm flagged malformed with one more problem."""
-    return dataclasses.replace(fm, malformed=True, problems=(*fm.problems, problem))
+    return replace(fm, malformed=True, problems=(*fm.problems, problem))

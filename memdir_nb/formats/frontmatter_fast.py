@@ -35,9 +35,9 @@ from __future__ import annotations
 
 import datetime as _dt
 import re
-from typing import NamedTuple
 
 from memdir_nb.spec.constants import MODIFIED_KEY
+from memdir_nb.spec.records import Record
 from memdir_nb.spec.text import compiled_on_first_use
 
 # Characters that make YAML read a plain value as something other than a simple string.
@@ -68,12 +68,13 @@ _ISO_TIME = compiled_on_first_use(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(
 _FLOW_ITEM = re.compile(r"[^\W\d][\w ./-]*")
 
 
-class PlainColon(NamedTuple):
+class PlainColon(Record, frozen=True):
     """A header YAML refuses: a plain value holds ': ' (or ends in ':'), so YAML reads a second key
     where none may start. line is the header line's index (0 = the line after the opening fence).
 
-    A NamedTuple, not a dataclass: this module is on every scan's import path, and a dataclass
-    costs several times as much to create at import.
+    A record (spec.records), not a dataclass or a NamedTuple: this module is on every scan's
+    import path, where `import dataclasses` brings `inspect`, and a NamedTuple's class compiles
+    each of its string annotations (a `compile` call each, about 0.6 M instructions).
     """
 
     line: int

@@ -4,17 +4,14 @@ from __future__ import annotations
 
 import datetime as _dt
 from collections.abc import Iterable
-from dataclasses import dataclass
 
 from memdir_nb.spec.constants import MODIFIED_MTIME_TOLERANCE_MS
-from memdir_nb.spec.records import quick_init
+from memdir_nb.spec.records import Record
 from memdir_nb.spec.taxonomy import MemoryType, Scope, scope_of_path
 from memdir_nb.spec.text import one_line
 
 
-@quick_init
-@dataclass(frozen=True)
-class MemoryHeader:
+class MemoryHeader(Record, frozen=True):
     """One memory file's header as the selector and the manifest see it.
 
     mtime_ms is the memory's time, used everywhere a memory is dated or ordered: its

@@ -18,11 +18,10 @@ Only "misses-body" is a lint finding; the browser shows all three.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 
 from memdir_nb.lint.findings import Collector, MemoryText, field_line
 from memdir_nb.spec import text as textseg
-from memdir_nb.spec.records import quick_init
+from memdir_nb.spec.records import Record
 from memdir_nb.spec.text import fence_change
 
 MAX_AUDIT_CHARS = 20_000  # the audit reads at most this much of a body
@@ -61,9 +60,7 @@ _STOP_WORDS = """
 _STOP = frozenset(_STOP_WORDS.split())
 
 
-@quick_init
-@dataclass(frozen=True)
-class UnseenSentence:
+class UnseenSentence(Record, frozen=True):
     """A body sentence whose subject the name and description never mention."""
 
     line: int  # 1-based line within the body
@@ -71,9 +68,7 @@ class UnseenSentence:
     terms: tuple[str, ...]  # its salient terms
 
 
-@quick_init
-@dataclass(frozen=True)
-class DescriptionAudit:
+class DescriptionAudit(Record, frozen=True):
     """The audit of one memory: verdict, unseen share, and the sentences the manifest misses."""
 
     verdict: str  # "covered" | "partly" | "misses-body"

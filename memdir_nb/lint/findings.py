@@ -8,7 +8,7 @@ from typing import Literal
 from memdir_nb.formats.frontmatter import Frontmatter
 from memdir_nb.formats.index import IndexEntry
 from memdir_nb.security.secret_scan import mask_secret_values
-from memdir_nb.spec.records import quick_init
+from memdir_nb.spec.records import Record
 from memdir_nb.spec.text import terminal_line
 
 Severity = Literal["error", "warning"]
@@ -59,9 +59,7 @@ SEVERITIES: dict[str, Severity] = {
 }
 
 
-@quick_init
-@dataclass(frozen=True)
-class Finding:
+class Finding(Record, frozen=True):
     """One problem in a memory dir: where, which rule, how bad, what, and how to fix it."""
 
     path: str  # relative to the memory dir, '/'-separated
@@ -80,9 +78,7 @@ class Finding:
         )
 
 
-@quick_init
-@dataclass(frozen=True)
-class MemoryText:
+class MemoryText(Record, frozen=True):
     """A memory file as lint and analysis read it: bounded, decoded, split into header and body."""
 
     rel: str

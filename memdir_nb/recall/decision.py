@@ -30,7 +30,7 @@ from pathlib import Path
 
 from memdir_nb.formats.jsonio import JSONLimitError, loads_bounded
 from memdir_nb.spec.constants import PACKAGE_DATA_MAX_BYTES
-from memdir_nb.spec.records import quick_init
+from memdir_nb.spec.records import Record
 from memdir_nb.storage.access import read_regular_file
 
 MODEL_RESOURCE = "selector_model.json"
@@ -370,9 +370,7 @@ def _by_probability(names: list[str], prob: Mapping[str, float]) -> list[str]:
     return sorted(sorted(names), key=rounded.__getitem__, reverse=True)
 
 
-@quick_init  # one per candidate, every call
-@dataclass(frozen=True)
-class Verdict:
+class Verdict(Record, frozen=True):
     """One candidate's decision: its probability, whether it is picked, and why."""
 
     filename: str

@@ -9,18 +9,14 @@ it into the table `memdir-nb recall --explain` prints. The recall widget can sho
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 
 from memdir_nb.recall.lexical import ScoredMemory
-from memdir_nb.spec.records import quick_init
+from memdir_nb.spec.records import Record, field, replace
 from memdir_nb.spec.text import terminal_safe
 
 
-@quick_init  # a warm recall makes one per candidate (200 in a full dir)
-@dataclass(frozen=True)
-class MemoryExplanation:
+class MemoryExplanation(Record, frozen=True):
     """Why one memory was or was not picked: its scores, the window that matched and the decision."""
 
     filename: str
@@ -44,7 +40,7 @@ def with_window(
 ) -> MemoryExplanation:
     if at is None:
         return row
-    return dataclasses.replace(row, window=windows[at], window_index=at)
+    return replace(row, window=windows[at], window_index=at)
 
 
 def explain_lexical(

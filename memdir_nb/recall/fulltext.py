@@ -17,12 +17,11 @@ import importlib
 import math
 import os
 from collections.abc import Sequence
-from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
 from memdir_nb.recall.lexical import LexicalOptions, import_bm25s, tokens
-from memdir_nb.spec.records import quick_init
+from memdir_nb.spec.records import Record
 
 BM25_K1 = 1.5
 BM25_B = 0.75
@@ -129,9 +128,7 @@ def unpack_terms(
     return split[0], tuple(frozenset(w) for w in split[1:])
 
 
-@quick_init  # one per document, every call
-@dataclass(frozen=True)
-class LexicalHit:
+class LexicalHit(Record, frozen=True):
     """One document's full-text figures for a query."""
 
     score: float  # BM25

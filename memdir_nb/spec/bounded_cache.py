@@ -23,6 +23,8 @@ from collections import OrderedDict
 from collections.abc import Callable, Hashable
 from typing import Any, Generic, Protocol, TypeVar, cast
 
+from memdir_nb.spec.records import field_names
+
 __all__ = [
     "ENTRY_OVERHEAD_BYTES",
     "BoundedFunction",
@@ -82,11 +84,12 @@ def weight_of(obj: object) -> int:
         return 0  # small, and mostly shared (None, True, small ints) or inside a tuple's slot
     if isinstance(obj, dict):
         return _CONTAINER_BYTES + 16 * len(obj) + sum(map(weight_of, obj.items()))
-    # A dataclass (recall's ToolKey, made from a tool name a transcript names) holds what its
-    # fields hold: counted as _OTHER_BYTES, a 100 KB name was kept as 64 bytes (attack round 18)
-    fields = getattr(type(obj), "__dataclass_fields__", None)
-    if fields is not None:
-        return _OTHER_BYTES + sum(weight_of(getattr(obj, name, None)) for name in fields)
+    # A dataclass or record (recall's ToolKey, made from a tool name a transcript names) holds
+    # what its fields hold: counted as _OTHER_BYTES, a 100 KB name was kept as 64 bytes (attack
+    # round 18)
+    names = field_names(obj)
+    if names is not None:
+        return _OTHER_BYTES + sum(weight_of(getattr(obj, name, None)) for name in names)
     return _OTHER_BYTES
 
 

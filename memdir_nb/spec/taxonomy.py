@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from enum import StrEnum
 from typing import Literal
 
 from memdir_nb.spec.constants import TEAM_DIRNAME
+from memdir_nb.spec.records import Record
 
 Scope = Literal["private", "team"]
 SCOPES: tuple[Scope, ...] = ("private", "team")
@@ -32,8 +32,7 @@ class InvalidMemoryTypeError(ValueError):
     """Raised when a memory type is not one of the four."""
 
 
-@dataclass(frozen=True)
-class TypeGuidance:
+class TypeGuidance(Record, frozen=True):
     """What a type is for, when to save it, how to use it, and where it lives."""
 
     type: MemoryType

@@ -9,6 +9,8 @@ from __future__ import annotations
 import datetime as _dt
 import re
 
+from memdir_nb.spec.text import compiled_on_first_use
+
 # Earliest and latest moments a `modified:` time may name: before the epoch or past 9999 is not
 # a memory's time but a typo, and the file's mtime is used instead.
 _MODIFIED_MIN_MS = 0.0
@@ -67,7 +69,8 @@ def trash_stamp(ms: float, *, with_ms: bool = False) -> str:
     return moment.strftime("%Y%m%dT%H%M%S") + millis + "Z"
 
 
-_TRASH_STAMP = re.compile(r"(\d{4})(\d\d)(\d\d)T(\d\d)(\d\d)(\d\d)(\d{3})?(Z?)")
+# compiled on first use: a scan imports this module for modified_time_ms and reads no trash stamp
+_TRASH_STAMP = compiled_on_first_use(r"(\d{4})(\d\d)(\d\d)T(\d\d)(\d\d)(\d\d)(\d{3})?(Z?)")
 
 
 def trash_stamp_seconds(text: str) -> float | None:
@@ -79,7 +82,7 @@ def trash_stamp_seconds(text: str) -> float | None:
     so a dir's older batches still sort before the ones written since. None if text opens with
     no stamp.
     """
-    found = _TRASH_STAMP.match(text)
+    found = _TRASH_STAMP().match(text)
     if found is None:
         return None
     zone = _dt.UTC if found.group(8) else None  # naive: local

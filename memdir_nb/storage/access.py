@@ -16,10 +16,10 @@ import codecs
 import errno
 import os
 import stat as _stat
-from dataclasses import dataclass, field
 from typing import Literal
 
 from memdir_nb.formats.names import depth_problem
+from memdir_nb.spec.records import Record, field
 from memdir_nb.storage.containment import is_real_path_within, real_path, symlink_loop_words
 
 __all__ = [
@@ -88,8 +88,9 @@ class MissingFile(ReadRefused, FileNotFoundError):
         super().__init__(kind, path, reason, err)
 
 
-@dataclass(slots=True)  # not frozen: built once per read on hot paths; treat it as read-only
-class ReadResult:
+class ReadResult(
+    Record, slots=True
+):  # not frozen: built once per read on hot paths; treat it as read-only
     """What one bounded read got: the bytes, the file's size, and whether the cap cut it."""
 
     path: str  # the path as asked

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-from typing import NamedTuple
 
 from memdir_nb.formats.frontmatter import (
     Frontmatter,
@@ -23,17 +22,17 @@ from memdir_nb.spec.constants import (
     HEADER_READ_MAX_BYTES,
     MEMORY_FILE_READ_MAX_BYTES,
 )
+from memdir_nb.spec.records import Record
 from memdir_nb.spec.text import first_lines
 from memdir_nb.spec.text import one_line as one_line  # re-exported
 from memdir_nb.storage.access import ContainedReader, ReadResult, read_contained
 
 
-class HeadRead(NamedTuple):
+class HeadRead(Record, frozen=True):
     """The result of one bounded read of a file's head.
 
-    A NamedTuple, not a dataclass (as formats.frontmatter_fast.PlainColon): it is created on
-    every scan's import path, where a frozen dataclass costs several times as much to create,
-    and nothing compares, copies or unpacks it.
+    A record (spec.records), as formats.frontmatter_fast.PlainColon: a NamedTuple's class
+    compiles each of its string annotations when it is made, on every scan's import path.
     """
 
     text: str

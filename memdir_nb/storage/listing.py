@@ -13,10 +13,8 @@ import errno
 import os
 import stat as _stat
 from collections.abc import Iterable
-from dataclasses import dataclass, field
 from functools import lru_cache
 from itertools import islice
-from typing import NamedTuple
 
 from memdir_nb.formats.names import (
     depth_problem,
@@ -33,6 +31,7 @@ from memdir_nb.spec.constants import (
     REPOSITORY_FILE_STEMS,
     TEAM_DIRNAME,
 )
+from memdir_nb.spec.records import Record, field
 from memdir_nb.spec.taxonomy import scope_of_path
 from memdir_nb.spec.text import first_few, terminal_line
 from memdir_nb.storage.access import ReadRefused, file_kind
@@ -43,16 +42,16 @@ NAME_REFUSAL = "not a memory file name"  # how a skip reason from the name gate 
 MAX_NAMED_DIRS = 8  # sub-folders named in the message about a folder of memory dirs
 
 
-@dataclass(frozen=True)
-class SkippedFile:
+class SkippedFile(Record, frozen=True):
     """A file or folder the scan passed over, and why."""
 
     path: str
     reason: str
 
 
-@dataclass(slots=True)  # not frozen: built 10,000 times per scan, never changed after
-class ListedFile:
+class ListedFile(
+    Record, slots=True
+):  # not frozen: built 10,000 times per scan, never changed after
     """One memory file the walk found, before it is opened: where it is and its stat."""
 
     mtime_ns: int
@@ -97,8 +96,7 @@ class WalkStopped(OSError):
         return f"{self.problem}; {self.fix}"
 
 
-@dataclass(frozen=True)
-class MemoryListing:
+class MemoryListing(Record, frozen=True):
     """Every memory file under a dir, newest first, none opened; what was passed over and why."""
 
     root: str  # the memory dir, absolute
@@ -377,16 +375,15 @@ def refusal_reason(exc: ReadRefused) -> str:
     return detail[3:] if detail.startswith("is ") else detail
 
 
-class FolderOfMemoryDirs(NamedTuple):
+class FolderOfMemoryDirs(Record, frozen=True):
     """A folder that is not one memory dir but holds several, each with its own MEMORY.md.
 
     Claude Code keeps an agent's memory in .claude/agent-memory/<agent>/ (and
     agent-memory-local/<agent>/): the folder above the agents' dirs has no index of its own,
     and an index written there is never loaded (own_index: one was written there all the same).
 
-    A NamedTuple, not a dataclass (as formats.frontmatter_fast.PlainColon): its class is created
-    on every scan's import path, where a frozen dataclass costs several times as much to
-    create, and nothing compares, copies or unpacks it.
+    A record (spec.records), as formats.frontmatter_fast.PlainColon: a NamedTuple's class
+    compiles each of its string annotations when it is made, on every scan's import path.
     """
 
     folder: str  # absolute

@@ -18,13 +18,12 @@ import itertools
 import os
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, field
-from typing import NamedTuple
 
 from memdir_nb.clock import system_clock_ms
 from memdir_nb.formats.manifest import MemoryHeader, memory_time_ms
 from memdir_nb.spec.bounded_cache import ENTRY_OVERHEAD_BYTES, weight_of
 from memdir_nb.spec.constants import MAX_MEMORY_FILES, SCAN_CACHE_MAX_BYTES
+from memdir_nb.spec.records import Record, field
 from memdir_nb.spec.taxonomy import MemoryType
 from memdir_nb.storage.access import ContainedReader, ReadRefused
 from memdir_nb.storage.containment import real_path
@@ -46,8 +45,7 @@ _Candidate = ListedFile
 _ENTRY_BYTES = ENTRY_OVERHEAD_BYTES + 300
 
 
-@dataclass(frozen=True)
-class ScanReport:
+class ScanReport(Record, frozen=True):
     """The headers found (newest first, capped), what was skipped, and the count before the cap."""
 
     headers: list[MemoryHeader] = field(default_factory=list)
@@ -75,12 +73,11 @@ def settled(st: os.stat_result, started_ms: float, racy_window_ms: float = RACY_
     return st.st_ctime_ns < (started_ms - racy_window_ms) * 1_000_000
 
 
-class CachedHeader(NamedTuple):
+class CachedHeader(Record, frozen=True):
     """The header fields read from one file, and the stat identity they were read under.
 
-    A NamedTuple, not a dataclass (as formats.frontmatter_fast.PlainColon): it is created on
-    every scan's import path, where a frozen dataclass costs several times as much to create,
-    and nothing compares, copies or unpacks it.
+    A record (spec.records), as formats.frontmatter_fast.PlainColon: a NamedTuple's class
+    compiles each of its string annotations when it is made, on every scan's import path.
     """
 
     key: StatKey
@@ -91,8 +88,7 @@ class CachedHeader(NamedTuple):
     modified_ms: float | None = None
 
 
-@dataclass(frozen=True)
-class ScanCacheStats:
+class ScanCacheStats(Record, frozen=True):
     """Running totals of a ScanCache: reuses, reads, reads too recent to keep, and its size."""
 
     hits: int

@@ -1012,6 +1012,47 @@ def test_scan_loads_no_other_command_nor_the_settings_machinery(tmp_path: Path) 
     assert out.stdout.splitlines()[-2:] == ["LOADED 0 []", "COMPILED 0"]
 
 
+def test_scan_imports_neither_dataclasses_nor_inspect_nor_compiles_what_it_does_not_run(
+    tmp_path: Path,
+) -> None:
+    # `import dataclasses` brings inspect, ast, dis and tokenize: about a fifth of the scan
+    # process (docs/performance.md, thirty-first session). The scan's records are
+    # spec.records classes, so neither a listing nor its JSON needs them; a malformed header
+    # (recovered through records.replace) and a YAML one are among the files.
+    mem = tmp_path / "memory"
+    add_memory(mem, "feedback_db.md")
+    add_memory(mem, "project_x.md", type="project")
+    (mem / "user_broken.md").write_text("---\nname: [unclosed\ntype: user\n---\nbody\n")
+    (mem / "user_yaml.md").write_text("---\nname: y\ndescription: |\n  two\n  lines\n---\nb\n")
+    code = (
+        # A NamedTuple's class compiles each string annotation (typing.ForwardRef, an 'eval'
+        # compile, about 0.6 M instructions each): the scan's modules make none
+        "import builtins, sys\n"
+        "evals, compile_ = [], builtins.compile\n"
+        "def counted(source, *args, **kwargs):\n"
+        "    if (args[1:2] or [kwargs.get('mode')])[0] == 'eval':\n"
+        "        evals.append(source)\n"
+        "    return compile_(source, *args, **kwargs)\n"
+        "builtins.compile = counted\n"
+        "from memdir_nb.cli import main\n"
+        "sys.argv = ['memdir-nb', 'scan', sys.argv[1], *sys.argv[2:]]\n"
+        "status = main()\n"
+        "print('LOADED', status, [m for m in ('dataclasses', 'inspect') if m in sys.modules])\n"
+        "from memdir_nb.spec import timestamps\n"  # a regex the scan never runs, left uncompiled
+        "print('COMPILED', timestamps._TRASH_STAMP.cache_info().currsize, evals)\n"
+    )
+    for extra in ([], ["--json"]):
+        out = subprocess.run(
+            [sys.executable, "-c", code, str(mem), *extra],
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+        assert out.returncode == 0, out.stderr
+        assert "user_broken.md" in out.stdout
+        assert out.stdout.splitlines()[-2:] == ["LOADED 0 []", "COMPILED 0 []"]
+
+
 def test_a_command_process_sets_what_it_loaded_aside_from_the_collector(tmp_path: Path) -> None:
     # The console script and `-m` call main() without argv: once parsed, the imports are
     # frozen (gc.freeze), so neither the command's collections nor the full ones at exit walk

@@ -12,6 +12,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from memdir_nb.spec.bounded_cache import ByteBoundedLRU, bounded_cache, weight_of
+from memdir_nb.spec.records import Record
 
 MB = 1024 * 1024
 
@@ -158,3 +159,16 @@ def test_a_dataclass_or_a_dict_is_weighed_by_what_it_holds() -> None:
     assert weight_of(Named(long, frozenset({long + "w"}))) > 200_000
     assert weight_of({"k": long}) > 100_000
     assert weight_of((Named("a", frozenset()),)) < 1_000  # a small one stays small
+
+
+def test_a_record_is_weighed_by_what_it_holds_without_building_its_dataclass_fields() -> None:
+    # spec.records classes (the scan's headers) are weighed by their fields, read from the
+    # record itself: asking for __dataclass_fields__ would import dataclasses in a scan process
+    class Held(Record, frozen=True):
+        name: str
+        words: frozenset[str] = frozenset()
+
+    long = "n" * 100_000
+    assert weight_of(Held(long, frozenset({long + "w"}))) > 200_000
+    assert weight_of((Held("a"),)) < 1_000
+    assert "__record_dataclass_fields__" not in Held.__dict__
