@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 
-from memdir_nb.formats.frontmatter import parse_frontmatter
+from memdir_nb.formats.frontmatter import normalise_newlines, parse_frontmatter
 from memdir_nb.formats.index import IndexEntry, parse_index, strip_entrypoint_extras
 from memdir_nb.formats.index_lines import index_mentions
 from memdir_nb.formats.manifest import MemoryHeader, memory_time_ms
@@ -40,9 +40,7 @@ def memory_text_from_read(rel: str, scope: str, res: ReadResult) -> MemoryText:
     st, data, capped = res.stat, res.data, res.truncated
     binary = b"\x00" in data
     text, invalid = res.text, not res.valid_utf8  # a character cut by the cap is not invalid
-    if text.startswith("\ufeff"):
-        text = text[1:]
-    text = text.replace("\r\n", "\n").replace("\r", "\n")
+    text = normalise_newlines(text)  # BOM off, line ends by the one rule (spec.text.as_lf)
     fm, body = parse_frontmatter(text)
     head_lines = text[: len(text) - len(body)].count("\n") if body else text.count("\n")
     return MemoryText(

@@ -22,7 +22,7 @@ from pathlib import Path
 from memdir_nb.clock import resolve_now_ms
 from memdir_nb.spec import dates
 from memdir_nb.spec.constants import DAILY_LOG_LOCK_NAME, DAILY_LOG_READ_MAX_BYTES, LOGS_DIRNAME
-from memdir_nb.spec.text import lone_surrogate_problem
+from memdir_nb.spec.text import as_lf, lone_surrogate_problem
 from memdir_nb.storage import fsutil, lock_file
 from memdir_nb.storage.access import file_kind, read_contained
 from memdir_nb.storage.containment import absolute_dir
@@ -76,7 +76,7 @@ def _clean_text(text: object) -> str:
     not_text = lone_surrogate_problem(text)
     if not_text is not None:
         raise DailyLogError(f"daily log text {not_text}; nothing was written")
-    cleaned = text.replace("\r\n", "\n").replace("\r", "\n").strip("\n")
+    cleaned = as_lf(text).strip("\n")
     if not cleaned.strip():
         raise DailyLogError("daily log text is empty; write at least one non-blank line")
     if len(cleaned) > MAX_ENTRY_CHARS:
@@ -229,7 +229,7 @@ def read_daily_log_entries(log_path: str | os.PathLike[str]) -> list[tuple[str, 
     body: list[str] = []
     folder = os.path.dirname(os.path.abspath(log_path))
     text = read_contained(folder, log_path, DAILY_LOG_READ_MAX_BYTES).text
-    for line in text.replace("\r\n", "\n").split("\n"):  # a log edited on Windows: CRLF
+    for line in as_lf(text).split("\n"):  # a log edited on Windows (CRLF) or classic Mac OS
         if line.startswith(ENTRY_HEADING_PREFIX):
             if stamp is not None:
                 entries.append((stamp, "\n".join(body).strip("\n")))

@@ -585,3 +585,13 @@ def test_claude_codes_header_ends_at_the_first_dash_run_after_the_opening_line()
         "no header --- at all\n",
     ):
         assert cli_header_end(parse_frontmatter(agreed)[0]) is None
+
+
+def test_a_lone_cr_stays_in_a_body_line_and_ends_a_header_line_as_yaml_reads_it() -> None:
+    # spec.text.as_lf: in a file that has LFs a lone CR stays inside its line (Claude Code's
+    # reader splits at '\n'); its YAML parser ends a header line there, and so does this one
+    fm, body = parse_frontmatter("---\nname: Coffee\rtype: user\n---\nfirst\rhalf\nsecond\n")
+    assert fm.name == "Coffee" and fm.type is MemoryType.USER
+    assert body == "first\rhalf\nsecond\n"
+    _, classic = parse_frontmatter("---\rname: Tea\r---\rbody\r")
+    assert classic == "body\n"  # a CR-only file (no LF at all) is read line by line

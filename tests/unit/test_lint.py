@@ -517,6 +517,20 @@ def test_a_cr_only_index_is_linted_entry_by_entry(tmp_path: Path) -> None:
     assert "is 2" in long.message and "not-in-index" not in {f.rule for f in found}
 
 
+def test_a_lone_cr_in_an_index_with_lfs_shifts_no_line_number(tmp_path: Path) -> None:
+    """A lone CR among LF line ends stays inside its line for lint, as for parse_index and the
+    editors (spec.text.as_lf); the loader ends a line there, and lint used to number its
+    lines past it one too high, so the last entry was called prose (polish31)."""
+    clean_dir(tmp_path)
+    idx = tmp_path / "MEMORY.md"
+    lines = idx.read_text().splitlines()
+    lines.insert(1, "Kept by hand,\rwith a stray carriage return")
+    idx.write_bytes(("\n".join(lines) + "\n").encode())
+    found = [f for f in lint_memory_dir(tmp_path, now_ms=NOW_MS) if f.path == "MEMORY.md"]
+    (prose,) = [f for f in found if f.rule == "index-not-pointer"]
+    assert prose.line == 2 and "(line 2)" in prose.message
+
+
 def test_index_link_leaving_the_dir_is_reported_as_outside(tmp_path: Path) -> None:
     clean_dir(tmp_path)
     with open(tmp_path / "MEMORY.md", "a") as fh:
