@@ -14,7 +14,12 @@ from memdir_nb.spec.constants import ENTRYPOINT_NAME, MEMORY_FILE_READ_MAX_BYTES
 from memdir_nb.storage.access import ContainedReader, ReadRefused, ReadResult
 from memdir_nb.storage.headers import header_from_read
 from memdir_nb.storage.index_files import IndexTargets, load_entrypoint
-from memdir_nb.storage.listing import ListedFile, SkippedFile, refusal_reason
+from memdir_nb.storage.listing import (
+    ListedFile,
+    SkippedFile,
+    refusal_reason,
+    unreadable_reason,
+)
 
 # Each memory file is read up to this many bytes (through memdir_nb.storage.access): enough for any
 # sane memory, bounded for a 10 MB file someone dropped in the folder.
@@ -72,7 +77,7 @@ def read_listed(
     except ReadRefused as exc:  # replaced by a FIFO, a link out, ... since the listing
         return SkippedFile(listed.rel, refusal_reason(exc))
     except OSError as exc:
-        return SkippedFile(listed.rel, f"unreadable: {type(exc).__name__}")
+        return SkippedFile(listed.rel, unreadable_reason(exc, listed.open_path))
     mem = memory_text_from_read(listed.rel, listed.scope, res)
     fm = header_from_read(res, mem.header)
     header = MemoryHeader(

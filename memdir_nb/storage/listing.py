@@ -30,6 +30,7 @@ from memdir_nb.spec.constants import (
     ENTRYPOINT_NAME,
     LOGS_DIRNAME,
     MEMORY_DIR_MAX_ENTRIES,
+    PATH_MAX_BYTES,
     REPOSITORY_FILE_STEMS,
     TEAM_DIRNAME,
 )
@@ -117,6 +118,20 @@ def walk_failure(exc: OSError) -> str:
     return f"cannot list the memory dir: {type(exc).__name__}"
 
 
+def unreadable_reason(exc: OSError, path: str, what: str = "") -> str:
+    """The skip reason for a file or folder (what: "folder ") that could not be looked at:
+    the error's class ("unreadable: PermissionError"), but for a path the system refuses as too
+    long, which is said with its length, the limit and the fix (it read "unreadable folder:
+    OSError", naming neither)."""
+    if exc.errno == errno.ENAMETOOLONG:
+        size = len(os.fsencode(path))
+        return (
+            f"{what}path is {size:,} bytes, longer than the system allows ({PATH_MAX_BYTES:,}); "
+            "move the memory dir nearer the root or give its folders shorter names"
+        )
+    return f"unreadable {what}".rstrip() + f": {type(exc).__name__}"
+
+
 def _symlink_problem(path: str, exc: OSError) -> str:
     """A short reason for a symlink whose target cannot be stat'ed."""
     if exc.errno == errno.ELOOP:
@@ -201,7 +216,7 @@ class _Walk:
             except OSError as exc:
                 if not prefix:
                     raise
-                reason = f"unreadable folder: {type(exc).__name__}"
+                reason = unreadable_reason(exc, folder, "folder ")
                 self.skipped.append(SkippedFile(prefix.rstrip("/"), reason))
                 continue
             if len(entries) > self.left:
@@ -212,7 +227,7 @@ class _Walk:
                 try:
                     self.visit(entry, rel, prefix)
                 except OSError as exc:  # vanished or unreadable between listing and stat
-                    self.skipped.append(SkippedFile(rel, f"unreadable: {type(exc).__name__}"))
+                    self.skipped.append(SkippedFile(rel, unreadable_reason(exc, entry.path)))
 
     def visit(self, entry: os.DirEntry[str], rel: str, prefix: str) -> None:
         """Record one folder entry: a memory file, a folder to walk, or a reason it is skipped."""

@@ -39,7 +39,7 @@ from memdir_nb.storage.listing import SkippedFile as SkippedFile
 from memdir_nb.storage.listing import is_repository_file as is_repository_file
 from memdir_nb.storage.listing import list_memory_files as list_memory_files
 from memdir_nb.storage.listing import refusal_reason as refusal_reason
-from memdir_nb.storage.listing import walk_failure, walk_memory_dir
+from memdir_nb.storage.listing import unreadable_reason, walk_failure, walk_memory_dir
 
 _Candidate = ListedFile
 # A kept header beyond its texts: the CachedHeader, its stat key's five ints, its dict slot
@@ -357,7 +357,7 @@ def _read_headers(
                 skipped.append(SkippedFile(cand.rel, refusal_reason(exc)))
                 continue
             except OSError as exc:
-                skipped.append(SkippedFile(cand.rel, f"unreadable: {type(exc).__name__}"))
+                skipped.append(SkippedFile(cand.rel, unreadable_reason(exc, cand.open_path)))
                 continue
             headers.append(_header(cand, st, read))
     return headers, skipped
