@@ -7,6 +7,7 @@ import os
 import subprocess
 import sys
 import time
+import unicodedata
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -1953,3 +1954,24 @@ def test_lint_under_a_python_that_reads_names_as_ascii_never_advises_losing_a_me
     assert set(fixes) == {"index-dangling-entry", "skipped-by-scan"}
     for fix in fixes.values():
         assert "PYTHONUTF8=1" in fix and "remove" not in fix and "rename" not in fix
+
+
+def test_two_files_whose_names_differ_only_in_nfc_and_nfd_are_named_as_a_pair(
+    tmp_path: Path,
+) -> None:
+    """`project_café.md` composed and decomposed are two files on Linux that every listing
+    shows alike; lint said nothing of it (polish31). It now names the pair, each name escaped
+    so the difference shows, once, on the first of them."""
+    clean_dir(tmp_path)
+    composed = unicodedata.normalize("NFC", "project_café.md")
+    decomposed = unicodedata.normalize("NFD", "project_café.md")
+    for name in (composed, decomposed):
+        write_memory(tmp_path, name, "Cafe", "The cafe on the corner", "project", "Open at 8.")
+    write_index(tmp_path)
+    (twins,) = [f for f in lint_memory_dir(tmp_path, now_ms=NOW_MS) if f.rule == "name-twins"]
+    assert twins.path == min(composed, decomposed) and twins.severity == "warning"
+    assert "project_caf\\xe9.md (composed, NFC)" in twins.message
+    assert "project_cafe\\u0301.md (decomposed, NFD, as macOS writes names)" in twins.message
+    assert twins.message.isascii()  # the pair as escapes, nothing that displays alike
+    clean = [f for f in lint_memory_dir(clean_dir(tmp_path / "one"), now_ms=NOW_MS)]
+    assert "name-twins" not in {f.rule for f in clean}
