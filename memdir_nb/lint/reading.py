@@ -12,14 +12,10 @@ from memdir_nb.formats.transcript_paths import other_project_memory_key
 from memdir_nb.lint.findings import MemoryText, ScopeIndex
 from memdir_nb.spec.constants import ENTRYPOINT_NAME, MEMORY_FILE_READ_MAX_BYTES, TEAM_DIRNAME
 from memdir_nb.storage.access import ContainedReader, ReadRefused, ReadResult
+from memdir_nb.storage.containment import unreadable_reason
 from memdir_nb.storage.headers import header_from_read
 from memdir_nb.storage.index_files import IndexTargets, load_entrypoint
-from memdir_nb.storage.listing import (
-    ListedFile,
-    SkippedFile,
-    refusal_reason,
-    unreadable_reason,
-)
+from memdir_nb.storage.listing import ListedFile, SkippedFile, refusal_reason
 
 # Each memory file is read up to this many bytes (through memdir_nb.storage.access): enough for any
 # sane memory, bounded for a 10 MB file someone dropped in the folder.

@@ -30,14 +30,18 @@ from memdir_nb.spec.constants import (
     ENTRYPOINT_NAME,
     LOGS_DIRNAME,
     MEMORY_DIR_MAX_ENTRIES,
-    PATH_MAX_BYTES,
     REPOSITORY_FILE_STEMS,
     TEAM_DIRNAME,
 )
 from memdir_nb.spec.taxonomy import scope_of_path
 from memdir_nb.spec.text import first_few, terminal_line
 from memdir_nb.storage.access import ReadRefused, file_kind
-from memdir_nb.storage.containment import eloop_words, is_real_path_within, real_path
+from memdir_nb.storage.containment import (
+    eloop_words,
+    is_real_path_within,
+    real_path,
+    unreadable_reason,
+)
 
 DEFAULT_EXCLUDED_TOP_LEVEL: tuple[str, ...] = (LOGS_DIRNAME,)
 NAME_REFUSAL = "not a memory file name"  # how a skip reason from the name gate starts
@@ -116,20 +120,6 @@ def walk_failure(exc: OSError) -> str:
     if isinstance(exc, WalkStopped):
         return str(exc)
     return f"cannot list the memory dir: {type(exc).__name__}"
-
-
-def unreadable_reason(exc: OSError, path: str, what: str = "") -> str:
-    """The skip reason for a file or folder (what: "folder ") that could not be looked at:
-    the error's class ("unreadable: PermissionError"), but for a path the system refuses as too
-    long, which is said with its length, the limit and the fix (it read "unreadable folder:
-    OSError", naming neither)."""
-    if exc.errno == errno.ENAMETOOLONG:
-        size = len(os.fsencode(path))
-        return (
-            f"{what}path is {size:,} bytes, longer than the system allows ({PATH_MAX_BYTES:,}); "
-            "move the memory dir nearer the root or give its folders shorter names"
-        )
-    return f"unreadable {what}".rstrip() + f": {type(exc).__name__}"
 
 
 def _symlink_problem(path: str, exc: OSError) -> str:

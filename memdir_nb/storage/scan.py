@@ -27,7 +27,7 @@ from memdir_nb.spec.bounded_cache import ENTRY_OVERHEAD_BYTES, weight_of
 from memdir_nb.spec.constants import MAX_MEMORY_FILES, SCAN_CACHE_MAX_BYTES
 from memdir_nb.spec.taxonomy import MemoryType
 from memdir_nb.storage.access import ContainedReader, ReadRefused
-from memdir_nb.storage.containment import real_path
+from memdir_nb.storage.containment import real_path, unreadable_reason
 from memdir_nb.storage.headers import read_header
 from memdir_nb.storage.listing import (  # re-exported: the walk's names stay importable here
     DEFAULT_EXCLUDED_TOP_LEVEL as DEFAULT_EXCLUDED_TOP_LEVEL,
@@ -39,7 +39,7 @@ from memdir_nb.storage.listing import SkippedFile as SkippedFile
 from memdir_nb.storage.listing import is_repository_file as is_repository_file
 from memdir_nb.storage.listing import list_memory_files as list_memory_files
 from memdir_nb.storage.listing import refusal_reason as refusal_reason
-from memdir_nb.storage.listing import unreadable_reason, walk_failure, walk_memory_dir
+from memdir_nb.storage.listing import walk_failure, walk_memory_dir
 
 _Candidate = ListedFile
 # A kept header beyond its texts: the CachedHeader, its stat key's five ints, its dict slot
