@@ -32,7 +32,7 @@ from memdir_nb.spec.constants import (
 )
 from memdir_nb.spec.records import Record, field, replace
 from memdir_nb.spec.taxonomy import MemoryType, parse_memory_type
-from memdir_nb.spec.text import compiled_on_first_use
+from memdir_nb.spec.text import as_lf, compiled_on_first_use
 from memdir_nb.spec.timestamps import modified_time_ms
 
 _CORE_KEYS = ("name", "description", "type")
@@ -124,12 +124,20 @@ class Frontmatter(Record, frozen=True):
 
 
 def normalise_newlines(text: str) -> str:
-    """Strip a byte-order mark and turn CRLF / lone CR line ends into LF."""
+    """Strip a byte-order mark and give the text LF line ends by the one rule, `spec.text.as_lf`
+    (CRLF and a CR-only file's CRs become LF; a lone CR in a file that has LFs stays inside its
+    line, as Claude Code's line reader, which splits at '\n', keeps it)."""
     if text.startswith("\ufeff"):
         text = text[1:]
-    if "\r" in text:
-        text = text.replace("\r\n", "\n").replace("\r", "\n")
-    return text
+    return as_lf(text) if "\r" in text else text
+
+
+def _yaml_lines(lines: list[str]) -> list[str]:
+    """Header lines as YAML reads them: YAML ends a line at a lone CR too (Claude Code's parser
+    does), so a header line holding one is two lines to it."""
+    if not any("\r" in line for line in lines):
+        return lines
+    return [piece for line in lines for piece in line.split("\r")]
 
 
 # ---------------------------------------------------------------------------- parsing
@@ -154,13 +162,13 @@ def parse_frontmatter(
     if close is None:
         # Closing fence missing or beyond the 30-line window: salvage what we can.
         fm = _recover(
-            lines[1:max_lines],
+            _yaml_lines(lines[1:max_lines]),
             f"no closing '---' within the first {max_lines} lines; "
             "fields were recovered line by line",
         )
         return fm, text
 
-    header_lines = lines[1:close]
+    header_lines = _yaml_lines(lines[1:close])
     body = "\n".join(lines[close + 1 :]).lstrip("\n")
     fm = _parse_header(header_lines, closed=True)
     if not fm.closed:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from memdir_nb.formats.frontmatter import Frontmatter, yaml_loader
 from memdir_nb.spec.constants import FENCE, METADATA_KEY, MODIFIED_KEY
 from memdir_nb.spec.taxonomy import MemoryType, require_memory_type
-from memdir_nb.spec.text import in_style, line_end_style, one_line
+from memdir_nb.spec.text import as_lf, in_style, line_end_style, one_line
 from memdir_nb.spec.timestamps import iso_utc
 
 # ---------------------------------------------------------------------------- rendering
@@ -79,7 +79,7 @@ def render_memory_file(
 
 def _body_part(body: str) -> str:
     """The body as written after the header: one blank line, the text, a final newline."""
-    body = body.replace("\r\n", "\n").replace("\r", "\n").strip("\n")
+    body = as_lf(body).strip("\n")
     return "\n" + body + "\n" if body else ""
 
 
@@ -209,7 +209,7 @@ def render_updated_memory_file(
         return head + _body_part(body)
     end = line_end_style(like)
     kept = body_as_written(like, fm)
-    if kept is None or kept.replace("\r\n", "\n").strip("\n") != body.strip("\n"):
+    if kept is None or as_lf(kept).strip("\n") != body.strip("\n"):
         kept = in_style(_body_part(body), end)
     bom = "\ufeff" if like.startswith("\ufeff") else ""
     return bom + in_style(head, end) + kept

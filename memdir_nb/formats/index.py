@@ -280,7 +280,7 @@ def _merged(
     elif missing:
         text = _with_added_entries(out, render_index(missing, describe))
     if missing and line_end_style(old) == "\r\n":  # one kept on Windows: added lines in CRLF
-        text = in_style(text.replace("\r\n", "\n"), "\r\n")
+        text = in_style(as_lf(text), "\r\n")
     return MergedIndex(
         text,
         tuple(h.filename for h in missing),

@@ -25,6 +25,7 @@ from memdir_nb.spec.constants import (
     MAX_ENTRYPOINT_LINES,
     MAX_HOOK_CHARS,
 )
+from memdir_nb.spec.text import as_lf
 
 __all__ = [
     "EntrypointTruncation",
@@ -134,10 +135,14 @@ class StrippedEntrypoint:
     text: str  # what is counted against the caps and loaded
     frontmatter: str  # the leading YAML block, fences included ("" when none)
     comments: tuple[str, ...]  # each block-level HTML comment, as written
-    line_map: tuple[int, ...]  # the original 1-based line number of each line of text
+    # the file's 1-based line number of each line of text, as every other reader numbers the
+    # file's lines (spec.text.as_lf): a lone CR in a file with LFs, where the loader ends a
+    # line, stays inside its file line, so two lines of text may share a number
+    line_map: tuple[int, ...]
     # the file line the frontmatter ends inside (its start is frontmatter, the rest loaded); 0
     # when the frontmatter ends with a whole line or there is none
     cut_line: int = 0
+    comment_lines: tuple[int, ...] = ()  # the file line each of comments starts on
 
     @property
     def lines(self) -> list[str]:
@@ -178,14 +183,20 @@ def _frontmatter_end(lines: list[str]) -> tuple[int, int]:
 
 def loaded_line_flags(text: str) -> list[bool]:
     """For each line of text split at '\n', whether the loader keeps it (it is neither
-    frontmatter nor inside a block-level HTML comment). strip_entrypoint_extras also ends a
-    line at a lone CR, so its line numbers are mapped back."""
+    frontmatter nor inside a block-level HTML comment)."""
     kept = frozenset(strip_entrypoint_extras(text).line_map)
-    out: list[bool] = []
-    at = 1  # the loader's number of this line's first piece
-    for line in text.split("\n"):
-        out.append(at in kept)
-        at += 1 + (line[:-1] if line.endswith("\r") else line).count("\r")
+    return [no in kept for no in range(1, text.count("\n") + 2)]
+
+
+def _file_line_numbers(lines: list[str], text: str) -> list[int]:
+    """For each of the loader's lines (text split at every CR and LF), the file line it stands
+    on as `spec.text.as_lf` numbers them: the same but in a file with LFs, where a lone CR
+    ends a loader's line (a Markdown parser's rule) and no line of the file."""
+    if "\n" not in text or "\r" not in text.replace("\r\n", ""):
+        return list(range(1, len(lines) + 1))
+    out: list[int] = []
+    for no, line in enumerate(as_lf(text).split("\n"), start=1):
+        out.extend([no] * (1 + line.count("\r")))
     return out
 
 
@@ -207,7 +218,10 @@ def strip_entrypoint_extras(raw: str) -> StrippedEntrypoint:
     a line of text, or inside a fenced code block, stays: it is part of what is loaded.
     """
     text = raw[1:] if raw.startswith("\ufeff") else raw
+    # The loader ends a line at every CR, as a Markdown parser does (a lone CR too): its own
+    # rule, not the file's lines (file_no maps its lines to those).
     lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    file_no = _file_line_numbers(lines, text)
     start, offset = _frontmatter_end(lines)
     frontmatter = lines[:start]
     if offset:  # closed inside this line: the part before goes with the frontmatter
@@ -216,6 +230,7 @@ def strip_entrypoint_extras(raw: str) -> StrippedEntrypoint:
     kept: list[str] = []
     line_map: list[int] = []
     comments: list[str] = []
+    comment_lines: list[int] = []
     fence: str | None = None
     i = start
     while i < len(lines):
@@ -228,6 +243,7 @@ def strip_entrypoint_extras(raw: str) -> StrippedEntrypoint:
                 end += 1
                 tail = lines[end]
             comments.append("\n".join(lines[i : end + 1]))
+            comment_lines.append(file_no[i])
             i = end + 1
             continue
         if opener is not None:
@@ -237,14 +253,15 @@ def strip_entrypoint_extras(raw: str) -> StrippedEntrypoint:
             elif mark.startswith(fence):
                 fence = None
         kept.append(line)
-        line_map.append(i + 1)
+        line_map.append(file_no[i])
         i += 1
     return StrippedEntrypoint(
         text="\n".join(kept),
         frontmatter="\n".join(frontmatter),
-        cut_line=start + 1 if offset else 0,
+        cut_line=file_no[start] if offset else 0,
         comments=tuple(comments),
         line_map=tuple(line_map),
+        comment_lines=tuple(comment_lines),
     )
 
 

@@ -363,13 +363,17 @@ def upsert_index_entry(text: str, entry_line: str, target: str) -> str:
 
 
 def remove_index_entry(text: str, target: str) -> str:
-    """MEMORY.md text without the entry line(s) for target; everything else kept as it was."""
+    """MEMORY.md text without the loaded entry line(s) for target; everything else kept as it
+    was, a copy a person commented out (or left in the frontmatter) too: it is no entry."""
     want = norm_target(target)
     lines, ends = split_keep_end(text)
+    loaded = loaded_line_flags("\n".join(lines))
     out = [
         line
         for no, line in enumerate(lines, start=1)
-        if (entry := parse_entry_line(line, no)) is None or entry.target != want
+        if not loaded[no - 1]
+        or (entry := parse_entry_line(line, no)) is None
+        or entry.target != want
     ]
     if not out:
         return ""

@@ -12,6 +12,7 @@ from memdir_nb.formats.manifest import MemoryHeader
 from memdir_nb.formats.names import misread_name_problem
 from memdir_nb.lint.findings import SEVERITIES, Finding, MemoryText, ScopeIndex
 from memdir_nb.lint.index_rules import lint_index, not_in_index
+from memdir_nb.lint.name_twins import name_twins
 from memdir_nb.lint.reading import read_scope_indexes
 from memdir_nb.lint.workers import Step, read_and_lint
 from memdir_nb.spec.collector import collector_paused
@@ -182,6 +183,7 @@ def _lint_dir(
     if files_by_scope != listed:
         index_findings = _index_findings(root, indexes, files_by_scope, skipped)
     findings.extend(index_findings)
+    findings.extend(name_twins(h.filename for h in headers))
     findings.extend(journal)
     findings.sort(key=lambda f: (f.path, f.line or 0, f.rule))
     return LintResult(findings, memories, headers, indexes, skipped)

@@ -52,6 +52,7 @@ SEVERITIES: dict[str, Severity] = {
     "index-outside-link": "warning",
     "not-in-index": "warning",
     "skipped-by-scan": "warning",
+    "name-twins": "warning",  # NFC/NFD twins: two files, one name on screen (lint.name_twins)
     "store-journal-pending": "error",
     "store-journal-corrupt": "error",
     "folder-of-memory-dirs": "error",
@@ -85,7 +86,7 @@ class MemoryText(Record, frozen=True):
     scope: str
     size: int
     mtime_ms: float
-    text: str  # at most MAX_READ_BYTES of the file, decoded, CRLF normalised
+    text: str  # at most MAX_READ_BYTES of the file, decoded, line ends by spec.text.as_lf
     capped: bool  # the file is longer than what was read
     binary: bool
     invalid_utf8: bool

@@ -43,9 +43,11 @@ def pointless_lines(index: ScopeIndex) -> list[int]:
     # BOM before `# Title` on line 1 would otherwise hide the heading).
     loaded = strip_entrypoint_extras(index.text)
     lines = loaded.lines
-    out = []
+    out: list[int] = []
     for i, (no, ln) in enumerate(zip(loaded.line_map, lines, strict=True)):
         if not ln.strip() or no in entry_lines or ln.lstrip().startswith("#"):
+            continue
+        if out and out[-1] == no:  # a file line the loader cut at a lone CR: named once
             continue
         if _HTML_COMMENT.match(ln) or _is_rule_line(ln):
             continue

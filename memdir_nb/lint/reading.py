@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 
-from memdir_nb.formats.frontmatter import parse_frontmatter
+from memdir_nb.formats.frontmatter import normalise_newlines, parse_frontmatter
 from memdir_nb.formats.index import IndexEntry, parse_index, strip_entrypoint_extras
 from memdir_nb.formats.index_lines import index_mentions
 from memdir_nb.formats.manifest import MemoryHeader, memory_time_ms
@@ -12,6 +12,7 @@ from memdir_nb.formats.transcript_paths import other_project_memory_key
 from memdir_nb.lint.findings import MemoryText, ScopeIndex
 from memdir_nb.spec.constants import ENTRYPOINT_NAME, MEMORY_FILE_READ_MAX_BYTES, TEAM_DIRNAME
 from memdir_nb.storage.access import ContainedReader, ReadRefused, ReadResult
+from memdir_nb.storage.containment import unreadable_reason
 from memdir_nb.storage.headers import header_from_read
 from memdir_nb.storage.index_files import IndexTargets, load_entrypoint
 from memdir_nb.storage.listing import ListedFile, SkippedFile, refusal_reason
@@ -40,9 +41,7 @@ def memory_text_from_read(rel: str, scope: str, res: ReadResult) -> MemoryText:
     st, data, capped = res.stat, res.data, res.truncated
     binary = b"\x00" in data
     text, invalid = res.text, not res.valid_utf8  # a character cut by the cap is not invalid
-    if text.startswith("\ufeff"):
-        text = text[1:]
-    text = text.replace("\r\n", "\n").replace("\r", "\n")
+    text = normalise_newlines(text)  # BOM off, line ends by the one rule (spec.text.as_lf)
     fm, body = parse_frontmatter(text)
     head_lines = text[: len(text) - len(body)].count("\n") if body else text.count("\n")
     return MemoryText(
@@ -74,7 +73,7 @@ def read_listed(
     except ReadRefused as exc:  # replaced by a FIFO, a link out, ... since the listing
         return SkippedFile(listed.rel, refusal_reason(exc))
     except OSError as exc:
-        return SkippedFile(listed.rel, f"unreadable: {type(exc).__name__}")
+        return SkippedFile(listed.rel, unreadable_reason(exc, listed.open_path))
     mem = memory_text_from_read(listed.rel, listed.scope, res)
     fm = header_from_read(res, mem.header)
     header = MemoryHeader(

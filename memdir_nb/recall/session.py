@@ -19,7 +19,7 @@ from memdir_nb.spec.constants import (
     RECALL_READ_SLACK_BYTES,
 )
 from memdir_nb.spec.freshness import memory_header
-from memdir_nb.spec.text import first_lines, plural
+from memdir_nb.spec.text import as_lf, first_lines, plural
 from memdir_nb.storage.access import ReadRefused, read_contained
 from memdir_nb.storage.scan import ScanCache
 
@@ -297,12 +297,12 @@ class RecallSession:
 
 
 def _read_capped(root: str | os.PathLike[str], path: str, max_bytes: int) -> tuple[int, str]:
-    """(file size, text of at most max_bytes + slack bytes) from one contained read; CRLF normalised."""
+    """(file size, text of at most max_bytes + slack bytes) from one contained read; line ends by spec.text.as_lf."""
     res = read_contained(root, path, max_bytes + RECALL_READ_SLACK_BYTES)
     text = res.text
     if text.startswith("\ufeff"):
         text = text[1:]
-    return res.total_size, text.replace("\r\n", "\n")
+    return res.total_size, as_lf(text)
 
 
 def render_recall(

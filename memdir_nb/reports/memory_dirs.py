@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import os
 from collections import Counter, deque
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -100,6 +100,7 @@ class MemoryDirInfo:
     oldest_age_days: int | None = None
     indexes: tuple[IndexUse, ...] = ()
     skipped: int = 0
+    linked_from: tuple[str, ...] = ()  # project folders' `memory` links that lead here
 
     @property
     def truncated(self) -> bool:
@@ -152,6 +153,9 @@ class FoundDir:
     kind: str
     key: str
     project_path: str | None
+    # the symlinks under projects/ (`<key>/memory`, a worktree's folder linked to this dir by
+    # a hook) that lead to this very folder: listed with it, never as a dir of their own
+    linked_from: tuple[str, ...] = ()
 
 
 def describe_dir(
@@ -173,6 +177,7 @@ def describe_dir(
         oldest_age_days=max(ages) if ages else None,
         indexes=tuple(contents.uses),
         skipped=contents.skipped,
+        linked_from=found.linked_from,
     )
 
 
@@ -349,10 +354,13 @@ def find_memory_dirs(claude_home: str | os.PathLike[str]) -> list[FoundDir]:
     projects = home / PROJECTS_DIRNAME
     project_paths: list[str] = []
     listings: dict[str, list[tuple[str, str]]] = {}
+    links: list[Path] = []
     if is_folder(projects, follow=False):
         for project in _real_subfolders(projects):
             memory = project / "memory"
             if not is_folder(memory, follow=False):  # a symlinked one could lead anywhere
+                if os.path.islink(memory):
+                    links.append(memory)
                 continue
             path = project_path_for_key(project, listings=listings)
             if path:
@@ -372,7 +380,27 @@ def find_memory_dirs(claude_home: str | os.PathLike[str]) -> list[FoundDir]:
     seen = {real_path(f.path) for f in found}
     if chosen is not None and real_path(chosen) not in seen:
         found.append(FoundDir(chosen, "settings:user", chosen.name, None))
-    return found
+    return _with_links(found, links)
+
+
+def _with_links(found: list[FoundDir], links: list[Path]) -> list[FoundDir]:
+    """found, each dir naming the `memory` links under projects/ that lead to it (a hook links
+    a worktree's project folder to the main checkout's memory): nothing is read through a
+    link, which is only resolved, and one leading to no listed dir names none."""
+    if not links:
+        return found
+    at = {real_path(f.path): i for i, f in reversed(list(enumerate(found)))}
+    named: dict[int, list[str]] = {}
+    for link in links:
+        try:
+            i = at.get(real_path(link)) if is_folder(link) else None
+        except OSError:  # a link that keeps changing while it is resolved
+            i = None
+        if i is not None:
+            named.setdefault(i, []).append(os.fspath(link))
+    return [
+        replace(f, linked_from=tuple(named[i])) if i in named else f for i, f in enumerate(found)
+    ]
 
 
 def list_memory_dirs(
@@ -396,6 +424,8 @@ def format_list(infos: list[MemoryDirInfo]) -> str:
         else:
             whose = info.project_path or f"(cannot be told from the key {info.key})"
         lines.append(f"  project: {terminal_line(whose)}")
+        for link in info.linked_from:
+            lines.append(f"  also reached through the link {terminal_line(link)}")
         types = ", ".join(f"{k} {v}" for k, v in info.by_type.items()) or "none"
         scopes = ", ".join(f"{k} {v}" for k, v in info.by_scope.items()) or "none"
         lines.append(f"  {plural(info.memories, 'memory')}: {types}; scope: {scopes}")

@@ -338,6 +338,20 @@ def check_path_length(resolved: str, base: str) -> None:
         )
 
 
+def unreadable_reason(exc: OSError, path: str, what: str = "") -> str:
+    """The skip reason for a file or folder (what: "folder ") that could not be looked at:
+    the error's class ("unreadable: PermissionError"), but for a path the system refuses as too
+    long, which is said with its length, the limit and the fix (it read "unreadable folder:
+    OSError", naming neither), as check_path_length says it of a path about to be made."""
+    if exc.errno == errno.ENAMETOOLONG:
+        size = len(os.fsencode(path))
+        return (
+            f"{what}path is {size:,} bytes, longer than the system allows ({PATH_MAX_BYTES:,}); "
+            "move the memory dir nearer the root or give its folders shorter names"
+        )
+    return f"unreadable {what}".rstrip() + f": {type(exc).__name__}"
+
+
 def _validate_within(
     path: str | os.PathLike[str], base_dir: str | os.PathLike[str], label: str
 ) -> str:

@@ -22,7 +22,7 @@ from pathlib import Path
 from memdir_nb.clock import resolve_now_ms
 from memdir_nb.spec import dates
 from memdir_nb.spec.constants import DAILY_LOG_LOCK_NAME, DAILY_LOG_READ_MAX_BYTES, LOGS_DIRNAME
-from memdir_nb.spec.text import lone_surrogate_problem
+from memdir_nb.spec.text import as_lf, lone_surrogate_problem
 from memdir_nb.storage import fsutil, lock_file
 from memdir_nb.storage.access import file_kind, read_contained
 from memdir_nb.storage.containment import absolute_dir
@@ -76,7 +76,7 @@ def _clean_text(text: object) -> str:
     not_text = lone_surrogate_problem(text)
     if not_text is not None:
         raise DailyLogError(f"daily log text {not_text}; nothing was written")
-    cleaned = text.replace("\r\n", "\n").replace("\r", "\n").strip("\n")
+    cleaned = as_lf(text).strip("\n")
     if not cleaned.strip():
         raise DailyLogError("daily log text is empty; write at least one non-blank line")
     if len(cleaned) > MAX_ENTRY_CHARS:
@@ -153,14 +153,7 @@ def _append_at(dir_fd: int, name: str, entry: str, day: _dt.date) -> None:
             raise DailyLogError(
                 f"{name} is {file_kind(st.st_mode)}, not a regular file; move it aside and retry"
             )
-    # read as well as write: the last byte decides whether the entry needs a line break first
-    flags = os.O_RDWR | os.O_APPEND | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC | os.O_NONBLOCK
-    try:
-        fd = os.open(name, flags, fsutil.FILE_MODE, dir_fd=dir_fd)
-    except OSError as exc:
-        if exc.errno in (errno.ENXIO, errno.ELOOP):  # a FIFO with no reader; a symlink
-            raise DailyLogError(not_regular) from exc
-        raise
+    fd, readable = _open_for_append(dir_fd, name, not_regular)
     try:
         opened = os.fstat(fd)
         if not stat.S_ISREG(opened.st_mode):
@@ -169,6 +162,10 @@ def _append_at(dir_fd: int, name: str, entry: str, day: _dt.date) -> None:
         before = opened.st_size
         if before == 0:
             entry = f"# Daily log {day.isoformat()}\n\n" + entry
+        elif not readable:
+            # a log the user may write but not read: its last byte is unknown, so the heading
+            # gets a line of its own whatever it is (one blank line more after a final newline)
+            entry = "\n" + entry
         elif os.pread(fd, 1, before - 1) != b"\n":
             # a hand edit left no final newline: the heading starts its own line after a blank
             # one, and the person's last line stays as they wrote it
@@ -182,6 +179,27 @@ def _append_at(dir_fd: int, name: str, entry: str, day: _dt.date) -> None:
             raise
     finally:
         os.close(fd)
+
+
+def _open_for_append(dir_fd: int, name: str, not_regular: str) -> tuple[int, bool]:
+    """The log opened to append (created if absent, never through a symlink, never waiting),
+    and whether it could be read too: read-write first, since the last byte decides whether the
+    entry needs a line break first; write-only when the user may write the log but not read
+    it, as the append always could. Neither: DailyLogError naming the permission to give."""
+    base = os.O_APPEND | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC | os.O_NONBLOCK
+    for access, readable in ((os.O_RDWR, True), (os.O_WRONLY, False)):
+        try:
+            return os.open(name, access | base, fsutil.FILE_MODE, dir_fd=dir_fd), readable
+        except PermissionError:
+            continue
+        except OSError as exc:
+            if exc.errno in (errno.ENXIO, errno.ELOOP):  # a FIFO with no reader; a symlink
+                raise DailyLogError(not_regular) from exc
+            raise
+    raise DailyLogError(
+        f"{name} may not be written by this user (permission denied), so nothing was logged; "
+        f"give yourself write permission (chmod u+w {name}) or log as the file's owner"
+    )
 
 
 def _refuse_shared_file(name: str, st: os.stat_result) -> None:
@@ -229,7 +247,7 @@ def read_daily_log_entries(log_path: str | os.PathLike[str]) -> list[tuple[str, 
     body: list[str] = []
     folder = os.path.dirname(os.path.abspath(log_path))
     text = read_contained(folder, log_path, DAILY_LOG_READ_MAX_BYTES).text
-    for line in text.replace("\r\n", "\n").split("\n"):  # a log edited on Windows: CRLF
+    for line in as_lf(text).split("\n"):  # a log edited on Windows (CRLF) or classic Mac OS
         if line.startswith(ENTRY_HEADING_PREFIX):
             if stamp is not None:
                 entries.append((stamp, "\n".join(body).strip("\n")))

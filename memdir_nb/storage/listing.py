@@ -35,7 +35,12 @@ from memdir_nb.spec.records import Record, field
 from memdir_nb.spec.taxonomy import scope_of_path
 from memdir_nb.spec.text import first_few, terminal_line
 from memdir_nb.storage.access import ReadRefused, file_kind
-from memdir_nb.storage.containment import eloop_words, is_real_path_within, real_path
+from memdir_nb.storage.containment import (
+    eloop_words,
+    is_real_path_within,
+    real_path,
+    unreadable_reason,
+)
 
 DEFAULT_EXCLUDED_TOP_LEVEL: tuple[str, ...] = (LOGS_DIRNAME,)
 NAME_REFUSAL = "not a memory file name"  # how a skip reason from the name gate starts
@@ -199,7 +204,7 @@ class _Walk:
             except OSError as exc:
                 if not prefix:
                     raise
-                reason = f"unreadable folder: {type(exc).__name__}"
+                reason = unreadable_reason(exc, folder, "folder ")
                 self.skipped.append(SkippedFile(prefix.rstrip("/"), reason))
                 continue
             if len(entries) > self.left:
@@ -210,7 +215,7 @@ class _Walk:
                 try:
                     self.visit(entry, rel, prefix)
                 except OSError as exc:  # vanished or unreadable between listing and stat
-                    self.skipped.append(SkippedFile(rel, f"unreadable: {type(exc).__name__}"))
+                    self.skipped.append(SkippedFile(rel, unreadable_reason(exc, entry.path)))
 
     def visit(self, entry: os.DirEntry[str], rel: str, prefix: str) -> None:
         """Record one folder entry: a memory file, a folder to walk, or a reason it is skipped."""

@@ -26,7 +26,7 @@ from memdir_nb.spec.constants import MAX_MEMORY_FILES, SCAN_CACHE_MAX_BYTES
 from memdir_nb.spec.records import Record, field
 from memdir_nb.spec.taxonomy import MemoryType
 from memdir_nb.storage.access import ContainedReader, ReadRefused
-from memdir_nb.storage.containment import real_path
+from memdir_nb.storage.containment import real_path, unreadable_reason
 from memdir_nb.storage.headers import read_header
 from memdir_nb.storage.listing import (  # re-exported: the walk's names stay importable here
     DEFAULT_EXCLUDED_TOP_LEVEL as DEFAULT_EXCLUDED_TOP_LEVEL,
@@ -353,7 +353,7 @@ def _read_headers(
                 skipped.append(SkippedFile(cand.rel, refusal_reason(exc)))
                 continue
             except OSError as exc:
-                skipped.append(SkippedFile(cand.rel, f"unreadable: {type(exc).__name__}"))
+                skipped.append(SkippedFile(cand.rel, unreadable_reason(exc, cand.open_path)))
                 continue
             headers.append(_header(cand, st, read))
     return headers, skipped

@@ -140,6 +140,44 @@ def test_only_spec_dates_makes_a_utc_calendar_day() -> None:
     assert callers == []
 
 
+# Modules beside spec/text that rewrite a CR themselves, and why.
+LINE_END_REWRITERS = {
+    "memdir_nb.spec.text": "the one home: line_end_style, as_lf, in_style (and html_safe's CRLF)",
+    "memdir_nb.formats.index_caps": "Claude Code's loader, which ends a line at every CR",
+}
+
+
+def _rewrites_a_cr(call: ast.Call) -> bool:
+    """Whether a call is `<text>.replace("...\\r...", ...)`: a line end rewritten by hand."""
+    first = call.args[0] if call.args else None
+    return (
+        isinstance(call.func, ast.Attribute)
+        and call.func.attr == "replace"
+        and isinstance(first, ast.Constant)
+        and isinstance(first.value, str)
+        and "\r" in first.value
+    )
+
+
+def test_only_spec_text_decides_line_ends() -> None:
+    """A file's line ends are read by one rule, spec.text.as_lf (CRLF and a CR-only file's CRs
+    become LF; a lone CR in a file with LFs stays in its line): two readers turned every CR into
+    LF, so a mixed file was numbered two ways (polish31)."""
+    callers = [
+        f"{name}:{call.lineno}"
+        for name, tree in _modules()
+        if name not in LINE_END_REWRITERS
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Call) and _rewrites_a_cr(call := node)
+    ]
+    assert callers == []
+
+
+def test_the_line_end_rule_sees_a_replace_chain() -> None:
+    tree = ast.parse('t = raw.replace("\\r\\n", "\\n").replace("\\r", "\\n")')
+    assert sum(isinstance(n, ast.Call) and _rewrites_a_cr(n) for n in ast.walk(tree)) == 2
+
+
 def test_only_spec_text_escapes_html() -> None:
     """Every HTML value a widget builds from data goes through spec.text.html_safe (`&`, `<`,
     `>` and both quotes); a second escaper would drift from it (one that left `'` as it is

@@ -295,6 +295,27 @@ def test_a_home_named_twice_or_under_a_second_name_is_listed_once(tmp_path: Path
     assert "1 memory dir found." in out.stdout
 
 
+def test_list_names_a_worktree_folder_whose_memory_links_to_a_listed_dir(tmp_path: Path) -> None:
+    # a WorktreeCreate hook links projects/<worktree key>/memory to the main checkout's dir
+    # (docs/claude_code_2026.md): list lists the dir once, and now says the link leads there
+    # (it was silent, while `sessions --dir` counts the worktree's sessions as the dir's)
+    w = make_world(tmp_path, repo=False)
+    main = w.memory_dir_for(w.project)
+    add_memory(main, "feedback_db.md")
+    worktree = main.parent.parent / (main.parent.name + "-worktrees-fix")
+    worktree.mkdir()
+    (worktree / "memory").symlink_to(Path("..") / main.parent.name / "memory")
+    (main.parent.parent / "elsewhere").mkdir()
+    (main.parent.parent / "elsewhere" / "memory").symlink_to(tmp_path)  # leads to no listed dir
+    out = run_env("list", "--home", str(w.home))
+    assert out.returncode == 0, out.stderr
+    assert "1 memory dir found." in out.stdout
+    assert f"  also reached through the link {worktree / 'memory'}\n" in out.stdout
+    assert out.stdout.count("also reached through") == 1
+    data = json.loads(run_env("list", "--home", str(w.home), "--json").stdout)
+    assert data[0]["linked_from"] == [str(worktree / "memory")]
+
+
 def test_export_writes_two_parquet_files(tmp_path: Path) -> None:
     pytest.importorskip("pyarrow")
     w = make_world(tmp_path, repo=False)

@@ -603,3 +603,13 @@ def test_an_escape_past_unicode_in_a_recovered_header_is_kept_as_written_with_ei
     fm, body = parse_frontmatter(text)
     assert fm.malformed and fm.name == "a" and fm.type == "user" and body == "body\n"
     assert fm.description == "\\U00110000 x"
+
+
+def test_a_lone_cr_stays_in_a_body_line_and_ends_a_header_line_as_yaml_reads_it() -> None:
+    # spec.text.as_lf: in a file that has LFs a lone CR stays inside its line (Claude Code's
+    # reader splits at '\n'); its YAML parser ends a header line there, and so does this one
+    fm, body = parse_frontmatter("---\nname: Coffee\rtype: user\n---\nfirst\rhalf\nsecond\n")
+    assert fm.name == "Coffee" and fm.type is MemoryType.USER
+    assert body == "first\rhalf\nsecond\n"
+    _, classic = parse_frontmatter("---\rname: Tea\r---\rbody\r")
+    assert classic == "body\n"  # a CR-only file (no LF at all) is read line by line

@@ -977,6 +977,14 @@ def test_an_example_entry_inside_an_html_comment_is_not_an_entry() -> None:
     assert parse_index("<!--\n- [Example](example.md) — hook\n-->\n<!-- [X](x.md) -->\n") == []
 
 
+def test_remove_keeps_a_copy_of_the_entry_a_person_commented_out() -> None:
+    # never lose what a person wrote: only the live entry goes (polish31; remove_index_entry
+    # dropped the commented-out copies too, each line of a block comment and a one-line one)
+    kept = "<!--\n- [Old A](a.md) \u2014 kept for later\n-->\n<!-- - [A](a.md) \u2014 x -->\n"
+    text = "# Index\n" + kept + "- [A](a.md) \u2014 live\n- [B](b.md) \u2014 other\n"
+    assert remove_index_entry(text, "a.md") == "# Index\n" + kept + "- [B](b.md) \u2014 other\n"
+
+
 def test_upsert_replaces_a_see_style_line_for_the_same_file() -> None:
     text = "- See [a.md](a.md) — old\n"
     assert upsert_index_entry(text, "- [A](a.md) — new", "a.md") == "- [A](a.md) — new\n"

@@ -226,3 +226,74 @@ def test_importing_kairos_loads_no_heavy_library() -> None:
         [sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO, check=True
     )
     assert out.stdout.strip() == "[]"
+
+
+def _append_as_another_user(memdir: Path, text: str, now_ms: float) -> str:
+    """append_daily_log run as a user the permission bits bind: this process when it is not
+    root, else a forked child dropped to nobody (uid 65534, owner of memdir's files). Returns
+    "" on success, or the DailyLogError's message."""
+    if os.geteuid() != 0:
+        try:
+            append_daily_log(memdir, text, now_ms=now_ms)
+        except DailyLogError as exc:
+            return str(exc)
+        return ""
+    for p in [memdir, *memdir.rglob("*")]:
+        os.chown(p, 65534, 65534, follow_symlinks=False)
+    read_fd, write_fd = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # child
+        code = 1
+        try:
+            os.close(read_fd)
+            os.setgroups([])
+            os.setgid(65534)
+            os.setuid(65534)
+            try:
+                append_daily_log(memdir, text, now_ms=now_ms)
+                os.write(write_fd, b"")
+            except DailyLogError as exc:
+                os.write(write_fd, str(exc).encode())
+            code = 0
+        finally:
+            os._exit(code)
+    os.close(write_fd)
+    with os.fdopen(read_fd, "rb") as fh:
+        said = fh.read().decode()
+    _, status = os.waitpid(pid, 0)
+    assert os.waitstatus_to_exitcode(status) == 0, "the child's append raised"
+    return said
+
+
+@pytest.mark.parametrize("hand_edit", [False, True], ids=["as-written", "no-final-newline"])
+def test_a_log_the_user_may_write_but_not_read_is_appended_to(
+    shared_dir: Path, hand_edit: bool
+) -> None:
+    """The append opened the log read-write to see its last byte, so a write-only log (mode
+    0200) was refused where it used to be appended (polish31). It is opened write-only then,
+    and the heading starts a line of its own whatever the unseen last byte is."""
+    memdir = shared_dir / "memory"
+    memdir.mkdir()
+    now = _ms(2026, 3, 4, 9)
+    log = append_daily_log(memdir, "first entry", now_ms=now)
+    if hand_edit:
+        log.write_bytes(log.read_bytes().rstrip(b"\n") + b", and my own note")
+    before = log.read_bytes()
+    log.chmod(0o200)
+    assert _append_as_another_user(memdir, "the next entry", now + 60_000) == ""
+    log.chmod(0o600)
+    assert log.read_bytes().startswith(before)
+    first = "first entry, and my own note" if hand_edit else "first entry"
+    assert read_daily_log_entries(log) == [("09:00:00", first), ("09:01:00", "the next entry")]
+
+
+def test_a_log_the_user_may_not_write_is_refused_naming_the_permission(shared_dir: Path) -> None:
+    memdir = shared_dir / "memory"
+    memdir.mkdir()
+    now = _ms(2026, 3, 4, 9)
+    log = append_daily_log(memdir, "first entry", now_ms=now)
+    before = log.read_bytes()
+    log.chmod(0o400)
+    said = _append_as_another_user(memdir, "the next entry", now + 60_000)
+    assert "permission denied" in said and "chmod u+w 2026-03-04.md" in said
+    assert log.read_bytes() == before

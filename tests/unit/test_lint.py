@@ -7,6 +7,7 @@ import os
 import subprocess
 import sys
 import time
+import unicodedata
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -515,6 +516,20 @@ def test_a_cr_only_index_is_linted_entry_by_entry(tmp_path: Path) -> None:
     (long,) = [f for f in found if f.rule == "index-line-too-long"]
     assert long.line == len(lines)  # the long entry's own line, not line 1 (the whole file)
     assert "is 2" in long.message and "not-in-index" not in {f.rule for f in found}
+
+
+def test_a_lone_cr_in_an_index_with_lfs_shifts_no_line_number(tmp_path: Path) -> None:
+    """A lone CR among LF line ends stays inside its line for lint, as for parse_index and the
+    editors (spec.text.as_lf); the loader ends a line there, and lint used to number its
+    lines past it one too high, so the last entry was called prose (polish31)."""
+    clean_dir(tmp_path)
+    idx = tmp_path / "MEMORY.md"
+    lines = idx.read_text().splitlines()
+    lines.insert(1, "Kept by hand,\rwith a stray carriage return")
+    idx.write_bytes(("\n".join(lines) + "\n").encode())
+    found = [f for f in lint_memory_dir(tmp_path, now_ms=NOW_MS) if f.path == "MEMORY.md"]
+    (prose,) = [f for f in found if f.rule == "index-not-pointer"]
+    assert prose.line == 2 and "(line 2)" in prose.message
 
 
 def test_index_link_leaving_the_dir_is_reported_as_outside(tmp_path: Path) -> None:
@@ -1997,3 +2012,24 @@ def test_an_index_that_loads_nothing_is_linted_not_a_crash(tmp_path: Path, index
         timeout=120,
     )
     assert out.returncode == 0 and "Traceback" not in out.stderr and "zip()" not in out.stderr
+
+
+def test_two_files_whose_names_differ_only_in_nfc_and_nfd_are_named_as_a_pair(
+    tmp_path: Path,
+) -> None:
+    """`project_café.md` composed and decomposed are two files on Linux that every listing
+    shows alike; lint said nothing of it (polish31). It now names the pair, each name escaped
+    so the difference shows, once, on the first of them."""
+    clean_dir(tmp_path)
+    composed = unicodedata.normalize("NFC", "project_café.md")
+    decomposed = unicodedata.normalize("NFD", "project_café.md")
+    for name in (composed, decomposed):
+        write_memory(tmp_path, name, "Cafe", "The cafe on the corner", "project", "Open at 8.")
+    write_index(tmp_path)
+    (twins,) = [f for f in lint_memory_dir(tmp_path, now_ms=NOW_MS) if f.rule == "name-twins"]
+    assert twins.path == min(composed, decomposed) and twins.severity == "warning"
+    assert "project_caf\\xe9.md (composed, NFC)" in twins.message
+    assert "project_cafe\\u0301.md (decomposed, NFD, as macOS writes names)" in twins.message
+    assert twins.message.isascii()  # the pair as escapes, nothing that displays alike
+    clean = [f for f in lint_memory_dir(clean_dir(tmp_path / "one"), now_ms=NOW_MS)]
+    assert "name-twins" not in {f.rule for f in clean}

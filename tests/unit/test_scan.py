@@ -529,3 +529,29 @@ def test_hand_written_headers_from_published_dirs_read_as_yaml_reads_them(
     assert headers["scratch_notes.md"].description is None
     clean = set(headers) - {"feedback_merge_steps.md"}
     assert not any(headers[name].malformed for name in clean)
+
+
+def test_a_folder_past_the_systems_path_limit_is_skipped_naming_the_limit_and_the_fix(
+    tmp_path: Path,
+) -> None:
+    # within the depth cap, 17 folders of 250 bytes take a path past PATH_MAX: the walk's
+    # listing of the deepest one fails with ENAMETOOLONG, which read "unreadable folder:
+    # OSError" (polish31); made through descriptors, as no path can name it
+    mem = tmp_path / "memory"
+    memory(mem, "a.md")
+    fd = os.open(mem, os.O_RDONLY)
+    try:
+        for _ in range(17):
+            os.mkdir("x" * 250, dir_fd=fd)
+            deeper = os.open("x" * 250, os.O_RDONLY, dir_fd=fd)
+            os.close(fd)
+            fd = deeper
+        os.close(os.open("deep.md", os.O_WRONLY | os.O_CREAT, 0o644, dir_fd=fd))
+    finally:
+        os.close(fd)
+    report = scan_memory_dir(mem)
+    assert names(report.headers) == ["a.md"]
+    (skip,) = report.skipped
+    assert "OSError" not in skip.reason
+    assert "longer than the system allows (4,095)" in skip.reason
+    assert "move the memory dir nearer the root or give its folders shorter names" in skip.reason

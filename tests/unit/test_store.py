@@ -961,3 +961,19 @@ def test_an_update_of_the_header_keeps_the_files_bytes_it_does_not_change(
     assert f"description: drinks tea{eol}" in text
     if eol == "\r\n":
         assert text.count("\n") == text.count("\r\n")
+
+
+def test_an_update_keeps_a_lone_cr_a_person_left_inside_a_body_line(
+    store: MemoryStore, mem: Path
+) -> None:
+    """A lone CR in a file that has LFs stays inside its line for every reader (spec.text.as_lf),
+    so a header-only update leaves the body as written; it used to be read as a line end and
+    the body rewritten with an LF in its place (polish31)."""
+    path = save_feedback(store, filename="feedback_t.md")
+    raw = path.read_bytes()
+    with_cr = raw.replace(b"Use the real database.", b"Use the real\rdatabase.")
+    path.write_bytes(with_cr)
+    store.update("feedback_t.md", description="Integration tests hit the real database")
+    after = path.read_bytes()
+    assert b"description: Integration tests hit the real database" in after
+    assert after.split(b"\n---\n", 1)[1] == with_cr.split(b"\n---\n", 1)[1]

@@ -85,3 +85,24 @@ def test_a_rebuild_that_first_takes_the_index_past_a_cap_never_says_still() -> N
         view.rebuild_caps_note(30, 10) == " (still over a cap: 30 lines would never load, 10 now)"
     )
     assert view.rebuild_caps_note(10, 10) == " (still over a cap: 10 lines would never load)"
+
+
+def test_a_stripped_comment_and_a_dropped_line_are_named_by_the_files_own_line_numbers(
+    tmp_path: Path,
+) -> None:
+    """A lone CR in a file that has LFs ends a line for the loader, not for the file: the
+    inspector numbers lines as lint and the editors do (spec.text.as_lf); it used to count the
+    loader's lines, one too many past each lone CR (polish31)."""
+    prose = "Notes kept by hand,\rwith a stray carriage return.\n"
+    comment = "<!-- one line each -->\n"
+    entries = "".join(format_index_entry(f"E{i}", f"e{i}.md", "hook") + "\n" for i in range(201))
+    (tmp_path / "MEMORY.md").write_bytes((prose + comment + entries).encode())
+    b = view.index_budget(tmp_path)
+    assert [(s.kind, s.line_no) for s in b.stripped] == [("HTML comment", 2)]
+    # the loader loads 203 lines (the prose is two to it), so E198 to E200 are past the cap
+    assert [(d.line_no, d.reason) for d in b.dropped_lines] == [
+        (201, "line cap"),
+        (202, "line cap"),
+        (203, "line cap"),
+    ]
+    assert "E198" in b.dropped_lines[0].text

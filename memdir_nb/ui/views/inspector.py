@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from memdir_nb.formats.index import (
     MAX_ENTRYPOINT_BYTES,
     MAX_ENTRYPOINT_LINES,
+    StrippedEntrypoint,
     counted_line_numbers,
     counted_text,
     strip_entrypoint_extras,
@@ -120,22 +121,15 @@ def index_budget(memory_dir: str | os.PathLike[str], scope: Scope = "private") -
         dropped_lines=dropped,
         warning=result.warning,
         problem=loaded.note(),
-        stripped=_stripped_blocks(raw, stripped.frontmatter, stripped.comments),
+        stripped=_stripped_blocks(stripped),
     )
 
 
-def _stripped_blocks(
-    raw: str, frontmatter: str, comments: tuple[str, ...]
-) -> tuple[StrippedBlock, ...]:
-    """Where each stripped block starts in the file, in file order."""
-    blocks = [StrippedBlock("frontmatter", 1, frontmatter)] if frontmatter else []
-    text = raw.replace("\r\n", "\n").replace("\r", "\n")
-    at = len(frontmatter)
-    for comment in comments:
-        found = text.find(comment, at)
-        line_no = text.count("\n", 0, found) + 1 if found >= 0 else 0
+def _stripped_blocks(stripped: StrippedEntrypoint) -> tuple[StrippedBlock, ...]:
+    """Each stripped block with the file line it starts on, in file order."""
+    blocks = [StrippedBlock("frontmatter", 1, stripped.frontmatter)] if stripped.frontmatter else []
+    for comment, line_no in zip(stripped.comments, stripped.comment_lines, strict=True):
         blocks.append(StrippedBlock("HTML comment", line_no, comment))
-        at = found + len(comment) if found >= 0 else at
     return tuple(blocks)
 
 
