@@ -13,6 +13,7 @@ from memdir_nb.formats.frontmatter_render import render_memory_file
 from memdir_nb.lint import MAX_READ_BYTES, lint_dir, lint_memory_dir
 from memdir_nb.reports.analysis import summarize, to_dataframe
 from memdir_nb.storage.scan import scan_memory_dir
+from tests.support.nobody import as_nobody
 
 BIG = 10 * 1024 * 1024
 YAML_BOMB = (
@@ -116,36 +117,18 @@ def run_as_nobody(memory_dir: Path) -> dict[str, Any]:
     from memdir_nb.security.secret_scan import scan_for_secrets
 
     scan_for_secrets({"body": "load the detectors while still root"})
-    read_fd, write_fd = os.pipe()
-    pid = os.fork()
-    if pid == 0:
-        code = 1
-        try:
-            os.close(read_fd)
-            os.setgroups([])
-            os.setgid(65534)
-            os.setuid(65534)
-            result = lint_dir(memory_dir)
-            df = to_dataframe(memory_dir)
-            payload = {
-                "findings": [[f.path, f.rule, f.severity] for f in result.findings],
-                "skipped": [[s.path, s.reason] for s in result.skipped],
-                "rows": list(df["path"]),
-            }
-            os.write(write_fd, json.dumps(payload).encode())
-            code = 0
-        except BaseException:
-            import traceback
 
-            os.write(write_fd, traceback.format_exc().encode())
-        finally:
-            os._exit(code)
-    os.close(write_fd)
-    with os.fdopen(read_fd, "rb") as fh:
-        data = fh.read()
-    _, status = os.waitpid(pid, 0)
-    assert os.waitstatus_to_exitcode(status) == 0, data.decode(errors="replace")
-    parsed: dict[str, Any] = json.loads(data)
+    def lint_and_analyse() -> bytes:
+        result = lint_dir(memory_dir)
+        df = to_dataframe(memory_dir)
+        payload = {
+            "findings": [[f.path, f.rule, f.severity] for f in result.findings],
+            "skipped": [[s.path, s.reason] for s in result.skipped],
+            "rows": list(df["path"]),
+        }
+        return json.dumps(payload).encode()
+
+    parsed: dict[str, Any] = json.loads(as_nobody(lint_and_analyse))
     return parsed
 
 

@@ -16,6 +16,7 @@ from memdir_nb.prompts.daily_log import build_assistant_daily_log_prompt
 from memdir_nb.storage import daily_log as kairos
 from memdir_nb.storage.daily_log import DailyLogError, append_daily_log, read_daily_log_entries
 from tests.support.file_size_limit import file_size_limit
+from tests.support.nobody import NOBODY, as_nobody
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -239,30 +240,16 @@ def _append_as_another_user(memdir: Path, text: str, now_ms: float) -> str:
             return str(exc)
         return ""
     for p in [memdir, *memdir.rglob("*")]:
-        os.chown(p, 65534, 65534, follow_symlinks=False)
-    read_fd, write_fd = os.pipe()
-    pid = os.fork()
-    if pid == 0:  # child
-        code = 1
+        os.chown(p, NOBODY, NOBODY, follow_symlinks=False)
+
+    def append() -> bytes:
         try:
-            os.close(read_fd)
-            os.setgroups([])
-            os.setgid(65534)
-            os.setuid(65534)
-            try:
-                append_daily_log(memdir, text, now_ms=now_ms)
-                os.write(write_fd, b"")
-            except DailyLogError as exc:
-                os.write(write_fd, str(exc).encode())
-            code = 0
-        finally:
-            os._exit(code)
-    os.close(write_fd)
-    with os.fdopen(read_fd, "rb") as fh:
-        said = fh.read().decode()
-    _, status = os.waitpid(pid, 0)
-    assert os.waitstatus_to_exitcode(status) == 0, "the child's append raised"
-    return said
+            append_daily_log(memdir, text, now_ms=now_ms)
+        except DailyLogError as exc:
+            return str(exc).encode()
+        return b""
+
+    return as_nobody(append).decode()
 
 
 @pytest.mark.parametrize("hand_edit", [False, True], ids=["as-written", "no-final-newline"])

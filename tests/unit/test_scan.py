@@ -19,6 +19,7 @@ from memdir_nb.spec.constants import MAX_MEMORY_FILES
 from memdir_nb.spec.taxonomy import MemoryType
 from memdir_nb.storage.scan import ScanCache, scan_memory_dir, scan_memory_files
 from tests.conftest import flat_memory, nested_memory
+from tests.support.nobody import as_nobody
 
 BASE_S = 1_774_693_800  # 2026-03-28T10:30:00Z
 
@@ -251,31 +252,17 @@ def test_memory_dir_reached_through_a_symlink_still_works(tmp_path: Path) -> Non
 
 def scan_as_unprivileged(memory_dir: Path, limit: int = MAX_MEMORY_FILES) -> dict[str, Any]:
     """Run scan_memory_dir in a forked child that has dropped to uid/gid 65534 (nobody)."""
-    read_fd, write_fd = os.pipe()
-    pid = os.fork()
-    if pid == 0:  # child
-        code = 1
-        try:
-            os.close(read_fd)
-            os.setgroups([])
-            os.setgid(65534)
-            os.setuid(65534)
-            report = scan_memory_dir(memory_dir, limit=limit)
-            payload = {
-                "headers": [h.filename for h in report.headers],
-                "skipped": [[s.path, s.reason] for s in report.skipped],
-                "total": report.total_found,
-            }
-            os.write(write_fd, json.dumps(payload).encode())
-            code = 0
-        finally:
-            os._exit(code)
-    os.close(write_fd)
-    with os.fdopen(read_fd, "rb") as fh:
-        data = fh.read()
-    _, status = os.waitpid(pid, 0)
-    assert os.waitstatus_to_exitcode(status) == 0, "child scan process failed"
-    result: dict[str, Any] = json.loads(data)
+
+    def scan() -> bytes:
+        report = scan_memory_dir(memory_dir, limit=limit)
+        payload = {
+            "headers": [h.filename for h in report.headers],
+            "skipped": [[s.path, s.reason] for s in report.skipped],
+            "total": report.total_found,
+        }
+        return json.dumps(payload).encode()
+
+    result: dict[str, Any] = json.loads(as_nobody(scan))
     return result
 
 

@@ -27,6 +27,7 @@ from memdir_nb.storage.scan import (
     scan_memory_files,
     stat_key,
 )
+from tests.support.nobody import NOBODY, as_nobody
 
 BASE_NS = 1_774_693_800 * 1_000_000_000  # 2026-03-28T10:30:00Z
 HOUR_MS = 3_600_000.0
@@ -433,35 +434,22 @@ def test_file_made_unreadable_after_caching_is_skipped(shared_dir: Path) -> None
     for i in range(3):
         write(mem, f"m{i}.md", mtime_ns=BASE_NS - i)
     for p in [mem, *mem.iterdir()]:
-        os.chown(p, 65534, 65534)
-    read_fd, write_fd = os.pipe()
-    pid = os.fork()
-    if pid == 0:  # child: nobody owns the files and can chmod them
-        code = 1
-        try:
-            os.close(read_fd)
-            os.setgroups([])
-            os.setgid(65534)
-            os.setuid(65534)
-            cache = trusting_cache()
-            scan_memory_dir(mem, cache=cache)
-            os.chmod(mem / "m1.md", 0o000)
-            cached = scan_memory_dir(mem, cache=cache)
-            fresh = scan_memory_dir(mem)
-            payload = {
-                "same": cached == fresh,
-                "headers": [h.filename for h in cached.headers],
-                "skipped": [[s.path, s.reason] for s in cached.skipped],
-            }
-            os.write(write_fd, json.dumps(payload).encode())
-            code = 0
-        finally:
-            os._exit(code)
-    os.close(write_fd)
-    with os.fdopen(read_fd, "rb") as fh:
-        result = json.loads(fh.read() or b"{}")
-    _, status = os.waitpid(pid, 0)
-    assert os.waitstatus_to_exitcode(status) == 0, "child scan process failed"
+        os.chown(p, NOBODY, NOBODY)
+
+    def scan_twice() -> bytes:  # nobody owns the files and can chmod them
+        cache = trusting_cache()
+        scan_memory_dir(mem, cache=cache)
+        os.chmod(mem / "m1.md", 0o000)
+        cached = scan_memory_dir(mem, cache=cache)
+        fresh = scan_memory_dir(mem)
+        payload = {
+            "same": cached == fresh,
+            "headers": [h.filename for h in cached.headers],
+            "skipped": [[s.path, s.reason] for s in cached.skipped],
+        }
+        return json.dumps(payload).encode()
+
+    result = json.loads(as_nobody(scan_twice))
     assert result == {
         "same": True,
         "headers": ["m0.md", "m2.md"],
