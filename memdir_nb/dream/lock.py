@@ -170,8 +170,9 @@ class ConsolidationLock:
             with contextlib.suppress(FileNotFoundError):
                 self.path.unlink()
         else:
-            self._write_body("")
-            os.utime(self.path, ns=(self._prior_mtime_ns, self._prior_mtime_ns))
+            # the old time is set on the new file before it takes the lock's name: a time set
+            # by path afterwards dated whatever was there by then (a symlink's target)
+            self._write_body("", mtime_ns=self._prior_mtime_ns)
         self._held = False
 
     def _require_held(self, what: str) -> None:
@@ -199,8 +200,13 @@ class ConsolidationLock:
         text = raw.decode("ascii", errors="replace").strip()
         return int(text) if text.isdigit() else None
 
-    def _write_body(self, body: str) -> None:
-        replace_file(self.path, body.encode("ascii"), tmp_name=f"{LOCK_NAME}.{self.pid}.tmp")
+    def _write_body(self, body: str, *, mtime_ns: int | None = None) -> None:
+        replace_file(
+            self.path,
+            body.encode("ascii"),
+            tmp_name=f"{LOCK_NAME}.{self.pid}.tmp",
+            mtime_ns=mtime_ns,
+        )
 
     @contextlib.contextmanager
     def hold(self, *, now_ms: float | None = None) -> Iterator[bool]:
