@@ -139,8 +139,7 @@ def apply_plan(
         applied_ms = plan.clock()
         stamp = trash_stamp(applied_ms)
         batch = f"{DREAM_BATCH_PREFIX}{stamp}-{os.getpid()}-{hashlib.sha1(repr(sorted(result)).encode()).hexdigest()[:6]}"
-        if (root / TRASH_DIRNAME / batch).exists():  # a fixed clock can repeat a stamp
-            batch += f"-{sum(1 for _ in (root / TRASH_DIRNAME).glob(batch + '*')) + 1}"
+        batch = _free_batch_name(tx, batch)
         bdir = f"{TRASH_DIRNAME}/{batch}"
         manifest: dict[str, Any] = {
             "created_ms": applied_ms,
@@ -174,6 +173,17 @@ def apply_plan(
             if text is not None and Path(rel).name == ENTRYPOINT_NAME
         },
     )
+
+
+def _free_batch_name(tx: StoreTransaction, batch: str) -> str:
+    """batch, or batch-2, -3, ... when a fixed clock repeats a stamp. Asked of the store, which
+    refuses a .trash that is a link before anything is listed (a glob followed it: attack
+    round 30)."""
+    name, n = batch, 1
+    while tx.exists(f"{TRASH_DIRNAME}/{name}"):
+        n += 1
+        name = f"{batch}-{n}"
+    return name
 
 
 def _check_targets(

@@ -70,7 +70,10 @@ def dream_gates(
     now = resolve_now_ms(now_ms)
     throttle = throttle or SessionScanThrottle()
     lock = ConsolidationLock(memory_dir)
-    last = lock.last_consolidated_at()
+    try:
+        last = lock.last_consolidated_at()
+    except LockFileCorruptError as exc:  # no time to read: the lock gate is what is closed
+        return GateResult(False, "lock", str(exc), 0.0, None, throttle)
     hours = (now - last) / 3_600_000
     if last and hours < min_hours:
         return GateResult(

@@ -100,11 +100,22 @@ class ConsolidationLock:
         return LockState(True, st.st_mtime_ns / 1e6, st.st_mtime_ns, int(text) if text else None)
 
     def last_consolidated_at(self) -> float:
-        """lastConsolidatedAt in ms (the lock file's mtime), 0.0 if never consolidated."""
+        """lastConsolidatedAt in ms (the lock file's mtime), 0.0 if never consolidated.
+
+        The file is looked at as read_state looks at it (its body aside): a lock that is a
+        symlink loop, a folder, a FIFO or a link out of the dir is a LockFileCorruptError
+        naming it. A bare stat followed the link (`/dev/zero`'s time became the last
+        consolidation) and let ELOOP out of the gates as an OSError (attack round 30).
+        """
         try:
-            return os.stat(self.path).st_mtime_ns / 1e6
-        except FileNotFoundError:
+            res = read_contained(self.memory_dir, self.path, LOCK_READ_MAX_BYTES)
+        except MissingFile:
             return 0.0
+        except ReadRefused as exc:
+            raise LockFileCorruptError(
+                f"{exc}; remove it so the consolidation lock can be recreated"
+            ) from exc
+        return res.stat.st_mtime_ns / 1e6
 
     def holder_status(self, *, now_ms: float | None = None) -> str:
         """'free', 'held' (live holder, fresh lock), 'stale' (older than an hour) or 'dead' (holder gone)."""
@@ -170,8 +181,9 @@ class ConsolidationLock:
             with contextlib.suppress(FileNotFoundError):
                 self.path.unlink()
         else:
-            self._write_body("")
-            os.utime(self.path, ns=(self._prior_mtime_ns, self._prior_mtime_ns))
+            # the old time is set on the new file before it takes the lock's name: a time set
+            # by path afterwards dated whatever was there by then (a symlink's target)
+            self._write_body("", mtime_ns=self._prior_mtime_ns)
         self._held = False
 
     def _require_held(self, what: str) -> None:
@@ -199,8 +211,13 @@ class ConsolidationLock:
         text = raw.decode("ascii", errors="replace").strip()
         return int(text) if text.isdigit() else None
 
-    def _write_body(self, body: str) -> None:
-        replace_file(self.path, body.encode("ascii"), tmp_name=f"{LOCK_NAME}.{self.pid}.tmp")
+    def _write_body(self, body: str, *, mtime_ns: int | None = None) -> None:
+        replace_file(
+            self.path,
+            body.encode("ascii"),
+            tmp_name=f"{LOCK_NAME}.{self.pid}.tmp",
+            mtime_ns=mtime_ns,
+        )
 
     @contextlib.contextmanager
     def hold(self, *, now_ms: float | None = None) -> Iterator[bool]:

@@ -38,7 +38,7 @@ from memdir_nb.home.env_blocks import effective_environment as effective_environ
 from memdir_nb.home.env_blocks import tracked_env
 from memdir_nb.home.passwd import HomeNotFoundError as HomeNotFoundError  # re-exported
 from memdir_nb.home.passwd import home_from_passwd as home_from_passwd
-from memdir_nb.home.path_rules import configured_dirs
+from memdir_nb.home.path_rules import configured_dirs, under_home
 from memdir_nb.home.settings_keys import MEMORY_SETTINGS_KEYS as MEMORY_SETTINGS_KEYS  # re-exported
 from memdir_nb.home.settings_keys import typed_key_problems
 from memdir_nb.home.warn_once import WarnedOnce
@@ -94,8 +94,8 @@ def user_home(env: Mapping[str, str] | None = None) -> Path:
 def expand_user(raw: str | os.PathLike[str], home: Path) -> Path:
     """Expand a leading `~` (alone or as `~/...`) against home, never the process environment."""
     text = os.fspath(raw)
-    if text == "~" or text.startswith("~/"):
-        return home / text[2:] if len(text) > 1 else home
+    if text == "~" or text.startswith("~/"):  # `~//x` is home/x, as a shell has it
+        return Path(under_home(home, text[2:]))
     return Path(text)
 
 

@@ -227,15 +227,27 @@ def configured_dirs(
     return None, problems
 
 
+def under_home(home: str | os.PathLike[str], rest: str) -> str:
+    """home joined with what followed a leading `~/`, as Node's path.join joins them.
+
+    os.path.join starts again from the root at an absolute part, so `~//etc/cron.d` named
+    /etc/cron.d, while Claude Code (and a shell) take it as ~/etc/cron.d: `where` and `doctor`
+    showed a folder outside the home that Claude Code never uses, and `~//` passed the
+    "never the home itself" rule (attack round 30). The one home of this join: settings
+    values and path arguments both expand through it.
+    """
+    return os.path.join(os.fspath(home), rest.lstrip("/"))
+
+
 def _expand_home(raw: str, home: str | os.PathLike[str] | None) -> tuple[str, str | None]:
     """A settings value's leading '~/' expanded to the home; never to the home itself or above."""
     if not raw.startswith(("~/", "~\\")):
         return raw, None
     rest = raw[2:]
-    rest_norm = os.path.normpath(rest.replace("\\", "/") or ".")
+    rest_norm = os.path.normpath(rest.replace("\\", "/").lstrip("/") or ".")
     if rest_norm == "." or rest_norm.split("/", 1)[0] == "..":
         return raw, "expands to the home directory or one of its ancestors"
-    return os.path.join(_default_home(home), rest), None
+    return under_home(_default_home(home), rest), None
 
 
 def _root_problem(candidate: str, normalized: str) -> str | None:

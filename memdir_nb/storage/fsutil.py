@@ -433,7 +433,13 @@ def fsync_fd(fd: int) -> None:
 
 
 def replace_file(
-    path: Path, data: bytes, *, tmp_name: str, mode: int = FILE_MODE, durable: bool = True
+    path: Path,
+    data: bytes,
+    *,
+    tmp_name: str,
+    mode: int = FILE_MODE,
+    durable: bool = True,
+    mtime_ns: int | None = None,
 ) -> None:
     """Write data to a fresh file `tmp_name` beside path, fsync it, then rename it over path.
 
@@ -443,7 +449,10 @@ def replace_file(
     file-size limit) removes its temp file and leaves path as it was; the fsync before the
     rename means a power cut leaves the old file or the whole new one, never an empty one.
     durable=False skips both fsyncs, for a file in a staging folder that is renamed into place
-    whole and may be built again (the demo's files).
+    whole and may be built again (the demo's files). mtime_ns: the time the new file is given
+    through its descriptor before it takes path's name, so no later step by path can date
+    what another program put there meanwhile (the consolidation lock's rollback, attack
+    round 30).
     """
     tmp = path.with_name(tmp_name)
     with contextlib.suppress(FileNotFoundError):
@@ -454,6 +463,8 @@ def replace_file(
             view = memoryview(data)
             while view:
                 view = view[os.write(fd, view) :]
+            if mtime_ns is not None:
+                os.utime(fd, ns=(mtime_ns, mtime_ns))
             if durable:
                 os.fsync(fd)
         finally:

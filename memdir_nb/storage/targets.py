@@ -2,8 +2,8 @@
 
 Every write of the store resolves its path here at the moment it writes: both containment
 passes of `containment`, the realpath of the deepest existing ancestor, the store's own lock and
-journal refused as targets, and team-ness decided on the resolved path (a folder linking to
-team/ is team). `StoreTransaction.resolve` and the daily log's append use it.
+journal refused as targets, the trash's folders its own (never a link, attack round 30), and
+team-ness decided on the resolved path (a folder linking to team/ is team). `StoreTransaction.resolve` and the daily log's append use it.
 """
 
 from __future__ import annotations
@@ -16,6 +16,30 @@ from memdir_nb.spec import constants
 from memdir_nb.storage import containment as team_paths
 
 _RESERVED = frozenset({constants.STORE_LOCK_NAME, constants.STORE_JOURNAL_NAME})
+
+
+def _require_own_trash(root: str, checked: str, real_root: str) -> None:
+    """A path named under .trash/ must reach it through folders of the dir's own, no link.
+
+    Containment lets a folder link to another folder inside the dir, but `.trash -> archive`
+    (or a batch folder linking out of the trash) put what was trashed among the memories:
+    scan and recall listed it again, and restore, which lists .trash without following a
+    link, could not bring the batch back (attack round 30). The final name may still be a
+    link (a symlinked memory is trashed as the link it is).
+    """
+    named = os.path.relpath(os.path.dirname(checked), root).split(os.sep)
+    if named[0] != constants.TRASH_DIRNAME:
+        return
+    real = team_paths.realpath_deepest_existing(os.path.dirname(checked))
+    if os.path.relpath(real, real_root).split(os.sep) != named:
+        shown = os.path.join(root, *named)
+        raise team_paths.PathTraversalError(
+            "trash-link",
+            f"{shown!r} is not a folder of the memory dir's own: it leads to {real!r} through "
+            "a symlink, so what is moved to the trash would land there (among the memories, "
+            "where restore cannot find it). Move the link aside so "
+            f"{constants.TRASH_DIRNAME} is a plain folder, then run again.",
+        )
 
 
 @dataclass(frozen=True)
@@ -59,6 +83,7 @@ def resolve_target(
         )
     if not team_paths.is_real_path_within(real, real_root):  # pragma: no cover - pass 2 covers it
         raise team_paths.PathTraversalError("symlink-escape", f"{raw!r} leaves {root!r}")
+    _require_own_trash(root, checked, real_root)
     parts = tuple(os.path.relpath(real, real_root).split(os.sep))
     if parts[-1] in _RESERVED and len(parts) == 1:
         raise team_paths.PathTraversalError(

@@ -1000,6 +1000,15 @@ def test_a_path_starting_with_tilde_is_under_home(tmp_path: Path) -> None:
     assert json.loads(out.stdout)["dir"] == str(mem)
 
 
+def test_a_tilde_path_with_doubled_slashes_is_still_under_home(tmp_path: Path) -> None:
+    # attack round 30: `~//memory` was /memory, where a shell reads ~/memory
+    mem = tmp_path / "memory"
+    add_memory(mem, "feedback_db.md")
+    out = run_env("scan", "~//memory", "--json", env={"HOME": str(tmp_path)})
+    assert out.returncode == 0, out.stderr
+    assert json.loads(out.stdout)["dir"] == str(mem)
+
+
 def test_a_path_argument_reads_no_settings_file(tmp_path: Path) -> None:
     mem = tmp_path / "memory"
     add_memory(mem, "feedback_db.md")

@@ -577,6 +577,9 @@ def test_expand_user_uses_the_config_home_not_the_process_env(tmp_path: Path) ->
     assert config.expand_user("~/notes/memory") == tmp_path / "me" / "notes" / "memory"
     assert config.expand_user("/abs/~x") == Path("/abs/~x")
     assert config.expand_user("~other/x") == Path("~other/x")
+    # attack round 30: `~//x` was /x (pathlib starts again at an absolute part); a shell
+    # and Claude Code make it home/x
+    assert config.expand_user("~//notes") == tmp_path / "me" / "notes"
 
 
 def test_resolve_now_prefers_explicit_then_config_clock_then_wall(tmp_path: Path) -> None:

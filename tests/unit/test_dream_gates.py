@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import os
 import time
 from pathlib import Path
+
+import pytest
 
 from memdir_nb.dream import (
     LOCK_NAME,
@@ -106,3 +109,27 @@ def test_corrupt_lock_closes_the_lock_gate_with_the_reason(project_memdir: Path)
     assert (result.open, result.gate) == (False, "lock")
     assert "should hold a process id" in result.reason
     assert lock.read_text() == "garbage"
+
+
+@pytest.mark.parametrize("kind", ["loop", "fifo", "folder", "link out of the dir"])
+def test_a_lock_that_is_not_a_plain_file_closes_the_lock_gate_naming_it(
+    project_memdir: Path, tmp_path: Path, kind: str
+) -> None:
+    # attack round 30: the time gate stat()ed the lock following links: a symlink loop let
+    # OSError (ELOOP) out of dream_gates, and a link to /dev/zero or a folder gave their time
+    lock = project_memdir / LOCK_NAME
+    if kind == "loop":
+        lock.symlink_to(lock)
+    elif kind == "fifo":
+        os.mkfifo(lock)
+    elif kind == "folder":
+        lock.mkdir()
+    else:
+        (tmp_path / "elsewhere").write_text("")
+        lock.symlink_to(tmp_path / "elsewhere")
+    now = time.time() * 1000
+    _sessions(project_memdir, 5, now - HOUR_MS)
+    result = dream_gates(project_memdir, now_ms=now)
+    assert (result.open, result.gate, result.last_consolidated_ms) == (False, "lock", 0.0)
+    assert LOCK_NAME in result.reason and "remove it" in result.reason
+    assert os.path.lexists(lock)

@@ -164,6 +164,35 @@ def test_rollback_restores_the_mtime_from_before_acquire(project_memdir: Path) -
     assert not lock.held
 
 
+def test_rollback_never_dates_what_replaced_the_lock_file_meanwhile(
+    project_memdir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # attack round 30: rollback emptied the lock, then set its old time by path, so a lock
+    # swapped for a symlink in between had the link's target dated 30 hours back
+    victim = tmp_path / "victim.txt"
+    victim.write_text("keep\n")
+    victim_mtime = victim.stat().st_mtime_ns
+    lock = ConsolidationLock(project_memdir)
+    lock.path.write_text("")
+    old = time.time() * 1000 - 30 * HOUR_MS
+    set_mtime_ms(lock.path, old)
+    assert lock.try_acquire()
+    write_body = lock._write_body
+
+    def then_swapped(*args: object, **kwargs: object) -> None:
+        write_body(*args, **kwargs)  # type: ignore[arg-type]  # passed through as given
+        kept = _mtime_ms(lock.path)
+        lock.path.unlink()
+        lock.path.symlink_to(victim)
+        swapped.append(kept)
+
+    swapped: list[float] = []
+    monkeypatch.setattr(lock, "_write_body", then_swapped)
+    lock.rollback()
+    assert victim.stat().st_mtime_ns == victim_mtime and victim.read_text() == "keep\n"
+    assert swapped == [pytest.approx(old, abs=1)]  # the emptied lock had its old time
+
+
 def test_rollback_of_a_first_ever_lock_removes_the_file(project_memdir: Path) -> None:
     lock = ConsolidationLock(project_memdir)
     assert lock.try_acquire()

@@ -34,6 +34,7 @@ from memdir_nb.dream import plan as plan_module
 from memdir_nb.dream.actions import WriteFile
 from memdir_nb.dream.apply import list_trash_batches
 from memdir_nb.dream.kept import BlockResults, KeptReads
+from memdir_nb.storage.containment import PathTraversalError
 from memdir_nb.storage.store import MemoryStore
 from memdir_nb.storage.write_errors import NotUTF8Error
 from tests.support import snapshot, write_memory
@@ -260,6 +261,19 @@ def test_apply_all_then_restore_brings_every_file_back(messy: Path) -> None:
     assert _tree(messy) == before
     with pytest.raises(RestoreError, match="already restored"):
         restore(messy, result.batch)
+
+
+def test_a_plan_applied_again_after_its_restore_gets_a_batch_of_its_own(messy: Path) -> None:
+    # a fixed clock, the same process and the same result repeat the batch name: the second
+    # batch takes the next free suffix, and the first (restored) is kept as it was
+    first = apply_plan(plan_consolidation(messy, now_ms=PLAN_NOW))
+    restore(messy, first.batch)
+    kept = snapshot(messy / ".trash" / first.batch)
+    second = apply_plan(plan_consolidation(messy, now_ms=PLAN_NOW))
+    third_plan = plan_consolidation(messy, now_ms=PLAN_NOW)
+    assert second.batch == f"{first.batch}-2" and not third_plan.actions
+    assert snapshot(messy / ".trash" / first.batch) == kept
+    assert list_dreams(messy) == [first.batch, second.batch]
 
 
 def test_apply_changes_only_the_approved_actions(messy: Path) -> None:
@@ -1076,6 +1090,20 @@ def test_a_trash_folder_that_is_a_symlink_is_refused_not_listed(
         list_trash_batches(messy)
     with pytest.raises(RestoreError, match="move it aside"):
         restore(messy, "dream-20990101T000000-1-abcdef", dry_run=True)
+
+
+def test_apply_refuses_a_trash_folder_linking_to_another_folder_of_the_dir(messy: Path) -> None:
+    # attack round 30: with `.trash -> archive`, apply put the merged-away memory in
+    # archive/dream-*/, where scan and recall list it as a live memory again, and restore
+    # refused that trash (a symlink), so the batch could not be brought back
+    (messy / "archive").mkdir()
+    (messy / ".trash").symlink_to("archive", target_is_directory=True)
+    plan = plan_consolidation(messy, now_ms=PLAN_NOW)
+    assert plan.actions
+    before = snapshot(messy)  # archive/ is inside it
+    with pytest.raises(PathTraversalError, match="not a folder of the memory dir's own"):
+        apply_plan(plan)
+    assert snapshot(messy) == before
 
 
 def test_a_trash_batch_that_cannot_be_looked_at_is_left_out_and_the_rest_listed(

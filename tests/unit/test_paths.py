@@ -108,6 +108,8 @@ def expected_default(home: Path, root: Path) -> str:
         ("~/.", True, "home directory or one of its ancestors"),
         ("~/..", True, "home directory or one of its ancestors"),
         ("~/../..", True, "home directory or one of its ancestors"),
+        ("~//", True, "home directory or one of its ancestors"),
+        ("~///..", True, "home directory or one of its ancestors"),
         ("~/notes/../..", True, "home directory or one of its ancestors"),
         ("~\\..", True, "home directory or one of its ancestors"),
         ("~/notes", False, "relative"),
@@ -167,6 +169,13 @@ def test_a_lone_surrogate_in_a_memory_path_is_the_ufffd_claude_code_writes(
 def test_validate_memory_path_expands_tilde_only_when_asked(tmp_path: Path) -> None:
     assert validate_memory_path("~/notes/mem", True, home=tmp_path) == f"{tmp_path}/notes/mem/"
     assert validate_memory_path("~/notes/mem", False, home=tmp_path) is None
+
+
+@pytest.mark.parametrize("raw", ["~//etc/cron.d", "~///etc/cron.d", "~/./etc/cron.d"])
+def test_a_tilde_path_with_doubled_slashes_stays_under_home(tmp_path: Path, raw: str) -> None:
+    # attack round 30: os.path.join started again from the root, so `~//etc/cron.d` was the
+    # memory dir /etc/cron.d/; Claude Code's path.join (and a shell) make it ~/etc/cron.d
+    assert memory_path_problem(raw, True, home=tmp_path) == (f"{tmp_path}/etc/cron.d/", None)
 
 
 def test_validate_memory_path_allows_dotted_names_under_home(tmp_path: Path) -> None:

@@ -71,3 +71,32 @@ def test_a_target_with_a_dotted_component_is_hidden(tmp_path: Path) -> None:
     mem = _memory_dir(tmp_path)
     assert resolve_target(mem, ".trash/a.md").hidden
     assert not resolve_target(mem, "notes/a.md").hidden
+
+
+@pytest.mark.parametrize("link", [".trash", ".trash/batch"])
+def test_a_trash_folder_linking_to_another_folder_of_the_dir_is_not_a_write_target(
+    tmp_path: Path, link: str
+) -> None:
+    # attack round 30: `.trash -> archive` passed both containment passes (archive is inside),
+    # so what was put in the trash landed in archive/, where the scan lists it as a memory
+    mem = _memory_dir(tmp_path)
+    (mem / "archive").mkdir()
+    if link != ".trash":
+        (mem / ".trash").mkdir()
+    (mem / link).symlink_to(Path("../" * link.count("/")) / "archive", target_is_directory=True)
+    with pytest.raises(PathTraversalError, match=r"not a folder of the memory dir's own") as err:
+        resolve_target(mem, ".trash/batch/a.md")
+    assert err.value.rule == "trash-link" and "Move the link aside" in str(err.value)
+
+
+def test_a_symlinked_memory_kept_in_a_trash_batch_still_resolves(tmp_path: Path) -> None:
+    # only the trash's folders must be its own: a memory moved there as the link it was
+    # (follow_final=False) is read back through its link when restored
+    mem = _memory_dir(tmp_path)
+    (mem / "real.md").write_text("x\n")
+    (mem / ".trash" / "batch").mkdir(parents=True)
+    (mem / ".trash" / "batch" / "alias.md").symlink_to("../../real.md")
+    assert resolve_target(mem, ".trash/batch/alias.md").rel == "real.md"
+    assert resolve_target(mem, ".trash/batch/alias.md", follow_final=False).rel == (
+        ".trash/batch/alias.md"
+    )

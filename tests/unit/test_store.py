@@ -977,3 +977,16 @@ def test_an_update_keeps_a_lone_cr_a_person_left_inside_a_body_line(
     after = path.read_bytes()
     assert b"description: Integration tests hit the real database" in after
     assert after.split(b"\n---\n", 1)[1] == with_cr.split(b"\n---\n", 1)[1]
+
+
+def test_trash_symlinked_to_a_folder_inside_the_dir_refuses_forget(
+    store: MemoryStore, mem: Path, tmp_path: Path
+) -> None:
+    # attack round 30: the forgotten memory landed in archive/, listed again as a memory
+    save_feedback(store)
+    (mem / "archive").mkdir()
+    (mem / ".trash").symlink_to("archive", target_is_directory=True)
+    before = snapshot(tmp_path)
+    with pytest.raises(PathTraversalError, match="not a folder of the memory dir's own"):
+        store.forget("feedback_testing_policy.md")
+    assert snapshot(tmp_path) == before

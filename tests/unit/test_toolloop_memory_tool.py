@@ -553,6 +553,20 @@ def test_delete_moves_the_file_to_a_trash_batch_that_restore_brings_back(
     assert (root / "user_coffee.md").read_text() == USER
 
 
+def test_delete_into_a_trash_linking_to_another_folder_is_an_error_result(
+    tool: MemdirMemoryTool,
+) -> None:
+    # attack round 30: with `.trash -> notes`, the deleted file landed in notes/memory-tool-*/,
+    # a memory again, and restore could not list that trash
+    run(tool, command="create", path="/memories/user_coffee.md", file_text=USER)
+    root = Path(tool.memory_dir)
+    (root / "notes").mkdir()
+    (root / ".trash").symlink_to("notes", target_is_directory=True)
+    answer = run(tool, command="delete", path="/memories/user_coffee.md")
+    assert answer.startswith("ERROR") and "not a folder of the memory dir's own" in answer
+    assert (root / "user_coffee.md").read_text() == USER and not any((root / "notes").iterdir())
+
+
 def test_a_folder_deleted_with_a_file_another_backend_left_is_restored_whole(
     tool: MemdirMemoryTool,
 ) -> None:

@@ -119,3 +119,20 @@ def test_the_clis_own_recall_names_ten_picks_in_the_turn_detail_and_counts_the_r
     v.select_turn(0)
     line = next(p for p in v.detail_html.split("<p>") if p.startswith("Claude Code's own"))
     assert line.count("<code>") == 10 and "and 290 more." in line
+
+
+def test_a_selector_toggle_cleared_from_the_browser_keeps_the_selector(
+    sample: DemoSession,
+) -> None:
+    # attack round 30: a front end sending the toggle's index as null (which ipywidgets
+    # accepts) set selector_name to None through the link: a TraitError out of the comm
+    # message, and a toggle showing no selector while the table kept the old one
+    v = ReplayView(sample.memory_dir, sample.transcript, selector="lexical", now_ms=SAMPLE_NOW_MS)
+    rows = v.rows
+    v.selector_box.set_state({"index": None})
+    assert v.selector_name == "lexical" and v.selector_box.value == "lexical"
+    assert v.rows == rows
+    v.selector_box.set_state({"index": 0})
+    assert v.selector_name == "semantic" and v.selector_box.value == "semantic"
+    v.selector_name = "lexical"
+    assert v.selector_box.value == "lexical"

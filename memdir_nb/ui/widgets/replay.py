@@ -86,7 +86,8 @@ class ReplayView(MemdirView):
         )
         self.detail = classed(widgets.HTML(), "memdir-replay-detail")
         self.selector_name = selector
-        widgets.link((self, "selector_name"), (self.selector_box, "value"))
+        widgets.dlink((self, "selector_name"), (self.selector_box, "value"))
+        self.selector_box.observe(self._selector_picked, names="value")
         widgets.dlink((self, "detail_html"), (self.detail, "value"))
         self.turn_picker.observe(self._picked, names="value")
         self.observe(
@@ -153,6 +154,15 @@ class ReplayView(MemdirView):
         if self.selected_turn >= len(self.rows):
             self.selected_turn = -1
         self._show_turn()
+
+    def _selector_picked(self, change: dict[str, Any]) -> None:
+        """The toggle's choice. A cleared toggle (index null, which ipywidgets accepts from a
+        front end) shows the current selector again instead of setting it to None: a
+        TraitError out of the comm message before (attack round 30)."""
+        if change["new"] is None:
+            self.selector_box.value = self.selector_name
+        else:
+            self.selector_name = change["new"]
 
     def _picked(self, change: dict[str, Any]) -> None:
         self.selected_turn = -1 if change["new"] is None else int(change["new"])
