@@ -35,7 +35,10 @@ __all__ = [
     "try_read_contained",
 ]
 
-RefusalKind = Literal["missing", "outside", "not-regular", "changed", "unreadable", "symlink"]
+# "too-deep": a path with more folders than any memory route goes into (formats.names.depth_problem)
+RefusalKind = Literal[
+    "missing", "outside", "not-regular", "changed", "unreadable", "symlink", "too-deep"
+]
 
 _CHUNK = 64 * 1024
 _MAX_OPEN_DIRS = 64  # folder descriptors a ContainedReader keeps open at most
@@ -250,7 +253,9 @@ def _named_refusal(shown: str, exc: OSError) -> OSError:
     """The refusal to raise for an open that failed, named by what the path is (exc when it is one)."""
     if isinstance(exc, ReadRefused):
         if exc.path == "":  # raised by ContainedReader._open, which does not know the shown name
-            return ReadRefused("not-regular", shown, f"{shown} is {exc.reason}")
+            return ReadRefused(
+                exc.kind, shown, f"{shown} is {exc.reason}", exc.errno or errno.EPERM
+            )
         return exc
     if isinstance(exc, FileNotFoundError):
         return MissingFile("missing", shown, f"{shown} does not exist")
@@ -329,7 +334,7 @@ class ContainedReader:
         parts = rel.split(os.sep)
         too_deep = depth_problem(len(parts) - 1)
         if too_deep is not None:  # its folders are never opened (one descriptor a level)
-            raise OSError(errno.ENAMETOOLONG, f"its folder {too_deep}")
+            raise ReadRefused("too-deep", "", f"in a folder that {too_deep}", errno.ENAMETOOLONG)
         dfd = self._folder(tuple(parts[:-1]))
         last = parts[-1]
         try:

@@ -82,10 +82,20 @@ class ExportReport:
 
 @dataclass(frozen=True)
 class RefusedEntry:
-    """One archive entry import would not write, and why."""
+    """One archive entry import would not write, and why.
+
+    position is the entry's number in the archive's listing (1 for the first, counting folder
+    records too, as `unzip -l` lists them): the one way to point at an entry with no name.
+    """
 
     name: str
     reason: str
+    position: int
+
+    @property
+    def label(self) -> str:
+        """The entry as a report names it: its name, or its position when it has none."""
+        return self.name if self.name else f"entry #{self.position} (no name)"
 
 
 @dataclass
@@ -329,7 +339,7 @@ def _accepted_entries(
     seen: set[str] = set()
     total = 0
     out: list[tuple[str, bytes, int | None]] = []
-    for info in infos:
+    for position, info in enumerate(infos, start=1):
         if is_folder_entry(info) or info.filename == ARCHIVE_MANIFEST_NAME:
             continue
         problem = entry_refusal(info, seen)
@@ -344,7 +354,8 @@ def _accepted_entries(
         if problem is None and data is not None:
             problem = content_refusal(info.filename, data)
         if problem is not None or data is None:
-            report.refused.append(RefusedEntry(info.filename, problem or "could not be read"))
+            reason = problem or "could not be read"
+            report.refused.append(RefusedEntry(info.filename, reason, position))
             continue
         total += len(data)
         mtime_ns = mtimes.get(info.filename)
@@ -454,5 +465,5 @@ def format_import_report(report: ImportReport) -> str:
         where = f" (old file in {report.trash_dir}/{name})" if report.trash_dir else ""
         lines.append(terminal_line(f"replaced: {name}{where}"))
     for r in report.refused:
-        lines.append(terminal_line(f"refused: {r.name}: {r.reason}"))
+        lines.append(terminal_line(f"refused: {r.label}: {r.reason}"))
     return "\n".join(lines)

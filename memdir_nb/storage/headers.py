@@ -3,18 +3,13 @@
 from __future__ import annotations
 
 import os
+from typing import TYPE_CHECKING
 
 from memdir_nb.formats.frontmatter import (
     Frontmatter,
     normalise_newlines,
     parse_frontmatter,
     with_problem,
-)
-from memdir_nb.formats.frontmatter_render import (
-    render_memory_file as render_memory_file,  # re-exported
-)
-from memdir_nb.formats.frontmatter_render import (
-    render_updated_memory_file as render_updated_memory_file,
 )
 from memdir_nb.spec.constants import (
     FRONTMATTER_MAX_BYTES,
@@ -26,6 +21,30 @@ from memdir_nb.spec.records import Record
 from memdir_nb.spec.text import first_lines
 from memdir_nb.spec.text import one_line as one_line  # re-exported
 from memdir_nb.storage.access import ContainedReader, ReadResult, read_contained
+
+if TYPE_CHECKING:  # re-exported for type checkers; at run time through __getattr__ below
+    from memdir_nb.formats.frontmatter_render import (
+        render_memory_file as render_memory_file,
+    )
+    from memdir_nb.formats.frontmatter_render import (
+        render_updated_memory_file as render_updated_memory_file,
+    )
+
+# The writers this module re-exports (a public name since the split of formats.frontmatter);
+# a reader of headers (every scan) does not load them until one is asked for.
+_RENDERERS = frozenset({"render_memory_file", "render_updated_memory_file"})
+
+
+def __getattr__(name: str) -> object:
+    """A re-exported renderer, loaded on first use (PEP 562); any other name is missing."""
+    if name in _RENDERERS:
+        # local: the scan path reads headers and never writes one (polish31b)
+        from memdir_nb.formats import frontmatter_render
+
+        value: object = getattr(frontmatter_render, name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 class HeadRead(Record, frozen=True):

@@ -297,3 +297,23 @@ def test_the_root_read_anywhere_is_named_once_as_a_directory() -> None:
         read_regular_file("/", 1024)
     assert str(info.value) == "/ is a directory, not a regular file"
     assert info.value.path == "/" and info.value.kind == "not-regular"
+
+
+def test_a_path_past_the_depth_cap_is_refused_as_too_deep_with_the_cap_and_the_fix(
+    mem: Path,
+) -> None:
+    # its folders are never opened; the refusal was a plain "unreadable" OSError that a
+    # scan's skip list showed as "unreadable: OSError" (polish31b)
+    deep = mem.joinpath(*["d"] * 65)
+    deep.mkdir(parents=True)
+    (deep / "user_deep.md").write_text("deep\n")
+    rel = "/".join(["d"] * 65) + "/user_deep.md"
+    res = try_read_contained(mem, deep / "user_deep.md", 1024)
+    assert isinstance(res, ReadRefused)
+    assert res.kind == "too-deep" and res.errno == errno.ENAMETOOLONG and res.path == rel
+    assert str(res) == (
+        f"{rel} is in a folder that is nested 65 folders deep, past the 64 any memory route "
+        "goes into; move what is in it up"
+    )
+    (deep.parent / "user_64.md").write_text("at the cap\n")  # 64 folders: still read
+    assert read_contained(mem, deep.parent / "user_64.md", 1024).data == b"at the cap\n"

@@ -105,9 +105,9 @@ def test_an_entry_whose_dos_date_names_no_day_is_written_with_the_time_of_the_im
     assert time.gmtime((tmp_path / "m" / "user_c.md").stat().st_mtime)[:3] == (2020, 5, 1)
 
 
-def _with_empty_name() -> bytearray:
-    """An archive of user_a.md and an entry whose central record names nothing."""
-    data = _zip_bytes([("user_a.md", MEMORY), ("x", MEMORY)])
+def _with_empty_name(before: tuple[str, ...] = ("user_a.md",)) -> bytearray:
+    """An archive of the entries `before` and, last, an entry whose central record names nothing."""
+    data = _zip_bytes([*((name, MEMORY) for name in before), ("x", MEMORY)])
     record = bytes(data).rfind(b"PK\x01\x02")
     data = data[: record + 28] + b"\0\0" + data[record + 30 : record + 46] + data[record + 47 :]
     end = bytes(data).rfind(b"PK\x05\x06")
@@ -128,6 +128,22 @@ def test_an_entry_with_an_empty_name_is_refused_and_the_rest_arrive(tmp_path: Pa
     out = _cli_import(archive, tmp_path / "cli")
     assert "Traceback" not in out.stderr and out.returncode == 1, out.stderr
     assert "has an empty name" in out.stdout
+
+
+def test_the_report_names_an_entry_with_no_name_by_its_position_in_the_archive(
+    tmp_path: Path,
+) -> None:
+    """Failed before polish31b: the line read `refused: : has an empty name…`, which does not
+    say which entry it was; the position counts every entry, folder records included."""
+    archive = _write(tmp_path, _with_empty_name(("user_a.md", "notes/", "notes/user_b.md")))
+    report = import_archive(archive, tmp_path / "api")
+    assert [(r.label, r.position) for r in report.refused] == [("entry #4 (no name)", 4)]
+    out = _cli_import(archive, tmp_path / "cli")
+    assert out.returncode == 1, out.stderr
+    assert (
+        "refused: entry #4 (no name): has an empty name; every entry names a memory file"
+        in out.stdout.splitlines()
+    ), out.stdout
 
 
 def _name_flagged_utf8_but_not() -> bytearray:

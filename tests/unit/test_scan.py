@@ -542,3 +542,24 @@ def test_a_folder_past_the_systems_path_limit_is_skipped_naming_the_limit_and_th
     assert "OSError" not in skip.reason
     assert "longer than the system allows (4,095)" in skip.reason
     assert "move the memory dir nearer the root or give its folders shorter names" in skip.reason
+
+
+def test_a_link_to_a_file_past_the_depth_cap_is_skipped_naming_the_cap_and_the_fix(
+    tmp_path: Path,
+) -> None:
+    # the walk stops at 64 folders, but a symlinked file is read at its target: the contained
+    # reader's depth check refused it with ENAMETOOLONG, and the skip read "unreadable:
+    # OSError" (polish31b; fails on the code before it)
+    mem = tmp_path / "memory"
+    memory(mem, "a.md")
+    deep = mem.joinpath(*["d"] * 65)
+    deep.mkdir(parents=True)
+    memory(deep, "user_deep.md")
+    (mem / "user_link.md").symlink_to(deep.relative_to(mem) / "user_deep.md")
+    report = scan_memory_dir(mem)
+    assert names(report.headers) == ["a.md"]
+    reasons = {s.path: s.reason for s in report.skipped}
+    assert reasons["user_link.md"] == (
+        "in a folder that is nested 65 folders deep, past the 64 any memory route goes into; "
+        "move what is in it up"
+    )
