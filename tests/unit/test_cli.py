@@ -1019,6 +1019,18 @@ def test_a_path_argument_reads_no_settings_file(tmp_path: Path) -> None:
     assert out.stderr == ""  # a broken settings file is where's and doctor's business
 
 
+def _python_probe(
+    code: str, *args: str, env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
+    """`python -c code args` in a fresh process (what a command process imports, freezes or
+    loads is only seen there); it must exit 0, else its stderr is the failure."""
+    out = subprocess.run(
+        [sys.executable, "-c", code, *args], capture_output=True, text=True, env=env, timeout=120
+    )
+    assert out.returncode == 0, out.stderr
+    return out
+
+
 def test_scan_loads_no_other_command_nor_the_settings_machinery(tmp_path: Path) -> None:
     mem = tmp_path / "memory"
     add_memory(mem, "feedback_db.md")
@@ -1035,10 +1047,7 @@ def test_scan_loads_no_other_command_nor_the_settings_machinery(tmp_path: Path) 
         "big = (text.unsafe_in_text, text.unsafe_in_line, text._LINE_BREAKS, text._LONE_SURROGATE)\n"
         "print('COMPILED', sum(f.cache_info().currsize for f in big))\n"
     )
-    out = subprocess.run(
-        [sys.executable, "-c", code, str(mem)], capture_output=True, text=True, timeout=120
-    )
-    assert out.returncode == 0, out.stderr
+    out = _python_probe(code, str(mem))
     assert out.stdout.splitlines()[-2:] == ["LOADED 0 []", "COMPILED 0"]
 
 
@@ -1072,13 +1081,7 @@ def test_scan_imports_neither_dataclasses_nor_inspect_nor_compiles_what_it_does_
         "print('COMPILED', timestamps._TRASH_STAMP.cache_info().currsize, evals)\n"
     )
     for extra in ([], ["--json"]):
-        out = subprocess.run(
-            [sys.executable, "-c", code, str(mem), *extra],
-            capture_output=True,
-            text=True,
-            timeout=120,
-        )
-        assert out.returncode == 0, out.stderr
+        out = _python_probe(code, str(mem), *extra)
         assert "user_broken.md" in out.stdout
         assert out.stdout.splitlines()[-2:] == ["LOADED 0 []", "COMPILED 0 []"]
 
@@ -1103,10 +1106,7 @@ def test_scan_loads_no_renderer_and_the_headers_module_still_hands_them_out(
         "print('SAME', render_memory_file is fr.render_memory_file,\n"
         "      render_updated_memory_file is fr.render_updated_memory_file)\n"
     )
-    out = subprocess.run(
-        [sys.executable, "-c", code, str(mem)], capture_output=True, text=True, timeout=120
-    )
-    assert out.returncode == 0, out.stderr
+    out = _python_probe(code, str(mem))
     assert out.stdout.splitlines()[-2:] == ["RENDER 0 False", "SAME True True"], out.stdout
 
 
@@ -1126,10 +1126,7 @@ def test_a_command_process_sets_what_it_loaded_aside_from_the_collector(tmp_path
         "own = main()\n"
         "print('OWN', own, gc.get_freeze_count() > 1000)\n"
     )
-    out = subprocess.run(
-        [sys.executable, "-c", code, str(mem)], capture_output=True, text=True, timeout=120
-    )
-    assert out.returncode == 0, out.stderr
+    out = _python_probe(code, str(mem))
     assert [line for line in out.stdout.splitlines() if line[:3] in ("GIV", "OWN")] == [
         "GIVEN 0 0",
         "OWN 0 True",
@@ -1154,14 +1151,7 @@ def _blas_of_a_recall_process(mem: Path, chosen: str | None) -> str:
     env = {k: v for k, v in os.environ.items() if k != "OPENBLAS_NUM_THREADS"}
     if chosen is not None:
         env["OPENBLAS_NUM_THREADS"] = chosen
-    out = subprocess.run(
-        [sys.executable, "-c", _BLAS_PROBE, str(mem)],
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=120,
-    )
-    assert out.returncode == 0, out.stderr
+    out = _python_probe(_BLAS_PROBE, str(mem), env=env)
     return next(line for line in out.stderr.splitlines() if line.startswith("BLAS "))
 
 
