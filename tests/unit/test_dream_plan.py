@@ -266,11 +266,12 @@ def test_apply_all_then_restore_brings_every_file_back(messy: Path) -> None:
 def test_a_plan_applied_again_after_its_restore_gets_a_batch_of_its_own(messy: Path) -> None:
     # a fixed clock, the same process and the same result repeat the batch name: the second
     # batch takes the next free suffix, and the first (restored) is kept as it was
-    first = apply_plan(plan_consolidation(messy, now_ms=PLAN_NOW))
+    # (the clock is passed: two applies a second apart on a loaded host would stamp two names)
+    first = apply_plan(plan_consolidation(messy, now_ms=PLAN_NOW, clock=lambda: PLAN_NOW))
     restore(messy, first.batch)
     kept = snapshot(messy / ".trash" / first.batch)
-    second = apply_plan(plan_consolidation(messy, now_ms=PLAN_NOW))
-    third_plan = plan_consolidation(messy, now_ms=PLAN_NOW)
+    second = apply_plan(plan_consolidation(messy, now_ms=PLAN_NOW, clock=lambda: PLAN_NOW))
+    third_plan = plan_consolidation(messy, now_ms=PLAN_NOW, clock=lambda: PLAN_NOW)
     assert second.batch == f"{first.batch}-2" and not third_plan.actions
     assert snapshot(messy / ".trash" / first.batch) == kept
     assert list_dreams(messy) == [first.batch, second.batch]
