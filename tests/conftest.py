@@ -618,8 +618,9 @@ def slug_memory(name: str, description: str, type_: str, body: str, *, extra: st
 
 
 def build_wikilinked_dir(root: Path) -> Path:
-    """Memories that link each other with `[[name]]` (realdata32): by the slug, by a file's stem,
-    with a label, from a `related:` header list, and to a memory not written yet (which the
+    """Memories that link each other with `[[name]]` (realdata32): by the slug, by a file's stem
+    and by the stem with hyphens (the three forms a published dir's links take), with a label,
+    from a `related:` header list, and to a memory not written yet (which the
     prompt allows: it marks one worth writing later). Two are near-duplicates that a dream
     merges, and the older one, `kiln-schedule`, is the one the others link."""
     schedule = (
@@ -667,7 +668,8 @@ def build_wikilinked_dir(root: Path) -> Path:
             "feedback",
             "Lead with the answer.\n\n**Why:** read on a phone between throws.\n\n"
             "**How to apply:** details only when asked; for firing questions quote "
-            "[[project_kiln_schedule]] and [[glaze-sheet#cone 6]].",
+            "[[project_kiln_schedule]] and [[glaze-sheet#cone 6]] (cooling: "
+            "[[project-kiln-schedule]]).",
         ),
         4,
     )

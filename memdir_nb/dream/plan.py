@@ -35,7 +35,7 @@ from memdir_nb.dream.index_repairs import index_actions, index_rel
 from memdir_nb.dream.kept import KeptCalls, KeptReads
 from memdir_nb.dream.negation import shared_stem_cache
 from memdir_nb.formats.frontmatter import parse_frontmatter
-from memdir_nb.formats.wikilinks import linked_names, relinked
+from memdir_nb.formats.wikilinks import linked_names, names_linking, relinked
 from memdir_nb.spec.collector import collector_paused
 from memdir_nb.spec.constants import (
     DREAM_MERGE_MAX_LINE_PAIRS,
@@ -230,25 +230,27 @@ class _Links:
     memory that absorbed it (formats.wikilinks); header values count (`related:` lists of
     links), as the whole file is what the model reads.
 
-    A memory answers to its `name:` and to its file's stem: a link by the name is pointed at
-    the absorbing memory's name, one by the stem at its stem. A name that a memory the plan
-    keeps still answers to is left as it is (the link still finds that memory).
+    A memory answers to its `name:`, its file's stem and that stem with hyphens
+    (formats.wikilinks.names_linking): a link by one is pointed at the absorbing memory's name
+    of the same form. A name that a memory the plan keeps still answers to is left as it is
+    (the link still finds that memory).
     """
 
     def __init__(self, mems: list[_Mem], merged_away: set[str]) -> None:
         self.kept_names: set[str] = set()
         for m in mems:
             if m.rel not in merged_away:
-                self.kept_names |= {m.name, Path(m.scope_rel).stem}
+                self.kept_names.update(names_linking(m.name, Path(m.scope_rel).stem))
         self.linking = [(m, names) for m in mems if (names := linked_names(m.text))]
 
     def relinks(self, keep: _Mem, dups: list[_Mem]) -> tuple[list[Relink], int]:
         """A Relink for each memory (other than dups) that links a dup, and the links changed."""
         renames: dict[str, str] = {}
         for d in dups:
-            for old, new in (
-                (d.name, keep.name),
-                (Path(d.scope_rel).stem, Path(keep.scope_rel).stem),
+            for old, new in zip(
+                names_linking(d.name, Path(d.scope_rel).stem),
+                names_linking(keep.name, Path(keep.scope_rel).stem),
+                strict=True,
             ):
                 if old not in self.kept_names and old != new:
                     renames.setdefault(old, new)

@@ -1239,7 +1239,7 @@ def test_a_merge_points_the_links_to_the_merged_away_memory_at_the_one_that_abso
     plan = plan_consolidation(root, now_ms=PLAN_NOW)
     (merge,) = [a for a in plan.actions if a.kind == "merge_duplicates"]
     assert merge.id == "merge:project_kiln_firing.md"
-    assert "4 [[name]] link(s) to them in feedback_short_answers.md, reference_glaze_sheet.md" in (
+    assert "5 [[name]] link(s) to them in feedback_short_answers.md, reference_glaze_sheet.md" in (
         merge.summary
     )
     assert {"feedback_short_answers.md", "reference_glaze_sheet.md"} <= set(merge.files)
@@ -1251,8 +1251,9 @@ def test_a_merge_points_the_links_to_the_merged_away_memory_at_the_one_that_abso
     assert '    - "[[kiln-firing]]"\n' in sheet
     assert "slow cool of [[kiln-firing]]; tenmoku too ([[kiln-firing|the firing notes]])" in sheet
     assert "[[clay-supplier]]" in sheet and "kiln-schedule" not in sheet
-    # by the file's stem: the absorbing file's stem
-    assert "quote [[project_kiln_firing]] and [[glaze-sheet#cone 6]]." in answers
+    # by the file's stem, and by the stem with hyphens: the absorbing file's, in the same form
+    assert "quote [[project_kiln_firing]] and [[glaze-sheet#cone 6]] (cooling:" in answers
+    assert "(cooling: [[project-kiln-firing]])." in answers
     applied = apply_plan(plan, approve=[merge])
     assert set(applied.changed) == {
         "MEMORY.md", "reference_glaze_sheet.md", "feedback_short_answers.md",

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from memdir_nb.formats.wikilinks import linked_names, relinked
+from memdir_nb.formats.wikilinks import linked_names, names_linking, relinked
 
 
 def test_the_names_a_memory_links_are_read_without_their_label_or_heading() -> None:
@@ -27,3 +27,9 @@ def test_relinking_keeps_labels_and_headings_and_leaves_other_links_alone() -> N
     )
     assert relinked(text, {}) == (text, 0)
     assert relinked("no links", {"kiln-schedule": "kiln-firing"}) == ("no links", 0)
+
+
+def test_a_memory_is_linked_by_its_name_its_stem_and_its_stem_with_hyphens() -> None:
+    assert names_linking("kiln-schedule", "project_kiln_schedule") == (
+        "kiln-schedule", "project_kiln_schedule", "project-kiln-schedule",
+    )  # fmt: skip
