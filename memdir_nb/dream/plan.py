@@ -225,6 +225,11 @@ def _merge_action(scope: str, group: list[_Mem], fuzz: Any, links: _Links) -> Pl
     )
 
 
+def _stem(rel: str) -> str:
+    """A memory file's stem (`Path(rel).stem`, without building a Path for each of thousands)."""
+    return os.path.splitext(os.path.basename(rel))[0]
+
+
 class _Links:
     """The `[[name]]` links of a dir's memories, for pointing a merged-away memory's at the
     memory that absorbed it (formats.wikilinks); header values count (`related:` lists of
@@ -240,16 +245,21 @@ class _Links:
         self.kept_names: set[str] = set()
         for m in mems:
             if m.rel not in merged_away:
-                self.kept_names.update(names_linking(m.name, Path(m.scope_rel).stem))
-        self.linking = [(m, names) for m in mems if (names := linked_names(m.text))]
+                self.kept_names.update(names_linking(m.name, _stem(m.scope_rel)))
+        # name -> the memories linking it, in the plan's order: each merge looks up only the
+        # names it retires, not every linking file (a dir of thousands, many merges)
+        self.linking: dict[str, list[_Mem]] = {}
+        for m in mems:
+            for name in linked_names(m.text):
+                self.linking.setdefault(name, []).append(m)
 
     def relinks(self, keep: _Mem, dups: list[_Mem]) -> tuple[list[Relink], int]:
         """A Relink for each memory (other than dups) that links a dup, and the links changed."""
         renames: dict[str, str] = {}
         for d in dups:
             for old, new in zip(
-                names_linking(d.name, Path(d.scope_rel).stem),
-                names_linking(keep.name, Path(keep.scope_rel).stem),
+                names_linking(d.name, _stem(d.scope_rel)),
+                names_linking(keep.name, _stem(keep.scope_rel)),
                 strict=True,
             ):
                 if old not in self.kept_names and old != new:
@@ -257,14 +267,15 @@ class _Links:
         if not renames:
             return [], 0
         gone = {d.rel for d in dups}
-        ops, count = [], 0
-        for m, names in self.linking:
-            if m.rel in gone or names.isdisjoint(renames):
-                continue
-            pairs = {old: new for old, new in renames.items() if old in names}
-            count += relinked(m.text, pairs)[1]
-            ops.append(Relink(m.rel, tuple(sorted(pairs.items()))))
-        return ops, count
+        pairs: dict[str, dict[str, str]] = {}  # file -> the renames of the names it links
+        linkers: dict[str, _Mem] = {}
+        for old, new in renames.items():
+            for m in self.linking.get(old, ()):
+                if m.rel not in gone:
+                    pairs.setdefault(m.rel, {})[old] = new
+                    linkers[m.rel] = m
+        ops = [Relink(rel, tuple(sorted(found.items()))) for rel, found in sorted(pairs.items())]
+        return ops, sum(relinked(linkers[r.rel].text, dict(r.renames))[1] for r in ops)
 
 
 def _new_lines(body: str, kept: list[str], fuzz: Any) -> list[str]:
