@@ -19,9 +19,10 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 
-# `[[` + the name (no brackets, no line end, no `|` or `#`) + an optional `|label` or `#part` +
-# `]]`. The name is compared with the whitespace around it stripped.
-_LINK = re.compile(r"\[\[([^\[\]|#\n]+)([|#][^\[\]\n]*)?\]\]")
+# `[[` + the name (no brackets, line end, `|`, `#` or backslash) + an optional `|label` or
+# `#part` (its `|` escaped as `\|` inside a Markdown table) + `]]`. The name is compared with the
+# whitespace around it stripped. `[[#part]]` (a heading of the same file) names no memory.
+_LINK = re.compile(r"\[\[([^\[\]|#\n\\]+)(\\?[|#][^\[\]\n]*)?\]\]")
 
 
 def names_linking(name: str, stem: str) -> tuple[str, str, str]:
