@@ -1289,3 +1289,21 @@ def test_links_in_a_file_another_merge_rewrites_are_pointed_whatever_the_order(
     both = plan.result(merges)["glaze_new.md"]
     assert both is not None and "Body clay: [[clay-co-ops]]." in both
     assert "glaze_new.md" not in plan.result([merges[1]])  # the clay memory stays: link kept
+
+
+def test_a_memory_whose_dates_are_made_absolute_also_gets_its_links_pointed(
+    real_dir: Callable[[str], Path],
+) -> None:
+    # the date step replaces the body as the plan read it; the links are pointed after it, so
+    # approving both keeps both changes
+    root = real_dir("wikilinked")
+    (root / "project_studio_move.md").write_text(
+        "---\nname: studio-move\ndescription: the studio moves to the new building\n"
+        "metadata:\n  type: project\n---\n\nWe chose yesterday to move the kiln; see [[kiln-schedule]].\n",
+        encoding="utf-8",
+    )
+    plan = plan_consolidation(root, now_ms=PLAN_NOW)
+    kinds = {a.kind for a in plan.actions}
+    assert {"merge_duplicates", "absolute_dates"} <= kinds
+    moved = plan.result()["project_studio_move.md"]
+    assert moved is not None and "see [[kiln-firing]]." in moved and "yesterday" not in moved
