@@ -607,6 +607,82 @@ def build_bad_files_dir(root: Path) -> Path:
     return root
 
 
+def slug_memory(name: str, description: str, type_: str, body: str, *, extra: str = "") -> str:
+    """A memory in the shape Claude Code's memory prompt of late 2026 asks for: a kebab-case
+    `name:` slug, the type under `metadata:`, and `[[name]]` links to related memories in the body
+    (extra: more header lines, such as a `related:` list of links)."""
+    return (
+        f"---\nname: {name}\ndescription: {description}\nmetadata:\n  node_type: memory\n"
+        f"  type: {type_}\n{extra}---\n\n{body}\n"
+    )
+
+
+def build_wikilinked_dir(root: Path) -> Path:
+    """Memories that link each other with `[[name]]` (realdata32): by the slug, by a file's stem
+    and by the stem with hyphens (the three forms a published dir's links take), with a label,
+    from a `related:` header list, and to a memory not written yet (which the
+    prompt allows: it marks one worth writing later). Two are near-duplicates that a dream
+    merges, and the older one, `kiln-schedule`, is the one the others link."""
+    schedule = (
+        "The studio kiln fires to cone 6, holds fifteen minutes at peak, then cools at 150F an "
+        "hour down to 1500F.\n\n**Why:** a fast cool crazed the celadon batch.\n\n"
+        "**How to apply:** start any new kiln program from this one."
+    )
+    _put(
+        root / "project_kiln_schedule.md",
+        slug_memory(
+            "kiln-schedule",
+            "Cone 6 firing schedule with a fifteen minute hold at peak and a slow cool",
+            "project",
+            schedule,
+        ),
+        9,
+    )
+    _put(
+        root / "project_kiln_firing.md",
+        slug_memory(
+            "kiln-firing",
+            "Cone 6 firing schedule with a fifteen minute hold at peak and a slow cool",
+            "project",
+            schedule + "\n\nCheck the elements every forty firings.",
+        ),
+        2,
+    )
+    _put(
+        root / "reference_glaze_sheet.md",
+        slug_memory(
+            "glaze-sheet",
+            "The tested cone 6 glaze recipes are on the studio's shared sheet",
+            "reference",
+            "Tab 'cone 6'. Celadon needs the slow cool of [[kiln-schedule]]; tenmoku too "
+            "([[kiln-schedule|the firing notes]]). Supplier details: [[clay-supplier]].",
+            extra='  related:\n    - "[[kiln-schedule]]"\n',
+        ),
+        5,
+    )
+    _put(
+        root / "feedback_short_answers.md",
+        slug_memory(
+            "short-answers",
+            "Keep answers to a few lines; the user reads them on a phone at the wheel",
+            "feedback",
+            "Lead with the answer.\n\n**Why:** read on a phone between throws.\n\n"
+            "**How to apply:** details only when asked; for firing questions quote "
+            "[[project_kiln_schedule]] and [[glaze-sheet#cone 6]] (cooling: "
+            "[[project-kiln-schedule]]).",
+        ),
+        4,
+    )
+    _put(
+        root / "MEMORY.md",
+        "- [Kiln schedule](project_kiln_schedule.md) — cone 6 with a fifteen minute hold\n"
+        "- [Kiln firing](project_kiln_firing.md) — cone 6, elements every forty firings\n"
+        "- [Glaze sheet](reference_glaze_sheet.md) — where the tested recipes are\n"
+        "- [Short answers](feedback_short_answers.md) — a few lines, read on a phone\n",
+    )
+    return root
+
+
 REAL_DIR_BUILDERS: dict[str, Callable[[Path], Path]] = {
     "agent-memory-parent": build_agent_memory_parent_dir,
     "repo-root-targets": build_repo_root_targets_dir,
@@ -628,6 +704,7 @@ REAL_DIR_BUILDERS: dict[str, Callable[[Path], Path]] = {
     "names-besides-entries": build_names_besides_entries_dir,
     "latin1-index": build_latin1_index_dir,
     "pinned-typeless": build_pinned_typeless_dir,
+    "wikilinked": build_wikilinked_dir,
     "bad-files": build_bad_files_dir,
 }
 

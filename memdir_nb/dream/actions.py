@@ -11,6 +11,7 @@ from typing import assert_never
 
 from memdir_nb.clock import system_clock_ms
 from memdir_nb.formats.index_batch import IndexText, fit_index
+from memdir_nb.formats.wikilinks import relinked
 from memdir_nb.storage.listing import folder_of_memory_dirs
 
 
@@ -90,8 +91,22 @@ class IndexFit:
     order: tuple[str, ...]
 
 
-PlanOp = WriteFile | TrashFile | ReplaceText | IndexRemove | IndexUpsert | IndexFit
-_OP_TYPES = (WriteFile, TrashFile, ReplaceText, IndexRemove, IndexUpsert, IndexFit)
+@dataclass(frozen=True)
+class Relink:
+    """Point the `[[name]]` links in file `rel` that name a merged-away memory at the memory
+    that absorbed it (`renames`: (old name, new name) pairs; formats.wikilinks).
+
+    Applied after every other op of the approved actions, to the file as they leave it, and
+    skipped when it went to the trash: another merge that rewrites the file whole keeps its
+    links pointed too, whatever the order of the two actions.
+    """
+
+    rel: str
+    renames: tuple[tuple[str, str], ...]
+
+
+PlanOp = WriteFile | TrashFile | ReplaceText | IndexRemove | IndexUpsert | IndexFit | Relink
+_OP_TYPES = (WriteFile, TrashFile, ReplaceText, IndexRemove, IndexUpsert, IndexFit, Relink)
 
 
 @dataclass(frozen=True)
@@ -211,6 +226,7 @@ class _Simulation:
         self.snapshot = snapshot
         self.state: dict[str, str | None] = {}
         self.parsed: dict[str, IndexText] = {}
+        self.relinks: list[Relink] = []  # applied last (Relink)
 
     def current(self, rel: str) -> str | None:
         """The file's text now (None: absent or trashed)."""
@@ -245,11 +261,18 @@ class _Simulation:
                 self.state[op.rel] = text.replace(op.old, op.new, 1)
         elif isinstance(op, IndexFit):
             self.state[op.rel] = fit_index(self.current(op.rel) or "", op.order)
+        elif isinstance(op, Relink):
+            self.relinks.append(op)
         else:
             assert_never(op)
 
     def changed(self) -> dict[str, str | None]:
         """Every file whose text differs from the snapshot, with its new text."""
+        for op in self.relinks:
+            text = self.current(op.rel)
+            if text is not None:
+                self.state[op.rel] = relinked(text, dict(op.renames))[0]
+        self.relinks = []
         for rel in list(self.parsed):
             self.current(rel)
         return {rel: t for rel, t in self.state.items() if t != self.snapshot.get(rel)}

@@ -13,6 +13,7 @@ from memdir_nb.dream.actions import (
     IndexRemove,
     PlanAction,
     PlanOp,
+    Relink,
     ReplaceText,
     TrashFile,
     WriteFile,
@@ -34,6 +35,7 @@ from memdir_nb.dream.index_repairs import index_actions, index_rel
 from memdir_nb.dream.kept import KeptCalls, KeptReads
 from memdir_nb.dream.negation import shared_stem_cache
 from memdir_nb.formats.frontmatter import parse_frontmatter
+from memdir_nb.formats.wikilinks import linked_names, names_linking, relinked
 from memdir_nb.spec.collector import collector_paused
 from memdir_nb.spec.constants import (
     DREAM_MERGE_MAX_LINE_PAIRS,
@@ -184,10 +186,15 @@ def _read_memories(snap: _Snapshot) -> list[_Mem]:
     return mems
 
 
-def _merge_action(scope: str, group: list[_Mem], fuzz: Any) -> PlanAction:
-    """Merge a group of near-duplicates into its newest member; the others go to the trash."""
-    members = sorted(group, key=lambda m: (-m.mtime_ms, m.rel))
-    keep, dups = members[0], members[1:]
+def _keep_first(group: list[_Mem]) -> list[_Mem]:
+    """A near-duplicate group, the member that absorbs the others (the newest) first."""
+    return sorted(group, key=lambda m: (-m.mtime_ms, m.rel))
+
+
+def _merge_action(scope: str, group: list[_Mem], fuzz: Any, links: _Links) -> PlanAction:
+    """Merge a group of near-duplicates into its newest member; the others go to the trash,
+    and the `[[name]]` links naming them name the newest member instead."""
+    keep, *dups = _keep_first(group)
     front, body = _split_front(keep.text)
     keep_lines = [ln.strip() for ln in body.split("\n") if ln.strip()]
     extra: list[str] = []
@@ -200,14 +207,75 @@ def _merge_action(scope: str, group: list[_Mem], fuzz: Any) -> PlanAction:
     ops: list[PlanOp] = [WriteFile(keep.rel, front + new_body)]
     for d in dups:
         ops += [TrashFile(d.rel), IndexRemove(index_rel(scope), d.scope_rel, drop_emptied=True)]
+    relinks, count = links.relinks(keep, dups)
+    ops += relinks
+    pointed = ""
+    if relinks:
+        where = ", ".join(r.rel for r in relinks[:3]) + (
+            f" and {len(relinks) - 3} more" if len(relinks) > 3 else ""
+        )
+        pointed = f"; {count} [[name]] link(s) to them in {where} now point at {keep.rel}"
     return PlanAction(
         f"merge:{keep.rel}",
         "merge_duplicates",
         f"merge {', '.join(d.rel for d in dups)} into {keep.rel} (near-duplicates; "
-        f"{len(extra)} new line(s) carried over, merged files go to {TRASH_DIRNAME}/)",
-        tuple([keep.rel] + [d.rel for d in dups] + [index_rel(scope)]),
+        f"{len(extra)} new line(s) carried over, merged files go to {TRASH_DIRNAME}/){pointed}",
+        tuple([keep.rel] + [d.rel for d in dups] + [index_rel(scope)] + [r.rel for r in relinks]),
         tuple(ops),
     )
+
+
+def _stem(rel: str) -> str:
+    """A memory file's stem (`Path(rel).stem`, without building a Path for each of thousands)."""
+    return os.path.splitext(os.path.basename(rel))[0]
+
+
+class _Links:
+    """The `[[name]]` links of a dir's memories, for pointing a merged-away memory's at the
+    memory that absorbed it (formats.wikilinks); header values count (`related:` lists of
+    links), as the whole file is what the model reads.
+
+    A memory answers to its `name:`, its file's stem and that stem with hyphens
+    (formats.wikilinks.names_linking): a link by one is pointed at the absorbing memory's name
+    of the same form. A name that a memory the plan keeps still answers to is left as it is
+    (the link still finds that memory).
+    """
+
+    def __init__(self, mems: list[_Mem], merged_away: set[str]) -> None:
+        self.kept_names: set[str] = set()
+        for m in mems:
+            if m.rel not in merged_away:
+                self.kept_names.update(names_linking(m.name, _stem(m.scope_rel)))
+        # name -> the memories linking it, in the plan's order: each merge looks up only the
+        # names it retires, not every linking file (a dir of thousands, many merges)
+        self.linking: dict[str, list[_Mem]] = {}
+        for m in mems:
+            for name in linked_names(m.text):
+                self.linking.setdefault(name, []).append(m)
+
+    def relinks(self, keep: _Mem, dups: list[_Mem]) -> tuple[list[Relink], int]:
+        """A Relink for each memory (other than dups) that links a dup, and the links changed."""
+        renames: dict[str, str] = {}
+        for d in dups:
+            for old, new in zip(
+                names_linking(d.name, _stem(d.scope_rel)),
+                names_linking(keep.name, _stem(keep.scope_rel)),
+                strict=True,
+            ):
+                if old not in self.kept_names and old != new:
+                    renames.setdefault(old, new)
+        if not renames:
+            return [], 0
+        gone = {d.rel for d in dups}
+        pairs: dict[str, dict[str, str]] = {}  # file -> the renames of the names it links
+        linkers: dict[str, _Mem] = {}
+        for old, new in renames.items():
+            for m in self.linking.get(old, ()):
+                if m.rel not in gone:
+                    pairs.setdefault(m.rel, {})[old] = new
+                    linkers[m.rel] = m
+        ops = [Relink(rel, tuple(sorted(found.items()))) for rel, found in sorted(pairs.items())]
+        return ops, sum(relinked(linkers[r.rel].text, dict(r.renames))[1] for r in ops)
 
 
 def _new_lines(body: str, kept: list[str], fuzz: Any) -> list[str]:
@@ -228,14 +296,15 @@ def _merge_actions(
     mems: list[_Mem], scopes: list[str], fuzz: Any, stems: StemCache
 ) -> tuple[list[PlanAction], set[str]]:
     """1. near-duplicates: same scope, type and polarity; the newest file absorbs the others."""
-    actions: list[PlanAction] = []
-    merged: set[str] = set()
+    groups: list[tuple[str, list[_Mem]]] = []
     for scope in scopes:
         pool = [m for m in mems if m.scope == scope]
-        for group in _duplicate_groups(pool, fuzz, stems):
-            merged.update(m.rel for m in group)
-            actions.append(_merge_action(scope, group, fuzz))
-    return actions, merged
+        groups += [(scope, group) for group in _duplicate_groups(pool, fuzz, stems)]
+    merged = {m.rel for _, group in groups for m in group}
+    if not groups:
+        return [], merged
+    links = _Links(mems, {m.rel for _, group in groups for m in _keep_first(group)[1:]})
+    return [_merge_action(scope, group, fuzz, links) for scope, group in groups], merged
 
 
 def _contradiction_actions(

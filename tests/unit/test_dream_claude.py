@@ -283,3 +283,13 @@ def test_a_replace_all_edit_past_the_write_cap_is_refused_before_its_text_is_bui
         plan = plan_consolidation_with_claude(claude_dir, client=_client(api), now_ms=CLAUDE_NOW)
         answer = json.dumps(api.requests[-1].body)
     assert "over the 1,048,576-byte limit" in answer and plan.actions == []
+
+
+def test_the_consolidation_prompt_asks_for_links_to_a_retired_file_to_follow_its_content(
+    tmp_path: Path,
+) -> None:
+    # realdata32: memories link each other as [[name]] (Claude Code's prompt asks for it, and
+    # reads a link that names no memory as one still to write); a retired file's links must move
+    text = build_consolidation_prompt(tmp_path, now_ms=CLAUDE_NOW)
+    assert "Memories link each other as `[[name]]`" in text
+    assert "point those links at the file that now holds its content" in text

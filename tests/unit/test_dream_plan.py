@@ -1226,3 +1226,85 @@ def test_a_merge_drops_the_heading_it_emptied_never_one_a_person_left_empty(
     assert plan.result([merge])["MEMORY.md"] == kept + "## Later\n\n" + gone
     (drop,) = [a for a in plan.actions if a.kind == "drop_dangling_index_line"]
     assert plan.result([merge, drop])["MEMORY.md"] == kept + "## Later\n"
+
+
+def test_a_merge_points_the_links_to_the_merged_away_memory_at_the_one_that_absorbed_it(
+    real_dir: Callable[[str], Path],
+) -> None:
+    # realdata32: Claude Code's memory prompt asks for `[[name]]` links between memories and
+    # reads one that matches no memory as a memory still to be written. A merge that trashed
+    # `kiln-schedule` left every link to it naming nothing, so a later session would write the
+    # merged-away memory again.
+    root = real_dir("wikilinked")
+    before = _tree(root)
+    plan = plan_consolidation(root, now_ms=PLAN_NOW)
+    (merge,) = [a for a in plan.actions if a.kind == "merge_duplicates"]
+    assert merge.id == "merge:project_kiln_firing.md"
+    assert "5 [[name]] link(s) to them in feedback_short_answers.md, reference_glaze_sheet.md" in (
+        merge.summary
+    )
+    assert {"feedback_short_answers.md", "reference_glaze_sheet.md"} <= set(merge.files)
+    result = plan.result([merge])
+    sheet, answers = result["reference_glaze_sheet.md"], result["feedback_short_answers.md"]
+    assert sheet is not None and answers is not None
+    # by the slug, with a label and in the header's related list; a link to a memory not yet
+    # written, and one to a memory that stays, are left as they were
+    assert '    - "[[kiln-firing]]"\n' in sheet
+    assert "slow cool of [[kiln-firing]]; tenmoku too ([[kiln-firing|the firing notes]])" in sheet
+    assert "[[clay-supplier]]" in sheet and "kiln-schedule" not in sheet
+    # by the file's stem, and by the stem with hyphens: the absorbing file's, in the same form
+    assert "quote [[project_kiln_firing]] and [[glaze-sheet#cone 6]] (cooling:" in answers
+    assert "(cooling: [[project-kiln-firing]])." in answers
+    applied = apply_plan(plan, approve=[merge])
+    assert set(applied.changed) == {
+        "MEMORY.md", "reference_glaze_sheet.md", "feedback_short_answers.md",
+    }  # fmt: skip
+    assert (root / "reference_glaze_sheet.md").read_text(encoding="utf-8") == sheet
+    restore(root, applied.batch)
+    assert _tree(root) == before
+
+
+def test_links_in_a_file_another_merge_rewrites_are_pointed_whatever_the_order(
+    tmp_path: Path,
+) -> None:
+    # two merges: the memory that absorbs the second group links the first group's merged-away
+    # memory. The second merge writes that file whole from what the plan read, so a link
+    # pointed before it was lost; links are pointed last, on the file as the merges leave it.
+    # Approving only the second merge leaves the link alone (the memory it names stays).
+    def put(filename: str, name: str, body: str, age: float) -> None:
+        write_memory(
+            tmp_path, filename, name=name, description=f"{name.replace('-', ' ')} notes",
+            type="reference", body=body, age_days=age, now_ms=PLAN_NOW,
+        )  # fmt: skip
+
+    clay = "Stoneware comes from the co-op on Mill Street, ordered by the fifty pound box."
+    glaze = "Glaze recipes are on the shared sheet, tab cone six, tested in September. "
+    put("clay_old.md", "clay-co-op", clay, 9)
+    put("clay_new.md", "clay-co-ops", clay + "\n\nPick-up on Thursdays.", 1)
+    put("glaze_old.md", "glaze-recipe-sheet", glaze, 8)
+    put("glaze_new.md", "glaze-recipe-sheets", glaze + "\n\nBody clay: [[clay-co-op]].", 2)
+    plan = plan_consolidation(tmp_path, now_ms=PLAN_NOW)
+    merges = [a for a in plan.actions if a.kind == "merge_duplicates"]
+    # the clay merge comes first: the glaze merge then writes glaze_new.md whole
+    assert [a.id for a in merges] == ["merge:clay_new.md", "merge:glaze_new.md"]
+    both = plan.result(merges)["glaze_new.md"]
+    assert both is not None and "Body clay: [[clay-co-ops]]." in both
+    assert "glaze_new.md" not in plan.result([merges[1]])  # the clay memory stays: link kept
+
+
+def test_a_memory_whose_dates_are_made_absolute_also_gets_its_links_pointed(
+    real_dir: Callable[[str], Path],
+) -> None:
+    # the date step replaces the body as the plan read it; the links are pointed after it, so
+    # approving both keeps both changes
+    root = real_dir("wikilinked")
+    (root / "project_studio_move.md").write_text(
+        "---\nname: studio-move\ndescription: the studio moves to the new building\n"
+        "metadata:\n  type: project\n---\n\nWe chose yesterday to move the kiln; see [[kiln-schedule]].\n",
+        encoding="utf-8",
+    )
+    plan = plan_consolidation(root, now_ms=PLAN_NOW)
+    kinds = {a.kind for a in plan.actions}
+    assert {"merge_duplicates", "absolute_dates"} <= kinds
+    moved = plan.result()["project_studio_move.md"]
+    assert moved is not None and "see [[kiln-firing]]." in moved and "yesterday" not in moved
