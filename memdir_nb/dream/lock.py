@@ -9,16 +9,16 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from filelock import FileLock, Timeout
-
 from memdir_nb.clock import resolve_now_ms, system_clock_ms
 from memdir_nb.spec.constants import CONSOLIDATION_LOCK_NAME as LOCK_NAME
 from memdir_nb.spec.constants import LOCK_READ_MAX_BYTES
 from memdir_nb.storage.access import MissingFile, ReadRefused, ReadResult, read_contained
-from memdir_nb.storage.containment import absolute_dir
-from memdir_nb.storage.fsutil import replace_file
+from memdir_nb.storage.containment import PathTraversalError, absolute_dir
+from memdir_nb.storage.fsutil import open_real_dir, replace_file
+from memdir_nb.storage.lock_file import lock_at
 
 LOCK_GUARD_SUFFIX = ".guard"
+GUARD_TIMEOUT_S = 30.0  # the guard is held only for a read and a write of the lock
 HOLDER_STALE_MS = 60 * 60 * 1000  # a lock older than this is reclaimed whatever its PID
 # A lock dated further ahead of this clock than this was not written by a clock that agrees
 # with ours (a copied dir, a bad clock, `touch -d 2500`): it is stale, and names no last
@@ -194,23 +194,31 @@ class ConsolidationLock:
 
     @contextlib.contextmanager
     def _guarded(self) -> Iterator[None]:
-        """Hold the guard file's lock; a guard that cannot be opened as a plain file (a planted
-        symlink, a folder) is a LockFileCorruptError that names it, not a bare OSError."""
-        guard = FileLock(str(self.path) + LOCK_GUARD_SUFFIX, timeout=30)
+        """Hold the guard file's flock, taken as every lock file of the dir is (storage.lock_file:
+        never through a link, never truncated). A guard that is not a plain file of its own is
+        a LockFileCorruptError naming it, not a bare OSError.
+
+        It went through filelock, which before 3.20.1 (the project allows 3.13) opened the
+        guard with O_TRUNC and followed a symlink: a guard linked to a memory (hard or
+        symbolic) emptied that memory when a dream started (thirty-second session).
+        """
+        name = LOCK_NAME + LOCK_GUARD_SUFFIX
+        real_root, root_fd = open_real_dir(self.memory_dir)
         try:
-            guard.acquire()
-        except Timeout:
+            fd = lock_at(root_fd, name, GUARD_TIMEOUT_S, real_root)
+        except TimeoutError:
             raise  # another process holds it: that is no fault of the file
-        except OSError as exc:
+        except (OSError, PathTraversalError) as exc:
             raise LockFileCorruptError(
-                f"{guard.lock_file} cannot be opened as the consolidation lock's guard "
-                f"({exc.strerror or exc}); it should be a plain file or absent: if no dream is "
-                "running, delete it"
+                f"{self.memory_dir / name} cannot be used as the consolidation lock's guard: "
+                f"{exc} (if no dream is running, delete it)"
             ) from exc
+        finally:
+            os.close(root_fd)
         try:
             yield
         finally:
-            guard.release()
+            os.close(fd)  # closing the descriptor releases the flock
 
     def release(self) -> None:
         """Finish a successful dream: clear the PID and keep mtime = now as lastConsolidatedAt."""

@@ -325,3 +325,24 @@ def test_a_lock_that_is_a_link_to_a_memory_is_refused_and_the_memory_kept(
             step()
     assert memory.read_text() == text and not lock.held
     assert os.path.lexists(lock.path)
+
+
+@pytest.mark.parametrize("link", ["symlink", "hard link"])
+def test_a_guard_that_is_a_link_to_a_memory_is_refused_and_the_memory_kept(
+    project_memdir: Path, link: str
+) -> None:
+    # thirty-second session: the guard went through filelock, which before 3.20.1 (the
+    # project allows 3.13) opened it with O_TRUNC, following a symlink: a guard linked to a
+    # memory emptied it when a dream started. It is now taken as every lock file is.
+    memory = project_memdir / "feedback_testing.md"
+    memory.write_text("never mock the DB\n")
+    guard = project_memdir / (LOCK_NAME + ".guard")
+    if link == "symlink":
+        guard.symlink_to(memory.name)
+    else:
+        os.link(memory, guard)
+    lock = ConsolidationLock(project_memdir)
+    with pytest.raises(LockFileCorruptError, match=r"\.consolidate-lock\.guard.*delete it"):
+        lock.try_acquire()
+    assert not lock.held and not (project_memdir / LOCK_NAME).exists()
+    assert memory.read_text() == "never mock the DB\n"
