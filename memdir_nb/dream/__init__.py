@@ -56,6 +56,7 @@ from memdir_nb.dream.gates import (
     dream_gates,
 )
 from memdir_nb.dream.lock import (
+    FUTURE_SKEW_MS,
     HOLDER_STALE_MS,
     LOCK_GUARD_SUFFIX,
     ConsolidationLock,
@@ -82,6 +83,7 @@ __all__ = [
     "DUPLICATE_BODY_THRESHOLD",
     "DUPLICATE_HEAD_THRESHOLD",
     "DUPLICATE_MIN_SHARED",
+    "FUTURE_SKEW_MS",
     "HOLDER_STALE_MS",
     "LOCK_GUARD_SUFFIX",
     "LOCK_NAME",

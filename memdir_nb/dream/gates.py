@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from memdir_nb.clock import resolve_now_ms
-from memdir_nb.dream.lock import ConsolidationLock, LockFileCorruptError
+from memdir_nb.dream.lock import ConsolidationLock, LockFileCorruptError, dated_ahead
 
 MIN_HOURS = 24  # time gate
 MIN_SESSIONS = 5  # sessions gate
@@ -32,6 +32,12 @@ class GateResult:
     session_count: int | None
     throttle: SessionScanThrottle
     lock: ConsolidationLock | None = None  # held when open; release() or rollback() it
+
+
+def since_text(last_ms: float, now_ms: float) -> str:
+    """'5.0 h ago', or 'dated 0.5 h ahead of this clock' for a lock within the clock skew."""
+    hours = (now_ms - last_ms) / 3_600_000
+    return f"{hours:.1f} h ago" if hours >= 0 else f"dated {-hours:.1f} h ahead of this clock"
 
 
 def count_sessions_since(
@@ -74,12 +80,14 @@ def dream_gates(
         last = lock.last_consolidated_at()
     except LockFileCorruptError as exc:  # no time to read: the lock gate is what is closed
         return GateResult(False, "lock", str(exc), 0.0, None, throttle)
+    if dated_ahead(last, now):  # no clock of ours wrote it: no consolidation is known
+        last = 0.0
     hours = (now - last) / 3_600_000
     if last and hours < min_hours:
         return GateResult(
             False,
             "time",
-            f"last consolidation {hours:.1f} h ago, under {min_hours:g} h",
+            f"last consolidation {since_text(last, now)}, under {min_hours:g} h",
             last,
             None,
             throttle,

@@ -9,21 +9,44 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from filelock import FileLock, Timeout
-
-from memdir_nb.clock import resolve_now_ms
+from memdir_nb.clock import resolve_now_ms, system_clock_ms
 from memdir_nb.spec.constants import CONSOLIDATION_LOCK_NAME as LOCK_NAME
 from memdir_nb.spec.constants import LOCK_READ_MAX_BYTES
-from memdir_nb.storage.access import MissingFile, ReadRefused, read_contained
-from memdir_nb.storage.containment import absolute_dir
-from memdir_nb.storage.fsutil import replace_file
+from memdir_nb.storage.access import MissingFile, ReadRefused, ReadResult, read_contained
+from memdir_nb.storage.containment import PathTraversalError, absolute_dir
+from memdir_nb.storage.fsutil import open_real_dir, replace_file
+from memdir_nb.storage.lock_file import lock_at
 
 LOCK_GUARD_SUFFIX = ".guard"
+GUARD_TIMEOUT_S = 30.0  # the guard is held only for a read and a write of the lock
 HOLDER_STALE_MS = 60 * 60 * 1000  # a lock older than this is reclaimed whatever its PID
+# A lock dated further ahead of this clock than this was not written by a clock that agrees
+# with ours (a copied dir, a bad clock, `touch -d 2500`): it is stale, and names no last
+# consolidation. Within it, a lock ahead of us is clock skew and is taken at its word.
+FUTURE_SKEW_MS = HOLDER_STALE_MS
 
 
 class LockFileCorruptError(ValueError):
     """The consolidation lock file holds something other than a PID; nothing was changed."""
+
+
+def dated_ahead(mtime_ms: float, now_ms: float) -> bool:
+    """Whether a lock time is further ahead than clock skew explains (FUTURE_SKEW_MS), both of
+    the "now" in use and of the system clock that stamps the files.
+
+    The one home of the rule for a lock dated in the future (thirty-second session): such a
+    lock is stale whatever its PID says (`holder_status`, `try_acquire`), and the time gate
+    reads it as no consolidation yet. Without it a lock dated 2500 and naming a live PID was
+    held for ever and the time gate never opened ("last consolidation -3676743.2 h ago").
+    The system clock counts too because a pinned "now" (the demo's, a notebook's) may lie
+    behind the files this machine writes today; those are not dated ahead.
+    """
+    return mtime_ms - max(now_ms, system_clock_ms()) > FUTURE_SKEW_MS
+
+
+def _stale(mtime_ms: float, now_ms: float) -> bool:
+    """Older than HOLDER_STALE_MS (the reference's rule) or dated_ahead."""
+    return now_ms - mtime_ms >= HOLDER_STALE_MS or dated_ahead(mtime_ms, now_ms)
 
 
 def is_process_running(pid: int) -> bool:
@@ -71,16 +94,44 @@ class ConsolidationLock:
         """True between a successful try_acquire and release/rollback."""
         return self._held
 
+    def _read(self) -> ReadResult | None:
+        """The lock file's first bytes and stat; None when absent; LockFileCorruptError naming
+        it when it is not a regular file of its own reached without a link.
+
+        The one read of the lock (read_state, last_consolidated_at, _read_pid). A symlink,
+        even to a memory inside the dir, or a hard link (a second name of a memory) made that
+        memory's text the holder's PID: a memory holding "1" kept the lock held (thirty-second
+        session). Nothing is read through a link now, so nothing another file holds is a PID.
+        """
+        try:
+            res = read_contained(
+                self.memory_dir, self.path, LOCK_READ_MAX_BYTES, follow_symlinks=False
+            )
+        except MissingFile:
+            return None
+        except ReadRefused as exc:
+            why = (
+                f"{self.path} is a symlink, and the consolidation lock must be a plain file of "
+                "its own (its text would be read as the holder's process id)"
+                if exc.kind == "symlink"
+                else str(exc)
+            )
+            raise LockFileCorruptError(
+                f"{why}; remove it so the consolidation lock can be recreated"
+            ) from exc
+        if res.stat.st_nlink > 1:
+            raise LockFileCorruptError(
+                f"{self.path} is a hard link (one file under {res.stat.st_nlink} names), and the "
+                "consolidation lock must be a plain file of its own (its text would be read as "
+                "the holder's process id); remove that name so the lock can be recreated"
+            )
+        return res
+
     def read_state(self) -> LockState:
         """Stat and read the lock file; raise LockFileCorruptError if its body is not a PID."""
-        try:
-            res = read_contained(self.memory_dir, self.path, LOCK_READ_MAX_BYTES)
-        except MissingFile:
+        res = self._read()
+        if res is None:
             return LockState(False, 0.0, None, None)
-        except ReadRefused as exc:
-            raise LockFileCorruptError(
-                f"{exc}; remove it so the consolidation lock can be recreated"
-            ) from exc
         st, raw = res.stat, res.data
         try:
             text = None if res.truncated else raw.decode("ascii").strip()
@@ -107,22 +158,15 @@ class ConsolidationLock:
         naming it. A bare stat followed the link (`/dev/zero`'s time became the last
         consolidation) and let ELOOP out of the gates as an OSError (attack round 30).
         """
-        try:
-            res = read_contained(self.memory_dir, self.path, LOCK_READ_MAX_BYTES)
-        except MissingFile:
-            return 0.0
-        except ReadRefused as exc:
-            raise LockFileCorruptError(
-                f"{exc}; remove it so the consolidation lock can be recreated"
-            ) from exc
-        return res.stat.st_mtime_ns / 1e6
+        res = self._read()
+        return 0.0 if res is None else res.stat.st_mtime_ns / 1e6
 
     def holder_status(self, *, now_ms: float | None = None) -> str:
-        """'free', 'held' (live holder, fresh lock), 'stale' (older than an hour) or 'dead' (holder gone)."""
+        """'free', 'held' (live holder, fresh lock), 'stale' (older than an hour, or dated_ahead) or 'dead' (holder gone)."""
         state = self.read_state()
         if not state.exists or state.holder_pid is None:
             return "free"
-        if resolve_now_ms(now_ms) - state.mtime_ms >= HOLDER_STALE_MS:
+        if _stale(state.mtime_ms, resolve_now_ms(now_ms)):
             return "stale"
         return "held" if is_process_running(state.holder_pid) else "dead"
 
@@ -138,7 +182,7 @@ class ConsolidationLock:
         with self._guarded():
             state = self.read_state()
             if state.exists and state.holder_pid is not None and state.holder_pid != self.pid:
-                fresh = resolve_now_ms(now_ms) - state.mtime_ms < HOLDER_STALE_MS
+                fresh = not _stale(state.mtime_ms, resolve_now_ms(now_ms))
                 if fresh and is_process_running(state.holder_pid):
                     return False
             self._write_body(str(self.pid))
@@ -150,23 +194,31 @@ class ConsolidationLock:
 
     @contextlib.contextmanager
     def _guarded(self) -> Iterator[None]:
-        """Hold the guard file's lock; a guard that cannot be opened as a plain file (a planted
-        symlink, a folder) is a LockFileCorruptError that names it, not a bare OSError."""
-        guard = FileLock(str(self.path) + LOCK_GUARD_SUFFIX, timeout=30)
+        """Hold the guard file's flock, taken as every lock file of the dir is (storage.lock_file:
+        never through a link, never truncated). A guard that is not a plain file of its own is
+        a LockFileCorruptError naming it, not a bare OSError.
+
+        It went through filelock, which before 3.20.1 (the project allows 3.13) opened the
+        guard with O_TRUNC and followed a symlink: a guard linked to a memory (hard or
+        symbolic) emptied that memory when a dream started (thirty-second session).
+        """
+        name = LOCK_NAME + LOCK_GUARD_SUFFIX
+        real_root, root_fd = open_real_dir(self.memory_dir)
         try:
-            guard.acquire()
-        except Timeout:
+            fd = lock_at(root_fd, name, GUARD_TIMEOUT_S, real_root)
+        except TimeoutError:
             raise  # another process holds it: that is no fault of the file
-        except OSError as exc:
+        except (OSError, PathTraversalError) as exc:
             raise LockFileCorruptError(
-                f"{guard.lock_file} cannot be opened as the consolidation lock's guard "
-                f"({exc.strerror or exc}); it should be a plain file or absent: if no dream is "
-                "running, delete it"
+                f"{self.memory_dir / name} cannot be used as the consolidation lock's guard: "
+                f"{exc} (if no dream is running, delete it)"
             ) from exc
+        finally:
+            os.close(root_fd)
         try:
             yield
         finally:
-            guard.release()
+            os.close(fd)  # closing the descriptor releases the flock
 
     def release(self) -> None:
         """Finish a successful dream: clear the PID and keep mtime = now as lastConsolidatedAt."""
@@ -200,15 +252,10 @@ class ConsolidationLock:
             )
 
     def _read_pid(self) -> int | None:
-        try:
-            raw = read_contained(self.memory_dir, self.path, LOCK_READ_MAX_BYTES).data
-        except MissingFile:
+        res = self._read()
+        if res is None:
             return None
-        except ReadRefused as exc:
-            raise LockFileCorruptError(
-                f"{exc}; remove it so the consolidation lock can be recreated"
-            ) from exc
-        text = raw.decode("ascii", errors="replace").strip()
+        text = res.data.decode("ascii", errors="replace").strip()
         return int(text) if text.isdigit() else None
 
     def _write_body(self, body: str, *, mtime_ns: int | None = None) -> None:

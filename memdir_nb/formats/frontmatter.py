@@ -19,6 +19,7 @@ from __future__ import annotations
 import datetime as _dt
 import functools
 import re
+import sys
 from typing import Any
 
 from memdir_nb.formats.frontmatter_fast import PlainColon, fast_parse, fast_scalar
@@ -48,7 +49,27 @@ def yaml_loader() -> tuple[Any, Any]:
     """
     import yaml
 
-    return yaml, getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+    base = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+    loader: Any = type("HeaderLoader", (base,), {})  # the base is chosen at run time
+    loader.add_constructor("tag:yaml.org,2002:int", _printable_int)
+    return yaml, loader
+
+
+def _printable_int(loader: Any, node: Any) -> int:
+    """YAML's int, refused when Python cannot show it in decimal (ValueError: the header is
+    recovered line by line, the value kept as written). A hex, octal or base-60 literal is
+    built past Python's limit on decimal digits, and every later str() raised: `to_dataframe`
+    of such a dir ended in "Exceeds the limit (4300 digits)..." (thirty-second session)."""
+    value: int = loader.construct_yaml_int(node)
+    if value.bit_length() > 64:
+        try:
+            str(value)
+        except ValueError:
+            raise ValueError(
+                f"the integer {node.value[:20]}… has more decimal digits than can be shown "
+                f"({sys.get_int_max_str_digits()} at most)"
+            ) from None
+    return value
 
 
 # What a YAML load raises past YAMLError on text PyYAML accepts: a value its constructors

@@ -30,12 +30,18 @@ logger = logging.getLogger(__name__)
 logger.addFilter(OneLineRecords())  # a warning is one line, whatever it names
 
 GIT_TIMEOUT_SECONDS = 10.0
+# Every git call only asks where a repository is; none may run a command a repository's own
+# config names. `rev-parse --show-superproject-working-tree` runs `git ls-files` in the
+# enclosing repository, which runs its `core.fsmonitor` command: `where --cwd` on a folder
+# with a separate git dir (every submodule) inside a downloaded repository ran what that
+# repository's .git/config said (thirty-second session). `-c` reaches git's own children too.
+_GIT_SAFE_CONFIG = ("-c", "core.fsmonitor=false")
 
 
 def _run_git(git: str, cwd: Path, *args: str) -> subprocess.CompletedProcess[str] | None:
     try:
         return subprocess.run(
-            [git, *args],
+            [git, *_GIT_SAFE_CONFIG, *args],
             cwd=cwd,
             capture_output=True,
             # git prints paths as the file system's bytes: decoded as os.fsdecode does, so a

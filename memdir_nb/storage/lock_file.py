@@ -32,8 +32,39 @@ def _kind_at(dir_fd: int, name: str) -> str:
         mode = os.stat(name, dir_fd=dir_fd, follow_symlinks=False).st_mode
     except OSError:
         return "something other than a file"
+    return _kind_at_mode(mode)
+
+
+def _kind_at_mode(mode: int) -> str:
     kinds = ((stat.S_ISDIR, "a folder"), (stat.S_ISSOCK, "a socket"), (stat.S_ISFIFO, "a FIFO"))
     return next((word for test, word in kinds if test(mode)), "a device")
+
+
+def _refuse_shared(fd: int, name: str, folder: str) -> None:
+    """Close fd and refuse a lock file that is not a regular file with one name.
+
+    A hard link makes the lock another file's second name (a memory's, one outside the dir):
+    the lock would be shared with it, and a lock library that truncates its file on open (the
+    consolidation lock's guard went through filelock, which did so before 3.20.1) emptied it.
+    A FIFO opens for reading and writing without an error, so it is refused here by its kind.
+    """
+    st = os.fstat(fd)
+    if stat.S_ISREG(st.st_mode) and st.st_nlink <= 1:
+        return
+    os.close(fd)
+    if not stat.S_ISREG(st.st_mode):
+        raise OSError(
+            errno.EINVAL,
+            f"the lock file {name} in {folder} is {_kind_at_mode(st.st_mode)}, not a file, so no "
+            "write can take the lock; nothing was written; move it aside (the lock file is "
+            "recreated) and retry",
+        )
+    raise team_paths.PathTraversalError(
+        "hard-link",
+        f"the lock file {name} in {folder} is a hard link (one file under {st.st_nlink} names), "
+        "so the lock would be taken on another file too; nothing was written; remove that name "
+        "(the lock file is recreated) and retry",
+    )
 
 
 def lock_at(dir_fd: int, name: str, timeout_s: float, folder: str = "the memory dir") -> int:
@@ -70,6 +101,7 @@ def lock_at(dir_fd: int, name: str, timeout_s: float, folder: str = "the memory 
                 "as its owner) and retry",
             ) from exc
         raise
+    _refuse_shared(fd, name, folder)
     deadline = time.monotonic() + timeout_s
     while True:
         try:

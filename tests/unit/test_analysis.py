@@ -206,3 +206,16 @@ def test_summary_keeps_links_that_leave_the_dir_apart_from_dangling_ones(
     s = summarize(root)
     assert s.dangling == [("MEMORY.md", 4, "gone.md")]
     assert s.outside == [("MEMORY.md", 3, "../plans/INDEX.md")]
+
+
+def test_a_header_integer_too_long_for_decimal_does_not_stop_the_frame(demo: Path) -> None:
+    # thirty-second session: `ticket: 0x<3,700 f>` raised "Exceeds the limit (4300 digits)
+    # for integer string conversion" out of to_dataframe and summarize for the whole dir
+    written = "0x" + "f" * 3700
+    (demo / "user_big_number.md").write_text(
+        f"---\nname: n\ndescription: a number\ntype: user\nticket: {written}\n---\nx\n"
+    )
+    df = to_dataframe(demo, now_ms=NOW_MS).set_index("path")
+    assert bool(df.loc["user_big_number.md", "malformed"])
+    assert df.loc["user_big_number.md", "ticket"] == written  # kept as written
+    assert summarize(demo, now_ms=NOW_MS).total == len(df)

@@ -133,3 +133,32 @@ def test_a_lock_that_is_not_a_plain_file_closes_the_lock_gate_naming_it(
     assert (result.open, result.gate, result.last_consolidated_ms) == (False, "lock", 0.0)
     assert LOCK_NAME in result.reason and "remove it" in result.reason
     assert os.path.lexists(lock)
+
+
+def test_a_lock_dated_past_the_clock_skew_opens_the_time_gate_and_is_redated(
+    project_memdir: Path,
+) -> None:
+    # thirty-second session: a lock dated 2500 closed the time gate for ever ("last
+    # consolidation -3676743.2 h ago, under 24 h") and counted no session as newer
+    now = time.time() * 1000
+    lock = project_memdir / LOCK_NAME
+    lock.write_text("")
+    set_mtime_ms(lock, 16_725_225_600_000.0)  # 2500-01-01
+    _sessions(project_memdir, 5, now - HOUR_MS)
+    result = dream_gates(project_memdir, now_ms=now)
+    assert (result.open, result.session_count, result.last_consolidated_ms) == (True, 5, 0.0)
+    assert result.lock is not None
+    result.lock.release()
+    assert abs(lock.stat().st_mtime_ns / 1e6 - time.time() * 1000) < HOUR_MS
+
+
+def test_a_lock_slightly_ahead_of_the_clock_says_so_in_the_time_gate(
+    project_memdir: Path,
+) -> None:
+    now = time.time() * 1000
+    lock = project_memdir / LOCK_NAME
+    lock.write_text("")
+    set_mtime_ms(lock, now + HOUR_MS / 2)
+    result = dream_gates(project_memdir, now_ms=now)
+    assert (result.open, result.gate) == (False, "time")
+    assert "dated 0.5 h ahead of this clock" in result.reason and "-0.5" not in result.reason

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from memdir_nb.dream import (
+    FUTURE_SKEW_MS,
     HOLDER_STALE_MS,
     LOCK_NAME,
     ConsolidationLock,
@@ -266,3 +267,82 @@ def test_a_guard_planted_as_a_symlink_is_a_named_error_and_nothing_is_taken(
         lock.try_acquire()
     assert not lock.held and not (project_memdir / LOCK_NAME).exists()
     assert outside.read_text() == "keep"
+
+
+# ------------------------------------------------- thirty-second session: future dates, links
+
+
+def test_a_lock_dated_far_ahead_of_the_clock_is_stale_though_its_holder_lives(
+    project_memdir: Path, tmp_path: Path
+) -> None:
+    # a lock dated 2500 naming a live PID was "held" for ever: now - mtime is negative, so
+    # never an hour old (attack round 30, left open; fixed by the FUTURE_SKEW_MS rule)
+    proc = spawn_holder(tmp_path, project_memdir)
+    try:
+        lock = ConsolidationLock(project_memdir)
+        set_mtime_ms(lock.path, 16_725_225_600_000.0)  # 2500-01-01 (ext4 keeps 2446)
+        future = _mtime_ms(lock.path)
+        assert lock.holder_status() == "stale"
+        assert lock.try_acquire() is True
+        assert lock.path.read_text().strip() == str(os.getpid())
+        lock.rollback()
+        assert _mtime_ms(lock.path) == future  # rollback puts the odd date back, as found
+    finally:
+        proc.kill()
+        proc.wait(timeout=30)
+
+
+def test_a_lock_dated_ahead_by_less_than_the_skew_is_still_held(
+    project_memdir: Path, tmp_path: Path
+) -> None:
+    proc = spawn_holder(tmp_path, project_memdir)
+    try:
+        lock = ConsolidationLock(project_memdir)
+        set_mtime_ms(lock.path, time.time() * 1000 + FUTURE_SKEW_MS - 60_000)
+        assert lock.holder_status() == "held"
+        assert lock.try_acquire() is False
+    finally:
+        proc.kill()
+        proc.wait(timeout=30)
+
+
+@pytest.mark.parametrize("link", ["symlink", "hard link"])
+def test_a_lock_that_is_a_link_to_a_memory_is_refused_and_the_memory_kept(
+    project_memdir: Path, link: str
+) -> None:
+    # the lock read a memory's text through the link as the holder's PID: a memory holding a
+    # live process's id made the lock "held"
+    memory = project_memdir / "project_pid.md"
+    text = f"{os.getppid()}\n"
+    memory.write_text(text)
+    lock = ConsolidationLock(project_memdir)
+    if link == "symlink":
+        lock.path.symlink_to(memory.name)
+    else:
+        os.link(memory, lock.path)
+    for step in (lock.holder_status, lock.try_acquire, lock.last_consolidated_at):
+        with pytest.raises(LockFileCorruptError, match=rf"\.consolidate-lock is a {link}.*remove"):
+            step()
+    assert memory.read_text() == text and not lock.held
+    assert os.path.lexists(lock.path)
+
+
+@pytest.mark.parametrize("link", ["symlink", "hard link"])
+def test_a_guard_that_is_a_link_to_a_memory_is_refused_and_the_memory_kept(
+    project_memdir: Path, link: str
+) -> None:
+    # thirty-second session: the guard went through filelock, which before 3.20.1 (the
+    # project allows 3.13) opened it with O_TRUNC, following a symlink: a guard linked to a
+    # memory emptied it when a dream started. It is now taken as every lock file is.
+    memory = project_memdir / "feedback_testing.md"
+    memory.write_text("never mock the DB\n")
+    guard = project_memdir / (LOCK_NAME + ".guard")
+    if link == "symlink":
+        guard.symlink_to(memory.name)
+    else:
+        os.link(memory, guard)
+    lock = ConsolidationLock(project_memdir)
+    with pytest.raises(LockFileCorruptError, match=r"\.consolidate-lock\.guard.*delete it"):
+        lock.try_acquire()
+    assert not lock.held and not (project_memdir / LOCK_NAME).exists()
+    assert memory.read_text() == "never mock the DB\n"

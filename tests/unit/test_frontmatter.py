@@ -616,3 +616,40 @@ def test_a_lone_cr_stays_in_a_body_line_and_ends_a_header_line_as_yaml_reads_it(
     assert body == "first\rhalf\nsecond\n"
     _, classic = parse_frontmatter("---\rname: Tea\r---\rbody\r")
     assert classic == "body\n"  # a CR-only file (no LF at all) is read line by line
+
+
+_TOO_LONG_FOR_DECIMAL = {  # each builds an int of more than 4,300 decimal digits
+    "hex": "0x" + "f" * 3700,
+    "octal": "0" + "7" * 4900,
+    "sexagesimal": "1" + ":59" * 2450,
+}
+
+
+@pytest.mark.parametrize("where", ["value", "key", "list item", "metadata"])
+@pytest.mark.parametrize("literal", sorted(_TOO_LONG_FOR_DECIMAL))
+def test_an_integer_too_long_to_show_in_decimal_is_kept_as_written(
+    literal: str, where: str
+) -> None:
+    # thirty-second session: YAML builds these without Python's limit on decimal digits, and
+    # every later str() of the header's fields raised ValueError ("Exceeds the limit (4300
+    # digits) for integer string conversion"), out of the analysis frame for one
+    written = _TOO_LONG_FOR_DECIMAL[literal]
+    extra = {
+        "value": f"other: {written}",
+        "key": f"? {written}\n: v",  # a plain key is 1,024 characters at most
+        "list item": f"tags: [{written}]",
+        "metadata": f"metadata:\n  pinned: {written}",
+    }[where]
+    text = f"---\nname: a\ndescription: d\ntype: user\n{extra}\n---\nbody\n"
+    assert len(text) < 8192  # inside the header window, so YAML is asked
+    fm, body = parse_frontmatter(text)
+    assert (fm.name, fm.type, body) == ("a", MemoryType.USER, "body\n")
+    assert fm.malformed and "more decimal digits than can be shown" in " ".join(fm.problems)
+    assert str(fm.fields) and str(fm.extra_fields())  # nothing left that cannot be shown
+    if where == "value":
+        assert fm.fields["other"] == written
+
+
+def test_an_integer_past_64_bits_that_decimal_can_show_is_still_an_integer() -> None:
+    fm, _ = parse_frontmatter("---\nname: a\nid: 0x" + "f" * 40 + "\n---\n")
+    assert fm.fields["id"] == 16**40 - 1 and not fm.malformed

@@ -132,6 +132,21 @@ def test_a_submodule_is_confirmed_by_its_core_worktree(tmp_path: Path) -> None:
     assert find_canonical_git_root(app / "vendor" / "lib") == app / "vendor" / "lib"
 
 
+def test_finding_a_submodules_root_runs_no_command_the_enclosing_repositorys_config_names(
+    tmp_path: Path,
+) -> None:
+    # thirty-second session: `rev-parse --show-superproject-working-tree` runs `git ls-files`
+    # in the enclosing repository, which ran its core.fsmonitor command: `where --cwd` in a
+    # downloaded repository's submodule ran what that repository's .git/config said
+    lib = make_repo(tmp_path / "lib")
+    app = make_repo(tmp_path / "app")
+    git(app, "-c", "protocol.file.allow=always", "submodule", "add", "-q", str(lib), "vendor/lib")
+    marker = tmp_path / "ran"
+    git(app, "config", "core.fsmonitor", f"touch '{marker}'; false")
+    assert find_canonical_git_root(app / "vendor" / "lib") == app / "vendor" / "lib"
+    assert not marker.exists()
+
+
 def test_a_separate_git_dir_checkout_is_keyed_by_its_own_folder(tmp_path: Path) -> None:
     # git keeps no record at the git dir of which folder it serves, so nothing confirms the
     # pointer: the checkout is its own root rather than the git dir it names.

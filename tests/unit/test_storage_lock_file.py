@@ -61,3 +61,32 @@ def test_a_symlink_at_the_lock_name_is_refused_and_its_target_left_alone(tmp_pat
     finally:
         os.close(dfd)
     assert elsewhere.read_text() == "mine\n"
+
+
+@pytest.mark.parametrize("name", [".memdir.lock", ".daily-log.lock", ".consolidate-lock.guard"])
+def test_a_lock_file_that_is_a_hard_link_is_refused_and_the_other_name_left_alone(
+    tmp_path: Path, name: str
+) -> None:
+    # thirty-second session: a lock file that is a second name of a memory took its lock on
+    # the memory's inode; the dream's guard (then through filelock < 3.20.1, O_TRUNC) emptied it
+    memory = tmp_path / "feedback_testing.md"
+    memory.write_text("never mock the DB\n")
+    os.link(memory, tmp_path / name)
+    dfd = _folder_fd(tmp_path)
+    try:
+        with pytest.raises(PathTraversalError, match=r"is a hard link \(one file under 2 names\)"):
+            lock_at(dfd, name, 1.0)
+    finally:
+        os.close(dfd)
+    assert memory.read_text() == "never mock the DB\n"
+
+
+def test_a_fifo_at_the_lock_name_is_refused_naming_it(tmp_path: Path) -> None:
+    # a FIFO opens for reading and writing without an error, so the open's errno never named it
+    os.mkfifo(tmp_path / ".memdir.lock")
+    dfd = _folder_fd(tmp_path)
+    try:
+        with pytest.raises(OSError, match=r"\.memdir\.lock in .* is a FIFO, not a file"):
+            lock_at(dfd, ".memdir.lock", 1.0)
+    finally:
+        os.close(dfd)

@@ -46,6 +46,15 @@ def test_a_recent_consolidation_closes_the_time_gate_and_skips_the_sessions_chec
     assert not view.would_run(gate, "free")
 
 
+def test_a_consolidation_dated_slightly_ahead_of_the_clock_says_so() -> None:
+    # thirty-second session: it read "last consolidation -0.5 h ago"
+    gate = _gate(last_consolidated_ms=NOW + HOUR_MS / 2)
+    rows = view.gate_rows(gate, "held", min_hours=24, min_sessions=5, now_ms=NOW)
+    assert rows[0] == view.GateRow(
+        "time", "closed", "last consolidation dated 0.5 h ahead of this clock (needs 24 h)"
+    )
+
+
 def test_a_held_lock_is_a_closed_gate_even_when_the_others_are_open() -> None:
     gate = _gate(open=True, gate="open", session_count=9)
     rows = view.gate_rows(gate, "held by 4242", min_hours=24, min_sessions=5, now_ms=NOW)

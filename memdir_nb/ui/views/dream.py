@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from memdir_nb.clock import resolve_now_ms
+from memdir_nb.dream.gates import since_text
 
 if TYPE_CHECKING:  # pragma: no cover
     from memdir_nb.dream import GateResult
@@ -54,12 +55,12 @@ def gate_rows(
     if not last:
         rows.append(GateRow("time", "open", "never consolidated"))
     else:
-        hours = (resolve_now_ms(now_ms) - last) / HOUR_MS
+        now = resolve_now_ms(now_ms)
         rows.append(
             GateRow(
                 "time",
-                "open" if hours >= min_hours else "closed",
-                f"last consolidation {hours:.1f} h ago (needs {min_hours:g} h)",
+                "open" if (now - last) / HOUR_MS >= min_hours else "closed",
+                f"last consolidation {since_text(last, now)} (needs {min_hours:g} h)",
             )
         )
     if gate.session_count is None:
