@@ -12,10 +12,11 @@ in-process cache bounded in entries and in bytes: the least recently used entry 
 from __future__ import annotations
 
 import os
+import sys
 from collections.abc import Callable, Hashable, Iterator
 from typing import Generic, ParamSpec, TypeVar
 
-from memdir_nb.spec.bounded_cache import ByteBoundedLRU
+from memdir_nb.spec.bounded_cache import ByteBoundedLRU, weight_of
 from memdir_nb.storage.scan import StatKey, settled, stat_key
 
 V = TypeVar("V")
@@ -72,6 +73,18 @@ def across_by_block(
     return [(key, tuple(pairs)) for (key, _, _), pairs in zip(blocks, by_block, strict=True)]
 
 
+# What weight_of counts for a kept read beyond its three strings (the path, the text and the
+# hash): the (stat key, text, hash) tuple and the stat key, five ints, which weigh nothing more.
+# Taken from weight_of itself, so the rule stays in one place.
+_READ_FIXED_BYTES = weight_of(((0, 0, 0, 0, 0), "", "")) - 2 * sys.getsizeof("")
+
+
+def read_weight(path: str, kept: tuple[StatKey, str, str]) -> int:
+    """weight_of(path) + weight_of(kept), the same sum in three getsizeof calls: a first plan
+    keeps every file it reads, and the general weighing walked the tuple and the stat key."""
+    return sys.getsizeof(path) + sys.getsizeof(kept[1]) + sys.getsizeof(kept[2]) + _READ_FIXED_BYTES
+
+
 class KeptReads:
     """Each memory file's text and SHA-256 as a plan read them, by the path it was opened at,
     given back while the file's stat identity (storage.scan.stat_key: device, inode, size,
@@ -85,7 +98,7 @@ class KeptReads:
         self, max_entries: int = KEPT_MAX_ENTRIES, max_bytes: int = KEPT_MAX_BYTES
     ) -> None:
         self._kept: ByteBoundedLRU[str, tuple[StatKey, str, str]] = ByteBoundedLRU(
-            max_entries=max_entries, max_bytes=max_bytes
+            max_entries=max_entries, max_bytes=max_bytes, weigh=read_weight
         )
 
     def get(self, path: str, st: os.stat_result) -> tuple[str, str] | None:

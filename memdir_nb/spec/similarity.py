@@ -178,10 +178,13 @@ class StemCache:
     def ascii_stems_many(self, texts: list[str]) -> list[frozenset[str]]:
         """The stems of the non-stop words of each lower-cased ASCII text (a token, or a few),
         every word not stemmed before stemmed in one call (one call per token costs more)."""
-        words = [set(_ascii_words(text)) - _STOP for text in texts]
-        if len(words) > 1:
-            self.words(set().union(*words))
-        return [self.words(w) for w in words]
+        # A token of ASCII letters and digits only is one word, which the word pattern matches
+        # whole: no regex call for it (most tokens). The words not stemmed before are stemmed
+        # in one call; each text's stems are then looked up (the same as self.words of each).
+        words = [({text} if text.isalnum() else set(_ascii_words(text))) - _STOP for text in texts]
+        self.words(set().union(*words))
+        stem = self._words.__getitem__
+        return [frozenset(map(stem, w)) for w in words]
 
     def text(self, text: str) -> frozenset[str]:
         """text's set of lower-cased word stems (Snowball English), stop words left out."""

@@ -11,7 +11,10 @@ from memdir_nb.dream.kept import (
     KeptReads,
     across_by_block,
     across_in_mems,
+    read_weight,
 )
+from memdir_nb.spec.bounded_cache import ENTRY_OVERHEAD_BYTES, weight_of
+from memdir_nb.storage.scan import stat_key
 
 
 def test_block_results_give_back_only_what_was_kept_for_the_very_same_texts() -> None:
@@ -119,3 +122,20 @@ def test_kept_calls_stay_within_their_entries_and_bytes() -> None:
     kept.get("x" * 800)  # past the bytes with its answer: the older ones go
     assert 1 <= len(kept) <= 2
     assert kept.get("y" * 2_000) == "Y" * 2_000 and kept.get("x" * 800) == "X" * 800
+
+
+def test_a_kept_read_weighs_what_the_general_weighing_gives_it(tmp_path: Path) -> None:
+    # KeptReads weighs its entries by their shape (three getsizeof calls); the sum must stay
+    # weight_of's, for every kind of string a read keeps (ASCII, Latin-1, wider, empty).
+    path = tmp_path / "a.md"
+    path.write_text("x")
+    st = path.stat()
+    texts = ["", "plain text\n" * 40, "caf\u00e9 na\u00efve", "\u65e5\u672c\u8a9e", "\U0001f600 x"]
+    for where in ("", str(path), "/m/\u00e9t\u00e9.md", "/\U0001f600/a.md"):
+        for text in texts:
+            value = (stat_key(st), text, "0" * 64)
+            assert read_weight(where, value) == weight_of(where) + weight_of(value)
+    kept = KeptReads()
+    kept.put(str(path), st, texts[2], "0" * 64, st.st_ctime_ns / 1e6 + 10_000)
+    expected = weight_of(str(path)) + weight_of((stat_key(st), texts[2], "0" * 64))
+    assert kept.bytes_held == expected + ENTRY_OVERHEAD_BYTES

@@ -219,3 +219,18 @@ def test_a_token_s_stems_are_what_the_token_cache_counts_for_it() -> None:
     assert cache.token_stems(tokens) == [similarity.StemCache().tokens({t}) for t in tokens]
     assert cache.token_stems(tokens) == [cache.tokens({t}) for t in tokens]
     assert cache.tokens(set(tokens)) == similarity.StemCache().tokens(set(tokens))
+
+
+def test_a_token_of_letters_and_digits_alone_gets_the_stems_of_its_words() -> None:
+    # ascii_stems_many takes a token of ASCII letters and digits alone as one word without the
+    # word pattern; every other token (punctuation, an apostrophe, a dash, a stop word, an
+    # underscore, nothing) through it. Either way: the stems of the token's words.
+    tokens = [
+        "running", "memories", "v12", "2026", "the", "a", "don't", "x.y-z", "snake_case",
+        "a/b", "", "_", "(of)", "ps3", "it's", "re-run", "caf", "--", "under_", "ab12cd",
+    ]  # fmt: skip
+    tokens += [t.lower() for t in _random_texts(random.Random(13), 300) if t.isascii()]
+    got = similarity.StemCache().ascii_stems_many(tokens)
+    assert got == [_reference_stems(t) for t in tokens]
+    one_by_one = similarity.StemCache()
+    assert [one_by_one.ascii_stems_many([t])[0] for t in tokens] == got
