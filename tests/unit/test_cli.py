@@ -1599,3 +1599,42 @@ def test_rebuild_index_refuses_an_index_that_is_not_utf8_instead_of_replacing_it
         assert "MEMORY.md is not valid UTF-8 text (byte 12)" in done.stderr
     assert (mem / "MEMORY.md").read_bytes() == hand
     assert not (mem / ".trash").exists()
+
+
+def _dir_with_a_read_skip(root: Path, *, after: int) -> Path:
+    """A memory dir whose second-newest candidate is a link the reader refuses (its target is
+    past the depth cap), then `after` older memories."""
+    mem = root / "memory"
+    add_memory(mem, "feedback_newest.md", age_days=1, index=False)
+    deep = mem.joinpath(*["d"] * 65)
+    add_memory(deep, "user_deep.md", age_days=2, index=False)  # the walk sorts on its time
+    (mem / "user_link.md").symlink_to(Path(*["d"] * 65) / "user_deep.md")
+    for i in range(after):
+        add_memory(mem, f"feedback_old_{i}.md", age_days=3 + i, index=False)
+    return mem
+
+
+def test_the_scan_count_line_calls_a_file_skipped_at_its_read_not_read_not_past_the_cap(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # fresh32: "1 memory listed (newest 1 of 2; the rest are past the cap)" on a dir whose
+    # second file was skipped at its read: total_found counts every candidate of the walk
+    mem = _dir_with_a_read_skip(tmp_path, after=0)
+    assert main(["scan", str(mem)]) == 0
+    out = capsys.readouterr().out
+    assert "1 memory listed (1 of 2; 1 not read: see below)." in out
+    assert "past the cap" not in out
+    assert "skipped user_link.md: in a folder that is nested 65 folders deep" in out
+
+
+def test_the_scan_count_line_tells_a_read_skip_and_the_cap_apart(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    mem = _dir_with_a_read_skip(tmp_path, after=2)
+    assert main(["scan", str(mem), "--limit", "2"]) == 0
+    out = capsys.readouterr().out
+    assert "2 memories listed (newest 2 of 4; 1 past the cap, 1 not read: see below)." in out
+    assert main(["scan", str(mem), "--limit", "2", "--json"]) == 0
+    payload = json.loads(capsys.readouterr().out)
+    assert (payload["total_found"], payload["past_cap"]) == (4, 1)
+    assert "user_link.md" in {s["path"] for s in payload["skipped"]}  # beside the deep folder
