@@ -1638,3 +1638,86 @@ def test_the_scan_count_line_tells_a_read_skip_and_the_cap_apart(
     payload = json.loads(capsys.readouterr().out)
     assert (payload["total_found"], payload["past_cap"]) == (4, 1)
     assert "user_link.md" in {s["path"] for s in payload["skipped"]}  # beside the deep folder
+
+
+def test_a_quoted_tilde_path_that_is_not_there_names_the_folder_it_was_read_as(
+    tmp_path: Path,
+) -> None:
+    # fresh32 (security §37's leftover): "'~/mem' is not a directory" named no folder, so a
+    # person whose HOME is not what they think could not see where the scan looked
+    out = run_env("scan", "~/mem", env={"HOME": str(tmp_path)})
+    assert out.returncode == 2
+    assert f"'~/mem' was read as {tmp_path / 'mem'} (`~` is the home folder)" in out.stderr
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("scan", "~sam/mem"),
+        ("index", "~sam/mem"),
+        ("recall", "deploy", "--dir", "~sam/mem"),
+        ("where", "--cwd", "~sam/src"),
+        ("replay", "~sam/session.jsonl"),
+    ],
+    ids=lambda a: a[0],
+)
+def test_a_tilde_with_a_user_name_is_said_to_be_taken_literally_with_the_fix(
+    tmp_path: Path, args: tuple[str, ...]
+) -> None:
+    # only `~` and `~/` are expanded; a shell would have looked up sam's home for `~sam`
+    out = run_env(*args, env={"HOME": str(tmp_path)})
+    assert out.returncode == 2
+    said = " ".join(out.stderr.split())
+    assert "it was taken literally, as a folder named '~sam' in the current folder" in said
+    assert "give the full path, or leave the ~sam unquoted so the shell expands it" in said
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("export", "--parquet", "{t}/out"),
+        ("export", "--archive", "{t}/memory.zip", "--dir", "{mem}"),
+        ("import", "{zip}", "--dir", "{t}/moved"),
+        ("demo", "{t}/demo"),
+    ],
+    ids=["export-parquet", "export-archive", "import", "demo"],
+)
+def test_an_output_path_expands_a_quoted_tilde_and_refuses_a_tilde_user_name(
+    tmp_path: Path, args: tuple[str, ...]
+) -> None:
+    # fresh32: `export --parquet '~/out'`, `--archive '~/m.zip'` and `import --dir '~/moved'`
+    # took the path literally and wrote a folder named `~` into the current folder
+    home, work = tmp_path / "home", tmp_path / "work"
+    mem = home / "memory"
+    add_memory(mem, "feedback_db.md")
+    (home / ".claude" / "projects").mkdir(parents=True)  # a home export --parquet reads
+    work.mkdir()
+    archive = tmp_path / "memory.zip"
+    assert run_env("export", "--archive", str(archive), "--dir", str(mem)).returncode == 0
+
+    def filled(t: str) -> list[str]:
+        return [a.format(t=t, mem=mem, zip=archive) for a in args]
+
+    env = {"HOME": str(home)}
+    done = subprocess.run(
+        [sys.executable, "-m", "memdir_nb.cli", *filled("~")],
+        capture_output=True,
+        text=True,
+        env={"PATH": "/usr/bin:/bin", **env},
+        cwd=work,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    assert list(work.iterdir()) == []  # nothing named `~` here
+    assert any(p.name not in ("memory", ".claude") for p in home.iterdir())  # written at home
+    refused = subprocess.run(
+        [sys.executable, "-m", "memdir_nb.cli", *filled("~sam")],
+        capture_output=True,
+        text=True,
+        env={"PATH": "/usr/bin:/bin", **env},
+        cwd=work,
+        timeout=120,
+    )
+    assert refused.returncode == 2
+    assert "taken literally, as a folder named '~sam'" in " ".join(refused.stderr.split())
+    assert list(work.iterdir()) == []
