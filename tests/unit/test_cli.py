@@ -25,12 +25,13 @@ from memdir_nb.ui.demo import build_demo_memory_dir
 from memdir_nb.ui.demo.session import build_demo_session
 from memdir_nb.ui.demo.session_records import RecordWriter
 from tests.support.ascii_locale import ASCII_LOCALE, skip_unless_python_starts
+from tests.support.child_env import child_env
 
 NOW_MS = 1_790_000_000_000.0
 
 
 def run_cli(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
-    env = {"PATH": "/usr/bin:/bin", "HOME": str(cwd or Path.cwd())}
+    env = child_env(HOME=str(cwd or Path.cwd()))
     return subprocess.run(
         [sys.executable, "-m", "memdir_nb.cli", *args],
         capture_output=True,
@@ -208,7 +209,7 @@ from tests.support.transcripts import fork_of, pane_teammate  # noqa: E402
 
 
 def run_env(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
-    full = {"PATH": "/usr/bin:/bin", "HOME": "/nonexistent-home", **(env or {})}
+    full = child_env(**{"HOME": "/nonexistent-home", **(env or {})})
     return subprocess.run(
         [sys.executable, "-m", "memdir_nb.cli", *args],
         capture_output=True,
@@ -1433,7 +1434,7 @@ def test_a_locale_that_is_not_utf8_still_reads_accented_memory_names(tmp_path: P
         encoding="utf-8",
     )
     env = ASCII_LOCALE
-    skip_unless_python_starts({"PATH": "/usr/bin:/bin", **env})
+    skip_unless_python_starts(child_env(**env))
     out = run_env("scan", str(mem), env=env)
     assert out.returncode == 0, out.stderr
     assert "café_notes.md" in out.stdout and "where the team meets — Zürich" in out.stdout
@@ -1454,15 +1455,14 @@ def test_the_utf8_rerun_never_imports_from_the_working_directory(tmp_path: Path)
     script.write_text(
         "import sys\nfrom memdir_nb.cli import main\nsys.exit(main())\n", encoding="utf-8"
     )
-    env = {
-        "PATH": "/usr/bin:/bin",
-        "HOME": "/nonexistent-home",
-        "LC_ALL": "C",
-        "LANG": "C",
-        "PYTHONUTF8": "0",
-        "PYTHONCOERCECLOCALE": "0",
-        "PYTHONPATH": str(Path(memdir_nb.__file__).parents[1]),
-    }
+    env = child_env(
+        HOME="/nonexistent-home",
+        LC_ALL="C",
+        LANG="C",
+        PYTHONUTF8="0",
+        PYTHONCOERCECLOCALE="0",
+        PYTHONPATH=str(Path(memdir_nb.__file__).parents[1]),
+    )
     mem = tmp_path / "memory"
     add_memory(mem, "café_notes.md")
     skip_unless_python_starts(env)
@@ -1516,7 +1516,7 @@ def _cli_under_a_file_size_limit(max_bytes: int, *args: str) -> subprocess.Compl
         [sys.executable, "-m", "memdir_nb.cli", *args],
         capture_output=True,
         text=True,
-        env={"PATH": "/usr/bin:/bin", "HOME": str(Path.cwd())},
+        env=child_env(HOME=str(Path.cwd())),
         timeout=120,
         preexec_fn=lower,
     )
@@ -1703,7 +1703,7 @@ def test_an_output_path_expands_a_quoted_tilde_and_refuses_a_tilde_user_name(
         [sys.executable, "-m", "memdir_nb.cli", *filled("~")],
         capture_output=True,
         text=True,
-        env={"PATH": "/usr/bin:/bin", **env},
+        env=child_env(**env),
         cwd=work,
         timeout=120,
     )
@@ -1714,7 +1714,7 @@ def test_an_output_path_expands_a_quoted_tilde_and_refuses_a_tilde_user_name(
         [sys.executable, "-m", "memdir_nb.cli", *filled("~sam")],
         capture_output=True,
         text=True,
-        env={"PATH": "/usr/bin:/bin", **env},
+        env=child_env(**env),
         cwd=work,
         timeout=120,
     )
