@@ -1721,3 +1721,18 @@ def test_an_output_path_expands_a_quoted_tilde_and_refuses_a_tilde_user_name(
     assert refused.returncode == 2
     assert "taken literally, as a folder named '~sam'" in " ".join(refused.stderr.split())
     assert list(work.iterdir()) == []
+
+
+def test_index_on_an_index_that_is_not_utf8_offers_no_rebuild_that_refuses_it(
+    tmp_path: Path,
+) -> None:
+    # fresh32: `index` said "fix: re-save it as UTF-8, or run `memdir-nb rebuild-index DIR`",
+    # and that rebuild refuses such an index ("rewriting it would replace the bytes")
+    mem = tmp_path / "memory"
+    add_memory(mem, "feedback_db.md")
+    add_memory(mem, "user_role.md", type="user", index=False)  # a line a rebuild would add
+    (mem / "MEMORY.md").write_bytes("- [Café](feedback_db.md) - naïve\n".encode("latin-1"))
+    said = run_cli("index", str(mem)).stdout
+    assert "rebuild-index refuses it, as rewriting it would replace those bytes" in said
+    assert "or run `memdir-nb rebuild-index" not in said
+    assert run_cli("rebuild-index", str(mem)).returncode == 2  # as the line says
