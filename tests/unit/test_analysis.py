@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from memdir_nb.formats.frontmatter_render import render_memory_file
+from memdir_nb.home.config import MemdirConfig
 from memdir_nb.reports.analysis import (
     COLUMNS,
     age_bucket,
@@ -206,3 +207,11 @@ def test_summary_keeps_links_that_leave_the_dir_apart_from_dangling_ones(
     s = summarize(root)
     assert s.dangling == [("MEMORY.md", 4, "gone.md")]
     assert s.outside == [("MEMORY.md", 3, "../plans/INDEX.md")]
+
+
+def test_discovery_in_a_missing_default_claude_home_names_the_folder(tmp_path: Path) -> None:
+    # fresh32: with no base and no ~/.claude the error read "None is not a directory"
+    config = MemdirConfig.from_environment({"HOME": str(tmp_path)}, home=tmp_path)
+    with pytest.raises(ValueError, match="there is no Claude home at .*\\.claude") as caught:
+        discover_memory_dirs(config=config)
+    assert "None" not in str(caught.value)

@@ -1736,3 +1736,20 @@ def test_index_on_an_index_that_is_not_utf8_offers_no_rebuild_that_refuses_it(
     assert "rebuild-index refuses it, as rewriting it would replace those bytes" in said
     assert "or run `memdir-nb rebuild-index" not in said
     assert run_cli("rebuild-index", str(mem)).returncode == 2  # as the line says
+
+
+@pytest.mark.parametrize(
+    "args", [("list",), ("sessions",), ("export", "--parquet", "{t}/out")], ids=lambda a: a[0]
+)
+def test_a_home_with_no_claude_folder_is_said_to_have_none_not_told_to_pass_it(
+    tmp_path: Path, args: tuple[str, ...]
+) -> None:
+    # fresh32: on a machine where Claude Code never ran, `list` said "<home>/.claude is not a
+    # directory; pass a Claude home ... such as ~/.claude", the folder it had looked for, and
+    # `sessions` said the folder that is not there "holds no projects/ folder"
+    out = run_env(*(a.format(t=tmp_path) for a in args), env={"HOME": str(tmp_path)})
+    assert out.returncode == 2
+    said = " ".join(out.stderr.split())
+    assert f"there is no Claude home at {tmp_path / '.claude'}" in said
+    assert "(--home on the command line)" in said
+    assert "such as ~/.claude" not in said and "holds no projects/" not in said
