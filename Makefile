@@ -53,7 +53,10 @@ demo: $(STAMP)
 MEMDIR_NB_DIR ?= $(DEMO_DIR)
 # The dir as an absolute path. Not $(abspath ...): make splits its argument at spaces, so
 # "/home/me/my memory" became "/home/me/my /checkout/memory". A relative dir is under $(CURDIR).
-MEMDIR_NB_ABS = $(if $(filter /%,$(firstword $(MEMDIR_NB_DIR))),$(MEMDIR_NB_DIR),$(CURDIR)/$(MEMDIR_NB_DIR))
+# A leading `~` or `~/` (quoted, so the shell left it: MEMDIR_NB_DIR='~/mem') is handed on as it
+# is: the notebooks expand it against HOME, as the check below does; it became
+# /checkout/~/mem and the check said only "is not a directory" (fresh32).
+MEMDIR_NB_ABS = $(if $(filter /% ~ ~/%,$(firstword $(MEMDIR_NB_DIR))),$(MEMDIR_NB_DIR),$(CURDIR)/$(MEMDIR_NB_DIR))
 
 # Copy each notebook, and each file under notebooks/data, into $(LAB_DIR). What was copied is
 # kept in $(LAB_DIR)/.committed (JupyterLab hides dot-folders), so a copy is known to be unedited
@@ -87,7 +90,11 @@ lab: $(STAMP) lab-copy
 	@if [ $(call shell_word,$(MEMDIR_NB_DIR)) = $(call shell_word,$(DEMO_DIR)) ]; then \
 		$(BIN)/memdir-nb demo $(call shell_word,$(DEMO_DIR)) --overwrite; \
 	else \
-		test -d $(call shell_word,$(MEMDIR_NB_DIR)) || { echo MEMDIR_NB_DIR=$(call shell_word,$(MEMDIR_NB_DIR))" is not a directory; point it at a memory dir (the folder holding MEMORY.md)"; exit 2; }; \
+		dir=$(call shell_word,$(MEMDIR_NB_DIR)); \
+		case "$$dir" in "~") dir="$$HOME";; "~/"*) dir="$$HOME/$${dir#??}";; esac; \
+		test -d "$$dir" || { \
+			case "$$dir" in "~"*) echo MEMDIR_NB_DIR=$(call shell_word,$(MEMDIR_NB_DIR))" is not a directory: it was taken literally, as a folder named '$${dir%%/*}' here (only a leading ~ or ~/ is expanded); give the full path, or leave the ~ unquoted so the shell expands it"; exit 2;; esac; \
+			echo MEMDIR_NB_DIR=$(call shell_word,$(MEMDIR_NB_DIR))" is not a directory"$$([ "$$dir" = $(call shell_word,$(MEMDIR_NB_DIR)) ] || echo " ($$dir)")"; point it at a memory dir (the folder holding MEMORY.md)"; exit 2; }; \
 		echo opening $(call shell_word,$(MEMDIR_NB_DIR)); \
 	fi
 	@token=$$($(BIN)/python -c 'import secrets; print(secrets.token_hex(24))'); \

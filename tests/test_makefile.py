@@ -383,3 +383,47 @@ def test_make_lab_starts_jupyter_when_home_cannot_hold_its_runtime_folder(
     else:
         assert "Jupyter cannot make" not in done.stdout
         assert runtime.is_relative_to(home_dir) and runtime.is_dir()
+
+
+def _lab_with_dir(checkout: Path, home: Path, memdir: str) -> subprocess.CompletedProcess[str]:
+    env = {
+        k: v for k, v in os.environ.items() if not k.startswith(("JUPYTER_", "XDG_", "MEMDIR_NB_"))
+    }
+    env.update(HOME=str(home), MEMDIR_NB_DIR=memdir)
+    return subprocess.run(
+        ["make", "-s", "lab"], cwd=checkout, env=env, capture_output=True, text=True, timeout=120
+    )
+
+
+def test_make_lab_reads_a_quoted_tilde_in_memdir_nb_dir_as_the_notebooks_do(
+    tmp_path: Path,
+) -> None:
+    # fresh32: MEMDIR_NB_DIR='~/memory' (quoted, so no shell expanded it) was checked as the
+    # folder `~/memory` here and refused as "not a directory", and would have reached the
+    # kernels as <checkout>/~/memory; the notebooks read `~/` as HOME
+    checkout = _checkout_with_venv_stand_ins(tmp_path)
+    home = tmp_path / "home"
+    (home / "memory").mkdir(parents=True)
+
+    done = _lab_with_dir(checkout, home, "~/memory")
+
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "opening ~/memory" in done.stdout
+    assert f"MEMDIR_NB_DIR={shell_word('~/memory')}" in dry_run("lab", env_dir="~/memory")
+
+
+def test_make_lab_says_a_tilde_it_cannot_expand_was_taken_literally_with_the_fix(
+    tmp_path: Path,
+) -> None:
+    checkout = _checkout_with_venv_stand_ins(tmp_path)
+    home = tmp_path / "home"
+    home.mkdir()
+
+    missing = _lab_with_dir(checkout, home, "~/memory")
+    literal = _lab_with_dir(checkout, home, "~sam/memory")
+
+    assert missing.returncode == 2
+    assert f"is not a directory ({home / 'memory'})" in missing.stdout
+    assert literal.returncode == 2
+    assert "it was taken literally, as a folder named '~sam' here" in literal.stdout
+    assert "give the full path, or leave the ~ unquoted so the shell expands it" in literal.stdout

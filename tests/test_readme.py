@@ -8,6 +8,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from tests.support.child_env import child_env
+
 REPO = Path(__file__).resolve().parent.parent
 README = REPO / "README.md"
 
@@ -21,7 +23,7 @@ def test_readme_api_example_runs_and_recalls_the_saved_memory(tmp_path: Path) ->
         capture_output=True,
         text=True,
         timeout=120,
-        env={"PATH": "/usr/bin:/bin", "HOME": str(tmp_path)},
+        env=child_env(HOME=str(tmp_path)),
     )
     assert out.returncode == 0, out.stderr
     lines = out.stdout.splitlines()
@@ -73,7 +75,7 @@ def test_readme_memory_tool_example_runs_through_the_sdk_runner(tmp_path: Path) 
             capture_output=True,
             text=True,
             timeout=120,
-            env={"PATH": "/usr/bin:/bin", "HOME": str(tmp_path)},
+            env=child_env(HOME=str(tmp_path)),
         )
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == "['feedback_tests.md']"
@@ -111,7 +113,7 @@ def test_every_readme_command_runs_as_written(tmp_path: Path) -> None:
     (work / "notebooks").symlink_to(REPO / "notebooks")  # the checkout's notebooks and their data
     home = tmp_path / "home"
     (home / ".claude" / "projects").mkdir(parents=True)  # a machine where Claude Code has run
-    env = {"PATH": "/usr/bin:/bin", "HOME": str(home), "LANG": "C.UTF-8"}
+    env = child_env(HOME=str(home), LANG="C.UTF-8")
     for command in _readme_commands():
         out = subprocess.run(
             command, shell=True, cwd=work, env=env, capture_output=True, text=True, timeout=300

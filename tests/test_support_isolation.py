@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+import ast
 import os
 import subprocess
+import sys
 import tempfile
 from pathlib import Path
 
 import pytest
 
 from memdir_nb.home.config import MemdirConfig
+from tests.support.child_env import child_env
 from tests.support.fake_home import HAS_GIT, git, make_repo
 
 
@@ -39,3 +42,44 @@ def test_the_caches_are_a_folder_of_this_run_never_the_users() -> None:
     root = MemdirConfig.from_environment().cache_root()
     assert root == Path(os.environ["MEMDIR_NB_CACHE_DIR"])
     assert root.parent == Path(tempfile.gettempdir()) and root.name.startswith("memdir-nb-cache-")
+
+
+def _minimal_environments(root: Path) -> list[str]:
+    """Each dict literal under root with a "PATH" key and nothing unpacked into it (`**env`):
+    an environment written from scratch."""
+    found = []
+    for path in sorted(root.rglob("*.py")):
+        if path.name == "child_env.py":
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if (
+                isinstance(node, ast.Dict)
+                and None not in node.keys
+                and any(isinstance(k, ast.Constant) and k.value == "PATH" for k in node.keys)
+            ):
+                found.append(f"{path.relative_to(root.parent)}:{node.lineno}")
+    return found
+
+
+def test_a_child_environment_written_from_scratch_is_built_by_child_env() -> None:
+    # fresh32: nine helpers gave `python -m memdir_nb.cli` {"PATH": ..., "HOME": ...} and so
+    # dropped PYTHONDONTWRITEBYTECODE: the children wrote __pycache__ into the checkout
+    assert _minimal_environments(Path(__file__).resolve().parent) == []
+
+
+def test_a_child_given_child_env_writes_no_bytecode_when_the_suite_writes_none(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "probe_module.py").write_text("VALUE = 1\n", encoding="utf-8")
+    monkeypatch.setenv("PYTHONDONTWRITEBYTECODE", "1")
+    monkeypatch.delenv("PYTHONPYCACHEPREFIX", raising=False)
+    done = subprocess.run(
+        [sys.executable, "-c", "import probe_module"],
+        cwd=tmp_path,
+        env=child_env(HOME=str(tmp_path)),
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 0, done.stderr
+    assert not (tmp_path / "__pycache__").exists()

@@ -48,6 +48,43 @@ def user_path(raw: str) -> Path:
     return plain_path(user_path_text(raw))
 
 
+def _literal_tilde(raw: str) -> str | None:
+    """The first part of raw when it starts with a `~` that is not expanded (`~sam/mem`,
+    `~+/x`): only `~` and `~/...` are, so such a path names a folder of that name here."""
+    if not raw.startswith("~") or raw == "~" or raw.startswith("~/"):
+        return None
+    return raw.split("/", 1)[0]
+
+
+def tilde_note(raw: str) -> str:
+    """What a leading `~` in raw was read as, for an error about the path ('' without one).
+
+    A `~` quoted on the command line (`scan '~/mem'`) reaches the CLI as it is: `~/...` is
+    expanded against the home, `~name/...` is not (a shell would look up name's home), so an
+    error about either says which folder was looked at and how to name the one meant (fresh32).
+    """
+    first = _literal_tilde(raw)
+    if first is not None:
+        return (
+            f"; it was taken literally, as a folder named {first!r} in the current folder (only "
+            f"a leading '~' or '~/' is expanded here): give the full path, or leave the "
+            f"{first} unquoted so the shell expands it"
+        )
+    if raw.startswith("~"):
+        return f"; {raw!r} was read as {user_path_text(raw)} (`~` is the home folder)"
+    return ""
+
+
+def output_path(raw: str) -> Path:
+    """An argparse type: a path to write to, a leading `~/` expanded as every path argument's.
+
+    `~name/...` is refused: taken literally it would create a folder named `~name` here.
+    """
+    if _literal_tilde(raw) is not None:
+        raise argparse.ArgumentTypeError(f"{raw!r} would be written{tilde_note(raw)}")
+    return user_path(raw)
+
+
 def positive_int(raw: str) -> int:
     """An argparse type: a whole number of at least 1."""
     try:
@@ -89,7 +126,7 @@ def any_dir(raw: str) -> Path:
     """An argparse type: an existing directory (any folder, not only a memory dir)."""
     path = user_path(raw)
     if not _is_kind(path, raw, stat.S_ISDIR, "an existing folder"):
-        raise argparse.ArgumentTypeError(f"{raw!r} is not a directory")
+        raise argparse.ArgumentTypeError(f"{raw!r} is not a directory{tilde_note(raw)}")
     return absolute_dir(path)
 
 
@@ -97,7 +134,7 @@ def existing_file(raw: str) -> Path:
     """An argparse type: an existing file."""
     path = user_path(raw)  # `~` as every path argument reads it (HOME, else the passwd entry)
     if not _is_kind(path, raw, stat.S_ISREG, "an existing file"):
-        raise argparse.ArgumentTypeError(f"{raw!r} is not a file")
+        raise argparse.ArgumentTypeError(f"{raw!r} is not a file{tilde_note(raw)}")
     return path
 
 
@@ -105,7 +142,7 @@ def new_path(raw: str) -> Path:
     """An argparse type: a non-empty path (the empty string would mean the current folder)."""
     if not raw.strip():
         raise argparse.ArgumentTypeError("the path is empty; give the folder to create")
-    return absolute_dir(user_path(raw))
+    return absolute_dir(output_path(raw))
 
 
 def existing_dir(raw: str) -> Path:
@@ -122,6 +159,7 @@ def existing_dir_text(raw: str) -> str:
     path = user_path_text(raw)
     if not _is_kind(path, raw, stat.S_ISDIR, "the memory dir (the folder holding MEMORY.md)"):
         raise argparse.ArgumentTypeError(
-            f"{raw!r} is not a directory; pass the memory dir (the folder holding MEMORY.md)"
+            f"{raw!r} is not a directory{tilde_note(raw)}; pass the memory dir (the folder "
+            "holding MEMORY.md)"
         )
     return os.path.abspath(path)

@@ -31,6 +31,7 @@ from memdir_nb.storage.index_rebuild import (
 from memdir_nb.storage.listing import folder_of_memory_dirs
 from memdir_nb.storage.scan import scan_memory_dir
 from memdir_nb.storage.store import MemoryStore
+from memdir_nb.storage.write_errors import NOT_UTF8_INDEX_FIX
 from memdir_nb.ui.demo import DemoDirExistsError, build_demo
 
 
@@ -87,7 +88,7 @@ def cmd_index(args: argparse.Namespace) -> int:
             continue
         if _print_unloaded(rep, args.dir):
             continue
-        _print_fit(rep, args.dir)
+        _print_fit(rep)
         if args.show:
             print("  --- as loaded into the prompt ---")
             print(rep["content"])
@@ -112,12 +113,12 @@ def _print_unloaded(rep: dict[str, Any], memory_dir: Path) -> bool:
     return False
 
 
-def _print_fit(rep: dict[str, Any], memory_dir: Path) -> None:
+def _print_fit(rep: dict[str, Any]) -> None:
     """How a loaded index fits its line and byte caps, and what truncation drops."""
     if not rep["valid_utf8"]:
         print(
             "  not valid UTF-8: the bad bytes reach the prompt as replacement characters "
-            f"(fix: re-save it as UTF-8, or run `memdir-nb rebuild-index {memory_dir}`)"
+            f"(fix: {NOT_UTF8_INDEX_FIX})"
         )
     print(
         f"  lines {rep['lines']} / {rep['line_limit']}"

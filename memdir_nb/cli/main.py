@@ -23,7 +23,7 @@ from memdir_nb.cli.args import (
     existing_dir_text,
     existing_file,
     new_path,
-    plain_path,
+    output_path,
     positive_int,
 )
 from memdir_nb.formats.names import name_encoding_problem
@@ -209,13 +209,13 @@ def _export_arguments(p: argparse.ArgumentParser) -> None:
     out = p.add_mutually_exclusive_group(required=True)
     out.add_argument(
         "--parquet",
-        type=plain_path,
+        type=output_path,
         metavar="OUT",
         help="the folder to write memories.parquet and dirs.parquet into",
     )
     out.add_argument(
         "--archive",
-        type=plain_path,
+        type=output_path,
         metavar="FILE.zip",
         help="write the memory dir given with --dir to this zip (to import on another machine); "
         "an earlier archive there is kept beside it as <name>.kept-<UTC stamp>.zip",
@@ -278,7 +278,7 @@ def _import_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "archive", type=existing_file, help="a zip written by memdir-nb export --archive"
     )
-    p.add_argument("--dir", type=plain_path, required=True, help="the memory dir to import into")
+    p.add_argument("--dir", type=output_path, required=True, help="the memory dir to import into")
     p.add_argument(
         "--overwrite",
         action="store_true",

@@ -11,7 +11,7 @@ import argparse
 from memdir_nb.formats.manifest import format_memory_manifest
 from memdir_nb.spec.text import plural, terminal_line
 from memdir_nb.storage.listing import folder_of_memory_dirs
-from memdir_nb.storage.scan import scan_memory_dir
+from memdir_nb.storage.scan import ScanReport, scan_memory_dir
 
 
 def cmd_scan(args: argparse.Namespace) -> int:
@@ -27,6 +27,7 @@ def cmd_scan(args: argparse.Namespace) -> int:
         payload = {
             "dir": str(args.dir),
             "total_found": report.total_found,
+            "past_cap": report.past_cap,
             "memories": [
                 {
                     "filename": h.filename,
@@ -45,11 +46,7 @@ def cmd_scan(args: argparse.Namespace) -> int:
     manifest = format_memory_manifest(report.headers)
     if manifest:
         print(manifest)
-    shown = len(report.headers)
-    print(f"\n{plural(shown, 'memory')} listed", end="")
-    if report.total_found > shown:
-        print(f" (newest {shown} of {report.total_found}; the rest are past the cap)", end="")
-    print(".")
+    print(f"\n{_count_line(report)}.")
     malformed = [h.filename for h in report.headers if h.malformed]
     if malformed:
         print(
@@ -60,6 +57,22 @@ def cmd_scan(args: argparse.Namespace) -> int:
         # a skipped name can hold a newline: shown raw, it would start a line of its own
         print(f"skipped {terminal_line(skipped.path)}: {terminal_line(skipped.reason)}")
     return 0
+
+
+def _count_line(report: ScanReport) -> str:
+    """'N memories listed', with how many were found when that is more: past the cap, or
+    skipped at their read (named below). A read skip was once called "past the cap" (fresh32).
+    """
+    shown = len(report.headers)
+    line = f"{plural(shown, 'memory')} listed"
+    if report.past_cap:
+        line += f" (newest {shown} of {report.total_found}; "
+        if not report.read_skips:
+            return line + "the rest are past the cap)"
+        return line + f"{report.past_cap} past the cap, {report.read_skips} not read: see below)"
+    if report.read_skips:
+        return line + f" ({shown} of {report.total_found}; {report.read_skips} not read: see below)"
+    return line
 
 
 def _print_folder_of_dirs(

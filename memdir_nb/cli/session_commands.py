@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 
 from memdir_nb.cli.home_commands import _claude_homes
-from memdir_nb.home.claude_homes import is_claude_home
+from memdir_nb.home.claude_homes import is_claude_home, no_claude_home
 from memdir_nb.home.sessions import (
     UNKNOWN_KIND,
     SessionFile,
@@ -84,13 +84,13 @@ def cmd_sessions(args: argparse.Namespace) -> int:
     rows: list[tuple[Path, SessionFile]] = []
     for home in homes:
         if not is_claude_home(home):
-            print(
-                terminal_safe(
-                    f"error: {home} holds no projects/ folder and is not a Claude home; "
-                    "pass a Claude home (such as ~/.claude) with --home"
-                ),
-                file=sys.stderr,
+            problem = (
+                no_claude_home(home)
+                if not home.is_dir()
+                else f"{home} holds no projects/ folder and is not a Claude home; pass a "
+                "Claude home (such as ~/.claude) with --home"
             )
+            print(terminal_safe(f"error: {problem}"), file=sys.stderr)
             return 2
         if (home / PROJECTS_DIRNAME).is_dir():  # a Claude home with no sessions yet has none
             rows.extend((home, s) for s in list_sessions(home))

@@ -37,6 +37,26 @@ def is_claude_home(path: Path) -> bool:
     )
 
 
+def no_claude_home(path: Path) -> str:
+    """Why path is no Claude home to read, with the fix: the one wording of `list`, `sessions`,
+    `export --parquet` and the API behind them.
+
+    A machine where Claude Code has never run (or runs as another user) has no ~/.claude, and
+    "~/.claude is not a directory; pass a Claude home such as ~/.claude" told such a newcomer
+    to pass the folder that was just looked for (fresh32).
+    """
+    if not os.path.lexists(path):
+        return (
+            f"there is no Claude home at {path} (Claude Code has not run as this user, or keeps "
+            "its home elsewhere, as CLAUDE_CONFIG_DIR says); pass the Claude home to read "
+            "(--home on the command line)"
+        )
+    return (
+        f"{path} is not a directory; pass a Claude home (the folder holding projects/), "
+        "such as ~/.claude"
+    )
+
+
 def xdg_claude_home(config: MemdirConfig) -> Path:
     """$XDG_CONFIG_HOME/claude (an absolute XDG_CONFIG_HOME only), else ~/.config/claude."""
     xdg = config.xdg_config_home

@@ -18,6 +18,7 @@ from memdir_nb.spec.constants import (
     TEAM_DIRNAME,
 )
 from memdir_nb.spec.text import as_lf, plural
+from memdir_nb.storage.write_errors import NOT_UTF8_INDEX_FIX
 
 MAX_LISTED_LINES = 8
 _HTML_COMMENT = re.compile(r"^\s*<!--.*-->\s*$")
@@ -201,8 +202,7 @@ def lint_index(
         c.add(
             "index-invalid-utf8",
             f"{index.path} is not valid UTF-8; the invalid bytes reach the prompt as replacement characters",
-            "re-save it as UTF-8 (`iconv -f LATIN1 -t UTF-8` if it is Latin-1); rebuild-index "
-            "refuses it, as rewriting it would replace those bytes",
+            NOT_UTF8_INDEX_FIX,
         )
     # counted as Claude Code 2.1.211+ counts: frontmatter and block-level comments stripped
     n_lines, n_bytes = entrypoint_size(index.text)

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from memdir_nb.formats.index import truncate_entrypoint_content
+from memdir_nb.home.claude_homes import no_claude_home
 from memdir_nb.home.config import MemdirConfig
 from memdir_nb.lint import indexed_files, lint_dir, read_scope_indexes
 from memdir_nb.spec.constants import MAX_ENTRYPOINT_BYTES, MAX_ENTRYPOINT_LINES, PROJECTS_DIRNAME
@@ -24,7 +25,7 @@ from memdir_nb.storage.index_files import nested_index_references
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
 
-    from memdir_nb.home.config import MemdirConfig
+    from memdir_nb.home.claude_homes import no_claude_home
 
 COLUMNS = (
     "path",
@@ -107,7 +108,7 @@ def discover_memory_dirs(
         config = MemdirConfig.from_environment()
     root = config.expand_user(base) if base is not None else config.claude_home
     if not root.is_dir():
-        raise ValueError(f"{base} is not a directory; pass a Claude home such as ~/.claude")
+        raise ValueError(no_claude_home(root))  # root: base (None by default) named no folder
     projects = root / PROJECTS_DIRNAME
     if not projects.is_dir():
         return []

@@ -26,6 +26,7 @@ from memdir_nb.spec.constants import (
 from memdir_nb.spec.text import plural
 from memdir_nb.storage.containment import is_real_path_within, real_path
 from memdir_nb.storage.fsutil import folder_blocker
+from memdir_nb.storage.write_errors import NOT_UTF8_INDEX_FIX
 
 
 def _index_file_findings(memory_dir: Path) -> list[DoctorFinding]:
@@ -103,8 +104,7 @@ def _index_file_findings_from_lint(memory_dir: Path, result: LintResult) -> list
                     f"{ix.path} is not valid UTF-8; the bad bytes reach the prompt as "
                     "replacement characters",
                     where_ix,
-                    "re-save it as UTF-8 (`iconv -f LATIN1 -t UTF-8` if it is Latin-1); rebuild-index "
-                    "refuses it, as rewriting it would replace those bytes",
+                    NOT_UTF8_INDEX_FIX,
                 )
             )
         loaded = truncate_entrypoint_content(ix.text)

@@ -17,6 +17,7 @@ from typing import Any
 
 from memdir_nb.formats.index_caps import truncate_entrypoint_content
 from memdir_nb.formats.jsonio import loads_bounded
+from memdir_nb.home.claude_homes import no_claude_home
 from memdir_nb.home.config import load_settings_file, user_home
 from memdir_nb.home.path_rules import (
     MAX_SANITIZED_LENGTH,
@@ -346,10 +347,7 @@ def find_memory_dirs(claude_home: str | os.PathLike[str]) -> list[FoundDir]:
     name in autoMemoryDirectory (nothing read yet)."""
     home = Path(claude_home)
     if not home.is_dir():
-        raise ValueError(
-            f"{home} is not a directory; pass a Claude home (the folder holding projects/), "
-            "such as ~/.claude"
-        )
+        raise ValueError(no_claude_home(home))
     found: list[FoundDir] = []
     projects = home / PROJECTS_DIRNAME
     project_paths: list[str] = []

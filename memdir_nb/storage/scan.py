@@ -46,12 +46,23 @@ _ENTRY_BYTES = ENTRY_OVERHEAD_BYTES + 300
 
 
 class ScanReport(Record, frozen=True):
-    """The headers found (newest first, capped), what was skipped, and the count before the cap."""
+    """The headers found (newest first, capped), what was skipped, and the count before the cap.
+
+    total_found counts the walk's candidates: each one is a header, a file skipped at its read
+    (in skipped), or past the cap (past_cap, never read). So `total_found > len(headers)` does
+    not mean a cap was reached: a file that failed to read counts too (fresh32).
+    """
 
     headers: list[MemoryHeader] = field(default_factory=list)
     skipped: list[SkippedFile] = field(default_factory=list)
     total_found: int = 0
     ignored: list[str] = field(default_factory=list)  # top-level README.md, LICENSE.md, ...
+    past_cap: int = 0  # candidates left unread because the cap was reached
+
+    @property
+    def read_skips(self) -> int:
+        """Candidates the walk found that failed to read (named in skipped), not cut by the cap."""
+        return self.total_found - len(self.headers) - self.past_cap
 
 
 StatKey = tuple[int, int, int, int, int]
@@ -398,7 +409,14 @@ def scan_memory_dir(
     if cache is not None and reads.view is not None:
         counts = (reads.hits, reads.misses, reads.racy)
         cache._publish(root_key, reads.view, found, reads.read_now, counts)
-    return ScanReport(headers=headers, skipped=skipped, total_found=len(found), ignored=ignored)
+    past_cap = len(found) - len(headers) - len(unread)  # the read stopped at the cap
+    return ScanReport(
+        headers=headers,
+        skipped=skipped,
+        total_found=len(found),
+        ignored=ignored,
+        past_cap=past_cap,
+    )
 
 
 def scan_memory_files(

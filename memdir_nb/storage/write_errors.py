@@ -29,6 +29,14 @@ class NotUTF8Error(ValueError):
         )
 
 
+# The fix for a MEMORY.md that is not UTF-8, as lint, doctor and `memdir-nb index` word it:
+# NotUTF8Error is why rebuild-index is no fix for it (fresh32: `index` still offered it).
+NOT_UTF8_INDEX_FIX = (
+    "re-save it as UTF-8 (`iconv -f LATIN1 -t UTF-8` if it is Latin-1); rebuild-index "
+    "refuses it, as rewriting it would replace those bytes"
+)
+
+
 def require_utf8(rel: str, data: bytes) -> str:
     """data as UTF-8 text, or NotUTF8Error naming rel and the first bad byte: the one check of
     every step that rewrites a file from its text (a store edit, a rebuild, a dream's apply),

@@ -234,11 +234,18 @@ def scan_count_line(report: ScanReport) -> str:
     "200 memories" is the cap speaking, not the size of the dir.
     """
     listed = len(report.headers)
-    if report.total_found > listed:
+    # A file skipped at its read is counted in total_found too: it is no memory past the cap
+    # (named among the skips instead; fresh32).
+    not_read = (
+        f"; {plural(report.read_skips, 'file')} could not be read" if report.read_skips else ""
+    )
+    if report.past_cap:
         return (
             f"{listed} memories listed: the newest {listed} of {report.total_found} found "
-            f"(the scan keeps at most {MAX_MEMORY_FILES})"
+            f"(the scan keeps at most {MAX_MEMORY_FILES}){not_read}"
         )
+    if not_read:
+        return plural(listed, "memory") + " listed" + not_read
     return plural(listed, "memory") + " in all"
 
 

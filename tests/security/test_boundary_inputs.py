@@ -42,6 +42,7 @@ from memdir_nb.storage.scan import scan_memory_files
 from memdir_nb.storage.store import MemoryStore
 from memdir_nb.storage.transaction import journal_problem
 from tests.support import write_memory
+from tests.support.child_env import child_env
 from tests.support.fake_home import add_memory, make_world
 from tests.support.messages_api import MessagesAPIServer, text_reply
 
@@ -51,7 +52,7 @@ DEEP_OBJECT = '{"a":' * 5000 + "1" + "}" * 5000
 
 
 def run_cli(*args: str, home: Path) -> subprocess.CompletedProcess[str]:
-    env = {"PATH": "/usr/bin:/bin", "HOME": str(home)}
+    env = child_env(HOME=str(home))
     return subprocess.run(
         [sys.executable, "-m", "memdir_nb.cli", *args],
         capture_output=True,

@@ -44,6 +44,7 @@ from memdir_nb.ui.views import browser as browser_view
 from memdir_nb.ui.views import recall as recall_view
 from memdir_nb.ui.views.team import promotion_verdict
 from tests.support import link_chain
+from tests.support.child_env import child_env
 from tests.support.fake_home import add_memory
 
 NOW_MS = 1_790_000_000_000.0
@@ -86,7 +87,7 @@ def raw_controls(data: bytes) -> list[bytes]:
 def run_cli(
     *args: str, cwd: Path | None = None, home: Path | None = None
 ) -> subprocess.CompletedProcess[bytes]:
-    env = {"PATH": "/usr/bin:/bin", "HOME": str(home or cwd or Path.cwd())}
+    env = child_env(HOME=str(home or cwd or Path.cwd()))
     return subprocess.run(
         [sys.executable, "-m", "memdir_nb.cli", *args],
         capture_output=True,

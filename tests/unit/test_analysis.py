@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from memdir_nb.formats.frontmatter_render import render_memory_file
+from memdir_nb.home.config import MemdirConfig
 from memdir_nb.reports.analysis import (
     COLUMNS,
     age_bucket,
@@ -219,3 +220,11 @@ def test_a_header_integer_too_long_for_decimal_does_not_stop_the_frame(demo: Pat
     assert bool(df.loc["user_big_number.md", "malformed"])
     assert df.loc["user_big_number.md", "ticket"] == written  # kept as written
     assert summarize(demo, now_ms=NOW_MS).total == len(df)
+
+
+def test_discovery_in_a_missing_default_claude_home_names_the_folder(tmp_path: Path) -> None:
+    # fresh32: with no base and no ~/.claude the error read "None is not a directory"
+    config = MemdirConfig.from_environment({"HOME": str(tmp_path)}, home=tmp_path)
+    with pytest.raises(ValueError, match="there is no Claude home at .*\\.claude") as caught:
+        discover_memory_dirs(config=config)
+    assert "None" not in str(caught.value)

@@ -25,12 +25,13 @@ from memdir_nb.ui.demo import build_demo_memory_dir
 from memdir_nb.ui.demo.session import build_demo_session
 from memdir_nb.ui.demo.session_records import RecordWriter
 from tests.support.ascii_locale import ASCII_LOCALE, skip_unless_python_starts
+from tests.support.child_env import child_env
 
 NOW_MS = 1_790_000_000_000.0
 
 
 def run_cli(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
-    env = {"PATH": "/usr/bin:/bin", "HOME": str(cwd or Path.cwd())}
+    env = child_env(HOME=str(cwd or Path.cwd()))
     return subprocess.run(
         [sys.executable, "-m", "memdir_nb.cli", *args],
         capture_output=True,
@@ -208,7 +209,7 @@ from tests.support.transcripts import fork_of, pane_teammate  # noqa: E402
 
 
 def run_env(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
-    full = {"PATH": "/usr/bin:/bin", "HOME": "/nonexistent-home", **(env or {})}
+    full = child_env(**{"HOME": "/nonexistent-home", **(env or {})})
     return subprocess.run(
         [sys.executable, "-m", "memdir_nb.cli", *args],
         capture_output=True,
@@ -1433,7 +1434,7 @@ def test_a_locale_that_is_not_utf8_still_reads_accented_memory_names(tmp_path: P
         encoding="utf-8",
     )
     env = ASCII_LOCALE
-    skip_unless_python_starts({"PATH": "/usr/bin:/bin", **env})
+    skip_unless_python_starts(child_env(**env))
     out = run_env("scan", str(mem), env=env)
     assert out.returncode == 0, out.stderr
     assert "café_notes.md" in out.stdout and "where the team meets — Zürich" in out.stdout
@@ -1454,15 +1455,14 @@ def test_the_utf8_rerun_never_imports_from_the_working_directory(tmp_path: Path)
     script.write_text(
         "import sys\nfrom memdir_nb.cli import main\nsys.exit(main())\n", encoding="utf-8"
     )
-    env = {
-        "PATH": "/usr/bin:/bin",
-        "HOME": "/nonexistent-home",
-        "LC_ALL": "C",
-        "LANG": "C",
-        "PYTHONUTF8": "0",
-        "PYTHONCOERCECLOCALE": "0",
-        "PYTHONPATH": str(Path(memdir_nb.__file__).parents[1]),
-    }
+    env = child_env(
+        HOME="/nonexistent-home",
+        LC_ALL="C",
+        LANG="C",
+        PYTHONUTF8="0",
+        PYTHONCOERCECLOCALE="0",
+        PYTHONPATH=str(Path(memdir_nb.__file__).parents[1]),
+    )
     mem = tmp_path / "memory"
     add_memory(mem, "café_notes.md")
     skip_unless_python_starts(env)
@@ -1516,7 +1516,7 @@ def _cli_under_a_file_size_limit(max_bytes: int, *args: str) -> subprocess.Compl
         [sys.executable, "-m", "memdir_nb.cli", *args],
         capture_output=True,
         text=True,
-        env={"PATH": "/usr/bin:/bin", "HOME": str(Path.cwd())},
+        env=child_env(HOME=str(Path.cwd())),
         timeout=120,
         preexec_fn=lower,
     )
@@ -1599,3 +1599,157 @@ def test_rebuild_index_refuses_an_index_that_is_not_utf8_instead_of_replacing_it
         assert "MEMORY.md is not valid UTF-8 text (byte 12)" in done.stderr
     assert (mem / "MEMORY.md").read_bytes() == hand
     assert not (mem / ".trash").exists()
+
+
+def _dir_with_a_read_skip(root: Path, *, after: int) -> Path:
+    """A memory dir whose second-newest candidate is a link the reader refuses (its target is
+    past the depth cap), then `after` older memories."""
+    mem = root / "memory"
+    add_memory(mem, "feedback_newest.md", age_days=1, index=False)
+    deep = mem.joinpath(*["d"] * 65)
+    add_memory(deep, "user_deep.md", age_days=2, index=False)  # the walk sorts on its time
+    (mem / "user_link.md").symlink_to(Path(*["d"] * 65) / "user_deep.md")
+    for i in range(after):
+        add_memory(mem, f"feedback_old_{i}.md", age_days=3 + i, index=False)
+    return mem
+
+
+def test_the_scan_count_line_calls_a_file_skipped_at_its_read_not_read_not_past_the_cap(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # fresh32: "1 memory listed (newest 1 of 2; the rest are past the cap)" on a dir whose
+    # second file was skipped at its read: total_found counts every candidate of the walk
+    mem = _dir_with_a_read_skip(tmp_path, after=0)
+    assert main(["scan", str(mem)]) == 0
+    out = capsys.readouterr().out
+    assert "1 memory listed (1 of 2; 1 not read: see below)." in out
+    assert "past the cap" not in out
+    assert "skipped user_link.md: in a folder that is nested 65 folders deep" in out
+
+
+def test_the_scan_count_line_tells_a_read_skip_and_the_cap_apart(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    mem = _dir_with_a_read_skip(tmp_path, after=2)
+    assert main(["scan", str(mem), "--limit", "2"]) == 0
+    out = capsys.readouterr().out
+    assert "2 memories listed (newest 2 of 4; 1 past the cap, 1 not read: see below)." in out
+    assert main(["scan", str(mem), "--limit", "2", "--json"]) == 0
+    payload = json.loads(capsys.readouterr().out)
+    assert (payload["total_found"], payload["past_cap"]) == (4, 1)
+    assert "user_link.md" in {s["path"] for s in payload["skipped"]}  # beside the deep folder
+
+
+def test_a_quoted_tilde_path_that_is_not_there_names_the_folder_it_was_read_as(
+    tmp_path: Path,
+) -> None:
+    # fresh32 (security §37's leftover): "'~/mem' is not a directory" named no folder, so a
+    # person whose HOME is not what they think could not see where the scan looked
+    out = run_env("scan", "~/mem", env={"HOME": str(tmp_path)})
+    assert out.returncode == 2
+    assert f"'~/mem' was read as {tmp_path / 'mem'} (`~` is the home folder)" in out.stderr
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("scan", "~sam/mem"),
+        ("index", "~sam/mem"),
+        ("recall", "deploy", "--dir", "~sam/mem"),
+        ("where", "--cwd", "~sam/src"),
+        ("replay", "~sam/session.jsonl"),
+    ],
+    ids=lambda a: a[0],
+)
+def test_a_tilde_with_a_user_name_is_said_to_be_taken_literally_with_the_fix(
+    tmp_path: Path, args: tuple[str, ...]
+) -> None:
+    # only `~` and `~/` are expanded; a shell would have looked up sam's home for `~sam`
+    out = run_env(*args, env={"HOME": str(tmp_path)})
+    assert out.returncode == 2
+    said = " ".join(out.stderr.split())
+    assert "it was taken literally, as a folder named '~sam' in the current folder" in said
+    assert "give the full path, or leave the ~sam unquoted so the shell expands it" in said
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("export", "--parquet", "{t}/out"),
+        ("export", "--archive", "{t}/memory.zip", "--dir", "{mem}"),
+        ("import", "{zip}", "--dir", "{t}/moved"),
+        ("demo", "{t}/demo"),
+    ],
+    ids=["export-parquet", "export-archive", "import", "demo"],
+)
+def test_an_output_path_expands_a_quoted_tilde_and_refuses_a_tilde_user_name(
+    tmp_path: Path, args: tuple[str, ...]
+) -> None:
+    # fresh32: `export --parquet '~/out'`, `--archive '~/m.zip'` and `import --dir '~/moved'`
+    # took the path literally and wrote a folder named `~` into the current folder
+    home, work = tmp_path / "home", tmp_path / "work"
+    mem = home / "memory"
+    add_memory(mem, "feedback_db.md")
+    (home / ".claude" / "projects").mkdir(parents=True)  # a home export --parquet reads
+    work.mkdir()
+    archive = tmp_path / "memory.zip"
+    assert run_env("export", "--archive", str(archive), "--dir", str(mem)).returncode == 0
+
+    def filled(t: str) -> list[str]:
+        return [a.format(t=t, mem=mem, zip=archive) for a in args]
+
+    env = {"HOME": str(home)}
+    done = subprocess.run(
+        [sys.executable, "-m", "memdir_nb.cli", *filled("~")],
+        capture_output=True,
+        text=True,
+        env=child_env(**env),
+        cwd=work,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    assert list(work.iterdir()) == []  # nothing named `~` here
+    assert any(p.name not in ("memory", ".claude") for p in home.iterdir())  # written at home
+    refused = subprocess.run(
+        [sys.executable, "-m", "memdir_nb.cli", *filled("~sam")],
+        capture_output=True,
+        text=True,
+        env=child_env(**env),
+        cwd=work,
+        timeout=120,
+    )
+    assert refused.returncode == 2
+    assert "taken literally, as a folder named '~sam'" in " ".join(refused.stderr.split())
+    assert list(work.iterdir()) == []
+
+
+def test_index_on_an_index_that_is_not_utf8_offers_no_rebuild_that_refuses_it(
+    tmp_path: Path,
+) -> None:
+    # fresh32: `index` said "fix: re-save it as UTF-8, or run `memdir-nb rebuild-index DIR`",
+    # and that rebuild refuses such an index ("rewriting it would replace the bytes")
+    mem = tmp_path / "memory"
+    add_memory(mem, "feedback_db.md")
+    add_memory(mem, "user_role.md", type="user", index=False)  # a line a rebuild would add
+    (mem / "MEMORY.md").write_bytes("- [Café](feedback_db.md) - naïve\n".encode("latin-1"))
+    said = run_cli("index", str(mem)).stdout
+    assert "rebuild-index refuses it, as rewriting it would replace those bytes" in said
+    assert "or run `memdir-nb rebuild-index" not in said
+    assert run_cli("rebuild-index", str(mem)).returncode == 2  # as the line says
+
+
+@pytest.mark.parametrize(
+    "args", [("list",), ("sessions",), ("export", "--parquet", "{t}/out")], ids=lambda a: a[0]
+)
+def test_a_home_with_no_claude_folder_is_said_to_have_none_not_told_to_pass_it(
+    tmp_path: Path, args: tuple[str, ...]
+) -> None:
+    # fresh32: on a machine where Claude Code never ran, `list` said "<home>/.claude is not a
+    # directory; pass a Claude home ... such as ~/.claude", the folder it had looked for, and
+    # `sessions` said the folder that is not there "holds no projects/ folder"
+    out = run_env(*(a.format(t=tmp_path) for a in args), env={"HOME": str(tmp_path)})
+    assert out.returncode == 2
+    said = " ".join(out.stderr.split())
+    assert f"there is no Claude home at {tmp_path / '.claude'}" in said
+    assert "(--home on the command line)" in said
+    assert "such as ~/.claude" not in said and "holds no projects/" not in said

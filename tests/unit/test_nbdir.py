@@ -132,6 +132,20 @@ def test_a_dir_past_the_scan_cap_is_not_described_as_holding_only_the_cap(
     assert scan_count_line(scan_memory_dir(small)) == "3 memories in all"
 
 
+def test_a_file_skipped_at_its_read_is_not_counted_as_past_the_cap(tmp_path: Path) -> None:
+    # fresh32: "1 memories listed: the newest 1 of 2 found (the scan keeps at most 200)" on a
+    # dir of two files, one of them a link to a file the reader refuses (past the depth cap)
+    memory = tmp_path / "memory"
+    _memory_files(memory, 1)
+    deep = memory.joinpath(*["d"] * 65)
+    _memory_files(deep, 1)
+    (memory / "user_link.md").symlink_to(Path(*["d"] * 65) / "project_note_000.md")
+
+    line = scan_count_line(scan_memory_dir(memory))
+
+    assert line == "1 memory listed; 1 file could not be read"
+
+
 def test_text_bars_stay_one_hash_per_item_until_the_width_then_scale_down() -> None:
     small = text_bars({"0-1 days": 3, "over a year": 0})
     big = text_bars({"0-1 days": 2, "91-365 days": 330, "over a year": 0}, width=40)

@@ -503,8 +503,11 @@ def test_a_hashed_keys_search_below_its_200_characters_looks_at_a_bounded_number
 
 
 def test_list_of_a_missing_home_is_a_clear_error(tmp_path: Path) -> None:
-    with pytest.raises(ValueError, match="not a directory"):
+    with pytest.raises(ValueError, match="there is no Claude home at .*nope"):
         list_memory_dirs(tmp_path / "nope")
+    (tmp_path / "a-file").write_text("", encoding="utf-8")
+    with pytest.raises(ValueError, match="a-file is not a directory"):
+        list_memory_dirs(tmp_path / "a-file")
 
 
 @pytest.mark.parametrize(
