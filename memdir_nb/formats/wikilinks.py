@@ -33,6 +33,10 @@ from memdir_nb.spec.text import fence_change, terminal_line
 _LINK = re.compile(r"\[\[([^\[\]|#\n\\]+)(\\?[|#][^\[\]\n]*)?\]\]")
 # An inline code span (`...`): a `[[ -f x ]]` or `df[["a"]]` inside one is code, not a link.
 _CODE_SPAN = re.compile(r"(`+)[^`\n]*?\1")
+# What a shell test (`[[ -f x ]]`, `[[ $a == b ]]`) or a code subscript (`df[["col"]]`) holds and
+# no memory's name does: a leading option dash or `!`, a `$`, a quote (an apostrophe inside a
+# word, `Ann's setup`, is no quote), a comparison.
+_SHELL_TEST = re.compile(r"^[-!]|[$\"=<>&]|(?<!\w)'|'(?!\w)")
 TEAM_SCOPE = "team"
 LINK_QUOTE_MAX = 60  # characters of a link's name a message quotes
 
@@ -78,8 +82,8 @@ def shown_link(name: str) -> str:
 
 def link_uses(text: str) -> list[tuple[int, str]]:
     """(0-based line, name) of each `[[name]]` link in text that reads as a link to a memory:
-    not inside a fenced code block or an inline code span, and not a shell test written
-    `[[ ... ]]` with a space inside both brackets (a recipe outside a fence)."""
+    not inside a fenced code block or an inline code span, and not a shell test or a code
+    subscript written outside one (`if [[ -d build ]]`, `df[["col"]]`: _SHELL_TEST)."""
     if "[[" not in text:
         return []
     out: list[tuple[int, str]] = []
@@ -94,9 +98,8 @@ def link_uses(text: str) -> list[tuple[int, str]]:
         if "`" in line:
             line = _CODE_SPAN.sub("", line)
         for m in _LINK.finditer(line):
-            raw = m.group(1)
-            name = raw.strip()
-            if name and not (raw[0] == " " and raw[-1] == " " and m.group(2) is None):
+            name = m.group(1).strip()
+            if name and _SHELL_TEST.search(name) is None:
                 out.append((no, name))
     return out
 
