@@ -32,8 +32,8 @@ from memdir_nb.formats.wikilinks import (
 from memdir_nb.spec.constants import MEMORY_FILE_READ_MAX_BYTES
 from memdir_nb.spec.taxonomy import scope_of_path
 from memdir_nb.spec.text import first_few, plural, terminal_line
-from memdir_nb.storage.access import ContainedReader
-from memdir_nb.storage.headers import header_from_read
+from memdir_nb.storage.access import ContainedReader, ReadResult
+from memdir_nb.storage.headers import head_of_read, header_from_read
 from memdir_nb.storage.listing import list_memory_files
 
 SHOWN_LINKERS = 5  # linking memories a report names before "and N more"
@@ -83,15 +83,36 @@ class LinksLeft:
         )
 
 
-@dataclass(frozen=True)
 class _Memory:
-    rel: str
-    name: str | None
-    links: frozenset[str]
+    """One memory as the snapshot keeps it: where, the names it links, and its header's bytes
+    (parsed for its `name:` only when a step's links need it)."""
+
+    __slots__ = ("_head", "_name", "_parsed", "links", "rel")
+
+    def __init__(self, rel: str, head: ReadResult, links: frozenset[str]) -> None:
+        self.rel, self._head, self.links = rel, head, links
+        self._name: str | None = None
+        self._parsed = False
+
+    @property
+    def name(self) -> str | None:
+        """Its header's `name:` (None: it has none), parsed on first use."""
+        if not self._parsed:
+            self._name, self._parsed = header_from_read(self._head).name, True
+        return self._name
+
+    def forms(self, rel: str | None = None) -> tuple[str, str, str]:
+        """The names it answers to (formats.wikilinks.names_linking), at rel if given."""
+        stem = file_stem(rel or self.rel)
+        return names_linking(self.name or stem, stem)
 
 
 class LinkSnapshot:
-    """Every memory's `name:` and the names it links, read once (bounded, contained)."""
+    """Every memory's names and links, read once (bounded, contained) before a step.
+
+    Most steps touch a memory nothing links: only the moved memories' headers are parsed to
+    tell, and every header only when some memory links one of their names (a forget on a dir of
+    2,000 memories: docs/claude_code_2026.md, thirty-third session)."""
 
     def __init__(self, memories: list[_Memory]) -> None:
         self.memories = memories
@@ -107,15 +128,19 @@ class LinkSnapshot:
                     got = reader.read(listed.open_path, MEMORY_FILE_READ_MAX_BYTES)
                 except OSError:  # replaced by a FIFO, a link out, ... since the listing
                     continue
-                text = got.text
-                links = frozenset(n for _, n in link_uses(text)) if "[[" in text else frozenset()
-                out.append(_Memory(listed.rel, header_from_read(got).name, links))
+                links: frozenset[str] = frozenset()
+                if b"[[" in got.data:
+                    links = frozenset(n for _, n in link_uses(got.text))
+                out.append(_Memory(listed.rel, head_of_read(got), links))
         return cls(out)
 
     def left_dangling(self, moves: Mapping[str, str | None]) -> LinksLeft:
         """The links that found a memory before and find none once each rel in moves is at its
         new rel (None: removed). Linking memories are named where they are after the moves."""
-        if not moves or not any(m.links for m in self.memories):
+        moved = [m for m in self.memories if m.rel in moves]
+        forms = {f.casefold() for m in moved for f in m.forms()}
+        linking = [m for m in self.memories if any(n.casefold() in forms for n in m.links)]
+        if not linking:
             return LinksLeft()
         before = LinkTargets((m.rel, scope_of_path(m.rel), m.name) for m in self.memories)
         after_rel = {m.rel: moves.get(m.rel, m.rel) for m in self.memories}
@@ -124,11 +149,11 @@ class LinkSnapshot:
             for m in self.memories
             if (rel := after_rel[m.rel]) is not None
         )
-        renamed = self._renamed_forms(moves)
+        renamed = _renamed_forms(moved, moves)
         items = []
-        for m in self.memories:
+        for m in linking:
             rel = after_rel[m.rel]
-            if rel is None or not m.links:
+            if rel is None:
                 continue
             old_scope, new_scope = scope_of_path(m.rel), scope_of_path(rel)
             lost = sorted(
@@ -139,16 +164,14 @@ class LinkSnapshot:
                 items.append(LinkLeft(rel, tuple(lost), new))
         return LinksLeft(tuple(sorted(items, key=lambda i: i.rel)))
 
-    def _renamed_forms(self, moves: Mapping[str, str | None]) -> dict[str, str]:
-        """Old name (case-folded) -> the moved memory's name of the same form after the move."""
-        out: dict[str, str] = {}
-        for m in self.memories:
-            new_rel = moves.get(m.rel)
-            if new_rel is None:
-                continue
-            old = names_linking(m.name or file_stem(m.rel), file_stem(m.rel))
-            new = names_linking(m.name or file_stem(new_rel), file_stem(new_rel))
-            for a, b in zip(old, new, strict=True):
+
+def _renamed_forms(moved: list[_Memory], moves: Mapping[str, str | None]) -> dict[str, str]:
+    """Old name (case-folded) -> the moved memory's name of the same form after the move."""
+    out: dict[str, str] = {}
+    for m in moved:
+        new_rel = moves[m.rel]
+        if new_rel is not None:
+            for a, b in zip(m.forms(), m.forms(new_rel), strict=True):
                 if a != b:
                     out.setdefault(a.casefold(), b)
-        return out
+    return out
