@@ -101,10 +101,11 @@ class _Memory:
             self._name, self._parsed = header_from_read(self._head).name, True
         return self._name
 
-    def forms(self, rel: str | None = None) -> tuple[str, str, str]:
-        """The names it answers to (formats.wikilinks.names_linking), at rel if given."""
+    def forms(self, rel: str | None = None, name: str | None = None) -> tuple[str, str, str]:
+        """The names it answers to (formats.wikilinks.names_linking), at rel and with the
+        `name:` name if given."""
         stem = file_stem(rel or self.rel)
-        return names_linking(self.name or stem, stem)
+        return names_linking(name or self.name or stem, stem)
 
 
 class LinkSnapshot:
@@ -134,10 +135,14 @@ class LinkSnapshot:
                 out.append(_Memory(listed.rel, head_of_read(got), links))
         return cls(out)
 
-    def left_dangling(self, moves: Mapping[str, str | None]) -> LinksLeft:
+    def left_dangling(
+        self, moves: Mapping[str, str | None], names: Mapping[str, str] | None = None
+    ) -> LinksLeft:
         """The links that found a memory before and find none once each rel in moves is at its
-        new rel (None: removed). Linking memories are named where they are after the moves."""
-        moved = [m for m in self.memories if m.rel in moves]
+        new rel (None: removed) and each rel in names has that `name:`. Linking memories are
+        named where they are after the moves."""
+        names = names or {}
+        moved = [m for m in self.memories if m.rel in moves or m.rel in names]
         forms = {f.casefold() for m in moved for f in m.forms()}
         linking = [m for m in self.memories if any(n.casefold() in forms for n in m.links)]
         if not linking:
@@ -145,11 +150,11 @@ class LinkSnapshot:
         before = LinkTargets((m.rel, scope_of_path(m.rel), m.name) for m in self.memories)
         after_rel = {m.rel: moves.get(m.rel, m.rel) for m in self.memories}
         after = LinkTargets(
-            (rel, scope_of_path(rel), m.name)
+            (rel, scope_of_path(rel), names.get(m.rel, m.name))
             for m in self.memories
             if (rel := after_rel[m.rel]) is not None
         )
-        renamed = _renamed_forms(moved, moves)
+        renamed = _renamed_forms(moved, after_rel, names)
         items = []
         for m in linking:
             rel = after_rel[m.rel]
@@ -165,13 +170,15 @@ class LinkSnapshot:
         return LinksLeft(tuple(sorted(items, key=lambda i: i.rel)))
 
 
-def _renamed_forms(moved: list[_Memory], moves: Mapping[str, str | None]) -> dict[str, str]:
-    """Old name (case-folded) -> the moved memory's name of the same form after the move."""
+def _renamed_forms(
+    moved: list[_Memory], after_rel: Mapping[str, str | None], names: Mapping[str, str]
+) -> dict[str, str]:
+    """Old name (case-folded) -> the moved memory's name of the same form after the step."""
     out: dict[str, str] = {}
     for m in moved:
-        new_rel = moves[m.rel]
+        new_rel = after_rel[m.rel]
         if new_rel is not None:
-            for a, b in zip(m.forms(), m.forms(new_rel), strict=True):
+            for a, b in zip(m.forms(), m.forms(new_rel, names.get(m.rel)), strict=True):
                 if a != b:
                     out.setdefault(a.casefold(), b)
     return out

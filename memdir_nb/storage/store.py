@@ -100,9 +100,10 @@ class MemoryStore:
         self._fixed_now_ms = now_ms
         self.warnings: list[str] = []
         # The cap verdict of the MEMORY.md the last save/update/forget wrote (None: none yet):
-        # over its cap, the write stands but the index should be rewritten to about 70%.
+        # over its cap, the write stands but the index should be rewritten to about 70%. And
+        # the [[name]] links the last update, forget or demote left naming nothing (link_report).
         self.last_index_verdict: index.IndexCapVerdict | None = None
-        self.last_links_left = LinksLeft()  # [[name]] links the last forget/demote orphaned
+        self.last_links_left = LinksLeft()
 
     # -- helpers
 
@@ -254,7 +255,6 @@ class MemoryStore:
         # The file carries its own time (`modified:`, as Claude Code 2.1.214+ writes it); a save
         # of the very same memory again is recognised whatever time the first one recorded.
         text = render_memory_file(name, description, mtype, body, modified_ms=self._now_ms())
-
         with self.transaction() as tx:
             plain = self._pick_filename(scope, base, text, explicit=filename is not None)
             target = self._validate_target(scope_dir / plain, scope)
@@ -317,7 +317,7 @@ class MemoryStore:
         self._validate_target(scope_dir / plain, scope)
         if not os.path.lexists(scope_dir / plain):
             raise self._not_found(rel)
-
+        links = LinkSnapshot.read(self.memory_dir) if new_name else LinkSnapshot([])
         with self.transaction() as tx:
             target = self._validate_target(scope_dir / plain, scope)
             if not target.is_file():
@@ -358,6 +358,7 @@ class MemoryStore:
                 tx, scope, plain, final_name, final_desc, keep_existing=same_header
             )
         self._keep_warnings(rel, verdict)
+        self._links_left(links.left_dangling({}, {rel: final_name}), f"{rel}, now {final_name},")
         return scope_dir / plain
 
     def forget(self, filename: str) -> Path:
@@ -375,18 +376,17 @@ class MemoryStore:
             if not os.path.lexists(source):
                 raise self._not_found(rel)
             self._validate_target(source, scope)
-            trash_path = self._validate_target(
-                free_trash_path(self.trash_dir, rel, self._now_ms()), "private"
-            )
+            trash_path = free_trash_path(self.trash_dir, rel, self._now_ms())
+            trash_path = self._validate_target(trash_path, "private")
             # the index first: a MEMORY.md that cannot be rewritten stops the step before any move
             self._remove_index_line(tx, scope, plain)
             tx.move(source, trash_path)
-        self._links_left(links, {rel: None}, f"{rel}, which was forgotten,")
+        self._links_left(links.left_dangling({rel: None}), f"{rel}, which was forgotten,")
         return trash_path
 
-    def _links_left(self, links: LinkSnapshot, moves: dict[str, str | None], what: str) -> None:
-        """Keep (last_links_left) and warn of the links the step's moves left naming nothing."""
-        self.last_links_left = left = links.left_dangling(moves)
+    def _links_left(self, left: LinksLeft, what: str) -> None:
+        """Keep (last_links_left) and warn of the links a step left naming nothing."""
+        self.last_links_left = left
         if left:
             self.warnings.append(msg := left.message(what))
             log.warning(msg)
@@ -458,7 +458,7 @@ class MemoryStore:
             self._remove_index_line(tx, src_scope, plain)
             self._write_index_line(tx, dst_scope, plain, fm.name.strip(), fm.description.strip())
             tx.move(source, target)  # into team: the raw file is scanned for secrets
-        self._links_left(links, {rel: plain}, f"{rel}, now private as {plain},")
+        self._links_left(links.left_dangling({rel: plain}), f"{rel}, now private as {plain},")
         return dst_dir / plain
 
     def index_verdict(self, scope: str = "private") -> index.IndexCapVerdict:

@@ -60,6 +60,16 @@ def test_a_rename_keeps_links_by_name_and_offers_the_new_stem_for_links_by_stem(
     assert "left as written" in message
 
 
+def test_a_new_name_strands_links_by_the_old_name_only_and_offers_the_new_one(
+    real_dir: Callable[[str], Path],
+) -> None:
+    root = real_dir("wikilinked")
+    left = LinkSnapshot.read(root).left_dangling({}, {"project_kiln_schedule.md": "kiln-cooling"})
+    assert left.items == (
+        LinkLeft("reference_glaze_sheet.md", ("kiln-schedule",), ("kiln-cooling",)),
+    )
+
+
 def test_moving_a_team_memory_to_private_strands_the_team_links_only(
     real_dir: Callable[[str], Path],
 ) -> None:

@@ -455,6 +455,26 @@ def test_forget_names_the_memories_still_linking_it_and_rewrites_none_of_them(
     assert not store.last_links_left and len(store.warnings) == 1
 
 
+def test_renaming_a_memory_by_update_names_the_links_by_its_old_name_and_the_new_one(
+    real_dir: Callable[[str], Path],
+) -> None:
+    root = real_dir("wikilinked")
+    glaze = (root / "reference_glaze_sheet.md").read_bytes()
+    store = MemoryStore(root, now_ms=NOW_MS)
+    store.update("project_kiln_schedule.md", name="kiln-cooling")
+    # links by the file's stem still find it; the one by its old name: does not
+    assert [(i.rel, i.names, i.new_names) for i in store.last_links_left.items] == [
+        ("reference_glaze_sheet.md", ("kiln-schedule",), ("kiln-cooling",))
+    ]
+    assert store.warnings[-1].startswith(
+        "1 memory still links project_kiln_schedule.md, now kiln-cooling, by a name no memory "
+        "answers to now: reference_glaze_sheet.md ([[kiln-schedule]] -> [[kiln-cooling]])."
+    )
+    assert (root / "reference_glaze_sheet.md").read_bytes() == glaze
+    store.update("project_kiln_schedule.md", description="Cone 6 firing with a slow cool")
+    assert not store.last_links_left  # no new name: nothing read, nothing said
+
+
 def test_demoting_a_team_memory_names_the_team_memories_whose_links_no_longer_see_it(
     real_dir: Callable[[str], Path],
 ) -> None:
