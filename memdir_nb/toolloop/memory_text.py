@@ -11,10 +11,13 @@ Nothing here touches the disk. See docs/memory_tool.md.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from memdir_nb.spec.constants import MEMORY_TOOL_ROOT
 from memdir_nb.spec.text import shown_value, terminal_line
-from memdir_nb.storage.link_report import LinksLeft
+
+if TYPE_CHECKING:
+    from memdir_nb.storage.link_report import LinksLeft
 
 ROOT = MEMORY_TOOL_ROOT
 MAX_VIEW_LINES = 999_999
