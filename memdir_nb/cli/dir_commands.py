@@ -246,7 +246,7 @@ def _rebuild_summary(r: IndexRebuild, label: str, *, written: bool = False) -> s
 
 def _dangling_parts(r: IndexRebuild) -> list[str]:
     """What the rebuild leaves of the dangling lines: those --drop-dangling would remove, and
-    those only a person can judge (a name in backticks, an entry heading)."""
+    those only a person can judge (a name without a link, an entry heading)."""
     m = r.merged
     removable = len(m.dangling) - len(m.dropped) - len(m.kept)
     out = []
@@ -255,7 +255,7 @@ def _dangling_parts(r: IndexRebuild) -> list[str]:
     if m.kept:
         out.append(
             f"keeps {plural(len(m.kept), 'dangling line')} it cannot tell from prose or from a "
-            "block under a heading (a name in backticks, an entry heading): remove "
+            "block under a heading (a name without a link, an entry heading): remove "
             f"{'it' if len(m.kept) == 1 else 'them'} by hand if stale"
         )
     return out

@@ -2052,3 +2052,21 @@ def test_an_agent_memory_roots_own_index_is_an_error_naming_the_memories_no_agen
     # an agent's own folder, and a plain memory dir, load their index
     for loads in (real_dir("agent-root-files") / "tester", real_dir("private-only")):
         assert ("MEMORY.md", "index-never-loaded") not in _rules(loads)
+
+
+def test_an_index_of_plain_file_names_lists_its_files_and_names_a_missing_one_as_plain(
+    tmp_path: Path,
+) -> None:
+    # realdata33: `- file.md: hook` lines read as prose, so each file was not-in-index and
+    # every line index-not-pointer; a missing one is now named as a plain name, never "remove"
+    for rel, kind in (("feedback_clay_wedging.md", "feedback"), ("user_profile.md", "user")):
+        (tmp_path / rel).write_text(render_memory_file(rel[:-3], f"about {rel}", kind, "Body."))
+    (tmp_path / "MEMORY.md").write_text(
+        "- feedback_clay_wedging.md: wedge fifty turns\n"
+        "- user_profile.md \u2014 owner, Tuesdays\n"
+        "- gone.md: removed long ago\n"
+    )
+    found = {f.rule: f for f in lint_memory_dir(tmp_path, now_ms=NOW_MS)}
+    assert "not-in-index" not in found and "index-not-pointer" not in found
+    missing = found["index-dangling-name"]
+    assert missing.line == 3 and "line names `gone.md` as a plain name" in missing.message
