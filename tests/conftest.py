@@ -500,6 +500,33 @@ def build_agent_beside_index_dir(root: Path) -> Path:
     return parent
 
 
+def build_agent_root_files_dir(root: Path) -> Path:
+    """agent-memory/ holding memory files of its own and an index listing them, beside agents'
+    folders that keep their own indexes (realdata33: a published root of three memories beside
+    seven agent folders). Claude Code loads each agent's index, never the root's.
+
+    Returns the agent-memory/ folder.
+    """
+    parent = root / "agent-memory"
+    for rel, name, hook in (
+        ("project_wheel_slots.md", "Wheel slots", "Wheels are booked in 90 minute slots"),
+        ("project_house_glazes.md", "House glazes", "Six house glazes, one shelf each"),
+        ("tester/feedback_frozen_clock.md", "Frozen clock", "Booking tests freeze the clock"),
+    ):
+        body = f"{hook}.\n\n**Why:** asked for it.\n\n**How to apply:** every change."
+        _put(parent / rel, flat_memory(name, hook, "project", body))
+    _put(
+        parent / "tester" / "MEMORY.md",
+        "- [Frozen clock](feedback_frozen_clock.md) — freeze time in booking tests\n",
+    )
+    _put(
+        parent / "MEMORY.md",
+        "# Agent memory\n\n- [Wheel slots](project_wheel_slots.md) — 90 minutes\n"
+        "- [House glazes](project_house_glazes.md) — six, one shelf each\n",
+    )
+    return parent
+
+
 def build_repo_root_targets_dir(root: Path) -> Path:
     """A memory/ folder whose index names its files from the repository root (`memory/SOUL.md`),
     and whose files have no frontmatter, only an opening heading (or not even that).
@@ -753,6 +780,7 @@ REAL_DIR_BUILDERS: dict[str, Callable[[Path], Path]] = {
     "special-files": build_special_files_dir,
     "untyped-past-cap": build_untyped_past_cap_dir,
     "agent-beside-index": build_agent_beside_index_dir,
+    "agent-root-files": build_agent_root_files_dir,
     "names-besides-entries": build_names_besides_entries_dir,
     "latin1-index": build_latin1_index_dir,
     "pinned-typeless": build_pinned_typeless_dir,

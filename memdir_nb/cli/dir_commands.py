@@ -20,6 +20,7 @@ from memdir_nb.formats.index import (
 from memdir_nb.lint import count_by_severity, lint_memory_dir
 from memdir_nb.spec.constants import ENTRYPOINT_NAME, TEAM_DIRNAME
 from memdir_nb.spec.text import plural, terminal_line, terminal_safe
+from memdir_nb.storage.agent_root_index import unloaded_agent_index
 from memdir_nb.storage.archive import export_archive, format_import_report, import_archive
 from memdir_nb.storage.index_files import load_entrypoint, read_entrypoint_checked
 from memdir_nb.storage.index_rebuild import (
@@ -73,8 +74,8 @@ def cmd_index(args: argparse.Namespace) -> int:
         print(f"error: no {args.scope} index under {terminal_line(args.dir)}", file=sys.stderr)
         return 2
     reports = [_index_report(scope_dir, label) for label, scope_dir in scopes]
-    nested = folder_of_memory_dirs(args.dir)
-    for rep in reports:  # the folder's own index is not missing: it is not a memory dir
+    nested = folder_of_memory_dirs(args.dir) or unloaded_agent_index(args.dir)
+    for rep in reports:  # the folder's own index is not missing, or it is never loaded
         rep["note"] = (
             f"{nested.problem}; {nested.fix}" if nested and rep["scope"] == "private" else None
         )
@@ -245,7 +246,7 @@ def _rebuild_summary(r: IndexRebuild, label: str, *, written: bool = False) -> s
 
 def _dangling_parts(r: IndexRebuild) -> list[str]:
     """What the rebuild leaves of the dangling lines: those --drop-dangling would remove, and
-    those only a person can judge (a name in backticks, an entry heading)."""
+    those only a person can judge (a name without a link, an entry heading)."""
     m = r.merged
     removable = len(m.dangling) - len(m.dropped) - len(m.kept)
     out = []
@@ -254,7 +255,7 @@ def _dangling_parts(r: IndexRebuild) -> list[str]:
     if m.kept:
         out.append(
             f"keeps {plural(len(m.kept), 'dangling line')} it cannot tell from prose or from a "
-            "block under a heading (a name in backticks, an entry heading): remove "
+            "block under a heading (a name without a link, an entry heading): remove "
             f"{'it' if len(m.kept) == 1 else 'them'} by hand if stale"
         )
     return out
@@ -298,6 +299,13 @@ def _scope_dirs(memory_dir: Path) -> dict[str, Path]:
     return dirs
 
 
+def _print_unloaded_agent_index(memory_dir: Path) -> None:
+    """A note when the index rebuilt is an agent memory root's own, which no agent loads."""
+    unloaded = unloaded_agent_index(memory_dir)
+    if unloaded is not None:
+        print(f"note: {unloaded.problem}; {unloaded.fix}")
+
+
 def cmd_rebuild_index(args: argparse.Namespace) -> int:
     """Add the missing entries to MEMORY.md (and team/MEMORY.md), keeping every line people wrote."""
 
@@ -317,6 +325,7 @@ def cmd_rebuild_index(args: argparse.Namespace) -> int:
             r = plan_index_rebuild(folder, scope=scope, drop_dangling=args.drop_dangling)
             print(terminal_safe(r.diff(label)), end="")
             print(_rebuild_summary(r, label))
+        _print_unloaded_agent_index(memory_dir)
         print("(dry run: nothing was written)")
         return 0
     try:
@@ -337,6 +346,7 @@ def cmd_rebuild_index(args: argparse.Namespace) -> int:
                 f"the old index is kept in {memory_dir / result.batch}; put it back with {restore}"
             )
         )
+    _print_unloaded_agent_index(memory_dir)
     return 0
 
 

@@ -10,6 +10,7 @@ import argparse
 
 from memdir_nb.formats.manifest import format_memory_manifest
 from memdir_nb.spec.text import plural, terminal_line
+from memdir_nb.storage.agent_root_index import unloaded_agent_index
 from memdir_nb.storage.listing import folder_of_memory_dirs
 from memdir_nb.storage.scan import ScanReport, scan_memory_dir
 
@@ -56,6 +57,9 @@ def cmd_scan(args: argparse.Namespace) -> int:
     for skipped in report.skipped:
         # a skipped name can hold a newline: shown raw, it would start a line of its own
         print(f"skipped {terminal_line(skipped.path)}: {terminal_line(skipped.reason)}")
+    unloaded = unloaded_agent_index(args.dir, [h.filename for h in report.headers])
+    if unloaded is not None:  # listed as one dir's, though no agent sees them
+        print(f"note: {unloaded.problem}; {unloaded.fix}")
     return 0
 
 

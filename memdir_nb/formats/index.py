@@ -194,7 +194,7 @@ class MergedIndex:
     dangling: tuple[str, ...]  # targets of lines pointing at no file (kept unless dropped)
     dropped: tuple[str, ...]  # the dangling lines' targets removed (drop_dangling=True)
     # dangling lines never dropped, even with drop_dangling: they cannot be told from prose (a
-    # name in backticks) or head a block (an entry heading); see IndexEntry.removable
+    # name without a link) or head a block (an entry heading); see IndexEntry.removable
     kept: tuple[str, ...] = ()
     # dangling lines pointed at where their file moved: (old target, new target)
     repointed: tuple[tuple[str, str], ...] = ()

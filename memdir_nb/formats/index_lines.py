@@ -1,7 +1,8 @@
 """MEMORY.md's entry lines: the one recogniser of a pointer line, and the line edits.
 
 An entry is ``- [Title](file.md) — hook``; a line also points at a topic file when it holds
-any markdown link to a memory file, or a backticked memory file name that leads the line.
+any markdown link to a memory file, or a memory file name that leads the line, backticked
+or plain (``- feedback_tone.md: hook``).
 `parse_entry_line` is the recogniser every reader shares (lint, analysis, the index report,
 the store, the rebuild); `format_index_entry` writes a line; `upsert_index_entry` and
 `remove_index_entry` edit one target's lines and keep every other line as written.
@@ -61,7 +62,7 @@ class IndexEntry:
     target: str
     hook: str
     raw: str
-    linked: bool = True  # a markdown link; False: a file name in backticks leading the line
+    linked: bool = True  # a markdown link; False: a file name leading the line, ticked or plain
 
     @property
     def removable(self) -> bool:
@@ -71,6 +72,14 @@ class IndexEntry:
         reference files), and a heading entry has lines under it that would be left behind;
         both are reported and left to a person."""
         return self.linked and not self.raw.lstrip().startswith("#")
+
+    @property
+    def naming(self) -> str:
+        """How a line without a link names its file, as messages say it: "in backticks", or
+        "as a plain name" (`- feedback_tone.md: hook`); "" for a link."""
+        if self.linked:
+            return ""
+        return "in backticks" if _TICKED_MD.search(self.raw) else "as a plain name"
 
 
 # An index line points at a topic file when it holds a markdown link to a .md file, or a
@@ -84,6 +93,11 @@ _MD_LINK = re.compile(
     r"\((?P<target><[^>\n]*>|[^()\s]*)(?:\s+\"[^\"\n]*\")?\)"
 )
 _TICKED_MD = re.compile(r"`(?P<target>[^`\s]+\.md)`", re.IGNORECASE)
+# A plain .md name that opens a line's content (after a list marker, a table pipe or a heading
+# mark, no word before it) and is followed by a hook separator or the line's end: agents told to
+# keep `- file.md: hook` lines write indexes of nothing else (realdata33). Read as a backticked
+# name is: a pointer for every reader, never removed by a tool when its file is missing.
+_BARE_MD = re.compile(r"(?P<target>[^\s`\[\]()<>|*:,;]+\.md)(?![\w.])", re.IGNORECASE)
 URL_SCHEME = re.compile(r"^[a-z][a-z0-9+.\-]*:", re.IGNORECASE)
 _HOOK_LEAD = re.compile(r"^[\s\u2014\u2013:|*_)\]-]*")
 # What puts a link target in <angle brackets>: a parenthesis or whitespace. On str patterns
@@ -177,9 +191,18 @@ def _find_entry(line: str) -> tuple[re.Match[str], bool] | None:
         if is_md_target(m.group("target")):
             return m, True
     ticked = next((t for t in _TICKED_MD.finditer(line) if is_md_target(t.group("target"))), None)
-    if ticked is None or not _leads_the_line(line[: ticked.start()], line[ticked.end() :]):
-        return None  # a file named in the middle of prose ("see `design.md` at the root")
-    return ticked, False
+    if ticked is not None and _leads_the_line(line[: ticked.start()], line[ticked.end() :]):
+        return ticked, False
+    if ticked is None:  # a plain name opening the line: `- feedback_tone.md: hook`
+        lead = _LINE_LEAD.match(line)
+        bare = _BARE_MD.match(line, lead.end() if lead else 0)
+        if (
+            bare is not None
+            and is_md_target(bare.group("target"))
+            and _HOOK_START.match(line[bare.end() :]) is not None
+        ):
+            return bare, False
+    return None  # a file named in the middle of prose ("see `design.md` at the root")
 
 
 def retarget_entry_line(line: str, target: str) -> str | None:

@@ -17,7 +17,8 @@ from memdir_nb.lint.name_twins import name_twins
 from memdir_nb.lint.reading import read_scope_indexes
 from memdir_nb.lint.workers import Step, read_and_lint
 from memdir_nb.spec.collector import collector_paused
-from memdir_nb.spec.constants import STORE_JOURNAL_NAME
+from memdir_nb.spec.constants import ENTRYPOINT_NAME, STORE_JOURNAL_NAME
+from memdir_nb.storage.agent_root_index import unloaded_agent_index
 from memdir_nb.storage.containment import absolute_dir
 from memdir_nb.storage.index_files import nested_index_references
 from memdir_nb.storage.listing import folder_of_memory_dirs
@@ -190,8 +191,19 @@ def _lint_dir(
     findings.extend(name_twins(h.filename for h in headers))
     findings.extend(link_findings(headers, links))
     findings.extend(journal)
+    findings.extend(_never_loaded(root, [h.filename for h in headers]))
     findings.sort(key=lambda f: (f.path, f.line or 0, f.rule))
     return LintResult(findings, memories, headers, indexes, skipped)
+
+
+def _never_loaded(root: str | os.PathLike[str], files: list[str]) -> list[Finding]:
+    """index-never-loaded when root is an agent memory root read as one memory dir: its own
+    MEMORY.md reaches no prompt (storage.agent_root_index says why and which files it strands)."""
+    note = unloaded_agent_index(root, files)
+    if note is None:
+        return []
+    rule = "index-never-loaded"
+    return [Finding(ENTRYPOINT_NAME, rule, SEVERITIES[rule], note.problem, note.fix)]
 
 
 def _by_scope(files: Iterable[tuple[str, str]]) -> dict[str, list[str]]:

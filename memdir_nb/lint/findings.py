@@ -42,6 +42,7 @@ SEVERITIES: dict[str, Severity] = {
     "stale-project": "warning",
     "index-missing": "warning",
     "index-refused": "error",
+    "index-never-loaded": "error",  # an agent memory root's own index (storage.agent_root_index)
     "index-invalid-utf8": "error",
     "index-over-cap": "error",
     "index-line-too-long": "warning",

@@ -135,10 +135,10 @@ def _check_entries(
         else:
             seen[e.target] = e.line_no
     for e in index.dangling:
-        if not e.linked:  # a name in backticks: maybe a pointer, maybe prose naming another file
+        if not e.linked:  # a name without a link: maybe a pointer, maybe prose naming another file
             c.add(
                 "index-dangling-name",
-                f"line names `{c.quote(e.target, TARGET_QUOTE_CHARS)}` in backticks, and no such file is in the memory dir",
+                f"line names `{c.quote(e.target, TARGET_QUOTE_CHARS)}` {e.naming}, and no such file is in the memory dir",
                 "if the line points at a memory, fix the name or remove the line; if it names a "
                 "file elsewhere (a repository doc), nothing needs to change",
                 e.line_no,
@@ -169,10 +169,10 @@ def _check_entries(
                 e.line_no,
             )
             continue
-        if not e.linked:  # a name in backticks, as the dangling-name rule words it
+        if not e.linked:  # a name without a link, as the dangling-name rule words it
             c.add(
                 "index-outside-link",
-                f"line names `{c.quote(e.target, TARGET_QUOTE_CHARS)}` in backticks, a file "
+                f"line names `{c.quote(e.target, TARGET_QUOTE_CHARS)}` {e.naming}, a file "
                 "outside the memory dir: recall never loads it",
                 "keep pointers to memory files only; mention outside docs in CLAUDE.md instead",
                 e.line_no,

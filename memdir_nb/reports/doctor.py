@@ -27,7 +27,7 @@ from memdir_nb.home.config import (
     load_settings_file,
 )
 from memdir_nb.home.path_rules import HOME_VARIABLES, leading_variable
-from memdir_nb.home.paths import GateDecision, sanitize_path
+from memdir_nb.home.paths import GateDecision, get_memory_base_dir, sanitize_path
 from memdir_nb.reports.claude_md import IMPORTS, NAMES, claude_md_reference
 from memdir_nb.reports.diagnosis import DoctorFinding, DoctorReport
 from memdir_nb.reports.dir_checks import dir_findings
@@ -272,6 +272,40 @@ def _worktree_findings(report: WhereReport, config: MemdirConfig) -> list[Doctor
     ]
 
 
+def _default_dir_findings(report: WhereReport, config: MemdirConfig) -> list[DoctorFinding]:
+    """Memories in the project's default dir when a setting or override chose another one.
+
+    Claude Code loads only the chosen dir, but its write instruction has named the default
+    dir all the same (anthropics/claude-code#59127, May 2026), and a dir used before the
+    setting was written stays where it was: either way those memories are never loaded. (The
+    cowork override is set for cowork sessions only: other sessions still load the default.)
+    """
+    if not report.source.startswith("settings:") or not report.key or not report.memory_dir:
+        return []
+    default = get_memory_base_dir(config) / PROJECTS_DIRNAME / report.key / "memory"
+    if not is_folder(default, follow=False) or real_path(default) == real_path(report.memory_dir):
+        return []
+    files = _memory_names(default)
+    if not files:
+        return []
+    chosen = "autoMemoryDirectory"
+    return [
+        DoctorFinding(
+            "default-dir-unloaded",
+            "action",
+            f"{plural(len(files), 'memory', 'memories')} in this project's default memory dir "
+            f"{'is' if len(files) == 1 else 'are'} never loaded: {chosen} makes "
+            f"{report.memory_dir} the memory dir (Claude Code has been seen to write new "
+            "memories to the default dir all the same, anthropics/claude-code#59127)",
+            os.fspath(default),
+            f"move them into {report.memory_dir}, then run "
+            f"`memdir-nb rebuild-index {report.memory_dir}`; or remove {chosen} to use the "
+            "default dir again",
+            tuple(files[:20]),
+        )
+    ]
+
+
 def _xdg_home_findings(config: MemdirConfig) -> list[DoctorFinding]:
     """Memory dirs in an XDG Claude home the CLI does not read (home.claude_homes)."""
     xdg = unread_xdg_home(config)
@@ -384,6 +418,7 @@ def diagnose(
         *_problem_findings(report),
         *_ignored_env_findings(config),
         *_worktree_findings(report, config),
+        *_default_dir_findings(report, config),
         *_home_local_findings(config),
         *_xdg_home_findings(config),
         *_repo_memory_findings(report),

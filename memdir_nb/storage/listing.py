@@ -438,7 +438,7 @@ def _holds_nothing(folder: str) -> bool:
     return True
 
 
-def _is_agent_memory_root(root: str) -> bool:
+def is_agent_memory_root(root: str) -> bool:
     """Whether root is an agent memory root by the name it was reached by or by its real
     name: `~/am`, a link to .claude/agent-memory, is one too (attack round 23: it read as one
     memory dir, both agents' memories listed as its own)."""
@@ -466,7 +466,7 @@ def folder_of_memory_dirs(folder: str | os.PathLike[str]) -> FolderOfMemoryDirs 
     index one level too high) is still read as one memory dir, so that index can be kept.
     """
     root = os.path.abspath(os.fspath(folder))
-    agent_root = _is_agent_memory_root(root)
+    agent_root = is_agent_memory_root(root)
     own_index = os.path.lexists(os.path.join(root, ENTRYPOINT_NAME))
     if own_index and not agent_root:
         return None

@@ -24,6 +24,7 @@ from memdir_nb.spec.constants import (
 )
 from memdir_nb.spec.taxonomy import Scope, scope_of_path
 from memdir_nb.spec.text import plural, terminal_line
+from memdir_nb.storage.agent_root_index import unloaded_agent_index
 from memdir_nb.storage.index_files import read_entrypoint
 from memdir_nb.storage.listing import list_daily_logs, list_memory_files
 from memdir_nb.storage.scan import ScanReport
@@ -143,6 +144,9 @@ def _hints(path: Path, total: int, config: MemdirConfig | None) -> tuple[str, ..
         )
     if total == 0 and (path / "memory").is_dir() and (path / "memory" / ENTRYPOINT_NAME).exists():
         hints.append(f"the memories are probably in {path / 'memory'}")
+    unloaded = unloaded_agent_index(path)
+    if unloaded is not None:  # an agent memory root: its own index reaches no agent
+        hints.append(f"{unloaded.problem}; {unloaded.fix}")
     if total == 0 and not hints:  # a home folder, or a Claude home (~/.claude, ~/.config/claude)
         dirs = memory_dirs_named(path, config=config)
         if dirs:

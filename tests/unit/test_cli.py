@@ -1753,3 +1753,23 @@ def test_a_home_with_no_claude_folder_is_said_to_have_none_not_told_to_pass_it(
     assert f"there is no Claude home at {tmp_path / '.claude'}" in said
     assert "(--home on the command line)" in said
     assert "such as ~/.claude" not in said and "holds no projects/" not in said
+
+
+def test_index_and_scan_say_an_agent_memory_roots_own_index_is_never_loaded(
+    real_dir: Callable[[str], Path],
+) -> None:
+    # realdata33: `index` said "fits both caps: loaded whole" of an index no agent loads
+    parent = real_dir("agent-beside-index")
+    said = "MEMORY.md here is never loaded"
+    index = run_env("index", str(parent))
+    assert index.returncode == 0 and said in index.stdout
+    assert "loaded whole" not in index.stdout
+    assert "`memdir-nb rebuild-index agent-memory/builder`" in index.stdout
+    assert said in json.loads(run_env("index", str(parent), "--json").stdout)[0]["note"]
+    scan = run_env("scan", str(parent))
+    assert scan.returncode == 0 and "2 memories listed." in scan.stdout
+    assert f"note: {said}" in scan.stdout and "builder/reference_cache_host.md" in scan.stdout
+    agent = run_env("index", str(parent / "planner"))
+    assert "loaded whole" in agent.stdout and said not in agent.stdout
+    rebuild = run_env("rebuild-index", "--dry-run", str(parent))
+    assert rebuild.returncode == 0 and f"note: {said}" in rebuild.stdout

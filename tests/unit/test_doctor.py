@@ -547,3 +547,28 @@ def test_the_settings_line_to_paste_names_a_non_ascii_folder_as_it_is(tmp_path: 
     )
     f = finding(diagnose(w.config()), "repo-memory-unloaded")
     assert f'"autoMemoryDirectory": "{repo_mem}"' in f.fix and "\\u00fc" not in f.fix
+
+
+def test_memories_left_in_the_default_dir_when_a_setting_chose_another_are_an_action(
+    tmp_path: Path,
+) -> None:
+    # realdata33 (anthropics/claude-code#59127): with autoMemoryDirectory set, the model was
+    # told to write to projects/<key>/memory all the same; doctor said "memory would load
+    # fully" while those memories never load
+    w, default = healthy(tmp_path)
+    chosen = w.home / "notes-mem"
+    add_memory(chosen, "user_profile.md", type="user")
+    w.settings("user", {"autoMemoryDirectory": "~/notes-mem"})
+    report = diagnose(w.config())
+    f = finding(report, "default-dir-unloaded")
+    assert f.severity == "action" and report.exit_code == 1
+    assert f.items == ("feedback_db.md", "user_role.md") and f.responsible == str(default)
+    assert "autoMemoryDirectory makes" in f.cause and "#59127" in f.cause
+    assert f.fix.startswith(f"move them into {chosen}")
+    # the same setting naming the default dir itself, or no memories left there: nothing
+    w.settings("user", {"autoMemoryDirectory": str(default)})
+    assert "default-dir-unloaded" not in codes(diagnose(w.config()))
+    w.settings("user", {"autoMemoryDirectory": "~/notes-mem"})
+    for p in default.iterdir():
+        p.unlink()
+    assert "default-dir-unloaded" not in codes(diagnose(w.config()))

@@ -1373,3 +1373,52 @@ def test_the_loaded_lines_pair_one_to_one_with_their_file_line_numbers(
     stripped = strip_entrypoint_extras(text)
     assert len(stripped.lines) == len(stripped.line_map)
     assert "\n".join(stripped.lines) == stripped.text
+
+
+@pytest.mark.parametrize(
+    ("line", "target", "hook"),
+    [
+        (
+            "- feedback_clay_wedging.md: wedge reclaimed clay fifty turns",
+            "feedback_clay_wedging.md",
+            "wedge reclaimed clay fifty turns",
+        ),
+        ("- user_profile.md \u2014 owner, Tuesdays", "user_profile.md", "owner, Tuesdays"),
+        (
+            "1. project_kiln_rewire.md - new elements in March",
+            "project_kiln_rewire.md",
+            "new elements in March",
+        ),
+        ("* ops/deploys.md", "ops/deploys.md", ""),
+        ("| kiln.md | project | rewire |", "kiln.md", "project | rewire"),
+    ],
+)
+def test_a_plain_file_name_opening_a_line_is_an_entry_as_a_backticked_one_is(
+    line: str, target: str, hook: str
+) -> None:
+    # realdata33: agents told to keep `- file.md: hook` lines write whole indexes of them;
+    # read as prose, every file was not-in-index and the rebuild and the dream added a second
+    # line for each (a 400-file index would have doubled)
+    (entry,) = parse_index(line)
+    assert (entry.target, entry.hook, entry.linked) == (target, hook, False)
+    assert entry.naming == "as a plain name" and not entry.removable
+    assert retarget_entry_line(line, "moved/" + target) == line.replace(
+        target, "moved/" + target, 1
+    )
+
+
+def test_an_index_of_plain_names_gets_no_second_line_from_the_rebuild_or_the_dream(
+    tmp_path: Path,
+) -> None:
+    mem = tmp_path / "memory"
+    mem.mkdir()
+    names = ("feedback_clay_wedging", "project_kiln_rewire", "user_profile")
+    for stem in names:
+        kind = stem.split("_")[0]
+        (mem / f"{stem}.md").write_text(render_memory_file(stem, f"about {stem}", kind, "b"))
+    text = "".join(f"- {stem}.md: about {stem}\n" for stem in names) + "- gone.md: removed\n"
+    (mem / "MEMORY.md").write_text(text)
+    r = plan_index_rebuild(mem, drop_dangling=True)
+    assert r.merged.added == () and r.text == text  # the dangling plain name is a person's call
+    plan = plan_consolidation(mem)
+    assert not [a for a in plan.actions if a.kind == "add_missing_index_line"]

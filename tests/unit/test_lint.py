@@ -2033,3 +2033,40 @@ def test_two_files_whose_names_differ_only_in_nfc_and_nfd_are_named_as_a_pair(
     assert twins.message.isascii()  # the pair as escapes, nothing that displays alike
     clean = [f for f in lint_memory_dir(clean_dir(tmp_path / "one"), now_ms=NOW_MS)]
     assert "name-twins" not in {f.rule for f in clean}
+
+
+def test_an_agent_memory_roots_own_index_is_an_error_naming_the_memories_no_agent_sees(
+    real_dir: Callable[[str], Path],
+) -> None:
+    # realdata33: agent-memory/ read as one memory dir (an index one level too high beside
+    # files of its own, or beside an agent folder without an index) linted clean, though
+    # Claude Code loads agent-memory/<agent>/MEMORY.md and never the root's
+    for kind, stranded in (
+        ("agent-beside-index", "builder/reference_cache_host.md"),
+        ("agent-root-files", "project_house_glazes.md, project_wheel_slots.md"),
+    ):
+        found = [f for f in lint_memory_dir(real_dir(kind)) if f.rule == "index-never-loaded"]
+        assert len(found) == 1, kind
+        assert found[0].path == "MEMORY.md" and found[0].severity == "error"
+        assert "never loaded" in found[0].message and stranded in found[0].message
+    # an agent's own folder, and a plain memory dir, load their index
+    for loads in (real_dir("agent-root-files") / "tester", real_dir("private-only")):
+        assert ("MEMORY.md", "index-never-loaded") not in _rules(loads)
+
+
+def test_an_index_of_plain_file_names_lists_its_files_and_names_a_missing_one_as_plain(
+    tmp_path: Path,
+) -> None:
+    # realdata33: `- file.md: hook` lines read as prose, so each file was not-in-index and
+    # every line index-not-pointer; a missing one is now named as a plain name, never "remove"
+    for rel, kind in (("feedback_clay_wedging.md", "feedback"), ("user_profile.md", "user")):
+        (tmp_path / rel).write_text(render_memory_file(rel[:-3], f"about {rel}", kind, "Body."))
+    (tmp_path / "MEMORY.md").write_text(
+        "- feedback_clay_wedging.md: wedge fifty turns\n"
+        "- user_profile.md \u2014 owner, Tuesdays\n"
+        "- gone.md: removed long ago\n"
+    )
+    found = {f.rule: f for f in lint_memory_dir(tmp_path, now_ms=NOW_MS)}
+    assert "not-in-index" not in found and "index-not-pointer" not in found
+    missing = found["index-dangling-name"]
+    assert missing.line == 3 and "line names `gone.md` as a plain name" in missing.message

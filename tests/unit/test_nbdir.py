@@ -238,3 +238,13 @@ def test_a_kernel_that_reads_names_as_ascii_says_so_and_how_to_fix_it(tmp_path: 
     assert "PYTHONUTF8=1" in ascii_kernel
     utf8_kernel = _open_in_a_python(mem, PYTHONUTF8="1")
     assert "private 2" in utf8_kernel and "not UTF-8" not in utf8_kernel
+
+
+def test_opening_an_agent_memory_root_read_as_one_dir_says_its_index_is_never_loaded(
+    real_dir: Callable[[str], Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    parent = real_dir("agent-root-files")
+    profile = open_notebook_dir(parent)
+    assert any("MEMORY.md here is never loaded" in h for h in profile.hints)
+    assert "note: MEMORY.md here is never loaded" in capsys.readouterr().out
+    assert not profile_dir(parent / "tester").hints

@@ -1,0 +1,114 @@
+"""An index written at an agent memory root, which no session loads, and the memories it strands.
+
+Claude Code keeps an agent's memory in .claude/agent-memory/<agent>/ (agent-memory-local/ and
+~/.claude/agent-memory/ likewise) and loads <agent>/MEMORY.md into that agent's prompt. Agents
+and sessions still write an index one level too high, at the root itself, beside memory files
+of their own or a sub-folder of them without an index (published dirs hold both shapes: an
+`orchestrator/` of twelve memories listed only from the root's MEMORY.md; a root index listing
+three memories the root holds beside seven agent folders with indexes of their own). The root
+is then read as one memory dir (storage.listing.folder_of_memory_dirs leaves it so, to keep
+that index), and every route said the index "fits both caps: loaded whole" while no agent ever
+sees those memories. This module is where that is decided and said, for lint, `index`, `scan`
+and the notebooks.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable
+
+from memdir_nb.spec.constants import ENTRYPOINT_NAME
+from memdir_nb.spec.records import Record
+from memdir_nb.spec.text import first_few, plural, terminal_line
+from memdir_nb.storage.listing import (
+    folder_of_memory_dirs,
+    is_agent_memory_root,
+    list_memory_files,
+)
+
+MAX_NAMED_FILES = 4  # stranded files named in the message; the rest are counted
+
+
+class UnloadedAgentIndex(Record, frozen=True):
+    """An agent memory root read as one memory dir because of its own MEMORY.md.
+
+    stranded: the memory files (root relative, '/'-separated) that reach no agent, those at the
+    root and in sub-folders without a MEMORY.md of their own; empty when not counted.
+    """
+
+    folder: str  # absolute
+    stranded: tuple[str, ...] = ()
+
+    @property
+    def problem(self) -> str:
+        """Why the index is never loaded and what that leaves unseen: one line."""
+        base = terminal_line(os.path.basename(self.folder))
+        what = "the memories it lists reach no agent"
+        if self.stranded:
+            n = len(self.stranded)
+            shown = terminal_line(first_few(list(self.stranded), MAX_NAMED_FILES))
+            what = f"so {plural(n, 'memory file')} ({shown}) {'reaches' if n == 1 else 'reach'} no agent"
+        return (
+            f"{ENTRYPOINT_NAME} here is never loaded: Claude Code loads "
+            f"{base}/<agent>/{ENTRYPOINT_NAME} for each agent, never the index of the agent "
+            f"memory root above them, {what}"
+        )
+
+    @property
+    def fix(self) -> str:
+        """How to make the memories reach their agent: one line, naming the sub-folders that
+        only lack an index, and saying where memory files at the root itself go."""
+        base = terminal_line(os.path.basename(self.folder))
+        folders = sorted({rel.split("/", 1)[0] for rel in self.stranded if "/" in rel})
+        loose = not self.stranded or any("/" not in rel for rel in self.stranded)
+        steps = [
+            f"give {terminal_line(name)}/ an index of its own: "
+            f"`memdir-nb rebuild-index {base}/{terminal_line(name)}`"
+            for name in folders[:MAX_NAMED_FILES]
+        ]
+        if len(folders) > MAX_NAMED_FILES:
+            steps.append(f"the same for {len(folders) - MAX_NAMED_FILES:,} more sub-folders")
+        if loose:
+            steps.append(
+                f"move each memory file here into the folder of the agent it belongs to, "
+                f"{base}/<agent>/ (the agent's name in .claude/agents/), and rebuild that "
+                "folder's index; one every session should see belongs in the project's memory "
+                "dir (`memdir-nb where` names it)"
+            )
+        return terminal_line("; ".join(steps))
+
+
+def stranded_files(folder: str | os.PathLike[str], files: Iterable[str]) -> tuple[str, ...]:
+    """The memory files (folder relative) no agent's index can list: at the folder itself, or
+    in a sub-folder without a MEMORY.md of its own; sorted."""
+    root = os.fspath(folder)
+    indexed: dict[str, bool] = {}
+    out = []
+    for rel in files:
+        head, sep, _ = rel.partition("/")
+        if sep:
+            if head not in indexed:
+                indexed[head] = os.path.isfile(os.path.join(root, head, ENTRYPOINT_NAME))
+            if indexed[head]:
+                continue
+        out.append(rel)
+    return tuple(sorted(out))
+
+
+def unloaded_agent_index(
+    folder: str | os.PathLike[str], files: Iterable[str] | None = None
+) -> UnloadedAgentIndex | None:
+    """The note for an agent memory root that holds a MEMORY.md and is read as one memory dir
+    (its own memory files, or a sub-folder of them without an index); None for any other folder.
+
+    files: the memory files a listing of the folder found (root relative), to name the ones
+    that reach no agent; None lists the folder for them (its names only, no file is read).
+    """
+    root = os.path.abspath(os.fspath(folder))
+    if not is_agent_memory_root(root) or not os.path.lexists(os.path.join(root, ENTRYPOINT_NAME)):
+        return None
+    if folder_of_memory_dirs(root) is not None:  # its own note says the index is never loaded
+        return None
+    if files is None:
+        files = [f.rel for f in list_memory_files(root).files]
+    return UnloadedAgentIndex(root, stranded_files(root, files))

@@ -1,0 +1,61 @@
+"""An agent memory root's own MEMORY.md, never loaded, and the memories it leaves unseen."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+from memdir_nb.storage.agent_root_index import stranded_files, unloaded_agent_index
+
+
+def test_files_in_a_sub_folder_without_an_index_reach_no_agent_and_the_fix_names_it(
+    real_dir: Callable[[str], Path],
+) -> None:
+    # realdata33: a committed agent-memory/ whose index lists twelve memories of an agent
+    # folder that has no MEMORY.md of its own; every route said the index "loaded whole"
+    parent = real_dir("agent-beside-index")
+    note = unloaded_agent_index(parent)
+    assert note is not None
+    assert note.stranded == ("builder/reference_cache_host.md",)  # planner/ has its own index
+    assert "MEMORY.md here is never loaded" in note.problem
+    assert "agent-memory/<agent>/MEMORY.md" in note.problem
+    assert "1 memory file (builder/reference_cache_host.md) reaches no agent" in note.problem
+    assert note.fix == (
+        "give builder/ an index of its own: `memdir-nb rebuild-index agent-memory/builder`"
+    )
+
+
+def test_memory_files_at_the_root_itself_are_to_move_into_their_agents_folder(
+    real_dir: Callable[[str], Path],
+) -> None:
+    parent = real_dir("agent-root-files")
+    note = unloaded_agent_index(parent)
+    assert note is not None
+    assert note.stranded == ("project_house_glazes.md", "project_wheel_slots.md")
+    assert "2 memory files (project_house_glazes.md, project_wheel_slots.md) reach" in note.problem
+    assert note.fix.startswith("move each memory file here into the folder of the agent")
+    assert "`memdir-nb where`" in note.fix and "rebuild-index" not in note.fix
+
+
+def test_a_memory_dir_a_folder_of_agent_dirs_and_the_same_shape_elsewhere_get_no_note(
+    real_dir: Callable[[str], Path], tmp_path: Path
+) -> None:
+    assert unloaded_agent_index(real_dir("private-only")) is None
+    # each agent keeps its own index: the folder-of-memory-dirs note says it all
+    assert unloaded_agent_index(real_dir("agent-memory-parent")) is None
+    parent = real_dir("agent-root-files")
+    renamed = parent.rename(tmp_path / "memory")  # under any other name: a memory dir
+    assert unloaded_agent_index(renamed) is None
+    (renamed / "MEMORY.md").unlink()
+    agent_root = renamed.rename(tmp_path / "agent-memory")
+    assert unloaded_agent_index(agent_root) is None  # no index of its own: nothing to say
+
+
+def test_stranded_files_are_those_outside_every_folder_with_its_own_index(
+    tmp_path: Path,
+) -> None:
+    (tmp_path / "a").mkdir()
+    (tmp_path / "a" / "MEMORY.md").write_text("- [x](x.md) — x\n")
+    (tmp_path / "b").mkdir()
+    files = ["b/y.md", "a/x.md", "z.md", "a/deep/w.md"]
+    assert stranded_files(tmp_path, files) == ("b/y.md", "z.md")
