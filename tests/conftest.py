@@ -710,6 +710,58 @@ def build_wikilinked_dir(root: Path) -> Path:
     return root
 
 
+def build_wikilinked_scopes_dir(root: Path) -> Path:
+    """The wikilinked dir with team memories, for where a link finds its memory (links33): a team
+    memory linking a private one (its teammates do not have it) and a team one, a private memory
+    linking a team one, a link in other capitals, one to a memory not written yet, and `[[`
+    that is no link (shell tests in a fence, in a code span and in prose, a pandas subscript)."""
+    build_wikilinked_dir(root)
+    _put(
+        root / "team" / "project_release_freeze.md",
+        slug_memory(
+            "release-freeze",
+            "No kiln orders go out in the week before the spring sale",
+            "project",
+            "Orders pause from 1 to 8 May 2027.\n\n**Why:** the kiln runs the sale stock; see "
+            "[[kiln-firing]] and [[team-style]].\n\n**How to apply:** check the date first; "
+            'the deploy guard is `[[ -n "$FREEZE" ]]`, and the script says '
+            "if [[ -d build ]]; then skip.\n\n```sh\n[[ -f orders.lock ]] && exit 1\n```",
+        ),
+        3,
+    )
+    _put(
+        root / "team" / "feedback_team_style.md",
+        slug_memory(
+            "team-style",
+            "Answers for the studio team stay short and name the kiln program",
+            "feedback",
+            "Name the program.\n\n**Why:** three people run the kiln.\n\n**How to apply:** "
+            "link the schedule, as [[release-freeze]] does.",
+        ),
+        3,
+    )
+    _put(
+        root / "project_ci_notes.md",
+        slug_memory(
+            "ci-notes",
+            "The order site's CI checks the freeze before it deploys",
+            "project",
+            "CI reads [[release-freeze]] and the firing notes in [[Kiln-Firing]]; the steps "
+            'go in [[ci-runbook]] once written. Columns: df[["order", "date"]].\n\n'
+            "**Why:** a deploy in the freeze broke the sale.\n\n**How to apply:** run it first.",
+        ),
+        1,
+    )
+    _put(
+        root / "team" / "MEMORY.md",
+        "- [Release freeze](project_release_freeze.md) — no orders the week before the sale\n"
+        "- [Team style](feedback_team_style.md) — short, name the program\n",
+    )
+    index = (root / "MEMORY.md").read_text(encoding="utf-8")
+    _put(root / "MEMORY.md", index + "- [CI notes](project_ci_notes.md) — CI checks the freeze\n")
+    return root
+
+
 REAL_DIR_BUILDERS: dict[str, Callable[[Path], Path]] = {
     "agent-memory-parent": build_agent_memory_parent_dir,
     "repo-root-targets": build_repo_root_targets_dir,
@@ -733,6 +785,7 @@ REAL_DIR_BUILDERS: dict[str, Callable[[Path], Path]] = {
     "latin1-index": build_latin1_index_dir,
     "pinned-typeless": build_pinned_typeless_dir,
     "wikilinked": build_wikilinked_dir,
+    "wikilinked-scopes": build_wikilinked_scopes_dir,
     "bad-files": build_bad_files_dir,
 }
 

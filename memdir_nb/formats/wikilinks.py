@@ -10,19 +10,35 @@ name a memory's `name:`, 8 its stem, 3 its stem with hyphens and 1 nothing. Some
 heading after the name (`[[name|label]]`, `[[name#part]]`), as other notes tools write them.
 So a link that stops resolving (its memory merged into another) reads as a memory still to be
 written, and a later session may write it again. This module is the one home of the link's
-shape; `dream.plan` uses it to point a merged-away memory's links at the memory that absorbed
-it.
+shape and of where a link finds its memory; `dream.plan` uses it to point a merged-away memory's
+links at the memory that absorbed it, lint (`lint.links`) to report a link no memory answers to,
+and `storage.link_report` to name the links a forget, delete or rename leaves naming nothing.
+
+Where a link looks (the scope rule, thirty-third session): a link in a private memory finds a
+memory of either scope, as the agent that reads it loads both; a link in a team memory finds
+team memories only, as a teammate reading team/ has none of this user's private ones. Names are
+compared case-folded (the model reading `[[Kiln-Firing]]` finds `kiln-firing`).
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
+
+from memdir_nb.spec.text import fence_change, terminal_line
 
 # `[[` + the name (no brackets, line end, `|`, `#` or backslash) + an optional `|label` or
 # `#part` (its `|` escaped as `\|` inside a Markdown table) + `]]`. The name is compared with the
 # whitespace around it stripped. `[[#part]]` (a heading of the same file) names no memory.
 _LINK = re.compile(r"\[\[([^\[\]|#\n\\]+)(\\?[|#][^\[\]\n]*)?\]\]")
+# An inline code span (`...`): a `[[ -f x ]]` or `df[["a"]]` inside one is code, not a link.
+_CODE_SPAN = re.compile(r"(`+)[^`\n]*?\1")
+# What a shell test (`[[ -f x ]]`, `[[ $a == b ]]`) or a code subscript (`df[["col"]]`) holds and
+# no memory's name does: a leading option dash or `!`, a `$`, a quote (an apostrophe inside a
+# word, `Ann's setup`, is no quote), a comparison.
+_SHELL_TEST = re.compile(r"^[-!]|[$\"=<>&]|(?<!\w)'|'(?!\w)")
+TEAM_SCOPE = "team"
+LINK_QUOTE_MAX = 60  # characters of a link's name a message quotes
 
 
 def names_linking(name: str, stem: str) -> tuple[str, str, str]:
@@ -54,3 +70,71 @@ def relinked(text: str, renames: Mapping[str, str]) -> tuple[str, int]:
         return f"[[{new}{m.group(2) or ''}]]"
 
     return _LINK.sub(swap, text), count
+
+
+def shown_link(name: str) -> str:
+    """A link as a message quotes it: `[[name]]` through the one terminal sanitiser (one line),
+    its name cut to LINK_QUOTE_MAX characters with an ellipsis."""
+    if len(name) > LINK_QUOTE_MAX:
+        name = name[: LINK_QUOTE_MAX - 1] + "\u2026"
+    return f"[[{terminal_line(name)}]]"
+
+
+def link_uses(text: str) -> list[tuple[int, str]]:
+    """(0-based line, name) of each `[[name]]` link in text that reads as a link to a memory:
+    not inside a fenced code block or an inline code span, and not a shell test or a code
+    subscript written outside one (`if [[ -d build ]]`, `df[["col"]]`: _SHELL_TEST)."""
+    if "[[" not in text:
+        return []
+    out: list[tuple[int, str]] = []
+    fence = ""
+    for no, line in enumerate(text.split("\n")):
+        change = fence_change(line, fence) if ("`" in line or "~" in line) else None
+        if change is not None:
+            fence = change
+            continue
+        if fence or "[[" not in line:
+            continue
+        if "`" in line:
+            line = _CODE_SPAN.sub("", line)
+        for m in _LINK.finditer(line):
+            name = m.group(1).strip()
+            if name and _SHELL_TEST.search(name) is None:
+                out.append((no, name))
+    return out
+
+
+def scopes_a_link_sees(scope: str) -> tuple[str, ...]:
+    """The scopes a link written in a memory of scope finds memories in (the module's scope
+    rule): a team memory's links see team/ only, a private memory's see both."""
+    return (TEAM_SCOPE,) if scope == TEAM_SCOPE else ("private", TEAM_SCOPE)
+
+
+def file_stem(rel: str) -> str:
+    """A memory file's stem from its '/'-separated path (`team/project_x.md` -> `project_x`)."""
+    base = rel.rpartition("/")[2]
+    return base[: -len(".md")] if base.lower().endswith(".md") else base
+
+
+class LinkTargets:
+    """The names the memories of a dir answer to, by scope, to tell where a link finds one."""
+
+    def __init__(self, memories: Iterable[tuple[str, str, str | None]]) -> None:
+        """memories: (rel, scope, name) each, rel '/'-separated; no name reads as the stem."""
+        self._names: dict[str, dict[str, str]] = {"private": {}, TEAM_SCOPE: {}}
+        for rel, scope, name in memories:
+            stem = file_stem(rel)
+            names = self._names.setdefault(scope, {})
+            for form in names_linking(name or stem, stem):
+                names.setdefault(form.casefold(), rel)
+
+    def finds(self, name: str, scope: str) -> bool:
+        """Whether a link to name written in a memory of scope finds a memory."""
+        key = name.casefold()
+        return any(key in self._names.get(s, {}) for s in scopes_a_link_sees(scope))
+
+    def private_only(self, name: str) -> str | None:
+        """The private memory name leads to when no team memory answers to it (a team memory's
+        link does not see it), else None."""
+        key = name.casefold()
+        return None if key in self._names[TEAM_SCOPE] else self._names["private"].get(key)

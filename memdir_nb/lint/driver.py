@@ -12,6 +12,7 @@ from memdir_nb.formats.manifest import MemoryHeader
 from memdir_nb.formats.names import misread_name_problem
 from memdir_nb.lint.findings import SEVERITIES, Finding, MemoryText, ScopeIndex
 from memdir_nb.lint.index_rules import lint_index, not_in_index
+from memdir_nb.lint.links import LinkUses, link_findings
 from memdir_nb.lint.name_twins import name_twins
 from memdir_nb.lint.reading import read_scope_indexes
 from memdir_nb.lint.workers import Step, read_and_lint
@@ -168,6 +169,7 @@ def _lint_dir(
     memories: list[MemoryText] = []
     headers: list[MemoryHeader] = []
     findings: list[Finding] = []
+    links: dict[str, LinkUses] = {}
     for got in done:
         if isinstance(got, SkippedFile):
             skipped.append(got)
@@ -176,6 +178,8 @@ def _lint_dir(
                 memories.append(got[0])
             headers.append(got[1])
             findings.extend(got[2])
+            if got[3]:
+                links[got[1].filename] = got[3]
     headers.sort(key=lambda h: (-h.mtime_ms, h.filename))
     skipped.sort(key=lambda s: s.path)
     findings.extend(_skipped_finding(s) for s in skipped)
@@ -185,6 +189,7 @@ def _lint_dir(
         index_findings = _index_findings(root, indexes, files_by_scope, skipped)
     findings.extend(index_findings)
     findings.extend(name_twins(h.filename for h in headers))
+    findings.extend(link_findings(headers, links))
     findings.extend(journal)
     findings.extend(_never_loaded(root, [h.filename for h in headers]))
     findings.sort(key=lambda f: (f.path, f.line or 0, f.rule))

@@ -53,6 +53,7 @@ SEVERITIES: dict[str, Severity] = {
     "index-outside-link": "warning",
     "not-in-index": "warning",
     "skipped-by-scan": "warning",
+    "dangling-link": "warning",  # a [[name]] no memory answers to (lint.links)
     "name-twins": "warning",  # NFC/NFD twins: two files, one name on screen (lint.name_twins)
     "store-journal-pending": "error",
     "store-journal-corrupt": "error",

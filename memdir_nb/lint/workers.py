@@ -21,6 +21,7 @@ from collections.abc import Callable, Sequence
 from functools import partial
 
 from memdir_nb.formats.manifest import MemoryHeader
+from memdir_nb.formats.wikilinks import link_uses
 from memdir_nb.lint.content import content_findings, stale_findings
 from memdir_nb.lint.findings import Finding, MemoryText
 from memdir_nb.lint.kept import Kept, keep, keeps, kept_findings, lint_key
@@ -32,12 +33,15 @@ from memdir_nb.storage.listing import ListedFile, SkippedFile
 
 PARALLEL_MIN_FILES = 100  # measured break-even: about 30 files (docs/performance.md)
 
-# A file's text, header and findings; the text is None where the caller asked for findings only
-# (keep_texts=False), so a forked worker does not pickle every text back (docs/performance.md).
-Linted = tuple[MemoryText | None, MemoryHeader, list[Finding]]
+# A file's text, header, findings and `[[name]]` links (formats.wikilinks.link_uses, for
+# lint.links, which needs every file's names); the text is None where the caller asked for
+# findings only (keep_texts=False), so a forked worker does not pickle every text back
+# (docs/performance.md).
+Links = tuple[tuple[int, str], ...]
+Linted = tuple[MemoryText | None, MemoryHeader, list[Finding], Links]
 # The same, and the file's key and findings to keep when they were worked out (lint.kept): a
 # forked worker's are sent back with its results and kept in this process.
-Done = tuple[MemoryText | None, MemoryHeader, list[Finding], Kept | None]
+Done = tuple[MemoryText | None, MemoryHeader, list[Finding], Links, Kept | None]
 Step = Callable[[int], object]  # told how many files were just done (a progress bar's update)
 
 
@@ -80,7 +84,8 @@ def read_and_lint_files(
                     new = None if key is None else (key, found)
                 # lint_memory's findings, in its order
                 findings = [*stale_findings(mem, now_ms), *found]
-                out.append((mem if keep_texts else None, got[1], findings, new))
+                links = tuple(link_uses(mem.text)) if "[[" in mem.text else ()
+                out.append((mem if keep_texts else None, got[1], findings, links, new))
             if step is not None:
                 step(weight)
     return out
@@ -118,8 +123,8 @@ def read_and_lint(
             meanwhile()
     else:
         done = _in_two(root, real_root, list(files), now_ms, step, keep_texts, kept, meanwhile)
-    keep([d[3] for d in done if not isinstance(d, SkippedFile) and d[3] is not None])
-    return [d if isinstance(d, SkippedFile) else d[:3] for d in done]
+    keep([d[4] for d in done if not isinstance(d, SkippedFile) and d[4] is not None])
+    return [d if isinstance(d, SkippedFile) else d[:4] for d in done]
 
 
 def _capped(step: Step | None, total: int) -> Step | None:

@@ -149,6 +149,23 @@ def read_header(
     return _header_of(text, n_read, invalid), st
 
 
+def head_of_read(res: ReadResult) -> ReadResult:
+    """The first HEADER_READ_MAX_BYTES of a longer read, as read_header's own read would be
+    (res itself when it is no longer); header_from_read parses it the same."""
+    if res.cap <= HEADER_READ_MAX_BYTES:
+        return res
+    return ReadResult(
+        path=res.path,
+        rel=res.rel,
+        data=res.data[:HEADER_READ_MAX_BYTES],
+        total_size=res.total_size,
+        bytes_read=min(res.bytes_read, HEADER_READ_MAX_BYTES),
+        truncated=res.truncated or res.bytes_read > HEADER_READ_MAX_BYTES,
+        cap=HEADER_READ_MAX_BYTES,
+        stat=res.stat,
+    )
+
+
 def header_from_read(res: ReadResult, parsed: Frontmatter | None = None) -> Frontmatter:
     """The header read_header gives for the file res read, without reading it again.
 
@@ -160,16 +177,7 @@ def header_from_read(res: ReadResult, parsed: Frontmatter | None = None) -> Fron
     whole_head = not res.truncated and res.bytes_read < HEADER_READ_MAX_BYTES
     if parsed is not None and whole_head and res.valid_utf8:
         return parsed
-    head = ReadResult(
-        path=res.path,
-        rel=res.rel,
-        data=res.data[:HEADER_READ_MAX_BYTES],
-        total_size=res.total_size,
-        bytes_read=min(res.bytes_read, HEADER_READ_MAX_BYTES),
-        truncated=res.truncated or res.bytes_read > HEADER_READ_MAX_BYTES,
-        cap=HEADER_READ_MAX_BYTES,
-        stat=res.stat,
-    )
+    head = head_of_read(res)
     text = first_lines(normalise_newlines(head.text), FRONTMATTER_MAX_LINES)
     return _header_of(text, head.bytes_read, not head.valid_utf8)
 

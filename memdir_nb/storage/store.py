@@ -35,7 +35,6 @@ from memdir_nb.spec.taxonomy import (
     require_memory_type,
     scope_violation,
 )
-from memdir_nb.spec.timestamps import trash_stamp
 from memdir_nb.storage import containment as team_paths
 from memdir_nb.storage import scan
 from memdir_nb.storage.access import ReadResult, holds_exactly, try_read_contained
@@ -45,6 +44,7 @@ from memdir_nb.storage.index_rebuild import (
     rebuild_in_transaction,
     refuse_folder_of_memory_dirs,
 )
+from memdir_nb.storage.link_report import LinksLeft, LinkSnapshot
 from memdir_nb.storage.store_checks import (
     MemoryNotFoundError,
     MemoryValidationError,
@@ -56,6 +56,7 @@ from memdir_nb.storage.store_checks import (
     default_filename,
     raise_for_verdict,
 )
+from memdir_nb.storage.targets import free_trash_path
 from memdir_nb.storage.transaction import (
     CrashHook,
     StoreTransaction,
@@ -99,8 +100,10 @@ class MemoryStore:
         self._fixed_now_ms = now_ms
         self.warnings: list[str] = []
         # The cap verdict of the MEMORY.md the last save/update/forget wrote (None: none yet):
-        # over its cap, the write stands but the index should be rewritten to about 70%.
+        # over its cap, the write stands but the index should be rewritten to about 70%. And
+        # the [[name]] links the last update, forget or demote left naming nothing (link_report).
         self.last_index_verdict: index.IndexCapVerdict | None = None
+        self.last_links_left = LinksLeft()
 
     # -- helpers
 
@@ -252,7 +255,6 @@ class MemoryStore:
         # The file carries its own time (`modified:`, as Claude Code 2.1.214+ writes it); a save
         # of the very same memory again is recognised whatever time the first one recorded.
         text = render_memory_file(name, description, mtype, body, modified_ms=self._now_ms())
-
         with self.transaction() as tx:
             plain = self._pick_filename(scope, base, text, explicit=filename is not None)
             target = self._validate_target(scope_dir / plain, scope)
@@ -315,7 +317,7 @@ class MemoryStore:
         self._validate_target(scope_dir / plain, scope)
         if not os.path.lexists(scope_dir / plain):
             raise self._not_found(rel)
-
+        links = LinkSnapshot.read(self.memory_dir) if new_name else LinkSnapshot([])
         with self.transaction() as tx:
             target = self._validate_target(scope_dir / plain, scope)
             if not target.is_file():
@@ -356,10 +358,12 @@ class MemoryStore:
                 tx, scope, plain, final_name, final_desc, keep_existing=same_header
             )
         self._keep_warnings(rel, verdict)
+        self._links_left(links.left_dangling({}, {rel: final_name}), f"{rel}, now {final_name},")
         return scope_dir / plain
 
     def forget(self, filename: str) -> Path:
-        """Drop the index line and move the file into .trash/ (never unlinked); returns the trash path."""
+        """Drop the index line and move the file into .trash/ (never unlinked); returns the trash
+        path. Links other memories keep to it are reported, not rewritten (last_links_left)."""
         scope, plain = self._split(filename)
         rel = self._rel(scope, plain)
         source = self._scope_dir(scope) / plain
@@ -367,26 +371,25 @@ class MemoryStore:
             raise self._not_found(rel)
         self._validate_target(source, scope)
         self._validate_target(self.trash_dir / "x", "private")
-
+        links = LinkSnapshot.read(self.memory_dir)
         with self.transaction() as tx:
             if not os.path.lexists(source):
                 raise self._not_found(rel)
             self._validate_target(source, scope)
-            trash_path = self._validate_target(self._trash_path(rel), "private")
+            trash_path = free_trash_path(self.trash_dir, rel, self._now_ms())
+            trash_path = self._validate_target(trash_path, "private")
             # the index first: a MEMORY.md that cannot be rewritten stops the step before any move
             self._remove_index_line(tx, scope, plain)
             tx.move(source, trash_path)
+        self._links_left(links.left_dangling({rel: None}), f"{rel}, which was forgotten,")
         return trash_path
 
-    def _trash_path(self, rel: str) -> Path:
-        prefix = trash_stamp(self._now_ms(), with_ms=True)
-        flat = rel.replace("/", "__")
-        candidate = self.trash_dir / f"{prefix}-{flat}"
-        n = 2
-        while os.path.lexists(candidate):
-            candidate = self.trash_dir / f"{prefix}-{n}-{flat}"
-            n += 1
-        return candidate
+    def _links_left(self, left: LinksLeft, what: str) -> None:
+        """Keep (last_links_left) and warn of the links a step left naming nothing."""
+        self.last_links_left = left
+        if left:
+            self.warnings.append(msg := left.message(what))
+            log.warning(msg)
 
     def list(self, scope: str | None = None) -> builtins.list[MemoryHeader]:
         """Memories newest first (all of them, not capped at 200), optionally one scope only."""
@@ -419,7 +422,8 @@ class MemoryStore:
             raise self._not_found(rel)
         self._validate_target(source, src_scope)
         self._validate_target(self._scope_dir(dst_scope) / plain, dst_scope)
-
+        # team memories' links see team/ only: a demote can leave some naming nothing
+        links = LinkSnapshot.read(self.memory_dir) if verb == "demote" else LinkSnapshot([])
         with self.transaction() as tx:
             source = self._validate_target(source, src_scope)
             if not source.is_file():
@@ -454,6 +458,7 @@ class MemoryStore:
             self._remove_index_line(tx, src_scope, plain)
             self._write_index_line(tx, dst_scope, plain, fm.name.strip(), fm.description.strip())
             tx.move(source, target)  # into team: the raw file is scanned for secrets
+        self._links_left(links.left_dangling({rel: plain}), f"{rel}, now private as {plain},")
         return dst_dir / plain
 
     def index_verdict(self, scope: str = "private") -> index.IndexCapVerdict:
@@ -465,10 +470,7 @@ class MemoryStore:
         return index.index_cap_verdict(text)
 
     def rebuild_indexes(self, *, drop_dangling: bool = False) -> dict[str, Path]:
-        """Rebuild both MEMORY.md files under the lock, keeping every line; returns those written.
-
-        See `rebuild_index_files` (which also says what was added, dangling and kept aside).
-        """
+        """Both MEMORY.md files rebuilt (see `rebuild_index_files`); returns those written."""
         return self.rebuild_index_files(drop_dangling=drop_dangling).written
 
     def rebuild_index_files(

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from memdir_nb.spec import constants
+from memdir_nb.spec.timestamps import trash_stamp
 from memdir_nb.storage import containment as team_paths
 
 _RESERVED = frozenset({constants.STORE_LOCK_NAME, constants.STORE_JOURNAL_NAME})
@@ -95,3 +96,16 @@ def resolve_target(
     if team:  # the team rules, on the resolved path (an alias folder linking to team/ is team)
         team_paths.validate_team_mem_write_path(real, real_team)
     return Target(Path(real), "/".join(parts), parts, team)
+
+
+def free_trash_path(trash_dir: Path, rel: str, now_ms: float) -> Path:
+    """Where a forgotten memory rel goes in trash_dir: `<stamp>-<rel, '/' as '__'>`, with `-2`,
+    `-3`... after the stamp while that name is taken (MemoryStore.forget)."""
+    prefix = trash_stamp(now_ms, with_ms=True)
+    flat = rel.replace("/", "__")
+    candidate = trash_dir / f"{prefix}-{flat}"
+    n = 2
+    while os.path.lexists(candidate):
+        candidate = trash_dir / f"{prefix}-{n}-{flat}"
+        n += 1
+    return candidate

@@ -11,7 +11,6 @@ The SDK classes in memory_tool.py wrap it; nothing here imports anthropic.
 
 from __future__ import annotations
 
-import contextlib
 import errno
 import hashlib
 import itertools
@@ -39,6 +38,7 @@ from memdir_nb.storage.access import ContainedReader, MissingFile, ReadRefused, 
 from memdir_nb.storage.containment import PathTraversalError, is_real_path_within, real_path
 from memdir_nb.storage.draft import validate_draft
 from memdir_nb.storage.fsutil import open_dir_nofollow, open_real_dir
+from memdir_nb.storage.link_report import LinkSnapshot
 from memdir_nb.storage.store import MemoryStore
 from memdir_nb.storage.transaction import NotUTF8Error, StoreTransaction
 from memdir_nb.toolloop import memory_text as text
@@ -46,6 +46,7 @@ from memdir_nb.toolloop.memory_paths import (
     INDEX_PATHS,
     ToolPath,
     links_before_targets,
+    remove_empty_folders,
     require_folder_path,
     require_memory_file,
     require_other_file,
@@ -57,20 +58,6 @@ from memdir_nb.toolloop.memory_text import MemoryCommandError
 VIEW_MAX_BYTES = MEMORY_FILE_READ_MAX_BYTES  # the most `view` shows of one file
 LISTING_MAX_ENTRIES = 2_000  # the most entries a folder `view` lists
 T = TypeVar("T")
-
-
-def _not_utf8(shown: str, offset: int) -> str:
-    return (
-        f"{shown} is not valid UTF-8 text (byte {offset}); memory files are UTF-8 "
-        "Markdown. Delete it and create it again as text."
-    )
-
-
-def _decode(data: bytes, shown: str) -> str:
-    try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise MemoryCommandError(_not_utf8(shown, exc.start)) from exc
 
 
 class MemoryDirBackend:
@@ -132,7 +119,7 @@ class MemoryDirBackend:
         try:
             content = tx.read_text(tp.rel, max_bytes=STORE_READ_MAX_BYTES)
         except NotUTF8Error as exc:
-            raise MemoryCommandError(_not_utf8(tp.shown, exc.offset)) from exc
+            raise MemoryCommandError(text.not_utf8(tp.shown, exc.offset)) from exc
         except OSError as exc:
             if exc.errno == errno.EFBIG:
                 raise MemoryCommandError(
@@ -221,7 +208,7 @@ class MemoryDirBackend:
         data = res.data
         if res.truncated:  # show whole lines only, and say what was left out
             data = data[: data.rfind(b"\n") + 1] if b"\n" in data else data
-        answer = text.file_view(tp.shown, _decode(data, tp.shown), view_range)
+        answer = text.file_view(tp.shown, text.decoded(data, tp.shown), view_range)
         if res.truncated:
             answer += (
                 f"\n\nNote: {tp.shown} is {res.total_size:,} bytes; only the first "
@@ -368,22 +355,6 @@ class MemoryDirBackend:
             found += [f"{base}/{n}".removeprefix("./") for n in sorted(files) if n[0] != "."]
         return links_before_targets(self.real_root, found)
 
-    def _remove_empty_folders(self, tp: ToolPath) -> None:
-        """rmdir the folders a folder step emptied (never the root, never hidden ones): those
-        _files_under walks. Walking all, a hidden `.cache/a/a/…` 1,000 deep raised RecursionError
-        (3.11's os.walk recurses) and the step was rolled back for good (attack round 20)."""
-        folders = []
-        for folder, dirs, _files in os.walk(tp.real):
-            rel = os.path.relpath(folder, self.real_root)
-            level = 0 if rel == os.curdir else rel.count(os.sep) + 1
-            deep = depth_problem(level + 1) is not None
-            dirs[:] = [] if deep else [d for d in dirs if not d.startswith(".")]
-            folders.append(folder)
-        for folder in sorted(folders, key=len, reverse=True):
-            with contextlib.suppress(OSError):  # a folder that keeps changing is left as it is
-                if real_path(folder) != self.real_root:
-                    os.rmdir(folder)
-
     def _batch_name(self, tx: StoreTransaction, files: list[str]) -> str:
         now = resolve_now_ms(self._now_ms, self._config)
         stamp = trash_stamp(now)
@@ -423,18 +394,23 @@ class MemoryDirBackend:
         if not folder:
             require_other_file(tp)  # as a folder delete moves every file it holds
 
-        def step(tx: StoreTransaction) -> None:  # the files are listed under the lock
+        links = LinkSnapshot.read(self.memory_dir)  # links to it are named, never rewritten
+
+        def step(tx: StoreTransaction) -> list[str]:  # the files are listed under the lock
             if not folder and not tx.exists(tp.rel):
                 raise text.does_not_exist(tp.shown)
             files = self._files_under(tp) if folder else [tp.rel]
             if files:
                 self._trash(tx, files, f"memory-tool delete {tp.key}")
             if folder:
-                self._remove_empty_folders(tp)
+                remove_empty_folders(self.real_root, tp)
+            return files
 
-        self._write_step(tp.shown, step)
-        return text.deleted(tp.shown) + text.folder_left(
-            tp.shown, folder and os.path.lexists(tp.real)
+        gone = links.left_dangling(dict.fromkeys(self._write_step(tp.shown, step)))
+        return (
+            text.deleted(tp.shown)
+            + text.folder_left(tp.shown, folder and os.path.lexists(tp.real))
+            + text.links_left(gone, f"{tp.shown}, which was deleted,")
         )
 
     def rename(self, old_path: object, new_path: object) -> str:
@@ -446,8 +422,9 @@ class MemoryDirBackend:
         st = self._lstat(old)
         if st is None:
             raise text.does_not_exist(old.shown)
+        links = LinkSnapshot.read(self.memory_dir)  # links to it are named, never rewritten
         if stat.S_ISDIR(st.st_mode):
-            return self._rename_folder(old, new)
+            return self._rename_folder(old, new, links)
         require_other_file(old)  # a notes.txt may become notes.md, never another .txt
         require_memory_file(new)
 
@@ -457,16 +434,21 @@ class MemoryDirBackend:
             return text
 
         moved = self._write_step(new.shown, step)
-        return text.renamed(old.shown, new.shown) + self._notes(new.rel, moved)
+        left = links.left_dangling({old.rel: new.rel})
+        return (
+            text.renamed(old.shown, new.shown)
+            + self._notes(new.rel, moved)
+            + text.links_left(left, f"{old.shown}, now {new.shown},")
+        )
 
-    def _rename_folder(self, old: ToolPath, new: ToolPath) -> str:
+    def _rename_folder(self, old: ToolPath, new: ToolPath, links: LinkSnapshot) -> str:
         require_folder_path(new)
         if new.rel.startswith(old.rel + "/"):
             raise MemoryCommandError(
                 f"Cannot move {old.shown} into itself ({new.shown}); pick a destination outside it."
             )
 
-        def step(tx: StoreTransaction) -> None:  # the files are listed under the lock
+        def step(tx: StoreTransaction) -> list[tuple[str, str]]:  # listed under the lock
             moves = [(src, new.rel + src[len(old.rel) :]) for src in self._files_under(old)]
             for src, dst in moves:  # no file may land where no route sees it again
                 too_deep = depth_problem(dst.count("/"))
@@ -477,13 +459,16 @@ class MemoryDirBackend:
                     )
             for src, dst in moves:
                 tx.move(src, dst)
-            self._remove_empty_folders(old)
+            remove_empty_folders(self.real_root, old)
+            return moves
 
-        self._write_step(new.shown, step)
+        left = links.left_dangling(dict(self._write_step(new.shown, step)))
         if not os.path.lexists(new.real):
             secure_makedirs(new.real)  # an empty folder moves as an empty folder
-        return text.renamed(old.shown, new.shown) + text.folder_left(
-            old.shown, os.path.lexists(old.real)
+        return (
+            text.renamed(old.shown, new.shown)
+            + text.folder_left(old.shown, os.path.lexists(old.real))
+            + text.links_left(left, f"{old.shown}, now {new.shown},")
         )
 
     def clear_all(self) -> str:
@@ -494,7 +479,7 @@ class MemoryDirBackend:
             files = self._files_under(root)
             if files:
                 self._trash(tx, files, "memory-tool clear_all_memory")
-            self._remove_empty_folders(root)
+            remove_empty_folders(self.real_root, root)
 
         self._write_step(text.ROOT, step)
         return text.ALL_CLEARED

@@ -29,6 +29,7 @@ from memdir_nb.storage.containment import (
     PathTraversalError,
     check_path_length,
     is_real_path_within,
+    real_path,
     realpath_deepest_existing,
     sanitize_path_key,
 )
@@ -254,3 +255,21 @@ def secure_makedirs(path: str) -> None:
         with contextlib.suppress(FileExistsError):
             os.mkdir(folder, OWNER_FOLDER_MODE)
             os.chmod(folder, OWNER_FOLDER_MODE)
+
+
+def remove_empty_folders(real_root: str, tp: ToolPath) -> None:
+    """rmdir the folders a memory-tool folder step emptied under tp (never the root, never
+    hidden ones): those the step's listing walks. Walking all, a hidden `.cache/a/a/…` 1,000 deep
+    raised RecursionError (3.11's os.walk recurses) and the step was rolled back for good
+    (attack round 20)."""
+    folders = []
+    for folder, dirs, _files in os.walk(tp.real):
+        rel = os.path.relpath(folder, real_root)
+        level = 0 if rel == os.curdir else rel.count(os.sep) + 1
+        deep = depth_problem(level + 1) is not None
+        dirs[:] = [] if deep else [d for d in dirs if not d.startswith(".")]
+        folders.append(folder)
+    for folder in sorted(folders, key=len, reverse=True):
+        with contextlib.suppress(OSError):  # a folder that keeps changing is left as it is
+            if real_path(folder) != real_root:
+                os.rmdir(folder)

@@ -11,9 +11,13 @@ Nothing here touches the disk. See docs/memory_tool.md.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from memdir_nb.spec.constants import MEMORY_TOOL_ROOT
 from memdir_nb.spec.text import shown_value, terminal_line
+
+if TYPE_CHECKING:
+    from memdir_nb.storage.link_report import LinksLeft
 
 ROOT = MEMORY_TOOL_ROOT
 MAX_VIEW_LINES = 999_999
@@ -82,6 +86,29 @@ def deleted(path: str) -> str:
 
 def renamed(old: str, new: str) -> str:
     return f"Successfully renamed {old} to {new}"
+
+
+def links_left(left: LinksLeft, what: str) -> str:
+    """The note after a delete or rename that left other memories' `[[name]]` links naming no
+    memory: which files and links, to fix with str_replace (storage.link_report); "" when none."""
+    if not left:
+        return ""
+    return f"\n\nNote: {left.message(what, prefix=ROOT + '/')} (str_replace edits a link)."
+
+
+def not_utf8(shown: str, offset: int) -> str:
+    return (
+        f"{shown} is not valid UTF-8 text (byte {offset}); memory files are UTF-8 "
+        "Markdown. Delete it and create it again as text."
+    )
+
+
+def decoded(data: bytes, shown: str) -> str:
+    """data as UTF-8 text, or the error naming the first byte that is not."""
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise MemoryCommandError(not_utf8(shown, exc.start)) from exc
 
 
 def folder_left(path: str, standing: bool) -> str:

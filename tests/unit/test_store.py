@@ -429,6 +429,66 @@ def test_forget_team_memory_flattens_the_trash_name(mem: Path) -> None:
     assert again != trashed and again.exists() and trashed.exists()
 
 
+def test_forget_names_the_memories_still_linking_it_and_rewrites_none_of_them(
+    real_dir: Callable[[str], Path], caplog: pytest.LogCaptureFixture
+) -> None:
+    root = real_dir("wikilinked")
+    linking = {
+        n: (root / n).read_bytes()
+        for n in ("reference_glaze_sheet.md", "feedback_short_answers.md")
+    }
+    store = MemoryStore(root, now_ms=NOW_MS)
+    store.forget("project_kiln_schedule.md")
+    assert [(i.rel, i.names) for i in store.last_links_left.items] == [
+        ("feedback_short_answers.md", ("project-kiln-schedule", "project_kiln_schedule")),
+        ("reference_glaze_sheet.md", ("kiln-schedule",)),
+    ]
+    (warning,) = store.warnings
+    assert warning.startswith(
+        "2 memories still link project_kiln_schedule.md, which was forgotten,"
+    )
+    assert "reference_glaze_sheet.md ([[kiln-schedule]])" in warning
+    assert any(warning == r.getMessage() for r in caplog.records)
+    assert {n: (root / n).read_bytes() for n in linking} == linking
+    # a memory nothing links is forgotten without a word
+    store.forget("project_kiln_firing.md")
+    assert not store.last_links_left and len(store.warnings) == 1
+
+
+def test_renaming_a_memory_by_update_names_the_links_by_its_old_name_and_the_new_one(
+    real_dir: Callable[[str], Path],
+) -> None:
+    root = real_dir("wikilinked")
+    glaze = (root / "reference_glaze_sheet.md").read_bytes()
+    store = MemoryStore(root, now_ms=NOW_MS)
+    store.update("project_kiln_schedule.md", name="kiln-cooling")
+    # links by the file's stem still find it; the one by its old name: does not
+    assert [(i.rel, i.names, i.new_names) for i in store.last_links_left.items] == [
+        ("reference_glaze_sheet.md", ("kiln-schedule",), ("kiln-cooling",))
+    ]
+    assert store.warnings[-1].startswith(
+        "1 memory still links project_kiln_schedule.md, now kiln-cooling, by a name no memory "
+        "answers to now: reference_glaze_sheet.md ([[kiln-schedule]] -> [[kiln-cooling]])."
+    )
+    assert (root / "reference_glaze_sheet.md").read_bytes() == glaze
+    store.update("project_kiln_schedule.md", description="Cone 6 firing with a slow cool")
+    assert not store.last_links_left  # no new name: nothing read, nothing said
+
+
+def test_demoting_a_team_memory_names_the_team_memories_whose_links_no_longer_see_it(
+    real_dir: Callable[[str], Path],
+) -> None:
+    root = real_dir("wikilinked-scopes")
+    store = MemoryStore(root, now_ms=NOW_MS)
+    store.demote("team/project_release_freeze.md")
+    assert [(i.rel, i.names) for i in store.last_links_left.items] == [
+        ("team/feedback_team_style.md", ("release-freeze",))
+    ]
+    assert "now private as project_release_freeze.md" in store.warnings[-1]
+    store.promote("project_release_freeze.md")  # back in team/: every link finds it again
+    assert not store.last_links_left
+
+
 def test_forget_a_missing_file_says_how_to_list(store: MemoryStore, mem: Path) -> None:
     save_feedback(store)
     before = snapshot(mem)

@@ -11,6 +11,7 @@ import stat
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -551,6 +552,57 @@ def test_delete_moves_the_file_to_a_trash_batch_that_restore_brings_back(
     }
     assert restore(root, "user_coffee.md") == ["user_coffee.md"]
     assert (root / "user_coffee.md").read_text() == USER
+
+
+def test_delete_tells_the_agent_which_memories_still_link_it_and_rewrites_none(
+    real_dir: Callable[[str], Path],
+) -> None:
+    root = real_dir("wikilinked")
+    tool = MemdirMemoryTool(root, now_ms=NOW)
+    linking = {
+        n: (root / n).read_bytes()
+        for n in ("reference_glaze_sheet.md", "feedback_short_answers.md")
+    }
+    answer = run(tool, command="delete", path="/memories/project_kiln_schedule.md")
+    assert answer.startswith(
+        "Successfully deleted /memories/project_kiln_schedule.md\n\nNote: 2 memories still link "
+        "/memories/project_kiln_schedule.md, which was deleted, by a name no memory answers to now: "
+        "/memories/feedback_short_answers.md ([[project-kiln-schedule]], [[project_kiln_schedule]]), "
+        "/memories/reference_glaze_sheet.md ([[kiln-schedule]])."
+    )
+    assert "str_replace" in answer
+    assert {n: (root / n).read_bytes() for n in linking} == linking
+    # a memory nothing links is deleted with the reference's text alone
+    assert run(tool, command="delete", path="/memories/project_kiln_firing.md") == (
+        "Successfully deleted /memories/project_kiln_firing.md"
+    )
+
+
+def test_rename_tells_the_agent_the_new_name_for_each_link_by_the_old_file_name(
+    real_dir: Callable[[str], Path],
+) -> None:
+    root = real_dir("wikilinked-scopes")
+    tool = MemdirMemoryTool(root, now_ms=NOW)
+    answer = run(
+        tool,
+        command="rename",
+        old_path="/memories/project_kiln_schedule.md",
+        new_path="/memories/project_kiln_notes.md",
+    )
+    assert "Note: 1 memory still links /memories/project_kiln_schedule.md, now " in answer
+    assert "[[project_kiln_schedule]] -> [[project_kiln_notes]]" in answer
+    assert "[[kiln-schedule]]" not in answer  # its name: moved with it
+    # a folder moved out of team/: the team memory linking one in it no longer sees it
+    style = "/memories/team/style/feedback_team_style.md"
+    run(tool, command="rename", old_path="/memories/team/feedback_team_style.md", new_path=style)
+    answer = run(
+        tool, command="rename", old_path="/memories/team/style", new_path="/memories/style"
+    )
+    assert answer.startswith(
+        "Successfully renamed /memories/team/style to /memories/style\n\nNote: 1 memory still "
+        "links /memories/team/style, now /memories/style, by a name no memory answers to now: "
+        "/memories/team/project_release_freeze.md ([[team-style]])."
+    )
 
 
 def test_delete_into_a_trash_linking_to_another_folder_is_an_error_result(

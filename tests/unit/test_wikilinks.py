@@ -2,7 +2,15 @@
 
 from __future__ import annotations
 
-from memdir_nb.formats.wikilinks import linked_names, names_linking, relinked
+from memdir_nb.formats.wikilinks import (
+    LinkTargets,
+    link_uses,
+    linked_names,
+    names_linking,
+    relinked,
+    scopes_a_link_sees,
+    shown_link,
+)
 
 
 def test_the_names_a_memory_links_are_read_without_their_label_or_heading() -> None:
@@ -34,3 +42,43 @@ def test_a_memory_is_linked_by_its_name_its_stem_and_its_stem_with_hyphens() -> 
     assert names_linking("kiln-schedule", "project_kiln_schedule") == (
         "kiln-schedule", "project_kiln_schedule", "project-kiln-schedule",
     )  # fmt: skip
+
+
+def test_links_in_code_shell_tests_and_subscripts_are_not_links_to_memories() -> None:
+    text = (
+        "See [[kiln-firing]] and [[Ann's setup]].\n"
+        'Guard: `[[ -n "$CI" ]]` and `[[glaze-sheet]]` in a code span.\n'
+        "if [[ -d build ]]; then [[ $a == b ]]; df[[\"col\"]] and df[['col']]\n"
+        "```sh\n[[ -f orders.lock ]] && [[kiln-log]]\n```\n"
+        "related: [[clay-supplier|the co-op]] [[#Heading]]"
+    )
+    assert link_uses(text) == [(0, "kiln-firing"), (0, "Ann's setup"), (6, "clay-supplier")]
+    assert link_uses("no links") == []
+
+
+def test_a_team_memorys_link_sees_team_memories_only_and_a_private_ones_sees_both() -> None:
+    assert scopes_a_link_sees("team") == ("team",)
+    assert scopes_a_link_sees("private") == ("private", "team")
+    targets = LinkTargets(
+        [
+            ("project_kiln_firing.md", "private", "kiln-firing"),
+            ("team/project_release_freeze.md", "team", "release-freeze"),
+            ("user_notes.md", "private", None),  # no name: its stem stands in
+        ]
+    )
+    assert targets.finds("kiln-firing", "private") and targets.finds("KILN-FIRING", "private")
+    assert not targets.finds("kiln-firing", "team")
+    assert targets.private_only("kiln-firing") == "project_kiln_firing.md"
+    for name in ("release-freeze", "project_release_freeze", "project-release-freeze"):
+        assert targets.finds(name, "team") and targets.finds(name, "private")
+        assert targets.private_only(name) is None
+    assert targets.finds("user_notes", "private") and targets.finds("user-notes", "private")
+    assert not targets.finds("clay-supplier", "private")
+
+
+def test_a_link_is_shown_on_one_escaped_line_and_capped() -> None:
+    assert shown_link("kiln-firing") == "[[kiln-firing]]"
+    shown = shown_link("a\x1b[2Jb\n\u202e" + "x" * 200)
+    assert "\x1b" not in shown and "\n" not in shown and "\u202e" not in shown
+    assert shown.startswith("[[a\\x1b[2Jb\\x0a") and shown.endswith("\u2026]]")
+    assert len(shown) < 80

@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -202,6 +203,21 @@ def test_forget_moves_the_file_to_trash_and_drops_the_index_line(
         x.target for x in parse_index(read_entrypoint(mem / "team"))
     }
     assert "team/reference_oncall.md" not in e.forget_choice.options
+
+
+def test_forget_names_the_memories_still_linking_it_in_the_status_line(
+    real_dir: Callable[[str], Path], config: MemdirConfig
+) -> None:
+    root = real_dir("wikilinked")
+    glaze = (root / "reference_glaze_sheet.md").read_bytes()
+    e = MemoryEditor(root, now_ms=NOW, config=config)
+    e.forget_choice.value = "project_kiln_schedule.md"
+    e.forget_button.click()
+    assert e.status_text.startswith("Forgot project_kiln_schedule.md: moved to .trash/")
+    assert "2 memories still link it by a name no memory answers to now: " in e.status_text
+    assert "reference_glaze_sheet.md ([[kiln-schedule]])" in e.status_text
+    assert not e.status_error and (root / "reference_glaze_sheet.md").read_bytes() == glaze
+    assert "[[kiln-schedule]]" in e.status.value  # shown escaped, as every status is
 
 
 def test_forget_with_nothing_chosen_says_so(mem: Path, config: MemdirConfig) -> None:

@@ -308,16 +308,18 @@ class MemoryEditor(MemdirView):
         if not target:
             self._set_status("Choose a memory to forget first.", error=True)
             return None
+        store = MemoryStore(self.memory_dir, config=self.config, now_ms=self.now_ms())
         try:
-            trashed = MemoryStore(self.memory_dir, config=self.config, now_ms=self.now_ms()).forget(
-                target
-            )
+            trashed = store.forget(target)
         except (OSError, ValueError) as err:  # validation; a disk refusal (FIFO, folder, lock)
             self._set_status(f"Not forgotten: {err}", error=True)
             return None
         self.last_forgotten = trashed
+        # links other memories keep to it are named, not rewritten (storage.link_report)
+        left = store.last_links_left
         self._set_status(
-            f"Forgot {target}: moved to {trashed.relative_to(self.memory_dir).as_posix()} and removed its index line."
+            f"Forgot {target}: moved to {trashed.relative_to(self.memory_dir).as_posix()} and "
+            "removed its index line." + (f" {left.message('it')}." if left else "")
         )
         self._refresh_forget_choices()
         self._changed()

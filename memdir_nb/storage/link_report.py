@@ -1,0 +1,184 @@
+"""Which `[[name]]` links a forget, delete or rename leaves naming no memory, and saying so.
+
+A memory answers to its `name:`, its file's stem and the stem with hyphens; a link in a team
+memory sees team memories only (formats.wikilinks). Removing a memory, renaming its file or
+moving it between scopes can leave links in other memories that found it and now find nothing;
+by Claude Code's late-2026 prompt such a link reads as a memory still to write, so a later
+session may write the removed memory again.
+
+No route here rewrites the linking files: they are other memories, which the person or agent
+did not name. The route reports them instead (the memory tool's answer, `MemoryStore.warnings`
+and `last_links_left`, the editor's status), with the names and where they are, so whoever
+removed the memory can point or drop the links (docs/claude_code_2026.md, thirty-third session).
+
+A `LinkSnapshot` is every memory's names and links, read once before the step; the step's moves
+applied to it give the memories and names after, so the files are read once, and a link that
+already found nothing before the step (a memory still to write) is not blamed on it.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from memdir_nb.formats.wikilinks import (
+    LinkTargets,
+    file_stem,
+    link_uses,
+    names_linking,
+    shown_link,
+)
+from memdir_nb.spec.constants import MEMORY_FILE_READ_MAX_BYTES
+from memdir_nb.spec.taxonomy import scope_of_path
+from memdir_nb.spec.text import first_few, plural, terminal_line
+from memdir_nb.storage.access import ContainedReader, ReadResult
+from memdir_nb.storage.headers import head_of_read, header_from_read
+from memdir_nb.storage.listing import list_memory_files
+
+SHOWN_LINKERS = 5  # linking memories a report names before "and N more"
+
+
+@dataclass(frozen=True)
+class LinkLeft:
+    """A memory that still links names no memory answers to after the step."""
+
+    rel: str  # the linking memory, memory-dir relative, as it is after the step
+    names: tuple[str, ...]  # the names it links that found a memory before and none now
+    new_names: tuple[str, ...]  # for each, the moved memory's name of the same form ("" if none)
+
+
+@dataclass(frozen=True)
+class LinksLeft:
+    """The links a step left naming nothing; empty when it left none."""
+
+    items: tuple[LinkLeft, ...] = ()
+
+    def __bool__(self) -> bool:
+        return bool(self.items)
+
+    def described(self, prefix: str = "") -> str:
+        """The linking memories (each path after prefix) and their links, one line:
+        `a.md ([[x]] -> [[y]]), b.md ([[x]])`."""
+        shown = []
+        for item in self.items:
+            links = ", ".join(
+                shown_link(n) + (f" -> {shown_link(new)}" if new else "")
+                for n, new in zip(item.names, item.new_names, strict=True)
+            )
+            shown.append(f"{terminal_line(prefix + item.rel)} ({links})")
+        return first_few(shown, SHOWN_LINKERS)
+
+    def message(self, what: str, prefix: str = "") -> str:
+        """One line for a person or an agent: which memories still link what (e.g. "team/x.md,
+        which was forgotten,"; their paths after prefix), and the fix; nothing was rewritten."""
+        n = len(self.items)
+        pointed = any(new for item in self.items for new in item.new_names)
+        return (
+            f"{plural(n, 'memory', 'memories')} still {'link' if n > 1 else 'links'} {what} by "
+            f"a name no memory answers to now: {self.described(prefix)}. They were left as written; "
+            "point each link at the memory that holds this now"
+            + (" (its new name is shown after ->)" if pointed else "")
+            + ", or drop it"
+        )
+
+
+class _Memory:
+    """One memory as the snapshot keeps it: where, the names it links, and its header's bytes
+    (parsed for its `name:` only when a step's links need it)."""
+
+    __slots__ = ("_head", "_name", "_parsed", "links", "rel")
+
+    def __init__(self, rel: str, head: ReadResult, links: frozenset[str]) -> None:
+        self.rel, self._head, self.links = rel, head, links
+        self._name: str | None = None
+        self._parsed = False
+
+    @property
+    def name(self) -> str | None:
+        """Its header's `name:` (None: it has none), parsed on first use."""
+        if not self._parsed:
+            self._name, self._parsed = header_from_read(self._head).name, True
+        return self._name
+
+    def forms(self, rel: str | None = None, name: str | None = None) -> tuple[str, str, str]:
+        """The names it answers to (formats.wikilinks.names_linking), at rel and with the
+        `name:` name if given."""
+        stem = file_stem(rel or self.rel)
+        return names_linking(name or self.name or stem, stem)
+
+
+class LinkSnapshot:
+    """Every memory's names and links, read once (bounded, contained) before a step.
+
+    Most steps touch a memory nothing links: only the moved memories' headers are parsed to
+    tell, and every header only when some memory links one of their names (a forget on a dir of
+    2,000 memories: docs/claude_code_2026.md, thirty-third session)."""
+
+    def __init__(self, memories: list[_Memory]) -> None:
+        self.memories = memories
+
+    @classmethod
+    def read(cls, memory_dir: str | os.PathLike[str]) -> LinkSnapshot:
+        """The memories of memory_dir as they are now; a file that cannot be read is left out."""
+        listing = list_memory_files(memory_dir)
+        out: list[_Memory] = []
+        with ContainedReader(listing.root, real_root=listing.real_root) as reader:
+            for listed in listing.files:
+                try:
+                    got = reader.read(listed.open_path, MEMORY_FILE_READ_MAX_BYTES)
+                except OSError:  # replaced by a FIFO, a link out, ... since the listing
+                    continue
+                links: frozenset[str] = frozenset()
+                if b"[[" in got.data:
+                    links = frozenset(n for _, n in link_uses(got.text))
+                out.append(_Memory(listed.rel, head_of_read(got), links))
+        return cls(out)
+
+    def left_dangling(
+        self, moves: Mapping[str, str | None], names: Mapping[str, str] | None = None
+    ) -> LinksLeft:
+        """The links that found a memory before and find none once each rel in moves is at its
+        new rel (None: removed) and each rel in names has that `name:`. Linking memories are
+        named where they are after the moves."""
+        names = names or {}
+        moved = [m for m in self.memories if m.rel in moves or m.rel in names]
+        forms = {f.casefold() for m in moved for f in m.forms()}
+        linking = [m for m in self.memories if any(n.casefold() in forms for n in m.links)]
+        if not linking:
+            return LinksLeft()
+        before = LinkTargets((m.rel, scope_of_path(m.rel), m.name) for m in self.memories)
+        after_rel = {m.rel: moves.get(m.rel, m.rel) for m in self.memories}
+        after = LinkTargets(
+            (rel, scope_of_path(rel), names.get(m.rel, m.name))
+            for m in self.memories
+            if (rel := after_rel[m.rel]) is not None
+        )
+        renamed = _renamed_forms(moved, after_rel, names)
+        items = []
+        for m in linking:
+            rel = after_rel[m.rel]
+            if rel is None:
+                continue
+            old_scope, new_scope = scope_of_path(m.rel), scope_of_path(rel)
+            lost = sorted(
+                n for n in m.links if before.finds(n, old_scope) and not after.finds(n, new_scope)
+            )
+            if lost:
+                new = tuple(renamed.get(n.casefold(), "") for n in lost)
+                items.append(LinkLeft(rel, tuple(lost), new))
+        return LinksLeft(tuple(sorted(items, key=lambda i: i.rel)))
+
+
+def _renamed_forms(
+    moved: list[_Memory], after_rel: Mapping[str, str | None], names: Mapping[str, str]
+) -> dict[str, str]:
+    """Old name (case-folded) -> the moved memory's name of the same form after the step."""
+    out: dict[str, str] = {}
+    for m in moved:
+        new_rel = after_rel[m.rel]
+        if new_rel is not None:
+            for a, b in zip(m.forms(), m.forms(new_rel, names.get(m.rel)), strict=True):
+                if a != b:
+                    out.setdefault(a.casefold(), b)
+    return out

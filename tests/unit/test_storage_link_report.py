@@ -1,0 +1,95 @@
+"""storage.link_report: the `[[name]]` links a step that removes, renames or moves memories
+leaves naming nothing, read once before the step; links that named nothing before are not
+blamed on it, and nothing is rewritten."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+from memdir_nb.storage.link_report import LinkLeft, LinkSnapshot
+from tests.support import snapshot
+
+
+def test_removing_a_memory_names_each_memory_that_linked_it_and_the_links(
+    real_dir: Callable[[str], Path],
+) -> None:
+    root = real_dir("wikilinked")
+    before = snapshot(root)
+    left = LinkSnapshot.read(root).left_dangling({"project_kiln_schedule.md": None})
+    assert left.items == (
+        LinkLeft(
+            "feedback_short_answers.md",
+            ("project-kiln-schedule", "project_kiln_schedule"),
+            ("", ""),
+        ),
+        LinkLeft("reference_glaze_sheet.md", ("kiln-schedule",), ("",)),
+    )
+    assert snapshot(root) == before  # reading is all it does
+
+
+def test_a_link_that_named_nothing_before_the_step_is_not_blamed_on_it(
+    real_dir: Callable[[str], Path],
+) -> None:
+    root = real_dir("wikilinked")  # [[clay-supplier]] names a memory not written yet
+    left = LinkSnapshot.read(root).left_dangling({"reference_glaze_sheet.md": None})
+    assert [(i.rel, i.names) for i in left.items] == [
+        ("feedback_short_answers.md", ("glaze-sheet",))
+    ]
+    assert not LinkSnapshot.read(root).left_dangling({"feedback_short_answers.md": None})
+
+
+def test_a_rename_keeps_links_by_name_and_offers_the_new_stem_for_links_by_stem(
+    real_dir: Callable[[str], Path],
+) -> None:
+    root = real_dir("wikilinked")
+    left = LinkSnapshot.read(root).left_dangling(
+        {"project_kiln_schedule.md": "project_kiln_notes.md"}
+    )
+    # [[kiln-schedule]] still finds it by its name:; the stems moved
+    assert left.items == (
+        LinkLeft(
+            "feedback_short_answers.md",
+            ("project-kiln-schedule", "project_kiln_schedule"),
+            ("project-kiln-notes", "project_kiln_notes"),
+        ),
+    )
+    message = left.message("project_kiln_schedule.md, now project_kiln_notes.md,")
+    assert message.startswith("1 memory still links project_kiln_schedule.md, now ")
+    assert "[[project_kiln_schedule]] -> [[project_kiln_notes]]" in message
+    assert "left as written" in message
+
+
+def test_a_new_name_strands_links_by_the_old_name_only_and_offers_the_new_one(
+    real_dir: Callable[[str], Path],
+) -> None:
+    root = real_dir("wikilinked")
+    left = LinkSnapshot.read(root).left_dangling({}, {"project_kiln_schedule.md": "kiln-cooling"})
+    assert left.items == (
+        LinkLeft("reference_glaze_sheet.md", ("kiln-schedule",), ("kiln-cooling",)),
+    )
+
+
+def test_moving_a_team_memory_to_private_strands_the_team_links_only(
+    real_dir: Callable[[str], Path],
+) -> None:
+    root = real_dir("wikilinked-scopes")
+    left = LinkSnapshot.read(root).left_dangling(
+        {"team/project_release_freeze.md": "project_release_freeze.md"}
+    )
+    # the private ci notes still see it; the team style memory does not
+    assert [(i.rel, i.names) for i in left.items] == [
+        ("team/feedback_team_style.md", ("release-freeze",))
+    ]
+
+
+def test_a_report_names_at_most_five_memories_and_counts_the_rest(tmp_path: Path) -> None:
+    root = tmp_path / "mem"
+    root.mkdir()
+    (root / "project_kiln.md").write_text("---\nname: kiln\n---\nThe kiln.\n")
+    for i in range(8):
+        (root / f"project_note_{i}.md").write_text(f"---\nname: note-{i}\n---\nSee [[kiln]].\n")
+    left = LinkSnapshot.read(root).left_dangling({"project_kiln.md": None})
+    assert len(left.items) == 8
+    assert left.described().endswith("and 3 more")
+    assert left.message("project_kiln.md, which was forgotten,").startswith("8 memories still link")
