@@ -460,7 +460,7 @@ class MemoryDirBackend:
         return text.renamed(old.shown, new.shown) + self._notes(new.rel, moved)
 
     def _rename_folder(self, old: ToolPath, new: ToolPath) -> str:
-        require_folder_path(new)
+        require_folder_path(new, new=True)
         if new.rel.startswith(old.rel + "/"):
             raise MemoryCommandError(
                 f"Cannot move {old.shown} into itself ({new.shown}); pick a destination outside it."
