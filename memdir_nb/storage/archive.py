@@ -49,6 +49,8 @@ from memdir_nb.storage.archive_entries import (
     OPEN_ERRORS,
     content_refusal,
     entry_refusal,
+    export_compression,
+    export_refusal,
     folders_of,
     is_folder_entry,
     manifest_mtimes,
@@ -214,9 +216,13 @@ def export_archive(
                     skipped.append((rel, f"could not be read as it was listed ({why})"))
                     continue
                 data = res.data
+                left_out = export_refusal(rel, data, len(manifest), total)
+                if left_out is not None:  # import would refuse it: leave it out, say so
+                    skipped.append((rel, left_out))
+                    continue
                 info = zipfile.ZipInfo(rel, date_time=_zip_time(st.st_mtime_ns))
                 info.external_attr = (stat.S_IFREG | fsutil.FILE_MODE) << 16
-                info.compress_type = zipfile.ZIP_DEFLATED
+                info.compress_type = export_compression(data)
                 zf.writestr(info, data)
                 manifest[rel] = {
                     "size": len(data),
