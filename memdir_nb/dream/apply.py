@@ -295,6 +295,22 @@ def _newest_named(batches: list[str]) -> str:
     return first_few(batches[::-1], _BATCHES_NAMED, "older") if batches else "none"
 
 
+def none_selected(memory_dir: str | os.PathLike[str]) -> str:
+    """What to say when a restore names no batch (an empty name, a preview without one): the
+    batches there, newest first, and how to name one; or that there is nothing to restore."""
+    root = absolute_dir(memory_dir)
+    try:
+        batches = list_trash_batches(root)
+    except RestoreError as exc:
+        return str(exc)
+    if not batches:
+        return f"no batch is selected, and {root / TRASH_DIRNAME} holds none to restore"
+    return (
+        f"no batch is selected; name one of the batches in {root / TRASH_DIRNAME} (newest first: "
+        f"{_newest_named(batches)}), or a file one of them holds"
+    )
+
+
 def _files_or_none(tx: StoreTransaction, batch: str) -> dict[str, Any]:
     """A batch's files, or none when its manifest cannot be read (looking for one file's batch
     passes over a broken batch; restoring that batch by name says why)."""
@@ -353,6 +369,8 @@ def restore(
     that would be put back, with nothing written and no lock taken (a dir this user cannot write
     to can still be previewed)."""
     root = absolute_dir(memory_dir)
+    if not name.strip():
+        raise RestoreError(none_selected(root))
     if dry_run:
         if not list_trash_batches(root):  # nothing to open: the dir or its .trash is missing
             raise RestoreError(
