@@ -26,6 +26,7 @@ from memdir_nb.formats.names import written_path_problem
 from memdir_nb.spec.constants import (
     DREAM_BATCH_PREFIX,
     ENTRYPOINT_NAME,
+    IMPORT_BATCH_PREFIX,
     MEMORY_TOOL_BATCH_PREFIX,
     REBUILD_BATCH_PREFIX,
     TRASH_DIRNAME,
@@ -228,6 +229,14 @@ def list_dreams(memory_dir: str | os.PathLike[str]) -> list[str]:
     return [b for b in list_trash_batches(memory_dir) if b.startswith(DREAM_BATCH_PREFIX)]
 
 
+BATCH_PREFIXES = (
+    DREAM_BATCH_PREFIX,
+    MEMORY_TOOL_BATCH_PREFIX,
+    REBUILD_BATCH_PREFIX,
+    IMPORT_BATCH_PREFIX,
+)
+
+
 def list_trash_batches(memory_dir: str | os.PathLike[str]) -> list[str]:
     """Restorable batches in .trash/ (dreams, the memory tool's deletes, replaced indexes), oldest first.
 
@@ -247,7 +256,7 @@ def list_trash_batches(memory_dir: str | os.PathLike[str]) -> list[str]:
         ) from exc
     found = []
     for name in names:
-        for prefix in (DREAM_BATCH_PREFIX, MEMORY_TOOL_BATCH_PREFIX, REBUILD_BATCH_PREFIX):
+        for prefix in BATCH_PREFIXES:
             # fsutil's test: pathlib's is_file raised for a batch past PATH_MAX (or one this
             # user cannot enter), and that took the whole listing down (attack round 17)
             if name.startswith(prefix) and fsutil.is_regular_file(

@@ -19,6 +19,7 @@ from unittest import mock
 
 import pytest
 
+from memdir_nb.dream.apply import list_trash_batches, restore
 from memdir_nb.lint import lint_memory_dir
 from memdir_nb.spec.constants import (
     ARCHIVE_MAX_ENTRIES,
@@ -601,3 +602,24 @@ def test_export_leaves_out_what_would_pass_imports_entry_and_total_caps(
     assert len(report.files) == 3 and len(report.skipped) == 3
     assert "another archive" in report.skipped[0][1]
     assert import_archive(tmp_path / "t.zip", tmp_path / "o").ok
+
+
+def test_the_files_an_overwriting_import_replaced_are_a_batch_restore_lists_and_puts_back(
+    tmp_path: Path,
+) -> None:
+    # the old file was kept in .trash/import-…/, but `restore` said ".trash holds no batch"
+    src, dst = tmp_path / "src", tmp_path / "dst"
+    src.mkdir()
+    dst.mkdir()
+    (src / "user_a.md").write_text(GOOD.replace("Argo CD", "new text"))
+    (dst / "user_a.md").write_text(GOOD)
+    export_archive(src, tmp_path / "a.zip")
+    report = import_archive(tmp_path / "a.zip", dst, overwrite=True)
+    assert report.replaced == ["user_a.md"] and report.trash_dir is not None
+    (batch,) = list_trash_batches(dst)
+    assert report.trash_dir.endswith(batch)
+    assert restore(dst, batch) == ["user_a.md"]
+    assert (dst / "user_a.md").read_text() == GOOD
+    again = import_archive(tmp_path / "a.zip", dst, overwrite=True)  # the same second
+    assert again.trash_dir is not None and again.trash_dir != report.trash_dir
+    assert len(list_trash_batches(dst)) == 2
