@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import json
 import shlex
 import sys
 from pathlib import Path
@@ -17,6 +16,7 @@ from memdir_nb.formats.index import (
     entrypoint_size,
     truncate_entrypoint_content,
 )
+from memdir_nb.formats.jsonio import dumps_output
 from memdir_nb.lint import count_by_severity, lint_memory_dir
 from memdir_nb.spec.constants import ENTRYPOINT_NAME, TEAM_DIRNAME
 from memdir_nb.spec.text import plural, terminal_line, terminal_safe
@@ -80,7 +80,7 @@ def cmd_index(args: argparse.Namespace) -> int:
             f"{nested.problem}; {nested.fix}" if nested and rep["scope"] == "private" else None
         )
     if args.json:
-        print(json.dumps(reports, indent=2))
+        print(dumps_output(reports, indent=2))
         return 0
     for rep in reports:
         print(f"{rep['scope']}: {terminal_line(rep['path'])}")
@@ -192,7 +192,7 @@ def cmd_lint(args: argparse.Namespace) -> int:
     counts = count_by_severity(findings)
     if args.json:
         print(
-            json.dumps(
+            dumps_output(
                 [
                     {
                         "path": f.path,

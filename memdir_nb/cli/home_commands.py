@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import json
 import logging
 import sys
 from collections.abc import Iterator
@@ -11,6 +10,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from memdir_nb.cli.dir_commands import cmd_export_archive
+from memdir_nb.formats.jsonio import dumps_output
 from memdir_nb.home.claude_homes import claude_homes_of, discovered_homes
 from memdir_nb.home.config import MemdirConfig
 from memdir_nb.reports.diagnosis import format_doctor
@@ -79,7 +79,7 @@ def cmd_where(args: argparse.Namespace) -> int:
 
     report = where(_config_for(args))
     if args.json:
-        print(json.dumps(report.to_dict(), indent=2))
+        print(dumps_output(report.to_dict(), indent=2))
     else:
         print(format_where(report))
     return 0
@@ -90,7 +90,7 @@ def cmd_doctor(args: argparse.Namespace) -> int:
 
     report = diagnose(_config_for(args))
     if args.json:
-        print(json.dumps(report.to_dict(), indent=2))
+        print(dumps_output(report.to_dict(), indent=2))
     else:
         print(format_doctor(report))
     return report.exit_code
@@ -101,7 +101,7 @@ def cmd_list(args: argparse.Namespace) -> int:
 
     infos = [info for home in _claude_homes(args.home) for info in list_memory_dirs(home)]
     if args.json:
-        print(json.dumps([i.to_dict() for i in infos], indent=2))
+        print(dumps_output([i.to_dict() for i in infos], indent=2))
     else:
         print(format_list(infos))
     return 0

@@ -13,7 +13,7 @@ import shlex
 import sys
 from pathlib import Path
 
-from memdir_nb.dream.apply import RestoreError, preview_trash, restore
+from memdir_nb.dream.apply import RestoreError, none_selected, preview_trash, restore
 from memdir_nb.spec.constants import TRASH_DIRNAME
 from memdir_nb.spec.text import first_few, plural, terminal_line
 
@@ -51,7 +51,8 @@ def cmd_restore(args: argparse.Namespace) -> int:
     memory_dir = Path(args.dir)
     if args.name is None:
         if args.dry_run:
-            print("error: --dry-run needs a BATCH (or a file name) to preview", file=sys.stderr)
+            why = terminal_line(none_selected(memory_dir))
+            print(f"error: --dry-run previews one batch, and {why}", file=sys.stderr)
             return 2
         return _list_batches(memory_dir)
     files = restore(memory_dir, args.name, dry_run=args.dry_run)  # RestoreError: main says it

@@ -23,8 +23,6 @@ def cmd_scan(args: argparse.Namespace) -> int:
         return _print_folder_of_dirs(args, nested.problem, nested.fix, nested.names)
     report = scan_memory_dir(args.dir, limit=args.limit)
     if args.json:
-        import json  # only --json prints JSON; the text listing does not load the module
-
         payload = {
             "dir": str(args.dir),
             "total_found": report.total_found,
@@ -42,7 +40,7 @@ def cmd_scan(args: argparse.Namespace) -> int:
             ],
             "skipped": [{"path": s.path, "reason": s.reason} for s in report.skipped],
         }
-        print(json.dumps(payload, indent=2))
+        _print_json(payload)
         return 0
     manifest = format_memory_manifest(report.headers)
     if manifest:
@@ -84,8 +82,6 @@ def _print_folder_of_dirs(
 ) -> int:
     """A folder of memory dirs (agent-memory/): say so, and list nothing as one dir's memories."""
     if args.json:
-        import json
-
         payload = {
             "dir": str(args.dir),
             "total_found": 0,
@@ -94,7 +90,14 @@ def _print_folder_of_dirs(
             "memory_dirs": list(names),
             "note": f"{problem}; {fix}",
         }
-        print(json.dumps(payload, indent=2))
+        _print_json(payload)
         return 0
     print(f"note: {problem}; {fix}")
     return 0
+
+
+def _print_json(payload: dict[str, object]) -> None:
+    """payload as the one JSON writer prints it (formats.jsonio.dumps_output)."""
+    from memdir_nb.formats.jsonio import dumps_output  # only --json loads json and its home
+
+    print(dumps_output(payload, indent=2))

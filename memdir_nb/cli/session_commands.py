@@ -7,11 +7,11 @@ every line goes through spec.text.terminal_safe before it reaches the terminal.
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
 
 from memdir_nb.cli.home_commands import _claude_homes
+from memdir_nb.formats.jsonio import dumps_output
 from memdir_nb.home.claude_homes import is_claude_home, no_claude_home
 from memdir_nb.home.sessions import (
     UNKNOWN_KIND,
@@ -103,7 +103,9 @@ def _print_sessions(
     """The listing, project by project, or as JSON; 'No <what>.' when there is none."""
     if args.json:
         print(
-            json.dumps([{"home": str(h), **s.__dict__, "date": s.date} for h, s in rows], indent=2)
+            dumps_output(
+                [{"home": str(h), **s.__dict__, "date": s.date} for h, s in rows], indent=2
+            )
         )
         return 0
     if not rows:
@@ -186,7 +188,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
             "recall_turns": replay.recall_turns,
             "turns": replay.rows(),
         }
-        print(json.dumps(out, indent=2))
+        print(dumps_output(out, indent=2))
         return 0
     _say_line(
         f"Session {session.session_id or transcript.stem} ({_KIND_NAMES[session.kind]}),"

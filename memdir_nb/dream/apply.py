@@ -26,6 +26,7 @@ from memdir_nb.formats.names import written_path_problem
 from memdir_nb.spec.constants import (
     DREAM_BATCH_PREFIX,
     ENTRYPOINT_NAME,
+    IMPORT_BATCH_PREFIX,
     MEMORY_TOOL_BATCH_PREFIX,
     REBUILD_BATCH_PREFIX,
     TRASH_DIRNAME,
@@ -228,6 +229,14 @@ def list_dreams(memory_dir: str | os.PathLike[str]) -> list[str]:
     return [b for b in list_trash_batches(memory_dir) if b.startswith(DREAM_BATCH_PREFIX)]
 
 
+BATCH_PREFIXES = (
+    DREAM_BATCH_PREFIX,
+    MEMORY_TOOL_BATCH_PREFIX,
+    REBUILD_BATCH_PREFIX,
+    IMPORT_BATCH_PREFIX,
+)
+
+
 def list_trash_batches(memory_dir: str | os.PathLike[str]) -> list[str]:
     """Restorable batches in .trash/ (dreams, the memory tool's deletes, replaced indexes), oldest first.
 
@@ -247,7 +256,7 @@ def list_trash_batches(memory_dir: str | os.PathLike[str]) -> list[str]:
         ) from exc
     found = []
     for name in names:
-        for prefix in (DREAM_BATCH_PREFIX, MEMORY_TOOL_BATCH_PREFIX, REBUILD_BATCH_PREFIX):
+        for prefix in BATCH_PREFIXES:
             # fsutil's test: pathlib's is_file raised for a batch past PATH_MAX (or one this
             # user cannot enter), and that took the whole listing down (attack round 17)
             if name.startswith(prefix) and fsutil.is_regular_file(
@@ -293,6 +302,22 @@ _BATCHES_NAMED = 10
 def _newest_named(batches: list[str]) -> str:
     """'none', or the newest few batch names, newest first, and how many older ones there are."""
     return first_few(batches[::-1], _BATCHES_NAMED, "older") if batches else "none"
+
+
+def none_selected(memory_dir: str | os.PathLike[str]) -> str:
+    """What to say when a restore names no batch (an empty name, a preview without one): the
+    batches there, newest first, and how to name one; or that there is nothing to restore."""
+    root = absolute_dir(memory_dir)
+    try:
+        batches = list_trash_batches(root)
+    except RestoreError as exc:
+        return str(exc)
+    if not batches:
+        return f"no batch is selected, and {root / TRASH_DIRNAME} holds none to restore"
+    return (
+        f"no batch is selected; name one of the batches in {root / TRASH_DIRNAME} (newest first: "
+        f"{_newest_named(batches)}), or a file one of them holds"
+    )
 
 
 def _files_or_none(tx: StoreTransaction, batch: str) -> dict[str, Any]:
@@ -353,6 +378,8 @@ def restore(
     that would be put back, with nothing written and no lock taken (a dir this user cannot write
     to can still be previewed)."""
     root = absolute_dir(memory_dir)
+    if not name.strip():
+        raise RestoreError(none_selected(root))
     if dry_run:
         if not list_trash_batches(root):  # nothing to open: the dir or its .trash is missing
             raise RestoreError(

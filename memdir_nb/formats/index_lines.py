@@ -133,8 +133,16 @@ def is_md_target(target: str) -> bool:
 
 
 def _clean_title(title: str) -> str:
-    """One line, with brackets turned into parentheses so the link syntax stays intact."""
-    return one_line(title).replace("[", "(").replace("]", ")")
+    """One line, with brackets turned into parentheses so the link syntax stays intact.
+
+    A title ending in an odd run of backslashes (`C:\\`, `e\\`) gets one more: its last
+    backslash would escape the link's closing `]` (Markdown's rule, and `_MD_LINK`'s), so the
+    line was written as no link at all, and every rebuild added the memory once more
+    (security.md §39). Doubled, it shows as the one backslash it is.
+    """
+    clean = one_line(title).replace("[", "(").replace("]", ")")
+    trailing = len(clean) - len(clean.rstrip("\\"))
+    return clean + "\\" if trailing % 2 else clean
 
 
 def shorten_hook(hook: str, max_chars: int = MAX_HOOK_CHARS) -> str:

@@ -6,6 +6,8 @@ once per nesting level, so a few thousand ``[`` crash it with RecursionError, an
 the whole text in memory. Every such parse goes through :func:`loads_bounded`, which refuses
 text over a byte cap or nested deeper than a depth cap with :class:`JSONLimitError` (a
 ValueError), before the parser runs. The depth check is linear in the text.
+
+:func:`dumps_output` is the one writer of what a `--json` command prints.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from itertools import accumulate
 from typing import Any
 
 from memdir_nb.spec.constants import JSON_MAX_DEPTH
+from memdir_nb.spec.text import lone_surrogates_shown
 
 # Once every escape pair is gone (see nesting_depth), a JSON string is a quote, anything but a
 # quote, and a quote: one character class, which the regex engine runs in a tight loop with no
@@ -58,6 +61,31 @@ def raw_decode(text: str, pos: int = 0) -> tuple[Any, int]:
         raise
     except ValueError:  # the digit limit; any other error the second parse raises again
         return _JS_NUMBERS.raw_decode(text, pos)
+
+
+def _without_surrogates(value: Any) -> Any:
+    if isinstance(value, str):
+        return lone_surrogates_shown(value)
+    if isinstance(value, dict):
+        return {_without_surrogates(k): _without_surrogates(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_without_surrogates(v) for v in value]
+    return value
+
+
+def dumps_output(value: Any, *, indent: int | None = 2) -> str:
+    """value as the JSON text a `--json` command prints: valid JSON for every parser.
+
+    A file name whose bytes are not UTF-8 reaches Python as a lone surrogate per such byte
+    (surrogateescape: byte 0xff is U+DCFF), and a transcript's `"\\ud800"` decodes to one too.
+    json.dumps wrote them as `\\udcff` escapes, which Python and JavaScript read back but a
+    strict parser (serde_json, jq's UTF-8 check) refuses, and which decode to no character.
+    Each one is now written as the six characters `\\udcff` themselves (a backslash, then
+    `udcff`): the escape the terminal shows for the same name (spec.text.terminal_safe), so a
+    name reads the same in both outputs and the JSON holds only characters. Everything else
+    is as json.dumps writes it (ASCII, other characters as `\\u00e9`-style escapes).
+    """
+    return json.dumps(_without_surrogates(value), indent=indent)
 
 
 def nesting_depth(text: str) -> int:

@@ -17,10 +17,12 @@ MEMORY_DIR_MAX_DEPTH = 64
 MEMORY_DIR_MAX_ENTRIES = 500_000
 PATH_MAX_BYTES = 4095  # Linux's PATH_MAX, less the terminating NUL
 # Trash batches (.trash/<batch>/ with a manifest.json) that restore() can undo: dream's, the
-# memory tool's deletes, and the indexes rebuild-index replaced.
+# memory tool's deletes, the indexes rebuild-index replaced, and the files `import --overwrite`
+# replaced.
 DREAM_BATCH_PREFIX = "dream-"
 MEMORY_TOOL_BATCH_PREFIX = "memory-tool-"
 REBUILD_BATCH_PREFIX = "rebuild-index-"
+IMPORT_BATCH_PREFIX = "import-"
 LOGS_DIRNAME = "logs"  # KAIROS daily logs: logs/YYYY/MM/YYYY-MM-DD.md
 # Agent memory: <root>/<agent>/ is each agent's memory dir, under ~/.claude/ (user scope) or the
 # project's .claude/ (project, local). The root itself is never a memory dir: no index there loads.

@@ -416,6 +416,15 @@ def without_lone_surrogates(text: str) -> str:
     return text if text.isascii() else _LONE_SURROGATE().sub("\ufffd", text)
 
 
+def lone_surrogates_shown(text: str) -> str:
+    """Text with each lone surrogate written as the escape terminal_safe shows (``\\udcff``).
+
+    For output that must hold only characters and read as the terminal does: `--json`
+    (formats.jsonio.dumps_output), where a non-UTF-8 file name's byte 0xff is U+DCFF.
+    """
+    return text if text.isascii() else _LONE_SURROGATE().sub(_escaped, text)
+
+
 def first_unsafe_char(text: str) -> str | None:
     """The first character of text that must not reach a name or a terminal raw, else None."""
     found = (_ASCII_UNSAFE_IN_LINE if text.isascii() else unsafe_in_line()).search(text)

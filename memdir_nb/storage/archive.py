@@ -39,6 +39,7 @@ from memdir_nb.spec.constants import (
     ARCHIVE_MAX_ENTRIES,
     ARCHIVE_MAX_ENTRY_BYTES,
     ARCHIVE_MAX_TOTAL_BYTES,
+    IMPORT_BATCH_PREFIX,
     TRASH_DIRNAME,
 )
 from memdir_nb.spec.text import terminal_line
@@ -49,6 +50,8 @@ from memdir_nb.storage.archive_entries import (
     OPEN_ERRORS,
     content_refusal,
     entry_refusal,
+    export_compression,
+    export_refusal,
     folders_of,
     is_folder_entry,
     manifest_mtimes,
@@ -214,9 +217,13 @@ def export_archive(
                     skipped.append((rel, f"could not be read as it was listed ({why})"))
                     continue
                 data = res.data
+                left_out = export_refusal(rel, data, len(manifest), total)
+                if left_out is not None:  # import would refuse it: leave it out, say so
+                    skipped.append((rel, left_out))
+                    continue
                 info = zipfile.ZipInfo(rel, date_time=_zip_time(st.st_mtime_ns))
                 info.external_attr = (stat.S_IFREG | fsutil.FILE_MODE) << 16
-                info.compress_type = zipfile.ZIP_DEFLATED
+                info.compress_type = export_compression(data)
                 zf.writestr(info, data)
                 manifest[rel] = {
                     "size": len(data),
@@ -390,19 +397,25 @@ def import_archive(
     report = ImportReport(dry_run=dry_run)
     with _open_archive(Path(os.path.abspath(os.fspath(archive)))) as zf:
         entries = _accepted_entries(zf, report)
-    trash = f"{TRASH_DIRNAME}/import-{trash_stamp(resolve_now_ms(now_ms))}-{os.getpid()}"
+    now = resolve_now_ms(now_ms)
+    trash = f"{TRASH_DIRNAME}/{IMPORT_BATCH_PREFIX}{trash_stamp(now)}-{os.getpid()}"
     if dry_run or not entries:
         for name, data, _ in entries:
             _classify(report, name, data, _current_bytes(root, name), overwrite)
         return report
     root.mkdir(parents=True, exist_ok=True)
+    replaced: dict[str, dict[str, object]] = {}  # the batch's manifest, as restore reads it
     with MemoryStore(root).transaction() as tx:
+        base, n = trash, 2
+        while tx.exists(trash):  # a second import within the second keeps a batch of its own
+            trash, n = f"{base}-{n}", n + 1
         for name, data, mtime_ns in entries:
             current = tx.read_bytes(name, max_bytes=ARCHIVE_MAX_ENTRY_BYTES + 1)
             kind = _classify(report, name, data, current, overwrite)
             if kind == "replaced":  # the old version kept; a symlinked memory stays a link
                 tx.keep_copy(name, f"{trash}/{name}")
                 report.trash_dir = trash
+                replaced[name] = {"before": True, "after_sha": hashlib.sha256(data).hexdigest()}
             if kind in ("written", "replaced"):
                 # its own entry cap; over the bytes just compared only (a person's save since
                 # then is kept), and a file made meanwhile is never replaced
@@ -418,6 +431,9 @@ def import_archive(
                     # meanwhile and raised for a file removed meanwhile (attack round 29)
                     mtime_ns=mtime_ns,
                 )
+        if replaced:  # `memdir-nb restore` lists the batch and puts the old files back
+            manifest = {"created_ms": now, "actions": ["import"], "files": replaced}
+            tx.write(f"{trash}/manifest.json", json.dumps(manifest, indent=2))
     return report
 
 

@@ -3,7 +3,9 @@
 `path_refusal` is the archive's path rule (also what export leaves out); `entry_refusal` adds
 what an entry's header says (encrypted, a link or device, a duplicate, a file that is also a
 folder of other entries, over a cap, a compression bomb); `content_refusal` what its bytes say.
-Split from memdir_nb.storage.archive, which packs and unpacks.
+`export_refusal` and `export_compression` keep export to what import takes: an archive export
+wrote was once refused by its own import (a Latin-1 memory, a repetitive daily log read as a
+compression bomb; security.md §39). Split from memdir_nb.storage.archive, which packs and unpacks.
 """
 
 from __future__ import annotations
@@ -20,11 +22,15 @@ from memdir_nb.security.secret_scan import format_findings, scan_memory_file
 from memdir_nb.spec.constants import (
     ARCHIVE_MANIFEST_MAX_BYTES,
     ARCHIVE_MANIFEST_NAME,
+    ARCHIVE_MAX_ENTRIES,
     ARCHIVE_MAX_ENTRY_BYTES,
     ARCHIVE_MAX_RATIO,
+    ARCHIVE_MAX_TOTAL_BYTES,
     ARCHIVE_RATIO_MIN_BYTES,
     TEAM_DIRNAME,
 )
+
+NOT_UTF8_TEXT = "is not UTF-8 text"
 
 
 def path_refusal(rel: str) -> str | None:
@@ -132,13 +138,59 @@ def entry_refusal(info: zipfile.ZipInfo, seen: set[str]) -> str | None:
             f"unpacks to {info.file_size:,} bytes, over the {ARCHIVE_MAX_ENTRY_BYTES:,}-byte cap "
             "for one file"
         )
-    packed = max(info.compress_size, 1)
-    if info.file_size >= ARCHIVE_RATIO_MIN_BYTES and info.file_size / packed > ARCHIVE_MAX_RATIO:
+    if looks_like_a_bomb(info.file_size, info.compress_size):
         return (
             f"is a compression bomb: {info.file_size:,} bytes from {info.compress_size:,} "
             f"(ratio over {ARCHIVE_MAX_RATIO})"
         )
     return None
+
+
+def looks_like_a_bomb(size: int, packed: int) -> bool:
+    """Whether an entry unpacking to size bytes from packed is read as a compression bomb."""
+    return size >= ARCHIVE_RATIO_MIN_BYTES and size / max(packed, 1) > ARCHIVE_MAX_RATIO
+
+
+def export_compression(data: bytes) -> int:
+    """How export packs a file: deflated, or stored when deflate would shrink it so far that
+    import reads it as a compression bomb (a daily log of one line repeated, 660 KB from 2 KB).
+
+    The deflated size is measured as zipfile makes it (raw deflate, default level), and half
+    the ratio is the line, so a stream that differs by a few bytes stays on the right side.
+    """
+    if len(data) < ARCHIVE_RATIO_MIN_BYTES:
+        return zipfile.ZIP_DEFLATED
+    deflated = len(zlib.compress(data, zlib.Z_DEFAULT_COMPRESSION, -15))
+    return (
+        zipfile.ZIP_STORED if looks_like_a_bomb(len(data), deflated * 2) else zipfile.ZIP_DEFLATED
+    )
+
+
+def export_refusal(rel: str, data: bytes, packed: int, total: int) -> str | None:
+    """Why export leaves out a file it has read, because import would refuse it, else None.
+
+    packed: how many files the archive holds already; total: their bytes. The manifest is an
+    entry of its own, so an archive holds one file fewer than import's entry cap.
+    """
+    if packed >= ARCHIVE_MAX_ENTRIES - 1:
+        return (
+            f"the archive already holds {packed:,} files, the most import takes in one archive; "
+            "export the rest of the dir's files in another archive"
+        )
+    if total + len(data) > ARCHIVE_MAX_TOTAL_BYTES:
+        return (
+            f"would take the archive past the {ARCHIVE_MAX_TOTAL_BYTES:,} bytes import unpacks "
+            "from one archive; export the rest in another archive"
+        )
+    problem = content_refusal(rel, data)
+    if problem == NOT_UTF8_TEXT:
+        return (
+            f"{problem}, which import refuses (a memory file is UTF-8 Markdown); re-save it as "
+            "UTF-8 (e.g. iconv -f latin1 -t utf-8, or your editor's encoding menu) and export again"
+        )
+    if problem is None:
+        return None
+    return f"{problem}, which import refuses; take the secret out of the file and export again"
 
 
 def read_entry(zf: zipfile.ZipFile, info: zipfile.ZipInfo) -> tuple[bytes | None, str | None]:
@@ -158,7 +210,7 @@ def content_refusal(name: str, data: bytes) -> str | None:
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError:
-        return "is not UTF-8 text"
+        return NOT_UTF8_TEXT
     if name.split("/")[0] == TEAM_DIRNAME:
         findings = scan_memory_file(name, text)
         if findings:

@@ -442,7 +442,7 @@ class MemoryDirBackend:
         )
 
     def _rename_folder(self, old: ToolPath, new: ToolPath, links: LinkSnapshot) -> str:
-        require_folder_path(new)
+        require_folder_path(new, new=True)
         if new.rel.startswith(old.rel + "/"):
             raise MemoryCommandError(
                 f"Cannot move {old.shown} into itself ({new.shown}); pick a destination outside it."

@@ -174,12 +174,41 @@ def _markdown_name(shown: str) -> str:
     return f"{folder}/{stem}.md"
 
 
+def _tilde_part(key: str) -> str | None:
+    return next((p for p in key.split("/") if p.startswith("~")), None)
+
+
+def require_no_tilde(tp: ToolPath) -> None:
+    """Refuse a new name (a file created, a rename's destination) with a part starting '~'.
+
+    `/memories/~/x.md` made a folder named `~` in the memory dir (security.md §39). A shell
+    reads a word starting with `~` as a home folder, so `rm -r ~` typed in that dir to remove
+    the folder removes the home instead, and `cd ~` leaves the dir: a model that wrote `~`
+    most likely meant a home it cannot reach. The CLI refuses such an output path too
+    (`cli.args.tilde_note`). A name already there is still viewed, edited, moved and deleted.
+    """
+    part = _tilde_part(tp.key)
+    if part is None:
+        return
+    kept = [p.lstrip("~") for p in tp.key.split("/")]
+    fixed = f"{ROOT}/" + ("/".join(p for p in kept if p) or "home_notes")
+    raise MemoryCommandError(
+        f"{tp.shown} is refused: {part!r} starts with '~', which a shell reads as a home folder "
+        f"(`rm -r {part}` in the memory dir would remove a home, not this folder), so the "
+        f"memory tool makes no such name. Every path is already in the memory dir: name it "
+        f"without the '~', e.g. {fixed}."
+    )
+
+
 def require_memory_file(tp: ToolPath, *, existing: bool = False) -> None:
     """Refuse a path (as written, and as resolved) that is not a memory file or an index.
 
     `existing`: the path names a file that is there, which the model can still view, rename
     to a `.md` name or delete when only its name is not a memory file's; the refusal says so.
+    Otherwise the path is a name about to be made, and require_no_tilde applies too.
     """
+    if not existing:
+        require_no_tilde(tp)
     for rel in dict.fromkeys((tp.key, tp.rel)):
         problem = file_problem(rel)
         if problem:
@@ -209,8 +238,13 @@ def require_other_file(tp: ToolPath) -> None:
             )
 
 
-def require_folder_path(tp: ToolPath) -> None:
-    """Refuse a folder path whose parts the name gate refuses (a folder named like a file is fine)."""
+def require_folder_path(tp: ToolPath, *, new: bool = False) -> None:
+    """Refuse a folder path whose parts the name gate refuses (a folder named like a file is fine).
+
+    `new`: the folder is about to be made (a rename's destination), so require_no_tilde applies.
+    """
+    if new:
+        require_no_tilde(tp)
     parts = tp.key.split("/") if tp.key else []
     too_deep = depth_problem(len(parts))
     if too_deep:

@@ -66,6 +66,20 @@ def test_only_jsonio_parses_json() -> None:
     assert callers == []
 
 
+def test_the_cli_prints_json_only_through_jsonio() -> None:
+    """What a `--json` command prints is written by formats.jsonio.dumps_output, which shows a
+    non-UTF-8 name's byte as the terminal does; json.dumps wrote it as a lone `\\udcff`
+    escape a strict parser refuses (security.md §39)."""
+    callers = [
+        f"{name}:{call.lineno} {dotted}"
+        for name, tree in _modules()
+        if name.startswith("memdir_nb.cli")
+        for dotted, call in _calls(tree)
+        if dotted in ("json.dumps", "json.dump")
+    ]
+    assert callers == []
+
+
 def test_only_frontmatter_loads_yaml() -> None:
     """formats.frontmatter checks the header window and YAML's nesting before the C loader
     runs (a deep document recursed the pure-Python one out of stack); rendering may dump."""

@@ -1219,7 +1219,23 @@ def test_restore_dry_run_previews_and_writes_nothing(tmp_path: Path) -> None:
     assert "would put back 1 file: MEMORY.md" in out.stdout and "nothing was written" in out.stdout
     assert (mem / "MEMORY.md").read_bytes() == rebuilt
     bare = run_env("restore", str(mem), "--dry-run")
-    assert bare.returncode == 2 and "--dry-run needs a BATCH" in bare.stderr
+    assert bare.returncode == 2 and "--dry-run previews one batch" in bare.stderr
+
+
+@pytest.mark.parametrize("args", [("--dry-run",), ("",), (" ",), ("", "--dry-run")])
+def test_restore_with_no_batch_selected_says_so_and_names_the_batches_there(
+    tmp_path: Path, args: tuple[str, ...]
+) -> None:
+    mem, _old, batch = _rebuilt_dir(tmp_path)
+    index = (mem / "MEMORY.md").read_bytes()
+    out = run_env("restore", str(mem), *args)
+    assert out.returncode == 2 and "Traceback" not in out.stderr
+    assert "no batch is selected" in out.stderr and f"newest first: {batch}" in out.stderr
+    assert (mem / "MEMORY.md").read_bytes() == index
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    none = run_env("restore", str(empty), *args)
+    assert none.returncode == 2 and f"{empty / '.trash'} holds none to restore" in none.stderr
 
 
 # Imports first (the venv may not be readable by nobody), then drop to nobody when root (root

@@ -11,11 +11,13 @@ from hypothesis import strategies as st
 
 from memdir_nb.formats.jsonio import (
     JSONLimitError,
+    dumps_output,
     json_error_cause,
     loads_bounded,
     nesting_depth,
     raw_decode,
 )
+from memdir_nb.spec.text import terminal_safe
 
 
 def test_ordinary_json_parses() -> None:
@@ -122,3 +124,13 @@ def test_an_integer_past_pythons_digit_limit_is_the_double_javascript_reads() ->
     assert raw_decode('x{"a": ' + huge + "}{}", 1) == ({"a": float("inf")}, 5008)
     with pytest.raises(json.JSONDecodeError):
         loads_bounded('{"a": ' + huge + ",}", max_bytes=1 << 20)
+
+
+def test_output_shows_a_lone_surrogate_as_the_terminals_escape_text() -> None:
+    # a name's byte 0xff (surrogateescape) and a transcript's lone "\ud800", in keys and values
+    value = {"caf\udcff.md": ["a\ud800b", "caf\u00e9", 3, None], "ok": ("x",)}
+    text = dumps_output(value)
+    text.encode("utf-8")  # a strict UTF-8 encoding holds it
+    assert json.loads(text) == {"caf\\udcff.md": ["a\\ud800b", "caf\u00e9", 3, None], "ok": ["x"]}
+    assert terminal_safe("caf\udcff.md") == "caf\\udcff.md"  # what the terminal shows
+    assert dumps_output({"a": 1}, indent=None) == json.dumps({"a": 1})

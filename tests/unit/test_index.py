@@ -330,6 +330,28 @@ def test_title_brackets_and_newlines_are_sanitised() -> None:
     assert entry.title == "Odd (title) second line" and entry.target == "odd.md"
 
 
+@pytest.mark.parametrize("title", ["e\\", "C:\\temp\\", "\\", "odd \\\\\\"])
+def test_a_title_ending_in_a_backslash_is_written_as_a_link_that_parses_back(title: str) -> None:
+    # its last backslash escaped the closing `]`: the line was no link (security.md §39)
+    line = format_index_entry(title, "user_e.md", "hook")
+    (entry,) = parse_index(line)
+    assert entry.target == "user_e.md"
+    assert format_index_entry("a\\b", "a.md", "h") == "- [a\\b](a.md) — h"  # not at the end
+
+
+def test_rebuilding_twice_lists_a_memory_titled_with_a_trailing_backslash_once(
+    tmp_path: Path,
+) -> None:
+    (tmp_path / "user_e.md").write_text(
+        render_memory_file("e\\", "a path like C:\\", "user", "body")
+    )
+    for _ in range(3):
+        rebuild_index(tmp_path, write=True)
+    text = (tmp_path / "MEMORY.md").read_text(encoding="utf-8")
+    assert text.count("user_e.md") == 1, text
+    assert [e.target for e in parse_index(text)] == ["user_e.md"]
+
+
 def test_target_with_spaces_uses_angle_brackets_and_parses_back() -> None:
     line = format_index_entry("T", "my notes (v2).md", "h")
     assert line == "- [T](<my notes (v2).md>) — h"

@@ -19,6 +19,7 @@ from unittest import mock
 
 import pytest
 
+from memdir_nb.dream.apply import list_trash_batches, restore
 from memdir_nb.lint import lint_memory_dir
 from memdir_nb.spec.constants import (
     ARCHIVE_MAX_ENTRIES,
@@ -405,8 +406,8 @@ def test_an_export_killed_mid_write_leaves_the_earlier_archive_whole(tmp_path: P
     """kill -9 while the new zip is being written: the archive at the target is the old one."""
     src = tmp_path / "m"
     src.mkdir()
-    for i in range(400):  # incompressible bytes, so the write takes a while
-        (src / f"reference_{i:03d}.md").write_bytes(os.urandom(200_000))
+    for i in range(400):  # random text (export packs UTF-8 only), so the write takes a while
+        (src / f"reference_{i:03d}.md").write_text(os.urandom(100_000).hex())
     target = tmp_path / "m.zip"
     export_archive(build_demo_memory_dir(tmp_path / "demo", now_ms=DEMO_NOW_MS), target)
     old = target.read_bytes()
@@ -543,3 +544,82 @@ def test_an_archive_is_read_through_the_one_open_its_checks_were_made_on(
     report = import_archive(zip_path, tmp_path / "memory")
     assert report.written == ["user_checked.md"]
     assert (tmp_path / "memory" / "user_checked.md").read_text() == GOOD
+
+
+# ---- export packs only what its own import takes (security.md §39)
+
+LOG_LINE = "- 10:00 ran the tests, all green\n"
+
+
+@pytest.mark.parametrize(
+    ("rel", "data", "packed"),
+    [
+        ("logs/2026/12/2026-12-01.md", (LOG_LINE * 20_000).encode(), True),  # 660 KB from 2 KB
+        ("user_long.md", (GOOD + "x" * 200_000).encode(), True),
+        ("user_latin.md", GOOD.replace("deploy", "d\xe9ploy").encode("latin-1"), False),
+        ("user_utf16.md", GOOD.encode("utf-16"), False),
+        ("team/reference_key.md", (GOOD + f"key {FAKE_KEY}\n").encode(), False),
+    ],
+    ids=["repetitive-log", "one-letter-run", "latin-1", "utf-16", "team-secret"],
+)
+def test_every_file_export_packs_is_one_its_own_import_takes(
+    tmp_path: Path, rel: str, data: bytes, packed: bool
+) -> None:
+    src = tmp_path / "m"
+    (src / rel).parent.mkdir(parents=True, exist_ok=True)
+    (src / "user_a.md").write_text(GOOD)
+    (src / rel).write_bytes(data)
+    report = export_archive(src, tmp_path / "m.zip")
+    imported = import_archive(tmp_path / "m.zip", tmp_path / "n")
+    assert imported.refused == [] and imported.ok
+    assert sorted(imported.written) == sorted(report.files)
+    if packed:
+        assert (tmp_path / "n" / rel).read_bytes() == data
+    else:
+        why = dict(report.skipped)[rel]
+        assert "which import refuses" in why and "export again" in why, why
+        assert (src / rel).read_bytes() == data  # left where it was, as it was
+
+
+def test_export_leaves_out_what_would_pass_imports_entry_and_total_caps(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from memdir_nb.storage import archive, archive_entries
+
+    src = tmp_path / "m"
+    src.mkdir()
+    for i in range(6):
+        (src / f"user_{i}.md").write_text(GOOD)
+    for module in (archive, archive_entries):
+        monkeypatch.setattr(module, "ARCHIVE_MAX_ENTRIES", 5)  # the manifest is the fifth
+    report = export_archive(src, tmp_path / "m.zip")
+    assert len(report.files) == 4 and all("another archive" in w for _, w in report.skipped)
+    assert import_archive(tmp_path / "m.zip", tmp_path / "n").ok
+    monkeypatch.undo()
+    for module in (archive, archive_entries):
+        monkeypatch.setattr(module, "ARCHIVE_MAX_TOTAL_BYTES", len(GOOD) * 3)
+    report = export_archive(src, tmp_path / "t.zip")
+    assert len(report.files) == 3 and len(report.skipped) == 3
+    assert "another archive" in report.skipped[0][1]
+    assert import_archive(tmp_path / "t.zip", tmp_path / "o").ok
+
+
+def test_the_files_an_overwriting_import_replaced_are_a_batch_restore_lists_and_puts_back(
+    tmp_path: Path,
+) -> None:
+    # the old file was kept in .trash/import-…/, but `restore` said ".trash holds no batch"
+    src, dst = tmp_path / "src", tmp_path / "dst"
+    src.mkdir()
+    dst.mkdir()
+    (src / "user_a.md").write_text(GOOD.replace("Argo CD", "new text"))
+    (dst / "user_a.md").write_text(GOOD)
+    export_archive(src, tmp_path / "a.zip")
+    report = import_archive(tmp_path / "a.zip", dst, overwrite=True)
+    assert report.replaced == ["user_a.md"] and report.trash_dir is not None
+    (batch,) = list_trash_batches(dst)
+    assert report.trash_dir.endswith(batch)
+    assert restore(dst, batch) == ["user_a.md"]
+    assert (dst / "user_a.md").read_text() == GOOD
+    again = import_archive(tmp_path / "a.zip", dst, overwrite=True)  # the same second
+    assert again.trash_dir is not None and again.trash_dir != report.trash_dir
+    assert len(list_trash_batches(dst)) == 2

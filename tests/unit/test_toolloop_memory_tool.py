@@ -1148,3 +1148,61 @@ def test_a_hidden_tree_of_any_depth_never_stops_a_folder_step(
         assert deep.is_dir() and (root / "proj" / ".empty").is_dir()
     if command != "clear_all_memory":
         assert "/memories/proj still holds items the memory tool does not move" in answer
+
+
+@pytest.mark.parametrize(
+    ("command", "fixed"),
+    [
+        ({"command": "create", "path": "/memories/~/user_x.md"}, "/memories/user_x.md"),
+        ({"command": "create", "path": "/memories/notes/~/user_x.md"}, "/memories/notes/user_x.md"),
+        ({"command": "create", "path": "/memories/~sam/user_x.md"}, "/memories/sam/user_x.md"),
+        ({"command": "create", "path": "/memories/~user_x.md"}, "/memories/user_x.md"),
+        (
+            {
+                "command": "rename",
+                "old_path": "/memories/user_a.md",
+                "new_path": "/memories/~/a.md",
+            },
+            "/memories/a.md",
+        ),
+        (
+            {"command": "rename", "old_path": "/memories/notes", "new_path": "/memories/~"},
+            "/memories/home_notes",
+        ),
+    ],
+)
+def test_a_new_name_starting_with_a_tilde_is_refused_naming_the_path_without_it(
+    tool: MemdirMemoryTool, command: dict[str, Any], fixed: str
+) -> None:
+    # A folder named `~` in the memory dir: `rm -r ~` typed there removes the home instead.
+    root = Path(tool.memory_dir)
+    (root / "notes").mkdir(parents=True)
+    (root / "user_a.md").write_text(USER)
+    (root / "notes" / "user_b.md").write_text(USER)
+    before = sorted(str(p.relative_to(root)) for p in root.rglob("*"))
+    answer = run(
+        tool, **({"file_text": USER} | command if command["command"] == "create" else command)
+    )
+    assert answer.startswith("ERROR: ") and "starts with '~'" in answer, answer
+    assert f"e.g. {fixed}." in answer and "home" in answer
+    assert sorted(str(p.relative_to(root)) for p in root.rglob("*")) == before
+
+
+def test_a_tilde_folder_already_there_can_still_be_viewed_edited_moved_and_deleted(
+    tool: MemdirMemoryTool,
+) -> None:
+    root = Path(tool.memory_dir)
+    (root / "~").mkdir(parents=True)
+    (root / "~" / "user_x.md").write_text(USER)
+    assert "user_x.md" in run(tool, command="view", path="/memories/~")
+    edit = run(
+        tool,
+        command="str_replace",
+        path="/memories/~/user_x.md",
+        old_str="The user drinks coffee.",
+        new_str="The user drinks tea.",
+    )
+    assert not edit.startswith("ERROR"), edit
+    moved = run(tool, command="rename", old_path="/memories/~", new_path="/memories/home_notes")
+    assert moved.startswith("Successfully renamed"), moved
+    assert (root / "home_notes" / "user_x.md").exists() and not (root / "~").exists()

@@ -185,6 +185,23 @@ def test_restore_with_no_dreams_says_so(mem: Path, config: MemdirConfig) -> None
     assert "no dream has been applied" in w.status_text
 
 
+def test_restore_with_a_dream_applied_but_none_selected_says_none_is_selected(
+    mem: Path, config: MemdirConfig
+) -> None:
+    # the browser can clear the dreams list (index None); "no dream has been applied" was
+    # wrong then, since one had been (security.md §38, §39)
+    w = DreamPlanner(mem, now_ms=NOW, config=config)
+    w.make_plan()
+    assert w.plan is not None
+    w.set_approved({next(a.id for a in w.plan.actions if a.kind == "drop_dangling_index_line")})
+    w.apply_button.click()
+    before = _visible(mem)
+    w.dreams_select.set_state({"index": None})
+    assert w.restore() == []
+    assert "no dream is selected; pick one in the list" in w.status_text
+    assert _visible(mem) == before
+
+
 def test_planning_a_missing_dir_reports_the_error(tmp_path: Path, config: MemdirConfig) -> None:
     w = DreamPlanner(tmp_path / "absent", now_ms=NOW, config=config)
     assert w.make_plan() is None

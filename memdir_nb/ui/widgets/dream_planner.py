@@ -314,7 +314,11 @@ class DreamPlanner(MemdirView):
         """Undo an applied dream (default: the one chosen in the dropdown, newest first)."""
         name = batch or self.dreams_select.value
         if not name:
-            self._set_status("Nothing to restore: no dream has been applied in this dir.")
+            self._set_status(
+                "Nothing to restore: no dream is selected; pick one in the list, then Restore."
+                if self.dreams_select.options
+                else "Nothing to restore: no dream has been applied in this dir."
+            )
             return []
         try:
             restored = dream.restore(self.memory_dir, name)
