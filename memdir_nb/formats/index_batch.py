@@ -19,6 +19,7 @@ from memdir_nb.formats.index_caps import ends_in_open_comment, loaded_line_flags
 from memdir_nb.formats.index_lines import (
     COMMENT_CLOSE,
     entry_target,
+    formatted_entry_target,
     in_place_of,
     in_style,
     line_end_style,
@@ -94,7 +95,7 @@ class IndexText:
                 "an index entry must be a single line; use format_index_entry to build it"
             )
         entry_line = entry_line.strip("\n")
-        found = _upserted_target(entry_line)
+        found = _upserted_target(entry_line, target)
         self._normalize()
         positions = self.by_target.pop(norm_target(target), [])
         if positions:
@@ -162,9 +163,11 @@ class IndexText:
 # The entry target of each line upsert was given: a planner upserts the same formatted lines
 # plan after plan (one per unindexed memory), and entry_target is a function of the line.
 @bounded_cache(max_entries=20_000, max_bytes=CACHE_MAX_BYTES)
-def _upserted_target(line: str) -> str | None:
-    """entry_target(line), kept for the next plan's same line."""
-    return entry_target(line)
+def _upserted_target(line: str, target: str) -> str | None:
+    """entry_target(line), kept for the next plan's same line; a line formatted for target
+    (the planner's own) is not searched (formatted_entry_target)."""
+    found = formatted_entry_target(line, target)
+    return entry_target(line) if found is None else found
 
 
 _SECTION_HEADING = re.compile(r"^\s{0,3}#{2,6}(?:\s|$)")  # `#` alone is the index's title

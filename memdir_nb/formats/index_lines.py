@@ -36,6 +36,7 @@ __all__ = [
     "MovedFiles",
     "entry_target",
     "format_index_entry",
+    "formatted_entry_target",
     "in_place_of",
     "in_style",
     "is_md_target",
@@ -241,6 +242,30 @@ def entry_target(line: str) -> str | None:
     or IndexEntry built: for code that only looks lines up by target)."""
     found = _find_entry(line)
     return None if found is None else norm_target(found[0].group("target"))
+
+
+# A target as format_index_entry writes a plain one: no brackets, parentheses, blanks,
+# backslash, colon, '#', backtick or control, and no leading '.' (norm_target keeps it).
+_PLAIN_TARGET = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.\-/]*")
+
+
+def formatted_entry_target(line: str, target: str) -> str | None:
+    """entry_target(line) for a line that starts `- [title](target)` with a plain target and a
+    title holding no bracket or backslash (format_index_entry's line for a listed memory),
+    found without searching the line: _MD_LINK's first match starts at that `[` and ends at
+    that `)`. For a plain target, link_path is the target itself, no URL scheme matches (no
+    colon) and control_problem finds nothing (printable ASCII), so is_md_target is the name
+    gate's answer for its last part. None for any other line: no answer; ask entry_target."""
+    if not line.startswith("- [") or _PLAIN_TARGET.fullmatch(target) is None:
+        return None
+    close = line.find("](", 3)
+    end = close + 2 + len(target)
+    if close < 0 or line[close + 2 : end] != target or line[end : end + 1] != ")":
+        return None
+    title = line[3:close]
+    if "[" in title or "]" in title or "\\" in title:
+        return None
+    return target if is_memory_filename(target.rsplit("/", 1)[-1]) else None
 
 
 _LINE_LEAD = re.compile(r"^[\s>|#*+\-\u2022]*(?:\d+[.)]\s*)?")
