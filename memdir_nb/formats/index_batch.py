@@ -19,11 +19,11 @@ from memdir_nb.formats.index_caps import ends_in_open_comment, loaded_line_flags
 from memdir_nb.formats.index_lines import (
     COMMENT_CLOSE,
     entry_target,
-    formatted_entry_target,
     in_place_of,
     in_style,
     line_end_style,
     norm_target,
+    plain_entry_target,
     split_keep_end,
 )
 from memdir_nb.spec.bounded_cache import bounded_cache
@@ -95,7 +95,7 @@ class IndexText:
                 "an index entry must be a single line; use format_index_entry to build it"
             )
         entry_line = entry_line.strip("\n")
-        found = _upserted_target(entry_line, target)
+        found = _upserted_target(entry_line)
         self._normalize()
         positions = self.by_target.pop(norm_target(target), [])
         if positions:
@@ -163,10 +163,10 @@ class IndexText:
 # The entry target of each line upsert was given: a planner upserts the same formatted lines
 # plan after plan (one per unindexed memory), and entry_target is a function of the line.
 @bounded_cache(max_entries=20_000, max_bytes=CACHE_MAX_BYTES)
-def _upserted_target(line: str, target: str) -> str | None:
-    """entry_target(line), kept for the next plan's same line; a line formatted for target
-    (the planner's own) is not searched (formatted_entry_target)."""
-    found = formatted_entry_target(line, target)
+def _upserted_target(line: str) -> str | None:
+    """entry_target(line), kept for the next plan's same line; a line as format_index_entry
+    writes it for a plain target (the planner's own) is not searched (plain_entry_target)."""
+    found = plain_entry_target(line)
     return entry_target(line) if found is None else found
 
 

@@ -186,15 +186,15 @@ def test_an_upserted_lines_target_is_parsed_once_per_line_and_kept_within_its_bo
     kept = index_batch._upserted_target.cache
     kept.clear()
     lines = [index.format_index_entry(f"T{n}", f"t{n}.md", "hook") for n in range(3)]
-    monkeypatch.setattr(kept, "max_bytes", 2 * kept.weight((lines[0], "t0.md"), "t0.md"))
+    monkeypatch.setattr(kept, "max_bytes", 2 * kept.weight((lines[0],), "t0.md"))  # two lines
     parsed: list[str] = []
-    real = index_lines.formatted_entry_target
+    real = index_lines.plain_entry_target
 
-    def counting(line: str, target: str) -> str | None:
+    def counting(line: str) -> str | None:
         parsed.append(line)
-        return real(line, target)
+        return real(line)
 
-    monkeypatch.setattr(index_batch, "formatted_entry_target", counting)
+    monkeypatch.setattr(index_batch, "plain_entry_target", counting)
     for _ in range(2):
         doc = IndexText("# Index\n")
         for n, line in enumerate(lines[:2]):
@@ -205,7 +205,7 @@ def test_an_upserted_lines_target_is_parsed_once_per_line_and_kept_within_its_bo
     assert [p for p in parsed if p in lines] == lines[:2]
     IndexText("").upsert(lines[2], "t2.md")  # past two lines' bytes: the least recent goes
     assert kept.bytes_held <= kept.max_bytes and len(kept) == 2
-    assert (lines[2], "t2.md") in kept and (lines[0], "t0.md") not in kept
+    assert (lines[2],) in kept and (lines[0],) not in kept
 
 
 def test_a_line_upserted_for_another_target_is_indexed_under_its_own_entry() -> None:
