@@ -421,13 +421,22 @@ def _type_blocks(
 ) -> Iterator[tuple[tuple[str, ...], list[int], list[int], list[frozenset[str]]]]:
     """Each type holding both polarities: (its members' texts, the negated ones first; the
     negated members and the others, as indexes into mems; every memory's stems), one at a
-    time: texts is filled first, so a block's texts are ready to score when it comes."""
+    time. Each type's texts are prepared when its turn comes, into texts (one per memory), so
+    a block is ready to score, beside the next type's preparing, as soon as it comes."""
     all_text = _contradiction_texts(mems)
-    keys, negated = _prepared_texts(all_text, stems, texts)
-    by_type: dict[str, tuple[list[int], list[int]]] = {}
+    texts[:] = [""] * len(mems)
+    keys: list[frozenset[str]] = [frozenset()] * len(mems)
+    by_type: dict[str, list[int]] = {}
     for i, m in enumerate(mems):
-        by_type.setdefault(m.type, ([], []))[negated[i]].append(i)
-    for plain, negs in by_type.values():
+        by_type.setdefault(m.type, []).append(i)
+    for members in by_type.values():
+        scored: list[str] = []
+        got, negated = _prepared_texts([all_text[i] for i in members], stems, scored)
+        plain: list[int] = []
+        negs: list[int] = []
+        for i, key, neg, text in zip(members, got, negated, scored, strict=True):
+            keys[i], texts[i] = key, text
+            (negs if neg else plain).append(i)
         if plain and negs:
             yield tuple(all_text[i] for i in chain(negs, plain)), negs, plain, keys
 
