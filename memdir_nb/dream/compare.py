@@ -20,7 +20,8 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import partial
-from itertools import chain, islice
+from itertools import chain, compress, islice
+from operator import not_
 from typing import Any
 
 from memdir_nb.dream.kept import BlockResults, across_by_block, across_in_mems
@@ -431,12 +432,12 @@ def _type_blocks(
         by_type.setdefault(m.type, []).append(i)
     for members in by_type.values():
         scored: list[str] = []
-        got, negated = _prepared_texts([all_text[i] for i in members], stems, scored)
-        plain: list[int] = []
-        negs: list[int] = []
-        for i, key, neg, text in zip(members, got, negated, scored, strict=True):
-            keys[i], texts[i] = key, text
-            (negs if neg else plain).append(i)
+        got, negated = _prepared_texts(list(map(all_text.__getitem__, members)), stems, scored)
+        for i, key, text in zip(members, got, scored, strict=True):
+            keys[i] = key
+            texts[i] = text
+        negs = list(compress(members, negated))
+        plain = list(compress(members, map(not_, negated)))
         if plain and negs:
             yield tuple(all_text[i] for i in chain(negs, plain)), negs, plain, keys
 

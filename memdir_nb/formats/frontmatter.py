@@ -430,6 +430,14 @@ def _text_field(
     return value or None
 
 
+_STR = frozenset({str})
+
+
+def only_str_keys(data: dict[Any, object]) -> bool:
+    """Whether every key of data is exactly a str (one C-level pass over the key types)."""
+    return _STR.issuperset(map(type, data))
+
+
 CoreFields = tuple[str | None, str | None, str | None, bool, MemoryType | None]
 
 
@@ -457,7 +465,7 @@ def _build(
     closed: bool = False,
 ) -> Frontmatter:
     """Turn a key/value mapping into a Frontmatter, checking the three core fields."""
-    fields = data if all(type(k) is str for k in data) else {str(k): v for k, v in data.items()}
+    fields = data if only_str_keys(data) else {str(k): v for k, v in data.items()}
     before = len(problems)
     name, description, raw_type, type_nested, mtype = core_fields(fields, lines, problems)
     malformed = malformed or len(problems) > before  # a core field that is not text

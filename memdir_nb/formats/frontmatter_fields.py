@@ -10,7 +10,7 @@ answer is always parse_frontmatter's (tests/unit/test_frontmatter_fields.py chec
 
 from __future__ import annotations
 
-from memdir_nb.formats.frontmatter import core_fields, parse_frontmatter
+from memdir_nb.formats.frontmatter import core_fields, only_str_keys, parse_frontmatter
 from memdir_nb.formats.frontmatter_fast import fast_parse
 from memdir_nb.formats.frontmatter_window import _yaml_lines, header_span, header_window_problem
 from memdir_nb.spec.constants import FRONTMATTER_MAX_LINES
@@ -30,7 +30,7 @@ def core_header(text: str, *, max_lines: int = FRONTMATTER_MAX_LINES) -> CoreHea
         header_lines = _yaml_lines(lines[1:close])
         if header_window_problem(header_lines) is None:
             fast = fast_parse(header_lines)
-            if isinstance(fast, dict) and all(type(k) is str for k in fast):
+            if isinstance(fast, dict) and only_str_keys(fast):
                 name, description, raw_type, _, kind = core_fields(fast, header_lines, [])
                 return name, description, kind, raw_type
     fm, _ = parse_frontmatter(text, max_lines=max_lines)
