@@ -20,7 +20,8 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import partial
-from itertools import chain, islice
+from itertools import chain, compress, islice
+from operator import not_
 from typing import Any
 
 from memdir_nb.dream.kept import BlockResults, across_by_block, across_in_mems
@@ -37,8 +38,7 @@ from memdir_nb.spec.similarity import (
 DUPLICATE_HEAD_THRESHOLD = 90.0  # rapidfuzz token_sort_ratio over name + description
 DUPLICATE_BODY_THRESHOLD = 60.0  # and token_set_ratio over the bodies
 CONTRADICTION_THRESHOLD = 75.0  # token_set_ratio of descriptions once negations are removed
-# The negation words and their stripping: dream.negation (re-exported here, where tests and the
-# planner's docs look for them).
+# dream.negation's words and stripping, re-exported here where tests and the docs look for them
 _NEGATION = NEGATION
 _strip_negations = strip_negations
 _has_negation = has_negation
@@ -361,8 +361,7 @@ def _contradiction_candidates(
 # in this process prepares only the texts that changed. The stems are kept as a tuple (a
 # frozenset of 40 costs 2 KB): about 1.2 KB an entry. Filled up to _PREPARED_MAX texts or
 # _PREPARED_MAX_CHARS characters of texts and scored texts (a text is at most
-# DREAM_COMPARE_MAX_CHARS of body, so entries of long bodies fill it sooner), and emptied at
-# the start of a plan that finds it full.
+# DREAM_COMPARE_MAX_CHARS of body, so long bodies fill it sooner); emptied when found full.
 _PREPARED: dict[str, tuple[tuple[str, ...], bool, str]] = {}
 _PREPARED_MAX = 5_000
 _PREPARED_MAX_CHARS = 8_000_000
@@ -420,14 +419,20 @@ def _type_blocks(
     mems: list[_Mem], stems: StemCache, texts: list[str]
 ) -> Iterator[tuple[tuple[str, ...], list[int], list[int], list[frozenset[str]]]]:
     """Each type holding both polarities: (its members' texts, the negated ones first; the
-    negated members and the others, as indexes into mems; every memory's stems), one at a
-    time: texts is filled first, so a block's texts are ready to score when it comes."""
+    negated members and the others, as indexes into mems; every memory's stems), one at a time,
+    each type's texts prepared into texts (one per memory) in its turn: scored as it comes."""
     all_text = _contradiction_texts(mems)
-    keys, negated = _prepared_texts(all_text, stems, texts)
-    by_type: dict[str, tuple[list[int], list[int]]] = {}
+    texts[:], keys = [""] * len(mems), [frozenset[str]()] * len(mems)
+    by_type: dict[str, list[int]] = {}
     for i, m in enumerate(mems):
-        by_type.setdefault(m.type, ([], []))[negated[i]].append(i)
-    for plain, negs in by_type.values():
+        by_type.setdefault(m.type, []).append(i)
+    for members in by_type.values():
+        scored: list[str] = []
+        got, negated = _prepared_texts(list(map(all_text.__getitem__, members)), stems, scored)
+        for i, key, text in zip(members, got, scored, strict=True):
+            keys[i], texts[i] = key, text
+        negs = list(compress(members, negated))
+        plain = list(compress(members, map(not_, negated)))
         if plain and negs:
             yield tuple(all_text[i] for i in chain(negs, plain)), negs, plain, keys
 

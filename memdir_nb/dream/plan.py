@@ -34,7 +34,7 @@ from memdir_nb.dream.compare import (
 from memdir_nb.dream.index_repairs import index_actions, index_rel
 from memdir_nb.dream.kept import KeptCalls, KeptReads
 from memdir_nb.dream.negation import shared_stem_cache
-from memdir_nb.formats.frontmatter import parse_frontmatter
+from memdir_nb.formats.frontmatter_fields import core_header
 from memdir_nb.formats.wikilinks import linked_names, names_linking, relinked
 from memdir_nb.spec.collector import collector_paused
 from memdir_nb.spec.constants import (
@@ -139,8 +139,8 @@ def _head(sha: str | None, text: str) -> tuple[str | None, str, str]:
     time when its hash is unknown: no key that two contents could share)."""
     head = _HEADS.get(sha) if sha else None
     if head is None:
-        fm, _ = parse_frontmatter(text)
-        head = (fm.name, fm.description or "", str(fm.type or fm.raw_type or ""))
+        name, description, kind, raw_type = core_header(text)  # parse_frontmatter's fields
+        head = (name, description or "", str(kind or raw_type or ""))
         if sha:
             if len(_HEADS) >= _HEADS_MAX or _heads_chars[0] >= _HEADS_MAX_CHARS:
                 _HEADS.clear()

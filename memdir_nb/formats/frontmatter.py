@@ -23,9 +23,15 @@ import sys
 from typing import Any
 
 from memdir_nb.formats.frontmatter_fast import PlainColon, fast_parse, fast_scalar
-from memdir_nb.formats.frontmatter_window import header_window_problem
+from memdir_nb.formats.frontmatter_window import (
+    _yaml_lines,
+    header_span,
+    header_window_problem,
+)
+from memdir_nb.formats.frontmatter_window import (
+    normalise_newlines as normalise_newlines,  # re-exported: its importers look for it here
+)
 from memdir_nb.spec.constants import (
-    FENCE,
     FRONTMATTER_MAX_LINES,
     METADATA_KEY,
     MODIFIED_KEY,
@@ -33,7 +39,7 @@ from memdir_nb.spec.constants import (
 )
 from memdir_nb.spec.records import Record, field, replace
 from memdir_nb.spec.taxonomy import MemoryType, parse_memory_type
-from memdir_nb.spec.text import as_lf, compiled_on_first_use
+from memdir_nb.spec.text import compiled_on_first_use
 from memdir_nb.spec.timestamps import modified_time_ms
 
 _CORE_KEYS = ("name", "description", "type")
@@ -141,26 +147,6 @@ class Frontmatter(Record, frozen=True):
         return out
 
 
-# ---------------------------------------------------------------------------- reading
-
-
-def normalise_newlines(text: str) -> str:
-    """Strip a byte-order mark and give the text LF line ends by the one rule, `spec.text.as_lf`
-    (CRLF and a CR-only file's CRs become LF; a lone CR in a file that has LFs stays inside its
-    line, as Claude Code's line reader, which splits at '\n', keeps it)."""
-    if text.startswith("\ufeff"):
-        text = text[1:]
-    return as_lf(text) if "\r" in text else text
-
-
-def _yaml_lines(lines: list[str]) -> list[str]:
-    """Header lines as YAML reads them: YAML ends a line at a lone CR too (Claude Code's parser
-    does), so a header line holding one is two lines to it."""
-    if not any("\r" in line for line in lines):
-        return lines
-    return [piece for line in lines for piece in line.split("\r")]
-
-
 # ---------------------------------------------------------------------------- parsing
 
 
@@ -168,18 +154,9 @@ def parse_frontmatter(
     text: str, *, max_lines: int = FRONTMATTER_MAX_LINES
 ) -> tuple[Frontmatter, str]:
     """Split a memory file into (header, body); never raises on bad content."""
-    text = normalise_newlines(text)
-    first_nl = text.find("\n")
-    first_line = text if first_nl < 0 else text[:first_nl]
-    if first_line.rstrip() != FENCE:
+    text, lines, close = header_span(text, max_lines)
+    if not lines:
         return Frontmatter(), text
-
-    lines = text.split("\n", max_lines)
-    window = min(len(lines), max_lines)
-    try:
-        close: int | None = lines.index(FENCE, 1, window)
-    except ValueError:  # maybe a fence with trailing spaces
-        close = next((i for i in range(1, window) if lines[i].rstrip() == FENCE), None)
     if close is None:
         # Closing fence missing or beyond the 30-line window: salvage what we can.
         fm = _recover(
@@ -453,6 +430,31 @@ def _text_field(
     return value or None
 
 
+_STR = frozenset({str})
+
+
+def only_str_keys(data: dict[Any, object]) -> bool:
+    """Whether every key of data is exactly a str (one C-level pass over the key types)."""
+    return _STR.issuperset(map(type, data))
+
+
+CoreFields = tuple[str | None, str | None, str | None, bool, MemoryType | None]
+
+
+def core_fields(fields: dict[str, object], lines: list[str], problems: list[str]) -> CoreFields:
+    """(name, description, raw_type, type_nested, type) of a header's mapping, by the one rule
+    (a core field that is not text adds to problems; an unknown type gives type None)."""
+    name = _text_field("name", fields, lines, problems)
+    description = _text_field("description", fields, lines, problems)
+    raw_type = _text_field("type", fields, lines, problems)
+    nested = fields.get(METADATA_KEY)
+    type_nested = False
+    if raw_type is None and isinstance(nested, dict) and "type" in nested:
+        raw_type = _text_field("type", nested, [], problems)
+        type_nested = raw_type is not None
+    return name, description, raw_type, type_nested, parse_memory_type(raw_type or "")
+
+
 def _build(
     data: dict[str, object],
     lines: list[str],
@@ -463,18 +465,10 @@ def _build(
     closed: bool = False,
 ) -> Frontmatter:
     """Turn a key/value mapping into a Frontmatter, checking the three core fields."""
-    fields = data if all(type(k) is str for k in data) else {str(k): v for k, v in data.items()}
+    fields = data if only_str_keys(data) else {str(k): v for k, v in data.items()}
     before = len(problems)
-    name = _text_field("name", fields, lines, problems)
-    description = _text_field("description", fields, lines, problems)
-    raw_type = _text_field("type", fields, lines, problems)
-    nested = fields.get(METADATA_KEY)
-    type_nested = False
-    if raw_type is None and isinstance(nested, dict) and "type" in nested:
-        raw_type = _text_field("type", nested, [], problems)
-        type_nested = raw_type is not None
+    name, description, raw_type, type_nested, mtype = core_fields(fields, lines, problems)
     malformed = malformed or len(problems) > before  # a core field that is not text
-    mtype = parse_memory_type(raw_type) if raw_type is not None else None
     if raw_type is not None and mtype is None:
         problems.append(
             f"unknown type {raw_type!r}; expected one of user, feedback, project, reference"

@@ -10,10 +10,20 @@ from __future__ import annotations
 
 import re
 
-from memdir_nb.spec.constants import FRONTMATTER_MAX_BYTES, FRONTMATTER_MAX_LINES, YAML_MAX_DEPTH
-from memdir_nb.spec.text import compiled_on_first_use
+from memdir_nb.spec.constants import (
+    FENCE,
+    FRONTMATTER_MAX_BYTES,
+    FRONTMATTER_MAX_LINES,
+    YAML_MAX_DEPTH,
+)
+from memdir_nb.spec.text import as_lf, compiled_on_first_use
 
-__all__ = ["header_window_problem", "yaml_nesting_depth"]
+__all__ = [
+    "header_span",
+    "header_window_problem",
+    "normalise_newlines",
+    "yaml_nesting_depth",
+]
 
 _FLOW_OPEN = frozenset("[{")
 _FLOW_CLOSE = frozenset("]}")
@@ -95,3 +105,39 @@ def header_window_problem(lines: list[str]) -> str | None:
     if depth > YAML_MAX_DEPTH:
         return f"the header nests {depth} levels deep, over the limit of {YAML_MAX_DEPTH}"
     return None
+
+
+# ---------------------------------------------------------------------------- the cut
+
+
+def normalise_newlines(text: str) -> str:
+    """Strip a byte-order mark and give the text LF line ends by the one rule, `spec.text.as_lf`
+    (CRLF and a CR-only file's CRs become LF; a lone CR in a file that has LFs stays inside its
+    line, as Claude Code's line reader, which splits at '\n', keeps it)."""
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    return as_lf(text) if "\r" in text else text
+
+
+def _yaml_lines(lines: list[str]) -> list[str]:
+    """Header lines as YAML reads them: YAML ends a line at a lone CR too (Claude Code's parser
+    does), so a header line holding one is two lines to it."""
+    if not any("\r" in line for line in lines):
+        return lines
+    return [piece for line in lines for piece in line.split("\r")]
+
+
+def header_span(text: str, max_lines: int) -> tuple[str, list[str], int | None]:
+    """parse_frontmatter's cut of a memory file: (the text with LF line ends; its first
+    max_lines lines and then the rest, [] when it has no header; the closing fence's line)."""
+    text = normalise_newlines(text)
+    first_nl = text.find("\n")
+    if (text if first_nl < 0 else text[:first_nl]).rstrip() != FENCE:
+        return text, [], None
+    lines = text.split("\n", max_lines)
+    window = min(len(lines), max_lines)
+    try:
+        close: int | None = lines.index(FENCE, 1, window)
+    except ValueError:  # maybe a fence with trailing spaces
+        close = next((i for i in range(1, window) if lines[i].rstrip() == FENCE), None)
+    return text, lines, close

@@ -23,6 +23,7 @@ from memdir_nb.formats.index_lines import (
     in_style,
     line_end_style,
     norm_target,
+    plain_entry_target,
     split_keep_end,
 )
 from memdir_nb.spec.bounded_cache import bounded_cache
@@ -163,8 +164,10 @@ class IndexText:
 # plan after plan (one per unindexed memory), and entry_target is a function of the line.
 @bounded_cache(max_entries=20_000, max_bytes=CACHE_MAX_BYTES)
 def _upserted_target(line: str) -> str | None:
-    """entry_target(line), kept for the next plan's same line."""
-    return entry_target(line)
+    """entry_target(line), kept for the next plan's same line; a line as format_index_entry
+    writes it for a plain target (the planner's own) is not searched (plain_entry_target)."""
+    found = plain_entry_target(line)
+    return entry_target(line) if found is None else found
 
 
 _SECTION_HEADING = re.compile(r"^\s{0,3}#{2,6}(?:\s|$)")  # `#` alone is the index's title

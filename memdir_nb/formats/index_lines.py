@@ -45,6 +45,7 @@ __all__ = [
     "norm_target",
     "parse_entry_line",
     "parse_index",
+    "plain_entry_target",
     "remove_index_entry",
     "retarget_entry_line",
     "shorten_hook",
@@ -272,6 +273,32 @@ def entry_target(line: str) -> str | None:
     or IndexEntry built: for code that only looks lines up by target)."""
     found = _find_entry(line)
     return None if found is None else norm_target(found[0].group("target"))
+
+
+# A plain link target, as format_index_entry writes it as it is: letters, digits and `_.-/`
+# (no bracket, parenthesis, blank, backslash, colon, '#', backtick or control), led by neither
+# '.', '-' nor '/' (norm_target keeps it as it is).
+_PLAIN_LEAD = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_"
+_PLAIN = _PLAIN_LEAD + ".-/"
+
+
+def plain_entry_target(line: str) -> str | None:
+    """entry_target(line) for a line that starts `- [title](target)` with a plain target and a
+    title holding no bracket or backslash (format_index_entry's line for a listed memory),
+    found without the search: _MD_LINK's first match starts at that `[` and ends at that
+    `)`. For a plain target, link_path is the target itself, no URL scheme matches (no colon)
+    and control_problem finds nothing (printable ASCII), so is_md_target is the name gate's
+    answer for its last part. None for any other line: no answer; ask entry_target."""
+    close = line.find("](", 3) if line.startswith("- [") else -1
+    end = line.find(")", close + 2) if close >= 0 else -1
+    if end < 0:
+        return None
+    target, title = line[close + 2 : end], line[3:close]
+    if not target or target[0] not in _PLAIN_LEAD or target.strip(_PLAIN):
+        return None
+    if "[" in title or "]" in title or "\\" in title:
+        return None
+    return target if is_memory_filename(target.rsplit("/", 1)[-1]) else None
 
 
 _LINE_LEAD = re.compile(r"^[\s>|#*+\-\u2022]*(?:\d+[.)]\s*)?")

@@ -249,6 +249,27 @@ def test_each_candidate_block_comes_with_its_texts_ready_to_score() -> None:
     assert len(seen) > 100 and sorted(seen) == sorted(want_pairs)
 
 
+def test_a_types_block_comes_before_the_next_types_texts_are_prepared(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # A block is handed to the scoring thread as soon as it comes, so the texts of the types
+    # after it are prepared while it is scored, not before: each type's texts in turn.
+    mems = _contradicting_pool(random.Random(8), 200)
+    prepared: list[list[str]] = []
+    real = compare._prepared_texts
+
+    def recording(all_text: list[str], stems: StemCache, texts: list[str]) -> Any:
+        prepared.append(list(all_text))
+        return real(all_text, stems, texts)
+
+    monkeypatch.setattr(compare, "_prepared_texts", recording)
+    blocks = compare._type_blocks(mems, StemCache(), [])
+    first, negs, plain, _ = next(blocks)
+    assert sorted(first) == sorted(prepared[-1])  # only the first block's type so far
+    assert {mems[i].type for i in negs + plain} == {mems[0].type}
+    assert len(list(blocks)) == 1 and len(prepared) == 2
+
+
 def test_contradiction_chunks_the_thread_has_not_started_are_scored_by_the_planner(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:

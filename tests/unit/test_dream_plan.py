@@ -1055,17 +1055,17 @@ def test_a_header_is_parsed_once_per_content_across_plans(
 ) -> None:
     # A later plan in the process takes an unchanged file's name, description and type from
     # what the first one parsed (keyed by the file's hash); a changed file is parsed again.
-    from memdir_nb.formats.frontmatter import parse_frontmatter
+    from memdir_nb.formats.frontmatter_fields import core_header
 
     monkeypatch.setattr(plan_module, "_HEADS", {})
     parsed: list[str] = []
-    real_parse = parse_frontmatter
+    real_parse = core_header
 
     def counting_parse(text: str) -> Any:
         parsed.append(text)
         return real_parse(text)
 
-    monkeypatch.setattr(plan_module, "parse_frontmatter", counting_parse)
+    monkeypatch.setattr(plan_module, "core_header", counting_parse)
     for stem in ("project_a", "project_b"):
         write_memory(project_memdir, f"{stem}.md", name=stem, description=f"{stem} first hook",
                      age_days=1, now_ms=PLAN_NOW)  # fmt: skip

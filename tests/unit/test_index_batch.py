@@ -180,7 +180,7 @@ def test_an_upserted_lines_target_is_parsed_once_per_line_and_kept_within_its_bo
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     # A planner upserts the same formatted lines plan after plan: each line's entry target is
-    # parsed once, and the kept lines stay within their character bound.
+    # found once, and the kept lines stay within their character bound.
     from memdir_nb.formats import index_batch, index_lines
 
     kept = index_batch._upserted_target.cache
@@ -188,13 +188,13 @@ def test_an_upserted_lines_target_is_parsed_once_per_line_and_kept_within_its_bo
     lines = [index.format_index_entry(f"T{n}", f"t{n}.md", "hook") for n in range(3)]
     monkeypatch.setattr(kept, "max_bytes", 2 * kept.weight((lines[0],), "t0.md"))  # two lines
     parsed: list[str] = []
-    real = index_lines.entry_target
+    real = index_lines.plain_entry_target
 
     def counting(line: str) -> str | None:
         parsed.append(line)
         return real(line)
 
-    monkeypatch.setattr(index_batch, "entry_target", counting)
+    monkeypatch.setattr(index_batch, "plain_entry_target", counting)
     for _ in range(2):
         doc = IndexText("# Index\n")
         for n, line in enumerate(lines[:2]):
@@ -206,6 +206,22 @@ def test_an_upserted_lines_target_is_parsed_once_per_line_and_kept_within_its_bo
     IndexText("").upsert(lines[2], "t2.md")  # past two lines' bytes: the least recent goes
     assert kept.bytes_held <= kept.max_bytes and len(kept) == 2
     assert (lines[2],) in kept and (lines[0],) not in kept
+
+
+def test_a_line_upserted_for_another_target_is_indexed_under_its_own_entry() -> None:
+    # The target an upsert names finds the line to replace; the line is then indexed under
+    # the entry it holds, as upsert_index_entry reads it back.
+    doc = IndexText("# Index\n- [A](a.md) \u2014 old\n")
+    doc.upsert("- [B](b.md) \u2014 new", "a.md")
+    doc.upsert("- [B2](b.md) \u2014 newer", "b.md")
+    expected = index.upsert_index_entry(
+        index.upsert_index_entry(
+            "# Index\n- [A](a.md) \u2014 old\n", "- [B](b.md) \u2014 new", "a.md"
+        ),
+        "- [B2](b.md) \u2014 newer",
+        "b.md",
+    )
+    assert doc.text() == expected
 
 
 SECTIONED = (

@@ -1,0 +1,79 @@
+"""Rules of memdir_nb.formats.index_lines: a line the planner formatted gives the entry target
+a search of the line gives, without the search."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from memdir_nb.formats.index import format_index_entry
+from memdir_nb.formats.index_lines import entry_target, plain_entry_target
+
+
+@pytest.mark.parametrize(
+    ("title", "target"),
+    [
+        ("Deploy notes", "project_deploy.md"),
+        ("nested", "team/feedback_x.md"),
+        ("a-b_c.d", "a-b_c.d.md"),
+        ("numbers 12", "12.md"),
+        ("(parenthesised)", "x.md"),
+    ],
+)
+def test_a_formatted_line_for_a_plain_target_is_answered_as_the_search_answers(
+    title: str, target: str
+) -> None:
+    line = format_index_entry(title, target, "a hook with [a link](other.md) in it")
+    assert plain_entry_target(line) == target == entry_target(line)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "- [a\\](x.md) \u2014 h [b](y.md)",  # a backslash escapes the title's ']'
+        "- [a](a:b.md)",  # a colon: a URL scheme to the search
+        "- [a](./x.md)",  # norm_target drops './'
+        "- [a](<x y.md>)",  # bracketed
+        '- [a](x.md "a title")',  # a link title after the target
+        "- [a](-x.md)",  # led by '-'
+        "- [a](x#1.md)",  # a '#'
+        "- [a](x.md(y))",  # a parenthesis
+        "* [a](x.md)",  # another list marker
+        "- [a [b]](x.md)",  # brackets in the title
+        "- [a](MEMORY.md)",  # not a memory file name
+        "- [a](x.txt)",
+        "- [a](x.md",  # unclosed
+        "- [a](x.mdz)",
+    ],
+)
+def test_any_other_line_is_left_to_the_search(line: str) -> None:
+    assert plain_entry_target(line) is None
+
+
+_TARGET = st.one_of(
+    st.from_regex(r"[A-Za-z0-9_][A-Za-z0-9_.\-/]{0,12}\.(md|MD|txt)", fullmatch=True),
+    st.text(st.sampled_from("ab.:/#() <>-_\\`[]\u00e9\u200b"), min_size=1, max_size=10).map(
+        lambda s: s + ".md"
+    ),
+)
+_WORDS = st.text(st.sampled_from("ab [](){}\\`#:.-_\u2014|*x.md\t"), max_size=20)
+
+
+@settings(max_examples=400, deadline=None)
+@given(_WORDS, _TARGET, _WORDS)
+def test_its_answer_is_always_the_searchs(title: str, target: str, hook: str) -> None:
+    try:
+        line = format_index_entry(title, target, hook)
+    except ValueError:  # a target format_index_entry refuses
+        return
+    found = plain_entry_target(line)
+    assert found is None or found == entry_target(line)
+
+
+@settings(max_examples=200, deadline=None)
+@given(_WORDS, _WORDS, _WORDS)
+def test_a_raw_line_is_answered_only_as_the_search_answers(a: str, b: str, c: str) -> None:
+    line = f"- [{a}](x.md{b}){c}"
+    found = plain_entry_target(line)
+    assert found is None or found == entry_target(line)
