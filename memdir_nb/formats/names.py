@@ -26,6 +26,9 @@ A memory file name:
   team folder where names ignore case;
 - ends in ``.md`` (lower case, as Claude Code's scan matches it) and is more than ``.md``;
 - is not the index, ``MEMORY.md``, in any letter case.
+
+Beside the gate, for a name about to be MADE only: no part may start with '~' (tilde_problem),
+which a shell reads as a home; a `~` name already in a dir still passes the gate.
 """
 
 from __future__ import annotations
