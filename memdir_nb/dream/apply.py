@@ -22,7 +22,7 @@ from memdir_nb.dream.actions import (
 )
 from memdir_nb.formats.index import IndexCapVerdict, index_cap_verdict
 from memdir_nb.formats.jsonio import loads_bounded
-from memdir_nb.formats.names import written_path_problem
+from memdir_nb.formats.names import tilde_free, tilde_problem, written_path_problem
 from memdir_nb.spec.constants import (
     DREAM_BATCH_PREFIX,
     ENTRYPOINT_NAME,
@@ -201,6 +201,12 @@ def _check_targets(
         refused = _writable_name_problem(rel, after, "the plan cannot write a file")
         if refused is not None:
             raise PlanError(f"{refused}. Give that file another name in the plan.")
+        tilde = tilde_problem(rel) if after is not None and base is None else None
+        if tilde is not None:  # a new name only: a `~` file already there is still rewritten
+            raise PlanError(
+                f"the plan cannot write a file: {tilde}, so a dream makes no such name; nothing "
+                f"was written. Give that file another name in the plan (e.g. {tilde_free(rel)})."
+            )
 
 
 def _write_over(tx: StoreTransaction, rel: str, data: str | bytes, base: bytes | None) -> None:

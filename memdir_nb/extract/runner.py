@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 from memdir_nb.extract.sandbox import (
     ToolVerdict,
     can_use_tool,
+    new_file_refusal,
     parse_bash_command,
     write_name_problem,
 )
@@ -224,6 +225,9 @@ class ToolRunner:
             current = tx.read_bytes(target.path)
             existed = current is not None
             if current is None:  # a file another program makes meanwhile is kept
+                tilde = new_file_refusal(str(path), target.rel, self.memory_dir)
+                if tilde is not None:  # checked again on the resolved path, under the lock
+                    raise ValueError(tilde)
                 tx.write(target.path, content, create_only=True)
             else:  # only over what the run Read: a person's save since then is kept
                 self._check_seen(path, target.rel, current, whole=True)

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from memdir_nb.formats.names import written_path_problem
+from memdir_nb.formats.names import tilde_refusal, written_path_problem
 from memdir_nb.security import secret_scan
 from memdir_nb.spec.constants import TEAM_DIRNAME
 from memdir_nb.spec.text import terminal_safe
@@ -138,6 +138,16 @@ def write_name_problem(rel: str) -> str | None:
     return terminal_safe(problem, keep_newlines=False) if problem else None
 
 
+def new_file_refusal(shown: str, rel: str, memory_dir: str | os.PathLike[str]) -> str | None:
+    """Why the extractor may not create a file at rel (a part starts with '~'), else None.
+
+    The memory tool's refusal in its words (the name gate's tilde_refusal): a Write that makes
+    `~/x.md` made a folder a shell reads as a home. A file already there is still written.
+    """
+    refusal = tilde_refusal(rel, "the memory extractor", os.fspath(memory_dir).rstrip(os.sep))
+    return None if refusal is None else f"{shown} is refused: {refusal}."
+
+
 def _in_team_dir(resolved: str, memory_dir: str) -> bool:
     """Team-ness on the resolved path: an alias folder that links to team/ is team too."""
     real = team_paths.realpath_deepest_existing(resolved)
@@ -174,6 +184,10 @@ def check_memory_write(
             f"{tool_name} refused: {name_refusal}; write a memory file named like "
             "feedback_testing.md"
         )
+    if tool_name == "Write" and not os.path.lexists(resolved):
+        tilde = new_file_refusal(raw, "/".join(rel_parts), mem)
+        if tilde is not None:
+            return _deny(f"{tool_name} refused: {tilde}")
     if _in_team_dir(resolved, mem):
         try:  # the team rules on the resolved path (an alias folder linking to team/ is team)
             team_paths.validate_team_mem_write_path(

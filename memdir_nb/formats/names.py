@@ -26,6 +26,9 @@ A memory file name:
   team folder where names ignore case;
 - ends in ``.md`` (lower case, as Claude Code's scan matches it) and is more than ``.md``;
 - is not the index, ``MEMORY.md``, in any letter case.
+
+Beside the gate, for a name about to be MADE only: no part may start with '~' (tilde_problem),
+which a shell reads as a home; a `~` name already in a dir still passes the gate.
 """
 
 from __future__ import annotations
@@ -331,6 +334,63 @@ def written_path_problem(rel: str) -> str | None:
     if parts[-1] == ENTRYPOINT_NAME and parts[:-1] in ([], [TEAM_DIRNAME]):
         return None
     return relative_path_problem(rel)
+
+
+def tilde_part(relative: str) -> str | None:
+    """The first part of a '/'-separated path inside a memory dir that starts with '~', else None.
+
+    Not a rule of the gate: a `~` file or folder already in a dir (Linux allows it, and a
+    person or Claude Code may have made one) is still listed, read, moved and deleted by every
+    route. It is the rule for a name about to be MADE (the memory tool's create and rename, the
+    extractor's Write of a new file, import, MemoryStore.save): see tilde_problem.
+    """
+    return next((p for p in relative.split("/") if p.startswith("~")), None)
+
+
+def tilde_problem(relative: str) -> str | None:
+    """Why a name about to be made at this relative path is refused (a part starts with '~'),
+    else None.
+
+    A shell reads a word starting with `~` as a home folder: `rm -r ~` typed in the memory dir
+    to remove a folder named `~` removes the home instead, and `cd ~` leaves the dir
+    (security.md §39). Each route adds who makes no such name and its fix (tilde_free).
+    """
+    part = tilde_part(relative)
+    if part is None:
+        return None
+    return (
+        f"{part!r} starts with '~', which a shell reads as a home folder (`rm -r {part}` in the "
+        "memory dir would remove a home, not this folder)"
+    )
+
+
+def tilde_free(relative: str) -> str:
+    """The path with each part's leading '~'s dropped: the name a refusal of tilde_problem offers.
+
+    A part that is only '~' goes (`~/a.md` -> `a.md`); one that would then be hidden gets
+    `home` before it (`~.md` -> `home.md`); nothing left is `home_notes`.
+    """
+    kept = []
+    for part in relative.split("/"):
+        bare = part.lstrip("~")
+        if bare.startswith("."):
+            bare = "home" + bare
+        if bare:
+            kept.append(bare)
+    return "/".join(kept) or "home_notes"
+
+
+def tilde_refusal(relative: str, maker: str, root: str) -> str | None:
+    """A model tool's refusal of a new name with a part starting '~', else None: the memory
+    tool's and the extractor's Write say it in these same words. maker: who makes no such name
+    ("the memory tool"); root: the memory dir as the model names it (`/memories`)."""
+    problem = tilde_problem(relative)
+    if problem is None:
+        return None
+    return (
+        f"{problem}, so {maker} makes no such name. Every path is already in the memory dir: "
+        f"name it without the '~', e.g. {root}/{tilde_free(relative)}"
+    )
 
 
 def name_encoding_problem(encoding: str | None = None) -> str | None:

@@ -17,7 +17,14 @@ import zipfile
 import zlib
 
 from memdir_nb.formats.jsonio import loads_bounded
-from memdir_nb.formats.names import component_problem, folders_problem, is_index_name, name_problem
+from memdir_nb.formats.names import (
+    component_problem,
+    folders_problem,
+    is_index_name,
+    name_problem,
+    tilde_free,
+    tilde_problem,
+)
 from memdir_nb.security.secret_scan import format_findings, scan_memory_file
 from memdir_nb.spec.constants import (
     ARCHIVE_MANIFEST_MAX_BYTES,
@@ -36,7 +43,8 @@ NOT_UTF8_TEXT = "is not UTF-8 text"
 def path_refusal(rel: str) -> str | None:
     """Why a '/'-separated path may not be a file of a memory archive, else None.
 
-    Folders must be plain, visible names; the file must be MEMORY.md or pass the name gate.
+    Folders must be plain, visible names; the file must be MEMORY.md or pass the name gate; no
+    part may start with '~' (a shell reads it as a home folder).
     """
     if rel.startswith(("/", "\\")) or (len(rel) > 1 and rel[1] == ":"):
         return "is an absolute path; an archive holds paths relative to the memory dir"
@@ -50,9 +58,23 @@ def path_refusal(rel: str) -> str | None:
         return f"is not a memory path: {problem}"
     last = parts[-1]
     if is_index_name(last) and not last.startswith("."):
-        return None if component_problem(last) is None else "is not a usable file name"
-    problem = name_problem(last)
-    return None if problem is None else f"has a file name that {problem}"
+        problem = None if component_problem(last) is None else "is not a usable file name"
+    else:
+        problem = name_problem(last)
+        problem = None if problem is None else f"has a file name that {problem}"
+    return problem or _tilde_refusal(rel)
+
+
+def _tilde_refusal(rel: str) -> str | None:
+    """Why import makes no file at rel, a part of which starts with '~' (the name gate's
+    tilde_problem), with the fix; export leaves such a file out in the same words."""
+    problem = tilde_problem(rel)
+    if problem is None:
+        return None
+    return (
+        f"is not a memory path: {problem}, so import makes no such name; rename it to "
+        f"{tilde_free(rel)} in the memory dir the archive was made from, and export again"
+    )
 
 
 def folders_of(name: str) -> list[str]:

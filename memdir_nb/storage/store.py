@@ -246,7 +246,7 @@ class MemoryStore:
         name, description = name.strip(), description.strip()
         mtype = require_memory_type(type)
         if filename is not None:
-            check_plain_md_name(filename)
+            check_plain_md_name(filename, new=True)
         base = filename or default_filename(name, mtype)
         scope_dir = self._scope_dir(scope)
         # checked before taking the lock too, so a refused path leaves no trace (not even the lock file)

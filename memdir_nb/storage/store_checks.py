@@ -10,7 +10,13 @@ import hashlib
 import re
 import unicodedata
 
-from memdir_nb.formats.names import is_index_name, lookalike_problem, name_problem
+from memdir_nb.formats.names import (
+    is_index_name,
+    lookalike_problem,
+    name_problem,
+    tilde_free,
+    tilde_problem,
+)
 from memdir_nb.security import secret_scan
 from memdir_nb.spec.taxonomy import MemoryType, require_memory_type
 from memdir_nb.spec.text import terminal_safe
@@ -72,11 +78,13 @@ def raise_for_verdict(verdict: DraftVerdict) -> None:
         raise secret_scan.SecretInTeamMemoryError(verdict.secret_findings)
 
 
-def check_plain_md_name(filename: object) -> str:
+def check_plain_md_name(filename: object, *, new: bool = False) -> str:
     """A bare memory file name, as the name gate (memdir_nb.formats.names) decides; raises otherwise.
 
     The gate refuses folders, '..', a leading dot, names not ending in .md, MEMORY.md in any
     case, NUL, backslash, C0/C1 controls, DEL, bidi controls and names that are not UTF-8.
+    `new`: the name is about to be made (save's filename=), so one starting with '~', which a
+    shell reads as a home, is refused too (the gate's tilde_problem); an existing one is not.
     """
     fix = "pass a plain file name such as 'feedback_testing.md' (the scope picks the folder)"
     if not isinstance(filename, str) or not filename:
@@ -97,6 +105,12 @@ def check_plain_md_name(filename: object) -> str:
         raise MemoryValidationError(f"filename {shown} contains '..'; {fix}")
     # percent-encoded or Unicode look-alike traversal ('%2e%2e%2f', fullwidth dots): PathTraversalError
     team_paths.sanitize_path_key(filename)
+    tilde = tilde_problem(filename) if new else None
+    if tilde is not None:
+        raise MemoryValidationError(
+            f"filename {shown} is refused: {tilde}, so the store makes no such name; pass "
+            f"filename={tilde_free(filename)!r} instead"
+        )
     return filename
 
 

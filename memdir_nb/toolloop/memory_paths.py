@@ -22,6 +22,7 @@ from memdir_nb.formats.names import (
     folders_problem,
     is_index_name,
     relative_path_problem,
+    tilde_refusal,
     visible_name_problem,
 )
 from memdir_nb.spec.constants import ENTRYPOINT_NAME, TEAM_DIRNAME
@@ -174,30 +175,17 @@ def _markdown_name(shown: str) -> str:
     return f"{folder}/{stem}.md"
 
 
-def _tilde_part(key: str) -> str | None:
-    return next((p for p in key.split("/") if p.startswith("~")), None)
-
-
 def require_no_tilde(tp: ToolPath) -> None:
     """Refuse a new name (a file created, a rename's destination) with a part starting '~'.
 
-    `/memories/~/x.md` made a folder named `~` in the memory dir (security.md §39). A shell
-    reads a word starting with `~` as a home folder, so `rm -r ~` typed in that dir to remove
-    the folder removes the home instead, and `cd ~` leaves the dir: a model that wrote `~`
-    most likely meant a home it cannot reach. The CLI refuses such an output path too
-    (`cli.args.tilde_note`). A name already there is still viewed, edited, moved and deleted.
+    `/memories/~/x.md` made a folder named `~` in the memory dir (security.md §39): the rule and
+    its words are the name gate's `tilde_refusal`, which the extractor's Write, import and
+    MemoryStore.save use too. A model that wrote `~` most likely meant a home it cannot reach.
+    A name already there is still viewed, edited, moved and deleted.
     """
-    part = _tilde_part(tp.key)
-    if part is None:
-        return
-    kept = [p.lstrip("~") for p in tp.key.split("/")]
-    fixed = f"{ROOT}/" + ("/".join(p for p in kept if p) or "home_notes")
-    raise MemoryCommandError(
-        f"{tp.shown} is refused: {part!r} starts with '~', which a shell reads as a home folder "
-        f"(`rm -r {part}` in the memory dir would remove a home, not this folder), so the "
-        f"memory tool makes no such name. Every path is already in the memory dir: name it "
-        f"without the '~', e.g. {fixed}."
-    )
+    refusal = tilde_refusal(tp.key, "the memory tool", ROOT)
+    if refusal is not None:
+        raise MemoryCommandError(f"{tp.shown} is refused: {refusal}.")
 
 
 def require_memory_file(tp: ToolPath, *, existing: bool = False) -> None:

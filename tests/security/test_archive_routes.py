@@ -258,3 +258,34 @@ def test_an_imported_file_carries_the_archives_time_from_the_moment_it_has_its_n
     monkeypatch.setattr(StoreTransaction, "close", close_and_look)
     import_archive(archive, tmp_path / "m")
     assert seen and seen[-1] == (2020, 5, 1)
+
+
+@pytest.mark.parametrize(
+    ("entry", "fixed"),
+    [
+        ("~/user_x.md", "user_x.md"),
+        ("~user_x.md", "user_x.md"),
+        ("notes/~old/user_x.md", "notes/old/user_x.md"),
+        ("~/MEMORY.md", "MEMORY.md"),
+    ],
+)
+def test_an_entry_with_a_part_starting_with_a_tilde_is_refused_by_name_and_the_rest_arrive(
+    tmp_path: Path, entry: str, fixed: str
+) -> None:
+    """Failed before the fix: import made a folder (or file) named `~...` in the memory dir,
+    which a shell reads as a home (`rm -r ~` typed there removes the home), though the memory
+    tool refuses to make one (security.md §39)."""
+    archive = _write(tmp_path, _zip_bytes([("user_a.md", MEMORY), (entry, MEMORY)]))
+    report = import_archive(archive, tmp_path / "api")
+    assert report.written == ["user_a.md"]
+    assert [r.name for r in report.refused] == [entry]
+    reason = report.refused[0].reason
+    assert "starts with '~'" in reason and "home folder" in reason
+    assert f"rename it to {fixed}" in reason and "export again" in reason
+    out = _cli_import(archive, tmp_path / "cli")
+    assert "Traceback" not in out.stderr and out.returncode == 1, out.stderr
+    assert f"{entry}: is not a memory path: " in out.stdout and "starts with '~'" in out.stdout
+    for root in (tmp_path / "api", tmp_path / "cli"):
+        made = sorted(str(p.relative_to(root)) for p in root.rglob("*"))
+        assert not any("~" in p for p in made), made
+        assert "user_a.md" in made

@@ -1308,3 +1308,18 @@ def test_a_memory_whose_dates_are_made_absolute_also_gets_its_links_pointed(
     assert {"merge_duplicates", "absolute_dates"} <= kinds
     moved = plan.result()["project_studio_move.md"]
     assert moved is not None and "see [[kiln-firing]]." in moved and "yesterday" not in moved
+
+
+def test_apply_refuses_a_planned_new_file_with_a_part_starting_with_a_tilde(messy: Path) -> None:
+    # Failed before the fix: a plan (a model's proposed Write) made `~/x.md`, a folder a shell
+    # reads as a home; the extractor's sandbox refuses it when planning, apply checks again.
+    from memdir_nb.dream import PlanAction, WriteFile
+
+    plan = plan_consolidation(messy, now_ms=PLAN_NOW)
+    plan.actions.append(
+        PlanAction("t", "write", "x", ("~/user_x.md",), (WriteFile("~/user_x.md", "t"),))
+    )
+    before = _tree(messy)
+    with pytest.raises(PlanError, match=r"'~' starts with '~'.*nothing was written.*e\.g\. user_x"):
+        apply_plan(plan)
+    assert _tree(messy) == before

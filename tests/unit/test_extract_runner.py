@@ -5,6 +5,8 @@ from __future__ import annotations
 import tracemalloc
 from pathlib import Path
 
+import pytest
+
 from memdir_nb.extract import (
     ToolRunner,
 )
@@ -192,3 +194,20 @@ def test_an_edit_of_a_file_changed_since_its_read_is_refused_until_it_is_read_ag
     assert not runner.run("Read", {"file_path": str(target)}).is_error
     assert not runner.run("Edit", edit).is_error
     assert target.read_text() == "alpha BETA, and a person's line\n"
+
+
+def test_a_write_making_a_tilde_name_is_refused_again_under_the_lock(memdir: Path) -> None:
+    # The sandbox refuses it when the call is planned; the write itself checks again on the
+    # resolved path (a folder may be renamed between the two), as it does the name gate.
+    runner = ToolRunner(memdir)
+    out = runner.run("Write", {"file_path": str(memdir / "~" / "user_x.md"), "content": "x"})
+    assert out.is_error and "starts with '~'" in out.content and "home folder" in out.content
+    with pytest.raises(ValueError, match="starts with '~'"):
+        runner._tool_write({"file_path": str(memdir / "~user_x.md"), "content": "x"})
+    assert [p.name for p in memdir.iterdir() if not p.name.startswith(".")] == []
+    (memdir / "~").mkdir()
+    (memdir / "~" / "user_x.md").write_text("old\n")  # a `~` file already there is written
+    assert not runner.run("Read", {"file_path": str(memdir / "~" / "user_x.md")}).is_error
+    out = runner.run("Write", {"file_path": str(memdir / "~" / "user_x.md"), "content": "new\n"})
+    assert not out.is_error, out.content
+    assert (memdir / "~" / "user_x.md").read_text() == "new\n"

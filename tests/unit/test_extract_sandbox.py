@@ -5,7 +5,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from anthropic.lib.tools import ToolError
 
+from memdir_nb import MemdirMemoryTool
 from memdir_nb.extract import (
     can_use_tool,
 )
@@ -143,3 +145,41 @@ def test_every_other_tool_is_denied(memdir: Path, tool: str) -> None:
 
 def test_non_mapping_input_is_denied(memdir: Path) -> None:
     assert not can_use_tool("Read", ["file_path"], memdir).allowed
+
+
+MEMORY_TEXT = "---\nname: X\ndescription: d\ntype: user\n---\n\nx\n"
+
+
+@pytest.mark.parametrize(
+    ("rel", "fixed"),
+    [
+        ("~/user_x.md", "user_x.md"),
+        ("~user_x.md", "user_x.md"),
+        ("a/~b/user_x.md", "a/b/user_x.md"),
+    ],
+)
+def test_a_write_making_a_name_with_a_part_starting_with_a_tilde_is_refused_in_the_tools_words(
+    memdir: Path, tmp_path: Path, rel: str, fixed: str
+) -> None:
+    # Failed before the fix: the extractor's Write made a `~` folder a shell reads as a home,
+    # which the memory tool refuses; the refusal now says it in the memory tool's words.
+    verdict = can_use_tool("Write", {"file_path": str(memdir / rel), "content": "x"}, memdir)
+    assert not verdict.allowed
+    said = verdict.reason.split(" is refused: ", 1)[1]
+    assert said.endswith(f"e.g. {memdir}/{fixed}.") and "the memory extractor" in said
+    tool = MemdirMemoryTool(tmp_path / "mem")
+    with pytest.raises(ToolError) as refused:
+        tool.call({"command": "create", "path": f"/memories/{rel}", "file_text": MEMORY_TEXT})
+    tool_said = str(refused.value).split(" is refused: ", 1)[1]
+    in_tool_words = said.replace("the memory extractor", "the memory tool")
+    assert in_tool_words.replace(str(memdir), "/memories") == tool_said
+    assert sorted(memdir.rglob("*")) == []
+
+
+def test_a_write_or_edit_of_a_tilde_file_already_there_is_allowed(memdir: Path) -> None:
+    (memdir / "~").mkdir()
+    (memdir / "~" / "user_x.md").write_text(MEMORY_TEXT)
+    target = str(memdir / "~" / "user_x.md")
+    assert can_use_tool("Write", {"file_path": target, "content": "x"}, memdir).allowed
+    edit = {"file_path": target, "old_string": "x", "new_string": "y"}
+    assert can_use_tool("Edit", edit, memdir).allowed

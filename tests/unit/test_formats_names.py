@@ -183,3 +183,35 @@ def test_a_python_reading_names_in_another_encoding_is_named_with_the_fix() -> N
         problem = name_encoding_problem(other)
         assert problem is not None and f"as {other}, not UTF-8" in problem
         assert "PYTHONUTF8=1" in problem
+
+
+@pytest.mark.parametrize(
+    ("relative", "part", "free"),
+    [
+        ("~/user_a.md", "~", "user_a.md"),
+        ("notes/~old/user_a.md", "~old", "notes/old/user_a.md"),
+        ("~user_a.md", "~user_a.md", "user_a.md"),
+        ("~.md", "~.md", "home.md"),
+        ("~", "~", "home_notes"),
+        ("user_a.md", None, "user_a.md"),
+        ("notes/a~b.md", None, "notes/a~b.md"),  # only a LEADING '~' reads as a home
+    ],
+)
+def test_the_part_starting_with_a_tilde_is_found_and_a_name_without_it_offered(
+    relative: str, part: str | None, free: str
+) -> None:
+    # One home for the rule a new name meets (the memory tool, the extractor, import, save).
+    from memdir_nb.formats.names import tilde_free, tilde_part, tilde_problem
+
+    assert tilde_part(relative) == part
+    assert tilde_free(relative) == free
+    problem = tilde_problem(relative)
+    assert (problem is None) == (part is None)
+    if problem is not None:
+        assert f"{part!r} starts with '~'" in problem and "home folder" in problem
+
+
+def test_a_tilde_name_already_there_still_passes_the_gate_every_route_reads_with() -> None:
+    # Not a gate rule: a `~` folder a person made is still listed, read, moved and deleted.
+    assert relative_path_problem("~/user_a.md") is None
+    assert name_problem("~user_a.md") is None and folder_problem("~", top=True) is None

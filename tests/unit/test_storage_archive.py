@@ -623,3 +623,19 @@ def test_the_files_an_overwriting_import_replaced_are_a_batch_restore_lists_and_
     again = import_archive(tmp_path / "a.zip", dst, overwrite=True)  # the same second
     assert again.trash_dir is not None and again.trash_dir != report.trash_dir
     assert len(list_trash_batches(dst)) == 2
+
+
+def test_export_leaves_out_a_tilde_folder_import_refuses_naming_the_rename(tmp_path: Path) -> None:
+    # A `~` folder already in the dir stays (the gate keeps it readable), but import refuses
+    # such a name (a shell reads it as a home), so export leaves it out and says how to keep it.
+    src = tmp_path / "m"
+    (src / "~").mkdir(parents=True)
+    (src / "user_a.md").write_text(GOOD)
+    (src / "~" / "user_x.md").write_text(GOOD)
+    report = export_archive(src, tmp_path / "m.zip")
+    assert list(report.files) == ["user_a.md"]
+    why = dict(report.skipped)["~/user_x.md"]
+    assert "starts with '~'" in why and "rename it to user_x.md" in why, why
+    imported = import_archive(tmp_path / "m.zip", tmp_path / "n")
+    assert imported.ok and imported.written == ["user_a.md"]
+    assert (src / "~" / "user_x.md").read_text() == GOOD  # left where it was, as it was

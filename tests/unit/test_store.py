@@ -1050,3 +1050,25 @@ def test_trash_symlinked_to_a_folder_inside_the_dir_refuses_forget(
     with pytest.raises(PathTraversalError, match="not a folder of the memory dir's own"):
         store.forget("feedback_testing_policy.md")
     assert snapshot(tmp_path) == before
+
+
+@pytest.mark.parametrize("scope", ["private", "team"])
+def test_a_save_naming_a_file_starting_with_a_tilde_is_refused_offering_the_name_without_it(
+    store: MemoryStore, mem: Path, scope: str
+) -> None:
+    # Failed before the fix: save(filename='~notes.md') made a file a shell reads as a home
+    # (`~notes.md` is user notes.md's home there), which the memory tool and import refuse.
+    before = snapshot(mem)
+    with pytest.raises(MemoryValidationError, match=r"starts with '~'.*filename='notes.md'"):
+        save_feedback(store, filename="~notes.md", scope=scope)
+    assert snapshot(mem) == before
+
+
+def test_a_memory_named_with_a_tilde_already_there_is_still_updated_and_forgotten(
+    store: MemoryStore, mem: Path
+) -> None:
+    path = save_feedback(store, filename="notes.md")
+    (mem / "~notes.md").write_bytes(path.read_bytes())
+    assert store.update("~notes.md", body="Changed.").read_text().rstrip().endswith("Changed.")
+    store.forget("~notes.md")
+    assert not (mem / "~notes.md").exists()

@@ -1157,6 +1157,8 @@ def test_a_hidden_tree_of_any_depth_never_stops_a_folder_step(
         ({"command": "create", "path": "/memories/notes/~/user_x.md"}, "/memories/notes/user_x.md"),
         ({"command": "create", "path": "/memories/~sam/user_x.md"}, "/memories/sam/user_x.md"),
         ({"command": "create", "path": "/memories/~user_x.md"}, "/memories/user_x.md"),
+        # the name offered is not a hidden one (it was /memories/.md before tilde33)
+        ({"command": "create", "path": "/memories/~.md"}, "/memories/home.md"),
         (
             {
                 "command": "rename",
