@@ -29,7 +29,7 @@ from typing import Any
 
 from memdir_nb.clock import system_clock_ms
 from memdir_nb.extract.scheduler import ExtractionRequest, ExtractionScheduler, SchedulerDecision
-from memdir_nb.extract.transcript import read_transcript, turn_prefixes, without_copies
+from memdir_nb.extract.transcript import read_message_skeletons, turn_prefixes, without_copies
 from memdir_nb.formats.memory_timeline import (
     AsOfFile,
     MemoryPaths,
@@ -255,7 +255,7 @@ def _scheduler_decisions(
 ) -> tuple[list[SchedulerDecision | None], SchedulerDecision | None]:
     if not session.path:
         return [None] * len(session.turns), None
-    messages = without_copies(session, read_transcript(session.path).messages)
+    messages = without_copies(session, read_message_skeletons(session.path))
     scheduler = ExtractionScheduler(recorded_dir, _Recorder(), turns_between=turns_between)
     decisions: list[SchedulerDecision | None] = []
     for turn, upto in zip(session.turns, turn_prefixes(session, messages), strict=True):
