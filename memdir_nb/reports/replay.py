@@ -334,7 +334,7 @@ def replay_session(
             replay.notes.extend(f"{r}: {why}; left out" for r, why in refused.items())
             spent_before = recall.budget_spent
             row = _replay_turn(
-                turn, session, timeline, state, scratch.path, recall, selector, turn_ms, seen
+                turn, session, timeline, state, scratch, recall, selector, turn_ms, seen
             )
             row.extraction = decisions[turn.index]
             row.cli_surfaced = _uniq_rels(paths.relative(p) for p in turn.cli_recalled)
@@ -381,14 +381,14 @@ def _replay_turn(
     session: Session,
     timeline: Timeline,
     state: dict[str, AsOfFile],
-    scratch: Path,
+    snapshot: SnapshotDir,
     recall: RecallSession,
     selector: Selector,
     turn_ms: float,
     seen: set[str],
 ) -> TurnReplay:
     previous = session.turns[turn.index - 1].tools_used if turn.index > 0 else []
-    before = sorted(_rel(p, scratch) for p in recall.surfaced)
+    scratch, before = snapshot.path, sorted(map(snapshot.name_of, recall.surfaced))
     skipped_before = len(recall.skipped)
     found = recall_memories(
         RecallRequest.build(

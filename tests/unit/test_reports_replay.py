@@ -107,6 +107,24 @@ def test_what_was_surfaced_or_read_earlier_is_not_surfaced_again(sample: DemoSes
     assert "project_ci_runners.md" not in later
 
 
+def test_each_turns_already_surfaced_names_are_the_strings_the_turn_before_held(
+    sample: DemoSession,
+) -> None:
+    """A memory surfaced once is named at every later turn: one string for all of them, not a
+    new one per turn (turns times memories of them held for the whole replay)."""
+    replay = replay_session(
+        sample.transcript, sample.memory_dir, selector=LexicalSelector(), now_ms=SAMPLE_NOW_MS
+    )
+    pairs = [
+        (name, before)
+        for earlier, later in zip(replay.turns, replay.turns[1:], strict=False)
+        for name in later.already_surfaced
+        for before in earlier.already_surfaced
+        if name == before
+    ]
+    assert pairs and all(name is before for name, before in pairs)
+
+
 def test_recent_tools_are_the_tools_of_the_previous_turn(sample: DemoSession) -> None:
     replay = replay_session(
         sample.transcript, sample.memory_dir, selector=LexicalSelector(), now_ms=SAMPLE_NOW_MS
