@@ -15,6 +15,7 @@ from memdir_nb.formats.session_model import Session
 from memdir_nb.formats.transcript_records import TranscriptProblem, parse_record_line, record_id
 from memdir_nb.spec.constants import TRANSCRIPT_LINE_MAX_BYTES, TRANSCRIPT_READ_MAX_BYTES
 from memdir_nb.storage.access import read_regular_file
+from memdir_nb.storage.line_reader import iter_lines
 
 
 @dataclass(frozen=True)
@@ -121,6 +122,59 @@ def read_transcript(path: str | os.PathLike[str]) -> Transcript:
 
 _UUID = attrgetter("uuid")
 _WRITING_TOOLS = WRITE_TOOLS | {"MultiEdit", "NotebookEdit"}
+# A UTF-8 character is at most 4 bytes: a line of TRANSCRIPT_LINE_MAX_BYTES characters, the cap
+# read_transcript's text applies, is at most this many bytes.
+_LINE_MAX_UTF8_BYTES = 4 * TRANSCRIPT_LINE_MAX_BYTES
+
+
+def read_message_skeletons(path: str | os.PathLike[str]) -> list[TranscriptMessage]:
+    """read_transcript's messages with only what a dry-run scheduler reads of them: ids, type,
+    time and sidechain flag, and as content the main agent's writing tool calls, each reduced
+    to its name and file_path (what memory_writes looks at). The file is streamed line by line
+    under read_transcript's cap, whole lines only, so the same messages come out.
+
+    A replay's extractor only records (reports.replay); read_transcript held the transcript's
+    text, its lines and every record's content for the whole replay: 341 MB of a 116 MB
+    transcript of 4,800 turns with 20 KB tool results (thirty-third session)."""
+    messages: list[TranscriptMessage] = []
+    total = 0
+    for line in iter_lines(
+        path, max_line_bytes=_LINE_MAX_UTF8_BYTES, max_total_bytes=TRANSCRIPT_READ_MAX_BYTES
+    ):
+        total += line.size
+        if total > TRANSCRIPT_READ_MAX_BYTES:  # read_transcript keeps whole lines of its cap
+            break
+        if line.data is None or not line.data.strip():
+            continue
+        text = line.data.decode("utf-8", "replace")  # as read_transcript's text decodes it
+        records, _ = parse_record_line(text, max_bytes=TRANSCRIPT_LINE_MAX_BYTES)
+        for record in records:
+            message = _message(record, line.line_no, [])
+            if message is not None:
+                messages.append(_skeleton(message))
+    return messages
+
+
+def _skeleton(message: TranscriptMessage) -> TranscriptMessage:
+    """message with its content reduced to its writing tool calls' names and file_paths."""
+    calls: list[dict[str, Any]] = []
+    if message.type == "assistant" and not message.is_sidechain:
+        for b in message.blocks():
+            name, given = b.get("name"), b.get("input")
+            if b.get("type") == "tool_use" and isinstance(name, str) and name in _WRITING_TOOLS:
+                path = given.get("file_path") if isinstance(given, dict) else None
+                calls.append({"type": "tool_use", "name": name, "input": {"file_path": path}})
+    return TranscriptMessage(
+        uuid=message.uuid,
+        parent_uuid=None,
+        type=message.type,
+        role=message.type,  # a role or time of any JSON shape is not held for the whole replay
+        content=calls,
+        timestamp=message.timestamp if isinstance(message.timestamp, str) else None,
+        session_id=None,
+        line_no=message.line_no,
+        is_sidechain=message.is_sidechain,
+    )
 
 
 def messages_since(

@@ -29,7 +29,7 @@ from typing import Any
 
 from memdir_nb.clock import system_clock_ms
 from memdir_nb.extract.scheduler import ExtractionRequest, ExtractionScheduler, SchedulerDecision
-from memdir_nb.extract.transcript import read_transcript, turn_prefixes, without_copies
+from memdir_nb.extract.transcript import read_message_skeletons, turn_prefixes, without_copies
 from memdir_nb.formats.memory_timeline import (
     AsOfFile,
     MemoryPaths,
@@ -255,7 +255,7 @@ def _scheduler_decisions(
 ) -> tuple[list[SchedulerDecision | None], SchedulerDecision | None]:
     if not session.path:
         return [None] * len(session.turns), None
-    messages = without_copies(session, read_transcript(session.path).messages)
+    messages = without_copies(session, read_message_skeletons(session.path))
     scheduler = ExtractionScheduler(recorded_dir, _Recorder(), turns_between=turns_between)
     decisions: list[SchedulerDecision | None] = []
     for turn, upto in zip(session.turns, turn_prefixes(session, messages), strict=True):
@@ -334,7 +334,7 @@ def replay_session(
             replay.notes.extend(f"{r}: {why}; left out" for r, why in refused.items())
             spent_before = recall.budget_spent
             row = _replay_turn(
-                turn, session, timeline, state, scratch.path, recall, selector, turn_ms, seen
+                turn, session, timeline, state, scratch, recall, selector, turn_ms, seen
             )
             row.extraction = decisions[turn.index]
             row.cli_surfaced = _uniq_rels(paths.relative(p) for p in turn.cli_recalled)
@@ -381,14 +381,14 @@ def _replay_turn(
     session: Session,
     timeline: Timeline,
     state: dict[str, AsOfFile],
-    scratch: Path,
+    snapshot: SnapshotDir,
     recall: RecallSession,
     selector: Selector,
     turn_ms: float,
     seen: set[str],
 ) -> TurnReplay:
     previous = session.turns[turn.index - 1].tools_used if turn.index > 0 else []
-    before = sorted(_rel(p, scratch) for p in recall.surfaced)
+    scratch, before = snapshot.path, sorted(map(snapshot.name_of, recall.surfaced))
     skipped_before = len(recall.skipped)
     found = recall_memories(
         RecallRequest.build(

@@ -25,6 +25,7 @@ class SnapshotDir:
     def __init__(self, prefix: str = "memdir-nb-replay-") -> None:
         self.path = Path(tempfile.mkdtemp(prefix=prefix))
         self._held: dict[str, tuple[str, float]] = {}
+        self._names: dict[str | os.PathLike[str], str] = {}  # name_of's, one per path asked
 
     def __enter__(self) -> SnapshotDir:
         return self
@@ -36,6 +37,17 @@ class SnapshotDir:
         """Remove the folder and everything in it."""
         shutil.rmtree(self.path, ignore_errors=True)
         self._held = {}
+
+    def name_of(self, path: str | os.PathLike[str]) -> str:
+        """A path in the folder as its relative name ("notes/a.md"), the same string each time:
+        a replay lists at every turn the memories surfaced before it, and a new string per
+        name and turn grew with turns times memories (15.7 MB of 1,500 turns on 200 memories,
+        thirty-third session). Only paths recall surfaced are asked, so as many as it holds."""
+        name = self._names.get(path)
+        if name is None:
+            name = os.path.relpath(path, self.path).replace(os.sep, "/")
+            self._names[path] = name
+        return name
 
     def sync(self, files: Mapping[str, tuple[str, float]]) -> dict[str, str]:
         """Make the folder hold exactly `files`; returns the rel paths left out, with why.

@@ -219,3 +219,24 @@ def many_cli_picks(memory: Path, records: int) -> Path:
     path = memory.parent / "s.jsonl"
     path.write_text(w.text())
     return path
+
+
+def long_results_session(folder: Path, turns: int, result_kb: int) -> Path:
+    """A main session's transcript of `turns` turns in `folder`, each a prompt, a Read call,
+    its result of `result_kb` KB of code and an answer: the shape of a session that reads
+    large files, whose bytes are mostly tool results. Its path."""
+    session = "0b2c4d6e-1111-4222-8333-444455556666"
+    body = "    return handler(request)  # route\n" * (result_kb * 1024 // 38)
+    path = folder / f"{session}.jsonl"
+    with path.open("w", encoding="utf-8") as out:
+        for first in range(0, turns, 100):
+            stamp = _dt.datetime(2026, 5, 1, tzinfo=_dt.UTC) + _dt.timedelta(seconds=first)
+            w = RecordWriter(session, "/home/ana/app", stamp.isoformat(), seed=f"r{first}")
+            for n in range(first, min(first + 100, turns)):
+                w.prompt(f"turn {n}: fix route {n % 500}")
+                call = w.tool_use("Read", {"file_path": f"/home/ana/app/src/h{n % 40}.py"})
+                w.response([{"type": "text", "text": "Reading."}, call])
+                w.result(call, body)
+                w.response([{"type": "text", "text": f"Turn {n} done."}])
+            out.write(w.text())
+    return path

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -13,10 +15,12 @@ from memdir_nb.recall.lexical import LexicalSelector
 from memdir_nb.reports.replay import iter_turn_lines
 from memdir_nb.ui.demo.session import SAMPLE_NOW_MS, DemoSession, build_demo_session
 from memdir_nb.ui.demo.session_records import RecordWriter
+from tests.support.child_env import child_env
 from tests.support.transcripts import (
     api_error_reply,
     cli_recalled,
     fork_of,
+    long_results_session,
     many_cli_picks,
     refused_answer,
     superseding,
@@ -101,6 +105,24 @@ def test_what_was_surfaced_or_read_earlier_is_not_surfaced_again(sample: DemoSes
     assert "project_ci_runners.md" in replay.turns[1].already_surfaced
     later = [name for t in replay.turns[1:] for name in t.surfaced_names]
     assert "project_ci_runners.md" not in later
+
+
+def test_each_turns_already_surfaced_names_are_the_strings_the_turn_before_held(
+    sample: DemoSession,
+) -> None:
+    """A memory surfaced once is named at every later turn: one string for all of them, not a
+    new one per turn (turns times memories of them held for the whole replay)."""
+    replay = replay_session(
+        sample.transcript, sample.memory_dir, selector=LexicalSelector(), now_ms=SAMPLE_NOW_MS
+    )
+    pairs = [
+        (name, before)
+        for earlier, later in zip(replay.turns, replay.turns[1:], strict=False)
+        for name in later.already_surfaced
+        for before in earlier.already_surfaced
+        if name == before
+    ]
+    assert pairs and all(name is before for name, before in pairs)
 
 
 def test_recent_tools_are_the_tools_of_the_previous_turn(sample: DemoSession) -> None:
@@ -583,3 +605,35 @@ def test_each_note_of_the_summary_is_one_line_whatever_path_it_names(tmp_path: P
     assert any("FORGED: all fine" in n for n in replay.notes)
     assert any("FORGED: from the dir" in n for n in replay.notes)
     assert not [line for line in replay.summary().splitlines() if line.startswith("FORGED")]
+
+
+# A replay in a fresh process: its peak resident memory in KB (getrusage ru_maxrss, Linux).
+_REPLAY_PEAK_RSS = """
+import resource, sys
+from memdir_nb import replay_session
+from memdir_nb.recall.lexical import LexicalSelector
+replay = replay_session(sys.argv[1], sys.argv[2], selector=LexicalSelector(), now_ms=0)
+print(len(replay.turns), resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
+"""
+
+
+@pytest.mark.slow
+def test_a_replay_holds_no_tool_results_text_whatever_the_transcripts_size(tmp_path: Path) -> None:
+    """64 MB of transcript, 1,600 turns each reading 40 KB: the dry-run extractor's messages
+    held the file's text, its lines and every record whole (about 300 MB at peak on main);
+    now only ids and memory writes, so the peak is the interpreter's and the turns' own."""
+    folder = tmp_path / "projects" / "-home-ana-app"
+    folder.mkdir(parents=True)
+    transcript = long_results_session(folder, 1_600, result_kb=40)
+    assert transcript.stat().st_size > 60 * 1024 * 1024
+    run = subprocess.run(
+        [sys.executable, "-c", _REPLAY_PEAK_RSS, str(transcript), str(tmp_path / "memory")],
+        capture_output=True,
+        text=True,
+        check=True,
+        env=child_env(),
+        timeout=120,
+    )
+    turns, peak_kb = map(int, run.stdout.split())
+    assert turns == 1_600
+    assert peak_kb < 160 * 1024, f"replay peaked at {peak_kb // 1024} MB"
