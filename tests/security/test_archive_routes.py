@@ -17,7 +17,9 @@ import struct
 import subprocess
 import sys
 import time
+import tracemalloc
 import zipfile
+import zlib
 from pathlib import Path
 
 import pytest
@@ -289,3 +291,67 @@ def test_an_entry_with_a_part_starting_with_a_tilde_is_refused_by_name_and_the_r
         made = sorted(str(p.relative_to(root)) for p in root.rglob("*"))
         assert not any("~" in p for p in made), made
         assert "user_a.md" in made
+
+
+# ---- archive33: an entry is bounded by the bytes it produces, not by its header's word
+
+
+def _understated(flood: int) -> tuple[bytearray, bytes]:
+    """user_liar.md, a memory followed by `flood` bytes of 'x', deflated, whose local and central
+    headers declare only the memory plus 100 bytes, with the CRC of exactly that prefix (what a
+    crafted archive does so that a reader stopping at the declared size sees nothing wrong);
+    user_b.md whole. Returns the archive and the declared prefix."""
+    body = MEMORY.encode() + b"x" * flood
+    data = _zip_bytes([("user_liar.md", body.decode()), ("user_b.md", MEMORY)])
+    prefix = body[: len(MEMORY) + 100]
+    crc_and_sizes = struct.pack("<I", zlib.crc32(prefix))
+    assert data[:4] == b"PK\x03\x04"
+    data[14:18] = crc_and_sizes  # local header: CRC, then (at 22) the unpacked size
+    data[22:26] = struct.pack("<I", len(prefix))
+    central = data.index(b"PK\x01\x02")  # the first central record is user_liar.md's
+    data[central + 16 : central + 20] = crc_and_sizes
+    data[central + 24 : central + 28] = struct.pack("<I", len(prefix))
+    return data, prefix
+
+
+@pytest.mark.parametrize("flood", [64 * 1024 * 1024, 1000], ids=["64-mib-bomb", "1000-bytes"])
+def test_an_entry_that_unpacks_past_its_declared_size_is_refused_by_name_in_bounded_memory(
+    tmp_path: Path, flood: int
+) -> None:
+    """Failed before the fix: zipfile stops an entry at its declared size and checked the CRC
+    over that much, so the first 100 bytes past the memory were written as user_liar.md and the
+    rest of the stream was never looked at. Now the entry is read through a counted stream that
+    stops one byte past the declared size: refused by name, nothing of it written."""
+    data, prefix = _understated(flood)
+    archive = _write(tmp_path, data)
+    with zipfile.ZipFile(archive) as zf:  # zipfile itself takes the declared size's word
+        assert zf.read("user_liar.md") == prefix
+    tracemalloc.start()
+    try:
+        report = import_archive(archive, tmp_path / "api")
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert [r.name for r in report.refused] == ["user_liar.md"]
+    assert "more bytes than the" in report.refused[0].reason
+    assert report.written == ["user_b.md"]
+    assert not (tmp_path / "api" / "user_liar.md").exists()
+    assert peak < 2 * 1024 * 1024, peak  # 64 MiB behind the header: never unpacked
+    out = _cli_import(archive, tmp_path / "cli")
+    assert "Traceback" not in out.stderr, out.stderr
+    assert out.returncode == 1 and "refused: user_liar.md: unpacks to more bytes" in out.stdout
+    assert sorted(n for n in os.listdir(tmp_path / "cli") if n[0] != ".") == ["user_b.md"]
+
+
+def test_an_entry_that_ends_before_its_declared_size_is_refused_as_damaged(
+    tmp_path: Path,
+) -> None:
+    """The other way round: a header overstating the size (its CRC that of the real bytes)."""
+    data = _zip_bytes([("user_short.md", MEMORY), ("user_b.md", MEMORY)])
+    data[22:26] = struct.pack("<I", len(MEMORY) + 50)
+    central = data.index(b"PK\x01\x02")
+    data[central + 24 : central + 28] = struct.pack("<I", len(MEMORY) + 50)
+    report = import_archive(_write(tmp_path, data), tmp_path / "m")
+    assert [r.name for r in report.refused] == ["user_short.md"]
+    assert "its header declares" in report.refused[0].reason
+    assert report.written == ["user_b.md"]
