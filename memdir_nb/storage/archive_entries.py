@@ -248,7 +248,8 @@ def read_entry(
     bound = max(min(info.file_size, cap, room), 0)
     counted = copy.copy(info)
     counted.file_size = bound + 1
-    # without a CRC zipfile checks none: its own check would fall one byte past the bound
+    # without a CRC zipfile checks none (ZipExtFile has asked hasattr(info, 'CRC') since 2.7):
+    # its own check would fall one byte past the bound; the CRC is checked below instead
     del counted.CRC
     chunks: list[bytes] = []
     produced = 0

@@ -6,6 +6,7 @@ Every refusal is tested by both routes: the API (import_archive) and the command
 
 from __future__ import annotations
 
+import json
 import os
 import stat
 import subprocess
@@ -22,6 +23,7 @@ import pytest
 from memdir_nb.dream.apply import list_trash_batches, restore
 from memdir_nb.lint import lint_memory_dir
 from memdir_nb.spec.constants import (
+    ARCHIVE_MANIFEST_NAME,
     ARCHIVE_MAX_ENTRIES,
     ARCHIVE_MAX_ENTRY_BYTES,
     ARCHIVE_MAX_TOTAL_BYTES,
@@ -669,3 +671,17 @@ def test_an_old_archive_with_a_highly_compressed_entry_imports_whole(
     assert (tmp_path / "n" / rel).read_bytes() == data
     out = _cli("import", str(archive), "--dir", str(tmp_path / "cli"))
     assert out.returncode == 0 and "0 refused" in out.stdout, out.stdout + out.stderr
+
+
+def test_a_manifest_longer_than_one_files_cap_still_gives_the_exact_mtimes(tmp_path: Path) -> None:
+    """Failed before the fix: the manifest (up to 16 MiB) was read through the 4 MiB cap for
+    one memory file, cut short, so its JSON was unreadable and every file took the zip header's
+    two-second time. read_entry now takes the cap of what it reads."""
+    exact = 1_700_000_000_123_456_789
+    files = {"user_a.md": {"mtime_ns": exact}, "pad": {"note": "p" * (ARCHIVE_MAX_ENTRY_BYTES + 1)}}
+    body = json.dumps({"version": 1, "files": files}).encode()
+    archive = _zip(
+        tmp_path / "x.zip", [("user_a.md", GOOD.encode()), (ARCHIVE_MANIFEST_NAME, body)]
+    )
+    assert import_archive(archive, tmp_path / "m").written == ["user_a.md"]
+    assert os.stat(tmp_path / "m" / "user_a.md").st_mtime_ns == exact
