@@ -112,6 +112,11 @@ _UNPACK_ERRORS = (
     lzma.LZMAError,
 )
 
+# Compression methods zipfile unpacks with no bound on one call's output: it hands bzip2 and
+# LZMA a chunk of at least 4 KiB of packed bytes and takes all they give (deflate and stored
+# are asked for no more than the read wants). Every export writes deflate or stored.
+_UNBOUNDED_METHODS = {zipfile.ZIP_BZIP2: "bzip2", zipfile.ZIP_LZMA: "LZMA"}
+
 # What zipfile's constructor can raise on a crafted central directory besides BadZipFile and
 # OSError: a name flagged UTF-8 that is not (UnicodeDecodeError, a ValueError), a "version
 # needed to extract" past what it reads (NotImplementedError), a record cut short (EOFError).
@@ -164,6 +169,13 @@ def entry_refusal(info: zipfile.ZipInfo, seen: set[str], unpacked: int = 0) -> s
     layout = _layout_refusal(info.filename, seen)
     if layout is not None:
         return layout
+    if info.compress_type in _UNBOUNDED_METHODS:
+        return (
+            f"cannot be unpacked in bounded memory: it is packed with "
+            f"{_UNBOUNDED_METHODS[info.compress_type]}, which this reader unpacks a whole "
+            "chunk at a time (330 bytes of bzip2 gave 256 MiB at once); memdir-nb export "
+            "writes deflate: re-zip the memory dir with deflate (zip -r -Z deflate) and import that"
+        )
     if info.file_size > ARCHIVE_MAX_ENTRY_BYTES:
         return (
             f"unpacks to {info.file_size:,} bytes, over the {ARCHIVE_MAX_ENTRY_BYTES:,}-byte cap "

@@ -47,8 +47,11 @@ def _first_data_offset(data: bytearray) -> int:
 
 
 def _corrupt_stream(method: int) -> bytearray:
-    """user_a.md's compressed stream scrambled, user_b.md whole."""
-    data = _zip_bytes([("user_a.md", MEMORY), ("user_b.md", MEMORY)], method)
+    """user_a.md's compressed stream scrambled, user_b.md whole (deflated: archive33 refuses
+    every LZMA entry before unpacking it, since zipfile unpacks LZMA unbounded)."""
+    whole = zipfile.ZipInfo("user_b.md")
+    whole.compress_type = zipfile.ZIP_DEFLATED
+    data = _zip_bytes([("user_a.md", MEMORY), (whole, MEMORY)], method)
     start = _first_data_offset(data)
     for i in range(start, start + 16):
         data[i] ^= 0x5A
@@ -355,3 +358,36 @@ def test_an_entry_that_ends_before_its_declared_size_is_refused_as_damaged(
     assert [r.name for r in report.refused] == ["user_short.md"]
     assert "its header declares" in report.refused[0].reason
     assert report.written == ["user_b.md"]
+
+
+@pytest.mark.parametrize("method", [zipfile.ZIP_BZIP2, zipfile.ZIP_LZMA], ids=["bzip2", "lzma"])
+def test_an_entry_packed_with_bzip2_or_lzma_is_refused_by_name_before_it_is_unpacked(
+    tmp_path: Path, method: int
+) -> None:
+    """Failed before the fix: zipfile hands bzip2 and LZMA at least 4 KiB of packed bytes at
+    a time and keeps all they give, whatever the read asked for. 64 MiB of NULs in a few
+    hundred bytes of bzip2, behind a header declaring 270, took 148 MB to refuse (256 MiB in
+    330 bytes took 584 MB; 4 KiB of it would be gigabytes). Export writes deflate only."""
+    info = zipfile.ZipInfo("user_liar.md")
+    info.compress_type = method
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w") as zf:
+        with zf.open(info, "w") as fh:
+            for _ in range(64):
+                fh.write(bytes(1024 * 1024))
+        zf.writestr("user_b.md", MEMORY)
+    data = bytearray(buf.getvalue())
+    data[22:26] = struct.pack("<I", 270)  # the header's word: 270 bytes
+    central = data.index(b"PK\x01\x02")
+    data[central + 24 : central + 28] = struct.pack("<I", 270)
+    archive = _write(tmp_path, data)
+    tracemalloc.start()
+    try:
+        report = import_archive(archive, tmp_path / "m")
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert [r.name for r in report.refused] == ["user_liar.md"]
+    assert "bounded memory" in report.refused[0].reason
+    assert "re-zip" in report.refused[0].reason
+    assert report.written == ["user_b.md"] and peak < 2 * 1024 * 1024, peak
