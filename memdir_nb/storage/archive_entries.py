@@ -169,13 +169,6 @@ def entry_refusal(info: zipfile.ZipInfo, seen: set[str], unpacked: int = 0) -> s
     layout = _layout_refusal(info.filename, seen)
     if layout is not None:
         return layout
-    if info.compress_type in _UNBOUNDED_METHODS:
-        return (
-            f"cannot be unpacked in bounded memory: it is packed with "
-            f"{_UNBOUNDED_METHODS[info.compress_type]}, which this reader unpacks a whole "
-            "chunk at a time (330 bytes of bzip2 gave 256 MiB at once); memdir-nb export "
-            "writes deflate: re-zip the memory dir with deflate (zip -r -Z deflate) and import that"
-        )
     if info.file_size > ARCHIVE_MAX_ENTRY_BYTES:
         return (
             f"unpacks to {info.file_size:,} bytes, over the {ARCHIVE_MAX_ENTRY_BYTES:,}-byte cap "
@@ -250,12 +243,20 @@ def read_entry(
     zipfile stops an entry at the size its header declares and checks the CRC only at that
     point, so an entry whose header understated its size was cut short there, its bytes past it
     never seen (the old "more bytes than its header declares" test could not fire). Here the
-    entry is opened as declaring one byte more than it may give (its declared size, the cap for
-    one file, the room `unpacked` bytes leave under the total cap, whichever is least), read in chunks and
-    counted, and refused the moment the count passes that bound: memory stays within the bound
-    plus one chunk, and nothing of the entry is kept. Its CRC is then checked here, over all of
-    it, so a damaged stream is still refused.
+    entry is opened as declaring one byte more than it may give (the least of its declared
+    size, the cap and the room the `unpacked` bytes leave under the total cap), read in chunks
+    and counted, and refused the moment the count passes that bound: memory stays within the
+    bound plus one chunk, and nothing of the entry is kept. Its CRC is then checked here, over all of
+    it, so a damaged stream is still refused. bzip2 and LZMA entries (the manifest too) are
+    refused unread: zipfile gives no bound on what one of their chunks unpacks to.
     """
+    if info.compress_type in _UNBOUNDED_METHODS:
+        return None, (
+            f"cannot be unpacked in bounded memory: it is packed with "
+            f"{_UNBOUNDED_METHODS[info.compress_type]}, which this reader unpacks a whole "
+            "chunk at a time (330 bytes of bzip2 gave 256 MiB at once); memdir-nb export "
+            "writes deflate: re-zip the memory dir with deflate (zip -r -Z deflate) and import that"
+        )
     room = ARCHIVE_MAX_TOTAL_BYTES - unpacked
     bound = max(min(info.file_size, cap, room), 0)
     counted = copy.copy(info)

@@ -391,3 +391,29 @@ def test_an_entry_packed_with_bzip2_or_lzma_is_refused_by_name_before_it_is_unpa
     assert "bounded memory" in report.refused[0].reason
     assert "re-zip" in report.refused[0].reason
     assert report.written == ["user_b.md"] and peak < 2 * 1024 * 1024, peak
+
+
+def test_a_manifest_packed_with_bzip2_is_passed_over_unread(tmp_path: Path) -> None:
+    """Failed before the fix (148 MB): the manifest is read by the same read_entry, so a bzip2
+    one (64 MiB of NULs in 201 bytes, declaring 270) is now passed over unread, its mtimes not
+    used, in bounded memory; the files still arrive."""
+    info = zipfile.ZipInfo(".memdir-nb-archive.json")
+    info.compress_type = zipfile.ZIP_BZIP2
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w") as zf:
+        with zf.open(info, "w") as fh:
+            for _ in range(64):
+                fh.write(bytes(1024 * 1024))
+        zf.writestr("user_b.md", MEMORY)
+    data = bytearray(buf.getvalue())
+    data[22:26] = struct.pack("<I", 270)  # declared small, so it is not passed over unread
+    central = data.index(b"PK\x01\x02")
+    data[central + 24 : central + 28] = struct.pack("<I", 270)
+    tracemalloc.start()
+    try:
+        report = import_archive(_write(tmp_path, data), tmp_path / "m")
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert report.written == ["user_b.md"] and report.ok
+    assert peak < 2 * 1024 * 1024, peak
