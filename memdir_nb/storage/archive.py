@@ -10,7 +10,8 @@ An earlier archive it replaces with other bytes is moved beside it as
 that exists with other bytes is a named conflict, unless overwrite=True moves the old one into
 .trash/ first. It refuses, entry by entry and with the reason, anything a crafted archive could
 use: absolute or `..` paths, symlinks and devices, names the name gate refuses, oversize
-entries, compression bombs (ratio and total caps), and secrets bound for team/. Nothing is
+entries, compression bombs (each entry unpacked through a counted stream, bounded by its
+declared size, the one-file cap and the total cap), and secrets bound for team/. Nothing is
 ever written outside the memory dir.
 """
 
@@ -38,7 +39,6 @@ from memdir_nb.spec.constants import (
     ARCHIVE_MAX_BYTES,
     ARCHIVE_MAX_ENTRIES,
     ARCHIVE_MAX_ENTRY_BYTES,
-    ARCHIVE_MAX_TOTAL_BYTES,
     IMPORT_BATCH_PREFIX,
     TRASH_DIRNAME,
 )
@@ -349,15 +349,13 @@ def _accepted_entries(
     for position, info in enumerate(infos, start=1):
         if is_folder_entry(info) or info.filename == ARCHIVE_MANIFEST_NAME:
             continue
-        problem = entry_refusal(info, seen)
+        problem = entry_refusal(info, seen, total)
         seen.add(info.filename)
         if problem is None:
             seen.update(f"{folder}/" for folder in folders_of(info.filename))
-        if problem is None and total + info.file_size > ARCHIVE_MAX_TOTAL_BYTES:
-            problem = f"would take the unpacked total over the {ARCHIVE_MAX_TOTAL_BYTES:,}-byte cap"
         data: bytes | None = None
-        if problem is None:
-            data, problem = read_entry(zf, info)
+        if problem is None:  # total: the bytes really produced so far, counted by read_entry
+            data, problem = read_entry(zf, info, unpacked=total)
         if problem is None and data is not None:
             problem = content_refusal(info.filename, data)
         if problem is not None or data is None:

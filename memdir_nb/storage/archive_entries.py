@@ -2,7 +2,8 @@
 
 `path_refusal` is the archive's path rule (also what export leaves out); `entry_refusal` adds
 what an entry's header says (encrypted, a link or device, a duplicate, a file that is also a
-folder of other entries, over a cap, a compression bomb); `content_refusal` what its bytes say.
+folder of other entries, over a cap); `read_entry` unpacks it through a counted stream, so a
+compression bomb is stopped by the bytes it produces; `content_refusal` what its bytes say.
 `export_refusal` and `export_compression` keep export to what import takes: an archive export
 wrote was once refused by its own import (a Latin-1 memory, a repetitive daily log read as a
 compression bomb; security.md §39). Split from memdir_nb.storage.archive, which packs and unpacks.
@@ -10,6 +11,7 @@ compression bomb; security.md §39). Split from memdir_nb.storage.archive, which
 
 from __future__ import annotations
 
+import copy
 import datetime as _dt
 import lzma
 import stat
@@ -38,6 +40,7 @@ from memdir_nb.spec.constants import (
 )
 
 NOT_UTF8_TEXT = "is not UTF-8 text"
+_READ_CHUNK = 64 * 1024  # how much of an entry is unpacked at a time, then counted
 
 
 def path_refusal(rel: str) -> str | None:
@@ -109,6 +112,11 @@ _UNPACK_ERRORS = (
     lzma.LZMAError,
 )
 
+# Compression methods zipfile unpacks with no bound on one call's output: it hands bzip2 and
+# LZMA a chunk of at least 4 KiB of packed bytes and takes all they give (deflate and stored
+# are asked for no more than the read wants). Every export writes deflate or stored.
+_UNBOUNDED_METHODS = {zipfile.ZIP_BZIP2: "bzip2", zipfile.ZIP_LZMA: "LZMA"}
+
 # What zipfile's constructor can raise on a crafted central directory besides BadZipFile and
 # OSError: a name flagged UTF-8 that is not (UnicodeDecodeError, a ValueError), a "version
 # needed to extract" past what it reads (NotImplementedError), a record cut short (EOFError).
@@ -136,8 +144,14 @@ def is_folder_entry(info: zipfile.ZipInfo) -> bool:
     return info.filename.endswith("/")
 
 
-def entry_refusal(info: zipfile.ZipInfo, seen: set[str]) -> str | None:
-    """Why one archive entry is refused before it is read, else None."""
+def entry_refusal(info: zipfile.ZipInfo, seen: set[str], unpacked: int = 0) -> str | None:
+    """Why one archive entry is refused before it is read, else None.
+
+    unpacked: the bytes the entries accepted before it gave. Sizes are judged here by the
+    header's word only, a cheap early refusal; `read_entry` then holds the entry to what it
+    declared. There is no ratio test: an entry is bounded by the bytes it produces, so a
+    repetitive daily log 300 times smaller packed than unpacked is read like any file.
+    """
     if info.flag_bits & 0x1:
         return "is encrypted"
     if not info.filename:
@@ -160,22 +174,23 @@ def entry_refusal(info: zipfile.ZipInfo, seen: set[str]) -> str | None:
             f"unpacks to {info.file_size:,} bytes, over the {ARCHIVE_MAX_ENTRY_BYTES:,}-byte cap "
             "for one file"
         )
-    if looks_like_a_bomb(info.file_size, info.compress_size):
-        return (
-            f"is a compression bomb: {info.file_size:,} bytes from {info.compress_size:,} "
-            f"(ratio over {ARCHIVE_MAX_RATIO})"
-        )
+    if unpacked + info.file_size > ARCHIVE_MAX_TOTAL_BYTES:
+        return f"would take the unpacked total over the {ARCHIVE_MAX_TOTAL_BYTES:,}-byte cap"
     return None
 
 
 def looks_like_a_bomb(size: int, packed: int) -> bool:
-    """Whether an entry unpacking to size bytes from packed is read as a compression bomb."""
+    """Whether an import before archive33 refused an entry unpacking to size bytes from packed
+    as a compression bomb (ratio over ARCHIVE_MAX_RATIO). Import now bounds every entry by the
+    bytes it produces, not by its ratio (security.md §41); export still stores such a file
+    (`export_compression`), so an archive it writes is one those older imports take too."""
     return size >= ARCHIVE_RATIO_MIN_BYTES and size / max(packed, 1) > ARCHIVE_MAX_RATIO
 
 
 def export_compression(data: bytes) -> int:
-    """How export packs a file: deflated, or stored when deflate would shrink it so far that
-    import reads it as a compression bomb (a daily log of one line repeated, 660 KB from 2 KB).
+    """How export packs a file: deflated, or stored when deflate would shrink it so far that an
+    import before archive33 read it as a compression bomb (a daily log of one line repeated,
+    660 KB from 2 KB).
 
     The deflated size is measured as zipfile makes it (raw deflate, default level), and half
     the ratio is the line, so a stream that differs by a few bytes stays on the right side.
@@ -215,16 +230,75 @@ def export_refusal(rel: str, data: bytes, packed: int, total: int) -> str | None
     return f"{problem}, which import refuses; take the secret out of the file and export again"
 
 
-def read_entry(zf: zipfile.ZipFile, info: zipfile.ZipInfo) -> tuple[bytes | None, str | None]:
-    """The entry's bytes, read no further than its declared size allows; or why not."""
+def read_entry(
+    zf: zipfile.ZipFile,
+    info: zipfile.ZipInfo,
+    *,
+    cap: int = ARCHIVE_MAX_ENTRY_BYTES,
+    unpacked: int = 0,
+) -> tuple[bytes | None, str | None]:
+    """The entry's bytes, or why not: unpacked through a counted stream, bounded by the bytes it
+    really produces, never by its header's word alone.
+
+    zipfile stops an entry at the size its header declares and checks the CRC only at that
+    point, so an entry whose header understated its size was cut short there, its bytes past it
+    never seen (the old "more bytes than its header declares" test could not fire). Here the
+    entry is opened as declaring one byte more than it may give (the least of its declared
+    size, the cap and the room the `unpacked` bytes leave under the total cap), read in chunks
+    and counted, and refused the moment the count passes that bound: memory stays within the
+    bound plus one chunk, and nothing of the entry is kept. Its CRC is then checked here, over all of
+    it, so a damaged stream is still refused. bzip2 and LZMA entries (the manifest too) are
+    refused unread: zipfile gives no bound on what one of their chunks unpacks to.
+    """
+    if info.compress_type in _UNBOUNDED_METHODS:
+        return None, (
+            f"cannot be unpacked in bounded memory: it is packed with "
+            f"{_UNBOUNDED_METHODS[info.compress_type]}, which this reader unpacks a whole "
+            "chunk at a time (330 bytes of bzip2 gave 256 MiB at once); memdir-nb export "
+            "writes deflate: re-zip the memory dir with deflate (zip -r -Z deflate) and import that"
+        )
+    room = ARCHIVE_MAX_TOTAL_BYTES - unpacked
+    bound = max(min(info.file_size, cap, room), 0)
+    counted = copy.copy(info)
+    counted.file_size = bound + 1
+    # without a CRC zipfile checks none (ZipExtFile has asked hasattr(info, 'CRC') since 2.7):
+    # its own check would fall one byte past the bound; the CRC is checked below instead
+    del counted.CRC
+    chunks: list[bytes] = []
+    produced = 0
     try:
-        with zf.open(info) as fh:
-            data = fh.read(min(info.file_size, ARCHIVE_MAX_ENTRY_BYTES) + 1)
+        with zf.open(counted) as fh:
+            while chunk := fh.read(min(_READ_CHUNK, bound + 1 - produced)):
+                produced += len(chunk)
+                if produced > bound:
+                    return None, _overrun(info.file_size, cap, room)
+                chunks.append(chunk)
     except _UNPACK_ERRORS as exc:
         return None, f"cannot be unpacked ({type(exc).__name__}: {exc})"
-    if len(data) > info.file_size:
-        return None, "unpacks to more bytes than its header declares"
+    data = b"".join(chunks)
+    if len(data) != info.file_size:
+        return None, (
+            f"cannot be unpacked (it ends after {len(data):,} bytes, but its header declares "
+            f"{info.file_size:,}; the archive is damaged)"
+        )
+    if zlib.crc32(data) != info.CRC:
+        return (
+            None,
+            "cannot be unpacked (its bytes fail the header's CRC-32; the archive is damaged)",
+        )
     return data, None
+
+
+def _overrun(declared: int, cap: int, room: int) -> str:
+    """Why an entry whose unpacking passed its bound is refused, naming the bound it passed."""
+    if declared <= min(cap, room):
+        return (
+            f"unpacks to more bytes than the {declared:,} its header declares (a header that "
+            "understates its size is how a compression bomb hides); nothing of it was written"
+        )
+    if cap <= room:
+        return f"unpacks past the {cap:,}-byte cap for one file; nothing of it was written"
+    return f"would take the unpacked total over the {ARCHIVE_MAX_TOTAL_BYTES:,}-byte cap"
 
 
 def content_refusal(name: str, data: bytes) -> str | None:
@@ -246,9 +320,9 @@ def manifest_mtimes(zf: zipfile.ZipFile) -> dict[str, int]:
         info = zf.getinfo(ARCHIVE_MANIFEST_NAME)
     except KeyError:
         return {}
-    data, problem = (
-        read_entry(zf, info) if info.file_size <= ARCHIVE_MANIFEST_MAX_BYTES else (None, "big")
-    )
+    if info.file_size > ARCHIVE_MANIFEST_MAX_BYTES:
+        return {}
+    data, problem = read_entry(zf, info, cap=ARCHIVE_MANIFEST_MAX_BYTES)
     if problem is not None or data is None:
         return {}
     try:

@@ -17,7 +17,9 @@ import struct
 import subprocess
 import sys
 import time
+import tracemalloc
 import zipfile
+import zlib
 from pathlib import Path
 
 import pytest
@@ -45,8 +47,11 @@ def _first_data_offset(data: bytearray) -> int:
 
 
 def _corrupt_stream(method: int) -> bytearray:
-    """user_a.md's compressed stream scrambled, user_b.md whole."""
-    data = _zip_bytes([("user_a.md", MEMORY), ("user_b.md", MEMORY)], method)
+    """user_a.md's compressed stream scrambled, user_b.md whole (deflated: archive33 refuses
+    every LZMA entry before unpacking it, since zipfile unpacks LZMA unbounded)."""
+    whole = zipfile.ZipInfo("user_b.md")
+    whole.compress_type = zipfile.ZIP_DEFLATED
+    data = _zip_bytes([("user_a.md", MEMORY), (whole, MEMORY)], method)
     start = _first_data_offset(data)
     for i in range(start, start + 16):
         data[i] ^= 0x5A
@@ -289,3 +294,126 @@ def test_an_entry_with_a_part_starting_with_a_tilde_is_refused_by_name_and_the_r
         made = sorted(str(p.relative_to(root)) for p in root.rglob("*"))
         assert not any("~" in p for p in made), made
         assert "user_a.md" in made
+
+
+# ---- archive33: an entry is bounded by the bytes it produces, not by its header's word
+
+
+def _understated(flood: int) -> tuple[bytearray, bytes]:
+    """user_liar.md, a memory followed by `flood` bytes of 'x', deflated, whose local and central
+    headers declare only the memory plus 100 bytes, with the CRC of exactly that prefix (what a
+    crafted archive does so that a reader stopping at the declared size sees nothing wrong);
+    user_b.md whole. Returns the archive and the declared prefix."""
+    body = MEMORY.encode() + b"x" * flood
+    data = _zip_bytes([("user_liar.md", body.decode()), ("user_b.md", MEMORY)])
+    prefix = body[: len(MEMORY) + 100]
+    crc_and_sizes = struct.pack("<I", zlib.crc32(prefix))
+    assert data[:4] == b"PK\x03\x04"
+    data[14:18] = crc_and_sizes  # local header: CRC, then (at 22) the unpacked size
+    data[22:26] = struct.pack("<I", len(prefix))
+    central = data.index(b"PK\x01\x02")  # the first central record is user_liar.md's
+    data[central + 16 : central + 20] = crc_and_sizes
+    data[central + 24 : central + 28] = struct.pack("<I", len(prefix))
+    return data, prefix
+
+
+@pytest.mark.parametrize("flood", [64 * 1024 * 1024, 1000], ids=["64-mib-bomb", "1000-bytes"])
+def test_an_entry_that_unpacks_past_its_declared_size_is_refused_by_name_in_bounded_memory(
+    tmp_path: Path, flood: int
+) -> None:
+    """Failed before the fix: zipfile stops an entry at its declared size and checked the CRC
+    over that much, so the first 100 bytes past the memory were written as user_liar.md and the
+    rest of the stream was never looked at. Now the entry is read through a counted stream that
+    stops one byte past the declared size: refused by name, nothing of it written."""
+    data, prefix = _understated(flood)
+    archive = _write(tmp_path, data)
+    with zipfile.ZipFile(archive) as zf:  # zipfile itself takes the declared size's word
+        assert zf.read("user_liar.md") == prefix
+    tracemalloc.start()
+    try:
+        report = import_archive(archive, tmp_path / "api")
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert [r.name for r in report.refused] == ["user_liar.md"]
+    assert "more bytes than the" in report.refused[0].reason
+    assert report.written == ["user_b.md"]
+    assert not (tmp_path / "api" / "user_liar.md").exists()
+    assert peak < 2 * 1024 * 1024, peak  # 64 MiB behind the header: never unpacked
+    out = _cli_import(archive, tmp_path / "cli")
+    assert "Traceback" not in out.stderr, out.stderr
+    assert out.returncode == 1 and "refused: user_liar.md: unpacks to more bytes" in out.stdout
+    assert sorted(n for n in os.listdir(tmp_path / "cli") if n[0] != ".") == ["user_b.md"]
+
+
+def test_an_entry_that_ends_before_its_declared_size_is_refused_as_damaged(
+    tmp_path: Path,
+) -> None:
+    """The other way round: a header overstating the size (its CRC that of the real bytes)."""
+    data = _zip_bytes([("user_short.md", MEMORY), ("user_b.md", MEMORY)])
+    data[22:26] = struct.pack("<I", len(MEMORY) + 50)
+    central = data.index(b"PK\x01\x02")
+    data[central + 24 : central + 28] = struct.pack("<I", len(MEMORY) + 50)
+    report = import_archive(_write(tmp_path, data), tmp_path / "m")
+    assert [r.name for r in report.refused] == ["user_short.md"]
+    assert "its header declares" in report.refused[0].reason
+    assert report.written == ["user_b.md"]
+
+
+@pytest.mark.parametrize("method", [zipfile.ZIP_BZIP2, zipfile.ZIP_LZMA], ids=["bzip2", "lzma"])
+def test_an_entry_packed_with_bzip2_or_lzma_is_refused_by_name_before_it_is_unpacked(
+    tmp_path: Path, method: int
+) -> None:
+    """Failed before the fix: zipfile hands bzip2 and LZMA at least 4 KiB of packed bytes at
+    a time and keeps all they give, whatever the read asked for. 64 MiB of NULs in a few
+    hundred bytes of bzip2, behind a header declaring 270, took 148 MB to refuse (256 MiB in
+    330 bytes took 584 MB; 4 KiB of it would be gigabytes). Export writes deflate only."""
+    info = zipfile.ZipInfo("user_liar.md")
+    info.compress_type = method
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w") as zf:
+        with zf.open(info, "w") as fh:
+            for _ in range(64):
+                fh.write(bytes(1024 * 1024))
+        zf.writestr("user_b.md", MEMORY)
+    data = bytearray(buf.getvalue())
+    data[22:26] = struct.pack("<I", 270)  # the header's word: 270 bytes
+    central = data.index(b"PK\x01\x02")
+    data[central + 24 : central + 28] = struct.pack("<I", 270)
+    archive = _write(tmp_path, data)
+    tracemalloc.start()
+    try:
+        report = import_archive(archive, tmp_path / "m")
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert [r.name for r in report.refused] == ["user_liar.md"]
+    assert "bounded memory" in report.refused[0].reason
+    assert "re-zip" in report.refused[0].reason
+    assert report.written == ["user_b.md"] and peak < 2 * 1024 * 1024, peak
+
+
+def test_a_manifest_packed_with_bzip2_is_passed_over_unread(tmp_path: Path) -> None:
+    """Failed before the fix (148 MB): the manifest is read by the same read_entry, so a bzip2
+    one (64 MiB of NULs in 201 bytes, declaring 270) is now passed over unread, its mtimes not
+    used, in bounded memory; the files still arrive."""
+    info = zipfile.ZipInfo(".memdir-nb-archive.json")
+    info.compress_type = zipfile.ZIP_BZIP2
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w") as zf:
+        with zf.open(info, "w") as fh:
+            for _ in range(64):
+                fh.write(bytes(1024 * 1024))
+        zf.writestr("user_b.md", MEMORY)
+    data = bytearray(buf.getvalue())
+    data[22:26] = struct.pack("<I", 270)  # declared small, so it is not passed over unread
+    central = data.index(b"PK\x01\x02")
+    data[central + 24 : central + 28] = struct.pack("<I", 270)
+    tracemalloc.start()
+    try:
+        report = import_archive(_write(tmp_path, data), tmp_path / "m")
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert report.written == ["user_b.md"] and report.ok
+    assert peak < 2 * 1024 * 1024, peak

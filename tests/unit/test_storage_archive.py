@@ -6,6 +6,7 @@ Every refusal is tested by both routes: the API (import_archive) and the command
 
 from __future__ import annotations
 
+import json
 import os
 import stat
 import subprocess
@@ -22,6 +23,7 @@ import pytest
 from memdir_nb.dream.apply import list_trash_batches, restore
 from memdir_nb.lint import lint_memory_dir
 from memdir_nb.spec.constants import (
+    ARCHIVE_MANIFEST_NAME,
     ARCHIVE_MAX_ENTRIES,
     ARCHIVE_MAX_ENTRY_BYTES,
     ARCHIVE_MAX_TOTAL_BYTES,
@@ -210,7 +212,8 @@ CRAFTED: dict[str, tuple[list[tuple[zipfile.ZipInfo | str, bytes]], str]] = {
     "hidden-folder": ([(".trash/user_x.md", GOOD.encode())], "hidden"),
     "hidden-file": ([(".memdir.lock", b"1")], "hidden"),
     "oversize": ([("user_big.md", b"a" * (ARCHIVE_MAX_ENTRY_BYTES + 1))], "cap for one file"),
-    "bomb": ([("user_bomb.md", b"\0" * (2 * 1024 * 1024))], "compression bomb"),
+    # a true bomb: 8 MiB of NULs deflate to 8 KB, and unpack past the cap for one file
+    "bomb": ([("user_bomb.md", b"\0" * (2 * ARCHIVE_MAX_ENTRY_BYTES))], "cap for one file"),
     "team-secret": (
         [("team/reference_gateway.md", GOOD.replace("Argo CD.", f"key {FAKE_KEY}").encode())],
         "secret into team memory",
@@ -275,7 +278,7 @@ def test_a_crafted_entry_is_refused_by_the_cli(tmp_path: Path, case: str) -> Non
 
 
 def test_the_unpacked_total_is_capped(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr("memdir_nb.storage.archive.ARCHIVE_MAX_TOTAL_BYTES", 100)
+    monkeypatch.setattr("memdir_nb.storage.archive_entries.ARCHIVE_MAX_TOTAL_BYTES", 100)
     archive = _zip(tmp_path / "x.zip", [("user_a.md", GOOD.encode()), ("user_b.md", GOOD.encode())])
     report = import_archive(archive, tmp_path / "m")
     assert report.written == ["user_a.md"] and "unpacked total" in report.refused[0].reason
@@ -596,8 +599,8 @@ def test_export_leaves_out_what_would_pass_imports_entry_and_total_caps(
     assert len(report.files) == 4 and all("another archive" in w for _, w in report.skipped)
     assert import_archive(tmp_path / "m.zip", tmp_path / "n").ok
     monkeypatch.undo()
-    for module in (archive, archive_entries):
-        monkeypatch.setattr(module, "ARCHIVE_MAX_TOTAL_BYTES", len(GOOD) * 3)
+    # the total cap's one home: export_refusal and import's entry_refusal and read_entry
+    monkeypatch.setattr(archive_entries, "ARCHIVE_MAX_TOTAL_BYTES", len(GOOD) * 3)
     report = export_archive(src, tmp_path / "t.zip")
     assert len(report.files) == 3 and len(report.skipped) == 3
     assert "another archive" in report.skipped[0][1]
@@ -639,3 +642,46 @@ def test_export_leaves_out_a_tilde_folder_import_refuses_naming_the_rename(tmp_p
     imported = import_archive(tmp_path / "m.zip", tmp_path / "n")
     assert imported.ok and imported.written == ["user_a.md"]
     assert (src / "~" / "user_x.md").read_text() == GOOD  # left where it was, as it was
+
+
+# ---- an archive an earlier export made of a repetitive file imports whole (security.md §41)
+
+
+@pytest.mark.parametrize(
+    ("rel", "data"),
+    [
+        ("logs/2026/12/2026-12-01.md", (LOG_LINE * 20_000).encode()),  # 660 KB from 2 KB
+        ("user_long.md", (GOOD + "x" * 200_000).encode()),
+        ("user_zeros.md", b"\0" * (2 * 1024 * 1024)),  # 2 MiB from 2 KB, within the cap
+    ],
+    ids=["repetitive-log", "one-letter-run", "two-mib-of-nuls"],
+)
+def test_an_old_archive_with_a_highly_compressed_entry_imports_whole(
+    tmp_path: Path, rel: str, data: bytes
+) -> None:
+    """Failed before the fix: refused as "a compression bomb ... (ratio over 100)", so an
+    archive earlier exports wrote (deflating everything) could not be read back. Now the entry
+    is bounded by the bytes it produces, and it is within its declared size and the caps."""
+    archive = _zip(tmp_path / "old.zip", [(rel, data), ("user_a.md", GOOD.encode())])
+    with zipfile.ZipFile(archive) as zf:
+        assert zf.getinfo(rel).file_size > 100 * zf.getinfo(rel).compress_size
+    report = import_archive(archive, tmp_path / "n")
+    assert report.refused == [] and report.ok
+    assert sorted(report.written) == sorted([rel, "user_a.md"])
+    assert (tmp_path / "n" / rel).read_bytes() == data
+    out = _cli("import", str(archive), "--dir", str(tmp_path / "cli"))
+    assert out.returncode == 0 and "0 refused" in out.stdout, out.stdout + out.stderr
+
+
+def test_a_manifest_longer_than_one_files_cap_still_gives_the_exact_mtimes(tmp_path: Path) -> None:
+    """Failed before the fix: the manifest (up to 16 MiB) was read through the 4 MiB cap for
+    one memory file, cut short, so its JSON was unreadable and every file took the zip header's
+    two-second time. read_entry now takes the cap of what it reads."""
+    exact = 1_700_000_000_123_456_789
+    files = {"user_a.md": {"mtime_ns": exact}, "pad": {"note": "p" * (ARCHIVE_MAX_ENTRY_BYTES + 1)}}
+    body = json.dumps({"version": 1, "files": files}).encode()
+    archive = _zip(
+        tmp_path / "x.zip", [("user_a.md", GOOD.encode()), (ARCHIVE_MANIFEST_NAME, body)]
+    )
+    assert import_archive(archive, tmp_path / "m").written == ["user_a.md"]
+    assert os.stat(tmp_path / "m" / "user_a.md").st_mtime_ns == exact
