@@ -607,13 +607,17 @@ def test_each_note_of_the_summary_is_one_line_whatever_path_it_names(tmp_path: P
     assert not [line for line in replay.summary().splitlines() if line.startswith("FORGED")]
 
 
-# A replay in a fresh process: its peak resident memory in KB (getrusage ru_maxrss, Linux).
+# A replay in a fresh process: its peak resident memory in KB, the VmHWM of its own address
+# space (Linux). Not getrusage's ru_maxrss: a child started by vfork (subprocess does) keeps
+# the parent's high-water mark there, so a pytest worker that once held 1.8 GB failed the test.
 _REPLAY_PEAK_RSS = """
-import resource, sys
+import sys
 from memdir_nb import replay_session
 from memdir_nb.recall.lexical import LexicalSelector
 replay = replay_session(sys.argv[1], sys.argv[2], selector=LexicalSelector(), now_ms=0)
-print(len(replay.turns), resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
+with open("/proc/self/status", encoding="ascii") as status:
+    peak = next(line.split()[1] for line in status if line.startswith("VmHWM:"))
+print(len(replay.turns), peak)
 """
 
 
