@@ -235,8 +235,8 @@ class _Links:
     memory that absorbed it (formats.wikilinks); header values count (`related:` lists of
     links), as the whole file is what the model reads.
 
-    A memory answers to its `name:`, its file's stem and that stem with hyphens
-    (formats.wikilinks.names_linking): a link by one is pointed at the absorbing memory's name
+    A memory answers to its `name:`, its file's stem, that stem with hyphens and both without
+    the type (formats.wikilinks.names_linking): a link by one is pointed at the absorbing memory's name
     of the same form. A name that a memory the plan keeps still answers to is left as it is
     (the link still finds that memory).
     """

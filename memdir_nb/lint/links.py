@@ -1,6 +1,6 @@
 """The dangling-link rule: a `[[name]]` link in a memory that no memory of the dir answers to.
 
-A memory answers to its `name:`, its file's stem and the stem with hyphens
+A memory answers to its `name:`, its file's stem, the stem with hyphens and both without the type
 (formats.wikilinks.names_linking); a private memory's link finds memories of both scopes, a team
 memory's only team ones (formats.wikilinks, the scope rule). The rule needs every memory's
 names, so it runs once per lint over what the per-file pass gathered: one name index built once
@@ -56,7 +56,7 @@ def _finding(rel: str, scope: str, line: int, name: str, private: str | None) ->
     else:
         message = (
             f"links {link}, which no memory {'in team/ ' if scope == 'team' else ''}answers "
-            "to (by name:, file stem, or stem with hyphens)"
+            "to (by name:, file stem, the stem with hyphens, or either without its type)"
         )
         hint = (
             "if its memory was renamed, merged or forgotten, point the link at the memory that "

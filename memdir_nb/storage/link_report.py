@@ -1,7 +1,7 @@
 """Which `[[name]]` links a forget, delete or rename leaves naming no memory, and saying so.
 
-A memory answers to its `name:`, its file's stem and the stem with hyphens; a link in a team
-memory sees team memories only (formats.wikilinks). Removing a memory, renaming its file or
+A memory answers to its `name:`, its file's stem, the stem with hyphens and both without the
+type; a link in a team memory sees team memories only (formats.wikilinks). Removing a memory, renaming its file or
 moving it between scopes can leave links in other memories that found it and now find nothing;
 by Claude Code's late-2026 prompt such a link reads as a memory still to write, so a later
 session may write the removed memory again.
@@ -101,7 +101,7 @@ class _Memory:
             self._name, self._parsed = header_from_read(self._head).name, True
         return self._name
 
-    def forms(self, rel: str | None = None, name: str | None = None) -> tuple[str, str, str]:
+    def forms(self, rel: str | None = None, name: str | None = None) -> tuple[str, ...]:
         """The names it answers to (formats.wikilinks.names_linking), at rel and with the
         `name:` name if given."""
         stem = file_stem(rel or self.rel)

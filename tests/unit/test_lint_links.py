@@ -88,6 +88,18 @@ def test_each_missing_name_is_reported_once_per_file_at_its_first_line(tmp_path:
     ]
 
 
+def test_a_link_by_the_stem_without_its_type_finds_the_memory(tmp_path: Path) -> None:
+    """A published dir of 111 memories links `[[no-fabrication]]` for feedback_no-fabrication.md
+    (its name: another slug): half of what lint first called dangling there."""
+    root = tmp_path / "mem"
+    root.mkdir()
+    rule = slug_memory("quote-sources", "Quote sources", "feedback", "Never invent events.")
+    (root / "feedback_no_fabrication.md").write_text(rule)
+    body = "Follow [[no-fabrication]] and [[no_fabrication]]; see [[fabrication]] too."
+    (root / "project_exam.md").write_text(slug_memory("exam", "Exam drafts", "project", body))
+    assert [f.message.split(",")[0] for f in _dangling(root)] == ["links [[fabrication]]"]
+
+
 def test_a_forgotten_memory_leaves_findings_in_the_memories_that_linked_it(
     real_dir: Callable[[str], Path],
 ) -> None:

@@ -4,6 +4,7 @@ blamed on it, and nothing is rewritten."""
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from pathlib import Path
 
@@ -64,7 +65,11 @@ def test_a_new_name_strands_links_by_the_old_name_only_and_offers_the_new_one(
     real_dir: Callable[[str], Path],
 ) -> None:
     root = real_dir("wikilinked")
-    left = LinkSnapshot.read(root).left_dangling({}, {"project_kiln_schedule.md": "kiln-cooling"})
+    # its stem without the type still answers to [[kiln-schedule]]: a new name strands nothing
+    kept = LinkSnapshot.read(root).left_dangling({}, {"project_kiln_schedule.md": "kiln-cooling"})
+    assert kept.items == ()
+    os.rename(root / "project_kiln_schedule.md", root / "project_firing_plan.md")
+    left = LinkSnapshot.read(root).left_dangling({}, {"project_firing_plan.md": "kiln-cooling"})
     assert left.items == (
         LinkLeft("reference_glaze_sheet.md", ("kiln-schedule",), ("kiln-cooling",)),
     )

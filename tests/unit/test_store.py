@@ -459,19 +459,21 @@ def test_renaming_a_memory_by_update_names_the_links_by_its_old_name_and_the_new
     real_dir: Callable[[str], Path],
 ) -> None:
     root = real_dir("wikilinked")
+    # a stem that is not the old name (as project_kiln_schedule, without its type, would be)
+    os.rename(root / "project_kiln_schedule.md", root / "project_firing_plan.md")
     glaze = (root / "reference_glaze_sheet.md").read_bytes()
     store = MemoryStore(root, now_ms=NOW_MS)
-    store.update("project_kiln_schedule.md", name="kiln-cooling")
+    store.update("project_firing_plan.md", name="kiln-cooling")
     # links by the file's stem still find it; the one by its old name: does not
     assert [(i.rel, i.names, i.new_names) for i in store.last_links_left.items] == [
         ("reference_glaze_sheet.md", ("kiln-schedule",), ("kiln-cooling",))
     ]
     assert store.warnings[-1].startswith(
-        "1 memory still links project_kiln_schedule.md, now kiln-cooling, by a name no memory "
+        "1 memory still links project_firing_plan.md, now kiln-cooling, by a name no memory "
         "answers to now: reference_glaze_sheet.md ([[kiln-schedule]] -> [[kiln-cooling]])."
     )
     assert (root / "reference_glaze_sheet.md").read_bytes() == glaze
-    store.update("project_kiln_schedule.md", description="Cone 6 firing with a slow cool")
+    store.update("project_firing_plan.md", description="Cone 6 firing with a slow cool")
     assert not store.last_links_left  # no new name: nothing read, nothing said
 
 

@@ -39,9 +39,24 @@ def test_relinking_keeps_labels_and_headings_and_leaves_other_links_alone() -> N
 
 
 def test_a_memory_is_linked_by_its_name_its_stem_and_its_stem_with_hyphens() -> None:
-    assert names_linking("kiln-schedule", "project_kiln_schedule") == (
+    assert names_linking("kiln-schedule", "project_kiln_schedule")[:3] == (
         "kiln-schedule", "project_kiln_schedule", "project-kiln-schedule",
     )  # fmt: skip
+
+
+def test_a_memory_is_linked_by_its_stem_without_its_leading_type_too() -> None:
+    """A published dir of 111 memories links `[[no-fabrication]]` for feedback_no-fabrication.md."""
+    assert names_linking("no-fabrication-rule", "feedback_no-fabrication")[3:] == (
+        "no-fabrication", "no-fabrication",
+    )  # fmt: skip
+    assert names_linking("x", "Project-kiln_log")[3:] == ("kiln_log", "kiln-log")
+    # no type leading the stem, or the type alone: the stem's own two forms again
+    assert names_linking("x", "kiln_log")[3:] == ("kiln_log", "kiln-log")
+    assert names_linking("x", "project_")[3:] == ("project_", "project-")
+    assert names_linking("x", "projects_plan")[3:] == ("projects_plan", "projects-plan")
+    targets = LinkTargets([("feedback_no-fabrication.md", "private", "fabrication-rule")])
+    assert targets.finds("no-fabrication", "private")
+    assert not targets.finds("fabrication", "private")
 
 
 def test_links_in_code_shell_tests_and_subscripts_are_not_links_to_memories() -> None:
