@@ -1264,6 +1264,24 @@ def test_a_merge_points_the_links_to_the_merged_away_memory_at_the_one_that_abso
     assert _tree(root) == before
 
 
+def test_a_merge_points_a_link_by_the_stem_without_its_type_too(
+    real_dir: Callable[[str], Path],
+) -> None:
+    # thirty-third session: a published dir links `[[no-fabrication]]` for
+    # feedback_no-fabrication.md; here `[[kiln_schedule]]` for project_kiln_schedule.md
+    root = real_dir("wikilinked")
+    answers_path = root / "feedback_short_answers.md"
+    answers_path.write_text(
+        answers_path.read_text(encoding="utf-8") + "\nSee also [[kiln_schedule]].\n",
+        encoding="utf-8",
+    )
+    plan = plan_consolidation(root, now_ms=PLAN_NOW)
+    (merge,) = [a for a in plan.actions if a.kind == "merge_duplicates"]
+    answers = plan.result([merge])["feedback_short_answers.md"]
+    assert answers is not None
+    assert "See also [[kiln_firing]]." in answers and "kiln_schedule" not in answers
+
+
 def test_links_in_a_file_another_merge_rewrites_are_pointed_whatever_the_order(
     tmp_path: Path,
 ) -> None:
