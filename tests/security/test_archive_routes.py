@@ -24,7 +24,7 @@ from pathlib import Path
 
 import pytest
 
-from memdir_nb.storage.archive import ArchiveError, import_archive
+from memdir_nb.storage.archive import ArchiveError, ImportReport, import_archive
 from memdir_nb.storage.transaction import StoreTransaction
 
 MEMORY = "---\nname: a\ndescription: d\ntype: user\n---\n" + "body words here\n" * 8
@@ -73,6 +73,44 @@ def _cli_import(archive: Path, memory_dir: Path) -> subprocess.CompletedProcess[
     )
 
 
+def _flood_declared_small(name: str, method: int) -> bytearray:
+    """An archive whose first entry unpacks to 64 MiB of NULs while both its headers declare
+    270 bytes (small, so it is not passed over unread), then an ordinary `user_b.md`."""
+    info = zipfile.ZipInfo(name)
+    info.compress_type = method
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w") as zf:
+        with zf.open(info, "w") as fh:
+            for _ in range(64):
+                fh.write(bytes(1024 * 1024))
+        zf.writestr("user_b.md", MEMORY)
+    data = bytearray(buf.getvalue())
+    data[22:26] = struct.pack("<I", 270)
+    central = data.index(b"PK\x01\x02")
+    data[central + 24 : central + 28] = struct.pack("<I", 270)
+    return data
+
+
+def _import_with_peak(archive: Path, memory_dir: Path) -> tuple[ImportReport, int]:
+    """Import through the API, with the peak of Python's own allocations while it ran."""
+    tracemalloc.start()
+    try:
+        report = import_archive(archive, memory_dir)
+        return report, tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+
+
+def _cli_refuses(archive: Path, memory_dir: Path, *said: str) -> list[str]:
+    """Import through the CLI: no traceback, exit 1, each of `said` in its output; returns the
+    names it wrote (dot-files aside)."""
+    out = _cli_import(archive, memory_dir)
+    assert "Traceback" not in out.stderr and out.returncode == 1, out.stderr
+    for fragment in said:
+        assert fragment in out.stdout, out.stdout
+    return sorted(n for n in os.listdir(memory_dir) if n[0] != ".")
+
+
 @pytest.mark.parametrize("method", [zipfile.ZIP_DEFLATED, zipfile.ZIP_LZMA], ids=["zlib", "lzma"])
 def test_an_entry_whose_compressed_stream_is_damaged_is_refused_and_the_rest_arrive(
     tmp_path: Path, method: int
@@ -84,10 +122,8 @@ def test_an_entry_whose_compressed_stream_is_damaged_is_refused_and_the_rest_arr
     assert report.written == ["user_b.md"]
     assert [r.name for r in report.refused] == ["user_a.md"]
     assert "cannot be unpacked" in report.refused[0].reason
-    out = _cli_import(archive, tmp_path / "cli")
-    assert "Traceback" not in out.stderr, out.stderr
-    assert out.returncode == 1 and "user_a.md: cannot be unpacked" in out.stdout
-    assert sorted(n for n in os.listdir(tmp_path / "cli") if n[0] != ".") == ["user_b.md"]
+    written = _cli_refuses(archive, tmp_path / "cli", "user_a.md: cannot be unpacked")
+    assert written == ["user_b.md"]
 
 
 def test_an_entry_whose_dos_date_names_no_day_is_written_with_the_time_of_the_import(
@@ -130,9 +166,7 @@ def test_an_entry_with_an_empty_name_is_refused_and_the_rest_arrive(tmp_path: Pa
     assert [(r.name, r.reason) for r in report.refused] == [
         ("", "has an empty name; every entry names a memory file")
     ]
-    out = _cli_import(archive, tmp_path / "cli")
-    assert "Traceback" not in out.stderr and out.returncode == 1, out.stderr
-    assert "has an empty name" in out.stdout
+    _cli_refuses(archive, tmp_path / "cli", "has an empty name")
 
 
 def test_the_report_names_an_entry_with_no_name_by_its_position_in_the_archive(
@@ -287,9 +321,7 @@ def test_an_entry_with_a_part_starting_with_a_tilde_is_refused_by_name_and_the_r
     reason = report.refused[0].reason
     assert "starts with '~'" in reason and "home folder" in reason
     assert f"rename it to {fixed}" in reason and "export again" in reason
-    out = _cli_import(archive, tmp_path / "cli")
-    assert "Traceback" not in out.stderr and out.returncode == 1, out.stderr
-    assert f"{entry}: is not a memory path: " in out.stdout and "starts with '~'" in out.stdout
+    _cli_refuses(archive, tmp_path / "cli", f"{entry}: is not a memory path: ", "starts with '~'")
     for root in (tmp_path / "api", tmp_path / "cli"):
         made = sorted(str(p.relative_to(root)) for p in root.rglob("*"))
         assert not any("~" in p for p in made), made
@@ -329,21 +361,16 @@ def test_an_entry_that_unpacks_past_its_declared_size_is_refused_by_name_in_boun
     archive = _write(tmp_path, data)
     with zipfile.ZipFile(archive) as zf:  # zipfile itself takes the declared size's word
         assert zf.read("user_liar.md") == prefix
-    tracemalloc.start()
-    try:
-        report = import_archive(archive, tmp_path / "api")
-        peak = tracemalloc.get_traced_memory()[1]
-    finally:
-        tracemalloc.stop()
+    report, peak = _import_with_peak(archive, tmp_path / "api")
     assert [r.name for r in report.refused] == ["user_liar.md"]
     assert "more bytes than the" in report.refused[0].reason
     assert report.written == ["user_b.md"]
     assert not (tmp_path / "api" / "user_liar.md").exists()
     assert peak < 2 * 1024 * 1024, peak  # 64 MiB behind the header: never unpacked
-    out = _cli_import(archive, tmp_path / "cli")
-    assert "Traceback" not in out.stderr, out.stderr
-    assert out.returncode == 1 and "refused: user_liar.md: unpacks to more bytes" in out.stdout
-    assert sorted(n for n in os.listdir(tmp_path / "cli") if n[0] != ".") == ["user_b.md"]
+    written = _cli_refuses(
+        archive, tmp_path / "cli", "refused: user_liar.md: unpacks to more bytes"
+    )
+    assert written == ["user_b.md"]
 
 
 def test_an_entry_that_ends_before_its_declared_size_is_refused_as_damaged(
@@ -368,25 +395,8 @@ def test_an_entry_packed_with_bzip2_or_lzma_is_refused_by_name_before_it_is_unpa
     a time and keeps all they give, whatever the read asked for. 64 MiB of NULs in a few
     hundred bytes of bzip2, behind a header declaring 270, took 148 MB to refuse (256 MiB in
     330 bytes took 584 MB; 4 KiB of it would be gigabytes). Export writes deflate only."""
-    info = zipfile.ZipInfo("user_liar.md")
-    info.compress_type = method
-    buf = io.BytesIO()
-    with zipfile.ZipFile(buf, "w") as zf:
-        with zf.open(info, "w") as fh:
-            for _ in range(64):
-                fh.write(bytes(1024 * 1024))
-        zf.writestr("user_b.md", MEMORY)
-    data = bytearray(buf.getvalue())
-    data[22:26] = struct.pack("<I", 270)  # the header's word: 270 bytes
-    central = data.index(b"PK\x01\x02")
-    data[central + 24 : central + 28] = struct.pack("<I", 270)
-    archive = _write(tmp_path, data)
-    tracemalloc.start()
-    try:
-        report = import_archive(archive, tmp_path / "m")
-        peak = tracemalloc.get_traced_memory()[1]
-    finally:
-        tracemalloc.stop()
+    data = _flood_declared_small("user_liar.md", method)
+    report, peak = _import_with_peak(_write(tmp_path, data), tmp_path / "m")
     assert [r.name for r in report.refused] == ["user_liar.md"]
     assert "bounded memory" in report.refused[0].reason
     assert "re-zip" in report.refused[0].reason
@@ -397,23 +407,7 @@ def test_a_manifest_packed_with_bzip2_is_passed_over_unread(tmp_path: Path) -> N
     """Failed before the fix (148 MB): the manifest is read by the same read_entry, so a bzip2
     one (64 MiB of NULs in 201 bytes, declaring 270) is now passed over unread, its mtimes not
     used, in bounded memory; the files still arrive."""
-    info = zipfile.ZipInfo(".memdir-nb-archive.json")
-    info.compress_type = zipfile.ZIP_BZIP2
-    buf = io.BytesIO()
-    with zipfile.ZipFile(buf, "w") as zf:
-        with zf.open(info, "w") as fh:
-            for _ in range(64):
-                fh.write(bytes(1024 * 1024))
-        zf.writestr("user_b.md", MEMORY)
-    data = bytearray(buf.getvalue())
-    data[22:26] = struct.pack("<I", 270)  # declared small, so it is not passed over unread
-    central = data.index(b"PK\x01\x02")
-    data[central + 24 : central + 28] = struct.pack("<I", 270)
-    tracemalloc.start()
-    try:
-        report = import_archive(_write(tmp_path, data), tmp_path / "m")
-        peak = tracemalloc.get_traced_memory()[1]
-    finally:
-        tracemalloc.stop()
+    data = _flood_declared_small(".memdir-nb-archive.json", zipfile.ZIP_BZIP2)
+    report, peak = _import_with_peak(_write(tmp_path, data), tmp_path / "m")
     assert report.written == ["user_b.md"] and report.ok
     assert peak < 2 * 1024 * 1024, peak
