@@ -89,6 +89,27 @@ def shown_link(name: str) -> str:
     return f"[[{terminal_line(name)}]]"
 
 
+def first_link(line: str) -> tuple[int, int, str, str] | None:
+    """The first `[[name]]` of one line that reads as a link to a memory (link_uses' rule: not
+    inside an inline code span, not a shell test or a code subscript), as (start, end, name,
+    label): where the link starts and ends, its name as written, and its `|label` ("" when
+    none). None when the line has none. MEMORY.md lines written as `- [[name]] — hook` use it
+    (formats.index_lines)."""
+    if "[[" not in line:
+        return None
+    spans = [m.span() for m in _CODE_SPAN.finditer(line)] if "`" in line else []
+    for m in _LINK.finditer(line):
+        name = m.group(1).strip()
+        if not name or _SHELL_TEST.search(name) is not None:
+            continue
+        if any(a <= m.start() < b for a, b in spans):
+            continue
+        extra = m.group(2) or ""
+        label = extra.lstrip("\\")[1:].strip() if extra.lstrip("\\").startswith("|") else ""
+        return m.start(), m.end(), m.group(1), label
+    return None
+
+
 def link_uses(text: str) -> list[tuple[int, str]]:
     """(0-based line, name) of each `[[name]]` link in text that reads as a link to a memory:
     not inside a fenced code block or an inline code span, and not a shell test or a code
