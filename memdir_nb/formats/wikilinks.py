@@ -46,6 +46,7 @@ _SHELL_TEST = re.compile(r"^[-!]|[$\"=<>&]|(?<!\w)'|'(?!\w)")
 _TYPE_PREFIX = re.compile(rf"^(?:{'|'.join(TYPE_NAMES)})[_-](?=.)", re.IGNORECASE)
 TEAM_SCOPE = "team"
 LINK_QUOTE_MAX = 60  # characters of a link's name a message quotes
+_MD = ".md"
 
 
 def names_linking(name: str, stem: str) -> tuple[str, str, str, str, str]:
@@ -56,11 +57,20 @@ def names_linking(name: str, stem: str) -> tuple[str, str, str, str, str]:
     return name, stem, stem.replace("_", "-"), bare, bare.replace("_", "-")
 
 
+def _link_name(written: str) -> str:
+    """The name a link names: as written, stripped, without a trailing `.md` (realdata34:
+    `[[project_v0_1_status.md]]` names the memory whose file that is, as the model reading it
+    finds it; "" for a link to nothing but `.md`)."""
+    name = written.strip()
+    return name[: -len(_MD)].rstrip() if name.lower().endswith(_MD) else name
+
+
 def linked_names(text: str) -> set[str]:
-    """The names text links with `[[name]]` (any label or heading after the name left out)."""
+    """The names text links with `[[name]]` (any label or heading after the name left out, and
+    a trailing `.md`)."""
     if "[[" not in text:
         return set()
-    return {name for m in _LINK.finditer(text) if (name := m.group(1).strip())}
+    return {name for m in _LINK.finditer(text) if (name := _link_name(m.group(1)))}
 
 
 def relinked(text: str, renames: Mapping[str, str]) -> tuple[str, int]:
@@ -72,11 +82,13 @@ def relinked(text: str, renames: Mapping[str, str]) -> tuple[str, int]:
 
     def swap(m: re.Match[str]) -> str:
         nonlocal count
-        new = renames.get(m.group(1).strip())
+        name = _link_name(m.group(1))
+        new = renames.get(name)
         if new is None:
             return m.group(0)
         count += 1
-        return f"[[{new}{m.group(2) or ''}]]"
+        suffix = m.group(1).strip()[len(name) :]  # a `.md` written after the name stays
+        return f"[[{new}{suffix}{m.group(2) or ''}]]"
 
     return _LINK.sub(swap, text), count
 
@@ -128,7 +140,7 @@ def link_uses(text: str) -> list[tuple[int, str]]:
         if "`" in line:
             line = _CODE_SPAN.sub("", line)
         for m in _LINK.finditer(line):
-            name = m.group(1).strip()
+            name = _link_name(m.group(1))
             if name and _SHELL_TEST.search(name) is None:
                 out.append((no, name))
     return out
