@@ -762,6 +762,41 @@ def build_wikilinked_scopes_dir(root: Path) -> Path:
     return root
 
 
+def build_wikilink_index_dir(root: Path) -> Path:
+    """A dir whose MEMORY.md points at its memories with `[[name]]` links only (realdata34:
+    indexes of `- [[slug]] — hook` lines under type headings, the late-2026 prompt's link form):
+    files named by their kebab-case slug, one line with a `|label`, one prose line ending in a
+    link, one index link to a memory not written yet, one memory the index leaves out, and a
+    body linking another memory with its `.md` (`[[kiln-days.md]]`)."""
+    memories = {
+        "short-glaze-notes": ("user", "Keeps glaze notes short and in metric units", ""),
+        "kiln-days": ("project", "Bisque fires on Mondays and glaze on Thursdays", ""),
+        "shelf-rent": ("project", "Studio rent is split by shelf count, not by hours", ""),
+        "no-friday-firing": (
+            "feedback",
+            "Never start a firing on a Friday; nobody unloads on Saturday",
+            " The days are in [[kiln-days.md]].",
+        ),
+        "clay-supplier": ("reference", "Where the stoneware clay is ordered from", ""),
+    }
+    for age, (slug, (type_, description, more)) in enumerate(memories.items(), start=1):
+        body = (
+            f"{description}.{more}\n\n**Why:** asked for in the studio.\n\n"
+            "**How to apply:** follow it every week."
+        )
+        _put(root / f"{slug}.md", slug_memory(slug, description, type_, body), age)
+    _put(
+        root / "MEMORY.md",
+        "# pottery studio \u2014 memory index\n\n## user\n"
+        "- [[short-glaze-notes]] \u2014 short notes, metric units\n\n## project\n"
+        "- [[kiln-days|Kiln days]] \u2014 bisque Monday, glaze Thursday\n"
+        "- Rent questions go by shelves \u2192 see [[shelf-rent]]\n\n## feedback\n"
+        "- [[no-friday-firing]] \u2014 never fire on a Friday\n"
+        "- [[glaze-recipes]] \u2014 the tested recipes (not written yet)\n",
+    )
+    return root
+
+
 REAL_DIR_BUILDERS: dict[str, Callable[[Path], Path]] = {
     "agent-memory-parent": build_agent_memory_parent_dir,
     "repo-root-targets": build_repo_root_targets_dir,
@@ -786,6 +821,7 @@ REAL_DIR_BUILDERS: dict[str, Callable[[Path], Path]] = {
     "pinned-typeless": build_pinned_typeless_dir,
     "wikilinked": build_wikilinked_dir,
     "wikilinked-scopes": build_wikilinked_scopes_dir,
+    "wikilink-index": build_wikilink_index_dir,
     "bad-files": build_bad_files_dir,
 }
 

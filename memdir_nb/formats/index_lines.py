@@ -14,9 +14,11 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 from memdir_nb.formats.index_caps import ends_in_open_comment, loaded_line_flags
 from memdir_nb.formats.names import control_problem, is_memory_filename
+from memdir_nb.formats.wikilinks import first_link
 from memdir_nb.spec.constants import MAX_HOOK_CHARS
 from memdir_nb.spec.text import as_lf, one_line
 from memdir_nb.spec.text import in_style as in_style  # re-exported
@@ -64,6 +66,7 @@ class IndexEntry:
     hook: str
     raw: str
     linked: bool = True  # a markdown link; False: a file name leading the line, ticked or plain
+    wiki: bool = False  # a `[[name]]` link (linked False): the memory file of that stem
 
     @property
     def removable(self) -> bool:
@@ -80,6 +83,8 @@ class IndexEntry:
         "as a plain name" (`- feedback_tone.md: hook`); "" for a link."""
         if self.linked:
             return ""
+        if self.wiki:
+            return "as a [[name]] link"
         return "in backticks" if _TICKED_MD.search(self.raw) else "as a plain name"
 
 
@@ -193,15 +198,36 @@ def norm_target(target: str) -> str:
     return target
 
 
-def _find_entry(line: str) -> tuple[re.Match[str], bool] | None:
-    """What makes line an entry: its first .md link (True), else a backticked .md name
-    leading the line (False); None when it is not an entry."""
+class _Found(NamedTuple):
+    """What makes a line an entry: the target as written, where it is written, where the
+    entry ends, its title as written (None: none), and its form."""
+
+    target: str
+    start: int  # of the target as written (a `[[name]]` link: of its name)
+    stop: int
+    end: int  # of the whole entry: the hook follows
+    title: str | None
+    form: str  # "link", "ticked", "plain" or "wiki"
+
+
+def _wiki_target(name: str) -> str:
+    """The memory file a `[[name]]` index link points at: the file of that stem (`name.md`;
+    a name written with its `.md` names the file itself)."""
+    name = name.strip()
+    return name if name.lower().endswith(".md") else name + ".md"
+
+
+def _find_entry(line: str) -> _Found | None:
+    """What makes line an entry: its first .md link, else a backticked .md name leading the
+    line, else a plain one opening it, else its first `[[name]]` link; None when it is none."""
     for m in _MD_LINK.finditer(line):
         if is_md_target(m.group("target")):
-            return m, True
+            t = m.group("title").replace("\\]", "]").replace("\\[", "[")
+            return _Found(m.group("target"), m.start("target"), m.end("target"), m.end(), t, "link")
     ticked = next((t for t in _TICKED_MD.finditer(line) if is_md_target(t.group("target"))), None)
     if ticked is not None and _leads_the_line(line[: ticked.start()], line[ticked.end() :]):
-        return ticked, False
+        a, b = ticked.span("target")
+        return _Found(ticked.group("target"), a, b, ticked.end(), None, "ticked")
     if ticked is None:  # a plain name opening the line: `- feedback_tone.md: hook`
         lead = _LINE_LEAD.match(line)
         bare = _BARE_MD.match(line, lead.end() if lead else 0)
@@ -210,19 +236,40 @@ def _find_entry(line: str) -> tuple[re.Match[str], bool] | None:
             and is_md_target(bare.group("target"))
             and _HOOK_START.match(line[bare.end() :]) is not None
         ):
-            return bare, False
-    return None  # a file named in the middle of prose ("see `design.md` at the root")
+            a, b = bare.span("target")
+            return _Found(bare.group("target"), a, b, bare.end(), None, "plain")
+    return _wiki_entry(line)  # else a file named in prose ("see `design.md` at the root")
+
+
+def _wiki_entry(line: str) -> _Found | None:
+    """A `[[name]]` link as a line's entry (realdata34: indexes written in the late-2026
+    prompt's link form, `- [[kiln-schedule]] — hook`): the memory file of that stem, read as
+    a name without a link is (never dropped by a tool; a missing one is `index-dangling-name`)."""
+    found = first_link(line)
+    if found is None:
+        return None
+    start, end, name, label = found
+    target = _wiki_target(name)
+    if not is_md_target(target):
+        return None
+    at = start + 2 + (len(name) - len(name.lstrip()))
+    return _Found(target, at, at + len(name.strip()), end, label or None, "wiki")
 
 
 def retarget_entry_line(line: str, target: str) -> str | None:
     """line with its entry pointing at target instead, everything else as written (the title,
-    the hook, the list marker, the link or backtick form); None when the line is no entry."""
+    the hook, the list marker, the link, backtick or `[[name]]` form); None when the line is
+    no entry."""
     found = _find_entry(line)
     if found is None:
         return None
-    m, linked = found
-    written = _format_target(target) if linked else target
-    return line[: m.start("target")] + written + line[m.end("target") :]
+    if found.form == "link":
+        written = _format_target(target)
+    elif found.form == "wiki" and not line[found.start : found.stop].lower().endswith(".md"):
+        written = target[: -len(".md")] if target.lower().endswith(".md") else target
+    else:
+        written = target
+    return line[: found.start] + written + line[found.stop :]
 
 
 class MovedFiles:
@@ -254,17 +301,15 @@ def parse_entry_line(line: str, line_no: int) -> IndexEntry | None:
     found = _find_entry(line)
     if found is None:
         return None
-    m, linked = found
-    target = norm_target(m.group("target"))
+    target = norm_target(found.target)
     return IndexEntry(
         line_no=line_no,
-        title=m.group("title").replace("\\]", "]").replace("\\[", "[")
-        if linked
-        else Path(target).stem,
+        title=found.title if found.title is not None else Path(target).stem,
         target=target,
-        hook=_hook_after(line, m.end()),
+        hook=_hook_after(line, found.end),
         raw=line,
-        linked=linked,
+        linked=found.form == "link",
+        wiki=found.form == "wiki",
     )
 
 
@@ -272,7 +317,7 @@ def entry_target(line: str) -> str | None:
     """parse_entry_line(line, n).target, or None when line is not an entry (no title, hook
     or IndexEntry built: for code that only looks lines up by target)."""
     found = _find_entry(line)
-    return None if found is None else norm_target(found[0].group("target"))
+    return None if found is None else norm_target(found.target)
 
 
 # A plain link target, as format_index_entry writes it as it is: letters, digits and `_.-/`

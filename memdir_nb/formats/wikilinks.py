@@ -46,6 +46,7 @@ _SHELL_TEST = re.compile(r"^[-!]|[$\"=<>&]|(?<!\w)'|'(?!\w)")
 _TYPE_PREFIX = re.compile(rf"^(?:{'|'.join(TYPE_NAMES)})[_-](?=.)", re.IGNORECASE)
 TEAM_SCOPE = "team"
 LINK_QUOTE_MAX = 60  # characters of a link's name a message quotes
+_MD = ".md"
 
 
 def names_linking(name: str, stem: str) -> tuple[str, str, str, str, str]:
@@ -56,11 +57,20 @@ def names_linking(name: str, stem: str) -> tuple[str, str, str, str, str]:
     return name, stem, stem.replace("_", "-"), bare, bare.replace("_", "-")
 
 
+def _link_name(written: str) -> str:
+    """The name a link names: as written, stripped, without a trailing `.md` (realdata34:
+    `[[project_v0_1_status.md]]` names the memory whose file that is, as the model reading it
+    finds it; "" for a link to nothing but `.md`)."""
+    name = written.strip()
+    return name[: -len(_MD)].rstrip() if name.lower().endswith(_MD) else name
+
+
 def linked_names(text: str) -> set[str]:
-    """The names text links with `[[name]]` (any label or heading after the name left out)."""
+    """The names text links with `[[name]]` (any label or heading after the name left out, and
+    a trailing `.md`)."""
     if "[[" not in text:
         return set()
-    return {name for m in _LINK.finditer(text) if (name := m.group(1).strip())}
+    return {name for m in _LINK.finditer(text) if (name := _link_name(m.group(1)))}
 
 
 def relinked(text: str, renames: Mapping[str, str]) -> tuple[str, int]:
@@ -72,11 +82,13 @@ def relinked(text: str, renames: Mapping[str, str]) -> tuple[str, int]:
 
     def swap(m: re.Match[str]) -> str:
         nonlocal count
-        new = renames.get(m.group(1).strip())
+        name = _link_name(m.group(1))
+        new = renames.get(name)
         if new is None:
             return m.group(0)
         count += 1
-        return f"[[{new}{m.group(2) or ''}]]"
+        suffix = m.group(1).strip()[len(name) :]  # a `.md` written after the name stays
+        return f"[[{new}{suffix}{m.group(2) or ''}]]"
 
     return _LINK.sub(swap, text), count
 
@@ -87,6 +99,27 @@ def shown_link(name: str) -> str:
     if len(name) > LINK_QUOTE_MAX:
         name = name[: LINK_QUOTE_MAX - 1] + "\u2026"
     return f"[[{terminal_line(name)}]]"
+
+
+def first_link(line: str) -> tuple[int, int, str, str] | None:
+    """The first `[[name]]` of one line that reads as a link to a memory (link_uses' rule: not
+    inside an inline code span, not a shell test or a code subscript), as (start, end, name,
+    label): where the link starts and ends, its name as written, and its `|label` ("" when
+    none). None when the line has none. MEMORY.md lines written as `- [[name]] — hook` use it
+    (formats.index_lines)."""
+    if "[[" not in line:
+        return None
+    spans = [m.span() for m in _CODE_SPAN.finditer(line)] if "`" in line else []
+    for m in _LINK.finditer(line):
+        name = m.group(1).strip()
+        if not name or _SHELL_TEST.search(name) is not None:
+            continue
+        if any(a <= m.start() < b for a, b in spans):
+            continue
+        extra = m.group(2) or ""
+        label = extra.lstrip("\\")[1:].strip() if extra.lstrip("\\").startswith("|") else ""
+        return m.start(), m.end(), m.group(1), label
+    return None
 
 
 def link_uses(text: str) -> list[tuple[int, str]]:
@@ -107,7 +140,7 @@ def link_uses(text: str) -> list[tuple[int, str]]:
         if "`" in line:
             line = _CODE_SPAN.sub("", line)
         for m in _LINK.finditer(line):
-            name = m.group(1).strip()
+            name = _link_name(m.group(1))
             if name and _SHELL_TEST.search(name) is None:
                 out.append((no, name))
     return out

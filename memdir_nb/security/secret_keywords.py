@@ -12,6 +12,7 @@ import re
 from typing import Any
 
 from memdir_nb.security.secret_shapes import (
+    CJK_PASSWORD_WORDS,
     KEYWORD_PATTERNS,
     PROSE_KEYWORD_PATTERN,
     is_placeholder_password,
@@ -25,7 +26,9 @@ _ELIDED_STEM_MAX = 12
 # in its parentheses: a lookup or a call that produces the secret at run time, not the secret.
 # (A call given a string, `hash("hunter2!")`, may be passing the secret itself: still checked.)
 _LOOKUP_OR_CALL = re.compile(r"[A-Za-z_][\w.]*\s*(?:\[|\((?![^)]*['\"`]))")
-_PASSWORD_WORDS = re.compile(r"pass|pw|contrase", re.IGNORECASE)
+_PASSWORD_WORDS = re.compile(
+    "|".join(("pass", "pw", "contrase", *CJK_PASSWORD_WORDS)), re.IGNORECASE
+)
 # A bare word after a password word is a value only with a digit or one of these (a hyphen,
 # an underscore or a dot also join the words of identifiers and prose)
 _PASSWORD_SYMBOLS = frozenset("!@#$%^&*+=?~")

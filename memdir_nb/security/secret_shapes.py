@@ -23,6 +23,7 @@ import re
 from memdir_nb.spec.text import has_ascii_fold
 
 __all__ = [
+    "CJK_PASSWORD_WORDS",
     "DETECTOR_NEEDLES",
     "KEYWORD_LEAD",
     "KEYWORD_PATTERNS",
@@ -103,11 +104,21 @@ SUPPLEMENTARY_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
 # Assignments of a value to a credential-sounding name, after detect-secrets' keyword list,
 # with every repetition bounded so that a line full of keywords stays linear: `name: value`,
 # `name = value` (also `==`, `!=`), `"value" == name` and `name("value");`.
+# "Password" in Chinese (simplified, traditional), Japanese and Korean: each is its own needle.
+CJK_PASSWORD_WORDS = (
+    "\u5bc6\u7801",
+    "\u5bc6\u78bc",
+    "\u30d1\u30b9\u30ef\u30fc\u30c9",
+    "\ube44\ubc00\ubc88\ud638",
+)
 _KW = (
     r"(?P<kw>api_?key|auth_?key|service_?key|account_?key|db_?key|database_?key|priv_?key"
     r"|private_?key|client_?key|db_?pass|database_?pass|key_?pass|password|passwd|pwd|secret"
-    r"|contraseña|contrasena|(?<![A-Za-z])pw(?![a-z]))"
+    r"|contraseña|contrasena|" + "|".join(CJK_PASSWORD_WORDS) + r"|(?<![A-Za-z])pw(?![a-z]))"
 )
+# The password words of Chinese, Japanese and Korean notes take a full-width colon as often as
+# an ASCII one (`密码：Kiln2026x`, realdata34: a real Chinese memory index held two passwords so).
+_COLON = "[:\uff1a]"
 _VALUE = r"(?P<value>(?=\w)[^\s'\"]{1,500})"
 # A password written in prose, with no '=': "admin pw `Hv4!pQz8Lr`", "the root password
 # is Tq7rLm2Zx9", "password for prod is now: **Tq7rLm2Zx9**", 'password was "Hv4!pQz8Lr"'. Only
@@ -124,7 +135,9 @@ PROSE_KEYWORD_PATTERN = re.compile(
 KEYWORD_PATTERNS: tuple[re.Pattern[str], ...] = (
     re.compile(
         _KW
-        + r"\w{0,40}+[\]'\"]{0,2}(?::|\s{0,100}+(?:={1,3}|!==?))\s{0,100}+(?P<q>['\"`]?)"
+        + r"\w{0,40}+[\]'\"]{0,2}(?:"
+        + _COLON
+        + r"|\s{0,100}+(?:={1,3}|!==?))\s{0,100}+(?P<q>['\"`]?)"
         + _VALUE,
         re.IGNORECASE,
     ),
@@ -209,7 +222,7 @@ DETECTOR_NEEDLES: dict[str, tuple[str, ...]] = {
     "Azure storage key": ("accountkey=",),
     "private key block": ("private key", "putty-user-key-file"),
     "JWT": ("eyj",),
-    "keyword": ("key", "pass", "pw", "secret", "contrase"),
+    "keyword": ("key", "pass", "pw", "secret", "contrase", *CJK_PASSWORD_WORDS),
 }
 
 

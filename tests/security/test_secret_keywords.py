@@ -33,6 +33,35 @@ def test_a_password_in_prose_is_its_value_alone(line: str, value: str) -> None:
     assert _values(line) == [("password assignment", value)]
 
 
+@pytest.mark.parametrize(
+    ("line", "value"),
+    [
+        ("- \u5bc6\u7801\uff1aKiln2026x", "Kiln2026x"),  # 密码：, a full-width colon
+        ("- \u6570\u636e\u5e93\u5bc6\u7801: Glz.4471a", "Glz.4471a"),  # 数据库密码:
+        ("\u5bc6\u78bc\uff1a `Hv4!pQz8Lr`", "Hv4!pQz8Lr"),  # 密碼：
+        ("\u30d1\u30b9\u30ef\u30fc\u30c9\uff1aTq7rLm2Zx9", "Tq7rLm2Zx9"),  # パスワード：
+        ("\ube44\ubc00\ubc88\ud638: Kd93mZ!aq", "Kd93mZ!aq"),  # 비밀번호:
+    ],
+)
+def test_a_password_under_a_chinese_japanese_or_korean_label_is_its_value(
+    line: str, value: str
+) -> None:
+    # realdata34: a real Chinese memory index held `密码：<password>` and lint said nothing
+    assert set(_values(line)) == {("password assignment", value)}
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "- \u5bc6\u7801\uff1a\u89c1\u5bc6\u7801\u7ba1\u7406\u5668",  # 密码：见密码管理器 (in the manager)
+        "- \u5fd8\u8bb0\u5bc6\u7801\u65f6\u70b9\u91cd\u7f6e",  # 忘记密码时点重置 (prose)
+        "- \u5bc6\u7801\uff1a<\u4f60\u7684\u5bc6\u7801>",  # 密码：<你的密码> (a placeholder)
+    ],
+)
+def test_a_chinese_password_label_without_a_value_is_no_value(line: str) -> None:
+    assert _values(line) == []
+
+
 def test_an_assignment_names_its_kind_by_its_word() -> None:
     assert _values('db_password = "s3cr3t-v4lue"') == [("password assignment", "s3cr3t-v4lue")]
     assert _values("api_key: AbCd1234EfGh") == [("secret assignment", "AbCd1234EfGh")]

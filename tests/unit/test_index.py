@@ -1429,6 +1429,96 @@ def test_a_plain_file_name_opening_a_line_is_an_entry_as_a_backticked_one_is(
     )
 
 
+@pytest.mark.parametrize(
+    ("line", "target", "title", "hook", "moved"),
+    [
+        (
+            "- [[kiln-days]] \u2014 bisque Monday, glaze Thursday",
+            "kiln-days.md",
+            "kiln-days",
+            "bisque Monday, glaze Thursday",
+            "- [[ops/kiln-days]] \u2014 bisque Monday, glaze Thursday",
+        ),
+        (
+            "- [[kiln-days|Kiln days]] - bisque Monday",
+            "kiln-days.md",
+            "Kiln days",
+            "bisque Monday",
+            "- [[ops/kiln-days|Kiln days]] - bisque Monday",
+        ),
+        (
+            "* [[feedback_no_friday_firing]]",
+            "feedback_no_friday_firing.md",
+            "feedback_no_friday_firing",
+            "",
+            "* [[ops/kiln-days]]",
+        ),
+        (
+            "| [[kiln-days]] | project | rewire |",
+            "kiln-days.md",
+            "kiln-days",
+            "project | rewire",
+            "| [[ops/kiln-days]] | project | rewire |",
+        ),
+        (
+            "- Rent goes by shelves \u2192 see [[shelf-rent]]",
+            "shelf-rent.md",
+            "shelf-rent",
+            "",
+            "- Rent goes by shelves \u2192 see [[ops/kiln-days]]",
+        ),
+        (
+            "- [[kiln-days.md]] \u2014 written with its file name",
+            "kiln-days.md",
+            "kiln-days",
+            "written with its file name",
+            "- [[ops/kiln-days.md]] \u2014 written with its file name",
+        ),
+    ],
+)
+def test_a_wikilink_on_an_index_line_is_an_entry_for_the_memory_file_of_that_stem(
+    line: str, target: str, title: str, hook: str, moved: str
+) -> None:
+    # realdata34: real indexes are written as `- [[slug]] — hook` lines, the late-2026 prompt's
+    # link form; read as prose, every line was index-not-pointer, every memory not-in-index,
+    # and the rebuild and the dream added a second line for each
+    (entry,) = parse_index(line)
+    assert (entry.target, entry.title, entry.hook) == (target, title, hook)
+    assert entry.wiki and not entry.linked and not entry.removable
+    assert entry.naming == "as a [[name]] link"
+    assert retarget_entry_line(line, "ops/kiln-days.md") == moved
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "- run `[[ -f kiln.lock ]]` before a firing",
+        "- the guard is [[ -n $FREEZE ]] in the deploy script",
+        "- see [[#glaze days]] below",
+        "- [[]] \u2014 nothing",
+    ],
+)
+def test_a_shell_test_a_code_span_or_a_heading_link_on_an_index_line_is_no_entry(
+    line: str,
+) -> None:
+    assert parse_index(line) == []
+
+
+def test_an_index_of_wikilinks_gets_no_second_line_from_the_rebuild_or_the_dream(
+    real_dir: Callable[[str], Path],
+) -> None:
+    mem = real_dir("wikilink-index")
+    text = (mem / "MEMORY.md").read_text(encoding="utf-8")
+    r = plan_index_rebuild(mem, drop_dangling=True)
+    # only the one memory the index leaves out is added; the link to a memory not written yet
+    # is a person's call, never dropped
+    assert r.merged.added == ("clay-supplier.md",) and "[[glaze-recipes]]" in r.text
+    assert r.text.startswith(text)
+    plan = plan_consolidation(mem)
+    adds = [a for a in plan.actions if a.kind == "add_missing_index_line"]
+    assert [f for a in adds for f in a.files if f != "MEMORY.md"] == ["clay-supplier.md"]
+
+
 def test_an_index_of_plain_names_gets_no_second_line_from_the_rebuild_or_the_dream(
     tmp_path: Path,
 ) -> None:

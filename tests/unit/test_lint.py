@@ -2054,6 +2054,34 @@ def test_an_agent_memory_roots_own_index_is_an_error_naming_the_memories_no_agen
         assert ("MEMORY.md", "index-never-loaded") not in _rules(loads)
 
 
+def test_a_password_under_a_chinese_label_in_the_index_is_a_secret(tmp_path: Path) -> None:
+    # realdata34: a real Chinese memory index (a ~/.claude kept in git) held two passwords as
+    # `密码：<value>`, with a full-width colon; lint found none of them
+    (tmp_path / "MEMORY.md").write_text(
+        "# \u9879\u76ee\u8bb0\u5fc6\n\n- \u8d26\u53f7\uff1astudio@example.com\n"
+        "- \u5bc6\u7801\uff1aKiln2026x\n",
+        encoding="utf-8",
+    )
+    (secret,) = [f for f in lint_memory_dir(tmp_path, now_ms=NOW_MS) if f.rule == "secret"]
+    assert secret.line == 4 and "password assignment" in secret.message
+
+
+def test_an_index_of_wikilinks_lists_its_files_and_names_a_missing_one_as_a_link(
+    real_dir: Callable[[str], Path],
+) -> None:
+    # realdata34: `- [[slug]] — hook` lines read as prose, so each memory was not-in-index and
+    # each line index-not-pointer; a link to a memory not written yet is named, never "remove"
+    mem = real_dir("wikilink-index")
+    found = lint_memory_dir(mem, now_ms=NOW_MS)
+    rules = {(f.rule, f.path) for f in found}
+    assert ("not-in-index", "clay-supplier.md") in rules
+    assert not [r for r in rules if r[0] == "not-in-index" and r[1] != "clay-supplier.md"]
+    assert "index-not-pointer" not in {r for r, _ in rules}
+    (missing,) = [f for f in found if f.rule == "index-dangling-name"]
+    assert missing.line == 12
+    assert "line names `glaze-recipes.md` as a [[name]] link" in missing.message
+
+
 def test_an_index_of_plain_file_names_lists_its_files_and_names_a_missing_one_as_plain(
     tmp_path: Path,
 ) -> None:

@@ -67,6 +67,14 @@ def test_a_team_memorys_link_to_a_private_memory_names_nothing_teammates_have(
     assert "promote project_kiln_firing.md to team/" in team.hint
 
 
+def test_a_link_written_with_the_file_name_finds_the_memory(
+    real_dir: Callable[[str], Path],
+) -> None:
+    # realdata34: `[[kiln-days.md]]` names the memory whose file that is
+    root = real_dir("wikilink-index")
+    assert not [f for f in lint_memory_dir(root) if f.rule == "dangling-link"]
+
+
 def test_brackets_in_code_and_shell_tests_are_no_links(real_dir: Callable[[str], Path]) -> None:
     root = real_dir("wikilinked-scopes")
     found = _dangling(root)

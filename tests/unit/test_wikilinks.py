@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from memdir_nb.formats.wikilinks import (
     LinkTargets,
+    first_link,
     link_uses,
     linked_names,
     names_linking,
@@ -97,3 +98,25 @@ def test_a_link_is_shown_on_one_escaped_line_and_capped() -> None:
     assert "\x1b" not in shown and "\n" not in shown and "\u202e" not in shown
     assert shown.startswith("[[a\\x1b[2Jb\\x0a") and shown.endswith("\u2026]]")
     assert len(shown) < 80
+
+
+def test_a_link_written_with_its_file_name_names_the_memory_of_that_stem() -> None:
+    # realdata34: real memories link `[[project_v0_1_status.md]]`; the model reading it finds
+    # the file, so the link is no link to a memory still to write, and a merge points it too
+    text = "Days in [[kiln-days.md]] and [[Kiln-Days.MD|the days]]; nothing in [[.md]]."
+    assert linked_names(text) == {"kiln-days", "Kiln-Days"}
+    assert [name for _, name in link_uses(text)] == ["kiln-days", "Kiln-Days"]
+    assert LinkTargets([("kiln-days.md", "private", "kiln-days")]).finds("Kiln-Days", "private")
+    assert relinked(text, {"kiln-days": "kiln-firing"}) == (
+        "Days in [[kiln-firing.md]] and [[Kiln-Days.MD|the days]]; nothing in [[.md]].",
+        1,
+    )
+
+
+def test_the_first_link_of_a_line_skips_code_spans_and_shell_tests() -> None:
+    line = "- `[[ -f x ]]` then [[ -d y ]], see [[kiln-days|Kiln days]] and [[shelf-rent]]"
+    start, end, name, label = first_link(line) or (0, 0, "", "")
+    assert (line[start:end], name, label) == ("[[kiln-days|Kiln days]]", "kiln-days", "Kiln days")
+    in_table = first_link("| [[shelf-rent\\|the rent]] |")
+    assert in_table is not None and in_table[2:] == ("shelf-rent", "the rent")
+    assert first_link("no link, `[[kiln-days]]` in code") is None
