@@ -17,9 +17,11 @@ from memdir_nb.extract.transcript import (
     turn_prefixes,
     without_copies,
 )
+from memdir_nb.extract.transcript_tail import FileCursor, LineSpan, TranscriptChunk, read_since
 from memdir_nb.formats.session_model import Session, Turn
 from memdir_nb.formats.transcript_records import TranscriptProblem
 from memdir_nb.home.sessions import read_session
+from memdir_nb.spec.constants import TRANSCRIPT_READ_MAX_BYTES
 from memdir_nb.storage.containment import absolute_dir
 
 
@@ -58,9 +60,12 @@ class ExtractionScheduler:
         extract: Callable[[ExtractionRequest], Any],
         *,
         turns_between: int = 1,
+        max_read_bytes: int = TRANSCRIPT_READ_MAX_BYTES,
     ) -> None:
         if not isinstance(turns_between, int) or turns_between < 1:
             raise ValueError(f"turns_between must be a whole number >= 1, got {turns_between!r}")
+        if not isinstance(max_read_bytes, int) or max_read_bytes < 1:
+            raise ValueError(f"max_read_bytes must be a whole number >= 1, got {max_read_bytes!r}")
         self.memory_dir = absolute_dir(memory_dir)
         self.extract = extract
         self.turns_between = turns_between
@@ -69,6 +74,12 @@ class ExtractionScheduler:
         self.turns_since_last = 0
         self.history: list[SchedulerDecision] = []
         self.problems: list[TranscriptProblem] = []
+        # on_transcript: at most this many bytes a run, read from the cursor's place in the file
+        self.max_read_bytes = max_read_bytes
+        self.file_cursor: FileCursor | None = None
+        self.notes: list[str] = []  # why a read started over, and what a run left for the next
+        self.last_chunk: TranscriptChunk | None = None  # what the last on_transcript read
+        self._spans: dict[str, LineSpan] = {}
         self._lock = threading.Lock()
         self._in_progress = False
         self._pending: Sequence[TranscriptMessage] | None = None
@@ -79,10 +90,39 @@ class ExtractionScheduler:
         return self._in_progress
 
     def on_transcript(self, path: str | os.PathLike[str]) -> SchedulerDecision:
-        """Read a transcript file and treat it as a turn end; bad lines are recorded in `problems`."""
-        transcript = read_transcript(path)
-        self.problems = list(transcript.problems)
-        return self.on_turn_end(transcript.messages)
+        """Read a transcript file from the cursor and treat it as a turn end.
+
+        Only the lines after the cursor's message are read, at most `max_read_bytes` of them
+        (extract.transcript_tail): a long session is taken up run by run, and a note says
+        how much is left. A file that was replaced, cut or rewritten since the last run is read
+        again from its start, with a note in `notes` and `problems` saying why and which
+        messages count as new. Bad lines are recorded in `problems`.
+        """
+        self._follow_cursor()
+        chunk = read_since(path, self.file_cursor, self.cursor, max_bytes=self.max_read_bytes)
+        self.last_chunk = chunk
+        self.problems = list(chunk.transcript.problems)
+        self._spans = chunk.spans
+        if chunk.restart is not None:
+            self.notes.append(chunk.restart)
+            self.problems.append(TranscriptProblem(0, chunk.restart))
+            self.file_cursor = None
+        decision = self.on_turn_end(chunk.transcript.messages)
+        self._follow_cursor(chunk)
+        if chunk.remaining:
+            self.notes.append(
+                f"read {chunk.bytes_read:,} bytes of {chunk.path} (the cap is "
+                f"{self.max_read_bytes:,} a run); {chunk.remaining:,} bytes after them are left "
+                "for the next run"
+            )
+        return decision
+
+    def _follow_cursor(self, chunk: TranscriptChunk | None = None) -> None:
+        """Point the file cursor at the cursor message's line, when the last read held it."""
+        span = self._spans.get(self.cursor) if self.cursor is not None else None
+        source = chunk or self.last_chunk
+        if span is not None and source is not None:
+            self.file_cursor = FileCursor(source.path, source.device, source.inode, span)
 
     def on_turn_end(self, messages: Sequence[TranscriptMessage]) -> SchedulerDecision:
         """Handle one turn end; runs the extractor in this thread unless a run is already going.
