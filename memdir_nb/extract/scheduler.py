@@ -8,6 +8,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from memdir_nb.extract.message_stream import WindowUpTo
 from memdir_nb.extract.transcript import (
     MessagesUpTo,
     TranscriptMessage,
@@ -46,9 +47,16 @@ class SchedulerDecision:
 
 def _snapshot(messages: Sequence[TranscriptMessage]) -> Sequence[TranscriptMessage]:
     """messages as a sequence no one can change while a run holds it: a tuple or a view of one
-    is taken as it is (a replay's turn ends are views of one tuple, not a copy each), anything
-    else copied."""
-    return messages if isinstance(messages, (tuple, MessagesUpTo)) else tuple(messages)
+    is taken as it is (a replay's turn ends are views, not a copy each), anything else copied."""
+    return messages if isinstance(messages, (tuple, MessagesUpTo, WindowUpTo)) else tuple(messages)
+
+
+def _all_sidechain(messages: Sequence[TranscriptMessage]) -> bool:
+    """Whether there are messages and all are sidechain records: a subagent's transcript. A
+    replay's window (WindowUpTo) knows without reading the messages it let go of."""
+    if isinstance(messages, WindowUpTo):
+        return messages.all_sidechain()
+    return bool(messages) and all(m.is_sidechain for m in messages)
 
 
 class ExtractionScheduler:
@@ -83,6 +91,12 @@ class ExtractionScheduler:
         self._lock = threading.Lock()
         self._in_progress = False
         self._pending: Sequence[TranscriptMessage] | None = None
+
+    @property
+    def cursor_index(self) -> int | None:
+        """Where the cursor's message was in the messages of the turn end that set it (None:
+        no cursor yet): a replay lets go of the messages before it."""
+        return self._cursor_at if self.cursor is not None and self._cursor_at >= 0 else None
 
     @property
     def in_progress(self) -> bool:
@@ -131,7 +145,7 @@ class ExtractionScheduler:
         the main agent's sessions are, and a subagent's writes are not the main agent's.
         """
         snapshot = _snapshot(messages)
-        if snapshot and all(m.is_sidechain for m in snapshot):
+        if _all_sidechain(snapshot):
             return self._record(
                 SchedulerDecision(
                     "skipped_subagent",
@@ -190,8 +204,8 @@ class ExtractionScheduler:
         Runs only when turns were throttled since the last run, or the last run failed;
         otherwise returns "nothing_new". Main-agent writes still win ("skipped_main_agent_wrote").
         """
-        snapshot = tuple(messages)
-        if snapshot and all(m.is_sidechain for m in snapshot):
+        snapshot = _snapshot(messages)
+        if _all_sidechain(snapshot):
             return self.on_turn_end(snapshot)
         failed = bool(self.history) and self.history[-1].action == "failed"
         if self.turns_since_last == 0 and not failed:

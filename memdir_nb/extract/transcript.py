@@ -136,7 +136,12 @@ def read_message_skeletons(path: str | os.PathLike[str]) -> list[TranscriptMessa
     A replay's extractor only records (reports.replay); read_transcript held the transcript's
     text, its lines and every record's content for the whole replay: 341 MB of a 116 MB
     transcript of 4,800 turns with 20 KB tool results (thirty-third session)."""
-    messages: list[TranscriptMessage] = []
+    return list(iter_message_skeletons(path))
+
+
+def iter_message_skeletons(path: str | os.PathLike[str]) -> Iterator[TranscriptMessage]:
+    """read_message_skeletons, one message at a time (extract.message_stream keeps only the
+    messages a replay's scheduler still needs)."""
     total = 0
     for line in iter_lines(
         path, max_line_bytes=LINE_MAX_UTF8_BYTES, max_total_bytes=TRANSCRIPT_READ_MAX_BYTES
@@ -151,8 +156,7 @@ def read_message_skeletons(path: str | os.PathLike[str]) -> list[TranscriptMessa
         for record in records:
             message = message_of(record, line.line_no, [])
             if message is not None:
-                messages.append(_skeleton(message))
-    return messages
+                yield _skeleton(message)
 
 
 def _skeleton(message: TranscriptMessage) -> TranscriptMessage:

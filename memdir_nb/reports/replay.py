@@ -27,8 +27,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from memdir_nb.clock import system_clock_ms
+from memdir_nb.extract.message_stream import MessageWindow, WindowUpTo, streamed_turn_ends
 from memdir_nb.extract.scheduler import ExtractionRequest, ExtractionScheduler, SchedulerDecision
-from memdir_nb.extract.transcript import read_message_skeletons, turn_prefixes, without_copies
 from memdir_nb.formats.memory_timeline import (
     AsOfFile,
     MemoryPaths,
@@ -150,17 +150,38 @@ class _Recorder:
         return f"dry run: {len(request.new_messages)} new message(s)"
 
 
-def _scheduler_decisions(
-    session: Session, recorded_dir: str, turns_between: int
-) -> tuple[list[SchedulerDecision | None], SchedulerDecision | None]:
-    if not session.path:
-        return [None] * len(session.turns), None
-    messages = without_copies(session, read_message_skeletons(session.path))
-    scheduler = ExtractionScheduler(recorded_dir, _Recorder(), turns_between=turns_between)
-    decisions: list[SchedulerDecision | None] = []
-    for turn, upto in zip(session.turns, turn_prefixes(session, messages), strict=True):
-        decisions.append(scheduler.on_session_turn_end(turn, upto))
-    return decisions, scheduler.on_session_end(messages)
+class _Decisions:
+    """The dry-run scheduler's decision at each turn end, made as the replay reaches the turn,
+    and its end-of-session flush; the messages are read as it asks for them and let go behind
+    its cursor (extract.message_stream)."""
+
+    def __init__(self, session: Session, recorded_dir: str, turns_between: int) -> None:
+        self._path = session.path
+        self._scheduler = ExtractionScheduler(
+            recorded_dir, _Recorder(), turns_between=turns_between
+        )
+        self._ends = streamed_turn_ends(session.path, session) if session.path else []
+        self._window = MessageWindow(session.path, session) if session.path else None
+
+    def at(self, turn: Turn) -> SchedulerDecision | None:
+        """The decision at this turn's end (None: the session has no file)."""
+        if self._window is None:
+            return None
+        view = WindowUpTo(self._window, self._ends[turn.index])
+        decision = self._scheduler.on_session_turn_end(turn, view)
+        self._let_go()
+        return decision
+
+    def flush(self) -> SchedulerDecision | None:
+        """The end-of-session flush, once every turn had its decision."""
+        if self._window is None:
+            return None
+        return self._scheduler.on_session_end(WindowUpTo(self._window, self._window.read_all()))
+
+    def _let_go(self) -> None:
+        at = self._scheduler.cursor_index
+        if at is not None and self._window is not None:
+            self._window.let_go_before(at)
 
 
 def recorded_memory_dir(timeline: Timeline, fallback: str) -> str:
@@ -236,11 +257,9 @@ def iter_replay(
     current, notes = current_memory(root)
     paths = MemoryPaths(root, session.cwd)
     timeline = build_timeline(session, paths, current)
-    decisions, flush = _scheduler_decisions(
-        session, recorded_memory_dir(timeline, root), turns_between
-    )
+    decisions = _Decisions(session, recorded_memory_dir(timeline, root), turns_between)
     notes.extend(_session_notes(session))
-    replay = SessionReplay(session, root, label, [], flush, notes + timeline.notes)
+    replay = SessionReplay(session, root, label, [], None, notes + timeline.notes)
     rows = _rows(
         replay, timeline, current, paths, selector, decisions, now_ms, progress=progress, keep=keep
     )
@@ -275,7 +294,7 @@ def _rows(
     current: dict[str, AsOfFile],
     paths: MemoryPaths,
     selector: Selector,
-    decisions: list[SchedulerDecision | None],
+    decisions: _Decisions,
     now_ms: float | None,
     *,
     progress: bool | None,
@@ -300,7 +319,7 @@ def _rows(
             row = _replay_turn(
                 turn, session, timeline, state, scratch, recall, selector, turn_ms, seen
             )
-            row.extraction = decisions[turn.index]
+            row.extraction = decisions.at(turn)
             row.cli_surfaced = _uniq_rels(paths.relative(p) for p in turn.cli_recalled)
             for rel in row.cli_surfaced:  # the CLI offers none of them again this session
                 recall.mark_surfaced(scratch.path / rel)
@@ -311,6 +330,7 @@ def _rows(
                 replay.budget_spent_at = turn.index
             replay.add(row, keep=keep)
             yield row
+    replay.flush = decisions.flush()
 
 
 def _refusal_notes(session: Session) -> list[str]:
