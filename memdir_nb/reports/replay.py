@@ -179,6 +179,9 @@ class _Decisions:
         return self._scheduler.on_session_end(WindowUpTo(self._window, self._window.read_all()))
 
     def _let_go(self) -> None:
+        """Keep the scheduler's last decision only (the flush asks whether it failed), and the
+        messages from its cursor on."""
+        del self._scheduler.history[:-1]
         at = self._scheduler.cursor_index
         if at is not None and self._window is not None:
             self._window.let_go_before(at)
