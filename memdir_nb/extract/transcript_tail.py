@@ -148,15 +148,16 @@ def _restart_note(why: str | None, cursor_uuid: str | None, found: LineSpan | No
 
 def _find_message(fd: int, uuid: str) -> LineSpan | None:
     """The line of the message with this uuid, looked for from the start of the file: only a
-    line holding the uuid's text is parsed. The last one when it appears more than once."""
-    needle, found, at = uuid.encode(), None, 0
+    line holding the uuid's text is parsed. The first one, where without_copies keeps a record
+    written twice: starting after a later copy could pass over messages never extracted."""
+    needle, at = uuid.encode(), 0
     for line in iter_fd_lines(fd, max_line_bytes=LINE_MAX_UTF8_BYTES):
         if line.data is not None and needle in line.data:
             for message in _messages(line.data, line.line_no, [])[0]:
                 if message.uuid == uuid:
-                    found = LineSpan(at, at + line.size, line.line_no, _digest(line.data))
+                    return LineSpan(at, at + line.size, line.line_no, _digest(line.data))
         at += line.size
-    return found
+    return None
 
 
 def _read_lines(fd: int, chunk: TranscriptChunk, start: int, line_no: int, max_bytes: int) -> None:
