@@ -123,6 +123,10 @@ class ExtractionScheduler:
             self.file_cursor = None
         decision = self.on_turn_end(chunk.transcript.messages)
         self._follow_cursor(chunk)
+        if not chunk.transcript.messages and chunk.last_line is not None:
+            # no message in what was read (progress and other records only): nothing after
+            # the cursor was passed over, so the next run starts after these lines
+            self.file_cursor = FileCursor(chunk.path, chunk.device, chunk.inode, chunk.last_line)
         if chunk.remaining:
             self.notes.append(
                 f"read {chunk.bytes_read:,} bytes of {chunk.path} (the cap is "

@@ -69,6 +69,7 @@ class TranscriptChunk:
     size: int  # the file's size when it was opened
     restart: str | None = None  # why the read did not begin at the cursor (None: it did)
     bytes_read: int = 0
+    last_line: LineSpan | None = None  # the last line read (a cursor when it held no message)
 
     @property
     def remaining(self) -> int:
@@ -181,6 +182,8 @@ def _read_lines(fd: int, chunk: TranscriptChunk, start: int, line_no: int, max_b
                 chunk.spans[message.uuid] = LineSpan(
                     at, at + line.size, line.line_no, _digest(line.data)
                 )
+        if line.data is not None:
+            chunk.last_line = LineSpan(at, at + line.size, line.line_no, _digest(line.data))
         at += line.size
     chunk.end = at
     chunk.transcript = Transcript(messages, problems, other)

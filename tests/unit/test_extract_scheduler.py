@@ -420,3 +420,20 @@ def test_a_session_cut_rewritten_or_replaced_since_the_cursor_is_read_again_with
     else:
         assert "every message counts as new" in sched.notes[0]
         assert _prompts(calls[1])[: len(new)] == new
+
+
+def test_a_run_that_read_records_but_no_message_starts_after_them_next_time(
+    memdir: Path, tmp_path: Path
+) -> None:
+    path = tmp_path / "s1.jsonl"
+    _write_turns(path, 0, 1)
+    calls: list[ExtractionRequest] = []
+    sched = ExtractionScheduler(memdir, calls.append, max_read_bytes=8 * 1024)
+    assert sched.on_transcript(path).action == "ran"
+    progress = {"type": "progress", "uuid": "p", "data": {"output": "x" * 1000}}
+    with path.open("a", encoding="utf-8") as out:
+        out.writelines(json.dumps({**progress, "uuid": f"p{i}"}) + "\n" for i in range(40))
+    _write_turns(path, 1, 1)
+    actions = [sched.on_transcript(path).action for _ in range(8)]
+    assert "ran" in actions, actions  # 40 KB of progress records, read 8 KB a run, then the turn
+    assert _prompts(calls[-1]) == ["turn 1: what next"]
