@@ -69,7 +69,9 @@ class TranscriptChunk:
     size: int  # the file's size when it was opened
     restart: str | None = None  # why the read did not begin at the cursor (None: it did)
     bytes_read: int = 0
-    last_line: LineSpan | None = None  # the last line read (a cursor when it held no message)
+    # the last whole line read (a cursor when the run read no message): never a last line
+    # without its newline, which may be a record the CLI is still writing
+    last_line: LineSpan | None = None
 
     @property
     def remaining(self) -> int:
@@ -182,7 +184,7 @@ def _read_lines(fd: int, chunk: TranscriptChunk, start: int, line_no: int, max_b
                 chunk.spans[message.uuid] = LineSpan(
                     at, at + line.size, line.line_no, _digest(line.data)
                 )
-        if line.data is not None:
+        if line.data is not None and line.size > len(line.data):  # a whole line, newline and all
             chunk.last_line = LineSpan(at, at + line.size, line.line_no, _digest(line.data))
         at += line.size
     chunk.end = at

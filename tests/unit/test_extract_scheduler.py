@@ -437,3 +437,23 @@ def test_a_run_that_read_records_but_no_message_starts_after_them_next_time(
     actions = [sched.on_transcript(path).action for _ in range(8)]
     assert "ran" in actions, actions  # 40 KB of progress records, read 8 KB a run, then the turn
     assert _prompts(calls[-1]) == ["turn 1: what next"]
+
+
+def test_a_record_still_being_written_is_read_whole_by_a_later_run(
+    memdir: Path, tmp_path: Path
+) -> None:
+    path = tmp_path / "s1.jsonl"
+    _write_turns(path, 0, 1)
+    calls: list[ExtractionRequest] = []
+    sched = ExtractionScheduler(memdir, calls.append)
+    assert sched.on_transcript(path).action == "ran"
+    turn = tmp_path / "turn.jsonl"
+    _write_turns(turn, 1, 1)
+    text = turn.read_bytes()
+    with path.open("ab") as out:
+        out.write(text[:40])  # the CLI's write of the next prompt, cut short
+    sched.on_transcript(path)
+    with path.open("ab") as out:
+        out.write(text[40:])
+    assert sched.on_transcript(path).action == "ran"
+    assert _prompts(calls[-1]) == ["turn 1: what next"]
