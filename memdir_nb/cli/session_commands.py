@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+import tempfile
 from pathlib import Path
 
 from memdir_nb.cli.home_commands import _claude_homes
@@ -23,7 +24,8 @@ from memdir_nb.home.sessions import (
     sessions_using,
 )
 from memdir_nb.recall.selectors import make_selector
-from memdir_nb.reports.replay import iter_turn_lines, replay_session
+from memdir_nb.reports.replay import StreamedReplay, iter_replay
+from memdir_nb.reports.replay_table import CAPS_FOOTNOTE, TABLE_HEADER, turn_lines
 from memdir_nb.spec.constants import PROJECTS_DIRNAME
 from memdir_nb.spec.text import plural, terminal_line, terminal_safe
 from memdir_nb.storage.access import ReadRefused
@@ -170,26 +172,20 @@ def cmd_replay(args: argparse.Namespace) -> int:
         )
         return 2
     try:
-        replay = replay_session(
+        stream = iter_replay(
             session,
             memory_dir,
             selector=make_selector(args.selector),
             now_ms=args.now_ms,
             turns_between=args.turns_between,
         )
+        if args.json:
+            _print_json_replay(transcript, stream)
+            return 0
     except ReadRefused as exc:
         print(terminal_safe(f"error: cannot read {transcript}: {exc.detail}"), file=sys.stderr)
         return 2
-    if args.json:
-        out = {
-            "transcript": str(transcript),
-            "memory_dir": replay.memory_dir,
-            "likely_miss_turns": replay.likely_miss_turns,
-            "recall_turns": replay.recall_turns,
-            "turns": replay.rows(),
-        }
-        print(dumps_output(out, indent=2))
-        return 0
+    replay = stream.replay
     _say_line(
         f"Session {session.session_id or transcript.stem} ({_KIND_NAMES[session.kind]}),"
         f" memory dir {replay.memory_dir}"
@@ -201,8 +197,41 @@ def cmd_replay(args: argparse.Namespace) -> int:
         )
     for problem in session.problems[:5]:
         _say_line(f"  {problem}")  # each reason says what became of its line ("...; skipped")
-    for line in iter_turn_lines(replay):
-        _say_line(line)
+    _say_line(TABLE_HEADER)
+    for turn in stream.turns:  # each row printed as it is made, then let go
+        for line in turn_lines(turn):
+            _say_line(line)
+    if replay.totals.truncated:
+        _say_line(CAPS_FOOTNOTE)
     _say("")
     _say(replay.summary())
     return 0
+
+
+def _print_json_replay(transcript: Path, stream: StreamedReplay) -> None:
+    """`replay --json`: print the text dumps_output makes of the replay's dict, its `turns`
+    rows written to a spool file as they are made (the counts before them are known only at
+    the end) and copied out from there, so the rows are not all held at once."""
+    with tempfile.SpooledTemporaryFile(max_size=1024 * 1024, mode="w+", encoding="utf-8") as rows:
+        for n, turn in enumerate(stream.turns):
+            row = dumps_output(turn.row(), indent=2).replace("\n", "\n    ")
+            rows.write(("" if n == 0 else ",\n") + "    " + row)
+        replay = stream.replay
+        head = dumps_output(
+            {
+                "transcript": str(transcript),
+                "memory_dir": replay.memory_dir,
+                "likely_miss_turns": replay.likely_miss_turns,
+                "recall_turns": replay.recall_turns,
+                "turns": [],
+            },
+            indent=2,
+        )
+        if not replay.totals.turns:
+            print(head)
+            return
+        rows.seek(0)
+        sys.stdout.write(head.removesuffix("[]\n}") + "[\n")
+        while chunk := rows.read(1024 * 1024):
+            sys.stdout.write(chunk)
+        print("\n  ]\n}")

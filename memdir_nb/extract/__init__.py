@@ -1,8 +1,9 @@
 """extractMemories: the per-turn background extractor, its scheduler and its tool sandbox.
 
 One module per concern: `sandbox` (can_use_tool), `transcript` (reading and the cursor),
-`scheduler` (ExtractionScheduler), `runner` (ToolRunner), `request` (the prompt, the first
-request, run_extraction); the tool loop itself is memdir_nb.toolloop.agent_loop, shared with dream.
+`transcript_tail` (reading a file from the cursor's place in it), `message_stream` (a replay's
+messages, kept from the cursor on), `scheduler` (ExtractionScheduler), `runner` (ToolRunner),
+`request` (the prompt, the first request, run_extraction); the tool loop itself is memdir_nb.toolloop.agent_loop, shared with dream.
 Every public name is re-exported here.
 
 Three parts, each usable alone:
@@ -11,7 +12,9 @@ Three parts, each usable alone:
   cursor (the uuid of the last message already considered) walks the transcript; if the main
   agent itself wrote into the memory dir since the cursor, the extractor skips and advances;
   turn throttling; while a run is in progress new requests coalesce into one pending request
-  that a single trailing run processes.
+  that a single trailing run processes. Fed from the transcript file (`on_transcript`), a run
+  reads only the lines after the cursor's message, at most `max_read_bytes`; a file cut,
+  rewritten or replaced since is read again from its start, with a note saying so.
 - `can_use_tool`: the sandbox. Read/Grep/Glob allowed; Bash only for read-only commands;
   Write/Edit only inside the memory dir (team_paths validation, as the store); all else denied.
 - `run_extraction`: a Claude tool-use loop (anthropic SDK, at most 5 turns) whose tool calls run

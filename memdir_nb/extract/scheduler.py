@@ -8,6 +8,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from memdir_nb.extract.message_stream import WindowUpTo
 from memdir_nb.extract.transcript import (
     MessagesUpTo,
     TranscriptMessage,
@@ -17,9 +18,11 @@ from memdir_nb.extract.transcript import (
     turn_prefixes,
     without_copies,
 )
+from memdir_nb.extract.transcript_tail import FileCursor, LineSpan, TranscriptChunk, read_since
 from memdir_nb.formats.session_model import Session, Turn
 from memdir_nb.formats.transcript_records import TranscriptProblem
 from memdir_nb.home.sessions import read_session
+from memdir_nb.spec.constants import TRANSCRIPT_READ_MAX_BYTES
 from memdir_nb.storage.containment import absolute_dir
 
 
@@ -44,9 +47,16 @@ class SchedulerDecision:
 
 def _snapshot(messages: Sequence[TranscriptMessage]) -> Sequence[TranscriptMessage]:
     """messages as a sequence no one can change while a run holds it: a tuple or a view of one
-    is taken as it is (a replay's turn ends are views of one tuple, not a copy each), anything
-    else copied."""
-    return messages if isinstance(messages, (tuple, MessagesUpTo)) else tuple(messages)
+    is taken as it is (a replay's turn ends are views, not a copy each), anything else copied."""
+    return messages if isinstance(messages, (tuple, MessagesUpTo, WindowUpTo)) else tuple(messages)
+
+
+def _all_sidechain(messages: Sequence[TranscriptMessage]) -> bool:
+    """Whether there are messages and all are sidechain records: a subagent's transcript. A
+    replay's window (WindowUpTo) knows without reading the messages it let go of."""
+    if isinstance(messages, WindowUpTo):
+        return messages.all_sidechain()
+    return bool(messages) and all(m.is_sidechain for m in messages)
 
 
 class ExtractionScheduler:
@@ -58,9 +68,12 @@ class ExtractionScheduler:
         extract: Callable[[ExtractionRequest], Any],
         *,
         turns_between: int = 1,
+        max_read_bytes: int = TRANSCRIPT_READ_MAX_BYTES,
     ) -> None:
         if not isinstance(turns_between, int) or turns_between < 1:
             raise ValueError(f"turns_between must be a whole number >= 1, got {turns_between!r}")
+        if not isinstance(max_read_bytes, int) or max_read_bytes < 1:
+            raise ValueError(f"max_read_bytes must be a whole number >= 1, got {max_read_bytes!r}")
         self.memory_dir = absolute_dir(memory_dir)
         self.extract = extract
         self.turns_between = turns_between
@@ -69,9 +82,21 @@ class ExtractionScheduler:
         self.turns_since_last = 0
         self.history: list[SchedulerDecision] = []
         self.problems: list[TranscriptProblem] = []
+        # on_transcript: at most this many bytes a run, read from the cursor's place in the file
+        self.max_read_bytes = max_read_bytes
+        self.file_cursor: FileCursor | None = None
+        self.notes: list[str] = []  # why a read started over, and what a run left for the next
+        self.last_chunk: TranscriptChunk | None = None  # what the last on_transcript read
+        self._spans: dict[str, LineSpan] = {}
         self._lock = threading.Lock()
         self._in_progress = False
         self._pending: Sequence[TranscriptMessage] | None = None
+
+    @property
+    def cursor_index(self) -> int | None:
+        """Where the cursor's message was in the messages of the turn end that set it (None:
+        no cursor yet): a replay lets go of the messages before it."""
+        return self._cursor_at if self.cursor is not None and self._cursor_at >= 0 else None
 
     @property
     def in_progress(self) -> bool:
@@ -79,10 +104,43 @@ class ExtractionScheduler:
         return self._in_progress
 
     def on_transcript(self, path: str | os.PathLike[str]) -> SchedulerDecision:
-        """Read a transcript file and treat it as a turn end; bad lines are recorded in `problems`."""
-        transcript = read_transcript(path)
-        self.problems = list(transcript.problems)
-        return self.on_turn_end(transcript.messages)
+        """Read a transcript file from the cursor and treat it as a turn end.
+
+        Only the lines after the cursor's message are read, at most `max_read_bytes` of them
+        (extract.transcript_tail): a long session is taken up run by run, and a note says
+        how much is left. A file that was replaced, cut or rewritten since the last run is read
+        again from its start, with a note in `notes` and `problems` saying why and which
+        messages count as new. Bad lines are recorded in `problems`.
+        """
+        self._follow_cursor()
+        chunk = read_since(path, self.file_cursor, self.cursor, max_bytes=self.max_read_bytes)
+        self.last_chunk = chunk
+        self.problems = list(chunk.transcript.problems)
+        self._spans = chunk.spans
+        if chunk.restart is not None:
+            self.notes.append(chunk.restart)
+            self.problems.append(TranscriptProblem(0, chunk.restart))
+            self.file_cursor = None
+        decision = self.on_turn_end(chunk.transcript.messages)
+        self._follow_cursor(chunk)
+        if not chunk.transcript.messages and chunk.last_line is not None:
+            # no message in what was read (progress and other records only): nothing after
+            # the cursor was passed over, so the next run starts after these lines
+            self.file_cursor = FileCursor(chunk.path, chunk.device, chunk.inode, chunk.last_line)
+        if chunk.remaining:
+            self.notes.append(
+                f"read {chunk.bytes_read:,} bytes of {chunk.path} (the cap is "
+                f"{self.max_read_bytes:,} a run); {chunk.remaining:,} bytes after them are left "
+                "for the next run"
+            )
+        return decision
+
+    def _follow_cursor(self, chunk: TranscriptChunk | None = None) -> None:
+        """Point the file cursor at the cursor message's line, when the last read held it."""
+        span = self._spans.get(self.cursor) if self.cursor is not None else None
+        source = chunk or self.last_chunk
+        if span is not None and source is not None:
+            self.file_cursor = FileCursor(source.path, source.device, source.inode, span)
 
     def on_turn_end(self, messages: Sequence[TranscriptMessage]) -> SchedulerDecision:
         """Handle one turn end; runs the extractor in this thread unless a run is already going.
@@ -91,7 +149,7 @@ class ExtractionScheduler:
         the main agent's sessions are, and a subagent's writes are not the main agent's.
         """
         snapshot = _snapshot(messages)
-        if snapshot and all(m.is_sidechain for m in snapshot):
+        if _all_sidechain(snapshot):
             return self._record(
                 SchedulerDecision(
                     "skipped_subagent",
@@ -150,8 +208,8 @@ class ExtractionScheduler:
         Runs only when turns were throttled since the last run, or the last run failed;
         otherwise returns "nothing_new". Main-agent writes still win ("skipped_main_agent_wrote").
         """
-        snapshot = tuple(messages)
-        if snapshot and all(m.is_sidechain for m in snapshot):
+        snapshot = _snapshot(messages)
+        if _all_sidechain(snapshot):
             return self.on_turn_end(snapshot)
         failed = bool(self.history) and self.history[-1].action == "failed"
         if self.turns_since_last == 0 and not failed:

@@ -63,7 +63,7 @@ def parse_transcript_lines(lines: Iterable[str]) -> Transcript:
         if problem is not None:
             problems.append(TranscriptProblem(line_no, problem))
         for record in records:
-            message = _message(record, line_no, problems)
+            message = message_of(record, line_no, problems)
             if message is None:
                 other += record.get("type") not in MESSAGE_TYPES
             else:
@@ -71,7 +71,7 @@ def parse_transcript_lines(lines: Iterable[str]) -> Transcript:
     return Transcript(messages, problems, other)
 
 
-def _message(
+def message_of(
     record: dict[str, Any], line_no: int, problems: list[TranscriptProblem]
 ) -> TranscriptMessage | None:
     """The message of a user/assistant record; None for other records and unusable ones."""
@@ -124,7 +124,7 @@ _UUID = attrgetter("uuid")
 _WRITING_TOOLS = WRITE_TOOLS | {"MultiEdit", "NotebookEdit"}
 # A UTF-8 character is at most 4 bytes: a line of TRANSCRIPT_LINE_MAX_BYTES characters, the cap
 # read_transcript's text applies, is at most this many bytes.
-_LINE_MAX_UTF8_BYTES = 4 * TRANSCRIPT_LINE_MAX_BYTES
+LINE_MAX_UTF8_BYTES = 4 * TRANSCRIPT_LINE_MAX_BYTES
 
 
 def read_message_skeletons(path: str | os.PathLike[str]) -> list[TranscriptMessage]:
@@ -136,10 +136,15 @@ def read_message_skeletons(path: str | os.PathLike[str]) -> list[TranscriptMessa
     A replay's extractor only records (reports.replay); read_transcript held the transcript's
     text, its lines and every record's content for the whole replay: 341 MB of a 116 MB
     transcript of 4,800 turns with 20 KB tool results (thirty-third session)."""
-    messages: list[TranscriptMessage] = []
+    return list(iter_message_skeletons(path))
+
+
+def iter_message_skeletons(path: str | os.PathLike[str]) -> Iterator[TranscriptMessage]:
+    """read_message_skeletons, one message at a time (extract.message_stream keeps only the
+    messages a replay's scheduler still needs)."""
     total = 0
     for line in iter_lines(
-        path, max_line_bytes=_LINE_MAX_UTF8_BYTES, max_total_bytes=TRANSCRIPT_READ_MAX_BYTES
+        path, max_line_bytes=LINE_MAX_UTF8_BYTES, max_total_bytes=TRANSCRIPT_READ_MAX_BYTES
     ):
         total += line.size
         if total > TRANSCRIPT_READ_MAX_BYTES:  # read_transcript keeps whole lines of its cap
@@ -149,10 +154,9 @@ def read_message_skeletons(path: str | os.PathLike[str]) -> list[TranscriptMessa
         text = line.data.decode("utf-8", "replace")  # as read_transcript's text decodes it
         records, _ = parse_record_line(text, max_bytes=TRANSCRIPT_LINE_MAX_BYTES)
         for record in records:
-            message = _message(record, line.line_no, [])
+            message = message_of(record, line.line_no, [])
             if message is not None:
-                messages.append(_skeleton(message))
-    return messages
+                yield _skeleton(message)
 
 
 def _skeleton(message: TranscriptMessage) -> TranscriptMessage:

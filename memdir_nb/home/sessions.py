@@ -27,6 +27,8 @@ from memdir_nb.spec.constants import (
     CACHE_MAX_BYTES,
     PROJECT_MEMORY_DIRNAME,
     PROJECTS_DIRNAME,
+    SESSION_HEAD_READ_MAX_BYTES,
+    SESSION_READ_MAX_BYTES,
     TRANSCRIPT_LINE_MAX_BYTES,
 )
 from memdir_nb.spec.dates import utc_date
@@ -34,9 +36,6 @@ from memdir_nb.storage.containment import real_path
 from memdir_nb.storage.fsutil import is_folder
 from memdir_nb.storage.line_reader import iter_lines, open_regular
 
-SESSION_READ_MAX_BYTES = 1024 * 1024 * 1024  # a transcript is read up to 1 GiB, then cut
-# What a listing that does not read transcripts reads of a top-level one, to tell its kind
-HEAD_READ_MAX_BYTES = 64 * 1024
 UNKNOWN_KIND = "unknown"  # a top-level transcript not read (or unreadable): main or teammate
 _PATH_INPUTS = ("file_path", "path", "notebook_path")  # tool inputs that name one file or folder
 
@@ -109,9 +108,9 @@ def _file_kind(path: Path) -> str | None:
 
 
 def head_kind(path: str | os.PathLike[str]) -> str:
-    """A top-level transcript's kind from its first HEAD_READ_MAX_BYTES, for a listing that does
-    not read it whole: 'teammate' when a record before its first main-thread user or assistant
-    record, or that record, names a teammate beside its team
+    """A top-level transcript's kind from its first SESSION_HEAD_READ_MAX_BYTES, for a listing
+    that does not read it whole: 'teammate' when a record before its first main-thread user or
+    assistant record, or that record, names a teammate beside its team
     (transcript_records.is_pane_teammate_record: a pane teammate writes its name on every
     record, beginning with the lead's task); 'main' when that record does not, or the file ends
     before one; UNKNOWN_KIND when the head holds none and the file goes on, or it cannot be
@@ -127,9 +126,9 @@ def head_kind(path: str | os.PathLike[str]) -> str:
     finally:
         os.close(fd)
     lines = head.split(b"\n")
-    ended = len(head) <= HEAD_READ_MAX_BYTES
+    ended = len(head) <= SESSION_HEAD_READ_MAX_BYTES
     for line in lines if ended else lines[:-1]:
-        records, _ = parse_record_line(line, max_bytes=HEAD_READ_MAX_BYTES)
+        records, _ = parse_record_line(line, max_bytes=SESSION_HEAD_READ_MAX_BYTES)
         for record in records:
             if is_pane_teammate_record(record):
                 return "teammate"
@@ -139,9 +138,9 @@ def head_kind(path: str | os.PathLike[str]) -> str:
 
 
 def _read_head(fd: int) -> bytes:
-    """Up to HEAD_READ_MAX_BYTES + 1 bytes from the start of an open file (one more than the
-    head tells whether the file goes on)."""
-    chunks, left = [], HEAD_READ_MAX_BYTES + 1
+    """Up to SESSION_HEAD_READ_MAX_BYTES + 1 bytes from the start of an open file (one more
+    than the head tells whether the file goes on)."""
+    chunks, left = [], SESSION_HEAD_READ_MAX_BYTES + 1
     while left > 0:
         chunk = os.read(fd, left)
         if not chunk:

@@ -23,13 +23,12 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from memdir_nb.clock import system_clock_ms
+from memdir_nb.extract.message_stream import MessageWindow, WindowUpTo, streamed_turn_ends
 from memdir_nb.extract.scheduler import ExtractionRequest, ExtractionScheduler, SchedulerDecision
-from memdir_nb.extract.transcript import read_message_skeletons, turn_prefixes, without_copies
 from memdir_nb.formats.memory_timeline import (
     AsOfFile,
     MemoryPaths,
@@ -41,17 +40,44 @@ from memdir_nb.formats.names import relative_path_problem
 from memdir_nb.formats.session_model import Session, Turn
 from memdir_nb.home.sessions import read_session
 from memdir_nb.recall.base import Selector
-from memdir_nb.recall.explain_selection import MemoryExplanation, selection_explanation
+from memdir_nb.recall.explain_selection import selection_explanation
 from memdir_nb.recall.find import recall_memories
 from memdir_nb.recall.request import RecallRequest
 from memdir_nb.recall.selectors import OFFLINE_DEFAULT, make_selector
 from memdir_nb.recall.session import RecallSession
+from memdir_nb.reports.replay_table import (
+    CLI_SURFACED_SHOWN,
+    EXTRACTION_LABELS,
+    ReplayTotals,
+    SessionReplay,
+    SurfacedMemory,
+    TurnReplay,
+    iter_turn_lines,
+    turn_lines,
+)
 from memdir_nb.spec.constants import MEMORY_FILE_READ_MAX_BYTES
 from memdir_nb.spec.freshness import memory_age
-from memdir_nb.spec.text import first_few, plural, terminal_line
+from memdir_nb.spec.text import plural, terminal_line
 from memdir_nb.storage.access import ReadRefused, read_contained
 from memdir_nb.storage.scan import scan_memory_dir
 from memdir_nb.storage.snapshot_dir import SnapshotDir
+
+__all__ = [  # the rows, summary and table live in reports.replay_table; named here too
+    "CLI_SURFACED_SHOWN",
+    "COMPACTED_FLAG",
+    "EXTRACTION_LABELS",
+    "ReplayTotals",
+    "SessionReplay",
+    "StreamedReplay",
+    "SurfacedMemory",
+    "TurnReplay",
+    "current_memory",
+    "iter_replay",
+    "iter_turn_lines",
+    "recorded_memory_dir",
+    "replay_session",
+    "turn_lines",
+]
 
 PROGRESS_MIN_TURNS = 50  # a progress bar only for sessions at least this long (and on a terminal)
 COMPACTED_FLAG = "after compaction"  # the flag a turn that starts after a compaction carries
@@ -62,132 +88,6 @@ _CLI_AGENT_NOTES = {
     "suggestion": "the prompt-suggestion agent's transcript: its prompt is the CLI's instruction "
     "to guess what the user types next, not the user's; recall is shown as if it ran on it",
 }
-
-
-@dataclass(frozen=True)
-class SurfacedMemory:
-    """One memory recall put into the turn, with its cut and the selector's explanation."""
-
-    rel: str
-    injected_bytes: int
-    file_bytes: int
-    truncated: bool  # cut by the per-memory caps (200 lines / 4 KB)
-    age: str  # as of the turn
-    explanation: MemoryExplanation | None = None
-
-
-@dataclass
-class TurnReplay:
-    """One turn of the replay."""
-
-    index: int
-    prompt: str
-    kind: str
-    timestamp: str | None
-    flags: list[str]
-    recent_tools: list[str]
-    existing: list[str]
-    uncertain: list[str]  # existing files whose as-of text could not be rebuilt exactly
-    already_surfaced: list[str]  # surfaced (or read by the agent) before this turn
-    selected: list[str]  # what the selector picked
-    surfaced: list[SurfacedMemory]
-    capped: list[str]  # surfaced but cut by the per-memory caps
-    budget_cut: list[str]  # picked but dropped: the session budget was spent
-    budget_used: int  # bytes of the session budget used after this turn
-    explanation: list[MemoryExplanation]
-    agent_read: list[str]
-    agent_wrote: list[str]
-    likely_misses: list[str]
-    extraction: SchedulerDecision | None = None
-    compacted_before: bool = False  # the context was compacted just before this turn
-    # what Claude Code's own recall surfaced in this turn, as its `relevant_memories` record
-    # names it (memory-relative); these count as surfaced from the next turn on
-    cli_surfaced: list[str] = field(default_factory=list)
-
-    @property
-    def surfaced_names(self) -> list[str]:
-        """The rel paths recall surfaced in this turn."""
-        return [s.rel for s in self.surfaced]
-
-    def row(self) -> dict[str, Any]:
-        """The turn as one table row (what `memdir-nb replay` and the widget show)."""
-        return {
-            "turn": self.index + 1,
-            "prompt": self.prompt,
-            "flags": ", ".join(self.flags),
-            "existing": len(self.existing),
-            "surfaced": ", ".join(self.surfaced_names),
-            "capped": ", ".join(self.capped),
-            "budget_cut": ", ".join(self.budget_cut),
-            "agent_read": ", ".join(self.agent_read),
-            "agent_wrote": ", ".join(self.agent_wrote),
-            "likely_miss": ", ".join(self.likely_misses),
-            "extraction": self.extraction.action if self.extraction else "",
-            "cli_surfaced": ", ".join(self.cli_surfaced),
-        }
-
-
-@dataclass
-class SessionReplay:
-    """A replayed session: its turns, the end-of-session flush and a summary."""
-
-    session: Session
-    memory_dir: str
-    selector_name: str
-    turns: list[TurnReplay]
-    flush: SchedulerDecision | None = None
-    notes: list[str] = field(default_factory=list)
-    budget_spent_at: int | None = None  # index of the turn where the budget ran out
-
-    @property
-    def recall_turns(self) -> int:
-        """Turns with a prompt recall could run on (continuations and image-only prompts excluded)."""
-        return sum(1 for t in self.turns if t.prompt.strip())
-
-    @property
-    def likely_miss_turns(self) -> int:
-        """Turns with at least one likely recall miss."""
-        return sum(1 for t in self.turns if t.likely_misses)
-
-    @property
-    def likely_miss_rate(self) -> float:
-        """Likely-miss turns over turns recall ran on (0.0 for a session without any)."""
-        return self.likely_miss_turns / self.recall_turns if self.recall_turns else 0.0
-
-    def summary(self) -> str:
-        """One paragraph: turns, surfaced, cut, misses."""
-        surfaced = sum(len(t.surfaced) for t in self.turns)
-        capped = sum(len(t.capped) for t in self.turns)
-        cut = sum(len(t.budget_cut) for t in self.turns)
-        reads = sum(len(t.agent_read) for t in self.turns)
-        misses = (
-            f"likely recall misses in {self.likely_miss_turns} of "
-            f"{plural(self.recall_turns, 'turn')} ({self.likely_miss_rate:.0%})."
-            if self.recall_turns
-            else "no turn has a prompt, so there are no likely recall misses to count."
-        )
-        lines = [
-            f"{plural(len(self.turns), 'turn')} ({self.recall_turns} with a prompt), "
-            f"selector {self.selector_name}: {plural(surfaced, 'memory', 'memories')} surfaced, "
-            f"{capped} cut by the per-memory caps, {cut} dropped by the session budget.",
-            f"The agent read {plural(reads, 'memory file')} itself; {misses}",
-        ]
-        if self.budget_spent_at is not None:
-            lines.append(f"The 60 KB recall budget ran out at turn {self.budget_spent_at + 1}.")
-        compacted = [t.index + 1 for t in self.turns if t.compacted_before]
-        if compacted:
-            lines.append(
-                f"The context was compacted before turn {', '.join(map(str, compacted))}: "
-                "recall's surfaced set and its 60 KB budget start over there, as Claude Code's "
-                "do (the earlier attachments are gone)."
-            )
-        if self.flush is not None:
-            lines.append(f"End-of-session flush: {self.flush.action} ({self.flush.detail}).")
-        return "\n".join(lines + [terminal_line(n) for n in self.notes])  # a path: one line
-
-    def rows(self) -> list[dict[str, Any]]:
-        """The turn table as dicts (pandas.DataFrame(replay.rows()) for a frame)."""
-        return [t.row() for t in self.turns]
 
 
 # ---------------------------------------------------------------------------------- inputs
@@ -250,17 +150,41 @@ class _Recorder:
         return f"dry run: {len(request.new_messages)} new message(s)"
 
 
-def _scheduler_decisions(
-    session: Session, recorded_dir: str, turns_between: int
-) -> tuple[list[SchedulerDecision | None], SchedulerDecision | None]:
-    if not session.path:
-        return [None] * len(session.turns), None
-    messages = without_copies(session, read_message_skeletons(session.path))
-    scheduler = ExtractionScheduler(recorded_dir, _Recorder(), turns_between=turns_between)
-    decisions: list[SchedulerDecision | None] = []
-    for turn, upto in zip(session.turns, turn_prefixes(session, messages), strict=True):
-        decisions.append(scheduler.on_session_turn_end(turn, upto))
-    return decisions, scheduler.on_session_end(messages)
+class _Decisions:
+    """The dry-run scheduler's decision at each turn end, made as the replay reaches the turn,
+    and its end-of-session flush; the messages are read as it asks for them and let go behind
+    its cursor (extract.message_stream)."""
+
+    def __init__(self, session: Session, recorded_dir: str, turns_between: int) -> None:
+        self._path = session.path
+        self._scheduler = ExtractionScheduler(
+            recorded_dir, _Recorder(), turns_between=turns_between
+        )
+        self._ends = streamed_turn_ends(session.path, session) if session.path else []
+        self._window = MessageWindow(session.path, session) if session.path else None
+
+    def at(self, turn: Turn) -> SchedulerDecision | None:
+        """The decision at this turn's end (None: the session has no file)."""
+        if self._window is None:
+            return None
+        view = WindowUpTo(self._window, self._ends[turn.index])
+        decision = self._scheduler.on_session_turn_end(turn, view)
+        self._let_go()
+        return decision
+
+    def flush(self) -> SchedulerDecision | None:
+        """The end-of-session flush, once every turn had its decision."""
+        if self._window is None:
+            return None
+        return self._scheduler.on_session_end(WindowUpTo(self._window, self._window.read_all()))
+
+    def _let_go(self) -> None:
+        """Keep the scheduler's last decision only (the flush asks whether it failed), and the
+        messages from its cursor on."""
+        del self._scheduler.history[:-1]
+        at = self._scheduler.cursor_index
+        if at is not None and self._window is not None:
+            self._window.let_go_before(at)
 
 
 def recorded_memory_dir(timeline: Timeline, fallback: str) -> str:
@@ -285,12 +209,49 @@ def replay_session(
     turns_between: int = 1,
     progress: bool | None = None,
 ) -> SessionReplay:
-    """Replay a session against the memory dir as it stood at each turn (see the module doc).
+    """Replay a session against the memory dir as it stood at each turn (see the module doc),
+    keeping every turn in `SessionReplay.turns`.
 
     selector: None uses the offline default (never a model API). now_ms: the time for turns
     whose prompt has no timestamp (default: the clock). turns_between: the extractor's
     throttling, as ExtractionScheduler takes it.
     """
+    stream = iter_replay(
+        transcript,
+        memory_dir,
+        selector=selector,
+        now_ms=now_ms,
+        turns_between=turns_between,
+        progress=progress,
+        keep=True,
+    )
+    for _ in stream.turns:
+        pass
+    return stream.replay
+
+
+@dataclass
+class StreamedReplay:
+    """A replay handed out turn by turn: `replay` has the session, the notes known before the
+    first turn and, once `turns` is used up, every count, note and the flush."""
+
+    replay: SessionReplay
+    turns: Iterator[TurnReplay]
+
+
+def iter_replay(
+    transcript: str | os.PathLike[str] | Session,
+    memory_dir: str | os.PathLike[str],
+    *,
+    selector: Selector | None = None,
+    now_ms: float | None = None,
+    turns_between: int = 1,
+    progress: bool | None = None,
+    keep: bool = False,
+) -> StreamedReplay:
+    """replay_session, turn by turn: each TurnReplay is made when `turns` asks for it and, with
+    keep False, let go once handed out, so what the replay adds to the session it reads does
+    not grow with the turns (the CLI prints each row as it comes)."""
     session = transcript if isinstance(transcript, Session) else read_session(transcript)
     root = os.path.abspath(os.fspath(memory_dir))
     if selector is None:
@@ -299,11 +260,19 @@ def replay_session(
     current, notes = current_memory(root)
     paths = MemoryPaths(root, session.cwd)
     timeline = build_timeline(session, paths, current)
-    decisions, flush = _scheduler_decisions(
-        session, recorded_memory_dir(timeline, root), turns_between
+    decisions = _Decisions(session, recorded_memory_dir(timeline, root), turns_between)
+    notes.extend(_session_notes(session))
+    replay = SessionReplay(session, root, label, [], None, notes + timeline.notes)
+    rows = _rows(
+        replay, timeline, current, paths, selector, decisions, now_ms, progress=progress, keep=keep
     )
-    fallback_ms = now_ms if now_ms is not None else system_clock_ms()
-    first_ms = next((t.timestamp_ms for t in session.turns if t.timestamp_ms), None)
+    return StreamedReplay(replay, rows)
+
+
+def _session_notes(session: Session) -> list[str]:
+    """What the replay says about the session before its turns: whose transcript it is, a
+    fork, history written again, refusals."""
+    notes = []
     if session.kind in _CLI_AGENT_NOTES:
         notes.append(_CLI_AGENT_NOTES[session.kind])
     if session.forked_from is not None:
@@ -319,8 +288,25 @@ def replay_session(
             "a conversation handed to an agent, or a second /compact writing the session's own "
             "records again); the copies are left out, so each turn is read once"
         )
-    notes.extend(_refusal_notes(session))
-    replay = SessionReplay(session, root, label, [], flush, notes + timeline.notes)
+    return notes + _refusal_notes(session)
+
+
+def _rows(
+    replay: SessionReplay,
+    timeline: Timeline,
+    current: dict[str, AsOfFile],
+    paths: MemoryPaths,
+    selector: Selector,
+    decisions: _Decisions,
+    now_ms: float | None,
+    *,
+    progress: bool | None,
+    keep: bool,
+) -> Iterator[TurnReplay]:
+    """The replay's turns, one at a time, each counted into `replay` (and kept when keep)."""
+    session = replay.session
+    fallback_ms = now_ms if now_ms is not None else system_clock_ms()
+    first_ms = next((t.timestamp_ms for t in session.turns if t.timestamp_ms), None)
     recall = RecallSession()
     resets = session.context_resets
     with SnapshotDir() as scratch:
@@ -336,7 +322,7 @@ def replay_session(
             row = _replay_turn(
                 turn, session, timeline, state, scratch, recall, selector, turn_ms, seen
             )
-            row.extraction = decisions[turn.index]
+            row.extraction = decisions.at(turn)
             row.cli_surfaced = _uniq_rels(paths.relative(p) for p in turn.cli_recalled)
             for rel in row.cli_surfaced:  # the CLI offers none of them again this session
                 recall.mark_surfaced(scratch.path / rel)
@@ -345,8 +331,9 @@ def replay_session(
                 row.flags = [*row.flags, COMPACTED_FLAG]
             if recall.budget_spent and not spent_before:
                 replay.budget_spent_at = turn.index
-            replay.turns.append(row)
-    return replay
+            replay.add(row, keep=keep)
+            yield row
+    replay.flush = decisions.flush()
 
 
 def _refusal_notes(session: Session) -> list[str]:
@@ -454,47 +441,3 @@ def _replay_turn(
         agent_wrote=wrote,
         likely_misses=misses,
     )
-
-
-EXTRACTION_LABELS = {
-    "skipped_main_agent_wrote": "agent wrote",
-    "skipped_subagent": "subagent",
-    "nothing_new": "nothing new",
-    "skipped_no_model_reply": "API error",
-}
-
-
-# The CLI's own recall picks a turn's line names (it picks five a turn; a hostile transcript
-# named 4,096 on one turn and printed one line of 44 KB, attack round 25); the rest are counted.
-CLI_SURFACED_SHOWN = 10
-
-
-def iter_turn_lines(replay: SessionReplay) -> Iterator[str]:
-    """The plain-text turn table, one line per turn (the CLI sanitises it before printing).
-
-    A surfaced memory cut by the per-memory caps ends in '*' (a footnote says so when one does);
-    budget-cut ones are not shown here (the JSON rows and the widget list them).
-    """
-    yield f"{'turn':>4}  {'surfaced':<34} {'agent read':<34} {'miss':<4} {'extractor':<11} prompt"
-    for t in replay.turns:
-        if t.compacted_before:
-            yield f"{'':>4}  -- context compacted: recall's surfaced set and budget start over --"
-        prompt = " ".join(t.prompt.split())[:60] or f"({t.kind})"
-        surfaced = ", ".join(s.rel + ("*" if s.truncated else "") for s in t.surfaced) or "-"
-        read = ", ".join(t.agent_read) or "-"
-        miss = "MISS" if t.likely_misses else ""
-        action = t.extraction.action if t.extraction else "-"
-        action = EXTRACTION_LABELS.get(action, action)
-        yield (
-            f"{t.index + 1:>4}  {_fit(surfaced, 34):<34} {_fit(read, 34):<34} {miss:<4}"
-            f" {action[:11]:<11} {prompt}"
-        )
-        if t.cli_surfaced:
-            shown = first_few(t.cli_surfaced, CLI_SURFACED_SHOWN)
-            yield f"{'':>4}  Claude Code's own recall surfaced: {shown}"
-    if any(s.truncated for t in replay.turns for s in t.surfaced):
-        yield "(* cut by the per-memory caps: 200 lines / 4 KB)"
-
-
-def _fit(text: str, width: int) -> str:
-    return text if len(text) <= width else text[: width - 1] + "\u2026"

@@ -103,7 +103,12 @@ LOCK_READ_MAX_BYTES = 64  # a lock file's body: a process id or nothing
 SETTINGS_READ_MAX_BYTES = 1024 * 1024  # a settings.json (any layer)
 GIT_POINTER_READ_MAX_BYTES = 4096  # a worktree's .git file or its commondir file
 GIT_CONFIG_READ_MAX_BYTES = 64 * 1024  # a submodule's git config, read for core.worktree
-TRANSCRIPT_READ_MAX_BYTES = 64 * 1024 * 1024  # a session transcript (not in the memory dir)
+# A session transcript (not in the memory dir) read whole as text: read_transcript's cap, and
+# what one extractor run reads after its cursor (extract.transcript_tail).
+TRANSCRIPT_READ_MAX_BYTES = 64 * 1024 * 1024
+SESSION_READ_MAX_BYTES = 1024 * 1024 * 1024  # a transcript streamed as a Session: 1 GiB, then cut
+# What a session listing that does not read transcripts reads of a top-level one, to tell its kind
+SESSION_HEAD_READ_MAX_BYTES = 64 * 1024
 # The session model streams a transcript line by line: one line (one record) is read only up to
 # this size (pasted images make lines of several hundred KB; a longer line is skipped and reported).
 TRANSCRIPT_LINE_MAX_BYTES = 8 * 1024 * 1024

@@ -55,9 +55,26 @@ def iter_lines(
     before the first line when the path is not a readable regular file.
     """
     fd, _ = open_regular(path)
+    try:
+        yield from iter_fd_lines(fd, max_line_bytes=max_line_bytes, max_total_bytes=max_total_bytes)
+    finally:
+        os.close(fd)
+
+
+def iter_fd_lines(
+    fd: int,
+    *,
+    max_line_bytes: int,
+    max_total_bytes: int | None = None,
+    start: int = 0,
+    first_line_no: int = 1,
+) -> Iterator[Line]:
+    """iter_lines on an open file (left open), from byte `start`, whose first line is numbered
+    `first_line_no`: how a reader that keeps a cursor reads only what was appended after it."""
     total = 0
-    with os.fdopen(fd, "rb", buffering=_BUFFER) as handle:
-        line_no = 0
+    with os.fdopen(fd, "rb", buffering=_BUFFER, closefd=False) as handle:
+        handle.seek(start)
+        line_no = first_line_no - 1
         while max_total_bytes is None or total < max_total_bytes:
             chunk = handle.readline(max_line_bytes + 1)
             if not chunk:

@@ -299,3 +299,161 @@ def test_a_replay_of_n_turns_copies_the_messages_a_bounded_number_of_times_not_o
     assert [len(c.messages) for c in calls] == [2 * i + 2 for i in range(n)]
     assert calls[-1].messages[-1].uuid == f"u{2 * n - 1}"
     assert copied[0] <= 8 * n  # each turn's new messages, and the whole list a few times
+
+
+# ------------------------------------------------------------- reading from the cursor
+
+
+def _write_turns(path: Path, first: int, count: int, *, pad: int = 0) -> None:
+    """Append `count` turns (a prompt and an answer each, the answer `pad` bytes longer)."""
+    w = RecordWriter("s1", "/home/ana/app", "2026-05-01T10:00:00.000Z", seed=f"t{first}")
+    for n in range(first, first + count):
+        w.prompt(f"turn {n}: what next")
+        w.response([{"type": "text", "text": f"answer {n} " + "x" * pad}])
+    with path.open("a", encoding="utf-8") as out:
+        out.write(w.text())
+
+
+def _prompts(request: ExtractionRequest) -> list[str]:
+    return [m.content for m in request.new_messages if isinstance(m.content, str)]
+
+
+def _thread_rchar() -> int:
+    """Bytes this thread has read through read(2) and the like (/proc/thread-self/io)."""
+    text = Path("/proc/thread-self/io").read_text(encoding="ascii")
+    return int(
+        next(v for k, _, v in (ln.partition(": ") for ln in text.splitlines()) if k == "rchar")
+    )
+
+
+def test_a_run_on_an_appended_session_reads_only_the_bytes_after_the_cursor(
+    memdir: Path, tmp_path: Path
+) -> None:
+    path = tmp_path / "s1.jsonl"
+    _write_turns(path, 0, 400, pad=12_000)  # about 5 MB
+    calls: list[ExtractionRequest] = []
+    sched = ExtractionScheduler(memdir, calls.append)
+    assert sched.on_transcript(path).action == "ran"
+    before = path.stat().st_size
+    _write_turns(path, 400, 3)
+    appended = path.stat().st_size - before
+    read_from = _thread_rchar()
+    assert sched.on_transcript(path).action == "ran"
+    read = _thread_rchar() - read_from
+    assert _prompts(calls[1]) == [f"turn {n}: what next" for n in range(400, 403)]
+    assert len(calls[1].new_messages) == 6
+    # the appended bytes, the cursor's own line (checked unchanged) and the reader's buffer
+    assert read < appended + 12_500 + 1024 * 1024, f"read {read:,} bytes for {appended:,} new"
+    assert before > 4 * 1024 * 1024 and sched.notes == []
+
+
+def test_a_session_longer_than_one_read_is_extracted_run_by_run_each_turn_once(
+    memdir: Path, tmp_path: Path
+) -> None:
+    path = tmp_path / "s1.jsonl"
+    _write_turns(path, 0, 60, pad=2_000)  # about 140 KB, read 32 KB a run
+    calls: list[ExtractionRequest] = []
+    sched = ExtractionScheduler(memdir, calls.append, max_read_bytes=32 * 1024)
+    runs = 0
+    while sched.on_transcript(path).action == "ran" and runs < 20:
+        runs += 1
+    assert runs >= 4 and sched.on_transcript(path).action == "nothing_new"
+    prompts = [p for c in calls for p in _prompts(c)]
+    assert prompts == [f"turn {n}: what next" for n in range(60)]
+    assert "left for the next run" in sched.notes[0]
+    assert all(c.messages == c.new_messages for c in calls)
+
+
+def test_a_throttled_turn_is_read_again_by_the_run_that_follows_it(
+    memdir: Path, tmp_path: Path
+) -> None:
+    path = tmp_path / "s1.jsonl"
+    calls: list[ExtractionRequest] = []
+    sched = ExtractionScheduler(memdir, calls.append, turns_between=2)
+    starts = []
+    for n in range(4):
+        _write_turns(path, n, 1)
+        sched.on_transcript(path)
+        assert sched.last_chunk is not None
+        starts.append(sched.last_chunk.start)
+    assert starts[0] == starts[1] == 0 and starts[2] == starts[3] > 0  # from the last run's cursor
+    assert [_prompts(c) for c in calls] == [
+        ["turn 0: what next", "turn 1: what next"],
+        ["turn 2: what next", "turn 3: what next"],
+    ]
+
+
+@pytest.mark.parametrize(
+    ("change", "why", "new"),
+    [
+        ("cut", "cut to", [f"turn {n}: what next" for n in range(0, 3)]),
+        ("rewritten", "no longer what it was", [f"turn {n}: what next" for n in range(0, 3)]),
+        ("replaced", "replaced (another inode)", ["turn 5: what next"]),
+    ],
+)
+def test_a_session_cut_rewritten_or_replaced_since_the_cursor_is_read_again_with_a_note(
+    memdir: Path, tmp_path: Path, change: str, why: str, new: list[str]
+) -> None:
+    path = tmp_path / "s1.jsonl"
+    _write_turns(path, 0, 5)
+    calls: list[ExtractionRequest] = []
+    sched = ExtractionScheduler(memdir, calls.append)
+    assert sched.on_transcript(path).action == "ran"
+    if change == "cut":  # a shorter file: its last turn's messages are not the cursor's
+        lines = path.read_bytes().splitlines(keepends=True)
+        path.write_bytes(b"".join(lines[:6]))
+    elif change == "rewritten":  # as long, but other records (the cursor's message is gone)
+        path.write_text("")
+        _write_turns(path, 0, 3)
+        _write_turns(path, 100, 3)
+    else:  # the same records in a new file, and one more turn
+        copy = tmp_path / "copy.jsonl"
+        copy.write_bytes(path.read_bytes())
+        _write_turns(copy, 5, 1)
+        copy.replace(path)
+    sched.on_transcript(path)
+    assert len(sched.notes) == 1 and why in sched.notes[0]
+    assert sched.problems[-1].reason == sched.notes[0]
+    if change == "replaced":
+        assert "only the messages after it are new" in sched.notes[0]
+        assert _prompts(calls[1]) == new
+    else:
+        assert "every message counts as new" in sched.notes[0]
+        assert _prompts(calls[1])[: len(new)] == new
+
+
+def test_a_run_that_read_records_but_no_message_starts_after_them_next_time(
+    memdir: Path, tmp_path: Path
+) -> None:
+    path = tmp_path / "s1.jsonl"
+    _write_turns(path, 0, 1)
+    calls: list[ExtractionRequest] = []
+    sched = ExtractionScheduler(memdir, calls.append, max_read_bytes=8 * 1024)
+    assert sched.on_transcript(path).action == "ran"
+    progress = {"type": "progress", "uuid": "p", "data": {"output": "x" * 1000}}
+    with path.open("a", encoding="utf-8") as out:
+        out.writelines(json.dumps({**progress, "uuid": f"p{i}"}) + "\n" for i in range(40))
+    _write_turns(path, 1, 1)
+    actions = [sched.on_transcript(path).action for _ in range(8)]
+    assert "ran" in actions, actions  # 40 KB of progress records, read 8 KB a run, then the turn
+    assert _prompts(calls[-1]) == ["turn 1: what next"]
+
+
+def test_a_record_still_being_written_is_read_whole_by_a_later_run(
+    memdir: Path, tmp_path: Path
+) -> None:
+    path = tmp_path / "s1.jsonl"
+    _write_turns(path, 0, 1)
+    calls: list[ExtractionRequest] = []
+    sched = ExtractionScheduler(memdir, calls.append)
+    assert sched.on_transcript(path).action == "ran"
+    turn = tmp_path / "turn.jsonl"
+    _write_turns(turn, 1, 1)
+    text = turn.read_bytes()
+    with path.open("ab") as out:
+        out.write(text[:40])  # the CLI's write of the next prompt, cut short
+    sched.on_transcript(path)
+    with path.open("ab") as out:
+        out.write(text[40:])
+    assert sched.on_transcript(path).action == "ran"
+    assert _prompts(calls[-1]) == ["turn 1: what next"]

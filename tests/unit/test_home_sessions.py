@@ -26,6 +26,7 @@ from memdir_nb.home.sessions import (
     sessions_using,
 )
 from memdir_nb.spec.constants import (
+    SESSION_HEAD_READ_MAX_BYTES,
     SESSION_OTHER_RECORD_TYPES,
     SESSION_RECORD_TYPE_MAX_CHARS,
     SESSION_RECORD_TYPES_MAX,
@@ -840,7 +841,7 @@ def test_a_head_that_shows_no_message_is_an_unknown_kind_never_a_guessed_main(
     # a first line past the head (a long bookkeeping record) hides whether the file is a
     # lead's or a teammate's: the unread listing says so, and reading it tells
     mate = pane_teammate("t1", "/home/ana/app", "2026-09-16T14:01:00.000Z")
-    padding = "x" * (sessions_module.HEAD_READ_MAX_BYTES + 10)
+    padding = "x" * (SESSION_HEAD_READ_MAX_BYTES + 10)
     mate.lines.insert(0, json.dumps({"type": "file-history-snapshot", "note": padding}))
     path = tmp_path / "t1.jsonl"
     path.write_text(mate.text(), encoding="utf-8")

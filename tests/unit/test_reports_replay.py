@@ -21,6 +21,7 @@ from tests.support.transcripts import (
     cli_recalled,
     fork_of,
     long_results_session,
+    long_session,
     many_cli_picks,
     refused_answer,
     superseding,
@@ -641,3 +642,55 @@ def test_a_replay_holds_no_tool_results_text_whatever_the_transcripts_size(tmp_p
     turns, peak_kb = map(int, run.stdout.split())
     assert turns == 1_600
     assert peak_kb < 160 * 1024, f"replay peaked at {peak_kb // 1024} MB"
+
+
+# `memdir-nb replay` (or reading the session alone) in a fresh process, its output thrown
+# away; prints the peak resident memory of its own address space in KB (VmHWM, as above).
+_CLI_PEAK_RSS = """
+import contextlib, os, sys
+from memdir_nb.cli.main import main
+from memdir_nb.home.sessions import read_session
+with open(os.devnull, "w") as out, contextlib.redirect_stdout(out):
+    if sys.argv[1] == "read":
+        read_session(sys.argv[2])
+    else:
+        words = ["replay", sys.argv[2], "--dir", sys.argv[3], "--selector", "lexical"]
+        main([*words, "--now-ms", "0", *sys.argv[4:]])
+with open("/proc/self/status", encoding="ascii") as status:
+    print(next(line.split()[1] for line in status if line.startswith("VmHWM:")))
+"""
+
+
+def _peak_kb(*args: str) -> int:
+    run = subprocess.run(
+        [sys.executable, "-c", _CLI_PEAK_RSS, *args],
+        capture_output=True,
+        text=True,
+        check=True,
+        env=child_env(),
+        timeout=300,
+    )
+    return int(run.stdout)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("json_flag", [[], ["--json"]])
+def test_what_replay_holds_beside_the_session_does_not_grow_with_the_turns(
+    tmp_path: Path, json_flag: list[str]
+) -> None:
+    """1,500 and 6,000 turns of 1.4 KB: `memdir-nb replay` kept every turn's row, every
+    message's skeleton and every scheduler decision, 2.4 KB a turn (5.4 with --json) on main; it now prints each row as it is made and keeps the messages
+    from the scheduler's cursor on. The session model it reads (formats.session_builder) is
+    still about 3.4 KB a turn, so the peak is compared with reading the session alone."""
+    memory = tmp_path / "memory"
+    memory.mkdir()
+    (memory / "routes.md").write_text("---\nname: routes\ndescription: route fixes\n---\nx\n")
+    extra = []
+    for turns in (1_500, 6_000):
+        folder = tmp_path / str(turns)
+        folder.mkdir()
+        path = str(long_session(folder, turns))
+        replay = _peak_kb("replay", path, str(memory), *json_flag)
+        extra.append(replay - _peak_kb("read", path))
+    grown_mb = (extra[1] - extra[0]) / 1024
+    assert grown_mb < 7, f"replay held {grown_mb:.1f} MB more beside the session for 4,500 turns"
