@@ -1,0 +1,195 @@
+"""What a plan derived, kept on disk for the next process's plan: header fields and block pairs.
+
+dream.kept keeps a plan's work for a later plan in the same process; a one-shot plan (a new
+process each time) starts with nothing. This keeps, in one file under the cache root
+(storage.derived_cache.DerivedCache: bounded, written whole, never trusted), the results that
+are pure functions of file contents:
+
+* `h` + a file's SHA-256 (of the exact bytes read, which decide its text): its header's
+  (name, description, type) as plan._head gives them;
+* `d` + a digest of a near-duplicate block's members, each as its file's SHA-256 and its
+  name (a name may come from the file's path): the block's pairs, as indexes into it;
+* `c` + a digest of one type's members (their SHA-256s, in the plan's order): that type's
+  contradiction pairs, as places among its members.
+
+A value is used only in the shape written (checked here), and the file's `version` names the
+code that made the values: FORMAT (bumped whenever a change here or in what these functions
+compute can give another result), the thresholds and caps, and the versions of rapidfuzz and
+the stemmer. So a plan with the file gives exactly the plan without it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import warnings
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any, Protocol
+
+import rapidfuzz
+import Stemmer
+
+from memdir_nb.dream.compare import (
+    CONTRADICTION_MIN_SHARED,
+    CONTRADICTION_THRESHOLD,
+    DUPLICATE_BODY_THRESHOLD,
+    DUPLICATE_HEAD_THRESHOLD,
+    DUPLICATE_MIN_SHARED,
+)
+from memdir_nb.spec.constants import DREAM_COMPARE_MAX_CHARS, FRONTMATTER_MAX_LINES
+from memdir_nb.storage.derived_cache import DerivedCache
+
+# Bump when the code behind any value kept here changes what it gives.
+FORMAT = 1
+CACHE_FILENAME = "dream-plan.json"
+KIND = "memdir_nb dream plan"
+# About 20,000 files' headers and their blocks; the file's size caps it in memory too.
+MAX_ENTRIES = 50_000
+MAX_BYTES = 16 * 1024 * 1024
+
+Head = tuple[str | None, str, str]
+Pairs = tuple[tuple[int, int], ...]
+
+
+def _stemmer_version() -> str:
+    """The stemmer's build (its file name holds the ABI; its size moves with a new release)."""
+    path = getattr(Stemmer, "__file__", None) or ""
+    try:
+        return f"{os.path.basename(path)}:{os.stat(path).st_size}"
+    except OSError:
+        return os.path.basename(path)
+
+
+def version() -> str:
+    """What made the values: this format, the thresholds and caps, rapidfuzz and the stemmer."""
+    numbers = (
+        DUPLICATE_HEAD_THRESHOLD,
+        DUPLICATE_BODY_THRESHOLD,
+        DUPLICATE_MIN_SHARED,
+        CONTRADICTION_THRESHOLD,
+        CONTRADICTION_MIN_SHARED,
+        DREAM_COMPARE_MAX_CHARS,
+        FRONTMATTER_MAX_LINES,
+    )
+    return "|".join(
+        [str(FORMAT), *map(repr, numbers), f"rapidfuzz {rapidfuzz.__version__}", _stemmer_version()]
+    )
+
+
+def _digest(parts: Iterable[str]) -> str:
+    return hashlib.sha256("\0".join(parts).encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def _as_pairs(value: Any, size: int) -> Pairs | None:
+    """A kept list of pairs as written (distinct indexes under size), else None."""
+    if not isinstance(value, list):
+        return None
+    pairs: list[tuple[int, int]] = []
+    for pair in value:
+        if not (isinstance(pair, list) and len(pair) == 2):
+            return None
+        a, b = pair
+        if type(a) is not int or type(b) is not int or not (0 <= a < size and 0 <= b < size):
+            return None
+        if a == b:
+            return None
+        pairs.append((a, b))
+    return tuple(pairs)
+
+
+class _Kept(Protocol):
+    """What KnownTypes reads of a planned memory (dream.compare._Mem)."""
+
+    type: str
+    sha: str
+
+
+class KnownTypes:
+    """One plan's contradiction types as an earlier process found them (kept under `c`).
+
+    Called with a type's members (indexes into mems, in order): True when their pairs are
+    kept, which then go to `pairs`. `store` keeps every other type's pairs once found."""
+
+    def __init__(self, disk: PlanCache, mems: list[Any]) -> None:
+        self.disk = disk
+        self.mems: list[_Kept] = mems
+        self.pairs: list[tuple[int, int]] = []
+        self.answered: set[str] = set()  # the types whose pairs came from the disk
+
+    def __call__(self, members: list[int]) -> bool:
+        shas = [self.mems[i].sha for i in members]
+        got = self.disk.pairs("c", shas, len(members)) if all(shas) else None
+        if got is None:
+            return False
+        self.answered.add(self.mems[members[0]].type)
+        for a, b in got:
+            i, j = members[a], members[b]
+            self.pairs.append((i, j) if i < j else (j, i))
+        return True
+
+    def store(self, found: list[tuple[int, int]]) -> None:
+        """Keep each type's pairs out of found (pairs of indexes into mems), but for the types
+        answered from the disk and those holding a memory of unknown hash."""
+        by_type: dict[str, list[int]] = {}
+        for i, m in enumerate(self.mems):
+            if m.type not in self.answered:
+                by_type.setdefault(m.type, []).append(i)
+        place = {i: (kind, a) for kind, members in by_type.items() for a, i in enumerate(members)}
+        pairs: dict[str, list[tuple[int, int]]] = {kind: [] for kind in by_type}
+        for i, j in found:
+            if i in place:
+                kind, a = place[i]
+                pairs[kind].append((a, place[j][1]))
+        for kind, members in by_type.items():
+            shas = [self.mems[i].sha for i in members]
+            if all(shas):
+                self.disk.put_pairs("c", shas, pairs[kind])
+
+
+_said: set[str] = set()  # the problems told in this process
+
+
+class PlanCacheWarning(UserWarning):
+    """The plan's cache file cannot be written, so the next plan does all its work again."""
+
+
+class PlanCache:
+    """The plan's derived results in CACHE_FILENAME under cache_dir."""
+
+    def __init__(self, cache_dir: str | os.PathLike[str]) -> None:
+        self.file = DerivedCache(
+            Path(cache_dir) / CACHE_FILENAME,
+            kind=KIND,
+            version=version(),
+            max_entries=MAX_ENTRIES,
+            max_bytes=MAX_BYTES,
+        )
+
+    def head(self, sha: str) -> Head | None:
+        """A file's header fields by its bytes' SHA-256, as kept, or None."""
+        value = self.file.get("h" + sha)
+        if not (isinstance(value, list) and len(value) == 3):
+            return None
+        name, description, kind = value
+        if (name is None or isinstance(name, str)) and isinstance(description, str):
+            return (name, description, kind) if isinstance(kind, str) else None
+        return None
+
+    def put_head(self, sha: str, head: Head) -> None:
+        self.file.put("h" + sha, list(head))
+
+    def pairs(self, kind: str, parts: Iterable[str], size: int) -> Pairs | None:
+        """A block's kept pairs (kind "d" or "c"; parts: what keys its members), or None."""
+        return _as_pairs(self.file.get(kind + _digest(parts)), size)
+
+    def put_pairs(self, kind: str, parts: Iterable[str], pairs: Iterable[tuple[int, int]]) -> None:
+        self.file.put(kind + _digest(parts), [list(pair) for pair in pairs])
+
+    def save(self) -> None:
+        """Write what this plan made; say once per process why, when it cannot be written."""
+        self.file.save()
+        problem = self.file.problem
+        if problem and problem not in _said:
+            _said.add(problem)
+            warnings.warn(problem, PlanCacheWarning, stacklevel=3)
