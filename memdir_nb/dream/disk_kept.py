@@ -27,9 +27,6 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any, Protocol
 
-import rapidfuzz
-import Stemmer
-
 from memdir_nb.dream.compare import (
     CONTRADICTION_MIN_SHARED,
     CONTRADICTION_THRESHOLD,
@@ -38,7 +35,9 @@ from memdir_nb.dream.compare import (
     DUPLICATE_MIN_SHARED,
 )
 from memdir_nb.spec.constants import DREAM_COMPARE_MAX_CHARS, FRONTMATTER_MAX_LINES
+from memdir_nb.spec.similarity import stemmer_build
 from memdir_nb.storage.derived_cache import DerivedCache
+from memdir_nb.storage.scan import StatKey, stat_key
 
 # Bump when the code behind any value kept here changes what it gives.
 FORMAT = 1
@@ -47,22 +46,16 @@ KIND = "memdir_nb dream plan"
 # About 20,000 files' headers and their blocks; the file's size caps it in memory too.
 MAX_ENTRIES = 50_000
 MAX_BYTES = 16 * 1024 * 1024
+# The cache files this process has open (a notebook may plan dirs with several cache roots).
+_OPEN_MAX = 4
 
 Head = tuple[str | None, str, str]
 Pairs = tuple[tuple[int, int], ...]
 
 
-def _stemmer_version() -> str:
-    """The stemmer's build (its file name holds the ABI; its size moves with a new release)."""
-    path = getattr(Stemmer, "__file__", None) or ""
-    try:
-        return f"{os.path.basename(path)}:{os.stat(path).st_size}"
-    except OSError:
-        return os.path.basename(path)
-
-
-def version() -> str:
-    """What made the values: this format, the thresholds and caps, rapidfuzz and the stemmer."""
+def version(scorer: str) -> str:
+    """What made the values: this format, the thresholds and caps, the scorer (rapidfuzz and
+    its version, which the planner imports) and the stemmer."""
     numbers = (
         DUPLICATE_HEAD_THRESHOLD,
         DUPLICATE_BODY_THRESHOLD,
@@ -72,9 +65,7 @@ def version() -> str:
         DREAM_COMPARE_MAX_CHARS,
         FRONTMATTER_MAX_LINES,
     )
-    return "|".join(
-        [str(FORMAT), *map(repr, numbers), f"rapidfuzz {rapidfuzz.__version__}", _stemmer_version()]
-    )
+    return "|".join([str(FORMAT), *map(repr, numbers), scorer, stemmer_build()])
 
 
 def _digest(parts: Iterable[str]) -> str:
@@ -157,11 +148,12 @@ class PlanCacheWarning(UserWarning):
 class PlanCache:
     """The plan's derived results in CACHE_FILENAME under cache_dir."""
 
-    def __init__(self, cache_dir: str | os.PathLike[str]) -> None:
+    def __init__(self, cache_dir: str | os.PathLike[str], scorer: str) -> None:
+        self.scorer = scorer
         self.file = DerivedCache(
             Path(cache_dir) / CACHE_FILENAME,
             kind=KIND,
-            version=version(),
+            version=version(scorer),
             max_entries=MAX_ENTRIES,
             max_bytes=MAX_BYTES,
         )
@@ -189,7 +181,38 @@ class PlanCache:
     def save(self) -> None:
         """Write what this plan made; say once per process why, when it cannot be written."""
         self.file.save()
+        path = str(self.file.path)
+        if _OPEN.get(path, (None, None))[1] is self:
+            _OPEN[path] = (_identity(path), self)
         problem = self.file.problem
         if problem and problem not in _said:
             _said.add(problem)
             warnings.warn(problem, PlanCacheWarning, stacklevel=3)
+
+
+# path -> (the file's stat identity when this process last read or wrote it, its cache): a
+# later plan in this process reads the file again only when another process has replaced it.
+# Whatever a held cache gives is right for any file (it is keyed by content), so a race that
+# keeps one a little longer changes no plan.
+_OPEN: dict[str, tuple[StatKey | None, PlanCache]] = {}
+
+
+def _identity(path: str) -> StatKey | None:
+    try:
+        return stat_key(os.lstat(path))
+    except OSError:
+        return None
+
+
+def plan_cache(cache_dir: str | os.PathLike[str], scorer: str) -> PlanCache:
+    """The PlanCache of cache_dir: the one this process holds while its file is unchanged."""
+    path = str(Path(cache_dir) / CACHE_FILENAME)
+    ident = _identity(path)
+    held = _OPEN.get(path)
+    if held is not None and ident is not None and held[0] == ident and held[1].scorer == scorer:
+        return held[1]
+    cache = PlanCache(cache_dir, scorer)
+    if len(_OPEN) >= _OPEN_MAX:
+        _OPEN.clear()
+    _OPEN[path] = (ident, cache)
+    return cache

@@ -31,7 +31,7 @@ from memdir_nb.dream.compare import (
     _Mem,
     contradiction_pairs_beside,
 )
-from memdir_nb.dream.disk_kept import KnownTypes, PlanCache
+from memdir_nb.dream.disk_kept import KnownTypes, PlanCache, plan_cache
 from memdir_nb.dream.index_repairs import index_actions, index_rel
 from memdir_nb.dream.kept import KeptCalls, KeptReads
 from memdir_nb.dream.negation import shared_stem_cache
@@ -383,20 +383,20 @@ def plan_consolidation(
     the plan is the same with it or without it. None: nothing is kept beyond this process.
     """
     with collector_paused():  # the pass holds every file's text and makes no cycles
-        disk = PlanCache(cache_dir) if cache_dir is not None else None
-        plan = _plan(memory_dir, now_ms, clock, disk)
-        if disk is not None:
-            disk.save()
-        return plan
+        return _plan(memory_dir, now_ms, clock, cache_dir)
 
 
 def _plan(
     memory_dir: str | os.PathLike[str],
     now_ms: float | None,
     clock: Callable[[], float] | None,
-    disk: PlanCache | None,
+    cache_dir: str | os.PathLike[str] | None,
 ) -> ConsolidationPlan:
+    from rapidfuzz import __version__ as rapidfuzz_version
     from rapidfuzz import fuzz
+
+    scorer = f"rapidfuzz {rapidfuzz_version}"
+    disk = plan_cache(cache_dir, scorer) if cache_dir is not None else None
 
     root = absolute_dir(memory_dir)
     check_plan_dir(root)
@@ -429,6 +429,8 @@ def _plan(
     actions = [*merges, *flags, *dates, *repairs]
     clock = clock or system_clock_ms
     created = float(now_ms) if now_ms is not None else clock()
+    if disk is not None:
+        disk.save()
     return ConsolidationPlan(
         root, actions, snap.texts, snap.hashes, created, notes=snap.notes, clock=clock
     )

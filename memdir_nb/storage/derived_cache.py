@@ -28,6 +28,7 @@ import contextlib
 import json
 import os
 import secrets
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -51,6 +52,7 @@ class DerivedCache:
         self.max_entries = max_entries
         self.max_bytes = max_bytes
         self.problem: str | None = None
+        self._lock = threading.Lock()  # a plan on another thread may use the same cache
         self.damaged = False  # the file was there but not usable (rebuilt on save)
         self._old: dict[str, Any] = self._load()
         self._used: dict[str, Any] = {}  # looked up or made by this process, in that order
@@ -84,17 +86,20 @@ class DerivedCache:
 
     def get(self, key: str) -> Any:
         """The value kept under key (as JSON gives it back: check its shape), or None."""
-        value = self._used.get(key)
-        if value is None:
-            value = self._old.pop(key, None)
-            if value is not None:
-                self._used[key] = value
-        return value
+        with self._lock:
+            value = self._used.get(key)
+            if value is None:
+                value = self._old.pop(key, None)
+                if value is not None:
+                    self._used[key] = value
+            return value
 
     def put(self, key: str, value: Any) -> None:
         """Keep value (JSON: lists, strings, numbers, null) under key, for `save`."""
-        self._used[key] = value
-        self._new = True
+        with self._lock:
+            self._used.pop(key, None)  # now the newest
+            self._used[key] = value
+            self._new = True
 
     def __len__(self) -> int:
         return len(self._old) + len(self._used)
@@ -102,15 +107,19 @@ class DerivedCache:
     def save(self) -> None:
         """Write the file when something was made or the file was not usable; set `problem`
         (and write nothing) when that fails."""
-        if not (self._new or self.damaged):
-            return
-        keep = max(0, self.max_entries - len(self._used))
-        entries = dict(list(self._old.items())[len(self._old) - keep :] if keep else [])
-        entries.update(list(self._used.items())[-self.max_entries :])
+        with self._lock:
+            if not (self._new or self.damaged):
+                return
+            keep = max(0, self.max_entries - len(self._used))
+            entries = dict(list(self._old.items())[len(self._old) - keep :] if keep else [])
+            entries.update(list(self._used.items())[-self.max_entries :])
+            # what stays in memory is what the file holds: bounded as it is
+            self._old, self._used, self._new = entries, {}, False
         data = self._encode(entries)
         while len(data) > self.max_bytes and entries:  # keep the newer half
             entries = dict(list(entries.items())[len(entries) // 2 :])
             data = self._encode(entries)
+            self._old = entries
         tmp = f".{self.path.name}.{os.getpid()}.{secrets.token_hex(4)}.tmp"
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
@@ -125,7 +134,6 @@ class DerivedCache:
                 "folder."
             )
             return
-        self._new = False
         self.damaged = False
 
     def _encode(self, entries: dict[str, Any]) -> bytes:
