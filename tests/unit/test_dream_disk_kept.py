@@ -310,3 +310,54 @@ def test_two_processes_planning_at_once_share_the_file_and_change_no_plan(
     assert sorted(os.listdir(cache)) == [CACHE_FILENAME]  # no temp file left behind
     doc = json.loads((cache / CACHE_FILENAME).read_bytes())
     assert doc["kind"] == disk_kept.KIND
+
+
+@pytest.mark.parametrize(
+    "bad",
+    [
+        None,
+        7,
+        "text",
+        [[0, 10_000]],
+        [[1, 1]],
+        [[0, -1]],
+        [[0, 1.0]],
+        [[True, 1]],
+        [1, "", ""],
+        [None, 2, ""],
+        [None, "", None],
+        [[0, 1, 2]],
+    ],
+)
+def test_a_value_of_another_shape_is_not_used(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, bad: object
+) -> None:
+    root = _build(tmp_path / "memory", seed=6)
+    cache = tmp_path / "cache"
+    bare = _plan(monkeypatch, root)
+    _plan(monkeypatch, root, cache)
+    path = cache / CACHE_FILENAME
+    doc = json.loads(path.read_bytes())
+    # every value this shape, but the empty pair lists (a shape a block may have)
+    doc["entries"] = {k: (v if v == [] else bad) for k, v in doc["entries"].items()}
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    assert _plan(monkeypatch, root, cache) == bare
+
+
+def test_a_memory_named_by_its_path_is_compared_again_when_moved(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The same bytes, no `name:`: the file's stem is its name, which near-duplicates compare.
+    root = tmp_path / "memory"
+    root.mkdir()
+    text = "---\ndescription: deploy the release on fridays\ntype: feedback\n---\n\nFridays.\n"
+    for n, stem in enumerate(["feedback_deploy-fridays", "feedback_deploy-fridays-2"]):
+        (root / f"{stem}.md").write_text(text, encoding="utf-8")
+        os.utime(root / f"{stem}.md", (NOW_MS / 1000 - n, NOW_MS / 1000 - n))
+    cache = tmp_path / "cache"
+    assert "merge_duplicates" in " ".join(_plan(monkeypatch, root, cache)[0])
+    moved = root / "feedback_quarterly-budget-review-minutes-archive.md"
+    (root / "feedback_deploy-fridays-2.md").rename(moved)
+    bare = _plan(monkeypatch, root)
+    assert "merge_duplicates" not in " ".join(bare[0])
+    assert _plan(monkeypatch, root, cache) == bare
