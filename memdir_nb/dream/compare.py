@@ -15,13 +15,13 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import partial
 from itertools import chain, compress, islice
 from operator import not_
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from memdir_nb.dream.batch_scores import _partners, _ratio_may_reach, _scores
 from memdir_nb.dream.kept import BlockResults, across_by_block, across_in_mems
@@ -43,8 +43,27 @@ _NEGATION = NEGATION
 _strip_negations = strip_negations
 _has_negation = has_negation
 
-if TYPE_CHECKING:
-    from memdir_nb.dream.disk_kept import KnownTypes, PlanCache
+
+class DiskBlocks(Protocol):
+    """Where blocks an earlier process compared are kept (dream.disk_kept.PlanCache)."""
+
+    def pairs(
+        self, kind: str, parts: Iterable[str], size: int
+    ) -> tuple[tuple[int, int], ...] | None: ...
+
+    def put_pairs(
+        self, kind: str, parts: Iterable[str], pairs: Iterable[tuple[int, int]]
+    ) -> None: ...
+
+
+class DiskTypes(Protocol):
+    """The contradiction types an earlier process compared (dream.disk_kept.KnownTypes)."""
+
+    pairs: list[tuple[int, int]]
+
+    def __call__(self, members: list[int]) -> bool: ...
+
+    def store(self, found: list[tuple[int, int]]) -> None: ...
 
 
 def _ascii_tokens(text: str) -> set[str] | None:
@@ -123,7 +142,7 @@ CONTRADICTION_MIN_SHARED = 0.4
 
 
 def _duplicate_groups(
-    pool: list[_Mem], fuzz: Any, stems: StemCache, disk: PlanCache | None = None
+    pool: list[_Mem], fuzz: Any, stems: StemCache, disk: DiskBlocks | None = None
 ) -> list[list[_Mem]]:
     """Groups of near-duplicate memories in one scope, ordered by their first member in pool
     (disk: where a block compared by an earlier process is found)."""
@@ -150,7 +169,7 @@ _DUPLICATE_BLOCKS: BlockResults[tuple[tuple[int, int], ...]] = BlockResults()
 
 
 def _block_duplicate_pairs(
-    block: list[_Mem], fuzz: Any, stems: StemCache, disk: PlanCache | None = None
+    block: list[_Mem], fuzz: Any, stems: StemCache, disk: DiskBlocks | None = None
 ) -> tuple[tuple[int, int], ...]:
     """The pairs of block (indexes into it) whose heads and bodies both reach the thresholds."""
     cap = DREAM_COMPARE_MAX_CHARS
@@ -236,7 +255,7 @@ BESIDE_MIN_MEMORIES = 3_000
 
 @contextmanager
 def contradiction_pairs_beside(
-    mems: list[_Mem], fuzz: Any, stems: StemCache, known: KnownTypes | None = None
+    mems: list[_Mem], fuzz: Any, stems: StemCache, known: DiskTypes | None = None
 ) -> Iterator[Callable[[], list[tuple[int, int]]]]:
     """_contradiction_pairs(mems, fuzz, stems), worked out while the with-block runs; yields a
     function that waits for it. The same pairs whichever way it runs:
@@ -372,7 +391,7 @@ def _prepared_texts(
 
 
 def _type_blocks(
-    mems: list[_Mem], stems: StemCache, texts: list[str], known: KnownTypes | None = None
+    mems: list[_Mem], stems: StemCache, texts: list[str], known: DiskTypes | None = None
 ) -> Iterator[tuple[tuple[str, ...], list[int], list[int], list[frozenset[str]]]]:
     """Each type holding both polarities: (its members' texts, the negated ones first; the
     negated members and the others, as indexes into mems; every memory's stems), one at a time,

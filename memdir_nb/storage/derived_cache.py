@@ -34,7 +34,7 @@ from typing import Any
 
 from memdir_nb.formats.jsonio import loads_bounded
 from memdir_nb.spec.text import terminal_line
-from memdir_nb.storage.fsutil import OWNER_FILE_MODE, read_at, replace_file
+from memdir_nb.storage.fsutil import OWNER_FILE_MODE, OWNER_FOLDER_MODE, read_at, replace_file
 
 # The header's first field: a file of another kind (or another program's) is not read.
 _KIND = "kind"
@@ -122,7 +122,7 @@ class DerivedCache:
             self._old = entries
         tmp = f".{self.path.name}.{os.getpid()}.{secrets.token_hex(4)}.tmp"
         try:
-            self.path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+            self.path.parent.mkdir(parents=True, exist_ok=True, mode=OWNER_FOLDER_MODE)
             replace_file(self.path, data, tmp_name=tmp, mode=OWNER_FILE_MODE, durable=False)
         except OSError as err:
             with contextlib.suppress(OSError):
