@@ -47,13 +47,11 @@ _has_negation = has_negation
 class DiskBlocks(Protocol):
     """Where blocks an earlier process compared are kept (dream.disk_kept.PlanCache)."""
 
-    def pairs(
-        self, kind: str, parts: Iterable[str], size: int
-    ) -> tuple[tuple[int, int], ...] | None: ...
+    def key(self, kind: str, parts: Iterable[str]) -> str: ...
 
-    def put_pairs(
-        self, kind: str, parts: Iterable[str], pairs: Iterable[tuple[int, int]]
-    ) -> None: ...
+    def pairs_at(self, key: str, size: int) -> tuple[tuple[int, int], ...] | None: ...
+
+    def put_at(self, key: str, pairs: Iterable[tuple[int, int]]) -> None: ...
 
 
 class DiskTypes(Protocol):
@@ -178,14 +176,18 @@ def _block_duplicate_pairs(
     if found is None:
         # on disk by what decides all it reads: each file's bytes, and its name (which may come
         # from its path)
-        parts = [f"{m.sha}\0{m.name}" for m in block] if disk and all_known(block) else None
-        found = disk.pairs("d", parts, len(block)) if disk and parts else None
+        at = (
+            disk.key("d", [f"{m.sha}\0{m.name}" for m in block])
+            if disk and all_known(block)
+            else ""
+        )
+        found = disk.pairs_at(at, len(block)) if disk and at else None
         if found is None:
             keys = stems.texts([f"{m.name} {m.description}" for m in block])
             pairs = candidate_pair_columns(keys, min_shared=DUPLICATE_MIN_SHARED)
             found = tuple(_near_duplicate_pairs(block, pairs, fuzz))
-            if disk and parts:
-                disk.put_pairs("d", parts, found)
+            if disk and at:
+                disk.put_at(at, found)
         _DUPLICATE_BLOCKS.put(key, found)
     return found
 

@@ -106,36 +106,35 @@ class KnownTypes:
         self.disk = disk
         self.mems: list[_Kept] = mems
         self.pairs: list[tuple[int, int]] = []
-        self.answered: set[str] = set()  # the types whose pairs came from the disk
+        self.missed: list[tuple[list[int], str]] = []  # (members, key) of the types not kept
 
     def __call__(self, members: list[int]) -> bool:
         shas = [self.mems[i].sha for i in members]
-        got = self.disk.pairs("c", shas, len(members)) if all(shas) else None
-        if got is None:
+        if not all(shas):
             return False
-        self.answered.add(self.mems[members[0]].type)
+        key = self.disk.key("c", shas)
+        got = self.disk.pairs_at(key, len(members))
+        if got is None:
+            self.missed.append((members, key))
+            return False
         for a, b in got:
             i, j = members[a], members[b]
             self.pairs.append((i, j) if i < j else (j, i))
         return True
 
     def store(self, found: list[tuple[int, int]]) -> None:
-        """Keep each type's pairs out of found (pairs of indexes into mems), but for the types
-        answered from the disk and those holding a memory of unknown hash."""
-        by_type: dict[str, list[int]] = {}
-        for i, m in enumerate(self.mems):
-            if m.type not in self.answered:
-                by_type.setdefault(m.type, []).append(i)
-        place = {i: (kind, a) for kind, members in by_type.items() for a, i in enumerate(members)}
-        pairs: dict[str, list[tuple[int, int]]] = {kind: [] for kind in by_type}
+        """Keep the pairs of each type the disk did not answer (its members' hashes all
+        known), out of found: pairs of indexes into mems, each within one type."""
+        place = {
+            i: (n, a) for n, (members, _) in enumerate(self.missed) for a, i in enumerate(members)
+        }
+        pairs: list[list[tuple[int, int]]] = [[] for _ in self.missed]
         for i, j in found:
             if i in place:
-                kind, a = place[i]
-                pairs[kind].append((a, place[j][1]))
-        for kind, members in by_type.items():
-            shas = [self.mems[i].sha for i in members]
-            if all(shas):
-                self.disk.put_pairs("c", shas, pairs[kind])
+                n, a = place[i]
+                pairs[n].append((a, place[j][1]))
+        for (_, key), kept in zip(self.missed, pairs, strict=True):
+            self.disk.put_at(key, kept)
 
 
 _said: set[str] = set()  # the problems told in this process
@@ -160,7 +159,7 @@ class PlanCache:
 
     def head(self, sha: str) -> Head | None:
         """A file's header fields by its bytes' SHA-256, as kept, or None."""
-        value = self.file.get("h" + sha)
+        value = self.file.get("h" + sha)  # a list of three as written, or not used
         if not (isinstance(value, list) and len(value) == 3):
             return None
         name, description, kind = value
@@ -169,14 +168,18 @@ class PlanCache:
         return None
 
     def put_head(self, sha: str, head: Head) -> None:
-        self.file.put("h" + sha, list(head))
+        self.file.put("h" + sha, head)  # JSON writes the tuple as a list
 
-    def pairs(self, kind: str, parts: Iterable[str], size: int) -> Pairs | None:
-        """A block's kept pairs (kind "d" or "c"; parts: what keys its members), or None."""
-        return _as_pairs(self.file.get(kind + _digest(parts)), size)
+    def key(self, kind: str, parts: Iterable[str]) -> str:
+        """A block's key: kind ("d" or "c") and the digest of what keys its members."""
+        return kind + _digest(parts)
 
-    def put_pairs(self, kind: str, parts: Iterable[str], pairs: Iterable[tuple[int, int]]) -> None:
-        self.file.put(kind + _digest(parts), [list(pair) for pair in pairs])
+    def pairs_at(self, key: str, size: int) -> Pairs | None:
+        """A block's kept pairs (indexes under size), or None."""
+        return _as_pairs(self.file.get(key), size)
+
+    def put_at(self, key: str, pairs: Iterable[tuple[int, int]]) -> None:
+        self.file.put(key, list(pairs))  # JSON writes each pair as a list
 
     def save(self) -> None:
         """Write what this plan made; say once per process why, when it cannot be written."""

@@ -86,20 +86,19 @@ class DerivedCache:
 
     def get(self, key: str) -> Any:
         """The value kept under key (as JSON gives it back: check its shape), or None."""
-        with self._lock:
-            value = self._used.get(key)
-            if value is None:
-                value = self._old.pop(key, None)
-                if value is not None:
-                    self._used[key] = value
-            return value
+        # each step one dict operation (atomic under the GIL): a plan on another thread can
+        # only change which entries count as used
+        value = self._used.get(key)
+        if value is None:
+            value = self._old.pop(key, None)
+            if value is not None:
+                self._used[key] = value
+        return value
 
     def put(self, key: str, value: Any) -> None:
         """Keep value (JSON: lists, strings, numbers, null) under key, for `save`."""
-        with self._lock:
-            self._used.pop(key, None)  # now the newest
-            self._used[key] = value
-            self._new = True
+        self._used[key] = value
+        self._new = True
 
     def __len__(self) -> int:
         return len(self._old) + len(self._used)
