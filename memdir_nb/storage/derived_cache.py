@@ -27,7 +27,6 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-import secrets
 import threading
 from pathlib import Path
 from typing import Any
@@ -119,7 +118,7 @@ class DerivedCache:
             entries = dict(list(entries.items())[len(entries) // 2 :])
             data = self._encode(entries)
             self._old = entries
-        tmp = f".{self.path.name}.{os.getpid()}.{secrets.token_hex(4)}.tmp"
+        tmp = f".{self.path.name}.{os.getpid()}.{os.urandom(4).hex()}.tmp"
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True, mode=OWNER_FOLDER_MODE)
             replace_file(self.path, data, tmp_name=tmp, mode=OWNER_FILE_MODE, durable=False)
