@@ -8,7 +8,12 @@ Each row prints its median wall and CPU time, the ratio to its floor and the tar
   lint / plan (first call)  the same at up to 2,000 files, timed as the first call of a fresh process
                             after its imports (what a one-shot `memdir-nb lint` or plan waits
                             for: lazy imports, and no per-content work kept from an earlier
-                            plan); no target of their own: the issue's rows are the warm ones
+                            plan); no target of their own: the issue's rows are the warm ones.
+                            The plan row keeps nothing on disk; "cold disk cache" gives the
+                            plan an empty cache folder each run (it computes everything and
+                            writes the cache file: dream.disk_kept), "warm disk cache" one that
+                            the untimed run filled (an unchanged dir planned by a new process,
+                            as a one-shot `dream --plan` or a pre-commit hook plans)
   first scan (new process)  scan_memory_files of 200 files, timed inside a fresh process after
                             its imports; floor: the same process's second (warm) scan
   import storage.scan       those imports, timed in the same process (no floor)
@@ -44,6 +49,7 @@ Usage:
 from __future__ import annotations
 
 import argparse
+import inspect
 import json
 import os
 import resource
@@ -134,11 +140,19 @@ import json, sys, time
 from memdir_nb.dream import plan_consolidation
 from memdir_nb.lint import lint_memory_dir
 root, now, name = sys.argv[1], float(sys.argv[2]), sys.argv[3]
+cache = None
+if name == "plan-cold":  # a folder of its own, empty, for each run
+    import tempfile
+    cache = tempfile.mkdtemp(prefix="cold-", dir=sys.argv[4])
+elif name == "plan-warm":
+    cache = sys.argv[4]
 t0, c0 = time.perf_counter(), time.process_time()
 if name == "lint":
     lint_memory_dir(root, now_ms=now, progress=False)
-else:
+elif cache is None:
     plan_consolidation(root, now_ms=now)
+else:
+    plan_consolidation(root, now_ms=now, cache_dir=cache)
 print(json.dumps([(time.perf_counter() - t0) * 1000, (time.process_time() - c0) * 1000]))
 """
 
@@ -245,6 +259,9 @@ def first_call_rows(
     """lint and plan as the first call of a fresh process, at each size up to FIRST_CALL_MAX."""
     from whole_dir_corpus import NOW_MS, cached_dir
 
+    from memdir_nb.dream import plan_consolidation
+
+    disk = "cache_dir" in inspect.signature(plan_consolidation).parameters  # not in older code
     for size in (size for size in sizes if size <= FIRST_CALL_MAX):
         root = cached_dir(cache, size)
         for name in ("lint", "plan"):
@@ -252,6 +269,15 @@ def first_call_rows(
             wall = statistics.median(f[0] for f in figures)
             cpu = statistics.median(f[1] for f in figures)
             emit(row(f"{name} (first call)", size, runs, wall, cpu, None, ""))
+        if not disk:
+            continue
+        for state in ("cold", "warm"):
+            with tempfile.TemporaryDirectory(prefix="bench-plan-cache-") as folder:
+                args = [str(root), str(NOW_MS), f"plan-{state}", folder]
+                figures = in_process_child(_FIRST_WHOLE, args, env, runs)
+            wall = statistics.median(f[0] for f in figures)
+            cpu = statistics.median(f[1] for f in figures)
+            emit(row(f"plan (first call, {state} disk cache)", size, runs, wall, cpu, None, ""))
 
 
 def small_dir(tmp: Path) -> Path:

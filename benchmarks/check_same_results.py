@@ -9,6 +9,9 @@ checkout's code, put that checkout first: PYTHONPATH=/path/to/checkout. --plan-o
 lint findings out (for speed work on the planner); --cache names another folder of bench dirs;
 --repeat plans and lints each dir twice in the process (the planner and lint keep caches
 between passes) and fails when the second plan or lint differs from the first.
+--plan-cache DIR plans with the planner's on-disk cache in DIR (dream.disk_kept): run it twice
+with the same DIR, the first run fills the cache (cold) and the second plans from it (warm);
+each must give the plans a run without it gives.
 
   python benchmarks/check_same_results.py --out /tmp/before.json
   python benchmarks/check_same_results.py --compare /tmp/before.json /tmp/after.json
@@ -36,10 +39,16 @@ def _lint(root: Path, now_ms: float) -> list[str]:
     return [repr(f) for f in lint_memory_dir(root, now_ms=now_ms, progress=False)]
 
 
+PLAN_CACHE: list[Path] = []  # --plan-cache, when given
+
+
 def _plan(root: Path, now_ms: float) -> dict[str, Any]:
     from memdir_nb.dream import plan_consolidation
 
-    plan = plan_consolidation(root, now_ms=now_ms)
+    if PLAN_CACHE:
+        plan = plan_consolidation(root, now_ms=now_ms, cache_dir=PLAN_CACHE[0])
+    else:
+        plan = plan_consolidation(root, now_ms=now_ms)
     diff = plan.diff()
     return {
         "actions": [repr(a) for a in plan.actions],
@@ -162,7 +171,12 @@ def main() -> int:
     parser.add_argument(
         "--repeat", action="store_true", help="plan and lint each dir twice; the two must agree"
     )
+    parser.add_argument(
+        "--plan-cache", type=Path, help="plan with the planner's on-disk cache in this folder"
+    )
     args = parser.parse_args()
+    if args.plan_cache is not None:
+        PLAN_CACHE.append(args.plan_cache)
     if args.compare:
         a, b = (json.loads(p.read_text()) for p in args.compare)
         return 1 if compare(a, b) else 0

@@ -15,15 +15,15 @@ from __future__ import annotations
 
 import functools
 import re
-from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import partial
 from itertools import chain, compress, islice
 from operator import not_
-from typing import Any
+from typing import Any, Protocol
 
+from memdir_nb.dream.batch_scores import _partners, _ratio_may_reach, _scores
 from memdir_nb.dream.kept import BlockResults, across_by_block, across_in_mems
 from memdir_nb.dream.negation import NEGATION, StrippedStems, has_negation, strip_negations
 from memdir_nb.machine import ThreadBeside, beside_this_process, fork_pays, usable_cpus
@@ -42,6 +42,26 @@ CONTRADICTION_THRESHOLD = 75.0  # token_set_ratio of descriptions once negations
 _NEGATION = NEGATION
 _strip_negations = strip_negations
 _has_negation = has_negation
+
+
+class DiskBlocks(Protocol):
+    """Where blocks an earlier process compared are kept (dream.disk_kept.PlanCache)."""
+
+    def key(self, kind: str, parts: Iterable[str]) -> str: ...
+
+    def pairs_at(self, key: str, size: int) -> tuple[tuple[int, int], ...] | None: ...
+
+    def put_at(self, key: str, pairs: Iterable[tuple[int, int]]) -> None: ...
+
+
+class DiskTypes(Protocol):
+    """The contradiction types an earlier process compared (dream.disk_kept.KnownTypes)."""
+
+    pairs: list[tuple[int, int]]
+
+    def __call__(self, members: list[int]) -> bool: ...
+
+    def store(self, found: list[tuple[int, int]]) -> None: ...
 
 
 def _ascii_tokens(text: str) -> set[str] | None:
@@ -81,6 +101,7 @@ class _Mem:
     type: str
     body: str
     mtime_ms: float
+    sha: str = ""  # SHA-256 of the file's bytes (dream.disk_kept's key); "" when not known
 
     @functools.cached_property
     def head_lower(self) -> str:
@@ -118,8 +139,11 @@ DUPLICATE_MIN_SHARED = 0.7
 CONTRADICTION_MIN_SHARED = 0.4
 
 
-def _duplicate_groups(pool: list[_Mem], fuzz: Any, stems: StemCache) -> list[list[_Mem]]:
-    """Groups of near-duplicate memories in one scope, ordered by their first member in pool."""
+def _duplicate_groups(
+    pool: list[_Mem], fuzz: Any, stems: StemCache, disk: DiskBlocks | None = None
+) -> list[list[_Mem]]:
+    """Groups of near-duplicate memories in one scope, ordered by their first member in pool
+    (disk: where a block compared by an earlier process is found)."""
 
     blocks: dict[tuple[str, bool], list[int]] = {}
     for i, m in enumerate(pool):  # type and negation must agree: compare within blocks only
@@ -131,7 +155,7 @@ def _duplicate_groups(pool: list[_Mem], fuzz: Any, stems: StemCache) -> list[lis
         # pool indexes (most candidates fail the scores). The groups are the connected
         # components, whatever order the pairs are joined in. Series siblings are left out
         # once scored: a test of each pair's names, so the same pairs as leaving them out first.
-        for a, b in _block_duplicate_pairs(block, fuzz, stems):
+        for a, b in _block_duplicate_pairs(block, fuzz, stems, disk):
             if not _series_siblings(block[a], block[b]):
                 uf.union(idx[a], idx[b])
     return [[pool[i] for i in g] for g in uf.groups(range(len(pool)))]
@@ -143,18 +167,34 @@ _DUPLICATE_BLOCKS: BlockResults[tuple[tuple[int, int], ...]] = BlockResults()
 
 
 def _block_duplicate_pairs(
-    block: list[_Mem], fuzz: Any, stems: StemCache
+    block: list[_Mem], fuzz: Any, stems: StemCache, disk: DiskBlocks | None = None
 ) -> tuple[tuple[int, int], ...]:
     """The pairs of block (indexes into it) whose heads and bodies both reach the thresholds."""
     cap = DREAM_COMPARE_MAX_CHARS
     key = tuple(chain.from_iterable((m.name, m.description, m.body[:cap]) for m in block))
     found = _DUPLICATE_BLOCKS.get(key)
     if found is None:
-        keys = stems.texts([f"{m.name} {m.description}" for m in block])
-        pairs = candidate_pair_columns(keys, min_shared=DUPLICATE_MIN_SHARED)
-        found = tuple(_near_duplicate_pairs(block, pairs, fuzz))
+        # on disk by what decides all it reads: each file's bytes, and its name (which may come
+        # from its path)
+        at = (
+            disk.key("d", [f"{m.sha}\0{m.name}" for m in block])
+            if disk and all_known(block)
+            else ""
+        )
+        found = disk.pairs_at(at, len(block)) if disk and at else None
+        if found is None:
+            keys = stems.texts([f"{m.name} {m.description}" for m in block])
+            pairs = candidate_pair_columns(keys, min_shared=DUPLICATE_MIN_SHARED)
+            found = tuple(_near_duplicate_pairs(block, pairs, fuzz))
+            if disk and at:
+                disk.put_at(at, found)
         _DUPLICATE_BLOCKS.put(key, found)
     return found
+
+
+def all_known(mems: list[_Mem]) -> bool:
+    """Whether every memory's file hash is known (only then is a block kept on disk)."""
+    return all(m.sha for m in mems)
 
 
 def _near_duplicate_pairs(
@@ -201,75 +241,6 @@ def _near_duplicate_pairs(
     ]
 
 
-def _ratio_may_reach(
-    texts: dict[int, str | None], columns: tuple[list[int], list[int]], cutoff: float
-) -> list[tuple[int, int]]:
-    """The pairs (columns: their first indexes and their second ones) whose fuzz.ratio can
-    reach cutoff, by an exact upper bound, in their order; the others fail. Only those are
-    made tuples.
-
-    ratio(a, b) is 200·LCS / (len a + len b), LCS being their longest common subsequence, which
-    holds no more of a character than either text does: so the score is at most
-    200·Σ min(count in a, count in b) / (len a + len b), over every character. A pair whose
-    bound is under the cutoff scores under it (the comparison is exact: small integers, and
-    the cutoff times a length is exact in float64), so dropping it changes no result. Pairs
-    with a text of None (not ASCII) are all kept. For near-duplicate heads this leaves about
-    1 pair in 30 (docs/performance.md).
-    """
-    import numpy as np
-
-    ids = sorted(i for i, t in texts.items() if t is not None)
-    if not ids or not columns[0]:
-        return list(zip(*columns, strict=True))
-    ascii_texts = [texts[i] or "" for i in ids]
-    lens = np.fromiter(map(len, ascii_texts), np.int64, len(ids))
-    chars = np.frombuffer("".join(ascii_texts).encode("ascii"), np.uint8)
-    owner = np.repeat(np.arange(len(ids), dtype=np.int64), lens)
-    counts = np.bincount(owner * 128 + chars, minlength=len(ids) * 128).reshape(len(ids), 128)
-    # Only characters some text holds, in the narrowest type that holds every count (the
-    # row-wise minimum and its sum are then over fewer bytes; the sum widens, so it is exact).
-    counts = counts[:, counts.any(axis=0)]
-    counts = counts.astype(np.min_scalar_type(int(counts.max(initial=0))))
-    row = np.full(max(texts) + 1, -1, dtype=np.intp)  # a pair's texts' rows in counts
-    row[ids] = np.arange(len(ids))
-    firsts, seconds = np.asarray(columns[0], np.intp), np.asarray(columns[1], np.intp)
-    a, b = row[firsts], row[seconds]
-    common = np.minimum(counts[a], counts[b]).sum(axis=1)  # row -1 (not ASCII): kept below
-    may = (a < 0) | (b < 0) | (200 * common >= cutoff * (lens[a] + lens[b]))
-    return list(zip(firsts[may].tolist(), seconds[may].tolist(), strict=True))
-
-
-def _partners(pairs: list[tuple[int, int]]) -> dict[int, list[tuple[int, int]]]:
-    """The pairs grouped for batched scoring: each under whichever of its two indexes is in
-    more pairs (the first on a tie), as (the other index, the pair's position in pairs).
-
-    Fewer groups are fewer rapidfuzz calls. The scorers used here are symmetric (the same
-    score whichever text comes first; tested), so a pair may be scored either way round.
-    """
-    degree = Counter(chain.from_iterable(pairs))
-    partners: dict[int, list[tuple[int, int]]] = {}
-    for k, (i, j) in enumerate(pairs):
-        if degree[j] > degree[i]:
-            partners.setdefault(j, []).append((i, k))
-        else:
-            partners.setdefault(i, []).append((j, k))
-    return partners
-
-
-def _scores(query: str, choices: list[str | None], scorer: Any, cutoff: float) -> list[float]:
-    """scorer(query, choice, score_cutoff=cutoff) for every choice, in one rapidfuzz call.
-
-    The same scorer and cutoff: a score under the cutoff comes back as 0, so the float32
-    result is at or above the cutoff exactly when the one-by-one score is (the cutoffs used
-    here are exact in float32, and rounding to float32 keeps a score's side of them).
-    """
-    from rapidfuzz import process
-
-    return process.cdist(  # type: ignore[no-any-return]
-        [query], choices, scorer=scorer, score_cutoff=cutoff, workers=1
-    )[0].tolist()
-
-
 def _contradiction_pairs(mems: list[_Mem], fuzz: Any, stems: StemCache) -> list[tuple[int, int]]:
     """Pairs (i, j), i < j, of same-type memories with opposite polarity and similar subject,
     as indexes into mems, sorted (small enough to send back from a forked child)."""
@@ -286,7 +257,7 @@ BESIDE_MIN_MEMORIES = 3_000
 
 @contextmanager
 def contradiction_pairs_beside(
-    mems: list[_Mem], fuzz: Any, stems: StemCache
+    mems: list[_Mem], fuzz: Any, stems: StemCache, known: DiskTypes | None = None
 ) -> Iterator[Callable[[], list[tuple[int, int]]]]:
     """_contradiction_pairs(mems, fuzz, stems), worked out while the with-block runs; yields a
     function that waits for it. The same pairs whichever way it runs:
@@ -299,6 +270,9 @@ def contradiction_pairs_beside(
       its own threads; its one-thread path takes the GIL back for every pair, so it is not used
       there. Each chunk is one batched call: the pairs _similar_pairs keeps;
     - else here, before the block.
+
+    known: the types an earlier process compared (dream.disk_kept), neither prepared nor
+    scored; it keeps the others' pairs when they are found. Not used in a forked child.
     """
     if fork_pays(len(mems), BESIDE_MIN_MEMORIES):
         with beside_this_process(partial(_contradiction_pairs, mems, fuzz, stems)) as result:
@@ -309,7 +283,7 @@ def contradiction_pairs_beside(
     compared: list[tuple[tuple[str, ...], list[int], list[int]]] = []  # the blocks compared now
 
     def blocks() -> Iterator[list[tuple[int, int]]]:
-        for key, negs, plain, keys in _type_blocks(mems, stems, texts):
+        for key, negs, plain, keys in _type_blocks(mems, stems, texts, known):
             found = _CONTRADICTION_BLOCKS.get(key)
             if found is not None:
                 kept.extend(across_in_mems(found, negs, plain))
@@ -320,7 +294,10 @@ def contradiction_pairs_beside(
     def done(found: list[tuple[int, int]]) -> list[tuple[int, int]]:
         for key, pairs in across_by_block(compared, found):
             _CONTRADICTION_BLOCKS.put(key, pairs)
-        return sorted([*found, *kept])
+        result = sorted([*found, *kept, *(known.pairs if known else ())])
+        if known is not None:
+            known.store(result)
+        return result
 
     if usable_cpus() < 2:
         found = done(_similar_pairs(list(chain.from_iterable(blocks())), texts, fuzz))
@@ -416,7 +393,7 @@ def _prepared_texts(
 
 
 def _type_blocks(
-    mems: list[_Mem], stems: StemCache, texts: list[str]
+    mems: list[_Mem], stems: StemCache, texts: list[str], known: DiskTypes | None = None
 ) -> Iterator[tuple[tuple[str, ...], list[int], list[int], list[frozenset[str]]]]:
     """Each type holding both polarities: (its members' texts, the negated ones first; the
     negated members and the others, as indexes into mems; every memory's stems), one at a time,
@@ -427,6 +404,8 @@ def _type_blocks(
     for i, m in enumerate(mems):
         by_type.setdefault(m.type, []).append(i)
     for members in by_type.values():
+        if known is not None and known(members):
+            continue  # its pairs are known.pairs'
         scored: list[str] = []
         got, negated = _prepared_texts(list(map(all_text.__getitem__, members)), stems, scored)
         for i, key, text in zip(members, got, scored, strict=True):

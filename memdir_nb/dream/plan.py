@@ -31,6 +31,7 @@ from memdir_nb.dream.compare import (
     _Mem,
     contradiction_pairs_beside,
 )
+from memdir_nb.dream.disk_kept import KnownTypes, PlanCache, plan_cache
 from memdir_nb.dream.index_repairs import index_actions, index_rel
 from memdir_nb.dream.kept import KeptCalls, KeptReads
 from memdir_nb.dream.negation import shared_stem_cache
@@ -134,13 +135,18 @@ _HEADS_MAX_CHARS = 8_000_000
 _heads_chars = [0]  # the characters of the fields _HEADS holds
 
 
-def _head(sha: str | None, text: str) -> tuple[str | None, str, str]:
+def _head(sha: str | None, text: str, disk: PlanCache | None) -> tuple[str | None, str, str]:
     """(name, description, type) of a memory file's header, parsed once per content (each
-    time when its hash is unknown: no key that two contents could share)."""
+    time when its hash is unknown: no key that two contents could share); disk: as an
+    earlier process parsed it."""
     head = _HEADS.get(sha) if sha else None
     if head is None:
-        name, description, kind, raw_type = core_header(text)  # parse_frontmatter's fields
-        head = (name, description or "", str(kind or raw_type or ""))
+        head = disk.head(sha) if disk and sha else None
+        if head is None:
+            name, description, kind, raw_type = core_header(text)  # parse_frontmatter's fields
+            head = (name, description or "", str(kind or raw_type or ""))
+            if disk and sha:
+                disk.put_head(sha, head)
         if sha:
             if len(_HEADS) >= _HEADS_MAX or _heads_chars[0] >= _HEADS_MAX_CHARS:
                 _HEADS.clear()
@@ -150,7 +156,7 @@ def _head(sha: str | None, text: str) -> tuple[str | None, str, str]:
     return head
 
 
-def _read_memories(snap: _Snapshot) -> list[_Mem]:
+def _read_memories(snap: _Snapshot, disk: PlanCache | None = None) -> list[_Mem]:
     """Every memory file, newest first, read once each (the walk opens none of them)."""
     mems: list[_Mem] = []
     # Every file is read before any is parsed: the reads' system calls one after another, then
@@ -165,7 +171,8 @@ def _read_memories(snap: _Snapshot) -> list[_Mem]:
             read.append((listed, *got))
     hashes = snap.hashes
     for listed, text, mtime_ns in read:
-        name, description, kind = _head(hashes.get(listed.rel), text)
+        sha = hashes.get(listed.rel)
+        name, description, kind = _head(sha, text, disk)
         _, body = _split_front(text)
         scope = TEAM_DIRNAME if listed.scope == "team" else ""
         mems.append(
@@ -179,6 +186,7 @@ def _read_memories(snap: _Snapshot) -> list[_Mem]:
                 kind,
                 body,
                 mtime_ns / 1_000_000,
+                sha or "",
             )
         )
     # The fstat'ed mtime can be newer than the listed one if a file changed meanwhile.
@@ -298,13 +306,13 @@ def _new_lines(body: str, kept: list[str], fuzz: Any) -> list[str]:
 
 
 def _merge_actions(
-    mems: list[_Mem], scopes: list[str], fuzz: Any, stems: StemCache
+    mems: list[_Mem], scopes: list[str], fuzz: Any, stems: StemCache, disk: PlanCache | None
 ) -> tuple[list[PlanAction], set[str]]:
     """1. near-duplicates: same scope, type and polarity; the newest file absorbs the others."""
     groups: list[tuple[str, list[_Mem]]] = []
     for scope in scopes:
         pool = [m for m in mems if m.scope == scope]
-        groups += [(scope, group) for group in _duplicate_groups(pool, fuzz, stems)]
+        groups += [(scope, group) for group in _duplicate_groups(pool, fuzz, stems, disk)]
     merged = {m.rel for _, group in groups for m in group}
     if not groups:
         return [], merged
@@ -362,21 +370,33 @@ def plan_consolidation(
     *,
     now_ms: float | None = None,
     clock: Callable[[], float] | None = None,
+    cache_dir: str | os.PathLike[str] | None = None,
 ) -> ConsolidationPlan:
     """Read the memory dir and propose consolidation actions (nothing is written).
 
     Each memory file is read once; comparisons between files are blocked (see
     memdir_nb.spec.similarity), never all pairs. The steps: near-duplicates merged,
     contradictions flagged, relative dates made absolute, then each index repaired.
+
+    cache_dir: a folder (MemdirConfig.cache_root(), never inside a memory dir) where what the
+    plan derived from file contents is kept for a plan in a later process (dream.disk_kept);
+    the plan is the same with it or without it. None: nothing is kept beyond this process.
     """
     with collector_paused():  # the pass holds every file's text and makes no cycles
-        return _plan(memory_dir, now_ms, clock)
+        return _plan(memory_dir, now_ms, clock, cache_dir)
 
 
 def _plan(
-    memory_dir: str | os.PathLike[str], now_ms: float | None, clock: Callable[[], float] | None
+    memory_dir: str | os.PathLike[str],
+    now_ms: float | None,
+    clock: Callable[[], float] | None,
+    cache_dir: str | os.PathLike[str] | None,
 ) -> ConsolidationPlan:
+    from rapidfuzz import __version__ as rapidfuzz_version
     from rapidfuzz import fuzz
+
+    scorer = f"rapidfuzz {rapidfuzz_version}"
+    disk = plan_cache(cache_dir, scorer) if cache_dir is not None else None
 
     root = absolute_dir(memory_dir)
     check_plan_dir(root)
@@ -385,7 +405,7 @@ def _plan(
         ContainedReader(root, real_root=reader.real_root, check_before_open=False) as listed_reader,
     ):
         snap = _Snapshot(root, reader, listed_reader)
-        mems = _read_memories(snap)
+        mems = _read_memories(snap, disk)
         scopes = [""] + ([TEAM_DIRNAME] if (root / TEAM_DIRNAME).is_dir() else [])
         for scope in scopes:
             snap.read(index_rel(scope))
@@ -395,9 +415,11 @@ def _plan(
     # that pays.
     with (
         shared_stem_cache() as stems,
-        contradiction_pairs_beside(mems, fuzz, stems) as contradictions,
+        contradiction_pairs_beside(
+            mems, fuzz, stems, KnownTypes(disk, mems) if disk else None
+        ) as contradictions,
     ):
-        merges, merged = _merge_actions(mems, scopes, fuzz, stems)
+        merges, merged = _merge_actions(mems, scopes, fuzz, stems, disk)
         dates = _date_actions(mems, merged)
         repairs: list[PlanAction] = []
         for scope in scopes:
@@ -407,6 +429,8 @@ def _plan(
     actions = [*merges, *flags, *dates, *repairs]
     clock = clock or system_clock_ms
     created = float(now_ms) if now_ms is not None else clock()
+    if disk is not None:
+        disk.save()
     return ConsolidationPlan(
         root, actions, snap.texts, snap.hashes, created, notes=snap.notes, clock=clock
     )

@@ -16,6 +16,7 @@ common ones). See docs/performance.md.
 from __future__ import annotations
 
 import math
+import os
 import re
 from collections import Counter, defaultdict
 from collections.abc import Collection, Iterable, Sequence
@@ -81,6 +82,18 @@ _STOP = frozenset(
         "your",
     ]
 )
+
+
+def stemmer_build() -> str:
+    """Which Snowball build StemCache stems with: its module's file name (the ABI) and size
+    (moved by a new release), for caches of what the stems decided (dream.disk_kept)."""
+    import Stemmer
+
+    path = getattr(Stemmer, "__file__", None) or ""
+    try:
+        return f"{os.path.basename(path)}:{os.stat(path).st_size}"
+    except OSError:
+        return os.path.basename(path)
 
 
 class StemCache:

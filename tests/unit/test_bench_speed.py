@@ -29,6 +29,8 @@ def test_a_quick_run_reports_every_row_with_its_floor_and_target(tmp_path: Path)
         "summarize",
         "lint (first call)",
         "plan (first call)",
+        "plan (first call, cold disk cache)",
+        "plan (first call, warm disk cache)",
         "first scan (new process)",
         "import storage.scan",
         "import + first scan",

@@ -1,0 +1,221 @@
+"""What a plan derived, kept on disk for the next process's plan: header fields and block pairs.
+
+dream.kept keeps a plan's work for a later plan in the same process; a one-shot plan (a new
+process each time) starts with nothing. This keeps, in one file under the cache root
+(storage.derived_cache.DerivedCache: bounded, written whole, never trusted), the results that
+are pure functions of file contents:
+
+* `h` + a file's SHA-256 (of the exact bytes read, which decide its text): its header's
+  (name, description, type) as plan._head gives them;
+* `d` + a digest of a near-duplicate block's members, each as its file's SHA-256 and its
+  name (a name may come from the file's path): the block's pairs, as indexes into it;
+* `c` + a digest of one type's members (their SHA-256s, in the plan's order): that type's
+  contradiction pairs, as places among its members.
+
+A value is used only in the shape written (checked here), and the file's `version` names the
+code that made the values: FORMAT (bumped whenever a change here or in what these functions
+compute can give another result), the thresholds and caps, and the versions of rapidfuzz and
+the stemmer. So a plan with the file gives exactly the plan without it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import warnings
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any, Protocol
+
+from memdir_nb.dream.compare import (
+    CONTRADICTION_MIN_SHARED,
+    CONTRADICTION_THRESHOLD,
+    DUPLICATE_BODY_THRESHOLD,
+    DUPLICATE_HEAD_THRESHOLD,
+    DUPLICATE_MIN_SHARED,
+)
+from memdir_nb.spec.constants import DREAM_COMPARE_MAX_CHARS, FRONTMATTER_MAX_LINES
+from memdir_nb.spec.similarity import stemmer_build
+from memdir_nb.storage.derived_cache import DerivedCache
+from memdir_nb.storage.scan import StatKey, stat_key
+
+# Bump when the code behind any value kept here changes what it gives.
+FORMAT = 1
+CACHE_FILENAME = "dream-plan.json"
+KIND = "memdir_nb dream plan"
+# About 20,000 files' headers and their blocks; the file's size caps it in memory too.
+MAX_ENTRIES = 50_000
+MAX_BYTES = 16 * 1024 * 1024
+# The cache files this process has open (a notebook may plan dirs with several cache roots).
+_OPEN_MAX = 4
+
+Head = tuple[str | None, str, str]
+Pairs = tuple[tuple[int, int], ...]
+
+
+def version(scorer: str) -> str:
+    """What made the values: this format, the thresholds and caps, the scorer (rapidfuzz and
+    its version, which the planner imports) and the stemmer."""
+    numbers = (
+        DUPLICATE_HEAD_THRESHOLD,
+        DUPLICATE_BODY_THRESHOLD,
+        DUPLICATE_MIN_SHARED,
+        CONTRADICTION_THRESHOLD,
+        CONTRADICTION_MIN_SHARED,
+        DREAM_COMPARE_MAX_CHARS,
+        FRONTMATTER_MAX_LINES,
+    )
+    return "|".join([str(FORMAT), *map(repr, numbers), scorer, stemmer_build()])
+
+
+def _digest(parts: Iterable[str]) -> str:
+    return hashlib.sha256("\0".join(parts).encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def _as_pairs(value: Any, size: int) -> Pairs | None:
+    """A kept list of pairs as written (distinct indexes under size), else None."""
+    if not isinstance(value, list):
+        return None
+    pairs: list[tuple[int, int]] = []
+    for pair in value:
+        if not (isinstance(pair, list) and len(pair) == 2):
+            return None
+        a, b = pair
+        if type(a) is not int or type(b) is not int or not (0 <= a < size and 0 <= b < size):
+            return None
+        if a == b:
+            return None
+        pairs.append((a, b))
+    return tuple(pairs)
+
+
+class _Kept(Protocol):
+    """What KnownTypes reads of a planned memory (dream.compare._Mem)."""
+
+    type: str
+    sha: str
+
+
+class KnownTypes:
+    """One plan's contradiction types as an earlier process found them (kept under `c`).
+
+    Called with a type's members (indexes into mems, in order): True when their pairs are
+    kept, which then go to `pairs`. `store` keeps every other type's pairs once found."""
+
+    def __init__(self, disk: PlanCache, mems: list[Any]) -> None:
+        self.disk = disk
+        self.mems: list[_Kept] = mems
+        self.pairs: list[tuple[int, int]] = []
+        self.missed: list[tuple[list[int], str]] = []  # (members, key) of the types not kept
+
+    def __call__(self, members: list[int]) -> bool:
+        shas = [self.mems[i].sha for i in members]
+        if not all(shas):
+            return False
+        key = self.disk.key("c", shas)
+        got = self.disk.pairs_at(key, len(members))
+        if got is None:
+            self.missed.append((members, key))
+            return False
+        for a, b in got:
+            i, j = members[a], members[b]
+            self.pairs.append((i, j) if i < j else (j, i))
+        return True
+
+    def store(self, found: list[tuple[int, int]]) -> None:
+        """Keep the pairs of each type the disk did not answer (its members' hashes all
+        known), out of found: pairs of indexes into mems, each within one type."""
+        place = {
+            i: (n, a) for n, (members, _) in enumerate(self.missed) for a, i in enumerate(members)
+        }
+        pairs: list[list[tuple[int, int]]] = [[] for _ in self.missed]
+        for i, j in found:
+            if i in place:
+                n, a = place[i]
+                pairs[n].append((a, place[j][1]))
+        for (_, key), kept in zip(self.missed, pairs, strict=True):
+            self.disk.put_at(key, kept)
+
+
+_said: set[str] = set()  # the problems told in this process
+
+
+class PlanCacheWarning(UserWarning):
+    """The plan's cache file cannot be written, so the next plan does all its work again."""
+
+
+class PlanCache:
+    """The plan's derived results in CACHE_FILENAME under cache_dir."""
+
+    def __init__(self, cache_dir: str | os.PathLike[str], scorer: str) -> None:
+        self.scorer = scorer
+        self.file = DerivedCache(
+            Path(cache_dir) / CACHE_FILENAME,
+            kind=KIND,
+            version=version(scorer),
+            max_entries=MAX_ENTRIES,
+            max_bytes=MAX_BYTES,
+        )
+
+    def head(self, sha: str) -> Head | None:
+        """A file's header fields by its bytes' SHA-256, as kept, or None."""
+        value = self.file.get("h" + sha)  # a list of three as written, or not used
+        if not (isinstance(value, list) and len(value) == 3):
+            return None
+        name, description, kind = value
+        if (name is None or isinstance(name, str)) and isinstance(description, str):
+            return (name, description, kind) if isinstance(kind, str) else None
+        return None
+
+    def put_head(self, sha: str, head: Head) -> None:
+        self.file.put("h" + sha, head)  # JSON writes the tuple as a list
+
+    def key(self, kind: str, parts: Iterable[str]) -> str:
+        """A block's key: kind ("d" or "c") and the digest of what keys its members."""
+        return kind + _digest(parts)
+
+    def pairs_at(self, key: str, size: int) -> Pairs | None:
+        """A block's kept pairs (indexes under size), or None."""
+        return _as_pairs(self.file.get(key), size)
+
+    def put_at(self, key: str, pairs: Iterable[tuple[int, int]]) -> None:
+        self.file.put(key, list(pairs))  # JSON writes each pair as a list
+
+    def save(self) -> None:
+        """Write what this plan made; say once per process why, when it cannot be written."""
+        self.file.save()
+        path = str(self.file.path)
+        if _OPEN.get(path, (None, None))[1] is self:
+            _OPEN[path] = (_identity(path), self)
+        problem = self.file.problem
+        if problem and problem not in _said:
+            _said.add(problem)
+            warnings.warn(problem, PlanCacheWarning, stacklevel=3)
+
+
+# path -> (the file's stat identity when this process last read or wrote it, its cache): a
+# later plan in this process reads the file again only when another process has replaced it.
+# Whatever a held cache gives is right for any file (it is keyed by content), so a race that
+# keeps one a little longer changes no plan.
+_OPEN: dict[str, tuple[StatKey | None, PlanCache]] = {}
+
+
+def _identity(path: str) -> StatKey | None:
+    try:
+        return stat_key(os.lstat(path))
+    except OSError:
+        return None
+
+
+def plan_cache(cache_dir: str | os.PathLike[str], scorer: str) -> PlanCache:
+    """The PlanCache of cache_dir: the one this process holds while its file is unchanged."""
+    path = str(Path(cache_dir) / CACHE_FILENAME)
+    ident = _identity(path)
+    held = _OPEN.get(path)
+    if held is not None and ident is not None and held[0] == ident and held[1].scorer == scorer:
+        return held[1]
+    cache = PlanCache(cache_dir, scorer)
+    if len(_OPEN) >= _OPEN_MAX:
+        _OPEN.clear()
+    _OPEN[path] = (ident, cache)
+    return cache

@@ -1,0 +1,363 @@
+"""dream.disk_kept: a plan with the on-disk cache is the plan without it, whatever the file holds."""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import subprocess
+import sys
+import warnings
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from memdir_nb.dream import compare, disk_kept
+from memdir_nb.dream import plan as plan_module
+from memdir_nb.dream.actions import ConsolidationPlan
+from memdir_nb.dream.disk_kept import CACHE_FILENAME, PlanCacheWarning
+from memdir_nb.dream.kept import BlockResults
+from memdir_nb.dream.plan import plan_consolidation
+
+NOW_MS = 1_790_000_000_000.0
+REPO = Path(__file__).resolve().parents[2]
+
+_SUBJECTS = [
+    "deploy the release on fridays after the freeze",
+    "run the integration tests before every merge to main",
+    "use tabs for indentation in the build scripts",
+    "squash the commits of a feature branch before review",
+    "write dates in memories as absolute dates",
+    "ask before deleting a branch on the shared remote",
+]
+_FILLER = ["team", "agreed", "in", "march", "because", "the", "pager", "woke", "us", "twice"]
+_TYPES = ["feedback", "project", "user"]
+
+
+def _memory(rng: random.Random, n: int) -> tuple[str, str]:
+    """A memory file's name and text: alike subjects, half of them negated, so a plan finds
+    near-duplicates and contradictions; a few without a `name:` (named by their path)."""
+    subject = rng.choice(_SUBJECTS)
+    kind = rng.choice(_TYPES)
+    negated = rng.random() < 0.4
+    description = ("never " if negated else "") + subject
+    if rng.random() < 0.5:
+        description += " " + " ".join(rng.sample(_FILLER, 2))
+    body = f"{description.capitalize()}.\n\n" + " ".join(rng.choices([*_FILLER, subject], k=8))
+    if kind == "project" and rng.random() < 0.5:
+        body += "\nDecided yesterday, shipped today."
+    name_line = "" if rng.random() < 0.15 else f"name: {subject[:24]} {n % 7}\n"
+    text = f"---\n{name_line}description: {description}\ntype: {kind}\n---\n\n{body}\n"
+    return f"{kind}_{n:03d}.md", text
+
+
+def _build(root: Path, seed: int, count: int = 36) -> Path:
+    rng = random.Random(seed)
+    root.mkdir(parents=True)
+    for n in range(count):
+        name, text = _memory(rng, n)
+        path = root / name
+        path.write_text(text, encoding="utf-8")
+        when = NOW_MS / 1000 - n * 3_600
+        os.utime(path, (when, when))
+    (root / "MEMORY.md").write_text(
+        "".join(f"- [{p.stem}]({p.name}) — a memory\n" for p in sorted(root.glob("*.md"))[:10]),
+        encoding="utf-8",
+    )
+    return root
+
+
+def _new_process(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Forget what this process kept from earlier plans, as a new process starts."""
+    monkeypatch.setattr(compare, "_DUPLICATE_BLOCKS", BlockResults())
+    monkeypatch.setattr(compare, "_CONTRADICTION_BLOCKS", BlockResults())
+    monkeypatch.setattr(compare, "_PREPARED", {})
+    monkeypatch.setattr(plan_module, "_HEADS", {})
+    monkeypatch.setattr(disk_kept, "_OPEN", {})
+
+
+def _shape(plan: ConsolidationPlan) -> tuple[Any, ...]:
+    return (
+        [repr(a) for a in plan.actions],
+        list(plan.notes),
+        sorted((k, v or "") for k, v in plan.hashes.items()),
+        plan.diff(),
+    )
+
+
+def _plan(
+    monkeypatch: pytest.MonkeyPatch, root: Path, cache: Path | None = None
+) -> tuple[Any, ...]:
+    _new_process(monkeypatch)
+    return _shape(plan_consolidation(root, now_ms=NOW_MS, cache_dir=cache))
+
+
+class _Counted:
+    """Counts the calls of a planner step (to see what the disk spared)."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch, module: Any, name: str) -> None:
+        self.calls = 0
+        real = getattr(module, name)
+
+        def counted(*args: Any, **kwargs: Any) -> Any:
+            self.calls += 1
+            return real(*args, **kwargs)
+
+        monkeypatch.setattr(module, name, counted)
+
+
+def test_an_unchanged_dirs_plan_in_a_new_process_parses_and_prepares_nothing_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    root = _build(tmp_path / "memory", seed=1)
+    cache = tmp_path / "cache"
+    bare = _plan(monkeypatch, root)
+    actions = " ".join(bare[0])
+    assert "merge_duplicates" in actions and "flag_contradiction" in actions  # not vacuous
+    assert _plan(monkeypatch, root, cache) == bare  # cold: computes, and writes the file
+    assert (cache / CACHE_FILENAME).is_file()
+    heads = _Counted(monkeypatch, plan_module, "core_header")
+    texts = _Counted(monkeypatch, compare, "_prepared_texts")
+    pairs = _Counted(monkeypatch, compare, "_near_duplicate_pairs")
+    assert _plan(monkeypatch, root, cache) == bare  # warm
+    assert (heads.calls, texts.calls, pairs.calls) == (0, 0, 0)
+
+
+_EDITS = st.lists(
+    st.tuples(
+        st.sampled_from(
+            ["negate", "retype", "rename", "unname", "body", "same-stat", "delete", "move"]
+        ),
+        st.integers(0, 35),
+    ),
+    min_size=1,
+    max_size=6,
+)
+
+
+def _edit(root: Path, op: str, n: int) -> None:
+    files = sorted(p for p in root.glob("*.md") if p.name != "MEMORY.md")
+    path = files[n % len(files)]
+    st_before = path.stat()
+    text = path.read_text(encoding="utf-8")
+    if op == "delete":
+        path.unlink()
+        return
+    if op == "move":  # the same bytes under another path: a memory without `name:` is renamed
+        slug = "-".join(_SUBJECTS[n % len(_SUBJECTS)].split()[:4])
+        path.rename(path.with_name(f"{path.stem.split('_')[0]}_{slug}_{n}.md"))
+        return
+    if op == "negate":
+        text = (
+            text.replace("description: never ", "description: ", 1)
+            if ("description: never " in text)
+            else text.replace("description: ", "description: never ", 1)
+        )
+    elif op == "retype":
+        kind = text.split("\ntype: ", 1)[1].split("\n", 1)[0]
+        text = text.replace(
+            f"\ntype: {kind}\n", f"\ntype: {_TYPES[(_TYPES.index(kind) + 1) % 3]}\n"
+        )
+    elif op == "rename":
+        text = text.replace("name: ", "name: renamed ", 1) if "\nname: " in text else text
+    elif op == "unname":
+        text = "---\n" + "\n".join(
+            line for line in text[4:].split("\n") if not line.startswith("name: ")
+        )
+    elif op == "body":
+        text += "Never deploy the release on fridays after the freeze.\n"
+    else:  # another description of the same size (polarity flipped), the times put back
+        head, rest = text.split("description: ", 1)
+        swapped = "today " if rest.startswith("never ") else "never "
+        text = head + "description: " + swapped + rest[6:]
+    path.write_text(text, encoding="utf-8")
+    if op == "same-stat":
+        os.utime(path, ns=(st_before.st_atime_ns, st_before.st_mtime_ns))
+
+
+@settings(
+    max_examples=12,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(seed=st.integers(0, 10_000), edits=_EDITS)
+def test_a_plan_with_a_warm_cache_equals_one_without_after_random_edits(
+    tmp_path_factory: pytest.TempPathFactory,
+    monkeypatch: pytest.MonkeyPatch,
+    seed: int,
+    edits: list[tuple[str, int]],
+) -> None:
+    tmp = tmp_path_factory.mktemp("edits")
+    root = _build(tmp / "memory", seed=seed)
+    cache = tmp / "cache"
+    _plan(monkeypatch, root, cache)  # the cache as the dir was
+    for op, n in edits:
+        _edit(root, op, n)
+    assert _plan(monkeypatch, root, cache) == _plan(monkeypatch, root)
+
+
+@pytest.mark.parametrize(
+    "content",
+    [
+        b"",
+        b"\x00\xff\xfe not json",
+        None,  # the real file cut in half
+        b'{"kind": "another program", "version": "1", "entries": {}}',
+        b'{"kind": "memdir_nb dream plan", "version": "x", "entries": {"h0": 1}}',
+        b"[" * 100_000,
+    ],
+    ids=["empty", "garbage", "cut", "foreign", "other-version", "deep"],
+)
+def test_a_damaged_or_foreign_cache_file_changes_no_plan_and_is_rebuilt(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, content: bytes | None
+) -> None:
+    root = _build(tmp_path / "memory", seed=2)
+    cache = tmp_path / "cache"
+    bare = _plan(monkeypatch, root)
+    _plan(monkeypatch, root, cache)
+    path = cache / CACHE_FILENAME
+    whole = path.read_bytes()
+    path.write_bytes(whole[: len(whole) // 2] if content is None else content)
+    assert _plan(monkeypatch, root, cache) == bare
+    assert path.read_bytes() == whole  # rebuilt: the same entries, in the same order
+
+
+def test_a_symlinked_or_oversized_cache_file_is_not_read_and_its_target_is_left_alone(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    root = _build(tmp_path / "memory", seed=3)
+    cache = tmp_path / "cache"
+    bare = _plan(monkeypatch, root)
+    _plan(monkeypatch, root, cache)
+    path = cache / CACHE_FILENAME
+    target = tmp_path / "target.json"
+    path.rename(target)
+    path.symlink_to(target)
+    heads = _Counted(monkeypatch, plan_module, "core_header")
+    assert _plan(monkeypatch, root, cache) == bare
+    assert heads.calls == 36 and not path.is_symlink()  # not read through the link
+    monkeypatch.setattr(disk_kept, "MAX_BYTES", path.stat().st_size - 1)
+    assert _plan(monkeypatch, root, cache) == bare  # too large to read: made again
+
+
+def test_a_cache_another_version_wrote_is_not_used(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    root = _build(tmp_path / "memory", seed=4)
+    cache = tmp_path / "cache"
+    bare = _plan(monkeypatch, root)
+    _plan(monkeypatch, root, cache)
+    path = cache / CACHE_FILENAME
+    doc = json.loads(path.read_bytes())
+    # what an older planner might have found: no pair anywhere (a shape this one accepts)
+    doc["entries"] = {k: ([] if k[0] in "cd" else v) for k, v in doc["entries"].items()}
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    monkeypatch.setattr(disk_kept, "FORMAT", disk_kept.FORMAT + 1)
+    assert _plan(monkeypatch, root, cache) == bare
+    monkeypatch.setattr(compare, "DUPLICATE_BODY_THRESHOLD", compare.DUPLICATE_BODY_THRESHOLD)
+    assert disk_kept.version("s") != disk_kept.version("t")  # the scorer's version counts
+
+
+def test_an_unwritable_cache_root_is_said_once_and_the_plan_goes_on(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    root = _build(tmp_path / "memory", seed=5)
+    blocker = tmp_path / "a-file"
+    blocker.write_text("in the way")
+    bare = _plan(monkeypatch, root)
+    monkeypatch.setattr(disk_kept, "_said", set())
+    with warnings.catch_warnings(record=True) as seen:
+        warnings.simplefilter("always")
+        assert _plan(monkeypatch, root, blocker / "cache") == bare
+        assert _plan(monkeypatch, root, blocker / "cache") == bare
+    told = [w for w in seen if issubclass(w.category, PlanCacheWarning)]
+    assert len(told) == 1 and "MEMDIR_NB_CACHE_DIR" in str(told[0].message)
+    assert blocker.read_text() == "in the way"
+
+
+_CHILD = """
+import json, sys
+from memdir_nb.dream.plan import plan_consolidation
+plan = plan_consolidation(sys.argv[1], now_ms=float(sys.argv[3]), cache_dir=sys.argv[2])
+print(json.dumps([repr(a) for a in plan.actions]))
+"""
+
+
+def test_two_processes_planning_at_once_share_the_file_and_change_no_plan(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    roots = [_build(tmp_path / f"memory{n}", seed=10 + n) for n in range(2)]
+    cache = tmp_path / "cache"
+    want = [_plan(monkeypatch, root)[0] for root in roots]
+    env = {**os.environ, "PYTHONPATH": str(REPO), "PYTHONWARNINGS": "error::UserWarning"}
+    for _ in range(3):
+        children = [
+            subprocess.Popen(
+                [sys.executable, "-c", _CHILD, str(root), str(cache), str(NOW_MS)],
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                text=True,
+                env=env,
+            )
+            for root in (*roots, *roots)
+        ]
+        outs = [child.communicate() for child in children]
+        assert [child.returncode for child in children] == [0, 0, 0, 0], outs
+        assert [json.loads(out) for out, _ in outs] == [*want, *want]
+    assert sorted(os.listdir(cache)) == [CACHE_FILENAME]  # no temp file left behind
+    doc = json.loads((cache / CACHE_FILENAME).read_bytes())
+    assert doc["kind"] == disk_kept.KIND
+
+
+@pytest.mark.parametrize(
+    "bad",
+    [
+        None,
+        7,
+        "text",
+        [[0, 10_000]],
+        [[1, 1]],
+        [[0, -1]],
+        [[0, 1.0]],
+        [[True, 1]],
+        [1, "", ""],
+        [None, 2, ""],
+        [None, "", None],
+        [[0, 1, 2]],
+    ],
+)
+def test_a_value_of_another_shape_is_not_used(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, bad: object
+) -> None:
+    root = _build(tmp_path / "memory", seed=6)
+    cache = tmp_path / "cache"
+    bare = _plan(monkeypatch, root)
+    _plan(monkeypatch, root, cache)
+    path = cache / CACHE_FILENAME
+    doc = json.loads(path.read_bytes())
+    # every value this shape, but the empty pair lists (a shape a block may have)
+    doc["entries"] = {k: (v if v == [] else bad) for k, v in doc["entries"].items()}
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    assert _plan(monkeypatch, root, cache) == bare
+
+
+def test_a_memory_named_by_its_path_is_compared_again_when_moved(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The same bytes, no `name:`: the file's stem is its name, which near-duplicates compare.
+    root = tmp_path / "memory"
+    root.mkdir()
+    text = "---\ndescription: deploy the release on fridays\ntype: feedback\n---\n\nFridays.\n"
+    for n, stem in enumerate(["feedback_deploy-fridays", "feedback_deploy-fridays-2"]):
+        (root / f"{stem}.md").write_text(text, encoding="utf-8")
+        os.utime(root / f"{stem}.md", (NOW_MS / 1000 - n, NOW_MS / 1000 - n))
+    cache = tmp_path / "cache"
+    assert "merge_duplicates" in " ".join(_plan(monkeypatch, root, cache)[0])
+    moved = root / "feedback_quarterly-budget-review-minutes-archive.md"
+    (root / "feedback_deploy-fridays-2.md").rename(moved)
+    bare = _plan(monkeypatch, root)
+    assert "merge_duplicates" not in " ".join(bare[0])
+    assert _plan(monkeypatch, root, cache) == bare
