@@ -243,3 +243,21 @@ def test_a_custom_planner_plan_is_shown_with_its_notes_and_applies_the_same_way(
     assert (mem / "MEMORY.md").read_text(encoding="utf-8").endswith("proposed by a model\n")
     w.restore()
     assert (mem / "MEMORY.md").read_text(encoding="utf-8") == text
+
+
+def test_a_plan_keeps_its_derived_work_under_the_configs_cache_root_never_in_the_dir(
+    mem: Path, config: MemdirConfig, tmp_path: Path
+) -> None:
+    """The first plan after a kernel restart reuses what an earlier kernel derived, as recall
+    reuses its vectors; the file lives under the cache root and the memory dir is untouched."""
+    config = dataclasses.replace(config, cache_dir=str(tmp_path / "cache"))
+    before = snapshot(mem)
+    first = DreamPlanner(mem, now_ms=NOW, config=config)
+    first.plan_button.click()
+    assert (tmp_path / "cache" / "dream-plan.json").is_file()
+    again = DreamPlanner(mem, now_ms=NOW, config=config)
+    again.plan_button.click()
+    assert first.plan is not None and again.plan is not None
+    assert [a.id for a in again.plan.actions] == [a.id for a in first.plan.actions]
+    assert again.diff_text == first.diff_text
+    assert snapshot(mem) == before

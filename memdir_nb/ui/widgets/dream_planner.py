@@ -16,19 +16,17 @@ from __future__ import annotations
 import os
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import ipywidgets as widgets
 import traitlets
 
 from memdir_nb import dream
+from memdir_nb.home.config import MemdirConfig
 from memdir_nb.home.gates import AutoDreamDecision, auto_dream_decision
 from memdir_nb.spec.constants import TRASH_DIRNAME
 from memdir_nb.ui.views import dream as view
 from memdir_nb.ui.widgets._common import MemdirView, classed, esc, pre
-
-if TYPE_CHECKING:  # pragma: no cover
-    from memdir_nb.home.config import MemdirConfig
 
 Planner = Callable[[Path], "dream.ConsolidationPlan"]
 
@@ -189,7 +187,12 @@ class DreamPlanner(MemdirView):
             if self._planner is not None:
                 plan = self._planner(self.memory_dir)
             else:
-                plan = dream.plan_consolidation(self.memory_dir, now_ms=self.now_ms())
+                # The notebook keeps the plan's derived work under the cache root, as recall
+                # keeps its vectors: the first plan after a kernel restart reuses it.
+                cache_root = (self.config or MemdirConfig.from_environment()).cache_root()
+                plan = dream.plan_consolidation(
+                    self.memory_dir, now_ms=self.now_ms(), cache_dir=cache_root
+                )
         except (OSError, ValueError) as err:
             self.plan = None
             self._set_status(f"Planning failed: {err}")
