@@ -28,13 +28,16 @@ A memory file name:
 - is not the index, ``MEMORY.md``, in any letter case.
 
 Beside the gate, for a name about to be MADE only: no part may start with '~' (tilde_problem),
-which a shell reads as a home; a `~` name already in a dir still passes the gate.
+which a shell reads as a home; a `~` name already in a dir still passes the gate. Nor may it be
+another Unicode normal form of a name already in its folder (normal_twin: `café` composed beside
+`café` decomposed), which every listing shows as that name and macOS takes for that file.
 """
 
 from __future__ import annotations
 
 import sys
-from collections.abc import Sequence
+import unicodedata
+from collections.abc import Iterable, Sequence
 from functools import lru_cache
 
 from memdir_nb.spec.constants import (
@@ -390,6 +393,44 @@ def tilde_refusal(relative: str, maker: str, root: str) -> str | None:
     return (
         f"{problem}, so {maker} makes no such name. Every path is already in the memory dir: "
         f"name it without the '~', e.g. {root}/{tilde_free(relative)}"
+    )
+
+
+def spelled(name: str) -> str:
+    """A name with every character outside ASCII as its escape (`caf\\xe9` against
+    `cafe\\u0301`): two names that display alike are then told apart."""
+    return name.encode("ascii", "backslashreplace").decode("ascii")
+
+
+def normal_form(name: str) -> str:
+    """Which Unicode normal form a name is written in, in words."""
+    if unicodedata.is_normalized("NFC", name):
+        return "composed, NFC"
+    if unicodedata.is_normalized("NFD", name):
+        return "decomposed, NFD, as macOS writes names"
+    return "neither NFC nor NFD"
+
+
+def normal_twin(name: str, siblings: Iterable[str]) -> str | None:
+    """The first of siblings (the names in one folder) that is name in another Unicode normal
+    form (the same after NFC, spelled otherwise), else None.
+
+    macOS writes names decomposed (NFD) and most other systems composed (NFC): on Linux the two
+    are two files that every listing, index line and answer shows as one name; on macOS they
+    are one file, so a dir synced there keeps one of them. The Kelvin sign `\u212a` is `K`
+    after NFC, so an ASCII name can have a twin too.
+    """
+    key = unicodedata.normalize("NFC", name)
+    return next((s for s in siblings if s != name and unicodedata.normalize("NFC", s) == key), None)
+
+
+def normal_twin_problem(name: str, twin: str, there: str = "is already there") -> str:
+    """Why a new name that is twin's other normal form is not made, and what to do instead."""
+    return (
+        f"is spelled {spelled(name)} ({normal_form(name)}), and {spelled(twin)} "
+        f"({normal_form(twin)}) {there}: the two differ only in Unicode "
+        "normalisation, so every listing and index line shows them as one name, and on macOS "
+        "they are one file; write to the one already there, or pick another name"
     )
 
 
