@@ -127,9 +127,15 @@ _WINDOWS_RESERVED_CHARS = compiled_on_first_use('[:"|?*]')
 
 # Characters drawn as a slash or a backslash (fraction and division slashes, fullwidth and
 # mathematical solidus, box-drawing diagonals, set minus...): `team\u2215user_a.md`, a private
-# memory, would display as `team/user_a.md`, a team one.
+# memory, would display as `team/user_a.md`, a team one. Since attack34 also the rest of
+# Unicode's confusables of '/' and '\' (confusables.txt) that are no letter of a script in use:
+# Philippine single punctuation U+1735, the caret insertion point U+2041, the Kangxi radicals
+# dot and slash U+2F02/U+2F03, the vertical kana repeat mark's upper half U+3033, the CJK strokes
+# SP and D U+31D3/U+31D4, and three Greek notation symbols. The letters and ideographs it also
+# lists (katakana NO U+30CE, U+4E3F, U+4E36, Coptic U+2CC6) are words' letters, so they stay.
 _SLASH_LOOKALIKES = compiled_on_first_use(
-    "[\u2044\u2215\u2216\u2571\u2572\u27cb\u27cd\u29f5\u29f8\u29f9\ufe68\uff0f\uff3c]"
+    "[\u1735\u2041\u2044\u2215\u2216\u2571\u2572\u27cb\u27cd\u29f5\u29f8\u29f9\u2f02"
+    "\u2f03\u3033\u31d3\u31d4\ufe68\uff0f\uff3c\U0001d20f\U0001d23a\U0001d23b]"
 )
 
 
