@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from memdir_nb.formats.wikilinks import (
     LinkTargets,
     file_stem,
+    link_key,
     link_uses,
     names_linking,
     shown_link,
@@ -149,8 +150,8 @@ class LinkSnapshot:
         answers to its stem). Linking memories are named where they are after the moves."""
         names = names or {}
         moved = [m for m in self.memories if m.rel in moves or m.rel in names]
-        forms = {f.casefold() for m in moved for f in m.forms()}
-        linking = [m for m in self.memories if any(n.casefold() in forms for n in m.links)]
+        forms = {link_key(f) for m in moved for f in m.forms()}
+        linking = [m for m in self.memories if any(link_key(n) in forms for n in m.links)]
         if not linking:
             return LinksLeft()
         before = LinkTargets((m.rel, scope_of_path(m.rel), m.name) for m in self.memories)
@@ -171,7 +172,7 @@ class LinkSnapshot:
                 n for n in m.links if before.finds(n, old_scope) and not after.finds(n, new_scope)
             )
             if lost:
-                new = tuple(renamed.get(n.casefold(), "") for n in lost)
+                new = tuple(renamed.get(link_key(n), "") for n in lost)
                 items.append(LinkLeft(rel, tuple(lost), new))
         return LinksLeft(tuple(sorted(items, key=lambda i: i.rel)))
 
@@ -203,5 +204,5 @@ def _renamed_forms(
                 m.forms(), m.forms(new_rel, new_name or file_stem(new_rel)), strict=True
             ):
                 if a != b:
-                    out.setdefault(a.casefold(), b)
+                    out.setdefault(link_key(a), b)
     return out
