@@ -66,14 +66,16 @@ def linked_names(text: str) -> set[str]:
 
 def relinked(text: str, renames: Mapping[str, str]) -> tuple[str, int]:
     """text with each `[[old]]` whose name is a key of renames naming renames[old] instead (a
-    label or heading after the name kept), and how many links changed."""
+    label or heading after the name kept), and how many links changed. Names are compared as
+    links find memories (link_key: `[[Kiln-Schedule]]` is a link to `kiln-schedule`)."""
     if "[[" not in text or not renames:
         return text, 0
     count = 0
+    keyed = {link_key(old): new for old, new in renames.items()}
 
     def swap(m: re.Match[str]) -> str:
         nonlocal count
-        new = renames.get(m.group(1).strip())
+        new = keyed.get(link_key(m.group(1).strip()))
         if new is None:
             return m.group(0)
         count += 1
