@@ -35,7 +35,7 @@ from memdir_nb.storage.containment import (
     sanitize_path_key,
 )
 from memdir_nb.storage.fsutil import OWNER_FOLDER_MODE
-from memdir_nb.storage.name_twins import new_name_twin
+from memdir_nb.storage.name_twins import new_name_twin, twin_spelling
 from memdir_nb.toolloop.memory_text import (
     ROOT,
     MemoryCommandError,
@@ -123,6 +123,10 @@ def resolve(memory_dir: str, real_root: str, path: object) -> ToolPath:
     """Check a model path and find its real target (symlinks inside the dir followed)."""
     shown, key = split_key(path)
     full = os.path.join(memory_dir, *key.split("/")) if key else memory_dir
+    if key and not os.path.lexists(full) and not key.isascii():
+        spelled = twin_spelling(memory_dir, key)  # `café` sent composed for one macOS wrote
+        if spelled is not None:
+            key, full = spelled, os.path.join(memory_dir, *spelled.split("/"))
     try:
         check_path_length(full, memory_dir)  # before any look at the disk (ENAMETOOLONG)
         real = realpath_deepest_existing(full)

@@ -268,55 +268,70 @@ def _visible(root: Path) -> list[str]:
 
 
 @pytest.mark.parametrize(
-    ("there", "made"),
-    [
-        (COMPOSED, DECOMPOSED),  # macOS wrote the new one
-        (DECOMPOSED, COMPOSED),  # macOS wrote the one there
-        ("project_Kiln.md", "project_\u212ailn.md"),  # the Kelvin sign is K after NFC
-    ],
-    ids=["nfd-beside-nfc", "nfc-beside-nfd", "kelvin-sign"],
+    ("there", "sent"),
+    [(COMPOSED, DECOMPOSED), (DECOMPOSED, COMPOSED)],
+    ids=["nfd-sent-for-nfc", "nfc-sent-for-nfd"],
 )
-def test_the_memory_tool_makes_no_name_that_is_another_normal_form_of_one_there(
-    tmp_path: Path, there: str, made: str
+def test_the_memory_tool_takes_a_path_in_the_other_normal_form_for_the_file_there(
+    tmp_path: Path, there: str, sent: str
 ) -> None:
-    """attack34: `create` and `rename` made `café` decomposed beside `café` composed: one name
-    in every listing and answer, one file on macOS (where the create is refused "already
-    exists"). Now refused on Linux too, naming both spellings; nothing is written."""
+    """attack34: a model reads a listing of `café` as macOS wrote it (decomposed) and sends it
+    back composed, as it types accents. `view` said "does not exist" and `create` made a
+    second file that every answer showed under the first's name (one file on macOS). Now a
+    path there in no form as sent is taken in the form the dir holds, as macOS opens it."""
     root = tmp_path / "mem"
-    (root / "cafe_folder").mkdir(parents=True)
+    root.mkdir()
+    (root / there).write_text(TWIN_TEXT, encoding="utf-8")
+    (root / "project_other.md").write_text(TWIN_TEXT, encoding="utf-8")
+    tool = MemoryDirBackend(root)
+    before = _visible(root)
+    with pytest.raises(MemoryCommandError, match="already exists"):
+        tool.create(f"/memories/{sent}", TWIN_TEXT)
+    with pytest.raises(MemoryCommandError, match="already exists"):
+        tool.rename("/memories/project_other.md", f"/memories/{sent}")
+    assert _visible(root) == before
+    assert "Fridays." in tool.view(f"/memories/{sent}")
+    tool.str_replace(f"/memories/{sent}", "Fridays.", "Fridays at ten.")
+    assert "Fridays at ten." in (root / there).read_text(encoding="utf-8")
+    tool.delete(f"/memories/{sent}")
+    assert not (root / there).exists() and not (root / sent).exists()
+
+
+def test_the_memory_tool_makes_no_name_that_is_another_normal_form_of_one_there(
+    tmp_path: Path,
+) -> None:
+    """A name sent in ASCII is taken as sent; beside the Kelvin sign's `\u212a`, which is `K`
+    after NFC, it is refused by the twin rule, both spellings escaped."""
+    root = tmp_path / "mem"
+    root.mkdir()
+    there, made = "project_\u212ailn.md", "project_Kiln.md"
     (root / there).write_text(TWIN_TEXT, encoding="utf-8")
     (root / "project_other.md").write_text(TWIN_TEXT, encoding="utf-8")
     tool = MemoryDirBackend(root)
     before = _visible(root)
     with pytest.raises(MemoryCommandError, match=TWIN_WORDS) as refused:
         tool.create(f"/memories/{made}", TWIN_TEXT)
-    assert ascii(made)[1:-1] in str(refused.value) and ascii(there)[1:-1] in str(refused.value)
+    assert "project_\\u212ailn.md" in str(refused.value)
     with pytest.raises(MemoryCommandError, match=TWIN_WORDS):
         tool.rename("/memories/project_other.md", f"/memories/{made}")
     assert _visible(root) == before
-    # the one there is still read and edited under its own name
-    assert "Fridays." in tool.view(f"/memories/{there}")
-    tool.str_replace(f"/memories/{there}", "Fridays.", "Fridays at ten.")
 
 
-def test_the_memory_tool_makes_no_folder_that_is_another_normal_form_of_one_there(
+def test_the_memory_tool_takes_a_folder_in_the_other_normal_form_for_the_one_there(
     tmp_path: Path,
 ) -> None:
     root = tmp_path / "mem"
     folder = unicodedata.normalize("NFC", "café")
     (root / folder).mkdir(parents=True)
-    (root / folder / "project_a.md").write_text(TWIN_TEXT, encoding="utf-8")
     (root / "notes").mkdir()
     (root / "notes" / "project_b.md").write_text(TWIN_TEXT, encoding="utf-8")
     tool = MemoryDirBackend(root)
-    before = _visible(root)
     other = unicodedata.normalize("NFD", folder)
-    with pytest.raises(MemoryCommandError, match=f"its folder .*{TWIN_WORDS}"):
-        tool.create(f"/memories/{other}/project_c.md", TWIN_TEXT)
-    with pytest.raises(MemoryCommandError, match=TWIN_WORDS):
+    tool.create(f"/memories/{other}/project_c.md", TWIN_TEXT)  # into the folder there
+    assert (root / folder / "project_c.md").is_file() and not (root / other).exists()
+    with pytest.raises(MemoryCommandError, match="already exists"):
         tool.rename("/memories/notes", f"/memories/{other}")
-    assert _visible(root) == before
-    tool.create(f"/memories/{folder}/project_c.md", TWIN_TEXT)  # into the one there: fine
+    assert (root / "notes" / "project_b.md").is_file()
 
 
 def test_store_save_makes_no_filename_that_is_another_normal_form_of_one_there(
