@@ -32,10 +32,11 @@ from memdir_nb.spec.constants import (
     TRASH_DIRNAME,
     TRASH_MANIFEST_MAX_BYTES,
 )
-from memdir_nb.spec.text import first_few
+from memdir_nb.spec.text import first_few, terminal_line
 from memdir_nb.spec.timestamps import trash_stamp, trash_stamp_seconds
 from memdir_nb.storage import fsutil
 from memdir_nb.storage.containment import PathTraversalError, absolute_dir
+from memdir_nb.storage.name_twins import new_name_twin
 from memdir_nb.storage.read_view import open_read_only
 from memdir_nb.storage.store import MemoryStore
 from memdir_nb.storage.write_errors import require_utf8
@@ -206,6 +207,12 @@ def _check_targets(
             raise PlanError(
                 f"the plan cannot write a file: {tilde}, so a dream makes no such name; nothing "
                 f"was written. Give that file another name in the plan (e.g. {tilde_free(rel)})."
+            )
+        twin = new_name_twin(tx.memory_dir, rel) if after is not None and base is None else None
+        if twin is not None:  # `café` decomposed beside `café` composed: one file on macOS
+            raise PlanError(
+                f"the plan cannot write {terminal_line(rel)}: {twin}; nothing was written. "
+                "Give that file another name in the plan."
             )
 
 

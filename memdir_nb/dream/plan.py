@@ -36,7 +36,7 @@ from memdir_nb.dream.index_repairs import index_actions, index_rel
 from memdir_nb.dream.kept import KeptCalls, KeptReads
 from memdir_nb.dream.negation import shared_stem_cache
 from memdir_nb.formats.frontmatter_fields import core_header
-from memdir_nb.formats.wikilinks import linked_names, names_linking, relinked
+from memdir_nb.formats.wikilinks import link_key, linked_names, names_linking, relinked
 from memdir_nb.spec.collector import collector_paused
 from memdir_nb.spec.constants import (
     DREAM_MERGE_MAX_LINE_PAIRS,
@@ -254,15 +254,16 @@ class _Links:
         # names it retires, not every linking file (a dir of thousands, many merges)
         self.linking: dict[str, list[_Mem]] = {}
         for m in mems:
-            for name in linked_names(m.text):
-                self.linking.setdefault(name, []).append(m)
+            for name in linked_names(m.text):  # by link_key, as a link finds its memory
+                self.linking.setdefault(link_key(name), []).append(m)
         # the names kept memories answer to; a dir where nothing links (most) needs none, and
         # naming 2,000 memories three ways was a few ms of every repeat plan
         self.kept_names: set[str] = set()
         if self.linking:
             for m in mems:
                 if m.rel not in merged_away:
-                    self.kept_names.update(names_linking(m.name, _stem(m.scope_rel)))
+                    forms = names_linking(m.name, _stem(m.scope_rel))
+                    self.kept_names.update(link_key(f) for f in forms)
 
     def relinks(self, keep: _Mem, dups: list[_Mem]) -> tuple[list[Relink], int]:
         """A Relink for each memory (other than dups) that links a dup, and the links changed."""
@@ -275,7 +276,7 @@ class _Links:
                 names_linking(keep.name, _stem(keep.scope_rel)),
                 strict=True,
             ):
-                if old not in self.kept_names and old != new:
+                if link_key(old) not in self.kept_names and old != new:
                     renames.setdefault(old, new)
         if not renames:
             return [], 0
@@ -283,7 +284,7 @@ class _Links:
         pairs: dict[str, dict[str, str]] = {}  # file -> the renames of the names it links
         linkers: dict[str, _Mem] = {}
         for old, new in renames.items():
-            for m in self.linking.get(old, ()):
+            for m in self.linking.get(link_key(old), ()):
                 if m.rel not in gone:
                     pairs.setdefault(m.rel, {})[old] = new
                     linkers[m.rel] = m

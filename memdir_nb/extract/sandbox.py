@@ -15,6 +15,7 @@ from memdir_nb.security import secret_scan
 from memdir_nb.spec.constants import TEAM_DIRNAME
 from memdir_nb.spec.text import terminal_safe
 from memdir_nb.storage import containment as team_paths
+from memdir_nb.storage.name_twins import new_name_twin
 
 READ_ONLY_COMMANDS = frozenset({"ls", "find", "grep", "cat", "stat", "wc", "head", "tail"})
 READ_TOOLS = frozenset({"Read", "Grep", "Glob"})
@@ -139,12 +140,17 @@ def write_name_problem(rel: str) -> str | None:
 
 
 def new_file_refusal(shown: str, rel: str, memory_dir: str | os.PathLike[str]) -> str | None:
-    """Why the extractor may not create a file at rel (a part starts with '~'), else None.
+    """Why the extractor may not create a file at rel (a part starts with '~', or the name is
+    another Unicode normal form of one there), else None.
 
-    The memory tool's refusal in its words (the name gate's tilde_refusal): a Write that makes
-    `~/x.md` made a folder a shell reads as a home. A file already there is still written.
+    The memory tool's refusals in its words (the name gate's tilde_refusal, storage.name_twins):
+    a Write that makes `~/x.md` made a folder a shell reads as a home, and one that makes
+    `café` decomposed beside `café` composed made a second file macOS takes for the first. A
+    file already there is still written.
     """
     refusal = tilde_refusal(rel, "the memory extractor", os.fspath(memory_dir).rstrip(os.sep))
+    if refusal is None:
+        refusal = new_name_twin(memory_dir, rel)
     return None if refusal is None else f"{shown} is refused: {refusal}."
 
 

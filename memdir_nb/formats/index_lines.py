@@ -11,13 +11,14 @@ the store, the rebuild); `format_index_entry` writes a line; `upsert_index_entry
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import NamedTuple
 
 from memdir_nb.formats.index_caps import ends_in_open_comment, loaded_line_flags
-from memdir_nb.formats.names import control_problem, is_memory_filename
+from memdir_nb.formats.names import control_problem, is_memory_filename, normal_twin
 from memdir_nb.formats.wikilinks import first_link
 from memdir_nb.spec.constants import MAX_HOOK_CHARS
 from memdir_nb.spec.text import as_lf, one_line
@@ -282,6 +283,17 @@ class MovedFiles:
         self._by_name: dict[str, list[str]] = {}
         for f in scope_files:
             self._by_name.setdefault(f.rsplit("/", 1)[-1], []).append(f)
+        self._by_form: dict[str, list[str]] | None = None  # by NFC path, made on first twin()
+
+    def twin(self, target: str) -> str | None:
+        """The file whose path is target's in another Unicode normal form (`café` decomposed
+        for a line's `café` composed: the same on screen, another name here), or None."""
+        if self._by_form is None:
+            self._by_form = {}
+            for f in (f for files in self._by_name.values() for f in files):
+                self._by_form.setdefault(unicodedata.normalize("NFC", f), []).append(f)
+        target = link_path(target)
+        return normal_twin(target, self._by_form.get(unicodedata.normalize("NFC", target), ()))
 
     def find(self, target: str) -> str | None:
         """The one file named like target (other than target itself), or None: none, or several.

@@ -28,13 +28,16 @@ A memory file name:
 - is not the index, ``MEMORY.md``, in any letter case.
 
 Beside the gate, for a name about to be MADE only: no part may start with '~' (tilde_problem),
-which a shell reads as a home; a `~` name already in a dir still passes the gate.
+which a shell reads as a home; a `~` name already in a dir still passes the gate. Nor may it be
+another Unicode normal form of a name already in its folder (normal_twin: `café` composed beside
+`café` decomposed), which every listing shows as that name and macOS takes for that file.
 """
 
 from __future__ import annotations
 
 import sys
-from collections.abc import Sequence
+import unicodedata
+from collections.abc import Iterable, Sequence
 from functools import lru_cache
 
 from memdir_nb.spec.constants import (
@@ -124,9 +127,15 @@ _WINDOWS_RESERVED_CHARS = compiled_on_first_use('[:"|?*]')
 
 # Characters drawn as a slash or a backslash (fraction and division slashes, fullwidth and
 # mathematical solidus, box-drawing diagonals, set minus...): `team\u2215user_a.md`, a private
-# memory, would display as `team/user_a.md`, a team one.
+# memory, would display as `team/user_a.md`, a team one. Since attack34 also the rest of
+# Unicode's confusables of '/' and '\' (confusables.txt) that are no letter of a script in use:
+# Philippine single punctuation U+1735, the caret insertion point U+2041, the Kangxi radicals
+# dot and slash U+2F02/U+2F03, the vertical kana repeat mark's upper half U+3033, the CJK strokes
+# SP and D U+31D3/U+31D4, and three Greek notation symbols. The letters and ideographs it also
+# lists (katakana NO U+30CE, U+4E3F, U+4E36, Coptic U+2CC6) are words' letters, so they stay.
 _SLASH_LOOKALIKES = compiled_on_first_use(
-    "[\u2044\u2215\u2216\u2571\u2572\u27cb\u27cd\u29f5\u29f8\u29f9\ufe68\uff0f\uff3c]"
+    "[\u1735\u2041\u2044\u2215\u2216\u2571\u2572\u27cb\u27cd\u29f5\u29f8\u29f9\u2f02"
+    "\u2f03\u3033\u31d3\u31d4\ufe68\uff0f\uff3c\U0001d20f\U0001d23a\U0001d23b]"
 )
 
 
@@ -390,6 +399,44 @@ def tilde_refusal(relative: str, maker: str, root: str) -> str | None:
     return (
         f"{problem}, so {maker} makes no such name. Every path is already in the memory dir: "
         f"name it without the '~', e.g. {root}/{tilde_free(relative)}"
+    )
+
+
+def spelled(name: str) -> str:
+    """A name with every character outside ASCII as its escape (`caf\\xe9` against
+    `cafe\\u0301`): two names that display alike are then told apart."""
+    return name.encode("ascii", "backslashreplace").decode("ascii")
+
+
+def normal_form(name: str) -> str:
+    """Which Unicode normal form a name is written in, in words."""
+    if unicodedata.is_normalized("NFC", name):
+        return "composed, NFC"
+    if unicodedata.is_normalized("NFD", name):
+        return "decomposed, NFD, as macOS writes names"
+    return "neither NFC nor NFD"
+
+
+def normal_twin(name: str, siblings: Iterable[str]) -> str | None:
+    """The first of siblings (the names in one folder) that is name in another Unicode normal
+    form (the same after NFC, spelled otherwise), else None.
+
+    macOS writes names decomposed (NFD) and most other systems composed (NFC): on Linux the two
+    are two files that every listing, index line and answer shows as one name; on macOS they
+    are one file, so a dir synced there keeps one of them. The Kelvin sign `\u212a` is `K`
+    after NFC, so an ASCII name can have a twin too.
+    """
+    key = unicodedata.normalize("NFC", name)
+    return next((s for s in siblings if s != name and unicodedata.normalize("NFC", s) == key), None)
+
+
+def normal_twin_problem(name: str, twin: str, there: str = "is already there") -> str:
+    """Why a new name that is twin's other normal form is not made, and what to do instead."""
+    return (
+        f"is spelled {spelled(name)} ({normal_form(name)}), and {spelled(twin)} "
+        f"({normal_form(twin)}) {there}: the two differ only in Unicode "
+        "normalisation, so every listing and index line shows them as one name, and on macOS "
+        "they are one file; write to the one already there, or pick another name"
     )
 
 

@@ -25,6 +25,7 @@ compared case-folded (the model reading `[[Kiln-Firing]]` finds `kiln-firing`).
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Iterable, Mapping
 
 from memdir_nb.spec.taxonomy import TYPE_NAMES
@@ -75,15 +76,17 @@ def linked_names(text: str) -> set[str]:
 
 def relinked(text: str, renames: Mapping[str, str]) -> tuple[str, int]:
     """text with each `[[old]]` whose name is a key of renames naming renames[old] instead (a
-    label or heading after the name kept), and how many links changed."""
+    label or heading after the name kept), and how many links changed. Names are compared as
+    links find memories (link_key: `[[Kiln-Schedule]]` is a link to `kiln-schedule`)."""
     if "[[" not in text or not renames:
         return text, 0
     count = 0
+    keyed = {link_key(old): new for old, new in renames.items()}
 
     def swap(m: re.Match[str]) -> str:
         nonlocal count
         name = _link_name(m.group(1))
-        new = renames.get(name)
+        new = keyed.get(link_key(name))
         if new is None:
             return m.group(0)
         count += 1
@@ -158,6 +161,15 @@ def file_stem(rel: str) -> str:
     return base[: -len(".md")] if base.lower().endswith(".md") else base
 
 
+def link_key(name: str) -> str:
+    """A link's name as links are compared: letter case folded and Unicode-normalised (NFC), so
+    `[[café]]` typed composed finds the memory macOS named `café` decomposed; they are one name
+    on screen and to the model reading the link (security.md §42)."""
+    if name.isascii():
+        return name.casefold()
+    return unicodedata.normalize("NFC", unicodedata.normalize("NFD", name).casefold())
+
+
 class LinkTargets:
     """The names the memories of a dir answer to, by scope, to tell where a link finds one."""
 
@@ -168,15 +180,15 @@ class LinkTargets:
             stem = file_stem(rel)
             names = self._names.setdefault(scope, {})
             for form in names_linking(name or stem, stem):
-                names.setdefault(form.casefold(), rel)
+                names.setdefault(link_key(form), rel)
 
     def finds(self, name: str, scope: str) -> bool:
         """Whether a link to name written in a memory of scope finds a memory."""
-        key = name.casefold()
+        key = link_key(name)
         return any(key in self._names.get(s, {}) for s in scopes_a_link_sees(scope))
 
     def private_only(self, name: str) -> str | None:
         """The private memory name leads to when no team memory answers to it (a team memory's
         link does not see it), else None."""
-        key = name.casefold()
+        key = link_key(name)
         return None if key in self._names[TEAM_SCOPE] else self._names["private"].get(key)

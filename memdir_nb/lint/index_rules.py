@@ -6,8 +6,8 @@ import re
 from collections.abc import Iterable, Mapping
 
 from memdir_nb.formats.index import entrypoint_size, strip_entrypoint_extras
-from memdir_nb.formats.index_lines import IndexEntry, MovedFiles
-from memdir_nb.formats.names import misread_name_problem
+from memdir_nb.formats.index_lines import IndexEntry, MovedFiles, link_path
+from memdir_nb.formats.names import misread_name_problem, normal_form, spelled
 from memdir_nb.lint.findings import SEVERITIES, Collector, Finding, ScopeIndex
 from memdir_nb.lint.secret_context import check_index_secrets
 from memdir_nb.spec.constants import (
@@ -96,6 +96,18 @@ def _dangling_entry(
     if reason is not None:
         message = f"entry points at {target}, which is there but not read: {reason}"
         fix = "fix what is at that name (its skipped-by-scan finding says how), or remove the line"
+    elif (twin := moved_files.twin(e.target) if moved_files is not None else None) is not None:
+        linked = link_path(e.target)
+        message = (
+            f"entry points at {spelled(linked)} ({normal_form(linked)}), which does not exist; "
+            f"{spelled(twin)} ({normal_form(twin)}) is there, a name that differs only in "
+            "Unicode normalisation: the two show alike, and the line opens that file on macOS "
+            "but nothing here"
+        )
+        fix = (
+            "point the line at the file's own spelling (`memdir-nb rebuild-index DIR "
+            "--drop-dangling` writes the line anew), or rename the file to the line's"
+        )
     else:
         moved = moved_files.find(e.target) if moved_files is not None else None
         message = f"entry points at {target}, which does not exist"

@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from memdir_nb.formats.manifest import MemoryHeader
-from memdir_nb.formats.wikilinks import LinkTargets, shown_link
+from memdir_nb.formats.wikilinks import LinkTargets, link_key, shown_link
 from memdir_nb.lint.findings import SEVERITIES, Finding
 from memdir_nb.spec.taxonomy import scope_of_path
 from memdir_nb.spec.text import terminal_line
@@ -37,7 +37,7 @@ def link_findings(headers: Iterable[MemoryHeader], uses: dict[str, LinkUses]) ->
         scope = scope_of_path(rel)
         seen: set[str] = set()
         for line, name in uses[rel]:
-            key = name.casefold()
+            key = link_key(name)
             if key in seen or targets.finds(name, scope):
                 continue
             seen.add(key)

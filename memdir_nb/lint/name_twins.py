@@ -13,24 +13,10 @@ import unicodedata
 from collections import defaultdict
 from collections.abc import Iterable
 
+from memdir_nb.formats.names import normal_form, spelled
 from memdir_nb.lint.findings import SEVERITIES, Finding
 
 RULE = "name-twins"
-
-
-def spelled(name: str) -> str:
-    """A name with every character outside ASCII as its escape (`caf\\xe9` against
-    `cafe\\u0301`): two names that display alike are then told apart."""
-    return name.encode("ascii", "backslashreplace").decode("ascii")
-
-
-def _form(name: str) -> str:
-    """Which normal form a name is written in, in words."""
-    if unicodedata.is_normalized("NFC", name):
-        return "composed, NFC"
-    if unicodedata.is_normalized("NFD", name):
-        return "decomposed, NFD, as macOS writes names"
-    return "neither NFC nor NFD"
 
 
 def name_twins(rels: Iterable[str]) -> list[Finding]:
@@ -44,7 +30,7 @@ def name_twins(rels: Iterable[str]) -> list[Finding]:
         if len(names) < 2:
             continue
         names = sorted(names)
-        shown = "; ".join(f"{spelled(n)} ({_form(n)})" for n in names)
+        shown = "; ".join(f"{spelled(n)} ({normal_form(n)})" for n in names)
         out.append(
             Finding(
                 names[0],

@@ -31,9 +31,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from memdir_nb.clock import resolve_now_ms
-from memdir_nb.formats.names import (
-    depth_problem,
-)
+from memdir_nb.formats.names import depth_problem, normal_twin, normal_twin_problem
 from memdir_nb.spec.constants import (
     ARCHIVE_MANIFEST_NAME,
     ARCHIVE_MAX_BYTES,
@@ -61,6 +59,7 @@ from memdir_nb.storage.archive_entries import (
     zip_mtime_ns,
 )
 from memdir_nb.storage.line_reader import open_regular
+from memdir_nb.storage.name_twins import new_name_twin
 from memdir_nb.storage.store import MemoryStore
 from memdir_nb.storage.zip_directory import count_central_entries
 
@@ -139,6 +138,7 @@ def _packable(root: Path) -> tuple[list[tuple[str, Path, os.stat_result]], list[
     """Every regular non-hidden file under root (no link followed), and what was left out."""
     files: list[tuple[str, Path, os.stat_result]] = []
     skipped: list[tuple[str, str]] = []
+    packed: set[str] = set()
     for folder, dirs, names in os.walk(root, followlinks=False):
         here = Path(folder)
         rel_dir = here.relative_to(root).parts
@@ -161,6 +161,9 @@ def _packable(root: Path) -> tuple[list[tuple[str, Path, os.stat_result]], list[
                 skipped.append((rel, "not a regular file (a symlink, FIFO or device)"))
                 continue
             problem = path_refusal(rel)
+            twin = normal_twin(rel, packed) if problem is None else None
+            if twin is not None:  # import refuses the second of two such names (security §42)
+                problem = "its name " + normal_twin_problem(rel, twin, "is packed already")
             if problem is None and st.st_size > ARCHIVE_MAX_ENTRY_BYTES:
                 problem = (
                     f"is {st.st_size:,} bytes, over the {ARCHIVE_MAX_ENTRY_BYTES:,}-byte cap "
@@ -170,6 +173,7 @@ def _packable(root: Path) -> tuple[list[tuple[str, Path, os.stat_result]], list[
                 skipped.append((rel, problem))
                 continue
             files.append((rel, here / name, st))
+            packed.add(rel)
     return files, skipped
 
 
@@ -334,9 +338,10 @@ def _open_archive(archive: Path) -> Iterator[zipfile.ZipFile]:
 
 
 def _accepted_entries(
-    zf: zipfile.ZipFile, report: ImportReport
+    zf: zipfile.ZipFile, report: ImportReport, root: Path
 ) -> list[tuple[str, bytes, int | None]]:
-    """(name, bytes, mtime_ns) of every entry that may be written; the rest go to report.refused."""
+    """(name, bytes, mtime_ns) of every entry that may be written into root; the rest go to
+    report.refused (a new name that root holds in another Unicode normal form too)."""
     infos = zf.infolist()
     if len(infos) > ARCHIVE_MAX_ENTRIES:
         raise ArchiveError(
@@ -357,7 +362,7 @@ def _accepted_entries(
         if problem is None:  # total: the bytes really produced so far, counted by read_entry
             data, problem = read_entry(zf, info, unpacked=total)
         if problem is None and data is not None:
-            problem = content_refusal(info.filename, data)
+            problem = content_refusal(info.filename, data) or new_name_twin(root, info.filename)
         if problem is not None or data is None:
             reason = problem or "could not be read"
             report.refused.append(RefusedEntry(info.filename, reason, position))
@@ -394,7 +399,7 @@ def import_archive(
     root = _prepare_dir(memory_dir)
     report = ImportReport(dry_run=dry_run)
     with _open_archive(Path(os.path.abspath(os.fspath(archive)))) as zf:
-        entries = _accepted_entries(zf, report)
+        entries = _accepted_entries(zf, report, root)
     now = resolve_now_ms(now_ms)
     trash = f"{TRASH_DIRNAME}/{IMPORT_BATCH_PREFIX}{trash_stamp(now)}-{os.getpid()}"
     if dry_run or not entries:

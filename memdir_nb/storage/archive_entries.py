@@ -24,6 +24,8 @@ from memdir_nb.formats.names import (
     folders_problem,
     is_index_name,
     name_problem,
+    normal_twin,
+    normal_twin_problem,
     tilde_free,
     tilde_problem,
 )
@@ -166,6 +168,9 @@ def entry_refusal(info: zipfile.ZipInfo, seen: set[str], unpacked: int = 0) -> s
         return "is a device, FIFO or socket; only regular files are imported"
     if info.filename in seen:
         return "appears twice in the archive"
+    twin = normal_twin(info.filename, seen)
+    if twin is not None:
+        return "its name " + normal_twin_problem(info.filename, twin, "is in the archive too")
     layout = _layout_refusal(info.filename, seen)
     if layout is not None:
         return layout

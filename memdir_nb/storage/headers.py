@@ -182,6 +182,14 @@ def header_from_read(res: ReadResult, parsed: Frontmatter | None = None) -> Fron
     return _header_of(text, head.bytes_read, not head.valid_utf8)
 
 
+def header_of_text(text: str) -> Frontmatter:
+    """The header read_header gives for a file holding text, from the same first
+    HEADER_READ_MAX_BYTES bytes and lines (an edit's text before and after it is written)."""
+    head = text.encode("utf-8", "surrogateescape")[:HEADER_READ_MAX_BYTES]
+    lines = first_lines(normalise_newlines(head.decode("utf-8", "replace")), FRONTMATTER_MAX_LINES)
+    return _header_of(lines, len(head), False)
+
+
 def _header_of(text: str, n_read: int, invalid: bool) -> Frontmatter:
     """read_header's verdict on the first lines of a bounded read."""
     fm, _ = parse_frontmatter(text)

@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from memdir_nb.formats.wikilinks import (
     LinkTargets,
     file_stem,
+    link_key,
     link_uses,
     names_linking,
     shown_link,
@@ -33,7 +34,7 @@ from memdir_nb.spec.constants import MEMORY_FILE_READ_MAX_BYTES
 from memdir_nb.spec.taxonomy import scope_of_path
 from memdir_nb.spec.text import first_few, plural, terminal_line
 from memdir_nb.storage.access import ContainedReader, ReadResult
-from memdir_nb.storage.headers import head_of_read, header_from_read
+from memdir_nb.storage.headers import head_of_read, header_from_read, header_of_text
 from memdir_nb.storage.listing import list_memory_files
 
 SHOWN_LINKERS = 5  # linking memories a report names before "and N more"
@@ -101,6 +102,12 @@ class _Memory:
             self._name, self._parsed = header_from_read(self._head).name, True
         return self._name
 
+    def named(self, name: str | None) -> _Memory:
+        """This memory as it was with that `name:` (None: none), its links as they are."""
+        out = _Memory(self.rel, self._head, self.links)
+        out._name, out._parsed = name, True
+        return out
+
     def forms(self, rel: str | None = None, name: str | None = None) -> tuple[str, ...]:
         """The names it answers to (formats.wikilinks.names_linking), at rel and with the
         `name:` name if given."""
@@ -136,15 +143,15 @@ class LinkSnapshot:
         return cls(out)
 
     def left_dangling(
-        self, moves: Mapping[str, str | None], names: Mapping[str, str] | None = None
+        self, moves: Mapping[str, str | None], names: Mapping[str, str | None] | None = None
     ) -> LinksLeft:
         """The links that found a memory before and find none once each rel in moves is at its
-        new rel (None: removed) and each rel in names has that `name:`. Linking memories are
-        named where they are after the moves."""
+        new rel (None: removed) and each rel in names has that `name:` (None: none, so it
+        answers to its stem). Linking memories are named where they are after the moves."""
         names = names or {}
         moved = [m for m in self.memories if m.rel in moves or m.rel in names]
-        forms = {f.casefold() for m in moved for f in m.forms()}
-        linking = [m for m in self.memories if any(n.casefold() in forms for n in m.links)]
+        forms = {link_key(f) for m in moved for f in m.forms()}
+        linking = [m for m in self.memories if any(link_key(n) in forms for n in m.links)]
         if not linking:
             return LinksLeft()
         before = LinkTargets((m.rel, scope_of_path(m.rel), m.name) for m in self.memories)
@@ -165,20 +172,37 @@ class LinkSnapshot:
                 n for n in m.links if before.finds(n, old_scope) and not after.finds(n, new_scope)
             )
             if lost:
-                new = tuple(renamed.get(n.casefold(), "") for n in lost)
+                new = tuple(renamed.get(link_key(n), "") for n in lost)
                 items.append(LinkLeft(rel, tuple(lost), new))
         return LinksLeft(tuple(sorted(items, key=lambda i: i.rel)))
 
 
+def links_left_by_edit(
+    memory_dir: str | os.PathLike[str], rel: str, before: str, after: str
+) -> LinksLeft:
+    """The links an edit of rel (its text before and after, already written) left naming
+    nothing by changing or removing its `name:`; empty, with nothing read, when the name is
+    unchanged. As a rename's: `MemoryStore.update(name=...)` reports the same (security.md §42)."""
+    old, new = header_of_text(before).name, header_of_text(after).name
+    if old == new:
+        return LinksLeft()
+    snapshot = LinkSnapshot.read(memory_dir)  # as it is now, this memory given its old name
+    memories = [m.named(old) if m.rel == rel else m for m in snapshot.memories]
+    return LinkSnapshot(memories).left_dangling({}, {rel: new})
+
+
 def _renamed_forms(
-    moved: list[_Memory], after_rel: Mapping[str, str | None], names: Mapping[str, str]
+    moved: list[_Memory], after_rel: Mapping[str, str | None], names: Mapping[str, str | None]
 ) -> dict[str, str]:
     """Old name (case-folded) -> the moved memory's name of the same form after the step."""
     out: dict[str, str] = {}
     for m in moved:
         new_rel = after_rel[m.rel]
         if new_rel is not None:
-            for a, b in zip(m.forms(), m.forms(new_rel, names.get(m.rel)), strict=True):
+            new_name = names.get(m.rel, m.name)
+            for a, b in zip(
+                m.forms(), m.forms(new_rel, new_name or file_stem(new_rel)), strict=True
+            ):
                 if a != b:
-                    out.setdefault(a.casefold(), b)
+                    out.setdefault(link_key(a), b)
     return out

@@ -245,10 +245,10 @@ class MemoryStore:
         raise_for_verdict(verdict)
         name, description = name.strip(), description.strip()
         mtype = require_memory_type(type)
-        if filename is not None:
-            check_plain_md_name(filename, new=True)
-        base = filename or default_filename(name, mtype)
         scope_dir = self._scope_dir(scope)
+        if filename is not None:  # a name made new: neither '~' nor another form of one there
+            check_plain_md_name(filename, new=True, folder=scope_dir)
+        base = filename or default_filename(name, mtype)
         # checked before taking the lock too, so a refused path leaves no trace (not even the lock file)
         self._validate_target(scope_dir / base, scope)
         self._validate_target(scope_dir / ENTRYPOINT_NAME, scope)

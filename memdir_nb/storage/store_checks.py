@@ -7,6 +7,7 @@ Split out of store.py (which re-exports every name here) so the writer stays sma
 from __future__ import annotations
 
 import hashlib
+import os
 import re
 import unicodedata
 
@@ -28,6 +29,7 @@ from memdir_nb.storage.draft import (
     text_problem,
     type_problem,
 )
+from memdir_nb.storage.name_twins import new_name_twin
 
 MAX_SLUG_CHARS = 60
 
@@ -78,13 +80,17 @@ def raise_for_verdict(verdict: DraftVerdict) -> None:
         raise secret_scan.SecretInTeamMemoryError(verdict.secret_findings)
 
 
-def check_plain_md_name(filename: object, *, new: bool = False) -> str:
+def check_plain_md_name(
+    filename: object, *, new: bool = False, folder: str | os.PathLike[str] | None = None
+) -> str:
     """A bare memory file name, as the name gate (memdir_nb.formats.names) decides; raises otherwise.
 
     The gate refuses folders, '..', a leading dot, names not ending in .md, MEMORY.md in any
     case, NUL, backslash, C0/C1 controls, DEL, bidi controls and names that are not UTF-8.
     `new`: the name is about to be made (save's filename=), so one starting with '~', which a
     shell reads as a home, is refused too (the gate's tilde_problem); an existing one is not.
+    `folder`: where a new name is made, when one there is the name in another Unicode normal
+    form (storage.name_twins): refused, as macOS refuses it.
     """
     fix = "pass a plain file name such as 'feedback_testing.md' (the scope picks the folder)"
     if not isinstance(filename, str) or not filename:
@@ -111,6 +117,9 @@ def check_plain_md_name(filename: object, *, new: bool = False) -> str:
             f"filename {shown} is refused: {tilde}, so the store makes no such name; pass "
             f"filename={tilde_free(filename)!r} instead"
         )
+    twin = new_name_twin(folder, filename) if new and folder is not None else None
+    if twin is not None:
+        raise MemoryValidationError(f"filename {shown} is refused: {twin}; nothing was written")
     return filename
 
 

@@ -38,7 +38,8 @@ from memdir_nb.storage.access import ContainedReader, MissingFile, ReadRefused, 
 from memdir_nb.storage.containment import PathTraversalError, is_real_path_within, real_path
 from memdir_nb.storage.draft import validate_draft
 from memdir_nb.storage.fsutil import open_dir_nofollow, open_real_dir
-from memdir_nb.storage.link_report import LinkSnapshot
+from memdir_nb.storage.headers import header_of_text
+from memdir_nb.storage.link_report import LinkSnapshot, links_left_by_edit
 from memdir_nb.storage.store import MemoryStore
 from memdir_nb.storage.transaction import NotUTF8Error, StoreTransaction
 from memdir_nb.toolloop import memory_text as text
@@ -304,14 +305,14 @@ class MemoryDirBackend:
         if not isinstance(old_str, str) or not isinstance(new_str, str):
             raise MemoryCommandError(f"str_replace needs old_str and new_str (text) for {tp.shown}")
 
-        def step(tx: StoreTransaction) -> tuple[str, str]:
+        def step(tx: StoreTransaction) -> tuple[str, str, str]:
             read = self._read_text(tx, tp)
             updated, answer = text.replace_once(tp.shown, read, old_str, new_str)
             tx.write_edit(tp.rel, read, updated)
-            return updated, answer
+            return read, updated, answer
 
-        updated, answer = self._write_step(tp.shown, step)
-        return answer + self._notes(tp.rel, updated)
+        read, updated, answer = self._write_step(tp.shown, step)
+        return answer + self._notes(tp.rel, updated) + self._renamed_links(tp, read, updated)
 
     def insert(self, path: object, insert_line: object, insert_text: object) -> str:
         tp = self._resolve(path)
@@ -319,14 +320,28 @@ class MemoryDirBackend:
         if not isinstance(insert_text, str):
             raise MemoryCommandError(f"insert needs insert_text (text) for {tp.shown}")
 
-        def step(tx: StoreTransaction) -> str:
+        def step(tx: StoreTransaction) -> tuple[str, str]:
             read = self._read_text(tx, tp)
             updated = text.insert_at(read, insert_line, insert_text)
             tx.write_edit(tp.rel, read, updated)
-            return updated
+            return read, updated
 
-        updated = self._write_step(tp.shown, step)
-        return text.inserted(tp.shown) + self._notes(tp.rel, updated)
+        read, updated = self._write_step(tp.shown, step)
+        return (
+            text.inserted(tp.shown)
+            + self._notes(tp.rel, updated)
+            + self._renamed_links(tp, read, updated)
+        )
+
+    def _renamed_links(self, tp: ToolPath, before: str, after: str) -> str:
+        """The note when an edit changed the memory's `name:` and links that found it by the
+        old name now find nothing, as a rename's (update(name=...) warns the same)."""
+        if tp.rel in INDEX_PATHS or tp.rel.split("/", 1)[0] == LOGS_DIRNAME:
+            return ""
+        left = links_left_by_edit(self.memory_dir, tp.rel, before, after)
+        if not left:
+            return ""
+        return text.links_left(left, text.name_changed(tp.shown, header_of_text(after).name))
 
     # -- delete, rename, clear: files move, never vanish
 

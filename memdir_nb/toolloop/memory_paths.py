@@ -35,6 +35,7 @@ from memdir_nb.storage.containment import (
     sanitize_path_key,
 )
 from memdir_nb.storage.fsutil import OWNER_FOLDER_MODE
+from memdir_nb.storage.name_twins import new_name_twin, twin_spelling
 from memdir_nb.toolloop.memory_text import (
     ROOT,
     MemoryCommandError,
@@ -122,6 +123,10 @@ def resolve(memory_dir: str, real_root: str, path: object) -> ToolPath:
     """Check a model path and find its real target (symlinks inside the dir followed)."""
     shown, key = split_key(path)
     full = os.path.join(memory_dir, *key.split("/")) if key else memory_dir
+    if key and not os.path.lexists(full) and not key.isascii():
+        spelled = twin_spelling(memory_dir, key)  # `café` sent composed for one macOS wrote
+        if spelled is not None:
+            key, full = spelled, os.path.join(memory_dir, *spelled.split("/"))
     try:
         check_path_length(full, memory_dir)  # before any look at the disk (ENAMETOOLONG)
         real = realpath_deepest_existing(full)
@@ -188,12 +193,22 @@ def require_no_tilde(tp: ToolPath) -> None:
         raise MemoryCommandError(f"{tp.shown} is refused: {refusal}.")
 
 
+def require_no_twin(tp: ToolPath) -> None:
+    """Refuse a new name that another Unicode normal form of it already holds (`café` decomposed
+    beside `café` composed: storage.name_twins); on macOS the two are one file."""
+    root = tp.real[: len(tp.real) - len(tp.rel)].rstrip(os.sep) or os.sep
+    problem = new_name_twin(root, tp.rel) if tp.rel else None
+    if problem is not None:
+        raise MemoryCommandError(f"{tp.shown} is refused: {problem}. Nothing was written.")
+
+
 def require_memory_file(tp: ToolPath, *, existing: bool = False) -> None:
     """Refuse a path (as written, and as resolved) that is not a memory file or an index.
 
     `existing`: the path names a file that is there, which the model can still view, rename
     to a `.md` name or delete when only its name is not a memory file's; the refusal says so.
-    Otherwise the path is a name about to be made, and require_no_tilde applies too.
+    Otherwise the path is a name about to be made, and require_no_tilde and require_no_twin
+    apply too.
     """
     if not existing:
         require_no_tilde(tp)
@@ -214,6 +229,8 @@ def require_memory_file(tp: ToolPath, *, existing: bool = False) -> None:
             raise MemoryCommandError(
                 f"{tp.shown} is not a memory file: {problem}{way_out}. {MEMORY_FILE_FORMAT}"
             )
+    if not existing:
+        require_no_twin(tp)
 
 
 def require_other_file(tp: ToolPath) -> None:
@@ -233,6 +250,7 @@ def require_folder_path(tp: ToolPath, *, new: bool = False) -> None:
     """
     if new:
         require_no_tilde(tp)
+        require_no_twin(tp)
     parts = tp.key.split("/") if tp.key else []
     too_deep = depth_problem(len(parts))
     if too_deep:

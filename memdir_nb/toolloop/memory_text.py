@@ -96,6 +96,13 @@ def links_left(left: LinksLeft, what: str) -> str:
     return f"\n\nNote: {left.message(what, prefix=ROOT + '/')} (str_replace edits a link)."
 
 
+def name_changed(shown: str, name: str | None) -> str:
+    """How a links note names a memory whose `name:` an edit changed to name (None: removed),
+    the `what` of links_left."""
+    now = f"now named {terminal_line(repr(name))}" if name else "now with no name:"
+    return f"{shown}, {now},"
+
+
 def not_utf8(shown: str, offset: int) -> str:
     return (
         f"{shown} is not valid UTF-8 text (byte {offset}); memory files are UTF-8 "

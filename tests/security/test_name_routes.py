@@ -13,11 +13,12 @@ from pathlib import Path
 
 import pytest
 
-from memdir_nb.dream import plan_consolidation
+from memdir_nb.dream import PlanAction, PlanError, WriteFile, apply_plan, plan_consolidation
+from memdir_nb.extract import ToolRunner, can_use_tool
 from memdir_nb.extract.sandbox import write_name_problem
 from memdir_nb.formats.names import name_problem
 from memdir_nb.lint import lint_memory_dir
-from memdir_nb.storage.archive import import_archive
+from memdir_nb.storage.archive import export_archive, import_archive
 from memdir_nb.storage.rebuild import rebuild_index
 from memdir_nb.storage.scan import scan_memory_dir
 from memdir_nb.storage.store import MemoryStore
@@ -247,3 +248,169 @@ def test_names_differing_only_by_nfc_and_nfd_stay_two_files_on_every_route(tmp_p
     tool = MemoryDirBackend(tmp_path)
     assert "decomposed body" in tool.view(f"/memories/{decomposed}")
     assert "decomposed body" not in tool.view(f"/memories/{composed}")
+
+
+COMPOSED = unicodedata.normalize("NFC", "project_café.md")
+DECOMPOSED = unicodedata.normalize("NFD", COMPOSED)
+TWIN_TEXT = (
+    "---\nname: cafe\ndescription: the cafe the team meets in on Fridays\ntype: project\n---\n"
+    "Fridays.\n\n**Why:** quiet.\n\n**How to apply:** book it.\n"
+)
+TWIN_WORDS = r"differ only in Unicode normalisation.*on macOS they are one file"
+
+
+def _visible(root: Path) -> list[str]:
+    return sorted(
+        ascii(p.relative_to(root).as_posix())
+        for p in root.rglob("*")
+        if not any(part.startswith(".") for part in p.relative_to(root).parts)
+    )
+
+
+@pytest.mark.parametrize(
+    ("there", "sent"),
+    [(COMPOSED, DECOMPOSED), (DECOMPOSED, COMPOSED)],
+    ids=["nfd-sent-for-nfc", "nfc-sent-for-nfd"],
+)
+def test_the_memory_tool_takes_a_path_in_the_other_normal_form_for_the_file_there(
+    tmp_path: Path, there: str, sent: str
+) -> None:
+    """attack34: a model reads a listing of `café` as macOS wrote it (decomposed) and sends it
+    back composed, as it types accents. `view` said "does not exist" and `create` made a
+    second file that every answer showed under the first's name (one file on macOS). Now a
+    path there in no form as sent is taken in the form the dir holds, as macOS opens it."""
+    root = tmp_path / "mem"
+    root.mkdir()
+    (root / there).write_text(TWIN_TEXT, encoding="utf-8")
+    (root / "project_other.md").write_text(TWIN_TEXT, encoding="utf-8")
+    tool = MemoryDirBackend(root)
+    before = _visible(root)
+    with pytest.raises(MemoryCommandError, match="already exists"):
+        tool.create(f"/memories/{sent}", TWIN_TEXT)
+    with pytest.raises(MemoryCommandError, match="already exists"):
+        tool.rename("/memories/project_other.md", f"/memories/{sent}")
+    assert _visible(root) == before
+    assert "Fridays." in tool.view(f"/memories/{sent}")
+    tool.str_replace(f"/memories/{sent}", "Fridays.", "Fridays at ten.")
+    assert "Fridays at ten." in (root / there).read_text(encoding="utf-8")
+    tool.delete(f"/memories/{sent}")
+    assert not (root / there).exists() and not (root / sent).exists()
+
+
+def test_the_memory_tool_makes_no_name_that_is_another_normal_form_of_one_there(
+    tmp_path: Path,
+) -> None:
+    """A name sent in ASCII is taken as sent; beside the Kelvin sign's `\u212a`, which is `K`
+    after NFC, it is refused by the twin rule, both spellings escaped."""
+    root = tmp_path / "mem"
+    root.mkdir()
+    there, made = "project_\u212ailn.md", "project_Kiln.md"
+    (root / there).write_text(TWIN_TEXT, encoding="utf-8")
+    (root / "project_other.md").write_text(TWIN_TEXT, encoding="utf-8")
+    tool = MemoryDirBackend(root)
+    before = _visible(root)
+    with pytest.raises(MemoryCommandError, match=TWIN_WORDS) as refused:
+        tool.create(f"/memories/{made}", TWIN_TEXT)
+    assert "project_\\u212ailn.md" in str(refused.value)
+    with pytest.raises(MemoryCommandError, match=TWIN_WORDS):
+        tool.rename("/memories/project_other.md", f"/memories/{made}")
+    assert _visible(root) == before
+
+
+def test_the_memory_tool_takes_a_folder_in_the_other_normal_form_for_the_one_there(
+    tmp_path: Path,
+) -> None:
+    root = tmp_path / "mem"
+    folder = unicodedata.normalize("NFC", "café")
+    (root / folder).mkdir(parents=True)
+    (root / "notes").mkdir()
+    (root / "notes" / "project_b.md").write_text(TWIN_TEXT, encoding="utf-8")
+    tool = MemoryDirBackend(root)
+    other = unicodedata.normalize("NFD", folder)
+    tool.create(f"/memories/{other}/project_c.md", TWIN_TEXT)  # into the folder there
+    assert (root / folder / "project_c.md").is_file() and not (root / other).exists()
+    with pytest.raises(MemoryCommandError, match="already exists"):
+        tool.rename("/memories/notes", f"/memories/{other}")
+    assert (root / "notes" / "project_b.md").is_file()
+
+
+def test_store_save_makes_no_filename_that_is_another_normal_form_of_one_there(
+    tmp_path: Path,
+) -> None:
+    (tmp_path / COMPOSED).write_text(TWIN_TEXT, encoding="utf-8")
+    before = _visible(tmp_path)
+    store = MemoryStore(tmp_path)
+    with pytest.raises(MemoryValidationError, match=f"{TWIN_WORDS}.*nothing was written"):
+        store.save(
+            "cafe two",
+            "where the team meets on Mondays",
+            "project",
+            "Mondays.\n\n**Why:** x.\n\n**How to apply:** y.",
+            filename=DECOMPOSED,
+        )
+    assert _visible(tmp_path) == before
+
+
+def _zip(path: Path, entries: dict[str, str]) -> Path:
+    with zipfile.ZipFile(path, "w") as zf:
+        for name, text in entries.items():
+            zf.writestr(name, text)
+    return path
+
+
+def test_import_refuses_an_entry_that_is_another_normal_form_of_a_file_or_entry_there(
+    tmp_path: Path,
+) -> None:
+    """Import wrote the decomposed `café` beside the composed one, and both forms from one
+    archive: on macOS the second is the first. Each is refused by name; the rest arrive."""
+    mem = tmp_path / "mem"
+    mem.mkdir()
+    (mem / COMPOSED).write_text(TWIN_TEXT, encoding="utf-8")
+    other = unicodedata.normalize("NFC", "user_zoë.md")
+    other_nfd = unicodedata.normalize("NFD", other)
+    entries = {DECOMPOSED: TWIN_TEXT, other: TWIN_TEXT, other_nfd: TWIN_TEXT}
+    archive = _zip(tmp_path / "a.zip", {**entries, "project_plain.md": TWIN_TEXT})
+    for dry_run in (True, False):
+        report = import_archive(archive, mem, dry_run=dry_run)
+        refused = {r.name: r.reason for r in report.refused}
+        assert sorted(refused) == sorted([DECOMPOSED, other_nfd])
+        assert all(re.search(TWIN_WORDS, why) for why in refused.values()), refused
+        assert "is in the archive too" in refused[other_nfd]
+    visible = sorted(p.name for p in mem.iterdir() if not p.name.startswith("."))
+    assert visible == sorted([COMPOSED, other, "project_plain.md"])
+
+
+def test_export_leaves_out_the_second_of_two_normal_forms_naming_it(tmp_path: Path) -> None:
+    """What export packs, its import takes (§39): the second spelling is left out, named."""
+    mem = tmp_path / "mem"
+    mem.mkdir()
+    for name in (COMPOSED, DECOMPOSED, "project_plain.md"):
+        (mem / name).write_text(TWIN_TEXT, encoding="utf-8")
+    report = export_archive(mem, tmp_path / "out.zip")
+    with zipfile.ZipFile(tmp_path / "out.zip") as zf:
+        packed = [n for n in zf.namelist() if n.endswith(".md")]
+    assert sorted(packed) == sorted([DECOMPOSED, "project_plain.md"])  # NFD sorts first
+    assert [rel for rel, _ in report.skipped] == [COMPOSED]
+    assert re.search(TWIN_WORDS, report.skipped[0][1])
+    assert import_archive(tmp_path / "out.zip", tmp_path / "fresh").refused == []
+
+
+def test_the_extractor_and_a_dream_make_no_name_that_is_another_normal_form_of_one_there(
+    tmp_path: Path,
+) -> None:
+    mem = tmp_path / "mem"
+    mem.mkdir()
+    (mem / COMPOSED).write_text(TWIN_TEXT, encoding="utf-8")
+    before = _visible(mem)
+    verdict = can_use_tool("Write", {"file_path": str(mem / DECOMPOSED), "content": "x"}, mem)
+    assert not verdict.allowed and re.search(TWIN_WORDS, verdict.reason), verdict.reason
+    with pytest.raises(ValueError, match=TWIN_WORDS):  # again under the lock, as for '~'
+        ToolRunner(mem)._tool_write({"file_path": str(mem / DECOMPOSED), "content": "x"})
+    assert can_use_tool("Write", {"file_path": str(mem / COMPOSED), "content": "x"}, mem).allowed
+    plan = plan_consolidation(mem)
+    plan.actions.append(
+        PlanAction("t", "write", "x", (DECOMPOSED,), (WriteFile(DECOMPOSED, TWIN_TEXT),))
+    )
+    with pytest.raises(PlanError, match=f"{TWIN_WORDS}.*nothing was written"):
+        apply_plan(plan)
+    assert _visible(mem) == before

@@ -1282,6 +1282,26 @@ def test_a_merge_points_a_link_by_the_stem_without_its_type_too(
     assert "See also [[kiln_firing]]." in answers and "kiln_schedule" not in answers
 
 
+def test_a_merge_points_a_link_in_other_capitals_too(
+    real_dir: Callable[[str], Path],
+) -> None:
+    # attack34: `[[Kiln-Schedule]]` finds kiln-schedule (links compare case-folded and in NFC,
+    # formats.wikilinks.link_key), but the merge pointed only exact names, so it was left
+    # naming the merged-away memory, read as a memory still to write
+    root = real_dir("wikilinked")
+    answers_path = root / "feedback_short_answers.md"
+    answers_path.write_text(
+        answers_path.read_text(encoding="utf-8")
+        + "\nSee [[Kiln-Schedule]] and [[KILN_SCHEDULE]].\n",
+        encoding="utf-8",
+    )
+    plan = plan_consolidation(root, now_ms=PLAN_NOW)
+    (merge,) = [a for a in plan.actions if a.kind == "merge_duplicates"]
+    answers = plan.result([merge])["feedback_short_answers.md"]
+    assert answers is not None
+    assert "See [[kiln-firing]] and [[kiln_firing]]." in answers
+
+
 def test_links_in_a_file_another_merge_rewrites_are_pointed_whatever_the_order(
     tmp_path: Path,
 ) -> None:

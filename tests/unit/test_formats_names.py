@@ -144,13 +144,22 @@ def test_a_folder_named_for_a_windows_device_is_refused_on_every_written_path() 
     assert "COM1" in (written_path_problem("team/com1.md") or "")
 
 
-@pytest.mark.parametrize("slash", ["\u2215", "\u2044", "\uff0f", "\uff3c", "\u29f8"])
+@pytest.mark.parametrize(
+    "slash",
+    [
+        *["\u2215", "\u2044", "\uff0f", "\uff3c", "\u29f8"],
+        # attack34: Unicode's other confusables of '/' and '\\' that no script's words need
+        *["\u1735", "\u2041", "\u2f02", "\u2f03", "\u3033", "\u31d3", "\u31d4"],
+        *["\U0001d20f", "\U0001d23a", "\U0001d23b"],
+    ],
+)
 def test_a_character_drawn_as_a_slash_is_refused_since_the_name_would_display_as_a_path(
     slash: str,
 ) -> None:
     assert "looks like a slash" in (name_problem(f"team{slash}user_a.md") or "")
     assert "looks like a slash" in (folder_problem(f"team{slash}x") or "")
     assert name_problem("user_\u00bd_done.md") is None  # a vulgar fraction is no slash
+    assert name_problem("user_\u30ce\u30fc\u30c8.md") is None  # katakana NO, a letter, stays
 
 
 def test_a_path_deeper_than_any_route_goes_is_refused_so_no_writer_makes_an_unseen_file() -> None:

@@ -4,6 +4,7 @@ hyphens, a team memory's link only in team/, and `[[` in code or a shell test is
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Callable
 from pathlib import Path
 
@@ -106,6 +107,24 @@ def test_a_link_by_the_stem_without_its_type_finds_the_memory(tmp_path: Path) ->
     body = "Follow [[no-fabrication]] and [[no_fabrication]]; see [[fabrication]] too."
     (root / "project_exam.md").write_text(slug_memory("exam", "Exam drafts", "project", body))
     assert [f.message.split(",")[0] for f in _dangling(root)] == ["links [[fabrication]]"]
+
+
+def test_a_link_in_the_other_unicode_normal_form_finds_the_memory(tmp_path: Path) -> None:
+    """attack34: a file macOS named `café` decomposed, linked `[[café]]` composed as typed (one
+    name on screen and to the model) was a dangling link, read by Claude Code's prompt as a
+    memory still to write; a forget of it named no link it left. Links now compare in NFC."""
+    root = tmp_path / "mem"
+    root.mkdir()
+    decomposed = unicodedata.normalize("NFD", "project_café")
+    cafe = slug_memory(unicodedata.normalize("NFD", "café-rota"), "Cafe rota", "project", "Mon.")
+    (root / f"{decomposed}.md").write_text(cafe)
+    body = "See " + unicodedata.normalize("NFC", "[[project_café]] and [[CAFÉ-ROTA]]") + "."
+    (root / "project_exam.md").write_text(slug_memory("exam", "Exam drafts", "project", body))
+    assert _dangling(root) == []
+    store = MemoryStore(root, now_ms=NOW_MS)
+    store.forget(f"{decomposed}.md")
+    assert "project_exam.md" in store.last_links_left.described()
+    assert len(_dangling(root)) == 2
 
 
 def test_a_forgotten_memory_leaves_findings_in_the_memories_that_linked_it(

@@ -29,6 +29,7 @@ from memdir_nb.home.config import MemdirConfig
 from memdir_nb.lint import lint_memory_dir
 from memdir_nb.storage.scan import ScanCache, scan_memory_dir
 from memdir_nb.toolloop.recorded import RecordedMessagesServer
+from tests.conftest import slug_memory
 from tests.support import nested_folders
 from tests.support.aio import run_coroutine
 from tests.support.messages_api import MessagesAPIServer, text_reply, tool_calls_reply
@@ -603,6 +604,64 @@ def test_rename_tells_the_agent_the_new_name_for_each_link_by_the_old_file_name(
         "links /memories/team/style, now /memories/style, by a name no memory answers to now: "
         "/memories/team/project_release_freeze.md ([[team-style]])."
     )
+
+
+def _linked_by_name(root: Path) -> None:
+    """A memory whose `name:` is not a form of its file name, linked by that name only."""
+    (root / "project_db.md").write_text(
+        slug_memory("postgres-choice", "Why the service uses Postgres", "project", "Postgres.")
+    )
+    (root / "user_owner.md").write_text(
+        slug_memory("db-owner", "The user owns the database", "user", "See [[postgres-choice]].")
+    )
+
+
+def test_an_edit_changing_a_memorys_name_names_the_links_by_the_old_name_as_a_rename_does(
+    tmp_path: Path,
+) -> None:
+    # attack34: str_replace of `name:` left [[postgres-choice]] naming nothing, silently, where
+    # update(name=...) and a rename name such links
+    root = tmp_path / "mem"
+    tool = MemdirMemoryTool(root, now_ms=NOW)
+    _linked_by_name(root)
+    before = (root / "user_owner.md").read_bytes()
+    answer = run(
+        tool,
+        command="str_replace",
+        path="/memories/project_db.md",
+        old_str="name: postgres-choice",
+        new_str="name: database-choice",
+    )
+    assert (
+        "Note: 1 memory still links /memories/project_db.md, now named 'database-choice', by a "
+        "name no memory answers to now: /memories/user_owner.md ([[postgres-choice]] -> "
+        "[[database-choice]])"
+    ) in answer
+    assert (root / "user_owner.md").read_bytes() == before  # named, not rewritten
+    # an edit that keeps the name says nothing of links
+    answer = run(
+        tool,
+        command="str_replace",
+        path="/memories/project_db.md",
+        old_str="Postgres.",
+        new_str="PG.",
+    )
+    assert "links" not in answer
+
+
+def test_an_insert_that_removes_a_memorys_name_names_the_links_it_left(tmp_path: Path) -> None:
+    root = tmp_path / "mem"
+    tool = MemdirMemoryTool(root, now_ms=NOW)
+    _linked_by_name(root)
+    # a line inserted before the header's `---` makes the file headerless: it loses its name
+    answer = run(
+        tool, command="insert", path="/memories/project_db.md", insert_line=0, insert_text="DB"
+    )
+    assert answer.startswith("The file /memories/project_db.md has been edited.")
+    assert (
+        "still links /memories/project_db.md, now with no name:, by a name no memory answers to "
+        "now: /memories/user_owner.md ([[postgres-choice]] -> [[project_db]])"
+    ) in answer
 
 
 def test_delete_into_a_trash_linking_to_another_folder_is_an_error_result(

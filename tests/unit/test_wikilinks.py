@@ -108,8 +108,8 @@ def test_a_link_written_with_its_file_name_names_the_memory_of_that_stem() -> No
     assert [name for _, name in link_uses(text)] == ["kiln-days", "Kiln-Days"]
     assert LinkTargets([("kiln-days.md", "private", "kiln-days")]).finds("Kiln-Days", "private")
     assert relinked(text, {"kiln-days": "kiln-firing"}) == (
-        "Days in [[kiln-firing.md]] and [[Kiln-Days.MD|the days]]; nothing in [[.md]].",
-        1,
+        "Days in [[kiln-firing.md]] and [[kiln-firing.MD|the days]]; nothing in [[.md]].",
+        2,
     )
 
 
