@@ -244,9 +244,10 @@ class _Links:
     def __init__(self, mems: list[_Mem], merged_away: set[str]) -> None:
         # name -> the memories linking it, in the plan's order: each merge looks up only the
         # names it retires, not every linking file (a dir of thousands, many merges)
+        # (case-folded, as a link finds its memory: formats.wikilinks.LinkTargets)
         self.linking: dict[str, list[_Mem]] = {}
         for m in mems:
-            for name in linked_names(m.text):
+            for name in {n.casefold() for n in linked_names(m.text)}:
                 self.linking.setdefault(name, []).append(m)
         # the names kept memories answer to; a dir where nothing links (most) needs none, and
         # naming 2,000 memories three ways was a few ms of every repeat plan
@@ -254,7 +255,8 @@ class _Links:
         if self.linking:
             for m in mems:
                 if m.rel not in merged_away:
-                    self.kept_names.update(names_linking(m.name, _stem(m.scope_rel)))
+                    forms = names_linking(m.name, _stem(m.scope_rel))
+                    self.kept_names.update(f.casefold() for f in forms)
 
     def relinks(self, keep: _Mem, dups: list[_Mem]) -> tuple[list[Relink], int]:
         """A Relink for each memory (other than dups) that links a dup, and the links changed."""
@@ -267,7 +269,7 @@ class _Links:
                 names_linking(keep.name, _stem(keep.scope_rel)),
                 strict=True,
             ):
-                if old not in self.kept_names and old != new:
+                if old.casefold() not in self.kept_names and old != new:
                     renames.setdefault(old, new)
         if not renames:
             return [], 0
@@ -275,7 +277,7 @@ class _Links:
         pairs: dict[str, dict[str, str]] = {}  # file -> the renames of the names it links
         linkers: dict[str, _Mem] = {}
         for old, new in renames.items():
-            for m in self.linking.get(old, ()):
+            for m in self.linking.get(old.casefold(), ()):
                 if m.rel not in gone:
                     pairs.setdefault(m.rel, {})[old] = new
                     linkers[m.rel] = m

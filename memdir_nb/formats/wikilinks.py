@@ -25,7 +25,7 @@ compared case-folded (the model reading `[[Kiln-Firing]]` finds `kiln-firing`).
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 
 from memdir_nb.spec.taxonomy import TYPE_NAMES
 from memdir_nb.spec.text import fence_change, terminal_line
@@ -40,6 +40,13 @@ _CODE_SPAN = re.compile(r"(`+)[^`\n]*?\1")
 # no memory's name does: a leading option dash or `!`, a `$`, a quote (an apostrophe inside a
 # word, `Ann's setup`, is no quote), a comparison.
 _SHELL_TEST = re.compile(r"^[-!]|[$\"=<>&]|(?<!\w)'|'(?!\w)")
+# What a link names when it names a document or a ticket, not a memory (thirty-fourth session,
+# links34: `[[ADR-0022]]` for the repository's docs/adrs/adr-0022-....md): an upper-case key and
+# a number. A memory's name is a slug or a file stem, which no published memory writes so.
+_DOCUMENT_KEY = re.compile(r"^[A-Z][A-Z0-9]*-[0-9]+$")
+# A link that says "no memory" (`Working example: [[none]]`, links34): a placeholder, not a
+# memory still to write.
+_PLACEHOLDERS = frozenset({"none", "null", "nil", "n/a", "tbd"})
 # A stem's leading memory type and its separator (`project_`, `feedback-`), when a name follows:
 # one published dir of 111 memories links half its memories by the stem without it (thirty-third
 # session), as the model reading `[[no-fabrication]]` finds `feedback_no-fabrication.md`.
@@ -65,32 +72,73 @@ def _link_name(written: str) -> str:
     return name[: -len(_MD)].rstrip() if name.lower().endswith(_MD) else name
 
 
+def _names_a_memory(name: str) -> bool:
+    """Whether a link's name (stripped, `.md` off) can name a memory: not empty, not a shell
+    test or a code subscript (_SHELL_TEST), not a document or ticket key (_DOCUMENT_KEY), not a
+    placeholder for no memory (_PLACEHOLDERS). The one rule every reader of links uses."""
+    return bool(name) and (
+        _SHELL_TEST.search(name) is None
+        and _DOCUMENT_KEY.match(name) is None
+        and name.casefold() not in _PLACEHOLDERS
+    )
+
+
+def _code_spans(line: str) -> list[tuple[int, int]]:
+    """Where a line's inline code spans are (a `[[` inside one is code, not a link)."""
+    return [m.span() for m in _CODE_SPAN.finditer(line)] if "`" in line else []
+
+
+def _line_links(line: str) -> Iterator[re.Match[str]]:
+    """The `[[name]]` matches of one line (outside a fenced block) that read as links to a
+    memory: not inside an inline code span, and naming what can be a memory."""
+    spans = _code_spans(line)
+    for m in _LINK.finditer(line):
+        if _names_a_memory(_link_name(m.group(1))) and not any(
+            a <= m.start() < b for a, b in spans
+        ):
+            yield m
+
+
+def _prose_lines(text: str) -> Iterator[tuple[int, str]]:
+    """(0-based line, line) of text's lines outside fenced code blocks that hold a `[[`."""
+    fence = ""
+    for no, line in enumerate(text.split("\n")):
+        change = fence_change(line, fence) if ("`" in line or "~" in line) else None
+        if change is not None:
+            fence = change
+        elif not fence and "[[" in line:
+            yield no, line
+
+
 def linked_names(text: str) -> set[str]:
-    """The names text links with `[[name]]` (any label or heading after the name left out, and
-    a trailing `.md`)."""
-    if "[[" not in text:
-        return set()
-    return {name for m in _LINK.finditer(text) if (name := _link_name(m.group(1)))}
+    """The names text links with `[[name]]` (link_uses' links; any label or heading after the
+    name left out, and a trailing `.md`)."""
+    return {name for _, name in link_uses(text)}
 
 
 def relinked(text: str, renames: Mapping[str, str]) -> tuple[str, int]:
-    """text with each `[[old]]` whose name is a key of renames naming renames[old] instead (a
+    """text with each `[[old]]` link (link_uses' links: none in code) whose name is a key of
+    renames, compared case-folded as a link finds its memory, naming renames[old] instead (a
     label or heading after the name kept), and how many links changed."""
     if "[[" not in text or not renames:
         return text, 0
+    folded = {old.casefold(): new for old, new in renames.items()}
+    lines = text.split("\n")
     count = 0
-
-    def swap(m: re.Match[str]) -> str:
-        nonlocal count
-        name = _link_name(m.group(1))
-        new = renames.get(name)
-        if new is None:
-            return m.group(0)
-        count += 1
-        suffix = m.group(1).strip()[len(name) :]  # a `.md` written after the name stays
-        return f"[[{new}{suffix}{m.group(2) or ''}]]"
-
-    return _LINK.sub(swap, text), count
+    for no, line in _prose_lines(text):
+        parts, at = [], 0
+        for m in _line_links(line):
+            name = _link_name(m.group(1))
+            new = folded.get(name.casefold())
+            if new is None:
+                continue
+            count += 1
+            suffix = m.group(1).strip()[len(name) :]  # a `.md` written after the name stays
+            parts += [line[at : m.start()], f"[[{new}{suffix}{m.group(2) or ''}]]"]
+            at = m.end()
+        if parts:
+            lines[no] = "".join([*parts, line[at:]])
+    return "\n".join(lines), count
 
 
 def shown_link(name: str) -> str:
@@ -109,13 +157,7 @@ def first_link(line: str) -> tuple[int, int, str, str] | None:
     (formats.index_lines)."""
     if "[[" not in line:
         return None
-    spans = [m.span() for m in _CODE_SPAN.finditer(line)] if "`" in line else []
-    for m in _LINK.finditer(line):
-        name = m.group(1).strip()
-        if not name or _SHELL_TEST.search(name) is not None:
-            continue
-        if any(a <= m.start() < b for a, b in spans):
-            continue
+    for m in _line_links(line):
         extra = m.group(2) or ""
         label = extra.lstrip("\\")[1:].strip() if extra.lstrip("\\").startswith("|") else ""
         return m.start(), m.end(), m.group(1), label
@@ -124,26 +166,15 @@ def first_link(line: str) -> tuple[int, int, str, str] | None:
 
 def link_uses(text: str) -> list[tuple[int, str]]:
     """(0-based line, name) of each `[[name]]` link in text that reads as a link to a memory:
-    not inside a fenced code block or an inline code span, and not a shell test or a code
-    subscript written outside one (`if [[ -d build ]]`, `df[["col"]]`: _SHELL_TEST)."""
+    not inside a fenced code block or an inline code span, not a shell test or a code
+    subscript written outside one (`if [[ -d build ]]`, `df[["col"]]`: _SHELL_TEST), not a
+    document key (`[[ADR-0022]]`) nor a placeholder (`[[none]]`). Lint, the link reports of
+    forget, rename and delete, and the dream's relinks all read links through it."""
     if "[[" not in text:
         return []
-    out: list[tuple[int, str]] = []
-    fence = ""
-    for no, line in enumerate(text.split("\n")):
-        change = fence_change(line, fence) if ("`" in line or "~" in line) else None
-        if change is not None:
-            fence = change
-            continue
-        if fence or "[[" not in line:
-            continue
-        if "`" in line:
-            line = _CODE_SPAN.sub("", line)
-        for m in _LINK.finditer(line):
-            name = _link_name(m.group(1))
-            if name and _SHELL_TEST.search(name) is None:
-                out.append((no, name))
-    return out
+    return [
+        (no, _link_name(m.group(1))) for no, line in _prose_lines(text) for m in _line_links(line)
+    ]
 
 
 def scopes_a_link_sees(scope: str) -> tuple[str, ...]:
