@@ -24,6 +24,7 @@ compared case-folded (the model reading `[[Kiln-Firing]]` finds `kiln-firing`).
 
 from __future__ import annotations
 
+import posixpath
 import re
 from collections.abc import Iterable, Iterator, Mapping
 
@@ -51,6 +52,12 @@ _PLACEHOLDERS = frozenset({"none", "null", "nil", "n/a", "tbd"})
 # one published dir of 111 memories links half its memories by the stem without it (thirty-third
 # session), as the model reading `[[no-fabrication]]` finds `feedback_no-fabrication.md`.
 _TYPE_PREFIX = re.compile(rf"^(?:{'|'.join(TYPE_NAMES)})[_-](?=.)", re.IGNORECASE)
+# `[label](target.md)`, with an optional `#part`, `<...>` around the target or a "title": a
+# Markdown link from one memory's body to another memory's file (file_link_uses).
+_FILE_LINK = re.compile(
+    r"\[[^\[\]\n]*\]\(\s*<?([^()\s<>#]+?\.md)>?(?:#[^()\s]*)?(?:\s+\"[^\"\n]*\")?\s*\)",
+    re.IGNORECASE,
+)
 TEAM_SCOPE = "team"
 LINK_QUOTE_MAX = 60  # characters of a link's name a message quotes
 _MD = ".md"
@@ -99,14 +106,14 @@ def _line_links(line: str) -> Iterator[re.Match[str]]:
             yield m
 
 
-def _prose_lines(text: str) -> Iterator[tuple[int, str]]:
-    """(0-based line, line) of text's lines outside fenced code blocks that hold a `[[`."""
+def _prose_lines(text: str, needle: str = "[[") -> Iterator[tuple[int, str]]:
+    """(0-based line, line) of text's lines outside fenced code blocks that hold needle."""
     fence = ""
     for no, line in enumerate(text.split("\n")):
         change = fence_change(line, fence) if ("`" in line or "~" in line) else None
         if change is not None:
             fence = change
-        elif not fence and "[[" in line:
+        elif not fence and needle in line:
             yield no, line
 
 
@@ -141,12 +148,49 @@ def relinked(text: str, renames: Mapping[str, str]) -> tuple[str, int]:
     return "\n".join(lines), count
 
 
+def _capped(text: str) -> str:
+    """text through the one terminal sanitiser (one line), cut to LINK_QUOTE_MAX characters."""
+    if len(text) > LINK_QUOTE_MAX:
+        text = text[: LINK_QUOTE_MAX - 1] + "\u2026"
+    return terminal_line(text)
+
+
 def shown_link(name: str) -> str:
     """A link as a message quotes it: `[[name]]` through the one terminal sanitiser (one line),
     its name cut to LINK_QUOTE_MAX characters with an ellipsis."""
-    if len(name) > LINK_QUOTE_MAX:
-        name = name[: LINK_QUOTE_MAX - 1] + "\u2026"
-    return f"[[{terminal_line(name)}]]"
+    return f"[[{_capped(name)}]]"
+
+
+def shown_file_link(target: str) -> str:
+    """A Markdown link to a memory file as a message quotes it: `[…](target)`, escaped and
+    capped as shown_link's name."""
+    return f"[\u2026]({_capped(target)})"
+
+
+def file_link_uses(text: str) -> list[tuple[int, str]]:
+    """(0-based line, target as written) of each Markdown link to a `.md` file in text
+    (`[AMD notes](kiln-days.md)`, `[x](team/kiln.md#cooling)`): outside fenced blocks and code
+    spans, relative targets only (no URL, no absolute or home path). A memory's body points at
+    another memory file so as well as by `[[name]]` (links34; 1nj0k/KSword's memories)."""
+    if "](" not in text:
+        return []
+    out: list[tuple[int, str]] = []
+    for no, line in _prose_lines(text, "]("):
+        spans = _code_spans(line)
+        for m in _FILE_LINK.finditer(line):
+            target = m.group(1)
+            if ":" in target or target.startswith(("/", "~", "\\")):
+                continue
+            if not any(a <= m.start() < b for a, b in spans):
+                out.append((no, target))
+    return out
+
+
+def file_link_target(linker: str, target: str) -> str | None:
+    """The memory-dir-relative file a Markdown link target written in the memory at linker
+    ('/'-separated) points at, or None when it leaves the dir (`../../CLAUDE.md`)."""
+    rel = posixpath.normpath(posixpath.join(posixpath.dirname(linker), target))
+    return None if rel == ".." or rel.startswith("../") else rel
 
 
 def first_link(line: str) -> tuple[int, int, str, str] | None:

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from memdir_nb.formats.wikilinks import (
     LinkTargets,
+    file_link_target,
+    file_link_uses,
     first_link,
     link_uses,
     linked_names,
@@ -163,3 +165,23 @@ def test_the_links_a_merge_points_are_the_links_lint_reads() -> None:
         "```\n"
         "The search `[[kiln-schedule]]` finds it; so does [[kiln-firing|the plan]].\n"
     )
+
+
+def test_a_markdown_link_to_a_memory_file_is_read_outside_code_and_resolved_from_its_folder() -> (
+    None
+):
+    text = (
+        'Upkeep: [the wheel](project_wheel.md#monthly), [glazes](<team/glazes.md> "t").\n'
+        "Not these: `[w](code.md)`, [site](https://example.org/a.md), [home](~/notes.md),\n"
+        "[abs](/etc/x.md), [pic](wheel.png), [[wheel]].\n"
+        "```\n[fenced](fenced.md)\n```\n"
+        "Above the dir: [claude](../../CLAUDE.md)"
+    )
+    assert file_link_uses(text) == [
+        (0, "project_wheel.md"),
+        (0, "team/glazes.md"),
+        (6, "../../CLAUDE.md"),
+    ]
+    assert file_link_target("team/glazes.md", "../project_wheel.md") == "project_wheel.md"
+    assert file_link_target("team/glazes.md", "./kiln.md") == "team/kiln.md"
+    assert file_link_target("notes.md", "../../CLAUDE.md") is None
