@@ -156,6 +156,8 @@ def test_the_links_a_merge_points_are_the_links_lint_reads() -> None:
         (4, "kiln-schedule"),
     ]
     assert linked_names(text) == {"Kiln-Schedule", "kiln-schedule"}
+    spans = "`[[kiln-a]]` [[kiln-b]] `x` `[[kiln-c]]` [[kiln-d]] `[[kiln-e]]`"
+    assert [name for _, name in link_uses(spans)] == ["kiln-b", "kiln-d"]
     new, count = relinked(text, {"kiln-schedule": "kiln-firing"})
     assert count == 2
     assert new == (
